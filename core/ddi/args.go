@@ -1,0 +1,208 @@
+package ddi
+
+import "d3dsim/core/hresult"
+
+// ResourceDimension says what kind of resource CreateResource makes.
+type ResourceDimension uint8
+
+const (
+	DimBuffer ResourceDimension = iota + 1
+	DimTexture2D
+)
+
+// CreateResourceArgs mirrors D3D11DDIARG_CREATERESOURCE.
+type CreateResourceArgs struct {
+	Dimension      ResourceDimension
+	Width, Height  uint32 // ByteWidth for buffers (Height 1)
+	Format         Format
+	Usage          Usage
+	BindFlags      BindFlag
+	CPUAccessFlags CPUAccess
+	InitData       []byte // pInitialDataUP, nil when none
+	Primary        bool   // pPrimaryDesc != NULL: a swap-chain buffer that can be scanned out
+	Obj            string // the scenario's name, for traces only
+}
+
+// ViewKind tells the three view types apart in shared code.
+type ViewKind uint8
+
+const (
+	ViewRTV ViewKind = iota + 1
+	ViewSRV
+	ViewDSV
+)
+
+// CreateViewArgs mirrors D3D11DDIARG_CREATE{RENDERTARGET,SHADERRESOURCE,DEPTHSTENCIL}VIEW:
+// the resource the view is onto (its dependency handle) and the format.
+type CreateViewArgs struct {
+	Kind     ViewKind
+	Resource HRESOURCE
+	Format   Format
+	Obj      string
+}
+
+// ShaderArgs names a built-in program (the simulated GPU runs no bytecode).
+type ShaderArgs struct {
+	Builtin string // vs_passthrough, ps_vertexcolor, ...
+	Obj     string
+}
+
+// BlendDesc mirrors D3D11_BLEND_DESC for render target 0.
+type BlendDesc struct {
+	BlendEnable                   bool
+	SrcBlend, DestBlend           Blend
+	BlendOp                       BlendOp
+	SrcBlendAlpha, DestBlendAlpha Blend
+	BlendOpAlpha                  BlendOp
+	RenderTargetWriteMask         uint8
+}
+
+// DefaultBlendDesc is D3D11's default blend state.
+func DefaultBlendDesc() BlendDesc {
+	return BlendDesc{SrcBlend: BlendOne, DestBlend: BlendZero, BlendOp: BlendOpAdd,
+		SrcBlendAlpha: BlendOne, DestBlendAlpha: BlendZero, BlendOpAlpha: BlendOpAdd, RenderTargetWriteMask: 0xF}
+}
+
+// RasterizerDesc mirrors D3D11_RASTERIZER_DESC (the parts the GPU uses).
+type RasterizerDesc struct {
+	FillMode              FillMode
+	CullMode              CullMode
+	FrontCounterClockwise bool
+	DepthClipEnable       bool
+}
+
+// DefaultRasterizerDesc is D3D11's default: solid, cull back, clockwise front.
+func DefaultRasterizerDesc() RasterizerDesc {
+	return RasterizerDesc{FillMode: FillSolid, CullMode: CullBack, DepthClipEnable: true}
+}
+
+// DepthStencilDesc mirrors D3D11_DEPTH_STENCIL_DESC (depth part).
+type DepthStencilDesc struct {
+	DepthEnable    bool
+	DepthWriteMask bool
+	DepthFunc      ComparisonFunc
+}
+
+// DefaultDepthStencilDesc is D3D11's default: depth on, write all, LESS.
+func DefaultDepthStencilDesc() DepthStencilDesc {
+	return DepthStencilDesc{DepthEnable: true, DepthWriteMask: true, DepthFunc: ComparisonLess}
+}
+
+// SamplerDesc mirrors D3D11_SAMPLER_DESC (filter, address modes, border).
+type SamplerDesc struct {
+	Filter             Filter
+	AddressU, AddressV AddressMode
+	BorderColor        [4]float32
+}
+
+// DefaultSamplerDesc is D3D11's default: linear, clamp.
+func DefaultSamplerDesc() SamplerDesc {
+	return SamplerDesc{Filter: FilterMinMagMipLinear, AddressU: AddressClamp, AddressV: AddressClamp}
+}
+
+// Viewport mirrors D3D11_VIEWPORT.
+type Viewport struct {
+	X, Y, Width, Height, MinDepth, MaxDepth float32
+}
+
+// MappedSubresource mirrors D3D11DDI_MAPPED_SUBRESOURCE: the CPU's view of the
+// mapped memory.
+type MappedSubresource struct {
+	Data     []byte
+	RowPitch uint32
+}
+
+// CreateDeviceArgs mirrors D3D11DDIARG_CREATEDEVICE: the runtime's device
+// handle and callback table; the driver returns its function table.
+type CreateDeviceArgs struct {
+	HRTDevice    HRTDEVICE
+	HRTCoreLayer HRTCORELAYER
+	Callbacks    DeviceCallbacks
+	Obj          string
+}
+
+// CreateContextCb mirrors D3DDDICB_CREATECONTEXT: out come the context and
+// the sizes of its command buffer and lists (seed 003, step 3).
+type CreateContextCb struct {
+	Context               HCONTEXT
+	CommandBufferSize     int // bytes
+	AllocationListSize    int // entries
+	PatchLocationListSize int // entries
+}
+
+// AllocationInfo mirrors D3DDDI_ALLOCATIONINFO: size, placement hints and
+// the driver-private description of the surface the KMD will need.
+type AllocationInfo struct {
+	Size          uint64
+	CPUVisible    bool // dynamic and staging resources live in CPU-visible memory
+	Primary       bool
+	Width, Height uint32 // private driver data
+	Pitch         uint32
+	GPUFormat     uint32 // the GPU's own format code
+	InitData      []byte
+	Obj           string
+	Allocation    HALLOCATION // out
+}
+
+// AllocateCb mirrors D3DDDICB_ALLOCATE.
+type AllocateCb struct {
+	Resource    HRTRESOURCE // 0 for allocations that belong to no resource
+	Allocations []AllocationInfo
+}
+
+// DeallocateCb mirrors D3DDDICB_DEALLOCATE.
+type DeallocateCb struct {
+	Allocations []HALLOCATION
+	Obj         string
+}
+
+// AllocationListEntry mirrors D3DDDI_ALLOCATIONLIST.
+type AllocationListEntry struct {
+	Allocation     HALLOCATION
+	WriteOperation bool
+}
+
+// RenderCb mirrors D3DDDICB_RENDER: the command buffer (in the GPU's packet
+// format with allocation-list-relative addresses) and its allocation list.
+// The new fence id comes back.
+type RenderCb struct {
+	Context        HCONTEXT
+	Commands       []uint32
+	AllocationList []AllocationListEntry
+	Fence          uint64 // out
+}
+
+// PresentCb mirrors D3DDDICB_PRESENT.
+type PresentCb struct {
+	Context        HCONTEXT
+	Commands       []uint32
+	AllocationList []AllocationListEntry
+	SrcAllocation  HALLOCATION
+	Fence          uint64 // out
+}
+
+// LockCb mirrors D3DDDICB_LOCK.
+type LockCb struct {
+	Allocation HALLOCATION
+	Data       []byte // out
+}
+
+// DeviceCallbacks mirrors D3DDDI_DEVICECALLBACKS plus the core-layer
+// pfnSetErrorCb. The runtime implements it; the UMD calls up only through it.
+type DeviceCallbacks interface {
+	PfnCreateContextCb(HRTDEVICE, *CreateContextCb) error
+	PfnDestroyContextCb(HRTDEVICE, HCONTEXT) error
+	PfnAllocateCb(HRTDEVICE, *AllocateCb) error
+	PfnDeallocateCb(HRTDEVICE, *DeallocateCb) error
+	PfnRenderCb(HRTDEVICE, *RenderCb) error
+	PfnPresentCb(HRTDEVICE, *PresentCb) error
+	PfnLockCb(HRTDEVICE, *LockCb) error
+	PfnUnlockCb(HRTDEVICE, HALLOCATION) error
+	// PfnWaitForSynchronizationObjectCb blocks until the context's fence
+	// reaches the value (a GPU wait visible on the timeline).
+	PfnWaitForSynchronizationObjectCb(HRTDEVICE, HCONTEXT, uint64) error
+	// CompletedFence reads the context's monitored fence value, which the
+	// real UMD reads from shared memory: no kernel transition, no event.
+	CompletedFence(HRTDEVICE, HCONTEXT) uint64
+	PfnSetErrorCb(HRTCORELAYER, hresult.HRESULT)
+}

@@ -1,0 +1,222 @@
+package ddi
+
+import "sort"
+
+// D3D11 and DXGI enumerations with their real values. Names are the API's
+// without the D3D11_/DXGI_ prefixes, as scenarios write them.
+
+type Format uint32 // DXGI_FORMAT
+
+const (
+	FormatUnknown           Format = 0
+	FormatR32G32B32A32Float Format = 2
+	FormatR32G32B32Float    Format = 6
+	FormatR8G8B8A8Unorm     Format = 28
+	FormatD32Float          Format = 40
+	FormatR32Float          Format = 41
+	FormatR32Uint           Format = 42
+	FormatD24UnormS8Uint    Format = 45
+	FormatR16Uint           Format = 57
+	FormatB8G8R8A8Unorm     Format = 87
+)
+
+type Usage uint32 // D3D11_USAGE
+
+const (
+	UsageDefault   Usage = 0
+	UsageImmutable Usage = 1
+	UsageDynamic   Usage = 2
+	UsageStaging   Usage = 3
+)
+
+type BindFlag uint32 // D3D11_BIND_FLAG
+
+const (
+	BindVertexBuffer    BindFlag = 0x1
+	BindIndexBuffer     BindFlag = 0x2
+	BindConstantBuffer  BindFlag = 0x4
+	BindShaderResource  BindFlag = 0x8
+	BindStreamOutput    BindFlag = 0x10
+	BindRenderTarget    BindFlag = 0x20
+	BindDepthStencil    BindFlag = 0x40
+	BindUnorderedAccess BindFlag = 0x80
+)
+
+func (b BindFlag) Has(f BindFlag) bool { return b&f != 0 }
+
+type CPUAccess uint32 // D3D11_CPU_ACCESS_FLAG
+
+const (
+	CPUAccessWrite CPUAccess = 0x10000
+	CPUAccessRead  CPUAccess = 0x20000
+)
+
+func (c CPUAccess) Has(f CPUAccess) bool { return c&f != 0 }
+
+type MapType uint32 // D3D11_MAP
+
+const (
+	MapRead             MapType = 1
+	MapWrite            MapType = 2
+	MapReadWrite        MapType = 3
+	MapWriteDiscard     MapType = 4
+	MapWriteNoOverwrite MapType = 5
+)
+
+type MapFlag uint32 // D3D11_MAP_FLAG
+
+const MapFlagDoNotWait MapFlag = 0x100000
+
+type Topology uint32 // D3D11_PRIMITIVE_TOPOLOGY
+
+const (
+	TopologyUndefined     Topology = 0
+	TopologyPointList     Topology = 1
+	TopologyLineList      Topology = 2
+	TopologyLineStrip     Topology = 3
+	TopologyTriangleList  Topology = 4
+	TopologyTriangleStrip Topology = 5
+)
+
+type Blend uint32 // D3D11_BLEND
+
+const (
+	BlendZero         Blend = 1
+	BlendOne          Blend = 2
+	BlendSrcColor     Blend = 3
+	BlendInvSrcColor  Blend = 4
+	BlendSrcAlpha     Blend = 5
+	BlendInvSrcAlpha  Blend = 6
+	BlendDestAlpha    Blend = 7
+	BlendInvDestAlpha Blend = 8
+	BlendDestColor    Blend = 9
+	BlendInvDestColor Blend = 10
+)
+
+type BlendOp uint32 // D3D11_BLEND_OP
+
+const (
+	BlendOpAdd         BlendOp = 1
+	BlendOpSubtract    BlendOp = 2
+	BlendOpRevSubtract BlendOp = 3
+	BlendOpMin         BlendOp = 4
+	BlendOpMax         BlendOp = 5
+)
+
+type CullMode uint32 // D3D11_CULL_MODE
+
+const (
+	CullNone  CullMode = 1
+	CullFront CullMode = 2
+	CullBack  CullMode = 3
+)
+
+type FillMode uint32 // D3D11_FILL_MODE
+
+const (
+	FillWireframe FillMode = 2
+	FillSolid     FillMode = 3
+)
+
+type ComparisonFunc uint32 // D3D11_COMPARISON_FUNC
+
+const (
+	ComparisonNever        ComparisonFunc = 1
+	ComparisonLess         ComparisonFunc = 2
+	ComparisonEqual        ComparisonFunc = 3
+	ComparisonLessEqual    ComparisonFunc = 4
+	ComparisonGreater      ComparisonFunc = 5
+	ComparisonNotEqual     ComparisonFunc = 6
+	ComparisonGreaterEqual ComparisonFunc = 7
+	ComparisonAlways       ComparisonFunc = 8
+)
+
+type Filter uint32 // D3D11_FILTER (the two the simulated GPU samples with)
+
+const (
+	FilterMinMagMipPoint  Filter = 0
+	FilterMinMagMipLinear Filter = 0x15
+)
+
+type AddressMode uint32 // D3D11_TEXTURE_ADDRESS_MODE
+
+const (
+	AddressWrap   AddressMode = 1
+	AddressMirror AddressMode = 2
+	AddressClamp  AddressMode = 3
+	AddressBorder AddressMode = 4
+)
+
+type QueryType uint32 // D3D11_QUERY
+
+const (
+	QueryEvent     QueryType = 0
+	QueryOcclusion QueryType = 1
+	QueryTimestamp QueryType = 2
+)
+
+type ClearFlag uint32 // D3D11_CLEAR_FLAG
+
+const (
+	ClearDepth   ClearFlag = 1
+	ClearStencil ClearFlag = 2
+)
+
+// Enum tables: each maps scenario spelling to value. The scenario checker
+// uses them to reject unknown values at load time.
+var Enums = map[string]map[string]uint32{
+	"Format": {
+		"UNKNOWN": 0, "R32G32B32A32_FLOAT": 2, "R32G32B32_FLOAT": 6, "R8G8B8A8_UNORM": 28,
+		"D32_FLOAT": 40, "R32_FLOAT": 41, "R32_UINT": 42, "D24_UNORM_S8_UINT": 45, "R16_UINT": 57,
+		"B8G8R8A8_UNORM": 87,
+	},
+	"Usage": {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
+	"BindFlags": {
+		"VERTEX_BUFFER": 0x1, "INDEX_BUFFER": 0x2, "CONSTANT_BUFFER": 0x4, "SHADER_RESOURCE": 0x8,
+		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,
+	},
+	"CPUAccessFlags": {"WRITE": 0x10000, "READ": 0x20000},
+	"MapType":        {"READ": 1, "WRITE": 2, "READ_WRITE": 3, "WRITE_DISCARD": 4, "WRITE_NO_OVERWRITE": 5},
+	"MapFlags":       {"DO_NOT_WAIT": 0x100000},
+	"Topology": {
+		"UNDEFINED": 0, "POINTLIST": 1, "LINELIST": 2, "LINESTRIP": 3, "TRIANGLELIST": 4, "TRIANGLESTRIP": 5,
+	},
+	"Blend": {
+		"ZERO": 1, "ONE": 2, "SRC_COLOR": 3, "INV_SRC_COLOR": 4, "SRC_ALPHA": 5, "INV_SRC_ALPHA": 6,
+		"DEST_ALPHA": 7, "INV_DEST_ALPHA": 8, "DEST_COLOR": 9, "INV_DEST_COLOR": 10,
+	},
+	"BlendOp":    {"ADD": 1, "SUBTRACT": 2, "REV_SUBTRACT": 3, "MIN": 4, "MAX": 5},
+	"CullMode":   {"NONE": 1, "FRONT": 2, "BACK": 3},
+	"FillMode":   {"WIREFRAME": 2, "SOLID": 3},
+	"Comparison": {"NEVER": 1, "LESS": 2, "EQUAL": 3, "LESS_EQUAL": 4, "GREATER": 5, "NOT_EQUAL": 6, "GREATER_EQUAL": 7, "ALWAYS": 8},
+	"Filter":     {"MIN_MAG_MIP_POINT": 0, "MIN_MAG_MIP_LINEAR": 0x15},
+	"Address":    {"WRAP": 1, "MIRROR": 2, "CLAMP": 3, "BORDER": 4},
+	"Query":      {"EVENT": 0, "OCCLUSION": 1, "TIMESTAMP": 2},
+	"ClearFlags": {"DEPTH": 1, "STENCIL": 2},
+	"Bool":       {"TRUE": 1, "FALSE": 0},
+}
+
+// EnumNames lists the spellings of an enum, sorted (for error messages).
+func EnumNames(kind string) []string {
+	var out []string
+	for k := range Enums[kind] {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// FormatSize is the bytes per element of a format (0: unknown).
+func FormatSize(f Format) uint32 {
+	switch f {
+	case FormatR32G32B32A32Float:
+		return 16
+	case FormatR32G32B32Float:
+		return 12
+	case FormatR8G8B8A8Unorm, FormatB8G8R8A8Unorm, FormatD32Float, FormatR32Float, FormatR32Uint, FormatD24UnormS8Uint:
+		return 4
+	case FormatR16Uint:
+		return 2
+	}
+	return 0
+}

@@ -1,0 +1,85 @@
+package ddi
+
+import "d3dsim/core/hresult"
+
+// Adapter is the driver entry the runtime opens (OpenAdapter10_2): it sizes
+// and creates devices.
+type Adapter interface {
+	CalcPrivateDeviceSize() int
+	// CreateDevice initialises the driver device in hDevice's memory. Per
+	// seed 003 step 3, it must call PfnCreateContextCb for its GPU context.
+	CreateDevice(hDevice HDEVICE, args *CreateDeviceArgs) (Device, error)
+}
+
+// Device is the D3D11DDI_DEVICEFUNCS table (and the DXGI entries) for one
+// device, immediate context included. Object handles are allocated by the
+// runtime after the matching CalcPrivate*Size call.
+//
+// Threading (seed 000): with D3D11DDICAPS_FREETHREADED the CalcPrivate*,
+// Create* and Destroy* entries may be called from any thread at once; the
+// immediate-context entries are called from one thread at a time.
+type Device interface {
+	// Free-threaded object creation and destruction.
+	CalcPrivateResourceSize(*CreateResourceArgs) int
+	CreateResource(HDEVICE, *CreateResourceArgs, HRESOURCE, HRTRESOURCE) error
+	DestroyResource(HDEVICE, HRESOURCE)
+	CalcPrivateViewSize(*CreateViewArgs) int
+	CreateRenderTargetView(HDEVICE, *CreateViewArgs, HRENDERTARGETVIEW) error
+	DestroyRenderTargetView(HDEVICE, HRENDERTARGETVIEW)
+	CreateShaderResourceView(HDEVICE, *CreateViewArgs, HSHADERRESOURCEVIEW) error
+	DestroyShaderResourceView(HDEVICE, HSHADERRESOURCEVIEW)
+	CreateDepthStencilView(HDEVICE, *CreateViewArgs, HDEPTHSTENCILVIEW) error
+	DestroyDepthStencilView(HDEVICE, HDEPTHSTENCILVIEW)
+	CalcPrivateShaderSize(*ShaderArgs) int
+	CreateVertexShader(HDEVICE, *ShaderArgs, HSHADER) error
+	CreatePixelShader(HDEVICE, *ShaderArgs, HSHADER) error
+	DestroyShader(HDEVICE, HSHADER)
+	CalcPrivateBlendStateSize(*BlendDesc) int
+	CreateBlendState(HDEVICE, *BlendDesc, HBLENDSTATE) error
+	DestroyBlendState(HDEVICE, HBLENDSTATE)
+	CalcPrivateRasterizerStateSize(*RasterizerDesc) int
+	CreateRasterizerState(HDEVICE, *RasterizerDesc, HRASTERIZERSTATE) error
+	DestroyRasterizerState(HDEVICE, HRASTERIZERSTATE)
+	CalcPrivateDepthStencilStateSize(*DepthStencilDesc) int
+	CreateDepthStencilState(HDEVICE, *DepthStencilDesc, HDEPTHSTENCILSTATE) error
+	DestroyDepthStencilState(HDEVICE, HDEPTHSTENCILSTATE)
+	CalcPrivateSamplerSize(*SamplerDesc) int
+	CreateSampler(HDEVICE, *SamplerDesc, HSAMPLER) error
+	DestroySampler(HDEVICE, HSAMPLER)
+	CalcPrivateQuerySize(QueryType) int
+	CreateQuery(HDEVICE, QueryType, HQUERY) error
+	DestroyQuery(HDEVICE, HQUERY)
+
+	// Immediate context.
+	IaSetVertexBuffers(h HDEVICE, start uint32, bufs []HRESOURCE, strides, offsets []uint32)
+	IaSetIndexBuffer(h HDEVICE, buf HRESOURCE, f Format, offset uint32)
+	IaSetTopology(HDEVICE, Topology)
+	VsSetShader(HDEVICE, HSHADER)
+	VsSetConstantBuffers(h HDEVICE, start uint32, bufs []HRESOURCE)
+	PsSetShader(HDEVICE, HSHADER)
+	PsSetConstantBuffers(h HDEVICE, start uint32, bufs []HRESOURCE)
+	PsSetShaderResources(h HDEVICE, start uint32, views []HSHADERRESOURCEVIEW)
+	PsSetSamplers(h HDEVICE, start uint32, samplers []HSAMPLER)
+	SetRenderTargets(h HDEVICE, rtvs []HRENDERTARGETVIEW, dsv HDEPTHSTENCILVIEW)
+	SetBlendState(h HDEVICE, s HBLENDSTATE, factor [4]float32, sampleMask uint32)
+	SetRasterizerState(HDEVICE, HRASTERIZERSTATE)
+	SetDepthStencilState(h HDEVICE, s HDEPTHSTENCILSTATE, stencilRef uint32)
+	SetViewports(h HDEVICE, vps []Viewport)
+	ClearRenderTargetView(h HDEVICE, v HRENDERTARGETVIEW, rgba [4]float32)
+	ClearDepthStencilView(h HDEVICE, v HDEPTHSTENCILVIEW, flags ClearFlag, depth float32, stencil uint8)
+	Draw(h HDEVICE, count, start uint32)
+	DrawIndexed(h HDEVICE, count, start uint32, base int32)
+	ResourceCopy(h HDEVICE, dst, src HRESOURCE)
+	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, data []byte)
+	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag) (MappedSubresource, error)
+	ResourceUnmap(HDEVICE, HRESOURCE)
+	QueryBegin(HDEVICE, HQUERY)
+	QueryEnd(HDEVICE, HQUERY)
+	// QueryGetData returns S_FALSE while the GPU has not passed the End.
+	QueryGetData(h HDEVICE, q HQUERY, flags uint32) (uint64, hresult.HRESULT)
+	Flush(HDEVICE)
+	// PresentDXGI is the DXGI DDI's Present: submit the command buffer with
+	// pfnPresentCb and show src.
+	PresentDXGI(h HDEVICE, src HRESOURCE, syncInterval uint32) error
+	DestroyDevice(HDEVICE)
+}

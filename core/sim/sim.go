@@ -1,0 +1,190 @@
+package sim
+
+import (
+	"container/heap"
+	"math/rand/v2"
+	"sync"
+)
+
+// Sim holds virtual time. App threads are advanced by the cost of what they
+// do (Charge); event threads run queued events, each at its own time. Safe for
+// concurrent use by real goroutines (the free-threaded D3D11 entry points).
+type Sim struct {
+	mu     sync.Mutex
+	clocks map[string]int64 // thread -> local time
+	cur    string
+	q      events
+	nseq   uint64
+	rng    *rand.Rand
+	steps  uint64
+}
+
+// New returns a simulation whose choices come from seed.
+func New(seed uint64) *Sim {
+	return &Sim{
+		clocks: map[string]int64{"main": 0},
+		cur:    "main",
+		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
+	}
+}
+
+// Now is the current thread's local time in virtual nanoseconds.
+func (s *Sim) Now() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clocks[s.cur]
+}
+
+// Thread is the name of the simulated thread that is running.
+func (s *Sim) Thread() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.cur
+}
+
+// Switch makes name the running thread and returns the previous one. A new
+// thread starts at the latest time any thread has reached, so it cannot act in
+// the past of whoever started it.
+func (s *Sim) Switch(name string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	prev := s.cur
+	if _, ok := s.clocks[name]; !ok {
+		s.clocks[name] = s.clocks[prev]
+	}
+	s.cur = name
+	return prev
+}
+
+// ThreadTime is the local time of a thread (0 if it never ran).
+func (s *Sim) ThreadTime(name string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.clocks[name]
+}
+
+// Charge spends ns of the running thread's time.
+func (s *Sim) Charge(ns int64) {
+	s.mu.Lock()
+	s.clocks[s.cur] += ns
+	s.mu.Unlock()
+}
+
+// AdvanceTo moves the running thread's clock forward to t (a wait that ends at
+// t). It never moves a clock backwards.
+func (s *Sim) AdvanceTo(t int64) {
+	s.mu.Lock()
+	if t > s.clocks[s.cur] {
+		s.clocks[s.cur] = t
+	}
+	s.mu.Unlock()
+}
+
+// Schedule queues fn to run on thread at time at. Events at equal times run in
+// the order they were scheduled.
+func (s *Sim) Schedule(at int64, thread string, fn func()) {
+	s.mu.Lock()
+	s.nseq++
+	heap.Push(&s.q, event{at: at, seq: s.nseq, thread: thread, fn: fn})
+	s.mu.Unlock()
+}
+
+// Pending reports whether any event is queued.
+func (s *Sim) Pending() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.q) > 0
+}
+
+// NextAt is the time of the next queued event (ok false when none).
+func (s *Sim) NextAt() (at int64, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.q) == 0 {
+		return 0, false
+	}
+	return s.q[0].at, true
+}
+
+// Poll runs every event due at or before the running thread's time, in time
+// order, each on its own thread at its own time.
+func (s *Sim) Poll() {
+	limit := s.Now()
+	for s.runNext(limit, true) {
+	}
+}
+
+// Step runs the next queued event whatever its time, and reports whether there
+// was one. The running thread's clock does not move: use AdvanceTo for a wait.
+func (s *Sim) Step() bool { return s.runNext(0, false) }
+
+// RunUntil runs events in time order until cond holds or none is left, then
+// moves the running thread's clock to the time of the last event run (the
+// thread was waiting for it). It reports whether cond holds.
+func (s *Sim) RunUntil(cond func() bool) bool {
+	for !cond() {
+		at, ok := s.NextAt()
+		if !ok {
+			return false
+		}
+		s.runNext(0, false)
+		s.AdvanceTo(at)
+	}
+	return true
+}
+
+func (s *Sim) runNext(limit int64, bounded bool) bool {
+	s.mu.Lock()
+	if len(s.q) == 0 || (bounded && s.q[0].at > limit) {
+		s.mu.Unlock()
+		return false
+	}
+	ev := heap.Pop(&s.q).(event)
+	prev := s.cur
+	prevT, had := s.clocks[ev.thread]
+	if !had || prevT < ev.at {
+		s.clocks[ev.thread] = ev.at
+	}
+	s.cur = ev.thread
+	s.steps++
+	s.mu.Unlock()
+
+	ev.fn()
+
+	s.mu.Lock()
+	s.cur = prev
+	s.mu.Unlock()
+	return true
+}
+
+// Intn returns a seeded choice in [0, n).
+func (s *Sim) Intn(n int) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.rng.IntN(n)
+}
+
+type event struct {
+	at     int64
+	seq    uint64
+	thread string
+	fn     func()
+}
+
+type events []event
+
+func (q events) Len() int { return len(q) }
+func (q events) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].seq < q[j].seq
+}
+func (q events) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *events) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *events) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}

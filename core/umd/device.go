@@ -1,0 +1,400 @@
+package umd
+
+import (
+	"fmt"
+	"sync"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/gpu"
+)
+
+// Config tunes the driver. Bugs turns on deliberate rule violations (option
+// bug=RULE-ID) so the verifier can be seen catching them.
+type Config struct {
+	Bugs map[string]bool
+}
+
+// Adapter is the UMD's adapter object (what OpenAdapter10_2 returns).
+type Adapter struct {
+	cfg Config
+}
+
+var _ ddi.Adapter = (*Adapter)(nil)
+
+// NewAdapter returns the driver's adapter.
+func NewAdapter(cfg Config) *Adapter { return &Adapter{cfg: cfg} }
+
+// Private object sizes, as CalcPrivate*Size reports them.
+const (
+	sizeDevice   = 4096
+	sizeResource = 256
+	sizeView     = 64
+	sizeShader   = 128
+	sizeState    = 64
+	sizeQuery    = 96
+)
+
+func (a *Adapter) CalcPrivateDeviceSize() int { return sizeDevice }
+
+// CreateDevice sets up the driver device. Seed 003 step 3: it must call
+// pfnCreateContextCb for a GPU context, which returns the command buffer and
+// list sizes.
+func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.Device, error) {
+	d := &Device{
+		h: h, rt: args.HRTDevice, core: args.HRTCoreLayer, cb: args.Callbacks, cfg: a.cfg, obj: args.Obj,
+		res:      map[ddi.HRESOURCE]*resource{},
+		views:    map[uint32]*view{},
+		shaders:  map[ddi.HSHADER]*shader{},
+		blends:   map[ddi.HBLENDSTATE]*ddi.BlendDesc{},
+		rasts:    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc{},
+		dss:      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc{},
+		samplers: map[ddi.HSAMPLER]*ddi.SamplerDesc{},
+		queries:  map[ddi.HQUERY]*query{},
+		listIdx:  map[ddi.HALLOCATION]int{},
+		fail:     map[string]int{},
+	}
+	var cc ddi.CreateContextCb
+	if err := d.cb.PfnCreateContextCb(d.rt, &cc); err != nil {
+		return nil, err
+	}
+	d.ctx = cc.Context
+	d.cmdCap = cc.CommandBufferSize / 4
+	d.listCap = cc.AllocationListSize
+	if d.cmdCap < 512 {
+		d.cmdCap = 512
+	}
+	if d.listCap < 16 {
+		d.listCap = 16
+	}
+	d.resetState()
+	return d, nil
+}
+
+// Device is the driver's device: object tables plus the immediate context.
+type Device struct {
+	h    ddi.HDEVICE
+	rt   ddi.HRTDEVICE
+	core ddi.HRTCORELAYER
+	cb   ddi.DeviceCallbacks
+	cfg  Config
+	obj  string
+	ctx  ddi.HCONTEXT
+
+	mu       sync.Mutex // guards the object tables (free-threaded DDIs)
+	res      map[ddi.HRESOURCE]*resource
+	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
+	shaders  map[ddi.HSHADER]*shader
+	blends   map[ddi.HBLENDSTATE]*ddi.BlendDesc
+	rasts    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
+	dss      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
+	samplers map[ddi.HSAMPLER]*ddi.SamplerDesc
+	queries  map[ddi.HQUERY]*query
+	fail     map[string]int // injected failures: DDI name -> count
+
+	// Immediate context: bound state and the command buffer being filled.
+	st             state
+	cmd            gpu.Builder
+	cmdCap         int // words
+	list           []ddi.AllocationListEntry
+	listIdx        map[ddi.HALLOCATION]int
+	listCap        int
+	pendingDealloc []pendingFree
+	foreign        ddi.HALLOCATION // umd.foreign injection
+	used           []*resource     // resources the unsubmitted buffer names
+	ended          []*query        // queries whose End rides on it
+	submits        uint64
+}
+
+type pendingFree struct {
+	alloc ddi.HALLOCATION
+	obj   string
+}
+
+// InjectFailure makes the next count calls of the named DDI fail with hr
+// (`inject E_OUTOFMEMORY at=CTX.Method`).
+func (d *Device) InjectFailure(ddiName string, count int) {
+	d.mu.Lock()
+	d.fail[ddiName] += count
+	d.mu.Unlock()
+}
+
+// InjectForeignAllocation makes the next command buffer name alloc, which
+// belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
+// stop (rule WDDM-ISOLATE).
+func (d *Device) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
+
+func (d *Device) injected(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.fail[name] > 0 {
+		d.fail[name]--
+		return true
+	}
+	return false
+}
+
+func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int { return sizeResource }
+
+// CreateResource allocates video memory through pfnAllocateCb (seed 003 step 5).
+func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
+	if d.injected("CreateResource") {
+		return hresult.E_OUTOFMEMORY
+	}
+	r := &resource{args: *a, rt: rt}
+	r.args.InitData = nil
+	info := ddi.AllocationInfo{
+		CPUVisible: a.Usage == ddi.UsageDynamic || a.Usage == ddi.UsageStaging,
+		Primary:    a.Primary,
+		InitData:   a.InitData,
+		Obj:        a.Obj,
+	}
+	switch a.Dimension {
+	case ddi.DimBuffer:
+		r.size = uint64(a.Width)
+		r.pitch = a.Width
+		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
+	case ddi.DimTexture2D:
+		r.format = gpuFormat(a.Format)
+		bpp := uint32(r.format.BytesPerPixel())
+		if bpp == 0 {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %d cannot be a texture", a.Format)
+		}
+		r.pitch = a.Width * bpp
+		r.size = uint64(r.pitch) * uint64(a.Height)
+		info.Width, info.Height, info.Pitch, info.GPUFormat = a.Width, a.Height, r.pitch, uint32(r.format)
+	default:
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: unknown resource dimension %d", a.Dimension)
+	}
+	info.Size = r.size
+	if len(info.InitData) > int(r.size) {
+		info.InitData = info.InitData[:r.size]
+	}
+	cb := ddi.AllocateCb{Resource: rt, Allocations: []ddi.AllocationInfo{info}}
+	if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
+		return err
+	}
+	r.alloc = cb.Allocations[0].Allocation
+	d.mu.Lock()
+	d.res[h] = r
+	d.mu.Unlock()
+	return nil
+}
+
+// DestroyResource releases the allocation. Rule DD-ORDER (seed 000): if the
+// unsubmitted command buffer still uses it, pfnDeallocateCb waits for the
+// pfnRenderCb that submits that use.
+func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
+	d.mu.Lock()
+	r := d.res[h]
+	delete(d.res, h)
+	d.mu.Unlock()
+	if r == nil {
+		return
+	}
+	r.destroyed = true
+	if r.inBuffer {
+		d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj})
+		return
+	}
+	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{r.alloc}, Obj: r.args.Obj})
+}
+
+func (d *Device) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
+
+func (d *Device) createView(a *ddi.CreateViewArgs, h uint32) error {
+	if d.injected(viewDDI[a.Kind]) {
+		return hresult.E_OUTOFMEMORY
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.res[a.Resource] == nil {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: view onto unknown resource handle %d", a.Resource)
+	}
+	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: a.Format}
+	return nil
+}
+
+var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
+
+func (d *Device) destroyView(h uint32) {
+	d.mu.Lock()
+	delete(d.views, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW) error {
+	return d.createView(a, uint32(h))
+}
+func (d *Device) DestroyRenderTargetView(_ ddi.HDEVICE, h ddi.HRENDERTARGETVIEW) {
+	d.destroyView(uint32(h))
+}
+func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW) error {
+	return d.createView(a, uint32(h))
+}
+func (d *Device) DestroyShaderResourceView(_ ddi.HDEVICE, h ddi.HSHADERRESOURCEVIEW) {
+	d.destroyView(uint32(h))
+}
+func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW) error {
+	return d.createView(a, uint32(h))
+}
+func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW) {
+	d.destroyView(uint32(h))
+}
+
+func (d *Device) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
+
+func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
+	if d.injected(ddiName) {
+		return hresult.E_OUTOFMEMORY
+	}
+	s, ok := builtinPrograms[a.Builtin]
+	if !ok || s.stage != stage {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
+	}
+	d.mu.Lock()
+	d.shaders[h] = &s
+	d.mu.Unlock()
+	return nil
+}
+
+func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER) error {
+	return d.createShader(a, h, gpu.StageVS, "CreateVertexShader")
+}
+func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER) error {
+	return d.createShader(a, h, gpu.StagePS, "CreatePixelShader")
+}
+func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) {
+	d.mu.Lock()
+	delete(d.shaders, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
+func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE) error {
+	if d.injected("CreateBlendState") {
+		return hresult.E_OUTOFMEMORY
+	}
+	c := *s
+	d.mu.Lock()
+	d.blends[h] = &c
+	d.mu.Unlock()
+	return nil
+}
+func (d *Device) DestroyBlendState(_ ddi.HDEVICE, h ddi.HBLENDSTATE) {
+	d.mu.Lock()
+	delete(d.blends, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CalcPrivateRasterizerStateSize(*ddi.RasterizerDesc) int { return sizeState }
+func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE) error {
+	if d.injected("CreateRasterizerState") {
+		return hresult.E_OUTOFMEMORY
+	}
+	c := *s
+	d.mu.Lock()
+	d.rasts[h] = &c
+	d.mu.Unlock()
+	return nil
+}
+func (d *Device) DestroyRasterizerState(_ ddi.HDEVICE, h ddi.HRASTERIZERSTATE) {
+	d.mu.Lock()
+	delete(d.rasts, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CalcPrivateDepthStencilStateSize(*ddi.DepthStencilDesc) int { return sizeState }
+func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE) error {
+	if d.injected("CreateDepthStencilState") {
+		return hresult.E_OUTOFMEMORY
+	}
+	c := *s
+	d.mu.Lock()
+	d.dss[h] = &c
+	d.mu.Unlock()
+	return nil
+}
+func (d *Device) DestroyDepthStencilState(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILSTATE) {
+	d.mu.Lock()
+	delete(d.dss, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CalcPrivateSamplerSize(*ddi.SamplerDesc) int { return sizeState }
+func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER) error {
+	if d.injected("CreateSampler") {
+		return hresult.E_OUTOFMEMORY
+	}
+	c := *s
+	d.mu.Lock()
+	d.samplers[h] = &c
+	d.mu.Unlock()
+	return nil
+}
+func (d *Device) DestroySampler(_ ddi.HDEVICE, h ddi.HSAMPLER) {
+	d.mu.Lock()
+	delete(d.samplers, h)
+	d.mu.Unlock()
+}
+
+func (d *Device) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
+
+// CreateQuery allocates 16 bytes of CPU-visible memory the GPU writes
+// occlusion counts and timestamps into.
+func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY) error {
+	if d.injected("CreateQuery") {
+		return hresult.E_OUTOFMEMORY
+	}
+	q := &query{kind: t}
+	if t != ddi.QueryEvent {
+		cb := ddi.AllocateCb{Allocations: []ddi.AllocationInfo{{Size: 16, CPUVisible: true, Width: 16, Height: 1, Pitch: 16, Obj: fmt.Sprintf("query%d", h)}}}
+		if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
+			return err
+		}
+		q.alloc = cb.Allocations[0].Allocation
+	}
+	d.mu.Lock()
+	d.queries[h] = q
+	d.mu.Unlock()
+	return nil
+}
+
+func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
+	d.mu.Lock()
+	q := d.queries[h]
+	delete(d.queries, h)
+	d.mu.Unlock()
+	if q != nil && q.alloc != 0 {
+		if q.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{q.alloc, ""})
+		} else {
+			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}})
+		}
+	}
+}
+
+// DestroyDevice submits what is left, frees every pending allocation and the
+// GPU context (rule DD-DEVICE: nothing deferred outlives the device).
+func (d *Device) DestroyDevice(ddi.HDEVICE) {
+	d.Flush(d.h)
+	d.freePending()
+	d.cb.PfnDestroyContextCb(d.rt, d.ctx)
+}
+
+// Live counts the driver objects still alive (for `expect live`).
+func (d *Device) Live() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries)
+}
+
+// Allocation returns the allocation behind a resource handle (0 if none).
+func (d *Device) Allocation(h ddi.HRESOURCE) ddi.HALLOCATION {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if r := d.res[h]; r != nil {
+		return r.alloc
+	}
+	return 0
+}

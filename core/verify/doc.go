@@ -1,0 +1,9 @@
+// Package verify checks the event stream against the numbered rules of
+// RULES.md. Each rule is a small state machine fed every event in seq order;
+// a violation names the rule, the seed it comes from, the offending event and
+// the scenario line, and is itself recorded in the trace (kind violation).
+//
+// Every rule has a switch in the simulated runtime, UMD or KMD (option
+// bug=RULE-ID) that breaks it on purpose, so each rule is tested both ways:
+// caught with the switch on, silent with it off.
+package verify

@@ -1,0 +1,275 @@
+package verify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"d3dsim/core/trace"
+)
+
+// Rule describes one rule of RULES.md.
+type Rule struct {
+	ID   string
+	Seed string
+	Text string
+}
+
+// Rules lists the rules this verifier checks.
+var Rules = []Rule{
+	{"WDDM-FLOW", "003", "the 16 steps of the WDDM operation flow happen in the seed's order"},
+	{"WDDM-FULL", "003", "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
+	{"WDDM-ISOLATE", "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
+}
+
+// RuleByID finds a rule.
+func RuleByID(id string) (Rule, bool) {
+	for _, r := range Rules {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Violation is one broken rule.
+type Violation struct {
+	Rule  string
+	Seed  string
+	Msg   string
+	Seq   uint64 // the offending event
+	Line  int    // its scenario line
+	Event string // the offending event, printed
+}
+
+func (v Violation) String() string {
+	return fmt.Sprintf("line %d: %s (seed %s): %s [event %s]", v.Line, v.Rule, v.Seed, v.Msg, v.Event)
+}
+
+// Verifier consumes a recorder's events incrementally.
+type Verifier struct {
+	rec  *trace.Recorder
+	next uint64 // seq of the next event to read
+	vs   []Violation
+
+	// WDDM-FLOW state
+	kernelDeviceReady bool
+	resourceCalls     map[uint64]bool // open CreateResource DDI calls -> saw pfnAllocateCb
+	allocateCalls     map[uint64]bool // open pfnAllocateCb calls -> saw DxgkDdiCreateAllocation
+	dmaBuilt          map[uint64]bool // DMA ids produced by DxgkDdiRender/DxgkDdiPresent
+	dmaPatched        map[uint64]bool
+	interrupts        map[uint64]int // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
+	// WDDM-ISOLATE state
+	foreign map[uint64]string // open render calls naming foreign allocations -> what
+}
+
+// New returns a verifier reading rec from its first event.
+func New(rec *trace.Recorder) *Verifier {
+	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
+		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{}}
+}
+
+// Violations returns what was found so far.
+func (v *Verifier) Violations() []Violation { return v.vs }
+
+// Poll checks the events recorded since the last call and records a
+// violation event for each rule broken.
+func (v *Verifier) Poll() {
+	for {
+		evs := v.rec.Since(v.next)
+		if len(evs) == 0 {
+			return
+		}
+		v.next += uint64(len(evs))
+		var found []Violation
+		for i := range evs {
+			if evs[i].Kind == trace.Violation {
+				continue
+			}
+			found = append(found, v.event(&evs[i])...)
+		}
+		for _, f := range found {
+			v.vs = append(v.vs, f)
+			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
+				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
+		}
+	}
+}
+
+func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
+	r, _ := RuleByID(rule)
+	return Violation{Rule: rule, Seed: r.Seed, Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
+		Event: fmt.Sprintf("#%d %s %s %s", e.Seq, e.Layer, e.Kind, e.Name)}
+}
+
+func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
+	if e.Parent == 0 {
+		return "", trace.LayerNone
+	}
+	evs := v.rec.Events()
+	if int(e.Parent) > len(evs) {
+		return "", trace.LayerNone
+	}
+	p := &evs[e.Parent-1]
+	return p.Name, p.Layer
+}
+
+func (v *Verifier) event(e *trace.Event) []Violation {
+	var out []Violation
+	call := e.Kind == trace.Call
+	ret := e.Kind == trace.Return
+	switch {
+	// WDDM-FLOW, steps 1-3: DxgkDdiCreateDevice before the UMD's CreateDevice,
+	// pfnCreateContextCb inside it.
+	case call && e.Name == "D3D11CreateDevice":
+		v.kernelDeviceReady = false
+	case call && e.Name == "DxgkDdiCreateDevice":
+		v.kernelDeviceReady = true
+	case call && e.Name == "CreateDevice" && e.Layer == trace.UMD:
+		if !v.kernelDeviceReady {
+			out = append(out, v.violation("WDDM-FLOW", e, "the UMD's CreateDevice ran before Dxgkrnl's DxgkDdiCreateDevice (seed 003 steps 1-2)"))
+		}
+	case call && e.Name == "pfnCreateContextCb":
+		if n, l := v.parentName(e); n != "CreateDevice" || l != trace.UMD {
+			out = append(out, v.violation("WDDM-FLOW", e, "pfnCreateContextCb called outside the UMD's CreateDevice (seed 003 step 3)"))
+		}
+	// Steps 4-6: CreateResource -> pfnAllocateCb -> DxgkDdiCreateAllocation.
+	case call && e.Name == "CreateResource" && e.Layer == trace.UMD:
+		v.resourceCalls[e.Seq] = false
+	case call && e.Name == "pfnAllocateCb":
+		v.allocateCalls[e.Seq] = false
+		if _, open := v.resourceCalls[e.Parent]; open {
+			v.resourceCalls[e.Parent] = true
+		}
+	case call && e.Name == "DxgkDdiCreateAllocation":
+		if _, open := v.allocateCalls[e.Parent]; open {
+			v.allocateCalls[e.Parent] = true
+		}
+	// Steps 10-14: the DMA buffer is built, patched, then submitted.
+	case ret && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") && e.DMA != 0:
+		v.dmaBuilt[e.DMA] = true
+	case call && e.Name == "DxgkDdiPatch" && e.DMA != 0:
+		if !v.dmaBuilt[e.DMA] {
+			out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (seed 003 steps 10, 13)", e.DMA))
+		}
+		v.dmaPatched[e.DMA] = true
+	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !strings.Contains(e.Args, "paging"):
+		if !v.dmaPatched[e.DMA] {
+			out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (seed 003 steps 13-14)", e.DMA))
+		}
+	// Steps 15-16: the interrupt routine notifies and queues the DPC.
+	case call && e.Name == "DxgkDdiInterruptRoutine":
+		v.interrupts[e.Seq] = 0
+	case call && (e.Name == "DxgkCbNotifyInterrupt" || e.Name == "DxgkCbQueueDpc"):
+		if _, open := v.interrupts[e.Parent]; open {
+			bit := 1
+			if e.Name == "DxgkCbQueueDpc" {
+				bit = 2
+			}
+			v.interrupts[e.Parent] |= bit
+		}
+	}
+	if ret {
+		out = append(out, v.closeCall(e)...)
+	}
+	// WDDM-FULL: no command buffer larger than the context's.
+	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
+		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
+		if size > 0 && bytes > size {
+			out = append(out, v.violation("WDDM-FULL", e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
+		}
+	}
+	// WDDM-ISOLATE: a render naming another device's allocation must fail.
+	if call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
+		if f := foreignAllocs(e.Args); f != "" {
+			v.foreign[e.Seq] = f
+		}
+	}
+	return out
+}
+
+// closeCall finishes the checks that need a call's return.
+func (v *Verifier) closeCall(e *trace.Event) []Violation {
+	var out []Violation
+	evs := v.rec.Events()
+	// The call a Return closes is the most recent open Call with that name
+	// on that thread; find it through the open maps.
+	switch e.Name {
+	case "CreateResource":
+		for seq, saw := range v.resourceCalls {
+			if evs[seq-1].Thread == e.Thread {
+				if !saw && e.HR == "S_OK" {
+					out = append(out, v.violation("WDDM-FLOW", e, "CreateResource returned without calling pfnAllocateCb (seed 003 steps 4-5)"))
+				}
+				delete(v.resourceCalls, seq)
+			}
+		}
+	case "pfnAllocateCb":
+		for seq, saw := range v.allocateCalls {
+			if evs[seq-1].Thread == e.Thread {
+				if !saw && e.HR == "S_OK" {
+					out = append(out, v.violation("WDDM-FLOW", e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (seed 003 steps 5-6)"))
+				}
+				delete(v.allocateCalls, seq)
+			}
+		}
+	case "DxgkDdiInterruptRoutine":
+		for seq, bits := range v.interrupts {
+			if evs[seq-1].Thread == e.Thread {
+				if bits != 3 {
+					out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (seed 003 steps 15-16)"))
+				}
+				delete(v.interrupts, seq)
+			}
+		}
+	case "DxgkDdiRender", "DxgkDdiPresent":
+		for seq, what := range v.foreign {
+			if evs[seq-1].Thread == e.Thread {
+				if e.HR == "STATUS_SUCCESS" || e.HR == "" {
+					out = append(out, v.violation("WDDM-ISOLATE", e, "%s accepted a command buffer naming %s", e.Name, what))
+				}
+				delete(v.foreign, seq)
+			}
+		}
+	}
+	return out
+}
+
+// argInt reads key=N from an event's args.
+func argInt(args, key string) int {
+	for _, f := range strings.Fields(args) {
+		if k, val, ok := strings.Cut(f, "="); ok && k == key {
+			n, _ := strconv.Atoi(val)
+			return n
+		}
+	}
+	return 0
+}
+
+// foreignAllocs reads "device=kd1 allocs=a3@kd1:w,a4@kd2:r" and describes
+// the entries whose owner is not the device.
+func foreignAllocs(args string) string {
+	var dev, allocs string
+	for _, f := range strings.Fields(args) {
+		if k, val, ok := strings.Cut(f, "="); ok {
+			switch k {
+			case "device":
+				dev = val
+			case "allocs":
+				allocs = val
+			}
+		}
+	}
+	if dev == "" || allocs == "" {
+		return ""
+	}
+	var bad []string
+	for _, a := range strings.Split(allocs, ",") {
+		h, rest, _ := strings.Cut(a, "@")
+		owner, _, _ := strings.Cut(rest, ":")
+		if owner != "" && owner != dev {
+			bad = append(bad, fmt.Sprintf("allocation %s of device %s (submitted by %s)", h, owner, dev))
+		}
+	}
+	return strings.Join(bad, ", ")
+}
