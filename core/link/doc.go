@@ -1,0 +1,17 @@
+// Package link turns a scenario into a shareable link and back
+// (SCENARIO.md, "Links").
+//
+// A link carries the whole scenario in its URL fragment, so it needs no
+// server: `#s=1.<payload>`, where the payload is the scenario compressed with
+// DEFLATE (compress/flate, best compression) and encoded as base64url without
+// padding, and `1` is the format version. The browser (wasm/) and
+// `d3dsim run --link` both decode with FromURL, so a link plays the same
+// scenario in both.
+//
+// Decoding is safe on any input: links come from strangers. The decompressed
+// scenario is capped at MaxSize (1 MiB, the scenario parser's own limit), a
+// zip bomb stops there without allocating more, and every failure is an error
+// whose message starts with "link: " and says what is wrong with the link.
+//
+// The package has no state; its functions are safe for concurrent use.
+package link
