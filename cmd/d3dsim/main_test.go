@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/core/link"
+)
+
+func runCLI(args ...string) (code int, out, errOut string) {
+	var o, e bytes.Buffer
+	code = run(args, strings.NewReader(""), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestRunExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(src), 0o644)
+		return p
+	}
+	good := write("good.d3ds", "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nbb = sc.GetBuffer 0\nrtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv 1 0 0 1\nsc.Present\nexpect pixel bb 1 1 == #ff0000ff\n")
+	failing := write("fail.d3ds", "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nbb = sc.GetBuffer 0\nrtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv 1 0 0 1\nsc.Present\nexpect pixel bb 1 1 == #00ff00ff\n")
+	tests := []struct {
+		desc string
+		args []string
+		code int
+		want string
+	}{
+		{"passing scenario", []string{"run", good}, 0, "frames: 1"},
+		{"failing expectation", []string{"run", failing}, 1, "fail.d3ds:7:1: pixel (1, 1) of bb is #ff0000ff, expected #00ff00ff"},
+		{"syntax error", []string{"run", write("syn.d3ds", "dev, imm = D3D11CreateDevice\nthread t {\n")}, 2, "syn.d3ds:"},
+		{"unknown method", []string{"run", write("m.d3ds", "dev, imm = D3D11CreateDevice\ndev.Frobnicate\n")}, 2, "m.d3ds:2:5: unknown method dev.Frobnicate"},
+		{"unknown enum", []string{"run", write("e.d3ds", "dev, imm = D3D11CreateDevice\nimm.IASetPrimitiveTopology TRIANGLES\n")}, 2, "e.d3ds:2:28: unknown TOPOLOGY value \"TRIANGLES\""},
+		{"missing file", []string{"run", filepath.Join(dir, "nope.d3ds")}, 2, "no such file"},
+		{"malformed link", []string{"run", "--link", "http://x/#s=1.!!!"}, 2, "link"},
+		{"unknown command", []string{"fly"}, 2, "unknown command"},
+		{"unknown flag", []string{"run", good, "--speed", "3"}, 2, "unknown flag --speed"},
+		{"bad seed", []string{"run", good, "--seed", "x"}, 2, "--seed"},
+		{"verify clean", []string{"verify", good}, 0, "0 violations"},
+	}
+	for _, tt := range tests {
+		code, out, errOut := runCLI(tt.args...)
+		if code != tt.code || !strings.Contains(out+errOut, tt.want) {
+			t.Errorf("%s: exit %d, output %q%q; want exit %d containing %q", tt.desc, code, out, errOut, tt.code, tt.want)
+		}
+	}
+}
+
+func TestLinkRoundTrip(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.d3ds")
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nbb = sc.GetBuffer 0\nrtv = dev.CreateRenderTargetView bb\nimm.ClearRenderTargetView rtv #336699ff\nsc.Present\n"
+	os.WriteFile(p, []byte(src), 0o644)
+	code, out, _ := runCLI("link", p, "--base", "https://example.org/d3dsim/")
+	if code != 0 || !strings.HasPrefix(out, "https://example.org/d3dsim/#s=1.") {
+		t.Fatalf("link: exit %d %q", code, out)
+	}
+	back, err := link.FromURL(strings.TrimSpace(out))
+	if err != nil || string(back) != src {
+		t.Fatalf("decoded %q, %v", back, err)
+	}
+	_, direct, _ := runCLI("run", p)
+	code, viaLink, _ := runCLI("run", "--link", strings.TrimSpace(out))
+	if code != 0 || direct != viaLink {
+		t.Fatalf("run --link gives %q, run FILE gives %q", viaLink, direct)
+	}
+}
+
+func TestRunWritesOutputs(t *testing.T) {
+	out := t.TempDir()
+	code, _, errOut := runCLI("run", "../../assets/scenarios/spinning-cube.d3ds", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, f := range []string{"frame-000.png", "frame-001.png", "frame-002.png", "trace.jsonl", "trace.perfetto.json"} {
+		if st, err := os.Stat(filepath.Join(out, f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestNoInputPanics(t *testing.T) {
+	inputs := []string{"", "\x00\x01", "{", "}", "repeat -1 {\n}\n", "dev, imm = D3D11CreateDevice\nimm.Draw 4294967295 4294967295\n",
+		"dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=0 Height=0\n", "expect pixel x 1 1 == #00000000\n",
+		"dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=16384 Height=16384 BufferCount=16\n"}
+	for _, in := range inputs {
+		p := filepath.Join(t.TempDir(), "x.d3ds")
+		os.WriteFile(p, []byte(in), 0o644)
+		code, _, _ := runCLI("run", p)
+		if code < 0 || code > 2 {
+			t.Errorf("%q: exit %d", in, code)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"path/filepath"
+
+	"d3dsim/core/link"
+	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
+)
+
+// readScenario reads FILE, - (stdin) or the scenario a --link carries.
+func readScenario(a args, stdin io.Reader) (name string, src []byte, err error) {
+	if u, ok := a.flags["link"]; ok {
+		src, err := link.FromURL(u)
+		if err != nil {
+			return "", nil, fmt.Errorf("bad link: %w", err)
+		}
+		return "link", src, nil
+	}
+	if len(a.pos) != 1 {
+		return "", nil, errors.New("give one scenario file (or - for standard input, or --link URL)")
+	}
+	name = a.pos[0]
+	if name == "-" {
+		src, err = io.ReadAll(io.LimitReader(stdin, 1<<20+1))
+		return "stdin", src, err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return "", nil, err
+	}
+	defer f.Close()
+	src, err = io.ReadAll(io.LimitReader(f, 1<<20+1))
+	return name, src, err
+}
+
+func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) int {
+	name, src, err := readScenario(a, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+		return 2
+	}
+	s, err := scenario.Load(name, src)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	var o scenario.Overrides
+	if o.Seed, err = flagUint(a, "seed"); err != nil {
+		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+		return 2
+	}
+	if _, ok := a.flags["sync"]; ok {
+		t := true
+		o.Sync = &t
+	}
+	r := scenario.NewRun(s, o)
+	sum := r.Finish()
+	if verifyOnly {
+		for _, v := range r.Violations() {
+			fmt.Fprintf(stdout, "%s:%s\n", name, v)
+		}
+		fmt.Fprintf(stdout, "%d violations\n", len(r.Violations()))
+		if len(r.Violations()) > 0 {
+			return 1
+		}
+		return 0
+	}
+	if dir, ok := a.flags["out"]; ok {
+		if err := writeOut(dir, r); err != nil {
+			fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+			return 1
+		}
+	}
+	printSummary(stdout, name, sum)
+	if !sum.OK() {
+		return 1
+	}
+	return 0
+}
+
+func printSummary(w io.Writer, name string, s scenario.Summary) {
+	fmt.Fprintf(w, "frames: %d\nevents: %d\nviolations: %d\nhash: %s\nsteps: %d\n", s.Frames, s.Events, s.Violations, s.Hash, s.Steps)
+	for _, m := range s.Messages {
+		fmt.Fprintf(w, "message: %s\n", m)
+	}
+	for _, f := range s.Failures {
+		fmt.Fprintf(w, "FAIL %s:%s\n", name, f)
+	}
+	if s.OK() {
+		fmt.Fprintln(w, "ok")
+	} else {
+		fmt.Fprintf(w, "%d failed\n", len(s.Failures))
+	}
+}
+
+// writeOut writes frame-NNN.png per Present, trace.jsonl and
+// trace.perfetto.json.
+func writeOut(dir string, r *scenario.Run) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i, f := range r.Frames() {
+		var b bytes.Buffer
+		if err := png.Encode(&b, f.Image()); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("frame-%03d.png", i)), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	write := func(name string, fn func(io.Writer, []trace.Event) error) error {
+		f, err := os.Create(filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		if err := fn(f, r.Events()); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	if err := write("trace.jsonl", trace.WriteJSONL); err != nil {
+		return err
+	}
+	return write("trace.perfetto.json", trace.WritePerfetto)
+}
+
+func cmdLink(a args, stdout, stderr io.Writer) int {
+	name, src, err := readScenario(a, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+		return 2
+	}
+	if _, err := scenario.Load(name, src); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 2
+	}
+	base := a.flags["base"]
+	if base == "" {
+		base = "http://127.0.0.1:8080/"
+	}
+	fmt.Fprintln(stdout, link.URL(base, string(src)))
+	return 0
+}

@@ -1,0 +1,203 @@
+package d3d11
+
+import (
+	"errors"
+	"fmt"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/dxgk"
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
+)
+
+// callbacks is the runtime's D3DDDI_DEVICECALLBACKS for one device. The UMD
+// calls up only through it; each callback is traced (layer runtime, from
+// umd) and reaches Dxgkrnl the way the D3DKMT thunks do.
+type callbacks Device
+
+var _ ddi.DeviceCallbacks = (*callbacks)(nil)
+
+func (c *callbacks) dev() *Device { return (*Device)(c) }
+
+func (c *callbacks) enter(name string, ev trace.Event) func(error) {
+	cfg := c.rt.cfg
+	cfg.Sim.Charge(cfg.Costs.Callback)
+	ev.From, ev.Layer, ev.Kind, ev.Name = trace.UMD, trace.Runtime, trace.Call, name
+	if ev.Ctx == "" {
+		ev.Ctx = "IC"
+	}
+	cfg.Rec.Emit(ev)
+	return func(err error) {
+		ev.Kind = trace.Return
+		ev.HR = hresult.Of(kernelErr(err)).Name()
+		ev.Msg = errMsg(err)
+		cfg.Rec.Emit(ev)
+	}
+}
+
+// kernelErr maps Dxgkrnl's NTSTATUS failures onto the HRESULTs the DDI
+// callbacks return.
+func kernelErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var h hresult.HRESULT
+	if errors.As(err, &h) {
+		return err
+	}
+	if errors.Is(err, dxgk.ErrDeviceRemoved) {
+		return fmt.Errorf("%w: %v", hresult.D3DDDIERR_DEVICEREMOVED, err)
+	}
+	var st dxgkddi.NTSTATUS
+	if errors.As(err, &st) {
+		switch st {
+		case dxgkddi.STATUS_NO_MEMORY:
+			return fmt.Errorf("%w: %v", hresult.E_OUTOFMEMORY, err)
+		case dxgkddi.STATUS_DEVICE_REMOVED:
+			return fmt.Errorf("%w: %v", hresult.D3DDDIERR_DEVICEREMOVED, err)
+		}
+	}
+	return fmt.Errorf("%w: %v", hresult.E_INVALIDARG, err)
+}
+
+func (c *callbacks) PfnCreateContextCb(_ ddi.HRTDEVICE, a *ddi.CreateContextCb) (err error) {
+	done := c.enter("pfnCreateContextCb", trace.Event{Obj: c.name})
+	defer func() { done(err) }()
+	info, err := c.rt.cfg.Kernel.CreateContext(c.kdev)
+	if err != nil {
+		return kernelErr(err)
+	}
+	c.kctx = info.Context
+	a.Context = ddi.HCONTEXT(info.Context)
+	a.CommandBufferSize = info.CommandBufferSize
+	a.AllocationListSize = info.AllocationListSize
+	a.PatchLocationListSize = info.PatchLocationListSize
+	if c.cmdBufSize == 0 {
+		c.cmdBufSize = info.CommandBufferSize
+	}
+	return nil
+}
+
+func (c *callbacks) PfnDestroyContextCb(_ ddi.HRTDEVICE, h ddi.HCONTEXT) (err error) {
+	done := c.enter("pfnDestroyContextCb", trace.Event{Obj: c.name})
+	defer func() { done(err) }()
+	return kernelErr(c.rt.cfg.Kernel.DestroyContext(dxgk.HContext(h)))
+}
+
+func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error) {
+	obj := ""
+	if len(a.Allocations) > 0 {
+		obj = a.Allocations[0].Obj
+	}
+	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj})
+	defer func() { done(err) }()
+	for i := range a.Allocations {
+		ai := &a.Allocations[i]
+		h, err := c.rt.cfg.Kernel.CreateAllocation(c.kdev, dxgk.AllocationDesc{
+			Size: ai.Size, CPUVisible: ai.CPUVisible, Primary: ai.Primary,
+			Surface:     dxgkddi.SurfaceDesc{Width: ai.Width, Height: ai.Height, Pitch: ai.Pitch, Format: ai.GPUFormat},
+			InitialData: ai.InitData, Obj: ai.Obj,
+		})
+		if err != nil {
+			return kernelErr(err)
+		}
+		ai.Allocation = ddi.HALLOCATION(h)
+		c.mu.Lock()
+		if a.Resource != 0 {
+			c.allocs[a.Resource] = append(c.allocs[a.Resource], ai.Allocation)
+		}
+		c.liveAllocs++
+		c.mu.Unlock()
+	}
+	return nil
+}
+
+func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err error) {
+	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj})
+	defer func() { done(err) }()
+	for _, h := range a.Allocations {
+		if e := c.rt.cfg.Kernel.DestroyAllocation(c.kdev, dxgk.HAllocation(h)); e != nil && err == nil {
+			err = kernelErr(e)
+		}
+		c.mu.Lock()
+		c.liveAllocs--
+		c.mu.Unlock()
+	}
+	return err
+}
+
+func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
+	out := make([]dxgk.AllocationListEntry, len(l))
+	for i, e := range l {
+		out[i] = dxgk.AllocationListEntry{Allocation: dxgk.HAllocation(e.Allocation), Write: e.WriteOperation}
+	}
+	return out
+}
+
+// PfnRenderCb submits a command buffer (seed 003 step 9). Rule FT-RENDER:
+// only on the immediate context's thread.
+func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
+	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	defer func() { done(err) }()
+	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
+	a.Fence = fence
+	if err != nil {
+		c.fail(err)
+		return kernelErr(err)
+	}
+	return nil
+}
+
+// PfnPresentCb submits a command buffer that ends with showing a surface.
+func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
+	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	defer func() { done(err) }()
+	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
+	a.Fence = fence
+	if err != nil {
+		c.fail(err)
+		return kernelErr(err)
+	}
+	return nil
+}
+
+// fail records a submission the kernel refused: the device is lost.
+func (c *callbacks) fail(err error) {
+	c.mu.Lock()
+	if c.removedErr == nil {
+		c.removedErr = err
+	}
+	c.mu.Unlock()
+}
+
+func (c *callbacks) PfnLockCb(_ ddi.HRTDEVICE, a *ddi.LockCb) (err error) {
+	done := c.enter("pfnLockCb", trace.Event{Handle: fmt.Sprintf("a%d", a.Allocation)})
+	defer func() { done(err) }()
+	a.Data, err = c.rt.cfg.Kernel.Lock(c.kdev, dxgk.HAllocation(a.Allocation))
+	return kernelErr(err)
+}
+
+func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) {
+	done := c.enter("pfnUnlockCb", trace.Event{Handle: fmt.Sprintf("a%d", h)})
+	defer func() { done(err) }()
+	return kernelErr(c.rt.cfg.Kernel.Unlock(c.kdev, dxgk.HAllocation(h)))
+}
+
+func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, h ddi.HCONTEXT, fence uint64) (err error) {
+	done := c.enter("pfnWaitForSynchronizationObjectCb", trace.Event{Fence: fence})
+	defer func() { done(err) }()
+	return kernelErr(c.rt.cfg.Kernel.WaitForFence(dxgk.HContext(h), fence))
+}
+
+func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
+	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
+}
+
+func (c *callbacks) PfnSetErrorCb(_ ddi.HRTCORELAYER, hr hresult.HRESULT) {
+	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name()})
+	done(nil)
+	if hr == hresult.D3DDDIERR_DEVICEREMOVED {
+		c.fail(hr)
+	}
+}

@@ -1,0 +1,581 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// DeviceContext is an ID3D11DeviceContext. The immediate context is driven
+// by one thread at a time (D3D11's rule); its calls go straight to the UMD.
+type DeviceContext struct {
+	dev  *Device
+	name string // IC, DC1, ...
+
+	// Bindings pin their objects: a released object stays alive while bound.
+	vb, ib           *Resource
+	vsCB, psCB       [4]*Resource
+	srv              [8]*View
+	samp             [8]*State
+	vs, ps           *Shader
+	rtv, dsv         *View
+	blend, rs, depth *State
+}
+
+func (c *DeviceContext) Name() string    { return c.name }
+func (c *DeviceContext) Device() *Device { return c.dev }
+
+func (c *DeviceContext) api(name, obj string) func(error) { return c.dev.api(name, obj, c.name) }
+
+// bind replaces a pinned binding.
+func bind[T interface {
+	pin()
+	unpin()
+}](slot *T, v T, isNil func(T) bool) {
+	if !isNil(*slot) {
+		(*slot).unpin()
+	}
+	*slot = v
+	if !isNil(v) {
+		v.pin()
+	}
+}
+
+func nilRes(r *Resource) bool  { return r == nil }
+func nilView(v *View) bool     { return v == nil }
+func nilState(s *State) bool   { return s == nil }
+func nilShader(s *Shader) bool { return s == nil }
+
+func checkAll(call string, objs ...Object) error {
+	for _, o := range objs {
+		if o == nil {
+			continue
+		}
+		switch v := o.(type) {
+		case *Resource:
+			if v == nil {
+				continue
+			}
+		case *View:
+			if v == nil {
+				continue
+			}
+		case *State:
+			if v == nil {
+				continue
+			}
+		case *Shader:
+			if v == nil {
+				continue
+			}
+		case *Query:
+			if v == nil {
+				continue
+			}
+		}
+		if !o.Alive() {
+			return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.Name())
+		}
+	}
+	return nil
+}
+
+// simple runs an API call that maps to one DDI with no result.
+func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func()) error {
+	done := c.api(api, obj)
+	if err := checkAll(api, check...); err != nil {
+		done(err)
+		return err
+	}
+	ret := c.dev.ddiCall(ddiName, obj, "")
+	do()
+	ret(nil)
+	done(nil)
+	return nil
+}
+
+func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
+		err := c.dev.invalid("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
+		c.api("IASetVertexBuffers", vb.name)(err)
+		return err
+	}
+	return c.simple("IASetVertexBuffers", "IaSetVertexBuffers", objName(vb), []Object{vb}, func() {
+		if slot == 0 {
+			bind(&c.vb, vb, nilRes)
+		}
+		c.dev.umd.IaSetVertexBuffers(c.dev.hDev, slot, []ddi.HRESOURCE{resH(vb)}, []uint32{stride}, []uint32{offset})
+	})
+}
+
+func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
+		err := c.dev.invalid("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
+		c.api("IASetIndexBuffer", objName(ib))(err)
+		return err
+	}
+	return c.simple("IASetIndexBuffer", "IaSetIndexBuffer", objName(ib), []Object{ib}, func() {
+		bind(&c.ib, ib, nilRes)
+		c.dev.umd.IaSetIndexBuffer(c.dev.hDev, resH(ib), f, offset)
+	})
+}
+
+func (c *DeviceContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.dev.umd.IaSetTopology(c.dev.hDev, t) })
+}
+
+func (c *DeviceContext) VSSetShader(s *Shader) error {
+	return c.simple("VSSetShader", "VsSetShader", objName(s), []Object{s}, func() {
+		bind(&c.vs, s, nilShader)
+		c.dev.umd.VsSetShader(c.dev.hDev, shH(s))
+	})
+}
+
+func (c *DeviceContext) PSSetShader(s *Shader) error {
+	return c.simple("PSSetShader", "PsSetShader", objName(s), []Object{s}, func() {
+		bind(&c.ps, s, nilShader)
+		c.dev.umd.PsSetShader(c.dev.hDev, shH(s))
+	})
+}
+
+func (c *DeviceContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(uint32, []ddi.HRESOURCE)) error {
+	if slot >= 4 {
+		err := c.dev.invalid(api, objName(b), "slot %d is outside 0..3", slot)
+		c.api(api, objName(b))(err)
+		return err
+	}
+	if b != nil && !b.Desc.BindFlags.Has(ddi.BindConstantBuffer) {
+		err := c.dev.invalid(api, b.name, "the buffer was not created with CONSTANT_BUFFER")
+		c.api(api, b.name)(err)
+		return err
+	}
+	return c.simple(api, ddiName, objName(b), []Object{b}, func() {
+		bind(&slots[slot], b, nilRes)
+		set(slot, []ddi.HRESOURCE{resH(b)})
+	})
+}
+
+func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
+		c.dev.umd.VsSetConstantBuffers(c.dev.hDev, s, h)
+	})
+}
+
+func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
+		c.dev.umd.PsSetConstantBuffers(c.dev.hDev, s, h)
+	})
+}
+
+func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
+	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
+		err := c.dev.invalid("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
+		c.api("PSSetShaderResources", objName(v))(err)
+		return err
+	}
+	return c.simple("PSSetShaderResources", "PsSetShaderResources", objName(v), []Object{v}, func() {
+		bind(&c.srv[slot], v, nilView)
+		c.dev.umd.PsSetShaderResources(c.dev.hDev, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(viewH(v))})
+	})
+}
+
+func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
+	if slot >= 8 || (s != nil && s.Kind != "sampler") {
+		err := c.dev.invalid("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
+		c.api("PSSetSamplers", objName(s))(err)
+		return err
+	}
+	return c.simple("PSSetSamplers", "PsSetSamplers", objName(s), []Object{s}, func() {
+		bind(&c.samp[slot], s, nilState)
+		c.dev.umd.PsSetSamplers(c.dev.hDev, slot, []ddi.HSAMPLER{ddi.HSAMPLER(stH(s))})
+	})
+}
+
+func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
+	if (rtv != nil && rtv.ViewKind != ddi.ViewRTV) || (dsv != nil && dsv.ViewKind != ddi.ViewDSV) {
+		err := c.dev.invalid("OMSetRenderTargets", objName(rtv), "needs a render target view and optionally a depth stencil view")
+		c.api("OMSetRenderTargets", objName(rtv))(err)
+		return err
+	}
+	if rtv != nil && dsv != nil && (rtv.Res.Desc.Width != dsv.Res.Desc.Width || rtv.Res.Desc.Height != dsv.Res.Desc.Height) {
+		err := c.dev.invalid("OMSetRenderTargets", rtv.name, "render target %dx%d and depth buffer %dx%d differ in size",
+			rtv.Res.Desc.Width, rtv.Res.Desc.Height, dsv.Res.Desc.Width, dsv.Res.Desc.Height)
+		c.api("OMSetRenderTargets", rtv.name)(err)
+		return err
+	}
+	return c.simple("OMSetRenderTargets", "SetRenderTargets", objName(rtv), []Object{rtv, dsv}, func() {
+		bind(&c.rtv, rtv, nilView)
+		bind(&c.dsv, dsv, nilView)
+		var rtvs []ddi.HRENDERTARGETVIEW
+		if rtv != nil {
+			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(rtv.h)}
+		}
+		c.dev.umd.SetRenderTargets(c.dev.hDev, rtvs, ddi.HDEPTHSTENCILVIEW(viewH(dsv)))
+	})
+}
+
+func (c *DeviceContext) OMSetBlendState(s *State) error {
+	return c.simple("OMSetBlendState", "SetBlendState", objName(s), []Object{s}, func() {
+		bind(&c.blend, s, nilState)
+		c.dev.umd.SetBlendState(c.dev.hDev, ddi.HBLENDSTATE(stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+	})
+}
+
+func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
+	return c.simple("OMSetDepthStencilState", "SetDepthStencilState", objName(s), []Object{s}, func() {
+		bind(&c.depth, s, nilState)
+		c.dev.umd.SetDepthStencilState(c.dev.hDev, ddi.HDEPTHSTENCILSTATE(stH(s)), 0)
+	})
+}
+
+func (c *DeviceContext) RSSetState(s *State) error {
+	return c.simple("RSSetState", "SetRasterizerState", objName(s), []Object{s}, func() {
+		bind(&c.rs, s, nilState)
+		c.dev.umd.SetRasterizerState(c.dev.hDev, ddi.HRASTERIZERSTATE(stH(s)))
+	})
+}
+
+func (c *DeviceContext) RSSetViewports(vp ddi.Viewport) error {
+	return c.simple("RSSetViewports", "SetViewports", "", nil, func() {
+		c.dev.umd.SetViewports(c.dev.hDev, []ddi.Viewport{vp})
+	})
+}
+
+func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
+	if v != nil && v.ViewKind != ddi.ViewRTV {
+		err := c.dev.invalid("ClearRenderTargetView", v.name, "not a render target view")
+		c.api("ClearRenderTargetView", v.name)(err)
+		return err
+	}
+	return c.simple("ClearRenderTargetView", "ClearRenderTargetView", objName(v), []Object{v}, func() {
+		c.dev.umd.ClearRenderTargetView(c.dev.hDev, ddi.HRENDERTARGETVIEW(viewH(v)), rgba)
+	})
+}
+
+func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
+	if v != nil && v.ViewKind != ddi.ViewDSV {
+		err := c.dev.invalid("ClearDepthStencilView", v.name, "not a depth stencil view")
+		c.api("ClearDepthStencilView", v.name)(err)
+		return err
+	}
+	return c.simple("ClearDepthStencilView", "ClearDepthStencilView", objName(v), []Object{v}, func() {
+		c.dev.umd.ClearDepthStencilView(c.dev.hDev, ddi.HDEPTHSTENCILVIEW(viewH(v)), ddi.ClearDepth, depth, 0)
+	})
+}
+
+func (c *DeviceContext) Draw(count, start uint32) error {
+	if c.dev.debug && (c.vs == nil || c.ps == nil) {
+		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
+	}
+	return c.simple("Draw", "Draw", "", nil, func() { c.dev.umd.Draw(c.dev.hDev, count, start) })
+}
+
+func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
+	if c.ib == nil {
+		err := c.dev.invalid("DrawIndexed", "", "no index buffer is bound")
+		c.api("DrawIndexed", "")(err)
+		return err
+	}
+	return c.simple("DrawIndexed", "DrawIndexed", "", nil, func() { c.dev.umd.DrawIndexed(c.dev.hDev, count, start, base) })
+}
+
+func (c *DeviceContext) CopyResource(dst, src *Resource) error {
+	done := c.api("CopyResource", objName(dst))
+	if err := checkAll("CopyResource", dst, src); err != nil {
+		done(err)
+		return err
+	}
+	if dst == src || dst.Kind != src.Kind || dst.Desc.Width != src.Desc.Width || dst.Desc.Height != src.Desc.Height || dst.Desc.Format != src.Desc.Format {
+		err := c.dev.invalid("CopyResource", dst.name, "source %s and destination must be different resources of the same kind, size and format", src.name)
+		done(err)
+		return err
+	}
+	if dst.Desc.Usage == ddi.UsageImmutable {
+		err := c.dev.invalid("CopyResource", dst.name, "an IMMUTABLE resource cannot be a copy destination")
+		done(err)
+		return err
+	}
+	ret := c.dev.ddiCall("ResourceCopy", dst.name, handleName(uint32(dst.h)))
+	c.dev.umd.ResourceCopy(c.dev.hDev, dst.h, src.h)
+	ret(nil)
+	done(nil)
+	return nil
+}
+
+func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
+	done := c.api("UpdateSubresource", objName(dst))
+	if err := checkAll("UpdateSubresource", dst); err != nil {
+		done(err)
+		return err
+	}
+	if dst.Desc.Usage != ddi.UsageDefault {
+		err := c.dev.invalid("UpdateSubresource", dst.name, "only DEFAULT resources can be updated with UpdateSubresource")
+		done(err)
+		return err
+	}
+	ret := c.dev.ddiCall("ResourceUpdateSubresourceUP", dst.name, handleName(uint32(dst.h)))
+	c.dev.umd.ResourceUpdateSubresourceUP(c.dev.hDev, dst.h, data)
+	ret(nil)
+	done(nil)
+	return nil
+}
+
+// Map checks D3D11's usage rules (rule MAP-HAZARD: IMMUTABLE never, STAGING
+// and DYNAMIC each in their own ways) and hands the rest to the UMD, which
+// waits for or renames around pending GPU work (seed 004).
+func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
+	done := c.api("Map", objName(r))
+	defer func() { done(err) }()
+	if err := checkAll("Map", r); err != nil {
+		return nil, err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return nil, err
+	}
+	if r.mapped {
+		return nil, c.dev.invalid("Map", r.name, "the resource is already mapped")
+	}
+	cpu := r.Desc.CPUAccessFlags
+	switch r.Desc.Usage {
+	case ddi.UsageImmutable:
+		return nil, c.dev.invalid("Map", r.name, "an IMMUTABLE resource can never be mapped")
+	case ddi.UsageDefault:
+		return nil, c.dev.invalid("Map", r.name, "a DEFAULT resource cannot be mapped (no CPUAccessFlags)")
+	case ddi.UsageDynamic:
+		if t != ddi.MapWriteDiscard && t != ddi.MapWriteNoOverwrite {
+			return nil, c.dev.invalid("Map", r.name, "a DYNAMIC resource maps only with WRITE_DISCARD or WRITE_NO_OVERWRITE")
+		}
+	case ddi.UsageStaging:
+		if t == ddi.MapWriteDiscard || t == ddi.MapWriteNoOverwrite {
+			return nil, c.dev.invalid("Map", r.name, "a STAGING resource maps with READ, WRITE or READ_WRITE")
+		}
+		if (t == ddi.MapRead || t == ddi.MapReadWrite) && !cpu.Has(ddi.CPUAccessRead) {
+			return nil, c.dev.invalid("Map", r.name, "mapping for read needs CPUAccessFlags=READ")
+		}
+		if (t == ddi.MapWrite || t == ddi.MapReadWrite) && !cpu.Has(ddi.CPUAccessWrite) {
+			return nil, c.dev.invalid("Map", r.name, "mapping for write needs CPUAccessFlags=WRITE")
+		}
+	}
+	ret := c.dev.ddiCall("ResourceMap", r.name, handleName(uint32(r.h)))
+	m, err := c.dev.umd.ResourceMap(c.dev.hDev, r.h, t, flags)
+	ret(err)
+	if err != nil {
+		if e := c.dev.removedHR(); e != nil {
+			return nil, e
+		}
+		return nil, err
+	}
+	r.mapped, r.mapCtx, r.data = true, c, m.Data
+	return m.Data, nil
+}
+
+// Write copies data into a mapped resource (the scenario's RES.Write).
+func (r *Resource) Write(data []byte, offset uint32) error {
+	if !r.mapped {
+		return r.dev.invalid("Write", r.name, "the resource is not mapped")
+	}
+	if uint64(offset)+uint64(len(data)) > uint64(len(r.data)) {
+		return r.dev.invalid("Write", r.name, "%d bytes at offset %d overflow the mapped %d bytes", len(data), offset, len(r.data))
+	}
+	copy(r.data[offset:], data)
+	return nil
+}
+
+// Mapped returns the mapped bytes (nil when not mapped).
+func (r *Resource) Mapped() []byte {
+	if !r.mapped {
+		return nil
+	}
+	return r.data
+}
+
+func (c *DeviceContext) Unmap(r *Resource) error {
+	done := c.api("Unmap", objName(r))
+	if err := checkAll("Unmap", r); err != nil {
+		done(err)
+		return err
+	}
+	if !r.mapped {
+		err := c.dev.invalid("Unmap", r.name, "the resource is not mapped")
+		done(err)
+		return err
+	}
+	ret := c.dev.ddiCall("ResourceUnmap", r.name, handleName(uint32(r.h)))
+	c.dev.umd.ResourceUnmap(c.dev.hDev, r.h)
+	ret(nil)
+	r.mapped, r.mapCtx, r.data = false, nil, nil
+	done(nil)
+	return nil
+}
+
+func (c *DeviceContext) Begin(q *Query) error {
+	if q != nil && q.Type == ddi.QueryEvent {
+		err := c.dev.invalid("Begin", q.name, "an EVENT query has no Begin")
+		c.api("Begin", q.name)(err)
+		return err
+	}
+	return c.simple("Begin", "QueryBegin", objName(q), []Object{q}, func() {
+		q.began = true
+		c.dev.umd.QueryBegin(c.dev.hDev, q.h)
+	})
+}
+
+func (c *DeviceContext) End(q *Query) error {
+	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
+		err := c.dev.invalid("End", q.name, "End without Begin on an OCCLUSION query")
+		c.api("End", q.name)(err)
+		return err
+	}
+	return c.simple("End", "QueryEnd", objName(q), []Object{q}, func() {
+		q.began, q.issued = false, true
+		c.dev.umd.QueryEnd(c.dev.hDev, q.h)
+	})
+}
+
+// GetData returns S_FALSE while the GPU has not reached the query's End.
+func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err error) {
+	done := c.api("GetData", objName(q))
+	defer func() {
+		if err == nil && hr != hresult.S_OK {
+			done(hr)
+		} else {
+			done(err)
+		}
+	}()
+	if err := checkAll("GetData", q); err != nil {
+		return 0, hresult.Of(err), err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return 0, hresult.DXGI_ERROR_DEVICE_REMOVED, err
+	}
+	if !q.issued {
+		err := c.dev.invalid("GetData", q.name, "the query was never ended")
+		return 0, hresult.E_INVALIDARG, err
+	}
+	ret := c.dev.ddiCall("QueryGetData", q.name, handleName(uint32(q.h)))
+	v, hr = c.dev.umd.QueryGetData(c.dev.hDev, q.h, 0)
+	ret(nil)
+	if hr.Failed() {
+		return 0, hr, hr
+	}
+	return v, hr, nil
+}
+
+// Flush submits the command buffer (seed 003 step 8 -> pfnRenderCb).
+func (c *DeviceContext) Flush() error {
+	done := c.api("Flush", "")
+	if err := c.dev.removedHR(); err != nil {
+		done(err)
+		return err
+	}
+	ret := c.dev.ddiCall("Flush", "", "")
+	c.dev.umd.Flush(c.dev.hDev)
+	ret(nil)
+	done(nil)
+	return nil
+}
+
+// ClearState unbinds everything, releasing the context's pins.
+func (c *DeviceContext) ClearState() error {
+	done := c.api("ClearState", "")
+	d := c.dev
+	steps := []func(){
+		func() {
+			bind(&c.vb, nil, nilRes)
+			d.umd.IaSetVertexBuffers(d.hDev, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
+		},
+		func() { bind(&c.ib, nil, nilRes); d.umd.IaSetIndexBuffer(d.hDev, 0, ddi.FormatUnknown, 0) },
+		func() { bind(&c.vs, nil, nilShader); d.umd.VsSetShader(d.hDev, 0) },
+		func() { bind(&c.ps, nil, nilShader); d.umd.PsSetShader(d.hDev, 0) },
+		func() {
+			for i := range c.vsCB {
+				bind(&c.vsCB[i], nil, nilRes)
+				bind(&c.psCB[i], nil, nilRes)
+			}
+			d.umd.VsSetConstantBuffers(d.hDev, 0, make([]ddi.HRESOURCE, 4))
+			d.umd.PsSetConstantBuffers(d.hDev, 0, make([]ddi.HRESOURCE, 4))
+		},
+		func() {
+			for i := range c.srv {
+				bind(&c.srv[i], nil, nilView)
+				bind(&c.samp[i], nil, nilState)
+			}
+			d.umd.PsSetShaderResources(d.hDev, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
+			d.umd.PsSetSamplers(d.hDev, 0, make([]ddi.HSAMPLER, 8))
+		},
+		func() {
+			bind(&c.rtv, nil, nilView)
+			bind(&c.dsv, nil, nilView)
+			d.umd.SetRenderTargets(d.hDev, nil, 0)
+		},
+		func() {
+			bind(&c.blend, nil, nilState)
+			bind(&c.rs, nil, nilState)
+			bind(&c.depth, nil, nilState)
+			d.umd.SetBlendState(d.hDev, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
+			d.umd.SetRasterizerState(d.hDev, 0)
+			d.umd.SetDepthStencilState(d.hDev, 0, 0)
+			d.umd.IaSetTopology(d.hDev, ddi.TopologyUndefined)
+		},
+	}
+	for _, s := range steps {
+		s()
+	}
+	done(nil)
+	return nil
+}
+
+func objName(o interface{ Name() string }) string {
+	switch v := o.(type) {
+	case *Resource:
+		if v == nil {
+			return ""
+		}
+	case *View:
+		if v == nil {
+			return ""
+		}
+	case *State:
+		if v == nil {
+			return ""
+		}
+	case *Shader:
+		if v == nil {
+			return ""
+		}
+	case *Query:
+		if v == nil {
+			return ""
+		}
+	case nil:
+		return ""
+	}
+	return o.Name()
+}
+
+func resH(r *Resource) ddi.HRESOURCE {
+	if r == nil {
+		return 0
+	}
+	return r.h
+}
+
+func viewH(v *View) uint32 {
+	if v == nil {
+		return 0
+	}
+	return v.h
+}
+
+func stH(s *State) uint32 {
+	if s == nil {
+		return 0
+	}
+	return s.h
+}
+
+func shH(s *Shader) ddi.HSHADER {
+	if s == nil {
+		return 0
+	}
+	return s.h
+}

@@ -1,0 +1,142 @@
+package d3d11
+
+import (
+	"fmt"
+	"sync/atomic"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// Object is what every API object offers: IUnknown's AddRef/Release plus the
+// name the scenario gave it.
+type Object interface {
+	Name() string
+	AddRef() uint32
+	Release() uint32
+	Alive() bool
+}
+
+// object is the common part of device children. An object is destroyed when
+// its last public reference is released and no context binding pins it (the
+// context holds its own reference on bound objects, as D3D11's does).
+type object struct {
+	dev     *Device
+	name    string
+	refs    atomic.Int32
+	pins    atomic.Int32
+	dead    atomic.Bool
+	destroy func()
+}
+
+func (o *object) Name() string { return o.name }
+func (o *object) Alive() bool  { return !o.dead.Load() }
+
+func (o *object) AddRef() uint32 { return uint32(o.refs.Add(1)) }
+
+func (o *object) Release() uint32 {
+	n := o.refs.Add(-1)
+	if n < 0 {
+		o.refs.Store(0)
+		return 0
+	}
+	if n == 0 && o.pins.Load() == 0 {
+		o.kill()
+	}
+	return uint32(n)
+}
+
+func (o *object) pin() { o.pins.Add(1) }
+
+func (o *object) unpin() {
+	if o.pins.Add(-1) == 0 && o.refs.Load() == 0 {
+		o.kill()
+	}
+}
+
+func (o *object) kill() {
+	if o.dead.Swap(true) {
+		return
+	}
+	if o.destroy != nil {
+		o.destroy()
+	}
+	o.dev.childGone()
+}
+
+func (d *Device) initChild(o *object, name string, destroy func()) {
+	o.dev, o.name, o.destroy = d, name, destroy
+	o.refs.Store(1)
+	d.children.Add(1)
+}
+
+// ResourceKind tells buffers from textures.
+type ResourceKind uint8
+
+const (
+	KindBuffer ResourceKind = iota + 1
+	KindTexture2D
+)
+
+// Resource is an ID3D11Buffer or ID3D11Texture2D.
+type Resource struct {
+	object
+	Kind   ResourceKind
+	Desc   ddi.CreateResourceArgs
+	h      ddi.HRESOURCE
+	rth    ddi.HRTRESOURCE
+	mapped bool
+	mapCtx *DeviceContext
+	data   []byte // mapped memory while mapped
+}
+
+// View is a render-target, shader-resource or depth-stencil view.
+type View struct {
+	object
+	ViewKind ddi.ViewKind
+	Res      *Resource
+	h        uint32
+}
+
+// Shader is a vertex or pixel shader built from a builtin program.
+type Shader struct {
+	object
+	Stage   string // "vs" or "ps"
+	Builtin string
+	h       ddi.HSHADER
+}
+
+// State is a blend, rasterizer, depth-stencil or sampler state.
+type State struct {
+	object
+	Kind string // "blend", "rasterizer", "depthstencil", "sampler"
+	h    uint32
+}
+
+// Query is an ID3D11Query.
+type Query struct {
+	object
+	Type   ddi.QueryType
+	h      ddi.HQUERY
+	began  bool
+	issued bool
+}
+
+// SwapChain is an IDXGISwapChain whose buffers are primaries.
+type SwapChain struct {
+	object
+	Width, Height uint32
+	Buffers       []*Resource
+}
+
+func (o *object) checkAlive(call string) error {
+	if o.dead.Load() {
+		return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
+	}
+	return nil
+}
+
+func handleName(h uint32) string { return fmt.Sprintf("h%d", h) }
+
+// Device returns the device that created the object.
+func (o *object) Device() *Device { return o.dev }

@@ -1,0 +1,146 @@
+package d3d11
+
+import (
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/dxgk"
+	"d3dsim/core/hresult"
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+)
+
+// Costs is the CPU-side cost model in virtual nanoseconds.
+type Costs struct {
+	APICall  int64 // runtime entry and validation
+	DDICall  int64 // a call into the UMD
+	Callback int64 // a UMD callback into the runtime (a kernel transition when it reaches Dxgkrnl)
+}
+
+// DefaultCosts are plausible figures for a desktop CPU.
+func DefaultCosts() Costs { return Costs{APICall: 150, DDICall: 80, Callback: 400} }
+
+// Config wires the runtime to the layers below it.
+type Config struct {
+	Sim     *sim.Sim
+	Rec     *trace.Recorder
+	Kernel  *dxgk.Dxgkrnl
+	Adapter ddi.Adapter // the UMD, opened once per runtime
+	Costs   Costs
+	Bugs    map[string]bool // option bug=RULE-ID: break that rule on purpose
+}
+
+// Runtime is one process's D3D11 runtime.
+type Runtime struct {
+	cfg     Config
+	handles atomic.Uint32 // driver handles: runtime-allocated private memory
+	mu      sync.Mutex
+	devices []*Device
+}
+
+// New returns a runtime over the given layers.
+func New(cfg Config) *Runtime {
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
+	return &Runtime{cfg: cfg}
+}
+
+func (rt *Runtime) newHandle() uint32 { return rt.handles.Add(1) }
+
+// CreateDeviceFlag mirrors D3D11_CREATE_DEVICE_FLAG.
+type CreateDeviceFlag uint32
+
+const (
+	CreateDeviceSingleThreaded CreateDeviceFlag = 0x1
+	CreateDeviceDebug          CreateDeviceFlag = 0x2
+)
+
+// D3D11CreateDevice creates a device and its immediate context. Seed 003:
+// Dxgkrnl creates the kernel device (DxgkDdiCreateDevice, step 1), then the
+// runtime calls the UMD's CreateDevice (step 2), which calls
+// pfnCreateContextCb (step 3).
+func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
+	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{}}
+	d.hrt = ddi.HRTDEVICE(rt.newHandle())
+	done := d.api("D3D11CreateDevice", name, "")
+	defer func() { done(err) }()
+
+	createUMD := func() error {
+		d.hDev = ddi.HDEVICE(rt.newHandle())
+		ret := d.ddiCall("CreateDevice", name, fmt.Sprintf("h%d", d.hDev))
+		umd, err := rt.cfg.Adapter.CreateDevice(d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Obj: name})
+		ret(err)
+		d.umd = umd
+		return err
+	}
+	if rt.cfg.Bugs["WDDM-FLOW"] {
+		// The bug: the UMD's CreateDevice before the kernel device exists.
+		if err := createUMD(); err != nil {
+			return nil, nil, err
+		}
+	}
+	kdev, err := rt.cfg.Kernel.CreateDevice(name)
+	if err != nil {
+		return nil, nil, fmt.Errorf("d3d11: D3D11CreateDevice: %w", err)
+	}
+	d.kdev = kdev
+	if !rt.cfg.Bugs["WDDM-FLOW"] {
+		if err := createUMD(); err != nil {
+			return nil, nil, err
+		}
+	}
+	d.imm = &DeviceContext{dev: d, name: "IC"}
+	d.refs.Store(1)
+	rt.mu.Lock()
+	rt.devices = append(rt.devices, d)
+	rt.mu.Unlock()
+	return d, d.imm, nil
+}
+
+// api emits the Call event of an API entry and returns the function that
+// emits its Return with the HRESULT.
+func (d *Device) api(name, obj, ctx string) func(error) {
+	c := d.rt.cfg
+	c.Sim.Poll()
+	c.Sim.Charge(c.Costs.APICall)
+	c.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx})
+	return func(err error) {
+		c.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Obj: obj, Ctx: ctx, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
+	}
+}
+
+// ddiCall emits the Call event of a DDI into the UMD.
+func (d *Device) ddiCall(name, obj, handle string) func(error) {
+	c := d.rt.cfg
+	c.Sim.Charge(c.Costs.DDICall)
+	ctx := "IC"
+	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx})
+	return func(err error) {
+		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
+	}
+}
+
+// message emits a debug-layer message (kind message).
+func (d *Device) message(name, obj, msg string) {
+	d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: name, Obj: obj, Msg: msg})
+}
+
+func errMsg(err error) string {
+	if err == nil {
+		return ""
+	}
+	if _, ok := err.(hresult.HRESULT); ok {
+		return ""
+	}
+	return err.Error()
+}
+
+// Devices lists the devices created so far, in creation order.
+func (rt *Runtime) Devices() []*Device {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return append([]*Device(nil), rt.devices...)
+}

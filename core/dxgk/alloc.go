@@ -1,0 +1,248 @@
+package dxgk
+
+import (
+	"fmt"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/trace"
+)
+
+// AllocationDesc describes an allocation (pfnAllocateCb's
+// D3DDDI_ALLOCATIONINFO as the runtime passes it on).
+type AllocationDesc struct {
+	Size        uint64
+	CPUVisible  bool // dynamic/staging: lives in the aperture, locked in place
+	Primary     bool
+	Surface     dxgkddi.SurfaceDesc // the private driver data for the KMD
+	InitialData []byte              // written to the allocation's home at creation
+	Obj         string              // the scenario's name, for traces
+}
+
+// AllocationListEntry is one entry of a command buffer's allocation list
+// (D3DDDI_ALLOCATIONLIST).
+type AllocationListEntry struct {
+	Allocation HAllocation
+	Write      bool
+}
+
+type allocation struct {
+	h          HAllocation
+	dev        *device
+	obj        string
+	size       uint64 // as requested
+	region     uint64 // bytes occupied in a segment (size rounded to the alignment)
+	align      uint64
+	cpuVisible bool
+	primary    bool
+
+	aperture   uint64 // home (CPU-visible) or backing store
+	vram       uint64 // where it lives in VRAM, when resident
+	resident   bool   // in VRAM
+	inAperture bool   // used from the aperture for want of VRAM (reported once)
+	content    bool   // its bytes matter (initial data, CPU or GPU writes): page in with TRANSFER, not FILL
+	lru        uint64 // last scheduled use
+	locks      int
+	refs       int        // queued or running DMA and paging buffers that name it
+	paging     *dmaBuffer // the last paging buffer that moved it
+
+	lastRead, lastWrite uint64 // fences of lastCtx
+	lastCtx             *context
+	lastDMA             uint64
+
+	destroyed bool // by the runtime; freed once refs is 0
+	freeing   bool
+}
+
+// location is where the GPU reaches the allocation now.
+func (a *allocation) location() (dxgkddi.SegmentID, uint64) {
+	if a.resident {
+		return dxgkddi.SegmentVRAM, a.vram
+	}
+	return dxgkddi.SegmentAperture, a.aperture
+}
+
+// CreateAllocation creates an allocation on the device (seed 003 step 6):
+// DxgkDdiCreateAllocation, then a home for it in the aperture with its
+// initial data. It does not touch VRAM: the first DMA buffer that uses it
+// makes it resident.
+func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, error) {
+	k.charge(k.cfg.Costs.Transition)
+	k.mu.Lock()
+	dv := k.devices[dev]
+	switch {
+	case dv == nil || dv.destroyed:
+		k.mu.Unlock()
+		return 0, errorf(dxgkddi.STATUS_INVALID_HANDLE, "CreateAllocation %s: %v is not a device", d.Obj, dev)
+	case dv.removed:
+		k.mu.Unlock()
+		return 0, dv.removedErr("CreateAllocation " + d.Obj)
+	case d.Size == 0:
+		k.mu.Unlock()
+		return 0, errorf(dxgkddi.STATUS_INVALID_PARAMETER, "CreateAllocation %s: size 0", d.Obj)
+	}
+	k.lastAlloc++
+	h := HAllocation(k.lastAlloc)
+	k.mu.Unlock()
+
+	args := dxgkddi.CreateAllocationArgs{Device: dev, Allocation: h, Size: d.Size,
+		Flags: dxgkddi.AllocationFlags{CPUVisible: d.CPUVisible, Primary: d.Primary}, PrivateDriverData: d.Surface}
+	desc := fmt.Sprintf("device=%v size=%d cpu=%t primary=%t", dev, d.Size, d.CPUVisible, d.Primary)
+	if s := d.Surface; !s.Empty() {
+		desc += fmt.Sprintf(" surface=%dx%d pitch=%d fmt=%d", s.Width, s.Height, s.Pitch, s.Format)
+	}
+	if err := k.ddi("DxgkDdiCreateAllocation", trace.Event{Handle: h.String(), Obj: d.Obj, Args: desc},
+		func() error { return k.drv.DxgkDdiCreateAllocation(&args) }); err != nil {
+		return 0, err
+	}
+	align := args.Info.Alignment
+	if align == 0 || align&(align-1) != 0 {
+		align = defaultAlignment
+	}
+	region := alignUp(max(args.Info.Size, d.Size), align)
+	a := &allocation{h: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
+		cpuVisible: d.CPUVisible, primary: d.Primary, content: len(d.InitialData) > 0}
+
+	k.mu.Lock()
+	addr, err := k.commitLocked(&k.aperture, region, align)
+	if err == nil {
+		a.aperture = addr
+		if len(d.InitialData) > 0 && k.mem != nil {
+			n := min(uint64(len(d.InitialData)), d.Size)
+			if b, ok := k.mem.Bytes(addr, n); ok {
+				copy(b, d.InitialData)
+			}
+		}
+		k.allocs[h] = a
+	}
+	k.mu.Unlock()
+	if err != nil {
+		k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: h.String(), Obj: d.Obj},
+			func() error {
+				return k.drv.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: dev, Allocation: h})
+			})
+		return 0, errorf(dxgkddi.STATUS_NO_MEMORY, "CreateAllocation %s: %v", d.Obj, err)
+	}
+	return h, nil
+}
+
+// DestroyAllocation destroys the runtime's allocation. The handle is invalid
+// at once; the real freeing (DxgkDdiDestroyAllocation, decommit) waits until
+// no queued or running DMA buffer references it, and then happens in the DPC
+// that retires the last one.
+func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
+	k.charge(k.cfg.Costs.Transition)
+	k.mu.Lock()
+	a, err := k.ownedLocked("DestroyAllocation", dev, h)
+	if err != nil {
+		k.mu.Unlock()
+		return err
+	}
+	a.destroyed = true
+	a.locks = 0
+	if a.refs > 0 {
+		msg := fmt.Sprintf("%v is still named by %d queued or running DMA buffers (the last: DMA %d): freed when they retire", h, a.refs, a.lastDMA)
+		k.mu.Unlock()
+		k.event(trace.Message, "DestroyAllocationDeferred", trace.Event{Handle: h.String(), Obj: a.obj, DMA: a.lastDMA, Msg: msg})
+		return nil
+	}
+	a.freeing = true
+	k.mu.Unlock()
+	k.free(a)
+	return nil
+}
+
+// free destroys an allocation nothing references: DxgkDdiDestroyAllocation,
+// then its VRAM and aperture extents are decommitted.
+func (k *Dxgkrnl) free(a *allocation) {
+	k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: a.h.String(), Obj: a.obj},
+		func() error {
+			return k.drv.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: a.dev.h, Allocation: a.h})
+		})
+	k.mu.Lock()
+	if a.resident {
+		k.decommitLocked(&k.vram, a.vram, a.region)
+		a.resident = false
+	}
+	k.decommitLocked(&k.aperture, a.aperture, a.region)
+	delete(k.allocs, a.h)
+	k.mu.Unlock()
+}
+
+// ownedLocked finds a live allocation of dev.
+func (k *Dxgkrnl) ownedLocked(op string, dev HDevice, h HAllocation) (*allocation, error) {
+	a := k.allocs[h]
+	switch {
+	case a == nil || a.destroyed:
+		return nil, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s: %v is not an allocation", op, h)
+	case a.dev.h != dev:
+		return nil, errorf(dxgkddi.STATUS_GRAPHICS_WRONG_ALLOCATION_DEVICE, "%s: %v (%s) belongs to %v, not %v", op, h, a.obj, a.dev.h, dev)
+	}
+	return a, nil
+}
+
+// Lock returns the CPU's view of the allocation's bytes, wherever they live
+// now (the aperture, or VRAM while resident): a slice aliasing the simulated
+// memory, valid until Unlock. It waits for a paging operation moving the
+// allocation; it does not wait for rendering (the runtime checks
+// AllocationFence for Map hazards). A locked allocation is not evicted, and
+// a DMA buffer uses a locked, non-resident allocation where it is.
+func (k *Dxgkrnl) Lock(dev HDevice, h HAllocation) ([]byte, error) {
+	k.charge(k.cfg.Costs.Transition)
+	k.mu.Lock()
+	a, err := k.ownedLocked("Lock", dev, h)
+	if err == nil && a.dev.removed {
+		err = a.dev.removedErr("Lock " + h.String())
+	}
+	var pg *dmaBuffer
+	if err == nil && a.paging != nil && !a.paging.retired {
+		pg = a.paging
+	}
+	k.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if pg != nil {
+		k.waitPaging(pg, fmt.Sprintf("%v (%s) is being paged by %s", h, a.obj, pg.describe()))
+	}
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.mem == nil {
+		return nil, errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "Lock %v: no memory (SetSegments was not called)", h)
+	}
+	_, addr := a.location()
+	b, ok := k.mem.Bytes(addr, a.size)
+	if !ok {
+		return nil, errorf(dxgkddi.STATUS_GRAPHICS_ALLOCATION_INVALID, "Lock %v: %d bytes at %#x are not committed", h, a.size, addr)
+	}
+	a.locks++
+	a.content = true // the CPU may write
+	return b, nil
+}
+
+// Unlock ends a Lock.
+func (k *Dxgkrnl) Unlock(dev HDevice, h HAllocation) error {
+	k.charge(k.cfg.Costs.Transition)
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	a, err := k.ownedLocked("Unlock", dev, h)
+	if err != nil {
+		return err
+	}
+	if a.locks == 0 {
+		return errorf(dxgkddi.STATUS_INVALID_PARAMETER, "Unlock: %v (%s) is not locked", h, a.obj)
+	}
+	a.locks--
+	return nil
+}
+
+// AllocationFence returns the fences of the last submitted buffers that read
+// and wrote the allocation, in the numbering of the context that last used
+// it (0: none). Map hazards upstairs compare them with CompletedFence.
+func (k *Dxgkrnl) AllocationFence(h HAllocation) (lastRead, lastWrite uint64) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if a := k.allocs[h]; a != nil {
+		return a.lastRead, a.lastWrite
+	}
+	return 0, 0
+}

@@ -1,0 +1,253 @@
+package dxgk
+
+import (
+	"fmt"
+	"sync"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+)
+
+// Kernel handles (see core/dxgkddi): 0 is invalid.
+type (
+	HDevice     = dxgkddi.HDevice
+	HContext    = dxgkddi.HContext
+	HAllocation = dxgkddi.HAllocation
+)
+
+// ErrDeviceRemoved is what errors from a removed device match with
+// errors.Is.
+var ErrDeviceRemoved error = dxgkddi.STATUS_DEVICE_REMOVED
+
+// Costs is the virtual time Dxgkrnl's own work takes, in nanoseconds. The
+// driver charges its DDIs itself (kmd.Costs).
+type Costs struct {
+	Transition       int64 // entering the kernel from the app (each D3DKMT-style call), on the app thread
+	SchedLatency     int64 // from Render/Present returning to the scheduler picking the buffer up on "kernel"
+	Schedule         int64 // the scheduler's bookkeeping for one DMA or paging buffer
+	InterruptLatency int64 // from the interrupt line to the ISR
+	DPCLatency       int64 // from DxgkCbQueueDpc to the DPC
+	Callback         int64 // one DxgkCb* callback
+}
+
+// DefaultCosts: a kernel transition of a microsecond, a couple of
+// microseconds before the scheduler sees a buffer, interrupt and DPC
+// latencies of a fraction of one.
+func DefaultCosts() Costs {
+	return Costs{Transition: 1000, SchedLatency: 2000, Schedule: 500, InterruptLatency: 200, DPCLatency: 800, Callback: 50}
+}
+
+// Config sizes what Dxgkrnl hands out. Zero sizes take the driver's
+// DXGK_DEVICEINFO values, or else the defaults below; a zero TDRDelay is 2 s
+// of virtual time; a zero Costs is DefaultCosts.
+type Config struct {
+	CommandBufferSize     int   // bytes
+	AllocationListSize    int   // entries
+	PatchLocationListSize int   // entries
+	TDRDelay              int64 // virtual ns
+	Costs                 Costs
+}
+
+// Defaults.
+const (
+	DefaultCommandBufferSize     = 64 << 10
+	DefaultAllocationListSize    = 256
+	DefaultPatchLocationListSize = 1024
+	DefaultTDRDelay              = 2_000_000_000
+
+	pagingBufferSize = 16 << 10 // bytes of one paging buffer
+	dmaSlack         = 64       // bytes of DMA buffer beyond the command buffer (Present's SCANOUT)
+	defaultAlignment = 4096
+)
+
+// Dxgkrnl is the kernel subsystem for one adapter.
+type Dxgkrnl struct {
+	s   *sim.Sim
+	rec *trace.Recorder
+	drv dxgkddi.KMD
+	cfg Config
+
+	mu         sync.Mutex
+	devices    map[HDevice]*device
+	contexts   map[HContext]*context
+	allocs     map[HAllocation]*allocation
+	lastDevice uint32
+	lastCtx    uint32
+	lastAlloc  uint32
+	lastDMA    uint64
+	engines    []*engine
+	removals   int   // devices removed by TDR so far
+	wakeAt     int64 // when the last fence was signalled or cancelled: a waiter resumes no earlier
+
+	// Video memory manager.
+	mem        dxgkddi.Memory
+	vram       segment
+	aperture   segment
+	vramFull   bool   // InjectVRAMFull: VRAM use may not grow past vramBudget
+	vramBudget uint64 //
+	lru        uint64
+
+	// GPU scheduler.
+	schedQ     []*dmaBuffer // by (readyAt, id)
+	scheduling bool
+	dpcQueued  bool
+}
+
+type device struct {
+	h         HDevice
+	name      string
+	info      dxgkddi.DeviceInfo
+	contexts  []*context
+	removed   bool
+	reason    string
+	destroyed bool
+}
+
+type context struct {
+	h         HContext
+	dev       *device
+	engine    int
+	info      ContextInfo
+	submitted uint64            // last fence handed out
+	completed uint64            // last fence whose buffer the GPU finished
+	signalled uint64            // what CompletedFence reports: completed, or everything after a removal
+	dma       map[uint64]uint64 // pending fence -> DMA buffer id
+	destroyed bool
+}
+
+// ContextInfo is what CreateContext returns to the runtime
+// (D3DDDICB_CREATECONTEXT's outputs).
+type ContextInfo struct {
+	Context               HContext
+	CommandBufferSize     int // bytes
+	AllocationListSize    int // entries
+	PatchLocationListSize int // entries
+}
+
+type engine struct {
+	idx        int
+	sub        uint64       // last submission fence id handed out
+	inflight   []*dmaBuffer // submitted to the GPU, in ring order
+	notified   uint64       // highest submission fence reported by DxgkCbNotifyInterrupt
+	lastRetire int64
+	tdrPending bool
+}
+
+// dmaBuffer is a DMA or paging buffer from Render/Present (or the video
+// memory manager) to retirement.
+type dmaBuffer struct {
+	id      uint64
+	ctx     *context // nil for paging buffers
+	dev     *device  // the owner; for paging buffers the device whose buffer needed it
+	engine  int
+	fence   uint64 // the context's fence (0 for paging)
+	sub     uint64 // submission fence of the latest submission
+	words   []uint32
+	patches []dxgkddi.PatchLocation
+	list    []dxgkddi.AllocationListEntry
+	entries []*allocation // per list entry
+	allocs  []*allocation // distinct; each holds a reference (refs)
+	paging  bool
+	present bool
+
+	readyAt     int64
+	submittedAt int64
+	resubmits   int
+	retired     bool
+}
+
+// New creates Dxgkrnl over the driver and starts it (DxgkDdiStartDevice with
+// the callback table).
+func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl {
+	if cfg.TDRDelay <= 0 {
+		cfg.TDRDelay = DefaultTDRDelay
+	}
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
+	k := &Dxgkrnl{
+		s: s, rec: rec, drv: drv, cfg: cfg,
+		devices:  map[HDevice]*device{},
+		contexts: map[HContext]*context{},
+		allocs:   map[HAllocation]*allocation{},
+	}
+	args := dxgkddi.StartDeviceArgs{DxgkInterface: (*callbacks)(k)}
+	err := k.ddi("DxgkDdiStartDevice", trace.Event{}, func() error { return drv.DxgkDdiStartDevice(&args) })
+	n := args.NumberOfEngines
+	if err != nil || n < 1 {
+		n = 1
+	}
+	for i := 0; i < n; i++ {
+		k.engines = append(k.engines, &engine{idx: i})
+	}
+	return k
+}
+
+// Live counts what is alive: devices, contexts and allocations (including
+// destroyed allocations whose freeing still waits for the GPU).
+func (k *Dxgkrnl) Live() (devices, contexts, allocations int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return len(k.devices), len(k.contexts), len(k.allocs)
+}
+
+// ddi traces a DDI call: a Call event (layer kmd, from dxgkrnl), the call,
+// and a Return carrying the NTSTATUS name (and the error's message).
+func (k *Dxgkrnl) ddi(name string, ev trace.Event, call func() error) error {
+	return k.ddiRet(name, ev, func(*trace.Event) error { return call() })
+}
+
+// ddiRet is ddi for a call that adds to its Return event (a fence).
+func (k *Dxgkrnl) ddiRet(name string, ev trace.Event, call func(ret *trace.Event) error) error {
+	ev.Kind, ev.Layer, ev.From, ev.Name = trace.Call, trace.KMD, trace.Dxgkrnl, name
+	k.rec.Emit(ev)
+	err := call(&ev)
+	ev.Kind, ev.HR = trace.Return, dxgkddi.StatusOf(err).Name()
+	if err != nil {
+		ev.Msg = dxgkddi.Message(err)
+	}
+	k.rec.Emit(ev)
+	return err
+}
+
+// event emits a Dxgkrnl event.
+func (k *Dxgkrnl) event(kind trace.Kind, name string, ev trace.Event) {
+	ev.Kind, ev.Name = kind, name
+	if ev.Layer == trace.LayerNone {
+		ev.Layer = trace.Dxgkrnl
+	}
+	if ev.From == trace.LayerNone {
+		ev.From = trace.Dxgkrnl
+	}
+	k.rec.Emit(ev)
+}
+
+func (k *Dxgkrnl) charge(ns int64) {
+	if ns > 0 {
+		k.s.Charge(ns)
+	}
+}
+
+func errorf(code dxgkddi.NTSTATUS, format string, args ...any) error {
+	return dxgkddi.Errorf(code, "dxgk: "+format, args...)
+}
+
+func (d *device) removedErr(op string) error {
+	return errorf(dxgkddi.STATUS_DEVICE_REMOVED, "%s: device %v (%s) was removed: %s", op, d.h, d.name, d.reason)
+}
+
+// describe is a buffer for messages: "DMA 12 (fence 3 of kc1)".
+func (b *dmaBuffer) describe() string {
+	if b.paging {
+		return fmt.Sprintf("paging DMA %d", b.id)
+	}
+	return fmt.Sprintf("DMA %d (fence %d of %v)", b.id, b.fence, b.ctx.h)
+}
+
+func (b *dmaBuffer) handle() string {
+	if b.ctx == nil {
+		return ""
+	}
+	return b.ctx.h.String()
+}

@@ -1,0 +1,211 @@
+package dxgk
+
+import (
+	"fmt"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/trace"
+)
+
+// Interrupt is the GPU's interrupt line: connect it with
+// gpu.ConnectInterrupt. The ISR (DxgkDdiInterruptRoutine) runs on the
+// simulated thread "isr" shortly after (seed 003 step 15).
+func (k *Dxgkrnl) Interrupt(engine int) {
+	k.s.Schedule(k.s.Now()+k.cfg.Costs.InterruptLatency, "isr", func() { k.isr(engine) })
+}
+
+func (k *Dxgkrnl) isr(engine int) {
+	args := dxgkddi.InterruptRoutineArgs{Engine: engine}
+	claimed := false
+	k.ddi("DxgkDdiInterruptRoutine", trace.Event{Args: fmt.Sprintf("engine=%d", engine)}, func() error {
+		claimed = k.drv.DxgkDdiInterruptRoutine(&args)
+		return nil
+	})
+	if !claimed {
+		k.event(trace.Message, "InterruptNotClaimed", trace.Event{Msg: fmt.Sprintf("the driver did not claim the interrupt of engine %d", engine)})
+	}
+}
+
+// callbacks is the DXGKRNL_INTERFACE handed to the driver.
+type callbacks Dxgkrnl
+
+var _ dxgkddi.DxgkrnlInterface = (*callbacks)(nil)
+
+func (cb *callbacks) k() *Dxgkrnl { return (*Dxgkrnl)(cb) }
+
+// callback traces a DxgkCb* call (layer dxgkrnl, from kmd).
+func (cb *callbacks) callback(name string, ev trace.Event, fn func()) {
+	k := cb.k()
+	k.charge(k.cfg.Costs.Callback)
+	ev.Kind, ev.Layer, ev.From, ev.Name = trace.Call, trace.Dxgkrnl, trace.KMD, name
+	k.rec.Emit(ev)
+	fn()
+	ev.Kind, ev.HR = trace.Return, dxgkddi.STATUS_SUCCESS.Name()
+	k.rec.Emit(ev)
+}
+
+// DxgkCbNotifyInterrupt records that the engine finished every buffer up to
+// submission fence fence (seed 003 step 16); the DPC retires them.
+func (cb *callbacks) DxgkCbNotifyInterrupt(eng int, fence uint64) {
+	k := cb.k()
+	ev := trace.Event{Args: fmt.Sprintf("engine=%d subfence=%d", eng, fence)}
+	k.mu.Lock()
+	var e *engine
+	if eng >= 0 && eng < len(k.engines) {
+		e = k.engines[eng]
+		for _, b := range e.inflight {
+			if b.sub == fence {
+				ev.Handle, ev.Fence, ev.DMA = b.handle(), b.fence, b.id
+			}
+		}
+	}
+	k.mu.Unlock()
+	cb.callback("DxgkCbNotifyInterrupt", ev, func() {
+		if e == nil {
+			return
+		}
+		k.mu.Lock()
+		e.notified = max(e.notified, fence)
+		k.mu.Unlock()
+	})
+}
+
+// DxgkCbQueueDpc queues the DPC on thread "dpc" unless it is queued already.
+func (cb *callbacks) DxgkCbQueueDpc() bool {
+	k := cb.k()
+	queued := false
+	cb.callback("DxgkCbQueueDpc", trace.Event{}, func() {
+		k.mu.Lock()
+		queued = !k.dpcQueued
+		k.dpcQueued = true
+		k.mu.Unlock()
+		if queued {
+			k.s.Schedule(k.s.Now()+k.cfg.Costs.DPCLatency, "dpc", k.dpc)
+		}
+	})
+	return queued
+}
+
+// dpc runs DxgkDdiDpcRoutine, then retires every buffer the ISR reported
+// done: their fences are signalled, their allocations released, and
+// allocations whose destruction waited for them are freed.
+func (k *Dxgkrnl) dpc() {
+	k.mu.Lock()
+	k.dpcQueued = false
+	k.mu.Unlock()
+	k.ddi("DxgkDdiDpcRoutine", trace.Event{}, func() error { k.drv.DxgkDdiDpcRoutine(); return nil })
+	for _, e := range k.engines {
+		k.mu.Lock()
+		n := 0
+		for n < len(e.inflight) && e.inflight[n].sub <= e.notified {
+			n++
+		}
+		done := append([]*dmaBuffer(nil), e.inflight[:n]...)
+		e.inflight = append(e.inflight[:0], e.inflight[n:]...)
+		if n > 0 {
+			e.lastRetire = k.s.Now()
+		}
+		k.mu.Unlock()
+		for _, b := range done {
+			k.retire(b, false)
+		}
+	}
+}
+
+// retire ends a buffer: done (its fence signalled) or dropped (cancelled).
+// Allocations it held and that wait for destruction are freed.
+func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
+	k.mu.Lock()
+	if b.retired {
+		k.mu.Unlock()
+		return
+	}
+	b.retired = true
+	k.wakeAt = max(k.wakeAt, k.s.Now())
+	c := b.ctx
+	if c != nil {
+		if !dropped {
+			c.completed = max(c.completed, b.fence)
+			c.signalled = max(c.signalled, b.fence)
+		}
+		delete(c.dma, b.fence)
+	}
+	free := k.unrefLocked(b)
+	k.mu.Unlock()
+	switch {
+	case dropped:
+		k.event(trace.Message, "DmaBufferDropped", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
+			Msg: fmt.Sprintf("%s was not run: its device was removed", b.describe())})
+	case b.paging:
+		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: "paging",
+			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
+	default:
+		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
+			Args: fmt.Sprintf("subfence=%d", b.sub)})
+	}
+	for _, a := range free {
+		k.free(a)
+	}
+}
+
+// unrefLocked drops b's references to its allocations and returns those
+// whose destruction waited for them (to free).
+func (k *Dxgkrnl) unrefLocked(b *dmaBuffer) []*allocation {
+	var free []*allocation
+	for _, a := range b.allocs {
+		a.refs--
+		if a.refs == 0 && a.destroyed && !a.freeing {
+			a.freeing = true
+			free = append(free, a)
+		}
+	}
+	b.allocs = nil
+	return free
+}
+
+// release drops a buffer the driver rejected.
+func (k *Dxgkrnl) release(b *dmaBuffer) {
+	k.mu.Lock()
+	free := k.unrefLocked(b)
+	k.mu.Unlock()
+	for _, a := range free {
+		k.free(a)
+	}
+}
+
+// removeDevice marks a device removed and cancels its pending fences: they
+// read as signalled, and waiters return an error matching ErrDeviceRemoved.
+func (k *Dxgkrnl) removeDevice(d *device, reason string) {
+	k.mu.Lock()
+	if d.removed {
+		k.mu.Unlock()
+		return
+	}
+	d.removed, d.reason = true, reason
+	k.removals++
+	k.wakeAt = max(k.wakeAt, k.s.Now())
+	type cancel struct {
+		c          *context
+		from, to   uint64
+		dmaByFence map[uint64]uint64
+	}
+	var cs []cancel
+	for _, c := range d.contexts {
+		if c.signalled < c.submitted {
+			m := make(map[uint64]uint64, len(c.dma))
+			for f, id := range c.dma {
+				m[f] = id
+			}
+			cs = append(cs, cancel{c, c.signalled + 1, c.submitted, m})
+			c.signalled = c.submitted
+		}
+	}
+	k.mu.Unlock()
+	k.event(trace.Message, "DeviceRemoved", trace.Event{Handle: d.h.String(), Obj: d.name, HR: dxgkddi.STATUS_DEVICE_REMOVED.Name(), Msg: reason})
+	for _, x := range cs {
+		for f := x.from; f <= x.to; f++ {
+			k.event(trace.Fence, "FenceCancelled", trace.Event{Handle: x.c.h.String(), Fence: f, DMA: x.dmaByFence[f],
+				Msg: fmt.Sprintf("fence %d of %v cancelled: device %v was removed", f, x.c.h, d.h)})
+		}
+	}
+}

@@ -1,0 +1,257 @@
+package dxgk
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/trace"
+)
+
+// Render submits a command buffer (the pfnRenderCb path, seed 003 step 10):
+// DxgkDdiRender runs on the calling thread; on success the context's next
+// fence id is returned and the DMA buffer is queued to the GPU scheduler.
+// A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or
+// STATUS_ILLEGAL_INSTRUCTION, rule WDDM-ISOLATE) and consumes no fence.
+func (k *Dxgkrnl) Render(ctx HContext, cmd []uint32, list []AllocationListEntry) (fence uint64, err error) {
+	return k.submit("DxgkDdiRender", ctx, cmd, list, 0)
+}
+
+// Present submits a command buffer that ends by showing src (the
+// pfnPresentCb path): DxgkDdiPresent. src is added to the allocation list
+// if the list does not name it.
+func (k *Dxgkrnl) Present(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (fence uint64, err error) {
+	return k.submit("DxgkDdiPresent", ctx, cmd, list, src)
+}
+
+func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (uint64, error) {
+	present := name == "DxgkDdiPresent"
+	op := strings.TrimPrefix(name, "DxgkDdi")
+	k.charge(k.cfg.Costs.Transition)
+
+	k.mu.Lock()
+	c := k.contexts[h]
+	var err error
+	switch {
+	case c == nil || c.destroyed:
+		err = errorf(dxgkddi.STATUS_INVALID_HANDLE, "%s: %v is not a context", op, h)
+	case c.dev.removed:
+		err = c.dev.removedErr(op + " on " + h.String())
+	case 4*len(cmd) > c.info.CommandBufferSize:
+		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "%s on %v: a command buffer of %d bytes, the context's holds %d", op, h, 4*len(cmd), c.info.CommandBufferSize)
+	case len(list) > c.info.AllocationListSize:
+		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "%s on %v: an allocation list of %d entries, the context's holds %d", op, h, len(list), c.info.AllocationListSize)
+	}
+	if err != nil {
+		k.mu.Unlock()
+		return 0, err
+	}
+	kl := make([]dxgkddi.AllocationListEntry, len(list), len(list)+1)
+	entries := make([]*allocation, len(list), len(list)+1)
+	for i, e := range list {
+		a := k.allocs[e.Allocation]
+		if a == nil || a.destroyed {
+			k.mu.Unlock()
+			return 0, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s on %v: allocation list entry %d: %v is not an allocation", op, h, i, e.Allocation)
+		}
+		kl[i] = dxgkddi.AllocationListEntry{Allocation: e.Allocation, WriteOperation: e.Write}
+		entries[i] = a
+	}
+	srcIdx := -1
+	if present {
+		a := k.allocs[src]
+		if a == nil || a.destroyed {
+			k.mu.Unlock()
+			return 0, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "Present on %v: source %v is not an allocation", h, src)
+		}
+		srcIdx = slices.IndexFunc(kl, func(e dxgkddi.AllocationListEntry) bool { return e.Allocation == src })
+		if srcIdx < 0 {
+			srcIdx = len(kl)
+			kl = append(kl, dxgkddi.AllocationListEntry{Allocation: src})
+			entries = append(entries, a)
+		}
+	}
+	// The verifier reads each entry's owner from here (rule WDDM-ISOLATE).
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "device=%v allocs=", c.dev.h)
+	for i, e := range kl {
+		if i > 0 {
+			sb.WriteByte(',')
+		}
+		rw := "r"
+		if e.WriteOperation {
+			rw = "w"
+		}
+		fmt.Fprintf(&sb, "%v@%v:%s", e.Allocation, entries[i].dev.h, rw)
+	}
+	// The buffer exists from now on: its id names it in the DDI's trace (a
+	// rejected buffer leaves a gap), and it holds its allocations so a
+	// concurrent DestroyAllocation cannot free them under the driver.
+	k.lastDMA++
+	b := &dmaBuffer{id: k.lastDMA, ctx: c, dev: c.dev, engine: c.engine, list: kl, entries: entries, present: present}
+	for _, a := range entries {
+		if !uses(b, a) {
+			b.allocs = append(b.allocs, a)
+			a.refs++
+		}
+	}
+	id := b.id
+	k.mu.Unlock()
+
+	ra := dxgkddi.RenderArgs{Device: c.dev.h, Context: h, CommandBuffer: cmd, AllocationList: kl,
+		DmaBufferSize: c.info.CommandBufferSize + dmaSlack, PatchLocationListSize: c.info.PatchLocationListSize}
+	ev := trace.Event{Handle: h.String(), DMA: id, Args: sb.String()}
+	if present {
+		ev.Msg = "source " + src.String()
+	}
+	var fence uint64
+	err = k.ddiRet(name, ev, func(ret *trace.Event) error {
+		var err error
+		if present {
+			pa := dxgkddi.PresentArgs{RenderArgs: ra, SourceIndex: srcIdx}
+			err = k.drv.DxgkDdiPresent(&pa)
+			ra = pa.RenderArgs
+		} else {
+			err = k.drv.DxgkDdiRender(&ra)
+		}
+		if err == nil {
+			k.mu.Lock()
+			c.submitted++
+			fence = c.submitted
+			k.mu.Unlock()
+			ret.Fence = fence
+		}
+		return err
+	})
+	if err != nil {
+		k.release(b)
+		return 0, err
+	}
+
+	k.mu.Lock()
+	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
+	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
+	c.dma[b.fence] = b.id
+	for i, a := range entries {
+		if kl[i].WriteOperation {
+			a.lastWrite = b.fence
+		} else {
+			a.lastRead = b.fence
+		}
+		a.lastCtx, a.lastDMA = c, b.id
+	}
+	i, _ := slices.BinarySearchFunc(k.schedQ, b, func(x, y *dmaBuffer) int {
+		if c := cmp.Compare(x.readyAt, y.readyAt); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.id, y.id)
+	})
+	k.schedQ = slices.Insert(k.schedQ, i, b)
+	k.mu.Unlock()
+	k.s.Schedule(b.readyAt, "kernel", k.kick)
+	return b.fence, nil
+}
+
+// kick runs the GPU scheduler on thread "kernel": every queued buffer whose
+// time has come, in order. It may wait (for an eviction); a kick that comes
+// meanwhile leaves its buffer to the one running.
+func (k *Dxgkrnl) kick() {
+	k.mu.Lock()
+	if k.scheduling {
+		k.mu.Unlock()
+		return
+	}
+	k.scheduling = true
+	for len(k.schedQ) > 0 && k.schedQ[0].readyAt <= k.s.Now() {
+		b := k.schedQ[0]
+		k.schedQ = slices.Delete(k.schedQ, 0, 1)
+		k.mu.Unlock()
+		k.schedule(b)
+		k.mu.Lock()
+	}
+	k.scheduling = false
+	k.mu.Unlock()
+}
+
+// schedule takes one DMA buffer to the GPU: residency and paging (steps
+// 11-12), DxgkDdiPatch (13), DxgkDdiSubmitCommand (14).
+func (k *Dxgkrnl) schedule(b *dmaBuffer) {
+	k.charge(k.cfg.Costs.Schedule)
+	pg := &pager{k: k, trigger: b}
+	for _, a := range b.allocs {
+		if k.dropIfRemoved(b) {
+			pg.flush()
+			return
+		}
+		k.makeResident(a, b, pg)
+	}
+	pg.flush()
+	if k.dropIfRemoved(b) {
+		return
+	}
+
+	k.mu.Lock()
+	list := slices.Clone(b.list)
+	for i, a := range b.entries {
+		list[i].SegmentID, list[i].PhysicalAddress = a.location()
+	}
+	for _, a := range b.allocs {
+		k.lru++
+		a.lru = k.lru
+	}
+	k.mu.Unlock()
+	pa := dxgkddi.PatchArgs{Context: b.ctx.h, DmaBuffer: b.words, AllocationList: list, PatchLocationList: b.patches}
+	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: fmt.Sprintf("patches=%d", len(b.patches))},
+		func() error { return k.drv.DxgkDdiPatch(&pa) })
+	if err != nil {
+		k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
+		k.retire(b, true)
+		return
+	}
+	k.submitToGPU(b, "")
+}
+
+// dropIfRemoved retires a buffer of a removed device without running it.
+func (k *Dxgkrnl) dropIfRemoved(b *dmaBuffer) bool {
+	k.mu.Lock()
+	removed := b.dev != nil && b.dev.removed && !b.paging
+	k.mu.Unlock()
+	if removed {
+		k.retire(b, true)
+	}
+	return removed
+}
+
+// submitToGPU hands a buffer to the driver for the GPU's ring with the
+// engine's next submission fence id (DxgkDdiSubmitCommand, steps 12 and
+// 14).
+func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
+	k.mu.Lock()
+	e := k.engines[b.engine]
+	e.sub++
+	b.sub, b.submittedAt = e.sub, k.s.Now()
+	e.inflight = append(e.inflight, b)
+	k.mu.Unlock()
+	sa := dxgkddi.SubmitCommandArgs{Engine: b.engine, DmaBufferID: b.id, DmaBuffer: b.words, SubmissionFenceID: b.sub,
+		Flags: dxgkddi.SubmitCommandFlags{Paging: b.paging, Present: b.present}}
+	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
+		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
+	if b.paging {
+		ev.Args = "paging"
+	} else {
+		sa.Context = b.ctx.h
+		ev.Args = fmt.Sprintf("allocs=%d patches=%d subfence=%d", len(b.list), len(b.patches), b.sub)
+	}
+	err := k.ddi("DxgkDdiSubmitCommand", ev, func() error { return k.drv.DxgkDdiSubmitCommand(&sa) })
+	if err != nil {
+		k.mu.Lock()
+		e.inflight = slices.DeleteFunc(e.inflight, func(x *dmaBuffer) bool { return x == b })
+		k.mu.Unlock()
+		if b.dev != nil {
+			k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiSubmitCommand failed for %s: %v", b.describe(), err))
+		}
+		k.retire(b, true)
+	}
+}

@@ -1,0 +1,243 @@
+package dxgk
+
+import (
+	"fmt"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/trace"
+)
+
+// WaitForFence blocks the running simulated thread until the DPC has
+// signalled the context's fence: it runs simulation events until then. It
+// emits a wait event saying what it waits for ("fence 7 of kc1 (DMA 12)")
+// and one with Args "done" when it ends. A GPU that stops answering is
+// reset by TDR (see the package comment); the wait then returns an error
+// matching ErrDeviceRemoved if the context's device was removed.
+func (k *Dxgkrnl) WaitForFence(ctx HContext, fence uint64) error {
+	k.charge(k.cfg.Costs.Transition)
+	k.mu.Lock()
+	c := k.contexts[ctx]
+	var err error
+	switch {
+	case c == nil:
+		err = errorf(dxgkddi.STATUS_INVALID_HANDLE, "WaitForFence: %v is not a context", ctx)
+	case fence > c.submitted:
+		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "WaitForFence: fence %d of %v was never submitted (the last is %d)", fence, ctx, c.submitted)
+	case c.dev.removed && fence > c.completed:
+		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, ctx))
+	}
+	done := err == nil && c.completed >= fence
+	k.mu.Unlock()
+	if err != nil || done {
+		return err
+	}
+	return k.waitFence(c, fence, "")
+}
+
+// waitFence waits for a fence with wait events.
+func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string) error {
+	k.mu.Lock()
+	dma := c.dma[fence]
+	k.mu.Unlock()
+	ev := trace.Event{Handle: c.h.String(), Fence: fence, DMA: dma,
+		Msg: fmt.Sprintf("fence %d of %v (DMA %d)%s", fence, c.h, dma, why)}
+	k.event(trace.Wait, "WaitForFence", ev)
+	err := k.waitUntil(func() bool {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		return c.completed >= fence || c.dev.removed
+	})
+	k.mu.Lock()
+	if err == nil && c.completed < fence && c.dev.removed {
+		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, c.h))
+	}
+	k.mu.Unlock()
+	ev.Args = "done"
+	if err != nil {
+		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
+	}
+	k.event(trace.Wait, "WaitForFence", ev)
+	return err
+}
+
+// waitPaging waits until a paging buffer has been retired.
+func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string) error {
+	ev := trace.Event{DMA: b.id, Msg: msg}
+	k.event(trace.Wait, "WaitForPaging", ev)
+	err := k.waitUntil(func() bool {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		return b.retired
+	})
+	ev.Args = "done"
+	if err != nil {
+		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
+	}
+	k.event(trace.Wait, "WaitForPaging", ev)
+	return err
+}
+
+// Idle waits until all submitted work everywhere is done: nothing queued to
+// the scheduler, nothing on the GPU (with TDR on a hang). It returns an
+// error matching ErrDeviceRemoved if a TDR removed a device meanwhile.
+func (k *Dxgkrnl) Idle() error {
+	k.charge(k.cfg.Costs.Transition)
+	idle := func() bool {
+		k.mu.Lock()
+		defer k.mu.Unlock()
+		if len(k.schedQ) > 0 || k.scheduling {
+			return false
+		}
+		for _, e := range k.engines {
+			if len(e.inflight) > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	if idle() {
+		return nil
+	}
+	k.mu.Lock()
+	removals := k.removals
+	k.mu.Unlock()
+	ev := trace.Event{Msg: "all submitted DMA and paging buffers"}
+	k.event(trace.Wait, "WaitForIdle", ev)
+	err := k.waitUntil(idle)
+	k.mu.Lock()
+	if err == nil && k.removals > removals {
+		err = errorf(dxgkddi.STATUS_DEVICE_REMOVED, "Idle: a TDR removed %d device(s)", k.removals-removals)
+	}
+	k.mu.Unlock()
+	ev.Args = "done"
+	if err != nil {
+		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
+	}
+	k.event(trace.Wait, "WaitForIdle", ev)
+	return err
+}
+
+// waitUntil runs simulation events until done holds. When the oldest
+// buffer on an engine is still not done at its TDR deadline (TDRDelay after
+// it could start) and no event before the deadline remains, the engine is
+// hung: a TDR is scheduled at the deadline and the wait goes on.
+func (k *Dxgkrnl) waitUntil(done func() bool) error {
+	k.mu.Lock()
+	before := k.wakeAt
+	k.mu.Unlock()
+	for {
+		hung := false
+		var eng int
+		var at int64
+		ok := k.s.RunUntil(func() bool {
+			if done() {
+				return true
+			}
+			e, dl, busy := k.oldestDeadline()
+			if !busy {
+				return false
+			}
+			if next, has := k.s.NextAt(); !has || next > dl {
+				hung, eng, at = true, e, dl
+				return true
+			}
+			return false
+		})
+		if done() {
+			// The wait ends when what it waited for happened on its own
+			// thread (the DPC's clock), not when that event was due.
+			k.mu.Lock()
+			at := k.wakeAt
+			k.mu.Unlock()
+			if at > before {
+				k.s.AdvanceTo(at)
+			}
+			return nil
+		}
+		if hung {
+			k.scheduleTDR(eng, at)
+			continue
+		}
+		if !ok {
+			return errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "nothing left to run can end the wait")
+		}
+	}
+}
+
+// oldestDeadline is the earliest TDR deadline over the engines' oldest
+// in-flight buffers.
+func (k *Dxgkrnl) oldestDeadline() (engine int, deadline int64, busy bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, e := range k.engines {
+		if len(e.inflight) == 0 {
+			continue
+		}
+		dl := max(e.inflight[0].submittedAt, e.lastRetire) + k.cfg.TDRDelay
+		if !busy || dl < deadline {
+			engine, deadline, busy = e.idx, dl, true
+		}
+	}
+	return engine, deadline, busy
+}
+
+// scheduleTDR queues the timeout detection and recovery of an engine on
+// thread "kernel".
+func (k *Dxgkrnl) scheduleTDR(eng int, at int64) {
+	k.mu.Lock()
+	e := k.engines[eng]
+	if e.tdrPending || len(e.inflight) == 0 {
+		k.mu.Unlock()
+		return
+	}
+	e.tdrPending = true
+	hung := e.inflight[0]
+	k.mu.Unlock()
+	k.s.Schedule(at, "kernel", func() { k.tdr(e, hung) })
+}
+
+// tdr resets a hung engine: DxgkDdiResetFromTimeout and
+// DxgkDdiRestartFromTimeout; the device that owned the hung buffer is
+// removed (for a paging buffer, the device whose buffer needed it); the
+// other devices' buffers that were on the engine are submitted again.
+func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
+	k.mu.Lock()
+	e.tdrPending = false
+	if len(e.inflight) == 0 || e.inflight[0] != hung {
+		k.mu.Unlock()
+		return
+	}
+	k.mu.Unlock()
+	reason := fmt.Sprintf("engine %d: %s did not complete within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay)
+	k.event(trace.Message, "TDR", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Msg: reason})
+	k.ddi("DxgkDdiResetFromTimeout", trace.Event{Args: fmt.Sprintf("engine=%d", e.idx)},
+		func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{Engine: e.idx}) })
+	k.ddi("DxgkDdiRestartFromTimeout", trace.Event{Args: fmt.Sprintf("engine=%d", e.idx)},
+		func() error { return k.drv.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: e.idx}) })
+
+	k.mu.Lock()
+	lost := e.inflight
+	e.inflight = nil
+	e.lastRetire = k.s.Now()
+	guilty := hung.dev
+	var again, drop []*dmaBuffer
+	for _, b := range lost {
+		switch {
+		case b == hung && b.resubmits > 0, !b.paging && b.dev == guilty:
+			drop = append(drop, b)
+		default:
+			again = append(again, b)
+		}
+	}
+	k.mu.Unlock()
+	if guilty != nil {
+		k.removeDevice(guilty, reason)
+	}
+	for _, b := range drop {
+		k.retire(b, true)
+	}
+	for _, b := range again {
+		b.resubmits++
+		k.submitToGPU(b, ", resubmitted after the TDR")
+	}
+}

@@ -1,0 +1,236 @@
+package dxgkddi
+
+import "fmt"
+
+// SurfaceDesc is the private driver data of an allocation (the
+// pPrivateDriverData of DXGK_ALLOCATIONINFO): what the UMD tells the KMD
+// about the surface. Format is a code the UMD and KMD agree on (for d3dsim's
+// pair, the GPU's own surface format); Dxgkrnl never interprets it. A zero
+// SurfaceDesc describes a plain buffer.
+type SurfaceDesc struct {
+	Width, Height, Pitch uint32
+	Format               uint32
+}
+
+// Empty reports whether d describes no surface.
+func (d SurfaceDesc) Empty() bool { return d == SurfaceDesc{} }
+
+// DeviceInfo mirrors DXGK_DEVICEINFO: the sizes the KMD wants for the DMA
+// buffers and lists of the device's contexts (0: let Dxgkrnl choose).
+type DeviceInfo struct {
+	DmaBufferSize         int // bytes
+	AllocationListSize    int // entries
+	PatchLocationListSize int // entries
+}
+
+// StartDeviceArgs mirrors DXGKARG_STARTDEVICE: Dxgkrnl hands down its
+// callback table (DXGKRNL_INTERFACE); the driver reports its engines.
+type StartDeviceArgs struct {
+	DxgkInterface   DxgkrnlInterface
+	NumberOfEngines int // out
+}
+
+// CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (seed 003 step 1).
+type CreateDeviceArgs struct {
+	Device HDevice
+	Name   string     // for traces and messages
+	Info   DeviceInfo // out (pInfo)
+}
+
+// ContextInfo mirrors DXGK_CONTEXTINFO.
+type ContextInfo = DeviceInfo
+
+// CreateContextArgs mirrors DXGKARG_CREATECONTEXT (seed 003 step 3).
+type CreateContextArgs struct {
+	Device  HDevice
+	Context HContext
+	Engine  int         // NodeOrdinal
+	Info    ContextInfo // out
+}
+
+// AllocationFlags mirrors the placement-relevant DXGK_ALLOCATIONINFOFLAGS.
+type AllocationFlags struct {
+	CPUVisible bool // dynamic and staging resources: lives in the aperture, lockable in place
+	Primary    bool // can be scanned out
+}
+
+// SegmentID names a memory segment.
+type SegmentID uint32
+
+const (
+	SegmentNone     SegmentID = 0
+	SegmentVRAM     SegmentID = 1 // local video memory
+	SegmentAperture SegmentID = 2 // system memory the GPU reaches through the aperture
+)
+
+func (s SegmentID) String() string {
+	switch s {
+	case SegmentVRAM:
+		return "vram"
+	case SegmentAperture:
+		return "aperture"
+	}
+	return "none"
+}
+
+// AllocationInfo mirrors the outputs of DXGK_ALLOCATIONINFO.
+type AllocationInfo struct {
+	Size             uint64 // bytes the allocation occupies in a segment
+	Alignment        uint64 // a power of two
+	PreferredSegment SegmentID
+}
+
+// CreateAllocationArgs mirrors DXGKARG_CREATEALLOCATION for one allocation
+// (seed 003 step 6).
+type CreateAllocationArgs struct {
+	Device            HDevice
+	Allocation        HAllocation
+	Size              uint64
+	Flags             AllocationFlags
+	PrivateDriverData SurfaceDesc
+	Info              AllocationInfo // out
+}
+
+// DestroyAllocationArgs mirrors DXGKARG_DESTROYALLOCATION for one allocation.
+type DestroyAllocationArgs struct {
+	Device     HDevice
+	Allocation HAllocation
+}
+
+// AllocationListEntry mirrors DXGK_ALLOCATIONLIST. For DxgkDdiRender and
+// DxgkDdiPresent only Allocation and WriteOperation are set; for DxgkDdiPatch
+// Dxgkrnl fills in where each allocation lives.
+type AllocationListEntry struct {
+	Allocation      HAllocation
+	WriteOperation  bool
+	SegmentID       SegmentID
+	PhysicalAddress uint64
+}
+
+// PatchLocation mirrors D3DDDI_PATCHLOCATIONLIST: the address word pair at
+// PatchOffset (a word offset into the DMA buffer, pointing at the low word)
+// gets the address of allocation-list entry AllocationIndex plus
+// AllocationOffset bytes.
+type PatchLocation struct {
+	AllocationIndex  uint32
+	AllocationOffset uint32
+	PatchOffset      uint32
+}
+
+// RenderArgs mirrors DXGKARG_RENDER (seed 003 step 10). The KMD validates
+// CommandBuffer against AllocationList and writes DmaBuffer (at most
+// DmaBufferSize bytes) and PatchLocationList (at most PatchLocationListSize
+// entries).
+type RenderArgs struct {
+	Device                HDevice
+	Context               HContext
+	CommandBuffer         []uint32
+	AllocationList        []AllocationListEntry
+	DmaBufferSize         int             // bytes available
+	PatchLocationListSize int             // entries available
+	DmaBuffer             []uint32        // out
+	PatchLocationList     []PatchLocation // out (pPatchLocationListOut)
+}
+
+// PresentArgs mirrors DXGKARG_PRESENT: a render whose DMA buffer ends by
+// showing allocation-list entry SourceIndex.
+type PresentArgs struct {
+	RenderArgs
+	SourceIndex int
+}
+
+// PagingOperation is the operation of DxgkDdiBuildPagingBuffer
+// (DXGK_BUILDPAGINGBUFFER_OPERATION).
+type PagingOperation uint8
+
+const (
+	PagingTransfer       PagingOperation = iota + 1 // DXGK_OPERATION_TRANSFER: copy between segments
+	PagingFill                                      // DXGK_OPERATION_FILL: fill with a 32-bit pattern
+	PagingDiscardContent                            // DXGK_OPERATION_DISCARD_CONTENT: the content is not needed
+)
+
+func (o PagingOperation) String() string {
+	switch o {
+	case PagingTransfer:
+		return "TRANSFER"
+	case PagingFill:
+		return "FILL"
+	case PagingDiscardContent:
+		return "DISCARD"
+	}
+	return fmt.Sprintf("OP(%d)", uint8(o))
+}
+
+// SegmentAddress is a physical address in a segment.
+type SegmentAddress struct {
+	Segment SegmentID
+	Address uint64
+}
+
+// BuildPagingBufferArgs mirrors DXGKARG_BUILDPAGINGBUFFER (seed 003 step
+// 11). The KMD appends the operation's packets to DmaBuffer and fails with
+// STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER (leaving DmaBuffer as it was) when
+// they would not fit in DmaBufferSize bytes.
+type BuildPagingBufferArgs struct {
+	Operation     PagingOperation
+	Allocation    HAllocation
+	Size          uint64         // bytes to transfer, fill or discard
+	Source        SegmentAddress // TRANSFER
+	Destination   SegmentAddress // TRANSFER, FILL, DISCARD
+	FillPattern   uint32         // FILL
+	DmaBufferSize int
+	DmaBuffer     []uint32 // in/out
+}
+
+// String is the trace form: "op=TRANSFER a5 aperture->vram 4096B".
+func (a *BuildPagingBufferArgs) String() string {
+	switch a.Operation {
+	case PagingTransfer:
+		return fmt.Sprintf("op=%v %v %v->%v %dB", a.Operation, a.Allocation, a.Source.Segment, a.Destination.Segment, a.Size)
+	case PagingFill:
+		return fmt.Sprintf("op=%v %v %v %dB pattern=%#x", a.Operation, a.Allocation, a.Destination.Segment, a.Size, a.FillPattern)
+	}
+	return fmt.Sprintf("op=%v %v %v %dB", a.Operation, a.Allocation, a.Destination.Segment, a.Size)
+}
+
+// PatchArgs mirrors DXGKARG_PATCH (seed 003 step 13): AllocationList carries
+// each allocation's segment and physical address.
+type PatchArgs struct {
+	Context           HContext
+	DmaBuffer         []uint32 // patched in place
+	AllocationList    []AllocationListEntry
+	PatchLocationList []PatchLocation
+	SubmissionFenceID uint64
+}
+
+// SubmitCommandFlags mirrors DXGK_SUBMITCOMMANDFLAGS.
+type SubmitCommandFlags struct {
+	Paging  bool // a paging buffer (Context is 0)
+	Present bool
+}
+
+// SubmitCommandArgs mirrors DXGKARG_SUBMITCOMMAND (seed 003 steps 12 and 14).
+// The GPU must write SubmissionFenceID to the engine's fence register when it
+// has finished the buffer. Submission fence ids increase monotonically per
+// engine.
+type SubmitCommandArgs struct {
+	Context           HContext // 0 for paging buffers
+	Engine            int      // NodeOrdinal
+	DmaBufferID       uint64   // names the buffer in traces and GPU faults
+	DmaBuffer         []uint32
+	SubmissionFenceID uint64
+	Flags             SubmitCommandFlags
+}
+
+// InterruptRoutineArgs says which engine raised the interrupt line (the
+// MessageNumber of a message-signalled interrupt).
+type InterruptRoutineArgs struct {
+	Engine int
+}
+
+// ResetFromTimeoutArgs and RestartFromTimeoutArgs name the engine a TDR
+// resets.
+type (
+	ResetFromTimeoutArgs   struct{ Engine int }
+	RestartFromTimeoutArgs struct{ Engine int }
+)

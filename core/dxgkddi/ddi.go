@@ -1,0 +1,55 @@
+package dxgkddi
+
+// KMD is the kernel-mode display miniport's function table
+// (DRIVER_INITIALIZATION_DATA): the DxgkDdi* entry points Dxgkrnl calls.
+// Errors carry an NTSTATUS (use Errorf); nil is STATUS_SUCCESS.
+//
+// Threading: Dxgkrnl calls DxgkDdiCreateDevice, DxgkDdiCreateAllocation and
+// DxgkDdiDestroyAllocation from any thread, possibly at once (the
+// free-threaded D3D11 creation paths, seed 000); DxgkDdiRender and
+// DxgkDdiPresent on the app thread that submits, one at a time per context;
+// DxgkDdiBuildPagingBuffer, DxgkDdiPatch, DxgkDdiSubmitCommand and the TDR
+// entries on the GPU scheduler's thread ("kernel"); DxgkDdiInterruptRoutine on
+// "isr" (it must not block: read the hardware, call DxgkCbNotifyInterrupt and
+// DxgkCbQueueDpc, return) and DxgkDdiDpcRoutine on "dpc".
+type KMD interface {
+	DxgkDdiStartDevice(*StartDeviceArgs) error
+	DxgkDdiCreateDevice(*CreateDeviceArgs) error
+	DxgkDdiDestroyDevice(HDevice) error
+	DxgkDdiCreateContext(*CreateContextArgs) error
+	DxgkDdiDestroyContext(HContext) error
+	DxgkDdiCreateAllocation(*CreateAllocationArgs) error
+	DxgkDdiDestroyAllocation(*DestroyAllocationArgs) error
+	DxgkDdiRender(*RenderArgs) error
+	DxgkDdiPresent(*PresentArgs) error
+	DxgkDdiBuildPagingBuffer(*BuildPagingBufferArgs) error
+	DxgkDdiPatch(*PatchArgs) error
+	DxgkDdiSubmitCommand(*SubmitCommandArgs) error
+	// DxgkDdiInterruptRoutine reports whether the interrupt was the
+	// adapter's.
+	DxgkDdiInterruptRoutine(*InterruptRoutineArgs) bool
+	DxgkDdiDpcRoutine()
+	DxgkDdiResetFromTimeout(*ResetFromTimeoutArgs) error
+	DxgkDdiRestartFromTimeout(*RestartFromTimeoutArgs) error
+}
+
+// DxgkrnlInterface is the callback table Dxgkrnl hands the driver at
+// DxgkDdiStartDevice (DXGKRNL_INTERFACE), the only way up.
+type DxgkrnlInterface interface {
+	// DxgkCbNotifyInterrupt tells Dxgkrnl that the engine's fence register
+	// reads fence: every DMA buffer submitted on that engine with a
+	// submission fence id up to fence is done (DXGK_INTERRUPT_DMA_COMPLETED,
+	// seed 003 step 16). Callable from the ISR.
+	DxgkCbNotifyInterrupt(engine int, fence uint64)
+	// DxgkCbQueueDpc queues the DPC (DxgkDdiDpcRoutine); it reports false if
+	// it was already queued. Callable from the ISR.
+	DxgkCbQueueDpc() bool
+}
+
+// Memory is the physical memory Dxgkrnl's video memory manager commits
+// extents in (the GPU's *gpu.Memory satisfies it). Bytes aliases the memory.
+type Memory interface {
+	Commit(addr, size uint64) error
+	Decommit(addr uint64) error
+	Bytes(addr, n uint64) ([]byte, bool)
+}

@@ -1,0 +1,34 @@
+// Package kmd is the kernel-mode display miniport driver (KMD) of d3dsim's
+// simulated GPU: the DxgkDdi* entry points of core/dxgkddi, called by Dxgkrnl
+// (core/dxgk), driving the hardware of package gpu. It implements the driver
+// half of seed 003's WDDM operation flow:
+//
+//   - DxgkDdiCreateDevice (step 1) reports the DMA buffer and list sizes
+//     (DXGK_DEVICEINFO); DxgkDdiCreateContext (step 3);
+//     DxgkDdiCreateAllocation (step 6) keeps a record per allocation: owner
+//     device, size, surface description from the private driver data.
+//   - DxgkDdiRender and DxgkDdiPresent (step 10) validate the UMD's command
+//     buffer (rule WDDM-ISOLATE of RULES.md): it must decode, must not use the
+//     privileged opcodes (FENCE, SCANOUT), and every address must name an
+//     entry of the allocation list, every entry must belong to the submitting
+//     device, and every access must lie inside its allocation (surfaces,
+//     buffers, copies, writes, fills, queries; the vertices of a DRAW and the
+//     indices of a DRAW_INDEXED inside what is bound). The result is
+//     the DMA buffer in the hardware format with the address words zeroed,
+//     plus a patch-location list. Present adds a SCANOUT of its source.
+//   - DxgkDdiBuildPagingBuffer (step 11) writes COPY and FILL packets;
+//     DxgkDdiPatch (step 13) writes physical addresses into the patch
+//     locations; DxgkDdiSubmitCommand (steps 12, 14) appends a FENCE with the
+//     submission fence id and queues the buffer on the GPU's ring.
+//   - DxgkDdiInterruptRoutine (step 15) reads the engine's fence register and
+//     calls DxgkCbNotifyInterrupt and DxgkCbQueueDpc (step 16).
+//   - DxgkDdiResetFromTimeout / DxgkDdiRestartFromTimeout reset an engine
+//     after a timeout detection (TDR).
+//
+// Config.Bugs with "WDDM-ISOLATE" switches the validation off, so core/verify
+// can be seen to catch a device that reaches another device's memory.
+//
+// Threading: the driver's records are guarded by a mutex, so the
+// free-threaded creation DDIs may run on any goroutine. The KMD emits no
+// trace events: Dxgkrnl traces every DDI call and return around it.
+package kmd

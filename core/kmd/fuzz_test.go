@@ -1,0 +1,81 @@
+package kmd
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/gpu"
+)
+
+// FuzzValidate feeds arbitrary command buffers and allocation lists to the
+// validator, with and without the WDDM-ISOLATE bug switch: it must never
+// panic, and an accepted buffer must decode with every patch location inside
+// it.
+func FuzzValidate(f *testing.F) {
+	seed := func(cmd []uint32, l []byte) {
+		b := make([]byte, 4*len(cmd))
+		for i, w := range cmd {
+			binary.LittleEndian.PutUint32(b[4*i:], w)
+		}
+		f.Add(b, l, false)
+		f.Add(b, l, true)
+	}
+	seed(drawBuffer(), []byte{1, 2})
+	var b gpu.Builder
+	b.Copy(la(0, 4), la(1, 0), 64)
+	b.Write(la(2, 0), []byte{1, 2, 3})
+	b.Query(gpu.QueryTimestamp, la(2, 8))
+	b.Fill(la(1, 0), 16, 3)
+	b.SetIB(la(1, 0), 64, 2, 0)
+	b.DrawIndexed(6, 0, 0)
+	seed(b.Words, []byte{1, 2, 4})
+	seed([]uint32{0x16000002, 1, 0}, nil)
+	seed([]uint32{0x15000003, 0, 0, 0xFFFFFFFF}, []byte{3})
+
+	f.Fuzz(func(t *testing.T, raw []byte, l []byte, bug bool) {
+		var bugs []string
+		if bug {
+			bugs = append(bugs, RuleIsolate)
+		}
+		r := newRig(t, bugs...)
+		cmd := make([]uint32, len(raw)/4)
+		for i := range cmd {
+			cmd[i] = binary.LittleEndian.Uint32(raw[4*i:])
+		}
+		lst := make([]dxgkddi.AllocationListEntry, len(l))
+		for i, h := range l {
+			lst[i] = dxgkddi.AllocationListEntry{Allocation: dxgkddi.HAllocation(h % 6), WriteOperation: h&0x80 != 0}
+		}
+		present := len(l) > 0 && l[0]&0x40 != 0
+		var a dxgkddi.RenderArgs
+		var err error
+		if present {
+			p := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}, SourceIndex: int(l[0]) % (len(l) + 1)}
+			err = r.d.DxgkDdiPresent(&p)
+			a = p.RenderArgs
+		} else {
+			a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}
+			err = r.d.DxgkDdiRender(&a)
+		}
+		if err != nil {
+			return
+		}
+		if !bug {
+			if _, derr := gpu.Decode(a.DmaBuffer); derr != nil {
+				t.Fatalf("accepted buffer does not decode: %v", derr)
+			}
+		}
+		for _, p := range a.PatchLocationList {
+			if int(p.PatchOffset)+1 >= len(a.DmaBuffer) || int(p.AllocationIndex) >= len(lst) {
+				t.Fatalf("patch %+v outside buffer of %d / list of %d", p, len(a.DmaBuffer), len(lst))
+			}
+		}
+		for i := range lst {
+			lst[i].PhysicalAddress = gpu.VRAMBase + uint64(i)<<20
+		}
+		if err := r.d.DxgkDdiPatch(&dxgkddi.PatchArgs{Context: 1, DmaBuffer: a.DmaBuffer, AllocationList: lst, PatchLocationList: a.PatchLocationList}); err != nil {
+			t.Fatalf("patch of an accepted buffer: %v", err)
+		}
+	})
+}

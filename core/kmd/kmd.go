@@ -1,0 +1,254 @@
+package kmd
+
+import (
+	"sync"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/sim"
+	"d3dsim/gpu"
+)
+
+// Hardware is what the driver needs of the GPU: the ring, the fence
+// register and the engine reset. *gpu.GPU implements it.
+type Hardware interface {
+	Submit(engine int, id uint64, dma []uint32)
+	CompletedFence(engine int) uint64
+	Reset(engine int)
+}
+
+var (
+	_ Hardware    = (*gpu.GPU)(nil)
+	_ dxgkddi.KMD = (*KMD)(nil)
+)
+
+// RuleIsolate is the rule id whose Bugs switch turns command-buffer
+// validation off.
+const RuleIsolate = "WDDM-ISOLATE"
+
+// Costs is the virtual time the driver's DDIs take on the thread that calls
+// them, in nanoseconds.
+type Costs struct {
+	DDI       int64 // entering any DDI
+	PerPacket int64 // validating and translating one packet (Render, Present)
+	PerPatch  int64 // one patch location written (Patch) or recorded (Render)
+	PagingOp  int64 // one paging operation built
+}
+
+// DefaultCosts are small next to the kernel transition and the GPU's work.
+func DefaultCosts() Costs {
+	return Costs{DDI: 300, PerPacket: 20, PerPatch: 10, PagingOp: 200}
+}
+
+// Config configures the driver. Zero sizes take the defaults below; a zero
+// Costs means DefaultCosts.
+type Config struct {
+	Engines               int             // engines of the GPU (default 1)
+	DmaBufferSize         int             // bytes, reported in DXGK_DEVICEINFO (default 64 KiB)
+	AllocationListSize    int             // entries (default 256)
+	PatchLocationListSize int             // entries (default 1024)
+	Bugs                  map[string]bool // rule ids to break on purpose: RuleIsolate
+	Costs                 Costs
+}
+
+// Default sizes reported to Dxgkrnl.
+const (
+	DefaultDmaBufferSize         = 64 << 10
+	DefaultAllocationListSize    = 256
+	DefaultPatchLocationListSize = 1024
+)
+
+// PageSize is the alignment the driver asks for every allocation: the
+// granularity of the GPU's address translation.
+const PageSize = 4096
+
+// KMD is the driver. Create it with New and hand it to Dxgkrnl.
+type KMD struct {
+	hw  Hardware
+	s   *sim.Sim
+	cfg Config
+
+	mu       sync.Mutex
+	cb       dxgkddi.DxgkrnlInterface
+	devices  map[dxgkddi.HDevice]string
+	contexts map[dxgkddi.HContext]context
+	allocs   map[dxgkddi.HAllocation]*allocation
+}
+
+type context struct {
+	dev    dxgkddi.HDevice
+	engine int
+}
+
+// allocation is the driver's record of an allocation (its
+// hDeviceSpecificAllocation).
+type allocation struct {
+	dev   dxgkddi.HDevice
+	size  uint64
+	desc  dxgkddi.SurfaceDesc
+	flags dxgkddi.AllocationFlags
+}
+
+// New returns a driver for hw. s (may be nil in tests) is charged the DDIs'
+// costs.
+func New(hw Hardware, s *sim.Sim, cfg Config) *KMD {
+	if cfg.Engines < 1 {
+		cfg.Engines = 1
+	}
+	if cfg.DmaBufferSize <= 0 {
+		cfg.DmaBufferSize = DefaultDmaBufferSize
+	}
+	if cfg.AllocationListSize <= 0 {
+		cfg.AllocationListSize = DefaultAllocationListSize
+	}
+	if cfg.PatchLocationListSize <= 0 {
+		cfg.PatchLocationListSize = DefaultPatchLocationListSize
+	}
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
+	return &KMD{
+		hw: hw, s: s, cfg: cfg,
+		devices:  map[dxgkddi.HDevice]string{},
+		contexts: map[dxgkddi.HContext]context{},
+		allocs:   map[dxgkddi.HAllocation]*allocation{},
+	}
+}
+
+func (d *KMD) charge(ns int64) {
+	if d.s != nil && ns > 0 {
+		d.s.Charge(ns)
+	}
+}
+
+func (d *KMD) checking() bool { return !d.cfg.Bugs[RuleIsolate] }
+
+// DxgkDdiStartDevice keeps Dxgkrnl's callback table.
+func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.DxgkInterface == nil {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiStartDevice without a DXGKRNL_INTERFACE")
+	}
+	d.mu.Lock()
+	d.cb = a.DxgkInterface
+	d.mu.Unlock()
+	a.NumberOfEngines = d.cfg.Engines
+	return nil
+}
+
+// DxgkDdiCreateDevice records the device and reports the DMA buffer and list
+// sizes its contexts should use (seed 003 step 1: pInfo).
+func (d *KMD) DxgkDdiCreateDevice(a *dxgkddi.CreateDeviceArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Device == 0 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateDevice: handle 0")
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, dup := d.devices[a.Device]; dup {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateDevice: %v exists", a.Device)
+	}
+	d.devices[a.Device] = a.Name
+	a.Info = d.info()
+	return nil
+}
+
+func (d *KMD) info() dxgkddi.DeviceInfo {
+	return dxgkddi.DeviceInfo{
+		DmaBufferSize:         d.cfg.DmaBufferSize,
+		AllocationListSize:    d.cfg.AllocationListSize,
+		PatchLocationListSize: d.cfg.PatchLocationListSize,
+	}
+}
+
+// DxgkDdiDestroyDevice forgets the device.
+func (d *KMD) DxgkDdiDestroyDevice(h dxgkddi.HDevice) error {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.devices[h]; !ok {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiDestroyDevice: %v is not a device", h)
+	}
+	delete(d.devices, h)
+	return nil
+}
+
+// DxgkDdiCreateContext records a GPU context on an engine (seed 003 step 3).
+func (d *KMD) DxgkDdiCreateContext(a *dxgkddi.CreateContextArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.devices[a.Device]; !ok {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateContext: %v is not a device", a.Device)
+	}
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateContext: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	}
+	if a.Context == 0 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateContext: handle 0")
+	}
+	d.contexts[a.Context] = context{dev: a.Device, engine: a.Engine}
+	a.Info = d.info()
+	return nil
+}
+
+// DxgkDdiDestroyContext forgets the context.
+func (d *KMD) DxgkDdiDestroyContext(h dxgkddi.HContext) error {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.contexts[h]; !ok {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiDestroyContext: %v is not a context", h)
+	}
+	delete(d.contexts, h)
+	return nil
+}
+
+// DxgkDdiCreateAllocation checks the private driver data (the surface
+// description), records the allocation and says how to place it: page
+// aligned, in the aperture if the CPU must reach it, else in VRAM (seed 003
+// step 6).
+func (d *KMD) DxgkDdiCreateAllocation(a *dxgkddi.CreateAllocationArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Size == 0 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateAllocation %v: size 0", a.Allocation)
+	}
+	if a.Allocation == 0 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateAllocation: handle 0")
+	}
+	if desc := a.PrivateDriverData; !desc.Empty() {
+		if err := checkSurface(desc, a.Size); err != nil {
+			return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateAllocation %v: private driver data: %v", a.Allocation, err)
+		}
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.devices[a.Device]; !ok {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateAllocation %v: %v is not a device", a.Allocation, a.Device)
+	}
+	if _, dup := d.allocs[a.Allocation]; dup {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiCreateAllocation: %v exists", a.Allocation)
+	}
+	d.allocs[a.Allocation] = &allocation{dev: a.Device, size: a.Size, desc: a.PrivateDriverData, flags: a.Flags}
+	seg := dxgkddi.SegmentVRAM
+	if a.Flags.CPUVisible {
+		seg = dxgkddi.SegmentAperture
+	}
+	a.Info = dxgkddi.AllocationInfo{Size: a.Size, Alignment: PageSize, PreferredSegment: seg}
+	return nil
+}
+
+// DxgkDdiDestroyAllocation forgets the allocation.
+func (d *KMD) DxgkDdiDestroyAllocation(a *dxgkddi.DestroyAllocationArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	rec, ok := d.allocs[a.Allocation]
+	if !ok {
+		return dxgkddi.Errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "kmd: DxgkDdiDestroyAllocation: %v is not an allocation", a.Allocation)
+	}
+	if rec.dev != a.Device {
+		return dxgkddi.Errorf(dxgkddi.STATUS_GRAPHICS_WRONG_ALLOCATION_DEVICE, "kmd: DxgkDdiDestroyAllocation: %v belongs to %v, not %v", a.Allocation, rec.dev, a.Device)
+	}
+	delete(d.allocs, a.Allocation)
+	return nil
+}

@@ -1,0 +1,417 @@
+package kmd
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/gpu"
+)
+
+// fakeHW records what the driver does to the hardware.
+type fakeHW struct {
+	submits []submit
+	fence   uint64
+	resets  []int
+}
+
+type submit struct {
+	engine int
+	id     uint64
+	dma    []uint32
+}
+
+func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
+	h.submits = append(h.submits, submit{engine, id, append([]uint32(nil), dma...)})
+}
+func (h *fakeHW) CompletedFence(int) uint64 { return h.fence }
+func (h *fakeHW) Reset(engine int)          { h.resets = append(h.resets, engine) }
+
+// fakeKernel is Dxgkrnl's callback table, recording the calls.
+type fakeKernel struct{ calls []string }
+
+func (k *fakeKernel) DxgkCbNotifyInterrupt(engine int, fence uint64) {
+	k.calls = append(k.calls, "DxgkCbNotifyInterrupt")
+}
+func (k *fakeKernel) DxgkCbQueueDpc() bool {
+	k.calls = append(k.calls, "DxgkCbQueueDpc")
+	return true
+}
+
+// rig is a driver with two devices: kd1 owns a1 (a 64x64 RGBA8 render
+// target, 16 KiB), a2 (a 4 KiB vertex buffer) and a4 (a 16-byte query
+// buffer); kd2 owns a3 (4 KiB).
+type rig struct {
+	d  *KMD
+	hw *fakeHW
+	k  *fakeKernel
+}
+
+func newRig(t testing.TB, bugs ...string) *rig {
+	t.Helper()
+	hw := &fakeHW{}
+	cfg := Config{Bugs: map[string]bool{}}
+	for _, b := range bugs {
+		cfg.Bugs[b] = true
+	}
+	r := &rig{d: New(hw, nil, cfg), hw: hw, k: &fakeKernel{}}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(r.d.DxgkDdiStartDevice(&dxgkddi.StartDeviceArgs{DxgkInterface: r.k}))
+	must(r.d.DxgkDdiCreateDevice(&dxgkddi.CreateDeviceArgs{Device: 1, Name: "dev"}))
+	must(r.d.DxgkDdiCreateDevice(&dxgkddi.CreateDeviceArgs{Device: 2, Name: "other"}))
+	must(r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 1, Context: 1}))
+	must(r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 2, Context: 2}))
+	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 1, Size: 64 * 64 * 4,
+		Flags: dxgkddi.AllocationFlags{Primary: true}, PrivateDriverData: dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}}))
+	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 2, Size: 4096,
+		PrivateDriverData: dxgkddi.SurfaceDesc{Width: 4096, Height: 1, Pitch: 4096}}))
+	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 2, Allocation: 3, Size: 4096}))
+	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 4, Size: 16, Flags: dxgkddi.AllocationFlags{CPUVisible: true}}))
+	return r
+}
+
+func la(index, offset uint32) uint64 { return dxgkddi.ListAddress(index, offset) }
+
+func list(hs ...dxgkddi.HAllocation) []dxgkddi.AllocationListEntry {
+	out := make([]dxgkddi.AllocationListEntry, len(hs))
+	for i, h := range hs {
+		out[i] = dxgkddi.AllocationListEntry{Allocation: h}
+	}
+	return out
+}
+
+// drawBuffer is a typical command buffer: clear and bind a1, draw 3
+// vertices from a2.
+func drawBuffer() []uint32 {
+	var b gpu.Builder
+	b.ClearRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.SetRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	b.SetVB(0, la(1, 0), 4096, 36, 0)
+	b.SetShader(gpu.StageVS, gpu.ProgVSPassthrough)
+	b.Draw(3, 0)
+	return b.Words
+}
+
+func TestRenderTranslates(t *testing.T) {
+	r := newRig(t)
+	cmd := drawBuffer()
+	a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: list(1, 2)}
+	if err := r.d.DxgkDdiRender(&a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.DmaBuffer) != len(cmd) {
+		t.Fatalf("DMA buffer has %d words, want %d", len(a.DmaBuffer), len(cmd))
+	}
+	want := []dxgkddi.PatchLocation{{AllocationIndex: 0, PatchOffset: 1}, {AllocationIndex: 0, PatchOffset: 12}, {AllocationIndex: 1, PatchOffset: 20}}
+	if len(a.PatchLocationList) != len(want) {
+		t.Fatalf("patches %v, want %v", a.PatchLocationList, want)
+	}
+	for i, p := range want {
+		if a.PatchLocationList[i] != p {
+			t.Errorf("patch %d = %+v, want %+v", i, a.PatchLocationList[i], p)
+		}
+		if a.DmaBuffer[p.PatchOffset] != 0 || a.DmaBuffer[p.PatchOffset+1] != 0 {
+			t.Errorf("address at word %d not zeroed", p.PatchOffset)
+		}
+	}
+	// The source command buffer is left alone.
+	if cmd[20] != 1 || cmd[21] != 0 {
+		t.Errorf("command buffer modified: %v", cmd[19:22])
+	}
+	// Patch: physical addresses plus offsets.
+	l := list(1, 2)
+	l[0].PhysicalAddress, l[1].PhysicalAddress = gpu.VRAMBase+0x1000, gpu.ApertureBase
+	if err := r.d.DxgkDdiPatch(&dxgkddi.PatchArgs{Context: 1, DmaBuffer: a.DmaBuffer, AllocationList: l, PatchLocationList: a.PatchLocationList}); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := gpu.Decode(a.DmaBuffer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pk[1].String(); !strings.Contains(got, "addr=0x100001000") {
+		t.Errorf("patched SET_RT = %s", got)
+	}
+	if got := pk[2].String(); !strings.Contains(got, "addr=0x1000000000") {
+		t.Errorf("patched SET_VB = %s", got)
+	}
+}
+
+func TestRenderRejects(t *testing.T) {
+	var foreign gpu.Builder
+	foreign.Write(la(1, 0), []byte{0xef, 0xbe, 0xad, 0xde})
+	var outside gpu.Builder
+	outside.SetVB(0, la(5, 0), 16, 36, 0)
+	var pastEnd gpu.Builder
+	pastEnd.Copy(la(0, 16000), la(1, 0), 1024)
+	var rtPastEnd gpu.Builder
+	rtPastEnd.SetRT(la(0, 0), 64, 65, 256, gpu.FmtRGBA8)
+	var fence gpu.Builder
+	fence.Fence(99)
+	var scan gpu.Builder
+	scan.Scanout(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	var draw gpu.Builder
+	draw.SetVB(0, la(1, 0), 108, 36, 0)
+	draw.Draw(4, 0)
+	var drawIdx gpu.Builder
+	drawIdx.SetIB(la(1, 0), 12, 2, 0)
+	drawIdx.DrawIndexed(7, 0, 0)
+	var query gpu.Builder
+	query.Query(gpu.QueryTimestamp, la(0, 12))
+	var overflow gpu.Builder
+	overflow.Copy(la(0, 0xFFFFFFFF), la(0, 0), 0xFFFFFFFF)
+
+	tests := []struct {
+		desc   string
+		cmd    []uint32
+		list   []dxgkddi.AllocationListEntry
+		code   dxgkddi.NTSTATUS
+		inMsg  []string
+		bugsOK bool // passes with the WDDM-ISOLATE bug switch on
+	}{
+		{"foreign allocation in the list", foreign.Words, list(1, 3), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"entry 1", "a3", "belongs to kd2", "kd1"}, true},
+		{"unknown allocation in the list", nil, list(1, 77), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"a77 is not an allocation"}, true},
+		{"index outside the list", outside.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"packet 0", "SET_VB", "index 5 outside the list of 2"}, true},
+		{"offset past the end", pastEnd.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"packet 0", "COPY", "a1", "copy destination [16000, +1024)", "16384-byte"}, true},
+		{"render target taller than the allocation", rtPastEnd.Words, list(1), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"SET_RT", "render target"}, true},
+		{"query past the end", query.Words, list(4), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"QUERY", "a4", "query result [12, +8)"}, true},
+		{"privileged FENCE", fence.Words, nil, dxgkddi.STATUS_ILLEGAL_INSTRUCTION,
+			[]string{"packet 0", "FENCE", "privileged"}, true},
+		{"privileged SCANOUT", scan.Words, list(1), dxgkddi.STATUS_ILLEGAL_INSTRUCTION,
+			[]string{"SCANOUT", "privileged"}, true},
+		{"malformed: unknown opcode", []uint32{0x7F000000}, nil, dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"malformed", "unknown opcode"}, true},
+		{"malformed: truncated packet", drawBuffer()[:5], list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"malformed", "runs past the end"}, true},
+		{"draw past the vertex buffer", draw.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"DRAW", "a2", "vertices 0..3", "vertex buffer 0"}, true},
+		{"indexed draw past the index buffer", drawIdx.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"DRAW_INDEXED", "indices 0..6"}, true},
+		{"offset + size overflows", overflow.Words, list(1), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"runs past the end"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			r := newRig(t)
+			a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: tt.cmd, AllocationList: tt.list}
+			err := r.d.DxgkDdiRender(&a)
+			if !errors.Is(err, tt.code) {
+				t.Fatalf("err = %v, want %v", err, tt.code)
+			}
+			for _, s := range tt.inMsg {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("message %q does not say %q", err, s)
+				}
+			}
+			if a.DmaBuffer != nil {
+				t.Error("a rejected buffer produced a DMA buffer")
+			}
+
+			r = newRig(t, RuleIsolate)
+			a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: tt.cmd, AllocationList: tt.list}
+			err = r.d.DxgkDdiRender(&a)
+			if (err == nil) != tt.bugsOK {
+				t.Fatalf("with the bug switch: err = %v", err)
+			}
+			if err == nil && len(a.DmaBuffer) < len(tt.cmd) {
+				t.Errorf("with the bug switch: DMA buffer of %d words for %d", len(a.DmaBuffer), len(tt.cmd))
+			}
+		})
+	}
+}
+
+func TestRenderNullAddressAndSizes(t *testing.T) {
+	r := newRig(t)
+	var b gpu.Builder
+	b.SetDS(la(dxgkddi.NullAllocationIndex, 0), 0, 0, 0, gpu.FmtNone)
+	a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: b.Words}
+	if err := r.d.DxgkDdiRender(&a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.PatchLocationList) != 0 || a.DmaBuffer[1] != 0 || a.DmaBuffer[2] != 0 {
+		t.Fatalf("null address: patches %v words %v", a.PatchLocationList, a.DmaBuffer[:3])
+	}
+	a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: drawBuffer(), AllocationList: list(1, 2), DmaBufferSize: 16}
+	if err := r.d.DxgkDdiRender(&a); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+		t.Fatalf("small DMA buffer: %v", err)
+	}
+	a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: drawBuffer(), AllocationList: list(1, 2), PatchLocationListSize: 2}
+	if err := r.d.DxgkDdiRender(&a); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) {
+		t.Fatalf("small patch list: %v", err)
+	}
+	a = dxgkddi.RenderArgs{Device: 1, Context: 2, CommandBuffer: drawBuffer(), AllocationList: list(1, 2)}
+	if err := r.d.DxgkDdiRender(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+		t.Fatalf("another device's context: %v", err)
+	}
+}
+
+func TestPresentAppendsScanout(t *testing.T) {
+	r := newRig(t)
+	a := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2, 1)}, SourceIndex: 1}
+	if err := r.d.DxgkDdiPresent(&a); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := gpu.Decode(a.DmaBuffer)
+	if err != nil || len(pk) != 1 || pk[0].Op != gpu.OpScanout {
+		t.Fatalf("DMA buffer %v: %v", pk, err)
+	}
+	if got := pk[0].String(); got != "SCANOUT addr=0x0 64x64 pitch=256 fmt=1" {
+		t.Errorf("scanout %q", got)
+	}
+	if p := a.PatchLocationList; len(p) != 1 || p[0] != (dxgkddi.PatchLocation{AllocationIndex: 1, PatchOffset: 1}) {
+		t.Errorf("patches %v", p)
+	}
+	// A buffer is not a displayable surface.
+	a = dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2)}, SourceIndex: 0}
+	if err := r.d.DxgkDdiPresent(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) || !strings.Contains(err.Error(), "present source a2") {
+		t.Fatalf("present of a buffer: %v", err)
+	}
+	a = dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2)}, SourceIndex: 3}
+	if err := r.d.DxgkDdiPresent(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+		t.Fatalf("present source outside the list: %v", err)
+	}
+}
+
+func TestCreateAllocationChecksSurface(t *testing.T) {
+	tests := []struct {
+		desc string
+		size uint64
+		sd   dxgkddi.SurfaceDesc
+		ok   bool
+	}{
+		{"buffer", 100, dxgkddi.SurfaceDesc{Width: 100, Height: 1, Pitch: 100}, true},
+		{"no description", 100, dxgkddi.SurfaceDesc{}, true},
+		{"texture", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}, true},
+		{"too small", 64 * 63 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}, false},
+		{"pitch below a row", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 128, Format: uint32(gpu.FmtRGBA8)}, false},
+		{"unknown format", 4096, dxgkddi.SurfaceDesc{Width: 4, Height: 4, Pitch: 16, Format: 99}, false},
+		{"size 0", 0, dxgkddi.SurfaceDesc{}, false},
+	}
+	for i, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			r := newRig(t)
+			err := r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: dxgkddi.HAllocation(100 + i), Size: tt.size, PrivateDriverData: tt.sd})
+			if (err == nil) != tt.ok {
+				t.Fatalf("err = %v", err)
+			}
+			if err != nil && !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+				t.Fatalf("err = %v, want STATUS_INVALID_PARAMETER", err)
+			}
+		})
+	}
+}
+
+func TestBuildPagingBuffer(t *testing.T) {
+	r := newRig(t)
+	tr := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingTransfer, Allocation: 1, Size: 8192,
+		Source:      dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentAperture, Address: gpu.ApertureBase},
+		Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: gpu.VRAMBase}}
+	if err := r.d.DxgkDdiBuildPagingBuffer(&tr); err != nil {
+		t.Fatal(err)
+	}
+	fill := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingFill, Allocation: 2, Size: 4096, FillPattern: 7,
+		Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: gpu.VRAMBase + 8192}, DmaBuffer: tr.DmaBuffer}
+	if err := r.d.DxgkDdiBuildPagingBuffer(&fill); err != nil {
+		t.Fatal(err)
+	}
+	disc := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingDiscardContent, Allocation: 2, Size: 4096, DmaBuffer: fill.DmaBuffer}
+	if err := r.d.DxgkDdiBuildPagingBuffer(&disc); err != nil {
+		t.Fatal(err)
+	}
+	pk, err := gpu.Decode(disc.DmaBuffer)
+	if err != nil || len(pk) != 2 {
+		t.Fatalf("paging buffer %v: %v", pk, err)
+	}
+	if got := pk[0].String(); got != "COPY dst=0x100000000 src=0x1000000000 n=8192" {
+		t.Errorf("transfer %q", got)
+	}
+	if got := pk[1].String(); got != "FILL dst=0x100002000 n=4096 value=0x7" {
+		t.Errorf("fill %q", got)
+	}
+	small := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingFill, Size: 4096, DmaBufferSize: 8, DmaBuffer: []uint32{0}}
+	if err := r.d.DxgkDdiBuildPagingBuffer(&small); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER) || len(small.DmaBuffer) != 1 {
+		t.Fatalf("full paging buffer: %v, %d words", err, len(small.DmaBuffer))
+	}
+}
+
+func TestSubmitInterruptReset(t *testing.T) {
+	r := newRig(t)
+	if err := r.d.DxgkDdiSubmitCommand(&dxgkddi.SubmitCommandArgs{Context: 1, DmaBufferID: 9, DmaBuffer: []uint32{0}, SubmissionFenceID: 42}); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.hw.submits) != 1 || r.hw.submits[0].id != 9 {
+		t.Fatalf("submits %+v", r.hw.submits)
+	}
+	pk, err := gpu.Decode(r.hw.submits[0].dma)
+	if err != nil || len(pk) != 2 || pk[1].String() != "FENCE value=42" {
+		t.Fatalf("submitted %v: %v", pk, err)
+	}
+	r.hw.fence = 42
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{}) {
+		t.Fatal("ISR did not claim the interrupt")
+	}
+	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt DxgkCbQueueDpc" {
+		t.Fatalf("callbacks %q", got)
+	}
+	if err := r.d.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}); err != nil || len(r.hw.resets) != 1 {
+		t.Fatalf("reset: %v %v", err, r.hw.resets)
+	}
+	if err := r.d.DxgkDdiSubmitCommand(&dxgkddi.SubmitCommandArgs{Engine: 3}); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+		t.Fatalf("bad engine: %v", err)
+	}
+}
+
+func TestLifecycle(t *testing.T) {
+	r := newRig(t)
+	tests := []struct {
+		desc string
+		err  error
+		code dxgkddi.NTSTATUS
+	}{
+		{"destroy another device's allocation", r.d.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: 2, Allocation: 1}), dxgkddi.STATUS_GRAPHICS_WRONG_ALLOCATION_DEVICE},
+		{"destroy an unknown allocation", r.d.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: 1, Allocation: 50}), dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE},
+		{"duplicate allocation", r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 1, Size: 4}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"allocation of an unknown device", r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 9, Allocation: 60, Size: 4}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"context on a missing engine", r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 1, Context: 7, Engine: 2}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"context of an unknown device", r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 9, Context: 8}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"destroy an unknown context", r.d.DxgkDdiDestroyContext(9), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"destroy an unknown device", r.d.DxgkDdiDestroyDevice(9), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"restart a missing engine", r.d.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+	}
+	for _, tt := range tests {
+		if !errors.Is(tt.err, tt.code) {
+			t.Errorf("%s: %v, want %v", tt.desc, tt.err, tt.code)
+		}
+	}
+	if err := r.d.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: 1, Allocation: 2}); err != nil {
+		t.Fatal(err)
+	}
+	a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: drawBuffer(), AllocationList: list(1, 2)}
+	if err := r.d.DxgkDdiRender(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) || !strings.Contains(err.Error(), "a2 is not an allocation") {
+		t.Fatalf("render of a destroyed allocation: %v", err)
+	}
+	if err := r.d.DxgkDdiDestroyContext(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.d.DxgkDdiRender(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+		t.Fatalf("render on a destroyed context: %v", err)
+	}
+	if err := r.d.DxgkDdiDestroyDevice(1); err != nil {
+		t.Fatal(err)
+	}
+	r.d.DxgkDdiDpcRoutine()
+	if r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{Engine: 4}) {
+		t.Error("claimed an interrupt of a missing engine")
+	}
+}

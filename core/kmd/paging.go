@@ -1,0 +1,75 @@
+package kmd
+
+import (
+	"d3dsim/core/dxgkddi"
+	"d3dsim/gpu"
+)
+
+// maxChunk bounds the bytes of one COPY or FILL packet (their byte counts
+// are 32-bit); a multiple of the page size.
+const maxChunk = 1 << 30
+
+// DxgkDdiBuildPagingBuffer appends the packets of one paging operation to the
+// paging buffer (seed 003 step 11): TRANSFER is COPY, FILL is FILL, DISCARD
+// needs no GPU work. Paging buffers carry physical addresses: they are not
+// patched.
+func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
+	d.charge(d.cfg.Costs.DDI + d.cfg.Costs.PagingOp)
+	b := gpu.Builder{Words: a.DmaBuffer}
+	switch a.Operation {
+	case dxgkddi.PagingTransfer:
+		for done := uint64(0); done < a.Size; {
+			n := min(a.Size-done, maxChunk)
+			b.Copy(a.Destination.Address+done, a.Source.Address+done, uint32(n))
+			done += n
+		}
+	case dxgkddi.PagingFill:
+		if a.Size%4 != 0 {
+			return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiBuildPagingBuffer: fill of %d bytes, not a multiple of 4", a.Size)
+		}
+		for done := uint64(0); done < a.Size; {
+			n := min(a.Size-done, maxChunk)
+			b.Fill(a.Destination.Address+done, uint32(n), a.FillPattern)
+			done += n
+		}
+	case dxgkddi.PagingDiscardContent:
+	default:
+		return dxgkddi.Errorf(dxgkddi.STATUS_NOT_SUPPORTED, "kmd: DxgkDdiBuildPagingBuffer: operation %v", a.Operation)
+	}
+	if a.DmaBufferSize > 0 && 4*len(b.Words) > a.DmaBufferSize {
+		return dxgkddi.Errorf(dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, "kmd: DxgkDdiBuildPagingBuffer %v: %d bytes, the paging buffer holds %d",
+			a.String(), 4*len(b.Words), a.DmaBufferSize)
+	}
+	a.DmaBuffer = b.Words
+	return nil
+}
+
+// DxgkDdiPatch writes each allocation's physical address plus the patch
+// location's offset into the DMA buffer (seed 003 step 13).
+func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
+	d.charge(d.cfg.Costs.DDI + int64(len(a.PatchLocationList))*d.cfg.Costs.PerPatch)
+	for i, pl := range a.PatchLocationList {
+		if int64(pl.AllocationIndex) >= int64(len(a.AllocationList)) || int64(pl.PatchOffset)+1 >= int64(len(a.DmaBuffer)) {
+			return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPatch %v: patch location %d (entry %d, word %d) outside the list of %d or the buffer of %d words",
+				a.Context, i, pl.AllocationIndex, pl.PatchOffset, len(a.AllocationList), len(a.DmaBuffer))
+		}
+		e := a.AllocationList[pl.AllocationIndex]
+		gpu.Patch(a.DmaBuffer, int(pl.PatchOffset), e.PhysicalAddress+uint64(pl.AllocationOffset))
+	}
+	return nil
+}
+
+// DxgkDdiSubmitCommand appends a FENCE with the submission fence id, so the
+// GPU writes the fence register and interrupts when it is done, and queues
+// the buffer on the engine's ring (seed 003 steps 12 and 14).
+func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSubmitCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	}
+	b := gpu.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
+	b.Words = append(b.Words, a.DmaBuffer...)
+	b.Fence(a.SubmissionFenceID)
+	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words)
+	return nil
+}

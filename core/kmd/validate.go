@@ -1,0 +1,365 @@
+package kmd
+
+import (
+	"fmt"
+	"math/bits"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/gpu"
+)
+
+// vertexBytes is the size of the GPU's built-in vertex (nine floats, see
+// SCENARIO.md and gpu/draw.go): a draw fetches that many bytes per vertex.
+const vertexBytes = 36
+
+// numVB is the number of vertex-buffer slots the validator tracks (slot
+// numbers are the GPU's to check; only slot 0 feeds the built-in vertex).
+const numVB = 16
+
+// DxgkDdiRender validates the UMD's command buffer and writes the DMA buffer
+// and patch-location list (seed 003 step 10, rule WDDM-ISOLATE).
+func (d *KMD) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
+	return d.render("DxgkDdiRender", a, -1)
+}
+
+// DxgkDdiPresent is DxgkDdiRender followed by a SCANOUT of allocation-list
+// entry SourceIndex, whose surface comes from the private driver data given
+// at DxgkDdiCreateAllocation.
+func (d *KMD) DxgkDdiPresent(a *dxgkddi.PresentArgs) error {
+	if a.SourceIndex < 0 || a.SourceIndex >= len(a.AllocationList) {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPresent %v: source index %d outside the allocation list of %d entries",
+			a.Device, a.SourceIndex, len(a.AllocationList))
+	}
+	return d.render("DxgkDdiPresent", &a.RenderArgs, a.SourceIndex)
+}
+
+func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs, src int) error {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	ctx, ok := d.contexts[a.Context]
+	d.mu.Unlock()
+	if !ok || ctx.dev != a.Device {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: %s: %v is not a context of %v", ddi, a.Context, a.Device)
+	}
+	t := translator{ddi: ddi, dev: a.Device, check: d.checking(), list: a.AllocationList}
+	t.recs = d.lookup(a.AllocationList)
+	err := t.run(a.CommandBuffer, src)
+	d.charge(int64(t.packets)*d.cfg.Costs.PerPacket + int64(len(t.patches))*d.cfg.Costs.PerPatch)
+	if err != nil {
+		return err
+	}
+	if a.DmaBufferSize > 0 && 4*len(t.dma) > a.DmaBufferSize {
+		return dxgkddi.Errorf(dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, "kmd: %s %v: the DMA buffer needs %d bytes, %d available",
+			ddi, a.Device, 4*len(t.dma), a.DmaBufferSize)
+	}
+	if a.PatchLocationListSize > 0 && len(t.patches) > a.PatchLocationListSize {
+		return dxgkddi.Errorf(dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, "kmd: %s %v: %d patch locations, the list holds %d",
+			ddi, a.Device, len(t.patches), a.PatchLocationListSize)
+	}
+	a.DmaBuffer, a.PatchLocationList = t.dma, t.patches
+	return nil
+}
+
+// lookup returns the driver's record of each list entry (nil if unknown).
+func (d *KMD) lookup(list []dxgkddi.AllocationListEntry) []*allocation {
+	recs := make([]*allocation, len(list))
+	d.mu.Lock()
+	for i, e := range list {
+		if r, ok := d.allocs[e.Allocation]; ok {
+			c := *r
+			recs[i] = &c
+		}
+	}
+	d.mu.Unlock()
+	return recs
+}
+
+// translator turns one command buffer into a DMA buffer and patch list.
+type translator struct {
+	ddi   string
+	dev   dxgkddi.HDevice
+	check bool // false with Bugs[WDDM-ISOLATE]: translate whatever comes
+	list  []dxgkddi.AllocationListEntry
+	recs  []*allocation
+
+	dma     []uint32
+	patches []dxgkddi.PatchLocation
+	packets int
+
+	// State a draw reads, as far as the validator can know it. Every DMA
+	// buffer starts with nothing bound (the GPU resets its state per buffer).
+	vb [numVB]binding
+	ib binding
+}
+
+type binding struct {
+	bound               bool
+	index               uint32 // allocation-list entry
+	size, stride, extra uint64 // stride: VB stride or IB index size; extra: offset
+}
+
+// access is one memory access of a packet through an address field.
+type access struct {
+	field  int    // payload index of the address's low word
+	extent uint64 // bytes from the address
+	what   string
+}
+
+func (t *translator) errorf(code dxgkddi.NTSTATUS, format string, args ...any) error {
+	return dxgkddi.Errorf(code, "kmd: %s %v: %s", t.ddi, t.dev, fmt.Sprintf(format, args...))
+}
+
+func (t *translator) run(cmd []uint32, src int) error {
+	if t.check {
+		if err := t.checkList(); err != nil {
+			return err
+		}
+	}
+	pkts, derr := gpu.Decode(cmd)
+	if derr != nil && t.check {
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", derr)
+	}
+	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
+	for n, p := range pkts {
+		t.packets++
+		if err := t.packet(n, p); err != nil {
+			return err
+		}
+	}
+	if src >= 0 {
+		return t.scanout(src)
+	}
+	return nil
+}
+
+// checkList: every entry must be an allocation of the submitting device.
+func (t *translator) checkList() error {
+	for i, e := range t.list {
+		r := t.recs[i]
+		switch {
+		case r == nil:
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "allocation list entry %d: %v is not an allocation", i, e.Allocation)
+		case r.dev != t.dev:
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "allocation list entry %d: allocation %v belongs to %v, not to the submitting device %v",
+				i, e.Allocation, r.dev, t.dev)
+		}
+	}
+	return nil
+}
+
+// privileged opcodes are the kernel's: FENCE drives Dxgkrnl's completion
+// tracking and SCANOUT the display; a UMD issuing them could forge
+// completions or show another process's memory.
+func privileged(op gpu.Opcode) bool { return op == gpu.OpFence || op == gpu.OpScanout }
+
+func (t *translator) packet(n int, p gpu.Packet) error {
+	if privileged(p.Op) && t.check {
+		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
+	}
+	for _, ac := range accesses(p) {
+		idx, err := t.address(n, p, ac)
+		if err != nil {
+			return err
+		}
+		t.track(p, ac, idx)
+	}
+	if t.check {
+		return t.checkDraw(n, p)
+	}
+	return nil
+}
+
+// address checks one address field, zeroes it in the DMA buffer and records
+// its patch location. It returns the list index (NullAllocationIndex for an
+// unbound slot).
+func (t *translator) address(n int, p gpu.Packet, ac access) (uint32, error) {
+	w := p.At + 1 + ac.field
+	idx, off := dxgkddi.SplitListAddress(uint64(t.dma[w]) | uint64(t.dma[w+1])<<32)
+	t.dma[w], t.dma[w+1] = 0, 0
+	if idx == dxgkddi.NullAllocationIndex {
+		return idx, nil
+	}
+	if int64(idx) >= int64(len(t.list)) {
+		if t.check {
+			return idx, t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): %s: allocation list index %d outside the list of %d entries",
+				n, p.Op, p.At, ac.what, idx, len(t.list))
+		}
+		return idx, nil // left at address 0: the GPU faults
+	}
+	if t.check {
+		r := t.recs[idx]
+		if end, ok := add(uint64(off), ac.extent); !ok || end > r.size {
+			return idx, t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): %s [%d, +%d) runs past the end of the %d-byte allocation",
+				n, p.Op, p.At, t.list[idx].Allocation, idx, ac.what, off, ac.extent, r.size)
+		}
+	}
+	t.patches = append(t.patches, dxgkddi.PatchLocation{AllocationIndex: idx, AllocationOffset: off, PatchOffset: uint32(w)})
+	return idx, nil
+}
+
+// track remembers the bindings draws read.
+func (t *translator) track(p gpu.Packet, ac access, idx uint32) {
+	a := p.Args
+	bound := idx != dxgkddi.NullAllocationIndex && int64(idx) < int64(len(t.list))
+	switch p.Op {
+	case gpu.OpSetVB:
+		if a[0] < numVB {
+			t.vb[a[0]] = binding{bound: bound && a[3] != 0, index: idx, size: uint64(a[3]), stride: uint64(a[4]), extra: uint64(a[5])}
+		}
+	case gpu.OpSetIB:
+		t.ib = binding{bound: bound && a[2] != 0, index: idx, size: uint64(a[2]), stride: uint64(a[3]), extra: uint64(a[4])}
+	}
+}
+
+// checkDraw checks the vertex and index ranges a draw reads against what is
+// bound, as far as they are known before the GPU runs: the vertices of a
+// DRAW, the indices of a DRAW_INDEXED (the vertices those indices name are
+// in memory, unknown here; the GPU faults on them).
+func (t *translator) checkDraw(n int, p gpu.Packet) error {
+	a := p.Args
+	switch p.Op {
+	case gpu.OpDraw:
+		count, start := uint64(a[0]), uint64(a[1])
+		vb := t.vb[0]
+		if count == 0 || !vb.bound {
+			return nil
+		}
+		last := start + count - 1
+		end, ok := mulAdd(vb.stride, last, vb.extra)
+		end, ok2 := add(end, vertexBytes)
+		if !ok || !ok2 || end > vb.size {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): vertices %d..%d (stride %d, offset %d) run past the %d bytes bound as vertex buffer 0",
+				n, p.Op, p.At, t.list[vb.index].Allocation, vb.index, start, last, vb.stride, vb.extra, vb.size)
+		}
+	case gpu.OpDrawIndexed:
+		count, start := uint64(a[0]), uint64(a[1])
+		ib := t.ib
+		if count == 0 || !ib.bound || (ib.stride != 2 && ib.stride != 4) {
+			return nil // the GPU faults on an unbound or malformed index buffer
+		}
+		end, ok := mulAdd(ib.stride, start+count, ib.extra)
+		if !ok || end > ib.size {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): indices %d..%d (%d bytes each, offset %d) run past the %d bytes bound as index buffer",
+				n, p.Op, p.At, t.list[ib.index].Allocation, ib.index, start, start+count-1, ib.stride, ib.extra, ib.size)
+		}
+	}
+	return nil
+}
+
+// scanout appends the SCANOUT of list entry src.
+func (t *translator) scanout(src int) error {
+	r := t.recs[src]
+	if r == nil {
+		return nil // unchecked (bug switch) and unknown: nothing to show
+	}
+	desc := r.desc
+	if t.check {
+		fm := gpu.Format(desc.Format)
+		if fm != gpu.FmtRGBA8 && fm != gpu.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present source %v (list entry %d): %dx%d format %d is not a displayable surface",
+				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Format)
+		}
+		if ext, ok := surfaceExtent(desc.Width, desc.Height, desc.Pitch, fm); !ok || ext > r.size {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present source %v (list entry %d): a %dx%d surface of pitch %d does not fit its %d bytes",
+				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Pitch, r.size)
+		}
+	}
+	b := gpu.Builder{Words: t.dma}
+	at := b.Scanout(0, desc.Width, desc.Height, desc.Pitch, gpu.Format(desc.Format))
+	t.dma = b.Words
+	t.patches = append(t.patches, dxgkddi.PatchLocation{AllocationIndex: uint32(src), PatchOffset: uint32(at)})
+	return nil
+}
+
+// accesses lists the memory a packet reaches through its address fields
+// (gpu.AddrFields) and how many bytes from each address.
+func accesses(p gpu.Packet) []access {
+	a := p.Args
+	surf := func(field int, what string) access {
+		ext, _ := surfaceExtent(a[field+2], a[field+3], a[field+4], gpu.Format(a[field+5]))
+		return access{field: field, extent: ext, what: what}
+	}
+	switch p.Op {
+	case gpu.OpSetRT:
+		return []access{surf(0, "render target")}
+	case gpu.OpSetDS:
+		return []access{surf(0, "depth buffer")}
+	case gpu.OpSetVB:
+		return []access{{1, uint64(a[3]), "vertex buffer"}}
+	case gpu.OpSetIB:
+		return []access{{0, uint64(a[2]), "index buffer"}}
+	case gpu.OpSetCB:
+		return []access{{2, uint64(a[4]), "constant buffer"}}
+	case gpu.OpSetTex:
+		return []access{surf(1, "texture")}
+	case gpu.OpClearRT:
+		return []access{surf(0, "cleared render target")}
+	case gpu.OpClearDS:
+		return []access{surf(0, "cleared depth buffer")}
+	case gpu.OpCopy:
+		return []access{{0, uint64(a[4]), "copy destination"}, {2, uint64(a[4]), "copy source"}}
+	case gpu.OpWrite:
+		return []access{{0, uint64(a[2]), "write destination"}}
+	case gpu.OpFill:
+		return []access{{0, uint64(a[2]), "fill destination"}}
+	case gpu.OpQuery:
+		return []access{{1, 8, "query result"}}
+	case gpu.OpScanout:
+		return []access{surf(0, "scanout surface")}
+	}
+	var out []access
+	for _, f := range gpu.AddrFields(p.Op) {
+		out = append(out, access{field: f, what: "address"})
+	}
+	return out
+}
+
+// surfaceExtent is the bytes a w x h surface of the given pitch spans, as
+// the GPU reaches it: pitch*(h-1) + w*bytesPerPixel. Format 0 counts one
+// byte per element (plain buffers), unknown formats four.
+func surfaceExtent(w, h, pitch uint32, fm gpu.Format) (uint64, bool) {
+	if w == 0 || h == 0 {
+		return 0, true
+	}
+	bpp := uint64(fm.BytesPerPixel())
+	switch {
+	case fm == gpu.FmtNone:
+		bpp = 1
+	case bpp == 0:
+		bpp = 4
+	}
+	return mulAdd(uint64(pitch), uint64(h-1), uint64(w)*bpp)
+}
+
+// checkSurface checks a surface description against the allocation size.
+func checkSurface(d dxgkddi.SurfaceDesc, size uint64) error {
+	fm := gpu.Format(d.Format)
+	if fm != gpu.FmtNone && fm.BytesPerPixel() == 0 {
+		return fmt.Errorf("unknown surface format %d", d.Format)
+	}
+	if d.Width == 0 || d.Height == 0 {
+		return fmt.Errorf("a %dx%d surface", d.Width, d.Height)
+	}
+	bpp := uint64(max(fm.BytesPerPixel(), 1))
+	if uint64(d.Pitch) < uint64(d.Width)*bpp {
+		return fmt.Errorf("pitch %d smaller than a row of %d bytes", d.Pitch, uint64(d.Width)*bpp)
+	}
+	if ext, ok := surfaceExtent(d.Width, d.Height, d.Pitch, fm); !ok || ext > size {
+		return fmt.Errorf("a %dx%d surface of pitch %d does not fit %d bytes", d.Width, d.Height, d.Pitch, size)
+	}
+	return nil
+}
+
+// add and mulAdd are overflow-checked.
+func add(a, b uint64) (uint64, bool) {
+	s, c := bits.Add64(a, b, 0)
+	return s, c == 0
+}
+
+func mulAdd(a, b, c uint64) (uint64, bool) {
+	hi, lo := bits.Mul64(a, b)
+	if hi != 0 {
+		return 0, false
+	}
+	return add(lo, c)
+}

@@ -1,0 +1,85 @@
+package scenario
+
+import (
+	"image"
+
+	"d3dsim/core/trace"
+)
+
+// This file is the runner's public surface, used by cmd/d3dsim, wasm/ and the
+// tests. Keep it small and stable.
+
+// Summary is what `d3dsim run` prints and window.d3dsim.run() resolves to
+// (SCENARIO.md).
+type Summary struct {
+	Frames     int      `json:"frames"`
+	Events     int      `json:"events"`
+	Violations int      `json:"violations"`
+	Hash       string   `json:"hash"`     // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
+	Failures   []string `json:"failures"` // "LINE:COL: message" per failed expectation or error
+	Messages   []string `json:"messages"` // debug-layer messages
+	Done       bool     `json:"done"`     // the scenario ran to its end (or stopped on an error)
+	Steps      int      `json:"steps"`    // API calls made so far
+}
+
+// OK reports whether the run passed: no failure.
+func (s Summary) OK() bool { return len(s.Failures) == 0 }
+
+// Frame is one presented frame: RGBA8, row-major, Width*4 bytes a row.
+type Frame struct {
+	Width, Height int
+	Pix           []byte
+}
+
+// Image wraps the frame as an *image.RGBA (sharing Pix).
+func (f Frame) Image() *image.RGBA {
+	return &image.RGBA{Pix: f.Pix, Stride: f.Width * 4, Rect: image.Rect(0, 0, f.Width, f.Height)}
+}
+
+// Overrides change a script's options from outside (CLI flags, links).
+type Overrides struct {
+	Seed *uint64
+	Sync *bool
+}
+
+// Error is a bad-input error: FILE:LINE:COL: message.
+type Error struct {
+	File      string
+	Line, Col int
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	if e.File == "" {
+		return itoa(e.Line) + ":" + itoa(e.Col) + ": " + e.Msg
+	}
+	return e.File + ":" + itoa(e.Line) + ":" + itoa(e.Col) + ": " + e.Msg
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// Events returns the run's trace so far.
+func (r *Run) Events() []trace.Event { return r.rec.Events() }
+
+// Recorder returns the run's trace recorder (to subscribe to new events).
+func (r *Run) Recorder() *trace.Recorder { return r.rec }

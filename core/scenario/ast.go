@@ -1,0 +1,141 @@
+package scenario
+
+// The syntax tree of a scenario (SCENARIO.md, "Syntax"). The parser produces
+// it; the checker (check.go) resolves methods and enum values against the API
+// table and reports FILE:LINE:COL errors before anything runs.
+
+// Pos is a 1-based line and column (columns count bytes).
+type Pos struct {
+	Line, Col int
+}
+
+// Script is a parsed scenario.
+type Script struct {
+	Name    string // file name used in error messages
+	Options []Option
+	Stmts   []Stmt
+}
+
+// Option is `option KEY=VALUE`.
+type Option struct {
+	Pos
+	Key, Value string
+}
+
+// Stmt is one statement.
+type Stmt interface{ position() Pos }
+
+// Call is `[NAME[, NAME] =] TARGET.Method ARG...` or `[NAME =] D3D11CreateDevice ARG...`
+// (Target empty).
+type Call struct {
+	Pos
+	Results   []string
+	Target    string
+	TargetPos Pos
+	Method    string
+	MethodPos Pos
+	Args      []Arg
+}
+
+// Arg is a positional value (Key empty) or Key=Value.
+type Arg struct {
+	Pos
+	Key   string
+	Value Value
+}
+
+// ValueKind classifies a value token.
+type ValueKind uint8
+
+const (
+	VIdent   ValueKind = iota + 1 // a name: an object, an enum value, TRUE/FALSE
+	VNumber                       // integer or float literal, optionally with a size suffix (K, M, G, KiB, MiB, GiB)
+	VFlags                        // NAME|NAME|... (two or more names)
+	VF32                          // f32[...]
+	VU16                          // u16[...]
+	VU32                          // u32[...]
+	VColor                        // #RRGGBBAA (or #RRGGBB, alpha ff)
+	VMesh                         // mesh:NAME
+	VBuiltin                      // builtin:NAME
+)
+
+// Value is one argument value.
+type Value struct {
+	Pos
+	Kind  ValueKind
+	Text  string    // the token as written
+	Ident string    // VIdent, VMesh and VBuiltin: the name (without prefix)
+	Flags []string  // VFlags
+	Num   float64   // VNumber
+	F32   []float32 // VF32
+	U32   []uint32  // VU16 and VU32 (u16 values are range-checked by the parser)
+	Color [4]uint8  // VColor: r, g, b, a
+}
+
+// Thread is `thread NAME { ... }`.
+type Thread struct {
+	Pos
+	Name string
+	Body []Stmt
+}
+
+// Signal is `signal EVENT`; Wait is `wait EVENT`.
+type Signal struct {
+	Pos
+	Event string
+}
+
+type Wait struct {
+	Pos
+	Event string
+}
+
+// Repeat is `repeat N { ... }`.
+type Repeat struct {
+	Pos
+	Count int
+	Body  []Stmt
+}
+
+// Inject is `inject FAULT [Key=Value ...]`.
+type Inject struct {
+	Pos
+	Fault string
+	Args  []Arg
+}
+
+// ExpectKind is the form of an expect statement.
+type ExpectKind uint8
+
+const (
+	ExpectHR         ExpectKind = iota + 1 // expect hr == NAME
+	ExpectPixel                            // expect pixel RES X Y == #RRGGBBAA
+	ExpectHash                             // expect hash RES == HEX
+	ExpectCalls                            // expect calls NAME NAME ...
+	ExpectViolations                       // expect violations == N
+	ExpectViolation                        // expect violation RULE-ID
+	ExpectLive                             // expect live == N
+)
+
+// Expect is an assertion.
+type Expect struct {
+	Pos
+	Kind  ExpectKind
+	Name  string   // hr: the HRESULT name; violation: the rule id; pixel, hash: the resource
+	X, Y  int      // pixel
+	Color [4]uint8 // pixel
+	Hex   string   // hash (lower case)
+	Names []string // calls
+	N     int      // violations, live
+}
+
+func (s *Call) position() Pos   { return s.Pos }
+func (s *Thread) position() Pos { return s.Pos }
+func (s *Signal) position() Pos { return s.Pos }
+func (s *Wait) position() Pos   { return s.Pos }
+func (s *Repeat) position() Pos { return s.Pos }
+func (s *Inject) position() Pos { return s.Pos }
+func (s *Expect) position() Pos { return s.Pos }
+
+// Position returns where a statement starts.
+func Position(s Stmt) Pos { return s.position() }

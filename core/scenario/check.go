@@ -1,0 +1,389 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/umd"
+)
+
+// Load parses and checks a scenario: every method, argument, enum value and
+// object name is resolved before anything runs, so bad input is reported as
+// FILE:LINE:COL and never reaches the simulation.
+func Load(file string, src []byte) (*Script, error) {
+	s, err := Parse(file, src)
+	if err != nil {
+		return nil, err
+	}
+	c := &checker{file: file, types: map[string]string{}, events: map[string]bool{}}
+	if err := c.options(s.Options); err != nil {
+		return nil, err
+	}
+	if err := c.block(s.Stmts); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type checker struct {
+	file   string
+	types  map[string]string // object name -> type
+	events map[string]bool
+}
+
+func (c *checker) errf(p Pos, format string, args ...any) *Error {
+	return &Error{File: c.file, Line: p.Line, Col: p.Col, Msg: fmt.Sprintf(format, args...)}
+}
+
+// knownOptions are the option keys and a check of their values.
+var knownOptions = map[string]func(string) bool{
+	"seed":                isUint,
+	"sync":                isBool,
+	"ooo":                 isBool,
+	"driver.freethreaded": isBool,
+	"driver.commandlists": isBool,
+	"driver.recycle":      isBool,
+	"gpu.vram":            isSize,
+	"gpu.engines":         isUint,
+	"umd.cmdbuf":          isSize,
+	"bug":                 func(v string) bool { return v != "" },
+	"maxsteps":            isUint,
+}
+
+func isBool(v string) bool { return v == "true" || v == "false" }
+func isUint(v string) bool { _, ok := parseSize(v); return ok }
+func isSize(v string) bool { _, ok := parseSize(v); return ok }
+
+// parseSize reads 123, 0x10, 64K, 64KiB, 256M, 256MiB, 1G, 1GiB.
+func parseSize(v string) (uint64, bool) {
+	mul := uint64(1)
+	for _, suf := range []struct {
+		s string
+		m uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}} {
+		if strings.HasSuffix(v, suf.s) {
+			v, mul = strings.TrimSuffix(v, suf.s), suf.m
+			break
+		}
+	}
+	if v == "" {
+		return 0, false
+	}
+	var n uint64
+	base := uint64(10)
+	if strings.HasPrefix(v, "0x") {
+		v, base = v[2:], 16
+		if v == "" {
+			return 0, false
+		}
+	}
+	for _, r := range v {
+		var d uint64
+		switch {
+		case r >= '0' && r <= '9':
+			d = uint64(r - '0')
+		case base == 16 && r >= 'a' && r <= 'f':
+			d = uint64(r-'a') + 10
+		case base == 16 && r >= 'A' && r <= 'F':
+			d = uint64(r-'A') + 10
+		default:
+			return 0, false
+		}
+		if n > (math.MaxUint64-d)/base {
+			return 0, false
+		}
+		n = n*base + d
+	}
+	if n > math.MaxUint64/mul {
+		return 0, false
+	}
+	return n * mul, true
+}
+
+func (c *checker) options(opts []Option) error {
+	for _, o := range opts {
+		ok, known := knownOptions[o.Key]
+		if !known {
+			keys := make([]string, 0, len(knownOptions))
+			for k := range knownOptions {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			return c.errf(o.Pos, "unknown option %q (known: %s)", o.Key, strings.Join(keys, ", "))
+		}
+		if !ok(o.Value) {
+			return c.errf(o.Pos, "bad value %q for option %s", o.Value, o.Key)
+		}
+	}
+	return nil
+}
+
+func (c *checker) block(stmts []Stmt) error {
+	for _, s := range stmts {
+		if err := c.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) stmt(s Stmt) error {
+	switch s := s.(type) {
+	case *Call:
+		return c.call(s)
+	case *Thread:
+		if s.Name == "main" {
+			return c.errf(s.Pos, "a thread cannot be called main (the top level is main)")
+		}
+		return c.block(s.Body)
+	case *Repeat:
+		return c.block(s.Body)
+	case *Signal, *Wait:
+		return nil
+	case *Inject:
+		return c.inject(s)
+	case *Expect:
+		return c.expect(s)
+	}
+	return c.errf(Position(s), "unknown statement")
+}
+
+func (c *checker) call(s *Call) error {
+	var m *method
+	var typ string
+	if s.Target == "" {
+		m = globals[s.Method]
+		if m == nil {
+			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the only global function is D3D11CreateDevice)", s.Method, s.Method)
+		}
+	} else {
+		var ok bool
+		typ, ok = c.types[s.Target]
+		if !ok {
+			return c.errf(s.TargetPos, "unknown object %q (objects are named with NAME = ... before they are used)", s.Target)
+		}
+		m = lookupMethod(typ, s.Method)
+		if m == nil {
+			return c.errf(s.MethodPos, "unknown method %s.%s for a %s (a %s has: %s)", s.Target, s.Method, typ, typ, methodNames(typ))
+		}
+	}
+	npos := 0
+	seen := map[string]bool{}
+	for _, a := range s.Args {
+		if a.Key == "" {
+			if npos >= len(m.pos) {
+				return c.errf(a.Pos, "%s takes %d positional argument(s), this is one too many", s.Method, len(m.pos))
+			}
+			if err := c.arg(s, m.pos[npos], a.Value); err != nil {
+				return err
+			}
+			npos++
+			continue
+		}
+		var p *param
+		for i := range m.named {
+			if m.named[i].name == a.Key {
+				p = &m.named[i]
+			}
+		}
+		if p == nil {
+			var names []string
+			for _, n := range m.named {
+				names = append(names, n.name)
+			}
+			if len(names) == 0 {
+				return c.errf(a.Pos, "%s takes no Key=Value arguments", s.Method)
+			}
+			return c.errf(a.Pos, "unknown argument %s= for %s (it takes %s)", a.Key, s.Method, strings.Join(names, ", "))
+		}
+		if seen[a.Key] {
+			return c.errf(a.Pos, "argument %s given twice", a.Key)
+		}
+		seen[a.Key] = true
+		if err := c.arg(s, *p, a.Value); err != nil {
+			return err
+		}
+	}
+	for i := npos; i < len(m.pos); i++ {
+		if !m.pos[i].opt {
+			return c.errf(s.MethodPos, "%s needs a %s argument (argument %d)", s.Method, m.pos[i].name, i+1)
+		}
+	}
+	for _, p := range m.named {
+		if !p.opt && !seen[p.name] {
+			return c.errf(s.MethodPos, "%s needs %s=", s.Method, p.name)
+		}
+	}
+	if len(s.Results) > len(m.results) {
+		if len(m.results) == 0 {
+			return c.errf(s.Pos, "%s returns nothing to name", s.Method)
+		}
+		return c.errf(s.Pos, "%s returns %d value(s), not %d", s.Method, len(m.results), len(s.Results))
+	}
+	for i, r := range s.Results {
+		if r == "NULL" || r == "TRUE" || r == "FALSE" {
+			return c.errf(s.Pos, "%s is reserved and cannot name an object", r)
+		}
+		c.types[r] = m.results[i]
+	}
+	return nil
+}
+
+func (c *checker) arg(s *Call, p param, v Value) error {
+	switch p.kind {
+	case pObj:
+		if v.Kind != VIdent {
+			return c.errf(v.Pos, "%s of %s must be an object name, not %q", p.name, s.Method, v.Text)
+		}
+		if v.Ident == "NULL" {
+			if !p.opt {
+				return c.errf(v.Pos, "%s of %s cannot be NULL", p.name, s.Method)
+			}
+			return nil
+		}
+		t, ok := c.types[v.Ident]
+		if !ok {
+			return c.errf(v.Pos, "unknown object %q", v.Ident)
+		}
+		for _, want := range strings.Split(p.types, "|") {
+			if t == want {
+				return nil
+			}
+		}
+		return c.errf(v.Pos, "%s of %s must be a %s, and %s is a %s", p.name, s.Method, fmtTypes(p.types), v.Ident, t)
+	case pUint, pInt, pFloat:
+		if v.Kind != VNumber {
+			return c.errf(v.Pos, "%s of %s must be a number, not %q", p.name, s.Method, v.Text)
+		}
+		if p.kind != pFloat && (v.Num != math.Trunc(v.Num) || math.Abs(v.Num) > math.MaxUint32) {
+			return c.errf(v.Pos, "%s of %s must be a whole number within 32 bits, not %s", p.name, s.Method, v.Text)
+		}
+		if p.kind == pUint && v.Num < 0 {
+			return c.errf(v.Pos, "%s of %s cannot be negative", p.name, s.Method)
+		}
+		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
+			return c.errf(v.Pos, "%s of %s must be finite", p.name, s.Method)
+		}
+	case pFloatOrColor:
+		if v.Kind != VNumber && v.Kind != VColor {
+			return c.errf(v.Pos, "%s of %s must be a number or a #RRGGBBAA colour, not %q", p.name, s.Method, v.Text)
+		}
+	case pBool:
+		if v.Kind != VIdent || (v.Ident != "TRUE" && v.Ident != "FALSE") {
+			return c.errf(v.Pos, "%s of %s must be TRUE or FALSE, not %q", p.name, s.Method, v.Text)
+		}
+	case pEnum, pFlags:
+		tbl := ddi.Enums[p.enum]
+		names := []string{v.Ident}
+		switch v.Kind {
+		case VIdent:
+		case VFlags:
+			if p.kind != pFlags {
+				return c.errf(v.Pos, "%s of %s takes one value, not flags", p.name, s.Method)
+			}
+			names = v.Flags
+		case VNumber:
+			if p.kind == pFlags && v.Num == 0 {
+				return nil
+			}
+			return c.errf(v.Pos, "%s of %s must be one of %s", p.name, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "))
+		default:
+			return c.errf(v.Pos, "%s of %s must be one of %s, not %q", p.name, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "), v.Text)
+		}
+		for _, n := range names {
+			if _, ok := tbl[n]; !ok {
+				return c.errf(v.Pos, "unknown %s value %q for %s (known: %s)", p.name, n, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "))
+			}
+		}
+	case pData:
+		if _, ok := dataBytes(v); !ok {
+			if v.Kind == VMesh {
+				return c.errf(v.Pos, "unknown mesh %q (built-in meshes: cube, quad, triangle)", v.Ident)
+			}
+			return c.errf(v.Pos, "%s of %s must be data: f32[...], u16[...], u32[...], mesh:NAME or #RRGGBBAA", p.name, s.Method)
+		}
+	case pBuiltin:
+		if v.Kind != VBuiltin {
+			return c.errf(v.Pos, "%s of %s must be builtin:NAME", p.name, s.Method)
+		}
+		if !umd.IsBuiltin(v.Ident, p.enum) {
+			return c.errf(v.Pos, "unknown %s built-in shader %q (known: %s)", strings.ToUpper(p.enum), v.Ident, builtinNames(p.enum))
+		}
+	}
+	return nil
+}
+
+func builtinNames(stage string) string {
+	var out []string
+	for _, n := range []string{"vs_passthrough", "vs_transform", "ps_vertexcolor", "ps_solid", "ps_texture", "ps_fault"} {
+		if umd.IsBuiltin(n, stage) {
+			out = append(out, n)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// knownFaults are the fault names `inject` accepts.
+var knownFaults = map[string]bool{"E_OUTOFMEMORY": true, "gpu.hang": true, "gpu.fault": true, "umd.foreign": true, "vram.full": true}
+
+func (c *checker) inject(s *Inject) error {
+	if !knownFaults[s.Fault] {
+		return c.errf(s.Pos, "unknown fault %q (known: E_OUTOFMEMORY, gpu.fault, gpu.hang, umd.foreign, vram.full)", s.Fault)
+	}
+	args := map[string]Arg{}
+	for _, a := range s.Args {
+		args[a.Key] = a
+	}
+	switch s.Fault {
+	case "E_OUTOFMEMORY":
+		at, ok := args["at"]
+		if !ok {
+			return c.errf(s.Pos, "inject E_OUTOFMEMORY needs at=CTX.Method")
+		}
+		obj, _, found := strings.Cut(at.Value.Ident, ".")
+		if !found {
+			return c.errf(at.Pos, "at= must be CTX.Method, like imm.CreateResource")
+		}
+		if _, ok := c.types[obj]; !ok {
+			return c.errf(at.Pos, "unknown object %q", obj)
+		}
+	case "umd.foreign":
+		for _, k := range []string{"target", "on"} {
+			a, ok := args[k]
+			if !ok {
+				return c.errf(s.Pos, "inject umd.foreign needs target=OBJ on=DEV")
+			}
+			if _, ok := c.types[a.Value.Ident]; !ok {
+				return c.errf(a.Pos, "unknown object %q", a.Value.Ident)
+			}
+		}
+	}
+	return nil
+}
+
+func (c *checker) expect(s *Expect) error {
+	switch s.Kind {
+	case ExpectHR:
+		if _, ok := hresult.Parse(s.Name); !ok {
+			names := hresult.Names()
+			sort.Strings(names)
+			return c.errf(s.Pos, "unknown HRESULT %q (known: %s)", s.Name, strings.Join(names, ", "))
+		}
+	case ExpectPixel, ExpectHash:
+		t, ok := c.types[s.Name]
+		if !ok {
+			return c.errf(s.Pos, "unknown object %q", s.Name)
+		}
+		if t != tTexture && t != tBuffer && !(s.Kind == ExpectPixel && t == tSwap) {
+			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash"}[s.Kind], s.Name, t)
+		}
+		if s.Kind == ExpectPixel && t == tBuffer {
+			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,323 @@
+package scenario
+
+import (
+	"fmt"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// call is one API call being executed: the statement, its method and the
+// resolved target.
+type call struct {
+	run  *Run
+	st   *Call
+	m    *method
+	tgt  any
+	pos  map[int]Arg
+	name map[string]Arg
+}
+
+// badInput is a problem with the scenario found at run time (e.g. a feature
+// not simulated yet): it stops the run with a message naming the line.
+type badInput struct{ msg string }
+
+func (e *badInput) Error() string { return e.msg }
+
+func (x *call) bad(format string, args ...any) error {
+	return &badInput{fmt.Sprintf("%s: %s", x.st.Method, fmt.Sprintf(format, args...))}
+}
+
+func (x *call) value(i int) Value { return x.pos[i].Value }
+
+func (x *call) has(i int) bool { _, ok := x.pos[i]; return ok }
+
+// obj resolves positional argument i (-1: the call's target) to an object.
+func (x *call) obj(i int) any {
+	if i < 0 {
+		return x.tgt
+	}
+	a, ok := x.pos[i]
+	if !ok || a.Value.Ident == "NULL" {
+		return nil
+	}
+	return x.run.vars[a.Value.Ident]
+}
+
+func (x *call) target() d3d11.Object      { return x.tgt.(d3d11.Object) }
+func (x *call) ctx() *d3d11.DeviceContext { return x.tgt.(*d3d11.DeviceContext) }
+func (x *call) dev() *d3d11.Device        { return x.tgt.(*d3d11.Device) }
+
+func (x *call) res(i int) *d3d11.Resource {
+	r, _ := x.obj(i).(*d3d11.Resource)
+	return r
+}
+
+func (x *call) view(i int) *d3d11.View {
+	v, _ := x.obj(i).(*d3d11.View)
+	return v
+}
+
+func (x *call) state(i int) *d3d11.State {
+	v, _ := x.obj(i).(*d3d11.State)
+	return v
+}
+
+func (x *call) shader(i int) *d3d11.Shader {
+	v, _ := x.obj(i).(*d3d11.Shader)
+	return v
+}
+
+func (x *call) query(i int) *d3d11.Query {
+	v, _ := x.obj(i).(*d3d11.Query)
+	return v
+}
+
+func (x *call) num(i int) float64 {
+	a, ok := x.pos[i]
+	if !ok {
+		if i < len(x.m.pos) {
+			return x.m.pos[i].def
+		}
+		return 0
+	}
+	return a.Value.Num
+}
+
+func (x *call) uint(i int) uint32 { return uint32(x.num(i)) }
+func (x *call) f32(i int) float32 { return clampF32(x.num(i)) }
+
+func (x *call) namedParam(k string) *param {
+	for i := range x.m.named {
+		if x.m.named[i].name == k {
+			return &x.m.named[i]
+		}
+	}
+	return nil
+}
+
+func (x *call) numNamed(k string) float64 {
+	if a, ok := x.name[k]; ok {
+		return a.Value.Num
+	}
+	if p := x.namedParam(k); p != nil {
+		return p.def
+	}
+	return 0
+}
+
+func (x *call) uintNamed(k string) uint32 { return uint32(x.numNamed(k)) }
+func (x *call) f32Named(k string) float32 { return clampF32(x.numNamed(k)) }
+func (x *call) hasNamed(k string) bool    { _, ok := x.name[k]; return ok }
+func (x *call) enum(i int) uint32         { return enumValue(x.m.pos[i], x.pos[i].Value) }
+func (x *call) data(k string) []byte      { b, _ := dataBytes(x.name[k].Value); return b }
+func (x *call) boolNamed(k string, def bool) bool {
+	a, ok := x.name[k]
+	if !ok {
+		return def
+	}
+	return a.Value.Ident == "TRUE"
+}
+
+func (x *call) enumNamed(k string, def uint32) uint32 {
+	a, ok := x.name[k]
+	if !ok {
+		return def
+	}
+	return enumValue(*x.namedParam(k), a.Value)
+}
+
+// enumValue decodes an enum or flags value already validated by the checker.
+func enumValue(p param, v Value) uint32 {
+	tbl := ddi.Enums[p.enum]
+	switch v.Kind {
+	case VNumber:
+		return uint32(v.Num)
+	case VFlags:
+		var out uint32
+		for _, f := range v.Flags {
+			out |= tbl[f]
+		}
+		return out
+	}
+	return tbl[v.Ident]
+}
+
+// bind stores result i of the call under its name.
+func (x *call) bind(i int, v any) {
+	if i < len(x.st.Results) {
+		x.run.vars[x.st.Results[i]] = v
+		if o, ok := v.(d3d11.Object); ok {
+			x.run.names[o] = x.st.Results[i]
+		}
+	}
+}
+
+func (x *call) result(i int) string {
+	if i < len(x.st.Results) {
+		return x.st.Results[i]
+	}
+	return fmt.Sprintf("%s@%d", x.st.Method, x.st.Line)
+}
+
+func execCreateDevice(x *call) error {
+	flags := d3d11.CreateDeviceFlag(x.enumNamed("Flags", 0))
+	dev, imm, err := x.run.rt.D3D11CreateDevice(x.result(0), flags)
+	if err != nil {
+		return err
+	}
+	x.bind(0, dev)
+	x.bind(1, imm)
+	return nil
+}
+
+func execCreateSwapChain(x *call) error {
+	sc, err := x.dev().CreateSwapChain(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"))
+	if err == nil {
+		x.bind(0, sc)
+	}
+	return err
+}
+
+func execCreateBuffer(x *call) error {
+	var data []byte
+	if x.hasNamed("Data") {
+		data = x.data("Data")
+	}
+	w := x.uintNamed("ByteWidth")
+	if !x.hasNamed("ByteWidth") {
+		w = uint32(len(data))
+	}
+	desc := d3d11.BufferDesc{ByteWidth: w, Usage: ddi.Usage(x.enumNamed("Usage", 0)),
+		BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0))}
+	r, err := x.dev().CreateBuffer(x.result(0), desc, data)
+	if err == nil {
+		x.bind(0, r)
+	}
+	return err
+}
+
+func execCreateTexture(x *call) error {
+	var data []byte
+	if x.hasNamed("Data") {
+		data = x.data("Data")
+	}
+	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: ddi.Format(x.enumNamed("Format", 0)),
+		Usage: ddi.Usage(x.enumNamed("Usage", 0)), BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)),
+		CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0))}
+	r, err := x.dev().CreateTexture2D(x.result(0), desc, data)
+	if err == nil {
+		x.bind(0, r)
+	}
+	return err
+}
+
+func execCreateView(kind ddi.ViewKind) func(*call) error {
+	return func(x *call) error {
+		res := x.res(0)
+		if res == nil {
+			return x.bad("needs a resource")
+		}
+		v, err := x.dev().CreateView(x.result(0), kind, res)
+		if err == nil {
+			x.bind(0, v)
+		}
+		return err
+	}
+}
+
+func execCreateShader(stage string) func(*call) error {
+	return func(x *call) error {
+		s, err := x.dev().CreateShader(x.result(0), stage, x.value(0).Ident)
+		if err == nil {
+			x.bind(0, s)
+		}
+		return err
+	}
+}
+
+func execCreateBlend(x *call) error {
+	d := ddi.DefaultBlendDesc()
+	d.BlendEnable = x.boolNamed("BlendEnable", false)
+	d.SrcBlend = ddi.Blend(x.enumNamed("SrcBlend", uint32(d.SrcBlend)))
+	d.DestBlend = ddi.Blend(x.enumNamed("DestBlend", uint32(d.DestBlend)))
+	d.BlendOp = ddi.BlendOp(x.enumNamed("BlendOp", uint32(d.BlendOp)))
+	d.SrcBlendAlpha = ddi.Blend(x.enumNamed("SrcBlendAlpha", uint32(d.SrcBlendAlpha)))
+	d.DestBlendAlpha = ddi.Blend(x.enumNamed("DestBlendAlpha", uint32(d.DestBlendAlpha)))
+	d.BlendOpAlpha = ddi.BlendOp(x.enumNamed("BlendOpAlpha", uint32(d.BlendOpAlpha)))
+	d.RenderTargetWriteMask = uint8(x.uintNamed("RenderTargetWriteMask"))
+	s, err := x.dev().CreateBlendState(x.result(0), d)
+	if err == nil {
+		x.bind(0, s)
+	}
+	return err
+}
+
+func execCreateRaster(x *call) error {
+	d := ddi.DefaultRasterizerDesc()
+	d.FillMode = ddi.FillMode(x.enumNamed("FillMode", uint32(d.FillMode)))
+	d.CullMode = ddi.CullMode(x.enumNamed("CullMode", uint32(d.CullMode)))
+	d.FrontCounterClockwise = x.boolNamed("FrontCounterClockwise", false)
+	d.DepthClipEnable = x.boolNamed("DepthClipEnable", true)
+	s, err := x.dev().CreateRasterizerState(x.result(0), d)
+	if err == nil {
+		x.bind(0, s)
+	}
+	return err
+}
+
+func execCreateDepth(x *call) error {
+	d := ddi.DefaultDepthStencilDesc()
+	d.DepthEnable = x.boolNamed("DepthEnable", true)
+	d.DepthWriteMask = x.enumNamed("DepthWriteMask", 1) == 1
+	d.DepthFunc = ddi.ComparisonFunc(x.enumNamed("DepthFunc", uint32(d.DepthFunc)))
+	s, err := x.dev().CreateDepthStencilState(x.result(0), d)
+	if err == nil {
+		x.bind(0, s)
+	}
+	return err
+}
+
+func execCreateSampler(x *call) error {
+	d := ddi.DefaultSamplerDesc()
+	d.Filter = ddi.Filter(x.enumNamed("Filter", uint32(d.Filter)))
+	d.AddressU = ddi.AddressMode(x.enumNamed("AddressU", uint32(d.AddressU)))
+	d.AddressV = ddi.AddressMode(x.enumNamed("AddressV", uint32(d.AddressV)))
+	if a, ok := x.name["BorderColor"]; ok && a.Value.Kind == VColor {
+		for i := range 4 {
+			d.BorderColor[i] = float32(a.Value.Color[i]) / 255
+		}
+	}
+	s, err := x.dev().CreateSamplerState(x.result(0), d)
+	if err == nil {
+		x.bind(0, s)
+	}
+	return err
+}
+
+func execCreateQuery(x *call) error {
+	q, err := x.dev().CreateQuery(x.result(0), ddi.QueryType(x.enumNamed("Query", 0)))
+	if err == nil {
+		x.bind(0, q)
+	}
+	return err
+}
+
+// execClearRTV accepts R G B A numbers or one #RRGGBBAA colour.
+func execClearRTV(x *call) error {
+	var c [4]float32
+	if v := x.value(1); v.Kind == VColor {
+		for i := range 4 {
+			c[i] = float32(v.Color[i]) / 255
+		}
+	} else {
+		c = [4]float32{x.f32(1), x.f32(2), x.f32(3), x.f32(4)}
+		if !x.has(4) {
+			c[3] = 1
+		}
+	}
+	return x.ctx().ClearRenderTargetView(x.view(0), c)
+}
+
+var _ = hresult.S_OK

@@ -1,0 +1,83 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParse checks that no input makes the parser panic or hang, and that
+// every error is an *Error pointing inside the file.
+func FuzzParse(f *testing.F) {
+	seeds := []string{
+		"",
+		"\n\n",
+		"option seed=1\ndev, imm = D3D11CreateDevice\nexpect calls DxgkDdiCreateDevice CreateDevice\n",
+		"sc = dev.CreateSwapChain Width=64 Height=64\nimm.Draw 3 0\nsc.Present 0\nexpect pixel bb 32 40 == #ff0000ff\n",
+		"thread t {\n  repeat 3 {\n    dc.Flush\n  }\n  signal a\n}\nwait a\n",
+		"vb.Write f32[1, 2,\n 3 # c\n]\nib.Write u16[1 2 3] u32[0x10]\n",
+		"inject E_OUTOFMEMORY at=dc.FinishCommandList count=2\nexpect hr == E_OUTOFMEMORY\n",
+		"expect hash bb == 0123456789abcdef\nexpect violations == 0\nexpect violation CL-OOM\nexpect live == 0\n",
+		"x.F A|B|C mesh:quad builtin:ps_solid #102030 -1e3 4KiB .5\n",
+		// broken fragments
+		"thread t {\n",
+		"}\n",
+		"repeat 2 { x.F }",
+		"vb.Write f32[1 2",
+		"expect pixel bb 1 1 == #f00",
+		"option seed=1\nx.F\noption a=b",
+		"a, = b.C",
+		"x.F \xff\x00",
+		"\uFEFF#x\r\n x.F Color=#",
+		"expect hash x == " + string(bytes.Repeat([]byte{'f'}, 80)),
+		"repeat 99999999999999999999 {\n}",
+		"x.F 0x 1e 1e999 -- +. 0xKiB",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	files, _ := filepath.Glob("testdata/parse/*.d3ds")
+	for _, name := range files {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		s, err := Parse("f.d3ds", src)
+		if err == nil {
+			if s == nil {
+				t.Fatal("nil script and nil error")
+			}
+			checkPositions(t, s.Stmts)
+			return
+		}
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Fatalf("error %T %v is not an *Error", err, err)
+		}
+		lines := bytes.Count(src, []byte("\n")) + 1
+		if e.File != "f.d3ds" || e.Line < 1 || e.Col < 1 || e.Line > lines || e.Msg == "" {
+			t.Fatalf("bad error %q (File %q, Line %d, Col %d; %d lines)", err, e.File, e.Line, e.Col, lines)
+		}
+		if s != nil {
+			t.Fatal("script returned with an error")
+		}
+	})
+}
+
+func checkPositions(t *testing.T, stmts []Stmt) {
+	t.Helper()
+	for _, st := range stmts {
+		if p := Position(st); p.Line < 1 || p.Col < 1 {
+			t.Fatalf("statement %T at %v", st, p)
+		}
+		switch st := st.(type) {
+		case *Thread:
+			checkPositions(t, st.Body)
+		case *Repeat:
+			checkPositions(t, st.Body)
+		}
+	}
+}

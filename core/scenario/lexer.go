@@ -1,0 +1,274 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// Lexical rules of a scenario (SCENARIO.md, "Syntax"):
+//
+//   - The source is UTF-8 text, read line by line: a newline ends a statement
+//     (except inside a list, see the parser). Spaces, tabs and '\r' separate
+//     tokens; a byte-order mark at the very start is skipped.
+//   - A word is [A-Za-z_][A-Za-z0-9_.-]*: object names, methods
+//     (dev.CreateBuffer is one word, the parser splits it at the '.'), enum
+//     values, option keys (driver.freethreaded), fault names (gpu.hang), rule
+//     ids (CL-OOM).
+//   - A number starts with a digit, or with '-', '+' or '.' followed by a digit
+//     (or '-'/'+' then '.' then a digit), and runs over [A-Za-z0-9_.+-]; the
+//     parser decodes it (0x10, -1e3, 0.5, 256MiB), so "3abc" is one bad number
+//     rather than a number and a word.
+//   - Punctuation: = == , | { } [ ] :
+//   - '#' is either a colour or a comment, by this rule: a '#' is a colour when
+//     (1) it is not the first token of its line, (2) the byte before it is a
+//     space, a tab or '=', and (3) exactly 6 or 8 hex digits follow it, then a
+//     space, a tab, '\r', a newline or the end of the file. Every other '#'
+//     starts a comment that runs to the end of the line, including one in the
+//     middle of a word (vb#note is vb and a comment). So a line that starts
+//     with '#' is always a comment, `# red` after a statement is a comment, and
+//     `expect pixel bb 1 1 == #ff0000ff` ends with a colour. Write comments with
+//     a space after the '#' and they can never be taken for a colour.
+//   - Anything else outside a comment (a non-ASCII letter, a control
+//     character, invalid UTF-8) is an error. Comments may hold any bytes.
+
+// tokKind is the kind of a token.
+type tokKind uint8
+
+const (
+	tEOF     tokKind = iota
+	tNewline         // '\n'
+	tIdent           // a word
+	tNumber          // a number, undecoded
+	tColor           // #RRGGBB or #RRGGBBAA
+	tAssign          // =
+	tEq              // ==
+	tComma           // ,
+	tPipe            // |
+	tLBrace          // {
+	tRBrace          // }
+	tLBrack          // [
+	tRBrack          // ]
+	tColon           // :
+	tError           // a lexical error; text is the message
+)
+
+// token is one lexeme. text is the source text, except for tError where it is
+// the message; off and end are byte offsets into the source.
+type token struct {
+	kind     tokKind
+	text     string
+	off, end int
+	pos      Pos
+
+	// For tNewline and tEOF: the comment that preceded it on its line, if
+	// any (cmt is empty if none). Error messages use it when a colour was
+	// expected and a '#' was read as a comment.
+	cmt    string
+	cmtPos Pos
+}
+
+// lexer turns the source into tokens. It is sticky at the end: after tEOF or
+// tError it returns the same token forever, so no parser loop can run past
+// the end of the input.
+type lexer struct {
+	src       string
+	off       int
+	line      int
+	lineStart int  // offset of the first byte of the current line
+	midLine   bool // a token other than a newline was produced on this line
+	cmt       string
+	cmtPos    Pos
+	last      *token
+}
+
+func newLexer(src string) *lexer {
+	lx := &lexer{src: src, line: 1}
+	if strings.HasPrefix(src, "\uFEFF") {
+		lx.off = 3
+		lx.lineStart = 3
+	}
+	return lx
+}
+
+func (lx *lexer) pos(off int) Pos {
+	return Pos{Line: lx.line, Col: off - lx.lineStart + 1}
+}
+
+func (lx *lexer) tok(kind tokKind, off, end int) token {
+	lx.off = end
+	if kind != tNewline {
+		lx.midLine = true
+	}
+	return token{kind: kind, text: lx.src[off:end], off: off, end: end, pos: lx.pos(off)}
+}
+
+func (lx *lexer) fail(off int, format string, args ...any) token {
+	t := token{kind: tError, text: fmt.Sprintf(format, args...), off: off, end: off, pos: lx.pos(off)}
+	lx.last = &t
+	return t
+}
+
+func (lx *lexer) next() token {
+	if lx.last != nil {
+		return *lx.last
+	}
+	src := lx.src
+	for lx.off < len(src) {
+		off := lx.off
+		c := src[off]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r':
+			lx.off++
+			continue
+		case c == '\n':
+			t := lx.tok(tNewline, off, off+1)
+			t.cmt, t.cmtPos, lx.cmt = lx.cmt, lx.cmtPos, ""
+			lx.line++
+			lx.lineStart = off + 1
+			lx.midLine = false
+			return t
+		case c == '#':
+			if n := lx.colorLen(off); n > 0 {
+				return lx.tok(tColor, off, off+n)
+			}
+			end := len(src)
+			if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+				end = off + i
+			}
+			lx.cmt, lx.cmtPos = strings.TrimRight(src[off:end], "\r"), lx.pos(off)
+			lx.off = end
+			continue
+		case isLetter(c):
+			end := off + 1
+			for end < len(src) && isWordByte(src[end]) {
+				end++
+			}
+			return lx.tok(tIdent, off, end)
+		case isDigit(c) || startsNumber(src[off:]):
+			end := off + 1
+			for end < len(src) && isNumberByte(src[end]) {
+				end++
+			}
+			return lx.tok(tNumber, off, end)
+		}
+		switch c {
+		case '=':
+			if off+1 < len(src) && src[off+1] == '=' {
+				return lx.tok(tEq, off, off+2)
+			}
+			return lx.tok(tAssign, off, off+1)
+		case ',':
+			return lx.tok(tComma, off, off+1)
+		case '|':
+			return lx.tok(tPipe, off, off+1)
+		case '{':
+			return lx.tok(tLBrace, off, off+1)
+		case '}':
+			return lx.tok(tRBrace, off, off+1)
+		case '[':
+			return lx.tok(tLBrack, off, off+1)
+		case ']':
+			return lx.tok(tRBrack, off, off+1)
+		case ':':
+			return lx.tok(tColon, off, off+1)
+		}
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(src[off:])
+			if r == utf8.RuneError && size <= 1 {
+				return lx.fail(off, "invalid UTF-8 encoding")
+			}
+			return lx.fail(off, "unexpected character %U %q (names are ASCII; put text in a '#' comment)", r, r)
+		}
+		if c < ' ' || c == 0x7f {
+			return lx.fail(off, "unexpected control character %U", rune(c))
+		}
+		return lx.fail(off, "unexpected character %q", rune(c))
+	}
+	t := token{kind: tEOF, off: len(src), end: len(src), pos: lx.pos(len(src)), cmt: lx.cmt, cmtPos: lx.cmtPos}
+	lx.last = &t
+	return t
+}
+
+// colorLen returns the length of the colour token starting with the '#' at
+// off (7 or 9), or 0 if that '#' starts a comment (see the rule above).
+func (lx *lexer) colorLen(off int) int {
+	src := lx.src
+	if !lx.midLine || off == 0 {
+		return 0
+	}
+	if b := src[off-1]; b != ' ' && b != '\t' && b != '=' {
+		return 0
+	}
+	n := 0
+	for off+1+n < len(src) && isHex(src[off+1+n]) {
+		n++
+	}
+	if n != 6 && n != 8 {
+		return 0
+	}
+	if end := off + 1 + n; end < len(src) {
+		if b := src[end]; b != ' ' && b != '\t' && b != '\r' && b != '\n' {
+			return 0
+		}
+	}
+	return 1 + n
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isHex(c byte) bool    { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+func isWordByte(c byte) bool   { return isLetter(c) || isDigit(c) || c == '.' || c == '-' }
+func isNumberByte(c byte) bool { return isWordByte(c) || c == '+' }
+
+// startsNumber reports whether s starts a number that does not start with a
+// digit: -1, +2, .5, -.5.
+func startsNumber(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '-' || s[i] == '+') {
+		i++
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+	}
+	return i > 0 && i < len(s) && isDigit(s[i])
+}
+
+// isName reports whether s is a plain identifier, [A-Za-z_][A-Za-z0-9_]*: the
+// names bound by '=', thread names, argument keys, call targets and methods.
+func isName(s string) bool {
+	if s == "" || !isLetter(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isLetter(s[i]) && !isDigit(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// describe names a token for an error message.
+func describe(t token) string {
+	switch t.kind {
+	case tEOF:
+		return "end of file"
+	case tNewline:
+		return "end of line"
+	}
+	return quote(t.text)
+}
+
+// quote quotes s for a message, shortened if long.
+func quote(s string) string {
+	const max = 40
+	if len(s) > max {
+		cut := max
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		return fmt.Sprintf("%q...", s[:cut])
+	}
+	return fmt.Sprintf("%q", s)
+}

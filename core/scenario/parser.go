@@ -1,0 +1,779 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The parser turns a scenario's text into a Script (ast.go). It checks syntax
+// only: whether a method, an argument name or an enum value exists is the
+// checker's business. It stops at the first error and reports it as an *Error
+// whose line and column (1-based, columns in bytes) point at the offending
+// token.
+//
+// Grammar (SCENARIO.md, "Syntax"; see lexer.go for tokens and the '#' rule):
+//
+//	script    = { line } .
+//	line      = [ statement ] newline .
+//	statement = option | thread | signal | wait | repeat | inject | expect | call .
+//	option    = "option" word "=" (word | number) .       // only before the first other statement
+//	thread    = "thread" name "{" newline { line } "}" .    // '}' alone on its line
+//	repeat    = "repeat" count "{" newline { line } "}" .   // 1 <= count <= MaxRepeat
+//	signal    = "signal" word .      wait = "wait" word .
+//	inject    = "inject" word { name "=" value } .
+//	expect    = "expect" ( "hr" "==" word | "pixel" word int int "==" colour
+//	          | "hash" word "==" hex | "calls" word { word } | "violations" "==" int
+//	          | "violation" word | "live" "==" int ) .
+//	call      = [ name { "," name } "=" ] ( name "." name | name ) { arg } .
+//	arg       = name "=" value | value .
+//	value     = number | colour | word | word "|" word { "|" word }
+//	          | ("f32" | "u16" | "u32") "[" { number [ "," ] | newline } "]"
+//	          | ("mesh" | "builtin") ":" word .
+//
+// A keyword is a keyword only as the first word of a statement and when it is
+// not followed by '=' or ',' (so `wait = dev.CreateQuery Query=EVENT` binds an
+// object named wait).
+
+// Limits that keep any input cheap to parse.
+const (
+	MaxSource = 1 << 20 // bytes of scenario text
+	MaxRepeat = 1e9     // repeat count
+	maxDepth  = 64      // nesting of blocks
+	maxCount  = 1e9     // expect violations/live
+	maxCoord  = 1 << 24 // expect pixel X, Y
+)
+
+// Parse parses a scenario. file names it in errors (it may be empty). The
+// error, if any, is an *Error.
+func Parse(file string, src []byte) (*Script, error) {
+	if len(src) > MaxSource {
+		return nil, &Error{File: file, Line: 1, Col: 1,
+			Msg: fmt.Sprintf("scenario too large (%d bytes; the limit is 1 MiB)", len(src))}
+	}
+	p := &parser{file: file, src: string(src)}
+	p.lx = newLexer(p.src)
+	s, err := p.script()
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+type parser struct {
+	file     string
+	src      string
+	lx       *lexer
+	ahead    []token // lookahead, at most two tokens
+	seenStmt bool    // a statement other than option was parsed
+	depth    int     // open blocks
+}
+
+func (p *parser) peekN(i int) token {
+	for len(p.ahead) <= i {
+		p.ahead = append(p.ahead, p.lx.next())
+	}
+	return p.ahead[i]
+}
+
+func (p *parser) peek() token { return p.peekN(0) }
+
+func (p *parser) next() token {
+	t := p.peek()
+	p.ahead = p.ahead[1:]
+	return t
+}
+
+// errAt reports an error at t. A lexical error wins over the parser's
+// complaint: it is what is wrong at that place.
+func (p *parser) errAt(t token, format string, args ...any) *Error {
+	msg := t.text
+	if t.kind != tError {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &Error{File: p.file, Line: t.pos.Line, Col: t.pos.Col, Msg: msg}
+}
+
+// span is the source text from a to b inclusive, shortened for messages.
+func (p *parser) span(a, b token) string {
+	s := p.src[a.off:b.end]
+	if len(s) > 40 {
+		cut := 40
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
+	}
+	return s
+}
+
+// isKeyword reports whether t, the first token of a statement, is keyword kw.
+func (p *parser) isKeyword(t token, kw string) bool {
+	if t.kind != tIdent || t.text != kw {
+		return false
+	}
+	k := p.peekN(1).kind
+	return k != tAssign && k != tComma
+}
+
+func endsStmt(k tokKind) bool { return k == tNewline || k == tEOF || k == tRBrace }
+
+// endStmt consumes the end of a statement: a newline or the end of the file.
+// after names the statement for the message.
+func (p *parser) endStmt(first, last token) *Error {
+	t := p.peek()
+	switch t.kind {
+	case tNewline:
+		p.next()
+		return nil
+	case tEOF:
+		return nil
+	case tRBrace:
+		return p.errAt(t, "'}' must be alone on its line")
+	}
+	return p.errAt(t, "expected end of line after '%s', found %s", p.span(first, last), describe(t))
+}
+
+func (p *parser) script() (*Script, *Error) {
+	s := &Script{Name: p.file}
+	for {
+		t := p.peek()
+		switch t.kind {
+		case tEOF:
+			return s, nil
+		case tNewline:
+			p.next()
+			continue
+		case tRBrace:
+			return nil, p.errAt(t, "unexpected '}' (no block is open)")
+		}
+		if p.isKeyword(t, "option") && !p.seenStmt {
+			o, err := p.option()
+			if err != nil {
+				return nil, err
+			}
+			s.Options = append(s.Options, o)
+			continue
+		}
+		st, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		s.Stmts = append(s.Stmts, st)
+	}
+}
+
+// block parses the lines after '{' (open) up to and including the matching
+// '}'.
+func (p *parser) block(open token) ([]Stmt, *Error) {
+	if t := p.next(); t.kind != tNewline {
+		if t.kind == tEOF {
+			return nil, p.errAt(t, "unclosed '{' (opened at %d:%d)", open.pos.Line, open.pos.Col)
+		}
+		return nil, p.errAt(t, "expected end of line after '{', found %s (statements in a block go on their own lines)", describe(t))
+	}
+	p.depth++
+	if p.depth > maxDepth {
+		return nil, p.errAt(open, "blocks nested too deeply (more than %d)", maxDepth)
+	}
+	var body []Stmt
+	for {
+		t := p.peek()
+		switch t.kind {
+		case tNewline:
+			p.next()
+			continue
+		case tEOF:
+			return nil, p.errAt(t, "unclosed '{' (opened at %d:%d)", open.pos.Line, open.pos.Col)
+		case tRBrace:
+			p.next()
+			if after := p.peek(); after.kind != tNewline && after.kind != tEOF {
+				return nil, p.errAt(after, "'}' must be alone on its line, found %s after it", describe(after))
+			}
+			p.depth--
+			return body, nil
+		}
+		st, err := p.stmt()
+		if err != nil {
+			return nil, err
+		}
+		body = append(body, st)
+	}
+}
+
+// stmt parses one statement other than a leading option, with its end of line.
+func (p *parser) stmt() (Stmt, *Error) {
+	t := p.peek()
+	p.seenStmt = true
+	switch {
+	case t.kind == tLBrace:
+		return nil, p.errAt(t, "unexpected '{' (a block follows 'thread NAME' or 'repeat N' on the same line)")
+	case t.kind != tIdent:
+		return nil, p.errAt(t, "expected a statement, found %s", describe(t))
+	case p.isKeyword(t, "option"):
+		return nil, p.errAt(t, "option after the first statement")
+	case p.isKeyword(t, "thread"):
+		return p.thread()
+	case p.isKeyword(t, "repeat"):
+		return p.repeat()
+	case p.isKeyword(t, "signal"), p.isKeyword(t, "wait"):
+		return p.signalWait()
+	case p.isKeyword(t, "inject"):
+		return p.inject()
+	case p.isKeyword(t, "expect"):
+		return p.expect()
+	}
+	return p.call()
+}
+
+func (p *parser) option() (Option, *Error) {
+	kw := p.next()
+	key := p.next()
+	if key.kind != tIdent {
+		return Option{}, p.errAt(key, "expected KEY=VALUE after 'option', found %s", describe(key))
+	}
+	eq := p.next()
+	if eq.kind != tAssign {
+		return Option{}, p.errAt(eq, "expected '=' after 'option %s', found %s", key.text, describe(eq))
+	}
+	val := p.next()
+	if val.kind != tIdent && val.kind != tNumber {
+		return Option{}, p.errAt(val, "expected a value after 'option %s=', found %s", key.text, describe(val))
+	}
+	if err := p.endStmt(kw, val); err != nil {
+		return Option{}, err
+	}
+	return Option{Pos: kw.pos, Key: key.text, Value: val.text}, nil
+}
+
+func (p *parser) thread() (Stmt, *Error) {
+	kw := p.next()
+	name := p.next()
+	if name.kind != tIdent || !isName(name.text) {
+		return nil, p.errAt(name, "expected a thread name after 'thread', found %s", describe(name))
+	}
+	open := p.next()
+	if open.kind != tLBrace {
+		return nil, p.errAt(open, "expected '{' on the same line as 'thread %s', found %s", name.text, describe(open))
+	}
+	body, err := p.block(open)
+	if err != nil {
+		return nil, err
+	}
+	return &Thread{Pos: kw.pos, Name: name.text, Body: body}, nil
+}
+
+func (p *parser) repeat() (Stmt, *Error) {
+	kw := p.next()
+	n := p.next()
+	if n.kind != tNumber {
+		return nil, p.errAt(n, "expected a count after 'repeat', found %s", describe(n))
+	}
+	count, err := p.integer(n, "repeat count", 1, MaxRepeat)
+	if err != nil {
+		return nil, err
+	}
+	open := p.next()
+	if open.kind != tLBrace {
+		return nil, p.errAt(open, "expected '{' on the same line as 'repeat %s', found %s", n.text, describe(open))
+	}
+	body, err := p.block(open)
+	if err != nil {
+		return nil, err
+	}
+	return &Repeat{Pos: kw.pos, Count: count, Body: body}, nil
+}
+
+func (p *parser) signalWait() (Stmt, *Error) {
+	kw := p.next()
+	ev := p.next()
+	if ev.kind != tIdent {
+		return nil, p.errAt(ev, "expected an event name after '%s', found %s", kw.text, describe(ev))
+	}
+	if err := p.endStmt(kw, ev); err != nil {
+		return nil, err
+	}
+	if kw.text == "signal" {
+		return &Signal{Pos: kw.pos, Event: ev.text}, nil
+	}
+	return &Wait{Pos: kw.pos, Event: ev.text}, nil
+}
+
+func (p *parser) inject() (Stmt, *Error) {
+	kw := p.next()
+	fault := p.next()
+	if fault.kind != tIdent {
+		return nil, p.errAt(fault, "expected a fault after 'inject' (E_OUTOFMEMORY, gpu.hang, ...), found %s", describe(fault))
+	}
+	in := &Inject{Pos: kw.pos, Fault: fault.text}
+	last := fault
+	for !endsStmt(p.peek().kind) {
+		t := p.peek()
+		if t.kind != tIdent || p.peekN(1).kind != tAssign {
+			return nil, p.errAt(t, "expected Key=Value after 'inject %s', found %s", fault.text, describe(t))
+		}
+		a, end, err := p.arg()
+		if err != nil {
+			return nil, err
+		}
+		in.Args = append(in.Args, a)
+		last = end
+	}
+	if err := p.endStmt(kw, last); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+const expectForms = "hr, pixel, hash, calls, violations, violation, live"
+
+func (p *parser) expect() (Stmt, *Error) {
+	kw := p.next()
+	form := p.next()
+	if form.kind != tIdent {
+		return nil, p.errAt(form, "expected what to expect after 'expect' (want %s), found %s", expectForms, describe(form))
+	}
+	e := &Expect{Pos: kw.pos}
+	last := form
+	// eq consumes '=='; the message quotes the statement so far.
+	eq := func() *Error {
+		t := p.next()
+		if t.kind != tEq {
+			return p.errAt(t, "expected '==' after '%s', found %s", p.span(kw, last), describe(t))
+		}
+		last = t
+		return nil
+	}
+	word := func(what string) (token, *Error) {
+		t := p.next()
+		if t.kind != tIdent {
+			return t, p.errAt(t, "expected %s after '%s', found %s", what, p.span(kw, last), describe(t))
+		}
+		last = t
+		return t, nil
+	}
+	count := func(what string) (int, *Error) {
+		t := p.next()
+		if t.kind != tNumber {
+			return 0, p.errAt(t, "expected a count after '%s', found %s", p.span(kw, last), describe(t))
+		}
+		last = t
+		return p.integer(t, what, 0, maxCount)
+	}
+	var err *Error
+	switch form.text {
+	case "hr":
+		e.Kind = ExpectHR
+		if err = eq(); err == nil {
+			var t token
+			t, err = word("an HRESULT name (S_OK, E_OUTOFMEMORY, ...)")
+			e.Name = t.text
+		}
+	case "pixel":
+		e.Kind = ExpectPixel
+		var t token
+		if t, err = word("a resource name"); err != nil {
+			break
+		}
+		e.Name = t.text
+		for _, c := range []*int{&e.X, &e.Y} {
+			t := p.next()
+			if t.kind != tNumber {
+				return nil, p.errAt(t, "expected a coordinate after '%s', found %s", p.span(kw, last), describe(t))
+			}
+			last = t
+			if *c, err = p.integer(t, "pixel coordinate", 0, maxCoord); err != nil {
+				return nil, err
+			}
+		}
+		if err = eq(); err != nil {
+			break
+		}
+		t = p.next()
+		if t.kind != tColor {
+			t, what := colourHint(t)
+			return nil, p.errAt(t, "expected a colour #RRGGBBAA after '%s', found %s", p.span(kw, last), what)
+		}
+		last = t
+		e.Color = parseColor(t.text)
+	case "hash":
+		e.Kind = ExpectHash
+		var t token
+		if t, err = word("a resource name"); err != nil {
+			break
+		}
+		e.Name = t.text
+		if err = eq(); err != nil {
+			break
+		}
+		t = p.next()
+		if t.kind != tIdent && t.kind != tNumber {
+			return nil, p.errAt(t, "expected a hex hash after '%s', found %s", p.span(kw, last), describe(t))
+		}
+		last = t
+		if len(t.text) > 64 || strings.TrimLeft(t.text, "0123456789abcdefABCDEF") != "" {
+			return nil, p.errAt(t, "bad hash %s (want 1 to 64 hex digits)", quote(t.text))
+		}
+		e.Hex = strings.ToLower(t.text)
+	case "calls":
+		e.Kind = ExpectCalls
+		for !endsStmt(p.peek().kind) {
+			t, err := word("an event name")
+			if err != nil {
+				return nil, err
+			}
+			e.Names = append(e.Names, t.text)
+		}
+		if len(e.Names) == 0 {
+			t := p.peek()
+			return nil, p.errAt(t, "expected at least one event name after 'expect calls', found %s", describe(t))
+		}
+	case "violations":
+		e.Kind = ExpectViolations
+		if err = eq(); err == nil {
+			e.N, err = count("violation count")
+		}
+	case "violation":
+		e.Kind = ExpectViolation
+		var t token
+		t, err = word("a rule id")
+		e.Name = t.text
+	case "live":
+		e.Kind = ExpectLive
+		if err = eq(); err == nil {
+			e.N, err = count("live count")
+		}
+	default:
+		return nil, p.errAt(form, "unknown expect form %s (want %s)", quote(form.text), expectForms)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := p.endStmt(kw, last); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func (p *parser) call() (Stmt, *Error) {
+	first := p.peek()
+	c := &Call{Pos: first.pos}
+	if k := p.peekN(1).kind; k == tComma || k == tAssign {
+		for {
+			t := p.next()
+			if t.kind != tIdent {
+				return nil, p.errAt(t, "expected a name to bind, found %s", describe(t))
+			}
+			if !isName(t.text) {
+				return nil, p.errAt(t, "cannot bind %s: names bound with '=' are identifiers (letters, digits and '_')", quote(t.text))
+			}
+			c.Results = append(c.Results, t.text)
+			sep := p.next()
+			if sep.kind == tAssign {
+				break
+			}
+			if sep.kind != tComma {
+				return nil, p.errAt(sep, "expected ',' or '=' after %s, found %s", quote(t.text), describe(sep))
+			}
+		}
+	}
+	callee := p.next()
+	if callee.kind != tIdent {
+		return nil, p.errAt(callee, "expected a call (TARGET.Method or a function) after '=', found %s", describe(callee))
+	}
+	c.Method, c.MethodPos = callee.text, callee.pos
+	if i := strings.IndexByte(callee.text, '.'); i >= 0 {
+		c.Target, c.TargetPos = callee.text[:i], callee.pos
+		c.Method = callee.text[i+1:]
+		c.MethodPos = Pos{Line: callee.pos.Line, Col: callee.pos.Col + i + 1}
+		if !isName(c.Target) {
+			return nil, p.errAt(callee, "bad call target %s (an object name is letters, digits and '_')", quote(c.Target))
+		}
+		if c.Method == "" {
+			return nil, p.errAt(callee, "expected a method name after %s", quote(callee.text))
+		}
+	}
+	if !isName(c.Method) {
+		return nil, p.errAt(callee, "bad call %s (want TARGET.Method or a function name)", quote(callee.text))
+	}
+	last := callee
+	for !endsStmt(p.peek().kind) {
+		a, end, err := p.arg()
+		if err != nil {
+			return nil, err
+		}
+		c.Args = append(c.Args, a)
+		last = end
+	}
+	if err := p.endStmt(first, last); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// arg parses a positional value or Key=Value; it returns the last token.
+func (p *parser) arg() (Arg, token, *Error) {
+	t := p.peek()
+	if t.kind == tIdent && p.peekN(1).kind == tAssign {
+		key := p.next()
+		p.next()
+		if !isName(key.text) {
+			return Arg{}, key, p.errAt(key, "bad argument name %s (want letters, digits and '_')", quote(key.text))
+		}
+		if v := p.peek(); endsStmt(v.kind) {
+			v, what := colourHint(v)
+			return Arg{}, key, p.errAt(v, "expected a value after '%s=', found %s", key.text, what)
+		}
+		v, last, err := p.value()
+		return Arg{Pos: key.pos, Key: key.text, Value: v}, last, err
+	}
+	v, last, err := p.value()
+	return Arg{Pos: v.Pos, Value: v}, last, err
+}
+
+// value parses one value; it returns the last token.
+func (p *parser) value() (Value, token, *Error) {
+	t := p.next()
+	v := Value{Pos: t.pos, Text: t.text}
+	switch t.kind {
+	case tNumber:
+		n, msg := parseNumber(t.text)
+		if msg != "" {
+			return v, t, p.errAt(t, "%s", msg)
+		}
+		v.Kind, v.Num = VNumber, n
+		return v, t, nil
+	case tColor:
+		v.Kind, v.Color = VColor, parseColor(t.text)
+		return v, t, nil
+	case tLBrack:
+		return v, t, p.errAt(t, "a list needs a type: f32[...], u16[...] or u32[...]")
+	case tIdent:
+	default:
+		return v, t, p.errAt(t, "expected a value, found %s", describe(t))
+	}
+	switch p.peek().kind {
+	case tLBrack:
+		return p.list(t)
+	case tColon:
+		switch t.text {
+		case "mesh":
+			v.Kind = VMesh
+		case "builtin":
+			v.Kind = VBuiltin
+		default:
+			return v, t, p.errAt(t, "unknown value prefix %s (want mesh: or builtin:)", quote(t.text+":"))
+		}
+		p.next()
+		name := p.next()
+		if name.kind != tIdent {
+			return v, name, p.errAt(name, "expected a name after '%s:', found %s", t.text, describe(name))
+		}
+		v.Ident, v.Text = name.text, p.src[t.off:name.end]
+		return v, name, nil
+	case tPipe:
+		v.Kind, v.Flags = VFlags, []string{t.text}
+		last := t
+		for p.peek().kind == tPipe {
+			p.next()
+			f := p.next()
+			if f.kind != tIdent {
+				return v, f, p.errAt(f, "expected a flag name after '|', found %s", describe(f))
+			}
+			v.Flags = append(v.Flags, f.text)
+			last = f
+		}
+		v.Text = p.src[t.off:last.end]
+		return v, last, nil
+	}
+	v.Kind, v.Ident = VIdent, t.text
+	return v, t, nil
+}
+
+// list parses f32[...], u16[...] or u32[...]; typ is the type word and the
+// next token is '['. Lists may span lines; commas between numbers are
+// optional.
+func (p *parser) list(typ token) (Value, token, *Error) {
+	v := Value{Pos: typ.pos}
+	switch typ.text {
+	case "f32":
+		v.Kind = VF32
+	case "u16":
+		v.Kind = VU16
+	case "u32":
+		v.Kind = VU32
+	default:
+		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16 or u32)", quote(typ.text))
+	}
+	p.next() // '['
+	afterNum := false
+	lineStart := false // t is the first token of its line
+	for {
+		t := p.next()
+		switch t.kind {
+		case tRBrack:
+			v.Text = p.src[typ.off:t.end]
+			if v.Kind == VF32 && v.F32 == nil {
+				v.F32 = []float32{}
+			} else if v.Kind != VF32 && v.U32 == nil {
+				v.U32 = []uint32{}
+			}
+			return v, t, nil
+		case tNewline:
+			lineStart = true
+			continue
+		case tComma:
+			lineStart = false
+			if !afterNum {
+				return v, t, p.errAt(t, "unexpected ',' in %s list", typ.text)
+			}
+			afterNum = false
+			continue
+		case tNumber:
+			n, msg := parseNumber(t.text)
+			if msg != "" {
+				return v, t, p.errAt(t, "%s", msg)
+			}
+			switch v.Kind {
+			case VF32:
+				if math.Abs(n) > math.MaxFloat32 {
+					return v, t, p.errAt(t, "f32 value %s out of range", t.text)
+				}
+				v.F32 = append(v.F32, float32(n))
+			default:
+				max := float64(math.MaxUint32)
+				if v.Kind == VU16 {
+					max = math.MaxUint16
+				}
+				if n != math.Trunc(n) {
+					return v, t, p.errAt(t, "%s value %s is not an integer", typ.text, t.text)
+				}
+				if n < 0 || n > max {
+					return v, t, p.errAt(t, "%s value %s out of range", typ.text, t.text)
+				}
+				v.U32 = append(v.U32, uint32(n))
+			}
+			afterNum, lineStart = true, false
+			continue
+		}
+		// A word or a brace opening a line is most likely the next
+		// statement: the list was never closed.
+		if t.kind == tEOF || lineStart && t.kind != tError {
+			return v, t, p.errAt(t, "unterminated list %s[ (opened at %d:%d)", typ.text, typ.pos.Line, typ.pos.Col)
+		}
+		return v, t, p.errAt(t, "expected a number in %s list, found %s", typ.text, describe(t))
+	}
+}
+
+// colourHint helps where a colour was expected but the line ended: if the
+// line ended with a comment that looks like a botched colour (#f00), it
+// returns a token at that comment and a description saying what a colour is.
+func colourHint(t token) (token, string) {
+	if (t.kind == tNewline || t.kind == tEOF) && len(t.cmt) > 1 && isHex(t.cmt[1]) {
+		at := token{kind: t.kind, pos: t.cmtPos}
+		return at, "comment " + quote(t.cmt) + " (a colour is '#' then 6 or 8 hex digits, then a space or the end of the line)"
+	}
+	return t, describe(t)
+}
+
+// integer decodes number token t as an integer in [min, max]; what names it.
+func (p *parser) integer(t token, what string, min, max float64) (int, *Error) {
+	n, msg := parseNumber(t.text)
+	if msg != "" {
+		return 0, p.errAt(t, "%s", msg)
+	}
+	if n != math.Trunc(n) {
+		return 0, p.errAt(t, "%s %s is not an integer", what, t.text)
+	}
+	if n < min {
+		return 0, p.errAt(t, "%s %s must be at least %d", what, t.text, int64(min))
+	}
+	if n > max {
+		return 0, p.errAt(t, "%s %s is too large (max %d)", what, t.text, int64(max))
+	}
+	return int(n), nil
+}
+
+// sizeSuffixes are the multipliers a number may end with.
+var sizeSuffixes = []struct {
+	s string
+	m float64
+}{
+	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+	{"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30},
+}
+
+// parseNumber decodes a number token: an optional sign, then a hex integer
+// (0x1F) or a decimal integer or float (12, 0.5, .5, -1e3), then an optional
+// size suffix K, KiB, M, MiB, G or GiB (powers of 1024). It returns a message
+// if the token is not such a number.
+func parseNumber(text string) (float64, string) {
+	bad := "bad number " + quote(text)
+	s := text
+	neg := false
+	if s != "" && (s[0] == '-' || s[0] == '+') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	mul := 1.0
+	for _, suf := range sizeSuffixes {
+		if strings.HasSuffix(s, suf.s) {
+			s, mul = s[:len(s)-len(suf.s)], suf.m
+			break
+		}
+	}
+	var n float64
+	if len(s) > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') {
+		u, err := strconv.ParseUint(s[2:], 16, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return 0, "number " + quote(text) + " out of range"
+			}
+			return 0, bad
+		}
+		n = float64(u)
+	} else {
+		if s == "" || strings.TrimLeft(s, "0123456789.eE+-") != "" || !isDigit(s[0]) && s[0] != '.' {
+			return 0, bad
+		}
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+				return 0, "number " + quote(text) + " out of range"
+			}
+			return 0, bad
+		}
+		n = f
+	}
+	n *= mul
+	if math.IsInf(n, 0) || math.IsNaN(n) {
+		return 0, "number " + quote(text) + " out of range"
+	}
+	if neg {
+		n = -n
+	}
+	return n, ""
+}
+
+// parseColor decodes a tColor token, #RRGGBB (alpha ff) or #RRGGBBAA.
+func parseColor(text string) [4]uint8 {
+	c := [4]uint8{0, 0, 0, 0xff}
+	for i := 0; i < (len(text)-1)/2 && i < 4; i++ {
+		c[i] = hexVal(text[1+2*i])<<4 | hexVal(text[2+2*i])
+	}
+	return c
+}
+
+func hexVal(c byte) uint8 {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'f':
+		return c - 'a' + 10
+	case c >= 'A' && c <= 'F':
+		return c - 'A' + 10
+	}
+	return 0
+}

@@ -1,0 +1,385 @@
+package scenario
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
+	"d3dsim/core/verify"
+	"d3dsim/gpu"
+)
+
+// Run is one execution of a scenario on a fresh simulated machine.
+type Run struct {
+	*stack
+	script *Script
+	opt    options
+
+	vars    map[string]any
+	names   map[d3d11.Object]string
+	threads []*thread
+	events  map[string]bool
+
+	frames   []Frame
+	failures []string
+	messages []string
+	done     bool
+	steps    int
+	lastData uint64
+
+	verifier *verify.Verifier
+	expected map[string]bool // rules named by `expect violation`
+	deferred []deferredCalls
+}
+
+type thread struct {
+	name    string
+	stack   []*frame
+	waiting string
+	lastHR  hresult.HRESULT
+	lastErr error
+	lastPos Pos
+	from    uint64 // event range of the thread's previous call
+	to      uint64
+}
+
+type frame struct {
+	stmts []Stmt
+	pc    int
+	left  int // repeat iterations left after this one
+}
+
+// deferredCalls is an `expect calls` checked once the run is over, when the
+// asynchronous consequences of the statement (kernel, GPU, interrupt, DPC)
+// have all happened.
+type deferredCalls struct {
+	e        *Expect
+	from, to uint64
+}
+
+// NewRun prepares a run. Nothing executes until Step or Finish.
+func NewRun(s *Script, o Overrides) *Run {
+	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
+		events: map[string]bool{}, expected: map[string]bool{}}
+	r.stack = newStack(r.opt, func(f gpu.Frame) {
+		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
+	})
+	r.verifier = verify.New(r.rec)
+	r.threads = []*thread{{name: "main", stack: []*frame{{stmts: s.Stmts}}}}
+	return r
+}
+
+func (r *Run) failf(p Pos, format string, args ...any) {
+	r.failures = append(r.failures, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...)))
+}
+
+// Step runs up to n more API calls and reports whether the scenario is done.
+func (r *Run) Step(n int) bool {
+	for calls := 0; calls < n && !r.done; {
+		t := r.pick()
+		if t == nil {
+			r.finish()
+			break
+		}
+		if r.exec(t) {
+			calls++
+		}
+	}
+	return r.done
+}
+
+// Finish runs the scenario to its end and returns the summary.
+func (r *Run) Finish() Summary {
+	for !r.Step(1 << 20) {
+	}
+	return r.Summary()
+}
+
+// pick chooses the next thread to run: a seeded choice among the runnable
+// ones, so interleavings are deterministic for a seed.
+func (r *Run) pick() *thread {
+	var runnable []*thread
+	var blocked *thread
+	for _, t := range r.threads {
+		if len(t.stack) == 0 {
+			continue
+		}
+		if t.waiting != "" && !r.events[t.waiting] {
+			blocked = t
+			continue
+		}
+		runnable = append(runnable, t)
+	}
+	if len(runnable) == 0 {
+		if blocked != nil {
+			st := blocked.stack[len(blocked.stack)-1]
+			r.failf(Position(st.stmts[st.pc]), "thread %s waits for %q, which no thread will signal", blocked.name, blocked.waiting)
+		}
+		return nil
+	}
+	if len(runnable) == 1 {
+		return runnable[0]
+	}
+	return runnable[r.sim.Intn(len(runnable))]
+}
+
+// next returns the thread's next statement, unwinding finished blocks.
+func (t *thread) next() Stmt {
+	for len(t.stack) > 0 {
+		f := t.stack[len(t.stack)-1]
+		if f.pc < len(f.stmts) {
+			return f.stmts[f.pc]
+		}
+		if f.left > 0 {
+			f.left--
+			f.pc = 0
+			continue
+		}
+		t.stack = t.stack[:len(t.stack)-1]
+	}
+	return nil
+}
+
+func (t *thread) advance() { t.stack[len(t.stack)-1].pc++ }
+
+// peek returns the statement that follows the one just advanced past, in
+// the same block.
+func (t *thread) peek() Stmt {
+	f := t.stack[len(t.stack)-1]
+	if f.pc < len(f.stmts) {
+		return f.stmts[f.pc]
+	}
+	return nil
+}
+
+// exec runs one statement of t and reports whether it was an API call.
+func (r *Run) exec(t *thread) bool {
+	st := t.next()
+	if st == nil {
+		return false
+	}
+	r.sim.Switch(t.name)
+	r.rec.SetLine(Position(st).Line)
+	switch s := st.(type) {
+	case *Call:
+		t.advance()
+		r.call(t, s)
+		return true
+	case *Thread:
+		t.advance()
+		r.threads = append(r.threads, &thread{name: s.Name, stack: []*frame{{stmts: s.Body}}})
+	case *Repeat:
+		t.advance()
+		if s.Count > 0 {
+			t.stack = append(t.stack, &frame{stmts: s.Body, left: s.Count - 1})
+		}
+	case *Signal:
+		t.advance()
+		r.events[s.Event] = true
+	case *Wait:
+		if !r.events[s.Event] {
+			t.waiting = s.Event
+			r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Msg: "waits for signal " + s.Event})
+			return false
+		}
+		t.waiting = ""
+		t.advance()
+	case *Inject:
+		t.advance()
+		r.inject(s)
+	case *Expect:
+		t.advance()
+		r.expect(t, s)
+	}
+	r.check()
+	return false
+}
+
+func (r *Run) call(t *thread, s *Call) {
+	x := &call{run: r, st: s, pos: map[int]Arg{}, name: map[string]Arg{}}
+	if s.Target == "" {
+		x.m = globals[s.Method]
+	} else {
+		x.tgt = r.vars[s.Target]
+		if x.tgt == nil {
+			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
+			r.stop()
+			return
+		}
+		x.m = lookupMethod(typeOf(x.tgt), s.Method)
+	}
+	if x.m == nil {
+		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
+		r.stop()
+		return
+	}
+	n := 0
+	for _, a := range s.Args {
+		if a.Key == "" {
+			x.pos[n] = a
+			n++
+		} else {
+			x.name[a.Key] = a
+		}
+	}
+	from := uint64(r.rec.Len())
+	err := x.m.exec(x)
+	if r.opt.sync && err == nil {
+		r.syncAll()
+	}
+	t.from, t.to = from, uint64(r.rec.Len())
+	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
+	r.steps++
+	r.check()
+	var bad *badInput
+	if errors.As(err, &bad) {
+		r.failf(s.MethodPos, "%s", bad.msg)
+		r.stop()
+		return
+	}
+	if err != nil && hresult.Of(err).Failed() {
+		if e, ok := t.peek().(*Expect); ok && e.Kind == ExpectHR {
+			return
+		}
+		r.failf(s.Pos, "%s failed: %v (add `expect hr == %s` after it if that is intended)", callName(s), err, hresult.Of(err).Name())
+		r.stop()
+		return
+	}
+	if r.steps >= r.opt.maxsteps {
+		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	}
+}
+
+// syncAll makes every call complete on the GPU before it returns (option
+// sync=true, the synchronous baseline of seed 004).
+func (r *Run) syncAll() {
+	for _, d := range r.rt.Devices() {
+		if d.Alive() && d.Removed() == nil {
+			d.ImmediateContext().Flush()
+		}
+	}
+	r.kernel.Idle()
+}
+
+func callName(s *Call) string {
+	if s.Target == "" {
+		return s.Method
+	}
+	return s.Target + "." + s.Method
+}
+
+func typeOf(v any) string {
+	switch o := v.(type) {
+	case *d3d11.Device:
+		return tDevice
+	case *d3d11.DeviceContext:
+		return tContext
+	case *d3d11.SwapChain:
+		return tSwap
+	case *d3d11.Resource:
+		if o.Kind == d3d11.KindBuffer {
+			return tBuffer
+		}
+		return tTexture
+	case *d3d11.View:
+		return map[ddi.ViewKind]string{ddi.ViewRTV: tRTV, ddi.ViewSRV: tSRV, ddi.ViewDSV: tDSV}[o.ViewKind]
+	case *d3d11.Shader:
+		return o.Stage
+	case *d3d11.State:
+		return o.Kind
+	case *d3d11.Query:
+		return tQuery
+	}
+	return ""
+}
+
+// check feeds new events to the verifier.
+func (r *Run) check() {
+	r.verifier.Poll()
+}
+
+// finish drains the GPU, evaluates deferred expectations and ends the run.
+func (r *Run) finish() {
+	if r.done {
+		return
+	}
+	r.sim.Switch("main")
+	r.kernel.Idle()
+	r.check()
+	events := r.rec.Events()
+	for _, d := range r.deferred {
+		r.checkCalls(d, events)
+	}
+	r.stop()
+}
+
+// stop ends the run, reporting the violations nobody expected.
+func (r *Run) stop() {
+	if r.done {
+		return
+	}
+	r.check()
+	for _, v := range r.verifier.Violations() {
+		if !r.expected[v.Rule] {
+			r.failures = append(r.failures, fmt.Sprintf("%d:0: violation of %s (seed %s): %s", v.Line, v.Rule, v.Seed, v.Msg))
+		}
+	}
+	r.done = true
+}
+
+// Summary reports the run so far.
+func (r *Run) Summary() Summary {
+	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Violations: len(r.verifier.Violations()),
+		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
+	if f, ok := r.LastFrame(); ok {
+		s.Hash = HashBytes(f.Pix)
+	}
+	for _, e := range r.rec.Events() {
+		if e.Kind == trace.Message && e.Layer == trace.Runtime {
+			s.Messages = append(s.Messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+		}
+	}
+	if s.Messages == nil {
+		s.Messages = []string{}
+	}
+	return s
+}
+
+// HashBytes is the first 16 hex digits of the SHA-256 of b.
+func HashBytes(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}
+
+// Frames returns every presented frame.
+func (r *Run) Frames() []Frame { return r.frames }
+
+// LastFrame returns the last presented frame.
+func (r *Run) LastFrame() (Frame, bool) {
+	if len(r.frames) == 0 {
+		return Frame{}, false
+	}
+	return r.frames[len(r.frames)-1], true
+}
+
+// Pixel is "#rrggbbaa" of the last presented frame ("" when none or outside).
+func (r *Run) Pixel(x, y int) string {
+	f, ok := r.LastFrame()
+	if !ok || x < 0 || y < 0 || x >= f.Width || y >= f.Height {
+		return ""
+	}
+	i := (y*f.Width + x) * 4
+	return fmt.Sprintf("#%02x%02x%02x%02x", f.Pix[i], f.Pix[i+1], f.Pix[i+2], f.Pix[i+3])
+}
+
+// Violations returns what the verifier found.
+func (r *Run) Violations() []verify.Violation { return r.verifier.Violations() }
+
+var _ = strings.Join

@@ -1,0 +1,284 @@
+package scenario
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+	"d3dsim/core/trace"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func runAsset(t *testing.T, name string, o Overrides) *Run {
+	t.Helper()
+	src, ok := assets.Scenario(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
+	s, err := Load(name+".d3ds", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, o)
+	r.Finish()
+	return r
+}
+
+func traceHash(events []trace.Event) string {
+	h := sha256.New()
+	var b []byte
+	for i := range events {
+		b = trace.AppendJSON(b[:0], &events[i])
+		h.Write(append(b, '\n'))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// TestAssetsPass runs every example scenario: each must hold all its
+// expectations with no unexpected violation.
+func TestAssetsPass(t *testing.T) {
+	for _, name := range assets.Scenarios() {
+		t.Run(name, func(t *testing.T) {
+			r := runAsset(t, name, Overrides{})
+			if s := r.Summary(); !s.OK() {
+				t.Errorf("%s failed:\n%s", name, strings.Join(s.Failures, "\n"))
+			}
+		})
+	}
+}
+
+// TestHelloTriangleFollowsSeed003 checks the trace of the default scenario
+// carries the 16 steps of seed 003 in order.
+func TestHelloTriangleFollowsSeed003(t *testing.T) {
+	r := runAsset(t, "hello-triangle", Overrides{})
+	steps := []struct{ step, name string }{
+		{"1", "DxgkDdiCreateDevice"},
+		{"2", "CreateDevice"},
+		{"3", "pfnCreateContextCb"},
+		{"4", "CreateResource"},
+		{"5", "pfnAllocateCb"},
+		{"6", "DxgkDdiCreateAllocation"},
+		{"7", "Draw"},
+		{"8", "PresentDXGI"},
+		{"9", "pfnPresentCb"},
+		{"10", "DxgkDdiPresent"},
+		{"11", "DxgkDdiBuildPagingBuffer"},
+		{"12", "DxgkDdiSubmitCommand"},
+		{"13", "DxgkDdiPatch"},
+		{"14", "DxgkDdiSubmitCommand"},
+		{"15", "DxgkDdiInterruptRoutine"},
+		{"16a", "DxgkCbNotifyInterrupt"},
+		{"16b", "DxgkCbQueueDpc"},
+		{"DPC", "DxgkDdiDpcRoutine"},
+	}
+	i := 0
+	for _, e := range r.Events() {
+		if i < len(steps) && e.Kind == trace.Call && e.Name == steps[i].name {
+			if steps[i].name == "CreateDevice" && e.Layer != trace.UMD {
+				continue
+			}
+			if steps[i].name == "Draw" && e.Layer != trace.UMD {
+				continue
+			}
+			i++
+		}
+	}
+	if i < len(steps) {
+		t.Fatalf("seed-003 step %s (%s) not found in order after step %s", steps[i].step, steps[i].name, steps[max(i-1, 0)].step)
+	}
+}
+
+// TestDeterministic: two runs give byte-identical traces and frames.
+func TestDeterministic(t *testing.T) {
+	for _, name := range []string{"hello-triangle", "spinning-cube", "two-devices"} {
+		a := runAsset(t, name, Overrides{})
+		b := runAsset(t, name, Overrides{})
+		var ja, jb bytes.Buffer
+		trace.WriteJSONL(&ja, a.Events())
+		trace.WriteJSONL(&jb, b.Events())
+		if !bytes.Equal(ja.Bytes(), jb.Bytes()) {
+			t.Errorf("%s: traces differ between two runs", name)
+		}
+		if a.Summary().Hash != b.Summary().Hash {
+			t.Errorf("%s: frame hashes differ", name)
+		}
+	}
+}
+
+// golden holds the frame hash and trace hash of each asset. The same file is
+// checked natively and under GOOS=js GOARCH=wasm: equal hashes mean the
+// WebAssembly build simulates exactly what the native one does.
+type golden struct {
+	Frame string `json:"frame"`
+	Trace string `json:"trace"`
+}
+
+func TestGoldenHashes(t *testing.T) {
+	path := filepath.Join("testdata", "golden.json")
+	want := map[string]golden{}
+	if b, err := os.ReadFile(path); err == nil {
+		json.Unmarshal(b, &want)
+	}
+	got := map[string]golden{}
+	for _, name := range assets.Scenarios() {
+		r := runAsset(t, name, Overrides{})
+		got[name] = golden{Frame: r.Summary().Hash, Trace: traceHash(r.Events())}
+	}
+	if *update {
+		b, _ := json.MarshalIndent(got, "", "  ")
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	for name, g := range got {
+		w, ok := want[name]
+		if !ok {
+			t.Errorf("%s: no golden hashes (run go test ./core/scenario -run Golden -update)", name)
+			continue
+		}
+		if g != w {
+			t.Errorf("%s: frame %s trace %s, golden frame %s trace %s", name, g.Frame, g.Trace, w.Frame, w.Trace)
+		}
+	}
+}
+
+// TestGoldenImages compares the last frame of each asset with a PNG in
+// testdata/frames, exactly; on mismatch it writes NAME-bad.png beside it.
+func TestGoldenImages(t *testing.T) {
+	for _, name := range assets.Scenarios() {
+		r := runAsset(t, name, Overrides{})
+		f, ok := r.LastFrame()
+		if !ok {
+			continue
+		}
+		path := filepath.Join("testdata", "frames", name+".png")
+		if *update {
+			os.MkdirAll(filepath.Dir(path), 0o755)
+			var b bytes.Buffer
+			png.Encode(&b, f.Image())
+			os.WriteFile(path, b.Bytes(), 0o644)
+			continue
+		}
+		file, err := os.Open(path)
+		if err != nil {
+			t.Errorf("%s: %v (run with -update to create it)", name, err)
+			continue
+		}
+		img, err := png.Decode(file)
+		file.Close()
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if !sameImage(img, f.Image()) {
+			bad := filepath.Join("testdata", "frames", name+"-bad.png")
+			var b bytes.Buffer
+			png.Encode(&b, f.Image())
+			os.WriteFile(bad, b.Bytes(), 0o644)
+			t.Errorf("%s: frame differs from %s (wrote %s)", name, path, bad)
+		}
+	}
+}
+
+func sameImage(a image.Image, b *image.RGBA) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestBadInput: syntax errors, unknown methods and unknown enum values are
+// FILE:LINE:COL errors at load time.
+func TestBadInput(t *testing.T) {
+	tests := []struct {
+		desc, src, want string
+	}{
+		{"syntax error", "dev, imm = D3D11CreateDevice\nimm.Draw 3 0 ==\n", "t.d3ds:2:"},
+		{"unknown method", "dev, imm = D3D11CreateDevice\nimm.Drow 3 0\n", "t.d3ds:2:5: unknown method imm.Drow"},
+		{"unknown enum", "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer ByteWidth=16 Usage=DYNAMITE BindFlags=VERTEX_BUFFER\n", `t.d3ds:2:42: unknown Usage value "DYNAMITE"`},
+		{"unknown flag", "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer ByteWidth=16 BindFlags=VERTEX_BUFFER|INDEX\n", `unknown BindFlags value "INDEX"`},
+		{"unknown object", "imm.Draw 3 0\n", "t.d3ds:1:1: unknown object \"imm\""},
+		{"wrong object type", "dev, imm = D3D11CreateDevice\nimm.VSSetShader imm\n", "must be a vs, and imm is a context"},
+		{"missing argument", "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=4\n", "needs Height="},
+		{"unknown option", "option speed=3\n", `t.d3ds:1:1: unknown option "speed"`},
+		{"unknown builtin", "dev, imm = D3D11CreateDevice\nvs = dev.CreateVertexShader builtin:vs_magic\n", `unknown VS built-in shader "vs_magic"`},
+		{"unknown hr", "dev, imm = D3D11CreateDevice\nexpect hr == E_WHATEVER\n", `unknown HRESULT "E_WHATEVER"`},
+		{"unknown fault", "inject gpu.melt\n", `unknown fault "gpu.melt"`},
+		{"unknown mesh", "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=mesh:teapot\n", `unknown mesh "teapot"`},
+	}
+	for _, tt := range tests {
+		_, err := Load("t.d3ds", []byte(tt.src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want it to contain %q", tt.desc, err, tt.want)
+		}
+		if _, ok := err.(*Error); err != nil && !ok {
+			t.Errorf("%s: error is %T, want *Error", tt.desc, err)
+		}
+	}
+}
+
+// TestRuntimeFailuresStopWithLine: a failing call without `expect hr` stops
+// the run with the line; with it, the run goes on.
+func TestRuntimeFailuresStopWithLine(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer ByteWidth=0 BindFlags=VERTEX_BUFFER\nimm.Flush\n"
+	s, err := Load("t", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.HasPrefix(sum.Failures[0], "2:1: dev.CreateBuffer failed: E_INVALIDARG") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+	s, _ = Load("t", []byte(strings.Replace(src, "\nimm.Flush", "\nexpect hr == E_INVALIDARG\nimm.Flush", 1)))
+	if sum := NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Steps != 3 {
+		t.Fatalf("with expect hr: %+v", sum)
+	}
+}
+
+// TestStepBudget: a runaway loop stops with the step-budget message.
+func TestStepBudget(t *testing.T) {
+	s, err := Load("t", []byte("option maxsteps=1000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "step budget of 1000") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+}
+
+func ExampleRun() {
+	s, _ := Load("example.d3ds", []byte(`
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=8 Height=8
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+imm.ClearRenderTargetView rtv #ff8000ff
+sc.Present
+`))
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	fmt.Println(sum.Frames, r.Pixel(3, 3), sum.OK())
+	// Output: 1 #ff8000ff true
+}

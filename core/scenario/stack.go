@@ -1,0 +1,80 @@
+package scenario
+
+import (
+	"d3dsim/core/d3d11"
+	"d3dsim/core/dxgk"
+	"d3dsim/core/kmd"
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+	"d3dsim/core/umd"
+	"d3dsim/gpu"
+)
+
+// options are a scenario's `option` lines, decoded.
+type options struct {
+	seed     uint64
+	sync     bool
+	vram     uint64
+	cmdbuf   uint64
+	engines  int
+	maxsteps int
+	bugs     map[string]bool
+}
+
+func decodeOptions(s *Script, o Overrides) options {
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}}
+	for _, op := range s.Options {
+		n, _ := parseSize(op.Value)
+		switch op.Key {
+		case "seed":
+			opt.seed = n
+		case "sync":
+			opt.sync = op.Value == "true"
+		case "gpu.vram":
+			opt.vram = n
+		case "umd.cmdbuf":
+			opt.cmdbuf = n
+		case "gpu.engines":
+			opt.engines = max(1, min(int(n), 8))
+		case "maxsteps":
+			opt.maxsteps = int(min(n, 1<<40))
+		case "bug":
+			opt.bugs[op.Value] = true
+		}
+	}
+	if o.Seed != nil {
+		opt.seed = *o.Seed
+	}
+	if o.Sync != nil {
+		opt.sync = *o.Sync
+	}
+	opt.vram = max(opt.vram, 1<<20)
+	opt.cmdbuf = min(max(opt.cmdbuf, 4<<10), 64<<20)
+	return opt
+}
+
+// stack is the whole simulated machine: one GPU, its KMD, Dxgkrnl, and a
+// D3D11 runtime over the UMD. This is the one place the concrete layers are
+// wired together; each layer only knows the interfaces below it.
+type stack struct {
+	sim    *sim.Sim
+	rec    *trace.Recorder
+	gpu    *gpu.GPU
+	kernel *dxgk.Dxgkrnl
+	rt     *d3d11.Runtime
+}
+
+const apertureSize = 1 << 30
+
+func newStack(opt options, onFrame func(gpu.Frame)) *stack {
+	s := sim.New(opt.seed)
+	rec := trace.NewRecorder(s.Now, s.Thread)
+	g := gpu.New(gpu.Config{VRAM: opt.vram, Aperture: apertureSize, Engines: opt.engines, Costs: gpu.DefaultCosts()}, s, rec)
+	drv := kmd.New(g, s, kmd.Config{Engines: opt.engines, DmaBufferSize: int(opt.cmdbuf), Bugs: opt.bugs})
+	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(opt.cmdbuf), AllocationListSize: 256, PatchLocationListSize: 1024})
+	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
+	g.ConnectInterrupt(k.Interrupt)
+	g.OnScanout(onFrame)
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs})
+	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+}

@@ -1,0 +1,262 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// The API table: every method a scenario may call, its parameters (checked
+// at load time, so a typo is a FILE:LINE:COL error before anything runs) and
+// what it does.
+
+type pkind uint8
+
+const (
+	pObj          pkind = iota + 1 // an object of one of types (or NULL when opt)
+	pUint                          // non-negative integer
+	pInt                           // integer
+	pFloat                         // number
+	pEnum                          // one name of ddi.Enums[enum]
+	pFlags                         // 0 or names of ddi.Enums[enum] joined by |
+	pData                          // f32[], u16[], u32[], mesh:, #colour
+	pBuiltin                       // builtin:NAME
+	pBool                          // TRUE or FALSE
+	pFloatOrColor                  // a number or a #RRGGBBAA colour
+)
+
+type param struct {
+	name  string
+	kind  pkind
+	enum  string // pEnum, pFlags
+	types string // pObj: allowed types separated by |
+	opt   bool
+	def   float64 // default for optional numbers
+}
+
+type method struct {
+	pos     []param
+	named   []param
+	results []string // types of the names bound by =
+	exec    func(x *call) error
+}
+
+// Object types a scenario names.
+const (
+	tDevice  = "device"
+	tContext = "context"
+	tSwap    = "swapchain"
+	tBuffer  = "buffer"
+	tTexture = "texture"
+	tRTV     = "rtv"
+	tSRV     = "srv"
+	tDSV     = "dsv"
+	tVS      = "vs"
+	tPS      = "ps"
+	tBlend   = "blend"
+	tRaster  = "rasterizer"
+	tDepth   = "depthstencil"
+	tSampler = "sampler"
+	tQuery   = "query"
+)
+
+var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery}
+
+// globals are calls with no target.
+var globals = map[string]*method{
+	"D3D11CreateDevice": {
+		named:   []param{{name: "Flags", kind: pFlags, enum: "CreateDeviceFlags", opt: true}},
+		results: []string{tDevice, tContext},
+		exec:    execCreateDevice,
+	},
+}
+
+var methods = map[string]map[string]*method{
+	tDevice: {
+		"CreateSwapChain": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "BufferCount", kind: pUint, opt: true, def: 1}},
+			results: []string{tSwap}, exec: execCreateSwapChain},
+		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
+			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
+			{name: "Data", kind: pData, opt: true}}, results: []string{tBuffer}, exec: execCreateBuffer},
+		"CreateTexture2D": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "Format", kind: pEnum, enum: "Format"},
+			{name: "Usage", kind: pEnum, enum: "Usage", opt: true}, {name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true},
+			{name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true}, {name: "Data", kind: pData, opt: true}},
+			results: []string{tTexture}, exec: execCreateTexture},
+		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(ddi.ViewRTV)},
+		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(ddi.ViewSRV)},
+		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(ddi.ViewDSV)},
+		"CreateVertexShader":       {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, results: []string{tVS}, exec: execCreateShader("vs")},
+		"CreatePixelShader":        {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, results: []string{tPS}, exec: execCreateShader("ps")},
+		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
+			{name: "DestBlend", kind: pEnum, enum: "Blend", opt: true}, {name: "BlendOp", kind: pEnum, enum: "BlendOp", opt: true},
+			{name: "SrcBlendAlpha", kind: pEnum, enum: "Blend", opt: true}, {name: "DestBlendAlpha", kind: pEnum, enum: "Blend", opt: true},
+			{name: "BlendOpAlpha", kind: pEnum, enum: "BlendOp", opt: true}, {name: "RenderTargetWriteMask", kind: pUint, opt: true, def: 15}},
+			results: []string{tBlend}, exec: execCreateBlend},
+		"CreateRasterizerState": {named: []param{{name: "FillMode", kind: pEnum, enum: "FillMode", opt: true}, {name: "CullMode", kind: pEnum, enum: "CullMode", opt: true},
+			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true}},
+			results: []string{tRaster}, exec: execCreateRaster},
+		"CreateDepthStencilState": {named: []param{{name: "DepthEnable", kind: pBool, opt: true}, {name: "DepthWriteMask", kind: pEnum, enum: "DepthWriteMask", opt: true},
+			{name: "DepthFunc", kind: pEnum, enum: "Comparison", opt: true}}, results: []string{tDepth}, exec: execCreateDepth},
+		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
+			{name: "AddressV", kind: pEnum, enum: "Address", opt: true}, {name: "BorderColor", kind: pData, opt: true}},
+			results: []string{tSampler}, exec: execCreateSampler},
+		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"CreateDeferredContext": {results: []string{tContext}, exec: func(x *call) error {
+			return x.bad("deferred contexts are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+		}},
+	},
+	tContext: {
+		"IASetVertexBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
+			named: []param{{name: "Stride", kind: pUint, opt: true, def: 36}, {name: "Offset", kind: pUint, opt: true}},
+			exec: func(x *call) error {
+				return x.ctx().IASetVertexBuffers(x.uint(0), x.res(1), x.uintNamed("Stride"), x.uintNamed("Offset"))
+			}},
+		"IASetIndexBuffer": {pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}},
+			named: []param{{name: "Format", kind: pEnum, enum: "Format", opt: true}, {name: "Offset", kind: pUint, opt: true}},
+			exec: func(x *call) error {
+				f := ddi.Format(x.enumNamed("Format", uint32(ddi.FormatR16Uint)))
+				return x.ctx().IASetIndexBuffer(x.res(0), f, x.uintNamed("Offset"))
+			}},
+		"IASetPrimitiveTopology": {pos: []param{{name: "TOPOLOGY", kind: pEnum, enum: "Topology"}},
+			exec: func(x *call) error { return x.ctx().IASetPrimitiveTopology(ddi.Topology(x.enum(0))) }},
+		"VSSetShader": {pos: []param{{name: "SHADER", kind: pObj, types: tVS, opt: true}},
+			exec: func(x *call) error { return x.ctx().VSSetShader(x.shader(0)) }},
+		"PSSetShader": {pos: []param{{name: "SHADER", kind: pObj, types: tPS, opt: true}},
+			exec: func(x *call) error { return x.ctx().PSSetShader(x.shader(0)) }},
+		"VSSetConstantBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
+			exec: func(x *call) error { return x.ctx().VSSetConstantBuffers(x.uint(0), x.res(1)) }},
+		"PSSetConstantBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
+			exec: func(x *call) error { return x.ctx().PSSetConstantBuffers(x.uint(0), x.res(1)) }},
+		"PSSetShaderResources": {pos: []param{{name: "SLOT", kind: pUint}, {name: "SRV", kind: pObj, types: tSRV, opt: true}},
+			exec: func(x *call) error { return x.ctx().PSSetShaderResources(x.uint(0), x.view(1)) }},
+		"PSSetSamplers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "SAMPLER", kind: pObj, types: tSampler, opt: true}},
+			exec: func(x *call) error { return x.ctx().PSSetSamplers(x.uint(0), x.state(1)) }},
+		"OMSetRenderTargets": {pos: []param{{name: "RTV", kind: pObj, types: tRTV, opt: true}, {name: "DSV", kind: pObj, types: tDSV, opt: true}},
+			exec: func(x *call) error { return x.ctx().OMSetRenderTargets(x.view(0), x.view(1)) }},
+		"OMSetBlendState": {pos: []param{{name: "STATE", kind: pObj, types: tBlend, opt: true}},
+			exec: func(x *call) error { return x.ctx().OMSetBlendState(x.state(0)) }},
+		"OMSetDepthStencilState": {pos: []param{{name: "STATE", kind: pObj, types: tDepth, opt: true}},
+			exec: func(x *call) error { return x.ctx().OMSetDepthStencilState(x.state(0)) }},
+		"RSSetState": {pos: []param{{name: "STATE", kind: pObj, types: tRaster, opt: true}},
+			exec: func(x *call) error { return x.ctx().RSSetState(x.state(0)) }},
+		"RSSetViewports": {pos: []param{{name: "X", kind: pFloat}, {name: "Y", kind: pFloat}, {name: "W", kind: pFloat}, {name: "H", kind: pFloat}},
+			named: []param{{name: "MinDepth", kind: pFloat, opt: true}, {name: "MaxDepth", kind: pFloat, opt: true, def: 1}},
+			exec: func(x *call) error {
+				return x.ctx().RSSetViewports(ddi.Viewport{X: x.f32(0), Y: x.f32(1), Width: x.f32(2), Height: x.f32(3),
+					MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")})
+			}},
+		"ClearRenderTargetView": {pos: []param{{name: "RTV", kind: pObj, types: tRTV}, {name: "R", kind: pFloatOrColor}, {name: "G", kind: pFloat, opt: true},
+			{name: "B", kind: pFloat, opt: true}, {name: "A", kind: pFloat, opt: true}}, exec: execClearRTV},
+		"ClearDepthStencilView": {pos: []param{{name: "DSV", kind: pObj, types: tDSV}, {name: "DEPTH", kind: pFloat}},
+			exec: func(x *call) error { return x.ctx().ClearDepthStencilView(x.view(0), x.f32(1)) }},
+		"Draw": {pos: []param{{name: "COUNT", kind: pUint}, {name: "START", kind: pUint, opt: true}},
+			exec: func(x *call) error { return x.ctx().Draw(x.uint(0), x.uint(1)) }},
+		"DrawIndexed": {pos: []param{{name: "COUNT", kind: pUint}, {name: "START", kind: pUint, opt: true}, {name: "BASE", kind: pInt, opt: true}},
+			exec: func(x *call) error { return x.ctx().DrawIndexed(x.uint(0), x.uint(1), int32(x.num(2))) }},
+		"CopyResource": {pos: []param{{name: "DST", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "SRC", kind: pObj, types: tBuffer + "|" + tTexture}},
+			exec: func(x *call) error { return x.ctx().CopyResource(x.res(0), x.res(1)) }},
+		"UpdateSubresource": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}}, named: []param{{name: "Data", kind: pData}},
+			exec: func(x *call) error { return x.ctx().UpdateSubresource(x.res(0), x.data("Data")) }},
+		"Map": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "TYPE", kind: pEnum, enum: "MapType"}},
+			named: []param{{name: "Flags", kind: pFlags, enum: "MapFlags", opt: true}},
+			exec: func(x *call) error {
+				_, err := x.ctx().Map(x.res(0), ddi.MapType(x.enum(1)), ddi.MapFlag(x.enumNamed("Flags", 0)))
+				return err
+			}},
+		"Unmap": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}},
+			exec: func(x *call) error { return x.ctx().Unmap(x.res(0)) }},
+		"Begin": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error { return x.ctx().Begin(x.query(0)) }},
+		"End":   {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error { return x.ctx().End(x.query(0)) }},
+		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
+			v, hr, err := x.ctx().GetData(x.query(0))
+			x.run.lastData = v
+			if err != nil {
+				return err
+			}
+			if hr != hresult.S_OK {
+				return hr
+			}
+			return nil
+		}},
+		"Flush":      {exec: func(x *call) error { return x.ctx().Flush() }},
+		"ClearState": {exec: func(x *call) error { return x.ctx().ClearState() }},
+		"FinishCommandList": {pos: []param{{name: "RESTORE", kind: pBool, opt: true}}, results: []string{"commandlist"}, exec: func(x *call) error {
+			return x.bad("command lists are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+		}},
+		"ExecuteCommandList": {pos: []param{{name: "CL", kind: pObj, types: "commandlist"}, {name: "RESTORE", kind: pBool, opt: true}}, exec: func(x *call) error {
+			return x.bad("command lists are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+		}},
+	},
+	tSwap: {
+		"GetBuffer": {pos: []param{{name: "INDEX", kind: pUint}}, results: []string{tTexture}, exec: func(x *call) error {
+			r, err := x.obj(-1).(*d3d11.SwapChain).GetBuffer(x.uint(0))
+			if err == nil {
+				x.bind(0, r)
+			}
+			return err
+		}},
+		"Present": {pos: []param{{name: "SYNCINTERVAL", kind: pUint, opt: true}}, exec: func(x *call) error {
+			return x.obj(-1).(*d3d11.SwapChain).Present(x.uint(0))
+		}},
+	},
+	tBuffer:  {"Write": writeMethod},
+	tTexture: {"Write": writeMethod},
+}
+
+var writeMethod = &method{pos: []param{{name: "DATA", kind: pData}}, named: []param{{name: "Offset", kind: pUint, opt: true}},
+	exec: func(x *call) error {
+		d, _ := dataBytes(x.value(0))
+		return x.res(-1).Write(d, x.uintNamed("Offset"))
+	}}
+
+// Methods every object has.
+var common = map[string]*method{
+	"Release": {exec: func(x *call) error { x.target().Release(); return nil }},
+	"AddRef":  {exec: func(x *call) error { x.target().AddRef(); return nil }},
+}
+
+func init() {
+	ddi.Enums["CreateDeviceFlags"] = map[string]uint32{"SINGLETHREADED": 1, "DEBUG": 2}
+	ddi.Enums["DepthWriteMask"] = map[string]uint32{"ZERO": 0, "ALL": 1}
+}
+
+func lookupMethod(typ, name string) *method {
+	if m := methods[typ][name]; m != nil {
+		return m
+	}
+	return common[name]
+}
+
+func methodNames(typ string) string {
+	var out []string
+	for n := range methods[typ] {
+		out = append(out, n)
+	}
+	for n := range common {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
+}
+
+func clampF32(v float64) float32 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	if v > math.MaxFloat32 {
+		return math.MaxFloat32
+	}
+	if v < -math.MaxFloat32 {
+		return -math.MaxFloat32
+	}
+	return float32(v)
+}
+
+func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
+
+var _ = fmt.Sprintf

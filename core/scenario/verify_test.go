@@ -1,0 +1,76 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+	"d3dsim/core/verify"
+)
+
+// TestBugSwitches: for every rule, its `option bug=` switch makes the
+// simulated stack break it and the verifier name it; without the switch the
+// same scenario is silent.
+func TestBugSwitches(t *testing.T) {
+	tests := []struct {
+		rule  string
+		asset string
+	}{
+		{"WDDM-FLOW", "hello-triangle"},
+		{"WDDM-FULL", "full-command-buffer"},
+		{"WDDM-ISOLATE", "two-devices"},
+	}
+	covered := map[string]bool{}
+	for _, tt := range tests {
+		covered[tt.rule] = true
+		t.Run(tt.rule, func(t *testing.T) {
+			src, _ := assets.Scenario(tt.asset)
+			clean := runSource(t, string(src))
+			if v := clean.Violations(); len(v) != 0 {
+				t.Fatalf("clean run of %s reports %v", tt.asset, v)
+			}
+			buggy := runSource(t, "option bug="+tt.rule+"\n"+string(src))
+			found := false
+			for _, v := range buggy.Violations() {
+				if v.Rule != tt.rule {
+					t.Errorf("bug=%s also broke %s: %s", tt.rule, v.Rule, v)
+				}
+				found = found || v.Rule == tt.rule
+			}
+			if !found {
+				t.Fatalf("bug=%s: the verifier did not report %s", tt.rule, tt.rule)
+			}
+			// The violation is in the trace and, unexpected, fails the run.
+			if s := buggy.Summary(); s.OK() || !strings.Contains(strings.Join(s.Failures, "\n"), tt.rule) {
+				t.Errorf("bug=%s: summary failures %q do not name the rule", tt.rule, s.Failures)
+			}
+		})
+	}
+	for _, r := range verify.Rules {
+		if !covered[r.ID] {
+			t.Errorf("rule %s has no bug-switch test", r.ID)
+		}
+	}
+}
+
+// TestExpectViolation: `expect violation RULE` makes the violation expected.
+func TestExpectViolation(t *testing.T) {
+	src, _ := assets.Scenario("full-command-buffer")
+	s := strings.Replace(string(src), "expect violations == 0", "expect violation WDDM-FULL", 1)
+	s = strings.Replace(s, "sc.Present\n", "sc.Present\nexpect hr == DXGI_ERROR_DEVICE_REMOVED\n", 1)
+	r := runSource(t, "option bug=WDDM-FULL\n"+s)
+	if sum := r.Summary(); !sum.OK() {
+		t.Fatalf("failures: %q", sum.Failures)
+	}
+}
+
+func runSource(t *testing.T, src string) *Run {
+	t.Helper()
+	s, err := Load("t.d3ds", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	r.Finish()
+	return r
+}

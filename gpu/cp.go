@@ -1,0 +1,321 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// The command processor: it walks a DMA buffer packet by packet, keeps the
+// buffer's state (fresh for every buffer: a buffer is self-contained, which is
+// also what isolates processes from each other), runs each packet and adds
+// up its cost. Bad packet content is a Fault of the buffer, never a panic;
+// execution goes on with the next packet, except after a framing error, where
+// nothing after it can be trusted.
+
+// maxFaultsPerBuffer bounds the faults recorded and traced for one buffer; the
+// rest are summed up in one last fault.
+const maxFaultsPerBuffer = 8
+
+// result is what executing a buffer produced.
+type result struct {
+	packets  int
+	cost     int64
+	fence    uint64
+	hasFence bool
+	frames   []Frame
+	faults   []Fault
+}
+
+// executor runs one buffer at a time; it lives in the GPU so its scratch
+// (clipping buffers, state) is reused, and is only used under GPU.mu.
+type executor struct {
+	g   *GPU
+	e   *engine
+	dma uint64
+	t0  int64
+	res result
+
+	pkt        int // ordinal of the packet running
+	op         Opcode
+	suppressed int // faults past maxFaultsPerBuffer
+
+	st   state
+	draw drawScratch
+}
+
+// nextPacket decodes the packet at word i and returns it with the index of
+// the next one. It applies exactly Decode's framing rules (FuzzDecode checks
+// that they agree) but does not build a slice of every packet: a benchmark
+// buffer holds millions.
+func nextPacket(buf []uint32, i int) (Packet, int, error) {
+	h := buf[i]
+	op := Opcode(h >> 24)
+	n := int(h & 0xFFFFFF)
+	want, known := payloadLen[op]
+	switch {
+	case op == OpWrite:
+		if n < 3 {
+			return Packet{}, 0, fmt.Errorf("%w: WRITE at word %d has %d payload words", ErrMalformed, i, n)
+		}
+	case !known:
+		return Packet{}, 0, fmt.Errorf("%w: unknown opcode %#02x at word %d", ErrMalformed, uint8(op), i)
+	case n != want:
+		return Packet{}, 0, fmt.Errorf("%w: %v at word %d has %d payload words, want %d", ErrMalformed, op, i, n, want)
+	}
+	if n > len(buf)-i-1 {
+		return Packet{}, 0, fmt.Errorf("%w: %v at word %d runs past the end of the buffer", ErrMalformed, op, i)
+	}
+	p := Packet{Op: op, Args: buf[i+1 : i+1+n], At: i}
+	if op == OpWrite && (int(p.Args[2])+3)/4 != n-3 {
+		return Packet{}, 0, fmt.Errorf("%w: WRITE at word %d carries %d bytes in %d words", ErrMalformed, i, p.Args[2], n-3)
+	}
+	return p, i + 1 + n, nil
+}
+
+// countPackets counts the well-formed packets at the start of buf.
+func countPackets(buf []uint32) int {
+	n := 0
+	for i := 0; i < len(buf); n++ {
+		_, next, err := nextPacket(buf, i)
+		if err != nil {
+			break
+		}
+		i = next
+	}
+	return n
+}
+
+// run executes the buffer j on engine e, starting at virtual time t0.
+func (ex *executor) run(e *engine, j *job, t0 int64) result {
+	g := ex.g
+	ex.e, ex.dma, ex.t0 = e, j.id, t0
+	ex.res = result{cost: g.costs.BufferStartNS}
+	ex.pkt, ex.suppressed = 0, 0
+	ex.st.reset()
+	ex.loop(j.dma)
+	if ex.suppressed > 0 {
+		// A summary, not a fault of its own: the suppressed ones were
+		// counted.
+		f := g.keepFaultLocked(Fault{DMA: ex.dma, Packet: ex.pkt, Reason: fmt.Sprintf("%d more faults in this buffer", ex.suppressed)})
+		ex.res.faults = append(ex.res.faults, f)
+	}
+	ex.res.packets = ex.pkt
+	g.stats.Buffers++
+	g.stats.Packets += uint64(ex.pkt)
+	res := ex.res
+	ex.res = result{}
+	ex.st.reset() // drop references to memory
+	ex.draw.pipe = pipe{}
+	return res
+}
+
+// internalError starts the reason of the fault recorded when executing a
+// buffer panicked: a bug of the simulator, not of the buffer.
+const internalError = "gpu: internal error: "
+
+// loop executes the packets of buf.
+func (ex *executor) loop(buf []uint32) {
+	// Never let a bug take the whole simulation (or a browser page) down:
+	// the buffer faults, loudly, and still completes.
+	defer func() {
+		if v := recover(); v != nil {
+			ex.op = OpNop
+			ex.addFault(fmt.Sprintf("%s%v", internalError, v))
+			ex.tailFence(buf, 0)
+		}
+	}()
+	for i := 0; i < len(buf); {
+		p, next, err := nextPacket(buf, i)
+		if err != nil {
+			ex.op = OpNop
+			ex.fault("%v", err)
+			ex.tailFence(buf, i)
+			return
+		}
+		ex.op = p.Op
+		ex.res.cost += ex.g.costs.PacketNS
+		ex.exec(p)
+		ex.pkt++
+		i = next
+	}
+}
+
+// tailFence is for a buffer whose execution stopped at word i: nothing after
+// that can be trusted, but the KMD ends every buffer with its FENCE, so a
+// well-formed one in the last three words (past i) is honoured and the buffer
+// still signals.
+func (ex *executor) tailFence(buf []uint32, i int) {
+	if n := len(buf); n-3 >= i && n >= 3 && buf[n-3] == uint32(OpFence)<<24|2 {
+		ex.res.fence = uint64(buf[n-2]) | uint64(buf[n-1])<<32
+		ex.res.hasFence = true
+	}
+}
+
+// fault records a fault of the packet running, prefixed with its opcode.
+func (ex *executor) fault(format string, args ...any) {
+	if len(ex.res.faults) >= maxFaultsPerBuffer {
+		ex.suppressed++
+		ex.g.stats.Faults++
+		return
+	}
+	msg := fmt.Sprintf(format, args...)
+	if ex.op != OpNop {
+		msg = ex.op.String() + ": " + msg
+	}
+	ex.addFault(msg)
+}
+
+func (ex *executor) addFault(reason string) {
+	f := ex.g.addFaultLocked(Fault{DMA: ex.dma, Packet: ex.pkt, Reason: reason})
+	ex.res.faults = append(ex.res.faults, f)
+}
+
+// bytes resolves a memory range, faulting when it is not committed.
+func (ex *executor) bytes(what string, addr, n uint64) ([]byte, bool) {
+	b, ok := ex.g.mem.Bytes(addr, n)
+	if !ok {
+		ex.fault("page fault: %s [%#x, +%#x) is not inside one committed extent", what, addr, n)
+	}
+	return b, ok
+}
+
+func (ex *executor) chargeCopy(n uint64) {
+	c := ex.g.costs
+	ex.res.cost += int64((n+63)/64) * c.CopyPer64BNS
+	ex.g.stats.BytesCopied += n
+}
+
+// exec runs one packet.
+func (ex *executor) exec(p Packet) {
+	a := p.Args
+	switch p.Op {
+	case OpNop:
+	case OpSetRT, OpSetDS, OpSetVB, OpSetIB, OpSetCB, OpSetTex, OpSetSampler, OpSetShader,
+		OpSetViewport, OpSetRaster, OpSetBlend, OpSetDepth, OpSetTopology:
+		ex.setState(p)
+	case OpDraw:
+		ex.drawPacket(false, a[0], a[1], 0)
+	case OpDrawIndexed:
+		ex.drawPacket(true, a[0], a[1], int32(a[2]))
+	case OpClearRT:
+		ex.clearRT(p)
+	case OpClearDS:
+		ex.clearDS(p)
+	case OpCopy:
+		n := uint64(a[4])
+		if n == 0 {
+			return
+		}
+		dst, ok1 := ex.bytes("destination", p.addr(0), n)
+		src, ok2 := ex.bytes("source", p.addr(2), n)
+		if ok1 && ok2 {
+			copy(dst, src)
+			ex.chargeCopy(n)
+		}
+	case OpWrite:
+		n := uint64(a[2])
+		if n == 0 {
+			return
+		}
+		if dst, ok := ex.bytes("destination", p.addr(0), n); ok {
+			data := a[3:]
+			for i := range dst {
+				dst[i] = byte(data[i/4] >> (8 * (i % 4)))
+			}
+			ex.chargeCopy(n)
+		}
+	case OpFill:
+		n := uint64(a[2])
+		if n%4 != 0 {
+			ex.fault("%d bytes is not a multiple of 4", n)
+			return
+		}
+		if n == 0 {
+			return
+		}
+		if dst, ok := ex.bytes("destination", p.addr(0), n); ok {
+			binary.LittleEndian.PutUint32(dst, a[3])
+			for i := 4; i < len(dst); i *= 2 {
+				copy(dst[i:], dst[:i])
+			}
+			ex.chargeCopy(n)
+		}
+	case OpFence:
+		ex.res.fence = p.addr(0)
+		ex.res.hasFence = true
+	case OpQuery:
+		ex.query(a[0], p.addr(1))
+	case OpScanout:
+		ex.scanoutPacket(p)
+	default:
+		ex.fault("opcode not implemented")
+	}
+}
+
+// openQuery is an occlusion query between its begin and end.
+type openQuery struct {
+	addr uint64
+	snap uint64
+}
+
+// maxOpenQueries bounds the occlusion queries open at once on an engine.
+const maxOpenQueries = 64
+
+// query runs QUERY. Occlusion begin remembers the engine's samples-passed
+// counter (and zeroes the result at addr); end writes the samples passed since
+// the begin with the same address, or else since the latest open begin.
+// Begin and end may be in different buffers. A timestamp is the virtual time
+// at which the packet runs within its buffer.
+func (ex *executor) query(kind uint32, addr uint64) {
+	var v uint64
+	e := ex.e
+	switch kind {
+	case QueryOcclusionBegin:
+		if len(e.open) == maxOpenQueries {
+			e.open = append(e.open[:0], e.open[1:]...)
+		}
+		e.open = append(e.open, openQuery{addr: addr, snap: e.samples})
+	case QueryOcclusionEnd:
+		k := len(e.open) - 1
+		for i := range e.open {
+			if e.open[i].addr == addr {
+				k = i
+			}
+		}
+		if k < 0 {
+			ex.fault("occlusion end at %#x without a begin", addr)
+		} else {
+			v = e.samples - e.open[k].snap
+			e.open = append(e.open[:k], e.open[k+1:]...)
+		}
+	case QueryTimestamp:
+		v = uint64(ex.t0 + ex.res.cost)
+	default:
+		ex.fault("unknown query kind %d", kind)
+		return
+	}
+	if dst, ok := ex.bytes("query result", addr, 8); ok {
+		binary.LittleEndian.PutUint64(dst, v)
+	}
+}
+
+// scanoutPacket copies the surface for the display engine; the frame is shown
+// when the buffer completes.
+func (ex *executor) scanoutPacket(p Packet) {
+	s, ok := ex.surface(p, 0, "scanout surface", FmtRGBA8, FmtBGRA8)
+	if !ok || ex.g.scanout == nil {
+		return
+	}
+	f := Frame{Width: s.w, Height: s.h, Pix: make([]byte, 4*s.w*s.h)}
+	for y := 0; y < s.h; y++ {
+		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
+		out := f.Pix[4*s.w*y : 4*s.w*(y+1)]
+		copy(out, row)
+		if s.fmt == FmtBGRA8 {
+			for i := 0; i < len(out); i += 4 {
+				out[i], out[i+2] = out[i+2], out[i]
+			}
+		}
+	}
+	ex.res.frames = append(ex.res.frames, f)
+}

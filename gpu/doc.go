@@ -1,0 +1,53 @@
+// Package gpu is d3dsim's simulated graphics processor: the hardware at the
+// bottom of the WDDM stack (seed 003, steps 12-16). It knows nothing about
+// Direct3D. The kernel-mode driver (core/kmd) talks to it the way a miniport
+// talks to real hardware:
+//
+//   - Memory: an MMU-like sparse model of the VRAM segment and the system
+//     memory aperture, in which Dxgkrnl commits and decommits extents. Any
+//     access outside a committed extent is a page fault of the packet that
+//     made it.
+//   - Submit: DMA buffers in the packet format of packet.go are queued on the
+//     ring of an engine. Each engine runs its ring in order on its own
+//     simulated thread (gpu0, gpu1, ...) in core/sim's virtual time: a buffer
+//     starts when it is at the front and the engine is free, executes all its
+//     packets at once (memory effects happen then), and completes after the
+//     cost of its packets (Costs). On completion the engine writes its fence
+//     register (the buffer's FENCE value), the display engine shows any
+//     SCANOUT surface, and the interrupt line is raised.
+//   - The command processor starts every buffer with a fresh default state, so
+//     a buffer is self-contained; this is also what isolates processes.
+//   - Draws go through a small fixed-function pipeline with D3D11 conventions:
+//     vertex fetch of the built-in 36-byte vertex, built-in vertex programs
+//     (pass-through, 4x4 transform), triangle lists and strips, points and
+//     lines, homogeneous clipping, a fixed-point rasterizer with the top-left
+//     fill rule, perspective-correct interpolation, built-in pixel programs
+//     (vertex colour, solid colour, texture, fault), depth test, blending and
+//     write masks.
+//   - Faults (bad packets, page faults, the faulting program, InjectFault)
+//     are recorded (Faults), traced as GpuFault events and never panic; a
+//     faulting draw paints its pixels the warning colour, opaque magenta.
+//     InjectHang makes a buffer never complete, for TDR (Reset).
+//
+// Trace (layer gpu, from kmd, on the engine's thread), never one event per
+// packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;
+// fence FenceWrite (fence, dma) and interrupt Interrupt (fence, dma) when it
+// completes; message GpuFault (dma, msg = reason, args "packet=N") per fault
+// (at most 8 per buffer, then one summary); message EngineReset (args
+// "engine=N dropped=K") on Reset.
+//
+// Everything is deterministic: no wall clock, no global random source, every
+// float-to-integer conversion is clamped first, and every floating-point
+// product that feeds a sum is rounded explicitly (float64(a*b) + c), which
+// forbids the compiler to fuse it into a multiply-add (arm64 would, amd64 and
+// wasm do not). So the same buffers give the same pixels on every machine,
+// natively and in WebAssembly.
+//
+// Threading: all methods are safe for concurrent use; see GPU.
+//
+// Tests: a slow reference rasterizer the fast one must match pixel for pixel,
+// golden images in testdata/ (go test ./gpu -run Golden -update rewrites
+// them; the same test under GOOS=js GOARCH=wasm, with go_js_wasm_exec on the
+// PATH, checks that WebAssembly draws the same pixels), FuzzDecode and
+// FuzzExecute, and BenchmarkFillRate.
+package gpu

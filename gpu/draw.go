@@ -1,0 +1,416 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// The geometry half of a draw, top to bottom: validate, fetch vertices, run
+// the vertex program, assemble primitives, clip them in homogeneous space,
+// map them through the viewport and hand them to the rasterizer.
+
+const (
+	numAttr = 6  // vertex attributes after the position: r g b a u v
+	maxPoly = 12 // a triangle clipped by 7 planes has at most 10 vertices
+	wEps    = 1e-12
+	// fixLimit bounds screen coordinates (pixels) before the conversion to
+	// fixed point, far outside any viewport or surface.
+	fixLimit = 1 << 17
+)
+
+// cvert is a vertex in clip space.
+type cvert struct {
+	p [4]float64 // x y z w
+	a [numAttr]float64
+}
+
+// svert is a vertex on the screen: position in 24.8 fixed point.
+type svert struct {
+	x, y int64
+	z    float64 // depth after the viewport transform
+	w    float64 // clip-space w, for perspective-correct attributes
+	a    [numAttr]float64
+}
+
+// drawScratch is the draw's working memory, reused so that nothing is
+// allocated per vertex, triangle or pixel.
+type drawScratch struct {
+	vp   viewport
+	m    [16]float64 // ProgVSTransform's matrix
+	poly [2][maxPoly]cvert
+	sv   [maxPoly]svert
+	tri  tri
+	pipe pipe
+}
+
+// drawPacket runs DRAW and DRAW_INDEXED.
+func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
+	g, s := ex.g, &ex.st
+	g.stats.Draws++
+
+	// A faulting draw (injected, or the faulting program) still runs: its
+	// covered pixels get the warning colour.
+	faulted := false
+	if g.faultNext {
+		g.faultNext = false
+		faulted = true
+		ex.fault("injected fault: covered pixels get the warning colour")
+	} else if s.ps == ProgPSFault {
+		faulted = true
+		ex.fault("the pixel program faulted: covered pixels get the warning colour")
+	}
+
+	// validate
+	switch {
+	case s.vs == ProgNone:
+		ex.fault("no vertex program")
+		return
+	case s.topo == TopoUndefined:
+		ex.fault("topology undefined")
+		return
+	case count == 0:
+		return
+	case count > maxDrawVertices:
+		ex.fault("%d vertices: more than %d in one draw", count, maxDrawVertices)
+		return
+	case !s.vb[0].bound:
+		ex.fault("vertex buffer slot 0 not bound")
+		return
+	}
+	vb := &s.vb[0]
+	if indexed {
+		if !ex.checkIndices(count, start, base) {
+			return
+		}
+	} else if last := uint64(start) + uint64(count) - 1; !vb.fetchable(last) {
+		ex.fault("page fault: vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
+			last, len(vb.mem), vb.stride, vb.offset)
+		return
+	}
+	g.stats.Vertices += uint64(count)
+	ex.res.cost += int64(count) * g.costs.VertexNS
+
+	d := &ex.draw
+	if !ex.preparePipe(faulted) {
+		return
+	}
+	if s.vs == ProgVSTransform {
+		cb := s.cb[StageVS][0]
+		for i := range d.m {
+			d.m[i] = float64(readF32(cb, 4*i))
+		}
+	}
+	ex.assemble(indexed, count, start, base)
+
+	p := &d.pipe
+	g.stats.Pixels += p.shaded
+	ex.e.samples += p.passed
+	ex.res.cost += int64(p.shaded) * g.costs.PixelNS
+}
+
+// fetchable reports whether the whole vertex v is inside the buffer.
+func (vb *vbuf) fetchable(v uint64) bool {
+	n := uint64(len(vb.mem))
+	if vb.stride != 0 && v > n/vb.stride {
+		return false
+	}
+	off := vb.offset + vb.stride*v
+	return off <= n && n-off >= vertexBytes
+}
+
+func (ib *ibuf) index(i uint64) uint32 {
+	o := ib.offset + ib.size*i
+	if ib.size == 2 {
+		return uint32(binary.LittleEndian.Uint16(ib.mem[o:]))
+	}
+	return binary.LittleEndian.Uint32(ib.mem[o:])
+}
+
+// cut is the strip-cut index of the index buffer (D3D11 cuts strips at the
+// all-ones index).
+func (ib *ibuf) cut() uint32 {
+	if ib.size == 2 {
+		return 0xFFFF
+	}
+	return 0xFFFFFFFF
+}
+
+// checkIndices checks that the indices and every vertex they name are inside
+// their buffers, before anything is drawn.
+func (ex *executor) checkIndices(count, start uint32, base int32) bool {
+	s := &ex.st
+	ib, vb := &s.ib, &s.vb[0]
+	if !ib.bound {
+		ex.fault("index buffer not bound")
+		return false
+	}
+	if end := ib.offset + ib.size*(uint64(start)+uint64(count)); end > uint64(len(ib.mem)) {
+		ex.fault("page fault: indices %d..%d are outside the index buffer (%d bytes, offset %d)",
+			start, uint64(start)+uint64(count)-1, len(ib.mem), ib.offset)
+		return false
+	}
+	strip, cut := s.topo == TopoTriangleStrip || s.topo == TopoLineStrip, ib.cut()
+	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
+	for i := uint64(0); i < uint64(count); i++ {
+		idx := ib.index(uint64(start) + i)
+		if strip && idx == cut {
+			continue
+		}
+		v := int64(idx) + int64(base)
+		lo, hi = min(lo, v), max(hi, v)
+	}
+	if hi < lo {
+		return true // only cuts
+	}
+	if lo < 0 {
+		ex.fault("page fault: index + base vertex = %d", lo)
+		return false
+	}
+	if !vb.fetchable(uint64(hi)) {
+		ex.fault("page fault: vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
+			hi, len(vb.mem), vb.stride, vb.offset)
+		return false
+	}
+	return true
+}
+
+// assemble fetches and shades the vertices and builds primitives from them:
+// lists take one, two or three at a time; a line strip makes a line of every
+// vertex after the first; a triangle strip makes a triangle of every vertex
+// after the second, odd ones with their first two vertices swapped so the
+// winding stays the same. Strips restart at a cut index.
+func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
+	s := &ex.st
+	topo := s.topo
+	strip := topo == TopoTriangleStrip || topo == TopoLineStrip
+	cut := s.ib.cut()
+	var ring [3]cvert
+	k := 0
+	for i := uint32(0); i < count; i++ {
+		var v uint64
+		if indexed {
+			idx := s.ib.index(uint64(start) + uint64(i))
+			if strip && idx == cut {
+				k = 0
+				continue
+			}
+			v = uint64(int64(idx) + int64(base))
+		} else {
+			v = uint64(start) + uint64(i)
+		}
+		switch topo {
+		case TopoPointList:
+			ex.vertex(v, &ring[0])
+			ex.point(&ring[0])
+		case TopoLineList:
+			ex.vertex(v, &ring[k])
+			if k++; k == 2 {
+				ex.line(&ring[0], &ring[1])
+				k = 0
+			}
+		case TopoLineStrip:
+			ex.vertex(v, &ring[k%2])
+			if k >= 1 {
+				ex.line(&ring[(k-1)%2], &ring[k%2])
+			}
+			k++
+		case TopoTriangleList:
+			ex.vertex(v, &ring[k])
+			if k++; k == 3 {
+				ex.triangle(&ring[0], &ring[1], &ring[2])
+				k = 0
+			}
+		case TopoTriangleStrip:
+			ex.vertex(v, &ring[k%3])
+			if k >= 2 {
+				a, b, c := &ring[(k-2)%3], &ring[(k-1)%3], &ring[k%3]
+				if k%2 == 1 {
+					a, b = b, a
+				}
+				ex.triangle(a, b, c)
+			}
+			k++
+		}
+	}
+}
+
+func readF32(b []byte, off int) float32 {
+	if off+4 > len(b) {
+		return 0 // past the end of a constant buffer reads as zero
+	}
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
+}
+
+// vertex fetches vertex v (already checked) and runs the vertex program.
+func (ex *executor) vertex(v uint64, out *cvert) {
+	vb := &ex.st.vb[0]
+	off := int(vb.offset + vb.stride*v)
+	b := vb.mem[off : off+vertexBytes : off+vertexBytes]
+	var f [9]float64
+	for i := range f {
+		f[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+	}
+	x, y, z := f[0], f[1], f[2]
+	if ex.st.vs == ProgVSTransform {
+		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
+		m := &ex.draw.m
+		// (float64(a*b) keeps the compiler from fusing a*b+c: see fp.go.)
+		for j := range out.p {
+			out.p[j] = float64(x*m[j]) + float64(y*m[4+j]) + float64(z*m[8+j]) + m[12+j]
+		}
+	} else {
+		out.p = [4]float64{x, y, z, 1}
+	}
+	copy(out.a[:], f[3:])
+}
+
+// Clip planes: a vertex is inside plane k when dist(k) >= 0.
+const (
+	planeLeft   = iota // w + x
+	planeRight         // w - x
+	planeBottom        // w + y
+	planeTop           // w - y
+	planeNear          // z        (depth clip)
+	planeFar           // w - z    (depth clip)
+	planeW             // w - eps  (always: keeps the division by w finite)
+	numPlanes
+)
+
+func dist(v *cvert, plane int) float64 {
+	x, y, z, w := v.p[0], v.p[1], v.p[2], v.p[3]
+	switch plane {
+	case planeLeft:
+		return w + x
+	case planeRight:
+		return w - x
+	case planeBottom:
+		return w + y
+	case planeTop:
+		return w - y
+	case planeNear:
+		return z
+	case planeFar:
+		return w - z
+	}
+	return w - wEps
+}
+
+func (ex *executor) outcode(v *cvert) uint32 {
+	var c uint32
+	for k := 0; k < numPlanes; k++ {
+		if (k == planeNear || k == planeFar) && !ex.st.depthClip {
+			continue
+		}
+		if !(dist(v, k) >= 0) {
+			c |= 1 << k
+		}
+	}
+	return c
+}
+
+func finite(v *cvert) bool {
+	for _, c := range v.p {
+		if !(math.Abs(c) <= math.MaxFloat64) {
+			return false
+		}
+	}
+	return true
+}
+
+// triangle clips a triangle and rasterizes what is left as a fan.
+func (ex *executor) triangle(v0, v1, v2 *cvert) {
+	d := &ex.draw
+	if !finite(v0) || !finite(v1) || !finite(v2) {
+		return
+	}
+	// clip
+	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
+	if c0&c1&c2 != 0 {
+		return // all three outside one plane
+	}
+	poly := d.poly[0][:3]
+	poly[0], poly[1], poly[2] = *v0, *v1, *v2
+	if out := c0 | c1 | c2; out != 0 {
+		dst := 1
+		for k := 0; k < numPlanes && len(poly) >= 3; k++ {
+			if out&(1<<k) != 0 {
+				poly = clipPoly(poly, d.poly[dst][:0], k)
+				dst ^= 1
+			}
+		}
+		if len(poly) < 3 {
+			return
+		}
+	}
+	// viewport
+	for i := range poly {
+		d.project(&poly[i], &d.sv[i])
+	}
+	// rasterize
+	s := &ex.st
+	for i := 1; i+1 < len(poly); i++ {
+		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
+			d.tri.raster(&d.pipe)
+		}
+	}
+}
+
+// project maps a clip-space vertex (inside the clip volume) through the
+// viewport to the screen.
+func (d *drawScratch) project(c *cvert, sv *svert) {
+	vp := &d.vp
+	iw := 1 / c.p[3]
+	sx := vp.x + float64((float64(c.p[0]*iw)+1)*0.5*vp.w)
+	sy := vp.y + float64((1-float64(c.p[1]*iw))*0.5*vp.h)
+	sv.x, sv.y = toFixed(sx), toFixed(sy)
+	sv.z = vp.minZ + float64(c.p[2]*iw*(vp.maxZ-vp.minZ))
+	sv.w = c.p[3]
+	sv.a = c.a
+}
+
+// clipPoly clips the convex polygon in against one plane (Sutherland-Hodgman)
+// into out, whose capacity must hold len(in)+1 vertices. An intersection is
+// always computed from the inside vertex of its edge, so an edge shared by two
+// triangles is cut at exactly the same point for both.
+func clipPoly(in, out []cvert, plane int) []cvert {
+	n := len(in)
+	for i := 0; i < n; i++ {
+		a, b := &in[i], &in[(i+1)%n]
+		da, db := dist(a, plane), dist(b, plane)
+		ina, inb := da >= 0, db >= 0
+		if ina {
+			out = append(out, *a)
+		}
+		if ina != inb {
+			var v cvert
+			if ina {
+				lerpVert(&v, a, b, da/(da-db))
+			} else {
+				lerpVert(&v, b, a, db/(db-da))
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func lerpVert(out, a, b *cvert, t float64) {
+	for k := range out.p {
+		out.p[k] = a.p[k] + float64(t*(b.p[k]-a.p[k]))
+	}
+	for k := range out.a {
+		out.a[k] = a.a[k] + float64(t*(b.a[k]-a.a[k]))
+	}
+}
+
+// toFixed converts a screen coordinate to 24.8 fixed point, rounding to
+// nearest. It clamps first: Go's conversion of an out-of-range float to an
+// integer differs between amd64 and wasm.
+func toFixed(v float64) int64 {
+	if !(v >= -fixLimit) {
+		v = -fixLimit
+	} else if v > fixLimit {
+		v = fixLimit
+	}
+	return int64(math.Floor(float64(v*(1<<subBits)) + 0.5))
+}

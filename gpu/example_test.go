@@ -1,0 +1,58 @@
+package gpu_test
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+	"d3dsim/gpu"
+)
+
+// A KMD's view of the GPU: commit memory, build a DMA buffer, submit it and
+// wait for its fence.
+func Example() {
+	s := sim.New(1)
+	rec := trace.NewRecorder(s.Now, s.Thread)
+	g := gpu.New(gpu.Config{VRAM: 1 << 20, Engines: 1}, s, rec)
+	g.ConnectInterrupt(func(engine int) {
+		fmt.Printf("interrupt from engine %d at %d ns: fence %d\n", engine, s.Now(), g.CompletedFence(engine))
+	})
+
+	// A 4x4 render target and a vertex buffer holding one triangle that
+	// covers the whole target (x y z, r g b a, u v).
+	rt, vb := gpu.VRAMBase, gpu.VRAMBase+4096
+	for _, a := range []uint64{rt, vb} {
+		if err := g.Memory().Commit(a, 4096); err != nil {
+			panic(err)
+		}
+	}
+	var verts []byte
+	for _, v := range [][9]float32{{-1, 1, 0, 1, 0, 0, 1}, {3, 1, 0, 1, 0, 0, 1}, {-1, -3, 0, 1, 0, 0, 1}} {
+		for _, f := range v {
+			verts = binary.LittleEndian.AppendUint32(verts, math.Float32bits(f))
+		}
+	}
+
+	var b gpu.Builder
+	b.Write(vb, verts)
+	b.SetRT(rt, 4, 4, 16, gpu.FmtRGBA8)
+	b.ClearRT(rt, 4, 4, 16, gpu.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.SetVB(0, vb, uint32(len(verts)), 36, 0)
+	b.SetShader(gpu.StageVS, gpu.ProgVSPassthrough)
+	b.SetShader(gpu.StagePS, gpu.ProgPSVertexColor)
+	b.Draw(3, 0)
+	b.Fence(1)
+	g.Submit(0, 100, b.Words)
+	s.RunUntil(func() bool { return g.CompletedFence(0) == 1 })
+
+	px, _ := g.Memory().Bytes(rt+16+4, 4)
+	fmt.Printf("pixel (1,1) = %v\n", px)
+	st := g.Stats()
+	fmt.Printf("%d packets, %d vertices, %d pixels\n", st.Packets, st.Vertices, st.Pixels)
+	// Output:
+	// interrupt from engine 0 at 2357 ns: fence 1
+	// pixel (1,1) = [255 0 0 255]
+	// 8 packets, 3 vertices, 16 pixels
+}

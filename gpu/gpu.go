@@ -1,0 +1,358 @@
+package gpu
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+)
+
+// Segment bases of the GPU's physical address space.
+const (
+	VRAMBase     uint64 = 0x0000_0001_0000_0000
+	ApertureBase uint64 = 0x0000_0010_0000_0000
+)
+
+// Costs is the virtual-time cost model of the GPU, in nanoseconds. A DMA
+// buffer costs BufferStartNS plus, for each packet, PacketNS and the work it
+// does: VertexNS per vertex and PixelNS per pixel shaded for draws,
+// ClearPer16PxNS per 16 pixels cleared, CopyPer64BNS per 64 bytes copied,
+// written or filled.
+type Costs struct {
+	PacketNS       int64
+	VertexNS       int64
+	PixelNS        int64
+	ClearPer16PxNS int64
+	CopyPer64BNS   int64
+	BufferStartNS  int64
+}
+
+// DefaultCosts is a modest GPU: a DMA buffer takes a couple of microseconds to
+// get going, a 640x480 clear about 19 µs and a full-screen triangle pair about
+// 0.3 ms, so GPU work shows on a timeline next to the CPU's API calls.
+func DefaultCosts() Costs {
+	return Costs{
+		PacketNS:       40,
+		VertexNS:       4,
+		PixelNS:        1,
+		ClearPer16PxNS: 1,
+		CopyPer64BNS:   4,
+		BufferStartNS:  2000,
+	}
+}
+
+// Config sizes the GPU. Engines is the number of engines (rings), at least 1;
+// a zero Costs means DefaultCosts.
+type Config struct {
+	VRAM, Aperture uint64
+	Engines        int
+	Costs          Costs
+}
+
+// Frame is a surface the display engine scanned out: RGBA8, row-major,
+// Width*4 bytes a row, owned by the receiver.
+type Frame struct {
+	Width, Height int
+	Pix           []byte
+}
+
+// Fault is one error the GPU found while executing a DMA buffer: the buffer
+// id given to Submit, the ordinal of the packet in the buffer (0-based) and
+// what was wrong.
+type Fault struct {
+	DMA    uint64
+	Packet int
+	Reason string
+}
+
+func (f Fault) String() string {
+	return fmt.Sprintf("dma %d packet %d: %s", f.DMA, f.Packet, f.Reason)
+}
+
+// Stats are the GPU's counters since New.
+type Stats struct {
+	Buffers     uint64 // DMA buffers executed (hung ones excluded)
+	Packets     uint64 // packets executed
+	Draws       uint64 // DRAW and DRAW_INDEXED packets
+	Vertices    uint64 // vertices processed
+	Pixels      uint64 // pixels shaded (covered by a triangle inside the viewport and target)
+	BytesCopied uint64 // bytes moved by COPY, WRITE and FILL
+	Faults      uint64 // faults found (including ones not kept by Faults)
+}
+
+// GPU is the simulated graphics processor: memory, one ring per engine, the
+// command processor, the rasterizer and built-in programs, a fence register
+// per engine and an interrupt line.
+//
+// Threading: every method is safe for concurrent use. Buffers execute on the
+// simulated threads "gpu0", "gpu1", ... as events of the sim.Sim; the
+// interrupt and scanout hooks are called on those threads, with no GPU lock
+// held, so they may call back into the GPU (Submit, CompletedFence, ...).
+type GPU struct {
+	mu        sync.Mutex
+	sim       *sim.Sim
+	rec       *trace.Recorder
+	costs     Costs
+	mem       *Memory
+	engines   []*engine
+	interrupt func(engine int)
+	scanout   func(f Frame)
+	hangNext  bool
+	faultNext bool
+	faults    []Fault
+	stats     Stats
+	ex        executor // scratch of the command processor, used under mu
+}
+
+// maxFaults bounds the faults Faults keeps (Stats.Faults counts them all).
+const maxFaults = 4096
+
+type engine struct {
+	idx     int
+	thread  string
+	ring    []*job
+	cur     *job // started or about to start; nil when idle
+	freeAt  int64
+	fence   uint64
+	gen     uint64 // bumped by Reset: events of dropped buffers are ignored
+	samples uint64 // occlusion counter: samples that passed the depth test
+	open    []openQuery
+}
+
+type job struct {
+	id       uint64
+	dma      []uint32
+	submitAt int64
+	hang     bool
+}
+
+// New returns a GPU driven by s and tracing to rec (which may be nil).
+func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
+	if cfg.Engines < 1 {
+		cfg.Engines = 1
+	}
+	if cfg.Costs == (Costs{}) {
+		cfg.Costs = DefaultCosts()
+	}
+	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture)}
+	for i := 0; i < cfg.Engines; i++ {
+		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
+	}
+	g.ex.g = g
+	return g
+}
+
+// Memory is the GPU's physical memory.
+func (g *GPU) Memory() *Memory { return g.mem }
+
+// ConnectInterrupt connects the interrupt line: fn is called with the engine
+// number at the virtual time a DMA buffer completes (on that engine's thread).
+func (g *GPU) ConnectInterrupt(fn func(engine int)) {
+	g.mu.Lock()
+	g.interrupt = fn
+	g.mu.Unlock()
+}
+
+// OnScanout connects the display engine: fn is called with a copy of the
+// surface of each SCANOUT packet when its buffer completes.
+func (g *GPU) OnScanout(fn func(f Frame)) {
+	g.mu.Lock()
+	g.scanout = fn
+	g.mu.Unlock()
+}
+
+// InjectHang makes the next DMA buffer submitted hang: it starts but never
+// completes (no fence write, no interrupt) and its engine stays busy until
+// Reset.
+func (g *GPU) InjectHang() {
+	g.mu.Lock()
+	g.hangNext = true
+	g.mu.Unlock()
+}
+
+// InjectFault makes the next draw the GPU executes fault.
+func (g *GPU) InjectFault() {
+	g.mu.Lock()
+	g.faultNext = true
+	g.mu.Unlock()
+}
+
+// Submit queues a DMA buffer on an engine's ring; id names it in traces and
+// faults. The GPU keeps its own copy of dma.
+func (g *GPU) Submit(engine int, id uint64, dma []uint32) {
+	g.mu.Lock()
+	e := g.engine(engine)
+	if e == nil {
+		f := g.addFaultLocked(Fault{DMA: id, Reason: fmt.Sprintf("submit to engine %d: the GPU has %d engines", engine, len(g.engines))})
+		g.mu.Unlock()
+		g.emitFault("", f)
+		return
+	}
+	j := &job{id: id, dma: append([]uint32(nil), dma...), submitAt: g.sim.Now(), hang: g.hangNext}
+	g.hangNext = false
+	e.ring = append(e.ring, j)
+	g.kickLocked(e)
+	g.mu.Unlock()
+}
+
+// CompletedFence is the engine's fence register: the value of the FENCE
+// packet of the last buffer that completed with one.
+func (g *GPU) CompletedFence(engine int) uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if e := g.engine(engine); e != nil {
+		return e.fence
+	}
+	return 0
+}
+
+// Busy reports whether the engine has a buffer running, hung or queued.
+func (g *GPU) Busy(engine int) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e := g.engine(engine)
+	return e != nil && (e.cur != nil || len(e.ring) > 0)
+}
+
+// Reset is the engine reset of a TDR: the ring and the running or hung
+// buffer are dropped and the engine is idle. The fence register keeps its
+// value; the memory effects of a buffer that already started stay.
+func (g *GPU) Reset(engine int) {
+	g.mu.Lock()
+	e := g.engine(engine)
+	if e == nil {
+		g.mu.Unlock()
+		return
+	}
+	dropped := len(e.ring)
+	if e.cur != nil {
+		dropped++
+	}
+	e.gen++
+	e.ring = nil
+	e.cur = nil
+	e.open = nil
+	if now := g.sim.Now(); now > e.freeAt {
+		e.freeAt = now
+	}
+	g.mu.Unlock()
+	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
+		Name: "EngineReset", Args: fmt.Sprintf("engine=%d dropped=%d", engine, dropped)})
+}
+
+// Faults returns the faults found so far (the first 4096).
+func (g *GPU) Faults() []Fault {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return append([]Fault(nil), g.faults...)
+}
+
+// Stats returns the GPU's counters.
+func (g *GPU) Stats() Stats {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.stats
+}
+
+func (g *GPU) engine(i int) *engine {
+	if i < 0 || i >= len(g.engines) {
+		return nil
+	}
+	return g.engines[i]
+}
+
+func (g *GPU) addFaultLocked(f Fault) Fault {
+	g.stats.Faults++
+	return g.keepFaultLocked(f)
+}
+
+// keepFaultLocked keeps f for Faults without counting it.
+func (g *GPU) keepFaultLocked(f Fault) Fault {
+	if len(g.faults) < maxFaults {
+		g.faults = append(g.faults, f)
+	}
+	return f
+}
+
+func (g *GPU) emitFault(thread string, f Fault) {
+	g.rec.Emit(trace.Event{Thread: thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
+		Name: "GpuFault", DMA: f.DMA, Msg: f.Reason, Args: "packet=" + strconv.Itoa(f.Packet)})
+}
+
+// kickLocked starts the buffer at the front of the ring if the engine is
+// idle: it runs at max(its submit time, the time the engine became free).
+func (g *GPU) kickLocked(e *engine) {
+	if e.cur != nil || len(e.ring) == 0 {
+		return
+	}
+	j := e.ring[0]
+	e.ring[0] = nil
+	e.ring = e.ring[1:]
+	e.cur = j
+	at := max(j.submitAt, e.freeAt)
+	gen := e.gen
+	g.sim.Schedule(at, e.thread, func() { g.start(e, gen, j) })
+}
+
+// start executes a buffer: all its packets run now (memory effects happen
+// here), and completion is scheduled after their cost.
+func (g *GPU) start(e *engine, gen uint64, j *job) {
+	g.mu.Lock()
+	if e.gen != gen || e.cur != j {
+		g.mu.Unlock()
+		return
+	}
+	t0 := g.sim.Now()
+	var res result
+	if j.hang {
+		res.packets = countPackets(j.dma)
+	} else {
+		res = g.ex.run(e, j, t0)
+	}
+	g.mu.Unlock()
+
+	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
+		Name: "DmaBufferStart", DMA: j.id, Args: "packets=" + strconv.Itoa(res.packets)})
+	for _, f := range res.faults {
+		g.emitFault(e.thread, f)
+	}
+	if j.hang {
+		return // never completes: the engine stays busy until Reset
+	}
+	g.sim.Schedule(t0+res.cost, e.thread, func() { g.complete(e, gen, j, &res) })
+}
+
+// complete writes the fence register, traces, shows scanned-out frames,
+// raises the interrupt and starts the next buffer.
+func (g *GPU) complete(e *engine, gen uint64, j *job, res *result) {
+	g.mu.Lock()
+	if e.gen != gen || e.cur != j {
+		g.mu.Unlock()
+		return
+	}
+	if res.hasFence {
+		e.fence = res.fence
+	}
+	e.cur = nil
+	e.freeAt = g.sim.Now()
+	g.kickLocked(e)
+	intr, scan := g.interrupt, g.scanout
+	g.mu.Unlock()
+
+	if res.hasFence {
+		g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Fence,
+			Name: "FenceWrite", Fence: res.fence, DMA: j.id})
+	}
+	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Interrupt,
+		Name: "Interrupt", Fence: res.fence, DMA: j.id})
+	if scan != nil {
+		for _, f := range res.frames {
+			scan(f)
+		}
+	}
+	if intr != nil {
+		intr(e.idx)
+	}
+}

@@ -1,0 +1,113 @@
+package gpu
+
+import (
+	"math"
+	"testing"
+)
+
+func TestPoints(t *testing.T) {
+	const w, h = 16, 16
+	points := []struct {
+		x, y   float32
+		px, py int // the pixel lit; -1: none
+	}{
+		{3.5, 4.5, 3, 4},     // on a pixel centre
+		{7.7, 2.2, 7, 2},     // inside a pixel
+		{10, 12, 9, 11},      // on a pixel corner: the square's top-left rule
+		{0.01, 15.99, 0, 15}, // near the target's corner
+		{-3, 5, -1, -1},      // outside the viewport: dropped
+		{5, 40, -1, -1},
+	}
+	r := newRig(t)
+	rt := r.target(w, h, FmtRGBA8)
+	var vs []vtx
+	for _, p := range points {
+		vs = append(vs, pxv(p.x, p.y, w, h, white))
+	}
+	b := r.scene(rt, ProgPSSolid, vs)
+	r.counter(b)
+	b.SetTopology(TopoPointList)
+	b.Draw(uint32(len(vs)), 0)
+	r.mustExec(b)
+	want := make([]byte, w*h)
+	for _, p := range points {
+		if p.px >= 0 {
+			want[p.py*w+p.px]++
+		}
+	}
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if got := r.px(rt, x, y)[0]; got != want[y*w+x] {
+				t.Errorf("pixel (%d,%d) drawn %d times, want %d", x, y, got, want[y*w+x])
+			}
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	const w, h = 16, 16
+	type pt = [2]float32
+	tests := []struct {
+		desc  string
+		topo  uint32
+		pts   []pt
+		want  func(x, y int) bool
+		total int
+	}{
+		{"horizontal", TopoLineList, []pt{{2.5, 5.5}, {12.5, 5.5}},
+			func(x, y int) bool { return y == 5 && x >= 2 && x < 12 }, 10},
+		{"diagonal", TopoLineList, []pt{{0, 0}, {16, 16}},
+			func(x, y int) bool { return x == y }, 16},
+		{"steep, going up", TopoLineList, []pt{{4.5, 14.5}, {6.5, 1.5}},
+			func(x, y int) bool { return y >= 2 && y <= 14 && x == int(4.5+float64(14-y)*2/13) }, 13},
+		{"closed square as a strip: each pixel once", TopoLineStrip, []pt{{2.5, 2.5}, {12.5, 2.5}, {12.5, 12.5}, {2.5, 12.5}, {2.5, 2.5}},
+			func(x, y int) bool {
+				return (y == 2 || y == 12) && x >= 2 && x <= 12 || (x == 2 || x == 12) && y >= 2 && y <= 12
+			}, 40},
+		{"clipped at the viewport", TopoLineList, []pt{{-100, 8.5}, {8.5, 8.5}},
+			func(x, y int) bool { return y == 8 && x < 8 }, 8},
+		{"outside", TopoLineList, []pt{{-100, 8.5}, {-1, 8.5}},
+			func(x, y int) bool { return false }, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := newRig(t)
+			rt := r.target(w, h, FmtRGBA8)
+			var vs []vtx
+			for _, p := range tc.pts {
+				vs = append(vs, pxv(p[0], p[1], w, h, white))
+			}
+			b := r.scene(rt, ProgPSSolid, vs)
+			r.counter(b)
+			b.SetTopology(tc.topo)
+			b.Draw(uint32(len(vs)), 0)
+			r.mustExec(b)
+			total := 0
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					n := r.px(rt, x, y)[0]
+					total += int(n)
+					if n > 1 || (n == 1) != tc.want(x, y) {
+						t.Errorf("pixel (%d,%d) drawn %d times", x, y, n)
+					}
+				}
+			}
+			if total != tc.total {
+				t.Errorf("%d pixels drawn, want %d", total, tc.total)
+			}
+		})
+	}
+	// Colour along a line is interpolated.
+	r := newRig(t)
+	rt := r.target(w, h, FmtRGBA8)
+	b := r.scene(rt, ProgPSVertexColor, []vtx{pxv(0, 0.5, w, h, [4]float32{1, 0, 0, 1}), pxv(16, 0.5, w, h, [4]float32{0, 1, 0, 1})})
+	b.SetTopology(TopoLineList)
+	b.Draw(2, 0)
+	r.mustExec(b)
+	for x := 0; x < w; x++ {
+		g := (float64(x) + 0.5) / 16 * 255
+		if got := float64(r.px(rt, x, 0)[1]); math.Abs(got-g) > 1 {
+			t.Errorf("pixel %d green %v, want %.1f", x, got, g)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+package gpu
+
+// The rasterizer: fixed-point edge functions with 8 bits of subpixel
+// precision, pixel centres at +0.5, D3D's top-left fill rule, walked in 8x8
+// blocks that are rejected or accepted whole when an edge allows it.
+//
+// Coordinates are in 24.8 fixed point and at most 2^17 pixels from the
+// origin, so an edge function value (a product of two coordinate differences)
+// fits in 2^51 and int64 arithmetic is exact.
+
+const (
+	subBits = 8
+	half    = 1 << (subBits - 1) // a pixel centre is at +0.5
+	blk     = 8
+)
+
+// edgeFn is the edge function of the edge from (xi, yi) to (xi+dx, yi+dy):
+// E(P) = (Py-yi)*dx - (Px-xi)*dy. It is positive inside a triangle that is
+// clockwise on the screen (y down).
+type edgeFn struct {
+	xi, yi int64
+	dx, dy int64
+	a, b   int64 // change of E for one pixel step in x and in y
+	bias   int64 // 0 on a top or left edge, -1 otherwise: E+bias >= 0 is inside
+}
+
+func makeEdge(from, to *svert) edgeFn {
+	e := edgeFn{xi: from.x, yi: from.y, dx: to.x - from.x, dy: to.y - from.y}
+	e.a = -e.dy << subBits
+	e.b = e.dx << subBits
+	// On a clockwise triangle a top edge is horizontal and goes right, a left
+	// edge goes up. A pixel centre exactly on any other edge is outside.
+	if !(e.dy < 0 || (e.dy == 0 && e.dx > 0)) {
+		e.bias = -1
+	}
+	return e
+}
+
+// at is E at the centre of pixel (px, py).
+func (e *edgeFn) at(px, py int) int64 {
+	x := int64(px)<<subBits + half
+	y := int64(py)<<subBits + half
+	return (y-e.yi)*e.dx - (x-e.xi)*e.dy
+}
+
+// tri is a triangle set up for rasterization and interpolation.
+type tri struct {
+	v              [3][2]int64 // fixed-point vertices, clockwise
+	e              [3]edgeFn   // e[i] is the edge opposite vertex i: E_i ∝ weight of vertex i
+	x0, y0, x1, y1 int         // pixels to visit (x1, y1 exclusive)
+	invArea        float64
+
+	z0, dz1, dz2 float64 // depth: linear in screen space
+
+	// Attributes: a = (a0 + b1*d1 + b2*d2) [/ (iw0 + b1*diw1 + b2*diw2)]
+	// where b1, b2 are the screen-space weights of vertices 1 and 2. With
+	// perspective, a0, d1, d2 interpolate a/w and the iw terms 1/w.
+	persp           bool
+	iw0, diw1, diw2 float64
+	a0, d1, d2      [numAttr]float64
+}
+
+// setup prepares the triangle; it reports false when there is nothing to
+// draw: degenerate, culled, or no pixel of the scissor rectangle in reach.
+// Clockwise on the screen is front unless frontCCW.
+func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool {
+	area := (v2.y-v0.y)*(v1.x-v0.x) - (v2.x-v0.x)*(v1.y-v0.y)
+	if area == 0 {
+		return false
+	}
+	front := (area > 0) != frontCCW
+	if (cull == CullBack && !front) || (cull == CullFront && front) {
+		return false
+	}
+	if area < 0 {
+		v1, v2 = v2, v1
+		area = -area
+	}
+
+	// Pixels whose centres can be inside, within the scissor rectangle.
+	minX, maxX := min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)
+	minY, maxY := min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)
+	t.x0 = max(int((minX-half+(1<<subBits)-1)>>subBits), p.sx0)
+	t.y0 = max(int((minY-half+(1<<subBits)-1)>>subBits), p.sy0)
+	t.x1 = min(int((maxX-half)>>subBits)+1, p.sx1)
+	t.y1 = min(int((maxY-half)>>subBits)+1, p.sy1)
+	if t.x0 >= t.x1 || t.y0 >= t.y1 {
+		return false
+	}
+
+	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
+	t.e[0] = makeEdge(v1, v2)
+	t.e[1] = makeEdge(v2, v0)
+	t.e[2] = makeEdge(v0, v1)
+	t.invArea = 1 / float64(area)
+	t.setupAttrs(v0, v1, v2, p)
+	return true
+}
+
+// setupAttrs prepares the interpolation of depth and of the attributes the
+// pixel program reads.
+func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
+	t.z0, t.dz1, t.dz2 = v0.z, v1.z-v0.z, v2.z-v0.z
+	t.persp = !(v0.w == v1.w && v1.w == v2.w)
+	if t.persp {
+		iw0, iw1, iw2 := 1/v0.w, 1/v1.w, 1/v2.w
+		t.iw0, t.diw1, t.diw2 = iw0, iw1-iw0, iw2-iw0
+		for k := p.lo; k < p.hi; k++ {
+			a0, a1, a2 := float64(v0.a[k]*iw0), float64(v1.a[k]*iw1), float64(v2.a[k]*iw2)
+			t.a0[k], t.d1[k], t.d2[k] = a0, a1-a0, a2-a0
+		}
+	} else {
+		for k := p.lo; k < p.hi; k++ {
+			t.a0[k], t.d1[k], t.d2[k] = v0.a[k], v1.a[k]-v0.a[k], v2.a[k]-v0.a[k]
+		}
+	}
+}
+
+// interp evaluates attributes lo..hi-1 at screen weights b1, b2.
+func (t *tri) interp(b1, b2 float64, a *[numAttr]float64, lo, hi int) {
+	if t.persp {
+		w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
+		for k := lo; k < hi; k++ {
+			a[k] = (t.a0[k] + float64(b1*t.d1[k]) + float64(b2*t.d2[k])) * w
+		}
+		return
+	}
+	for k := lo; k < hi; k++ {
+		a[k] = t.a0[k] + float64(b1*t.d1[k]) + float64(b2*t.d2[k])
+	}
+}
+
+// span returns the smallest and largest value of edge e over a block of
+// w x h pixels whose top-left pixel has value v.
+func (e *edgeFn) span(v int64, w, h int) (lo, hi int64) {
+	ax, by := e.a*int64(w-1), e.b*int64(h-1)
+	lo, hi = v, v
+	if ax < 0 {
+		lo += ax
+	} else {
+		hi += ax
+	}
+	if by < 0 {
+		lo += by
+	} else {
+		hi += by
+	}
+	return lo, hi
+}
+
+// raster visits the triangle's pixels block by block and hands each covered
+// one to the pixel pipeline with its (exact, integer) barycentric weights.
+func (t *tri) raster(p *pipe) {
+	e0, e1, e2 := &t.e[0], &t.e[1], &t.e[2]
+	for by := t.y0; by < t.y1; by += blk {
+		bh := min(blk, t.y1-by)
+		for bx := t.x0; bx < t.x1; bx += blk {
+			bw := min(blk, t.x1-bx)
+			r0, r1, r2 := e0.at(bx, by), e1.at(bx, by), e2.at(bx, by)
+
+			// Trivial reject: an edge is outside at every pixel. Trivial
+			// accept: every edge is inside at every pixel.
+			lo0, hi0 := e0.span(r0, bw, bh)
+			lo1, hi1 := e1.span(r1, bw, bh)
+			lo2, hi2 := e2.span(r2, bw, bh)
+			if hi0+e0.bias < 0 || hi1+e1.bias < 0 || hi2+e2.bias < 0 {
+				continue
+			}
+			if lo0+e0.bias >= 0 && lo1+e1.bias >= 0 && lo2+e2.bias >= 0 {
+				for y := by; y < by+bh; y++ {
+					p.span(t, y, bx, bx+bw, r1, r2)
+					r1 += e1.b
+					r2 += e2.b
+				}
+				continue
+			}
+			// Partly covered. A row's covered pixels are one run: each
+			// edge's inside is an interval of x, and so is their
+			// intersection.
+			for y := by; y < by+bh; y++ {
+				w0, w1, w2 := r0+e0.bias, r1+e1.bias, r2+e2.bias
+				x, end := bx, bx+bw
+				for x < end && w0|w1|w2 < 0 {
+					w0, w1, w2, x = w0+e0.a, w1+e1.a, w2+e2.a, x+1
+				}
+				start, s1, s2 := x, w1-e1.bias, w2-e2.bias
+				for x < end && w0|w1|w2 >= 0 {
+					w0, w1, w2, x = w0+e0.a, w1+e1.a, w2+e2.a, x+1
+				}
+				if x > start {
+					p.span(t, y, start, x, s1, s2)
+				}
+				r0 += e0.b
+				r1 += e1.b
+				r2 += e2.b
+			}
+		}
+	}
+}

@@ -1,0 +1,284 @@
+package gpu
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// refRaster is the slow, obviously correct rasterizer the fast one is tested
+// against: it orients the triangle itself, visits every pixel of the scissor
+// rectangle, evaluates each edge function from scratch at the pixel centre
+// and spells the top-left rule out. Covered pixels go to the same pixel
+// pipeline with the weights it computed. It returns how many it covered.
+func refRaster(v [3]*svert, t *tri, p *pipe) int {
+	pos := [3][2]int64{{v[0].x, v[0].y}, {v[1].x, v[1].y}, {v[2].x, v[2].y}}
+	cross := (pos[2][1]-pos[0][1])*(pos[1][0]-pos[0][0]) - (pos[2][0]-pos[0][0])*(pos[1][1]-pos[0][1])
+	if cross == 0 {
+		return 0
+	}
+	if cross < 0 { // make it clockwise on the screen
+		pos[1], pos[2] = pos[2], pos[1]
+	}
+	n := 0
+	for y := p.sy0; y < p.sy1; y++ {
+		for x := p.sx0; x < p.sx1; x++ {
+			cx, cy := int64(x)*256+128, int64(y)*256+128
+			var w [3]int64
+			inside := true
+			for i := 0; i < 3; i++ {
+				a, b := pos[(i+1)%3], pos[(i+2)%3] // the edge opposite vertex i
+				e := (cy-a[1])*(b[0]-a[0]) - (cx-a[0])*(b[1]-a[1])
+				w[i] = e
+				top := b[1] == a[1] && b[0] > a[0] // horizontal, interior below
+				left := b[1] < a[1]                // going up, interior to the right
+				if e < 0 || (e == 0 && !top && !left) {
+					inside = false
+				}
+			}
+			if inside {
+				n++
+				if t != nil {
+					p.span(t, y, x, x+1, w[1], w[2])
+				}
+			}
+		}
+	}
+	return n
+}
+
+// testPipe is a pipeline writing to a fresh w x h RGBA8 surface.
+func testPipe(w, h int, ps uint32) *pipe {
+	p := &pipe{sx0: 0, sy0: 0, sx1: w, sy1: h,
+		rt: surface{mem: make([]byte, 4*w*h), w: w, h: h, pitch: 4 * w, fmt: FmtRGBA8}, color: true, ps: ps}
+	switch ps {
+	case ProgPSVertexColor:
+		p.fast, p.lo, p.hi = true, 0, 4
+	case ProgPSSolid:
+		// A counter: every write adds one to red.
+		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
+		p.blend = blendState{enable: true, src: BlendOne, dst: BlendOne, op: BlendOpAdd, srcA: BlendOne, dstA: BlendOne, opA: BlendOpAdd, mask: 0xF}
+	}
+	return p
+}
+
+func randVert(rng *rand.Rand, w, h int) svert {
+	coord := func(n int) float64 {
+		switch rng.IntN(4) {
+		case 0: // exactly on a pixel centre: edge cases of the fill rule
+			return float64(rng.IntN(n+8)-4) + 0.5
+		case 1: // on a pixel corner
+			return float64(rng.IntN(n+8) - 4)
+		case 2: // on the subpixel grid
+			return float64(rng.IntN((n+40)*256)-20*256) / 256
+		}
+		return rng.Float64()*float64(n+40) - 20
+	}
+	v := svert{x: toFixed(coord(w)), y: toFixed(coord(h)), z: rng.Float64(), w: 0.5 + rng.Float64()}
+	for k := range v.a {
+		v.a[k] = rng.Float64()
+	}
+	return v
+}
+
+// TestRasterMatchesReference draws many random triangles with the fast
+// rasterizer and the reference one and compares the pictures pixel for pixel,
+// both the interpolated colours and a count of writes per pixel.
+func TestRasterMatchesReference(t *testing.T) {
+	const w, h = 48, 40
+	rng := rand.New(rand.NewPCG(7, 11))
+	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid} {
+		for i := 0; i < 3000; i++ {
+			v0, v1, v2 := randVert(rng, w, h), randVert(rng, w, h), randVert(rng, w, h)
+			if i%5 == 0 { // thin slivers
+				v2.x, v2.y = v1.x+int64(rng.IntN(5)-2), v1.y+int64(rng.IntN(700)-350)
+			}
+			fast, ref := testPipe(w, h, ps), testPipe(w, h, ps)
+			if i%3 == 0 { // a random scissor rectangle
+				fast.sx0, fast.sy0 = rng.IntN(w/2), rng.IntN(h/2)
+				fast.sx1, fast.sy1 = fast.sx0+1+rng.IntN(w-fast.sx0), fast.sy0+1+rng.IntN(h-fast.sy0)
+				ref.sx0, ref.sy0, ref.sx1, ref.sy1 = fast.sx0, fast.sy0, fast.sx1, fast.sy1
+			}
+			var tf, tr tri
+			okf := tf.setup(&v0, &v1, &v2, CullNone, false, fast)
+			okr := tr.setup(&v0, &v1, &v2, CullNone, false, ref)
+			if okf {
+				tf.raster(fast)
+			}
+			var n int
+			if okr {
+				n = refRaster([3]*svert{&v0, &v1, &v2}, &tr, ref)
+			} else {
+				n = refRaster([3]*svert{&v0, &v1, &v2}, nil, ref)
+			}
+			if !okf && n > 0 {
+				t.Fatalf("ps %d triangle %d (%v %v %v): setup rejected it but it covers %d pixels", ps, i, v0, v1, v2, n)
+			}
+			if !bytes.Equal(fast.rt.mem, ref.rt.mem) {
+				t.Fatalf("ps %d triangle %d (%v, %v, %v): fast and reference rasterizers differ\n%s", ps, i,
+					[2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y}, diffImages(fast.rt.mem, ref.rt.mem, w, h))
+			}
+			if uint64(n) != fast.shaded {
+				t.Fatalf("triangle %d: fast shaded %d pixels, reference covers %d", i, fast.shaded, n)
+			}
+		}
+	}
+}
+
+// diffImages draws a small map of where two RGBA8 images differ.
+func diffImages(a, b []byte, w, h int) string {
+	var buf bytes.Buffer
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			o := 4 * (y*w + x)
+			switch {
+			case !bytes.Equal(a[o:o+4], b[o:o+4]):
+				buf.WriteByte('X')
+			case a[o] != 0 || a[o+3] != 0:
+				buf.WriteByte('#')
+			default:
+				buf.WriteByte('.')
+			}
+		}
+		buf.WriteByte('\n')
+	}
+	return buf.String()
+}
+
+// coverCount draws triangles (pixel coordinates) through the whole pipeline
+// into a fresh w x h target with the counter set up, and returns the number
+// of writes per pixel.
+func coverCount(t *testing.T, w, h int, tris [][3][2]float32) []int {
+	r := newRig(t)
+	rt := r.target(w, h, FmtRGBA8)
+	var vs []vtx
+	for _, tr := range tris {
+		for _, p := range tr {
+			vs = append(vs, pxv(p[0], p[1], w, h, [4]float32{}))
+		}
+	}
+	b := r.scene(rt, ProgPSSolid, vs)
+	rt.clear(b, [4]float32{})
+	r.counter(b)
+	b.Draw(uint32(len(vs)), 0)
+	r.mustExec(b)
+	n := make([]int, w*h)
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			n[y*w+x] = int(r.px(rt, x, y)[0])
+		}
+	}
+	return n
+}
+
+// TestTopLeftRule checks that triangles sharing edges cover every pixel of
+// their union exactly once: no cracks, no pixel drawn twice.
+func TestTopLeftRule(t *testing.T) {
+	const w, h = 64, 64
+	fan := func(cx, cy, r float32, n int, phase float64) [][3][2]float32 {
+		var out [][3][2]float32
+		for i := 0; i < n; i++ {
+			a0 := phase + 2*math.Pi*float64(i)/float64(n)
+			a1 := phase + 2*math.Pi*float64(i+1)/float64(n)
+			out = append(out, [3][2]float32{{cx, cy},
+				{cx + r*float32(math.Cos(a0)), cy + r*float32(math.Sin(a0))},
+				{cx + r*float32(math.Cos(a1)), cy + r*float32(math.Sin(a1))}})
+		}
+		return out
+	}
+	tests := []struct {
+		desc string
+		tris [][3][2]float32
+		rect [4]int // when set: exactly the pixels with centres in [x0,x1)x[y0,y1) are covered
+	}{
+		{desc: "quad split along its diagonal, integer corners",
+			tris: [][3][2]float32{{{8, 8}, {40, 8}, {8, 40}}, {{40, 8}, {40, 40}, {8, 40}}}, rect: [4]int{8, 8, 40, 40}},
+		{desc: "quad split along the other diagonal",
+			tris: [][3][2]float32{{{8, 8}, {40, 8}, {40, 40}}, {{8, 8}, {40, 40}, {8, 40}}}, rect: [4]int{8, 8, 40, 40}},
+		{desc: "quad with corners on pixel centres",
+			tris: [][3][2]float32{{{8.5, 8.5}, {40.5, 8.5}, {8.5, 40.5}}, {{40.5, 8.5}, {40.5, 40.5}, {8.5, 40.5}}}, rect: [4]int{8, 8, 40, 40}},
+		{desc: "full-target quad", tris: [][3][2]float32{{{0, 0}, {64, 0}, {0, 64}}, {{64, 0}, {64, 64}, {0, 64}}}, rect: [4]int{0, 0, 64, 64}},
+		{desc: "two triangles sharing a steep edge",
+			tris: [][3][2]float32{{{10, 2}, {30.3, 60}, {3, 50}}, {{10, 2}, {50, 20}, {30.3, 60}}}},
+		{desc: "shared edge through pixel centres",
+			tris: [][3][2]float32{{{4.5, 4.5}, {60.5, 60.5}, {4.5, 60.5}}, {{4.5, 4.5}, {60.5, 4.5}, {60.5, 60.5}}}},
+		{desc: "fan of 7 around a pixel centre", tris: fan(32.5, 32.5, 25, 7, 0.1)},
+		{desc: "fan of 12 around a pixel corner", tris: fan(32, 32, 30, 12, 0)},
+		{desc: "fan of 5 around a subpixel point", tris: fan(31.37, 29.81, 20.4, 5, 1.3)},
+		{desc: "horizontal shared edge", tris: [][3][2]float32{{{5, 20.5}, {50, 20.5}, {30, 3}}, {{5, 20.5}, {30, 50}, {50, 20.5}}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			n := coverCount(t, w, h, tc.tris)
+			total := 0
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					c := n[y*w+x]
+					total += c
+					if c > 1 {
+						t.Errorf("pixel (%d,%d) drawn %d times", x, y, c)
+					}
+					if tc.rect != [4]int{} {
+						in := x >= tc.rect[0] && x < tc.rect[2] && y >= tc.rect[1] && y < tc.rect[3]
+						if in != (c == 1) {
+							t.Errorf("pixel (%d,%d): covered %d times, inside the rectangle: %v", x, y, c, in)
+						}
+					}
+				}
+			}
+			if total == 0 {
+				t.Fatal("nothing drawn")
+			}
+			// The union has no holes: every pixel whose centre is well
+			// inside one of the triangles is covered.
+			for y := 0; y < h; y++ {
+				for x := 0; x < w; x++ {
+					for _, tr := range tc.tris {
+						if insideBy(tr, float32(x)+0.5, float32(y)+0.5, 0.01) && n[y*w+x] != 1 {
+							t.Errorf("pixel (%d,%d) inside a triangle is covered %d times", x, y, n[y*w+x])
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// insideBy reports whether (x, y) is inside triangle tr by at least margin
+// pixels from each edge.
+func insideBy(tr [3][2]float32, x, y, margin float32) bool {
+	var sign float32
+	for i := 0; i < 3; i++ {
+		a, b := tr[i], tr[(i+1)%3]
+		dx, dy := b[0]-a[0], b[1]-a[1]
+		l := float32(math.Hypot(float64(dx), float64(dy)))
+		d := ((y-a[1])*dx - (x-a[0])*dy) / l
+		if i == 0 {
+			sign = 1
+			if d < 0 {
+				sign = -1
+			}
+		}
+		if d*sign < margin {
+			return false
+		}
+	}
+	return true
+}
+
+func TestFixedPointClamp(t *testing.T) {
+	for _, v := range []float64{math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300} {
+		got := toFixed(v)
+		if got < -fixLimit<<subBits || got > fixLimit<<subBits {
+			t.Errorf("toFixed(%v) = %d, outside the clamp", v, got)
+		}
+	}
+	if got := toFixed(1.5); got != 384 {
+		t.Errorf("toFixed(1.5) = %d, want 384", got)
+	}
+	if got := fmt.Sprint(toFixed(math.NaN())); got != fmt.Sprint(-fixLimit<<subBits) {
+		t.Errorf("toFixed(NaN) = %s", got)
+	}
+}

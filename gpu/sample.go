@@ -1,0 +1,92 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Texture sampling for ProgPSTexture: point or bilinear filtering, address
+// modes wrap, clamp, mirror and border, textures RGBA8, BGRA8 and R32F. An
+// unbound texture samples as zero (D3D11).
+
+// sample filters the texture at (u, v).
+func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
+	if !s.bound() {
+		return [4]float32{}
+	}
+	if sm.filter == FilterPoint {
+		x, _ := texel(u * float64(s.w))
+		y, _ := texel(v * float64(s.h))
+		return s.fetch(sm, x, y)
+	}
+	x, fx := texel(float64(u*float64(s.w)) - 0.5)
+	y, fy := texel(float64(v*float64(s.h)) - 0.5)
+	c00, c10 := s.fetch(sm, x, y), s.fetch(sm, x+1, y)
+	c01, c11 := s.fetch(sm, x, y+1), s.fetch(sm, x+1, y+1)
+	var out [4]float32
+	for i := range out {
+		top := c00[i] + float32((c10[i]-c00[i])*fx)
+		bot := c01[i] + float32((c11[i]-c01[i])*fx)
+		out[i] = top + float32((bot-top)*fy)
+	}
+	return out
+}
+
+// texel splits a texel-space coordinate into its integer part (floor) and
+// fraction. It clamps first, so that huge, infinite or NaN coordinates
+// convert the same way on every platform.
+func texel(c float64) (int, float32) {
+	const lim = 1 << 30
+	if !(c >= -lim) {
+		c = -lim
+	} else if c > lim {
+		c = lim
+	}
+	f := math.Floor(c)
+	return int(f), float32(c - f)
+}
+
+// address applies an address mode to texel index i of a dimension of n
+// texels; ok is false for a border texel.
+func address(mode uint32, i, n int) (int, bool) {
+	switch mode {
+	case AddrWrap:
+		i %= n
+		if i < 0 {
+			i += n
+		}
+	case AddrMirror:
+		i %= 2 * n
+		if i < 0 {
+			i += 2 * n
+		}
+		if i >= n {
+			i = 2*n - 1 - i
+		}
+	case AddrClamp:
+		i = min(max(i, 0), n-1)
+	default: // border
+		if i < 0 || i >= n {
+			return 0, false
+		}
+	}
+	return i, true
+}
+
+// fetch reads texel (x, y) after addressing, as RGBA floats.
+func (s *surface) fetch(sm *sampler, x, y int) [4]float32 {
+	x, okx := address(sm.u, x, s.w)
+	y, oky := address(sm.v, y, s.h)
+	if !okx || !oky {
+		return sm.border
+	}
+	o := y*s.pitch + 4*x
+	px := s.mem[o : o+4 : o+4]
+	switch s.fmt {
+	case FmtRGBA8:
+		return [4]float32{float32(px[0]) / 255, float32(px[1]) / 255, float32(px[2]) / 255, float32(px[3]) / 255}
+	case FmtBGRA8:
+		return [4]float32{float32(px[2]) / 255, float32(px[1]) / 255, float32(px[0]) / 255, float32(px[3]) / 255}
+	}
+	return [4]float32{math.Float32frombits(binary.LittleEndian.Uint32(px)), 0, 0, 1}
+}

@@ -1,0 +1,350 @@
+package gpu
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// Pipeline state of one DMA buffer and the SET_* packets that change it.
+
+// Hardware limits.
+const (
+	maxDim          = 16384   // surface width and height
+	maxDrawVertices = 1 << 22 // vertices in one draw
+	numVB           = 16      // vertex buffer slots
+	numCB           = 16      // constant buffer slots per stage
+	numTex          = 16      // texture slots
+	numSamplers     = 16      // sampler slots
+	vertexBytes     = 36      // the built-in vertex: xyz rgba uv, float32
+)
+
+// surface is a resolved 2D surface: its bytes in memory and layout.
+type surface struct {
+	mem   []byte
+	w, h  int
+	pitch int
+	fmt   Format
+}
+
+func (s *surface) bound() bool { return s.w > 0 }
+
+type vbuf struct {
+	mem    []byte // [addr, addr+size)
+	stride uint64
+	offset uint64
+	bound  bool
+}
+
+type ibuf struct {
+	mem    []byte
+	size   uint64 // bytes per index: 2 or 4
+	offset uint64
+	bound  bool
+}
+
+type sampler struct {
+	filter, u, v uint32
+	border       [4]float32
+}
+
+type viewport struct {
+	x, y, w, h, minZ, maxZ float64
+}
+
+type blendState struct {
+	enable                        bool
+	src, dst, op, srcA, dstA, opA uint32
+	mask                          uint32
+}
+
+type depthState struct {
+	enable, write bool
+	fn            uint32
+}
+
+type state struct {
+	rt, ds    surface
+	vb        [numVB]vbuf
+	ib        ibuf
+	cb        [2][numCB][]byte
+	tex       [numTex]surface
+	smp       [numSamplers]sampler
+	vs, ps    uint32
+	vp        viewport
+	vpSet     bool
+	cull      uint32
+	frontCCW  bool
+	depthClip bool
+	blend     blendState
+	depth     depthState
+	topo      uint32
+}
+
+// reset sets the state every buffer starts with: nothing bound, D3D11's
+// default rasterizer (cull back, clockwise front, depth clip), blend (off,
+// write all), depth-stencil (test LESS, write) and sampler (linear, clamp,
+// border white) states, a triangle-list topology, and a viewport covering the
+// render target until SET_VIEWPORT.
+func (s *state) reset() {
+	*s = state{
+		cull:      CullBack,
+		depthClip: true,
+		blend:     blendState{src: BlendOne, dst: BlendZero, op: BlendOpAdd, srcA: BlendOne, dstA: BlendZero, opA: BlendOpAdd, mask: 0xF},
+		depth:     depthState{enable: true, write: true, fn: CmpLess},
+		topo:      TopoTriangleList,
+	}
+	for i := range s.smp {
+		s.smp[i] = sampler{filter: FilterLinear, u: AddrClamp, v: AddrClamp, border: [4]float32{1, 1, 1, 1}}
+	}
+}
+
+// surface resolves the addr(2) w h pitch fmt fields at a[i:] of p; the format
+// must be one of allowed.
+func (ex *executor) surface(p Packet, i int, what string, allowed ...Format) (surface, bool) {
+	a := p.Args
+	addr := p.addr(i)
+	w, h, pitch, fm := a[i+2], a[i+3], a[i+4], Format(a[i+5])
+	ok := false
+	for _, f := range allowed {
+		ok = ok || f == fm
+	}
+	if !ok {
+		ex.fault("%s: format %d not supported", what, fm)
+		return surface{}, false
+	}
+	if w == 0 || h == 0 || w > maxDim || h > maxDim {
+		ex.fault("%s: size %dx%d outside 1..%d", what, w, h, maxDim)
+		return surface{}, false
+	}
+	row := uint64(w) * uint64(fm.BytesPerPixel())
+	if uint64(pitch) < row {
+		ex.fault("%s: pitch %d smaller than a row of %d bytes", what, pitch, row)
+		return surface{}, false
+	}
+	mem, ok := ex.bytes(what, addr, uint64(pitch)*uint64(h-1)+row)
+	if !ok {
+		return surface{}, false
+	}
+	return surface{mem: mem, w: int(w), h: int(h), pitch: int(pitch), fmt: fm}, true
+}
+
+// setState runs the SET_* packets. An invalid packet faults and leaves the
+// state as it was.
+func (ex *executor) setState(p Packet) {
+	s := &ex.st
+	a := p.Args
+	switch p.Op {
+	case OpSetRT:
+		s.rt = surface{}
+		if p.addr(0) != 0 {
+			s.rt, _ = ex.surface(p, 0, "render target", FmtRGBA8, FmtBGRA8)
+		}
+	case OpSetDS:
+		s.ds = surface{}
+		if p.addr(0) != 0 {
+			s.ds, _ = ex.surface(p, 0, "depth buffer", FmtD32F, FmtD24S8)
+		}
+	case OpSetVB:
+		slot, addr, size := a[0], p.addr(1), uint64(a[3])
+		if slot >= numVB {
+			ex.fault("slot %d outside 0..%d", slot, numVB-1)
+			return
+		}
+		s.vb[slot] = vbuf{}
+		if addr == 0 && size == 0 {
+			return
+		}
+		if mem, ok := ex.bytes("vertex buffer", addr, size); ok {
+			s.vb[slot] = vbuf{mem: mem, stride: uint64(a[4]), offset: uint64(a[5]), bound: true}
+		}
+	case OpSetIB:
+		addr, size, ib := p.addr(0), uint64(a[2]), uint64(a[3])
+		s.ib = ibuf{}
+		if addr == 0 && size == 0 {
+			return
+		}
+		if ib != 2 && ib != 4 {
+			ex.fault("index size %d, want 2 or 4", ib)
+			return
+		}
+		if mem, ok := ex.bytes("index buffer", addr, size); ok {
+			s.ib = ibuf{mem: mem, size: ib, offset: uint64(a[4]), bound: true}
+		}
+	case OpSetCB:
+		stage, slot, addr, size := a[0], a[1], p.addr(2), uint64(a[4])
+		if stage > StagePS || slot >= numCB {
+			ex.fault("stage %d slot %d outside stages 0..1, slots 0..%d", stage, slot, numCB-1)
+			return
+		}
+		s.cb[stage][slot] = nil
+		if addr == 0 && size == 0 {
+			return
+		}
+		if mem, ok := ex.bytes("constant buffer", addr, size); ok {
+			s.cb[stage][slot] = mem
+		}
+	case OpSetTex:
+		slot := a[0]
+		if slot >= numTex {
+			ex.fault("slot %d outside 0..%d", slot, numTex-1)
+			return
+		}
+		s.tex[slot] = surface{}
+		if p.addr(1) != 0 {
+			s.tex[slot], _ = ex.surface(p, 1, "texture", FmtRGBA8, FmtBGRA8, FmtR32F)
+		}
+	case OpSetSampler:
+		slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
+		if slot >= numSamplers || filter > FilterLinear || u > AddrBorder || v > AddrBorder {
+			ex.fault("slot %d filter %d address %d,%d: out of range", slot, filter, u, v)
+			return
+		}
+		s.smp[slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
+			float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
+	case OpSetShader:
+		stage, prog := a[0], a[1]
+		switch {
+		case stage == StageVS && prog <= ProgVSTransform:
+			s.vs = prog
+		case stage == StagePS && prog <= ProgPSFault:
+			s.ps = prog
+		default:
+			ex.fault("stage %d has no program %d", stage, prog)
+		}
+	case OpSetViewport:
+		s.vp = viewport{
+			x: sane(p.f32(0), -32768, 32767), y: sane(p.f32(1), -32768, 32767),
+			w: sane(p.f32(2), 0, 32768), h: sane(p.f32(3), 0, 32768),
+			minZ: sane(p.f32(4), 0, 1), maxZ: sane(p.f32(5), 0, 1),
+		}
+		s.vpSet = true
+	case OpSetRaster:
+		if a[0] > CullBack {
+			ex.fault("cull mode %d", a[0])
+			return
+		}
+		s.cull, s.frontCCW, s.depthClip = a[0], a[1] != 0, a[2] != 0
+	case OpSetBlend:
+		for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
+			if f > BlendInvDestColor {
+				ex.fault("blend factor %d", f)
+				return
+			}
+		}
+		if a[3] > BlendOpMax || a[6] > BlendOpMax {
+			ex.fault("blend op %d,%d", a[3], a[6])
+			return
+		}
+		s.blend = blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}
+	case OpSetDepth:
+		if a[2] > CmpAlways {
+			ex.fault("depth function %d", a[2])
+			return
+		}
+		s.depth = depthState{enable: a[0] != 0, write: a[1] != 0, fn: a[2]}
+	case OpSetTopology:
+		if a[0] > TopoTriangleStrip {
+			ex.fault("topology %d", a[0])
+			return
+		}
+		s.topo = a[0]
+	}
+}
+
+// sane clamps a float from a packet into [lo, hi]; NaN becomes lo.
+func sane(v float32, lo, hi float64) float64 {
+	f := float64(v)
+	if !(f >= lo) {
+		return lo
+	}
+	if f > hi {
+		return hi
+	}
+	return f
+}
+
+// clearRT fills a colour surface (RGBA8, BGRA8 or R32F) with one colour.
+func (ex *executor) clearRT(p Packet) {
+	s, ok := ex.surface(p, 0, "render target", FmtRGBA8, FmtBGRA8, FmtR32F)
+	if !ok {
+		return
+	}
+	c := [4]float32{p.f32(6), p.f32(7), p.f32(8), p.f32(9)}
+	var px [4]byte
+	switch s.fmt {
+	case FmtRGBA8:
+		px = [4]byte{unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])}
+	case FmtBGRA8:
+		px = [4]byte{unorm8(c[2]), unorm8(c[1]), unorm8(c[0]), unorm8(c[3])}
+	case FmtR32F:
+		binary.LittleEndian.PutUint32(px[:], math.Float32bits(c[0]))
+	}
+	fillRect(&s, px)
+	ex.chargeClear(s.w, s.h)
+}
+
+// clearDS sets the depth of a depth surface; D24S8 keeps its stencil.
+func (ex *executor) clearDS(p Packet) {
+	s, ok := ex.surface(p, 0, "depth buffer", FmtD32F, FmtD24S8)
+	if !ok {
+		return
+	}
+	d := float64(p.f32(6))
+	if !(d >= 0) {
+		d = 0
+	}
+	d = min(d, 1)
+	if s.fmt == FmtD32F {
+		var px [4]byte
+		binary.LittleEndian.PutUint32(px[:], math.Float32bits(float32(d)))
+		fillRect(&s, px)
+	} else {
+		z := unorm24(d)
+		for y := 0; y < s.h; y++ {
+			row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
+			for i := 0; i < len(row); i += 4 {
+				v := binary.LittleEndian.Uint32(row[i:])
+				binary.LittleEndian.PutUint32(row[i:], v&0xFF000000|z)
+			}
+		}
+	}
+	ex.chargeClear(s.w, s.h)
+}
+
+func (ex *executor) chargeClear(w, h int) {
+	ex.res.cost += int64((w*h+15)/16) * ex.g.costs.ClearPer16PxNS
+}
+
+// fillRect writes the 4-byte pixel px over the whole surface.
+func fillRect(s *surface, px [4]byte) {
+	for y := 0; y < s.h; y++ {
+		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
+		copy(row, px[:])
+		for i := 4; i < len(row); i *= 2 {
+			copy(row[i:], row[:i])
+		}
+	}
+}
+
+// unorm8 converts a float to an 8-bit unorm: clamp to [0, 1], round to
+// nearest. NaN becomes 0.
+func unorm8(v float32) byte {
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return byte(float32(v*255) + 0.5)
+}
+
+// unorm24 converts a depth in [0, 1] to 24-bit unorm.
+func unorm24(d float64) uint32 {
+	if !(d > 0) {
+		return 0
+	}
+	if d >= 1 {
+		return 0xFFFFFF
+	}
+	return uint32(float64(d*0xFFFFFF) + 0.5)
+}
