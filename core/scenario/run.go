@@ -33,6 +33,9 @@ type Run struct {
 	steps    int
 	lastData uint64
 
+	readbackStep int           // r.steps at the last readback flush
+	readbackDev  *d3d11.Device // and its device
+
 	verifier *verify.Verifier
 	expected map[string]bool // rules named by `expect violation`
 	deferred []deferredCalls

@@ -1,0 +1,59 @@
+# d3dsim: `make test` is what CI runs (.ci/run) and what the README tells
+# developers to run.
+
+GO       ?= go
+FUZZTIME ?= 10s
+# go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
+WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
+
+.PHONY: run wasm test test-go fmt vet unit test-wasm fuzz test-browser bench
+
+# Build what is stale and serve the app on http://127.0.0.1:8080/.
+run:
+	$(GO) run .
+
+# Build web/main.wasm and web/wasm_exec.js (when stale) without serving.
+wasm:
+	$(GO) run . -build-only
+
+# Everything: the Go checks, then the browser tests.
+test: test-go test-browser
+
+# The Go parts only.
+test-go: fmt vet unit test-wasm fuzz
+
+fmt:
+	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet ./wasm
+
+unit:
+	$(GO) test ./...
+
+# The scenario runner under WebAssembly (node), where float->int conversions
+# and the like differ from amd64 (DESIGN.md "Determinism and time").
+test-wasm:
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./core/scenario/...
+
+# A bounded run of every Fuzz target in the repo, found by grep so new ones
+# are picked up.
+fuzz:
+	@set -e; \
+	grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . | sort | \
+	while read -r file; do \
+		dir="$$(dirname "$$file")"; \
+		for fn in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$$file"); do \
+			echo "fuzz: $$fn in $$dir for $(FUZZTIME)"; \
+			$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+		done; \
+	done
+
+# Headless Chromium (/usr/bin/chromium) through playwright-core; the test
+# builds and starts the server itself.
+test-browser:
+	cd tests/browser && npm ci --no-audit --no-fund && node --test
+
+bench:
+	$(GO) run ./cmd/d3dsim bench

@@ -1,0 +1,439 @@
+//go:build !js
+
+// Command d3dsim-serve is the development server of the browser app
+// (DESIGN.md "Browser", SCENARIO.md "Browser"): `go run .` at the repo root
+// builds web/main.wasm when it is stale, copies the Go toolchain's
+// wasm_exec.js next to it and serves web/ on 127.0.0.1:8080.
+//
+//	go run .                      # build what is stale, serve http://127.0.0.1:8080/
+//	go run . -addr 127.0.0.1:0    # any free port (the URL is printed)
+//	go run . -build-only          # build what is stale, then exit (CI)
+//
+// The scenario files are also served, read from disk on every request, under
+// /assets/scenarios/. Every response carries Cache-Control: no-cache, so a
+// reload always revalidates; a request for main.wasm rebuilds it first when a
+// source changed since the last build, so edit, reload and the page runs the
+// new code.
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Paths relative to the repo root.
+const (
+	webDir       = "web"
+	wasmTarget   = "web/main.wasm"
+	wasmExecDst  = "web/wasm_exec.js"
+	scenarioDir  = "assets/scenarios"
+	scenarioPath = "/assets/scenarios/"
+)
+
+// sourceDirs and sourceExts say which files main.wasm is built from: a newer
+// one makes it stale. go.mod and go.sum count too.
+var (
+	sourceDirs  = []string{"core", "gpu", "wasm", "assets"}
+	sourceFiles = []string{"go.mod", "go.sum"}
+	sourceExts  = []string{".go", ".d3ds", ".md"}
+)
+
+func main() {
+	addr := flag.String("addr", "127.0.0.1:8080", "address to serve on (port 0 picks a free one)")
+	buildOnly := flag.Bool("build-only", false, "build web/main.wasm and web/wasm_exec.js when stale, then exit")
+	flag.Parse()
+	log.SetFlags(0)
+	log.SetPrefix("d3dsim: ")
+
+	if _, err := os.Stat("go.mod"); err != nil {
+		log.Fatal("run me from the repo root (no go.mod here): go run .")
+	}
+	b := &builder{root: "."}
+	if err := b.ensure(); err != nil {
+		if *buildOnly {
+			log.Fatal(err)
+		}
+		// Serve anyway: the page shows the build error when it asks for
+		// main.wasm, and the next request retries the build.
+		log.Print(err)
+	}
+	if *buildOnly {
+		return
+	}
+
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	srv := &http.Server{
+		Handler:           newHandler(webDir, scenarioDir, b.ensure),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	fmt.Printf("d3dsim: serving %s on %s\n", webDir, serveURL(ln.Addr()))
+
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-sig
+		srv.Close()
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+}
+
+// serveURL is the URL to open for a listener's address: an unspecified host
+// (":8080", "0.0.0.0:8080") is reached through 127.0.0.1.
+func serveURL(a net.Addr) string {
+	host, port, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return "http://" + a.String() + "/"
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1"
+	}
+	return "http://" + net.JoinHostPort(host, port) + "/"
+}
+
+// ---- build ----
+
+// builder keeps web/main.wasm and web/wasm_exec.js up to date. ensure is safe
+// for concurrent use: one build at a time, the others wait for it.
+type builder struct {
+	root   string
+	mu     sync.Mutex
+	goroot string // cached `go env GOROOT`
+}
+
+// ensure rebuilds main.wasm when it is stale and refreshes wasm_exec.js when
+// it differs from the toolchain's.
+func (b *builder) ensure() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	target := filepath.Join(b.root, wasmTarget)
+	newest, from, err := newestSource(b.root)
+	if err != nil {
+		return err
+	}
+	if stale(target, newest) {
+		why := "missing"
+		if _, err := os.Stat(target); err == nil {
+			why = from + " is newer"
+		}
+		log.Printf("building %s (%s) ...", wasmTarget, why)
+		start := time.Now()
+		if err := buildWasm(b.root); err != nil {
+			return err
+		}
+		fi, _ := os.Stat(target)
+		log.Printf("built %s: %s in %.1fs", wasmTarget, sizeString(fi), time.Since(start).Seconds())
+	}
+	if b.goroot == "" {
+		out, err := exec.Command("go", "env", "GOROOT").Output()
+		if err != nil {
+			return fmt.Errorf("go env GOROOT: %v", err)
+		}
+		b.goroot = strings.TrimSpace(string(out))
+	}
+	// wasm_exec.js must match the Go version main.wasm was built with.
+	src := filepath.Join(b.goroot, "lib", "wasm", "wasm_exec.js")
+	return copyIfDifferent(src, filepath.Join(b.root, wasmExecDst))
+}
+
+// newestSource returns the modification time and name of the newest file
+// main.wasm is built from.
+func newestSource(root string) (time.Time, string, error) {
+	var newest time.Time
+	var name string
+	note := func(p string, t time.Time) {
+		if t.After(newest) {
+			newest, name = t, p
+		}
+	}
+	for _, f := range sourceFiles {
+		if fi, err := os.Stat(filepath.Join(root, f)); err == nil {
+			note(f, fi.ModTime())
+		}
+	}
+	for _, d := range sourceDirs {
+		err := filepath.WalkDir(filepath.Join(root, d), func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil
+				}
+				return err
+			}
+			if e.IsDir() || !isSource(e.Name()) {
+				return nil
+			}
+			fi, err := e.Info()
+			if err != nil {
+				return nil // removed while walking
+			}
+			rel, _ := filepath.Rel(root, p)
+			note(filepath.ToSlash(rel), fi.ModTime())
+			return nil
+		})
+		if err != nil {
+			return time.Time{}, "", fmt.Errorf("scanning sources: %w", err)
+		}
+	}
+	return newest, name, nil
+}
+
+func isSource(name string) bool {
+	for _, ext := range sourceExts {
+		if strings.HasSuffix(name, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// stale reports whether target must be rebuilt: it is missing or older than
+// the newest source.
+func stale(target string, newest time.Time) bool {
+	fi, err := os.Stat(target)
+	if err != nil {
+		return true
+	}
+	return fi.ModTime().Before(newest)
+}
+
+// buildWasm runs GOOS=js GOARCH=wasm go build -o web/main.wasm ./wasm. It
+// builds to a temporary name and renames, so the server never hands out a
+// half-written file.
+func buildWasm(root string) error {
+	tmp := filepath.Join(root, wasmTarget+".tmp")
+	cmd := exec.Command("go", "build", "-o", tmp, "./wasm")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build -o %s ./wasm: %v\n%s", wasmTarget, err, out)
+	}
+	return os.Rename(tmp, filepath.Join(root, wasmTarget))
+}
+
+// copyIfDifferent copies src to dst when dst is missing or its contents
+// differ (a newer or older toolchain).
+func copyIfDifferent(src, dst string) error {
+	want, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	if have, err := os.ReadFile(dst); err == nil && bytes.Equal(have, want) {
+		return nil
+	}
+	return os.WriteFile(dst, want, 0o644)
+}
+
+func sizeString(fi os.FileInfo) string {
+	if fi == nil {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f MiB", float64(fi.Size())/(1<<20))
+}
+
+// ---- serving ----
+
+// handler serves web/ and the scenario files. Regular files only: no
+// directory listings, nothing outside the two roots.
+type handler struct {
+	web, scenarios string
+	ensure         func() error // run before serving main.wasm; nil: never build
+	gz             gzipCache
+}
+
+func newHandler(web, scenarios string, ensure func() error) *handler {
+	return &handler{web: web, scenarios: scenarios, ensure: ensure}
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+
+	p := path.Clean("/" + r.URL.Path)
+	dir, name := h.web, strings.TrimPrefix(p, "/")
+	if rest, ok := strings.CutPrefix(p, scenarioPath); ok {
+		dir, name = h.scenarios, rest
+	}
+	if name == "" {
+		name = "index.html"
+	}
+	if name == "main.wasm" && dir == h.web && h.ensure != nil {
+		if err := h.ensure(); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	h.serveFile(w, r, dir, name)
+}
+
+func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, dir, name string) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open(filepath.FromSlash(name))
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		http.NotFound(w, r)
+		return
+	}
+	ctype := contentType(name)
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Add("Vary", "Accept-Encoding")
+	// The version a client revalidates against: size and nanosecond mtime,
+	// so a rebuild within the same second is still seen.
+	etag := strconv.FormatInt(fi.Size(), 36) + "-" + strconv.FormatInt(fi.ModTime().UnixNano(), 36)
+
+	if compressible(ctype) && acceptsGzip(r.Header.Get("Accept-Encoding")) && fi.Size() <= maxGzip {
+		if z, err := h.gz.get(dir+"/"+name, fi, f); err == nil {
+			// Whole responses only: ServeContent leaves out Content-Length
+			// when Content-Encoding is set, and a byte range of gzip data
+			// helps nobody.
+			r.Header.Del("Range")
+			w.Header().Set("Content-Encoding", "gzip")
+			w.Header().Set("Content-Length", strconv.Itoa(len(z)))
+			w.Header().Set("ETag", `"`+etag+`-gz"`)
+			http.ServeContent(w, r, name, fi.ModTime(), bytes.NewReader(z))
+			return
+		}
+	}
+	w.Header().Set("ETag", `"`+etag+`"`)
+	http.ServeContent(w, r, name, fi.ModTime(), f)
+}
+
+// mimeTypes is checked before the system's table, which may be old (.js as
+// application/javascript) or lack .wasm.
+var mimeTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".json": "application/json",
+	".wasm": "application/wasm",
+	".d3ds": "text/plain; charset=utf-8",
+	".md":   "text/markdown; charset=utf-8",
+	".txt":  "text/plain; charset=utf-8",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".ico":  "image/x-icon",
+}
+
+// contentType is the Content-Type for a file name.
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := mimeTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// compressible reports whether gzip helps for a content type (not for PNG).
+func compressible(ctype string) bool {
+	ctype, _, _ = strings.Cut(ctype, ";")
+	switch ctype {
+	case "application/wasm", "application/json", "image/svg+xml", "image/x-icon":
+		return true
+	}
+	return strings.HasPrefix(ctype, "text/")
+}
+
+// acceptsGzip parses an Accept-Encoding header: gzip (or *) listed with a
+// non-zero q.
+func acceptsGzip(h string) bool {
+	for _, part := range strings.Split(h, ",") {
+		coding, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding != "gzip" && coding != "*" {
+			continue
+		}
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(p), "q="); ok {
+				if f, err := strconv.ParseFloat(v, 64); err == nil {
+					q = f
+				}
+			}
+		}
+		if q > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maxGzip bounds the files compressed into memory.
+const maxGzip = 64 << 20
+
+// gzipCache holds the compressed form of each served file, keyed by path and
+// invalidated when the file's size or modification time changes (a rebuild
+// of main.wasm). Safe for concurrent use.
+type gzipCache struct {
+	mu sync.Mutex
+	m  map[string]gzipEntry
+}
+
+type gzipEntry struct {
+	size  int64
+	mtime time.Time
+	data  []byte
+}
+
+func (c *gzipCache) get(key string, fi os.FileInfo, r io.Reader) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.m[key]; ok && e.size == fi.Size() && e.mtime.Equal(fi.ModTime()) {
+		return e.data, nil
+	}
+	var buf bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	if _, err := io.Copy(zw, r); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	if c.m == nil {
+		c.m = map[string]gzipEntry{}
+	}
+	c.m[key] = gzipEntry{size: fi.Size(), mtime: fi.ModTime(), data: buf.Bytes()}
+	return buf.Bytes(), nil
+}

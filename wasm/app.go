@@ -1,0 +1,354 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"d3dsim/assets"
+	"d3dsim/core/link"
+	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
+)
+
+// app is the browser app's state: the loaded scenario and its run. It knows
+// nothing about JavaScript or Ebiten (bridge_js.go and main_js.go wrap it), so
+// it builds and tests natively.
+//
+// Threading: every method takes a.mu. In the browser the Ebiten loop, the JS
+// callbacks of the bridge and the run() loops are goroutines of one thread;
+// the lock keeps each of them from seeing a half-done step of another.
+type app struct {
+	mu      sync.Mutex
+	src     []byte
+	run     *scenario.Run
+	gen     uint64 // bumped by every load and every step: the canvas and the panel poll it
+	loads   uint64 // scenarios loaded so far: the panel resets its trace when it changes
+	sum     scenario.Summary
+	sumGen  uint64 // gen the cached summary was taken at (0: none)
+	playing bool   // Update (or the fallback pump) advances the run
+	cancel  uint64 // bumped by load and pause: pending run() loops stop
+	crash   string // a panic caught while running, reported as a failure
+	ticks   uint64 // Update calls, so the pump knows whether Ebiten is running
+	notice  string // shown above the editor: a broken link, no canvas
+}
+
+// sliceCalls is how many API calls one slice runs: an Ebiten tick or one turn
+// of run()'s loop, after which the page gets the thread back. A count, not a
+// clock, so a slice is the same on every machine and the browser stays
+// responsive without reading time.
+const sliceCalls = 2000
+
+// maxEvents bounds one events() answer.
+const maxEvents = 20000
+
+// load parses src and, if it is valid, replaces the run with a fresh one,
+// paused before the first statement. The error is "LINE:COL: message".
+func (a *app) load(src []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("1:1: internal error while loading: %v", p)
+		}
+	}()
+	s, err := scenario.Load("", src)
+	if err != nil {
+		return err
+	}
+	r := scenario.NewRun(s, scenario.Overrides{})
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.src = append([]byte(nil), src...)
+	a.run = r
+	a.gen++
+	a.loads++
+	a.crash = ""
+	a.playing = false
+	a.cancel++
+	return nil
+}
+
+// source is the text of the loaded scenario.
+func (a *app) source() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return string(a.src)
+}
+
+// stepLocked runs up to n API calls of the loaded run. A panic in the
+// simulator becomes a failure of the run, never a dead page.
+func (a *app) stepLocked(n int) (done bool) {
+	if a.run == nil || a.crash != "" {
+		return true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
+			done = true
+		}
+	}()
+	a.gen++
+	return a.run.Step(n)
+}
+
+// step runs up to n API calls and stops playing.
+func (a *app) step(n int) scenario.Summary {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.playing = false
+	a.cancel++
+	if n > 0 {
+		a.stepLocked(n)
+	}
+	return a.summaryLocked()
+}
+
+// tick is one Ebiten Update: a slice of the run while playing.
+func (a *app) tick() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.ticks++
+	if a.playing && a.stepLocked(sliceCalls) {
+		a.playing = false
+	}
+}
+
+// tickCount is the number of ticks so far.
+func (a *app) tickCount() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.ticks
+}
+
+// pumpIfStalled runs a slice when playing and no tick happened since the
+// count the caller saw last: the canvas is not running (no WebGL, hidden
+// tab), and the scenario must still finish.
+func (a *app) pumpIfStalled(lastTicks uint64) uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.playing && a.ticks == lastTicks && a.stepLocked(sliceCalls) {
+		a.playing = false
+	}
+	return a.ticks
+}
+
+// play starts (or resumes) playing the run slice by slice.
+func (a *app) play() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run != nil && !a.summaryLocked().Done {
+		a.playing = true
+	}
+}
+
+// pause stops playing and ends pending run() loops.
+func (a *app) pause() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.playing = false
+	a.cancel++
+}
+
+// runner is one run() call in progress: it runs slices until the run is done
+// or another load or pause cancels it.
+type runner struct {
+	a      *app
+	cancel uint64
+}
+
+// startRun begins a run() call.
+func (a *app) startRun() *runner {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return &runner{a: a, cancel: a.cancel}
+}
+
+// slice runs one slice. It reports whether the runner is finished, and the
+// summary to answer with then.
+func (r *runner) slice() (scenario.Summary, bool) {
+	a := r.a
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.cancel != r.cancel || a.run == nil {
+		return a.summaryLocked(), true
+	}
+	if a.stepLocked(sliceCalls) {
+		a.playing = false
+		return a.summaryLocked(), true
+	}
+	return scenario.Summary{}, false
+}
+
+// summary is the run's summary, cached until the next step.
+func (a *app) summary() scenario.Summary {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.summaryLocked()
+}
+
+// loadCount is the number of scenarios loaded so far.
+func (a *app) loadCount() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.loads
+}
+
+// isPlaying reports whether the run is playing.
+func (a *app) isPlaying() bool {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.playing
+}
+
+func (a *app) summaryLocked() (s scenario.Summary) {
+	if a.run == nil {
+		return scenario.Summary{Failures: []string{}, Messages: []string{}}
+	}
+	if a.sumGen == a.gen {
+		return a.sum
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
+			s = scenario.Summary{Done: true}
+		}
+		if a.crash != "" {
+			s.Failures = append(s.Failures[:len(s.Failures):len(s.Failures)], a.crash)
+			s.Done = true
+		}
+		if s.Failures == nil {
+			s.Failures = []string{}
+		}
+		if s.Messages == nil {
+			s.Messages = []string{}
+		}
+		a.sum, a.sumGen = s, a.gen
+	}()
+	return a.run.Summary()
+}
+
+// frame calls fn with the last presented frame (ok false: none yet) when
+// anything changed since generation have, and returns the current
+// generation. fn runs with the lock held and must not keep f.Pix.
+func (a *app) frame(have uint64, fn func(f scenario.Frame, ok bool)) uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.gen == have {
+		return have
+	}
+	var f scenario.Frame
+	ok := false
+	if a.run != nil {
+		f, ok = a.run.LastFrame()
+		ok = ok && f.Width > 0 && f.Height > 0 && len(f.Pix) >= f.Width*f.Height*4
+	}
+	fn(f, ok)
+	return a.gen
+}
+
+// pixel is "#rrggbbaa" of the last presented frame, "" when none.
+func (a *app) pixel(x, y int) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return ""
+	}
+	return a.run.Pixel(x, y)
+}
+
+// eventsJSON is a JSON array of the trace events from index from (the count
+// the caller already has), at most max of them, in the trace.jsonl form
+// (SCENARIO.md "Trace"). One string crosses to JavaScript instead of an
+// object per field.
+func (a *app) eventsJSON(from, max int) []byte {
+	a.mu.Lock()
+	var evs []trace.Event
+	if a.run != nil {
+		evs = a.run.Events()
+	}
+	a.mu.Unlock()
+	if from < 0 {
+		from = 0
+	}
+	if max <= 0 || max > maxEvents {
+		max = maxEvents
+	}
+	if from >= len(evs) {
+		return []byte("[]")
+	}
+	evs = evs[from:min(len(evs), from+max)]
+	b := make([]byte, 0, 160*len(evs)+2)
+	b = append(b, '[')
+	for i := range evs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = trace.AppendJSON(b, &evs[i])
+	}
+	return append(b, ']')
+}
+
+// linkURL is the shareable URL of the loaded scenario: base (the page's
+// origin and path) with the scenario in the #s= fragment.
+func (a *app) linkURL(base string) string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return link.URL(base, string(a.src))
+}
+
+// setNotice sets the message shown above the editor.
+func (a *app) setNotice(s string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.notice = s
+}
+
+// getNotice is the message shown above the editor ("" for none).
+func (a *app) getNotice() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.notice
+}
+
+// start loads what the page's URL asks for — the scenario a #s= link
+// carries, else the default — and plays it. A link that cannot be read or
+// whose scenario does not load leaves a notice and the default scenario.
+func (a *app) start(href string) {
+	src, notice := initialScenario(href)
+	if err := a.load(src); err != nil {
+		notice = "The scenario in this link does not load (" + err.Error() + "). Showing the default scenario instead."
+		def, _ := assets.Scenario(assets.Default)
+		if err := a.load(def); err != nil {
+			notice += " The default scenario does not load either: " + err.Error()
+		}
+	}
+	a.setNotice(notice)
+	a.play()
+}
+
+// initialScenario picks the scenario for a page URL.
+func initialScenario(href string) (src []byte, notice string) {
+	def, _ := assets.Scenario(assets.Default)
+	if !hasLink(href) {
+		return def, ""
+	}
+	src, err := link.FromURL(href)
+	if err != nil {
+		why := strings.TrimPrefix(err.Error(), "link: ")
+		return def, "This link is damaged and cannot be replayed: " + why + ". Showing the default scenario instead."
+	}
+	return src, ""
+}
+
+// hasLink reports whether a URL's fragment carries a scenario (#s=...).
+func hasLink(href string) bool {
+	_, frag, ok := strings.Cut(href, "#")
+	if !ok {
+		return false
+	}
+	for _, part := range strings.Split(frag, "&") {
+		if strings.HasPrefix(part, "s=") {
+			return true
+		}
+	}
+	return false
+}

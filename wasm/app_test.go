@@ -1,0 +1,344 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+	"d3dsim/core/link"
+	"d3dsim/core/scenario"
+)
+
+// The app is what the bridge wraps; these tests run it natively.
+
+func defaultSource(t *testing.T) []byte {
+	t.Helper()
+	src, ok := assets.Scenario(assets.Default)
+	if !ok {
+		t.Fatalf("no default scenario %q", assets.Default)
+	}
+	return src
+}
+
+// expectedPixels reads every `expect pixel bb X Y == #RRGGBBAA` of a
+// scenario.
+func expectedPixels(t *testing.T, src []byte) []pixelWant {
+	t.Helper()
+	var out []pixelWant
+	re := regexp.MustCompile(`(?m)^\s*expect\s+pixel\s+bb\s+(\d+)\s+(\d+)\s*==\s*(#[0-9a-fA-F]{8})`)
+	for _, m := range re.FindAllSubmatch(src, -1) {
+		x, _ := strconv.Atoi(string(m[1]))
+		y, _ := strconv.Atoi(string(m[2]))
+		out = append(out, pixelWant{x, y, strings.ToLower(string(m[3]))})
+	}
+	if len(out) == 0 {
+		t.Fatal("default scenario has no `expect pixel bb X Y == #RRGGBBAA` line")
+	}
+	return out
+}
+
+type pixelWant struct {
+	x, y int
+	want string
+}
+
+// runToEnd drives a run() call as the bridge does, slice by slice.
+func runToEnd(t *testing.T, a *app) scenario.Summary {
+	t.Helper()
+	r := a.startRun()
+	for i := 0; i < 1e6; i++ {
+		if s, done := r.slice(); done {
+			return s
+		}
+	}
+	t.Fatal("run() never finished")
+	return scenario.Summary{}
+}
+
+func TestHasLink(t *testing.T) {
+	tests := []struct {
+		url  string
+		want bool
+	}{
+		{"http://127.0.0.1:8080/", false},
+		{"http://127.0.0.1:8080/#", false},
+		{"http://127.0.0.1:8080/#trace", false},
+		{"http://127.0.0.1:8080/#s=1.abc", true},
+		{"http://127.0.0.1:8080/#s=", true},
+		{"http://127.0.0.1:8080/#seed=4&s=1.abc", true},
+		{"http://127.0.0.1:8080/?s=1.abc", false},
+	}
+	for _, tt := range tests {
+		if got := hasLink(tt.url); got != tt.want {
+			t.Errorf("hasLink(%q) = %v, want %v", tt.url, got, tt.want)
+		}
+	}
+}
+
+func TestInitialScenario(t *testing.T) {
+	def := defaultSource(t)
+	custom := "# a scenario from a link\noption seed=7\ndev, imm = D3D11CreateDevice\n"
+	tests := []struct {
+		desc, url  string
+		want       string
+		noticeWith string // "" for no notice
+	}{
+		{desc: "no fragment", url: "http://h/", want: string(def)},
+		{desc: "other fragment", url: "http://h/#trace", want: string(def)},
+		{desc: "link", url: link.URL("http://h/", custom), want: custom},
+		{desc: "damaged payload", url: "http://h/#s=1.%%%not-base64%%%", want: string(def), noticeWith: "link"},
+		{desc: "truncated payload", url: link.URL("http://h/", custom)[:len("http://h/#s=1.")+3], want: string(def), noticeWith: "link"},
+		{desc: "unknown version", url: "http://h/#s=9.AAAA", want: string(def), noticeWith: "link"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			src, notice := initialScenario(tt.url)
+			if string(src) != tt.want {
+				t.Errorf("source = %.40q..., want %.40q...", src, tt.want)
+			}
+			if tt.noticeWith == "" && notice != "" {
+				t.Errorf("unexpected notice %q", notice)
+			}
+			if tt.noticeWith != "" && !strings.Contains(strings.ToLower(notice), tt.noticeWith) {
+				t.Errorf("notice %q does not mention %q", notice, tt.noticeWith)
+			}
+		})
+	}
+}
+
+func TestStartWithDamagedLink(t *testing.T) {
+	a := &app{}
+	a.start("http://h/#s=1.!!!")
+	if !strings.Contains(a.getNotice(), "link") {
+		t.Errorf("notice %q does not mention the link", a.getNotice())
+	}
+	if a.source() != string(defaultSource(t)) {
+		t.Error("the default scenario is not loaded")
+	}
+	if !a.isPlaying() {
+		t.Error("the default scenario is not playing")
+	}
+}
+
+func TestStartWithUnparsableLink(t *testing.T) {
+	a := &app{}
+	a.start(link.URL("http://h/", "dev, imm = D3D11CreateDevice\n@@@\n"))
+	if n := a.getNotice(); !strings.Contains(n, "link") || !regexp.MustCompile(`\d+:\d+: `).MatchString(n) {
+		t.Errorf("notice %q should mention the link and the LINE:COL of the error", n)
+	}
+	if a.source() != string(defaultSource(t)) {
+		t.Error("the default scenario is not loaded")
+	}
+}
+
+func TestLoadError(t *testing.T) {
+	a := &app{}
+	good := defaultSource(t)
+	if err := a.load(good); err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{
+		"dev, imm = D3D11CreateDevice\n@@@\n",
+		"repeat 3 {\n",
+	} {
+		err := a.load([]byte(bad))
+		if err == nil {
+			t.Errorf("load(%q) succeeded", bad)
+			continue
+		}
+		if !regexp.MustCompile(`^\d+:\d+: \S`).MatchString(err.Error()) {
+			t.Errorf("load(%q) error %q is not LINE:COL: message", bad, err)
+		}
+	}
+	if a.source() != string(good) {
+		t.Error("a failed load replaced the loaded scenario")
+	}
+}
+
+func TestRunDefault(t *testing.T) {
+	a := &app{}
+	src := defaultSource(t)
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	if s := a.summary(); s.Done || s.Steps != 0 || s.Failures == nil {
+		t.Errorf("fresh load: %+v", s)
+	}
+	if p := a.pixel(0, 0); p != "" {
+		t.Errorf("pixel before any Present = %q, want \"\"", p)
+	}
+	s := runToEnd(t, a)
+	if !s.Done || !s.OK() {
+		t.Fatalf("summary %+v", s)
+	}
+	if s.Frames < 1 || s.Hash == "" || s.Events < 1 {
+		t.Errorf("summary %+v: want a frame, a hash and events", s)
+	}
+	for _, p := range expectedPixels(t, src) {
+		if got := strings.ToLower(a.pixel(p.x, p.y)); got != p.want {
+			t.Errorf("pixel(%d, %d) = %q, want %q", p.x, p.y, got, p.want)
+		}
+	}
+
+	// The frame callback sees the frame once per change.
+	var seen int
+	gen := a.frame(0, func(f scenario.Frame, ok bool) {
+		seen++
+		if !ok || len(f.Pix) != f.Width*f.Height*4 {
+			t.Errorf("frame ok=%v %dx%d with %d bytes", ok, f.Width, f.Height, len(f.Pix))
+		}
+	})
+	a.frame(gen, func(scenario.Frame, bool) { seen++ })
+	if seen != 1 {
+		t.Errorf("frame callback ran %d times, want 1", seen)
+	}
+
+	// Same scenario, same trace: a second load replays it exactly.
+	first := a.eventsJSON(0, maxEvents)
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	if s2 := runToEnd(t, a); s2.Hash != s.Hash || s2.Events != s.Events {
+		t.Errorf("replay: %+v, first %+v", s2, s)
+	}
+	if second := a.eventsJSON(0, maxEvents); string(second) != string(first) {
+		t.Error("replay produced a different trace")
+	}
+}
+
+func TestEventsJSON(t *testing.T) {
+	a := &app{}
+	if got := string(a.eventsJSON(0, 10)); got != "[]" {
+		t.Errorf("no run: %s", got)
+	}
+	if err := a.load(defaultSource(t)); err != nil {
+		t.Fatal(err)
+	}
+	total := runToEnd(t, a).Events
+	type ev struct {
+		Seq   uint64 `json:"seq"`
+		T     int64  `json:"t"`
+		Name  string `json:"name"`
+		Kind  string `json:"kind"`
+		Layer string `json:"layer"`
+	}
+	var all []ev
+	for from := 0; ; {
+		var page []ev
+		if err := json.Unmarshal(a.eventsJSON(from, 7), &page); err != nil {
+			t.Fatalf("events(%d, 7): %v", from, err)
+		}
+		if len(page) == 0 {
+			break
+		}
+		if len(page) > 7 {
+			t.Fatalf("events(%d, 7) gave %d", from, len(page))
+		}
+		all = append(all, page...)
+		from += len(page)
+	}
+	if len(all) != total {
+		t.Fatalf("paged %d events, summary says %d", len(all), total)
+	}
+	for i, e := range all {
+		if e.Seq != uint64(i+1) || e.Name == "" || e.Kind == "" || e.Layer == "" {
+			t.Fatalf("event %d: %+v", i, e)
+		}
+	}
+	for _, r := range [][2]int{{-5, 3}, {total, 10}, {total + 100, 10}, {0, 0}, {0, -1}} {
+		var page []ev
+		if err := json.Unmarshal(a.eventsJSON(r[0], r[1]), &page); err != nil {
+			t.Errorf("events(%d, %d): %v", r[0], r[1], err)
+		}
+	}
+}
+
+func TestStepPauseAndCancel(t *testing.T) {
+	a := &app{}
+	if err := a.load(defaultSource(t)); err != nil {
+		t.Fatal(err)
+	}
+	a.play()
+	if !a.isPlaying() {
+		t.Fatal("play did not start playing")
+	}
+	s := a.step(1)
+	if a.isPlaying() {
+		t.Error("step did not pause")
+	}
+	if s.Steps != 1 {
+		t.Errorf("after step(1): steps = %d", s.Steps)
+	}
+	s = a.step(2)
+	if s.Steps != 3 {
+		t.Errorf("after step(2) more: steps = %d", s.Steps)
+	}
+
+	// A run() in progress is ended by a load; its answer is not done.
+	r := a.startRun()
+	if err := a.load(defaultSource(t)); err != nil {
+		t.Fatal(err)
+	}
+	if s, done := r.slice(); !done || s.Done {
+		t.Errorf("cancelled run: done=%v summary %+v", done, s)
+	}
+
+	// tick advances only while playing; play after the end is a no-op.
+	a.tick()
+	if a.summary().Steps != 0 {
+		t.Error("tick advanced a paused run")
+	}
+	a.play()
+	for i := 0; i < 1e5 && a.isPlaying(); i++ {
+		a.tick()
+	}
+	if s := a.summary(); !s.Done || a.isPlaying() {
+		t.Errorf("after playing: %+v playing=%v", s, a.isPlaying())
+	}
+	a.play()
+	if a.isPlaying() {
+		t.Error("play on a finished run")
+	}
+}
+
+func TestPumpOnlyWhenStalled(t *testing.T) {
+	a := &app{}
+	if err := a.load(defaultSource(t)); err != nil {
+		t.Fatal(err)
+	}
+	a.play()
+	last := a.tickCount()
+	a.tick() // Ebiten ticked since: the pump leaves the run alone
+	steps := a.summary().Steps
+	last = a.pumpIfStalled(last)
+	if a.summary().Steps != steps {
+		t.Error("pump advanced while Ebiten ticks")
+	}
+	for i := 0; i < 1e5 && a.isPlaying(); i++ {
+		last = a.pumpIfStalled(last)
+	}
+	if !a.summary().Done {
+		t.Error("pump did not finish the run")
+	}
+}
+
+func TestLinkRoundTrip(t *testing.T) {
+	a := &app{}
+	src := "# round trip ✓\n" + string(defaultSource(t))
+	if err := a.load([]byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	u := a.linkURL("http://127.0.0.1:8080/")
+	if !strings.HasPrefix(u, "http://127.0.0.1:8080/#s=") {
+		t.Fatalf("link %q", u)
+	}
+	got, notice := initialScenario(u)
+	if notice != "" || string(got) != src {
+		t.Errorf("round trip: notice %q, source equal: %v", notice, string(got) == src)
+	}
+}

@@ -1,0 +1,203 @@
+//go:build js
+
+package main
+
+// The bridge is the only file that touches syscall/js. It installs
+// window.d3dsim, the page's test hook (SCENARIO.md "Browser"):
+//
+//	ready                 Promise, resolved once the module runs and the first scenario is loaded
+//	load(text)            -> {ok, error: "LINE:COL: message"}; resets the simulation (paused)
+//	run()                 -> Promise of the summary once the loaded scenario has run to its end
+//	                         (or a later load/pause/step stopped it: done is false then)
+//	step(n)               -> summary after n more API calls (pauses playing)
+//	play(), pause()       play slice by slice in the canvas's ticks / stop
+//	summary()             -> {frames, events, violations, hash, failures, messages, done, steps, playing, loads}
+//	pixel(x, y)           -> "#rrggbbaa" of the last presented frame, "" when none
+//	link()                -> location.origin + location.pathname + "#s=" + payload
+//	source()              -> the loaded scenario's text
+//	scenarios()           -> names of the built-in scenarios
+//	scenario(name)        -> text of one, null when unknown
+//	events(from, max)     -> array of trace events from index from (trace.jsonl objects)
+//	notice                message for the page ("" for none), e.g. a damaged link;
+//	                      also sent as a "d3dsim:notice" event on window
+//
+// JS calls a wrapped Go function synchronously with the event loop paused
+// (syscall/js.FuncOf), so nothing here blocks: run() answers with a Promise
+// and runs its slices in a goroutine that sleeps between them.
+
+import (
+	"fmt"
+	"syscall/js"
+	"time"
+
+	"d3dsim/assets"
+	"d3dsim/core/scenario"
+)
+
+type bridge struct {
+	a   *app
+	obj js.Value
+}
+
+// installBridge fills window.d3dsim (the page may have created it early with
+// a pending ready Promise, see index.html), loads the scenario the URL asks
+// for and resolves ready.
+func installBridge(a *app) *bridge {
+	win := js.Global()
+	obj := win.Get("d3dsim")
+	if obj.Type() != js.TypeObject {
+		obj = js.Global().Get("Object").New()
+		win.Set("d3dsim", obj)
+	}
+	b := &bridge{a: a, obj: obj}
+
+	b.fn("load", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return map[string]any{"ok": false, "error": "1:1: load expects the scenario text as a string"}
+		}
+		if err := a.load([]byte(args[0].String())); err != nil {
+			return map[string]any{"ok": false, "error": err.Error()}
+		}
+		return map[string]any{"ok": true, "error": ""}
+	})
+	b.fn("run", func(args []js.Value) any { return b.run() })
+	b.fn("step", func(args []js.Value) any {
+		n := 1
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			n = args[0].Int()
+		}
+		return b.summaryJS(a.step(n))
+	})
+	b.fn("play", func(args []js.Value) any { a.play(); return nil })
+	b.fn("pause", func(args []js.Value) any { a.pause(); return nil })
+	b.fn("summary", func(args []js.Value) any { return b.summaryJS(a.summary()) })
+	b.fn("pixel", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return ""
+		}
+		return a.pixel(args[0].Int(), args[1].Int())
+	})
+	b.fn("link", func(args []js.Value) any {
+		loc := js.Global().Get("location")
+		return a.linkURL(loc.Get("origin").String() + loc.Get("pathname").String())
+	})
+	b.fn("source", func(args []js.Value) any { return a.source() })
+	b.fn("scenarios", func(args []js.Value) any {
+		names := assets.Scenarios()
+		out := make([]any, len(names))
+		for i, n := range names {
+			out[i] = n
+		}
+		return out
+	})
+	b.fn("scenario", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return nil
+		}
+		src, ok := assets.Scenario(args[0].String())
+		if !ok {
+			return nil
+		}
+		return string(src)
+	})
+	b.fn("events", func(args []js.Value) any {
+		from, max := 0, maxEvents
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			from = args[0].Int()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			max = args[1].Int()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.eventsJSON(from, max)))
+	})
+
+	a.start(js.Global().Get("location").Get("href").String())
+	obj.Set("notice", a.getNotice())
+
+	// Resolve the page's pending ready Promise, or make a resolved one.
+	if hook := win.Get("__d3dsimReady"); hook.Type() == js.TypeObject && hook.Get("resolve").Type() == js.TypeFunction {
+		hook.Call("resolve", obj)
+	} else {
+		obj.Set("ready", js.Global().Get("Promise").Call("resolve", obj))
+	}
+	if n := a.getNotice(); n != "" {
+		b.notify(n)
+	}
+	return b
+}
+
+// fn installs d3dsim[name]. A panic becomes an exception in JS (logged, and
+// thrown as an Error) instead of ending the Go program and with it the page.
+func (b *bridge) fn(name string, f func(args []js.Value) any) {
+	b.obj.Set(name, js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
+		defer func() {
+			if p := recover(); p != nil {
+				msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
+				js.Global().Get("console").Call("error", msg)
+				ret = js.Global().Get("Error").New(msg)
+			}
+		}()
+		return f(args)
+	}))
+}
+
+// run answers a Promise resolved with the summary when the loaded run is
+// done (or cancelled by load, pause or step).
+func (b *bridge) run() js.Value {
+	r := b.a.startRun()
+	var executor js.Func
+	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve := args[0]
+		go func() {
+			for {
+				s, done := r.slice()
+				if done {
+					resolve.Invoke(b.summaryJS(s))
+					return
+				}
+				// Give the page the thread: the event loop runs, the
+				// canvas draws, the panel updates.
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		return nil
+	})
+	p := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	return p
+}
+
+// notify sets d3dsim.notice and dispatches a "d3dsim:notice" event.
+func (b *bridge) notify(msg string) {
+	b.a.setNotice(msg)
+	b.obj.Set("notice", msg)
+	ev := js.Global().Get("CustomEvent").New("d3dsim:notice", map[string]any{"detail": msg})
+	js.Global().Call("dispatchEvent", ev)
+	js.Global().Get("console").Call("warn", "d3dsim: "+msg)
+}
+
+// summaryJS converts a summary to a plain object, with the JSON names of
+// scenario.Summary plus playing and loads (scenarios loaded so far).
+func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
+	return map[string]any{
+		"frames":     s.Frames,
+		"events":     s.Events,
+		"violations": s.Violations,
+		"hash":       s.Hash,
+		"failures":   anySlice(s.Failures),
+		"messages":   anySlice(s.Messages),
+		"done":       s.Done,
+		"steps":      s.Steps,
+		"playing":    b.a.isPlaying(),
+		"loads":      b.a.loadCount(),
+	}
+}
+
+// anySlice converts for js.ValueOf, which takes []any, not []string.
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
+}

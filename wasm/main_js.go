@@ -1,0 +1,147 @@
+//go:build js
+
+// Command wasm is the browser build of d3dsim (DESIGN.md "Browser"): an
+// Ebiten game that shows the frames the simulated GPU presents, and the
+// window.d3dsim bridge (bridge_js.go) the page's panel and the browser tests
+// drive. Build it with `go run .` at the repo root, which serves web/.
+package main
+
+import (
+	"image"
+	"image/color"
+	"math"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+
+	"d3dsim/core/scenario"
+)
+
+func main() {
+	a := &app{}
+	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
+	go pump(a)
+
+	ebiten.SetRunnableOnUnfocused(true)
+	ebiten.SetWindowTitle("d3dsim")
+	if err := ebiten.RunGame(newGame(a)); err != nil {
+		// No canvas (no WebGL, say): the simulator, the bridge and the panel
+		// still work; say why there is no picture.
+		b.notify("The frame view could not start (" + err.Error() + "); the trace and the test hook still work.")
+	}
+	select {} // keep serving the bridge's callbacks
+}
+
+// pump advances a playing run when Ebiten does not tick (no canvas, a
+// hidden tab), so a scenario always finishes. While Ebiten ticks it does
+// nothing.
+func pump(a *app) {
+	last := a.tickCount()
+	for {
+		time.Sleep(100 * time.Millisecond)
+		last = a.pumpIfStalled(last)
+	}
+}
+
+// Colours of the stage around the frame.
+var (
+	stageBG  = color.RGBA{0x0b, 0x0e, 0x14, 0xff}
+	frameRim = color.RGBA{0x2a, 0x31, 0x3d, 0xff}
+)
+
+// game is the Ebiten side: Update advances the run, Draw shows the last
+// presented frame.
+type game struct {
+	a     *app
+	gen   uint64        // app generation the frame image reflects
+	img   *ebiten.Image // last presented frame; nil before the first Present
+	rim   *ebiten.Image // 1x1, stretched into the frame's border
+	label *ebiten.Image // "no frame yet", drawn once and scaled
+}
+
+func newGame(a *app) *game {
+	g := &game{a: a, rim: ebiten.NewImage(1, 1)}
+	g.rim.Fill(frameRim)
+	return g
+}
+
+// Update runs one slice of the scenario (sliceCalls API calls at most) and
+// picks up a new frame if one was presented.
+func (g *game) Update() error {
+	g.a.tick()
+	g.gen = g.a.frame(g.gen, func(f scenario.Frame, ok bool) {
+		if !ok {
+			if g.img != nil {
+				g.img.Deallocate()
+				g.img = nil
+			}
+			return
+		}
+		if g.img == nil || g.img.Bounds().Dx() != f.Width || g.img.Bounds().Dy() != f.Height {
+			if g.img != nil {
+				g.img.Deallocate()
+			}
+			g.img = ebiten.NewImage(f.Width, f.Height)
+		}
+		g.img.WritePixels(f.Pix[:f.Width*f.Height*4])
+	})
+	return nil
+}
+
+// Draw letterboxes the frame: the largest scale that fits (a whole number
+// when the frame is smaller than the stage, so pixels stay square), nearest
+// filtering, centred on a dark stage.
+func (g *game) Draw(screen *ebiten.Image) {
+	screen.Fill(stageBG)
+	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	if g.img == nil {
+		g.drawLabel(screen, sw, sh)
+		return
+	}
+	fw, fh := g.img.Bounds().Dx(), g.img.Bounds().Dy()
+	margin := 16.0
+	s := math.Min((float64(sw)-2*margin)/float64(fw), (float64(sh)-2*margin)/float64(fh))
+	if s >= 1 {
+		s = math.Floor(s)
+	}
+	if s <= 0 {
+		return
+	}
+	w, h := float64(fw)*s, float64(fh)*s
+	x, y := math.Round((float64(sw)-w)/2), math.Round((float64(sh)-h)/2)
+
+	rim := &ebiten.DrawImageOptions{}
+	rim.GeoM.Scale(w+2, h+2)
+	rim.GeoM.Translate(x-1, y-1)
+	screen.DrawImage(g.rim, rim)
+
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterNearest}
+	op.GeoM.Scale(s, s)
+	op.GeoM.Translate(x, y)
+	screen.DrawImage(g.img, op)
+}
+
+// drawLabel shows "no frame yet" in the middle of the stage.
+func (g *game) drawLabel(screen *ebiten.Image, sw, sh int) {
+	const text = "no frame yet"
+	if g.label == nil {
+		// The debug font is 6x16 pixels a character.
+		g.label = ebiten.NewImageWithOptions(image.Rect(0, 0, 6*len(text)+2, 18), nil)
+		ebitenutil.DebugPrintAt(g.label, text, 1, 0)
+	}
+	s := math.Max(2, math.Floor(ebiten.Monitor().DeviceScaleFactor()*2))
+	lw, lh := float64(g.label.Bounds().Dx())*s, float64(g.label.Bounds().Dy())*s
+	op := &ebiten.DrawImageOptions{Filter: ebiten.FilterNearest}
+	op.GeoM.Scale(s, s)
+	op.GeoM.Translate(math.Round((float64(sw)-lw)/2), math.Round((float64(sh)-lh)/2))
+	op.ColorScale.Scale(0.55, 0.6, 0.7, 1)
+	screen.DrawImage(g.label, op)
+}
+
+// Layout renders at device pixels, so the frame's pixels stay sharp on
+// high-DPI screens.
+func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
+	d := ebiten.Monitor().DeviceScaleFactor()
+	return max(1, int(float64(outsideWidth)*d)), max(1, int(float64(outsideHeight)*d))
+}
