@@ -149,6 +149,7 @@ type dmaBuffer struct {
 	entries []*allocation // per list entry
 	allocs  []*allocation // distinct; each holds a reference (refs)
 	paging  bool
+	forDMA  uint64 // paging buffers: the DMA buffer whose allocations they move
 	present bool
 
 	readyAt     int64

@@ -137,7 +137,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 		k.event(trace.Message, "DmaBufferDropped", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
 			Msg: fmt.Sprintf("%s was not run: its device was removed", b.describe())})
 	case b.paging:
-		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: "paging",
+		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: fmt.Sprintf("paging for=%d", b.forDMA),
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
 	default:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,

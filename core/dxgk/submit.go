@@ -239,7 +239,7 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
 		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
 	if b.paging {
-		ev.Args = "paging"
+		ev.Args = fmt.Sprintf("paging for=%d", b.forDMA)
 	} else {
 		sa.Context = b.ctx.h
 		ev.Args = fmt.Sprintf("allocs=%d patches=%d subfence=%d", len(b.list), len(b.patches), b.sub)

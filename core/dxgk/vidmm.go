@@ -150,11 +150,11 @@ func (p *pager) op(a *allocation, args dxgkddi.BuildPagingBufferArgs, why string
 		if p.buf == nil {
 			k.mu.Lock()
 			k.lastDMA++
-			p.buf = &dmaBuffer{id: k.lastDMA, dev: p.trigger.dev, engine: p.trigger.engine, paging: true}
+			p.buf = &dmaBuffer{id: k.lastDMA, dev: p.trigger.dev, engine: p.trigger.engine, paging: true, forDMA: p.trigger.id}
 			k.mu.Unlock()
 		}
 		args.DmaBuffer, args.DmaBufferSize = p.buf.words, pagingBufferSize
-		err := k.ddi("DxgkDdiBuildPagingBuffer", trace.Event{Handle: a.h.String(), Obj: a.obj, DMA: p.buf.id, Args: args.String(), Msg: why},
+		err := k.ddi("DxgkDdiBuildPagingBuffer", trace.Event{Handle: a.h.String(), Obj: a.obj, DMA: p.buf.id, Args: fmt.Sprintf("%s for=%d", args.String(), p.trigger.id), Msg: why},
 			func() error { return k.drv.DxgkDdiBuildPagingBuffer(&args) })
 		if err == nil {
 			break

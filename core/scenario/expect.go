@@ -133,11 +133,19 @@ func (r *Run) checkCalls(d deferredCalls, events []trace.Event) {
 			dmas[e.DMA] = true
 		}
 	}
+	// Paging buffers built for those DMA buffers say so with for=N.
 	var caused []trace.Event
 	for _, e := range events[d.to:] {
-		if e.DMA != 0 && dmas[e.DMA] {
-			caused = append(caused, e)
+		if e.DMA == 0 {
+			continue
 		}
+		if !dmas[e.DMA] {
+			if f := argValue(e.Args, "for"); f == "" || !dmas[parseUint(f)] {
+				continue
+			}
+			dmas[e.DMA] = true
+		}
+		caused = append(caused, e)
 	}
 	seq := append(own, caused...)
 	i := 0
@@ -229,4 +237,18 @@ func ddiFor(method string) string {
 		return "CreateSampler"
 	}
 	return method
+}
+
+func argValue(args, key string) string {
+	for _, f := range strings.Fields(args) {
+		if k, v, ok := strings.Cut(f, "="); ok && k == key {
+			return v
+		}
+	}
+	return ""
+}
+
+func parseUint(s string) uint64 {
+	n, _ := parseSize(s)
+	return n
 }
