@@ -460,12 +460,13 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 	return v, hr, nil
 }
 
-// Flush submits the command buffer (seed 003 step 8 -> pfnRenderCb).
+// Flush submits the command buffer (seed 003 step 8 -> pfnRenderCb). It
+// returns nothing in D3D11: on a removed device it does nothing.
 func (c *DeviceContext) Flush() error {
 	done := c.api("Flush", "")
-	if err := c.dev.removedHR(); err != nil {
-		done(err)
-		return err
+	if c.dev.Removed() != nil {
+		done(nil)
+		return nil
 	}
 	ret := c.dev.ddiCall("Flush", "", "")
 	c.dev.umd.Flush(c.dev.hDev)

@@ -288,6 +288,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
 	done := d.api(api, name, "")
 	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
 	if err := res.checkAlive(api); err != nil {
 		return nil, err
 	}
@@ -340,6 +343,9 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
 	done := d.api(api, name, "")
 	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
 	ret := d.ddiCall("CalcPrivateShaderSize", name, "")
 	d.umd.CalcPrivateShaderSize(&args)
@@ -396,6 +402,9 @@ func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, 
 func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int, create func(uint32) error, destroy func(uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
 	ret := d.ddiCall("CalcPrivate"+ddiSuffix+"Size", name, "")
 	calc()
 	ret(nil)
@@ -418,6 +427,9 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error) {
 	done := d.api("CreateQuery", name, "")
 	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
 	ret := d.ddiCall("CalcPrivateQuerySize", name, "")
 	d.umd.CalcPrivateQuerySize(t)
 	ret(nil)
@@ -441,6 +453,9 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *SwapChain, err error) {
 	done := d.api("CreateSwapChain", name, "")
 	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
 	if count == 0 || count > 16 {
 		return nil, d.invalid("CreateSwapChain", name, "BufferCount %d is outside 1..16", count)
 	}

@@ -1,0 +1,61 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+)
+
+// TestAsyncSame is rule ASYNC-SAME as a property: every example scenario
+// gives the same frames with asynchrony off (option sync=true: every call
+// completes on the GPU before it returns) and on.
+func TestAsyncSame(t *testing.T) {
+	on, off := false, true
+	for _, name := range assets.Scenarios() {
+		t.Run(name, func(t *testing.T) {
+			async := runAsset(t, name, Overrides{Sync: &on})
+			sync := runAsset(t, name, Overrides{Sync: &off})
+			// `expect calls` describe the asynchronous path (a rename, a
+			// submission) that a synchronous run has no need for; every other
+			// expectation must hold in both modes.
+			for _, f := range sync.Summary().Failures {
+				if !strings.Contains(f, "expected calls") {
+					t.Fatalf("sync run fails: %s", f)
+				}
+			}
+			fa, fs := async.Frames(), sync.Frames()
+			if len(fa) != len(fs) {
+				t.Fatalf("%d frames async, %d sync", len(fa), len(fs))
+			}
+			for i := range fa {
+				if HashBytes(fa[i].Pix) != HashBytes(fs[i].Pix) {
+					t.Errorf("frame %d differs: async %s, sync %s", i, HashBytes(fa[i].Pix), HashBytes(fs[i].Pix))
+				}
+			}
+		})
+	}
+}
+
+// TestAsyncScenarios runs testdata/async: Map hazards, usage rules, queries,
+// TDR, GPU faults and dangling objects, each a self-checking scenario.
+func TestAsyncScenarios(t *testing.T) {
+	files, _ := filepath.Glob("testdata/async/*.d3ds")
+	if len(files) == 0 {
+		t.Fatal("no scenarios in testdata/async")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runSource(t, string(src))
+			if s := r.Summary(); !s.OK() {
+				t.Errorf("%s", strings.Join(s.Failures, "\n"))
+			}
+		})
+	}
+}
