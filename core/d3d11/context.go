@@ -45,6 +45,49 @@ func nilView(v *View) bool     { return v == nil }
 func nilState(s *State) bool   { return s == nil }
 func nilShader(s *Shader) bool { return s == nil }
 
+// checkAll catches a call that passes an object after its final Release
+// before it reaches the UMD (rule LIFE-DANGLING, seed 004). bug=LIFE-DANGLING
+// lets it through.
+func (c *DeviceContext) checkAll(call string, objs ...Object) error {
+	if c.dev.rt.cfg.Bugs["LIFE-DANGLING"] {
+		return nil
+	}
+	return checkAll(call, objs...)
+}
+
+// firstHandle is the DDI handle of the first non-nil object, "h<N>".
+func firstHandle(objs []Object) string {
+	for _, o := range objs {
+		var h uint32
+		switch v := o.(type) {
+		case *Resource:
+			if v != nil {
+				h = uint32(v.h)
+			}
+		case *View:
+			if v != nil {
+				h = v.h
+			}
+		case *State:
+			if v != nil {
+				h = v.h
+			}
+		case *Shader:
+			if v != nil {
+				h = uint32(v.h)
+			}
+		case *Query:
+			if v != nil {
+				h = uint32(v.h)
+			}
+		}
+		if h != 0 {
+			return handleName(h)
+		}
+	}
+	return ""
+}
+
 func checkAll(call string, objs ...Object) error {
 	for _, o := range objs {
 		if o == nil {
@@ -80,13 +123,16 @@ func checkAll(call string, objs ...Object) error {
 }
 
 // simple runs an API call that maps to one DDI with no result.
+//
+// The DDI event names the driver handle of the first object passed, so the
+// verifier can follow handles (rule LIFE-DANGLING).
 func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func()) error {
 	done := c.api(api, obj)
-	if err := checkAll(api, check...); err != nil {
+	if err := c.checkAll(api, check...); err != nil {
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCall(ddiName, obj, "")
+	ret := c.dev.ddiCall(ddiName, obj, firstHandle(check))
 	do()
 	ret(nil)
 	done(nil)
@@ -280,7 +326,7 @@ func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
 
 func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 	done := c.api("CopyResource", objName(dst))
-	if err := checkAll("CopyResource", dst, src); err != nil {
+	if err := c.checkAll("CopyResource", dst, src); err != nil {
 		done(err)
 		return err
 	}
@@ -294,7 +340,7 @@ func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCall("ResourceCopy", dst.name, handleName(uint32(dst.h)))
+	ret := c.dev.ddiCallArgs("ResourceCopy", dst.name, handleName(uint32(dst.h)), "src="+handleName(uint32(src.h)))
 	c.dev.umd.ResourceCopy(c.dev.hDev, dst.h, src.h)
 	ret(nil)
 	done(nil)
@@ -303,7 +349,7 @@ func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 
 func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
 	done := c.api("UpdateSubresource", objName(dst))
-	if err := checkAll("UpdateSubresource", dst); err != nil {
+	if err := c.checkAll("UpdateSubresource", dst); err != nil {
 		done(err)
 		return err
 	}
@@ -325,7 +371,7 @@ func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
 func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
 	defer func() { done(err) }()
-	if err := checkAll("Map", r); err != nil {
+	if err := c.checkAll("Map", r); err != nil {
 		return nil, err
 	}
 	if err := c.dev.removedHR(); err != nil {
@@ -355,7 +401,7 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 			return nil, c.dev.invalid("Map", r.name, "mapping for write needs CPUAccessFlags=WRITE")
 		}
 	}
-	ret := c.dev.ddiCall("ResourceMap", r.name, handleName(uint32(r.h)))
+	ret := c.dev.ddiCallArgs("ResourceMap", r.name, handleName(uint32(r.h)), mapArgs(t, flags))
 	m, err := c.dev.umd.ResourceMap(c.dev.hDev, r.h, t, flags)
 	ret(err)
 	if err != nil {
@@ -390,7 +436,7 @@ func (r *Resource) Mapped() []byte {
 
 func (c *DeviceContext) Unmap(r *Resource) error {
 	done := c.api("Unmap", objName(r))
-	if err := checkAll("Unmap", r); err != nil {
+	if err := c.checkAll("Unmap", r); err != nil {
 		done(err)
 		return err
 	}
@@ -441,7 +487,7 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 			done(err)
 		}
 	}()
-	if err := checkAll("GetData", q); err != nil {
+	if err := c.checkAll("GetData", q); err != nil {
 		return 0, hresult.Of(err), err
 	}
 	if err := c.dev.removedHR(); err != nil {
@@ -579,4 +625,15 @@ func shH(s *Shader) ddi.HSHADER {
 		return 0
 	}
 	return s.h
+}
+
+var mapTypeNames = map[ddi.MapType]string{ddi.MapRead: "READ", ddi.MapWrite: "WRITE", ddi.MapReadWrite: "READ_WRITE",
+	ddi.MapWriteDiscard: "WRITE_DISCARD", ddi.MapWriteNoOverwrite: "WRITE_NO_OVERWRITE"}
+
+func mapArgs(t ddi.MapType, flags ddi.MapFlag) string {
+	s := "type=" + mapTypeNames[t]
+	if flags&ddi.MapFlagDoNotWait != 0 {
+		s += " flags=DO_NOT_WAIT"
+	}
+	return s
 }

@@ -260,13 +260,15 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	return d.createResource(name, KindTexture2D, args)
 }
 
+var usageNames = map[ddi.Usage]string{ddi.UsageDefault: "DEFAULT", ddi.UsageImmutable: "IMMUTABLE", ddi.UsageDynamic: "DYNAMIC", ddi.UsageStaging: "STAGING"}
+
 func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateResourceArgs) (*Resource, error) {
 	ret := d.ddiCall("CalcPrivateResourceSize", name, "")
 	d.umd.CalcPrivateResourceSize(&args)
 	ret(nil)
 	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
 	r.Desc.InitData = nil
-	ret = d.ddiCall("CreateResource", name, handleName(uint32(r.h)))
+	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), "usage="+usageNames[args.Usage])
 	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
 	ret(err)
 	if err != nil {

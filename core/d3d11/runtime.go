@@ -114,12 +114,17 @@ func (d *Device) api(name, obj, ctx string) func(error) {
 
 // ddiCall emits the Call event of a DDI into the UMD.
 func (d *Device) ddiCall(name, obj, handle string) func(error) {
+	return d.ddiCallArgs(name, obj, handle, "")
+}
+
+// ddiCallArgs is ddiCall with arguments worth tracing.
+func (d *Device) ddiCallArgs(name, obj, handle, args string) func(error) {
 	c := d.rt.cfg
 	c.Sim.Charge(c.Costs.DDICall)
 	ctx := "IC"
-	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx})
+	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args})
 	return func(err error) {
-		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
+		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
 	}
 }
 

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -19,12 +20,20 @@ func TestBugSwitches(t *testing.T) {
 		{"WDDM-FLOW", "hello-triangle"},
 		{"WDDM-FULL", "full-command-buffer"},
 		{"WDDM-ISOLATE", "two-devices"},
+		{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
+		{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
 		covered[tt.rule] = true
 		t.Run(tt.rule, func(t *testing.T) {
-			src, _ := assets.Scenario(tt.asset)
+			src, ok := assets.Scenario(tt.asset)
+			if !ok {
+				var err error
+				if src, err = os.ReadFile(tt.asset); err != nil {
+					t.Fatal(err)
+				}
+			}
 			clean := runSource(t, string(src))
 			if v := clean.Violations(); len(v) != 0 {
 				t.Fatalf("clean run of %s reports %v", tt.asset, v)

@@ -385,7 +385,7 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 				need = r.lastWriteFence
 			}
 		}
-		if need > d.cb.CompletedFence(d.rt, d.ctx) {
+		if need > d.cb.CompletedFence(d.rt, d.ctx) && !d.cfg.Bugs["MAP-HAZARD"] { // the bug: map without waiting
 			if flags&ddi.MapFlagDoNotWait != 0 {
 				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
 			}

@@ -2,6 +2,7 @@ package verify
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,6 +21,8 @@ var Rules = []Rule{
 	{"WDDM-FLOW", "003", "the 16 steps of the WDDM operation flow happen in the seed's order"},
 	{"WDDM-FULL", "003", "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
 	{"WDDM-ISOLATE", "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
+	{"MAP-HAZARD", "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
+	{"LIFE-DANGLING", "004", "a call that uses an object after its final Release never reaches the UMD"},
 }
 
 // RuleByID finds a rule.
@@ -61,12 +64,19 @@ type Verifier struct {
 	interrupts        map[uint64]int // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
 	// WDDM-ISOLATE state
 	foreign map[uint64]string // open render calls naming foreign allocations -> what
+	// MAP-HAZARD state
+	renders map[uint64]string          // open DxgkDdiRender/Present calls -> their allocs= list
+	pending map[string]map[uint64]bool // allocation -> DMA buffer -> writes it
+	usage   map[string]string          // DDI resource handle -> usage
+	// LIFE-DANGLING state
+	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
 }
 
 // New returns a verifier reading rec from its first event.
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
-		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{}}
+		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{},
+		renders: map[uint64]string{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
 }
 
 // Violations returns what was found so far.
@@ -172,6 +182,8 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	if ret {
 		out = append(out, v.closeCall(e)...)
 	}
+	out = append(out, v.mapHazard(e)...)
+	out = append(out, v.dangling(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
@@ -272,4 +284,124 @@ func foreignAllocs(args string) string {
 		}
 	}
 	return strings.Join(bad, ", ")
+}
+
+// parent returns the event's enclosing call (nil at top level).
+func (v *Verifier) parent(e *trace.Event) *trace.Event {
+	if e.Parent == 0 {
+		return nil
+	}
+	evs := v.rec.Events()
+	if int(e.Parent) > len(evs) {
+		return nil
+	}
+	return &evs[e.Parent-1]
+}
+
+// enclosingMap finds the ResourceMap DDI call an event happens inside.
+func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
+	for p := v.parent(e); p != nil; p = v.parent(p) {
+		if p.Name == "ResourceMap" && p.Layer == trace.UMD && p.Kind == trace.Call {
+			return p
+		}
+	}
+	return nil
+}
+
+// mapHazard follows which submitted DMA buffers read or write each
+// allocation until their fences signal, and checks every Map against them
+// (seed 004: RAW for READ, WAR/WAW for WRITE).
+func (v *Verifier) mapHazard(e *trace.Event) []Violation {
+	switch {
+	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
+		v.usage[e.Handle] = argString(e.Args, "usage")
+	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
+		if v.usage[e.Handle] == "IMMUTABLE" {
+			return []Violation{v.violation("MAP-HAZARD", e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
+		}
+	case e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
+		v.renders[e.Seq] = argString(e.Args, "allocs")
+	case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
+		for seq, allocs := range v.renders {
+			if v.rec.Events()[seq-1].Thread != e.Thread {
+				continue
+			}
+			delete(v.renders, seq)
+			if e.HR != "STATUS_SUCCESS" || e.DMA == 0 {
+				continue
+			}
+			for _, a := range strings.Split(allocs, ",") {
+				h, rest, _ := strings.Cut(a, "@")
+				if h == "" {
+					continue
+				}
+				if v.pending[h] == nil {
+					v.pending[h] = map[uint64]bool{}
+				}
+				v.pending[h][e.DMA] = v.pending[h][e.DMA] || strings.HasSuffix(rest, ":w")
+			}
+		}
+	case e.Name == "FenceSignaled" || e.Name == "FenceCancelled" || e.Name == "DmaBufferDropped":
+		if e.DMA != 0 {
+			for _, m := range v.pending {
+				delete(m, e.DMA)
+			}
+		}
+	case e.Kind == trace.Call && e.Name == "pfnLockCb":
+		m := v.enclosingMap(e)
+		if m == nil {
+			return nil
+		}
+		typ := argString(m.Args, "type")
+		dmas := make([]uint64, 0, len(v.pending[e.Handle]))
+		for dma := range v.pending[e.Handle] {
+			dmas = append(dmas, dma)
+		}
+		slices.Sort(dmas) // report the oldest: deterministic messages
+		for _, dma := range dmas {
+			writes := v.pending[e.Handle][dma]
+			switch {
+			case typ == "READ" && writes:
+				return []Violation{v.violation("MAP-HAZARD", e, "Map(READ) of %s locked allocation %s while DMA buffer %d still writes it (RAW): the map must wait for its fence", m.Obj, e.Handle, dma)}
+			case typ == "WRITE" || typ == "READ_WRITE":
+				hz := "WAR"
+				if writes {
+					hz = "WAW"
+				}
+				return []Violation{v.violation("MAP-HAZARD", e, "Map(%s) of %s locked allocation %s while DMA buffer %d still uses it (%s): the map must wait for its fence", typ, m.Obj, e.Handle, dma, hz)}
+			}
+		}
+	case e.Kind == trace.Wait && !strings.Contains(e.Args, "done"):
+		if m := v.enclosingMap(e); m != nil {
+			if t := argString(m.Args, "type"); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
+				return []Violation{v.violation("MAP-HAZARD", e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
+			}
+		}
+	}
+	return nil
+}
+
+// dangling reports a DDI call that names the handle of a destroyed object:
+// the runtime let a call on a released object reach the UMD.
+func (v *Verifier) dangling(e *trace.Event) []Violation {
+	if e.Kind != trace.Call || e.Layer != trace.UMD || e.Handle == "" {
+		return nil
+	}
+	if strings.HasPrefix(e.Name, "Destroy") {
+		v.destroyed[e.Handle] = e.Obj
+		return nil
+	}
+	if obj, dead := v.destroyed[e.Handle]; dead {
+		return []Violation{v.violation("LIFE-DANGLING", e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
+	}
+	return nil
+}
+
+func argString(args, key string) string {
+	for _, f := range strings.Fields(args) {
+		if k, val, ok := strings.Cut(f, "="); ok && k == key {
+			return val
+		}
+	}
+	return ""
 }
