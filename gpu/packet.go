@@ -242,29 +242,12 @@ var ErrMalformed = errors.New("gpu: malformed packet")
 func Decode(buf []uint32) ([]Packet, error) {
 	var out []Packet
 	for i := 0; i < len(buf); {
-		h := buf[i]
-		op := Opcode(h >> 24)
-		n := int(h & 0xFFFFFF)
-		want, known := payloadLen[op]
-		switch {
-		case op == OpWrite:
-			if n < 3 {
-				return out, fmt.Errorf("%w: WRITE at word %d has %d payload words", ErrMalformed, i, n)
-			}
-		case !known:
-			return out, fmt.Errorf("%w: unknown opcode %#02x at word %d", ErrMalformed, uint8(op), i)
-		case n != want:
-			return out, fmt.Errorf("%w: %v at word %d has %d payload words, want %d", ErrMalformed, op, i, n, want)
-		}
-		if n > len(buf)-i-1 {
-			return out, fmt.Errorf("%w: %v at word %d runs past the end of the buffer", ErrMalformed, op, i)
-		}
-		p := Packet{Op: op, Args: buf[i+1 : i+1+n], At: i}
-		if op == OpWrite && (int(p.Args[2])+3)/4 != n-3 {
-			return out, fmt.Errorf("%w: WRITE at word %d carries %d bytes in %d words", ErrMalformed, i, p.Args[2], n-3)
+		p, next, err := nextPacket(buf, i)
+		if err != nil {
+			return out, err
 		}
 		out = append(out, p)
-		i += 1 + n
+		i = next
 	}
 	return out, nil
 }

@@ -14,49 +14,37 @@ import (
 // The benchmark scenes are defined here, in code, so figures compare across
 // versions. Wall-clock time is measured only here, outside the simulation.
 
-// drawScene: n Draw calls of 3 vertices to a 64x64 target through every
-// layer, trace on.
-func drawScene(n int) string {
-	return `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=64 Height=64
+// scene is a one-triangle draw loop: a W x H swap chain, the given vertex
+// data, vs_passthrough + ps_vertexcolor, n Draw calls of 3 vertices, one
+// Present.
+func scene(w, h, n int, vertices string) string {
+	return fmt.Sprintf(`dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=%[1]d Height=%[2]d
 bb = sc.GetBuffer 0
 rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%[4]s
 vs = dev.CreateVertexShader builtin:vs_passthrough
 ps = dev.CreatePixelShader builtin:ps_vertexcolor
 imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 64 64
+imm.RSSetViewports 0 0 %[1]d %[2]d
 imm.IASetPrimitiveTopology TRIANGLELIST
 imm.IASetVertexBuffers 0 vb
 imm.VSSetShader vs
 imm.PSSetShader ps
-repeat ` + strconv.Itoa(n) + ` {
+repeat %[3]d {
   imm.Draw 3 0
 }
 sc.Present
-`
+`, w, h, n, vertices)
 }
+
+// drawScene: n Draw calls of 3 vertices to a 64x64 target through every
+// layer, trace on.
+func drawScene(n int) string { return scene(64, 64, n, "mesh:triangle") }
 
 // fillScene: a 640x480 target, n overlapping triangles of half the screen.
 func fillScene(n int) string {
-	return `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=640 Height=480
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[-1 1 0.5 1 0 0 1 0 0  1 1 0.5 0 1 0 1 0 0  -1 -1 0.5 0 0 1 1 0 0]
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 640 480
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb
-imm.VSSetShader vs
-imm.PSSetShader ps
-repeat ` + strconv.Itoa(n) + ` {
-  imm.Draw 3 0
-}
-sc.Present
-`
+	return scene(640, 480, n, "f32[-1 1 0.5 1 0 0 1 0 0  1 1 0.5 0 1 0 1 0 0  -1 -1 0.5 0 0 1 1 0 0]")
 }
 
 type benchResult struct {

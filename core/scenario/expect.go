@@ -9,6 +9,7 @@ import (
 	"d3dsim/core/dxgk"
 	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
+	"d3dsim/core/verify"
 )
 
 func (r *Run) expect(t *thread, e *Expect) {
@@ -140,7 +141,7 @@ func (r *Run) checkCalls(d deferredCalls, events []trace.Event) {
 			continue
 		}
 		if !dmas[e.DMA] {
-			if f := argValue(e.Args, "for"); f == "" || !dmas[parseUint(f)] {
+			if f := verify.Arg(e.Args, "for"); f == "" || !dmas[parseUint(f)] {
 				continue
 			}
 			dmas[e.DMA] = true
@@ -237,15 +238,6 @@ func ddiFor(method string) string {
 		return "CreateSampler"
 	}
 	return method
-}
-
-func argValue(args, key string) string {
-	for _, f := range strings.Fields(args) {
-		if k, v, ok := strings.Cut(f, "="); ok && k == key {
-			return v
-		}
-	}
-	return ""
 }
 
 func parseUint(s string) uint64 {

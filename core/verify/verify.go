@@ -249,13 +249,8 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 
 // argInt reads key=N from an event's args.
 func argInt(args, key string) int {
-	for _, f := range strings.Fields(args) {
-		if k, val, ok := strings.Cut(f, "="); ok && k == key {
-			n, _ := strconv.Atoi(val)
-			return n
-		}
-	}
-	return 0
+	n, _ := strconv.Atoi(Arg(args, key))
+	return n
 }
 
 // foreignAllocs reads "device=kd1 allocs=a3@kd1:w,a4@kd2:r" and describes
@@ -314,13 +309,13 @@ func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
-		v.usage[e.Handle] = argString(e.Args, "usage")
+		v.usage[e.Handle] = Arg(e.Args, "usage")
 	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
 			return []Violation{v.violation("MAP-HAZARD", e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
 		}
 	case e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
-		v.renders[e.Seq] = argString(e.Args, "allocs")
+		v.renders[e.Seq] = Arg(e.Args, "allocs")
 	case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
 		for seq, allocs := range v.renders {
 			if v.rec.Events()[seq-1].Thread != e.Thread {
@@ -352,7 +347,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		if m == nil {
 			return nil
 		}
-		typ := argString(m.Args, "type")
+		typ := Arg(m.Args, "type")
 		dmas := make([]uint64, 0, len(v.pending[e.Handle]))
 		for dma := range v.pending[e.Handle] {
 			dmas = append(dmas, dma)
@@ -373,7 +368,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		}
 	case e.Kind == trace.Wait && !strings.Contains(e.Args, "done"):
 		if m := v.enclosingMap(e); m != nil {
-			if t := argString(m.Args, "type"); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
+			if t := Arg(m.Args, "type"); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
 				return []Violation{v.violation("MAP-HAZARD", e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
 			}
 		}
@@ -397,7 +392,8 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 	return nil
 }
 
-func argString(args, key string) string {
+// Arg reads key=value from an event's Args ("" when absent).
+func Arg(args, key string) string {
 	for _, f := range strings.Fields(args) {
 		if k, val, ok := strings.Cut(f, "="); ok && k == key {
 			return val
