@@ -194,10 +194,22 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
 }
 
-func (c *callbacks) PfnSetErrorCb(_ ddi.HRTCORELAYER, hr hresult.HRESULT) {
-	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name()})
+// PfnSetErrorCb takes a driver error for one context: each deferred context
+// reports through its own core-layer handle (seed 001, rule ERR-DC).
+func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
+	c.mu.Lock()
+	ctx := c.contexts[core]
+	c.mu.Unlock()
+	name := "IC"
+	if ctx != nil {
+		name = ctx.name
+	}
+	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
 	done(nil)
-	if hr == hresult.D3DDDIERR_DEVICEREMOVED {
+	switch {
+	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)
+	case ctx != nil && ctx.isDC && hr == hresult.E_OUTOFMEMORY:
+		ctx.failed = true
 	}
 }

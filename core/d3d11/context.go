@@ -3,13 +3,18 @@ package d3d11
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"slices"
 )
 
 // DeviceContext is an ID3D11DeviceContext. The immediate context is driven
 // by one thread at a time (D3D11's rule); its calls go straight to the UMD.
 type DeviceContext struct {
 	dev  *Device
-	name string // IC, DC1, ...
+	name string     // IC, DC1, ...
+	umd  ddi.Device // this context's DDI table (a deferred context has its own)
+	h    ddi.HDEVICE
+
+	deferred
 
 	// Bindings pin their objects: a released object stays alive while bound.
 	vb, ib           *Resource
@@ -132,11 +137,46 @@ func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCall(ddiName, obj, firstHandle(check))
+	if c.isDC && c.failed {
+		done(nil) // the recording was discarded; FinishCommandList will say so
+		return nil
+	}
+	handle := ""
+	for _, o := range check {
+		if isNil(o) {
+			continue
+		}
+		if h := c.local(o); handle == "" && h != 0 { // a deferred context opens handles first (rule CLS-OPEN)
+			handle = handleName(h)
+		}
+	}
+	ret := c.ddiCall(ddiName, obj, handle)
 	do()
 	ret(nil)
+	c.afterDDI()
 	done(nil)
 	return nil
+}
+
+// isNil reports a nil interface or a typed nil object.
+func isNil(o Object) bool {
+	switch v := o.(type) {
+	case nil:
+		return true
+	case *Resource:
+		return v == nil
+	case *View:
+		return v == nil
+	case *State:
+		return v == nil
+	case *Shader:
+		return v == nil
+	case *Query:
+		return v == nil
+	case *CommandList:
+		return v == nil
+	}
+	return false
 }
 
 func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
@@ -149,7 +189,7 @@ func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, of
 		if slot == 0 {
 			bind(&c.vb, vb, nilRes)
 		}
-		c.dev.umd.IaSetVertexBuffers(c.dev.hDev, slot, []ddi.HRESOURCE{resH(vb)}, []uint32{stride}, []uint32{offset})
+		c.umd.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
 	})
 }
 
@@ -161,25 +201,25 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 	}
 	return c.simple("IASetIndexBuffer", "IaSetIndexBuffer", objName(ib), []Object{ib}, func() {
 		bind(&c.ib, ib, nilRes)
-		c.dev.umd.IaSetIndexBuffer(c.dev.hDev, resH(ib), f, offset)
+		c.umd.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
 	})
 }
 
 func (c *DeviceContext) IASetPrimitiveTopology(t ddi.Topology) error {
-	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.dev.umd.IaSetTopology(c.dev.hDev, t) })
+	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.umd.IaSetTopology(c.h, t) })
 }
 
 func (c *DeviceContext) VSSetShader(s *Shader) error {
 	return c.simple("VSSetShader", "VsSetShader", objName(s), []Object{s}, func() {
 		bind(&c.vs, s, nilShader)
-		c.dev.umd.VsSetShader(c.dev.hDev, shH(s))
+		c.umd.VsSetShader(c.h, c.shH(s))
 	})
 }
 
 func (c *DeviceContext) PSSetShader(s *Shader) error {
 	return c.simple("PSSetShader", "PsSetShader", objName(s), []Object{s}, func() {
 		bind(&c.ps, s, nilShader)
-		c.dev.umd.PsSetShader(c.dev.hDev, shH(s))
+		c.umd.PsSetShader(c.h, c.shH(s))
 	})
 }
 
@@ -196,19 +236,19 @@ func (c *DeviceContext) setCB(api, ddiName string, slots *[4]*Resource, slot uin
 	}
 	return c.simple(api, ddiName, objName(b), []Object{b}, func() {
 		bind(&slots[slot], b, nilRes)
-		set(slot, []ddi.HRESOURCE{resH(b)})
+		set(slot, []ddi.HRESOURCE{c.resH(b)})
 	})
 }
 
 func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
 	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
-		c.dev.umd.VsSetConstantBuffers(c.dev.hDev, s, h)
+		c.umd.VsSetConstantBuffers(c.h, s, h)
 	})
 }
 
 func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
 	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
-		c.dev.umd.PsSetConstantBuffers(c.dev.hDev, s, h)
+		c.umd.PsSetConstantBuffers(c.h, s, h)
 	})
 }
 
@@ -220,7 +260,7 @@ func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
 	}
 	return c.simple("PSSetShaderResources", "PsSetShaderResources", objName(v), []Object{v}, func() {
 		bind(&c.srv[slot], v, nilView)
-		c.dev.umd.PsSetShaderResources(c.dev.hDev, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(viewH(v))})
+		c.umd.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
 	})
 }
 
@@ -232,7 +272,7 @@ func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
 	}
 	return c.simple("PSSetSamplers", "PsSetSamplers", objName(s), []Object{s}, func() {
 		bind(&c.samp[slot], s, nilState)
-		c.dev.umd.PsSetSamplers(c.dev.hDev, slot, []ddi.HSAMPLER{ddi.HSAMPLER(stH(s))})
+		c.umd.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
 	})
 }
 
@@ -253,36 +293,36 @@ func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
 		bind(&c.dsv, dsv, nilView)
 		var rtvs []ddi.HRENDERTARGETVIEW
 		if rtv != nil {
-			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(rtv.h)}
+			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(c.viewH(rtv))}
 		}
-		c.dev.umd.SetRenderTargets(c.dev.hDev, rtvs, ddi.HDEPTHSTENCILVIEW(viewH(dsv)))
+		c.umd.SetRenderTargets(c.h, rtvs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
 	})
 }
 
 func (c *DeviceContext) OMSetBlendState(s *State) error {
 	return c.simple("OMSetBlendState", "SetBlendState", objName(s), []Object{s}, func() {
 		bind(&c.blend, s, nilState)
-		c.dev.umd.SetBlendState(c.dev.hDev, ddi.HBLENDSTATE(stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		c.umd.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
 	})
 }
 
 func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
 	return c.simple("OMSetDepthStencilState", "SetDepthStencilState", objName(s), []Object{s}, func() {
 		bind(&c.depth, s, nilState)
-		c.dev.umd.SetDepthStencilState(c.dev.hDev, ddi.HDEPTHSTENCILSTATE(stH(s)), 0)
+		c.umd.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
 	})
 }
 
 func (c *DeviceContext) RSSetState(s *State) error {
 	return c.simple("RSSetState", "SetRasterizerState", objName(s), []Object{s}, func() {
 		bind(&c.rs, s, nilState)
-		c.dev.umd.SetRasterizerState(c.dev.hDev, ddi.HRASTERIZERSTATE(stH(s)))
+		c.umd.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
 	})
 }
 
 func (c *DeviceContext) RSSetViewports(vp ddi.Viewport) error {
 	return c.simple("RSSetViewports", "SetViewports", "", nil, func() {
-		c.dev.umd.SetViewports(c.dev.hDev, []ddi.Viewport{vp})
+		c.umd.SetViewports(c.h, []ddi.Viewport{vp})
 	})
 }
 
@@ -293,7 +333,7 @@ func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 		return err
 	}
 	return c.simple("ClearRenderTargetView", "ClearRenderTargetView", objName(v), []Object{v}, func() {
-		c.dev.umd.ClearRenderTargetView(c.dev.hDev, ddi.HRENDERTARGETVIEW(viewH(v)), rgba)
+		c.umd.ClearRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(c.viewH(v)), rgba)
 	})
 }
 
@@ -304,7 +344,7 @@ func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
 		return err
 	}
 	return c.simple("ClearDepthStencilView", "ClearDepthStencilView", objName(v), []Object{v}, func() {
-		c.dev.umd.ClearDepthStencilView(c.dev.hDev, ddi.HDEPTHSTENCILVIEW(viewH(v)), ddi.ClearDepth, depth, 0)
+		c.umd.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), ddi.ClearDepth, depth, 0)
 	})
 }
 
@@ -312,7 +352,7 @@ func (c *DeviceContext) Draw(count, start uint32) error {
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
-	return c.simple("Draw", "Draw", "", nil, func() { c.dev.umd.Draw(c.dev.hDev, count, start) })
+	return c.simple("Draw", "Draw", "", nil, func() { c.umd.Draw(c.h, count, start) })
 }
 
 func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
@@ -321,7 +361,7 @@ func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
 		c.api("DrawIndexed", "")(err)
 		return err
 	}
-	return c.simple("DrawIndexed", "DrawIndexed", "", nil, func() { c.dev.umd.DrawIndexed(c.dev.hDev, count, start, base) })
+	return c.simple("DrawIndexed", "DrawIndexed", "", nil, func() { c.umd.DrawIndexed(c.h, count, start, base) })
 }
 
 func (c *DeviceContext) CopyResource(dst, src *Resource) error {
@@ -340,9 +380,11 @@ func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCallArgs("ResourceCopy", dst.name, handleName(uint32(dst.h)), "src="+handleName(uint32(src.h)))
-	c.dev.umd.ResourceCopy(c.dev.hDev, dst.h, src.h)
+	hd, hs := c.resH(dst), c.resH(src)
+	ret := c.ddiCallArgs("ResourceCopy", dst.name, handleName(uint32(hd)), "src="+handleName(uint32(hs)))
+	c.umd.ResourceCopy(c.h, hd, hs)
 	ret(nil)
+	c.afterDDI()
 	done(nil)
 	return nil
 }
@@ -358,9 +400,11 @@ func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCall("ResourceUpdateSubresourceUP", dst.name, handleName(uint32(dst.h)))
-	c.dev.umd.ResourceUpdateSubresourceUP(c.dev.hDev, dst.h, data)
+	hd := c.resH(dst)
+	ret := c.ddiCall("ResourceUpdateSubresourceUP", dst.name, handleName(uint32(hd)))
+	c.umd.ResourceUpdateSubresourceUP(c.h, hd, data)
 	ret(nil)
+	c.afterDDI()
 	done(nil)
 	return nil
 }
@@ -379,6 +423,9 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 	}
 	if r.mapped {
 		return nil, c.dev.invalid("Map", r.name, "the resource is already mapped")
+	}
+	if c.isDC {
+		return nil, c.dev.invalid("Map", r.name, "Map on a deferred context is not simulated yet")
 	}
 	cpu := r.Desc.CPUAccessFlags
 	switch r.Desc.Usage {
@@ -401,8 +448,8 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 			return nil, c.dev.invalid("Map", r.name, "mapping for write needs CPUAccessFlags=WRITE")
 		}
 	}
-	ret := c.dev.ddiCallArgs("ResourceMap", r.name, handleName(uint32(r.h)), mapArgs(t, flags))
-	m, err := c.dev.umd.ResourceMap(c.dev.hDev, r.h, t, flags)
+	ret := c.ddiCallArgs("ResourceMap", r.name, handleName(uint32(r.h)), mapArgs(t, flags))
+	m, err := c.umd.ResourceMap(c.h, r.h, t, flags)
 	ret(err)
 	if err != nil {
 		if e := c.dev.removedHR(); e != nil {
@@ -445,8 +492,8 @@ func (c *DeviceContext) Unmap(r *Resource) error {
 		done(err)
 		return err
 	}
-	ret := c.dev.ddiCall("ResourceUnmap", r.name, handleName(uint32(r.h)))
-	c.dev.umd.ResourceUnmap(c.dev.hDev, r.h)
+	ret := c.ddiCall("ResourceUnmap", r.name, handleName(uint32(r.h)))
+	c.umd.ResourceUnmap(c.h, r.h)
 	ret(nil)
 	r.mapped, r.mapCtx, r.data = false, nil, nil
 	done(nil)
@@ -461,7 +508,10 @@ func (c *DeviceContext) Begin(q *Query) error {
 	}
 	return c.simple("Begin", "QueryBegin", objName(q), []Object{q}, func() {
 		q.began = true
-		c.dev.umd.QueryBegin(c.dev.hDev, q.h)
+		if c.isDC {
+			c.begun = append(c.begun, q)
+		}
+		c.umd.QueryBegin(c.h, c.qH(q))
 	})
 }
 
@@ -473,7 +523,10 @@ func (c *DeviceContext) End(q *Query) error {
 	}
 	return c.simple("End", "QueryEnd", objName(q), []Object{q}, func() {
 		q.began, q.issued = false, true
-		c.dev.umd.QueryEnd(c.dev.hDev, q.h)
+		if i := slices.Index(c.begun, q); i >= 0 {
+			c.begun = slices.Delete(c.begun, i, i+1)
+		}
+		c.umd.QueryEnd(c.h, c.qH(q))
 	})
 }
 
@@ -493,12 +546,16 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 	if err := c.dev.removedHR(); err != nil {
 		return 0, hresult.DXGI_ERROR_DEVICE_REMOVED, err
 	}
+	if c.isDC {
+		err := c.dev.invalid("GetData", q.name, "GetData is not available on a deferred context")
+		return 0, hresult.E_INVALIDARG, err
+	}
 	if !q.issued {
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
 		return 0, hresult.E_INVALIDARG, err
 	}
-	ret := c.dev.ddiCall("QueryGetData", q.name, handleName(uint32(q.h)))
-	v, hr = c.dev.umd.QueryGetData(c.dev.hDev, q.h, 0)
+	ret := c.ddiCall("QueryGetData", q.name, handleName(uint32(q.h)))
+	v, hr = c.umd.QueryGetData(c.h, q.h, 0)
 	ret(nil)
 	if hr.Failed() {
 		return 0, hr, hr
@@ -510,12 +567,17 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 // returns nothing in D3D11: on a removed device it does nothing.
 func (c *DeviceContext) Flush() error {
 	done := c.api("Flush", "")
+	if c.isDC {
+		err := c.dev.invalid("Flush", c.name, "Flush is an immediate-context call")
+		done(err)
+		return err
+	}
 	if c.dev.Removed() != nil {
 		done(nil)
 		return nil
 	}
-	ret := c.dev.ddiCall("Flush", "", "")
-	c.dev.umd.Flush(c.dev.hDev)
+	ret := c.ddiCall("Flush", "", "")
+	c.umd.Flush(c.h)
 	ret(nil)
 	done(nil)
 	return nil
@@ -524,44 +586,43 @@ func (c *DeviceContext) Flush() error {
 // ClearState unbinds everything, releasing the context's pins.
 func (c *DeviceContext) ClearState() error {
 	done := c.api("ClearState", "")
-	d := c.dev
 	steps := []func(){
 		func() {
 			bind(&c.vb, nil, nilRes)
-			d.umd.IaSetVertexBuffers(d.hDev, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
+			c.umd.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
 		},
-		func() { bind(&c.ib, nil, nilRes); d.umd.IaSetIndexBuffer(d.hDev, 0, ddi.FormatUnknown, 0) },
-		func() { bind(&c.vs, nil, nilShader); d.umd.VsSetShader(d.hDev, 0) },
-		func() { bind(&c.ps, nil, nilShader); d.umd.PsSetShader(d.hDev, 0) },
+		func() { bind(&c.ib, nil, nilRes); c.umd.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0) },
+		func() { bind(&c.vs, nil, nilShader); c.umd.VsSetShader(c.h, 0) },
+		func() { bind(&c.ps, nil, nilShader); c.umd.PsSetShader(c.h, 0) },
 		func() {
 			for i := range c.vsCB {
 				bind(&c.vsCB[i], nil, nilRes)
 				bind(&c.psCB[i], nil, nilRes)
 			}
-			d.umd.VsSetConstantBuffers(d.hDev, 0, make([]ddi.HRESOURCE, 4))
-			d.umd.PsSetConstantBuffers(d.hDev, 0, make([]ddi.HRESOURCE, 4))
+			c.umd.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
+			c.umd.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
 		},
 		func() {
 			for i := range c.srv {
 				bind(&c.srv[i], nil, nilView)
 				bind(&c.samp[i], nil, nilState)
 			}
-			d.umd.PsSetShaderResources(d.hDev, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
-			d.umd.PsSetSamplers(d.hDev, 0, make([]ddi.HSAMPLER, 8))
+			c.umd.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
+			c.umd.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
 		},
 		func() {
 			bind(&c.rtv, nil, nilView)
 			bind(&c.dsv, nil, nilView)
-			d.umd.SetRenderTargets(d.hDev, nil, 0)
+			c.umd.SetRenderTargets(c.h, nil, 0)
 		},
 		func() {
 			bind(&c.blend, nil, nilState)
 			bind(&c.rs, nil, nilState)
 			bind(&c.depth, nil, nilState)
-			d.umd.SetBlendState(d.hDev, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
-			d.umd.SetRasterizerState(d.hDev, 0)
-			d.umd.SetDepthStencilState(d.hDev, 0, 0)
-			d.umd.IaSetTopology(d.hDev, ddi.TopologyUndefined)
+			c.umd.SetBlendState(c.h, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
+			c.umd.SetRasterizerState(c.h, 0)
+			c.umd.SetDepthStencilState(c.h, 0, 0)
+			c.umd.IaSetTopology(c.h, ddi.TopologyUndefined)
 		},
 	}
 	for _, s := range steps {
@@ -597,34 +658,6 @@ func objName(o interface{ Name() string }) string {
 		return ""
 	}
 	return o.Name()
-}
-
-func resH(r *Resource) ddi.HRESOURCE {
-	if r == nil {
-		return 0
-	}
-	return r.h
-}
-
-func viewH(v *View) uint32 {
-	if v == nil {
-		return 0
-	}
-	return v.h
-}
-
-func stH(s *State) uint32 {
-	if s == nil {
-		return 0
-	}
-	return s.h
-}
-
-func shH(s *Shader) ddi.HSHADER {
-	if s == nil {
-		return 0
-	}
-	return s.h
 }
 
 var mapTypeNames = map[ddi.MapType]string{ddi.MapRead: "READ", ddi.MapWrite: "WRITE", ddi.MapReadWrite: "READ_WRITE",

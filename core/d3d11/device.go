@@ -30,6 +30,9 @@ type Device struct {
 	liveAllocs int
 	cmdBufSize int
 	removedErr error
+	dcCount    int
+	contexts   map[ddi.HRTCORELAYER]*DeviceContext // for pfnSetErrorCb
+	clsSizes   []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
 }
 
 func (d *Device) Name() string { return d.name }
@@ -274,6 +277,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	if err != nil {
 		return nil, err
 	}
+	d.calcCLS(ddi.HTResource, uint32(r.h), name)
 	d.initChild(&r.object, name, func() {
 		ret := d.ddiCall("DestroyResource", name, handleName(uint32(r.h)))
 		d.umd.DestroyResource(d.hDev, r.h)
@@ -311,16 +315,18 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	ret = d.ddiCall(api, name, handleName(v.h))
 	switch kind {
 	case ddi.ViewRTV:
-		err = d.umd.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h))
+		err = d.umd.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
 	case ddi.ViewSRV:
-		err = d.umd.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h))
+		err = d.umd.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
 	case ddi.ViewDSV:
-		err = d.umd.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h))
+		err = d.umd.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
 	}
 	ret(err)
 	if err != nil {
 		return nil, err
 	}
+	_, ht := ddiHandle(v)
+	d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
 	destroyName := "Destroy" + api[6:]
 	d.initChild(&v.object, name, func() {
@@ -355,14 +361,16 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
 	ret = d.ddiCall(api, name, handleName(uint32(s.h)))
 	if stage == "vs" {
-		err = d.umd.CreateVertexShader(d.hDev, &args, s.h)
+		err = d.umd.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
 	} else {
-		err = d.umd.CreatePixelShader(d.hDev, &args, s.h)
+		err = d.umd.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
 	ret(err)
 	if err != nil {
 		return nil, err
 	}
+	_, ht := ddiHandle(s)
+	d.calcCLS(ht, uint32(s.h), name)
 	d.initChild(&s.object, name, func() {
 		ret := d.ddiCall("DestroyShader", name, handleName(uint32(s.h)))
 		d.umd.DestroyShader(d.hDev, s.h)
@@ -376,28 +384,30 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
 	return d.createState(name, "blend", "CreateBlendState", "BlendState",
 		func() int { return d.umd.CalcPrivateBlendStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h)) },
+		func(h uint32) error { return d.umd.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
 		func(h uint32) { d.umd.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
 	return d.createState(name, "rasterizer", "CreateRasterizerState", "RasterizerState",
 		func() int { return d.umd.CalcPrivateRasterizerStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h)) },
+		func(h uint32) error { return d.umd.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h) },
 		func(h uint32) { d.umd.DestroyRasterizerState(d.hDev, ddi.HRASTERIZERSTATE(h)) })
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
 	return d.createState(name, "depthstencil", "CreateDepthStencilState", "DepthStencilState",
 		func() int { return d.umd.CalcPrivateDepthStencilStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h)) },
+		func(h uint32) error {
+			return d.umd.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
+		},
 		func(h uint32) { d.umd.DestroyDepthStencilState(d.hDev, ddi.HDEPTHSTENCILSTATE(h)) })
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
 	return d.createState(name, "sampler", "CreateSamplerState", "Sampler",
 		func() int { return d.umd.CalcPrivateSamplerSize(&desc) },
-		func(h uint32) error { return d.umd.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h)) },
+		func(h uint32) error { return d.umd.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(h uint32) { d.umd.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
 
@@ -417,6 +427,8 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 	if err != nil {
 		return nil, err
 	}
+	_, ht := ddiHandle(s)
+	d.calcCLS(ht, s.h, name)
 	d.initChild(&s.object, name, func() {
 		ret := d.ddiCall("Destroy"+ddiSuffix, name, handleName(s.h))
 		destroy(s.h)
@@ -437,11 +449,12 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	ret(nil)
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
 	ret = d.ddiCall("CreateQuery", name, handleName(uint32(q.h)))
-	err = d.umd.CreateQuery(d.hDev, t, q.h)
+	err = d.umd.CreateQuery(d.hDev, t, q.h, uint32(q.h))
 	ret(err)
 	if err != nil {
 		return nil, err
 	}
+	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
 	d.initChild(&q.object, name, func() {
 		ret := d.ddiCall("DestroyQuery", name, handleName(uint32(q.h)))
 		d.umd.DestroyQuery(d.hDev, q.h)
@@ -519,4 +532,18 @@ func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 		return err
 	}
 	return nil
+}
+
+// calcCLS asks the driver, right after an object's creation on the immediate
+// context, how much memory its context-local handles need (seed 001:
+// CalcDeferredContextHandleSize).
+func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
+	cls, ok := d.umd.(ddi.CommandLists)
+	if !ok {
+		return
+	}
+	ret := d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), "type="+t.String())
+	n := cls.CalcDeferredContextHandleSize(d.hDev, t, h)
+	ret(nil)
+	_ = n
 }

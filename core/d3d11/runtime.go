@@ -30,6 +30,9 @@ type Config struct {
 	Adapter ddi.Adapter // the UMD, opened once per runtime
 	Costs   Costs
 	Bugs    map[string]bool // option bug=RULE-ID: break that rule on purpose
+	// Recycle says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2: the
+	// Recycle* DDIs are used (rule CL-CAPS; option driver.recycle).
+	Recycle bool
 }
 
 // Runtime is one process's D3D11 runtime.
@@ -63,7 +66,8 @@ const (
 // runtime calls the UMD's CreateDevice (step 2), which calls
 // pfnCreateContextCb (step 3).
 func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
-	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{}}
+	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{},
+		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}}
 	d.hrt = ddi.HRTDEVICE(rt.newHandle())
 	done := d.api("D3D11CreateDevice", name, "")
 	defer func() { done(err) }()
@@ -92,7 +96,18 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 			return nil, nil, err
 		}
 	}
-	d.imm = &DeviceContext{dev: d, name: "IC"}
+	d.imm = &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
+	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
+	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
+	if cls, ok := d.umd.(ddi.CommandLists); ok {
+		ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
+		n := cls.CheckDeferredContextHandleSizes(d.hDev, nil)
+		ret(nil)
+		d.clsSizes = make([]ddi.HandleSize, n)
+		ret = d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d", n))
+		cls.CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
+		ret(nil)
+	}
 	d.refs.Store(1)
 	rt.mu.Lock()
 	rt.devices = append(rt.devices, d)

@@ -24,30 +24,30 @@ type Device interface {
 	CreateResource(HDEVICE, *CreateResourceArgs, HRESOURCE, HRTRESOURCE) error
 	DestroyResource(HDEVICE, HRESOURCE)
 	CalcPrivateViewSize(*CreateViewArgs) int
-	CreateRenderTargetView(HDEVICE, *CreateViewArgs, HRENDERTARGETVIEW) error
+	CreateRenderTargetView(h HDEVICE, a *CreateViewArgs, v HRENDERTARGETVIEW, rt uint32) error
 	DestroyRenderTargetView(HDEVICE, HRENDERTARGETVIEW)
-	CreateShaderResourceView(HDEVICE, *CreateViewArgs, HSHADERRESOURCEVIEW) error
+	CreateShaderResourceView(h HDEVICE, a *CreateViewArgs, v HSHADERRESOURCEVIEW, rt uint32) error
 	DestroyShaderResourceView(HDEVICE, HSHADERRESOURCEVIEW)
-	CreateDepthStencilView(HDEVICE, *CreateViewArgs, HDEPTHSTENCILVIEW) error
+	CreateDepthStencilView(h HDEVICE, a *CreateViewArgs, v HDEPTHSTENCILVIEW, rt uint32) error
 	DestroyDepthStencilView(HDEVICE, HDEPTHSTENCILVIEW)
 	CalcPrivateShaderSize(*ShaderArgs) int
-	CreateVertexShader(HDEVICE, *ShaderArgs, HSHADER) error
-	CreatePixelShader(HDEVICE, *ShaderArgs, HSHADER) error
+	CreateVertexShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32) error
+	CreatePixelShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32) error
 	DestroyShader(HDEVICE, HSHADER)
 	CalcPrivateBlendStateSize(*BlendDesc) int
-	CreateBlendState(HDEVICE, *BlendDesc, HBLENDSTATE) error
+	CreateBlendState(h HDEVICE, d *BlendDesc, s HBLENDSTATE, rt uint32) error
 	DestroyBlendState(HDEVICE, HBLENDSTATE)
 	CalcPrivateRasterizerStateSize(*RasterizerDesc) int
-	CreateRasterizerState(HDEVICE, *RasterizerDesc, HRASTERIZERSTATE) error
+	CreateRasterizerState(h HDEVICE, d *RasterizerDesc, s HRASTERIZERSTATE, rt uint32) error
 	DestroyRasterizerState(HDEVICE, HRASTERIZERSTATE)
 	CalcPrivateDepthStencilStateSize(*DepthStencilDesc) int
-	CreateDepthStencilState(HDEVICE, *DepthStencilDesc, HDEPTHSTENCILSTATE) error
+	CreateDepthStencilState(h HDEVICE, d *DepthStencilDesc, s HDEPTHSTENCILSTATE, rt uint32) error
 	DestroyDepthStencilState(HDEVICE, HDEPTHSTENCILSTATE)
 	CalcPrivateSamplerSize(*SamplerDesc) int
-	CreateSampler(HDEVICE, *SamplerDesc, HSAMPLER) error
+	CreateSampler(h HDEVICE, d *SamplerDesc, s HSAMPLER, rt uint32) error
 	DestroySampler(HDEVICE, HSAMPLER)
 	CalcPrivateQuerySize(QueryType) int
-	CreateQuery(HDEVICE, QueryType, HQUERY) error
+	CreateQuery(h HDEVICE, t QueryType, q HQUERY, rt uint32) error
 	DestroyQuery(HDEVICE, HQUERY)
 
 	// Immediate context.
@@ -82,4 +82,6 @@ type Device interface {
 	// pfnPresentCb and show src.
 	PresentDXGI(h HDEVICE, src HRESOURCE, syncInterval uint32) error
 	DestroyDevice(HDEVICE)
+
+	CommandLists
 }

@@ -112,6 +112,11 @@ func (x *call) f32Named(k string) float32 { return clampF32(x.numNamed(k)) }
 func (x *call) hasNamed(k string) bool    { _, ok := x.name[k]; return ok }
 func (x *call) enum(i int) uint32         { return enumValue(x.m.pos[i], x.pos[i].Value) }
 func (x *call) data(k string) []byte      { b, _ := dataBytes(x.name[k].Value); return b }
+func (x *call) boolPos(i int) bool {
+	a, ok := x.pos[i]
+	return ok && a.Value.Ident == "TRUE"
+}
+
 func (x *call) boolNamed(k string, def bool) bool {
 	a, ok := x.name[k]
 	if !ok {

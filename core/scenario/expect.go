@@ -207,19 +207,19 @@ func (r *Run) inject(s *Inject) {
 		inj.InjectForeignAllocation(allocs[len(allocs)-1])
 	case "E_OUTOFMEMORY":
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
-		var dev *d3d11.Device
+		var table any
 		switch o := r.vars[obj].(type) {
 		case *d3d11.DeviceContext:
-			dev = o.Device()
+			table = o.UMD() // a deferred context has its own DDI table
 		case *d3d11.Device:
-			dev = o
+			table = o.UMD()
 		}
 		count := 1
 		if c, ok := args["count"]; ok && c.Value.Num >= 1 {
 			count = int(c.Value.Num)
 		}
-		inj, ok := dev.UMD().(interface{ InjectFailure(string, int) })
-		if dev == nil || !ok {
+		inj, ok := table.(interface{ InjectFailure(string, int) })
+		if !ok {
 			r.failf(s.Pos, "cannot inject E_OUTOFMEMORY at %s", obj)
 			return
 		}

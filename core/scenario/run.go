@@ -299,6 +299,8 @@ func typeOf(v any) string {
 		return o.Kind
 	case *d3d11.Query:
 		return tQuery
+	case *d3d11.CommandList:
+		return tCommandList
 	}
 	return ""
 }
@@ -345,7 +347,7 @@ func (r *Run) Summary() Summary {
 		s.Hash = HashBytes(f.Pix)
 	}
 	for _, e := range r.rec.Events() {
-		if e.Kind == trace.Message && e.Layer == trace.Runtime {
+		if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
 			s.Messages = append(s.Messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
 		}
 	}

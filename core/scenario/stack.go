@@ -19,10 +19,11 @@ type options struct {
 	engines  int
 	maxsteps int
 	bugs     map[string]bool
+	recycle  bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -40,6 +41,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.maxsteps = int(min(n, 1<<40))
 		case "bug":
 			opt.bugs[op.Value] = true
+		case "driver.recycle":
+			opt.recycle = op.Value == "true"
 		}
 	}
 	if o.Seed != nil {
@@ -75,6 +78,6 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs})
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs, Recycle: opt.recycle})
 	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
 }

@@ -48,24 +48,25 @@ type method struct {
 
 // Object types a scenario names.
 const (
-	tDevice  = "device"
-	tContext = "context"
-	tSwap    = "swapchain"
-	tBuffer  = "buffer"
-	tTexture = "texture"
-	tRTV     = "rtv"
-	tSRV     = "srv"
-	tDSV     = "dsv"
-	tVS      = "vs"
-	tPS      = "ps"
-	tBlend   = "blend"
-	tRaster  = "rasterizer"
-	tDepth   = "depthstencil"
-	tSampler = "sampler"
-	tQuery   = "query"
+	tDevice      = "device"
+	tContext     = "context"
+	tSwap        = "swapchain"
+	tBuffer      = "buffer"
+	tTexture     = "texture"
+	tRTV         = "rtv"
+	tSRV         = "srv"
+	tDSV         = "dsv"
+	tVS          = "vs"
+	tPS          = "ps"
+	tBlend       = "blend"
+	tRaster      = "rasterizer"
+	tDepth       = "depthstencil"
+	tSampler     = "sampler"
+	tQuery       = "query"
+	tCommandList = "commandlist"
 )
 
-var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery}
+var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList}
 
 // globals are calls with no target.
 var globals = map[string]*method{
@@ -107,7 +108,11 @@ var methods = map[string]map[string]*method{
 			results: []string{tSampler}, exec: execCreateSampler},
 		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
 		"CreateDeferredContext": {results: []string{tContext}, exec: func(x *call) error {
-			return x.bad("deferred contexts are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+			c, err := x.dev().CreateDeferredContext(x.result(0))
+			if err == nil {
+				x.bind(0, c)
+			}
+			return err
 		}},
 	},
 	tContext: {
@@ -185,11 +190,16 @@ var methods = map[string]map[string]*method{
 		}},
 		"Flush":      {exec: func(x *call) error { return x.ctx().Flush() }},
 		"ClearState": {exec: func(x *call) error { return x.ctx().ClearState() }},
-		"FinishCommandList": {pos: []param{{name: "RESTORE", kind: pBool, opt: true}}, results: []string{"commandlist"}, exec: func(x *call) error {
-			return x.bad("command lists are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+		"FinishCommandList": {pos: []param{{name: "RESTORE", kind: pBool, opt: true}}, results: []string{tCommandList}, exec: func(x *call) error {
+			l, err := x.ctx().FinishCommandList(x.result(0), x.boolPos(0))
+			if err == nil {
+				x.bind(0, l)
+			}
+			return err
 		}},
-		"ExecuteCommandList": {pos: []param{{name: "CL", kind: pObj, types: "commandlist"}, {name: "RESTORE", kind: pBool, opt: true}}, exec: func(x *call) error {
-			return x.bad("command lists are not simulated yet (they arrive with the command-list work; see docs/scenario.md)")
+		"ExecuteCommandList": {pos: []param{{name: "CL", kind: pObj, types: tCommandList}, {name: "RESTORE", kind: pBool, opt: true}}, exec: func(x *call) error {
+			l, _ := x.obj(0).(*d3d11.CommandList)
+			return x.ctx().ExecuteCommandList(l, x.boolPos(1))
 		}},
 	},
 	tSwap: {

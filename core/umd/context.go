@@ -47,6 +47,12 @@ const (
 // list cannot take it, the UMD submits what it has with pfnRenderCb, without
 // a Flush from the application (seed 003 step 8 note; rule WDDM-FULL).
 func (d *Device) ensure(words, allocs int) {
+	if d.parent != nil {
+		// A deferred context never submits: it marks where a self-contained
+		// group of packets starts, for CommandListExecute to split at.
+		d.groups = append(d.groups, len(d.cmd.Words))
+		return
+	}
 	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap {
 		return
 	}
@@ -75,6 +81,13 @@ func (d *Device) refAlloc(a ddi.HALLOCATION, write bool, offset uint32) uint64 {
 }
 
 func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
+	if d.parent != nil {
+		if _, ok := d.dcUsed[r]; !ok {
+			d.dcOrder = append(d.dcOrder, r)
+		}
+		d.dcUsed[r] = d.dcUsed[r] || write
+		return d.refAlloc(r.alloc, write, offset)
+	}
 	if !r.inBuffer {
 		r.inBuffer = true
 		d.used = append(d.used, r)
@@ -89,22 +102,26 @@ func (d *Device) resource(h ddi.HRESOURCE) *resource {
 	if h == 0 {
 		return nil
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.res[h]
+	o := d.owner()
+	h = ddi.HRESOURCE(d.icHandle(uint32(h)))
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.res[h]
 }
 
 func (d *Device) viewRes(h uint32) (*view, *resource) {
 	if h == 0 {
 		return nil, nil
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	v := d.views[h]
+	o := d.owner()
+	h = d.icHandle(h)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	v := o.views[h]
 	if v == nil {
 		return nil, nil
 	}
-	return v, d.res[v.res]
+	return v, o.res[v.res]
 }
 
 // emitState writes the whole bound pipeline state.
@@ -114,19 +131,27 @@ func (d *Device) emitState() {
 	if _, r := d.viewRes(uint32(st.rtv)); r != nil {
 		b.SetRT(d.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format)
 	}
-	d.mu.Lock()
-	ds := d.dss[st.depth]
-	bl := d.blends[st.blend]
-	rs := d.rasts[st.raster]
-	vs := d.shaders[st.vs]
-	ps := d.shaders[st.ps]
-	var samps [8]*ddi.SamplerDesc
+	ic := func(h uint32) uint32 { return d.icHandle(h) }
+	depthH, blendH, rastH := ddi.HDEPTHSTENCILSTATE(ic(uint32(st.depth))), ddi.HBLENDSTATE(ic(uint32(st.blend))), ddi.HRASTERIZERSTATE(ic(uint32(st.raster)))
+	vsH, psH := ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
+	var sampH [8]ddi.HSAMPLER
 	for i, h := range st.samp {
+		sampH[i] = ddi.HSAMPLER(ic(uint32(h)))
+	}
+	o := d.owner()
+	o.mu.Lock()
+	ds := o.dss[depthH]
+	bl := o.blends[blendH]
+	rs := o.rasts[rastH]
+	vs := o.shaders[vsH]
+	ps := o.shaders[psH]
+	var samps [8]*ddi.SamplerDesc
+	for i, h := range sampH {
 		if h != 0 {
-			samps[i] = d.samplers[h]
+			samps[i] = o.samplers[h]
 		}
 	}
-	d.mu.Unlock()
+	o.mu.Unlock()
 	if _, r := d.viewRes(uint32(st.dsv)); r != nil {
 		b.SetDS(d.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format)
 		desc := ddi.DefaultDepthStencilDesc()
@@ -287,6 +312,9 @@ func (d *Device) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
 }
 
 func (d *Device) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
+	if d.voidFailed("ClearRenderTargetView") {
+		return
+	}
 	_, r := d.viewRes(uint32(v))
 	if r == nil {
 		return
@@ -296,6 +324,9 @@ func (d *Device) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, r
 }
 
 func (d *Device) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+	if d.voidFailed("ClearDepthStencilView") {
+		return
+	}
 	_, r := d.viewRes(uint32(v))
 	if r == nil || flags&ddi.ClearDepth == 0 {
 		return
@@ -305,22 +336,33 @@ func (d *Device) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, f
 }
 
 func (d *Device) Draw(_ ddi.HDEVICE, count, start uint32) {
+	if d.voidFailed("Draw") {
+		return
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState()
 	}
 	d.cmd.Draw(count, start)
+	d.st.dirty = d.st.dirty || d.parent != nil // deferred: every group carries its state
 }
 
 func (d *Device) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
+	if d.voidFailed("DrawIndexed") {
+		return
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState()
 	}
 	d.cmd.DrawIndexed(count, start, base)
+	d.st.dirty = d.st.dirty || d.parent != nil
 }
 
 func (d *Device) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
+	if d.voidFailed("ResourceCopy") {
+		return
+	}
 	rd, rs := d.resource(dst), d.resource(src)
 	if rd == nil || rs == nil {
 		return
@@ -333,6 +375,9 @@ func (d *Device) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 // ResourceUpdateSubresourceUP carries the data inline in the command buffer,
 // in chunks that fit.
 func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+	if d.voidFailed("ResourceUpdateSubresourceUP") {
+		return
+	}
 	r := d.resource(dst)
 	if r == nil {
 		return
@@ -355,8 +400,8 @@ func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, d
 // never waits.
 func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
 	r := d.resource(h)
-	if r == nil {
-		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
+	if r == nil || d.parent != nil {
+		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource (or on a deferred context)")
 	}
 	if d.injected("ResourceMap") {
 		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
@@ -446,9 +491,11 @@ func (d *Device) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 }
 
 func (d *Device) query(h ddi.HQUERY) *query {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.queries[h]
+	o := d.owner()
+	h = ddi.HQUERY(d.icHandle(uint32(h)))
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.queries[h]
 }
 
 func (d *Device) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) {
@@ -478,6 +525,10 @@ func (d *Device) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 		d.cmd.Words = append(d.cmd.Words, uint32(gpu.OpNop)<<24) // the End needs a buffer to ride on
 	}
 	q.active, q.ended = false, true
+	if d.parent != nil {
+		d.ended = append(d.ended, q)
+		return
+	}
 	if !q.inBuffer {
 		q.inBuffer = true
 		d.ended = append(d.ended, q)
@@ -515,6 +566,9 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 
 // Flush submits the command buffer with pfnRenderCb (seed 003 step 9).
 func (d *Device) Flush(ddi.HDEVICE) {
+	if d.parent != nil {
+		return
+	}
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
 		d.submit(false, 0)
 	}
@@ -525,8 +579,8 @@ func (d *Device) Flush(ddi.HDEVICE) {
 // surface to show (seed 003 step 9).
 func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 	r := d.resource(src)
-	if r == nil {
-		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource")
+	if r == nil || d.parent != nil {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource (or on a deferred context)")
 	}
 	d.ensure(8, 2)
 	d.ref(r, false, 0)

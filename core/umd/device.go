@@ -53,6 +53,8 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		queries:  map[ddi.HQUERY]*query{},
 		listIdx:  map[ddi.HALLOCATION]int{},
 		fail:     map[string]int{},
+		dcs:      map[ddi.HDEVICE]*Device{},
+		cls:      map[ddi.HCOMMANDLIST]*commandList{},
 	}
 	var cc ddi.CreateContextCb
 	if err := d.cb.PfnCreateContextCb(d.rt, &cc); err != nil {
@@ -104,6 +106,16 @@ type Device struct {
 	used           []*resource     // resources the unsubmitted buffer names
 	ended          []*query        // queries whose End rides on it
 	submits        uint64
+
+	// Deferred contexts and command lists (seeds 001, 002).
+	parent  *Device                           // on a deferred context: the immediate context's device
+	local   map[uint32]uint32                 // deferred context: context-local handle -> immediate handle
+	groups  []int                             // deferred context: word offsets of self-contained packet groups
+	dcUsed  map[*resource]bool                // deferred context: resources recorded, and whether written
+	dcOrder []*resource                       // deferred context: the same, in first-use order
+	failed  bool                              // deferred context: reported an error, recording discarded
+	dcs     map[ddi.HDEVICE]*Device           // immediate: its deferred contexts
+	cls     map[ddi.HCOMMANDLIST]*commandList // immediate: command-list handles and their state
 }
 
 type pendingFree struct {
@@ -139,7 +151,10 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int { return s
 // CreateResource allocates video memory through pfnAllocateCb (seed 003 step 5).
 func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
 	if d.injected("CreateResource") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateResource")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), uint32(rt))
 	}
 	r := &resource{args: *a, rt: rt}
 	r.args.InitData = nil
@@ -185,6 +200,9 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 // unsubmitted command buffer still uses it, pfnDeallocateCb waits for the
 // pfnRenderCb that submits that use.
 func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	r := d.res[h]
 	delete(d.res, h)
@@ -202,9 +220,12 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 
 func (d *Device) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
 
-func (d *Device) createView(a *ddi.CreateViewArgs, h uint32) error {
+func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 	if d.injected(viewDDI[a.Kind]) {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed(viewDDI[a.Kind])
+	}
+	if d.parent != nil {
+		return d.open(h, rt)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -218,25 +239,28 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h uint32) error {
 var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
 
 func (d *Device) destroyView(h uint32) {
+	if d.close(h) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.views, h)
 	d.mu.Unlock()
 }
 
-func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW) error {
-	return d.createView(a, uint32(h))
+func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
+	return d.createView(a, uint32(h), rt)
 }
 func (d *Device) DestroyRenderTargetView(_ ddi.HDEVICE, h ddi.HRENDERTARGETVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW) error {
-	return d.createView(a, uint32(h))
+func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW, rt uint32) error {
+	return d.createView(a, uint32(h), rt)
 }
 func (d *Device) DestroyShaderResourceView(_ ddi.HDEVICE, h ddi.HSHADERRESOURCEVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW) error {
-	return d.createView(a, uint32(h))
+func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW, rt uint32) error {
+	return d.createView(a, uint32(h), rt)
 }
 func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW) {
 	d.destroyView(uint32(h))
@@ -244,9 +268,12 @@ func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW)
 
 func (d *Device) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
-func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
+func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32, stage uint32, ddiName string) error {
 	if d.injected(ddiName) {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed(ddiName)
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	s, ok := builtinPrograms[a.Builtin]
 	if !ok || s.stage != stage {
@@ -258,22 +285,28 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	return nil
 }
 
-func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER) error {
-	return d.createShader(a, h, gpu.StageVS, "CreateVertexShader")
+func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
+	return d.createShader(a, h, rt, gpu.StageVS, "CreateVertexShader")
 }
-func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER) error {
-	return d.createShader(a, h, gpu.StagePS, "CreatePixelShader")
+func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
+	return d.createShader(a, h, rt, gpu.StagePS, "CreatePixelShader")
 }
 func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.shaders, h)
 	d.mu.Unlock()
 }
 
 func (d *Device) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
-func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE) error {
+func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE, rt uint32) error {
 	if d.injected("CreateBlendState") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateBlendState")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	c := *s
 	d.mu.Lock()
@@ -282,15 +315,21 @@ func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDS
 	return nil
 }
 func (d *Device) DestroyBlendState(_ ddi.HDEVICE, h ddi.HBLENDSTATE) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.blends, h)
 	d.mu.Unlock()
 }
 
 func (d *Device) CalcPrivateRasterizerStateSize(*ddi.RasterizerDesc) int { return sizeState }
-func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE) error {
+func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE, rt uint32) error {
 	if d.injected("CreateRasterizerState") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateRasterizerState")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	c := *s
 	d.mu.Lock()
@@ -299,15 +338,21 @@ func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h d
 	return nil
 }
 func (d *Device) DestroyRasterizerState(_ ddi.HDEVICE, h ddi.HRASTERIZERSTATE) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.rasts, h)
 	d.mu.Unlock()
 }
 
 func (d *Device) CalcPrivateDepthStencilStateSize(*ddi.DepthStencilDesc) int { return sizeState }
-func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE) error {
+func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE, rt uint32) error {
 	if d.injected("CreateDepthStencilState") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateDepthStencilState")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	c := *s
 	d.mu.Lock()
@@ -316,15 +361,21 @@ func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc,
 	return nil
 }
 func (d *Device) DestroyDepthStencilState(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILSTATE) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.dss, h)
 	d.mu.Unlock()
 }
 
 func (d *Device) CalcPrivateSamplerSize(*ddi.SamplerDesc) int { return sizeState }
-func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER) error {
+func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER, rt uint32) error {
 	if d.injected("CreateSampler") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateSampler")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	c := *s
 	d.mu.Lock()
@@ -333,6 +384,9 @@ func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER
 	return nil
 }
 func (d *Device) DestroySampler(_ ddi.HDEVICE, h ddi.HSAMPLER) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	delete(d.samplers, h)
 	d.mu.Unlock()
@@ -342,9 +396,12 @@ func (d *Device) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 
 // CreateQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
-func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY) error {
+func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
 	if d.injected("CreateQuery") {
-		return hresult.E_OUTOFMEMORY
+		return d.createFailed("CreateQuery")
+	}
+	if d.parent != nil {
+		return d.open(uint32(h), rt)
 	}
 	q := &query{kind: t}
 	if t != ddi.QueryEvent {
@@ -361,6 +418,9 @@ func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY) error
 }
 
 func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
+	if d.close(uint32(h)) {
+		return
+	}
 	d.mu.Lock()
 	q := d.queries[h]
 	delete(d.queries, h)
@@ -377,6 +437,12 @@ func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
 // DestroyDevice submits what is left, frees every pending allocation and the
 // GPU context (rule DD-DEVICE: nothing deferred outlives the device).
 func (d *Device) DestroyDevice(ddi.HDEVICE) {
+	if d.parent != nil {
+		d.parent.mu.Lock()
+		delete(d.parent.dcs, d.h)
+		d.parent.mu.Unlock()
+		return
+	}
 	d.Flush(d.h)
 	d.freePending()
 	d.cb.PfnDestroyContextCb(d.rt, d.ctx)
@@ -386,7 +452,11 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 func (d *Device) Live() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries)
+	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.local) + len(d.cls)
+	for _, dc := range d.dcs {
+		n += 1 + len(dc.local)
+	}
+	return n
 }
 
 // Allocation returns the allocation behind a resource handle (0 if none).

@@ -144,7 +144,9 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 			out = append(out, v.violation("WDDM-FLOW", e, "pfnCreateContextCb called outside the UMD's CreateDevice (seed 003 step 3)"))
 		}
 	// Steps 4-6: CreateResource -> pfnAllocateCb -> DxgkDdiCreateAllocation.
-	case call && e.Name == "CreateResource" && e.Layer == trace.UMD:
+	case call && e.Name == "CreateResource" && e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == ""):
+		// (on a deferred context CreateResource opens a context-local
+		// handle and allocates nothing, seed 001)
 		v.resourceCalls[e.Seq] = false
 	case call && e.Name == "pfnAllocateCb":
 		v.allocateCalls[e.Seq] = false

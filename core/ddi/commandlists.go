@@ -1,0 +1,81 @@
+package ddi
+
+// Deferred contexts, context-local handles and command lists (seeds 001 and
+// 002).
+
+// HandleType mirrors D3D10DDI_HANDLETYPE / D3D11DDI_HANDLETYPE: the kind of
+// object a context-local handle stands for.
+type HandleType uint32
+
+const (
+	HTResource HandleType = iota + 1
+	HTShaderResourceView
+	HTRenderTargetView
+	HTDepthStencilView
+	HTVertexShader
+	HTPixelShader
+	HTBlendState
+	HTDepthStencilState
+	HTRasterizerState
+	HTSampler
+	HTQuery
+	HTCommandList
+)
+
+var handleTypeNames = [...]string{"", "D3D10DDI_HT_RESOURCE", "D3D10DDI_HT_SHADERRESOURCEVIEW", "D3D10DDI_HT_RENDERTARGETVIEW",
+	"D3D10DDI_HT_DEPTHSTENCILVIEW", "D3D10DDI_HT_VERTEXSHADER", "D3D10DDI_HT_PIXELSHADER", "D3D10DDI_HT_BLENDSTATE",
+	"D3D10DDI_HT_DEPTHSTENCILSTATE", "D3D10DDI_HT_RASTERIZERSTATE", "D3D10DDI_HT_SAMPLERSTATE", "D3D10DDI_HT_QUERY",
+	"D3D11DDI_HT_COMMANDLIST"}
+
+func (t HandleType) String() string {
+	if int(t) < len(handleTypeNames) {
+		return handleTypeNames[t]
+	}
+	return "D3D10DDI_HT_?"
+}
+
+// HandleSize is one entry of CheckDeferredContextHandleSizes' array
+// (D3D11DDI_HANDLESIZE).
+type HandleSize struct {
+	Type HandleType
+	Size uint32
+}
+
+// CreateDeferredContextArgs mirrors D3D11DDIARG_CREATEDEFERREDCONTEXT.
+type CreateDeferredContextArgs struct {
+	HRTCoreLayer HRTCORELAYER // the deferred context's own, for its pfnSetErrorCb (seed 001)
+	Obj          string
+}
+
+// CreateCommandListArgs mirrors D3D11DDIARG_CREATECOMMANDLIST.
+type CreateCommandListArgs struct {
+	DeferredContext HDEVICE
+}
+
+// CommandLists is the part of the device function table for deferred
+// contexts and command lists. On a deferred context's table, the Create*
+// entries of Device open context-local handles: the args carry only the
+// context-local dependency handle (views) and the rt argument is the
+// immediate context's handle of the object (seed 001).
+type CommandLists interface {
+	CheckDeferredContextHandleSizes(h HDEVICE, sizes []HandleSize) int
+	CalcDeferredContextHandleSize(h HDEVICE, t HandleType, obj uint32) int
+	CalcPrivateDeferredContextSize(h HDEVICE) int
+	CreateDeferredContext(h HDEVICE, args *CreateDeferredContextArgs, dc HDEVICE) (Device, error)
+	// RecycleCreateDeferredContext makes a deferred context handle fresh
+	// again after a command list was made from it. It returns E_OUTOFMEMORY
+	// itself, never through pfnSetErrorCb (rule CL-OOM).
+	RecycleCreateDeferredContext(h HDEVICE, dc HDEVICE) error
+	AbandonCommandList(dc HDEVICE)
+	CalcPrivateCommandListSize(h HDEVICE, args *CreateCommandListArgs) int
+	CreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error
+	// RecycleCreateCommandList makes a recycled handle valid again; it
+	// returns E_OUTOFMEMORY itself (rule CL-OOM).
+	RecycleCreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error
+	DestroyCommandList(h HDEVICE, cl HCOMMANDLIST)
+	RecycleDestroyCommandList(h HDEVICE, cl HCOMMANDLIST)
+	// RecycleCommandList is called on the deferred context's thread to fold
+	// a retired handle back into that context's cache.
+	RecycleCommandList(dc HDEVICE, cl HCOMMANDLIST)
+	CommandListExecute(h HDEVICE, cl HCOMMANDLIST)
+}
