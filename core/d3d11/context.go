@@ -24,6 +24,9 @@ type DeviceContext struct {
 	vs, ps           *Shader
 	rtv, dsv         *View
 	blend, rs, depth *State
+	topo             ddi.Topology
+	vp               ddi.Viewport
+	hasVP            bool
 }
 
 func (c *DeviceContext) Name() string    { return c.name }
@@ -206,7 +209,7 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 }
 
 func (c *DeviceContext) IASetPrimitiveTopology(t ddi.Topology) error {
-	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.umd.IaSetTopology(c.h, t) })
+	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.topo = t; c.umd.IaSetTopology(c.h, t) })
 }
 
 func (c *DeviceContext) VSSetShader(s *Shader) error {
@@ -322,6 +325,7 @@ func (c *DeviceContext) RSSetState(s *State) error {
 
 func (c *DeviceContext) RSSetViewports(vp ddi.Viewport) error {
 	return c.simple("RSSetViewports", "SetViewports", "", nil, func() {
+		c.vp, c.hasVP = vp, true
 		c.umd.SetViewports(c.h, []ddi.Viewport{vp})
 	})
 }
@@ -628,6 +632,7 @@ func (c *DeviceContext) ClearState() error {
 	for _, s := range steps {
 		s()
 	}
+	c.topo, c.hasVP = ddi.TopologyUndefined, false
 	done(nil)
 	return nil
 }

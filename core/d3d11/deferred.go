@@ -316,6 +316,7 @@ func (c *DeviceContext) unbindAll() {
 	bind(&c.blend, nil, nilState)
 	bind(&c.rs, nil, nilState)
 	bind(&c.depth, nil, nilState)
+	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 
 // abandon is seed 002's abandon sequence: AbandonCommandList, unbind, close
@@ -383,6 +384,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		ret := c.ddiCall("QueryEnd", q.name, handleName(c.local(q)))
 		c.umd.QueryEnd(c.h, c.qH(q))
 		ret(nil)
+		q.began, q.issued = false, true
 	}
 	c.begun = c.begun[:0]
 	c.afterDDI()
@@ -513,16 +515,32 @@ type binding struct {
 	vs, ps           *Shader
 	rtv, dsv         *View
 	blend, rs, depth *State
+	topo             ddi.Topology
+	vp               *ddi.Viewport
 }
 
 func (c *DeviceContext) bindings() binding {
 	return binding{vb: c.vb, ib: c.ib, vsCB: c.vsCB, psCB: c.psCB, srv: c.srv, samp: c.samp, vs: c.vs, ps: c.ps,
-		rtv: c.rtv, dsv: c.dsv, blend: c.blend, rs: c.rs, depth: c.depth}
+		rtv: c.rtv, dsv: c.dsv, blend: c.blend, rs: c.rs, depth: c.depth, topo: c.topo, vp: c.viewport()}
 }
 
 // restore re-binds a saved state through the DDIs (RestoreContextState /
 // RestoreDeferredContextState = TRUE).
+func (c *DeviceContext) viewport() *ddi.Viewport {
+	if !c.hasVP {
+		return nil
+	}
+	vp := c.vp
+	return &vp
+}
+
 func (c *DeviceContext) restore(b binding) {
+	if b.topo != ddi.TopologyUndefined {
+		c.IASetPrimitiveTopology(b.topo)
+	}
+	if b.vp != nil {
+		c.RSSetViewports(*b.vp)
+	}
 	if b.vb != nil && b.vb.Alive() {
 		c.IASetVertexBuffers(0, b.vb, 36, 0)
 	}

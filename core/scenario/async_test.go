@@ -59,3 +59,23 @@ func TestAsyncScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandListScenarios runs testdata/commandlists: errors on deferred
+// contexts, recycling off, restore flags, implicit QueryEnd, abandon.
+func TestCommandListScenarios(t *testing.T) {
+	files, _ := filepath.Glob("testdata/commandlists/*.d3ds")
+	if len(files) == 0 {
+		t.Fatal("no scenarios in testdata/commandlists")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := runSource(t, string(src)).Summary(); !s.OK() {
+				t.Errorf("%s", strings.Join(s.Failures, "\n"))
+			}
+		})
+	}
+}
