@@ -6,7 +6,7 @@ FUZZTIME ?= 10s
 # go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: run wasm test test-go fmt vet unit test-wasm fuzz test-browser bench
+.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz test-browser bench
 
 # Build what is stale and serve the app on http://127.0.0.1:8080/.
 run:
@@ -20,7 +20,7 @@ wasm:
 test: test-go test-browser
 
 # The Go parts only.
-test-go: fmt vet unit test-wasm fuzz
+test-go: fmt vet unit race test-wasm fuzz
 
 fmt:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$out"; exit 1; fi
@@ -31,6 +31,10 @@ vet:
 
 unit:
 	$(GO) test ./...
+
+# Free-threaded entry points driven by real goroutines, under the race detector.
+race:
+	$(GO) test -race -run 'Race' ./core/...
 
 # The scenario runner under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (DESIGN.md "Determinism and time").

@@ -47,10 +47,46 @@ func fillScene(n int) string {
 	return scene(640, 480, n, "f32[-1 1 0.5 1 0 0 1 0 0  1 1 0.5 0 1 0 1 0 0  -1 -1 0.5 0 0 1 1 0 0]")
 }
 
+// cmdlistScene: n rounds of recording a one-Draw command list on a deferred
+// context, FinishCommandList, ExecuteCommandList, Release — cold (every
+// FinishCommandList creates; option driver.recycle=false) or recycled.
+func cmdlistScene(n int, recycled bool) string {
+	opt := "option driver.recycle=false\n"
+	if recycled {
+		opt = ""
+	}
+	return opt + fmt.Sprintf(`dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+dc = dev.CreateDeferredContext
+dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.IASetVertexBuffers 0 vb
+dc.VSSetShader vs
+dc.PSSetShader ps
+repeat %d {
+  dc.Draw 3 0
+  cl = dc.FinishCommandList TRUE
+  imm.ExecuteCommandList cl FALSE
+  cl.Release
+}
+sc.Present
+`, n)
+}
+
 type benchResult struct {
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	FillMpixPerSec    float64 `json:"fill_mpix_s"`
 	TraceEventsPerSec float64 `json:"trace_events_s"`
+	CmdlistCold       float64 `json:"cmdlist_cold_s"`
+	CmdlistRecycled   float64 `json:"cmdlist_recycled_s"`
+	CmdlistColdNs     float64 `json:"cmdlist_cold_virtual_ns"`
+	CmdlistRecycledNs float64 `json:"cmdlist_recycled_virtual_ns"`
 	Events            int     `json:"events"`
 }
 
@@ -96,6 +132,21 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	}
 	res.FillMpixPerSec = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 
+	const rounds = 20000
+	for _, recycled := range []bool{false, true} {
+		r, d, err := runScene(cmdlistScene(rounds, recycled))
+		if err != nil {
+			fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
+			return 1
+		}
+		perSec, virt := float64(rounds)/d.Seconds(), float64(r.VirtualTime())/rounds
+		if recycled {
+			res.CmdlistRecycled, res.CmdlistRecycledNs = perSec, virt
+		} else {
+			res.CmdlistCold, res.CmdlistColdNs = perSec, virt
+		}
+	}
+
 	if _, ok := a.flags["json"]; ok {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(stdout, string(b))
@@ -104,5 +155,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%-44s %12.0f\n", "API Draw calls/s (all layers, trace on)", res.DrawCallsPerSec)
 	fmt.Fprintf(stdout, "%-44s %12.1f\n", "rasterizer fill, Mpixels/s (640x480, 1000 tris)", res.FillMpixPerSec)
 	fmt.Fprintf(stdout, "%-44s %12.0f\n", "trace events/s written (JSON lines)", res.TraceEventsPerSec)
+	fmt.Fprintf(stdout, "%-44s %12.0f  (%.0f virtual ns each)\n", "FinishCommandList+Execute pairs/s, cold", res.CmdlistCold, res.CmdlistColdNs)
+	fmt.Fprintf(stdout, "%-44s %12.0f  (%.0f virtual ns each)\n", "FinishCommandList+Execute pairs/s, recycled", res.CmdlistRecycled, res.CmdlistRecycledNs)
 	return 0
 }
