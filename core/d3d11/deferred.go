@@ -152,21 +152,21 @@ func (c *DeviceContext) local(o Object) uint32 {
 	if c.failed {
 		return 0
 	}
-	if v, isView := o.(*View); isView {
-		c.local(v.Res) // the resource's handle first (rule CLS-DEP)
+	if v, isView := o.(*View); isView && !c.dev.rt.cfg.Bugs["CLS-DEP"] {
+		c.local(v.Res) // the resource's handle first (rule CLS-DEP; the bug skips it)
 	}
 	l := c.dev.rt.newHandle()
 	name := o.Name()
 	var err error
 	switch v := o.(type) {
 	case *Resource:
-		ret := c.ddiCall("CreateResource", name, handleName(l))
+		ret := c.ddiCallArgs("CreateResource", name, handleName(l), "rt="+handleName(h))
 		err = c.umd.CreateResource(c.h, nil, ddi.HRESOURCE(l), ddi.HRTRESOURCE(h))
 		ret(err)
 	case *View:
 		args := &ddi.CreateViewArgs{Kind: v.ViewKind, Resource: ddi.HRESOURCE(c.open[v.Res])} // only the dependency (seed 001)
 		api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[v.ViewKind]
-		ret := c.ddiCallArgs(api, name, handleName(l), "dep="+handleName(uint32(args.Resource)))
+		ret := c.ddiCallArgs(api, name, handleName(l), "rt="+handleName(h)+" dep="+handleName(uint32(args.Resource)))
 		switch v.ViewKind {
 		case ddi.ViewRTV:
 			err = c.umd.CreateRenderTargetView(c.h, args, ddi.HRENDERTARGETVIEW(l), h)
@@ -178,7 +178,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		ret(err)
 	case *Shader:
 		api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[v.Stage]
-		ret := c.ddiCall(api, name, handleName(l))
+		ret := c.ddiCallArgs(api, name, handleName(l), "rt="+handleName(h))
 		if v.Stage == "vs" {
 			err = c.umd.CreateVertexShader(c.h, nil, ddi.HSHADER(l), h)
 		} else {
@@ -187,7 +187,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		ret(err)
 	case *State:
 		suffix := map[string]string{"blend": "BlendState", "rasterizer": "RasterizerState", "depthstencil": "DepthStencilState", "sampler": "Sampler"}[v.Kind]
-		ret := c.ddiCall("Create"+suffix, name, handleName(l))
+		ret := c.ddiCallArgs("Create"+suffix, name, handleName(l), "rt="+handleName(h))
 		switch v.Kind {
 		case "blend":
 			err = c.umd.CreateBlendState(c.h, nil, ddi.HBLENDSTATE(l), h)
@@ -200,7 +200,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		}
 		ret(err)
 	case *Query:
-		ret := c.ddiCall("CreateQuery", name, handleName(l))
+		ret := c.ddiCallArgs("CreateQuery", name, handleName(l), "rt="+handleName(h))
 		err = c.umd.CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
 		ret(err)
 	}
@@ -297,6 +297,51 @@ func (c *DeviceContext) closeHandles() {
 	c.openOrder = c.openOrder[:0]
 }
 
+// hold keeps the bound objects alive until the deferred context's handles
+// onto them are closed: unbinding drops the context's references, and an
+// object the application already released would otherwise lose its
+// immediate-context handle first (rule CLS-FIRST; bug=CLS-FIRST skips it).
+// The returned function lets go.
+func (c *DeviceContext) hold() func() {
+	if c.dev.rt.cfg.Bugs["CLS-FIRST"] {
+		return func() {}
+	}
+	var held []interface{ unpin() }
+	add := func(o interface {
+		pin()
+		unpin()
+	}) {
+		o.pin()
+		held = append(held, o)
+	}
+	b := c.bindings()
+	for _, r := range append([]*Resource{b.vb, b.ib}, append(b.vsCB[:], b.psCB[:]...)...) {
+		if r != nil {
+			add(r)
+		}
+	}
+	for _, v := range append(b.srv[:], b.rtv, b.dsv) {
+		if v != nil {
+			add(v)
+		}
+	}
+	for _, s := range append(b.samp[:], b.blend, b.rs, b.depth) {
+		if s != nil {
+			add(s)
+		}
+	}
+	for _, s := range []*Shader{b.vs, b.ps} {
+		if s != nil {
+			add(s)
+		}
+	}
+	return func() {
+		for _, o := range held {
+			o.unpin()
+		}
+	}
+}
+
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
 	bind(&c.vb, nil, nilRes)
@@ -330,8 +375,10 @@ func (c *DeviceContext) abandon() {
 	ret := c.ddiCall("AbandonCommandList", c.name, handleName(uint32(c.h)))
 	cl.AbandonCommandList(c.h)
 	ret(nil)
+	hold := c.hold()
 	c.unbindAll()
 	c.closeHandles()
+	hold()
 	c.begun = c.begun[:0]
 	c.abandoned = true
 }
@@ -388,6 +435,9 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	}
 	c.begun = c.begun[:0]
 	c.afterDDI()
+	if c.failed && d.rt.cfg.Bugs["ERR-DC"] {
+		c.failed, c.abandoned = false, false // the bug: forget the deferred context's error
+	}
 	if c.failed {
 		return nil, c.reset(name, hresult.Errorf(hresult.E_OUTOFMEMORY, "the driver ran out of memory recording on %s (reported through pfnSetErrorCb)", c.name))
 	}
@@ -429,14 +479,23 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	}
 	// Close the open context-local handles, then recycle the context.
 	saved := c.bindings()
+	hold := c.hold()
 	c.unbindAll()
-	c.closeHandles()
-	if err := c.recycleContext(name); err != nil {
-		return nil, err
+	if d.rt.cfg.Bugs["CL-FINISH"] { // the bug: recycle the context before closing its handles
+		if err := c.recycleContext(name); err != nil {
+			return nil, err
+		}
+		c.closeHandles()
+	} else {
+		c.closeHandles()
+		if err := c.recycleContext(name); err != nil {
+			return nil, err
+		}
 	}
 	if restore {
 		c.restore(saved)
 	}
+	hold()
 	d.initChild(&l.object, name, func() { l.destroy() })
 	l.setState("valid")
 	c.lists++
@@ -489,10 +548,14 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 	if c.isDC {
 		return c.dev.invalid("ExecuteCommandList", objName(l), "command lists run on the immediate context")
 	}
-	if l == nil || !l.Alive() {
+	if l == nil {
+		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList needs a command list")
+	}
+	bug := c.dev.rt.cfg.Bugs["CL-STATE"] // the bug: execute whatever handle it is given
+	if !l.Alive() && !bug {
 		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList uses %s after its final Release (rule LIFE-DANGLING)", objName(l))
 	}
-	if l.state != "valid" {
+	if l.state != "valid" && !bug {
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
 	}
 	saved := c.bindings()

@@ -100,11 +100,16 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
 	if cls, ok := d.umd.(ddi.CommandLists); ok {
-		ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
-		n := cls.CheckDeferredContextHandleSizes(d.hDev, nil)
-		ret(nil)
+		var n int
+		if !rt.cfg.Bugs["CLS-SIZES"] { // the bug: skip the count poll
+			ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
+			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
+			ret(nil)
+		} else {
+			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
+		}
 		d.clsSizes = make([]ddi.HandleSize, n)
-		ret = d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d", n))
+		ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d", n))
 		cls.CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
 		ret(nil)
 	}

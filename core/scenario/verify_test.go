@@ -22,6 +22,13 @@ func TestBugSwitches(t *testing.T) {
 		{"WDDM-ISOLATE", "two-devices"},
 		{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
 		{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
+		{"CLS-SIZES", "command-lists"},
+		{"CLS-DEP", "command-lists"},
+		{"CLS-FIRST", "testdata/commandlists/release-while-bound.d3ds"},
+		{"CL-FINISH", "command-lists"},
+		{"CL-STATE", "testdata/commandlists/execute-released.d3ds"},
+		{"ERR-DC", "testdata/commandlists/dc-out-of-memory.d3ds"},
+		{"CL-OOM", "testdata/commandlists/recycle-out-of-memory.d3ds"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

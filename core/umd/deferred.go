@@ -173,7 +173,7 @@ func (d *Device) dc(h ddi.HDEVICE) *Device {
 // command list. It returns E_OUTOFMEMORY itself (rule CL-OOM).
 func (d *Device) RecycleCreateDeferredContext(_ ddi.HDEVICE, h ddi.HDEVICE) error {
 	if d.injected("RecycleCreateDeferredContext") {
-		return hresult.E_OUTOFMEMORY
+		return d.recycleOOM()
 	}
 	dc := d.dc(h)
 	if dc == nil {
@@ -248,7 +248,7 @@ func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, 
 // recording. It returns E_OUTOFMEMORY itself (rule CL-OOM).
 func (d *Device) RecycleCreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
 	if d.injected("RecycleCreateCommandList") {
-		return hresult.E_OUTOFMEMORY
+		return d.recycleOOM()
 	}
 	d.mu.Lock()
 	cl := d.cls[h]
@@ -348,4 +348,13 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		}
 	}
 	d.resetState()
+}
+
+// recycleOOM is how a Recycle* create DDI fails: it returns E_OUTOFMEMORY and
+// never calls pfnSetErrorCb (seed 002, rule CL-OOM; bug=CL-OOM calls it).
+func (d *Device) recycleOOM() error {
+	if d.cfg.Bugs["CL-OOM"] {
+		d.cb.PfnSetErrorCb(d.core, hresult.E_OUTOFMEMORY)
+	}
+	return hresult.E_OUTOFMEMORY
 }

@@ -23,6 +23,13 @@ var Rules = []Rule{
 	{"WDDM-ISOLATE", "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
 	{"MAP-HAZARD", "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
 	{"LIFE-DANGLING", "004", "a call that uses an object after its final Release never reaches the UMD"},
+	{"CLS-SIZES", "001", "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
+	{"CLS-DEP", "001", "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
+	{"CLS-FIRST", "001", "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
+	{"CL-FINISH", "002", "FinishCommandList runs RecycleCommandList*, then RecycleCreateCommandList or CalcPrivateCommandListSize+CreateCommandList+CalcDeferredContextHandleSize, then the deferred context's Destroy*, then RecycleCreateDeferredContext"},
+	{"CL-STATE", "002", "only a command-list handle in the valid state reaches CommandListExecute"},
+	{"ERR-DC", "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
+	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
 }
 
 // RuleByID finds a rule.
@@ -70,6 +77,8 @@ type Verifier struct {
 	usage   map[string]string          // DDI resource handle -> usage
 	// LIFE-DANGLING state
 	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
+
+	cl clState // CLS-* and CL-* rules
 }
 
 // New returns a verifier reading rec from its first event.
@@ -186,6 +195,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	}
 	out = append(out, v.mapHazard(e)...)
 	out = append(out, v.dangling(e)...)
+	out = append(out, v.commandLists(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")

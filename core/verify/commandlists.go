@@ -1,0 +1,205 @@
+package verify
+
+import (
+	"strings"
+
+	"d3dsim/core/trace"
+)
+
+// Rules of seeds 001 and 002: context-local handles and command lists.
+
+type clState struct {
+	polls      int               // CheckDeferredContextHandleSizes calls since the last CreateDevice
+	sized      bool              // CalcDeferredContextHandleSize asked since then
+	icAlive    map[string]bool   // immediate-context handles created and not destroyed
+	dcOpen     map[string]dcOpen // "DCn/hL" -> what the open deferred handle stands for
+	dcByRT     map[string]int    // IC handle -> open deferred handles onto it
+	clHandles  map[string]string // command-list handle -> state
+	dcFailed   map[string]bool   // deferred contexts that reported E_OUTOFMEMORY
+	finishing  map[uint64][]string
+	recycleDDI map[uint64]bool // open RecycleCreate* calls
+}
+
+type dcOpen struct {
+	rt, dep string
+	view    bool
+}
+
+func (v *Verifier) clInit() {
+	if v.cl.icAlive != nil {
+		return
+	}
+	v.cl = clState{icAlive: map[string]bool{}, dcOpen: map[string]dcOpen{},
+		dcByRT: map[string]int{}, clHandles: map[string]string{}, dcFailed: map[string]bool{}, finishing: map[uint64][]string{},
+		recycleDDI: map[uint64]bool{}}
+}
+
+func isDC(ctx string) bool { return strings.HasPrefix(ctx, "DC") }
+
+func (v *Verifier) commandLists(e *trace.Event) []Violation {
+	v.clInit()
+	c := &v.cl
+	var out []Violation
+	call, ret := e.Kind == trace.Call, e.Kind == trace.Return
+	umd := e.Layer == trace.UMD
+
+	// CL-FINISH: collect the DDIs inside each FinishCommandList.
+	if call && umd {
+		for p := v.parent(e); p != nil; p = v.parent(p) {
+			if p.Name == "FinishCommandList" && p.Layer == trace.Runtime && p.Kind == trace.Call {
+				// (an immediate-context Destroy* here frees an object the
+				// application released while bound: not part of the sequence)
+				if !strings.HasPrefix(e.Name, "Destroy") || isDC(e.Ctx) {
+					c.finishing[p.Seq] = append(c.finishing[p.Seq], e.Name)
+				}
+				break
+			}
+		}
+	}
+	switch {
+	case call && e.Name == "FinishCommandList" && e.Layer == trace.Runtime:
+		c.finishing[e.Seq] = nil
+	case ret && e.Name == "FinishCommandList" && e.Layer == trace.Runtime:
+		for seq, names := range c.finishing {
+			if v.rec.Events()[seq-1].Thread != e.Thread {
+				continue
+			}
+			delete(c.finishing, seq)
+			if e.HR == "S_OK" {
+				if msg := finishOrder(names); msg != "" {
+					out = append(out, v.violation("CL-FINISH", e, "FinishCommandList of %s: %s (its DDIs: %s)", e.Ctx, msg, strings.Join(names, " ")))
+				}
+				if c.dcFailed[e.Ctx] {
+					out = append(out, v.violation("ERR-DC", e, "FinishCommandList on %s succeeded after the deferred context reported E_OUTOFMEMORY through pfnSetErrorCb", e.Ctx))
+				}
+			}
+			delete(c.dcFailed, e.Ctx)
+		}
+
+	// CLS-SIZES: two polls before the first size question.
+	case call && umd && e.Name == "CheckDeferredContextHandleSizes":
+		c.polls++
+	case call && umd && e.Name == "CreateDevice":
+		c.polls, c.sized = 0, false
+	case call && umd && e.Name == "CalcDeferredContextHandleSize" && !isDC(e.Ctx):
+		if !c.sized && c.polls < 2 {
+			out = append(out, v.violation("CLS-SIZES", e, "CalcDeferredContextHandleSize before the runtime polled CheckDeferredContextHandleSizes twice (count, then array): %d poll(s)", c.polls))
+		}
+		c.sized = true
+
+	// CL-STATE: follow each command-list handle.
+	case call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList"):
+		c.clHandles[e.Handle] = "valid"
+	case call && umd && e.Name == "RecycleDestroyCommandList":
+		c.clHandles[e.Handle] = "retired"
+	case call && umd && e.Name == "RecycleCommandList":
+		c.clHandles[e.Handle] = "cached"
+	case call && umd && e.Name == "DestroyCommandList":
+		c.clHandles[e.Handle] = "freed"
+	case call && umd && e.Name == "CommandListExecute":
+		if st := c.clHandles[e.Handle]; st != "valid" {
+			out = append(out, v.violation("CL-STATE", e, "CommandListExecute with command-list handle %s, which is %s, not valid", e.Handle, st))
+		}
+
+	// ERR-DC and CL-OOM: who reports errors how.
+	case call && umd && (e.Name == "RecycleCreateCommandList" || e.Name == "RecycleCreateDeferredContext"):
+		c.recycleDDI[e.Seq] = true
+	case call && e.Name == "pfnSetErrorCb":
+		if p := v.parent(e); p != nil && c.recycleDDI[p.Seq] {
+			out = append(out, v.violation("CL-OOM", e, "%s reported %s through pfnSetErrorCb: it must return it", p.Name, e.HR))
+		}
+		if isDC(e.Ctx) && e.HR == "E_OUTOFMEMORY" {
+			c.dcFailed[e.Ctx] = true
+		}
+	}
+
+	// CLS-FIRST and CLS-DEP: deferred handles open and close around the
+	// immediate ones, views inside their resources.
+	if umd && call && strings.HasPrefix(e.Name, "Create") && e.Handle != "" {
+		if !isDC(e.Ctx) {
+			c.icAlive[e.Handle] = true
+		} else if rt := Arg(e.Args, "rt"); rt != "" {
+			key := e.Ctx + "/" + e.Handle
+			o := dcOpen{rt: rt, dep: Arg(e.Args, "dep"), view: strings.HasSuffix(e.Name, "View")}
+			if !c.icAlive[rt] {
+				out = append(out, v.violation("CLS-FIRST", e, "%s opened deferred handle %s onto %s, which has no immediate-context handle", e.Name, e.Handle, rt))
+			}
+			if o.view {
+				if _, ok := c.dcOpen[e.Ctx+"/"+o.dep]; !ok {
+					out = append(out, v.violation("CLS-DEP", e, "%s on %s opened view handle %s before the handle of its resource (dependency %q)", e.Name, e.Ctx, e.Handle, o.dep))
+				}
+			}
+			c.dcOpen[key] = o
+			c.dcByRT[rt]++
+		}
+	}
+	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && e.Name != "DestroyCommandList" {
+		if !isDC(e.Ctx) {
+			if c.dcByRT[e.Handle] > 0 {
+				out = append(out, v.violation("CLS-FIRST", e, "%s destroyed immediate handle %s while %d deferred handle(s) onto it are open", e.Name, e.Handle, c.dcByRT[e.Handle]))
+			}
+			delete(c.icAlive, e.Handle)
+		} else {
+			key := e.Ctx + "/" + e.Handle
+			if o, ok := c.dcOpen[key]; ok {
+				if !o.view {
+					for k, other := range c.dcOpen {
+						if other.view && other.dep == e.Handle && strings.HasPrefix(k, e.Ctx+"/") {
+							out = append(out, v.violation("CLS-DEP", e, "%s on %s closed resource handle %s while view handle %s onto it is open", e.Name, e.Ctx, e.Handle, strings.TrimPrefix(k, e.Ctx+"/")))
+							break
+						}
+					}
+				}
+				c.dcByRT[o.rt]--
+				delete(c.dcOpen, key)
+			}
+		}
+	}
+	return out
+}
+
+// finishOrder checks the DDI order of seed 002's FinishCommandList
+// pseudo-code and returns what is wrong ("" when right).
+func finishOrder(names []string) string {
+	const (
+		recycleLoop = iota
+		create
+		destroy
+		recycleDC
+	)
+	phase := recycleLoop
+	created := false
+	for _, n := range names {
+		switch {
+		case n == "RecycleCommandList":
+			if phase > recycleLoop {
+				return "RecycleCommandList after the command list was created"
+			}
+		case n == "RecycleCreateCommandList" || n == "CalcPrivateCommandListSize" || n == "CreateCommandList" || n == "CalcDeferredContextHandleSize":
+			if phase > create {
+				return n + " after the deferred context's handles were closed"
+			}
+			phase, created = create, true
+		case strings.HasPrefix(n, "Destroy"):
+			if phase > destroy {
+				return n + " (closing a context-local handle) after RecycleCreateDeferredContext"
+			}
+			if !created {
+				return n + " before the command list was created"
+			}
+			phase = destroy
+		case n == "RecycleCreateDeferredContext":
+			if !created {
+				return "RecycleCreateDeferredContext before the command list was created"
+			}
+			phase = recycleDC
+		}
+	}
+	if !created {
+		return "no command list was created"
+	}
+	if phase != recycleDC {
+		return "the deferred context was not recycled (RecycleCreateDeferredContext)"
+	}
+	return ""
+}
