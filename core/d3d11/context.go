@@ -183,6 +183,9 @@ func isNil(o Object) bool {
 }
 
 func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	if c.emulated {
+		return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)
+	}
 	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
 		err := c.dev.invalid("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
 		c.api("IASetVertexBuffers", vb.name)(err)
@@ -197,6 +200,9 @@ func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, of
 }
 
 func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	if c.emulated {
+		return c.record("IASetIndexBuffer", func(ic *DeviceContext) error { return ic.IASetIndexBuffer(ib, f, offset) }, ib)
+	}
 	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
 		err := c.dev.invalid("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
 		c.api("IASetIndexBuffer", objName(ib))(err)
@@ -209,10 +215,16 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 }
 
 func (c *DeviceContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	if c.emulated {
+		return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
+	}
 	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.topo = t; c.umd.IaSetTopology(c.h, t) })
 }
 
 func (c *DeviceContext) VSSetShader(s *Shader) error {
+	if c.emulated {
+		return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)
+	}
 	return c.simple("VSSetShader", "VsSetShader", objName(s), []Object{s}, func() {
 		bind(&c.vs, s, nilShader)
 		c.umd.VsSetShader(c.h, c.shH(s))
@@ -220,6 +232,9 @@ func (c *DeviceContext) VSSetShader(s *Shader) error {
 }
 
 func (c *DeviceContext) PSSetShader(s *Shader) error {
+	if c.emulated {
+		return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
+	}
 	return c.simple("PSSetShader", "PsSetShader", objName(s), []Object{s}, func() {
 		bind(&c.ps, s, nilShader)
 		c.umd.PsSetShader(c.h, c.shH(s))
@@ -244,18 +259,27 @@ func (c *DeviceContext) setCB(api, ddiName string, slots *[4]*Resource, slot uin
 }
 
 func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	if c.emulated {
+		return c.record("VSSetConstantBuffers", func(ic *DeviceContext) error { return ic.VSSetConstantBuffers(slot, b) }, b)
+	}
 	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
 		c.umd.VsSetConstantBuffers(c.h, s, h)
 	})
 }
 
 func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	if c.emulated {
+		return c.record("PSSetConstantBuffers", func(ic *DeviceContext) error { return ic.PSSetConstantBuffers(slot, b) }, b)
+	}
 	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
 		c.umd.PsSetConstantBuffers(c.h, s, h)
 	})
 }
 
 func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
+	if c.emulated {
+		return c.record("PSSetShaderResources", func(ic *DeviceContext) error { return ic.PSSetShaderResources(slot, v) }, v)
+	}
 	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
 		err := c.dev.invalid("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
 		c.api("PSSetShaderResources", objName(v))(err)
@@ -268,6 +292,9 @@ func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
 }
 
 func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
+	if c.emulated {
+		return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
+	}
 	if slot >= 8 || (s != nil && s.Kind != "sampler") {
 		err := c.dev.invalid("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
 		c.api("PSSetSamplers", objName(s))(err)
@@ -280,6 +307,9 @@ func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
 }
 
 func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
+	if c.emulated {
+		return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtv, dsv) }, rtv, dsv)
+	}
 	if (rtv != nil && rtv.ViewKind != ddi.ViewRTV) || (dsv != nil && dsv.ViewKind != ddi.ViewDSV) {
 		err := c.dev.invalid("OMSetRenderTargets", objName(rtv), "needs a render target view and optionally a depth stencil view")
 		c.api("OMSetRenderTargets", objName(rtv))(err)
@@ -303,6 +333,9 @@ func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
 }
 
 func (c *DeviceContext) OMSetBlendState(s *State) error {
+	if c.emulated {
+		return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
+	}
 	return c.simple("OMSetBlendState", "SetBlendState", objName(s), []Object{s}, func() {
 		bind(&c.blend, s, nilState)
 		c.umd.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
@@ -310,6 +343,9 @@ func (c *DeviceContext) OMSetBlendState(s *State) error {
 }
 
 func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
+	if c.emulated {
+		return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
+	}
 	return c.simple("OMSetDepthStencilState", "SetDepthStencilState", objName(s), []Object{s}, func() {
 		bind(&c.depth, s, nilState)
 		c.umd.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
@@ -317,6 +353,9 @@ func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
 }
 
 func (c *DeviceContext) RSSetState(s *State) error {
+	if c.emulated {
+		return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
+	}
 	return c.simple("RSSetState", "SetRasterizerState", objName(s), []Object{s}, func() {
 		bind(&c.rs, s, nilState)
 		c.umd.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
@@ -324,6 +363,9 @@ func (c *DeviceContext) RSSetState(s *State) error {
 }
 
 func (c *DeviceContext) RSSetViewports(vp ddi.Viewport) error {
+	if c.emulated {
+		return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
+	}
 	return c.simple("RSSetViewports", "SetViewports", "", nil, func() {
 		c.vp, c.hasVP = vp, true
 		c.umd.SetViewports(c.h, []ddi.Viewport{vp})
@@ -331,6 +373,9 @@ func (c *DeviceContext) RSSetViewports(vp ddi.Viewport) error {
 }
 
 func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
+	if c.emulated {
+		return c.record("ClearRenderTargetView", func(ic *DeviceContext) error { return ic.ClearRenderTargetView(v, rgba) }, v)
+	}
 	if v != nil && v.ViewKind != ddi.ViewRTV {
 		err := c.dev.invalid("ClearRenderTargetView", v.name, "not a render target view")
 		c.api("ClearRenderTargetView", v.name)(err)
@@ -342,6 +387,9 @@ func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 }
 
 func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
+	if c.emulated {
+		return c.record("ClearDepthStencilView", func(ic *DeviceContext) error { return ic.ClearDepthStencilView(v, depth) }, v)
+	}
 	if v != nil && v.ViewKind != ddi.ViewDSV {
 		err := c.dev.invalid("ClearDepthStencilView", v.name, "not a depth stencil view")
 		c.api("ClearDepthStencilView", v.name)(err)
@@ -353,6 +401,9 @@ func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
 }
 
 func (c *DeviceContext) Draw(count, start uint32) error {
+	if c.emulated {
+		return c.record("Draw", func(ic *DeviceContext) error { return ic.Draw(count, start) })
+	}
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
@@ -360,6 +411,9 @@ func (c *DeviceContext) Draw(count, start uint32) error {
 }
 
 func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
+	if c.emulated {
+		return c.record("DrawIndexed", func(ic *DeviceContext) error { return ic.DrawIndexed(count, start, base) })
+	}
 	if c.ib == nil {
 		err := c.dev.invalid("DrawIndexed", "", "no index buffer is bound")
 		c.api("DrawIndexed", "")(err)
@@ -369,6 +423,9 @@ func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
 }
 
 func (c *DeviceContext) CopyResource(dst, src *Resource) error {
+	if c.emulated {
+		return c.record("CopyResource", func(ic *DeviceContext) error { return ic.CopyResource(dst, src) }, dst, src)
+	}
 	done := c.api("CopyResource", objName(dst))
 	if err := c.checkAll("CopyResource", dst, src); err != nil {
 		done(err)
@@ -394,6 +451,10 @@ func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 }
 
 func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
+	if c.emulated {
+		data = append([]byte(nil), data...)
+		return c.record("UpdateSubresource", func(ic *DeviceContext) error { return ic.UpdateSubresource(dst, data) }, dst)
+	}
 	done := c.api("UpdateSubresource", objName(dst))
 	if err := c.checkAll("UpdateSubresource", dst); err != nil {
 		done(err)
@@ -505,6 +566,9 @@ func (c *DeviceContext) Unmap(r *Resource) error {
 }
 
 func (c *DeviceContext) Begin(q *Query) error {
+	if c.emulated {
+		return c.record("Begin", func(ic *DeviceContext) error { return ic.Begin(q) }, q)
+	}
 	if q != nil && q.Type == ddi.QueryEvent {
 		err := c.dev.invalid("Begin", q.name, "an EVENT query has no Begin")
 		c.api("Begin", q.name)(err)
@@ -520,6 +584,9 @@ func (c *DeviceContext) Begin(q *Query) error {
 }
 
 func (c *DeviceContext) End(q *Query) error {
+	if c.emulated {
+		return c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+	}
 	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
 		err := c.dev.invalid("End", q.name, "End without Begin on an OCCLUSION query")
 		c.api("End", q.name)(err)
@@ -589,6 +656,9 @@ func (c *DeviceContext) Flush() error {
 
 // ClearState unbinds everything, releasing the context's pins.
 func (c *DeviceContext) ClearState() error {
+	if c.emulated {
+		return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
+	}
 	done := c.api("ClearState", "")
 	steps := []func(){
 		func() {

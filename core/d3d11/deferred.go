@@ -26,6 +26,9 @@ type deferred struct {
 	cache     []ddi.HCOMMANDLIST
 	begun     []*Query
 	lists     int
+	emulated  bool         // the runtime records API calls itself (driver.commandlists=false)
+	ops       []recordedOp // emulated: the calls recorded so far
+	held      []pinner     // emulated: the objects they name
 }
 
 // ddiCall emits a DDI Call on this context (ctx = IC, DC1, ...).
@@ -68,6 +71,17 @@ func (c *DeviceContext) Release() uint32 {
 		return uint32(max(c.refs, 0))
 	}
 	done := c.api("Release", c.name)
+	if c.emulated {
+		for _, p := range c.held {
+			p.unpin()
+		}
+		c.ops, c.held = nil, nil
+		c.unbindAll()
+		c.dead = true
+		done(nil)
+		c.dev.childGone()
+		return 0
+	}
 	c.abandon()
 	ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
 	c.umd.DestroyDevice(c.h)
@@ -88,8 +102,16 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		return nil, err
 	}
 	cl, ok := d.umd.(ddi.CommandLists)
-	if !ok {
-		return nil, hresult.Errorf(hresult.E_NOTIMPL, "the driver has no deferred contexts")
+	if !ok || !d.rt.cfg.CommandLists {
+		// No command-list support in the driver: the runtime emulates.
+		d.mu.Lock()
+		d.dcCount++
+		n := d.dcCount
+		d.mu.Unlock()
+		c = &DeviceContext{dev: d, name: fmt.Sprintf("DC%d", n), umd: nil, h: 0}
+		c.isDC, c.emulated, c.refs, c.open = true, true, 1, map[Object]uint32{}
+		d.children.Add(1)
+		return c, nil
 	}
 	ic := d.imm
 	ret := ic.ddiCall("CalcPrivateDeferredContextSize", name, "")
@@ -398,6 +420,8 @@ type CommandList struct {
 	h     ddi.HCOMMANDLIST
 	dc    *DeviceContext
 	state string
+	ops   []recordedOp // emulated command lists: the recorded API calls
+	held  []pinner
 }
 
 // State is the handle's state in seed 002's machine: valid, retired,
@@ -421,6 +445,9 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	}
 	if err := c.dev.removedHR(); err != nil {
 		return nil, err
+	}
+	if c.emulated {
+		return c.finishEmulated(name, restore)
 	}
 	d := c.dev
 	cls := c.umd.(ddi.CommandLists)
@@ -559,6 +586,15 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
 	}
 	saved := c.bindings()
+	if l.dc.emulated {
+		if err := c.executeEmulated(l); err != nil {
+			return err
+		}
+		if restore {
+			c.restore(saved)
+		}
+		return nil
+	}
 	ret := c.ddiCall("CommandListExecute", l.name, handleName(uint32(l.h)))
 	c.dev.umd.(ddi.CommandLists).CommandListExecute(c.h, l.h)
 	ret(nil)

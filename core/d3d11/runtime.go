@@ -33,6 +33,10 @@ type Config struct {
 	// Recycle says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2: the
 	// Recycle* DDIs are used (rule CL-CAPS; option driver.recycle).
 	Recycle bool
+	// CommandLists says the driver supports command lists
+	// (D3D11DDICAPS_COMMANDLISTS); without it the runtime emulates them
+	// (option driver.commandlists).
+	CommandLists bool
 }
 
 // Runtime is one process's D3D11 runtime.

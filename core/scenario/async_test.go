@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/trace"
 )
 
 // TestAsyncSame is rule ASYNC-SAME as a property: every example scenario
@@ -75,6 +76,39 @@ func TestCommandListScenarios(t *testing.T) {
 			}
 			if s := runSource(t, string(src)).Summary(); !s.OK() {
 				t.Errorf("%s", strings.Join(s.Failures, "\n"))
+			}
+		})
+	}
+}
+
+// TestCommandListEmulationSamePixels: with a driver that has no command-list
+// support (option driver.commandlists=false) the runtime records and replays
+// the calls itself; every scenario with deferred contexts gives the same
+// frames either way.
+func TestCommandListEmulationSamePixels(t *testing.T) {
+	for _, name := range []string{"command-lists", "four-threads"} {
+		t.Run(name, func(t *testing.T) {
+			src, _ := assets.Scenario(name)
+			native := runSource(t, string(src))
+			emulated := runSource(t, "option driver.commandlists=false\n"+string(src))
+			for _, f := range emulated.Summary().Failures {
+				if !strings.Contains(f, "expected calls") { // the DDIs differ by design
+					t.Fatalf("emulated run fails: %s", f)
+				}
+			}
+			fa, fb := native.Frames(), emulated.Frames()
+			if len(fa) != len(fb) || len(fa) == 0 {
+				t.Fatalf("%d frames native, %d emulated", len(fa), len(fb))
+			}
+			for i := range fa {
+				if HashBytes(fa[i].Pix) != HashBytes(fb[i].Pix) {
+					t.Errorf("frame %d differs", i)
+				}
+			}
+			for _, e := range emulated.Events() {
+				if e.Name == "CreateCommandList" || e.Name == "CommandListExecute" || e.Name == "CreateDeferredContext" && e.Layer == trace.UMD {
+					t.Fatalf("emulation reached the driver's %s", e.Name)
+				}
 			}
 		})
 	}

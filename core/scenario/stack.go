@@ -20,10 +20,11 @@ type options struct {
 	maxsteps int
 	bugs     map[string]bool
 	recycle  bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
+	cmdlists bool // driver.commandlists: the driver records command lists itself
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -43,6 +44,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.bugs[op.Value] = true
 		case "driver.recycle":
 			opt.recycle = op.Value == "true"
+		case "driver.commandlists":
+			opt.cmdlists = op.Value == "true"
 		}
 	}
 	if o.Seed != nil {
@@ -78,6 +81,6 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs, Recycle: opt.recycle})
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists})
 	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
 }
