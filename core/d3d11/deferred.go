@@ -453,7 +453,11 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	cls := c.umd.(ddi.CommandLists)
 	icCL := d.umd.(ddi.CommandLists)
 	ic := d.imm
-	// FinishCommandList ends the queries begun on the context (rule CL-IMPLICIT).
+	// FinishCommandList ends the queries begun on the context (rule
+	// CL-IMPLICIT; the bug leaves them open).
+	if d.rt.cfg.Bugs["CL-IMPLICIT"] {
+		c.begun = c.begun[:0]
+	}
 	for _, q := range c.begun {
 		ret := c.ddiCall("QueryEnd", q.name, handleName(c.local(q)))
 		c.umd.QueryEnd(c.h, c.qH(q))
@@ -479,7 +483,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
 	l = &CommandList{dc: c}
-	if len(c.cache) > 0 && d.rt.cfg.Recycle {
+	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
 		ret := ic.ddiCall("RecycleCreateCommandList", name, handleName(uint32(l.h)))
@@ -540,6 +544,26 @@ func (c *DeviceContext) reset(name string, err error) error {
 
 func (c *DeviceContext) recycleContext(name string) error {
 	cls := c.dev.umd.(ddi.CommandLists)
+	if !c.dev.rt.cfg.Recycle && !c.dev.rt.cfg.Bugs["CL-CAPS"] {
+		// Without D3D11DDICAPS_COMMANDLISTS_BUILD_2 (rule CL-CAPS): destroy
+		// the deferred context and create it again.
+		ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
+		c.umd.DestroyDevice(c.h)
+		ret(nil)
+		ic := c.dev.imm
+		ret = ic.ddiCall("CalcPrivateDeferredContextSize", c.name, "")
+		cls.CalcPrivateDeferredContextSize(c.dev.hDev)
+		ret(nil)
+		c.h = ddi.HDEVICE(c.dev.rt.newHandle())
+		ret = ic.ddiCall("CreateDeferredContext", c.name, handleName(uint32(c.h)))
+		table, err := cls.CreateDeferredContext(c.dev.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: c.core, Obj: c.name}, c.h)
+		ret(err)
+		if err == nil {
+			c.umd = table
+		}
+		c.failed, c.abandoned = false, false
+		return err
+	}
 	ret := c.dev.imm.ddiCall("RecycleCreateDeferredContext", c.name, handleName(uint32(c.h)))
 	err := cls.RecycleCreateDeferredContext(c.dev.hDev, c.h)
 	ret(err)
@@ -553,11 +577,19 @@ func (c *DeviceContext) recycleContext(name string) error {
 func (l *CommandList) destroy() {
 	d := l.dev
 	cls := d.umd.(ddi.CommandLists)
-	if l.dc.Alive() && d.rt.cfg.Recycle {
+	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) { // the bug: recycle without the cap
 		ret := d.imm.ddiCall("RecycleDestroyCommandList", l.name, handleName(uint32(l.h)))
 		cls.RecycleDestroyCommandList(d.hDev, l.h)
 		ret(nil)
 		l.setState("retired")
+		if d.rt.cfg.Bugs["CL-RECYCLE-THREAD"] { // the bug: fold it back here, on the releasing thread
+			ret := l.dc.ddiCall("RecycleCommandList", l.name, handleName(uint32(l.h)))
+			l.dc.umd.(ddi.CommandLists).RecycleCommandList(l.dc.h, l.h)
+			ret(nil)
+			l.setState("cached")
+			l.dc.cache = append(l.dc.cache, l.h)
+			return
+		}
 		l.dc.recycle = append(l.dc.recycle, l)
 		return
 	}

@@ -101,6 +101,10 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		}
 	}
 	d.imm = &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
+	_, hasCL := d.umd.(ddi.CommandLists)
+	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
+		Args: fmt.Sprintf("commandlists=%d recycle=%d", b2i(hasCL && rt.cfg.CommandLists), b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle)),
+		Msg:  "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
 	if cls, ok := d.umd.(ddi.CommandLists); ok {
@@ -172,4 +176,11 @@ func (rt *Runtime) Devices() []*Device {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	return append([]*Device(nil), rt.devices...)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -29,6 +29,9 @@ func TestBugSwitches(t *testing.T) {
 		{"CL-STATE", "testdata/commandlists/execute-released.d3ds"},
 		{"ERR-DC", "testdata/commandlists/dc-out-of-memory.d3ds"},
 		{"CL-OOM", "testdata/commandlists/recycle-out-of-memory.d3ds"},
+		{"CL-CAPS", "testdata/commandlists/no-recycling.d3ds"},
+		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
+		{"CL-RECYCLE-THREAD", "command-lists"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

@@ -17,7 +17,9 @@ type clState struct {
 	clHandles  map[string]string // command-list handle -> state
 	dcFailed   map[string]bool   // deferred contexts that reported E_OUTOFMEMORY
 	finishing  map[uint64][]string
-	recycleDDI map[uint64]bool // open RecycleCreate* calls
+	recycleDDI map[uint64]bool            // open RecycleCreate* calls
+	noRecycle  bool                       // the last device created lacks D3D11DDICAPS_COMMANDLISTS_BUILD_2
+	begun      map[string]map[string]bool // deferred context -> queries begun and not ended
 }
 
 type dcOpen struct {
@@ -31,7 +33,7 @@ func (v *Verifier) clInit() {
 	}
 	v.cl = clState{icAlive: map[string]bool{}, dcOpen: map[string]dcOpen{},
 		dcByRT: map[string]int{}, clHandles: map[string]string{}, dcFailed: map[string]bool{}, finishing: map[uint64][]string{},
-		recycleDDI: map[uint64]bool{}}
+		recycleDDI: map[uint64]bool{}, begun: map[string]map[string]bool{}}
 }
 
 func isDC(ctx string) bool { return strings.HasPrefix(ctx, "DC") }
@@ -113,6 +115,44 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		}
 	}
 
+	// CL-CAPS: no Recycle* DDI without the cap.
+	if e.Kind == trace.Message && e.Name == "DriverCaps" {
+		c.noRecycle = Arg(e.Args, "recycle") == "0"
+	}
+	if call && umd && strings.HasPrefix(e.Name, "Recycle") && c.noRecycle {
+		out = append(out, v.violation("CL-CAPS", e, "%s used although the driver does not report D3D11DDICAPS_COMMANDLISTS_BUILD_2", e.Name))
+	}
+	// CL-IMPLICIT: no query left begun when the command list is created.
+	if call && umd && isDC(e.Ctx) && (e.Name == "QueryBegin" || e.Name == "QueryEnd") {
+		if c.begun[e.Ctx] == nil {
+			c.begun[e.Ctx] = map[string]bool{}
+		}
+		if e.Name == "QueryBegin" {
+			c.begun[e.Ctx][e.Handle] = true
+		} else {
+			delete(c.begun[e.Ctx], e.Handle)
+		}
+	}
+	if call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList") {
+		if p := v.parent(e); p != nil && p.Name == "FinishCommandList" && len(c.begun[p.Ctx]) > 0 {
+			out = append(out, v.violation("CL-IMPLICIT", e, "%s while %d query(ies) begun on %s were not ended: FinishCommandList must call QueryEnd first", e.Name, len(c.begun[p.Ctx]), p.Ctx))
+		}
+		if p := v.parent(e); p != nil {
+			delete(c.begun, p.Ctx)
+		}
+	}
+	// CL-RECYCLE-THREAD: RecycleCommandList only inside its context's FinishCommandList.
+	if call && umd && e.Name == "RecycleCommandList" {
+		p := v.parent(e)
+		if p == nil || p.Name != "FinishCommandList" || p.Ctx != e.Ctx {
+			where := "outside FinishCommandList"
+			if p != nil {
+				where = "inside " + p.Name
+			}
+			out = append(out, v.violation("CL-RECYCLE-THREAD", e, "RecycleCommandList of %s on %s ran %s on thread %s, not on the deferred context's thread", e.Handle, e.Ctx, where, e.Thread))
+		}
+	}
+
 	// CLS-FIRST and CLS-DEP: deferred handles open and close around the
 	// immediate ones, views inside their resources.
 	if umd && call && strings.HasPrefix(e.Name, "Create") && e.Handle != "" {
@@ -183,6 +223,12 @@ func finishOrder(names []string) string {
 				return n + " after the deferred context's handles were closed"
 			}
 			phase, created = create, true
+		case n == "RecycleCreateDeferredContext" || n == "DestroyDevice" || n == "CalcPrivateDeferredContextSize" || n == "CreateDeferredContext":
+			// (without the recycling cap the context is destroyed and created again)
+			if !created {
+				return n + " before the command list was created"
+			}
+			phase = recycleDC
 		case strings.HasPrefix(n, "Destroy"):
 			if phase > destroy {
 				return n + " (closing a context-local handle) after RecycleCreateDeferredContext"
@@ -191,11 +237,6 @@ func finishOrder(names []string) string {
 				return n + " before the command list was created"
 			}
 			phase = destroy
-		case n == "RecycleCreateDeferredContext":
-			if !created {
-				return "RecycleCreateDeferredContext before the command list was created"
-			}
-			phase = recycleDC
 		}
 	}
 	if !created {

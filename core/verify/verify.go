@@ -30,6 +30,9 @@ var Rules = []Rule{
 	{"CL-STATE", "002", "only a command-list handle in the valid state reaches CommandListExecute"},
 	{"ERR-DC", "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
 	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
+	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
+	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
+	{"CL-RECYCLE-THREAD", "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
 }
 
 // RuleByID finds a rule.
