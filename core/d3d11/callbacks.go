@@ -194,6 +194,21 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
 }
 
+// PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000):
+// it trims the high-water mark of its context-local handle allocator back to
+// what is in use. The work is visible in the trace.
+func (c *callbacks) PfnPerformAmortizedProcessingCb(ddi.HRTDEVICE) {
+	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name})
+	c.mu.Lock()
+	open := c.clsOpen
+	high := c.clsHigh
+	c.clsHigh = open
+	c.mu.Unlock()
+	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
+		Args: fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+	done(nil)
+}
+
 // PfnSetErrorCb takes a driver error for one context: each deferred context
 // reports through its own core-layer handle (seed 001, rule ERR-DC).
 func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {

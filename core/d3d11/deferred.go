@@ -232,6 +232,10 @@ func (c *DeviceContext) local(o Object) uint32 {
 	}
 	c.open[o] = l
 	c.openOrder = append(c.openOrder, o)
+	c.dev.mu.Lock()
+	c.dev.clsOpen++
+	c.dev.clsHigh = max(c.dev.clsHigh, c.dev.clsOpen)
+	c.dev.mu.Unlock()
 	return l
 }
 
@@ -315,6 +319,9 @@ func (c *DeviceContext) closeHandles() {
 			ret(nil)
 		}
 	}
+	c.dev.mu.Lock()
+	c.dev.clsOpen -= len(c.open)
+	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
 }

@@ -33,6 +33,8 @@ type Device struct {
 	dcCount    int
 	contexts   map[ddi.HRTCORELAYER]*DeviceContext // for pfnSetErrorCb
 	clsSizes   []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
+	clsHigh    int                                 // most context-local handles open since the last trim
+	clsOpen    int                                 // context-local handles open now
 }
 
 func (d *Device) Name() string { return d.name }

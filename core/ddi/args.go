@@ -205,4 +205,9 @@ type DeviceCallbacks interface {
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64
 	PfnSetErrorCb(HRTCORELAYER, hresult.HRESULT)
+	// PfnPerformAmortizedProcessingCb lets the runtime do its amortized work
+	// (trim high-water marks, drain its destruction queue). A D3D11 driver
+	// calls it itself, from the thread in the DDI, after immediate-context
+	// submissions and when a deferred context runs out of space (seed 000).
+	PfnPerformAmortizedProcessingCb(HRTDEVICE)
 }

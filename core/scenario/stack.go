@@ -81,6 +81,6 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists})
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists})
 	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
 }

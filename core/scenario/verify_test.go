@@ -32,6 +32,8 @@ func TestBugSwitches(t *testing.T) {
 		{"CL-CAPS", "testdata/commandlists/no-recycling.d3ds"},
 		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
 		{"CL-RECYCLE-THREAD", "command-lists"},
+		{"AM-SUBMIT", "spinning-cube"},
+		{"AM-BALANCE", "spinning-cube"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {

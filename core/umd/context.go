@@ -49,18 +49,20 @@ const (
 func (d *Device) ensure(words, allocs int) {
 	if d.parent != nil {
 		// A deferred context never submits: it marks where a self-contained
-		// group of packets starts, for CommandListExecute to split at.
+		// group of packets starts, for CommandListExecute to split at. Each
+		// time its recording outgrows another command-buffer's worth, it is
+		// out of space and lets the runtime work (seed 000, rule AM-DC).
 		d.groups = append(d.groups, len(d.cmd.Words))
+		if chunks := (len(d.cmd.Words) + words) / d.parent.cmdCap; chunks > d.dcChunks {
+			d.dcChunks = chunks
+			d.cb.PfnPerformAmortizedProcessingCb(d.rt)
+		}
 		return
 	}
-	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap {
+	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs["WDDM-FULL"] {
+		// (the WDDM-FULL bug lets the buffer grow past what
+		// pfnCreateContextCb gave)
 		return
-	}
-	if len(d.cmd.Words) == 0 {
-		return
-	}
-	if d.cfg.Bugs["WDDM-FULL"] {
-		return // the bug: let the buffer grow past what pfnCreateContextCb gave
 	}
 	d.submit(false, 0)
 }
@@ -312,6 +314,7 @@ func (d *Device) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
 }
 
 func (d *Device) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
+	d.busy()
 	if d.voidFailed("ClearRenderTargetView") {
 		return
 	}
@@ -324,6 +327,7 @@ func (d *Device) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, r
 }
 
 func (d *Device) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+	d.busy()
 	if d.voidFailed("ClearDepthStencilView") {
 		return
 	}
@@ -336,6 +340,7 @@ func (d *Device) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, f
 }
 
 func (d *Device) Draw(_ ddi.HDEVICE, count, start uint32) {
+	d.busy()
 	if d.voidFailed("Draw") {
 		return
 	}
@@ -348,6 +353,7 @@ func (d *Device) Draw(_ ddi.HDEVICE, count, start uint32) {
 }
 
 func (d *Device) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
+	d.busy()
 	if d.voidFailed("DrawIndexed") {
 		return
 	}
@@ -360,6 +366,7 @@ func (d *Device) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 }
 
 func (d *Device) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
+	d.busy()
 	if d.voidFailed("ResourceCopy") {
 		return
 	}
@@ -375,6 +382,7 @@ func (d *Device) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 // ResourceUpdateSubresourceUP carries the data inline in the command buffer,
 // in chunks that fit.
 func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+	d.busy()
 	if d.voidFailed("ResourceUpdateSubresourceUP") {
 		return
 	}
@@ -566,6 +574,7 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 
 // Flush submits the command buffer with pfnRenderCb (seed 003 step 9).
 func (d *Device) Flush(ddi.HDEVICE) {
+	d.busy()
 	if d.parent != nil {
 		return
 	}
@@ -578,6 +587,7 @@ func (d *Device) Flush(ddi.HDEVICE) {
 // PresentDXGI submits the command buffer with pfnPresentCb, naming the
 // surface to show (seed 003 step 9).
 func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
+	d.busy()
 	r := d.resource(src)
 	if r == nil || d.parent != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource (or on a deferred context)")
@@ -629,7 +639,43 @@ func (d *Device) submit(present bool, src ddi.HALLOCATION) error {
 	clear(d.listIdx)
 	d.st.dirty = true
 	d.freePending()
+	d.amortize()
 	return err
+}
+
+// amortizePeriod: without submissions, a busy driver still lets the runtime
+// do its amortized work at least this often (seed 000: 1 ms).
+const amortizePeriod = 1_000_000
+
+// amortize calls pfnPerformAmortizedProcessingCb after a submission: once,
+// not back to back, and only when there was work since the last call (seed
+// 000, rules AM-SUBMIT and AM-BALANCE).
+func (d *Device) amortize() {
+	if !d.workSince || d.cfg.Bugs["AM-SUBMIT"] || d.amortizedEpoch == d.epoch {
+		return // nothing to amortize, or done already in this DDI
+	}
+	d.amortizedEpoch = d.epoch
+	d.cb.PfnPerformAmortizedProcessingCb(d.rt)
+	if d.cfg.Bugs["AM-BALANCE"] {
+		d.cb.PfnPerformAmortizedProcessingCb(d.rt) // the bug: twice, back to back
+	}
+	d.workSince = false
+	if d.cfg.Now != nil {
+		d.amortizedAt = d.cfg.Now()
+	}
+}
+
+// busy notes the entry of a DDI that does work; when a busy driver has not
+// let the runtime work for amortizePeriod, it does so now.
+func (d *Device) busy() {
+	if d.parent != nil {
+		return
+	}
+	d.epoch++
+	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs["AM-BALANCE"] {
+		d.amortize()
+	}
+	d.workSince = true
 }
 
 func (d *Device) freePending() {

@@ -193,6 +193,7 @@ func (d *Device) discard() {
 	clear(d.dcUsed)
 	d.ended = d.ended[:0]
 	d.failed = false
+	d.dcChunks = 0
 	d.resetState()
 }
 
@@ -225,6 +226,7 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
 	dc.cmd.Words, dc.list, dc.groups, dc.dcOrder, dc.ended = nil, nil, nil, nil, nil
+	dc.dcChunks = 0
 	clear(dc.listIdx)
 	clear(dc.dcUsed)
 	return nil

@@ -13,6 +13,9 @@ import (
 // bug=RULE-ID) so the verifier can be seen catching them.
 type Config struct {
 	Bugs map[string]bool
+	// Now reads the CPU's clock (virtual nanoseconds), as a driver reads
+	// QueryPerformanceCounter: it paces pfnPerformAmortizedProcessingCb.
+	Now func() int64
 }
 
 // Adapter is the UMD's adapter object (what OpenAdapter10_2 returns).
@@ -103,6 +106,11 @@ type Device struct {
 	listCap        int
 	pendingDealloc []pendingFree
 	foreign        ddi.HALLOCATION // umd.foreign injection
+	amortizedAt    int64           // time of the last pfnPerformAmortizedProcessingCb
+	epoch          uint64          // counts DDI entries that do work
+	amortizedEpoch uint64          // the entry that last amortized (once per DDI at most)
+	workSince      bool            // DDI work since then
+	dcChunks       int             // deferred context: command-buffer chunks used
 	used           []*resource     // resources the unsubmitted buffer names
 	ended          []*query        // queries whose End rides on it
 	submits        uint64
