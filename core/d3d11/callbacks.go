@@ -114,7 +114,13 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 }
 
 func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err error) {
-	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj})
+	args := ""
+	if a.Resource != 0 {
+		c.mu.Lock()
+		args = "res=" + handleName(c.resByRT[a.Resource])
+		c.mu.Unlock()
+	}
+	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: args})
 	defer func() { done(err) }()
 	for _, h := range a.Allocations {
 		if e := c.rt.cfg.Kernel.DestroyAllocation(c.kdev, dxgk.HAllocation(h)); e != nil && err == nil {

@@ -35,6 +35,7 @@ type Device struct {
 	clsSizes   []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
 	clsHigh    int                                 // most context-local handles open since the last trim
 	clsOpen    int                                 // context-local handles open now
+	resByRT    map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
 }
 
 func (d *Device) Name() string { return d.name }
@@ -273,7 +274,14 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	ret(nil)
 	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
 	r.Desc.InitData = nil
-	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), "usage="+usageNames[args.Usage])
+	cargs := "usage=" + usageNames[args.Usage] + " dev=" + d.name
+	if args.Primary {
+		cargs += " primary=1"
+	}
+	d.mu.Lock()
+	d.resByRT[r.rth] = uint32(r.h)
+	d.mu.Unlock()
+	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), cargs)
 	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
 	ret(err)
 	if err != nil {

@@ -71,7 +71,7 @@ const (
 // pfnCreateContextCb (step 3).
 func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
 	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{},
-		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}}
+		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}}
 	d.hrt = ddi.HRTDEVICE(rt.newHandle())
 	done := d.api("D3D11CreateDevice", name, "")
 	defer func() { done(err) }()

@@ -152,6 +152,7 @@ type AllocateCb struct {
 
 // DeallocateCb mirrors D3DDDICB_DEALLOCATE.
 type DeallocateCb struct {
+	Resource    HRTRESOURCE // the resource the allocations belonged to (0: none)
 	Allocations []HALLOCATION
 	Obj         string
 }

@@ -20,10 +20,11 @@ func TestAsyncSame(t *testing.T) {
 			async := runAsset(t, name, Overrides{Sync: &on})
 			sync := runAsset(t, name, Overrides{Sync: &off})
 			// `expect calls` describe the asynchronous path (a rename, a
-			// submission) that a synchronous run has no need for; every other
-			// expectation must hold in both modes.
+			// submission) that a synchronous run has no need for, and an
+			// `expect live` may count an allocation the GPU still holds;
+			// every other expectation must hold in both modes.
 			for _, f := range sync.Summary().Failures {
-				if !strings.Contains(f, "expected calls") {
+				if !strings.Contains(f, "expected calls") && !strings.Contains(f, "live objects") {
 					t.Fatalf("sync run fails: %s", f)
 				}
 			}

@@ -32,6 +32,10 @@ func TestBugSwitches(t *testing.T) {
 		{"CL-CAPS", "testdata/commandlists/no-recycling.d3ds"},
 		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
 		{"CL-RECYCLE-THREAD", "command-lists"},
+		{"DD-ORDER", "four-threads"},
+		{"DD-FLUSH", "sync-destroy"},
+		{"DD-DEVICE", "four-threads"},
+		{"DD-PRIMARY", "four-threads"},
 		{"AM-SUBMIT", "spinning-cube"},
 		{"AM-BALANCE", "spinning-cube"},
 	}

@@ -470,7 +470,7 @@ func (d *Device) rename(r *resource) error {
 	old := r.alloc
 	r.alloc = cb.Allocations[0].Allocation
 	if r.inBuffer {
-		d.pendingDealloc = append(d.pendingDealloc, pendingFree{old, r.args.Obj})
+		d.pendingDealloc = append(d.pendingDealloc, pendingFree{old, r.args.Obj, r.rt})
 		// The buffer's list still names the old allocation; new uses of r
 		// must name the new one.
 		r.inBuffer = false
@@ -482,7 +482,7 @@ func (d *Device) rename(r *resource) error {
 			}
 		}
 	} else {
-		d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{old}, Obj: r.args.Obj})
+		d.dealloc(r.rt, old, r.args.Obj)
 	}
 	r.lastFence, r.lastWriteFence = 0, 0
 	d.st.dirty = true
@@ -573,6 +573,9 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 }
 
 // Flush submits the command buffer with pfnRenderCb (seed 003 step 9).
+// Flush submits the command buffer with pfnRenderCb (seed 003 step 9) and
+// processes the deferred-destruction queue even when there was nothing to
+// submit (seed 000, rule DD-FLUSH).
 func (d *Device) Flush(ddi.HDEVICE) {
 	d.busy()
 	if d.parent != nil {
@@ -580,6 +583,10 @@ func (d *Device) Flush(ddi.HDEVICE) {
 	}
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
 		d.submit(false, 0)
+		return
+	}
+	if !d.cfg.Bugs["DD-FLUSH"] { // the bug: only a submission drains the queue
+		d.processDestroyQueue()
 	}
 	d.freePending()
 }
@@ -638,6 +645,7 @@ func (d *Device) submit(present bool, src ddi.HALLOCATION) error {
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	d.st.dirty = true
+	d.processDestroyQueue() // everything destroyed before this submission is now safe
 	d.freePending()
 	d.amortize()
 	return err
@@ -682,6 +690,6 @@ func (d *Device) freePending() {
 	pend := d.pendingDealloc
 	d.pendingDealloc = nil
 	for _, p := range pend {
-		d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{p.alloc}, Obj: p.obj})
+		d.dealloc(p.rt, p.alloc, p.obj)
 	}
 }

@@ -112,6 +112,7 @@ type Device struct {
 	workSince      bool            // DDI work since then
 	dcChunks       int             // deferred context: command-buffer chunks used
 	used           []*resource     // resources the unsubmitted buffer names
+	destroyQ       []*resource     // destroyed on any thread, waiting for the immediate context (guarded by mu)
 	ended          []*query        // queries whose End rides on it
 	submits        uint64
 
@@ -129,6 +130,7 @@ type Device struct {
 type pendingFree struct {
 	alloc ddi.HALLOCATION
 	obj   string
+	rt    ddi.HRTRESOURCE
 }
 
 // InjectFailure makes the next count calls of the named DDI fail with hr
@@ -204,9 +206,13 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	return nil
 }
 
-// DestroyResource releases the allocation. Rule DD-ORDER (seed 000): if the
-// unsubmitted command buffer still uses it, pfnDeallocateCb waits for the
-// pfnRenderCb that submits that use.
+// DestroyResource is free-threaded (seed 000): it may run on any thread
+// while the immediate context is recording, so it cannot look at the
+// immediate context. It queues the destruction; the immediate context's
+// thread performs it at its next submission or Flush, once a pfnRenderCb
+// follows the resource's last use (rule DD-ORDER). Primaries are the
+// exception: they live in the immediate context's thread domain and are
+// deallocated before DestroyResource returns (rule DD-PRIMARY).
 func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	if d.close(uint32(h)) {
 		return
@@ -218,12 +224,41 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	if r == nil {
 		return
 	}
-	r.destroyed = true
-	if r.inBuffer {
-		d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj})
-		return
+	primary := r.args.Primary && !d.cfg.Bugs["DD-PRIMARY"] // the bug defers primaries too
+	switch {
+	case primary:
+		if r.inBuffer {
+			d.submit(false, 0) // the immediate context's own thread: it may submit
+		}
+		d.dealloc(r.rt, r.alloc, r.args.Obj)
+	case d.cfg.Bugs["DD-ORDER"]:
+		d.dealloc(r.rt, r.alloc, r.args.Obj) // the bug: no deferral
+	default:
+		d.mu.Lock()
+		d.destroyQ = append(d.destroyQ, r)
+		d.mu.Unlock()
 	}
-	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{r.alloc}, Obj: r.args.Obj})
+}
+
+func (d *Device) dealloc(rt ddi.HRTRESOURCE, a ddi.HALLOCATION, obj string) {
+	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: rt, Allocations: []ddi.HALLOCATION{a}, Obj: obj})
+}
+
+// processDestroyQueue runs on the immediate context's thread: resources whose
+// last use is submitted are deallocated now, the others right after the
+// submission that carries their use.
+func (d *Device) processDestroyQueue() {
+	d.mu.Lock()
+	q := d.destroyQ
+	d.destroyQ = nil
+	d.mu.Unlock()
+	for _, r := range q {
+		if r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt})
+			continue
+		}
+		d.dealloc(r.rt, r.alloc, r.args.Obj)
+	}
 }
 
 func (d *Device) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
@@ -435,7 +470,7 @@ func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
 	d.mu.Unlock()
 	if q != nil && q.alloc != 0 {
 		if q.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{q.alloc, ""})
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: q.alloc})
 		} else {
 			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}})
 		}
@@ -451,7 +486,12 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 		d.parent.mu.Unlock()
 		return
 	}
+	if d.cfg.Bugs["DD-DEVICE"] {
+		d.cb.PfnDestroyContextCb(d.rt, d.ctx) // the bug: leave the destruction queue behind
+		return
+	}
 	d.Flush(d.h)
+	d.processDestroyQueue()
 	d.freePending()
 	d.cb.PfnDestroyContextCb(d.rt, d.ctx)
 }

@@ -32,6 +32,10 @@ var Rules = []Rule{
 	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
 	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
 	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
+	{"DD-ORDER", "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
+	{"DD-FLUSH", "000", "Flush processes the deferred-destruction queue even when the command buffer is empty"},
+	{"DD-DEVICE", "000", "DestroyDevice returns only after every deferred destruction is complete"},
+	{"DD-PRIMARY", "000", "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},
 	{"AM-SUBMIT", "000", "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
 	{"AM-BALANCE", "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
 	{"CL-RECYCLE-THREAD", "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
@@ -85,6 +89,7 @@ type Verifier struct {
 
 	cl clState // CLS-* and CL-* rules
 	am amState // AM-* rules
+	dd ddState // DD-* rules
 }
 
 // New returns a verifier reading rec from its first event.
@@ -203,6 +208,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	out = append(out, v.dangling(e)...)
 	out = append(out, v.commandLists(e)...)
 	out = append(out, v.amortize(e)...)
+	out = append(out, v.destruction(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")

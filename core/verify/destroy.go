@@ -1,0 +1,89 @@
+package verify
+
+import (
+	"slices"
+	"strings"
+
+	"d3dsim/core/trace"
+)
+
+// Deferred destruction (seed 000).
+
+type ddState struct {
+	primary map[string]bool   // resource handle -> is a primary
+	device  map[string]string // resource handle -> device name
+	pending map[string]uint64 // destroyed, not yet deallocated -> seq of its DestroyResource
+}
+
+func (v *Verifier) destruction(e *trace.Event) []Violation {
+	d := &v.dd
+	if d.pending == nil {
+		*d = ddState{primary: map[string]bool{}, device: map[string]string{}, pending: map[string]uint64{}}
+	}
+	var out []Violation
+	umdIC := e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == "")
+	switch {
+	case e.Kind == trace.Call && umdIC && e.Name == "CreateResource":
+		d.primary[e.Handle] = Arg(e.Args, "primary") == "1"
+		d.device[e.Handle] = Arg(e.Args, "dev")
+	case e.Kind == trace.Call && umdIC && e.Name == "DestroyResource":
+		d.pending[e.Handle] = e.Seq
+	case e.Kind == trace.Return && umdIC && e.Name == "DestroyResource":
+		if _, still := d.pending[e.Handle]; still && d.primary[e.Handle] {
+			out = append(out, v.violation("DD-PRIMARY", e, "DestroyResource of primary %s returned before pfnDeallocateCb: a primary's destruction cannot be deferred", e.Handle))
+		}
+	case e.Kind == trace.Call && e.Name == "pfnDeallocateCb":
+		res := Arg(e.Args, "res")
+		if _, ok := d.pending[res]; !ok {
+			break
+		}
+		delete(d.pending, res)
+		if d.primary[res] {
+			break
+		}
+		for p := v.parent(e); p != nil; p = v.parent(p) {
+			if p.Name == "DestroyResource" && p.Layer == trace.UMD && p.Handle == res {
+				out = append(out, v.violation("DD-ORDER", e, "pfnDeallocateCb for %s (%s) inside its DestroyResource: a free-threaded destroy must wait until a pfnRenderCb follows the resource's last use on the immediate context", res, e.Obj))
+				break
+			}
+		}
+	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "Flush" && e.Ctx == "IC":
+		call := v.callOf(e)
+		for _, res := range v.pendingBefore(call) {
+			out = append(out, v.violation("DD-FLUSH", e, "Flush returned while %s, destroyed before it, is still not deallocated: Flush must process the deferred-destruction queue even when the command buffer is empty", res))
+		}
+	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "DestroyDevice":
+		for _, res := range v.pendingBefore(e.Seq) {
+			if d.device[res] == e.Obj {
+				out = append(out, v.violation("DD-DEVICE", e, "DestroyDevice of %s returned with %s still waiting for deferred destruction", e.Obj, res))
+			}
+		}
+	}
+	return out
+}
+
+// pendingBefore lists, sorted, the resources destroyed before seq and not
+// yet deallocated.
+func (v *Verifier) pendingBefore(seq uint64) []string {
+	var out []string
+	for res, at := range v.dd.pending {
+		if at < seq && !v.dd.primary[res] {
+			out = append(out, res)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// callOf finds the Call event a Return closes (the latest Call of that name
+// on that thread before it).
+func (v *Verifier) callOf(ret *trace.Event) uint64 {
+	evs := v.rec.Events()
+	for i := int(ret.Seq) - 2; i >= 0; i-- {
+		e := &evs[i]
+		if e.Thread == ret.Thread && e.Kind == trace.Call && e.Name == ret.Name && strings.EqualFold(e.Layer.String(), ret.Layer.String()) {
+			return e.Seq
+		}
+	}
+	return 0
+}
