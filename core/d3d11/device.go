@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -133,6 +134,29 @@ func (d *Device) invalid(call, obj, format string, args ...any) error {
 		d.message(call, obj, "D3D11 ERROR: "+msg)
 	}
 	return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): %s", call, obj, msg)
+}
+
+// driverError turns a DDI failure into the API's answer. Seed 000:
+// D3DDDIERR_APPLICATIONERROR means the driver found the application at fault
+// (the debug layer says so, the application gets E_INVALIDARG), while
+// E_INVALIDARG from a driver is the driver's own error (rule ERR-APP).
+func (d *Device) driverError(ddiName, obj string, err error) error {
+	blameApp := errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR)
+	if d.rt.cfg.Bugs["ERR-APP"] {
+		blameApp = !blameApp // the bug: blame the wrong party
+	}
+	switch {
+	case errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR) || errors.Is(err, hresult.E_INVALIDARG):
+		if d.debug {
+			if blameApp {
+				d.message(ddiName, obj, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver found an error in the application's call: %v", ddiName, obj, err))
+			} else {
+				d.message(ddiName, obj, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver returned an internal error (a driver bug): %v", ddiName, obj, err))
+			}
+		}
+		return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): %v", ddiName, obj, err)
+	}
+	return err
 }
 
 // BufferDesc mirrors D3D11_BUFFER_DESC.
@@ -285,7 +309,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
 	ret(err)
 	if err != nil {
-		return nil, err
+		return nil, d.driverError("CreateResource", name, err)
 	}
 	d.calcCLS(ddi.HTResource, uint32(r.h), name)
 	d.initChild(&r.object, name, func() {

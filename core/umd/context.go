@@ -582,6 +582,10 @@ func (d *Device) Flush(ddi.HDEVICE) {
 		return
 	}
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
+		if d.cfg.Bugs["FT-PRESENT"] && len(d.list) > 0 {
+			d.submit(true, d.list[0].Allocation) // the bug: submit a Flush with pfnPresentCb
+			return
+		}
 		d.submit(false, 0)
 		return
 	}

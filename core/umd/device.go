@@ -166,6 +166,9 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	if d.parent != nil {
 		return d.open(uint32(h), uint32(rt))
 	}
+	if d.cfg.Bugs["FT-RENDER"] && len(d.cmd.Words) > 0 {
+		d.submit(false, 0) // the bug: submit from a free-threaded create, on whatever thread calls it
+	}
 	r := &resource{args: *a, rt: rt}
 	r.args.InitData = nil
 	info := ddi.AllocationInfo{
@@ -180,6 +183,16 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = a.Width
 		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
 	case ddi.DimTexture2D:
+		if (a.Format == ddi.FormatD24UnormS8Uint || a.Format == ddi.FormatD32Float) && a.BindFlags.Has(ddi.BindShaderResource) {
+			// The simulated GPU cannot sample its depth formats: the
+			// driver blames the application (seed 000's new error code).
+			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: depth format %d cannot also be a shader resource on this GPU", a.Format)
+		}
+		if a.Width > 8192 || a.Height > 8192 {
+			// A driver-side limit the runtime does not know; reported as
+			// the driver's own error, E_INVALIDARG (seed 000).
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
+		}
 		r.format = gpuFormat(a.Format)
 		bpp := uint32(r.format.BytesPerPixel())
 		if bpp == 0 {

@@ -32,6 +32,9 @@ var Rules = []Rule{
 	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
 	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
 	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
+	{"FT-PRESENT", "000", "pfnPresentCb only during PresentDXGI"},
+	{"FT-RENDER", "000", "pfnRenderCb only on the thread that called Flush: the immediate context's"},
+	{"ERR-APP", "000", "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
 	{"DD-ORDER", "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
 	{"DD-FLUSH", "000", "Flush processes the deferred-destruction queue even when the command buffer is empty"},
 	{"DD-DEVICE", "000", "DestroyDevice returns only after every deferred destruction is complete"},
@@ -87,9 +90,10 @@ type Verifier struct {
 	// LIFE-DANGLING state
 	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
 
-	cl clState // CLS-* and CL-* rules
-	am amState // AM-* rules
-	dd ddState // DD-* rules
+	cl    clState           // CLS-* and CL-* rules
+	am    amState           // AM-* rules
+	dd    ddState           // DD-* rules
+	blame map[string]string // ERR-APP: thread -> the error a DDI just returned
 }
 
 // New returns a verifier reading rec from its first event.
@@ -209,6 +213,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	out = append(out, v.commandLists(e)...)
 	out = append(out, v.amortize(e)...)
 	out = append(out, v.destruction(e)...)
+	out = append(out, v.callbacks(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
