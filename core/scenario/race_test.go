@@ -1,3 +1,7 @@
+//go:build !js
+
+// (WebAssembly has no threads: these tests are for the race detector.)
+
 package scenario
 
 import (
