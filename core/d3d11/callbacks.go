@@ -230,6 +230,11 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)
+	case ctx != nil && ctx.inRecycle:
+		// RecycleCommandList may only report device removal; anything else
+		// is critical (seed 002, rule CL-RECYCLE-ERR).
+		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "pfnSetErrorCb", Ctx: name,
+			HR: hr.Name(), Msg: "D3D11 CORRUPTION: RecycleCommandList reported " + hr.Name() + ": only D3DDDIERR_DEVICEREMOVED is allowed there; treated as critical"})
 	case ctx != nil && ctx.isDC && hr == hresult.E_OUTOFMEMORY:
 		ctx.failed = true
 	}

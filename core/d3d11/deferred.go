@@ -19,7 +19,7 @@ type deferred struct {
 	refs      int32
 	dead      bool
 	open      map[Object]uint32 // context-local handles opened for the command list being recorded
-	openOrder []Object          // in opening order (a resource before its views, rule CLS-DEP)
+	openOrder []openEntry       // in opening order (a resource before its views, rule CLS-DEP)
 	failed    bool              // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
 	abandoned bool              // and the recording has been thrown away
 	recycle   []*CommandList    // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
@@ -27,6 +27,7 @@ type deferred struct {
 	begun     []*Query
 	lists     int
 	emulated  bool         // the runtime records API calls itself (driver.commandlists=false)
+	inRecycle bool         // inside RecycleCommandList (errors there are critical)
 	ops       []recordedOp // emulated: the calls recorded so far
 	held      []pinner     // emulated: the objects they name
 }
@@ -123,7 +124,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	d.mu.Unlock()
 	h := ddi.HDEVICE(d.rt.newHandle())
 	core := ddi.HRTCORELAYER(d.rt.newHandle())
-	ret = ic.ddiCall("CreateDeferredContext", name, handleName(uint32(h)))
+	ret = ic.ddiCallArgs("CreateDeferredContext", name, handleName(uint32(h)), fmt.Sprintf("dc=DC%d", n))
 	table, err := cl.CreateDeferredContext(d.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: core, Obj: name}, h)
 	ret(err)
 	if err != nil {
@@ -136,6 +137,12 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	d.mu.Unlock()
 	d.children.Add(1)
 	return c, nil
+}
+
+// openEntry is one context-local handle opened for an object.
+type openEntry struct {
+	o Object
+	h uint32
 }
 
 // ddiHandle is the immediate context's driver handle of an object and the
@@ -165,10 +172,10 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 // the context-local dependency handle, and rt = the immediate handle.
 func (c *DeviceContext) local(o Object) uint32 {
 	h, t := ddiHandle(o)
-	if !c.isDC || h == 0 {
+	if !c.isDC || h == 0 || c.dev.rt.cfg.Bugs["CLS-OPEN"] { // the bug: hand the immediate handle to the deferred context
 		return h
 	}
-	if l, ok := c.open[o]; ok {
+	if l, ok := c.open[o]; ok && !c.dev.rt.cfg.Bugs["CLS-ONE"] { // the bug: a new handle on every bind
 		return l
 	}
 	if c.failed {
@@ -231,7 +238,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		return 0
 	}
 	c.open[o] = l
-	c.openOrder = append(c.openOrder, o)
+	c.openOrder = append(c.openOrder, openEntry{o, l})
 	c.dev.mu.Lock()
 	c.dev.clsOpen++
 	c.dev.clsHigh = max(c.dev.clsHigh, c.dev.clsOpen)
@@ -275,8 +282,8 @@ func (c *DeviceContext) qH(q *Query) ddi.HQUERY { return ddi.HQUERY(c.local(q)) 
 func (c *DeviceContext) closeHandles() {
 	order := slices.Clone(c.openOrder)
 	slices.Reverse(order)
-	for _, o := range order {
-		l := c.open[o]
+	for _, oe := range order {
+		o, l := oe.o, oe.h
 		name := o.Name()
 		switch v := o.(type) {
 		case *Resource:
@@ -320,7 +327,7 @@ func (c *DeviceContext) closeHandles() {
 		}
 	}
 	c.dev.mu.Lock()
-	c.dev.clsOpen -= len(c.open)
+	c.dev.clsOpen -= len(c.openOrder)
 	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
@@ -371,6 +378,16 @@ func (c *DeviceContext) hold() func() {
 	}
 }
 
+// forgetHandles drops the runtime's record of the open handles without
+// closing them in the driver (only bug switches do this).
+func (c *DeviceContext) forgetHandles() {
+	c.dev.mu.Lock()
+	c.dev.clsOpen -= len(c.openOrder)
+	c.dev.mu.Unlock()
+	clear(c.open)
+	c.openOrder = c.openOrder[:0]
+}
+
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
 	bind(&c.vb, nil, nilRes)
@@ -406,7 +423,11 @@ func (c *DeviceContext) abandon() {
 	ret(nil)
 	hold := c.hold()
 	c.unbindAll()
-	c.closeHandles()
+	if c.dev.rt.cfg.Bugs["CL-ABANDON"] {
+		c.forgetHandles() // the bug: abandon without closing the open handles
+	} else {
+		c.closeHandles()
+	}
 	hold()
 	c.begun = c.begun[:0]
 	c.abandoned = true
@@ -482,7 +503,9 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	// Empty the recycle list, integrating into the cache (on this thread).
 	for _, old := range c.recycle {
 		ret := c.ddiCall("RecycleCommandList", old.name, handleName(uint32(old.h)))
+		c.inRecycle = true
 		cls.RecycleCommandList(c.h, old.h)
+		c.inRecycle = false
 		ret(nil)
 		old.setState("cached")
 		c.cache = append(c.cache, old.h)
@@ -490,6 +513,14 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
 	l = &CommandList{dc: c}
+	earlyClose := d.rt.cfg.Bugs["CL-FINISH"] // the bug: close the handles before the command list exists
+	var saved binding
+	var hold func()
+	if earlyClose {
+		saved, hold = c.bindings(), c.hold()
+		c.unbindAll()
+		c.closeHandles()
+	}
 	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
@@ -516,14 +547,19 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		return nil, c.reset(name, err)
 	}
 	// Close the open context-local handles, then recycle the context.
-	saved := c.bindings()
-	hold := c.hold()
-	c.unbindAll()
-	if d.rt.cfg.Bugs["CL-FINISH"] { // the bug: recycle the context before closing its handles
+	if !earlyClose {
+		saved, hold = c.bindings(), c.hold()
+		c.unbindAll()
+	}
+	if earlyClose {
 		if err := c.recycleContext(name); err != nil {
 			return nil, err
 		}
-		c.closeHandles()
+	} else if d.rt.cfg.Bugs["CL-CLOSE"] { // the bug: recycle the context with its handles open
+		if err := c.recycleContext(name); err != nil {
+			return nil, err
+		}
+		c.forgetHandles()
 	} else {
 		c.closeHandles()
 		if err := c.recycleContext(name); err != nil {
@@ -562,7 +598,7 @@ func (c *DeviceContext) recycleContext(name string) error {
 		cls.CalcPrivateDeferredContextSize(c.dev.hDev)
 		ret(nil)
 		c.h = ddi.HDEVICE(c.dev.rt.newHandle())
-		ret = ic.ddiCall("CreateDeferredContext", c.name, handleName(uint32(c.h)))
+		ret = ic.ddiCallArgs("CreateDeferredContext", c.name, handleName(uint32(c.h)), "dc="+c.name)
 		table, err := cls.CreateDeferredContext(c.dev.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: c.core, Obj: c.name}, c.h)
 		ret(err)
 		if err == nil {
@@ -584,7 +620,7 @@ func (c *DeviceContext) recycleContext(name string) error {
 func (l *CommandList) destroy() {
 	d := l.dev
 	cls := d.umd.(ddi.CommandLists)
-	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) { // the bug: recycle without the cap
+	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) && !d.rt.cfg.Bugs["CL-DESTROY"] { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
 		ret := d.imm.ddiCall("RecycleDestroyCommandList", l.name, handleName(uint32(l.h)))
 		cls.RecycleDestroyCommandList(d.hDev, l.h)
 		ret(nil)

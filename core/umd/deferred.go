@@ -280,6 +280,10 @@ func (d *Device) RecycleDestroyCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 // RecycleCommandList folds a retired handle into its deferred context's
 // cache; called on the deferred context's thread.
 func (d *Device) RecycleCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
+	if d.cfg.Bugs["CL-RECYCLE-ERR"] {
+		// the bug: report an error RecycleCommandList may not report
+		d.cb.PfnSetErrorCb(d.core, hresult.E_OUTOFMEMORY)
+	}
 	o := d.owner()
 	o.mu.Lock()
 	defer o.mu.Unlock()

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"slices"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -20,6 +21,9 @@ type clState struct {
 	recycleDDI map[uint64]bool            // open RecycleCreate* calls
 	noRecycle  bool                       // the last device created lacks D3D11DDICAPS_COMMANDLISTS_BUILD_2
 	begun      map[string]map[string]bool // deferred context -> queries begun and not ended
+	clDC       map[string]string          // command-list handle -> its deferred context
+	dcAlive    map[string]bool            // deferred context -> not destroyed
+	abandoning map[string]bool            // deferred context -> AbandonCommandList seen, not yet recycled
 }
 
 type dcOpen struct {
@@ -110,7 +114,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		if p := v.parent(e); p != nil && c.recycleDDI[p.Seq] {
 			out = append(out, v.violation("CL-OOM", e, "%s reported %s through pfnSetErrorCb: it must return it", p.Name, e.HR))
 		}
-		if isDC(e.Ctx) && e.HR == "E_OUTOFMEMORY" {
+		if p := v.parent(e); isDC(e.Ctx) && e.HR == "E_OUTOFMEMORY" && (p == nil || p.Name != "RecycleCommandList") {
 			c.dcFailed[e.Ctx] = true
 		}
 	}
@@ -246,4 +250,92 @@ func finishOrder(names []string) string {
 		return "the deferred context was not recycled (RecycleCreateDeferredContext)"
 	}
 	return ""
+}
+
+// More rules of seeds 001 and 002, on handle identity and on the
+// close/abandon/destroy sequences.
+func (v *Verifier) commandLists2(e *trace.Event) []Violation {
+	c := &v.cl
+	v.clInit()
+	if c.clDC == nil {
+		c.clDC, c.dcAlive, c.abandoning = map[string]string{}, map[string]bool{}, map[string]bool{}
+	}
+	var out []Violation
+	call, umd := e.Kind == trace.Call, e.Layer == trace.UMD
+	if call && e.Name == "pfnSetErrorCb" {
+		// CL-RECYCLE-ERR: RecycleCommandList reports only device removal.
+		if p := v.parent(e); p != nil && p.Name == "RecycleCommandList" && e.HR != "D3DDDIERR_DEVICEREMOVED" {
+			out = append(out, v.violation("CL-RECYCLE-ERR", e, "RecycleCommandList reported %s through pfnSetErrorCb: it may report only D3DDDIERR_DEVICEREMOVED", e.HR))
+		}
+	}
+	if !call || !umd {
+		return out
+	}
+	switch {
+	// CLS-ONE: one handle per object per deferred context.
+	case isDC(e.Ctx) && strings.HasPrefix(e.Name, "Create") && Arg(e.Args, "rt") != "":
+		rt := Arg(e.Args, "rt")
+		var dup []string
+		for k, o := range c.dcOpen {
+			if o.rt == rt && strings.HasPrefix(k, e.Ctx+"/") && k != e.Ctx+"/"+e.Handle {
+				dup = append(dup, strings.TrimPrefix(k, e.Ctx+"/"))
+			}
+		}
+		if len(dup) > 0 {
+			slices.Sort(dup)
+			out = append(out, v.violation("CLS-ONE", e, "%s opened a second handle %s on %s for the object of %s (already %s)", e.Name, e.Handle, e.Ctx, rt, strings.Join(dup, " ")))
+		}
+	// CLS-OPEN: a deferred context's DDIs name its own open handles.
+	case isDC(e.Ctx) && e.Handle != "" && !strings.HasPrefix(e.Name, "Create") && !strings.HasPrefix(e.Name, "Destroy") &&
+		!strings.HasPrefix(e.Name, "Recycle") && e.Name != "AbandonCommandList":
+		if _, ok := c.dcOpen[e.Ctx+"/"+e.Handle]; !ok {
+			out = append(out, v.violation("CLS-OPEN", e, "%s on %s names %s, which is no handle opened on that deferred context (first bind must open one, with the immediate handle as hRT)", e.Name, e.Ctx, e.Handle))
+		}
+	// CL-CLOSE and CL-ABANDON: no handle left open when the context is recycled or destroyed.
+	case e.Name == "AbandonCommandList":
+		c.abandoning[e.Ctx] = true
+	case e.Name == "RecycleCreateDeferredContext" || (isDC(e.Ctx) && e.Name == "DestroyDevice"):
+		dc := e.Ctx
+		if e.Name == "RecycleCreateDeferredContext" {
+			dc = e.Obj
+		}
+		var open []string
+		for k := range c.dcOpen {
+			if strings.HasPrefix(k, dc+"/") {
+				open = append(open, strings.TrimPrefix(k, dc+"/"))
+			}
+		}
+		if len(open) > 0 {
+			slices.Sort(open)
+			rule, what := "CL-CLOSE", "after the command list was created"
+			if c.abandoning[dc] {
+				rule, what = "CL-ABANDON", "after AbandonCommandList"
+			}
+			out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
+			for _, h := range open {
+				c.dcByRT[c.dcOpen[dc+"/"+h].rt]--
+				delete(c.dcOpen, dc+"/"+h) // the driver's context is fresh now
+			}
+		}
+		delete(c.abandoning, dc)
+		if e.Name == "DestroyDevice" {
+			c.dcAlive[dc] = false
+		}
+	// CL-DESTROY: light destruction while the deferred context lives.
+	case e.Name == "CreateDeferredContext":
+		c.dcAlive[Arg(e.Args, "dc")] = true
+	case e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList":
+		if p := v.parent(e); p != nil {
+			c.clDC[e.Handle] = p.Ctx
+		}
+	case e.Name == "DestroyCommandList":
+		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle {
+			out = append(out, v.violation("CL-DESTROY", e, "DestroyCommandList of %s while its deferred context %s lives: the runtime must call RecycleDestroyCommandList", e.Handle, dc))
+		}
+	case e.Name == "RecycleDestroyCommandList":
+		if dc := c.clDC[e.Handle]; !c.dcAlive[dc] {
+			out = append(out, v.violation("CL-DESTROY", e, "RecycleDestroyCommandList of %s after its deferred context %s was destroyed: the runtime must call DestroyCommandList", e.Handle, dc))
+		}
+	}
+	return out
 }

@@ -30,6 +30,12 @@ var Rules = []Rule{
 	{"CL-STATE", "002", "only a command-list handle in the valid state reaches CommandListExecute"},
 	{"ERR-DC", "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
 	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
+	{"CLS-ONE", "001", "each object has one handle for the immediate context and one per deferred context that uses it"},
+	{"CLS-OPEN", "001", "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
+	{"CL-CLOSE", "002", "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
+	{"CL-ABANDON", "002", "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
+	{"CL-DESTROY", "002", "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
+	{"CL-RECYCLE-ERR", "002", "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
 	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
 	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
 	{"FT-PRESENT", "000", "pfnPresentCb only during PresentDXGI"},
@@ -210,6 +216,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	}
 	out = append(out, v.mapHazard(e)...)
 	out = append(out, v.dangling(e)...)
+	out = append(out, v.commandLists2(e)...)
 	out = append(out, v.commandLists(e)...)
 	out = append(out, v.amortize(e)...)
 	out = append(out, v.destruction(e)...)
