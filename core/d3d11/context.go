@@ -490,7 +490,31 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 		return nil, c.dev.invalid("Map", r.name, "the resource is already mapped")
 	}
 	if c.isDC {
-		return nil, c.dev.invalid("Map", r.name, "Map on a deferred context is not simulated yet")
+		// D3D11: a deferred context maps only DYNAMIC resources, with
+		// WRITE_DISCARD; the command list carries the new contents.
+		if r.Desc.Usage != ddi.UsageDynamic || t != ddi.MapWriteDiscard {
+			return nil, c.dev.invalid("Map", r.name, "a deferred context maps only DYNAMIC resources with WRITE_DISCARD")
+		}
+		if c.emulated {
+			n := r.Desc.Width
+			if r.Kind == KindTexture2D {
+				n = r.Desc.Width * r.Desc.Height * ddi.FormatSize(r.Desc.Format)
+			}
+			data := make([]byte, n)
+			r.mapped, r.mapCtx, r.data = true, c, data
+			c.mappedHere = append(c.mappedHere, r)
+			// Recorded where it happens; the bytes are what the application
+			// has written by the time the list is replayed.
+			err := c.record("Map", func(ic *DeviceContext) error {
+				m, err := ic.Map(r, ddi.MapWriteDiscard, 0)
+				if err != nil {
+					return err
+				}
+				copy(m, data)
+				return ic.Unmap(r)
+			}, r)
+			return data, err
+		}
 	}
 	cpu := r.Desc.CPUAccessFlags
 	switch r.Desc.Usage {
@@ -513,9 +537,13 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 			return nil, c.dev.invalid("Map", r.name, "mapping for write needs CPUAccessFlags=WRITE")
 		}
 	}
-	ret := c.ddiCallArgs("ResourceMap", r.name, handleName(uint32(r.h)), mapArgs(t, flags))
-	m, err := c.umd.ResourceMap(c.h, r.h, t, flags)
+	hr := c.resH(r)
+	ret := c.ddiCallArgs("ResourceMap", r.name, handleName(uint32(hr)), mapArgs(t, flags))
+	m, err := c.umd.ResourceMap(c.h, hr, t, flags)
 	ret(err)
+	if err == nil && c.isDC {
+		c.mappedHere = append(c.mappedHere, r)
+	}
 	if err != nil {
 		if e := c.dev.removedHR(); e != nil {
 			return nil, e
@@ -552,17 +580,31 @@ func (c *DeviceContext) Unmap(r *Resource) error {
 		done(err)
 		return err
 	}
-	if !r.mapped {
-		err := c.dev.invalid("Unmap", r.name, "the resource is not mapped")
+	if !r.mapped || r.mapCtx != c {
+		err := c.dev.invalid("Unmap", r.name, "the resource is not mapped on %s", c.name)
 		done(err)
 		return err
 	}
-	ret := c.ddiCall("ResourceUnmap", r.name, handleName(uint32(r.h)))
-	c.umd.ResourceUnmap(c.h, r.h)
-	ret(nil)
-	r.mapped, r.mapCtx, r.data = false, nil, nil
+	c.unmap(r)
 	done(nil)
 	return nil
+}
+
+// unmap ends a map on this context (also FinishCommandList's implicit
+// ResourceUnmap, rule CL-IMPLICIT).
+func (c *DeviceContext) unmap(r *Resource) {
+	if i := slices.Index(c.mappedHere, r); i >= 0 {
+		c.mappedHere = slices.Delete(c.mappedHere, i, i+1)
+	}
+	if c.emulated {
+		r.mapped, r.mapCtx, r.data = false, nil, nil // the Map was recorded with its bytes
+		return
+	}
+	hr := c.resH(r)
+	ret := c.ddiCall("ResourceUnmap", r.name, handleName(uint32(hr)))
+	c.umd.ResourceUnmap(c.h, hr)
+	ret(nil)
+	r.mapped, r.mapCtx, r.data = false, nil, nil
 }
 
 func (c *DeviceContext) Begin(q *Query) error {

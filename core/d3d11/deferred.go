@@ -14,22 +14,23 @@ import (
 
 // deferred is the part of a DeviceContext only a deferred context uses.
 type deferred struct {
-	isDC      bool
-	core      ddi.HRTCORELAYER // its own, for pfnSetErrorCb (rule ERR-DC)
-	refs      int32
-	dead      bool
-	open      map[Object]uint32 // context-local handles opened for the command list being recorded
-	openOrder []openEntry       // in opening order (a resource before its views, rule CLS-DEP)
-	failed    bool              // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
-	abandoned bool              // and the recording has been thrown away
-	recycle   []*CommandList    // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
-	cache     []ddi.HCOMMANDLIST
-	begun     []*Query
-	lists     int
-	emulated  bool         // the runtime records API calls itself (driver.commandlists=false)
-	inRecycle bool         // inside RecycleCommandList (errors there are critical)
-	ops       []recordedOp // emulated: the calls recorded so far
-	held      []pinner     // emulated: the objects they name
+	isDC       bool
+	core       ddi.HRTCORELAYER // its own, for pfnSetErrorCb (rule ERR-DC)
+	refs       int32
+	dead       bool
+	open       map[Object]uint32 // context-local handles opened for the command list being recorded
+	openOrder  []openEntry       // in opening order (a resource before its views, rule CLS-DEP)
+	failed     bool              // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
+	abandoned  bool              // and the recording has been thrown away
+	recycle    []*CommandList    // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
+	cache      []ddi.HCOMMANDLIST
+	begun      []*Query
+	mappedHere []*Resource // mapped on this context and not yet unmapped
+	lists      int
+	emulated   bool         // the runtime records API calls itself (driver.commandlists=false)
+	inRecycle  bool         // inside RecycleCommandList (errors there are critical)
+	ops        []recordedOp // emulated: the calls recorded so far
+	held       []pinner     // emulated: the objects they name
 }
 
 // ddiCall emits a DDI Call on this context (ctx = IC, DC1, ...).
@@ -475,6 +476,9 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		return nil, err
 	}
 	if c.emulated {
+		for len(c.mappedHere) > 0 {
+			c.unmap(c.mappedHere[0]) // rule CL-IMPLICIT
+		}
 		return c.finishEmulated(name, restore)
 	}
 	d := c.dev
@@ -493,6 +497,10 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		q.began, q.issued = false, true
 	}
 	c.begun = c.begun[:0]
+	// ... and unmaps what was mapped on it (rule CL-IMPLICIT).
+	for len(c.mappedHere) > 0 && !d.rt.cfg.Bugs["CL-IMPLICIT"] {
+		c.unmap(c.mappedHere[0])
+	}
 	c.afterDDI()
 	if c.failed && d.rt.cfg.Bugs["ERR-DC"] {
 		c.failed, c.abandoned = false, false // the bug: forget the deferred context's error

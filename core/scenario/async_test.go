@@ -87,9 +87,15 @@ func TestCommandListScenarios(t *testing.T) {
 // the calls itself; every scenario with deferred contexts gives the same
 // frames either way.
 func TestCommandListEmulationSamePixels(t *testing.T) {
-	for _, name := range []string{"command-lists", "four-threads"} {
+	for _, name := range []string{"command-lists", "four-threads", "testdata/commandlists/deferred-map.d3ds"} {
 		t.Run(name, func(t *testing.T) {
-			src, _ := assets.Scenario(name)
+			src, ok := assets.Scenario(name)
+			if !ok {
+				var err error
+				if src, err = os.ReadFile(name); err != nil {
+					t.Fatal(err)
+				}
+			}
 			native := runSource(t, string(src))
 			emulated := runSource(t, "option driver.commandlists=false\n"+string(src))
 			for _, f := range emulated.Summary().Failures {

@@ -88,7 +88,11 @@ func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
 			d.dcOrder = append(d.dcOrder, r)
 		}
 		d.dcUsed[r] = d.dcUsed[r] || write
-		return d.refAlloc(r.alloc, write, offset)
+		a := r.alloc
+		if v, ok := d.versions[r]; ok {
+			a = v // renamed by a Map(WRITE_DISCARD) on this deferred context
+		}
+		return d.refAlloc(a, write, offset)
 	}
 	if !r.inBuffer {
 		r.inBuffer = true
@@ -408,8 +412,11 @@ func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, d
 // never waits.
 func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
 	r := d.resource(h)
-	if r == nil || d.parent != nil {
-		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource (or on a deferred context)")
+	if r == nil {
+		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
+	}
+	if d.parent != nil {
+		return d.mapDeferred(r, t)
 	}
 	if d.injected("ResourceMap") {
 		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
@@ -491,11 +498,50 @@ func (d *Device) rename(r *resource) error {
 
 func (d *Device) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	r := d.resource(h)
-	if r == nil || !r.mapped {
+	if r == nil {
+		return
+	}
+	if d.parent != nil {
+		if v, ok := d.versions[r]; ok {
+			d.cb.PfnUnlockCb(d.rt, v)
+		}
+		return
+	}
+	if !r.mapped {
 		return
 	}
 	r.mapped = false
 	d.cb.PfnUnlockCb(d.rt, r.alloc)
+}
+
+// mapDeferred is Map(WRITE_DISCARD) recorded on a deferred context: the
+// command list gets a fresh version of the resource, which becomes the
+// resource's contents when the list is executed.
+func (d *Device) mapDeferred(r *resource, t ddi.MapType) (ddi.MappedSubresource, error) {
+	if t != ddi.MapWriteDiscard {
+		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: a deferred context maps only with WRITE_DISCARD")
+	}
+	cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
+		Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
+	}}}
+	if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
+		return ddi.MappedSubresource{}, err
+	}
+	if old, ok := d.versions[r]; ok {
+		d.dealloc(r.rt, old, r.args.Obj) // discarded again before any use was submitted
+	}
+	a := cb.Allocations[0].Allocation
+	d.versions[r] = a
+	if _, ok := d.dcUsed[r]; !ok {
+		d.dcOrder = append(d.dcOrder, r)
+		d.dcUsed[r] = false
+	}
+	d.st.dirty = true
+	lk := ddi.LockCb{Allocation: a}
+	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
+		return ddi.MappedSubresource{}, err
+	}
+	return ddi.MappedSubresource{Data: lk.Data, RowPitch: r.pitch}, nil
 }
 
 func (d *Device) query(h ddi.HQUERY) *query {

@@ -48,13 +48,20 @@ func (s clState) String() string {
 
 // commandList is the private memory behind an HCOMMANDLIST.
 type commandList struct {
-	state  clState
-	dc     ddi.HDEVICE
-	words  []uint32
-	list   []ddi.AllocationListEntry
-	groups []int
-	used   []usedResource
-	ended  []*query
+	state    clState
+	dc       ddi.HDEVICE
+	words    []uint32
+	list     []ddi.AllocationListEntry
+	groups   []int
+	used     []usedResource
+	ended    []*query
+	versions []version // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
+}
+
+type version struct {
+	r       *resource
+	alloc   ddi.HALLOCATION
+	adopted bool // executed: the resource owns the allocation now
 }
 
 type usedResource struct {
@@ -154,7 +161,7 @@ func (d *Device) CreateDeferredContext(_ ddi.HDEVICE, a *ddi.CreateDeferredConte
 	}
 	dc := &Device{h: h, rt: d.rt, core: a.HRTCoreLayer, cb: d.cb, cfg: d.cfg, obj: a.Obj, parent: d,
 		local: map[uint32]uint32{}, listIdx: map[ddi.HALLOCATION]int{}, fail: map[string]int{},
-		dcUsed: map[*resource]bool{},
+		dcUsed: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{},
 		cmdCap: 1 << 28, listCap: 1 << 20}
 	dc.resetState()
 	d.mu.Lock()
@@ -189,6 +196,12 @@ func (d *Device) discard() {
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	d.groups = d.groups[:0]
+	for _, r := range d.dcOrder { // an abandoned recording's renames
+		if a, ok := d.versions[r]; ok {
+			d.dealloc(r.rt, a, r.args.Obj)
+		}
+	}
+	clear(d.versions)
 	d.dcOrder = d.dcOrder[:0]
 	clear(d.dcUsed)
 	d.ended = d.ended[:0]
@@ -225,6 +238,14 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 		cl.used = append(cl.used, usedResource{r, dc.dcUsed[r]})
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
+	d.freeVersions(cl)
+	cl.versions = cl.versions[:0]
+	for _, r := range dc.dcOrder {
+		if a, ok := dc.versions[r]; ok {
+			cl.versions = append(cl.versions, version{r: r, alloc: a})
+		}
+	}
+	clear(dc.versions)
 	dc.cmd.Words, dc.list, dc.groups, dc.dcOrder, dc.ended = nil, nil, nil, nil, nil
 	dc.dcChunks = 0
 	clear(dc.listIdx)
@@ -263,16 +284,33 @@ func (d *Device) RecycleCreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandLis
 
 func (d *Device) DestroyCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.mu.Lock()
+	cl := d.cls[h]
 	delete(d.cls, h)
 	d.mu.Unlock()
+	if cl != nil {
+		d.freeVersions(cl)
+	}
+}
+
+// freeVersions deallocates the renamed allocations of a command list that
+// never became their resource's contents.
+func (d *Device) freeVersions(cl *commandList) {
+	for _, v := range cl.versions {
+		if !v.adopted {
+			d.dealloc(v.r.rt, v.alloc, v.r.args.Obj)
+		}
+	}
+	cl.versions = nil
 }
 
 // RecycleDestroyCommandList is a light destruction: the handle's memory stays
 // with the driver for reuse.
 func (d *Device) RecycleDestroyCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.mu.Lock()
-	defer d.mu.Unlock()
-	if cl := d.cls[h]; cl != nil {
+	cl := d.cls[h]
+	d.mu.Unlock()
+	if cl != nil {
+		d.freeVersions(cl)
 		*cl = commandList{state: clRetired, dc: cl.dc}
 	}
 }
@@ -314,6 +352,22 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		return
 	}
 	d.resetState()
+	// The list's Map(WRITE_DISCARD) versions become the resources' contents.
+	for i := range cl.versions {
+		v := &cl.versions[i]
+		if v.adopted {
+			continue // executed before: the resource owns it (a second execution reuses its contents)
+		}
+		v.adopted = true
+		old := v.r.alloc
+		v.r.alloc = v.alloc
+		if v.r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{old, v.r.args.Obj, v.r.rt})
+		} else {
+			d.dealloc(v.r.rt, old, v.r.args.Obj)
+		}
+		v.r.lastFence, v.r.lastWriteFence = 0, 0
+	}
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]

@@ -117,14 +117,15 @@ type Device struct {
 	submits        uint64
 
 	// Deferred contexts and command lists (seeds 001, 002).
-	parent  *Device                           // on a deferred context: the immediate context's device
-	local   map[uint32]uint32                 // deferred context: context-local handle -> immediate handle
-	groups  []int                             // deferred context: word offsets of self-contained packet groups
-	dcUsed  map[*resource]bool                // deferred context: resources recorded, and whether written
-	dcOrder []*resource                       // deferred context: the same, in first-use order
-	failed  bool                              // deferred context: reported an error, recording discarded
-	dcs     map[ddi.HDEVICE]*Device           // immediate: its deferred contexts
-	cls     map[ddi.HCOMMANDLIST]*commandList // immediate: command-list handles and their state
+	parent   *Device                           // on a deferred context: the immediate context's device
+	local    map[uint32]uint32                 // deferred context: context-local handle -> immediate handle
+	groups   []int                             // deferred context: word offsets of self-contained packet groups
+	dcUsed   map[*resource]bool                // deferred context: resources recorded, and whether written
+	versions map[*resource]ddi.HALLOCATION     // deferred context: resources renamed by Map(WRITE_DISCARD)
+	dcOrder  []*resource                       // deferred context: the same, in first-use order
+	failed   bool                              // deferred context: reported an error, recording discarded
+	dcs      map[ddi.HDEVICE]*Device           // immediate: its deferred contexts
+	cls      map[ddi.HCOMMANDLIST]*commandList // immediate: command-list handles and their state
 }
 
 type pendingFree struct {
