@@ -215,6 +215,24 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(ddi.HRTDEVICE) {
 	done(nil)
 }
 
+// PfnStateIaVertexBufCb re-sends the context's vertex-buffer binding to the
+// driver (a state-refresh callback).
+func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.mu.Lock()
+	ctx := c.contexts[core]
+	c.mu.Unlock()
+	if ctx == nil || start > 0 || count == 0 {
+		return
+	}
+	bound := "none"
+	if ctx.vb != nil {
+		bound = handleName(uint32(ctx.vb.h))
+	}
+	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: "bound=" + bound})
+	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
+	done(nil)
+}
+
 // PfnSetErrorCb takes a driver error for one context: each deferred context
 // reports through its own core-layer handle (seed 001, rule ERR-DC).
 func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {

@@ -24,6 +24,8 @@ type DeviceContext struct {
 	vs, ps           *Shader
 	rtv, dsv         *View
 	blend, rs, depth *State
+	vbStride         uint32
+	vbOffset         uint32
 	topo             ddi.Topology
 	vp               ddi.Viewport
 	hasVP            bool
@@ -194,6 +196,7 @@ func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, of
 	return c.simple("IASetVertexBuffers", "IaSetVertexBuffers", objName(vb), []Object{vb}, func() {
 		if slot == 0 {
 			bind(&c.vb, vb, nilRes)
+			c.vbStride, c.vbOffset = stride, offset
 		}
 		c.umd.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
 	})

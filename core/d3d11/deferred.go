@@ -681,7 +681,9 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 	ret := c.ddiCall("CommandListExecute", l.name, handleName(uint32(l.h)))
 	c.dev.umd.(ddi.CommandLists).CommandListExecute(c.h, l.h)
 	ret(nil)
-	c.unbindAll()
+	if !c.dev.rt.cfg.Bugs["CL-EXEC"] { // the bug: the context keeps its bindings
+		c.unbindAll() // CommandListExecute leaves the context cleared (rule CL-EXEC)
+	}
 	if restore {
 		c.restore(saved)
 	}

@@ -211,4 +211,10 @@ type DeviceCallbacks interface {
 	// calls it itself, from the thread in the DDI, after immediate-context
 	// submissions and when a deferred context runs out of space (seed 000).
 	PfnPerformAmortizedProcessingCb(HRTDEVICE)
+	// PfnStateIaVertexBufCb is a state-refresh callback (core layer): the
+	// runtime re-sends the context's vertex-buffer bindings [start,
+	// start+count) through IaSetVertexBuffers. During CommandListExecute it
+	// still shows the bindings of before; from the next DDI on, none (seed
+	// 002).
+	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
 }

@@ -729,6 +729,12 @@ func (d *Device) busy() {
 	if d.parent != nil {
 		return
 	}
+	if d.refreshNext {
+		// The first DDI after CommandListExecute: the driver re-reads the
+		// vertex-buffer binding, which the runtime now shows empty.
+		d.refreshNext = false
+		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+	}
 	d.epoch++
 	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs["AM-BALANCE"] {
 		d.amortize()

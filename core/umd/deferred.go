@@ -351,6 +351,10 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	if cl == nil || cl.state != clValid {
 		return
 	}
+	// State refresh inside CommandListExecute still shows what was bound
+	// (seed 002); the driver looks again at its next DDI (refreshNext).
+	d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+	d.refreshNext = true
 	d.resetState()
 	// The list's Map(WRITE_DISCARD) versions become the resources' contents.
 	for i := range cl.versions {

@@ -339,3 +339,35 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 	}
 	return out
 }
+
+// execState follows CL-EXEC: after CommandListExecute the immediate context
+// is cleared, so the first state refresh after it (at the driver's next DDI)
+// shows no vertex buffer unless the application bound one since.
+type execState struct {
+	expectNone map[string]bool // context -> next refresh must show none
+}
+
+func (v *Verifier) commandListExec(e *trace.Event) []Violation {
+	x := &v.exec
+	if x.expectNone == nil {
+		x.expectNone = map[string]bool{}
+	}
+	switch {
+	case e.Kind == trace.Return && e.Layer == trace.UMD && e.Name == "CommandListExecute":
+		x.expectNone[e.Ctx] = true
+	case e.Kind == trace.Call && e.Layer == trace.UMD && e.Name == "IaSetVertexBuffers":
+		if p := v.parent(e); p == nil || p.Name != "pfnStateIaVertexBufCb" {
+			x.expectNone[e.Ctx] = false // the application bound something
+		}
+	case e.Kind == trace.Call && e.Name == "pfnStateIaVertexBufCb":
+		if p := v.parent(e); p != nil && p.Name == "CommandListExecute" {
+			break // inside the call the old bindings still show
+		}
+		if x.expectNone[e.Ctx] && Arg(e.Args, "bound") != "none" {
+			delete(x.expectNone, e.Ctx)
+			return []Violation{v.violation("CL-EXEC", e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", Arg(e.Args, "bound"), e.Ctx)}
+		}
+		delete(x.expectNone, e.Ctx)
+	}
+	return nil
+}
