@@ -536,17 +536,15 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		err = icCL.RecycleCreateCommandList(d.hDev, args, l.h)
 		ret(err)
 	} else {
-		ret := ic.ddiCall("CalcPrivateCommandListSize", name, "")
-		icCL.CalcPrivateCommandListSize(d.hDev, args)
-		ret(nil)
+		n := icCL.CalcPrivateCommandListSize(d.hDev, args)
+		ic.ddiCallArgs("CalcPrivateCommandListSize", name, "", fmt.Sprintf("size=%d", n))(nil)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
-		ret = ic.ddiCall("CreateCommandList", name, handleName(uint32(l.h)))
+		ret := ic.ddiCall("CreateCommandList", name, handleName(uint32(l.h)))
 		err = icCL.CreateCommandList(d.hDev, args, l.h)
 		ret(err)
 		if err == nil {
-			ret = ic.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(uint32(l.h)), "type="+ddi.HTCommandList.String())
-			icCL.CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
-			ret(nil)
+			n := icCL.CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
+			ic.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(uint32(l.h)), fmt.Sprintf("type=%d size=%d", ddi.HTCommandList, n))(nil)
 		}
 	}
 	if err != nil {

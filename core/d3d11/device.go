@@ -576,8 +576,6 @@ func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
 	if !ok {
 		return
 	}
-	ret := d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), "type="+t.String())
 	n := cls.CalcDeferredContextHandleSize(d.hDev, t, h)
-	ret(nil)
-	_ = n
+	d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), fmt.Sprintf("type=%d size=%d", t, n))(nil)
 }

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -117,9 +118,12 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
 		}
 		d.clsSizes = make([]ddi.HandleSize, n)
-		ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d", n))
 		cls.CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
-		ret(nil)
+		list := make([]string, len(d.clsSizes))
+		for i, s := range d.clsSizes {
+			list[i] = fmt.Sprintf("%d:%d", s.Type, s.Size)
+		}
+		d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d sizes=%s", n, strings.Join(list, ",")))(nil)
 	}
 	d.refs.Store(1)
 	rt.mu.Lock()

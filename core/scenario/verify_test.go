@@ -37,6 +37,7 @@ func TestBugSwitches(t *testing.T) {
 		{"CL-DESTROY", "command-lists"},
 		{"CL-RECYCLE-ERR", "command-lists"},
 		{"CL-EXEC", "testdata/commandlists/execute-clears.d3ds"},
+		{"CL-SIZE", "testdata/commandlists/no-recycling.d3ds"},
 		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
 		{"CL-RECYCLE-THREAD", "command-lists"},
 		{"FT-PRESENT", "sync-destroy"},

@@ -220,6 +220,10 @@ func (d *Device) AbandonCommandList(h ddi.HDEVICE) {
 }
 
 func (d *Device) CalcPrivateCommandListSize(ddi.HDEVICE, *ddi.CreateCommandListArgs) int {
+	if d.cfg.Bugs["CL-SIZE"] {
+		d.clCalls++
+		return sizeCommandList + 16*d.clCalls // the bug: a different size each time
+	}
 	return sizeCommandList
 }
 

@@ -108,6 +108,7 @@ type Device struct {
 	foreign        ddi.HALLOCATION // umd.foreign injection
 	amortizedAt    int64           // time of the last pfnPerformAmortizedProcessingCb
 	epoch          uint64          // counts DDI entries that do work
+	clCalls        int             // bug=CL-SIZE
 	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
 	amortizedEpoch uint64          // the entry that last amortized (once per DDI at most)
 	workSince      bool            // DDI work since then

@@ -24,6 +24,8 @@ type clState struct {
 	clDC       map[string]string          // command-list handle -> its deferred context
 	dcAlive    map[string]bool            // deferred context -> not destroyed
 	abandoning map[string]bool            // deferred context -> AbandonCommandList seen, not yet recycled
+	announced  map[string]bool            // "type:size" pairs from CheckDeferredContextHandleSizes
+	clSize     string                     // CalcPrivateCommandListSize's answer
 }
 
 type dcOpen struct {
@@ -368,6 +370,37 @@ func (v *Verifier) commandListExec(e *trace.Event) []Violation {
 			return []Violation{v.violation("CL-EXEC", e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", Arg(e.Args, "bound"), e.Ctx)}
 		}
 		delete(x.expectNone, e.Ctx)
+	}
+	return nil
+}
+
+// sizes follows CLS-SIZES' array and CL-SIZE: the sizes the driver gives for
+// handle memory are in the array it announced, and a command-list handle's
+// size never changes (its memory is reused by RecycleCreateCommandList).
+func (v *Verifier) sizes(e *trace.Event) []Violation {
+	c := &v.cl
+	if e.Kind != trace.Call || e.Layer != trace.UMD {
+		return nil
+	}
+	switch e.Name {
+	case "CheckDeferredContextHandleSizes":
+		if list := Arg(e.Args, "sizes"); list != "" && list != "NULL" {
+			c.announced = map[string]bool{}
+			for _, ts := range strings.Split(list, ",") {
+				c.announced[ts] = true
+			}
+		}
+	case "CalcDeferredContextHandleSize":
+		ts := Arg(e.Args, "type") + ":" + Arg(e.Args, "size")
+		if c.announced != nil && !c.announced[ts] {
+			return []Violation{v.violation("CLS-SIZES", e, "CalcDeferredContextHandleSize returned type:size %s, which CheckDeferredContextHandleSizes did not announce", ts)}
+		}
+	case "CalcPrivateCommandListSize":
+		size := Arg(e.Args, "size")
+		if c.clSize != "" && size != c.clSize {
+			return []Violation{v.violation("CL-SIZE", e, "CalcPrivateCommandListSize returned %s, earlier %s: the memory behind a command-list handle never changes size", size, c.clSize)}
+		}
+		c.clSize = size
 	}
 	return nil
 }

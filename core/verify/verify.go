@@ -37,6 +37,7 @@ var Rules = []Rule{
 	{"CL-DESTROY", "002", "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
 	{"CL-RECYCLE-ERR", "002", "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
 	{"CL-EXEC", "002", "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
+	{"CL-SIZE", "002", "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},
 	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
 	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
 	{"FT-PRESENT", "000", "pfnPresentCb only during PresentDXGI"},
@@ -220,6 +221,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	out = append(out, v.dangling(e)...)
 	out = append(out, v.commandLists2(e)...)
 	out = append(out, v.commandListExec(e)...)
+	out = append(out, v.sizes(e)...)
 	out = append(out, v.commandLists(e)...)
 	out = append(out, v.amortize(e)...)
 	out = append(out, v.destruction(e)...)
