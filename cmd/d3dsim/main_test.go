@@ -96,3 +96,19 @@ func TestNoInputPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchScenesPass runs every benchmark scene small: each must run clean
+// (no failure, no violation), so `d3dsim bench` measures a correct run.
+func TestBenchScenesPass(t *testing.T) {
+	scenes := map[string]string{
+		"draws":            drawScene(3000),
+		"fill":             fillScene(5),
+		"cmdlist cold":     cmdlistScene(300, false),
+		"cmdlist recycled": cmdlistScene(300, true),
+	}
+	for name, src := range scenes {
+		if _, _, err := runScene(src); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -418,6 +418,7 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 	if d.parent != nil {
 		return d.mapDeferred(r, t)
 	}
+	d.busy()
 	if d.injected("ResourceMap") {
 		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
 	}
@@ -597,6 +598,7 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 	if q == nil || !q.ended {
 		return 0, hresult.DXGI_ERROR_INVALID_CALL
 	}
+	d.busy()
 	if q.inBuffer {
 		d.submit(false, 0)
 	}

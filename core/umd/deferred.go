@@ -355,6 +355,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	if cl == nil || cl.state != clValid {
 		return
 	}
+	d.busy()
 	// State refresh inside CommandListExecute still shows what was bound
 	// (seed 002); the driver looks again at its next DDI (refreshNext).
 	d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
