@@ -103,8 +103,8 @@ func TestBenchScenesPass(t *testing.T) {
 	scenes := map[string]string{
 		"draws":            drawScene(3000),
 		"fill":             fillScene(5),
-		"cmdlist cold":     cmdlistScene(300, false),
-		"cmdlist recycled": cmdlistScene(300, true),
+		"cmdlist cold":     cmdlistScene(1000, false),
+		"cmdlist recycled": cmdlistScene(1000, true),
 	}
 	for name, src := range scenes {
 		if _, _, err := runScene(src); err != nil {
