@@ -233,6 +233,17 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 	done(nil)
 }
 
+// PfnSetDisplayModeCb switches the display to a primary (the D3DKMT call
+// behind it is the display's mode set); the runtime records the mode.
+func (c *callbacks) PfnSetDisplayModeCb(_ ddi.HRTDEVICE, a ddi.HALLOCATION) error {
+	done := c.enter("pfnSetDisplayModeCb", trace.Event{Obj: c.name, Handle: fmt.Sprintf("a%d", a)})
+	c.mu.Lock()
+	c.displayMode = a
+	c.mu.Unlock()
+	done(nil)
+	return nil
+}
+
 // PfnSetErrorCb takes a driver error for one context: each deferred context
 // reports through its own core-layer handle (seed 001, rule ERR-DC).
 func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {

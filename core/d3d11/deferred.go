@@ -39,13 +39,7 @@ func (c *DeviceContext) ddiCall(name, obj, handle string) func(error) {
 }
 
 func (c *DeviceContext) ddiCallArgs(name, obj, handle, args string) func(error) {
-	d := c.dev
-	cfg := d.rt.cfg
-	cfg.Sim.Charge(cfg.Costs.DDICall)
-	cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: c.name, Args: args})
-	return func(err error) {
-		cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: c.name, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
-	}
+	return c.dev.ddiEnter(c.name, name, obj, handle, args)
 }
 
 // Deferred reports whether the context is a deferred context.

@@ -26,17 +26,19 @@ type Device struct {
 	children atomic.Int32
 	dead     atomic.Bool
 
-	mu         sync.Mutex
-	allocs     map[ddi.HRTRESOURCE][]ddi.HALLOCATION // what pfnAllocateCb gave each resource
-	liveAllocs int
-	cmdBufSize int
-	removedErr error
-	dcCount    int
-	contexts   map[ddi.HRTCORELAYER]*DeviceContext // for pfnSetErrorCb
-	clsSizes   []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
-	clsHigh    int                                 // most context-local handles open since the last trim
-	clsOpen    int                                 // context-local handles open now
-	resByRT    map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
+	ddiLock     sync.Mutex // serialises DDIs for a driver that is not free-threaded
+	mu          sync.Mutex
+	allocs      map[ddi.HRTRESOURCE][]ddi.HALLOCATION // what pfnAllocateCb gave each resource
+	liveAllocs  int
+	cmdBufSize  int
+	removedErr  error
+	dcCount     int
+	contexts    map[ddi.HRTCORELAYER]*DeviceContext // for pfnSetErrorCb
+	clsSizes    []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
+	clsHigh     int                                 // most context-local handles open since the last trim
+	clsOpen     int                                 // context-local handles open now
+	resByRT     map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
+	displayMode ddi.HALLOCATION                     // the primary the display shows (full screen)
 }
 
 func (d *Device) Name() string { return d.name }
@@ -527,6 +529,26 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 		}
 	})
 	return sc, nil
+}
+
+// SetFullscreenState switches the swap chain to full screen (or back): the
+// runtime calls the driver's SetDisplayModeDXGI with its primary.
+func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
+	d := sc.dev
+	done := d.api("SetFullscreenState", sc.name, "IC")
+	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return err
+	}
+	sc.Fullscreen = fullscreen
+	if !fullscreen {
+		return nil
+	}
+	src := sc.Buffers[0]
+	ret := d.ddiCall("SetDisplayModeDXGI", sc.name, handleName(uint32(src.h)))
+	err = d.umd.SetDisplayModeDXGI(d.hDev, src.h)
+	ret(err)
+	return err
 }
 
 // GetBuffer returns buffer i with a new reference (IDXGISwapChain::GetBuffer).

@@ -127,6 +127,7 @@ type SwapChain struct {
 	object
 	Width, Height uint32
 	Buffers       []*Resource
+	Fullscreen    bool
 }
 
 func (o *object) checkAlive(call string) error {

@@ -38,6 +38,11 @@ type Config struct {
 	// (D3D11DDICAPS_COMMANDLISTS); without it the runtime emulates them
 	// (option driver.commandlists).
 	CommandLists bool
+	// FreeThreaded says the driver reports D3D11DDICAPS_FREETHREADED. Without
+	// it the runtime serialises every DDI but the CalcPrivate* and
+	// CalcDeferredContextHandleSize ones (seed 000, rules FT-CAP, FT-CALC;
+	// option driver.freethreaded).
+	FreeThreaded bool
 }
 
 // Runtime is one process's D3D11 runtime.
@@ -151,12 +156,24 @@ func (d *Device) ddiCall(name, obj, handle string) func(error) {
 
 // ddiCallArgs is ddiCall with arguments worth tracing.
 func (d *Device) ddiCallArgs(name, obj, handle, args string) func(error) {
+	return d.ddiEnter("IC", name, obj, handle, args)
+}
+
+// ddiEnter emits a DDI's Call event and returns what emits its Return. For a
+// driver that is not free-threaded, it holds the device's DDI lock from one
+// to the other.
+func (d *Device) ddiEnter(ctx, name, obj, handle, args string) func(error) {
 	c := d.rt.cfg
+	unlock := func() {}
+	if !c.FreeThreaded && !strings.HasPrefix(name, "CalcPrivate") && name != "CalcDeferredContextHandleSize" {
+		d.ddiLock.Lock()
+		unlock = d.ddiLock.Unlock
+	}
 	c.Sim.Charge(c.Costs.DDICall)
-	ctx := "IC"
 	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args})
 	return func(err error) {
 		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
+		unlock()
 	}
 }
 

@@ -217,4 +217,6 @@ type DeviceCallbacks interface {
 	// still shows the bindings of before; from the next DDI on, none (seed
 	// 002).
 	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
+	// PfnSetDisplayModeCb switches the display to the primary's mode.
+	PfnSetDisplayModeCb(HRTDEVICE, HALLOCATION) error
 }

@@ -81,6 +81,10 @@ type Device interface {
 	// PresentDXGI is the DXGI DDI's Present: submit the command buffer with
 	// pfnPresentCb and show src.
 	PresentDXGI(h HDEVICE, src HRESOURCE, syncInterval uint32) error
+	// SetDisplayModeDXGI makes a primary the display's mode (full screen);
+	// the driver calls pfnSetDisplayModeCb inside it, and only there (seed
+	// 000, rule FT-MODE).
+	SetDisplayModeDXGI(h HDEVICE, primary HRESOURCE) error
 	DestroyDevice(HDEVICE)
 
 	CommandLists

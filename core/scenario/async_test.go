@@ -120,3 +120,22 @@ func TestCommandListEmulationSamePixels(t *testing.T) {
 		})
 	}
 }
+
+// TestNotFreeThreaded: a driver without D3D11DDICAPS_FREETHREADED (option
+// driver.freethreaded=false) gets every DDI serialised by the runtime; every
+// example scenario runs the same.
+func TestNotFreeThreaded(t *testing.T) {
+	for _, name := range assets.Scenarios() {
+		t.Run(name, func(t *testing.T) {
+			src, _ := assets.Scenario(name)
+			a := runSource(t, string(src))
+			b := runSource(t, "option driver.freethreaded=false\n"+string(src))
+			if s := b.Summary(); !s.OK() {
+				t.Fatalf("%v", s.Failures)
+			}
+			if a.Summary().Hash != b.Summary().Hash {
+				t.Errorf("frames differ")
+			}
+		})
+	}
+}

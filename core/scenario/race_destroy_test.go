@@ -6,11 +6,13 @@ package scenario
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/ddi"
+	"d3dsim/core/trace"
 	"d3dsim/gpu"
 )
 
@@ -23,7 +25,34 @@ func TestRaceFreeThreadedCreateDestroy(t *testing.T) {
 	if testing.Short() {
 		rounds = 1000
 	}
-	st := newStack(decodeOptions(&Script{}, Overrides{}), func(gpu.Frame) {})
+	raceCreateDestroy(t, rounds, true)
+}
+
+// TestRaceSerialisedDDIs: the same load on a driver that is not
+// free-threaded (rule FT-CAP): the runtime serialises its DDIs, so no two
+// DDI calls are ever open at once in the trace.
+func TestRaceSerialisedDDIs(t *testing.T) {
+	st := raceCreateDestroy(t, 2000, false)
+	depth := 0
+	for _, e := range st.rec.Events() {
+		if e.Layer != trace.UMD || strings.HasPrefix(e.Name, "CalcPrivate") || e.Name == "CalcDeferredContextHandleSize" {
+			continue // free-threaded even so (rule FT-CALC)
+		}
+		switch e.Kind {
+		case trace.Call:
+			if depth++; depth > 1 {
+				t.Fatalf("event %d: %s called while another DDI is in progress", e.Seq, e.Name)
+			}
+		case trace.Return:
+			depth--
+		}
+	}
+}
+
+func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *stack {
+	opt := decodeOptions(&Script{}, Overrides{})
+	opt.freeth = freeThreaded
+	st := newStack(opt, func(gpu.Frame) {})
 	dev, imm, err := st.rt.D3D11CreateDevice("dev", 0)
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +115,7 @@ loop:
 		}
 	}
 	if t.Failed() {
-		return
+		return st
 	}
 	imm.Flush()
 	for _, o := range []d3d11.Object{rtv, rt, vb, vs, ps} {
@@ -100,4 +129,5 @@ loop:
 		t.Fatalf("%d objects leaked after %d draws (API %d, allocations %d, kernel %d/%d/%d)", n, draws, dev.LiveObjects(), dev.LiveAllocations(), kd, kc, ka)
 	}
 	t.Logf("%d create/destroy rounds on 8 goroutines while the immediate context drew %d times", rounds, draws)
+	return st
 }

@@ -21,10 +21,11 @@ type options struct {
 	bugs     map[string]bool
 	recycle  bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
 	cmdlists bool // driver.commandlists: the driver records command lists itself
+	freeth   bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -46,6 +47,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.recycle = op.Value == "true"
 		case "driver.commandlists":
 			opt.cmdlists = op.Value == "true"
+		case "driver.freethreaded":
+			opt.freeth = op.Value == "true"
 		}
 	}
 	if o.Seed != nil {
@@ -81,6 +84,6 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists})
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists, FreeThreaded: opt.freeth})
 	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
 }

@@ -210,6 +210,9 @@ var methods = map[string]map[string]*method{
 			}
 			return err
 		}},
+		"SetFullscreenState": {pos: []param{{name: "FULLSCREEN", kind: pBool}}, exec: func(x *call) error {
+			return x.obj(-1).(*d3d11.SwapChain).SetFullscreenState(x.boolPos(0))
+		}},
 		"Present": {pos: []param{{name: "SYNCINTERVAL", kind: pUint, opt: true}}, exec: func(x *call) error {
 			return x.obj(-1).(*d3d11.SwapChain).Present(x.uint(0))
 		}},

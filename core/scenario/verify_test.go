@@ -41,6 +41,7 @@ func TestBugSwitches(t *testing.T) {
 		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
 		{"CL-RECYCLE-THREAD", "command-lists"},
 		{"FT-PRESENT", "sync-destroy"},
+		{"FT-MODE", "testdata/async/fullscreen.d3ds"},
 		{"FT-RENDER", "testdata/async/free-threaded-create.d3ds"},
 		{"ERR-APP", "testdata/async/driver-errors.d3ds"},
 		{"DD-ORDER", "four-threads"},

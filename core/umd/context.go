@@ -643,10 +643,29 @@ func (d *Device) Flush(ddi.HDEVICE) {
 	d.freePending()
 }
 
+// SetDisplayModeDXGI switches the display to a primary's mode with
+// pfnSetDisplayModeCb, the one DDI allowed to call it (seed 000, rule
+// FT-MODE).
+func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
+	r := d.resource(h)
+	if r == nil || !r.args.Primary {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: SetDisplayModeDXGI needs a primary")
+	}
+	d.displayMode = r.alloc
+	if d.cfg.Bugs["FT-MODE"] {
+		return nil // the bug: switch the mode later, from PresentDXGI
+	}
+	return d.cb.PfnSetDisplayModeCb(d.rt, r.alloc)
+}
+
 // PresentDXGI submits the command buffer with pfnPresentCb, naming the
 // surface to show (seed 003 step 9).
 func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 	d.busy()
+	if d.cfg.Bugs["FT-MODE"] && d.displayMode != 0 {
+		d.cb.PfnSetDisplayModeCb(d.rt, d.displayMode)
+		d.displayMode = 0
+	}
 	r := d.resource(src)
 	if r == nil || d.parent != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource (or on a deferred context)")

@@ -109,6 +109,7 @@ type Device struct {
 	amortizedAt    int64           // time of the last pfnPerformAmortizedProcessingCb
 	epoch          uint64          // counts DDI entries that do work
 	clCalls        int             // bug=CL-SIZE
+	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
 	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
 	amortizedEpoch uint64          // the entry that last amortized (once per DDI at most)
 	workSince      bool            // DDI work since then

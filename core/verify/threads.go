@@ -32,6 +32,15 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 			}
 			out = append(out, v.violation("FT-PRESENT", e, "pfnPresentCb called %s: only during PresentDXGI", where))
 		}
+	// FT-MODE: pfnSetDisplayModeCb only during SetDisplayModeDXGI.
+	case e.Kind == trace.Call && e.Name == "pfnSetDisplayModeCb":
+		if p := v.parent(e); p == nil || p.Name != "SetDisplayModeDXGI" {
+			where := "outside any DDI"
+			if p != nil {
+				where = "inside " + p.Name
+			}
+			out = append(out, v.violation("FT-MODE", e, "pfnSetDisplayModeCb called %s: only during SetDisplayModeDXGI", where))
+		}
 	// FT-RENDER: pfnRenderCb only on the immediate context's thread, from a
 	// call on the immediate context (Flush, or a buffer filling up).
 	case e.Kind == trace.Call && e.Name == "pfnRenderCb":

@@ -41,6 +41,7 @@ var Rules = []Rule{
 	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
 	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
 	{"FT-PRESENT", "000", "pfnPresentCb only during PresentDXGI"},
+	{"FT-MODE", "000", "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
 	{"FT-RENDER", "000", "pfnRenderCb only on the thread that called Flush: the immediate context's"},
 	{"ERR-APP", "000", "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
 	{"DD-ORDER", "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
