@@ -105,6 +105,7 @@ func TestBenchScenesPass(t *testing.T) {
 		"fill":             fillScene(5),
 		"cmdlist cold":     cmdlistScene(1000, false),
 		"cmdlist recycled": cmdlistScene(1000, true),
+		"discard":          discardScene(2000),
 	}
 	for name, src := range scenes {
 		if _, _, err := runScene(src); err != nil {
