@@ -65,67 +65,9 @@ func (c *DeviceContext) checkAll(call string, objs ...Object) error {
 	return checkAll(call, objs...)
 }
 
-// firstHandle is the DDI handle of the first non-nil object, "h<N>".
-func firstHandle(objs []Object) string {
-	for _, o := range objs {
-		var h uint32
-		switch v := o.(type) {
-		case *Resource:
-			if v != nil {
-				h = uint32(v.h)
-			}
-		case *View:
-			if v != nil {
-				h = v.h
-			}
-		case *State:
-			if v != nil {
-				h = v.h
-			}
-		case *Shader:
-			if v != nil {
-				h = uint32(v.h)
-			}
-		case *Query:
-			if v != nil {
-				h = uint32(v.h)
-			}
-		}
-		if h != 0 {
-			return handleName(h)
-		}
-	}
-	return ""
-}
-
 func checkAll(call string, objs ...Object) error {
 	for _, o := range objs {
-		if o == nil {
-			continue
-		}
-		switch v := o.(type) {
-		case *Resource:
-			if v == nil {
-				continue
-			}
-		case *View:
-			if v == nil {
-				continue
-			}
-		case *State:
-			if v == nil {
-				continue
-			}
-		case *Shader:
-			if v == nil {
-				continue
-			}
-		case *Query:
-			if v == nil {
-				continue
-			}
-		}
-		if !o.Alive() {
+		if !isNil(o) && !o.Alive() {
 			return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.Name())
 		}
 	}
@@ -163,8 +105,8 @@ func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func
 	return nil
 }
 
-// isNil reports a nil interface or a typed nil object.
-func isNil(o Object) bool {
+// isNil reports a nil interface or a typed nil object pointer.
+func isNil(o any) bool {
 	switch v := o.(type) {
 	case nil:
 		return true
@@ -753,28 +695,7 @@ func (c *DeviceContext) ClearState() error {
 }
 
 func objName(o interface{ Name() string }) string {
-	switch v := o.(type) {
-	case *Resource:
-		if v == nil {
-			return ""
-		}
-	case *View:
-		if v == nil {
-			return ""
-		}
-	case *State:
-		if v == nil {
-			return ""
-		}
-	case *Shader:
-		if v == nil {
-			return ""
-		}
-	case *Query:
-		if v == nil {
-			return ""
-		}
-	case nil:
+	if isNil(o) {
 		return ""
 	}
 	return o.Name()

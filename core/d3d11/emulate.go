@@ -31,7 +31,7 @@ func (c *DeviceContext) record(name string, do func(ic *DeviceContext) error, ob
 	cfg.Sim.Charge(cfg.Costs.APICall)
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: "recorded"})
 	for _, o := range objs {
-		if p, ok := o.(pinner); ok && !isNilPinner(p) {
+		if p, ok := o.(pinner); ok && !isNil(p) {
 			if alive, ok := o.(interface{ Alive() bool }); ok && !alive.Alive() {
 				err := fmt.Errorf("%s uses a released object (rule LIFE-DANGLING)", name)
 				cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "E_INVALIDARG", Msg: err.Error()})
@@ -44,22 +44,6 @@ func (c *DeviceContext) record(name string, do func(ic *DeviceContext) error, ob
 	c.ops = append(c.ops, recordedOp{name, do})
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: "recorded"})
 	return nil
-}
-
-func isNilPinner(p pinner) bool {
-	switch v := p.(type) {
-	case *Resource:
-		return v == nil
-	case *View:
-		return v == nil
-	case *State:
-		return v == nil
-	case *Shader:
-		return v == nil
-	case *Query:
-		return v == nil
-	}
-	return false
 }
 
 // finishEmulated turns the recording into a command list the runtime owns.

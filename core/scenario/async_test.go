@@ -42,32 +42,14 @@ func TestAsyncSame(t *testing.T) {
 }
 
 // TestAsyncScenarios runs testdata/async: Map hazards, usage rules, queries,
-// TDR, GPU faults and dangling objects, each a self-checking scenario.
-func TestAsyncScenarios(t *testing.T) {
-	files, _ := filepath.Glob("testdata/async/*.d3ds")
-	if len(files) == 0 {
-		t.Fatal("no scenarios in testdata/async")
-	}
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := runSource(t, string(src))
-			if s := r.Summary(); !s.OK() {
-				t.Errorf("%s", strings.Join(s.Failures, "\n"))
-			}
-		})
-	}
-}
+// TDR, GPU faults, dangling objects, driver errors, free-threaded creates.
+func TestAsyncScenarios(t *testing.T) { runDir(t, "testdata/async") }
 
-// TestCommandListScenarios runs testdata/commandlists: errors on deferred
-// contexts, recycling off, restore flags, implicit QueryEnd, abandon.
-func TestCommandListScenarios(t *testing.T) {
-	files, _ := filepath.Glob("testdata/commandlists/*.d3ds")
+// runDir runs every scenario of a directory; each must hold its expectations.
+func runDir(t *testing.T, dir string) {
+	files, _ := filepath.Glob(filepath.Join(dir, "*.d3ds"))
 	if len(files) == 0 {
-		t.Fatal("no scenarios in testdata/commandlists")
+		t.Fatalf("no scenarios in %s", dir)
 	}
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
@@ -81,6 +63,11 @@ func TestCommandListScenarios(t *testing.T) {
 		})
 	}
 }
+
+// TestCommandListScenarios runs testdata/commandlists: errors on deferred
+// contexts, recycling off, restore flags, implicit QueryEnd and Unmap, Map on
+// a deferred context, abandon, state refresh.
+func TestCommandListScenarios(t *testing.T) { runDir(t, "testdata/commandlists") }
 
 // TestCommandListEmulationSamePixels: with a driver that has no command-list
 // support (option driver.commandlists=false) the runtime records and replays
