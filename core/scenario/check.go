@@ -52,6 +52,7 @@ var knownOptions = map[string]func(string) bool{
 	"umd.cmdbuf":          isSize,
 	"bug":                 func(v string) bool { return v != "" },
 	"maxsteps":            isUint,
+	"maxevents":           isUint,
 }
 
 func isBool(v string) bool { return v == "true" || v == "false" }

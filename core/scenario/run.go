@@ -257,6 +257,12 @@ func (r *Run) call(t *thread, s *Call) {
 	if r.steps >= r.opt.maxsteps {
 		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
 		r.stop()
+	} else if n := r.rec.Len(); n >= r.opt.maxevents {
+		// The trace lives in memory (the panel and the verifier read it):
+		// a runaway scenario must stop before it exhausts the machine or
+		// the browser tab.
+		r.failf(s.Pos, "trace budget of %d events reached after %d API calls (option maxevents=N raises it)", r.opt.maxevents, r.steps)
+		r.stop()
 	}
 }
 

@@ -351,3 +351,16 @@ func TestWaitWithoutSignalIsReported(t *testing.T) {
 		t.Fatalf("failures %q", sum.Failures)
 	}
 }
+
+// TestEventBudget: a runaway loop stops in seconds with the trace-budget
+// message long before it could exhaust memory.
+func TestEventBudget(t *testing.T) {
+	s, err := Load("t", []byte("option maxevents=50000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "trace budget of 50000 events") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+}

@@ -12,20 +12,21 @@ import (
 
 // options are a scenario's `option` lines, decoded.
 type options struct {
-	seed     uint64
-	sync     bool
-	vram     uint64
-	cmdbuf   uint64
-	engines  int
-	maxsteps int
-	bugs     map[string]bool
-	recycle  bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
-	cmdlists bool // driver.commandlists: the driver records command lists itself
-	freeth   bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
+	seed      uint64
+	sync      bool
+	vram      uint64
+	cmdbuf    uint64
+	engines   int
+	maxsteps  int
+	maxevents int
+	bugs      map[string]bool
+	recycle   bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
+	cmdlists  bool // driver.commandlists: the driver records command lists itself
+	freeth    bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -41,6 +42,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.engines = max(1, min(int(n), 8))
 		case "maxsteps":
 			opt.maxsteps = int(min(n, 1<<40))
+		case "maxevents":
+			opt.maxevents = int(min(max(n, 1000), 1<<40))
 		case "bug":
 			opt.bugs[op.Value] = true
 		case "driver.recycle":
