@@ -118,7 +118,8 @@ type benchResult struct {
 }
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
-	s, err := scenario.Load("bench", []byte(src))
+	// Benchmarks run long on purpose: lift the trace budget.
+	s, err := scenario.Load("bench", []byte("option maxevents=100000000\n"+src))
 	if err != nil {
 		return nil, 0, err
 	}
