@@ -94,6 +94,14 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 	defer func() { done(err) }()
 	for i := range a.Allocations {
 		ai := &a.Allocations[i]
+		if max := c.rt.cfg.MaxAllocBytes; max > 0 {
+			c.mu.Lock()
+			over := c.allocBytes+ai.Size > max
+			c.mu.Unlock()
+			if over {
+				return hresult.Errorf(hresult.E_OUTOFMEMORY, "%s: %d more bytes would pass the memory limit of %d bytes (option sysmem=SIZE)", ai.Obj, ai.Size, max)
+			}
+		}
 		h, err := c.rt.cfg.Kernel.CreateAllocation(c.kdev, dxgk.AllocationDesc{
 			Size: ai.Size, CPUVisible: ai.CPUVisible, Primary: ai.Primary,
 			Surface:     dxgkddi.SurfaceDesc{Width: ai.Width, Height: ai.Height, Pitch: ai.Pitch, Format: ai.GPUFormat},
@@ -104,6 +112,8 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		}
 		ai.Allocation = ddi.HALLOCATION(h)
 		c.mu.Lock()
+		c.allocBytes += ai.Size
+		c.allocSize[ai.Allocation] = ai.Size
 		if a.Resource != 0 {
 			c.allocs[a.Resource] = append(c.allocs[a.Resource], ai.Allocation)
 		}
@@ -128,6 +138,8 @@ func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err e
 		}
 		c.mu.Lock()
 		c.liveAllocs--
+		c.allocBytes -= c.allocSize[h]
+		delete(c.allocSize, h)
 		c.mu.Unlock()
 	}
 	return err

@@ -39,6 +39,8 @@ type Device struct {
 	clsOpen     int                                 // context-local handles open now
 	resByRT     map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
 	displayMode ddi.HALLOCATION                     // the primary the display shows (full screen)
+	allocBytes  uint64                              // bytes allocated through pfnAllocateCb and not freed
+	allocSize   map[ddi.HALLOCATION]uint64
 }
 
 func (d *Device) Name() string { return d.name }
@@ -136,6 +138,15 @@ func (d *Device) invalid(call, obj, format string, args ...any) error {
 		d.message(call, obj, "D3D11 ERROR: "+msg)
 	}
 	return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): %s", call, obj, msg)
+}
+
+// objectLimit refuses a new object past the device's limit (option
+// maxobjects): E_OUTOFMEMORY, as a real runtime out of memory would.
+func (d *Device) objectLimit(call, name string) error {
+	if max := d.rt.cfg.MaxObjects; max > 0 && int(d.children.Load()) >= max {
+		return hresult.Errorf(hresult.E_OUTOFMEMORY, "%s(%s): the device already holds %d live objects, its limit (option maxobjects=N)", call, name, max)
+	}
+	return nil
 }
 
 // driverError turns a DDI failure into the API's answer. Seed 000:
@@ -295,6 +306,9 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 var usageNames = map[ddi.Usage]string{ddi.UsageDefault: "DEFAULT", ddi.UsageImmutable: "IMMUTABLE", ddi.UsageDynamic: "DYNAMIC", ddi.UsageStaging: "STAGING"}
 
 func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateResourceArgs) (*Resource, error) {
+	if err := d.objectLimit("CreateResource", name); err != nil {
+		return nil, err
+	}
 	ret := d.ddiCall("CalcPrivateResourceSize", name, "")
 	d.umd.CalcPrivateResourceSize(&args)
 	ret(nil)
@@ -331,6 +345,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	done := d.api(api, name, "")
 	defer func() { done(err) }()
 	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
 	if err := res.checkAlive(api); err != nil {
@@ -388,6 +405,9 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	done := d.api(api, name, "")
 	defer func() { done(err) }()
 	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
@@ -453,6 +473,9 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
+	if err := d.objectLimit(api, name); err != nil {
+		return nil, err
+	}
 	ret := d.ddiCall("CalcPrivate"+ddiSuffix+"Size", name, "")
 	calc()
 	ret(nil)
@@ -478,6 +501,9 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	done := d.api("CreateQuery", name, "")
 	defer func() { done(err) }()
 	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit("CreateQuery", name); err != nil {
 		return nil, err
 	}
 	ret := d.ddiCall("CalcPrivateQuerySize", name, "")

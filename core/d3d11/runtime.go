@@ -43,6 +43,11 @@ type Config struct {
 	// CalcDeferredContextHandleSize ones (seed 000, rules FT-CAP, FT-CALC;
 	// option driver.freethreaded).
 	FreeThreaded bool
+	// Limits keep any scenario inside the machine (and the browser tab):
+	// bytes of video memory a device may allocate and live API objects it
+	// may hold (options sysmem and maxobjects); 0 means no limit.
+	MaxAllocBytes uint64
+	MaxObjects    int
 }
 
 // Runtime is one process's D3D11 runtime.
@@ -77,7 +82,7 @@ const (
 // pfnCreateContextCb (step 3).
 func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
 	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{},
-		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}}
+		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}, allocSize: map[ddi.HALLOCATION]uint64{}}
 	d.hrt = ddi.HRTDEVICE(rt.newHandle())
 	done := d.api("D3D11CreateDevice", name, "")
 	defer func() { done(err) }()

@@ -53,6 +53,8 @@ var knownOptions = map[string]func(string) bool{
 	"bug":                 func(v string) bool { return v != "" },
 	"maxsteps":            isUint,
 	"maxevents":           isUint,
+	"sysmem":              isSize,
+	"maxobjects":          isUint,
 }
 
 func isBool(v string) bool { return v == "true" || v == "false" }

@@ -364,3 +364,22 @@ func TestEventBudget(t *testing.T) {
 		t.Fatalf("failures %q", sum.Failures)
 	}
 }
+
+// TestLimits: memory and object limits end a scenario with E_OUTOFMEMORY and
+// a message naming the limit, never by exhausting the machine.
+func TestLimits(t *testing.T) {
+	tests := []struct{ desc, src, want string }{
+		{"memory", "option sysmem=4MiB\ndev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8192 Height=8192\n", "memory limit of 4194304 bytes (option sysmem=SIZE)"},
+		{"objects", "option maxobjects=20\ndev, imm = D3D11CreateDevice\nrepeat 100 {\n q = dev.CreateQuery Query=EVENT\n}\n", "20 live objects, its limit (option maxobjects=N)"},
+	}
+	for _, tt := range tests {
+		s, err := Load("t", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := NewRun(s, Overrides{}).Finish()
+		if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "E_OUTOFMEMORY") || !strings.Contains(sum.Failures[0], tt.want) {
+			t.Errorf("%s: failures %q", tt.desc, sum.Failures)
+		}
+	}
+}

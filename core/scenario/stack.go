@@ -12,21 +12,23 @@ import (
 
 // options are a scenario's `option` lines, decoded.
 type options struct {
-	seed      uint64
-	sync      bool
-	vram      uint64
-	cmdbuf    uint64
-	engines   int
-	maxsteps  int
-	maxevents int
-	bugs      map[string]bool
-	recycle   bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
-	cmdlists  bool // driver.commandlists: the driver records command lists itself
-	freeth    bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
+	seed       uint64
+	sync       bool
+	vram       uint64
+	cmdbuf     uint64
+	engines    int
+	maxsteps   int
+	maxevents  int
+	sysmem     uint64
+	maxobjects int
+	bugs       map[string]bool
+	recycle    bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
+	cmdlists   bool // driver.commandlists: the driver records command lists itself
+	freeth     bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -42,6 +44,10 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.engines = max(1, min(int(n), 8))
 		case "maxsteps":
 			opt.maxsteps = int(min(n, 1<<40))
+		case "sysmem":
+			opt.sysmem = max(n, 1<<20)
+		case "maxobjects":
+			opt.maxobjects = int(min(max(n, 16), 1<<30))
 		case "maxevents":
 			opt.maxevents = int(min(max(n, 1000), 1<<40))
 		case "bug":
@@ -87,6 +93,7 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists, FreeThreaded: opt.freeth})
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists, FreeThreaded: opt.freeth,
+		MaxAllocBytes: opt.sysmem, MaxObjects: opt.maxobjects})
 	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
 }
