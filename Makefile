@@ -32,9 +32,11 @@ vet:
 unit:
 	$(GO) test ./...
 
-# Free-threaded entry points driven by real goroutines, under the race detector.
+# Everything under the race detector (short), then the free-threaded stress
+# tests (real goroutines) at full size.
 race:
-	$(GO) test -race -run 'Race' ./core/...
+	$(GO) test -race -short ./core/... ./gpu/... ./cmd/...
+	$(GO) test -race -run 'Race' ./core/scenario
 
 # The scenario runner under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (DESIGN.md "Determinism and time").
