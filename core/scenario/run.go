@@ -28,10 +28,14 @@ type Run struct {
 
 	frames   []Frame
 	failures []string
-	messages []string
 	done     bool
 	steps    int
 	lastData uint64
+
+	hash     string   // of the last frame, computed once per frame
+	hashed   int      // frames hashed
+	messages []string // debug-layer messages seen so far
+	msgSeen  uint64   // events scanned for them
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
@@ -349,17 +353,20 @@ func (r *Run) stop() {
 func (r *Run) Summary() Summary {
 	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Violations: len(r.verifier.Violations()),
 		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
+	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
-		s.Hash = HashBytes(f.Pix)
+		if r.hashed != len(r.frames) {
+			r.hash, r.hashed = HashBytes(f.Pix), len(r.frames)
+		}
+		s.Hash = r.hash
 	}
-	for _, e := range r.rec.Events() {
+	for _, e := range r.rec.Since(r.msgSeen) {
 		if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
-			s.Messages = append(s.Messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+			r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
 		}
 	}
-	if s.Messages == nil {
-		s.Messages = []string{}
-	}
+	r.msgSeen = uint64(s.Events)
+	s.Messages = append([]string{}, r.messages...)
 	return s
 }
 
