@@ -1,5 +1,5 @@
-// Package assets embeds the example scenarios (and, later, tutorials) so the
-// CLI, the tests and the WebAssembly build all carry the same files.
+// Package assets embeds the example scenarios and the tutorials so the CLI,
+// the tests and the WebAssembly build all carry the same files.
 package assets
 
 import (
@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-//go:embed scenarios/*.d3ds
+//go:embed scenarios/*.d3ds tutorials
 var files embed.FS
 
 // Default is the scenario the browser app opens with.
@@ -22,8 +22,26 @@ func Scenario(name string) ([]byte, bool) {
 }
 
 // Scenarios lists the names of the embedded scenarios, sorted.
-func Scenarios() []string {
-	ents, _ := fs.ReadDir(files, "scenarios")
+func Scenarios() []string { return names("scenarios") }
+
+// Tutorial returns the scenario of tutorials/NAME.d3ds and its notes
+// (tutorials/NAME.md; the format is in tutorials/README.md).
+func Tutorial(name string) (scenario, notes []byte, ok bool) {
+	scenario, err := files.ReadFile("tutorials/" + name + ".d3ds")
+	if err != nil {
+		return nil, nil, false
+	}
+	notes, _ = files.ReadFile("tutorials/" + name + ".md")
+	return scenario, notes, true
+}
+
+// Tutorials lists the names of the embedded tutorials, sorted (their names
+// start with a two-digit number, so this is lesson order).
+func Tutorials() []string { return names("tutorials") }
+
+// names lists the .d3ds files of dir without their extension, sorted.
+func names(dir string) []string {
+	ents, _ := fs.ReadDir(files, dir)
 	var out []string
 	for _, e := range ents {
 		if n, ok := strings.CutSuffix(e.Name(), ".d3ds"); ok {
