@@ -35,7 +35,9 @@ import (
 // buffer with unfinished predecessors on two engines waits until the DPC
 // retires one side. Later independent buffers overtake waiting ones — that
 // is the out-of-order part — and with gpu.engines > 1 they run at the same
-// time. A buffer's paging buffers go on its engine just before it, and an
+// time. A buffer's paging buffers go on its engine just before it; a later
+// buffer that uses an allocation whose paging buffer has not run yet counts
+// it as one more unfinished predecessor (residency is a write); and an
 // eviction never takes an allocation another engine's buffer still uses.
 //
 // Fences stay monotonic per context: a buffer that finishes before an
@@ -159,6 +161,17 @@ func (k *Dxgkrnl) placeLocked(b *dmaBuffer) (int, bool) {
 			switch {
 			case p.retired:
 			case !p.placed || eng >= 0 && p.engine != eng:
+				return 0, false
+			default:
+				eng = p.engine
+			}
+		}
+		// Residency: an allocation whose paging buffer (made resident
+		// for an earlier buffer) has not run yet is written by it.
+		for _, a := range b.allocs {
+			switch p := a.paging; {
+			case p == nil || p.retired:
+			case eng >= 0 && p.engine != eng:
 				return 0, false
 			default:
 				eng = p.engine
