@@ -36,9 +36,10 @@ import (
 // retires one side. Later independent buffers overtake waiting ones — that
 // is the out-of-order part — and with gpu.engines > 1 they run at the same
 // time. A buffer's paging buffers go on its engine just before it; a later
-// buffer that uses an allocation whose paging buffer has not run yet counts
-// it as one more unfinished predecessor (residency is a write); and an
-// eviction never takes an allocation another engine's buffer still uses.
+// buffer that uses an allocation whose paging buffer has not run yet must
+// follow it too (residency is a write) — on that engine if it is as free as
+// any, else once the paging is done; and an eviction never takes an
+// allocation another engine's buffer still uses.
 //
 // Fences stay monotonic per context: a buffer that finishes before an
 // earlier buffer of its context is retired (its allocations released, its
@@ -167,27 +168,43 @@ func (k *Dxgkrnl) placeLocked(b *dmaBuffer) (int, bool) {
 			}
 		}
 		// Residency: an allocation whose paging buffer (made resident
-		// for an earlier buffer) has not run yet is written by it.
+		// for an earlier buffer) has not run yet is written by it. Unlike
+		// a command it depends on, a paging buffer is no reason to join
+		// another chain's engine: unless that engine is as free as any,
+		// b waits until the paging is done.
+		paging := -1
 		for _, a := range b.allocs {
 			switch p := a.paging; {
 			case p == nil || p.retired:
-			case eng >= 0 && p.engine != eng:
+			case eng >= 0 && p.engine != eng, paging >= 0 && p.engine != paging:
 				return 0, false
 			default:
-				eng = p.engine
+				paging = p.engine
 			}
+		}
+		if eng < 0 && paging >= 0 {
+			if k.engines[paging].load > k.leastLoadedLocked().load {
+				return 0, false
+			}
+			eng = paging
 		}
 	}
 	if eng >= 0 {
 		return eng, true
 	}
+	return k.leastLoadedLocked().idx, true
+}
+
+// leastLoadedLocked is the engine with the fewest placed, unfinished DMA
+// buffers (the lowest index among equals).
+func (k *Dxgkrnl) leastLoadedLocked() *engine {
 	best := k.engines[0]
 	for _, e := range k.engines[1:] {
 		if e.load < best.load {
 			best = e
 		}
 	}
-	return best.idx, true
+	return best
 }
 
 // kickOOO is kick for Config.OutOfOrder: it places, in queue order, every
