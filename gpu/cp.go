@@ -92,7 +92,9 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	ex.res = result{cost: g.costs.BufferStartNS}
 	ex.pkt, ex.suppressed = 0, 0
 	ex.st.reset()
+	e.samples = g.samples
 	ex.loop(j.dma)
+	g.samples = e.samples
 	if ex.suppressed > 0 {
 		// A summary, not a fault of its own: the suppressed ones were
 		// counted.
@@ -261,32 +263,32 @@ type openQuery struct {
 // maxOpenQueries bounds the occlusion queries open at once on an engine.
 const maxOpenQueries = 64
 
-// query runs QUERY. Occlusion begin remembers the engine's samples-passed
+// query runs QUERY. Occlusion begin remembers the GPU's samples-passed
 // counter (and zeroes the result at addr); end writes the samples passed since
 // the begin with the same address, or else since the latest open begin.
 // Begin and end may be in different buffers. A timestamp is the virtual time
 // at which the packet runs within its buffer.
 func (ex *executor) query(kind uint32, addr uint64) {
 	var v uint64
-	e := ex.e
+	e, g := ex.e, ex.g
 	switch kind {
 	case QueryOcclusionBegin:
-		if len(e.open) == maxOpenQueries {
-			e.open = append(e.open[:0], e.open[1:]...)
+		if len(g.open) == maxOpenQueries {
+			g.open = append(g.open[:0], g.open[1:]...)
 		}
-		e.open = append(e.open, openQuery{addr: addr, snap: e.samples})
+		g.open = append(g.open, openQuery{addr: addr, snap: e.samples})
 	case QueryOcclusionEnd:
-		k := len(e.open) - 1
-		for i := range e.open {
-			if e.open[i].addr == addr {
+		k := len(g.open) - 1
+		for i := range g.open {
+			if g.open[i].addr == addr {
 				k = i
 			}
 		}
 		if k < 0 {
 			ex.fault("occlusion end at %#x without a begin", addr)
 		} else {
-			v = e.samples - e.open[k].snap
-			e.open = append(e.open[:k], e.open[k+1:]...)
+			v = e.samples - g.open[k].snap
+			g.open = append(g.open[:k], g.open[k+1:]...)
 		}
 	case QueryTimestamp:
 		v = uint64(ex.t0 + ex.res.cost)

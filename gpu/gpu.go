@@ -104,6 +104,14 @@ type GPU struct {
 	faults    []Fault
 	stats     Stats
 	ex        executor // scratch of the command processor, used under mu
+
+	// The samples-passed counter and the open occlusion queries are the
+	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
+	// several engines (seed 004), a query's begin, its draws and its end may
+	// run on different engines. Each engine's counter is loaded from it
+	// before a buffer runs and stored back after (buffers run one at a time).
+	samples uint64
+	open    []openQuery
 }
 
 // maxFaults bounds the faults Faults keeps (Stats.Faults counts them all).
@@ -117,8 +125,7 @@ type engine struct {
 	freeAt  int64
 	fence   uint64
 	gen     uint64 // bumped by Reset: events of dropped buffers are ignored
-	samples uint64 // occlusion counter: samples that passed the depth test
-	open    []openQuery
+	samples uint64 // occlusion counter while a buffer runs (GPU.samples between buffers)
 }
 
 type job struct {
@@ -233,7 +240,7 @@ func (g *GPU) Reset(engine int) {
 	e.gen++
 	e.ring = nil
 	e.cur = nil
-	e.open = nil
+	g.open = nil
 	if now := g.sim.Now(); now > e.freeAt {
 		e.freeAt = now
 	}

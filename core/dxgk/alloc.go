@@ -42,8 +42,9 @@ type allocation struct {
 	content    bool   // its bytes matter (initial data, CPU or GPU writes): page in with TRANSFER, not FILL
 	lru        uint64 // last scheduled use
 	locks      int
-	refs       int        // queued or running DMA and paging buffers that name it
-	paging     *dmaBuffer // the last paging buffer that moved it
+	refs       int          // queued or running DMA and paging buffers that name it
+	paging     *dmaBuffer   // the last paging buffer that moved it
+	lock       resourceLock // OutOfOrder: its place in the dependency graph (ooo.go)
 
 	lastRead, lastWrite uint64 // fences of lastCtx
 	lastCtx             *context
@@ -74,6 +75,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 		k.mu.Unlock()
 		return 0, errorf(dxgkddi.STATUS_INVALID_HANDLE, "CreateAllocation %s: %v is not a device", d.Obj, dev)
 	case dv.removed:
+		dv.hidden = false
 		k.mu.Unlock()
 		return 0, dv.removedErr("CreateAllocation " + d.Obj)
 	case d.Size == 0:
@@ -190,7 +192,7 @@ func (k *Dxgkrnl) Lock(dev HDevice, h HAllocation) ([]byte, error) {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
 	a, err := k.ownedLocked("Lock", dev, h)
-	if err == nil && a.dev.removed {
+	if err == nil && a.dev.reportsRemoval() {
 		err = a.dev.removedErr("Lock " + h.String())
 	}
 	var pg *dmaBuffer

@@ -40,6 +40,12 @@
 // return an error matching ErrDeviceRemoved) and resubmits the other devices'
 // buffers.
 //
+// Out of order (Config.OutOfOrder, seed 004; ooo.go): the scheduler orders
+// queued DMA buffers by the RAW/WAR/WAW hazards of their allocation lists
+// (seed 004's resource-lock queue), emits each edge as a trace event of kind
+// dep, and places independent buffers on any engine; fences stay monotonic
+// per context.
+//
 // Fences: each context has its own fence ids, from 1, returned by Render and
 // Present and shown in traces (Fence). The GPU's fence register holds a
 // separate per-engine submission fence id, shown as "subfence=N" in traces.

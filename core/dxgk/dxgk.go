@@ -47,6 +47,16 @@ type Config struct {
 	PatchLocationListSize int   // entries
 	TDRDelay              int64 // virtual ns
 	Costs                 Costs
+
+	// OutOfOrder: the GPU scheduler builds the RAW/WAR/WAW dependency
+	// graph of queued DMA buffers and runs independent ones out of order,
+	// on every engine the driver reports (seed 004; see ooo.go). Off, every
+	// buffer runs on its context's engine in submission order.
+	OutOfOrder bool
+	// Bugs are the `option bug=` switches Dxgkrnl honours: ASYNC-SAME
+	// (the out-of-order scheduler ignores its dependency edges) and
+	// ERR-ASYNC (a TDR's removal is hidden from the device's next call).
+	Bugs map[string]bool
 }
 
 // Defaults.
@@ -92,6 +102,7 @@ type Dxgkrnl struct {
 	schedQ     []*dmaBuffer // by (readyAt, id)
 	scheduling bool
 	dpcQueued  bool
+	deps       depGraph // OutOfOrder only
 }
 
 type device struct {
@@ -102,7 +113,11 @@ type device struct {
 	removed   bool
 	reason    string
 	destroyed bool
+	hidden    bool // bug ERR-ASYNC: the removal is not reported until the device's next submission
 }
+
+// reportsRemoval is whether calls on the device are told it was removed.
+func (d *device) reportsRemoval() bool { return d.removed && !d.hidden }
 
 type context struct {
 	h         HContext
@@ -114,6 +129,7 @@ type context struct {
 	signalled uint64            // what CompletedFence reports: completed, or everything after a removal
 	dma       map[uint64]uint64 // pending fence -> DMA buffer id
 	destroyed bool
+	early     map[uint64]uint64 // OutOfOrder: fences done before an earlier one -> DMA buffer id
 }
 
 // ContextInfo is what CreateContext returns to the runtime
@@ -132,6 +148,7 @@ type engine struct {
 	notified   uint64       // highest submission fence reported by DxgkCbNotifyInterrupt
 	lastRetire int64
 	tdrPending bool
+	load       int // OutOfOrder: DMA buffers placed on the engine and not retired
 }
 
 // dmaBuffer is a DMA or paging buffer from Render/Present (or the video
@@ -156,6 +173,14 @@ type dmaBuffer struct {
 	submittedAt int64
 	resubmits   int
 	retired     bool
+
+	// OutOfOrder (ooo.go): what the buffer reads and writes, the queued
+	// buffers it must follow, and whether the scheduler placed it.
+	res    []resAccess
+	preds  []*dmaBuffer
+	placed bool
+	draws  bool
+	occlQ  bool
 }
 
 // New creates Dxgkrnl over the driver and starts it (DxgkDdiStartDevice with

@@ -123,13 +123,23 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	b.retired = true
 	k.wakeAt = max(k.wakeAt, k.s.Now())
 	c := b.ctx
+	ooo := k.cfg.OutOfOrder
+	var sig [][2]uint64 // OutOfOrder: fences that now read as signalled, with their DMA buffers
 	if c != nil {
-		if !dropped {
+		switch {
+		case dropped:
+		case ooo:
+			sig = k.retireOOO(c, b)
+		default:
 			c.completed = max(c.completed, b.fence)
 			c.signalled = max(c.signalled, b.fence)
 		}
 		delete(c.dma, b.fence)
 	}
+	if ooo {
+		k.unlockLocked(b)
+	}
+	kickAgain := ooo && len(k.schedQ) > 0
 	free := k.unrefLocked(b)
 	k.mu.Unlock()
 	switch {
@@ -139,12 +149,27 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	case b.paging:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: fmt.Sprintf("paging for=%d", b.forDMA),
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
+	case ooo:
+		if len(sig) == 0 {
+			k.event(trace.Message, "FenceHeld", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
+				Msg: fmt.Sprintf("%s is done before an earlier fence of %v: fence %d reads as signalled once every lower fence does", b.describe(), c.h, b.fence)})
+		}
+		for _, s := range sig {
+			ev := trace.Event{Handle: c.h.String(), Fence: s[0], DMA: s[1]}
+			if s[1] == b.id {
+				ev.Args = fmt.Sprintf("subfence=%d", b.sub)
+			}
+			k.event(trace.Fence, "FenceSignaled", ev)
+		}
 	default:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
 			Args: fmt.Sprintf("subfence=%d", b.sub)})
 	}
 	for _, a := range free {
 		k.free(a)
+	}
+	if kickAgain {
+		k.s.Schedule(k.s.Now(), "kernel", k.kick)
 	}
 }
 
@@ -182,6 +207,7 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 		return
 	}
 	d.removed, d.reason = true, reason
+	d.hidden = k.cfg.Bugs["ERR-ASYNC"]
 	k.removals++
 	k.wakeAt = max(k.wakeAt, k.s.Now())
 	type cancel struct {

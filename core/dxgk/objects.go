@@ -181,7 +181,7 @@ func (k *Dxgkrnl) Removed(dev HDevice) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	d := k.devices[dev]
-	return d != nil && d.removed
+	return d != nil && d.reportsRemoval()
 }
 
 // CompletedFence is the context's fence value as the runtime sees it (the

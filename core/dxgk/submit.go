@@ -38,6 +38,7 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 	case c == nil || c.destroyed:
 		err = errorf(dxgkddi.STATUS_INVALID_HANDLE, "%s: %v is not a context", op, h)
 	case c.dev.removed:
+		c.dev.hidden = false
 		err = c.dev.removedErr(op + " on " + h.String())
 	case 4*len(cmd) > c.info.CommandBufferSize:
 		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "%s on %v: a command buffer of %d bytes, the context's holds %d", op, h, 4*len(cmd), c.info.CommandBufferSize)
@@ -132,6 +133,7 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
+	b.draws, b.occlQ = ra.Draws, ra.OcclusionQueries
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
 	for i, a := range entries {
@@ -149,7 +151,14 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 		return cmp.Compare(x.id, y.id)
 	})
 	k.schedQ = slices.Insert(k.schedQ, i, b)
+	var deps []trace.Event
+	if k.cfg.OutOfOrder {
+		deps = k.enqueueLocked(b)
+	}
 	k.mu.Unlock()
+	for _, ev := range deps {
+		k.rec.Emit(ev)
+	}
 	k.s.Schedule(b.readyAt, "kernel", k.kick)
 	return b.fence, nil
 }
@@ -158,6 +167,10 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 // time has come, in order. It may wait (for an eviction); a kick that comes
 // meanwhile leaves its buffer to the one running.
 func (k *Dxgkrnl) kick() {
+	if k.cfg.OutOfOrder {
+		k.kickOOO()
+		return
+	}
 	k.mu.Lock()
 	if k.scheduling {
 		k.mu.Unlock()

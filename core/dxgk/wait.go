@@ -23,7 +23,7 @@ func (k *Dxgkrnl) WaitForFence(ctx HContext, fence uint64) error {
 		err = errorf(dxgkddi.STATUS_INVALID_HANDLE, "WaitForFence: %v is not a context", ctx)
 	case fence > c.submitted:
 		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "WaitForFence: fence %d of %v was never submitted (the last is %d)", fence, ctx, c.submitted)
-	case c.dev.removed && fence > c.completed:
+	case c.dev.reportsRemoval() && fence > c.completed:
 		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, ctx))
 	}
 	done := err == nil && c.completed >= fence
@@ -48,7 +48,7 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string) error {
 		return c.completed >= fence || c.dev.removed
 	})
 	k.mu.Lock()
-	if err == nil && c.completed < fence && c.dev.removed {
+	if err == nil && c.completed < fence && c.dev.reportsRemoval() {
 		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, c.h))
 	}
 	k.mu.Unlock()

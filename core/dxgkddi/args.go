@@ -130,6 +130,12 @@ type RenderArgs struct {
 	PatchLocationListSize int             // entries available
 	DmaBuffer             []uint32        // out
 	PatchLocationList     []PatchLocation // out (pPatchLocationListOut)
+
+	// Out, for a scheduler that reorders DMA buffers (seed 004): the GPU
+	// state outside the allocation list the buffer touches. Draws add to
+	// the GPU's samples-passed counter (additions commute); an occlusion
+	// query's begin or end reads it, so it orders against draws.
+	Draws, OcclusionQueries bool
 }
 
 // PresentArgs mirrors DXGKARG_PRESENT: a render whose DMA buffer ends by

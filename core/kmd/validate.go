@@ -57,6 +57,7 @@ func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs, src int) error {
 			ddi, a.Device, len(t.patches), a.PatchLocationListSize)
 	}
 	a.DmaBuffer, a.PatchLocationList = t.dma, t.patches
+	a.Draws, a.OcclusionQueries = t.draws, t.occlusion
 	return nil
 }
 
@@ -85,6 +86,8 @@ type translator struct {
 	dma     []uint32
 	patches []dxgkddi.PatchLocation
 	packets int
+
+	draws, occlusion bool // RenderArgs.Draws, RenderArgs.OcclusionQueries
 
 	// State a draw reads, as far as the validator can know it. Every DMA
 	// buffer starts with nothing bound (the GPU resets its state per buffer).
@@ -155,6 +158,12 @@ func privileged(op gpu.Opcode) bool { return op == gpu.OpFence || op == gpu.OpSc
 func (t *translator) packet(n int, p gpu.Packet) error {
 	if privileged(p.Op) && t.check {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
+	}
+	switch {
+	case p.Op == gpu.OpDraw || p.Op == gpu.OpDrawIndexed:
+		t.draws = true
+	case p.Op == gpu.OpQuery && (p.Args[0] == gpu.QueryOcclusionBegin || p.Args[0] == gpu.QueryOcclusionEnd):
+		t.occlusion = true
 	}
 	for _, ac := range accesses(p) {
 		idx, err := t.address(n, p, ac)

@@ -38,8 +38,10 @@ func (f Frame) Image() *image.RGBA {
 
 // Overrides change a script's options from outside (CLI flags, links).
 type Overrides struct {
-	Seed *uint64
-	Sync *bool
+	Seed    *uint64
+	Sync    *bool
+	OOO     *bool // option ooo
+	Engines *int  // option gpu.engines
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.

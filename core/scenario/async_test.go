@@ -3,41 +3,155 @@ package scenario
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"d3dsim/assets"
 	"d3dsim/core/trace"
+	"d3dsim/core/verify"
 )
 
-// TestAsyncSame is rule ASYNC-SAME as a property: every example scenario
-// gives the same frames with asynchrony off (option sync=true: every call
-// completes on the GPU before it returns) and on.
-func TestAsyncSame(t *testing.T) {
-	on, off := false, true
+// asyncSameSources lists every scenario rule ASYNC-SAME is checked on: the
+// examples, the tutorials and every scenario test under testdata.
+func asyncSameSources(t *testing.T) map[string][]byte {
+	srcs := map[string][]byte{}
 	for _, name := range assets.Scenarios() {
+		src, _ := assets.Scenario(name)
+		srcs[name] = src
+	}
+	for _, name := range assets.Tutorials() {
+		src, _, _ := assets.Tutorial(name)
+		srcs["tutorials/"+name] = src
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*", "*.d3ds"))
+	for _, f := range files {
+		if strings.Contains(f, string(filepath.Separator)+"parse"+string(filepath.Separator)) {
+			continue // bad input by design
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[f] = src
+	}
+	return srcs
+}
+
+// asyncMode is one way of running a scenario for rule ASYNC-SAME.
+type asyncMode struct {
+	name string
+	o    Overrides
+}
+
+func asyncModes() []asyncMode {
+	yes, no, two := true, false, 2
+	return []asyncMode{
+		{"sync", Overrides{Sync: &yes, OOO: &no}},
+		{"in-order", Overrides{Sync: &no, OOO: &no}},
+		{"out-of-order", Overrides{Sync: &no, OOO: &yes, Engines: &two}},
+	}
+}
+
+// modeDependent says whether an expectation failure may legitimately differ
+// between the modes: `expect calls` describe the asynchronous path (a
+// rename, a submission, a wait) and `expect live` may count an allocation
+// the GPU still holds; a synchronous run never sees S_FALSE from GetData or
+// DXGI_ERROR_WAS_STILL_DRAWING from Map(DO_NOT_WAIT), because the GPU is
+// always done.
+func modeDependent(mode, failure string) bool {
+	if strings.Contains(failure, "expected calls") || strings.Contains(failure, "live objects") {
+		return true
+	}
+	return mode == "sync" && (strings.Contains(failure, "S_FALSE") || strings.Contains(failure, "WAS_STILL_DRAWING"))
+}
+
+// TestAsyncSame is rule ASYNC-SAME as a property: every scenario (examples,
+// tutorials, scenario tests) gives the same frames and the same query
+// results synchronously (option sync=true: every call completes on the GPU
+// before it returns), asynchronously in order, and asynchronously out of
+// order on two engines (option ooo=true, gpu.engines=2). Query results are
+// compared where both runs got data (S_OK) from the same GetData statement;
+// TIMESTAMP is virtual GPU time, which legitimately differs, so only EVENT
+// and OCCLUSION values are compared.
+func TestAsyncSame(t *testing.T) {
+	srcs := asyncSameSources(t)
+	names := make([]string, 0, len(srcs))
+	for n := range srcs {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
-			async := runAsset(t, name, Overrides{Sync: &on})
-			sync := runAsset(t, name, Overrides{Sync: &off})
-			// `expect calls` describe the asynchronous path (a rename, a
-			// submission) that a synchronous run has no need for, and an
-			// `expect live` may count an allocation the GPU still holds;
-			// every other expectation must hold in both modes.
-			for _, f := range sync.Summary().Failures {
-				if !strings.Contains(f, "expected calls") && !strings.Contains(f, "live objects") {
-					t.Fatalf("sync run fails: %s", f)
-				}
+			s, err := Load(name, srcs[name])
+			if err != nil {
+				t.Fatal(err)
 			}
-			fa, fs := async.Frames(), sync.Frames()
-			if len(fa) != len(fs) {
-				t.Fatalf("%d frames async, %d sync", len(fa), len(fs))
+			var runs []*Run
+			for _, m := range asyncModes() {
+				r := NewRun(s, m.o)
+				r.Finish()
+				runs = append(runs, r)
 			}
-			for i := range fa {
-				if HashBytes(fa[i].Pix) != HashBytes(fs[i].Pix) {
-					t.Errorf("frame %d differs: async %s, sync %s", i, HashBytes(fa[i].Pix), HashBytes(fs[i].Pix))
+			base := runs[0]
+			for i, m := range asyncModes() {
+				r := runs[i]
+				// Every expectation that holds in the in-order run (the
+				// one the scenario was written for) must hold in the
+				// others too, unless it depends on the mode. A synchronous
+				// run that got data where the scenario expects "not yet"
+				// takes another path from there (a DO_NOT_WAIT map that
+				// succeeds leaves the resource mapped): what follows is
+				// not compared.
+				diverged := false
+				for _, f := range r.Summary().Failures {
+					switch {
+					case diverged, slices.Contains(runs[1].Summary().Failures, f):
+					case modeDependent(m.name, f):
+						diverged = m.name == "sync" && !strings.Contains(f, "expected calls") && !strings.Contains(f, "live objects")
+					default:
+						t.Errorf("%s run fails: %s", m.name, f)
+					}
 				}
+				if i == 0 {
+					continue
+				}
+				fa, fb := base.Frames(), r.Frames()
+				if len(fa) != len(fb) {
+					t.Fatalf("%d frames sync, %d %s", len(fa), len(fb), m.name)
+				}
+				for j := range fa {
+					if HashBytes(fa[j].Pix) != HashBytes(fb[j].Pix) {
+						t.Errorf("frame %d differs: sync %s, %s %s", j, HashBytes(fa[j].Pix), m.name, HashBytes(fb[j].Pix))
+					}
+				}
+				if a, b := base.Summary().Hash, r.Summary().Hash; a != b {
+					t.Errorf("last frame: sync %s, %s %s", a, m.name, b)
+				}
+				compareQueries(t, m.name, base.QueryResults(), r.QueryResults())
 			}
 		})
+	}
+}
+
+// compareQueries compares the data of every GetData statement execution
+// that returned S_OK in both runs (EVENT and OCCLUSION; TIMESTAMP is
+// virtual time).
+func compareQueries(t *testing.T, mode string, sync, other []QueryResult) {
+	t.Helper()
+	type key struct{ line, n int }
+	got := map[key]QueryResult{}
+	for _, q := range other {
+		got[key{q.Line, q.N}] = q
+	}
+	for _, q := range sync {
+		o, ok := got[key{q.Line, q.N}]
+		if !ok || q.HR != "S_OK" || o.HR != "S_OK" || q.Type == "TIMESTAMP" {
+			continue
+		}
+		if q.Value != o.Value {
+			t.Errorf("line %d: GetData %s (%s) = %d sync, %d %s", q.Line, q.Query, q.Type, q.Value, o.Value, mode)
+		}
 	}
 }
 
@@ -124,5 +238,67 @@ func TestNotFreeThreaded(t *testing.T) {
 				t.Errorf("frames differ")
 			}
 		})
+	}
+}
+
+// TestOutOfOrderRuns: with option ooo=true the out-of-order example really
+// runs out of order — DMA buffers on both engines at overlapping times, dep
+// events of each hazard kind it has, a fence held back — while every
+// context's FenceSignaled events stay in increasing fence order, and its
+// GPU work ends earlier than in order.
+func TestOutOfOrderRuns(t *testing.T) {
+	no := false
+	ooo := runAsset(t, "out-of-order", Overrides{})
+	inOrder := runAsset(t, "out-of-order", Overrides{OOO: &no})
+	if s := ooo.Summary(); !s.OK() {
+		t.Fatalf("%v", s.Failures)
+	}
+	gpuEnd := func(r *Run) int64 {
+		var end int64
+		for _, e := range r.Events() {
+			if e.Layer == trace.GPU && e.Kind == trace.Interrupt {
+				end = max(end, e.T)
+			}
+		}
+		return end
+	}
+	hazards := map[string]int{}
+	busy := map[string][2]int64{} // engine thread -> first start, last interrupt
+	lastFence := map[string]uint64{}
+	held := 0
+	for _, e := range ooo.Events() {
+		switch {
+		case e.Kind == trace.Dep:
+			hazards[verify.Arg(e.Args, "hazard")]++
+		case e.Name == "FenceHeld":
+			held++
+		case e.Name == "FenceSignaled" && e.Handle != "":
+			if e.Fence <= lastFence[e.Handle] {
+				t.Errorf("fence %d of %s signalled after fence %d", e.Fence, e.Handle, lastFence[e.Handle])
+			}
+			lastFence[e.Handle] = e.Fence
+		case e.Layer == trace.GPU && e.Name == "DmaBufferStart":
+			b, ok := busy[e.Thread]
+			if !ok {
+				b[0] = e.T
+			}
+			busy[e.Thread] = [2]int64{b[0], b[1]}
+		case e.Layer == trace.GPU && e.Kind == trace.Interrupt:
+			b := busy[e.Thread]
+			busy[e.Thread] = [2]int64{b[0], e.T}
+		}
+	}
+	if hazards["WAW"] == 0 || hazards["RAW"] == 0 {
+		t.Errorf("dep events by hazard: %v, want WAW (each chain) and RAW (the compositing)", hazards)
+	}
+	if held == 0 {
+		t.Errorf("no FenceHeld: the cheaper chain never finished ahead of the other")
+	}
+	g0, g1 := busy["gpu0"], busy["gpu1"]
+	if g1[1] == 0 || g1[0] >= g0[1] || g0[0] >= g1[1] {
+		t.Errorf("engines not busy at overlapping times: gpu0 %v, gpu1 %v", g0, g1)
+	}
+	if a, b := gpuEnd(ooo), gpuEnd(inOrder); a >= b {
+		t.Errorf("out of order the GPU ends at %d ns, in order at %d ns", a, b)
 	}
 }

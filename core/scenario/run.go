@@ -26,11 +26,13 @@ type Run struct {
 	threads []*thread
 	events  map[string]bool
 
-	frames   []Frame
-	failures []string
-	done     bool
-	steps    int
-	lastData uint64
+	frames    []Frame
+	failures  []string
+	done      bool
+	steps     int
+	lastData  uint64
+	queries   []QueryResult // every GetData, for rule ASYNC-SAME
+	queryRuns map[int]int   // GetData statements run so far, by line
 
 	hash     string   // of the last frame, computed once per frame
 	hashed   int      // frames hashed

@@ -14,6 +14,7 @@ import (
 type options struct {
 	seed       uint64
 	sync       bool
+	ooo        bool // the GPU scheduler runs independent DMA buffers out of order
 	vram       uint64
 	cmdbuf     uint64
 	engines    int
@@ -36,6 +37,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.seed = n
 		case "sync":
 			opt.sync = op.Value == "true"
+		case "ooo":
+			opt.ooo = op.Value == "true"
 		case "gpu.vram":
 			opt.vram = n
 		case "umd.cmdbuf":
@@ -66,6 +69,12 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.Sync != nil {
 		opt.sync = *o.Sync
 	}
+	if o.OOO != nil {
+		opt.ooo = *o.OOO
+	}
+	if o.Engines != nil {
+		opt.engines = max(1, min(*o.Engines, 8))
+	}
 	opt.vram = max(opt.vram, 1<<20)
 	opt.cmdbuf = min(max(opt.cmdbuf, 4<<10), 64<<20)
 	return opt
@@ -89,7 +98,8 @@ func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	g := gpu.New(gpu.Config{VRAM: opt.vram, Aperture: apertureSize, Engines: opt.engines, Costs: gpu.DefaultCosts()}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: opt.engines, DmaBufferSize: int(opt.cmdbuf), Bugs: opt.bugs})
-	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(opt.cmdbuf), AllocationListSize: 256, PatchLocationListSize: 1024})
+	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(opt.cmdbuf), AllocationListSize: 256, PatchLocationListSize: 1024,
+		OutOfOrder: opt.ooo, Bugs: opt.bugs})
 	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	g.OnScanout(onFrame)

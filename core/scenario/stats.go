@@ -1,9 +1,43 @@
 package scenario
 
-import "d3dsim/gpu"
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/gpu"
+)
 
 // GPUStats returns the simulated GPU's counters (for benchmarks).
 func (r *Run) GPUStats() gpu.Stats { return r.gpu.Stats() }
 
 // VirtualTime is the main thread's virtual time in nanoseconds.
 func (r *Run) VirtualTime() int64 { return r.sim.ThreadTime("main") }
+
+// QueryResult is what one GetData answered: rule ASYNC-SAME compares them
+// between the synchronous, in-order and out-of-order runs of a scenario.
+type QueryResult struct {
+	Line  int    // the statement
+	N     int    // how many times that statement ran before (repeat blocks)
+	Query string // the scenario's name of the query
+	Type  string // EVENT, OCCLUSION or TIMESTAMP
+	HR    string // S_OK, S_FALSE or an error
+	Value uint64 // the data, when HR is S_OK
+}
+
+// QueryResults returns every GetData so far, in order.
+func (r *Run) QueryResults() []QueryResult { return r.queries }
+
+func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
+	q := QueryResult{Line: x.st.Line, Query: r.names[x.query(0)], Value: v, HR: hr.Name()}
+	if err != nil {
+		q.HR = hresult.Of(err).Name()
+	}
+	if r.queryRuns == nil {
+		r.queryRuns = map[int]int{}
+	}
+	q.N = r.queryRuns[q.Line]
+	r.queryRuns[q.Line]++
+	if x.query(0) != nil {
+		q.Type = map[ddi.QueryType]string{ddi.QueryEvent: "EVENT", ddi.QueryOcclusion: "OCCLUSION", ddi.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
+	}
+	r.queries = append(r.queries, q)
+}

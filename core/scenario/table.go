@@ -180,6 +180,7 @@ var methods = map[string]map[string]*method{
 		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
 			v, hr, err := x.ctx().GetData(x.query(0))
 			x.run.lastData = v
+			x.run.recordQuery(x, v, hr, err)
 			if err != nil {
 				return err
 			}

@@ -22,6 +22,8 @@ func TestBugSwitches(t *testing.T) {
 		{"WDDM-ISOLATE", "two-devices"},
 		{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
 		{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
+		{"ASYNC-SAME", "out-of-order"},
+		{"ERR-ASYNC", "testdata/async/tdr.d3ds"},
 		{"CLS-SIZES", "command-lists"},
 		{"CLS-DEP", "command-lists"},
 		{"CLS-FIRST", "testdata/commandlists/release-while-bound.d3ds"},

@@ -23,6 +23,8 @@ var Rules = []Rule{
 	{"WDDM-ISOLATE", "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
 	{"MAP-HAZARD", "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
 	{"LIFE-DANGLING", "004", "a call that uses an object after its final Release never reaches the UMD"},
+	{"ASYNC-SAME", "004", "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
+	{"ERR-ASYNC", "004", "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
 	{"CLS-SIZES", "001", "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
 	{"CLS-DEP", "001", "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
 	{"CLS-FIRST", "001", "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
@@ -104,6 +106,7 @@ type Verifier struct {
 	dd    ddState           // DD-* rules
 	exec  execState         // CL-EXEC
 	blame map[string]string // ERR-APP: thread -> the error a DDI just returned
+	as    asyncState        // ASYNC-SAME, ERR-ASYNC (async.go)
 }
 
 // New returns a verifier reading rec from its first event.
@@ -227,6 +230,7 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	out = append(out, v.amortize(e)...)
 	out = append(out, v.destruction(e)...)
 	out = append(out, v.callbacks(e)...)
+	out = append(out, v.async(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")

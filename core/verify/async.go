@@ -1,0 +1,124 @@
+package verify
+
+import (
+	"strings"
+
+	"d3dsim/core/trace"
+)
+
+// Rules ASYNC-SAME and ERR-ASYNC (seed 004), as far as a trace shows them.
+//
+// ASYNC-SAME: asynchronous and out-of-order execution must give what
+// synchronous execution gives. A trace cannot compare two runs (the
+// property test TestAsyncSame does that); what it can show is the
+// scheduler's own promise: every dependency edge (kind dep, DmaDependency,
+// args "from=P to=C") means C may start only after P has finished. A
+// DmaBufferStart of C before the GPU's Interrupt for P (or P being dropped)
+// is a violation.
+//
+// ERR-ASYNC: an error found at call time comes back from that call, and
+// after a TDR removes a device (DeviceRemoved), the next call on that device
+// that can return DXGI_ERROR_DEVICE_REMOVED (Present, Map, GetData,
+// FinishCommandList) does. A call whose own kernel calls reported the
+// removal yet returns success is a violation too. Which device a call is
+// on is learned from its call tree: the pfn*Cb callbacks name the device,
+// CreateResource says dev=, Dxgkrnl's DDIs say device=.
+
+type asyncState struct {
+	// ASYNC-SAME
+	preds    map[uint64][]uint64 // DMA buffer -> the buffers it must follow
+	finished map[uint64]bool     // DMA buffers the GPU finished or Dxgkrnl dropped
+
+	// ERR-ASYNC
+	kdev     map[string]string // kernel device handle -> device name
+	devices  map[string]bool   // device names
+	objDev   map[string]string // object name -> its device
+	removed  map[string]bool   // devices removed whose removal no call has reported yet
+	openRoot map[string]uint64 // thread -> the API call in progress
+	sawRm    map[uint64]bool   // API calls in whose tree a removal was reported
+}
+
+// canReportRemoval lists the API calls that return an HRESULT and must
+// return DXGI_ERROR_DEVICE_REMOVED on a removed device.
+var canReportRemoval = map[string]bool{"Present": true, "Map": true, "GetData": true, "FinishCommandList": true}
+
+func (v *Verifier) async(e *trace.Event) []Violation {
+	s := &v.as
+	if s.preds == nil {
+		*s = asyncState{preds: map[uint64][]uint64{}, finished: map[uint64]bool{}, kdev: map[string]string{},
+			devices: map[string]bool{}, objDev: map[string]string{}, removed: map[string]bool{},
+			openRoot: map[string]uint64{}, sawRm: map[uint64]bool{}}
+	}
+	var out []Violation
+	switch {
+	// ASYNC-SAME
+	case e.Kind == trace.Dep && e.Name == "DmaDependency":
+		from, to := uint64(argInt(e.Args, "from")), uint64(argInt(e.Args, "to"))
+		if from != 0 && to != 0 {
+			s.preds[to] = append(s.preds[to], from)
+		}
+	case e.Layer == trace.GPU && e.Kind == trace.Interrupt && e.DMA != 0,
+		e.Name == "DmaBufferDropped" && e.DMA != 0:
+		s.finished[e.DMA] = true
+	case e.Layer == trace.GPU && e.Kind == trace.Exec && e.Name == "DmaBufferStart":
+		for _, p := range s.preds[e.DMA] {
+			if !s.finished[p] {
+				out = append(out, v.violation("ASYNC-SAME", e, "DMA buffer %d started on %s before DMA buffer %d, which it depends on (a RAW/WAR/WAW edge), finished: out-of-order execution must give the in-order result", e.DMA, e.Thread, p))
+				break
+			}
+		}
+		delete(s.preds, e.DMA)
+
+	// ERR-ASYNC
+	case e.Kind == trace.Call && e.Name == "DxgkDdiCreateDevice":
+		s.kdev[e.Handle], s.devices[e.Obj] = e.Obj, true
+	case e.Kind == trace.Message && e.Name == "DeviceRemoved":
+		s.removed[e.Obj] = true
+	}
+	if e.Parent == 0 && e.From == trace.App && e.Layer == trace.Runtime {
+		switch e.Kind {
+		case trace.Call:
+			s.openRoot[e.Thread] = e.Seq
+		case trace.Return:
+			root := s.openRoot[e.Thread]
+			delete(s.openRoot, e.Thread)
+			saw := s.sawRm[root]
+			delete(s.sawRm, root)
+			if !canReportRemoval[e.Name] {
+				break
+			}
+			ok := e.HR == "S_OK" || e.HR == "S_FALSE"
+			dev := s.objDev[e.Obj]
+			switch {
+			case saw && ok:
+				out = append(out, v.violation("ERR-ASYNC", e, "%s(%s) returned %s although the kernel reported the device removed during the call: the error must come back from the call", e.Name, e.Obj, e.HR))
+			case dev != "" && s.removed[dev] && ok:
+				out = append(out, v.violation("ERR-ASYNC", e, "%s(%s) returned %s after a TDR removed device %s: the next call that can return DXGI_ERROR_DEVICE_REMOVED must", e.Name, e.Obj, e.HR, dev))
+			}
+			if dev != "" && !ok {
+				delete(s.removed, dev)
+			}
+		}
+		return out
+	}
+	if e.Parent != 0 {
+		if e.Kind == trace.Return && (e.HR == "D3DDDIERR_DEVICEREMOVED" || e.HR == "STATUS_DEVICE_REMOVED") {
+			s.sawRm[s.openRoot[e.Thread]] = true
+		}
+		dev := ""
+		switch {
+		case e.Layer == trace.Runtime && strings.HasPrefix(e.Name, "pfn") && s.devices[e.Obj]:
+			dev = e.Obj
+		case s.devices[Arg(e.Args, "dev")]:
+			dev = Arg(e.Args, "dev")
+		case s.kdev[Arg(e.Args, "device")] != "":
+			dev = s.kdev[Arg(e.Args, "device")]
+		}
+		if dev != "" {
+			if root := v.rootCall(e); root != nil && root.From == trace.App && root.Obj != "" {
+				s.objDev[root.Obj] = dev
+			}
+		}
+	}
+	return out
+}
