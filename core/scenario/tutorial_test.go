@@ -260,6 +260,27 @@ func TestTutorials(t *testing.T) {
 				}
 			}
 
+			// Asynchrony changes when work happens, never what it draws
+			// (seed 004; several lessons say so): with sync=true the frames
+			// are the same. A lesson may stop early under sync=true (a
+			// DO_NOT_WAIT map that succeeds leaves the resource mapped);
+			// then there is nothing to compare.
+			sync := true
+			sr := NewRun(s, Overrides{Sync: &sync})
+			if ss := sr.Finish(); ss.Steps == r.Summary().Steps {
+				af, sf := r.Frames(), sr.Frames()
+				if len(af) != len(sf) {
+					t.Errorf("sync=true presents %d frames, asynchronous %d", len(sf), len(af))
+				}
+				for i := range min(len(af), len(sf)) {
+					if HashBytes(af[i].Pix) != HashBytes(sf[i].Pix) {
+						t.Errorf("frame %d differs between sync=true and asynchronous runs", i)
+					}
+				}
+			} else {
+				t.Logf("sync=true stops after %d of %d API calls: %v", ss.Steps, r.Summary().Steps, ss.Failures)
+			}
+
 			// "Add `option bug=RULE`": the notes promise the verifier
 			// catches that rule when the scenario breaks it on purpose.
 			for _, m := range tryBug.FindAllStringSubmatch(string(notes), -1) {
