@@ -84,7 +84,7 @@ func buildGallery(dir, base string) ([]galleryEntry, error) {
 	var entries []galleryEntry
 	add := func(kind, name string, src, notes []byte) error {
 		e := galleryEntry{Kind: kind, Name: name, Title: name}
-		e.Summary = leadingComment(src)
+		e.Summary = firstSentence(leadingComment(src))
 		if t, ok := notesTitle(notes); ok {
 			e.Title = t
 		}
@@ -159,6 +159,14 @@ func leadingComment(src []byte) string {
 		words = append(words, t)
 	}
 	return strings.Join(words, " ")
+}
+
+// firstSentence keeps a card short: the text up to the first ". ".
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return s
 }
 
 // thumbnail scales src to fit w x h, keeping its shape, centred on the

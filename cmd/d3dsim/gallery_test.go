@@ -220,3 +220,16 @@ func TestTutorialsDoc(t *testing.T) {
 	}
 	t.Errorf("%s: the tutorial links are stale; run go test ./cmd/d3dsim -run TestTutorialsDoc -update", path)
 }
+
+func TestCardSummary(t *testing.T) {
+	tests := []struct{ desc, src, want string }{
+		{"first sentence of the first comment block", "# A quad. Blended 0.5 each.\n# More.\ndev, imm = D3D11CreateDevice\n", "A quad."},
+		{"a blank comment line ends the block", "# One line\n#\n# Not this.\n", "One line"},
+		{"no comment", "dev, imm = D3D11CreateDevice\n", ""},
+	}
+	for _, tt := range tests {
+		if got := firstSentence(leadingComment([]byte(tt.src))); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.desc, got, tt.want)
+		}
+	}
+}
