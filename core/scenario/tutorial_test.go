@@ -222,6 +222,10 @@ func TestTutorials(t *testing.T) {
 			if l.intro == "" || len(l.steps) < 3 {
 				t.Errorf("%s.md: an introduction and at least 3 steps expected, got %d steps", name, len(l.steps))
 			}
+			// Facts come from the seed documents, and the lessons say which.
+			if !regexp.MustCompile(`[Ss]eeds? 00[0-4]`).MatchString(string(notes)) {
+				t.Errorf("%s.md cites no seed", name)
+			}
 			valid := map[int]bool{}
 			stmtLines(s.Stmts, valid)
 			nlines := strings.Count(string(src), "\n") + 1
