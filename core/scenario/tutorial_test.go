@@ -285,6 +285,19 @@ func TestTutorials(t *testing.T) {
 				t.Logf("sync=true stops after %d of %d API calls: %v", ss.Steps, r.Summary().Steps, ss.Failures)
 			}
 
+			// Threads interleave by a seeded choice; the notes say the frame
+			// does not depend on it.
+			if hasThread(s.Stmts) {
+				for seed := uint64(1); seed <= 3; seed++ {
+					sr := NewRun(s, Overrides{Seed: &seed})
+					if sum := sr.Finish(); !sum.OK() {
+						t.Errorf("seed %d: %s", seed, strings.Join(sum.Failures, "; "))
+					} else if sum.Hash != r.Summary().Hash {
+						t.Errorf("seed %d: last frame %s, with the lesson's seed %s", seed, sum.Hash, r.Summary().Hash)
+					}
+				}
+			}
+
 			// "Add `option bug=RULE`": the notes promise the verifier
 			// catches that rule when the scenario breaks it on purpose.
 			for _, m := range tryBug.FindAllStringSubmatch(string(notes), -1) {
@@ -306,4 +319,13 @@ func TestTutorials(t *testing.T) {
 			}
 		})
 	}
+}
+
+func hasThread(stmts []Stmt) bool {
+	for _, st := range stmts {
+		if _, ok := st.(*Thread); ok {
+			return true
+		}
+	}
+	return false
 }
