@@ -16,6 +16,7 @@ const usage = `usage:
   d3dsim link FILE [--base URL]                       print a shareable URL
   d3dsim verify FILE                                  run and print rule violations
   d3dsim bench [--json]                               print the benchmark figures
+  d3dsim gallery --out DIR [--base URL]               thumbnails + index.html of every tutorial and demo
 `
 
 func main() {
@@ -83,6 +84,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdLink(a, stdout, stderr)
 	case "bench":
 		return cmdBench(a, stdout, stderr)
+	case "gallery":
+		return cmdGallery(a, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -92,10 +95,11 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 var knownFlags = map[string]map[string]bool{
-	"run":    {"seed": true, "sync": true, "out": true, "link": true},
-	"verify": {"seed": true, "sync": true, "link": true},
-	"link":   {"base": true},
-	"bench":  {"json": true, "n": true},
+	"run":     {"seed": true, "sync": true, "out": true, "link": true},
+	"verify":  {"seed": true, "sync": true, "link": true},
+	"link":    {"base": true},
+	"bench":   {"json": true, "n": true},
+	"gallery": {"out": true, "base": true},
 }
 
 func flagUint(a args, name string) (*uint64, error) {
