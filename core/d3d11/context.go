@@ -352,7 +352,17 @@ func (c *DeviceContext) Draw(count, start uint32) error {
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
-	return c.simple("Draw", "Draw", "", nil, func() { c.umd.Draw(c.h, count, start) })
+	return c.simple("Draw", "Draw", "", nil, func() {
+		// The immediate context calls Draw through the device function
+		// table, whose entry the driver may hot-swap (rule FT-TABLE).
+		if !c.isDC {
+			if f, ok := c.dev.table.Get("pfnDraw").Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
+				f(c.h, count, start)
+				return
+			}
+		}
+		c.umd.Draw(c.h, count, start)
+	})
 }
 
 func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
@@ -647,6 +657,10 @@ func (c *DeviceContext) ClearState() error {
 		return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 	}
 	done := c.api("ClearState", "")
+	if !c.isDC {
+		c.dev.clearing.Store(true)
+		defer c.dev.clearing.Store(false)
+	}
 	steps := []func(){
 		func() {
 			bind(&c.vb, nil, nilRes)

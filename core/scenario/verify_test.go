@@ -50,6 +50,13 @@ func TestBugSwitches(t *testing.T) {
 		{"DD-PRIMARY", "four-threads"},
 		{"AM-SUBMIT", "spinning-cube"},
 		{"AM-BALANCE", "spinning-cube"},
+		{"FT-CAP", "testdata/async/serialised.d3ds"},
+		{"FT-CALC", "free-threaded"},
+		{"FT-HCTX", "free-threaded"},
+		{"FT-ALLOC", "free-threaded"},
+		{"FT-TABLE", "testdata/async/fullscreen.d3ds"},
+		{"DD-SYNC", "sync-destroy"},
+		{"AM-DC", "testdata/commandlists/big-list.d3ds"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
@@ -87,6 +94,44 @@ func TestBugSwitches(t *testing.T) {
 		if !covered[r.ID] {
 			t.Errorf("rule %s has no bug-switch test", r.ID)
 		}
+	}
+}
+
+// TestCleanScenariosSilent: without a bug switch, every clean
+// scenario (the assets and the testdata that expects no violation) is
+// silent for every rule, the new seed-000 ones included.
+func TestCleanScenariosSilent(t *testing.T) {
+	var files []string
+	for _, name := range assets.Scenarios() {
+		files = append(files, name)
+	}
+	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			files = append(files, dir+"/"+e.Name())
+		}
+	}
+	n := 0
+	for _, f := range files {
+		src, ok := assets.Scenario(f)
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, v := range runSource(t, string(src)).Violations() {
+			if !strings.Contains(string(src), "expect violation "+v.Rule) { // (one shown on purpose is fine)
+				t.Errorf("%s: %v", f, v)
+			}
+		}
+		n++
+	}
+	if n < 30 {
+		t.Fatalf("only %d scenarios ran", n)
 	}
 }
 
