@@ -613,3 +613,14 @@ func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 	err := d.cb.PfnEscapeCb(d.rt, &cb)
 	return cb.Result, err
 }
+
+// PendingDestroys counts the destructions the driver has deferred and not
+// yet performed: resources queued by a free-threaded DestroyResource and
+// allocations waiting for a submission (seed 000). DestroyDevice leaves
+// none.
+func (d *Device) PendingDestroys() int {
+	d.mu.Lock()
+	n := len(d.destroyQ)
+	d.mu.Unlock()
+	return n + len(d.pendingDealloc)
+}
