@@ -90,7 +90,7 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 			s.stage = 4
 		}
 	case s.stage == 3 && e.Name == "End":
-	case s.stage == 4 && call && e.Name == "Flush":
+	case s.stage == 4 && (e.Name == "GetData" && e.Obj == s.query || call && e.Name == "Flush"):
 	case s.stage == 4 && ret && e.Name == "Flush":
 		for _, a := range s.complete {
 			if s.freed[a] {
