@@ -42,6 +42,7 @@ type Run struct {
 
 	line    int // line of the statement running now
 	nesting int // > 0 while a preempting thread's statement runs
+	inCall  int // > 0 while an API call statement runs (expectations are not preempted)
 
 	verifier *verify.Verifier
 	expected map[string]bool // rules named by `expect violation`
@@ -183,7 +184,9 @@ func (r *Run) exec(t *thread) bool {
 	switch s := st.(type) {
 	case *Call:
 		t.advance()
+		r.inCall++
 		r.call(t, s)
+		r.inCall--
 		return true
 	case *Thread:
 		t.advance()
@@ -222,7 +225,7 @@ func (r *Run) exec(t *thread) bool {
 // thread is still inside its DDI: the trace then shows the two overlap.
 // One level deep: a preempting statement is not itself preempted.
 func (r *Run) preempt() {
-	if r.nesting > 0 || r.done {
+	if r.nesting > 0 || r.inCall == 0 || r.done {
 		return
 	}
 	cur := r.sim.Thread()
