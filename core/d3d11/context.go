@@ -657,6 +657,10 @@ func (c *DeviceContext) ClearState() error {
 		return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 	}
 	done := c.api("ClearState", "")
+	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs["FT-CAP"] {
+		// ClearState's DDIs are serialised like any other (rule FT-CAP).
+		defer c.dev.serialise()()
+	}
 	if !c.isDC {
 		c.dev.clearing.Store(true)
 		defer c.dev.clearing.Store(false)

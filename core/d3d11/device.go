@@ -26,7 +26,9 @@ type Device struct {
 	children atomic.Int32
 	dead     atomic.Bool
 
-	ddiLock     sync.Mutex // serialises DDIs for a driver that is not free-threaded
+	ddiLock     sync.Mutex   // serialises DDIs for a driver that is not free-threaded
+	ddiHeld     atomic.Int32 // ddiLock is held (by the thread a preempting call runs inside)
+	afterDDI    []*object    // destroyed while ddiLock was held: their destroy DDIs run once it is free
 	mu          sync.Mutex
 	allocs      map[ddi.HRTRESOURCE][]ddi.HALLOCATION // what pfnAllocateCb gave each resource
 	liveAllocs  int

@@ -75,6 +75,19 @@ func (o *object) kill() {
 	if o.dead.Swap(true) {
 		return
 	}
+	if d := o.dev; d != nil && d.ddiHeld.Load() > 0 {
+		// A serialised driver's DDI is in progress (the one whose
+		// rebinding dropped the last reference): the destroy DDI waits
+		// until it returns, as it must wait for the runtime's DDI lock.
+		d.mu.Lock()
+		d.afterDDI = append(d.afterDDI, o)
+		d.mu.Unlock()
+		return
+	}
+	o.finish()
+}
+
+func (o *object) finish() {
 	if o.destroy != nil {
 		o.destroy()
 	}

@@ -190,16 +190,45 @@ func (d *Device) ddiCallArgs(name, obj, handle, args string) func(error) {
 func (d *Device) ddiEnter(ctx, name, obj, handle, args string) func(error) {
 	c := d.rt.cfg
 	unlock := func() {}
+	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
-	if !c.FreeThreaded && !c.Bugs["FT-CAP"] && !strings.HasPrefix(name, "CalcPrivate") && name != "CalcDeferredContextHandleSize" {
-		d.ddiLock.Lock()
-		unlock = d.ddiLock.Unlock
+	if !c.FreeThreaded && !c.Bugs["FT-CAP"] && !calc {
+		unlock = d.serialise()
 	}
 	c.Sim.Charge(c.Costs.DDICall)
 	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args})
+	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
+		// The CalcPrivate* DDIs run without the DDI lock even for a driver
+		// that is not free-threaded (seed 000, rule FT-CALC): a thread
+		// descheduled in one leaves the others free to enter any DDI.
+		d.rt.preempt()
+	}
 	return func(err error) {
 		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
 		unlock()
+	}
+}
+
+// serialise takes the runtime's DDI lock for a driver that is not
+// free-threaded (seed 000, rule FT-CAP) and returns what releases it. Objects
+// whose last reference drops while it is held are destroyed after it is
+// released: their destroy DDIs need the lock too.
+func (d *Device) serialise() func() {
+	d.ddiLock.Lock()
+	d.ddiHeld.Add(1)
+	return func() {
+		d.ddiHeld.Add(-1)
+		d.ddiLock.Unlock()
+		if d.ddiHeld.Load() > 0 {
+			return
+		}
+		d.mu.Lock()
+		q := d.afterDDI
+		d.afterDDI = nil
+		d.mu.Unlock()
+		for _, o := range q {
+			o.finish()
+		}
 	}
 }
 

@@ -244,7 +244,7 @@ func (r *Run) preempt() {
 	}
 	t, line := cands[i], r.line
 	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "Preempted",
-		Msg: fmt.Sprintf("%s is descheduled in the kernel; %s runs meanwhile", cur, t.name)})
+		Msg: fmt.Sprintf("%s is descheduled (inside the call this event belongs to); %s runs meanwhile", cur, t.name)})
 	r.nesting++
 	r.exec(t)
 	r.nesting--
