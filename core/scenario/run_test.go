@@ -440,3 +440,28 @@ func TestPreemptOverlaps(t *testing.T) {
 		t.Fatal("two runs with preemption give different traces")
 	}
 }
+
+// TestHotSwappedDraw: after SetFullscreenState the driver points pfnDraw at
+// its full-screen path (a DeviceFuncsWrite inside SetDisplayModeDXGI), and
+// the runtime's next Draw goes through the new entry (rule FT-TABLE).
+func TestHotSwappedDraw(t *testing.T) {
+	src, err := os.ReadFile("testdata/async/fullscreen.d3ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var swapped, drawn bool
+	for _, e := range runSource(t, string(src)).Events() {
+		switch {
+		case e.Name == "DeviceFuncsWrite" && e.Args == "entry=pfnDraw impl=DrawFullscreen":
+			swapped = true
+		case e.Name == "Draw" && e.Layer == trace.UMD && e.Kind == trace.Call:
+			drawn = true
+			if !swapped || e.Args != "impl=DrawFullscreen" {
+				t.Fatalf("Draw DDI %q (swapped before: %v)", e.Args, swapped)
+			}
+		}
+	}
+	if !drawn {
+		t.Fatal("no Draw DDI")
+	}
+}
