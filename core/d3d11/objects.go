@@ -82,6 +82,9 @@ func (o *object) kill() {
 		d.mu.Lock()
 		d.afterDDI = append(d.afterDDI, o)
 		d.mu.Unlock()
+		// (with real goroutines the holder may have released the lock
+		// and drained the queue just before the append)
+		d.drainAfterDDI()
 		return
 	}
 	o.finish()

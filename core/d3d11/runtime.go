@@ -219,16 +219,22 @@ func (d *Device) serialise() func() {
 	return func() {
 		d.ddiHeld.Add(-1)
 		d.ddiLock.Unlock()
-		if d.ddiHeld.Load() > 0 {
-			return
-		}
-		d.mu.Lock()
-		q := d.afterDDI
-		d.afterDDI = nil
-		d.mu.Unlock()
-		for _, o := range q {
-			o.finish()
-		}
+		d.drainAfterDDI()
+	}
+}
+
+// drainAfterDDI destroys the objects kill put off, once no DDI holds the
+// lock.
+func (d *Device) drainAfterDDI() {
+	if d.ddiHeld.Load() > 0 {
+		return
+	}
+	d.mu.Lock()
+	q := d.afterDDI
+	d.afterDDI = nil
+	d.mu.Unlock()
+	for _, o := range q {
+		o.finish()
 	}
 }
 
