@@ -52,7 +52,7 @@ var Rules = []Rule{
 	{"AM-BALANCE", "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
 	{"CL-RECYCLE-THREAD", "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
 	{"FT-CAP", "000", "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
-	{"FT-CALC", "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: they never call back into the runtime"},
+	{"FT-CALC", "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
 	{"FT-HCTX", "000", "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
 	{"FT-ALLOC", "000", "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
 	{"FT-TABLE", "000", "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
