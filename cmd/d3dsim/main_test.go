@@ -42,6 +42,14 @@ func TestRunExitCodes(t *testing.T) {
 		{"unknown flag", []string{"run", good, "--speed", "3"}, 2, "unknown flag --speed"},
 		{"bad seed", []string{"run", good, "--seed", "x"}, 2, "--seed"},
 		{"verify clean", []string{"verify", good}, 0, "0 violations"},
+		// A violation names the rule, its seed, the scenario line and the event.
+		{"verify violation", []string{"verify", write("v.d3ds", "option bug=FT-TABLE\ndev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nsc.SetFullscreenState TRUE\n")}, 1,
+			"v.d3ds:line 4: FT-TABLE (seed 000): the driver rewrote pfnCreateResource"},
+		{"verify event", []string{"verify", filepath.Join(dir, "v.d3ds")}, 1, "[event #"},
+		// Debug-layer messages (kind message) are in the summary: seed 000's
+		// D3DDDIERR_APPLICATIONERROR blames the application.
+		{"debug messages", []string{"run", write("d.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\n")}, 0,
+			"message: 2: D3D11 ERROR: CreateResource(t): the driver found an error in the application's call"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(tt.args...)

@@ -36,6 +36,22 @@ func (c *callbacks) enter(name string, ev trace.Event) func(error) {
 	}
 }
 
+// preempt is a point where the calling thread enters the kernel and may be
+// descheduled: the scheduler may run other threads' free-threaded calls
+// before it comes back (option preempt). A driver that is not free-threaded
+// holds the runtime's DDI lock here, so nobody else could enter a DDI:
+// nothing runs (unless bug=FT-CAP dropped the lock).
+func (c *callbacks) preempt() {
+	rt := c.rt
+	if rt.preempt == nil || c.dead.Load() || c.imm == nil {
+		return
+	}
+	if !rt.cfg.FreeThreaded && !rt.cfg.Bugs["FT-CAP"] {
+		return
+	}
+	rt.preempt()
+}
+
 // kernelErr maps Dxgkrnl's NTSTATUS failures onto the HRESULTs the DDI
 // callbacks return.
 func kernelErr(err error) error {
@@ -90,8 +106,18 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 	if len(a.Allocations) > 0 {
 		obj = a.Allocations[0].Obj
 	}
-	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj})
+	args := ""
+	if a.Resource != 0 {
+		c.mu.Lock()
+		if c.shared[a.Resource] {
+			// (only shared resources say so: rule FT-ALLOC)
+			args = "res=" + handleName(c.resByRT[a.Resource]) + " shared=1"
+		}
+		c.mu.Unlock()
+	}
+	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
 	defer func() { done(err) }()
+	c.preempt()
 	for i := range a.Allocations {
 		ai := &a.Allocations[i]
 		if max := c.rt.cfg.MaxAllocBytes; max > 0 {
@@ -158,6 +184,7 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done(err) }()
+	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
 	a.Fence = fence
 	if err != nil {
@@ -171,6 +198,7 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
 	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done(err) }()
+	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
 	a.Fence = fence
 	if err != nil {
@@ -203,8 +231,10 @@ func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) 
 }
 
 func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, h ddi.HCONTEXT, fence uint64) (err error) {
-	done := c.enter("pfnWaitForSynchronizationObjectCb", trace.Event{Fence: fence})
+	// Obj names the device: its one GPU context is the HCONTEXT (rule FT-HCTX).
+	done := c.enter("pfnWaitForSynchronizationObjectCb", trace.Event{Obj: c.name, Fence: fence})
 	defer func() { done(err) }()
+	c.preempt()
 	return kernelErr(c.rt.cfg.Kernel.WaitForFence(dxgk.HContext(h), fence))
 }
 
@@ -215,15 +245,34 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 // PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000):
 // it trims the high-water mark of its context-local handle allocator back to
 // what is in use. The work is visible in the trace.
-func (c *callbacks) PfnPerformAmortizedProcessingCb(ddi.HRTDEVICE) {
-	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name})
+//
+// The core-layer handle says which context calls: a deferred context that
+// ran out of command-buffer space calls it with its own (rule AM-DC).
+func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
+	c.mu.Lock()
+	ctx := "IC"
+	if x := c.contexts[core]; x != nil {
+		ctx = x.name
+	}
+	c.mu.Unlock()
+	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
 	c.mu.Lock()
 	open := c.clsOpen
 	high := c.clsHigh
 	c.clsHigh = open
+	queued := c.destroyQ
+	c.destroyQ = nil
 	c.mu.Unlock()
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
 		Args: fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+	if len(queued) > 0 {
+		// The runtime's own destruction queue (only bug=DD-SYNC fills it).
+		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DrainDestroyQueue", Obj: c.name,
+			Args: fmt.Sprintf("objects=%d", len(queued)), Msg: fmt.Sprintf("the runtime destroys %d objects it queued", len(queued))})
+		for _, o := range queued {
+			o.kill()
+		}
+	}
 	done(nil)
 }
 
@@ -253,6 +302,29 @@ func (c *callbacks) PfnSetDisplayModeCb(_ ddi.HRTDEVICE, a ddi.HALLOCATION) erro
 	c.displayMode = a
 	c.mu.Unlock()
 	done(nil)
+	return nil
+}
+
+// PfnEscapeCb carries a driver-private escape to the kernel (D3DKMTEscape).
+// The simulated escapes ask Dxgkrnl for the context's completed fence
+// (code 1) or its last submitted one (any other code). A context-bound
+// escape names the HCONTEXT: one thread at a time (rule FT-HCTX).
+func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
+	hctx := "0"
+	if a.Context != 0 {
+		hctx = fmt.Sprintf("c%d", a.Context)
+	}
+	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("hctx=%s code=%d", hctx, a.Code)})
+	defer func() { done(err) }()
+	kctx := dxgk.HContext(a.Context)
+	if kctx == 0 {
+		kctx = c.kctx
+	}
+	if a.Code == 1 {
+		a.Result = c.rt.cfg.Kernel.CompletedFence(kctx)
+	} else {
+		a.Result = c.rt.cfg.Kernel.SubmittedFence(kctx)
+	}
 	return nil
 }
 

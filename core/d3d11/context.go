@@ -79,6 +79,11 @@ func checkAll(call string, objs ...Object) error {
 // The DDI event names the driver handle of the first object passed, so the
 // verifier can follow handles (rule LIFE-DANGLING).
 func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func()) error {
+	return c.simpleArgs(api, ddiName, obj, "", check, do)
+}
+
+// simpleArgs is simple with arguments on the DDI event.
+func (c *DeviceContext) simpleArgs(api, ddiName, obj, args string, check []Object, do func()) error {
 	done := c.api(api, obj)
 	if err := c.checkAll(api, check...); err != nil {
 		done(err)
@@ -97,7 +102,7 @@ func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func
 			handle = handleName(h)
 		}
 	}
-	ret := c.ddiCall(ddiName, obj, handle)
+	ret := c.ddiCallArgs(ddiName, obj, handle, args)
 	do()
 	ret(nil)
 	c.afterDDI()
@@ -352,7 +357,20 @@ func (c *DeviceContext) Draw(count, start uint32) error {
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
-	return c.simple("Draw", "Draw", "", nil, func() { c.umd.Draw(c.h, count, start) })
+	// The immediate context calls Draw through the device function table,
+	// whose entry the driver may hot-swap (rule FT-TABLE); the DDI event
+	// names the function when it is not the one CreateDevice put there.
+	draw, args := c.umd.Draw, ""
+	if !c.isDC {
+		e := c.dev.table.Get("pfnDraw")
+		if f, ok := e.Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
+			draw = f
+		}
+		if e.Impl != "" && e.Impl != "Draw" {
+			args = "impl=" + e.Impl
+		}
+	}
+	return c.simpleArgs("Draw", "Draw", "", args, nil, func() { draw(c.h, count, start) })
 }
 
 func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
@@ -647,6 +665,14 @@ func (c *DeviceContext) ClearState() error {
 		return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 	}
 	done := c.api("ClearState", "")
+	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs["FT-CAP"] {
+		// ClearState's DDIs are serialised like any other (rule FT-CAP).
+		defer c.dev.serialise()()
+	}
+	if !c.isDC {
+		c.dev.clearing.Store(true)
+		defer c.dev.clearing.Store(false)
+	}
 	steps := []func(){
 		func() {
 			bind(&c.vb, nil, nilRes)

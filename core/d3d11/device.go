@@ -26,7 +26,9 @@ type Device struct {
 	children atomic.Int32
 	dead     atomic.Bool
 
-	ddiLock     sync.Mutex // serialises DDIs for a driver that is not free-threaded
+	ddiLock     sync.Mutex   // serialises DDIs for a driver that is not free-threaded
+	ddiHeld     atomic.Int32 // ddiLock is held (by the thread a preempting call runs inside)
+	afterDDI    []*object    // destroyed while ddiLock was held: their destroy DDIs run once it is free
 	mu          sync.Mutex
 	allocs      map[ddi.HRTRESOURCE][]ddi.HALLOCATION // what pfnAllocateCb gave each resource
 	liveAllocs  int
@@ -41,6 +43,10 @@ type Device struct {
 	displayMode ddi.HALLOCATION                     // the primary the display shows (full screen)
 	allocBytes  uint64                              // bytes allocated through pfnAllocateCb and not freed
 	allocSize   map[ddi.HALLOCATION]uint64
+	shared      map[ddi.HRTRESOURCE]bool // resources created with MiscFlags=SHARED (rule FT-ALLOC)
+	table       *ddi.FuncTable           // the device function table the driver filled (rule FT-TABLE)
+	clearing    atomic.Bool              // inside the immediate context's ClearState (bug=DD-SYNC)
+	destroyQ    []*object                // bug=DD-SYNC: unbound objects whose destruction the runtime put off
 }
 
 func (d *Device) Name() string { return d.name }
@@ -178,6 +184,7 @@ type BufferDesc struct {
 	Usage          ddi.Usage
 	BindFlags      ddi.BindFlag
 	CPUAccessFlags ddi.CPUAccess
+	MiscFlags      ddi.ResourceMisc
 }
 
 // Texture2DDesc mirrors D3D11_TEXTURE2D_DESC (one mip, one array slice,
@@ -188,6 +195,7 @@ type Texture2DDesc struct {
 	Usage          ddi.Usage
 	BindFlags      ddi.BindFlag
 	CPUAccessFlags ddi.CPUAccess
+	MiscFlags      ddi.ResourceMisc
 }
 
 // validateUsage applies D3D11's rules tying usage, CPU access and binding.
@@ -257,8 +265,11 @@ func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *R
 		copy(padded, data)
 		data = padded
 	}
+	if err := d.validateMisc("CreateBuffer", name, desc.MiscFlags, desc.Usage); err != nil {
+		return nil, err
+	}
 	args := ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: desc.ByteWidth, Height: 1,
-		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, InitData: data, Obj: name}
+		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Obj: name}
 	return d.createResource(name, KindBuffer, args)
 }
 
@@ -292,6 +303,9 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	if err := d.validateUsage(call, name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
 		return nil, err
 	}
+	if err := d.validateMisc(call, name, desc.MiscFlags, desc.Usage); err != nil {
+		return nil, err
+	}
 	size := int(desc.Width * desc.Height * bpp)
 	if data != nil && len(data) < size {
 		padded := make([]byte, size)
@@ -299,8 +313,20 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 		data = padded
 	}
 	args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: desc.Width, Height: desc.Height, Format: desc.Format,
-		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, InitData: data, Primary: primary, Obj: name}
+		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Primary: primary, Obj: name}
 	return d.createResource(name, KindTexture2D, args)
+}
+
+// validateMisc checks MiscFlags: only SHARED is simulated, and a shared
+// resource lives in video memory the GPU owns (DEFAULT usage).
+func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
+	if misc&^ddi.ResourceMiscShared != 0 {
+		return d.invalid(call, name, "MiscFlags %#x: only SHARED is supported", uint32(misc))
+	}
+	if misc.Has(ddi.ResourceMiscShared) && u != ddi.UsageDefault {
+		return d.invalid(call, name, "a SHARED resource must have DEFAULT usage")
+	}
+	return nil
 }
 
 var usageNames = map[ddi.Usage]string{ddi.UsageDefault: "DEFAULT", ddi.UsageImmutable: "IMMUTABLE", ddi.UsageDynamic: "DYNAMIC", ddi.UsageStaging: "STAGING"}
@@ -318,8 +344,18 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	if args.Primary {
 		cargs += " primary=1"
 	}
+	shared := args.MiscFlags.Has(ddi.ResourceMiscShared)
+	if shared {
+		cargs += " shared=1"
+	}
 	d.mu.Lock()
 	d.resByRT[r.rth] = uint32(r.h)
+	if shared {
+		if d.shared == nil {
+			d.shared = map[ddi.HRTRESOURCE]bool{}
+		}
+		d.shared[r.rth] = true
+	}
 	d.mu.Unlock()
 	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), cargs)
 	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
@@ -614,6 +650,26 @@ func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 		return err
 	}
 	return nil
+}
+
+// Escape is a driver-private call (what a vendor's private API does): the
+// UMD answers it with pfnEscapeCb to its kernel-mode driver. Code 1 asks
+// for the GPU context's completed fence, any other code for its last
+// submitted one. It is free-threaded: any thread may call it.
+func (d *Device) Escape(code uint32) (result uint64, err error) {
+	done := d.api("Escape", d.name, "")
+	defer func() { done(err) }()
+	if err := d.removedHR(); err != nil {
+		return 0, err
+	}
+	esc, ok := d.umd.(ddi.Escaper)
+	if !ok {
+		return 0, d.invalid("Escape", d.name, "the driver has no private escape")
+	}
+	ret := d.ddiCallArgs("Escape", d.name, handleName(uint32(d.hDev)), fmt.Sprintf("code=%d", code))
+	result, err = esc.Escape(d.hDev, code)
+	ret(err)
+	return result, err
 }
 
 // calcCLS asks the driver, right after an object's creation on the immediate

@@ -6,6 +6,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // Object is what every API object offers: IUnknown's AddRef/Release plus the
@@ -40,8 +41,16 @@ func (o *object) Release() uint32 {
 		o.refs.Store(0)
 		return 0
 	}
-	if n == 0 && o.pins.Load() == 0 {
-		o.kill()
+	if n == 0 {
+		if o.pins.Load() == 0 {
+			o.kill()
+		} else if o.dev != nil {
+			// The final Release of an object a context still binds: it
+			// lives on until it is unbound (seed 000's synchronous
+			// destruction patterns start here, rule DD-SYNC).
+			o.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Message, Name: "ReleasedWhileBound", Obj: o.name,
+				Msg: o.name + ": final Release while a context still binds it; destroyed when unbound"})
+		}
 	}
 	return uint32(n)
 }
@@ -50,6 +59,14 @@ func (o *object) pin() { o.pins.Add(1) }
 
 func (o *object) unpin() {
 	if o.pins.Add(-1) == 0 && o.refs.Load() == 0 {
+		if d := o.dev; d != nil && d.rt.cfg.Bugs["DD-SYNC"] && d.clearing.Load() {
+			// The bug: ClearState drops the binding but the runtime puts
+			// the destruction off to its amortized processing.
+			d.mu.Lock()
+			d.destroyQ = append(d.destroyQ, o)
+			d.mu.Unlock()
+			return
+		}
 		o.kill()
 	}
 }
@@ -58,6 +75,22 @@ func (o *object) kill() {
 	if o.dead.Swap(true) {
 		return
 	}
+	if d := o.dev; d != nil && d.ddiHeld.Load() > 0 {
+		// A serialised driver's DDI is in progress (the one whose
+		// rebinding dropped the last reference): the destroy DDI waits
+		// until it returns, as it must wait for the runtime's DDI lock.
+		d.mu.Lock()
+		d.afterDDI = append(d.afterDDI, o)
+		d.mu.Unlock()
+		// (with real goroutines the holder may have released the lock
+		// and drained the queue just before the append)
+		d.drainAfterDDI()
+		return
+	}
+	o.finish()
+}
+
+func (o *object) finish() {
 	if o.destroy != nil {
 		o.destroy()
 	}

@@ -53,6 +53,7 @@ type Config struct {
 // Runtime is one process's D3D11 runtime.
 type Runtime struct {
 	cfg     Config
+	preempt func()
 	handles atomic.Uint32 // driver handles: runtime-allocated private memory
 	mu      sync.Mutex
 	devices []*Device
@@ -65,6 +66,13 @@ func New(cfg Config) *Runtime {
 	}
 	return &Runtime{cfg: cfg}
 }
+
+// SetPreempt installs the scheduler's preemption hook: a thread that enters
+// the kernel from a callback (pfnRenderCb, pfnPresentCb, pfnAllocateCb,
+// pfnWaitForSynchronizationObjectCb) may be descheduled there, and fn runs
+// other threads' free-threaded calls before it comes back (option
+// preempt). Set it before any device is created.
+func (rt *Runtime) SetPreempt(fn func()) { rt.preempt = fn }
 
 func (rt *Runtime) newHandle() uint32 { return rt.handles.Add(1) }
 
@@ -90,9 +98,16 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 	createUMD := func() error {
 		d.hDev = ddi.HDEVICE(rt.newHandle())
 		ret := d.ddiCall("CreateDevice", name, fmt.Sprintf("h%d", d.hDev))
-		umd, err := rt.cfg.Adapter.CreateDevice(d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Obj: name})
+		d.table = &ddi.FuncTable{}
+		umd, err := rt.cfg.Adapter.CreateDevice(d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Table: d.table, Obj: name})
 		ret(err)
 		d.umd = umd
+		// From now on every write to the table is a hot swap: the trace
+		// shows it (rule FT-TABLE).
+		d.table.OnWrite(func(entry, impl string) {
+			rt.cfg.Rec.Emit(trace.Event{From: trace.UMD, Layer: trace.UMD, Kind: trace.Message, Name: "DeviceFuncsWrite", Obj: name,
+				Args: "entry=" + entry + " impl=" + impl, Msg: "the driver points " + entry + " at " + impl})
+		})
 		return err
 	}
 	if rt.cfg.Bugs["WDDM-FLOW"] {
@@ -113,9 +128,14 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 	}
 	d.imm = &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
 	_, hasCL := d.umd.(ddi.CommandLists)
+	caps := fmt.Sprintf("commandlists=%d recycle=%d", b2i(hasCL && rt.cfg.CommandLists), b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle))
+	if !rt.cfg.FreeThreaded {
+		// (only said when missing: the default, free-threaded, keeps the
+		// traces of before)
+		caps += " freethreaded=0"
+	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: fmt.Sprintf("commandlists=%d recycle=%d", b2i(hasCL && rt.cfg.CommandLists), b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle)),
-		Msg:  "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
+		Args: caps, Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
 	if cls, ok := d.umd.(ddi.CommandLists); ok {
@@ -170,15 +190,51 @@ func (d *Device) ddiCallArgs(name, obj, handle, args string) func(error) {
 func (d *Device) ddiEnter(ctx, name, obj, handle, args string) func(error) {
 	c := d.rt.cfg
 	unlock := func() {}
-	if !c.FreeThreaded && !strings.HasPrefix(name, "CalcPrivate") && name != "CalcDeferredContextHandleSize" {
-		d.ddiLock.Lock()
-		unlock = d.ddiLock.Unlock
+	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
+	// (bug=FT-CAP: the runtime forgets to serialise)
+	if !c.FreeThreaded && !c.Bugs["FT-CAP"] && !calc {
+		unlock = d.serialise()
 	}
 	c.Sim.Charge(c.Costs.DDICall)
 	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args})
+	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
+		// The CalcPrivate* DDIs run without the DDI lock even for a driver
+		// that is not free-threaded (seed 000, rule FT-CALC): a thread
+		// descheduled in one leaves the others free to enter any DDI.
+		d.rt.preempt()
+	}
 	return func(err error) {
 		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
 		unlock()
+	}
+}
+
+// serialise takes the runtime's DDI lock for a driver that is not
+// free-threaded (seed 000, rule FT-CAP) and returns what releases it. Objects
+// whose last reference drops while it is held are destroyed after it is
+// released: their destroy DDIs need the lock too.
+func (d *Device) serialise() func() {
+	d.ddiLock.Lock()
+	d.ddiHeld.Add(1)
+	return func() {
+		d.ddiHeld.Add(-1)
+		d.ddiLock.Unlock()
+		d.drainAfterDDI()
+	}
+}
+
+// drainAfterDDI destroys the objects kill put off, once no DDI holds the
+// lock.
+func (d *Device) drainAfterDDI() {
+	if d.ddiHeld.Load() > 0 {
+		return
+	}
+	d.mu.Lock()
+	q := d.afterDDI
+	d.afterDDI = nil
+	d.mu.Unlock()
+	for _, o := range q {
+		o.finish()
 	}
 }
 

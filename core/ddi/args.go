@@ -20,8 +20,20 @@ type CreateResourceArgs struct {
 	CPUAccessFlags CPUAccess
 	InitData       []byte // pInitialDataUP, nil when none
 	Primary        bool   // pPrimaryDesc != NULL: a swap-chain buffer that can be scanned out
+	MiscFlags      ResourceMisc
 	Obj            string // the scenario's name, for traces only
 }
+
+// ResourceMisc mirrors D3D11_RESOURCE_MISC_FLAG (the flags the simulation
+// knows).
+type ResourceMisc uint32
+
+// ResourceMiscShared makes a resource shareable with other devices: the
+// driver must call pfnAllocateCb for it on the thread inside its
+// CreateResource (seed 000, rule FT-ALLOC).
+const ResourceMiscShared ResourceMisc = 0x2
+
+func (m ResourceMisc) Has(f ResourceMisc) bool { return m&f != 0 }
 
 // ViewKind tells the three view types apart in shared code.
 type ViewKind uint8
@@ -118,7 +130,10 @@ type CreateDeviceArgs struct {
 	HRTDevice    HRTDEVICE
 	HRTCoreLayer HRTCORELAYER
 	Callbacks    DeviceCallbacks
-	Obj          string
+	// Table is the device function table the driver fills in CreateDevice
+	// and may later rewrite only where seed 000 allows (rule FT-TABLE).
+	Table *FuncTable
+	Obj   string
 }
 
 // CreateContextCb mirrors D3DDDICB_CREATECONTEXT: out come the context and
@@ -182,6 +197,16 @@ type PresentCb struct {
 	Fence          uint64 // out
 }
 
+// EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,
+// optionally bound to a GPU context (0: a device-wide escape). A
+// context-bound escape obeys the HCONTEXT rule: one thread at a time per
+// context (seed 000, rule FT-HCTX).
+type EscapeCb struct {
+	Context HCONTEXT
+	Code    uint32
+	Result  uint64 // out: the answer (for the simulated escapes, a fence value)
+}
+
 // LockCb mirrors D3DDDICB_LOCK.
 type LockCb struct {
 	Allocation HALLOCATION
@@ -210,7 +235,10 @@ type DeviceCallbacks interface {
 	// (trim high-water marks, drain its destruction queue). A D3D11 driver
 	// calls it itself, from the thread in the DDI, after immediate-context
 	// submissions and when a deferred context runs out of space (seed 000).
-	PfnPerformAmortizedProcessingCb(HRTDEVICE)
+	//
+	// The core-layer handle names the context calling (the immediate
+	// context's is the device's), as in D3D11DDI_CORELAYER_DEVICECALLBACKS.
+	PfnPerformAmortizedProcessingCb(HRTCORELAYER)
 	// PfnStateIaVertexBufCb is a state-refresh callback (core layer): the
 	// runtime re-sends the context's vertex-buffer bindings [start,
 	// start+count) through IaSetVertexBuffers. During CommandListExecute it
@@ -219,4 +247,7 @@ type DeviceCallbacks interface {
 	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
 	// PfnSetDisplayModeCb switches the display to the primary's mode.
 	PfnSetDisplayModeCb(HRTDEVICE, HALLOCATION) error
+	// PfnEscapeCb sends driver-private data to the kernel-mode driver
+	// (D3DKMTEscape).
+	PfnEscapeCb(HRTDEVICE, *EscapeCb) error
 }

@@ -89,3 +89,12 @@ type Device interface {
 
 	CommandLists
 }
+
+// Escaper is a driver-private entry outside the DDI table: what a vendor's
+// private API calls in its UMD. The UMD answers with an escape to its KMD
+// (pfnEscapeCb). It may be called on any thread, so a UMD that binds the
+// escape to the immediate context's HCONTEXT must synchronise with that
+// context's thread (seed 000, rule FT-HCTX).
+type Escaper interface {
+	Escape(h HDEVICE, code uint32) (uint64, error)
+}

@@ -45,6 +45,7 @@ var knownOptions = map[string]func(string) bool{
 	"sync":                isBool,
 	"ooo":                 isBool,
 	"driver.freethreaded": isBool,
+	"preempt":             isBool,
 	"driver.commandlists": isBool,
 	"driver.recycle":      isBool,
 	"gpu.vram":            isSize,

@@ -195,7 +195,8 @@ func execCreateBuffer(x *call) error {
 		w = uint32(len(data))
 	}
 	desc := d3d11.BufferDesc{ByteWidth: w, Usage: ddi.Usage(x.enumNamed("Usage", 0)),
-		BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0))}
+		BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0)),
+		MiscFlags: ddi.ResourceMisc(x.enumNamed("MiscFlags", 0))}
 	r, err := x.dev().CreateBuffer(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)
@@ -210,7 +211,7 @@ func execCreateTexture(x *call) error {
 	}
 	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: ddi.Format(x.enumNamed("Format", 0)),
 		Usage: ddi.Usage(x.enumNamed("Usage", 0)), BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)),
-		CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0))}
+		CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: ddi.ResourceMisc(x.enumNamed("MiscFlags", 0))}
 	r, err := x.dev().CreateTexture2D(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)

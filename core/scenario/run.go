@@ -42,6 +42,10 @@ type Run struct {
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
 
+	line    int // line of the statement running now
+	nesting int // > 0 while a preempting thread's statement runs
+	inCall  int // > 0 while an API call statement runs (expectations are not preempted)
+
 	verifier *verify.Verifier
 	expected map[string]bool // rules named by `expect violation`
 	deferred []deferredCalls
@@ -80,6 +84,9 @@ func NewRun(s *Script, o Overrides) *Run {
 		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	})
 	r.verifier = verify.New(r.rec)
+	if r.opt.preempt {
+		r.rt.SetPreempt(r.preempt)
+	}
 	r.threads = []*thread{{name: "main", stack: []*frame{{stmts: s.Stmts}}}}
 	return r
 }
@@ -174,11 +181,14 @@ func (r *Run) exec(t *thread) bool {
 		return false
 	}
 	r.sim.Switch(t.name)
-	r.rec.SetLine(Position(st).Line)
+	r.line = Position(st).Line
+	r.rec.SetLine(r.line)
 	switch s := st.(type) {
 	case *Call:
 		t.advance()
+		r.inCall++
 		r.call(t, s)
+		r.inCall--
 		return true
 	case *Thread:
 		t.advance()
@@ -207,6 +217,65 @@ func (r *Run) exec(t *thread) bool {
 		r.expect(t, s)
 	}
 	r.check()
+	return false
+}
+
+// preempt runs when the current thread is descheduled inside a kernel
+// callback (option preempt; see d3d11.Runtime.SetPreempt). A seeded choice
+// either lets the thread go on or picks another thread whose next statement
+// is a free-threaded call, and runs that statement now, while the first
+// thread is still inside its DDI: the trace then shows the two overlap.
+// One level deep: a preempting statement is not itself preempted.
+func (r *Run) preempt() {
+	if r.nesting > 0 || r.inCall == 0 || r.done {
+		return
+	}
+	cur := r.sim.Thread()
+	var cands []*thread
+	for _, t := range r.threads {
+		if t.name != cur && r.nestable(t) {
+			cands = append(cands, t)
+		}
+	}
+	if len(cands) == 0 {
+		return
+	}
+	i := r.sim.Intn(len(cands) + 1)
+	if i == len(cands) {
+		return
+	}
+	t, line := cands[i], r.line
+	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "Preempted",
+		Msg: fmt.Sprintf("%s is descheduled (inside the call this event belongs to); %s runs meanwhile", cur, t.name)})
+	r.nesting++
+	r.exec(t)
+	r.nesting--
+	r.sim.Switch(cur)
+	r.line = line
+	r.rec.SetLine(line)
+}
+
+// nestable says whether t's next statement may run while another thread is
+// inside a DDI: a free-threaded call (seed 000) — a Device's Create* (but
+// CreateSwapChain, whose primaries belong to the immediate context's thread,
+// and CreateDeferredContext), Escape, or the Release/AddRef of a resource
+// that is not a primary, a view, a shader or a state.
+func (r *Run) nestable(t *thread) bool {
+	if len(t.stack) == 0 || t.waiting != "" {
+		return false
+	}
+	c, ok := t.next().(*Call)
+	if !ok || c.Target == "" {
+		return false
+	}
+	switch o := r.vars[c.Target].(type) {
+	case *d3d11.Device:
+		return strings.HasPrefix(c.Method, "Create") && c.Method != "CreateSwapChain" && c.Method != "CreateDeferredContext" || c.Method == "Escape"
+	case *d3d11.Resource:
+		return (c.Method == "Release" || c.Method == "AddRef") && !o.Desc.Primary
+	case *d3d11.View, *d3d11.Shader, *d3d11.State:
+		return c.Method == "Release" || c.Method == "AddRef"
+	}
 	return false
 }
 
@@ -239,7 +308,9 @@ func (r *Run) call(t *thread, s *Call) {
 	}
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
-	if r.opt.sync && err == nil {
+	if r.opt.sync && err == nil && r.nesting == 0 {
+		// (a preempting call is synced with the call it ran inside: the
+		// immediate context belongs to that one's thread)
 		r.syncAll()
 	}
 	t.from, t.to = from, uint64(r.rec.Len())

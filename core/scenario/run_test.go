@@ -226,6 +226,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown hr", "dev, imm = D3D11CreateDevice\nexpect hr == E_WHATEVER\n", `unknown HRESULT "E_WHATEVER"`},
 		{"unknown fault", "inject gpu.melt\n", `unknown fault "gpu.melt"`},
 		{"unknown mesh", "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=mesh:teapot\n", `unknown mesh "teapot"`},
+		{"unknown misc flag", "dev, imm = D3D11CreateDevice\nt = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET MiscFlags=GDI_COMPATIBLE\n", `unknown MiscFlags value "GDI_COMPATIBLE"`},
+		{"bad preempt", "option preempt=yes\n", `bad value "yes" for option preempt`},
+		{"escape on a context", "dev, imm = D3D11CreateDevice\nimm.Escape\n", "unknown method imm.Escape"},
 	}
 	for _, tt := range tests {
 		_, err := Load("t.d3ds", []byte(tt.src))
@@ -381,5 +384,84 @@ func TestLimits(t *testing.T) {
 		if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "E_OUTOFMEMORY") || !strings.Contains(sum.Failures[0], tt.want) {
 			t.Errorf("%s: failures %q", tt.desc, sum.Failures)
 		}
+	}
+}
+
+// TestSharedNeedsDefault: MiscFlags=SHARED only with DEFAULT usage.
+func TestSharedNeedsDefault(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nb = dev.CreateBuffer ByteWidth=16 Usage=DYNAMIC CPUAccessFlags=WRITE BindFlags=VERTEX_BUFFER MiscFlags=SHARED\n"
+	s, err := Load("t", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "a SHARED resource must have DEFAULT usage") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+}
+
+// TestPreemptOverlaps: with option preempt=true another thread's
+// free-threaded call runs inside the immediate context's Flush (its DDI
+// events come between the Flush DDI's call and return, on their own
+// thread); without the option, never. Same seed, same trace.
+func TestPreemptOverlaps(t *testing.T) {
+	src, _ := assets.Scenario("free-threaded")
+	overlaps := func(src string) int {
+		n := 0
+		open := map[string]int{} // thread -> open DDI calls
+		for _, e := range runSource(t, src).Events() {
+			if e.Layer != trace.UMD || e.From != trace.Runtime {
+				continue
+			}
+			switch e.Kind {
+			case trace.Call:
+				for th, k := range open {
+					if th != e.Thread && k > 0 {
+						n++
+					}
+				}
+				open[e.Thread]++
+			case trace.Return:
+				open[e.Thread]--
+			}
+		}
+		return n
+	}
+	if n := overlaps(string(src)); n == 0 {
+		t.Fatal("preempt=true: no DDI call of one thread inside another's")
+	}
+	if n := overlaps(strings.Replace(string(src), "\noption preempt=true\n", "\noption preempt=false\n", 1)); n != 0 {
+		t.Fatalf("preempt=false: %d overlapping DDI calls", n)
+	}
+	var a, b bytes.Buffer
+	trace.WriteJSONL(&a, runSource(t, string(src)).Events())
+	trace.WriteJSONL(&b, runSource(t, string(src)).Events())
+	if !bytes.Equal(a.Bytes(), b.Bytes()) {
+		t.Fatal("two runs with preemption give different traces")
+	}
+}
+
+// TestHotSwappedDraw: after SetFullscreenState the driver points pfnDraw at
+// its full-screen path (a DeviceFuncsWrite inside SetDisplayModeDXGI), and
+// the runtime's next Draw goes through the new entry (rule FT-TABLE).
+func TestHotSwappedDraw(t *testing.T) {
+	src, err := os.ReadFile("testdata/async/fullscreen.d3ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var swapped, drawn bool
+	for _, e := range runSource(t, string(src)).Events() {
+		switch {
+		case e.Name == "DeviceFuncsWrite" && e.Args == "entry=pfnDraw impl=DrawFullscreen":
+			swapped = true
+		case e.Name == "Draw" && e.Layer == trace.UMD && e.Kind == trace.Call:
+			drawn = true
+			if !swapped || e.Args != "impl=DrawFullscreen" {
+				t.Fatalf("Draw DDI %q (swapped before: %v)", e.Args, swapped)
+			}
+		}
+	}
+	if !drawn {
+		t.Fatal("no Draw DDI")
 	}
 }

@@ -26,6 +26,7 @@ type options struct {
 	recycle    bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
 	cmdlists   bool // driver.commandlists: the driver records command lists itself
 	freeth     bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
+	preempt    bool // preempt: threads may be descheduled inside kernel callbacks
 }
 
 func decodeOptions(s *Script, o Overrides) options {
@@ -61,6 +62,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.cmdlists = op.Value == "true"
 		case "driver.freethreaded":
 			opt.freeth = op.Value == "true"
+		case "preempt":
+			opt.preempt = op.Value == "true"
 		}
 	}
 	if o.Seed != nil {

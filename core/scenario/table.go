@@ -83,11 +83,19 @@ var methods = map[string]map[string]*method{
 			results: []string{tSwap}, exec: execCreateSwapChain},
 		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
 			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
+			{name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true},
 			{name: "Data", kind: pData, opt: true}}, results: []string{tBuffer}, exec: execCreateBuffer},
 		"CreateTexture2D": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "Format", kind: pEnum, enum: "Format"},
 			{name: "Usage", kind: pEnum, enum: "Usage", opt: true}, {name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true},
-			{name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true}, {name: "Data", kind: pData, opt: true}},
+			{name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true}, {name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true},
+			{name: "Data", kind: pData, opt: true}},
 			results: []string{tTexture}, exec: execCreateTexture},
+		// Escape is a driver-private call (a vendor's private API), not part
+		// of D3D11: the UMD answers it with pfnEscapeCb.
+		"Escape": {named: []param{{name: "Code", kind: pUint, opt: true, def: 1}}, exec: func(x *call) error {
+			_, err := x.dev().Escape(x.uintNamed("Code"))
+			return err
+		}},
 		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(ddi.ViewRTV)},
 		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(ddi.ViewSRV)},
 		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(ddi.ViewDSV)},

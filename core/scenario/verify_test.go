@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/trace"
 	"d3dsim/core/verify"
 )
 
@@ -52,6 +53,13 @@ func TestBugSwitches(t *testing.T) {
 		{"DD-PRIMARY", "four-threads"},
 		{"AM-SUBMIT", "spinning-cube"},
 		{"AM-BALANCE", "spinning-cube"},
+		{"FT-CAP", "testdata/async/serialised.d3ds"},
+		{"FT-CALC", "free-threaded"},
+		{"FT-HCTX", "free-threaded"},
+		{"FT-ALLOC", "free-threaded"},
+		{"FT-TABLE", "testdata/async/fullscreen.d3ds"},
+		{"DD-SYNC", "sync-destroy"},
+		{"AM-DC", "testdata/commandlists/big-list.d3ds"},
 	}
 	covered := map[string]bool{}
 	for _, tt := range tests {
@@ -92,6 +100,44 @@ func TestBugSwitches(t *testing.T) {
 	}
 }
 
+// TestCleanScenariosSilent: without a bug switch, every clean
+// scenario (the assets and the testdata that expects no violation) is
+// silent for every rule, the new seed-000 ones included.
+func TestCleanScenariosSilent(t *testing.T) {
+	var files []string
+	for _, name := range assets.Scenarios() {
+		files = append(files, name)
+	}
+	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			files = append(files, dir+"/"+e.Name())
+		}
+	}
+	n := 0
+	for _, f := range files {
+		src, ok := assets.Scenario(f)
+		if !ok {
+			var err error
+			if src, err = os.ReadFile(f); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, v := range runSource(t, string(src)).Violations() {
+			if !strings.Contains(string(src), "expect violation "+v.Rule) { // (one shown on purpose is fine)
+				t.Errorf("%s: %v", f, v)
+			}
+		}
+		n++
+	}
+	if n < 30 {
+		t.Fatalf("only %d scenarios ran", n)
+	}
+}
+
 // TestExpectViolation: `expect violation RULE` makes the violation expected.
 func TestExpectViolation(t *testing.T) {
 	src, _ := assets.Scenario("full-command-buffer")
@@ -112,4 +158,45 @@ func runSource(t *testing.T, src string) *Run {
 	r := NewRun(s, Overrides{})
 	r.Finish()
 	return r
+}
+
+// replay feeds a recorded trace, filtered by keep, to a fresh verifier.
+func replay(events []trace.Event, keep func(*trace.Event) bool) []verify.Violation {
+	rec := trace.NewRecorder(nil, nil)
+	for _, e := range events {
+		if e.Kind == trace.Violation || !keep(&e) {
+			continue
+		}
+		e.Parent = 0 // recomputed from the calls still open on the thread
+		rec.Emit(e)
+	}
+	v := verify.New(rec)
+	v.Poll()
+	return v.Violations()
+}
+
+// TestDDSyncTrace: the heavier synchronous-destruction pattern of seed 000
+// (ClearState; Flush; End; GetData until S_OK; Flush) must leave the
+// destroyed resource's allocation gone in the kernel. The sync-destroy trace
+// passes; the same trace without the kernel's DxgkDdiDestroyAllocation of
+// that allocation is a DD-SYNC violation at the last Flush.
+func TestDDSyncTrace(t *testing.T) {
+	src, _ := assets.Scenario("sync-destroy")
+	events := runSource(t, string(src)).Events()
+	if v := replay(events, func(*trace.Event) bool { return true }); len(v) != 0 {
+		t.Fatalf("the replayed sync-destroy trace reports %v", v)
+	}
+	var alloc string // the allocation of b, the heavier pattern's texture
+	for _, e := range events {
+		if e.Name == "DxgkDdiCreateAllocation" && e.Obj == "b" {
+			alloc = e.Handle
+		}
+	}
+	if alloc == "" {
+		t.Fatal("no allocation for b in the trace")
+	}
+	v := replay(events, func(e *trace.Event) bool { return !(e.Name == "DxgkDdiDestroyAllocation" && e.Handle == alloc) })
+	if len(v) != 1 || v[0].Rule != "DD-SYNC" || !strings.Contains(v[0].Msg, alloc) {
+		t.Fatalf("without the kernel's free of %s: %v, want one DD-SYNC naming it", alloc, v)
+	}
 }

@@ -55,7 +55,9 @@ func (d *Device) ensure(words, allocs int) {
 		d.groups = append(d.groups, len(d.cmd.Words))
 		if chunks := (len(d.cmd.Words) + words) / d.parent.cmdCap; chunks > d.dcChunks {
 			d.dcChunks = chunks
-			d.cb.PfnPerformAmortizedProcessingCb(d.rt)
+			if !d.cfg.Bugs["AM-DC"] { // the bug: a deferred context never lets the runtime work
+				d.cb.PfnPerformAmortizedProcessingCb(d.core)
+			}
 		}
 		return
 	}
@@ -100,6 +102,17 @@ func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
 	}
 	if write {
 		r.writeInBuffer = true
+	}
+	if d.cfg.Bugs["FT-ALLOC"] && r.shared() && len(r.extra) == 0 {
+		// The bug: at its first use the driver supplements a shared
+		// resource with a second allocation (say, compression metadata)
+		// on the immediate context's thread, outside its CreateResource.
+		// Fine for a resource nobody shares; for a shared one pfnAllocateCb
+		// belongs to the thread inside CreateResource (seed 000).
+		cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{Size: 4096, Width: 4096, Height: 1, Pitch: 4096, Obj: r.args.Obj}}}
+		if d.cb.PfnAllocateCb(d.rt, &cb) == nil {
+			r.extra = append(r.extra, cb.Allocations[0].Allocation)
+		}
 	}
 	return d.refAlloc(r.alloc, write, offset)
 }
@@ -478,7 +491,7 @@ func (d *Device) rename(r *resource) error {
 	old := r.alloc
 	r.alloc = cb.Allocations[0].Allocation
 	if r.inBuffer {
-		d.pendingDealloc = append(d.pendingDealloc, pendingFree{old, r.args.Obj, r.rt})
+		d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: r.args.Obj, rt: r.rt})
 		// The buffer's list still names the old allocation; new uses of r
 		// must name the new one.
 		r.inBuffer = false
@@ -652,10 +665,28 @@ func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: SetDisplayModeDXGI needs a primary")
 	}
 	d.displayMode = r.alloc
+	d.fullscreenDraw()
 	if d.cfg.Bugs["FT-MODE"] {
 		return nil // the bug: switch the mode later, from PresentDXGI
 	}
 	return d.cb.PfnSetDisplayModeCb(d.rt, r.alloc)
+}
+
+// fullscreenDraw hot-swaps the immediate context's pfnDraw entry for the
+// full-screen path. This is legal: SetDisplayModeDXGI runs on the immediate
+// context's thread, and only that thread calls the context's entries (seed
+// 000, rule FT-TABLE). (The simulated GPU draws the same either way; a real
+// driver would, say, render straight into the scanned-out primary.)
+func (d *Device) fullscreenDraw() {
+	if d.table == nil || d.table.Get("pfnDraw").Impl == "DrawFullscreen" {
+		return
+	}
+	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) })
+	if d.cfg.Bugs["FT-TABLE"] {
+		// The bug: a create entry swapped too, while other threads may be
+		// inside CreateResource.
+		d.table.Set("pfnCreateResource", "CreateResourceFullscreen", nil)
+	}
 }
 
 // PresentDXGI submits the command buffer with pfnPresentCb, naming the
@@ -729,14 +760,27 @@ const amortizePeriod = 1_000_000
 // amortize calls pfnPerformAmortizedProcessingCb after a submission: once,
 // not back to back, and only when there was work since the last call (seed
 // 000, rules AM-SUBMIT and AM-BALANCE).
+//
+// A DDI that keeps submitting (CommandListExecute of a list that fills
+// several command buffers) calls it again every second submission: the
+// submissions between are the work that keeps the calls from being back to
+// back.
 func (d *Device) amortize() {
-	if !d.workSince || d.cfg.Bugs["AM-SUBMIT"] || d.amortizedEpoch == d.epoch {
-		return // nothing to amortize, or done already in this DDI
+	if d.cfg.Bugs["AM-SUBMIT"] {
+		return
+	}
+	if d.amortizedEpoch == d.epoch {
+		if d.submits-d.amortizedSubmits < 2 {
+			return // done already in this DDI
+		}
+	} else if !d.workSince {
+		return // nothing to amortize
 	}
 	d.amortizedEpoch = d.epoch
-	d.cb.PfnPerformAmortizedProcessingCb(d.rt)
+	d.amortizedSubmits = d.submits
+	d.cb.PfnPerformAmortizedProcessingCb(d.core)
 	if d.cfg.Bugs["AM-BALANCE"] {
-		d.cb.PfnPerformAmortizedProcessingCb(d.rt) // the bug: twice, back to back
+		d.cb.PfnPerformAmortizedProcessingCb(d.core) // the bug: twice, back to back
 	}
 	d.workSince = false
 	if d.cfg.Now != nil {
@@ -767,6 +811,6 @@ func (d *Device) freePending() {
 	pend := d.pendingDealloc
 	d.pendingDealloc = nil
 	for _, p := range pend {
-		d.dealloc(p.rt, p.alloc, p.obj)
+		d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: p.rt, Allocations: append([]ddi.HALLOCATION{p.alloc}, p.extra...), Obj: p.obj})
 	}
 }

@@ -371,7 +371,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		old := v.r.alloc
 		v.r.alloc = v.alloc
 		if v.r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{old, v.r.args.Obj, v.r.rt})
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: v.r.args.Obj, rt: v.r.rt})
 		} else {
 			d.dealloc(v.r.rt, old, v.r.args.Obj)
 		}

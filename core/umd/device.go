@@ -73,7 +73,52 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		d.listCap = 16
 	}
 	d.resetState()
+	d.table = args.Table
+	d.fillTable()
 	return d, nil
+}
+
+// tableEntries are the entries of D3D11DDI_DEVICEFUNCS the simulated driver
+// implements, in the table's order.
+var tableEntries = []string{
+	"pfnDefaultConstantBufferUpdateSubresourceUP", "pfnVsSetConstantBuffers", "pfnPsSetShaderResources", "pfnPsSetShader",
+	"pfnPsSetSamplers", "pfnVsSetShader", "pfnDrawIndexed", "pfnDraw", "pfnIaSetVertexBuffers", "pfnIaSetIndexBuffer",
+	"pfnIaSetTopology", "pfnSetBlendState", "pfnSetDepthStencilState", "pfnSetRasterizerState", "pfnQueryBegin",
+	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnFlush", "pfnResourceMap",
+	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
+	"pfnClearDepthStencilView", "pfnCommandListExecute",
+	"pfnCalcPrivateResourceSize", "pfnCreateResource", "pfnOpenResource", "pfnDestroyResource",
+	"pfnCalcPrivateShaderResourceViewSize", "pfnCreateShaderResourceView", "pfnDestroyShaderResourceView",
+	"pfnCalcPrivateRenderTargetViewSize", "pfnCreateRenderTargetView", "pfnDestroyRenderTargetView",
+	"pfnCalcPrivateDepthStencilViewSize", "pfnCreateDepthStencilView", "pfnDestroyDepthStencilView",
+	"pfnCalcPrivateShaderSize", "pfnCreateVertexShader", "pfnCreatePixelShader", "pfnDestroyShader",
+	"pfnCalcPrivateBlendStateSize", "pfnCreateBlendState", "pfnDestroyBlendState",
+	"pfnCalcPrivateDepthStencilStateSize", "pfnCreateDepthStencilState", "pfnDestroyDepthStencilState",
+	"pfnCalcPrivateRasterizerStateSize", "pfnCreateRasterizerState", "pfnDestroyRasterizerState",
+	"pfnCalcPrivateSamplerSize", "pfnCreateSampler", "pfnDestroySampler",
+	"pfnCalcPrivateQuerySize", "pfnCreateQuery", "pfnDestroyQuery",
+	"pfnCheckDeferredContextHandleSizes", "pfnCalcDeferredContextHandleSize",
+	"pfnCalcPrivateDeferredContextSize", "pfnCreateDeferredContext", "pfnCalcPrivateCommandListSize",
+	"pfnCreateCommandList", "pfnDestroyCommandList", "pfnRecycleCommandList", "pfnRecycleCreateCommandList",
+	"pfnRecycleDestroyCommandList", "pfnRecycleDeferredContext", "pfnRecycleCreateDeferredContext",
+	"pfnDestroyDevice",
+}
+
+// fillTable points every entry at its driver function (CreateDevice, the
+// one time the fixed entries are written). The runtime dispatches pfnDraw
+// through the table; the others it calls through the Device interface, and
+// their entries record which function that is.
+func (d *Device) fillTable() {
+	if d.table == nil {
+		return
+	}
+	for _, e := range tableEntries {
+		var fn any
+		if e == "pfnDraw" {
+			fn = func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) }
+		}
+		d.table.Set(e, e[3:], fn)
+	}
 }
 
 // Device is the driver's device: object tables plus the immediate context.
@@ -86,7 +131,8 @@ type Device struct {
 	obj  string
 	ctx  ddi.HCONTEXT
 
-	mu       sync.Mutex // guards the object tables (free-threaded DDIs)
+	table    *ddi.FuncTable // the device function table the runtime reads (rule FT-TABLE)
+	mu       sync.Mutex     // guards the object tables (free-threaded DDIs)
 	res      map[ddi.HRESOURCE]*resource
 	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
 	shaders  map[ddi.HSHADER]*shader
@@ -98,26 +144,27 @@ type Device struct {
 	fail     map[string]int // injected failures: DDI name -> count
 
 	// Immediate context: bound state and the command buffer being filled.
-	st             state
-	cmd            gpu.Builder
-	cmdCap         int // words
-	list           []ddi.AllocationListEntry
-	listIdx        map[ddi.HALLOCATION]int
-	listCap        int
-	pendingDealloc []pendingFree
-	foreign        ddi.HALLOCATION // umd.foreign injection
-	amortizedAt    int64           // time of the last pfnPerformAmortizedProcessingCb
-	epoch          uint64          // counts DDI entries that do work
-	clCalls        int             // bug=CL-SIZE
-	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
-	amortizedEpoch uint64          // the entry that last amortized (once per DDI at most)
-	workSince      bool            // DDI work since then
-	dcChunks       int             // deferred context: command-buffer chunks used
-	used           []*resource     // resources the unsubmitted buffer names
-	destroyQ       []*resource     // destroyed on any thread, waiting for the immediate context (guarded by mu)
-	ended          []*query        // queries whose End rides on it
-	submits        uint64
+	st               state
+	cmd              gpu.Builder
+	cmdCap           int // words
+	list             []ddi.AllocationListEntry
+	listIdx          map[ddi.HALLOCATION]int
+	listCap          int
+	pendingDealloc   []pendingFree
+	foreign          ddi.HALLOCATION // umd.foreign injection
+	amortizedAt      int64           // time of the last pfnPerformAmortizedProcessingCb
+	epoch            uint64          // counts DDI entries that do work
+	clCalls          int             // bug=CL-SIZE
+	displayMode      ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
+	refreshNext      bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+	amortizedEpoch   uint64          // the entry that last amortized (once per DDI, but see amortize)
+	amortizedSubmits uint64          // submissions counted then
+	workSince        bool            // DDI work since then
+	dcChunks         int             // deferred context: command-buffer chunks used
+	used             []*resource     // resources the unsubmitted buffer names
+	destroyQ         []*resource     // destroyed on any thread, waiting for the immediate context (guarded by mu)
+	ended            []*query        // queries whose End rides on it
+	submits          uint64
 
 	// Deferred contexts and command lists (seeds 001, 002).
 	parent   *Device                           // on a deferred context: the immediate context's device
@@ -135,6 +182,7 @@ type pendingFree struct {
 	alloc ddi.HALLOCATION
 	obj   string
 	rt    ddi.HRTRESOURCE
+	extra []ddi.HALLOCATION
 }
 
 // InjectFailure makes the next count calls of the named DDI fail with hr
@@ -160,7 +208,18 @@ func (d *Device) injected(name string) bool {
 	return false
 }
 
-func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int { return sizeResource }
+// CalcPrivateResourceSize is free-threaded even for a driver that does not
+// report D3D11DDICAPS_FREETHREADED (seed 000, rule FT-CALC): it only
+// computes a size.
+func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
+	if d.cfg.Bugs["FT-CALC"] && d.parent == nil {
+		// The bug: the driver treats CalcPrivate* like its other entries
+		// and does immediate-context housekeeping there, on whatever
+		// thread is creating.
+		d.processDestroyQueue()
+	}
+	return sizeResource
+}
 
 // CreateResource allocates video memory through pfnAllocateCb (seed 003 step 5).
 func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
@@ -247,14 +306,19 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 		if r.inBuffer {
 			d.submit(false, 0) // the immediate context's own thread: it may submit
 		}
-		d.dealloc(r.rt, r.alloc, r.args.Obj)
+		d.deallocRes(r)
 	case d.cfg.Bugs["DD-ORDER"]:
-		d.dealloc(r.rt, r.alloc, r.args.Obj) // the bug: no deferral
+		d.deallocRes(r) // the bug: no deferral
 	default:
 		d.mu.Lock()
 		d.destroyQ = append(d.destroyQ, r)
 		d.mu.Unlock()
 	}
+}
+
+// deallocRes frees every allocation of a destroyed resource.
+func (d *Device) deallocRes(r *resource) {
+	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: r.rt, Allocations: append([]ddi.HALLOCATION{r.alloc}, r.extra...), Obj: r.args.Obj})
 }
 
 func (d *Device) dealloc(rt ddi.HRTRESOURCE, a ddi.HALLOCATION, obj string) {
@@ -271,10 +335,10 @@ func (d *Device) processDestroyQueue() {
 	d.mu.Unlock()
 	for _, r := range q {
 		if r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt})
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt, r.extra})
 			continue
 		}
-		d.dealloc(r.rt, r.alloc, r.args.Obj)
+		d.deallocRes(r)
 	}
 }
 
@@ -532,4 +596,31 @@ func (d *Device) Allocation(h ddi.HRESOURCE) ddi.HALLOCATION {
 		return r.alloc
 	}
 	return 0
+}
+
+var _ ddi.Escaper = (*Device)(nil)
+
+// Escape answers a driver-private call with pfnEscapeCb. It may run on any
+// thread, so the escape is device-wide (no HCONTEXT): a context-bound
+// escape would have to be synchronised with the immediate context's thread,
+// which may be inside pfnRenderCb on that very context (seed 000, rule
+// FT-HCTX).
+func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
+	cb := ddi.EscapeCb{Code: code}
+	if d.cfg.Bugs["FT-HCTX"] {
+		cb.Context = d.ctx // the bug: bound to the immediate context's HCONTEXT, unsynchronised
+	}
+	err := d.cb.PfnEscapeCb(d.rt, &cb)
+	return cb.Result, err
+}
+
+// PendingDestroys counts the destructions the driver has deferred and not
+// yet performed: resources queued by a free-threaded DestroyResource and
+// allocations waiting for a submission (seed 000). DestroyDevice leaves
+// none.
+func (d *Device) PendingDestroys() int {
+	d.mu.Lock()
+	n := len(d.destroyQ)
+	d.mu.Unlock()
+	return n + len(d.pendingDealloc)
 }

@@ -21,7 +21,12 @@ type resource struct {
 	writeInBuffer  bool
 	mapped         bool
 	destroyed      bool
+	// extra holds allocations added to the resource after CreateResource
+	// (bug=FT-ALLOC does that to a shared resource).
+	extra []ddi.HALLOCATION
 }
+
+func (r *resource) shared() bool { return r.args.MiscFlags.Has(ddi.ResourceMiscShared) }
 
 type view struct {
 	kind   ddi.ViewKind

@@ -13,21 +13,26 @@ const amortizeLimit = 2
 const amortizePeriod = 1_000_000
 
 type amState struct {
-	submits   map[string]int   // thread -> IC submissions since its last amortized call
-	lastAt    map[string]int64 // thread -> time of its last amortized call
-	work      map[string]bool  // thread -> immediate-context DDI work since then
-	lastWasAm map[string]bool  // thread -> no DDI since the last amortized call
-	drawAt    map[string]int64 // thread -> entry time of the Draw it is in
-	busyAt    map[string]int64 // thread -> entry of its first immediate-context DDI since its last amortized call
+	dcCalls   map[string]int    // deferred context -> amortized calls since its last FinishCommandList
+	listAm    map[string]int    // command list -> amortized calls made while it was recorded
+	executes  map[string]*execN // thread -> the CommandListExecute it is in
+	submits   map[string]int    // thread -> IC submissions since its last amortized call
+	lastAt    map[string]int64  // thread -> time of its last amortized call
+	work      map[string]bool   // thread -> immediate-context DDI work since then
+	lastWasAm map[string]bool   // thread -> no DDI since the last amortized call
+	drawAt    map[string]int64  // thread -> entry time of the Draw it is in
+	busyAt    map[string]int64  // thread -> entry of its first immediate-context DDI since its last amortized call
 }
 
 func (v *Verifier) amortize(e *trace.Event) []Violation {
 	a := &v.am
 	if a.submits == nil {
-		*a = amState{submits: map[string]int{}, lastAt: map[string]int64{}, work: map[string]bool{}, lastWasAm: map[string]bool{}, drawAt: map[string]int64{}, busyAt: map[string]int64{}}
+		*a = amState{submits: map[string]int{}, lastAt: map[string]int64{}, work: map[string]bool{}, lastWasAm: map[string]bool{},
+			dcCalls: map[string]int{}, listAm: map[string]int{}, executes: map[string]*execN{}, drawAt: map[string]int64{}, busyAt: map[string]int64{}}
 	}
 	var out []Violation
 	th := e.Thread
+	out = append(out, v.amortizeDC(e)...)
 	switch {
 	case e.Kind == trace.Call && e.Name == "pfnPerformAmortizedProcessingCb":
 		if a.lastWasAm[th] {
@@ -37,6 +42,8 @@ func (v *Verifier) amortize(e *trace.Event) []Violation {
 			out = append(out, v.violation("AM-SUBMIT", e, "pfnPerformAmortizedProcessingCb called outside a DDI: it must come from the thread that entered the driver"))
 		}
 		a.submits[th], a.lastAt[th], a.work[th], a.lastWasAm[th] = 0, e.T, false, true
+	case e.Kind == trace.Call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb"):
+		a.lastWasAm[th] = false // a submission is work between two calls
 	case e.Kind == trace.Call && e.Layer == trace.UMD:
 		a.lastWasAm[th] = false
 		if e.Ctx == "IC" {
@@ -65,4 +72,43 @@ func (v *Verifier) amortize(e *trace.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// execN follows one CommandListExecute: the list and the immediate-context
+// submissions inside it.
+type execN struct {
+	list    string
+	renders int
+}
+
+// amortizeDC checks AM-DC: a deferred context that runs out of
+// command-buffer space calls pfnPerformAmortizedProcessingCb (as often as an
+// immediate context would at each submission). The trace shows the space a
+// recording took when the list runs: every pfnRenderCb inside its
+// CommandListExecute is a command buffer it filled. A list that needed k
+// buffers had to let the runtime work at least k-2 times while it was
+// recorded (one buffer of slack for what the immediate context already
+// held, one for the last, partly filled buffer).
+func (v *Verifier) amortizeDC(e *trace.Event) []Violation {
+	a := &v.am
+	switch {
+	case e.Kind == trace.Call && e.Name == "pfnPerformAmortizedProcessingCb" && e.Ctx != "IC" && e.Ctx != "":
+		a.dcCalls[e.Ctx]++
+	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.From == trace.App && e.Name == "FinishCommandList":
+		a.listAm[e.Obj] = a.dcCalls[e.Ctx]
+		a.dcCalls[e.Ctx] = 0
+	case e.Kind == trace.Call && e.Layer == trace.UMD && e.Name == "CommandListExecute":
+		a.executes[e.Thread] = &execN{list: e.Obj}
+	case e.Kind == trace.Call && e.Name == "pfnRenderCb":
+		if x := a.executes[e.Thread]; x != nil {
+			x.renders++
+		}
+	case e.Kind == trace.Return && e.Layer == trace.UMD && e.Name == "CommandListExecute":
+		x := a.executes[e.Thread]
+		delete(a.executes, e.Thread)
+		if x != nil && x.renders-2 > a.listAm[x.list] {
+			return []Violation{v.violation("AM-DC", e, "command list %s filled %d command buffers, but its deferred context called pfnPerformAmortizedProcessingCb only %d times while recording it: a deferred context out of space must let the runtime work", x.list, x.renders, a.listAm[x.list])}
+		}
+	}
+	return nil
 }

@@ -53,6 +53,13 @@ var Rules = []Rule{
 	{"AM-SUBMIT", "000", "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
 	{"AM-BALANCE", "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
 	{"CL-RECYCLE-THREAD", "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
+	{"FT-CAP", "000", "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
+	{"FT-CALC", "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
+	{"FT-HCTX", "000", "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
+	{"FT-ALLOC", "000", "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
+	{"FT-TABLE", "000", "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
+	{"DD-SYNC", "000", "Release; ClearState; Flush destroys the object; adding End(EventQuery), a GetData loop and a second Flush destroys it completely"},
+	{"AM-DC", "000", "a deferred context that runs out of command-buffer space calls pfnPerformAmortizedProcessingCb"},
 }
 
 // RuleByID finds a rule.
@@ -107,6 +114,8 @@ type Verifier struct {
 	exec  execState         // CL-EXEC
 	blame map[string]string // ERR-APP: thread -> the error a DDI just returned
 	as    asyncState        // ASYNC-SAME, ERR-ASYNC (async.go)
+	ft    ftState           // FT-CAP, FT-CALC, FT-HCTX, FT-ALLOC, FT-TABLE
+	sync  syncState         // DD-SYNC
 }
 
 // New returns a verifier reading rec from its first event.
@@ -231,6 +240,8 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	out = append(out, v.destruction(e)...)
 	out = append(out, v.callbacks(e)...)
 	out = append(out, v.async(e)...)
+	out = append(out, v.freeThreading(e)...)
+	out = append(out, v.syncDestroy(e)...)
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")

@@ -1,0 +1,130 @@
+package verify
+
+import (
+	"slices"
+	"strings"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/trace"
+)
+
+// Free-threading rules of seed 000 that need to see threads overlap: FT-CAP,
+// FT-CALC, FT-HCTX, FT-ALLOC, FT-TABLE. Overlap is read from the trace: each
+// event names its simulated thread, and a Call stays open on its thread
+// until its Return, so "thread B enters X while thread A is inside Y" is
+// B's Call of X seen while A's Call of Y has no Return yet.
+
+// hctxCallbacks are the callbacks that name an HCONTEXT (seed 000): one
+// thread at a time per context.
+var hctxCallbacks = map[string]bool{
+	"pfnPresentCb": true, "pfnRenderCb": true, "pfnEscapeCb": true, "pfnDestroyContextCb": true,
+	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true,
+}
+
+type ftState struct {
+	notFree bool                      // the driver does not report D3D11DDICAPS_FREETHREADED
+	ddis    map[string][]string       // thread -> open DDI calls (not CalcPrivate*)
+	hctx    map[string]map[string]int // HCONTEXT (its device) -> thread -> open callbacks on it
+}
+
+// calcDDI says whether a DDI is one seed 000 makes free-threaded even
+// without the cap.
+func calcDDI(name string) bool {
+	return strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
+}
+
+// otherThreads lists, sorted, the threads other than th for which open
+// holds something.
+func otherThreads[T any](open map[string]T, th string, busy func(T) bool) []string {
+	var out []string
+	for t, x := range open {
+		if t != th && busy(x) {
+			out = append(out, t)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (v *Verifier) freeThreading(e *trace.Event) []Violation {
+	f := &v.ft
+	if f.ddis == nil {
+		f.ddis, f.hctx = map[string][]string{}, map[string]map[string]int{}
+	}
+	var out []Violation
+	isDDI := e.Layer == trace.UMD && e.From == trace.Runtime
+	cb := e.Layer == trace.Runtime && e.From == trace.UMD
+	switch {
+	case e.Kind == trace.Message && e.Name == "DriverCaps":
+		f.notFree = strings.Contains(e.Args, "freethreaded=0")
+
+	// FT-CAP: without the cap, no two DDIs run at once (but the CalcPrivate
+	// ones, rule FT-CALC).
+	case e.Kind == trace.Call && isDDI && !calcDDI(e.Name):
+		if f.notFree {
+			others := otherThreads(f.ddis, e.Thread, func(s []string) bool { return len(s) > 0 })
+			if len(others) > 0 {
+				t := others[0]
+				out = append(out, v.violation("FT-CAP", e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, t, f.ddis[t][len(f.ddis[t])-1]))
+			}
+		}
+		f.ddis[e.Thread] = append(f.ddis[e.Thread], e.Name)
+	case e.Kind == trace.Return && isDDI && !calcDDI(e.Name):
+		if s := f.ddis[e.Thread]; len(s) > 0 {
+			f.ddis[e.Thread] = s[:len(s)-1]
+		}
+
+	// FT-HCTX: one thread at a time inside the HCONTEXT callbacks of one
+	// context.
+	case e.Kind == trace.Call && cb && hctxCallbacks[e.Name]:
+		key := e.Obj
+		if e.Name == "pfnEscapeCb" && Arg(e.Args, "hctx") == "0" {
+			break // a device-wide escape names no context
+		}
+		if f.hctx[key] == nil {
+			f.hctx[key] = map[string]int{}
+		}
+		if others := otherThreads(f.hctx[key], e.Thread, func(n int) bool { return n > 0 }); len(others) > 0 {
+			out = append(out, v.violation("FT-HCTX", e, "%s on thread %s while thread %s is inside a callback on the same HCONTEXT (device %s's context): the driver must let one thread at a time use it", e.Name, e.Thread, others[0], key))
+		}
+		f.hctx[key][e.Thread]++
+	case e.Kind == trace.Return && cb && hctxCallbacks[e.Name]:
+		if m := f.hctx[e.Obj]; m != nil && m[e.Thread] > 0 {
+			m[e.Thread]--
+		}
+	}
+
+	switch {
+	// FT-CALC: CalcPrivate* are free-threaded even for a driver without the
+	// cap, so they run beside anything: they may not call back into the
+	// runtime (nothing a callback does is safe there).
+	case e.Kind == trace.Call && cb:
+		if p := v.parent(e); p != nil && p.Layer == trace.UMD && calcDDI(p.Name) {
+			out = append(out, v.violation("FT-CALC", e, "%s called from inside %s: the CalcPrivate* DDIs are free-threaded even when the driver is not, so they must not do the immediate context's work", e.Name, p.Name))
+		}
+		// FT-ALLOC: a shared resource's pfnAllocateCb only on the thread
+		// inside its CreateResource.
+		if e.Name == "pfnAllocateCb" && Arg(e.Args, "shared") == "1" {
+			res := Arg(e.Args, "res")
+			if p := v.parent(e); p == nil || p.Name != "CreateResource" || p.Layer != trace.UMD || p.Handle != res {
+				where := "outside any DDI"
+				if p != nil {
+					where = "inside " + p.Name
+				}
+				out = append(out, v.violation("FT-ALLOC", e, "pfnAllocateCb for shared resource %s (%s) %s on thread %s: a shared resource's allocations are made on the thread inside its CreateResource", res, e.Obj, where, e.Thread))
+			}
+		}
+
+	// FT-TABLE: after CreateDevice the create/open/destroy/CalcPrivate/Check
+	// entries are fixed; the others may change from inside an
+	// immediate-context DDI.
+	case e.Kind == trace.Message && e.Name == "DeviceFuncsWrite":
+		entry := Arg(e.Args, "entry")
+		if ddi.FixedEntry(entry) {
+			out = append(out, v.violation("FT-TABLE", e, "the driver rewrote %s (to %s) after CreateDevice: entries starting with pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed, other threads may be inside them", entry, Arg(e.Args, "impl")))
+		} else if p := v.parent(e); p == nil || p.Layer != trace.UMD || (p.Ctx != "IC" && p.Ctx != "") {
+			out = append(out, v.violation("FT-TABLE", e, "the driver hot-swapped %s outside an immediate-context DDI: only the thread driving the immediate context may change its entries", entry))
+		}
+	}
+	return out
+}
