@@ -413,8 +413,13 @@ func TestTutorialOutOfOrder(t *testing.T) {
 			held[e.Fence] = true
 		case e.Kind == trace.Interrupt && e.DMA == 6:
 			copyDone = e.T
-		case e.Name == "WaitForFence" && e.Fence == 4 && e.Args != "" && strings.Contains(e.Args, "done"):
-			waitEnd = e.T
+		case e.Name == "WaitForFence" && e.Fence == 4:
+			if e.Obj != "shot" || !strings.HasSuffix(e.Args, "res=a4 hazard=RAW fence=4 dma=6") || !strings.Contains(e.Msg, "held") {
+				t.Errorf("WaitForFence obj=%q args=%q msg=%q: the notes quote obj shot, res=a4 hazard=RAW fence=4 dma=6, held", e.Obj, e.Args, e.Msg)
+			}
+			if strings.HasPrefix(e.Args, "done") {
+				waitEnd = e.T
+			}
 		}
 	}
 	if !held[2] || !held[4] {
