@@ -230,12 +230,18 @@ func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) 
 	return kernelErr(c.rt.cfg.Kernel.Unlock(c.kdev, dxgk.HAllocation(h)))
 }
 
-func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, h ddi.HCONTEXT, fence uint64) (err error) {
-	// Obj names the device: its one GPU context is the HCONTEXT (rule FT-HCTX).
-	done := c.enter("pfnWaitForSynchronizationObjectCb", trace.Event{Obj: c.name, Fence: fence})
+func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.WaitForSynchronizationObjectCb) (err error) {
+	why := dxgk.WaitReason{Allocation: dxgk.HAllocation(w.Allocation), Obj: w.Obj, Hazard: w.Hazard}
+	// Obj names the resource waited for; dev= names the device, whose one
+	// GPU context is the HCONTEXT (rule FT-HCTX).
+	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: "dev=" + c.name}
+	if w.Hazard != "" { // the reason, as on Dxgkrnl's WaitForFence (docs/scenario.md)
+		ev.Args = fmt.Sprintf("res=%v hazard=%s fence=%d dev=%s", why.Allocation, w.Hazard, w.FenceValue, c.name)
+	}
+	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
 	defer func() { done(err) }()
 	c.preempt()
-	return kernelErr(c.rt.cfg.Kernel.WaitForFence(dxgk.HContext(h), fence))
+	return kernelErr(c.rt.cfg.Kernel.WaitForFenceFor(dxgk.HContext(w.Context), w.FenceValue, why))
 }
 
 func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {

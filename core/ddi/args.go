@@ -213,6 +213,19 @@ type LockCb struct {
 	Data       []byte // out
 }
 
+// WaitForSynchronizationObjectCb mirrors D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT
+// for one context's monitored fence. Allocation, Obj and Hazard are the
+// simulator's own, like AllocationInfo.Obj: why the UMD waits — the
+// resource a Map wants and the hazard (RAW, WAR, WAW; seed 004) with the
+// GPU work behind the fence — so that the wait explains itself in the trace.
+type WaitForSynchronizationObjectCb struct {
+	Context    HCONTEXT
+	FenceValue uint64
+	Allocation HALLOCATION
+	Obj        string
+	Hazard     string
+}
+
 // DeviceCallbacks mirrors D3DDDI_DEVICECALLBACKS plus the core-layer
 // pfnSetErrorCb. The runtime implements it; the UMD calls up only through it.
 type DeviceCallbacks interface {
@@ -225,8 +238,9 @@ type DeviceCallbacks interface {
 	PfnLockCb(HRTDEVICE, *LockCb) error
 	PfnUnlockCb(HRTDEVICE, HALLOCATION) error
 	// PfnWaitForSynchronizationObjectCb blocks until the context's fence
-	// reaches the value (a GPU wait visible on the timeline).
-	PfnWaitForSynchronizationObjectCb(HRTDEVICE, HCONTEXT, uint64) error
+	// reaches the value (a GPU wait visible on the timeline, with its
+	// reason).
+	PfnWaitForSynchronizationObjectCb(HRTDEVICE, *WaitForSynchronizationObjectCb) error
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64

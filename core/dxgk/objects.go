@@ -172,7 +172,7 @@ func (k *Dxgkrnl) drainContext(c *context, why string) {
 	fence, done := c.submitted, c.signalled >= c.submitted
 	k.mu.Unlock()
 	if !done {
-		k.waitFence(c, fence, " before "+why)
+		k.waitFence(c, fence, " before "+why, WaitReason{})
 	}
 }
 

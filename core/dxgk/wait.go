@@ -2,6 +2,7 @@ package dxgk
 
 import (
 	"fmt"
+	"strings"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -14,6 +15,34 @@ import (
 // reset by TDR (see the package comment); the wait then returns an error
 // matching ErrDeviceRemoved if the context's device was removed.
 func (k *Dxgkrnl) WaitForFence(ctx HContext, fence uint64) error {
+	return k.WaitForFenceFor(ctx, fence, WaitReason{})
+}
+
+// WaitReason says why a thread waits for a fence, so that the wait explains
+// itself in the trace (DESIGN.md): the resource it wants — its allocation
+// and the scenario's name for it — and the hazard between the CPU access
+// and the GPU work that holds it (RAW, WAR or WAW; seed 004). The zero value
+// gives no reason.
+type WaitReason struct {
+	Allocation HAllocation
+	Obj        string
+	Hazard     string
+}
+
+// args is the reason as trace args: "res=a7 hazard=RAW fence=4 dma=6" (no
+// scenario names, so no value can be mistaken for the "done" of a wait's
+// end; the name goes in the event's obj).
+func (w WaitReason) args(fence, dma uint64) string {
+	if w == (WaitReason{}) {
+		return ""
+	}
+	return fmt.Sprintf("res=%v hazard=%s fence=%d dma=%d", w.Allocation, w.Hazard, fence, dma)
+}
+
+// WaitForFenceFor is WaitForFence with the reason of the wait (a Map that
+// conflicts with queued GPU work, seed 004): both wait events carry it in
+// args and obj.
+func (k *Dxgkrnl) WaitForFenceFor(ctx HContext, fence uint64, why WaitReason) error {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
 	c := k.contexts[ctx]
@@ -31,16 +60,24 @@ func (k *Dxgkrnl) WaitForFence(ctx HContext, fence uint64) error {
 	if err != nil || done {
 		return err
 	}
-	return k.waitFence(c, fence, "")
+	return k.waitFence(c, fence, "", why)
 }
 
-// waitFence waits for a fence with wait events.
-func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string) error {
+// waitFence waits for a fence with wait events: they name the DMA buffer
+// that signals the fence — for an out-of-order buffer already done but
+// held behind lower fences, that one, saying so — and the reason.
+func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string, reason WaitReason) error {
 	k.mu.Lock()
-	dma := c.dma[fence]
+	dma, held := c.dma[fence], ""
+	if id, ok := c.early[fence]; ok && dma == 0 {
+		dma, held = id, ", done but held until every lower fence of "+c.h.String()+" signals"
+	}
 	k.mu.Unlock()
-	ev := trace.Event{Handle: c.h.String(), Fence: fence, DMA: dma,
-		Msg: fmt.Sprintf("fence %d of %v (DMA %d)%s", fence, c.h, dma, why)}
+	ev := trace.Event{Handle: c.h.String(), Fence: fence, DMA: dma, Obj: reason.Obj, Args: reason.args(fence, dma),
+		Msg: fmt.Sprintf("fence %d of %v (DMA %d%s)%s", fence, c.h, dma, held, why)}
+	if reason.Hazard != "" {
+		ev.Msg += fmt.Sprintf(" for %s (%v): %s", reason.Obj, reason.Allocation, reason.Hazard)
+	}
 	k.event(trace.Wait, "WaitForFence", ev)
 	err := k.waitUntil(func() bool {
 		k.mu.Lock()
@@ -52,7 +89,7 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string) error {
 		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, c.h))
 	}
 	k.mu.Unlock()
-	ev.Args = "done"
+	ev.Args = strings.TrimSpace("done " + ev.Args)
 	if err != nil {
 		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
 	}

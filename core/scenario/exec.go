@@ -153,6 +153,7 @@ func enumValue(p param, v Value) uint32 {
 func (x *call) bind(i int, v any) {
 	if i < len(x.st.Results) {
 		x.run.vars[x.st.Results[i]] = v
+		x.run.made[x.st.Results[i]] = signalled{x.run.sim.Now(), x.run.sim.Thread()}
 		if o, ok := v.(d3d11.Object); ok {
 			x.run.names[o] = x.st.Results[i]
 		}

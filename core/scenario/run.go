@@ -25,6 +25,8 @@ type Run struct {
 	names   map[d3d11.Object]string
 	threads []*thread
 	events  map[string]bool
+	signals map[string]signalled // when and by whom each event was first signalled
+	made    map[string]signalled // when and on which thread each name was last bound
 
 	frames    []Frame
 	failures  []string
@@ -62,6 +64,13 @@ type thread struct {
 	to      uint64
 }
 
+// signalled is the first `signal` of an event: a thread that waits for the
+// event resumes no earlier than this, in virtual time.
+type signalled struct {
+	at     int64
+	thread string
+}
+
 type frame struct {
 	stmts []Stmt
 	pc    int
@@ -79,7 +88,7 @@ type deferredCalls struct {
 // NewRun prepares a run. Nothing executes until Step or Finish.
 func NewRun(s *Script, o Overrides) *Run {
 	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
-		events: map[string]bool{}, expected: map[string]bool{}}
+		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{}}
 	r.stack = newStack(r.opt, func(f gpu.Frame) {
 		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	})
@@ -193,6 +202,10 @@ func (r *Run) exec(t *thread) bool {
 	case *Thread:
 		t.advance()
 		r.threads = append(r.threads, &thread{name: s.Name, stack: []*frame{{stmts: s.Body}}})
+		// The new thread's clock starts here, whichever thread the seeded
+		// choice runs next.
+		r.sim.Start(s.Name)
+		r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "thread", Obj: s.Name, Msg: "starts thread " + s.Name})
 	case *Repeat:
 		t.advance()
 		if s.Count > 0 {
@@ -200,14 +213,16 @@ func (r *Run) exec(t *thread) bool {
 		}
 	case *Signal:
 		t.advance()
-		r.events[s.Event] = true
-	case *Wait:
 		if !r.events[s.Event] {
-			t.waiting = s.Event
-			r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Msg: "waits for signal " + s.Event})
+			r.signals[s.Event] = signalled{r.sim.Now(), t.name}
+		}
+		r.events[s.Event] = true
+		r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "signal", Obj: s.Event, Msg: "signals " + s.Event})
+	case *Wait:
+		r.wait(t, s)
+		if t.waiting != "" {
 			return false
 		}
-		t.waiting = ""
 		t.advance()
 	case *Inject:
 		t.advance()
@@ -279,6 +294,67 @@ func (r *Run) nestable(t *thread) bool {
 	return false
 }
 
+// wait runs `wait EVENT` on t. Before the event is signalled the thread
+// blocks (a wait event on its lane). Once it is, the thread resumes no
+// earlier in virtual time than the signal: its clock moves forward to the
+// signaller's time if it is behind, and the wait's end is a second wait
+// event with args "done". A wait that neither blocked nor is behind the
+// signal leaves no event.
+func (r *Run) wait(t *thread, s *Wait) {
+	ev := trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Obj: s.Event, Msg: "waits for signal " + s.Event}
+	if !r.events[s.Event] {
+		if t.waiting == "" {
+			t.waiting = s.Event
+			r.rec.Emit(ev)
+		}
+		return
+	}
+	sig := r.signals[s.Event]
+	blocked := t.waiting != ""
+	if !blocked && r.sim.Now() >= sig.at {
+		return
+	}
+	if !blocked {
+		r.rec.Emit(ev)
+	}
+	t.waiting = ""
+	r.sim.AdvanceTo(sig.at)
+	ev.Args = "done"
+	ev.Msg = fmt.Sprintf("signal %s came from thread %s at t=%d", s.Event, sig.thread, sig.at)
+	r.rec.Emit(ev)
+}
+
+// handOff keeps a call that names an object another thread made from
+// running before that object existed: the thread's clock moves forward to
+// the end of the creating call (a wait with its reason on the thread's
+// lane). A scenario that passes objects between threads through `signal`
+// and `wait` is already there; this covers one that relies on the
+// interleaving alone.
+func (r *Run) handOff(t *thread, s *Call) {
+	var latest signalled
+	var name string
+	use := func(n string) {
+		if m, ok := r.made[n]; ok && m.thread != t.name && m.at > latest.at {
+			latest, name = m, n
+		}
+	}
+	use(s.Target)
+	for _, a := range s.Args {
+		if a.Value.Kind == VIdent {
+			use(a.Value.Ident)
+		}
+	}
+	if name == "" || latest.at <= r.sim.Now() {
+		return
+	}
+	ev := trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Obj: name,
+		Msg: fmt.Sprintf("uses %s, which thread %s made at t=%d", name, latest.thread, latest.at)}
+	r.rec.Emit(ev)
+	r.sim.AdvanceTo(latest.at)
+	ev.Args = "done"
+	r.rec.Emit(ev)
+}
+
 func (r *Run) call(t *thread, s *Call) {
 	x := &call{run: r, st: s, pos: map[int]Arg{}, name: map[string]Arg{}}
 	if s.Target == "" {
@@ -306,6 +382,17 @@ func (r *Run) call(t *thread, s *Call) {
 			x.name[a.Key] = a
 		}
 	}
+	// An object argument whose creating call has not run on this path
+	// would silently act as NULL.
+	for i := range n {
+		if a := x.pos[i]; i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
+			a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
+			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
+			r.stop()
+			return
+		}
+	}
+	r.handOff(t, s)
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
 	if r.opt.sync && err == nil && r.nesting == 0 {

@@ -329,3 +329,103 @@ func hasThread(stmts []Stmt) bool {
 	}
 	return false
 }
+
+// TestTutorialOutOfOrder checks what lesson 12's notes say about its run
+// beyond event names: the exact edges of the dependency graph (hazard,
+// buffers, resource), the two engines running at the same time, the held
+// fences, and a Map that waits past the end of its own copy because fence 4
+// is held behind fences 1 to 3 (seed 004; docs/architecture.md).
+func TestTutorialOutOfOrder(t *testing.T) {
+	src, _, ok := assets.Tutorial("12-out-of-order")
+	if !ok {
+		t.Fatal("tutorial 12-out-of-order missing")
+	}
+	s, err := Load("12-out-of-order.d3ds", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	if sum := r.Finish(); !sum.OK() {
+		t.Fatalf("the scenario fails:\n%s", strings.Join(sum.Failures, "\n"))
+	}
+	evs := r.Events()
+
+	// The edges the notes quote, in submission order.
+	var edges []string
+	for _, e := range evs {
+		if e.Kind == trace.Dep {
+			edges = append(edges, e.Args+" obj="+e.Obj)
+		}
+	}
+	want := []string{
+		"hazard=WAW from=1 to=4 res=a2 obj=big",
+		"hazard=RAW from=2 to=6 res=a3 obj=small",
+		"hazard=RAW from=4 to=8 res=a2 obj=big",
+		"hazard=WAR from=8 to=9 res=a2 obj=big",
+		"hazard=WAW from=8 to=11 res=a1 obj=sc.buffer0",
+		"hazard=RAW from=9 to=11 res=a2 obj=big",
+	}
+	if !slices.Equal(edges, want) {
+		t.Errorf("edges:\n%s\nwant:\n%s", strings.Join(edges, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Each engine runs one buffer at a time: a DmaBufferStart ends the
+	// previous buffer's run at that engine's Interrupt. Two intervals on
+	// different engines that intersect are the overlap.
+	type span struct {
+		eng        string
+		dma        uint64
+		start, end int64
+	}
+	var spans []span
+	open := map[string]int{}
+	for _, e := range evs {
+		if e.Layer != trace.GPU {
+			continue
+		}
+		switch {
+		case e.Name == "DmaBufferStart":
+			open[e.Thread] = len(spans)
+			spans = append(spans, span{e.Thread, e.DMA, e.T, -1})
+		case e.Kind == trace.Interrupt:
+			if i, ok := open[e.Thread]; ok && spans[i].dma == e.DMA {
+				spans[i].end = e.T
+			}
+		}
+	}
+	overlap := false
+	for _, a := range spans {
+		for _, b := range spans {
+			if a.eng == "gpu0" && b.eng == "gpu1" && a.end > 0 && b.end > 0 && a.start < b.end && b.start < a.end {
+				overlap = true
+			}
+		}
+	}
+	if !overlap {
+		t.Errorf("no buffer on gpu1 ran while one ran on gpu0: %+v", spans)
+	}
+
+	held := map[uint64]bool{}
+	var copyDone, waitEnd int64
+	for _, e := range evs {
+		switch {
+		case e.Name == "FenceHeld":
+			held[e.Fence] = true
+		case e.Kind == trace.Interrupt && e.DMA == 6:
+			copyDone = e.T
+		case e.Name == "WaitForFence" && e.Fence == 4:
+			if e.Obj != "shot" || !strings.HasSuffix(e.Args, "res=a4 hazard=RAW fence=4 dma=6") || !strings.Contains(e.Msg, "held") {
+				t.Errorf("WaitForFence obj=%q args=%q msg=%q: the notes quote obj shot, res=a4 hazard=RAW fence=4 dma=6, held", e.Obj, e.Args, e.Msg)
+			}
+			if strings.HasPrefix(e.Args, "done") {
+				waitEnd = e.T
+			}
+		}
+	}
+	if !held[2] || !held[4] {
+		t.Errorf("FenceHeld for fences %v, want 2 and 4 (the small texture's buffers finish first)", held)
+	}
+	if copyDone == 0 || waitEnd <= copyDone {
+		t.Errorf("Map's wait for fence 4 ends at %d, its copy (DMA 6) at %d: the notes say the wait outlasts the copy", waitEnd, copyDone)
+	}
+}

@@ -42,9 +42,20 @@ func (s *Sim) Thread() string {
 	return s.cur
 }
 
-// Switch makes name the running thread and returns the previous one. A new
-// thread starts at the latest time any thread has reached, so it cannot act in
-// the past of whoever started it.
+// Start registers a thread started by the running one: its clock starts at
+// the starter's time (or stays where it is, if later), so it cannot act in
+// the past of whoever started it, whichever thread runs in between.
+func (s *Sim) Start(name string) {
+	s.mu.Lock()
+	if t := s.clocks[s.cur]; t > s.clocks[name] {
+		s.clocks[name] = t
+	}
+	s.mu.Unlock()
+}
+
+// Switch makes name the running thread and returns the previous one. A
+// thread that never ran and was not Started begins at the previous running
+// thread's time.
 func (s *Sim) Switch(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

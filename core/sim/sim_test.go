@@ -77,3 +77,31 @@ func itoa(n int64) string {
 	}
 	return string(b)
 }
+
+// TestStartedThreadBeginsAtItsStarter: a thread registered with Start
+// begins at the starter's time, whichever thread runs just before it; one
+// never started begins at the previous running thread's time.
+func TestStartedThreadBeginsAtItsStarter(t *testing.T) {
+	s := New(1)
+	s.Switch("idle") // a thread that does nothing: stays at 0
+	s.Switch("main")
+	s.Charge(5000)
+	s.Start("worker")
+	s.Switch("idle")
+	s.Switch("worker")
+	if got := s.Now(); got != 5000 {
+		t.Fatalf("worker starts at %d, want its starter's 5000", got)
+	}
+	s.Charge(100)
+	s.Switch("main")
+	s.Start("worker") // started again later: its clock never goes back
+	s.Switch("worker")
+	if got := s.Now(); got != 5100 {
+		t.Fatalf("worker at %d after a second Start, want 5100", got)
+	}
+	s.Switch("idle")
+	s.Switch("other")
+	if got := s.Now(); got != 0 {
+		t.Fatalf("an unstarted thread begins at %d, want idle's 0", got)
+	}
+}

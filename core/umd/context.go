@@ -463,7 +463,15 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 			if flags&ddi.MapFlagDoNotWait != 0 {
 				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
 			}
-			if err := d.cb.PfnWaitForSynchronizationObjectCb(d.rt, d.ctx, need); err != nil {
+			// The wait names what it waits for (seed 004's hazards): a
+			// read waits for a GPU write (RAW); a write for a GPU read
+			// (WAR) or, when the command at that fence writes, a write (WAW).
+			hz := "RAW"
+			if t != ddi.MapRead {
+				hz = map[bool]string{false: "WAR", true: "WAW"}[r.lastWriteFence == need]
+			}
+			w := ddi.WaitForSynchronizationObjectCb{Context: d.ctx, FenceValue: need, Allocation: r.alloc, Obj: r.args.Obj, Hazard: hz}
+			if err := d.cb.PfnWaitForSynchronizationObjectCb(d.rt, &w); err != nil {
 				return ddi.MappedSubresource{}, err
 			}
 		}

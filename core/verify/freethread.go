@@ -77,7 +77,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// FT-HCTX: one thread at a time inside the HCONTEXT callbacks of one
 	// context.
 	case e.Kind == trace.Call && cb && hctxCallbacks[e.Name]:
-		key := e.Obj
+		key := hctxKey(e)
 		if e.Name == "pfnEscapeCb" && Arg(e.Args, "hctx") == "0" {
 			break // a device-wide escape names no context
 		}
@@ -89,7 +89,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 		}
 		f.hctx[key][e.Thread]++
 	case e.Kind == trace.Return && cb && hctxCallbacks[e.Name]:
-		if m := f.hctx[e.Obj]; m != nil && m[e.Thread] > 0 {
+		if m := f.hctx[hctxKey(e)]; m != nil && m[e.Thread] > 0 {
 			m[e.Thread]--
 		}
 	}
@@ -127,4 +127,14 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// hctxKey names the HCONTEXT a callback event uses by its device: the
+// event's obj, or its dev= argument where obj names something else (a Map
+// wait names the resource it waits for).
+func hctxKey(e *trace.Event) string {
+	if d := Arg(e.Args, "dev"); d != "" {
+		return d
+	}
+	return e.Obj
 }

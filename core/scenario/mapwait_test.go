@@ -1,0 +1,95 @@
+package scenario
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"d3dsim/core/trace"
+	"d3dsim/core/verify"
+)
+
+// TestMapWaitExplainsItself: a Map that must wait for the GPU (seed 004)
+// says why in the trace (DESIGN.md: every wait explains itself). Its
+// pfnWaitForSynchronizationObjectCb and Dxgkrnl's WaitForFence name the
+// resource (obj, and res = its allocation), the hazard and the fence, and
+// WaitForFence the DMA buffer behind the fence — a buffer whose allocation
+// list really uses that allocation the way the hazard says. `expect calls`
+// cannot see args; this test reads them.
+func TestMapWaitExplainsItself(t *testing.T) {
+	const head = `dev, imm = D3D11CreateDevice
+gpu = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Data=u32[1 2 3 4]
+`
+	tests := []struct {
+		desc, body string
+		hazard     string
+		access     string // how the DMA buffer behind the fence uses the allocation: ":w" written, ":r" read
+	}{
+		{"a read waits for a GPU write", "imm.CopyResource stage gpu\nimm.Map stage READ\nimm.Unmap stage\n", "RAW", ":w"},
+		{"a write waits for a GPU read", "imm.CopyResource gpu stage\nimm.Map stage WRITE\nimm.Unmap stage\n", "WAR", ":r"},
+		{"a write waits for a GPU write", "imm.CopyResource stage gpu\nimm.Map stage WRITE\nimm.Unmap stage\n", "WAW", ":w"},
+		{"READ_WRITE after a GPU write", "imm.CopyResource stage gpu\nimm.Map stage READ_WRITE\nimm.Unmap stage\n", "WAW", ":w"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("mapwait.d3ds", []byte(head+tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			if sum := r.Finish(); !sum.OK() {
+				t.Fatalf("%v", sum.Failures)
+			}
+			evs := r.Events()
+			i := slices.IndexFunc(evs, func(e trace.Event) bool {
+				return e.Name == "pfnWaitForSynchronizationObjectCb" && e.Kind == trace.Call
+			})
+			if i < 0 {
+				t.Fatal("the Map did not wait")
+			}
+			cb := evs[i]
+			res := verify.Arg(cb.Args, "res")
+			if cb.Obj != "stage" || verify.Arg(cb.Args, "hazard") != tt.hazard || res == "" ||
+				verify.Arg(cb.Args, "fence") == "" || cb.Fence == 0 {
+				t.Errorf("pfnWaitForSynchronizationObjectCb obj=%q args=%q fence=%d, want obj stage, res, hazard=%s and the fence",
+					cb.Obj, cb.Args, cb.Fence, tt.hazard)
+			}
+			var waits []trace.Event
+			for _, e := range evs[i:] {
+				if e.Name == "WaitForFence" {
+					waits = append(waits, e)
+				}
+			}
+			if len(waits) != 2 {
+				t.Fatalf("%d WaitForFence events, want a start and an end", len(waits))
+			}
+			start, end := waits[0], waits[1]
+			for _, w := range waits {
+				if w.Obj != "stage" || verify.Arg(w.Args, "res") != res || verify.Arg(w.Args, "hazard") != tt.hazard ||
+					verify.Arg(w.Args, "fence") != verify.Arg(cb.Args, "fence") || w.DMA == 0 ||
+					verify.Arg(w.Args, "dma") != strconv.FormatUint(w.DMA, 10) || !strings.Contains(w.Msg, tt.hazard) {
+					t.Errorf("WaitForFence obj=%q args=%q dma=%d msg=%q: want obj stage, res=%s hazard=%s fence=%s dma=%d",
+						w.Obj, w.Args, w.DMA, w.Msg, res, tt.hazard, verify.Arg(cb.Args, "fence"), w.DMA)
+				}
+			}
+			if strings.Contains(start.Args, "done") || !strings.HasPrefix(end.Args, "done ") {
+				t.Errorf("start args %q, end args %q: only the end says done", start.Args, end.Args)
+			}
+			// The buffer named is the one that uses the resource.
+			j := slices.IndexFunc(evs, func(e trace.Event) bool {
+				return e.Name == "DxgkDdiRender" && e.Kind == trace.Call && e.DMA == start.DMA
+			})
+			if j < 0 {
+				t.Fatalf("no DxgkDdiRender for DMA %d", start.DMA)
+			}
+			if allocs := verify.Arg(evs[j].Args, "allocs"); !strings.Contains(allocs+",", res+"@") ||
+				!slices.ContainsFunc(strings.Split(allocs, ","), func(a string) bool {
+					return strings.HasPrefix(a, res+"@") && strings.HasSuffix(a, tt.access)
+				}) {
+				t.Errorf("DMA %d's allocation list %q does not use %s as %s", start.DMA, allocs, res, tt.access)
+			}
+		})
+	}
+}
