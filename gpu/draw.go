@@ -41,6 +41,13 @@ type drawScratch struct {
 	sv   [maxPoly]svert
 	tri  tri
 	pipe pipe
+
+	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
+	// be rasterized, the sum of their bounding boxes, and the goroutines.
+	workers int
+	batch   []tri
+	area    int
+	lanes   []lane
 }
 
 // drawPacket runs DRAW and DRAW_INDEXED.
@@ -100,7 +107,9 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 			d.m[i] = float64(readF32(cb, 4*i))
 		}
 	}
+	d.batch, d.area = d.batch[:0], 0
 	ex.assemble(indexed, count, start, base)
+	d.flush()
 
 	p := &d.pipe
 	g.stats.Pixels += p.shaded
@@ -350,7 +359,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 	s := &ex.st
 	for i := 1; i+1 < len(poly); i++ {
 		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
-			d.tri.raster(&d.pipe)
+			d.emit()
 		}
 	}
 }

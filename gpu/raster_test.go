@@ -61,6 +61,7 @@ func testPipe(w, h int, ps uint32) *pipe {
 		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
 		p.blend = blendState{enable: true, src: BlendOne, dst: BlendOne, op: BlendOpAdd, srcA: BlendOne, dstA: BlendOne, opA: BlendOpAdd, mask: 0xF}
 	}
+	p.chooseSpan()
 	return p
 }
 
