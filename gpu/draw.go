@@ -44,10 +44,11 @@ type drawScratch struct {
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.
-	workers int
-	batch   []tri
-	area    int
-	lanes   []lane
+	workers  int
+	batch    []tri
+	area     int
+	lanes    []lane
+	parallel uint64 // batches rasterized by several goroutines (for tests)
 }
 
 // drawPacket runs DRAW and DRAW_INDEXED.

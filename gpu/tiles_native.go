@@ -21,6 +21,7 @@ func rasterWorkers(n int) int {
 // processor turns it into a fault.
 func (d *drawScratch) rasterParallel() {
 	n := d.workers
+	d.parallel++
 	if len(d.lanes) != n {
 		d.lanes = make([]lane, n)
 	}
