@@ -305,15 +305,33 @@ func dist(v *cvert, plane int) float64 {
 	return w - wEps
 }
 
+// outcode has bit k set when v is outside plane k (dist(v, k) >= 0 does not
+// hold), the plane tests written out.
 func (ex *executor) outcode(v *cvert) uint32 {
+	x, y, z, w := v.p[0], v.p[1], v.p[2], v.p[3]
 	var c uint32
-	for k := 0; k < numPlanes; k++ {
-		if (k == planeNear || k == planeFar) && !ex.st.depthClip {
-			continue
+	if !(w+x >= 0) {
+		c |= 1 << planeLeft
+	}
+	if !(w-x >= 0) {
+		c |= 1 << planeRight
+	}
+	if !(w+y >= 0) {
+		c |= 1 << planeBottom
+	}
+	if !(w-y >= 0) {
+		c |= 1 << planeTop
+	}
+	if ex.st.depthClip {
+		if !(z >= 0) {
+			c |= 1 << planeNear
 		}
-		if !(dist(v, k) >= 0) {
-			c |= 1 << k
+		if !(w-z >= 0) {
+			c |= 1 << planeFar
 		}
+	}
+	if !(w-wEps >= 0) {
+		c |= 1 << planeW
 	}
 	return c
 }
@@ -338,6 +356,17 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 	if c0&c1&c2 != 0 {
 		return // all three outside one plane
 	}
+	s := &ex.st
+	if c0|c1|c2 == 0 {
+		// Inside every plane: no clipping, no copy.
+		d.project(v0, &d.sv[0])
+		d.project(v1, &d.sv[1])
+		d.project(v2, &d.sv[2])
+		if d.tri.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
+			d.emit()
+		}
+		return
+	}
 	poly := d.poly[0][:3]
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
 	if out := c0 | c1 | c2; out != 0 {
@@ -357,7 +386,6 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		d.project(&poly[i], &d.sv[i])
 	}
 	// rasterize
-	s := &ex.st
 	for i := 1; i+1 < len(poly); i++ {
 		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
 			d.emit()

@@ -35,8 +35,10 @@ type pipe struct {
 
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
-	kind spanKind
-	px   [4]byte // spanSolid's pixel, in the target's byte order
+	kind   spanKind
+	px     [4]byte  // spanSolid's pixel, in the target's byte order
+	words  []uint32 // spanColor's view of the target (pixelWords), or nil
+	wpitch int      // its row pitch in words
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
@@ -106,6 +108,7 @@ func (ex *executor) preparePipe(faulted bool) bool {
 func (p *pipe) chooseSpan() {
 	p.kind = spanGeneric
 	ri, bi := p.order()
+	p.words = nil
 	if !p.color || !p.fast || p.depth {
 		return
 	}
@@ -119,6 +122,7 @@ func (p *pipe) chooseSpan() {
 		p.px[ri], p.px[1], p.px[bi], p.px[3] = unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])
 	case p.ps == ProgPSVertexColor:
 		p.kind = spanColor
+		p.words, p.wpitch = pixelWords(&p.rt), p.rt.pitch/4
 	}
 }
 
@@ -130,37 +134,49 @@ func (p *pipe) order() (ri, bi int) {
 	return 0, 2
 }
 
-// span runs the pipeline for the covered pixels x0..x1-1 of row y; w1 and w2
-// are the values, at x0, of the edges opposite vertices 1 and 2 (their
-// barycentric weights times the area), exact integers.
+// rowSpan is a run of covered pixels x0..x1-1 of row y; w1 and w2 are the
+// values, at x0, of the edges opposite vertices 1 and 2 (their barycentric
+// weights times the area), exact integers.
+type rowSpan struct {
+	y, x0, x1 int
+	w1, w2    int64
+}
+
+// spans runs the pipeline for runs of covered pixels of triangle t (at most
+// a block's rows at a time, so that a small triangle costs one call).
 //
-// Fast paths for the common cases, chosen once per draw (preparePipe) and
+// Fast paths for the common cases, chosen once per draw (chooseSpan) and
 // per triangle (setupAttrs), fall back to the pixel-at-a-time pipeline; each
 // computes exactly what pixel would, so the pictures are the same.
-func (p *pipe) span(t *tri, y, x0, x1 int, w1, w2 int64) {
-	p.shaded += uint64(x1 - x0)
+func (p *pipe) spans(t *tri, rows []rowSpan) {
 	switch p.kind {
 	case spanColor:
-		if t.inRange {
-			o := y*p.rt.pitch + 4*x0
-			if out, ok := pixelWords(p.rt.mem[o : o+4*(x1-x0)]); ok {
-				p.passed += uint64(x1 - x0)
-				t.spanColor(out, w1, w2, p.rt.fmt == FmtBGRA8)
-				return
+		if t.inRange && p.words != nil {
+			for _, r := range rows {
+				p.shaded += uint64(r.x1 - r.x0)
+				p.passed += uint64(r.x1 - r.x0)
 			}
+			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == FmtBGRA8)
+			return
 		}
 	case spanSolid:
-		p.passed += uint64(x1 - x0)
-		row := p.rt.mem[y*p.rt.pitch+4*x0 : y*p.rt.pitch+4*x1]
-		for i := 0; i+4 <= len(row); i += 4 {
-			copy(row[i:i+4], p.px[:])
+		for _, r := range rows {
+			p.shaded += uint64(r.x1 - r.x0)
+			p.passed += uint64(r.x1 - r.x0)
+			row := p.rt.mem[r.y*p.rt.pitch+4*r.x0 : r.y*p.rt.pitch+4*r.x1]
+			for i := 0; i+4 <= len(row); i += 4 {
+				copy(row[i:i+4], p.px[:])
+			}
 		}
 		return
 	}
 	s1, s2 := t.e[1].a, t.e[2].a
 	ri, bi := p.order()
-	for x := x0; x < x1; x, w1, w2 = x+1, w1+s1, w2+s2 {
-		p.pixel(t, x, y, float64(w1)*t.invArea, float64(w2)*t.invArea, ri, bi)
+	for _, r := range rows {
+		p.shaded += uint64(r.x1 - r.x0)
+		for x, w1, w2 := r.x0, r.w1, r.w2; x < r.x1; x, w1, w2 = x+1, w1+s1, w2+s2 {
+			p.pixel(t, x, r.y, float64(w1)*t.invArea, float64(w2)*t.invArea, ri, bi)
+		}
 	}
 }
 
@@ -173,13 +189,15 @@ const (
 	spanSolid                   // one colour (ps_solid or a fault), no depth test, no blending, all channels written
 )
 
-// pixelWords views a run of target pixels as 32-bit words (little-endian, as on
-// every platform Go and WebAssembly run d3dsim on), when it is 4-aligned.
-func pixelWords(b []byte) ([]uint32, bool) {
-	if len(b) < 4 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 {
-		return nil, false
+// pixelWords views the target's pixels as 32-bit words (little-endian, as on
+// every platform Go and WebAssembly run d3dsim on), when its memory and rows
+// are 4-aligned; otherwise nil.
+func pixelWords(s *surface) []uint32 {
+	b := s.mem
+	if len(b) < 4 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || s.pitch%4 != 0 {
+		return nil
 	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4), true
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
 // spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
@@ -188,10 +206,10 @@ func pixelWords(b []byte) ([]uint32, bool) {
 // below 2^53) and no clamp. setupAttrs allows it only when every colour value
 // of the three vertices is in [0, 1]: the interpolated value is then in
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
-// integer part is what unorm8 gives. bgra swaps red and blue.
-func (t *tri) spanColor(out []uint32, w1, w2 int64, bgra bool) {
+// integer part is what unorm8 gives. words is the target as pixel words,
+// wpitch words a row; bgra swaps red and blue.
+func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 	inv := t.invArea
-	f1, f2 := float64(w1), float64(w2)
 	s1, s2 := float64(t.e[1].a), float64(t.e[2].a)
 	// r, g, c: the channels of the low, second and third bytes.
 	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
@@ -203,27 +221,37 @@ func (t *tri) spanColor(out []uint32, w1, w2 int64, bgra bool) {
 	if t.alpha <= 0xFF {
 		// Alpha the same at the three vertices: its byte is constant.
 		alpha := t.alpha << 24
+		for _, row := range rows {
+			o := row.y*wpitch + row.x0
+			out := words[o : o+row.x1-row.x0]
+			f1, f2 := float64(row.w1), float64(row.w2)
+			for i := range out {
+				b1, b2 := f1*inv, f2*inv
+				r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
+				g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
+				b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
+				out[i] = r | g<<8 | b<<16 | alpha
+				f1 += s1
+				f2 += s2
+			}
+		}
+		return
+	}
+	a0, a1, a2 := t.a0[3], t.d1[3], t.d2[3]
+	for _, row := range rows {
+		o := row.y*wpitch + row.x0
+		out := words[o : o+row.x1-row.x0]
+		f1, f2 := float64(row.w1), float64(row.w2)
 		for i := range out {
 			b1, b2 := f1*inv, f2*inv
 			r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
 			g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
 			b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
-			out[i] = r | g<<8 | b<<16 | alpha
+			a := unormIn(float32(a0 + float64(b1*a1) + float64(b2*a2)))
+			out[i] = r | g<<8 | b<<16 | a<<24
 			f1 += s1
 			f2 += s2
 		}
-		return
-	}
-	a0, a1, a2 := t.a0[3], t.d1[3], t.d2[3]
-	for i := range out {
-		b1, b2 := f1*inv, f2*inv
-		r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
-		g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
-		b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
-		a := unormIn(float32(a0 + float64(b1*a1) + float64(b2*a2)))
-		out[i] = r | g<<8 | b<<16 | a<<24
-		f1 += s1
-		f2 += s2
 	}
 }
 

@@ -213,6 +213,8 @@ func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 			// Partly covered. A row's covered pixels are one run: each
 			// edge's inside is an interval of x, and so is their
 			// intersection.
+			var rows [blk]rowSpan
+			n := 0
 			for y := by; y < by+bh; y++ {
 				w0, w1, w2 := r0+e0.bias, r1+e1.bias, r2+e2.bias
 				x, end := bx, bx+bw
@@ -224,11 +226,15 @@ func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 					w0, w1, w2, x = w0+e0.a, w1+e1.a, w2+e2.a, x+1
 				}
 				if x > start {
-					p.span(t, y, start, x, s1, s2)
+					rows[n] = rowSpan{y: y, x0: start, x1: x, w1: s1, w2: s2}
+					n++
 				}
 				r0 += e0.b
 				r1 += e1.b
 				r2 += e2.b
+			}
+			if n > 0 {
+				p.spans(t, rows[:n])
 			}
 		}
 		if run >= 0 {
@@ -237,14 +243,16 @@ func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 	}
 }
 
-// fullRows shades pixels x0..x1-1 of rows by..by+bh-1, all inside the
-// triangle: one span per row.
+// fullRows shades pixels x0..x1-1 of rows by..by+bh-1 (at most a block's),
+// all inside the triangle: one span per row.
 func (t *tri) fullRows(p *pipe, x0, x1, by, bh int) {
 	e1, e2 := &t.e[1], &t.e[2]
 	r1, r2 := e1.at(x0, by), e2.at(x0, by)
-	for y := by; y < by+bh; y++ {
-		p.span(t, y, x0, x1, r1, r2)
+	var rows [blk]rowSpan
+	for i := range bh {
+		rows[i] = rowSpan{y: by + i, x0: x0, x1: x1, w1: r1, w2: r2}
 		r1 += e1.b
 		r2 += e2.b
 	}
+	p.spans(t, rows[:bh])
 }
