@@ -211,11 +211,9 @@ func gpuScene(sc gpu.BenchScene, workers int, min time.Duration) (rate, error) {
 }
 
 // cpuTime is the process's user+system CPU time from /proc/self/stat
-// (Linux, in clock ticks of 10 ms); ok is false elsewhere.
+// (Linux, in clock ticks of 10 ms; under node, node's); ok is false where
+// there is no such file.
 func cpuTime() (time.Duration, bool) {
-	if runtime.GOOS != "linux" {
-		return 0, false
-	}
 	b, err := os.ReadFile("/proc/self/stat")
 	if err != nil {
 		return 0, false
@@ -233,20 +231,21 @@ func cpuTime() (time.Duration, bool) {
 	return time.Duration(utime+stime) * 10 * time.Millisecond, true
 }
 
-// peakRSS is the process's peak resident set (VmHWM) in MiB, where the
-// platform tells it.
+// peakRSS is the process's peak resident set (VmHWM of /proc/self/status)
+// in MiB, where the platform tells it (0 and a note where not). Under node
+// (GOOS=js) the file is node's: the WebAssembly memory plus node itself.
 func peakRSS() (float64, string) {
-	if runtime.GOOS == "js" {
-		return 0, "n/a: WebAssembly has no /proc/self/status (node's own RSS is not the Go heap's)"
-	}
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return 0, "n/a: " + err.Error()
+		return 0, "n/a: no /proc/self/status here"
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
 			if err == nil {
+				if runtime.GOOS == "js" {
+					return kb / 1024, "the node process: WebAssembly memory plus node"
+				}
 				return kb / 1024, ""
 			}
 		}
@@ -261,6 +260,13 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// benchSizes are how long the GPU-level scenes run and how many rounds the
+// cmdlist and discard scenes make (tests make them small).
+var benchSizes = struct {
+	minTime            time.Duration
+	cmdlists, discards int
+}{2 * time.Second, 5000, 20000}
 
 func cmdBench(a args, stdout, stderr io.Writer) int {
 	n := 1_000_000
@@ -296,11 +302,15 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 
 	// fill and tris at the GPU level, then fill through every layer.
 	res.Workers = runtime.GOMAXPROCS(0)
-	const minTime = 2 * time.Second
+	minTime := benchSizes.minTime
 	fill1, e1 := gpuScene(gpu.FillScene(), 1, minTime)
-	fillN, e2 := gpuScene(gpu.FillScene(), res.Workers, minTime)
 	tris1, e3 := gpuScene(gpu.TrisScene(), 1, minTime)
-	trisN, e4 := gpuScene(gpu.TrisScene(), res.Workers, minTime)
+	var fillN, trisN rate
+	var e2, e4 error
+	if res.Workers > 1 {
+		fillN, e2 = gpuScene(gpu.FillScene(), res.Workers, minTime)
+		trisN, e4 = gpuScene(gpu.TrisScene(), res.Workers, minTime)
+	}
 	if err := errors.Join(e1, e2, e3, e4); err != nil {
 		return fail(err)
 	}
@@ -313,13 +323,13 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	}
 	res.FillPipelineMpix = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 
-	const rounds = 5000
+	rounds := benchSizes.cmdlists
 	for _, recycled := range []bool{false, true} {
 		r, d, err := runScene(cmdlistScene(rounds, recycled))
 		if err != nil {
 			return fail(err)
 		}
-		perSec, virt := float64(rounds)/d.Seconds(), float64(r.VirtualTime())/rounds
+		perSec, virt := float64(rounds)/d.Seconds(), float64(r.VirtualTime())/float64(rounds)
 		if recycled {
 			res.CmdlistRecycled, res.CmdlistRecycledNs = perSec, virt
 		} else {
@@ -327,11 +337,11 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		}
 	}
 
-	const discards = 20000
+	discards := benchSizes.discards
 	if _, d, err := runScene(discardScene(discards)); err != nil {
 		return fail(err)
 	} else {
-		res.DiscardPerSec = discards / d.Seconds()
+		res.DiscardPerSec = float64(discards) / d.Seconds()
 	}
 	res.PeakRSSAllMiB, _ = peakRSS()
 
@@ -349,7 +359,7 @@ func printBench(w io.Writer, res *benchResult) {
 	row := func(label, value, note string) { fmt.Fprintf(w, "%-50s %14s  %s\n", label, value, note) }
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	rss, rssAll := f(res.PeakRSSMiB, 0), f(res.PeakRSSAllMiB, 0)
-	if res.PeakRSSNote != "" {
+	if res.PeakRSSMiB == 0 {
 		rss, rssAll = "n/a", "n/a"
 	}
 	perCPU := func(v float64, prec int) string {
@@ -358,12 +368,20 @@ func printBench(w io.Writer, res *benchResult) {
 		}
 		return f(v, prec) + " per CPU-second"
 	}
+	par := func(v, one float64, prec int) (string, string) {
+		if res.Workers <= 1 {
+			return "n/a", "one goroutine here"
+		}
+		return f(v, prec), fmt.Sprintf("%d workers: x%.2f", res.Workers, v/one)
+	}
 	fmt.Fprintf(w, "d3dsim bench (%s/%s, %d CPUs; wall-clock rates)\n", res.GOOS, res.GOARCH, res.CPUs)
 	row("fill, Mpixels/s (GPU, 1 goroutine)", f(res.FillMpixPerSec, 1), perCPU(res.FillMpixCPU, 1))
-	row("fill, Mpixels/s (GPU, tile-parallel)", f(res.FillMpixParallel, 1), fmt.Sprintf("%d workers: x%.2f", res.Workers, res.FillMpixParallel/res.FillMpixPerSec))
+	v, note := par(res.FillMpixParallel, res.FillMpixPerSec, 1)
+	row("fill, Mpixels/s (GPU, tile-parallel)", v, note)
 	row("fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
 	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, 2))
-	row("tris, Mtriangles/s (GPU, tile-parallel)", f(res.TrisMtriParallel, 2), fmt.Sprintf("%d workers: x%.2f", res.Workers, res.TrisMtriParallel/res.TrisMtriPerSec))
+	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
+	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)
 	row("draws, Draw calls/s (all layers, trace on)", f(res.DrawCallsPerSec, 0), fmt.Sprintf("%d calls, %d events", res.Draws, res.Events))
 	row("trace, heap bytes per event", f(res.TraceBytesPerEv, 1), "kept by the finished draws run")
 	row("trace, events/s written as JSON lines", f(res.TraceEventsPerSec, 0), "")
