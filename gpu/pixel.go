@@ -202,15 +202,15 @@ func pixelWords(s *surface) []uint32 {
 
 // spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
 // (b = float64(w)*invArea, a0 + b1*d1 + b2*d2, then unorm8 of it as a
-// float32), with the weights carried in float64 (exact: they are integers
-// below 2^53) and no clamp. setupAttrs allows it only when every colour value
+// float32), with no clamp (and the weights kept as integers: the loop then
+// fits the registers of amd64 without spilling). setupAttrs allows it only when every colour value
 // of the three vertices is in [0, 1]: the interpolated value is then in
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
 // integer part is what unorm8 gives. words is the target as pixel words,
 // wpitch words a row; bgra swaps red and blue.
 func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 	inv := t.invArea
-	s1, s2 := float64(t.e[1].a), float64(t.e[2].a)
+	s1, s2 := t.e[1].a, t.e[2].a
 	// r, g, c: the channels of the low, second and third bytes.
 	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
 	g0, g1, g2 := t.a0[1], t.d1[1], t.d2[1]
@@ -221,18 +221,58 @@ func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 	if t.alpha <= 0xFF {
 		// Alpha the same at the three vertices: its byte is constant.
 		alpha := t.alpha << 24
+		switch {
+		case s1 == 0:
+			// The edge opposite vertex 1 is horizontal: b1, and so
+			// a0 + b1*d1, are the same along a row.
+			for _, row := range rows {
+				o := row.y*wpitch + row.x0
+				out := words[o : o+row.x1-row.x0]
+				b1 := float64(row.w1) * inv
+				pr, pg, pc := r0+float64(b1*r1), g0+float64(b1*g1), c0+float64(b1*c1)
+				w2 := row.w2
+				for i := range out {
+					b2 := float64(w2) * inv
+					r := unormIn(float32(pr + float64(b2*r2)))
+					g := unormIn(float32(pg + float64(b2*g2)))
+					b := unormIn(float32(pc + float64(b2*c2)))
+					out[i] = r | g<<8 | b<<16 | alpha
+					w2 += s2
+				}
+			}
+			return
+		case s2 == 0:
+			// The edge opposite vertex 2 is horizontal: b2*d2 is the
+			// same along a row.
+			for _, row := range rows {
+				o := row.y*wpitch + row.x0
+				out := words[o : o+row.x1-row.x0]
+				b2 := float64(row.w2) * inv
+				kr, kg, kc := float64(b2*r2), float64(b2*g2), float64(b2*c2)
+				w1 := row.w1
+				for i := range out {
+					b1 := float64(w1) * inv
+					r := unormIn(float32(r0 + float64(b1*r1) + kr))
+					g := unormIn(float32(g0 + float64(b1*g1) + kg))
+					b := unormIn(float32(c0 + float64(b1*c1) + kc))
+					out[i] = r | g<<8 | b<<16 | alpha
+					w1 += s1
+				}
+			}
+			return
+		}
 		for _, row := range rows {
 			o := row.y*wpitch + row.x0
 			out := words[o : o+row.x1-row.x0]
-			f1, f2 := float64(row.w1), float64(row.w2)
+			w1, w2 := row.w1, row.w2
 			for i := range out {
-				b1, b2 := f1*inv, f2*inv
+				b1, b2 := float64(w1)*inv, float64(w2)*inv
 				r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
 				g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
 				b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
 				out[i] = r | g<<8 | b<<16 | alpha
-				f1 += s1
-				f2 += s2
+				w1 += s1
+				w2 += s2
 			}
 		}
 		return
@@ -241,16 +281,16 @@ func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 	for _, row := range rows {
 		o := row.y*wpitch + row.x0
 		out := words[o : o+row.x1-row.x0]
-		f1, f2 := float64(row.w1), float64(row.w2)
+		w1, w2 := row.w1, row.w2
 		for i := range out {
-			b1, b2 := f1*inv, f2*inv
+			b1, b2 := float64(w1)*inv, float64(w2)*inv
 			r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
 			g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
 			b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
 			a := unormIn(float32(a0 + float64(b1*a1) + float64(b2*a2)))
 			out[i] = r | g<<8 | b<<16 | a<<24
-			f1 += s1
-			f2 += s2
+			w1 += s1
+			w2 += s2
 		}
 	}
 }

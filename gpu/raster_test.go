@@ -147,6 +147,15 @@ func TestRasterMatchesReference(t *testing.T) {
 			case 1: // degenerate: three points on a line
 				k := int64(rng.IntN(5) - 2)
 				v2.x, v2.y = v0.x+k*(v1.x-v0.x), v0.y+k*(v1.y-v0.y)
+			case 3, 4: // a horizontal edge (a weight constant along rows)
+				switch rng.IntN(3) {
+				case 0:
+					v1.y = v0.y
+				case 1:
+					v2.y = v0.y
+				case 2:
+					v2.y = v1.y
+				}
 			case 2: // huge, covering the whole target
 				v0.x, v0.y = toFixed(-3000), toFixed(-2000)
 				v1.x, v1.y = toFixed(5000), toFixed(-10)
