@@ -12,10 +12,11 @@ import "unsafe"
 
 const (
 	tileRows  = 16   // rows of a band
-	batchTris = 1024 // triangles per batch
+	batchTris = 4096 // triangles per batch
 	// parallelArea is the smallest batch (sum of the triangles' bounding
-	// boxes, in pixels) worth starting goroutines for.
-	parallelArea = 16384
+	// boxes, in pixels) worth handing to other goroutines: waking one costs
+	// microseconds, and far more on a busy machine.
+	parallelArea = 65536
 )
 
 // lane is one worker's pipe, padded so that workers' counters do not share

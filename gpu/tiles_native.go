@@ -15,8 +15,9 @@ func rasterWorkers(n int) int {
 	return min(n, 64)
 }
 
-// rasterParallel rasterizes the batch on d.workers goroutines, each with its
-// own copy of the pipe (its counters are summed afterwards, in worker order).
+// rasterParallel rasterizes the batch on d.workers goroutines (this one and
+// d.workers-1 more), each with its own copy of the pipe (the counters are
+// summed afterwards, in worker order).
 // A panic in a worker (a simulator bug) is re-raised here, where the command
 // processor turns it into a fault.
 func (d *drawScratch) rasterParallel() {
@@ -25,16 +26,20 @@ func (d *drawScratch) rasterParallel() {
 	if len(d.lanes) != n {
 		d.lanes = make([]lane, n)
 	}
+	work := func(i int) {
+		l := &d.lanes[i]
+		defer func() { l.panic = recover() }()
+		d.rasterBands(&l.p, i, n)
+	}
 	var wg sync.WaitGroup
 	for i := range n {
-		l := &d.lanes[i]
-		l.p = d.pipe
-		l.p.shaded, l.p.passed = 0, 0
-		wg.Go(func() {
-			defer func() { l.panic = recover() }()
-			d.rasterBands(&l.p, i, n)
-		})
+		d.lanes[i].p = d.pipe
+		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
+		if i > 0 {
+			wg.Go(func() { work(i) })
+		}
 	}
+	work(0) // this goroutine's own share
 	wg.Wait()
 	for i := range n {
 		l := &d.lanes[i]

@@ -47,7 +47,7 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 		n := 3 * (1 + rng.IntN(30))
 		big := rng.IntN(2) == 0
 		if !big && rng.IntN(3) == 0 {
-			n = 3 * 1100 // more than a batch
+			n = 3 * (batchTris + 100) // more than a batch
 		}
 		for i := 0; i < n; i++ {
 			sz := float32(8)
