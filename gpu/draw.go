@@ -256,11 +256,9 @@ func (ex *executor) vertex(v uint64, out *cvert) {
 	vb := &ex.st.vb[0]
 	off := int(vb.offset + vb.stride*v)
 	b := vb.mem[off : off+vertexBytes : off+vertexBytes]
-	var f [9]float64
-	for i := range f {
-		f[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
-	}
-	x, y, z := f[0], f[1], f[2]
+	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))) }
+	x, y, z := f(0), f(1), f(2)
+	out.a = [numAttr]float64{f(3), f(4), f(5), f(6), f(7), f(8)}
 	if ex.st.vs == ProgVSTransform {
 		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
 		m := &ex.draw.m
@@ -271,7 +269,6 @@ func (ex *executor) vertex(v uint64, out *cvert) {
 	} else {
 		out.p = [4]float64{x, y, z, 1}
 	}
-	copy(out.a[:], f[3:])
 }
 
 // Clip planes: a vertex is inside plane k when dist(k) >= 0.
