@@ -52,6 +52,12 @@ func refRaster(v [3]*svert, t *tri, p *pipe) int {
 	return n
 }
 
+// Pixel programs of testPipeOf besides the real ones.
+const (
+	psOpaque   = 100 + iota // ps_solid without blending
+	psFaulting              // a faulting draw
+)
+
 // testPipe is a pipeline writing to a fresh w x h RGBA8 surface.
 func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, FmtRGBA8, 0, 4*w) }
 
@@ -65,6 +71,10 @@ func testPipeOf(w, h int, ps uint32, fm Format, off, pitch int) *pipe {
 	switch ps {
 	case ProgPSVertexColor:
 		p.fast, p.lo, p.hi = true, 0, 4
+	case psOpaque: // one colour, no blending
+		p.ps, p.fast, p.solid = ProgPSSolid, true, [4]float32{0.2, 0.4, 0.6, 0.8}
+	case psFaulting: // the warning colour
+		p.ps, p.fast, p.fault = ProgPSFault, true, true
 	case ProgPSSolid:
 		// A counter: every write adds one to red.
 		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
@@ -138,8 +148,12 @@ func TestRasterMatchesReference(t *testing.T) {
 		{FmtBGRA8, 0, 4*w + 8, "BGRA8, padded rows"},
 		{FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
 	}
-	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid} {
-		for i := 0; i < 6000; i++ {
+	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid, psOpaque, psFaulting} {
+		n := 6000
+		if ps != ProgPSVertexColor {
+			n = 2000
+		}
+		for i := 0; i < n; i++ {
 			v0, v1, v2 := randTri(rng, w, h)
 			switch i % 7 {
 			case 0: // thin slivers
