@@ -35,6 +35,7 @@ type pipe struct {
 
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
+	rows   [blk]rowSpan // the rows of a block on their way to spans (not zeroed per block)
 	kind   spanKind
 	px     [4]byte  // spanSolid's pixel, in the target's byte order
 	words  []uint32 // spanColor's view of the target (pixelWords), or nil

@@ -213,8 +213,7 @@ func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 			// Partly covered. A row's covered pixels are one run: each
 			// edge's inside is an interval of x, and so is their
 			// intersection.
-			var rows [blk]rowSpan
-			n := 0
+			rows, n := &p.rows, 0
 			for y := by; y < by+bh; y++ {
 				w0, w1, w2 := r0+e0.bias, r1+e1.bias, r2+e2.bias
 				x, end := bx, bx+bw
@@ -248,7 +247,7 @@ func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 func (t *tri) fullRows(p *pipe, x0, x1, by, bh int) {
 	e1, e2 := &t.e[1], &t.e[2]
 	r1, r2 := e1.at(x0, by), e2.at(x0, by)
-	var rows [blk]rowSpan
+	rows := &p.rows
 	for i := range bh {
 		rows[i] = rowSpan{y: by + i, x0: x0, x1: x1, w1: r1, w2: r2}
 		r1 += e1.b
