@@ -255,8 +255,8 @@ func readF32(b []byte, off int) float32 {
 func (ex *executor) vertex(v uint64, out *cvert) {
 	vb := &ex.st.vb[0]
 	off := int(vb.offset + vb.stride*v)
-	b := vb.mem[off : off+vertexBytes : off+vertexBytes]
-	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))) }
+	b := (*[vertexBytes]byte)(vb.mem[off : off+vertexBytes])
+	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i : 4*i+4]))) }
 	x, y, z := f(0), f(1), f(2)
 	out.a = [numAttr]float64{f(3), f(4), f(5), f(6), f(7), f(8)}
 	if ex.st.vs == ProgVSTransform {
