@@ -1,39 +1,49 @@
 package gpu
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+)
 
-// BenchmarkFillRate draws 200 full-screen Gouraud-shaded quads into a 640x480
-// RGBA8 target per iteration and reports the fill rate.
-func BenchmarkFillRate(b *testing.B) {
-	const w, h, quads = 640, 480, 200
-	r := newRig(b)
-	rt := r.target(w, h, FmtRGBA8)
-	c := [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}}
-	vs := []vtx{
-		{-1, 1, 0.5, c[0][0], c[0][1], c[0][2], 1}, {1, 1, 0.5, c[1][0], c[1][1], c[1][2], 1},
-		{-1, -1, 0.5, c[2][0], c[2][1], c[2][2], 1}, {1, 1, 0.5, c[1][0], c[1][1], c[1][2], 1},
-		{1, -1, 0.5, c[3][0], c[3][1], c[3][2], 1}, {-1, -1, 0.5, c[2][0], c[2][1], c[2][2], 1},
-	}
-	bld := r.scene(rt, ProgPSVertexColor, vs)
-	for i := 0; i < quads; i++ {
-		bld.Draw(6, 0)
-	}
-	words := bld.Words
-	before := r.g.Stats().Pixels
+// The rasterizer's benchmark scenes (benchscene.go), as `d3dsim bench` runs
+// them at the GPU level: the scene's DMA buffer submitted, the simulation run
+// until its fence. "1" is one goroutine, "N" one per CPU (tile-parallel;
+// WebAssembly always runs one).
+
+func benchScene(b *testing.B, sc BenchScene, workers int) {
+	r := NewBenchRig(sc, workers)
+	r.Frame() // warm up: the target and caches
+	before := r.Stats()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		r.id++
-		id := r.id
-		buf := append(words[:len(words):len(words)], uint32(OpFence)<<24|2, uint32(id), 0)
-		r.g.Submit(0, id, buf)
-		r.sim.RunUntil(func() bool { return r.g.CompletedFence(0) >= id })
+		r.Frame()
 	}
 	b.StopTimer()
-	px := r.g.Stats().Pixels - before
-	if px != uint64(b.N)*w*h*quads {
-		b.Fatalf("%d pixels shaded, want %d", px, uint64(b.N)*w*h*quads)
+	after := r.Stats()
+	if len(r.Faults()) != 0 {
+		b.Fatalf("faults: %v", r.Faults())
 	}
-	b.ReportMetric(float64(px)/b.Elapsed().Seconds()/1e6, "Mpixels/s")
+	px := after.Pixels - before.Pixels
+	if sc.Pixels != 0 && px != uint64(b.N)*sc.Pixels {
+		b.Fatalf("%d pixels shaded, want %d", px, uint64(b.N)*sc.Pixels)
+	}
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(px)/s/1e6, "Mpixels/s")
+	b.ReportMetric(float64(uint64(b.N)*sc.Triangles)/s/1e6, "Mtris/s")
+}
+
+// BenchmarkFill: 200 full-screen Gouraud quads into 640x480 RGBA8.
+func BenchmarkFill(b *testing.B) {
+	sc := FillScene()
+	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
+	b.Run("N", func(b *testing.B) { benchScene(b, sc, runtime.GOMAXPROCS(0)) })
+}
+
+// BenchmarkTris: 100,000 small Gouraud triangles placed by the LCG.
+func BenchmarkTris(b *testing.B) {
+	sc := TrisScene()
+	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
+	b.Run("N", func(b *testing.B) { benchScene(b, sc, runtime.GOMAXPROCS(0)) })
 }
 
 // BenchmarkDraws measures the command processor with many tiny draws.

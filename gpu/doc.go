@@ -45,9 +45,19 @@
 //
 // Threading: all methods are safe for concurrent use; see GPU.
 //
+// Speed (docs/performance.md): the rasterizer walks 8x8 blocks with exact
+// integer edge functions, turns runs of covered blocks into one span per row,
+// and writes spans straight into the target; common draws (Gouraud colour or
+// one colour, no depth test, no blending, RGBA8/BGRA8) take fast paths that
+// compute exactly what the pixel-at-a-time pipeline computes. Natively a
+// large draw is rasterized by several goroutines, each owning bands of rows
+// (tiles.go), with the same pixels as one; WebAssembly uses one. Wall-clock
+// speed never reaches the virtual-time cost model.
+//
 // Tests: a slow reference rasterizer the fast one must match pixel for pixel,
 // golden images in testdata/ (go test ./gpu -run Golden -update rewrites
 // them; the same test under GOOS=js GOARCH=wasm, with go_js_wasm_exec on the
-// PATH, checks that WebAssembly draws the same pixels), FuzzDecode and
-// FuzzExecute, and BenchmarkFillRate.
+// PATH, checks that WebAssembly draws the same pixels), tile-parallel against
+// one goroutine, FuzzDecode and FuzzExecute, and the benchmark scenes of
+// benchscene.go (BenchmarkFill, BenchmarkTris).
 package gpu

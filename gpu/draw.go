@@ -41,6 +41,14 @@ type drawScratch struct {
 	sv   [maxPoly]svert
 	tri  tri
 	pipe pipe
+
+	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
+	// be rasterized, the sum of their bounding boxes, and the goroutines.
+	workers  int
+	batch    []tri
+	area     int
+	lanes    []lane
+	parallel uint64 // batches rasterized by several goroutines (for tests)
 }
 
 // drawPacket runs DRAW and DRAW_INDEXED.
@@ -100,7 +108,9 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 			d.m[i] = float64(readF32(cb, 4*i))
 		}
 	}
+	d.batch, d.area = d.batch[:0], 0
 	ex.assemble(indexed, count, start, base)
+	d.flush()
 
 	p := &d.pipe
 	g.stats.Pixels += p.shaded
@@ -245,12 +255,10 @@ func readF32(b []byte, off int) float32 {
 func (ex *executor) vertex(v uint64, out *cvert) {
 	vb := &ex.st.vb[0]
 	off := int(vb.offset + vb.stride*v)
-	b := vb.mem[off : off+vertexBytes : off+vertexBytes]
-	var f [9]float64
-	for i := range f {
-		f[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
-	}
-	x, y, z := f[0], f[1], f[2]
+	b := (*[vertexBytes]byte)(vb.mem[off : off+vertexBytes])
+	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i : 4*i+4]))) }
+	x, y, z := f(0), f(1), f(2)
+	out.a = [numAttr]float64{f(3), f(4), f(5), f(6), f(7), f(8)}
 	if ex.st.vs == ProgVSTransform {
 		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
 		m := &ex.draw.m
@@ -261,7 +269,6 @@ func (ex *executor) vertex(v uint64, out *cvert) {
 	} else {
 		out.p = [4]float64{x, y, z, 1}
 	}
-	copy(out.a[:], f[3:])
 }
 
 // Clip planes: a vertex is inside plane k when dist(k) >= 0.
@@ -295,15 +302,33 @@ func dist(v *cvert, plane int) float64 {
 	return w - wEps
 }
 
+// outcode has bit k set when v is outside plane k (dist(v, k) >= 0 does not
+// hold), the plane tests written out.
 func (ex *executor) outcode(v *cvert) uint32 {
+	x, y, z, w := v.p[0], v.p[1], v.p[2], v.p[3]
 	var c uint32
-	for k := 0; k < numPlanes; k++ {
-		if (k == planeNear || k == planeFar) && !ex.st.depthClip {
-			continue
+	if !(w+x >= 0) {
+		c |= 1 << planeLeft
+	}
+	if !(w-x >= 0) {
+		c |= 1 << planeRight
+	}
+	if !(w+y >= 0) {
+		c |= 1 << planeBottom
+	}
+	if !(w-y >= 0) {
+		c |= 1 << planeTop
+	}
+	if ex.st.depthClip {
+		if !(z >= 0) {
+			c |= 1 << planeNear
 		}
-		if !(dist(v, k) >= 0) {
-			c |= 1 << k
+		if !(w-z >= 0) {
+			c |= 1 << planeFar
 		}
+	}
+	if !(w-wEps >= 0) {
+		c |= 1 << planeW
 	}
 	return c
 }
@@ -328,6 +353,17 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 	if c0&c1&c2 != 0 {
 		return // all three outside one plane
 	}
+	s := &ex.st
+	if c0|c1|c2 == 0 {
+		// Inside every plane: no clipping, no copy.
+		d.project(v0, &d.sv[0])
+		d.project(v1, &d.sv[1])
+		d.project(v2, &d.sv[2])
+		if d.tri.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
+			d.emit()
+		}
+		return
+	}
 	poly := d.poly[0][:3]
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
 	if out := c0 | c1 | c2; out != 0 {
@@ -347,10 +383,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		d.project(&poly[i], &d.sv[i])
 	}
 	// rasterize
-	s := &ex.st
 	for i := 1; i+1 < len(poly); i++ {
 		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
-			d.tri.raster(&d.pipe)
+			d.emit()
 		}
 	}
 }

@@ -44,11 +44,14 @@ func DefaultCosts() Costs {
 }
 
 // Config sizes the GPU. Engines is the number of engines (rings), at least 1;
-// a zero Costs means DefaultCosts.
+// a zero Costs means DefaultCosts. RasterWorkers is how many goroutines
+// rasterize a large draw (tile-parallel, same pixels as one; see
+// raster_parallel.go): 0 means one per CPU natively and 1 in WebAssembly.
 type Config struct {
 	VRAM, Aperture uint64
 	Engines        int
 	Costs          Costs
+	RasterWorkers  int
 }
 
 // Frame is a surface the display engine scanned out: RGBA8, row-major,
@@ -148,6 +151,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
 	}
 	g.ex.g = g
+	g.ex.draw.workers = rasterWorkers(cfg.RasterWorkers)
 	return g
 }
 

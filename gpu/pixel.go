@@ -3,6 +3,7 @@ package gpu
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 )
 
 // The pixel half of a draw: depth test, pixel program, blending and the write
@@ -31,6 +32,14 @@ type pipe struct {
 	depthWrite bool
 	depthFn    uint32
 	zmin, zmax float64
+
+	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
+
+	rows   [blk]rowSpan // the rows of a block on their way to spans (not zeroed per block)
+	kind   spanKind
+	px     [4]byte  // spanSolid's pixel, in the target's byte order
+	words  []uint32 // spanColor's view of the target (pixelWords), or nil
+	wpitch int      // its row pitch in words
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
@@ -91,7 +100,31 @@ func (ex *executor) preparePipe(faulted bool) bool {
 			p.solid[i] = readF32(cb, 4*i)
 		}
 	}
+	p.tileable = p.isTileable()
+	p.chooseSpan()
 	return true
+}
+
+// chooseSpan picks the draw's fast path (span).
+func (p *pipe) chooseSpan() {
+	p.kind = spanGeneric
+	ri, bi := p.order()
+	p.words = nil
+	if !p.color || !p.fast || p.depth {
+		return
+	}
+	switch {
+	case p.fault || p.ps == ProgPSSolid:
+		c := warning
+		if !p.fault {
+			c = p.solid
+		}
+		p.kind = spanSolid
+		p.px[ri], p.px[1], p.px[bi], p.px[3] = unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])
+	case p.ps == ProgPSVertexColor:
+		p.kind = spanColor
+		p.words, p.wpitch = pixelWords(&p.rt), p.rt.pitch/4
+	}
 }
 
 // order returns the byte offsets of red and blue in a target pixel.
@@ -102,36 +135,169 @@ func (p *pipe) order() (ri, bi int) {
 	return 0, 2
 }
 
-// span runs the pipeline for the covered pixels x0..x1-1 of row y; w1 and w2
-// are the values, at x0, of the edges opposite vertices 1 and 2 (their
-// barycentric weights times the area), exact integers.
-func (p *pipe) span(t *tri, y, x0, x1 int, w1, w2 int64) {
-	p.shaded += uint64(x1 - x0)
-	s1, s2 := t.e[1].a, t.e[2].a
-	ri, bi := p.order()
+// rowSpan is a run of covered pixels x0..x1-1 of row y; w1 and w2 are the
+// values, at x0, of the edges opposite vertices 1 and 2 (their barycentric
+// weights times the area), exact integers.
+type rowSpan struct {
+	y, x0, x1 int
+	w1, w2    int64
+}
 
-	// The common case in a loop of its own: Gouraud shading, no depth
-	// test, no blending, no perspective.
-	if p.color && p.fast && !p.depth && !p.fault && p.ps == ProgPSVertexColor && !t.persp {
-		p.passed += uint64(x1 - x0)
-		row := p.rt.mem[y*p.rt.pitch : y*p.rt.pitch+4*p.rt.w]
-		a0, d1, d2, inv := &t.a0, &t.d1, &t.d2, t.invArea
-		for x := x0; x < x1; x++ {
-			b1, b2 := float64(w1)*inv, float64(w2)*inv
-			px := row[4*x : 4*x+4 : 4*x+4]
-			px[ri] = unorm8(float32(a0[0] + float64(b1*d1[0]) + float64(b2*d2[0])))
-			px[1] = unorm8(float32(a0[1] + float64(b1*d1[1]) + float64(b2*d2[1])))
-			px[bi] = unorm8(float32(a0[2] + float64(b1*d1[2]) + float64(b2*d2[2])))
-			px[3] = unorm8(float32(a0[3] + float64(b1*d1[3]) + float64(b2*d2[3])))
-			w1 += s1
-			w2 += s2
+// spans runs the pipeline for runs of covered pixels of triangle t (at most
+// a block's rows at a time, so that a small triangle costs one call).
+//
+// Fast paths for the common cases, chosen once per draw (chooseSpan) and
+// per triangle (setupAttrs), fall back to the pixel-at-a-time pipeline; each
+// computes exactly what pixel would, so the pictures are the same.
+func (p *pipe) spans(t *tri, rows []rowSpan) {
+	switch p.kind {
+	case spanColor:
+		if t.inRange && p.words != nil {
+			for _, r := range rows {
+				p.shaded += uint64(r.x1 - r.x0)
+				p.passed += uint64(r.x1 - r.x0)
+			}
+			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == FmtBGRA8)
+			return
+		}
+	case spanSolid:
+		for _, r := range rows {
+			p.shaded += uint64(r.x1 - r.x0)
+			p.passed += uint64(r.x1 - r.x0)
+			row := p.rt.mem[r.y*p.rt.pitch+4*r.x0 : r.y*p.rt.pitch+4*r.x1]
+			for i := 0; i+4 <= len(row); i += 4 {
+				copy(row[i:i+4], p.px[:])
+			}
 		}
 		return
 	}
-	for x := x0; x < x1; x, w1, w2 = x+1, w1+s1, w2+s2 {
-		p.pixel(t, x, y, float64(w1)*t.invArea, float64(w2)*t.invArea, ri, bi)
+	s1, s2 := t.e[1].a, t.e[2].a
+	ri, bi := p.order()
+	for _, r := range rows {
+		p.shaded += uint64(r.x1 - r.x0)
+		for x, w1, w2 := r.x0, r.w1, r.w2; x < r.x1; x, w1, w2 = x+1, w1+s1, w2+s2 {
+			p.pixel(t, x, r.y, float64(w1)*t.invArea, float64(w2)*t.invArea, ri, bi)
+		}
 	}
 }
+
+// spanKind is the fast path of a draw's spans.
+type spanKind uint8
+
+const (
+	spanGeneric spanKind = iota // one pixel at a time (pixel)
+	spanColor                   // ps_vertexcolor, no depth test, no blending, all channels written, RGBA8/BGRA8
+	spanSolid                   // one colour (ps_solid or a fault), no depth test, no blending, all channels written
+)
+
+// pixelWords views the target's pixels as 32-bit words (little-endian, as on
+// every platform Go and WebAssembly run d3dsim on), when its memory and rows
+// are 4-aligned; otherwise nil.
+func pixelWords(s *surface) []uint32 {
+	b := s.mem
+	if len(b) < 4 || uintptr(unsafe.Pointer(unsafe.SliceData(b)))%4 != 0 || s.pitch%4 != 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
+}
+
+// spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
+// (b = float64(w)*invArea, a0 + b1*d1 + b2*d2, then unorm8 of it as a
+// float32), with no clamp (and the weights kept as integers: the loop then
+// fits the registers of amd64 without spilling). setupAttrs allows it only when every colour value
+// of the three vertices is in [0, 1]: the interpolated value is then in
+// [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
+// integer part is what unorm8 gives. words is the target as pixel words,
+// wpitch words a row; bgra swaps red and blue.
+func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
+	inv := t.invArea
+	s1, s2 := t.e[1].a, t.e[2].a
+	// r, g, c: the channels of the low, second and third bytes.
+	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
+	g0, g1, g2 := t.a0[1], t.d1[1], t.d2[1]
+	c0, c1, c2 := t.a0[2], t.d1[2], t.d2[2]
+	if bgra {
+		r0, r1, r2, c0, c1, c2 = c0, c1, c2, r0, r1, r2
+	}
+	if t.alpha <= 0xFF {
+		// Alpha the same at the three vertices: its byte is constant.
+		alpha := t.alpha << 24
+		switch {
+		case s1 == 0:
+			// The edge opposite vertex 1 is horizontal: b1, and so
+			// a0 + b1*d1, are the same along a row.
+			for _, row := range rows {
+				o := row.y*wpitch + row.x0
+				out := words[o : o+row.x1-row.x0]
+				b1 := float64(row.w1) * inv
+				pr, pg, pc := r0+float64(b1*r1), g0+float64(b1*g1), c0+float64(b1*c1)
+				w2 := row.w2
+				for i := range out {
+					b2 := float64(w2) * inv
+					r := unormIn(float32(pr + float64(b2*r2)))
+					g := unormIn(float32(pg + float64(b2*g2)))
+					b := unormIn(float32(pc + float64(b2*c2)))
+					out[i] = r | g<<8 | b<<16 | alpha
+					w2 += s2
+				}
+			}
+			return
+		case s2 == 0:
+			// The edge opposite vertex 2 is horizontal: b2*d2 is the
+			// same along a row.
+			for _, row := range rows {
+				o := row.y*wpitch + row.x0
+				out := words[o : o+row.x1-row.x0]
+				b2 := float64(row.w2) * inv
+				kr, kg, kc := float64(b2*r2), float64(b2*g2), float64(b2*c2)
+				w1 := row.w1
+				for i := range out {
+					b1 := float64(w1) * inv
+					r := unormIn(float32(r0 + float64(b1*r1) + kr))
+					g := unormIn(float32(g0 + float64(b1*g1) + kg))
+					b := unormIn(float32(c0 + float64(b1*c1) + kc))
+					out[i] = r | g<<8 | b<<16 | alpha
+					w1 += s1
+				}
+			}
+			return
+		}
+		for _, row := range rows {
+			o := row.y*wpitch + row.x0
+			out := words[o : o+row.x1-row.x0]
+			w1, w2 := row.w1, row.w2
+			for i := range out {
+				b1, b2 := float64(w1)*inv, float64(w2)*inv
+				r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
+				g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
+				b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
+				out[i] = r | g<<8 | b<<16 | alpha
+				w1 += s1
+				w2 += s2
+			}
+		}
+		return
+	}
+	a0, a1, a2 := t.a0[3], t.d1[3], t.d2[3]
+	for _, row := range rows {
+		o := row.y*wpitch + row.x0
+		out := words[o : o+row.x1-row.x0]
+		w1, w2 := row.w1, row.w2
+		for i := range out {
+			b1, b2 := float64(w1)*inv, float64(w2)*inv
+			r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
+			g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
+			b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
+			a := unormIn(float32(a0 + float64(b1*a1) + float64(b2*a2)))
+			out[i] = r | g<<8 | b<<16 | a<<24
+			w1 += s1
+			w2 += s2
+		}
+	}
+}
+
+// unormIn is unorm8 for v in [-ε, 1+ε] (see spanColor): no clamp needed.
+func unormIn(v float32) uint32 { return uint32(int32(float32(v*255) + 0.5)) }
 
 // pixel runs the pipeline for one covered pixel; b1 and b2 are the
 // screen-space weights of vertices 1 and 2.

@@ -31,10 +31,10 @@ func (ex *executor) point(v *cvert) {
 	q[2].x, q[2].y = c.x-h, c.y+h // bottom left
 	q[3].x, q[3].y = c.x+h, c.y+h // bottom right
 	if d.tri.setup(&q[0], &q[1], &q[2], CullNone, false, &d.pipe) {
-		d.tri.raster(&d.pipe)
+		d.emit()
 	}
 	if d.tri.setup(&q[1], &q[3], &q[2], CullNone, false, &d.pipe) {
-		d.tri.raster(&d.pipe)
+		d.emit()
 	}
 }
 
@@ -65,6 +65,7 @@ func (ex *executor) line(a, b *cvert) {
 		return
 	}
 	d := &ex.draw
+	d.flush() // a line writes pixels itself: the triangles before it go first
 	var p0, p1 cvert
 	lerpVert(&p0, a, b, t0)
 	lerpVert(&p1, a, b, t1)

@@ -58,6 +58,13 @@ type tri struct {
 	persp           bool
 	iw0, diw1, diw2 float64
 	a0, d1, d2      [numAttr]float64
+
+	// For the Gouraud fast path (pixel.go, spanColor): no perspective and
+	// every colour value of the three vertices in [0, 1]; alpha is the
+	// alpha byte when all three vertices have the same alpha, else above
+	// 0xFF.
+	inRange bool
+	alpha   uint32
 }
 
 // setup prepares the triangle; it reports false when there is nothing to
@@ -114,7 +121,20 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 			t.a0[k], t.d1[k], t.d2[k] = v0.a[k], v1.a[k]-v0.a[k], v2.a[k]-v0.a[k]
 		}
 	}
+	t.inRange, t.alpha = false, 0x100
+	if p.kind == spanColor && !t.persp {
+		t.inRange = true
+		for k := 0; k < 4; k++ {
+			t.inRange = t.inRange && unit(v0.a[k]) && unit(v1.a[k]) && unit(v2.a[k])
+		}
+		if t.d1[3] == 0 && t.d2[3] == 0 {
+			t.alpha = uint32(unorm8(float32(t.a0[3])))
+		}
+	}
 }
+
+// unit reports whether v is in [0, 1] (false for NaN).
+func unit(v float64) bool { return v >= 0 && v <= 1 }
 
 // interp evaluates attributes lo..hi-1 at screen weights b1, b2.
 func (t *tri) interp(b1, b2 float64, a *[numAttr]float64, lo, hi int) {
@@ -148,12 +168,26 @@ func (e *edgeFn) span(v int64, w, h int) (lo, hi int64) {
 	return lo, hi
 }
 
-// raster visits the triangle's pixels block by block and hands each covered
-// one to the pixel pipeline with its (exact, integer) barycentric weights.
-func (t *tri) raster(p *pipe) {
+// raster visits the triangle's pixels and hands each covered one to the
+// pixel pipeline with its (exact, integer) barycentric weights.
+func (t *tri) raster(p *pipe) { t.rasterRows(p, t.y0, t.y1) }
+
+// rasterRows rasterizes the triangle's rows in [ylo, yhi), block by block.
+// Blocks are visited from the triangle's own top-left pixel, not from a grid
+// shared by all triangles, and every edge value is an exact integer, so a
+// pixel's coverage and weights do not depend on which rows are asked for: a
+// tile of rows draws exactly the pixels a whole-triangle pass draws there.
+//
+// Runs of whole blocks inside the triangle become one span per row (spans
+// written straight into the target by the pixel pipeline); blocks outside an
+// edge are skipped; the rest are walked row by row, where each row's covered
+// pixels are one run.
+func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
+	y0, y1 := max(t.y0, ylo), min(t.y1, yhi)
 	e0, e1, e2 := &t.e[0], &t.e[1], &t.e[2]
-	for by := t.y0; by < t.y1; by += blk {
-		bh := min(blk, t.y1-by)
+	for by := y0; by < y1; by += blk {
+		bh := min(blk, y1-by)
+		run := -1 // first x of a run of accepted blocks, -1 when none
 		for bx := t.x0; bx < t.x1; bx += blk {
 			bw := min(blk, t.x1-bx)
 			r0, r1, r2 := e0.at(bx, by), e1.at(bx, by), e2.at(bx, by)
@@ -163,20 +197,23 @@ func (t *tri) raster(p *pipe) {
 			lo0, hi0 := e0.span(r0, bw, bh)
 			lo1, hi1 := e1.span(r1, bw, bh)
 			lo2, hi2 := e2.span(r2, bw, bh)
-			if hi0+e0.bias < 0 || hi1+e1.bias < 0 || hi2+e2.bias < 0 {
+			if lo0+e0.bias >= 0 && lo1+e1.bias >= 0 && lo2+e2.bias >= 0 {
+				if run < 0 {
+					run = bx
+				}
 				continue
 			}
-			if lo0+e0.bias >= 0 && lo1+e1.bias >= 0 && lo2+e2.bias >= 0 {
-				for y := by; y < by+bh; y++ {
-					p.span(t, y, bx, bx+bw, r1, r2)
-					r1 += e1.b
-					r2 += e2.b
-				}
+			if run >= 0 {
+				t.fullRows(p, run, bx, by, bh)
+				run = -1
+			}
+			if hi0+e0.bias < 0 || hi1+e1.bias < 0 || hi2+e2.bias < 0 {
 				continue
 			}
 			// Partly covered. A row's covered pixels are one run: each
 			// edge's inside is an interval of x, and so is their
 			// intersection.
+			rows, n := &p.rows, 0
 			for y := by; y < by+bh; y++ {
 				w0, w1, w2 := r0+e0.bias, r1+e1.bias, r2+e2.bias
 				x, end := bx, bx+bw
@@ -188,12 +225,33 @@ func (t *tri) raster(p *pipe) {
 					w0, w1, w2, x = w0+e0.a, w1+e1.a, w2+e2.a, x+1
 				}
 				if x > start {
-					p.span(t, y, start, x, s1, s2)
+					rows[n] = rowSpan{y: y, x0: start, x1: x, w1: s1, w2: s2}
+					n++
 				}
 				r0 += e0.b
 				r1 += e1.b
 				r2 += e2.b
 			}
+			if n > 0 {
+				p.spans(t, rows[:n])
+			}
+		}
+		if run >= 0 {
+			t.fullRows(p, run, t.x1, by, bh)
 		}
 	}
+}
+
+// fullRows shades pixels x0..x1-1 of rows by..by+bh-1 (at most a block's),
+// all inside the triangle: one span per row.
+func (t *tri) fullRows(p *pipe, x0, x1, by, bh int) {
+	e1, e2 := &t.e[1], &t.e[2]
+	r1, r2 := e1.at(x0, by), e2.at(x0, by)
+	rows := &p.rows
+	for i := range bh {
+		rows[i] = rowSpan{y: by + i, x0: x0, x1: x1, w1: r1, w2: r2}
+		r1 += e1.b
+		r2 += e2.b
+	}
+	p.spans(t, rows[:bh])
 }

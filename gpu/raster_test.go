@@ -11,8 +11,9 @@ import (
 // refRaster is the slow, obviously correct rasterizer the fast one is tested
 // against: it orients the triangle itself, visits every pixel of the scissor
 // rectangle, evaluates each edge function from scratch at the pixel centre
-// and spells the top-left rule out. Covered pixels go to the same pixel
-// pipeline with the weights it computed. It returns how many it covered.
+// and spells the top-left rule out. Covered pixels go one at a time to the
+// general pixel pipeline (pixel, never a span fast path) with the weights it
+// computed. It returns how many it covered.
 func refRaster(v [3]*svert, t *tri, p *pipe) int {
 	pos := [3][2]int64{{v[0].x, v[0].y}, {v[1].x, v[1].y}, {v[2].x, v[2].y}}
 	cross := (pos[2][1]-pos[0][1])*(pos[1][0]-pos[0][0]) - (pos[2][0]-pos[0][0])*(pos[1][1]-pos[0][1])
@@ -41,7 +42,9 @@ func refRaster(v [3]*svert, t *tri, p *pipe) int {
 			if inside {
 				n++
 				if t != nil {
-					p.span(t, y, x, x+1, w[1], w[2])
+					ri, bi := p.order()
+					p.shaded++
+					p.pixel(t, x, y, float64(w[1])*t.invArea, float64(w[2])*t.invArea, ri, bi)
 				}
 			}
 		}
@@ -49,18 +52,35 @@ func refRaster(v [3]*svert, t *tri, p *pipe) int {
 	return n
 }
 
+// Pixel programs of testPipeOf besides the real ones.
+const (
+	psOpaque   = 100 + iota // ps_solid without blending
+	psFaulting              // a faulting draw
+)
+
 // testPipe is a pipeline writing to a fresh w x h RGBA8 surface.
-func testPipe(w, h int, ps uint32) *pipe {
+func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, FmtRGBA8, 0, 4*w) }
+
+// testPipeOf is a pipeline writing to a fresh w x h surface of format fm
+// that starts off bytes into its memory, rows pitch bytes apart (an odd off
+// or pitch makes pixel words unaligned).
+func testPipeOf(w, h int, ps uint32, fm Format, off, pitch int) *pipe {
+	mem := make([]byte, off+pitch*h)[off:]
 	p := &pipe{sx0: 0, sy0: 0, sx1: w, sy1: h,
-		rt: surface{mem: make([]byte, 4*w*h), w: w, h: h, pitch: 4 * w, fmt: FmtRGBA8}, color: true, ps: ps}
+		rt: surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}, color: true, ps: ps}
 	switch ps {
 	case ProgPSVertexColor:
 		p.fast, p.lo, p.hi = true, 0, 4
+	case psOpaque: // one colour, no blending
+		p.ps, p.fast, p.solid = ProgPSSolid, true, [4]float32{0.2, 0.4, 0.6, 0.8}
+	case psFaulting: // the warning colour
+		p.ps, p.fast, p.fault = ProgPSFault, true, true
 	case ProgPSSolid:
 		// A counter: every write adds one to red.
 		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
 		p.blend = blendState{enable: true, src: BlendOne, dst: BlendOne, op: BlendOpAdd, srcA: BlendOne, dstA: BlendOne, opA: BlendOpAdd, mask: 0xF}
 	}
+	p.chooseSpan()
 	return p
 }
 
@@ -80,7 +100,37 @@ func randVert(rng *rand.Rand, w, h int) svert {
 	for k := range v.a {
 		v.a[k] = rng.Float64()
 	}
+	switch rng.IntN(8) {
+	case 0: // far off the target, up to the fixed-point clamp
+		v.x, v.y = toFixed((rng.Float64()*2-1)*fixLimit), toFixed((rng.Float64()*2-1)*fixLimit)
+	case 1: // an infinite or NaN coordinate, clamped as project clamps it
+		bad := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 1e300, -1e300}
+		v.x = toFixed(bad[rng.IntN(len(bad))])
+	case 2: // colours outside [0, 1], or not numbers: the fast path must step aside
+		bad := []float64{-0.25, 1.5, 1e30, -1e30, math.NaN(), math.Inf(1), math.Inf(-1)}
+		v.a[rng.IntN(4)] = bad[rng.IntN(len(bad))]
+	case 3: // the same w as the others (no perspective): see randTri
+		v.w = 1
+	}
 	return v
+}
+
+// randTri is three random vertices; most share w = 1 (affine, the Gouraud
+// fast path), many share alpha at two or three vertices.
+func randTri(rng *rand.Rand, w, h int) (v0, v1, v2 svert) {
+	v0, v1, v2 = randVert(rng, w, h), randVert(rng, w, h), randVert(rng, w, h)
+	if rng.IntN(4) != 0 {
+		v0.w, v1.w, v2.w = 1, 1, 1
+	}
+	switch rng.IntN(4) {
+	case 0:
+		v1.a[3], v2.a[3] = v0.a[3], v0.a[3]
+	case 1:
+		v1.a[3] = v0.a[3]
+	case 2:
+		v2.a[3] = v0.a[3]
+	}
+	return v0, v1, v2
 }
 
 // TestRasterMatchesReference draws many random triangles with the fast
@@ -89,13 +139,44 @@ func randVert(rng *rand.Rand, w, h int) svert {
 func TestRasterMatchesReference(t *testing.T) {
 	const w, h = 48, 40
 	rng := rand.New(rand.NewPCG(7, 11))
-	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid} {
-		for i := 0; i < 3000; i++ {
-			v0, v1, v2 := randVert(rng, w, h), randVert(rng, w, h), randVert(rng, w, h)
-			if i%5 == 0 { // thin slivers
+	targets := []struct {
+		fm          Format
+		off, pitch  int
+		description string
+	}{
+		{FmtRGBA8, 0, 4 * w, "RGBA8"},
+		{FmtBGRA8, 0, 4*w + 8, "BGRA8, padded rows"},
+		{FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
+	}
+	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid, psOpaque, psFaulting} {
+		n := 6000
+		if ps != ProgPSVertexColor {
+			n = 2000
+		}
+		for i := 0; i < n; i++ {
+			v0, v1, v2 := randTri(rng, w, h)
+			switch i % 7 {
+			case 0: // thin slivers
 				v2.x, v2.y = v1.x+int64(rng.IntN(5)-2), v1.y+int64(rng.IntN(700)-350)
+			case 1: // degenerate: three points on a line
+				k := int64(rng.IntN(5) - 2)
+				v2.x, v2.y = v0.x+k*(v1.x-v0.x), v0.y+k*(v1.y-v0.y)
+			case 3, 4: // a horizontal edge (a weight constant along rows)
+				switch rng.IntN(3) {
+				case 0:
+					v1.y = v0.y
+				case 1:
+					v2.y = v0.y
+				case 2:
+					v2.y = v1.y
+				}
+			case 2: // huge, covering the whole target
+				v0.x, v0.y = toFixed(-3000), toFixed(-2000)
+				v1.x, v1.y = toFixed(5000), toFixed(-10)
+				v2.x, v2.y = toFixed(20), toFixed(7000)
 			}
-			fast, ref := testPipe(w, h, ps), testPipe(w, h, ps)
+			tg := targets[i%len(targets)]
+			fast, ref := testPipeOf(w, h, ps, tg.fm, tg.off, tg.pitch), testPipeOf(w, h, ps, tg.fm, tg.off, tg.pitch)
 			if i%3 == 0 { // a random scissor rectangle
 				fast.sx0, fast.sy0 = rng.IntN(w/2), rng.IntN(h/2)
 				fast.sx1, fast.sy1 = fast.sx0+1+rng.IntN(w-fast.sx0), fast.sy0+1+rng.IntN(h-fast.sy0)
@@ -117,8 +198,9 @@ func TestRasterMatchesReference(t *testing.T) {
 				t.Fatalf("ps %d triangle %d (%v %v %v): setup rejected it but it covers %d pixels", ps, i, v0, v1, v2, n)
 			}
 			if !bytes.Equal(fast.rt.mem, ref.rt.mem) {
-				t.Fatalf("ps %d triangle %d (%v, %v, %v): fast and reference rasterizers differ\n%s", ps, i,
-					[2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y}, diffImages(fast.rt.mem, ref.rt.mem, w, h))
+				t.Fatalf("ps %d triangle %d (%v, %v, %v) on %s: fast and reference rasterizers differ\n%s", ps, i,
+					[2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y}, tg.description,
+					diffImages(fast.rt.mem, ref.rt.mem, tg.pitch/4, h))
 			}
 			if uint64(n) != fast.shaded {
 				t.Fatalf("triangle %d: fast shaded %d pixels, reference covers %d", i, fast.shaded, n)

@@ -2,22 +2,28 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"math"
+	"os"
+	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"d3dsim/core/scenario"
 	"d3dsim/core/trace"
+	"d3dsim/gpu"
 )
 
 // The benchmark scenes are defined here, in code, so figures compare across
 // versions. Wall-clock time is measured only here, outside the simulation.
 
-// scene is a one-triangle draw loop: a W x H swap chain, the given vertex
-// data, vs_passthrough + ps_vertexcolor, n Draw calls of 3 vertices, one
+// scene is a draw loop: a W x H swap chain, the given vertex data,
+// vs_passthrough + ps_vertexcolor, n Draw calls of count vertices, one
 // Present.
-func scene(w, h, n int, vertices string) string {
+func scene(w, h, n, count int, vertices string) string {
 	return fmt.Sprintf(`dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=%[1]d Height=%[2]d
 bb = sc.GetBuffer 0
@@ -32,19 +38,34 @@ imm.IASetVertexBuffers 0 vb
 imm.VSSetShader vs
 imm.PSSetShader ps
 repeat %[3]d {
-  imm.Draw 3 0
+  imm.Draw %[5]d 0
 }
 sc.Present
-`, w, h, n, vertices)
+`, w, h, n, vertices, count)
 }
 
-// drawScene: n Draw calls of 3 vertices to a 64x64 target through every
-// layer, trace on.
-func drawScene(n int) string { return scene(64, 64, n, "mesh:triangle") }
+// drawScene is "draws": n Draw calls of 3 vertices on the immediate context
+// of a 64x64 target, trace on, every layer. The triangle is degenerate (its
+// three vertices are the same point), so the GPU fetches and shades the
+// vertices, clips and sets the triangle up, and shades no pixel.
+func drawScene(n int) string {
+	return scene(64, 64, n, 3, "f32[0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0]")
+}
 
-// fillScene: a 640x480 target, n overlapping triangles of half the screen.
+// fillScene is gpu.FillScene through every layer: n Draw calls of the
+// full-screen quad (6 vertices) into a 640x480 swap chain, then Present.
 func fillScene(n int) string {
-	return scene(640, 480, n, "f32[-1 1 0.5 1 0 0 1 0 0  1 1 0.5 0 1 0 1 0 0  -1 -1 0.5 0 0 1 1 0 0]")
+	sc := gpu.FillScene()
+	var b strings.Builder
+	b.WriteString("f32[")
+	for i, f := range sc.Vertices {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.FormatFloat(float64(f), 'g', -1, 32))
+	}
+	b.WriteString("]")
+	return scene(sc.Width, sc.Height, n, sc.Count, b.String())
 }
 
 // cmdlistScene: n rounds of recording a one-Draw command list on a deferred
@@ -105,22 +126,48 @@ sc.Present
 `, n)
 }
 
+// benchResult is what `d3dsim bench --json` prints. Rates are per second of
+// wall-clock time on this machine; see docs/performance.md for what each
+// measures.
 type benchResult struct {
-	DrawCallsPerSec   float64 `json:"draw_calls_s"`
+	GOOS   string `json:"goos"`
+	GOARCH string `json:"goarch"`
+	CPUs   int    `json:"cpus"`
+
+	// The rasterizer scenes at the GPU level (gpu.BenchRig: the scene's
+	// DMA buffer submitted, the simulation run until its fence), on one
+	// goroutine and tile-parallel on Workers goroutines.
 	FillMpixPerSec    float64 `json:"fill_mpix_s"`
-	TraceEventsPerSec float64 `json:"trace_events_s"`
+	FillMpixCPU       float64 `json:"fill_mpix_cpu_s"`  // per CPU-second, one goroutine
+	FillMpixBest      float64 `json:"fill_mpix_best_s"` // the fastest frame, one goroutine
+	FillMpixParallel  float64 `json:"fill_mpix_s_parallel"`
+	TrisMtriPerSec    float64 `json:"tris_mtri_s"`
+	TrisMtriCPU       float64 `json:"tris_mtri_cpu_s"`
+	TrisMtriBest      float64 `json:"tris_mtri_best_s"`
+	TrisMtriParallel  float64 `json:"tris_mtri_s_parallel"`
+	Workers           int     `json:"raster_workers"`
+	FillPipelineMpix  float64 `json:"fill_pipeline_mpix_s"` // fill as a scenario through every layer (default workers)
+	DrawCallsPerSec   float64 `json:"draw_calls_s"`
+	Draws             int     `json:"draws"`
+	Events            int     `json:"events"`
+	TraceBytesPerEv   float64 `json:"trace_bytes_per_event"` // heap the finished draws run retains, per event
+	TraceEventsPerSec float64 `json:"trace_events_s"`        // JSON lines written
 	CmdlistCold       float64 `json:"cmdlist_cold_s"`
 	CmdlistRecycled   float64 `json:"cmdlist_recycled_s"`
 	CmdlistColdNs     float64 `json:"cmdlist_cold_virtual_ns"`
 	CmdlistRecycledNs float64 `json:"cmdlist_recycled_virtual_ns"`
 	DiscardPerSec     float64 `json:"discard_s"`
-	OOOSpeedup        float64 `json:"ooo_speedup"` // bench_ooo.go
-	Events            int     `json:"events"`
+	OOOSpeedup        float64 `json:"ooo_speedup"`        // bench_ooo.go
+	OOOInOrderNs      int64   `json:"ooo_inorder_gpu_ns"` // virtual GPU time in order
+	OOONs             int64   `json:"ooo_gpu_ns"`         // and out of order on two engines
+	PeakRSSMiB        float64 `json:"peak_rss_mib"`       // after the draws scene, which runs first
+	PeakRSSNote       string  `json:"peak_rss_note,omitempty"`
+	PeakRSSAllMiB     float64 `json:"peak_rss_all_mib"` // after every scene
 }
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
-	// Benchmarks run long on purpose: lift the trace budget.
-	s, err := scenario.Load("bench", []byte("option maxevents=100000000\n"+src))
+	// Benchmarks run long on purpose: lift the trace and step budgets.
+	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxsteps=100000000\n"+src))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -134,41 +181,167 @@ func runScene(src string) (*scenario.Run, time.Duration, error) {
 	return r, d, nil
 }
 
+// rate is a GPU-level scene's throughput: millions of pixels and of
+// triangles per second of wall-clock time, and per second of the process's
+// CPU time (0 where unknown). On one goroutine the CPU-time rate is what the
+// rasterizer does on a core of its own, whatever else the machine runs.
+type rate struct {
+	mpix, mtri         float64
+	mpixCPU, mtriCPU   float64
+	mpixBest, mtriBest float64 // the fastest frame: the least disturbed by other work
+}
+
+// gpuScene runs frames of a rasterizer scene at the GPU level, after one
+// frame of warm-up, for at least atLeast.
+func gpuScene(sc gpu.BenchScene, workers int, atLeast time.Duration) (rate, error) {
+	r := gpu.NewBenchRig(sc, workers)
+	r.Frame()
+	before := r.Stats()
+	cpu0, cpuOK := cpuTime()
+	start := time.Now()
+	frames, best := 0, time.Duration(math.MaxInt64)
+	for frames < 2 || time.Since(start) < atLeast {
+		t0 := time.Now()
+		r.Frame()
+		best = min(best, time.Since(t0))
+		frames++
+	}
+	d := time.Since(start).Seconds()
+	cpu1, _ := cpuTime()
+	if f := r.Faults(); len(f) > 0 {
+		return rate{}, fmt.Errorf("%s scene faulted: %v", sc.Name, f[0])
+	}
+	px, tris := float64(r.Stats().Pixels-before.Pixels)/1e6, float64(uint64(frames)*sc.Triangles)/1e6
+	out := rate{mpix: px / d, mtri: tris / d}
+	if b := best.Seconds(); b > 0 {
+		out.mpixBest, out.mtriBest = px/float64(frames)/b, tris/float64(frames)/b
+	}
+	if c := (cpu1 - cpu0).Seconds(); cpuOK && c > 0 {
+		out.mpixCPU, out.mtriCPU = px/c, tris/c
+	}
+	return out, nil
+}
+
+// cpuTime is the process's user+system CPU time from /proc/self/stat
+// (Linux, in clock ticks of 10 ms; under node, node's); ok is false where
+// there is no such file.
+func cpuTime() (time.Duration, bool) {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0, false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0, false
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, true
+}
+
+// peakRSS is the process's peak resident set (VmHWM of /proc/self/status)
+// in MiB, where the platform tells it (0 and a note where not). Under node
+// (GOOS=js) the file is node's: the WebAssembly memory plus node itself.
+func peakRSS() (float64, string) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, "n/a: no /proc/self/status here"
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 64)
+			if err == nil {
+				if runtime.GOOS == "js" {
+					return kb / 1024, "the node process: WebAssembly memory plus node"
+				}
+				return kb / 1024, ""
+			}
+		}
+	}
+	return 0, "n/a: no VmHWM in /proc/self/status"
+}
+
+// heapInUse is the live heap after a full collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// benchSizes are how long the GPU-level scenes run and how many rounds the
+// cmdlist and discard scenes make (tests make them small).
+var benchSizes = struct {
+	minTime            time.Duration
+	cmdlists, discards int
+}{2 * time.Second, 5000, 20000}
+
 func cmdBench(a args, stdout, stderr io.Writer) int {
-	n := 100000
+	n := 1_000_000
 	if v, ok := a.flags["n"]; ok {
 		if x, err := strconv.Atoi(v); err == nil && x > 0 {
 			n = x
 		}
 	}
-	var res benchResult
-	r, d, err := runScene(drawScene(n))
-	if err != nil {
+	fail := func(err error) int {
 		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
 		return 1
+	}
+	res := benchResult{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), Draws: n}
+
+	// draws, with the heap the finished run keeps (the trace, mostly).
+	heap0 := heapInUse()
+	r, d, err := runScene(drawScene(n))
+	if err != nil {
+		return fail(err)
 	}
 	res.DrawCallsPerSec = float64(n) / d.Seconds()
 	events := r.Events()
 	res.Events = len(events)
+	if heap := heapInUse(); heap > heap0 && len(events) > 0 {
+		res.TraceBytesPerEv = float64(heap-heap0) / float64(len(events))
+	}
 	start := time.Now()
 	trace.WriteJSONL(io.Discard, events)
 	res.TraceEventsPerSec = float64(len(events)) / time.Since(start).Seconds()
+	runtime.KeepAlive(r)
+	r, events = nil, nil
+	res.PeakRSSMiB, res.PeakRSSNote = peakRSS()
 
-	r, d, err = runScene(fillScene(1000))
-	if err != nil {
-		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
-		return 1
+	// fill and tris at the GPU level, then fill through every layer.
+	res.Workers = runtime.GOMAXPROCS(0)
+	minTime := benchSizes.minTime
+	fill1, e1 := gpuScene(gpu.FillScene(), 1, minTime)
+	tris1, e3 := gpuScene(gpu.TrisScene(), 1, minTime)
+	var fillN, trisN rate
+	var e2, e4 error
+	if res.Workers > 1 {
+		fillN, e2 = gpuScene(gpu.FillScene(), res.Workers, minTime)
+		trisN, e4 = gpuScene(gpu.TrisScene(), res.Workers, minTime)
 	}
-	res.FillMpixPerSec = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
+	if err := errors.Join(e1, e2, e3, e4); err != nil {
+		return fail(err)
+	}
+	res.FillMpixPerSec, res.FillMpixCPU, res.FillMpixBest, res.FillMpixParallel = fill1.mpix, fill1.mpixCPU, fill1.mpixBest, fillN.mpix
+	res.TrisMtriPerSec, res.TrisMtriCPU, res.TrisMtriBest, res.TrisMtriParallel = tris1.mtri, tris1.mtriCPU, tris1.mtriBest, trisN.mtri
+	const quads = 200
+	r, d, err = runScene(fillScene(quads))
+	if err != nil {
+		return fail(err)
+	}
+	res.FillPipelineMpix = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 
-	const rounds = 20000
+	rounds := benchSizes.cmdlists
 	for _, recycled := range []bool{false, true} {
 		r, d, err := runScene(cmdlistScene(rounds, recycled))
 		if err != nil {
-			fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
-			return 1
+			return fail(err)
 		}
-		perSec, virt := float64(rounds)/d.Seconds(), float64(r.VirtualTime())/rounds
+		perSec, virt := float64(rounds)/d.Seconds(), float64(r.VirtualTime())/float64(rounds)
 		if recycled {
 			res.CmdlistRecycled, res.CmdlistRecycledNs = perSec, virt
 		} else {
@@ -176,32 +349,66 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		}
 	}
 
-	const discards = 20000
+	discards := benchSizes.discards
 	if _, d, err := runScene(discardScene(discards)); err != nil {
-		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
-		return 1
+		return fail(err)
 	} else {
-		res.DiscardPerSec = discards / d.Seconds()
+		res.DiscardPerSec = float64(discards) / d.Seconds()
 	}
+	res.PeakRSSAllMiB, _ = peakRSS()
 
 	inOrder, ooo, err := benchOOO(200)
 	if err != nil {
-		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
-		return 1
+		return fail(err)
 	}
 	res.OOOSpeedup = float64(inOrder) / float64(ooo)
+	res.OOOInOrderNs, res.OOONs = inOrder, ooo
 
 	if _, ok := a.flags["json"]; ok {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	fmt.Fprintf(stdout, "%-44s %12.0f\n", "API Draw calls/s (all layers, trace on)", res.DrawCallsPerSec)
-	fmt.Fprintf(stdout, "%-44s %12.1f\n", "rasterizer fill, Mpixels/s (640x480, 1000 tris)", res.FillMpixPerSec)
-	fmt.Fprintf(stdout, "%-44s %12.0f\n", "trace events/s written (JSON lines)", res.TraceEventsPerSec)
-	fmt.Fprintf(stdout, "%-44s %12.0f  (%.0f virtual ns each)\n", "FinishCommandList+Execute pairs/s, cold", res.CmdlistCold, res.CmdlistColdNs)
-	fmt.Fprintf(stdout, "%-44s %12.0f  (%.0f virtual ns each)\n", "FinishCommandList+Execute pairs/s, recycled", res.CmdlistRecycled, res.CmdlistRecycledNs)
-	fmt.Fprintf(stdout, "%-44s %12.0f\n", "Map(WRITE_DISCARD)+Unmap+Draw rounds/s", res.DiscardPerSec)
-	fmt.Fprintf(stdout, "%-44s %12.2fx (virtual GPU time %d -> %d ns)\n", "ooo=true, gpu.engines=2 speed-up over in-order", res.OOOSpeedup, inOrder, ooo)
+	printBench(stdout, &res)
 	return 0
+}
+
+// printBench prints the table: one row per line.
+func printBench(w io.Writer, res *benchResult) {
+	row := func(label, value, note string) { fmt.Fprintf(w, "%-50s %14s  %s\n", label, value, note) }
+	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
+	rss, rssAll := f(res.PeakRSSMiB, 0), f(res.PeakRSSAllMiB, 0)
+	if res.PeakRSSMiB == 0 {
+		rss, rssAll = "n/a", "n/a"
+	}
+	perCPU := func(cpu, best float64, prec int) string {
+		note := "fastest frame " + f(best, prec)
+		if cpu != 0 {
+			note = f(cpu, prec) + " per CPU-second, " + note
+		}
+		return note
+	}
+	par := func(v, one float64, prec int) (string, string) {
+		if res.Workers <= 1 {
+			return "n/a", "one goroutine here"
+		}
+		return f(v, prec), fmt.Sprintf("%d workers: x%.2f", res.Workers, v/one)
+	}
+	fmt.Fprintf(w, "d3dsim bench (%s/%s, %d CPUs; wall-clock rates)\n", res.GOOS, res.GOARCH, res.CPUs)
+	row("fill, Mpixels/s (GPU, 1 goroutine)", f(res.FillMpixPerSec, 1), perCPU(res.FillMpixCPU, res.FillMpixBest, 1))
+	v, note := par(res.FillMpixParallel, res.FillMpixPerSec, 1)
+	row("fill, Mpixels/s (GPU, tile-parallel)", v, note)
+	row("fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
+	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
+	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
+	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)
+	row("draws, Draw calls/s (all layers, trace on)", f(res.DrawCallsPerSec, 0), fmt.Sprintf("%d calls, %d events", res.Draws, res.Events))
+	row("trace, heap bytes per event", f(res.TraceBytesPerEv, 1), "kept by the finished draws run")
+	row("trace, events/s written as JSON lines", f(res.TraceEventsPerSec, 0), "")
+	row("cmdlist cold, FinishCommandList+Execute/s", f(res.CmdlistCold, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistColdNs))
+	row("cmdlist recycled, FinishCommandList+Execute/s", f(res.CmdlistRecycled, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistRecycledNs))
+	row("discard, Map(WRITE_DISCARD)+Unmap+Draw/s", f(res.DiscardPerSec, 0), "")
+	row("ooo=true, gpu.engines=2 speed-up over in-order", f(res.OOOSpeedup, 2)+"x", fmt.Sprintf("virtual GPU time %d -> %d ns", res.OOOInOrderNs, res.OOONs))
+	row("peak RSS after draws, MiB", rss, res.PeakRSSNote)
+	row("peak RSS after every scene, MiB", rssAll, "")
 }

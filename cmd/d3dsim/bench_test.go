@@ -1,0 +1,108 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// Benchmarks of the scenes that go through every layer, for profiling:
+// go test ./cmd/d3dsim -run '^$' -bench Draws -benchtime 1x -cpuprofile cpu.out
+// (the rasterizer scenes at the GPU level are in gpu/bench_test.go).
+
+func benchScenario(b *testing.B, src string, n int, unit string) {
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		r, _, err := runScene(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if i == 0 {
+			b.ReportMetric(float64(len(r.Events()))/float64(n), "events/op")
+		}
+	}
+	b.ReportMetric(float64(b.N)*float64(n)/b.Elapsed().Seconds(), unit)
+}
+
+// BenchmarkDraws: 100,000 Draw calls that produce no pixels, every layer,
+// trace on (d3dsim bench runs 1,000,000).
+func BenchmarkDraws(b *testing.B) { benchScenario(b, drawScene(100_000), 100_000, "draws/s") }
+
+// BenchmarkFillPipeline: the fill scene as a scenario.
+func BenchmarkFillPipeline(b *testing.B) { benchScenario(b, fillScene(200), 200, "quads/s") }
+
+func BenchmarkCmdlistCold(b *testing.B) {
+	benchScenario(b, cmdlistScene(2000, false), 2000, "lists/s")
+}
+
+func BenchmarkCmdlistRecycled(b *testing.B) {
+	benchScenario(b, cmdlistScene(2000, true), 2000, "lists/s")
+}
+
+func BenchmarkDiscard(b *testing.B) { benchScenario(b, discardScene(5000), 5000, "rounds/s") }
+
+// TestBenchSceneShapes pins the scenes to issue 8's definitions.
+func TestBenchSceneShapes(t *testing.T) {
+	tests := []struct {
+		desc, src string
+		want      []string
+	}{
+		{"draws: degenerate triangles on the immediate context", drawScene(7), []string{"repeat 7 {", "imm.Draw 3 0", "f32[0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0]"}},
+		{"fill: full-screen quads, 640x480", fillScene(200), []string{"Width=640 Height=480", "repeat 200 {", "imm.Draw 6 0", "f32[-1 1 0.5 1 0 0 1 0 0 1 1 0.5 0 1 0 1 0 0"}},
+		{"cmdlist cold: no recycling", cmdlistScene(3, false), []string{"option driver.recycle=false", "dc.FinishCommandList", "imm.ExecuteCommandList cl"}},
+		{"discard: Map WRITE_DISCARD + Unmap + Draw", discardScene(3), []string{"imm.Map vb WRITE_DISCARD", "imm.Unmap vb", "imm.Draw 3 0", "Usage=DYNAMIC"}},
+	}
+	for _, tc := range tests {
+		for _, w := range tc.want {
+			if !strings.Contains(tc.src, w) {
+				t.Errorf("%s: the scene lacks %q", tc.desc, w)
+			}
+		}
+	}
+	if strings.Contains(cmdlistScene(3, true), "driver.recycle=false") {
+		t.Error("cmdlist recycled: recycling is off")
+	}
+}
+
+// TestDrawSceneNoPixels: the draws scene shades no pixel, yet every Draw
+// reaches the GPU.
+func TestDrawSceneNoPixels(t *testing.T) {
+	r, _, err := runScene(drawScene(500))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.GPUStats()
+	if st.Pixels != 0 {
+		t.Errorf("%d pixels shaded, want 0", st.Pixels)
+	}
+	if st.Draws != 500 || st.Vertices != 1500 {
+		t.Errorf("GPU saw %d draws and %d vertices, want 500 and 1500", st.Draws, st.Vertices)
+	}
+}
+
+// TestFillPipelinePixels: the fill scene through every layer shades what
+// gpu.FillScene says.
+func TestFillPipelinePixels(t *testing.T) {
+	r, _, err := runScene(fillScene(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := r.GPUStats().Pixels, uint64(3*640*480); got != want {
+		t.Errorf("%d pixels shaded, want %d", got, want)
+	}
+}
+
+// TestBenchJSONKeys runs a tiny bench and checks the keys issue 8 asks for.
+func TestBenchJSONKeys(t *testing.T) {
+	saved := benchSizes
+	defer func() { benchSizes = saved }()
+	benchSizes.minTime, benchSizes.cmdlists, benchSizes.discards = 0, 50, 50
+	var out, errb strings.Builder
+	if code := run([]string{"bench", "--json", "--n", "200"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, k := range []string{"fill_mpix_s", "tris_mtri_s", "draw_calls_s", "cmdlist_cold_s", "cmdlist_recycled_s", "discard_s", "trace_bytes_per_event", "peak_rss_mib"} {
+		if !strings.Contains(out.String(), `"`+k+`":`) {
+			t.Errorf("bench --json lacks %q: %s", k, out.String())
+		}
+	}
+}

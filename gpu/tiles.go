@@ -1,0 +1,95 @@
+package gpu
+
+import "unsafe"
+
+// Tile-parallel rasterization. A draw's set-up triangles are batched; a
+// batch big enough is rasterized by several goroutines, each owning the
+// bands of tileRows rows k with k % workers == its index. Every pixel belongs
+// to exactly one band, and each worker walks the batch in primitive order, so
+// a pixel sees its triangles in the same order as on one goroutine: depth
+// tests and blending give the same result, and so do the counters (sums).
+// Natively only (tiles_native.go); WebAssembly runs one goroutine.
+
+const (
+	tileRows  = 16   // rows of a band
+	batchTris = 4096 // triangles per batch
+	// parallelArea is the smallest batch (sum of the triangles' bounding
+	// boxes, in pixels) worth handing to other goroutines: waking one costs
+	// microseconds, and far more on a busy machine.
+	parallelArea = 65536
+)
+
+// lane is one worker's pipe, padded so that workers' counters do not share
+// a cache line.
+type lane struct {
+	p     pipe
+	panic any
+	_     [128]byte
+}
+
+// emit rasterizes d.tri, now or as part of a batch.
+func (d *drawScratch) emit() {
+	if d.workers <= 1 || !d.pipe.tileable {
+		d.tri.raster(&d.pipe)
+		return
+	}
+	t := &d.tri
+	d.batch = append(d.batch, *t)
+	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
+	if len(d.batch) == batchTris {
+		d.flush()
+	}
+}
+
+// flush rasterizes the batched triangles. Anything that writes pixels
+// outside the batch (lines) flushes first, to keep primitive order.
+func (d *drawScratch) flush() {
+	if len(d.batch) == 0 {
+		return
+	}
+	if d.area < parallelArea {
+		for i := range d.batch {
+			d.batch[i].raster(&d.pipe)
+		}
+	} else {
+		d.rasterParallel()
+	}
+	d.batch = d.batch[:0]
+	d.area = 0
+}
+
+// rasterBands is worker i of n's share of the batch: its bands, each
+// triangle in order.
+func (d *drawScratch) rasterBands(p *pipe, i, n int) {
+	for j := range d.batch {
+		t := &d.batch[j]
+		k := t.y0 / tileRows
+		k += ((i-k%n)%n + n) % n // first band of worker i at or after k
+		for ; k*tileRows < t.y1; k += n {
+			t.rasterRows(p, k*tileRows, (k+1)*tileRows)
+		}
+	}
+}
+
+// tileable reports whether the draw may be split into bands: no pixel of
+// one band may read or write memory another band writes. The target and the
+// depth buffer are written row by row, so they must not share memory with
+// each other or with the texture the pixel program samples.
+func (p *pipe) isTileable() bool {
+	if overlap(p.rt.mem, p.ds.mem) {
+		return false
+	}
+	if p.ps == ProgPSTexture && (overlap(p.tex.mem, p.rt.mem) || overlap(p.tex.mem, p.ds.mem)) {
+		return false
+	}
+	return true
+}
+
+// overlap reports whether two byte slices share memory.
+func overlap(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(unsafe.SliceData(a))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
+}

@@ -1,0 +1,53 @@
+//go:build !wasm
+
+package gpu
+
+import (
+	"runtime"
+	"sync"
+)
+
+// rasterWorkers resolves Config.RasterWorkers: 0 is one per CPU.
+func rasterWorkers(n int) int {
+	if n <= 0 {
+		n = runtime.GOMAXPROCS(0)
+	}
+	return min(n, 64)
+}
+
+// rasterParallel rasterizes the batch on d.workers goroutines (this one and
+// d.workers-1 more), each with its own copy of the pipe (the counters are
+// summed afterwards, in worker order).
+// A panic in a worker (a simulator bug) is re-raised here, where the command
+// processor turns it into a fault.
+func (d *drawScratch) rasterParallel() {
+	n := d.workers
+	d.parallel++
+	if len(d.lanes) != n {
+		d.lanes = make([]lane, n)
+	}
+	work := func(i int) {
+		l := &d.lanes[i]
+		defer func() { l.panic = recover() }()
+		d.rasterBands(&l.p, i, n)
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		d.lanes[i].p = d.pipe
+		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
+		if i > 0 {
+			wg.Go(func() { work(i) })
+		}
+	}
+	work(0) // this goroutine's own share
+	wg.Wait()
+	for i := range n {
+		l := &d.lanes[i]
+		if l.panic != nil {
+			panic(l.panic)
+		}
+		d.pipe.shaded += l.p.shaded
+		d.pipe.passed += l.p.passed
+		l.p = pipe{} // drop references to memory
+	}
+}

@@ -1,0 +1,152 @@
+package gpu
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
+)
+
+// newRigWorkers is newRig with a rasterizer of workers goroutines.
+func newRigWorkers(t testing.TB, workers int) *rig {
+	s := sim.New(1)
+	rec := trace.NewRecorder(s.Now, s.Thread)
+	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 1, RasterWorkers: workers}, s, rec)
+	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
+}
+
+// tileScene draws a random mix into a w x h target with a depth buffer and
+// returns the target's and depth buffer's bytes, the GPU's counters and how
+// many batches went parallel: big and small overlapping triangles (so
+// batches go parallel), alpha blending (whose result depends on the order
+// the triangles reach a pixel), depth tests that write or not, a texture,
+// write masks, lines and points between the triangles, and, when alias is
+// set, a texture that is the render target itself (the draw must not be
+// split).
+func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth []byte, st Stats, parallel uint64) {
+	const w, h = 160, 120
+	rng := rand.New(rand.NewPCG(seed, 99))
+	r := newRigWorkers(t, workers)
+	rt := r.target(w, h, FmtRGBA8)
+	ds := r.target(w, h, FmtD32F)
+	b := r.scene(rt, ProgPSVertexColor, nil)
+	rt.clear(b, [4]float32{0.1, 0.2, 0.3, 1})
+	ds.setDS(b)
+	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), FmtD32F, 1)
+
+	var vs []vtx
+	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
+	cb := r.buffer(f32bytes(0.3, 0.02, 0.7, 0.5))
+	b.SetCB(StagePS, 0, cb, 16)
+	for d := 0; d < 40; d++ {
+		first := len(vs)
+		n := 3 * (1 + rng.IntN(30))
+		big := rng.IntN(2) == 0
+		if !big && rng.IntN(3) == 0 {
+			n = 3 * (batchTris + 100) // more than a batch
+		}
+		for i := 0; i < n; i++ {
+			sz := float32(8)
+			if big {
+				sz = 3
+			}
+			x := (rng.Float32()*2 - 1) * sz / 2
+			y := (rng.Float32()*2 - 1) * sz / 2
+			if !big {
+				x, y = rng.Float32()*2-1, rng.Float32()*2-1
+				if i%3 != 0 {
+					x, y = vs[len(vs)-1][0]+(rng.Float32()-0.5)*0.2, vs[len(vs)-1][1]+(rng.Float32()-0.5)*0.2
+				}
+			}
+			vs = append(vs, vtx{x, y, rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()*1.2 - 0.1, rng.Float32() * 2, rng.Float32() * 2})
+		}
+		switch rng.IntN(4) {
+		case 0:
+			b.SetShader(StagePS, ProgPSVertexColor)
+		case 1:
+			b.SetShader(StagePS, ProgPSSolid)
+		case 2, 3:
+			b.SetShader(StagePS, ProgPSTexture)
+			if alias {
+				b.SetTex(0, rt.addr, w, h, uint32(rt.pitch), FmtRGBA8)
+			} else {
+				b.SetTex(0, tex, 8, 8, 32, FmtRGBA8)
+			}
+			b.SetSampler(0, uint32(rng.IntN(2)), AddrWrap, AddrMirror, 0)
+		}
+		if rng.IntN(2) == 0 {
+			b.SetBlend(true, BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendOne, BlendOpAdd, 0xF)
+		} else {
+			b.SetBlend(false, BlendOne, BlendZero, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, uint32(1+rng.IntN(15)))
+		}
+		b.SetDepth(rng.IntN(2) == 0, rng.IntN(2) == 0, uint32(CmpLess+rng.IntN(6)))
+		b.SetRaster(uint32(rng.IntN(3)), rng.IntN(2) == 0, true)
+		topo := uint32(TopoTriangleList)
+		if rng.IntN(6) == 0 {
+			topo = uint32(1 + rng.IntN(5)) // points, lines, strips
+		}
+		b.SetTopology(topo)
+		data := vbytes(vs[first:]...)
+		b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+		b.Draw(uint32(n), 0)
+	}
+	r.mustExec(b)
+	return r.rgba(rt), r.mem(ds.addr, ds.pitch*h), r.g.Stats(), r.g.ex.draw.parallel
+}
+
+// TestTilesSamePixels: the tile-parallel rasterizer draws exactly what one
+// goroutine draws (and counts the same pixels), whatever the number of
+// workers, with blending, depth tests, textures, lines and points in the mix.
+func TestTilesSamePixels(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		for _, alias := range []bool{false, true} {
+			t.Run(fmt.Sprintf("seed %d alias %v", seed, alias), func(t *testing.T) {
+				rgba1, depth1, st1, _ := tileScene(t, 1, seed, alias)
+				for _, workers := range []int{2, 3, 5} {
+					rgba, depth, st, par := tileScene(t, workers, seed, alias)
+					if !bytes.Equal(rgba, rgba1) {
+						t.Errorf("%d workers: the target differs from one goroutine's", workers)
+					}
+					if !bytes.Equal(depth, depth1) {
+						t.Errorf("%d workers: the depth buffer differs from one goroutine's", workers)
+					}
+					if st != st1 {
+						t.Errorf("%d workers: stats %+v, one goroutine %+v", workers, st, st1)
+					}
+					if rasterWorkers(workers) > 1 && par == 0 && !alias {
+						t.Errorf("%d workers: no batch was rasterized in parallel", workers)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestTilesNonFinite: triangles with infinite, NaN and huge coordinates
+// neither panic nor differ between one goroutine and several.
+func TestTilesNonFinite(t *testing.T) {
+	bad := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 3e38, -3e38, 1e7, -1e7}
+	draw := func(workers int) []byte {
+		r := newRigWorkers(t, workers)
+		rt := r.target(96, 64, FmtRGBA8)
+		var vs []vtx
+		for i, x := range bad {
+			for j, y := range bad {
+				vs = append(vs, vtx{x, -1, 0.5, 1, 0, 0, 1}, vtx{1, y, 0.5, 0, 1, 0, 1}, vtx{-1, 1, 0.5, 0, 0, 1, 1})
+				vs = append(vs, vtx{-1, -1, 0.5, float32(i) / 8, float32(j) / 8, 1, 1}, vtx{1, 1, 0.5, 1, 1, 1, 1}, vtx{y, x, 0.5, 0, 0, 0, 1})
+			}
+		}
+		b := r.scene(rt, ProgPSVertexColor, vs)
+		b.Draw(uint32(len(vs)), 0)
+		r.mustExec(b)
+		return r.rgba(rt)
+	}
+	one := draw(1)
+	if !bytes.Equal(draw(2), one) || !bytes.Equal(draw(4), one) {
+		t.Error("non-finite coordinates: several workers draw differently from one")
+	}
+}
