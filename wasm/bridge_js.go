@@ -31,6 +31,7 @@ package main
 //	setSpeed(n)           API calls per canvas tick while playing (0: as fast as slices go)
 //	download(kind)        -> Uint8Array: "jsonl" (trace.jsonl), "perfetto" (trace.perfetto.json), "png" (the frame); null when none
 //	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
+//	fps()                 the canvas's frames per second (ebiten.ActualFPS)
 //	synthetic(n)          the panel's trace becomes n synthetic events (the timeline's load test)
 //	notice                message for the page ("" for none), e.g. a damaged link;
 //	                      also sent as a "d3dsim:notice" event on window
@@ -47,6 +48,10 @@ import (
 	"d3dsim/assets"
 	"d3dsim/core/scenario"
 )
+
+// actualFPS is the canvas's measured frame rate (ebiten.ActualFPS, set by
+// main; nil before).
+var actualFPS func() float64
 
 type bridge struct {
 	a   *app
@@ -215,6 +220,12 @@ func installBridge(a *app) *bridge {
 			return nil
 		}
 		return map[string]any{"scenario": string(src), "notes": string(notes)}
+	})
+	b.fn("fps", func(args []js.Value) any {
+		if actualFPS == nil {
+			return 0
+		}
+		return actualFPS()
 	})
 	b.fn("synthetic", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {

@@ -19,6 +19,7 @@ import (
 )
 
 func main() {
+	actualFPS = ebiten.ActualFPS
 	a := &app{}
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a)

@@ -504,6 +504,8 @@ function poll() {
     syncPicker();
   }
   pull();
+  // The inspector's views catch up once its throttle allows.
+  if ((activeView === "cmdlists" || activeView === "handles") && inspectVersion !== store.version) refreshView(false);
   if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
   const key = JSON.stringify(s) + runPending;
   if (key !== lastSummaryKey) {

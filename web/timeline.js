@@ -528,35 +528,64 @@ export class Timeline {
       if (!bk || !bk.n) continue;
       bk.prepare(lane);
       const tiny = bk.maxDur / scale < 2;
-      const lastPx = new Float64Array(MAX_ROWS).fill(-1);
       let k = lowerBound(bk.pm, t0, 0, bk.n);
+      if (!tiny) {
+        for (; k < bk.n && bk.ss[k] <= t1; k++) this.drawItem(lane, bk.ord[k], y, t0, maxT, W);
+        continue;
+      }
+      // Tiny at this zoom: runs of occupied pixel columns, one rectangle
+      // per run and row; instants as markers at least 3 px apart, one path
+      // per bucket.
+      const runA = new Float64Array(MAX_ROWS).fill(-10);
+      const runB = new Float64Array(MAX_ROWS).fill(-10);
+      const runStyle = new Int32Array(MAX_ROWS);
+      const runFull = new Uint8Array(MAX_ROWS);
+      const flush = (d) => {
+        if (runB[d] < runA[d]) return;
+        g.fillStyle = STYLE[runStyle[d]][0];
+        const top = y + d * ROW + 1;
+        g.fillRect(runA[d], top, runB[d] - runA[d] + 1, runFull[d] ? laneH - d * ROW - 2 : ROW - 2);
+        runB[d] = -10;
+      };
+      let instantStyle = -1;
+      let lastMark = -10;
       while (k < bk.n) {
         const s = bk.ss[k];
         if (s > t1) break;
         const i = bk.ord[k];
-        if (!tiny) {
-          this.drawItem(lane, i, y, t0, maxT, W);
-          k++;
-          continue;
-        }
-        // Tiny at this zoom: one mark or column per pixel.
-        const x0 = LABEL_W + (s - t0) / scale;
-        const px = Math.floor(x0);
+        const px = Math.floor(LABEL_W + (s - t0) / scale);
         const next = t0 + (px + 1 - LABEL_W) * scale;
         const k2 = k + 1 < bk.n && bk.ss[k + 1] >= next ? k + 1 : lowerBound(bk.ss, next, k + 1, bk.n);
         const style = lane.st[i];
         const d = Math.min(lane.d[i], MAX_ROWS - 1);
-        if (px >= LABEL_W - 4 && px !== lastPx[d]) {
-          lastPx[d] = px;
-          if (INSTANT.has(style)) this.drawInstant(style, px + 0.5, y + d * ROW + ROW / 2);
-          else {
-            g.fillStyle = STYLE[style][0];
-            if (k2 > k + 1) g.fillRect(px, y + d * ROW + 1, 1, laneH - d * ROW - 2);
-            else g.fillRect(px, y + d * ROW + 1, 1, ROW - 2);
+        if (px >= LABEL_W - 4) {
+          if (INSTANT.has(style)) {
+            if (px - lastMark >= 3) {
+              if (style !== instantStyle) {
+                if (instantStyle >= 0) g.fill();
+                instantStyle = style;
+                g.fillStyle = STYLE[style][0];
+                g.beginPath();
+              }
+              this.instantPath(style, px + 0.5, y + d * ROW + ROW / 2);
+              lastMark = px;
+            }
+          } else {
+            const full = k2 > k + 1 ? 1 : 0;
+            if (px <= runB[d] + 1 && style === runStyle[d] && full === runFull[d]) runB[d] = Math.max(runB[d], px);
+            else {
+              flush(d);
+              runA[d] = px;
+              runB[d] = px;
+              runStyle[d] = style;
+              runFull[d] = full;
+            }
           }
         }
         k = k2;
       }
+      for (let d = 0; d < MAX_ROWS; d++) flush(d);
+      if (instantStyle >= 0) g.fill();
     }
     for (const i of lane.open) {
       if (lane.s[i] <= t1) this.drawItem(lane, i, y, t0, maxT, W);
@@ -628,6 +657,14 @@ export class Timeline {
     const g = this.g;
     g.fillStyle = STYLE[style][0];
     g.beginPath();
+    this.instantPath(style, x, y);
+    g.fill();
+  }
+
+  // instantPath adds an instant's marker to the current path: a triangle
+  // for interrupts and violations, a diamond for the rest.
+  instantPath(style, x, y) {
+    const g = this.g;
     if (style === S.interrupt || style === S.violation) {
       g.moveTo(x, y - 6);
       g.lineTo(x + 4, y + 5);
@@ -639,7 +676,6 @@ export class Timeline {
       g.lineTo(x - 4, y);
     }
     g.closePath();
-    g.fill();
   }
 
   drawEdges(laneY, W) {
