@@ -393,8 +393,8 @@ function timelineTools() {
     return b;
   };
   const legend = el("span", "legend");
-  for (const [cls, text] of [["api", "API call"], ["present", "Present"], ["umd", "runtime/UMD"], ["callback", "pfn…Cb"], ["kernel", "Dxgkrnl/KMD"],
-    ["dma", "DMA buffer"], ["paging", "paging buffer"], ["isr", "ISR"], ["dpc", "DPC"], ["wait", "wait"]]) {
+  for (const [cls, text] of [["api", "API"], ["present", "Present"], ["umd", "UMD"], ["callback", "pfn…Cb"], ["kernel", "KMD"],
+    ["dma", "DMA"], ["paging", "paging"], ["isr", "ISR"], ["dpc", "DPC"], ["wait", "wait"]]) {
     const s = el("span", "lg lg-" + cls, text);
     legend.append(s);
   }
@@ -470,7 +470,7 @@ function showDetail(i) {
   const d = $("detail");
   const e = store.event(i);
   const parts = [];
-  parts.push(seqLink(store, i), el("b", "", e.name), el("span", "muted", `${e.thread} · ${e.from && e.from !== e.layer ? e.from + "→" : ""}${e.layer} · ${e.kind} · ${formatT(e.t)}`));
+  parts.push(seqLink(store, i), el("b", "", e.name), el("span", "muted", [e.thread, e.layer ? (e.from && e.from !== e.layer ? e.from + "→" : "") + e.layer : "", e.kind, formatT(e.t)].filter(Boolean).join(" · ")));
   for (const k of ["ctx", "obj", "handle", "hr", "fence", "dma", "rule", "msg", "args"]) {
     if (e[k] !== undefined) parts.push(el("span", "kv", `${k}=${e[k]}`));
   }

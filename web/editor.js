@@ -89,6 +89,7 @@ export class Editor {
     }
     this.marks.error = text ? line : 0;
     this.errorEl.textContent = this.errorText;
+    this.errorEl.hidden = !this.errorText;
     this.errorEl.onclick = () => this.jumpTo(this.marks.error);
     this.ta.classList.toggle("has-error", !!text);
     this.renderMarks();

@@ -104,7 +104,7 @@ class Lane {
   constructor(key, title, rank, order) {
     this.key = key;
     this.title = title;
-    this.rank = rank; // group: 0 app threads, 1 kernel, 2 GPU, 3 ISR, 4 DPC
+    this.rank = rank; // group: -1 verifier, 0 app threads, 1 kernel, 2 GPU, 3 ISR, 4 DPC
     this.order0 = order; // first seen
     this.n = 0;
     this.cap = 256;
@@ -372,7 +372,7 @@ export class Timeline {
         break;
       }
       case KIND.violation: {
-        const lane = /^(isr|dpc|gpu\d*)$/.test(th) ? this.callLane(st, i, th) : this.appLane(th);
+        const lane = this.lane("verify", "verifier", -1);
         this.mark(i, lane, lane.push(t, t, i, S.violation, 0));
         break;
       }
@@ -499,7 +499,7 @@ export class Timeline {
     g.fillRect(LABEL_W - 1, RULER_H, 1, H - RULER_H);
     for (const [lane, ly] of laneY) {
       if (ly + lane.rows * ROW < RULER_H || ly > H) continue;
-      g.fillStyle = ["#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f"][lane.rank];
+      g.fillStyle = ["#ff3b3b", "#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f"][lane.rank + 1];
       g.fillRect(0, ly, 3, lane.rows * ROW);
       g.fillStyle = "#c9d1d9";
       g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);

@@ -331,6 +331,21 @@ test("stepping grows the command-list view; handles, flow and problems follow th
     assert.ok(now > last, `step ${k}: ${now} rows, had ${last}`);
     last = now;
   }
+  // On to the second ExecuteCommandList: cl was retired and cached, cl2
+  // revived its handle (seed 002's warm path) and is valid.
+  const execLine = src.split("\n").findIndex((l) => /^imm\.ExecuteCommandList cl2/.test(l)) + 1;
+  assert.ok(execLine > 0);
+  await page.evaluate((n) => window.d3dsim.stepToLine(n), execLine);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await page.waitForSelector('#cl-lists tr.cl-row[data-obj="cl2"] .s-valid');
+  assert.match(await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain').textContent(), /valid.*retired.*cached/);
+  await page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).last().locator(".twisty").click();
+  await shot(page, "panel-cmdlists.png");
+  await view(page, "handles");
+  await page.waitForSelector("#h-objects table.handles tr[data-handle]");
+  await shot(page, "panel-handles.png");
+  await view(page, "cmdlists");
+
   // Run on to the end: the deferred context's section, the two command
   // lists through seed 002's states, cl2 reusing cl's handle.
   await runToEnd(page);
@@ -345,7 +360,6 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await finish.locator(".twisty").click();
   const ddis = await page.locator("#cl-contexts .ddis").first().textContent();
   for (const name of ["CalcPrivateCommandListSize", "CreateCommandList", "RecycleCreateDeferredContext"]) assert.ok(ddis.includes(name), `${name} not in ${ddis}`);
-  await shot(page, "panel-cmdlists.png");
 
   // Selecting in one view selects everywhere: click the FinishCommandList
   // row; the timeline and the trace show the same event.
@@ -361,7 +375,6 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   assert.match(live, /0 command lists/);
   assert.ok(await page.locator("#h-objects .chip").count() > 0, "no context-local handle chips");
   assert.match(await page.locator("#h-caches").textContent(), /RecycleCreateCommandList/);
-  await shot(page, "panel-handles.png");
 
   await view(page, "flow");
   await page.waitForSelector("#flow .flow-table");
