@@ -41,6 +41,10 @@ const (
 type columnEncoder struct {
 	ids  map[string]int32
 	next int32
+	// Reused between batches (the bridge copies them to JS at once): a
+	// million events must not leave a trail of garbage for the GC, which
+	// in WebAssembly stops the page while it marks.
+	ints, times []byte
 }
 
 func (c *columnEncoder) reset() {
@@ -48,7 +52,8 @@ func (c *columnEncoder) reset() {
 	c.next = 1
 }
 
-// columnBatch is one encoded batch.
+// columnBatch is one encoded batch. Ints and Times are the encoder's
+// buffers: valid until its next encode.
 type columnBatch struct {
 	N       int
 	Ints    []byte // N*colStride little-endian int32
@@ -61,7 +66,9 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 	if c.ids == nil {
 		c.reset()
 	}
-	b := columnBatch{N: len(evs), Ints: make([]byte, 4*colStride*len(evs)), Times: make([]byte, 8*len(evs))}
+	c.ints = grow(c.ints, 4*colStride*len(evs))
+	c.times = grow(c.times, 8*len(evs))
+	b := columnBatch{N: len(evs), Ints: c.ints, Times: c.times}
 	id := func(s string) int32 {
 		if v, ok := c.ids[s]; ok {
 			return v
@@ -97,6 +104,15 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		binary.LittleEndian.PutUint64(b.Times[8*i:], math.Float64bits(float64(e.T)))
 	}
 	return b
+}
+
+// grow returns b resized to n bytes, reusing its array when it is big
+// enough.
+func grow(b []byte, n int) []byte {
+	if cap(b) >= n {
+		return b[:n]
+	}
+	return make([]byte, n)
 }
 
 func clamp32(v uint64) int32 {

@@ -13,6 +13,13 @@ import (
 	"d3dsim/core/trace"
 )
 
+// keep copies a batch out of the encoder's reused buffers.
+func keep(b columnBatch) columnBatch {
+	b.Ints = append([]byte(nil), b.Ints...)
+	b.Times = append([]byte(nil), b.Times...)
+	return b
+}
+
 // decodeBatches decodes column batches as web/model.js does.
 func decodeBatches(t *testing.T, bs []columnBatch) []trace.Event {
 	t.Helper()
@@ -65,7 +72,7 @@ func TestBatchesRoundTrip(t *testing.T) {
 			if b.N == 0 {
 				return
 			}
-			batches = append(batches, b)
+			batches = append(batches, keep(b))
 			after += uint64(b.N)
 		}
 	}
@@ -108,7 +115,7 @@ func TestSyntheticTrace(t *testing.T) {
 		if b.N == 0 {
 			break
 		}
-		bs = append(bs, b)
+		bs = append(bs, keep(b))
 		after += uint64(b.N)
 	}
 	evs := decodeBatches(t, bs)

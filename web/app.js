@@ -533,7 +533,7 @@ function resetTrace() {
 // over a few polls and the page stays responsive).
 function pull() {
   const v = store.version;
-  let budget = 250000;
+  let budget = 50000;
   while (budget > 0) {
     const b = sim.batch(store.lastSeq, Math.min(50000, budget));
     if (!b || !b.n) break;

@@ -466,9 +466,10 @@ export class Timeline {
       const p = this.presents;
       let k = lowerBound(p, t0, 0, p.length);
       let last = -1;
+      // Lines closer than 4 px would only grey the whole view.
       for (; k < p.length && p[k] <= t1; k++) {
         const x = Math.floor(this.x(p[k]));
-        if (x === last) continue;
+        if (x - last < 4) continue;
         last = x;
         g.fillRect(x, RULER_H, 1, H - RULER_H);
       }
@@ -560,7 +561,7 @@ export class Timeline {
         const d = Math.min(lane.d[i], MAX_ROWS - 1);
         if (px >= LABEL_W - 4) {
           if (INSTANT.has(style)) {
-            if (px - lastMark >= 3) {
+            if (px - lastMark >= 4) {
               if (style !== instantStyle) {
                 if (instantStyle >= 0) g.fill();
                 instantStyle = style;
@@ -692,7 +693,10 @@ export class Timeline {
       const x0 = this.x(ae);
       const x1 = this.x(b[0].s[b[1]]);
       if ((x0 < LABEL_W && x1 < LABEL_W) || (x0 > W && x1 > W)) continue;
-      if (++drawn > 4000) break;
+      // Zoomed out, edges are too short to read and too many to draw: they
+      // appear once a DMA buffer is a few pixels wide.
+      if (b[0].e[b[1]] - b[0].s[b[1]] < 3 * this.scale) continue;
+      if (++drawn > 600) break;
       const y0 = laneY.get(a[0]) + ROW / 2;
       const y1 = laneY.get(b[0]) + ROW / 2;
       g.strokeStyle = HAZARD_COLOR[hazard] || "#c9d1d9";

@@ -77,11 +77,25 @@ export class CommandListsView {
     this.byCtx = new Map(); // ctx -> [event index of API calls]
     this.expanded = new Set(); // seqs
     this.selected = -1;
+    this.closed = new Map(); // call index -> [return index, calls inside], once known
   }
 
   setStore(store) {
     this.store = store;
     this.reset();
+  }
+
+  // span is a call's return and how many calls it made, cached once the
+  // return has arrived (a view of hundreds of rows is rebuilt while the
+  // trace streams in).
+  span(i) {
+    let v = this.closed.get(i);
+    if (v) return v;
+    const st = this.store;
+    const ret = st.returnOf(i, 20000);
+    v = [ret, ret >= 0 ? countCalls(st, i, ret) : 0];
+    if (ret >= 0) this.closed.set(i, v);
+    return v;
   }
 
   ingest() {
@@ -139,13 +153,12 @@ export class CommandListsView {
       else this.expanded.add(seq);
       row.replaceWith(this.callRow(st, i));
     });
-    const ret = st.returnOf(i, 20000);
+    const [ret, kids] = this.span(i);
     const hr = ret >= 0 ? st.s(ret, C.hr) : "";
     head.append(tw, seqLink(st, i), lineLink(st.line(i), `:${st.line(i)}`), el("span", "api-name", st.name(i)));
     const obj = st.s(i, C.obj);
     if (obj) head.append(el("span", "obj", obj));
     if (hr && hr !== "S_OK") head.append(el("span", /^(E_|DXGI_ERROR|D3DDDIERR)/.test(hr) ? "hr bad" : "hr", hr));
-    const kids = ret >= 0 ? countCalls(st, i, ret) : 0;
     head.append(el("span", "muted count", kids ? `${kids} DDI/kernel calls` : ""));
     head.addEventListener("click", () => links.select(i, "cmdlists"));
     row.append(head);

@@ -568,6 +568,37 @@ test("the timeline with 1,000,000 events pans (frame times printed, not asserted
   await page.close();
 });
 
+test("a runaway scenario runs in slices and is stopped with a message", { timeout: 300000 }, async () => {
+  const page = await openPage(baseURL);
+  await runToEnd(page);
+  const runaway = "dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n    imm.Flush\n}\n";
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), runaway)).ok, true);
+  // The longest stretch the page's event loop was blocked while it ran.
+  const res = await page.evaluate(async () => {
+    let last = performance.now();
+    let worst = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 10);
+    const t0 = performance.now();
+    const s = await window.d3dsim.run();
+    clearInterval(timer);
+    return { s, ms: performance.now() - t0, worst };
+  });
+  assert.equal(res.s.done, true);
+  assert.equal(res.s.failures.length, 1, JSON.stringify(res.s.failures));
+  assert.match(res.s.failures[0], /^3:\d+: .*budget/);
+  console.log(`# runaway scenario: stopped after ${res.s.steps} calls, ${res.s.events} events, in ${res.ms.toFixed(0)} ms; longest event-loop block ${res.worst.toFixed(0)} ms`);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await view(page, "problems");
+  await page.waitForSelector("#problems .problem.failure");
+  assert.match(await page.locator("#problems .problem.failure").textContent(), /budget/);
+  assert.match(await page.textContent("#state"), /failed/);
+  await page.close();
+});
+
 test("a damaged link shows a message and the default scenario, without exceptions", { timeout: 60000 }, async () => {
   const page = await openPage(baseURL + "#s=1.this-is-not~a*valid_payload!!");
   const notice = await page.evaluate(() => window.d3dsim.notice);
