@@ -432,7 +432,9 @@ function refreshView(force) {
       problems.render();
       break;
     case "trace":
-      traceView.render();
+      // Hidden, the list could not scroll to the selection: do it now.
+      if (force && selected >= 0) traceView.select(selected);
+      else traceView.render();
       break;
   }
 }

@@ -196,6 +196,11 @@ export class Timeline {
     this.waits = new Map(); // thread|name -> open wait item
     this.dmaItem = new Map(); // dma -> [lane, item]
     this.paging = new Set();
+    // dma -> the four times a WDDM analyst looks for (DESIGN.md "Browser"):
+    // submitted (DxgkDdiSubmitCommand), started on the GPU (the span's
+    // start), completion seen by the ISR (DxgkCbNotifyInterrupt), DPC done
+    // (FenceSignaled); and its allocation and patch counts.
+    this.dmaInfo = new Map();
     this.edges = []; // [eventIndex, fromDma, toDma, hazard]
     this.presents = []; // start times of Present calls
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
@@ -276,6 +281,12 @@ export class Timeline {
 
   kernelLane() { return this.lane("kernel", "Dxgkrnl / KMD", 1); }
 
+  info(dma) {
+    let d = this.dmaInfo.get(dma);
+    if (!d) this.dmaInfo.set(dma, (d = { submit: NaN, isr: NaN, dpc: NaN, allocs: "", patches: "" }));
+    return d;
+  }
+
   ingestOne(st, i) {
     const kind = st.kind(i);
     const th = st.thread(i);
@@ -298,6 +309,17 @@ export class Timeline {
         if (style === S.present) this.presents.push(t);
         if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && /paging/.test(st.s(i, C.args)))) {
           if (st.dma(i)) this.paging.add(st.dma(i));
+        }
+        if (st.dma(i)) {
+          if (name === "DxgkDdiSubmitCommand") {
+            const d = this.info(st.dma(i));
+            const args = st.s(i, C.args);
+            d.submit = t;
+            d.allocs = argValue(args, "allocs");
+            d.patches = argValue(args, "patches");
+          } else if (name === "DxgkCbNotifyInterrupt") {
+            this.info(st.dma(i)).isr = t;
+          }
         }
         break;
       }
@@ -334,6 +356,7 @@ export class Timeline {
         } else {
           const lane = th === "dpc" || th === "isr" || /^gpu/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
           this.mark(i, lane, lane.push(t, t, i, S.fence, 0));
+          if (dma && name === "FenceSignaled") this.info(dma).dpc = t;
         }
         break;
       }
@@ -563,9 +586,11 @@ export class Timeline {
           if (INSTANT.has(style)) {
             if (px - lastMark >= 4) {
               if (style !== instantStyle) {
-                if (instantStyle >= 0) g.fill();
+                if (instantStyle >= 0) {
+                  g.fillStyle = STYLE[instantStyle][0];
+                  g.fill();
+                }
                 instantStyle = style;
-                g.fillStyle = STYLE[style][0];
                 g.beginPath();
               }
               this.instantPath(style, px + 0.5, y + d * ROW + ROW / 2);
@@ -586,7 +611,10 @@ export class Timeline {
         k = k2;
       }
       for (let d = 0; d < MAX_ROWS; d++) flush(d);
-      if (instantStyle >= 0) g.fill();
+      if (instantStyle >= 0) {
+        g.fillStyle = STYLE[instantStyle][0];
+        g.fill();
+      }
     }
     for (const i of lane.open) {
       if (lane.s[i] <= t1) this.drawItem(lane, i, y, t0, maxT, W);
@@ -620,6 +648,16 @@ export class Timeline {
       g.fillStyle = "#9aa4b2";
       g.fillRect(x0, ry + ROW / 2 - 0.5, w, 1);
     } else {
+      if (style === S.dma || style === S.paging) {
+        // Queued: from DxgkDdiSubmitCommand to the GPU's start.
+        const inf = this.dmaInfo.get(this.store.dma(lane.ev[i]));
+        if (inf && inf.submit < s) {
+          const xs = Math.max(LABEL_W, LABEL_W + (inf.submit - t0) / this.scale);
+          g.fillStyle = "rgba(201,209,217,0.35)";
+          g.fillRect(xs, ry + ROW / 2 - 0.5, Math.max(0, x0 - xs), 1);
+          g.fillRect(xs, ry + 4, 1, ROW - 8);
+        }
+      }
       g.fillStyle = STYLE[style][0];
       g.fillRect(x0, ry + 1, w - (w > 3 ? 1 : 0), ROW - 2);
       if (open) {
@@ -892,6 +930,16 @@ export class Timeline {
       add("at", formatT(s));
       if (!Number.isNaN(en) && en > s) add("lasts", formatT(en - s));
       if (Number.isNaN(en)) add("lasts", "(still running)");
+    }
+    const dmaStyle = lane && (lane.st[idx] === S.dma || lane.st[idx] === S.paging);
+    const inf = dmaStyle ? this.dmaInfo.get(e.dma) : null;
+    if (dmaStyle) head.textContent = `${this.label(lane, idx, lane.st[idx])} (${e.name})`;
+    if (inf) {
+      const rel = (t) => (Number.isNaN(t) ? "–" : formatT(t));
+      add("submitted", rel(inf.submit));
+      add("ISR saw it", rel(inf.isr));
+      add("DPC done", rel(inf.dpc));
+      if (inf.allocs || inf.patches) add("", `${inf.allocs || 0} allocations, ${inf.patches || 0} patches`);
     }
     add("ctx", e.ctx);
     add("obj", e.obj);

@@ -448,6 +448,26 @@ test("step frame stops after a Present; restart, speed and the PNG download", { 
   const file = await dl.path();
   const png = readFileSync(file);
   assert.equal(png.subarray(1, 4).toString(), "PNG");
+  // The trace downloads are the CLI's files.
+  const events = await page.evaluate(() => window.d3dsim.summary().events);
+  for (const [kind, name] of [["jsonl", "trace.jsonl"], ["perfetto", "trace.perfetto.json"]]) {
+    const [d] = await Promise.all([
+      page.waitForEvent("download"),
+      (async () => {
+        await page.click("#download");
+        await page.click(`#download-menu [data-kind="${kind}"]`);
+      })(),
+    ]);
+    assert.equal(d.suggestedFilename(), name);
+    const text = readFileSync(await d.path(), "utf8");
+    if (kind === "jsonl") {
+      const lines = text.trim().split("\n");
+      assert.equal(lines.length, events);
+      assert.equal(JSON.parse(lines[0]).seq, 1);
+    } else {
+      assert.ok(Array.isArray(JSON.parse(text).traceEvents));
+    }
+  }
 
   // Canvas frames per second while the cube plays, one API call a frame,
   // with the panel (the timeline) open.
