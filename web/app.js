@@ -148,6 +148,7 @@ function start(d3dsim) {
     }
   });
   window.addEventListener("hashchange", onHashChange);
+  installSplitter();
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -164,6 +165,35 @@ function start(d3dsim) {
   showView("timeline");
   poll();
   setInterval(poll, 100);
+}
+
+// installSplitter lets the boundary between the top (stage, editor, notes)
+// and the panel be dragged. Ebitengine sizes its canvas on window resize, so
+// a resize event follows each move.
+function installSplitter() {
+  const sp = $("splitter");
+  const root = document.documentElement;
+  const set = (h) => {
+    if (h == null) root.style.removeProperty("--top-h");
+    else root.style.setProperty("--top-h", `${Math.round(h)}px`);
+    window.dispatchEvent(new Event("resize"));
+  };
+  let drag = false;
+  sp.addEventListener("mousedown", (e) => {
+    drag = true;
+    sp.classList.add("dragging");
+    e.preventDefault();
+  });
+  window.addEventListener("mousemove", (e) => {
+    if (!drag) return;
+    const bar = $("bar").offsetHeight;
+    set(Math.max(140, Math.min(window.innerHeight - 180, e.clientY - bar)));
+  });
+  window.addEventListener("mouseup", () => {
+    drag = false;
+    sp.classList.remove("dragging");
+  });
+  sp.addEventListener("dblclick", () => set(null));
 }
 
 // ---- controls ----
