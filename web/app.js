@@ -106,7 +106,11 @@ function start(d3dsim) {
 
   tutorial = new TutorialPane({
     pane: $("notes"), title: $("notes-title"), body: $("notes-body"), prev: $("notes-prev"), next: $("notes-next"),
-    pos: $("notes-pos"), close: $("notes-close"), onStep: tutorialStep, onClose: () => editor.mark("focus", [0, 0]),
+    pos: $("notes-pos"), close: $("notes-close"), onStep: tutorialStep, onClose: () => {
+      editor.mark("focus", [0, 0]);
+      tutorialName = "";
+      syncPicker();
+    },
   });
 
   links.select = select;
@@ -141,6 +145,12 @@ function start(d3dsim) {
     }
   });
   document.addEventListener("keydown", (e) => {
+    const typing = /^(TEXTAREA|INPUT|SELECT)$/.test(document.activeElement?.tagName || "");
+    if (e.key === " " && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      togglePlay();
+      return;
+    }
     if (e.key === "F10") {
       e.preventDefault();
       if (e.shiftKey) stepFrame();
