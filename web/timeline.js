@@ -548,6 +548,15 @@ export class Timeline {
     const laneH = lane.rows * ROW;
     // Spans first, instants (bucket 0) on top of them.
     const bks = lane.buckets.length ? [...lane.buckets.slice(1), lane.buckets[0]] : [];
+    if (lane.rank === 2) {
+      // Under the DMA buffers, the stretch each waited in the queue.
+      for (const bk of bks) {
+        if (!bk || !bk.n || bk.maxDur / scale < 2) continue;
+        bk.prepare(lane);
+        for (let k = lowerBound(bk.pm, t0, 0, bk.n); k < bk.n && bk.ss[k] <= t1; k++) this.drawQueued(lane, bk.ord[k], y, t0);
+      }
+      for (const i of lane.open) if (lane.s[i] <= t1) this.drawQueued(lane, i, y, t0);
+    }
     for (const bk of bks) {
       if (!bk || !bk.n) continue;
       bk.prepare(lane);
@@ -621,6 +630,24 @@ export class Timeline {
     }
   }
 
+  // drawQueued draws a DMA buffer's time in the queue: from
+  // DxgkDdiSubmitCommand to the GPU's start.
+  drawQueued(lane, i, y, t0) {
+    const style = lane.st[i];
+    if (style !== S.dma && style !== S.paging) return;
+    const inf = this.dmaInfo.get(this.store.dma(lane.ev[i]));
+    const s = lane.s[i];
+    if (!inf || !(inf.submit < s)) return;
+    const g = this.g;
+    const ry = y + Math.min(lane.d[i], MAX_ROWS - 1) * ROW;
+    const xs = Math.max(LABEL_W, LABEL_W + (inf.submit - t0) / this.scale);
+    const x0 = LABEL_W + (s - t0) / this.scale;
+    if (x0 <= xs) return;
+    g.fillStyle = "rgba(201,209,217,0.35)";
+    g.fillRect(xs, ry + ROW - 3, x0 - xs, 1);
+    g.fillRect(xs, ry + ROW - 6, 1, 4);
+  }
+
   drawItem(lane, i, y, t0, maxT, W) {
     const g = this.g;
     const style = lane.st[i];
@@ -648,16 +675,6 @@ export class Timeline {
       g.fillStyle = "#9aa4b2";
       g.fillRect(x0, ry + ROW / 2 - 0.5, w, 1);
     } else {
-      if (style === S.dma || style === S.paging) {
-        // Queued: from DxgkDdiSubmitCommand to the GPU's start.
-        const inf = this.dmaInfo.get(this.store.dma(lane.ev[i]));
-        if (inf && inf.submit < s) {
-          const xs = Math.max(LABEL_W, LABEL_W + (inf.submit - t0) / this.scale);
-          g.fillStyle = "rgba(201,209,217,0.35)";
-          g.fillRect(xs, ry + ROW / 2 - 0.5, Math.max(0, x0 - xs), 1);
-          g.fillRect(xs, ry + 4, 1, ROW - 8);
-        }
-      }
       g.fillStyle = STYLE[style][0];
       g.fillRect(x0, ry + 1, w - (w > 3 ? 1 : 0), ROW - 2);
       if (open) {
