@@ -100,7 +100,11 @@ function start(d3dsim) {
   filter.setAttribute("aria-label", "Filter events");
   const count = el("span", "muted count");
   traceView = new TraceView({ scroll: $("trace"), spacer: $("trace-spacer"), rows: $("trace-rows"), filter, count });
-  filter.addEventListener("input", () => traceView.setFilter(filter.value));
+  let filterTimer = 0;
+  filter.addEventListener("input", () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => traceView.setFilter(filter.value), 150);
+  });
   viewTools.trace = [filter, count];
   viewTools.timeline = timelineTools();
 
