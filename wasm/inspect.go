@@ -40,7 +40,6 @@ type inspector struct {
 	clBy    map[string]*cacheEntry // handle -> entry
 	dcCache []*cacheEntry
 	dcBy    map[string]*cacheEntry
-	dcName  map[string]string // DDI handle of a deferred context -> DCn
 }
 
 // clInfo is one ID3D11CommandList.
@@ -85,6 +84,7 @@ type handleInfo struct {
 
 // cacheEntry is one handle passing through a recycle cache.
 type cacheEntry struct {
+	list    bool      // a command-list handle: Name follows the API object that holds it
 	Handle  string    `json:"handle"`
 	Name    string    `json:"name"`    // the deferred context (DCn) or command list
 	InCache bool      `json:"inCache"` // retired or cached: waiting to be reused
@@ -98,7 +98,6 @@ func newInspector() *inspector {
 		kernelBy: map[string]*handleInfo{},
 		clBy:     map[string]*cacheEntry{},
 		dcBy:     map[string]*cacheEntry{},
-		dcName:   map[string]string{},
 	}
 }
 
@@ -220,12 +219,14 @@ func (in *inspector) ddiCall(e *trace.Event) {
 		case "CreateCommandList":
 			in.cache(&in.clCache, in.clBy, e.Handle, e.Obj).step("created by CreateCommandList (cold path) for "+e.Obj, e, false)
 		case "CreateDeferredContext":
-			dc := argStr(e.Args, "dc")
-			if dc == "" {
-				dc = e.Obj
+			name := argStr(e.Args, "dc")
+			switch {
+			case name == "":
+				name = e.Obj
+			case e.Obj != "" && e.Obj != name:
+				name += " (" + e.Obj + ")"
 			}
-			in.dcName[e.Handle] = dc
-			in.cache(&in.dcCache, in.dcBy, e.Handle, dc).step("created by CreateDeferredContext", e, false)
+			in.cache(&in.dcCache, in.dcBy, e.Handle, name).step("created by CreateDeferredContext", e, false)
 		}
 	}
 }
@@ -296,7 +297,7 @@ func (in *inspector) cache(list *[]*cacheEntry, by map[string]*cacheEntry, handl
 	if c := by[handle]; c != nil {
 		return c
 	}
-	c := &cacheEntry{Handle: handle, Name: name, History: []histEnt{}}
+	c := &cacheEntry{list: list == &in.clCache, Handle: handle, Name: name, History: []histEnt{}}
 	*list = append(*list, c)
 	by[handle] = c
 	return c
@@ -305,7 +306,7 @@ func (in *inspector) cache(list *[]*cacheEntry, by map[string]*cacheEntry, handl
 func (c *cacheEntry) step(what string, e *trace.Event, inCache bool) {
 	c.History = append(c.History, histEnt{What: what, Seq: e.Seq, Obj: e.Obj})
 	c.InCache = inCache
-	if e.Obj != "" && !strings.HasPrefix(e.Name, "RecycleCreateDeferred") {
+	if c.list && e.Obj != "" {
 		c.Name = e.Obj
 	}
 }

@@ -194,7 +194,7 @@ func TestInspectCommandLists(t *testing.T) {
 	if snap.CLCache[0].InCache || snap.Live.CommandLists != 0 {
 		t.Errorf("at the end nothing is cached or live: %+v", snap.Live)
 	}
-	if len(snap.DCCache) != 1 || snap.DCCache[0].Name != "DC1" || snap.Live.Deferred != 0 {
+	if len(snap.DCCache) != 1 || snap.DCCache[0].Name != "DC1 (dc)" || snap.Live.Deferred != 0 {
 		t.Errorf("deferred-context cache: %+v live %+v", snap.DCCache, snap.Live)
 	}
 	// Context-local handles carry their IC handle's size.
