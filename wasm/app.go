@@ -564,3 +564,16 @@ func (a *app) framePNG() []byte {
 	}
 	return buf.Bytes()
 }
+
+// frameSize is the last presented frame's size (0, 0 when none).
+func (a *app) frameSize() (w, h int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return 0, 0
+	}
+	if f, ok := a.run.LastFrame(); ok {
+		return f.Width, f.Height
+	}
+	return 0, 0
+}

@@ -31,6 +31,7 @@ package main
 //	setSpeed(n)           API calls per canvas tick while playing (0: as fast as slices go)
 //	download(kind)        -> Uint8Array: "jsonl" (trace.jsonl), "perfetto" (trace.perfetto.json), "png" (the frame); null when none
 //	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
+//	frameSize()           -> {width, height} of the last presented frame (0, 0: none)
 //	fps()                 the canvas's frames per second (ebiten.ActualFPS)
 //	synthetic(n)          the panel's trace becomes n synthetic events (the timeline's load test)
 //	notice                message for the page ("" for none), e.g. a damaged link;
@@ -220,6 +221,10 @@ func installBridge(a *app) *bridge {
 			return nil
 		}
 		return map[string]any{"scenario": string(src), "notes": string(notes)}
+	})
+	b.fn("frameSize", func(args []js.Value) any {
+		w, h := a.frameSize()
+		return map[string]any{"width": w, "height": h}
 	})
 	b.fn("fps", func(args []js.Value) any {
 		if actualFPS == nil {

@@ -163,6 +163,7 @@ function start(d3dsim) {
   });
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
+  installPixelProbe();
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -208,6 +209,49 @@ function installSplitter() {
     sp.classList.remove("dragging");
   });
   sp.addEventListener("dblclick", () => set(null));
+}
+
+// installPixelProbe shows, under the pointer over the stage, which pixel of
+// the presented frame it is and its colour (d3dsim.pixel), placing the
+// frame as wasm/main_js.go's Draw does: centred, a 16-pixel margin, an
+// integer scale when it grows.
+function installPixelProbe() {
+  const info = $("pixel-info");
+  const text = $("pixel-text");
+  const sw = $("pixel-swatch");
+  const idle = () => {
+    const f = sim.frameSize();
+    sw.style.display = "none";
+    text.textContent = f.width ? `${f.width}×${f.height} · frame ${lastSummary ? lastSummary.frames : ""}` : "";
+    info.hidden = !f.width;
+  };
+  document.body.addEventListener("mousemove", (e) => {
+    const c = e.target;
+    if (!(c instanceof HTMLCanvasElement) || c.parentElement !== document.body) return;
+    const f = sim.frameSize();
+    if (!f.width) return idle();
+    const r = c.getBoundingClientRect();
+    const W = c.width;
+    const H = c.height;
+    const mx = ((e.clientX - r.left) * W) / r.width;
+    const my = ((e.clientY - r.top) * H) / r.height;
+    const margin = 16;
+    let s = Math.min((W - 2 * margin) / f.width, (H - 2 * margin) / f.height);
+    if (s >= 1) s = Math.floor(s);
+    if (s <= 0) return idle();
+    const x0 = Math.round((W - f.width * s) / 2);
+    const y0 = Math.round((H - f.height * s) / 2);
+    const px = Math.floor((mx - x0) / s);
+    const py = Math.floor((my - y0) / s);
+    if (px < 0 || py < 0 || px >= f.width || py >= f.height) return idle();
+    const col = sim.pixel(px, py);
+    text.textContent = `(${px}, ${py}) ${col}`;
+    sw.style.display = "inline-block";
+    sw.style.background = col.slice(0, 7);
+    info.hidden = false;
+  });
+  document.body.addEventListener("mouseleave", idle);
+  setInterval(() => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); }, 500);
 }
 
 // ---- controls ----

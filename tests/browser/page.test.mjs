@@ -252,6 +252,16 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, as
   assert.ok(counts.notBackground > 1000, `the canvas is blank: ${JSON.stringify(counts)}`);
   assert.ok(counts.drawing > 500, `no triangle on the canvas, only background: ${JSON.stringify(counts)}`);
 
+  // The pixel probe: the pointer over the middle of the stage is on the
+  // frame's middle pixel, shown with its colour.
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const size = await page.evaluate(() => window.d3dsim.frameSize());
+  const mid = [size.width / 2, size.height / 2];
+  await page.waitForFunction((t) => document.getElementById("pixel-text").textContent.startsWith(t), `(${mid[0]}, ${mid[1]}) `);
+  assert.equal(await page.textContent("#pixel-text"), `(${mid[0]}, ${mid[1]}) ${await page.evaluate(([x, y]) => window.d3dsim.pixel(x, y), mid)}`);
+  await page.mouse.move(0, 0);
+
   const firstFrame = await page.evaluate(() => window.d3dsimUI.firstFrameAt);
   console.log(`# navigation to first presented frame (headless Chromium): ${firstFrame.toFixed(0)} ms`);
   await shot(page, "screenshot.png");
