@@ -209,6 +209,7 @@ export class Timeline {
     this.hover = -1;
     this.follow = true;
     this.scrollY = 0;
+    this.range = null; // [t0, t1] measured with shift-drag
   }
 
   setStore(store) {
@@ -515,6 +516,7 @@ export class Timeline {
 
     this.drawEdges(laneY, W);
     this.drawSelection(laneY, H);
+    this.drawRange(H);
 
     // Label column and ruler over everything.
     g.fillStyle = "#10151d";
@@ -791,6 +793,27 @@ export class Timeline {
     g.strokeRect(Math.max(LABEL_W, x0 - 2), y + d * ROW - 1, x1 - Math.max(LABEL_W, x0 - 2) + 2, ROW + 1);
   }
 
+  // drawRange shades a shift-dragged stretch and says how long it is.
+  drawRange(H) {
+    if (!this.range) return;
+    const g = this.g;
+    const [a, b] = this.range[0] <= this.range[1] ? this.range : [this.range[1], this.range[0]];
+    const x0 = Math.max(LABEL_W, this.x(a));
+    const x1 = Math.max(LABEL_W, this.x(b));
+    g.fillStyle = "rgba(79,140,255,0.12)";
+    g.fillRect(x0, RULER_H, x1 - x0, H - RULER_H);
+    g.fillStyle = "rgba(79,140,255,0.8)";
+    g.fillRect(x0, RULER_H, 1, H - RULER_H);
+    g.fillRect(x1, RULER_H, 1, H - RULER_H);
+    const label = formatT(b - a);
+    const w = label.length * CHAR_W + 10;
+    const lx = Math.min(Math.max(LABEL_W + 2, (x0 + x1) / 2 - w / 2), this.width() - w - 2);
+    g.fillStyle = "#1f3d7a";
+    g.fillRect(lx, RULER_H + 2, w, 16);
+    g.fillStyle = "#eaf1ff";
+    g.fillText(label, lx + 5, RULER_H + 10.5);
+  }
+
   drawRuler(t0, t1, W) {
     const g = this.g;
     g.fillStyle = "#10151d";
@@ -855,11 +878,30 @@ export class Timeline {
   installInput() {
     const c = this.canvas;
     let drag = null;
+    let measure = false;
+    const timeAt = (e) => {
+      const r = c.getBoundingClientRect();
+      return this.t0 + (Math.max(LABEL_W, e.clientX - r.left) - LABEL_W) * this.scale;
+    };
     c.addEventListener("mousedown", (e) => {
-      drag = { x: e.clientX, y: e.clientY, moved: false };
       c.focus();
+      if (e.shiftKey) {
+        // Shift-drag measures a stretch of virtual time.
+        measure = true;
+        const t = timeAt(e);
+        this.range = [t, t];
+        this.request();
+        return;
+      }
+      drag = { x: e.clientX, y: e.clientY, moved: false };
     });
     window.addEventListener("mousemove", (e) => {
+      if (measure) {
+        this.range[1] = timeAt(e);
+        this.tip.hidden = true;
+        this.request();
+        return;
+      }
       if (drag) {
         const dx = e.clientX - drag.x;
         const dy = e.clientY - drag.y;
@@ -877,6 +919,12 @@ export class Timeline {
       this.showTip(this.hit(e.clientX - r.left, e.clientY - r.top), e.clientX - r.left, e.clientY - r.top);
     });
     window.addEventListener("mouseup", (e) => {
+      if (measure) {
+        measure = false;
+        if (this.range[0] === this.range[1]) this.range = null;
+        this.request();
+        return;
+      }
       if (drag && !drag.moved && e.target === c) {
         const r = c.getBoundingClientRect();
         const i = this.hit(e.clientX - r.left, e.clientY - r.top);
@@ -905,6 +953,7 @@ export class Timeline {
         case "a": case "ArrowLeft": this.panBy(step); break;
         case "d": case "ArrowRight": this.panBy(-step); break;
         case "f": case "0": this.follow = true; this.fit(); break;
+        case "Escape": this.range = null; this.request(); break;
         default: return;
       }
       e.preventDefault();
