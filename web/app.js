@@ -486,7 +486,9 @@ function timelineTools() {
     const s = el("span", "lg lg-" + cls, text);
     legend.append(s);
   }
-  return [legend,
+  const help = el("span", "muted help", "?");
+  help.title = "drag or arrows: pan · wheel or W/S: zoom · shift-drag: measure (Esc clears) · click: select · double-click or F: fit";
+  return [legend, help,
     mk("−", "zoom out (s)", () => timeline.zoom(1.6)),
     mk("+", "zoom in (w)", () => timeline.zoom(1 / 1.6)),
     mk("fit", "show the whole trace (f, double-click)", () => { timeline.follow = true; timeline.fit(); })];
