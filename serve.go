@@ -84,10 +84,15 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	h := newHandler(webDir, scenarioDir, b.ensure)
 	srv := &http.Server{
-		Handler:           newHandler(webDir, scenarioDir, b.ensure),
+		Handler:           h,
 		ReadHeaderTimeout: 10 * time.Second,
 	}
+	// Compress main.wasm now, while nobody waits: at BestCompression a
+	// 15 MiB module takes a second or two, which the first page load would
+	// otherwise pay.
+	go h.warm("main.wasm")
 	fmt.Printf("d3dsim: serving %s on %s\n", webDir, serveURL(ln.Addr()))
 
 	sig := make(chan os.Signal, 1)
@@ -335,6 +340,26 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, dir, name st
 	}
 	w.Header().Set("ETag", `"`+etag+`"`)
 	http.ServeContent(w, r, name, fi.ModTime(), f)
+}
+
+// warm puts the gzip form of web/name into the cache.
+func (h *handler) warm(name string) error {
+	root, err := os.OpenRoot(h.web)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	f, err := root.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	_, err = h.gz.get(h.web+"/"+name, fi, f)
+	return err
 }
 
 // mimeTypes is checked before the system's table, which may be old (.js as

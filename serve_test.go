@@ -282,6 +282,26 @@ func TestGzipCacheInvalidatedOnRebuild(t *testing.T) {
 	}
 }
 
+// TestWarm: the startup compression fills the cache the first request
+// reads (same bytes as compressing on demand).
+func TestWarm(t *testing.T) {
+	web, scen := testSite(t)
+	h := newHandler(web, scen, nil)
+	if err := h.warm("main.wasm"); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.gz.m) != 1 {
+		t.Fatalf("cache has %d entries after warm, want 1", len(h.gz.m))
+	}
+	resp := get(t, h, "/main.wasm", map[string]string{"Accept-Encoding": "gzip"})
+	if resp.Header.Get("Content-Encoding") != "gzip" || !strings.HasPrefix(body(t, resp), "\x00asm") {
+		t.Fatal("warm cache served the wrong thing")
+	}
+	if err := h.warm("missing.wasm"); err == nil {
+		t.Error("warm of a missing file succeeded")
+	}
+}
+
 func TestEnsureRunsBeforeWasm(t *testing.T) {
 	web, scen := testSite(t)
 	calls := 0

@@ -1,7 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"image/png"
+	"slices"
 	"strings"
 	"sync"
 
@@ -31,6 +35,11 @@ type app struct {
 	crash   string // a panic caught while running, reported as a failure
 	ticks   uint64 // Update calls, so the pump knows whether Ebiten is running
 	notice  string // shown above the editor: a broken link, no canvas
+	speed   int    // API calls per tick while playing (0: sliceCalls)
+
+	insp  *inspector    // the Command lists and Handles views, fed from the trace
+	enc   columnEncoder // the panel's event batches
+	synth int           // >0: the panel's trace is this many synthetic events
 }
 
 // sliceCalls is how many API calls one slice runs: an Ebiten tick or one turn
@@ -64,6 +73,8 @@ func (a *app) load(src []byte) (err error) {
 	a.crash = ""
 	a.playing = false
 	a.cancel++
+	a.insp = nil
+	a.synth = 0
 	return nil
 }
 
@@ -107,7 +118,11 @@ func (a *app) tick() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.ticks++
-	if a.playing && a.stepLocked(sliceCalls) {
+	n := a.speed
+	if n <= 0 {
+		n = sliceCalls
+	}
+	if a.playing && a.stepLocked(n) {
 		a.playing = false
 	}
 }
@@ -351,4 +366,214 @@ func hasLink(href string) bool {
 		}
 	}
 	return false
+}
+
+// setSpeed sets how many API calls each tick runs while playing (the speed
+// control): 1 lets a person watch each call land; 0 means sliceCalls.
+func (a *app) setSpeed(n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.speed = max(0, min(n, sliceCalls))
+}
+
+// maxStepCalls bounds stepFrame and stepToLine: a scenario that never
+// presents (or never reaches the line) stops there instead of freezing the
+// page; the summary tells how far it got.
+const maxStepCalls = 20000
+
+// stepFrame runs API calls up to and including the next Present (or until
+// the run ends, or maxStepCalls), and stops playing. The frame lands on the
+// canvas when the GPU has scanned it out, which may be later: Present only
+// queues it.
+func (a *app) stepFrame() scenario.Summary {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.playing = false
+	a.cancel++
+	if a.run == nil {
+		return a.summaryLocked()
+	}
+	rec := a.run.Recorder()
+	seen := lastSeq(rec.Events())
+	for i := 0; i < maxStepCalls; i++ {
+		if a.stepLocked(1) {
+			break
+		}
+		evs := rec.Since(seen)
+		seen = max(seen, lastSeq(evs))
+		if slices.ContainsFunc(evs, func(e trace.Event) bool {
+			return e.From == trace.App && e.Kind == trace.Call && e.Name == "Present"
+		}) {
+			break
+		}
+	}
+	return a.summaryLocked()
+}
+
+// lastSeq is the seq of the last of evs (0 when none).
+func lastSeq(evs []trace.Event) uint64 {
+	if len(evs) == 0 {
+		return 0
+	}
+	return evs[len(evs)-1].Seq
+}
+
+// stepToLine runs API calls until one made by scenario line line (or a later
+// one) has run, and stops playing: a tutorial step "@line N" shows the
+// state right after line N. Lines before the current position are already
+// done: nothing runs.
+func (a *app) stepToLine(line int) scenario.Summary {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.playing = false
+	a.cancel++
+	if a.run == nil {
+		return a.summaryLocked()
+	}
+	rec := a.run.Recorder()
+	last := lastAPILine(rec.Events())
+	seen := lastSeq(rec.Events())
+	for i := 0; i < maxStepCalls && last < line; i++ {
+		if a.stepLocked(1) {
+			break
+		}
+		evs := rec.Since(seen)
+		if len(evs) > 0 {
+			seen = evs[len(evs)-1].Seq
+			if l := lastAPILine(evs); l > 0 {
+				last = l
+			}
+		}
+	}
+	return a.summaryLocked()
+}
+
+// lastAPILine is the scenario line of the last API call (an app->runtime
+// call) among evs, 0 when none.
+func lastAPILine(evs []trace.Event) int {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if e := &evs[i]; e.From == trace.App && e.Kind == trace.Call && e.Line > 0 {
+			return e.Line
+		}
+	}
+	return 0
+}
+
+// check parses src without loading it: the editor marks errors as you type.
+func check(src []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("1:1: internal error while parsing: %v", p)
+		}
+	}()
+	_, err = scenario.Load("", src)
+	return err
+}
+
+// batch encodes the trace events after seq after, at most max of them, for
+// the panel. after == 0 starts a new string table (a new trace).
+func (a *app) batch(after uint64, max int) columnBatch {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if after == 0 {
+		a.enc.reset()
+	}
+	if max <= 0 || max > batchMax {
+		max = batchMax
+	}
+	var evs []trace.Event
+	switch {
+	case a.synth > 0:
+		evs = syntheticEvents(int(min(after, uint64(a.synth))), max, a.synth)
+	case a.run != nil:
+		evs = a.run.Recorder().Since(after)
+		if len(evs) > max {
+			evs = evs[:max]
+		}
+	}
+	return a.enc.encode(evs)
+}
+
+// batchMax bounds one batch: about 3 MiB of columns.
+const batchMax = 50000
+
+// loadSynthetic replaces the panel's trace by n synthetic events (for the
+// timeline's load test); the scenario stays loaded, paused. The next load
+// ends it.
+func (a *app) loadSynthetic(n int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.synth = max(0, n)
+	a.playing = false
+	a.cancel++
+	a.loads++ // the panel starts a fresh trace
+	a.gen++
+}
+
+// inspect is the Command lists and Handles views' model as JSON, brought up
+// to date with the trace first.
+func (a *app) inspect() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.insp == nil {
+		a.insp = newInspector()
+	}
+	if a.run != nil && a.synth == 0 {
+		a.insp.consume(a.run.Recorder().Since(a.insp.seen))
+	}
+	b, err := json.Marshal(a.insp.snapshot())
+	if err != nil {
+		return []byte("{}")
+	}
+	return b
+}
+
+// traceFile is the run's trace as trace.jsonl or trace.perfetto.json (the
+// download buttons; the same writers as `d3dsim run --out`).
+func (a *app) traceFile(perfetto bool) []byte {
+	a.mu.Lock()
+	var evs []trace.Event
+	if a.run != nil {
+		evs = a.run.Events()
+	}
+	a.mu.Unlock()
+	var buf bytes.Buffer
+	if perfetto {
+		trace.WritePerfetto(&buf, evs)
+	} else {
+		trace.WriteJSONL(&buf, evs)
+	}
+	return buf.Bytes()
+}
+
+// framePNG is the last presented frame as PNG, at its own size (nil when
+// none).
+func (a *app) framePNG() []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return nil
+	}
+	f, ok := a.run.LastFrame()
+	if !ok || f.Width <= 0 || f.Height <= 0 || len(f.Pix) < f.Width*f.Height*4 {
+		return nil
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, f.Image()); err != nil {
+		return nil
+	}
+	return buf.Bytes()
+}
+
+// frameSize is the last presented frame's size (0, 0 when none).
+func (a *app) frameSize() (w, h int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return 0, 0
+	}
+	if f, ok := a.run.LastFrame(); ok {
+		return f.Width, f.Height
+	}
+	return 0, 0
 }

@@ -18,6 +18,22 @@ package main
 //	scenarios()           -> names of the built-in scenarios
 //	scenario(name)        -> text of one, null when unknown
 //	events(from, max)     -> array of trace events from index from (trace.jsonl objects)
+//
+// For the page's panel (and tests that want more than the contract):
+//
+//	check(text)           -> {ok, error, line, col}: parse only, nothing is replaced (the editor's markers)
+//	batch(after, max)     -> {n, ints: Int32Array, t: Float64Array, strings}: the events after seq after,
+//	                         as columns (wasm/columns.go); after = 0 starts a new string table
+//	inspect()             -> the Command lists and Handles views' model (wasm/inspect.go)
+//	stepFrame()           -> summary after the next Present
+//	stepToLine(n)         -> summary once scenario line n's call has run
+//	restart()             -> reload the loaded scenario (paused at its start)
+//	setSpeed(n)           API calls per canvas tick while playing (0: as fast as slices go)
+//	download(kind)        -> Uint8Array: "jsonl" (trace.jsonl), "perfetto" (trace.perfetto.json), "png" (the frame); null when none
+//	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
+//	frameSize()           -> {width, height} of the last presented frame (0, 0: none)
+//	fps()                 the canvas's frames per second (ebiten.ActualFPS)
+//	synthetic(n)          the panel's trace becomes n synthetic events (the timeline's load test)
 //	notice                message for the page ("" for none), e.g. a damaged link;
 //	                      also sent as a "d3dsim:notice" event on window
 //
@@ -33,6 +49,10 @@ import (
 	"d3dsim/assets"
 	"d3dsim/core/scenario"
 )
+
+// actualFPS is the canvas's measured frame rate (ebiten.ActualFPS, set by
+// main; nil before).
+var actualFPS func() float64
 
 type bridge struct {
 	a   *app
@@ -109,6 +129,114 @@ func installBridge(a *app) *bridge {
 			max = args[1].Int()
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.eventsJSON(from, max)))
+	})
+
+	b.fn("check", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return map[string]any{"ok": false, "error": "1:1: check expects the scenario text as a string", "line": 1, "col": 1}
+		}
+		if err := check([]byte(args[0].String())); err != nil {
+			line, col := 0, 0
+			if e, ok := err.(*scenario.Error); ok {
+				line, col = e.Line, e.Col
+			}
+			return map[string]any{"ok": false, "error": err.Error(), "line": line, "col": col}
+		}
+		return map[string]any{"ok": true, "error": "", "line": 0, "col": 0}
+	})
+	b.fn("batch", func(args []js.Value) any {
+		after, max := 0, batchMax
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			after = args[0].Int()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			max = args[1].Int()
+		}
+		bt := a.batch(uint64(after), max)
+		ints := bytesToJS(bt.Ints)
+		t := bytesToJS(bt.Times)
+		return map[string]any{
+			"n":        bt.N,
+			"ints":     js.Global().Get("Int32Array").New(ints.Get("buffer")),
+			"t":        js.Global().Get("Float64Array").New(t.Get("buffer")),
+			"strings":  bt.joinedStrings(),
+			"nstrings": len(bt.Strings),
+		}
+	})
+	b.fn("inspect", func(args []js.Value) any {
+		return js.Global().Get("JSON").Call("parse", string(a.inspect()))
+	})
+	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
+	b.fn("stepToLine", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return b.summaryJS(a.summary())
+		}
+		return b.summaryJS(a.stepToLine(args[0].Int()))
+	})
+	b.fn("restart", func(args []js.Value) any {
+		if err := a.load([]byte(a.source())); err != nil {
+			return map[string]any{"ok": false, "error": err.Error()}
+		}
+		return map[string]any{"ok": true, "error": ""}
+	})
+	b.fn("setSpeed", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			a.setSpeed(args[0].Int())
+		}
+		return nil
+	})
+	b.fn("download", func(args []js.Value) any {
+		kind := ""
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			kind = args[0].String()
+		}
+		var data []byte
+		switch kind {
+		case "jsonl":
+			data = a.traceFile(false)
+		case "perfetto":
+			data = a.traceFile(true)
+		case "png":
+			data = a.framePNG()
+		}
+		if data == nil {
+			return nil
+		}
+		return bytesToJS(data)
+	})
+	b.fn("tutorials", func(args []js.Value) any {
+		names := assets.Tutorials()
+		out := make([]any, len(names))
+		for i, n := range names {
+			out[i] = n
+		}
+		return out
+	})
+	b.fn("tutorial", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return nil
+		}
+		src, notes, ok := assets.Tutorial(args[0].String())
+		if !ok {
+			return nil
+		}
+		return map[string]any{"scenario": string(src), "notes": string(notes)}
+	})
+	b.fn("frameSize", func(args []js.Value) any {
+		w, h := a.frameSize()
+		return map[string]any{"width": w, "height": h}
+	})
+	b.fn("fps", func(args []js.Value) any {
+		if actualFPS == nil {
+			return 0
+		}
+		return actualFPS()
+	})
+	b.fn("synthetic", func(args []js.Value) any {
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			a.loadSynthetic(args[0].Int())
+		}
+		return nil
 	})
 
 	a.start(js.Global().Get("location").Get("href").String())
@@ -191,6 +319,14 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 		"playing":    b.a.isPlaying(),
 		"loads":      b.a.loadCount(),
 	}
+}
+
+// bytesToJS copies b into a new Uint8Array (its own buffer, offset 0, so
+// typed-array views of it are aligned).
+func bytesToJS(b []byte) js.Value {
+	u := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(u, b)
+	return u
 }
 
 // anySlice converts for js.ValueOf, which takes []any, not []string.

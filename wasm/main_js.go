@@ -19,6 +19,7 @@ import (
 )
 
 func main() {
+	actualFPS = ebiten.ActualFPS
 	a := &app{}
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a)
@@ -100,7 +101,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 		return
 	}
 	fw, fh := g.img.Bounds().Dx(), g.img.Bounds().Dy()
-	margin := 16.0
+	margin := 16.0 // web/app.js pixelAt repeats this placement
 	s := math.Min((float64(sw)-2*margin)/float64(fw), (float64(sh)-2*margin)/float64(fh))
 	if s >= 1 {
 		s = math.Floor(s)

@@ -1,30 +1,18 @@
-// d3dsim page: loads the WebAssembly module and drives the panel through
-// window.d3dsim (wasm/bridge_js.go). Plain ES module, no build step.
+// d3dsim page: loads the WebAssembly module and drives the page through
+// window.d3dsim (wasm/bridge_js.go). Plain ES modules, no build step, no CDN.
+//
+// Data flow: a poll (every 100 ms, and after every control) reads the
+// summary, pulls new trace events as columnar batches into the store
+// (model.js) and lets the visible view catch up. Selecting an event in any
+// view selects it in all of them (select()).
+
+import { Store, KIND, LAYER, C, formatT, KIND_NAMES, LAYER_NAMES } from "./model.js";
+import { Editor } from "./editor.js";
+import { Timeline } from "./timeline.js";
+import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
+import { TutorialPane } from "./tutorial.js";
 
 const $ = (id) => document.getElementById(id);
-
-const ui = {
-  stage: $("stage-status"),
-  state: $("state"),
-  notice: $("notice"),
-  picker: $("picker"),
-  run: $("run"),
-  step: $("step"),
-  pause: $("pause"),
-  share: $("share"),
-  source: $("source"),
-  error: $("error"),
-  cursor: $("cursor"),
-  summary: $("summary"),
-  problems: $("problems"),
-  filter: $("filter"),
-  count: $("count"),
-  trace: $("trace"),
-  spacer: $("trace-spacer"),
-  rows: $("trace-rows"),
-  detail: $("detail"),
-};
-
 const hook = window.__d3dsimReady;
 
 // ---- loading the module ----
@@ -49,8 +37,8 @@ async function instantiate(go) {
 
 function fatal(err) {
   const msg = String(err && err.message ? err.message : err);
-  ui.stage.textContent = "d3dsim could not start:\n" + msg;
-  ui.stage.classList.add("failed");
+  $("stage-status").textContent = "d3dsim could not start:\n" + msg;
+  $("stage-status").classList.add("failed");
   setState("failed", "failed to load");
   hook?.reject(err);
 }
@@ -63,106 +51,285 @@ async function boot() {
   const { instance } = await instantiate(go);
   go.run(instance).then(() => fatal(new Error("the WebAssembly program exited; see the console")));
   const sim = await window.d3dsim.ready;
-  ui.stage.hidden = true;
+  $("stage-status").hidden = true;
   start(sim);
 }
 
 boot().catch(fatal);
 
-// ---- panel ----
+// ---- state ----
 
 let sim = null;
-let loads = -1; // the bridge's load count the panel shows
-let runPending = 0; // run() calls not answered yet
-let lastSummary = "";
+let loads = -1; // the bridge's load count the page shows
+let runPending = 0;
+let lastSummary = null;
+let lastSummaryKey = "";
+let selected = -1;
+let activeView = "timeline";
+let inspectVersion = -1;
+let inspectAt = 0;
+let snap = null;
+let firstFrameAt = 0;
+let tutorialName = "";
+
+const store = new Store();
+let editor, timeline, cmdlists, handles, flow, problems, traceView, tutorial;
+
+function setState(state, label) {
+  $("state").dataset.state = state;
+  $("state").textContent = label || state;
+}
 
 function start(d3dsim) {
   sim = d3dsim;
-  for (const name of sim.scenarios()) {
-    const opt = document.createElement("option");
-    opt.value = opt.textContent = name;
-    ui.picker.append(opt);
-  }
-  const custom = document.createElement("option");
-  custom.value = "";
-  custom.textContent = "(edited)";
-  custom.disabled = true;
-  ui.picker.append(custom);
 
+  editor = new Editor({
+    source: $("source"), gutter: $("gutter"), gutterInner: $("gutter-inner"), backdropInner: $("backdrop-inner"),
+    error: $("error"), cursor: $("cursor"), check: (text) => sim.check(text),
+  });
+  editor.onChange = () => syncPicker();
+
+  timeline = new Timeline($("timeline"), $("tl-tip"), select);
+  cmdlists = new CommandListsView($("cl-contexts"), $("cl-lists"));
+  handles = new HandlesView($("h-objects"), $("h-caches"));
+  flow = new FlowView($("flow"));
+  problems = new ProblemsView($("problems"), $("problem-count"));
+  const filter = el("input", "filter");
+  filter.type = "search";
+  filter.placeholder = "filter: name, layer, kind, ctx, obj, handle…";
+  filter.setAttribute("aria-label", "Filter events");
+  const count = el("span", "muted count");
+  traceView = new TraceView({ scroll: $("trace"), spacer: $("trace-spacer"), rows: $("trace-rows"), filter, count });
+  let filterTimer = 0;
+  filter.addEventListener("input", () => {
+    clearTimeout(filterTimer);
+    filterTimer = setTimeout(() => traceView.setFilter(filter.value), 150);
+  });
+  viewTools.trace = [filter, count];
+  viewTools.timeline = timelineTools();
+
+  tutorial = new TutorialPane({
+    pane: $("notes"), title: $("notes-title"), body: $("notes-body"), prev: $("notes-prev"), next: $("notes-next"),
+    pos: $("notes-pos"), close: $("notes-close"), onStep: tutorialStep, onClose: () => {
+      editor.mark("focus", [0, 0]);
+      tutorialName = "";
+      syncPicker();
+    },
+  });
+
+  links.select = select;
+  links.line = (line) => editor.jumpTo(line);
+
+  fillPicker();
   showNotice(sim.notice);
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
-  for (const b of [ui.run, ui.step, ui.pause, ui.share]) b.disabled = false;
+  for (const id of ["play", "step", "step-frame", "restart", "share", "download"]) $(id).disabled = false;
 
-  ui.run.addEventListener("click", runEditor);
-  ui.step.addEventListener("click", stepOnce);
-  ui.pause.addEventListener("click", togglePause);
-  ui.share.addEventListener("click", share);
-  ui.picker.addEventListener("change", pick);
-  ui.source.addEventListener("keydown", editorKey);
-  ui.source.addEventListener("input", () => { syncPicker(); });
-  for (const ev of ["keyup", "click", "select"]) ui.source.addEventListener(ev, showCursor);
-  ui.error.addEventListener("click", () => jumpTo(ui.error.textContent));
-  ui.filter.addEventListener("input", () => trace.setFilter(ui.filter.value));
+  $("play").addEventListener("click", togglePlay);
+  $("step").addEventListener("click", stepCall);
+  $("step-frame").addEventListener("click", stepFrame);
+  $("restart").addEventListener("click", restart);
+  $("speed").addEventListener("change", () => sim.setSpeed(Number($("speed").value)));
+  $("share").addEventListener("click", share);
+  $("download").addEventListener("click", (e) => {
+    e.stopPropagation();
+    $("download-menu").hidden = !$("download-menu").hidden;
+  });
+  $("download-menu").addEventListener("click", (e) => {
+    const b = e.target.closest("button[data-kind]");
+    if (b) download(b.dataset.kind);
+    $("download-menu").hidden = true;
+  });
+  document.addEventListener("click", () => { $("download-menu").hidden = true; });
+  $("picker").addEventListener("change", pick);
+  $("source").addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      runEditor();
+    }
+  });
+  document.addEventListener("keydown", (e) => {
+    const typing = /^(TEXTAREA|INPUT|SELECT)$/.test(document.activeElement?.tagName || "");
+    if (e.key === " " && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      togglePlay();
+      return;
+    }
+    if (e.key === "F10") {
+      e.preventDefault();
+      if (e.shiftKey) stepFrame();
+      else stepCall();
+    }
+  });
   window.addEventListener("hashchange", onHashChange);
+  installSplitter();
+  installPixelProbe();
+  for (const tab of document.querySelectorAll(".tabs [data-view]")) {
+    tab.addEventListener("click", () => showView(tab.dataset.view));
+  }
 
+  window.d3dsimUI = {
+    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, flow, problems, trace: traceView },
+    get selected() { return selected; },
+    get firstFrameAt() { return firstFrameAt; },
+    openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
+    poll: () => poll(),
+    measurePan,
+  };
+
+  showView("timeline");
   poll();
-  setInterval(poll, 120);
+  setInterval(poll, 100);
 }
+
+// installSplitter lets the boundary between the top (stage, editor, notes)
+// and the panel be dragged. Ebitengine sizes its canvas on window resize, so
+// a resize event follows each move.
+function installSplitter() {
+  const sp = $("splitter");
+  const root = document.documentElement;
+  const set = (h) => {
+    if (h == null) root.style.removeProperty("--top-h");
+    else root.style.setProperty("--top-h", `${Math.round(h)}px`);
+    window.dispatchEvent(new Event("resize"));
+  };
+  let drag = false;
+  sp.addEventListener("mousedown", (e) => {
+    drag = true;
+    sp.classList.add("dragging");
+    e.preventDefault();
+  });
+  window.addEventListener("mousemove", (e) => {
+    if (!drag) return;
+    const bar = $("bar").offsetHeight;
+    set(Math.max(140, Math.min(window.innerHeight - 180, e.clientY - bar)));
+  });
+  window.addEventListener("mouseup", () => {
+    drag = false;
+    sp.classList.remove("dragging");
+  });
+  sp.addEventListener("dblclick", () => set(null));
+}
+
+// installPixelProbe shows, under the pointer over the stage, which pixel of
+// the presented frame it is and its colour (d3dsim.pixel), placing the
+// frame as wasm/main_js.go's Draw does: centred, a 16-pixel margin, an
+// integer scale when it grows.
+function installPixelProbe() {
+  const info = $("pixel-info");
+  const text = $("pixel-text");
+  const sw = $("pixel-swatch");
+  const idle = () => {
+    const f = sim.frameSize();
+    sw.style.display = "none";
+    text.textContent = f.width ? `${f.width}×${f.height} · frame ${lastSummary ? lastSummary.frames : ""}` : "";
+    info.hidden = !f.width;
+  };
+  document.body.addEventListener("mousemove", (e) => {
+    const c = e.target;
+    if (!(c instanceof HTMLCanvasElement) || c.parentElement !== document.body) return;
+    const f = sim.frameSize();
+    if (!f.width) return idle();
+    const r = c.getBoundingClientRect();
+    const W = c.width;
+    const H = c.height;
+    const mx = ((e.clientX - r.left) * W) / r.width;
+    const my = ((e.clientY - r.top) * H) / r.height;
+    const margin = 16;
+    let s = Math.min((W - 2 * margin) / f.width, (H - 2 * margin) / f.height);
+    if (s >= 1) s = Math.floor(s);
+    if (s <= 0) return idle();
+    const x0 = Math.round((W - f.width * s) / 2);
+    const y0 = Math.round((H - f.height * s) / 2);
+    const px = Math.floor((mx - x0) / s);
+    const py = Math.floor((my - y0) / s);
+    if (px < 0 || py < 0 || px >= f.width || py >= f.height) return idle();
+    const col = sim.pixel(px, py);
+    text.textContent = `(${px}, ${py}) ${col}`;
+    sw.style.display = "inline-block";
+    sw.style.background = col.slice(0, 7);
+    info.hidden = false;
+  });
+  document.body.addEventListener("mouseleave", idle);
+  setInterval(() => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); }, 500);
+}
+
+// ---- controls ----
 
 function showNotice(text) {
-  ui.notice.textContent = text || "";
-  ui.notice.hidden = !text;
+  $("notice").textContent = text || "";
+  $("notice").hidden = !text;
 }
 
-function setState(state, label) {
-  ui.state.dataset.state = state;
-  ui.state.textContent = label || state;
+// ensureLoaded loads the editor's text when it differs from the loaded
+// scenario; false (and the error marked) when it does not parse.
+function ensureLoaded() {
+  if (editor.value === sim.source()) return true;
+  return load();
 }
 
-// load puts the editor's text into the simulator; false (and the error shown
-// under the editor) when it does not parse.
 function load() {
-  const res = sim.load(ui.source.value);
-  showError(res.ok ? "" : res.error);
-  if (res.ok) poll();
-  return res.ok;
-}
-
-function showError(text) {
-  ui.error.textContent = text || "";
-  ui.source.classList.toggle("has-error", !!text);
-  if (text) setState("failed", "parse error");
+  const res = sim.load(editor.value);
+  if (!res.ok) {
+    editor.setError(res.error);
+    setState("failed", "parse error");
+    return false;
+  }
+  editor.setError("");
+  poll();
+  return true;
 }
 
 async function runEditor() {
   if (!load()) return;
-  runPending++;
-  try {
-    await sim.run();
-  } finally {
-    runPending--;
-    poll();
+  sim.play();
+  poll();
+}
+
+function togglePlay() {
+  const s = sim.summary();
+  if (s.playing || runPending > 0) {
+    sim.pause();
+  } else {
+    if (!ensureLoaded()) return;
+    if (sim.summary().done) sim.restart();
+    sim.play();
+  }
+  poll();
+}
+
+function stepCall() {
+  if (!ensureLoaded()) return;
+  sim.step(1);
+  poll();
+  selectLastCall();
+}
+
+function stepFrame() {
+  if (!ensureLoaded()) return;
+  sim.stepFrame();
+  poll();
+  selectLastCall();
+}
+
+function restart() {
+  load();
+}
+
+// selectLastCall selects the API call that just ran (after a step).
+function selectLastCall() {
+  for (let i = store.n - 1; i >= Math.max(0, store.n - 100000); i--) {
+    if (store.kind(i) === KIND.call && store.from(i) === LAYER.app) {
+      select(i, "step");
+      return;
+    }
   }
 }
 
-function stepOnce() {
-  if (ui.source.value !== sim.source() && !load()) return;
-  sim.step(1);
-  poll();
-}
-
-function togglePause() {
-  const s = sim.summary();
-  if (s.playing || runPending > 0) sim.pause();
-  else sim.play();
-  poll();
-}
-
 async function share() {
-  if (ui.source.value !== sim.source()) await runEditor();
-  if (ui.error.textContent) return;
+  if (!ensureLoaded()) return;
   const url = sim.link();
-  location.hash = new URL(url).hash; // onHashChange sees it is ours
+  history.replaceState(null, "", new URL(url).hash);
   let copied = false;
   try {
     await navigator.clipboard.writeText(url);
@@ -170,7 +337,7 @@ async function share() {
   } catch {
     // No clipboard permission: the link is in the address bar.
   }
-  toast(copied ? `Link copied (${url.length} characters)` : "Link is in the address bar");
+  toast(copied ? `Link copied (${url.length} characters)` : "The link is in the address bar");
 }
 
 function onHashChange() {
@@ -178,303 +345,351 @@ function onHashChange() {
   if (/(^#|&)s=/.test(location.hash) && location.hash !== new URL(sim.link()).hash) location.reload();
 }
 
+function download(kind) {
+  const data = sim.download(kind);
+  if (!data) {
+    toast(kind === "png" ? "No frame presented yet" : "Nothing to download yet");
+    return;
+  }
+  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
+  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = el("a");
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 5000);
+}
+
+function toast(text) {
+  const t = el("div", "toast", text);
+  document.body.append(t);
+  setTimeout(() => t.remove(), 2500);
+}
+
+// ---- scenario picker and tutorials ----
+
+function fillPicker() {
+  const p = $("picker");
+  const g1 = el("optgroup");
+  g1.label = "Scenarios";
+  for (const name of sim.scenarios()) {
+    const o = el("option", "", name);
+    o.value = "s:" + name;
+    g1.append(o);
+  }
+  p.append(g1);
+  const tuts = sim.tutorials ? sim.tutorials() : [];
+  if (tuts.length) {
+    const g2 = el("optgroup");
+    g2.label = "Tutorials";
+    for (const name of tuts) {
+      const o = el("option", "", name);
+      o.value = "t:" + name;
+      g2.append(o);
+    }
+    p.append(g2);
+  }
+  const custom = el("option", "", "(edited)");
+  custom.value = "";
+  custom.disabled = true;
+  p.append(custom);
+}
+
 function pick() {
-  const text = sim.scenario(ui.picker.value);
+  const v = $("picker").value;
+  if (v.startsWith("t:")) {
+    const t = sim.tutorial(v.slice(2));
+    if (t) openTutorial(v.slice(2), t.scenario, t.notes);
+    return;
+  }
+  const text = sim.scenario(v.slice(2));
   if (text == null) return;
-  ui.source.value = text;
+  if (tutorial.active) tutorial.close();
+  editor.value = text;
   runEditor();
 }
 
 function syncPicker() {
-  const text = ui.source.value;
+  const text = editor.value;
+  if (tutorialName) {
+    const t = sim.tutorial(tutorialName);
+    if (t && t.scenario === text) {
+      $("picker").value = "t:" + tutorialName;
+      return;
+    }
+  }
   const match = sim.scenarios().find((n) => sim.scenario(n) === text);
-  ui.picker.value = match ?? "";
+  $("picker").value = match ? "s:" + match : "";
 }
 
-function editorKey(e) {
-  if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-    e.preventDefault();
-    runEditor();
-  } else if (e.key === "Tab" && !e.shiftKey && !e.ctrlKey && !e.altKey) {
-    e.preventDefault();
-    document.execCommand("insertText", false, "    ");
+// openTutorial loads a tutorial's scenario (paused at its start) and shows
+// its notes.
+function openTutorial(name, scenario, notes) {
+  tutorialName = name;
+  editor.value = scenario;
+  load();
+  tutorial.open(name, notes);
+  syncPicker();
+}
+
+// tutorialStep highlights a step's lines, runs the scenario up to the end
+// of them and selects the first event the step names.
+function tutorialStep(step) {
+  if (!step) {
+    editor.mark("focus", [0, 0]);
+    return;
+  }
+  if (!ensureLoaded()) return;
+  let from = 0;
+  if (step.lines) {
+    const [a, b] = step.lines;
+    editor.mark("focus", [a, b]);
+    editor.reveal(a, b - a + 1);
+    if (store.lastApiLine > b) {
+      sim.restart();
+      poll();
+    }
+    from = store.n;
+    sim.stepToLine(b);
+    poll();
+  }
+  if (step.events.length) {
+    const names = new Set(step.events);
+    const [a, b] = step.lines || [0, 1e9];
+    let pick = -1;
+    for (let i = 0; i < store.n && pick < 0; i++) {
+      if (names.has(store.name(i)) && store.line(i) >= a && store.line(i) <= b) pick = i;
+    }
+    for (let i = from; i < store.n && pick < 0; i++) if (names.has(store.name(i))) pick = i;
+    for (let i = store.n - 1; i >= 0 && pick < 0; i--) if (names.has(store.name(i))) pick = i;
+    if (pick >= 0) select(pick, "tutorial");
   }
 }
 
-function showCursor() {
-  const before = ui.source.value.slice(0, ui.source.selectionStart);
-  const line = before.split("\n").length;
-  const col = before.length - before.lastIndexOf("\n");
-  ui.cursor.textContent = `${line}:${col}`;
+// ---- views ----
+
+const viewTools = {};
+
+function timelineTools() {
+  const mk = (text, title, fn) => {
+    const b = el("button", "ghost small", text);
+    b.title = title;
+    b.addEventListener("click", fn);
+    return b;
+  };
+  const legend = el("span", "legend");
+  for (const [cls, text] of [["api", "API"], ["present", "Present"], ["umd", "UMD"], ["callback", "pfn…Cb"], ["kernel", "KMD"],
+    ["dma", "DMA"], ["paging", "paging"], ["isr", "ISR"], ["dpc", "DPC"], ["wait", "wait"]]) {
+    const s = el("span", "lg lg-" + cls, text);
+    legend.append(s);
+  }
+  const help = el("span", "muted help", "?");
+  help.title = "drag or arrows: pan · wheel or W/S: zoom · shift-drag: measure (Esc clears) · click: select · double-click or F: fit";
+  return [legend, help,
+    mk("−", "zoom out (s)", () => timeline.zoom(1.6)),
+    mk("+", "zoom in (w)", () => timeline.zoom(1 / 1.6)),
+    mk("fit", "show the whole trace (f, double-click)", () => { timeline.follow = true; timeline.fit(); })];
 }
 
-// jumpTo selects the line a "LINE:COL: message" (or a line number) names.
-function jumpTo(where) {
-  const m = /^(\d+)(?::(\d+))?/.exec(String(where));
-  if (!m) return;
-  const line = Number(m[1]);
-  const lines = ui.source.value.split("\n");
-  if (line < 1 || line > lines.length) return;
-  let start = 0;
-  for (let i = 0; i < line - 1; i++) start += lines[i].length + 1;
-  const col = m[2] ? Math.min(Number(m[2]) - 1, lines[line - 1].length) : 0;
-  ui.source.focus();
-  ui.source.setSelectionRange(start + col, start + lines[line - 1].length);
-  const lh = parseFloat(getComputedStyle(ui.source).lineHeight) || 18;
-  ui.source.scrollTop = Math.max(0, (line - 4) * lh);
-  showCursor();
+function showView(name) {
+  activeView = name;
+  for (const tab of document.querySelectorAll(".tabs [data-view]")) tab.setAttribute("aria-selected", String(tab.dataset.view === name));
+  for (const v of document.querySelectorAll(".inspector .view")) v.hidden = v.dataset.view !== name;
+  $("view-tools").replaceChildren(...(viewTools[name] || []));
+  timeline.visible = name === "timeline";
+  refreshView(true);
 }
 
-function toast(text) {
-  const el = document.createElement("div");
-  el.className = "toast";
-  el.textContent = text;
-  document.body.append(el);
-  setTimeout(() => el.remove(), 2500);
+function refreshView(force) {
+  switch (activeView) {
+    case "timeline":
+      timeline.ingest();
+      timeline.request();
+      break;
+    case "cmdlists":
+      cmdlists.render(inspectNow(force));
+      break;
+    case "handles":
+      handles.render(inspectNow(force));
+      break;
+    case "flow":
+      if (force || flow.current !== selected) flow.render(selected);
+      break;
+    case "problems":
+      problems.render();
+      break;
+    case "trace":
+      // Hidden, the list could not scroll to the selection: do it now.
+      if (force && selected >= 0) traceView.select(selected);
+      else traceView.render();
+      break;
+  }
 }
 
-// ---- polling the simulator ----
+// inspectNow fetches the inspector's model when the trace grew (at most
+// every 250 ms while events stream in).
+function inspectNow(force) {
+  const now = performance.now();
+  if (snap && inspectVersion === store.version) return snap;
+  if (!force && snap && now - inspectAt < 250) return null;
+  snap = sim.inspect();
+  inspectVersion = store.version;
+  inspectAt = now;
+  return snap;
+}
+
+// select makes event i the selection of every view.
+function select(i, source) {
+  if (i < 0 || i >= store.n) return;
+  selected = i;
+  timeline.select(i);
+  cmdlists.select(i);
+  traceView.selected = i;
+  if (source !== "trace") traceView.select(i);
+  if (activeView === "flow" || source === "flow") flow.render(i);
+  for (const r of document.querySelectorAll(".problem.selected")) r.classList.remove("selected");
+  const pr = document.querySelector(`.problem[data-ev="${i}"]`);
+  if (pr) pr.classList.add("selected");
+  editor.mark("selected", store.line(i));
+  if (store.line(i) && source !== "tutorial") editor.reveal(store.line(i));
+  showDetail(i);
+}
+
+function showDetail(i) {
+  const d = $("detail");
+  const e = store.event(i);
+  const parts = [];
+  parts.push(seqLink(store, i), el("b", "", e.name), el("span", "muted", [e.thread, e.layer ? (e.from && e.from !== e.layer ? e.from + "→" : "") + e.layer : "", e.kind, formatT(e.t)].filter(Boolean).join(" · ")));
+  for (const k of ["ctx", "obj", "handle", "hr", "fence", "dma", "rule", "msg", "args"]) {
+    if (e[k] !== undefined) parts.push(el("span", "kv", `${k}=${e[k]}`));
+  }
+  if (e.line) parts.push(lineLink(e.line));
+  const go = (view, text) => {
+    const b = el("button", "ghost small", text);
+    b.addEventListener("click", () => {
+      showView(view);
+      select(i, "detail");
+    });
+    return b;
+  };
+  parts.push(el("span", "spacer"), go("flow", "flow"), go("timeline", "timeline"), go("trace", "trace"));
+  d.replaceChildren(...parts);
+  d.hidden = false;
+}
+
+// ---- polling ----
 
 function poll() {
   if (!sim) return;
   const s = sim.summary();
   if (s.loads !== loads) {
-    // A new scenario (from this panel, a link, or a script calling
+    // A new scenario (from this page, a link, or a script calling
     // d3dsim.load): show its text and start a fresh trace.
     loads = s.loads;
+    resetTrace();
     const src = sim.source();
-    if (ui.source.value !== src) {
-      ui.source.value = src;
-      showCursor();
-    }
+    if (editor.value !== src) editor.value = src;
+    editor.setError("");
     syncPicker();
-    trace.reset();
   }
-  trace.fetch(s.events);
+  pull();
+  // The inspector's views catch up once its throttle allows.
+  if ((activeView === "cmdlists" || activeView === "handles") && inspectVersion !== store.version) refreshView(false);
+  if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
   const key = JSON.stringify(s) + runPending;
-  if (key === lastSummary) return;
-  lastSummary = key;
-  renderSummary(s);
+  if (key !== lastSummaryKey) {
+    lastSummaryKey = key;
+    lastSummary = s;
+    renderSummary(s);
+  }
+}
+
+function resetTrace() {
+  store.reset();
+  timeline.setStore(store);
+  cmdlists.setStore(store);
+  handles.setStore(store);
+  flow.setStore(store);
+  problems.setStore(store);
+  traceView.setStore(store);
+  snap = null;
+  inspectVersion = -1;
+  selected = -1;
+  $("detail").hidden = true;
+}
+
+// pull fetches new events (at most 250,000 a poll, so a huge trace loads
+// over a few polls and the page stays responsive).
+function pull() {
+  const v = store.version;
+  let budget = 50000;
+  while (budget > 0) {
+    const b = sim.batch(store.lastSeq, Math.min(50000, budget));
+    if (!b || !b.n) break;
+    if (!store.append(b)) {
+      // The recorder dropped events we had not fetched: start over
+      // from what it still holds.
+      resetTrace();
+      continue;
+    }
+    budget -= b.n;
+  }
+  if (store.version === v) return;
+  problems.ingest(lastSummary);
+  editor.mark("ran", store.lastApiLine);
+  refreshView(false);
 }
 
 function renderSummary(s) {
-  for (const b of ui.summary.querySelectorAll("b[data-k]")) {
+  for (const b of document.querySelectorAll("#summary b[data-k]")) {
     const v = s[b.dataset.k];
-    b.textContent = v === "" || v == null ? "–" : String(v);
+    b.textContent = v === "" || v == null ? "–" : typeof v === "number" ? v.toLocaleString("en-US") : String(v);
   }
-  ui.summary.querySelector('[data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
-  const items = [
-    ...s.failures.map((t) => ["failure", t]),
-    ...s.messages.map((t) => ["message", t]),
-  ];
-  ui.problems.replaceChildren(...items.map(([cls, t]) => {
-    const li = document.createElement("li");
-    li.className = cls;
-    li.textContent = t;
-    li.addEventListener("click", () => jumpTo(t));
-    return li;
-  }));
+  document.querySelector('#summary [data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
+  problems.ingest(s);
+  if (activeView === "problems") problems.render();
   const running = s.playing || runPending > 0;
-  ui.pause.textContent = running ? "Pause" : "Play";
-  ui.pause.disabled = s.done && !running;
-  ui.step.disabled = s.done && ui.source.value === sim.source();
-  if (ui.error.textContent) return; // keep "parse error"
-  if (s.failures.length > 0) setState("failed", `failed · ${s.failures.length}`);
-  else if (s.done) setState("done", "done");
-  else if (running) setState(s.playing ? "playing" : "running", `${s.playing ? "playing" : "running"} · ${s.steps} calls`);
-  else setState("paused", s.steps ? `paused · ${s.steps} calls` : "ready");
-}
-
-// ---- the trace list ----
-//
-// Events are fetched incrementally (events(from, max)) and kept up to
-// MAX_KEPT; the list is virtualised: only the rows in view exist in the DOM.
-
-const MAX_KEPT = 200000;
-const FETCH_PER_POLL = 20000;
-
-const trace = {
-  all: [], // events kept, oldest first
-  fetched: 0, // events fetched from the bridge (including dropped ones)
-  view: [], // events passing the filter
-  filter: "",
-  selected: null,
-  follow: true, // keep the last row in view while events arrive
-  pool: [],
-  rowH: 20,
-  scheduled: false,
-
-  reset() {
-    this.all = [];
-    this.view = [];
-    this.fetched = 0;
-    this.selected = null;
-    this.follow = true;
-    ui.detail.hidden = true;
-    this.schedule();
-  },
-
-  fetch(total) {
-    let budget = FETCH_PER_POLL;
-    let added = false;
-    while (this.fetched < total && budget > 0) {
-      const batch = sim.events(this.fetched, Math.min(budget, 5000));
-      if (!batch.length) break;
-      this.fetched += batch.length;
-      budget -= batch.length;
-      for (const e of batch) {
-        this.all.push(e);
-        if (this.matches(e)) this.view.push(e);
-      }
-      added = true;
-    }
-    if (this.all.length > MAX_KEPT) {
-      const drop = this.all.length - MAX_KEPT;
-      const cut = this.all[drop].seq;
-      this.all.splice(0, drop);
-      const i = this.view.findIndex((e) => e.seq >= cut);
-      this.view.splice(0, i < 0 ? this.view.length : i);
-    }
-    if (added) this.schedule();
-  },
-
-  matches(e) {
-    if (!this.filter) return true;
-    const f = this.filter;
-    return [e.name, e.layer, e.from, e.kind, e.ctx, e.obj, e.thread, e.handle, e.hr, e.msg, e.rule]
-      .some((v) => v && String(v).toLowerCase().includes(f));
-  },
-
-  setFilter(text) {
-    this.filter = text.trim().toLowerCase();
-    this.view = this.all.filter((e) => this.matches(e));
-    this.schedule();
-  },
-
-  schedule() {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    requestAnimationFrame(() => {
-      this.scheduled = false;
-      this.render();
-    });
-  },
-
-  render() {
-    const n = this.view.length;
-    ui.count.textContent = this.filter ? `${n} of ${this.all.length}` : `${n} events`;
-    ui.spacer.style.height = `${n * this.rowH}px`;
-    if (this.follow) ui.trace.scrollTop = ui.trace.scrollHeight;
-    const first = Math.max(0, Math.floor(ui.trace.scrollTop / this.rowH) - 5);
-    const count = Math.min(n - first, Math.ceil(ui.trace.clientHeight / this.rowH) + 10);
-    ui.rows.style.transform = `translateY(${first * this.rowH}px)`;
-    while (this.pool.length < count) this.pool.push(makeRow());
-    const rows = this.pool.slice(0, Math.max(0, count));
-    for (let i = 0; i < rows.length; i++) fillRow(rows[i], this.view[first + i], this.selected);
-    if (ui.rows.childElementCount !== rows.length) ui.rows.replaceChildren(...rows);
-  },
-};
-
-ui.trace.addEventListener("scroll", () => {
-  const atEnd = ui.trace.scrollTop + ui.trace.clientHeight >= ui.trace.scrollHeight - trace.rowH;
-  trace.follow = atEnd;
-  trace.schedule();
-});
-new ResizeObserver(() => trace.schedule()).observe(ui.trace);
-
-ui.rows.addEventListener("click", (e) => {
-  const row = e.target.closest(".trace-row");
-  if (!row || !row._event) return;
-  if (trace.selected === row._event.seq) {
-    closeDetail();
+  $("play").textContent = running ? "⏸ Pause" : s.done ? "▶ Replay" : "▶ Play";
+  $("play").title = running ? "Pause" : s.done ? "Run the scenario again from the start" : "Play: run the scenario slice by slice";
+  const clean = editor.value === sim.source();
+  $("step").disabled = s.done && clean;
+  $("step-frame").disabled = s.done && clean;
+  if (editor.errorText) {
+    setState("failed", "parse error");
     return;
   }
-  trace.selected = row._event.seq;
-  showDetail(row._event);
-  trace.schedule();
-});
-
-const CELLS = ["c-seq", "c-t", "c-thread", "c-layer", "c-kind", "c-name", "c-more"];
-
-function makeRow() {
-  const row = document.createElement("div");
-  row.className = "trace-row";
-  for (const c of CELLS) {
-    const span = document.createElement("span");
-    span.className = c;
-    row.append(span);
-  }
-  return row;
+  if (s.failures.length > 0) setState("failed", `failed · ${s.failures.length}`);
+  else if (s.done) setState("done", "done");
+  else if (running) setState("playing", "playing");
+  else setState("paused", s.steps ? "paused" : "ready");
 }
 
-function fillRow(row, e, selected) {
-  row._event = e;
-  row.className = `trace-row k-${e.kind}` + (e.seq === selected ? " selected" : "");
-  const [seq, t, thread, layer, kind, name, more] = row.children;
-  seq.textContent = e.seq;
-  t.textContent = (e.t / 1000).toFixed(3);
-  thread.textContent = e.thread;
-  layer.textContent = e.from && e.from !== e.layer ? `${e.from}→${e.layer}` : e.layer;
-  layer.className = `c-layer l-${e.layer}`;
-  kind.textContent = e.kind;
-  name.textContent = e.name;
-  name.title = e.name;
-  name.className = `c-name l-${e.layer}`;
-  more.replaceChildren(...details(e));
-}
+// ---- measurement (browser tests) ----
 
-const FAIL_HR = /^(E_|DXGI_ERROR|D3DDDIERR|STATUS_(?!SUCCESS))/;
-
-function details(e) {
-  const out = [];
-  const add = (k, v, cls) => {
-    if (v === undefined || v === "" || v === 0) return;
-    const key = document.createElement("span");
-    key.className = "k";
-    key.textContent = (out.length ? " " : "") + k + "=";
-    const val = document.createElement("span");
-    if (cls) val.className = cls;
-    val.textContent = v;
-    out.push(key, val);
-  };
-  add("ctx", e.ctx);
-  add("obj", e.obj);
-  add("handle", e.handle);
-  add("hr", e.hr, e.hr && FAIL_HR.test(e.hr) ? "hr-bad" : "");
-  add("fence", e.fence);
-  add("dma", e.dma);
-  add("rule", e.rule, "hr-bad");
-  add("msg", e.msg);
-  add("args", e.args);
-  return out;
-}
-
-function closeDetail() {
-  trace.selected = null;
-  ui.detail.hidden = true;
-  trace.schedule();
-}
-
-ui.trace.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") closeDetail();
-});
-
-function showDetail(e) {
-  const dl = document.createElement("dl");
-  for (const [k, v] of Object.entries(e)) {
-    const dt = document.createElement("dt");
-    dt.textContent = k;
-    const dd = document.createElement("dd");
-    if (k === "line") {
-      const a = document.createElement("a");
-      a.textContent = `line ${v}`;
-      a.addEventListener("click", () => jumpTo(v));
-      dd.append(a);
-    } else {
-      dd.textContent = typeof v === "object" ? JSON.stringify(v) : String(v);
-    }
-    dl.append(dt, dd);
-  }
-  ui.detail.replaceChildren(dl);
-  ui.detail.hidden = false;
+// measurePan pans the timeline by dx pixels a frame for frames animation
+// frames and reports the time between frames and the time each draw took.
+function measurePan(frames = 120, dx = 7) {
+  showView("timeline");
+  timeline.ingest();
+  return new Promise((resolve) => {
+    const gaps = [];
+    const draws = [];
+    let last = 0;
+    let k = 0;
+    const tick = (now) => {
+      if (last) gaps.push(now - last);
+      last = now;
+      timeline.panBy(k % 60 < 30 ? -dx : dx);
+      timeline.scheduled = true; // draw here, not in another callback
+      timeline.draw();
+      timeline.scheduled = false;
+      draws.push(timeline.lastDrawMs);
+      if (++k < frames) requestAnimationFrame(tick);
+      else resolve({ gaps, draws });
+    };
+    requestAnimationFrame(tick);
+  });
 }

@@ -5,7 +5,12 @@
 //   cd tests/browser && npm ci && node --test
 //
 // Needs Go (to build the server and main.wasm) and /usr/bin/chromium
-// (apt-get install -y chromium). Saves docs/screenshot.png.
+// (apt-get install -y chromium). With UPDATE_SCREENSHOTS=1 it saves the
+// screenshots docs/ and the README show (docs/screenshot.png,
+// docs/panel-*.png); without, it leaves the tree alone. It prints the
+// figures it measures (time to the first frame, the timeline's frame times
+// with a million events, the canvas's frames per second) without asserting
+// on wall-clock time.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -34,6 +39,27 @@ const STAGE_BG = "#0b0e14";
 const FRAME_RIM = "#2a313d";
 
 const scenarioFile = path.join(ROOT, "assets/scenarios/hello-triangle.d3ds");
+const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
+
+// shot saves a screenshot into docs/ when UPDATE_SCREENSHOTS=1.
+async function shot(page, name) {
+  if (!UPDATE) return;
+  mkdirSync(path.join(ROOT, "docs"), { recursive: true });
+  await page.waitForTimeout(300); // the canvas views draw on the next frame
+  await page.screenshot({ path: path.join(ROOT, "docs", name) });
+}
+
+// view switches the panel to a tab.
+async function view(page, name) {
+  await page.click(`.tabs [data-view="${name}"]`);
+  await page.waitForSelector(`.inspector .view[data-view="${name}"]:not([hidden])`);
+}
+
+const stats = (xs) => {
+  const a = [...xs].sort((p, q) => p - q);
+  const q = (f) => a[Math.min(a.length - 1, Math.floor(f * a.length))];
+  return { n: a.length, median: +q(0.5).toFixed(2), p95: +q(0.95).toFixed(2), max: +a[a.length - 1].toFixed(2) };
+};
 
 // The pixels hello-triangle expects of its back buffer (every
 // "expect pixel bb X Y == #RRGGBBAA" line), read from the scenario so the
@@ -203,8 +229,13 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, as
 
   // The panel shows the run: the summary line and the trace list.
   await page.waitForFunction((n) => document.querySelector('#summary [data-k="events"]').textContent === String(n), summary.events);
-  await page.waitForFunction(() => document.querySelectorAll("#trace-rows .trace-row").length > 0);
   assert.equal(await page.inputValue("#source"), readFileSync(scenarioFile, "utf8"));
+  // The timeline has its lanes: the app thread, the kernel, the GPU engine.
+  await page.waitForFunction(() => window.d3dsimUI && window.d3dsimUI.timeline.laneList.length >= 4);
+  const lanes = await page.evaluate(() => window.d3dsimUI.timeline.laneList.map((l) => l.title));
+  for (const want of ["main · API", "main · runtime/UMD", "Dxgkrnl / KMD", "GPU 0 engine", "ISR", "DPC"]) {
+    assert.ok(lanes.includes(want), `timeline lanes ${JSON.stringify(lanes)} lack ${want}`);
+  }
 
   // The canvas shows the frame: more than the dark stage, and more than the
   // frame's clear colour (the corner pixel): the triangle. Ebitengine draws
@@ -221,8 +252,19 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, as
   assert.ok(counts.notBackground > 1000, `the canvas is blank: ${JSON.stringify(counts)}`);
   assert.ok(counts.drawing > 500, `no triangle on the canvas, only background: ${JSON.stringify(counts)}`);
 
-  mkdirSync(path.join(ROOT, "docs"), { recursive: true });
-  await page.screenshot({ path: path.join(ROOT, "docs/screenshot.png") });
+  // The pixel probe: the pointer over the middle of the stage is on the
+  // frame's middle pixel, shown with its colour.
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const size = await page.evaluate(() => window.d3dsim.frameSize());
+  const mid = [size.width / 2, size.height / 2];
+  await page.waitForFunction((t) => document.getElementById("pixel-text").textContent.startsWith(t), `(${mid[0]}, ${mid[1]}) `);
+  assert.equal(await page.textContent("#pixel-text"), `(${mid[0]}, ${mid[1]}) ${await page.evaluate(([x, y]) => window.d3dsim.pixel(x, y), mid)}`);
+  await page.mouse.move(0, 0);
+
+  const firstFrame = await page.evaluate(() => window.d3dsimUI.firstFrameAt);
+  console.log(`# navigation to first presented frame (headless Chromium): ${firstFrame.toFixed(0)} ms`);
+  await shot(page, "screenshot.png");
   await page.close();
 });
 
@@ -240,10 +282,21 @@ test("a bad scenario is refused with LINE:COL", { timeout: 60000 }, async () => 
     (await page.evaluate(() => window.d3dsim.load(42))).ok, false, "load(non-string) must fail cleanly",
   );
 
-  // The same through the editor: the error shows under it.
+  // The same through the editor, as you type: the error under the editor
+  // and a marker on line 3, nothing loaded.
   await page.fill("#source", bad);
-  await page.click("#run");
   await page.waitForFunction(() => /^3:\d+: /.test(document.getElementById("error").textContent));
+  await page.waitForSelector('.gutter .ln.error[data-line="3"]');
+  assert.equal(await page.locator(".gutter .ln.error").count(), 1, "exactly one line marked");
+  assert.equal(await page.locator(".backdrop .mark.error").count(), 1);
+  assert.equal(await page.evaluate(() => window.d3dsim.summary().hash), before, "typing does not load");
+  // Fixing it clears the marker.
+  await page.fill("#source", bad.replace("@@@ not a statement", "sc = dev.CreateSwapChain Width=8 Height=8"));
+  await page.waitForFunction(() => document.querySelectorAll(".gutter .ln.error").length === 0);
+  assert.equal(await page.textContent("#error"), "");
+  // An error on another line moves the marker there.
+  await page.fill("#source", "option seed=1\n\n\n\n\ndev = D3D11CreateDevice Bogus=1 =\n");
+  await page.waitForSelector('.gutter .ln.error[data-line="6"]');
   await page.close();
 });
 
@@ -268,6 +321,311 @@ test("a link replays to the same hash", { timeout: 120000 }, async () => {
     await page.evaluate(() => window.d3dsim.pixel(2, 2)),
   );
   await again.close();
+  await page.close();
+});
+
+test("stepping grows the command-list view; handles, flow and problems follow the trace", { timeout: 120000 }, async () => {
+  const page = await openPage(baseURL);
+  await runToEnd(page);
+  const src = readFileSync(path.join(ROOT, "assets/scenarios/command-lists.d3ds"), "utf8");
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), src)).ok, true);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await view(page, "cmdlists");
+  const calls = () => page.locator("#cl-contexts .call").count();
+  assert.equal(await calls(), 0, "a fresh load has no API calls");
+  let last = 0;
+  for (let k = 1; k <= 5; k++) {
+    await page.click("#step");
+    await page.waitForFunction((n) => document.querySelectorAll("#cl-contexts .call").length > n, last);
+    const now = await calls();
+    assert.ok(now > last, `step ${k}: ${now} rows, had ${last}`);
+    last = now;
+  }
+  // On to the second ExecuteCommandList: cl was retired and cached, cl2
+  // revived its handle (seed 002's warm path) and is valid.
+  const execLine = src.split("\n").findIndex((l) => /^imm\.ExecuteCommandList cl2/.test(l)) + 1;
+  assert.ok(execLine > 0);
+  await page.evaluate((n) => window.d3dsim.stepToLine(n), execLine);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await page.waitForSelector('#cl-lists tr.cl-row[data-obj="cl2"] .s-valid');
+  assert.match(await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain').textContent(), /valid.*retired.*cached/);
+  await page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).last().locator(".twisty").click();
+  await shot(page, "panel-cmdlists.png");
+  await view(page, "handles");
+  await page.waitForSelector("#h-objects table.handles tr[data-handle]");
+  await shot(page, "panel-handles.png");
+  await view(page, "cmdlists");
+
+  // Run on to the end: the deferred context's section, the two command
+  // lists through seed 002's states, cl2 reusing cl's handle.
+  await runToEnd(page);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await page.waitForSelector('#cl-contexts .ctx[data-ctx="DC1"]');
+  await page.waitForSelector('#cl-lists tr.cl-row[data-obj="cl2"]');
+  const chain = await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain').textContent();
+  assert.match(chain, /valid.*retired.*cached/);
+  assert.match(await page.locator('#cl-lists tr.cl-row[data-obj="cl2"] .chain').textContent(), /valid.*freed/);
+  // Expand the FinishCommandList call: the DDIs it became.
+  const finish = page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).first();
+  await finish.locator(".twisty").click();
+  const ddis = await page.locator("#cl-contexts .ddis").first().textContent();
+  for (const name of ["CalcPrivateCommandListSize", "CreateCommandList", "RecycleCreateDeferredContext"]) assert.ok(ddis.includes(name), `${name} not in ${ddis}`);
+
+  // Selecting in one view selects everywhere: click the FinishCommandList
+  // row; the timeline and the trace show the same event.
+  await finish.locator(".call-head").click();
+  const sel = await page.evaluate(() => window.d3dsimUI.selected);
+  assert.ok(sel >= 0);
+  assert.equal(await page.evaluate(() => window.d3dsimUI.timeline.selected), sel);
+  assert.equal(await page.evaluate(() => window.d3dsimUI.views.trace.selected), sel);
+
+  await view(page, "handles");
+  await page.waitForSelector("#h-objects table.handles tr[data-handle]");
+  const live = await page.locator("#h-objects .live").textContent();
+  assert.match(live, /0 command lists/);
+  assert.ok(await page.locator("#h-objects .chip").count() > 0, "no context-local handle chips");
+  assert.match(await page.locator("#h-caches").textContent(), /RecycleCreateCommandList/);
+
+  await view(page, "flow");
+  await page.waitForSelector("#flow .flow-table");
+  assert.match(await page.locator("#flow .flow-head").textContent(), /FinishCommandList/);
+
+  // The flow of a Present: seed 003's steps 8..16, across the layers.
+  const present = await page.evaluate(() => {
+    const st = window.d3dsimUI.store;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "Present" && st.kind(i) === 1 && st.from(i) === 1) return i;
+    return -1;
+  });
+  assert.ok(present >= 0);
+  await page.evaluate((i) => window.d3dsimUI.select(i, "test"), present);
+  await page.waitForFunction(() => /Present/.test(document.querySelector("#flow .flow-head")?.textContent || ""));
+  const steps = await page.locator("#flow .step").allTextContents();
+  for (const want of ["8", "9", "10", "13", "14", "15", "16"]) assert.ok(steps.includes(want), `flow steps ${steps} lack ${want}`);
+  await shot(page, "panel-flow.png");
+
+  // Problems: a scenario with a bug switch and a wrong expectation.
+  const bug = "option bug=CL-RECYCLE-ERR\n" + src.replace("expect violations == 0", "");
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), bug)).ok, true);
+  await runToEnd(page);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await view(page, "problems");
+  await page.waitForSelector("#problems .problem.violation");
+  assert.match(await page.locator("#problems").textContent(), /CL-RECYCLE-ERR/);
+  assert.equal(await page.locator("#problem-count").isHidden(), false);
+  // A problem links to its event and its line.
+  await page.locator("#problems .problem.violation").first().click();
+  const pe = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
+  assert.equal(pe.kind, "violation");
+  assert.ok(await page.locator(`.gutter .ln.selected[data-line="${pe.line}"]`).count() === 1, "the violation's line is marked");
+  await shot(page, "panel-problems.png");
+
+  await view(page, "trace");
+  await page.waitForSelector("#trace-rows .trace-row");
+  await shot(page, "panel-trace.png");
+  await view(page, "timeline");
+  await shot(page, "panel-timeline.png");
+  await page.close();
+});
+
+test("step frame stops after a Present; restart, speed and the PNG download", { timeout: 120000 }, async () => {
+  const page = await openPage(baseURL);
+  await runToEnd(page);
+  const src = readFileSync(path.join(ROOT, "assets/scenarios/spinning-cube.d3ds"), "utf8");
+  await page.evaluate((t) => window.d3dsim.load(t), src);
+  await page.click("#step-frame");
+  const presents = () => page.evaluate(() => {
+    const st = window.d3dsimUI.store;
+    let n = 0;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "Present" && st.kind(i) === 1 && st.from(i) === 1) n++;
+    return n;
+  });
+  await page.evaluate(() => window.d3dsimUI.poll());
+  assert.equal(await presents(), 1);
+  await page.click("#step-frame");
+  await page.evaluate(() => window.d3dsimUI.poll());
+  assert.equal(await presents(), 2);
+  await page.click("#restart");
+  assert.equal(await page.evaluate(() => window.d3dsim.summary().steps), 0);
+  const [dl] = await Promise.all([
+    page.waitForEvent("download"),
+    (async () => {
+      await runToEnd(page);
+      await page.click("#download");
+      await page.click('#download-menu [data-kind="png"]');
+    })(),
+  ]);
+  assert.equal(dl.suggestedFilename(), "frame.png");
+  const file = await dl.path();
+  const png = readFileSync(file);
+  assert.equal(png.subarray(1, 4).toString(), "PNG");
+  // The trace downloads are the CLI's files.
+  const events = await page.evaluate(() => window.d3dsim.summary().events);
+  for (const [kind, name] of [["jsonl", "trace.jsonl"], ["perfetto", "trace.perfetto.json"]]) {
+    const [d] = await Promise.all([
+      page.waitForEvent("download"),
+      (async () => {
+        await page.click("#download");
+        await page.click(`#download-menu [data-kind="${kind}"]`);
+      })(),
+    ]);
+    assert.equal(d.suggestedFilename(), name);
+    const text = readFileSync(await d.path(), "utf8");
+    if (kind === "jsonl") {
+      const lines = text.trim().split("\n");
+      assert.equal(lines.length, events);
+      assert.equal(JSON.parse(lines[0]).seq, 1);
+    } else {
+      assert.ok(Array.isArray(JSON.parse(text).traceEvents));
+    }
+  }
+
+  // Canvas frames per second while the cube plays, one API call a frame,
+  // with the panel (the timeline) open.
+  await page.selectOption("#speed", "1");
+  const fps = await page.evaluate(async () => {
+    const sim = window.d3dsim;
+    const t0 = performance.now();
+    let frames = 0;
+    await new Promise((resolve) => {
+      const tick = () => {
+        frames++;
+        const s = sim.summary();
+        if (s.done || !s.playing) {
+          sim.restart();
+          sim.play();
+        }
+        if (performance.now() - t0 < 3000) requestAnimationFrame(tick);
+        else resolve();
+      };
+      sim.restart();
+      sim.play();
+      requestAnimationFrame(tick);
+    });
+    return { raf: (frames * 1000) / (performance.now() - t0), ebiten: sim.fps() };
+  });
+  console.log(`# spinning-cube playing with the panel open: ${fps.ebiten.toFixed(1)} canvas fps (ebiten.ActualFPS), ${fps.raf.toFixed(1)} animation frames/s`);
+  await page.close();
+});
+
+test("share: the button puts the link in the address bar; the link replays the frame", { timeout: 120000 }, async () => {
+  const page = await openPage(baseURL);
+  const src = readFileSync(scenarioFile, "utf8").replace("0.1 0.1 0.2 1", "0.3 0.1 0.1 1");
+  await page.fill("#source", src);
+  await page.click("#share");
+  await page.waitForFunction(() => location.hash.startsWith("#s=1."));
+  const url = await page.evaluate(() => location.href);
+  const first = await runToEnd(page);
+  const again = await openPage(url);
+  const second = await runToEnd(again);
+  assert.equal(await again.evaluate(() => window.d3dsim.source()), src);
+  assert.equal(second.hash, first.hash);
+  await again.close();
+  await page.close();
+});
+
+test("a tutorial: notes step by step, lines highlighted, events selected", { timeout: 60000 }, async () => {
+  const page = await openPage(baseURL);
+  const scen = readFileSync(path.join(ROOT, "tests/browser/testdata/fixture.d3ds"), "utf8");
+  const notes = readFileSync(path.join(ROOT, "tests/browser/testdata/fixture.md"), "utf8");
+  await page.evaluate(([s, n]) => window.d3dsimUI.openTutorial("fixture", s, n), [scen, notes]);
+  await page.waitForSelector("#notes:not([hidden])");
+  assert.match(await page.textContent("#notes-title"), /Fixture: a triangle/);
+  assert.equal(await page.locator("#notes-body .toc li").count(), 3);
+  const expectStep = async (k, lines, event) => {
+    await page.waitForFunction((k) => document.getElementById("notes-pos").textContent === `step ${k} of 3`, k);
+    const marked = await page.locator(".gutter .ln.focus").evaluateAll((ls) => ls.map((l) => Number(l.dataset.line)));
+    assert.deepEqual(marked, lines);
+    const e = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
+    assert.equal(e.name, event);
+    const ran = await page.evaluate(() => window.d3dsimUI.store.lastApiLine);
+    assert.equal(ran, lines[lines.length - 1], "the simulation stepped to the end of the step's lines");
+  };
+  await page.click("#notes-next");
+  await expectStep(1, [4], "DxgkDdiCreateDevice");
+  await page.click("#notes-next");
+  await expectStep(2, [11], "pfnAllocateCb");
+  assert.equal(await page.locator("#notes-body li").count(), 2, "the step's list");
+  await page.click("#notes-next");
+  await expectStep(3, [24, 25], "DxgkDdiPresent");
+  assert.equal(await page.locator('#notes-body a[href^="https://"]').count(), 1);
+  await shot(page, "tutorial.png");
+  // Back to step 1: the run restarts and stops after line 4 again.
+  await page.click("#notes-prev");
+  await page.click("#notes-prev");
+  await expectStep(1, [4], "DxgkDdiCreateDevice");
+  await page.close();
+});
+
+test("the timeline with 1,000,000 events pans (frame times printed, not asserted)", { timeout: 300000 }, async () => {
+  const page = await openPage(baseURL);
+  await runToEnd(page);
+  const load = await page.evaluate(async () => {
+    const t0 = performance.now();
+    window.d3dsim.synthetic(1000000);
+    const ui = window.d3dsimUI;
+    for (let k = 0; k < 100 && ui.store.n < 1000000; k++) ui.poll();
+    const fetched = performance.now();
+    ui.showView("timeline");
+    ui.timeline.ingest();
+    return { n: ui.store.n, fetchMs: fetched - t0, ingestMs: performance.now() - fetched, items: ui.timeline.laneList.reduce((a, l) => a + l.n, 0) };
+  });
+  assert.equal(load.n, 1000000);
+  console.log(`# 1,000,000 events: fetched as columns in ${load.fetchMs.toFixed(0)} ms, ${load.items} timeline items built in ${load.ingestMs.toFixed(0)} ms`);
+  // Whole trace in view (the worst case: every pixel column is dense).
+  const wide = await page.evaluate(() => window.d3dsimUI.measurePan(90, 9));
+  // Zoomed in to a few frames (labels drawn).
+  await page.evaluate(() => { const t = window.d3dsimUI.timeline; t.t0 = 2e8; t.scale = 60; });
+  const near = await page.evaluate(() => window.d3dsimUI.measurePan(90, 9));
+  assert.equal(wide.draws.length, 90);
+  assert.equal(near.draws.length, 90);
+  console.log(`# panning, whole trace in view: draw ms ${JSON.stringify(stats(wide.draws))}, frame interval ms ${JSON.stringify(stats(wide.gaps))}`);
+  console.log(`# panning, zoomed in: draw ms ${JSON.stringify(stats(near.draws))}, frame interval ms ${JSON.stringify(stats(near.gaps))}`);
+  // Hover and click still answer: select what is under the middle of the
+  // GPU lane.
+  const picked = await page.evaluate(() => {
+    const t = window.d3dsimUI.timeline;
+    for (const [lane, y] of t.laneY) {
+      if (lane.rank !== 2) continue;
+      for (let x = 200; x < t.width(); x += 3) {
+        const i = t.hit(x, y + 8);
+        if (i >= 0) return window.d3dsimUI.store.event(i).name;
+      }
+    }
+    return "";
+  });
+  assert.ok(picked, "nothing under the GPU lane");
+  await shot(page, "timeline-1m.png");
+  await page.close();
+});
+
+test("a runaway scenario runs in slices and is stopped with a message", { timeout: 300000 }, async () => {
+  const page = await openPage(baseURL);
+  await runToEnd(page);
+  const runaway = "dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n    imm.Flush\n}\n";
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), runaway)).ok, true);
+  // The longest stretch the page's event loop was blocked while it ran.
+  const res = await page.evaluate(async () => {
+    let last = performance.now();
+    let worst = 0;
+    const timer = setInterval(() => {
+      const now = performance.now();
+      worst = Math.max(worst, now - last);
+      last = now;
+    }, 10);
+    const t0 = performance.now();
+    const s = await window.d3dsim.run();
+    clearInterval(timer);
+    return { s, ms: performance.now() - t0, worst };
+  });
+  assert.equal(res.s.done, true);
+  assert.equal(res.s.failures.length, 1, JSON.stringify(res.s.failures));
+  assert.match(res.s.failures[0], /^3:\d+: .*budget/);
+  console.log(`# runaway scenario: stopped after ${res.s.steps} calls, ${res.s.events} events, in ${res.ms.toFixed(0)} ms; longest event-loop block ${res.worst.toFixed(0)} ms`);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  await view(page, "problems");
+  await page.waitForSelector("#problems .problem.failure");
+  assert.match(await page.locator("#problems .problem.failure").textContent(), /budget/);
+  assert.match(await page.textContent("#state"), /failed/);
   await page.close();
 });
 

@@ -1,0 +1,295 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+	"d3dsim/core/trace"
+)
+
+// keep copies a batch out of the encoder's reused buffers.
+func keep(b columnBatch) columnBatch {
+	b.Ints = append([]byte(nil), b.Ints...)
+	b.Times = append([]byte(nil), b.Times...)
+	return b
+}
+
+// decodeBatches decodes column batches as web/model.js does.
+func decodeBatches(t *testing.T, bs []columnBatch) []trace.Event {
+	t.Helper()
+	strs := []string{""}
+	var out []trace.Event
+	for _, b := range bs {
+		if b.N > 0 && len(b.Strings) > 0 {
+			strs = append(strs, strings.Split(b.joinedStrings(), "\x00")...)
+		}
+		if len(b.Ints) != 4*colStride*b.N || len(b.Times) != 8*b.N {
+			t.Fatalf("batch sizes: %d ints bytes, %d time bytes for %d events", len(b.Ints), len(b.Times), b.N)
+		}
+		for i := 0; i < b.N; i++ {
+			w := func(k int) int32 { return int32(binary.LittleEndian.Uint32(b.Ints[4*(colStride*i+k):])) }
+			s := func(k int) string { return strs[w(k)] }
+			out = append(out, trace.Event{
+				Seq: uint64(w(colSeq)), T: int64(math.Float64frombits(binary.LittleEndian.Uint64(b.Times[8*i:]))),
+				Kind: trace.Kind(w(colKind) & 0xff), Layer: trace.Layer(w(colKind) >> 8 & 0xff), From: trace.Layer(w(colKind) >> 16 & 0xff),
+				Thread: s(colThread), Name: s(colName), Ctx: s(colCtx), Obj: s(colObj), Handle: s(colHandle), HR: s(colHR),
+				Fence: uint64(w(colFence)), DMA: uint64(w(colDMA)), Rule: s(colRule), Msg: s(colMsg), Args: s(colArgs),
+				Line: int(w(colLine)), Parent: uint64(w(colParent)),
+			})
+		}
+	}
+	return out
+}
+
+func loadNamed(t *testing.T, name string) *app {
+	t.Helper()
+	src, ok := assets.Scenario(name)
+	if !ok {
+		t.Fatalf("no scenario %s", name)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestBatchesRoundTrip: the columns, fetched in small incremental batches
+// while the run advances, decode to exactly the recorder's events.
+func TestBatchesRoundTrip(t *testing.T) {
+	a := loadNamed(t, "command-lists")
+	var batches []columnBatch
+	var after uint64
+	fetch := func() {
+		for {
+			b := a.batch(after, 37)
+			if b.N == 0 {
+				return
+			}
+			batches = append(batches, keep(b))
+			after += uint64(b.N)
+		}
+	}
+	for !a.run.Step(3) {
+		fetch()
+	}
+	fetch()
+	got := decodeBatches(t, batches)
+	want := a.run.Events()
+	if len(got) != len(want) {
+		t.Fatalf("decoded %d events, recorder has %d", len(got), len(want))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	// Each string crossed once.
+	seen := map[string]bool{}
+	for _, b := range batches {
+		for _, s := range b.Strings {
+			if seen[s] {
+				t.Fatalf("string %q sent twice", s)
+			}
+			seen[s] = true
+		}
+	}
+}
+
+// TestSyntheticTrace: a synthetic trace is well formed (contiguous seqs,
+// parents before children and on their thread, times not running backwards
+// per thread) and is what batches deliver.
+func TestSyntheticTrace(t *testing.T) {
+	n := 10*len(synthFrame) + 7
+	a := loadNamed(t, "hello-triangle")
+	a.loadSynthetic(n)
+	var bs []columnBatch
+	for after := uint64(0); ; {
+		b := a.batch(after, 64)
+		if b.N == 0 {
+			break
+		}
+		bs = append(bs, keep(b))
+		after += uint64(b.N)
+	}
+	evs := decodeBatches(t, bs)
+	if len(evs) != n {
+		t.Fatalf("%d events, want %d", len(evs), n)
+	}
+	last := map[string]int64{}
+	for i, e := range evs {
+		if e.Seq != uint64(i+1) {
+			t.Fatalf("event %d has seq %d", i, e.Seq)
+		}
+		if e.Parent != 0 && (e.Parent >= e.Seq || evs[e.Parent-1].Thread != e.Thread || evs[e.Parent-1].Kind != trace.Call) {
+			t.Fatalf("event %d (%s): bad parent %d", e.Seq, e.Name, e.Parent)
+		}
+		if e.T < last[e.Thread] {
+			t.Fatalf("event %d (%s) on %s goes back in time: %d < %d", e.Seq, e.Name, e.Thread, e.T, last[e.Thread])
+		}
+		last[e.Thread] = e.T
+	}
+	// A load ends synthetic mode.
+	if err := a.load([]byte("option seed=1\n")); err != nil {
+		t.Fatal(err)
+	}
+	if a.synth != 0 {
+		t.Fatal("load kept the synthetic trace")
+	}
+}
+
+// TestInspectCommandLists follows command-lists.d3ds through seed 002's
+// state machine: cl is valid, retired, cached; cl2 takes its handle back
+// (valid) and is freed; the handle's cache history shows each DDI.
+func TestInspectCommandLists(t *testing.T) {
+	a := loadNamed(t, "command-lists")
+	if s := runToEnd(t, a); !s.OK() {
+		t.Fatalf("run failed: %v", s.Failures)
+	}
+	var snap inspectSnapshot
+	if err := json.Unmarshal(a.inspect(), &snap); err != nil {
+		t.Fatal(err)
+	}
+	states := map[string][]string{}
+	handles := map[string]string{}
+	for _, l := range snap.Lists {
+		for _, h := range l.History {
+			states[l.Obj] = append(states[l.Obj], h.What)
+		}
+		handles[l.Obj] = l.Handle
+		if l.DC != "DC1" || len(l.Executed) != 1 || l.Executed[0].Ctx != "IC" {
+			t.Errorf("%s: dc %q executed %+v, want DC1 and once on IC", l.Obj, l.DC, l.Executed)
+		}
+	}
+	if got := strings.Join(states["cl"], " "); got != "valid retired cached" {
+		t.Errorf("cl states: %q", got)
+	}
+	if got := strings.Join(states["cl2"], " "); got != "valid freed" {
+		t.Errorf("cl2 states: %q", got)
+	}
+	if handles["cl"] == "" || handles["cl"] != handles["cl2"] {
+		t.Errorf("cl2 should reuse cl's handle: %v", handles)
+	}
+	if len(snap.CLCache) != 1 {
+		t.Fatalf("command-list cache: %+v", snap.CLCache)
+	}
+	var ddis []string
+	for _, h := range snap.CLCache[0].History {
+		ddis = append(ddis, strings.Fields(h.What)[len(strings.Fields(h.What))-1])
+	}
+	// "created by CreateCommandList (cold path) for cl" ends in "cl"; take
+	// the DDI names instead.
+	want := []string{"CreateCommandList", "RecycleDestroyCommandList", "RecycleCommandList", "RecycleCreateCommandList", "DestroyCommandList"}
+	for i, h := range snap.CLCache[0].History {
+		if i >= len(want) || !strings.Contains(h.What, want[i]) {
+			t.Fatalf("cache history %d: %q, want %v (all: %v)", i, h.What, want, ddis)
+		}
+	}
+	if snap.CLCache[0].InCache || snap.Live.CommandLists != 0 {
+		t.Errorf("at the end nothing is cached or live: %+v", snap.Live)
+	}
+	if len(snap.DCCache) != 1 || snap.DCCache[0].Name != "DC1 (dc)" || snap.Live.Deferred != 0 {
+		t.Errorf("deferred-context cache: %+v live %+v", snap.DCCache, snap.Live)
+	}
+	// Context-local handles carry their IC handle's size.
+	var dcHandles int
+	for _, h := range snap.Handles {
+		if h.Ctx == "DC1" && h.Of != "" {
+			dcHandles++
+			if h.Size <= 0 {
+				t.Errorf("DC handle %s of %s (%s) has no size", h.Handle, h.Obj, h.Of)
+			}
+			if h.Destroyed == 0 {
+				t.Errorf("DC handle %s of %s outlives its command list", h.Handle, h.Obj)
+			}
+		}
+	}
+	if dcHandles == 0 {
+		t.Error("no context-local handles")
+	}
+}
+
+// TestStepFrameAndLine: step frame stops right after a Present; step to
+// line stops right after the line's call.
+func TestStepFrameAndLine(t *testing.T) {
+	a := loadNamed(t, "spinning-cube")
+	presents := func() (n int) {
+		for _, e := range a.run.Events() {
+			if e.From == trace.App && e.Kind == trace.Call && e.Name == "Present" {
+				n++
+			}
+		}
+		return n
+	}
+	for want := 1; want <= 3; want++ {
+		s := a.stepFrame()
+		if got := presents(); got != want || s.Done {
+			t.Fatalf("after %d stepFrame: %d Presents, done %v", want, got, s.Done)
+		}
+		if e := a.run.Events(); lastAPILine(e) == 0 {
+			t.Fatal("no API call")
+		}
+	}
+	if s := a.stepFrame(); !s.Done || s.Frames != 3 {
+		t.Fatalf("the fourth stepFrame runs to the end: %+v", s)
+	}
+
+	a = loadNamed(t, "hello-triangle")
+	src, _ := assets.Scenario("hello-triangle")
+	line := 0
+	for i, l := range strings.Split(string(src), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "vb = ") {
+			line = i + 1
+		}
+	}
+	if line == 0 {
+		t.Fatal("hello-triangle has no vb = line")
+	}
+	a.stepToLine(line)
+	if got := lastAPILine(a.run.Events()); got != line {
+		t.Fatalf("stepToLine(%d) stopped after line %d", line, got)
+	}
+	// Again: already there, nothing runs.
+	n := len(a.run.Events())
+	a.stepToLine(line)
+	if len(a.run.Events()) != n {
+		t.Fatal("stepToLine to a done line ran more calls")
+	}
+}
+
+// TestDownloads: the trace files are the CLI's, the PNG decodes to the frame.
+func TestDownloads(t *testing.T) {
+	a := loadNamed(t, "hello-triangle")
+	if a.framePNG() != nil {
+		t.Fatal("a PNG before any frame")
+	}
+	runToEnd(t, a)
+	lines := strings.Split(strings.TrimSpace(string(a.traceFile(false))), "\n")
+	if len(lines) != len(a.run.Events()) {
+		t.Fatalf("%d JSON lines for %d events", len(lines), len(a.run.Events()))
+	}
+	var v map[string]any
+	if err := json.Unmarshal(a.traceFile(true), &v); err != nil {
+		t.Fatalf("perfetto: %v", err)
+	}
+	p := a.framePNG()
+	if len(p) < 8 || string(p[1:4]) != "PNG" {
+		t.Fatal("not a PNG")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	if err := check([]byte("option seed=1\ndev, imm = D3D11CreateDevice\n")); err != nil {
+		t.Fatal(err)
+	}
+	err := check([]byte("option seed=1\n\n@@@\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "3:") {
+		t.Fatalf("check: %v", err)
+	}
+}

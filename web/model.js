@@ -1,0 +1,199 @@
+// The panel's copy of the trace, as columns: the layout of wasm/columns.go
+// (keep the two in step). Events arrive in batches of typed arrays; strings
+// arrive once each and events name them by index. Views read fields through
+// the accessors below and never build an object per event, except for the
+// few they show.
+
+export const STRIDE = 15; // colStride in wasm/columns.go
+export const C = {
+  seq: 0, kind: 1, thread: 2, name: 3, ctx: 4, obj: 5, handle: 6, hr: 7,
+  fence: 8, dma: 9, rule: 10, msg: 11, args: 12, line: 13, parent: 14,
+};
+export const KIND = {
+  none: 0, call: 1, ret: 2, submit: 3, exec: 4, fence: 5, interrupt: 6, dpc: 7,
+  wait: 8, violation: 9, message: 10, dep: 11,
+};
+export const KIND_NAMES = ["", "call", "return", "submit", "exec", "fence", "interrupt", "dpc", "wait", "violation", "message", "dep"];
+export const LAYER = { none: 0, app: 1, runtime: 2, umd: 3, dxgkrnl: 4, kmd: 5, gpu: 6 };
+export const LAYER_NAMES = ["", "app", "runtime", "umd", "dxgkrnl", "kmd", "gpu"];
+
+export class Store {
+  constructor() {
+    this.version = 0;
+    this.reset();
+  }
+
+  reset() {
+    this.n = 0;
+    this.ints = new Int32Array(STRIDE * 1024);
+    this.t = new Float64Array(1024);
+    this.strs = [""];
+    this.firstSeq = 0;
+    this.lastSeq = 0;
+    this.maxT = 0;
+    this.lastApiLine = 0;
+    this.version++;
+  }
+
+  // append adds one batch from d3dsim.batch; false when its seqs do not
+  // follow on (the recorder dropped events we had not fetched): the caller
+  // starts over.
+  append(b) {
+    if (!b || !b.n) return true;
+    const first = b.ints[C.seq];
+    if (this.n > 0 && first !== this.lastSeq + 1) return false;
+    if (b.nstrings > 0) {
+      const add = b.strings.split("\u0000");
+      for (const s of add) this.strs.push(s);
+    }
+    this.grow(this.n + b.n);
+    this.ints.set(b.ints, this.n * STRIDE);
+    this.t.set(b.t, this.n);
+    if (this.n === 0) this.firstSeq = first;
+    const start = this.n;
+    this.n += b.n;
+    this.lastSeq = this.ints[(this.n - 1) * STRIDE + C.seq];
+    for (let i = start; i < this.n; i++) {
+      const t = this.t[i];
+      if (t > this.maxT) this.maxT = t;
+      if (this.from(i) === LAYER.app && this.kind(i) === KIND.call) {
+        const l = this.ints[i * STRIDE + C.line];
+        if (l > 0) this.lastApiLine = l;
+      }
+    }
+    this.version++;
+    return true;
+  }
+
+  grow(need) {
+    let cap = this.t.length;
+    if (need <= cap) return;
+    while (cap < need) cap *= 2;
+    const ints = new Int32Array(cap * STRIDE);
+    ints.set(this.ints.subarray(0, this.n * STRIDE));
+    const t = new Float64Array(cap);
+    t.set(this.t.subarray(0, this.n));
+    this.ints = ints;
+    this.t = t;
+  }
+
+  // Accessors by index (0 .. n-1).
+  w(i, c) { return this.ints[i * STRIDE + c]; }
+  s(i, c) { return this.strs[this.ints[i * STRIDE + c]]; }
+  seq(i) { return this.ints[i * STRIDE]; }
+  kind(i) { return this.ints[i * STRIDE + 1] & 0xff; }
+  layer(i) { return (this.ints[i * STRIDE + 1] >> 8) & 0xff; }
+  from(i) { return (this.ints[i * STRIDE + 1] >> 16) & 0xff; }
+  thread(i) { return this.strs[this.ints[i * STRIDE + C.thread]]; }
+  threadId(i) { return this.ints[i * STRIDE + C.thread]; }
+  name(i) { return this.strs[this.ints[i * STRIDE + C.name]]; }
+  nameId(i) { return this.ints[i * STRIDE + C.name]; }
+  line(i) { return this.ints[i * STRIDE + C.line]; }
+  parent(i) { return this.ints[i * STRIDE + C.parent]; }
+  dma(i) { return this.ints[i * STRIDE + C.dma]; }
+  fence(i) { return this.ints[i * STRIDE + C.fence]; }
+
+  // index of a seq (-1 when not held).
+  index(seq) {
+    const i = seq - this.firstSeq;
+    return i >= 0 && i < this.n && this.seq(i) === seq ? i : -1;
+  }
+
+  // parentIndex is the index of i's parent call, -1 when top level.
+  parentIndex(i) {
+    const p = this.parent(i);
+    return p ? this.index(p) : -1;
+  }
+
+  // event is the trace.jsonl form of event i (for details and tests).
+  event(i) {
+    const e = {
+      seq: this.seq(i), t: this.t[i], thread: this.thread(i),
+      from: LAYER_NAMES[this.from(i)], layer: LAYER_NAMES[this.layer(i)], kind: KIND_NAMES[this.kind(i)],
+      name: this.name(i),
+    };
+    for (const k of ["ctx", "obj", "handle", "hr"]) {
+      const v = this.s(i, C[k]);
+      if (v) e[k] = v;
+    }
+    if (this.fence(i)) e.fence = this.fence(i);
+    if (this.dma(i)) e.dma = this.dma(i);
+    for (const k of ["rule", "msg", "args"]) {
+      const v = this.s(i, C[k]);
+      if (v) e[k] = v;
+    }
+    if (this.line(i)) e.line = this.line(i);
+    if (this.parent(i)) e.parent = this.parent(i);
+    return e;
+  }
+
+  // returnOf is the index of the return that closes call i (-1: not yet).
+  // Calls nest per thread, so it is the first later return on i's thread
+  // whose parent is i's parent and whose name is i's.
+  returnOf(i, limit = 200000) {
+    if (this.kind(i) !== KIND.call) return -1;
+    const th = this.threadId(i);
+    const name = this.nameId(i);
+    const parent = this.parent(i);
+    const end = Math.min(this.n, i + limit);
+    for (let j = i + 1; j < end; j++) {
+      if (this.threadId(j) === th && this.kind(j) === KIND.ret && this.nameId(j) === name && this.parent(j) === parent) return j;
+    }
+    return -1;
+  }
+
+  // rootCall is the top-level call enclosing i (i itself when top level).
+  rootCall(i) {
+    let r = i;
+    for (let k = 0; k < 64; k++) {
+      const p = this.parentIndex(r);
+      if (p < 0) break;
+      r = p;
+    }
+    return r;
+  }
+}
+
+// formatT formats virtual nanoseconds for people.
+export function formatT(ns) {
+  const a = Math.abs(ns);
+  if (a >= 1e9) return (ns / 1e9).toFixed(3) + " s";
+  if (a >= 1e6) return (ns / 1e6).toFixed(3) + " ms";
+  if (a >= 1e3) return (ns / 1e3).toFixed(2) + " µs";
+  return Math.round(ns) + " ns";
+}
+
+// argValue is key=VALUE out of an args string ("" when absent).
+export function argValue(args, key) {
+  if (!args) return "";
+  for (const f of args.split(/\s+/)) {
+    if (f.startsWith(key + "=")) return f.slice(key.length + 1);
+  }
+  return "";
+}
+
+// seed003Step is the step number of seed 003's WDDM flow an event is, ""
+// when none (the Flow view's badges).
+export function seed003Step(store, i) {
+  if (store.kind(i) !== KIND.call) return "";
+  const name = store.name(i);
+  const layer = store.layer(i);
+  switch (name) {
+    case "DxgkDdiCreateDevice": return "1";
+    case "CreateDevice": return layer === LAYER.umd ? "2" : "";
+    case "pfnCreateContextCb": return "3";
+    case "CreateResource": return layer === LAYER.umd ? "4" : "";
+    case "pfnAllocateCb": return "5";
+    case "DxgkDdiCreateAllocation": return "6";
+    case "PresentDXGI": case "Flush": return layer === LAYER.umd ? "8" : "";
+    case "pfnPresentCb": case "pfnRenderCb": return "9";
+    case "DxgkDdiPresent": case "DxgkDdiRender": case "DxgkDdiRenderKm": return "10";
+    case "DxgkDdiBuildPagingBuffer": return "11";
+    case "DxgkDdiSubmitCommand": return /paging/.test(store.s(i, C.args)) ? "12" : "14";
+    case "DxgkDdiPatch": return "13";
+    case "DxgkDdiInterruptRoutine": return "15";
+    case "DxgkCbNotifyInterrupt": case "DxgkCbQueueDpc": return "16";
+  }
+  if (layer === LAYER.umd && /^Draw/.test(name)) return "7";
+  return "";
+}
