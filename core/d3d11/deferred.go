@@ -385,23 +385,23 @@ func (c *DeviceContext) forgetHandles() {
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	bind(&c.vb, nil, nilRes)
-	bind(&c.ib, nil, nilRes)
-	bind(&c.vs, nil, nilShader)
-	bind(&c.ps, nil, nilShader)
+	bind(c, &c.vb, nil, nilRes)
+	bind(c, &c.ib, nil, nilRes)
+	bind(c, &c.vs, nil, nilShader)
+	bind(c, &c.ps, nil, nilShader)
 	for i := range c.vsCB {
-		bind(&c.vsCB[i], nil, nilRes)
-		bind(&c.psCB[i], nil, nilRes)
+		bind(c, &c.vsCB[i], nil, nilRes)
+		bind(c, &c.psCB[i], nil, nilRes)
 	}
 	for i := range c.srv {
-		bind(&c.srv[i], nil, nilView)
-		bind(&c.samp[i], nil, nilState)
+		bind(c, &c.srv[i], nil, nilView)
+		bind(c, &c.samp[i], nil, nilState)
 	}
-	bind(&c.rtv, nil, nilView)
-	bind(&c.dsv, nil, nilView)
-	bind(&c.blend, nil, nilState)
-	bind(&c.rs, nil, nilState)
-	bind(&c.depth, nil, nilState)
+	bind(c, &c.rtv, nil, nilView)
+	bind(c, &c.dsv, nil, nilView)
+	bind(c, &c.blend, nil, nilState)
+	bind(c, &c.rs, nil, nilState)
+	bind(c, &c.depth, nil, nilState)
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 
