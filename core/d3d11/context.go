@@ -50,7 +50,7 @@ func bind[T interface {
 	}
 	if !isNil(*slot) {
 		if c.isDC {
-			(*slot).unpin() // a deferred context's unbind destroys at once
+			c.dropBinding(*slot) // a deferred context's unbind destroys at once (once its handle is closed)
 		} else {
 			(*slot).unbind() // the immediate context's unbind may queue
 		}

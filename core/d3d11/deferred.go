@@ -18,11 +18,12 @@ type deferred struct {
 	core       ddi.HRTCORELAYER // its own, for pfnSetErrorCb (rule ERR-DC)
 	refs       int32
 	dead       bool
-	open       map[Object]uint32 // context-local handles opened for the command list being recorded
-	openOrder  []openEntry       // in opening order (a resource before its views, rule CLS-DEP)
-	failed     bool              // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
-	abandoned  bool              // and the recording has been thrown away
-	recycle    []*CommandList    // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
+	open       map[Object]uint32      // context-local handles opened for the command list being recorded
+	openOrder  []openEntry            // in opening order (a resource before its views, rule CLS-DEP)
+	unbound    []interface{ unpin() } // unbound while a handle onto them was open: let go when the handles close (rule CLS-FIRST)
+	failed     bool                   // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
+	abandoned  bool                   // and the recording has been thrown away
+	recycle    []*CommandList         // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
 	cache      []ddi.HCOMMANDLIST
 	begun      []*Query
 	mappedHere []*Resource // mapped on this context and not yet unmapped
@@ -326,6 +327,31 @@ func (c *DeviceContext) closeHandles() {
 	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
+	c.letGo()
+}
+
+// dropBinding drops a deferred context's binding. It destroys a released
+// object at once -- the immediate context never bound it, so the runtime
+// has nothing to defer -- but not before the context's handle onto it is
+// closed: until then the context keeps its reference (rule CLS-FIRST: the
+// immediate handle is destroyed last; bug=CLS-FIRST lets go at once).
+func (c *DeviceContext) dropBinding(p interface{ unpin() }) {
+	if o, ok := p.(Object); ok && !c.dev.rt.cfg.Bugs["CLS-FIRST"] {
+		if _, open := c.open[o]; open {
+			c.unbound = append(c.unbound, p)
+			return
+		}
+	}
+	p.unpin()
+}
+
+// letGo drops the references dropBinding kept, once the handles are closed.
+func (c *DeviceContext) letGo() {
+	held := c.unbound
+	c.unbound = nil
+	for _, p := range held {
+		p.unpin()
+	}
 }
 
 // hold keeps the bound objects alive until the deferred context's handles
@@ -381,6 +407,7 @@ func (c *DeviceContext) forgetHandles() {
 	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
+	c.letGo()
 }
 
 // unbindAll drops the context's bindings (and their pins).
