@@ -363,11 +363,20 @@ func (c *DeviceContext) hold() func() {
 	if c.dev.rt.cfg.Bugs["CLS-FIRST"] {
 		return func() {}
 	}
-	var held []interface{ unpin() }
-	add := func(o interface {
+	return c.pinBindings()
+}
+
+// pinBindings takes a reference on everything bound and returns what drops
+// them: as an immediate-context unbinding (which may queue, see unbind) on
+// the immediate context, at once on a deferred context.
+func (c *DeviceContext) pinBindings() func() {
+	type pinned interface {
 		pin()
 		unpin()
-	}) {
+		unbind()
+	}
+	var held []pinned
+	add := func(o pinned) {
 		o.pin()
 		held = append(held, o)
 	}
@@ -394,7 +403,11 @@ func (c *DeviceContext) hold() func() {
 	}
 	return func() {
 		for _, o := range held {
-			o.unpin()
+			if c.isDC {
+				o.unpin()
+			} else {
+				o.unbind()
+			}
 		}
 	}
 }
@@ -688,6 +701,11 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
 	}
 	saved := c.bindings()
+	if restore {
+		// RestoreContextState: the bindings survive the reset, released
+		// objects among them included (they are not queued meanwhile).
+		defer c.pinBindings()()
+	}
 	if l.dc.emulated {
 		if err := c.executeEmulated(l); err != nil {
 			return err

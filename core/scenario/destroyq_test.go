@@ -14,8 +14,9 @@ import (
 // An object released while bound is queued when the immediate context
 // unbinds it -- dead for the API at once, destroyed later -- while a
 // deferred context's unbinding destroys at once. Each case lists events
-// that must first occur in this order; an event is "Name", "Name:obj" or,
-// for the queue, "DrainDestroyQueue:why:obj1 obj2".
+// that must occur in this order; an event is "Name", "Name:obj" or, for the
+// queue, "DrainDestroyQueue:why:obj1 obj2", and "=" before it means its
+// first occurrence in the trace (none earlier).
 func TestRuntimeDestroyQueue(t *testing.T) {
 	const setup = "dev, imm = D3D11CreateDevice\n" +
 		"vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle\n" +
@@ -36,7 +37,7 @@ vb2.Release
 imm.ClearState
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "IASetVertexBuffers:vb2", "Flush", "DrainDestroyQueue:Flush:vb", "DestroyResource:vb", "ReleasedWhileBound:vb2", "DrainDestroyQueue:device-released:vb2", "DestroyResource:vb2", "DestroyDevice"}, nil},
+`, []string{"ReleasedWhileBound:vb", "IASetVertexBuffers:vb2", "Flush", "=DrainDestroyQueue:Flush:vb", "=DestroyResource:vb", "ReleasedWhileBound:vb2", "=DrainDestroyQueue:device-released:vb2", "=DestroyResource:vb2", "DestroyDevice"}, nil},
 
 		{"rebinding the same object keeps it", setup + `imm.IASetVertexBuffers 0 vb
 vb.Release
@@ -51,7 +52,7 @@ vb2.Release
 imm.ClearState
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "Flush", "IASetVertexBuffers:vb2", "DrainDestroyQueue:Flush:vb", "DestroyResource:vb"}, nil},
+`, []string{"ReleasedWhileBound:vb", "Flush", "IASetVertexBuffers:vb2", "=DrainDestroyQueue:Flush:vb", "=DestroyResource:vb"}, nil},
 
 		{"amortized processing drains", setup + `sc = dev.CreateSwapChain Width=16 Height=16
 bb = sc.GetBuffer 0
@@ -69,7 +70,7 @@ bb.Release
 sc.Release
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "pfnPresentCb", "pfnPerformAmortizedProcessingCb", "TrimHighWaterMarks", "DrainDestroyQueue:amortized:vb", "DestroyResource:vb"}, nil},
+`, []string{"ReleasedWhileBound:vb", "pfnPresentCb", "pfnPerformAmortizedProcessingCb", "TrimHighWaterMarks", "=DrainDestroyQueue:amortized:vb", "=DestroyResource:vb"}, nil},
 
 		{"a released device drains the queue and goes", setup + `imm.IASetVertexBuffers 0 vb
 vb.Release
@@ -77,7 +78,7 @@ vb2.Release
 imm.ClearState
 dev.Release
 expect live == 0
-`, []string{"ClearState", "DrainDestroyQueue:device-released:vb", "DestroyResource:vb", "DestroyDevice"}, nil},
+`, []string{"ClearState", "=DrainDestroyQueue:device-released:vb", "=DestroyResource:vb", "DestroyDevice"}, nil},
 
 		{"a view waits for its queued view, not in the queue", "dev, imm = D3D11CreateDevice\n" + `t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
 v = dev.CreateRenderTargetView t
@@ -88,7 +89,7 @@ imm.ClearState
 imm.Flush
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:v", "ClearState", "DrainDestroyQueue:Flush:v", "DestroyRenderTargetView:v", "DestroyResource:t", "DestroyDevice"}, nil},
+`, []string{"ReleasedWhileBound:v", "ClearState", "=DrainDestroyQueue:Flush:v", "=DestroyRenderTargetView:v", "=DestroyResource:t", "DestroyDevice"}, nil},
 
 		{"a deferred context's unbinding destroys at once", setup + `dc = dev.CreateDeferredContext
 dc.IASetVertexBuffers 0 vb
@@ -99,7 +100,7 @@ cl.Release
 dc.Release
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "FinishCommandList", "DestroyResource:vb", "DestroyDevice"}, []string{"DrainDestroyQueue"}},
+`, []string{"ReleasedWhileBound:vb", "FinishCommandList", "=DestroyResource:vb", "DestroyDevice"}, []string{"DrainDestroyQueue"}},
 
 		{"a deferred context's unbinding waits for its handle", setup + `dc = dev.CreateDeferredContext
 dc.IASetVertexBuffers 0 vb
@@ -111,7 +112,23 @@ cl.Release
 dc.Release
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "ClearState", "FinishCommandList", "DestroyResource:vb", "DestroyDevice"}, []string{"DrainDestroyQueue"}},
+`, []string{"ReleasedWhileBound:vb", "ClearState", "FinishCommandList", "=DestroyResource:vb", "DestroyDevice"}, []string{"DrainDestroyQueue"}},
+
+		{"ExecuteCommandList restoring the state keeps a released binding", setup + `dc = dev.CreateDeferredContext
+dc.IASetPrimitiveTopology TRIANGLELIST
+cl = dc.FinishCommandList FALSE
+imm.IASetVertexBuffers 0 vb
+vb.Release
+vb2.Release
+imm.ExecuteCommandList cl TRUE
+imm.Flush
+imm.ClearState
+imm.Flush
+cl.Release
+dc.Release
+dev.Release
+expect live == 0
+`, []string{"ReleasedWhileBound:vb", "ExecuteCommandList", "IaSetVertexBuffers:vb", "ClearState", "=DrainDestroyQueue:Flush:vb", "=DestroyResource:vb"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,17 +139,26 @@ expect live == 0
 			at := -1
 			evs := r.Events()
 			for _, want := range tt.order {
-				i := firstEvent(evs, want)
-				if i < 0 {
-					t.Fatalf("no %s in the trace", want)
+				if first, ok := strings.CutPrefix(want, "="); ok {
+					// its first occurrence: nothing of the kind earlier
+					i := firstEvent(evs, first, 0)
+					if i < 0 {
+						t.Fatalf("no %s in the trace", first)
+					}
+					if i <= at {
+						t.Fatalf("%s (event %d) comes before the event %d it must follow (order %v)", first, evs[i].Seq, evs[at].Seq, tt.order)
+					}
+					at = i
+					continue
 				}
-				if i <= at {
-					t.Fatalf("%s (event %d) comes before the event %d it must follow (order %v)", want, evs[i].Seq, evs[at].Seq, tt.order)
+				i := firstEvent(evs, want, at+1)
+				if i < 0 {
+					t.Fatalf("no %s after event %d (order %v)", want, at, tt.order)
 				}
 				at = i
 			}
 			for _, no := range tt.never {
-				if i := firstEvent(evs, no); i >= 0 {
+				if i := firstEvent(evs, no, 0); i >= 0 {
 					t.Errorf("unexpected %s: %s", no, evs[i].Msg)
 				}
 			}
@@ -140,11 +166,12 @@ expect live == 0
 	}
 }
 
-// firstEvent finds the first Call or Message event matching want (see
-// TestRuntimeDestroyQueue).
-func firstEvent(evs []trace.Event, want string) int {
+// firstEvent finds the first Call or Message event from index from on that
+// matches want (see TestRuntimeDestroyQueue).
+func firstEvent(evs []trace.Event, want string, from int) int {
 	parts := strings.SplitN(want, ":", 3)
-	for i, e := range evs {
+	for i := from; i < len(evs); i++ {
+		e := evs[i]
 		if e.Kind == trace.Return || e.Name != parts[0] {
 			continue
 		}
