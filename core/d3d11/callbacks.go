@@ -256,9 +256,9 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 // immediate context's thread, whose bindings put the objects there.
 func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Lock()
-	ctx := "IC"
+	ctx, immediate := "IC", true
 	if x := c.contexts[core]; x != nil {
-		ctx = x.name
+		ctx, immediate = x.name, !x.isDC
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
@@ -269,8 +269,8 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Unlock()
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
 		Args: fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
-	if ctx == "IC" {
-		c.dev().drainDestroyQueue("IC", "amortized")
+	if immediate {
+		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
 	done(nil)
 }

@@ -106,8 +106,9 @@ func (o *object) unbind() {
 // the objects.
 func (d *Device) drainDestroyQueue(ctx, why string) {
 	for {
-		// The loop takes what a destruction queues meanwhile (another
-		// thread may not add to it today, but nothing below relies on that).
+		// Until it stays empty: a destruction itself never queues (a
+		// view's end destroys its released resource at once), but the
+		// immediate context may queue more while another thread drains.
 		d.mu.Lock()
 		queued := d.destroyQ
 		d.destroyQ = nil
@@ -118,9 +119,13 @@ func (d *Device) drainDestroyQueue(ctx, why string) {
 		var names []string
 		var doomed []*object
 		for _, o := range queued {
+			if o.dead.Load() {
+				continue // a racing final Release on another thread saw the unbinding and destroyed it
+			}
 			if o.pins.Load() > 0 {
 				// Bound again since (only bug=LIFE-DANGLING lets the
-				// application do that): it lives while bound.
+				// application do that): it lives while bound, and the
+				// next unbinding queues it again.
 				o.queued.Store(false)
 				continue
 			}
