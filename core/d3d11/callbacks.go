@@ -248,17 +248,23 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
 }
 
-// PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000):
-// it trims the high-water mark of its context-local handle allocator back to
-// what is in use. The work is visible in the trace.
+// PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000:
+// the API uses it "to trim high-water marks and clean the deferred
+// object-destruction queue"): it trims the high-water mark of its
+// context-local handle allocator back to what is in use and, called by the
+// immediate context, drains the runtime's destruction queue (objects
+// released while bound, queued when the immediate context unbound them).
+// Both are visible in the trace (TrimHighWaterMarks, DrainDestroyQueue).
 //
 // The core-layer handle says which context calls: a deferred context that
-// ran out of command-buffer space calls it with its own (rule AM-DC).
+// ran out of command-buffer space calls it with its own (rule AM-DC); the
+// seed asks "at least" the trimming of it, and the queue waits for the
+// immediate context's thread, whose bindings put the objects there.
 func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Lock()
-	ctx := "IC"
+	ctx, immediate := "IC", true
 	if x := c.contexts[core]; x != nil {
-		ctx = x.name
+		ctx, immediate = x.name, !x.isDC
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
@@ -266,18 +272,11 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	open := c.clsOpen
 	high := c.clsHigh
 	c.clsHigh = open
-	queued := c.destroyQ
-	c.destroyQ = nil
 	c.mu.Unlock()
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
 		Args: fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
-	if len(queued) > 0 {
-		// The runtime's own destruction queue (only bug=DD-SYNC fills it).
-		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DrainDestroyQueue", Obj: c.name,
-			Args: fmt.Sprintf("objects=%d", len(queued)), Msg: fmt.Sprintf("the runtime destroys %d objects it queued", len(queued))})
-		for _, o := range queued {
-			o.kill()
-		}
+	if immediate {
+		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
 	done(nil)
 }

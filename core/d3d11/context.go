@@ -40,14 +40,22 @@ func (c *DeviceContext) api(name, obj string) func(error) { return c.dev.api(nam
 func bind[T interface {
 	pin()
 	unpin()
-}](slot *T, v T, isNil func(T) bool) {
-	if !isNil(*slot) {
-		(*slot).unpin()
-	}
-	*slot = v
+	unbind()
+}](c *DeviceContext, slot *T, v T, isNil func(T) bool) {
+	// The new binding is pinned before the old one lets go (AddRef before
+	// Release): rebinding the object already in the slot must not drop its
+	// last reference.
 	if !isNil(v) {
 		v.pin()
 	}
+	if !isNil(*slot) {
+		if c.isDC {
+			c.dropBinding(*slot) // a deferred context's unbind destroys at once (once its handle is closed)
+		} else {
+			(*slot).unbind() // the immediate context's unbind may queue
+		}
+	}
+	*slot = v
 }
 
 func nilRes(r *Resource) bool  { return r == nil }
@@ -142,7 +150,7 @@ func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, of
 	}
 	return c.simple("IASetVertexBuffers", "IaSetVertexBuffers", objName(vb), []Object{vb}, func() {
 		if slot == 0 {
-			bind(&c.vb, vb, nilRes)
+			bind(c, &c.vb, vb, nilRes)
 			c.vbStride, c.vbOffset = stride, offset
 		}
 		c.umd.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
@@ -159,7 +167,7 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 		return err
 	}
 	return c.simple("IASetIndexBuffer", "IaSetIndexBuffer", objName(ib), []Object{ib}, func() {
-		bind(&c.ib, ib, nilRes)
+		bind(c, &c.ib, ib, nilRes)
 		c.umd.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
 	})
 }
@@ -176,7 +184,7 @@ func (c *DeviceContext) VSSetShader(s *Shader) error {
 		return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)
 	}
 	return c.simple("VSSetShader", "VsSetShader", objName(s), []Object{s}, func() {
-		bind(&c.vs, s, nilShader)
+		bind(c, &c.vs, s, nilShader)
 		c.umd.VsSetShader(c.h, c.shH(s))
 	})
 }
@@ -186,7 +194,7 @@ func (c *DeviceContext) PSSetShader(s *Shader) error {
 		return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
 	}
 	return c.simple("PSSetShader", "PsSetShader", objName(s), []Object{s}, func() {
-		bind(&c.ps, s, nilShader)
+		bind(c, &c.ps, s, nilShader)
 		c.umd.PsSetShader(c.h, c.shH(s))
 	})
 }
@@ -203,7 +211,7 @@ func (c *DeviceContext) setCB(api, ddiName string, slots *[4]*Resource, slot uin
 		return err
 	}
 	return c.simple(api, ddiName, objName(b), []Object{b}, func() {
-		bind(&slots[slot], b, nilRes)
+		bind(c, &slots[slot], b, nilRes)
 		set(slot, []ddi.HRESOURCE{c.resH(b)})
 	})
 }
@@ -236,7 +244,7 @@ func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
 		return err
 	}
 	return c.simple("PSSetShaderResources", "PsSetShaderResources", objName(v), []Object{v}, func() {
-		bind(&c.srv[slot], v, nilView)
+		bind(c, &c.srv[slot], v, nilView)
 		c.umd.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
 	})
 }
@@ -251,7 +259,7 @@ func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
 		return err
 	}
 	return c.simple("PSSetSamplers", "PsSetSamplers", objName(s), []Object{s}, func() {
-		bind(&c.samp[slot], s, nilState)
+		bind(c, &c.samp[slot], s, nilState)
 		c.umd.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
 	})
 }
@@ -272,8 +280,8 @@ func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
 		return err
 	}
 	return c.simple("OMSetRenderTargets", "SetRenderTargets", objName(rtv), []Object{rtv, dsv}, func() {
-		bind(&c.rtv, rtv, nilView)
-		bind(&c.dsv, dsv, nilView)
+		bind(c, &c.rtv, rtv, nilView)
+		bind(c, &c.dsv, dsv, nilView)
 		var rtvs []ddi.HRENDERTARGETVIEW
 		if rtv != nil {
 			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(c.viewH(rtv))}
@@ -287,7 +295,7 @@ func (c *DeviceContext) OMSetBlendState(s *State) error {
 		return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
 	}
 	return c.simple("OMSetBlendState", "SetBlendState", objName(s), []Object{s}, func() {
-		bind(&c.blend, s, nilState)
+		bind(c, &c.blend, s, nilState)
 		c.umd.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
 	})
 }
@@ -297,7 +305,7 @@ func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
 		return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
 	}
 	return c.simple("OMSetDepthStencilState", "SetDepthStencilState", objName(s), []Object{s}, func() {
-		bind(&c.depth, s, nilState)
+		bind(c, &c.depth, s, nilState)
 		c.umd.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
 	})
 }
@@ -307,7 +315,7 @@ func (c *DeviceContext) RSSetState(s *State) error {
 		return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
 	}
 	return c.simple("RSSetState", "SetRasterizerState", objName(s), []Object{s}, func() {
-		bind(&c.rs, s, nilState)
+		bind(c, &c.rs, s, nilState)
 		c.umd.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
 	})
 }
@@ -639,14 +647,24 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 	return v, hr, nil
 }
 
-// Flush submits the command buffer (seed 003 step 8 -> pfnRenderCb). It
-// returns nothing in D3D11: on a removed device it does nothing.
+// Flush drains the runtime's destruction queue and submits the command
+// buffer (seed 003 step 8 -> pfnRenderCb). It returns nothing in D3D11: on
+// a removed device it only destroys what the runtime queued.
 func (c *DeviceContext) Flush() error {
 	done := c.api("Flush", "")
 	if c.isDC {
 		err := c.dev.invalid("Flush", c.name, "Flush is an immediate-context call")
 		done(err)
 		return err
+	}
+	if !c.dev.rt.cfg.Bugs["DD-SYNC"] { // the bug: only amortized processing drains the runtime's queue
+		// Flush is the official way to destroy synchronously (seed 000:
+		// Release; ClearState; Flush): the runtime first destroys what it
+		// queued -- what ClearState unbound -- so that the driver's
+		// Flush, which processes its own deferred-destruction queue even
+		// with nothing to submit, deallocates it too (rules DD-SYNC,
+		// DD-FLUSH).
+		c.dev.drainDestroyQueue("IC", "Flush")
 	}
 	if c.dev.Removed() != nil {
 		done(nil)
@@ -669,43 +687,39 @@ func (c *DeviceContext) ClearState() error {
 		// ClearState's DDIs are serialised like any other (rule FT-CAP).
 		defer c.dev.serialise()()
 	}
-	if !c.isDC {
-		c.dev.clearing.Store(true)
-		defer c.dev.clearing.Store(false)
-	}
 	steps := []func(){
 		func() {
-			bind(&c.vb, nil, nilRes)
+			bind(c, &c.vb, nil, nilRes)
 			c.umd.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
 		},
-		func() { bind(&c.ib, nil, nilRes); c.umd.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0) },
-		func() { bind(&c.vs, nil, nilShader); c.umd.VsSetShader(c.h, 0) },
-		func() { bind(&c.ps, nil, nilShader); c.umd.PsSetShader(c.h, 0) },
+		func() { bind(c, &c.ib, nil, nilRes); c.umd.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0) },
+		func() { bind(c, &c.vs, nil, nilShader); c.umd.VsSetShader(c.h, 0) },
+		func() { bind(c, &c.ps, nil, nilShader); c.umd.PsSetShader(c.h, 0) },
 		func() {
 			for i := range c.vsCB {
-				bind(&c.vsCB[i], nil, nilRes)
-				bind(&c.psCB[i], nil, nilRes)
+				bind(c, &c.vsCB[i], nil, nilRes)
+				bind(c, &c.psCB[i], nil, nilRes)
 			}
 			c.umd.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
 			c.umd.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
 		},
 		func() {
 			for i := range c.srv {
-				bind(&c.srv[i], nil, nilView)
-				bind(&c.samp[i], nil, nilState)
+				bind(c, &c.srv[i], nil, nilView)
+				bind(c, &c.samp[i], nil, nilState)
 			}
 			c.umd.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
 			c.umd.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
 		},
 		func() {
-			bind(&c.rtv, nil, nilView)
-			bind(&c.dsv, nil, nilView)
+			bind(c, &c.rtv, nil, nilView)
+			bind(c, &c.dsv, nil, nilView)
 			c.umd.SetRenderTargets(c.h, nil, 0)
 		},
 		func() {
-			bind(&c.blend, nil, nilState)
-			bind(&c.rs, nil, nilState)
-			bind(&c.depth, nil, nilState)
+			bind(c, &c.blend, nil, nilState)
+			bind(c, &c.rs, nil, nilState)
+			bind(c, &c.depth, nil, nilState)
 			c.umd.SetBlendState(c.h, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
 			c.umd.SetRasterizerState(c.h, 0)
 			c.umd.SetDepthStencilState(c.h, 0, 0)
@@ -717,6 +731,12 @@ func (c *DeviceContext) ClearState() error {
 	}
 	c.topo, c.hasVP = ddi.TopologyUndefined, false
 	done(nil)
+	if !c.isDC && c.dev.refs.Load() == 0 {
+		// The application released the device before clearing what it
+		// still bound: the unbound objects go now, and the device with
+		// them (maybeDestroy).
+		c.dev.maybeDestroy()
+	}
 	return nil
 }
 

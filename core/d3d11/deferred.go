@@ -18,11 +18,12 @@ type deferred struct {
 	core       ddi.HRTCORELAYER // its own, for pfnSetErrorCb (rule ERR-DC)
 	refs       int32
 	dead       bool
-	open       map[Object]uint32 // context-local handles opened for the command list being recorded
-	openOrder  []openEntry       // in opening order (a resource before its views, rule CLS-DEP)
-	failed     bool              // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
-	abandoned  bool              // and the recording has been thrown away
-	recycle    []*CommandList    // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
+	open       map[Object]uint32      // context-local handles opened for the command list being recorded
+	openOrder  []openEntry            // in opening order (a resource before its views, rule CLS-DEP)
+	unbound    []interface{ unpin() } // unbound while a handle onto them was open: let go when the handles close (rule CLS-FIRST)
+	failed     bool                   // the driver reported E_OUTOFMEMORY through pfnSetErrorCb
+	abandoned  bool                   // and the recording has been thrown away
+	recycle    []*CommandList         // destroyed lists whose handles wait for RecycleCommandList (the InterlockedSList)
 	cache      []ddi.HCOMMANDLIST
 	begun      []*Query
 	mappedHere []*Resource // mapped on this context and not yet unmapped
@@ -326,6 +327,31 @@ func (c *DeviceContext) closeHandles() {
 	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
+	c.letGo()
+}
+
+// dropBinding drops a deferred context's binding. It destroys a released
+// object at once -- the immediate context never bound it, so the runtime
+// has nothing to defer -- but not before the context's handle onto it is
+// closed: until then the context keeps its reference (rule CLS-FIRST: the
+// immediate handle is destroyed last; bug=CLS-FIRST lets go at once).
+func (c *DeviceContext) dropBinding(p interface{ unpin() }) {
+	if o, ok := p.(Object); ok && !c.dev.rt.cfg.Bugs["CLS-FIRST"] {
+		if _, open := c.open[o]; open {
+			c.unbound = append(c.unbound, p)
+			return
+		}
+	}
+	p.unpin()
+}
+
+// letGo drops the references dropBinding kept, once the handles are closed.
+func (c *DeviceContext) letGo() {
+	held := c.unbound
+	c.unbound = nil
+	for _, p := range held {
+		p.unpin()
+	}
 }
 
 // hold keeps the bound objects alive until the deferred context's handles
@@ -337,11 +363,20 @@ func (c *DeviceContext) hold() func() {
 	if c.dev.rt.cfg.Bugs["CLS-FIRST"] {
 		return func() {}
 	}
-	var held []interface{ unpin() }
-	add := func(o interface {
+	return c.pinBindings()
+}
+
+// pinBindings takes a reference on everything bound and returns what drops
+// them: as an immediate-context unbinding (which may queue, see unbind) on
+// the immediate context, at once on a deferred context.
+func (c *DeviceContext) pinBindings() func() {
+	type pinned interface {
 		pin()
 		unpin()
-	}) {
+		unbind()
+	}
+	var held []pinned
+	add := func(o pinned) {
 		o.pin()
 		held = append(held, o)
 	}
@@ -368,7 +403,11 @@ func (c *DeviceContext) hold() func() {
 	}
 	return func() {
 		for _, o := range held {
-			o.unpin()
+			if c.isDC {
+				o.unpin()
+			} else {
+				o.unbind()
+			}
 		}
 	}
 }
@@ -381,27 +420,28 @@ func (c *DeviceContext) forgetHandles() {
 	c.dev.mu.Unlock()
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
+	c.letGo()
 }
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	bind(&c.vb, nil, nilRes)
-	bind(&c.ib, nil, nilRes)
-	bind(&c.vs, nil, nilShader)
-	bind(&c.ps, nil, nilShader)
+	bind(c, &c.vb, nil, nilRes)
+	bind(c, &c.ib, nil, nilRes)
+	bind(c, &c.vs, nil, nilShader)
+	bind(c, &c.ps, nil, nilShader)
 	for i := range c.vsCB {
-		bind(&c.vsCB[i], nil, nilRes)
-		bind(&c.psCB[i], nil, nilRes)
+		bind(c, &c.vsCB[i], nil, nilRes)
+		bind(c, &c.psCB[i], nil, nilRes)
 	}
 	for i := range c.srv {
-		bind(&c.srv[i], nil, nilView)
-		bind(&c.samp[i], nil, nilState)
+		bind(c, &c.srv[i], nil, nilView)
+		bind(c, &c.samp[i], nil, nilState)
 	}
-	bind(&c.rtv, nil, nilView)
-	bind(&c.dsv, nil, nilView)
-	bind(&c.blend, nil, nilState)
-	bind(&c.rs, nil, nilState)
-	bind(&c.depth, nil, nilState)
+	bind(c, &c.rtv, nil, nilView)
+	bind(c, &c.dsv, nil, nilView)
+	bind(c, &c.blend, nil, nilState)
+	bind(c, &c.rs, nil, nilState)
+	bind(c, &c.depth, nil, nilState)
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 
@@ -661,6 +701,11 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
 	}
 	saved := c.bindings()
+	if restore {
+		// RestoreContextState: the bindings survive the reset, released
+		// objects among them included (they are not queued meanwhile).
+		defer c.pinBindings()()
+	}
 	if l.dc.emulated {
 		if err := c.executeEmulated(l); err != nil {
 			return err

@@ -45,8 +45,7 @@ type Device struct {
 	allocSize   map[ddi.HALLOCATION]uint64
 	shared      map[ddi.HRTRESOURCE]bool // resources created with MiscFlags=SHARED (rule FT-ALLOC)
 	table       *ddi.FuncTable           // the device function table the driver filled (rule FT-TABLE)
-	clearing    atomic.Bool              // inside the immediate context's ClearState (bug=DD-SYNC)
-	destroyQ    []*object                // bug=DD-SYNC: unbound objects whose destruction the runtime put off
+	destroyQ    []*object                // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
 }
 
 func (d *Device) Name() string { return d.name }
@@ -68,13 +67,24 @@ func (d *Device) Release() uint32 {
 }
 
 func (d *Device) childGone() {
-	if d.children.Add(-1) == 0 {
+	if d.children.Add(-1) == 0 || d.refs.Load() == 0 {
+		// (a released device drains the runtime's queue whenever a
+		// child goes, and goes with the last one: see maybeDestroy)
 		d.maybeDestroy()
 	}
 }
 
 func (d *Device) maybeDestroy() {
-	if d.refs.Load() > 0 || d.children.Load() > 0 || d.dead.Swap(true) {
+	if d.refs.Load() > 0 || d.dead.Load() {
+		return
+	}
+	// Released by the application: what waits in the runtime's destruction
+	// queue goes now, so that children only it (or an object it holds, as
+	// a view holds its resource) kept alive do not keep the device alive --
+	// DestroyDevice drains everything (seed 000). A child's destruction
+	// comes back here; the last one finds none left.
+	d.drainDestroyQueue("", "device-released")
+	if d.children.Load() > 0 || d.dead.Swap(true) {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"d3dsim/core/ddi"
@@ -27,11 +28,16 @@ type object struct {
 	refs    atomic.Int32
 	pins    atomic.Int32
 	dead    atomic.Bool
+	queued  atomic.Bool // in the runtime's destruction queue: gone for the API, not yet destroyed
 	destroy func()
 }
 
 func (o *object) Name() string { return o.name }
-func (o *object) Alive() bool  { return !o.dead.Load() }
+
+// Alive is false from the final Release on, or, for an object released
+// while bound, from the unbinding that queued it: the application cannot
+// use it again (rule LIFE-DANGLING), even though its Destroy* DDI waits.
+func (o *object) Alive() bool { return !o.dead.Load() && !o.queued.Load() }
 
 func (o *object) AddRef() uint32 { return uint32(o.refs.Add(1)) }
 
@@ -46,10 +52,11 @@ func (o *object) Release() uint32 {
 			o.kill()
 		} else if o.dev != nil {
 			// The final Release of an object a context still binds: it
-			// lives on until it is unbound (seed 000's synchronous
+			// lives on until it is unbound, and an immediate-context
+			// unbinding only queues it (seed 000's synchronous
 			// destruction patterns start here, rule DD-SYNC).
 			o.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Message, Name: "ReleasedWhileBound", Obj: o.name,
-				Msg: o.name + ": final Release while a context still binds it; destroyed when unbound"})
+				Msg: o.name + ": final Release while a context still binds it; destroyed after it is unbound (the immediate context's unbinding queues it)"})
 		}
 	}
 	return uint32(n)
@@ -57,18 +64,92 @@ func (o *object) Release() uint32 {
 
 func (o *object) pin() { o.pins.Add(1) }
 
+// unpin drops a reference the runtime holds for something other than an
+// immediate-context binding (a view's on its resource, a command list's, a
+// deferred context's binding): the last one destroys the released object at
+// once.
 func (o *object) unpin() {
 	if o.pins.Add(-1) == 0 && o.refs.Load() == 0 {
-		if d := o.dev; d != nil && d.rt.cfg.Bugs["DD-SYNC"] && d.clearing.Load() {
-			// The bug: ClearState drops the binding but the runtime puts
-			// the destruction off to its amortized processing.
-			d.mu.Lock()
-			d.destroyQ = append(d.destroyQ, o)
-			d.mu.Unlock()
-			return
-		}
 		o.kill()
 	}
+}
+
+// unbind drops an immediate-context binding. When it was the last reference
+// of an object the application released while bound, the object does not
+// die on the spot: it goes into the runtime's destruction queue, which the
+// runtime drains in pfnPerformAmortizedProcessingCb, at the immediate
+// context's Flush and when the device goes (drainDestroyQueue). Seed 000:
+// the API uses the amortized callback "to trim high-water marks and clean
+// the deferred object-destruction queue", and the runtime "uses the same
+// structure" as the driver's deferred destruction; Release; ClearState;
+// Flush is the official way to empty it (rule DD-SYNC).
+func (o *object) unbind() {
+	if o.pins.Add(-1) != 0 || o.refs.Load() != 0 {
+		return
+	}
+	d := o.dev
+	if d == nil {
+		o.kill()
+		return
+	}
+	if o.queued.Swap(true) || o.dead.Load() {
+		return
+	}
+	d.mu.Lock()
+	d.destroyQ = append(d.destroyQ, o)
+	d.mu.Unlock()
+}
+
+// drainDestroyQueue destroys what the runtime queued (see unbind), on the
+// calling thread: Destroy* DDIs are free-threaded. ctx names the context
+// whose thread drains, why the occasion; the DrainDestroyQueue event names
+// the objects.
+func (d *Device) drainDestroyQueue(ctx, why string) {
+	for {
+		// Until it stays empty: a destruction itself never queues (a
+		// view's end destroys its released resource at once), but the
+		// immediate context may queue more while another thread drains.
+		d.mu.Lock()
+		queued := d.destroyQ
+		d.destroyQ = nil
+		d.mu.Unlock()
+		if len(queued) == 0 {
+			return
+		}
+		var names []string
+		var doomed []*object
+		for _, o := range queued {
+			if o.dead.Load() {
+				continue // a racing final Release on another thread saw the unbinding and destroyed it
+			}
+			if o.pins.Load() > 0 {
+				// Bound again since (only bug=LIFE-DANGLING lets the
+				// application do that): it lives while bound, and the
+				// next unbinding queues it again.
+				o.queued.Store(false)
+				continue
+			}
+			names = append(names, o.name)
+			doomed = append(doomed, o)
+		}
+		if len(doomed) == 0 {
+			continue
+		}
+		d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DrainDestroyQueue", Obj: d.name, Ctx: ctx,
+			Args: fmt.Sprintf("objects=%d why=%s", len(doomed), why),
+			Msg:  fmt.Sprintf("the runtime destroys %d objects it queued when the immediate context unbound them (%s): %s", len(doomed), why, strings.Join(names, " "))})
+		for _, o := range doomed {
+			o.kill()
+		}
+	}
+}
+
+// QueuedDestroys counts the objects waiting in the runtime's destruction
+// queue (for tests).
+func (d *Device) QueuedDestroys() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.destroyQ)
 }
 
 func (o *object) kill() {
@@ -164,7 +245,7 @@ type SwapChain struct {
 }
 
 func (o *object) checkAlive(call string) error {
-	if o.dead.Load() {
+	if !o.Alive() {
 		return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
 	}
 	return nil

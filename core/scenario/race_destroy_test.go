@@ -122,19 +122,40 @@ loop:
 		o.Release()
 	}
 	imm.ClearState()
-	// No Flush: the render target and the vertex buffer, unbound by
-	// ClearState, wait in the driver's deferred-destruction queue;
-	// DestroyDevice must complete them (seed 000, rule DD-DEVICE).
-	pending := dev.UMD().(interface{ PendingDestroys() int }).PendingDestroys()
-	if pending < 2 {
-		t.Fatalf("only %d deferred destructions pending before DestroyDevice: the test no longer exercises its drain", pending)
+	// No Flush: the render-target view, the vertex buffer and the shaders,
+	// released while bound, wait in the runtime's destruction queue (the
+	// immediate context's unbinding queued them); rt waits for its view.
+	// DestroyDevice must destroy them all and complete the driver's
+	// deferred destructions they start (seed 000, rule DD-DEVICE).
+	queued := dev.QueuedDestroys()
+	if queued < 4 {
+		t.Fatalf("only %d objects in the runtime's destruction queue before DestroyDevice: the test no longer exercises its drain", queued)
 	}
+	before := len(st.rec.Events())
 	dev.Release()
 	st.kernel.Idle()
 	kd, kc, ka := st.kernel.Live()
 	if n := dev.LiveObjects() + dev.LiveAllocations() + kd + kc + ka; n != 0 {
 		t.Fatalf("%d objects leaked after %d draws (API %d, allocations %d, kernel %d/%d/%d)", n, draws, dev.LiveObjects(), dev.LiveAllocations(), kd, kc, ka)
 	}
-	t.Logf("%d create/destroy rounds on each of 8 goroutines while the immediate context drew %d times; DestroyDevice completed %d deferred destructions", rounds, draws, pending)
+	// The runtime drained its queue, and the driver's own deferred
+	// destructions of rt and vb (their last use was never submitted)
+	// completed inside its DestroyDevice.
+	drained, pending := false, 0
+	inDestroy := false
+	for _, e := range st.rec.Events()[before:] {
+		switch {
+		case e.Name == "DrainDestroyQueue":
+			drained = true
+		case e.Layer == trace.UMD && e.Name == "DestroyDevice":
+			inDestroy = e.Kind == trace.Call
+		case inDestroy && e.Kind == trace.Call && e.Name == "pfnDeallocateCb":
+			pending++
+		}
+	}
+	if !drained || pending < 2 {
+		t.Fatalf("at DestroyDevice: runtime queue drained %v, %d deferred deallocations completed inside the driver's DestroyDevice, want true and >= 2", drained, pending)
+	}
+	t.Logf("%d create/destroy rounds on each of 8 goroutines while the immediate context drew %d times; DestroyDevice drained %d queued objects and completed %d deferred destructions", rounds, draws, queued, pending)
 	return st
 }

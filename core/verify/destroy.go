@@ -47,7 +47,11 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 				break
 			}
 		}
-	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "Flush" && e.Ctx == "IC":
+	case e.Kind == trace.Return && e.Layer == trace.UMD && e.Name == "Flush" && e.Ctx == "IC":
+		// The driver's Flush: what was destroyed before it was called --
+		// the runtime's Flush drains its own destruction queue first, so
+		// that is also what ClearState unbound -- is deallocated when it
+		// returns.
 		call := v.callOf(e)
 		for _, res := range v.pendingBefore(call) {
 			out = append(out, v.violation("DD-FLUSH", e, "Flush returned while %s, destroyed before it, is still not deallocated: Flush must process the deferred-destruction queue even when the command buffer is empty", res))

@@ -13,7 +13,8 @@ import (
 //
 // After the first Flush every object whose final Release came while the
 // immediate context still bound it has been destroyed (its Destroy* DDI
-// ran; the driver's pfnDeallocateCb is rule DD-FLUSH's business). After the
+// ran: ClearState only puts it in the runtime's destruction queue, which
+// Flush drains; the driver's pfnDeallocateCb is rule DD-FLUSH's business). After the
 // second Flush of the heavier pattern, every allocation the driver had
 // deallocated before the End is gone in the kernel too
 // (DxgkDdiDestroyAllocation).
@@ -73,7 +74,7 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 	case s.stage == 1 && ret && e.Name == "Flush":
 		for _, o := range s.waiting {
 			if s.bound[o] {
-				out = append(out, v.violation("DD-SYNC", e, "Release; ClearState; Flush left %s alive: ClearState must drop the immediate context's references and the object be destroyed at once", o))
+				out = append(out, v.violation("DD-SYNC", e, "Release; ClearState; Flush left %s alive: ClearState drops the immediate context's references and Flush must destroy the object (the runtime drains its destruction queue before the driver's Flush)", o))
 			}
 		}
 		s.stage = 2
