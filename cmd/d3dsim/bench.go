@@ -118,7 +118,8 @@ type benchResult struct {
 }
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
-	// Benchmarks run long on purpose: lift the trace budget.
+	// A ring big enough to hold every event: the JSON exporter is timed on
+	// them all.
 	s, err := scenario.Load("bench", []byte("option maxevents=100000000\n"+src))
 	if err != nil {
 		return nil, 0, err

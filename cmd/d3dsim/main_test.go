@@ -42,6 +42,13 @@ func TestRunExitCodes(t *testing.T) {
 		{"unknown flag", []string{"run", good, "--speed", "3"}, 2, "unknown flag --speed"},
 		{"bad seed", []string{"run", good, "--seed", "x"}, 2, "--seed"},
 		{"verify clean", []string{"verify", good}, 0, "0 violations"},
+		{"step budget", []string{"run", write("loop.d3ds", "option maxsteps=5000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n")}, 1, "loop.d3ds:4:2: step budget of 5000 API calls reached"},
+		{"trace ring", []string{"run", write("ring.d3ds", "option maxevents=1000\ndev, imm = D3D11CreateDevice\nrepeat 2000 {\n imm.Flush\n}\n")}, 0, "dropped: "},
+		{"source too large", []string{"run", write("big.d3ds", strings.Repeat("# padding\n", 110000))}, 2, "big.d3ds:1:1: scenario too large"},
+		{"link not base64", []string{"run", "--link", "http://x/#s=1.%%%"}, 2, "link"},
+		{"link without fragment", []string{"run", "--link", "http://x/"}, 2, "link"},
+		{"link truncated", []string{"run", "--link", "http://x/#s=1.eJzLSM3JyVcozy_KSQEAGgQEXQ"}, 2, "link"},
+		{"link zip bomb", []string{"run", "--link", link.URL("http://x/", strings.Repeat("a", 2<<20))}, 2, "link payload too large"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(tt.args...)

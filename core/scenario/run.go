@@ -34,15 +34,16 @@ type Run struct {
 
 	hash     string   // of the last frame, computed once per frame
 	hashed   int      // frames hashed
-	messages []string // debug-layer messages seen so far
-	msgSeen  uint64   // events scanned for them
+	messages []string // debug-layer messages seen so far (onEvent)
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
 
 	verifier *verify.Verifier
-	expected map[string]bool // rules named by `expect violation`
-	deferred []deferredCalls
+	expected map[string]bool  // rules named by `expect violation`
+	deferred []*deferredCalls // written under the recorder's lock (onEvent)
+	polled   uint64           // events handed to the verifier so far
+	lostRead bool             // the ring dropped events the verifier had not read
 }
 
 type thread struct {
@@ -64,10 +65,12 @@ type frame struct {
 
 // deferredCalls is an `expect calls` checked once the run is over, when the
 // asynchronous consequences of the statement (kernel, GPU, interrupt, DPC)
-// have all happened.
+// have all happened. Its events are collected as they are written.
 type deferredCalls struct {
-	e        *Expect
-	from, to uint64
+	e    *Expect
+	seq  []trace.Event   // the statement's own events, then those it caused
+	dmas map[uint64]bool // DMA buffers the statement submitted
+	lost bool            // the ring dropped some of its own events first
 }
 
 // NewRun prepares a run. Nothing executes until Step or Finish.
@@ -77,6 +80,8 @@ func NewRun(s *Script, o Overrides) *Run {
 	r.stack = newStack(r.opt, func(f gpu.Frame) {
 		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	})
+	r.rec.SetLimit(r.opt.maxevents)
+	r.rec.Subscribe(r.onEvent)
 	r.verifier = verify.New(r.rec)
 	r.threads = []*thread{{name: "main", stack: []*frame{{stmts: s.Stmts}}}}
 	return r
@@ -209,7 +214,10 @@ func (r *Run) exec(t *thread) bool {
 }
 
 func (r *Run) call(t *thread, s *Call) {
-	x := &call{run: r, st: s, pos: map[int]Arg{}, name: map[string]Arg{}}
+	x := &call{run: r, st: s}
+	if len(s.Args) > 0 { // reading a nil map is fine: a call without arguments allocates none
+		x.pos, x.name = map[int]Arg{}, map[string]Arg{}
+	}
 	if s.Target == "" {
 		x.m = globals[s.Method]
 	} else {
@@ -258,14 +266,9 @@ func (r *Run) call(t *thread, s *Call) {
 		r.stop()
 		return
 	}
+	// The trace itself is a ring (option maxevents): it never stops a run.
 	if r.steps >= r.opt.maxsteps {
 		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
-		r.stop()
-	} else if n := r.rec.Len(); n >= r.opt.maxevents {
-		// The trace lives in memory (the panel and the verifier read it):
-		// a runaway scenario must stop before it exhausts the machine or
-		// the browser tab.
-		r.failf(s.Pos, "trace budget of %d events reached after %d API calls (option maxevents=N raises it)", r.opt.maxevents, r.steps)
 		r.stop()
 	}
 }
@@ -315,9 +318,25 @@ func typeOf(v any) string {
 	return ""
 }
 
-// check feeds new events to the verifier.
+// check feeds new events to the verifier. It runs after every statement, so
+// the verifier reads each event before the trace ring can drop it — unless
+// one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
+	n := uint64(r.rec.Len())
+	if n > r.polled && r.rec.Get(r.polled+1) == nil && !r.lostRead {
+		r.lostRead = true
+		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
+	}
 	r.verifier.Poll()
+	r.polled = n
+}
+
+// lastLine is the scenario line of the newest event held.
+func (r *Run) lastLine() int {
+	if e := r.rec.Get(uint64(r.rec.Len())); e != nil {
+		return e.Line
+	}
+	return 0
 }
 
 // finish drains the GPU, evaluates deferred expectations and ends the run.
@@ -328,9 +347,10 @@ func (r *Run) finish() {
 	r.sim.Switch("main")
 	r.kernel.Idle()
 	r.check()
-	events := r.rec.Events()
-	for _, d := range r.deferred {
-		r.checkCalls(d, events)
+	var pending []*deferredCalls
+	r.rec.View(func([]trace.Event) { pending, r.deferred = r.deferred, nil })
+	for _, d := range pending {
+		r.checkCalls(d)
 	}
 	r.stop()
 }
@@ -351,7 +371,7 @@ func (r *Run) stop() {
 
 // Summary reports the run so far.
 func (r *Run) Summary() Summary {
-	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Violations: len(r.verifier.Violations()),
+	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
 		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
@@ -360,13 +380,7 @@ func (r *Run) Summary() Summary {
 		}
 		s.Hash = r.hash
 	}
-	for _, e := range r.rec.Since(r.msgSeen) {
-		if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
-			r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
-		}
-	}
-	r.msgSeen = uint64(s.Events)
-	s.Messages = append([]string{}, r.messages...)
+	r.rec.View(func([]trace.Event) { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
 	return s
 }
 

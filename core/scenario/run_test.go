@@ -352,16 +352,106 @@ func TestWaitWithoutSignalIsReported(t *testing.T) {
 	}
 }
 
-// TestEventBudget: a runaway loop stops in seconds with the trace-budget
-// message long before it could exhaust memory.
-func TestEventBudget(t *testing.T) {
-	s, err := Load("t", []byte("option maxevents=50000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+// TestTraceRing: the trace is a ring of option maxevents events. A runaway
+// loop is stopped by the step budget, not by the trace; the oldest events are
+// dropped and counted; `expect calls` still sees every event because it reads
+// them as they are written.
+func TestTraceRing(t *testing.T) {
+	s, err := Load("t", []byte("option maxevents=1000\noption maxsteps=20000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "step budget of 20000 API calls reached") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+	held := r.Events()
+	if len(held) > 1000 || sum.Dropped == 0 || sum.Dropped+len(held) != sum.Events || held[0].Seq != uint64(sum.Dropped)+1 {
+		t.Fatalf("events %d, dropped %d, held %d from seq %d", sum.Events, sum.Dropped, len(held), held[0].Seq)
+	}
+
+	const src = `option maxevents=1000
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=8 Height=8
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+imm.ClearRenderTargetView rtv 1 0 0 1
+sc.Present
+expect calls Present pfnPresentCb DxgkDdiPresent DxgkDdiSubmitCommand FenceWrite FenceSignaled
+repeat 5000 {
+ imm.Flush
+}
+`
+	s, _ = Load("t", []byte(src))
+	if sum = NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Dropped == 0 {
+		t.Fatalf("dropped %d, failures %q", sum.Dropped, sum.Failures)
+	}
+	// The same `expect calls` with a name that never happens still fails:
+	// the check really reads the events the ring dropped.
+	s, _ = Load("t", []byte(strings.Replace(src, "FenceSignaled", "FenceSignaled DxgkDdiNeverCalled", 1)))
+	sum = NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "8:1: expected calls") || !strings.Contains(sum.Failures[0], "DxgkDdiNeverCalled not found") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+}
+
+// TestTraceRingVerifier: a rule broken long after the ring started dropping
+// is still found (the verifier reads every event after each statement), and
+// debug-layer messages are all kept.
+func TestTraceRingVerifier(t *testing.T) {
+	base := `option maxevents=1000
+option bug=%s
+dev, imm = D3D11CreateDevice
+repeat 3000 {
+ imm.Flush
+}
+`
+	for _, tt := range []struct {
+		desc string
+		tail string
+		rule string
+	}{
+		{"isolation", `other, oimm = D3D11CreateDevice
+victim = other.CreateBuffer ByteWidth=256 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+inject umd.foreign target=victim on=dev
+imm.Flush
+`, "WDDM-ISOLATE"},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("t", []byte(fmt.Sprintf(base, tt.rule)+tt.tail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			sum := r.Finish()
+			if sum.Dropped == 0 {
+				t.Fatal("nothing dropped: the test does not test the ring")
+			}
+			found := false
+			for _, v := range r.Violations() {
+				found = found || v.Rule == tt.rule
+			}
+			if !found {
+				t.Fatalf("no %s violation; failures %q", tt.rule, sum.Failures)
+			}
+		})
+	}
+}
+
+// TestStepBudgetDefault: the issue's runaway loop, at the default budget of
+// 10,000,000 API calls (several seconds natively).
+func TestStepBudgetDefault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000,000 API calls")
+	}
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := NewRun(s, Overrides{}).Finish()
-	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "trace budget of 50000 events") {
-		t.Fatalf("failures %q", sum.Failures)
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "3:2: step budget of 10000000 API calls reached") || sum.Steps != 10_000_000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
 	}
 }
 

@@ -1,6 +1,9 @@
 package trace
 
-import "sync"
+import (
+	"io"
+	"sync"
+)
 
 // Recorder collects events in seq order. It is safe for concurrent use: the
 // free-threaded D3D11 entry points may emit from real goroutines.
@@ -8,20 +11,67 @@ import "sync"
 // The recorder keeps a stack of open calls per simulated thread so every
 // event knows its parent call; the browser's flow view and the verifier use
 // that tree.
+//
+// With a limit (SetLimit), the recorder is a ring: it holds at most that many
+// events, and once full it drops the oldest three quarters in one step and
+// counts them (Dropped). Dropping in large steps keeps the copying to a third
+// of an event per event written while Events stays one contiguous slice. Seq numbers keep counting, so a reader that remembers a seq can
+// tell what it missed. Readers that must see every event — the verifier, the
+// scenario runner's `expect calls` — read events as they are written (Since
+// after every statement, or Subscribe), not after the run.
 type Recorder struct {
-	mu     sync.Mutex
-	events []Event
-	seq    uint64
-	now    func() int64
-	thread func() string
-	line   int
-	open   map[string][]uint64 // thread -> stack of open call seqs
-	subs   []func(*Event)
+	mu      sync.Mutex
+	events  []Event // the retained window: events[i].Seq == first+i
+	first   uint64  // seq of events[0] (1 until something is dropped)
+	seq     uint64
+	limit   int    // 0: unbounded
+	dropped uint64 // events dropped from the front so far
+	now     func() int64
+	thread  func() string
+	line    int
+	open    map[string][]openCall // thread -> stack of open calls
+	subs    []func(*Event)
 }
 
-// NewRecorder returns a recorder that stamps events with now() and thread().
+// openCall is a Call not yet returned: its seq and its own parent, which its
+// Return inherits even when the Call itself was dropped.
+type openCall struct{ seq, parent uint64 }
+
+// NewRecorder returns an unbounded recorder that stamps events with now() and
+// thread().
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string][]uint64{}}
+	return &Recorder{now: now, thread: thread, open: map[string][]openCall{}, first: 1}
+}
+
+// SetLimit bounds the events held in memory to n (n <= 0: unbounded). Once n
+// are held, all but the newest n/4 are dropped. Slices returned earlier by Events and
+// Since stay valid and unchanged: a drop copies the kept events into a new
+// array instead of moving them in place.
+func (r *Recorder) SetLimit(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.limit = max(n, 0)
+	if r.limit > 0 && len(r.events) > r.limit {
+		r.drop(len(r.events) - r.limit)
+	}
+}
+
+// Limit is the ring's size (0: unbounded).
+func (r *Recorder) Limit() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.limit
+}
+
+// drop removes the oldest n events. The caller holds mu.
+func (r *Recorder) drop(n int) {
+	keep := r.events[n:]
+	c := max(r.limit, len(keep))
+	fresh := make([]Event, len(keep), c)
+	copy(fresh, keep)
+	r.events = fresh
+	r.first += uint64(n)
+	r.dropped += uint64(n)
 }
 
 // SetLine sets the scenario line stamped on the events that follow.
@@ -32,11 +82,20 @@ func (r *Recorder) SetLine(line int) {
 }
 
 // Subscribe calls fn for every event emitted from now on, in seq order, with
-// the recorder's lock held: fn must not emit.
+// the recorder's lock held: fn must not call the recorder.
 func (r *Recorder) Subscribe(fn func(*Event)) {
 	r.mu.Lock()
 	r.subs = append(r.subs, fn)
 	r.mu.Unlock()
+}
+
+// View calls fn with the lock held and the events held, so a reader can catch
+// up on what is held and start following new events (Subscribe) without a gap
+// or a duplicate. fn must not call the recorder.
+func (r *Recorder) View(fn func(held []Event)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fn(r.events[:len(r.events):len(r.events)])
 }
 
 // Emit stamps e with seq, time, thread and line (when unset) and appends it.
@@ -46,7 +105,6 @@ func (r *Recorder) Emit(e Event) uint64 {
 		return 0
 	}
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.seq++
 	e.Seq = r.seq
 	if r.now != nil {
@@ -60,48 +118,98 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	stack := r.open[e.Thread]
 	if e.Parent == 0 && len(stack) > 0 {
-		e.Parent = stack[len(stack)-1]
+		e.Parent = stack[len(stack)-1].seq
 	}
 	switch e.Kind {
 	case Call:
-		r.open[e.Thread] = append(stack, e.Seq)
+		r.open[e.Thread] = append(stack, openCall{e.Seq, e.Parent})
 	case Return:
 		if len(stack) > 0 {
 			// The return belongs to the open call: its parent is that
 			// call's parent.
 			call := stack[len(stack)-1]
 			r.open[e.Thread] = stack[:len(stack)-1]
-			e.Parent = r.events[call-1].Parent
+			e.Parent = call.parent
 		}
+	}
+	if r.limit > 0 && len(r.events) >= r.limit {
+		r.drop(len(r.events) - r.limit/4)
 	}
 	r.events = append(r.events, e)
 	for _, fn := range r.subs {
 		fn(&r.events[len(r.events)-1])
 	}
+	r.mu.Unlock()
 	return e.Seq
 }
 
-// Len is the number of events recorded.
+// Len is the number of events recorded since the start, dropped ones
+// included: the seq of the last event.
 func (r *Recorder) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return len(r.events)
+	return int(r.seq)
 }
 
-// Events returns the events recorded so far. The slice is shared: do not
-// modify it.
+// Dropped is the number of old events the ring has dropped.
+func (r *Recorder) Dropped() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.dropped
+}
+
+// Events returns the events held, oldest first: every event recorded when
+// nothing was dropped, else those from seq Dropped()+1 on. The slice is
+// shared: do not modify it.
 func (r *Recorder) Events() []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.events[:len(r.events):len(r.events)]
 }
 
-// Since returns the events with seq > after.
+// Since returns the events held with seq > after.
 func (r *Recorder) Since(after uint64) []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if after >= uint64(len(r.events)) {
+	i := uint64(0)
+	if after >= r.first {
+		i = after - r.first + 1
+	}
+	if i >= uint64(len(r.events)) {
 		return nil
 	}
-	return r.events[after:len(r.events):len(r.events)]
+	return r.events[i:len(r.events):len(r.events)]
+}
+
+// Get returns the event with that seq, or nil when it was dropped or not
+// recorded yet. The event is shared: do not modify it.
+func (r *Recorder) Get(seq uint64) *Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if seq < r.first || seq-r.first >= uint64(len(r.events)) {
+		return nil
+	}
+	return &r.events[seq-r.first]
+}
+
+// Snapshot returns the events held and how many were dropped before them, as
+// one consistent pair.
+func (r *Recorder) Snapshot() (events []Event, dropped uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.events[:len(r.events):len(r.events)], r.dropped
+}
+
+// WriteJSONL writes the events held as JSON lines, opened by DroppedEvent
+// when the ring dropped some.
+func (r *Recorder) WriteJSONL(w io.Writer) error {
+	evs, dropped := r.Snapshot()
+	return WriteJSONLDropped(w, evs, dropped)
+}
+
+// WritePerfetto writes the events held in the Chrome trace-event format, with
+// the dropped count in its metadata.
+func (r *Recorder) WritePerfetto(w io.Writer) error {
+	evs, dropped := r.Snapshot()
+	return WritePerfettoDropped(w, evs, dropped)
 }
