@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -84,6 +85,9 @@ func TestReleaseEverything(t *testing.T) {
 			r := NewRun(s, Overrides{})
 			if sum := r.Finish(); !sum.OK() {
 				t.Skip("does not pass (covered elsewhere)")
+			}
+			if n, _ := r.live(); n == 0 && !bytes.Contains(src, []byte("expect live == 0")) {
+				t.Error("the scenario releases everything but does not say `expect live == 0`")
 			}
 			r.releaseAll()
 			if n, detail := r.live(); n != 0 {
