@@ -12,17 +12,25 @@ import (
 // event knows its parent call; the browser's flow view and the verifier use
 // that tree.
 //
-// With a limit (SetLimit), the recorder is a ring: it holds at most that many
-// events, and once full it drops the oldest three quarters in one step and
-// counts them (Dropped). Dropping in large steps keeps the copying to a third
-// of an event per event written while Events stays one contiguous slice. Seq numbers keep counting, so a reader that remembers a seq can
-// tell what it missed. Readers that must see every event — the verifier, the
-// scenario runner's `expect calls` — read events as they are written (Since
-// after every statement, or Subscribe), not after the run.
+// With a limit N (SetLimit), the recorder is a ring: it holds at most N
+// events; once N are held it drops all but the newest N/4 in one step and
+// counts them (Dropped). Seq numbers keep counting, so a reader that
+// remembers a seq can tell what it missed. Readers that must see every event
+// — the verifier, the scenario runner's `expect calls` — read events as they
+// are written (Since after every statement, or Subscribe), not after the run.
+//
+// The ring lives in one array of 5N/4 events that is reused: a runaway
+// scenario allocates nothing more and the garbage collector has no new
+// memory to scan (a fresh array per drop cost more than the rest of the
+// simulation). Events stays one contiguous slice. The price: a slice returned
+// by Events or Since, or an event from Get, is unchanged only until N/4 more
+// events are recorded; a reader that keeps events longer copies them. An
+// unbounded recorder never reuses memory.
 type Recorder struct {
 	mu      sync.Mutex
-	events  []Event // the retained window: events[i].Seq == first+i
-	first   uint64  // seq of events[0] (1 until something is dropped)
+	buf     []Event // buf[lo:hi] are the events held: buf[lo+i].Seq == first+i
+	lo, hi  int
+	first   uint64 // seq of buf[lo] (1 until something is dropped)
 	seq     uint64
 	limit   int    // 0: unbounded
 	dropped uint64 // events dropped from the front so far
@@ -43,16 +51,14 @@ func NewRecorder(now func() int64, thread func() string) *Recorder {
 	return &Recorder{now: now, thread: thread, open: map[string][]openCall{}, first: 1}
 }
 
-// SetLimit bounds the events held in memory to n (n <= 0: unbounded). Once n
-// are held, all but the newest n/4 are dropped. Slices returned earlier by Events and
-// Since stay valid and unchanged: a drop copies the kept events into a new
-// array instead of moving them in place.
+// SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
+// ring (see Recorder).
 func (r *Recorder) SetLimit(n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.limit = max(n, 0)
-	if r.limit > 0 && len(r.events) > r.limit {
-		r.drop(len(r.events) - r.limit)
+	if r.limit > 0 && r.hi-r.lo > r.limit {
+		r.drop(r.hi - r.lo - r.limit)
 	}
 }
 
@@ -63,15 +69,37 @@ func (r *Recorder) Limit() int {
 	return r.limit
 }
 
-// drop removes the oldest n events. The caller holds mu.
+// drop forgets the oldest n events held. The caller holds mu.
 func (r *Recorder) drop(n int) {
-	keep := r.events[n:]
-	c := max(r.limit, len(keep))
-	fresh := make([]Event, len(keep), c)
-	copy(fresh, keep)
-	r.events = fresh
+	r.lo += n
 	r.first += uint64(n)
 	r.dropped += uint64(n)
+}
+
+// room makes space for one more event at buf[hi]. The caller holds mu.
+func (r *Recorder) room() {
+	if r.limit > 0 && r.hi-r.lo >= r.limit {
+		r.drop(r.hi - r.lo - r.limit/4)
+	}
+	if r.hi < len(r.buf) {
+		return
+	}
+	n := r.hi - r.lo
+	if r.limit > 0 && len(r.buf) >= r.limit+r.limit/4 && r.lo >= n {
+		// Full size: move the events held to the front, over events
+		// dropped at least N/4 events ago (the regions do not overlap).
+		copy(r.buf, r.buf[r.lo:r.hi])
+	} else {
+		// Growing: a fresh array, so slices handed out stay unchanged.
+		c := max(2*len(r.buf), 256)
+		if r.limit > 0 {
+			c = min(c, r.limit+r.limit/4)
+		}
+		fresh := make([]Event, max(c, n+1))
+		copy(fresh, r.buf[r.lo:r.hi])
+		r.buf = fresh
+	}
+	r.lo, r.hi = 0, n
 }
 
 // SetLine sets the scenario line stamped on the events that follow.
@@ -95,7 +123,7 @@ func (r *Recorder) Subscribe(fn func(*Event)) {
 func (r *Recorder) View(fn func(held []Event)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fn(r.events[:len(r.events):len(r.events)])
+	fn(r.buf[r.lo:r.hi:r.hi])
 }
 
 // Emit stamps e with seq, time, thread and line (when unset) and appends it.
@@ -132,12 +160,12 @@ func (r *Recorder) Emit(e Event) uint64 {
 			e.Parent = call.parent
 		}
 	}
-	if r.limit > 0 && len(r.events) >= r.limit {
-		r.drop(len(r.events) - r.limit/4)
-	}
-	r.events = append(r.events, e)
+	r.room()
+	p := &r.buf[r.hi]
+	*p = e
+	r.hi++
 	for _, fn := range r.subs {
-		fn(&r.events[len(r.events)-1])
+		fn(p)
 	}
 	r.mu.Unlock()
 	return e.Seq
@@ -160,14 +188,15 @@ func (r *Recorder) Dropped() uint64 {
 
 // Events returns the events held, oldest first: every event recorded when
 // nothing was dropped, else those from seq Dropped()+1 on. The slice is
-// shared: do not modify it.
+// shared: do not modify it; with a limit N it is unchanged only until N/4
+// more events are recorded (see Recorder).
 func (r *Recorder) Events() []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.events[:len(r.events):len(r.events)]
+	return r.buf[r.lo:r.hi:r.hi]
 }
 
-// Since returns the events held with seq > after.
+// Since returns the events held with seq > after (shared like Events).
 func (r *Recorder) Since(after uint64) []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -175,21 +204,21 @@ func (r *Recorder) Since(after uint64) []Event {
 	if after >= r.first {
 		i = after - r.first + 1
 	}
-	if i >= uint64(len(r.events)) {
+	if i >= uint64(r.hi-r.lo) {
 		return nil
 	}
-	return r.events[i:len(r.events):len(r.events)]
+	return r.buf[r.lo+int(i) : r.hi : r.hi]
 }
 
 // Get returns the event with that seq, or nil when it was dropped or not
-// recorded yet. The event is shared: do not modify it.
+// recorded yet. The event is shared like Events.
 func (r *Recorder) Get(seq uint64) *Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if seq < r.first || seq-r.first >= uint64(len(r.events)) {
+	if seq < r.first || seq-r.first >= uint64(r.hi-r.lo) {
 		return nil
 	}
-	return &r.events[seq-r.first]
+	return &r.buf[r.lo+int(seq-r.first)]
 }
 
 // Snapshot returns the events held and how many were dropped before them, as
@@ -197,7 +226,7 @@ func (r *Recorder) Get(seq uint64) *Event {
 func (r *Recorder) Snapshot() (events []Event, dropped uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.events[:len(r.events):len(r.events)], r.dropped
+	return r.buf[r.lo:r.hi:r.hi], r.dropped
 }
 
 // WriteJSONL writes the events held as JSON lines, opened by DroppedEvent

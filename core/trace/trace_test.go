@@ -90,12 +90,8 @@ func TestRing(t *testing.T) {
 	r := NewRecorder(nil, func() string { return "main" })
 	r.SetLimit(10)
 	outer := r.Emit(Event{Kind: Call, Name: "Present"}) // stays open while it is dropped
-	var before []Event
 	for i := 0; i < 24; i++ {
 		r.Emit(Event{Kind: Message, Name: "m"})
-		if i == 5 {
-			before = r.Events()
-		}
 	}
 	ret := r.Emit(Event{Kind: Return, Name: "Present"})
 	if r.Len() != 26 || ret != 26 {
@@ -131,9 +127,44 @@ func TestRing(t *testing.T) {
 	if r.Since(ret) != nil {
 		t.Fatal("Since(last) not empty")
 	}
-	for i := range before {
-		if before[i].Seq != uint64(i+1) {
-			t.Fatalf("a slice returned before a drop changed: index %d has seq %d", i, before[i].Seq)
+}
+
+// TestRingReuse: the ring reuses its array, yet a slice from Events or Since
+// stays unchanged for limit/4 more events, across drops and moves.
+func TestRingReuse(t *testing.T) {
+	for _, limit := range []int{4, 10, 64, 101} {
+		r := NewRecorder(nil, func() string { return "main" })
+		r.SetLimit(limit)
+		type held struct {
+			evs  []Event
+			want []uint64
+			at   int
+		}
+		var hs []held
+		for i := 1; i <= 20*limit; i++ {
+			r.Emit(Event{Kind: Message, Name: "m", Line: i})
+			evs := r.Since(uint64(max(0, i-limit/2)))
+			h := held{evs: evs, at: i}
+			for _, e := range evs {
+				h.want = append(h.want, e.Seq)
+				if e.Line != int(e.Seq) {
+					t.Fatalf("limit %d: event %d holds line %d", limit, e.Seq, e.Line)
+				}
+			}
+			hs = append(hs, h)
+			for len(hs) > 0 && i-hs[0].at > limit/4 {
+				hs = hs[1:] // past the guarantee
+			}
+			for _, h := range hs {
+				for j, e := range h.evs {
+					if e.Seq != h.want[j] || e.Line != int(e.Seq) {
+						t.Fatalf("limit %d: a slice taken at event %d changed %d events later", limit, h.at, i-h.at)
+					}
+				}
+			}
+			if n := len(r.Events()); n > limit || n < min(i, limit/4) {
+				t.Fatalf("limit %d: %d events held after %d", limit, n, i)
+			}
 		}
 	}
 }
