@@ -8,7 +8,7 @@ FUZZTIME ?= 100000x
 # go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz test-browser bench
+.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz soak test-browser bench
 
 # Build what is stale and serve the app on http://127.0.0.1:8080/.
 run:
@@ -57,6 +57,12 @@ fuzz:
 			$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) "$$dir"; \
 		done; \
 	done
+
+# The two long tests on their own (make unit runs them too; -short skips
+# them): the soak, 1,000 rounds of the example scenarios in one process, and
+# the runaway loop at the default step budget of 10,000,000 API calls.
+soak:
+	$(GO) test -count=1 -run 'TestSoak|TestStepBudgetDefault' -v ./core/scenario
 
 # Headless Chromium (/usr/bin/chromium) through playwright-core; the test
 # builds and starts the server itself.
