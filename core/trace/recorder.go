@@ -37,9 +37,13 @@ type Recorder struct {
 	now     func() int64
 	thread  func() string
 	line    int
-	open    map[string][]openCall // thread -> stack of open calls
+	open    map[string]*callStack // thread -> its open calls
+	lastTh  string                // the thread of the last event and
+	lastSt  *callStack            // its stack: most events follow one on the same thread
 	subs    []func(*Event)
 }
+
+type callStack struct{ calls []openCall }
 
 // openCall is a Call not yet returned: its seq and its own parent, which its
 // Return inherits even when the Call itself was dropped.
@@ -48,7 +52,7 @@ type openCall struct{ seq, parent uint64 }
 // NewRecorder returns an unbounded recorder that stamps events with now() and
 // thread().
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string][]openCall{}, first: 1}
+	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1}
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -144,20 +148,19 @@ func (r *Recorder) Emit(e Event) uint64 {
 	if e.Line == 0 {
 		e.Line = r.line
 	}
-	stack := r.open[e.Thread]
-	if e.Parent == 0 && len(stack) > 0 {
-		e.Parent = stack[len(stack)-1].seq
+	st := r.stackOf(e.Thread)
+	if n := len(st.calls); e.Parent == 0 && n > 0 {
+		e.Parent = st.calls[n-1].seq
 	}
 	switch e.Kind {
 	case Call:
-		r.open[e.Thread] = append(stack, openCall{e.Seq, e.Parent})
+		st.calls = append(st.calls, openCall{e.Seq, e.Parent})
 	case Return:
-		if len(stack) > 0 {
+		if n := len(st.calls); n > 0 {
 			// The return belongs to the open call: its parent is that
 			// call's parent.
-			call := stack[len(stack)-1]
-			r.open[e.Thread] = stack[:len(stack)-1]
-			e.Parent = call.parent
+			e.Parent = st.calls[n-1].parent
+			st.calls = st.calls[:n-1]
 		}
 	}
 	r.room()
@@ -169,6 +172,20 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	r.mu.Unlock()
 	return e.Seq
+}
+
+// stackOf is the open calls of a thread. The caller holds mu.
+func (r *Recorder) stackOf(th string) *callStack {
+	if r.lastSt != nil && th == r.lastTh {
+		return r.lastSt
+	}
+	st := r.open[th]
+	if st == nil {
+		st = &callStack{}
+		r.open[th] = st
+	}
+	r.lastTh, r.lastSt = th, st
+	return st
 }
 
 // Len is the number of events recorded since the start, dropped ones
