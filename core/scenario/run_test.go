@@ -397,6 +397,34 @@ repeat 5000 {
 	}
 }
 
+// TestTraceRingTooSmall: one statement (an emulated ExecuteCommandList
+// replaying 400 calls) makes more than a quarter of a 1000-event ring, so
+// events are dropped before the verifier and `expect calls` read them: the
+// run says so instead of passing unverified; a ring big enough passes.
+func TestTraceRingTooSmall(t *testing.T) {
+	const src = `option maxevents=%d
+option driver.commandlists=false
+dev, imm = D3D11CreateDevice
+dc = dev.CreateDeferredContext
+repeat 400 {
+  dc.IASetPrimitiveTopology TRIANGLELIST
+}
+cl = dc.FinishCommandList FALSE
+imm.ExecuteCommandList cl FALSE
+expect calls ExecuteCommandList IASetPrimitiveTopology
+`
+	s, _ := Load("t", []byte(fmt.Sprintf(src, 1000)))
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 2 || !strings.HasPrefix(sum.Failures[0], "9:0: the trace ring dropped events before the verifier read them") ||
+		!strings.HasPrefix(sum.Failures[1], "10:1: expect calls: the trace ring dropped events of the statement") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+	s, _ = Load("t", []byte(fmt.Sprintf(src, 100000)))
+	if sum := NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Dropped != 0 {
+		t.Fatalf("a big ring: dropped %d, failures %q", sum.Dropped, sum.Failures)
+	}
+}
+
 // TestTraceRingVerifier: a rule broken long after the ring started dropping
 // is still found (the verifier reads every event after each statement), and
 // debug-layer messages are all kept.
