@@ -109,6 +109,7 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 		return nil, 0, 0, false
 	}
 	data = append([]byte(nil), mem...)
+	r.other += len(data) >> 10 // reading back costs a step per KiB (step budget)
 	r.kernel.Unlock(dev.KernelDevice(), dxgk.HAllocation(allocs[len(allocs)-1]))
 	w, h = int(res.Desc.Width), int(res.Desc.Height)
 	if res.Desc.Format == ddi.FormatB8G8R8A8Unorm {

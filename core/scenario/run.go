@@ -30,6 +30,7 @@ type Run struct {
 	failures []string
 	done     bool
 	steps    int
+	other    int // work of statements that are not API calls, in steps (budget too)
 	lastData uint64
 
 	hash     string   // of the last frame, computed once per frame
@@ -185,10 +186,15 @@ func (r *Run) exec(t *thread) bool {
 		return true
 	case *Thread:
 		t.advance()
+		if len(r.threads) >= maxThreads {
+			r.failf(s.Pos, "thread %s: more than %d threads started, the limit", s.Name, maxThreads)
+			r.stop()
+			return false
+		}
 		r.threads = append(r.threads, &thread{name: s.Name, stack: []*frame{{stmts: s.Body}}})
 	case *Repeat:
 		t.advance()
-		if s.Count > 0 {
+		if s.Count > 0 && len(s.Body) > 0 { // an empty body repeats nothing
 			t.stack = append(t.stack, &frame{stmts: s.Body, left: s.Count - 1})
 		}
 	case *Signal:
@@ -210,8 +216,19 @@ func (r *Run) exec(t *thread) bool {
 		r.expect(t, s)
 	}
 	r.check()
+	// Statements that are not API calls count against the step budget too,
+	// or a loop of them (repeat 1000000000 { expect violations == 0 })
+	// would never end. Found by fuzzing the runner.
+	if r.other++; r.other >= r.opt.maxsteps && !r.done {
+		r.failf(Position(st), "step budget of %d reached by statements that are not API calls (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	}
 	return false
 }
+
+// maxThreads bounds the scenario threads one run starts (a thread statement
+// in a loop would otherwise start millions).
+const maxThreads = 1000
 
 func (r *Run) call(t *thread, s *Call) {
 	x := &call{run: r, st: s}

@@ -353,6 +353,37 @@ func TestWaitWithoutSignalIsReported(t *testing.T) {
 	}
 }
 
+// TestBudgetWithoutCalls: loops that make no API call end by the step budget
+// too (found by fuzzing the runner: they ran forever), an empty loop body
+// repeats nothing, and a thread statement in a loop hits the thread limit.
+func TestBudgetWithoutCalls(t *testing.T) {
+	tests := []struct{ desc, src, want string }{
+		{"expectations", "option maxsteps=5000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n expect violations == 0\n}\n",
+			"4:2: step budget of 5000 reached by statements that are not API calls"},
+		{"nested empty loops", "option maxsteps=5000\nrepeat 1000000000 {\n repeat 1000000000 {\n }\n}\n",
+			"3:2: step budget of 5000 reached by statements that are not API calls"},
+		{"signals", "option maxsteps=5000\nrepeat 1000000000 {\n signal x\n wait x\n}\n",
+			"step budget of 5000 reached by statements that are not API calls"},
+		{"threads", "repeat 1000000000 {\n thread t {\n }\n}\n", "2:2: thread t: more than 1000 threads started, the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("t", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := NewRun(s, Overrides{}).Finish()
+			if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], tt.want) {
+				t.Fatalf("failures %q, want %q", sum.Failures, tt.want)
+			}
+		})
+	}
+	s, _ := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n}\nimm.Flush\n"))
+	if sum := NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Steps != 2 {
+		t.Fatalf("empty loop: %+v", sum)
+	}
+}
+
 // TestTraceRing: the trace is a ring of option maxevents events. A runaway
 // loop is stopped by the step budget, not by the trace; the oldest events are
 // dropped and counted; `expect calls` still sees every event because it reads
