@@ -53,6 +53,7 @@ var knownOptions = map[string]func(string) bool{
 	"bug":                 func(v string) bool { return v != "" },
 	"maxsteps":            isUint,
 	"maxevents":           isUint,
+	"maxtime":             isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
 }

@@ -284,8 +284,14 @@ func (r *Run) call(t *thread, s *Call) {
 		return
 	}
 	// The trace itself is a ring (option maxevents): it never stops a run.
+	// Virtual time bounds the GPU work a run can wait for: a loop that
+	// copies 64 MiB and maps the result costs milliseconds of real time per
+	// call, so the step budget alone would let it run for hours.
 	if r.steps >= r.opt.maxsteps {
 		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	} else if now := r.sim.Now(); now > r.opt.maxtime {
+		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
 	}
 }

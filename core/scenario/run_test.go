@@ -353,6 +353,32 @@ func TestWaitWithoutSignalIsReported(t *testing.T) {
 	}
 }
 
+// TestTimeBudget: a loop whose every round waits for heavy GPU work (a 64
+// MiB clear and copy, then Map) costs milliseconds of real time per API call;
+// the virtual-time budget (option maxtime) ends it long before the step
+// budget would.
+func TestTimeBudget(t *testing.T) {
+	s, err := Load("t", []byte(`option maxtime=50
+dev, imm = D3D11CreateDevice
+a = dev.CreateTexture2D Width=4096 Height=4096 Format=R8G8B8A8_UNORM Usage=DEFAULT BindFlags=RENDER_TARGET
+b = dev.CreateTexture2D Width=4096 Height=4096 Format=R8G8B8A8_UNORM Usage=STAGING CPUAccessFlags=READ
+rtv = dev.CreateRenderTargetView a
+repeat 1000000000 {
+ imm.ClearRenderTargetView rtv 1 0 0 1
+ imm.CopyResource b a
+ imm.Map b READ
+ imm.Unmap b
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "time budget of 50 ms of virtual time reached") || sum.Steps > 10000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+}
+
 // TestBudgetWithoutCalls: loops that make no API call end by the step budget
 // too (found by fuzzing the runner: they ran forever), an empty loop body
 // repeats nothing, and a thread statement in a loop hits the thread limit.
