@@ -227,8 +227,12 @@ func (r *Run) exec(t *thread) bool {
 }
 
 // maxThreads bounds the scenario threads one run starts (a thread statement
-// in a loop would otherwise start millions).
-const maxThreads = 1000
+// in a loop would otherwise start millions); maxDevices the devices it
+// creates.
+const (
+	maxThreads = 1000
+	maxDevices = 256
+)
 
 func (r *Run) call(t *thread, s *Call) {
 	x := &call{run: r, st: s}
@@ -259,6 +263,13 @@ func (r *Run) call(t *thread, s *Call) {
 		} else {
 			x.name[a.Key] = a
 		}
+	}
+	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
+		// Each device keeps its runtime, UMD and kernel state: a creation
+		// loop would exhaust memory long before the step budget.
+		r.failf(s.Pos, "D3D11CreateDevice: %d devices created in this run, the limit", maxDevices)
+		r.stop()
+		return
 	}
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)

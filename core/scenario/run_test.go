@@ -559,3 +559,19 @@ func TestLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunLimits: what a run may create in all: devices (each keeps state in
+// every layer; a creation loop exhausted memory) and video memory (a huge
+// gpu.vram let devices commit unbounded memory; the ceiling plus the 1 GiB
+// aperture bound a run to 2 GiB).
+func TestRunLimits(t *testing.T) {
+	s, _ := Load("t", []byte("repeat 1000000000 {\n dev, imm = D3D11CreateDevice\n}\n"))
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "2:2: D3D11CreateDevice: 256 devices created in this run, the limit") || sum.Steps != 256 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+	s, _ = Load("t", []byte("option gpu.vram=100GiB\n"))
+	if o := decodeOptions(s, Overrides{}); o.vram != maxVRAM {
+		t.Fatalf("gpu.vram=100GiB gives %d bytes of VRAM, want the ceiling %d", o.vram, maxVRAM)
+	}
+}

@@ -69,7 +69,9 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.Sync != nil {
 		opt.sync = *o.Sync
 	}
-	opt.vram = max(opt.vram, 1<<20)
+	// At most 1 GiB of VRAM: with the 1 GiB aperture a run commits at most
+	// 2 GiB of GPU memory however many devices it creates.
+	opt.vram = min(max(opt.vram, 1<<20), maxVRAM)
 	opt.cmdbuf = min(max(opt.cmdbuf, 4<<10), 64<<20)
 	return opt
 }
@@ -85,7 +87,10 @@ type stack struct {
 	rt     *d3d11.Runtime
 }
 
-const apertureSize = 1 << 30
+const (
+	apertureSize = 1 << 30
+	maxVRAM      = 1 << 30 // option gpu.vram's ceiling
+)
 
 func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	s := sim.New(opt.seed)
