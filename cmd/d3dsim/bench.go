@@ -119,8 +119,8 @@ type benchResult struct {
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
 	// A ring big enough to hold every event (the JSON exporter is timed on
-	// them all), and no virtual-time budget: benchmarks run long on purpose.
-	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxtime=1000000000\n"+src))
+	// them all), and no time or pixel budget: benchmarks run long on purpose.
+	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxtime=1000000000\noption maxpixels=1000000000000\n"+src))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -116,7 +116,8 @@ func writeOut(dir string, r *scenario.Run) error {
 		if err := png.Encode(&b, f.Image()); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("frame-%03d.png", i)), b.Bytes(), 0o644); err != nil {
+		// Numbered by Present: the oldest of many big frames may be gone.
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("frame-%03d.png", r.FramesDropped()+i)), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}

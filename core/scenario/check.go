@@ -54,6 +54,7 @@ var knownOptions = map[string]func(string) bool{
 	"maxsteps":            isUint,
 	"maxevents":           isUint,
 	"maxtime":             isUint,
+	"maxpixels":           isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
 }

@@ -26,7 +26,9 @@ type Run struct {
 	threads []*thread
 	events  map[string]bool
 
-	frames   []Frame
+	frames   []Frame // the presented frames kept (maxFrameBytes), oldest first
+	dropped  int     // older frames let go
+	frameMem int     // bytes of pixels in frames
 	failures []string
 	done     bool
 	steps    int
@@ -79,7 +81,7 @@ func NewRun(s *Script, o Overrides) *Run {
 	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
 		events: map[string]bool{}, expected: map[string]bool{}}
 	r.stack = newStack(r.opt, func(f gpu.Frame) {
-		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
+		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	})
 	r.rec.SetLimit(r.opt.maxevents)
 	r.rec.Subscribe(r.onEvent)
@@ -304,6 +306,11 @@ func (r *Run) call(t *thread, s *Call) {
 	} else if now := r.sim.Now(); now > r.opt.maxtime {
 		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
+	} else if px := r.gpu.Stats().Pixels; px > r.opt.maxpixels {
+		// Shading a pixel costs the simulator far more real time than
+		// the virtual time it charges: bound the pixels themselves.
+		r.failf(s.Pos, "pixel budget of %d pixels shaded reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+		r.stop()
 	}
 }
 
@@ -405,12 +412,12 @@ func (r *Run) stop() {
 
 // Summary reports the run so far.
 func (r *Run) Summary() Summary {
-	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
+	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
 		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
-		if r.hashed != len(r.frames) {
-			r.hash, r.hashed = HashBytes(f.Pix), len(r.frames)
+		if r.hashed != s.Frames {
+			r.hash, r.hashed = HashBytes(f.Pix), s.Frames
 		}
 		s.Hash = r.hash
 	}
@@ -424,8 +431,35 @@ func HashBytes(b []byte) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// Frames returns every presented frame.
+// maxFrameBytes bounds the pixels of the presented frames a run keeps: a
+// loop of Presents of an 8192x8192 swap chain kept 256 MiB per frame until
+// the process died.
+const maxFrameBytes = 256 << 20
+
+// addFrame keeps a presented frame, letting the oldest go (never the last)
+// while the frames kept hold more than maxFrameBytes.
+func (r *Run) addFrame(f Frame) {
+	r.frames = append(r.frames, f)
+	r.frameMem += len(f.Pix)
+	n := 0
+	for r.frameMem > maxFrameBytes && n < len(r.frames)-1 {
+		r.frameMem -= len(r.frames[n].Pix)
+		r.frames[n] = Frame{} // release its pixels
+		n++
+	}
+	if n > 0 {
+		r.frames = append([]Frame(nil), r.frames[n:]...)
+		r.dropped += n
+	}
+}
+
+// Frames returns the presented frames kept: all of them, unless they hold
+// more than 256 MiB of pixels, then the newest (FramesDropped says how many
+// came before).
 func (r *Run) Frames() []Frame { return r.frames }
+
+// FramesDropped is the number of presented frames let go before Frames.
+func (r *Run) FramesDropped() int { return r.dropped }
 
 // LastFrame returns the last presented frame.
 func (r *Run) LastFrame() (Frame, bool) {

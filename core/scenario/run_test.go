@@ -379,6 +379,58 @@ repeat 1000000000 {
 	}
 }
 
+// TestPixelBudget: shading a pixel costs the simulator far more real time
+// than the virtual time it charges (a full-screen draw on 8192x8192 takes
+// half a second), so pixels have their own budget (option maxpixels).
+func TestPixelBudget(t *testing.T) {
+	s, err := Load("t", []byte(`option maxpixels=100000
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.RSSetViewports 0 0 64 64
+imm.IASetVertexBuffers 0 vb
+imm.VSSetShader vs
+imm.PSSetShader ps
+repeat 1000000000 {
+ imm.Draw 6 0
+ sc.Present
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "pixel budget of 100000 pixels shaded reached") || sum.Steps > 1000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+}
+
+// TestFrameCap: a run keeps at most 256 MiB of presented frames (the newest,
+// always the last); Summary.Frames still counts every Present and
+// FramesDropped says how many were let go.
+func TestFrameCap(t *testing.T) {
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=1024 Height=1024\nrepeat 100 {\n sc.Present\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	kept := r.Frames()
+	if !sum.OK() || sum.Frames != 100 || len(kept) != 64 || r.FramesDropped() != 36 {
+		t.Fatalf("frames %d, kept %d, dropped %d, failures %q", sum.Frames, len(kept), r.FramesDropped(), sum.Failures)
+	}
+	if f, ok := r.LastFrame(); !ok || len(f.Pix) != 1024*1024*4 {
+		t.Fatal("the last frame is gone")
+	}
+}
+
 // TestBudgetWithoutCalls: loops that make no API call end by the step budget
 // too (found by fuzzing the runner: they ran forever), an empty loop body
 // repeats nothing, and a thread statement in a loop hits the thread limit.

@@ -20,6 +20,7 @@ type options struct {
 	maxsteps   int
 	maxevents  int
 	maxtime    int64 // virtual ns a scenario thread may reach
+	maxpixels  uint64
 	sysmem     uint64
 	maxobjects int
 	bugs       map[string]bool
@@ -29,7 +30,7 @@ type options struct {
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -51,6 +52,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.maxobjects = int(min(max(n, 16), 1<<30))
 		case "maxevents":
 			opt.maxevents = int(min(max(n, 1000), 1<<40))
+		case "maxpixels":
+			opt.maxpixels = max(n, 1)
 		case "maxtime":
 			opt.maxtime = int64(min(max(n, 1), 1_000_000_000)) * 1e6 // milliseconds
 		case "bug":
