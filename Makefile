@@ -5,10 +5,12 @@ GO       ?= go
 # An execution count, not a duration: a duration ends in "context deadline
 # exceeded" when it runs out during a slow input (seen in CI).
 FUZZTIME ?= 100000x
+# FuzzRun runs whole scenarios, slower per input and with stalls on heavy ones.
+FUZZRUNTIME ?= 20000x
 # go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz test-browser bench
+.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz soak test-browser bench
 
 # Build what is stale and serve the app on http://127.0.0.1:8080/.
 run:
@@ -53,10 +55,17 @@ fuzz:
 	while read -r file; do \
 		dir="$$(dirname "$$file")"; \
 		for fn in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$$file"); do \
-			echo "fuzz: $$fn in $$dir for $(FUZZTIME)"; \
-			$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) "$$dir"; \
+			n=$(FUZZTIME); if [ "$$fn" = FuzzRun ]; then n=$(FUZZRUNTIME); fi; \
+			echo "fuzz: $$fn in $$dir for $$n"; \
+			$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $$n "$$dir"; \
 		done; \
 	done
+
+# The two long tests on their own (make unit runs them too; -short skips
+# them): the soak, 1,000 rounds of the example scenarios in one process, and
+# the runaway loop at the default step budget of 10,000,000 API calls.
+soak:
+	$(GO) test -count=1 -run 'TestSoak|TestStepBudgetDefault' -v ./core/scenario
 
 # Headless Chromium (/usr/bin/chromium) through playwright-core; the test
 # builds and starts the server itself.

@@ -166,8 +166,10 @@ type benchResult struct {
 }
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
-	// Benchmarks run long on purpose: lift the trace and step budgets.
-	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxsteps=100000000\n"+src))
+	// A ring big enough to hold every event (the JSON exporter is timed on
+	// them all), and no step, time or pixel budget: benchmarks run long on
+	// purpose.
+	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxsteps=100000000\noption maxtime=1000000000\noption maxpixels=1000000000000\n"+src))
 	if err != nil {
 		return nil, 0, err
 	}

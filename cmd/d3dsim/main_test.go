@@ -50,6 +50,13 @@ func TestRunExitCodes(t *testing.T) {
 		// D3DDDIERR_APPLICATIONERROR blames the application.
 		{"debug messages", []string{"run", write("d.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\n")}, 0,
 			"message: 2: D3D11 ERROR: CreateResource(t): the driver found an error in the application's call"},
+		{"step budget", []string{"run", write("loop.d3ds", "option maxsteps=5000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n")}, 1, "loop.d3ds:4:2: step budget of 5000 API calls reached"},
+		{"trace ring", []string{"run", write("ring.d3ds", "option maxevents=1000\ndev, imm = D3D11CreateDevice\nrepeat 2000 {\n imm.Flush\n}\n")}, 0, "dropped: "},
+		{"source too large", []string{"run", write("big.d3ds", strings.Repeat("# padding\n", 110000))}, 2, "big.d3ds:1:1: scenario too large"},
+		{"link not base64", []string{"run", "--link", "http://x/#s=1.%%%"}, 2, "link"},
+		{"link without fragment", []string{"run", "--link", "http://x/"}, 2, "link"},
+		{"link truncated", []string{"run", "--link", "http://x/#s=1.eJzLSM3JyVcozy_KSQEAGgQEXQ"}, 2, "link"},
+		{"link zip bomb", []string{"run", "--link", link.URL("http://x/", strings.Repeat("a", 2<<20))}, 2, "link payload too large"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(tt.args...)

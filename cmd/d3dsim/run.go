@@ -86,7 +86,12 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 }
 
 func printSummary(w io.Writer, name string, s scenario.Summary) {
-	fmt.Fprintf(w, "frames: %d\nevents: %d\nviolations: %d\nhash: %s\nsteps: %d\n", s.Frames, s.Events, s.Violations, s.Hash, s.Steps)
+	fmt.Fprintf(w, "frames: %d\nevents: %d\n", s.Frames, s.Events)
+	if s.Dropped > 0 {
+		// The trace is a ring (option maxevents): say what it no longer holds.
+		fmt.Fprintf(w, "dropped: %d (the trace ring kept the last %d events; option maxevents=N keeps more)\n", s.Dropped, s.Events-s.Dropped)
+	}
+	fmt.Fprintf(w, "violations: %d\nhash: %s\nsteps: %d\n", s.Violations, s.Hash, s.Steps)
 	for _, m := range s.Messages {
 		fmt.Fprintf(w, "message: %s\n", m)
 	}
@@ -111,25 +116,28 @@ func writeOut(dir string, r *scenario.Run) error {
 		if err := png.Encode(&b, f.Image()); err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("frame-%03d.png", i)), b.Bytes(), 0o644); err != nil {
+		// Numbered by Present: the oldest of many big frames may be gone.
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("frame-%03d.png", r.FramesDropped()+i)), b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
-	write := func(name string, fn func(io.Writer, []trace.Event) error) error {
+	// The exporters open with the count of events the ring dropped, if any
+	// (trace.DroppedEvent, Perfetto's otherData).
+	write := func(name string, fn func(*trace.Recorder, io.Writer) error) error {
 		f, err := os.Create(filepath.Join(dir, name))
 		if err != nil {
 			return err
 		}
-		if err := fn(f, r.Events()); err != nil {
+		if err := fn(r.Recorder(), f); err != nil {
 			f.Close()
 			return err
 		}
 		return f.Close()
 	}
-	if err := write("trace.jsonl", trace.WriteJSONL); err != nil {
+	if err := write("trace.jsonl", (*trace.Recorder).WriteJSONL); err != nil {
 		return err
 	}
-	return write("trace.perfetto.json", trace.WritePerfetto)
+	return write("trace.perfetto.json", (*trace.Recorder).WritePerfetto)
 }
 
 func cmdLink(a args, stdout, stderr io.Writer) int {

@@ -188,7 +188,11 @@ func (k *Dxgkrnl) Removed(dev HDevice) bool {
 // monitored fence the UMD reads without a kernel call): the last fence whose
 // DMA buffer the GPU finished. After the device is removed every submitted
 // fence reads as signalled (cancelled), so nothing polls forever.
+//
+// Asking is also when a hang is noticed by a thread that polls instead of
+// waiting (GetData, Map with DO_NOT_WAIT): see watchdog.
 func (k *Dxgkrnl) CompletedFence(ctx HContext) uint64 {
+	k.watchdog()
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if c := k.contexts[ctx]; c != nil {

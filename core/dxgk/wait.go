@@ -201,6 +201,22 @@ func (k *Dxgkrnl) waitUntil(done func() bool) error {
 	}
 }
 
+// watchdog is timeout detection for threads that poll a fence instead of
+// waiting: Windows' TDR runs on a timer, so a hang is caught even if no
+// thread ever blocks. Once the calling thread's time has passed the oldest
+// in-flight buffer's deadline with nothing left to run before it, the engine
+// is hung as in waitUntil: the TDR is scheduled at the deadline and runs at
+// the next poll of the simulation.
+func (k *Dxgkrnl) watchdog() {
+	e, dl, busy := k.oldestDeadline()
+	if !busy || k.s.Now() < dl {
+		return
+	}
+	if next, has := k.s.NextAt(); !has || next > dl {
+		k.scheduleTDR(e, dl)
+	}
+}
+
 // oldestDeadline is the earliest TDR deadline over the engines' oldest
 // in-flight buffers.
 func (k *Dxgkrnl) oldestDeadline() (engine int, deadline int64, busy bool) {

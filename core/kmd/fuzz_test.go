@@ -32,6 +32,29 @@ func FuzzValidate(f *testing.F) {
 	seed(b.Words, []byte{1, 2, 4})
 	seed([]uint32{0x16000002, 1, 0}, nil)
 	seed([]uint32{0x15000003, 0, 0, 0xFFFFFFFF}, []byte{3})
+	// A present (list byte 0 has 0x40: DxgkDdiPresent; 0x43 % 6 is a1, the
+	// primary, and 0x43 % 3 picks entry 1 as the source).
+	seed(drawBuffer(), []byte{0x43, 0x01})
+	// Depth, texture and constant buffers, a depth clear and a raw SCANOUT
+	// (privileged: only DxgkDdiPresent may scan out).
+	var d gpu.Builder
+	d.SetDS(la(1, 0), 32, 32, 128, gpu.FmtD32F)
+	d.ClearDS(la(1, 0), 32, 32, 128, gpu.FmtD32F, 1)
+	d.SetDepth(true, true, 2)
+	d.SetTex(0, la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	d.SetCB(gpu.StagePS, 0, la(2, 0), 16)
+	d.SetShader(gpu.StagePS, gpu.ProgPSVertexColor)
+	d.Draw(3, 0)
+	seed(d.Words, []byte{1, 2, 4})
+	var sc gpu.Builder
+	sc.Scanout(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	seed(sc.Words, []byte{1})
+	// Out of range inside an own allocation: a 64x64 target of pitch 256 on
+	// the 4 KiB a2, and a copy past the 16 bytes of a4.
+	var o gpu.Builder
+	o.SetRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	o.Copy(la(1, 8), la(1, 0), 16)
+	seed(o.Words, []byte{2, 4})
 
 	f.Fuzz(func(t *testing.T, raw []byte, l []byte, bug bool) {
 		var bugs []string

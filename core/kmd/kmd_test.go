@@ -415,3 +415,57 @@ func TestLifecycle(t *testing.T) {
 		t.Error("claimed an interrupt of a missing engine")
 	}
 }
+
+// TestRenderRejectsOutOfRange: every kind of access the validator bounds,
+// each one byte (or one row) past an allocation of the submitting device
+// itself — a rogue UMD cannot reach past its own allocations either (rule
+// WDDM-ISOLATE). The same access one byte shorter is accepted, so each case
+// tests the bound and not something else about the packet.
+func TestRenderRejectsOutOfRange(t *testing.T) {
+	// a1: 64x64 RGBA8 (16384 bytes, pitch 256); a2: 4096 bytes; a4: 16 bytes.
+	tests := []struct {
+		desc  string
+		build func(b *gpu.Builder, over uint32)
+		list  []dxgkddi.AllocationListEntry
+		what  string
+	}{
+		{"copy source", func(b *gpu.Builder, o uint32) { b.Copy(la(0, 0), la(1, 4096-64+o), 64) }, list(1, 2), "copy source"},
+		{"inline write", func(b *gpu.Builder, o uint32) { b.Write(la(0, 12+o), []byte{1, 2, 3, 4}) }, list(4), "a4"},
+		{"fill", func(b *gpu.Builder, o uint32) { b.Fill(la(0, 4096-32+o), 32, 7) }, list(2), "a2"},
+		{"depth surface", func(b *gpu.Builder, o uint32) { b.SetDS(la(0, 0), 32, 32+o, 128, gpu.FmtD32F) }, list(2), "a2"},
+		{"depth clear", func(b *gpu.Builder, o uint32) { b.ClearDS(la(0, 0), 32, 32+o, 128, gpu.FmtD32F, 1) }, list(2), "a2"},
+		{"render target clear", func(b *gpu.Builder, o uint32) {
+			b.ClearRT(la(0, 0), 64, 64+o, 256, gpu.FmtRGBA8, [4]float32{1, 0, 0, 1})
+		}, list(1), "a1"},
+		{"texture", func(b *gpu.Builder, o uint32) { b.SetTex(0, la(0, 0), 32, 32+o, 128, gpu.FmtRGBA8) }, list(2), "a2"},
+		{"constant buffer", func(b *gpu.Builder, o uint32) { b.SetCB(gpu.StageVS, 0, la(0, 4096-256), 256+16*o) }, list(2), "a2"},
+		{"vertex buffer offset", func(b *gpu.Builder, o uint32) {
+			b.SetVB(0, la(0, 0), 4096, 36, 4096-108+o)
+			b.Draw(3, 0)
+		}, list(2), "a2"},
+		{"index buffer offset", func(b *gpu.Builder, o uint32) {
+			b.SetIB(la(0, 0), 4096, 2, 4096-6+2*o)
+			b.DrawIndexed(3, 0, 0)
+		}, list(2), "a2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			for _, over := range []uint32{0, 1} {
+				var b gpu.Builder
+				tt.build(&b, over)
+				r := newRig(t)
+				a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: b.Words, AllocationList: tt.list}
+				err := r.d.DxgkDdiRender(&a)
+				if over == 0 {
+					if err != nil {
+						t.Fatalf("in bounds: %v", err)
+					}
+					continue
+				}
+				if !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) || !strings.Contains(err.Error(), tt.what) || a.DmaBuffer != nil {
+					t.Fatalf("one past the end: err = %v (want STATUS_INVALID_PARAMETER naming %s), DMA buffer %v", err, tt.what, a.DmaBuffer != nil)
+				}
+			}
+		})
+	}
+}

@@ -13,7 +13,8 @@ import (
 // (SCENARIO.md).
 type Summary struct {
 	Frames     int      `json:"frames"`
-	Events     int      `json:"events"`
+	Events     int      `json:"events"`  // events recorded, dropped ones included
+	Dropped    int      `json:"dropped"` // oldest events the trace ring dropped (option maxevents)
 	Violations int      `json:"violations"`
 	Hash       string   `json:"hash"`     // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
 	Failures   []string `json:"failures"` // "LINE:COL: message" per failed expectation or error
@@ -80,7 +81,8 @@ func itoa(n int) string {
 	return string(b[i:])
 }
 
-// Events returns the run's trace so far.
+// Events returns the run's trace so far: the events the ring holds, oldest
+// first (from seq Summary.Dropped+1).
 func (r *Run) Events() []trace.Event { return r.rec.Events() }
 
 // Recorder returns the run's trace recorder (to subscribe to new events).

@@ -54,6 +54,8 @@ var knownOptions = map[string]func(string) bool{
 	"bug":                 func(v string) bool { return v != "" },
 	"maxsteps":            isUint,
 	"maxevents":           isUint,
+	"maxtime":             isUint,
+	"maxpixels":           isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
 }

@@ -43,7 +43,7 @@ func (r *Run) expect(t *thread, e *Expect) {
 			r.failf(e.Pos, "hash of %s is %s, expected %s", e.Name, got, e.Hex)
 		}
 	case ExpectCalls:
-		r.deferred = append(r.deferred, deferredCalls{e: e, from: t.from, to: t.to})
+		r.deferCalls(e, t.from, t.to)
 	case ExpectViolations:
 		r.check()
 		if n := len(r.verifier.Violations()); n != e.N {
@@ -109,6 +109,7 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 		return nil, 0, 0, false
 	}
 	data = append([]byte(nil), mem...)
+	r.other += len(data) >> 10 // reading back costs a step per KiB (step budget)
 	r.kernel.Unlock(dev.KernelDevice(), dxgk.HAllocation(allocs[len(allocs)-1]))
 	w, h = int(res.Desc.Width), int(res.Desc.Height)
 	if res.Desc.Format == ddi.FormatB8G8R8A8Unorm {
@@ -122,35 +123,70 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 	return data, w, h, true
 }
 
+// deferCalls starts an `expect calls`: it takes the statement's own events
+// (seq from+1 .. to) and those already caused, then follows the caused ones
+// as they are written (onEvent), so the trace ring may drop them before the
+// check at the end of the run.
+func (r *Run) deferCalls(e *Expect, from, to uint64) {
+	d := &deferredCalls{e: e, dmas: map[uint64]bool{}}
+	r.rec.View(func(held []trace.Event) {
+		if to > from && (len(held) == 0 || held[0].Seq > from+1) {
+			d.lost = true // one statement made more events than the ring holds
+		}
+		for i := range held {
+			switch ev := &held[i]; {
+			case ev.Seq <= from:
+			case ev.Seq <= to:
+				d.seq = append(d.seq, *ev)
+				if ev.DMA != 0 {
+					d.dmas[ev.DMA] = true
+				}
+			default:
+				d.follow(ev)
+			}
+		}
+		r.deferred = append(r.deferred, d)
+	})
+}
+
+// follow keeps a later event when it belongs to a DMA buffer the statement
+// submitted. Paging buffers built for those DMA buffers say so with for=N.
+func (d *deferredCalls) follow(e *trace.Event) {
+	if e.DMA == 0 {
+		return
+	}
+	if !d.dmas[e.DMA] {
+		if f := verify.Arg(e.Args, "for"); f == "" || !d.dmas[parseUint(f)] {
+			return
+		}
+		d.dmas[e.DMA] = true
+	}
+	d.seq = append(d.seq, *e)
+}
+
+// onEvent sees every event as it is written, with the recorder's lock held
+// (trace.Recorder.Subscribe): it feeds the pending `expect calls` and
+// collects the debug-layer messages, so neither depends on what the ring
+// still holds at the end.
+func (r *Run) onEvent(e *trace.Event) {
+	for _, d := range r.deferred {
+		d.follow(e)
+	}
+	if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
+		r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+	}
+}
+
 // checkCalls checks that the names occur in order among the events the
 // statement produced: its own events, plus the later events of the DMA
 // buffers it submitted (the kernel, GPU, ISR and DPC work it caused).
-func (r *Run) checkCalls(d deferredCalls, events []trace.Event) {
-	dmas := map[uint64]bool{}
-	var own []trace.Event
-	for _, e := range events[d.from:d.to] {
-		own = append(own, e)
-		if e.DMA != 0 {
-			dmas[e.DMA] = true
-		}
+func (r *Run) checkCalls(d *deferredCalls) {
+	if d.lost {
+		r.failf(d.e.Pos, "expect calls: the trace ring dropped events of the statement before they were read (it made more than a quarter of option maxevents=%d)", r.opt.maxevents)
+		return
 	}
-	// Paging buffers built for those DMA buffers say so with for=N.
-	var caused []trace.Event
-	for _, e := range events[d.to:] {
-		if e.DMA == 0 {
-			continue
-		}
-		if !dmas[e.DMA] {
-			if f := verify.Arg(e.Args, "for"); f == "" || !dmas[parseUint(f)] {
-				continue
-			}
-			dmas[e.DMA] = true
-		}
-		caused = append(caused, e)
-	}
-	seq := append(own, caused...)
 	i := 0
-	for _, e := range seq {
+	for _, e := range d.seq {
 		if i < len(d.e.Names) && e.Kind != trace.Return && e.Name == d.e.Names[i] {
 			i++
 		}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"d3dsim/assets"
 )
 
 // FuzzParse checks that no input makes the parser panic or hang, and that
@@ -38,7 +40,12 @@ func FuzzParse(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s))
 	}
-	files, _ := filepath.Glob("testdata/parse/*.d3ds")
+	files, _ := filepath.Glob("testdata/*/*.d3ds")
+	for _, name := range assets.Scenarios() {
+		if src, ok := assets.Scenario(name); ok {
+			f.Add(src)
+		}
+	}
 	for _, name := range files {
 		if src, err := os.ReadFile(name); err == nil {
 			f.Add(src)
@@ -51,7 +58,11 @@ func FuzzParse(f *testing.F) {
 				t.Fatal("nil script and nil error")
 			}
 			checkPositions(t, s.Stmts)
-			return
+			// What parses goes through the checker too (Load): its
+			// errors are *Error inside the file as well.
+			if s, err = Load("f.d3ds", src); err == nil {
+				return
+			}
 		}
 		var e *Error
 		if !errors.As(err, &e) {

@@ -28,18 +28,20 @@ type Run struct {
 	signals map[string]signalled // when and by whom each event was first signalled
 	made    map[string]signalled // when and on which thread each name was last bound
 
-	frames    []Frame
+	frames    []Frame // the presented frames kept (maxFrameBytes), oldest first
+	dropped   int     // older frames let go
+	frameMem  int     // bytes of pixels in frames
 	failures  []string
 	done      bool
 	steps     int
+	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
 	queries   []QueryResult // every GetData, for rule ASYNC-SAME
 	queryRuns map[int]int   // GetData statements run so far, by line
 
 	hash     string   // of the last frame, computed once per frame
 	hashed   int      // frames hashed
-	messages []string // debug-layer messages seen so far
-	msgSeen  uint64   // events scanned for them
+	messages []string // debug-layer messages seen so far (onEvent)
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
@@ -49,8 +51,10 @@ type Run struct {
 	inCall  int // > 0 while an API call statement runs (expectations are not preempted)
 
 	verifier *verify.Verifier
-	expected map[string]bool // rules named by `expect violation`
-	deferred []deferredCalls
+	expected map[string]bool  // rules named by `expect violation`
+	deferred []*deferredCalls // written under the recorder's lock (onEvent)
+	polled   uint64           // events handed to the verifier so far
+	lostRead bool             // the ring dropped events the verifier had not read
 }
 
 type thread struct {
@@ -79,10 +83,12 @@ type frame struct {
 
 // deferredCalls is an `expect calls` checked once the run is over, when the
 // asynchronous consequences of the statement (kernel, GPU, interrupt, DPC)
-// have all happened.
+// have all happened. Its events are collected as they are written.
 type deferredCalls struct {
-	e        *Expect
-	from, to uint64
+	e    *Expect
+	seq  []trace.Event   // the statement's own events, then those it caused
+	dmas map[uint64]bool // DMA buffers the statement submitted
+	lost bool            // the ring dropped some of its own events first
 }
 
 // NewRun prepares a run. Nothing executes until Step or Finish.
@@ -90,8 +96,10 @@ func NewRun(s *Script, o Overrides) *Run {
 	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
 		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{}}
 	r.stack = newStack(r.opt, func(f gpu.Frame) {
-		r.frames = append(r.frames, Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
+		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	})
+	r.rec.SetLimit(r.opt.maxevents)
+	r.rec.Subscribe(r.onEvent)
 	r.verifier = verify.New(r.rec)
 	if r.opt.preempt {
 		r.rt.SetPreempt(r.preempt)
@@ -201,6 +209,11 @@ func (r *Run) exec(t *thread) bool {
 		return true
 	case *Thread:
 		t.advance()
+		if len(r.threads) >= maxThreads {
+			r.failf(s.Pos, "thread %s: more than %d threads started, the limit", s.Name, maxThreads)
+			r.stop()
+			return false
+		}
 		r.threads = append(r.threads, &thread{name: s.Name, stack: []*frame{{stmts: s.Body}}})
 		// The new thread's clock starts here, whichever thread the seeded
 		// choice runs next.
@@ -208,7 +221,7 @@ func (r *Run) exec(t *thread) bool {
 		r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "thread", Obj: s.Name, Msg: "starts thread " + s.Name})
 	case *Repeat:
 		t.advance()
-		if s.Count > 0 {
+		if s.Count > 0 && len(s.Body) > 0 { // an empty body repeats nothing
 			t.stack = append(t.stack, &frame{stmts: s.Body, left: s.Count - 1})
 		}
 	case *Signal:
@@ -232,6 +245,13 @@ func (r *Run) exec(t *thread) bool {
 		r.expect(t, s)
 	}
 	r.check()
+	// Statements that are not API calls count against the step budget too,
+	// or a loop of them (repeat 1000000000 { expect violations == 0 })
+	// would never end. Found by fuzzing the runner.
+	if r.other++; r.other >= r.opt.maxsteps && !r.done {
+		r.failf(Position(st), "step budget of %d reached by statements that are not API calls (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	}
 	return false
 }
 
@@ -355,8 +375,19 @@ func (r *Run) handOff(t *thread, s *Call) {
 	r.rec.Emit(ev)
 }
 
+// maxThreads bounds the scenario threads one run starts (a thread statement
+// in a loop would otherwise start millions); maxDevices the devices it
+// creates.
+const (
+	maxThreads = 1000
+	maxDevices = 256
+)
+
 func (r *Run) call(t *thread, s *Call) {
-	x := &call{run: r, st: s, pos: map[int]Arg{}, name: map[string]Arg{}}
+	x := &call{run: r, st: s}
+	if len(s.Args) > 0 { // reading a nil map is fine: a call without arguments allocates none
+		x.pos, x.name = map[int]Arg{}, map[string]Arg{}
+	}
 	if s.Target == "" {
 		x.m = globals[s.Method]
 	} else {
@@ -381,6 +412,13 @@ func (r *Run) call(t *thread, s *Call) {
 		} else {
 			x.name[a.Key] = a
 		}
+	}
+	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
+		// Each device keeps its runtime, UMD and kernel state: a creation
+		// loop would exhaust memory long before the step budget.
+		r.failf(s.Pos, "D3D11CreateDevice: %d devices created in this run, the limit", maxDevices)
+		r.stop()
+		return
 	}
 	// An object argument whose creating call has not run on this path
 	// would silently act as NULL.
@@ -418,14 +456,20 @@ func (r *Run) call(t *thread, s *Call) {
 		r.stop()
 		return
 	}
+	// The trace itself is a ring (option maxevents): it never stops a run.
+	// Virtual time bounds the GPU work a run can wait for: a loop that
+	// copies 64 MiB and maps the result costs milliseconds of real time per
+	// call, so the step budget alone would let it run for hours.
 	if r.steps >= r.opt.maxsteps {
 		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
 		r.stop()
-	} else if n := r.rec.Len(); n >= r.opt.maxevents {
-		// The trace lives in memory (the panel and the verifier read it):
-		// a runaway scenario must stop before it exhausts the machine or
-		// the browser tab.
-		r.failf(s.Pos, "trace budget of %d events reached after %d API calls (option maxevents=N raises it)", r.opt.maxevents, r.steps)
+	} else if now := r.sim.Now(); now > r.opt.maxtime {
+		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
+		r.stop()
+	} else if px := r.gpu.Stats().Pixels; px > r.opt.maxpixels {
+		// Shading a pixel costs the simulator far more real time than
+		// the virtual time it charges: bound the pixels themselves.
+		r.failf(s.Pos, "pixel budget of %d pixels shaded reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
 		r.stop()
 	}
 }
@@ -475,9 +519,25 @@ func typeOf(v any) string {
 	return ""
 }
 
-// check feeds new events to the verifier.
+// check feeds new events to the verifier. It runs after every statement, so
+// the verifier reads each event before the trace ring can drop it — unless
+// one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
+	n := uint64(r.rec.Len())
+	if n > r.polled && r.rec.Get(r.polled+1) == nil && !r.lostRead {
+		r.lostRead = true
+		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
+	}
 	r.verifier.Poll()
+	r.polled = n
+}
+
+// lastLine is the scenario line of the newest event held.
+func (r *Run) lastLine() int {
+	if e := r.rec.Get(uint64(r.rec.Len())); e != nil {
+		return e.Line
+	}
+	return 0
 }
 
 // finish drains the GPU, evaluates deferred expectations and ends the run.
@@ -488,9 +548,10 @@ func (r *Run) finish() {
 	r.sim.Switch("main")
 	r.kernel.Idle()
 	r.check()
-	events := r.rec.Events()
-	for _, d := range r.deferred {
-		r.checkCalls(d, events)
+	var pending []*deferredCalls
+	r.rec.View(func([]trace.Event) { pending, r.deferred = r.deferred, nil })
+	for _, d := range pending {
+		r.checkCalls(d)
 	}
 	r.stop()
 }
@@ -511,22 +572,16 @@ func (r *Run) stop() {
 
 // Summary reports the run so far.
 func (r *Run) Summary() Summary {
-	s := Summary{Frames: len(r.frames), Events: r.rec.Len(), Violations: len(r.verifier.Violations()),
+	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
 		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
-		if r.hashed != len(r.frames) {
-			r.hash, r.hashed = HashBytes(f.Pix), len(r.frames)
+		if r.hashed != s.Frames {
+			r.hash, r.hashed = HashBytes(f.Pix), s.Frames
 		}
 		s.Hash = r.hash
 	}
-	for _, e := range r.rec.Since(r.msgSeen) {
-		if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
-			r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
-		}
-	}
-	r.msgSeen = uint64(s.Events)
-	s.Messages = append([]string{}, r.messages...)
+	r.rec.View(func([]trace.Event) { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
 	return s
 }
 
@@ -536,8 +591,35 @@ func HashBytes(b []byte) string {
 	return hex.EncodeToString(h[:8])
 }
 
-// Frames returns every presented frame.
+// maxFrameBytes bounds the pixels of the presented frames a run keeps: a
+// loop of Presents of an 8192x8192 swap chain kept 256 MiB per frame until
+// the process died.
+const maxFrameBytes = 256 << 20
+
+// addFrame keeps a presented frame, letting the oldest go (never the last)
+// while the frames kept hold more than maxFrameBytes.
+func (r *Run) addFrame(f Frame) {
+	r.frames = append(r.frames, f)
+	r.frameMem += len(f.Pix)
+	n := 0
+	for r.frameMem > maxFrameBytes && n < len(r.frames)-1 {
+		r.frameMem -= len(r.frames[n].Pix)
+		r.frames[n] = Frame{} // release its pixels
+		n++
+	}
+	if n > 0 {
+		r.frames = append([]Frame(nil), r.frames[n:]...)
+		r.dropped += n
+	}
+}
+
+// Frames returns the presented frames kept: all of them, unless they hold
+// more than 256 MiB of pixels, then the newest (FramesDropped says how many
+// came before).
 func (r *Run) Frames() []Frame { return r.frames }
+
+// FramesDropped is the number of presented frames let go before Frames.
+func (r *Run) FramesDropped() int { return r.dropped }
 
 // LastFrame returns the last presented frame.
 func (r *Run) LastFrame() (Frame, bool) {

@@ -11,6 +11,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -355,16 +356,243 @@ func TestWaitWithoutSignalIsReported(t *testing.T) {
 	}
 }
 
-// TestEventBudget: a runaway loop stops in seconds with the trace-budget
-// message long before it could exhaust memory.
-func TestEventBudget(t *testing.T) {
-	s, err := Load("t", []byte("option maxevents=50000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+// TestTimeBudget: a loop whose every round waits for heavy GPU work (a 64
+// MiB clear and copy, then Map) costs milliseconds of real time per API call;
+// the virtual-time budget (option maxtime) ends it long before the step
+// budget would.
+func TestTimeBudget(t *testing.T) {
+	s, err := Load("t", []byte(`option maxtime=50
+dev, imm = D3D11CreateDevice
+a = dev.CreateTexture2D Width=4096 Height=4096 Format=R8G8B8A8_UNORM Usage=DEFAULT BindFlags=RENDER_TARGET
+b = dev.CreateTexture2D Width=4096 Height=4096 Format=R8G8B8A8_UNORM Usage=STAGING CPUAccessFlags=READ
+rtv = dev.CreateRenderTargetView a
+repeat 1000000000 {
+ imm.ClearRenderTargetView rtv 1 0 0 1
+ imm.CopyResource b a
+ imm.Map b READ
+ imm.Unmap b
+}
+`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := NewRun(s, Overrides{}).Finish()
-	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "trace budget of 50000 events") {
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "time budget of 50 ms of virtual time reached") || sum.Steps > 10000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+}
+
+// TestPixelBudget: shading a pixel costs the simulator far more real time
+// than the virtual time it charges (a full-screen draw on 8192x8192 takes
+// half a second), so pixels have their own budget (option maxpixels).
+func TestPixelBudget(t *testing.T) {
+	s, err := Load("t", []byte(`option maxpixels=100000
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.RSSetViewports 0 0 64 64
+imm.IASetVertexBuffers 0 vb
+imm.VSSetShader vs
+imm.PSSetShader ps
+repeat 1000000000 {
+ imm.Draw 6 0
+ sc.Present
+}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "pixel budget of 100000 pixels shaded reached") || sum.Steps > 1000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+}
+
+// TestFrameCap: a run keeps at most 256 MiB of presented frames (the newest,
+// always the last); Summary.Frames still counts every Present and
+// FramesDropped says how many were let go.
+func TestFrameCap(t *testing.T) {
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=1024 Height=1024\nrepeat 100 {\n sc.Present\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	kept := r.Frames()
+	if !sum.OK() || sum.Frames != 100 || len(kept) != 64 || r.FramesDropped() != 36 {
+		t.Fatalf("frames %d, kept %d, dropped %d, failures %q", sum.Frames, len(kept), r.FramesDropped(), sum.Failures)
+	}
+	if f, ok := r.LastFrame(); !ok || len(f.Pix) != 1024*1024*4 {
+		t.Fatal("the last frame is gone")
+	}
+}
+
+// TestBudgetWithoutCalls: loops that make no API call end by the step budget
+// too (found by fuzzing the runner: they ran forever), an empty loop body
+// repeats nothing, and a thread statement in a loop hits the thread limit.
+func TestBudgetWithoutCalls(t *testing.T) {
+	tests := []struct{ desc, src, want string }{
+		{"expectations", "option maxsteps=5000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n expect violations == 0\n}\n",
+			"4:2: step budget of 5000 reached by statements that are not API calls"},
+		{"nested empty loops", "option maxsteps=5000\nrepeat 1000000000 {\n repeat 1000000000 {\n }\n}\n",
+			"3:2: step budget of 5000 reached by statements that are not API calls"},
+		{"signals", "option maxsteps=5000\nrepeat 1000000000 {\n signal x\n wait x\n}\n",
+			"step budget of 5000 reached by statements that are not API calls"},
+		{"threads", "repeat 1000000000 {\n thread t {\n }\n}\n", "2:2: thread t: more than 1000 threads started, the limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("t", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := NewRun(s, Overrides{}).Finish()
+			if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], tt.want) {
+				t.Fatalf("failures %q, want %q", sum.Failures, tt.want)
+			}
+		})
+	}
+	s, _ := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n}\nimm.Flush\n"))
+	if sum := NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Steps != 2 {
+		t.Fatalf("empty loop: %+v", sum)
+	}
+}
+
+// TestTraceRing: the trace is a ring of option maxevents events. A runaway
+// loop is stopped by the step budget, not by the trace; the oldest events are
+// dropped and counted; `expect calls` still sees every event because it reads
+// them as they are written.
+func TestTraceRing(t *testing.T) {
+	s, err := Load("t", []byte("option maxevents=1000\noption maxsteps=20000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	sum := r.Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "step budget of 20000 API calls reached") {
 		t.Fatalf("failures %q", sum.Failures)
+	}
+	held := r.Events()
+	if len(held) > 1000 || sum.Dropped == 0 || sum.Dropped+len(held) != sum.Events || held[0].Seq != uint64(sum.Dropped)+1 {
+		t.Fatalf("events %d, dropped %d, held %d from seq %d", sum.Events, sum.Dropped, len(held), held[0].Seq)
+	}
+
+	const src = `option maxevents=1000
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=8 Height=8
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+imm.ClearRenderTargetView rtv 1 0 0 1
+sc.Present
+expect calls Present pfnPresentCb DxgkDdiPresent DxgkDdiSubmitCommand FenceWrite FenceSignaled
+repeat 5000 {
+ imm.Flush
+}
+`
+	s, _ = Load("t", []byte(src))
+	if sum = NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Dropped == 0 {
+		t.Fatalf("dropped %d, failures %q", sum.Dropped, sum.Failures)
+	}
+	// The same `expect calls` with a name that never happens still fails:
+	// the check really reads the events the ring dropped.
+	s, _ = Load("t", []byte(strings.Replace(src, "FenceSignaled", "FenceSignaled DxgkDdiNeverCalled", 1)))
+	sum = NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "8:1: expected calls") || !strings.Contains(sum.Failures[0], "DxgkDdiNeverCalled not found") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+}
+
+// TestTraceRingTooSmall: one statement (an emulated ExecuteCommandList
+// replaying 400 calls) makes more than a quarter of a 1000-event ring, so
+// events are dropped before the verifier and `expect calls` read them: the
+// run says so instead of passing unverified; a ring big enough passes.
+func TestTraceRingTooSmall(t *testing.T) {
+	const src = `option maxevents=%d
+option driver.commandlists=false
+dev, imm = D3D11CreateDevice
+dc = dev.CreateDeferredContext
+repeat 400 {
+  dc.IASetPrimitiveTopology TRIANGLELIST
+}
+cl = dc.FinishCommandList FALSE
+imm.ExecuteCommandList cl FALSE
+expect calls ExecuteCommandList IASetPrimitiveTopology
+`
+	s, _ := Load("t", []byte(fmt.Sprintf(src, 1000)))
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 2 || !strings.HasPrefix(sum.Failures[0], "9:0: the trace ring dropped events before the verifier read them") ||
+		!strings.HasPrefix(sum.Failures[1], "10:1: expect calls: the trace ring dropped events of the statement") {
+		t.Fatalf("failures %q", sum.Failures)
+	}
+	s, _ = Load("t", []byte(fmt.Sprintf(src, 100000)))
+	if sum := NewRun(s, Overrides{}).Finish(); !sum.OK() || sum.Dropped != 0 {
+		t.Fatalf("a big ring: dropped %d, failures %q", sum.Dropped, sum.Failures)
+	}
+}
+
+// TestTraceRingVerifier: a rule broken long after the ring started dropping
+// is still found (the verifier reads every event after each statement), and
+// debug-layer messages are all kept.
+func TestTraceRingVerifier(t *testing.T) {
+	base := `option maxevents=1000
+option bug=%s
+dev, imm = D3D11CreateDevice
+repeat 3000 {
+ imm.Flush
+}
+`
+	for _, tt := range []struct {
+		desc string
+		tail string
+		rule string
+	}{
+		{"isolation", `other, oimm = D3D11CreateDevice
+victim = other.CreateBuffer ByteWidth=256 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+inject umd.foreign target=victim on=dev
+imm.Flush
+`, "WDDM-ISOLATE"},
+	} {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("t", []byte(fmt.Sprintf(base, tt.rule)+tt.tail))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			sum := r.Finish()
+			if sum.Dropped == 0 {
+				t.Fatal("nothing dropped: the test does not test the ring")
+			}
+			found := false
+			for _, v := range r.Violations() {
+				found = found || v.Rule == tt.rule
+			}
+			if !found {
+				t.Fatalf("no %s violation; failures %q", tt.rule, sum.Failures)
+			}
+		})
+	}
+}
+
+// TestStepBudgetDefault: the issue's runaway loop, at the default budget of
+// 10,000,000 API calls (several seconds natively).
+func TestStepBudgetDefault(t *testing.T) {
+	if testing.Short() || runtime.GOOS == "js" {
+		t.Skip("10,000,000 API calls: native, without -short")
+	}
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "3:2: step budget of 10000000 API calls reached") || sum.Steps != 10_000_000 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
 	}
 }
 
@@ -463,5 +691,21 @@ func TestHotSwappedDraw(t *testing.T) {
 	}
 	if !drawn {
 		t.Fatal("no Draw DDI")
+	}
+}
+
+// TestRunLimits: what a run may create in all: devices (each keeps state in
+// every layer; a creation loop exhausted memory) and video memory (a huge
+// gpu.vram let devices commit unbounded memory; the ceiling plus the 1 GiB
+// aperture bound a run to 2 GiB).
+func TestRunLimits(t *testing.T) {
+	s, _ := Load("t", []byte("repeat 1000000000 {\n dev, imm = D3D11CreateDevice\n}\n"))
+	sum := NewRun(s, Overrides{}).Finish()
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "2:2: D3D11CreateDevice: 256 devices created in this run, the limit") || sum.Steps != 256 {
+		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
+	}
+	s, _ = Load("t", []byte("option gpu.vram=100GiB\n"))
+	if o := decodeOptions(s, Overrides{}); o.vram != maxVRAM {
+		t.Fatalf("gpu.vram=100GiB gives %d bytes of VRAM, want the ceiling %d", o.vram, maxVRAM)
 	}
 }

@@ -20,6 +20,8 @@ type options struct {
 	engines    int
 	maxsteps   int
 	maxevents  int
+	maxtime    int64 // virtual ns a scenario thread may reach
+	maxpixels  uint64
 	sysmem     uint64
 	maxobjects int
 	bugs       map[string]bool
@@ -30,7 +32,7 @@ type options struct {
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -54,6 +56,10 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.maxobjects = int(min(max(n, 16), 1<<30))
 		case "maxevents":
 			opt.maxevents = int(min(max(n, 1000), 1<<40))
+		case "maxpixels":
+			opt.maxpixels = max(n, 1)
+		case "maxtime":
+			opt.maxtime = int64(min(max(n, 1), 1_000_000_000)) * 1e6 // milliseconds
 		case "bug":
 			opt.bugs[op.Value] = true
 		case "driver.recycle":
@@ -78,7 +84,9 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.Engines != nil {
 		opt.engines = max(1, min(*o.Engines, 8))
 	}
-	opt.vram = max(opt.vram, 1<<20)
+	// At most 1 GiB of VRAM: with the 1 GiB aperture a run commits at most
+	// 2 GiB of GPU memory however many devices it creates.
+	opt.vram = min(max(opt.vram, 1<<20), maxVRAM)
 	opt.cmdbuf = min(max(opt.cmdbuf, 4<<10), 64<<20)
 	return opt
 }
@@ -94,7 +102,10 @@ type stack struct {
 	rt     *d3d11.Runtime
 }
 
-const apertureSize = 1 << 30
+const (
+	apertureSize = 1 << 30
+	maxVRAM      = 1 << 30 // option gpu.vram's ceiling
+)
 
 func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	s := sim.New(opt.seed)

@@ -99,8 +99,31 @@ func AppendString(b []byte, s string) []byte {
 
 // WriteJSONL writes events as JSON lines.
 func WriteJSONL(w io.Writer, events []Event) error {
+	return WriteJSONLDropped(w, events, 0)
+}
+
+// DroppedEvent is the line that opens an exported trace whose oldest events
+// the ring dropped: an event-shaped record (seq 0, kind message, name
+// TraceDropped, args dropped=N), so every line still parses as an event and
+// the count is in the file itself.
+func DroppedEvent(dropped uint64) Event {
+	n := strconv.FormatUint(dropped, 10)
+	return Event{Thread: "trace", Kind: Message, Name: "TraceDropped", Args: "dropped=" + n,
+		Msg: "the trace ring dropped the " + n + " oldest events (option maxevents=N keeps more); this trace starts at seq " + strconv.FormatUint(dropped+1, 10)}
+}
+
+// WriteJSONLDropped writes events as JSON lines, preceded by DroppedEvent
+// when dropped > 0.
+func WriteJSONLDropped(w io.Writer, events []Event, dropped uint64) error {
 	bw := bufio.NewWriter(w)
 	var b []byte
+	if dropped > 0 {
+		d := DroppedEvent(dropped)
+		b = append(AppendJSON(b, &d), '\n')
+		if _, err := bw.Write(b); err != nil {
+			return err
+		}
+	}
 	for i := range events {
 		b = AppendJSON(b[:0], &events[i])
 		b = append(b, '\n')

@@ -11,8 +11,21 @@ import (
 // the thread's track; everything else is an instant event. Time is converted
 // from virtual nanoseconds to microseconds.
 func WritePerfetto(w io.Writer, events []Event) error {
+	return WritePerfettoDropped(w, events, 0)
+}
+
+// WritePerfettoDropped is WritePerfetto for a trace whose oldest events the
+// ring dropped: the count goes in the file's metadata (otherData, shown by
+// Perfetto's trace info) as dropped_events.
+func WritePerfettoDropped(w io.Writer, events []Event, dropped uint64) error {
 	bw := bufio.NewWriter(w)
-	bw.WriteString(`{"displayTimeUnit":"ns","traceEvents":[`)
+	bw.WriteString(`{"displayTimeUnit":"ns",`)
+	if dropped > 0 {
+		bw.WriteString(`"otherData":{"dropped_events":`)
+		bw.WriteString(strconv.FormatUint(dropped, 10))
+		bw.WriteString(`},`)
+	}
+	bw.WriteString(`"traceEvents":[`)
 	tids := map[string]int{}
 	var order []string
 	for i := range events {

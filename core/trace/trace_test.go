@@ -82,3 +82,164 @@ func TestPerfettoIsJSON(t *testing.T) {
 		t.Fatalf("missing B slice or thread names:\n%s", b.String())
 	}
 }
+
+// TestRing: with a limit the recorder holds at most that many events, drops
+// the oldest half at once, counts them, and keeps seq, Since, Get and the
+// parent tree right across the drops.
+func TestRing(t *testing.T) {
+	r := NewRecorder(nil, func() string { return "main" })
+	r.SetLimit(10)
+	outer := r.Emit(Event{Kind: Call, Name: "Present"}) // stays open while it is dropped
+	for i := 0; i < 24; i++ {
+		r.Emit(Event{Kind: Message, Name: "m"})
+	}
+	ret := r.Emit(Event{Kind: Return, Name: "Present"})
+	if r.Len() != 26 || ret != 26 {
+		t.Fatalf("Len %d, last seq %d; want 26", r.Len(), ret)
+	}
+	evs := r.Events()
+	if len(evs) > 10 || len(evs) == 0 {
+		t.Fatalf("%d events held, limit 10", len(evs))
+	}
+	if got := r.Dropped(); got != uint64(26-len(evs)) || evs[0].Seq != got+1 {
+		t.Fatalf("dropped %d, first held seq %d, %d held", got, evs[0].Seq, len(evs))
+	}
+	for i := range evs {
+		if evs[i].Seq != evs[0].Seq+uint64(i) {
+			t.Fatalf("held events not contiguous: %d at %d", evs[i].Seq, i)
+		}
+	}
+	if r.Get(outer) != nil || r.Get(27) != nil || r.Get(ret) == nil || r.Get(ret).Seq != ret {
+		t.Fatalf("Get: dropped %v, future %v, last %v", r.Get(outer), r.Get(27), r.Get(ret))
+	}
+	if got := r.Get(ret - 1).Parent; got != outer {
+		t.Fatalf("message inside the dropped call has parent %d, want %d", got, outer)
+	}
+	if got := r.Get(ret).Parent; got != 0 {
+		t.Fatalf("return of a dropped top-level call has parent %d, want 0", got)
+	}
+	if got := r.Since(ret - 3); len(got) != 3 || got[0].Seq != ret-2 {
+		t.Fatalf("Since(%d) = %d events", ret-3, len(got))
+	}
+	if got := r.Since(1); len(got) != len(evs) {
+		t.Fatalf("Since(before the window) = %d events, want all %d held", len(got), len(evs))
+	}
+	if r.Since(ret) != nil {
+		t.Fatal("Since(last) not empty")
+	}
+}
+
+// TestRingReuse: the ring reuses its array, yet a slice from Events or Since
+// stays unchanged for limit/4 more events, across drops and moves.
+func TestRingReuse(t *testing.T) {
+	for _, limit := range []int{4, 10, 64, 101} {
+		r := NewRecorder(nil, func() string { return "main" })
+		r.SetLimit(limit)
+		type held struct {
+			evs  []Event
+			want []uint64
+			at   int
+		}
+		var hs []held
+		for i := 1; i <= 20*limit; i++ {
+			r.Emit(Event{Kind: Message, Name: "m", Line: i})
+			evs := r.Since(uint64(max(0, i-limit/2)))
+			h := held{evs: evs, at: i}
+			for _, e := range evs {
+				h.want = append(h.want, e.Seq)
+				if e.Line != int(e.Seq) {
+					t.Fatalf("limit %d: event %d holds line %d", limit, e.Seq, e.Line)
+				}
+			}
+			hs = append(hs, h)
+			for len(hs) > 0 && i-hs[0].at > limit/4 {
+				hs = hs[1:] // past the guarantee
+			}
+			for _, h := range hs {
+				for j, e := range h.evs {
+					if e.Seq != h.want[j] || e.Line != int(e.Seq) {
+						t.Fatalf("limit %d: a slice taken at event %d changed %d events later", limit, h.at, i-h.at)
+					}
+				}
+			}
+			if n := len(r.Events()); n > limit || n < min(i, limit/4) {
+				t.Fatalf("limit %d: %d events held after %d", limit, n, i)
+			}
+		}
+	}
+}
+
+// TestRingExport: exported traces say how many events were dropped; every
+// JSON line still parses as an event.
+func TestRingExport(t *testing.T) {
+	r := NewRecorder(nil, func() string { return "main" })
+	r.SetLimit(4)
+	for i := 0; i < 9; i++ {
+		r.Emit(Event{Kind: Message, Name: "m"})
+	}
+	_, dropped := r.Snapshot()
+	var b bytes.Buffer
+	if err := r.WriteJSONL(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatalf("line %d not JSON: %v", i+1, err)
+		}
+	}
+	if !strings.Contains(lines[0], `"name":"TraceDropped"`) || !strings.Contains(lines[0], `"args":"dropped=`) || len(lines) != 1+len(r.Events()) {
+		t.Fatalf("first line %s; %d lines for %d events", lines[0], len(lines), len(r.Events()))
+	}
+	b.Reset()
+	if err := r.WritePerfetto(&b); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		OtherData struct {
+			Dropped uint64 `json:"dropped_events"`
+		} `json:"otherData"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc.OtherData.Dropped != dropped || dropped == 0 {
+		t.Fatalf("perfetto dropped_events %d, want %d (%v)", doc.OtherData.Dropped, dropped, err)
+	}
+	// Nothing dropped: no extra line.
+	b.Reset()
+	r = NewRecorder(nil, func() string { return "main" })
+	r.Emit(Event{Kind: Message, Name: "m"})
+	r.WriteJSONL(&b)
+	if strings.Count(b.String(), "\n") != 1 || strings.Contains(b.String(), "TraceDropped") {
+		t.Fatalf("unbounded trace: %q", b.String())
+	}
+}
+
+// TestRingConcurrent: goroutines emitting while the ring drops (run -race).
+func TestRingConcurrent(t *testing.T) {
+	r := NewRecorder(nil, nil)
+	r.SetLimit(64)
+	var seen uint64
+	r.Subscribe(func(e *Event) { seen++ })
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			th := string(rune('a' + g))
+			for i := 0; i < 1000; i++ {
+				r.Emit(Event{Thread: th, Kind: Call, Name: "c"})
+				r.Emit(Event{Thread: th, Kind: Return, Name: "c"})
+			}
+			done <- true
+		}()
+	}
+	for i := 0; i < 200; i++ {
+		for _, e := range r.Since(uint64(r.Len()) - 10) {
+			_ = e.Name
+		}
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+	if r.Len() != 8000 || seen != 8000 || len(r.Events()) > 64 || r.Dropped()+uint64(len(r.Events())) != 8000 {
+		t.Fatalf("len %d, seen %d, held %d, dropped %d", r.Len(), seen, len(r.Events()), r.Dropped())
+	}
+}

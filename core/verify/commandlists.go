@@ -69,7 +69,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.finishing[e.Seq] = nil
 	case ret && e.Name == "FinishCommandList" && e.Layer == trace.Runtime:
 		for seq, names := range c.finishing {
-			if v.rec.Events()[seq-1].Thread != e.Thread {
+			if v.threadOf(seq) != e.Thread {
 				continue
 			}
 			delete(c.finishing, seq)

@@ -82,8 +82,12 @@ func (v *Verifier) pendingBefore(seq uint64) []string {
 // callOf finds the Call event a Return closes (the latest Call of that name
 // on that thread before it).
 func (v *Verifier) callOf(ret *trace.Event) uint64 {
-	evs := v.rec.Events()
-	for i := int(ret.Seq) - 2; i >= 0; i-- {
+	evs := v.rec.Since(0) // what the trace ring holds
+	n := 0
+	if len(evs) > 0 && ret.Seq > evs[0].Seq {
+		n = min(int(ret.Seq-evs[0].Seq), len(evs))
+	}
+	for i := n - 1; i >= 0; i-- {
 		e := &evs[i]
 		if e.Thread == ret.Thread && e.Kind == trace.Call && e.Name == ret.Name && strings.EqualFold(e.Layer.String(), ret.Layer.String()) {
 			return e.Seq

@@ -136,7 +136,7 @@ func (v *Verifier) Poll() {
 		if len(evs) == 0 {
 			return
 		}
-		v.next += uint64(len(evs))
+		v.next = evs[len(evs)-1].Seq // the ring may have dropped some: go by seq
 		var found []Violation
 		for i := range evs {
 			if evs[i].Kind == trace.Violation {
@@ -162,11 +162,10 @@ func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
 	if e.Parent == 0 {
 		return "", trace.LayerNone
 	}
-	evs := v.rec.Events()
-	if int(e.Parent) > len(evs) {
+	p := v.rec.Get(e.Parent)
+	if p == nil { // dropped by the trace ring
 		return "", trace.LayerNone
 	}
-	p := &evs[e.Parent-1]
 	return p.Name, p.Layer
 }
 
@@ -261,13 +260,12 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 // closeCall finishes the checks that need a call's return.
 func (v *Verifier) closeCall(e *trace.Event) []Violation {
 	var out []Violation
-	evs := v.rec.Events()
 	// The call a Return closes is the most recent open Call with that name
 	// on that thread; find it through the open maps.
 	switch e.Name {
 	case "CreateResource":
 		for seq, saw := range v.resourceCalls {
-			if evs[seq-1].Thread == e.Thread {
+			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
 					out = append(out, v.violation("WDDM-FLOW", e, "CreateResource returned without calling pfnAllocateCb (seed 003 steps 4-5)"))
 				}
@@ -276,7 +274,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		}
 	case "pfnAllocateCb":
 		for seq, saw := range v.allocateCalls {
-			if evs[seq-1].Thread == e.Thread {
+			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
 					out = append(out, v.violation("WDDM-FLOW", e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (seed 003 steps 5-6)"))
 				}
@@ -285,7 +283,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		}
 	case "DxgkDdiInterruptRoutine":
 		for seq, bits := range v.interrupts {
-			if evs[seq-1].Thread == e.Thread {
+			if v.threadOf(seq) == e.Thread {
 				if bits != 3 {
 					out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (seed 003 steps 15-16)"))
 				}
@@ -294,7 +292,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		}
 	case "DxgkDdiRender", "DxgkDdiPresent":
 		for seq, what := range v.foreign {
-			if evs[seq-1].Thread == e.Thread {
+			if v.threadOf(seq) == e.Thread {
 				if e.HR == "STATUS_SUCCESS" || e.HR == "" {
 					out = append(out, v.violation("WDDM-ISOLATE", e, "%s accepted a command buffer naming %s", e.Name, what))
 				}
@@ -303,6 +301,15 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// threadOf is the thread of the event seq ("" once the trace ring dropped
+// it).
+func (v *Verifier) threadOf(seq uint64) string {
+	if e := v.rec.Get(seq); e != nil {
+		return e.Thread
+	}
+	return ""
 }
 
 // argInt reads key=N from an event's args.
@@ -344,11 +351,7 @@ func (v *Verifier) parent(e *trace.Event) *trace.Event {
 	if e.Parent == 0 {
 		return nil
 	}
-	evs := v.rec.Events()
-	if int(e.Parent) > len(evs) {
-		return nil
-	}
-	return &evs[e.Parent-1]
+	return v.rec.Get(e.Parent) // nil when dropped by the trace ring
 }
 
 // enclosingMap finds the ResourceMap DDI call an event happens inside.
@@ -376,7 +379,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		v.renders[e.Seq] = Arg(e.Args, "allocs")
 	case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
 		for seq, allocs := range v.renders {
-			if v.rec.Events()[seq-1].Thread != e.Thread {
+			if v.threadOf(seq) != e.Thread {
 				continue
 			}
 			delete(v.renders, seq)

@@ -1,0 +1,88 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/trace"
+)
+
+// isolationSrc: device a (the victim) draws; device b turns rogue (inject
+// umd.foreign: its UMD's next command buffer writes 0xdeadbeef at offset 0
+// of a's allocation) and submits through %[1]s. Then a keeps working and b is
+// asked for something that returns an HRESULT.
+const isolationSrc = `%[3]s
+a, aimm = D3D11CreateDevice
+asc = a.CreateSwapChain Width=32 Height=32
+abb = asc.GetBuffer 0
+artv = a.CreateRenderTargetView abb
+atex = a.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM Usage=DEFAULT BindFlags=RENDER_TARGET
+atrtv = a.CreateRenderTargetView atex
+aimm.ClearRenderTargetView atrtv 0 0 1 1
+aimm.ClearRenderTargetView artv 0 1 0 1
+asc.Present
+b, bimm = D3D11CreateDevice
+bsc = b.CreateSwapChain Width=32 Height=32
+bbb = bsc.GetBuffer 0
+brtv = b.CreateRenderTargetView bbb
+bimm.ClearRenderTargetView brtv 1 0 0 1
+inject umd.foreign target=%[2]s on=b
+%[1]s
+expect pixel abb 0 0 == #00ff00ff
+expect pixel atex 0 0 == #0000ffff
+x = b.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+expect hr == DXGI_ERROR_DEVICE_REMOVED
+aimm.ClearRenderTargetView artv 1 1 1 1
+asc.Present
+expect pixel abb 5 5 == #ffffffff
+`
+
+// TestIsolation (seed 003, rule WDDM-ISOLATE): a command buffer naming
+// another device's allocation is rejected by the KMD's validation in
+// DxgkDdiRender / DxgkDdiPresent, the rogue device is removed, the victim's
+// memory and pixels are untouched and the victim keeps running. With the
+// validation switched off (option bug=WDDM-ISOLATE) the write lands and the
+// verifier reports WDDM-ISOLATE: the same checks see the breach.
+func TestIsolation(t *testing.T) {
+	const flush = "bimm.Flush\n# a void call: b's removal shows at its next call"
+	tests := []struct {
+		desc, submit, target, ddi, pixelLine string
+	}{
+		{"render target through DxgkDdiRender", flush, "abb", "DxgkDdiRender", "19:1: pixel (0, 0) of abb is #efbeadde"},
+		{"back buffer through DxgkDdiPresent", "bsc.Present\nexpect hr == DXGI_ERROR_DEVICE_REMOVED", "abb", "DxgkDdiPresent", "19:1: pixel (0, 0) of abb is #efbeadde"},
+		{"texture through DxgkDdiRender", flush, "atex", "DxgkDdiRender", "20:1: pixel (0, 0) of atex is #efbeadde"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			r := runSource(t, fmt.Sprintf(isolationSrc, tt.submit, tt.target, ""))
+			sum := r.Summary()
+			if !sum.OK() || sum.Violations != 0 {
+				t.Fatalf("failures %q, %d violations", sum.Failures, sum.Violations)
+			}
+			rejected := false
+			for _, e := range r.Events() {
+				if e.Kind == trace.Return && e.Name == tt.ddi && e.HR == "STATUS_INVALID_PARAMETER" && strings.Contains(e.Msg, "belongs to kd1, not to the submitting device kd2") {
+					rejected = true
+				}
+			}
+			if !rejected {
+				t.Errorf("no %s return with STATUS_INVALID_PARAMETER naming the foreign allocation", tt.ddi)
+			}
+			if r.vars["b"].(*d3d11.Device).Removed() == nil || r.vars["a"].(*d3d11.Device).Removed() != nil {
+				t.Errorf("removed: a %v, b %v; want only b", r.vars["a"].(*d3d11.Device).Removed(), r.vars["b"].(*d3d11.Device).Removed())
+			}
+
+			r = runSource(t, fmt.Sprintf(isolationSrc, tt.submit, tt.target, "option bug=WDDM-ISOLATE"))
+			sum = r.Summary()
+			found := false
+			for _, v := range r.Violations() {
+				found = found || v.Rule == "WDDM-ISOLATE" && strings.Contains(v.Msg, tt.ddi+" accepted a command buffer naming allocation")
+			}
+			if !found || !strings.Contains(strings.Join(sum.Failures, "\n"), tt.pixelLine) {
+				t.Fatalf("with the validation off: violations %v, failures %q", r.Violations(), sum.Failures)
+			}
+		})
+	}
+}
