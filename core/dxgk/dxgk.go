@@ -130,6 +130,7 @@ type context struct {
 	dma       map[uint64]uint64 // pending fence -> DMA buffer id
 	destroyed bool
 	early     map[uint64]uint64 // OutOfOrder: fences done before an earlier one -> DMA buffer id
+	presents  []uint64          // fences of the presents not known done, oldest first (throttle)
 }
 
 // ContextInfo is what CreateContext returns to the runtime

@@ -30,6 +30,9 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 	present := name == "DxgkDdiPresent"
 	op := strings.TrimPrefix(name, "DxgkDdi")
 	k.charge(k.cfg.Costs.Transition)
+	if err := k.throttle(h, present); err != nil {
+		return 0, err
+	}
 
 	k.mu.Lock()
 	c := k.contexts[h]
@@ -121,6 +124,9 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 			k.mu.Lock()
 			c.submitted++
 			fence = c.submitted
+			if present {
+				c.presents = append(c.presents, fence)
+			}
 			k.mu.Unlock()
 			ret.Fence = fence
 		}
@@ -161,6 +167,50 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 	}
 	k.s.Schedule(b.readyAt, "kernel", k.kick)
 	return b.fence, nil
+}
+
+// The most a context may have in flight. A submission past either limit
+// waits first for the oldest fence that brings it back under (a WaitForFence
+// saying why): like a real driver's pool of DMA buffers and DXGI's maximum
+// frame latency, this keeps an application that never waits from queueing
+// GPU work without bound (docs/security.md: a Present loop on a large target
+// queued gigabytes before).
+const (
+	maxQueuedDMA    = 64 // DMA buffers submitted and not done, per context
+	maxFrameLatency = 3  // presents submitted and not done, per context (DXGI's default)
+)
+
+// throttle makes a submission on h wait while its context has maxQueuedDMA
+// buffers or, for a present, maxFrameLatency presents not done.
+func (k *Dxgkrnl) throttle(h HContext, present bool) error {
+	k.mu.Lock()
+	c := k.contexts[h]
+	if c == nil || c.destroyed || c.dev.removed {
+		k.mu.Unlock()
+		return nil // submit reports it
+	}
+	var fence uint64
+	var why string
+	if n := c.submitted - c.completed; n >= maxQueuedDMA {
+		fence = c.submitted - maxQueuedDMA + 1
+		why = fmt.Sprintf(": %d DMA buffers of %v are queued, the most a context may have", n, h)
+	}
+	if present {
+		i := 0
+		for i < len(c.presents) && c.presents[i] <= c.completed {
+			i++
+		}
+		c.presents = c.presents[i:]
+		if n := len(c.presents); n >= maxFrameLatency && c.presents[n-maxFrameLatency] > fence {
+			fence = c.presents[n-maxFrameLatency]
+			why = fmt.Sprintf(": %d presents of %v are queued, the maximum frame latency", n, h)
+		}
+	}
+	k.mu.Unlock()
+	if fence == 0 {
+		return nil
+	}
+	return k.waitFence(c, fence, why, WaitReason{})
 }
 
 // kick runs the GPU scheduler on thread "kernel": every queued buffer whose

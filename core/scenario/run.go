@@ -31,6 +31,7 @@ type Run struct {
 	frames    []Frame // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int     // older frames let go
 	frameMem  int     // bytes of pixels in frames
+	scanned   uint64  // pixels presented in all (pixel budget)
 	failures  []string
 	done      bool
 	steps     int
@@ -466,10 +467,12 @@ func (r *Run) call(t *thread, s *Call) {
 	} else if now := r.sim.Now(); now > r.opt.maxtime {
 		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
-	} else if px := r.gpu.Stats().Pixels; px > r.opt.maxpixels {
+	} else if st := r.gpu.Stats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
 		// Shading a pixel costs the simulator far more real time than
-		// the virtual time it charges: bound the pixels themselves.
-		r.failf(s.Pos, "pixel budget of %d pixels shaded reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+		// the virtual time it charges: bound the pixels themselves —
+		// shaded, cleared or copied (a pixel per 4 bytes), and presented
+		// (the display engine copies each frame out).
+		r.failf(s.Pos, "pixel budget of %d pixels shaded, written or presented reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
 		r.stop()
 	}
 }
@@ -599,6 +602,7 @@ const maxFrameBytes = 256 << 20
 // addFrame keeps a presented frame, letting the oldest go (never the last)
 // while the frames kept hold more than maxFrameBytes.
 func (r *Run) addFrame(f Frame) {
+	r.scanned += uint64(len(f.Pix) / 4)
 	r.frames = append(r.frames, f)
 	r.frameMem += len(f.Pix)
 	n := 0

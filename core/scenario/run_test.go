@@ -410,7 +410,7 @@ repeat 1000000000 {
 	}
 	r := NewRun(s, Overrides{})
 	sum := r.Finish()
-	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "pixel budget of 100000 pixels shaded reached") || sum.Steps > 1000 {
+	if len(sum.Failures) != 1 || !strings.Contains(sum.Failures[0], "pixel budget of 100000 pixels shaded, written or presented reached") || sum.Steps > 1000 {
 		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
 	}
 }
