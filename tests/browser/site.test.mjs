@@ -296,6 +296,15 @@ test("the full page loads from the sub-path and draws", { timeout: 120000 }, asy
   // The panel works too: the timeline has the run's events.
   assert.ok(await page.evaluate(() => window.d3dsimUI.store.n) > 100);
   await page.close();
+
+  // Opened from disk, the page says it must be served over HTTP.
+  for (const f of ["index.html", "embed.html"]) {
+    const local = await browser.newPage();
+    await local.goto(pathToFileURL(path.join(dist, f)).href);
+    await local.waitForFunction(() => /file:\/\//.test(document.getElementById("stage-status").textContent));
+    assert.match(await local.locator("#stage-status").textContent(), /Serve this directory over HTTP/);
+    await local.close();
+  }
 });
 
 test("two embed iframes on another origin's page both run, fit their frame and open the full page", { timeout: 180000 }, async () => {
