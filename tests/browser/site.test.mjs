@@ -86,6 +86,7 @@ const MIME = {
 let tmp = "";
 let dist = "";
 let site = null; // the static server of dist/ under SUB
+let plain = null; // the same, sending main.wasm as application/octet-stream
 let host = null; // another origin: the page that embeds d3dsim
 let siteURL = "";
 let hostURL = "";
@@ -96,7 +97,7 @@ const pageErrors = [];
 // staticServer answers GET/HEAD for the files under root, mounted at
 // prefix, like any static host: no compression negotiation, no special
 // routes, directory URLs get index.html, nothing else.
-function staticServer(root, prefix, log) {
+function staticServer(root, prefix, log, mime = MIME) {
   return createServer((req, res) => {
     const u = new URL(req.url, "http://x");
     let status = 404;
@@ -116,7 +117,7 @@ function staticServer(root, prefix, log) {
       return;
     }
     const body = readFileSync(file);
-    res.writeHead(200, { "Content-Type": MIME[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
+    res.writeHead(200, { "Content-Type": mime[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
     res.end(req.method === "HEAD" ? undefined : body);
   });
 }
@@ -228,6 +229,7 @@ after(async () => {
     await browser?.close();
   } finally {
     site?.close();
+    plain?.close();
     host?.close();
     if (tmp) rmSync(tmp, { recursive: true, force: true });
   }
@@ -374,6 +376,16 @@ test("the example page embeds two working simulators", { timeout: 180000 }, asyn
     assert.deepEqual(s.failures, [], id);
     assert.ok(s.frames >= 1, id);
   }
+  await page.close();
+});
+
+test("a host that sends main.wasm as application/octet-stream still works", { timeout: 120000 }, async () => {
+  plain = staticServer(dist, SUB, null, { ...MIME, ".wasm": "application/octet-stream" });
+  const url = (await listen(plain)) + SUB + "embed.html#demo=hello-triangle&view=none";
+  const page = await openPage(url);
+  await ready(page);
+  await page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.d3dsim.summary().hash), helloHash);
   await page.close();
 });
 
