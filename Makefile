@@ -21,7 +21,9 @@ wasm:
 # The static site in dist/ (docs/embedding.md): the page, main.wasm and
 # main.wasm.gz, wasm_exec.js, the scenarios and tutorials as files, the
 # gallery. Relative paths only: copy dist/ to any static host, any sub-path.
+# Rebuilt from scratch, so a file removed from web/ leaves dist/ too.
 site:
+	rm -rf dist
 	$(GO) run . -site dist
 
 # Everything: the Go checks, then the browser tests.
