@@ -13,6 +13,7 @@ import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links
 import { TutorialPane } from "./tutorial.js";
 import { MAX_LINK, shareLong } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
+import "./drop.js"; // a .d3ds file dropped onto the page
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;

@@ -117,7 +117,7 @@ export function shareLong(text, url, toast) {
   box.append(
     el("h2", "", "This scenario is too long for a link"),
     el("p", "why", `As a link it would be ${url.length.toLocaleString("en-US")} characters (${kb(url.length)}); links over ${kb(MAX_LINK)} get cut by chat apps, mail clients, issue trackers and some servers, so nothing was put in the address bar. Share it as a file instead:`),
-    el("p", "muted", `scenario.d3ds is the text (open it with d3dsim run, or paste it into the editor); d3dsim-repro.html is one self-contained page with the scenario inside that runs it with d3dsim from ${site}.`),
+    el("p", "muted", `scenario.d3ds is the text (drop it onto a d3dsim page, or run it with d3dsim run); d3dsim-repro.html is one self-contained page with the scenario inside that runs it with d3dsim from ${site}.`),
   );
   const row = el("div", "row");
   const b = (id, text, fn, cls) => {

@@ -10,8 +10,8 @@
 //   - a link frozen in this file (format 1) keeps opening, and an unknown
 //     version gets a message naming it;
 //   - a scenario too long for a link: Share explains why and offers the
-//     .d3ds file and a single-file HTML repro, which runs when opened from
-//     file://;
+//     .d3ds file (which loads when dropped onto the page) and a single-file
+//     HTML repro, which runs when opened from file://;
 //   - nothing the pages ask for lies outside the site or is missing.
 //
 //   cd tests/browser && npm ci && node --test site.test.mjs
@@ -236,7 +236,7 @@ after(async () => {
 });
 
 test("dist/ holds the page, the module and its gzip copy, the scenarios, tutorials, gallery and example", () => {
-  for (const f of ["index.html", "embed.html", "embed-example.html", "app.js", "embed.js", "share.js", "inbox.js", "boot.js", "style.css",
+  for (const f of ["index.html", "embed.html", "embed-example.html", "app.js", "embed.js", "share.js", "inbox.js", "boot.js", "drop.js", "style.css",
     "wasm_exec.js", "main.wasm", "main.wasm.gz", "scenarios/hello-triangle.d3ds", "tutorials/01-hello-triangle.d3ds",
     "tutorials/01-hello-triangle.md", "gallery/index.html"]) {
     assert.ok(existsSync(path.join(dist, f)), `dist/${f} is missing`);
@@ -479,6 +479,18 @@ test("a scenario too long for a link shares as a .d3ds file and a single-file HT
   assert.deepEqual(s2.failures, []);
   assert.equal(await repro.locator("#scenario").textContent(), text);
   await repro.close();
+
+  // The .d3ds file dropped onto a fresh page loads and plays.
+  const fresh = await openPage(siteURL);
+  await ready(fresh);
+  await fresh.evaluate((body) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([body], "scenario.d3ds", { type: "text/plain" }));
+    window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, cancelable: true }));
+  }, readFileSync(f1, "utf8"));
+  await fresh.waitForFunction((n) => window.d3dsim.source().length === n && document.getElementById("source").value.length === n, text.length);
+  assert.equal(await fresh.evaluate(() => window.d3dsim.source()), text);
+  await fresh.close();
 });
 
 test("the pages asked the static server for nothing outside the site and nothing missing", () => {
