@@ -10,7 +10,7 @@ FUZZRUNTIME ?= 20000x
 # go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
-.PHONY: run wasm test test-go fmt vet unit race test-wasm fuzz soak test-browser bench
+.PHONY: run wasm site test test-go fmt vet unit race test-wasm fuzz soak test-browser bench
 
 # Build what is stale and serve the app on http://127.0.0.1:8080/.
 run:
@@ -19,6 +19,14 @@ run:
 # Build web/main.wasm and web/wasm_exec.js (when stale) without serving.
 wasm:
 	$(GO) run . -build-only
+
+# The static site in dist/ (docs/embedding.md): the page, main.wasm and
+# main.wasm.gz, wasm_exec.js, the scenarios and tutorials as files, the
+# gallery. Relative paths only: copy dist/ to any static host, any sub-path.
+# Rebuilt from scratch, so a file removed from web/ leaves dist/ too.
+site:
+	rm -rf dist
+	$(GO) run . -site dist
 
 # Everything: the Go checks, then the browser tests.
 test: test-go test-browser

@@ -8,6 +8,7 @@
 //	go run .                      # build what is stale, serve http://127.0.0.1:8080/
 //	go run . -addr 127.0.0.1:0    # any free port (the URL is printed)
 //	go run . -build-only          # build what is stale, then exit (CI)
+//	go run . -site dist           # build the static site into dist/ (site.go), then exit
 //
 // The scenario files are also served, read from disk on every request, under
 // /assets/scenarios/. Every response carries Cache-Control: no-cache, so a
@@ -60,6 +61,7 @@ var (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to serve on (port 0 picks a free one)")
 	buildOnly := flag.Bool("build-only", false, "build web/main.wasm and web/wasm_exec.js when stale, then exit")
+	site := flag.String("site", "", "build the static site (the page, main.wasm and main.wasm.gz, the scenarios, tutorials and gallery) into this directory, then exit")
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("d3dsim: ")
@@ -68,6 +70,12 @@ func main() {
 		log.Fatal("run me from the repo root (no go.mod here): go run .")
 	}
 	b := &builder{root: "."}
+	if *site != "" {
+		if err := buildSite(b, *site); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
 	if err := b.ensure(); err != nil {
 		if *buildOnly {
 			log.Fatal(err)
@@ -226,9 +234,15 @@ func stale(target string, newest time.Time) bool {
 
 // buildWasm runs GOOS=js GOARCH=wasm go build -o web/main.wasm ./wasm. It
 // builds to a temporary name and renames, so the server never hands out a
-// half-written file.
+// half-written file; the name is unique, so two processes building at once
+// (the dev server and `go run . -site`, say) each rename a whole file.
 func buildWasm(root string) error {
-	tmp := filepath.Join(root, wasmTarget+".tmp")
+	f, err := os.CreateTemp(filepath.Join(root, webDir), "main.wasm.*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	f.Close()
 	cmd := exec.Command("go", "build", "-o", tmp, "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")

@@ -11,6 +11,9 @@ import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
 import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
 import { TutorialPane } from "./tutorial.js";
+import { MAX_LINK, shareLong } from "./share.js";
+import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
+import "./drop.js"; // a .d3ds file dropped onto the page
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;
@@ -329,6 +332,11 @@ function selectLastCall() {
 async function share() {
   if (!ensureLoaded()) return;
   const url = sim.link();
+  if (url.length > MAX_LINK) {
+    // Too long for a link: offer files instead, and say why (share.js).
+    shareLong(sim.source(), url, toast);
+    return;
+  }
   history.replaceState(null, "", new URL(url).hash);
   let copied = false;
   try {

@@ -21,7 +21,10 @@ import (
 // and example scenario, writes a thumbnail of its last presented frame to
 // DIR/thumbs/, and DIR/index.html listing each with its title and a link
 // that opens it in the app (BASE#s=..., BASE defaulting to the relative
-// "index.html", for a gallery page that sits beside the app's page).
+// "index.html", for a gallery page that sits beside the app's page). With
+// --files URL each card also links to the scenario as a file, at
+// URL + "scenarios/NAME.d3ds" or URL + "tutorials/NAME.d3ds" (the site's
+// layout: `go run . -site dist` passes "../").
 
 // Thumbnail size, 4:3.
 const thumbW, thumbH = 160, 120
@@ -38,6 +41,7 @@ type galleryEntry struct {
 	Summary string
 	Thumb   string // path relative to DIR
 	Link    string
+	File    string // the .d3ds to download ("" without --files)
 	Frames  int
 	Failed  int
 }
@@ -52,7 +56,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 	if base == "" {
 		base = "index.html"
 	}
-	entries, err := buildGallery(dir, base)
+	entries, err := buildGallery(dir, base, a.flags["files"])
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim gallery: %v\n", err)
 		return 1
@@ -75,7 +79,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 
 // buildGallery writes the thumbnails and the page, tutorials first (in
 // lesson order), then the example scenarios.
-func buildGallery(dir, base string) ([]galleryEntry, error) {
+func buildGallery(dir, base, files string) ([]galleryEntry, error) {
 	for _, sub := range []string{"thumbs/tutorials", "thumbs/demos"} {
 		if err := os.MkdirAll(filepath.Join(dir, sub), 0o755); err != nil {
 			return nil, err
@@ -89,6 +93,12 @@ func buildGallery(dir, base string) ([]galleryEntry, error) {
 			e.Title = t
 		}
 		e.Link = link.URL(base, string(src))
+		if files != "" {
+			e.File = files + kind + "s/" + name + ".d3ds"
+			if kind == "demo" {
+				e.File = files + "scenarios/" + name + ".d3ds"
+			}
+		}
 		s, err := scenario.Load(name+".d3ds", src)
 		if err != nil {
 			return err
@@ -238,6 +248,7 @@ var galleryPage = template.Must(template.New("gallery").Parse(`<!doctype html>
   li p { margin: .3rem 0 0; font-size: .85rem; color: #a3a6b0; }
   li .name { font-family: ui-monospace, monospace; font-size: .78rem; color: #778; }
   li .fail { color: #ff7b7b; }
+  li a.file { font-weight: normal; color: #8a93a8; }
 </style>
 </head>
 <body>
@@ -259,7 +270,7 @@ guided lessons on the Direct3D 11 driver model; the demos are the example scenar
   <a href="{{.Link}}"><img src="{{.Thumb}}" width="160" height="120" alt="{{if .Frames}}last frame of {{.Name}}{{else}}{{.Name}} presents no frame{{end}}"></a>
   <div>
     <a href="{{.Link}}">{{.Title}}</a>
-    <div class="name">{{.Name}}.d3ds{{if .Failed}} <span class="fail">— {{.Failed}} expectation(s) fail</span>{{end}}</div>
+    <div class="name">{{if .File}}<a class="file" href="{{.File}}" download>{{.Name}}.d3ds</a>{{else}}{{.Name}}.d3ds{{end}}{{if .Failed}} <span class="fail">— {{.Failed}} expectation(s) fail</span>{{end}}</div>
     <p>{{.Summary}}</p>
   </div>
 </li>

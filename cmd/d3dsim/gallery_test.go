@@ -122,6 +122,28 @@ func TestGalleryArgs(t *testing.T) {
 	if !strings.Contains(string(page), `href="../app/#s=1.`) {
 		t.Errorf("--base ../app/ not used in the links")
 	}
+	if strings.Contains(string(page), `class="file"`) {
+		t.Errorf("file links without --files")
+	}
+}
+
+// TestGalleryFiles: with --files each card links its .d3ds where the site
+// puts it (scenarios/ for demos, tutorials/ for tutorials).
+func TestGalleryFiles(t *testing.T) {
+	dir := t.TempDir()
+	if code, out, errOut := runCLI("gallery", "--out", dir, "--base", "../index.html", "--files", "../"); code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "index.html"))
+	for _, want := range []string{
+		`<a class="file" href="../scenarios/hello-triangle.d3ds" download>hello-triangle.d3ds</a>`,
+		`<a class="file" href="../tutorials/01-hello-triangle.d3ds" download>01-hello-triangle.d3ds</a>`,
+		`href="../index.html#s=1.`,
+	} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
 }
 
 // TestThumbnail checks the scaling on small synthetic frames.

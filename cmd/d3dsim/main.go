@@ -16,7 +16,7 @@ const usage = `usage:
   d3dsim link FILE [--base URL]                       print a shareable URL
   d3dsim verify FILE                                  run and print rule violations
   d3dsim bench [--json]                               print the benchmark figures
-  d3dsim gallery --out DIR [--base URL]               thumbnails + index.html of every tutorial and demo
+  d3dsim gallery --out DIR [--base URL] [--files URL]  thumbnails + index.html of every tutorial and demo
 `
 
 func main() {
@@ -99,7 +99,7 @@ var knownFlags = map[string]map[string]bool{
 	"verify":  {"seed": true, "sync": true, "link": true},
 	"link":    {"base": true},
 	"bench":   {"json": true, "n": true},
-	"gallery": {"out": true, "base": true},
+	"gallery": {"out": true, "base": true, "files": true},
 }
 
 func flagUint(a args, name string) (*uint64, error) {
