@@ -524,7 +524,7 @@ func typeOf(v any) string {
 // one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
 	n := uint64(r.rec.Len())
-	if n > r.polled && r.rec.Get(r.polled+1) == nil && !r.lostRead {
+	if _, held := r.rec.At(r.polled + 1); n > r.polled && !held && !r.lostRead {
 		r.lostRead = true
 		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
 	}
@@ -534,7 +534,7 @@ func (r *Run) check() {
 
 // lastLine is the scenario line of the newest event held.
 func (r *Run) lastLine() int {
-	if e := r.rec.Get(uint64(r.rec.Len())); e != nil {
+	if e, ok := r.rec.At(uint64(r.rec.Len())); ok {
 		return e.Line
 	}
 	return 0
@@ -549,7 +549,7 @@ func (r *Run) finish() {
 	r.kernel.Idle()
 	r.check()
 	var pending []*deferredCalls
-	r.rec.View(func([]trace.Event) { pending, r.deferred = r.deferred, nil })
+	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })
 	for _, d := range pending {
 		r.checkCalls(d)
 	}
@@ -581,7 +581,7 @@ func (r *Run) Summary() Summary {
 		}
 		s.Hash = r.hash
 	}
-	r.rec.View(func([]trace.Event) { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
+	r.rec.Do(func() { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
 	return s
 }
 

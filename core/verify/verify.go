@@ -89,8 +89,11 @@ func (v Violation) String() string {
 // Verifier consumes a recorder's events incrementally.
 type Verifier struct {
 	rec  *trace.Recorder
-	next uint64 // seq of the next event to read
+	next uint64 // seq of the last event read
 	vs   []Violation
+	buf  []trace.Event  // Poll's batch, reused
+	par  [8]trace.Event // parent's results, reused in turn
+	parN int
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -132,7 +135,9 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
-		evs := v.rec.Since(v.next)
+		// In batches decoded into a reused buffer: no allocation per event.
+		v.buf = v.rec.AppendSince(v.buf[:0], v.next, pollBatch)
+		evs := v.buf
 		if len(evs) == 0 {
 			return
 		}
@@ -144,6 +149,7 @@ func (v *Verifier) Poll() {
 			}
 			found = append(found, v.event(&evs[i])...)
 		}
+		clear(v.buf) // let the strings go
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
@@ -151,6 +157,9 @@ func (v *Verifier) Poll() {
 		}
 	}
 }
+
+// pollBatch is how many events Poll decodes at a time.
+const pollBatch = 256
 
 func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
 	r, _ := RuleByID(rule)
@@ -162,7 +171,7 @@ func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
 	if e.Parent == 0 {
 		return "", trace.LayerNone
 	}
-	p := v.rec.Get(e.Parent)
+	p := v.parent(e)
 	if p == nil { // dropped by the trace ring
 		return "", trace.LayerNone
 	}
@@ -306,7 +315,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 // threadOf is the thread of the event seq ("" once the trace ring dropped
 // it).
 func (v *Verifier) threadOf(seq uint64) string {
-	if e := v.rec.Get(seq); e != nil {
+	if e, ok := v.rec.At(seq); ok {
 		return e.Thread
 	}
 	return ""
@@ -346,12 +355,21 @@ func foreignAllocs(args string) string {
 	return strings.Join(bad, ", ")
 }
 
-// parent returns the event's enclosing call (nil at top level).
+// parent returns the event's enclosing call (nil at top level, or when the
+// trace ring dropped it). The event is decoded into one of 8 slots used in
+// turn, so nothing is allocated: a pointer stays valid for the next 7 calls
+// (callers hold at most two at once).
 func (v *Verifier) parent(e *trace.Event) *trace.Event {
 	if e.Parent == 0 {
 		return nil
 	}
-	return v.rec.Get(e.Parent) // nil when dropped by the trace ring
+	p, ok := v.rec.At(e.Parent)
+	if !ok {
+		return nil
+	}
+	v.parN = (v.parN + 1) % len(v.par)
+	v.par[v.parN] = p
+	return &v.par[v.parN]
 }
 
 // enclosingMap finds the ResourceMap DDI call an event happens inside.
