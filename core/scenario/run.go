@@ -385,9 +385,6 @@ const (
 
 func (r *Run) call(t *thread, s *Call) {
 	x := &call{run: r, st: s}
-	if len(s.Args) > 0 { // reading a nil map is fine: a call without arguments allocates none
-		x.pos, x.name = map[int]Arg{}, map[string]Arg{}
-	}
 	if s.Target == "" {
 		x.m = globals[s.Method]
 	} else {
@@ -407,10 +404,7 @@ func (r *Run) call(t *thread, s *Call) {
 	n := 0
 	for _, a := range s.Args {
 		if a.Key == "" {
-			x.pos[n] = a
 			n++
-		} else {
-			x.name[a.Key] = a
 		}
 	}
 	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
@@ -423,7 +417,7 @@ func (r *Run) call(t *thread, s *Call) {
 	// An object argument whose creating call has not run on this path
 	// would silently act as NULL.
 	for i := range n {
-		if a := x.pos[i]; i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
+		if a, _ := x.posArg(i); i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
 			a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
 			r.stop()

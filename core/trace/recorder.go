@@ -1,6 +1,7 @@
 package trace
 
 import (
+	"bufio"
 	"encoding/binary"
 	"io"
 	"math"
@@ -50,8 +51,8 @@ type Recorder struct {
 	subs    []func(*Event)
 	cur     Event // the event being emitted, handed to subscribers
 
-	shapes  []shape          // interned shapes, by id
-	shapeID map[shape]uint32 // and their ids
+	shapes  []shape           // interned shapes, by id
+	shapeID map[shape]uint32  // and their ids
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
 }
 
@@ -477,8 +478,37 @@ func (r *Recorder) Snapshot() (events []Event, dropped uint64) {
 // WriteJSONL writes the events held as JSON lines, opened by DroppedEvent
 // when the ring dropped some.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
-	evs, dropped := r.Snapshot()
-	return WriteJSONLDropped(w, evs, dropped)
+	// In batches: a million events decoded at once would be 200 MB.
+	r.mu.Lock()
+	dropped, next := r.dropped, r.first-1
+	r.mu.Unlock()
+	bw := bufio.NewWriter(w)
+	var b []byte
+	if dropped > 0 {
+		d := DroppedEvent(dropped)
+		b = append(AppendJSON(b, &d), '\n')
+	}
+	var evs []Event
+	for {
+		evs = r.AppendSince(evs[:0], next, 4096)
+		if len(evs) == 0 {
+			break
+		}
+		next = evs[len(evs)-1].Seq
+		for i := range evs {
+			b = append(AppendJSON(b, &evs[i]), '\n')
+			if len(b) > 32<<10 {
+				if _, err := bw.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+	}
+	if _, err := bw.Write(b); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // WritePerfetto writes the events held in the Chrome trace-event format, with
