@@ -53,6 +53,7 @@ type Recorder struct {
 
 	shapes  []shape           // interned shapes, by id
 	shapeID map[shape]uint32  // and their ids
+	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
 }
 
@@ -95,6 +96,15 @@ type shape struct {
 	thread, name, ctx, obj, handle, hr, rule string
 	from, layer                              Layer
 	kind                                     Kind
+}
+
+// shapeSlot is a cheap hash of a shape for Recorder.recent.
+func shapeSlot(sh *shape) int {
+	h := uint(len(sh.name))*31 + uint(sh.kind)*7 + uint(sh.layer)*3 + uint(sh.from) + uint(len(sh.obj))*17 + uint(len(sh.handle))*5 + uint(len(sh.thread))*11 + uint(len(sh.ctx))*13
+	if n := len(sh.name); n > 0 {
+		h += uint(sh.name[n-1])*19 + uint(sh.name[n/2])*23
+	}
+	return int(h % 64)
 }
 
 type callStack struct{ calls []openCall }
@@ -261,11 +271,19 @@ func (r *Recorder) store(e *Event) {
 	rc := &c.recs[pos&(chunkSize-1)]
 	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
 		from: e.From, layer: e.Layer, kind: e.Kind}
-	id, ok := r.shapeID[sh]
-	if !ok {
-		id = uint32(len(r.shapes))
-		r.shapes = append(r.shapes, sh)
-		r.shapeID[sh] = id
+	// A direct-mapped cache in front of the map: comparing strings that
+	// are mostly the same constants costs less than hashing seven of them.
+	slot := shapeSlot(&sh)
+	id := r.recent[slot]
+	if int(id) >= len(r.shapes) || r.shapes[id] != sh {
+		var ok bool
+		id, ok = r.shapeID[sh]
+		if !ok {
+			id = uint32(len(r.shapes))
+			r.shapes = append(r.shapes, sh)
+			r.shapeID[sh] = id
+		}
+		r.recent[slot] = id
 	}
 	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if e.Parent != 0 {
