@@ -21,12 +21,13 @@ type Run struct {
 	script *Script
 	opt    options
 
-	vars    map[string]any
-	names   map[d3d11.Object]string
-	threads []*thread
-	events  map[string]bool
-	signals map[string]signalled // when and by whom each event was first signalled
-	made    map[string]signalled // when and on which thread each name was last bound
+	vars      map[string]any
+	freeCalls []*call // call states to reuse (Run.call)
+	names     map[d3d11.Object]string
+	threads   []*thread
+	events    map[string]bool
+	signals   map[string]signalled // when and by whom each event was first signalled
+	made      map[string]signalled // when and on which thread each name was last bound
 
 	frames    []Frame // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int     // older frames let go
@@ -384,7 +385,35 @@ const (
 )
 
 func (r *Run) call(t *thread, s *Call) {
-	x := &call{run: r, st: s}
+	// The call's state comes from a free list: one allocation per
+	// statement was most of what a Draw allocated (issue 8). A stack, as a
+	// call may run inside another (preemption); nothing keeps x.
+	var x *call
+	if n := len(r.freeCalls); n > 0 {
+		x, r.freeCalls = r.freeCalls[n-1], r.freeCalls[:n-1]
+	} else {
+		x = new(call)
+	}
+	*x = call{run: r, st: s}
+	r.callWith(t, s, x)
+	*x = call{}
+	r.freeCalls = append(r.freeCalls, x)
+}
+
+// badInputOf is err as a *badInput, or nil (errors.As only for an error:
+// its target escapes, an allocation per statement otherwise).
+func badInputOf(err error) *badInput {
+	if err == nil {
+		return nil
+	}
+	var bad *badInput
+	if errors.As(err, &bad) {
+		return bad
+	}
+	return nil
+}
+
+func (r *Run) callWith(t *thread, s *Call, x *call) {
 	if s.Target == "" {
 		x.m = globals[s.Method]
 	} else {
@@ -436,8 +465,7 @@ func (r *Run) call(t *thread, s *Call) {
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	r.steps++
 	r.check()
-	var bad *badInput
-	if errors.As(err, &bad) {
+	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
 		r.stop()
 		return
@@ -518,7 +546,7 @@ func typeOf(v any) string {
 // one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
 	n := uint64(r.rec.Len())
-	if _, held := r.rec.At(r.polled + 1); n > r.polled && !held && !r.lostRead {
+	if n > r.polled && r.rec.Dropped() > r.polled && !r.lostRead { // event polled+1 was dropped
 		r.lostRead = true
 		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
 	}

@@ -150,10 +150,14 @@ func (v *Verifier) Poll() {
 			found = append(found, v.event(&evs[i])...)
 		}
 		clear(v.buf) // let the strings go
+		full := len(evs) == pollBatch
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
 				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
+		}
+		if len(found) == 0 && !full {
+			return // read up to the newest event; nothing emitted since
 		}
 	}
 }
@@ -236,20 +240,20 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 		}
 	}
 	if ret {
-		out = append(out, v.closeCall(e)...)
+		out = appendAll(out, v.closeCall(e))
 	}
-	out = append(out, v.mapHazard(e)...)
-	out = append(out, v.dangling(e)...)
-	out = append(out, v.commandLists2(e)...)
-	out = append(out, v.commandListExec(e)...)
-	out = append(out, v.sizes(e)...)
-	out = append(out, v.commandLists(e)...)
-	out = append(out, v.amortize(e)...)
-	out = append(out, v.destruction(e)...)
-	out = append(out, v.callbacks(e)...)
-	out = append(out, v.async(e)...)
-	out = append(out, v.freeThreading(e)...)
-	out = append(out, v.syncDestroy(e)...)
+	out = appendAll(out, v.mapHazard(e))
+	out = appendAll(out, v.dangling(e))
+	out = appendAll(out, v.commandLists2(e))
+	out = appendAll(out, v.commandListExec(e))
+	out = appendAll(out, v.sizes(e))
+	out = appendAll(out, v.commandLists(e))
+	out = appendAll(out, v.amortize(e))
+	out = appendAll(out, v.destruction(e))
+	out = appendAll(out, v.callbacks(e))
+	out = appendAll(out, v.async(e))
+	out = appendAll(out, v.freeThreading(e))
+	out = appendAll(out, v.syncDestroy(e))
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
@@ -264,6 +268,15 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// appendAll is append(out, vs...) without the call when vs is empty, which
+// it nearly always is (a dozen checks per event).
+func appendAll(out, vs []Violation) []Violation {
+	if len(vs) == 0 {
+		return out
+	}
+	return append(out, vs...)
 }
 
 // closeCall finishes the checks that need a call's return.
