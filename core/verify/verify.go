@@ -135,35 +135,32 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
-		// In batches decoded into a reused buffer: no allocation per event.
-		v.buf = v.rec.AppendSince(v.buf[:0], v.next, pollBatch)
-		evs := v.buf
-		if len(evs) == 0 {
+		last := uint64(v.rec.Len())
+		if last <= v.next {
 			return
 		}
-		v.next = evs[len(evs)-1].Seq // the ring may have dropped some: go by seq
 		var found []Violation
-		for i := range evs {
-			if evs[i].Kind == trace.Violation {
+		// One event at a time, decoded into a local: no allocation and no
+		// write barrier per event (issue 8). The ring may have dropped some:
+		// go by seq.
+		for seq := max(v.next+1, v.rec.Dropped()+1); seq <= last; seq++ {
+			e, ok := v.rec.At(seq)
+			if !ok || e.Kind == trace.Violation {
 				continue
 			}
-			found = append(found, v.event(&evs[i])...)
+			found = appendAll(found, v.event(&e))
 		}
-		clear(v.buf) // let the strings go
-		full := len(evs) == pollBatch
+		v.next = last
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
 				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
 		}
-		if len(found) == 0 && !full {
-			return // read up to the newest event; nothing emitted since
+		if len(found) == 0 {
+			return
 		}
 	}
 }
-
-// pollBatch is how many events Poll decodes at a time.
-const pollBatch = 256
 
 func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
 	r, _ := RuleByID(rule)
