@@ -135,32 +135,35 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
-		last := uint64(v.rec.Len())
-		if last <= v.next {
+		// In batches decoded under one lock into an array on the stack: no
+		// allocation and no write barrier per event (issue 8). The ring may
+		// have dropped some: go by seq.
+		var batch [pollBatch]trace.Event
+		evs := v.rec.AppendSince(batch[:0], v.next, pollBatch)
+		if len(evs) == 0 {
 			return
 		}
+		v.next = evs[len(evs)-1].Seq
 		var found []Violation
-		// One event at a time, decoded into a local: no allocation and no
-		// write barrier per event (issue 8). The ring may have dropped some:
-		// go by seq.
-		for seq := max(v.next+1, v.rec.Dropped()+1); seq <= last; seq++ {
-			e, ok := v.rec.At(seq)
-			if !ok || e.Kind == trace.Violation {
+		for i := range evs {
+			if evs[i].Kind == trace.Violation {
 				continue
 			}
-			found = appendAll(found, v.event(&e))
+			found = appendAll(found, v.event(&evs[i]))
 		}
-		v.next = last
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
 				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
 		}
-		if len(found) == 0 {
-			return
+		if len(found) == 0 && len(evs) < pollBatch {
+			return // read up to the newest event; nothing emitted since
 		}
 	}
 }
+
+// pollBatch is how many events Poll decodes at a time.
+const pollBatch = 32
 
 func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
 	r, _ := RuleByID(rule)
