@@ -50,6 +50,7 @@ type Recorder struct {
 	lastSt  *callStack            // its stack: most events follow one on the same thread
 	subs    []func(*Event)
 	cur     Event // the event being emitted, handed to subscribers
+	scan    Event // the event ScanBack hands to its fn
 
 	shapes  []shape           // interned shapes, by id
 	shapeID map[shape]uint32  // and their ids
@@ -476,10 +477,11 @@ func (r *Recorder) Get(seq uint64) *Event {
 func (r *Recorder) ScanBack(before uint64, fn func(*Event) bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	var e Event
+	e := &r.scan // a field, not a local: fn would make a local escape
+	defer func() { *e = Event{} }()
 	for s := min(before-1, r.seq); s >= r.first && s > 0; s-- {
-		r.decode(s, &e)
-		if !fn(&e) {
+		r.decode(s, e)
+		if !fn(e) {
 			return
 		}
 	}

@@ -306,3 +306,38 @@ func TestCompactRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestHotPathsDoNotAllocate: emitting into a warm ring and the readers the
+// verifier, the runner and the page use per event allocate nothing (issue 8).
+func TestHotPathsDoNotAllocate(t *testing.T) {
+	r := NewRecorder(func() int64 { return 1 }, func() string { return "main" })
+	r.SetLimit(2 * chunkSize)
+	emit := func() {
+		r.Emit(Event{From: App, Layer: Runtime, Kind: Call, Name: "Draw", Ctx: "IC"})
+		r.Emit(Event{From: Runtime, Layer: UMD, Kind: Call, Name: "Draw", Ctx: "IC"})
+		r.Emit(Event{From: Runtime, Layer: UMD, Kind: Return, Name: "Draw", Ctx: "IC", HR: "S_OK"})
+		r.Emit(Event{From: App, Layer: Runtime, Kind: Return, Name: "Draw", Ctx: "IC", HR: "S_OK"})
+	}
+	for range 4 * chunkSize { // warm: shapes interned, chunks recycled
+		emit()
+	}
+	if n := testing.AllocsPerRun(2000, emit); n != 0 {
+		t.Errorf("Emit: %v allocations per 4 events", n)
+	}
+	r.Emit(Event{Kind: Message, Name: "m", Msg: "text", Args: "a=1", Fence: 3, DMA: 4})
+	buf := make([]Event, 0, 64)
+	var last Event
+	read := func() {
+		n := uint64(r.Len())
+		e, _ := r.At(n)
+		buf = r.AppendSince(buf[:0], n-40, 64)
+		r.ScanBack(n, func(e *Event) bool { return e.Kind != Call })
+		last = e
+	}
+	if n := testing.AllocsPerRun(1000, read); n != 0 {
+		t.Errorf("At, AppendSince, ScanBack: %v allocations", n)
+	}
+	if last.Msg != "text" || last.Args != "a=1" || last.Fence != 3 || last.DMA != 4 || len(buf) != 40 {
+		t.Errorf("read back %+v, %d events", last, len(buf))
+	}
+}
