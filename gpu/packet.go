@@ -240,7 +240,14 @@ var ErrMalformed = errors.New("gpu: malformed packet")
 // Decode splits a DMA buffer into packets. It checks framing only (known
 // opcode, payload length); it never panics, whatever the words.
 func Decode(buf []uint32) ([]Packet, error) {
-	var out []Packet
+	return AppendDecode(nil, buf)
+}
+
+// AppendDecode is Decode appending to dst: a caller that decodes a command
+// buffer per submission reuses one slice (issue 8: the KMD allocated a
+// []Packet per command buffer). The packets' Args point into buf.
+func AppendDecode(dst []Packet, buf []uint32) ([]Packet, error) {
+	out := dst
 	for i := 0; i < len(buf); {
 		p, next, err := nextPacket(buf, i)
 		if err != nil {

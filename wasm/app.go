@@ -270,27 +270,27 @@ func (a *app) pixel(x, y int) string {
 	return a.run.Pixel(x, y)
 }
 
-// eventsJSON is a JSON array of the trace events from index from (the count
-// the caller already has), at most max of them, in the trace.jsonl form
-// (SCENARIO.md "Trace"). One string crosses to JavaScript instead of an
-// object per field.
+// eventsJSON is a JSON array of the trace events after seq from (with
+// nothing dropped, the count the caller already has), at most max of them,
+// in the trace.jsonl form (SCENARIO.md "Trace"). By seq, not by index: the
+// index of an event shifts when the trace ring drops old ones. One string
+// crosses to JavaScript instead of an object per field.
 func (a *app) eventsJSON(from, max int) []byte {
-	a.mu.Lock()
-	var evs []trace.Event
-	if a.run != nil {
-		evs = a.run.Events()
-	}
-	a.mu.Unlock()
 	if from < 0 {
 		from = 0
 	}
 	if max <= 0 || max > maxEvents {
 		max = maxEvents
 	}
-	if from >= len(evs) {
+	a.mu.Lock()
+	var evs []trace.Event
+	if a.run != nil {
+		evs = a.run.Recorder().AppendSince(nil, uint64(from), max)
+	}
+	a.mu.Unlock()
+	if len(evs) == 0 {
 		return []byte("[]")
 	}
-	evs = evs[from:min(len(evs), from+max)]
 	b := make([]byte, 0, 160*len(evs)+2)
 	b = append(b, '[')
 	for i := range evs {
@@ -394,7 +394,7 @@ func (a *app) stepFrame() scenario.Summary {
 		return a.summaryLocked()
 	}
 	rec := a.run.Recorder()
-	seen := lastSeq(rec.Events())
+	seen := uint64(rec.Len()) // the last seq
 	for i := 0; i < maxStepCalls; i++ {
 		if a.stepLocked(1) {
 			break
@@ -431,8 +431,12 @@ func (a *app) stepToLine(line int) scenario.Summary {
 		return a.summaryLocked()
 	}
 	rec := a.run.Recorder()
-	last := lastAPILine(rec.Events())
-	seen := lastSeq(rec.Events())
+	last := 0
+	rec.ScanBack(0, func(e *trace.Event) bool { // the newest API call held
+		last = lastAPILine([]trace.Event{*e})
+		return last == 0
+	})
+	seen := uint64(rec.Len()) // the last seq
 	for i := 0; i < maxStepCalls && last < line; i++ {
 		if a.stepLocked(1) {
 			break
@@ -486,10 +490,7 @@ func (a *app) batch(after uint64, max int) columnBatch {
 	case a.synth > 0:
 		evs = syntheticEvents(int(min(after, uint64(a.synth))), max, a.synth)
 	case a.run != nil:
-		evs = a.run.Recorder().Since(after)
-		if len(evs) > max {
-			evs = evs[:max]
-		}
+		evs = a.run.Recorder().AppendSince(nil, after, max)
 	}
 	return a.enc.encode(evs)
 }

@@ -310,6 +310,7 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 	return map[string]any{
 		"frames":     s.Frames,
 		"events":     s.Events,
+		"dropped":    s.Dropped,
 		"violations": s.Violations,
 		"hash":       s.Hash,
 		"failures":   anySlice(s.Failures),

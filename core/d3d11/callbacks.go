@@ -20,7 +20,7 @@ var _ ddi.DeviceCallbacks = (*callbacks)(nil)
 
 func (c *callbacks) dev() *Device { return (*Device)(c) }
 
-func (c *callbacks) enter(name string, ev trace.Event) func(error) {
+func (c *callbacks) enter(name string, ev trace.Event) span {
 	cfg := c.rt.cfg
 	cfg.Sim.Charge(cfg.Costs.Callback)
 	ev.From, ev.Layer, ev.Kind, ev.Name = trace.UMD, trace.Runtime, trace.Call, name
@@ -28,12 +28,7 @@ func (c *callbacks) enter(name string, ev trace.Event) func(error) {
 		ev.Ctx = "IC"
 	}
 	cfg.Rec.Emit(ev)
-	return func(err error) {
-		ev.Kind = trace.Return
-		ev.HR = hresult.Of(kernelErr(err)).Name()
-		ev.Msg = errMsg(err)
-		cfg.Rec.Emit(ev)
-	}
+	return span{rec: cfg.Rec, ev: ev, kernel: true}
 }
 
 // preempt is a point where the calling thread enters the kernel and may be
@@ -79,7 +74,7 @@ func kernelErr(err error) error {
 
 func (c *callbacks) PfnCreateContextCb(_ ddi.HRTDEVICE, a *ddi.CreateContextCb) (err error) {
 	done := c.enter("pfnCreateContextCb", trace.Event{Obj: c.name})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	info, err := c.rt.cfg.Kernel.CreateContext(c.kdev)
 	if err != nil {
 		return kernelErr(err)
@@ -97,7 +92,7 @@ func (c *callbacks) PfnCreateContextCb(_ ddi.HRTDEVICE, a *ddi.CreateContextCb) 
 
 func (c *callbacks) PfnDestroyContextCb(_ ddi.HRTDEVICE, h ddi.HCONTEXT) (err error) {
 	done := c.enter("pfnDestroyContextCb", trace.Event{Obj: c.name})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	return kernelErr(c.rt.cfg.Kernel.DestroyContext(dxgk.HContext(h)))
 }
 
@@ -116,7 +111,7 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		c.mu.Unlock()
 	}
 	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	c.preempt()
 	for i := range a.Allocations {
 		ai := &a.Allocations[i]
@@ -157,7 +152,7 @@ func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err e
 		c.mu.Unlock()
 	}
 	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: args})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	for _, h := range a.Allocations {
 		if e := c.rt.cfg.Kernel.DestroyAllocation(c.kdev, dxgk.HAllocation(h)); e != nil && err == nil {
 			err = kernelErr(e)
@@ -183,7 +178,7 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 // only on the immediate context's thread.
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
 	a.Fence = fence
@@ -197,7 +192,7 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 // PfnPresentCb submits a command buffer that ends with showing a surface.
 func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
 	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
 	a.Fence = fence
@@ -219,14 +214,14 @@ func (c *callbacks) fail(err error) {
 
 func (c *callbacks) PfnLockCb(_ ddi.HRTDEVICE, a *ddi.LockCb) (err error) {
 	done := c.enter("pfnLockCb", trace.Event{Handle: fmt.Sprintf("a%d", a.Allocation)})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	a.Data, err = c.rt.cfg.Kernel.Lock(c.kdev, dxgk.HAllocation(a.Allocation))
 	return kernelErr(err)
 }
 
 func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) {
 	done := c.enter("pfnUnlockCb", trace.Event{Handle: fmt.Sprintf("a%d", h)})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	return kernelErr(c.rt.cfg.Kernel.Unlock(c.kdev, dxgk.HAllocation(h)))
 }
 
@@ -239,7 +234,7 @@ func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.Wa
 		ev.Args = fmt.Sprintf("res=%v hazard=%s fence=%d dev=%s", why.Allocation, w.Hazard, w.FenceValue, c.name)
 	}
 	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	c.preempt()
 	return kernelErr(c.rt.cfg.Kernel.WaitForFenceFor(dxgk.HContext(w.Context), w.FenceValue, why))
 }
@@ -278,7 +273,7 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	if immediate {
 		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
-	done(nil)
+	done.end(nil)
 }
 
 // PfnStateIaVertexBufCb re-sends the context's vertex-buffer binding to the
@@ -296,7 +291,7 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 	}
 	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: "bound=" + bound})
 	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
-	done(nil)
+	done.end(nil)
 }
 
 // PfnSetDisplayModeCb switches the display to a primary (the D3DKMT call
@@ -306,7 +301,7 @@ func (c *callbacks) PfnSetDisplayModeCb(_ ddi.HRTDEVICE, a ddi.HALLOCATION) erro
 	c.mu.Lock()
 	c.displayMode = a
 	c.mu.Unlock()
-	done(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -320,7 +315,7 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 		hctx = fmt.Sprintf("c%d", a.Context)
 	}
 	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("hctx=%s code=%d", hctx, a.Code)})
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	kctx := dxgk.HContext(a.Context)
 	if kctx == 0 {
 		kctx = c.kctx
@@ -344,7 +339,7 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 		name = ctx.name
 	}
 	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
-	done(nil)
+	done.end(nil)
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)

@@ -34,7 +34,7 @@ type DeviceContext struct {
 func (c *DeviceContext) Name() string    { return c.name }
 func (c *DeviceContext) Device() *Device { return c.dev }
 
-func (c *DeviceContext) api(name, obj string) func(error) { return c.dev.api(name, obj, c.name) }
+func (c *DeviceContext) api(name, obj string) span { return c.dev.api(name, obj, c.name) }
 
 // bind replaces a pinned binding.
 func bind[T interface {
@@ -94,11 +94,11 @@ func (c *DeviceContext) simple(api, ddiName, obj string, check []Object, do func
 func (c *DeviceContext) simpleArgs(api, ddiName, obj, args string, check []Object, do func()) error {
 	done := c.api(api, obj)
 	if err := c.checkAll(api, check...); err != nil {
-		done(err)
+		done.end(err)
 		return err
 	}
 	if c.isDC && c.failed {
-		done(nil) // the recording was discarded; FinishCommandList will say so
+		done.end(nil) // the recording was discarded; FinishCommandList will say so
 		return nil
 	}
 	handle := ""
@@ -112,9 +112,9 @@ func (c *DeviceContext) simpleArgs(api, ddiName, obj, args string, check []Objec
 	}
 	ret := c.ddiCallArgs(ddiName, obj, handle, args)
 	do()
-	ret(nil)
+	ret.end(nil)
 	c.afterDDI()
-	done(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -145,7 +145,7 @@ func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, of
 	}
 	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
 		err := c.dev.invalid("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
-		c.api("IASetVertexBuffers", vb.name)(err)
+		c.api("IASetVertexBuffers", vb.name).end(err)
 		return err
 	}
 	return c.simple("IASetVertexBuffers", "IaSetVertexBuffers", objName(vb), []Object{vb}, func() {
@@ -163,7 +163,7 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 	}
 	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
 		err := c.dev.invalid("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
-		c.api("IASetIndexBuffer", objName(ib))(err)
+		c.api("IASetIndexBuffer", objName(ib)).end(err)
 		return err
 	}
 	return c.simple("IASetIndexBuffer", "IaSetIndexBuffer", objName(ib), []Object{ib}, func() {
@@ -202,12 +202,12 @@ func (c *DeviceContext) PSSetShader(s *Shader) error {
 func (c *DeviceContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(uint32, []ddi.HRESOURCE)) error {
 	if slot >= 4 {
 		err := c.dev.invalid(api, objName(b), "slot %d is outside 0..3", slot)
-		c.api(api, objName(b))(err)
+		c.api(api, objName(b)).end(err)
 		return err
 	}
 	if b != nil && !b.Desc.BindFlags.Has(ddi.BindConstantBuffer) {
 		err := c.dev.invalid(api, b.name, "the buffer was not created with CONSTANT_BUFFER")
-		c.api(api, b.name)(err)
+		c.api(api, b.name).end(err)
 		return err
 	}
 	return c.simple(api, ddiName, objName(b), []Object{b}, func() {
@@ -240,7 +240,7 @@ func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
 	}
 	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
 		err := c.dev.invalid("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
-		c.api("PSSetShaderResources", objName(v))(err)
+		c.api("PSSetShaderResources", objName(v)).end(err)
 		return err
 	}
 	return c.simple("PSSetShaderResources", "PsSetShaderResources", objName(v), []Object{v}, func() {
@@ -255,7 +255,7 @@ func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
 	}
 	if slot >= 8 || (s != nil && s.Kind != "sampler") {
 		err := c.dev.invalid("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
-		c.api("PSSetSamplers", objName(s))(err)
+		c.api("PSSetSamplers", objName(s)).end(err)
 		return err
 	}
 	return c.simple("PSSetSamplers", "PsSetSamplers", objName(s), []Object{s}, func() {
@@ -270,13 +270,13 @@ func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
 	}
 	if (rtv != nil && rtv.ViewKind != ddi.ViewRTV) || (dsv != nil && dsv.ViewKind != ddi.ViewDSV) {
 		err := c.dev.invalid("OMSetRenderTargets", objName(rtv), "needs a render target view and optionally a depth stencil view")
-		c.api("OMSetRenderTargets", objName(rtv))(err)
+		c.api("OMSetRenderTargets", objName(rtv)).end(err)
 		return err
 	}
 	if rtv != nil && dsv != nil && (rtv.Res.Desc.Width != dsv.Res.Desc.Width || rtv.Res.Desc.Height != dsv.Res.Desc.Height) {
 		err := c.dev.invalid("OMSetRenderTargets", rtv.name, "render target %dx%d and depth buffer %dx%d differ in size",
 			rtv.Res.Desc.Width, rtv.Res.Desc.Height, dsv.Res.Desc.Width, dsv.Res.Desc.Height)
-		c.api("OMSetRenderTargets", rtv.name)(err)
+		c.api("OMSetRenderTargets", rtv.name).end(err)
 		return err
 	}
 	return c.simple("OMSetRenderTargets", "SetRenderTargets", objName(rtv), []Object{rtv, dsv}, func() {
@@ -336,7 +336,7 @@ func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 	}
 	if v != nil && v.ViewKind != ddi.ViewRTV {
 		err := c.dev.invalid("ClearRenderTargetView", v.name, "not a render target view")
-		c.api("ClearRenderTargetView", v.name)(err)
+		c.api("ClearRenderTargetView", v.name).end(err)
 		return err
 	}
 	return c.simple("ClearRenderTargetView", "ClearRenderTargetView", objName(v), []Object{v}, func() {
@@ -350,7 +350,7 @@ func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
 	}
 	if v != nil && v.ViewKind != ddi.ViewDSV {
 		err := c.dev.invalid("ClearDepthStencilView", v.name, "not a depth stencil view")
-		c.api("ClearDepthStencilView", v.name)(err)
+		c.api("ClearDepthStencilView", v.name).end(err)
 		return err
 	}
 	return c.simple("ClearDepthStencilView", "ClearDepthStencilView", objName(v), []Object{v}, func() {
@@ -387,7 +387,7 @@ func (c *DeviceContext) DrawIndexed(count, start uint32, base int32) error {
 	}
 	if c.ib == nil {
 		err := c.dev.invalid("DrawIndexed", "", "no index buffer is bound")
-		c.api("DrawIndexed", "")(err)
+		c.api("DrawIndexed", "").end(err)
 		return err
 	}
 	return c.simple("DrawIndexed", "DrawIndexed", "", nil, func() { c.umd.DrawIndexed(c.h, count, start, base) })
@@ -399,25 +399,25 @@ func (c *DeviceContext) CopyResource(dst, src *Resource) error {
 	}
 	done := c.api("CopyResource", objName(dst))
 	if err := c.checkAll("CopyResource", dst, src); err != nil {
-		done(err)
+		done.end(err)
 		return err
 	}
 	if dst == src || dst.Kind != src.Kind || dst.Desc.Width != src.Desc.Width || dst.Desc.Height != src.Desc.Height || dst.Desc.Format != src.Desc.Format {
 		err := c.dev.invalid("CopyResource", dst.name, "source %s and destination must be different resources of the same kind, size and format", src.name)
-		done(err)
+		done.end(err)
 		return err
 	}
 	if dst.Desc.Usage == ddi.UsageImmutable {
 		err := c.dev.invalid("CopyResource", dst.name, "an IMMUTABLE resource cannot be a copy destination")
-		done(err)
+		done.end(err)
 		return err
 	}
 	hd, hs := c.resH(dst), c.resH(src)
 	ret := c.ddiCallArgs("ResourceCopy", dst.name, handleName(uint32(hd)), "src="+handleName(uint32(hs)))
 	c.umd.ResourceCopy(c.h, hd, hs)
-	ret(nil)
+	ret.end(nil)
 	c.afterDDI()
-	done(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -428,20 +428,20 @@ func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
 	}
 	done := c.api("UpdateSubresource", objName(dst))
 	if err := c.checkAll("UpdateSubresource", dst); err != nil {
-		done(err)
+		done.end(err)
 		return err
 	}
 	if dst.Desc.Usage != ddi.UsageDefault {
 		err := c.dev.invalid("UpdateSubresource", dst.name, "only DEFAULT resources can be updated with UpdateSubresource")
-		done(err)
+		done.end(err)
 		return err
 	}
 	hd := c.resH(dst)
 	ret := c.ddiCall("ResourceUpdateSubresourceUP", dst.name, handleName(uint32(hd)))
 	c.umd.ResourceUpdateSubresourceUP(c.h, hd, data)
-	ret(nil)
+	ret.end(nil)
 	c.afterDDI()
-	done(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -450,7 +450,7 @@ func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
 // waits for or renames around pending GPU work (seed 004).
 func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := c.checkAll("Map", r); err != nil {
 		return nil, err
 	}
@@ -511,7 +511,7 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data
 	hr := c.resH(r)
 	ret := c.ddiCallArgs("ResourceMap", r.name, handleName(uint32(hr)), mapArgs(t, flags))
 	m, err := c.umd.ResourceMap(c.h, hr, t, flags)
-	ret(err)
+	ret.end(err)
 	if err == nil && c.isDC {
 		c.mappedHere = append(c.mappedHere, r)
 	}
@@ -548,16 +548,16 @@ func (r *Resource) Mapped() []byte {
 func (c *DeviceContext) Unmap(r *Resource) error {
 	done := c.api("Unmap", objName(r))
 	if err := c.checkAll("Unmap", r); err != nil {
-		done(err)
+		done.end(err)
 		return err
 	}
 	if !r.mapped || r.mapCtx != c {
 		err := c.dev.invalid("Unmap", r.name, "the resource is not mapped on %s", c.name)
-		done(err)
+		done.end(err)
 		return err
 	}
 	c.unmap(r)
-	done(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -574,7 +574,7 @@ func (c *DeviceContext) unmap(r *Resource) {
 	hr := c.resH(r)
 	ret := c.ddiCall("ResourceUnmap", r.name, handleName(uint32(hr)))
 	c.umd.ResourceUnmap(c.h, hr)
-	ret(nil)
+	ret.end(nil)
 	r.mapped, r.mapCtx, r.data = false, nil, nil
 }
 
@@ -584,7 +584,7 @@ func (c *DeviceContext) Begin(q *Query) error {
 	}
 	if q != nil && q.Type == ddi.QueryEvent {
 		err := c.dev.invalid("Begin", q.name, "an EVENT query has no Begin")
-		c.api("Begin", q.name)(err)
+		c.api("Begin", q.name).end(err)
 		return err
 	}
 	return c.simple("Begin", "QueryBegin", objName(q), []Object{q}, func() {
@@ -602,7 +602,7 @@ func (c *DeviceContext) End(q *Query) error {
 	}
 	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
 		err := c.dev.invalid("End", q.name, "End without Begin on an OCCLUSION query")
-		c.api("End", q.name)(err)
+		c.api("End", q.name).end(err)
 		return err
 	}
 	return c.simple("End", "QueryEnd", objName(q), []Object{q}, func() {
@@ -619,9 +619,9 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 	done := c.api("GetData", objName(q))
 	defer func() {
 		if err == nil && hr != hresult.S_OK {
-			done(hr)
+			done.end(hr)
 		} else {
-			done(err)
+			done.end(err)
 		}
 	}()
 	if err := c.checkAll("GetData", q); err != nil {
@@ -640,7 +640,7 @@ func (c *DeviceContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err err
 	}
 	ret := c.ddiCall("QueryGetData", q.name, handleName(uint32(q.h)))
 	v, hr = c.umd.QueryGetData(c.h, q.h, 0)
-	ret(nil)
+	ret.end(nil)
 	if hr.Failed() {
 		return 0, hr, hr
 	}
@@ -654,7 +654,7 @@ func (c *DeviceContext) Flush() error {
 	done := c.api("Flush", "")
 	if c.isDC {
 		err := c.dev.invalid("Flush", c.name, "Flush is an immediate-context call")
-		done(err)
+		done.end(err)
 		return err
 	}
 	if !c.dev.rt.cfg.Bugs["DD-SYNC"] { // the bug: only amortized processing drains the runtime's queue
@@ -667,13 +667,13 @@ func (c *DeviceContext) Flush() error {
 		c.dev.drainDestroyQueue("IC", "Flush")
 	}
 	if c.dev.Removed() != nil {
-		done(nil)
+		done.end(nil)
 		return nil
 	}
 	ret := c.ddiCall("Flush", "", "")
 	c.umd.Flush(c.h)
-	ret(nil)
-	done(nil)
+	ret.end(nil)
+	done.end(nil)
 	return nil
 }
 
@@ -685,7 +685,8 @@ func (c *DeviceContext) ClearState() error {
 	done := c.api("ClearState", "")
 	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs["FT-CAP"] {
 		// ClearState's DDIs are serialised like any other (rule FT-CAP).
-		defer c.dev.serialise()()
+		c.dev.serialise()
+		defer c.dev.unserialise()
 	}
 	steps := []func(){
 		func() {
@@ -730,7 +731,7 @@ func (c *DeviceContext) ClearState() error {
 		s()
 	}
 	c.topo, c.hasVP = ddi.TopologyUndefined, false
-	done(nil)
+	done.end(nil)
 	if !c.isDC && c.dev.refs.Load() == 0 {
 		// The application released the device before clearing what it
 		// still bound: the unbound objects go now, and the device with

@@ -35,11 +35,11 @@ type deferred struct {
 }
 
 // ddiCall emits a DDI Call on this context (ctx = IC, DC1, ...).
-func (c *DeviceContext) ddiCall(name, obj, handle string) func(error) {
+func (c *DeviceContext) ddiCall(name, obj, handle string) span {
 	return c.ddiCallArgs(name, obj, handle, "")
 }
 
-func (c *DeviceContext) ddiCallArgs(name, obj, handle, args string) func(error) {
+func (c *DeviceContext) ddiCallArgs(name, obj, handle, args string) span {
 	return c.dev.ddiEnter(c.name, name, obj, handle, args)
 }
 
@@ -75,16 +75,16 @@ func (c *DeviceContext) Release() uint32 {
 		c.ops, c.held = nil, nil
 		c.unbindAll()
 		c.dead = true
-		done(nil)
+		done.end(nil)
 		c.dev.childGone()
 		return 0
 	}
 	c.abandon()
 	ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
 	c.umd.DestroyDevice(c.h)
-	ret(nil)
+	ret.end(nil)
 	c.dead = true
-	done(nil)
+	done.end(nil)
 	c.dev.childGone()
 	return 0
 }
@@ -94,7 +94,7 @@ func (c *DeviceContext) Release() uint32 {
 // the deferred context's own table.
 func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error) {
 	done := d.api("CreateDeferredContext", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -113,7 +113,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	ic := d.imm
 	ret := ic.ddiCall("CalcPrivateDeferredContextSize", name, "")
 	cl.CalcPrivateDeferredContextSize(d.hDev)
-	ret(nil)
+	ret.end(nil)
 	d.mu.Lock()
 	d.dcCount++
 	n := d.dcCount
@@ -122,7 +122,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	core := ddi.HRTCORELAYER(d.rt.newHandle())
 	ret = ic.ddiCallArgs("CreateDeferredContext", name, handleName(uint32(h)), fmt.Sprintf("dc=DC%d", n))
 	table, err := cl.CreateDeferredContext(d.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: core, Obj: name}, h)
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +187,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 	case *Resource:
 		ret := c.ddiCallArgs("CreateResource", name, handleName(l), "rt="+handleName(h))
 		err = c.umd.CreateResource(c.h, nil, ddi.HRESOURCE(l), ddi.HRTRESOURCE(h))
-		ret(err)
+		ret.end(err)
 	case *View:
 		args := &ddi.CreateViewArgs{Kind: v.ViewKind, Resource: ddi.HRESOURCE(c.open[v.Res])} // only the dependency (seed 001)
 		api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[v.ViewKind]
@@ -200,7 +200,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		case ddi.ViewDSV:
 			err = c.umd.CreateDepthStencilView(c.h, args, ddi.HDEPTHSTENCILVIEW(l), h)
 		}
-		ret(err)
+		ret.end(err)
 	case *Shader:
 		api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[v.Stage]
 		ret := c.ddiCallArgs(api, name, handleName(l), "rt="+handleName(h))
@@ -209,7 +209,7 @@ func (c *DeviceContext) local(o Object) uint32 {
 		} else {
 			err = c.umd.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
 		}
-		ret(err)
+		ret.end(err)
 	case *State:
 		suffix := map[string]string{"blend": "BlendState", "rasterizer": "RasterizerState", "depthstencil": "DepthStencilState", "sampler": "Sampler"}[v.Kind]
 		ret := c.ddiCallArgs("Create"+suffix, name, handleName(l), "rt="+handleName(h))
@@ -223,11 +223,11 @@ func (c *DeviceContext) local(o Object) uint32 {
 		case "sampler":
 			err = c.umd.CreateSampler(c.h, nil, ddi.HSAMPLER(l), h)
 		}
-		ret(err)
+		ret.end(err)
 	case *Query:
 		ret := c.ddiCallArgs("CreateQuery", name, handleName(l), "rt="+handleName(h))
 		err = c.umd.CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
-		ret(err)
+		ret.end(err)
 	}
 	_ = t
 	if err != nil || c.failed {
@@ -285,7 +285,7 @@ func (c *DeviceContext) closeHandles() {
 		case *Resource:
 			ret := c.ddiCall("DestroyResource", name, handleName(l))
 			c.umd.DestroyResource(c.h, ddi.HRESOURCE(l))
-			ret(nil)
+			ret.end(nil)
 		case *View:
 			api := map[ddi.ViewKind]string{ddi.ViewRTV: "DestroyRenderTargetView", ddi.ViewSRV: "DestroyShaderResourceView", ddi.ViewDSV: "DestroyDepthStencilView"}[v.ViewKind]
 			ret := c.ddiCall(api, name, handleName(l))
@@ -297,11 +297,11 @@ func (c *DeviceContext) closeHandles() {
 			case ddi.ViewDSV:
 				c.umd.DestroyDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(l))
 			}
-			ret(nil)
+			ret.end(nil)
 		case *Shader:
 			ret := c.ddiCall("DestroyShader", name, handleName(l))
 			c.umd.DestroyShader(c.h, ddi.HSHADER(l))
-			ret(nil)
+			ret.end(nil)
 		case *State:
 			suffix := map[string]string{"blend": "BlendState", "rasterizer": "RasterizerState", "depthstencil": "DepthStencilState", "sampler": "Sampler"}[v.Kind]
 			ret := c.ddiCall("Destroy"+suffix, name, handleName(l))
@@ -315,11 +315,11 @@ func (c *DeviceContext) closeHandles() {
 			case "sampler":
 				c.umd.DestroySampler(c.h, ddi.HSAMPLER(l))
 			}
-			ret(nil)
+			ret.end(nil)
 		case *Query:
 			ret := c.ddiCall("DestroyQuery", name, handleName(l))
 			c.umd.DestroyQuery(c.h, ddi.HQUERY(l))
-			ret(nil)
+			ret.end(nil)
 		}
 	}
 	c.dev.mu.Lock()
@@ -455,7 +455,7 @@ func (c *DeviceContext) abandon() {
 	cl := c.umd.(ddi.CommandLists)
 	ret := c.ddiCall("AbandonCommandList", c.name, handleName(uint32(c.h)))
 	cl.AbandonCommandList(c.h)
-	ret(nil)
+	ret.end(nil)
 	hold := c.hold()
 	c.unbindAll()
 	if c.dev.rt.cfg.Bugs["CL-ABANDON"] {
@@ -502,7 +502,7 @@ func (l *CommandList) setState(s string) {
 // seed 002's pseudo-code, step by step (rule CL-FINISH).
 func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *CommandList, err error) {
 	done := c.api("FinishCommandList", name)
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if !c.isDC {
 		return nil, c.dev.invalid("FinishCommandList", name, "only a deferred context records command lists")
 	}
@@ -527,7 +527,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	for _, q := range c.begun {
 		ret := c.ddiCall("QueryEnd", q.name, handleName(c.local(q)))
 		c.umd.QueryEnd(c.h, c.qH(q))
-		ret(nil)
+		ret.end(nil)
 		q.began, q.issued = false, true
 	}
 	c.begun = c.begun[:0]
@@ -548,7 +548,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		c.inRecycle = true
 		cls.RecycleCommandList(c.h, old.h)
 		c.inRecycle = false
-		ret(nil)
+		ret.end(nil)
 		old.setState("cached")
 		c.cache = append(c.cache, old.h)
 	}
@@ -568,17 +568,17 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		c.cache = c.cache[1:]
 		ret := ic.ddiCall("RecycleCreateCommandList", name, handleName(uint32(l.h)))
 		err = icCL.RecycleCreateCommandList(d.hDev, args, l.h)
-		ret(err)
+		ret.end(err)
 	} else {
 		n := icCL.CalcPrivateCommandListSize(d.hDev, args)
-		ic.ddiCallArgs("CalcPrivateCommandListSize", name, "", fmt.Sprintf("size=%d", n))(nil)
+		ic.ddiCallArgs("CalcPrivateCommandListSize", name, "", fmt.Sprintf("size=%d", n)).end(nil)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
 		ret := ic.ddiCall("CreateCommandList", name, handleName(uint32(l.h)))
 		err = icCL.CreateCommandList(d.hDev, args, l.h)
-		ret(err)
+		ret.end(err)
 		if err == nil {
 			n := icCL.CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
-			ic.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(uint32(l.h)), fmt.Sprintf("type=%d size=%d", ddi.HTCommandList, n))(nil)
+			ic.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(uint32(l.h)), fmt.Sprintf("type=%d size=%d", ddi.HTCommandList, n)).end(nil)
 		}
 	}
 	if err != nil {
@@ -632,15 +632,15 @@ func (c *DeviceContext) recycleContext(name string) error {
 		// the deferred context and create it again.
 		ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
 		c.umd.DestroyDevice(c.h)
-		ret(nil)
+		ret.end(nil)
 		ic := c.dev.imm
 		ret = ic.ddiCall("CalcPrivateDeferredContextSize", c.name, "")
 		cls.CalcPrivateDeferredContextSize(c.dev.hDev)
-		ret(nil)
+		ret.end(nil)
 		c.h = ddi.HDEVICE(c.dev.rt.newHandle())
 		ret = ic.ddiCallArgs("CreateDeferredContext", c.name, handleName(uint32(c.h)), "dc="+c.name)
 		table, err := cls.CreateDeferredContext(c.dev.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: c.core, Obj: c.name}, c.h)
-		ret(err)
+		ret.end(err)
 		if err == nil {
 			c.umd = table
 		}
@@ -649,7 +649,7 @@ func (c *DeviceContext) recycleContext(name string) error {
 	}
 	ret := c.dev.imm.ddiCall("RecycleCreateDeferredContext", c.name, handleName(uint32(c.h)))
 	err := cls.RecycleCreateDeferredContext(c.dev.hDev, c.h)
-	ret(err)
+	ret.end(err)
 	c.failed, c.abandoned = false, false
 	return err
 }
@@ -663,12 +663,12 @@ func (l *CommandList) destroy() {
 	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) && !d.rt.cfg.Bugs["CL-DESTROY"] { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
 		ret := d.imm.ddiCall("RecycleDestroyCommandList", l.name, handleName(uint32(l.h)))
 		cls.RecycleDestroyCommandList(d.hDev, l.h)
-		ret(nil)
+		ret.end(nil)
 		l.setState("retired")
 		if d.rt.cfg.Bugs["CL-RECYCLE-THREAD"] { // the bug: fold it back here, on the releasing thread
 			ret := l.dc.ddiCall("RecycleCommandList", l.name, handleName(uint32(l.h)))
 			l.dc.umd.(ddi.CommandLists).RecycleCommandList(l.dc.h, l.h)
-			ret(nil)
+			ret.end(nil)
 			l.setState("cached")
 			l.dc.cache = append(l.dc.cache, l.h)
 			return
@@ -678,7 +678,7 @@ func (l *CommandList) destroy() {
 	}
 	ret := d.imm.ddiCall("DestroyCommandList", l.name, handleName(uint32(l.h)))
 	cls.DestroyCommandList(d.hDev, l.h)
-	ret(nil)
+	ret.end(nil)
 	l.setState("freed")
 }
 
@@ -686,7 +686,7 @@ func (l *CommandList) destroy() {
 // context is left cleared (rule CL-EXEC), or restored with restore.
 func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
 	done := c.api("ExecuteCommandList", objName(l))
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if c.isDC {
 		return c.dev.invalid("ExecuteCommandList", objName(l), "command lists run on the immediate context")
 	}
@@ -717,7 +717,7 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 	}
 	ret := c.ddiCall("CommandListExecute", l.name, handleName(uint32(l.h)))
 	c.dev.umd.(ddi.CommandLists).CommandListExecute(c.h, l.h)
-	ret(nil)
+	ret.end(nil)
 	if !c.dev.rt.cfg.Bugs["CL-EXEC"] { // the bug: the context keeps its bindings
 		c.unbindAll() // CommandListExecute leaves the context cleared (rule CL-EXEC)
 	}

@@ -90,9 +90,9 @@ func (d *Device) maybeDestroy() {
 	done := d.api("DestroyDevice", d.name, "")
 	ret := d.ddiCall("DestroyDevice", d.name, handleName(uint32(d.hDev)))
 	d.umd.DestroyDevice(d.hDev)
-	ret(nil)
+	ret.end(nil)
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)
-	done(err)
+	done.end(err)
 }
 
 // ImmediateContext returns the device's immediate context.
@@ -249,7 +249,7 @@ func (d *Device) validateUsage(call, name string, u ddi.Usage, bind ddi.BindFlag
 // (seed 003 step 4), which allocates through pfnAllocateCb (step 5).
 func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *Resource, err error) {
 	done := d.api("CreateBuffer", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -286,7 +286,7 @@ func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *R
 // CreateTexture2D creates a 2D texture.
 func (d *Device) CreateTexture2D(name string, desc Texture2DDesc, data []byte) (res *Resource, err error) {
 	done := d.api("CreateTexture2D", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -347,7 +347,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	}
 	ret := d.ddiCall("CalcPrivateResourceSize", name, "")
 	d.umd.CalcPrivateResourceSize(&args)
-	ret(nil)
+	ret.end(nil)
 	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
 	r.Desc.InitData = nil
 	cargs := "usage=" + usageNames[args.Usage] + " dev=" + d.name
@@ -369,7 +369,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	d.mu.Unlock()
 	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), cargs)
 	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, d.driverError("CreateResource", name, err)
 	}
@@ -377,7 +377,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	d.initChild(&r.object, name, func() {
 		ret := d.ddiCall("DestroyResource", name, handleName(uint32(r.h)))
 		d.umd.DestroyResource(d.hDev, r.h)
-		ret(nil)
+		ret.end(nil)
 		d.mu.Lock()
 		delete(d.allocs, r.rth)
 		d.mu.Unlock()
@@ -389,7 +389,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *View, err error) {
 	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
 	done := d.api(api, name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -409,7 +409,7 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
 	ret := d.ddiCall("CalcPrivate"+api[6:]+"Size", name, "")
 	d.umd.CalcPrivateViewSize(&args)
-	ret(nil)
+	ret.end(nil)
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
 	ret = d.ddiCall(api, name, handleName(v.h))
 	switch kind {
@@ -420,7 +420,7 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	case ddi.ViewDSV:
 		err = d.umd.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
 	}
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
@@ -438,7 +438,7 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		case ddi.ViewDSV:
 			d.umd.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
 		}
-		ret(nil)
+		ret.end(nil)
 		res.unpin()
 	})
 	return v, nil
@@ -449,7 +449,7 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error) {
 	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
 	done := d.api(api, name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -459,7 +459,7 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
 	ret := d.ddiCall("CalcPrivateShaderSize", name, "")
 	d.umd.CalcPrivateShaderSize(&args)
-	ret(nil)
+	ret.end(nil)
 	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
 	ret = d.ddiCall(api, name, handleName(uint32(s.h)))
 	if stage == "vs" {
@@ -467,7 +467,7 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	} else {
 		err = d.umd.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +476,7 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 	d.initChild(&s.object, name, func() {
 		ret := d.ddiCall("DestroyShader", name, handleName(uint32(s.h)))
 		d.umd.DestroyShader(d.hDev, s.h)
-		ret(nil)
+		ret.end(nil)
 	})
 	return s, nil
 }
@@ -515,7 +515,7 @@ func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, 
 
 func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int, create func(uint32) error, destroy func(uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -524,11 +524,11 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 	}
 	ret := d.ddiCall("CalcPrivate"+ddiSuffix+"Size", name, "")
 	calc()
-	ret(nil)
+	ret.end(nil)
 	s = &State{Kind: kind, h: d.rt.newHandle()}
 	ret = d.ddiCall("Create"+ddiSuffix, name, handleName(s.h))
 	err = create(s.h)
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
@@ -537,7 +537,7 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 	d.initChild(&s.object, name, func() {
 		ret := d.ddiCall("Destroy"+ddiSuffix, name, handleName(s.h))
 		destroy(s.h)
-		ret(nil)
+		ret.end(nil)
 	})
 	return s, nil
 }
@@ -545,7 +545,7 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 // CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.
 func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error) {
 	done := d.api("CreateQuery", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -554,11 +554,11 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	}
 	ret := d.ddiCall("CalcPrivateQuerySize", name, "")
 	d.umd.CalcPrivateQuerySize(t)
-	ret(nil)
+	ret.end(nil)
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
 	ret = d.ddiCall("CreateQuery", name, handleName(uint32(q.h)))
 	err = d.umd.CreateQuery(d.hDev, t, q.h, uint32(q.h))
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
@@ -566,7 +566,7 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	d.initChild(&q.object, name, func() {
 		ret := d.ddiCall("DestroyQuery", name, handleName(uint32(q.h)))
 		d.umd.DestroyQuery(d.hDev, q.h)
-		ret(nil)
+		ret.end(nil)
 	})
 	return q, nil
 }
@@ -575,7 +575,7 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 // (R8G8B8A8_UNORM render targets the display engine can scan out).
 func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *SwapChain, err error) {
 	done := d.api("CreateSwapChain", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
@@ -608,7 +608,7 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
 	d := sc.dev
 	done := d.api("SetFullscreenState", sc.name, "IC")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return err
 	}
@@ -619,7 +619,7 @@ func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
 	src := sc.Buffers[0]
 	ret := d.ddiCall("SetDisplayModeDXGI", sc.name, handleName(uint32(src.h)))
 	err = d.umd.SetDisplayModeDXGI(d.hDev, src.h)
-	ret(err)
+	ret.end(err)
 	return err
 }
 
@@ -629,12 +629,12 @@ func (sc *SwapChain) GetBuffer(i uint32) (*Resource, error) {
 	done := d.api("GetBuffer", sc.name, "")
 	if i >= uint32(len(sc.Buffers)) {
 		err := d.invalid("GetBuffer", sc.name, "buffer %d does not exist (BufferCount %d)", i, len(sc.Buffers))
-		done(err)
+		done.end(err)
 		return nil, err
 	}
 	b := sc.Buffers[i]
 	b.AddRef()
-	done(nil)
+	done.end(nil)
 	return b, nil
 }
 
@@ -642,7 +642,7 @@ func (sc *SwapChain) GetBuffer(i uint32) (*Resource, error) {
 func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 	d := sc.dev
 	done := d.api("Present", sc.name, "IC")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := sc.checkAlive("Present"); err != nil {
 		return err
 	}
@@ -652,7 +652,7 @@ func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 	src := sc.Buffers[0]
 	ret := d.ddiCall("PresentDXGI", sc.name, handleName(uint32(src.h)))
 	err = d.umd.PresentDXGI(d.hDev, src.h, syncInterval)
-	ret(err)
+	ret.end(err)
 	if err != nil {
 		if e := d.removedHR(); e != nil {
 			return e
@@ -668,7 +668,7 @@ func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 // submitted one. It is free-threaded: any thread may call it.
 func (d *Device) Escape(code uint32) (result uint64, err error) {
 	done := d.api("Escape", d.name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return 0, err
 	}
@@ -678,7 +678,7 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 	}
 	ret := d.ddiCallArgs("Escape", d.name, handleName(uint32(d.hDev)), fmt.Sprintf("code=%d", code))
 	result, err = esc.Escape(d.hDev, code)
-	ret(err)
+	ret.end(err)
 	return result, err
 }
 
@@ -691,5 +691,5 @@ func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
 		return
 	}
 	n := cls.CalcDeferredContextHandleSize(d.hDev, t, h)
-	d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), fmt.Sprintf("type=%d size=%d", t, n))(nil)
+	d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), fmt.Sprintf("type=%d size=%d", t, n)).end(nil)
 }

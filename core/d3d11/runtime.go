@@ -93,14 +93,14 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}, allocSize: map[ddi.HALLOCATION]uint64{}}
 	d.hrt = ddi.HRTDEVICE(rt.newHandle())
 	done := d.api("D3D11CreateDevice", name, "")
-	defer func() { done(err) }()
+	defer func() { done.end(err) }()
 
 	createUMD := func() error {
 		d.hDev = ddi.HDEVICE(rt.newHandle())
 		ret := d.ddiCall("CreateDevice", name, fmt.Sprintf("h%d", d.hDev))
 		d.table = &ddi.FuncTable{}
 		umd, err := rt.cfg.Adapter.CreateDevice(d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Table: d.table, Obj: name})
-		ret(err)
+		ret.end(err)
 		d.umd = umd
 		// From now on every write to the table is a hot swap: the trace
 		// shows it (rule FT-TABLE).
@@ -143,7 +143,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		if !rt.cfg.Bugs["CLS-SIZES"] { // the bug: skip the count poll
 			ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
 			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
-			ret(nil)
+			ret.end(nil)
 		} else {
 			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
 		}
@@ -153,7 +153,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		for i, s := range d.clsSizes {
 			list[i] = fmt.Sprintf("%d:%d", s.Type, s.Size)
 		}
-		d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d sizes=%s", n, strings.Join(list, ",")))(nil)
+		d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d sizes=%s", n, strings.Join(list, ","))).end(nil)
 	}
 	d.refs.Store(1)
 	rt.mu.Lock()
@@ -164,63 +164,87 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 
 // api emits the Call event of an API entry and returns the function that
 // emits its Return with the HRESULT.
-func (d *Device) api(name, obj, ctx string) func(error) {
+func (d *Device) api(name, obj, ctx string) span {
 	c := d.rt.cfg
 	c.Sim.Poll()
 	c.Sim.Charge(c.Costs.APICall)
-	c.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx})
-	return func(err error) {
-		c.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Obj: obj, Ctx: ctx, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
+	s := span{rec: c.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx}}
+	c.Rec.Emit(s.ev)
+	return s
+}
+
+// span is an API, DDI or callback call that is open: end emits its Return
+// event (and, for a DDI of a driver that is not free-threaded, releases the
+// DDI lock). A value, not a closure: one closure per call was two of the
+// allocations of every Draw (issue 8).
+type span struct {
+	rec    *trace.Recorder
+	ev     trace.Event // the Call event; its Return repeats it
+	kernel bool        // a callback: the HR is the kernel error's (kernelErr)
+	unlock *Device     // non-nil: release this device's DDI lock at the end
+}
+
+// end emits the Return event with err's HRESULT.
+func (s span) end(err error) {
+	s.ev.Kind = trace.Return
+	if s.kernel {
+		s.ev.HR = hresult.Of(kernelErr(err)).Name()
+	} else {
+		s.ev.HR = hresult.Of(err).Name()
+	}
+	s.ev.Msg = errMsg(err)
+	s.rec.Emit(s.ev)
+	if s.unlock != nil {
+		s.unlock.unserialise()
 	}
 }
 
 // ddiCall emits the Call event of a DDI into the UMD.
-func (d *Device) ddiCall(name, obj, handle string) func(error) {
+func (d *Device) ddiCall(name, obj, handle string) span {
 	return d.ddiCallArgs(name, obj, handle, "")
 }
 
 // ddiCallArgs is ddiCall with arguments worth tracing.
-func (d *Device) ddiCallArgs(name, obj, handle, args string) func(error) {
+func (d *Device) ddiCallArgs(name, obj, handle, args string) span {
 	return d.ddiEnter("IC", name, obj, handle, args)
 }
 
 // ddiEnter emits a DDI's Call event and returns what emits its Return. For a
 // driver that is not free-threaded, it holds the device's DDI lock from one
 // to the other.
-func (d *Device) ddiEnter(ctx, name, obj, handle, args string) func(error) {
+func (d *Device) ddiEnter(ctx, name, obj, handle, args string) span {
 	c := d.rt.cfg
-	unlock := func() {}
+	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args}}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs["FT-CAP"] && !calc {
-		unlock = d.serialise()
+		d.serialise()
+		s.unlock = d
 	}
 	c.Sim.Charge(c.Costs.DDICall)
-	c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args})
+	c.Rec.Emit(s.ev)
 	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
 		// The CalcPrivate* DDIs run without the DDI lock even for a driver
 		// that is not free-threaded (seed 000, rule FT-CALC): a thread
 		// descheduled in one leaves the others free to enter any DDI.
 		d.rt.preempt()
 	}
-	return func(err error) {
-		c.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args, HR: hresult.Of(err).Name(), Msg: errMsg(err)})
-		unlock()
-	}
+	return s
 }
 
 // serialise takes the runtime's DDI lock for a driver that is not
-// free-threaded (seed 000, rule FT-CAP) and returns what releases it. Objects
+// free-threaded (seed 000, rule FT-CAP); unserialise releases it. Objects
 // whose last reference drops while it is held are destroyed after it is
 // released: their destroy DDIs need the lock too.
-func (d *Device) serialise() func() {
+func (d *Device) serialise() {
 	d.ddiLock.Lock()
 	d.ddiHeld.Add(1)
-	return func() {
-		d.ddiHeld.Add(-1)
-		d.ddiLock.Unlock()
-		d.drainAfterDDI()
-	}
+}
+
+func (d *Device) unserialise() {
+	d.ddiHeld.Add(-1)
+	d.ddiLock.Unlock()
+	d.drainAfterDDI()
 }
 
 // drainAfterDDI destroys the objects kill put off, once no DDI holds the

@@ -3,6 +3,7 @@ package kmd
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/gpu"
@@ -112,13 +113,23 @@ func (t *translator) errorf(code dxgkddi.NTSTATUS, format string, args ...any) e
 	return dxgkddi.Errorf(code, "kmd: %s %v: %s", t.ddi, t.dev, fmt.Sprintf(format, args...))
 }
 
+// packetBufs are the decoded-packet slices translator.run reuses (renders
+// may run on several goroutines at once: free-threaded submissions).
+var packetBufs = sync.Pool{New: func() any { return new([]gpu.Packet) }}
+
 func (t *translator) run(cmd []uint32, src int) error {
 	if t.check {
 		if err := t.checkList(); err != nil {
 			return err
 		}
 	}
-	pkts, derr := gpu.Decode(cmd)
+	buf := packetBufs.Get().(*[]gpu.Packet)
+	pkts, derr := gpu.AppendDecode((*buf)[:0], cmd)
+	defer func() {
+		clear(pkts) // do not keep the command buffer alive
+		*buf = pkts[:0]
+		packetBufs.Put(buf)
+	}()
 	if derr != nil && t.check {
 		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", derr)
 	}

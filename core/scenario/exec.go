@@ -11,12 +11,35 @@ import (
 // call is one API call being executed: the statement, its method and the
 // resolved target.
 type call struct {
-	run  *Run
-	st   *Call
-	m    *method
-	tgt  any
-	pos  map[int]Arg
-	name map[string]Arg
+	run *Run
+	st  *Call
+	m   *method
+	tgt any
+}
+
+// posArg is positional argument i. The arguments are read from the
+// statement, not copied into maps: a statement runs millions of times in a
+// loop, and two maps per call were most of its allocations (issue 8).
+func (x *call) posArg(i int) (Arg, bool) {
+	for _, a := range x.st.Args {
+		if a.Key == "" {
+			if i == 0 {
+				return a, true
+			}
+			i--
+		}
+	}
+	return Arg{}, false
+}
+
+// namedArg is the argument Key=...; the last one when repeated.
+func (x *call) namedArg(k string) (Arg, bool) {
+	for i := len(x.st.Args) - 1; i >= 0; i-- {
+		if a := x.st.Args[i]; a.Key == k && k != "" {
+			return a, true
+		}
+	}
+	return Arg{}, false
 }
 
 // badInput is a problem with the scenario found at run time (e.g. a feature
@@ -29,16 +52,16 @@ func (x *call) bad(format string, args ...any) error {
 	return &badInput{fmt.Sprintf("%s: %s", x.st.Method, fmt.Sprintf(format, args...))}
 }
 
-func (x *call) value(i int) Value { return x.pos[i].Value }
+func (x *call) value(i int) Value { a, _ := x.posArg(i); return a.Value }
 
-func (x *call) has(i int) bool { _, ok := x.pos[i]; return ok }
+func (x *call) has(i int) bool { _, ok := x.posArg(i); return ok }
 
 // obj resolves positional argument i (-1: the call's target) to an object.
 func (x *call) obj(i int) any {
 	if i < 0 {
 		return x.tgt
 	}
-	a, ok := x.pos[i]
+	a, ok := x.posArg(i)
 	if !ok || a.Value.Ident == "NULL" {
 		return nil
 	}
@@ -75,7 +98,7 @@ func (x *call) query(i int) *d3d11.Query {
 }
 
 func (x *call) num(i int) float64 {
-	a, ok := x.pos[i]
+	a, ok := x.posArg(i)
 	if !ok {
 		if i < len(x.m.pos) {
 			return x.m.pos[i].def
@@ -98,7 +121,7 @@ func (x *call) namedParam(k string) *param {
 }
 
 func (x *call) numNamed(k string) float64 {
-	if a, ok := x.name[k]; ok {
+	if a, ok := x.namedArg(k); ok {
 		return a.Value.Num
 	}
 	if p := x.namedParam(k); p != nil {
@@ -109,16 +132,16 @@ func (x *call) numNamed(k string) float64 {
 
 func (x *call) uintNamed(k string) uint32 { return uint32(x.numNamed(k)) }
 func (x *call) f32Named(k string) float32 { return clampF32(x.numNamed(k)) }
-func (x *call) hasNamed(k string) bool    { _, ok := x.name[k]; return ok }
-func (x *call) enum(i int) uint32         { return enumValue(x.m.pos[i], x.pos[i].Value) }
-func (x *call) data(k string) []byte      { b, _ := dataBytes(x.name[k].Value); return b }
+func (x *call) hasNamed(k string) bool    { _, ok := x.namedArg(k); return ok }
+func (x *call) enum(i int) uint32         { return enumValue(x.m.pos[i], x.value(i)) }
+func (x *call) data(k string) []byte      { a, _ := x.namedArg(k); b, _ := dataBytes(a.Value); return b }
 func (x *call) boolPos(i int) bool {
-	a, ok := x.pos[i]
+	a, ok := x.posArg(i)
 	return ok && a.Value.Ident == "TRUE"
 }
 
 func (x *call) boolNamed(k string, def bool) bool {
-	a, ok := x.name[k]
+	a, ok := x.namedArg(k)
 	if !ok {
 		return def
 	}
@@ -126,7 +149,7 @@ func (x *call) boolNamed(k string, def bool) bool {
 }
 
 func (x *call) enumNamed(k string, def uint32) uint32 {
-	a, ok := x.name[k]
+	a, ok := x.namedArg(k)
 	if !ok {
 		return def
 	}
@@ -291,7 +314,7 @@ func execCreateSampler(x *call) error {
 	d.Filter = ddi.Filter(x.enumNamed("Filter", uint32(d.Filter)))
 	d.AddressU = ddi.AddressMode(x.enumNamed("AddressU", uint32(d.AddressU)))
 	d.AddressV = ddi.AddressMode(x.enumNamed("AddressV", uint32(d.AddressV)))
-	if a, ok := x.name["BorderColor"]; ok && a.Value.Kind == VColor {
+	if a, ok := x.namedArg("BorderColor"); ok && a.Value.Kind == VColor {
 		for i := range 4 {
 			d.BorderColor[i] = float32(a.Value.Color[i]) / 255
 		}

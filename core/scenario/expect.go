@@ -129,7 +129,7 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 // check at the end of the run.
 func (r *Run) deferCalls(e *Expect, from, to uint64) {
 	d := &deferredCalls{e: e, dmas: map[uint64]bool{}}
-	r.rec.View(func(held []trace.Event) {
+	r.rec.ViewSince(from, func(held []trace.Event) {
 		if to > from && (len(held) == 0 || held[0].Seq > from+1) {
 			d.lost = true // one statement made more events than the ring holds
 		}

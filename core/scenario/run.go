@@ -21,12 +21,13 @@ type Run struct {
 	script *Script
 	opt    options
 
-	vars    map[string]any
-	names   map[d3d11.Object]string
-	threads []*thread
-	events  map[string]bool
-	signals map[string]signalled // when and by whom each event was first signalled
-	made    map[string]signalled // when and on which thread each name was last bound
+	vars      map[string]any
+	freeCalls []*call // call states to reuse (Run.call)
+	names     map[d3d11.Object]string
+	threads   []*thread
+	events    map[string]bool
+	signals   map[string]signalled // when and by whom each event was first signalled
+	made      map[string]signalled // when and on which thread each name was last bound
 
 	frames    []Frame // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int     // older frames let go
@@ -385,10 +386,35 @@ const (
 )
 
 func (r *Run) call(t *thread, s *Call) {
-	x := &call{run: r, st: s}
-	if len(s.Args) > 0 { // reading a nil map is fine: a call without arguments allocates none
-		x.pos, x.name = map[int]Arg{}, map[string]Arg{}
+	// The call's state comes from a free list: one allocation per
+	// statement was most of what a Draw allocated (issue 8). A stack, as a
+	// call may run inside another (preemption); nothing keeps x.
+	var x *call
+	if n := len(r.freeCalls); n > 0 {
+		x, r.freeCalls = r.freeCalls[n-1], r.freeCalls[:n-1]
+	} else {
+		x = new(call)
 	}
+	*x = call{run: r, st: s}
+	r.callWith(t, s, x)
+	*x = call{}
+	r.freeCalls = append(r.freeCalls, x)
+}
+
+// badInputOf is err as a *badInput, or nil (errors.As only for an error:
+// its target escapes, an allocation per statement otherwise).
+func badInputOf(err error) *badInput {
+	if err == nil {
+		return nil
+	}
+	var bad *badInput
+	if errors.As(err, &bad) {
+		return bad
+	}
+	return nil
+}
+
+func (r *Run) callWith(t *thread, s *Call, x *call) {
 	if s.Target == "" {
 		x.m = globals[s.Method]
 	} else {
@@ -408,10 +434,7 @@ func (r *Run) call(t *thread, s *Call) {
 	n := 0
 	for _, a := range s.Args {
 		if a.Key == "" {
-			x.pos[n] = a
 			n++
-		} else {
-			x.name[a.Key] = a
 		}
 	}
 	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
@@ -424,7 +447,7 @@ func (r *Run) call(t *thread, s *Call) {
 	// An object argument whose creating call has not run on this path
 	// would silently act as NULL.
 	for i := range n {
-		if a := x.pos[i]; i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
+		if a, _ := x.posArg(i); i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
 			a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
 			r.stop()
@@ -443,8 +466,7 @@ func (r *Run) call(t *thread, s *Call) {
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	r.steps++
 	r.check()
-	var bad *badInput
-	if errors.As(err, &bad) {
+	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
 		r.stop()
 		return
@@ -527,7 +549,7 @@ func typeOf(v any) string {
 // one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
 	n := uint64(r.rec.Len())
-	if n > r.polled && r.rec.Get(r.polled+1) == nil && !r.lostRead {
+	if n > r.polled && r.rec.Dropped() > r.polled && !r.lostRead { // event polled+1 was dropped
 		r.lostRead = true
 		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
 	}
@@ -537,7 +559,7 @@ func (r *Run) check() {
 
 // lastLine is the scenario line of the newest event held.
 func (r *Run) lastLine() int {
-	if e := r.rec.Get(uint64(r.rec.Len())); e != nil {
+	if e, ok := r.rec.At(uint64(r.rec.Len())); ok {
 		return e.Line
 	}
 	return 0
@@ -552,7 +574,7 @@ func (r *Run) finish() {
 	r.kernel.Idle()
 	r.check()
 	var pending []*deferredCalls
-	r.rec.View(func([]trace.Event) { pending, r.deferred = r.deferred, nil })
+	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })
 	for _, d := range pending {
 		r.checkCalls(d)
 	}
@@ -584,7 +606,7 @@ func (r *Run) Summary() Summary {
 		}
 		s.Hash = r.hash
 	}
-	r.rec.View(func([]trace.Event) { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
+	r.rec.Do(func() { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
 	return s
 }
 

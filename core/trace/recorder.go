@@ -1,8 +1,12 @@
 package trace
 
 import (
+	"bufio"
+	"encoding/binary"
 	"io"
+	"math"
 	"sync"
+	"unsafe"
 )
 
 // Recorder collects events in seq order. It is safe for concurrent use: the
@@ -17,20 +21,24 @@ import (
 // counts them (Dropped). Seq numbers keep counting, so a reader that
 // remembers a seq can tell what it missed. Readers that must see every event
 // — the verifier, the scenario runner's `expect calls` — read events as they
-// are written (Since after every statement, or Subscribe), not after the run.
+// are written (after every statement, or Subscribe), not after the run.
 //
-// The ring lives in one array of 5N/4 events that is reused: a runaway
-// scenario allocates nothing more and the garbage collector has no new
-// memory to scan (a fresh array per drop cost more than the rest of the
-// simulation). Events stays one contiguous slice. The price: a slice returned
-// by Events or Since, or an event from Get, is unchanged only until N/4 more
-// events are recorded; a reader that keeps events longer copies them. An
-// unbounded recorder never reuses memory.
+// Events are stored compactly (issue 8: at most 64 bytes an event): a
+// pointer-free 40-byte record per event in fixed-size chunks, the strings
+// that repeat (thread, layers, kind, name, ctx, obj, handle, hr, rule)
+// interned together as one "shape" id, Seq implicit in the position, Parent
+// as a distance, and Msg, Args, Fence and DMA (when set) in the chunk's text
+// bytes. The garbage collector has nothing to scan, nothing is copied when
+// the trace grows, and a chunk whose events were all dropped is reused. The
+// readers decode events on demand: Events, Since and Snapshot return fresh
+// slices (the caller owns them); At, AppendSince, ScanBack and Subscribe do
+// not allocate per event.
 type Recorder struct {
 	mu      sync.Mutex
-	buf     []Event // buf[lo:hi] are the events held: buf[lo+i].Seq == first+i
-	lo, hi  int
-	first   uint64 // seq of buf[lo] (1 until something is dropped)
+	chunks  []*chunk // chunks[i] holds the events of positions (c0+i)<<chunkBits ..
+	c0      uint64   // chunk number of chunks[0]
+	free    []*chunk // chunks whose events were all dropped, for reuse
+	first   uint64   // seq of the oldest event held (seq+1 when none)
 	seq     uint64
 	limit   int    // 0: unbounded
 	dropped uint64 // events dropped from the front so far
@@ -41,6 +49,63 @@ type Recorder struct {
 	lastTh  string                // the thread of the last event and
 	lastSt  *callStack            // its stack: most events follow one on the same thread
 	subs    []func(*Event)
+	cur     Event // the event being emitted, handed to subscribers
+	scan    Event // the event ScanBack hands to its fn
+
+	shapes  []shape           // interned shapes, by id
+	shapeID map[shape]uint32  // and their ids
+	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
+	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
+}
+
+// chunkBits sizes a chunk: 4,096 events (160 KiB of records).
+const (
+	chunkBits = 12
+	chunkSize = 1 << chunkBits
+)
+
+// record is one event in memory: 40 bytes, no pointers.
+type record struct {
+	t      int64
+	shape  uint32 // index into Recorder.shapes
+	parent uint32 // seq - Parent; 0: no parent; farParent: see Recorder.far
+	line   int32
+	off    uint32 // offset in the chunk's text of [fence][dma][msg][args]
+	msg    uint32 // lengths
+	args   uint32
+	flags  uint8 // hasFence, hasDMA
+}
+
+const (
+	hasFence = 1 << iota
+	hasDMA
+)
+
+const farParent = math.MaxUint32
+
+// chunk holds chunkSize consecutive events. Its text is append-only: the
+// strings decoded events hand out point into it, so bytes once written are
+// never changed (a full text is replaced by a bigger copy, never grown in
+// place, and a reused chunk starts a new one).
+type chunk struct {
+	recs [chunkSize]record
+	text []byte
+}
+
+// shape is what an event shares with many others: the interned part.
+type shape struct {
+	thread, name, ctx, obj, handle, hr, rule string
+	from, layer                              Layer
+	kind                                     Kind
+}
+
+// shapeSlot is a cheap hash of a shape for Recorder.recent.
+func shapeSlot(sh *shape) int {
+	h := uint(len(sh.name))*31 + uint(sh.kind)*7 + uint(sh.layer)*3 + uint(sh.from) + uint(len(sh.obj))*17 + uint(len(sh.handle))*5 + uint(len(sh.thread))*11 + uint(len(sh.ctx))*13
+	if n := len(sh.name); n > 0 {
+		h += uint(sh.name[n-1])*19 + uint(sh.name[n/2])*23
+	}
+	return int(h % 64)
 }
 
 type callStack struct{ calls []openCall }
@@ -52,7 +117,7 @@ type openCall struct{ seq, parent uint64 }
 // NewRecorder returns an unbounded recorder that stamps events with now() and
 // thread().
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1}
+	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}}
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -61,8 +126,8 @@ func (r *Recorder) SetLimit(n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.limit = max(n, 0)
-	if r.limit > 0 && r.hi-r.lo > r.limit {
-		r.drop(r.hi - r.lo - r.limit)
+	if held := r.held(); r.limit > 0 && held > uint64(r.limit) {
+		r.drop(held - uint64(r.limit))
 	}
 }
 
@@ -73,37 +138,30 @@ func (r *Recorder) Limit() int {
 	return r.limit
 }
 
-// drop forgets the oldest n events held. The caller holds mu.
-func (r *Recorder) drop(n int) {
-	r.lo += n
-	r.first += uint64(n)
-	r.dropped += uint64(n)
-}
+// held is the number of events held. The caller holds mu.
+func (r *Recorder) held() uint64 { return r.seq + 1 - r.first }
 
-// room makes space for one more event at buf[hi]. The caller holds mu.
-func (r *Recorder) room() {
-	if r.limit > 0 && r.hi-r.lo >= r.limit {
-		r.drop(r.hi - r.lo - r.limit/4)
+// drop forgets the oldest n events held and recycles the chunks left empty.
+// The caller holds mu.
+func (r *Recorder) drop(n uint64) {
+	r.first += n
+	r.dropped += n
+	k := 0
+	for k < len(r.chunks) && (r.c0+uint64(k)+1)<<chunkBits <= r.first-1 {
+		c := r.chunks[k]
+		c.text = nil // strings handed out may still point into the old one
+		r.free = append(r.free, c)
+		k++
 	}
-	if r.hi < len(r.buf) {
-		return
+	if k > 0 {
+		r.chunks = append(r.chunks[:0], r.chunks[k:]...)
+		r.c0 += uint64(k)
 	}
-	n := r.hi - r.lo
-	if r.limit > 0 && len(r.buf) >= r.limit+r.limit/4 && r.lo >= n {
-		// Full size: move the events held to the front, over events
-		// dropped at least N/4 events ago (the regions do not overlap).
-		copy(r.buf, r.buf[r.lo:r.hi])
-	} else {
-		// Growing: a fresh array, so slices handed out stay unchanged.
-		c := max(2*len(r.buf), 256)
-		if r.limit > 0 {
-			c = min(c, r.limit+r.limit/4)
+	for s := range r.far {
+		if s < r.first {
+			delete(r.far, s)
 		}
-		fresh := make([]Event, max(c, n+1))
-		copy(fresh, r.buf[r.lo:r.hi])
-		r.buf = fresh
 	}
-	r.lo, r.hi = 0, n
 }
 
 // SetLine sets the scenario line stamped on the events that follow.
@@ -114,20 +172,35 @@ func (r *Recorder) SetLine(line int) {
 }
 
 // Subscribe calls fn for every event emitted from now on, in seq order, with
-// the recorder's lock held: fn must not call the recorder.
+// the recorder's lock held: fn must not call the recorder, nor keep the
+// pointer (copy the event).
 func (r *Recorder) Subscribe(fn func(*Event)) {
 	r.mu.Lock()
 	r.subs = append(r.subs, fn)
 	r.mu.Unlock()
 }
 
-// View calls fn with the lock held and the events held, so a reader can catch
-// up on what is held and start following new events (Subscribe) without a gap
-// or a duplicate. fn must not call the recorder.
-func (r *Recorder) View(fn func(held []Event)) {
+// Do calls fn with the recorder's lock held, so nothing is emitted (and no
+// subscriber runs) meanwhile. fn must not call the recorder.
+func (r *Recorder) Do(fn func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	fn(r.buf[r.lo:r.hi:r.hi])
+	fn()
+}
+
+// View calls fn with the lock held and the events held, so a reader can catch
+// up on what is held and start following new events (Subscribe) without a gap
+// or a duplicate. fn must not call the recorder. It decodes every event held:
+// ViewSince reads only the newer ones, Do none.
+func (r *Recorder) View(fn func(held []Event)) {
+	r.ViewSince(0, fn)
+}
+
+// ViewSince is View of the events held with seq > after.
+func (r *Recorder) ViewSince(after uint64, fn func(held []Event)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fn(r.appendSince(nil, after, 0))
 }
 
 // Emit stamps e with seq, time, thread and line (when unset) and appends it.
@@ -137,6 +210,9 @@ func (r *Recorder) Emit(e Event) uint64 {
 		return 0
 	}
 	r.mu.Lock()
+	if r.limit > 0 && r.held() >= uint64(r.limit) {
+		r.drop(r.held() - uint64(r.limit/4))
+	}
 	r.seq++
 	e.Seq = r.seq
 	if r.now != nil {
@@ -163,15 +239,133 @@ func (r *Recorder) Emit(e Event) uint64 {
 			st.calls = st.calls[:n-1]
 		}
 	}
-	r.room()
-	p := &r.buf[r.hi]
-	*p = e
-	r.hi++
-	for _, fn := range r.subs {
-		fn(p)
+	r.store(&e)
+	if len(r.subs) > 0 {
+		r.cur = e
+		for _, fn := range r.subs {
+			fn(&r.cur)
+		}
+		r.cur = Event{}
 	}
+	seq := e.Seq
 	r.mu.Unlock()
-	return e.Seq
+	return seq
+}
+
+// store writes e, whose seq is r.seq, as a record. The caller holds mu.
+func (r *Recorder) store(e *Event) {
+	pos := e.Seq - 1
+	ci := pos >> chunkBits
+	if ci-r.c0 >= uint64(len(r.chunks)) {
+		var c *chunk
+		if n := len(r.free); n > 0 {
+			c, r.free = r.free[n-1], r.free[:n-1]
+		} else {
+			c = new(chunk)
+		}
+		if len(r.chunks) == 0 {
+			r.c0 = ci
+		}
+		r.chunks = append(r.chunks, c)
+	}
+	c := r.chunks[ci-r.c0]
+	rc := &c.recs[pos&(chunkSize-1)]
+	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
+		from: e.From, layer: e.Layer, kind: e.Kind}
+	// A direct-mapped cache in front of the map: comparing strings that
+	// are mostly the same constants costs less than hashing seven of them.
+	slot := shapeSlot(&sh)
+	id := r.recent[slot]
+	if int(id) >= len(r.shapes) || r.shapes[id] != sh {
+		var ok bool
+		id, ok = r.shapeID[sh]
+		if !ok {
+			id = uint32(len(r.shapes))
+			r.shapes = append(r.shapes, sh)
+			r.shapeID[sh] = id
+		}
+		r.recent[slot] = id
+	}
+	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
+	if e.Parent != 0 {
+		if d := e.Seq - e.Parent; e.Parent < e.Seq && d < farParent {
+			rc.parent = uint32(d)
+		} else {
+			rc.parent = farParent
+			if r.far == nil {
+				r.far = map[uint64]uint64{}
+			}
+			r.far[e.Seq] = e.Parent
+		}
+	}
+	if e.Fence == 0 && e.DMA == 0 && e.Msg == "" && e.Args == "" {
+		return
+	}
+	msg, args := e.Msg, e.Args
+	need := len(msg) + len(args) + 16
+	if len(c.text)+need > math.MaxUint32 { // a 4 GiB chunk: keep the record, cut the text
+		msg, args = "", ""
+		need = 16
+		if len(c.text)+need > math.MaxUint32 {
+			return
+		}
+	}
+	if cap(c.text)-len(c.text) < need {
+		// Never grow in place: strings handed out point into the old bytes.
+		t := make([]byte, len(c.text), max(2*cap(c.text), len(c.text)+need, 1024))
+		copy(t, c.text)
+		c.text = t
+	}
+	rc.off = uint32(len(c.text))
+	if e.Fence != 0 {
+		rc.flags |= hasFence
+		c.text = binary.LittleEndian.AppendUint64(c.text, e.Fence)
+	}
+	if e.DMA != 0 {
+		rc.flags |= hasDMA
+		c.text = binary.LittleEndian.AppendUint64(c.text, e.DMA)
+	}
+	rc.msg, rc.args = uint32(len(msg)), uint32(len(args))
+	c.text = append(c.text, msg...)
+	c.text = append(c.text, args...)
+}
+
+// decode fills e with the event seq, which is held. The caller holds mu.
+// It allocates nothing: Msg and Args point into the chunk's text, whose
+// bytes never change.
+func (r *Recorder) decode(seq uint64, e *Event) {
+	pos := seq - 1
+	c := r.chunks[pos>>chunkBits-r.c0]
+	rc := &c.recs[pos&(chunkSize-1)]
+	sh := &r.shapes[rc.shape]
+	*e = Event{Seq: seq, T: rc.t, Thread: sh.thread, From: sh.from, Layer: sh.layer, Kind: sh.kind, Name: sh.name,
+		Ctx: sh.ctx, Obj: sh.obj, Handle: sh.handle, HR: sh.hr, Rule: sh.rule, Line: int(rc.line)}
+	switch rc.parent {
+	case 0:
+	case farParent:
+		e.Parent = r.far[seq]
+	default:
+		e.Parent = seq - uint64(rc.parent)
+	}
+	if rc.flags == 0 && rc.msg == 0 && rc.args == 0 {
+		return
+	}
+	off := int(rc.off)
+	if rc.flags&hasFence != 0 {
+		e.Fence = binary.LittleEndian.Uint64(c.text[off:])
+		off += 8
+	}
+	if rc.flags&hasDMA != 0 {
+		e.DMA = binary.LittleEndian.Uint64(c.text[off:])
+		off += 8
+	}
+	if rc.msg > 0 {
+		e.Msg = unsafe.String(&c.text[off], int(rc.msg))
+		off += int(rc.msg)
+	}
+	if rc.args > 0 {
+		e.Args = unsafe.String(&c.text[off], int(rc.args))
+	}
 }
 
 // stackOf is the open calls of a thread. The caller holds mu.
@@ -203,39 +397,94 @@ func (r *Recorder) Dropped() uint64 {
 	return r.dropped
 }
 
-// Events returns the events held, oldest first: every event recorded when
-// nothing was dropped, else those from seq Dropped()+1 on. The slice is
-// shared: do not modify it; with a limit N it is unchanged only until N/4
-// more events are recorded (see Recorder).
-func (r *Recorder) Events() []Event {
+// Held is the number of events held (Len minus Dropped).
+func (r *Recorder) Held() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.buf[r.lo:r.hi:r.hi]
+	return int(r.held())
 }
 
-// Since returns the events held with seq > after (shared like Events).
+// Events returns the events held, oldest first: every event recorded when
+// nothing was dropped, else those from seq Dropped()+1 on. The slice is
+// the caller's (decoded on each call: a reader that follows the trace uses
+// AppendSince).
+func (r *Recorder) Events() []Event {
+	return r.Since(0)
+}
+
+// Since returns the events held with seq > after, in a new slice.
 func (r *Recorder) Since(after uint64) []Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	i := uint64(0)
-	if after >= r.first {
-		i = after - r.first + 1
+	return r.appendSince(nil, after, 0)
+}
+
+// AppendSince appends to dst the events held with seq > after, at most max
+// of them (max <= 0: all), and returns it. A reader that reuses dst
+// allocates nothing per event.
+func (r *Recorder) AppendSince(dst []Event, after uint64, max int) []Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.appendSince(dst, after, max)
+}
+
+func (r *Recorder) appendSince(dst []Event, after uint64, limit int) []Event {
+	from := max(after+1, r.first)
+	if from > r.seq {
+		return dst
 	}
-	if i >= uint64(r.hi-r.lo) {
-		return nil
+	n := r.seq - from + 1
+	if limit > 0 {
+		n = min(n, uint64(limit))
 	}
-	return r.buf[r.lo+int(i) : r.hi : r.hi]
+	if dst == nil {
+		dst = make([]Event, 0, n)
+	}
+	for s := from; s < from+n; s++ {
+		dst = append(dst, Event{})
+		r.decode(s, &dst[len(dst)-1])
+	}
+	return dst
+}
+
+// At returns the event with that seq, and false when it was dropped or not
+// recorded yet. It allocates nothing.
+func (r *Recorder) At(seq uint64) (Event, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var e Event
+	if seq < r.first || seq > r.seq {
+		return e, false
+	}
+	r.decode(seq, &e)
+	return e, true
 }
 
 // Get returns the event with that seq, or nil when it was dropped or not
-// recorded yet. The event is shared like Events.
+// recorded yet. The event is the caller's (a new one each call: At does not
+// allocate).
 func (r *Recorder) Get(seq uint64) *Event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if seq < r.first || seq-r.first >= uint64(r.hi-r.lo) {
+	e, ok := r.At(seq)
+	if !ok {
 		return nil
 	}
-	return &r.buf[r.lo+int(seq-r.first)]
+	return &e
+}
+
+// ScanBack calls fn on the events held with seq < before, newest first,
+// until fn returns false, with the lock held: fn must not call the
+// recorder, nor keep the pointer. It allocates nothing.
+func (r *Recorder) ScanBack(before uint64, fn func(*Event) bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e := &r.scan // a field, not a local: fn would make a local escape
+	defer func() { *e = Event{} }()
+	for s := min(before-1, r.seq); s >= r.first && s > 0; s-- {
+		r.decode(s, e)
+		if !fn(e) {
+			return
+		}
+	}
 }
 
 // Snapshot returns the events held and how many were dropped before them, as
@@ -243,14 +492,43 @@ func (r *Recorder) Get(seq uint64) *Event {
 func (r *Recorder) Snapshot() (events []Event, dropped uint64) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.buf[r.lo:r.hi:r.hi], r.dropped
+	return r.appendSince(nil, 0, 0), r.dropped
 }
 
 // WriteJSONL writes the events held as JSON lines, opened by DroppedEvent
 // when the ring dropped some.
 func (r *Recorder) WriteJSONL(w io.Writer) error {
-	evs, dropped := r.Snapshot()
-	return WriteJSONLDropped(w, evs, dropped)
+	// In batches: a million events decoded at once would be 200 MB.
+	r.mu.Lock()
+	dropped, next := r.dropped, r.first-1
+	r.mu.Unlock()
+	bw := bufio.NewWriter(w)
+	var b []byte
+	if dropped > 0 {
+		d := DroppedEvent(dropped)
+		b = append(AppendJSON(b, &d), '\n')
+	}
+	var evs []Event
+	for {
+		evs = r.AppendSince(evs[:0], next, 4096)
+		if len(evs) == 0 {
+			break
+		}
+		next = evs[len(evs)-1].Seq
+		for i := range evs {
+			b = append(AppendJSON(b, &evs[i]), '\n')
+			if len(b) > 32<<10 {
+				if _, err := bw.Write(b); err != nil {
+					return err
+				}
+				b = b[:0]
+			}
+		}
+	}
+	if _, err := bw.Write(b); err != nil {
+		return err
+	}
+	return bw.Flush()
 }
 
 // WritePerfetto writes the events held in the Chrome trace-event format, with

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -241,5 +242,102 @@ func TestRingConcurrent(t *testing.T) {
 	}
 	if r.Len() != 8000 || seen != 8000 || len(r.Events()) > 64 || r.Dropped()+uint64(len(r.Events())) != 8000 {
 		t.Fatalf("len %d, seen %d, held %d, dropped %d", r.Len(), seen, len(r.Events()), r.Dropped())
+	}
+}
+
+// TestCompactRoundTrip: every field of an event comes back from the compact
+// store as it was emitted — interned shapes, text, fence and DMA, a parent
+// far away, across chunks and ring drops — and the decoded strings stay
+// valid after their chunk is reused.
+func TestCompactRoundTrip(t *testing.T) {
+	for _, limit := range []int{0, 3000, 9000} {
+		r := NewRecorder(func() int64 { return 7 }, func() string { return "main" })
+		r.SetLimit(limit)
+		var want []Event
+		var kept []Event
+		for i := 1; i <= 3*chunkSize+5; i++ {
+			e := Event{Thread: []string{"main", "gpu0", "isr"}[i%3], From: Layer(i % 7), Layer: Layer((i + 1) % 7), Kind: Kind(i % 12),
+				Name: "Name" + strconv.Itoa(i%5), Ctx: []string{"", "IC", "DC1"}[i%3], Obj: "o" + strconv.Itoa(i%11),
+				Handle: "h" + strconv.Itoa(i%13), HR: []string{"", "S_OK"}[i%2], Rule: []string{"", "MAP-HAZARD"}[i%2],
+				Line: i % 100, T: int64(i)}
+			if i%4 == 0 {
+				e.Fence, e.DMA = uint64(i)<<40, uint64(i)
+			}
+			if i%3 == 0 {
+				e.Msg, e.Args = strings.Repeat("m", i%50), "args="+strconv.Itoa(i)
+			}
+			if i%97 == 0 {
+				e.Parent = uint64(i + 5) // not a real parent, but kept as given
+			}
+			if e.Kind == Call || e.Kind == Return {
+				e.Kind = Message // keep the parent tree out of it
+			}
+			r.Emit(e)
+			e.Seq, e.T = uint64(i), 7
+			want = append(want, e)
+			if i == 100 {
+				kept = r.Since(95)
+			}
+		}
+		held := r.Events()
+		if len(held) == 0 || (limit == 0 && len(held) != len(want)) {
+			t.Fatalf("limit %d: %d held", limit, len(held))
+		}
+		for _, got := range held {
+			if w := want[got.Seq-1]; got != w {
+				t.Fatalf("limit %d: event %d\n got %+v\nwant %+v", limit, got.Seq, got, w)
+			}
+			if e, ok := r.At(got.Seq); !ok || e != got {
+				t.Fatalf("limit %d: At(%d) = %+v, %v", limit, got.Seq, e, ok)
+			}
+		}
+		for _, e := range kept {
+			if e != want[e.Seq-1] {
+				t.Fatalf("limit %d: an event read before the ring reused its chunk changed: %+v", limit, e)
+			}
+		}
+		var back []uint64
+		r.ScanBack(uint64(r.Len()), func(e *Event) bool { back = append(back, e.Seq); return len(back) < 3 })
+		if n := uint64(r.Len()); len(back) != 3 || back[0] != n-1 || back[2] != n-3 {
+			t.Fatalf("limit %d: ScanBack %v", limit, back)
+		}
+		if got := r.AppendSince(nil, uint64(r.Len())-10, 4); len(got) != 4 || got[0].Seq != uint64(r.Len())-9 {
+			t.Fatalf("limit %d: AppendSince %d events", limit, len(got))
+		}
+	}
+}
+
+// TestHotPathsDoNotAllocate: emitting into a warm ring and the readers the
+// verifier, the runner and the page use per event allocate nothing (issue 8).
+func TestHotPathsDoNotAllocate(t *testing.T) {
+	r := NewRecorder(func() int64 { return 1 }, func() string { return "main" })
+	r.SetLimit(2 * chunkSize)
+	emit := func() {
+		r.Emit(Event{From: App, Layer: Runtime, Kind: Call, Name: "Draw", Ctx: "IC"})
+		r.Emit(Event{From: Runtime, Layer: UMD, Kind: Call, Name: "Draw", Ctx: "IC"})
+		r.Emit(Event{From: Runtime, Layer: UMD, Kind: Return, Name: "Draw", Ctx: "IC", HR: "S_OK"})
+		r.Emit(Event{From: App, Layer: Runtime, Kind: Return, Name: "Draw", Ctx: "IC", HR: "S_OK"})
+	}
+	for range 4 * chunkSize { // warm: shapes interned, chunks recycled
+		emit()
+	}
+	if n := testing.AllocsPerRun(2000, emit); n != 0 {
+		t.Errorf("Emit: %v allocations per 4 events", n)
+	}
+	r.Emit(Event{Kind: Message, Name: "m", Msg: "text", Args: "a=1", Fence: 3, DMA: 4})
+	buf := make([]Event, 0, 64)
+	var last Event
+	read := func() {
+		n := uint64(r.Len())
+		e, _ := r.At(n)
+		buf = r.AppendSince(buf[:0], n-40, 64)
+		r.ScanBack(n, func(e *Event) bool { return e.Kind != Call })
+		last = e
+	}
+	if n := testing.AllocsPerRun(1000, read); n != 0 {
+		t.Errorf("At, AppendSince, ScanBack: %v allocations", n)
+	}
+	if last.Msg != "text" || last.Args != "a=1" || last.Fence != 3 || last.DMA != 4 || len(buf) != 40 {
+		t.Errorf("read back %+v, %d events", last, len(buf))
 	}
 }

@@ -82,16 +82,13 @@ func (v *Verifier) pendingBefore(seq uint64) []string {
 // callOf finds the Call event a Return closes (the latest Call of that name
 // on that thread before it).
 func (v *Verifier) callOf(ret *trace.Event) uint64 {
-	evs := v.rec.Since(0) // what the trace ring holds
-	n := 0
-	if len(evs) > 0 && ret.Seq > evs[0].Seq {
-		n = min(int(ret.Seq-evs[0].Seq), len(evs))
-	}
-	for i := n - 1; i >= 0; i-- {
-		e := &evs[i]
+	var seq uint64
+	v.rec.ScanBack(ret.Seq, func(e *trace.Event) bool { // what the trace ring holds
 		if e.Thread == ret.Thread && e.Kind == trace.Call && e.Name == ret.Name && strings.EqualFold(e.Layer.String(), ret.Layer.String()) {
-			return e.Seq
+			seq = e.Seq
+			return false
 		}
-	}
-	return 0
+		return true
+	})
+	return seq
 }

@@ -89,8 +89,11 @@ func (v Violation) String() string {
 // Verifier consumes a recorder's events incrementally.
 type Verifier struct {
 	rec  *trace.Recorder
-	next uint64 // seq of the next event to read
+	next uint64 // seq of the last event read
 	vs   []Violation
+	buf  []trace.Event  // Poll's batch, reused
+	par  [8]trace.Event // parent's results, reused in turn
+	parN int
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -132,25 +135,35 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
-		evs := v.rec.Since(v.next)
+		// In batches decoded under one lock into an array on the stack: no
+		// allocation and no write barrier per event (issue 8). The ring may
+		// have dropped some: go by seq.
+		var batch [pollBatch]trace.Event
+		evs := v.rec.AppendSince(batch[:0], v.next, pollBatch)
 		if len(evs) == 0 {
 			return
 		}
-		v.next = evs[len(evs)-1].Seq // the ring may have dropped some: go by seq
+		v.next = evs[len(evs)-1].Seq
 		var found []Violation
 		for i := range evs {
 			if evs[i].Kind == trace.Violation {
 				continue
 			}
-			found = append(found, v.event(&evs[i])...)
+			found = appendAll(found, v.event(&evs[i]))
 		}
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
 				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
 		}
+		if len(found) == 0 && len(evs) < pollBatch {
+			return // read up to the newest event; nothing emitted since
+		}
 	}
 }
+
+// pollBatch is how many events Poll decodes at a time.
+const pollBatch = 32
 
 func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
 	r, _ := RuleByID(rule)
@@ -162,7 +175,7 @@ func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
 	if e.Parent == 0 {
 		return "", trace.LayerNone
 	}
-	p := v.rec.Get(e.Parent)
+	p := v.parent(e)
 	if p == nil { // dropped by the trace ring
 		return "", trace.LayerNone
 	}
@@ -227,20 +240,20 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 		}
 	}
 	if ret {
-		out = append(out, v.closeCall(e)...)
+		out = appendAll(out, v.closeCall(e))
 	}
-	out = append(out, v.mapHazard(e)...)
-	out = append(out, v.dangling(e)...)
-	out = append(out, v.commandLists2(e)...)
-	out = append(out, v.commandListExec(e)...)
-	out = append(out, v.sizes(e)...)
-	out = append(out, v.commandLists(e)...)
-	out = append(out, v.amortize(e)...)
-	out = append(out, v.destruction(e)...)
-	out = append(out, v.callbacks(e)...)
-	out = append(out, v.async(e)...)
-	out = append(out, v.freeThreading(e)...)
-	out = append(out, v.syncDestroy(e)...)
+	out = appendAll(out, v.mapHazard(e))
+	out = appendAll(out, v.dangling(e))
+	out = appendAll(out, v.commandLists2(e))
+	out = appendAll(out, v.commandListExec(e))
+	out = appendAll(out, v.sizes(e))
+	out = appendAll(out, v.commandLists(e))
+	out = appendAll(out, v.amortize(e))
+	out = appendAll(out, v.destruction(e))
+	out = appendAll(out, v.callbacks(e))
+	out = appendAll(out, v.async(e))
+	out = appendAll(out, v.freeThreading(e))
+	out = appendAll(out, v.syncDestroy(e))
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
@@ -255,6 +268,15 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 		}
 	}
 	return out
+}
+
+// appendAll is append(out, vs...) without the call when vs is empty, which
+// it nearly always is (a dozen checks per event).
+func appendAll(out, vs []Violation) []Violation {
+	if len(vs) == 0 {
+		return out
+	}
+	return append(out, vs...)
 }
 
 // closeCall finishes the checks that need a call's return.
@@ -306,7 +328,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 // threadOf is the thread of the event seq ("" once the trace ring dropped
 // it).
 func (v *Verifier) threadOf(seq uint64) string {
-	if e := v.rec.Get(seq); e != nil {
+	if e, ok := v.rec.At(seq); ok {
 		return e.Thread
 	}
 	return ""
@@ -346,12 +368,21 @@ func foreignAllocs(args string) string {
 	return strings.Join(bad, ", ")
 }
 
-// parent returns the event's enclosing call (nil at top level).
+// parent returns the event's enclosing call (nil at top level, or when the
+// trace ring dropped it). The event is decoded into one of 8 slots used in
+// turn, so nothing is allocated: a pointer stays valid for the next 7 calls
+// (callers hold at most two at once).
 func (v *Verifier) parent(e *trace.Event) *trace.Event {
 	if e.Parent == 0 {
 		return nil
 	}
-	return v.rec.Get(e.Parent) // nil when dropped by the trace ring
+	p, ok := v.rec.At(e.Parent)
+	if !ok {
+		return nil
+	}
+	v.parN = (v.parN + 1) % len(v.par)
+	v.par[v.parN] = p
+	return &v.par[v.parN]
 }
 
 // enclosingMap finds the ResourceMap DDI call an event happens inside.
