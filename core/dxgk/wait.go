@@ -2,6 +2,7 @@ package dxgk
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 
 	"d3dsim/core/dxgkddi"
@@ -196,9 +197,28 @@ func (k *Dxgkrnl) waitUntil(done func() bool) error {
 			continue
 		}
 		if !ok {
+			if k.othersRunning(done) {
+				continue
+			}
 			return errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "nothing left to run can end the wait")
 		}
 	}
+}
+
+// othersRunning covers real goroutines on the free-threaded entry points
+// (DESIGN.md): another goroutine may have taken the event this wait needs
+// off the queue and still be running it, or be about to queue one. It gives
+// them a moment and says whether the wait can go on. In a scenario run (one
+// goroutine) nothing changes while it yields, so it answers false at once
+// in effect and a real deadlock is still reported.
+func (k *Dxgkrnl) othersRunning(done func() bool) bool {
+	for range 1000 {
+		runtime.Gosched()
+		if done() || k.s.Pending() {
+			return true
+		}
+	}
+	return false
 }
 
 // watchdog is timeout detection for threads that poll a fence instead of

@@ -87,8 +87,16 @@ func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *stack {
 					t.Error(err)
 					return
 				}
-				bs, _ := dev.CreateBlendState(name+".bs", ddi.DefaultBlendDesc())
-				ss, _ := dev.CreateSamplerState(name+".ss", ddi.DefaultSamplerDesc())
+				bs, err := dev.CreateBlendState(name+".bs", ddi.DefaultBlendDesc())
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				ss, err := dev.CreateSamplerState(name+".ss", ddi.DefaultSamplerDesc())
+				if err != nil {
+					t.Error(err)
+					return
+				}
 				srv.Release()
 				tex.Release()
 				bs.Release()
