@@ -210,7 +210,17 @@ func (k *Dxgkrnl) throttle(h HContext, present bool) error {
 	if fence == 0 {
 		return nil
 	}
-	return k.waitFence(c, fence, why, WaitReason{})
+	err := k.waitFence(c, fence, why, WaitReason{})
+	k.mu.Lock()
+	removed := c.dev.removed
+	k.mu.Unlock()
+	if err != nil && !removed {
+		// Flow control, not a reason to fail the submission: with real
+		// goroutines on the free-threaded entry points another goroutine
+		// may be running the events this wait needed (see othersRunning).
+		return nil
+	}
+	return err
 }
 
 // kick runs the GPU scheduler on thread "kernel": every queued buffer whose

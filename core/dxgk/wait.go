@@ -160,6 +160,7 @@ func (k *Dxgkrnl) Idle() error {
 // it could start) and no event before the deadline remains, the engine is
 // hung: a TDR is scheduled at the deadline and the wait goes on.
 func (k *Dxgkrnl) waitUntil(done func() bool) error {
+	own := k.s.Running() // the events this wait runs inside, if any
 	k.mu.Lock()
 	before := k.wakeAt
 	k.mu.Unlock()
@@ -197,7 +198,7 @@ func (k *Dxgkrnl) waitUntil(done func() bool) error {
 			continue
 		}
 		if !ok {
-			if k.othersRunning(done) {
+			if k.othersRunning(done, own) {
 				continue
 			}
 			return errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "nothing left to run can end the wait")
@@ -206,19 +207,21 @@ func (k *Dxgkrnl) waitUntil(done func() bool) error {
 }
 
 // othersRunning covers real goroutines on the free-threaded entry points
-// (DESIGN.md): another goroutine may have taken the event this wait needs
-// off the queue and still be running it, or be about to queue one. It gives
-// them a moment and says whether the wait can go on. In a scenario run (one
-// goroutine) nothing changes while it yields, so it answers false at once
-// in effect and a real deadlock is still reported.
-func (k *Dxgkrnl) othersRunning(done func() bool) bool {
-	for range 1000 {
-		runtime.Gosched()
+// (DESIGN.md): every API call polls the simulation, so another goroutine
+// may have taken the event this wait needs off the queue and still be
+// running it. While any event is being run elsewhere the wait yields; it
+// can go on once something is queued again or what it waits for happened.
+// own is the number of events running when the wait began: the ones it is
+// inside of. In a scenario run (one goroutine) nothing else runs, and a
+// real deadlock is reported at once.
+func (k *Dxgkrnl) othersRunning(done func() bool, own int) bool {
+	for k.s.Running() > own {
 		if done() || k.s.Pending() {
 			return true
 		}
+		runtime.Gosched()
 	}
-	return false
+	return done() || k.s.Pending()
 }
 
 // watchdog is timeout detection for threads that poll a fence instead of

@@ -10,13 +10,14 @@ import (
 // do (Charge); event threads run queued events, each at its own time. Safe for
 // concurrent use by real goroutines (the free-threaded D3D11 entry points).
 type Sim struct {
-	mu     sync.Mutex
-	clocks map[string]int64 // thread -> local time
-	cur    string
-	q      events
-	nseq   uint64
-	rng    *rand.Rand
-	steps  uint64
+	mu      sync.Mutex
+	clocks  map[string]int64 // thread -> local time
+	cur     string
+	q       events
+	nseq    uint64
+	rng     *rand.Rand
+	steps   uint64
+	running int // events being run (runNext), on every goroutine
 }
 
 // New returns a simulation whose choices come from seed.
@@ -158,14 +159,25 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	}
 	s.cur = ev.thread
 	s.steps++
+	s.running++
 	s.mu.Unlock()
 
 	ev.fn()
 
 	s.mu.Lock()
 	s.cur = prev
+	s.running--
 	s.mu.Unlock()
 	return true
+}
+
+// Running is how many events are being run now: taken off the queue by a
+// goroutine and not finished. Only real goroutines on the free-threaded
+// entry points (which Poll) make it more than the caller's own.
+func (s *Sim) Running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.running
 }
 
 // Intn returns a seeded choice in [0, n).
