@@ -204,7 +204,7 @@ func (k *Dxgkrnl) Lock(dev HDevice, h HAllocation) ([]byte, error) {
 		return nil, err
 	}
 	if pg != nil {
-		k.waitPaging(pg, fmt.Sprintf("%v (%s) is being paged by %s", h, a.obj, pg.describe()))
+		k.waitPaging(pg, fmt.Sprintf("%v (%s) is being paged by %s", h, a.obj, pg.describe()), 0)
 	}
 	k.mu.Lock()
 	defer k.mu.Unlock()

@@ -57,7 +57,7 @@ func (k *Dxgkrnl) DestroyDevice(h HDevice) error {
 			}
 		}
 		return true
-	})
+	}, 0)
 	for _, c := range ctxs {
 		k.destroyContext(c)
 	}

@@ -298,7 +298,7 @@ func (k *Dxgkrnl) evict(v, a *allocation, b *dmaBuffer, pg *pager) bool {
 		k.mu.Unlock()
 		return false
 	}
-	if err := k.waitPaging(buf, fmt.Sprintf("eviction of %v by %s before %v can use its VRAM", v.h, buf.describe(), a.h)); err != nil {
+	if err := k.waitPaging(buf, fmt.Sprintf("eviction of %v by %s before %v can use its VRAM", v.h, buf.describe(), a.h), 1); err != nil { // inside the kick event
 		return false // the range stays taken: the GPU may still read it
 	}
 	k.mu.Lock()

@@ -84,7 +84,7 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string, reason WaitRea
 		k.mu.Lock()
 		defer k.mu.Unlock()
 		return c.completed >= fence || c.dev.removed
-	})
+	}, 0)
 	k.mu.Lock()
 	if err == nil && c.completed < fence && c.dev.reportsRemoval() {
 		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, c.h))
@@ -98,15 +98,16 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string, reason WaitRea
 	return err
 }
 
-// waitPaging waits until a paging buffer has been retired.
-func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string) error {
+// waitPaging waits until a paging buffer has been retired; own as in
+// waitUntil.
+func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string, own int) error {
 	ev := trace.Event{DMA: b.id, Msg: msg}
 	k.event(trace.Wait, "WaitForPaging", ev)
 	err := k.waitUntil(func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
 		return b.retired
-	})
+	}, own)
 	ev.Args = "done"
 	if err != nil {
 		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
@@ -141,7 +142,7 @@ func (k *Dxgkrnl) Idle() error {
 	k.mu.Unlock()
 	ev := trace.Event{Msg: "all submitted DMA and paging buffers"}
 	k.event(trace.Wait, "WaitForIdle", ev)
-	err := k.waitUntil(idle)
+	err := k.waitUntil(idle, 0)
 	k.mu.Lock()
 	if err == nil && k.removals > removals {
 		err = errorf(dxgkddi.STATUS_DEVICE_REMOVED, "Idle: a TDR removed %d device(s)", k.removals-removals)
@@ -159,25 +160,40 @@ func (k *Dxgkrnl) Idle() error {
 // buffer on an engine is still not done at its TDR deadline (TDRDelay after
 // it could start) and no event before the deadline remains, the engine is
 // hung: a TDR is scheduled at the deadline and the wait goes on.
-func (k *Dxgkrnl) waitUntil(done func() bool) error {
-	own := k.s.Running() // the events this wait runs inside, if any
+//
+// own is how many simulation events the wait runs inside of: 0 for a wait on
+// an application's call, 1 for the scheduler's own waits (the kick event's
+// eviction). It must be passed, not read off the simulation when the wait
+// begins: with real goroutines on the free-threaded entry points, another
+// goroutine may be running an event at that moment, and counting it as the
+// wait's own would hide the very event the wait needs (a false TDR).
+func (k *Dxgkrnl) waitUntil(done func() bool, own int) error {
 	k.mu.Lock()
 	before := k.wakeAt
 	k.mu.Unlock()
 	for {
-		hung := false
+		hung, yield := false, false
 		var eng int
 		var at int64
 		ok := k.s.RunUntil(func() bool {
 			if done() {
 				return true
 			}
+			started, running := k.s.Activity()
 			e, dl, busy := k.oldestDeadline()
 			if !busy {
 				return false
 			}
 			if next, has := k.s.NextAt(); !has || next > dl {
-				hung, eng, at = true, e, dl
+				// Nothing queued before the deadline. Unless another
+				// goroutine ran or is running an event meanwhile (it
+				// may be the one that completes the buffer: see
+				// othersRunning), the engine is hung.
+				if started2, running2 := k.s.Activity(); running > own || running2 > own || started2 != started {
+					yield = true
+				} else {
+					hung, eng, at = true, e, dl
+				}
 				return true
 			}
 			return false
@@ -195,6 +211,10 @@ func (k *Dxgkrnl) waitUntil(done func() bool) error {
 		}
 		if hung {
 			k.scheduleTDR(eng, at)
+			continue
+		}
+		if yield {
+			runtime.Gosched()
 			continue
 		}
 		if !ok {
@@ -231,12 +251,20 @@ func (k *Dxgkrnl) othersRunning(done func() bool, own int) bool {
 // is hung as in waitUntil: the TDR is scheduled at the deadline and runs at
 // the next poll of the simulation.
 func (k *Dxgkrnl) watchdog() {
+	started, running := k.s.Activity()
+	if running > 0 {
+		// Another goroutine is running an event, perhaps the one
+		// that completes the buffer: not a hang to call yet.
+		return
+	}
 	e, dl, busy := k.oldestDeadline()
 	if !busy || k.s.Now() < dl {
 		return
 	}
 	if next, has := k.s.NextAt(); !has || next > dl {
-		k.scheduleTDR(e, dl)
+		if started2, running2 := k.s.Activity(); started2 == started && running2 == 0 {
+			k.scheduleTDR(e, dl)
+		}
 	}
 }
 

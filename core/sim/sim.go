@@ -180,6 +180,15 @@ func (s *Sim) Running() int {
 	return s.running
 }
 
+// Activity is a snapshot for a caller that must know nothing happened
+// between two looks at the simulation: how many events have been taken off
+// the queue so far and how many are being run now.
+func (s *Sim) Activity() (started uint64, running int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.steps, s.running
+}
+
 // Intn returns a seeded choice in [0, n).
 func (s *Sim) Intn(n int) int {
 	s.mu.Lock()
