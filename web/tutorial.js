@@ -6,6 +6,16 @@
 
 import { el } from "./views.js";
 
+// linkedTutorial returns the tutorial a link's fragment names
+// ("#s=1.xxx&t=05-four-threads", docs/scenario.md "Links"), or "" when it
+// names none or a name no tutorial could have (core/link ValidTutorialName).
+export function linkedTutorial(hash) {
+  for (const part of String(hash || "").replace(/^#/, "").split("&")) {
+    if (part.startsWith("t=") && /^[A-Za-z0-9_-]{1,64}$/.test(part.slice(2))) return part.slice(2);
+  }
+  return "";
+}
+
 export function parseNotes(text) {
   const lines = String(text || "").replace(/\r\n?/g, "\n").split("\n");
   const out = { title: "", intro: [], steps: [] };
@@ -134,15 +144,34 @@ function inline(parent, text) {
 
 // TutorialPane shows one tutorial's notes step by step. onStep(step) is
 // called when a step is shown (app.js highlights its lines, steps the
-// simulation and selects its events).
+// simulation and selects its events); onEvent(step, name) when one of the
+// step's event chips is clicked (app.js selects that event).
 export class TutorialPane {
-  constructor({ pane, title, body, prev, next, pos, close, onStep, onClose }) {
-    Object.assign(this, { pane, titleEl: title, body, prevEl: prev, nextEl: next, pos, onStep, onClose });
+  constructor({ pane, title, body, prev, next, pos, close, onStep, onEvent, onClose }) {
+    Object.assign(this, { pane, titleEl: title, body, prevEl: prev, nextEl: next, pos, onStep, onEvent, onClose });
     this.notes = null;
     this.k = -1; // -1: the introduction
+    // ranOn is set by onStep: the line the simulation ran on to, past the
+    // step's lines (to a wait's next call, another thread's line, or the
+    // step's events), else 0. The step shows it, so the editor's "ran"
+    // mark below the highlighted lines is not a surprise.
+    this.ranOn = 0;
     prev.addEventListener("click", () => this.go(this.k - 1));
     next.addEventListener("click", () => this.go(this.k + 1));
     close.addEventListener("click", () => this.close());
+    body.addEventListener("scroll", () => this.showMore());
+    window.addEventListener("resize", () => this.showMore());
+  }
+
+  // showMore tells whether the step's text goes on below the pane's fold
+  // (a newcomer did not see that a step continued): the body fades out at
+  // the bottom and the foot says "more below" (the position's text itself
+  // stays "step K of N").
+  showMore() {
+    if (!this.notes) return;
+    const b = this.body;
+    const more = b.scrollHeight - b.scrollTop - b.clientHeight > 4;
+    this.pane.classList.toggle("below-fold", more); // style.css adds "more" after the position
   }
 
   open(name, notesText) {
@@ -167,8 +196,20 @@ export class TutorialPane {
     if (!this.notes) return;
     this.k = Math.max(-1, Math.min(this.notes.steps.length - 1, k));
     this.show();
+    this.ranOn = 0;
     if (this.k >= 0) this.onStep(this.notes.steps[this.k], this.k);
     else this.onStep(null, -1);
+    if (this.ranOn && this.k >= 0) {
+      let meta = this.body.querySelector(".step-meta");
+      if (!meta) {
+        meta = el("div", "step-meta");
+        this.body.firstChild.append(meta);
+      }
+      const chip = el("span", "chip ran-on", `ran on to line ${this.ranOn}`);
+      chip.title = "What this step shows happens after its lines: the simulation ran on to this line";
+      meta.append(chip);
+    }
+    this.showMore();
   }
 
   show() {
@@ -198,12 +239,20 @@ export class TutorialPane {
       box.append(renderMarkdown(s.body));
       const meta = el("div", "step-meta");
       if (s.lines) meta.append(el("span", "chip", s.lines[0] === s.lines[1] ? `line ${s.lines[0]}` : `lines ${s.lines[0]}–${s.lines[1]}`));
-      for (const e of s.events) meta.append(el("span", "chip ev", e));
+      for (const e of s.events) {
+        const chip = el("button", "chip ev", e);
+        chip.type = "button";
+        chip.title = `Select the ${e} event of this step`;
+        chip.addEventListener("click", () => this.onEvent?.(s, e));
+        meta.append(chip);
+      }
       if (meta.childElementCount) box.append(meta);
     }
     this.body.replaceChildren(box);
     this.body.scrollTop = 0;
     this.pos.textContent = this.k < 0 ? `${n.steps.length} steps` : `step ${this.k + 1} of ${n.steps.length}`;
+    this.titleEl.title = this.titleEl.textContent;
+    this.showMore();
     this.prevEl.disabled = this.k < 0;
     this.nextEl.disabled = this.k >= n.steps.length - 1;
     this.nextEl.textContent = this.k < 0 ? "Start →" : "Next →";

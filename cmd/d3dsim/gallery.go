@@ -93,6 +93,9 @@ func buildGallery(dir, base, files string) ([]galleryEntry, error) {
 			e.Title = t
 		}
 		e.Link = link.URL(base, string(src))
+		if kind == "tutorial" {
+			e.Link = link.TutorialURL(base, string(src), name) // opens with its notes
+		}
 		if files != "" {
 			e.File = files + kind + "s/" + name + ".d3ds"
 			if kind == "demo" {

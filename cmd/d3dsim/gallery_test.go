@@ -62,11 +62,17 @@ func TestGallery(t *testing.T) {
 		if w.title == "" || !strings.Contains(html.UnescapeString(card), w.title) {
 			t.Errorf("%s: title %q not on its card", w.id, w.title)
 		}
+		wantTutorial := "" // a tutorial's card links with its notes (t=)
+		if strings.HasPrefix(w.id, "tutorial-") {
+			wantTutorial = w.name
+		}
 		h := href.FindStringSubmatch(card)
 		if h == nil || !strings.HasPrefix(h[1], "index.html#s=1.") {
 			t.Errorf("%s: link %v, want index.html#s=1....", w.id, h)
 		} else if src, err := link.FromURL(html.UnescapeString(h[1])); err != nil || string(src) != string(w.src) {
 			t.Errorf("%s: the link does not carry the scenario (%v)", w.id, err)
+		} else if got := link.TutorialOf(html.UnescapeString(h[1])); got != wantTutorial {
+			t.Errorf("%s: the link names tutorial %q, want %q", w.id, got, wantTutorial)
 		}
 		m := imgSrc.FindStringSubmatch(card)
 		if m == nil {
@@ -187,8 +193,9 @@ func TestThumbnail(t *testing.T) {
 	}
 }
 
-// TestTutorialLinks: `d3dsim link` works on every tutorial file, and the
-// link replays to the same summary as the file.
+// TestTutorialLinks: `d3dsim link` works on every tutorial file, names the
+// tutorial in the link (t=, so the page opens its notes), and the link
+// replays to the same summary as the file: run --link ignores t=.
 func TestTutorialLinks(t *testing.T) {
 	for _, n := range assets.Tutorials() {
 		p := filepath.Join("..", "..", "assets", "tutorials", n+".d3ds")
@@ -197,10 +204,45 @@ func TestTutorialLinks(t *testing.T) {
 			t.Errorf("%s: link exit %d: %s", n, code, errOut)
 			continue
 		}
+		if !strings.HasSuffix(strings.TrimSpace(out), "&t="+n) {
+			t.Errorf("%s: link %q does not end with &t=%s", n, out, n)
+		}
 		_, direct, _ := runCLI("run", p)
 		code, viaLink, _ := runCLI("run", "--link", strings.TrimSpace(out))
 		if code != 0 || !strings.HasSuffix(direct, "ok\n") || strings.ReplaceAll(direct, p, "link") != viaLink {
 			t.Errorf("%s: run --link gives exit %d\n%s\nrun FILE gives\n%s", n, code, viaLink, direct)
+		}
+	}
+}
+
+// TestLinkNamesTutorial: which scenarios `d3dsim link` names a tutorial
+// for: the text of an embedded tutorial under any file name, an edited
+// tutorial file by its name, nothing else.
+func TestLinkNamesTutorial(t *testing.T) {
+	dir := t.TempDir()
+	src, _, _ := assets.Tutorial("01-hello-triangle")
+	edited := strings.Replace(string(src), "\n", "\n# edited\n", 1)
+	other := "dev, imm = D3D11CreateDevice\n"
+	tests := []struct{ desc, file, src, want string }{
+		{"a tutorial's text under another name", "copy.d3ds", string(src), "01-hello-triangle"},
+		{"an edited tutorial file", "01-hello-triangle.d3ds", edited, "01-hello-triangle"},
+		{"an edited copy under another name", "mine.d3ds", edited, ""},
+		{"another scenario", "05-four-threads.txt", other, ""},
+	}
+	for _, tt := range tests {
+		sub := filepath.Join(dir, tt.desc)
+		os.MkdirAll(sub, 0o755)
+		p := filepath.Join(sub, tt.file)
+		os.WriteFile(p, []byte(tt.src), 0o644)
+		code, out, errOut := runCLI("link", p)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tt.desc, code, errOut)
+		}
+		if got := link.TutorialOf(strings.TrimSpace(out)); got != tt.want {
+			t.Errorf("%s: the link names tutorial %q, want %q", tt.desc, got, tt.want)
+		}
+		if back, err := link.FromURL(strings.TrimSpace(out)); err != nil || string(back) != tt.src {
+			t.Errorf("%s: the link does not carry the text (%v)", tt.desc, err)
 		}
 	}
 }
@@ -226,7 +268,7 @@ func TestTutorialsDoc(t *testing.T) {
 	var b strings.Builder
 	for _, n := range assets.Tutorials() {
 		src, _, _ := assets.Tutorial(n)
-		fmt.Fprintf(&b, "[t%s]: %s\n", n[:2], link.URL(link.DefaultBase, string(src)))
+		fmt.Fprintf(&b, "[t%s]: %s\n", n[:2], link.TutorialURL(link.DefaultBase, string(src), n))
 		if !strings.Contains(text[:i], "][t"+n[:2]+"]") || !strings.Contains(text[:i], "assets/tutorials/"+n+".md") {
 			t.Errorf("%s: no row for %s", path, n)
 		}

@@ -8,7 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
+	"d3dsim/assets"
 	"d3dsim/core/link"
 	"d3dsim/core/scenario"
 	"d3dsim/core/trace"
@@ -152,8 +155,25 @@ func cmdLink(a args, stdout, stderr io.Writer) int {
 	}
 	base := a.flags["base"]
 	if base == "" {
-		base = "http://127.0.0.1:8080/"
+		base = link.DefaultBase
 	}
-	fmt.Fprintln(stdout, link.URL(base, string(src)))
+	fmt.Fprintln(stdout, link.TutorialURL(base, string(src), tutorialOf(name, src)))
 	return 0
+}
+
+// tutorialOf names the tutorial a scenario is, for its link's t= key (the
+// page then opens the tutorial's notes): the embedded tutorial whose text it
+// is, else the tutorial whose file it is by name (an edited tutorial, whose
+// notes the page still shows, with a warning that the text differs), else "".
+func tutorialOf(file string, src []byte) string {
+	names := assets.Tutorials()
+	for _, n := range names {
+		if s, _, _ := assets.Tutorial(n); bytes.Equal(s, src) {
+			return n
+		}
+	}
+	if base, ok := strings.CutSuffix(filepath.Base(file), ".d3ds"); ok && slices.Contains(names, base) {
+		return base
+	}
+	return ""
 }

@@ -113,6 +113,49 @@ func URL(base, src string) string {
 	return base + "#s=" + Encode([]byte(src))
 }
 
+// TutorialURL is URL with the fragment key t=NAME after s=: the link of a
+// tutorial (assets/tutorials/NAME.d3ds), which the page opens with the
+// tutorial's notes beside the timeline. The s= part is URL's, so a reader
+// that knows only s= (FromURL ignores other keys) replays the same scenario.
+// A name that is not a valid tutorial name (ValidTutorialName) is left out.
+func TutorialURL(base, src, name string) string {
+	u := URL(base, src)
+	if ValidTutorialName(name) {
+		u += "&t=" + name
+	}
+	return u
+}
+
+// TutorialOf returns the tutorial name a link's fragment carries (t=NAME),
+// or "" when it names none or the name is not a valid tutorial name.
+func TutorialOf(u string) string {
+	_, frag, ok := strings.Cut(strings.TrimSpace(u), "#")
+	if !ok {
+		return ""
+	}
+	for _, part := range strings.Split(frag, "&") {
+		if v, ok := strings.CutPrefix(part, "t="); ok && ValidTutorialName(v) {
+			return v
+		}
+	}
+	return ""
+}
+
+// ValidTutorialName reports whether name can be a tutorial's name in a link:
+// 1 to 64 ASCII letters, digits, '-' and '_' (the NN-slug of a tutorial's
+// files), so it needs no escaping in a URL fragment.
+func ValidTutorialName(name string) bool {
+	if name == "" || len(name) > 64 {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
 // FromURL returns the scenario a link carries. It accepts a full URL whose
 // fragment holds s=PAYLOAD (the fragment may hold other &-separated keys), a
 // bare fragment "#s=PAYLOAD", "s=PAYLOAD", or the bare payload "1.xxx".

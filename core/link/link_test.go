@@ -255,3 +255,47 @@ func ExampleEncode() {
 	fmt.Println(p[:2], string(src))
 	// Output: 1. imm.Draw 3 0
 }
+
+// TestTutorialURL: a tutorial's link is URL's link plus &t=NAME; FromURL
+// ignores the t= key (old readers replay the same scenario) and TutorialOf
+// reads it back, refusing names that would need escaping.
+func TestTutorialURL(t *testing.T) {
+	plain := URL("https://example.org/sim/", hello)
+	tests := []struct {
+		desc, name, want, back string
+	}{
+		{"tutorial", "05-four-threads", plain + "&t=05-four-threads", "05-four-threads"},
+		{"no name", "", plain, ""},
+		{"name with a space", "a b", plain, ""},
+		{"name with &", "a&s=1.x", plain, ""},
+		{"name too long", strings.Repeat("a", 65), plain, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			u := TutorialURL("https://example.org/sim/", hello, tt.name)
+			if u != tt.want {
+				t.Fatalf("TutorialURL = %q, want %q", u, tt.want)
+			}
+			src, err := FromURL(u)
+			if err != nil || string(src) != hello {
+				t.Fatalf("FromURL(%q) = %q, %v", u, src, err)
+			}
+			if got := TutorialOf(u); got != tt.back {
+				t.Errorf("TutorialOf = %q, want %q", got, tt.back)
+			}
+		})
+	}
+	// t= before s=, and keys the reader does not know, are fine too.
+	p := Encode([]byte(hello))
+	for _, u := range []string{"http://x/#t=01-hello-triangle&s=" + p, "http://x/#s=" + p + "&x=1&t=01-hello-triangle"} {
+		if src, err := FromURL(u); err != nil || string(src) != hello {
+			t.Errorf("FromURL(%q) = %q, %v", u, src, err)
+		}
+		if got := TutorialOf(u); got != "01-hello-triangle" {
+			t.Errorf("TutorialOf(%q) = %q", u, got)
+		}
+	}
+	if got := TutorialOf("01-hello-triangle"); got != "" {
+		t.Errorf("TutorialOf without a fragment = %q", got)
+	}
+}

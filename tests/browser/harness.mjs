@@ -1,0 +1,125 @@
+// Shared by the browser tests (page.test.mjs, tutorials.test.mjs): build and
+// start the dev server (serve.go) on a free port, open Debian's headless
+// Chromium through playwright-core, open pages that wait for the
+// WebAssembly module. Each test file starts its own server and browser.
+
+import { spawn, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+export const SERVER_START_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
+export const VIEWPORT = { width: 1280, height: 800 };
+
+// startServer builds the server (go build, so killing it kills the server,
+// not a `go run` parent) into tmp and runs it on a free port; it builds
+// main.wasm before it prints the URL it serves. It returns the server's
+// process and URL; log() is what it printed.
+export async function startServer(tmp) {
+  const bin = path.join(tmp, "d3dsim-serve");
+  execFileSync("go", ["build", "-o", bin, "."], { cwd: ROOT, stdio: "inherit" });
+  const server = spawn(bin, ["-addr", "127.0.0.1:0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  let serverLog = "";
+  const kill = () => {
+    if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
+  };
+  process.on("exit", kill);
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${serverLog}`)), SERVER_START_TIMEOUT);
+    const onData = (chunk) => {
+      serverLog += chunk;
+      const m = /serving .* on (http:\/\/\S+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stdout.on("data", onData);
+    server.stderr.on("data", onData);
+    server.on("exit", (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code ?? sig}) before serving:\n${serverLog}`));
+    });
+  });
+  // Wait until it answers.
+  for (let i = 0; ; i++) {
+    try {
+      const resp = await fetch(url);
+      if (resp.ok) break;
+    } catch (err) {
+      if (i > 100) throw err;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { server, url, log: () => serverLog };
+}
+
+export async function stopServer(server) {
+  if (!server || server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((r) => server.once("exit", r));
+  server.kill("SIGTERM");
+  const timer = setTimeout(() => server.kill("SIGKILL"), 5000);
+  await exited;
+  clearTimeout(timer);
+}
+
+// launch starts a server and a browser with a fresh profile in a temp dir.
+// openPage(url) opens url and waits for the module; errors thrown in the
+// page are collected in pageErrors. close() stops both and removes the dir.
+export async function launch() {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`Chromium not found at ${CHROMIUM}: install it with apt-get install -y chromium`);
+  }
+  const tmp = mkdtempSync(path.join(tmpdir(), "d3dsim-browser-"));
+  const h = { tmp, server: null, baseURL: "", browser: null, pageErrors: [] };
+  try {
+    const s = await startServer(tmp);
+    h.server = s.server;
+    h.baseURL = s.url;
+    h.browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: VIEWPORT,
+    });
+  } catch (err) {
+    await stopServer(h.server);
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+  h.openPage = async (url) => {
+    const page = await h.browser.newPage();
+    page.on("pageerror", (err) => h.pageErrors.push(`${url}: ${err.message}`));
+    page.on("console", (msg) => {
+      if (msg.type() === "error") console.log(`[page console.error] ${msg.text()}`);
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready);
+    await page.evaluate(() => window.d3dsim.ready.then(() => true));
+    return page;
+  };
+  h.close = async () => {
+    try {
+      await h.browser?.close();
+    } finally {
+      await stopServer(h.server);
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  };
+  return h;
+}
+
+// runToEnd runs the loaded scenario to its end and returns the summary.
+export const runToEnd = (page) => page.evaluate(() => window.d3dsim.run());
