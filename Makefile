@@ -48,7 +48,7 @@ unit:
 # tests (real goroutines) at full size.
 race:
 	$(GO) test -race -short ./core/... ./gpu/... ./cmd/...
-	$(GO) test -race -run 'Race' ./core/scenario
+	$(GO) test -race -timeout 20m -run 'Race' ./core/scenario
 
 # The scenario runner under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (DESIGN.md "Determinism and time").
