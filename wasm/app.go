@@ -411,10 +411,34 @@ func (a *app) setSpeed(n int) {
 	a.speed = max(0, min(n, sliceCalls))
 }
 
-// maxStepCalls bounds stepFrame and stepToLine: a scenario that never
-// presents (or never reaches the line) stops there instead of freezing the
-// page; the summary tells how far it got.
-const maxStepCalls = 20000
+// maxStepCalls and maxStepStatements bound stepFrame and stepToLine: a
+// scenario that never presents (or never reaches the line), or loops on
+// statements that make no call, stops there instead of freezing the page;
+// the summary tells how far it got. They run in one JS call, without the
+// page clock.
+const (
+	maxStepCalls      = 20000
+	maxStepStatements = 200000
+)
+
+// stepCallLocked runs statements up to and including the next API call, at
+// most *left of them, and takes what it ran off *left. A panic becomes a
+// failure of the run, as in stepLocked.
+func (a *app) stepCallLocked(left *int) (done bool) {
+	if a.run == nil || a.crash != "" || *left <= 0 {
+		return true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
+			done = true
+		}
+	}()
+	a.gen++
+	n, done := a.run.Slice(scenario.SliceLimits{Calls: 1, Statements: *left})
+	*left -= n
+	return done
+}
 
 // stepFrame runs API calls up to and including the next Present (or until
 // the run ends, or maxStepCalls), and stops playing. The frame lands on the
@@ -430,8 +454,9 @@ func (a *app) stepFrame() scenario.Summary {
 	}
 	rec := a.run.Recorder()
 	seen := uint64(rec.Len()) // the last seq
+	left := maxStepStatements
 	for i := 0; i < maxStepCalls; i++ {
-		if a.stepLocked(1) {
+		if a.stepCallLocked(&left) {
 			break
 		}
 		evs := rec.Since(seen)
@@ -472,8 +497,9 @@ func (a *app) stepToLine(line int) scenario.Summary {
 		return last == 0
 	})
 	seen := uint64(rec.Len()) // the last seq
+	left := maxStepStatements
 	for i := 0; i < maxStepCalls && last < line; i++ {
-		if a.stepLocked(1) {
+		if a.stepCallLocked(&left) {
 			break
 		}
 		evs := rec.Since(seen)
