@@ -331,6 +331,10 @@ func (b *bridge) initLater() {
 	ch := mc.New()
 	ch.Get("port1").Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
 		b.mu.Lock()
+		if len(b.queue) == 0 {
+			b.mu.Unlock()
+			return nil
+		}
 		f := b.queue[0]
 		b.queue = b.queue[1:]
 		b.mu.Unlock()
