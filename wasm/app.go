@@ -40,13 +40,26 @@ type app struct {
 	insp  *inspector    // the Command lists and Handles views, fed from the trace
 	enc   columnEncoder // the panel's event batches
 	synth int           // >0: the panel's trace is this many synthetic events
+
+	// clock, when set, starts a slice's page clock: the predicate it
+	// returns says when the slice has had its time (sliceMillis). Only the
+	// JS bridge sets it (bridge_js.go overAfter); natively slices end on
+	// their counts alone, so the tests are deterministic. Where a slice
+	// ends never changes the run (core/scenario TestSlicesDoNotChangeTheRun):
+	// only how soon the page gets the thread back.
+	clock func() func() bool
 }
 
-// sliceCalls is how many API calls one slice runs: an Ebiten tick or one turn
-// of run()'s loop, after which the page gets the thread back. A count, not a
-// clock, so a slice is the same on every machine and the browser stays
-// responsive without reading time.
-const sliceCalls = 2000
+// A slice is the work the page does before it gets the thread back: an
+// Ebiten tick while playing, one turn of run(). It ends after sliceCalls API
+// calls, sliceStatements statements (a loop of expectations makes no call)
+// or sliceMillis of page clock (one Present of a big frame can take
+// longer than a thousand small calls), whichever comes first.
+const (
+	sliceCalls      = 2000
+	sliceStatements = 40000
+	sliceMillis     = 25
+)
 
 // maxEvents bounds one events() answer.
 const maxEvents = 20000
@@ -101,6 +114,28 @@ func (a *app) stepLocked(n int) (done bool) {
 	return a.run.Step(n)
 }
 
+// sliceLocked runs one slice of at most calls API calls (and
+// sliceStatements statements, and the page clock's sliceMillis). A panic
+// in the simulator becomes a failure of the run, as in stepLocked.
+func (a *app) sliceLocked(calls int) (done bool) {
+	if a.run == nil || a.crash != "" {
+		return true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
+			done = true
+		}
+	}()
+	a.gen++
+	l := scenario.SliceLimits{Calls: calls, Statements: sliceStatements}
+	if a.clock != nil {
+		l.Over = a.clock()
+	}
+	_, done = a.run.Slice(l)
+	return done
+}
+
 // step runs up to n API calls and stops playing.
 func (a *app) step(n int) scenario.Summary {
 	a.mu.Lock()
@@ -122,7 +157,7 @@ func (a *app) tick() {
 	if n <= 0 {
 		n = sliceCalls
 	}
-	if a.playing && a.stepLocked(n) {
+	if a.playing && a.sliceLocked(n) {
 		a.playing = false
 	}
 }
@@ -140,7 +175,7 @@ func (a *app) tickCount() uint64 {
 func (a *app) pumpIfStalled(lastTicks uint64) uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.playing && a.ticks == lastTicks && a.stepLocked(sliceCalls) {
+	if a.playing && a.ticks == lastTicks && a.sliceLocked(sliceCalls) {
 		a.playing = false
 	}
 	return a.ticks
@@ -186,7 +221,7 @@ func (r *runner) slice() (scenario.Summary, bool) {
 	if a.cancel != r.cancel || a.run == nil {
 		return a.summaryLocked(), true
 	}
-	if a.stepLocked(sliceCalls) {
+	if a.sliceLocked(sliceCalls) {
 		a.playing = false
 		return a.summaryLocked(), true
 	}
@@ -376,10 +411,34 @@ func (a *app) setSpeed(n int) {
 	a.speed = max(0, min(n, sliceCalls))
 }
 
-// maxStepCalls bounds stepFrame and stepToLine: a scenario that never
-// presents (or never reaches the line) stops there instead of freezing the
-// page; the summary tells how far it got.
-const maxStepCalls = 20000
+// maxStepCalls and maxStepStatements bound stepFrame and stepToLine: a
+// scenario that never presents (or never reaches the line), or loops on
+// statements that make no call, stops there instead of freezing the page;
+// the summary tells how far it got. They run in one JS call, without the
+// page clock.
+const (
+	maxStepCalls      = 20000
+	maxStepStatements = 200000
+)
+
+// stepCallLocked runs statements up to and including the next API call, at
+// most *left of them, and takes what it ran off *left. A panic becomes a
+// failure of the run, as in stepLocked.
+func (a *app) stepCallLocked(left *int) (done bool) {
+	if a.run == nil || a.crash != "" || *left <= 0 {
+		return true
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
+			done = true
+		}
+	}()
+	a.gen++
+	n, done := a.run.Slice(scenario.SliceLimits{Calls: 1, Statements: *left})
+	*left -= n
+	return done
+}
 
 // stepFrame runs API calls up to and including the next Present (or until
 // the run ends, or maxStepCalls), and stops playing. The frame lands on the
@@ -395,8 +454,9 @@ func (a *app) stepFrame() scenario.Summary {
 	}
 	rec := a.run.Recorder()
 	seen := uint64(rec.Len()) // the last seq
+	left := maxStepStatements
 	for i := 0; i < maxStepCalls; i++ {
-		if a.stepLocked(1) {
+		if a.stepCallLocked(&left) {
 			break
 		}
 		evs := rec.Since(seen)
@@ -437,8 +497,9 @@ func (a *app) stepToLine(line int) scenario.Summary {
 		return last == 0
 	})
 	seen := uint64(rec.Len()) // the last seq
+	left := maxStepStatements
 	for i := 0; i < maxStepCalls && last < line; i++ {
-		if a.stepLocked(1) {
+		if a.stepCallLocked(&left) {
 			break
 		}
 		evs := rec.Since(seen)

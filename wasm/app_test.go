@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -340,5 +341,59 @@ func TestLinkRoundTrip(t *testing.T) {
 	got, notice := initialScenario(u)
 	if notice != "" || string(got) != src {
 		t.Errorf("round trip: notice %q, source equal: %v", notice, string(got) == src)
+	}
+}
+
+// TestSlicesAreBounded: run() and the canvas's ticks end a slice after
+// sliceCalls calls, sliceStatements statements or when the page clock says
+// so (here a stand-in clock, over after a number of statements), and the
+// run sliced so ends as the native run does.
+func TestSlicesAreBounded(t *testing.T) {
+	tests := []struct {
+		desc  string
+		src   string
+		clock int // statements before the stand-in clock is over (0: no clock)
+		// the most statements a slice may run
+		most int
+	}{
+		{"statements without calls", "repeat 100 {\n  repeat 1000 {\n    expect violations == 0\n  }\n}\n", 0, sliceStatements},
+		{"calls", "dev, imm = D3D11CreateDevice\nrepeat 5000 {\n  imm.Flush\n}\n", 0, sliceCalls},
+		{"the page clock", "dev, imm = D3D11CreateDevice\nrepeat 500 {\n  imm.Flush\n  expect violations == 0\n}\n", 37, 37},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := scenario.Load("t", []byte(tt.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := scenario.NewRun(s, scenario.Overrides{}).Finish()
+
+			a := &app{}
+			stmts, slices, most := 0, 0, 0
+			a.clock = func() func() bool {
+				// Asked after every statement: counts them too.
+				n := 0
+				slices++
+				return func() bool {
+					n++
+					stmts++
+					most = max(most, n)
+					return tt.clock > 0 && n >= tt.clock
+				}
+			}
+			if err := a.load([]byte(tt.src)); err != nil {
+				t.Fatal(err)
+			}
+			got := runToEnd(t, a)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("sliced run:\n%+v\nnative run:\n%+v", got, want)
+			}
+			if most > tt.most {
+				t.Errorf("a slice ran %d statements, at most %d expected", most, tt.most)
+			}
+			if min := stmts / tt.most; slices < min {
+				t.Errorf("%d statements in %d slices, at least %d expected", stmts, slices, min)
+			}
+		})
 	}
 }

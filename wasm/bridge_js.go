@@ -39,10 +39,16 @@ package main
 //
 // JS calls a wrapped Go function synchronously with the event loop paused
 // (syscall/js.FuncOf), so nothing here blocks: run() answers with a Promise
-// and runs its slices in a goroutine that sleeps between them.
+// and runs one slice per task of the event loop (later), so input, timers,
+// the panel's polls and the canvas get turns between slices.
+//
+// This file is also the only place that reads the page clock: overAfter ends
+// a slice after sliceMillis. Where a slice ends does not change the run, so
+// the trace and the pixels stay those of `d3dsim run`.
 
 import (
 	"fmt"
+	"sync"
 	"syscall/js"
 	"time"
 
@@ -57,6 +63,18 @@ var actualFPS func() float64
 type bridge struct {
 	a   *app
 	obj js.Value
+
+	mu    sync.Mutex
+	port  js.Value // a MessageChannel's port2: posting to it queues a task
+	queue []func() // what the tasks run, in order
+}
+
+// overAfter starts a slice's page clock: the predicate is true once d has
+// passed. The only wall-clock reading of the simulator's side of the page
+// (app.clock); the simulation never sees it.
+func overAfter(d time.Duration) func() bool {
+	end := time.Now().Add(d)
+	return func() bool { return !time.Now().Before(end) }
 }
 
 // installBridge fills window.d3dsim (the page may have created it early with
@@ -70,6 +88,10 @@ func installBridge(a *app) *bridge {
 		win.Set("d3dsim", obj)
 	}
 	b := &bridge{a: a, obj: obj}
+	a.mu.Lock()
+	a.clock = func() func() bool { return overAfter(sliceMillis * time.Millisecond) }
+	a.mu.Unlock()
+	b.initLater()
 
 	b.fn("load", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {
@@ -270,29 +292,77 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 }
 
 // run answers a Promise resolved with the summary when the loaded run is
-// done (or cancelled by load, pause or step).
+// done (or cancelled by load, pause or step). Each slice runs in a task of
+// its own (later): between two, the event loop runs whatever else is
+// queued — input, the panel's poll, the canvas's frame.
 func (b *bridge) run() js.Value {
 	r := b.a.startRun()
 	var executor js.Func
 	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
-		resolve := args[0]
-		go func() {
-			for {
-				s, done := r.slice()
-				if done {
-					resolve.Invoke(b.summaryJS(s))
-					return
+		resolve, reject := args[0], args[1]
+		var turn func()
+		turn = func() {
+			defer func() {
+				if p := recover(); p != nil {
+					reject.Invoke(js.Global().Get("Error").New(fmt.Sprintf("d3dsim.run: internal error: %v", p)))
 				}
-				// Give the page the thread: the event loop runs, the
-				// canvas draws, the panel updates.
-				time.Sleep(time.Millisecond)
+			}()
+			if s, done := r.slice(); done {
+				resolve.Invoke(b.summaryJS(s))
+				return
 			}
-		}()
+			b.later(turn)
+		}
+		b.later(turn)
 		return nil
 	})
 	p := js.Global().Get("Promise").New(executor)
 	executor.Release()
 	return p
+}
+
+// initLater sets up later's MessageChannel (setTimeout when the page has
+// none).
+func (b *bridge) initLater() {
+	mc := js.Global().Get("MessageChannel")
+	if mc.Type() != js.TypeFunction {
+		return
+	}
+	ch := mc.New()
+	ch.Get("port1").Set("onmessage", js.FuncOf(func(this js.Value, args []js.Value) any {
+		b.mu.Lock()
+		if len(b.queue) == 0 {
+			b.mu.Unlock()
+			return nil
+		}
+		f := b.queue[0]
+		b.queue = b.queue[1:]
+		b.mu.Unlock()
+		f()
+		return nil
+	}))
+	b.port = ch.Get("port2")
+}
+
+// later runs f in a new task of the event loop, after what is already
+// queued. A MessageChannel message, not setTimeout(0): a chain of nested
+// timeouts is clamped to 4 ms each (HTML's timer nesting rule), a sixth of
+// a 25 ms slice lost to waiting.
+func (b *bridge) later(f func()) {
+	if b.port.IsUndefined() {
+		var cb js.Func
+		cb = js.FuncOf(func(this js.Value, args []js.Value) any {
+			cb.Release()
+			f()
+			return nil
+		})
+		js.Global().Call("setTimeout", cb, 0)
+		return
+	}
+	b.mu.Lock()
+	b.queue = append(b.queue, f)
+	b.mu.Unlock()
+	b.port.Call("postMessage", nil)
 }
 
 // notify sets d3dsim.notice and dispatches a "d3dsim:notice" event.

@@ -59,18 +59,25 @@ type game struct {
 	img   *ebiten.Image // last presented frame; nil before the first Present
 	rim   *ebiten.Image // 1x1, stretched into the frame's border
 	label *ebiten.Image // "no frame yet", drawn once and scaled
+	drawn bool          // Draw ran since the last slice: the next Update may run one
 }
 
 func newGame(a *app) *game {
-	g := &game{a: a, rim: ebiten.NewImage(1, 1)}
+	g := &game{a: a, rim: ebiten.NewImage(1, 1), drawn: true}
 	g.rim.Fill(frameRim)
 	return g
 }
 
-// Update runs one slice of the scenario (sliceCalls API calls at most) and
-// picks up a new frame if one was presented.
+// Update runs one slice of the scenario (app.sliceLocked: the speed's API
+// calls at most, and the slice's statement and clock bounds) and picks up a
+// new frame if one was presented. One slice per drawn frame: Ebiten calls
+// Update several times in a frame to catch up when frames are late (60 ticks
+// a second), and several slices in a row would make the late frame later.
 func (g *game) Update() error {
-	g.a.tick()
+	if g.drawn {
+		g.drawn = false
+		g.a.tick()
+	}
 	g.gen = g.a.frame(g.gen, func(f scenario.Frame, ok bool) {
 		if !ok {
 			if g.img != nil {
@@ -94,6 +101,7 @@ func (g *game) Update() error {
 // when the frame is smaller than the stage, so pixels stay square), nearest
 // filtering, centred on a dark stage.
 func (g *game) Draw(screen *ebiten.Image) {
+	g.drawn = true
 	screen.Fill(stageBG)
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
 	if g.img == nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/scenario"
 	"d3dsim/core/trace"
 )
 
@@ -260,6 +261,31 @@ func TestStepFrameAndLine(t *testing.T) {
 	a.stepToLine(line)
 	if len(a.run.Events()) != n {
 		t.Fatal("stepToLine to a done line ran more calls")
+	}
+}
+
+// TestStepFrameBoundsStatements: step frame and step to line stop after
+// maxStepStatements statements that make no call, not at the run's step
+// budget of millions; the next step goes on from there.
+func TestStepFrameBoundsStatements(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n  expect violations == 0\n}\nimm.Flush\n"
+	for _, step := range []struct {
+		desc string
+		do   func(a *app) scenario.Summary
+	}{
+		{"stepFrame", (*app).stepFrame},
+		{"stepToLine", func(a *app) scenario.Summary { return a.stepToLine(5) }},
+	} {
+		a := &app{}
+		if err := a.load([]byte(src)); err != nil {
+			t.Fatal(err)
+		}
+		if s := step.do(a); s.Done || s.Steps != 1 {
+			t.Fatalf("%s: %+v, want a run paused in the loop", step.desc, s)
+		}
+		if s := step.do(a); s.Done || s.Steps != 1 {
+			t.Fatalf("%s again: %+v, want a run paused in the loop", step.desc, s)
+		}
 	}
 }
 

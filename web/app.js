@@ -3,10 +3,12 @@
 //
 // Data flow: a poll (every 100 ms, and after every control) reads the
 // summary, pulls new trace events as columnar batches into the store
-// (model.js) and lets the visible view catch up. Selecting an event in any
+// (model.js) and lets the visible view catch up. A poll fetches for a bounded
+// time; while events are left it schedules the next poll at once, as a task
+// of its own, so the page keeps getting turns. Selecting an event in any
 // view selects it in all of them (select()).
 
-import { Store, KIND, LAYER, C, formatT, KIND_NAMES, LAYER_NAMES } from "./model.js";
+import { Store, KIND, LAYER, C, formatT, KIND_NAMES, LAYER_NAMES, pull as pullEvents, MAX_HELD } from "./model.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
 import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
@@ -74,6 +76,8 @@ let inspectAt = 0;
 let snap = null;
 let firstFrameAt = 0;
 let tutorialName = "";
+let catchUp = false; // a poll is scheduled to fetch the events left
+const polls = { n: 0, maxMs: 0, totalMs: 0 }; // what polls cost (d3dsimUI.polls, for tests)
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, flow, problems, traceView, tutorial;
@@ -178,6 +182,7 @@ function start(d3dsim) {
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
     poll: () => poll(),
+    polls,
     measurePan,
   };
 
@@ -729,6 +734,23 @@ function showDetail(i) {
 
 function poll() {
   if (!sim) return;
+  const t0 = performance.now();
+  const more = pollOnce();
+  const ms = performance.now() - t0;
+  polls.n++;
+  polls.totalMs += ms;
+  if (ms > polls.maxMs) polls.maxMs = ms;
+  if (more && !catchUp) {
+    catchUp = true;
+    setTimeout(() => {
+      catchUp = false;
+      poll();
+    }, 0);
+  }
+}
+
+// pollOnce is one poll; it reports whether events are left to fetch.
+function pollOnce() {
   const s = sim.summary();
   if (s.loads !== loads) {
     // A new scenario (from this page, a link, or a script calling
@@ -740,7 +762,7 @@ function poll() {
     editor.setError("");
     syncPicker();
   }
-  pull();
+  const more = pull();
   // The inspector's views catch up once its throttle allows.
   if ((activeView === "cmdlists" || activeView === "handles") && inspectVersion !== store.version) refreshView(false);
   if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
@@ -750,6 +772,19 @@ function poll() {
     lastSummary = s;
     renderSummary(s);
   }
+  showHeld(s);
+  return more;
+}
+
+// showHeld says so when the panel stopped fetching at MAX_HELD events.
+function showHeld(s) {
+  const note = $("held-note");
+  if (!note) return;
+  const text = store.capped
+    ? `The panel holds the first ${MAX_HELD.toLocaleString("en-US")} events of ${s.events.toLocaleString("en-US")}; Download has the newest the trace keeps.`
+    : "";
+  if (note.textContent !== text) note.textContent = text;
+  note.hidden = !store.capped;
 }
 
 function resetTrace() {
@@ -766,26 +801,18 @@ function resetTrace() {
   $("detail").hidden = true;
 }
 
-// pull fetches new events (at most 250,000 a poll, so a huge trace loads
-// over a few polls and the page stays responsive).
+// pull fetches new events for a bounded time (model.js pull) and lets the
+// visible view take them in; it reports whether events are left. When the
+// recorder dropped events we had not fetched, it starts over from what the
+// recorder still holds.
 function pull() {
   const v = store.version;
-  let budget = 50000;
-  while (budget > 0) {
-    const b = sim.batch(store.lastSeq, Math.min(50000, budget));
-    if (!b || !b.n) break;
-    if (!store.append(b)) {
-      // The recorder dropped events we had not fetched: start over
-      // from what it still holds.
-      resetTrace();
-      continue;
-    }
-    budget -= b.n;
-  }
-  if (store.version === v) return;
+  const more = pullEvents(store, sim, resetTrace);
+  if (store.version === v) return more;
   problems.ingest(lastSummary);
   editor.mark("ran", store.lastApiLine);
   refreshView(false);
+  return more;
 }
 
 function renderSummary(s) {

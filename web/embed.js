@@ -10,7 +10,7 @@
 //	select=EVENT     select the first event of that name (flow: the call tree shown)
 //	from=parent      take the scenario from the parent window (inbox.js)
 
-import { Store, KIND, LAYER } from "./model.js";
+import { Store, KIND, LAYER, pull } from "./model.js";
 import { Timeline } from "./timeline.js";
 import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el } from "./views.js";
 import { boot } from "./boot.js";
@@ -44,6 +44,7 @@ let view = null; // {setStore, refresh(force), select(i)}
 let loads = -1;
 let selected = -1;
 let lastKey = "";
+let catchUp = false; // a poll is scheduled to fetch the events left
 let snap = null;
 let snapVersion = -1;
 let snapAt = 0;
@@ -255,15 +256,17 @@ function poll() {
     updateOpen();
   }
   const v = store.version;
-  for (let budget = 50000; budget > 0;) {
-    const b = sim.batch(store.lastSeq, Math.min(50000, budget));
-    if (!b || !b.n) break;
-    if (!store.append(b)) {
-      store.reset();
-      view.setStore(store);
-      continue;
-    }
-    budget -= b.n;
+  const more = pull(store, sim, () => {
+    store.reset();
+    view.setStore(store);
+  });
+  if (more && !catchUp) {
+    // Events are left: fetch them in a task of their own, soon.
+    catchUp = true;
+    setTimeout(() => {
+      catchUp = false;
+      poll();
+    }, 0);
   }
   if (store.version !== v || force) {
     view.refresh(force);

@@ -17,6 +17,38 @@ export const KIND_NAMES = ["", "call", "return", "submit", "exec", "fence", "int
 export const LAYER = { none: 0, app: 1, runtime: 2, umd: 3, dxgkrnl: 4, kmd: 5, gpu: 6 };
 export const LAYER_NAMES = ["", "app", "runtime", "umd", "dxgkrnl", "kmd", "gpu"];
 
+// The panel reads the trace in bounded pieces, so a long run never blocks the
+// page for long (docs/browser.md "Long and runaway scenarios"): a batch is at
+// most PULL_BATCH events, a poll fetches batches for at most PULL_MS, and
+// the store keeps at most MAX_HELD events (about 136 MiB of columns).
+export const PULL_BATCH = 8192;
+export const PULL_MS = 12;
+export const MAX_HELD = 2000000;
+
+// pull fetches the events after store.lastSeq from sim (window.d3dsim) into
+// store, batch by batch, until none is left, PULL_MS have passed or the
+// store holds MAX_HELD (store.capped is set then). onReset runs when the
+// recorder dropped events not fetched yet; the store starts over from what
+// it holds. It reports whether events are left to fetch (poll again soon).
+export function pull(store, sim, onReset) {
+  const t0 = performance.now();
+  for (;;) {
+    const room = MAX_HELD - store.n;
+    if (room <= 0) {
+      store.capped = true;
+      return false;
+    }
+    const b = sim.batch(store.lastSeq, Math.min(PULL_BATCH, room));
+    if (!b || !b.n) return false;
+    if (!store.append(b)) {
+      onReset();
+      continue;
+    }
+    if (b.n < Math.min(PULL_BATCH, room)) return false;
+    if (performance.now() - t0 >= PULL_MS) return true;
+  }
+}
+
 export class Store {
   constructor() {
     this.version = 0;
@@ -32,6 +64,7 @@ export class Store {
     this.lastSeq = 0;
     this.maxT = 0;
     this.lastApiLine = 0;
+    this.capped = false; // MAX_HELD reached: later events are not fetched
     this.version++;
   }
 
@@ -69,6 +102,7 @@ export class Store {
     let cap = this.t.length;
     if (need <= cap) return;
     while (cap < need) cap *= 2;
+    if (need <= MAX_HELD) cap = Math.min(cap, MAX_HELD);
     const ints = new Int32Array(cap * STRIDE);
     ints.set(this.ints.subarray(0, this.n * STRIDE));
     const t = new Float64Array(cap);

@@ -53,50 +53,72 @@ const HAZARD_COLOR = { RAW: "#ff6b6b", WAR: "#f0a040", WAW: "#f0d040" };
 // everything that starts in the same pixel with a binary search; wider
 // buckets are drawn item by item. Items still open (a call without its
 // return yet, a DMA buffer still running) are drawn one by one.
-class Bucket {
+export class Bucket {
   constructor(maxDur) {
     this.maxDur = maxDur;
     this.n = 0;
-    this.idx = new Int32Array(64);
-    this.monotone = true;
-    this.lastS = -Infinity;
+    this.idx = new Int32Array(64); // item numbers as filed
     this.dirty = true;
-    this.ss = null; // starts in start order
-    this.pm = null; // prefix maximum of ends in that order
-    this.ord = null; // item numbers in that order
+    this.k = 0; // items already in ord/ss/pm
+    this.ss = new Float64Array(64); // starts in start order
+    this.pm = new Float64Array(64); // prefix maximum of ends in that order
+    this.ord = new Int32Array(64); // item numbers in that order
   }
 
-  add(i, s) {
+  add(i) {
     if (this.n === this.idx.length) {
       const a = new Int32Array(this.n * 2);
       a.set(this.idx);
       this.idx = a;
     }
     this.idx[this.n++] = i;
-    if (s < this.lastS) this.monotone = false;
-    else this.lastS = s;
     this.dirty = true;
   }
 
+  // prepare brings ord, ss and pm up to date with the items filed since the
+  // last call, without sorting the whole bucket again: the new items are
+  // sorted among themselves and merged in from the first prepared item that
+  // sorts after the earliest of them (usually near the end: items are filed
+  // as they close, roughly in start order). The order is that of sorting
+  // all items by (start, item number).
   prepare(lane) {
     if (!this.dirty) return;
     this.dirty = false;
     const n = this.n;
-    const ord = this.idx.slice(0, n);
-    if (!this.monotone) {
-      const s = lane.s;
-      ord.sort((a, b) => s[a] - s[b] || a - b);
+    const k = this.k;
+    if (n === k) return;
+    const s = lane.s;
+    const e = lane.e;
+    if (this.ord.length < n) {
+      let cap = this.ord.length;
+      while (cap < n) cap *= 2;
+      for (const key of ["ord", "ss", "pm"]) {
+        const a = new this[key].constructor(cap);
+        a.set(this[key].subarray(0, k));
+        this[key] = a;
+      }
     }
-    this.ord = ord;
-    this.ss = new Float64Array(n);
-    this.pm = new Float64Array(n);
-    let m = -Infinity;
-    for (let k = 0; k < n; k++) {
-      const i = ord[k];
-      this.ss[k] = lane.s[i];
-      if (lane.e[i] > m) m = lane.e[i];
-      this.pm[k] = m;
+    const cmp = (a, b) => s[a] - s[b] || a - b;
+    const add = this.idx.slice(k, n);
+    let sorted = true;
+    for (let j = 1; j < add.length && sorted; j++) sorted = cmp(add[j - 1], add[j]) <= 0;
+    if (!sorted) add.sort(cmp);
+    // p: the first prepared item that sorts after add[0].
+    const a0 = add[0];
+    let p = lowerBound(this.ss, s[a0], 0, k);
+    while (p < k && this.ss[p] === s[a0] && this.ord[p] < a0) p++;
+    // Merge ord[p..k) with add into ord[p..n).
+    const old = this.ord.slice(p, k);
+    let x = 0;
+    let y = 0;
+    for (let q = p; q < n; q++) {
+      const i = y >= add.length || (x < old.length && cmp(old[x], add[y]) <= 0) ? old[x++] : add[y++];
+      this.ord[q] = i;
+      this.ss[q] = s[i];
+      const m = q > 0 ? this.pm[q - 1] : -Infinity;
+      this.pm[q] = e[i] > m ? e[i] : m;
     }
+    this.k = n;
   }
 }
 
@@ -151,7 +173,7 @@ class Lane {
     const b = dur <= 0 ? 0 : Math.min(62, 1 + Math.ceil(Math.log2(dur + 1)));
     let bk = this.buckets[b];
     if (!bk) this.buckets[b] = bk = new Bucket(b === 0 ? 0 : Math.pow(2, b - 1));
-    bk.add(i, this.s[i]);
+    bk.add(i);
   }
 }
 

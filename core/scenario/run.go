@@ -117,16 +117,59 @@ func (r *Run) failf(p Pos, format string, args ...any) {
 // Step runs up to n more API calls and reports whether the scenario is done.
 func (r *Run) Step(n int) bool {
 	for calls := 0; calls < n && !r.done; {
-		t := r.pick()
-		if t == nil {
-			r.finish()
-			break
-		}
-		if r.exec(t) {
+		if call, _ := r.StepStatement(); call {
 			calls++
 		}
 	}
 	return r.done
+}
+
+// StepStatement runs the next statement — of the thread the seeded choice
+// picks, as Step does — and reports whether it was an API call and whether
+// the scenario is done. A caller that bounds its work by statements as well
+// as by calls (the browser's slices) stops even inside a loop that makes no
+// call. However the run is cut into steps, it is the same run: the choice of
+// thread and everything after depend only on the statements run so far.
+func (r *Run) StepStatement() (call, done bool) {
+	if r.done {
+		return false, true
+	}
+	t := r.pick()
+	if t == nil {
+		r.finish()
+		return false, r.done
+	}
+	call = r.exec(t)
+	return call, r.done
+}
+
+// SliceLimits bound one slice of a run (Run.Slice): it ends after Calls API
+// calls or Statements statements (either 0: no bound of that kind), or once
+// Over, asked between statements, says so. Over is how the browser ends a
+// slice on its page clock; the simulation never reads it, so where a slice
+// ends does not change the run.
+type SliceLimits struct {
+	Calls      int
+	Statements int
+	Over       func() bool
+}
+
+// Slice runs statements until one of l's bounds is reached or the scenario
+// is done. It reports how many statements it ran (at least one unless the
+// run was already done) and whether the scenario is done.
+func (r *Run) Slice(l SliceLimits) (stmts int, done bool) {
+	calls := 0
+	for !r.done {
+		call, done := r.StepStatement()
+		stmts++
+		if call {
+			calls++
+		}
+		if done || l.Calls > 0 && calls >= l.Calls || l.Statements > 0 && stmts >= l.Statements || l.Over != nil && l.Over() {
+			break
+		}
+	}
+	return stmts, r.done
 }
 
 // Finish runs the scenario to its end and returns the summary.

@@ -14,7 +14,8 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, mkdirSync } from "node:fs";
+import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
 
@@ -462,7 +463,8 @@ test("the timeline with 1,000,000 events pans (frame times printed, not asserted
     const t0 = performance.now();
     window.d3dsim.synthetic(1000000);
     const ui = window.d3dsimUI;
-    for (let k = 0; k < 100 && ui.store.n < 1000000; k++) ui.poll();
+    // A poll fetches for a bounded time (web/model.js pull): as many as it takes.
+    for (let k = 0; k < 1000 && ui.store.n < 1000000; k++) ui.poll();
     const fetched = performance.now();
     ui.showView("timeline");
     ui.timeline.ingest();
@@ -497,38 +499,179 @@ test("the timeline with 1,000,000 events pans (frame times printed, not asserted
   await page.close();
 });
 
-test("a runaway scenario runs in slices and is stopped with a message", { timeout: 300000 }, async () => {
+// The three long scenarios of the slicing test: a runaway loop of calls
+// (stopped by its step budget; 4,000,700 events, past the panel's 2,000,000),
+// a loop of statements that make no call, and heavy draws (each Present
+// shades 16 frames of 1024x1024 pixels). Budgets stay small: the default step
+// budget of 10,000,000 takes minutes under WebAssembly on a loaded 2-core CI
+// machine (core/scenario TestStepBudgetDefault covers it natively).
+const LONG = {
+  flush: "option maxsteps=1000000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n    imm.Flush\n}\n",
+  statements: "repeat 2000 {\n    repeat 1000 {\n        expect violations == 0\n    }\n}\n",
+  draws: `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=1024 Height=1024
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 1024 1024
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb
+imm.VSSetShader vs
+imm.PSSetShader ps
+repeat 8 {
+    imm.ClearRenderTargetView rtv #202830ff
+    repeat 16 {
+        imm.Draw 6 0
+    }
+    sc.Present
+}
+expect violations == 0
+`,
+};
+
+// nativeRun runs a scenario with the CLI (`d3dsim run`) and returns its
+// summary: frames, events, steps, hash, violations and the failures'
+// "LINE:COL: message" (the CLI prints them after FAIL FILE:).
+function nativeRun(cli, file) {
+  const r = spawnSync(cli, ["run", file], { cwd: ROOT, encoding: "utf8" });
+  assert.ok(r.status === 0 || r.status === 1, `d3dsim run ${file}: exit ${r.status}\n${r.stdout}${r.stderr}`);
+  const field = (k) => (new RegExp(`^${k}: ?(.*)$`, "m").exec(r.stdout) || [])[1] ?? "";
+  const failures = [...r.stdout.matchAll(/^FAIL (.*)$/gm)].map((m) => m[1].slice(file.length + 1));
+  return {
+    frames: Number(field("frames")), events: Number(field("events")), steps: Number(field("steps")),
+    violations: Number(field("violations")), hash: field("hash"), failures,
+  };
+}
+
+test("long scenarios run in slices, the page keeps responding, and a runaway one is stopped with a message", { timeout: 600000 }, async () => {
+  const cli = path.join(h.tmp, "d3dsim-cli");
+  execFileSync("go", ["build", "-o", cli, "./cmd/d3dsim"], { cwd: ROOT, stdio: "inherit" });
+  for (const [name, text] of Object.entries(LONG)) {
+    const file = path.join(h.tmp, `${name}.d3ds`);
+    writeFileSync(file, text);
+    const want = nativeRun(cli, file);
+
+    const page = await openPage(baseURL);
+    await runToEnd(page);
+    assert.equal((await page.evaluate((t) => window.d3dsim.load(t), text)).ok, true);
+    // Start the run and watch the event loop while it goes: long tasks
+    // (over 50 ms, PerformanceObserver), the longest gap between two turns
+    // of a setTimeout(0) chain, and the turns themselves.
+    await page.evaluate(() => {
+      Object.assign(window.d3dsimUI.polls, { n: 0, maxMs: 0, totalMs: 0 }); // this run's polls only
+      const w = { tasks: [], turns: 0, worst: 0, done: false };
+      window.__watch = w;
+      w.obs = new PerformanceObserver((l) => { for (const e of l.getEntries()) w.tasks.push(e.duration); });
+      w.obs.observe({ type: "longtask" });
+      let last = performance.now();
+      const probe = () => {
+        const now = performance.now();
+        w.worst = Math.max(w.worst, now - last);
+        last = now;
+        w.turns++;
+        if (!w.done) setTimeout(probe, 0);
+      };
+      setTimeout(() => {
+        w.t0 = performance.now();
+        w.run = window.d3dsim.run().then((s) => {
+          w.ms = performance.now() - w.t0;
+          w.done = true;
+          w.obs.disconnect();
+          return s;
+        });
+        probe();
+      }, 0);
+    });
+    // Between slices the page answers: an evaluate, a click on a tab.
+    await page.waitForFunction(() => window.__watch.turns >= 3 || window.__watch.done);
+    const mid = await page.evaluate(() => ({ s: window.d3dsim.summary(), done: window.__watch.done }));
+    await page.click('.tabs [data-view="trace"]');
+    await page.waitForSelector('.inspector .view[data-view="trace"]:not([hidden])');
+    await page.click('.tabs [data-view="timeline"]');
+    const res = await page.evaluate(async () => {
+      const w = window.__watch;
+      const s = await w.run;
+      return { s, ms: w.ms, turns: w.turns, worst: w.worst, n: w.tasks.length, longest: Math.max(0, ...w.tasks), polls: { ...window.d3dsimUI.polls } };
+    });
+    console.log(`# ${name}: ${res.s.steps} calls, ${res.s.events} events in ${res.ms.toFixed(0)} ms; ` +
+      `${res.n} long tasks, the longest ${res.longest.toFixed(0)} ms; longest gap between event-loop turns ${res.worst.toFixed(0)} ms ` +
+      `(${res.turns} turns); panel polls: ${res.polls.n}, the longest ${res.polls.maxMs.toFixed(0)} ms`);
+
+    // The run was still going when the page answered, and it gave the
+    // event loop turns (before, a loop of statements ran in one task).
+    assert.equal(mid.done, false, `${name}: run() had finished before the page could answer`);
+    assert.equal(mid.s.done, false, `${name}: the run was done mid-run`);
+    assert.ok(res.turns >= 3, `${name}: ${res.turns} event-loop turns during the run`);
+    // The run in slices is the native run.
+    assert.equal(res.s.done, true);
+    for (const k of ["frames", "events", "steps", "violations", "hash"]) assert.equal(res.s[k], want[k], `${name}: ${k} in the browser vs d3dsim run`);
+    assert.deepEqual(res.s.failures, want.failures, `${name}: failures in the browser vs d3dsim run`);
+
+    if (name === "flush") {
+      assert.equal(res.s.failures.length, 1, JSON.stringify(res.s.failures));
+      assert.match(res.s.failures[0], /^4:\d+: .*step budget of 1000000/);
+      await page.evaluate(() => window.d3dsimUI.poll());
+      await view(page, "problems");
+      await page.waitForSelector("#problems .problem.failure");
+      assert.match(await page.locator("#problems .problem.failure").textContent(), /budget/);
+      assert.match(await page.textContent("#state"), /failed/);
+      // 4,000,700 events: the panel keeps 2,000,000 and says so.
+      await page.waitForSelector("#held-note:not([hidden])", { timeout: 300000 });
+      assert.match(await page.textContent("#held-note"), /2,000,000 events of 4,000,700/);
+      assert.equal(await page.evaluate(() => window.d3dsimUI.store.n), 2000000);
+    } else {
+      assert.deepEqual(res.s.failures, []);
+      await page.waitForFunction((n) => window.d3dsimUI.store.lastSeq === n, res.s.events, { timeout: 120000 });
+      assert.equal(await page.isHidden("#held-note"), true);
+    }
+    await page.close();
+  }
+  assert.deepEqual(pageErrors, [], "uncaught exceptions in the page");
+});
+
+// The timeline's buckets take new items in without sorting all again
+// (web/timeline.js Bucket.prepare): filed in any order over many rounds,
+// they end in the order a full sort gives.
+test("the timeline's buckets merge new items into start order", { timeout: 60000 }, async () => {
   const page = await openPage(baseURL);
-  await runToEnd(page);
-  // A budget of 1,000,000 calls instead of the default 10,000,000: the same
-  // slicing and the same stop, in a tenth of the time (the default budget
-  // takes minutes under WebAssembly on a loaded 2-core CI machine; the
-  // native tests cover the default, core/scenario TestStepBudgetDefault).
-  const runaway = "option maxsteps=1000000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n    imm.Flush\n}\n";
-  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), runaway)).ok, true);
-  // The longest stretch the page's event loop was blocked while it ran.
-  const res = await page.evaluate(async () => {
-    let last = performance.now();
-    let worst = 0;
-    const timer = setInterval(() => {
-      const now = performance.now();
-      worst = Math.max(worst, now - last);
-      last = now;
-    }, 10);
-    const t0 = performance.now();
-    const s = await window.d3dsim.run();
-    clearInterval(timer);
-    return { s, ms: performance.now() - t0, worst };
+  const bad = await page.evaluate(async () => {
+    const { Bucket } = await import("./timeline.js");
+    let seed = 7;
+    const rnd = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+    const N = 5000;
+    const lane = { s: new Float64Array(N), e: new Float64Array(N) };
+    for (let i = 0; i < N; i++) {
+      lane.s[i] = i * 10 + rnd(3) * (rnd(4) === 0 ? 400 : 5); // mostly in order, some late, equal starts
+      lane.e[i] = lane.s[i] + rnd(1000);
+    }
+    const files = [...Array(N).keys()];
+    for (let i = 0; i < N; i++) { // nearby swaps: items filed as they close
+      const j = Math.min(N - 1, i + rnd(20));
+      [files[i], files[j]] = [files[j], files[i]];
+    }
+    const b = new Bucket(1);
+    const out = [];
+    for (let k = 0; k < N;) {
+      const round = 1 + rnd(300);
+      for (const end = Math.min(N, k + round); k < end; k++) b.add(files[k]);
+      b.prepare(lane);
+      const want = files.slice(0, k).sort((x, y) => lane.s[x] - lane.s[y] || x - y);
+      let m = -Infinity;
+      for (let q = 0; q < k; q++) {
+        m = Math.max(m, lane.e[want[q]]);
+        if (b.ord[q] !== want[q] || b.ss[q] !== lane.s[want[q]] || b.pm[q] !== m) {
+          out.push(`after ${k} items, position ${q}: item ${b.ord[q]}, want ${want[q]}`);
+          break;
+        }
+      }
+      if (out.length) break;
+    }
+    return out;
   });
-  assert.equal(res.s.done, true);
-  assert.equal(res.s.failures.length, 1, JSON.stringify(res.s.failures));
-  assert.match(res.s.failures[0], /^4:\d+: .*step budget of 1000000/);
-  console.log(`# runaway scenario: stopped after ${res.s.steps} calls, ${res.s.events} events, in ${res.ms.toFixed(0)} ms; longest event-loop block ${res.worst.toFixed(0)} ms`);
-  await page.evaluate(() => window.d3dsimUI.poll());
-  await view(page, "problems");
-  await page.waitForSelector("#problems .problem.failure");
-  assert.match(await page.locator("#problems .problem.failure").textContent(), /budget/);
-  assert.match(await page.textContent("#state"), /failed/);
+  assert.deepEqual(bad, []);
   await page.close();
 });
 
