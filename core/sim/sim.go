@@ -11,8 +11,9 @@ import (
 // concurrent use by real goroutines (the free-threaded D3D11 entry points).
 type Sim struct {
 	mu      sync.Mutex
-	clocks  map[string]int64 // thread -> local time
+	clocks  map[string]*int64 // thread -> local time
 	cur     string
+	curClk  *int64 // clocks[cur]: Now and Charge look no name up (issue 8)
 	q       events
 	nseq    uint64
 	rng     *rand.Rand
@@ -22,18 +23,38 @@ type Sim struct {
 
 // New returns a simulation whose choices come from seed.
 func New(seed uint64) *Sim {
+	main := new(int64)
 	return &Sim{
-		clocks: map[string]int64{"main": 0},
+		clocks: map[string]*int64{"main": main},
 		cur:    "main",
+		curClk: main,
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
+}
+
+// clock is a thread's clock, created at 0. The caller holds mu.
+func (s *Sim) clock(name string) *int64 {
+	c := s.clocks[name]
+	if c == nil {
+		c = new(int64)
+		s.clocks[name] = c
+	}
+	return c
 }
 
 // Now is the current thread's local time in virtual nanoseconds.
 func (s *Sim) Now() int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.clocks[s.cur]
+	return *s.curClk
+}
+
+// Stamp is Now and Thread read together, under one lock: what a trace
+// event is stamped with.
+func (s *Sim) Stamp() (int64, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return *s.curClk, s.cur
 }
 
 // Thread is the name of the simulated thread that is running.
@@ -48,8 +69,10 @@ func (s *Sim) Thread() string {
 // the past of whoever started it, whichever thread runs in between.
 func (s *Sim) Start(name string) {
 	s.mu.Lock()
-	if t := s.clocks[s.cur]; t > s.clocks[name] {
-		s.clocks[name] = t
+	if t := *s.curClk; t > 0 || s.clocks[name] != nil {
+		if c := s.clock(name); t > *c {
+			*c = t
+		}
 	}
 	s.mu.Unlock()
 }
@@ -61,10 +84,13 @@ func (s *Sim) Switch(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prev := s.cur
-	if _, ok := s.clocks[name]; !ok {
-		s.clocks[name] = s.clocks[prev]
+	c, ok := s.clocks[name]
+	if !ok {
+		c = new(int64)
+		*c = *s.curClk
+		s.clocks[name] = c
 	}
-	s.cur = name
+	s.cur, s.curClk = name, c
 	return prev
 }
 
@@ -72,13 +98,16 @@ func (s *Sim) Switch(name string) string {
 func (s *Sim) ThreadTime(name string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.clocks[name]
+	if c := s.clocks[name]; c != nil {
+		return *c
+	}
+	return 0
 }
 
 // Charge spends ns of the running thread's time.
 func (s *Sim) Charge(ns int64) {
 	s.mu.Lock()
-	s.clocks[s.cur] += ns
+	*s.curClk += ns
 	s.mu.Unlock()
 }
 
@@ -86,8 +115,8 @@ func (s *Sim) Charge(ns int64) {
 // t). It never moves a clock backwards.
 func (s *Sim) AdvanceTo(t int64) {
 	s.mu.Lock()
-	if t > s.clocks[s.cur] {
-		s.clocks[s.cur] = t
+	if t > *s.curClk {
+		*s.curClk = t
 	}
 	s.mu.Unlock()
 }
@@ -121,7 +150,15 @@ func (s *Sim) NextAt() (at int64, ok bool) {
 // Poll runs every event due at or before the running thread's time, in time
 // order, each on its own thread at its own time.
 func (s *Sim) Poll() {
-	limit := s.Now()
+	// The running thread's time and the first look at the queue under one
+	// lock: most calls find nothing due.
+	s.mu.Lock()
+	limit := *s.curClk
+	due := len(s.q) > 0 && s.q[0].at <= limit
+	s.mu.Unlock()
+	if !due {
+		return
+	}
 	for s.runNext(limit, true) {
 	}
 }
@@ -152,12 +189,16 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 		return false
 	}
 	ev := heap.Pop(&s.q).(event)
-	prev := s.cur
-	prevT, had := s.clocks[ev.thread]
-	if !had || prevT < ev.at {
-		s.clocks[ev.thread] = ev.at
+	prev, prevClk := s.cur, s.curClk
+	c, had := s.clocks[ev.thread]
+	if !had {
+		c = new(int64)
+		s.clocks[ev.thread] = c
+		*c = ev.at
+	} else if *c < ev.at {
+		*c = ev.at
 	}
-	s.cur = ev.thread
+	s.cur, s.curClk = ev.thread, c
 	s.steps++
 	s.running++
 	s.mu.Unlock()
@@ -165,7 +206,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	ev.fn()
 
 	s.mu.Lock()
-	s.cur = prev
+	s.cur, s.curClk = prev, prevClk
 	s.running--
 	s.mu.Unlock()
 	return true

@@ -44,6 +44,7 @@ type Recorder struct {
 	dropped uint64 // events dropped from the front so far
 	now     func() int64
 	thread  func() string
+	stamp   func() (int64, string) // now and thread in one call (SetStamp)
 	line    int
 	open    map[string]*callStack // thread -> its open calls
 	lastTh  string                // the thread of the last event and
@@ -118,6 +119,14 @@ type openCall struct{ seq, parent uint64 }
 // thread().
 func NewRecorder(now func() int64, thread func() string) *Recorder {
 	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}}
+}
+
+// SetStamp makes fn stamp events with time and thread in one call instead of
+// now() and thread() (a simulation reads both under one lock).
+func (r *Recorder) SetStamp(fn func() (int64, string)) {
+	r.mu.Lock()
+	r.stamp = fn
+	r.mu.Unlock()
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -215,11 +224,19 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	r.seq++
 	e.Seq = r.seq
-	if r.now != nil {
-		e.T = r.now()
-	}
-	if e.Thread == "" && r.thread != nil {
-		e.Thread = r.thread()
+	if r.stamp != nil {
+		t, th := r.stamp()
+		e.T = t
+		if e.Thread == "" {
+			e.Thread = th
+		}
+	} else {
+		if r.now != nil {
+			e.T = r.now()
+		}
+		if e.Thread == "" && r.thread != nil {
+			e.Thread = r.thread()
+		}
 	}
 	if e.Line == 0 {
 		e.Line = r.line
