@@ -99,6 +99,8 @@ type Verifier struct {
 	par   [8]trace.Event // parent's results, reused in turn
 	parN  int
 	ths   threads // per-thread state (threads.go)
+	names names   // the checks each name goes to (dispatch.go)
+	all   bool    // every event to every check (SetDispatch)
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -131,6 +133,10 @@ func New(rec *trace.Recorder) *Verifier {
 		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{},
 		renders: map[uint64]string{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
 }
+
+// SetDispatch(false) sends every event to every check, as before issue 8's
+// dispatch (dispatch.go); the violations found are the same (tests compare).
+func (v *Verifier) SetDispatch(on bool) { v.all = !on }
 
 // Violations returns what was found so far.
 func (v *Verifier) Violations() []Violation { return v.vs }
@@ -191,6 +197,58 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	var out []Violation
 	call := e.Kind == trace.Call
 	ret := e.Kind == trace.Return
+	m := v.checks(e) // dispatch.go
+	if m&ckFlow != 0 {
+		out = v.flow(e, call, ret)
+	}
+	if ret && m&ckClose != 0 {
+		out = appendAll(out, v.closeCall(e))
+	}
+	if m&ckMapHazard != 0 {
+		out = appendAll(out, v.mapHazard(e))
+	}
+	if m&ckDangling != 0 {
+		out = appendAll(out, v.dangling(e))
+	}
+	if m&ckCL2 != 0 {
+		out = appendAll(out, v.commandLists2(e))
+	}
+	if m&ckCLExec != 0 {
+		out = appendAll(out, v.commandListExec(e))
+	}
+	if m&ckSizes != 0 {
+		out = appendAll(out, v.sizes(e))
+	}
+	if m&ckCL != 0 {
+		out = appendAll(out, v.commandLists(e))
+	}
+	if m&ckAm != 0 {
+		out = appendAll(out, v.amortize(e))
+	}
+	if m&ckDestroy != 0 {
+		out = appendAll(out, v.destruction(e))
+	}
+	if m&ckCallbacks != 0 {
+		out = appendAll(out, v.callbacks(e))
+	}
+	if m&ckAsync != 0 {
+		out = appendAll(out, v.async(e))
+	}
+	if m&ckFT != 0 {
+		out = appendAll(out, v.freeThreading(e))
+	}
+	if m&ckSync != 0 {
+		out = appendAll(out, v.syncDestroy(e))
+	}
+	if m&ckFlow != 0 {
+		out = appendAll(out, v.flowLate(e, call))
+	}
+	return out
+}
+
+// flow checks WDDM-FLOW's steps.
+func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
+	var out []Violation
 	switch {
 	// WDDM-FLOW, steps 1-3: DxgkDdiCreateDevice before the UMD's CreateDevice,
 	// pfnCreateContextCb inside it.
@@ -244,21 +302,13 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 			v.interrupts[e.Parent] |= bit
 		}
 	}
-	if ret {
-		out = appendAll(out, v.closeCall(e))
-	}
-	out = appendAll(out, v.mapHazard(e))
-	out = appendAll(out, v.dangling(e))
-	out = appendAll(out, v.commandLists2(e))
-	out = appendAll(out, v.commandListExec(e))
-	out = appendAll(out, v.sizes(e))
-	out = appendAll(out, v.commandLists(e))
-	out = appendAll(out, v.amortize(e))
-	out = appendAll(out, v.destruction(e))
-	out = appendAll(out, v.callbacks(e))
-	out = appendAll(out, v.async(e))
-	out = appendAll(out, v.freeThreading(e))
-	out = appendAll(out, v.syncDestroy(e))
+	return out
+}
+
+// flowLate checks WDDM-FULL and follows WDDM-ISOLATE, after the other
+// checks.
+func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
+	var out []Violation
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
