@@ -84,6 +84,9 @@ func (s *Sim) Switch(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prev := s.cur
+	if name == prev {
+		return prev // (a scenario statement switches to its thread each time)
+	}
 	c, ok := s.clocks[name]
 	if !ok {
 		c = new(int64)
