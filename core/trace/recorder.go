@@ -100,6 +100,18 @@ type shape struct {
 	kind                                     Kind
 }
 
+// sameShape is a == b, comparing the strings' pointers first: an event's
+// strings are mostly the same constants as the cached shape's.
+func sameShape(a, b *shape) bool {
+	return a.from == b.from && a.layer == b.layer && a.kind == b.kind && sameStr(a.name, b.name) &&
+		sameStr(a.thread, b.thread) && sameStr(a.ctx, b.ctx) && sameStr(a.obj, b.obj) &&
+		sameStr(a.handle, b.handle) && sameStr(a.hr, b.hr) && sameStr(a.rule, b.rule)
+}
+
+func sameStr(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
 // shapeSlot is a cheap hash of a shape for Recorder.recent.
 func shapeSlot(sh *shape) int {
 	h := uint(len(sh.name))*31 + uint(sh.kind)*7 + uint(sh.layer)*3 + uint(sh.from) + uint(len(sh.obj))*17 + uint(len(sh.handle))*5 + uint(len(sh.thread))*11 + uint(len(sh.ctx))*13
@@ -258,11 +270,12 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	r.store(&e)
 	if len(r.subs) > 0 {
+		// (r.cur keeps the last event's strings until the next: not
+		// cleared, one copy less per event)
 		r.cur = e
 		for _, fn := range r.subs {
 			fn(&r.cur)
 		}
-		r.cur = Event{}
 	}
 	seq := e.Seq
 	r.mu.Unlock()
@@ -293,7 +306,7 @@ func (r *Recorder) store(e *Event) {
 	// are mostly the same constants costs less than hashing seven of them.
 	slot := shapeSlot(&sh)
 	id := r.recent[slot]
-	if int(id) >= len(r.shapes) || r.shapes[id] != sh {
+	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], &sh) {
 		var ok bool
 		id, ok = r.shapeID[sh]
 		if !ok {
@@ -355,15 +368,19 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	c := r.chunks[pos>>chunkBits-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
 	sh := &r.shapes[rc.shape]
-	*e = Event{Seq: seq, T: rc.t, Thread: sh.thread, From: sh.from, Layer: sh.layer, Kind: sh.kind, Name: sh.name,
-		Ctx: sh.ctx, Obj: sh.obj, Handle: sh.handle, HR: sh.hr, Rule: sh.rule, Line: int(rc.line)}
+	// Field by field: *e = Event{...} builds the event aside and copies it.
+	e.Seq, e.T, e.Line = seq, rc.t, int(rc.line)
+	e.Thread, e.Name, e.Ctx, e.Obj, e.Handle, e.HR, e.Rule = sh.thread, sh.name, sh.ctx, sh.obj, sh.handle, sh.hr, sh.rule
+	e.From, e.Layer, e.Kind = sh.from, sh.layer, sh.kind
 	switch rc.parent {
 	case 0:
+		e.Parent = 0
 	case farParent:
 		e.Parent = r.far[seq]
 	default:
 		e.Parent = seq - uint64(rc.parent)
 	}
+	e.Fence, e.DMA, e.Msg, e.Args = 0, 0, "", ""
 	if rc.flags == 0 && rc.msg == 0 && rc.args == 0 {
 		return
 	}
@@ -458,7 +475,11 @@ func (r *Recorder) appendSince(dst []Event, after uint64, limit int) []Event {
 		dst = make([]Event, 0, n)
 	}
 	for s := from; s < from+n; s++ {
-		dst = append(dst, Event{})
+		if len(dst) < cap(dst) {
+			dst = dst[:len(dst)+1] // decode sets every field: no zeroing first
+		} else {
+			dst = append(dst, Event{})
+		}
 		r.decode(s, &dst[len(dst)-1])
 	}
 	return dst
