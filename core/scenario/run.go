@@ -548,8 +548,9 @@ func typeOf(v any) string {
 // the verifier reads each event before the trace ring can drop it — unless
 // one statement makes more than a quarter of the ring's events, which is reported.
 func (r *Run) check() {
-	n := uint64(r.rec.Len())
-	if n > r.polled && r.rec.Dropped() > r.polled && !r.lostRead { // event polled+1 was dropped
+	ln, dropped := r.rec.LenDropped()
+	n := uint64(ln)
+	if n > r.polled && dropped > r.polled && !r.lostRead { // event polled+1 was dropped
 		r.lostRead = true
 		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
 	}

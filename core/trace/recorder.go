@@ -424,6 +424,13 @@ func (r *Recorder) Len() int {
 	return int(r.seq)
 }
 
+// LenDropped is Len and Dropped read together, under one lock.
+func (r *Recorder) LenDropped() (int, uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return int(r.seq), r.dropped
+}
+
 // Dropped is the number of old events the ring has dropped.
 func (r *Recorder) Dropped() uint64 {
 	r.mu.Lock()
