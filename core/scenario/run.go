@@ -361,9 +361,9 @@ func (r *Run) handOff(t *thread, s *Call) {
 		}
 	}
 	use(s.Target)
-	for _, a := range s.Args {
-		if a.Value.Kind == VIdent {
-			use(a.Value.Ident)
+	for i := range s.Args {
+		if s.Args[i].Value.Kind == VIdent {
+			use(s.Args[i].Value.Ident)
 		}
 	}
 	if name == "" || latest.at <= r.sim.Now() {
@@ -432,8 +432,8 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		return
 	}
 	n := 0
-	for _, a := range s.Args {
-		if a.Key == "" {
+	for i := range s.Args {
+		if s.Args[i].Key == "" {
 			n++
 		}
 	}
@@ -447,8 +447,10 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	// An object argument whose creating call has not run on this path
 	// would silently act as NULL.
 	for i := range n {
-		if a, _ := x.posArg(i); i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
-			a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
+		if i >= len(x.m.pos) || x.m.pos[i].kind != pObj {
+			continue
+		}
+		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
 			r.stop()
 			return
