@@ -49,6 +49,7 @@ type Run struct {
 	readbackDev  *d3d11.Device // and its device
 
 	line    int // line of the statement running now
+	recLine int // the line last given to the recorder (setLine)
 	nesting int // > 0 while a preempting thread's statement runs
 	inCall  int // > 0 while an API call statement runs (expectations are not preempted)
 
@@ -201,7 +202,7 @@ func (r *Run) exec(t *thread) bool {
 	}
 	r.sim.Switch(t.name)
 	r.line = Position(st).Line
-	r.rec.SetLine(r.line)
+	r.setLine(r.line)
 	switch s := st.(type) {
 	case *Call:
 		t.advance()
@@ -289,7 +290,17 @@ func (r *Run) preempt() {
 	r.nesting--
 	r.sim.Switch(cur)
 	r.line = line
-	r.rec.SetLine(line)
+	r.setLine(line)
+}
+
+// setLine stamps the events that follow with line. Only this sets the
+// recorder's line, so it is called only when the line changes (a statement
+// in a loop runs at the same line each time: no lock round trip).
+func (r *Run) setLine(line int) {
+	if line != r.recLine {
+		r.rec.SetLine(line)
+		r.recLine = line
+	}
 }
 
 // nestable says whether t's next statement may run while another thread is
@@ -464,10 +475,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		// immediate context belongs to that one's thread)
 		r.syncAll()
 	}
-	t.from, t.to = from, uint64(r.rec.Len())
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	r.steps++
-	r.check()
+	t.from, t.to = from, r.check() // (check reads the trace's length first)
 	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
 		r.stop()
@@ -549,7 +559,7 @@ func typeOf(v any) string {
 // check feeds new events to the verifier. It runs after every statement, so
 // the verifier reads each event before the trace ring can drop it — unless
 // one statement makes more than a quarter of the ring's events, which is reported.
-func (r *Run) check() {
+func (r *Run) check() uint64 {
 	ln, dropped := r.rec.LenDropped()
 	n := uint64(ln)
 	if n > r.polled && dropped > r.polled && !r.lostRead { // event polled+1 was dropped
@@ -558,6 +568,7 @@ func (r *Run) check() {
 	}
 	r.verifier.Poll()
 	r.polled = n
+	return n
 }
 
 // lastLine is the scenario line of the newest event held.

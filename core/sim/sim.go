@@ -166,6 +166,22 @@ func (s *Sim) Poll() {
 	}
 }
 
+// PollCharge is Poll then Charge(ns), with one lock round trip when nothing
+// is due (an API call's entry).
+func (s *Sim) PollCharge(ns int64) {
+	s.mu.Lock()
+	limit := *s.curClk
+	if len(s.q) == 0 || s.q[0].at > limit {
+		*s.curClk += ns
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	for s.runNext(limit, true) {
+	}
+	s.Charge(ns)
+}
+
 // Step runs the next queued event whatever its time, and reports whether there
 // was one. The running thread's clock does not move: use AdvanceTo for a wait.
 func (s *Sim) Step() bool { return s.runNext(0, false) }
