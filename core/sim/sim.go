@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 )
 
 // Sim holds virtual time. App threads are advanced by the cost of what they
@@ -11,9 +12,8 @@ import (
 // concurrent use by real goroutines (the free-threaded D3D11 entry points).
 type Sim struct {
 	mu      sync.Mutex
-	clocks  map[string]*int64 // thread -> local time
-	cur     string
-	curClk  *int64 // clocks[cur]: Now and Charge look no name up (issue 8)
+	clocks  map[string]*clock     // thread -> its clock
+	cur     atomic.Pointer[clock] // the running thread's (written under mu)
 	q       events
 	nseq    uint64
 	rng     *rand.Rand
@@ -21,58 +21,58 @@ type Sim struct {
 	running int // events being run (runNext), on every goroutine
 }
 
-// New returns a simulation whose choices come from seed.
-func New(seed uint64) *Sim {
-	main := new(int64)
-	return &Sim{
-		clocks: map[string]*int64{"main": main},
-		cur:    "main",
-		curClk: main,
-		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
-	}
+// clock is a simulated thread's local time. Its time is changed only under
+// Sim.mu, atomically, so that Now, Thread and Stamp read the running
+// thread's clock without the lock (issue 8: every trace event is stamped).
+type clock struct {
+	name string
+	t    atomic.Int64
 }
 
-// clock is a thread's clock, created at 0. The caller holds mu.
-func (s *Sim) clock(name string) *int64 {
-	c := s.clocks[name]
-	if c == nil {
-		c = new(int64)
-		s.clocks[name] = c
+// New returns a simulation whose choices come from seed.
+func New(seed uint64) *Sim {
+	main := &clock{name: "main"}
+	s := &Sim{
+		clocks: map[string]*clock{"main": main},
+		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
+	s.cur.Store(main)
+	return s
+}
+
+// newClock registers a thread's clock at time t. The caller holds mu.
+func (s *Sim) newClock(name string, t int64) *clock {
+	c := &clock{name: name}
+	c.t.Store(t)
+	s.clocks[name] = c
 	return c
 }
 
 // Now is the current thread's local time in virtual nanoseconds.
-func (s *Sim) Now() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return *s.curClk
-}
+func (s *Sim) Now() int64 { return s.cur.Load().t.Load() }
 
-// Stamp is Now and Thread read together, under one lock: what a trace
-// event is stamped with.
+// Stamp is Now and Thread read together: what a trace event is stamped
+// with.
 func (s *Sim) Stamp() (int64, string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return *s.curClk, s.cur
+	c := s.cur.Load()
+	return c.t.Load(), c.name
 }
 
 // Thread is the name of the simulated thread that is running.
-func (s *Sim) Thread() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cur
-}
+func (s *Sim) Thread() string { return s.cur.Load().name }
 
 // Start registers a thread started by the running one: its clock starts at
 // the starter's time (or stays where it is, if later), so it cannot act in
 // the past of whoever started it, whichever thread runs in between.
 func (s *Sim) Start(name string) {
 	s.mu.Lock()
-	if t := *s.curClk; t > 0 || s.clocks[name] != nil {
-		if c := s.clock(name); t > *c {
-			*c = t
+	t := s.cur.Load().t.Load()
+	if c := s.clocks[name]; c == nil {
+		if t > 0 {
+			s.newClock(name, t)
 		}
+	} else if t > c.t.Load() {
+		c.t.Store(t)
 	}
 	s.mu.Unlock()
 }
@@ -83,18 +83,16 @@ func (s *Sim) Start(name string) {
 func (s *Sim) Switch(name string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prev := s.cur
-	if name == prev {
-		return prev // (a scenario statement switches to its thread each time)
+	prev := s.cur.Load()
+	if name == prev.name {
+		return prev.name // (a scenario statement switches to its thread each time)
 	}
 	c, ok := s.clocks[name]
 	if !ok {
-		c = new(int64)
-		*c = *s.curClk
-		s.clocks[name] = c
+		c = s.newClock(name, prev.t.Load())
 	}
-	s.cur, s.curClk = name, c
-	return prev
+	s.cur.Store(c)
+	return prev.name
 }
 
 // ThreadTime is the local time of a thread (0 if it never ran).
@@ -102,7 +100,7 @@ func (s *Sim) ThreadTime(name string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if c := s.clocks[name]; c != nil {
-		return *c
+		return c.t.Load()
 	}
 	return 0
 }
@@ -110,7 +108,7 @@ func (s *Sim) ThreadTime(name string) int64 {
 // Charge spends ns of the running thread's time.
 func (s *Sim) Charge(ns int64) {
 	s.mu.Lock()
-	*s.curClk += ns
+	s.cur.Load().t.Add(ns)
 	s.mu.Unlock()
 }
 
@@ -118,8 +116,8 @@ func (s *Sim) Charge(ns int64) {
 // t). It never moves a clock backwards.
 func (s *Sim) AdvanceTo(t int64) {
 	s.mu.Lock()
-	if t > *s.curClk {
-		*s.curClk = t
+	if c := s.cur.Load(); t > c.t.Load() {
+		c.t.Store(t)
 	}
 	s.mu.Unlock()
 }
@@ -156,7 +154,7 @@ func (s *Sim) Poll() {
 	// The running thread's time and the first look at the queue under one
 	// lock: most calls find nothing due.
 	s.mu.Lock()
-	limit := *s.curClk
+	limit := s.cur.Load().t.Load()
 	due := len(s.q) > 0 && s.q[0].at <= limit
 	s.mu.Unlock()
 	if !due {
@@ -170,9 +168,10 @@ func (s *Sim) Poll() {
 // is due (an API call's entry).
 func (s *Sim) PollCharge(ns int64) {
 	s.mu.Lock()
-	limit := *s.curClk
+	c := s.cur.Load()
+	limit := c.t.Load()
 	if len(s.q) == 0 || s.q[0].at > limit {
-		*s.curClk += ns
+		c.t.Add(ns)
 		s.mu.Unlock()
 		return
 	}
@@ -208,16 +207,14 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 		return false
 	}
 	ev := heap.Pop(&s.q).(event)
-	prev, prevClk := s.cur, s.curClk
+	prev := s.cur.Load()
 	c, had := s.clocks[ev.thread]
 	if !had {
-		c = new(int64)
-		s.clocks[ev.thread] = c
-		*c = ev.at
-	} else if *c < ev.at {
-		*c = ev.at
+		c = s.newClock(ev.thread, ev.at)
+	} else if c.t.Load() < ev.at {
+		c.t.Store(ev.at)
 	}
-	s.cur, s.curClk = ev.thread, c
+	s.cur.Store(c)
 	s.steps++
 	s.running++
 	s.mu.Unlock()
@@ -225,7 +222,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	ev.fn()
 
 	s.mu.Lock()
-	s.cur, s.curClk = prev, prevClk
+	s.cur.Store(prev)
 	s.running--
 	s.mu.Unlock()
 	return true
