@@ -81,12 +81,12 @@ func (s *Sim) Start(name string) {
 // thread that never ran and was not Started begins at the previous running
 // thread's time.
 func (s *Sim) Switch(name string) string {
+	if c := s.cur.Load(); name == c.name {
+		return name // (a scenario statement switches to its thread each time)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	prev := s.cur.Load()
-	if name == prev.name {
-		return prev.name // (a scenario statement switches to its thread each time)
-	}
 	c, ok := s.clocks[name]
 	if !ok {
 		c = s.newClock(name, prev.t.Load())

@@ -100,23 +100,24 @@ type shape struct {
 	kind                                     Kind
 }
 
-// sameShape is a == b, comparing the strings' pointers first: an event's
-// strings are mostly the same constants as the cached shape's.
-func sameShape(a, b *shape) bool {
-	return a.from == b.from && a.layer == b.layer && a.kind == b.kind && sameStr(a.name, b.name) &&
-		sameStr(a.thread, b.thread) && sameStr(a.ctx, b.ctx) && sameStr(a.obj, b.obj) &&
-		sameStr(a.handle, b.handle) && sameStr(a.hr, b.hr) && sameStr(a.rule, b.rule)
+// sameShape says whether e has shape a, comparing the strings' pointers
+// first: an event's strings are mostly the same constants as the cached
+// shape's.
+func sameShape(a *shape, e *Event) bool {
+	return a.from == e.From && a.layer == e.Layer && a.kind == e.Kind && sameStr(a.name, e.Name) &&
+		sameStr(a.thread, e.Thread) && sameStr(a.ctx, e.Ctx) && sameStr(a.obj, e.Obj) &&
+		sameStr(a.handle, e.Handle) && sameStr(a.hr, e.HR) && sameStr(a.rule, e.Rule)
 }
 
 func sameStr(a, b string) bool {
 	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
 }
 
-// shapeSlot is a cheap hash of a shape for Recorder.recent.
-func shapeSlot(sh *shape) int {
-	h := uint(len(sh.name))*31 + uint(sh.kind)*7 + uint(sh.layer)*3 + uint(sh.from) + uint(len(sh.obj))*17 + uint(len(sh.handle))*5 + uint(len(sh.thread))*11 + uint(len(sh.ctx))*13
-	if n := len(sh.name); n > 0 {
-		h += uint(sh.name[n-1])*19 + uint(sh.name[n/2])*23
+// shapeSlot is a cheap hash of an event's shape for Recorder.recent.
+func shapeSlot(e *Event) int {
+	h := uint(len(e.Name))*31 + uint(e.Kind)*7 + uint(e.Layer)*3 + uint(e.From) + uint(len(e.Obj))*17 + uint(len(e.Handle))*5 + uint(len(e.Thread))*11 + uint(len(e.Ctx))*13
+	if n := len(e.Name); n > 0 {
+		h += uint(e.Name[n-1])*19 + uint(e.Name[n/2])*23
 	}
 	return int(h % 64)
 }
@@ -300,13 +301,13 @@ func (r *Recorder) store(e *Event) {
 	}
 	c := r.chunks[ci-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
-	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
-		from: e.From, layer: e.Layer, kind: e.Kind}
 	// A direct-mapped cache in front of the map: comparing strings that
 	// are mostly the same constants costs less than hashing seven of them.
-	slot := shapeSlot(&sh)
+	slot := shapeSlot(e)
 	id := r.recent[slot]
-	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], &sh) {
+	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], e) {
+		sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
+			from: e.From, layer: e.Layer, kind: e.Kind}
 		var ok bool
 		id, ok = r.shapeID[sh]
 		if !ok {
