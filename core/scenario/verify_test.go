@@ -228,6 +228,10 @@ func TestDispatchSame(t *testing.T) {
 	for _, name := range assets.Scenarios() {
 		add(name, loadAsset(t, name))
 	}
+	for _, name := range assets.Tutorials() {
+		src, _, _ := assets.Tutorial(name)
+		add("tutorial "+name, string(src))
+	}
 	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
