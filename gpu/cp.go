@@ -51,7 +51,7 @@ func nextPacket(buf []uint32, i int) (Packet, int, error) {
 	h := buf[i]
 	op := Opcode(h >> 24)
 	n := int(h & 0xFFFFFF)
-	want, known := payloadLen[op]
+	want, known := int(payloadLens[op]), payloadLens[op] >= 0
 	switch {
 	case op == OpWrite:
 		if n < 3 {

@@ -71,6 +71,19 @@ var payloadLen = map[Opcode]int{
 	OpCopy: 5, OpFence: 2, OpQuery: 3, OpScanout: 6, OpFill: 4,
 }
 
+// payloadLens is payloadLen indexed by opcode, -1 for an unknown one: the
+// command processor looks each packet up (issue 8: no map look-up per
+// packet).
+var payloadLens = func() (t [256]int16) {
+	for i := range t {
+		t[i] = -1
+	}
+	for op, n := range payloadLen {
+		t[op] = int16(n)
+	}
+	return t
+}()
+
 // Format is a surface format of the hardware.
 type Format uint32
 

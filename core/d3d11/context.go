@@ -29,6 +29,12 @@ type DeviceContext struct {
 	topo             ddi.Topology
 	vp               ddi.Viewport
 	hasVP            bool
+
+	// pfnDraw as last read from the device function table, and the
+	// table's write count then (Draw reads it again when that changed).
+	drawFn   func(ddi.HDEVICE, uint32, uint32)
+	drawArgs string
+	drawAt   uint64
 }
 
 func (c *DeviceContext) Name() string    { return c.name }
@@ -370,13 +376,17 @@ func (c *DeviceContext) Draw(count, start uint32) error {
 	// names the function when it is not the one CreateDevice put there.
 	draw, args := c.umd.Draw, ""
 	if !c.isDC {
-		e := c.dev.table.Get("pfnDraw")
-		if f, ok := e.Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
-			draw = f
+		if w := c.dev.table.Writes(); c.drawFn == nil || w != c.drawAt {
+			c.drawFn, c.drawArgs, c.drawAt = c.umd.Draw, "", w
+			e := c.dev.table.Get("pfnDraw")
+			if f, ok := e.Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
+				c.drawFn = f
+			}
+			if e.Impl != "" && e.Impl != "Draw" {
+				c.drawArgs = "impl=" + e.Impl
+			}
 		}
-		if e.Impl != "" && e.Impl != "Draw" {
-			args = "impl=" + e.Impl
-		}
+		draw, args = c.drawFn, c.drawArgs
 	}
 	return c.simpleArgs("Draw", "Draw", "", args, nil, func() { draw(c.h, count, start) })
 }

@@ -166,8 +166,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 // emits its Return with the HRESULT.
 func (d *Device) api(name, obj, ctx string) span {
 	c := d.rt.cfg
-	c.Sim.Poll()
-	c.Sim.Charge(c.Costs.APICall)
+	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
 	s := span{rec: c.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx}}
 	c.Rec.Emit(s.ev)
 	return s

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // FuncTable is the device function table (D3D11DDI_DEVICEFUNCS) as memory
@@ -21,6 +22,7 @@ type FuncTable struct {
 	mu      sync.Mutex
 	entries map[string]Entry
 	onWrite func(entry, impl string)
+	writes  atomic.Uint64 // Set calls so far
 }
 
 // Entry is one function pointer of the table: the driver function's name
@@ -39,12 +41,18 @@ func (t *FuncTable) Set(entry, impl string, fn any) {
 		t.entries = map[string]Entry{}
 	}
 	t.entries[entry] = Entry{Impl: impl, Fn: fn}
+	t.writes.Add(1)
 	hook := t.onWrite
 	t.mu.Unlock()
 	if hook != nil {
 		hook(entry, impl)
 	}
 }
+
+// Writes counts the Set calls so far: a caller that keeps an entry it read
+// reads it again when this changed (issue 8: Draw reads pfnDraw without a
+// lock and a map look-up while the table stays as it was).
+func (t *FuncTable) Writes() uint64 { return t.writes.Load() }
 
 // Get reads an entry.
 func (t *FuncTable) Get(entry string) Entry {

@@ -58,6 +58,9 @@ var byName = func() map[string]HRESULT {
 
 // Name is the symbolic name, or the hex value for unknown codes.
 func (h HRESULT) Name() string {
+	if h == S_OK {
+		return "S_OK" // nearly every call returns it: no map look-up
+	}
 	if s, ok := names[h]; ok {
 		return s
 	}

@@ -21,22 +21,30 @@ type call struct {
 // statement, not copied into maps: a statement runs millions of times in a
 // loop, and two maps per call were most of its allocations (issue 8).
 func (x *call) posArg(i int) (Arg, bool) {
-	for _, a := range x.st.Args {
-		if a.Key == "" {
+	if a := x.posArgP(i); a != nil {
+		return *a, true
+	}
+	return Arg{}, false
+}
+
+// posArgP is posArg in place (nil when absent): an Arg is 150 bytes to copy.
+func (x *call) posArgP(i int) *Arg {
+	for j := range x.st.Args {
+		if x.st.Args[j].Key == "" {
 			if i == 0 {
-				return a, true
+				return &x.st.Args[j]
 			}
 			i--
 		}
 	}
-	return Arg{}, false
+	return nil
 }
 
 // namedArg is the argument Key=...; the last one when repeated.
 func (x *call) namedArg(k string) (Arg, bool) {
 	for i := len(x.st.Args) - 1; i >= 0; i-- {
-		if a := x.st.Args[i]; a.Key == k && k != "" {
-			return a, true
+		if x.st.Args[i].Key == k && k != "" {
+			return x.st.Args[i], true
 		}
 	}
 	return Arg{}, false
@@ -98,8 +106,8 @@ func (x *call) query(i int) *d3d11.Query {
 }
 
 func (x *call) num(i int) float64 {
-	a, ok := x.posArg(i)
-	if !ok {
+	a := x.posArgP(i)
+	if a == nil {
 		if i < len(x.m.pos) {
 			return x.m.pos[i].def
 		}

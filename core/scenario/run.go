@@ -49,6 +49,7 @@ type Run struct {
 	readbackDev  *d3d11.Device // and its device
 
 	line    int // line of the statement running now
+	recLine int // the line last given to the recorder (setLine)
 	nesting int // > 0 while a preempting thread's statement runs
 	inCall  int // > 0 while an API call statement runs (expectations are not preempted)
 
@@ -244,7 +245,7 @@ func (r *Run) exec(t *thread) bool {
 	}
 	r.sim.Switch(t.name)
 	r.line = Position(st).Line
-	r.rec.SetLine(r.line)
+	r.setLine(r.line)
 	switch s := st.(type) {
 	case *Call:
 		t.advance()
@@ -332,7 +333,17 @@ func (r *Run) preempt() {
 	r.nesting--
 	r.sim.Switch(cur)
 	r.line = line
-	r.rec.SetLine(line)
+	r.setLine(line)
+}
+
+// setLine stamps the events that follow with line. Only this sets the
+// recorder's line, so it is called only when the line changes (a statement
+// in a loop runs at the same line each time: no lock round trip).
+func (r *Run) setLine(line int) {
+	if line != r.recLine {
+		r.rec.SetLine(line)
+		r.recLine = line
+	}
 }
 
 // nestable says whether t's next statement may run while another thread is
@@ -404,9 +415,9 @@ func (r *Run) handOff(t *thread, s *Call) {
 		}
 	}
 	use(s.Target)
-	for _, a := range s.Args {
-		if a.Value.Kind == VIdent {
-			use(a.Value.Ident)
+	for i := range s.Args {
+		if s.Args[i].Value.Kind == VIdent {
+			use(s.Args[i].Value.Ident)
 		}
 	}
 	if name == "" || latest.at <= r.sim.Now() {
@@ -475,8 +486,8 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		return
 	}
 	n := 0
-	for _, a := range s.Args {
-		if a.Key == "" {
+	for i := range s.Args {
+		if s.Args[i].Key == "" {
 			n++
 		}
 	}
@@ -490,8 +501,10 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	// An object argument whose creating call has not run on this path
 	// would silently act as NULL.
 	for i := range n {
-		if a, _ := x.posArg(i); i < len(x.m.pos) && x.m.pos[i].kind == pObj && a.Value.Kind == VIdent &&
-			a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
+		if i >= len(x.m.pos) || x.m.pos[i].kind != pObj {
+			continue
+		}
+		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
 			r.stop()
 			return
@@ -505,10 +518,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		// immediate context belongs to that one's thread)
 		r.syncAll()
 	}
-	t.from, t.to = from, uint64(r.rec.Len())
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	r.steps++
-	r.check()
+	t.from, t.to = from, r.check() // (check reads the trace's length first)
 	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
 		r.stop()
@@ -590,14 +602,16 @@ func typeOf(v any) string {
 // check feeds new events to the verifier. It runs after every statement, so
 // the verifier reads each event before the trace ring can drop it — unless
 // one statement makes more than a quarter of the ring's events, which is reported.
-func (r *Run) check() {
-	n := uint64(r.rec.Len())
-	if n > r.polled && r.rec.Dropped() > r.polled && !r.lostRead { // event polled+1 was dropped
+func (r *Run) check() uint64 {
+	ln, dropped := r.rec.LenDropped()
+	n := uint64(ln)
+	if n > r.polled && dropped > r.polled && !r.lostRead { // event polled+1 was dropped
 		r.lostRead = true
 		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
 	}
 	r.verifier.Poll()
 	r.polled = n
+	return n
 }
 
 // lastLine is the scenario line of the newest event held.

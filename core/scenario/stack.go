@@ -110,6 +110,7 @@ const (
 func newStack(opt options, onFrame func(gpu.Frame)) *stack {
 	s := sim.New(opt.seed)
 	rec := trace.NewRecorder(s.Now, s.Thread)
+	rec.SetStamp(s.Stamp)
 	g := gpu.New(gpu.Config{VRAM: opt.vram, Aperture: apertureSize, Engines: opt.engines, Costs: gpu.DefaultCosts()}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: opt.engines, DmaBufferSize: int(opt.cmdbuf), Bugs: opt.bugs})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(opt.cmdbuf), AllocationListSize: 256, PatchLocationListSize: 1024,

@@ -10,57 +10,60 @@ import (
 	"d3dsim/core/verify"
 )
 
+// bugCases pairs each rule with a scenario its bug switch breaks it in.
+var bugCases = []struct {
+	rule  string
+	asset string
+}{
+	{"WDDM-FLOW", "hello-triangle"},
+	{"WDDM-FULL", "full-command-buffer"},
+	{"WDDM-ISOLATE", "two-devices"},
+	{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
+	{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
+	{"ASYNC-SAME", "out-of-order"},
+	{"ERR-ASYNC", "testdata/async/tdr.d3ds"},
+	{"CLS-SIZES", "command-lists"},
+	{"CLS-DEP", "command-lists"},
+	{"CLS-FIRST", "testdata/commandlists/release-while-bound.d3ds"},
+	{"CL-FINISH", "command-lists"},
+	{"CL-STATE", "testdata/commandlists/execute-released.d3ds"},
+	{"ERR-DC", "testdata/commandlists/dc-out-of-memory.d3ds"},
+	{"CL-OOM", "testdata/commandlists/recycle-out-of-memory.d3ds"},
+	{"CL-CAPS", "testdata/commandlists/no-recycling.d3ds"},
+	{"CLS-ONE", "command-lists"},
+	{"CLS-OPEN", "command-lists"},
+	{"CL-CLOSE", "command-lists"},
+	{"CL-ABANDON", "testdata/commandlists/abandon.d3ds"},
+	{"CL-DESTROY", "command-lists"},
+	{"CL-RECYCLE-ERR", "command-lists"},
+	{"CL-EXEC", "testdata/commandlists/execute-clears.d3ds"},
+	{"CL-SIZE", "testdata/commandlists/no-recycling.d3ds"},
+	{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
+	{"CL-RECYCLE-THREAD", "command-lists"},
+	{"FT-PRESENT", "sync-destroy"},
+	{"FT-MODE", "testdata/async/fullscreen.d3ds"},
+	{"FT-RENDER", "testdata/async/free-threaded-create.d3ds"},
+	{"ERR-APP", "testdata/async/driver-errors.d3ds"},
+	{"DD-ORDER", "four-threads"},
+	{"DD-FLUSH", "sync-destroy"},
+	{"DD-DEVICE", "four-threads"},
+	{"DD-PRIMARY", "four-threads"},
+	{"AM-SUBMIT", "spinning-cube"},
+	{"AM-BALANCE", "spinning-cube"},
+	{"FT-CAP", "testdata/async/serialised.d3ds"},
+	{"FT-CALC", "free-threaded"},
+	{"FT-HCTX", "free-threaded"},
+	{"FT-ALLOC", "free-threaded"},
+	{"FT-TABLE", "testdata/async/fullscreen.d3ds"},
+	{"DD-SYNC", "sync-destroy"},
+	{"AM-DC", "testdata/commandlists/big-list.d3ds"},
+}
+
 // TestBugSwitches: for every rule, its `option bug=` switch makes the
 // simulated stack break it and the verifier name it; without the switch the
 // same scenario is silent.
 func TestBugSwitches(t *testing.T) {
-	tests := []struct {
-		rule  string
-		asset string
-	}{
-		{"WDDM-FLOW", "hello-triangle"},
-		{"WDDM-FULL", "full-command-buffer"},
-		{"WDDM-ISOLATE", "two-devices"},
-		{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
-		{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
-		{"ASYNC-SAME", "out-of-order"},
-		{"ERR-ASYNC", "testdata/async/tdr.d3ds"},
-		{"CLS-SIZES", "command-lists"},
-		{"CLS-DEP", "command-lists"},
-		{"CLS-FIRST", "testdata/commandlists/release-while-bound.d3ds"},
-		{"CL-FINISH", "command-lists"},
-		{"CL-STATE", "testdata/commandlists/execute-released.d3ds"},
-		{"ERR-DC", "testdata/commandlists/dc-out-of-memory.d3ds"},
-		{"CL-OOM", "testdata/commandlists/recycle-out-of-memory.d3ds"},
-		{"CL-CAPS", "testdata/commandlists/no-recycling.d3ds"},
-		{"CLS-ONE", "command-lists"},
-		{"CLS-OPEN", "command-lists"},
-		{"CL-CLOSE", "command-lists"},
-		{"CL-ABANDON", "testdata/commandlists/abandon.d3ds"},
-		{"CL-DESTROY", "command-lists"},
-		{"CL-RECYCLE-ERR", "command-lists"},
-		{"CL-EXEC", "testdata/commandlists/execute-clears.d3ds"},
-		{"CL-SIZE", "testdata/commandlists/no-recycling.d3ds"},
-		{"CL-IMPLICIT", "testdata/commandlists/restore-and-implicit.d3ds"},
-		{"CL-RECYCLE-THREAD", "command-lists"},
-		{"FT-PRESENT", "sync-destroy"},
-		{"FT-MODE", "testdata/async/fullscreen.d3ds"},
-		{"FT-RENDER", "testdata/async/free-threaded-create.d3ds"},
-		{"ERR-APP", "testdata/async/driver-errors.d3ds"},
-		{"DD-ORDER", "four-threads"},
-		{"DD-FLUSH", "sync-destroy"},
-		{"DD-DEVICE", "four-threads"},
-		{"DD-PRIMARY", "four-threads"},
-		{"AM-SUBMIT", "spinning-cube"},
-		{"AM-BALANCE", "spinning-cube"},
-		{"FT-CAP", "testdata/async/serialised.d3ds"},
-		{"FT-CALC", "free-threaded"},
-		{"FT-HCTX", "free-threaded"},
-		{"FT-ALLOC", "free-threaded"},
-		{"FT-TABLE", "testdata/async/fullscreen.d3ds"},
-		{"DD-SYNC", "sync-destroy"},
-		{"AM-DC", "testdata/commandlists/big-list.d3ds"},
-	}
+	tests := bugCases
 	covered := map[string]bool{}
 	for _, tt := range tests {
 		covered[tt.rule] = true
@@ -198,5 +201,74 @@ func TestDDSyncTrace(t *testing.T) {
 	v := replay(events, func(e *trace.Event) bool { return !(e.Name == "DxgkDdiDestroyAllocation" && e.Handle == alloc) })
 	if len(v) != 1 || v[0].Rule != "DD-SYNC" || !strings.Contains(v[0].Msg, alloc) {
 		t.Fatalf("without the kernel's free of %s: %v, want one DD-SYNC naming it", alloc, v)
+	}
+}
+
+// loadAsset reads an asset scenario or a testdata file.
+func loadAsset(t *testing.T, name string) string {
+	t.Helper()
+	src, ok := assets.Scenario(name)
+	if !ok {
+		var err error
+		if src, err = os.ReadFile(name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return string(src)
+}
+
+// TestDispatchSame: the verifier's dispatch (each event only to the checks
+// that can do something with it, issue 8) finds exactly what every check on
+// every event finds — on every clean scenario, and with every rule's bug
+// switch on its scenario and on two scenarios that exercise most layers.
+func TestDispatchSame(t *testing.T) {
+	var srcs []string
+	var names []string
+	add := func(name, src string) { names, srcs = append(names, name), append(srcs, src) }
+	for _, name := range assets.Scenarios() {
+		add(name, loadAsset(t, name))
+	}
+	for _, name := range assets.Tutorials() {
+		src, _, _ := assets.Tutorial(name)
+		add("tutorial "+name, string(src))
+	}
+	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			add(dir+"/"+e.Name(), loadAsset(t, dir+"/"+e.Name()))
+		}
+	}
+	for _, bc := range bugCases {
+		for _, asset := range []string{bc.asset, "four-threads", "command-lists"} {
+			add("bug="+bc.rule+" "+asset, "option bug="+bc.rule+"\n"+loadAsset(t, asset))
+		}
+	}
+	reported := 0
+	for i, src := range srcs {
+		s, err := Load("t.d3ds", []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", names[i], err)
+		}
+		r := NewRun(s, Overrides{})
+		r.Finish()
+		var got [2][]string
+		for k, dispatch := range []bool{true, false} {
+			v := verify.New(r.Recorder())
+			v.SetDispatch(dispatch)
+			v.Poll()
+			for _, x := range v.Violations() {
+				got[k] = append(got[k], x.String())
+			}
+		}
+		if strings.Join(got[0], "\n") != strings.Join(got[1], "\n") {
+			t.Errorf("%s: with dispatch the verifier reports\n%s\nwithout\n%s", names[i], strings.Join(got[0], "\n"), strings.Join(got[1], "\n"))
+		}
+		reported += len(got[1])
+	}
+	if reported == 0 {
+		t.Error("no scenario broke a rule: the comparison proves nothing")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 )
 
 // Sim holds virtual time. App threads are advanced by the cost of what they
@@ -11,8 +12,8 @@ import (
 // concurrent use by real goroutines (the free-threaded D3D11 entry points).
 type Sim struct {
 	mu      sync.Mutex
-	clocks  map[string]int64 // thread -> local time
-	cur     string
+	clocks  map[string]*clock     // thread -> its clock
+	cur     atomic.Pointer[clock] // the running thread's (written under mu)
 	q       events
 	nseq    uint64
 	rng     *rand.Rand
@@ -20,36 +21,58 @@ type Sim struct {
 	running int // events being run (runNext), on every goroutine
 }
 
+// clock is a simulated thread's local time. Its time is changed only under
+// Sim.mu, atomically, so that Now, Thread and Stamp read the running
+// thread's clock without the lock (issue 8: every trace event is stamped).
+type clock struct {
+	name string
+	t    atomic.Int64
+}
+
 // New returns a simulation whose choices come from seed.
 func New(seed uint64) *Sim {
-	return &Sim{
-		clocks: map[string]int64{"main": 0},
-		cur:    "main",
+	main := &clock{name: "main"}
+	s := &Sim{
+		clocks: map[string]*clock{"main": main},
 		rng:    rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 	}
+	s.cur.Store(main)
+	return s
+}
+
+// newClock registers a thread's clock at time t. The caller holds mu.
+func (s *Sim) newClock(name string, t int64) *clock {
+	c := &clock{name: name}
+	c.t.Store(t)
+	s.clocks[name] = c
+	return c
 }
 
 // Now is the current thread's local time in virtual nanoseconds.
-func (s *Sim) Now() int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.clocks[s.cur]
+func (s *Sim) Now() int64 { return s.cur.Load().t.Load() }
+
+// Stamp is Now and Thread read together: what a trace event is stamped
+// with.
+func (s *Sim) Stamp() (int64, string) {
+	c := s.cur.Load()
+	return c.t.Load(), c.name
 }
 
 // Thread is the name of the simulated thread that is running.
-func (s *Sim) Thread() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cur
-}
+func (s *Sim) Thread() string { return s.cur.Load().name }
 
 // Start registers a thread started by the running one: its clock starts at
 // the starter's time (or stays where it is, if later), so it cannot act in
 // the past of whoever started it, whichever thread runs in between.
 func (s *Sim) Start(name string) {
 	s.mu.Lock()
-	if t := s.clocks[s.cur]; t > s.clocks[name] {
-		s.clocks[name] = t
+	t := s.cur.Load().t.Load()
+	if c := s.clocks[name]; c == nil {
+		if t > 0 {
+			s.newClock(name, t)
+		}
+	} else if t > c.t.Load() {
+		c.t.Store(t)
 	}
 	s.mu.Unlock()
 }
@@ -58,27 +81,34 @@ func (s *Sim) Start(name string) {
 // thread that never ran and was not Started begins at the previous running
 // thread's time.
 func (s *Sim) Switch(name string) string {
+	if c := s.cur.Load(); name == c.name {
+		return name // (a scenario statement switches to its thread each time)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	prev := s.cur
-	if _, ok := s.clocks[name]; !ok {
-		s.clocks[name] = s.clocks[prev]
+	prev := s.cur.Load()
+	c, ok := s.clocks[name]
+	if !ok {
+		c = s.newClock(name, prev.t.Load())
 	}
-	s.cur = name
-	return prev
+	s.cur.Store(c)
+	return prev.name
 }
 
 // ThreadTime is the local time of a thread (0 if it never ran).
 func (s *Sim) ThreadTime(name string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.clocks[name]
+	if c := s.clocks[name]; c != nil {
+		return c.t.Load()
+	}
+	return 0
 }
 
 // Charge spends ns of the running thread's time.
 func (s *Sim) Charge(ns int64) {
 	s.mu.Lock()
-	s.clocks[s.cur] += ns
+	s.cur.Load().t.Add(ns)
 	s.mu.Unlock()
 }
 
@@ -86,8 +116,8 @@ func (s *Sim) Charge(ns int64) {
 // t). It never moves a clock backwards.
 func (s *Sim) AdvanceTo(t int64) {
 	s.mu.Lock()
-	if t > s.clocks[s.cur] {
-		s.clocks[s.cur] = t
+	if c := s.cur.Load(); t > c.t.Load() {
+		c.t.Store(t)
 	}
 	s.mu.Unlock()
 }
@@ -121,9 +151,34 @@ func (s *Sim) NextAt() (at int64, ok bool) {
 // Poll runs every event due at or before the running thread's time, in time
 // order, each on its own thread at its own time.
 func (s *Sim) Poll() {
-	limit := s.Now()
+	// The running thread's time and the first look at the queue under one
+	// lock: most calls find nothing due.
+	s.mu.Lock()
+	limit := s.cur.Load().t.Load()
+	due := len(s.q) > 0 && s.q[0].at <= limit
+	s.mu.Unlock()
+	if !due {
+		return
+	}
 	for s.runNext(limit, true) {
 	}
+}
+
+// PollCharge is Poll then Charge(ns), with one lock round trip when nothing
+// is due (an API call's entry).
+func (s *Sim) PollCharge(ns int64) {
+	s.mu.Lock()
+	c := s.cur.Load()
+	limit := c.t.Load()
+	if len(s.q) == 0 || s.q[0].at > limit {
+		c.t.Add(ns)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	for s.runNext(limit, true) {
+	}
+	s.Charge(ns)
 }
 
 // Step runs the next queued event whatever its time, and reports whether there
@@ -152,12 +207,14 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 		return false
 	}
 	ev := heap.Pop(&s.q).(event)
-	prev := s.cur
-	prevT, had := s.clocks[ev.thread]
-	if !had || prevT < ev.at {
-		s.clocks[ev.thread] = ev.at
+	prev := s.cur.Load()
+	c, had := s.clocks[ev.thread]
+	if !had {
+		c = s.newClock(ev.thread, ev.at)
+	} else if c.t.Load() < ev.at {
+		c.t.Store(ev.at)
 	}
-	s.cur = ev.thread
+	s.cur.Store(c)
 	s.steps++
 	s.running++
 	s.mu.Unlock()
@@ -165,7 +222,7 @@ func (s *Sim) runNext(limit int64, bounded bool) bool {
 	ev.fn()
 
 	s.mu.Lock()
-	s.cur = prev
+	s.cur.Store(prev)
 	s.running--
 	s.mu.Unlock()
 	return true

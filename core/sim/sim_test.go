@@ -105,3 +105,28 @@ func TestStartedThreadBeginsAtItsStarter(t *testing.T) {
 		t.Fatalf("an unstarted thread begins at %d, want idle's 0", got)
 	}
 }
+
+// TestPollCharge: PollCharge is Poll then Charge — due events run first, at
+// their own times, and the charge lands on the running thread afterwards.
+func TestPollCharge(t *testing.T) {
+	s := New(1)
+	s.Charge(10)
+	var ran []int64
+	s.Schedule(5, "gpu0", func() { ran = append(ran, s.Now()) })
+	s.Schedule(20, "gpu0", func() { ran = append(ran, s.Now()) })
+	s.PollCharge(3)
+	if len(ran) != 1 || ran[0] != 5 {
+		t.Fatalf("events run %v, want the one due at 5", ran)
+	}
+	if now := s.Now(); now != 13 {
+		t.Fatalf("now %d after PollCharge(3) at 10, want 13", now)
+	}
+	s.PollCharge(10) // nothing due at 13: charged at once
+	if now := s.Now(); now != 23 || len(ran) != 1 {
+		t.Fatalf("now %d, events %v; want 23 and the event at 20 still queued", now, ran)
+	}
+	s.PollCharge(0)
+	if len(ran) != 2 || ran[1] != 20 {
+		t.Fatalf("events run %v, want the one at 20 now", ran)
+	}
+}

@@ -44,6 +44,7 @@ type Recorder struct {
 	dropped uint64 // events dropped from the front so far
 	now     func() int64
 	thread  func() string
+	stamp   func() (int64, string) // now and thread in one call (SetStamp)
 	line    int
 	open    map[string]*callStack // thread -> its open calls
 	lastTh  string                // the thread of the last event and
@@ -99,11 +100,24 @@ type shape struct {
 	kind                                     Kind
 }
 
-// shapeSlot is a cheap hash of a shape for Recorder.recent.
-func shapeSlot(sh *shape) int {
-	h := uint(len(sh.name))*31 + uint(sh.kind)*7 + uint(sh.layer)*3 + uint(sh.from) + uint(len(sh.obj))*17 + uint(len(sh.handle))*5 + uint(len(sh.thread))*11 + uint(len(sh.ctx))*13
-	if n := len(sh.name); n > 0 {
-		h += uint(sh.name[n-1])*19 + uint(sh.name[n/2])*23
+// sameShape says whether e has shape a, comparing the strings' pointers
+// first: an event's strings are mostly the same constants as the cached
+// shape's.
+func sameShape(a *shape, e *Event) bool {
+	return a.from == e.From && a.layer == e.Layer && a.kind == e.Kind && sameStr(a.name, e.Name) &&
+		sameStr(a.thread, e.Thread) && sameStr(a.ctx, e.Ctx) && sameStr(a.obj, e.Obj) &&
+		sameStr(a.handle, e.Handle) && sameStr(a.hr, e.HR) && sameStr(a.rule, e.Rule)
+}
+
+func sameStr(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b) || a == b)
+}
+
+// shapeSlot is a cheap hash of an event's shape for Recorder.recent.
+func shapeSlot(e *Event) int {
+	h := uint(len(e.Name))*31 + uint(e.Kind)*7 + uint(e.Layer)*3 + uint(e.From) + uint(len(e.Obj))*17 + uint(len(e.Handle))*5 + uint(len(e.Thread))*11 + uint(len(e.Ctx))*13
+	if n := len(e.Name); n > 0 {
+		h += uint(e.Name[n-1])*19 + uint(e.Name[n/2])*23
 	}
 	return int(h % 64)
 }
@@ -118,6 +132,14 @@ type openCall struct{ seq, parent uint64 }
 // thread().
 func NewRecorder(now func() int64, thread func() string) *Recorder {
 	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}}
+}
+
+// SetStamp makes fn stamp events with time and thread in one call instead of
+// now() and thread() (a simulation reads both under one lock).
+func (r *Recorder) SetStamp(fn func() (int64, string)) {
+	r.mu.Lock()
+	r.stamp = fn
+	r.mu.Unlock()
 }
 
 // SetLimit bounds the events held in memory to n (n <= 0: unbounded), as a
@@ -215,11 +237,19 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	r.seq++
 	e.Seq = r.seq
-	if r.now != nil {
-		e.T = r.now()
-	}
-	if e.Thread == "" && r.thread != nil {
-		e.Thread = r.thread()
+	if r.stamp != nil {
+		t, th := r.stamp()
+		e.T = t
+		if e.Thread == "" {
+			e.Thread = th
+		}
+	} else {
+		if r.now != nil {
+			e.T = r.now()
+		}
+		if e.Thread == "" && r.thread != nil {
+			e.Thread = r.thread()
+		}
 	}
 	if e.Line == 0 {
 		e.Line = r.line
@@ -241,11 +271,12 @@ func (r *Recorder) Emit(e Event) uint64 {
 	}
 	r.store(&e)
 	if len(r.subs) > 0 {
+		// (r.cur keeps the last event's strings until the next: not
+		// cleared, one copy less per event)
 		r.cur = e
 		for _, fn := range r.subs {
 			fn(&r.cur)
 		}
-		r.cur = Event{}
 	}
 	seq := e.Seq
 	r.mu.Unlock()
@@ -270,13 +301,13 @@ func (r *Recorder) store(e *Event) {
 	}
 	c := r.chunks[ci-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
-	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
-		from: e.From, layer: e.Layer, kind: e.Kind}
 	// A direct-mapped cache in front of the map: comparing strings that
 	// are mostly the same constants costs less than hashing seven of them.
-	slot := shapeSlot(&sh)
+	slot := shapeSlot(e)
 	id := r.recent[slot]
-	if int(id) >= len(r.shapes) || r.shapes[id] != sh {
+	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], e) {
+		sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
+			from: e.From, layer: e.Layer, kind: e.Kind}
 		var ok bool
 		id, ok = r.shapeID[sh]
 		if !ok {
@@ -338,15 +369,19 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	c := r.chunks[pos>>chunkBits-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
 	sh := &r.shapes[rc.shape]
-	*e = Event{Seq: seq, T: rc.t, Thread: sh.thread, From: sh.from, Layer: sh.layer, Kind: sh.kind, Name: sh.name,
-		Ctx: sh.ctx, Obj: sh.obj, Handle: sh.handle, HR: sh.hr, Rule: sh.rule, Line: int(rc.line)}
+	// Field by field: *e = Event{...} builds the event aside and copies it.
+	e.Seq, e.T, e.Line = seq, rc.t, int(rc.line)
+	e.Thread, e.Name, e.Ctx, e.Obj, e.Handle, e.HR, e.Rule = sh.thread, sh.name, sh.ctx, sh.obj, sh.handle, sh.hr, sh.rule
+	e.From, e.Layer, e.Kind = sh.from, sh.layer, sh.kind
 	switch rc.parent {
 	case 0:
+		e.Parent = 0
 	case farParent:
 		e.Parent = r.far[seq]
 	default:
 		e.Parent = seq - uint64(rc.parent)
 	}
+	e.Fence, e.DMA, e.Msg, e.Args = 0, 0, "", ""
 	if rc.flags == 0 && rc.msg == 0 && rc.args == 0 {
 		return
 	}
@@ -388,6 +423,13 @@ func (r *Recorder) Len() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return int(r.seq)
+}
+
+// LenDropped is Len and Dropped read together, under one lock.
+func (r *Recorder) LenDropped() (int, uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return int(r.seq), r.dropped
 }
 
 // Dropped is the number of old events the ring has dropped.
@@ -441,7 +483,11 @@ func (r *Recorder) appendSince(dst []Event, after uint64, limit int) []Event {
 		dst = make([]Event, 0, n)
 	}
 	for s := from; s < from+n; s++ {
-		dst = append(dst, Event{})
+		if len(dst) < cap(dst) {
+			dst = dst[:len(dst)+1] // decode sets every field: no zeroing first
+		} else {
+			dst = append(dst, Event{})
+		}
 		r.decode(s, &dst[len(dst)-1])
 	}
 	return dst

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -339,5 +340,34 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	}
 	if last.Msg != "text" || last.Args != "a=1" || last.Fence != 3 || last.DMA != 4 || len(buf) != 40 {
 		t.Errorf("read back %+v, %d events", last, len(buf))
+	}
+}
+
+// TestDecodeOverwritesEveryField: AppendSince reuses dst's capacity without
+// zeroing it, so decoding must set every field of Event (a field added
+// later and forgotten in decode fails here).
+func TestDecodeOverwritesEveryField(t *testing.T) {
+	r := NewRecorder(func() int64 { return 7 }, func() string { return "main" })
+	r.Emit(Event{Layer: Runtime, Kind: Call, Name: "Draw"})
+	r.Emit(Event{Layer: Runtime, Kind: Return, Name: "Draw", Fence: 3, DMA: 4, Msg: "m", Args: "a=1"})
+	want := r.Events()
+	junk := Event{}
+	rv := reflect.ValueOf(&junk).Elem()
+	for i := range rv.NumField() {
+		switch f := rv.Field(i); f.Kind() {
+		case reflect.String:
+			f.SetString("junk")
+		case reflect.Uint64, reflect.Uint8:
+			f.SetUint(99)
+		case reflect.Int64, reflect.Int:
+			f.SetInt(99)
+		default:
+			t.Fatalf("field %s of kind %s: teach this test", rv.Type().Field(i).Name, f.Kind())
+		}
+	}
+	dst := []Event{junk, junk}
+	got := r.AppendSince(dst[:0], 0, 0)
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("decoded over a used slice:\n%+v\nwant\n%+v", got, want)
 	}
 }

@@ -33,21 +33,28 @@ type asyncState struct {
 	kdev     map[string]string // kernel device handle -> device name
 	devices  map[string]bool   // device names
 	objDev   map[string]string // object name -> its device
+	emptyKey bool              // kdev or devices has the key ""
 	removed  map[string]bool   // devices removed whose removal no call has reported yet
-	openRoot map[string]uint64 // thread -> the API call in progress
 	sawRm    map[uint64]bool   // API calls in whose tree a removal was reported
+	// (per thread: thState.openRoot, the API call in progress)
 }
 
-// canReportRemoval lists the API calls that return an HRESULT and must
+// canReportRemoval says whether an API call returns an HRESULT and must
 // return DXGI_ERROR_DEVICE_REMOVED on a removed device.
-var canReportRemoval = map[string]bool{"Present": true, "Map": true, "GetData": true, "FinishCommandList": true}
+func canReportRemoval(name string) bool {
+	switch name {
+	case "Present", "Map", "GetData", "FinishCommandList":
+		return true
+	}
+	return false
+}
 
 func (v *Verifier) async(e *trace.Event) []Violation {
 	s := &v.as
 	if s.preds == nil {
 		*s = asyncState{preds: map[uint64][]uint64{}, finished: map[uint64]bool{}, kdev: map[string]string{},
 			devices: map[string]bool{}, objDev: map[string]string{}, removed: map[string]bool{},
-			openRoot: map[string]uint64{}, sawRm: map[uint64]bool{}}
+			sawRm: map[uint64]bool{}}
 	}
 	var out []Violation
 	switch {
@@ -72,19 +79,24 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 	// ERR-ASYNC
 	case e.Kind == trace.Call && e.Name == "DxgkDdiCreateDevice":
 		s.kdev[e.Handle], s.devices[e.Obj] = e.Obj, true
+		s.emptyKey = s.emptyKey || e.Handle == "" || e.Obj == ""
 	case e.Kind == trace.Message && e.Name == "DeviceRemoved":
 		s.removed[e.Obj] = true
 	}
 	if e.Parent == 0 && e.From == trace.App && e.Layer == trace.Runtime {
 		switch e.Kind {
 		case trace.Call:
-			s.openRoot[e.Thread] = e.Seq
+			v.ths.of(e.Thread).openRoot = e.Seq
 		case trace.Return:
-			root := s.openRoot[e.Thread]
-			delete(s.openRoot, e.Thread)
-			saw := s.sawRm[root]
-			delete(s.sawRm, root)
-			if !canReportRemoval[e.Name] {
+			t := v.ths.of(e.Thread)
+			root := t.openRoot
+			t.openRoot = 0
+			saw := false
+			if len(s.sawRm) > 0 {
+				saw = s.sawRm[root]
+				delete(s.sawRm, root)
+			}
+			if !canReportRemoval(e.Name) {
 				break
 			}
 			ok := e.HR == "S_OK" || e.HR == "S_FALSE"
@@ -103,12 +115,18 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 	}
 	if e.Parent != 0 {
 		if e.Kind == trace.Return && (e.HR == "D3DDDIERR_DEVICEREMOVED" || e.HR == "STATUS_DEVICE_REMOVED") {
-			s.sawRm[s.openRoot[e.Thread]] = true
+			s.sawRm[v.ths.of(e.Thread).openRoot] = true
 		}
 		dev := ""
 		switch {
 		case e.Layer == trace.Runtime && strings.HasPrefix(e.Name, "pfn") && s.devices[e.Obj]:
 			dev = e.Obj
+		case e.Args == "":
+			// No dev= or device= argument: Arg says "", a name only a
+			// DxgkDdiCreateDevice without handle or name can have given.
+			if s.emptyKey && !s.devices[""] {
+				dev = s.kdev[""]
+			}
 		case s.devices[Arg(e.Args, "dev")]:
 			dev = Arg(e.Args, "dev")
 		case s.kdev[Arg(e.Args, "device")] != "":

@@ -51,8 +51,10 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	call, ret := e.Kind == trace.Call, e.Kind == trace.Return
 	umd := e.Layer == trace.UMD
 
-	// CL-FINISH: collect the DDIs inside each FinishCommandList.
-	if call && umd {
+	// CL-FINISH: collect the DDIs inside each FinishCommandList. (Only
+	// while one is open: its Call put it in finishing, and its Return,
+	// which follows every event inside it, takes it out.)
+	if call && umd && len(c.finishing) > 0 {
 		for p := v.parent(e); p != nil; p = v.parent(p) {
 			if p.Name == "FinishCommandList" && p.Layer == trace.Runtime && p.Kind == trace.Call {
 				// (an immediate-context Destroy* here frees an object the

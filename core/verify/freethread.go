@@ -23,8 +23,8 @@ var hctxCallbacks = map[string]bool{
 
 type ftState struct {
 	notFree bool                      // the driver does not report D3D11DDICAPS_FREETHREADED
-	ddis    map[string][]string       // thread -> open DDI calls (not CalcPrivate*)
 	hctx    map[string]map[string]int // HCONTEXT (its device) -> thread -> open callbacks on it
+	// (per thread: thState.ddis, its open DDI calls but CalcPrivate*)
 }
 
 // calcDDI says whether a DDI is one seed 000 makes free-threaded even
@@ -48,8 +48,8 @@ func otherThreads[T any](open map[string]T, th string, busy func(T) bool) []stri
 
 func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	f := &v.ft
-	if f.ddis == nil {
-		f.ddis, f.hctx = map[string][]string{}, map[string]map[string]int{}
+	if f.hctx == nil {
+		f.hctx = map[string]map[string]int{}
 	}
 	var out []Violation
 	isDDI := e.Layer == trace.UMD && e.From == trace.Runtime
@@ -62,16 +62,17 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// ones, rule FT-CALC).
 	case e.Kind == trace.Call && isDDI && !calcDDI(e.Name):
 		if f.notFree {
-			others := otherThreads(f.ddis, e.Thread, func(s []string) bool { return len(s) > 0 })
+			others := otherThreads(v.ths.m, e.Thread, func(s *thState) bool { return len(s.ddis) > 0 })
 			if len(others) > 0 {
-				t := others[0]
-				out = append(out, v.violation("FT-CAP", e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, t, f.ddis[t][len(f.ddis[t])-1]))
+				t := v.ths.of(others[0])
+				out = append(out, v.violation("FT-CAP", e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, others[0], t.ddis[len(t.ddis)-1]))
 			}
 		}
-		f.ddis[e.Thread] = append(f.ddis[e.Thread], e.Name)
+		t := v.ths.of(e.Thread)
+		t.ddis = append(t.ddis, e.Name)
 	case e.Kind == trace.Return && isDDI && !calcDDI(e.Name):
-		if s := f.ddis[e.Thread]; len(s) > 0 {
-			f.ddis[e.Thread] = s[:len(s)-1]
+		if t := v.ths.of(e.Thread); len(t.ddis) > 0 {
+			t.ddis = t.ddis[:len(t.ddis)-1]
 		}
 
 	// FT-HCTX: one thread at a time inside the HCONTEXT callbacks of one

@@ -18,9 +18,6 @@ func (v *Verifier) rootCall(e *trace.Event) *trace.Event {
 }
 
 func (v *Verifier) callbacks(e *trace.Event) []Violation {
-	if v.blame == nil {
-		v.blame = map[string]string{}
-	}
 	var out []Violation
 	switch {
 	// FT-PRESENT: pfnPresentCb only during PresentDXGI.
@@ -50,10 +47,11 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 		}
 	// ERR-APP: who the debug layer blames.
 	case e.Kind == trace.Return && e.Layer == trace.UMD && (e.HR == "D3DDDIERR_APPLICATIONERROR" || e.HR == "E_INVALIDARG"):
-		v.blame[e.Thread] = e.HR
-	case e.Kind == trace.Message && e.Layer == trace.Runtime && v.blame[e.Thread] != "":
-		hr := v.blame[e.Thread]
-		delete(v.blame, e.Thread)
+		v.ths.of(e.Thread).blame = e.HR
+	case e.Kind == trace.Message && e.Layer == trace.Runtime && v.ths.of(e.Thread).blame != "":
+		t := v.ths.of(e.Thread)
+		hr := t.blame
+		t.blame = ""
 		app := strings.HasPrefix(e.Msg, "D3D11 ERROR")
 		if hr == "D3DDDIERR_APPLICATIONERROR" && !app {
 			out = append(out, v.violation("ERR-APP", e, "the driver returned D3DDDIERR_APPLICATIONERROR but the debug layer did not blame the application: %q", e.Msg))
@@ -62,7 +60,51 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 			out = append(out, v.violation("ERR-APP", e, "the driver returned E_INVALIDARG (its own error) but the debug layer blamed the application: %q", e.Msg))
 		}
 	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.From == trace.App:
-		delete(v.blame, e.Thread)
+		v.ths.of(e.Thread).blame = ""
 	}
 	return out
+}
+
+// thState is what the rules follow per simulated thread. One struct found
+// once per event instead of a map per rule keyed by the thread's name
+// (issue 8: those look-ups were most of the verifier's time per Draw).
+type thState struct {
+	// AM-SUBMIT, AM-BALANCE, AM-DC (amortize.go)
+	submits   int    // immediate-context submissions since the last amortized call
+	lastAt    int64  // time of the last amortized call
+	work      bool   // immediate-context DDI work since then
+	lastWasAm bool   // no DDI since the last amortized call
+	drawAt    int64  // entry time of the Draw the thread is in
+	busyAt    int64  // entry of the first immediate-context DDI since the last amortized call
+	execute   *execN // the CommandListExecute the thread is in
+	// ERR-ASYNC (async.go)
+	openRoot uint64 // the API call in progress
+	// FT-CAP (freethread.go)
+	ddis []string // open DDI calls (not CalcPrivate*)
+	// ERR-APP (callbacks)
+	blame string // the error a DDI just returned
+}
+
+// threads finds a thread's state; most events follow one on the same
+// thread, whose name is the same interned string (a pointer compare).
+type threads struct {
+	m        map[string]*thState
+	lastName string
+	last     *thState
+}
+
+func (t *threads) of(name string) *thState {
+	if t.last != nil && name == t.lastName {
+		return t.last
+	}
+	s := t.m[name]
+	if s == nil {
+		if t.m == nil {
+			t.m = map[string]*thState{}
+		}
+		s = &thState{}
+		t.m[name] = s
+	}
+	t.lastName, t.last = name, s
+	return s
 }

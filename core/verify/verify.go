@@ -91,9 +91,16 @@ type Verifier struct {
 	rec  *trace.Recorder
 	next uint64 // seq of the last event read
 	vs   []Violation
-	buf  []trace.Event  // Poll's batch, reused
-	par  [8]trace.Event // parent's results, reused in turn
-	parN int
+	// Poll's batch, decoded under one lock into this array (no allocation,
+	// nothing to zero per statement); parent finds an event's enclosing
+	// calls here first, without the recorder's lock and a decode.
+	batch [pollBatch]trace.Event
+	cur   []trace.Event  // the batch being checked (a slice of batch)
+	par   [8]trace.Event // parent's results, reused in turn
+	parN  int
+	ths   threads // per-thread state (threads.go)
+	names names   // the checks each name goes to (dispatch.go)
+	all   bool    // every event to every check (SetDispatch)
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -111,14 +118,13 @@ type Verifier struct {
 	// LIFE-DANGLING state
 	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
 
-	cl    clState           // CLS-* and CL-* rules
-	am    amState           // AM-* rules
-	dd    ddState           // DD-* rules
-	exec  execState         // CL-EXEC
-	blame map[string]string // ERR-APP: thread -> the error a DDI just returned
-	as    asyncState        // ASYNC-SAME, ERR-ASYNC (async.go)
-	ft    ftState           // FT-CAP, FT-CALC, FT-HCTX, FT-ALLOC, FT-TABLE
-	sync  syncState         // DD-SYNC
+	cl   clState    // CLS-* and CL-* rules
+	am   amState    // AM-* rules
+	dd   ddState    // DD-* rules
+	exec execState  // CL-EXEC
+	as   asyncState // ASYNC-SAME, ERR-ASYNC (async.go)
+	ft   ftState    // FT-CAP, FT-CALC, FT-HCTX, FT-ALLOC, FT-TABLE
+	sync syncState  // DD-SYNC
 }
 
 // New returns a verifier reading rec from its first event.
@@ -128,6 +134,10 @@ func New(rec *trace.Recorder) *Verifier {
 		renders: map[uint64]string{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
 }
 
+// SetDispatch(false) sends every event to every check, as before issue 8's
+// dispatch (dispatch.go); the violations found are the same (tests compare).
+func (v *Verifier) SetDispatch(on bool) { v.all = !on }
+
 // Violations returns what was found so far.
 func (v *Verifier) Violations() []Violation { return v.vs }
 
@@ -135,15 +145,15 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
 	for {
-		// In batches decoded under one lock into an array on the stack: no
-		// allocation and no write barrier per event (issue 8). The ring may
-		// have dropped some: go by seq.
-		var batch [pollBatch]trace.Event
-		evs := v.rec.AppendSince(batch[:0], v.next, pollBatch)
+		// In batches decoded under one lock into the verifier's array: no
+		// allocation per event (issue 8). The ring may have dropped some:
+		// go by seq.
+		evs := v.rec.AppendSince(v.batch[:0], v.next, pollBatch)
 		if len(evs) == 0 {
 			return
 		}
 		v.next = evs[len(evs)-1].Seq
+		v.cur = evs
 		var found []Violation
 		for i := range evs {
 			if evs[i].Kind == trace.Violation {
@@ -151,6 +161,7 @@ func (v *Verifier) Poll() {
 			}
 			found = appendAll(found, v.event(&evs[i]))
 		}
+		v.cur = nil
 		for _, f := range found {
 			v.vs = append(v.vs, f)
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
@@ -186,6 +197,58 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 	var out []Violation
 	call := e.Kind == trace.Call
 	ret := e.Kind == trace.Return
+	m := v.checks(e) // dispatch.go
+	if m&ckFlow != 0 {
+		out = v.flow(e, call, ret)
+	}
+	if ret && m&ckClose != 0 {
+		out = appendAll(out, v.closeCall(e))
+	}
+	if m&ckMapHazard != 0 {
+		out = appendAll(out, v.mapHazard(e))
+	}
+	if m&ckDangling != 0 {
+		out = appendAll(out, v.dangling(e))
+	}
+	if m&ckCL2 != 0 {
+		out = appendAll(out, v.commandLists2(e))
+	}
+	if m&ckCLExec != 0 {
+		out = appendAll(out, v.commandListExec(e))
+	}
+	if m&ckSizes != 0 {
+		out = appendAll(out, v.sizes(e))
+	}
+	if m&ckCL != 0 {
+		out = appendAll(out, v.commandLists(e))
+	}
+	if m&ckAm != 0 {
+		out = appendAll(out, v.amortize(e))
+	}
+	if m&ckDestroy != 0 {
+		out = appendAll(out, v.destruction(e))
+	}
+	if m&ckCallbacks != 0 {
+		out = appendAll(out, v.callbacks(e))
+	}
+	if m&ckAsync != 0 {
+		out = appendAll(out, v.async(e))
+	}
+	if m&ckFT != 0 {
+		out = appendAll(out, v.freeThreading(e))
+	}
+	if m&ckSync != 0 {
+		out = appendAll(out, v.syncDestroy(e))
+	}
+	if m&ckFlow != 0 {
+		out = appendAll(out, v.flowLate(e, call))
+	}
+	return out
+}
+
+// flow checks WDDM-FLOW's steps.
+func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
+	var out []Violation
 	switch {
 	// WDDM-FLOW, steps 1-3: DxgkDdiCreateDevice before the UMD's CreateDevice,
 	// pfnCreateContextCb inside it.
@@ -239,21 +302,13 @@ func (v *Verifier) event(e *trace.Event) []Violation {
 			v.interrupts[e.Parent] |= bit
 		}
 	}
-	if ret {
-		out = appendAll(out, v.closeCall(e))
-	}
-	out = appendAll(out, v.mapHazard(e))
-	out = appendAll(out, v.dangling(e))
-	out = appendAll(out, v.commandLists2(e))
-	out = appendAll(out, v.commandListExec(e))
-	out = appendAll(out, v.sizes(e))
-	out = appendAll(out, v.commandLists(e))
-	out = appendAll(out, v.amortize(e))
-	out = appendAll(out, v.destruction(e))
-	out = appendAll(out, v.callbacks(e))
-	out = appendAll(out, v.async(e))
-	out = appendAll(out, v.freeThreading(e))
-	out = appendAll(out, v.syncDestroy(e))
+	return out
+}
+
+// flowLate checks WDDM-FULL and follows WDDM-ISOLATE, after the other
+// checks.
+func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
+	var out []Violation
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
@@ -371,10 +426,16 @@ func foreignAllocs(args string) string {
 // parent returns the event's enclosing call (nil at top level, or when the
 // trace ring dropped it). The event is decoded into one of 8 slots used in
 // turn, so nothing is allocated: a pointer stays valid for the next 7 calls
-// (callers hold at most two at once).
+// (callers hold at most two at once). A parent in the batch being checked
+// is that batch's event, valid until the next batch.
 func (v *Verifier) parent(e *trace.Event) *trace.Event {
 	if e.Parent == 0 {
 		return nil
+	}
+	// Most parents are in the batch being checked (a Draw's DDI call and
+	// its API call come from one statement): the same event At decodes.
+	if n := len(v.cur); n > 0 && e.Parent >= v.cur[0].Seq && e.Parent <= v.cur[n-1].Seq {
+		return &v.cur[e.Parent-v.cur[0].Seq]
 	}
 	p, ok := v.rec.At(e.Parent)
 	if !ok {
