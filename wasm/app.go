@@ -98,9 +98,16 @@ func (a *app) source() string {
 	return string(a.src)
 }
 
-// stepLocked runs up to n API calls of the loaded run. A panic in the
-// simulator becomes a failure of the run, never a dead page.
+// stepLocked runs up to n API calls of the loaded run, guarded by
+// guardLocked.
 func (a *app) stepLocked(n int) (done bool) {
+	return a.guardLocked(func() bool { return a.run.Step(n) })
+}
+
+// guardLocked runs f on the loaded run unless there is none or it crashed,
+// and reports whether the run is done. A panic in the simulator becomes a
+// failure of the run (a.crash), never a dead page.
+func (a *app) guardLocked(f func() bool) (done bool) {
 	if a.run == nil || a.crash != "" {
 		return true
 	}
@@ -111,29 +118,21 @@ func (a *app) stepLocked(n int) (done bool) {
 		}
 	}()
 	a.gen++
-	return a.run.Step(n)
+	return f()
 }
 
 // sliceLocked runs one slice of at most calls API calls (and
 // sliceStatements statements, and the page clock's sliceMillis). A panic
-// in the simulator becomes a failure of the run, as in stepLocked.
+// in the simulator becomes a failure of the run (guardLocked).
 func (a *app) sliceLocked(calls int) (done bool) {
-	if a.run == nil || a.crash != "" {
-		return true
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
-			done = true
+	return a.guardLocked(func() bool {
+		l := scenario.SliceLimits{Calls: calls, Statements: sliceStatements}
+		if a.clock != nil {
+			l.Over = a.clock()
 		}
-	}()
-	a.gen++
-	l := scenario.SliceLimits{Calls: calls, Statements: sliceStatements}
-	if a.clock != nil {
-		l.Over = a.clock()
-	}
-	_, done = a.run.Slice(l)
-	return done
+		_, done := a.run.Slice(l)
+		return done
+	})
 }
 
 // step runs up to n API calls and stops playing.
@@ -203,6 +202,8 @@ func (a *app) pause() {
 type runner struct {
 	a      *app
 	cancel uint64
+	frame  bool   // runFrame: finished after the next Present
+	seen   uint64 // frame: the last seq looked at for a Present
 }
 
 // startRun begins a run() call.
@@ -210,6 +211,21 @@ func (a *app) startRun() *runner {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return &runner{a: a, cancel: a.cancel}
+}
+
+// startFrame begins a runFrame() call: step frame in slices, so a frame of
+// many or heavy calls does not hold the page (stepFrame runs in one JS
+// call). Like a step, it stops playing and ends other runners.
+func (a *app) startFrame() *runner {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.playing = false
+	a.cancel++
+	r := &runner{a: a, cancel: a.cancel, frame: true}
+	if a.run != nil {
+		r.seen = uint64(a.run.Recorder().Len()) // the last seq
+	}
+	return r
 }
 
 // slice runs one slice. It reports whether the runner is finished, and the
@@ -220,6 +236,17 @@ func (r *runner) slice() (scenario.Summary, bool) {
 	defer a.mu.Unlock()
 	if a.cancel != r.cancel || a.run == nil {
 		return a.summaryLocked(), true
+	}
+	if r.frame {
+		var over func() bool
+		if a.clock != nil {
+			over = a.clock()
+		}
+		left := sliceStatements
+		if presented, done := a.toPresentLocked(&r.seen, &left, sliceCalls, over); presented || done {
+			return a.summaryLocked(), true
+		}
+		return scenario.Summary{}, false
 	}
 	if a.sliceLocked(sliceCalls) {
 		a.playing = false
@@ -423,21 +450,16 @@ const (
 
 // stepCallLocked runs statements up to and including the next API call, at
 // most *left of them, and takes what it ran off *left. A panic becomes a
-// failure of the run, as in stepLocked.
+// failure of the run (guardLocked).
 func (a *app) stepCallLocked(left *int) (done bool) {
-	if a.run == nil || a.crash != "" || *left <= 0 {
+	if *left <= 0 {
 		return true
 	}
-	defer func() {
-		if p := recover(); p != nil {
-			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
-			done = true
-		}
-	}()
-	a.gen++
-	n, done := a.run.Slice(scenario.SliceLimits{Calls: 1, Statements: *left})
-	*left -= n
-	return done
+	return a.guardLocked(func() bool {
+		n, done := a.run.Slice(scenario.SliceLimits{Calls: 1, Statements: *left})
+		*left -= n
+		return done
+	})
 }
 
 // stepFrame runs API calls up to and including the next Present (or until
@@ -452,22 +474,34 @@ func (a *app) stepFrame() scenario.Summary {
 	if a.run == nil {
 		return a.summaryLocked()
 	}
-	rec := a.run.Recorder()
-	seen := uint64(rec.Len()) // the last seq
+	seen := uint64(a.run.Recorder().Len()) // the last seq
 	left := maxStepStatements
-	for i := 0; i < maxStepCalls; i++ {
-		if a.stepCallLocked(&left) {
-			break
+	a.toPresentLocked(&seen, &left, maxStepCalls, nil)
+	return a.summaryLocked()
+}
+
+// toPresentLocked runs statements, one API call at a time, until an
+// application Present has run after seq *seen (presented), the run ends
+// (done), or maxCalls calls, *left statements or over (when not nil) end
+// this turn first. *seen and *left carry over to the next turn.
+func (a *app) toPresentLocked(seen *uint64, left *int, maxCalls int, over func() bool) (presented, done bool) {
+	rec := a.run.Recorder()
+	for range maxCalls {
+		if a.stepCallLocked(left) {
+			return false, *left > 0 || a.crash != ""
 		}
-		evs := rec.Since(seen)
-		seen = max(seen, lastSeq(evs))
+		evs := rec.Since(*seen)
+		*seen = max(*seen, lastSeq(evs))
 		if slices.ContainsFunc(evs, func(e trace.Event) bool {
 			return e.From == trace.App && e.Kind == trace.Call && e.Name == "Present"
 		}) {
+			return true, false
+		}
+		if over != nil && over() {
 			break
 		}
 	}
-	return a.summaryLocked()
+	return false, false
 }
 
 // lastSeq is the seq of the last of evs (0 when none).

@@ -26,6 +26,7 @@ package main
 //	                         as columns (wasm/columns.go); after = 0 starts a new string table
 //	inspect()             -> the Command lists and Handles views' model (wasm/inspect.go)
 //	stepFrame()           -> summary after the next Present
+//	runFrame()            -> Promise of that summary, run in slices like run() (the Step frame button)
 //	stepToLine(n)         -> summary once scenario line n's call has run
 //	restart()             -> reload the loaded scenario (paused at its start)
 //	setSpeed(n)           API calls per canvas tick while playing (0: as fast as slices go)
@@ -189,6 +190,7 @@ func installBridge(a *app) *bridge {
 		return js.Global().Get("JSON").Call("parse", string(a.inspect()))
 	})
 	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
+	b.fn("runFrame", func(args []js.Value) any { return b.runSlices(a.startFrame(), "runFrame") })
 	b.fn("stepToLine", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {
 			return b.summaryJS(a.summary())
@@ -295,8 +297,11 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 // done (or cancelled by load, pause or step). Each slice runs in a task of
 // its own (later): between two, the event loop runs whatever else is
 // queued — input, the panel's poll, the canvas's frame.
-func (b *bridge) run() js.Value {
-	r := b.a.startRun()
+func (b *bridge) run() js.Value { return b.runSlices(b.a.startRun(), "run") }
+
+// runSlices answers a Promise resolved with the summary when r is finished,
+// running one slice of r per task (later).
+func (b *bridge) runSlices(r *runner, name string) js.Value {
 	var executor js.Func
 	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
 		resolve, reject := args[0], args[1]
@@ -304,7 +309,7 @@ func (b *bridge) run() js.Value {
 		turn = func() {
 			defer func() {
 				if p := recover(); p != nil {
-					reject.Invoke(js.Global().Get("Error").New(fmt.Sprintf("d3dsim.run: internal error: %v", p)))
+					reject.Invoke(js.Global().Get("Error").New(fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)))
 				}
 			}()
 			if s, done := r.slice(); done {

@@ -319,3 +319,61 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("check: %v", err)
 	}
 }
+
+// TestRunFrameInSlices: runFrame (the Step frame button) stops where
+// stepFrame stops, with the same events, but in slices: a frame of more
+// calls than a slice holds takes several, and the page gets turns between
+// them. A pause ends it.
+func TestRunFrameInSlices(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=64 Height=64\n" +
+		"repeat 5000 {\n  imm.Flush\n}\nsc.Present 0\nrepeat 3 {\n  imm.Flush\n}\nsc.Present 0\n"
+	frame := func(a *app) (scenario.Summary, int) {
+		r := a.startFrame()
+		for n := 1; n < 1e6; n++ {
+			if s, done := r.slice(); done {
+				return s, n
+			}
+		}
+		t.Fatal("runFrame never finished")
+		return scenario.Summary{}, 0
+	}
+	sliced, whole := &app{}, &app{}
+	for _, a := range []*app{sliced, whole} {
+		if err := a.load([]byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, want := range []struct{ frames, minSlices, maxSlices int }{
+		{1, 3, 3}, // 5,002 calls: slices of sliceCalls (2,000)
+		{2, 1, 1},
+	} {
+		s, n := frame(sliced)
+		w := whole.stepFrame()
+		if n < want.minSlices || n > want.maxSlices {
+			t.Errorf("frame %d: %d slices, want %d..%d", i+1, n, want.minSlices, want.maxSlices)
+		}
+		if s.Steps != w.Steps || s.Events != w.Events || s.Done != w.Done {
+			t.Fatalf("frame %d: runFrame %+v, stepFrame %+v", i+1, s, w)
+		}
+		if got := sliced.run.Events(); lastAPILine(got) != 6 && i == 0 {
+			t.Errorf("frame 1 stopped after line %d, want the Present on line 6", lastAPILine(got))
+		}
+	}
+	if s, _ := frame(sliced); !s.Done {
+		t.Fatalf("the third runFrame runs to the end: %+v", s)
+	}
+
+	// A pause (or a load, or a step) ends a runFrame in progress.
+	a := &app{}
+	if err := a.load([]byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	r := a.startFrame()
+	if _, done := r.slice(); done {
+		t.Fatal("finished after one slice")
+	}
+	a.pause()
+	if s, done := r.slice(); !done || s.Steps != sliceCalls {
+		t.Fatalf("after pause: done %v, %d steps, want it ended at %d", done, s.Steps, sliceCalls)
+	}
+}

@@ -314,9 +314,18 @@ function stepCall() {
   selectLastCall();
 }
 
-function stepFrame() {
+// stepFrame runs to the next Present in slices (sim.runFrame), so a frame of
+// many or heavy calls leaves the page responsive; Pause (or another step or
+// load) ends it early. The Play button reads Pause meanwhile (runPending).
+async function stepFrame() {
   if (!ensureLoaded()) return;
-  sim.stepFrame();
+  runPending++;
+  poll();
+  try {
+    await sim.runFrame();
+  } finally {
+    runPending--;
+  }
   poll();
   selectLastCall();
 }

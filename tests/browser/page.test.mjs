@@ -332,18 +332,22 @@ test("step frame stops after a Present; restart, speed and the PNG download", { 
   await runToEnd(page);
   const src = readFileSync(path.join(ROOT, "assets/scenarios/spinning-cube.d3ds"), "utf8");
   await page.evaluate((t) => window.d3dsim.load(t), src);
+  // Step frame runs in slices (sim.runFrame): wait until the page is idle
+  // again (the Play button no longer reads Pause), then count the Presents.
+  const stepped = async () => {
+    await page.waitForFunction(() => !/Pause/.test(document.getElementById("play").textContent) && window.d3dsim.summary().steps > 0);
+    return page.evaluate(() => {
+      window.d3dsimUI.poll();
+      const st = window.d3dsimUI.store;
+      let n = 0;
+      for (let i = 0; i < st.n; i++) if (st.name(i) === "Present" && st.kind(i) === 1 && st.from(i) === 1) n++;
+      return n;
+    });
+  };
   await page.click("#step-frame");
-  const presents = () => page.evaluate(() => {
-    const st = window.d3dsimUI.store;
-    let n = 0;
-    for (let i = 0; i < st.n; i++) if (st.name(i) === "Present" && st.kind(i) === 1 && st.from(i) === 1) n++;
-    return n;
-  });
-  await page.evaluate(() => window.d3dsimUI.poll());
-  assert.equal(await presents(), 1);
+  assert.equal(await stepped(), 1);
   await page.click("#step-frame");
-  await page.evaluate(() => window.d3dsimUI.poll());
-  assert.equal(await presents(), 2);
+  assert.equal(await stepped(), 2);
   await page.click("#restart");
   assert.equal(await page.evaluate(() => window.d3dsim.summary().steps), 0);
   const [dl] = await Promise.all([
