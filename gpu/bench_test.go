@@ -1,7 +1,9 @@
 package gpu
 
 import (
+	"math"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -37,6 +39,22 @@ func BenchmarkFill(b *testing.B) {
 	sc := FillScene()
 	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
 	b.Run("N", func(b *testing.B) { benchScene(b, sc, runtime.GOMAXPROCS(0)) })
+}
+
+// BenchmarkFillRotated is fill with each quad turned by 10 degrees (and
+// made large enough to still cover the whole target): no edge is horizontal
+// or vertical, so every pixel takes spanColor's general rows, where fill's
+// axis-aligned quads take the row and column terms (docs/performance.md).
+func BenchmarkFillRotated(b *testing.B) {
+	sc := FillScene()
+	sin, cos := math.Sincos(10 * math.Pi / 180)
+	vs := slices.Clone(sc.Vertices)
+	for i := 0; i < len(vs); i += 9 {
+		x, y := 1.5*float64(vs[i]), 1.5*float64(vs[i+1])
+		vs[i], vs[i+1] = float32(x*cos-y*sin), float32(x*sin+y*cos)
+	}
+	sc.Name, sc.Vertices = "fill-rotated", vs
+	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
 }
 
 // BenchmarkTris: 100,000 small Gouraud triangles placed by the LCG.

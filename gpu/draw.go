@@ -41,6 +41,7 @@ type drawScratch struct {
 	sv   [maxPoly]svert
 	tri  tri
 	pipe pipe
+	cols colTerms // pipe.cols of this goroutine
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.

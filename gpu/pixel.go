@@ -41,6 +41,12 @@ type pipe struct {
 	words  []uint32 // spanColor's view of the target (pixelWords), or nil
 	wpitch int      // its row pitch in words
 
+	// cols is where spanColorCols keeps its column terms: the draw's, or a
+	// tile worker's own (tiles.go). Outside the pipe, which is reset for
+	// every draw: 6 KB to clear per Draw call would cost more than a
+	// degenerate draw's whole rasterization. Nil: no spanColorCols.
+	cols *colTerms
+
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
 }
@@ -50,7 +56,7 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{}
+	*p = pipe{cols: &d.cols}
 	var w, h int
 	switch {
 	case s.rt.bound() && s.ds.bound():
@@ -153,9 +159,17 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 	switch p.kind {
 	case spanColor:
 		if t.inRange && p.words != nil {
+			var n int
 			for _, r := range rows {
-				p.shaded += uint64(r.x1 - r.x0)
-				p.passed += uint64(r.x1 - r.x0)
+				n += r.x1 - r.x0
+			}
+			p.shaded += uint64(n)
+			p.passed += uint64(n)
+			// Column terms pay off when several rows share them: not for
+			// the few pixels of a small triangle's block.
+			if len(rows) >= 4 && n >= 32 && p.cols != nil && t.alpha <= 0xFF && t.separable() {
+				p.spanColorCols(t, rows)
+				return
 			}
 			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == FmtBGRA8)
 			return
@@ -228,52 +242,24 @@ func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 			// a0 + b1*d1, are the same along a row.
 			for _, row := range rows {
 				o := row.y*wpitch + row.x0
-				out := words[o : o+row.x1-row.x0]
 				b1 := float64(row.w1) * inv
-				pr, pg, pc := r0+float64(b1*r1), g0+float64(b1*g1), c0+float64(b1*c1)
-				w2 := row.w2
-				for i := range out {
-					b2 := float64(w2) * inv
-					r := unormIn(float32(pr + float64(b2*r2)))
-					g := unormIn(float32(pg + float64(b2*g2)))
-					b := unormIn(float32(pc + float64(b2*c2)))
-					out[i] = r | g<<8 | b<<16 | alpha
-					w2 += s2
-				}
+				spanRowB1(words[o:o+row.x1-row.x0], row.w2, s2, inv,
+					r0+float64(b1*r1), g0+float64(b1*g1), c0+float64(b1*c1), r2, g2, c2, alpha)
 			}
-			return
 		case s2 == 0:
 			// The edge opposite vertex 2 is horizontal: b2*d2 is the
 			// same along a row.
 			for _, row := range rows {
 				o := row.y*wpitch + row.x0
-				out := words[o : o+row.x1-row.x0]
 				b2 := float64(row.w2) * inv
-				kr, kg, kc := float64(b2*r2), float64(b2*g2), float64(b2*c2)
-				w1 := row.w1
-				for i := range out {
-					b1 := float64(w1) * inv
-					r := unormIn(float32(r0 + float64(b1*r1) + kr))
-					g := unormIn(float32(g0 + float64(b1*g1) + kg))
-					b := unormIn(float32(c0 + float64(b1*c1) + kc))
-					out[i] = r | g<<8 | b<<16 | alpha
-					w1 += s1
-				}
+				k := [3]float64{float64(b2 * r2), float64(b2 * g2), float64(b2 * c2)}
+				spanRowB2(words[o:o+row.x1-row.x0], row.w1, s1, inv, &[3]float64{r0, g0, c0}, &[3]float64{r1, g1, c1}, &k, alpha)
 			}
-			return
-		}
-		for _, row := range rows {
-			o := row.y*wpitch + row.x0
-			out := words[o : o+row.x1-row.x0]
-			w1, w2 := row.w1, row.w2
-			for i := range out {
-				b1, b2 := float64(w1)*inv, float64(w2)*inv
-				r := unormIn(float32(r0 + float64(b1*r1) + float64(b2*r2)))
-				g := unormIn(float32(g0 + float64(b1*g1) + float64(b2*g2)))
-				b := unormIn(float32(c0 + float64(b1*c1) + float64(b2*c2)))
-				out[i] = r | g<<8 | b<<16 | alpha
-				w1 += s1
-				w2 += s2
+		default:
+			for _, row := range rows {
+				o := row.y*wpitch + row.x0
+				spanRow(words[o:o+row.x1-row.x0], row.w1, row.w2, s1, s2, inv,
+					&[3]float64{r0, g0, c0}, &[3]float64{r1, g1, c1}, &[3]float64{r2, g2, c2}, alpha)
 			}
 		}
 		return
@@ -293,6 +279,152 @@ func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 			w1 += s1
 			w2 += s2
 		}
+	}
+}
+
+// colChunk is how many columns spanColorCols keeps terms for at a time.
+const colChunk = 256
+
+// colTerms is spanColorCols' per-column colour terms: red, green and blue
+// (in the target's byte order) of colChunk columns.
+type colTerms [3][colChunk]float64
+
+// separable reports whether the colour of the triangle is a term of the row
+// plus a term of the column: one of the weights b1, b2 is the same along a
+// row (the edge opposite its vertex is horizontal) and the other the same
+// down a column (its edge is vertical). Axis-aligned quads — full-screen
+// passes, sprites, the fill scene — are made of such triangles.
+func (t *tri) separable() bool {
+	return t.e[2].a == 0 && t.e[1].b == 0 || t.e[1].a == 0 && t.e[2].b == 0
+}
+
+// spanColorCols is spanColor for a separable triangle with one alpha: the
+// column terms are computed once per column for all the rows of the call (a
+// block's rows), so a pixel costs an addition and unorm8 per channel. The
+// arithmetic is spanColor's, operation for operation: with b2 constant
+// along the row it is (a0 + b1*d1) + b2*d2 — the first sum per column —
+// and with b1 constant it is (a0 + b1*d1) + b2*d2 with b2*d2 per column;
+// float addition is commutative, so both are col + row exactly.
+func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
+	inv := t.invArea
+	bgra := p.rt.fmt == FmtBGRA8
+	words, wpitch := p.words, p.wpitch
+	// r, g, c: the channels of the low, second and third bytes.
+	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
+	g0, g1, g2 := t.a0[1], t.d1[1], t.d2[1]
+	c0, c1, c2 := t.a0[2], t.d1[2], t.d2[2]
+	if bgra {
+		r0, r1, r2, c0, c1, c2 = c0, c1, c2, r0, r1, r2
+	}
+	alpha := t.alpha << 24
+	rowB1 := t.e[1].a == 0 && t.e[2].b == 0 // b1 per row, b2 per column
+	xlo, xhi := rows[0].x0, rows[0].x1
+	for _, r := range rows[1:] {
+		xlo, xhi = min(xlo, r.x0), max(xhi, r.x1)
+	}
+	// The column weight at xlo: its edge value does not depend on y.
+	wc, sc := rows[0].w2+int64(xlo-rows[0].x0)*t.e[2].a, t.e[2].a
+	if !rowB1 {
+		wc, sc = rows[0].w1+int64(xlo-rows[0].x0)*t.e[1].a, t.e[1].a
+	}
+	cr, cg, cc := &p.cols[0], &p.cols[1], &p.cols[2]
+	for cx := xlo; cx < xhi; cx += colChunk {
+		n := min(colChunk, xhi-cx)
+		for j := range n {
+			b := float64(wc) * inv
+			if rowB1 {
+				cr[j], cg[j], cc[j] = float64(b*r2), float64(b*g2), float64(b*c2)
+			} else {
+				cr[j], cg[j], cc[j] = r0+float64(b*r1), g0+float64(b*g1), c0+float64(b*c1)
+			}
+			wc += sc
+		}
+		for _, row := range rows {
+			x0, x1 := max(row.x0, cx), min(row.x1, cx+n)
+			if x0 >= x1 {
+				continue
+			}
+			var kr, kg, kc float64
+			if rowB1 {
+				b1 := float64(row.w1) * inv
+				kr, kg, kc = r0+float64(b1*r1), g0+float64(b1*g1), c0+float64(b1*c1)
+			} else {
+				b2 := float64(row.w2) * inv
+				kr, kg, kc = float64(b2*r2), float64(b2*g2), float64(b2*c2)
+			}
+			o := row.y*wpitch + x0
+			out := words[o : o+x1-x0]
+			j := x0 - cx
+			colSpan(out, cr[j:], cg[j:], cc[j:], kr, kg, kc, alpha)
+		}
+	}
+}
+
+// colSpan writes out[i] = unorm8 of cr[i]+kr, cg[i]+kg, cc[i]+kc and alpha.
+// A function of its own so that the loop has the registers to itself.
+//
+//go:noinline
+func colSpan(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint32) {
+	cr, cg, cc = cr[:len(out)], cg[:len(out)], cc[:len(out)]
+	for i := range out {
+		x := unormIn(float32(cr[i]+kr)) | alpha
+		x |= unormIn(float32(cg[i]+kg)) << 8
+		x |= unormIn(float32(cc[i]+kc)) << 16
+		out[i] = x
+	}
+}
+
+// The row loops of spanColor, each a function of its own (not inlined) so
+// that its loop has the registers to itself: inlined into spanColor they
+// spilled a third of their values to the stack on every pixel. Each
+// computes spanColor's arithmetic, in the same order.
+
+// spanRowB1 is a row where a0 + b1*d1 is p (per channel).
+//
+//go:noinline
+func spanRowB1(out []uint32, w2, s2 int64, inv, pr, pg, pc, r2, g2, c2 float64, alpha uint32) {
+	for i := range out {
+		b2 := float64(w2) * inv
+		x := unormIn(float32(pr+float64(b2*r2))) | alpha
+		x |= unormIn(float32(pg+float64(b2*g2))) << 8
+		x |= unormIn(float32(pc+float64(b2*c2))) << 16
+		out[i] = x
+		w2 += s2
+	}
+}
+
+// spanRowB2 is a row where b2*d2 is k (per channel).
+//
+//go:noinline
+func spanRowB2(out []uint32, w1, s1 int64, inv float64, a0, d1, k *[3]float64, alpha uint32) {
+	r0, g0, c0 := a0[0], a0[1], a0[2]
+	r1, g1, c1 := d1[0], d1[1], d1[2]
+	kr, kg, kc := k[0], k[1], k[2]
+	for i := range out {
+		b1 := float64(w1) * inv
+		x := unormIn(float32(r0+float64(b1*r1)+kr)) | alpha
+		x |= unormIn(float32(g0+float64(b1*g1)+kg)) << 8
+		x |= unormIn(float32(c0+float64(b1*c1)+kc)) << 16
+		out[i] = x
+		w1 += s1
+	}
+}
+
+// spanRow is a row where both weights change.
+//
+//go:noinline
+func spanRow(out []uint32, w1, w2, s1, s2 int64, inv float64, a0, d1, d2 *[3]float64, alpha uint32) {
+	r0, g0, c0 := a0[0], a0[1], a0[2]
+	r1, g1, c1 := d1[0], d1[1], d1[2]
+	r2, g2, c2 := d2[0], d2[1], d2[2]
+	for i := range out {
+		b1, b2 := float64(w1)*inv, float64(w2)*inv
+		x := unormIn(float32(r0+float64(b1*r1)+float64(b2*r2))) | alpha
+		x |= unormIn(float32(g0+float64(b1*g1)+float64(b2*g2))) << 8
+		x |= unormIn(float32(c0+float64(b1*c1)+float64(b2*c2))) << 16
+		out[i] = x
+		w1 += s1
+		w2 += s2
 	}
 }
 

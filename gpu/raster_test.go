@@ -67,7 +67,7 @@ func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, FmtRGBA8,
 func testPipeOf(w, h int, ps uint32, fm Format, off, pitch int) *pipe {
 	mem := make([]byte, off+pitch*h)[off:]
 	p := &pipe{sx0: 0, sy0: 0, sx1: w, sy1: h,
-		rt: surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}, color: true, ps: ps}
+		rt: surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}, color: true, ps: ps, cols: new(colTerms)}
 	switch ps {
 	case ProgPSVertexColor:
 		p.fast, p.lo, p.hi = true, 0, 4
@@ -137,7 +137,16 @@ func randTri(rng *rand.Rand, w, h int) (v0, v1, v2 svert) {
 // rasterizer and the reference one and compares the pictures pixel for pixel,
 // both the interpolated colours and a count of writes per pixel.
 func TestRasterMatchesReference(t *testing.T) {
-	const w, h = 48, 40
+	// 48x40 is small enough for a readable map of differences; 600 columns
+	// are more than spanColorCols keeps terms for at once (colChunk).
+	for _, size := range []struct{ w, h, n int }{{48, 40, 6000}, {600, 24, 1500}} {
+		t.Run(fmt.Sprintf("%dx%d", size.w, size.h), func(t *testing.T) {
+			rasterMatchesReference(t, size.w, size.h, size.n)
+		})
+	}
+}
+
+func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	targets := []struct {
 		fm          Format
@@ -149,9 +158,9 @@ func TestRasterMatchesReference(t *testing.T) {
 		{FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
 	}
 	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid, psOpaque, psFaulting} {
-		n := 6000
+		n := nColor
 		if ps != ProgPSVertexColor {
-			n = 2000
+			n = nColor / 3
 		}
 		for i := 0; i < n; i++ {
 			v0, v1, v2 := randTri(rng, w, h)
@@ -169,6 +178,22 @@ func TestRasterMatchesReference(t *testing.T) {
 					v2.y = v0.y
 				case 2:
 					v2.y = v1.y
+				}
+			case 5, 6: // axis-aligned right angle: a weight per row and one per column (spanColorCols)
+				c, a, b := v0, v1, v2
+				a.y, b.x = c.y, c.x
+				if i%7 == 6 && rng.IntN(2) == 0 { // as big as the target and more
+					c.x, c.y = toFixed(float64(rng.IntN(w))), toFixed(float64(rng.IntN(h)))
+					a.x, a.y = toFixed(float64(rng.IntN(3*w)-w)), c.y
+					b.x, b.y = c.x, toFixed(float64(rng.IntN(3*h)-h))
+				}
+				switch rng.IntN(3) { // the right angle at vertex 0, 1 or 2
+				case 0:
+					v0, v1, v2 = c, a, b
+				case 1:
+					v0, v1, v2 = a, c, b
+				case 2:
+					v0, v1, v2 = a, b, c
 				}
 			case 2: // huge, covering the whole target
 				v0.x, v0.y = toFixed(-3000), toFixed(-2000)

@@ -23,6 +23,7 @@ const (
 // a cache line.
 type lane struct {
 	p     pipe
+	cols  colTerms // p.cols
 	panic any
 	_     [128]byte
 }

@@ -35,6 +35,7 @@ func (d *drawScratch) rasterParallel() {
 	for i := range n {
 		d.lanes[i].p = d.pipe
 		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
+		d.lanes[i].p.cols = &d.lanes[i].cols
 		if i > 0 {
 			wg.Go(func() { work(i) })
 		}

@@ -150,3 +150,62 @@ func TestTilesNonFinite(t *testing.T) {
 		t.Error("non-finite coordinates: several workers draw differently from one")
 	}
 }
+
+// TestTilesSamePixelsRects: axis-aligned Gouraud rectangles — the triangles
+// whose colour is a row term plus a column term (spanColorCols, each tile
+// worker with its own column terms) — drawn by one goroutine and by several
+// give the same picture, and its colours are those of the general rows
+// (spanColor), which the same draw takes when alpha varies across a
+// triangle.
+func TestTilesSamePixelsRects(t *testing.T) {
+	const w, h = 700, 90 // wider than colChunk
+	draw := func(workers int, varyAlpha bool) ([]byte, uint64) {
+		rng := rand.New(rand.NewPCG(5, 8))
+		r := newRigWorkers(t, workers)
+		rt := r.target(w, h, FmtRGBA8)
+		var vs []vtx
+		k := 0 // alpha does not take numbers from rng: the colours stay the same
+		for range 150 {
+			x0, x1 := rng.Float32()*2.4-1.2, rng.Float32()*2.4-1.2
+			y0, y1 := rng.Float32()*2.4-1.2, rng.Float32()*2.4-1.2
+			c := func(x, y float32) vtx {
+				a := float32(1)
+				if k++; varyAlpha {
+					a = float32(k%5) / 4
+				}
+				return vtx{x, y, 0.5, rng.Float32(), rng.Float32(), rng.Float32(), a}
+			}
+			tl, tr, bl, br := c(x0, y1), c(x1, y1), c(x0, y0), c(x1, y0)
+			vs = append(vs, tl, tr, bl, bl, tr, br)
+		}
+		b := r.scene(rt, ProgPSVertexColor, vs)
+		b.Draw(uint32(len(vs)), 0)
+		r.mustExec(b)
+		px := r.rgba(rt)
+		if varyAlpha { // compare colour only
+			for i := 3; i < len(px); i += 4 {
+				px[i] = 0
+			}
+		}
+		return px, r.g.ex.draw.parallel
+	}
+	one, _ := draw(1, false)
+	for _, workers := range []int{2, 3} {
+		got, par := draw(workers, false)
+		if !bytes.Equal(got, one) {
+			t.Errorf("%d workers: the rectangles differ from one goroutine's", workers)
+		}
+		if rasterWorkers(workers) > 1 && par == 0 {
+			t.Errorf("%d workers: no batch was rasterized in parallel", workers)
+		}
+	}
+	// The colour channels do not depend on alpha: drawn with alpha varying
+	// per vertex (spanColor's general rows), they are the same.
+	general, _ := draw(1, true)
+	for i := 3; i < len(one); i += 4 {
+		one[i] = 0
+	}
+	if !bytes.Equal(general, one) {
+		t.Error("the rectangles' colours differ between spanColorCols and spanColor")
+	}
+}
