@@ -1,9 +1,7 @@
 package gpu
 
 import (
-	"math"
 	"runtime"
-	"slices"
 	"testing"
 )
 
@@ -41,21 +39,10 @@ func BenchmarkFill(b *testing.B) {
 	b.Run("N", func(b *testing.B) { benchScene(b, sc, runtime.GOMAXPROCS(0)) })
 }
 
-// BenchmarkFillRotated is fill with each quad turned by 10 degrees and
-// shrunk to 0.8 of its size, so that it stays inside the target: no edge is
-// horizontal or vertical (a quad reaching past the target would be clipped
-// to its borders, which are), so every pixel takes spanColor's general rows,
-// where fill's axis-aligned quads take the row and column terms
-// (docs/performance.md). About 64% of fill's pixels per frame.
+// BenchmarkFillRotated: fill's quads turned by 10 degrees, inside the
+// target (FillRotatedScene): the general Gouraud rows.
 func BenchmarkFillRotated(b *testing.B) {
-	sc := FillScene()
-	sin, cos := math.Sincos(10 * math.Pi / 180)
-	vs := slices.Clone(sc.Vertices)
-	for i := 0; i < len(vs); i += 9 {
-		x, y := 0.8*float64(vs[i]), 0.8*float64(vs[i+1])
-		vs[i], vs[i+1] = float32(x*cos-y*sin), float32(x*sin+y*cos)
-	}
-	sc.Name, sc.Vertices, sc.Pixels = "fill-rotated", vs, 0
+	sc := FillRotatedScene()
 	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
 }
 

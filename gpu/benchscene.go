@@ -3,6 +3,7 @@ package gpu
 import (
 	"encoding/binary"
 	"math"
+	"slices"
 
 	"d3dsim/core/sim"
 )
@@ -45,6 +46,26 @@ func FillScene() BenchScene {
 	vs = append(vs, v(1, -1, 1, 1, 1)...) // bottom right: white
 	return BenchScene{Name: "fill", Width: w, Height: h, Vertices: vs, Draws: quads, Count: 6,
 		Triangles: 2 * quads, Pixels: w * h * quads}
+}
+
+// FillRotatedScene is fill with each quad turned by 10 degrees about the
+// centre and shrunk to 0.8 of its size, so that it stays inside the target:
+// no edge is horizontal or vertical (a quad reaching past the target would
+// be clipped to the target's borders, which are), so every pixel takes the
+// general Gouraud rows, where fill's axis-aligned quads take the row and
+// column terms (docs/performance.md). Not one of issue 8's scenes: the
+// figure for triangles of any orientation. Pixels is 0: about 64% of fill's,
+// counted by the GPU.
+func FillRotatedScene() BenchScene {
+	sc := FillScene()
+	sin, cos := math.Sincos(10 * math.Pi / 180)
+	vs := slices.Clone(sc.Vertices)
+	for i := 0; i < len(vs); i += 9 {
+		x, y := 0.8*float64(vs[i]), 0.8*float64(vs[i+1])
+		vs[i], vs[i+1] = float32(x*cos-y*sin), float32(x*sin+y*cos)
+	}
+	sc.Name, sc.Vertices, sc.Pixels = "fill-rotated", vs, 0
+	return sc
 }
 
 // TrisScene is "tris": 100,000 small triangles into 640x480, one DRAW. Each

@@ -146,6 +146,7 @@ type benchResult struct {
 	TrisMtriParallel  float64 `json:"tris_mtri_s_parallel"`
 	Workers           int     `json:"raster_workers"`
 	FillPipelineMpix  float64 `json:"fill_pipeline_mpix_s"` // fill as a scenario through every layer (default workers)
+	FillRotatedMpix   float64 `json:"fill_rotated_mpix_s"`  // gpu.FillRotatedScene, one goroutine: triangles of any orientation
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	DrawCallsCPU      float64 `json:"draw_calls_cpu_s"` // per CPU-second of the process
 	Draws             int     `json:"draws"`
@@ -325,16 +326,18 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	minTime := benchSizes.minTime
 	fill1, e1 := gpuScene(gpu.FillScene(), 1, minTime)
 	tris1, e3 := gpuScene(gpu.TrisScene(), 1, minTime)
+	rot1, e5 := gpuScene(gpu.FillRotatedScene(), 1, minTime)
 	var fillN, trisN rate
 	var e2, e4 error
 	if res.Workers > 1 {
 		fillN, e2 = gpuScene(gpu.FillScene(), res.Workers, minTime)
 		trisN, e4 = gpuScene(gpu.TrisScene(), res.Workers, minTime)
 	}
-	if err := errors.Join(e1, e2, e3, e4); err != nil {
+	if err := errors.Join(e1, e2, e3, e4, e5); err != nil {
 		return fail(err)
 	}
 	res.FillMpixPerSec, res.FillMpixCPU, res.FillMpixBest, res.FillMpixParallel = fill1.mpix, fill1.mpixCPU, fill1.mpixBest, fillN.mpix
+	res.FillRotatedMpix = rot1.mpix
 	res.TrisMtriPerSec, res.TrisMtriCPU, res.TrisMtriBest, res.TrisMtriParallel = tris1.mtri, tris1.mtriCPU, tris1.mtriBest, trisN.mtri
 	const quads = 200
 	r, d, err = runScene(fillScene(quads))
@@ -407,6 +410,7 @@ func printBench(w io.Writer, res *benchResult) {
 	v, note := par(res.FillMpixParallel, res.FillMpixPerSec, 1)
 	row("fill, Mpixels/s (GPU, tile-parallel)", v, note)
 	row("fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
+	row("fill, quads turned 10 degrees (GPU, 1 goroutine)", f(res.FillRotatedMpix, 1), "no axis-aligned edge")
 	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
 	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
 	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)
