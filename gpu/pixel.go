@@ -215,10 +215,23 @@ func pixelWords(s *surface) []uint32 {
 	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/4)
 }
 
+// wordChannels are the colour planes (a0, d1, d2) of the channels in the
+// low, second and third bytes of a target word: red, green and blue, or
+// blue, green and red when bgra.
+func (t *tri) wordChannels(bgra bool) (r, g, c [3]float64) {
+	r = [3]float64{t.a0[0], t.d1[0], t.d2[0]}
+	g = [3]float64{t.a0[1], t.d1[1], t.d2[1]}
+	c = [3]float64{t.a0[2], t.d1[2], t.d2[2]}
+	if bgra {
+		r, c = c, r
+	}
+	return r, g, c
+}
+
 // spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
 // (b = float64(w)*invArea, a0 + b1*d1 + b2*d2, then unorm8 of it as a
-// float32), with no clamp (and the weights kept as integers: the loop then
-// fits the registers of amd64 without spilling). setupAttrs allows it only when every colour value
+// float32), with no clamp; its row loops are functions of their own
+// (spanRow and the like, below). setupAttrs allows it only when every colour value
 // of the three vertices is in [0, 1]: the interpolated value is then in
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
 // integer part is what unorm8 gives. words is the target as pixel words,
@@ -226,13 +239,10 @@ func pixelWords(s *surface) []uint32 {
 func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 	inv := t.invArea
 	s1, s2 := t.e[1].a, t.e[2].a
-	// r, g, c: the channels of the low, second and third bytes.
-	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
-	g0, g1, g2 := t.a0[1], t.d1[1], t.d2[1]
-	c0, c1, c2 := t.a0[2], t.d1[2], t.d2[2]
-	if bgra {
-		r0, r1, r2, c0, c1, c2 = c0, c1, c2, r0, r1, r2
-	}
+	r, g, c := t.wordChannels(bgra)
+	r0, r1, r2 := r[0], r[1], r[2]
+	g0, g1, g2 := g[0], g[1], g[2]
+	c0, c1, c2 := c[0], c[1], c[2]
 	if t.alpha <= 0xFF {
 		// Alpha the same at the three vertices: its byte is constant.
 		alpha := t.alpha << 24
@@ -309,13 +319,10 @@ func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 	inv := t.invArea
 	bgra := p.rt.fmt == FmtBGRA8
 	words, wpitch := p.words, p.wpitch
-	// r, g, c: the channels of the low, second and third bytes.
-	r0, r1, r2 := t.a0[0], t.d1[0], t.d2[0]
-	g0, g1, g2 := t.a0[1], t.d1[1], t.d2[1]
-	c0, c1, c2 := t.a0[2], t.d1[2], t.d2[2]
-	if bgra {
-		r0, r1, r2, c0, c1, c2 = c0, c1, c2, r0, r1, r2
-	}
+	r, g, c := t.wordChannels(bgra)
+	r0, r1, r2 := r[0], r[1], r[2]
+	g0, g1, g2 := g[0], g[1], g[2]
+	c0, c1, c2 := c[0], c[1], c[2]
 	alpha := t.alpha << 24
 	rowB1 := t.e[1].a == 0 && t.e[2].b == 0 // b1 per row, b2 per column
 	xlo, xhi := rows[0].x0, rows[0].x1
