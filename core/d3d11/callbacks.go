@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"d3dsim/core/rules"
 	"errors"
 	"fmt"
 
@@ -41,7 +42,7 @@ func (c *callbacks) preempt() {
 	if rt.preempt == nil || c.dead.Load() || c.imm == nil {
 		return
 	}
-	if !rt.cfg.FreeThreaded && !rt.cfg.Bugs["FT-CAP"] {
+	if !rt.cfg.FreeThreaded && !rt.cfg.Bugs.Has(rules.FTCap) {
 		return
 	}
 	rt.preempt()

@@ -3,6 +3,7 @@ package d3d11
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
 	"slices"
 )
 
@@ -73,7 +74,7 @@ func nilShader(s *Shader) bool { return s == nil }
 // before it reaches the UMD (rule LIFE-DANGLING, seed 004). bug=LIFE-DANGLING
 // lets it through.
 func (c *DeviceContext) checkAll(call string, objs ...Object) error {
-	if c.dev.rt.cfg.Bugs["LIFE-DANGLING"] {
+	if c.dev.rt.cfg.Bugs.Has(rules.LifeDangling) {
 		return nil
 	}
 	return checkAll(call, objs...)
@@ -667,7 +668,7 @@ func (c *DeviceContext) Flush() error {
 		done.end(err)
 		return err
 	}
-	if !c.dev.rt.cfg.Bugs["DD-SYNC"] { // the bug: only amortized processing drains the runtime's queue
+	if !c.dev.rt.cfg.Bugs.Has(rules.DDSync) { // the bug: only amortized processing drains the runtime's queue
 		// Flush is the official way to destroy synchronously (seed 000:
 		// Release; ClearState; Flush): the runtime first destroys what it
 		// queued -- what ClearState unbound -- so that the driver's
@@ -693,7 +694,7 @@ func (c *DeviceContext) ClearState() error {
 		return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 	}
 	done := c.api("ClearState", "")
-	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs["FT-CAP"] {
+	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs.Has(rules.FTCap) {
 		// ClearState's DDIs are serialised like any other (rule FT-CAP).
 		c.dev.serialise()
 		defer c.dev.unserialise()

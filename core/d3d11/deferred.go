@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"slices"
 
@@ -168,16 +169,16 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 // the context-local dependency handle, and rt = the immediate handle.
 func (c *DeviceContext) local(o Object) uint32 {
 	h, t := ddiHandle(o)
-	if !c.isDC || h == 0 || c.dev.rt.cfg.Bugs["CLS-OPEN"] { // the bug: hand the immediate handle to the deferred context
+	if !c.isDC || h == 0 || c.dev.rt.cfg.Bugs.Has(rules.CLSOpen) { // the bug: hand the immediate handle to the deferred context
 		return h
 	}
-	if l, ok := c.open[o]; ok && !c.dev.rt.cfg.Bugs["CLS-ONE"] { // the bug: a new handle on every bind
+	if l, ok := c.open[o]; ok && !c.dev.rt.cfg.Bugs.Has(rules.CLSOne) { // the bug: a new handle on every bind
 		return l
 	}
 	if c.failed {
 		return 0
 	}
-	if v, isView := o.(*View); isView && !c.dev.rt.cfg.Bugs["CLS-DEP"] {
+	if v, isView := o.(*View); isView && !c.dev.rt.cfg.Bugs.Has(rules.CLSDep) {
 		c.local(v.Res) // the resource's handle first (rule CLS-DEP; the bug skips it)
 	}
 	l := c.dev.rt.newHandle()
@@ -336,7 +337,7 @@ func (c *DeviceContext) closeHandles() {
 // closed: until then the context keeps its reference (rule CLS-FIRST: the
 // immediate handle is destroyed last; bug=CLS-FIRST lets go at once).
 func (c *DeviceContext) dropBinding(p interface{ unpin() }) {
-	if o, ok := p.(Object); ok && !c.dev.rt.cfg.Bugs["CLS-FIRST"] {
+	if o, ok := p.(Object); ok && !c.dev.rt.cfg.Bugs.Has(rules.CLSFirst) {
 		if _, open := c.open[o]; open {
 			c.unbound = append(c.unbound, p)
 			return
@@ -360,7 +361,7 @@ func (c *DeviceContext) letGo() {
 // immediate-context handle first (rule CLS-FIRST; bug=CLS-FIRST skips it).
 // The returned function lets go.
 func (c *DeviceContext) hold() func() {
-	if c.dev.rt.cfg.Bugs["CLS-FIRST"] {
+	if c.dev.rt.cfg.Bugs.Has(rules.CLSFirst) {
 		return func() {}
 	}
 	return c.pinBindings()
@@ -458,7 +459,7 @@ func (c *DeviceContext) abandon() {
 	ret.end(nil)
 	hold := c.hold()
 	c.unbindAll()
-	if c.dev.rt.cfg.Bugs["CL-ABANDON"] {
+	if c.dev.rt.cfg.Bugs.Has(rules.CLAbandon) {
 		c.forgetHandles() // the bug: abandon without closing the open handles
 	} else {
 		c.closeHandles()
@@ -521,7 +522,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	ic := d.imm
 	// FinishCommandList ends the queries begun on the context (rule
 	// CL-IMPLICIT; the bug leaves them open).
-	if d.rt.cfg.Bugs["CL-IMPLICIT"] {
+	if d.rt.cfg.Bugs.Has(rules.CLImplicit) {
 		c.begun = c.begun[:0]
 	}
 	for _, q := range c.begun {
@@ -532,11 +533,11 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	}
 	c.begun = c.begun[:0]
 	// ... and unmaps what was mapped on it (rule CL-IMPLICIT).
-	for len(c.mappedHere) > 0 && !d.rt.cfg.Bugs["CL-IMPLICIT"] {
+	for len(c.mappedHere) > 0 && !d.rt.cfg.Bugs.Has(rules.CLImplicit) {
 		c.unmap(c.mappedHere[0])
 	}
 	c.afterDDI()
-	if c.failed && d.rt.cfg.Bugs["ERR-DC"] {
+	if c.failed && d.rt.cfg.Bugs.Has(rules.ErrDC) {
 		c.failed, c.abandoned = false, false // the bug: forget the deferred context's error
 	}
 	if c.failed {
@@ -555,7 +556,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
 	l = &CommandList{dc: c}
-	earlyClose := d.rt.cfg.Bugs["CL-FINISH"] // the bug: close the handles before the command list exists
+	earlyClose := d.rt.cfg.Bugs.Has(rules.CLFinish) // the bug: close the handles before the command list exists
 	var saved binding
 	var hold func()
 	if earlyClose {
@@ -563,7 +564,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		c.unbindAll()
 		c.closeHandles()
 	}
-	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) {
+	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
 		ret := ic.ddiCall("RecycleCreateCommandList", name, handleName(uint32(l.h)))
@@ -595,7 +596,7 @@ func (c *DeviceContext) FinishCommandList(name string, restore bool) (l *Command
 		if err := c.recycleContext(name); err != nil {
 			return nil, err
 		}
-	} else if d.rt.cfg.Bugs["CL-CLOSE"] { // the bug: recycle the context with its handles open
+	} else if d.rt.cfg.Bugs.Has(rules.CLClose) { // the bug: recycle the context with its handles open
 		if err := c.recycleContext(name); err != nil {
 			return nil, err
 		}
@@ -627,7 +628,7 @@ func (c *DeviceContext) reset(name string, err error) error {
 
 func (c *DeviceContext) recycleContext(name string) error {
 	cls := c.dev.umd.(ddi.CommandLists)
-	if !c.dev.rt.cfg.Recycle && !c.dev.rt.cfg.Bugs["CL-CAPS"] {
+	if !c.dev.rt.cfg.Recycle && !c.dev.rt.cfg.Bugs.Has(rules.CLCaps) {
 		// Without D3D11DDICAPS_COMMANDLISTS_BUILD_2 (rule CL-CAPS): destroy
 		// the deferred context and create it again.
 		ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
@@ -660,12 +661,12 @@ func (c *DeviceContext) recycleContext(name string) error {
 func (l *CommandList) destroy() {
 	d := l.dev
 	cls := d.umd.(ddi.CommandLists)
-	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs["CL-CAPS"]) && !d.rt.cfg.Bugs["CL-DESTROY"] { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
+	if l.dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) && !d.rt.cfg.Bugs.Has(rules.CLDestroy) { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
 		ret := d.imm.ddiCall("RecycleDestroyCommandList", l.name, handleName(uint32(l.h)))
 		cls.RecycleDestroyCommandList(d.hDev, l.h)
 		ret.end(nil)
 		l.setState("retired")
-		if d.rt.cfg.Bugs["CL-RECYCLE-THREAD"] { // the bug: fold it back here, on the releasing thread
+		if d.rt.cfg.Bugs.Has(rules.CLRecycleThread) { // the bug: fold it back here, on the releasing thread
 			ret := l.dc.ddiCall("RecycleCommandList", l.name, handleName(uint32(l.h)))
 			l.dc.umd.(ddi.CommandLists).RecycleCommandList(l.dc.h, l.h)
 			ret.end(nil)
@@ -693,7 +694,7 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 	if l == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList needs a command list")
 	}
-	bug := c.dev.rt.cfg.Bugs["CL-STATE"] // the bug: execute whatever handle it is given
+	bug := c.dev.rt.cfg.Bugs.Has(rules.CLState) // the bug: execute whatever handle it is given
 	if !l.Alive() && !bug {
 		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList uses %s after its final Release (rule LIFE-DANGLING)", objName(l))
 	}
@@ -718,7 +719,7 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) (err er
 	ret := c.ddiCall("CommandListExecute", l.name, handleName(uint32(l.h)))
 	c.dev.umd.(ddi.CommandLists).CommandListExecute(c.h, l.h)
 	ret.end(nil)
-	if !c.dev.rt.cfg.Bugs["CL-EXEC"] { // the bug: the context keeps its bindings
+	if !c.dev.rt.cfg.Bugs.Has(rules.CLExec) { // the bug: the context keeps its bindings
 		c.unbindAll() // CommandListExecute leaves the context cleared (rule CL-EXEC)
 	}
 	if restore {

@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"d3dsim/core/rules"
 	"errors"
 	"fmt"
 	"sync"
@@ -171,7 +172,7 @@ func (d *Device) objectLimit(call, name string) error {
 // E_INVALIDARG from a driver is the driver's own error (rule ERR-APP).
 func (d *Device) driverError(ddiName, obj string, err error) error {
 	blameApp := errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR)
-	if d.rt.cfg.Bugs["ERR-APP"] {
+	if d.rt.cfg.Bugs.Has(rules.ErrApp) {
 		blameApp = !blameApp // the bug: blame the wrong party
 	}
 	switch {

@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"strings"
 	"sync"
@@ -30,7 +31,7 @@ type Config struct {
 	Kernel  *dxgk.Dxgkrnl
 	Adapter ddi.Adapter // the UMD, opened once per runtime
 	Costs   Costs
-	Bugs    map[string]bool // option bug=RULE-ID: break that rule on purpose
+	Bugs    rules.Set // option bug=RULE-ID: break that rule on purpose
 	// Recycle says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2: the
 	// Recycle* DDIs are used (rule CL-CAPS; option driver.recycle).
 	Recycle bool
@@ -110,7 +111,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		})
 		return err
 	}
-	if rt.cfg.Bugs["WDDM-FLOW"] {
+	if rt.cfg.Bugs.Has(rules.WDDMFlow) {
 		// The bug: the UMD's CreateDevice before the kernel device exists.
 		if err := createUMD(); err != nil {
 			return nil, nil, err
@@ -121,7 +122,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		return nil, nil, fmt.Errorf("d3d11: D3D11CreateDevice: %w", err)
 	}
 	d.kdev = kdev
-	if !rt.cfg.Bugs["WDDM-FLOW"] {
+	if !rt.cfg.Bugs.Has(rules.WDDMFlow) {
 		if err := createUMD(); err != nil {
 			return nil, nil, err
 		}
@@ -140,7 +141,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
 	if cls, ok := d.umd.(ddi.CommandLists); ok {
 		var n int
-		if !rt.cfg.Bugs["CLS-SIZES"] { // the bug: skip the count poll
+		if !rt.cfg.Bugs.Has(rules.CLSSizes) { // the bug: skip the count poll
 			ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
 			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
 			ret.end(nil)
@@ -216,7 +217,7 @@ func (d *Device) ddiEnter(ctx, name, obj, handle, args string) span {
 	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args}}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
-	if !c.FreeThreaded && !c.Bugs["FT-CAP"] && !calc {
+	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {
 		d.serialise()
 		s.unlock = d
 	}

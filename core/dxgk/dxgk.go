@@ -1,6 +1,7 @@
 package dxgk
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"sync"
 
@@ -56,7 +57,7 @@ type Config struct {
 	// Bugs are the `option bug=` switches Dxgkrnl honours: ASYNC-SAME
 	// (the out-of-order scheduler ignores its dependency edges) and
 	// ERR-ASYNC (a TDR's removal is hidden from the device's next call).
-	Bugs map[string]bool
+	Bugs rules.Set
 }
 
 // Defaults.

@@ -2,6 +2,7 @@ package dxgk_test
 
 import (
 	"bytes"
+	"d3dsim/core/rules"
 	"errors"
 	"strings"
 	"testing"
@@ -25,12 +26,12 @@ type machine struct {
 	frames []gpu.Frame
 }
 
-func newMachine(t testing.TB, vram uint64, bugs ...string) *machine {
+func newMachine(t testing.TB, vram uint64, bugs ...rules.ID) *machine {
 	t.Helper()
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	g := gpu.New(gpu.Config{VRAM: vram, Aperture: 64 << 20}, s, rec)
-	cfg := kmd.Config{Bugs: map[string]bool{}}
+	cfg := kmd.Config{Bugs: rules.Set{}}
 	for _, b := range bugs {
 		cfg.Bugs[b] = true
 	}
@@ -149,7 +150,7 @@ func TestGPUValidation(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			for _, bug := range []bool{false, true} {
-				var bugs []string
+				var bugs []rules.ID
 				if bug {
 					bugs = append(bugs, kmd.RuleIsolate)
 				}

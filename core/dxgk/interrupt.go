@@ -1,6 +1,7 @@
 package dxgk
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 
 	"d3dsim/core/dxgkddi"
@@ -207,7 +208,7 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 		return
 	}
 	d.removed, d.reason = true, reason
-	d.hidden = k.cfg.Bugs["ERR-ASYNC"]
+	d.hidden = k.cfg.Bugs.Has(rules.ErrAsync)
 	k.removals++
 	k.wakeAt = max(k.wakeAt, k.s.Now())
 	type cancel struct {

@@ -1,6 +1,7 @@
 package dxgk
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"slices"
 
@@ -157,7 +158,7 @@ func (k *Dxgkrnl) unlockLocked(b *dmaBuffer) {
 // predecessors.
 func (k *Dxgkrnl) placeLocked(b *dmaBuffer) (int, bool) {
 	eng := -1
-	if !k.cfg.Bugs["ASYNC-SAME"] {
+	if !k.cfg.Bugs.Has(rules.AsyncSame) {
 		for _, p := range b.preds {
 			switch {
 			case p.retired:

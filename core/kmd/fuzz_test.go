@@ -1,6 +1,7 @@
 package kmd
 
 import (
+	"d3dsim/core/rules"
 	"encoding/binary"
 	"testing"
 
@@ -57,7 +58,7 @@ func FuzzValidate(f *testing.F) {
 	seed(o.Words, []byte{2, 4})
 
 	f.Fuzz(func(t *testing.T, raw []byte, l []byte, bug bool) {
-		var bugs []string
+		var bugs []rules.ID
 		if bug {
 			bugs = append(bugs, RuleIsolate)
 		}

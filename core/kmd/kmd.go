@@ -1,6 +1,7 @@
 package kmd
 
 import (
+	"d3dsim/core/rules"
 	"sync"
 
 	"d3dsim/core/dxgkddi"
@@ -21,9 +22,8 @@ var (
 	_ dxgkddi.KMD = (*KMD)(nil)
 )
 
-// RuleIsolate is the rule id whose Bugs switch turns command-buffer
-// validation off.
-const RuleIsolate = "WDDM-ISOLATE"
+// RuleIsolate is the rule whose Bugs switch turns command-buffer validation off.
+const RuleIsolate = rules.WDDMIsolate
 
 // Costs is the virtual time the driver's DDIs take on the thread that calls
 // them, in nanoseconds.
@@ -42,11 +42,11 @@ func DefaultCosts() Costs {
 // Config configures the driver. Zero sizes take the defaults below; a zero
 // Costs means DefaultCosts.
 type Config struct {
-	Engines               int             // engines of the GPU (default 1)
-	DmaBufferSize         int             // bytes, reported in DXGK_DEVICEINFO (default 64 KiB)
-	AllocationListSize    int             // entries (default 256)
-	PatchLocationListSize int             // entries (default 1024)
-	Bugs                  map[string]bool // rule ids to break on purpose: RuleIsolate
+	Engines               int       // engines of the GPU (default 1)
+	DmaBufferSize         int       // bytes, reported in DXGK_DEVICEINFO (default 64 KiB)
+	AllocationListSize    int       // entries (default 256)
+	PatchLocationListSize int       // entries (default 1024)
+	Bugs                  rules.Set // rule ids to break on purpose: RuleIsolate
 	Costs                 Costs
 }
 
@@ -120,7 +120,7 @@ func (d *KMD) charge(ns int64) {
 	}
 }
 
-func (d *KMD) checking() bool { return !d.cfg.Bugs[RuleIsolate] }
+func (d *KMD) checking() bool { return !d.cfg.Bugs.Has(rules.WDDMIsolate) }
 
 // DxgkDdiStartDevice keeps Dxgkrnl's callback table.
 func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {

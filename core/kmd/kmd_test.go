@@ -1,6 +1,7 @@
 package kmd
 
 import (
+	"d3dsim/core/rules"
 	"errors"
 	"strings"
 	"testing"
@@ -48,10 +49,10 @@ type rig struct {
 	k  *fakeKernel
 }
 
-func newRig(t testing.TB, bugs ...string) *rig {
+func newRig(t testing.TB, bugs ...rules.ID) *rig {
 	t.Helper()
 	hw := &fakeHW{}
-	cfg := Config{Bugs: map[string]bool{}}
+	cfg := Config{Bugs: rules.Set{}}
 	for _, b := range bugs {
 		cfg.Bugs[b] = true
 	}

@@ -4,6 +4,7 @@ import (
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxgk"
 	"d3dsim/core/kmd"
+	"d3dsim/core/rules"
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
 	"d3dsim/core/umd"
@@ -24,7 +25,7 @@ type options struct {
 	maxpixels  uint64
 	sysmem     uint64
 	maxobjects int
-	bugs       map[string]bool
+	bugs       rules.Set
 	recycle    bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
 	cmdlists   bool // driver.commandlists: the driver records command lists itself
 	freeth     bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
@@ -32,7 +33,7 @@ type options struct {
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: map[string]bool{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: rules.Set{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -61,7 +62,7 @@ func decodeOptions(s *Script, o Overrides) options {
 		case "maxtime":
 			opt.maxtime = int64(min(max(n, 1), 1_000_000_000)) * 1e6 // milliseconds
 		case "bug":
-			opt.bugs[op.Value] = true
+			opt.bugs[rules.ID(op.Value)] = true
 		case "driver.recycle":
 			opt.recycle = op.Value == "true"
 		case "driver.commandlists":

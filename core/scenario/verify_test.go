@@ -97,7 +97,7 @@ func TestBugSwitches(t *testing.T) {
 		})
 	}
 	for _, r := range verify.Rules {
-		if !covered[r.ID] {
+		if !covered[string(r.ID)] {
 			t.Errorf("rule %s has no bug-switch test", r.ID)
 		}
 	}

@@ -3,6 +3,7 @@ package umd
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
 	"d3dsim/gpu"
 )
 
@@ -55,13 +56,13 @@ func (d *Device) ensure(words, allocs int) {
 		d.groups = append(d.groups, len(d.cmd.Words))
 		if chunks := (len(d.cmd.Words) + words) / d.parent.cmdCap; chunks > d.dcChunks {
 			d.dcChunks = chunks
-			if !d.cfg.Bugs["AM-DC"] { // the bug: a deferred context never lets the runtime work
+			if !d.cfg.Bugs.Has(rules.AMDC) { // the bug: a deferred context never lets the runtime work
 				d.cb.PfnPerformAmortizedProcessingCb(d.core)
 			}
 		}
 		return
 	}
-	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs["WDDM-FULL"] {
+	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
 		// (the WDDM-FULL bug lets the buffer grow past what
 		// pfnCreateContextCb gave)
 		return
@@ -103,7 +104,7 @@ func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
 	if write {
 		r.writeInBuffer = true
 	}
-	if d.cfg.Bugs["FT-ALLOC"] && r.shared() && len(r.extra) == 0 {
+	if d.cfg.Bugs.Has(rules.FTAlloc) && r.shared() && len(r.extra) == 0 {
 		// The bug: at its first use the driver supplements a shared
 		// resource with a second allocation (say, compression metadata)
 		// on the immediate context's thread, outside its CreateResource.
@@ -459,7 +460,7 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 				need = r.lastWriteFence
 			}
 		}
-		if need > d.cb.CompletedFence(d.rt, d.ctx) && !d.cfg.Bugs["MAP-HAZARD"] { // the bug: map without waiting
+		if need > d.cb.CompletedFence(d.rt, d.ctx) && !d.cfg.Bugs.Has(rules.MapHazard) { // the bug: map without waiting
 			if flags&ddi.MapFlagDoNotWait != 0 {
 				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
 			}
@@ -651,14 +652,14 @@ func (d *Device) Flush(ddi.HDEVICE) {
 		return
 	}
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
-		if d.cfg.Bugs["FT-PRESENT"] && len(d.list) > 0 {
+		if d.cfg.Bugs.Has(rules.FTPresent) && len(d.list) > 0 {
 			d.submit(true, d.list[0].Allocation) // the bug: submit a Flush with pfnPresentCb
 			return
 		}
 		d.submit(false, 0)
 		return
 	}
-	if !d.cfg.Bugs["DD-FLUSH"] { // the bug: only a submission drains the queue
+	if !d.cfg.Bugs.Has(rules.DDFlush) { // the bug: only a submission drains the queue
 		d.processDestroyQueue()
 	}
 	d.freePending()
@@ -674,7 +675,7 @@ func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
 	}
 	d.displayMode = r.alloc
 	d.fullscreenDraw()
-	if d.cfg.Bugs["FT-MODE"] {
+	if d.cfg.Bugs.Has(rules.FTMode) {
 		return nil // the bug: switch the mode later, from PresentDXGI
 	}
 	return d.cb.PfnSetDisplayModeCb(d.rt, r.alloc)
@@ -690,7 +691,7 @@ func (d *Device) fullscreenDraw() {
 		return
 	}
 	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) })
-	if d.cfg.Bugs["FT-TABLE"] {
+	if d.cfg.Bugs.Has(rules.FTTable) {
 		// The bug: a create entry swapped too, while other threads may be
 		// inside CreateResource.
 		d.table.Set("pfnCreateResource", "CreateResourceFullscreen", nil)
@@ -701,7 +702,7 @@ func (d *Device) fullscreenDraw() {
 // surface to show (seed 003 step 9).
 func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 	d.busy()
-	if d.cfg.Bugs["FT-MODE"] && d.displayMode != 0 {
+	if d.cfg.Bugs.Has(rules.FTMode) && d.displayMode != 0 {
 		d.cb.PfnSetDisplayModeCb(d.rt, d.displayMode)
 		d.displayMode = 0
 	}
@@ -774,7 +775,7 @@ const amortizePeriod = 1_000_000
 // submissions between are the work that keeps the calls from being back to
 // back.
 func (d *Device) amortize() {
-	if d.cfg.Bugs["AM-SUBMIT"] {
+	if d.cfg.Bugs.Has(rules.AMSubmit) {
 		return
 	}
 	if d.amortizedEpoch == d.epoch {
@@ -787,7 +788,7 @@ func (d *Device) amortize() {
 	d.amortizedEpoch = d.epoch
 	d.amortizedSubmits = d.submits
 	d.cb.PfnPerformAmortizedProcessingCb(d.core)
-	if d.cfg.Bugs["AM-BALANCE"] {
+	if d.cfg.Bugs.Has(rules.AMBalance) {
 		d.cb.PfnPerformAmortizedProcessingCb(d.core) // the bug: twice, back to back
 	}
 	d.workSince = false
@@ -809,7 +810,7 @@ func (d *Device) busy() {
 		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
 	}
 	d.epoch++
-	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs["AM-BALANCE"] {
+	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs.Has(rules.AMBalance) {
 		d.amortize()
 	}
 	d.workSince = true

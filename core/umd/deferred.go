@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 
 	"d3dsim/core/ddi"
@@ -220,7 +221,7 @@ func (d *Device) AbandonCommandList(h ddi.HDEVICE) {
 }
 
 func (d *Device) CalcPrivateCommandListSize(ddi.HDEVICE, *ddi.CreateCommandListArgs) int {
-	if d.cfg.Bugs["CL-SIZE"] {
+	if d.cfg.Bugs.Has(rules.CLSize) {
 		d.clCalls++
 		return sizeCommandList + 16*d.clCalls // the bug: a different size each time
 	}
@@ -322,7 +323,7 @@ func (d *Device) RecycleDestroyCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 // RecycleCommandList folds a retired handle into its deferred context's
 // cache; called on the deferred context's thread.
 func (d *Device) RecycleCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
-	if d.cfg.Bugs["CL-RECYCLE-ERR"] {
+	if d.cfg.Bugs.Has(rules.CLRecycleErr) {
 		// the bug: report an error RecycleCommandList may not report
 		d.cb.PfnSetErrorCb(d.core, hresult.E_OUTOFMEMORY)
 	}
@@ -422,7 +423,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 // recycleOOM is how a Recycle* create DDI fails: it returns E_OUTOFMEMORY and
 // never calls pfnSetErrorCb (seed 002, rule CL-OOM; bug=CL-OOM calls it).
 func (d *Device) recycleOOM() error {
-	if d.cfg.Bugs["CL-OOM"] {
+	if d.cfg.Bugs.Has(rules.CLOOM) {
 		d.cb.PfnSetErrorCb(d.core, hresult.E_OUTOFMEMORY)
 	}
 	return hresult.E_OUTOFMEMORY

@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"sync"
 
@@ -12,7 +13,7 @@ import (
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
 // bug=RULE-ID) so the verifier can be seen catching them.
 type Config struct {
-	Bugs map[string]bool
+	Bugs rules.Set
 	// Now reads the CPU's clock (virtual nanoseconds), as a driver reads
 	// QueryPerformanceCounter: it paces pfnPerformAmortizedProcessingCb.
 	Now func() int64
@@ -212,7 +213,7 @@ func (d *Device) injected(name string) bool {
 // report D3D11DDICAPS_FREETHREADED (seed 000, rule FT-CALC): it only
 // computes a size.
 func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
-	if d.cfg.Bugs["FT-CALC"] && d.parent == nil {
+	if d.cfg.Bugs.Has(rules.FTCalc) && d.parent == nil {
 		// The bug: the driver treats CalcPrivate* like its other entries
 		// and does immediate-context housekeeping there, on whatever
 		// thread is creating.
@@ -229,7 +230,7 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	if d.parent != nil {
 		return d.open(uint32(h), uint32(rt))
 	}
-	if d.cfg.Bugs["FT-RENDER"] && len(d.cmd.Words) > 0 {
+	if d.cfg.Bugs.Has(rules.FTRender) && len(d.cmd.Words) > 0 {
 		d.submit(false, 0) // the bug: submit from a free-threaded create, on whatever thread calls it
 	}
 	r := &resource{args: *a, rt: rt}
@@ -300,14 +301,14 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	if r == nil {
 		return
 	}
-	primary := r.args.Primary && !d.cfg.Bugs["DD-PRIMARY"] // the bug defers primaries too
+	primary := r.args.Primary && !d.cfg.Bugs.Has(rules.DDPrimary) // the bug defers primaries too
 	switch {
 	case primary:
 		if r.inBuffer {
 			d.submit(false, 0) // the immediate context's own thread: it may submit
 		}
 		d.deallocRes(r)
-	case d.cfg.Bugs["DD-ORDER"]:
+	case d.cfg.Bugs.Has(rules.DDOrder):
 		d.deallocRes(r) // the bug: no deferral
 	default:
 		d.mu.Lock()
@@ -567,7 +568,7 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 		d.parent.mu.Unlock()
 		return
 	}
-	if d.cfg.Bugs["DD-DEVICE"] {
+	if d.cfg.Bugs.Has(rules.DDDevice) {
 		d.cb.PfnDestroyContextCb(d.rt, d.ctx) // the bug: leave the destruction queue behind
 		return
 	}
@@ -607,7 +608,7 @@ var _ ddi.Escaper = (*Device)(nil)
 // FT-HCTX).
 func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 	cb := ddi.EscapeCb{Code: code}
-	if d.cfg.Bugs["FT-HCTX"] {
+	if d.cfg.Bugs.Has(rules.FTHCtx) {
 		cb.Context = d.ctx // the bug: bound to the immediate context's HCONTEXT, unsynchronised
 	}
 	err := d.cb.PfnEscapeCb(d.rt, &cb)

@@ -1,6 +1,9 @@
 package verify
 
-import "d3dsim/core/trace"
+import (
+	"d3dsim/core/rules"
+	"d3dsim/core/trace"
+)
 
 // Rules of seed 000 on pfnPerformAmortizedProcessingCb.
 
@@ -32,10 +35,10 @@ func (v *Verifier) amortize(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "pfnPerformAmortizedProcessingCb":
 		if t.lastWasAm {
-			out = append(out, v.violation("AM-BALANCE", e, "pfnPerformAmortizedProcessingCb twice back to back, with no work between"))
+			out = append(out, v.violation(rules.AMBalance, e, "pfnPerformAmortizedProcessingCb twice back to back, with no work between"))
 		}
 		if p := v.parent(e); p == nil || p.Layer != trace.UMD {
-			out = append(out, v.violation("AM-SUBMIT", e, "pfnPerformAmortizedProcessingCb called outside a DDI: it must come from the thread that entered the driver"))
+			out = append(out, v.violation(rules.AMSubmit, e, "pfnPerformAmortizedProcessingCb called outside a DDI: it must come from the thread that entered the driver"))
 		}
 		t.submits, t.lastAt, t.work, t.lastWasAm = 0, e.T, false, true
 	case e.Kind == trace.Call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb"):
@@ -58,13 +61,13 @@ func (v *Verifier) amortize(e *trace.Event) []Violation {
 		// for the GPU after the driver amortized, as with sync=true) does
 		// not count, and neither does time inside the Draw itself.
 		if gap := t.drawAt - max(t.lastAt, t.busyAt); t.work && gap > amortizePeriod {
-			out = append(out, v.violation("AM-BALANCE", e, "a busy immediate context went %d ns without pfnPerformAmortizedProcessingCb (at most 1 ms)", gap))
+			out = append(out, v.violation(rules.AMBalance, e, "a busy immediate context went %d ns without pfnPerformAmortizedProcessingCb (at most 1 ms)", gap))
 			t.lastAt = e.T // report once per stretch
 		}
 	case e.Kind == trace.Return && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") && e.Ctx == "IC":
 		t.submits++
 		if t.submits == amortizeLimit+1 {
-			out = append(out, v.violation("AM-SUBMIT", e, "%d immediate-context submissions without pfnPerformAmortizedProcessingCb: the driver must call it after submitting", amortizeLimit+1))
+			out = append(out, v.violation(rules.AMSubmit, e, "%d immediate-context submissions without pfnPerformAmortizedProcessingCb: the driver must call it after submitting", amortizeLimit+1))
 		}
 	}
 	return out
@@ -103,7 +106,7 @@ func (v *Verifier) amortizeDC(e *trace.Event, t *thState) []Violation {
 		x := t.execute
 		t.execute = nil
 		if x != nil && x.renders-2 > a.listAm[x.list] {
-			return []Violation{v.violation("AM-DC", e, "command list %s filled %d command buffers, but its deferred context called pfnPerformAmortizedProcessingCb only %d times while recording it: a deferred context out of space must let the runtime work", x.list, x.renders, a.listAm[x.list])}
+			return []Violation{v.violation(rules.AMDC, e, "command list %s filled %d command buffers, but its deferred context called pfnPerformAmortizedProcessingCb only %d times while recording it: a deferred context out of space must let the runtime work", x.list, x.renders, a.listAm[x.list])}
 		}
 	}
 	return nil

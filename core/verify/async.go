@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -70,7 +71,7 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 	case e.Layer == trace.GPU && e.Kind == trace.Exec && e.Name == "DmaBufferStart":
 		for _, p := range s.preds[e.DMA] {
 			if !s.finished[p] {
-				out = append(out, v.violation("ASYNC-SAME", e, "DMA buffer %d started on %s before DMA buffer %d, which it depends on (a RAW/WAR/WAW edge), finished: out-of-order execution must give the in-order result", e.DMA, e.Thread, p))
+				out = append(out, v.violation(rules.AsyncSame, e, "DMA buffer %d started on %s before DMA buffer %d, which it depends on (a RAW/WAR/WAW edge), finished: out-of-order execution must give the in-order result", e.DMA, e.Thread, p))
 				break
 			}
 		}
@@ -103,9 +104,9 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 			dev := s.objDev[e.Obj]
 			switch {
 			case saw && ok:
-				out = append(out, v.violation("ERR-ASYNC", e, "%s(%s) returned %s although the kernel reported the device removed during the call: the error must come back from the call", e.Name, e.Obj, e.HR))
+				out = append(out, v.violation(rules.ErrAsync, e, "%s(%s) returned %s although the kernel reported the device removed during the call: the error must come back from the call", e.Name, e.Obj, e.HR))
 			case dev != "" && s.removed[dev] && ok:
-				out = append(out, v.violation("ERR-ASYNC", e, "%s(%s) returned %s after a TDR removed device %s: the next call that can return DXGI_ERROR_DEVICE_REMOVED must", e.Name, e.Obj, e.HR, dev))
+				out = append(out, v.violation(rules.ErrAsync, e, "%s(%s) returned %s after a TDR removed device %s: the next call that can return DXGI_ERROR_DEVICE_REMOVED must", e.Name, e.Obj, e.HR, dev))
 			}
 			if dev != "" && !ok {
 				delete(s.removed, dev)

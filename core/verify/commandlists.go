@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"slices"
 	"strings"
 
@@ -77,10 +78,10 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			delete(c.finishing, seq)
 			if e.HR == "S_OK" {
 				if msg := finishOrder(names); msg != "" {
-					out = append(out, v.violation("CL-FINISH", e, "FinishCommandList of %s: %s (its DDIs: %s)", e.Ctx, msg, strings.Join(names, " ")))
+					out = append(out, v.violation(rules.CLFinish, e, "FinishCommandList of %s: %s (its DDIs: %s)", e.Ctx, msg, strings.Join(names, " ")))
 				}
 				if c.dcFailed[e.Ctx] {
-					out = append(out, v.violation("ERR-DC", e, "FinishCommandList on %s succeeded after the deferred context reported E_OUTOFMEMORY through pfnSetErrorCb", e.Ctx))
+					out = append(out, v.violation(rules.ErrDC, e, "FinishCommandList on %s succeeded after the deferred context reported E_OUTOFMEMORY through pfnSetErrorCb", e.Ctx))
 				}
 			}
 			delete(c.dcFailed, e.Ctx)
@@ -93,7 +94,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.polls, c.sized = 0, false
 	case call && umd && e.Name == "CalcDeferredContextHandleSize" && !isDC(e.Ctx):
 		if !c.sized && c.polls < 2 {
-			out = append(out, v.violation("CLS-SIZES", e, "CalcDeferredContextHandleSize before the runtime polled CheckDeferredContextHandleSizes twice (count, then array): %d poll(s)", c.polls))
+			out = append(out, v.violation(rules.CLSSizes, e, "CalcDeferredContextHandleSize before the runtime polled CheckDeferredContextHandleSizes twice (count, then array): %d poll(s)", c.polls))
 		}
 		c.sized = true
 
@@ -108,7 +109,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.clHandles[e.Handle] = "freed"
 	case call && umd && e.Name == "CommandListExecute":
 		if st := c.clHandles[e.Handle]; st != "valid" {
-			out = append(out, v.violation("CL-STATE", e, "CommandListExecute with command-list handle %s, which is %s, not valid", e.Handle, st))
+			out = append(out, v.violation(rules.CLState, e, "CommandListExecute with command-list handle %s, which is %s, not valid", e.Handle, st))
 		}
 
 	// ERR-DC and CL-OOM: who reports errors how.
@@ -116,7 +117,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.recycleDDI[e.Seq] = true
 	case call && e.Name == "pfnSetErrorCb":
 		if p := v.parent(e); p != nil && c.recycleDDI[p.Seq] {
-			out = append(out, v.violation("CL-OOM", e, "%s reported %s through pfnSetErrorCb: it must return it", p.Name, e.HR))
+			out = append(out, v.violation(rules.CLOOM, e, "%s reported %s through pfnSetErrorCb: it must return it", p.Name, e.HR))
 		}
 		if p := v.parent(e); isDC(e.Ctx) && e.HR == "E_OUTOFMEMORY" && (p == nil || p.Name != "RecycleCommandList") {
 			c.dcFailed[e.Ctx] = true
@@ -128,7 +129,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.noRecycle = Arg(e.Args, "recycle") == "0"
 	}
 	if call && umd && strings.HasPrefix(e.Name, "Recycle") && c.noRecycle {
-		out = append(out, v.violation("CL-CAPS", e, "%s used although the driver does not report D3D11DDICAPS_COMMANDLISTS_BUILD_2", e.Name))
+		out = append(out, v.violation(rules.CLCaps, e, "%s used although the driver does not report D3D11DDICAPS_COMMANDLISTS_BUILD_2", e.Name))
 	}
 	// CL-IMPLICIT: no query left begun when the command list is created.
 	if call && umd && isDC(e.Ctx) && (e.Name == "QueryBegin" || e.Name == "QueryEnd") {
@@ -143,7 +144,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	}
 	if call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList") {
 		if p := v.parent(e); p != nil && p.Name == "FinishCommandList" && len(c.begun[p.Ctx]) > 0 {
-			out = append(out, v.violation("CL-IMPLICIT", e, "%s while %d query(ies) begun on %s were not ended: FinishCommandList must call QueryEnd first", e.Name, len(c.begun[p.Ctx]), p.Ctx))
+			out = append(out, v.violation(rules.CLImplicit, e, "%s while %d query(ies) begun on %s were not ended: FinishCommandList must call QueryEnd first", e.Name, len(c.begun[p.Ctx]), p.Ctx))
 		}
 		if p := v.parent(e); p != nil {
 			delete(c.begun, p.Ctx)
@@ -157,7 +158,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			if p != nil {
 				where = "inside " + p.Name
 			}
-			out = append(out, v.violation("CL-RECYCLE-THREAD", e, "RecycleCommandList of %s on %s ran %s on thread %s, not on the deferred context's thread", e.Handle, e.Ctx, where, e.Thread))
+			out = append(out, v.violation(rules.CLRecycleThread, e, "RecycleCommandList of %s on %s ran %s on thread %s, not on the deferred context's thread", e.Handle, e.Ctx, where, e.Thread))
 		}
 	}
 
@@ -170,11 +171,11 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			key := e.Ctx + "/" + e.Handle
 			o := dcOpen{rt: rt, dep: Arg(e.Args, "dep"), view: strings.HasSuffix(e.Name, "View")}
 			if !c.icAlive[rt] {
-				out = append(out, v.violation("CLS-FIRST", e, "%s opened deferred handle %s onto %s, which has no immediate-context handle", e.Name, e.Handle, rt))
+				out = append(out, v.violation(rules.CLSFirst, e, "%s opened deferred handle %s onto %s, which has no immediate-context handle", e.Name, e.Handle, rt))
 			}
 			if o.view {
 				if _, ok := c.dcOpen[e.Ctx+"/"+o.dep]; !ok {
-					out = append(out, v.violation("CLS-DEP", e, "%s on %s opened view handle %s before the handle of its resource (dependency %q)", e.Name, e.Ctx, e.Handle, o.dep))
+					out = append(out, v.violation(rules.CLSDep, e, "%s on %s opened view handle %s before the handle of its resource (dependency %q)", e.Name, e.Ctx, e.Handle, o.dep))
 				}
 			}
 			c.dcOpen[key] = o
@@ -184,7 +185,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && e.Name != "DestroyCommandList" {
 		if !isDC(e.Ctx) {
 			if c.dcByRT[e.Handle] > 0 {
-				out = append(out, v.violation("CLS-FIRST", e, "%s destroyed immediate handle %s while %d deferred handle(s) onto it are open", e.Name, e.Handle, c.dcByRT[e.Handle]))
+				out = append(out, v.violation(rules.CLSFirst, e, "%s destroyed immediate handle %s while %d deferred handle(s) onto it are open", e.Name, e.Handle, c.dcByRT[e.Handle]))
 			}
 			delete(c.icAlive, e.Handle)
 		} else {
@@ -193,7 +194,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 				if !o.view {
 					for k, other := range c.dcOpen {
 						if other.view && other.dep == e.Handle && strings.HasPrefix(k, e.Ctx+"/") {
-							out = append(out, v.violation("CLS-DEP", e, "%s on %s closed resource handle %s while view handle %s onto it is open", e.Name, e.Ctx, e.Handle, strings.TrimPrefix(k, e.Ctx+"/")))
+							out = append(out, v.violation(rules.CLSDep, e, "%s on %s closed resource handle %s while view handle %s onto it is open", e.Name, e.Ctx, e.Handle, strings.TrimPrefix(k, e.Ctx+"/")))
 							break
 						}
 					}
@@ -269,7 +270,7 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 	if call && e.Name == "pfnSetErrorCb" {
 		// CL-RECYCLE-ERR: RecycleCommandList reports only device removal.
 		if p := v.parent(e); p != nil && p.Name == "RecycleCommandList" && e.HR != "D3DDDIERR_DEVICEREMOVED" {
-			out = append(out, v.violation("CL-RECYCLE-ERR", e, "RecycleCommandList reported %s through pfnSetErrorCb: it may report only D3DDDIERR_DEVICEREMOVED", e.HR))
+			out = append(out, v.violation(rules.CLRecycleErr, e, "RecycleCommandList reported %s through pfnSetErrorCb: it may report only D3DDDIERR_DEVICEREMOVED", e.HR))
 		}
 	}
 	if !call || !umd {
@@ -287,13 +288,13 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		}
 		if len(dup) > 0 {
 			slices.Sort(dup)
-			out = append(out, v.violation("CLS-ONE", e, "%s opened a second handle %s on %s for the object of %s (already %s)", e.Name, e.Handle, e.Ctx, rt, strings.Join(dup, " ")))
+			out = append(out, v.violation(rules.CLSOne, e, "%s opened a second handle %s on %s for the object of %s (already %s)", e.Name, e.Handle, e.Ctx, rt, strings.Join(dup, " ")))
 		}
 	// CLS-OPEN: a deferred context's DDIs name its own open handles.
 	case isDC(e.Ctx) && e.Handle != "" && !strings.HasPrefix(e.Name, "Create") && !strings.HasPrefix(e.Name, "Destroy") &&
 		!strings.HasPrefix(e.Name, "Recycle") && e.Name != "AbandonCommandList":
 		if _, ok := c.dcOpen[e.Ctx+"/"+e.Handle]; !ok {
-			out = append(out, v.violation("CLS-OPEN", e, "%s on %s names %s, which is no handle opened on that deferred context (first bind must open one, with the immediate handle as hRT)", e.Name, e.Ctx, e.Handle))
+			out = append(out, v.violation(rules.CLSOpen, e, "%s on %s names %s, which is no handle opened on that deferred context (first bind must open one, with the immediate handle as hRT)", e.Name, e.Ctx, e.Handle))
 		}
 	// CL-CLOSE and CL-ABANDON: no handle left open when the context is recycled or destroyed.
 	case e.Name == "AbandonCommandList":
@@ -311,9 +312,9 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		}
 		if len(open) > 0 {
 			slices.Sort(open)
-			rule, what := "CL-CLOSE", "after the command list was created"
+			rule, what := rules.CLClose, "after the command list was created"
 			if c.abandoning[dc] {
-				rule, what = "CL-ABANDON", "after AbandonCommandList"
+				rule, what = rules.CLAbandon, "after AbandonCommandList"
 			}
 			out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
 			for _, h := range open {
@@ -334,11 +335,11 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		}
 	case e.Name == "DestroyCommandList":
 		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle {
-			out = append(out, v.violation("CL-DESTROY", e, "DestroyCommandList of %s while its deferred context %s lives: the runtime must call RecycleDestroyCommandList", e.Handle, dc))
+			out = append(out, v.violation(rules.CLDestroy, e, "DestroyCommandList of %s while its deferred context %s lives: the runtime must call RecycleDestroyCommandList", e.Handle, dc))
 		}
 	case e.Name == "RecycleDestroyCommandList":
 		if dc := c.clDC[e.Handle]; !c.dcAlive[dc] {
-			out = append(out, v.violation("CL-DESTROY", e, "RecycleDestroyCommandList of %s after its deferred context %s was destroyed: the runtime must call DestroyCommandList", e.Handle, dc))
+			out = append(out, v.violation(rules.CLDestroy, e, "RecycleDestroyCommandList of %s after its deferred context %s was destroyed: the runtime must call DestroyCommandList", e.Handle, dc))
 		}
 	}
 	return out
@@ -369,7 +370,7 @@ func (v *Verifier) commandListExec(e *trace.Event) []Violation {
 		}
 		if x.expectNone[e.Ctx] && Arg(e.Args, "bound") != "none" {
 			delete(x.expectNone, e.Ctx)
-			return []Violation{v.violation("CL-EXEC", e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", Arg(e.Args, "bound"), e.Ctx)}
+			return []Violation{v.violation(rules.CLExec, e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", Arg(e.Args, "bound"), e.Ctx)}
 		}
 		delete(x.expectNone, e.Ctx)
 	}
@@ -395,12 +396,12 @@ func (v *Verifier) sizes(e *trace.Event) []Violation {
 	case "CalcDeferredContextHandleSize":
 		ts := Arg(e.Args, "type") + ":" + Arg(e.Args, "size")
 		if c.announced != nil && !c.announced[ts] {
-			return []Violation{v.violation("CLS-SIZES", e, "CalcDeferredContextHandleSize returned type:size %s, which CheckDeferredContextHandleSizes did not announce", ts)}
+			return []Violation{v.violation(rules.CLSSizes, e, "CalcDeferredContextHandleSize returned type:size %s, which CheckDeferredContextHandleSizes did not announce", ts)}
 		}
 	case "CalcPrivateCommandListSize":
 		size := Arg(e.Args, "size")
 		if c.clSize != "" && size != c.clSize {
-			return []Violation{v.violation("CL-SIZE", e, "CalcPrivateCommandListSize returned %s, earlier %s: the memory behind a command-list handle never changes size", size, c.clSize)}
+			return []Violation{v.violation(rules.CLSize, e, "CalcPrivateCommandListSize returned %s, earlier %s: the memory behind a command-list handle never changes size", size, c.clSize)}
 		}
 		c.clSize = size
 	}

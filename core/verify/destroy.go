@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"slices"
 	"strings"
 
@@ -30,7 +31,7 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 		d.pending[e.Handle] = e.Seq
 	case e.Kind == trace.Return && umdIC && e.Name == "DestroyResource":
 		if _, still := d.pending[e.Handle]; still && d.primary[e.Handle] {
-			out = append(out, v.violation("DD-PRIMARY", e, "DestroyResource of primary %s returned before pfnDeallocateCb: a primary's destruction cannot be deferred", e.Handle))
+			out = append(out, v.violation(rules.DDPrimary, e, "DestroyResource of primary %s returned before pfnDeallocateCb: a primary's destruction cannot be deferred", e.Handle))
 		}
 	case e.Kind == trace.Call && e.Name == "pfnDeallocateCb":
 		res := Arg(e.Args, "res")
@@ -43,7 +44,7 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 		}
 		for p := v.parent(e); p != nil; p = v.parent(p) {
 			if p.Name == "DestroyResource" && p.Layer == trace.UMD && p.Handle == res {
-				out = append(out, v.violation("DD-ORDER", e, "pfnDeallocateCb for %s (%s) inside its DestroyResource: a free-threaded destroy must wait until a pfnRenderCb follows the resource's last use on the immediate context", res, e.Obj))
+				out = append(out, v.violation(rules.DDOrder, e, "pfnDeallocateCb for %s (%s) inside its DestroyResource: a free-threaded destroy must wait until a pfnRenderCb follows the resource's last use on the immediate context", res, e.Obj))
 				break
 			}
 		}
@@ -54,12 +55,12 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 		// returns.
 		call := v.callOf(e)
 		for _, res := range v.pendingBefore(call) {
-			out = append(out, v.violation("DD-FLUSH", e, "Flush returned while %s, destroyed before it, is still not deallocated: Flush must process the deferred-destruction queue even when the command buffer is empty", res))
+			out = append(out, v.violation(rules.DDFlush, e, "Flush returned while %s, destroyed before it, is still not deallocated: Flush must process the deferred-destruction queue even when the command buffer is empty", res))
 		}
 	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "DestroyDevice":
 		for _, res := range v.pendingBefore(e.Seq) {
 			if d.device[res] == e.Obj {
-				out = append(out, v.violation("DD-DEVICE", e, "DestroyDevice of %s returned with %s still waiting for deferred destruction", e.Obj, res))
+				out = append(out, v.violation(rules.DDDevice, e, "DestroyDevice of %s returned with %s still waiting for deferred destruction", e.Obj, res))
 			}
 		}
 	}

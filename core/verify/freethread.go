@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"slices"
 	"strings"
 
@@ -65,7 +66,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 			others := otherThreads(v.ths.m, e.Thread, func(s *thState) bool { return len(s.ddis) > 0 })
 			if len(others) > 0 {
 				t := v.ths.of(others[0])
-				out = append(out, v.violation("FT-CAP", e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, others[0], t.ddis[len(t.ddis)-1]))
+				out = append(out, v.violation(rules.FTCap, e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, others[0], t.ddis[len(t.ddis)-1]))
 			}
 		}
 		t := v.ths.of(e.Thread)
@@ -86,7 +87,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 			f.hctx[key] = map[string]int{}
 		}
 		if others := otherThreads(f.hctx[key], e.Thread, func(n int) bool { return n > 0 }); len(others) > 0 {
-			out = append(out, v.violation("FT-HCTX", e, "%s on thread %s while thread %s is inside a callback on the same HCONTEXT (device %s's context): the driver must let one thread at a time use it", e.Name, e.Thread, others[0], key))
+			out = append(out, v.violation(rules.FTHCtx, e, "%s on thread %s while thread %s is inside a callback on the same HCONTEXT (device %s's context): the driver must let one thread at a time use it", e.Name, e.Thread, others[0], key))
 		}
 		f.hctx[key][e.Thread]++
 	case e.Kind == trace.Return && cb && hctxCallbacks[e.Name]:
@@ -101,7 +102,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// runtime (nothing a callback does is safe there).
 	case e.Kind == trace.Call && cb:
 		if p := v.parent(e); p != nil && p.Layer == trace.UMD && calcDDI(p.Name) {
-			out = append(out, v.violation("FT-CALC", e, "%s called from inside %s: the CalcPrivate* DDIs are free-threaded even when the driver is not, so they must not do the immediate context's work", e.Name, p.Name))
+			out = append(out, v.violation(rules.FTCalc, e, "%s called from inside %s: the CalcPrivate* DDIs are free-threaded even when the driver is not, so they must not do the immediate context's work", e.Name, p.Name))
 		}
 		// FT-ALLOC: a shared resource's pfnAllocateCb only on the thread
 		// inside its CreateResource.
@@ -112,7 +113,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 				if p != nil {
 					where = "inside " + p.Name
 				}
-				out = append(out, v.violation("FT-ALLOC", e, "pfnAllocateCb for shared resource %s (%s) %s on thread %s: a shared resource's allocations are made on the thread inside its CreateResource", res, e.Obj, where, e.Thread))
+				out = append(out, v.violation(rules.FTAlloc, e, "pfnAllocateCb for shared resource %s (%s) %s on thread %s: a shared resource's allocations are made on the thread inside its CreateResource", res, e.Obj, where, e.Thread))
 			}
 		}
 
@@ -122,9 +123,9 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	case e.Kind == trace.Message && e.Name == "DeviceFuncsWrite":
 		entry := Arg(e.Args, "entry")
 		if ddi.FixedEntry(entry) {
-			out = append(out, v.violation("FT-TABLE", e, "the driver rewrote %s (to %s) after CreateDevice: entries starting with pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed, other threads may be inside them", entry, Arg(e.Args, "impl")))
+			out = append(out, v.violation(rules.FTTable, e, "the driver rewrote %s (to %s) after CreateDevice: entries starting with pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed, other threads may be inside them", entry, Arg(e.Args, "impl")))
 		} else if p := v.parent(e); p == nil || p.Layer != trace.UMD || (p.Ctx != "IC" && p.Ctx != "") {
-			out = append(out, v.violation("FT-TABLE", e, "the driver hot-swapped %s outside an immediate-context DDI: only the thread driving the immediate context may change its entries", entry))
+			out = append(out, v.violation(rules.FTTable, e, "the driver hot-swapped %s outside an immediate-context DDI: only the thread driving the immediate context may change its entries", entry))
 		}
 	}
 	return out

@@ -26,7 +26,7 @@ func ret(th string, l trace.Layer, name, obj string) step {
 	return step{thread: th, kind: trace.Return, layer: l, name: name, obj: obj}
 }
 
-func rules(steps []step) []string {
+func brokenRules(steps []step) []string {
 	rec := trace.NewRecorder(nil, nil)
 	for _, s := range steps {
 		from := trace.Runtime
@@ -83,7 +83,7 @@ func TestFreeThreadingRules(t *testing.T) {
 			{thread: "loader", kind: trace.Message, layer: U, name: "DeviceFuncsWrite", args: "entry=pfnDraw impl=X"}}, "FT-TABLE"},
 	}
 	for _, tt := range tests {
-		got := rules(tt.steps)
+		got := brokenRules(tt.steps)
 		switch {
 		case tt.want == "" && len(got) != 0:
 			t.Errorf("%s: violations %v, want none", tt.desc, got)

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"slices"
 
 	"d3dsim/core/trace"
@@ -74,7 +75,7 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 	case s.stage == 1 && ret && e.Name == "Flush":
 		for _, o := range s.waiting {
 			if s.bound[o] {
-				out = append(out, v.violation("DD-SYNC", e, "Release; ClearState; Flush left %s alive: ClearState drops the immediate context's references and Flush must destroy the object (the runtime drains its destruction queue before the driver's Flush)", o))
+				out = append(out, v.violation(rules.DDSync, e, "Release; ClearState; Flush left %s alive: ClearState drops the immediate context's references and Flush must destroy the object (the runtime drains its destruction queue before the driver's Flush)", o))
 			}
 		}
 		s.stage = 2
@@ -95,7 +96,7 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 	case s.stage == 4 && ret && e.Name == "Flush":
 		for _, a := range s.complete {
 			if s.freed[a] {
-				out = append(out, v.violation("DD-SYNC", e, "the heavier pattern (Flush; End; GetData until S_OK; Flush) returned with allocation %s, deallocated before the End, still alive in the kernel: destruction must be complete", a))
+				out = append(out, v.violation(rules.DDSync, e, "the heavier pattern (Flush; End; GetData until S_OK; Flush) returned with allocation %s, deallocated before the End, still alive in the kernel: destruction must be complete", a))
 			}
 		}
 		s.stage = 0

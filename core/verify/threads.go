@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -27,7 +28,7 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 			if p != nil {
 				where = "inside " + p.Name
 			}
-			out = append(out, v.violation("FT-PRESENT", e, "pfnPresentCb called %s: only during PresentDXGI", where))
+			out = append(out, v.violation(rules.FTPresent, e, "pfnPresentCb called %s: only during PresentDXGI", where))
 		}
 	// FT-MODE: pfnSetDisplayModeCb only during SetDisplayModeDXGI.
 	case e.Kind == trace.Call && e.Name == "pfnSetDisplayModeCb":
@@ -36,14 +37,14 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 			if p != nil {
 				where = "inside " + p.Name
 			}
-			out = append(out, v.violation("FT-MODE", e, "pfnSetDisplayModeCb called %s: only during SetDisplayModeDXGI", where))
+			out = append(out, v.violation(rules.FTMode, e, "pfnSetDisplayModeCb called %s: only during SetDisplayModeDXGI", where))
 		}
 	// FT-RENDER: pfnRenderCb only on the immediate context's thread, from a
 	// call on the immediate context (Flush, or a buffer filling up).
 	case e.Kind == trace.Call && e.Name == "pfnRenderCb":
 		if r := v.rootCall(e); r != nil && r.Layer == trace.Runtime && r.From == trace.App && r.Ctx != "IC" &&
 			r.Name != "DestroyDevice" && r.Name != "D3D11CreateDevice" {
-			out = append(out, v.violation("FT-RENDER", e, "pfnRenderCb inside %s on thread %s: only the immediate context's thread, which calls Flush, may submit", r.Name, e.Thread))
+			out = append(out, v.violation(rules.FTRender, e, "pfnRenderCb inside %s on thread %s: only the immediate context's thread, which calls Flush, may submit", r.Name, e.Thread))
 		}
 	// ERR-APP: who the debug layer blames.
 	case e.Kind == trace.Return && e.Layer == trace.UMD && (e.HR == "D3DDDIERR_APPLICATIONERROR" || e.HR == "E_INVALIDARG"):
@@ -54,10 +55,10 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 		t.blame = ""
 		app := strings.HasPrefix(e.Msg, "D3D11 ERROR")
 		if hr == "D3DDDIERR_APPLICATIONERROR" && !app {
-			out = append(out, v.violation("ERR-APP", e, "the driver returned D3DDDIERR_APPLICATIONERROR but the debug layer did not blame the application: %q", e.Msg))
+			out = append(out, v.violation(rules.ErrApp, e, "the driver returned D3DDDIERR_APPLICATIONERROR but the debug layer did not blame the application: %q", e.Msg))
 		}
 		if hr == "E_INVALIDARG" && app {
-			out = append(out, v.violation("ERR-APP", e, "the driver returned E_INVALIDARG (its own error) but the debug layer blamed the application: %q", e.Msg))
+			out = append(out, v.violation(rules.ErrApp, e, "the driver returned E_INVALIDARG (its own error) but the debug layer blamed the application: %q", e.Msg))
 		}
 	case e.Kind == trace.Return && e.Layer == trace.Runtime && e.From == trace.App:
 		v.ths.of(e.Thread).blame = ""

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"d3dsim/core/rules"
 	"fmt"
 	"slices"
 	"strconv"
@@ -9,68 +10,14 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Rule describes one rule of RULES.md.
-type Rule struct {
-	ID   string
-	Seed string
-	Text string
-}
+// Rule describes one rule (core/rules declares them).
+type Rule = rules.Rule
 
 // Rules lists the rules this verifier checks.
-var Rules = []Rule{
-	{"WDDM-FLOW", "003", "the 16 steps of the WDDM operation flow happen in the seed's order"},
-	{"WDDM-FULL", "003", "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
-	{"WDDM-ISOLATE", "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
-	{"MAP-HAZARD", "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
-	{"LIFE-DANGLING", "004", "a call that uses an object after its final Release never reaches the UMD"},
-	{"ASYNC-SAME", "004", "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
-	{"ERR-ASYNC", "004", "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
-	{"CLS-SIZES", "001", "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
-	{"CLS-DEP", "001", "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
-	{"CLS-FIRST", "001", "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
-	{"CL-FINISH", "002", "FinishCommandList runs RecycleCommandList*, then RecycleCreateCommandList or CalcPrivateCommandListSize+CreateCommandList+CalcDeferredContextHandleSize, then the deferred context's Destroy*, then RecycleCreateDeferredContext"},
-	{"CL-STATE", "002", "only a command-list handle in the valid state reaches CommandListExecute"},
-	{"ERR-DC", "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
-	{"CL-OOM", "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
-	{"CLS-ONE", "001", "each object has one handle for the immediate context and one per deferred context that uses it"},
-	{"CLS-OPEN", "001", "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
-	{"CL-CLOSE", "002", "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
-	{"CL-ABANDON", "002", "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
-	{"CL-DESTROY", "002", "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
-	{"CL-RECYCLE-ERR", "002", "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
-	{"CL-EXEC", "002", "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
-	{"CL-SIZE", "002", "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},
-	{"CL-CAPS", "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
-	{"CL-IMPLICIT", "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
-	{"FT-PRESENT", "000", "pfnPresentCb only during PresentDXGI"},
-	{"FT-MODE", "000", "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
-	{"FT-RENDER", "000", "pfnRenderCb only on the thread that called Flush: the immediate context's"},
-	{"ERR-APP", "000", "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
-	{"DD-ORDER", "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
-	{"DD-FLUSH", "000", "Flush processes the deferred-destruction queue even when the command buffer is empty"},
-	{"DD-DEVICE", "000", "DestroyDevice returns only after every deferred destruction is complete"},
-	{"DD-PRIMARY", "000", "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},
-	{"AM-SUBMIT", "000", "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
-	{"AM-BALANCE", "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
-	{"CL-RECYCLE-THREAD", "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
-	{"FT-CAP", "000", "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
-	{"FT-CALC", "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
-	{"FT-HCTX", "000", "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
-	{"FT-ALLOC", "000", "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
-	{"FT-TABLE", "000", "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
-	{"DD-SYNC", "000", "Release; ClearState; Flush destroys the object; adding End(EventQuery), a GetData loop and a second Flush destroys it completely"},
-	{"AM-DC", "000", "a deferred context that runs out of command-buffer space calls pfnPerformAmortizedProcessingCb"},
-}
+var Rules = rules.All
 
 // RuleByID finds a rule.
-func RuleByID(id string) (Rule, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return Rule{}, false
-}
+func RuleByID(id string) (Rule, bool) { return rules.ByID(rules.ID(id)) }
 
 // Violation is one broken rule.
 type Violation struct {
@@ -176,9 +123,9 @@ func (v *Verifier) Poll() {
 // pollBatch is how many events Poll decodes at a time.
 const pollBatch = 32
 
-func (v *Verifier) violation(rule string, e *trace.Event, format string, args ...any) Violation {
-	r, _ := RuleByID(rule)
-	return Violation{Rule: rule, Seed: r.Seed, Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
+func (v *Verifier) violation(rule rules.ID, e *trace.Event, format string, args ...any) Violation {
+	r, _ := rules.ByID(rule)
+	return Violation{Rule: string(rule), Seed: r.Seed, Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
 		Event: fmt.Sprintf("#%d %s %s %s", e.Seq, e.Layer, e.Kind, e.Name)}
 }
 
@@ -258,11 +205,11 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		v.kernelDeviceReady = true
 	case call && e.Name == "CreateDevice" && e.Layer == trace.UMD:
 		if !v.kernelDeviceReady {
-			out = append(out, v.violation("WDDM-FLOW", e, "the UMD's CreateDevice ran before Dxgkrnl's DxgkDdiCreateDevice (seed 003 steps 1-2)"))
+			out = append(out, v.violation(rules.WDDMFlow, e, "the UMD's CreateDevice ran before Dxgkrnl's DxgkDdiCreateDevice (seed 003 steps 1-2)"))
 		}
 	case call && e.Name == "pfnCreateContextCb":
 		if n, l := v.parentName(e); n != "CreateDevice" || l != trace.UMD {
-			out = append(out, v.violation("WDDM-FLOW", e, "pfnCreateContextCb called outside the UMD's CreateDevice (seed 003 step 3)"))
+			out = append(out, v.violation(rules.WDDMFlow, e, "pfnCreateContextCb called outside the UMD's CreateDevice (seed 003 step 3)"))
 		}
 	// Steps 4-6: CreateResource -> pfnAllocateCb -> DxgkDdiCreateAllocation.
 	case call && e.Name == "CreateResource" && e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == ""):
@@ -283,12 +230,12 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		v.dmaBuilt[e.DMA] = true
 	case call && e.Name == "DxgkDdiPatch" && e.DMA != 0:
 		if !v.dmaBuilt[e.DMA] {
-			out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (seed 003 steps 10, 13)", e.DMA))
+			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (seed 003 steps 10, 13)", e.DMA))
 		}
 		v.dmaPatched[e.DMA] = true
 	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !strings.Contains(e.Args, "paging"):
 		if !v.dmaPatched[e.DMA] {
-			out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (seed 003 steps 13-14)", e.DMA))
+			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (seed 003 steps 13-14)", e.DMA))
 		}
 	// Steps 15-16: the interrupt routine notifies and queues the DPC.
 	case call && e.Name == "DxgkDdiInterruptRoutine":
@@ -313,7 +260,7 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
 		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
 		if size > 0 && bytes > size {
-			out = append(out, v.violation("WDDM-FULL", e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
+			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
 		}
 	}
 	// WDDM-ISOLATE: a render naming another device's allocation must fail.
@@ -344,7 +291,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, saw := range v.resourceCalls {
 			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
-					out = append(out, v.violation("WDDM-FLOW", e, "CreateResource returned without calling pfnAllocateCb (seed 003 steps 4-5)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "CreateResource returned without calling pfnAllocateCb (seed 003 steps 4-5)"))
 				}
 				delete(v.resourceCalls, seq)
 			}
@@ -353,7 +300,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, saw := range v.allocateCalls {
 			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
-					out = append(out, v.violation("WDDM-FLOW", e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (seed 003 steps 5-6)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (seed 003 steps 5-6)"))
 				}
 				delete(v.allocateCalls, seq)
 			}
@@ -362,7 +309,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, bits := range v.interrupts {
 			if v.threadOf(seq) == e.Thread {
 				if bits != 3 {
-					out = append(out, v.violation("WDDM-FLOW", e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (seed 003 steps 15-16)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (seed 003 steps 15-16)"))
 				}
 				delete(v.interrupts, seq)
 			}
@@ -371,7 +318,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, what := range v.foreign {
 			if v.threadOf(seq) == e.Thread {
 				if e.HR == "STATUS_SUCCESS" || e.HR == "" {
-					out = append(out, v.violation("WDDM-ISOLATE", e, "%s accepted a command buffer naming %s", e.Name, what))
+					out = append(out, v.violation(rules.WDDMIsolate, e, "%s accepted a command buffer naming %s", e.Name, what))
 				}
 				delete(v.foreign, seq)
 			}
@@ -465,7 +412,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		v.usage[e.Handle] = Arg(e.Args, "usage")
 	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
-			return []Violation{v.violation("MAP-HAZARD", e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
+			return []Violation{v.violation(rules.MapHazard, e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
 		}
 	case e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
 		v.renders[e.Seq] = Arg(e.Args, "allocs")
@@ -510,19 +457,19 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 			writes := v.pending[e.Handle][dma]
 			switch {
 			case typ == "READ" && writes:
-				return []Violation{v.violation("MAP-HAZARD", e, "Map(READ) of %s locked allocation %s while DMA buffer %d still writes it (RAW): the map must wait for its fence", m.Obj, e.Handle, dma)}
+				return []Violation{v.violation(rules.MapHazard, e, "Map(READ) of %s locked allocation %s while DMA buffer %d still writes it (RAW): the map must wait for its fence", m.Obj, e.Handle, dma)}
 			case typ == "WRITE" || typ == "READ_WRITE":
 				hz := "WAR"
 				if writes {
 					hz = "WAW"
 				}
-				return []Violation{v.violation("MAP-HAZARD", e, "Map(%s) of %s locked allocation %s while DMA buffer %d still uses it (%s): the map must wait for its fence", typ, m.Obj, e.Handle, dma, hz)}
+				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s locked allocation %s while DMA buffer %d still uses it (%s): the map must wait for its fence", typ, m.Obj, e.Handle, dma, hz)}
 			}
 		}
 	case e.Kind == trace.Wait && !strings.Contains(e.Args, "done"):
 		if m := v.enclosingMap(e); m != nil {
 			if t := Arg(m.Args, "type"); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
-				return []Violation{v.violation("MAP-HAZARD", e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
+				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
 			}
 		}
 	}
@@ -540,7 +487,7 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 		return nil
 	}
 	if obj, dead := v.destroyed[e.Handle]; dead {
-		return []Violation{v.violation("LIFE-DANGLING", e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
+		return []Violation{v.violation(rules.LifeDangling, e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
 	}
 	return nil
 }

@@ -1,0 +1,125 @@
+// Package rules names the rules of the WDDM and Direct3D 11 driver
+// documentation that d3dsim's layers obey and core/verify checks: one typed
+// identifier per rule, its source and its text, declared once. A layer that
+// breaks a rule on purpose (option bug=RULE-ID, so the verifier can be seen
+// to catch it) asks a Set, never a string.
+package rules
+
+// ID is a rule's identifier, e.g. "CL-FINISH".
+type ID string
+
+// The rules, grouped by the page they come from.
+const (
+	WDDMFlow        ID = "WDDM-FLOW"
+	WDDMFull        ID = "WDDM-FULL"
+	WDDMIsolate     ID = "WDDM-ISOLATE"
+	MapHazard       ID = "MAP-HAZARD"
+	LifeDangling    ID = "LIFE-DANGLING"
+	AsyncSame       ID = "ASYNC-SAME"
+	ErrAsync        ID = "ERR-ASYNC"
+	CLSSizes        ID = "CLS-SIZES"
+	CLSDep          ID = "CLS-DEP"
+	CLSFirst        ID = "CLS-FIRST"
+	CLFinish        ID = "CL-FINISH"
+	CLState         ID = "CL-STATE"
+	ErrDC           ID = "ERR-DC"
+	CLOOM           ID = "CL-OOM"
+	CLSOne          ID = "CLS-ONE"
+	CLSOpen         ID = "CLS-OPEN"
+	CLClose         ID = "CL-CLOSE"
+	CLAbandon       ID = "CL-ABANDON"
+	CLDestroy       ID = "CL-DESTROY"
+	CLRecycleErr    ID = "CL-RECYCLE-ERR"
+	CLExec          ID = "CL-EXEC"
+	CLSize          ID = "CL-SIZE"
+	CLCaps          ID = "CL-CAPS"
+	CLImplicit      ID = "CL-IMPLICIT"
+	FTPresent       ID = "FT-PRESENT"
+	FTMode          ID = "FT-MODE"
+	FTRender        ID = "FT-RENDER"
+	ErrApp          ID = "ERR-APP"
+	DDOrder         ID = "DD-ORDER"
+	DDFlush         ID = "DD-FLUSH"
+	DDDevice        ID = "DD-DEVICE"
+	DDPrimary       ID = "DD-PRIMARY"
+	AMSubmit        ID = "AM-SUBMIT"
+	AMBalance       ID = "AM-BALANCE"
+	CLRecycleThread ID = "CL-RECYCLE-THREAD"
+	FTCap           ID = "FT-CAP"
+	FTCalc          ID = "FT-CALC"
+	FTHCtx          ID = "FT-HCTX"
+	FTAlloc         ID = "FT-ALLOC"
+	FTTable         ID = "FT-TABLE"
+	DDSync          ID = "DD-SYNC"
+	AMDC            ID = "AM-DC"
+)
+
+// Rule describes one rule.
+type Rule struct {
+	ID   ID
+	Seed string // which source document: 000-004
+	Text string
+}
+
+// All lists every rule, in the order the verifier reports them.
+var All = []Rule{
+	{WDDMFlow, "003", "the 16 steps of the WDDM operation flow happen in the seed's order"},
+	{WDDMFull, "003", "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
+	{WDDMIsolate, "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
+	{MapHazard, "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
+	{LifeDangling, "004", "a call that uses an object after its final Release never reaches the UMD"},
+	{AsyncSame, "004", "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
+	{ErrAsync, "004", "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
+	{CLSSizes, "001", "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
+	{CLSDep, "001", "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
+	{CLSFirst, "001", "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
+	{CLFinish, "002", "FinishCommandList runs RecycleCommandList*, then RecycleCreateCommandList or CalcPrivateCommandListSize+CreateCommandList+CalcDeferredContextHandleSize, then the deferred context's Destroy*, then RecycleCreateDeferredContext"},
+	{CLState, "002", "only a command-list handle in the valid state reaches CommandListExecute"},
+	{ErrDC, "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
+	{CLOOM, "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
+	{CLSOne, "001", "each object has one handle for the immediate context and one per deferred context that uses it"},
+	{CLSOpen, "001", "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
+	{CLClose, "002", "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
+	{CLAbandon, "002", "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
+	{CLDestroy, "002", "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
+	{CLRecycleErr, "002", "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
+	{CLExec, "002", "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
+	{CLSize, "002", "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},
+	{CLCaps, "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
+	{CLImplicit, "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
+	{FTPresent, "000", "pfnPresentCb only during PresentDXGI"},
+	{FTMode, "000", "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
+	{FTRender, "000", "pfnRenderCb only on the thread that called Flush: the immediate context's"},
+	{ErrApp, "000", "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
+	{DDOrder, "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
+	{DDFlush, "000", "Flush processes the deferred-destruction queue even when the command buffer is empty"},
+	{DDDevice, "000", "DestroyDevice returns only after every deferred destruction is complete"},
+	{DDPrimary, "000", "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},
+	{AMSubmit, "000", "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
+	{AMBalance, "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
+	{CLRecycleThread, "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
+	{FTCap, "000", "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
+	{FTCalc, "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
+	{FTHCtx, "000", "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
+	{FTAlloc, "000", "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
+	{FTTable, "000", "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
+	{DDSync, "000", "Release; ClearState; Flush destroys the object; adding End(EventQuery), a GetData loop and a second Flush destroys it completely"},
+	{AMDC, "000", "a deferred context that runs out of command-buffer space calls pfnPerformAmortizedProcessingCb"},
+}
+
+// ByID finds a rule.
+func ByID(id ID) (Rule, bool) {
+	for _, r := range All {
+		if r.ID == id {
+			return r, true
+		}
+	}
+	return Rule{}, false
+}
+
+// Set holds the rules to break on purpose (option bug=RULE-ID). The zero
+// value breaks none.
+type Set map[ID]bool
+
+// Has says whether rule id is to be broken.
+func (s Set) Has(id ID) bool { return s[id] }

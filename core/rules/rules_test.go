@@ -1,0 +1,40 @@
+package rules
+
+import (
+	"regexp"
+	"testing"
+)
+
+// TestAll: every rule is listed once, with a well-formed id, a source and a
+// text; ByID finds each.
+func TestAll(t *testing.T) {
+	id := regexp.MustCompile(`^[A-Z]+(-[A-Z]+)+$`)
+	seen := map[ID]bool{}
+	for _, r := range All {
+		if !id.MatchString(string(r.ID)) || r.Seed == "" || r.Text == "" {
+			t.Errorf("malformed rule %+v", r)
+		}
+		if seen[r.ID] {
+			t.Errorf("%s listed twice", r.ID)
+		}
+		seen[r.ID] = true
+		if got, ok := ByID(r.ID); !ok || got.ID != r.ID {
+			t.Errorf("ByID(%s) = %v, %v", r.ID, got, ok)
+		}
+	}
+	if _, ok := ByID("NO-SUCH"); ok {
+		t.Error("ByID found an unknown rule")
+	}
+}
+
+// TestSet: the zero Set breaks nothing; a set breaks what it holds.
+func TestSet(t *testing.T) {
+	var none Set
+	if none.Has(CLFinish) {
+		t.Error("a nil Set has CL-FINISH")
+	}
+	s := Set{CLFinish: true}
+	if !s.Has(CLFinish) || s.Has(CLExec) {
+		t.Errorf("Set{CL-FINISH}: Has(CL-FINISH)=%v Has(CL-EXEC)=%v", s.Has(CLFinish), s.Has(CLExec))
+	}
+}
