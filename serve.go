@@ -62,6 +62,11 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to serve on (port 0 picks a free one)")
 	buildOnly := flag.Bool("build-only", false, "build web/main.wasm and web/wasm_exec.js when stale, then exit")
 	site := flag.String("site", "", "build the static site (the page, main.wasm and main.wasm.gz, the scenarios, tutorials and gallery) into this directory, then exit")
+	var allowHosts []string
+	flag.Func("allow-host", "also answer requests for this host name (repeatable; by default only loopback names and the -addr address are answered)", func(v string) error {
+		allowHosts = append(allowHosts, v)
+		return nil
+	})
 	flag.Parse()
 	log.SetFlags(0)
 	log.SetPrefix("d3dsim: ")
@@ -94,8 +99,14 @@ func main() {
 	}
 	h := newHandler(webDir, scenarioDir, b.ensure)
 	srv := &http.Server{
-		Handler:           h,
+		Handler:           newHostGuard(h, ln.Addr().String(), allowHosts),
 		ReadHeaderTimeout: 10 * time.Second,
+		// A request is a GET: its whole read is its header. The write
+		// bound covers building main.wasm (a minute on a slow machine)
+		// and sending it; idle keep-alive connections are closed.
+		ReadTimeout:  30 * time.Second,
+		WriteTimeout: 5 * time.Minute,
+		IdleTimeout:  2 * time.Minute,
 	}
 	// Compress main.wasm now, while nobody waits: at BestCompression a
 	// 15 MiB module takes a second or two, which the first page load would
@@ -298,6 +309,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 
 	p := path.Clean("/" + r.URL.Path)
+	if dotPath(p) {
+		http.NotFound(w, r)
+		return
+	}
 	dir, name := h.web, strings.TrimPrefix(p, "/")
 	if rest, ok := strings.CutPrefix(p, scenarioPath); ok {
 		dir, name = h.scenarios, rest
@@ -334,6 +349,18 @@ func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, dir, name st
 	}
 	ctype := contentType(name)
 	w.Header().Set("Content-Type", ctype)
+	var page []byte // an HTML page, read whole: its CSP names its inline scripts
+	if strings.HasSuffix(name, ".html") && fi.Size() <= maxGzip {
+		if page, err = io.ReadAll(f); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+	}
+	securityHeaders(w.Header(), name, page)
 	w.Header().Add("Vary", "Accept-Encoding")
 	// The version a client revalidates against: size and nanosecond mtime,
 	// so a rebuild within the same second is still seen.
