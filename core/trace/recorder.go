@@ -18,12 +18,15 @@ import (
 //
 // With a limit N (SetLimit), the recorder is a ring: it holds at most N
 // events; once N are held it drops all but the newest N/4 in one step and
-// counts them (Dropped). Seq numbers keep counting, so a reader that
+// counts them (Dropped). Past its byte limit (SetByteLimit, DefaultByteLimit)
+// it drops its oldest events by whole chunks the same way, and no event
+// carries more than MaxText bytes of text nor names longer than MaxName.
+// Seq numbers keep counting, so a reader that
 // remembers a seq can tell what it missed. Readers that must see every event
 // — the verifier, the scenario runner's `expect calls` — read events as they
 // are written (after every statement, or Subscribe), not after the run.
 //
-// Events are stored compactly (issue 8: at most 64 bytes an event): a
+// Events are stored compactly (at most 64 bytes an event on average): a
 // pointer-free 40-byte record per event in fixed-size chunks, the strings
 // that repeat (thread, layers, kind, name, ctx, obj, handle, hr, rule)
 // interned together as one "shape" id, Seq implicit in the position, Parent
@@ -42,6 +45,11 @@ type Recorder struct {
 	seq     uint64
 	limit   int    // 0: unbounded
 	dropped uint64 // events dropped from the front so far
+	// The bytes the held events take (records and text, by capacity), and
+	// the ceiling that makes the ring drop by bytes too (SetByteLimit).
+	bytes     int64
+	byteLimit int64
+	cut       uint64 // events stored without their text: one chunk alone was over the byte limit
 	now     func() int64
 	thread  func() string
 	stamp   func() (int64, string) // now and thread in one call (SetStamp)
@@ -128,10 +136,108 @@ type callStack struct{ calls []openCall }
 // Return inherits even when the Call itself was dropped.
 type openCall struct{ seq, parent uint64 }
 
-// NewRecorder returns an unbounded recorder that stamps events with now() and
-// thread().
+// NewRecorder returns a recorder that stamps events with now() and
+// thread(), unbounded in events and bounded to DefaultByteLimit bytes.
 func NewRecorder(now func() int64, thread func() string) *Recorder {
-	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}}
+	return &Recorder{now: now, thread: thread, open: map[string]*callStack{}, first: 1, shapeID: map[shape]uint32{}, byteLimit: DefaultByteLimit}
+}
+
+// The ceilings on what one event and the whole trace may hold. A scenario or
+// link is untrusted input: a 100 KB object name in a loop of failing calls
+// must not make every event carry 100 KB, nor the trace grow past memory.
+const (
+	// MaxText bounds an event's Msg and its Args (each), in bytes.
+	MaxText = 4 << 10
+	// MaxName bounds an event's interned strings (thread, name, ctx, obj,
+	// handle, hr, rule), in bytes.
+	MaxName = 256
+	// DefaultByteLimit is a new recorder's byte ceiling (SetByteLimit).
+	DefaultByteLimit = 256 << 20
+	// recordBytes is what a record takes in a chunk.
+	recordBytes = int64(unsafe.Sizeof(record{}))
+)
+
+// Truncate cuts s to at most n bytes at a UTF-8 boundary, saying how much was
+// cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	keep := max(n-24, 0)
+	for keep > 0 && keep < len(s) && s[keep]&0xC0 == 0x80 { // not inside a rune
+		keep--
+	}
+	return s[:keep] + "…(+" + itoa(len(s)-keep) + " bytes)"
+}
+
+func itoa(n int) string {
+	var b [20]byte
+	i := len(b)
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			return string(b[i:])
+		}
+	}
+}
+
+// capEvent applies MaxText and MaxName to e.
+func capEvent(e *Event) {
+	if len(e.Msg) > MaxText {
+		e.Msg = Truncate(e.Msg, MaxText)
+	}
+	if len(e.Args) > MaxText {
+		e.Args = Truncate(e.Args, MaxText)
+	}
+	if len(e.Obj) > MaxName || len(e.Name) > MaxName || len(e.Handle) > MaxName || len(e.Ctx) > MaxName ||
+		len(e.Thread) > MaxName || len(e.HR) > MaxName || len(e.Rule) > MaxName {
+		for _, p := range [...]*string{&e.Obj, &e.Name, &e.Handle, &e.Ctx, &e.Thread, &e.HR, &e.Rule} {
+			*p = Truncate(*p, MaxName)
+		}
+	}
+}
+
+// SetByteLimit bounds the bytes the held events take to about n (n <= 0:
+// no byte bound): past it the ring drops its oldest chunks of events until
+// half of n is held. Text is stored per chunk of 4,096 events, so the bound
+// holds to within one chunk; when the newest chunk alone is over n, events
+// are stored without their Msg and Args (CutText counts them).
+func (r *Recorder) SetByteLimit(n int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.byteLimit = max(n, 0)
+}
+
+// Bytes is what the held events take in memory, in bytes.
+func (r *Recorder) Bytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.bytes + int64(r.held())*recordBytes
+}
+
+// CutText is the number of events stored without their text because of the
+// byte limit.
+func (r *Recorder) CutText() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cut
+}
+
+// overBytes reports whether the held events take more than the byte limit.
+// The caller holds mu.
+func (r *Recorder) overBytes(extra int64) bool {
+	return r.byteLimit > 0 && r.bytes+int64(r.held())*recordBytes+extra > r.byteLimit
+}
+
+// dropBytes drops the oldest whole chunks until at most half the byte limit
+// is held, keeping the newest chunk. The caller holds mu.
+func (r *Recorder) dropBytes() {
+	for len(r.chunks) > 1 && r.bytes+int64(r.held())*recordBytes > r.byteLimit/2 {
+		end := (r.c0 + 1) << chunkBits // seq of the last event of chunks[0]
+		r.drop(end + 1 - r.first)
+	}
 }
 
 // SetStamp makes fn stamp events with time and thread in one call instead of
@@ -171,6 +277,7 @@ func (r *Recorder) drop(n uint64) {
 	k := 0
 	for k < len(r.chunks) && (r.c0+uint64(k)+1)<<chunkBits <= r.first-1 {
 		c := r.chunks[k]
+		r.bytes -= int64(cap(c.text))
 		c.text = nil // strings handed out may still point into the old one
 		r.free = append(r.free, c)
 		k++
@@ -235,6 +342,7 @@ func (r *Recorder) Emit(e Event) uint64 {
 	if r.limit > 0 && r.held() >= uint64(r.limit) {
 		r.drop(r.held() - uint64(r.limit/4))
 	}
+	capEvent(&e)
 	r.seq++
 	e.Seq = r.seq
 	if r.stamp != nil {
@@ -334,18 +442,30 @@ func (r *Recorder) store(e *Event) {
 	}
 	msg, args := e.Msg, e.Args
 	need := len(msg) + len(args) + 16
-	if len(c.text)+need > math.MaxUint32 { // a 4 GiB chunk: keep the record, cut the text
+	// A chunk's text stays under half the byte limit (and 4 GiB): past
+	// that, keep the record and cut the text.
+	textCap := int64(math.MaxUint32)
+	if r.byteLimit > 0 {
+		textCap = min(textCap, r.byteLimit/2)
+	}
+	if (msg != "" || args != "") && int64(len(c.text)+need) > textCap {
 		msg, args = "", ""
 		need = 16
-		if len(c.text)+need > math.MaxUint32 {
-			return
-		}
+		r.cut++
 	}
 	if cap(c.text)-len(c.text) < need {
 		// Never grow in place: strings handed out point into the old bytes.
-		t := make([]byte, len(c.text), max(2*cap(c.text), len(c.text)+need, 1024))
+		n := max(int(min(int64(max(2*cap(c.text), 1024)), textCap)), len(c.text)+need)
+		if r.overBytes(int64(n - cap(c.text))) {
+			r.dropBytes()
+		}
+		t := make([]byte, len(c.text), n)
 		copy(t, c.text)
+		r.bytes += int64(cap(t) - cap(c.text))
 		c.text = t
+	}
+	if len(c.text)+need > math.MaxUint32 { // a 4 GiB chunk of fences alone
+		return
 	}
 	rc.off = uint32(len(c.text))
 	if e.Fence != 0 {
