@@ -50,16 +50,16 @@ type Recorder struct {
 	bytes     int64
 	byteLimit int64
 	cut       uint64 // events stored without their text: one chunk alone was over the byte limit
-	now     func() int64
-	thread  func() string
-	stamp   func() (int64, string) // now and thread in one call (SetStamp)
-	line    int
-	open    map[string]*callStack // thread -> its open calls
-	lastTh  string                // the thread of the last event and
-	lastSt  *callStack            // its stack: most events follow one on the same thread
-	subs    []func(*Event)
-	cur     Event // the event being emitted, handed to subscribers
-	scan    Event // the event ScanBack hands to its fn
+	now       func() int64
+	thread    func() string
+	stamp     func() (int64, string) // now and thread in one call (SetStamp)
+	line      int
+	open      map[string]*callStack // thread -> its open calls
+	lastTh    string                // the thread of the last event and
+	lastSt    *callStack            // its stack: most events follow one on the same thread
+	subs      []func(*Event)
+	cur       Event // the event being emitted, handed to subscribers
+	scan      Event // the event ScanBack hands to its fn
 
 	shapes  []shape           // interned shapes, by id
 	shapeID map[shape]uint32  // and their ids
