@@ -54,11 +54,39 @@ const (
 	AMDC            ID = "AM-DC"
 )
 
+// Page is the public page a rule comes from, by its title.
+type Page string
+
+// The pages the rules come from: four of the Windows driver documentation
+// (Direct3D 11 DDI and WDDM) and one article on Direct3D's asynchrony.
+const (
+	ChangesFromD3D10    Page = "Changes from Direct3D 10"
+	ContextLocalHandles Page = "Using context-local DDI handles"
+	CommandLists        Page = "Supporting command lists"
+	OperationFlow       Page = "WDDM operation flow"
+	AsyncDraw           Page = "Direct3D Draw函数异步调用原理解析 (why Direct3D's Draw is asynchronous; SamBookshelf, 2014)"
+)
+
 // Rule describes one rule.
 type Rule struct {
 	ID   ID
-	Seed string // which source document: 000-004
+	Seed string // which source document: 000-004 (Source is its page)
 	Text string
+}
+
+// Source is the page the rule comes from.
+func (r Rule) Source() Page {
+	switch r.Seed {
+	case "000":
+		return ChangesFromD3D10
+	case "001":
+		return ContextLocalHandles
+	case "002":
+		return CommandLists
+	case "003":
+		return OperationFlow
+	}
+	return AsyncDraw
 }
 
 // All lists every rule, in the order the verifier reports them.

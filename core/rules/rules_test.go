@@ -38,3 +38,19 @@ func TestSet(t *testing.T) {
 		t.Errorf("Set{CL-FINISH}: Has(CL-FINISH)=%v Has(CL-EXEC)=%v", s.Has(CLFinish), s.Has(CLExec))
 	}
 }
+
+// TestSource: every rule names its page, and the five pages are all used.
+func TestSource(t *testing.T) {
+	used := map[Page]bool{}
+	for _, r := range All {
+		used[r.Source()] = true
+	}
+	for _, p := range []Page{ChangesFromD3D10, ContextLocalHandles, CommandLists, OperationFlow, AsyncDraw} {
+		if !used[p] {
+			t.Errorf("no rule comes from %q", p)
+		}
+	}
+	if r, _ := ByID(CLFinish); r.Source() != CommandLists {
+		t.Errorf("CL-FINISH comes from %q", r.Source())
+	}
+}
