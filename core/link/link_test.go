@@ -3,6 +3,7 @@ package link
 import (
 	"bytes"
 	"compress/flate"
+	"d3dsim/core/memlimit"
 	"encoding/base64"
 	"fmt"
 	"math/rand"
@@ -198,7 +199,11 @@ func FuzzDecode(f *testing.F) {
 	f.Add("1.ab$cd")
 	f.Add("1." + b64(deflate(f, make([]byte, 2<<20))))
 	f.Fuzz(func(t *testing.T, payload string) {
-		got, err := Decode(payload)
+		var got []byte
+		var err error
+		// A link of at most a few hundred KB decodes to at most MaxSize:
+		// no input may make the decoder allocate much more.
+		memlimit.Check(t, 32<<20, "Decode", func() { got, err = Decode(payload) })
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "link: ") {
 				t.Fatalf("error %q lacks the link: prefix", err)
@@ -225,7 +230,9 @@ func FuzzFromURL(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, u string) {
-		got, err := FromURL(u)
+		var got []byte
+		var err error
+		memlimit.Check(t, 32<<20, "FromURL", func() { got, err = FromURL(u) })
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "link: ") {
 				t.Fatalf("error %q lacks the link: prefix", err)
