@@ -1,14 +1,14 @@
-// d3dsim page: loads the WebAssembly module and drives the page through
+// d3dsim page: the full app's chrome — editor, controls, scenario picker,
+// tutorials, the panel's tabs and details bar — driven through
 // window.d3dsim (wasm/bridge_js.go). Plain ES modules, no build step, no CDN.
 //
-// Data flow: a poll (every 100 ms, and after every control) reads the
-// summary, pulls new trace events as columnar batches into the store
-// (model.js) and lets the visible view catch up. A poll fetches for a bounded
-// time; while events are left it schedules the next poll at once, as a task
-// of its own, so the page keeps getting turns. Selecting an event in any
-// view selects it in all of them (select()).
+// Loading the module is boot.js's; the poll that pulls trace events into
+// the store and lets the visible view catch up is controller.js's. Selecting
+// an event in any view selects it in all of them (select()).
 
-import { Store, KIND, LAYER, C, formatT, KIND_NAMES, LAYER_NAMES, pull as pullEvents, MAX_HELD } from "./model.js";
+import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
+import { boot } from "./boot.js";
+import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
 import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
@@ -22,24 +22,6 @@ const hook = window.__d3dsimReady;
 
 // ---- loading the module ----
 
-async function instantiate(go) {
-  const url = "main.wasm";
-  if (WebAssembly.instantiateStreaming) {
-    try {
-      return await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
-    } catch (err) {
-      // A wrong MIME type or an HTTP error (a failed build) lands here;
-      // the plain path below says which.
-      console.warn("d3dsim: instantiateStreaming failed, retrying without streaming:", err);
-    }
-  }
-  const resp = await fetch(url);
-  if (!resp.ok) {
-    throw new Error(`main.wasm: HTTP ${resp.status}\n${(await resp.text()).slice(0, 4000)}`);
-  }
-  return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-}
-
 function fatal(err) {
   const msg = String(err && err.message ? err.message : err);
   $("stage-status").textContent = "d3dsim could not start:\n" + msg;
@@ -48,36 +30,19 @@ function fatal(err) {
   hook?.reject(err);
 }
 
-async function boot() {
-  if (typeof Go !== "function") {
-    throw new Error("wasm_exec.js did not load (serve the page with `go run .` at the repo root)");
-  }
-  const go = new Go();
-  const { instance } = await instantiate(go);
-  go.run(instance).then(() => fatal(new Error("the WebAssembly program exited; see the console")));
-  const sim = await window.d3dsim.ready;
+boot(fatal).then((d3dsim) => {
   $("stage-status").hidden = true;
-  start(sim);
-}
-
-boot().catch(fatal);
+  start(d3dsim);
+}).catch(fatal);
 
 // ---- state ----
 
 let sim = null;
-let loads = -1; // the bridge's load count the page shows
+let ctl = null; // the controller (controller.js): polls, the store, the selection
 let runPending = 0;
-let lastSummary = null;
-let lastSummaryKey = "";
-let selected = -1;
 let activeView = "timeline";
-let inspectVersion = -1;
-let inspectAt = 0;
-let snap = null;
 let firstFrameAt = 0;
 let tutorialName = "";
-let catchUp = false; // a poll is scheduled to fetch the events left
-const polls = { n: 0, maxMs: 0, totalMs: 0 }; // what polls cost (d3dsimUI.polls, for tests)
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, flow, problems, traceView, tutorial;
@@ -114,6 +79,22 @@ function start(d3dsim) {
   });
   viewTools.trace = [filter, count];
   viewTools.timeline = timelineTools();
+
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, flow, problems, traceView], {
+    reset: () => { $("detail").hidden = true; },
+    loaded: () => {
+      // Show the new scenario's text.
+      const src = sim.source();
+      if (editor.value !== src) editor.value = src;
+      editor.setError("");
+      syncPicker();
+    },
+    pulled,
+    summaryKey: () => String(runPending),
+    summary: renderSummary,
+    polled: showHeld,
+    select: showSelection,
+  });
 
   tutorial = new TutorialPane({
     pane: $("notes"), title: $("notes-title"), body: $("notes-body"), prev: $("notes-prev"), next: $("notes-next"),
@@ -178,17 +159,16 @@ function start(d3dsim) {
 
   window.d3dsimUI = {
     store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, flow, problems, trace: traceView },
-    get selected() { return selected; },
+    get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
     poll: () => poll(),
-    polls,
+    polls: ctl.polls,
     measurePan,
   };
 
   showView("timeline");
-  poll();
-  setInterval(poll, 100);
+  ctl.start();
 }
 
 // installSplitter lets the boundary between the top (stage, editor, notes)
@@ -231,7 +211,7 @@ function installPixelProbe() {
   const idle = () => {
     const f = sim.frameSize();
     sw.style.display = "none";
-    text.textContent = f.width ? `${f.width}×${f.height} · frame ${lastSummary ? lastSummary.frames : ""}` : "";
+    text.textContent = f.width ? `${f.width}×${f.height} · frame ${ctl.summary ? ctl.summary.frames : ""}` : "";
     info.hidden = !f.width;
   };
   document.body.addEventListener("mousemove", (e) => {
@@ -531,7 +511,7 @@ function tutorialStep(step) {
     if (pick >= 0) select(pick, "tutorial");
   }
   if (step.lines && tutorial.ranOn <= step.lines[1]) tutorial.ranOn = 0;
-  if (step.lines) frameStep(step.lines[0], step.lines[1], selected);
+  if (step.lines) frameStep(step.lines[0], step.lines[1], ctl.selected);
 }
 
 // frameStep zooms the timeline onto the events of lines a..b and the
@@ -669,41 +649,33 @@ function refreshView(force) {
       timeline.request();
       break;
     case "cmdlists":
-      cmdlists.render(inspectNow(force));
+      cmdlists.render(ctl.inspect(force));
       break;
     case "handles":
-      handles.render(inspectNow(force));
+      handles.render(ctl.inspect(force));
       break;
     case "flow":
-      if (force || flow.current !== selected) flow.render(selected);
+      if (force || flow.current !== ctl.selected) flow.render(ctl.selected);
       break;
     case "problems":
       problems.render();
       break;
     case "trace":
       // Hidden, the list could not scroll to the selection: do it now.
-      if (force && selected >= 0) traceView.select(selected);
+      if (force && ctl.selected >= 0) traceView.select(ctl.selected);
       else traceView.render();
       break;
   }
 }
 
-// inspectNow fetches the inspector's model when the trace grew (at most
-// every 250 ms while events stream in).
-function inspectNow(force) {
-  const now = performance.now();
-  if (snap && inspectVersion === store.version) return snap;
-  if (!force && snap && now - inspectAt < 250) return null;
-  snap = sim.inspect();
-  inspectVersion = store.version;
-  inspectAt = now;
-  return snap;
+// select makes event i the selection of every view (controller.js select,
+// then showSelection below).
+function select(i, source) {
+  ctl.select(i, source);
 }
 
-// select makes event i the selection of every view.
-function select(i, source) {
-  if (i < 0 || i >= store.n) return;
-  selected = i;
+// showSelection shows the selection, event i, in every view.
+function showSelection(i, source) {
   timeline.select(i);
   cmdlists.select(i);
   traceView.selected = i;
@@ -742,47 +714,20 @@ function showDetail(i) {
 // ---- polling ----
 
 function poll() {
-  if (!sim) return;
-  const t0 = performance.now();
-  const more = pollOnce();
-  const ms = performance.now() - t0;
-  polls.n++;
-  polls.totalMs += ms;
-  if (ms > polls.maxMs) polls.maxMs = ms;
-  if (more && !catchUp) {
-    catchUp = true;
-    setTimeout(() => {
-      catchUp = false;
-      poll();
-    }, 0);
-  }
+  ctl?.poll();
 }
 
-// pollOnce is one poll; it reports whether events are left to fetch.
-function pollOnce() {
-  const s = sim.summary();
-  if (s.loads !== loads) {
-    // A new scenario (from this page, a link, or a script calling
-    // d3dsim.load): show its text and start a fresh trace.
-    loads = s.loads;
-    resetTrace();
-    const src = sim.source();
-    if (editor.value !== src) editor.value = src;
-    editor.setError("");
-    syncPicker();
+// pulled lets the views take in what a poll fetched (controller.js): the
+// problems, the editor's ran-to mark and the visible view; the inspector's
+// views catch up once its throttle allows.
+function pulled(s, grew) {
+  if (grew) {
+    problems.ingest(ctl.summary);
+    editor.mark("ran", store.lastApiLine);
+    refreshView(false);
   }
-  const more = pull();
-  // The inspector's views catch up once its throttle allows.
-  if ((activeView === "cmdlists" || activeView === "handles") && inspectVersion !== store.version) refreshView(false);
+  if ((activeView === "cmdlists" || activeView === "handles") && ctl.inspectStale) refreshView(false);
   if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
-  const key = JSON.stringify(s) + runPending;
-  if (key !== lastSummaryKey) {
-    lastSummaryKey = key;
-    lastSummary = s;
-    renderSummary(s);
-  }
-  showHeld(s);
-  return more;
 }
 
 // showHeld says so when the panel stopped fetching at MAX_HELD events.
@@ -794,34 +739,6 @@ function showHeld(s) {
     : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !store.capped;
-}
-
-function resetTrace() {
-  store.reset();
-  timeline.setStore(store);
-  cmdlists.setStore(store);
-  handles.setStore(store);
-  flow.setStore(store);
-  problems.setStore(store);
-  traceView.setStore(store);
-  snap = null;
-  inspectVersion = -1;
-  selected = -1;
-  $("detail").hidden = true;
-}
-
-// pull fetches new events for a bounded time (model.js pull) and lets the
-// visible view take them in; it reports whether events are left. When the
-// recorder dropped events we had not fetched, it starts over from what the
-// recorder still holds.
-function pull() {
-  const v = store.version;
-  const more = pullEvents(store, sim, resetTrace);
-  if (store.version === v) return more;
-  problems.ingest(lastSummary);
-  editor.mark("ran", store.lastApiLine);
-  refreshView(false);
-  return more;
 }
 
 function renderSummary(s) {
