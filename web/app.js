@@ -11,7 +11,12 @@ import { boot } from "./boot.js";
 import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
-import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
+import { links, el, seqLink, lineLink } from "./view-common.js";
+import { CommandListsView } from "./view-cmdlists.js";
+import { HandlesView } from "./view-handles.js";
+import { FlowView } from "./view-flow.js";
+import { ProblemsView } from "./view-problems.js";
+import { TraceView } from "./view-trace.js";
 import { TutorialPane, linkedTutorial } from "./tutorial.js";
 import { MAX_LINK, shareLong } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)

@@ -12,7 +12,12 @@
 
 import { Store, KIND, LAYER } from "./model.js";
 import { Timeline } from "./timeline.js";
-import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el } from "./views.js";
+import { links, el } from "./view-common.js";
+import { CommandListsView } from "./view-cmdlists.js";
+import { HandlesView } from "./view-handles.js";
+import { FlowView } from "./view-flow.js";
+import { ProblemsView } from "./view-problems.js";
+import { TraceView } from "./view-trace.js";
 import { boot } from "./boot.js";
 import { Controller } from "./controller.js";
 import "./inbox.js";

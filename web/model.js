@@ -207,9 +207,9 @@ export function argValue(args, key) {
   return "";
 }
 
-// seed003Step is the step number of seed 003's WDDM flow an event is, ""
-// when none (the Flow view's badges).
-export function seed003Step(store, i) {
+// wddmFlowStep is the number of the step of the WDDM operation flow an
+// event is, "" when none (the Flow view's badges).
+export function wddmFlowStep(store, i) {
   if (store.kind(i) !== KIND.call) return "";
   const name = store.name(i);
   const layer = store.layer(i);
