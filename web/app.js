@@ -3,8 +3,9 @@
 // window.d3dsim (wasm/bridge_js.go). Plain ES modules, no build step, no CDN.
 //
 // Loading the module is boot.js's; the poll that pulls trace events into
-// the store and lets the visible view catch up is controller.js's. Selecting
-// an event in any view selects it in all of them (select()).
+// the store and lets the visible view catch up is controller.js's; running
+// a tutorial's steps is tutorial-steps.js's. Selecting an event in any view
+// selects it in all of them (select()).
 
 import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
 import { boot } from "./boot.js";
