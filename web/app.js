@@ -1,18 +1,25 @@
-// d3dsim page: loads the WebAssembly module and drives the page through
+// d3dsim page: the full app's chrome — editor, controls, scenario picker,
+// tutorials, the panel's tabs and details bar — driven through
 // window.d3dsim (wasm/bridge_js.go). Plain ES modules, no build step, no CDN.
 //
-// Data flow: a poll (every 100 ms, and after every control) reads the
-// summary, pulls new trace events as columnar batches into the store
-// (model.js) and lets the visible view catch up. A poll fetches for a bounded
-// time; while events are left it schedules the next poll at once, as a task
-// of its own, so the page keeps getting turns. Selecting an event in any
-// view selects it in all of them (select()).
+// Loading the module is boot.js's; the poll that pulls trace events into
+// the store and lets the visible view catch up is controller.js's; running
+// a tutorial's steps is tutorial-steps.js's. Selecting an event in any view
+// selects it in all of them (select()).
 
-import { Store, KIND, LAYER, C, formatT, KIND_NAMES, LAYER_NAMES, pull as pullEvents, MAX_HELD } from "./model.js";
+import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
+import { boot } from "./boot.js";
+import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
-import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el, seqLink, lineLink } from "./views.js";
+import { links, el, seqLink, lineLink } from "./view-common.js";
+import { CommandListsView } from "./view-cmdlists.js";
+import { HandlesView } from "./view-handles.js";
+import { FlowView } from "./view-flow.js";
+import { ProblemsView } from "./view-problems.js";
+import { TraceView } from "./view-trace.js";
 import { TutorialPane, linkedTutorial } from "./tutorial.js";
+import { tutorialSteps } from "./tutorial-steps.js";
 import { MAX_LINK, shareLong } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
@@ -22,24 +29,6 @@ const hook = window.__d3dsimReady;
 
 // ---- loading the module ----
 
-async function instantiate(go) {
-  const url = "main.wasm";
-  if (WebAssembly.instantiateStreaming) {
-    try {
-      return await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
-    } catch (err) {
-      // A wrong MIME type or an HTTP error (a failed build) lands here;
-      // the plain path below says which.
-      console.warn("d3dsim: instantiateStreaming failed, retrying without streaming:", err);
-    }
-  }
-  const resp = await fetch(url);
-  if (!resp.ok) {
-    throw new Error(`main.wasm: HTTP ${resp.status}\n${(await resp.text()).slice(0, 4000)}`);
-  }
-  return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
-}
-
 function fatal(err) {
   const msg = String(err && err.message ? err.message : err);
   $("stage-status").textContent = "d3dsim could not start:\n" + msg;
@@ -48,36 +37,19 @@ function fatal(err) {
   hook?.reject(err);
 }
 
-async function boot() {
-  if (typeof Go !== "function") {
-    throw new Error("wasm_exec.js did not load (serve the page with `go run .` at the repo root)");
-  }
-  const go = new Go();
-  const { instance } = await instantiate(go);
-  go.run(instance).then(() => fatal(new Error("the WebAssembly program exited; see the console")));
-  const sim = await window.d3dsim.ready;
+boot(fatal).then((d3dsim) => {
   $("stage-status").hidden = true;
-  start(sim);
-}
-
-boot().catch(fatal);
+  start(d3dsim);
+}).catch(fatal);
 
 // ---- state ----
 
 let sim = null;
-let loads = -1; // the bridge's load count the page shows
+let ctl = null; // the controller (controller.js): polls, the store, the selection
 let runPending = 0;
-let lastSummary = null;
-let lastSummaryKey = "";
-let selected = -1;
 let activeView = "timeline";
-let inspectVersion = -1;
-let inspectAt = 0;
-let snap = null;
 let firstFrameAt = 0;
 let tutorialName = "";
-let catchUp = false; // a poll is scheduled to fetch the events left
-const polls = { n: 0, maxMs: 0, totalMs: 0 }; // what polls cost (d3dsimUI.polls, for tests)
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, flow, problems, traceView, tutorial;
@@ -115,13 +87,33 @@ function start(d3dsim) {
   viewTools.trace = [filter, count];
   viewTools.timeline = timelineTools();
 
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, flow, problems, traceView], {
+    reset: () => { $("detail").hidden = true; },
+    loaded: () => {
+      // Show the new scenario's text.
+      const src = sim.source();
+      if (editor.value !== src) editor.value = src;
+      editor.setError("");
+      syncPicker();
+    },
+    pulled,
+    summaryKey: () => String(runPending),
+    summary: renderSummary,
+    polled: showHeld,
+    select: showSelection,
+  });
+
   tutorial = new TutorialPane({
     pane: $("notes"), title: $("notes-title"), body: $("notes-body"), prev: $("notes-prev"), next: $("notes-next"),
-    pos: $("notes-pos"), close: $("notes-close"), onStep: tutorialStep, onEvent: tutorialEvent, onClose: () => {
+    pos: $("notes-pos"), close: $("notes-close"), onStep: (step) => steps.step(step), onEvent: (step, name) => steps.event(step, name), onClose: () => {
       editor.mark("focus", [0, 0]);
       tutorialName = "";
       syncPicker();
     },
+  });
+
+  const steps = tutorialSteps({
+    sim, store, editor, tutorial, timeline, poll, select, selected: () => ctl.selected, toast, ensureLoaded,
   });
 
   links.select = select;
@@ -178,17 +170,16 @@ function start(d3dsim) {
 
   window.d3dsimUI = {
     store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, flow, problems, trace: traceView },
-    get selected() { return selected; },
+    get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
     poll: () => poll(),
-    polls,
+    polls: ctl.polls,
     measurePan,
   };
 
   showView("timeline");
-  poll();
-  setInterval(poll, 100);
+  ctl.start();
 }
 
 // installSplitter lets the boundary between the top (stage, editor, notes)
@@ -231,7 +222,7 @@ function installPixelProbe() {
   const idle = () => {
     const f = sim.frameSize();
     sw.style.display = "none";
-    text.textContent = f.width ? `${f.width}×${f.height} · frame ${lastSummary ? lastSummary.frames : ""}` : "";
+    text.textContent = f.width ? `${f.width}×${f.height} · frame ${ctl.summary ? ctl.summary.frames : ""}` : "";
     info.hidden = !f.width;
   };
   document.body.addEventListener("mousemove", (e) => {
@@ -481,153 +472,6 @@ function openTutorial(name, scenario, notes) {
   syncPicker();
 }
 
-// tutorialStep highlights a step's lines, runs the scenario up to the end
-// of them and selects the first event the step names.
-function tutorialStep(step) {
-  tutorial.ranOn = 0;
-  if (!step) {
-    editor.mark("focus", [0, 0]);
-    return;
-  }
-  if (!ensureLoaded()) return;
-  let from = 0;
-  if (step.lines) {
-    const [a, b] = step.lines;
-    editor.mark("focus", [a, b]);
-    editor.reveal(a, b - a + 1);
-    if (store.lastApiLine > b) {
-      sim.restart();
-      poll();
-    }
-    from = store.n;
-    stepThrough(a, b);
-  }
-  if (!step.events.length && step.lines) {
-    // No events named: select the step's first API call, so the details
-    // bar does not keep showing the previous step's event.
-    const [a, b] = step.lines;
-    for (let i = 0; i < store.n; i++) {
-      if (store.kind(i) === KIND.call && store.from(i) === LAYER.app && store.line(i) >= a && store.line(i) <= b) {
-        select(i, "tutorial");
-        break;
-      }
-    }
-  }
-  stepFrom = from;
-  if (step.events.length) {
-    const names = new Set(step.events);
-    const find = () => findStepEvent(step, names, from);
-    let pick = find();
-    // The events may come later than the step's last call (a submission the
-    // kernel makes after Flush returns, a DMA buffer the GPU starts later):
-    // run on, a call at a time, until one of them is in the trace.
-    for (let k = 0; pick < 0 && step.lines && k < 2000 && !sim.summary().done; k++) {
-      sim.step(1);
-      poll();
-      tutorial.ranOn = store.lastApiLine;
-      pick = find();
-    }
-    for (let i = store.n - 1; i >= 0 && pick < 0; i--) if (names.has(store.name(i))) pick = i;
-    if (pick >= 0) select(pick, "tutorial");
-  }
-  if (step.lines && tutorial.ranOn <= step.lines[1]) tutorial.ranOn = 0;
-  if (step.lines) frameStep(step.lines[0], step.lines[1], selected);
-}
-
-// frameStep zooms the timeline onto the events of lines a..b and the
-// selected event: fitted to the whole run, a step's calls were a few pixels
-// wide at the right end (a newcomer could not see what the step named).
-// Double-click or "fit" shows the whole run again.
-function frameStep(a, b, sel) {
-  let lo = Infinity;
-  let hi = -Infinity;
-  for (let i = 0; i < store.n; i++) {
-    const l = store.line(i);
-    if ((l >= a && l <= b) || i === sel) {
-      lo = Math.min(lo, store.t[i]);
-      hi = Math.max(hi, store.t[i]);
-    }
-  }
-  if (!(hi >= lo)) return;
-  const span = Math.max(hi - lo, 1500); // virtual ns
-  timeline.scale = (span * 1.5) / timeline.plotW();
-  timeline.t0 = lo - span * 0.25;
-  timeline.follow = false;
-  timeline.request();
-}
-
-let stepFrom = 0; // the trace index where the shown step's run began
-
-// findStepEvent is the first event named in names that the step's lines
-// produced, else the first after the step began, else -1.
-function findStepEvent(step, names, from) {
-  const [a, b] = step.lines || [0, 1e9];
-  for (let i = 0; i < store.n; i++) if (names.has(store.name(i)) && store.line(i) >= a && store.line(i) <= b) return i;
-  for (let i = from; i < store.n; i++) if (names.has(store.name(i))) return i;
-  return -1;
-}
-
-// tutorialEvent selects one event a step names (a click on its chip: a
-// step often names several, and only the first is selected).
-function tutorialEvent(step, name) {
-  const names = new Set([name]);
-  let pick = findStepEvent(step, names, stepFrom);
-  for (let i = store.n - 1; i >= 0 && pick < 0; i--) if (store.name(i) === name) pick = i;
-  if (pick >= 0) select(pick, "tutorial");
-  else toast(`No ${name} event yet: press Step call or Play to run on`);
-}
-
-// isCallLine reports whether a scenario line is an API call statement
-// ("[NAME[, NAME] =] TARGET.Method ..." or "... = D3D11CreateDevice"), not
-// an expect, signal, wait, inject, option, comment or brace.
-function isCallLine(text) {
-  return /^\s*(?:\w+\s*(?:,\s*\w+\s*)*=\s*)?(?:\w+\.\w+|D3D11CreateDevice)(?:\s|$)/.test(text || "");
-}
-
-// stepThrough runs the scenario to the end of lines a..b. sim.stepToLine(b)
-// stops after the first call made by line b or a later one, so when the
-// range ends on lines that make no call (an expect, the brace that closes a
-// repeat) it has run one call too many, from a later line: replay to just
-// before it (the simulation is deterministic), so the page shows the state
-// right after the step's lines. A statement that waits (`expect pixel` and
-// `expect hash` wait for the GPU, `wait` for another thread) runs only with
-// the call after it, so a range ending on one keeps that call: the wait is
-// what the step is about. With threads, a later line of another thread may
-// run before the step's own lines: then go on until one of them has run.
-function stepThrough(a, b) {
-  sim.stepToLine(b);
-  poll();
-  const s = sim.summary();
-  if (s.done || store.lastApiLine <= b) return;
-  const text = editor.value.split("\n");
-  let lastCall = 0;
-  for (let l = a; l <= b; l++) if (isCallLine(text[l - 1])) lastCall = l;
-  const ranOwn = () => {
-    for (let i = 0; i < store.n; i++) {
-      if (store.line(i) >= a && store.line(i) <= b) return true; // Release makes no app-layer call event
-    }
-    return false;
-  };
-  if (lastCall && !ranOwn()) {
-    for (let k = 0; k < 2000 && !ranOwn() && !sim.summary().done; k++) {
-      sim.step(1);
-      poll();
-    }
-    tutorial.ranOn = store.lastApiLine;
-    return;
-  }
-  for (let l = Math.max(a, lastCall + 1); l <= b; l++) {
-    if (/^\s*(?:expect\s+(?:pixel|hash)|wait)\s/.test(text[l - 1] || "")) {
-      tutorial.ranOn = store.lastApiLine;
-      return;
-    }
-  }
-  sim.restart();
-  poll();
-  if (s.steps > 1) sim.step(s.steps - 1);
-  poll();
-}
-
 // ---- views ----
 
 const viewTools = {};
@@ -669,41 +513,33 @@ function refreshView(force) {
       timeline.request();
       break;
     case "cmdlists":
-      cmdlists.render(inspectNow(force));
+      cmdlists.render(ctl.inspect(force));
       break;
     case "handles":
-      handles.render(inspectNow(force));
+      handles.render(ctl.inspect(force));
       break;
     case "flow":
-      if (force || flow.current !== selected) flow.render(selected);
+      if (force || flow.current !== ctl.selected) flow.render(ctl.selected);
       break;
     case "problems":
       problems.render();
       break;
     case "trace":
       // Hidden, the list could not scroll to the selection: do it now.
-      if (force && selected >= 0) traceView.select(selected);
+      if (force && ctl.selected >= 0) traceView.select(ctl.selected);
       else traceView.render();
       break;
   }
 }
 
-// inspectNow fetches the inspector's model when the trace grew (at most
-// every 250 ms while events stream in).
-function inspectNow(force) {
-  const now = performance.now();
-  if (snap && inspectVersion === store.version) return snap;
-  if (!force && snap && now - inspectAt < 250) return null;
-  snap = sim.inspect();
-  inspectVersion = store.version;
-  inspectAt = now;
-  return snap;
+// select makes event i the selection of every view (controller.js select,
+// then showSelection below).
+function select(i, source) {
+  ctl.select(i, source);
 }
 
-// select makes event i the selection of every view.
-function select(i, source) {
-  if (i < 0 || i >= store.n) return;
-  selected = i;
+// showSelection shows the selection, event i, in every view.
+function showSelection(i, source) {
   timeline.select(i);
   cmdlists.select(i);
   traceView.selected = i;
@@ -742,47 +578,20 @@ function showDetail(i) {
 // ---- polling ----
 
 function poll() {
-  if (!sim) return;
-  const t0 = performance.now();
-  const more = pollOnce();
-  const ms = performance.now() - t0;
-  polls.n++;
-  polls.totalMs += ms;
-  if (ms > polls.maxMs) polls.maxMs = ms;
-  if (more && !catchUp) {
-    catchUp = true;
-    setTimeout(() => {
-      catchUp = false;
-      poll();
-    }, 0);
-  }
+  ctl?.poll();
 }
 
-// pollOnce is one poll; it reports whether events are left to fetch.
-function pollOnce() {
-  const s = sim.summary();
-  if (s.loads !== loads) {
-    // A new scenario (from this page, a link, or a script calling
-    // d3dsim.load): show its text and start a fresh trace.
-    loads = s.loads;
-    resetTrace();
-    const src = sim.source();
-    if (editor.value !== src) editor.value = src;
-    editor.setError("");
-    syncPicker();
+// pulled lets the views take in what a poll fetched (controller.js): the
+// problems, the editor's ran-to mark and the visible view; the inspector's
+// views catch up once its throttle allows.
+function pulled(s, grew) {
+  if (grew) {
+    problems.ingest(ctl.summary);
+    editor.mark("ran", store.lastApiLine);
+    refreshView(false);
   }
-  const more = pull();
-  // The inspector's views catch up once its throttle allows.
-  if ((activeView === "cmdlists" || activeView === "handles") && inspectVersion !== store.version) refreshView(false);
+  if ((activeView === "cmdlists" || activeView === "handles") && ctl.inspectStale) refreshView(false);
   if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
-  const key = JSON.stringify(s) + runPending;
-  if (key !== lastSummaryKey) {
-    lastSummaryKey = key;
-    lastSummary = s;
-    renderSummary(s);
-  }
-  showHeld(s);
-  return more;
 }
 
 // showHeld says so when the panel stopped fetching at MAX_HELD events.
@@ -794,34 +603,6 @@ function showHeld(s) {
     : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !store.capped;
-}
-
-function resetTrace() {
-  store.reset();
-  timeline.setStore(store);
-  cmdlists.setStore(store);
-  handles.setStore(store);
-  flow.setStore(store);
-  problems.setStore(store);
-  traceView.setStore(store);
-  snap = null;
-  inspectVersion = -1;
-  selected = -1;
-  $("detail").hidden = true;
-}
-
-// pull fetches new events for a bounded time (model.js pull) and lets the
-// visible view take them in; it reports whether events are left. When the
-// recorder dropped events we had not fetched, it starts over from what the
-// recorder still holds.
-function pull() {
-  const v = store.version;
-  const more = pullEvents(store, sim, resetTrace);
-  if (store.version === v) return more;
-  problems.ingest(lastSummary);
-  editor.mark("ran", store.lastApiLine);
-  refreshView(false);
-  return more;
 }
 
 function renderSummary(s) {

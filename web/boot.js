@@ -1,12 +1,15 @@
-// Loading the WebAssembly module for the pages that are not the full app
-// (embed.html; the full page, app.js, has its own copy of these lines). It
-// asks for two files beside the page, by relative URL — wasm_exec.js (a
-// <script> of the page) and main.wasm — so a static host serves the site
-// from any sub-path (docs/embedding.md).
+// Loading the WebAssembly module, for the full page (app.js) and the embed
+// (embed.js) alike: boot() starts main.wasm and resolves with window.d3dsim
+// once the module is ready, or throws with a message that says what usually
+// went wrong (each page shows it in its own way). It asks for two files
+// beside the page, by relative URL — wasm_exec.js (a <script> of the page)
+// and main.wasm — so a static host serves the site from any sub-path
+// (docs/embedding.md).
 
 // instantiate fetches main.wasm beside the page and instantiates it for go.
-// A host that sends the wrong MIME type for .wasm (streaming refuses it)
-// gets the plain path.
+// A host that sends the wrong MIME type for .wasm (streaming refuses it),
+// or an HTTP error (a failed build on the dev server), gets the plain path,
+// which says which.
 export async function instantiate(go, url = "main.wasm") {
   if (WebAssembly.instantiateStreaming) {
     try {
@@ -22,7 +25,7 @@ export async function instantiate(go, url = "main.wasm") {
     throw new Error(`${url}: ${err.message}${hint()}`);
   }
   if (!resp.ok) {
-    throw new Error(`${url}: HTTP ${resp.status}${hint()}\n${(await resp.text()).slice(0, 2000)}`);
+    throw new Error(`${url}: HTTP ${resp.status}${hint()}\n${(await resp.text()).slice(0, 4000)}`);
   }
   return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
 }
@@ -34,14 +37,18 @@ function hint() {
 }
 
 // boot starts the module and resolves with window.d3dsim once it is ready.
-export async function boot() {
+// onExit, when given, hears of the program exiting later (the module never
+// exits while the page runs); without it that is an uncaught error.
+export async function boot(onExit) {
   if (typeof Go !== "function") {
-    throw new Error("wasm_exec.js did not load: it belongs beside this page (`make site` writes it into dist/)");
+    throw new Error("wasm_exec.js did not load: it belongs beside this page (`make site` writes it into dist/; `go run .` at the repo root serves it)");
   }
   const go = new Go();
   const { instance } = await instantiate(go);
   go.run(instance).then(() => {
-    throw new Error("the WebAssembly program exited; see the console");
+    const err = new Error("the WebAssembly program exited; see the console");
+    if (!onExit) throw err;
+    onExit(err);
   });
   return window.d3dsim.ready;
 }

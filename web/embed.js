@@ -10,10 +10,16 @@
 //	select=EVENT     select the first event of that name (flow: the call tree shown)
 //	from=parent      take the scenario from the parent window (inbox.js)
 
-import { Store, KIND, LAYER, pull } from "./model.js";
+import { Store, KIND, LAYER } from "./model.js";
 import { Timeline } from "./timeline.js";
-import { CommandListsView, HandlesView, FlowView, ProblemsView, TraceView, links, el } from "./views.js";
+import { links, el } from "./view-common.js";
+import { CommandListsView } from "./view-cmdlists.js";
+import { HandlesView } from "./view-handles.js";
+import { FlowView } from "./view-flow.js";
+import { ProblemsView } from "./view-problems.js";
+import { TraceView } from "./view-trace.js";
 import { boot } from "./boot.js";
+import { Controller } from "./controller.js";
 import "./inbox.js";
 
 const $ = (id) => document.getElementById(id);
@@ -40,14 +46,8 @@ if (viewName === "none") document.documentElement.classList.add("no-view");
 
 const store = new Store();
 let sim = null;
+let ctl = null; // the controller (controller.js): polls, the store, the selection
 let view = null; // {setStore, refresh(force), select(i)}
-let loads = -1;
-let selected = -1;
-let lastKey = "";
-let catchUp = false; // a poll is scheduled to fetch the events left
-let snap = null;
-let snapVersion = -1;
-let snapAt = 0;
 let wantSelect = P.select || "";
 
 function showNotice(text) {
@@ -84,6 +84,17 @@ function start(d3dsim) {
   }
   $("title").textContent = named ? named[1] : "";
   view = makeView(viewName);
+  ctl = new Controller(sim, store, [view], {
+    loaded: updateOpen,
+    pulled: (s, grew, loaded) => {
+      if (grew || loaded) {
+        view.refresh(loaded);
+        autoSelect();
+      }
+    },
+    summary: showSummary,
+    select: (i) => view.select(i),
+  });
   links.select = select;
   links.line = () => {};
   for (const id of ["play", "restart"]) $(id).disabled = false;
@@ -105,9 +116,12 @@ function start(d3dsim) {
   // loaded, pointed at index.html beside this page.
   $("open").addEventListener("pointerdown", updateOpen);
   $("open").addEventListener("focus", updateOpen);
-  window.d3dsimEmbed = { store, get selected() { return selected; }, view: viewName, openURL, poll: () => poll() };
-  poll();
-  setInterval(poll, 100);
+  window.d3dsimEmbed = { store, get selected() { return ctl.selected; }, view: viewName, openURL, poll: () => poll() };
+  ctl.start();
+}
+
+function poll() {
+  ctl.poll();
 }
 
 // openURL is index.html beside this page with the loaded scenario's link.
@@ -163,7 +177,7 @@ function makeView(name) {
       return {
         setStore: (s) => w.setStore(s),
         refresh: (force) => {
-          const m = inspectNow(force);
+          const m = ctl.inspect(force);
           if (m || name === "cmdlists") w.render(m);
         },
         select: (i) => w.select?.(i),
@@ -175,7 +189,7 @@ function makeView(name) {
       const w = new FlowView(p);
       return {
         setStore: (s) => w.setStore(s),
-        refresh: (force) => { if (force || w.current !== selected) w.render(selected); },
+        refresh: (force) => { if (force || w.current !== ctl.selected) w.render(ctl.selected); },
         select: (i) => w.render(i),
       };
     }
@@ -206,28 +220,14 @@ function makeView(name) {
   return null;
 }
 
-// inspectNow is the inspector's model (command lists, handles), fetched when
-// the trace grew, at most every 250 ms while it streams.
-function inspectNow(force) {
-  const now = performance.now();
-  if (snap && snapVersion === store.version) return snap;
-  if (!force && snap && now - snapAt < 250) return null;
-  snap = sim.inspect();
-  snapVersion = store.version;
-  snapAt = now;
-  return snap;
-}
-
 function select(i) {
-  if (i < 0 || i >= store.n) return;
-  selected = i;
-  view.select(i);
+  ctl.select(i);
 }
 
 // autoSelect picks the event the fragment names (select=NAME), or for the
 // flow view the first Present, once it has arrived.
 function autoSelect() {
-  if (selected >= 0) return;
+  if (ctl.selected >= 0) return;
   const want = wantSelect || (viewName === "flow" ? "Present" : "");
   if (!want) return;
   // An API call of that name first, then any call, then any event.
@@ -242,47 +242,15 @@ function autoSelect() {
   if (sim.summary().done && (call >= 0 || any >= 0)) select(call >= 0 ? call : any);
 }
 
-function poll() {
-  const s = sim.summary();
-  let force = false;
-  if (s.loads !== loads) {
-    loads = s.loads;
-    store.reset();
-    view.setStore(store);
-    snap = null;
-    snapVersion = -1;
-    selected = -1;
-    force = true;
-    updateOpen();
+// showSummary shows the summary's figures, the Play button and the state.
+function showSummary(s) {
+  for (const b of document.querySelectorAll("#summary b[data-k]")) {
+    const x = s[b.dataset.k];
+    b.textContent = x == null || x === "" ? "–" : typeof x === "number" ? x.toLocaleString("en-US") : String(x);
   }
-  const v = store.version;
-  const more = pull(store, sim, () => {
-    store.reset();
-    view.setStore(store);
-  });
-  if (more && !catchUp) {
-    // Events are left: fetch them in a task of their own, soon.
-    catchUp = true;
-    setTimeout(() => {
-      catchUp = false;
-      poll();
-    }, 0);
-  }
-  if (store.version !== v || force) {
-    view.refresh(force);
-    autoSelect();
-  }
-  const key = JSON.stringify(s);
-  if (key !== lastKey) {
-    lastKey = key;
-    for (const b of document.querySelectorAll("#summary b[data-k]")) {
-      const x = s[b.dataset.k];
-      b.textContent = x == null || x === "" ? "–" : typeof x === "number" ? x.toLocaleString("en-US") : String(x);
-    }
-    $("play").textContent = s.playing ? "⏸" : "▶";
-    const st = s.failures.length ? ["failed", `failed · ${s.failures.length}`] : s.done ? ["done", "done"] : s.playing ? ["playing", "playing"] : ["paused", "paused"];
-    $("state").dataset.state = st[0];
-    $("state").textContent = st[1];
-    if (viewName === "problems") view.refresh(false);
-  }
+  $("play").textContent = s.playing ? "⏸" : "▶";
+  const st = s.failures.length ? ["failed", `failed · ${s.failures.length}`] : s.done ? ["done", "done"] : s.playing ? ["playing", "playing"] : ["paused", "paused"];
+  $("state").dataset.state = st[0];
+  $("state").textContent = st[1];
+  if (viewName === "problems") view.refresh(false);
 }

@@ -1,5 +1,6 @@
 // The panel's copy of the trace, as columns: the layout of wasm/columns.go
-// (keep the two in step). Events arrive in batches of typed arrays; strings
+// (keep the two in step; wasm/jsconsts_test.go checks the kinds, layers and
+// columns below against Go). Events arrive in batches of typed arrays; strings
 // arrive once each and events name them by index. Views read fields through
 // the accessors below and never build an object per event, except for the
 // few they show.
@@ -114,10 +115,10 @@ export class Store {
   // Accessors by index (0 .. n-1).
   w(i, c) { return this.ints[i * STRIDE + c]; }
   s(i, c) { return this.strs[this.ints[i * STRIDE + c]]; }
-  seq(i) { return this.ints[i * STRIDE]; }
-  kind(i) { return this.ints[i * STRIDE + 1] & 0xff; }
-  layer(i) { return (this.ints[i * STRIDE + 1] >> 8) & 0xff; }
-  from(i) { return (this.ints[i * STRIDE + 1] >> 16) & 0xff; }
+  seq(i) { return this.ints[i * STRIDE + C.seq]; }
+  kind(i) { return this.ints[i * STRIDE + C.kind] & 0xff; }
+  layer(i) { return (this.ints[i * STRIDE + C.kind] >> 8) & 0xff; }
+  from(i) { return (this.ints[i * STRIDE + C.kind] >> 16) & 0xff; }
   thread(i) { return this.strs[this.ints[i * STRIDE + C.thread]]; }
   threadId(i) { return this.ints[i * STRIDE + C.thread]; }
   name(i) { return this.strs[this.ints[i * STRIDE + C.name]]; }
@@ -206,9 +207,9 @@ export function argValue(args, key) {
   return "";
 }
 
-// seed003Step is the step number of seed 003's WDDM flow an event is, ""
-// when none (the Flow view's badges).
-export function seed003Step(store, i) {
+// wddmFlowStep is the number of the step of the WDDM operation flow an
+// event is, "" when none (the Flow view's badges).
+export function wddmFlowStep(store, i) {
   if (store.kind(i) !== KIND.call) return "";
   const name = store.name(i);
   const layer = store.layer(i);

@@ -7,7 +7,7 @@
 // exported from (an iframe of that site's index.html, handed the scenario by
 // postMessage, inbox.js: so the host needs no CORS headers).
 
-import { el } from "./views.js";
+import { el } from "./view-common.js";
 
 // MAX_LINK is the longest link Share puts in the address bar (characters
 // of the whole URL: about 8 KB).

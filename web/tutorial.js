@@ -4,7 +4,7 @@
 // The rest is a small Markdown subset, rendered into DOM nodes (never
 // innerHTML: notes are data).
 
-import { el } from "./views.js";
+import { el } from "./view-common.js";
 
 // linkedTutorial returns the tutorial a link's fragment names
 // ("#s=1.xxx&t=05-four-threads", docs/scenario.md "Links"), or "" when it

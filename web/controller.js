@@ -1,0 +1,126 @@
+// The panel's controller, shared by the full page (app.js) and the embed
+// (embed.js): it polls the module (window.d3dsim), pulls new trace events
+// into the store, lets the views catch up and fans a selection out to them.
+// The pages say what catching up and selecting mean for their views through
+// hooks; the loop itself is here once.
+//
+// A poll (every 100 ms, and after every control) reads the summary, starts
+// a fresh store when a new scenario was loaded, and pulls new events as
+// columnar batches into the store (model.js pull). A poll fetches for a
+// bounded time; while events are left it schedules the next poll at once,
+// as a task of its own, so the page keeps getting turns.
+
+import { pull } from "./model.js";
+
+export class Controller {
+  // sim is window.d3dsim, store a model.js Store. views get the store anew
+  // (setStore) whenever it starts over. hooks, all optional:
+  //   reset()                  the store started over (a load, or events dropped)
+  //   loaded(s)                a new scenario was loaded (s: its summary)
+  //   pulled(s, grew, loaded)  after each fetch: grew says the store took events
+  //   summary(s)               the summary changed (summaryKey adds to what counts)
+  //   summaryKey()             more state the summary's display depends on
+  //   polled(s)                at the end of every poll
+  //   select(i, source)        event i is the selection now
+  constructor(sim, store, views, hooks = {}) {
+    this.sim = sim;
+    this.store = store;
+    this.views = views;
+    this.hooks = hooks;
+    this.loads = -1; // the module's load count the store holds
+    this.selected = -1;
+    this.summary = null; // the last summary shown
+    this.summaryShown = "";
+    this.catchUp = false; // a poll is scheduled to fetch the events left
+    this.snap = null; // the inspector's model (inspect)
+    this.snapVersion = -1;
+    this.snapAt = 0;
+    this.polls = { n: 0, maxMs: 0, totalMs: 0 }; // what polls cost (for tests)
+  }
+
+  // start polls now and every 100 ms.
+  start() {
+    this.poll();
+    setInterval(() => this.poll(), 100);
+  }
+
+  // poll runs one poll and, when events are left, schedules the next.
+  poll() {
+    const t0 = performance.now();
+    const more = this.pollOnce();
+    const ms = performance.now() - t0;
+    this.polls.n++;
+    this.polls.totalMs += ms;
+    if (ms > this.polls.maxMs) this.polls.maxMs = ms;
+    if (more && !this.catchUp) {
+      this.catchUp = true;
+      setTimeout(() => {
+        this.catchUp = false;
+        this.poll();
+      }, 0);
+    }
+  }
+
+  // pollOnce is one poll; it reports whether events are left to fetch.
+  pollOnce() {
+    const h = this.hooks;
+    const s = this.sim.summary();
+    let loaded = false;
+    if (s.loads !== this.loads) {
+      // A new scenario (from this page, a link, or a script calling
+      // d3dsim.load): start a fresh trace.
+      this.loads = s.loads;
+      this.reset();
+      loaded = true;
+      h.loaded?.(s);
+    }
+    // When the recorder dropped events not fetched yet, the store starts
+    // over from what the recorder still holds.
+    const v = this.store.version;
+    const more = pull(this.store, this.sim, () => this.reset());
+    h.pulled?.(s, this.store.version !== v, loaded);
+    const key = JSON.stringify(s) + (h.summaryKey ? h.summaryKey() : "");
+    if (key !== this.summaryShown) {
+      this.summaryShown = key;
+      this.summary = s;
+      h.summary?.(s);
+    }
+    h.polled?.(s);
+    return more;
+  }
+
+  // reset starts the store over and hands it to every view.
+  reset() {
+    this.store.reset();
+    for (const v of this.views) v.setStore(this.store);
+    this.snap = null;
+    this.snapVersion = -1;
+    this.selected = -1;
+    this.hooks.reset?.();
+  }
+
+  // inspect is the inspector's model (command lists, handles), fetched when
+  // the trace grew, at most every 250 ms while events stream in; null when
+  // the throttle holds a stale one back.
+  inspect(force) {
+    const now = performance.now();
+    if (this.snap && this.snapVersion === this.store.version) return this.snap;
+    if (!force && this.snap && now - this.snapAt < 250) return null;
+    this.snap = this.sim.inspect();
+    this.snapVersion = this.store.version;
+    this.snapAt = now;
+    return this.snap;
+  }
+
+  // inspectStale says whether the trace grew since the inspector's model.
+  get inspectStale() {
+    return this.snapVersion !== this.store.version;
+  }
+
+  // select makes event i the selection of every view.
+  select(i, source) {
+    if (i < 0 || i >= this.store.n) return;
+    this.selected = i;
+    this.hooks.select?.(i, source);
+  }
+}
