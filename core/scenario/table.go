@@ -1,7 +1,6 @@
 package scenario
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
@@ -242,11 +241,6 @@ var common = map[string]*method{
 	"AddRef":  {exec: func(x *call) error { x.target().AddRef(); return nil }},
 }
 
-func init() {
-	ddi.Enums["CreateDeviceFlags"] = map[string]uint32{"SINGLETHREADED": 1, "DEBUG": 2}
-	ddi.Enums["DepthWriteMask"] = map[string]uint32{"ZERO": 0, "ALL": 1}
-}
-
 func lookupMethod(typ, name string) *method {
 	if m := methods[typ][name]; m != nil {
 		return m
@@ -280,5 +274,3 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
-
-var _ = fmt.Sprintf
