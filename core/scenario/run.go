@@ -8,16 +8,19 @@ import (
 	"strings"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/machine"
+	"d3dsim/core/sim"
 	"d3dsim/core/trace"
 	"d3dsim/core/verify"
-	"d3dsim/gpu"
 )
 
 // Run is one execution of a scenario on a fresh simulated machine.
 type Run struct {
-	*stack
+	mach   *machine.Machine
+	sim    *sim.Sim        // the machine's simulation: the scenario's threads run on it
+	rec    *trace.Recorder // the machine's trace
+	rt     *d3d11.Runtime  // the API the statements call
 	script *Script
 	opt    options
 
@@ -98,15 +101,13 @@ type deferredCalls struct {
 func NewRun(s *Script, o Overrides) *Run {
 	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
 		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{}}
-	r.stack = newStack(r.opt, func(f gpu.Frame) {
+	r.mach = machine.New(r.opt.machine(func(f machine.Frame) {
 		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
-	})
+	}, r.preempt))
+	r.sim, r.rec, r.rt = r.mach.Sim(), r.mach.Recorder(), r.mach.Runtime()
 	r.rec.SetLimit(r.opt.maxevents)
 	r.rec.Subscribe(r.onEvent)
 	r.verifier = verify.New(r.rec)
-	if r.opt.preempt {
-		r.rt.SetPreempt(r.preempt)
-	}
 	r.threads = []*thread{{name: "main", stack: []*frame{{stmts: s.Stmts}}}}
 	return r
 }
@@ -544,7 +545,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	} else if now := r.sim.Now(); now > r.opt.maxtime {
 		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
-	} else if st := r.gpu.Stats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
+	} else if st := r.mach.GPUStats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
 		// Shading a pixel costs the simulator far more real time than
 		// the virtual time it charges: bound the pixels themselves —
 		// shaded, cleared or copied (a pixel per 4 bytes), and presented
@@ -562,7 +563,7 @@ func (r *Run) syncAll() {
 			d.ImmediateContext().Flush()
 		}
 	}
-	r.kernel.Idle()
+	r.mach.Idle()
 }
 
 func callName(s *Call) string {
@@ -586,7 +587,7 @@ func typeOf(v any) string {
 		}
 		return tTexture
 	case *d3d11.View:
-		return map[ddi.ViewKind]string{ddi.ViewRTV: tRTV, ddi.ViewSRV: tSRV, ddi.ViewDSV: tDSV}[o.ViewKind]
+		return map[d3d11.ViewKind]string{d3d11.ViewRTV: tRTV, d3d11.ViewSRV: tSRV, d3d11.ViewDSV: tDSV}[o.ViewKind]
 	case *d3d11.Shader:
 		return o.Stage
 	case *d3d11.State:
@@ -628,7 +629,7 @@ func (r *Run) finish() {
 		return
 	}
 	r.sim.Switch("main")
-	r.kernel.Idle()
+	r.mach.Idle()
 	r.check()
 	var pending []*deferredCalls
 	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })
