@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/hresult"
 )
 
 // call is one API call being executed: the statement, its method and the
@@ -18,7 +17,7 @@ type call struct {
 
 // posArg is positional argument i. The arguments are read from the
 // statement, not copied into maps: a statement runs millions of times in a
-// loop, and two maps per call were most of its allocations (issue 8).
+// loop, and two maps per call were most of its allocations.
 func (x *call) posArg(i int) (Arg, bool) {
 	if a := x.posArgP(i); a != nil {
 		return *a, true
@@ -356,5 +355,3 @@ func execClearRTV(x *call) error {
 	}
 	return x.ctx().ClearRenderTargetView(x.view(0), c)
 }
-
-var _ = hresult.S_OK

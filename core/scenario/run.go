@@ -442,7 +442,7 @@ const (
 
 func (r *Run) call(t *thread, s *Call) {
 	// The call's state comes from a free list: one allocation per
-	// statement was most of what a Draw allocated (issue 8). A stack, as a
+	// statement was most of what a Draw allocated. A stack, as a
 	// call may run inside another (preemption); nothing keeps x.
 	var x *call
 	if n := len(r.freeCalls); n > 0 {
@@ -725,5 +725,3 @@ func (r *Run) Pixel(x, y int) string {
 
 // Violations returns what the verifier found.
 func (r *Run) Violations() []verify.Violation { return r.verifier.Violations() }
-
-var _ = strings.Join
