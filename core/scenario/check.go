@@ -334,7 +334,7 @@ func builtinNames(stage string) string {
 }
 
 func (c *checker) inject(s *Inject) error {
-	if !machine.Fault(s.Fault).Known() {
+	if !s.Fault.Known() {
 		var known []string
 		for _, f := range machine.Faults() {
 			known = append(known, string(f))
@@ -345,11 +345,11 @@ func (c *checker) inject(s *Inject) error {
 	for _, a := range s.Args {
 		args[a.Key] = a
 	}
-	switch machine.Fault(s.Fault) {
+	switch s.Fault {
 	case machine.FaultOutOfMemory:
 		at, ok := args["at"]
 		if !ok {
-			return c.errf(s.Pos, "inject E_OUTOFMEMORY needs at=CTX.Method")
+			return c.errf(s.Pos, "inject %s needs at=CTX.Method", machine.FaultOutOfMemory)
 		}
 		obj, _, found := strings.Cut(at.Value.Ident, ".")
 		if !found {
@@ -362,7 +362,7 @@ func (c *checker) inject(s *Inject) error {
 		for _, k := range []string{"target", "on"} {
 			a, ok := args[k]
 			if !ok {
-				return c.errf(s.Pos, "inject umd.foreign needs target=OBJ on=DEV")
+				return c.errf(s.Pos, "inject %s needs target=OBJ on=DEV", machine.FaultForeignAllocation)
 			}
 			if _, ok := c.types[a.Value.Ident]; !ok {
 				return c.errf(a.Pos, "unknown object %q", a.Value.Ident)

@@ -205,8 +205,8 @@ func (r *Run) inject(s *Inject) {
 	for _, a := range s.Args {
 		args[a.Key] = a
 	}
-	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + s.Fault})
-	switch machine.Fault(s.Fault) {
+	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + string(s.Fault)})
+	switch s.Fault {
 	case machine.FaultGPUHang:
 		r.mach.InjectGPUHang()
 	case machine.FaultGPUFault:
@@ -217,11 +217,11 @@ func (r *Run) inject(s *Inject) {
 		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)
 		if dev == nil || res == nil {
-			r.failf(s.Pos, "inject umd.foreign needs target=RESOURCE on=DEVICE")
+			r.failf(s.Pos, "inject %s needs target=RESOURCE on=DEVICE", machine.FaultForeignAllocation)
 			return
 		}
 		if r.mach.InjectForeignAllocation(dev, res) != nil {
-			r.failf(s.Pos, "cannot inject umd.foreign here")
+			r.failf(s.Pos, "cannot inject %s here", machine.FaultForeignAllocation)
 		}
 	case machine.FaultOutOfMemory:
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
@@ -230,7 +230,7 @@ func (r *Run) inject(s *Inject) {
 			count = int(c.Value.Num)
 		}
 		if r.mach.InjectOutOfMemory(r.vars[obj], method, count) != nil {
-			r.failf(s.Pos, "cannot inject E_OUTOFMEMORY at %s", obj)
+			r.failf(s.Pos, "cannot inject %s at %s", machine.FaultOutOfMemory, obj)
 		}
 	}
 }

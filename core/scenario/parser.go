@@ -309,7 +309,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	if fault.kind != tIdent {
 		return nil, p.errAt(fault, "expected a fault after 'inject' (%s, %s, ...), found %s", machine.FaultOutOfMemory, machine.FaultGPUHang, describe(fault))
 	}
-	in := &Inject{Pos: kw.pos, Fault: fault.text}
+	in := &Inject{Pos: kw.pos, Fault: machine.Fault(fault.text)}
 	last := fault
 	for !endsStmt(p.peek().kind) {
 		t := p.peek()
