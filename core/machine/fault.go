@@ -2,6 +2,7 @@ package machine
 
 import (
 	"errors"
+	"slices"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/ddi"
@@ -32,13 +33,7 @@ func Faults() []Fault {
 }
 
 // Known reports whether f is one of Faults.
-func (f Fault) Known() bool {
-	switch f {
-	case FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultVRAMFull:
-		return true
-	}
-	return false
-}
+func (f Fault) Known() bool { return slices.Contains(Faults(), f) }
 
 // ErrCannotInject is the error of an injection the target cannot take.
 var ErrCannotInject = errors.New("cannot inject the fault here")
