@@ -200,7 +200,8 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 }
 
 // syncAll makes every call complete on the GPU before it returns (option
-// sync=true, the synchronous baseline of seed 004).
+// sync=true: the synchronous baseline rule ASYNC-SAME compares the
+// asynchronous runs with).
 func (r *Run) syncAll() {
 	for _, d := range r.rt.Devices() {
 		if d.Alive() && d.Removed() == nil {

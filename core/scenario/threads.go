@@ -142,7 +142,7 @@ func (r *Run) setLine(line int) {
 }
 
 // nestable says whether t's next statement may run while another thread is
-// inside a DDI: a free-threaded call (seed 000) — a Device's Create* (but
+// inside a DDI: a free-threaded call (D3D11DDICAPS_FREETHREADED) — a Device's Create* (but
 // CreateSwapChain, whose primaries belong to the immediate context's thread,
 // and CreateDeferredContext), Escape, or the Release/AddRef of a resource
 // that is not a primary, a view, a shader or a state.
