@@ -142,10 +142,11 @@ func (r *Run) setLine(line int) {
 }
 
 // nestable says whether t's next statement may run while another thread is
-// inside a DDI: a free-threaded call (D3D11DDICAPS_FREETHREADED) — a Device's Create* (but
-// CreateSwapChain, whose primaries belong to the immediate context's thread,
-// and CreateDeferredContext), Escape, or the Release/AddRef of a resource
-// that is not a primary, a view, a shader or a state.
+// inside a DDI: a free-threaded call (D3D11DDICAPS_FREETHREADED) — a
+// Device's Create* (but CreateSwapChain, whose primaries belong to the
+// immediate context's thread, and CreateDeferredContext), Escape, or the
+// Release/AddRef of a resource that is not a primary, a view, a shader or a
+// state.
 func (r *Run) nestable(t *thread) bool {
 	if len(t.stack) == 0 || t.waiting != "" {
 		return false
