@@ -13,8 +13,8 @@ import (
 // []float64 of virtual times, and the strings first seen in this batch (each
 // string crosses to JavaScript once; events name them by index). With a
 // million events this is the difference between a smooth page and a frozen
-// one (issue 6: "columnar typed arrays, interned strings, incremental
-// batches"). web/model.js decodes the same layout; keep the two in step.
+// one: columnar typed arrays, interned strings, incremental batches.
+// web/model.js decodes the same layout; keep the two in step.
 
 // Column offsets within an event's colStride words.
 const (

@@ -1,9 +1,7 @@
 //go:build js
 
-// Command wasm is the browser build of d3dsim (DESIGN.md "Browser"): an
-// Ebiten game that shows the frames the simulated GPU presents, and the
-// window.d3dsim bridge (bridge_js.go) the page's panel and the browser tests
-// drive. Build it with `go run .` at the repo root, which serves web/.
+// The browser's entry point: the Ebiten game and the window.d3dsim bridge.
+
 package main
 
 import (

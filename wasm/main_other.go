@@ -1,7 +1,7 @@
 //go:build !js
 
-// Command wasm is the browser build of d3dsim; natively it only says so, so
-// that `go build ./...` and `go vet ./...` work on every platform.
+// The native entry point: wasm/ runs in the browser only.
+
 package main
 
 import (

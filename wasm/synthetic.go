@@ -1,9 +1,13 @@
 package main
 
-import "d3dsim/core/trace"
+import (
+	"strconv"
+
+	"d3dsim/core/trace"
+)
 
 // Synthetic traces load the panel with as many events as a test wants (the
-// timeline must stay smooth with 1,000,000 events, issue 6) without running a
+// timeline must stay smooth with 1,000,000 events) without running a
 // scenario for minutes. Events are made on demand from their index, so a
 // million of them never sit in Go memory at once: only the batch being sent.
 // The pattern is one frame of a real run (a Draw, a Present down to
@@ -84,7 +88,7 @@ func syntheticEvents(from, n, total int) []trace.Event {
 		case "Dependency":
 			e.DMA = dma
 			if f > 0 {
-				e.Args = "hazard=RAW after=" + itoa(f)
+				e.Args = "hazard=RAW after=" + strconv.Itoa(f)
 			}
 		}
 		if f%2 == 1 && e.Thread == "gpu0" {
@@ -93,18 +97,4 @@ func syntheticEvents(from, n, total int) []trace.Event {
 		out = append(out, e)
 	}
 	return out
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	return string(b[i:])
 }

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"d3dsim/core/machine"
 	"d3dsim/core/scenario"
-	"d3dsim/gpu"
 )
 
 // The benchmark scenes are defined here, in code, so figures compare across
@@ -51,10 +51,10 @@ func drawScene(n int) string {
 	return scene(64, 64, n, 3, "f32[0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0  0 0 0.5 1 1 1 1 0 0]")
 }
 
-// fillScene is gpu.FillScene through every layer: n Draw calls of the
+// fillScene is machine.FillScene through every layer: n Draw calls of the
 // full-screen quad (6 vertices) into a 640x480 swap chain, then Present.
 func fillScene(n int) string {
-	sc := gpu.FillScene()
+	sc := machine.FillScene()
 	var b strings.Builder
 	b.WriteString("f32[")
 	for i, f := range sc.Vertices {
@@ -133,7 +133,7 @@ type benchResult struct {
 	GOARCH string `json:"goarch"`
 	CPUs   int    `json:"cpus"`
 
-	// The rasterizer scenes at the GPU level (gpu.BenchRig: the scene's
+	// The rasterizer scenes at the GPU level (machine.BenchRig: the scene's
 	// DMA buffer submitted, the simulation run until its fence), on one
 	// goroutine and tile-parallel on Workers goroutines.
 	FillMpixPerSec    float64 `json:"fill_mpix_s"`
@@ -146,7 +146,7 @@ type benchResult struct {
 	TrisMtriParallel  float64 `json:"tris_mtri_s_parallel"`
 	Workers           int     `json:"raster_workers"`
 	FillPipelineMpix  float64 `json:"fill_pipeline_mpix_s"` // fill as a scenario through every layer (default workers)
-	FillRotatedMpix   float64 `json:"fill_rotated_mpix_s"`  // gpu.FillRotatedScene, one goroutine: triangles of any orientation
+	FillRotatedMpix   float64 `json:"fill_rotated_mpix_s"`  // machine.FillRotatedScene, one goroutine: triangles of any orientation
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	DrawCallsCPU      float64 `json:"draw_calls_cpu_s"` // per CPU-second of the process
 	Draws             int     `json:"draws"`
@@ -196,8 +196,8 @@ type rate struct {
 
 // gpuScene runs frames of a rasterizer scene at the GPU level, after one
 // frame of warm-up, for at least atLeast.
-func gpuScene(sc gpu.BenchScene, workers int, atLeast time.Duration) (rate, error) {
-	r := gpu.NewBenchRig(sc, workers)
+func gpuScene(sc machine.BenchScene, workers int, atLeast time.Duration) (rate, error) {
+	r := machine.NewBenchRig(sc, workers)
 	r.Frame()
 	before := r.Stats()
 	cpu0, cpuOK := cpuTime()
@@ -324,14 +324,14 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	// fill and tris at the GPU level, then fill through every layer.
 	res.Workers = runtime.GOMAXPROCS(0)
 	minTime := benchSizes.minTime
-	fill1, e1 := gpuScene(gpu.FillScene(), 1, minTime)
-	tris1, e3 := gpuScene(gpu.TrisScene(), 1, minTime)
-	rot1, e5 := gpuScene(gpu.FillRotatedScene(), 1, minTime)
+	fill1, e1 := gpuScene(machine.FillScene(), 1, minTime)
+	tris1, e3 := gpuScene(machine.TrisScene(), 1, minTime)
+	rot1, e5 := gpuScene(machine.FillRotatedScene(), 1, minTime)
 	var fillN, trisN rate
 	var e2, e4 error
 	if res.Workers > 1 {
-		fillN, e2 = gpuScene(gpu.FillScene(), res.Workers, minTime)
-		trisN, e4 = gpuScene(gpu.TrisScene(), res.Workers, minTime)
+		fillN, e2 = gpuScene(machine.FillScene(), res.Workers, minTime)
+		trisN, e4 = gpuScene(machine.TrisScene(), res.Workers, minTime)
 	}
 	if err := errors.Join(e1, e2, e3, e4, e5); err != nil {
 		return fail(err)

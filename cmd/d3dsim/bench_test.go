@@ -40,7 +40,8 @@ func BenchmarkCmdlistRecycled(b *testing.B) {
 
 func BenchmarkDiscard(b *testing.B) { benchScenario(b, discardScene(5000), 5000, "rounds/s") }
 
-// TestBenchSceneShapes pins the scenes to issue 8's definitions.
+// TestBenchSceneShapes pins the scenes' shapes: the sizes, counts and
+// geometry docs/performance.md reports rates for.
 func TestBenchSceneShapes(t *testing.T) {
 	tests := []struct {
 		desc, src string
@@ -91,7 +92,8 @@ func TestFillPipelinePixels(t *testing.T) {
 	}
 }
 
-// TestBenchJSONKeys runs a tiny bench and checks the keys issue 8 asks for.
+// TestBenchJSONKeys runs a tiny bench and checks the keys of the JSON object
+// d3dsim bench --json prints (docs/performance.md).
 func TestBenchJSONKeys(t *testing.T) {
 	saved := benchSizes
 	defer func() { benchSizes = saved }()

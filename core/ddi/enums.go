@@ -195,6 +195,11 @@ var Enums = map[string]map[string]uint32{
 	"Query":      {"EVENT": 0, "OCCLUSION": 1, "TIMESTAMP": 2},
 	"ClearFlags": {"DEPTH": 1, "STENCIL": 2},
 	"Bool":       {"TRUE": 1, "FALSE": 0},
+	// D3D11_CREATE_DEVICE_FLAG and D3D11_DEPTH_WRITE_MASK: the runtime's
+	// and the depth-stencil state's, which the DDI passes on as flags
+	// and a bool.
+	"CreateDeviceFlags": {"SINGLETHREADED": 1, "DEBUG": 2},
+	"DepthWriteMask":    {"ZERO": 0, "ALL": 1},
 }
 
 // EnumNames lists the spellings of an enum, sorted (for error messages).

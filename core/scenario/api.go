@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"image"
+	"strconv"
 
 	"d3dsim/core/trace"
 )
@@ -54,31 +55,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	if e.File == "" {
-		return itoa(e.Line) + ":" + itoa(e.Col) + ": " + e.Msg
+		return strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
 	}
-	return e.File + ":" + itoa(e.Line) + ":" + itoa(e.Col) + ": " + e.Msg
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return e.File + ":" + strconv.Itoa(e.Line) + ":" + strconv.Itoa(e.Col) + ": " + e.Msg
 }
 
 // Events returns the run's trace so far: the events the ring holds, oldest

@@ -1,5 +1,7 @@
 package scenario
 
+import "d3dsim/core/machine"
+
 // The syntax tree of a scenario (SCENARIO.md, "Syntax"). The parser produces
 // it; the checker (check.go) resolves methods and enum values against the API
 // table and reports FILE:LINE:COL errors before anything runs.
@@ -100,7 +102,7 @@ type Repeat struct {
 // Inject is `inject FAULT [Key=Value ...]`.
 type Inject struct {
 	Pos
-	Fault string
+	Fault machine.Fault // as written: the checker rejects one that is not Known
 	Args  []Arg
 }
 

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"d3dsim/core/ddi"
+	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
-	"d3dsim/core/umd"
+	"d3dsim/core/machine"
 )
 
 // Load parses and checks a scenario: every method, argument, enum value and
@@ -283,7 +283,7 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 			return c.errf(v.Pos, "%s of %s must be TRUE or FALSE, not %q", p.name, s.Method, v.Text)
 		}
 	case pEnum, pFlags:
-		tbl := ddi.Enums[p.enum]
+		tbl := d3d11.Enum(p.enum)
 		names := []string{v.Ident}
 		switch v.Kind {
 		case VIdent:
@@ -296,13 +296,13 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 			if p.kind == pFlags && v.Num == 0 {
 				return nil
 			}
-			return c.errf(v.Pos, "%s of %s must be one of %s", p.name, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "))
+			return c.errf(v.Pos, "%s of %s must be one of %s", p.name, s.Method, strings.Join(d3d11.EnumNames(p.enum), ", "))
 		default:
-			return c.errf(v.Pos, "%s of %s must be one of %s, not %q", p.name, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "), v.Text)
+			return c.errf(v.Pos, "%s of %s must be one of %s, not %q", p.name, s.Method, strings.Join(d3d11.EnumNames(p.enum), ", "), v.Text)
 		}
 		for _, n := range names {
 			if _, ok := tbl[n]; !ok {
-				return c.errf(v.Pos, "unknown %s value %q for %s (known: %s)", p.name, n, s.Method, strings.Join(ddi.EnumNames(p.enum), ", "))
+				return c.errf(v.Pos, "unknown %s value %q for %s (known: %s)", p.name, n, s.Method, strings.Join(d3d11.EnumNames(p.enum), ", "))
 			}
 		}
 	case pData:
@@ -316,7 +316,7 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 		if v.Kind != VBuiltin {
 			return c.errf(v.Pos, "%s of %s must be builtin:NAME", p.name, s.Method)
 		}
-		if !umd.IsBuiltin(v.Ident, p.enum) {
+		if !machine.IsBuiltinShader(v.Ident, p.enum) {
 			return c.errf(v.Pos, "unknown %s built-in shader %q (known: %s)", strings.ToUpper(p.enum), v.Ident, builtinNames(p.enum))
 		}
 	}
@@ -326,29 +326,30 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 func builtinNames(stage string) string {
 	var out []string
 	for _, n := range []string{"vs_passthrough", "vs_transform", "ps_vertexcolor", "ps_solid", "ps_texture", "ps_fault"} {
-		if umd.IsBuiltin(n, stage) {
+		if machine.IsBuiltinShader(n, stage) {
 			out = append(out, n)
 		}
 	}
 	return strings.Join(out, ", ")
 }
 
-// knownFaults are the fault names `inject` accepts.
-var knownFaults = map[string]bool{"E_OUTOFMEMORY": true, "gpu.hang": true, "gpu.fault": true, "umd.foreign": true, "vram.full": true}
-
 func (c *checker) inject(s *Inject) error {
-	if !knownFaults[s.Fault] {
-		return c.errf(s.Pos, "unknown fault %q (known: E_OUTOFMEMORY, gpu.fault, gpu.hang, umd.foreign, vram.full)", s.Fault)
+	if !s.Fault.Known() {
+		var known []string
+		for _, f := range machine.Faults() {
+			known = append(known, string(f))
+		}
+		return c.errf(s.Pos, "unknown fault %q (known: %s)", s.Fault, strings.Join(known, ", "))
 	}
 	args := map[string]Arg{}
 	for _, a := range s.Args {
 		args[a.Key] = a
 	}
 	switch s.Fault {
-	case "E_OUTOFMEMORY":
+	case machine.FaultOutOfMemory:
 		at, ok := args["at"]
 		if !ok {
-			return c.errf(s.Pos, "inject E_OUTOFMEMORY needs at=CTX.Method")
+			return c.errf(s.Pos, "inject %s needs at=CTX.Method", machine.FaultOutOfMemory)
 		}
 		obj, _, found := strings.Cut(at.Value.Ident, ".")
 		if !found {
@@ -357,11 +358,11 @@ func (c *checker) inject(s *Inject) error {
 		if _, ok := c.types[obj]; !ok {
 			return c.errf(at.Pos, "unknown object %q", obj)
 		}
-	case "umd.foreign":
+	case machine.FaultForeignAllocation:
 		for _, k := range []string{"target", "on"} {
 			a, ok := args[k]
 			if !ok {
-				return c.errf(s.Pos, "inject umd.foreign needs target=OBJ on=DEV")
+				return c.errf(s.Pos, "inject %s needs target=OBJ on=DEV", machine.FaultForeignAllocation)
 			}
 			if _, ok := c.types[a.Value.Ident]; !ok {
 				return c.errf(a.Pos, "unknown object %q", a.Value.Ident)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 )
 
 // call is one API call being executed: the statement, its method and the
@@ -19,7 +17,7 @@ type call struct {
 
 // posArg is positional argument i. The arguments are read from the
 // statement, not copied into maps: a statement runs millions of times in a
-// loop, and two maps per call were most of its allocations (issue 8).
+// loop, and two maps per call were most of its allocations.
 func (x *call) posArg(i int) (Arg, bool) {
 	if a := x.posArgP(i); a != nil {
 		return *a, true
@@ -166,7 +164,7 @@ func (x *call) enumNamed(k string, def uint32) uint32 {
 
 // enumValue decodes an enum or flags value already validated by the checker.
 func enumValue(p param, v Value) uint32 {
-	tbl := ddi.Enums[p.enum]
+	tbl := d3d11.Enum(p.enum)
 	switch v.Kind {
 	case VNumber:
 		return uint32(v.Num)
@@ -226,9 +224,9 @@ func execCreateBuffer(x *call) error {
 	if !x.hasNamed("ByteWidth") {
 		w = uint32(len(data))
 	}
-	desc := d3d11.BufferDesc{ByteWidth: w, Usage: ddi.Usage(x.enumNamed("Usage", 0)),
-		BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0)),
-		MiscFlags: ddi.ResourceMisc(x.enumNamed("MiscFlags", 0))}
+	desc := d3d11.BufferDesc{ByteWidth: w, Usage: d3d11.Usage(x.enumNamed("Usage", 0)),
+		BindFlags: d3d11.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)),
+		MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0))}
 	r, err := x.dev().CreateBuffer(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)
@@ -241,9 +239,9 @@ func execCreateTexture(x *call) error {
 	if x.hasNamed("Data") {
 		data = x.data("Data")
 	}
-	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: ddi.Format(x.enumNamed("Format", 0)),
-		Usage: ddi.Usage(x.enumNamed("Usage", 0)), BindFlags: ddi.BindFlag(x.enumNamed("BindFlags", 0)),
-		CPUAccessFlags: ddi.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: ddi.ResourceMisc(x.enumNamed("MiscFlags", 0))}
+	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: d3d11.Format(x.enumNamed("Format", 0)),
+		Usage: d3d11.Usage(x.enumNamed("Usage", 0)), BindFlags: d3d11.BindFlag(x.enumNamed("BindFlags", 0)),
+		CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0))}
 	r, err := x.dev().CreateTexture2D(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)
@@ -251,7 +249,7 @@ func execCreateTexture(x *call) error {
 	return err
 }
 
-func execCreateView(kind ddi.ViewKind) func(*call) error {
+func execCreateView(kind d3d11.ViewKind) func(*call) error {
 	return func(x *call) error {
 		res := x.res(0)
 		if res == nil {
@@ -276,14 +274,14 @@ func execCreateShader(stage string) func(*call) error {
 }
 
 func execCreateBlend(x *call) error {
-	d := ddi.DefaultBlendDesc()
+	d := d3d11.DefaultBlendDesc()
 	d.BlendEnable = x.boolNamed("BlendEnable", false)
-	d.SrcBlend = ddi.Blend(x.enumNamed("SrcBlend", uint32(d.SrcBlend)))
-	d.DestBlend = ddi.Blend(x.enumNamed("DestBlend", uint32(d.DestBlend)))
-	d.BlendOp = ddi.BlendOp(x.enumNamed("BlendOp", uint32(d.BlendOp)))
-	d.SrcBlendAlpha = ddi.Blend(x.enumNamed("SrcBlendAlpha", uint32(d.SrcBlendAlpha)))
-	d.DestBlendAlpha = ddi.Blend(x.enumNamed("DestBlendAlpha", uint32(d.DestBlendAlpha)))
-	d.BlendOpAlpha = ddi.BlendOp(x.enumNamed("BlendOpAlpha", uint32(d.BlendOpAlpha)))
+	d.SrcBlend = d3d11.Blend(x.enumNamed("SrcBlend", uint32(d.SrcBlend)))
+	d.DestBlend = d3d11.Blend(x.enumNamed("DestBlend", uint32(d.DestBlend)))
+	d.BlendOp = d3d11.BlendOp(x.enumNamed("BlendOp", uint32(d.BlendOp)))
+	d.SrcBlendAlpha = d3d11.Blend(x.enumNamed("SrcBlendAlpha", uint32(d.SrcBlendAlpha)))
+	d.DestBlendAlpha = d3d11.Blend(x.enumNamed("DestBlendAlpha", uint32(d.DestBlendAlpha)))
+	d.BlendOpAlpha = d3d11.BlendOp(x.enumNamed("BlendOpAlpha", uint32(d.BlendOpAlpha)))
 	d.RenderTargetWriteMask = uint8(x.uintNamed("RenderTargetWriteMask"))
 	s, err := x.dev().CreateBlendState(x.result(0), d)
 	if err == nil {
@@ -293,9 +291,9 @@ func execCreateBlend(x *call) error {
 }
 
 func execCreateRaster(x *call) error {
-	d := ddi.DefaultRasterizerDesc()
-	d.FillMode = ddi.FillMode(x.enumNamed("FillMode", uint32(d.FillMode)))
-	d.CullMode = ddi.CullMode(x.enumNamed("CullMode", uint32(d.CullMode)))
+	d := d3d11.DefaultRasterizerDesc()
+	d.FillMode = d3d11.FillMode(x.enumNamed("FillMode", uint32(d.FillMode)))
+	d.CullMode = d3d11.CullMode(x.enumNamed("CullMode", uint32(d.CullMode)))
 	d.FrontCounterClockwise = x.boolNamed("FrontCounterClockwise", false)
 	d.DepthClipEnable = x.boolNamed("DepthClipEnable", true)
 	s, err := x.dev().CreateRasterizerState(x.result(0), d)
@@ -306,10 +304,10 @@ func execCreateRaster(x *call) error {
 }
 
 func execCreateDepth(x *call) error {
-	d := ddi.DefaultDepthStencilDesc()
+	d := d3d11.DefaultDepthStencilDesc()
 	d.DepthEnable = x.boolNamed("DepthEnable", true)
 	d.DepthWriteMask = x.enumNamed("DepthWriteMask", 1) == 1
-	d.DepthFunc = ddi.ComparisonFunc(x.enumNamed("DepthFunc", uint32(d.DepthFunc)))
+	d.DepthFunc = d3d11.ComparisonFunc(x.enumNamed("DepthFunc", uint32(d.DepthFunc)))
 	s, err := x.dev().CreateDepthStencilState(x.result(0), d)
 	if err == nil {
 		x.bind(0, s)
@@ -318,10 +316,10 @@ func execCreateDepth(x *call) error {
 }
 
 func execCreateSampler(x *call) error {
-	d := ddi.DefaultSamplerDesc()
-	d.Filter = ddi.Filter(x.enumNamed("Filter", uint32(d.Filter)))
-	d.AddressU = ddi.AddressMode(x.enumNamed("AddressU", uint32(d.AddressU)))
-	d.AddressV = ddi.AddressMode(x.enumNamed("AddressV", uint32(d.AddressV)))
+	d := d3d11.DefaultSamplerDesc()
+	d.Filter = d3d11.Filter(x.enumNamed("Filter", uint32(d.Filter)))
+	d.AddressU = d3d11.AddressMode(x.enumNamed("AddressU", uint32(d.AddressU)))
+	d.AddressV = d3d11.AddressMode(x.enumNamed("AddressV", uint32(d.AddressV)))
 	if a, ok := x.namedArg("BorderColor"); ok && a.Value.Kind == VColor {
 		for i := range 4 {
 			d.BorderColor[i] = float32(a.Value.Color[i]) / 255
@@ -335,7 +333,7 @@ func execCreateSampler(x *call) error {
 }
 
 func execCreateQuery(x *call) error {
-	q, err := x.dev().CreateQuery(x.result(0), ddi.QueryType(x.enumNamed("Query", 0)))
+	q, err := x.dev().CreateQuery(x.result(0), d3d11.QueryType(x.enumNamed("Query", 0)))
 	if err == nil {
 		x.bind(0, q)
 	}
@@ -357,5 +355,3 @@ func execClearRTV(x *call) error {
 	}
 	return x.ctx().ClearRenderTargetView(x.view(0), c)
 }
-
-var _ = hresult.S_OK

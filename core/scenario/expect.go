@@ -1,13 +1,13 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
-	"d3dsim/core/dxgk"
 	"d3dsim/core/hresult"
+	"d3dsim/core/machine"
 	"d3dsim/core/trace"
 	"d3dsim/core/verify"
 )
@@ -95,24 +95,21 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 		if dev.Alive() && dev.Removed() == nil {
 			dev.ImmediateContext().Flush()
 		}
-		r.kernel.Idle()
+		r.mach.Idle()
 		r.readbackStep, r.readbackDev = r.steps, dev
 	}
-	allocs := dev.Allocations(res)
-	if len(allocs) == 0 {
+	data, err := r.mach.ReadBack(res)
+	if errors.Is(err, machine.ErrNoMemory) {
 		r.failf(e.Pos, "%s has no memory", e.Name)
 		return nil, 0, 0, false
 	}
-	mem, err := r.kernel.Lock(dev.KernelDevice(), dxgk.HAllocation(allocs[len(allocs)-1]))
 	if err != nil {
 		r.failf(e.Pos, "cannot read %s: %v", e.Name, err)
 		return nil, 0, 0, false
 	}
-	data = append([]byte(nil), mem...)
 	r.other += len(data) >> 10 // reading back costs a step per KiB (step budget)
-	r.kernel.Unlock(dev.KernelDevice(), dxgk.HAllocation(allocs[len(allocs)-1]))
 	w, h = int(res.Desc.Width), int(res.Desc.Height)
-	if res.Desc.Format == ddi.FormatB8G8R8A8Unorm {
+	if res.Desc.Format == d3d11.FormatB8G8R8A8Unorm {
 		for i := 0; i+3 < len(data); i += 4 {
 			data[i], data[i+2] = data[i+2], data[i]
 		}
@@ -199,19 +196,8 @@ func (r *Run) checkCalls(d *deferredCalls) {
 // live counts what is still alive: API objects, driver objects, allocations
 // and kernel objects.
 func (r *Run) live() (int, string) {
-	api, drv, allocs := 0, 0, 0
-	for _, d := range r.rt.Devices() {
-		api += d.LiveObjects()
-		if d.Alive() {
-			if l, ok := d.UMD().(interface{ Live() int }); ok {
-				drv += l.Live()
-			}
-		}
-		allocs += d.LiveAllocations()
-	}
-	kd, kc, ka := r.kernel.Live()
-	detail := fmt.Sprintf("API objects %d, driver objects %d, allocations %d, kernel devices %d, contexts %d, allocations %d", api, drv, allocs, kd, kc, ka)
-	return api + drv + allocs + kd + kc + ka, detail
+	l := r.mach.Live()
+	return l.Total(), l.String()
 }
 
 func (r *Run) inject(s *Inject) {
@@ -219,61 +205,34 @@ func (r *Run) inject(s *Inject) {
 	for _, a := range s.Args {
 		args[a.Key] = a
 	}
-	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + s.Fault})
+	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + string(s.Fault)})
 	switch s.Fault {
-	case "gpu.hang":
-		r.gpu.InjectHang()
-	case "gpu.fault":
-		r.gpu.InjectFault()
-	case "vram.full":
-		r.kernel.InjectVRAMFull()
-	case "umd.foreign":
+	case machine.FaultGPUHang:
+		r.mach.InjectGPUHang()
+	case machine.FaultGPUFault:
+		r.mach.InjectGPUFault()
+	case machine.FaultVRAMFull:
+		r.mach.InjectVRAMFull()
+	case machine.FaultForeignAllocation:
 		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)
 		if dev == nil || res == nil {
-			r.failf(s.Pos, "inject umd.foreign needs target=RESOURCE on=DEVICE")
+			r.failf(s.Pos, "inject %s needs target=RESOURCE on=DEVICE", machine.FaultForeignAllocation)
 			return
 		}
-		allocs := res.Device().Allocations(res)
-		inj, ok := dev.UMD().(interface{ InjectForeignAllocation(ddi.HALLOCATION) })
-		if len(allocs) == 0 || !ok {
-			r.failf(s.Pos, "cannot inject umd.foreign here")
-			return
+		if r.mach.InjectForeignAllocation(dev, res) != nil {
+			r.failf(s.Pos, "cannot inject %s here", machine.FaultForeignAllocation)
 		}
-		inj.InjectForeignAllocation(allocs[len(allocs)-1])
-	case "E_OUTOFMEMORY":
+	case machine.FaultOutOfMemory:
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
-		var table any
-		switch o := r.vars[obj].(type) {
-		case *d3d11.DeviceContext:
-			table = o.UMD() // a deferred context has its own DDI table
-		case *d3d11.Device:
-			table = o.UMD()
-		}
 		count := 1
 		if c, ok := args["count"]; ok && c.Value.Num >= 1 {
 			count = int(c.Value.Num)
 		}
-		inj, ok := table.(interface{ InjectFailure(string, int) })
-		if !ok {
-			r.failf(s.Pos, "cannot inject E_OUTOFMEMORY at %s", obj)
-			return
+		if r.mach.InjectOutOfMemory(r.vars[obj], method, count) != nil {
+			r.failf(s.Pos, "cannot inject %s at %s", machine.FaultOutOfMemory, obj)
 		}
-		inj.InjectFailure(ddiFor(method), count)
 	}
-}
-
-// ddiFor maps an API method to the DDI that implements it.
-func ddiFor(method string) string {
-	switch method {
-	case "CreateBuffer", "CreateTexture2D":
-		return "CreateResource"
-	case "Map":
-		return "ResourceMap"
-	case "CreateSamplerState":
-		return "CreateSampler"
-	}
-	return method
 }
 
 func parseUint(s string) uint64 {

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"d3dsim/core/machine"
 )
 
 // The parser turns a scenario's text into a Script (ast.go). It checks syntax
@@ -305,9 +307,9 @@ func (p *parser) inject() (Stmt, *Error) {
 	kw := p.next()
 	fault := p.next()
 	if fault.kind != tIdent {
-		return nil, p.errAt(fault, "expected a fault after 'inject' (E_OUTOFMEMORY, gpu.hang, ...), found %s", describe(fault))
+		return nil, p.errAt(fault, "expected a fault after 'inject' (%s, %s, ...), found %s", machine.FaultOutOfMemory, machine.FaultGPUHang, describe(fault))
 	}
-	in := &Inject{Pos: kw.pos, Fault: fault.text}
+	in := &Inject{Pos: kw.pos, Fault: machine.Fault(fault.text)}
 	last := fault
 	for !endsStmt(p.peek().kind) {
 		t := p.peek()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -194,7 +195,7 @@ func sprint(s Stmt) string {
 	case *Thread:
 		return "thread " + s.Name + " {\n" + dump(s.Body) + "}"
 	case *Repeat:
-		return "repeat " + itoa(s.Count) + " {\n" + dump(s.Body) + "}"
+		return "repeat " + strconv.Itoa(s.Count) + " {\n" + dump(s.Body) + "}"
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%+v", s), "&")
 }

@@ -11,9 +11,8 @@ import (
 	"testing"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
+	"d3dsim/core/machine"
 	"d3dsim/core/trace"
-	"d3dsim/gpu"
 )
 
 // TestRaceFreeThreadedCreateDestroy is seed 000's free-threading under load:
@@ -35,7 +34,7 @@ func TestRaceFreeThreadedCreateDestroy(t *testing.T) {
 func TestRaceSerialisedDDIs(t *testing.T) {
 	st := raceCreateDestroy(t, 2000, false)
 	depth := 0
-	for _, e := range st.rec.Events() {
+	for _, e := range st.Recorder().Events() {
 		if e.Layer != trace.UMD || strings.HasPrefix(e.Name, "CalcPrivate") || e.Name == "CalcDeferredContextHandleSize" {
 			continue // free-threaded even so (rule FT-CALC)
 		}
@@ -50,22 +49,22 @@ func TestRaceSerialisedDDIs(t *testing.T) {
 	}
 }
 
-func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *stack {
+func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *machine.Machine {
 	opt := decodeOptions(&Script{}, Overrides{})
 	opt.freeth = freeThreaded
-	st := newStack(opt, func(gpu.Frame) {})
-	dev, imm, err := st.rt.D3D11CreateDevice("dev", 0)
+	st := machine.New(opt.machine(func(machine.Frame) {}, nil))
+	dev, imm, err := st.Runtime().D3D11CreateDevice("dev", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, _ := dev.CreateTexture2D("rt", d3d11.Texture2DDesc{Width: 16, Height: 16, Format: ddi.FormatR8G8B8A8Unorm, BindFlags: ddi.BindRenderTarget}, nil)
-	rtv, _ := dev.CreateView("rtv", ddi.ViewRTV, rt)
-	vb, _ := dev.CreateBuffer("vb", d3d11.BufferDesc{ByteWidth: 108, Usage: ddi.UsageImmutable, BindFlags: ddi.BindVertexBuffer}, f32Bytes(meshes["triangle"]))
+	rt, _ := dev.CreateTexture2D("rt", d3d11.Texture2DDesc{Width: 16, Height: 16, Format: d3d11.FormatR8G8B8A8Unorm, BindFlags: d3d11.BindRenderTarget}, nil)
+	rtv, _ := dev.CreateView("rtv", d3d11.ViewRTV, rt)
+	vb, _ := dev.CreateBuffer("vb", d3d11.BufferDesc{ByteWidth: 108, Usage: d3d11.UsageImmutable, BindFlags: d3d11.BindVertexBuffer}, f32Bytes(meshes["triangle"]))
 	vs, _ := dev.CreateShader("vs", "vs", "vs_passthrough")
 	ps, _ := dev.CreateShader("ps", "ps", "ps_vertexcolor")
 	imm.OMSetRenderTargets(rtv, nil)
-	imm.RSSetViewports(ddi.Viewport{Width: 16, Height: 16, MaxDepth: 1})
-	imm.IASetPrimitiveTopology(ddi.TopologyTriangleList)
+	imm.RSSetViewports(d3d11.Viewport{Width: 16, Height: 16, MaxDepth: 1})
+	imm.IASetPrimitiveTopology(d3d11.TopologyTriangleList)
 	imm.IASetVertexBuffers(0, vb, 36, 0)
 	imm.VSSetShader(vs)
 	imm.PSSetShader(ps)
@@ -77,22 +76,22 @@ func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *stack {
 			defer wg.Done()
 			for n := range rounds {
 				name := fmt.Sprintf("g%d.%d", g, n)
-				tex, err := dev.CreateTexture2D(name, d3d11.Texture2DDesc{Width: 4, Height: 4, Format: ddi.FormatR8G8B8A8Unorm, BindFlags: ddi.BindShaderResource | ddi.BindRenderTarget}, nil)
+				tex, err := dev.CreateTexture2D(name, d3d11.Texture2DDesc{Width: 4, Height: 4, Format: d3d11.FormatR8G8B8A8Unorm, BindFlags: d3d11.BindShaderResource | d3d11.BindRenderTarget}, nil)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				srv, err := dev.CreateView(name+".srv", ddi.ViewSRV, tex)
+				srv, err := dev.CreateView(name+".srv", d3d11.ViewSRV, tex)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				bs, err := dev.CreateBlendState(name+".bs", ddi.DefaultBlendDesc())
+				bs, err := dev.CreateBlendState(name+".bs", d3d11.DefaultBlendDesc())
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				ss, err := dev.CreateSamplerState(name+".ss", ddi.DefaultSamplerDesc())
+				ss, err := dev.CreateSamplerState(name+".ss", d3d11.DefaultSamplerDesc())
 				if err != nil {
 					t.Error(err)
 					return
@@ -139,10 +138,11 @@ loop:
 	if queued < 4 {
 		t.Fatalf("only %d objects in the runtime's destruction queue before DestroyDevice: the test no longer exercises its drain", queued)
 	}
-	before := len(st.rec.Events())
+	before := len(st.Recorder().Events())
 	dev.Release()
-	st.kernel.Idle()
-	kd, kc, ka := st.kernel.Live()
+	st.Idle()
+	l := st.Live()
+	kd, kc, ka := l.KernelDevices, l.KernelContexts, l.KernelAllocations
 	if n := dev.LiveObjects() + dev.LiveAllocations() + kd + kc + ka; n != 0 {
 		t.Fatalf("%d objects leaked after %d draws (API %d, allocations %d, kernel %d/%d/%d)", n, draws, dev.LiveObjects(), dev.LiveAllocations(), kd, kc, ka)
 	}
@@ -151,7 +151,7 @@ loop:
 	// completed inside its DestroyDevice.
 	drained, pending := false, 0
 	inDestroy := false
-	for _, e := range st.rec.Events()[before:] {
+	for _, e := range st.Recorder().Events()[before:] {
 		switch {
 		case e.Name == "DrainDestroyQueue":
 			drained = true

@@ -10,8 +10,7 @@ import (
 	"testing"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
-	"d3dsim/gpu"
+	"d3dsim/core/machine"
 )
 
 // TestRaceDeferredContexts: real goroutines record deferred contexts and
@@ -20,29 +19,29 @@ import (
 // deferred context). Run with -race. The immediate context then executes
 // the lists; every quadrant shows its colour and nothing leaks.
 func TestRaceDeferredContexts(t *testing.T) {
-	var frames []gpu.Frame
-	st := newStack(decodeOptions(&Script{}, Overrides{}), func(f gpu.Frame) { frames = append(frames, f) })
-	dev, imm, err := st.rt.D3D11CreateDevice("dev", 0)
+	var frames []machine.Frame
+	st := machine.New(decodeOptions(&Script{}, Overrides{}).machine(func(f machine.Frame) { frames = append(frames, f) }, nil))
+	dev, imm, err := st.Runtime().D3D11CreateDevice("dev", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc, _ := dev.CreateSwapChain("sc", 64, 64, 1)
 	bb, _ := sc.GetBuffer(0)
-	rtv, _ := dev.CreateView("rtv", ddi.ViewRTV, bb)
+	rtv, _ := dev.CreateView("rtv", d3d11.ViewRTV, bb)
 	vs, _ := dev.CreateShader("vs", "vs", "vs_passthrough")
 	ps, _ := dev.CreateShader("ps", "ps", "ps_solid")
-	quad, _ := dev.CreateBuffer("quad", d3d11.BufferDesc{ByteWidth: 216, Usage: ddi.UsageImmutable, BindFlags: ddi.BindVertexBuffer}, f32Bytes(meshes["quad"]))
+	quad, _ := dev.CreateBuffer("quad", d3d11.BufferDesc{ByteWidth: 216, Usage: d3d11.UsageImmutable, BindFlags: d3d11.BindVertexBuffer}, f32Bytes(meshes["quad"]))
 	colors := [4][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}}
 	var cbs [4]*d3d11.Resource
 	var dcs [4]*d3d11.DeviceContext
 	for i := range 4 {
-		cbs[i], _ = dev.CreateBuffer(fmt.Sprintf("cb%d", i), d3d11.BufferDesc{ByteWidth: 16, Usage: ddi.UsageImmutable, BindFlags: ddi.BindConstantBuffer}, f32Bytes(colors[i][:]))
+		cbs[i], _ = dev.CreateBuffer(fmt.Sprintf("cb%d", i), d3d11.BufferDesc{ByteWidth: 16, Usage: d3d11.UsageImmutable, BindFlags: d3d11.BindConstantBuffer}, f32Bytes(colors[i][:]))
 		if dcs[i], err = dev.CreateDeferredContext(fmt.Sprintf("dc%d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
 	imm.Flush()
-	st.kernel.Idle()
+	st.Idle()
 
 	var lists [4]*d3d11.CommandList
 	var wg sync.WaitGroup
@@ -53,8 +52,8 @@ func TestRaceDeferredContexts(t *testing.T) {
 			dc := dcs[i]
 			for round := range 50 {
 				dc.OMSetRenderTargets(rtv, nil)
-				dc.RSSetViewports(ddi.Viewport{X: float32(32 * (i % 2)), Y: float32(32 * (i / 2)), Width: 32, Height: 32, MaxDepth: 1})
-				dc.IASetPrimitiveTopology(ddi.TopologyTriangleList)
+				dc.RSSetViewports(d3d11.Viewport{X: float32(32 * (i % 2)), Y: float32(32 * (i / 2)), Width: 32, Height: 32, MaxDepth: 1})
+				dc.IASetPrimitiveTopology(d3d11.TopologyTriangleList)
 				dc.IASetVertexBuffers(0, quad, 36, 0)
 				dc.VSSetShader(vs)
 				dc.PSSetShader(ps)
@@ -78,12 +77,12 @@ func TestRaceDeferredContexts(t *testing.T) {
 		go func() { // free-threaded creation and destruction meanwhile
 			defer wg.Done()
 			for n := range 200 {
-				b, err := dev.CreateBuffer(fmt.Sprintf("tmp%d.%d", g, n), d3d11.BufferDesc{ByteWidth: 64, Usage: ddi.UsageDefault, BindFlags: ddi.BindVertexBuffer}, nil)
+				b, err := dev.CreateBuffer(fmt.Sprintf("tmp%d.%d", g, n), d3d11.BufferDesc{ByteWidth: 64, Usage: d3d11.UsageDefault, BindFlags: d3d11.BindVertexBuffer}, nil)
 				if err != nil {
 					t.Error(err)
 					return
 				}
-				s, _ := dev.CreateBlendState(fmt.Sprintf("bs%d.%d", g, n), ddi.DefaultBlendDesc())
+				s, _ := dev.CreateBlendState(fmt.Sprintf("bs%d.%d", g, n), d3d11.DefaultBlendDesc())
 				s.Release()
 				b.Release()
 			}
@@ -103,7 +102,7 @@ func TestRaceDeferredContexts(t *testing.T) {
 	if err := sc.Present(0); err != nil {
 		t.Fatal(err)
 	}
-	st.kernel.Idle()
+	st.Idle()
 	if len(frames) != 1 {
 		t.Fatalf("%d frames", len(frames))
 	}
@@ -126,7 +125,8 @@ func TestRaceDeferredContexts(t *testing.T) {
 	}
 	imm.ClearState()
 	dev.Release()
-	kd, kc, ka := st.kernel.Live()
+	l := st.Live()
+	kd, kc, ka := l.KernelDevices, l.KernelContexts, l.KernelAllocations
 	if n := dev.LiveObjects() + dev.LiveAllocations() + kd + kc + ka; n != 0 {
 		t.Fatalf("%d objects leaked (kernel %d/%d/%d)", n, kd, kc, ka)
 	}

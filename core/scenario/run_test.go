@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/machine"
 	"d3dsim/core/trace"
 )
 
@@ -705,7 +706,7 @@ func TestRunLimits(t *testing.T) {
 		t.Fatalf("steps %d, failures %q", sum.Steps, sum.Failures)
 	}
 	s, _ = Load("t", []byte("option gpu.vram=100GiB\n"))
-	if o := decodeOptions(s, Overrides{}); o.vram != maxVRAM {
-		t.Fatalf("gpu.vram=100GiB gives %d bytes of VRAM, want the ceiling %d", o.vram, maxVRAM)
+	if o := decodeOptions(s, Overrides{}); o.vram != machine.MaxVRAM {
+		t.Fatalf("gpu.vram=100GiB gives %d bytes of VRAM, want the ceiling %d", o.vram, machine.MaxVRAM)
 	}
 }

@@ -67,7 +67,7 @@ func (r *Run) releaseAll() {
 			d.Release()
 		}
 	}
-	r.kernel.Idle()
+	r.mach.Idle()
 }
 
 // TestReleaseEverything (no leaks): after every scenario, once the

@@ -1,13 +1,13 @@
 package scenario
 
 import (
-	"d3dsim/core/ddi"
+	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
-	"d3dsim/gpu"
+	"d3dsim/core/machine"
 )
 
 // GPUStats returns the simulated GPU's counters (for benchmarks).
-func (r *Run) GPUStats() gpu.Stats { return r.gpu.Stats() }
+func (r *Run) GPUStats() machine.GPUStats { return r.mach.GPUStats() }
 
 // VirtualTime is the main thread's virtual time in nanoseconds.
 func (r *Run) VirtualTime() int64 { return r.sim.ThreadTime("main") }
@@ -37,7 +37,7 @@ func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
 	q.N = r.queryRuns[q.Line]
 	r.queryRuns[q.Line]++
 	if x.query(0) != nil {
-		q.Type = map[ddi.QueryType]string{ddi.QueryEvent: "EVENT", ddi.QueryOcclusion: "OCCLUSION", ddi.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
+		q.Type = map[d3d11.QueryType]string{d3d11.QueryEvent: "EVENT", d3d11.QueryOcclusion: "OCCLUSION", d3d11.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
 	}
 	r.queries = append(r.queries, q)
 }

@@ -1,13 +1,11 @@
 package scenario
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strings"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 )
 
@@ -22,8 +20,8 @@ const (
 	pUint                          // non-negative integer
 	pInt                           // integer
 	pFloat                         // number
-	pEnum                          // one name of ddi.Enums[enum]
-	pFlags                         // 0 or names of ddi.Enums[enum] joined by |
+	pEnum                          // one name of d3d11.Enums[enum]
+	pFlags                         // 0 or names of d3d11.Enums[enum] joined by |
 	pData                          // f32[], u16[], u32[], mesh:, #colour
 	pBuiltin                       // builtin:NAME
 	pBool                          // TRUE or FALSE
@@ -96,9 +94,9 @@ var methods = map[string]map[string]*method{
 			_, err := x.dev().Escape(x.uintNamed("Code"))
 			return err
 		}},
-		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(ddi.ViewRTV)},
-		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(ddi.ViewSRV)},
-		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(ddi.ViewDSV)},
+		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
+		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
+		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
 		"CreateVertexShader":       {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, results: []string{tVS}, exec: execCreateShader("vs")},
 		"CreatePixelShader":        {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, results: []string{tPS}, exec: execCreateShader("ps")},
 		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
@@ -132,11 +130,11 @@ var methods = map[string]map[string]*method{
 		"IASetIndexBuffer": {pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}},
 			named: []param{{name: "Format", kind: pEnum, enum: "Format", opt: true}, {name: "Offset", kind: pUint, opt: true}},
 			exec: func(x *call) error {
-				f := ddi.Format(x.enumNamed("Format", uint32(ddi.FormatR16Uint)))
+				f := d3d11.Format(x.enumNamed("Format", uint32(d3d11.FormatR16Uint)))
 				return x.ctx().IASetIndexBuffer(x.res(0), f, x.uintNamed("Offset"))
 			}},
 		"IASetPrimitiveTopology": {pos: []param{{name: "TOPOLOGY", kind: pEnum, enum: "Topology"}},
-			exec: func(x *call) error { return x.ctx().IASetPrimitiveTopology(ddi.Topology(x.enum(0))) }},
+			exec: func(x *call) error { return x.ctx().IASetPrimitiveTopology(d3d11.Topology(x.enum(0))) }},
 		"VSSetShader": {pos: []param{{name: "SHADER", kind: pObj, types: tVS, opt: true}},
 			exec: func(x *call) error { return x.ctx().VSSetShader(x.shader(0)) }},
 		"PSSetShader": {pos: []param{{name: "SHADER", kind: pObj, types: tPS, opt: true}},
@@ -160,7 +158,7 @@ var methods = map[string]map[string]*method{
 		"RSSetViewports": {pos: []param{{name: "X", kind: pFloat}, {name: "Y", kind: pFloat}, {name: "W", kind: pFloat}, {name: "H", kind: pFloat}},
 			named: []param{{name: "MinDepth", kind: pFloat, opt: true}, {name: "MaxDepth", kind: pFloat, opt: true, def: 1}},
 			exec: func(x *call) error {
-				return x.ctx().RSSetViewports(ddi.Viewport{X: x.f32(0), Y: x.f32(1), Width: x.f32(2), Height: x.f32(3),
+				return x.ctx().RSSetViewports(d3d11.Viewport{X: x.f32(0), Y: x.f32(1), Width: x.f32(2), Height: x.f32(3),
 					MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")})
 			}},
 		"ClearRenderTargetView": {pos: []param{{name: "RTV", kind: pObj, types: tRTV}, {name: "R", kind: pFloatOrColor}, {name: "G", kind: pFloat, opt: true},
@@ -178,7 +176,7 @@ var methods = map[string]map[string]*method{
 		"Map": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "TYPE", kind: pEnum, enum: "MapType"}},
 			named: []param{{name: "Flags", kind: pFlags, enum: "MapFlags", opt: true}},
 			exec: func(x *call) error {
-				_, err := x.ctx().Map(x.res(0), ddi.MapType(x.enum(1)), ddi.MapFlag(x.enumNamed("Flags", 0)))
+				_, err := x.ctx().Map(x.res(0), d3d11.MapType(x.enum(1)), d3d11.MapFlag(x.enumNamed("Flags", 0)))
 				return err
 			}},
 		"Unmap": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}},
@@ -242,11 +240,6 @@ var common = map[string]*method{
 	"AddRef":  {exec: func(x *call) error { x.target().AddRef(); return nil }},
 }
 
-func init() {
-	ddi.Enums["CreateDeviceFlags"] = map[string]uint32{"SINGLETHREADED": 1, "DEBUG": 2}
-	ddi.Enums["DepthWriteMask"] = map[string]uint32{"ZERO": 0, "ALL": 1}
-}
-
 func lookupMethod(typ, name string) *method {
 	if m := methods[typ][name]; m != nil {
 		return m
@@ -280,5 +273,3 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
-
-var _ = fmt.Sprintf

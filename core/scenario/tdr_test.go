@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
 )
@@ -61,7 +60,7 @@ func TestTDRPolling(t *testing.T) {
 		}},
 		{"Map DO_NOT_WAIT loop", func(r *Run) (hresult.HRESULT, error) {
 			ctx, stage := r.vars["aimm"].(*d3d11.DeviceContext), r.vars["astage"].(*d3d11.Resource)
-			_, err := ctx.Map(stage, ddi.MapRead, ddi.MapFlagDoNotWait)
+			_, err := ctx.Map(stage, d3d11.MapRead, d3d11.MapFlagDoNotWait)
 			if err == nil {
 				ctx.Unmap(stage)
 			}

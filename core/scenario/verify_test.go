@@ -218,7 +218,7 @@ func loadAsset(t *testing.T, name string) string {
 }
 
 // TestDispatchSame: the verifier's dispatch (each event only to the checks
-// that can do something with it, issue 8) finds exactly what every check on
+// that can do something with it, so the Draw path stays fast) finds exactly what every check on
 // every event finds — on every clean scenario, and with every rule's bug
 // switch on its scenario and on two scenarios that exercise most layers.
 func TestDispatchSame(t *testing.T) {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -9,7 +10,7 @@ func TestEventsRunInTimeOrderOnTheirThreads(t *testing.T) {
 	s := New(1)
 	var got []string
 	rec := func(name string) func() {
-		return func() { got = append(got, name+"@"+s.Thread()+":"+itoa(s.Now())) }
+		return func() { got = append(got, name+"@"+s.Thread()+":"+strconv.FormatInt(s.Now(), 10)) }
 	}
 	s.Schedule(300, "gpu0", rec("c"))
 	s.Schedule(100, "gpu0", rec("a"))
@@ -64,18 +65,6 @@ func TestNewThreadStartsAtItsCreatorsTime(t *testing.T) {
 	if s.Now() != 500 || s.ThreadTime("worker") != 510 {
 		t.Fatal("clocks are not per thread")
 	}
-}
-
-func itoa(n int64) string {
-	if n == 0 {
-		return "0"
-	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
-	}
-	return string(b)
 }
 
 // TestStartedThreadBeginsAtItsStarter: a thread registered with Start

@@ -1,14 +1,8 @@
 package scenario
 
 import (
-	"d3dsim/core/d3d11"
-	"d3dsim/core/dxgk"
-	"d3dsim/core/kmd"
+	"d3dsim/core/machine"
 	"d3dsim/core/rules"
-	"d3dsim/core/sim"
-	"d3dsim/core/trace"
-	"d3dsim/core/umd"
-	"d3dsim/gpu"
 )
 
 // options are a scenario's `option` lines, decoded.
@@ -87,39 +81,19 @@ func decodeOptions(s *Script, o Overrides) options {
 	}
 	// At most 1 GiB of VRAM: with the 1 GiB aperture a run commits at most
 	// 2 GiB of GPU memory however many devices it creates.
-	opt.vram = min(max(opt.vram, 1<<20), maxVRAM)
+	opt.vram = min(max(opt.vram, 1<<20), machine.MaxVRAM)
 	opt.cmdbuf = min(max(opt.cmdbuf, 4<<10), 64<<20)
 	return opt
 }
 
-// stack is the whole simulated machine: one GPU, its KMD, Dxgkrnl, and a
-// D3D11 runtime over the UMD. This is the one place the concrete layers are
-// wired together; each layer only knows the interfaces below it.
-type stack struct {
-	sim    *sim.Sim
-	rec    *trace.Recorder
-	gpu    *gpu.GPU
-	kernel *dxgk.Dxgkrnl
-	rt     *d3d11.Runtime
-}
-
-const (
-	apertureSize = 1 << 30
-	maxVRAM      = 1 << 30 // option gpu.vram's ceiling
-)
-
-func newStack(opt options, onFrame func(gpu.Frame)) *stack {
-	s := sim.New(opt.seed)
-	rec := trace.NewRecorder(s.Now, s.Thread)
-	rec.SetStamp(s.Stamp)
-	g := gpu.New(gpu.Config{VRAM: opt.vram, Aperture: apertureSize, Engines: opt.engines, Costs: gpu.DefaultCosts()}, s, rec)
-	drv := kmd.New(g, s, kmd.Config{Engines: opt.engines, DmaBufferSize: int(opt.cmdbuf), Bugs: opt.bugs})
-	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(opt.cmdbuf), AllocationListSize: 256, PatchLocationListSize: 1024,
-		OutOfOrder: opt.ooo, Bugs: opt.bugs})
-	k.SetSegments(gpu.VRAMBase, opt.vram, gpu.ApertureBase, apertureSize, g.Memory())
-	g.ConnectInterrupt(k.Interrupt)
-	g.OnScanout(onFrame)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: opt.bugs, Now: s.Now}), Bugs: opt.bugs, Recycle: opt.recycle, CommandLists: opt.cmdlists, FreeThreaded: opt.freeth,
-		MaxAllocBytes: opt.sysmem, MaxObjects: opt.maxobjects})
-	return &stack{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+// machine is the machine the options describe. onFrame receives the
+// presented frames; preempt, when option preempt is on, is called inside
+// the runtime's kernel callbacks.
+func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
+	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, OnFrame: onFrame}
+	if o.preempt {
+		c.Preempt = preempt
+	}
+	return c
 }

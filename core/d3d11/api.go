@@ -1,0 +1,131 @@
+package d3d11
+
+import "d3dsim/core/ddi"
+
+// The application-facing names of the D3D11 API's enumerations and
+// descriptors. The runtime hands them to the UMD unchanged, so they are the
+// DDI's own types (core/ddi); an application names them here and never
+// imports a layer below the runtime.
+
+// Resource descriptions (D3D11_BUFFER_DESC, D3D11_TEXTURE2D_DESC fields).
+type (
+	Format       = ddi.Format       // DXGI_FORMAT
+	Usage        = ddi.Usage        // D3D11_USAGE
+	BindFlag     = ddi.BindFlag     // D3D11_BIND_FLAG
+	CPUAccess    = ddi.CPUAccess    // D3D11_CPU_ACCESS_FLAG
+	ResourceMisc = ddi.ResourceMisc // D3D11_RESOURCE_MISC_FLAG
+)
+
+const (
+	FormatUnknown           = ddi.FormatUnknown
+	FormatR32G32B32A32Float = ddi.FormatR32G32B32A32Float
+	FormatR32G32B32Float    = ddi.FormatR32G32B32Float
+	FormatR8G8B8A8Unorm     = ddi.FormatR8G8B8A8Unorm
+	FormatD32Float          = ddi.FormatD32Float
+	FormatR32Float          = ddi.FormatR32Float
+	FormatR32Uint           = ddi.FormatR32Uint
+	FormatD24UnormS8Uint    = ddi.FormatD24UnormS8Uint
+	FormatR16Uint           = ddi.FormatR16Uint
+	FormatB8G8R8A8Unorm     = ddi.FormatB8G8R8A8Unorm
+
+	UsageDefault   = ddi.UsageDefault
+	UsageImmutable = ddi.UsageImmutable
+	UsageDynamic   = ddi.UsageDynamic
+	UsageStaging   = ddi.UsageStaging
+
+	BindVertexBuffer    = ddi.BindVertexBuffer
+	BindIndexBuffer     = ddi.BindIndexBuffer
+	BindConstantBuffer  = ddi.BindConstantBuffer
+	BindShaderResource  = ddi.BindShaderResource
+	BindStreamOutput    = ddi.BindStreamOutput
+	BindRenderTarget    = ddi.BindRenderTarget
+	BindDepthStencil    = ddi.BindDepthStencil
+	BindUnorderedAccess = ddi.BindUnorderedAccess
+
+	CPUAccessWrite = ddi.CPUAccessWrite
+	CPUAccessRead  = ddi.CPUAccessRead
+
+	ResourceMiscShared = ddi.ResourceMiscShared
+)
+
+// ViewKind is which view CreateView makes: render-target, shader-resource
+// or depth-stencil.
+type ViewKind = ddi.ViewKind
+
+const (
+	ViewRTV = ddi.ViewRTV
+	ViewSRV = ddi.ViewSRV
+	ViewDSV = ddi.ViewDSV
+)
+
+// Map (D3D11_MAP, D3D11_MAP_FLAG).
+type (
+	MapType = ddi.MapType
+	MapFlag = ddi.MapFlag
+)
+
+const (
+	MapRead             = ddi.MapRead
+	MapWrite            = ddi.MapWrite
+	MapReadWrite        = ddi.MapReadWrite
+	MapWriteDiscard     = ddi.MapWriteDiscard
+	MapWriteNoOverwrite = ddi.MapWriteNoOverwrite
+
+	MapFlagDoNotWait = ddi.MapFlagDoNotWait
+)
+
+// The input assembler and rasterizer stages' settings.
+type (
+	Topology = ddi.Topology // D3D11_PRIMITIVE_TOPOLOGY
+	Viewport = ddi.Viewport // D3D11_VIEWPORT
+)
+
+const (
+	TopologyUndefined     = ddi.TopologyUndefined
+	TopologyPointList     = ddi.TopologyPointList
+	TopologyLineList      = ddi.TopologyLineList
+	TopologyLineStrip     = ddi.TopologyLineStrip
+	TopologyTriangleList  = ddi.TopologyTriangleList
+	TopologyTriangleStrip = ddi.TopologyTriangleStrip
+)
+
+// State objects' descriptions and the enumerations in them.
+type (
+	BlendDesc        = ddi.BlendDesc        // D3D11_RENDER_TARGET_BLEND_DESC
+	RasterizerDesc   = ddi.RasterizerDesc   // D3D11_RASTERIZER_DESC
+	DepthStencilDesc = ddi.DepthStencilDesc // D3D11_DEPTH_STENCIL_DESC
+	SamplerDesc      = ddi.SamplerDesc      // D3D11_SAMPLER_DESC
+	Blend            = ddi.Blend            // D3D11_BLEND
+	BlendOp          = ddi.BlendOp          // D3D11_BLEND_OP
+	FillMode         = ddi.FillMode         // D3D11_FILL_MODE
+	CullMode         = ddi.CullMode         // D3D11_CULL_MODE
+	ComparisonFunc   = ddi.ComparisonFunc   // D3D11_COMPARISON_FUNC
+	Filter           = ddi.Filter           // D3D11_FILTER
+	AddressMode      = ddi.AddressMode      // D3D11_TEXTURE_ADDRESS_MODE
+)
+
+// The descriptions CD3D11_*_DESC(D3D11_DEFAULT) builds.
+var (
+	DefaultBlendDesc        = ddi.DefaultBlendDesc
+	DefaultRasterizerDesc   = ddi.DefaultRasterizerDesc
+	DefaultDepthStencilDesc = ddi.DefaultDepthStencilDesc
+	DefaultSamplerDesc      = ddi.DefaultSamplerDesc
+)
+
+// QueryType is D3D11_QUERY: what CreateQuery makes.
+type QueryType = ddi.QueryType
+
+const (
+	QueryEvent     = ddi.QueryEvent
+	QueryOcclusion = ddi.QueryOcclusion
+	QueryTimestamp = ddi.QueryTimestamp
+)
+
+// Enum is the table of an enumeration's names (as scenarios write them:
+// the API's without the D3D11_/DXGI_ prefix) to values, by the
+// enumeration's name ("Format", "BindFlags", ...); nil for an unknown one.
+// The table is shared: callers read it and never write to it.
+func Enum(kind string) map[string]uint32 { return ddi.Enums[kind] }
+
+// EnumNames lists the names of an enumeration's values, sorted.
+func EnumNames(kind string) []string { return ddi.EnumNames(kind) }

@@ -1,0 +1,95 @@
+package machine
+
+import (
+	"errors"
+	"slices"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
+)
+
+// Fault names a fault a harness injects into the machine, below the API.
+type Fault string
+
+const (
+	// FaultOutOfMemory makes a DDI of a device's or a context's table fail
+	// with E_OUTOFMEMORY (InjectOutOfMemory).
+	FaultOutOfMemory Fault = "E_OUTOFMEMORY"
+	// FaultGPUFault makes the next DMA buffer fault on the GPU.
+	FaultGPUFault Fault = "gpu.fault"
+	// FaultGPUHang makes the next DMA buffer hang: it never completes, and
+	// Dxgkrnl's timeout detection resets the GPU.
+	FaultGPUHang Fault = "gpu.hang"
+	// FaultForeignAllocation makes a device's UMD reference another
+	// device's allocation in its next command buffer.
+	FaultForeignAllocation Fault = "umd.foreign"
+	// FaultVRAMFull makes Dxgkrnl's video memory manager find VRAM full.
+	FaultVRAMFull Fault = "vram.full"
+)
+
+// Faults lists every fault, sorted by name.
+func Faults() []Fault {
+	return []Fault{FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultVRAMFull}
+}
+
+// Known reports whether f is one of Faults.
+func (f Fault) Known() bool { return slices.Contains(Faults(), f) }
+
+// ErrCannotInject is the error of an injection the target cannot take.
+var ErrCannotInject = errors.New("cannot inject the fault here")
+
+// InjectGPUHang injects FaultGPUHang.
+func (m *Machine) InjectGPUHang() { m.gpu.InjectHang() }
+
+// InjectGPUFault injects FaultGPUFault.
+func (m *Machine) InjectGPUFault() { m.gpu.InjectFault() }
+
+// InjectVRAMFull injects FaultVRAMFull.
+func (m *Machine) InjectVRAMFull() { m.kernel.InjectVRAMFull() }
+
+// InjectForeignAllocation injects FaultForeignAllocation: on's UMD puts the
+// newest allocation of target (a resource of another device) in its next
+// command buffer's allocation list.
+func (m *Machine) InjectForeignAllocation(on *d3d11.Device, target *d3d11.Resource) error {
+	allocs := target.Device().Allocations(target)
+	inj, ok := on.UMD().(interface{ InjectForeignAllocation(ddi.HALLOCATION) })
+	if len(allocs) == 0 || !ok {
+		return ErrCannotInject
+	}
+	inj.InjectForeignAllocation(allocs[len(allocs)-1])
+	return nil
+}
+
+// InjectOutOfMemory injects FaultOutOfMemory: the DDI that implements the
+// API method (CreateBuffer: CreateResource, Map: ResourceMap, ...) fails
+// the next count times it is called through the DDI table of obj, a
+// *d3d11.Device or a *d3d11.DeviceContext (a deferred context has a table
+// of its own).
+func (m *Machine) InjectOutOfMemory(obj any, method string, count int) error {
+	var table any
+	switch o := obj.(type) {
+	case *d3d11.DeviceContext:
+		table = o.UMD()
+	case *d3d11.Device:
+		table = o.UMD()
+	}
+	inj, ok := table.(interface{ InjectFailure(string, int) })
+	if !ok {
+		return ErrCannotInject
+	}
+	inj.InjectFailure(ddiFor(method), count)
+	return nil
+}
+
+// ddiFor maps an API method to the DDI that implements it.
+func ddiFor(method string) string {
+	switch method {
+	case "CreateBuffer", "CreateTexture2D":
+		return "CreateResource"
+	case "Map":
+		return "ResourceMap"
+	case "CreateSamplerState":
+		return "CreateSampler"
+	}
+	return method
+}

@@ -1,0 +1,246 @@
+package scenario
+
+import (
+	"errors"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
+)
+
+// Running a statement: exec dispatches one statement of a thread; an API
+// call goes through the method table (table.go, exec.go) to the runtime,
+// then the runner checks its result and the run's budgets.
+
+// exec runs one statement of t and reports whether it was an API call.
+func (r *Run) exec(t *thread) bool {
+	st := t.next()
+	if st == nil {
+		return false
+	}
+	r.sim.Switch(t.name)
+	r.line = Position(st).Line
+	r.setLine(r.line)
+	switch s := st.(type) {
+	case *Call:
+		t.advance()
+		r.inCall++
+		r.call(t, s)
+		r.inCall--
+		return true
+	case *Thread:
+		t.advance()
+		if len(r.threads) >= maxThreads {
+			r.failf(s.Pos, "thread %s: more than %d threads started, the limit", s.Name, maxThreads)
+			r.stop()
+			return false
+		}
+		r.threads = append(r.threads, &thread{name: s.Name, stack: []*frame{{stmts: s.Body}}})
+		// The new thread's clock starts here, whichever thread the seeded
+		// choice runs next.
+		r.sim.Start(s.Name)
+		r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "thread", Obj: s.Name, Msg: "starts thread " + s.Name})
+	case *Repeat:
+		t.advance()
+		if s.Count > 0 && len(s.Body) > 0 { // an empty body repeats nothing
+			t.stack = append(t.stack, &frame{stmts: s.Body, left: s.Count - 1})
+		}
+	case *Signal:
+		t.advance()
+		if !r.events[s.Event] {
+			r.signals[s.Event] = signalled{r.sim.Now(), t.name}
+		}
+		r.events[s.Event] = true
+		r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "signal", Obj: s.Event, Msg: "signals " + s.Event})
+	case *Wait:
+		r.wait(t, s)
+		if t.waiting != "" {
+			return false
+		}
+		t.advance()
+	case *Inject:
+		t.advance()
+		r.inject(s)
+	case *Expect:
+		t.advance()
+		r.expect(t, s)
+	}
+	r.check()
+	// Statements that are not API calls count against the step budget too,
+	// or a loop of them (repeat 1000000000 { expect violations == 0 })
+	// would never end. Found by fuzzing the runner.
+	if r.other++; r.other >= r.opt.maxsteps && !r.done {
+		r.failf(Position(st), "step budget of %d reached by statements that are not API calls (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	}
+	return false
+}
+
+// maxThreads bounds the scenario threads one run starts (a thread statement
+// in a loop would otherwise start millions); maxDevices the devices it
+// creates.
+const (
+	maxThreads = 1000
+	maxDevices = 256
+)
+
+func (r *Run) call(t *thread, s *Call) {
+	// The call's state comes from a free list: one allocation per
+	// statement was most of what a Draw allocated. A stack, as a
+	// call may run inside another (preemption); nothing keeps x.
+	var x *call
+	if n := len(r.freeCalls); n > 0 {
+		x, r.freeCalls = r.freeCalls[n-1], r.freeCalls[:n-1]
+	} else {
+		x = new(call)
+	}
+	*x = call{run: r, st: s}
+	r.callWith(t, s, x)
+	*x = call{}
+	r.freeCalls = append(r.freeCalls, x)
+}
+
+// badInputOf is err as a *badInput, or nil (errors.As only for an error:
+// its target escapes, an allocation per statement otherwise).
+func badInputOf(err error) *badInput {
+	if err == nil {
+		return nil
+	}
+	var bad *badInput
+	if errors.As(err, &bad) {
+		return bad
+	}
+	return nil
+}
+
+func (r *Run) callWith(t *thread, s *Call, x *call) {
+	if s.Target == "" {
+		x.m = globals[s.Method]
+	} else {
+		x.tgt = r.vars[s.Target]
+		if x.tgt == nil {
+			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
+			r.stop()
+			return
+		}
+		x.m = lookupMethod(typeOf(x.tgt), s.Method)
+	}
+	if x.m == nil {
+		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
+		r.stop()
+		return
+	}
+	n := 0
+	for i := range s.Args {
+		if s.Args[i].Key == "" {
+			n++
+		}
+	}
+	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
+		// Each device keeps its runtime, UMD and kernel state: a creation
+		// loop would exhaust memory long before the step budget.
+		r.failf(s.Pos, "D3D11CreateDevice: %d devices created in this run, the limit", maxDevices)
+		r.stop()
+		return
+	}
+	// An object argument whose creating call has not run on this path
+	// would silently act as NULL.
+	for i := range n {
+		if i >= len(x.m.pos) || x.m.pos[i].kind != pObj {
+			continue
+		}
+		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
+			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
+			r.stop()
+			return
+		}
+	}
+	r.handOff(t, s)
+	from := uint64(r.rec.Len())
+	err := x.m.exec(x)
+	if r.opt.sync && err == nil && r.nesting == 0 {
+		// (a preempting call is synced with the call it ran inside: the
+		// immediate context belongs to that one's thread)
+		r.syncAll()
+	}
+	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
+	r.steps++
+	t.from, t.to = from, r.check() // (check reads the trace's length first)
+	if bad := badInputOf(err); bad != nil {
+		r.failf(s.MethodPos, "%s", bad.msg)
+		r.stop()
+		return
+	}
+	if err != nil && hresult.Of(err).Failed() {
+		if e, ok := t.peek().(*Expect); ok && e.Kind == ExpectHR {
+			return
+		}
+		r.failf(s.Pos, "%s failed: %v (add `expect hr == %s` after it if that is intended)", callName(s), err, hresult.Of(err).Name())
+		r.stop()
+		return
+	}
+	// The trace itself is a ring (option maxevents): it never stops a run.
+	// Virtual time bounds the GPU work a run can wait for: a loop that
+	// copies 64 MiB and maps the result costs milliseconds of real time per
+	// call, so the step budget alone would let it run for hours.
+	if r.steps >= r.opt.maxsteps {
+		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.stop()
+	} else if now := r.sim.Now(); now > r.opt.maxtime {
+		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
+		r.stop()
+	} else if st := r.mach.GPUStats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
+		// Shading a pixel costs the simulator far more real time than
+		// the virtual time it charges: bound the pixels themselves —
+		// shaded, cleared or copied (a pixel per 4 bytes), and presented
+		// (the display engine copies each frame out).
+		r.failf(s.Pos, "pixel budget of %d pixels shaded, written or presented reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+		r.stop()
+	}
+}
+
+// syncAll makes every call complete on the GPU before it returns (option
+// sync=true: the synchronous baseline rule ASYNC-SAME compares the
+// asynchronous runs with).
+func (r *Run) syncAll() {
+	for _, d := range r.rt.Devices() {
+		if d.Alive() && d.Removed() == nil {
+			d.ImmediateContext().Flush()
+		}
+	}
+	r.mach.Idle()
+}
+
+func callName(s *Call) string {
+	if s.Target == "" {
+		return s.Method
+	}
+	return s.Target + "." + s.Method
+}
+
+func typeOf(v any) string {
+	switch o := v.(type) {
+	case *d3d11.Device:
+		return tDevice
+	case *d3d11.DeviceContext:
+		return tContext
+	case *d3d11.SwapChain:
+		return tSwap
+	case *d3d11.Resource:
+		if o.Kind == d3d11.KindBuffer {
+			return tBuffer
+		}
+		return tTexture
+	case *d3d11.View:
+		return map[d3d11.ViewKind]string{d3d11.ViewRTV: tRTV, d3d11.ViewSRV: tSRV, d3d11.ViewDSV: tDSV}[o.ViewKind]
+	case *d3d11.Shader:
+		return o.Stage
+	case *d3d11.State:
+		return o.Kind
+	case *d3d11.Query:
+		return tQuery
+	case *d3d11.CommandList:
+		return tCommandList
+	}
+	return ""
+}
