@@ -16,9 +16,9 @@ import (
 // by the title of their public page (docs/rules.md lists them).
 
 // privateRef matches a pointer to a file or source a clone does not have. The
-// seed pattern allows any white space, so a reference wrapped across two lines
-// is caught too.
-var privateRef = regexp.MustCompile(`\.\./shared|SCENARIO\.md|RULES\.md|DESIGN\.md|(?i:\bseeds?\s+00[0-4]\b)`)
+// seed pattern allows white space and '#' between the word and the number, so
+// a reference wrapped across two lines, of text or of comments, is caught too.
+var privateRef = regexp.MustCompile(`\.\./shared|SCENARIO\.md|RULES\.md|DESIGN\.md|(?i:\bseeds?[\s#]+00[0-4]\b)`)
 
 // docFiles lists README.md, every .md under docs/ and every .md and .d3ds
 // under assets/, as slash-separated paths from the repository root.
