@@ -42,9 +42,9 @@ func TestRunExitCodes(t *testing.T) {
 		{"unknown flag", []string{"run", good, "--speed", "3"}, 2, "unknown flag --speed"},
 		{"bad seed", []string{"run", good, "--seed", "x"}, 2, "--seed"},
 		{"verify clean", []string{"verify", good}, 0, "0 violations"},
-		// A violation names the rule, its seed, the scenario line and the event.
+		// A violation names the rule, its source page, the scenario line and the event.
 		{"verify violation", []string{"verify", write("v.d3ds", "option bug=FT-TABLE\ndev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nsc.SetFullscreenState TRUE\n")}, 1,
-			"v.d3ds:line 4: FT-TABLE (seed 000): the driver rewrote pfnCreateResource"},
+			"v.d3ds:line 4: FT-TABLE (\"Changes from Direct3D 10\"): the driver rewrote pfnCreateResource"},
 		{"verify event", []string{"verify", filepath.Join(dir, "v.d3ds")}, 1, "[event #"},
 		// Debug-layer messages (kind message) are in the summary: seed 000's
 		// D3DDDIERR_APPLICATIONERROR blames the application.

@@ -69,70 +69,55 @@ const (
 
 // Rule describes one rule.
 type Rule struct {
-	ID   ID
-	Seed string // which source document: 000-004 (Source is its page)
-	Text string
-}
-
-// Source is the page the rule comes from.
-func (r Rule) Source() Page {
-	switch r.Seed {
-	case "000":
-		return ChangesFromD3D10
-	case "001":
-		return ContextLocalHandles
-	case "002":
-		return CommandLists
-	case "003":
-		return OperationFlow
-	}
-	return AsyncDraw
+	ID     ID
+	Source Page // the page it comes from
+	Text   string
 }
 
 // All lists every rule, in the order the verifier reports them.
 var All = []Rule{
-	{WDDMFlow, "003", "the 16 steps of the WDDM operation flow happen in the seed's order"},
-	{WDDMFull, "003", "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
-	{WDDMIsolate, "003", "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
-	{MapHazard, "004", "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
-	{LifeDangling, "004", "a call that uses an object after its final Release never reaches the UMD"},
-	{AsyncSame, "004", "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
-	{ErrAsync, "004", "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
-	{CLSSizes, "001", "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
-	{CLSDep, "001", "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
-	{CLSFirst, "001", "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
-	{CLFinish, "002", "FinishCommandList runs RecycleCommandList*, then RecycleCreateCommandList or CalcPrivateCommandListSize+CreateCommandList+CalcDeferredContextHandleSize, then the deferred context's Destroy*, then RecycleCreateDeferredContext"},
-	{CLState, "002", "only a command-list handle in the valid state reaches CommandListExecute"},
-	{ErrDC, "001", "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
-	{CLOOM, "002", "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
-	{CLSOne, "001", "each object has one handle for the immediate context and one per deferred context that uses it"},
-	{CLSOpen, "001", "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
-	{CLClose, "002", "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
-	{CLAbandon, "002", "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
-	{CLDestroy, "002", "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
-	{CLRecycleErr, "002", "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
-	{CLExec, "002", "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
-	{CLSize, "002", "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},
-	{CLCaps, "002", "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
-	{CLImplicit, "002", "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
-	{FTPresent, "000", "pfnPresentCb only during PresentDXGI"},
-	{FTMode, "000", "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
-	{FTRender, "000", "pfnRenderCb only on the thread that called Flush: the immediate context's"},
-	{ErrApp, "000", "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
-	{DDOrder, "000", "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
-	{DDFlush, "000", "Flush processes the deferred-destruction queue even when the command buffer is empty"},
-	{DDDevice, "000", "DestroyDevice returns only after every deferred destruction is complete"},
-	{DDPrimary, "000", "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},
-	{AMSubmit, "000", "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
-	{AMBalance, "000", "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
-	{CLRecycleThread, "002", "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
-	{FTCap, "000", "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
-	{FTCalc, "000", "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
-	{FTHCtx, "000", "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
-	{FTAlloc, "000", "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
-	{FTTable, "000", "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
-	{DDSync, "000", "Release; ClearState; Flush destroys the object; adding End(EventQuery), a GetData loop and a second Flush destroys it completely"},
-	{AMDC, "000", "a deferred context that runs out of command-buffer space calls pfnPerformAmortizedProcessingCb"},
+	{WDDMFlow, OperationFlow, "the 16 steps of the WDDM operation flow happen in the page's order"},
+	{WDDMFull, OperationFlow, "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
+	{WDDMIsolate, OperationFlow, "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
+	{MapHazard, AsyncDraw, "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
+	{LifeDangling, AsyncDraw, "a call that uses an object after its final Release never reaches the UMD"},
+	{AsyncSame, AsyncDraw, "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
+	{ErrAsync, AsyncDraw, "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
+	{CLSSizes, ContextLocalHandles, "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
+	{CLSDep, ContextLocalHandles, "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
+	{CLSFirst, ContextLocalHandles, "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},
+	{CLFinish, CommandLists, "FinishCommandList runs RecycleCommandList*, then RecycleCreateCommandList or CalcPrivateCommandListSize+CreateCommandList+CalcDeferredContextHandleSize, then the deferred context's Destroy*, then RecycleCreateDeferredContext"},
+	{CLState, CommandLists, "only a command-list handle in the valid state reaches CommandListExecute"},
+	{ErrDC, ContextLocalHandles, "after a deferred context reports E_OUTOFMEMORY through its pfnSetErrorCb, its FinishCommandList returns E_OUTOFMEMORY"},
+	{CLOOM, CommandLists, "RecycleCreateCommandList and RecycleCreateDeferredContext never call pfnSetErrorCb"},
+	{CLSOne, ContextLocalHandles, "each object has one handle for the immediate context and one per deferred context that uses it"},
+	{CLSOpen, ContextLocalHandles, "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
+	{CLClose, CommandLists, "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
+	{CLAbandon, CommandLists, "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
+	{CLDestroy, CommandLists, "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
+	{CLRecycleErr, CommandLists, "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
+	{CLExec, CommandLists, "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
+	{CLSize, CommandLists, "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},
+	{CLCaps, CommandLists, "the Recycle* DDIs are used only when the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2"},
+	{CLImplicit, CommandLists, "FinishCommandList ends the queries begun on the deferred context before the command list is created"},
+	{FTPresent, ChangesFromD3D10, "pfnPresentCb only during PresentDXGI"},
+	{FTMode, ChangesFromD3D10, "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
+	{FTRender, ChangesFromD3D10, "pfnRenderCb only on the thread that called Flush: the immediate context's"},
+	{ErrApp, ChangesFromD3D10, "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
+	{DDOrder, ChangesFromD3D10, "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
+	{DDFlush, ChangesFromD3D10, "Flush processes the deferred-destruction queue even when the command buffer is empty"},
+	{DDDevice, ChangesFromD3D10, "DestroyDevice returns only after every deferred destruction is complete"},
+	{DDPrimary, ChangesFromD3D10, "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},
+	{AMSubmit, ChangesFromD3D10, "pfnPerformAmortizedProcessingCb is called from the thread in the DDI after immediate-context submissions (or at a similar frequency)"},
+	{AMBalance, ChangesFromD3D10, "pfnPerformAmortizedProcessingCb is never called twice back to back, and a busy driver calls it at least every 1 ms"},
+	{CLRecycleThread, CommandLists, "RecycleCommandList runs on the deferred context's thread, inside its FinishCommandList"},
+	{FTCap, ChangesFromD3D10, "without D3D11DDICAPS_FREETHREADED no two DDIs (but the CalcPrivate* ones) run at once"},
+	{FTCalc, ChangesFromD3D10, "pfnCalcPrivate* and pfnCalcDeferredContextHandleSize are free-threaded even without the cap: a CalcPrivate* DDI never calls back into the runtime"},
+	{FTHCtx, ChangesFromD3D10, "at most one thread at a time inside pfnPresentCb, pfnRenderCb, pfnEscapeCb, pfnDestroyContextCb, pfnWaitForSynchronizationObjectCb, pfnSignalSynchronizationObjectCb for one HCONTEXT"},
+	{FTAlloc, ChangesFromD3D10, "pfnAllocateCb for a shared resource only on the thread inside that resource's CreateResource"},
+	{FTTable, ChangesFromD3D10, "after CreateDevice the pfnCreate*, pfnOpen*, pfnDestroy*, pfnCalcPrivate* and pfnCheck* entries never change; immediate-context entries change only from inside an immediate-context DDI"},
+	{DDSync, ChangesFromD3D10, "Release; ClearState; Flush destroys the object; adding End(EventQuery), a GetData loop and a second Flush destroys it completely"},
+	{AMDC, ChangesFromD3D10, "a deferred context that runs out of command-buffer space calls pfnPerformAmortizedProcessingCb"},
 }
 
 // ByID finds a rule.

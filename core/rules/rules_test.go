@@ -11,7 +11,7 @@ func TestAll(t *testing.T) {
 	id := regexp.MustCompile(`^[A-Z]+(-[A-Z]+)+$`)
 	seen := map[ID]bool{}
 	for _, r := range All {
-		if !id.MatchString(string(r.ID)) || r.Seed == "" || r.Text == "" {
+		if !id.MatchString(string(r.ID)) || r.Source == "" || r.Text == "" {
 			t.Errorf("malformed rule %+v", r)
 		}
 		if seen[r.ID] {
@@ -43,14 +43,14 @@ func TestSet(t *testing.T) {
 func TestSource(t *testing.T) {
 	used := map[Page]bool{}
 	for _, r := range All {
-		used[r.Source()] = true
+		used[r.Source] = true
 	}
 	for _, p := range []Page{ChangesFromD3D10, ContextLocalHandles, CommandLists, OperationFlow, AsyncDraw} {
 		if !used[p] {
 			t.Errorf("no rule comes from %q", p)
 		}
 	}
-	if r, _ := ByID(CLFinish); r.Source() != CommandLists {
-		t.Errorf("CL-FINISH comes from %q", r.Source())
+	if r, _ := ByID(CLFinish); r.Source != CommandLists {
+		t.Errorf("CL-FINISH comes from %q", r.Source)
 	}
 }

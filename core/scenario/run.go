@@ -201,7 +201,7 @@ func (r *Run) stop() {
 	r.check()
 	for _, v := range r.verifier.Violations() {
 		if !r.expected[v.Rule] {
-			r.failures = append(r.failures, fmt.Sprintf("%d:0: violation of %s (seed %s): %s", v.Line, v.Rule, v.Seed, v.Msg))
+			r.failures = append(r.failures, fmt.Sprintf("%d:0: violation of %s (%q): %s", v.Line, v.Rule, v.Source, v.Msg))
 		}
 	}
 	r.done = true

@@ -21,16 +21,16 @@ func RuleByID(id string) (Rule, bool) { return rules.ByID(rules.ID(id)) }
 
 // Violation is one broken rule.
 type Violation struct {
-	Rule  string
-	Seed  string
-	Msg   string
-	Seq   uint64 // the offending event
-	Line  int    // its scenario line
-	Event string // the offending event, printed
+	Rule   string
+	Source string // the public page the rule comes from, by title
+	Msg    string
+	Seq    uint64 // the offending event
+	Line   int    // its scenario line
+	Event  string // the offending event, printed
 }
 
 func (v Violation) String() string {
-	return fmt.Sprintf("line %d: %s (seed %s): %s [event %s]", v.Line, v.Rule, v.Seed, v.Msg, v.Event)
+	return fmt.Sprintf("line %d: %s (%q): %s [event %s]", v.Line, v.Rule, v.Source, v.Msg, v.Event)
 }
 
 // Verifier consumes a recorder's events incrementally.
@@ -125,7 +125,7 @@ const pollBatch = 32
 
 func (v *Verifier) violation(rule rules.ID, e *trace.Event, format string, args ...any) Violation {
 	r, _ := rules.ByID(rule)
-	return Violation{Rule: string(rule), Seed: r.Seed, Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
+	return Violation{Rule: string(rule), Source: string(r.Source), Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
 		Event: fmt.Sprintf("#%d %s %s %s", e.Seq, e.Layer, e.Kind, e.Name)}
 }
 
