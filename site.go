@@ -73,6 +73,9 @@ func buildSite(b *builder, out string) error {
 	if o, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("d3dsim gallery: %v\n%s", err, o)
 	}
+	if err := writeHeaders(out); err != nil {
+		return err
+	}
 	log.Printf("site: wrote %s (main.wasm %.1f MiB, gzip %.1f MiB; %d scenario and tutorial files; %s/index.html)",
 		out, float64(len(wasm))/(1<<20), float64(len(gz))/(1<<20), n, siteGallery)
 	return nil

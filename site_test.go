@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,5 +93,41 @@ func TestGzipBytes(t *testing.T) {
 	back, err := io.ReadAll(r)
 	if err != nil || !bytes.Equal(back, data) {
 		t.Errorf("round trip: %v, equal %v", err, bytes.Equal(back, data))
+	}
+}
+
+// TestWriteHeaders: dist/_headers gives every page the policy the dev server
+// sends for it (its own inline scripts by hash), and every file the common
+// headers.
+func TestWriteHeaders(t *testing.T) {
+	out := t.TempDir()
+	pages := map[string]string{
+		"index.html":         "<script>boot()</script><p>page",
+		"embed.html":         "<script>embed()</script>",
+		"gallery/index.html": "<p>no script",
+	}
+	for name, body := range pages {
+		p := filepath.Join(out, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	if err := writeHeaders(out); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(b)
+	for name, body := range pages {
+		want := "/" + name + "\n  Content-Security-Policy: " + contentSecurityPolicy([]byte(body)) + "\n"
+		if !strings.Contains(got, want) {
+			t.Errorf("_headers lacks %q", want)
+		}
+	}
+	for _, want := range []string{"/\n  Content-Security-Policy: " + contentSecurityPolicy([]byte(pages["index.html"])), "/gallery/\n", "/*\n", "  Referrer-Policy: no-referrer\n", "  X-Content-Type-Options: nosniff\n", "/*.wasm\n  Content-Type: application/wasm\n"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("_headers lacks %q:\n%s", want, got)
+		}
 	}
 }
