@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -132,12 +133,12 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 	pitch := 4 * sc.Width
 	r.rt = alloc(pitch * sc.Height)
 
-	var b Builder
-	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), FmtRGBA8)
+	var b isa.Builder
+	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), isa.FmtRGBA8)
 	b.SetViewport(0, 0, float32(sc.Width), float32(sc.Height), 0, 1)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ProgPSVertexColor)
-	b.SetDepth(false, false, CmpLess)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	b.SetDepth(false, false, isa.CmpLess)
 	b.SetVB(0, vb, uint32(len(data)), vertexBytes, 0)
 	for i := 0; i < sc.Draws; i++ {
 		b.Draw(uint32(sc.Count), 0)
@@ -150,7 +151,7 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 func (r *BenchRig) Frame() {
 	r.id++
 	id := r.id
-	buf := append(r.words[:len(r.words):len(r.words)], uint32(OpFence)<<24|2, uint32(id), uint32(id>>32))
+	buf := append(r.words[:len(r.words):len(r.words)], uint32(isa.OpFence)<<24|2, uint32(id), uint32(id>>32))
 	r.g.Submit(0, id, buf)
 	r.sim.RunUntil(func() bool { return r.g.CompletedFence(0) >= id })
 }

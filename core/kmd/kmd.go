@@ -6,21 +6,18 @@ import (
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/sim"
-	"d3dsim/gpu"
 )
 
 // Hardware is what the driver needs of the GPU: the ring, the fence
-// register and the engine reset. *gpu.GPU implements it.
+// register and the engine reset. *gpu.GPU implements it (checked in
+// hardware_test.go); the driver reaches the hardware through nothing else.
 type Hardware interface {
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
 	Reset(engine int)
 }
 
-var (
-	_ Hardware    = (*gpu.GPU)(nil)
-	_ dxgkddi.KMD = (*KMD)(nil)
-)
+var _ dxgkddi.KMD = (*KMD)(nil)
 
 // RuleIsolate is the rule whose Bugs switch turns command-buffer validation off.
 const RuleIsolate = rules.WDDMIsolate

@@ -2,7 +2,7 @@ package kmd
 
 import (
 	"d3dsim/core/dxgkddi"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // maxChunk bounds the bytes of one COPY or FILL packet (their byte counts
@@ -15,7 +15,7 @@ const maxChunk = 1 << 30
 // patched.
 func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 	d.charge(d.cfg.Costs.DDI + d.cfg.Costs.PagingOp)
-	b := gpu.Builder{Words: a.DmaBuffer}
+	b := isa.Builder{Words: a.DmaBuffer}
 	switch a.Operation {
 	case dxgkddi.PagingTransfer:
 		for done := uint64(0); done < a.Size; {
@@ -54,7 +54,7 @@ func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 				a.Context, i, pl.AllocationIndex, pl.PatchOffset, len(a.AllocationList), len(a.DmaBuffer))
 		}
 		e := a.AllocationList[pl.AllocationIndex]
-		gpu.Patch(a.DmaBuffer, int(pl.PatchOffset), e.PhysicalAddress+uint64(pl.AllocationOffset))
+		isa.Patch(a.DmaBuffer, int(pl.PatchOffset), e.PhysicalAddress+uint64(pl.AllocationOffset))
 	}
 	return nil
 }
@@ -67,7 +67,7 @@ func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSubmitCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
 	}
-	b := gpu.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
+	b := isa.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
 	b.Words = append(b.Words, a.DmaBuffer...)
 	b.Fence(a.SubmissionFenceID)
 	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words)

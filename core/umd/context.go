@@ -4,7 +4,7 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // state is what the immediate context has bound. Each command buffer the UMD
@@ -180,7 +180,7 @@ func (d *Device) emitState() {
 		}
 		b.SetDepth(desc.DepthEnable, desc.DepthWriteMask, cmpFunc[desc.DepthFunc])
 	} else {
-		b.SetDepth(false, false, gpu.CmpAlways) // no depth buffer: no depth test
+		b.SetDepth(false, false, isa.CmpAlways) // no depth buffer: no depth test
 	}
 	if r := d.resource(st.vb); r != nil {
 		b.SetVB(0, d.ref(r, false, 0), uint32(r.size), st.vbStride, st.vbOffset)
@@ -194,12 +194,12 @@ func (d *Device) emitState() {
 	}
 	for i, h := range st.vsCB {
 		if r := d.resource(h); r != nil {
-			b.SetCB(gpu.StageVS, uint32(i), d.ref(r, false, 0), uint32(r.size))
+			b.SetCB(isa.StageVS, uint32(i), d.ref(r, false, 0), uint32(r.size))
 		}
 	}
 	for i, h := range st.psCB {
 		if r := d.resource(h); r != nil {
-			b.SetCB(gpu.StagePS, uint32(i), d.ref(r, false, 0), uint32(r.size))
+			b.SetCB(isa.StagePS, uint32(i), d.ref(r, false, 0), uint32(r.size))
 		}
 	}
 	for i, h := range st.srv {
@@ -214,19 +214,19 @@ func (d *Device) emitState() {
 		} else if st.samp[i] == 0 && i > 0 {
 			continue
 		}
-		filter := uint32(gpu.FilterLinear)
+		filter := uint32(isa.FilterLinear)
 		if desc.Filter == ddi.FilterMinMagMipPoint {
-			filter = gpu.FilterPoint
+			filter = isa.FilterPoint
 		}
 		c := desc.BorderColor
 		border := unorm8(c[0]) | unorm8(c[1])<<8 | unorm8(c[2])<<16 | unorm8(c[3])<<24
 		b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
 	}
 	if vs != nil {
-		b.SetShader(gpu.StageVS, vs.program)
+		b.SetShader(isa.StageVS, vs.Program)
 	}
 	if ps != nil {
-		b.SetShader(gpu.StagePS, ps.program)
+		b.SetShader(isa.StagePS, ps.Program)
 	}
 	if st.hasVP {
 		v := st.vp
@@ -583,7 +583,7 @@ func (d *Device) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) {
 	q.active, q.ended = true, false
 	if q.kind == ddi.QueryOcclusion {
 		d.ensure(8, 2)
-		d.cmd.Query(gpu.QueryOcclusionBegin, d.refAlloc(q.alloc, true, 8))
+		d.cmd.Query(isa.QueryOcclusionBegin, d.refAlloc(q.alloc, true, 8))
 	}
 }
 
@@ -595,11 +595,11 @@ func (d *Device) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 	d.ensure(8, 2)
 	switch q.kind {
 	case ddi.QueryOcclusion:
-		d.cmd.Query(gpu.QueryOcclusionEnd, d.refAlloc(q.alloc, true, 0))
+		d.cmd.Query(isa.QueryOcclusionEnd, d.refAlloc(q.alloc, true, 0))
 	case ddi.QueryTimestamp:
-		d.cmd.Query(gpu.QueryTimestamp, d.refAlloc(q.alloc, true, 0))
+		d.cmd.Query(isa.QueryTimestamp, d.refAlloc(q.alloc, true, 0))
 	default:
-		d.cmd.Words = append(d.cmd.Words, uint32(gpu.OpNop)<<24) // the End needs a buffer to ride on
+		d.cmd.Words = append(d.cmd.Words, uint32(isa.OpNop)<<24) // the End needs a buffer to ride on
 	}
 	q.active, q.ended = false, true
 	if d.parent != nil {

@@ -6,7 +6,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // Deferred contexts (seed 001) and command lists (seed 002).
@@ -381,13 +381,13 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
-		pkts, err := gpu.Decode(group)
+		pkts, err := isa.Decode(group)
 		if err != nil {
 			panic(fmt.Sprintf("umd: recorded command list is malformed: %v", err)) // the UMD wrote it: a bug here
 		}
 		allocs := map[uint32]bool{}
 		for _, p := range pkts {
-			for _, f := range gpu.AddrFields(p.Op) {
+			for _, f := range isa.AddrFields(p.Op) {
 				allocs[p.Args[f]] = true
 			}
 		}
@@ -395,7 +395,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		base := len(d.cmd.Words)
 		d.cmd.Words = append(d.cmd.Words, group...)
 		for _, p := range pkts {
-			for _, f := range gpu.AddrFields(p.Op) {
+			for _, f := range isa.AddrFields(p.Op) {
 				w := base + p.At + 1 + f
 				idx, off := d.cmd.Words[w], d.cmd.Words[w+1]
 				e := cl.list[idx]

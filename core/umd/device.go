@@ -7,7 +7,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
@@ -146,7 +146,7 @@ type Device struct {
 
 	// Immediate context: bound state and the command buffer being filled.
 	st               state
-	cmd              gpu.Builder
+	cmd              isa.Builder
 	cmdCap           int // words
 	list             []ddi.AllocationListEntry
 	listIdx          map[ddi.HALLOCATION]int
@@ -400,8 +400,8 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32, stage
 	if d.parent != nil {
 		return d.open(uint32(h), rt)
 	}
-	s, ok := builtinPrograms[a.Builtin]
-	if !ok || s.stage != stage {
+	s, ok := isa.LookupBuiltin(a.Builtin)
+	if !ok || s.Stage != stage {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
 	}
 	d.mu.Lock()
@@ -411,10 +411,10 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32, stage
 }
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, gpu.StageVS, "CreateVertexShader")
+	return d.createShader(a, h, rt, isa.StageVS, "CreateVertexShader")
 }
 func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, gpu.StagePS, "CreatePixelShader")
+	return d.createShader(a, h, rt, isa.StagePS, "CreatePixelShader")
 }
 func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) {
 	if d.close(uint32(h)) {
