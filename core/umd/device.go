@@ -6,7 +6,6 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
-	"d3dsim/gpu/isa"
 )
 
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
@@ -313,11 +312,7 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 
 var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
 
-func (d *Device) destroyView(h uint32) {
-	d.mu.Lock()
-	delete(d.views, h)
-	d.mu.Unlock()
-}
+func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) }
 
 func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
 	return d.createView(a, uint32(h), rt)
@@ -336,102 +331,6 @@ func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h 
 }
 func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW) {
 	d.destroyView(uint32(h))
-}
-
-func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
-
-func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32, stage uint32, ddiName string) error {
-	if d.injected(ddiName) {
-		return hresult.E_OUTOFMEMORY
-	}
-	s, ok := isa.LookupBuiltin(a.Builtin)
-	if !ok || s.Stage != stage {
-		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
-	}
-	d.mu.Lock()
-	d.shaders[h] = &s
-	d.mu.Unlock()
-	return nil
-}
-
-func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, isa.StageVS, "CreateVertexShader")
-}
-func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, isa.StagePS, "CreatePixelShader")
-}
-func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) {
-	d.mu.Lock()
-	delete(d.shaders, h)
-	d.mu.Unlock()
-}
-
-func (c *context) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
-func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE, rt uint32) error {
-	if d.injected("CreateBlendState") {
-		return hresult.E_OUTOFMEMORY
-	}
-	c := *s
-	d.mu.Lock()
-	d.blends[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyBlendState(_ ddi.HDEVICE, h ddi.HBLENDSTATE) {
-	d.mu.Lock()
-	delete(d.blends, h)
-	d.mu.Unlock()
-}
-
-func (c *context) CalcPrivateRasterizerStateSize(*ddi.RasterizerDesc) int { return sizeState }
-func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE, rt uint32) error {
-	if d.injected("CreateRasterizerState") {
-		return hresult.E_OUTOFMEMORY
-	}
-	c := *s
-	d.mu.Lock()
-	d.rasts[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyRasterizerState(_ ddi.HDEVICE, h ddi.HRASTERIZERSTATE) {
-	d.mu.Lock()
-	delete(d.rasts, h)
-	d.mu.Unlock()
-}
-
-func (c *context) CalcPrivateDepthStencilStateSize(*ddi.DepthStencilDesc) int { return sizeState }
-func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE, rt uint32) error {
-	if d.injected("CreateDepthStencilState") {
-		return hresult.E_OUTOFMEMORY
-	}
-	c := *s
-	d.mu.Lock()
-	d.dss[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyDepthStencilState(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILSTATE) {
-	d.mu.Lock()
-	delete(d.dss, h)
-	d.mu.Unlock()
-}
-
-func (c *context) CalcPrivateSamplerSize(*ddi.SamplerDesc) int { return sizeState }
-func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER, rt uint32) error {
-	if d.injected("CreateSampler") {
-		return hresult.E_OUTOFMEMORY
-	}
-	c := *s
-	d.mu.Lock()
-	d.samplers[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroySampler(_ ddi.HDEVICE, h ddi.HSAMPLER) {
-	d.mu.Lock()
-	delete(d.samplers, h)
-	d.mu.Unlock()
 }
 
 func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
