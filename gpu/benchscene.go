@@ -9,7 +9,7 @@ import (
 	"d3dsim/core/sim"
 )
 
-// The benchmark scenes of the rasterizer (issue 8), defined here in code so
+// The benchmark scenes of the rasterizer, defined here in code so
 // that figures compare across versions. `d3dsim bench` and the package
 // benchmarks (bench_test.go) both run them; the CLI also runs the fill scene
 // through every layer as a scenario with the same vertices.
@@ -31,9 +31,7 @@ type BenchScene struct {
 
 // FillScene is "fill": 200 full-screen quads (400 triangles, each quad
 // (-1,-1)..(1,1) in clip space) with a colour per corner, into 640x480. Each
-// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels (issue 8
-// says 122.88, which would be 400 full-screen quads; the geometry it spells
-// out is what is drawn here).
+// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels.
 func FillScene() BenchScene {
 	const w, h, quads = 640, 480, 200
 	v := func(x, y, r, g, b float32) []float32 { return []float32{x, y, 0.5, r, g, b, 1, 0, 0} }
@@ -54,7 +52,7 @@ func FillScene() BenchScene {
 // no edge is horizontal or vertical (a quad reaching past the target would
 // be clipped to the target's borders, which are), so every pixel takes the
 // general Gouraud rows, where fill's axis-aligned quads take the row and
-// column terms (docs/performance.md). Not one of issue 8's scenes: the
+// column terms (docs/performance.md). It gives the
 // figure for triangles of any orientation. Pixels is 0: about 64% of fill's,
 // counted by the GPU.
 func FillRotatedScene() BenchScene {

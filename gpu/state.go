@@ -16,7 +16,7 @@ const (
 	numCB           = 16      // constant buffer slots per stage
 	numTex          = 16      // texture slots
 	numSamplers     = 16      // sampler slots
-	vertexBytes     = 36      // the built-in vertex: xyz rgba uv, float32
+	vertexBytes     = isa.VertexBytes
 )
 
 // surface is a resolved 2D surface: its bytes in memory and layout.

@@ -10,7 +10,7 @@ import (
 const maxChunk = 1 << 30
 
 // DxgkDdiBuildPagingBuffer appends the packets of one paging operation to the
-// paging buffer (seed 003 step 11): TRANSFER is COPY, FILL is FILL, DISCARD
+// paging buffer (WDDM operation flow, step 11): TRANSFER is COPY, FILL is FILL, DISCARD
 // needs no GPU work. Paging buffers carry physical addresses: they are not
 // patched.
 func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
@@ -45,7 +45,7 @@ func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 }
 
 // DxgkDdiPatch writes each allocation's physical address plus the patch
-// location's offset into the DMA buffer (seed 003 step 13).
+// location's offset into the DMA buffer (WDDM operation flow, step 13).
 func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 	d.charge(d.cfg.Costs.DDI + int64(len(a.PatchLocationList))*d.cfg.Costs.PerPatch)
 	for i, pl := range a.PatchLocationList {
@@ -61,7 +61,7 @@ func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 
 // DxgkDdiSubmitCommand appends a FENCE with the submission fence id, so the
 // GPU writes the fence register and interrupts when it is done, and queues
-// the buffer on the engine's ring (seed 003 steps 12 and 14).
+// the buffer on the engine's ring (WDDM operation flow, steps 12 and 14).
 func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {

@@ -9,16 +9,15 @@ import (
 	"d3dsim/gpu/isa"
 )
 
-// vertexBytes is the size of the GPU's built-in vertex (nine floats, see
-// SCENARIO.md and gpu/draw.go): a draw fetches that many bytes per vertex.
-const vertexBytes = 36
+// vertexBytes is what a draw fetches per vertex.
+const vertexBytes = isa.VertexBytes
 
 // numVB is the number of vertex-buffer slots the validator tracks (slot
 // numbers are the GPU's to check; only slot 0 feeds the built-in vertex).
 const numVB = 16
 
 // DxgkDdiRender validates the UMD's command buffer and writes the DMA buffer
-// and patch-location list (seed 003 step 10, rule WDDM-ISOLATE).
+// and patch-location list (WDDM operation flow, step 10, rule WDDM-ISOLATE).
 func (d *KMD) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
 	return d.render("DxgkDdiRender", a, -1)
 }

@@ -29,7 +29,8 @@ const (
 	sizeCommandList     = 256
 )
 
-// clState is a command-list handle's place in seed 002's state machine.
+// clState is a command-list handle's place in the state machine of
+// command-list recycling ("Supporting command lists").
 type clState uint8
 
 const (
@@ -234,7 +235,7 @@ func (d *Device) CommandListState(h ddi.HCOMMANDLIST) string {
 
 // CommandListExecute splices the command list into the immediate command
 // buffer. The list starts from the default state and leaves the context in
-// it (seed 002: CommandListExecute is a clear-state operation).
+// it (CommandListExecute is a clear-state operation).
 func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.mu.Lock()
 	cl := d.cls[h]
@@ -243,8 +244,8 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		return
 	}
 	d.busy()
-	// State refresh inside CommandListExecute still shows what was bound
-	// (seed 002); the driver looks again at its next DDI (refreshNext).
+	// State refresh inside CommandListExecute still shows what was bound;
+	// the driver looks again at its next DDI (refreshNext).
 	d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
 	d.refreshNext = true
 	d.resetState()
@@ -307,7 +308,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 }
 
 // recycleOOM is how a Recycle* create DDI fails: it returns E_OUTOFMEMORY and
-// never calls pfnSetErrorCb (seed 002, rule CL-OOM; bug=CL-OOM calls it).
+// never calls pfnSetErrorCb (rule CL-OOM; bug=CL-OOM calls it).
 func (d *Device) recycleOOM() error {
 	if d.cfg.Bugs.Has(rules.CLOOM) {
 		d.cb.PfnSetErrorCb(d.core, hresult.E_OUTOFMEMORY)

@@ -172,7 +172,7 @@ type pendingFree struct {
 func (d *Device) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
 
 // CalcPrivateResourceSize is free-threaded even for a driver that does not
-// report D3D11DDICAPS_FREETHREADED (seed 000, rule FT-CALC): it only
+// report D3D11DDICAPS_FREETHREADED (rule FT-CALC): it only
 // computes a size.
 func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 	if d.cfg.Bugs.Has(rules.FTCalc) {
@@ -184,7 +184,7 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 	return sizeResource
 }
 
-// CreateResource allocates video memory through pfnAllocateCb (seed 003 step 5).
+// CreateResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
 func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
 	if d.injected("CreateResource") {
 		return hresult.E_OUTOFMEMORY
@@ -208,12 +208,12 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	case ddi.DimTexture2D:
 		if (a.Format == ddi.FormatD24UnormS8Uint || a.Format == ddi.FormatD32Float) && a.BindFlags.Has(ddi.BindShaderResource) {
 			// The simulated GPU cannot sample its depth formats: the
-			// driver blames the application (seed 000's new error code).
+			// driver blames the application (D3DDDIERR_APPLICATIONERROR, new in the D3D11 DDI).
 			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: depth format %d cannot also be a shader resource on this GPU", a.Format)
 		}
 		if a.Width > 8192 || a.Height > 8192 {
 			// A driver-side limit the runtime does not know; reported as
-			// the driver's own error, E_INVALIDARG (seed 000).
+			// the driver's own error, E_INVALIDARG.
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
 		}
 		r.format = gpuFormat(a.Format)
@@ -242,7 +242,7 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	return nil
 }
 
-// DestroyResource is free-threaded (seed 000): it may run on any thread
+// DestroyResource is free-threaded: it may run on any thread
 // while the immediate context is recording, so it cannot look at the
 // immediate context. It queues the destruction; the immediate context's
 // thread performs it at its next submission or Flush, once a pfnRenderCb
@@ -408,8 +408,7 @@ var _ ddi.Escaper = (*Device)(nil)
 // Escape answers a driver-private call with pfnEscapeCb. It may run on any
 // thread, so the escape is device-wide (no HCONTEXT): a context-bound
 // escape would have to be synchronised with the immediate context's thread,
-// which may be inside pfnRenderCb on that very context (seed 000, rule
-// FT-HCTX).
+// which may be inside pfnRenderCb on that very context (rule FT-HCTX).
 func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 	cb := ddi.EscapeCb{Code: code}
 	if d.cfg.Bugs.Has(rules.FTHCtx) {
@@ -421,7 +420,7 @@ func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 
 // PendingDestroys counts the destructions the driver has deferred and not
 // yet performed: resources queued by a free-threaded DestroyResource and
-// allocations waiting for a submission (seed 000). DestroyDevice leaves
+// allocations waiting for a submission. DestroyDevice leaves
 // none.
 func (d *Device) PendingDestroys() int {
 	d.mu.Lock()

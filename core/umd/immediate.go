@@ -19,7 +19,7 @@ var (
 
 // ensure makes room for a command: when the command buffer or the allocation
 // list cannot take it, the UMD submits what it has with pfnRenderCb, without
-// a Flush from the application (seed 003 step 8 note; rule WDDM-FULL).
+// a Flush from the application (WDDM operation flow, step 8; rule WDDM-FULL).
 func (d *Device) ensure(words, allocs int) {
 	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
 		// (the WDDM-FULL bug lets the buffer grow past what
@@ -44,7 +44,7 @@ func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
 		// resource with a second allocation (say, compression metadata)
 		// on the immediate context's thread, outside its CreateResource.
 		// Fine for a resource nobody shares; for a shared one pfnAllocateCb
-		// belongs to the thread inside CreateResource (seed 000).
+		// belongs to the thread inside CreateResource.
 		cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{Size: 4096, Width: 4096, Height: 1, Pitch: 4096, Obj: r.args.Obj}}}
 		if d.cb.PfnAllocateCb(d.rt, &cb) == nil {
 			r.extra = append(r.extra, cb.Allocations[0].Allocation)
@@ -137,7 +137,7 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 			if flags&ddi.MapFlagDoNotWait != 0 {
 				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
 			}
-			// The wait names what it waits for (seed 004's hazards): a
+			// The wait names what it waits for: a
 			// read waits for a GPU write (RAW); a write for a GPU read
 			// (WAR) or, when the command at that fence writes, a write (WAW).
 			hz := "RAW"
@@ -245,9 +245,9 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 	return v, hresult.S_OK
 }
 
-// Flush submits the command buffer with pfnRenderCb (seed 003 step 9) and
+// Flush submits the command buffer with pfnRenderCb (WDDM operation flow, step 9) and
 // processes the deferred-destruction queue even when there was nothing to
-// submit (seed 000, rule DD-FLUSH).
+// submit (rule DD-FLUSH).
 func (d *Device) Flush(ddi.HDEVICE) {
 	d.busy()
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
@@ -265,8 +265,7 @@ func (d *Device) Flush(ddi.HDEVICE) {
 }
 
 // SetDisplayModeDXGI switches the display to a primary's mode with
-// pfnSetDisplayModeCb, the one DDI allowed to call it (seed 000, rule
-// FT-MODE).
+// pfnSetDisplayModeCb, the one DDI allowed to call it (rule FT-MODE).
 func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
 	r := d.resource(h)
 	if r == nil || !r.args.Primary {
@@ -282,8 +281,8 @@ func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
 
 // fullscreenDraw hot-swaps the immediate context's pfnDraw entry for the
 // full-screen path. This is legal: SetDisplayModeDXGI runs on the immediate
-// context's thread, and only that thread calls the context's entries (seed
-// 000, rule FT-TABLE). (The simulated GPU draws the same either way; a real
+// context's thread, and only that thread calls the context's entries
+// (rule FT-TABLE). (The simulated GPU draws the same either way; a real
 // driver would, say, render straight into the scanned-out primary.)
 func (d *Device) fullscreenDraw() {
 	if d.table == nil || d.table.Get("pfnDraw").Impl == "DrawFullscreen" {
@@ -298,7 +297,7 @@ func (d *Device) fullscreenDraw() {
 }
 
 // PresentDXGI submits the command buffer with pfnPresentCb, naming the
-// surface to show (seed 003 step 9).
+// surface to show (WDDM operation flow, step 9).
 func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 	d.busy()
 	if d.cfg.Bugs.Has(rules.FTMode) && d.displayMode != 0 {
@@ -362,12 +361,12 @@ func (d *Device) submit(present bool, src ddi.HALLOCATION) error {
 }
 
 // amortizePeriod: without submissions, a busy driver still lets the runtime
-// do its amortized work at least this often (seed 000: 1 ms).
+// do its amortized work at least this often (1 ms).
 const amortizePeriod = 1_000_000
 
 // amortize calls pfnPerformAmortizedProcessingCb after a submission: once,
-// not back to back, and only when there was work since the last call (seed
-// 000, rules AM-SUBMIT and AM-BALANCE).
+// not back to back, and only when there was work since the last call
+// (rules AM-SUBMIT and AM-BALANCE).
 //
 // A DDI that keeps submitting (CommandListExecute of a list that fills
 // several command buffers) calls it again every second submission: the

@@ -135,3 +135,7 @@ var builtins = map[string]Builtin{
 	"ps_texture":     {StagePS, ProgPSTexture},
 	"ps_fault":       {StagePS, ProgPSFault},
 }
+
+// VertexBytes is the size of the built-in vertex every draw fetches: x y z,
+// r g b a, u v as float32.
+const VertexBytes = 36
