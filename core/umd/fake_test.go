@@ -80,17 +80,20 @@ func (f *fakeRuntime) PfnDeallocateCb(_ ddi.HRTDEVICE, cb *ddi.DeallocateCb) err
 	}
 	return nil
 }
-func (f *fakeRuntime) PfnRenderCb(_ ddi.HRTDEVICE, cb *ddi.RenderCb) error {
+
+// submitted hands out the next fence to a submission.
+func (f *fakeRuntime) submitted(kind string) uint64 {
 	f.fence++
-	cb.Fence = f.fence
-	f.log("Render fence=%d", f.fence)
+	f.log("%s fence=%d", kind, f.fence)
+	return f.fence
+}
+func (f *fakeRuntime) PfnRenderCb(_ ddi.HRTDEVICE, cb *ddi.RenderCb) error {
+	cb.Fence = f.submitted("Render")
 	f.renders = append(f.renders, *cb)
 	return nil
 }
 func (f *fakeRuntime) PfnPresentCb(_ ddi.HRTDEVICE, cb *ddi.PresentCb) error {
-	f.fence++
-	cb.Fence = f.fence
-	f.log("Present fence=%d", f.fence)
+	cb.Fence = f.submitted("Present")
 	f.presents = append(f.presents, *cb)
 	return nil
 }
@@ -186,6 +189,16 @@ func scene(t *testing.T, d *Device, ctx ddi.Device) {
 	ctx.IaSetTopology(0, ddi.TopologyTriangleList)
 	ctx.VsSetShader(0, hVS)
 	ctx.PsSetShader(0, hPS)
+}
+
+// immediateScene is a device over a fake runtime with scene bound on its
+// immediate context.
+func immediateScene(t *testing.T) (*fakeRuntime, *Device) {
+	t.Helper()
+	f := newFakeRuntime(t)
+	d := newDevice(t, f, Config{})
+	scene(t, d, d)
+	return f, d
 }
 
 // decode splits a submitted command buffer into packets.

@@ -53,9 +53,7 @@ func TestCreateResourceAllocates(t *testing.T) {
 // A draw encodes the bound state once, then only the draws, until a
 // submission; the buffer's addresses are allocation-list relative.
 func TestDrawEncodesPackets(t *testing.T) {
-	f := newFakeRuntime(t)
-	d := newDevice(t, f, Config{})
-	scene(t, d, d)
+	f, d := immediateScene(t)
 	d.Draw(hDev, 3, 0)
 	d.Draw(hDev, 3, 3)
 	if len(f.renders) != 0 {
@@ -143,9 +141,7 @@ func TestMapWaitsForTheGPU(t *testing.T) {
 		{"no overwrite", ddi.MapWriteNoOverwrite, 0, true, nil, "", 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeRuntime(t)
-			d := newDevice(t, f, Config{})
-			scene(t, d, d)
+			f, d := immediateScene(t)
 			d.Draw(hDev, 3, 0) // the GPU reads the vertex buffer
 			if tc.submitted {
 				d.Flush(hDev)
@@ -184,9 +180,7 @@ func TestMapWaitsForTheGPU(t *testing.T) {
 // allocation, no wait; the old one is freed once its last use is
 // submitted.
 func TestMapWriteDiscardRenames(t *testing.T) {
-	f := newFakeRuntime(t)
-	d := newDevice(t, f, Config{})
-	scene(t, d, d)
+	f, d := immediateScene(t)
 	old := d.Allocation(hVB)
 	d.Draw(hDev, 3, 0)
 	if _, err := d.ResourceMap(hDev, hVB, ddi.MapWriteDiscard, 0); err != nil {
@@ -215,9 +209,7 @@ func TestMapWriteDiscardRenames(t *testing.T) {
 // DestroyResource defers the deallocation until a submission carries the
 // resource's last use.
 func TestDestroyIsDeferredPastTheLastUse(t *testing.T) {
-	f := newFakeRuntime(t)
-	d := newDevice(t, f, Config{})
-	scene(t, d, d)
+	f, d := immediateScene(t)
 	a := d.Allocation(hVB)
 	d.Draw(hDev, 3, 0)
 	d.DestroyResource(hDev, hVB)
