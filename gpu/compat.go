@@ -8,7 +8,6 @@ import "d3dsim/gpu/isa"
 type (
 	Builder = isa.Builder
 	Format  = isa.Format
-	Packet  = isa.Packet
 )
 
 // Surface formats of the hardware (isa.Fmt*).

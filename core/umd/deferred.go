@@ -77,11 +77,15 @@ const unknownHandle = ^uint32(0)
 
 // icHandle translates a context-local handle to the immediate context's.
 func (c *deferredContext) icHandle(h uint32) uint32 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.icHandleLocked(h)
+}
+
+func (c *deferredContext) icHandleLocked(h uint32) uint32 {
 	if h == 0 {
 		return 0
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	if ic, ok := c.local[h]; ok {
 		return ic
 	}
@@ -93,15 +97,7 @@ func (c *deferredContext) icState() state {
 	st := c.st
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ic := func(h uint32) uint32 {
-		if h == 0 {
-			return 0
-		}
-		if v, ok := c.local[h]; ok {
-			return v
-		}
-		return unknownHandle
-	}
+	ic := c.icHandleLocked
 	st.vb, st.ib = ddi.HRESOURCE(ic(uint32(st.vb))), ddi.HRESOURCE(ic(uint32(st.ib)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
 	for i := range st.vsCB {

@@ -2,8 +2,10 @@ package isa
 
 import "math"
 
-// Builder writes packets. Methods that take an address return the word offset
-// of its low word, which is where a patch location points.
+// Builder writes packets: each method appends one packet of the opcode it
+// is named after, with the payload the opcode table describes. Methods that
+// take an address return the word offset of its low word, which is where a
+// patch location points.
 type Builder struct {
 	Words []uint32
 }
