@@ -61,6 +61,6 @@
 // golden images in testdata/ (go test ./gpu -run Golden -update rewrites
 // them; the same test under GOOS=js GOARCH=wasm, with go_js_wasm_exec on the
 // PATH, checks that WebAssembly draws the same pixels), tile-parallel against
-// one goroutine, FuzzDecode and FuzzExecute, and the benchmark scenes of
-// benchscene.go (BenchmarkFill, BenchmarkTris).
+// one goroutine, FuzzExecute (FuzzDecode is package isa's), and the
+// benchmark scenes of benchscene.go (BenchmarkFill, BenchmarkTris).
 package gpu

@@ -3,7 +3,6 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"encoding/binary"
-	"errors"
 	"strings"
 	"testing"
 
@@ -81,38 +80,6 @@ func fuzzSeeds() [][]uint32 {
 	seeds = append(seeds, b.Words)
 	seeds = append(seeds, []uint32{0xEE000000, uint32(isa.OpFence)<<24 | 2, 7, 0})
 	return seeds
-}
-
-// FuzzDecode feeds arbitrary words to Decode: it must not panic, and the
-// command processor's streaming decoder must agree with it exactly.
-func FuzzDecode(f *testing.F) {
-	for _, s := range fuzzSeeds() {
-		f.Add(wordBytes(s))
-	}
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		buf := words(data)
-		pkts, err := isa.Decode(buf)
-		i, n := 0, 0
-		for i < len(buf) {
-			p, next, err2 := isa.Next(buf, i)
-			if err2 != nil {
-				if err == nil || err.Error() != err2.Error() || !errors.Is(err2, isa.ErrMalformed) {
-					t.Fatalf("isa.Decode error %v, streaming decoder %v", err, err2)
-				}
-				break
-			}
-			if n >= len(pkts) || pkts[n].Op != p.Op || pkts[n].At != p.At || len(pkts[n].Args) != len(p.Args) {
-				t.Fatalf("packet %d differs", n)
-			}
-			_ = p.String()
-			n++
-			i = next
-		}
-		if n != len(pkts) || (i >= len(buf) && err != nil) {
-			t.Fatalf("isa.Decode gave %d packets (err %v), streaming decoder %d", len(pkts), err, n)
-		}
-	})
 }
 
 // FuzzExecute runs arbitrary words as a DMA buffer: the GPU must not panic,
