@@ -9,15 +9,15 @@ import (
 	"d3dsim/gpu/isa"
 )
 
-// context is what the immediate context (Device) and a deferred context
-// (deferredContext) share: the bound state, the encoder writing the GPU's
+// context is what the immediate context (immediateContext) and a deferred
+// context (deferredContext) share: the bound state, the encoder writing the GPU's
 // packets, and the allocation list its addresses are relative to (low word:
 // list index, high word: byte offset). The two kinds differ in how a command
 // makes room and how it references a resource (recorder), and in what
 // happens to the recording: the immediate context submits it with
 // pfnRenderCb, a deferred context hands it to a command list.
 type context struct {
-	dev  *Device // owner of the object tables: the immediate context's device
+	dev  *Device // owner of the object tables
 	h    ddi.HDEVICE
 	rt   ddi.HRTDEVICE
 	core ddi.HRTCORELAYER // the context's own, for pfnSetErrorCb and pfnPerformAmortizedProcessingCb

@@ -120,12 +120,10 @@ func (d *Device) fillTable() {
 // Device is the driver's device: the object tables, which the free-threaded
 // Create* and Destroy* DDIs fill, and the immediate context, whose DDIs are
 // the device's (in the D3D11 DDI the device handle is the immediate
-// context's). Its immediate-context DDIs are in immediate.go; command lists
-// in commandlist.go.
+// context's). Command lists are in commandlist.go.
 type Device struct {
-	context // the immediate context's bound state, encoder and allocation list
+	immediateContext
 
-	ctx   ddi.HCONTEXT   // the GPU context pfnCreateContextCb gave
 	table *ddi.FuncTable // the device function table the runtime reads (rule FT-TABLE)
 
 	// Object tables, guarded by mu.
@@ -140,23 +138,6 @@ type Device struct {
 	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
 	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
 	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
-
-	// The immediate context's command buffer and what rides on it.
-	cmdCap         int // words
-	listCap        int
-	used           []*resource // resources the unsubmitted buffer names
-	pendingDealloc []pendingFree
-	submits        uint64
-	foreign        ddi.HALLOCATION // umd.foreign injection
-	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
-
-	// Pacing of pfnPerformAmortizedProcessingCb.
-	amortizedAt      int64  // time of the last call
-	epoch            uint64 // counts DDI entries that do work
-	amortizedEpoch   uint64 // the entry that last amortized (once per DDI, but see amortize)
-	amortizedSubmits uint64 // submissions counted then
-	workSince        bool   // DDI work since then
 }
 
 type pendingFree struct {
@@ -169,7 +150,7 @@ type pendingFree struct {
 // InjectForeignAllocation makes the next command buffer name alloc, which
 // belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
 // stop (rule WDDM-ISOLATE).
-func (d *Device) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
+func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
 
 // CalcPrivateResourceSize is free-threaded even for a driver that does not
 // report D3D11DDICAPS_FREETHREADED (rule FT-CALC): it only
@@ -270,28 +251,6 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 		d.mu.Lock()
 		d.destroyQ = append(d.destroyQ, r)
 		d.mu.Unlock()
-	}
-}
-
-// deallocRes frees every allocation of a destroyed resource.
-func (d *Device) deallocRes(r *resource) {
-	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: r.rt, Allocations: append([]ddi.HALLOCATION{r.alloc}, r.extra...), Obj: r.args.Obj})
-}
-
-// processDestroyQueue runs on the immediate context's thread: resources whose
-// last use is submitted are deallocated now, the others right after the
-// submission that carries their use.
-func (d *Device) processDestroyQueue() {
-	d.mu.Lock()
-	q := d.destroyQ
-	d.destroyQ = nil
-	d.mu.Unlock()
-	for _, r := range q {
-		if r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt, r.extra})
-			continue
-		}
-		d.deallocRes(r)
 	}
 }
 

@@ -11,11 +11,12 @@
 //
 // The types follow the D3D11 DDI's split between contexts:
 //
-//   - Device (device.go, immediate.go) is the driver device, whose handle is
+//   - Device (device.go, states.go) is the driver device, whose handle is
 //     also the immediate context's: the object tables of the free-threaded
-//     Create*/Destroy* DDIs and the immediate context, which submits, waits
-//     for the GPU where a Map needs it, performs deferred destructions after
-//     the submission that carries a resource's last use and calls
+//     Create*/Destroy* DDIs, with the immediate context embedded.
+//   - immediateContext (immediate.go) submits, waits for the GPU where a
+//     Map needs it, performs deferred destructions after the submission
+//     that carries a resource's last use and calls
 //     pfnPerformAmortizedProcessingCb ("Changes from Direct3D 10").
 //   - deferredContext (deferred.go) records into what becomes a command
 //     list, reports its errors through its own pfnSetErrorCb and is recycled

@@ -12,15 +12,39 @@ import (
 // performs the deferred destructions once a submission carries the
 // resources' last use, and lets the runtime do its amortized work.
 
+// immediateContext is the immediate context: the shared core plus the
+// command buffer's limits, what rides on the unsubmitted buffer, and the
+// pacing of pfnPerformAmortizedProcessingCb. The Device embeds it.
+type immediateContext struct {
+	context
+
+	ctx            ddi.HCONTEXT // the GPU context pfnCreateContextCb gave
+	cmdCap         int          // words
+	listCap        int
+	used           []*resource // resources the unsubmitted buffer names
+	pendingDealloc []pendingFree
+	submits        uint64
+	foreign        ddi.HALLOCATION // umd.foreign injection
+	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
+	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+
+	// Pacing of pfnPerformAmortizedProcessingCb.
+	amortizedAt      int64  // time of the last call
+	epoch            uint64 // counts DDI entries that do work
+	amortizedEpoch   uint64 // the entry that last amortized (once per DDI, but see amortize)
+	amortizedSubmits uint64 // submissions counted then
+	workSince        bool   // DDI work since then
+}
+
 var (
 	_ ddi.Device = (*Device)(nil)
-	_ recorder   = (*Device)(nil)
+	_ recorder   = (*immediateContext)(nil)
 )
 
 // ensure makes room for a command: when the command buffer or the allocation
 // list cannot take it, the UMD submits what it has with pfnRenderCb, without
 // a Flush from the application (WDDM operation flow, step 8; rule WDDM-FULL).
-func (d *Device) ensure(words, allocs int) {
+func (d *immediateContext) ensure(words, allocs int) {
 	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
 		// (the WDDM-FULL bug lets the buffer grow past what
 		// pfnCreateContextCb gave)
@@ -31,7 +55,7 @@ func (d *Device) ensure(words, allocs int) {
 
 // ref notes that the unsubmitted command buffer uses r, so a Map waits for
 // it and a destruction waits for its submission.
-func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
+func (d *immediateContext) ref(r *resource, write bool, offset uint32) uint64 {
 	if !r.inBuffer {
 		r.inBuffer = true
 		d.used = append(d.used, r)
@@ -53,19 +77,19 @@ func (d *Device) ref(r *resource, write bool, offset uint32) uint64 {
 	return d.refAlloc(r.alloc, write, offset)
 }
 
-func (d *Device) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
+func (d *immediateContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
 	d.busy()
 	d.clearRTV(d, uint32(v), rgba)
 }
 
-func (d *Device) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
 	d.busy()
 	d.clearDSV(d, uint32(v), flags, depth)
 }
 
 // Draw is the hot path: the state is re-emitted only after it changed or a
 // submission.
-func (d *Device) Draw(_ ddi.HDEVICE, count, start uint32) {
+func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	d.busy()
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
@@ -74,7 +98,7 @@ func (d *Device) Draw(_ ddi.HDEVICE, count, start uint32) {
 	d.cmd.Draw(count, start)
 }
 
-func (d *Device) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
+func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	d.busy()
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
@@ -83,14 +107,14 @@ func (d *Device) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	d.cmd.DrawIndexed(count, start, base)
 }
 
-func (d *Device) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
+func (d *immediateContext) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 	d.busy()
 	d.copyResource(d, dst, src)
 }
 
 // ResourceUpdateSubresourceUP carries the data inline in the command buffer,
 // in chunks that fit in one.
-func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
 	d.busy()
 	d.updateSubresource(d, dst, data, min(writeChunk, (d.cmdCap-16)*4/2))
 }
@@ -100,7 +124,7 @@ func (d *Device) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, d
 // returns DXGI_ERROR_WAS_STILL_DRAWING with DO_NOT_WAIT); WRITE_DISCARD
 // renames the resource to a fresh allocation instead; WRITE_NO_OVERWRITE
 // never waits.
-func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
 	r := d.resource(h)
 	if r == nil {
 		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
@@ -160,7 +184,7 @@ func (d *Device) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flag
 
 // rename gives r a fresh allocation; the old one is freed once the GPU is
 // done with it (Dxgkrnl defers the real free to its fence).
-func (d *Device) rename(r *resource) error {
+func (d *immediateContext) rename(r *resource) error {
 	cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
 		Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
 	}}}
@@ -192,7 +216,7 @@ func (d *Device) rename(r *resource) error {
 	return nil
 }
 
-func (d *Device) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
+func (d *immediateContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	r := d.resource(h)
 	if r == nil || !r.mapped {
 		return
@@ -201,9 +225,9 @@ func (d *Device) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	d.cb.PfnUnlockCb(d.rt, r.alloc)
 }
 
-func (d *Device) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) { d.queryBegin(d, d.query(h)) }
+func (d *immediateContext) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) { d.queryBegin(d, d.query(h)) }
 
-func (d *Device) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
+func (d *immediateContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 	q := d.query(h)
 	if q == nil {
 		return
@@ -218,7 +242,7 @@ func (d *Device) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 // QueryGetData submits a pending End (as GetData does without
 // D3D11_ASYNC_GETDATA_DONOTFLUSH) and returns S_FALSE until the GPU has
 // passed it.
-func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hresult.HRESULT) {
+func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hresult.HRESULT) {
 	q := d.query(h)
 	if q == nil || !q.ended {
 		return 0, hresult.DXGI_ERROR_INVALID_CALL
@@ -248,7 +272,7 @@ func (d *Device) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hr
 // Flush submits the command buffer with pfnRenderCb (WDDM operation flow, step 9) and
 // processes the deferred-destruction queue even when there was nothing to
 // submit (rule DD-FLUSH).
-func (d *Device) Flush(ddi.HDEVICE) {
+func (d *immediateContext) Flush(ddi.HDEVICE) {
 	d.busy()
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
 		if d.cfg.Bugs.Has(rules.FTPresent) && len(d.list) > 0 {
@@ -298,7 +322,7 @@ func (d *Device) fullscreenDraw() {
 
 // PresentDXGI submits the command buffer with pfnPresentCb, naming the
 // surface to show (WDDM operation flow, step 9).
-func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
+func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 	d.busy()
 	if d.cfg.Bugs.Has(rules.FTMode) && d.displayMode != 0 {
 		d.cb.PfnSetDisplayModeCb(d.rt, d.displayMode)
@@ -315,7 +339,7 @@ func (d *Device) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
 
 // submit hands the command buffer to the runtime, then records the fence on
 // everything it used and performs the deallocations that waited for it.
-func (d *Device) submit(present bool, src ddi.HALLOCATION) error {
+func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	if d.foreign != 0 {
 		// A rogue command: write into an allocation of another device.
 		d.cmd.Write(d.refAlloc(d.foreign, true, 0), []byte{0xef, 0xbe, 0xad, 0xde})
@@ -372,7 +396,7 @@ const amortizePeriod = 1_000_000
 // several command buffers) calls it again every second submission: the
 // submissions between are the work that keeps the calls from being back to
 // back.
-func (d *Device) amortize() {
+func (d *immediateContext) amortize() {
 	if d.cfg.Bugs.Has(rules.AMSubmit) {
 		return
 	}
@@ -397,7 +421,7 @@ func (d *Device) amortize() {
 
 // busy notes the entry of a DDI that does work; when a busy driver has not
 // let the runtime work for amortizePeriod, it does so now.
-func (d *Device) busy() {
+func (d *immediateContext) busy() {
 	if d.refreshNext {
 		// The first DDI after CommandListExecute: the driver re-reads the
 		// vertex-buffer binding, which the runtime now shows empty.
@@ -411,10 +435,32 @@ func (d *Device) busy() {
 	d.workSince = true
 }
 
-func (d *Device) freePending() {
+func (d *immediateContext) freePending() {
 	pend := d.pendingDealloc
 	d.pendingDealloc = nil
 	for _, p := range pend {
 		d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: p.rt, Allocations: append([]ddi.HALLOCATION{p.alloc}, p.extra...), Obj: p.obj})
+	}
+}
+
+// deallocRes frees every allocation of a destroyed resource.
+func (d *immediateContext) deallocRes(r *resource) {
+	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: r.rt, Allocations: append([]ddi.HALLOCATION{r.alloc}, r.extra...), Obj: r.args.Obj})
+}
+
+// processDestroyQueue runs on the immediate context's thread: resources whose
+// last use is submitted are deallocated now, the others right after the
+// submission that carries their use.
+func (d *immediateContext) processDestroyQueue() {
+	d.mu.Lock()
+	q := d.dev.destroyQ
+	d.dev.destroyQ = nil
+	d.mu.Unlock()
+	for _, r := range q {
+		if r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt, r.extra})
+			continue
+		}
+		d.deallocRes(r)
 	}
 }
