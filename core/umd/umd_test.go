@@ -386,3 +386,91 @@ func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
 		t.Errorf("a deferred context submitted: %v", f.calls)
 	}
 }
+
+// Every state object is created (a copy of its description), bound, encoded
+// in the D3D11-to-GPU translation and destroyed the same way; an injected
+// failure returns E_OUTOFMEMORY and stores nothing.
+func TestStateObjects(t *testing.T) {
+	const h = 70
+	for _, tc := range []struct {
+		name    string
+		create  func(d *Device) error
+		bind    func(d *Device)
+		destroy func(d *Device)
+		op      isa.Opcode
+		want    []uint32 // the packet's payload
+	}{
+		{"CreateBlendState",
+			func(d *Device) error {
+				return d.CreateBlendState(hDev, &ddi.BlendDesc{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
+					BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}, h, h)
+			},
+			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{}, 0) },
+			func(d *Device) { d.DestroyBlendState(hDev, h) },
+			isa.OpSetBlend, []uint32{1, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0x7}},
+		{"CreateRasterizerState",
+			func(d *Device) error {
+				return d.CreateRasterizerState(hDev, &ddi.RasterizerDesc{CullMode: ddi.CullFront, FrontCounterClockwise: true}, h, h)
+			},
+			func(d *Device) { d.SetRasterizerState(hDev, h) },
+			func(d *Device) { d.DestroyRasterizerState(hDev, h) },
+			isa.OpSetRaster, []uint32{isa.CullFront, 1, 0}},
+		{"CreateSampler",
+			func(d *Device) error {
+				return d.CreateSampler(hDev, &ddi.SamplerDesc{Filter: ddi.FilterMinMagMipPoint, AddressU: ddi.AddressMirror, AddressV: ddi.AddressWrap, BorderColor: [4]float32{1, 0, 0, 1}}, h, h)
+			},
+			func(d *Device) { d.PsSetSamplers(hDev, 0, []ddi.HSAMPLER{h}) },
+			func(d *Device) { d.DestroySampler(hDev, h) },
+			isa.OpSetSampler, []uint32{0, isa.FilterPoint, isa.AddrMirror, isa.AddrWrap, 0xff0000ff}},
+		{"CreateDepthStencilState",
+			func(d *Device) error {
+				return d.CreateDepthStencilState(hDev, &ddi.DepthStencilDesc{DepthEnable: true, DepthFunc: ddi.ComparisonGreater}, h, h)
+			},
+			func(d *Device) {
+				// The state applies with a depth buffer bound.
+				if err := d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16, Height: 16,
+					Format: ddi.FormatD32Float, BindFlags: ddi.BindDepthStencil}, 12, 12); err != nil {
+					t.Fatal(err)
+				}
+				if err := d.CreateDepthStencilView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewDSV, Resource: 12}, 21, 21); err != nil {
+					t.Fatal(err)
+				}
+				d.SetRenderTargets(hDev, []ddi.HRENDERTARGETVIEW{hRTV}, 21)
+				d.SetDepthStencilState(hDev, h, 0)
+			},
+			func(d *Device) {
+				d.DestroyDepthStencilState(hDev, h)
+				d.DestroyDepthStencilView(hDev, 21)
+				d.DestroyResource(hDev, 12)
+			},
+			isa.OpSetDepth, []uint32{1, 0, isa.CmpGreater}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, d := immediateScene(t)
+			live := d.Live()
+			d.InjectFailure(tc.name, 1)
+			if err := tc.create(d); err != hresult.E_OUTOFMEMORY || d.Live() != live {
+				t.Fatalf("injected failure: %v, Live %d -> %d; want E_OUTOFMEMORY and nothing stored", err, live, d.Live())
+			}
+			if err := tc.create(d); err != nil || d.Live() != live+1 {
+				t.Fatalf("create: %v, Live %d -> %d", err, live, d.Live())
+			}
+			tc.bind(d)
+			d.Draw(hDev, 3, 0)
+			d.Flush(hDev)
+			var got []uint32
+			for _, p := range decode(t, f.renders[0].Commands) {
+				if p.Op == tc.op {
+					got = p.Args
+				}
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("%v carries %v, want %v", tc.op, got, tc.want)
+			}
+			tc.destroy(d)
+			if d.Live() != live {
+				t.Errorf("Live %d after destruction, want %d", d.Live(), live)
+			}
+		})
+	}
+}
