@@ -14,7 +14,6 @@ import (
 // table. It records every call, hands out allocations and fences, and plays
 // a GPU that completes nothing until told (complete) or waited for.
 type fakeRuntime struct {
-	t         *testing.T
 	calls     []string // one line per callback, in order
 	cmdBytes  int      // CommandBufferSize pfnCreateContextCb reports
 	listSize  int
@@ -33,8 +32,8 @@ type fakeRuntime struct {
 
 var _ ddi.DeviceCallbacks = (*fakeRuntime)(nil)
 
-func newFakeRuntime(t *testing.T) *fakeRuntime {
-	return &fakeRuntime{t: t, cmdBytes: 64 << 10, listSize: 256, nextAlloc: 100,
+func newFakeRuntime() *fakeRuntime {
+	return &fakeRuntime{cmdBytes: 64 << 10, listSize: 256, nextAlloc: 100,
 		errors: map[ddi.HRTCORELAYER][]hresult.HRESULT{}, amortized: map[ddi.HRTCORELAYER]int{},
 		memory: map[ddi.HALLOCATION][]byte{}}
 }
@@ -149,7 +148,7 @@ const (
 )
 
 // newDevice creates a driver device over a fake runtime.
-func newDevice(t *testing.T, f *fakeRuntime, cfg Config) *Device {
+func newDevice(t testing.TB, f *fakeRuntime, cfg Config) *Device {
 	t.Helper()
 	dev, err := NewAdapter(cfg).CreateDevice(hDev, &ddi.CreateDeviceArgs{HRTDevice: 1, HRTCoreLayer: icCore, Callbacks: f})
 	if err != nil {
@@ -161,7 +160,7 @@ func newDevice(t *testing.T, f *fakeRuntime, cfg Config) *Device {
 // scene creates a 16x16 render target with a view, a vertex buffer and the
 // two shaders, and binds them on ctx (the immediate context's handles are
 // also the deferred context's, opened with the same values).
-func scene(t *testing.T, d *Device, ctx ddi.Device) {
+func scene(t testing.TB, d *Device, ctx ddi.Device) {
 	t.Helper()
 	must := func(err error) {
 		t.Helper()
@@ -195,7 +194,7 @@ func scene(t *testing.T, d *Device, ctx ddi.Device) {
 // immediate context.
 func immediateScene(t *testing.T) (*fakeRuntime, *Device) {
 	t.Helper()
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	scene(t, d, d)
 	return f, d

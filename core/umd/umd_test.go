@@ -26,7 +26,7 @@ func TestCreateResourceAllocates(t *testing.T) {
 		{"sampled depth", ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 8, Height: 8, Format: ddi.FormatD32Float, BindFlags: ddi.BindShaderResource}, hresult.D3DDDIERR_APPLICATIONERROR, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := newFakeRuntime(t)
+			f := newFakeRuntime()
 			d := newDevice(t, f, Config{})
 			err := d.CreateResource(hDev, &tc.args, hRT, 9)
 			if tc.wantErr != 0 {
@@ -92,7 +92,7 @@ func TestDrawEncodesPackets(t *testing.T) {
 // When the command buffer cannot take a command, the UMD submits by itself,
 // and every buffer is self-contained (starts with the state).
 func TestFullCommandBufferSubmits(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	f.cmdBytes = 2048 // 512 words, the smallest the UMD accepts
 	d := newDevice(t, f, Config{})
 	scene(t, d, d)
@@ -224,7 +224,7 @@ func TestDestroyIsDeferredPastTheLastUse(t *testing.T) {
 }
 
 func TestQueryEndRidesOnTheBuffer(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	const hq ddi.HQUERY = 60
 	if err := d.CreateQuery(hDev, ddi.QueryEvent, hq, 60); err != nil {
@@ -246,7 +246,7 @@ func TestQueryEndRidesOnTheBuffer(t *testing.T) {
 // A deferred context records, never submits; its list executes on the
 // immediate context with the addresses rebased onto the immediate list.
 func TestCommandListExecute(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	dcDev, err := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	if err != nil {
@@ -295,7 +295,7 @@ func TestCommandListExecute(t *testing.T) {
 // A deferred context reports an out-of-memory through its own
 // pfnSetErrorCb, never by a return value, and stops recording.
 func TestDeferredContextOutOfMemory(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
@@ -328,7 +328,7 @@ func TestDeferredContextOutOfMemory(t *testing.T) {
 // Command-list handles go valid -> retired -> cached -> valid; the Recycle*
 // create DDIs return E_OUTOFMEMORY themselves.
 func TestRecycleCommandList(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	args := &ddi.CreateCommandListArgs{DeferredContext: hDC}
@@ -371,7 +371,7 @@ func TestRecycleCommandList(t *testing.T) {
 
 // Immediate-context DDIs on a deferred context's table fail or do nothing.
 func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
-	f := newFakeRuntime(t)
+	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
