@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"runtime"
 	"testing"
 )
@@ -56,8 +57,8 @@ func BenchmarkTris(b *testing.B) {
 // BenchmarkDraws measures the command processor with many tiny draws.
 func BenchmarkDraws(b *testing.B) {
 	r := newRig(b)
-	rt := r.target(64, 64, FmtRGBA8)
-	bld := r.scene(rt, ProgPSVertexColor, quadVerts(10, 10, 12, 12, 64, 64, white))
+	rt := r.target(64, 64, isa.FmtRGBA8)
+	bld := r.scene(rt, isa.ProgPSVertexColor, quadVerts(10, 10, 12, 12, 64, 64, white))
 	const draws = 10000
 	for i := 0; i < draws; i++ {
 		bld.Draw(6, 0)
@@ -67,7 +68,7 @@ func BenchmarkDraws(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		r.id++
 		id := r.id
-		buf := append(words[:len(words):len(words)], uint32(OpFence)<<24|2, uint32(id), 0)
+		buf := append(words[:len(words):len(words)], uint32(isa.OpFence)<<24|2, uint32(id), 0)
 		r.g.Submit(0, id, buf)
 		r.sim.RunUntil(func() bool { return r.g.CompletedFence(0) >= id })
 	}

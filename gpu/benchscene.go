@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -8,7 +9,7 @@ import (
 	"d3dsim/core/sim"
 )
 
-// The benchmark scenes of the rasterizer (issue 8), defined here in code so
+// The benchmark scenes of the rasterizer, defined here in code so
 // that figures compare across versions. `d3dsim bench` and the package
 // benchmarks (bench_test.go) both run them; the CLI also runs the fill scene
 // through every layer as a scenario with the same vertices.
@@ -30,9 +31,7 @@ type BenchScene struct {
 
 // FillScene is "fill": 200 full-screen quads (400 triangles, each quad
 // (-1,-1)..(1,1) in clip space) with a colour per corner, into 640x480. Each
-// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels (issue 8
-// says 122.88, which would be 400 full-screen quads; the geometry it spells
-// out is what is drawn here).
+// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels.
 func FillScene() BenchScene {
 	const w, h, quads = 640, 480, 200
 	v := func(x, y, r, g, b float32) []float32 { return []float32{x, y, 0.5, r, g, b, 1, 0, 0} }
@@ -53,7 +52,7 @@ func FillScene() BenchScene {
 // no edge is horizontal or vertical (a quad reaching past the target would
 // be clipped to the target's borders, which are), so every pixel takes the
 // general Gouraud rows, where fill's axis-aligned quads take the row and
-// column terms (docs/performance.md). Not one of issue 8's scenes: the
+// column terms (docs/performance.md). It gives the
 // figure for triangles of any orientation. Pixels is 0: about 64% of fill's,
 // counted by the GPU.
 func FillRotatedScene() BenchScene {
@@ -132,12 +131,12 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 	pitch := 4 * sc.Width
 	r.rt = alloc(pitch * sc.Height)
 
-	var b Builder
-	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), FmtRGBA8)
+	var b isa.Builder
+	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), isa.FmtRGBA8)
 	b.SetViewport(0, 0, float32(sc.Width), float32(sc.Height), 0, 1)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ProgPSVertexColor)
-	b.SetDepth(false, false, CmpLess)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	b.SetDepth(false, false, isa.CmpLess)
 	b.SetVB(0, vb, uint32(len(data)), vertexBytes, 0)
 	for i := 0; i < sc.Draws; i++ {
 		b.Draw(uint32(sc.Count), 0)
@@ -150,7 +149,7 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 func (r *BenchRig) Frame() {
 	r.id++
 	id := r.id
-	buf := append(r.words[:len(r.words):len(r.words)], uint32(OpFence)<<24|2, uint32(id), uint32(id>>32))
+	buf := append(r.words[:len(r.words):len(r.words)], uint32(isa.OpFence)<<24|2, uint32(id), uint32(id>>32))
 	r.g.Submit(0, id, buf)
 	r.sim.RunUntil(func() bool { return r.g.CompletedFence(0) >= id })
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"fmt"
 )
@@ -36,47 +37,18 @@ type executor struct {
 	res result
 
 	pkt        int // ordinal of the packet running
-	op         Opcode
+	op         isa.Opcode
 	suppressed int // faults past maxFaultsPerBuffer
 
 	st   state
 	draw drawScratch
 }
 
-// nextPacket decodes the packet at word i and returns it with the index of
-// the next one. It applies exactly Decode's framing rules (FuzzDecode checks
-// that they agree) but does not build a slice of every packet: a benchmark
-// buffer holds millions.
-func nextPacket(buf []uint32, i int) (Packet, int, error) {
-	h := buf[i]
-	op := Opcode(h >> 24)
-	n := int(h & 0xFFFFFF)
-	want, known := int(payloadLens[op]), payloadLens[op] >= 0
-	switch {
-	case op == OpWrite:
-		if n < 3 {
-			return Packet{}, 0, fmt.Errorf("%w: WRITE at word %d has %d payload words", ErrMalformed, i, n)
-		}
-	case !known:
-		return Packet{}, 0, fmt.Errorf("%w: unknown opcode %#02x at word %d", ErrMalformed, uint8(op), i)
-	case n != want:
-		return Packet{}, 0, fmt.Errorf("%w: %v at word %d has %d payload words, want %d", ErrMalformed, op, i, n, want)
-	}
-	if n > len(buf)-i-1 {
-		return Packet{}, 0, fmt.Errorf("%w: %v at word %d runs past the end of the buffer", ErrMalformed, op, i)
-	}
-	p := Packet{Op: op, Args: buf[i+1 : i+1+n], At: i}
-	if op == OpWrite && (int(p.Args[2])+3)/4 != n-3 {
-		return Packet{}, 0, fmt.Errorf("%w: WRITE at word %d carries %d bytes in %d words", ErrMalformed, i, p.Args[2], n-3)
-	}
-	return p, i + 1 + n, nil
-}
-
 // countPackets counts the well-formed packets at the start of buf.
 func countPackets(buf []uint32) int {
 	n := 0
 	for i := 0; i < len(buf); n++ {
-		_, next, err := nextPacket(buf, i)
+		_, next, err := isa.Next(buf, i)
 		if err != nil {
 			break
 		}
@@ -121,15 +93,15 @@ func (ex *executor) loop(buf []uint32) {
 	// the buffer faults, loudly, and still completes.
 	defer func() {
 		if v := recover(); v != nil {
-			ex.op = OpNop
+			ex.op = isa.OpNop
 			ex.addFault(fmt.Sprintf("%s%v", internalError, v))
 			ex.tailFence(buf, 0)
 		}
 	}()
 	for i := 0; i < len(buf); {
-		p, next, err := nextPacket(buf, i)
+		p, next, err := isa.Next(buf, i)
 		if err != nil {
-			ex.op = OpNop
+			ex.op = isa.OpNop
 			ex.fault("%v", err)
 			ex.tailFence(buf, i)
 			return
@@ -147,7 +119,7 @@ func (ex *executor) loop(buf []uint32) {
 // well-formed one in the last three words (past i) is honoured and the buffer
 // still signals.
 func (ex *executor) tailFence(buf []uint32, i int) {
-	if n := len(buf); n-3 >= i && n >= 3 && buf[n-3] == uint32(OpFence)<<24|2 {
+	if n := len(buf); n-3 >= i && n >= 3 && buf[n-3] == uint32(isa.OpFence)<<24|2 {
 		ex.res.fence = uint64(buf[n-2]) | uint64(buf[n-1])<<32
 		ex.res.hasFence = true
 	}
@@ -161,7 +133,7 @@ func (ex *executor) fault(format string, args ...any) {
 		return
 	}
 	msg := fmt.Sprintf(format, args...)
-	if ex.op != OpNop {
+	if ex.op != isa.OpNop {
 		msg = ex.op.String() + ": " + msg
 	}
 	ex.addFault(msg)
@@ -188,45 +160,45 @@ func (ex *executor) chargeCopy(n uint64) {
 }
 
 // exec runs one packet.
-func (ex *executor) exec(p Packet) {
+func (ex *executor) exec(p isa.Packet) {
 	a := p.Args
 	switch p.Op {
-	case OpNop:
-	case OpSetRT, OpSetDS, OpSetVB, OpSetIB, OpSetCB, OpSetTex, OpSetSampler, OpSetShader,
-		OpSetViewport, OpSetRaster, OpSetBlend, OpSetDepth, OpSetTopology:
+	case isa.OpNop:
+	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler, isa.OpSetShader,
+		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology:
 		ex.setState(p)
-	case OpDraw:
+	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)
-	case OpDrawIndexed:
+	case isa.OpDrawIndexed:
 		ex.drawPacket(true, a[0], a[1], int32(a[2]))
-	case OpClearRT:
+	case isa.OpClearRT:
 		ex.clearRT(p)
-	case OpClearDS:
+	case isa.OpClearDS:
 		ex.clearDS(p)
-	case OpCopy:
+	case isa.OpCopy:
 		n := uint64(a[4])
 		if n == 0 {
 			return
 		}
-		dst, ok1 := ex.bytes("destination", p.addr(0), n)
-		src, ok2 := ex.bytes("source", p.addr(2), n)
+		dst, ok1 := ex.bytes("destination", p.Addr(0), n)
+		src, ok2 := ex.bytes("source", p.Addr(2), n)
 		if ok1 && ok2 {
 			copy(dst, src)
 			ex.chargeCopy(n)
 		}
-	case OpWrite:
+	case isa.OpWrite:
 		n := uint64(a[2])
 		if n == 0 {
 			return
 		}
-		if dst, ok := ex.bytes("destination", p.addr(0), n); ok {
+		if dst, ok := ex.bytes("destination", p.Addr(0), n); ok {
 			data := a[3:]
 			for i := range dst {
 				dst[i] = byte(data[i/4] >> (8 * (i % 4)))
 			}
 			ex.chargeCopy(n)
 		}
-	case OpFill:
+	case isa.OpFill:
 		n := uint64(a[2])
 		if n%4 != 0 {
 			ex.fault("%d bytes is not a multiple of 4", n)
@@ -235,19 +207,19 @@ func (ex *executor) exec(p Packet) {
 		if n == 0 {
 			return
 		}
-		if dst, ok := ex.bytes("destination", p.addr(0), n); ok {
+		if dst, ok := ex.bytes("destination", p.Addr(0), n); ok {
 			binary.LittleEndian.PutUint32(dst, a[3])
 			for i := 4; i < len(dst); i *= 2 {
 				copy(dst[i:], dst[:i])
 			}
 			ex.chargeCopy(n)
 		}
-	case OpFence:
-		ex.res.fence = p.addr(0)
+	case isa.OpFence:
+		ex.res.fence = p.Addr(0)
 		ex.res.hasFence = true
-	case OpQuery:
-		ex.query(a[0], p.addr(1))
-	case OpScanout:
+	case isa.OpQuery:
+		ex.query(a[0], p.Addr(1))
+	case isa.OpScanout:
 		ex.scanoutPacket(p)
 	default:
 		ex.fault("opcode not implemented")
@@ -272,12 +244,12 @@ func (ex *executor) query(kind uint32, addr uint64) {
 	var v uint64
 	e, g := ex.e, ex.g
 	switch kind {
-	case QueryOcclusionBegin:
+	case isa.QueryOcclusionBegin:
 		if len(g.open) == maxOpenQueries {
 			g.open = append(g.open[:0], g.open[1:]...)
 		}
 		g.open = append(g.open, openQuery{addr: addr, snap: e.samples})
-	case QueryOcclusionEnd:
+	case isa.QueryOcclusionEnd:
 		k := len(g.open) - 1
 		for i := range g.open {
 			if g.open[i].addr == addr {
@@ -290,7 +262,7 @@ func (ex *executor) query(kind uint32, addr uint64) {
 			v = e.samples - g.open[k].snap
 			g.open = append(g.open[:k], g.open[k+1:]...)
 		}
-	case QueryTimestamp:
+	case isa.QueryTimestamp:
 		v = uint64(ex.t0 + ex.res.cost)
 	default:
 		ex.fault("unknown query kind %d", kind)
@@ -303,8 +275,8 @@ func (ex *executor) query(kind uint32, addr uint64) {
 
 // scanoutPacket copies the surface for the display engine; the frame is shown
 // when the buffer completes.
-func (ex *executor) scanoutPacket(p Packet) {
-	s, ok := ex.surface(p, 0, "scanout surface", FmtRGBA8, FmtBGRA8)
+func (ex *executor) scanoutPacket(p isa.Packet) {
+	s, ok := ex.surface(p, 0, "scanout surface", isa.FmtRGBA8, isa.FmtBGRA8)
 	if !ok || ex.g.scanout == nil {
 		return
 	}
@@ -313,7 +285,7 @@ func (ex *executor) scanoutPacket(p Packet) {
 		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
 		out := f.Pix[4*s.w*y : 4*s.w*(y+1)]
 		copy(out, row)
-		if s.fmt == FmtBGRA8 {
+		if s.fmt == isa.FmtBGRA8 {
 			for i := 0; i < len(out); i += 4 {
 				out[i], out[i+2] = out[i+2], out[i]
 			}

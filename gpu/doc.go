@@ -1,5 +1,7 @@
 // Package gpu is d3dsim's simulated graphics processor: the hardware at the
-// bottom of the WDDM stack (seed 003, steps 12-16). It knows nothing about
+// bottom of the WDDM stack, which runs the DMA buffers Dxgkrnl schedules and
+// raises the interrupts of the "WDDM operation flow" (steps 12-16 of that
+// page of the Windows driver documentation). It knows nothing about
 // Direct3D. The kernel-mode driver (core/kmd) talks to it the way a miniport
 // talks to real hardware:
 //
@@ -7,7 +9,8 @@
 //     memory aperture, in which Dxgkrnl commits and decommits extents. Any
 //     access outside a committed extent is a page fault of the packet that
 //     made it.
-//   - Submit: DMA buffers in the packet format of packet.go are queued on the
+//   - Submit: DMA buffers in the packet format of package gpu/isa (shared
+//     with the drivers that encode and validate them) are queued on the
 //     ring of an engine. Each engine runs its ring in order on its own
 //     simulated thread (gpu0, gpu1, ...) in core/sim's virtual time: a buffer
 //     starts when it is at the front and the engine is free, executes all its
@@ -58,6 +61,6 @@
 // golden images in testdata/ (go test ./gpu -run Golden -update rewrites
 // them; the same test under GOOS=js GOARCH=wasm, with go_js_wasm_exec on the
 // PATH, checks that WebAssembly draws the same pixels), tile-parallel against
-// one goroutine, FuzzDecode and FuzzExecute, and the benchmark scenes of
-// benchscene.go (BenchmarkFill, BenchmarkTris).
+// one goroutine, FuzzExecute (FuzzDecode is package isa's), and the
+// benchmark scenes of benchscene.go (BenchmarkFill, BenchmarkTris).
 package gpu

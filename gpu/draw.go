@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 )
@@ -64,17 +65,17 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 		g.faultNext = false
 		faulted = true
 		ex.fault("injected fault: covered pixels get the warning colour")
-	} else if s.ps == ProgPSFault {
+	} else if s.ps == isa.ProgPSFault {
 		faulted = true
 		ex.fault("the pixel program faulted: covered pixels get the warning colour")
 	}
 
 	// validate
 	switch {
-	case s.vs == ProgNone:
+	case s.vs == isa.ProgNone:
 		ex.fault("no vertex program")
 		return
-	case s.topo == TopoUndefined:
+	case s.topo == isa.TopoUndefined:
 		ex.fault("topology undefined")
 		return
 	case count == 0:
@@ -103,8 +104,8 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	if !ex.preparePipe(faulted) {
 		return
 	}
-	if s.vs == ProgVSTransform {
-		cb := s.cb[StageVS][0]
+	if s.vs == isa.ProgVSTransform {
+		cb := s.cb[isa.StageVS][0]
 		for i := range d.m {
 			d.m[i] = float64(readF32(cb, 4*i))
 		}
@@ -160,7 +161,7 @@ func (ex *executor) checkIndices(count, start uint32, base int32) bool {
 			start, uint64(start)+uint64(count)-1, len(ib.mem), ib.offset)
 		return false
 	}
-	strip, cut := s.topo == TopoTriangleStrip || s.topo == TopoLineStrip, ib.cut()
+	strip, cut := s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, ib.cut()
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for i := uint64(0); i < uint64(count); i++ {
 		idx := ib.index(uint64(start) + i)
@@ -193,7 +194,7 @@ func (ex *executor) checkIndices(count, start uint32, base int32) bool {
 func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 	s := &ex.st
 	topo := s.topo
-	strip := topo == TopoTriangleStrip || topo == TopoLineStrip
+	strip := topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip
 	cut := s.ib.cut()
 	var ring [3]cvert
 	k := 0
@@ -210,28 +211,28 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 			v = uint64(start) + uint64(i)
 		}
 		switch topo {
-		case TopoPointList:
+		case isa.TopoPointList:
 			ex.vertex(v, &ring[0])
 			ex.point(&ring[0])
-		case TopoLineList:
+		case isa.TopoLineList:
 			ex.vertex(v, &ring[k])
 			if k++; k == 2 {
 				ex.line(&ring[0], &ring[1])
 				k = 0
 			}
-		case TopoLineStrip:
+		case isa.TopoLineStrip:
 			ex.vertex(v, &ring[k%2])
 			if k >= 1 {
 				ex.line(&ring[(k-1)%2], &ring[k%2])
 			}
 			k++
-		case TopoTriangleList:
+		case isa.TopoTriangleList:
 			ex.vertex(v, &ring[k])
 			if k++; k == 3 {
 				ex.triangle(&ring[0], &ring[1], &ring[2])
 				k = 0
 			}
-		case TopoTriangleStrip:
+		case isa.TopoTriangleStrip:
 			ex.vertex(v, &ring[k%3])
 			if k >= 2 {
 				a, b, c := &ring[(k-2)%3], &ring[(k-1)%3], &ring[k%3]
@@ -260,7 +261,7 @@ func (ex *executor) vertex(v uint64, out *cvert) {
 	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i : 4*i+4]))) }
 	x, y, z := f(0), f(1), f(2)
 	out.a = [numAttr]float64{f(3), f(4), f(5), f(6), f(7), f(8)}
-	if ex.st.vs == ProgVSTransform {
+	if ex.st.vs == isa.ProgVSTransform {
 		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
 		m := &ex.draw.m
 		// (float64(a*b) keeps the compiler from fusing a*b+c: see fp.go.)

@@ -8,6 +8,7 @@ import (
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
 	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // A KMD's view of the GPU: commit memory, build a DMA buffer, submit it and
@@ -35,13 +36,13 @@ func Example() {
 		}
 	}
 
-	var b gpu.Builder
+	var b isa.Builder
 	b.Write(vb, verts)
-	b.SetRT(rt, 4, 4, 16, gpu.FmtRGBA8)
-	b.ClearRT(rt, 4, 4, 16, gpu.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.SetRT(rt, 4, 4, 16, isa.FmtRGBA8)
+	b.ClearRT(rt, 4, 4, 16, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
 	b.SetVB(0, vb, uint32(len(verts)), 36, 0)
-	b.SetShader(gpu.StageVS, gpu.ProgVSPassthrough)
-	b.SetShader(gpu.StagePS, gpu.ProgPSVertexColor)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 	b.Draw(3, 0)
 	b.Fence(1)
 	g.Submit(0, 100, b.Words)

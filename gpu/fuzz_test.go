@@ -1,8 +1,8 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
-	"errors"
 	"strings"
 	"testing"
 
@@ -30,88 +30,56 @@ func wordBytes(w []uint32) []byte {
 func fuzzSeeds() [][]uint32 {
 	const rt, vb, ds = VRAMBase, VRAMBase + 0x4000, VRAMBase + 0x8000
 	var seeds [][]uint32
-	b := &Builder{}
-	b.SetRT(rt, 32, 32, 128, FmtRGBA8)
-	b.SetDS(ds, 32, 32, 128, FmtD24S8)
-	b.ClearRT(rt, 32, 32, 128, FmtRGBA8, [4]float32{0, 0, 1, 1})
-	b.ClearDS(ds, 32, 32, 128, FmtD24S8, 1)
+	b := &isa.Builder{}
+	b.SetRT(rt, 32, 32, 128, isa.FmtRGBA8)
+	b.SetDS(ds, 32, 32, 128, isa.FmtD24S8)
+	b.ClearRT(rt, 32, 32, 128, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.ClearDS(ds, 32, 32, 128, isa.FmtD24S8, 1)
 	b.Write(vb, vbytes(vtx{-1, 1, 0.5, 1, 0, 0, 1}, vtx{1, 1, 0.5, 0, 1, 0, 1}, vtx{-1, -1, 0.5, 0, 0, 1, 1}, vtx{1, -1, 2, 1, 1, 1, 1, 1, 1}))
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ProgPSVertexColor)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 	b.SetViewport(0, 0, 32, 32, 0, 1)
-	b.SetTopology(TopoTriangleStrip)
+	b.SetTopology(isa.TopoTriangleStrip)
 	b.Draw(4, 0)
 	b.Fence(1)
 	seeds = append(seeds, b.Words)
 
-	b = &Builder{}
-	b.SetRT(rt, 32, 32, 128, FmtBGRA8)
+	b = &isa.Builder{}
+	b.SetRT(rt, 32, 32, 128, isa.FmtBGRA8)
 	b.Write(vb+0x1000, []byte{0, 0, 1, 0, 2, 0, 3, 0})
 	b.SetIB(vb+0x1000, 8, 2, 0)
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
-	b.SetCB(StageVS, 0, vb+0x1000, 64)
-	b.SetShader(StageVS, ProgVSTransform)
-	b.SetShader(StagePS, ProgPSTexture)
-	b.SetTex(0, rt, 4, 4, 128, FmtRGBA8)
-	b.SetSampler(0, FilterLinear, AddrMirror, AddrBorder, 0xFF00FF00)
-	b.SetBlend(true, BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendZero, BlendOpMax, 0xF)
-	b.SetRaster(CullFront, true, false)
+	b.SetCB(isa.StageVS, 0, vb+0x1000, 64)
+	b.SetShader(isa.StageVS, isa.ProgVSTransform)
+	b.SetShader(isa.StagePS, isa.ProgPSTexture)
+	b.SetTex(0, rt, 4, 4, 128, isa.FmtRGBA8)
+	b.SetSampler(0, isa.FilterLinear, isa.AddrMirror, isa.AddrBorder, 0xFF00FF00)
+	b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0xF)
+	b.SetRaster(isa.CullFront, true, false)
 	b.DrawIndexed(4, 0, 0)
-	b.Query(QueryOcclusionBegin, vb+0x2000)
-	b.Query(QueryOcclusionEnd, vb+0x2000)
-	b.Query(QueryTimestamp, vb+0x2008)
+	b.Query(isa.QueryOcclusionBegin, vb+0x2000)
+	b.Query(isa.QueryOcclusionEnd, vb+0x2000)
+	b.Query(isa.QueryTimestamp, vb+0x2008)
 	b.Copy(vb+0x3000, rt, 256)
 	b.Fill(vb+0x3000, 64, 0xDEADBEEF)
-	b.Scanout(rt, 32, 32, 128, FmtBGRA8)
+	b.Scanout(rt, 32, 32, 128, isa.FmtBGRA8)
 	b.Fence(2)
 	seeds = append(seeds, b.Words)
-	b = &Builder{}
-	b.SetRT(rt, 32, 32, 128, FmtRGBA8)
+	b = &isa.Builder{}
+	b.SetRT(rt, 32, 32, 128, isa.FmtRGBA8)
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ProgPSSolid)
-	b.SetCB(StagePS, 0, vb, 16)
-	b.SetTopology(TopoLineStrip)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSSolid)
+	b.SetCB(isa.StagePS, 0, vb, 16)
+	b.SetTopology(isa.TopoLineStrip)
 	b.Draw(4, 0)
-	b.SetTopology(TopoPointList)
+	b.SetTopology(isa.TopoPointList)
 	b.Draw(4, 0)
 	b.Fence(3)
 	seeds = append(seeds, b.Words)
-	seeds = append(seeds, []uint32{0xEE000000, uint32(OpFence)<<24 | 2, 7, 0})
+	seeds = append(seeds, []uint32{0xEE000000, uint32(isa.OpFence)<<24 | 2, 7, 0})
 	return seeds
-}
-
-// FuzzDecode feeds arbitrary words to Decode: it must not panic, and the
-// command processor's streaming decoder must agree with it exactly.
-func FuzzDecode(f *testing.F) {
-	for _, s := range fuzzSeeds() {
-		f.Add(wordBytes(s))
-	}
-	f.Add([]byte{})
-	f.Fuzz(func(t *testing.T, data []byte) {
-		buf := words(data)
-		pkts, err := Decode(buf)
-		i, n := 0, 0
-		for i < len(buf) {
-			p, next, err2 := nextPacket(buf, i)
-			if err2 != nil {
-				if err == nil || err.Error() != err2.Error() || !errors.Is(err2, ErrMalformed) {
-					t.Fatalf("Decode error %v, streaming decoder %v", err, err2)
-				}
-				break
-			}
-			if n >= len(pkts) || pkts[n].Op != p.Op || pkts[n].At != p.At || len(pkts[n].Args) != len(p.Args) {
-				t.Fatalf("packet %d differs", n)
-			}
-			_ = p.String()
-			n++
-			i = next
-		}
-		if n != len(pkts) || (i >= len(buf) && err != nil) {
-			t.Fatalf("Decode gave %d packets (err %v), streaming decoder %d", len(pkts), err, n)
-		}
-	})
 }
 
 // FuzzExecute runs arbitrary words as a DMA buffer: the GPU must not panic,
@@ -144,16 +112,16 @@ func FuzzExecute(f *testing.F) {
 		}
 		// The fence register holds the last FENCE executed, or, after a
 		// framing error, a FENCE in the last three words past the error.
-		pkts, err := Decode(buf)
+		pkts, err := isa.Decode(buf)
 		var want uint64
 		end := 0
 		for _, p := range pkts {
-			if p.Op == OpFence {
+			if p.Op == isa.OpFence {
 				want = uint64(p.Args[0]) | uint64(p.Args[1])<<32
 			}
 			end = p.At + 1 + len(p.Args)
 		}
-		if n := len(buf); err != nil && n-3 > end && buf[n-3] == uint32(OpFence)<<24|2 {
+		if n := len(buf); err != nil && n-3 > end && buf[n-3] == uint32(isa.OpFence)<<24|2 {
 			want = uint64(buf[n-2]) | uint64(buf[n-1])<<32
 		}
 		if got := g.CompletedFence(0); got != want {

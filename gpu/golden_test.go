@@ -3,6 +3,7 @@ package gpu
 import (
 	"bytes"
 	"crypto/sha256"
+	"d3dsim/gpu/isa"
 	"encoding/hex"
 	"flag"
 	"image"
@@ -25,29 +26,29 @@ var update = flag.Bool("update", false, "rewrite the golden images in testdata/"
 type golden struct {
 	name string
 	w, h int
-	draw func(r *rig, rt target, b *Builder)
+	draw func(r *rig, rt target, b *isa.Builder)
 }
 
 var goldens = []golden{
-	{"gouraud", 96, 96, func(r *rig, rt target, b *Builder) {
+	{"gouraud", 96, 96, func(r *rig, rt target, b *isa.Builder) {
 		r.useVerts(b, []vtx{
 			{0, 0.9, 0.5, 1, 0, 0, 1}, {0.85, -0.8, 0.5, 0, 1, 0, 1}, {-0.85, -0.8, 0.5, 0, 0, 1, 1},
 		})
 		b.Draw(3, 0)
 	}},
-	{"depth", 96, 96, func(r *rig, rt target, b *Builder) {
+	{"depth", 96, 96, func(r *rig, rt target, b *isa.Builder) {
 		// Two triangles crossing each other in depth.
-		ds := r.target(rt.w, rt.h, FmtD24S8)
+		ds := r.target(rt.w, rt.h, isa.FmtD24S8)
 		ds.setDS(b)
-		b.ClearDS(ds.addr, uint32(ds.w), uint32(ds.h), uint32(ds.pitch), FmtD24S8, 1)
-		b.SetDepth(true, true, CmpLess)
+		b.ClearDS(ds.addr, uint32(ds.w), uint32(ds.h), uint32(ds.pitch), isa.FmtD24S8, 1)
+		b.SetDepth(true, true, isa.CmpLess)
 		r.useVerts(b, []vtx{
 			{-0.9, 0.8, 0.1, 1, 0.5, 0, 1}, {0.9, 0.5, 0.9, 1, 0.5, 0, 1}, {-0.6, -0.9, 0.1, 1, 1, 0, 1},
 			{-0.9, -0.6, 0.9, 0, 0.5, 1, 1}, {0.8, 0.9, 0.1, 0, 1, 1, 1}, {0.9, -0.9, 0.2, 0, 0, 1, 1},
 		})
 		b.Draw(6, 0)
 	}},
-	{"texture", 96, 96, func(r *rig, rt target, b *Builder) {
+	{"texture", 96, 96, func(r *rig, rt target, b *isa.Builder) {
 		// A rotated quad, uv 0..2, bilinear over a 4x4 checker, mirrored
 		// in u and wrapped in v.
 		var tex []byte
@@ -58,9 +59,9 @@ var goldens = []golden{
 				tex = append(tex, 30, 60, 160, 255)
 			}
 		}
-		b.SetTex(0, r.buffer(tex), 4, 4, 16, FmtRGBA8)
-		b.SetSampler(0, FilterLinear, AddrMirror, AddrWrap, 0)
-		b.SetShader(StagePS, ProgPSTexture)
+		b.SetTex(0, r.buffer(tex), 4, 4, 16, isa.FmtRGBA8)
+		b.SetSampler(0, isa.FilterLinear, isa.AddrMirror, isa.AddrWrap, 0)
+		b.SetShader(isa.StagePS, isa.ProgPSTexture)
 		var vs []vtx
 		corner := func(i int) vtx {
 			a := 0.3 + float64(i)*math.Pi/2
@@ -79,8 +80,8 @@ var goldens = []golden{
 		r.useVerts(b, vs)
 		b.Draw(6, 0)
 	}},
-	{"blend", 96, 96, func(r *rig, rt target, b *Builder) {
-		b.SetBlend(true, BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendInvSrcAlpha, BlendOpAdd, 0xF)
+	{"blend", 96, 96, func(r *rig, rt target, b *isa.Builder) {
+		b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendInvSrcAlpha, isa.BlendOpAdd, 0xF)
 		var vs []vtx
 		for i, c := range [][4]float32{{1, 0, 0, 0.6}, {0, 1, 0, 0.6}, {0, 0, 1, 0.6}} {
 			x, y := float32(20+i*14), float32(18+(i%2)*24)
@@ -89,18 +90,18 @@ var goldens = []golden{
 		r.useVerts(b, vs)
 		b.Draw(uint32(len(vs)), 0)
 	}},
-	{"cube", 128, 96, func(r *rig, rt target, b *Builder) {
-		ds := r.target(rt.w, rt.h, FmtD32F)
+	{"cube", 128, 96, func(r *rig, rt target, b *isa.Builder) {
+		ds := r.target(rt.w, rt.h, isa.FmtD32F)
 		ds.setDS(b)
-		b.ClearDS(ds.addr, uint32(ds.w), uint32(ds.h), uint32(ds.pitch), FmtD32F, 1)
-		b.SetRaster(CullBack, false, true)
+		b.ClearDS(ds.addr, uint32(ds.w), uint32(ds.h), uint32(ds.pitch), isa.FmtD32F, 1)
+		b.SetRaster(isa.CullBack, false, true)
 		m := mul(mul(rotY(0.6), rotX(0.45)), mul(translate(0, 0, 3.2), perspectiveFovLH(1.0, float64(rt.w)/float64(rt.h), 0.5, 10)))
 		r.transform(b, m)
 		vs := cube()
 		r.useVerts(b, vs)
 		b.Draw(uint32(len(vs)), 0)
 	}},
-	{"strip-bgra-fault", 64, 64, func(r *rig, rt target, b *Builder) {
+	{"strip-bgra-fault", 64, 64, func(r *rig, rt target, b *isa.Builder) {
 		var vs []vtx
 		for i := 0; i < 8; i++ {
 			x := float32(-0.9 + 0.25*float64(i))
@@ -111,13 +112,13 @@ var goldens = []golden{
 			vs = append(vs, vtx{x, y, 0.5, float32(i) / 7, 1 - float32(i)/7, 0.5, 1})
 		}
 		r.useVerts(b, vs)
-		b.SetTopology(TopoTriangleStrip)
+		b.SetTopology(isa.TopoTriangleStrip)
 		b.Draw(8, 0)
-		b.SetShader(StagePS, ProgPSFault)
-		b.SetTopology(TopoTriangleList)
+		b.SetShader(isa.StagePS, isa.ProgPSFault)
+		b.SetTopology(isa.TopoTriangleList)
 		b.Draw(3, 2)
 	}},
-	{"lines-points", 64, 64, func(r *rig, rt target, b *Builder) {
+	{"lines-points", 64, 64, func(r *rig, rt target, b *isa.Builder) {
 		// A star of lines from the centre, colour going white to hue,
 		// and a ring of points.
 		var vs []vtx
@@ -132,15 +133,15 @@ var goldens = []golden{
 			vs = append(vs, vtx{float32(0.93 * math.Cos(a)), float32(0.93 * math.Sin(a)), 0.5, 1, 0.8, 0.2, 1})
 		}
 		r.useVerts(b, vs)
-		b.SetTopology(TopoLineList)
+		b.SetTopology(isa.TopoLineList)
 		b.Draw(48, 0)
-		b.SetTopology(TopoPointList)
+		b.SetTopology(isa.TopoPointList)
 		b.Draw(48, 48)
 	}},
 }
 
 // useVerts puts vs in a new vertex buffer on slot 0.
-func (r *rig) useVerts(b *Builder, vs []vtx) {
+func (r *rig) useVerts(b *isa.Builder, vs []vtx) {
 	data := vbytes(vs...)
 	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
 }
@@ -149,18 +150,18 @@ func TestGolden(t *testing.T) {
 	for _, gd := range goldens {
 		t.Run(gd.name, func(t *testing.T) {
 			r := newRig(t)
-			fm := FmtRGBA8
+			fm := isa.FmtRGBA8
 			if strings.Contains(gd.name, "bgra") {
-				fm = FmtBGRA8
+				fm = isa.FmtBGRA8
 			}
 			rt := r.target(gd.w, gd.h, fm)
-			b := &Builder{}
+			b := &isa.Builder{}
 			rt.set(b)
 			rt.clear(b, [4]float32{0.1, 0.1, 0.12, 1})
 			b.SetViewport(0, 0, float32(gd.w), float32(gd.h), 0, 1)
-			b.SetShader(StageVS, ProgVSPassthrough)
-			b.SetShader(StagePS, ProgPSVertexColor)
-			b.SetRaster(CullNone, false, true)
+			b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+			b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+			b.SetRaster(isa.CullNone, false, true)
 			gd.draw(r, rt, b)
 			r.exec(b)
 			pix := r.rgba(rt)
@@ -329,16 +330,16 @@ func cube() []vtx {
 func TestCubeWinding(t *testing.T) {
 	render := func(cull uint32, depth bool) []byte {
 		r := newRig(t)
-		rt := r.target(64, 64, FmtRGBA8)
-		b := &Builder{}
+		rt := r.target(64, 64, isa.FmtRGBA8)
+		b := &isa.Builder{}
 		rt.set(b)
-		b.SetShader(StageVS, ProgVSPassthrough)
-		b.SetShader(StagePS, ProgPSVertexColor)
+		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 		b.SetRaster(cull, false, true)
 		if depth {
-			ds := r.target(64, 64, FmtD32F)
+			ds := r.target(64, 64, isa.FmtD32F)
 			ds.setDS(b)
-			b.ClearDS(ds.addr, 64, 64, 256, FmtD32F, 1)
+			b.ClearDS(ds.addr, 64, 64, 256, isa.FmtD32F, 1)
 		}
 		r.transform(b, mul(mul(rotY(2.1), rotX(-0.7)), mul(translate(0, 0, 3), perspectiveFovLH(1, 1, 0.5, 10))))
 		vs := cube()
@@ -347,10 +348,10 @@ func TestCubeWinding(t *testing.T) {
 		r.mustExec(b)
 		return r.rgba(rt)
 	}
-	if !bytes.Equal(render(CullBack, false), render(CullNone, true)) {
+	if !bytes.Equal(render(isa.CullBack, false), render(isa.CullNone, true)) {
 		t.Error("culling back faces differs from depth testing all faces")
 	}
-	if bytes.Equal(render(CullFront, false), render(CullNone, true)) {
+	if bytes.Equal(render(isa.CullFront, false), render(isa.CullNone, true)) {
 		t.Error("culling front faces looks like depth testing all faces")
 	}
 }

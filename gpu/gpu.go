@@ -46,7 +46,7 @@ func DefaultCosts() Costs {
 // Config sizes the GPU. Engines is the number of engines (rings), at least 1;
 // a zero Costs means DefaultCosts. RasterWorkers is how many goroutines
 // rasterize a large draw (tile-parallel, same pixels as one; see
-// raster_parallel.go): 0 means one per CPU natively and 1 in WebAssembly.
+// tiles.go): 0 means one per CPU natively and 1 in WebAssembly.
 type Config struct {
 	VRAM, Aperture uint64
 	Engines        int
@@ -110,7 +110,7 @@ type GPU struct {
 
 	// The samples-passed counter and the open occlusion queries are the
 	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
-	// several engines (seed 004), a query's begin, its draws and its end may
+	// several engines, a query's begin, its draws and its end may
 	// run on different engines. Each engine's counter is loaded from it
 	// before a buffer runs and stored back after (buffers run one at a time).
 	samples uint64

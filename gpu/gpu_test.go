@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -45,8 +46,8 @@ func TestTimingAndTrace(t *testing.T) {
 	})
 	c := DefaultCosts()
 	one := func(fence uint64) []uint32 { // NOP + FENCE: costs 2000 + 2*40
-		b := &Builder{}
-		b.Words = append(b.Words, uint32(OpNop)<<24)
+		b := &isa.Builder{}
+		b.Words = append(b.Words, uint32(isa.OpNop)<<24)
 		b.Fence(fence)
 		return b.Words
 	}
@@ -93,18 +94,18 @@ func TestTimingAndTrace(t *testing.T) {
 
 func TestCostModel(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(64, 64, FmtRGBA8)
+	rt := r.target(64, 64, isa.FmtRGBA8)
 	// A 10x10 pixel quad.
 	q := [][2]float32{{10, 10}, {20, 10}, {10, 20}, {20, 10}, {20, 20}, {10, 20}}
 	var vs []vtx
 	for _, p := range q {
 		vs = append(vs, pxv(p[0], p[1], 64, 64, [4]float32{1, 1, 1, 1}))
 	}
-	b := r.scene(rt, ProgPSVertexColor, vs) // 6 packets
-	rt.clear(b, [4]float32{})               // 64*64/16 = 256 ns
-	b.Draw(6, 0)                            // 6 vertices, 100 pixels
-	b.Copy(rt.addr, rt.addr+4096, 100)      // 2 blocks of 64 bytes
-	r.mustExec(b)                           // + FENCE
+	b := r.scene(rt, isa.ProgPSVertexColor, vs) // 6 packets
+	rt.clear(b, [4]float32{})                   // 64*64/16 = 256 ns
+	b.Draw(6, 0)                                // 6 vertices, 100 pixels
+	b.Copy(rt.addr, rt.addr+4096, 100)          // 2 blocks of 64 bytes
+	r.mustExec(b)                               // + FENCE
 	want := int64(2000 + 10*40 + 256 + 6*4 + 100*1 + 2*4)
 	for _, e := range r.rec.Events() {
 		if e.Name == "FenceWrite" && e.T != want {
@@ -121,14 +122,14 @@ func TestHangAndReset(t *testing.T) {
 	r := newRig(t)
 	interrupts := 0
 	r.g.ConnectInterrupt(func(int) { interrupts++ })
-	rt := r.target(8, 8, FmtRGBA8)
-	r.exec(&Builder{})
+	rt := r.target(8, 8, isa.FmtRGBA8)
+	r.exec(&isa.Builder{})
 	r.g.InjectHang()
-	b := &Builder{}
+	b := &isa.Builder{}
 	rt.clear(b, [4]float32{1, 1, 1, 1})
 	b.Fence(2)
 	r.g.Submit(0, 2, b.Words)
-	b2 := &Builder{}
+	b2 := &isa.Builder{}
 	b2.Fence(3)
 	r.g.Submit(0, 3, b2.Words) // queued behind the hung buffer
 	for r.sim.Step() {
@@ -150,7 +151,7 @@ func TestHangAndReset(t *testing.T) {
 	}
 	// The engine works again.
 	r.id = 3
-	r.exec(&Builder{})
+	r.exec(&isa.Builder{})
 	if r.g.CompletedFence(0) != 4 || interrupts != 2 {
 		t.Errorf("after reset: fence %d interrupts %d", r.g.CompletedFence(0), interrupts)
 	}
@@ -167,7 +168,7 @@ func TestHangAndReset(t *testing.T) {
 
 func TestResetDropsRunningBuffer(t *testing.T) {
 	r := newRig(t)
-	b := &Builder{}
+	b := &isa.Builder{}
 	b.Fence(5)
 	r.g.Submit(0, 1, b.Words)
 	r.sim.Step() // started, completion pending
@@ -196,11 +197,11 @@ func TestScanout(t *testing.T) {
 	var frames []Frame
 	var at []int64
 	r.g.OnScanout(func(f Frame) { frames = append(frames, f); at = append(at, r.sim.Now()) })
-	rt := target{w: 3, h: 2, pitch: 16, fmt: FmtBGRA8}
+	rt := target{w: 3, h: 2, pitch: 16, fmt: isa.FmtBGRA8}
 	rt.addr = r.alloc(32)
-	b := &Builder{}
+	b := &isa.Builder{}
 	rt.clear(b, [4]float32{1, 0.5, 0, 1}) // BGRA bytes 00 80 ff ff
-	b.Scanout(rt.addr, 3, 2, 16, FmtBGRA8)
+	b.Scanout(rt.addr, 3, 2, 16, isa.FmtBGRA8)
 	rt.clear(b, [4]float32{}) // after the scanout: not in the frame
 	r.mustExec(b)
 	if len(frames) != 1 {
@@ -222,66 +223,69 @@ func TestScanout(t *testing.T) {
 
 func TestBadPackets(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(16, 16, FmtRGBA8)
+	rt := r.target(16, 16, isa.FmtRGBA8)
 	vb := r.buffer(vbytes(vtx{}, vtx{}, vtx{}))
 	ib := r.buffer([]byte{0, 0, 1, 0, 9, 0})
-	draw := func(b *Builder) {
+	draw := func(b *isa.Builder) {
 		rt.set(b)
-		b.SetShader(StageVS, ProgVSPassthrough)
+		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 		b.SetVB(0, vb, 3*vertexBytes, vertexBytes, 0)
 	}
-	hdr := func(op Opcode, n int) uint32 { return uint32(op)<<24 | uint32(n) }
+	hdr := func(op isa.Opcode, n int) uint32 { return uint32(op)<<24 | uint32(n) }
 	tests := []struct {
 		desc  string
-		build func(b *Builder)
+		build func(b *isa.Builder)
 		want  string
 	}{
-		{"unknown opcode", func(b *Builder) { b.Words = append(b.Words, 0xEE000000) }, "unknown opcode"},
-		{"bad payload length", func(b *Builder) { b.Words = append(b.Words, hdr(OpDraw, 1), 3) }, "payload words"},
-		{"past the end", func(b *Builder) { b.Words = append(b.Words, hdr(OpWrite, 1000), 0, 0, 4) }, "malformed"},
-		{"WRITE byte count", func(b *Builder) { b.Words = append(b.Words, hdr(OpWrite, 4), 0, 0, 9, 0) }, "carries 9 bytes"},
-		{"RT not committed", func(b *Builder) { b.SetRT(VRAMBase+200<<20, 16, 16, 64, FmtRGBA8) }, "page fault"},
-		{"RT null", func(b *Builder) { b.SetRT(0, 0, 0, 0, FmtRGBA8); b.ClearRT(0, 4, 4, 16, FmtRGBA8, [4]float32{}) }, "page fault"},
-		{"RT zero-sized", func(b *Builder) { b.SetRT(rt.addr, 0, 16, 64, FmtRGBA8) }, "size 0x16"},
-		{"RT absurd", func(b *Builder) { b.SetRT(rt.addr, 1<<31, 1<<31, 1<<31, FmtRGBA8) }, "outside 1..16384"},
-		{"RT format", func(b *Builder) { b.SetRT(rt.addr, 16, 16, 64, FmtD32F) }, "format 3"},
-		{"RT pitch", func(b *Builder) { b.SetRT(rt.addr, 16, 16, 60, FmtRGBA8) }, "pitch 60"},
-		{"RT past its extent", func(b *Builder) { b.SetRT(rt.addr, 16, 65, 64, FmtRGBA8) }, "page fault"},
-		{"clear past the extent", func(b *Builder) { b.ClearRT(rt.addr+64, 16, 64, 64, FmtRGBA8, [4]float32{}) }, "page fault"},
-		{"DS format", func(b *Builder) { b.SetDS(rt.addr, 16, 16, 64, FmtRGBA8) }, "format 1"},
-		{"VB slot", func(b *Builder) { b.SetVB(99, vb, 36, 36, 0) }, "slot 99"},
-		{"VB address", func(b *Builder) { b.SetVB(0, 12345, 36, 36, 0) }, "page fault"},
-		{"IB index size", func(b *Builder) { b.SetIB(ib, 6, 3, 0) }, "index size 3"},
-		{"CB stage", func(b *Builder) { b.SetCB(2, 0, vb, 16) }, "stage 2"},
-		{"texture format", func(b *Builder) { b.SetTex(0, rt.addr, 4, 4, 16, FmtR16UI) }, "format 6"},
-		{"sampler", func(b *Builder) { b.SetSampler(0, 7, 0, 0, 0) }, "filter 7"},
-		{"shader", func(b *Builder) { b.SetShader(StageVS, 9) }, "no program 9"},
-		{"cull", func(b *Builder) { b.SetRaster(5, false, true) }, "cull mode 5"},
-		{"blend factor", func(b *Builder) { b.SetBlend(true, 42, 0, 0, 0, 0, 0, 15) }, "blend factor 42"},
-		{"blend op", func(b *Builder) { b.SetBlend(true, 0, 0, 9, 0, 0, 0, 15) }, "blend op 9"},
-		{"depth func", func(b *Builder) { b.SetDepth(true, true, 8) }, "depth function 8"},
-		{"topology", func(b *Builder) { b.SetTopology(77) }, "topology 77"},
-		{"draw without VS", func(b *Builder) { rt.set(b); b.Draw(3, 0) }, "no vertex program"},
-		{"draw without VB", func(b *Builder) { draw(b); b.SetVB(0, 0, 0, 0, 0); b.Draw(3, 0) }, "slot 0 not bound"},
-		{"draw past the VB", func(b *Builder) { draw(b); b.Draw(3, 1) }, "vertex 3 is outside"},
-		{"draw huge", func(b *Builder) { draw(b); b.Draw(1<<31, 0) }, "more than"},
-		{"draw start overflow", func(b *Builder) { draw(b); b.Draw(3, 0xFFFFFFFF) }, "outside"},
-		{"draw undefined topology", func(b *Builder) { draw(b); b.SetTopology(TopoUndefined); b.Draw(3, 0) }, "topology undefined"},
-		{"indexed without IB", func(b *Builder) { draw(b); b.DrawIndexed(3, 0, 0) }, "index buffer not bound"},
-		{"index past the VB", func(b *Builder) { draw(b); b.SetIB(ib, 6, 2, 0); b.DrawIndexed(3, 0, 0) }, "vertex 9 is outside"},
-		{"indices past the IB", func(b *Builder) { draw(b); b.SetIB(ib, 6, 2, 0); b.DrawIndexed(3, 2, 0) }, "outside the index buffer"},
-		{"negative base vertex", func(b *Builder) { draw(b); b.SetIB(ib, 4, 2, 0); b.DrawIndexed(2, 0, -5) }, "= -5"},
-		{"copy from nowhere", func(b *Builder) { b.Copy(rt.addr, 64, 16) }, "page fault: source"},
-		{"copy too long", func(b *Builder) { b.Copy(rt.addr, rt.addr+8, 4096) }, "page fault"},
-		{"fill not a multiple of 4", func(b *Builder) { b.Fill(rt.addr, 6, 0) }, "multiple of 4"},
-		{"write to nowhere", func(b *Builder) { b.Write(0x1234, []byte{1}) }, "page fault"},
-		{"query kind", func(b *Builder) { b.Query(9, rt.addr) }, "query kind 9"},
-		{"occlusion end without begin", func(b *Builder) { b.Query(QueryOcclusionEnd, rt.addr) }, "without a begin"},
-		{"scanout", func(b *Builder) { b.Scanout(rt.addr, 16, 16, 64, FmtR32F) }, "format 5"},
+		{"unknown opcode", func(b *isa.Builder) { b.Words = append(b.Words, 0xEE000000) }, "unknown opcode"},
+		{"bad payload length", func(b *isa.Builder) { b.Words = append(b.Words, hdr(isa.OpDraw, 1), 3) }, "payload words"},
+		{"past the end", func(b *isa.Builder) { b.Words = append(b.Words, hdr(isa.OpWrite, 1000), 0, 0, 4) }, "malformed"},
+		{"WRITE byte count", func(b *isa.Builder) { b.Words = append(b.Words, hdr(isa.OpWrite, 4), 0, 0, 9, 0) }, "carries 9 bytes"},
+		{"RT not committed", func(b *isa.Builder) { b.SetRT(VRAMBase+200<<20, 16, 16, 64, isa.FmtRGBA8) }, "page fault"},
+		{"RT null", func(b *isa.Builder) {
+			b.SetRT(0, 0, 0, 0, isa.FmtRGBA8)
+			b.ClearRT(0, 4, 4, 16, isa.FmtRGBA8, [4]float32{})
+		}, "page fault"},
+		{"RT zero-sized", func(b *isa.Builder) { b.SetRT(rt.addr, 0, 16, 64, isa.FmtRGBA8) }, "size 0x16"},
+		{"RT absurd", func(b *isa.Builder) { b.SetRT(rt.addr, 1<<31, 1<<31, 1<<31, isa.FmtRGBA8) }, "outside 1..16384"},
+		{"RT format", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 16, 64, isa.FmtD32F) }, "format 3"},
+		{"RT pitch", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 16, 60, isa.FmtRGBA8) }, "pitch 60"},
+		{"RT past its extent", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 65, 64, isa.FmtRGBA8) }, "page fault"},
+		{"clear past the extent", func(b *isa.Builder) { b.ClearRT(rt.addr+64, 16, 64, 64, isa.FmtRGBA8, [4]float32{}) }, "page fault"},
+		{"DS format", func(b *isa.Builder) { b.SetDS(rt.addr, 16, 16, 64, isa.FmtRGBA8) }, "format 1"},
+		{"VB slot", func(b *isa.Builder) { b.SetVB(99, vb, 36, 36, 0) }, "slot 99"},
+		{"VB address", func(b *isa.Builder) { b.SetVB(0, 12345, 36, 36, 0) }, "page fault"},
+		{"IB index size", func(b *isa.Builder) { b.SetIB(ib, 6, 3, 0) }, "index size 3"},
+		{"CB stage", func(b *isa.Builder) { b.SetCB(2, 0, vb, 16) }, "stage 2"},
+		{"texture format", func(b *isa.Builder) { b.SetTex(0, rt.addr, 4, 4, 16, isa.FmtR16UI) }, "format 6"},
+		{"sampler", func(b *isa.Builder) { b.SetSampler(0, 7, 0, 0, 0) }, "filter 7"},
+		{"shader", func(b *isa.Builder) { b.SetShader(isa.StageVS, 9) }, "no program 9"},
+		{"cull", func(b *isa.Builder) { b.SetRaster(5, false, true) }, "cull mode 5"},
+		{"blend factor", func(b *isa.Builder) { b.SetBlend(true, 42, 0, 0, 0, 0, 0, 15) }, "blend factor 42"},
+		{"blend op", func(b *isa.Builder) { b.SetBlend(true, 0, 0, 9, 0, 0, 0, 15) }, "blend op 9"},
+		{"depth func", func(b *isa.Builder) { b.SetDepth(true, true, 8) }, "depth function 8"},
+		{"topology", func(b *isa.Builder) { b.SetTopology(77) }, "topology 77"},
+		{"draw without VS", func(b *isa.Builder) { rt.set(b); b.Draw(3, 0) }, "no vertex program"},
+		{"draw without VB", func(b *isa.Builder) { draw(b); b.SetVB(0, 0, 0, 0, 0); b.Draw(3, 0) }, "slot 0 not bound"},
+		{"draw past the VB", func(b *isa.Builder) { draw(b); b.Draw(3, 1) }, "vertex 3 is outside"},
+		{"draw huge", func(b *isa.Builder) { draw(b); b.Draw(1<<31, 0) }, "more than"},
+		{"draw start overflow", func(b *isa.Builder) { draw(b); b.Draw(3, 0xFFFFFFFF) }, "outside"},
+		{"draw undefined topology", func(b *isa.Builder) { draw(b); b.SetTopology(isa.TopoUndefined); b.Draw(3, 0) }, "topology undefined"},
+		{"indexed without IB", func(b *isa.Builder) { draw(b); b.DrawIndexed(3, 0, 0) }, "index buffer not bound"},
+		{"index past the VB", func(b *isa.Builder) { draw(b); b.SetIB(ib, 6, 2, 0); b.DrawIndexed(3, 0, 0) }, "vertex 9 is outside"},
+		{"indices past the IB", func(b *isa.Builder) { draw(b); b.SetIB(ib, 6, 2, 0); b.DrawIndexed(3, 2, 0) }, "outside the index buffer"},
+		{"negative base vertex", func(b *isa.Builder) { draw(b); b.SetIB(ib, 4, 2, 0); b.DrawIndexed(2, 0, -5) }, "= -5"},
+		{"copy from nowhere", func(b *isa.Builder) { b.Copy(rt.addr, 64, 16) }, "page fault: source"},
+		{"copy too long", func(b *isa.Builder) { b.Copy(rt.addr, rt.addr+8, 4096) }, "page fault"},
+		{"fill not a multiple of 4", func(b *isa.Builder) { b.Fill(rt.addr, 6, 0) }, "multiple of 4"},
+		{"write to nowhere", func(b *isa.Builder) { b.Write(0x1234, []byte{1}) }, "page fault"},
+		{"query kind", func(b *isa.Builder) { b.Query(9, rt.addr) }, "query kind 9"},
+		{"occlusion end without begin", func(b *isa.Builder) { b.Query(isa.QueryOcclusionEnd, rt.addr) }, "without a begin"},
+		{"scanout", func(b *isa.Builder) { b.Scanout(rt.addr, 16, 16, 64, isa.FmtR32F) }, "format 5"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			b := &Builder{}
+			b := &isa.Builder{}
 			tc.build(b)
 			before := r.rec.Len()
 			fs := r.exec(b) // exec checks that the fence is written
@@ -303,7 +307,7 @@ func TestBadPackets(t *testing.T) {
 
 func TestFaultsPerBufferBounded(t *testing.T) {
 	r := newRig(t)
-	b := &Builder{}
+	b := &isa.Builder{}
 	for i := 0; i < 100; i++ {
 		b.SetTopology(99)
 	}
@@ -326,7 +330,7 @@ func TestCopyWriteFill(t *testing.T) {
 	if err := r.g.Memory().Commit(ap, 4096); err != nil {
 		t.Fatal(err)
 	}
-	b := &Builder{}
+	b := &isa.Builder{}
 	b.Fill(a, 64, 0xA1B2C3D4)
 	b.Write(a+1, []byte{1, 2, 3, 4, 5, 6, 7})
 	b.Copy(ap+100, a, 64)       // VRAM -> aperture (a paging transfer)
@@ -350,8 +354,8 @@ func TestCopyWriteFill(t *testing.T) {
 
 func TestQueries(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(32, 32, FmtRGBA8)
-	ds := r.target(32, 32, FmtD32F)
+	rt := r.target(32, 32, isa.FmtRGBA8)
+	ds := r.target(32, 32, isa.FmtD32F)
 	q := r.alloc(64)
 	quad := func(x0, y0, x1, y1, z float32) []vtx {
 		c := [4]float32{1, 1, 1, 1}
@@ -360,19 +364,19 @@ func TestQueries(t *testing.T) {
 	}
 	// Buffer 1: clear depth to 0.5, begin. Buffer 2: a 10x10 quad in
 	// front and a 4x4 one behind. Buffer 3: end.
-	b := &Builder{}
+	b := &isa.Builder{}
 	ds.setDS(b)
-	b.ClearDS(ds.addr, 32, 32, 128, FmtD32F, 0.5)
-	b.Query(QueryOcclusionBegin, q)
+	b.ClearDS(ds.addr, 32, 32, 128, isa.FmtD32F, 0.5)
+	b.Query(isa.QueryOcclusionBegin, q)
 	r.mustExec(b)
-	b = r.scene(rt, ProgPSVertexColor, append(quad(0, 0, 10, 10, 0.25), quad(20, 20, 24, 24, 0.75)...))
+	b = r.scene(rt, isa.ProgPSVertexColor, append(quad(0, 0, 10, 10, 0.25), quad(20, 20, 24, 24, 0.75)...))
 	ds.setDS(b)
-	b.SetDepth(true, true, CmpLess)
+	b.SetDepth(true, true, isa.CmpLess)
 	b.Draw(12, 0)
-	b.Query(QueryTimestamp, q+8)
+	b.Query(isa.QueryTimestamp, q+8)
 	r.mustExec(b)
-	b = &Builder{}
-	b.Query(QueryOcclusionEnd, q)
+	b = &isa.Builder{}
+	b.Query(isa.QueryOcclusionEnd, q)
 	r.mustExec(b)
 	if got := binary.LittleEndian.Uint64(r.mem(q, 8)); got != 100 {
 		t.Errorf("occlusion query = %d, want 100", got)
@@ -394,7 +398,7 @@ func TestQueries(t *testing.T) {
 // the free-threaded D3D11 entry points may (run it with -race).
 func TestConcurrentUse(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(32, 32, FmtRGBA8)
+	rt := r.target(32, 32, isa.FmtRGBA8)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for i := 0; i < 4; i++ {
@@ -427,7 +431,7 @@ func TestConcurrentUse(t *testing.T) {
 		}(i)
 	}
 	for i := 0; i < 20; i++ {
-		b := r.scene(rt, ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
+		b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
 		b.Draw(6, 0)
 		b.SetTopology(99) // a fault too
 		r.exec(b)
@@ -440,19 +444,19 @@ func TestOcclusionBeginEndAddresses(t *testing.T) {
 	// An end at another address than its begin matches the latest open
 	// begin; an end at a begin's address matches that one (nested queries).
 	r := newRig(t)
-	rt := r.target(16, 16, FmtRGBA8)
+	rt := r.target(16, 16, isa.FmtRGBA8)
 	q := r.alloc(64)
-	draw := func(b *Builder, n float32) { // an n x n pixel quad
+	draw := func(b *isa.Builder, n float32) { // an n x n pixel quad
 		b.SetVB(0, r.buffer(vbytes(quadVerts(0, 0, n, n, 16, 16, white)...)), 6*vertexBytes, vertexBytes, 0)
 		b.Draw(6, 0)
 	}
-	b := r.scene(rt, ProgPSVertexColor, nil)
-	b.Query(QueryOcclusionBegin, q+8) // outer: begin at +8, end at +0
+	b := r.scene(rt, isa.ProgPSVertexColor, nil)
+	b.Query(isa.QueryOcclusionBegin, q+8) // outer: begin at +8, end at +0
 	draw(b, 2)
-	b.Query(QueryOcclusionBegin, q+16) // inner: same address
+	b.Query(isa.QueryOcclusionBegin, q+16) // inner: same address
 	draw(b, 3)
-	b.Query(QueryOcclusionEnd, q+16)
-	b.Query(QueryOcclusionEnd, q)
+	b.Query(isa.QueryOcclusionEnd, q+16)
+	b.Query(isa.QueryOcclusionEnd, q)
 	r.mustExec(b)
 	if got := binary.LittleEndian.Uint64(r.mem(q, 8)); got != 4+9 {
 		t.Errorf("outer query %d, want 13", got)

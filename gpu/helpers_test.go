@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"strings"
@@ -61,7 +62,7 @@ func (r *rig) buffer(data []byte) uint64 {
 
 // exec submits the words with a fence on engine 0 and runs the simulation
 // until the fence is written. It returns the faults the buffer produced.
-func (r *rig) exec(b *Builder) []Fault {
+func (r *rig) exec(b *isa.Builder) []Fault {
 	r.t.Helper()
 	before := len(r.g.Faults())
 	r.id++
@@ -75,7 +76,7 @@ func (r *rig) exec(b *Builder) []Fault {
 }
 
 // mustExec is exec that fails on any fault.
-func (r *rig) mustExec(b *Builder) {
+func (r *rig) mustExec(b *isa.Builder) {
 	r.t.Helper()
 	for _, f := range r.exec(b) {
 		r.t.Errorf("unexpected fault: %v", f)
@@ -87,24 +88,24 @@ type target struct {
 	addr  uint64
 	w, h  int
 	pitch int
-	fmt   Format
+	fmt   isa.Format
 }
 
-func (r *rig) target(w, h int, fm Format) target {
+func (r *rig) target(w, h int, fm isa.Format) target {
 	t := target{w: w, h: h, pitch: 4 * w, fmt: fm}
 	t.addr = r.alloc(t.pitch * h)
 	return t
 }
 
-func (t target) set(b *Builder) {
+func (t target) set(b *isa.Builder) {
 	b.SetRT(t.addr, uint32(t.w), uint32(t.h), uint32(t.pitch), t.fmt)
 }
 
-func (t target) setDS(b *Builder) {
+func (t target) setDS(b *isa.Builder) {
 	b.SetDS(t.addr, uint32(t.w), uint32(t.h), uint32(t.pitch), t.fmt)
 }
 
-func (t target) clear(b *Builder, c [4]float32) {
+func (t target) clear(b *isa.Builder, c [4]float32) {
 	b.ClearRT(t.addr, uint32(t.w), uint32(t.h), uint32(t.pitch), t.fmt, c)
 }
 
@@ -120,7 +121,7 @@ func (r *rig) rgba(t target) []byte {
 	for y := 0; y < t.h; y++ {
 		copy(out[4*t.w*y:], r.mem(t.addr+uint64(y*t.pitch), 4*t.w))
 	}
-	if t.fmt == FmtBGRA8 {
+	if t.fmt == isa.FmtBGRA8 {
 		for i := 0; i < len(out); i += 4 {
 			out[i], out[i+2] = out[i+2], out[i]
 		}
@@ -156,13 +157,13 @@ func pxv(x, y float32, w, h int, c [4]float32) vtx {
 
 // scene starts a buffer that draws into t with passthrough VS and the given
 // PS, full-target viewport, culling off, vertices vs in VB slot 0.
-func (r *rig) scene(t target, ps uint32, vs []vtx) *Builder {
-	b := &Builder{}
+func (r *rig) scene(t target, ps uint32, vs []vtx) *isa.Builder {
+	b := &isa.Builder{}
 	t.set(b)
 	b.SetViewport(0, 0, float32(t.w), float32(t.h), 0, 1)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ps)
-	b.SetRaster(CullNone, false, true)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, ps)
+	b.SetRaster(isa.CullNone, false, true)
 	if len(vs) > 0 {
 		data := vbytes(vs...)
 		b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
@@ -172,11 +173,11 @@ func (r *rig) scene(t target, ps uint32, vs []vtx) *Builder {
 
 // counter sets up additive blending of a solid 1/255 so every write adds one
 // to the red channel.
-func (r *rig) counter(b *Builder) {
+func (r *rig) counter(b *isa.Builder) {
 	cb := r.buffer(f32bytes(1.0/255, 0, 0, 0))
-	b.SetCB(StagePS, 0, cb, 16)
-	b.SetShader(StagePS, ProgPSSolid)
-	b.SetBlend(true, BlendOne, BlendOne, BlendOpAdd, BlendOne, BlendOne, BlendOpAdd, 0xF)
+	b.SetCB(isa.StagePS, 0, cb, 16)
+	b.SetShader(isa.StagePS, isa.ProgPSSolid)
+	b.SetBlend(true, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF)
 }
 
 func hasFault(fs []Fault, sub string) bool {

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"unsafe"
@@ -86,7 +87,7 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	if faulted {
 		p.color, p.fast = s.rt.bound(), true
 	} else {
-		p.color = s.rt.bound() && s.ps != ProgNone && s.blend.mask != 0
+		p.color = s.rt.bound() && s.ps != isa.ProgNone && s.blend.mask != 0
 		p.fast = !s.blend.enable && s.blend.mask == 0xF
 		p.ds = s.ds
 		p.depth = s.depth.enable && s.ds.bound()
@@ -95,13 +96,13 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	}
 	switch {
 	case faulted:
-	case s.ps == ProgPSVertexColor:
+	case s.ps == isa.ProgPSVertexColor:
 		p.lo, p.hi = 0, 4
-	case s.ps == ProgPSTexture:
+	case s.ps == isa.ProgPSTexture:
 		p.lo, p.hi = 4, 6
 		p.tex, p.smp = s.tex[0], s.smp[0]
-	case s.ps == ProgPSSolid:
-		cb := s.cb[StagePS][0]
+	case s.ps == isa.ProgPSSolid:
+		cb := s.cb[isa.StagePS][0]
 		for i := range p.solid {
 			p.solid[i] = readF32(cb, 4*i)
 		}
@@ -120,14 +121,14 @@ func (p *pipe) chooseSpan() {
 		return
 	}
 	switch {
-	case p.fault || p.ps == ProgPSSolid:
+	case p.fault || p.ps == isa.ProgPSSolid:
 		c := warning
 		if !p.fault {
 			c = p.solid
 		}
 		p.kind = spanSolid
 		p.px[ri], p.px[1], p.px[bi], p.px[3] = unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])
-	case p.ps == ProgPSVertexColor:
+	case p.ps == isa.ProgPSVertexColor:
 		p.kind = spanColor
 		p.words, p.wpitch = pixelWords(&p.rt), p.rt.pitch/4
 	}
@@ -135,7 +136,7 @@ func (p *pipe) chooseSpan() {
 
 // order returns the byte offsets of red and blue in a target pixel.
 func (p *pipe) order() (ri, bi int) {
-	if p.rt.fmt == FmtBGRA8 {
+	if p.rt.fmt == isa.FmtBGRA8 {
 		return 2, 0
 	}
 	return 0, 2
@@ -171,7 +172,7 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 				p.spanColorCols(t, rows)
 				return
 			}
-			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == FmtBGRA8)
+			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == isa.FmtBGRA8)
 			return
 		}
 	case spanSolid:
@@ -317,7 +318,7 @@ func (t *tri) separable() bool {
 // float addition is commutative, so both are col + row exactly.
 func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 	inv := t.invArea
-	bgra := p.rt.fmt == FmtBGRA8
+	bgra := p.rt.fmt == isa.FmtBGRA8
 	words, wpitch := p.words, p.wpitch
 	r, g, c := t.wordChannels(bgra)
 	r0, r1, r2 := r[0], r[1], r[2]
@@ -453,7 +454,7 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 		o := y*p.ds.pitch + 4*x
 		px := p.ds.mem[o : o+4 : o+4]
 		old := binary.LittleEndian.Uint32(px)
-		if p.ds.fmt == FmtD32F {
+		if p.ds.fmt == isa.FmtD32F {
 			src := float32(z)
 			if !compare(p.depthFn, src, math.Float32frombits(old)) {
 				return
@@ -482,12 +483,12 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 	switch {
 	case p.fault:
 		c = warning
-	case p.ps == ProgPSVertexColor:
+	case p.ps == isa.ProgPSVertexColor:
 		t.interp(b1, b2, &a, 0, 4)
 		c = [4]float32{float32(a[0]), float32(a[1]), float32(a[2]), float32(a[3])}
-	case p.ps == ProgPSSolid:
+	case p.ps == isa.ProgPSSolid:
 		c = p.solid
-	case p.ps == ProgPSTexture:
+	case p.ps == isa.ProgPSTexture:
 		t.interp(b1, b2, &a, 4, 6)
 		c = p.tex.sample(&p.smp, a[4], a[5])
 	}
@@ -521,19 +522,19 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 // compare is the depth function fn applied to the incoming and stored depth.
 func compare[T float32 | uint32](fn uint32, src, dst T) bool {
 	switch fn {
-	case CmpLess:
+	case isa.CmpLess:
 		return src < dst
-	case CmpEqual:
+	case isa.CmpEqual:
 		return src == dst
-	case CmpLessEqual:
+	case isa.CmpLessEqual:
 		return src <= dst
-	case CmpGreater:
+	case isa.CmpGreater:
 		return src > dst
-	case CmpNotEqual:
+	case isa.CmpNotEqual:
 		return src != dst
-	case CmpGreaterEqual:
+	case isa.CmpGreaterEqual:
 		return src >= dst
-	case CmpAlways:
+	case isa.CmpAlways:
 		return true
 	}
 	return false
@@ -554,21 +555,21 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 		}
 		s, d := src[i], dst[i]
 		switch op {
-		case BlendOpMin:
+		case isa.BlendOpMin:
 			out[i] = min(s, d)
 			continue
-		case BlendOpMax:
+		case isa.BlendOpMax:
 			out[i] = max(s, d)
 			continue
 		}
 		s = float32(s * factor(sf, &src, dst, i))
 		d = float32(d * factor(df, &src, dst, i))
 		switch op {
-		case BlendOpAdd:
+		case isa.BlendOpAdd:
 			out[i] = s + d
-		case BlendOpSubtract:
+		case isa.BlendOpSubtract:
 			out[i] = s - d
-		case BlendOpRevSubtract:
+		case isa.BlendOpRevSubtract:
 			out[i] = d - s
 		}
 	}
@@ -577,23 +578,23 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 
 func factor(f uint32, src, dst *[4]float32, i int) float32 {
 	switch f {
-	case BlendOne:
+	case isa.BlendOne:
 		return 1
-	case BlendSrcColor:
+	case isa.BlendSrcColor:
 		return src[i]
-	case BlendInvSrcColor:
+	case isa.BlendInvSrcColor:
 		return 1 - src[i]
-	case BlendSrcAlpha:
+	case isa.BlendSrcAlpha:
 		return src[3]
-	case BlendInvSrcAlpha:
+	case isa.BlendInvSrcAlpha:
 		return 1 - src[3]
-	case BlendDestAlpha:
+	case isa.BlendDestAlpha:
 		return dst[3]
-	case BlendInvDestAlpha:
+	case isa.BlendInvDestAlpha:
 		return 1 - dst[3]
-	case BlendDestColor:
+	case isa.BlendDestColor:
 		return dst[i]
-	case BlendInvDestColor:
+	case isa.BlendInvDestColor:
 		return 1 - dst[i]
 	}
 	return 0

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"testing"
@@ -10,28 +11,28 @@ func TestDepth(t *testing.T) {
 	red, green := [4]float32{1, 0, 0, 1}, [4]float32{0, 1, 0, 1}
 	tests := []struct {
 		desc      string
-		fmt       Format
+		fmt       isa.Format
 		clear     float32
 		fn        uint32
 		write     bool
 		greenNear bool // green (z=0.3) drawn first, red (z=0.6) second
 		want      [4]byte
 	}{
-		{"less, near first", FmtD32F, 1, CmpLess, true, true, [4]byte{0, 255, 0, 255}},
-		{"less, far first", FmtD32F, 1, CmpLess, true, false, [4]byte{0, 255, 0, 255}},
-		{"less, D24S8", FmtD24S8, 1, CmpLess, true, true, [4]byte{0, 255, 0, 255}},
-		{"greater", FmtD32F, 0, CmpGreater, true, true, [4]byte{255, 0, 0, 255}},
-		{"greater, D24S8", FmtD24S8, 0, CmpGreater, true, true, [4]byte{255, 0, 0, 255}},
-		{"less without writes: both pass the clear", FmtD32F, 1, CmpLess, false, true, [4]byte{255, 0, 0, 255}},
-		{"never", FmtD24S8, 1, CmpNever, true, true, [4]byte{0, 0, 0, 0}},
-		{"always", FmtD32F, 1, CmpAlways, true, true, [4]byte{255, 0, 0, 255}},
-		{"equal to the clear: nothing", FmtD32F, 1, CmpEqual, true, true, [4]byte{0, 0, 0, 0}},
-		{"less-equal", FmtD24S8, 0.6, CmpLessEqual, true, false, [4]byte{0, 255, 0, 255}},
+		{"less, near first", isa.FmtD32F, 1, isa.CmpLess, true, true, [4]byte{0, 255, 0, 255}},
+		{"less, far first", isa.FmtD32F, 1, isa.CmpLess, true, false, [4]byte{0, 255, 0, 255}},
+		{"less, D24S8", isa.FmtD24S8, 1, isa.CmpLess, true, true, [4]byte{0, 255, 0, 255}},
+		{"greater", isa.FmtD32F, 0, isa.CmpGreater, true, true, [4]byte{255, 0, 0, 255}},
+		{"greater, D24S8", isa.FmtD24S8, 0, isa.CmpGreater, true, true, [4]byte{255, 0, 0, 255}},
+		{"less without writes: both pass the clear", isa.FmtD32F, 1, isa.CmpLess, false, true, [4]byte{255, 0, 0, 255}},
+		{"never", isa.FmtD24S8, 1, isa.CmpNever, true, true, [4]byte{0, 0, 0, 0}},
+		{"always", isa.FmtD32F, 1, isa.CmpAlways, true, true, [4]byte{255, 0, 0, 255}},
+		{"equal to the clear: nothing", isa.FmtD32F, 1, isa.CmpEqual, true, true, [4]byte{0, 0, 0, 0}},
+		{"less-equal", isa.FmtD24S8, 0.6, isa.CmpLessEqual, true, false, [4]byte{0, 255, 0, 255}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
-			rt := r.target(16, 16, FmtRGBA8)
+			rt := r.target(16, 16, isa.FmtRGBA8)
 			ds := r.target(16, 16, tc.fmt)
 			near := quadVerts(0, 0, 16, 16, 16, 16, green)
 			far := quadVerts(0, 0, 16, 16, 16, 16, red)
@@ -42,7 +43,7 @@ func TestDepth(t *testing.T) {
 			if !tc.greenNear {
 				vs = append(far, near...)
 			}
-			b := r.scene(rt, ProgPSVertexColor, vs)
+			b := r.scene(rt, isa.ProgPSVertexColor, vs)
 			rt.clear(b, [4]float32{})
 			b.Fill(ds.addr, 16*16*4, 0xAB000000) // stencil bits the depth clear keeps
 			b.ClearDS(ds.addr, 16, 16, 64, tc.fmt, tc.clear)
@@ -53,7 +54,7 @@ func TestDepth(t *testing.T) {
 			if got := r.px(rt, 5, 5); got != tc.want {
 				t.Errorf("pixel %v, want %v", got, tc.want)
 			}
-			if tc.fmt == FmtD24S8 {
+			if tc.fmt == isa.FmtD24S8 {
 				if got := r.px(ds, 5, 5)[3]; got != 0xAB {
 					t.Errorf("stencil %#x, want 0xab", got)
 				}
@@ -65,16 +66,16 @@ func TestDepth(t *testing.T) {
 func TestDepthValues(t *testing.T) {
 	// The depth written is the viewport-mapped z/w.
 	r := newRig(t)
-	rt := r.target(8, 8, FmtRGBA8)
-	ds := r.target(8, 8, FmtD32F)
+	rt := r.target(8, 8, isa.FmtRGBA8)
+	ds := r.target(8, 8, isa.FmtD32F)
 	vs := quadVerts(0, 0, 8, 8, 8, 8, white)
 	for i := range vs {
 		vs[i][2] = 0.5
 	}
-	b := r.scene(rt, ProgPSVertexColor, vs)
+	b := r.scene(rt, isa.ProgPSVertexColor, vs)
 	b.SetViewport(0, 0, 8, 8, 0.2, 0.6)
 	ds.setDS(b)
-	b.ClearDS(ds.addr, 8, 8, 32, FmtD32F, 1)
+	b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
 	b.Draw(6, 0)
 	r.mustExec(b)
 	got := math.Float32frombits(binary.LittleEndian.Uint32(r.mem(ds.addr+4*9, 4)))
@@ -94,45 +95,45 @@ func TestBlend(t *testing.T) {
 		mask                          uint32
 		want                          func(i int) float64 // channel i result
 	}{
-		{"alpha blend", BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, 0xF,
+		{"alpha blend", isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, 0xF,
 			func(i int) float64 {
 				if i == 3 {
 					return s(3)
 				}
 				return s(i)*s(3) + d(i)*(1-s(3))
 			}},
-		{"additive", BlendOne, BlendOne, BlendOpAdd, BlendOne, BlendOne, BlendOpAdd, 0xF,
+		{"additive", isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF,
 			func(i int) float64 { return s(i) + d(i) }},
-		{"subtract", BlendOne, BlendOne, BlendOpSubtract, BlendOne, BlendOne, BlendOpSubtract, 0xF,
+		{"subtract", isa.BlendOne, isa.BlendOne, isa.BlendOpSubtract, isa.BlendOne, isa.BlendOne, isa.BlendOpSubtract, 0xF,
 			func(i int) float64 { return s(i) - d(i) }},
-		{"reverse subtract", BlendOne, BlendOne, BlendOpRevSubtract, BlendOne, BlendOne, BlendOpRevSubtract, 0xF,
+		{"reverse subtract", isa.BlendOne, isa.BlendOne, isa.BlendOpRevSubtract, isa.BlendOne, isa.BlendOne, isa.BlendOpRevSubtract, 0xF,
 			func(i int) float64 { return d(i) - s(i) }},
-		{"min", BlendZero, BlendZero, BlendOpMin, BlendZero, BlendZero, BlendOpMin, 0xF,
+		{"min", isa.BlendZero, isa.BlendZero, isa.BlendOpMin, isa.BlendZero, isa.BlendZero, isa.BlendOpMin, 0xF,
 			func(i int) float64 { return min(s(i), d(i)) }},
-		{"max", BlendZero, BlendZero, BlendOpMax, BlendZero, BlendZero, BlendOpMax, 0xF,
+		{"max", isa.BlendZero, isa.BlendZero, isa.BlendOpMax, isa.BlendZero, isa.BlendZero, isa.BlendOpMax, 0xF,
 			func(i int) float64 { return max(s(i), d(i)) }},
-		{"modulate", BlendDestColor, BlendZero, BlendOpAdd, BlendInvDestAlpha, BlendDestAlpha, BlendOpAdd, 0xF,
+		{"modulate", isa.BlendDestColor, isa.BlendZero, isa.BlendOpAdd, isa.BlendInvDestAlpha, isa.BlendDestAlpha, isa.BlendOpAdd, 0xF,
 			func(i int) float64 {
 				if i == 3 {
 					return s(3)*(1-d(3)) + d(3)*d(3)
 				}
 				return s(i) * d(i)
 			}},
-		{"src colour and inverse dest colour", BlendSrcColor, BlendInvDestColor, BlendOpAdd, BlendInvSrcAlpha, BlendOne, BlendOpAdd, 0xF,
+		{"src colour and inverse dest colour", isa.BlendSrcColor, isa.BlendInvDestColor, isa.BlendOpAdd, isa.BlendInvSrcAlpha, isa.BlendOne, isa.BlendOpAdd, 0xF,
 			func(i int) float64 {
 				if i == 3 {
 					return s(3)*(1-s(3)) + d(3)
 				}
 				return s(i)*s(i) + d(i)*(1-d(i))
 			}},
-		{"inverse src colour, dest alpha", BlendInvSrcColor, BlendDestAlpha, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, 0xF,
+		{"inverse src colour, dest alpha", isa.BlendInvSrcColor, isa.BlendDestAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, 0xF,
 			func(i int) float64 {
 				if i == 3 {
 					return s(3)
 				}
 				return s(i)*(1-s(i)) + d(i)*d(3)
 			}},
-		{"write mask red and alpha", BlendOne, BlendZero, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, 0x9,
+		{"write mask red and alpha", isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, 0x9,
 			func(i int) float64 {
 				if i == 0 || i == 3 {
 					return s(i)
@@ -140,15 +141,15 @@ func TestBlend(t *testing.T) {
 				return d(i)
 			}},
 	}
-	for _, fm := range []Format{FmtRGBA8, FmtBGRA8} {
+	for _, fm := range []isa.Format{isa.FmtRGBA8, isa.FmtBGRA8} {
 		for _, tc := range tests {
 			t.Run(tc.desc, func(t *testing.T) {
 				r := newRig(t)
 				rt := r.target(4, 4, fm)
-				b := r.scene(rt, ProgPSSolid, quadVerts(0, 0, 4, 4, 4, 4, white))
+				b := r.scene(rt, isa.ProgPSSolid, quadVerts(0, 0, 4, 4, 4, 4, white))
 				rgba := [4]float32{float32(d(0)), float32(d(1)), float32(d(2)), float32(d(3))}
 				rt.clear(b, rgba)
-				b.SetCB(StagePS, 0, r.buffer(f32bytes(src[:]...)), 16)
+				b.SetCB(isa.StagePS, 0, r.buffer(f32bytes(src[:]...)), 16)
 				b.SetBlend(true, tc.src, tc.dst, tc.op, tc.srcA, tc.dstA, tc.opA, tc.mask)
 				b.Draw(6, 0)
 				r.mustExec(b)
@@ -169,7 +170,7 @@ func TestBlend(t *testing.T) {
 
 func TestSampling(t *testing.T) {
 	// A 4x2 RGBA8 texture: texel (i, j) has red 10*i, green 100*j.
-	tex := surface{mem: make([]byte, 4*4*2), w: 4, h: 2, pitch: 16, fmt: FmtRGBA8}
+	tex := surface{mem: make([]byte, 4*4*2), w: 4, h: 2, pitch: 16, fmt: isa.FmtRGBA8}
 	for j := 0; j < 2; j++ {
 		for i := 0; i < 4; i++ {
 			copy(tex.mem[j*16+4*i:], []byte{byte(10 * i), byte(100 * j), 7, 255})
@@ -184,22 +185,22 @@ func TestSampling(t *testing.T) {
 		u, v float64
 		r, g float32 // expected red and green
 	}{
-		{"point, texel 0", smp(FilterPoint, AddrWrap), 0.1, 0.1, red(0), 0},
-		{"point, texel 1 row 1", smp(FilterPoint, AddrWrap), 0.3, 0.6, red(1), 100.0 / 255},
-		{"point, on a texel edge", smp(FilterPoint, AddrWrap), 0.5, 0.5, red(2), 100.0 / 255},
-		{"point, wrap", smp(FilterPoint, AddrWrap), 1.1, -0.4, red(0), 100.0 / 255},
-		{"point, clamp", smp(FilterPoint, AddrClamp), 1.5, -3, red(3), 0},
-		{"point, mirror", smp(FilterPoint, AddrMirror), 1.1, 0.1, red(3), 0},
-		{"point, mirror twice", smp(FilterPoint, AddrMirror), -0.1, 0.1, red(0), 0},
-		{"point, border", smp(FilterPoint, AddrBorder), 1.1, 0.1, 0.25, 0.5},
-		{"linear, texel centre", smp(FilterLinear, AddrWrap), 0.375, 0.25, red(1), 0},
-		{"linear, between texels", smp(FilterLinear, AddrClamp), 0.25, 0.25, red(0.5), 0},
-		{"linear, a quarter of the way", smp(FilterLinear, AddrClamp), 0.125 + 0.0625, 0.25, red(0.25), 0},
-		{"linear, between rows", smp(FilterLinear, AddrClamp), 0.125, 0.5, red(0), 50.0 / 255},
-		{"linear, wrap at the edge", smp(FilterLinear, AddrWrap), 0, 0.25, red(1.5), 0},
-		{"linear, clamp at the edge", smp(FilterLinear, AddrClamp), 0, 0.25, red(0), 0},
-		{"linear, border at the edge", smp(FilterLinear, AddrBorder), 0, 0.25, 0.125, 0.25},
-		{"NaN coordinates", smp(FilterLinear, AddrWrap), math.NaN(), math.Inf(1), red(0), 0},
+		{"point, texel 0", smp(isa.FilterPoint, isa.AddrWrap), 0.1, 0.1, red(0), 0},
+		{"point, texel 1 row 1", smp(isa.FilterPoint, isa.AddrWrap), 0.3, 0.6, red(1), 100.0 / 255},
+		{"point, on a texel edge", smp(isa.FilterPoint, isa.AddrWrap), 0.5, 0.5, red(2), 100.0 / 255},
+		{"point, wrap", smp(isa.FilterPoint, isa.AddrWrap), 1.1, -0.4, red(0), 100.0 / 255},
+		{"point, clamp", smp(isa.FilterPoint, isa.AddrClamp), 1.5, -3, red(3), 0},
+		{"point, mirror", smp(isa.FilterPoint, isa.AddrMirror), 1.1, 0.1, red(3), 0},
+		{"point, mirror twice", smp(isa.FilterPoint, isa.AddrMirror), -0.1, 0.1, red(0), 0},
+		{"point, border", smp(isa.FilterPoint, isa.AddrBorder), 1.1, 0.1, 0.25, 0.5},
+		{"linear, texel centre", smp(isa.FilterLinear, isa.AddrWrap), 0.375, 0.25, red(1), 0},
+		{"linear, between texels", smp(isa.FilterLinear, isa.AddrClamp), 0.25, 0.25, red(0.5), 0},
+		{"linear, a quarter of the way", smp(isa.FilterLinear, isa.AddrClamp), 0.125 + 0.0625, 0.25, red(0.25), 0},
+		{"linear, between rows", smp(isa.FilterLinear, isa.AddrClamp), 0.125, 0.5, red(0), 50.0 / 255},
+		{"linear, wrap at the edge", smp(isa.FilterLinear, isa.AddrWrap), 0, 0.25, red(1.5), 0},
+		{"linear, clamp at the edge", smp(isa.FilterLinear, isa.AddrClamp), 0, 0.25, red(0), 0},
+		{"linear, border at the edge", smp(isa.FilterLinear, isa.AddrBorder), 0, 0.25, 0.125, 0.25},
+		{"NaN coordinates", smp(isa.FilterLinear, isa.AddrWrap), math.NaN(), math.Inf(1), red(0), 0},
 	}
 	for _, tc := range tests {
 		c := tex.sample(&tc.s, tc.u, tc.v)
@@ -209,11 +210,11 @@ func TestSampling(t *testing.T) {
 	}
 
 	// Other formats, and no texture.
-	bgra := surface{mem: []byte{1, 2, 3, 4}, w: 1, h: 1, pitch: 4, fmt: FmtBGRA8}
+	bgra := surface{mem: []byte{1, 2, 3, 4}, w: 1, h: 1, pitch: 4, fmt: isa.FmtBGRA8}
 	if c := bgra.sample(&tests[0].s, 0.5, 0.5); c != [4]float32{3.0 / 255, 2.0 / 255, 1.0 / 255, 4.0 / 255} {
 		t.Errorf("BGRA8 sample %v", c)
 	}
-	r32 := surface{mem: f32bytes(0.75), w: 1, h: 1, pitch: 4, fmt: FmtR32F}
+	r32 := surface{mem: f32bytes(0.75), w: 1, h: 1, pitch: 4, fmt: isa.FmtR32F}
 	if c := r32.sample(&tests[0].s, 0.5, 0.5); c != [4]float32{0.75, 0, 0, 1} {
 		t.Errorf("R32F sample %v", c)
 	}
@@ -227,7 +228,7 @@ func TestTexturedQuad(t *testing.T) {
 	// A 4x4 texture point-sampled over a 16x16 target: each texel is a 4x4
 	// block of pixels.
 	r := newRig(t)
-	rt := r.target(16, 16, FmtRGBA8)
+	rt := r.target(16, 16, isa.FmtRGBA8)
 	var texels []byte
 	for i := 0; i < 16; i++ {
 		texels = append(texels, byte(16*i), byte(255-16*i), byte(i), 255)
@@ -238,9 +239,9 @@ func TestTexturedQuad(t *testing.T) {
 	for i := range vs {
 		vs[i][7], vs[i][8] = uv[i][0], uv[i][1]
 	}
-	b := r.scene(rt, ProgPSTexture, vs)
-	b.SetTex(0, tex, 4, 4, 16, FmtRGBA8)
-	b.SetSampler(0, FilterPoint, AddrClamp, AddrClamp, 0)
+	b := r.scene(rt, isa.ProgPSTexture, vs)
+	b.SetTex(0, tex, 4, 4, 16, isa.FmtRGBA8)
+	b.SetSampler(0, isa.FilterPoint, isa.AddrClamp, isa.AddrClamp, 0)
 	b.Draw(6, 0)
 	r.mustExec(b)
 	for y := 0; y < 16; y++ {
@@ -257,22 +258,22 @@ func TestFaultingDraws(t *testing.T) {
 	magenta := [4]byte{255, 0, 255, 255}
 	blue := [4]float32{0, 0, 1, 1}
 	r := newRig(t)
-	rt := r.target(16, 16, FmtRGBA8)
+	rt := r.target(16, 16, isa.FmtRGBA8)
 	draw := func(ps uint32) []Fault {
 		b := r.scene(rt, ps, quadVerts(0, 0, 16, 16, 16, 16, blue))
 		rt.clear(b, [4]float32{})
-		b.SetBlend(true, BlendZero, BlendOne, BlendOpAdd, BlendZero, BlendOne, BlendOpAdd, 0x1) // ignored by a fault
+		b.SetBlend(true, isa.BlendZero, isa.BlendOne, isa.BlendOpAdd, isa.BlendZero, isa.BlendOne, isa.BlendOpAdd, 0x1) // ignored by a fault
 		b.Draw(6, 0)
 		return r.exec(b)
 	}
-	if fs := draw(ProgPSFault); !hasFault(fs, "faulted") || r.px(rt, 3, 3) != magenta {
+	if fs := draw(isa.ProgPSFault); !hasFault(fs, "faulted") || r.px(rt, 3, 3) != magenta {
 		t.Errorf("ps_fault: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
 	r.g.InjectFault()
-	if fs := draw(ProgPSVertexColor); !hasFault(fs, "injected") || r.px(rt, 3, 3) != magenta {
+	if fs := draw(isa.ProgPSVertexColor); !hasFault(fs, "injected") || r.px(rt, 3, 3) != magenta {
 		t.Errorf("injected: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
-	if fs := draw(ProgPSVertexColor); len(fs) != 0 || r.px(rt, 3, 3) == magenta {
+	if fs := draw(isa.ProgPSVertexColor); len(fs) != 0 || r.px(rt, 3, 3) == magenta {
 		t.Errorf("the fault outlived its draw: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
 	if f := r.g.Faults(); len(f) != 2 || f[0].DMA != 1 || f[0].Packet != 8 {
@@ -284,17 +285,17 @@ func TestDepthOnly(t *testing.T) {
 	// No render target: a depth-only pass, with and without the depth test.
 	for _, test := range []bool{true, false} {
 		r := newRig(t)
-		ds := r.target(8, 8, FmtD32F)
+		ds := r.target(8, 8, isa.FmtD32F)
 		vs := quadVerts(0, 0, 8, 8, 8, 8, white)
 		for i := range vs {
 			vs[i][2] = 0.25
 		}
-		b := &Builder{}
+		b := &isa.Builder{}
 		ds.setDS(b)
-		b.ClearDS(ds.addr, 8, 8, 32, FmtD32F, 1)
-		b.SetShader(StageVS, ProgVSPassthrough)
-		b.SetShader(StagePS, ProgPSVertexColor)
-		b.SetDepth(test, true, CmpLess)
+		b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
+		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+		b.SetDepth(test, true, isa.CmpLess)
 		r.useVerts(b, vs)
 		b.Draw(6, 0)
 		r.mustExec(b)

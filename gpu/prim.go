@@ -1,5 +1,7 @@
 package gpu
 
+import "d3dsim/gpu/isa"
+
 // Points and lines (aliased, one pixel wide; never culled).
 //
 // A point is the 1x1 pixel square centred on its vertex, rasterized as two
@@ -30,10 +32,10 @@ func (ex *executor) point(v *cvert) {
 	q[1].x, q[1].y = c.x+h, c.y-h // top right
 	q[2].x, q[2].y = c.x-h, c.y+h // bottom left
 	q[3].x, q[3].y = c.x+h, c.y+h // bottom right
-	if d.tri.setup(&q[0], &q[1], &q[2], CullNone, false, &d.pipe) {
+	if d.tri.setup(&q[0], &q[1], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
-	if d.tri.setup(&q[1], &q[3], &q[2], CullNone, false, &d.pipe) {
+	if d.tri.setup(&q[1], &q[3], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
 }

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"math"
 	"testing"
 )
@@ -19,14 +20,14 @@ func TestPoints(t *testing.T) {
 		{5, 40, -1, -1},
 	}
 	r := newRig(t)
-	rt := r.target(w, h, FmtRGBA8)
+	rt := r.target(w, h, isa.FmtRGBA8)
 	var vs []vtx
 	for _, p := range points {
 		vs = append(vs, pxv(p.x, p.y, w, h, white))
 	}
-	b := r.scene(rt, ProgPSSolid, vs)
+	b := r.scene(rt, isa.ProgPSSolid, vs)
 	r.counter(b)
-	b.SetTopology(TopoPointList)
+	b.SetTopology(isa.TopoPointList)
 	b.Draw(uint32(len(vs)), 0)
 	r.mustExec(b)
 	want := make([]byte, w*h)
@@ -54,30 +55,30 @@ func TestLines(t *testing.T) {
 		want  func(x, y int) bool
 		total int
 	}{
-		{"horizontal", TopoLineList, []pt{{2.5, 5.5}, {12.5, 5.5}},
+		{"horizontal", isa.TopoLineList, []pt{{2.5, 5.5}, {12.5, 5.5}},
 			func(x, y int) bool { return y == 5 && x >= 2 && x < 12 }, 10},
-		{"diagonal", TopoLineList, []pt{{0, 0}, {16, 16}},
+		{"diagonal", isa.TopoLineList, []pt{{0, 0}, {16, 16}},
 			func(x, y int) bool { return x == y }, 16},
-		{"steep, going up", TopoLineList, []pt{{4.5, 14.5}, {6.5, 1.5}},
+		{"steep, going up", isa.TopoLineList, []pt{{4.5, 14.5}, {6.5, 1.5}},
 			func(x, y int) bool { return y >= 2 && y <= 14 && x == int(4.5+float64(14-y)*2/13) }, 13},
-		{"closed square as a strip: each pixel once", TopoLineStrip, []pt{{2.5, 2.5}, {12.5, 2.5}, {12.5, 12.5}, {2.5, 12.5}, {2.5, 2.5}},
+		{"closed square as a strip: each pixel once", isa.TopoLineStrip, []pt{{2.5, 2.5}, {12.5, 2.5}, {12.5, 12.5}, {2.5, 12.5}, {2.5, 2.5}},
 			func(x, y int) bool {
 				return (y == 2 || y == 12) && x >= 2 && x <= 12 || (x == 2 || x == 12) && y >= 2 && y <= 12
 			}, 40},
-		{"clipped at the viewport", TopoLineList, []pt{{-100, 8.5}, {8.5, 8.5}},
+		{"clipped at the viewport", isa.TopoLineList, []pt{{-100, 8.5}, {8.5, 8.5}},
 			func(x, y int) bool { return y == 8 && x < 8 }, 8},
-		{"outside", TopoLineList, []pt{{-100, 8.5}, {-1, 8.5}},
+		{"outside", isa.TopoLineList, []pt{{-100, 8.5}, {-1, 8.5}},
 			func(x, y int) bool { return false }, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
-			rt := r.target(w, h, FmtRGBA8)
+			rt := r.target(w, h, isa.FmtRGBA8)
 			var vs []vtx
 			for _, p := range tc.pts {
 				vs = append(vs, pxv(p[0], p[1], w, h, white))
 			}
-			b := r.scene(rt, ProgPSSolid, vs)
+			b := r.scene(rt, isa.ProgPSSolid, vs)
 			r.counter(b)
 			b.SetTopology(tc.topo)
 			b.Draw(uint32(len(vs)), 0)
@@ -99,9 +100,9 @@ func TestLines(t *testing.T) {
 	}
 	// Colour along a line is interpolated.
 	r := newRig(t)
-	rt := r.target(w, h, FmtRGBA8)
-	b := r.scene(rt, ProgPSVertexColor, []vtx{pxv(0, 0.5, w, h, [4]float32{1, 0, 0, 1}), pxv(16, 0.5, w, h, [4]float32{0, 1, 0, 1})})
-	b.SetTopology(TopoLineList)
+	rt := r.target(w, h, isa.FmtRGBA8)
+	b := r.scene(rt, isa.ProgPSVertexColor, []vtx{pxv(0, 0.5, w, h, [4]float32{1, 0, 0, 1}), pxv(16, 0.5, w, h, [4]float32{0, 1, 0, 1})})
+	b.SetTopology(isa.TopoLineList)
 	b.Draw(2, 0)
 	r.mustExec(b)
 	for x := 0; x < w; x++ {

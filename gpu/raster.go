@@ -1,5 +1,7 @@
 package gpu
 
+import "d3dsim/gpu/isa"
+
 // The rasterizer: fixed-point edge functions with 8 bits of subpixel
 // precision, pixel centres at +0.5, D3D's top-left fill rule, walked in 8x8
 // blocks that are rejected or accepted whole when an edge allows it.
@@ -76,7 +78,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 		return false
 	}
 	front := (area > 0) != frontCCW
-	if (cull == CullBack && !front) || (cull == CullFront && front) {
+	if (cull == isa.CullBack && !front) || (cull == isa.CullFront && front) {
 		return false
 	}
 	if area < 0 {

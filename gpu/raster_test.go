@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"bytes"
+	"d3dsim/gpu/isa"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -59,26 +60,26 @@ const (
 )
 
 // testPipe is a pipeline writing to a fresh w x h RGBA8 surface.
-func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, FmtRGBA8, 0, 4*w) }
+func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, isa.FmtRGBA8, 0, 4*w) }
 
 // testPipeOf is a pipeline writing to a fresh w x h surface of format fm
 // that starts off bytes into its memory, rows pitch bytes apart (an odd off
 // or pitch makes pixel words unaligned).
-func testPipeOf(w, h int, ps uint32, fm Format, off, pitch int) *pipe {
+func testPipeOf(w, h int, ps uint32, fm isa.Format, off, pitch int) *pipe {
 	mem := make([]byte, off+pitch*h)[off:]
 	p := &pipe{sx0: 0, sy0: 0, sx1: w, sy1: h,
 		rt: surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}, color: true, ps: ps, cols: new(colTerms)}
 	switch ps {
-	case ProgPSVertexColor:
+	case isa.ProgPSVertexColor:
 		p.fast, p.lo, p.hi = true, 0, 4
 	case psOpaque: // one colour, no blending
-		p.ps, p.fast, p.solid = ProgPSSolid, true, [4]float32{0.2, 0.4, 0.6, 0.8}
+		p.ps, p.fast, p.solid = isa.ProgPSSolid, true, [4]float32{0.2, 0.4, 0.6, 0.8}
 	case psFaulting: // the warning colour
-		p.ps, p.fast, p.fault = ProgPSFault, true, true
-	case ProgPSSolid:
+		p.ps, p.fast, p.fault = isa.ProgPSFault, true, true
+	case isa.ProgPSSolid:
 		// A counter: every write adds one to red.
 		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
-		p.blend = blendState{enable: true, src: BlendOne, dst: BlendOne, op: BlendOpAdd, srcA: BlendOne, dstA: BlendOne, opA: BlendOpAdd, mask: 0xF}
+		p.blend = blendState{enable: true, src: isa.BlendOne, dst: isa.BlendOne, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendOne, opA: isa.BlendOpAdd, mask: 0xF}
 	}
 	p.chooseSpan()
 	return p
@@ -149,17 +150,17 @@ func TestRasterMatchesReference(t *testing.T) {
 func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	targets := []struct {
-		fm          Format
+		fm          isa.Format
 		off, pitch  int
 		description string
 	}{
-		{FmtRGBA8, 0, 4 * w, "RGBA8"},
-		{FmtBGRA8, 0, 4*w + 8, "BGRA8, padded rows"},
-		{FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
+		{isa.FmtRGBA8, 0, 4 * w, "RGBA8"},
+		{isa.FmtBGRA8, 0, 4*w + 8, "BGRA8, padded rows"},
+		{isa.FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
 	}
-	for _, ps := range []uint32{ProgPSVertexColor, ProgPSSolid, psOpaque, psFaulting} {
+	for _, ps := range []uint32{isa.ProgPSVertexColor, isa.ProgPSSolid, psOpaque, psFaulting} {
 		n := nColor
-		if ps != ProgPSVertexColor {
+		if ps != isa.ProgPSVertexColor {
 			n = nColor / 3
 		}
 		for i := 0; i < n; i++ {
@@ -208,8 +209,8 @@ func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 				ref.sx0, ref.sy0, ref.sx1, ref.sy1 = fast.sx0, fast.sy0, fast.sx1, fast.sy1
 			}
 			var tf, tr tri
-			okf := tf.setup(&v0, &v1, &v2, CullNone, false, fast)
-			okr := tr.setup(&v0, &v1, &v2, CullNone, false, ref)
+			okf := tf.setup(&v0, &v1, &v2, isa.CullNone, false, fast)
+			okr := tr.setup(&v0, &v1, &v2, isa.CullNone, false, ref)
 			if okf {
 				tf.raster(fast)
 			}
@@ -259,14 +260,14 @@ func diffImages(a, b []byte, w, h int) string {
 // of writes per pixel.
 func coverCount(t *testing.T, w, h int, tris [][3][2]float32) []int {
 	r := newRig(t)
-	rt := r.target(w, h, FmtRGBA8)
+	rt := r.target(w, h, isa.FmtRGBA8)
 	var vs []vtx
 	for _, tr := range tris {
 		for _, p := range tr {
 			vs = append(vs, pxv(p[0], p[1], w, h, [4]float32{}))
 		}
 	}
-	b := r.scene(rt, ProgPSSolid, vs)
+	b := r.scene(rt, isa.ProgPSSolid, vs)
 	rt.clear(b, [4]float32{})
 	r.counter(b)
 	b.Draw(uint32(len(vs)), 0)

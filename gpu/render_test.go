@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 	"testing"
@@ -36,25 +37,25 @@ func TestCulling(t *testing.T) {
 		frontCCW bool
 		drawn    bool
 	}{
-		{"cw, cull back (D3D default): front, drawn", cw, CullBack, false, true},
-		{"ccw, cull back: back, culled", ccw, CullBack, false, false},
-		{"cw, cull front: culled", cw, CullFront, false, false},
-		{"ccw, cull front: drawn", ccw, CullFront, false, true},
-		{"cw, cull none", cw, CullNone, false, true},
-		{"ccw, cull none", ccw, CullNone, false, true},
-		{"cw, frontCCW, cull back: culled", cw, CullBack, true, false},
-		{"ccw, frontCCW, cull back: drawn", ccw, CullBack, true, true},
-		{"cw, frontCCW, cull front: drawn", cw, CullFront, true, true},
+		{"cw, cull back (D3D default): front, drawn", cw, isa.CullBack, false, true},
+		{"ccw, cull back: back, culled", ccw, isa.CullBack, false, false},
+		{"cw, cull front: culled", cw, isa.CullFront, false, false},
+		{"ccw, cull front: drawn", ccw, isa.CullFront, false, true},
+		{"cw, cull none", cw, isa.CullNone, false, true},
+		{"ccw, cull none", ccw, isa.CullNone, false, true},
+		{"cw, frontCCW, cull back: culled", cw, isa.CullBack, true, false},
+		{"ccw, frontCCW, cull back: drawn", ccw, isa.CullBack, true, true},
+		{"cw, frontCCW, cull front: drawn", cw, isa.CullFront, true, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
-			rt := r.target(64, 64, FmtRGBA8)
+			rt := r.target(64, 64, isa.FmtRGBA8)
 			var vs []vtx
 			for _, p := range tc.tri {
 				vs = append(vs, pxv(p[0], p[1], 64, 64, white))
 			}
-			b := r.scene(rt, ProgPSVertexColor, vs)
+			b := r.scene(rt, isa.ProgPSVertexColor, vs)
 			b.SetRaster(tc.cull, tc.frontCCW, true)
 			b.Draw(3, 0)
 			r.mustExec(b)
@@ -65,12 +66,12 @@ func TestCulling(t *testing.T) {
 	}
 	// The default state culls back faces with clockwise front.
 	r := newRig(t)
-	rt := r.target(64, 64, FmtRGBA8)
+	rt := r.target(64, 64, isa.FmtRGBA8)
 	data := vbytes(pxv(8, 8, 64, 64, white), pxv(8, 56, 64, 64, white), pxv(56, 8, 64, 64, white))
-	b := &Builder{}
+	b := &isa.Builder{}
 	rt.set(b)
-	b.SetShader(StageVS, ProgVSPassthrough)
-	b.SetShader(StagePS, ProgPSVertexColor)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
 	b.Draw(3, 0)
 	r.mustExec(b)
@@ -81,16 +82,16 @@ func TestCulling(t *testing.T) {
 
 func TestTriangleStrip(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(32, 32, FmtRGBA8)
+	rt := r.target(32, 32, isa.FmtRGBA8)
 	// Two separate quads as strips in one indexed draw, cut by 0xFFFF.
 	var vs []vtx
 	for _, p := range [][2]float32{{0, 0}, {16, 0}, {0, 32}, {16, 32}, {16, 0}, {32, 0}, {16, 32}, {32, 32}} {
 		vs = append(vs, pxv(p[0], p[1], 32, 32, white))
 	}
-	b := r.scene(rt, ProgPSSolid, vs)
+	b := r.scene(rt, isa.ProgPSSolid, vs)
 	r.counter(b)
-	b.SetRaster(CullBack, false, true) // both triangles of a strip are front-facing
-	b.SetTopology(TopoTriangleStrip)
+	b.SetRaster(isa.CullBack, false, true) // both triangles of a strip are front-facing
+	b.SetTopology(isa.TopoTriangleStrip)
 	idx := []uint16{0, 1, 2, 3, 0xFFFF, 4, 5, 6, 7}
 	var ibytes []byte
 	for _, i := range idx {
@@ -118,8 +119,8 @@ func TestIndexedDraw(t *testing.T) {
 	plain := []vtx{quad[2], quad[3], quad[4], quad[3], quad[5], quad[4]}
 	idx := []uint32{0, 1, 2, 1, 3, 2}
 	r := newRig(t)
-	ref := r.target(32, 32, FmtRGBA8)
-	b := r.scene(ref, ProgPSVertexColor, plain)
+	ref := r.target(32, 32, isa.FmtRGBA8)
+	b := r.scene(ref, isa.ProgPSVertexColor, plain)
 	b.Draw(6, 0)
 	r.mustExec(b)
 	want := r.rgba(ref)
@@ -139,7 +140,7 @@ func TestIndexedDraw(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			rt := r.target(32, 32, FmtRGBA8)
+			rt := r.target(32, 32, isa.FmtRGBA8)
 			var ib []byte = make([]byte, tc.offset)
 			add := uint32(2 - tc.base)
 			for i := 0; i < tc.prefixIdx; i++ {
@@ -152,7 +153,7 @@ func TestIndexedDraw(t *testing.T) {
 					ib = binary.LittleEndian.AppendUint32(ib, i+add)
 				}
 			}
-			b := r.scene(rt, ProgPSVertexColor, quad)
+			b := r.scene(rt, isa.ProgPSVertexColor, quad)
 			b.SetIB(r.buffer(ib), uint32(len(ib)), uint32(tc.size), uint32(tc.offset))
 			b.DrawIndexed(6, tc.start, tc.base)
 			r.mustExec(b)
@@ -204,10 +205,10 @@ func TestClipping(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
-			rt := r.target(w, h, FmtRGBA8)
-			b := r.scene(rt, ProgPSSolid, tc.vs)
+			rt := r.target(w, h, isa.FmtRGBA8)
+			b := r.scene(rt, isa.ProgPSSolid, tc.vs)
 			r.counter(b)
-			b.SetRaster(CullNone, false, tc.depthClip)
+			b.SetRaster(isa.CullNone, false, tc.depthClip)
 			b.Draw(uint32(len(tc.vs)), 0)
 			r.mustExec(b)
 			for y := 0; y < h; y++ {
@@ -222,18 +223,18 @@ func TestClipping(t *testing.T) {
 }
 
 // transform sets the VS transform program with matrix m.
-func (r *rig) transform(b *Builder, m [16]float32) {
+func (r *rig) transform(b *isa.Builder, m [16]float32) {
 	cb := r.buffer(f32bytes(m[:]...))
-	b.SetCB(StageVS, 0, cb, 64)
-	b.SetShader(StageVS, ProgVSTransform)
+	b.SetCB(isa.StageVS, 0, cb, 64)
+	b.SetShader(isa.StageVS, isa.ProgVSTransform)
 }
 
 func TestBehindTheCamera(t *testing.T) {
 	// w = z: a triangle with one vertex behind the eye. Its visible part
 	// flares out to the top of the screen and never goes below y/w = -0.5.
 	r := newRig(t)
-	rt := r.target(32, 32, FmtRGBA8)
-	b := r.scene(rt, ProgPSSolid, []vtx{{-1, -1, 2}, {1, -1, 2}, {0, 1, -1}})
+	rt := r.target(32, 32, isa.FmtRGBA8)
+	b := r.scene(rt, isa.ProgPSSolid, []vtx{{-1, -1, 2}, {1, -1, 2}, {0, 1, -1}})
 	r.counter(b)
 	r.transform(b, [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0})
 	b.Draw(3, 0)
@@ -254,8 +255,8 @@ func TestVSTransform(t *testing.T) {
 	// Scale by 0.5 and translate by (0.5, 0): the full-screen quad lands on
 	// ndc x 0..1, y -0.5..0.5 = pixels 16..31 x 8..23 of 32x32.
 	r := newRig(t)
-	rt := r.target(32, 32, FmtRGBA8)
-	b := r.scene(rt, ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
+	rt := r.target(32, 32, isa.FmtRGBA8)
+	b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
 	r.transform(b, [16]float32{0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0.5, 0, 0, 1})
 	b.Draw(6, 0)
 	r.mustExec(b)
@@ -274,10 +275,10 @@ func TestPerspectiveCorrect(t *testing.T) {
 	// going 0 -> 1 from left to right. Along it, x/w = (-1+2t)/(1+2t).
 	const w = 64
 	r := newRig(t)
-	rt := r.target(w, 16, FmtRGBA8)
+	rt := r.target(w, 16, isa.FmtRGBA8)
 	l0, l1 := vtx{-1, 1, 1, 0, 0, 0, 1}, vtx{-1, -1, 1, 0, 0, 0, 1}
 	r0, r1 := vtx{1, 3, 3, 1, 0, 0, 1}, vtx{1, -3, 3, 1, 0, 0, 1}
-	b := r.scene(rt, ProgPSVertexColor, []vtx{l0, r0, l1, r0, r1, l1})
+	b := r.scene(rt, isa.ProgPSVertexColor, []vtx{l0, r0, l1, r0, r1, l1})
 	r.transform(b, [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 1, 0, 0, 0, 0})
 	b.Draw(6, 0)
 	r.mustExec(b)
@@ -295,9 +296,9 @@ func TestPerspectiveCorrect(t *testing.T) {
 func TestViewportAndScissor(t *testing.T) {
 	// A full-screen quad into a viewport at (4, 2) of 8x6: only those pixels.
 	r := newRig(t)
-	rt := r.target(16, 16, FmtRGBA8)
+	rt := r.target(16, 16, isa.FmtRGBA8)
 	vs := []vtx{{-1, 1, 0, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1, 1}, {-1, -1, 0, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1, 1}, {1, -1, 0, 1, 1, 1, 1}, {-1, -1, 0, 1, 1, 1, 1}}
-	b := r.scene(rt, ProgPSSolid, vs)
+	b := r.scene(rt, isa.ProgPSSolid, vs)
 	r.counter(b)
 	b.SetViewport(4, 2, 8, 6, 0, 1)
 	b.Draw(6, 0)
@@ -317,10 +318,10 @@ func TestViewportAndScissor(t *testing.T) {
 
 func TestStateDoesNotCarryOver(t *testing.T) {
 	r := newRig(t)
-	rt := r.target(8, 8, FmtRGBA8)
-	b := r.scene(rt, ProgPSVertexColor, quadVerts(0, 0, 8, 8, 8, 8, white))
+	rt := r.target(8, 8, isa.FmtRGBA8)
+	b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 8, 8, 8, 8, white))
 	r.mustExec(b)
-	b = &Builder{}
+	b = &isa.Builder{}
 	b.Draw(6, 0) // no RT, no VS, no VB: this buffer starts from scratch
 	if fs := r.exec(b); !hasFault(fs, "no vertex program") {
 		t.Errorf("faults %v", fs)

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 )
@@ -14,7 +15,7 @@ func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
 	if !s.bound() {
 		return [4]float32{}
 	}
-	if sm.filter == FilterPoint {
+	if sm.filter == isa.FilterPoint {
 		x, _ := texel(u * float64(s.w))
 		y, _ := texel(v * float64(s.h))
 		return s.fetch(sm, x, y)
@@ -50,12 +51,12 @@ func texel(c float64) (int, float32) {
 // texels; ok is false for a border texel.
 func address(mode uint32, i, n int) (int, bool) {
 	switch mode {
-	case AddrWrap:
+	case isa.AddrWrap:
 		i %= n
 		if i < 0 {
 			i += n
 		}
-	case AddrMirror:
+	case isa.AddrMirror:
 		i %= 2 * n
 		if i < 0 {
 			i += 2 * n
@@ -63,7 +64,7 @@ func address(mode uint32, i, n int) (int, bool) {
 		if i >= n {
 			i = 2*n - 1 - i
 		}
-	case AddrClamp:
+	case isa.AddrClamp:
 		i = min(max(i, 0), n-1)
 	default: // border
 		if i < 0 || i >= n {
@@ -83,9 +84,9 @@ func (s *surface) fetch(sm *sampler, x, y int) [4]float32 {
 	o := y*s.pitch + 4*x
 	px := s.mem[o : o+4 : o+4]
 	switch s.fmt {
-	case FmtRGBA8:
+	case isa.FmtRGBA8:
 		return [4]float32{float32(px[0]) / 255, float32(px[1]) / 255, float32(px[2]) / 255, float32(px[3]) / 255}
-	case FmtBGRA8:
+	case isa.FmtBGRA8:
 		return [4]float32{float32(px[2]) / 255, float32(px[1]) / 255, float32(px[0]) / 255, float32(px[3]) / 255}
 	}
 	return [4]float32{math.Float32frombits(binary.LittleEndian.Uint32(px)), 0, 0, 1}

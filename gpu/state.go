@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
 )
@@ -15,7 +16,7 @@ const (
 	numCB           = 16      // constant buffer slots per stage
 	numTex          = 16      // texture slots
 	numSamplers     = 16      // sampler slots
-	vertexBytes     = 36      // the built-in vertex: xyz rgba uv, float32
+	vertexBytes     = isa.VertexBytes
 )
 
 // surface is a resolved 2D surface: its bytes in memory and layout.
@@ -23,7 +24,7 @@ type surface struct {
 	mem   []byte
 	w, h  int
 	pitch int
-	fmt   Format
+	fmt   isa.Format
 }
 
 func (s *surface) bound() bool { return s.w > 0 }
@@ -87,23 +88,23 @@ type state struct {
 // render target until SET_VIEWPORT.
 func (s *state) reset() {
 	*s = state{
-		cull:      CullBack,
+		cull:      isa.CullBack,
 		depthClip: true,
-		blend:     blendState{src: BlendOne, dst: BlendZero, op: BlendOpAdd, srcA: BlendOne, dstA: BlendZero, opA: BlendOpAdd, mask: 0xF},
-		depth:     depthState{enable: true, write: true, fn: CmpLess},
-		topo:      TopoTriangleList,
+		blend:     blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF},
+		depth:     depthState{enable: true, write: true, fn: isa.CmpLess},
+		topo:      isa.TopoTriangleList,
 	}
 	for i := range s.smp {
-		s.smp[i] = sampler{filter: FilterLinear, u: AddrClamp, v: AddrClamp, border: [4]float32{1, 1, 1, 1}}
+		s.smp[i] = sampler{filter: isa.FilterLinear, u: isa.AddrClamp, v: isa.AddrClamp, border: [4]float32{1, 1, 1, 1}}
 	}
 }
 
 // surface resolves the addr(2) w h pitch fmt fields at a[i:] of p; the format
 // must be one of allowed.
-func (ex *executor) surface(p Packet, i int, what string, allowed ...Format) (surface, bool) {
+func (ex *executor) surface(p isa.Packet, i int, what string, allowed ...isa.Format) (surface, bool) {
 	a := p.Args
-	addr := p.addr(i)
-	w, h, pitch, fm := a[i+2], a[i+3], a[i+4], Format(a[i+5])
+	addr := p.Addr(i)
+	w, h, pitch, fm := a[i+2], a[i+3], a[i+4], isa.Format(a[i+5])
 	ok := false
 	for _, f := range allowed {
 		ok = ok || f == fm
@@ -130,22 +131,22 @@ func (ex *executor) surface(p Packet, i int, what string, allowed ...Format) (su
 
 // setState runs the SET_* packets. An invalid packet faults and leaves the
 // state as it was.
-func (ex *executor) setState(p Packet) {
+func (ex *executor) setState(p isa.Packet) {
 	s := &ex.st
 	a := p.Args
 	switch p.Op {
-	case OpSetRT:
+	case isa.OpSetRT:
 		s.rt = surface{}
-		if p.addr(0) != 0 {
-			s.rt, _ = ex.surface(p, 0, "render target", FmtRGBA8, FmtBGRA8)
+		if p.Addr(0) != 0 {
+			s.rt, _ = ex.surface(p, 0, "render target", isa.FmtRGBA8, isa.FmtBGRA8)
 		}
-	case OpSetDS:
+	case isa.OpSetDS:
 		s.ds = surface{}
-		if p.addr(0) != 0 {
-			s.ds, _ = ex.surface(p, 0, "depth buffer", FmtD32F, FmtD24S8)
+		if p.Addr(0) != 0 {
+			s.ds, _ = ex.surface(p, 0, "depth buffer", isa.FmtD32F, isa.FmtD24S8)
 		}
-	case OpSetVB:
-		slot, addr, size := a[0], p.addr(1), uint64(a[3])
+	case isa.OpSetVB:
+		slot, addr, size := a[0], p.Addr(1), uint64(a[3])
 		if slot >= numVB {
 			ex.fault("slot %d outside 0..%d", slot, numVB-1)
 			return
@@ -157,8 +158,8 @@ func (ex *executor) setState(p Packet) {
 		if mem, ok := ex.bytes("vertex buffer", addr, size); ok {
 			s.vb[slot] = vbuf{mem: mem, stride: uint64(a[4]), offset: uint64(a[5]), bound: true}
 		}
-	case OpSetIB:
-		addr, size, ib := p.addr(0), uint64(a[2]), uint64(a[3])
+	case isa.OpSetIB:
+		addr, size, ib := p.Addr(0), uint64(a[2]), uint64(a[3])
 		s.ib = ibuf{}
 		if addr == 0 && size == 0 {
 			return
@@ -170,9 +171,9 @@ func (ex *executor) setState(p Packet) {
 		if mem, ok := ex.bytes("index buffer", addr, size); ok {
 			s.ib = ibuf{mem: mem, size: ib, offset: uint64(a[4]), bound: true}
 		}
-	case OpSetCB:
-		stage, slot, addr, size := a[0], a[1], p.addr(2), uint64(a[4])
-		if stage > StagePS || slot >= numCB {
+	case isa.OpSetCB:
+		stage, slot, addr, size := a[0], a[1], p.Addr(2), uint64(a[4])
+		if stage > isa.StagePS || slot >= numCB {
 			ex.fault("stage %d slot %d outside stages 0..1, slots 0..%d", stage, slot, numCB-1)
 			return
 		}
@@ -183,67 +184,67 @@ func (ex *executor) setState(p Packet) {
 		if mem, ok := ex.bytes("constant buffer", addr, size); ok {
 			s.cb[stage][slot] = mem
 		}
-	case OpSetTex:
+	case isa.OpSetTex:
 		slot := a[0]
 		if slot >= numTex {
 			ex.fault("slot %d outside 0..%d", slot, numTex-1)
 			return
 		}
 		s.tex[slot] = surface{}
-		if p.addr(1) != 0 {
-			s.tex[slot], _ = ex.surface(p, 1, "texture", FmtRGBA8, FmtBGRA8, FmtR32F)
+		if p.Addr(1) != 0 {
+			s.tex[slot], _ = ex.surface(p, 1, "texture", isa.FmtRGBA8, isa.FmtBGRA8, isa.FmtR32F)
 		}
-	case OpSetSampler:
+	case isa.OpSetSampler:
 		slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
-		if slot >= numSamplers || filter > FilterLinear || u > AddrBorder || v > AddrBorder {
+		if slot >= numSamplers || filter > isa.FilterLinear || u > isa.AddrBorder || v > isa.AddrBorder {
 			ex.fault("slot %d filter %d address %d,%d: out of range", slot, filter, u, v)
 			return
 		}
 		s.smp[slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
 			float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
-	case OpSetShader:
+	case isa.OpSetShader:
 		stage, prog := a[0], a[1]
 		switch {
-		case stage == StageVS && prog <= ProgVSTransform:
+		case stage == isa.StageVS && prog <= isa.ProgVSTransform:
 			s.vs = prog
-		case stage == StagePS && prog <= ProgPSFault:
+		case stage == isa.StagePS && prog <= isa.ProgPSFault:
 			s.ps = prog
 		default:
 			ex.fault("stage %d has no program %d", stage, prog)
 		}
-	case OpSetViewport:
+	case isa.OpSetViewport:
 		s.vp = viewport{
-			x: sane(p.f32(0), -32768, 32767), y: sane(p.f32(1), -32768, 32767),
-			w: sane(p.f32(2), 0, 32768), h: sane(p.f32(3), 0, 32768),
-			minZ: sane(p.f32(4), 0, 1), maxZ: sane(p.f32(5), 0, 1),
+			x: sane(p.F32(0), -32768, 32767), y: sane(p.F32(1), -32768, 32767),
+			w: sane(p.F32(2), 0, 32768), h: sane(p.F32(3), 0, 32768),
+			minZ: sane(p.F32(4), 0, 1), maxZ: sane(p.F32(5), 0, 1),
 		}
 		s.vpSet = true
-	case OpSetRaster:
-		if a[0] > CullBack {
+	case isa.OpSetRaster:
+		if a[0] > isa.CullBack {
 			ex.fault("cull mode %d", a[0])
 			return
 		}
 		s.cull, s.frontCCW, s.depthClip = a[0], a[1] != 0, a[2] != 0
-	case OpSetBlend:
+	case isa.OpSetBlend:
 		for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
-			if f > BlendInvDestColor {
+			if f > isa.BlendInvDestColor {
 				ex.fault("blend factor %d", f)
 				return
 			}
 		}
-		if a[3] > BlendOpMax || a[6] > BlendOpMax {
+		if a[3] > isa.BlendOpMax || a[6] > isa.BlendOpMax {
 			ex.fault("blend op %d,%d", a[3], a[6])
 			return
 		}
 		s.blend = blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}
-	case OpSetDepth:
-		if a[2] > CmpAlways {
+	case isa.OpSetDepth:
+		if a[2] > isa.CmpAlways {
 			ex.fault("depth function %d", a[2])
 			return
 		}
 		s.depth = depthState{enable: a[0] != 0, write: a[1] != 0, fn: a[2]}
-	case OpSetTopology:
-		if a[0] > TopoTriangleStrip {
+	case isa.OpSetTopology:
+		if a[0] > isa.TopoTriangleStrip {
 			ex.fault("topology %d", a[0])
 			return
 		}
@@ -264,19 +265,19 @@ func sane(v float32, lo, hi float64) float64 {
 }
 
 // clearRT fills a colour surface (RGBA8, BGRA8 or R32F) with one colour.
-func (ex *executor) clearRT(p Packet) {
-	s, ok := ex.surface(p, 0, "render target", FmtRGBA8, FmtBGRA8, FmtR32F)
+func (ex *executor) clearRT(p isa.Packet) {
+	s, ok := ex.surface(p, 0, "render target", isa.FmtRGBA8, isa.FmtBGRA8, isa.FmtR32F)
 	if !ok {
 		return
 	}
-	c := [4]float32{p.f32(6), p.f32(7), p.f32(8), p.f32(9)}
+	c := [4]float32{p.F32(6), p.F32(7), p.F32(8), p.F32(9)}
 	var px [4]byte
 	switch s.fmt {
-	case FmtRGBA8:
+	case isa.FmtRGBA8:
 		px = [4]byte{unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])}
-	case FmtBGRA8:
+	case isa.FmtBGRA8:
 		px = [4]byte{unorm8(c[2]), unorm8(c[1]), unorm8(c[0]), unorm8(c[3])}
-	case FmtR32F:
+	case isa.FmtR32F:
 		binary.LittleEndian.PutUint32(px[:], math.Float32bits(c[0]))
 	}
 	fillRect(&s, px)
@@ -284,17 +285,17 @@ func (ex *executor) clearRT(p Packet) {
 }
 
 // clearDS sets the depth of a depth surface; D24S8 keeps its stencil.
-func (ex *executor) clearDS(p Packet) {
-	s, ok := ex.surface(p, 0, "depth buffer", FmtD32F, FmtD24S8)
+func (ex *executor) clearDS(p isa.Packet) {
+	s, ok := ex.surface(p, 0, "depth buffer", isa.FmtD32F, isa.FmtD24S8)
 	if !ok {
 		return
 	}
-	d := float64(p.f32(6))
+	d := float64(p.F32(6))
 	if !(d >= 0) {
 		d = 0
 	}
 	d = min(d, 1)
-	if s.fmt == FmtD32F {
+	if s.fmt == isa.FmtD32F {
 		var px [4]byte
 		binary.LittleEndian.PutUint32(px[:], math.Float32bits(float32(d)))
 		fillRect(&s, px)

@@ -1,6 +1,9 @@
 package gpu
 
-import "unsafe"
+import (
+	"d3dsim/gpu/isa"
+	"unsafe"
+)
 
 // Tile-parallel rasterization. A draw's set-up triangles are batched; a
 // batch big enough is rasterized by several goroutines, each owning the
@@ -80,7 +83,7 @@ func (p *pipe) isTileable() bool {
 	if overlap(p.rt.mem, p.ds.mem) {
 		return false
 	}
-	if p.ps == ProgPSTexture && (overlap(p.tex.mem, p.rt.mem) || overlap(p.tex.mem, p.ds.mem)) {
+	if p.ps == isa.ProgPSTexture && (overlap(p.tex.mem, p.rt.mem) || overlap(p.tex.mem, p.ds.mem)) {
 		return false
 	}
 	return true

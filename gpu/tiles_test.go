@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"bytes"
+	"d3dsim/gpu/isa"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -31,17 +32,17 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 	const w, h = 160, 120
 	rng := rand.New(rand.NewPCG(seed, 99))
 	r := newRigWorkers(t, workers)
-	rt := r.target(w, h, FmtRGBA8)
-	ds := r.target(w, h, FmtD32F)
-	b := r.scene(rt, ProgPSVertexColor, nil)
+	rt := r.target(w, h, isa.FmtRGBA8)
+	ds := r.target(w, h, isa.FmtD32F)
+	b := r.scene(rt, isa.ProgPSVertexColor, nil)
 	rt.clear(b, [4]float32{0.1, 0.2, 0.3, 1})
 	ds.setDS(b)
-	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), FmtD32F, 1)
+	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), isa.FmtD32F, 1)
 
 	var vs []vtx
 	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
 	cb := r.buffer(f32bytes(0.3, 0.02, 0.7, 0.5))
-	b.SetCB(StagePS, 0, cb, 16)
+	b.SetCB(isa.StagePS, 0, cb, 16)
 	for d := 0; d < 40; d++ {
 		first := len(vs)
 		n := 3 * (1 + rng.IntN(30))
@@ -66,26 +67,26 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 		}
 		switch rng.IntN(4) {
 		case 0:
-			b.SetShader(StagePS, ProgPSVertexColor)
+			b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 		case 1:
-			b.SetShader(StagePS, ProgPSSolid)
+			b.SetShader(isa.StagePS, isa.ProgPSSolid)
 		case 2, 3:
-			b.SetShader(StagePS, ProgPSTexture)
+			b.SetShader(isa.StagePS, isa.ProgPSTexture)
 			if alias {
-				b.SetTex(0, rt.addr, w, h, uint32(rt.pitch), FmtRGBA8)
+				b.SetTex(0, rt.addr, w, h, uint32(rt.pitch), isa.FmtRGBA8)
 			} else {
-				b.SetTex(0, tex, 8, 8, 32, FmtRGBA8)
+				b.SetTex(0, tex, 8, 8, 32, isa.FmtRGBA8)
 			}
-			b.SetSampler(0, uint32(rng.IntN(2)), AddrWrap, AddrMirror, 0)
+			b.SetSampler(0, uint32(rng.IntN(2)), isa.AddrWrap, isa.AddrMirror, 0)
 		}
 		if rng.IntN(2) == 0 {
-			b.SetBlend(true, BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendOne, BlendOpAdd, 0xF)
+			b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF)
 		} else {
-			b.SetBlend(false, BlendOne, BlendZero, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, uint32(1+rng.IntN(15)))
+			b.SetBlend(false, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, uint32(1+rng.IntN(15)))
 		}
-		b.SetDepth(rng.IntN(2) == 0, rng.IntN(2) == 0, uint32(CmpLess+rng.IntN(6)))
+		b.SetDepth(rng.IntN(2) == 0, rng.IntN(2) == 0, uint32(isa.CmpLess+rng.IntN(6)))
 		b.SetRaster(uint32(rng.IntN(3)), rng.IntN(2) == 0, true)
-		topo := uint32(TopoTriangleList)
+		topo := uint32(isa.TopoTriangleList)
 		if rng.IntN(6) == 0 {
 			topo = uint32(1 + rng.IntN(5)) // points, lines, strips
 		}
@@ -132,7 +133,7 @@ func TestTilesNonFinite(t *testing.T) {
 	bad := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 3e38, -3e38, 1e7, -1e7}
 	draw := func(workers int) []byte {
 		r := newRigWorkers(t, workers)
-		rt := r.target(96, 64, FmtRGBA8)
+		rt := r.target(96, 64, isa.FmtRGBA8)
 		var vs []vtx
 		for i, x := range bad {
 			for j, y := range bad {
@@ -140,7 +141,7 @@ func TestTilesNonFinite(t *testing.T) {
 				vs = append(vs, vtx{-1, -1, 0.5, float32(i) / 8, float32(j) / 8, 1, 1}, vtx{1, 1, 0.5, 1, 1, 1, 1}, vtx{y, x, 0.5, 0, 0, 0, 1})
 			}
 		}
-		b := r.scene(rt, ProgPSVertexColor, vs)
+		b := r.scene(rt, isa.ProgPSVertexColor, vs)
 		b.Draw(uint32(len(vs)), 0)
 		r.mustExec(b)
 		return r.rgba(rt)
@@ -162,7 +163,7 @@ func TestTilesSamePixelsRects(t *testing.T) {
 	draw := func(workers int, varyAlpha bool) ([]byte, uint64) {
 		rng := rand.New(rand.NewPCG(5, 8))
 		r := newRigWorkers(t, workers)
-		rt := r.target(w, h, FmtRGBA8)
+		rt := r.target(w, h, isa.FmtRGBA8)
 		var vs []vtx
 		k := 0 // alpha does not take numbers from rng: the colours stay the same
 		for range 150 {
@@ -178,7 +179,7 @@ func TestTilesSamePixelsRects(t *testing.T) {
 			tl, tr, bl, br := c(x0, y1), c(x1, y1), c(x0, y0), c(x1, y0)
 			vs = append(vs, tl, tr, bl, bl, tr, br)
 		}
-		b := r.scene(rt, ProgPSVertexColor, vs)
+		b := r.scene(rt, isa.ProgPSVertexColor, vs)
 		b.Draw(uint32(len(vs)), 0)
 		r.mustExec(b)
 		px := r.rgba(rt)

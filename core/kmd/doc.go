@@ -1,14 +1,16 @@
 // Package kmd is the kernel-mode display miniport driver (KMD) of d3dsim's
 // simulated GPU: the DxgkDdi* entry points of core/dxgkddi, called by Dxgkrnl
-// (core/dxgk), driving the hardware of package gpu. It implements the driver
-// half of seed 003's WDDM operation flow:
+// (core/dxgk), driving the hardware of package gpu through its Hardware
+// interface and reading the command stream of package gpu/isa. It implements
+// the kernel-mode driver's half of the "WDDM operation flow" page of the
+// Windows driver documentation:
 //
 //   - DxgkDdiCreateDevice (step 1) reports the DMA buffer and list sizes
 //     (DXGK_DEVICEINFO); DxgkDdiCreateContext (step 3);
 //     DxgkDdiCreateAllocation (step 6) keeps a record per allocation: owner
 //     device, size, surface description from the private driver data.
 //   - DxgkDdiRender and DxgkDdiPresent (step 10) validate the UMD's command
-//     buffer (rule WDDM-ISOLATE of RULES.md): it must decode, must not use the
+//     buffer (rule WDDM-ISOLATE): it must decode, must not use the
 //     privileged opcodes (FENCE, SCANOUT), and every address must name an
 //     entry of the allocation list, every entry must belong to the submitting
 //     device, and every access must lie inside its allocation (surfaces,

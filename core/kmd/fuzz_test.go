@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // FuzzValidate feeds arbitrary command buffers and allocation lists to the
@@ -23,10 +24,10 @@ func FuzzValidate(f *testing.F) {
 		f.Add(b, l, true)
 	}
 	seed(drawBuffer(), []byte{1, 2})
-	var b gpu.Builder
+	var b isa.Builder
 	b.Copy(la(0, 4), la(1, 0), 64)
 	b.Write(la(2, 0), []byte{1, 2, 3})
-	b.Query(gpu.QueryTimestamp, la(2, 8))
+	b.Query(isa.QueryTimestamp, la(2, 8))
 	b.Fill(la(1, 0), 16, 3)
 	b.SetIB(la(1, 0), 64, 2, 0)
 	b.DrawIndexed(6, 0, 0)
@@ -38,22 +39,22 @@ func FuzzValidate(f *testing.F) {
 	seed(drawBuffer(), []byte{0x43, 0x01})
 	// Depth, texture and constant buffers, a depth clear and a raw SCANOUT
 	// (privileged: only DxgkDdiPresent may scan out).
-	var d gpu.Builder
-	d.SetDS(la(1, 0), 32, 32, 128, gpu.FmtD32F)
-	d.ClearDS(la(1, 0), 32, 32, 128, gpu.FmtD32F, 1)
+	var d isa.Builder
+	d.SetDS(la(1, 0), 32, 32, 128, isa.FmtD32F)
+	d.ClearDS(la(1, 0), 32, 32, 128, isa.FmtD32F, 1)
 	d.SetDepth(true, true, 2)
-	d.SetTex(0, la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
-	d.SetCB(gpu.StagePS, 0, la(2, 0), 16)
-	d.SetShader(gpu.StagePS, gpu.ProgPSVertexColor)
+	d.SetTex(0, la(0, 0), 64, 64, 256, isa.FmtRGBA8)
+	d.SetCB(isa.StagePS, 0, la(2, 0), 16)
+	d.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 	d.Draw(3, 0)
 	seed(d.Words, []byte{1, 2, 4})
-	var sc gpu.Builder
-	sc.Scanout(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	var sc isa.Builder
+	sc.Scanout(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 	seed(sc.Words, []byte{1})
 	// Out of range inside an own allocation: a 64x64 target of pitch 256 on
 	// the 4 KiB a2, and a copy past the 16 bytes of a4.
-	var o gpu.Builder
-	o.SetRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	var o isa.Builder
+	o.SetRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 	o.Copy(la(1, 8), la(1, 0), 16)
 	seed(o.Words, []byte{2, 4})
 
@@ -86,7 +87,7 @@ func FuzzValidate(f *testing.F) {
 			return
 		}
 		if !bug {
-			if _, derr := gpu.Decode(a.DmaBuffer); derr != nil {
+			if _, derr := isa.Decode(a.DmaBuffer); derr != nil {
 				t.Fatalf("accepted buffer does not decode: %v", derr)
 			}
 		}

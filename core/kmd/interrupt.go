@@ -2,7 +2,7 @@ package kmd
 
 import "d3dsim/core/dxgkddi"
 
-// DxgkDdiInterruptRoutine is the ISR (seed 003 step 15): it reads the
+// DxgkDdiInterruptRoutine is the ISR (WDDM operation flow, step 15): it reads the
 // engine's fence register, tells Dxgkrnl which DMA buffers are done
 // (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). It
 // runs at interrupt level: no waiting, no allocation records touched.

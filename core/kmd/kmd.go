@@ -6,21 +6,18 @@ import (
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/sim"
-	"d3dsim/gpu"
 )
 
 // Hardware is what the driver needs of the GPU: the ring, the fence
-// register and the engine reset. *gpu.GPU implements it.
+// register and the engine reset. *gpu.GPU implements it (checked in
+// hardware_test.go); the driver reaches the hardware through nothing else.
 type Hardware interface {
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
 	Reset(engine int)
 }
 
-var (
-	_ Hardware    = (*gpu.GPU)(nil)
-	_ dxgkddi.KMD = (*KMD)(nil)
-)
+var _ dxgkddi.KMD = (*KMD)(nil)
 
 // RuleIsolate is the rule whose Bugs switch turns command-buffer validation off.
 const RuleIsolate = rules.WDDMIsolate
@@ -136,7 +133,7 @@ func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
 }
 
 // DxgkDdiCreateDevice records the device and reports the DMA buffer and list
-// sizes its contexts should use (seed 003 step 1: pInfo).
+// sizes its contexts should use (WDDM operation flow, step 1: pInfo).
 func (d *KMD) DxgkDdiCreateDevice(a *dxgkddi.CreateDeviceArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Device == 0 {
@@ -172,7 +169,7 @@ func (d *KMD) DxgkDdiDestroyDevice(h dxgkddi.HDevice) error {
 	return nil
 }
 
-// DxgkDdiCreateContext records a GPU context on an engine (seed 003 step 3).
+// DxgkDdiCreateContext records a GPU context on an engine (WDDM operation flow, step 3).
 func (d *KMD) DxgkDdiCreateContext(a *dxgkddi.CreateContextArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	d.mu.Lock()
@@ -205,8 +202,8 @@ func (d *KMD) DxgkDdiDestroyContext(h dxgkddi.HContext) error {
 
 // DxgkDdiCreateAllocation checks the private driver data (the surface
 // description), records the allocation and says how to place it: page
-// aligned, in the aperture if the CPU must reach it, else in VRAM (seed 003
-// step 6).
+// aligned, in the aperture if the CPU must reach it, else in VRAM (WDDM
+// operation flow, step 6).
 func (d *KMD) DxgkDdiCreateAllocation(a *dxgkddi.CreateAllocationArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Size == 0 {

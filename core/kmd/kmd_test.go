@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // fakeHW records what the driver does to the hardware.
@@ -69,7 +70,7 @@ func newRig(t testing.TB, bugs ...rules.ID) *rig {
 	must(r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 1, Context: 1}))
 	must(r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 2, Context: 2}))
 	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 1, Size: 64 * 64 * 4,
-		Flags: dxgkddi.AllocationFlags{Primary: true}, PrivateDriverData: dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}}))
+		Flags: dxgkddi.AllocationFlags{Primary: true}, PrivateDriverData: dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(isa.FmtRGBA8)}}))
 	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 2, Size: 4096,
 		PrivateDriverData: dxgkddi.SurfaceDesc{Width: 4096, Height: 1, Pitch: 4096}}))
 	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 2, Allocation: 3, Size: 4096}))
@@ -90,11 +91,11 @@ func list(hs ...dxgkddi.HAllocation) []dxgkddi.AllocationListEntry {
 // drawBuffer is a typical command buffer: clear and bind a1, draw 3
 // vertices from a2.
 func drawBuffer() []uint32 {
-	var b gpu.Builder
-	b.ClearRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8, [4]float32{0, 0, 1, 1})
-	b.SetRT(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
+	var b isa.Builder
+	b.ClearRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.SetRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 	b.SetVB(0, la(1, 0), 4096, 36, 0)
-	b.SetShader(gpu.StageVS, gpu.ProgVSPassthrough)
+	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 	b.Draw(3, 0)
 	return b.Words
 }
@@ -131,7 +132,7 @@ func TestRenderTranslates(t *testing.T) {
 	if err := r.d.DxgkDdiPatch(&dxgkddi.PatchArgs{Context: 1, DmaBuffer: a.DmaBuffer, AllocationList: l, PatchLocationList: a.PatchLocationList}); err != nil {
 		t.Fatal(err)
 	}
-	pk, err := gpu.Decode(a.DmaBuffer)
+	pk, err := isa.Decode(a.DmaBuffer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,27 +145,27 @@ func TestRenderTranslates(t *testing.T) {
 }
 
 func TestRenderRejects(t *testing.T) {
-	var foreign gpu.Builder
+	var foreign isa.Builder
 	foreign.Write(la(1, 0), []byte{0xef, 0xbe, 0xad, 0xde})
-	var outside gpu.Builder
+	var outside isa.Builder
 	outside.SetVB(0, la(5, 0), 16, 36, 0)
-	var pastEnd gpu.Builder
+	var pastEnd isa.Builder
 	pastEnd.Copy(la(0, 16000), la(1, 0), 1024)
-	var rtPastEnd gpu.Builder
-	rtPastEnd.SetRT(la(0, 0), 64, 65, 256, gpu.FmtRGBA8)
-	var fence gpu.Builder
+	var rtPastEnd isa.Builder
+	rtPastEnd.SetRT(la(0, 0), 64, 65, 256, isa.FmtRGBA8)
+	var fence isa.Builder
 	fence.Fence(99)
-	var scan gpu.Builder
-	scan.Scanout(la(0, 0), 64, 64, 256, gpu.FmtRGBA8)
-	var draw gpu.Builder
+	var scan isa.Builder
+	scan.Scanout(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
+	var draw isa.Builder
 	draw.SetVB(0, la(1, 0), 108, 36, 0)
 	draw.Draw(4, 0)
-	var drawIdx gpu.Builder
+	var drawIdx isa.Builder
 	drawIdx.SetIB(la(1, 0), 12, 2, 0)
 	drawIdx.DrawIndexed(7, 0, 0)
-	var query gpu.Builder
-	query.Query(gpu.QueryTimestamp, la(0, 12))
-	var overflow gpu.Builder
+	var query isa.Builder
+	query.Query(isa.QueryTimestamp, la(0, 12))
+	var overflow isa.Builder
 	overflow.Copy(la(0, 0xFFFFFFFF), la(0, 0), 0xFFFFFFFF)
 
 	tests := []struct {
@@ -234,8 +235,8 @@ func TestRenderRejects(t *testing.T) {
 
 func TestRenderNullAddressAndSizes(t *testing.T) {
 	r := newRig(t)
-	var b gpu.Builder
-	b.SetDS(la(dxgkddi.NullAllocationIndex, 0), 0, 0, 0, gpu.FmtNone)
+	var b isa.Builder
+	b.SetDS(la(dxgkddi.NullAllocationIndex, 0), 0, 0, 0, isa.FmtNone)
 	a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: b.Words}
 	if err := r.d.DxgkDdiRender(&a); err != nil {
 		t.Fatal(err)
@@ -263,8 +264,8 @@ func TestPresentAppendsScanout(t *testing.T) {
 	if err := r.d.DxgkDdiPresent(&a); err != nil {
 		t.Fatal(err)
 	}
-	pk, err := gpu.Decode(a.DmaBuffer)
-	if err != nil || len(pk) != 1 || pk[0].Op != gpu.OpScanout {
+	pk, err := isa.Decode(a.DmaBuffer)
+	if err != nil || len(pk) != 1 || pk[0].Op != isa.OpScanout {
 		t.Fatalf("DMA buffer %v: %v", pk, err)
 	}
 	if got := pk[0].String(); got != "SCANOUT addr=0x0 64x64 pitch=256 fmt=1" {
@@ -293,9 +294,9 @@ func TestCreateAllocationChecksSurface(t *testing.T) {
 	}{
 		{"buffer", 100, dxgkddi.SurfaceDesc{Width: 100, Height: 1, Pitch: 100}, true},
 		{"no description", 100, dxgkddi.SurfaceDesc{}, true},
-		{"texture", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}, true},
-		{"too small", 64 * 63 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(gpu.FmtRGBA8)}, false},
-		{"pitch below a row", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 128, Format: uint32(gpu.FmtRGBA8)}, false},
+		{"texture", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(isa.FmtRGBA8)}, true},
+		{"too small", 64 * 63 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(isa.FmtRGBA8)}, false},
+		{"pitch below a row", 64 * 64 * 4, dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 128, Format: uint32(isa.FmtRGBA8)}, false},
 		{"unknown format", 4096, dxgkddi.SurfaceDesc{Width: 4, Height: 4, Pitch: 16, Format: 99}, false},
 		{"size 0", 0, dxgkddi.SurfaceDesc{}, false},
 	}
@@ -330,7 +331,7 @@ func TestBuildPagingBuffer(t *testing.T) {
 	if err := r.d.DxgkDdiBuildPagingBuffer(&disc); err != nil {
 		t.Fatal(err)
 	}
-	pk, err := gpu.Decode(disc.DmaBuffer)
+	pk, err := isa.Decode(disc.DmaBuffer)
 	if err != nil || len(pk) != 2 {
 		t.Fatalf("paging buffer %v: %v", pk, err)
 	}
@@ -354,7 +355,7 @@ func TestSubmitInterruptReset(t *testing.T) {
 	if len(r.hw.submits) != 1 || r.hw.submits[0].id != 9 {
 		t.Fatalf("submits %+v", r.hw.submits)
 	}
-	pk, err := gpu.Decode(r.hw.submits[0].dma)
+	pk, err := isa.Decode(r.hw.submits[0].dma)
 	if err != nil || len(pk) != 2 || pk[1].String() != "FENCE value=42" {
 		t.Fatalf("submitted %v: %v", pk, err)
 	}
@@ -426,25 +427,25 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 	// a1: 64x64 RGBA8 (16384 bytes, pitch 256); a2: 4096 bytes; a4: 16 bytes.
 	tests := []struct {
 		desc  string
-		build func(b *gpu.Builder, over uint32)
+		build func(b *isa.Builder, over uint32)
 		list  []dxgkddi.AllocationListEntry
 		what  string
 	}{
-		{"copy source", func(b *gpu.Builder, o uint32) { b.Copy(la(0, 0), la(1, 4096-64+o), 64) }, list(1, 2), "copy source"},
-		{"inline write", func(b *gpu.Builder, o uint32) { b.Write(la(0, 12+o), []byte{1, 2, 3, 4}) }, list(4), "a4"},
-		{"fill", func(b *gpu.Builder, o uint32) { b.Fill(la(0, 4096-32+o), 32, 7) }, list(2), "a2"},
-		{"depth surface", func(b *gpu.Builder, o uint32) { b.SetDS(la(0, 0), 32, 32+o, 128, gpu.FmtD32F) }, list(2), "a2"},
-		{"depth clear", func(b *gpu.Builder, o uint32) { b.ClearDS(la(0, 0), 32, 32+o, 128, gpu.FmtD32F, 1) }, list(2), "a2"},
-		{"render target clear", func(b *gpu.Builder, o uint32) {
-			b.ClearRT(la(0, 0), 64, 64+o, 256, gpu.FmtRGBA8, [4]float32{1, 0, 0, 1})
+		{"copy source", func(b *isa.Builder, o uint32) { b.Copy(la(0, 0), la(1, 4096-64+o), 64) }, list(1, 2), "copy source"},
+		{"inline write", func(b *isa.Builder, o uint32) { b.Write(la(0, 12+o), []byte{1, 2, 3, 4}) }, list(4), "a4"},
+		{"fill", func(b *isa.Builder, o uint32) { b.Fill(la(0, 4096-32+o), 32, 7) }, list(2), "a2"},
+		{"depth surface", func(b *isa.Builder, o uint32) { b.SetDS(la(0, 0), 32, 32+o, 128, isa.FmtD32F) }, list(2), "a2"},
+		{"depth clear", func(b *isa.Builder, o uint32) { b.ClearDS(la(0, 0), 32, 32+o, 128, isa.FmtD32F, 1) }, list(2), "a2"},
+		{"render target clear", func(b *isa.Builder, o uint32) {
+			b.ClearRT(la(0, 0), 64, 64+o, 256, isa.FmtRGBA8, [4]float32{1, 0, 0, 1})
 		}, list(1), "a1"},
-		{"texture", func(b *gpu.Builder, o uint32) { b.SetTex(0, la(0, 0), 32, 32+o, 128, gpu.FmtRGBA8) }, list(2), "a2"},
-		{"constant buffer", func(b *gpu.Builder, o uint32) { b.SetCB(gpu.StageVS, 0, la(0, 4096-256), 256+16*o) }, list(2), "a2"},
-		{"vertex buffer offset", func(b *gpu.Builder, o uint32) {
+		{"texture", func(b *isa.Builder, o uint32) { b.SetTex(0, la(0, 0), 32, 32+o, 128, isa.FmtRGBA8) }, list(2), "a2"},
+		{"constant buffer", func(b *isa.Builder, o uint32) { b.SetCB(isa.StageVS, 0, la(0, 4096-256), 256+16*o) }, list(2), "a2"},
+		{"vertex buffer offset", func(b *isa.Builder, o uint32) {
 			b.SetVB(0, la(0, 0), 4096, 36, 4096-108+o)
 			b.Draw(3, 0)
 		}, list(2), "a2"},
-		{"index buffer offset", func(b *gpu.Builder, o uint32) {
+		{"index buffer offset", func(b *isa.Builder, o uint32) {
 			b.SetIB(la(0, 0), 4096, 2, 4096-6+2*o)
 			b.DrawIndexed(3, 0, 0)
 		}, list(2), "a2"},
@@ -452,7 +453,7 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
 			for _, over := range []uint32{0, 1} {
-				var b gpu.Builder
+				var b isa.Builder
 				tt.build(&b, over)
 				r := newRig(t)
 				a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: b.Words, AllocationList: tt.list}

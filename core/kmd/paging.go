@@ -2,7 +2,7 @@ package kmd
 
 import (
 	"d3dsim/core/dxgkddi"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // maxChunk bounds the bytes of one COPY or FILL packet (their byte counts
@@ -10,12 +10,12 @@ import (
 const maxChunk = 1 << 30
 
 // DxgkDdiBuildPagingBuffer appends the packets of one paging operation to the
-// paging buffer (seed 003 step 11): TRANSFER is COPY, FILL is FILL, DISCARD
+// paging buffer (WDDM operation flow, step 11): TRANSFER is COPY, FILL is FILL, DISCARD
 // needs no GPU work. Paging buffers carry physical addresses: they are not
 // patched.
 func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 	d.charge(d.cfg.Costs.DDI + d.cfg.Costs.PagingOp)
-	b := gpu.Builder{Words: a.DmaBuffer}
+	b := isa.Builder{Words: a.DmaBuffer}
 	switch a.Operation {
 	case dxgkddi.PagingTransfer:
 		for done := uint64(0); done < a.Size; {
@@ -45,7 +45,7 @@ func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 }
 
 // DxgkDdiPatch writes each allocation's physical address plus the patch
-// location's offset into the DMA buffer (seed 003 step 13).
+// location's offset into the DMA buffer (WDDM operation flow, step 13).
 func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 	d.charge(d.cfg.Costs.DDI + int64(len(a.PatchLocationList))*d.cfg.Costs.PerPatch)
 	for i, pl := range a.PatchLocationList {
@@ -54,20 +54,20 @@ func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 				a.Context, i, pl.AllocationIndex, pl.PatchOffset, len(a.AllocationList), len(a.DmaBuffer))
 		}
 		e := a.AllocationList[pl.AllocationIndex]
-		gpu.Patch(a.DmaBuffer, int(pl.PatchOffset), e.PhysicalAddress+uint64(pl.AllocationOffset))
+		isa.Patch(a.DmaBuffer, int(pl.PatchOffset), e.PhysicalAddress+uint64(pl.AllocationOffset))
 	}
 	return nil
 }
 
 // DxgkDdiSubmitCommand appends a FENCE with the submission fence id, so the
 // GPU writes the fence register and interrupts when it is done, and queues
-// the buffer on the engine's ring (seed 003 steps 12 and 14).
+// the buffer on the engine's ring (WDDM operation flow, steps 12 and 14).
 func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSubmitCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
 	}
-	b := gpu.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
+	b := isa.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
 	b.Words = append(b.Words, a.DmaBuffer...)
 	b.Fence(a.SubmissionFenceID)
 	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words)

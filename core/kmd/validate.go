@@ -6,19 +6,18 @@ import (
 	"sync"
 
 	"d3dsim/core/dxgkddi"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
-// vertexBytes is the size of the GPU's built-in vertex (nine floats, see
-// SCENARIO.md and gpu/draw.go): a draw fetches that many bytes per vertex.
-const vertexBytes = 36
+// vertexBytes is what a draw fetches per vertex.
+const vertexBytes = isa.VertexBytes
 
 // numVB is the number of vertex-buffer slots the validator tracks (slot
 // numbers are the GPU's to check; only slot 0 feeds the built-in vertex).
 const numVB = 16
 
 // DxgkDdiRender validates the UMD's command buffer and writes the DMA buffer
-// and patch-location list (seed 003 step 10, rule WDDM-ISOLATE).
+// and patch-location list (WDDM operation flow, step 10, rule WDDM-ISOLATE).
 func (d *KMD) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
 	return d.render("DxgkDdiRender", a, -1)
 }
@@ -115,7 +114,7 @@ func (t *translator) errorf(code dxgkddi.NTSTATUS, format string, args ...any) e
 
 // packetBufs are the decoded-packet slices translator.run reuses (renders
 // may run on several goroutines at once: free-threaded submissions).
-var packetBufs = sync.Pool{New: func() any { return new([]gpu.Packet) }}
+var packetBufs = sync.Pool{New: func() any { return new([]isa.Packet) }}
 
 func (t *translator) run(cmd []uint32, src int) error {
 	if t.check {
@@ -123,8 +122,8 @@ func (t *translator) run(cmd []uint32, src int) error {
 			return err
 		}
 	}
-	buf := packetBufs.Get().(*[]gpu.Packet)
-	pkts, derr := gpu.AppendDecode((*buf)[:0], cmd)
+	buf := packetBufs.Get().(*[]isa.Packet)
+	pkts, derr := isa.AppendDecode((*buf)[:0], cmd)
 	defer func() {
 		clear(pkts) // do not keep the command buffer alive
 		*buf = pkts[:0]
@@ -164,16 +163,16 @@ func (t *translator) checkList() error {
 // privileged opcodes are the kernel's: FENCE drives Dxgkrnl's completion
 // tracking and SCANOUT the display; a UMD issuing them could forge
 // completions or show another process's memory.
-func privileged(op gpu.Opcode) bool { return op == gpu.OpFence || op == gpu.OpScanout }
+func privileged(op isa.Opcode) bool { return op == isa.OpFence || op == isa.OpScanout }
 
-func (t *translator) packet(n int, p gpu.Packet) error {
+func (t *translator) packet(n int, p isa.Packet) error {
 	if privileged(p.Op) && t.check {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}
 	switch {
-	case p.Op == gpu.OpDraw || p.Op == gpu.OpDrawIndexed:
+	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed:
 		t.draws = true
-	case p.Op == gpu.OpQuery && (p.Args[0] == gpu.QueryOcclusionBegin || p.Args[0] == gpu.QueryOcclusionEnd):
+	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
 		t.occlusion = true
 	}
 	for _, ac := range accesses(p) {
@@ -192,7 +191,7 @@ func (t *translator) packet(n int, p gpu.Packet) error {
 // address checks one address field, zeroes it in the DMA buffer and records
 // its patch location. It returns the list index (NullAllocationIndex for an
 // unbound slot).
-func (t *translator) address(n int, p gpu.Packet, ac access) (uint32, error) {
+func (t *translator) address(n int, p isa.Packet, ac access) (uint32, error) {
 	w := p.At + 1 + ac.field
 	idx, off := dxgkddi.SplitListAddress(uint64(t.dma[w]) | uint64(t.dma[w+1])<<32)
 	t.dma[w], t.dma[w+1] = 0, 0
@@ -218,15 +217,15 @@ func (t *translator) address(n int, p gpu.Packet, ac access) (uint32, error) {
 }
 
 // track remembers the bindings draws read.
-func (t *translator) track(p gpu.Packet, ac access, idx uint32) {
+func (t *translator) track(p isa.Packet, ac access, idx uint32) {
 	a := p.Args
 	bound := idx != dxgkddi.NullAllocationIndex && int64(idx) < int64(len(t.list))
 	switch p.Op {
-	case gpu.OpSetVB:
+	case isa.OpSetVB:
 		if a[0] < numVB {
 			t.vb[a[0]] = binding{bound: bound && a[3] != 0, index: idx, size: uint64(a[3]), stride: uint64(a[4]), extra: uint64(a[5])}
 		}
-	case gpu.OpSetIB:
+	case isa.OpSetIB:
 		t.ib = binding{bound: bound && a[2] != 0, index: idx, size: uint64(a[2]), stride: uint64(a[3]), extra: uint64(a[4])}
 	}
 }
@@ -235,10 +234,10 @@ func (t *translator) track(p gpu.Packet, ac access, idx uint32) {
 // bound, as far as they are known before the GPU runs: the vertices of a
 // DRAW, the indices of a DRAW_INDEXED (the vertices those indices name are
 // in memory, unknown here; the GPU faults on them).
-func (t *translator) checkDraw(n int, p gpu.Packet) error {
+func (t *translator) checkDraw(n int, p isa.Packet) error {
 	a := p.Args
 	switch p.Op {
-	case gpu.OpDraw:
+	case isa.OpDraw:
 		count, start := uint64(a[0]), uint64(a[1])
 		vb := t.vb[0]
 		if count == 0 || !vb.bound {
@@ -251,7 +250,7 @@ func (t *translator) checkDraw(n int, p gpu.Packet) error {
 			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): vertices %d..%d (stride %d, offset %d) run past the %d bytes bound as vertex buffer 0",
 				n, p.Op, p.At, t.list[vb.index].Allocation, vb.index, start, last, vb.stride, vb.extra, vb.size)
 		}
-	case gpu.OpDrawIndexed:
+	case isa.OpDrawIndexed:
 		count, start := uint64(a[0]), uint64(a[1])
 		ib := t.ib
 		if count == 0 || !ib.bound || (ib.stride != 2 && ib.stride != 4) {
@@ -274,8 +273,8 @@ func (t *translator) scanout(src int) error {
 	}
 	desc := r.desc
 	if t.check {
-		fm := gpu.Format(desc.Format)
-		if fm != gpu.FmtRGBA8 && fm != gpu.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
+		fm := isa.Format(desc.Format)
+		if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
 			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present source %v (list entry %d): %dx%d format %d is not a displayable surface",
 				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Format)
 		}
@@ -284,51 +283,51 @@ func (t *translator) scanout(src int) error {
 				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Pitch, r.size)
 		}
 	}
-	b := gpu.Builder{Words: t.dma}
-	at := b.Scanout(0, desc.Width, desc.Height, desc.Pitch, gpu.Format(desc.Format))
+	b := isa.Builder{Words: t.dma}
+	at := b.Scanout(0, desc.Width, desc.Height, desc.Pitch, isa.Format(desc.Format))
 	t.dma = b.Words
 	t.patches = append(t.patches, dxgkddi.PatchLocation{AllocationIndex: uint32(src), PatchOffset: uint32(at)})
 	return nil
 }
 
 // accesses lists the memory a packet reaches through its address fields
-// (gpu.AddrFields) and how many bytes from each address.
-func accesses(p gpu.Packet) []access {
+// (isa.AddrFields) and how many bytes from each address.
+func accesses(p isa.Packet) []access {
 	a := p.Args
 	surf := func(field int, what string) access {
-		ext, _ := surfaceExtent(a[field+2], a[field+3], a[field+4], gpu.Format(a[field+5]))
+		ext, _ := surfaceExtent(a[field+2], a[field+3], a[field+4], isa.Format(a[field+5]))
 		return access{field: field, extent: ext, what: what}
 	}
 	switch p.Op {
-	case gpu.OpSetRT:
+	case isa.OpSetRT:
 		return []access{surf(0, "render target")}
-	case gpu.OpSetDS:
+	case isa.OpSetDS:
 		return []access{surf(0, "depth buffer")}
-	case gpu.OpSetVB:
+	case isa.OpSetVB:
 		return []access{{1, uint64(a[3]), "vertex buffer"}}
-	case gpu.OpSetIB:
+	case isa.OpSetIB:
 		return []access{{0, uint64(a[2]), "index buffer"}}
-	case gpu.OpSetCB:
+	case isa.OpSetCB:
 		return []access{{2, uint64(a[4]), "constant buffer"}}
-	case gpu.OpSetTex:
+	case isa.OpSetTex:
 		return []access{surf(1, "texture")}
-	case gpu.OpClearRT:
+	case isa.OpClearRT:
 		return []access{surf(0, "cleared render target")}
-	case gpu.OpClearDS:
+	case isa.OpClearDS:
 		return []access{surf(0, "cleared depth buffer")}
-	case gpu.OpCopy:
+	case isa.OpCopy:
 		return []access{{0, uint64(a[4]), "copy destination"}, {2, uint64(a[4]), "copy source"}}
-	case gpu.OpWrite:
+	case isa.OpWrite:
 		return []access{{0, uint64(a[2]), "write destination"}}
-	case gpu.OpFill:
+	case isa.OpFill:
 		return []access{{0, uint64(a[2]), "fill destination"}}
-	case gpu.OpQuery:
+	case isa.OpQuery:
 		return []access{{1, 8, "query result"}}
-	case gpu.OpScanout:
+	case isa.OpScanout:
 		return []access{surf(0, "scanout surface")}
 	}
 	var out []access
-	for _, f := range gpu.AddrFields(p.Op) {
+	for _, f := range isa.AddrFields(p.Op) {
 		out = append(out, access{field: f, what: "address"})
 	}
 	return out
@@ -337,13 +336,13 @@ func accesses(p gpu.Packet) []access {
 // surfaceExtent is the bytes a w x h surface of the given pitch spans, as
 // the GPU reaches it: pitch*(h-1) + w*bytesPerPixel. Format 0 counts one
 // byte per element (plain buffers), unknown formats four.
-func surfaceExtent(w, h, pitch uint32, fm gpu.Format) (uint64, bool) {
+func surfaceExtent(w, h, pitch uint32, fm isa.Format) (uint64, bool) {
 	if w == 0 || h == 0 {
 		return 0, true
 	}
 	bpp := uint64(fm.BytesPerPixel())
 	switch {
-	case fm == gpu.FmtNone:
+	case fm == isa.FmtNone:
 		bpp = 1
 	case bpp == 0:
 		bpp = 4
@@ -353,8 +352,8 @@ func surfaceExtent(w, h, pitch uint32, fm gpu.Format) (uint64, bool) {
 
 // checkSurface checks a surface description against the allocation size.
 func checkSurface(d dxgkddi.SurfaceDesc, size uint64) error {
-	fm := gpu.Format(d.Format)
-	if fm != gpu.FmtNone && fm.BytesPerPixel() == 0 {
+	fm := isa.Format(d.Format)
+	if fm != isa.FmtNone && fm.BytesPerPixel() == 0 {
 		return fmt.Errorf("unknown surface format %d", d.Format)
 	}
 	if d.Width == 0 || d.Height == 0 {

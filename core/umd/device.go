@@ -3,11 +3,9 @@ package umd
 import (
 	"d3dsim/core/rules"
 	"fmt"
-	"sync"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
-	"d3dsim/gpu"
 )
 
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
@@ -46,7 +44,6 @@ func (a *Adapter) CalcPrivateDeviceSize() int { return sizeDevice }
 // list sizes.
 func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.Device, error) {
 	d := &Device{
-		h: h, rt: args.HRTDevice, core: args.HRTCoreLayer, cb: args.Callbacks, cfg: a.cfg, obj: args.Obj,
 		res:      map[ddi.HRESOURCE]*resource{},
 		views:    map[uint32]*view{},
 		shaders:  map[ddi.HSHADER]*shader{},
@@ -55,11 +52,10 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		dss:      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc{},
 		samplers: map[ddi.HSAMPLER]*ddi.SamplerDesc{},
 		queries:  map[ddi.HQUERY]*query{},
-		listIdx:  map[ddi.HALLOCATION]int{},
-		fail:     map[string]int{},
-		dcs:      map[ddi.HDEVICE]*Device{},
+		dcs:      map[ddi.HDEVICE]*deferredContext{},
 		cls:      map[ddi.HCOMMANDLIST]*commandList{},
 	}
+	d.context = newContext(d, h, args.HRTDevice, args.HRTCoreLayer, args.Callbacks, a.cfg)
 	var cc ddi.CreateContextCb
 	if err := d.cb.PfnCreateContextCb(d.rt, &cc); err != nil {
 		return nil, err
@@ -73,7 +69,6 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 	if d.listCap < 16 {
 		d.listCap = 16
 	}
-	d.resetState()
 	d.table = args.Table
 	d.fillTable()
 	return d, nil
@@ -122,18 +117,16 @@ func (d *Device) fillTable() {
 	}
 }
 
-// Device is the driver's device: object tables plus the immediate context.
+// Device is the driver's device: the object tables, which the free-threaded
+// Create* and Destroy* DDIs fill, and the immediate context, whose DDIs are
+// the device's (in the D3D11 DDI the device handle is the immediate
+// context's). Command lists are in commandlist.go.
 type Device struct {
-	h    ddi.HDEVICE
-	rt   ddi.HRTDEVICE
-	core ddi.HRTCORELAYER
-	cb   ddi.DeviceCallbacks
-	cfg  Config
-	obj  string
-	ctx  ddi.HCONTEXT
+	immediateContext
 
-	table    *ddi.FuncTable // the device function table the runtime reads (rule FT-TABLE)
-	mu       sync.Mutex     // guards the object tables (free-threaded DDIs)
+	table *ddi.FuncTable // the device function table the runtime reads (rule FT-TABLE)
+
+	// Object tables, guarded by mu.
 	res      map[ddi.HRESOURCE]*resource
 	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
 	shaders  map[ddi.HSHADER]*shader
@@ -142,41 +135,9 @@ type Device struct {
 	dss      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
 	samplers map[ddi.HSAMPLER]*ddi.SamplerDesc
 	queries  map[ddi.HQUERY]*query
-	fail     map[string]int // injected failures: DDI name -> count
-
-	// Immediate context: bound state and the command buffer being filled.
-	st               state
-	cmd              gpu.Builder
-	cmdCap           int // words
-	list             []ddi.AllocationListEntry
-	listIdx          map[ddi.HALLOCATION]int
-	listCap          int
-	pendingDealloc   []pendingFree
-	foreign          ddi.HALLOCATION // umd.foreign injection
-	amortizedAt      int64           // time of the last pfnPerformAmortizedProcessingCb
-	epoch            uint64          // counts DDI entries that do work
-	clCalls          int             // bug=CL-SIZE
-	displayMode      ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext      bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
-	amortizedEpoch   uint64          // the entry that last amortized (once per DDI, but see amortize)
-	amortizedSubmits uint64          // submissions counted then
-	workSince        bool            // DDI work since then
-	dcChunks         int             // deferred context: command-buffer chunks used
-	used             []*resource     // resources the unsubmitted buffer names
-	destroyQ         []*resource     // destroyed on any thread, waiting for the immediate context (guarded by mu)
-	ended            []*query        // queries whose End rides on it
-	submits          uint64
-
-	// Deferred contexts and command lists (seeds 001, 002).
-	parent   *Device                           // on a deferred context: the immediate context's device
-	local    map[uint32]uint32                 // deferred context: context-local handle -> immediate handle
-	groups   []int                             // deferred context: word offsets of self-contained packet groups
-	dcUsed   map[*resource]bool                // deferred context: resources recorded, and whether written
-	versions map[*resource]ddi.HALLOCATION     // deferred context: resources renamed by Map(WRITE_DISCARD)
-	dcOrder  []*resource                       // deferred context: the same, in first-use order
-	failed   bool                              // deferred context: reported an error, recording discarded
-	dcs      map[ddi.HDEVICE]*Device           // immediate: its deferred contexts
-	cls      map[ddi.HCOMMANDLIST]*commandList // immediate: command-list handles and their state
+	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
+	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
+	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
 }
 
 type pendingFree struct {
@@ -186,34 +147,16 @@ type pendingFree struct {
 	extra []ddi.HALLOCATION
 }
 
-// InjectFailure makes the next count calls of the named DDI fail with hr
-// (`inject E_OUTOFMEMORY at=CTX.Method`).
-func (d *Device) InjectFailure(ddiName string, count int) {
-	d.mu.Lock()
-	d.fail[ddiName] += count
-	d.mu.Unlock()
-}
-
 // InjectForeignAllocation makes the next command buffer name alloc, which
 // belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
 // stop (rule WDDM-ISOLATE).
-func (d *Device) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
-
-func (d *Device) injected(name string) bool {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.fail[name] > 0 {
-		d.fail[name]--
-		return true
-	}
-	return false
-}
+func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
 
 // CalcPrivateResourceSize is free-threaded even for a driver that does not
-// report D3D11DDICAPS_FREETHREADED (seed 000, rule FT-CALC): it only
+// report D3D11DDICAPS_FREETHREADED (rule FT-CALC): it only
 // computes a size.
 func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
-	if d.cfg.Bugs.Has(rules.FTCalc) && d.parent == nil {
+	if d.cfg.Bugs.Has(rules.FTCalc) {
 		// The bug: the driver treats CalcPrivate* like its other entries
 		// and does immediate-context housekeeping there, on whatever
 		// thread is creating.
@@ -222,13 +165,10 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 	return sizeResource
 }
 
-// CreateResource allocates video memory through pfnAllocateCb (seed 003 step 5).
+// CreateResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
 func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
 	if d.injected("CreateResource") {
-		return d.createFailed("CreateResource")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), uint32(rt))
+		return hresult.E_OUTOFMEMORY
 	}
 	if d.cfg.Bugs.Has(rules.FTRender) && len(d.cmd.Words) > 0 {
 		d.submit(false, 0) // the bug: submit from a free-threaded create, on whatever thread calls it
@@ -249,12 +189,12 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	case ddi.DimTexture2D:
 		if (a.Format == ddi.FormatD24UnormS8Uint || a.Format == ddi.FormatD32Float) && a.BindFlags.Has(ddi.BindShaderResource) {
 			// The simulated GPU cannot sample its depth formats: the
-			// driver blames the application (seed 000's new error code).
+			// driver blames the application (D3DDDIERR_APPLICATIONERROR, new in the D3D11 DDI).
 			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: depth format %d cannot also be a shader resource on this GPU", a.Format)
 		}
 		if a.Width > 8192 || a.Height > 8192 {
 			// A driver-side limit the runtime does not know; reported as
-			// the driver's own error, E_INVALIDARG (seed 000).
+			// the driver's own error, E_INVALIDARG.
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
 		}
 		r.format = gpuFormat(a.Format)
@@ -283,7 +223,7 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 	return nil
 }
 
-// DestroyResource is free-threaded (seed 000): it may run on any thread
+// DestroyResource is free-threaded: it may run on any thread
 // while the immediate context is recording, so it cannot look at the
 // immediate context. It queues the destruction; the immediate context's
 // thread performs it at its next submission or Flush, once a pfnRenderCb
@@ -291,9 +231,6 @@ func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 // exception: they live in the immediate context's thread domain and are
 // deallocated before DestroyResource returns (rule DD-PRIMARY).
 func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
-	if d.close(uint32(h)) {
-		return
-	}
 	d.mu.Lock()
 	r := d.res[h]
 	delete(d.res, h)
@@ -317,40 +254,11 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	}
 }
 
-// deallocRes frees every allocation of a destroyed resource.
-func (d *Device) deallocRes(r *resource) {
-	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: r.rt, Allocations: append([]ddi.HALLOCATION{r.alloc}, r.extra...), Obj: r.args.Obj})
-}
-
-func (d *Device) dealloc(rt ddi.HRTRESOURCE, a ddi.HALLOCATION, obj string) {
-	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: rt, Allocations: []ddi.HALLOCATION{a}, Obj: obj})
-}
-
-// processDestroyQueue runs on the immediate context's thread: resources whose
-// last use is submitted are deallocated now, the others right after the
-// submission that carries their use.
-func (d *Device) processDestroyQueue() {
-	d.mu.Lock()
-	q := d.destroyQ
-	d.destroyQ = nil
-	d.mu.Unlock()
-	for _, r := range q {
-		if r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt, r.extra})
-			continue
-		}
-		d.deallocRes(r)
-	}
-}
-
-func (d *Device) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
+func (c *context) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
 
 func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 	if d.injected(viewDDI[a.Kind]) {
-		return d.createFailed(viewDDI[a.Kind])
-	}
-	if d.parent != nil {
-		return d.open(h, rt)
+		return hresult.E_OUTOFMEMORY
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -363,14 +271,7 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 
 var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
 
-func (d *Device) destroyView(h uint32) {
-	if d.close(h) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.views, h)
-	d.mu.Unlock()
-}
+func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) }
 
 func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
 	return d.createView(a, uint32(h), rt)
@@ -391,142 +292,13 @@ func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW)
 	d.destroyView(uint32(h))
 }
 
-func (d *Device) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
-
-func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32, stage uint32, ddiName string) error {
-	if d.injected(ddiName) {
-		return d.createFailed(ddiName)
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
-	}
-	s, ok := builtinPrograms[a.Builtin]
-	if !ok || s.stage != stage {
-		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
-	}
-	d.mu.Lock()
-	d.shaders[h] = &s
-	d.mu.Unlock()
-	return nil
-}
-
-func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, gpu.StageVS, "CreateVertexShader")
-}
-func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) error {
-	return d.createShader(a, h, rt, gpu.StagePS, "CreatePixelShader")
-}
-func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) {
-	if d.close(uint32(h)) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.shaders, h)
-	d.mu.Unlock()
-}
-
-func (d *Device) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
-func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE, rt uint32) error {
-	if d.injected("CreateBlendState") {
-		return d.createFailed("CreateBlendState")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
-	}
-	c := *s
-	d.mu.Lock()
-	d.blends[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyBlendState(_ ddi.HDEVICE, h ddi.HBLENDSTATE) {
-	if d.close(uint32(h)) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.blends, h)
-	d.mu.Unlock()
-}
-
-func (d *Device) CalcPrivateRasterizerStateSize(*ddi.RasterizerDesc) int { return sizeState }
-func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE, rt uint32) error {
-	if d.injected("CreateRasterizerState") {
-		return d.createFailed("CreateRasterizerState")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
-	}
-	c := *s
-	d.mu.Lock()
-	d.rasts[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyRasterizerState(_ ddi.HDEVICE, h ddi.HRASTERIZERSTATE) {
-	if d.close(uint32(h)) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.rasts, h)
-	d.mu.Unlock()
-}
-
-func (d *Device) CalcPrivateDepthStencilStateSize(*ddi.DepthStencilDesc) int { return sizeState }
-func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE, rt uint32) error {
-	if d.injected("CreateDepthStencilState") {
-		return d.createFailed("CreateDepthStencilState")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
-	}
-	c := *s
-	d.mu.Lock()
-	d.dss[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroyDepthStencilState(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILSTATE) {
-	if d.close(uint32(h)) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.dss, h)
-	d.mu.Unlock()
-}
-
-func (d *Device) CalcPrivateSamplerSize(*ddi.SamplerDesc) int { return sizeState }
-func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER, rt uint32) error {
-	if d.injected("CreateSampler") {
-		return d.createFailed("CreateSampler")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
-	}
-	c := *s
-	d.mu.Lock()
-	d.samplers[h] = &c
-	d.mu.Unlock()
-	return nil
-}
-func (d *Device) DestroySampler(_ ddi.HDEVICE, h ddi.HSAMPLER) {
-	if d.close(uint32(h)) {
-		return
-	}
-	d.mu.Lock()
-	delete(d.samplers, h)
-	d.mu.Unlock()
-}
-
-func (d *Device) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
+func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 
 // CreateQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
 func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
 	if d.injected("CreateQuery") {
-		return d.createFailed("CreateQuery")
-	}
-	if d.parent != nil {
-		return d.open(uint32(h), rt)
+		return hresult.E_OUTOFMEMORY
 	}
 	q := &query{kind: t}
 	if t != ddi.QueryEvent {
@@ -543,9 +315,6 @@ func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt ui
 }
 
 func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
-	if d.close(uint32(h)) {
-		return
-	}
 	d.mu.Lock()
 	q := d.queries[h]
 	delete(d.queries, h)
@@ -562,12 +331,6 @@ func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
 // DestroyDevice submits what is left, frees every pending allocation and the
 // GPU context (rule DD-DEVICE: nothing deferred outlives the device).
 func (d *Device) DestroyDevice(ddi.HDEVICE) {
-	if d.parent != nil {
-		d.parent.mu.Lock()
-		delete(d.parent.dcs, d.h)
-		d.parent.mu.Unlock()
-		return
-	}
 	if d.cfg.Bugs.Has(rules.DDDevice) {
 		d.cb.PfnDestroyContextCb(d.rt, d.ctx) // the bug: leave the destruction queue behind
 		return
@@ -582,7 +345,7 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 func (d *Device) Live() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.local) + len(d.cls)
+	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.cls)
 	for _, dc := range d.dcs {
 		n += 1 + len(dc.local)
 	}
@@ -604,8 +367,7 @@ var _ ddi.Escaper = (*Device)(nil)
 // Escape answers a driver-private call with pfnEscapeCb. It may run on any
 // thread, so the escape is device-wide (no HCONTEXT): a context-bound
 // escape would have to be synchronised with the immediate context's thread,
-// which may be inside pfnRenderCb on that very context (seed 000, rule
-// FT-HCTX).
+// which may be inside pfnRenderCb on that very context (rule FT-HCTX).
 func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 	cb := ddi.EscapeCb{Code: code}
 	if d.cfg.Bugs.Has(rules.FTHCtx) {
@@ -617,7 +379,7 @@ func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 
 // PendingDestroys counts the destructions the driver has deferred and not
 // yet performed: resources queued by a free-threaded DestroyResource and
-// allocations waiting for a submission (seed 000). DestroyDevice leaves
+// allocations waiting for a submission. DestroyDevice leaves
 // none.
 func (d *Device) PendingDestroys() int {
 	d.mu.Lock()

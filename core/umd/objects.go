@@ -2,7 +2,7 @@ package umd
 
 import (
 	"d3dsim/core/ddi"
-	"d3dsim/gpu"
+	"d3dsim/gpu/isa"
 )
 
 // resource is the private memory behind an HRESOURCE.
@@ -12,7 +12,7 @@ type resource struct {
 	alloc  ddi.HALLOCATION
 	size   uint64
 	pitch  uint32
-	format gpu.Format
+	format isa.Format
 	// lastFence is the fence of the last submitted command buffer that used
 	// the resource; inBuffer says the unsubmitted buffer uses it.
 	lastFence      uint64
@@ -34,10 +34,9 @@ type view struct {
 	format ddi.Format
 }
 
-type shader struct {
-	stage   uint32
-	program uint32
-}
+// shader is a built-in program of the GPU (the simulated hardware runs no
+// bytecode).
+type shader = isa.Builtin
 
 type query struct {
 	kind     ddi.QueryType
@@ -48,72 +47,62 @@ type query struct {
 	fence    uint64 // fence of the buffer that carried its End
 }
 
-// builtinPrograms maps SCENARIO.md's builtin:NAME shaders to GPU programs.
-var builtinPrograms = map[string]shader{
-	"vs_passthrough": {gpu.StageVS, gpu.ProgVSPassthrough},
-	"vs_transform":   {gpu.StageVS, gpu.ProgVSTransform},
-	"ps_vertexcolor": {gpu.StagePS, gpu.ProgPSVertexColor},
-	"ps_solid":       {gpu.StagePS, gpu.ProgPSSolid},
-	"ps_texture":     {gpu.StagePS, gpu.ProgPSTexture},
-	"ps_fault":       {gpu.StagePS, gpu.ProgPSFault},
-}
-
 // IsBuiltin reports whether name is a built-in shader for the given stage
 // ("vs" or "ps").
 func IsBuiltin(name, stage string) bool {
-	s, ok := builtinPrograms[name]
+	s, ok := isa.LookupBuiltin(name)
 	if !ok {
 		return false
 	}
-	return (stage == "vs") == (s.stage == gpu.StageVS)
+	return (stage == "vs") == (s.Stage == isa.StageVS)
 }
 
 // gpuFormat translates a DXGI format to the GPU's surface format.
-func gpuFormat(f ddi.Format) gpu.Format {
+func gpuFormat(f ddi.Format) isa.Format {
 	switch f {
 	case ddi.FormatR8G8B8A8Unorm:
-		return gpu.FmtRGBA8
+		return isa.FmtRGBA8
 	case ddi.FormatB8G8R8A8Unorm:
-		return gpu.FmtBGRA8
+		return isa.FmtBGRA8
 	case ddi.FormatD32Float:
-		return gpu.FmtD32F
+		return isa.FmtD32F
 	case ddi.FormatD24UnormS8Uint:
-		return gpu.FmtD24S8
+		return isa.FmtD24S8
 	case ddi.FormatR32Float:
-		return gpu.FmtR32F
+		return isa.FmtR32F
 	case ddi.FormatR16Uint:
-		return gpu.FmtR16UI
+		return isa.FmtR16UI
 	case ddi.FormatR32Uint:
-		return gpu.FmtR32UI
+		return isa.FmtR32UI
 	}
-	return gpu.FmtNone
+	return isa.FmtNone
 }
 
 var blendFactor = map[ddi.Blend]uint32{
-	ddi.BlendZero: gpu.BlendZero, ddi.BlendOne: gpu.BlendOne, ddi.BlendSrcColor: gpu.BlendSrcColor,
-	ddi.BlendInvSrcColor: gpu.BlendInvSrcColor, ddi.BlendSrcAlpha: gpu.BlendSrcAlpha,
-	ddi.BlendInvSrcAlpha: gpu.BlendInvSrcAlpha, ddi.BlendDestAlpha: gpu.BlendDestAlpha,
-	ddi.BlendInvDestAlpha: gpu.BlendInvDestAlpha, ddi.BlendDestColor: gpu.BlendDestColor,
-	ddi.BlendInvDestColor: gpu.BlendInvDestColor,
+	ddi.BlendZero: isa.BlendZero, ddi.BlendOne: isa.BlendOne, ddi.BlendSrcColor: isa.BlendSrcColor,
+	ddi.BlendInvSrcColor: isa.BlendInvSrcColor, ddi.BlendSrcAlpha: isa.BlendSrcAlpha,
+	ddi.BlendInvSrcAlpha: isa.BlendInvSrcAlpha, ddi.BlendDestAlpha: isa.BlendDestAlpha,
+	ddi.BlendInvDestAlpha: isa.BlendInvDestAlpha, ddi.BlendDestColor: isa.BlendDestColor,
+	ddi.BlendInvDestColor: isa.BlendInvDestColor,
 }
 
 var blendOp = map[ddi.BlendOp]uint32{
-	ddi.BlendOpAdd: gpu.BlendOpAdd, ddi.BlendOpSubtract: gpu.BlendOpSubtract,
-	ddi.BlendOpRevSubtract: gpu.BlendOpRevSubtract, ddi.BlendOpMin: gpu.BlendOpMin, ddi.BlendOpMax: gpu.BlendOpMax,
+	ddi.BlendOpAdd: isa.BlendOpAdd, ddi.BlendOpSubtract: isa.BlendOpSubtract,
+	ddi.BlendOpRevSubtract: isa.BlendOpRevSubtract, ddi.BlendOpMin: isa.BlendOpMin, ddi.BlendOpMax: isa.BlendOpMax,
 }
 
 var cmpFunc = map[ddi.ComparisonFunc]uint32{
-	ddi.ComparisonNever: gpu.CmpNever, ddi.ComparisonLess: gpu.CmpLess, ddi.ComparisonEqual: gpu.CmpEqual,
-	ddi.ComparisonLessEqual: gpu.CmpLessEqual, ddi.ComparisonGreater: gpu.CmpGreater,
-	ddi.ComparisonNotEqual: gpu.CmpNotEqual, ddi.ComparisonGreaterEqual: gpu.CmpGreaterEqual,
-	ddi.ComparisonAlways: gpu.CmpAlways,
+	ddi.ComparisonNever: isa.CmpNever, ddi.ComparisonLess: isa.CmpLess, ddi.ComparisonEqual: isa.CmpEqual,
+	ddi.ComparisonLessEqual: isa.CmpLessEqual, ddi.ComparisonGreater: isa.CmpGreater,
+	ddi.ComparisonNotEqual: isa.CmpNotEqual, ddi.ComparisonGreaterEqual: isa.CmpGreaterEqual,
+	ddi.ComparisonAlways: isa.CmpAlways,
 }
 
-var cullMode = map[ddi.CullMode]uint32{ddi.CullNone: gpu.CullNone, ddi.CullFront: gpu.CullFront, ddi.CullBack: gpu.CullBack}
+var cullMode = map[ddi.CullMode]uint32{ddi.CullNone: isa.CullNone, ddi.CullFront: isa.CullFront, ddi.CullBack: isa.CullBack}
 
 var addressMode = map[ddi.AddressMode]uint32{
-	ddi.AddressWrap: gpu.AddrWrap, ddi.AddressMirror: gpu.AddrMirror, ddi.AddressClamp: gpu.AddrClamp,
-	ddi.AddressBorder: gpu.AddrBorder,
+	ddi.AddressWrap: isa.AddrWrap, ddi.AddressMirror: isa.AddrMirror, ddi.AddressClamp: isa.AddrClamp,
+	ddi.AddressBorder: isa.AddrBorder,
 }
 
 func unorm8(v float32) uint32 {

@@ -1,0 +1,466 @@
+package umd
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
+)
+
+// The immediate context's DDIs. What sets it apart from a deferred context:
+// it submits its command buffer through pfnRenderCb and pfnPresentCb (by
+// itself when the buffer is full), waits for the GPU where a Map needs it,
+// performs the deferred destructions once a submission carries the
+// resources' last use, and lets the runtime do its amortized work.
+
+// immediateContext is the immediate context: the shared core plus the
+// command buffer's limits, what rides on the unsubmitted buffer, and the
+// pacing of pfnPerformAmortizedProcessingCb. The Device embeds it.
+type immediateContext struct {
+	context
+
+	ctx            ddi.HCONTEXT // the GPU context pfnCreateContextCb gave
+	cmdCap         int          // words
+	listCap        int
+	used           []*resource // resources the unsubmitted buffer names
+	pendingDealloc []pendingFree
+	submits        uint64
+	foreign        ddi.HALLOCATION // umd.foreign injection
+	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
+	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+
+	// Pacing of pfnPerformAmortizedProcessingCb.
+	amortizedAt      int64  // time of the last call
+	epoch            uint64 // counts DDI entries that do work
+	amortizedEpoch   uint64 // the entry that last amortized (once per DDI, but see amortize)
+	amortizedSubmits uint64 // submissions counted then
+	workSince        bool   // DDI work since then
+}
+
+var (
+	_ ddi.Device = (*Device)(nil)
+	_ recorder   = (*immediateContext)(nil)
+)
+
+// ensure makes room for a command: when the command buffer or the allocation
+// list cannot take it, the UMD submits what it has with pfnRenderCb, without
+// a Flush from the application (WDDM operation flow, step 8; rule WDDM-FULL).
+func (d *immediateContext) ensure(words, allocs int) {
+	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
+		// (the WDDM-FULL bug lets the buffer grow past what
+		// pfnCreateContextCb gave)
+		return
+	}
+	d.submit(false, 0)
+}
+
+// ref notes that the unsubmitted command buffer uses r, so a Map waits for
+// it and a destruction waits for its submission.
+func (d *immediateContext) ref(r *resource, write bool, offset uint32) uint64 {
+	if !r.inBuffer {
+		r.inBuffer = true
+		d.used = append(d.used, r)
+	}
+	if write {
+		r.writeInBuffer = true
+	}
+	if d.cfg.Bugs.Has(rules.FTAlloc) && r.shared() && len(r.extra) == 0 {
+		// The bug: at its first use the driver supplements a shared
+		// resource with a second allocation (say, compression metadata)
+		// on the immediate context's thread, outside its CreateResource.
+		// Fine for a resource nobody shares; for a shared one pfnAllocateCb
+		// belongs to the thread inside CreateResource.
+		cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{Size: 4096, Width: 4096, Height: 1, Pitch: 4096, Obj: r.args.Obj}}}
+		if d.cb.PfnAllocateCb(d.rt, &cb) == nil {
+			r.extra = append(r.extra, cb.Allocations[0].Allocation)
+		}
+	}
+	return d.refAlloc(r.alloc, write, offset)
+}
+
+func (d *immediateContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
+	d.busy()
+	d.clearRTV(d, uint32(v), rgba)
+}
+
+func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+	d.busy()
+	d.clearDSV(d, uint32(v), flags, depth)
+}
+
+// Draw is the hot path: the state is re-emitted only after it changed or a
+// submission.
+func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
+	d.busy()
+	d.ensure(drawWords, drawAllocs)
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+	d.cmd.Draw(count, start)
+}
+
+func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
+	d.busy()
+	d.ensure(drawWords, drawAllocs)
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+	d.cmd.DrawIndexed(count, start, base)
+}
+
+func (d *immediateContext) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
+	d.busy()
+	d.copyResource(d, dst, src)
+}
+
+// ResourceUpdateSubresourceUP carries the data inline in the command buffer,
+// in chunks that fit in one.
+func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+	d.busy()
+	d.updateSubresource(d, dst, data, min(writeChunk, (d.cmdCap-16)*4/2))
+}
+
+// ResourceMap gives the CPU the resource's memory. Seed 004: a map that
+// conflicts with queued GPU work submits it and waits for its fence (or
+// returns DXGI_ERROR_WAS_STILL_DRAWING with DO_NOT_WAIT); WRITE_DISCARD
+// renames the resource to a fresh allocation instead; WRITE_NO_OVERWRITE
+// never waits.
+func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+	r := d.resource(h)
+	if r == nil {
+		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
+	}
+	d.busy()
+	if d.injected("ResourceMap") {
+		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
+	}
+	switch t {
+	case ddi.MapWriteDiscard:
+		if r.inBuffer || r.lastFence > d.cb.CompletedFence(d.rt, d.ctx) {
+			if err := d.rename(r); err != nil {
+				return ddi.MappedSubresource{}, err
+			}
+		}
+	case ddi.MapWriteNoOverwrite:
+	default:
+		need := r.lastFence // writes wait for GPU reads and writes (WAR, WAW)
+		if t == ddi.MapRead {
+			need = r.lastWriteFence // reads wait for GPU writes (RAW)
+		}
+		if r.inBuffer && (t != ddi.MapRead || r.writeInBuffer) {
+			if flags&ddi.MapFlagDoNotWait != 0 {
+				d.submit(false, 0)
+				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
+			}
+			d.submit(false, 0)
+			need = r.lastFence
+			if t == ddi.MapRead {
+				need = r.lastWriteFence
+			}
+		}
+		if need > d.cb.CompletedFence(d.rt, d.ctx) && !d.cfg.Bugs.Has(rules.MapHazard) { // the bug: map without waiting
+			if flags&ddi.MapFlagDoNotWait != 0 {
+				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
+			}
+			// The wait names what it waits for: a
+			// read waits for a GPU write (RAW); a write for a GPU read
+			// (WAR) or, when the command at that fence writes, a write (WAW).
+			hz := "RAW"
+			if t != ddi.MapRead {
+				hz = map[bool]string{false: "WAR", true: "WAW"}[r.lastWriteFence == need]
+			}
+			w := ddi.WaitForSynchronizationObjectCb{Context: d.ctx, FenceValue: need, Allocation: r.alloc, Obj: r.args.Obj, Hazard: hz}
+			if err := d.cb.PfnWaitForSynchronizationObjectCb(d.rt, &w); err != nil {
+				return ddi.MappedSubresource{}, err
+			}
+		}
+	}
+	lk := ddi.LockCb{Allocation: r.alloc}
+	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
+		return ddi.MappedSubresource{}, err
+	}
+	r.mapped = true
+	return ddi.MappedSubresource{Data: lk.Data, RowPitch: r.pitch}, nil
+}
+
+// rename gives r a fresh allocation; the old one is freed once the GPU is
+// done with it (Dxgkrnl defers the real free to its fence).
+func (d *immediateContext) rename(r *resource) error {
+	cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
+		Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
+	}}}
+	if r.args.Dimension == ddi.DimTexture2D {
+		cb.Allocations[0].Width, cb.Allocations[0].Height, cb.Allocations[0].GPUFormat = r.args.Width, r.args.Height, uint32(r.format)
+	}
+	if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
+		return err
+	}
+	old := r.alloc
+	r.alloc = cb.Allocations[0].Allocation
+	if r.inBuffer {
+		d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: r.args.Obj, rt: r.rt})
+		// The buffer's list still names the old allocation; new uses of r
+		// must name the new one.
+		r.inBuffer = false
+		r.writeInBuffer = false
+		for i, u := range d.used {
+			if u == r {
+				d.used = append(d.used[:i], d.used[i+1:]...)
+				break
+			}
+		}
+	} else {
+		d.dealloc(r.rt, old, r.args.Obj)
+	}
+	r.lastFence, r.lastWriteFence = 0, 0
+	d.st.dirty = true
+	return nil
+}
+
+func (d *immediateContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
+	r := d.resource(h)
+	if r == nil || !r.mapped {
+		return
+	}
+	r.mapped = false
+	d.cb.PfnUnlockCb(d.rt, r.alloc)
+}
+
+func (d *immediateContext) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) { d.queryBegin(d, d.query(h)) }
+
+func (d *immediateContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
+	q := d.query(h)
+	if q == nil {
+		return
+	}
+	d.queryEnd(d, q)
+	if !q.inBuffer {
+		q.inBuffer = true
+		d.ended = append(d.ended, q)
+	}
+}
+
+// QueryGetData submits a pending End (as GetData does without
+// D3D11_ASYNC_GETDATA_DONOTFLUSH) and returns S_FALSE until the GPU has
+// passed it.
+func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hresult.HRESULT) {
+	q := d.query(h)
+	if q == nil || !q.ended {
+		return 0, hresult.DXGI_ERROR_INVALID_CALL
+	}
+	d.busy()
+	if q.inBuffer {
+		d.submit(false, 0)
+	}
+	if q.fence > d.cb.CompletedFence(d.rt, d.ctx) {
+		return 0, hresult.S_FALSE
+	}
+	if q.kind == ddi.QueryEvent {
+		return 1, hresult.S_OK
+	}
+	lk := ddi.LockCb{Allocation: q.alloc}
+	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
+		return 0, hresult.Of(err)
+	}
+	var v uint64
+	for i := 0; i < 8 && i < len(lk.Data); i++ {
+		v |= uint64(lk.Data[i]) << (8 * i)
+	}
+	d.cb.PfnUnlockCb(d.rt, q.alloc)
+	return v, hresult.S_OK
+}
+
+// Flush submits the command buffer with pfnRenderCb (WDDM operation flow, step 9) and
+// processes the deferred-destruction queue even when there was nothing to
+// submit (rule DD-FLUSH).
+func (d *immediateContext) Flush(ddi.HDEVICE) {
+	d.busy()
+	if len(d.cmd.Words) > 0 || d.foreign != 0 {
+		if d.cfg.Bugs.Has(rules.FTPresent) && len(d.list) > 0 {
+			d.submit(true, d.list[0].Allocation) // the bug: submit a Flush with pfnPresentCb
+			return
+		}
+		d.submit(false, 0)
+		return
+	}
+	if !d.cfg.Bugs.Has(rules.DDFlush) { // the bug: only a submission drains the queue
+		d.processDestroyQueue()
+	}
+	d.freePending()
+}
+
+// SetDisplayModeDXGI switches the display to a primary's mode with
+// pfnSetDisplayModeCb, the one DDI allowed to call it (rule FT-MODE).
+func (d *Device) SetDisplayModeDXGI(_ ddi.HDEVICE, h ddi.HRESOURCE) error {
+	r := d.resource(h)
+	if r == nil || !r.args.Primary {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: SetDisplayModeDXGI needs a primary")
+	}
+	d.displayMode = r.alloc
+	d.fullscreenDraw()
+	if d.cfg.Bugs.Has(rules.FTMode) {
+		return nil // the bug: switch the mode later, from PresentDXGI
+	}
+	return d.cb.PfnSetDisplayModeCb(d.rt, r.alloc)
+}
+
+// fullscreenDraw hot-swaps the immediate context's pfnDraw entry for the
+// full-screen path. This is legal: SetDisplayModeDXGI runs on the immediate
+// context's thread, and only that thread calls the context's entries
+// (rule FT-TABLE). (The simulated GPU draws the same either way; a real
+// driver would, say, render straight into the scanned-out primary.)
+func (d *Device) fullscreenDraw() {
+	if d.table == nil || d.table.Get("pfnDraw").Impl == "DrawFullscreen" {
+		return
+	}
+	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) })
+	if d.cfg.Bugs.Has(rules.FTTable) {
+		// The bug: a create entry swapped too, while other threads may be
+		// inside CreateResource.
+		d.table.Set("pfnCreateResource", "CreateResourceFullscreen", nil)
+	}
+}
+
+// PresentDXGI submits the command buffer with pfnPresentCb, naming the
+// surface to show (WDDM operation flow, step 9).
+func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
+	d.busy()
+	if d.cfg.Bugs.Has(rules.FTMode) && d.displayMode != 0 {
+		d.cb.PfnSetDisplayModeCb(d.rt, d.displayMode)
+		d.displayMode = 0
+	}
+	r := d.resource(src)
+	if r == nil {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource")
+	}
+	d.ensure(8, 2)
+	d.ref(r, false, 0)
+	return d.submit(true, r.alloc)
+}
+
+// submit hands the command buffer to the runtime, then records the fence on
+// everything it used and performs the deallocations that waited for it.
+func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
+	if d.foreign != 0 {
+		// A rogue command: write into an allocation of another device.
+		d.cmd.Write(d.refAlloc(d.foreign, true, 0), []byte{0xef, 0xbe, 0xad, 0xde})
+		d.foreign = 0
+	}
+	words := append([]uint32(nil), d.cmd.Words...)
+	list := append([]ddi.AllocationListEntry(nil), d.list...)
+	var fence uint64
+	var err error
+	if present {
+		cb := ddi.PresentCb{Context: d.ctx, Commands: words, AllocationList: list, SrcAllocation: src}
+		err = d.cb.PfnPresentCb(d.rt, &cb)
+		fence = cb.Fence
+	} else {
+		cb := ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list}
+		err = d.cb.PfnRenderCb(d.rt, &cb)
+		fence = cb.Fence
+	}
+	d.submits++
+	for _, r := range d.used {
+		if fence != 0 {
+			r.lastFence = fence
+			if r.writeInBuffer {
+				r.lastWriteFence = fence
+			}
+		}
+		r.inBuffer, r.writeInBuffer = false, false
+	}
+	for _, q := range d.ended {
+		q.fence = fence
+		q.inBuffer = false
+	}
+	d.used = d.used[:0]
+	d.ended = d.ended[:0]
+	d.cmd.Words = d.cmd.Words[:0]
+	d.list = d.list[:0]
+	clear(d.listIdx)
+	d.st.dirty = true
+	d.processDestroyQueue() // everything destroyed before this submission is now safe
+	d.freePending()
+	d.amortize()
+	return err
+}
+
+// amortizePeriod: without submissions, a busy driver still lets the runtime
+// do its amortized work at least this often (1 ms).
+const amortizePeriod = 1_000_000
+
+// amortize calls pfnPerformAmortizedProcessingCb after a submission: once,
+// not back to back, and only when there was work since the last call
+// (rules AM-SUBMIT and AM-BALANCE).
+//
+// A DDI that keeps submitting (CommandListExecute of a list that fills
+// several command buffers) calls it again every second submission: the
+// submissions between are the work that keeps the calls from being back to
+// back.
+func (d *immediateContext) amortize() {
+	if d.cfg.Bugs.Has(rules.AMSubmit) {
+		return
+	}
+	if d.amortizedEpoch == d.epoch {
+		if d.submits-d.amortizedSubmits < 2 {
+			return // done already in this DDI
+		}
+	} else if !d.workSince {
+		return // nothing to amortize
+	}
+	d.amortizedEpoch = d.epoch
+	d.amortizedSubmits = d.submits
+	d.cb.PfnPerformAmortizedProcessingCb(d.core)
+	if d.cfg.Bugs.Has(rules.AMBalance) {
+		d.cb.PfnPerformAmortizedProcessingCb(d.core) // the bug: twice, back to back
+	}
+	d.workSince = false
+	if d.cfg.Now != nil {
+		d.amortizedAt = d.cfg.Now()
+	}
+}
+
+// busy notes the entry of a DDI that does work; when a busy driver has not
+// let the runtime work for amortizePeriod, it does so now.
+func (d *immediateContext) busy() {
+	if d.refreshNext {
+		// The first DDI after CommandListExecute: the driver re-reads the
+		// vertex-buffer binding, which the runtime now shows empty.
+		d.refreshNext = false
+		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+	}
+	d.epoch++
+	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs.Has(rules.AMBalance) {
+		d.amortize()
+	}
+	d.workSince = true
+}
+
+func (d *immediateContext) freePending() {
+	pend := d.pendingDealloc
+	d.pendingDealloc = nil
+	for _, p := range pend {
+		d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: p.rt, Allocations: append([]ddi.HALLOCATION{p.alloc}, p.extra...), Obj: p.obj})
+	}
+}
+
+// deallocRes frees every allocation of a destroyed resource.
+func (d *immediateContext) deallocRes(r *resource) {
+	d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Resource: r.rt, Allocations: append([]ddi.HALLOCATION{r.alloc}, r.extra...), Obj: r.args.Obj})
+}
+
+// processDestroyQueue runs on the immediate context's thread: resources whose
+// last use is submitted are deallocated now, the others right after the
+// submission that carries their use.
+func (d *immediateContext) processDestroyQueue() {
+	d.mu.Lock()
+	q := d.dev.destroyQ
+	d.dev.destroyQ = nil
+	d.mu.Unlock()
+	for _, r := range q {
+		if r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{r.alloc, r.args.Obj, r.rt, r.extra})
+			continue
+		}
+		d.deallocRes(r)
+	}
+}

@@ -1,0 +1,89 @@
+package umd
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/gpu/isa"
+)
+
+// Shaders and state objects are immutable once created: the driver keeps a
+// copy of the description, under the runtime's handle, in one table per
+// kind. createObject and destroyObject are their Create* and Destroy* DDIs.
+
+// createObject stores obj under h, unless the DDI has an injected failure
+// (checked first, as a driver allocates before it validates) or invalid
+// reports the description invalid.
+func createObject[H ~uint32, T any](d *Device, ddiName string, table map[H]*T, h H, obj *T, invalid error) error {
+	if d.injected(ddiName) {
+		return hresult.E_OUTOFMEMORY
+	}
+	if invalid != nil {
+		return invalid
+	}
+	d.mu.Lock()
+	table[h] = obj
+	d.mu.Unlock()
+	return nil
+}
+
+func destroyObject[H ~uint32, T any](d *Device, table map[H]*T, h H) {
+	d.mu.Lock()
+	delete(table, h)
+	d.mu.Unlock()
+}
+
+func clone[T any](desc *T) *T {
+	if desc == nil {
+		return nil
+	}
+	c := *desc
+	return &c
+}
+
+func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
+
+// createShader selects the built-in program the shader names.
+func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
+	s, ok := isa.LookupBuiltin(a.Builtin)
+	var invalid error
+	if !ok || s.Stage != stage {
+		invalid = hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
+	}
+	return createObject(d, ddiName, d.shaders, h, &s, invalid)
+}
+
+func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) error {
+	return d.createShader(a, h, isa.StageVS, "CreateVertexShader")
+}
+func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) error {
+	return d.createShader(a, h, isa.StagePS, "CreatePixelShader")
+}
+func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { destroyObject(d, d.shaders, h) }
+
+func (c *context) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
+func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE, _ uint32) error {
+	return createObject(d, "CreateBlendState", d.blends, h, clone(s), nil)
+}
+func (d *Device) DestroyBlendState(_ ddi.HDEVICE, h ddi.HBLENDSTATE) { destroyObject(d, d.blends, h) }
+
+func (c *context) CalcPrivateRasterizerStateSize(*ddi.RasterizerDesc) int { return sizeState }
+func (d *Device) CreateRasterizerState(_ ddi.HDEVICE, s *ddi.RasterizerDesc, h ddi.HRASTERIZERSTATE, _ uint32) error {
+	return createObject(d, "CreateRasterizerState", d.rasts, h, clone(s), nil)
+}
+func (d *Device) DestroyRasterizerState(_ ddi.HDEVICE, h ddi.HRASTERIZERSTATE) {
+	destroyObject(d, d.rasts, h)
+}
+
+func (c *context) CalcPrivateDepthStencilStateSize(*ddi.DepthStencilDesc) int { return sizeState }
+func (d *Device) CreateDepthStencilState(_ ddi.HDEVICE, s *ddi.DepthStencilDesc, h ddi.HDEPTHSTENCILSTATE, _ uint32) error {
+	return createObject(d, "CreateDepthStencilState", d.dss, h, clone(s), nil)
+}
+func (d *Device) DestroyDepthStencilState(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILSTATE) {
+	destroyObject(d, d.dss, h)
+}
+
+func (c *context) CalcPrivateSamplerSize(*ddi.SamplerDesc) int { return sizeState }
+func (d *Device) CreateSampler(_ ddi.HDEVICE, s *ddi.SamplerDesc, h ddi.HSAMPLER, _ uint32) error {
+	return createObject(d, "CreateSampler", d.samplers, h, clone(s), nil)
+}
+func (d *Device) DestroySampler(_ ddi.HDEVICE, h ddi.HSAMPLER) { destroyObject(d, d.samplers, h) }

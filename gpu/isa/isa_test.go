@@ -1,0 +1,132 @@
+package isa
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// every builds one packet of each opcode with the Builder and returns the
+// buffer with, per packet, the word offsets of its address fields.
+func every() (Builder, [][]int) {
+	var b Builder
+	var at [][]int
+	one := func(a ...int) { at = append(at, a) }
+	b.Words = append(b.Words, uint32(OpNop)<<24)
+	one()
+	one(b.SetRT(0x1000, 4, 4, 16, FmtRGBA8))
+	one(b.SetDS(0x2000, 4, 4, 16, FmtD32F))
+	one(b.SetVB(0, 0x3000, 108, 36, 0))
+	one(b.SetIB(0x4000, 12, 2, 0))
+	one(b.SetCB(StagePS, 0, 0x5000, 16))
+	one(b.SetTex(0, 0x6000, 4, 4, 16, FmtBGRA8))
+	b.SetSampler(0, FilterLinear, AddrWrap, AddrClamp, 0xff0000ff)
+	one()
+	b.SetShader(StageVS, ProgVSTransform)
+	one()
+	b.SetViewport(0, 0, 4, 4, 0, 1)
+	one()
+	b.SetRaster(CullBack, false, true)
+	one()
+	b.SetBlend(true, BlendSrcAlpha, BlendInvSrcAlpha, BlendOpAdd, BlendOne, BlendZero, BlendOpAdd, 0xf)
+	one()
+	b.SetDepth(true, true, CmpLess)
+	one()
+	b.SetTopology(TopoTriangleList)
+	one()
+	b.Draw(3, 0)
+	one()
+	b.DrawIndexed(6, 0, -2)
+	one()
+	one(b.ClearRT(0x1000, 4, 4, 16, FmtRGBA8, [4]float32{1, 0.5, 0, 1}))
+	one(b.ClearDS(0x2000, 4, 4, 16, FmtD32F, 1))
+	d, s := b.Copy(0x7000, 0x8000, 64)
+	one(d, s)
+	one(b.Write(0x9000, []byte{1, 2, 3, 4, 5}))
+	b.Fence(42)
+	one()
+	one(b.Query(QueryTimestamp, 0xa000))
+	one(b.Scanout(0x1000, 4, 4, 16, FmtRGBA8))
+	one(b.Fill(0xb000, 64, 0xdeadbeef))
+	return b, at
+}
+
+func TestRoundTripEveryOpcode(t *testing.T) {
+	b, at := every()
+	pkts, err := Decode(b.Words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(pkts), len(Opcodes()); got != want {
+		t.Fatalf("%d packets, want one per opcode (%d)", got, want)
+	}
+	for i, p := range pkts {
+		if p.Op != Opcodes()[i] {
+			t.Errorf("packet %d is %v, want %v", i, p.Op, Opcodes()[i])
+		}
+		// The offsets the Builder returned are the address fields the
+		// KMD patches.
+		var fields []int
+		for _, f := range AddrFields(p.Op) {
+			fields = append(fields, p.At+1+f)
+		}
+		if !slices.Equal(fields, at[i]) && !(len(fields) == 0 && len(at[i]) == 0) {
+			t.Errorf("%v: address words %v, Builder returned %v", p.Op, fields, at[i])
+		}
+	}
+	// Patch writes a physical address where the Builder put the relative one.
+	Patch(b.Words, at[1][0], 0x1_0000_2000)
+	p, _, err := Next(b.Words, pkts[1].At)
+	if err != nil || p.Addr(0) != 0x1_0000_2000 {
+		t.Errorf("after Patch SET_RT reads %#x (%v)", p.Addr(0), err)
+	}
+	if w := pkts[19]; w.Op != OpWrite || w.Args[2] != 5 || w.Args[3] != 0x04030201 || w.Args[4] != 5 {
+		t.Errorf("WRITE carries %v", w.Args)
+	}
+	if d := pkts[15]; int32(d.Args[2]) != -2 {
+		t.Errorf("DRAW_INDEXED base %d, want -2", int32(d.Args[2]))
+	}
+}
+
+func TestString(t *testing.T) {
+	b, _ := every()
+	pkts, _ := Decode(b.Words)
+	for _, p := range pkts {
+		s := p.String()
+		if !strings.HasPrefix(s, p.Op.String()) || strings.HasPrefix(s, "OP_") {
+			t.Errorf("%v prints %q", p.Op, s)
+		}
+	}
+	for _, tc := range []struct {
+		i    int
+		want string
+	}{
+		{1, "SET_RT addr=0x1000 4x4 pitch=16 fmt=1"},
+		{14, "DRAW count=3 start=0"},
+		{15, "DRAW_INDEXED count=6 start=0 base=-2"},
+		{18, "COPY dst=0x7000 src=0x8000 n=64"},
+		{20, "FENCE value=42"},
+	} {
+		if got := pkts[tc.i].String(); got != tc.want {
+			t.Errorf("packet %d prints %q, want %q", tc.i, got, tc.want)
+		}
+	}
+	if got := Opcode(0xEE).String(); got != "OP_0xee" {
+		t.Errorf("unknown opcode prints %q", got)
+	}
+}
+
+func TestDecodeRejectsMalformed(t *testing.T) {
+	for name, buf := range map[string][]uint32{
+		"unknown opcode": {0xEE000000},
+		"wrong length":   {uint32(OpDraw)<<24 | 1, 3},
+		"past the end":   {uint32(OpDraw)<<24 | 2, 3},
+		"short WRITE":    {uint32(OpWrite)<<24 | 2, 0, 0},
+		"WRITE size":     {uint32(OpWrite)<<24 | 4, 0, 0, 9, 0},
+	} {
+		if _, err := Decode(buf); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: Decode error %v, want ErrMalformed", name, err)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package isa
+
+import "fmt"
+
+// A DMA buffer is a slice of 32-bit words: a header (opcode in bits 31..24,
+// payload length in words in bits 23..0) followed by the payload. Addresses
+// are 64-bit GPU physical addresses in two words (low, high). In a command
+// buffer the UMD writes, an address is allocation-list relative (low word:
+// list index, high word: byte offset); the KMD validates it, zeroes it and
+// records a patch location, and DxgkDdiPatch writes the physical address
+// there. Floats are IEEE bits.
+
+// Opcode is a packet type.
+type Opcode uint8
+
+const (
+	OpNop         Opcode = 0x00
+	OpSetRT       Opcode = 0x01 // addr(2) width height pitch format
+	OpSetDS       Opcode = 0x02 // addr(2) width height pitch format; addr 0 = no depth buffer
+	OpSetVB       Opcode = 0x03 // slot addr(2) size stride offset
+	OpSetIB       Opcode = 0x04 // addr(2) size indexBytes(2|4) offset
+	OpSetCB       Opcode = 0x05 // stage slot addr(2) size
+	OpSetTex      Opcode = 0x06 // slot addr(2) width height pitch format
+	OpSetSampler  Opcode = 0x07 // slot filter addressU addressV borderRGBA8
+	OpSetShader   Opcode = 0x08 // stage program
+	OpSetViewport Opcode = 0x09 // x y w h minDepth maxDepth (f32)
+	OpSetRaster   Opcode = 0x0A // cull frontCCW depthClip
+	OpSetBlend    Opcode = 0x0B // enable src dst op srcAlpha dstAlpha opAlpha writeMask
+	OpSetDepth    Opcode = 0x0C // enable writeMask func
+	OpSetTopology Opcode = 0x0D // topology
+	OpDraw        Opcode = 0x10 // count start
+	OpDrawIndexed Opcode = 0x11 // count start base(int32)
+	OpClearRT     Opcode = 0x12 // addr(2) width height pitch format r g b a (f32)
+	OpClearDS     Opcode = 0x13 // addr(2) width height pitch format depth (f32)
+	OpCopy        Opcode = 0x14 // dst(2) src(2) nbytes
+	OpWrite       Opcode = 0x15 // dst(2) nbytes data(ceil(nbytes/4) words)
+	OpFence       Opcode = 0x16 // value(2): on completion of the buffer, write the fence register and interrupt
+	OpQuery       Opcode = 0x17 // kind addr(2): writes a uint64 at addr
+	OpScanout     Opcode = 0x18 // addr(2) width height pitch format: the display engine shows this surface
+	OpFill        Opcode = 0x19 // dst(2) nbytes value: fill nbytes (a multiple of 4) with the 32-bit value (paging FILL)
+)
+
+// opcodes describes every opcode: its name and fixed payload length (OpWrite
+// is variable, at least 3 words).
+var opcodes = []struct {
+	op      Opcode
+	name    string
+	payload int
+}{
+	{OpNop, "NOP", 0}, {OpSetRT, "SET_RT", 6}, {OpSetDS, "SET_DS", 6}, {OpSetVB, "SET_VB", 6},
+	{OpSetIB, "SET_IB", 5}, {OpSetCB, "SET_CB", 5}, {OpSetTex, "SET_TEX", 7}, {OpSetSampler, "SET_SAMPLER", 5},
+	{OpSetShader, "SET_SHADER", 2}, {OpSetViewport, "SET_VIEWPORT", 6}, {OpSetRaster, "SET_RASTER", 3},
+	{OpSetBlend, "SET_BLEND", 8}, {OpSetDepth, "SET_DEPTH", 3}, {OpSetTopology, "SET_TOPOLOGY", 1},
+	{OpDraw, "DRAW", 2}, {OpDrawIndexed, "DRAW_INDEXED", 3}, {OpClearRT, "CLEAR_RT", 10},
+	{OpClearDS, "CLEAR_DS", 7}, {OpCopy, "COPY", 5}, {OpWrite, "WRITE", 3}, {OpFence, "FENCE", 2},
+	{OpQuery, "QUERY", 3}, {OpScanout, "SCANOUT", 6}, {OpFill, "FILL", 4},
+}
+
+// Opcodes lists every opcode the hardware knows, in numeric order.
+func Opcodes() []Opcode {
+	out := make([]Opcode, len(opcodes))
+	for i, o := range opcodes {
+		out[i] = o.op
+	}
+	return out
+}
+
+// payloadLens is the fixed payload length indexed by opcode, -1 for an
+// unknown one: the command processor looks up every packet, so an array, not
+// a map.
+var payloadLens, opNames = func() (lens [256]int16, names [256]string) {
+	for i := range lens {
+		lens[i] = -1
+	}
+	for _, o := range opcodes {
+		lens[o.op], names[o.op] = int16(o.payload), o.name
+	}
+	return lens, names
+}()
+
+func (o Opcode) String() string {
+	if s := opNames[o]; s != "" {
+		return s
+	}
+	return fmt.Sprintf("OP_%#02x", uint8(o))
+}
