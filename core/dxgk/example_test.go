@@ -1,6 +1,7 @@
 package dxgk_test
 
 import (
+	"d3dsim/gpu/isa"
 	"fmt"
 
 	"d3dsim/core/dxgk"
@@ -25,11 +26,11 @@ func Example() {
 	dev, _ := k.CreateDevice("app")
 	ctx, _ := k.CreateContext(dev)
 	bb, _ := k.CreateAllocation(dev, dxgk.AllocationDesc{Size: 8 * 8 * 4, Primary: true, Obj: "bb",
-		Surface: dxgkddi.SurfaceDesc{Width: 8, Height: 8, Pitch: 32, Format: uint32(gpu.FmtRGBA8)}})
+		Surface: dxgkddi.SurfaceDesc{Width: 8, Height: 8, Pitch: 32, Format: uint32(isa.FmtRGBA8)}})
 
 	// The UMD's command buffer: addresses are (allocation-list index, offset).
-	var cmd gpu.Builder
-	cmd.ClearRT(dxgkddi.ListAddress(0, 0), 8, 8, 32, gpu.FmtRGBA8, [4]float32{1, 0.5, 0, 1})
+	var cmd isa.Builder
+	cmd.ClearRT(dxgkddi.ListAddress(0, 0), 8, 8, 32, isa.FmtRGBA8, [4]float32{1, 0.5, 0, 1})
 	fence, err := k.Present(ctx.Context, cmd.Words, []dxgk.AllocationListEntry{{Allocation: bb, Write: true}}, bb)
 	fmt.Println("fence", fence, err)
 	fmt.Println(k.WaitForFence(ctx.Context, fence), k.CompletedFence(ctx.Context))

@@ -3,6 +3,7 @@ package dxgk_test
 import (
 	"bytes"
 	"d3dsim/core/rules"
+	"d3dsim/gpu/isa"
 	"errors"
 	"strings"
 	"testing"
@@ -58,14 +59,14 @@ func (m *machine) device(t testing.TB, name string) (dxgk.HDevice, dxgk.HContext
 // target makes a w x h RGBA8 surface.
 func (m *machine) target(d dxgk.HDevice, w, h uint32, obj string) dxgk.HAllocation {
 	return must(m.k.CreateAllocation(d, dxgk.AllocationDesc{Size: uint64(4 * w * h), Primary: true, Obj: obj,
-		Surface: dxgkddi.SurfaceDesc{Width: w, Height: h, Pitch: 4 * w, Format: uint32(gpu.FmtRGBA8)}}))
+		Surface: dxgkddi.SurfaceDesc{Width: w, Height: h, Pitch: 4 * w, Format: uint32(isa.FmtRGBA8)}}))
 }
 
 func la(i, off uint32) uint64 { return dxgkddi.ListAddress(i, off) }
 
 func clear(w, h uint32, rgba [4]float32) []uint32 {
-	var b gpu.Builder
-	b.ClearRT(la(0, 0), w, h, 4*w, gpu.FmtRGBA8, rgba)
+	var b isa.Builder
+	b.ClearRT(la(0, 0), w, h, 4*w, isa.FmtRGBA8, rgba)
 	return b.Words
 }
 
@@ -127,13 +128,13 @@ func TestGPUPresentFlow(t *testing.T) {
 }
 
 func TestGPUValidation(t *testing.T) {
-	var foreign gpu.Builder
+	var foreign isa.Builder
 	foreign.Write(la(1, 0), []byte{0xef, 0xbe, 0xad, 0xde})
-	var past gpu.Builder
+	var past isa.Builder
 	past.Write(la(1, 62), []byte{1, 2, 3, 4})
-	var outside gpu.Builder
+	var outside isa.Builder
 	outside.Write(la(9, 0), []byte{1, 2, 3, 4})
-	var fence gpu.Builder
+	var fence isa.Builder
 	fence.Fence(1000)
 	tests := []struct {
 		desc    string
@@ -243,7 +244,7 @@ func TestGPUEvictionKeepsContent(t *testing.T) {
 	var hs []dxgk.HAllocation
 	for i := 0; i < 4; i++ {
 		h := must(m.k.CreateAllocation(d, dxgk.AllocationDesc{Size: 4096, Obj: string(rune('a' + i))}))
-		var b gpu.Builder
+		var b isa.Builder
 		b.Write(la(0, 100), []byte{byte('A' + i), byte('A' + i)})
 		ok(t, m.k.WaitForFence(c, must(m.k.Render(c, b.Words, []dxgk.AllocationListEntry{{Allocation: h, Write: true}}))))
 		hs = append(hs, h)
@@ -259,7 +260,7 @@ func TestGPUEvictionKeepsContent(t *testing.T) {
 	}
 	// Use them all again, in reverse, and read them back.
 	for i := len(hs) - 1; i >= 0; i-- {
-		var b gpu.Builder
+		var b isa.Builder
 		b.Copy(la(0, 200), la(0, 100), 2)
 		ok(t, m.k.WaitForFence(c, must(m.k.Render(c, b.Words, []dxgk.AllocationListEntry{{Allocation: hs[i], Write: true}}))))
 	}
