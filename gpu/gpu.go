@@ -250,7 +250,12 @@ func (g *GPU) Reset(engine int) {
 	}
 	g.mu.Unlock()
 	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
-		Name: "EngineReset", Args: fmt.Sprintf("engine=%d dropped=%d", engine, dropped)})
+		Name: "EngineReset", Args: engineDropped(engine, dropped)})
+}
+
+func engineDropped(engine, dropped int) trace.Args {
+	var b trace.ArgBuilder
+	return b.Int(trace.KeyEngine, int64(engine)).Int(trace.KeyDropped, int64(dropped)).Args()
 }
 
 // Faults returns the faults found so far (the first 4096).
@@ -289,7 +294,7 @@ func (g *GPU) keepFaultLocked(f Fault) Fault {
 
 func (g *GPU) emitFault(thread string, f Fault) {
 	g.rec.Emit(trace.Event{Thread: thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
-		Name: "GpuFault", DMA: f.DMA, Msg: f.Reason, Args: "packet=" + strconv.Itoa(f.Packet)})
+		Name: "GpuFault", DMA: f.DMA, Msg: f.Reason, Args: trace.IntArg(trace.KeyPacket, int64(f.Packet))})
 }
 
 // kickLocked starts the buffer at the front of the ring if the engine is
@@ -325,7 +330,7 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 	g.mu.Unlock()
 
 	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
-		Name: "DmaBufferStart", DMA: j.id, Args: "packets=" + strconv.Itoa(res.packets)})
+		Name: "DmaBufferStart", DMA: j.id, Args: trace.IntArg(trace.KeyPackets, int64(res.packets))})
 	for _, f := range res.faults {
 		g.emitFault(e.thread, f)
 	}

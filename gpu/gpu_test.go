@@ -20,8 +20,8 @@ func gpuEvents(rec *trace.Recorder) []string {
 			continue
 		}
 		s := fmt.Sprintf("%d %s %v %s dma=%d fence=%d", e.T, e.Thread, e.Kind, e.Name, e.DMA, e.Fence)
-		if e.Args != "" {
-			s += " " + e.Args
+		if !e.Args.IsZero() {
+			s += " " + e.Args.String()
 		}
 		if e.Msg != "" {
 			s += " " + e.Msg

@@ -40,6 +40,7 @@ const (
 // batch after reset starts a new table on both sides.
 type columnEncoder struct {
 	ids  map[string]int32
+	args map[trace.Args]int32 // payloads already sent, by value: their text is formatted once
 	next int32
 	// Reused between batches (the bridge copies them to JS at once): a
 	// million events must not leave a trail of garbage for the GC, which
@@ -49,6 +50,7 @@ type columnEncoder struct {
 
 func (c *columnEncoder) reset() {
 	c.ids = map[string]int32{"": 0}
+	c.args = map[trace.Args]int32{}
 	c.next = 1
 }
 
@@ -94,7 +96,12 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		w[colDMA] = clamp32(e.DMA)
 		w[colRule] = id(e.Rule)
 		w[colMsg] = id(e.Msg)
-		w[colArgs] = id(e.Args)
+		if v, ok := c.args[e.Args]; ok {
+			w[colArgs] = v
+		} else {
+			w[colArgs] = id(e.Args.String())
+			c.args[e.Args] = w[colArgs]
+		}
 		w[colLine] = int32(max(0, min(e.Line, math.MaxInt32)))
 		w[colParent] = int32(e.Parent & math.MaxInt32)
 		o := 4 * colStride * i

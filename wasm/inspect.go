@@ -101,9 +101,13 @@ func newInspector() *inspector {
 	}
 }
 
-// argInt is the integer value of key=N in an args string (-1: none).
-func argInt(args, key string) int {
-	v := argStr(args, key)
+// textInt is the integer value of key=N in the runtime's text payload (-1:
+// none).
+//
+// Transitional: core/d3d11 still writes its payloads as text
+// (trace.TextArgs); this goes once it writes them typed.
+func textInt(a trace.Args, k trace.Key) int {
+	v := a.TextValue(k)
 	if v == "" {
 		return -1
 	}
@@ -112,16 +116,6 @@ func argInt(args, key string) int {
 		return -1
 	}
 	return n
-}
-
-// argStr is the value of key=V in an args string ("" when absent).
-func argStr(args, key string) string {
-	for _, f := range strings.Fields(args) {
-		if v, ok := strings.CutPrefix(f, key+"="); ok {
-			return v
-		}
-	}
-	return ""
 }
 
 // consume feeds events in seq order; events already seen are skipped.
@@ -166,7 +160,7 @@ func (in *inspector) apiCall(e *trace.Event) {
 
 // listState follows seed 002's state machine from the runtime's messages.
 func (in *inspector) listState(e *trace.Event) {
-	state := argStr(e.Args, "state")
+	state := e.Args.TextValue(trace.KeyState)
 	l := in.listBy[e.Obj]
 	if l == nil {
 		// A state before FinishCommandList returned (or a list the
@@ -185,8 +179,8 @@ func (in *inspector) ddiCall(e *trace.Event) {
 	switch e.Name {
 	case "CalcDeferredContextHandleSize":
 		if h := in.handleBy[e.Ctx+"/"+e.Handle]; h != nil {
-			h.Size = max(0, argInt(e.Args, "size"))
-			h.Type = max(0, argInt(e.Args, "type"))
+			h.Size = max(0, textInt(e.Args, trace.KeySize))
+			h.Type = max(0, textInt(e.Args, trace.KeyType))
 		}
 		return
 	case "RecycleDestroyCommandList":
@@ -219,7 +213,7 @@ func (in *inspector) ddiCall(e *trace.Event) {
 		case "CreateCommandList":
 			in.cache(&in.clCache, in.clBy, e.Handle, e.Obj).step("created by CreateCommandList (cold path) for "+e.Obj, e, false)
 		case "CreateDeferredContext":
-			name := argStr(e.Args, "dc")
+			name := e.Args.TextValue(trace.KeyDC)
 			switch {
 			case name == "":
 				name = e.Obj
@@ -241,7 +235,7 @@ func (in *inspector) created(e *trace.Event, ctx, handle string) {
 		old.Obj = e.Obj
 		return
 	}
-	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: argStr(e.Args, "rt"), Created: e.Seq, Line: e.Line}
+	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: e.Args.TextValue(trace.KeyRT), Created: e.Seq, Line: e.Line}
 	if h.Of != "" {
 		// A context-local handle has the size its IC handle was given.
 		if ic := in.handleBy["IC/"+h.Of]; ic != nil {
@@ -282,7 +276,7 @@ func (in *inspector) kernelCall(e *trace.Event) {
 	}
 	switch e.Name {
 	case "DxgkDdiCreateDevice", "DxgkDdiCreateContext", "DxgkDdiCreateAllocation":
-		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, argInt(e.Args, "size")), Created: e.Seq, Line: e.Line}
+		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, textInt(e.Args, trace.KeySize)), Created: e.Seq, Line: e.Line}
 		in.kernel = append(in.kernel, h)
 		in.kernelBy[e.Handle] = h
 	case "DxgkDdiDestroyDevice", "DxgkDdiDestroyContext", "DxgkDdiDestroyAllocation":

@@ -40,7 +40,7 @@ func decodeBatches(t *testing.T, bs []columnBatch) []trace.Event {
 				Seq: uint64(w(colSeq)), T: int64(math.Float64frombits(binary.LittleEndian.Uint64(b.Times[8*i:]))),
 				Kind: trace.Kind(w(colKind) & 0xff), Layer: trace.Layer(w(colKind) >> 8 & 0xff), From: trace.Layer(w(colKind) >> 16 & 0xff),
 				Thread: s(colThread), Name: s(colName), Ctx: s(colCtx), Obj: s(colObj), Handle: s(colHandle), HR: s(colHR),
-				Fence: uint64(w(colFence)), DMA: uint64(w(colDMA)), Rule: s(colRule), Msg: s(colMsg), Args: s(colArgs),
+				Fence: uint64(w(colFence)), DMA: uint64(w(colDMA)), Rule: s(colRule), Msg: s(colMsg), Args: trace.TextArgs(s(colArgs)),
 				Line: int(w(colLine)), Parent: uint64(w(colParent)),
 			})
 		}
@@ -87,6 +87,7 @@ func TestBatchesRoundTrip(t *testing.T) {
 		t.Fatalf("decoded %d events, recorder has %d", len(got), len(want))
 	}
 	for i := range want {
+		want[i].Args = trace.TextArgs(want[i].Args.String()) // the panel gets the payload's text
 		if got[i] != want[i] {
 			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got[i], want[i])
 		}

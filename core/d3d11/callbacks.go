@@ -111,7 +111,7 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		}
 		c.mu.Unlock()
 	}
-	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
+	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: trace.TextArgs(args)})
 	defer func() { done.end(err) }()
 	c.preempt()
 	for i := range a.Allocations {
@@ -152,7 +152,7 @@ func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err e
 		args = "res=" + handleName(c.resByRT[a.Resource])
 		c.mu.Unlock()
 	}
-	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: args})
+	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: trace.TextArgs(args)})
 	defer func() { done.end(err) }()
 	for _, h := range a.Allocations {
 		if e := c.rt.cfg.Kernel.DestroyAllocation(c.kdev, dxgk.HAllocation(h)); e != nil && err == nil {
@@ -178,7 +178,7 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 // PfnRenderCb submits a command buffer (seed 003 step 9). Rule FT-RENDER:
 // only on the immediate context's thread.
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
-	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList)))})
 	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
@@ -192,7 +192,7 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 
 // PfnPresentCb submits a command buffer that ends with showing a surface.
 func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
-	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList)))})
 	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
@@ -230,9 +230,9 @@ func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.Wa
 	why := dxgk.WaitReason{Allocation: dxgk.HAllocation(w.Allocation), Obj: w.Obj, Hazard: w.Hazard}
 	// Obj names the resource waited for; dev= names the device, whose one
 	// GPU context is the HCONTEXT (rule FT-HCTX).
-	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: "dev=" + c.name}
+	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: trace.TextArgs("dev=" + c.name)}
 	if w.Hazard != "" { // the reason, as on Dxgkrnl's WaitForFence (docs/scenario.md)
-		ev.Args = fmt.Sprintf("res=%v hazard=%s fence=%d dev=%s", why.Allocation, w.Hazard, w.FenceValue, c.name)
+		ev.Args = trace.TextArgs(fmt.Sprintf("res=%v hazard=%s fence=%d dev=%s", why.Allocation, w.Hazard, w.FenceValue, c.name))
 	}
 	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
 	defer func() { done.end(err) }()
@@ -270,7 +270,7 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.clsHigh = open
 	c.mu.Unlock()
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
-		Args: fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+		Args: trace.TextArgs(fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open)), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
 	if immediate {
 		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
@@ -290,7 +290,7 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 	if ctx.vb != nil {
 		bound = handleName(uint32(ctx.vb.h))
 	}
-	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: "bound=" + bound})
+	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: trace.TextArgs("bound=" + bound)})
 	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
 	done.end(nil)
 }
@@ -315,7 +315,7 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 	if a.Context != 0 {
 		hctx = fmt.Sprintf("c%d", a.Context)
 	}
-	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("hctx=%s code=%d", hctx, a.Code)})
+	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("hctx=%s code=%d", hctx, a.Code))})
 	defer func() { done.end(err) }()
 	kctx := dxgk.HContext(a.Context)
 	if kctx == 0 {

@@ -495,7 +495,7 @@ func (l *CommandList) State() string { return l.state }
 func (l *CommandList) setState(s string) {
 	l.state = s
 	l.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "CommandListState",
-		Obj: l.name, Handle: handleName(uint32(l.h)), Ctx: l.dc.name, Args: "state=" + s,
+		Obj: l.name, Handle: handleName(uint32(l.h)), Ctx: l.dc.name, Args: trace.TextArgs("state=" + s),
 		Msg: fmt.Sprintf("command list %s (%s) is %s", l.name, handleName(uint32(l.h)), s)})
 }
 

@@ -29,7 +29,7 @@ type pinner interface {
 func (c *DeviceContext) record(name string, do func(ic *DeviceContext) error, objs ...any) error {
 	cfg := c.dev.rt.cfg
 	cfg.Sim.Charge(cfg.Costs.APICall)
-	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: "recorded"})
+	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: trace.TextArgs("recorded")})
 	for _, o := range objs {
 		if p, ok := o.(pinner); ok && !isNil(p) {
 			if alive, ok := o.(interface{ Alive() bool }); ok && !alive.Alive() {
@@ -42,7 +42,7 @@ func (c *DeviceContext) record(name string, do func(ic *DeviceContext) error, ob
 		}
 	}
 	c.ops = append(c.ops, recordedOp{name, do})
-	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: "recorded"})
+	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: trace.TextArgs("recorded")})
 	return nil
 }
 

@@ -136,7 +136,7 @@ func (d *Device) drainDestroyQueue(ctx, why string) {
 			continue
 		}
 		d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DrainDestroyQueue", Obj: d.name, Ctx: ctx,
-			Args: fmt.Sprintf("objects=%d why=%s", len(doomed), why),
+			Args: trace.TextArgs(fmt.Sprintf("objects=%d why=%s", len(doomed), why)),
 			Msg:  fmt.Sprintf("the runtime destroys %d objects it queued when the immediate context unbound them (%s): %s", len(doomed), why, strings.Join(names, " "))})
 		for _, o := range doomed {
 			o.kill()

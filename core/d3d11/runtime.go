@@ -107,7 +107,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		// shows it (rule FT-TABLE).
 		d.table.OnWrite(func(entry, impl string) {
 			rt.cfg.Rec.Emit(trace.Event{From: trace.UMD, Layer: trace.UMD, Kind: trace.Message, Name: "DeviceFuncsWrite", Obj: name,
-				Args: "entry=" + entry + " impl=" + impl, Msg: "the driver points " + entry + " at " + impl})
+				Args: trace.TextArgs("entry=" + entry + " impl=" + impl), Msg: "the driver points " + entry + " at " + impl})
 		})
 		return err
 	}
@@ -136,7 +136,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		caps += " freethreaded=0"
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: caps, Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
+		Args: trace.TextArgs(caps), Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
 	if cls, ok := d.umd.(ddi.CommandLists); ok {
@@ -214,7 +214,7 @@ func (d *Device) ddiCallArgs(name, obj, handle, args string) span {
 // to the other.
 func (d *Device) ddiEnter(ctx, name, obj, handle, args string) span {
 	c := d.rt.cfg
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args}}
+	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: trace.TextArgs(args)}}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {

@@ -88,11 +88,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 
 	args := dxgkddi.CreateAllocationArgs{Device: dev, Allocation: h, Size: d.Size,
 		Flags: dxgkddi.AllocationFlags{CPUVisible: d.CPUVisible, Primary: d.Primary}, PrivateDriverData: d.Surface}
-	desc := fmt.Sprintf("device=%v size=%d cpu=%t primary=%t", dev, d.Size, d.CPUVisible, d.Primary)
-	if s := d.Surface; !s.Empty() {
-		desc += fmt.Sprintf(" surface=%dx%d pitch=%d fmt=%d", s.Width, s.Height, s.Pitch, s.Format)
-	}
-	if err := k.ddi("DxgkDdiCreateAllocation", trace.Event{Handle: h.String(), Obj: d.Obj, Args: desc},
+	if err := k.ddi("DxgkDdiCreateAllocation", trace.Event{Handle: h.String(), Obj: d.Obj, Args: allocArgs(dev, &d)},
 		func() error { return k.drv.DxgkDdiCreateAllocation(&args) }); err != nil {
 		return 0, err
 	}

@@ -42,7 +42,7 @@ func inOrder(t testing.TB, events []trace.Event, steps ...step) {
 	for _, st := range steps {
 		for ; i < len(events); i++ {
 			e := &events[i]
-			if e.Name == st.name && (st.kind == 0 || e.Kind == st.kind) && strings.Contains(e.Args, st.args) {
+			if e.Name == st.name && (st.kind == 0 || e.Kind == st.kind) && strings.Contains(e.Args.String(), st.args) {
 				break
 			}
 		}
@@ -191,7 +191,7 @@ func TestWaitForFence(t *testing.T) {
 	}
 	ev := w.rec.Since(uint64(mark))
 	waits := find(ev, "WaitForFence", trace.Wait)
-	if len(waits) != 2 || waits[0].Msg != "fence 1 of kc1 (DMA 1)" || waits[0].Fence != 1 || waits[1].Args != "done" || waits[1].T <= waits[0].T {
+	if len(waits) != 2 || waits[0].Msg != "fence 1 of kc1 (DMA 1)" || waits[0].Fence != 1 || waits[1].Args.String() != "done" || waits[1].T <= waits[0].T {
 		t.Fatalf("wait events %+v", waits)
 	}
 	if sig := find(ev, "FenceSignaled", trace.Fence); waits[1].T < sig[len(sig)-1].T {
@@ -507,10 +507,10 @@ func TestPresentAddsSource(t *testing.T) {
 	ok(t, w.k.WaitForFence(c, f))
 	ev := w.rec.Since(uint64(mark))
 	call := find(ev, "DxgkDdiPresent", trace.Call)
-	if len(call) != 1 || call[0].Args != "device=kd1 allocs=a2@kd1:r,a3@kd2:w,a1@kd1:r" || call[0].Msg != "source a1" {
+	if len(call) != 1 || call[0].Args.String() != "device=kd1 allocs=a2@kd1:r,a3@kd2:w,a1@kd1:r" || call[0].Msg != "source a1" {
 		t.Fatalf("present call %+v", call)
 	}
-	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args != "allocs=3 patches=3 subfence=2" {
+	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args.String() != "allocs=3 patches=3 subfence=2" {
 		t.Errorf("submit args %q", sub[len(sub)-1].Args)
 	}
 }

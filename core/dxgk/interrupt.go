@@ -18,7 +18,7 @@ func (k *Dxgkrnl) Interrupt(engine int) {
 func (k *Dxgkrnl) isr(engine int) {
 	args := dxgkddi.InterruptRoutineArgs{Engine: engine}
 	claimed := false
-	k.ddi("DxgkDdiInterruptRoutine", trace.Event{Args: fmt.Sprintf("engine=%d", engine)}, func() error {
+	k.ddi("DxgkDdiInterruptRoutine", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(engine))}, func() error {
 		claimed = k.drv.DxgkDdiInterruptRoutine(&args)
 		return nil
 	})
@@ -49,7 +49,8 @@ func (cb *callbacks) callback(name string, ev trace.Event, fn func()) {
 // submission fence fence (seed 003 step 16); the DPC retires them.
 func (cb *callbacks) DxgkCbNotifyInterrupt(eng int, fence uint64) {
 	k := cb.k()
-	ev := trace.Event{Args: fmt.Sprintf("engine=%d subfence=%d", eng, fence)}
+	var ab trace.ArgBuilder
+	ev := trace.Event{Args: ab.Int(trace.KeyEngine, int64(eng)).Uint(trace.KeySubfence, fence).Args()}
 	k.mu.Lock()
 	var e *engine
 	if eng >= 0 && eng < len(k.engines) {
@@ -148,7 +149,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 		k.event(trace.Message, "DmaBufferDropped", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
 			Msg: fmt.Sprintf("%s was not run: its device was removed", b.describe())})
 	case b.paging:
-		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: fmt.Sprintf("paging for=%d", b.forDMA),
+		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: pagingFor(b.forDMA),
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
 	case ooo:
 		if len(sig) == 0 {
@@ -158,13 +159,13 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 		for _, s := range sig {
 			ev := trace.Event{Handle: c.h.String(), Fence: s[0], DMA: s[1]}
 			if s[1] == b.id {
-				ev.Args = fmt.Sprintf("subfence=%d", b.sub)
+				ev.Args = trace.UintArg(trace.KeySubfence, b.sub)
 			}
 			k.event(trace.Fence, "FenceSignaled", ev)
 		}
 	default:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
-			Args: fmt.Sprintf("subfence=%d", b.sub)})
+			Args: trace.UintArg(trace.KeySubfence, b.sub)})
 	}
 	for _, a := range free {
 		k.free(a)

@@ -1,7 +1,6 @@
 package dxgk
 
 import (
-	"fmt"
 	"slices"
 
 	"d3dsim/core/dxgkddi"
@@ -109,7 +108,7 @@ func (k *Dxgkrnl) CreateContext(dev HDevice) (ContextInfo, error) {
 	h := HContext(k.lastCtx)
 	k.mu.Unlock()
 	args := dxgkddi.CreateContextArgs{Device: dev, Context: h}
-	if err := k.ddi("DxgkDdiCreateContext", trace.Event{Handle: h.String(), Obj: d.name, Args: fmt.Sprintf("device=%v engine=0", dev)},
+	if err := k.ddi("DxgkDdiCreateContext", trace.Event{Handle: h.String(), Obj: d.name, Args: deviceEngine(dev)},
 		func() error { return k.drv.DxgkDdiCreateContext(&args) }); err != nil {
 		return ContextInfo{}, err
 	}

@@ -113,7 +113,7 @@ func (k *Dxgkrnl) enqueueLocked(b *dmaBuffer) []trace.Event {
 		verb := map[hazard]string{hazardRAW: "reads %s after %s writes it", hazardWAR: "writes %s after %s reads it", hazardWAW: "writes %s after %s writes it"}[h]
 		evs = append(evs, trace.Event{Kind: trace.Dep, Layer: trace.Dxgkrnl, From: trace.Dxgkrnl, Name: "DmaDependency",
 			Handle: b.handle(), Obj: l.obj, Fence: b.fence, DMA: b.id,
-			Args: fmt.Sprintf("hazard=%v from=%d to=%d res=%s", h, p.id, b.id, l.name),
+			Args: depArgs(h, p.id, b.id, l.name),
 			Msg:  fmt.Sprintf("%s "+verb+": %v", b.describe(), what, p.describe(), h)})
 	}
 	for _, r := range b.res {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strings"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -16,19 +15,23 @@ import (
 // A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or
 // STATUS_ILLEGAL_INSTRUCTION, rule WDDM-ISOLATE) and consumes no fence.
 func (k *Dxgkrnl) Render(ctx HContext, cmd []uint32, list []AllocationListEntry) (fence uint64, err error) {
-	return k.submit("DxgkDdiRender", ctx, cmd, list, 0)
+	return k.submit(false, ctx, cmd, list, 0)
 }
 
 // Present submits a command buffer that ends by showing src (the
 // pfnPresentCb path): DxgkDdiPresent. src is added to the allocation list
 // if the list does not name it.
 func (k *Dxgkrnl) Present(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (fence uint64, err error) {
-	return k.submit("DxgkDdiPresent", ctx, cmd, list, src)
+	return k.submit(true, ctx, cmd, list, src)
 }
 
-func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (uint64, error) {
-	present := name == "DxgkDdiPresent"
-	op := strings.TrimPrefix(name, "DxgkDdi")
+// submit is Render (present false) or Present (present true, src the
+// source allocation).
+func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (uint64, error) {
+	name, op := "DxgkDdiRender", "Render"
+	if present {
+		name, op = "DxgkDdiPresent", "Present"
+	}
 	k.charge(k.cfg.Costs.Transition)
 	if err := k.throttle(h, present); err != nil {
 		return 0, err
@@ -78,17 +81,10 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 		}
 	}
 	// The verifier reads each entry's owner from here (rule WDDM-ISOLATE).
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "device=%v allocs=", c.dev.h)
+	var ab trace.ArgBuilder
+	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(len(kl))
 	for i, e := range kl {
-		if i > 0 {
-			sb.WriteByte(',')
-		}
-		rw := "r"
-		if e.WriteOperation {
-			rw = "w"
-		}
-		fmt.Fprintf(&sb, "%v@%v:%s", e.Allocation, entries[i].dev.h, rw)
+		ab.Alloc(trace.Alloc{Handle: uint32(e.Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
 	}
 	// The buffer exists from now on: its id names it in the DDI's trace (a
 	// rejected buffer leaves a gap), and it holds its allocations so a
@@ -106,7 +102,7 @@ func (k *Dxgkrnl) submit(name string, h HContext, cmd []uint32, list []Allocatio
 
 	ra := dxgkddi.RenderArgs{Device: c.dev.h, Context: h, CommandBuffer: cmd, AllocationList: kl,
 		DmaBufferSize: c.info.CommandBufferSize + dmaSlack, PatchLocationListSize: c.info.PatchLocationListSize}
-	ev := trace.Event{Handle: h.String(), DMA: id, Args: sb.String()}
+	ev := trace.Event{Handle: h.String(), DMA: id, Args: ab.Args()}
 	if present {
 		ev.Msg = "source " + src.String()
 	}
@@ -276,7 +272,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	}
 	k.mu.Unlock()
 	pa := dxgkddi.PatchArgs{Context: b.ctx.h, DmaBuffer: b.words, AllocationList: list, PatchLocationList: b.patches}
-	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: fmt.Sprintf("patches=%d", len(b.patches))},
+	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: trace.IntArg(trace.KeyPatches, int64(len(b.patches)))},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
 		k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
@@ -312,10 +308,11 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
 		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
 	if b.paging {
-		ev.Args = fmt.Sprintf("paging for=%d", b.forDMA)
+		ev.Args = pagingFor(b.forDMA)
 	} else {
 		sa.Context = b.ctx.h
-		ev.Args = fmt.Sprintf("allocs=%d patches=%d subfence=%d", len(b.list), len(b.patches), b.sub)
+		var ab trace.ArgBuilder
+		ev.Args = ab.Int(trace.KeyAllocs, int64(len(b.list))).Int(trace.KeyPatches, int64(len(b.patches))).Uint(trace.KeySubfence, b.sub).Args()
 	}
 	err := k.ddi("DxgkDdiSubmitCommand", ev, func() error { return k.drv.DxgkDdiSubmitCommand(&sa) })
 	if err != nil {

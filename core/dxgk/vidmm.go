@@ -154,7 +154,7 @@ func (p *pager) op(a *allocation, args dxgkddi.BuildPagingBufferArgs, why string
 			k.mu.Unlock()
 		}
 		args.DmaBuffer, args.DmaBufferSize = p.buf.words, pagingBufferSize
-		err := k.ddi("DxgkDdiBuildPagingBuffer", trace.Event{Handle: a.h.String(), Obj: a.obj, DMA: p.buf.id, Args: fmt.Sprintf("%s for=%d", args.String(), p.trigger.id), Msg: why},
+		err := k.ddi("DxgkDdiBuildPagingBuffer", trace.Event{Handle: a.h.String(), Obj: a.obj, DMA: p.buf.id, Args: pagingArgs(&args, p.trigger.id), Msg: why},
 			func() error { return k.drv.DxgkDdiBuildPagingBuffer(&args) })
 		if err == nil {
 			break

@@ -3,7 +3,6 @@ package dxgk
 import (
 	"fmt"
 	"runtime"
-	"strings"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -28,16 +27,6 @@ type WaitReason struct {
 	Allocation HAllocation
 	Obj        string
 	Hazard     string
-}
-
-// args is the reason as trace args: "res=a7 hazard=RAW fence=4 dma=6" (no
-// scenario names, so no value can be mistaken for the "done" of a wait's
-// end; the name goes in the event's obj).
-func (w WaitReason) args(fence, dma uint64) string {
-	if w == (WaitReason{}) {
-		return ""
-	}
-	return fmt.Sprintf("res=%v hazard=%s fence=%d dma=%d", w.Allocation, w.Hazard, fence, dma)
 }
 
 // WaitForFenceFor is WaitForFence with the reason of the wait (a Map that
@@ -74,7 +63,7 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string, reason WaitRea
 		dma, held = id, ", done but held until every lower fence of "+c.h.String()+" signals"
 	}
 	k.mu.Unlock()
-	ev := trace.Event{Handle: c.h.String(), Fence: fence, DMA: dma, Obj: reason.Obj, Args: reason.args(fence, dma),
+	ev := trace.Event{Handle: c.h.String(), Fence: fence, DMA: dma, Obj: reason.Obj, Args: reason.args(fence, dma, false),
 		Msg: fmt.Sprintf("fence %d of %v (DMA %d%s)%s", fence, c.h, dma, held, why)}
 	if reason.Hazard != "" {
 		ev.Msg += fmt.Sprintf(" for %s (%v): %s", reason.Obj, reason.Allocation, reason.Hazard)
@@ -90,7 +79,7 @@ func (k *Dxgkrnl) waitFence(c *context, fence uint64, why string, reason WaitRea
 		err = c.dev.removedErr(fmt.Sprintf("WaitForFence %d on %v", fence, c.h))
 	}
 	k.mu.Unlock()
-	ev.Args = strings.TrimSpace("done " + ev.Args)
+	ev.Args = reason.args(fence, dma, true)
 	if err != nil {
 		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
 	}
@@ -108,7 +97,7 @@ func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string, own int) error {
 		defer k.mu.Unlock()
 		return b.retired
 	}, own)
-	ev.Args = "done"
+	ev.Args = doneArgs
 	if err != nil {
 		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
 	}
@@ -148,7 +137,7 @@ func (k *Dxgkrnl) Idle() error {
 		err = errorf(dxgkddi.STATUS_DEVICE_REMOVED, "Idle: a TDR removed %d device(s)", k.removals-removals)
 	}
 	k.mu.Unlock()
-	ev.Args = "done"
+	ev.Args = doneArgs
 	if err != nil {
 		ev.Msg, ev.HR = dxgkddi.Message(err), dxgkddi.StatusOf(err).Name()
 	}
@@ -314,9 +303,9 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	k.mu.Unlock()
 	reason := fmt.Sprintf("engine %d: %s did not complete within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay)
 	k.event(trace.Message, "TDR", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Msg: reason})
-	k.ddi("DxgkDdiResetFromTimeout", trace.Event{Args: fmt.Sprintf("engine=%d", e.idx)},
+	k.ddi("DxgkDdiResetFromTimeout", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
 		func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{Engine: e.idx}) })
-	k.ddi("DxgkDdiRestartFromTimeout", trace.Event{Args: fmt.Sprintf("engine=%d", e.idx)},
+	k.ddi("DxgkDdiRestartFromTimeout", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
 		func() error { return k.drv.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: e.idx}) })
 
 	k.mu.Lock()

@@ -9,7 +9,6 @@ import (
 
 	"d3dsim/assets"
 	"d3dsim/core/trace"
-	"d3dsim/core/verify"
 )
 
 // asyncSameSources lists every scenario rule ASYNC-SAME is checked on: the
@@ -283,7 +282,7 @@ func TestOutOfOrderRuns(t *testing.T) {
 	for _, e := range ooo.Events() {
 		switch {
 		case e.Kind == trace.Dep:
-			hazards[verify.Arg(e.Args, "hazard")]++
+			hazards[e.Args.Str(trace.KeyHazard)]++
 		case e.Name == "FenceHeld":
 			held++
 		case e.Name == "FenceSignaled" && e.Handle != "":

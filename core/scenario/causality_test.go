@@ -58,7 +58,7 @@ func causalityErrors(evs []trace.Event) []string {
 			if _, ok := signalled[e.Obj]; !ok {
 				signalled[e.Obj] = e
 			}
-		case e.Layer == trace.App && e.Name == "wait" && e.Args == "done" && strings.HasPrefix(e.Msg, "signal "):
+		case e.Layer == trace.App && e.Name == "wait" && e.Args.String() == "done" && strings.HasPrefix(e.Msg, "signal "):
 			if s, ok := signalled[e.Obj]; !ok {
 				errs = append(errs, fmt.Sprintf("wait %s on %s ends at t=%d with no signal before it", e.Obj, e.Thread, e.T))
 			} else if e.T < s.T {
@@ -208,7 +208,7 @@ imm.IASetVertexBuffers 0 b
 			t.Errorf("seed %d: %s", seed, e)
 		}
 		if !slices.ContainsFunc(evs, func(e trace.Event) bool {
-			return e.Name == "wait" && e.Obj == "b" && e.Args == "done" && strings.Contains(e.Msg, "thread maker")
+			return e.Name == "wait" && e.Obj == "b" && e.Args.String() == "done" && strings.Contains(e.Msg, "thread maker")
 		}) {
 			t.Errorf("seed %d: no wait for b on main's lane", seed)
 		}

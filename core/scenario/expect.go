@@ -9,7 +9,6 @@ import (
 	"d3dsim/core/hresult"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
-	"d3dsim/core/verify"
 )
 
 func (r *Run) expect(t *thread, e *Expect) {
@@ -153,7 +152,7 @@ func (d *deferredCalls) follow(e *trace.Event) {
 		return
 	}
 	if !d.dmas[e.DMA] {
-		if f := verify.Arg(e.Args, "for"); f == "" || !d.dmas[parseUint(f)] {
+		if f, ok := e.Args.Uint(trace.KeyFor); !ok || !d.dmas[f] {
 			return
 		}
 		d.dmas[e.DMA] = true

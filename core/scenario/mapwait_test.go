@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"d3dsim/core/trace"
-	"d3dsim/core/verify"
 )
 
 // TestMapWaitExplainsItself: a Map that must wait for the GPU (seed 004)
@@ -50,9 +49,10 @@ stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Da
 				t.Fatal("the Map did not wait")
 			}
 			cb := evs[i]
-			res := verify.Arg(cb.Args, "res")
-			if cb.Obj != "stage" || verify.Arg(cb.Args, "hazard") != tt.hazard || res == "" ||
-				verify.Arg(cb.Args, "fence") == "" || cb.Fence == 0 {
+			// (the runtime's payload is still text)
+			res, cbFence := cb.Args.TextValue(trace.KeyRes), cb.Args.TextValue(trace.KeyFence)
+			if cb.Obj != "stage" || cb.Args.TextValue(trace.KeyHazard) != tt.hazard || res == "" ||
+				cbFence == "" || cb.Fence == 0 {
 				t.Errorf("pfnWaitForSynchronizationObjectCb obj=%q args=%q fence=%d, want obj stage, res, hazard=%s and the fence",
 					cb.Obj, cb.Args, cb.Fence, tt.hazard)
 			}
@@ -67,14 +67,16 @@ stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Da
 			}
 			start, end := waits[0], waits[1]
 			for _, w := range waits {
-				if w.Obj != "stage" || verify.Arg(w.Args, "res") != res || verify.Arg(w.Args, "hazard") != tt.hazard ||
-					verify.Arg(w.Args, "fence") != verify.Arg(cb.Args, "fence") || w.DMA == 0 ||
-					verify.Arg(w.Args, "dma") != strconv.FormatUint(w.DMA, 10) || !strings.Contains(w.Msg, tt.hazard) {
+				fence, _ := w.Args.Uint(trace.KeyFence)
+				dma, _ := w.Args.Uint(trace.KeyDMA)
+				if w.Obj != "stage" || w.Args.Str(trace.KeyRes) != res || w.Args.Str(trace.KeyHazard) != tt.hazard ||
+					strconv.FormatUint(fence, 10) != cbFence || w.DMA == 0 ||
+					dma != w.DMA || !strings.Contains(w.Msg, tt.hazard) {
 					t.Errorf("WaitForFence obj=%q args=%q dma=%d msg=%q: want obj stage, res=%s hazard=%s fence=%s dma=%d",
-						w.Obj, w.Args, w.DMA, w.Msg, res, tt.hazard, verify.Arg(cb.Args, "fence"), w.DMA)
+						w.Obj, w.Args, w.DMA, w.Msg, res, tt.hazard, cbFence, w.DMA)
 				}
 			}
-			if strings.Contains(start.Args, "done") || !strings.HasPrefix(end.Args, "done ") {
+			if start.Args.Has(trace.KeyDone) || !end.Args.Has(trace.KeyDone) || !strings.HasPrefix(end.Args.String(), "done ") {
 				t.Errorf("start args %q, end args %q: only the end says done", start.Args, end.Args)
 			}
 			// The buffer named is the one that uses the resource.
@@ -84,11 +86,12 @@ stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Da
 			if j < 0 {
 				t.Fatalf("no DxgkDdiRender for DMA %d", start.DMA)
 			}
-			if allocs := verify.Arg(evs[j].Args, "allocs"); !strings.Contains(allocs+",", res+"@") ||
-				!slices.ContainsFunc(strings.Split(allocs, ","), func(a string) bool {
-					return strings.HasPrefix(a, res+"@") && strings.HasSuffix(a, tt.access)
-				}) {
-				t.Errorf("DMA %d's allocation list %q does not use %s as %s", start.DMA, allocs, res, tt.access)
+			found := false
+			for a := range evs[j].Args.Allocs() {
+				found = found || a.Name() == res && a.Write == (tt.access == ":w")
+			}
+			if !found {
+				t.Errorf("DMA %d's allocation list %q does not use %s as %s", start.DMA, evs[j].Args, res, tt.access)
 			}
 		})
 	}

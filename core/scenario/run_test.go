@@ -681,11 +681,11 @@ func TestHotSwappedDraw(t *testing.T) {
 	var swapped, drawn bool
 	for _, e := range runSource(t, string(src)).Events() {
 		switch {
-		case e.Name == "DeviceFuncsWrite" && e.Args == "entry=pfnDraw impl=DrawFullscreen":
+		case e.Name == "DeviceFuncsWrite" && e.Args.String() == "entry=pfnDraw impl=DrawFullscreen":
 			swapped = true
 		case e.Name == "Draw" && e.Layer == trace.UMD && e.Kind == trace.Call:
 			drawn = true
-			if !swapped || e.Args != "impl=DrawFullscreen" {
+			if !swapped || e.Args.String() != "impl=DrawFullscreen" {
 				t.Fatalf("Draw DDI %q (swapped before: %v)", e.Args, swapped)
 			}
 		}

@@ -191,7 +191,7 @@ func (r *Run) wait(t *thread, s *Wait) {
 	}
 	t.waiting = ""
 	r.sim.AdvanceTo(sig.at)
-	ev.Args = "done"
+	ev.Args = waitDone
 	ev.Msg = fmt.Sprintf("signal %s came from thread %s at t=%d", s.Event, sig.thread, sig.at)
 	r.rec.Emit(ev)
 }
@@ -223,6 +223,9 @@ func (r *Run) handOff(t *thread, s *Call) {
 		Msg: fmt.Sprintf("uses %s, which thread %s made at t=%d", name, latest.thread, latest.at)}
 	r.rec.Emit(ev)
 	r.sim.AdvanceTo(latest.at)
-	ev.Args = "done"
+	ev.Args = waitDone
 	r.rec.Emit(ev)
 }
+
+// waitDone is the payload of a wait's end.
+var waitDone = trace.FlagArgs(trace.KeyDone)

@@ -27,13 +27,13 @@ func TestThrottle(t *testing.T) {
 			var waits, queued, most int
 			for _, e := range r.Events() {
 				switch {
-				case e.Kind == trace.Wait && e.Name == "WaitForFence" && !strings.HasPrefix(e.Args, "done") && strings.Contains(e.Msg, tt.limit):
+				case e.Kind == trace.Wait && e.Name == "WaitForFence" && !e.Args.Has(trace.KeyDone) && strings.Contains(e.Msg, tt.limit):
 					waits++
 				case e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent":
 					if e.Kind == trace.Return && e.HR == "STATUS_SUCCESS" {
 						queued++
 					}
-				case e.Kind == trace.Fence && e.Name == "FenceSignaled" && !strings.HasPrefix(e.Args, "paging"):
+				case e.Kind == trace.Fence && e.Name == "FenceSignaled" && !e.Args.Has(trace.KeyPaging):
 					queued--
 				}
 				most = max(most, queued)

@@ -355,7 +355,7 @@ func TestTutorialOutOfOrder(t *testing.T) {
 	var edges []string
 	for _, e := range evs {
 		if e.Kind == trace.Dep {
-			edges = append(edges, e.Args+" obj="+e.Obj)
+			edges = append(edges, e.Args.String()+" obj="+e.Obj)
 		}
 	}
 	want := []string{
@@ -415,10 +415,10 @@ func TestTutorialOutOfOrder(t *testing.T) {
 		case e.Kind == trace.Interrupt && e.DMA == 6:
 			copyDone = e.T
 		case e.Name == "WaitForFence" && e.Fence == 4:
-			if e.Obj != "shot" || !strings.HasSuffix(e.Args, "res=a4 hazard=RAW fence=4 dma=6") || !strings.Contains(e.Msg, "held") {
+			if e.Obj != "shot" || !strings.HasSuffix(e.Args.String(), "res=a4 hazard=RAW fence=4 dma=6") || !strings.Contains(e.Msg, "held") {
 				t.Errorf("WaitForFence obj=%q args=%q msg=%q: the notes quote obj shot, res=a4 hazard=RAW fence=4 dma=6, held", e.Obj, e.Args, e.Msg)
 			}
-			if strings.HasPrefix(e.Args, "done") {
+			if e.Args.Has(trace.KeyDone) {
 				waitEnd = e.T
 			}
 		}

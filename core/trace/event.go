@@ -67,7 +67,7 @@ type Event struct {
 	DMA    uint64 // DMA buffer id
 	Rule   string // rule id of RULES.md, on violations
 	Msg    string
-	Args   string
+	Args   Args   // the payload: typed entries (ArgBuilder), printed as key=value text
 	Line   int    // scenario line of the statement that caused the event (0: none)
 	Parent uint64 // seq of the enclosing call event (0: top level); builds the flow tree
 }

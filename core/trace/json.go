@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // AppendJSON appends the JSON-lines form of e (SCENARIO.md "Trace") without a
@@ -33,7 +34,9 @@ func AppendJSON(b []byte, e *Event) []byte {
 	}
 	b = appendOpt(b, "rule", e.Rule)
 	b = appendOpt(b, "msg", e.Msg)
-	b = appendOpt(b, "args", e.Args)
+	if !e.Args.IsZero() {
+		b = appendArgs(b, e.Args)
+	}
 	if e.Line != 0 {
 		b = append(b, `,"line":`...)
 		b = strconv.AppendInt(b, int64(e.Line), 10)
@@ -43,6 +46,16 @@ func AppendJSON(b []byte, e *Event) []byte {
 		b = strconv.AppendUint(b, e.Parent, 10)
 	}
 	return append(b, '}')
+}
+
+// appendArgs appends the "args" field: the payload's text.
+func appendArgs(b []byte, a Args) []byte {
+	if a.raw() {
+		return appendField(b, "args", a.b)
+	}
+	var buf [256]byte
+	t := a.AppendText(buf[:0])
+	return appendField(b, "args", unsafe.String(unsafe.SliceData(t), len(t)))
 }
 
 func appendField(b []byte, k, v string) []byte {
@@ -108,7 +121,7 @@ func WriteJSONL(w io.Writer, events []Event) error {
 // the count is in the file itself.
 func DroppedEvent(dropped uint64) Event {
 	n := strconv.FormatUint(dropped, 10)
-	return Event{Thread: "trace", Kind: Message, Name: "TraceDropped", Args: "dropped=" + n,
+	return Event{Thread: "trace", Kind: Message, Name: "TraceDropped", Args: droppedArgs(dropped),
 		Msg: "the trace ring dropped the " + n + " oldest events (option maxevents=N keeps more); this trace starts at seq " + strconv.FormatUint(dropped+1, 10)}
 }
 
@@ -132,4 +145,9 @@ func WriteJSONLDropped(w io.Writer, events []Event, dropped uint64) error {
 		}
 	}
 	return bw.Flush()
+}
+
+func droppedArgs(n uint64) Args {
+	var b ArgBuilder
+	return b.Uint(KeyDropped, n).Args()
 }

@@ -43,10 +43,10 @@ func TestEventFieldsCapped(t *testing.T) {
 	var seen Event
 	r.Subscribe(func(e *Event) { seen = *e })
 	big := strings.Repeat("n", 100<<10)
-	r.Emit(Event{Kind: Message, Name: "DebugMessage", Obj: big, Msg: "object " + big + " is bad", Args: "x=" + big})
+	r.Emit(Event{Kind: Message, Name: "DebugMessage", Obj: big, Msg: "object " + big + " is bad", Args: TextArgs("x=" + big)})
 	e := r.Events()[0]
-	if len(e.Msg) > MaxText || len(e.Args) > MaxText || len(e.Obj) > MaxName {
-		t.Fatalf("stored event not capped: msg %d, args %d, obj %d bytes", len(e.Msg), len(e.Args), len(e.Obj))
+	if len(e.Msg) > MaxText || e.Args.Len() > MaxText || len(e.Obj) > MaxName {
+		t.Fatalf("stored event not capped: msg %d, args %d, obj %d bytes", len(e.Msg), e.Args.Len(), len(e.Obj))
 	}
 	if !strings.Contains(e.Msg, "bytes)") || !strings.HasPrefix(e.Msg, "object nnn") {
 		t.Errorf("cut message %q...", e.Msg[:40])

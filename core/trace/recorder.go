@@ -188,8 +188,8 @@ func capEvent(e *Event) {
 	if len(e.Msg) > MaxText {
 		e.Msg = Truncate(e.Msg, MaxText)
 	}
-	if len(e.Args) > MaxText {
-		e.Args = Truncate(e.Args, MaxText)
+	if e.Args.Len() > MaxText {
+		e.Args = capArgs(e.Args, MaxText)
 	}
 	if len(e.Obj) > MaxName || len(e.Name) > MaxName || len(e.Handle) > MaxName || len(e.Ctx) > MaxName ||
 		len(e.Thread) > MaxName || len(e.HR) > MaxName || len(e.Rule) > MaxName {
@@ -437,10 +437,10 @@ func (r *Recorder) store(e *Event) {
 			r.far[e.Seq] = e.Parent
 		}
 	}
-	if e.Fence == 0 && e.DMA == 0 && e.Msg == "" && e.Args == "" {
+	if e.Fence == 0 && e.DMA == 0 && e.Msg == "" && e.Args.IsZero() {
 		return
 	}
-	msg, args := e.Msg, e.Args
+	msg, args := e.Msg, e.Args.b
 	need := len(msg) + len(args) + 16
 	// A chunk's text stays under half the byte limit (and 4 GiB): past
 	// that, keep the record and cut the text.
@@ -501,7 +501,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	default:
 		e.Parent = seq - uint64(rc.parent)
 	}
-	e.Fence, e.DMA, e.Msg, e.Args = 0, 0, "", ""
+	e.Fence, e.DMA, e.Msg, e.Args = 0, 0, "", Args{}
 	if rc.flags == 0 && rc.msg == 0 && rc.args == 0 {
 		return
 	}
@@ -519,7 +519,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 		off += int(rc.msg)
 	}
 	if rc.args > 0 {
-		e.Args = unsafe.String(&c.text[off], int(rc.args))
+		e.Args = argsAt(&c.text[off], int(rc.args))
 	}
 }
 

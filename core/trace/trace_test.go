@@ -265,7 +265,7 @@ func TestCompactRoundTrip(t *testing.T) {
 				e.Fence, e.DMA = uint64(i)<<40, uint64(i)
 			}
 			if i%3 == 0 {
-				e.Msg, e.Args = strings.Repeat("m", i%50), "args="+strconv.Itoa(i)
+				e.Msg, e.Args = strings.Repeat("m", i%50), TextArgs("args="+strconv.Itoa(i))
 			}
 			if i%97 == 0 {
 				e.Parent = uint64(i + 5) // not a real parent, but kept as given
@@ -325,7 +325,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(2000, emit); n != 0 {
 		t.Errorf("Emit: %v allocations per 4 events", n)
 	}
-	r.Emit(Event{Kind: Message, Name: "m", Msg: "text", Args: "a=1", Fence: 3, DMA: 4})
+	r.Emit(Event{Kind: Message, Name: "m", Msg: "text", Args: TextArgs("a=1"), Fence: 3, DMA: 4})
 	buf := make([]Event, 0, 64)
 	var last Event
 	read := func() {
@@ -338,7 +338,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 	if n := testing.AllocsPerRun(1000, read); n != 0 {
 		t.Errorf("At, AppendSince, ScanBack: %v allocations", n)
 	}
-	if last.Msg != "text" || last.Args != "a=1" || last.Fence != 3 || last.DMA != 4 || len(buf) != 40 {
+	if last.Msg != "text" || last.Args.String() != "a=1" || last.Fence != 3 || last.DMA != 4 || len(buf) != 40 {
 		t.Errorf("read back %+v, %d events", last, len(buf))
 	}
 }
@@ -349,7 +349,7 @@ func TestHotPathsDoNotAllocate(t *testing.T) {
 func TestDecodeOverwritesEveryField(t *testing.T) {
 	r := NewRecorder(func() int64 { return 7 }, func() string { return "main" })
 	r.Emit(Event{Layer: Runtime, Kind: Call, Name: "Draw"})
-	r.Emit(Event{Layer: Runtime, Kind: Return, Name: "Draw", Fence: 3, DMA: 4, Msg: "m", Args: "a=1"})
+	r.Emit(Event{Layer: Runtime, Kind: Return, Name: "Draw", Fence: 3, DMA: 4, Msg: "m", Args: sizeArgs(1)})
 	want := r.Events()
 	junk := Event{}
 	rv := reflect.ValueOf(&junk).Elem()
@@ -361,6 +361,8 @@ func TestDecodeOverwritesEveryField(t *testing.T) {
 			f.SetUint(99)
 		case reflect.Int64, reflect.Int:
 			f.SetInt(99)
+		case reflect.Struct:
+			f.Set(reflect.ValueOf(TextArgs("junk")))
 		default:
 			t.Fatalf("field %s of kind %s: teach this test", rv.Type().Field(i).Name, f.Kind())
 		}
@@ -370,4 +372,9 @@ func TestDecodeOverwritesEveryField(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("decoded over a used slice:\n%+v\nwant\n%+v", got, want)
 	}
+}
+
+func sizeArgs(n int64) Args {
+	var b ArgBuilder
+	return b.Int(KeySize, n).Args()
 }

@@ -61,7 +61,7 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 	switch {
 	// ASYNC-SAME
 	case e.Kind == trace.Dep && e.Name == "DmaDependency":
-		from, to := uint64(argInt(e.Args, "from")), uint64(argInt(e.Args, "to"))
+		from, to := argUint(e.Args, trace.KeyFrom), argUint(e.Args, trace.KeyTo)
 		if from != 0 && to != 0 {
 			s.preds[to] = append(s.preds[to], from)
 		}
@@ -122,16 +122,16 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 		switch {
 		case e.Layer == trace.Runtime && strings.HasPrefix(e.Name, "pfn") && s.devices[e.Obj]:
 			dev = e.Obj
-		case e.Args == "":
+		case e.Args.IsZero():
 			// No dev= or device= argument: Arg says "", a name only a
 			// DxgkDdiCreateDevice without handle or name can have given.
 			if s.emptyKey && !s.devices[""] {
 				dev = s.kdev[""]
 			}
-		case s.devices[Arg(e.Args, "dev")]:
-			dev = Arg(e.Args, "dev")
-		case s.kdev[Arg(e.Args, "device")] != "":
-			dev = s.kdev[Arg(e.Args, "device")]
+		case s.devices[e.Args.TextValue(trace.KeyDev)]:
+			dev = e.Args.TextValue(trace.KeyDev)
+		case s.kdev[e.Args.Str(trace.KeyDevice)] != "":
+			dev = s.kdev[e.Args.Str(trace.KeyDevice)]
 		}
 		if dev != "" {
 			if root := v.rootCall(e); root != nil && root.From == trace.App && root.Obj != "" {

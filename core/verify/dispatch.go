@@ -193,7 +193,7 @@ func (v *Verifier) checks(e *trace.Event) uint32 {
 		if e.From == trace.App && e.Layer == trace.Runtime {
 			m |= ckAsync // the API call in progress
 		}
-	} else if e.Args != "" || v.as.emptyKey || ret && (e.HR == "D3DDDIERR_DEVICEREMOVED" || e.HR == "STATUS_DEVICE_REMOVED") {
+	} else if !e.Args.IsZero() || v.as.emptyKey || ret && (e.HR == "D3DDDIERR_DEVICEREMOVED" || e.HR == "STATUS_DEVICE_REMOVED") {
 		m |= ckAsync // dev=, device=, a removal reported
 	}
 	return m

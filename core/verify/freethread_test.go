@@ -36,7 +36,7 @@ func brokenRules(steps []step) []string {
 		if s.kind == trace.Message {
 			from = s.layer
 		}
-		rec.Emit(trace.Event{Thread: s.thread, Kind: s.kind, Layer: s.layer, From: from, Name: s.name, Obj: s.obj, Handle: s.handle, Args: s.args, Ctx: "IC"})
+		rec.Emit(trace.Event{Thread: s.thread, Kind: s.kind, Layer: s.layer, From: from, Name: s.name, Obj: s.obj, Handle: s.handle, Args: trace.TextArgs(s.args), Ctx: "IC"})
 	}
 	v := New(rec)
 	v.Poll()

@@ -59,7 +59,7 @@ type Verifier struct {
 	// WDDM-ISOLATE state
 	foreign map[uint64]string // open render calls naming foreign allocations -> what
 	// MAP-HAZARD state
-	renders map[uint64]string          // open DxgkDdiRender/Present calls -> their allocs= list
+	renders map[uint64]trace.Args      // open DxgkDdiRender/Present calls -> their payload (its allocation list)
 	pending map[string]map[uint64]bool // allocation -> DMA buffer -> writes it
 	usage   map[string]string          // DDI resource handle -> usage
 	// LIFE-DANGLING state
@@ -78,7 +78,7 @@ type Verifier struct {
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
 		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{},
-		renders: map[uint64]string{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
+		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
 }
 
 // SetDispatch(false) sends every event to every check, as before issue 8's
@@ -233,7 +233,7 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (seed 003 steps 10, 13)", e.DMA))
 		}
 		v.dmaPatched[e.DMA] = true
-	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !strings.Contains(e.Args, "paging"):
+	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !e.Args.Has(trace.KeyPaging):
 		if !v.dmaPatched[e.DMA] {
 			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (seed 003 steps 13-14)", e.DMA))
 		}
@@ -258,7 +258,7 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 	var out []Violation
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
-		bytes, size := argInt(e.Args, "bytes"), argInt(e.Args, "size")
+		bytes, size := textInt(e.Args, trace.KeyBytes), textInt(e.Args, trace.KeySize)
 		if size > 0 && bytes > size {
 			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
 		}
@@ -336,35 +336,32 @@ func (v *Verifier) threadOf(seq uint64) string {
 	return ""
 }
 
-// argInt reads key=N from an event's args.
-func argInt(args, key string) int {
-	n, _ := strconv.Atoi(Arg(args, key))
+// argUint is the unsigned value of key k (0 when absent).
+func argUint(a trace.Args, k trace.Key) uint64 {
+	n, _ := a.Uint(k)
 	return n
 }
 
-// foreignAllocs reads "device=kd1 allocs=a3@kd1:w,a4@kd2:r" and describes
-// the entries whose owner is not the device.
-func foreignAllocs(args string) string {
-	var dev, allocs string
-	for _, f := range strings.Fields(args) {
-		if k, val, ok := strings.Cut(f, "="); ok {
-			switch k {
-			case "device":
-				dev = val
-			case "allocs":
-				allocs = val
-			}
-		}
-	}
-	if dev == "" || allocs == "" {
+// textInt reads key=N from the runtime's text payload (0 when absent).
+//
+// Transitional: core/d3d11 still writes its payloads as text
+// (trace.TextArgs); this goes once it writes them typed.
+func textInt(a trace.Args, k trace.Key) int {
+	n, _ := strconv.Atoi(a.TextValue(k))
+	return n
+}
+
+// foreignAllocs describes the entries of a render's allocation list whose
+// owner is not the submitting device (KeyDevice).
+func foreignAllocs(args trace.Args) string {
+	dev := args.Str(trace.KeyDevice)
+	if dev == "" {
 		return ""
 	}
 	var bad []string
-	for _, a := range strings.Split(allocs, ",") {
-		h, rest, _ := strings.Cut(a, "@")
-		owner, _, _ := strings.Cut(rest, ":")
-		if owner != "" && owner != dev {
-			bad = append(bad, fmt.Sprintf("allocation %s of device %s (submitted by %s)", h, owner, dev))
+	for a := range args.Allocs() {
+		if owner := a.OwnerName(); owner != dev {
+			bad = append(bad, fmt.Sprintf("allocation %s of device %s (submitted by %s)", a.Name(), owner, dev))
 		}
 	}
 	return strings.Join(bad, ", ")
@@ -409,13 +406,13 @@ func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
-		v.usage[e.Handle] = Arg(e.Args, "usage")
+		v.usage[e.Handle] = e.Args.TextValue(trace.KeyUsage)
 	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
 			return []Violation{v.violation(rules.MapHazard, e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
 		}
 	case e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
-		v.renders[e.Seq] = Arg(e.Args, "allocs")
+		v.renders[e.Seq] = e.Args
 	case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
 		for seq, allocs := range v.renders {
 			if v.threadOf(seq) != e.Thread {
@@ -425,15 +422,12 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 			if e.HR != "STATUS_SUCCESS" || e.DMA == 0 {
 				continue
 			}
-			for _, a := range strings.Split(allocs, ",") {
-				h, rest, _ := strings.Cut(a, "@")
-				if h == "" {
-					continue
-				}
+			for a := range allocs.Allocs() {
+				h := a.Name()
 				if v.pending[h] == nil {
 					v.pending[h] = map[uint64]bool{}
 				}
-				v.pending[h][e.DMA] = v.pending[h][e.DMA] || strings.HasSuffix(rest, ":w")
+				v.pending[h][e.DMA] = v.pending[h][e.DMA] || a.Write
 			}
 		}
 	case e.Name == "FenceSignaled" || e.Name == "FenceCancelled" || e.Name == "DmaBufferDropped":
@@ -447,7 +441,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		if m == nil {
 			return nil
 		}
-		typ := Arg(m.Args, "type")
+		typ := m.Args.TextValue(trace.KeyType)
 		dmas := make([]uint64, 0, len(v.pending[e.Handle]))
 		for dma := range v.pending[e.Handle] {
 			dmas = append(dmas, dma)
@@ -466,9 +460,9 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s locked allocation %s while DMA buffer %d still uses it (%s): the map must wait for its fence", typ, m.Obj, e.Handle, dma, hz)}
 			}
 		}
-	case e.Kind == trace.Wait && !strings.Contains(e.Args, "done"):
+	case e.Kind == trace.Wait && !e.Args.Has(trace.KeyDone):
 		if m := v.enclosingMap(e); m != nil {
-			if t := Arg(m.Args, "type"); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
+			if t := m.Args.TextValue(trace.KeyType); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
 				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
 			}
 		}
@@ -490,14 +484,4 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 		return []Violation{v.violation(rules.LifeDangling, e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
 	}
 	return nil
-}
-
-// Arg reads key=value from an event's Args ("" when absent).
-func Arg(args, key string) string {
-	for _, f := range strings.Fields(args) {
-		if k, val, ok := strings.Cut(f, "="); ok && k == key {
-			return val
-		}
-	}
-	return ""
 }
