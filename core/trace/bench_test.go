@@ -22,3 +22,39 @@ func BenchmarkEmit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkArgs: a typed payload built, read by key and printed, the way
+// Dxgkrnl writes a submission and the verifier and the trace file read it.
+func BenchmarkArgs(b *testing.B) {
+	b.Run("build", func(b *testing.B) {
+		b.ReportAllocs()
+		var sink Args
+		for b.Loop() {
+			var w ArgBuilder
+			sink = w.Int(KeyAllocs, 3).Int(KeyPatches, 3).Uint(KeySubfence, 2).Args()
+		}
+		_ = sink
+	})
+	var w ArgBuilder
+	w.Str(KeyDevice, "kd1").Allocs(3).Alloc(Alloc{2, 1, false}).Alloc(Alloc{3, 2, true}).Alloc(Alloc{1, 1, false})
+	a := w.Args()
+	b.Run("read", func(b *testing.B) {
+		b.ReportAllocs()
+		n := 0
+		for b.Loop() {
+			if a.Str(KeyDevice) != "" && !a.Has(KeyPaging) {
+				for range a.Allocs() {
+					n++
+				}
+			}
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		e := Event{Name: "DxgkDdiRender", Args: a}
+		var buf []byte
+		for b.Loop() {
+			buf = AppendJSON(buf[:0], &e)
+		}
+	})
+}
