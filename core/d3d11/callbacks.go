@@ -260,7 +260,7 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Lock()
 	ctx, immediate := "IC", true
 	if x := c.contexts[core]; x != nil {
-		ctx, immediate = x.name, !x.isDC
+		ctx, immediate = x.name, !x.Deferred()
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
@@ -344,12 +344,12 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)
-	case ctx != nil && ctx.inRecycle:
+	case ctx != nil && ctx.recycling():
 		// RecycleCommandList may only report device removal; anything else
 		// is critical (seed 002, rule CL-RECYCLE-ERR).
 		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "pfnSetErrorCb", Ctx: name,
 			HR: hr.Name(), Msg: "D3D11 CORRUPTION: RecycleCommandList reported " + hr.Name() + ": only D3DDDIERR_DEVICEREMOVED is allowed there; treated as critical"})
-	case ctx != nil && ctx.isDC && hr == hresult.E_OUTOFMEMORY:
-		ctx.failed = true
+	case ctx != nil && hr == hresult.E_OUTOFMEMORY:
+		ctx.outOfMemory() // a deferred context's recording is thrown away (afterDDI)
 	}
 }

@@ -127,7 +127,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 			return nil, nil, err
 		}
 	}
-	d.imm = &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
+	d.imm = newImmediateContext(d)
 	_, hasCL := d.umd.(ddi.CommandLists)
 	caps := fmt.Sprintf("commandlists=%d recycle=%d", b2i(hasCL && rt.cfg.CommandLists), b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle))
 	if !rt.cfg.FreeThreaded {
