@@ -291,7 +291,7 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 		bound = handleName(uint32(ctx.vb.h))
 	}
 	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: "bound=" + bound})
-	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
+	ctx.ddi.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
 	done.end(nil)
 }
 

@@ -48,9 +48,7 @@ type driverList struct {
 // cleared (rule CL-EXEC).
 func (b driverList) execute(ic *immediateContext) error {
 	l := b.l
-	ret := ic.ddiCall("CommandListExecute", l.name, handleName(uint32(l.h)))
-	ic.dev.umd.(ddi.CommandLists).CommandListExecute(ic.h, l.h)
-	ret.end(nil)
+	ic.ddi.on(l.name, handleName(uint32(l.h))).CommandListExecute(ic.h, l.h)
 	if !ic.dev.rt.cfg.Bugs.Has(rules.CLExec) { // the bug: the context keeps its bindings
 		ic.unbindAll()
 	}
@@ -64,16 +62,11 @@ func (b driverList) execute(ic *immediateContext) error {
 func (b driverList) destroy() {
 	l, dc := b.l, b.dc
 	d := l.dev
-	cls := d.umd.(ddi.CommandLists)
 	if dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) && !d.rt.cfg.Bugs.Has(rules.CLDestroy) { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
-		ret := d.imm.ddiCall("RecycleDestroyCommandList", l.name, handleName(uint32(l.h)))
-		cls.RecycleDestroyCommandList(d.hDev, l.h)
-		ret.end(nil)
+		d.ddiIC().on(l.name, handleName(uint32(l.h))).RecycleDestroyCommandList(d.hDev, l.h)
 		l.setState("retired")
 		if d.rt.cfg.Bugs.Has(rules.CLRecycleThread) { // the bug: fold it back here, on the releasing thread
-			ret := dc.ddiCall("RecycleCommandList", l.name, handleName(uint32(l.h)))
-			dc.umd.(ddi.CommandLists).RecycleCommandList(dc.h, l.h)
-			ret.end(nil)
+			dc.ddi.on(l.name, handleName(uint32(l.h))).RecycleCommandList(dc.h, l.h)
 			l.setState("cached")
 			dc.cache = append(dc.cache, l.h)
 			return
@@ -81,8 +74,6 @@ func (b driverList) destroy() {
 		dc.recycle = append(dc.recycle, l)
 		return
 	}
-	ret := d.imm.ddiCall("DestroyCommandList", l.name, handleName(uint32(l.h)))
-	cls.DestroyCommandList(d.hDev, l.h)
-	ret.end(nil)
+	d.ddiIC().on(l.name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
 	l.setState("freed")
 }

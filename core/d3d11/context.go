@@ -29,8 +29,8 @@ type DeviceContext struct {
 	contextKind
 
 	dev  *Device
-	name string     // IC, DC1, ...
-	umd  ddi.Device // this context's DDI table (a deferred context has its own)
+	name string   // IC, DC1, ...
+	ddi  ddiTable // this context's DDI table (a deferred context has its own), traced
 	h    ddi.HDEVICE
 	refs int32
 	dead bool
@@ -127,7 +127,7 @@ func (c *DeviceContext) Name() string    { return c.name }
 func (c *DeviceContext) Device() *Device { return c.dev }
 
 // UMD returns the context's DDI table (for fault injection).
-func (c *DeviceContext) UMD() ddi.Device { return c.umd }
+func (c *DeviceContext) UMD() ddi.Device { return c.ddi.umd }
 
 func (c *DeviceContext) Alive() bool { return !c.dead }
 
@@ -299,11 +299,6 @@ func mapArgs(t ddi.MapType, flags ddi.MapFlag) string {
 	return s
 }
 
-// ddiCall emits a DDI Call on this context (ctx = IC, DC1, ...).
-func (c *DeviceContext) ddiCall(name, obj, handle string) span {
-	return c.ddiCallArgs(name, obj, handle, "")
-}
-
-func (c *DeviceContext) ddiCallArgs(name, obj, handle, args string) span {
-	return c.dev.ddiEnter(c.name, name, obj, handle, args)
-}
+// ddiIC is the immediate context's DDI table: the device's own DDIs
+// (object creation and destruction, Present) are traced on it.
+func (d *Device) ddiIC() *ddiTable { return &d.imm.ddi }

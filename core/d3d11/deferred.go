@@ -40,24 +40,20 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
-	cl, ok := d.umd.(ddi.CommandLists)
+	_, ok := d.umd.(ddi.CommandLists)
 	if !ok || !d.rt.cfg.CommandLists {
 		return newEmulatedContext(d, d.nextDCName()), nil
 	}
-	ic := d.imm
-	ret := ic.ddiCall("CalcPrivateDeferredContextSize", name, "")
-	cl.CalcPrivateDeferredContextSize(d.hDev)
-	ret.end(nil)
+	d.ddiIC().on(name, "").CalcPrivateDeferredContextSize(d.hDev)
 	dcName := d.nextDCName()
 	h := ddi.HDEVICE(d.rt.newHandle())
 	core := ddi.HRTCORELAYER(d.rt.newHandle())
-	ret = ic.ddiCallArgs("CreateDeferredContext", name, handleName(uint32(h)), "dc="+dcName)
-	table, err := cl.CreateDeferredContext(d.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: core, Obj: name}, h)
-	ret.end(err)
+	table, err := d.ddiIC().with(name, handleName(uint32(h)), "dc="+dcName).CreateDeferredContext(d.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: core, Obj: name}, h)
 	if err != nil {
 		return nil, err
 	}
-	c = &DeviceContext{dev: d, name: dcName, umd: table, h: h, refs: 1}
+	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1}
+	c.ddi = ddiTable{d: d, ctx: dcName, umd: table}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
 	d.contexts[core] = c
@@ -131,9 +127,7 @@ func (c *deferredContext) Release() uint32 {
 	}
 	done := c.api("Release", c.name)
 	c.abandon()
-	ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
-	c.umd.DestroyDevice(c.h)
-	ret.end(nil)
+	c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
 	c.dead = true
 	done.end(nil)
 	c.dev.childGone()
@@ -147,10 +141,7 @@ func (c *deferredContext) abandon() {
 	if c.abandoned {
 		return
 	}
-	cl := c.umd.(ddi.CommandLists)
-	ret := c.ddiCall("AbandonCommandList", c.name, handleName(uint32(c.h)))
-	cl.AbandonCommandList(c.h)
-	ret.end(nil)
+	c.ddi.on(c.name, handleName(uint32(c.h))).AbandonCommandList(c.h)
 	hold := c.hold()
 	c.unbindAll()
 	if c.dev.rt.cfg.Bugs.Has(rules.CLAbandon) {
@@ -172,18 +163,14 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		return nil, err
 	}
 	d := c.dev
-	cls := c.umd.(ddi.CommandLists)
-	icCL := d.umd.(ddi.CommandLists)
-	ic := d.imm
+	ic := d.ddiIC()
 	// FinishCommandList ends the queries begun on the context (rule
 	// CL-IMPLICIT; the bug leaves them open).
 	if d.rt.cfg.Bugs.Has(rules.CLImplicit) {
 		c.begun = c.begun[:0]
 	}
 	for _, q := range c.begun {
-		ret := c.ddiCall("QueryEnd", q.name, handleName(c.local(q)))
-		c.umd.QueryEnd(c.h, c.qH(q))
-		ret.end(nil)
+		c.ddi.on(q.name, handleName(c.local(q))).QueryEnd(c.h, c.qH(q))
 		q.began, q.issued = false, true
 	}
 	c.begun = c.begun[:0]
@@ -200,11 +187,9 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	// Empty the recycle list, integrating into the cache (on this thread).
 	for _, old := range c.recycle {
-		ret := c.ddiCall("RecycleCommandList", old.name, handleName(uint32(old.h)))
 		c.inRecycle = true
-		cls.RecycleCommandList(c.h, old.h)
+		c.ddi.on(old.name, handleName(uint32(old.h))).RecycleCommandList(c.h, old.h)
 		c.inRecycle = false
-		ret.end(nil)
 		old.setState("cached")
 		c.cache = append(c.cache, old.h)
 	}
@@ -222,19 +207,13 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
-		ret := ic.ddiCall("RecycleCreateCommandList", name, handleName(uint32(l.h)))
-		err = icCL.RecycleCreateCommandList(d.hDev, args, l.h)
-		ret.end(err)
+		err = ic.on(name, handleName(uint32(l.h))).RecycleCreateCommandList(d.hDev, args, l.h)
 	} else {
-		n := icCL.CalcPrivateCommandListSize(d.hDev, args)
-		ic.ddiCallArgs("CalcPrivateCommandListSize", name, "", fmt.Sprintf("size=%d", n)).end(nil)
+		ic.on(name, "").CalcPrivateCommandListSize(d.hDev, args)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
-		ret := ic.ddiCall("CreateCommandList", name, handleName(uint32(l.h)))
-		err = icCL.CreateCommandList(d.hDev, args, l.h)
-		ret.end(err)
+		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h)
 		if err == nil {
-			n := icCL.CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
-			ic.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(uint32(l.h)), fmt.Sprintf("type=%d size=%d", ddi.HTCommandList, n)).end(nil)
+			ic.on(name, handleName(uint32(l.h))).CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
 		}
 	}
 	if err != nil {
@@ -282,30 +261,21 @@ func (c *deferredContext) reset(name string, err error) error {
 }
 
 func (c *deferredContext) recycleContext(name string) error {
-	cls := c.dev.umd.(ddi.CommandLists)
+	ic := c.dev.ddiIC()
 	if !c.dev.rt.cfg.Recycle && !c.dev.rt.cfg.Bugs.Has(rules.CLCaps) {
 		// Without D3D11DDICAPS_COMMANDLISTS_BUILD_2 (rule CL-CAPS): destroy
 		// the deferred context and create it again.
-		ret := c.ddiCall("DestroyDevice", c.name, handleName(uint32(c.h)))
-		c.umd.DestroyDevice(c.h)
-		ret.end(nil)
-		ic := c.dev.imm
-		ret = ic.ddiCall("CalcPrivateDeferredContextSize", c.name, "")
-		cls.CalcPrivateDeferredContextSize(c.dev.hDev)
-		ret.end(nil)
+		c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
+		ic.on(c.name, "").CalcPrivateDeferredContextSize(c.dev.hDev)
 		c.h = ddi.HDEVICE(c.dev.rt.newHandle())
-		ret = ic.ddiCallArgs("CreateDeferredContext", c.name, handleName(uint32(c.h)), "dc="+c.name)
-		table, err := cls.CreateDeferredContext(c.dev.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: c.core, Obj: c.name}, c.h)
-		ret.end(err)
+		table, err := ic.with(c.name, handleName(uint32(c.h)), "dc="+c.name).CreateDeferredContext(c.dev.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: c.core, Obj: c.name}, c.h)
 		if err == nil {
-			c.umd = table
+			c.ddi.umd = table
 		}
 		c.failed, c.abandoned = false, false
 		return err
 	}
-	ret := c.dev.imm.ddiCall("RecycleCreateDeferredContext", c.name, handleName(uint32(c.h)))
-	err := cls.RecycleCreateDeferredContext(c.dev.hDev, c.h)
-	ret.end(err)
+	err := ic.on(c.name, handleName(uint32(c.h))).RecycleCreateDeferredContext(c.dev.hDev, c.h)
 	c.failed, c.abandoned = false, false
 	return err
 }

@@ -89,9 +89,7 @@ func (d *Device) maybeDestroy() {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")
-	ret := d.ddiCall("DestroyDevice", d.name, handleName(uint32(d.hDev)))
-	d.umd.DestroyDevice(d.hDev)
-	ret.end(nil)
+	d.ddiIC().on(d.name, handleName(uint32(d.hDev))).DestroyDevice(d.hDev)
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)
 	done.end(err)
 }
@@ -346,9 +344,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	if err := d.objectLimit("CreateResource", name); err != nil {
 		return nil, err
 	}
-	ret := d.ddiCall("CalcPrivateResourceSize", name, "")
-	d.umd.CalcPrivateResourceSize(&args)
-	ret.end(nil)
+	d.ddiIC().on(name, "").CalcPrivateResourceSize(&args)
 	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
 	r.Desc.InitData = nil
 	cargs := "usage=" + usageNames[args.Usage] + " dev=" + d.name
@@ -368,17 +364,13 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 		d.shared[r.rth] = true
 	}
 	d.mu.Unlock()
-	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), cargs)
-	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
-	ret.end(err)
+	err := d.ddiIC().with(name, handleName(uint32(r.h)), cargs).CreateResource(d.hDev, &args, r.h, r.rth)
 	if err != nil {
 		return nil, d.driverError("CreateResource", name, err)
 	}
 	d.calcCLS(ddi.HTResource, uint32(r.h), name)
 	d.initChild(&r.object, name, func() {
-		ret := d.ddiCall("DestroyResource", name, handleName(uint32(r.h)))
-		d.umd.DestroyResource(d.hDev, r.h)
-		ret.end(nil)
+		d.ddiIC().on(name, handleName(uint32(r.h))).DestroyResource(d.hDev, r.h)
 		d.mu.Lock()
 		delete(d.allocs, r.rth)
 		d.mu.Unlock()
@@ -408,38 +400,33 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	ret := d.ddiCall("CalcPrivate"+api[6:]+"Size", name, "")
-	d.umd.CalcPrivateViewSize(&args)
-	ret.end(nil)
+	d.ddiIC().on(name, "").CalcPrivateViewSize(&args)
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
-	ret = d.ddiCall(api, name, handleName(v.h))
+	w := d.ddiIC().on(name, handleName(v.h))
 	switch kind {
 	case ddi.ViewRTV:
-		err = d.umd.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
+		err = w.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
 	case ddi.ViewSRV:
-		err = d.umd.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
+		err = w.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
 	case ddi.ViewDSV:
-		err = d.umd.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
+		err = w.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
 	}
-	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
 	_, ht := ddiHandle(v)
 	d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
-	destroyName := "Destroy" + api[6:]
 	d.initChild(&v.object, name, func() {
-		ret := d.ddiCall(destroyName, name, handleName(v.h))
+		w := d.ddiIC().on(name, handleName(v.h))
 		switch kind {
 		case ddi.ViewRTV:
-			d.umd.DestroyRenderTargetView(d.hDev, ddi.HRENDERTARGETVIEW(v.h))
+			w.DestroyRenderTargetView(d.hDev, ddi.HRENDERTARGETVIEW(v.h))
 		case ddi.ViewSRV:
-			d.umd.DestroyShaderResourceView(d.hDev, ddi.HSHADERRESOURCEVIEW(v.h))
+			w.DestroyShaderResourceView(d.hDev, ddi.HSHADERRESOURCEVIEW(v.h))
 		case ddi.ViewDSV:
-			d.umd.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
+			w.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
 		}
-		ret.end(nil)
 		res.unpin()
 	})
 	return v, nil
@@ -458,26 +445,21 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		return nil, err
 	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
-	ret := d.ddiCall("CalcPrivateShaderSize", name, "")
-	d.umd.CalcPrivateShaderSize(&args)
-	ret.end(nil)
+	d.ddiIC().on(name, "").CalcPrivateShaderSize(&args)
 	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
-	ret = d.ddiCall(api, name, handleName(uint32(s.h)))
+	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
-		err = d.umd.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
+		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
 	} else {
-		err = d.umd.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
+		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
-	ret.end(err)
 	if err != nil {
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
 	d.calcCLS(ht, uint32(s.h), name)
 	d.initChild(&s.object, name, func() {
-		ret := d.ddiCall("DestroyShader", name, handleName(uint32(s.h)))
-		d.umd.DestroyShader(d.hDev, s.h)
-		ret.end(nil)
+		d.ddiIC().on(name, handleName(uint32(s.h))).DestroyShader(d.hDev, s.h)
 	})
 	return s, nil
 }
@@ -486,35 +468,37 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 // CreateSamplerState share one shape.
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
 	return d.createState(name, "blend", "CreateBlendState", "BlendState",
-		func() int { return d.umd.CalcPrivateBlendStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
-		func(h uint32) { d.umd.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
+		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
+		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
+		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
 	return d.createState(name, "rasterizer", "CreateRasterizerState", "RasterizerState",
-		func() int { return d.umd.CalcPrivateRasterizerStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h) },
-		func(h uint32) { d.umd.DestroyRasterizerState(d.hDev, ddi.HRASTERIZERSTATE(h)) })
+		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
+		func(w ddiCall, h uint32) error {
+			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
+		},
+		func(w ddiCall, h uint32) { w.DestroyRasterizerState(d.hDev, ddi.HRASTERIZERSTATE(h)) })
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
 	return d.createState(name, "depthstencil", "CreateDepthStencilState", "DepthStencilState",
-		func() int { return d.umd.CalcPrivateDepthStencilStateSize(&desc) },
-		func(h uint32) error {
-			return d.umd.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
+		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
+		func(w ddiCall, h uint32) error {
+			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
 		},
-		func(h uint32) { d.umd.DestroyDepthStencilState(d.hDev, ddi.HDEPTHSTENCILSTATE(h)) })
+		func(w ddiCall, h uint32) { w.DestroyDepthStencilState(d.hDev, ddi.HDEPTHSTENCILSTATE(h)) })
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
 	return d.createState(name, "sampler", "CreateSamplerState", "Sampler",
-		func() int { return d.umd.CalcPrivateSamplerSize(&desc) },
-		func(h uint32) error { return d.umd.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
-		func(h uint32) { d.umd.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
+		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
+		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
+		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
 
-func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int, create func(uint32) error, destroy func(uint32)) (s *State, err error) {
+func (d *Device) createState(name, kind, api, ddiSuffix string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -523,22 +507,16 @@ func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int,
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
-	ret := d.ddiCall("CalcPrivate"+ddiSuffix+"Size", name, "")
-	calc()
-	ret.end(nil)
+	calc(d.ddiIC().on(name, ""))
 	s = &State{Kind: kind, h: d.rt.newHandle()}
-	ret = d.ddiCall("Create"+ddiSuffix, name, handleName(s.h))
-	err = create(s.h)
-	ret.end(err)
+	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
 	d.calcCLS(ht, s.h, name)
 	d.initChild(&s.object, name, func() {
-		ret := d.ddiCall("Destroy"+ddiSuffix, name, handleName(s.h))
-		destroy(s.h)
-		ret.end(nil)
+		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
 	})
 	return s, nil
 }
@@ -553,21 +531,15 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	if err := d.objectLimit("CreateQuery", name); err != nil {
 		return nil, err
 	}
-	ret := d.ddiCall("CalcPrivateQuerySize", name, "")
-	d.umd.CalcPrivateQuerySize(t)
-	ret.end(nil)
+	d.ddiIC().on(name, "").CalcPrivateQuerySize(t)
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
-	ret = d.ddiCall("CreateQuery", name, handleName(uint32(q.h)))
-	err = d.umd.CreateQuery(d.hDev, t, q.h, uint32(q.h))
-	ret.end(err)
+	err = d.ddiIC().on(name, handleName(uint32(q.h))).CreateQuery(d.hDev, t, q.h, uint32(q.h))
 	if err != nil {
 		return nil, err
 	}
 	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
 	d.initChild(&q.object, name, func() {
-		ret := d.ddiCall("DestroyQuery", name, handleName(uint32(q.h)))
-		d.umd.DestroyQuery(d.hDev, q.h)
-		ret.end(nil)
+		d.ddiIC().on(name, handleName(uint32(q.h))).DestroyQuery(d.hDev, q.h)
 	})
 	return q, nil
 }
@@ -618,10 +590,7 @@ func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
 		return nil
 	}
 	src := sc.Buffers[0]
-	ret := d.ddiCall("SetDisplayModeDXGI", sc.name, handleName(uint32(src.h)))
-	err = d.umd.SetDisplayModeDXGI(d.hDev, src.h)
-	ret.end(err)
-	return err
+	return d.ddiIC().on(sc.name, handleName(uint32(src.h))).SetDisplayModeDXGI(d.hDev, src.h)
 }
 
 // GetBuffer returns buffer i with a new reference (IDXGISwapChain::GetBuffer).
@@ -651,9 +620,7 @@ func (sc *SwapChain) Present(syncInterval uint32) (err error) {
 		return err
 	}
 	src := sc.Buffers[0]
-	ret := d.ddiCall("PresentDXGI", sc.name, handleName(uint32(src.h)))
-	err = d.umd.PresentDXGI(d.hDev, src.h, syncInterval)
-	ret.end(err)
+	err = d.ddiIC().on(sc.name, handleName(uint32(src.h))).PresentDXGI(d.hDev, src.h, syncInterval)
 	if err != nil {
 		if e := d.removedHR(); e != nil {
 			return e
@@ -673,24 +640,18 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 	if err := d.removedHR(); err != nil {
 		return 0, err
 	}
-	esc, ok := d.umd.(ddi.Escaper)
-	if !ok {
+	if _, ok := d.umd.(ddi.Escaper); !ok {
 		return 0, d.invalid("Escape", d.name, "the driver has no private escape")
 	}
-	ret := d.ddiCallArgs("Escape", d.name, handleName(uint32(d.hDev)), fmt.Sprintf("code=%d", code))
-	result, err = esc.Escape(d.hDev, code)
-	ret.end(err)
-	return result, err
+	return d.ddiIC().with(d.name, handleName(uint32(d.hDev)), fmt.Sprintf("code=%d", code)).Escape(d.hDev, code)
 }
 
 // calcCLS asks the driver, right after an object's creation on the immediate
 // context, how much memory its context-local handles need (seed 001:
 // CalcDeferredContextHandleSize).
 func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
-	cls, ok := d.umd.(ddi.CommandLists)
-	if !ok {
+	if _, ok := d.umd.(ddi.CommandLists); !ok {
 		return
 	}
-	n := cls.CalcDeferredContextHandleSize(d.hDev, t, h)
-	d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), fmt.Sprintf("type=%d size=%d", t, n)).end(nil)
+	d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h)
 }

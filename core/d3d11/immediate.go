@@ -12,16 +12,11 @@ import (
 // reference queues the object in the runtime's destruction queue.
 type immediateContext struct {
 	driverContext
-
-	// pfnDraw as last read from the device function table, and the
-	// table's write count then (Draw reads it again when that changed).
-	drawFn   func(ddi.HDEVICE, uint32, uint32)
-	drawArgs string
-	drawAt   uint64
 }
 
 func newImmediateContext(d *Device) *DeviceContext {
-	c := &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
+	c := &DeviceContext{dev: d, name: "IC", h: d.hDev}
+	c.ddi = ddiTable{d: d, ctx: "IC", umd: d.umd, funcs: d.table}
 	c.contextKind = &immediateContext{driverContext: driverContext{c}}
 	return c
 }
@@ -46,26 +41,7 @@ func (c *immediateContext) mapRule(*Resource, ddi.MapType) error { return nil }
 // unmapDDI calls ResourceUnmap.
 func (c driverContext) unmapDDI(r *Resource) {
 	hr := c.resH(r)
-	ret := c.ddiCall("ResourceUnmap", r.name, handleName(uint32(hr)))
-	c.umd.ResourceUnmap(c.h, hr)
-	ret.end(nil)
-}
-
-// Draw goes through the device function table, whose entry the driver may
-// hot-swap (rule FT-TABLE); the DDI event names the function when it is
-// not the one CreateDevice put there.
-func (c *immediateContext) Draw(count, start uint32) error {
-	if w := c.dev.table.Writes(); c.drawFn == nil || w != c.drawAt {
-		c.drawFn, c.drawArgs, c.drawAt = c.umd.Draw, "", w
-		e := c.dev.table.Get("pfnDraw")
-		if f, ok := e.Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
-			c.drawFn = f
-		}
-		if e.Impl != "" && e.Impl != "Draw" {
-			c.drawArgs = "impl=" + e.Impl
-		}
-	}
-	return c.draw(c.drawFn, c.drawArgs, count, start)
+	c.ddi.on(r.name, handleName(uint32(hr))).ResourceUnmap(c.h, hr)
 }
 
 // ClearState: when the application released the device before clearing
@@ -90,9 +66,7 @@ func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err 
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
 		return 0, hresult.E_INVALIDARG, err
 	}
-	ret := c.ddiCall("QueryGetData", q.name, handleName(uint32(q.h)))
-	v, hr = c.umd.QueryGetData(c.h, q.h, 0)
-	ret.end(nil)
+	v, hr = c.ddi.on(q.name, handleName(uint32(q.h))).QueryGetData(c.h, q.h, 0)
 	if hr.Failed() {
 		return 0, hr, hr
 	}
@@ -146,9 +120,7 @@ func (c *immediateContext) Flush() error {
 		done.end(nil)
 		return nil
 	}
-	ret := c.ddiCall("Flush", "", "")
-	c.umd.Flush(c.h)
-	ret.end(nil)
+	c.ddi.on("", "").Flush(c.h)
 	done.end(nil)
 	return nil
 }

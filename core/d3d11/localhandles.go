@@ -61,49 +61,39 @@ func (c *deferredContext) local(o Object) uint32 {
 	var err error
 	switch v := o.(type) {
 	case *Resource:
-		ret := c.ddiCallArgs("CreateResource", name, handleName(l), "rt="+handleName(h))
-		err = c.umd.CreateResource(c.h, nil, ddi.HRESOURCE(l), ddi.HRTRESOURCE(h))
-		ret.end(err)
+		err = c.ddi.with(name, handleName(l), "rt="+handleName(h)).CreateResource(c.h, nil, ddi.HRESOURCE(l), ddi.HRTRESOURCE(h))
 	case *View:
 		args := &ddi.CreateViewArgs{Kind: v.ViewKind, Resource: ddi.HRESOURCE(c.open[v.Res])} // only the dependency
-		api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[v.ViewKind]
-		ret := c.ddiCallArgs(api, name, handleName(l), "rt="+handleName(h)+" dep="+handleName(uint32(args.Resource)))
+		w := c.ddi.with(name, handleName(l), "rt="+handleName(h)+" dep="+handleName(uint32(args.Resource)))
 		switch v.ViewKind {
 		case ddi.ViewRTV:
-			err = c.umd.CreateRenderTargetView(c.h, args, ddi.HRENDERTARGETVIEW(l), h)
+			err = w.CreateRenderTargetView(c.h, args, ddi.HRENDERTARGETVIEW(l), h)
 		case ddi.ViewSRV:
-			err = c.umd.CreateShaderResourceView(c.h, args, ddi.HSHADERRESOURCEVIEW(l), h)
+			err = w.CreateShaderResourceView(c.h, args, ddi.HSHADERRESOURCEVIEW(l), h)
 		case ddi.ViewDSV:
-			err = c.umd.CreateDepthStencilView(c.h, args, ddi.HDEPTHSTENCILVIEW(l), h)
+			err = w.CreateDepthStencilView(c.h, args, ddi.HDEPTHSTENCILVIEW(l), h)
 		}
-		ret.end(err)
 	case *Shader:
-		api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[v.Stage]
-		ret := c.ddiCallArgs(api, name, handleName(l), "rt="+handleName(h))
+		w := c.ddi.with(name, handleName(l), "rt="+handleName(h))
 		if v.Stage == "vs" {
-			err = c.umd.CreateVertexShader(c.h, nil, ddi.HSHADER(l), h)
+			err = w.CreateVertexShader(c.h, nil, ddi.HSHADER(l), h)
 		} else {
-			err = c.umd.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
+			err = w.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
 		}
-		ret.end(err)
 	case *State:
-		suffix := map[string]string{"blend": "BlendState", "rasterizer": "RasterizerState", "depthstencil": "DepthStencilState", "sampler": "Sampler"}[v.Kind]
-		ret := c.ddiCallArgs("Create"+suffix, name, handleName(l), "rt="+handleName(h))
+		w := c.ddi.with(name, handleName(l), "rt="+handleName(h))
 		switch v.Kind {
 		case "blend":
-			err = c.umd.CreateBlendState(c.h, nil, ddi.HBLENDSTATE(l), h)
+			err = w.CreateBlendState(c.h, nil, ddi.HBLENDSTATE(l), h)
 		case "rasterizer":
-			err = c.umd.CreateRasterizerState(c.h, nil, ddi.HRASTERIZERSTATE(l), h)
+			err = w.CreateRasterizerState(c.h, nil, ddi.HRASTERIZERSTATE(l), h)
 		case "depthstencil":
-			err = c.umd.CreateDepthStencilState(c.h, nil, ddi.HDEPTHSTENCILSTATE(l), h)
+			err = w.CreateDepthStencilState(c.h, nil, ddi.HDEPTHSTENCILSTATE(l), h)
 		case "sampler":
-			err = c.umd.CreateSampler(c.h, nil, ddi.HSAMPLER(l), h)
+			err = w.CreateSampler(c.h, nil, ddi.HSAMPLER(l), h)
 		}
-		ret.end(err)
 	case *Query:
-		ret := c.ddiCallArgs("CreateQuery", name, handleName(l), "rt="+handleName(h))
-		err = c.umd.CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
-		ret.end(err)
+		err = c.ddi.with(name, handleName(l), "rt="+handleName(h)).CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
 	}
 	if err != nil || c.failed {
 		return 0
@@ -125,46 +115,34 @@ func (c *deferredContext) closeHandles() {
 	slices.Reverse(order)
 	for _, oe := range order {
 		o, l := oe.o, oe.h
-		name := o.Name()
+		w := c.ddi.on(o.Name(), handleName(l))
 		switch v := o.(type) {
 		case *Resource:
-			ret := c.ddiCall("DestroyResource", name, handleName(l))
-			c.umd.DestroyResource(c.h, ddi.HRESOURCE(l))
-			ret.end(nil)
+			w.DestroyResource(c.h, ddi.HRESOURCE(l))
 		case *View:
-			api := map[ddi.ViewKind]string{ddi.ViewRTV: "DestroyRenderTargetView", ddi.ViewSRV: "DestroyShaderResourceView", ddi.ViewDSV: "DestroyDepthStencilView"}[v.ViewKind]
-			ret := c.ddiCall(api, name, handleName(l))
 			switch v.ViewKind {
 			case ddi.ViewRTV:
-				c.umd.DestroyRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(l))
+				w.DestroyRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(l))
 			case ddi.ViewSRV:
-				c.umd.DestroyShaderResourceView(c.h, ddi.HSHADERRESOURCEVIEW(l))
+				w.DestroyShaderResourceView(c.h, ddi.HSHADERRESOURCEVIEW(l))
 			case ddi.ViewDSV:
-				c.umd.DestroyDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(l))
+				w.DestroyDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(l))
 			}
-			ret.end(nil)
 		case *Shader:
-			ret := c.ddiCall("DestroyShader", name, handleName(l))
-			c.umd.DestroyShader(c.h, ddi.HSHADER(l))
-			ret.end(nil)
+			w.DestroyShader(c.h, ddi.HSHADER(l))
 		case *State:
-			suffix := map[string]string{"blend": "BlendState", "rasterizer": "RasterizerState", "depthstencil": "DepthStencilState", "sampler": "Sampler"}[v.Kind]
-			ret := c.ddiCall("Destroy"+suffix, name, handleName(l))
 			switch v.Kind {
 			case "blend":
-				c.umd.DestroyBlendState(c.h, ddi.HBLENDSTATE(l))
+				w.DestroyBlendState(c.h, ddi.HBLENDSTATE(l))
 			case "rasterizer":
-				c.umd.DestroyRasterizerState(c.h, ddi.HRASTERIZERSTATE(l))
+				w.DestroyRasterizerState(c.h, ddi.HRASTERIZERSTATE(l))
 			case "depthstencil":
-				c.umd.DestroyDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(l))
+				w.DestroyDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(l))
 			case "sampler":
-				c.umd.DestroySampler(c.h, ddi.HSAMPLER(l))
+				w.DestroySampler(c.h, ddi.HSAMPLER(l))
 			}
-			ret.end(nil)
 		case *Query:
-			ret := c.ddiCall("DestroyQuery", name, handleName(l))
-			c.umd.DestroyQuery(c.h, ddi.HQUERY(l))
-			ret.end(nil)
+			w.DestroyQuery(c.h, ddi.HQUERY(l))
 		}
 	}
 	c.forgetHandles()

@@ -15,12 +15,7 @@ type driverContext struct{ *DeviceContext }
 //
 // The DDI event names the driver handle of the first object passed, so the
 // verifier can follow handles (rule LIFE-DANGLING).
-func (c driverContext) simple(api, ddiName, obj string, check []Object, do func()) error {
-	return c.simpleArgs(api, ddiName, obj, "", check, do)
-}
-
-// simpleArgs is simple with arguments on the DDI event.
-func (c driverContext) simpleArgs(api, ddiName, obj, args string, check []Object, do func()) error {
+func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall)) error {
 	done := c.api(api, obj)
 	if err := c.checkAll(api, check...); err != nil {
 		done.end(err)
@@ -39,9 +34,7 @@ func (c driverContext) simpleArgs(api, ddiName, obj, args string, check []Object
 			handle = handleName(h)
 		}
 	}
-	ret := c.ddiCallArgs(ddiName, obj, handle, args)
-	do()
-	ret.end(nil)
+	do(c.ddi.on(obj, handle))
 	c.afterDDI()
 	done.end(nil)
 	return nil
@@ -59,12 +52,12 @@ func (c driverContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, off
 	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
 		return c.invalidCall("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
 	}
-	return c.simple("IASetVertexBuffers", "IaSetVertexBuffers", objName(vb), []Object{vb}, func() {
+	return c.simple("IASetVertexBuffers", objName(vb), []Object{vb}, func(w ddiCall) {
 		if slot == 0 {
 			bind(c.DeviceContext, &c.vb, vb, nilRes)
 			c.vbStride, c.vbOffset = stride, offset
 		}
-		c.umd.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
+		w.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
 	})
 }
 
@@ -72,52 +65,52 @@ func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint3
 	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
 		return c.invalidCall("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
 	}
-	return c.simple("IASetIndexBuffer", "IaSetIndexBuffer", objName(ib), []Object{ib}, func() {
+	return c.simple("IASetIndexBuffer", objName(ib), []Object{ib}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.ib, ib, nilRes)
-		c.umd.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
+		w.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
 	})
 }
 
 func (c driverContext) IASetPrimitiveTopology(t ddi.Topology) error {
-	return c.simple("IASetPrimitiveTopology", "IaSetTopology", "", nil, func() { c.topo = t; c.umd.IaSetTopology(c.h, t) })
+	return c.simple("IASetPrimitiveTopology", "", nil, func(w ddiCall) { c.topo = t; w.IaSetTopology(c.h, t) })
 }
 
 func (c driverContext) VSSetShader(s *Shader) error {
-	return c.simple("VSSetShader", "VsSetShader", objName(s), []Object{s}, func() {
+	return c.simple("VSSetShader", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.vs, s, nilShader)
-		c.umd.VsSetShader(c.h, c.shH(s))
+		w.VsSetShader(c.h, c.shH(s))
 	})
 }
 
 func (c driverContext) PSSetShader(s *Shader) error {
-	return c.simple("PSSetShader", "PsSetShader", objName(s), []Object{s}, func() {
+	return c.simple("PSSetShader", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.ps, s, nilShader)
-		c.umd.PsSetShader(c.h, c.shH(s))
+		w.PsSetShader(c.h, c.shH(s))
 	})
 }
 
-func (c driverContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(uint32, []ddi.HRESOURCE)) error {
+func (c driverContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(ddiCall, uint32, []ddi.HRESOURCE)) error {
 	if slot >= 4 {
 		return c.invalidCall(api, objName(b), "slot %d is outside 0..3", slot)
 	}
 	if b != nil && !b.Desc.BindFlags.Has(ddi.BindConstantBuffer) {
 		return c.invalidCall(api, b.name, "the buffer was not created with CONSTANT_BUFFER")
 	}
-	return c.simple(api, ddiName, objName(b), []Object{b}, func() {
+	return c.simple(api, objName(b), []Object{b}, func(w ddiCall) {
 		bind(c.DeviceContext, &slots[slot], b, nilRes)
-		set(slot, []ddi.HRESOURCE{c.resH(b)})
+		set(w, slot, []ddi.HRESOURCE{c.resH(b)})
 	})
 }
 
 func (c driverContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
-	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
-		c.umd.VsSetConstantBuffers(c.h, s, h)
+	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
+		w.VsSetConstantBuffers(c.h, s, h)
 	})
 }
 
 func (c driverContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
-	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(s uint32, h []ddi.HRESOURCE) {
-		c.umd.PsSetConstantBuffers(c.h, s, h)
+	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
+		w.PsSetConstantBuffers(c.h, s, h)
 	})
 }
 
@@ -125,9 +118,9 @@ func (c driverContext) PSSetShaderResources(slot uint32, v *View) error {
 	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
 		return c.invalidCall("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
 	}
-	return c.simple("PSSetShaderResources", "PsSetShaderResources", objName(v), []Object{v}, func() {
+	return c.simple("PSSetShaderResources", objName(v), []Object{v}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.srv[slot], v, nilView)
-		c.umd.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
+		w.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
 	})
 }
 
@@ -135,9 +128,9 @@ func (c driverContext) PSSetSamplers(slot uint32, s *State) error {
 	if slot >= 8 || (s != nil && s.Kind != "sampler") {
 		return c.invalidCall("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
 	}
-	return c.simple("PSSetSamplers", "PsSetSamplers", objName(s), []Object{s}, func() {
+	return c.simple("PSSetSamplers", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.samp[slot], s, nilState)
-		c.umd.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
+		w.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
 	})
 }
 
@@ -149,42 +142,42 @@ func (c driverContext) OMSetRenderTargets(rtv, dsv *View) error {
 		return c.invalidCall("OMSetRenderTargets", rtv.name, "render target %dx%d and depth buffer %dx%d differ in size",
 			rtv.Res.Desc.Width, rtv.Res.Desc.Height, dsv.Res.Desc.Width, dsv.Res.Desc.Height)
 	}
-	return c.simple("OMSetRenderTargets", "SetRenderTargets", objName(rtv), []Object{rtv, dsv}, func() {
+	return c.simple("OMSetRenderTargets", objName(rtv), []Object{rtv, dsv}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.rtv, rtv, nilView)
 		bind(c.DeviceContext, &c.dsv, dsv, nilView)
 		var rtvs []ddi.HRENDERTARGETVIEW
 		if rtv != nil {
 			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(c.viewH(rtv))}
 		}
-		c.umd.SetRenderTargets(c.h, rtvs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
+		w.SetRenderTargets(c.h, rtvs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
 	})
 }
 
 func (c driverContext) OMSetBlendState(s *State) error {
-	return c.simple("OMSetBlendState", "SetBlendState", objName(s), []Object{s}, func() {
+	return c.simple("OMSetBlendState", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.blend, s, nilState)
-		c.umd.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		w.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
 	})
 }
 
 func (c driverContext) OMSetDepthStencilState(s *State) error {
-	return c.simple("OMSetDepthStencilState", "SetDepthStencilState", objName(s), []Object{s}, func() {
+	return c.simple("OMSetDepthStencilState", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.depth, s, nilState)
-		c.umd.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
+		w.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
 	})
 }
 
 func (c driverContext) RSSetState(s *State) error {
-	return c.simple("RSSetState", "SetRasterizerState", objName(s), []Object{s}, func() {
+	return c.simple("RSSetState", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.rs, s, nilState)
-		c.umd.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
+		w.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
 	})
 }
 
 func (c driverContext) RSSetViewports(vp ddi.Viewport) error {
-	return c.simple("RSSetViewports", "SetViewports", "", nil, func() {
+	return c.simple("RSSetViewports", "", nil, func(w ddiCall) {
 		c.vp, c.hasVP = vp, true
-		c.umd.SetViewports(c.h, []ddi.Viewport{vp})
+		w.SetViewports(c.h, []ddi.Viewport{vp})
 	})
 }
 
@@ -192,8 +185,8 @@ func (c driverContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 	if v != nil && v.ViewKind != ddi.ViewRTV {
 		return c.invalidCall("ClearRenderTargetView", v.name, "not a render target view")
 	}
-	return c.simple("ClearRenderTargetView", "ClearRenderTargetView", objName(v), []Object{v}, func() {
-		c.umd.ClearRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(c.viewH(v)), rgba)
+	return c.simple("ClearRenderTargetView", objName(v), []Object{v}, func(w ddiCall) {
+		w.ClearRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(c.viewH(v)), rgba)
 	})
 }
 
@@ -201,29 +194,25 @@ func (c driverContext) ClearDepthStencilView(v *View, depth float32) error {
 	if v != nil && v.ViewKind != ddi.ViewDSV {
 		return c.invalidCall("ClearDepthStencilView", v.name, "not a depth stencil view")
 	}
-	return c.simple("ClearDepthStencilView", "ClearDepthStencilView", objName(v), []Object{v}, func() {
-		c.umd.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), ddi.ClearDepth, depth, 0)
+	return c.simple("ClearDepthStencilView", objName(v), []Object{v}, func(w ddiCall) {
+		w.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), ddi.ClearDepth, depth, 0)
 	})
 }
 
-// Draw calls the context table's Draw (the immediate context overrides it
-// to go through the device function table).
+// Draw: on the immediate context, the wrapper calls the function the
+// device function table's pfnDraw points at (rule FT-TABLE).
 func (c driverContext) Draw(count, start uint32) error {
-	return c.draw(c.umd.Draw, "", count, start)
-}
-
-func (c driverContext) draw(fn func(ddi.HDEVICE, uint32, uint32), args string, count, start uint32) error {
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
-	return c.simpleArgs("Draw", "Draw", "", args, nil, func() { fn(c.h, count, start) })
+	return c.simple("Draw", "", nil, func(w ddiCall) { w.Draw(c.h, count, start) })
 }
 
 func (c driverContext) DrawIndexed(count, start uint32, base int32) error {
 	if c.ib == nil {
 		return c.invalidCall("DrawIndexed", "", "no index buffer is bound")
 	}
-	return c.simple("DrawIndexed", "DrawIndexed", "", nil, func() { c.umd.DrawIndexed(c.h, count, start, base) })
+	return c.simple("DrawIndexed", "", nil, func(w ddiCall) { w.DrawIndexed(c.h, count, start, base) })
 }
 
 func (c driverContext) CopyResource(dst, src *Resource) error {
@@ -243,9 +232,7 @@ func (c driverContext) CopyResource(dst, src *Resource) error {
 		return err
 	}
 	hd, hs := c.resH(dst), c.resH(src)
-	ret := c.ddiCallArgs("ResourceCopy", dst.name, handleName(uint32(hd)), "src="+handleName(uint32(hs)))
-	c.umd.ResourceCopy(c.h, hd, hs)
-	ret.end(nil)
+	c.ddi.with(dst.name, handleName(uint32(hd)), "src="+handleName(uint32(hs))).ResourceCopy(c.h, hd, hs)
 	c.afterDDI()
 	done.end(nil)
 	return nil
@@ -263,9 +250,7 @@ func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
 		return err
 	}
 	hd := c.resH(dst)
-	ret := c.ddiCall("ResourceUpdateSubresourceUP", dst.name, handleName(uint32(hd)))
-	c.umd.ResourceUpdateSubresourceUP(c.h, hd, data)
-	ret.end(nil)
+	c.ddi.on(dst.name, handleName(uint32(hd))).ResourceUpdateSubresourceUP(c.h, hd, data)
 	c.afterDDI()
 	done.end(nil)
 	return nil
@@ -284,9 +269,7 @@ func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data 
 		return nil, err
 	}
 	hr := c.resH(r)
-	ret := c.ddiCallArgs("ResourceMap", r.name, handleName(uint32(hr)), mapArgs(t, flags))
-	m, err := c.umd.ResourceMap(c.h, hr, t, flags)
-	ret.end(err)
+	m, err := c.ddi.with(r.name, handleName(uint32(hr)), mapArgs(t, flags)).ResourceMap(c.h, hr, t, flags)
 	if err == nil {
 		c.mapped(r)
 	}
@@ -345,10 +328,10 @@ func (c driverContext) Begin(q *Query) error {
 	if q != nil && q.Type == ddi.QueryEvent {
 		return c.invalidCall("Begin", q.name, "an EVENT query has no Begin")
 	}
-	return c.simple("Begin", "QueryBegin", objName(q), []Object{q}, func() {
+	return c.simple("Begin", objName(q), []Object{q}, func(w ddiCall) {
 		q.began = true
 		c.queryBegun(q)
-		c.umd.QueryBegin(c.h, c.qH(q))
+		w.QueryBegin(c.h, c.qH(q))
 	})
 }
 
@@ -356,10 +339,10 @@ func (c driverContext) End(q *Query) error {
 	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
 		return c.invalidCall("End", q.name, "End without Begin on an OCCLUSION query")
 	}
-	return c.simple("End", "QueryEnd", objName(q), []Object{q}, func() {
+	return c.simple("End", objName(q), []Object{q}, func(w ddiCall) {
 		q.began, q.issued = false, true
 		c.queryEnded(q)
-		c.umd.QueryEnd(c.h, c.qH(q))
+		w.QueryEnd(c.h, c.qH(q))
 	})
 }
 
@@ -376,36 +359,37 @@ func (c driverContext) clearState(then func()) error {
 		defer c.dev.unserialise()
 	}
 	cc := c.DeviceContext
+	u := c.ddi.umd // the DDIs that reset the state are not traced one by one
 	bind(cc, &c.vb, nil, nilRes)
-	c.umd.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
+	u.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
 	bind(cc, &c.ib, nil, nilRes)
-	c.umd.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0)
+	u.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0)
 	bind(cc, &c.vs, nil, nilShader)
-	c.umd.VsSetShader(c.h, 0)
+	u.VsSetShader(c.h, 0)
 	bind(cc, &c.ps, nil, nilShader)
-	c.umd.PsSetShader(c.h, 0)
+	u.PsSetShader(c.h, 0)
 	for i := range c.vsCB {
 		bind(cc, &c.vsCB[i], nil, nilRes)
 		bind(cc, &c.psCB[i], nil, nilRes)
 	}
-	c.umd.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
-	c.umd.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
+	u.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
+	u.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
 	for i := range c.srv {
 		bind(cc, &c.srv[i], nil, nilView)
 		bind(cc, &c.samp[i], nil, nilState)
 	}
-	c.umd.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
-	c.umd.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
+	u.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
+	u.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
 	bind(cc, &c.rtv, nil, nilView)
 	bind(cc, &c.dsv, nil, nilView)
-	c.umd.SetRenderTargets(c.h, nil, 0)
+	u.SetRenderTargets(c.h, nil, 0)
 	bind(cc, &c.blend, nil, nilState)
 	bind(cc, &c.rs, nil, nilState)
 	bind(cc, &c.depth, nil, nilState)
-	c.umd.SetBlendState(c.h, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
-	c.umd.SetRasterizerState(c.h, 0)
-	c.umd.SetDepthStencilState(c.h, 0, 0)
-	c.umd.IaSetTopology(c.h, ddi.TopologyUndefined)
+	u.SetBlendState(c.h, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
+	u.SetRasterizerState(c.h, 0)
+	u.SetDepthStencilState(c.h, 0, 0)
+	u.IaSetTopology(c.h, ddi.TopologyUndefined)
 	c.topo, c.hasVP = ddi.TopologyUndefined, false
 	done.end(nil)
 	if then != nil {
