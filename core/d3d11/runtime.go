@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 
 	"d3dsim/core/ddi"
-	"d3dsim/core/dxgk"
 	"d3dsim/core/hresult"
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
@@ -27,7 +26,7 @@ func DefaultCosts() Costs { return Costs{APICall: 150, DDICall: 80, Callback: 40
 type Config struct {
 	Sim     *sim.Sim
 	Rec     *trace.Recorder
-	Kernel  *dxgk.Dxgkrnl
+	Kernel  Kernel      // Dxgkrnl (*dxgk.Dxgkrnl)
 	Adapter ddi.Adapter // the UMD, opened once per runtime
 	Costs   Costs
 	Bugs    rules.Set // option bug=RULE-ID: break that rule on purpose
