@@ -39,8 +39,8 @@ type Config struct {
 	CommandLists bool
 	// FreeThreaded says the driver reports D3D11DDICAPS_FREETHREADED. Without
 	// it the runtime serialises every DDI but the CalcPrivate* and
-	// CalcDeferredContextHandleSize ones (seed 000, rules FT-CAP, FT-CALC;
-	// option driver.freethreaded).
+	// CalcDeferredContextHandleSize ones ("Changes from Direct3D 10";
+	// rules FT-CAP, FT-CALC; option driver.freethreaded).
 	FreeThreaded bool
 	// Limits keep any scenario inside the machine (and the browser tab):
 	// bytes of video memory a device may allocate and live API objects it
@@ -83,10 +83,10 @@ const (
 	CreateDeviceDebug          CreateDeviceFlag = 0x2
 )
 
-// D3D11CreateDevice creates a device and its immediate context. Seed 003:
-// Dxgkrnl creates the kernel device (DxgkDdiCreateDevice, step 1), then the
-// runtime calls the UMD's CreateDevice (step 2), which calls
-// pfnCreateContextCb (step 3).
+// D3D11CreateDevice creates a device and its immediate context ("WDDM
+// operation flow"): Dxgkrnl creates the kernel device (DxgkDdiCreateDevice),
+// then the runtime calls the UMD's CreateDevice, which calls
+// pfnCreateContextCb.
 func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
 	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{},
 		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}, allocSize: map[ddi.HALLOCATION]uint64{}}
