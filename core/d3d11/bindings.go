@@ -8,8 +8,8 @@ import (
 // The context's bindings as a whole: saved, cleared, pinned and restored
 // (FinishCommandList, ExecuteCommandList and ClearState work on them all).
 
-// binding is a saved context state.
-type binding struct {
+// slots are the objects a context binds.
+type slots struct {
 	vb, ib           *Resource
 	vsCB, psCB       [4]*Resource
 	srv              [8]*View
@@ -17,13 +17,17 @@ type binding struct {
 	vs, ps           *Shader
 	rtv, dsv         *View
 	blend, rs, depth *State
-	topo             ddi.Topology
-	vp               *ddi.Viewport
+}
+
+// binding is a saved context state.
+type binding struct {
+	slots
+	topo ddi.Topology
+	vp   *ddi.Viewport
 }
 
 func (c *DeviceContext) bindings() binding {
-	return binding{vb: c.vb, ib: c.ib, vsCB: c.vsCB, psCB: c.psCB, srv: c.srv, samp: c.samp, vs: c.vs, ps: c.ps,
-		rtv: c.rtv, dsv: c.dsv, blend: c.blend, rs: c.rs, depth: c.depth, topo: c.topo, vp: c.viewport()}
+	return binding{slots: c.slots, topo: c.topo, vp: c.viewport()}
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {

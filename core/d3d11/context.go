@@ -37,19 +37,12 @@ type DeviceContext struct {
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
-	// Bindings pin their objects: a released object stays alive while bound.
-	vb, ib           *Resource
-	vsCB, psCB       [4]*Resource
-	srv              [8]*View
-	samp             [8]*State
-	vs, ps           *Shader
-	rtv, dsv         *View
-	blend, rs, depth *State
-	vbStride         uint32
-	vbOffset         uint32
-	topo             ddi.Topology
-	vp               ddi.Viewport
-	hasVP            bool
+	slots    // bindings pin their objects: a released object stays alive while bound
+	vbStride uint32
+	vbOffset uint32
+	topo     ddi.Topology
+	vp       ddi.Viewport
+	hasVP    bool
 }
 
 // contextKind is what a kind of context implements: the API calls whose
@@ -137,6 +130,21 @@ func (c *DeviceContext) AddRef() uint32 {
 }
 
 func (c *DeviceContext) api(name, obj string) span { return c.dev.api(name, obj, c.name) }
+
+// release drops a deferred context's reference; with the last one, destroy
+// runs inside the Release API call and the context goes.
+func (c *DeviceContext) release(destroy func()) uint32 {
+	c.refs--
+	if c.refs > 0 || c.dead {
+		return uint32(max(c.refs, 0))
+	}
+	done := c.api("Release", c.name)
+	destroy()
+	c.dead = true
+	done.end(nil)
+	c.dev.childGone()
+	return 0
+}
 
 // refuse fails a call this kind of context does not offer.
 func (c *DeviceContext) refuse(call, obj, invalidObj, msg string) error {

@@ -98,14 +98,14 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 // CreateBlendState, CreateRasterizerState, CreateDepthStencilState and
 // CreateSamplerState share one shape.
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
-	return d.createState(name, "blend", "CreateBlendState", "BlendState",
+	return d.createState(name, "blend", "CreateBlendState",
 		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
 		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
-	return d.createState(name, "rasterizer", "CreateRasterizerState", "RasterizerState",
+	return d.createState(name, "rasterizer", "CreateRasterizerState",
 		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
@@ -114,7 +114,7 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
-	return d.createState(name, "depthstencil", "CreateDepthStencilState", "DepthStencilState",
+	return d.createState(name, "depthstencil", "CreateDepthStencilState",
 		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
@@ -123,13 +123,13 @@ func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc)
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
-	return d.createState(name, "sampler", "CreateSamplerState", "Sampler",
+	return d.createState(name, "sampler", "CreateSamplerState",
 		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
 
-func (d *Device) createState(name, kind, api, ddiSuffix string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
+func (d *Device) createState(name, kind, api string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {

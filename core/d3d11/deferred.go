@@ -121,17 +121,10 @@ func (c *deferredContext) ExecuteCommandList(l *CommandList, restore bool) error
 // recording in progress is abandoned, then the driver's deferred context is
 // destroyed.
 func (c *deferredContext) Release() uint32 {
-	c.refs--
-	if c.refs > 0 || c.dead {
-		return uint32(max(c.refs, 0))
-	}
-	done := c.api("Release", c.name)
-	c.abandon()
-	c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
-	c.dead = true
-	done.end(nil)
-	c.dev.childGone()
-	return 0
+	return c.release(func() {
+		c.abandon()
+		c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
+	})
 }
 
 // abandon is the abandon sequence of "Supporting command lists":

@@ -224,20 +224,13 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 // Release destroys the context with its last reference, dropping what its
 // recording held.
 func (c *emulatedContext) Release() uint32 {
-	c.refs--
-	if c.refs > 0 || c.dead {
-		return uint32(max(c.refs, 0))
-	}
-	done := c.api("Release", c.name)
-	for _, p := range c.held {
-		p.unpin()
-	}
-	c.cmds, c.held = nil, nil
-	c.unbindAll()
-	c.dead = true
-	done.end(nil)
-	c.dev.childGone()
-	return 0
+	return c.release(func() {
+		for _, p := range c.held {
+			p.unpin()
+		}
+		c.cmds, c.held = nil, nil
+		c.unbindAll()
+	})
 }
 
 func (c *emulatedContext) Deferred() bool                           { return true }
