@@ -16,6 +16,7 @@ import (
 // lists").
 type deferredContext struct {
 	driverContext
+	deferredOnly
 
 	core      ddi.HRTCORELAYER       // its own, for pfnSetErrorCb (rule ERR-DC)
 	open      map[Object]uint32      // context-local handles opened for the command list being recorded
@@ -54,7 +55,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	}
 	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1}
 	c.ddi = ddiTable{d: d, ctx: dcName, umd: table}
-	c.contextKind = &deferredContext{driverContext: driverContext{c}, core: core, open: map[Object]uint32{}}
+	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
 	d.contexts[core] = c
 	d.mu.Unlock()
@@ -71,7 +72,6 @@ func (d *Device) nextDCName() string {
 	return fmt.Sprintf("DC%d", n)
 }
 
-func (c *deferredContext) Deferred() bool      { return true }
 func (c *deferredContext) dropPin(p binder)    { p.unpin() }
 func (c *deferredContext) discarding() bool    { return c.failed }
 func (c *deferredContext) mapped(r *Resource)  { c.mappedHere = append(c.mappedHere, r) }
@@ -105,16 +105,22 @@ func (c *deferredContext) afterDDI() {
 	}
 }
 
-func (c *deferredContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
-	return c.getDataDeferred(q)
+// deferredOnly is what both kinds of deferred context answer alike: they
+// are deferred, and the immediate context's own calls fail on them.
+type deferredOnly struct{ c *DeviceContext }
+
+func (d deferredOnly) Deferred() bool { return true }
+
+func (d deferredOnly) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+	return d.c.getDataDeferred(q)
 }
 
-func (c *deferredContext) Flush() error {
-	return c.refuse("Flush", "", c.name, "Flush is an immediate-context call")
+func (d deferredOnly) Flush() error {
+	return d.c.refuse("Flush", "", d.c.name, "Flush is an immediate-context call")
 }
 
-func (c *deferredContext) ExecuteCommandList(l *CommandList, restore bool) error {
-	return c.refuse("ExecuteCommandList", objName(l), objName(l), "command lists run on the immediate context")
+func (d deferredOnly) ExecuteCommandList(l *CommandList, restore bool) error {
+	return d.c.refuse("ExecuteCommandList", objName(l), objName(l), "command lists run on the immediate context")
 }
 
 // Release destroys the deferred context with its last reference: a

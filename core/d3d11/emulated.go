@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
 )
 
@@ -16,6 +15,7 @@ import (
 // on the immediate context, later. The pixels are the same.
 type emulatedContext struct {
 	*DeviceContext
+	deferredOnly
 	cmds []command // the calls recorded so far
 	held []pinner  // the objects they name
 }
@@ -35,7 +35,7 @@ type pinner interface {
 
 func newEmulatedContext(d *Device, name string) *DeviceContext {
 	c := &DeviceContext{dev: d, name: name, refs: 1}
-	c.contextKind = &emulatedContext{DeviceContext: c}
+	c.contextKind = &emulatedContext{DeviceContext: c, deferredOnly: deferredOnly{c}}
 	d.children.Add(1)
 	return c
 }
@@ -182,18 +182,6 @@ func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (da
 	return data, err
 }
 
-func (c *emulatedContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
-	return c.getDataDeferred(q)
-}
-
-func (c *emulatedContext) Flush() error {
-	return c.refuse("Flush", "", c.name, "Flush is an immediate-context call")
-}
-
-func (c *emulatedContext) ExecuteCommandList(l *CommandList, restore bool) error {
-	return c.refuse("ExecuteCommandList", objName(l), objName(l), "command lists run on the immediate context")
-}
-
 // FinishCommandList turns the recording into a command list the runtime
 // owns, after the implicit Unmaps (rule CL-IMPLICIT).
 func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *CommandList, err error) {
@@ -233,7 +221,6 @@ func (c *emulatedContext) Release() uint32 {
 	})
 }
 
-func (c *emulatedContext) Deferred() bool                           { return true }
 func (c *emulatedContext) dropBinding(p binder)                     { p.unpin() } // no context-local handles to wait for
 func (c *emulatedContext) dropPin(p binder)                         { p.unpin() }
 func (c *emulatedContext) local(o Object) uint32                    { h, _ := ddiHandle(o); return h }
