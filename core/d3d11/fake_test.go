@@ -1,7 +1,6 @@
 package d3d11
 
 import (
-	"fmt"
 	"strings"
 	"sync"
 
@@ -212,8 +211,6 @@ func (f *fakeStack) seq() uint64 {
 	return s
 }
 
-var _ = fmt.Sprint
-var _ = hresult.S_OK
 
 func (u *fakeUMD) CalcPrivateResourceSize(a0 *ddi.CreateResourceArgs) int {
 	u.log("CalcPrivateResourceSize")

@@ -8,6 +8,7 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
+	"d3dsim/core/trace"
 )
 
 func mustStack(t *testing.T, o fakeOpts) *fakeStack {
@@ -406,5 +407,40 @@ func TestMapRules(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// The boundary wrapper: each DDI is a Call event nested in its API call's
+// and a Return event with the DDI's HRESULT; a failing DDI's error reaches
+// the application.
+func TestDDITrace(t *testing.T) {
+	f := mustStack(t, fakeOpts{})
+	f.log.fail["CreateResource"] = hresult.E_OUTOFMEMORY
+	from := f.seq()
+	if _, err := f.dev.CreateBuffer("vb", vbDesc(), nil); hresult.Of(err) != hresult.E_OUTOFMEMORY {
+		t.Fatalf("CreateBuffer: %v, want E_OUTOFMEMORY", err)
+	}
+	var api, call, ret *trace.Event
+	f.rec.ViewSince(from, func(held []trace.Event) {
+		for i := range held {
+			e := held[i]
+			switch {
+			case e.Name == "CreateBuffer" && e.Kind == trace.Call:
+				api = &e
+			case e.Name == "CreateResource" && e.Kind == trace.Call:
+				call = &e
+			case e.Name == "CreateResource" && e.Kind == trace.Return:
+				ret = &e
+			}
+		}
+	})
+	if api == nil || call == nil || ret == nil {
+		t.Fatalf("missing events: API %v, DDI call %v, return %v", api, call, ret)
+	}
+	if call.Parent != api.Seq || call.Ctx != "IC" || call.Obj != "vb" || !strings.HasPrefix(call.Args, "usage=DEFAULT dev=dev") {
+		t.Errorf("DDI call: parent %d ctx %q obj %q args %q; want parent %d, IC, vb, usage=DEFAULT dev=dev", call.Parent, call.Ctx, call.Obj, call.Args, api.Seq)
+	}
+	if ret.HR != "E_OUTOFMEMORY" || ret.Handle != call.Handle {
+		t.Errorf("DDI return: HR %q handle %q, want E_OUTOFMEMORY %q", ret.HR, ret.Handle, call.Handle)
 	}
 }
