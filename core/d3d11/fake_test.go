@@ -211,7 +211,6 @@ func (f *fakeStack) seq() uint64 {
 	return s
 }
 
-
 func (u *fakeUMD) CalcPrivateResourceSize(a0 *ddi.CreateResourceArgs) int {
 	u.log("CalcPrivateResourceSize")
 	return 64
