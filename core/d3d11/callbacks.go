@@ -175,7 +175,7 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 	return out
 }
 
-// PfnRenderCb submits a command buffer (seed 003 step 9). Rule FT-RENDER:
+// PfnRenderCb submits a command buffer ("WDDM operation flow"). Rule FT-RENDER:
 // only on the immediate context's thread.
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
@@ -244,7 +244,8 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
 }
 
-// PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000:
+// PfnPerformAmortizedProcessingCb is the runtime's amortized work ("Changes
+// from Direct3D 10":
 // the API uses it "to trim high-water marks and clean the deferred
 // object-destruction queue"): it trims the high-water mark of its
 // context-local handle allocator back to what is in use and, called by the
@@ -254,13 +255,13 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 //
 // The core-layer handle says which context calls: a deferred context that
 // ran out of command-buffer space calls it with its own (rule AM-DC); the
-// seed asks "at least" the trimming of it, and the queue waits for the
+// page asks "at least" the trimming of it, and the queue waits for the
 // immediate context's thread, whose bindings put the objects there.
 func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Lock()
 	ctx, immediate := "IC", true
 	if x := c.contexts[core]; x != nil {
-		ctx, immediate = x.name, !x.isDC
+		ctx, immediate = x.name, !x.Deferred()
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
@@ -291,7 +292,7 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 		bound = handleName(uint32(ctx.vb.h))
 	}
 	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: "bound=" + bound})
-	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
+	ctx.ddi.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
 	done.end(nil)
 }
 
@@ -330,7 +331,8 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 }
 
 // PfnSetErrorCb takes a driver error for one context: each deferred context
-// reports through its own core-layer handle (seed 001, rule ERR-DC).
+// reports through its own core-layer handle ("Using context-local DDI
+// handles", rule ERR-DC).
 func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	c.mu.Lock()
 	ctx := c.contexts[core]
@@ -344,12 +346,12 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)
-	case ctx != nil && ctx.inRecycle:
+	case ctx != nil && ctx.recycling():
 		// RecycleCommandList may only report device removal; anything else
-		// is critical (seed 002, rule CL-RECYCLE-ERR).
+		// is critical ("Supporting command lists", rule CL-RECYCLE-ERR).
 		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "pfnSetErrorCb", Ctx: name,
 			HR: hr.Name(), Msg: "D3D11 CORRUPTION: RecycleCommandList reported " + hr.Name() + ": only D3DDDIERR_DEVICEREMOVED is allowed there; treated as critical"})
-	case ctx != nil && ctx.isDC && hr == hresult.E_OUTOFMEMORY:
-		ctx.failed = true
+	case ctx != nil && hr == hresult.E_OUTOFMEMORY:
+		ctx.outOfMemory() // a deferred context's recording is thrown away (afterDDI)
 	}
 }

@@ -53,8 +53,9 @@ func (o *object) Release() uint32 {
 		} else if o.dev != nil {
 			// The final Release of an object a context still binds: it
 			// lives on until it is unbound, and an immediate-context
-			// unbinding only queues it (seed 000's synchronous
-			// destruction patterns start here, rule DD-SYNC).
+			// unbinding only queues it: the synchronous destruction
+			// patterns of "Changes from Direct3D 10" start here (rule
+			// DD-SYNC).
 			o.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Message, Name: "ReleasedWhileBound", Obj: o.name,
 				Msg: o.name + ": final Release while a context still binds it; destroyed after it is unbound (the immediate context's unbinding queues it)"})
 		}
@@ -78,11 +79,12 @@ func (o *object) unpin() {
 // of an object the application released while bound, the object does not
 // die on the spot: it goes into the runtime's destruction queue, which the
 // runtime drains in pfnPerformAmortizedProcessingCb, at the immediate
-// context's Flush and when the device goes (drainDestroyQueue). Seed 000:
-// the API uses the amortized callback "to trim high-water marks and clean
-// the deferred object-destruction queue", and the runtime "uses the same
-// structure" as the driver's deferred destruction; Release; ClearState;
-// Flush is the official way to empty it (rule DD-SYNC).
+// context's Flush and when the device goes (drainDestroyQueue). "Changes
+// from Direct3D 10": the API uses the amortized callback "to trim
+// high-water marks and clean the deferred object-destruction queue", and
+// the runtime "uses the same structure" as the driver's deferred
+// destruction; Release; ClearState; Flush is the official way to empty it
+// (rule DD-SYNC).
 func (o *object) unbind() {
 	if o.pins.Add(-1) != 0 || o.refs.Load() != 0 {
 		return
