@@ -1,7 +1,6 @@
 package main
 
 import (
-	"strconv"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -101,21 +100,13 @@ func newInspector() *inspector {
 	}
 }
 
-// textInt is the integer value of key=N in the runtime's text payload (-1:
-// none).
-//
-// Transitional: core/d3d11 still writes its payloads as text
-// (trace.TextArgs); this goes once it writes them typed.
-func textInt(a trace.Args, k trace.Key) int {
-	v := a.TextValue(k)
-	if v == "" {
+// argInt is the integer value of key k (-1: none).
+func argInt(a trace.Args, k trace.Key) int {
+	n, ok := a.Int(k)
+	if !ok {
 		return -1
 	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return -1
-	}
-	return n
+	return int(n)
 }
 
 // consume feeds events in seq order; events already seen are skipped.
@@ -160,7 +151,7 @@ func (in *inspector) apiCall(e *trace.Event) {
 
 // listState follows seed 002's state machine from the runtime's messages.
 func (in *inspector) listState(e *trace.Event) {
-	state := e.Args.TextValue(trace.KeyState)
+	state := e.Args.Str(trace.KeyState)
 	l := in.listBy[e.Obj]
 	if l == nil {
 		// A state before FinishCommandList returned (or a list the
@@ -179,8 +170,8 @@ func (in *inspector) ddiCall(e *trace.Event) {
 	switch e.Name {
 	case "CalcDeferredContextHandleSize":
 		if h := in.handleBy[e.Ctx+"/"+e.Handle]; h != nil {
-			h.Size = max(0, textInt(e.Args, trace.KeySize))
-			h.Type = max(0, textInt(e.Args, trace.KeyType))
+			h.Size = max(0, argInt(e.Args, trace.KeySize))
+			h.Type = max(0, argInt(e.Args, trace.KeyType))
 		}
 		return
 	case "RecycleDestroyCommandList":
@@ -213,7 +204,7 @@ func (in *inspector) ddiCall(e *trace.Event) {
 		case "CreateCommandList":
 			in.cache(&in.clCache, in.clBy, e.Handle, e.Obj).step("created by CreateCommandList (cold path) for "+e.Obj, e, false)
 		case "CreateDeferredContext":
-			name := e.Args.TextValue(trace.KeyDC)
+			name := e.Args.Str(trace.KeyDC)
 			switch {
 			case name == "":
 				name = e.Obj
@@ -235,7 +226,7 @@ func (in *inspector) created(e *trace.Event, ctx, handle string) {
 		old.Obj = e.Obj
 		return
 	}
-	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: e.Args.TextValue(trace.KeyRT), Created: e.Seq, Line: e.Line}
+	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: e.Args.Str(trace.KeyRT), Created: e.Seq, Line: e.Line}
 	if h.Of != "" {
 		// A context-local handle has the size its IC handle was given.
 		if ic := in.handleBy["IC/"+h.Of]; ic != nil {
@@ -276,7 +267,7 @@ func (in *inspector) kernelCall(e *trace.Event) {
 	}
 	switch e.Name {
 	case "DxgkDdiCreateDevice", "DxgkDdiCreateContext", "DxgkDdiCreateAllocation":
-		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, textInt(e.Args, trace.KeySize)), Created: e.Seq, Line: e.Line}
+		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, argInt(e.Args, trace.KeySize)), Created: e.Seq, Line: e.Line}
 		in.kernel = append(in.kernel, h)
 		in.kernelBy[e.Handle] = h
 	case "DxgkDdiDestroyDevice", "DxgkDdiDestroyContext", "DxgkDdiDestroyAllocation":

@@ -102,16 +102,17 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 	if len(a.Allocations) > 0 {
 		obj = a.Allocations[0].Obj
 	}
-	args := ""
+	var args trace.Args
 	if a.Resource != 0 {
 		c.mu.Lock()
 		if c.shared[a.Resource] {
 			// (only shared resources say so: rule FT-ALLOC)
-			args = "res=" + handleName(c.resByRT[a.Resource]) + " shared=1"
+			var b trace.ArgBuilder
+			args = b.Str(trace.KeyRes, handleName(c.resByRT[a.Resource])).Int(trace.KeyShared, 1).Args()
 		}
 		c.mu.Unlock()
 	}
-	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: trace.TextArgs(args)})
+	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
 	defer func() { done.end(err) }()
 	c.preempt()
 	for i := range a.Allocations {
@@ -146,13 +147,13 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 }
 
 func (c *callbacks) PfnDeallocateCb(_ ddi.HRTDEVICE, a *ddi.DeallocateCb) (err error) {
-	args := ""
+	var args trace.Args
 	if a.Resource != 0 {
 		c.mu.Lock()
-		args = "res=" + handleName(c.resByRT[a.Resource])
+		args = strArg(trace.KeyRes, handleName(c.resByRT[a.Resource]))
 		c.mu.Unlock()
 	}
-	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: trace.TextArgs(args)})
+	done := c.enter("pfnDeallocateCb", trace.Event{Obj: a.Obj, Args: args})
 	defer func() { done.end(err) }()
 	for _, h := range a.Allocations {
 		if e := c.rt.cfg.Kernel.DestroyAllocation(c.kdev, dxgk.HAllocation(h)); e != nil && err == nil {
@@ -175,10 +176,10 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 	return out
 }
 
-// PfnRenderCb submits a command buffer (seed 003 step 9). Rule FT-RENDER:
+// PfnRenderCb submits a command buffer ("WDDM operation flow"). Rule FT-RENDER:
 // only on the immediate context's thread.
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
-	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList)))})
+	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
@@ -192,7 +193,7 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 
 // PfnPresentCb submits a command buffer that ends with showing a surface.
 func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
-	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("bytes=%d size=%d allocs=%d", 4*len(a.Commands), c.cmdBufSize, len(a.AllocationList)))})
+	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done.end(err) }()
 	c.preempt()
 	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
@@ -230,10 +231,11 @@ func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.Wa
 	why := dxgk.WaitReason{Allocation: dxgk.HAllocation(w.Allocation), Obj: w.Obj, Hazard: w.Hazard}
 	// Obj names the resource waited for; dev= names the device, whose one
 	// GPU context is the HCONTEXT (rule FT-HCTX).
-	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: trace.TextArgs("dev=" + c.name)}
+	var b trace.ArgBuilder
 	if w.Hazard != "" { // the reason, as on Dxgkrnl's WaitForFence (docs/scenario.md)
-		ev.Args = trace.TextArgs(fmt.Sprintf("res=%v hazard=%s fence=%d dev=%s", why.Allocation, w.Hazard, w.FenceValue, c.name))
+		b.Str(trace.KeyRes, why.Allocation.String()).Str(trace.KeyHazard, w.Hazard).Uint(trace.KeyFence, w.FenceValue)
 	}
+	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: b.Str(trace.KeyDev, c.name).Args()}
 	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
 	defer func() { done.end(err) }()
 	c.preempt()
@@ -244,7 +246,8 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))
 }
 
-// PfnPerformAmortizedProcessingCb is the runtime's amortized work (seed 000:
+// PfnPerformAmortizedProcessingCb is the runtime's amortized work ("Changes
+// from Direct3D 10":
 // the API uses it "to trim high-water marks and clean the deferred
 // object-destruction queue"): it trims the high-water mark of its
 // context-local handle allocator back to what is in use and, called by the
@@ -254,13 +257,13 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 //
 // The core-layer handle says which context calls: a deferred context that
 // ran out of command-buffer space calls it with its own (rule AM-DC); the
-// seed asks "at least" the trimming of it, and the queue waits for the
+// page asks "at least" the trimming of it, and the queue waits for the
 // immediate context's thread, whose bindings put the objects there.
 func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.mu.Lock()
 	ctx, immediate := "IC", true
 	if x := c.contexts[core]; x != nil {
-		ctx, immediate = x.name, !x.isDC
+		ctx, immediate = x.name, !x.Deferred()
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
@@ -270,7 +273,7 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	c.clsHigh = open
 	c.mu.Unlock()
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
-		Args: trace.TextArgs(fmt.Sprintf("cls_high=%d cls_in_use=%d", high, open)), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+		Args: clsArgs(high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
 	if immediate {
 		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
@@ -290,8 +293,8 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 	if ctx.vb != nil {
 		bound = handleName(uint32(ctx.vb.h))
 	}
-	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: trace.TextArgs("bound=" + bound)})
-	ctx.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
+	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: strArg(trace.KeyBound, bound)})
+	ctx.ddi.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
 	done.end(nil)
 }
 
@@ -315,7 +318,7 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 	if a.Context != 0 {
 		hctx = fmt.Sprintf("c%d", a.Context)
 	}
-	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: trace.TextArgs(fmt.Sprintf("hctx=%s code=%d", hctx, a.Code))})
+	done := c.enter("pfnEscapeCb", trace.Event{Obj: c.name, Args: escapeArgs(hctx, a.Code)})
 	defer func() { done.end(err) }()
 	kctx := dxgk.HContext(a.Context)
 	if kctx == 0 {
@@ -330,7 +333,8 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 }
 
 // PfnSetErrorCb takes a driver error for one context: each deferred context
-// reports through its own core-layer handle (seed 001, rule ERR-DC).
+// reports through its own core-layer handle ("Using context-local DDI
+// handles", rule ERR-DC).
 func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	c.mu.Lock()
 	ctx := c.contexts[core]
@@ -344,12 +348,33 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)
-	case ctx != nil && ctx.inRecycle:
+	case ctx != nil && ctx.recycling():
 		// RecycleCommandList may only report device removal; anything else
-		// is critical (seed 002, rule CL-RECYCLE-ERR).
+		// is critical ("Supporting command lists", rule CL-RECYCLE-ERR).
 		c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "pfnSetErrorCb", Ctx: name,
 			HR: hr.Name(), Msg: "D3D11 CORRUPTION: RecycleCommandList reported " + hr.Name() + ": only D3DDDIERR_DEVICEREMOVED is allowed there; treated as critical"})
-	case ctx != nil && ctx.isDC && hr == hresult.E_OUTOFMEMORY:
-		ctx.failed = true
+	case ctx != nil && hr == hresult.E_OUTOFMEMORY:
+		ctx.outOfMemory() // a deferred context's recording is thrown away (afterDDI)
 	}
+}
+
+// submitCbArgs is pfnRenderCb's and pfnPresentCb's payload: the bytes
+// submitted, the command buffer's size and the allocation list's length.
+func submitCbArgs(bytes, size, allocs int) trace.Args {
+	var b trace.ArgBuilder
+	return b.Int(trace.KeyBytes, int64(bytes)).Int(trace.KeySize, int64(size)).Int(trace.KeyAllocs, int64(allocs)).Args()
+}
+
+// clsArgs is the trim message's payload: the allocator's high mark and the
+// slots in use.
+func clsArgs(high, open int) trace.Args {
+	var b trace.ArgBuilder
+	return b.Int(trace.KeyCLSHigh, int64(high)).Int(trace.KeyCLSInUse, int64(open)).Args()
+}
+
+// escapeArgs is pfnEscapeCb's payload: the HCONTEXT named (0: none) and the
+// code.
+func escapeArgs(hctx string, code uint32) trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeyHctx, hctx).Uint(trace.KeyCode, uint64(code)).Args()
 }

@@ -1,7 +1,6 @@
 package d3d11
 
 import (
-	"d3dsim/core/rules"
 	"errors"
 	"fmt"
 	"sync"
@@ -10,6 +9,8 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxgk"
 	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
+	"d3dsim/core/trace"
 )
 
 // Device is an ID3D11Device.
@@ -82,16 +83,14 @@ func (d *Device) maybeDestroy() {
 	// Released by the application: what waits in the runtime's destruction
 	// queue goes now, so that children only it (or an object it holds, as
 	// a view holds its resource) kept alive do not keep the device alive --
-	// DestroyDevice drains everything (seed 000). A child's destruction
+	// DestroyDevice drains everything ("Changes from Direct3D 10"). A child's destruction
 	// comes back here; the last one finds none left.
 	d.drainDestroyQueue("", "device-released")
 	if d.children.Load() > 0 || d.dead.Swap(true) {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")
-	ret := d.ddiCall("DestroyDevice", d.name, handleName(uint32(d.hDev)))
-	d.umd.DestroyDevice(d.hDev)
-	ret.end(nil)
+	d.ddiIC().on(d.name, handleName(uint32(d.hDev))).DestroyDevice(d.hDev)
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)
 	done.end(err)
 }
@@ -166,10 +165,11 @@ func (d *Device) objectLimit(call, name string) error {
 	return nil
 }
 
-// driverError turns a DDI failure into the API's answer. Seed 000:
-// D3DDDIERR_APPLICATIONERROR means the driver found the application at fault
-// (the debug layer says so, the application gets E_INVALIDARG), while
-// E_INVALIDARG from a driver is the driver's own error (rule ERR-APP).
+// driverError turns a DDI failure into the API's answer ("Changes from
+// Direct3D 10"): D3DDDIERR_APPLICATIONERROR means the driver found the
+// application at fault (the debug layer says so, the application gets
+// E_INVALIDARG), while E_INVALIDARG from a driver is the driver's own error
+// (rule ERR-APP).
 func (d *Device) driverError(ddiName, obj string, err error) error {
 	blameApp := errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR)
 	if d.rt.cfg.Bugs.Has(rules.ErrApp) {
@@ -189,480 +189,6 @@ func (d *Device) driverError(ddiName, obj string, err error) error {
 	return err
 }
 
-// BufferDesc mirrors D3D11_BUFFER_DESC.
-type BufferDesc struct {
-	ByteWidth      uint32
-	Usage          ddi.Usage
-	BindFlags      ddi.BindFlag
-	CPUAccessFlags ddi.CPUAccess
-	MiscFlags      ddi.ResourceMisc
-}
-
-// Texture2DDesc mirrors D3D11_TEXTURE2D_DESC (one mip, one array slice,
-// one sample).
-type Texture2DDesc struct {
-	Width, Height  uint32
-	Format         ddi.Format
-	Usage          ddi.Usage
-	BindFlags      ddi.BindFlag
-	CPUAccessFlags ddi.CPUAccess
-	MiscFlags      ddi.ResourceMisc
-}
-
-// validateUsage applies D3D11's rules tying usage, CPU access and binding.
-func (d *Device) validateUsage(call, name string, u ddi.Usage, bind ddi.BindFlag, cpu ddi.CPUAccess, hasData bool) error {
-	switch u {
-	case ddi.UsageImmutable:
-		if !hasData {
-			return d.invalid(call, name, "an IMMUTABLE resource needs initial Data")
-		}
-		if cpu != 0 {
-			return d.invalid(call, name, "an IMMUTABLE resource cannot have CPUAccessFlags")
-		}
-	case ddi.UsageDefault:
-		if cpu != 0 {
-			return d.invalid(call, name, "a DEFAULT resource cannot have CPUAccessFlags (use DYNAMIC or STAGING)")
-		}
-	case ddi.UsageDynamic:
-		if cpu != ddi.CPUAccessWrite {
-			return d.invalid(call, name, "a DYNAMIC resource needs CPUAccessFlags=WRITE (and only WRITE)")
-		}
-		if bind.Has(ddi.BindRenderTarget | ddi.BindDepthStencil | ddi.BindUnorderedAccess | ddi.BindStreamOutput) {
-			return d.invalid(call, name, "a DYNAMIC resource cannot be a render target, depth stencil, UAV or stream output")
-		}
-	case ddi.UsageStaging:
-		if bind != 0 {
-			return d.invalid(call, name, "a STAGING resource cannot be bound to the pipeline (BindFlags must be 0)")
-		}
-		if cpu == 0 {
-			return d.invalid(call, name, "a STAGING resource needs CPUAccessFlags")
-		}
-	default:
-		return d.invalid(call, name, "unknown Usage %d", u)
-	}
-	if bind == 0 && u != ddi.UsageStaging {
-		return d.invalid(call, name, "BindFlags is 0: only STAGING resources may be unbound")
-	}
-	return nil
-}
-
-// CreateBuffer creates a buffer: CalcPrivateResourceSize then CreateResource
-// (seed 003 step 4), which allocates through pfnAllocateCb (step 5).
-func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *Resource, err error) {
-	done := d.api("CreateBuffer", name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if desc.ByteWidth == 0 || desc.ByteWidth > 128<<20 {
-		return nil, d.invalid("CreateBuffer", name, "ByteWidth %d is outside 1..%d", desc.ByteWidth, 128<<20)
-	}
-	if err := d.validateUsage("CreateBuffer", name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
-		return nil, err
-	}
-	if desc.BindFlags.Has(ddi.BindConstantBuffer) {
-		if desc.BindFlags != ddi.BindConstantBuffer {
-			return nil, d.invalid("CreateBuffer", name, "CONSTANT_BUFFER cannot be combined with other BindFlags")
-		}
-		if desc.ByteWidth%16 != 0 {
-			return nil, d.invalid("CreateBuffer", name, "a constant buffer's ByteWidth must be a multiple of 16, not %d", desc.ByteWidth)
-		}
-	}
-	if desc.BindFlags.Has(ddi.BindRenderTarget | ddi.BindDepthStencil) {
-		return nil, d.invalid("CreateBuffer", name, "a buffer cannot be a render target or depth stencil")
-	}
-	if data != nil && len(data) < int(desc.ByteWidth) {
-		padded := make([]byte, desc.ByteWidth)
-		copy(padded, data)
-		data = padded
-	}
-	if err := d.validateMisc("CreateBuffer", name, desc.MiscFlags, desc.Usage); err != nil {
-		return nil, err
-	}
-	args := ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: desc.ByteWidth, Height: 1,
-		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Obj: name}
-	return d.createResource(name, KindBuffer, args)
-}
-
-// CreateTexture2D creates a 2D texture.
-func (d *Device) CreateTexture2D(name string, desc Texture2DDesc, data []byte) (res *Resource, err error) {
-	done := d.api("CreateTexture2D", name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	return d.createTexture2D("CreateTexture2D", name, desc, data, false)
-}
-
-func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []byte, primary bool) (*Resource, error) {
-	if desc.Width == 0 || desc.Height == 0 || desc.Width > 16384 || desc.Height > 16384 {
-		return nil, d.invalid(call, name, "size %dx%d is outside 1..16384", desc.Width, desc.Height)
-	}
-	bpp := ddi.FormatSize(desc.Format)
-	switch desc.Format {
-	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint:
-	default:
-		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
-	}
-	depth := desc.Format == ddi.FormatD32Float || desc.Format == ddi.FormatD24UnormS8Uint
-	if desc.BindFlags.Has(ddi.BindDepthStencil) != depth && desc.Usage != ddi.UsageStaging {
-		return nil, d.invalid(call, name, "DEPTH_STENCIL binding needs a depth format and a depth format needs DEPTH_STENCIL binding")
-	}
-	if desc.BindFlags.Has(ddi.BindVertexBuffer | ddi.BindIndexBuffer | ddi.BindConstantBuffer) {
-		return nil, d.invalid(call, name, "a texture cannot be bound as a vertex, index or constant buffer")
-	}
-	if err := d.validateUsage(call, name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
-		return nil, err
-	}
-	if err := d.validateMisc(call, name, desc.MiscFlags, desc.Usage); err != nil {
-		return nil, err
-	}
-	size := int(desc.Width * desc.Height * bpp)
-	if data != nil && len(data) < size {
-		padded := make([]byte, size)
-		copy(padded, data)
-		data = padded
-	}
-	args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: desc.Width, Height: desc.Height, Format: desc.Format,
-		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Primary: primary, Obj: name}
-	return d.createResource(name, KindTexture2D, args)
-}
-
-// validateMisc checks MiscFlags: only SHARED is simulated, and a shared
-// resource lives in video memory the GPU owns (DEFAULT usage).
-func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
-	if misc&^ddi.ResourceMiscShared != 0 {
-		return d.invalid(call, name, "MiscFlags %#x: only SHARED is supported", uint32(misc))
-	}
-	if misc.Has(ddi.ResourceMiscShared) && u != ddi.UsageDefault {
-		return d.invalid(call, name, "a SHARED resource must have DEFAULT usage")
-	}
-	return nil
-}
-
-var usageNames = map[ddi.Usage]string{ddi.UsageDefault: "DEFAULT", ddi.UsageImmutable: "IMMUTABLE", ddi.UsageDynamic: "DYNAMIC", ddi.UsageStaging: "STAGING"}
-
-func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateResourceArgs) (*Resource, error) {
-	if err := d.objectLimit("CreateResource", name); err != nil {
-		return nil, err
-	}
-	ret := d.ddiCall("CalcPrivateResourceSize", name, "")
-	d.umd.CalcPrivateResourceSize(&args)
-	ret.end(nil)
-	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
-	r.Desc.InitData = nil
-	cargs := "usage=" + usageNames[args.Usage] + " dev=" + d.name
-	if args.Primary {
-		cargs += " primary=1"
-	}
-	shared := args.MiscFlags.Has(ddi.ResourceMiscShared)
-	if shared {
-		cargs += " shared=1"
-	}
-	d.mu.Lock()
-	d.resByRT[r.rth] = uint32(r.h)
-	if shared {
-		if d.shared == nil {
-			d.shared = map[ddi.HRTRESOURCE]bool{}
-		}
-		d.shared[r.rth] = true
-	}
-	d.mu.Unlock()
-	ret = d.ddiCallArgs("CreateResource", name, handleName(uint32(r.h)), cargs)
-	err := d.umd.CreateResource(d.hDev, &args, r.h, r.rth)
-	ret.end(err)
-	if err != nil {
-		return nil, d.driverError("CreateResource", name, err)
-	}
-	d.calcCLS(ddi.HTResource, uint32(r.h), name)
-	d.initChild(&r.object, name, func() {
-		ret := d.ddiCall("DestroyResource", name, handleName(uint32(r.h)))
-		d.umd.DestroyResource(d.hDev, r.h)
-		ret.end(nil)
-		d.mu.Lock()
-		delete(d.allocs, r.rth)
-		d.mu.Unlock()
-	})
-	return r, nil
-}
-
-// CreateView creates a render-target, shader-resource or depth-stencil view.
-func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *View, err error) {
-	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
-	done := d.api(api, name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if err := d.objectLimit(api, name); err != nil {
-		return nil, err
-	}
-	if err := res.checkAlive(api); err != nil {
-		return nil, err
-	}
-	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil}[kind]
-	if !res.Desc.BindFlags.Has(need) {
-		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)
-	}
-	if kind == ddi.ViewSRV && res.Kind != KindTexture2D {
-		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
-	}
-	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	ret := d.ddiCall("CalcPrivate"+api[6:]+"Size", name, "")
-	d.umd.CalcPrivateViewSize(&args)
-	ret.end(nil)
-	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
-	ret = d.ddiCall(api, name, handleName(v.h))
-	switch kind {
-	case ddi.ViewRTV:
-		err = d.umd.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
-	case ddi.ViewSRV:
-		err = d.umd.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
-	case ddi.ViewDSV:
-		err = d.umd.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
-	}
-	ret.end(err)
-	if err != nil {
-		return nil, err
-	}
-	_, ht := ddiHandle(v)
-	d.calcCLS(ht, v.h, name)
-	res.pin() // a view holds its resource
-	destroyName := "Destroy" + api[6:]
-	d.initChild(&v.object, name, func() {
-		ret := d.ddiCall(destroyName, name, handleName(v.h))
-		switch kind {
-		case ddi.ViewRTV:
-			d.umd.DestroyRenderTargetView(d.hDev, ddi.HRENDERTARGETVIEW(v.h))
-		case ddi.ViewSRV:
-			d.umd.DestroyShaderResourceView(d.hDev, ddi.HSHADERRESOURCEVIEW(v.h))
-		case ddi.ViewDSV:
-			d.umd.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
-		}
-		ret.end(nil)
-		res.unpin()
-	})
-	return v, nil
-}
-
-// CreateShader creates a vertex ("vs") or pixel ("ps") shader from a
-// built-in program.
-func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error) {
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
-	done := d.api(api, name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if err := d.objectLimit(api, name); err != nil {
-		return nil, err
-	}
-	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
-	ret := d.ddiCall("CalcPrivateShaderSize", name, "")
-	d.umd.CalcPrivateShaderSize(&args)
-	ret.end(nil)
-	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
-	ret = d.ddiCall(api, name, handleName(uint32(s.h)))
-	if stage == "vs" {
-		err = d.umd.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
-	} else {
-		err = d.umd.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
-	}
-	ret.end(err)
-	if err != nil {
-		return nil, err
-	}
-	_, ht := ddiHandle(s)
-	d.calcCLS(ht, uint32(s.h), name)
-	d.initChild(&s.object, name, func() {
-		ret := d.ddiCall("DestroyShader", name, handleName(uint32(s.h)))
-		d.umd.DestroyShader(d.hDev, s.h)
-		ret.end(nil)
-	})
-	return s, nil
-}
-
-// CreateBlendState, CreateRasterizerState, CreateDepthStencilState and
-// CreateSamplerState share one shape.
-func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
-	return d.createState(name, "blend", "CreateBlendState", "BlendState",
-		func() int { return d.umd.CalcPrivateBlendStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
-		func(h uint32) { d.umd.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
-}
-
-func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
-	return d.createState(name, "rasterizer", "CreateRasterizerState", "RasterizerState",
-		func() int { return d.umd.CalcPrivateRasterizerStateSize(&desc) },
-		func(h uint32) error { return d.umd.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h) },
-		func(h uint32) { d.umd.DestroyRasterizerState(d.hDev, ddi.HRASTERIZERSTATE(h)) })
-}
-
-func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
-	return d.createState(name, "depthstencil", "CreateDepthStencilState", "DepthStencilState",
-		func() int { return d.umd.CalcPrivateDepthStencilStateSize(&desc) },
-		func(h uint32) error {
-			return d.umd.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
-		},
-		func(h uint32) { d.umd.DestroyDepthStencilState(d.hDev, ddi.HDEPTHSTENCILSTATE(h)) })
-}
-
-func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
-	return d.createState(name, "sampler", "CreateSamplerState", "Sampler",
-		func() int { return d.umd.CalcPrivateSamplerSize(&desc) },
-		func(h uint32) error { return d.umd.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
-		func(h uint32) { d.umd.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
-}
-
-func (d *Device) createState(name, kind, api, ddiSuffix string, calc func() int, create func(uint32) error, destroy func(uint32)) (s *State, err error) {
-	done := d.api(api, name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if err := d.objectLimit(api, name); err != nil {
-		return nil, err
-	}
-	ret := d.ddiCall("CalcPrivate"+ddiSuffix+"Size", name, "")
-	calc()
-	ret.end(nil)
-	s = &State{Kind: kind, h: d.rt.newHandle()}
-	ret = d.ddiCall("Create"+ddiSuffix, name, handleName(s.h))
-	err = create(s.h)
-	ret.end(err)
-	if err != nil {
-		return nil, err
-	}
-	_, ht := ddiHandle(s)
-	d.calcCLS(ht, s.h, name)
-	d.initChild(&s.object, name, func() {
-		ret := d.ddiCall("Destroy"+ddiSuffix, name, handleName(s.h))
-		destroy(s.h)
-		ret.end(nil)
-	})
-	return s, nil
-}
-
-// CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.
-func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error) {
-	done := d.api("CreateQuery", name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if err := d.objectLimit("CreateQuery", name); err != nil {
-		return nil, err
-	}
-	ret := d.ddiCall("CalcPrivateQuerySize", name, "")
-	d.umd.CalcPrivateQuerySize(t)
-	ret.end(nil)
-	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
-	ret = d.ddiCall("CreateQuery", name, handleName(uint32(q.h)))
-	err = d.umd.CreateQuery(d.hDev, t, q.h, uint32(q.h))
-	ret.end(err)
-	if err != nil {
-		return nil, err
-	}
-	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
-	d.initChild(&q.object, name, func() {
-		ret := d.ddiCall("DestroyQuery", name, handleName(uint32(q.h)))
-		d.umd.DestroyQuery(d.hDev, q.h)
-		ret.end(nil)
-	})
-	return q, nil
-}
-
-// CreateSwapChain creates a swap chain whose buffers are primary surfaces
-// (R8G8B8A8_UNORM render targets the display engine can scan out).
-func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *SwapChain, err error) {
-	done := d.api("CreateSwapChain", name, "")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return nil, err
-	}
-	if count == 0 || count > 16 {
-		return nil, d.invalid("CreateSwapChain", name, "BufferCount %d is outside 1..16", count)
-	}
-	sc = &SwapChain{Width: width, Height: height}
-	for i := uint32(0); i < count; i++ {
-		bn := fmt.Sprintf("%s.buffer%d", name, i)
-		r, err := d.createTexture2D("CreateSwapChain", bn, Texture2DDesc{Width: width, Height: height, Format: ddi.FormatR8G8B8A8Unorm,
-			Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget | ddi.BindShaderResource}, nil, true)
-		if err != nil {
-			for _, b := range sc.Buffers {
-				b.Release()
-			}
-			return nil, err
-		}
-		sc.Buffers = append(sc.Buffers, r)
-	}
-	d.initChild(&sc.object, name, func() {
-		for _, b := range sc.Buffers {
-			b.Release()
-		}
-	})
-	return sc, nil
-}
-
-// SetFullscreenState switches the swap chain to full screen (or back): the
-// runtime calls the driver's SetDisplayModeDXGI with its primary.
-func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
-	d := sc.dev
-	done := d.api("SetFullscreenState", sc.name, "IC")
-	defer func() { done.end(err) }()
-	if err := d.removedHR(); err != nil {
-		return err
-	}
-	sc.Fullscreen = fullscreen
-	if !fullscreen {
-		return nil
-	}
-	src := sc.Buffers[0]
-	ret := d.ddiCall("SetDisplayModeDXGI", sc.name, handleName(uint32(src.h)))
-	err = d.umd.SetDisplayModeDXGI(d.hDev, src.h)
-	ret.end(err)
-	return err
-}
-
-// GetBuffer returns buffer i with a new reference (IDXGISwapChain::GetBuffer).
-func (sc *SwapChain) GetBuffer(i uint32) (*Resource, error) {
-	d := sc.dev
-	done := d.api("GetBuffer", sc.name, "")
-	if i >= uint32(len(sc.Buffers)) {
-		err := d.invalid("GetBuffer", sc.name, "buffer %d does not exist (BufferCount %d)", i, len(sc.Buffers))
-		done.end(err)
-		return nil, err
-	}
-	b := sc.Buffers[i]
-	b.AddRef()
-	done.end(nil)
-	return b, nil
-}
-
-// Present shows buffer 0 (seed 003 step 8: PresentDXGI -> pfnPresentCb).
-func (sc *SwapChain) Present(syncInterval uint32) (err error) {
-	d := sc.dev
-	done := d.api("Present", sc.name, "IC")
-	defer func() { done.end(err) }()
-	if err := sc.checkAlive("Present"); err != nil {
-		return err
-	}
-	if err := d.removedHR(); err != nil {
-		return err
-	}
-	src := sc.Buffers[0]
-	ret := d.ddiCall("PresentDXGI", sc.name, handleName(uint32(src.h)))
-	err = d.umd.PresentDXGI(d.hDev, src.h, syncInterval)
-	ret.end(err)
-	if err != nil {
-		if e := d.removedHR(); e != nil {
-			return e
-		}
-		return err
-	}
-	return nil
-}
-
 // Escape is a driver-private call (what a vendor's private API does): the
 // UMD answers it with pfnEscapeCb to its kernel-mode driver. Code 1 asks
 // for the GPU context's completed fence, any other code for its last
@@ -673,24 +199,18 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 	if err := d.removedHR(); err != nil {
 		return 0, err
 	}
-	esc, ok := d.umd.(ddi.Escaper)
-	if !ok {
+	if _, ok := d.umd.(ddi.Escaper); !ok {
 		return 0, d.invalid("Escape", d.name, "the driver has no private escape")
 	}
-	ret := d.ddiCallArgs("Escape", d.name, handleName(uint32(d.hDev)), fmt.Sprintf("code=%d", code))
-	result, err = esc.Escape(d.hDev, code)
-	ret.end(err)
-	return result, err
+	return d.ddiIC().with(d.name, handleName(uint32(d.hDev)), trace.IntArg(trace.KeyCode, int64(code))).Escape(d.hDev, code)
 }
 
 // calcCLS asks the driver, right after an object's creation on the immediate
-// context, how much memory its context-local handles need (seed 001:
-// CalcDeferredContextHandleSize).
+// context, how much memory its context-local handles need
+// (CalcDeferredContextHandleSize, "Using context-local DDI handles").
 func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
-	cls, ok := d.umd.(ddi.CommandLists)
-	if !ok {
+	if _, ok := d.umd.(ddi.CommandLists); !ok {
 		return
 	}
-	n := cls.CalcDeferredContextHandleSize(d.hDev, t, h)
-	d.ddiCallArgs("CalcDeferredContextHandleSize", name, handleName(h), fmt.Sprintf("type=%d size=%d", t, n)).end(nil)
+	d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h)
 }

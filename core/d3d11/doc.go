@@ -1,11 +1,40 @@
 // Package d3d11 is the simulated Direct3D 11 runtime: the API an application
-// (a scenario) calls — Device, DeviceContext, resources, views, states,
-// queries, swap chains — with D3D11's validation, reference counting and
-// debug messages. It drives the user-mode driver through the ddi.Device
-// table and serves the driver's callbacks (ddi.DeviceCallbacks) on top of
-// Dxgkrnl (core/dxgk), the way the real runtime sits on the D3DKMT thunks.
+// (a scenario) calls -- Device, DeviceContext, resources, views, states,
+// queries, command lists, swap chains -- with D3D11's validation, reference
+// counting and debug messages. It drives the user-mode driver through the
+// DDI table core/ddi declares and serves the driver's callbacks
+// (ddi.DeviceCallbacks) on top of Dxgkrnl (the Kernel interface,
+// *dxgk.Dxgkrnl), the way the real runtime sits on the D3DKMT thunks.
 //
-// Seed 003 steps 2, 4, 7 and 8 happen here: the runtime calls the UMD's
-// CreateDevice once Dxgkrnl has created the kernel device (step 1),
-// CreateResource for surfaces, the drawing DDIs, and Present/Flush.
+// It implements the runtime's side of these pages of the Windows driver
+// documentation:
+//
+//   - "WDDM operation flow": the kernel device first, then the UMD's
+//     CreateDevice (which creates its GPU context through
+//     pfnCreateContextCb), CreateResource for surfaces (allocations through
+//     pfnAllocateCb), the drawing DDIs, Present and Flush.
+//   - "Changes from Direct3D 10": free-threaded object creation, the DDI lock
+//     the runtime holds for a driver without D3D11DDICAPS_FREETHREADED, the
+//     deferred destruction queue drained in pfnPerformAmortizedProcessingCb
+//     and at Flush, D3DDDIERR_APPLICATIONERROR.
+//   - "Using context-local DDI handles": a deferred context's own handles,
+//     opened on first use, a resource's before its views', and closed when
+//     the command list is made.
+//   - "Supporting command lists": FinishCommandList, the recycling DDIs and
+//     the command-list handle states; and, for a driver without command
+//     lists, their emulation by the runtime.
+//
+// The files, one job each:
+//
+//   - runtime.go, device.go, kernel.go: the runtime, devices and what they
+//     need of Dxgkrnl; callbacks.go: the driver's callbacks.
+//   - resources.go, create.go, swapchain.go, objects.go: the device's
+//     objects, their validation, creation and reference counts.
+//   - context.go, bindings.go: DeviceContext, the handle of the three kinds
+//     of context, with the validation and binding state they share;
+//     pipeline.go: the state and drawing calls the immediate and deferred
+//     kinds share; immediate.go, deferred.go (with localhandles.go) and
+//     emulated.go: what each kind does its own way; commandlist.go.
+//   - ddicall.go, ddicalls.go: the one wrapper at the runtime-UMD boundary,
+//     which traces every DDI, holds the DDI lock and charges its cost.
 package d3d11

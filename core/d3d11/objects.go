@@ -53,8 +53,9 @@ func (o *object) Release() uint32 {
 		} else if o.dev != nil {
 			// The final Release of an object a context still binds: it
 			// lives on until it is unbound, and an immediate-context
-			// unbinding only queues it (seed 000's synchronous
-			// destruction patterns start here, rule DD-SYNC).
+			// unbinding only queues it: the synchronous destruction
+			// patterns of "Changes from Direct3D 10" start here (rule
+			// DD-SYNC).
 			o.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Message, Name: "ReleasedWhileBound", Obj: o.name,
 				Msg: o.name + ": final Release while a context still binds it; destroyed after it is unbound (the immediate context's unbinding queues it)"})
 		}
@@ -78,11 +79,12 @@ func (o *object) unpin() {
 // of an object the application released while bound, the object does not
 // die on the spot: it goes into the runtime's destruction queue, which the
 // runtime drains in pfnPerformAmortizedProcessingCb, at the immediate
-// context's Flush and when the device goes (drainDestroyQueue). Seed 000:
-// the API uses the amortized callback "to trim high-water marks and clean
-// the deferred object-destruction queue", and the runtime "uses the same
-// structure" as the driver's deferred destruction; Release; ClearState;
-// Flush is the official way to empty it (rule DD-SYNC).
+// context's Flush and when the device goes (drainDestroyQueue). "Changes
+// from Direct3D 10": the API uses the amortized callback "to trim
+// high-water marks and clean the deferred object-destruction queue", and
+// the runtime "uses the same structure" as the driver's deferred
+// destruction; Release; ClearState; Flush is the official way to empty it
+// (rule DD-SYNC).
 func (o *object) unbind() {
 	if o.pins.Add(-1) != 0 || o.refs.Load() != 0 {
 		return
@@ -136,7 +138,7 @@ func (d *Device) drainDestroyQueue(ctx, why string) {
 			continue
 		}
 		d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DrainDestroyQueue", Obj: d.name, Ctx: ctx,
-			Args: trace.TextArgs(fmt.Sprintf("objects=%d why=%s", len(doomed), why)),
+			Args: drainArgs(len(doomed), why),
 			Msg:  fmt.Sprintf("the runtime destroys %d objects it queued when the immediate context unbound them (%s): %s", len(doomed), why, strings.Join(names, " "))})
 		for _, o := range doomed {
 			o.kill()
@@ -255,3 +257,9 @@ func handleName(h uint32) string { return fmt.Sprintf("h%d", h) }
 
 // Device returns the device that created the object.
 func (o *object) Device() *Device { return o.dev }
+
+// drainArgs is DrainDestroyQueue's payload.
+func drainArgs(objects int, why string) trace.Args {
+	var b trace.ArgBuilder
+	return b.Int(trace.KeyObjects, int64(objects)).Str(trace.KeyWhy, why).Args()
+}

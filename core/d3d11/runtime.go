@@ -3,12 +3,10 @@ package d3d11
 import (
 	"d3dsim/core/rules"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"d3dsim/core/ddi"
-	"d3dsim/core/dxgk"
 	"d3dsim/core/hresult"
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
@@ -28,7 +26,7 @@ func DefaultCosts() Costs { return Costs{APICall: 150, DDICall: 80, Callback: 40
 type Config struct {
 	Sim     *sim.Sim
 	Rec     *trace.Recorder
-	Kernel  *dxgk.Dxgkrnl
+	Kernel  Kernel      // Dxgkrnl (*dxgk.Dxgkrnl)
 	Adapter ddi.Adapter // the UMD, opened once per runtime
 	Costs   Costs
 	Bugs    rules.Set // option bug=RULE-ID: break that rule on purpose
@@ -41,8 +39,8 @@ type Config struct {
 	CommandLists bool
 	// FreeThreaded says the driver reports D3D11DDICAPS_FREETHREADED. Without
 	// it the runtime serialises every DDI but the CalcPrivate* and
-	// CalcDeferredContextHandleSize ones (seed 000, rules FT-CAP, FT-CALC;
-	// option driver.freethreaded).
+	// CalcDeferredContextHandleSize ones ("Changes from Direct3D 10";
+	// rules FT-CAP, FT-CALC; option driver.freethreaded).
 	FreeThreaded bool
 	// Limits keep any scenario inside the machine (and the browser tab):
 	// bytes of video memory a device may allocate and live API objects it
@@ -85,10 +83,10 @@ const (
 	CreateDeviceDebug          CreateDeviceFlag = 0x2
 )
 
-// D3D11CreateDevice creates a device and its immediate context. Seed 003:
-// Dxgkrnl creates the kernel device (DxgkDdiCreateDevice, step 1), then the
-// runtime calls the UMD's CreateDevice (step 2), which calls
-// pfnCreateContextCb (step 3).
+// D3D11CreateDevice creates a device and its immediate context ("WDDM
+// operation flow"): Dxgkrnl creates the kernel device (DxgkDdiCreateDevice),
+// then the runtime calls the UMD's CreateDevice, which calls
+// pfnCreateContextCb.
 func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *Device, imm *DeviceContext, err error) {
 	d := &Device{rt: rt, name: name, debug: flags&CreateDeviceDebug != 0, allocs: map[ddi.HRTRESOURCE][]ddi.HALLOCATION{},
 		contexts: map[ddi.HRTCORELAYER]*DeviceContext{}, resByRT: map[ddi.HRTRESOURCE]uint32{}, allocSize: map[ddi.HALLOCATION]uint64{}}
@@ -98,16 +96,15 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 
 	createUMD := func() error {
 		d.hDev = ddi.HDEVICE(rt.newHandle())
-		ret := d.ddiCall("CreateDevice", name, fmt.Sprintf("h%d", d.hDev))
 		d.table = &ddi.FuncTable{}
-		umd, err := rt.cfg.Adapter.CreateDevice(d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Table: d.table, Obj: name})
-		ret.end(err)
+		boot := &ddiTable{d: d, ctx: "IC"} // no table yet: the adapter's entry
+		umd, err := boot.on(name, fmt.Sprintf("h%d", d.hDev)).CreateDevice(rt.cfg.Adapter, d.hDev, &ddi.CreateDeviceArgs{HRTDevice: d.hrt, HRTCoreLayer: ddi.HRTCORELAYER(d.hrt), Callbacks: (*callbacks)(d), Table: d.table, Obj: name})
 		d.umd = umd
 		// From now on every write to the table is a hot swap: the trace
 		// shows it (rule FT-TABLE).
 		d.table.OnWrite(func(entry, impl string) {
 			rt.cfg.Rec.Emit(trace.Event{From: trace.UMD, Layer: trace.UMD, Kind: trace.Message, Name: "DeviceFuncsWrite", Obj: name,
-				Args: trace.TextArgs("entry=" + entry + " impl=" + impl), Msg: "the driver points " + entry + " at " + impl})
+				Args: entryImpl(entry, impl), Msg: "the driver points " + entry + " at " + impl})
 		})
 		return err
 	}
@@ -127,34 +124,29 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 			return nil, nil, err
 		}
 	}
-	d.imm = &DeviceContext{dev: d, name: "IC", umd: d.umd, h: d.hDev}
+	d.imm = newImmediateContext(d)
 	_, hasCL := d.umd.(ddi.CommandLists)
-	caps := fmt.Sprintf("commandlists=%d recycle=%d", b2i(hasCL && rt.cfg.CommandLists), b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle))
+	var caps trace.ArgBuilder
+	caps.Int(trace.KeyCommandLists, int64(b2i(hasCL && rt.cfg.CommandLists))).Int(trace.KeyRecycle, int64(b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle)))
 	if !rt.cfg.FreeThreaded {
 		// (only said when missing: the default, free-threaded, keeps the
 		// traces of before)
-		caps += " freethreaded=0"
+		caps.Int(trace.KeyFreeThreaded, 0)
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: trace.TextArgs(caps), Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
+		Args: caps.Args(), Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
-	// Size the CLS allocator: the count, then the array (seed 001, rule CLS-SIZES).
-	if cls, ok := d.umd.(ddi.CommandLists); ok {
+	// Size the context-local handle allocator: the count, then the array
+	// ("Using context-local DDI handles", rule CLS-SIZES).
+	if _, ok := d.umd.(ddi.CommandLists); ok {
 		var n int
-		if !rt.cfg.Bugs.Has(rules.CLSSizes) { // the bug: skip the count poll
-			ret := d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), "sizes=NULL")
-			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
-			ret.end(nil)
+		if !rt.cfg.Bugs.Has(rules.CLSSizes) {
+			n = d.ddiIC().on(name, handleName(uint32(d.hDev))).CheckDeferredContextHandleSizes(d.hDev, nil)
 		} else {
-			n = cls.CheckDeferredContextHandleSizes(d.hDev, nil)
+			n = d.umd.CheckDeferredContextHandleSizes(d.hDev, nil) // the bug: the count poll is skipped (untraced)
 		}
 		d.clsSizes = make([]ddi.HandleSize, n)
-		cls.CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
-		list := make([]string, len(d.clsSizes))
-		for i, s := range d.clsSizes {
-			list[i] = fmt.Sprintf("%d:%d", s.Type, s.Size)
-		}
-		d.ddiCallArgs("CheckDeferredContextHandleSizes", name, handleName(uint32(d.hDev)), fmt.Sprintf("count=%d sizes=%s", n, strings.Join(list, ","))).end(nil)
+		d.ddiIC().on(name, handleName(uint32(d.hDev))).CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
 	}
 	d.refs.Store(1)
 	rt.mu.Lock()
@@ -171,95 +163,6 @@ func (d *Device) api(name, obj, ctx string) span {
 	s := span{rec: c.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx}}
 	c.Rec.Emit(s.ev)
 	return s
-}
-
-// span is an API, DDI or callback call that is open: end emits its Return
-// event (and, for a DDI of a driver that is not free-threaded, releases the
-// DDI lock). A value, not a closure: one closure per call was two of the
-// allocations of every Draw (issue 8).
-type span struct {
-	rec    *trace.Recorder
-	ev     trace.Event // the Call event; its Return repeats it
-	kernel bool        // a callback: the HR is the kernel error's (kernelErr)
-	unlock *Device     // non-nil: release this device's DDI lock at the end
-}
-
-// end emits the Return event with err's HRESULT.
-func (s span) end(err error) {
-	s.ev.Kind = trace.Return
-	if s.kernel {
-		s.ev.HR = hresult.Of(kernelErr(err)).Name()
-	} else {
-		s.ev.HR = hresult.Of(err).Name()
-	}
-	s.ev.Msg = errMsg(err)
-	s.rec.Emit(s.ev)
-	if s.unlock != nil {
-		s.unlock.unserialise()
-	}
-}
-
-// ddiCall emits the Call event of a DDI into the UMD.
-func (d *Device) ddiCall(name, obj, handle string) span {
-	return d.ddiCallArgs(name, obj, handle, "")
-}
-
-// ddiCallArgs is ddiCall with arguments worth tracing.
-func (d *Device) ddiCallArgs(name, obj, handle, args string) span {
-	return d.ddiEnter("IC", name, obj, handle, args)
-}
-
-// ddiEnter emits a DDI's Call event and returns what emits its Return. For a
-// driver that is not free-threaded, it holds the device's DDI lock from one
-// to the other.
-func (d *Device) ddiEnter(ctx, name, obj, handle, args string) span {
-	c := d.rt.cfg
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: trace.TextArgs(args)}}
-	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
-	// (bug=FT-CAP: the runtime forgets to serialise)
-	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {
-		d.serialise()
-		s.unlock = d
-	}
-	c.Sim.Charge(c.Costs.DDICall)
-	c.Rec.Emit(s.ev)
-	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
-		// The CalcPrivate* DDIs run without the DDI lock even for a driver
-		// that is not free-threaded (seed 000, rule FT-CALC): a thread
-		// descheduled in one leaves the others free to enter any DDI.
-		d.rt.preempt()
-	}
-	return s
-}
-
-// serialise takes the runtime's DDI lock for a driver that is not
-// free-threaded (seed 000, rule FT-CAP); unserialise releases it. Objects
-// whose last reference drops while it is held are destroyed after it is
-// released: their destroy DDIs need the lock too.
-func (d *Device) serialise() {
-	d.ddiLock.Lock()
-	d.ddiHeld.Add(1)
-}
-
-func (d *Device) unserialise() {
-	d.ddiHeld.Add(-1)
-	d.ddiLock.Unlock()
-	d.drainAfterDDI()
-}
-
-// drainAfterDDI destroys the objects kill put off, once no DDI holds the
-// lock.
-func (d *Device) drainAfterDDI() {
-	if d.ddiHeld.Load() > 0 {
-		return
-	}
-	d.mu.Lock()
-	q := d.afterDDI
-	d.afterDDI = nil
-	d.mu.Unlock()
-	for _, o := range q {
-		o.finish()
-	}
 }
 
 // message emits a debug-layer message (kind message).
@@ -289,4 +192,11 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// entryImpl is DeviceFuncsWrite's payload: the table entry and what the
+// driver points it at.
+func entryImpl(entry, impl string) trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeyEntry, entry).Str(trace.KeyImpl, impl).Args()
 }

@@ -1,6 +1,3 @@
-// Package hresult is the HRESULT type shared by the D3D11 runtime, the UMD and
-// the scenario runner: the real names and values, printed "NAME (0x...)", with
-// errors.Is matching by code.
 package hresult
 
 import "fmt"

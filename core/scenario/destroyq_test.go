@@ -175,7 +175,7 @@ func firstEvent(evs []trace.Event, want string, from int) int {
 			continue
 		}
 		if e.Name == "DrainDestroyQueue" && len(parts) == 3 {
-			if e.Args.TextValue(trace.KeyWhy) != parts[1] || !strings.HasSuffix(e.Msg, ": "+parts[2]) {
+			if e.Args.Str(trace.KeyWhy) != parts[1] || !strings.HasSuffix(e.Msg, ": "+parts[2]) {
 				continue
 			}
 		} else if len(parts) > 1 && e.Obj != parts[1] {

@@ -49,9 +49,11 @@ stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Da
 				t.Fatal("the Map did not wait")
 			}
 			cb := evs[i]
-			// (the runtime's payload is still text)
-			res, cbFence := cb.Args.TextValue(trace.KeyRes), cb.Args.TextValue(trace.KeyFence)
-			if cb.Obj != "stage" || cb.Args.TextValue(trace.KeyHazard) != tt.hazard || res == "" ||
+			res, cbFence := cb.Args.Str(trace.KeyRes), ""
+			if f, ok := cb.Args.Uint(trace.KeyFence); ok {
+				cbFence = strconv.FormatUint(f, 10)
+			}
+			if cb.Obj != "stage" || cb.Args.Str(trace.KeyHazard) != tt.hazard || res == "" ||
 				cbFence == "" || cb.Fence == 0 {
 				t.Errorf("pfnWaitForSynchronizationObjectCb obj=%q args=%q fence=%d, want obj stage, res, hazard=%s and the fence",
 					cb.Obj, cb.Args, cb.Fence, tt.hazard)

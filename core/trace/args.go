@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"iter"
 	"strconv"
-	"strings"
 	"unsafe"
 )
 
@@ -64,6 +63,8 @@ const (
 	KeyCLSHigh
 	KeyCLSInUse
 	KeyRecorded
+	KeyCommandLists
+	KeyFlags
 	keyCount
 )
 
@@ -77,7 +78,7 @@ var keyNames = [keyCount]string{
 	KeyType: "type", KeyBound: "bound", KeyEntry: "entry", KeyImpl: "impl", KeyFreeThreaded: "freethreaded",
 	KeyHctx: "hctx", KeyCode: "code", KeyShared: "shared", KeyUsage: "usage", KeyState: "state", KeyDC: "dc",
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
-	KeyRecorded: "recorded",
+	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags",
 }
 
 // String is the key's name in the text form.
@@ -139,8 +140,8 @@ const (
 )
 
 // TextArgs is a payload of one raw text entry, printed as is. No reader
-// finds a key in it: it is for text only people read, and for the
-// runtime's payloads until they are written typed.
+// finds a key in it: it is for text only people read (and for tests that
+// rebuild events from their text).
 func TextArgs(s string) Args {
 	if s == "" || s[0] >= tagLimit {
 		return Args{s}
@@ -560,24 +561,6 @@ func (w *ArgBuilder) Reset() { w.n, w.over = 0, nil }
 // argsAt is the payload stored at p in a recorder chunk's text, without a
 // copy.
 func argsAt(p *byte, n int) Args { return Args{unsafe.String(p, n)} }
-
-// TextValue is the value of key=value in a raw text payload (TextArgs), ""
-// when absent or when the payload is typed.
-//
-// Deprecated: transitional, for the runtime's payloads (core/d3d11) until
-// they are written typed; nothing else may read text.
-func (a Args) TextValue(k Key) string {
-	if !a.raw() {
-		return ""
-	}
-	name := k.String()
-	for _, f := range strings.Fields(a.b) {
-		if v, ok := strings.CutPrefix(f, name); ok && strings.HasPrefix(v, "=") {
-			return v[1:]
-		}
-	}
-	return ""
-}
 
 // IntArg is the payload key=v alone.
 func IntArg(k Key, v int64) Args {

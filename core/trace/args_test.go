@@ -108,13 +108,6 @@ func TestTextArgs(t *testing.T) {
 			t.Errorf("TextArgs(%q) has a key", s)
 		}
 	}
-	if v := TextArgs("rt=h3 dep=h2").TextValue(KeyDep); v != "h2" {
-		t.Errorf("TextValue(dep) = %q", v)
-	}
-	var b ArgBuilder
-	if v := b.Str(KeyRT, "h3").Args().TextValue(KeyRT); v != "" {
-		t.Errorf("TextValue reads a typed payload: %q", v)
-	}
 }
 
 // TestArgsCapped: a payload over MaxText drops its last entries (or cuts

@@ -128,8 +128,8 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 			if s.emptyKey && !s.devices[""] {
 				dev = s.kdev[""]
 			}
-		case s.devices[e.Args.TextValue(trace.KeyDev)]:
-			dev = e.Args.TextValue(trace.KeyDev)
+		case s.devices[e.Args.Str(trace.KeyDev)]:
+			dev = e.Args.Str(trace.KeyDev)
 		case s.kdev[e.Args.Str(trace.KeyDevice)] != "":
 			dev = s.kdev[e.Args.Str(trace.KeyDevice)]
 		}

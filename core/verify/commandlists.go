@@ -3,6 +3,7 @@ package verify
 import (
 	"d3dsim/core/rules"
 	"slices"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -126,7 +127,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 
 	// CL-CAPS: no Recycle* DDI without the cap.
 	if e.Kind == trace.Message && e.Name == "DriverCaps" {
-		c.noRecycle = e.Args.TextValue(trace.KeyRecycle) == "0"
+		c.noRecycle = argIs(e.Args, trace.KeyRecycle, 0)
 	}
 	if call && umd && strings.HasPrefix(e.Name, "Recycle") && c.noRecycle {
 		out = append(out, v.violation(rules.CLCaps, e, "%s used although the driver does not report D3D11DDICAPS_COMMANDLISTS_BUILD_2", e.Name))
@@ -167,9 +168,9 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	if umd && call && strings.HasPrefix(e.Name, "Create") && e.Handle != "" {
 		if !isDC(e.Ctx) {
 			c.icAlive[e.Handle] = true
-		} else if rt := e.Args.TextValue(trace.KeyRT); rt != "" {
+		} else if rt := e.Args.Str(trace.KeyRT); rt != "" {
 			key := e.Ctx + "/" + e.Handle
-			o := dcOpen{rt: rt, dep: e.Args.TextValue(trace.KeyDep), view: strings.HasSuffix(e.Name, "View")}
+			o := dcOpen{rt: rt, dep: e.Args.Str(trace.KeyDep), view: strings.HasSuffix(e.Name, "View")}
 			if !c.icAlive[rt] {
 				out = append(out, v.violation(rules.CLSFirst, e, "%s opened deferred handle %s onto %s, which has no immediate-context handle", e.Name, e.Handle, rt))
 			}
@@ -278,8 +279,8 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 	}
 	switch {
 	// CLS-ONE: one handle per object per deferred context.
-	case isDC(e.Ctx) && strings.HasPrefix(e.Name, "Create") && e.Args.TextValue(trace.KeyRT) != "":
-		rt := e.Args.TextValue(trace.KeyRT)
+	case isDC(e.Ctx) && strings.HasPrefix(e.Name, "Create") && e.Args.Str(trace.KeyRT) != "":
+		rt := e.Args.Str(trace.KeyRT)
 		var dup []string
 		for k, o := range c.dcOpen {
 			if o.rt == rt && strings.HasPrefix(k, e.Ctx+"/") && k != e.Ctx+"/"+e.Handle {
@@ -328,7 +329,7 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		}
 	// CL-DESTROY: light destruction while the deferred context lives.
 	case e.Name == "CreateDeferredContext":
-		c.dcAlive[e.Args.TextValue(trace.KeyDC)] = true
+		c.dcAlive[e.Args.Str(trace.KeyDC)] = true
 	case e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList":
 		if p := v.parent(e); p != nil {
 			c.clDC[e.Handle] = p.Ctx
@@ -368,9 +369,9 @@ func (v *Verifier) commandListExec(e *trace.Event) []Violation {
 		if p := v.parent(e); p != nil && p.Name == "CommandListExecute" {
 			break // inside the call the old bindings still show
 		}
-		if x.expectNone[e.Ctx] && e.Args.TextValue(trace.KeyBound) != "none" {
+		if x.expectNone[e.Ctx] && e.Args.Str(trace.KeyBound) != "none" {
 			delete(x.expectNone, e.Ctx)
-			return []Violation{v.violation(rules.CLExec, e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", e.Args.TextValue(trace.KeyBound), e.Ctx)}
+			return []Violation{v.violation(rules.CLExec, e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", e.Args.Str(trace.KeyBound), e.Ctx)}
 		}
 		delete(x.expectNone, e.Ctx)
 	}
@@ -387,19 +388,22 @@ func (v *Verifier) sizes(e *trace.Event) []Violation {
 	}
 	switch e.Name {
 	case "CheckDeferredContextHandleSizes":
-		if list := e.Args.TextValue(trace.KeySizes); list != "" && list != "NULL" {
+		if list := e.Args.Str(trace.KeySizes); list != "" && list != "NULL" {
 			c.announced = map[string]bool{}
 			for _, ts := range strings.Split(list, ",") {
 				c.announced[ts] = true
 			}
 		}
 	case "CalcDeferredContextHandleSize":
-		ts := e.Args.TextValue(trace.KeyType) + ":" + e.Args.TextValue(trace.KeySize)
+		t, _ := e.Args.Int(trace.KeyType)
+		n, _ := e.Args.Int(trace.KeySize)
+		ts := strconv.FormatInt(t, 10) + ":" + strconv.FormatInt(n, 10)
 		if c.announced != nil && !c.announced[ts] {
 			return []Violation{v.violation(rules.CLSSizes, e, "CalcDeferredContextHandleSize returned type:size %s, which CheckDeferredContextHandleSizes did not announce", ts)}
 		}
 	case "CalcPrivateCommandListSize":
-		size := e.Args.TextValue(trace.KeySize)
+		n, _ := e.Args.Int(trace.KeySize)
+		size := strconv.FormatInt(n, 10)
 		if c.clSize != "" && size != c.clSize {
 			return []Violation{v.violation(rules.CLSize, e, "CalcPrivateCommandListSize returned %s, earlier %s: the memory behind a command-list handle never changes size", size, c.clSize)}
 		}

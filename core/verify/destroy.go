@@ -25,8 +25,8 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 	umdIC := e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == "")
 	switch {
 	case e.Kind == trace.Call && umdIC && e.Name == "CreateResource":
-		d.primary[e.Handle] = e.Args.TextValue(trace.KeyPrimary) == "1"
-		d.device[e.Handle] = e.Args.TextValue(trace.KeyDev)
+		d.primary[e.Handle] = argIs(e.Args, trace.KeyPrimary, 1)
+		d.device[e.Handle] = e.Args.Str(trace.KeyDev)
 	case e.Kind == trace.Call && umdIC && e.Name == "DestroyResource":
 		d.pending[e.Handle] = e.Seq
 	case e.Kind == trace.Return && umdIC && e.Name == "DestroyResource":
@@ -34,7 +34,7 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 			out = append(out, v.violation(rules.DDPrimary, e, "DestroyResource of primary %s returned before pfnDeallocateCb: a primary's destruction cannot be deferred", e.Handle))
 		}
 	case e.Kind == trace.Call && e.Name == "pfnDeallocateCb":
-		res := e.Args.TextValue(trace.KeyRes)
+		res := e.Args.Str(trace.KeyRes)
 		if _, ok := d.pending[res]; !ok {
 			break
 		}

@@ -57,7 +57,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	cb := e.Layer == trace.Runtime && e.From == trace.UMD
 	switch {
 	case e.Kind == trace.Message && e.Name == "DriverCaps":
-		f.notFree = e.Args.TextValue(trace.KeyFreeThreaded) == "0"
+		f.notFree = argIs(e.Args, trace.KeyFreeThreaded, 0)
 
 	// FT-CAP: without the cap, no two DDIs run at once (but the CalcPrivate
 	// ones, rule FT-CALC).
@@ -80,7 +80,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// context.
 	case e.Kind == trace.Call && cb && hctxCallbacks[e.Name]:
 		key := hctxKey(e)
-		if e.Name == "pfnEscapeCb" && e.Args.TextValue(trace.KeyHctx) == "0" {
+		if e.Name == "pfnEscapeCb" && e.Args.Str(trace.KeyHctx) == "0" {
 			break // a device-wide escape names no context
 		}
 		if f.hctx[key] == nil {
@@ -106,8 +106,8 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 		}
 		// FT-ALLOC: a shared resource's pfnAllocateCb only on the thread
 		// inside its CreateResource.
-		if e.Name == "pfnAllocateCb" && e.Args.TextValue(trace.KeyShared) == "1" {
-			res := e.Args.TextValue(trace.KeyRes)
+		if e.Name == "pfnAllocateCb" && argIs(e.Args, trace.KeyShared, 1) {
+			res := e.Args.Str(trace.KeyRes)
 			if p := v.parent(e); p == nil || p.Name != "CreateResource" || p.Layer != trace.UMD || p.Handle != res {
 				where := "outside any DDI"
 				if p != nil {
@@ -121,9 +121,9 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// entries are fixed; the others may change from inside an
 	// immediate-context DDI.
 	case e.Kind == trace.Message && e.Name == "DeviceFuncsWrite":
-		entry := e.Args.TextValue(trace.KeyEntry)
+		entry := e.Args.Str(trace.KeyEntry)
 		if ddi.FixedEntry(entry) {
-			out = append(out, v.violation(rules.FTTable, e, "the driver rewrote %s (to %s) after CreateDevice: entries starting with pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed, other threads may be inside them", entry, e.Args.TextValue(trace.KeyImpl)))
+			out = append(out, v.violation(rules.FTTable, e, "the driver rewrote %s (to %s) after CreateDevice: entries starting with pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed, other threads may be inside them", entry, e.Args.Str(trace.KeyImpl)))
 		} else if p := v.parent(e); p == nil || p.Layer != trace.UMD || (p.Ctx != "IC" && p.Ctx != "") {
 			out = append(out, v.violation(rules.FTTable, e, "the driver hot-swapped %s outside an immediate-context DDI: only the thread driving the immediate context may change its entries", entry))
 		}
@@ -135,7 +135,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 // event's obj, or its dev= argument where obj names something else (a Map
 // wait names the resource it waits for).
 func hctxKey(e *trace.Event) string {
-	if d := e.Args.TextValue(trace.KeyDev); d != "" {
+	if d := e.Args.Str(trace.KeyDev); d != "" {
 		return d
 	}
 	return e.Obj

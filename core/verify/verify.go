@@ -4,7 +4,6 @@ import (
 	"d3dsim/core/rules"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"d3dsim/core/trace"
@@ -258,7 +257,7 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 	var out []Violation
 	// WDDM-FULL: no command buffer larger than the context's.
 	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
-		bytes, size := textInt(e.Args, trace.KeyBytes), textInt(e.Args, trace.KeySize)
+		bytes, size := argInt64(e.Args, trace.KeyBytes), argInt64(e.Args, trace.KeySize)
 		if size > 0 && bytes > size {
 			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
 		}
@@ -342,13 +341,16 @@ func argUint(a trace.Args, k trace.Key) uint64 {
 	return n
 }
 
-// textInt reads key=N from the runtime's text payload (0 when absent).
-//
-// Transitional: core/d3d11 still writes its payloads as text
-// (trace.TextArgs); this goes once it writes them typed.
-func textInt(a trace.Args, k trace.Key) int {
-	n, _ := strconv.Atoi(a.TextValue(k))
+// argInt64 is the integer value of key k (0 when absent).
+func argInt64(a trace.Args, k trace.Key) int64 {
+	n, _ := a.Int(k)
 	return n
+}
+
+// argIs reports whether key k is present with the integer value v.
+func argIs(a trace.Args, k trace.Key, v int64) bool {
+	n, ok := a.Int(k)
+	return ok && n == v
 }
 
 // foreignAllocs describes the entries of a render's allocation list whose
@@ -406,7 +408,7 @@ func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
-		v.usage[e.Handle] = e.Args.TextValue(trace.KeyUsage)
+		v.usage[e.Handle] = e.Args.Str(trace.KeyUsage)
 	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
 			return []Violation{v.violation(rules.MapHazard, e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
@@ -441,7 +443,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		if m == nil {
 			return nil
 		}
-		typ := m.Args.TextValue(trace.KeyType)
+		typ := m.Args.Str(trace.KeyType)
 		dmas := make([]uint64, 0, len(v.pending[e.Handle]))
 		for dma := range v.pending[e.Handle] {
 			dmas = append(dmas, dma)
@@ -462,7 +464,7 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 		}
 	case e.Kind == trace.Wait && !e.Args.Has(trace.KeyDone):
 		if m := v.enclosingMap(e); m != nil {
-			if t := m.Args.TextValue(trace.KeyType); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
+			if t := m.Args.Str(trace.KeyType); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
 				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}
 			}
 		}

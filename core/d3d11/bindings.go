@@ -1,0 +1,162 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/rules"
+)
+
+// The context's bindings as a whole: saved, cleared, pinned and restored
+// (FinishCommandList, ExecuteCommandList and ClearState work on them all).
+
+// slots are the objects a context binds.
+type slots struct {
+	vb, ib           *Resource
+	vsCB, psCB       [4]*Resource
+	srv              [8]*View
+	samp             [8]*State
+	vs, ps           *Shader
+	rtv, dsv         *View
+	blend, rs, depth *State
+}
+
+// binding is a saved context state.
+type binding struct {
+	slots
+	topo ddi.Topology
+	vp   *ddi.Viewport
+}
+
+func (c *DeviceContext) bindings() binding {
+	return binding{slots: c.slots, topo: c.topo, vp: c.viewport()}
+}
+
+func (c *DeviceContext) viewport() *ddi.Viewport {
+	if !c.hasVP {
+		return nil
+	}
+	vp := c.vp
+	return &vp
+}
+
+// restore re-binds a saved state through the API calls
+// (RestoreContextState / RestoreDeferredContextState = TRUE): on an
+// emulated deferred context they are recorded again.
+func (c *DeviceContext) restore(b binding) {
+	if b.topo != ddi.TopologyUndefined {
+		c.IASetPrimitiveTopology(b.topo)
+	}
+	if b.vp != nil {
+		c.RSSetViewports(*b.vp)
+	}
+	if b.vb != nil && b.vb.Alive() {
+		c.IASetVertexBuffers(0, b.vb, 36, 0)
+	}
+	if b.ib != nil && b.ib.Alive() {
+		c.IASetIndexBuffer(b.ib, ddi.FormatR16Uint, 0)
+	}
+	if b.vs != nil && b.vs.Alive() {
+		c.VSSetShader(b.vs)
+	}
+	if b.ps != nil && b.ps.Alive() {
+		c.PSSetShader(b.ps)
+	}
+	for i := range b.vsCB {
+		if b.vsCB[i] != nil && b.vsCB[i].Alive() {
+			c.VSSetConstantBuffers(uint32(i), b.vsCB[i])
+		}
+		if b.psCB[i] != nil && b.psCB[i].Alive() {
+			c.PSSetConstantBuffers(uint32(i), b.psCB[i])
+		}
+	}
+	for i := range b.srv {
+		if b.srv[i] != nil && b.srv[i].Alive() {
+			c.PSSetShaderResources(uint32(i), b.srv[i])
+		}
+		if b.samp[i] != nil && b.samp[i].Alive() {
+			c.PSSetSamplers(uint32(i), b.samp[i])
+		}
+	}
+	if b.rtv != nil || b.dsv != nil {
+		c.OMSetRenderTargets(b.rtv, b.dsv)
+	}
+	if b.blend != nil {
+		c.OMSetBlendState(b.blend)
+	}
+	if b.rs != nil {
+		c.RSSetState(b.rs)
+	}
+	if b.depth != nil {
+		c.OMSetDepthStencilState(b.depth)
+	}
+}
+
+// unbindAll drops the context's bindings (and their pins).
+func (c *DeviceContext) unbindAll() {
+	bind(c, &c.vb, nil, nilRes)
+	bind(c, &c.ib, nil, nilRes)
+	bind(c, &c.vs, nil, nilShader)
+	bind(c, &c.ps, nil, nilShader)
+	for i := range c.vsCB {
+		bind(c, &c.vsCB[i], nil, nilRes)
+		bind(c, &c.psCB[i], nil, nilRes)
+	}
+	for i := range c.srv {
+		bind(c, &c.srv[i], nil, nilView)
+		bind(c, &c.samp[i], nil, nilState)
+	}
+	bind(c, &c.rtv, nil, nilView)
+	bind(c, &c.dsv, nil, nilView)
+	bind(c, &c.blend, nil, nilState)
+	bind(c, &c.rs, nil, nilState)
+	bind(c, &c.depth, nil, nilState)
+	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
+}
+
+// hold keeps the bound objects alive until the deferred context's handles
+// onto them are closed: unbinding drops the context's references, and an
+// object the application already released would otherwise lose its
+// immediate-context handle first (rule CLS-FIRST; bug=CLS-FIRST skips it).
+// The returned function lets go.
+func (c *DeviceContext) hold() func() {
+	if c.dev.rt.cfg.Bugs.Has(rules.CLSFirst) {
+		return func() {}
+	}
+	return c.pinBindings()
+}
+
+// pinBindings takes a reference on everything bound and returns what drops
+// them (dropPin: an unbinding, which may queue, on the immediate context; at
+// once on a deferred context).
+func (c *DeviceContext) pinBindings() func() {
+	var held []binder
+	add := func(o binder) {
+		o.pin()
+		held = append(held, o)
+	}
+	b := c.bindings()
+	for _, r := range append([]*Resource{b.vb, b.ib}, append(b.vsCB[:], b.psCB[:]...)...) {
+		if r != nil {
+			add(r)
+		}
+	}
+	for _, v := range append(b.srv[:], b.rtv, b.dsv) {
+		if v != nil {
+			add(v)
+		}
+	}
+	for _, s := range append(b.samp[:], b.blend, b.rs, b.depth) {
+		if s != nil {
+			add(s)
+		}
+	}
+	for _, s := range []*Shader{b.vs, b.ps} {
+		if s != nil {
+			add(s)
+		}
+	}
+	return func() {
+		for _, o := range held {
+			c.dropPin(o)
+		}
+	}
+}

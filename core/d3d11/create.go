@@ -1,0 +1,176 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+)
+
+// Views, shaders, states and queries: each a CalcPrivate*Size, a Create*
+// and, with its last reference, a Destroy* on the immediate context's
+// table, then CalcDeferredContextHandleSize for the context-local handles
+// a deferred context may open onto it.
+
+// CreateView creates a render-target, shader-resource or depth-stencil view.
+func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *View, err error) {
+	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
+	done := d.api(api, name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
+		return nil, err
+	}
+	if err := res.checkAlive(api); err != nil {
+		return nil, err
+	}
+	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil}[kind]
+	if !res.Desc.BindFlags.Has(need) {
+		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)
+	}
+	if kind == ddi.ViewSRV && res.Kind != KindTexture2D {
+		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
+	}
+	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
+	d.ddiIC().on(name, "").CalcPrivateViewSize(&args)
+	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
+	w := d.ddiIC().on(name, handleName(v.h))
+	switch kind {
+	case ddi.ViewRTV:
+		err = w.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
+	case ddi.ViewSRV:
+		err = w.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
+	case ddi.ViewDSV:
+		err = w.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, ht := ddiHandle(v)
+	d.calcCLS(ht, v.h, name)
+	res.pin() // a view holds its resource
+	d.initChild(&v.object, name, func() {
+		w := d.ddiIC().on(name, handleName(v.h))
+		switch kind {
+		case ddi.ViewRTV:
+			w.DestroyRenderTargetView(d.hDev, ddi.HRENDERTARGETVIEW(v.h))
+		case ddi.ViewSRV:
+			w.DestroyShaderResourceView(d.hDev, ddi.HSHADERRESOURCEVIEW(v.h))
+		case ddi.ViewDSV:
+			w.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
+		}
+		res.unpin()
+	})
+	return v, nil
+}
+
+// CreateShader creates a vertex ("vs") or pixel ("ps") shader from a
+// built-in program.
+func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error) {
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
+	done := d.api(api, name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
+		return nil, err
+	}
+	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
+	d.ddiIC().on(name, "").CalcPrivateShaderSize(&args)
+	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
+	w := d.ddiIC().on(name, handleName(uint32(s.h)))
+	if stage == "vs" {
+		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
+	} else {
+		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
+	}
+	if err != nil {
+		return nil, err
+	}
+	_, ht := ddiHandle(s)
+	d.calcCLS(ht, uint32(s.h), name)
+	d.initChild(&s.object, name, func() {
+		d.ddiIC().on(name, handleName(uint32(s.h))).DestroyShader(d.hDev, s.h)
+	})
+	return s, nil
+}
+
+// CreateBlendState, CreateRasterizerState, CreateDepthStencilState and
+// CreateSamplerState share one shape.
+func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
+	return d.createState(name, "blend", "CreateBlendState",
+		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
+		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
+		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
+}
+
+func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
+	return d.createState(name, "rasterizer", "CreateRasterizerState",
+		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
+		func(w ddiCall, h uint32) error {
+			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
+		},
+		func(w ddiCall, h uint32) { w.DestroyRasterizerState(d.hDev, ddi.HRASTERIZERSTATE(h)) })
+}
+
+func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
+	return d.createState(name, "depthstencil", "CreateDepthStencilState",
+		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
+		func(w ddiCall, h uint32) error {
+			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
+		},
+		func(w ddiCall, h uint32) { w.DestroyDepthStencilState(d.hDev, ddi.HDEPTHSTENCILSTATE(h)) })
+}
+
+func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
+	return d.createState(name, "sampler", "CreateSamplerState",
+		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
+		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
+		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
+}
+
+func (d *Device) createState(name, kind, api string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
+	done := d.api(api, name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
+		return nil, err
+	}
+	calc(d.ddiIC().on(name, ""))
+	s = &State{Kind: kind, h: d.rt.newHandle()}
+	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
+	if err != nil {
+		return nil, err
+	}
+	_, ht := ddiHandle(s)
+	d.calcCLS(ht, s.h, name)
+	d.initChild(&s.object, name, func() {
+		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
+	})
+	return s, nil
+}
+
+// CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.
+func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error) {
+	done := d.api("CreateQuery", name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit("CreateQuery", name); err != nil {
+		return nil, err
+	}
+	d.ddiIC().on(name, "").CalcPrivateQuerySize(t)
+	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
+	err = d.ddiIC().on(name, handleName(uint32(q.h))).CreateQuery(d.hDev, t, q.h, uint32(q.h))
+	if err != nil {
+		return nil, err
+	}
+	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
+	d.initChild(&q.object, name, func() {
+		d.ddiIC().on(name, handleName(uint32(q.h))).DestroyQuery(d.hDev, q.h)
+	})
+	return q, nil
+}

@@ -1,0 +1,254 @@
+package d3d11
+
+import (
+	"fmt"
+	"strings"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
+	"d3dsim/core/trace"
+)
+
+// The runtime↔UMD boundary. Every DDI the runtime calls goes through one
+// context's ddiTable: a wrapper around the UMD's table (the way Mesa's trace
+// driver wraps a pipe_context) whose calls
+//
+//   - emit the DDI's Call event before and its Return event, with the
+//     HRESULT's name, after (events the driver emits inside nest between
+//     them),
+//   - hold the device's DDI lock from one to the other for a driver without
+//     D3D11DDICAPS_FREETHREADED, but for the CalcPrivate* and
+//     CalcDeferredContextHandleSize DDIs (rules FT-CAP, FT-CALC), and
+//   - charge the DDI's cost.
+//
+// The runtime's logic labels a call with what only it knows -- the name of
+// the object concerned, the handle and the arguments worth tracing -- and
+// makes it: c.ddi.on(obj, handle).ResourceUnmap(h, r). ddiCall implements
+// ddi.Device, so each call has the DDI's own signature.
+
+// ddiTable is one context's DDI table as the runtime calls it.
+type ddiTable struct {
+	d   *Device
+	ctx string     // the context's name on the events: IC, DC1, ...
+	umd ddi.Device // the driver's table
+
+	// The immediate context's table is the device function table, whose
+	// entries the driver may hot-swap (rule FT-TABLE): Draw reads pfnDraw
+	// from it, again only when it was written since.
+	funcs    *ddi.FuncTable
+	drawFn   func(ddi.HDEVICE, uint32, uint32)
+	drawArgs trace.Args
+	drawAt   uint64
+}
+
+// on labels the next DDI call with the object it concerns and a handle
+// (either may be empty).
+func (t *ddiTable) on(obj, handle string) ddiCall {
+	return ddiCall{ddiTable: t, obj: obj, handle: handle}
+}
+
+// with is on with the arguments worth tracing.
+func (t *ddiTable) with(obj, handle string, args trace.Args) ddiCall {
+	return ddiCall{ddiTable: t, obj: obj, handle: handle, args: args}
+}
+
+// ddiCall is one labelled DDI call.
+type ddiCall struct {
+	*ddiTable
+	obj, handle string
+	args        trace.Args
+}
+
+var _ ddi.Device = ddiCall{}
+
+// enter emits the Call event and returns what emits the Return.
+func (w ddiCall) enter(name string) span {
+	return w.d.ddiEnter(w.ctx, name, w.obj, w.handle, w.args)
+}
+
+// span is an API, DDI or callback call that is open: end emits its Return
+// event (and, for a DDI of a driver that is not free-threaded, releases the
+// DDI lock). A value, not a closure: nothing is allocated per call.
+type span struct {
+	rec    *trace.Recorder
+	ev     trace.Event // the Call event; its Return repeats it
+	kernel bool        // a callback: the HR is the kernel error's (kernelErr)
+	unlock *Device     // non-nil: release this device's DDI lock at the end
+}
+
+// end emits the Return event with err's HRESULT.
+func (s span) end(err error) {
+	s.ev.Kind = trace.Return
+	if s.kernel {
+		s.ev.HR = hresult.Of(kernelErr(err)).Name()
+	} else {
+		s.ev.HR = hresult.Of(err).Name()
+	}
+	s.ev.Msg = errMsg(err)
+	s.rec.Emit(s.ev)
+	if s.unlock != nil {
+		s.unlock.unserialise()
+	}
+}
+
+// ddiEnter emits a DDI's Call event and returns what emits its Return. For a
+// driver that is not free-threaded, it holds the device's DDI lock from one
+// to the other.
+func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
+	c := d.rt.cfg
+	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args}}
+	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
+	// (bug=FT-CAP: the runtime forgets to serialise)
+	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {
+		d.serialise()
+		s.unlock = d
+	}
+	c.Sim.Charge(c.Costs.DDICall)
+	c.Rec.Emit(s.ev)
+	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
+		// The CalcPrivate* DDIs run without the DDI lock even for a driver
+		// that is not free-threaded (rule FT-CALC): a thread descheduled in
+		// one leaves the others free to enter any DDI.
+		d.rt.preempt()
+	}
+	return s
+}
+
+// serialise takes the runtime's DDI lock for a driver that is not
+// free-threaded (rule FT-CAP); unserialise releases it. Objects whose last
+// reference drops while it is held are destroyed after it is released:
+// their destroy DDIs need the lock too.
+func (d *Device) serialise() {
+	d.ddiLock.Lock()
+	d.ddiHeld.Add(1)
+}
+
+func (d *Device) unserialise() {
+	d.ddiHeld.Add(-1)
+	d.ddiLock.Unlock()
+	d.drainAfterDDI()
+}
+
+// drainAfterDDI destroys the objects kill put off, once no DDI holds the
+// lock.
+func (d *Device) drainAfterDDI() {
+	if d.ddiHeld.Load() > 0 {
+		return
+	}
+	d.mu.Lock()
+	q := d.afterDDI
+	d.afterDDI = nil
+	d.mu.Unlock()
+	for _, o := range q {
+		o.finish()
+	}
+}
+
+// Draw calls the context's Draw; on the immediate context, the function
+// pfnDraw points at, named on the event when it is not the one CreateDevice
+// put there.
+func (w ddiCall) Draw(h ddi.HDEVICE, count, start uint32) {
+	if w.funcs == nil {
+		sp := w.enter("Draw")
+		w.umd.Draw(h, count, start)
+		sp.end(nil)
+		return
+	}
+	t := w.ddiTable
+	if n := t.funcs.Writes(); t.drawFn == nil || n != t.drawAt {
+		t.drawFn, t.drawArgs, t.drawAt = t.umd.Draw, trace.Args{}, n
+		e := t.funcs.Get("pfnDraw")
+		if f, ok := e.Fn.(func(ddi.HDEVICE, uint32, uint32)); ok {
+			t.drawFn = f
+		}
+		if e.Impl != "" && e.Impl != "Draw" {
+			var b trace.ArgBuilder
+			t.drawArgs = b.Str(trace.KeyImpl, e.Impl).Args()
+		}
+	}
+	w.args = t.drawArgs
+	sp := w.enter("Draw")
+	t.drawFn(h, count, start)
+	sp.end(nil)
+}
+
+var viewDDINames = map[ddi.ViewKind]string{ddi.ViewRTV: "RenderTargetView", ddi.ViewSRV: "ShaderResourceView", ddi.ViewDSV: "DepthStencilView"}
+
+// CalcPrivateViewSize is traced under the view kind's own name
+// (CalcPrivateRenderTargetViewSize, ...).
+func (w ddiCall) CalcPrivateViewSize(a *ddi.CreateViewArgs) int {
+	sp := w.enter("CalcPrivate" + viewDDINames[a.Kind] + "Size")
+	n := w.umd.CalcPrivateViewSize(a)
+	sp.end(nil)
+	return n
+}
+
+// CalcPrivateCommandListSize, CalcDeferredContextHandleSize and the second
+// CheckDeferredContextHandleSizes are traced once they returned, with the
+// size they answered.
+func (w ddiCall) CalcPrivateCommandListSize(h ddi.HDEVICE, args *ddi.CreateCommandListArgs) int {
+	n := w.umd.CalcPrivateCommandListSize(h, args)
+	w.args = trace.IntArg(trace.KeySize, int64(n))
+	w.enter("CalcPrivateCommandListSize").end(nil)
+	return n
+}
+
+func (w ddiCall) CalcDeferredContextHandleSize(h ddi.HDEVICE, t ddi.HandleType, obj uint32) int {
+	n := w.umd.CalcDeferredContextHandleSize(h, t, obj)
+	var b trace.ArgBuilder
+	w.args = b.Int(trace.KeyType, int64(t)).Int(trace.KeySize, int64(n)).Args()
+	w.enter("CalcDeferredContextHandleSize").end(nil)
+	return n
+}
+
+// CheckDeferredContextHandleSizes: the count poll (sizes nil) and the call
+// that fills the array ("Supporting command lists", rule CLS-SIZES).
+func (w ddiCall) CheckDeferredContextHandleSizes(h ddi.HDEVICE, sizes []ddi.HandleSize) int {
+	if sizes == nil {
+		w.args = sizesNULL
+		sp := w.enter("CheckDeferredContextHandleSizes")
+		n := w.umd.CheckDeferredContextHandleSizes(h, nil)
+		sp.end(nil)
+		return n
+	}
+	n := w.umd.CheckDeferredContextHandleSizes(h, sizes)
+	list := make([]string, len(sizes))
+	for i, s := range sizes {
+		list[i] = fmt.Sprintf("%d:%d", s.Type, s.Size)
+	}
+	var b trace.ArgBuilder
+	w.args = b.Int(trace.KeyCount, int64(len(sizes))).Str(trace.KeySizes, strings.Join(list, ",")).Args()
+	w.enter("CheckDeferredContextHandleSizes").end(nil)
+	return n
+}
+
+// Escape is the driver's private entry (ddi.Escaper), outside the table.
+func (w ddiCall) Escape(h ddi.HDEVICE, code uint32) (uint64, error) {
+	sp := w.enter("Escape")
+	r, err := w.umd.(ddi.Escaper).Escape(h, code)
+	sp.end(err)
+	return r, err
+}
+
+// CreateDevice is the adapter's entry (OpenAdapter10_2's pfnCreateDevice),
+// traced like the table's.
+func (w ddiCall) CreateDevice(a ddi.Adapter, h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.Device, error) {
+	sp := w.enter("CreateDevice")
+	umd, err := a.CreateDevice(h, args)
+	sp.end(err)
+	return umd, err
+}
+
+// sizesNULL is the payload of the count poll of
+// CheckDeferredContextHandleSizes.
+var sizesNULL = func() trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeySizes, "NULL").Args()
+}()
+
+// strArg is the payload key=v.
+func strArg(k trace.Key, v string) trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(k, v).Args()
+}

@@ -1,0 +1,433 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// The DDIs ddiCall passes through as they are: the Call event, the driver's
+// function, the Return event (with the error's HRESULT). The ones traced
+// differently are in ddicall.go.
+
+func (w ddiCall) CalcPrivateResourceSize(a0 *ddi.CreateResourceArgs) int {
+	sp := w.enter("CalcPrivateResourceSize")
+	n := w.umd.CalcPrivateResourceSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateResource(a0 ddi.HDEVICE, a1 *ddi.CreateResourceArgs, a2 ddi.HRESOURCE, a3 ddi.HRTRESOURCE) error {
+	sp := w.enter("CreateResource")
+	err := w.umd.CreateResource(a0, a1, a2, a3)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyResource(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
+	sp := w.enter("DestroyResource")
+	w.umd.DestroyResource(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CreateRenderTargetView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HRENDERTARGETVIEW, rt uint32) error {
+	sp := w.enter("CreateRenderTargetView")
+	err := w.umd.CreateRenderTargetView(h, a, v, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyRenderTargetView(a0 ddi.HDEVICE, a1 ddi.HRENDERTARGETVIEW) {
+	sp := w.enter("DestroyRenderTargetView")
+	w.umd.DestroyRenderTargetView(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CreateShaderResourceView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HSHADERRESOURCEVIEW, rt uint32) error {
+	sp := w.enter("CreateShaderResourceView")
+	err := w.umd.CreateShaderResourceView(h, a, v, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyShaderResourceView(a0 ddi.HDEVICE, a1 ddi.HSHADERRESOURCEVIEW) {
+	sp := w.enter("DestroyShaderResourceView")
+	w.umd.DestroyShaderResourceView(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CreateDepthStencilView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HDEPTHSTENCILVIEW, rt uint32) error {
+	sp := w.enter("CreateDepthStencilView")
+	err := w.umd.CreateDepthStencilView(h, a, v, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyDepthStencilView(a0 ddi.HDEVICE, a1 ddi.HDEPTHSTENCILVIEW) {
+	sp := w.enter("DestroyDepthStencilView")
+	w.umd.DestroyDepthStencilView(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateShaderSize(a0 *ddi.ShaderArgs) int {
+	sp := w.enter("CalcPrivateShaderSize")
+	n := w.umd.CalcPrivateShaderSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateVertexShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
+	sp := w.enter("CreateVertexShader")
+	err := w.umd.CreateVertexShader(h, a, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) CreatePixelShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
+	sp := w.enter("CreatePixelShader")
+	err := w.umd.CreatePixelShader(h, a, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyShader(a0 ddi.HDEVICE, a1 ddi.HSHADER) {
+	sp := w.enter("DestroyShader")
+	w.umd.DestroyShader(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateBlendStateSize(a0 *ddi.BlendDesc) int {
+	sp := w.enter("CalcPrivateBlendStateSize")
+	n := w.umd.CalcPrivateBlendStateSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateBlendState(h ddi.HDEVICE, d *ddi.BlendDesc, s ddi.HBLENDSTATE, rt uint32) error {
+	sp := w.enter("CreateBlendState")
+	err := w.umd.CreateBlendState(h, d, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyBlendState(a0 ddi.HDEVICE, a1 ddi.HBLENDSTATE) {
+	sp := w.enter("DestroyBlendState")
+	w.umd.DestroyBlendState(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateRasterizerStateSize(a0 *ddi.RasterizerDesc) int {
+	sp := w.enter("CalcPrivateRasterizerStateSize")
+	n := w.umd.CalcPrivateRasterizerStateSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateRasterizerState(h ddi.HDEVICE, d *ddi.RasterizerDesc, s ddi.HRASTERIZERSTATE, rt uint32) error {
+	sp := w.enter("CreateRasterizerState")
+	err := w.umd.CreateRasterizerState(h, d, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyRasterizerState(a0 ddi.HDEVICE, a1 ddi.HRASTERIZERSTATE) {
+	sp := w.enter("DestroyRasterizerState")
+	w.umd.DestroyRasterizerState(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateDepthStencilStateSize(a0 *ddi.DepthStencilDesc) int {
+	sp := w.enter("CalcPrivateDepthStencilStateSize")
+	n := w.umd.CalcPrivateDepthStencilStateSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateDepthStencilState(h ddi.HDEVICE, d *ddi.DepthStencilDesc, s ddi.HDEPTHSTENCILSTATE, rt uint32) error {
+	sp := w.enter("CreateDepthStencilState")
+	err := w.umd.CreateDepthStencilState(h, d, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyDepthStencilState(a0 ddi.HDEVICE, a1 ddi.HDEPTHSTENCILSTATE) {
+	sp := w.enter("DestroyDepthStencilState")
+	w.umd.DestroyDepthStencilState(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateSamplerSize(a0 *ddi.SamplerDesc) int {
+	sp := w.enter("CalcPrivateSamplerSize")
+	n := w.umd.CalcPrivateSamplerSize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateSampler(h ddi.HDEVICE, d *ddi.SamplerDesc, s ddi.HSAMPLER, rt uint32) error {
+	sp := w.enter("CreateSampler")
+	err := w.umd.CreateSampler(h, d, s, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroySampler(a0 ddi.HDEVICE, a1 ddi.HSAMPLER) {
+	sp := w.enter("DestroySampler")
+	w.umd.DestroySampler(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateQuerySize(a0 ddi.QueryType) int {
+	sp := w.enter("CalcPrivateQuerySize")
+	n := w.umd.CalcPrivateQuerySize(a0)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateQuery(h ddi.HDEVICE, t ddi.QueryType, q ddi.HQUERY, rt uint32) error {
+	sp := w.enter("CreateQuery")
+	err := w.umd.CreateQuery(h, t, q, rt)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyQuery(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
+	sp := w.enter("DestroyQuery")
+	w.umd.DestroyQuery(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) IaSetVertexBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE, strides []uint32, offsets []uint32) {
+	sp := w.enter("IaSetVertexBuffers")
+	w.umd.IaSetVertexBuffers(h, start, bufs, strides, offsets)
+	sp.end(nil)
+}
+
+func (w ddiCall) IaSetIndexBuffer(h ddi.HDEVICE, buf ddi.HRESOURCE, f ddi.Format, offset uint32) {
+	sp := w.enter("IaSetIndexBuffer")
+	w.umd.IaSetIndexBuffer(h, buf, f, offset)
+	sp.end(nil)
+}
+
+func (w ddiCall) IaSetTopology(a0 ddi.HDEVICE, a1 ddi.Topology) {
+	sp := w.enter("IaSetTopology")
+	w.umd.IaSetTopology(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) VsSetShader(a0 ddi.HDEVICE, a1 ddi.HSHADER) {
+	sp := w.enter("VsSetShader")
+	w.umd.VsSetShader(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) VsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	sp := w.enter("VsSetConstantBuffers")
+	w.umd.VsSetConstantBuffers(h, start, bufs)
+	sp.end(nil)
+}
+
+func (w ddiCall) PsSetShader(a0 ddi.HDEVICE, a1 ddi.HSHADER) {
+	sp := w.enter("PsSetShader")
+	w.umd.PsSetShader(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) PsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	sp := w.enter("PsSetConstantBuffers")
+	w.umd.PsSetConstantBuffers(h, start, bufs)
+	sp.end(nil)
+}
+
+func (w ddiCall) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	sp := w.enter("PsSetShaderResources")
+	w.umd.PsSetShaderResources(h, start, views)
+	sp.end(nil)
+}
+
+func (w ddiCall) PsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
+	sp := w.enter("PsSetSamplers")
+	w.umd.PsSetSamplers(h, start, samplers)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetRenderTargets(h ddi.HDEVICE, rtvs []ddi.HRENDERTARGETVIEW, dsv ddi.HDEPTHSTENCILVIEW) {
+	sp := w.enter("SetRenderTargets")
+	w.umd.SetRenderTargets(h, rtvs, dsv)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetBlendState(h ddi.HDEVICE, s ddi.HBLENDSTATE, factor [4]float32, sampleMask uint32) {
+	sp := w.enter("SetBlendState")
+	w.umd.SetBlendState(h, s, factor, sampleMask)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetRasterizerState(a0 ddi.HDEVICE, a1 ddi.HRASTERIZERSTATE) {
+	sp := w.enter("SetRasterizerState")
+	w.umd.SetRasterizerState(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, stencilRef uint32) {
+	sp := w.enter("SetDepthStencilState")
+	w.umd.SetDepthStencilState(h, s, stencilRef)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
+	sp := w.enter("SetViewports")
+	w.umd.SetViewports(h, vps)
+	sp.end(nil)
+}
+
+func (w ddiCall) ClearRenderTargetView(h ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
+	sp := w.enter("ClearRenderTargetView")
+	w.umd.ClearRenderTargetView(h, v, rgba)
+	sp.end(nil)
+}
+
+func (w ddiCall) ClearDepthStencilView(h ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, stencil uint8) {
+	sp := w.enter("ClearDepthStencilView")
+	w.umd.ClearDepthStencilView(h, v, flags, depth, stencil)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawIndexed(h ddi.HDEVICE, count uint32, start uint32, base int32) {
+	sp := w.enter("DrawIndexed")
+	w.umd.DrawIndexed(h, count, start, base)
+	sp.end(nil)
+}
+
+func (w ddiCall) ResourceCopy(h ddi.HDEVICE, dst ddi.HRESOURCE, src ddi.HRESOURCE) {
+	sp := w.enter("ResourceCopy")
+	w.umd.ResourceCopy(h, dst, src)
+	sp.end(nil)
+}
+
+func (w ddiCall) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+	sp := w.enter("ResourceUpdateSubresourceUP")
+	w.umd.ResourceUpdateSubresourceUP(h, dst, data)
+	sp.end(nil)
+}
+
+func (w ddiCall) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+	sp := w.enter("ResourceMap")
+	v, err := w.umd.ResourceMap(h, r, t, flags)
+	sp.end(err)
+	return v, err
+}
+
+func (w ddiCall) ResourceUnmap(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
+	sp := w.enter("ResourceUnmap")
+	w.umd.ResourceUnmap(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) QueryBegin(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
+	sp := w.enter("QueryBegin")
+	w.umd.QueryBegin(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) QueryEnd(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
+	sp := w.enter("QueryEnd")
+	w.umd.QueryEnd(a0, a1)
+	sp.end(nil)
+}
+
+func (w ddiCall) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, hresult.HRESULT) {
+	sp := w.enter("QueryGetData")
+	v, hr := w.umd.QueryGetData(h, q, flags)
+	sp.end(nil)
+	return v, hr
+}
+
+func (w ddiCall) Flush(a0 ddi.HDEVICE) {
+	sp := w.enter("Flush")
+	w.umd.Flush(a0)
+	sp.end(nil)
+}
+
+func (w ddiCall) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+	sp := w.enter("PresentDXGI")
+	err := w.umd.PresentDXGI(h, src, syncInterval)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {
+	sp := w.enter("SetDisplayModeDXGI")
+	err := w.umd.SetDisplayModeDXGI(h, primary)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyDevice(a0 ddi.HDEVICE) {
+	sp := w.enter("DestroyDevice")
+	w.umd.DestroyDevice(a0)
+	sp.end(nil)
+}
+
+func (w ddiCall) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
+	sp := w.enter("CalcPrivateDeferredContextSize")
+	n := w.umd.CalcPrivateDeferredContextSize(h)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) (ddi.Device, error) {
+	sp := w.enter("CreateDeferredContext")
+	v, err := w.umd.CreateDeferredContext(h, args, dc)
+	sp.end(err)
+	return v, err
+}
+
+func (w ddiCall) RecycleCreateDeferredContext(h ddi.HDEVICE, dc ddi.HDEVICE) error {
+	sp := w.enter("RecycleCreateDeferredContext")
+	err := w.umd.RecycleCreateDeferredContext(h, dc)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) AbandonCommandList(dc ddi.HDEVICE) {
+	sp := w.enter("AbandonCommandList")
+	w.umd.AbandonCommandList(dc)
+	sp.end(nil)
+}
+
+func (w ddiCall) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {
+	sp := w.enter("CreateCommandList")
+	err := w.umd.CreateCommandList(h, args, cl)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) RecycleCreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {
+	sp := w.enter("RecycleCreateCommandList")
+	err := w.umd.RecycleCreateCommandList(h, args, cl)
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyCommandList(h ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
+	sp := w.enter("DestroyCommandList")
+	w.umd.DestroyCommandList(h, cl)
+	sp.end(nil)
+}
+
+func (w ddiCall) RecycleDestroyCommandList(h ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
+	sp := w.enter("RecycleDestroyCommandList")
+	w.umd.RecycleDestroyCommandList(h, cl)
+	sp.end(nil)
+}
+
+func (w ddiCall) RecycleCommandList(dc ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
+	sp := w.enter("RecycleCommandList")
+	w.umd.RecycleCommandList(dc, cl)
+	sp.end(nil)
+}
+
+func (w ddiCall) CommandListExecute(h ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
+	sp := w.enter("CommandListExecute")
+	w.umd.CommandListExecute(h, cl)
+	sp.end(nil)
+}

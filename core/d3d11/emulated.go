@@ -1,0 +1,269 @@
+package d3d11
+
+import (
+	"fmt"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/trace"
+)
+
+// emulatedContext is a deferred context of a driver that does not report
+// command-list support (option driver.commandlists=false): it gets none of
+// the deferred-context DDIs. The runtime records each API call as a command
+// and replays the commands on the immediate context at ExecuteCommandList,
+// as the D3D11 runtime does for such drivers -- the same path as calls made
+// on the immediate context, later. The pixels are the same.
+type emulatedContext struct {
+	*DeviceContext
+	deferredOnly
+	cmds []command // the calls recorded so far
+	held []pinner  // the objects they name
+}
+
+// command is one API call recorded on an emulated deferred context.
+type command struct {
+	name string
+	do   func(ic *DeviceContext) error
+}
+
+func (c command) String() string { return c.name }
+
+type pinner interface {
+	pin()
+	unpin()
+}
+
+func newEmulatedContext(d *Device, name string) *DeviceContext {
+	c := &DeviceContext{dev: d, name: name, refs: 1}
+	c.contextKind = &emulatedContext{DeviceContext: c, deferredOnly: deferredOnly{c}}
+	d.children.Add(1)
+	return c
+}
+
+// record stores an API call. The objects it names are held until the
+// command list dies, as a command list's references are.
+func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, objs ...any) error {
+	cfg := c.dev.rt.cfg
+	cfg.Sim.Charge(cfg.Costs.APICall)
+	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: recorded})
+	for _, o := range objs {
+		if p, ok := o.(pinner); ok && !isNil(p) {
+			if alive, ok := o.(interface{ Alive() bool }); ok && !alive.Alive() {
+				err := fmt.Errorf("%s uses a released object (rule LIFE-DANGLING)", name)
+				cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "E_INVALIDARG", Msg: err.Error()})
+				return err
+			}
+			p.pin()
+			c.held = append(c.held, p)
+		}
+	}
+	c.cmds = append(c.cmds, command{name, do})
+	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: recorded})
+	return nil
+}
+
+func (c *emulatedContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)
+}
+
+func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	return c.record("IASetIndexBuffer", func(ic *DeviceContext) error { return ic.IASetIndexBuffer(ib, f, offset) }, ib)
+}
+
+func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
+}
+
+func (c *emulatedContext) VSSetShader(s *Shader) error {
+	return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)
+}
+
+func (c *emulatedContext) PSSetShader(s *Shader) error {
+	return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
+}
+
+func (c *emulatedContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.record("VSSetConstantBuffers", func(ic *DeviceContext) error { return ic.VSSetConstantBuffers(slot, b) }, b)
+}
+
+func (c *emulatedContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.record("PSSetConstantBuffers", func(ic *DeviceContext) error { return ic.PSSetConstantBuffers(slot, b) }, b)
+}
+
+func (c *emulatedContext) PSSetShaderResources(slot uint32, v *View) error {
+	return c.record("PSSetShaderResources", func(ic *DeviceContext) error { return ic.PSSetShaderResources(slot, v) }, v)
+}
+
+func (c *emulatedContext) PSSetSamplers(slot uint32, s *State) error {
+	return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
+}
+
+func (c *emulatedContext) OMSetRenderTargets(rtv, dsv *View) error {
+	return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtv, dsv) }, rtv, dsv)
+}
+
+func (c *emulatedContext) OMSetBlendState(s *State) error {
+	return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
+}
+
+func (c *emulatedContext) OMSetDepthStencilState(s *State) error {
+	return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
+}
+
+func (c *emulatedContext) RSSetState(s *State) error {
+	return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
+}
+
+func (c *emulatedContext) RSSetViewports(vp ddi.Viewport) error {
+	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
+}
+
+func (c *emulatedContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
+	return c.record("ClearRenderTargetView", func(ic *DeviceContext) error { return ic.ClearRenderTargetView(v, rgba) }, v)
+}
+
+func (c *emulatedContext) ClearDepthStencilView(v *View, depth float32) error {
+	return c.record("ClearDepthStencilView", func(ic *DeviceContext) error { return ic.ClearDepthStencilView(v, depth) }, v)
+}
+
+func (c *emulatedContext) Draw(count, start uint32) error {
+	return c.record("Draw", func(ic *DeviceContext) error { return ic.Draw(count, start) })
+}
+
+func (c *emulatedContext) DrawIndexed(count, start uint32, base int32) error {
+	return c.record("DrawIndexed", func(ic *DeviceContext) error { return ic.DrawIndexed(count, start, base) })
+}
+
+func (c *emulatedContext) CopyResource(dst, src *Resource) error {
+	return c.record("CopyResource", func(ic *DeviceContext) error { return ic.CopyResource(dst, src) }, dst, src)
+}
+
+func (c *emulatedContext) UpdateSubresource(dst *Resource, data []byte) error {
+	data = append([]byte(nil), data...)
+	return c.record("UpdateSubresource", func(ic *DeviceContext) error { return ic.UpdateSubresource(dst, data) }, dst)
+}
+
+func (c *emulatedContext) Begin(q *Query) error {
+	return c.record("Begin", func(ic *DeviceContext) error { return ic.Begin(q) }, q)
+}
+
+func (c *emulatedContext) End(q *Query) error {
+	return c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+}
+
+func (c *emulatedContext) ClearState() error {
+	return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
+}
+
+// Map hands out runtime memory and records the Map where it happens; the
+// bytes are what the application has written by the time the list is
+// replayed.
+func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
+	done := c.api("Map", objName(r))
+	defer func() { done.end(err) }()
+	if err := c.mapPrologue(r, t); err != nil {
+		return nil, err
+	}
+	n := r.Desc.Width
+	if r.Kind == KindTexture2D {
+		n = r.Desc.Width * r.Desc.Height * ddi.FormatSize(r.Desc.Format)
+	}
+	data = make([]byte, n)
+	r.mapped, r.mapCtx, r.data = true, c.DeviceContext, data
+	c.mappedHere = append(c.mappedHere, r)
+	err = c.record("Map", func(ic *DeviceContext) error {
+		m, err := ic.Map(r, ddi.MapWriteDiscard, 0)
+		if err != nil {
+			return err
+		}
+		copy(m, data)
+		return ic.Unmap(r)
+	}, r)
+	return data, err
+}
+
+// FinishCommandList turns the recording into a command list the runtime
+// owns, after the implicit Unmaps (rule CL-IMPLICIT).
+func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *CommandList, err error) {
+	done := c.api("FinishCommandList", name)
+	defer func() { done.end(err) }()
+	if err := c.dev.removedHR(); err != nil {
+		return nil, err
+	}
+	for len(c.mappedHere) > 0 {
+		c.unmap(c.mappedHere[0])
+	}
+	l = &CommandList{dc: c.DeviceContext}
+	body := &recordedList{l: l, cmds: c.cmds, held: c.held}
+	l.body = body
+	c.cmds, c.held = nil, nil
+	saved := c.bindings()
+	hold := c.hold()
+	c.unbindAll()
+	if restore {
+		c.restore(saved) // recorded again: the next list starts from this state
+	}
+	hold()
+	c.dev.initChild(&l.object, name, body.destroy)
+	l.setState("valid")
+	return l, nil
+}
+
+// Release destroys the context with its last reference, dropping what its
+// recording held.
+func (c *emulatedContext) Release() uint32 {
+	return c.release(func() {
+		for _, p := range c.held {
+			p.unpin()
+		}
+		c.cmds, c.held = nil, nil
+		c.unbindAll()
+	})
+}
+
+func (c *emulatedContext) dropBinding(p binder)                     { p.unpin() } // no context-local handles to wait for
+func (c *emulatedContext) dropPin(p binder)                         { p.unpin() }
+func (c *emulatedContext) local(o Object) uint32                    { h, _ := ddiHandle(o); return h }
+func (c *emulatedContext) discarding() bool                         { return false }
+func (c *emulatedContext) afterDDI()                                {}
+func (c *emulatedContext) mapRule(r *Resource, t ddi.MapType) error { return c.deferredMapRule(r, t) }
+func (c *emulatedContext) mapped(*Resource)                         {}
+func (c *emulatedContext) unmapDDI(*Resource)                       {} // the Map was recorded with its bytes
+func (c *emulatedContext) queryBegun(*Query)                        {}
+func (c *emulatedContext) queryEnded(*Query)                        {}
+func (c *emulatedContext) outOfMemory()                             {}
+func (c *emulatedContext) recycling() bool                          { return false }
+
+// recordedList is an emulated command list: the recorded commands and the
+// objects they hold.
+type recordedList struct {
+	l    *CommandList
+	cmds []command
+	held []pinner
+}
+
+// execute replays the commands on the immediate context, starting from and
+// leaving the cleared state.
+func (b *recordedList) execute(ic *immediateContext) error {
+	c := ic.DeviceContext
+	if err := c.ClearState(); err != nil {
+		return err
+	}
+	for _, cmd := range b.cmds {
+		if err := cmd.do(c); err != nil {
+			return fmt.Errorf("replaying %s of %s: %w", cmd, b.l.name, err)
+		}
+	}
+	return c.ClearState()
+}
+
+func (b *recordedList) destroy() {
+	for _, p := range b.held {
+		p.unpin()
+	}
+	b.held = nil
+	b.l.setState("freed")
+}
+
+// recorded is the payload of an emulated context's calls: recorded, not run.
+var recorded = trace.FlagArgs(trace.KeyRecorded)

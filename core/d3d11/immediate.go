@@ -1,0 +1,160 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
+)
+
+// immediateContext is the device's immediate context, driven by one thread
+// at a time (D3D11's rule). Its calls go straight to the UMD with the
+// immediate handles; an unbinding that drops a released object's last
+// reference queues the object in the runtime's destruction queue.
+type immediateContext struct {
+	driverContext
+}
+
+func newImmediateContext(d *Device) *DeviceContext {
+	c := &DeviceContext{dev: d, name: "IC", h: d.hDev}
+	c.ddi = ddiTable{d: d, ctx: "IC", umd: d.umd, funcs: d.table}
+	c.contextKind = &immediateContext{driverContext: driverContext{c}}
+	return c
+}
+
+func (c *immediateContext) Deferred() bool { return false }
+
+// Release: the immediate context lives with its device.
+func (c *immediateContext) Release() uint32 { return 1 }
+
+func (c *immediateContext) dropBinding(p binder)                 { p.unbind() } // may queue (object.unbind)
+func (c *immediateContext) dropPin(p binder)                     { p.unbind() }
+func (c *immediateContext) local(o Object) uint32                { h, _ := ddiHandle(o); return h }
+func (c *immediateContext) discarding() bool                     { return false }
+func (c *immediateContext) afterDDI()                            {}
+func (c *immediateContext) mapped(*Resource)                     {}
+func (c *immediateContext) queryBegun(*Query)                    {}
+func (c *immediateContext) queryEnded(*Query)                    {}
+func (c *immediateContext) outOfMemory()                         {}
+func (c *immediateContext) recycling() bool                      { return false }
+func (c *immediateContext) mapRule(*Resource, ddi.MapType) error { return nil }
+
+// unmapDDI calls ResourceUnmap.
+func (c driverContext) unmapDDI(r *Resource) {
+	hr := c.resH(r)
+	c.ddi.on(r.name, handleName(uint32(hr))).ResourceUnmap(c.h, hr)
+}
+
+// ClearState: when the application released the device before clearing
+// what it still bound, the unbound objects go now, and the device with them
+// (maybeDestroy).
+func (c *immediateContext) ClearState() error {
+	return c.clearState(func() {
+		if c.dev.refs.Load() == 0 {
+			c.dev.maybeDestroy()
+		}
+	})
+}
+
+// GetData returns S_FALSE while the GPU has not reached the query's End.
+func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err error) {
+	done := c.api("GetData", objName(q))
+	defer func() { done.end(getDataErr(hr, err)) }()
+	if hr, err := c.getDataPrologue(q); err != nil {
+		return 0, hr, err
+	}
+	if !q.issued {
+		err := c.dev.invalid("GetData", q.name, "the query was never ended")
+		return 0, hresult.E_INVALIDARG, err
+	}
+	v, hr = c.ddi.on(q.name, handleName(uint32(q.h))).QueryGetData(c.h, q.h, 0)
+	if hr.Failed() {
+		return 0, hr, hr
+	}
+	return v, hr, nil
+}
+
+// getDataErr is what GetData's Return event reports.
+func getDataErr(hr hresult.HRESULT, err error) error {
+	if err == nil && hr != hresult.S_OK {
+		return hr
+	}
+	return err
+}
+
+// getDataPrologue is the validation every kind of context does first in
+// GetData.
+func (c *DeviceContext) getDataPrologue(q *Query) (hresult.HRESULT, error) {
+	if err := c.checkAll("GetData", q); err != nil {
+		return hresult.Of(err), err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return hresult.DXGI_ERROR_DEVICE_REMOVED, err
+	}
+	return hresult.S_OK, nil
+}
+
+// getDataDeferred is GetData on a deferred context, which has none.
+func (c *DeviceContext) getDataDeferred(q *Query) (v uint64, hr hresult.HRESULT, err error) {
+	done := c.api("GetData", objName(q))
+	defer func() { done.end(getDataErr(hr, err)) }()
+	if hr, err := c.getDataPrologue(q); err != nil {
+		return 0, hr, err
+	}
+	return 0, hresult.E_INVALIDARG, c.dev.invalid("GetData", q.name, "GetData is not available on a deferred context")
+}
+
+// Flush drains the runtime's destruction queue and submits the command
+// buffer (pfnRenderCb, "WDDM operation flow"). It returns nothing in D3D11:
+// on a removed device it only destroys what the runtime queued.
+func (c *immediateContext) Flush() error {
+	done := c.api("Flush", "")
+	if !c.dev.rt.cfg.Bugs.Has(rules.DDSync) { // the bug: only amortized processing drains the runtime's queue
+		// Flush is the official way to destroy synchronously (Release;
+		// ClearState; Flush): the runtime first destroys what it queued --
+		// what ClearState unbound -- so that the driver's Flush, which
+		// processes its own deferred-destruction queue even with nothing
+		// to submit, deallocates it too (rules DD-SYNC, DD-FLUSH).
+		c.dev.drainDestroyQueue("IC", "Flush")
+	}
+	if c.dev.Removed() != nil {
+		done.end(nil)
+		return nil
+	}
+	c.ddi.on("", "").Flush(c.h)
+	done.end(nil)
+	return nil
+}
+
+func (c *immediateContext) FinishCommandList(name string, restore bool) (*CommandList, error) {
+	return nil, c.refuse("FinishCommandList", name, name, "only a deferred context records command lists")
+}
+
+// ExecuteCommandList runs a command list on the immediate context. The
+// context is left cleared (rule CL-EXEC), or restored with restore.
+func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
+	done := c.api("ExecuteCommandList", objName(l))
+	defer func() { done.end(err) }()
+	if l == nil {
+		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList needs a command list")
+	}
+	bug := c.dev.rt.cfg.Bugs.Has(rules.CLState) // the bug: execute whatever handle it is given
+	if !l.Alive() && !bug {
+		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList uses %s after its final Release (rule LIFE-DANGLING)", objName(l))
+	}
+	if l.state != "valid" && !bug {
+		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
+	}
+	saved := c.bindings()
+	if restore {
+		// RestoreContextState: the bindings survive the reset, released
+		// objects among them included (they are not queued meanwhile).
+		defer c.pinBindings()()
+	}
+	if err := l.body.execute(c); err != nil {
+		return err
+	}
+	if restore {
+		c.restore(saved)
+	}
+	return nil
+}

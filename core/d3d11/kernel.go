@@ -1,0 +1,25 @@
+package d3d11
+
+import "d3dsim/core/dxgk"
+
+// Kernel is what the runtime asks of Dxgkrnl: the D3DKMT thunks its
+// callbacks reach ("WDDM operation flow"). *dxgk.Dxgkrnl implements it; the
+// runtime's tests use a fake.
+type Kernel interface {
+	CreateDevice(name string) (dxgk.HDevice, error)
+	DestroyDevice(h dxgk.HDevice) error
+	Removed(dev dxgk.HDevice) bool
+	CreateContext(dev dxgk.HDevice) (dxgk.ContextInfo, error)
+	DestroyContext(h dxgk.HContext) error
+	CreateAllocation(dev dxgk.HDevice, d dxgk.AllocationDesc) (dxgk.HAllocation, error)
+	DestroyAllocation(dev dxgk.HDevice, h dxgk.HAllocation) error
+	Lock(dev dxgk.HDevice, h dxgk.HAllocation) ([]byte, error)
+	Unlock(dev dxgk.HDevice, h dxgk.HAllocation) error
+	Render(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry) (fence uint64, err error)
+	Present(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, src dxgk.HAllocation) (fence uint64, err error)
+	WaitForFenceFor(ctx dxgk.HContext, fence uint64, why dxgk.WaitReason) error
+	CompletedFence(ctx dxgk.HContext) uint64
+	SubmittedFence(ctx dxgk.HContext) uint64
+}
+
+var _ Kernel = (*dxgk.Dxgkrnl)(nil)

@@ -1,0 +1,400 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/rules"
+	"d3dsim/core/trace"
+)
+
+// driverContext is the part the immediate context and a deferred context of
+// a driver with command lists share: each API call is validated, then maps
+// onto its DDI on the context's own table, with the context's handles
+// (local).
+type driverContext struct{ *DeviceContext }
+
+// simple runs an API call that maps to one DDI with no result.
+//
+// The DDI event names the driver handle of the first object passed, so the
+// verifier can follow handles (rule LIFE-DANGLING).
+func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall)) error {
+	done := c.api(api, obj)
+	if err := c.checkAll(api, check...); err != nil {
+		done.end(err)
+		return err
+	}
+	if c.discarding() {
+		done.end(nil) // the recording was discarded; FinishCommandList will say so
+		return nil
+	}
+	handle := ""
+	for _, o := range check {
+		if isNil(o) {
+			continue
+		}
+		if h := c.local(o); handle == "" && h != 0 { // a deferred context opens handles first (rule CLS-OPEN)
+			handle = handleName(h)
+		}
+	}
+	do(c.ddi.on(obj, handle))
+	c.afterDDI()
+	done.end(nil)
+	return nil
+}
+
+// invalidCall fails an API call with E_INVALIDARG before it reaches the
+// driver.
+func (c driverContext) invalidCall(call, obj, format string, args ...any) error {
+	err := c.dev.invalid(call, obj, format, args...)
+	c.api(call, obj).end(err)
+	return err
+}
+
+func (c driverContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
+		return c.invalidCall("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
+	}
+	return c.simple("IASetVertexBuffers", objName(vb), []Object{vb}, func(w ddiCall) {
+		if slot == 0 {
+			bind(c.DeviceContext, &c.vb, vb, nilRes)
+			c.vbStride, c.vbOffset = stride, offset
+		}
+		w.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
+	})
+}
+
+func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
+		return c.invalidCall("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
+	}
+	return c.simple("IASetIndexBuffer", objName(ib), []Object{ib}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.ib, ib, nilRes)
+		w.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
+	})
+}
+
+func (c driverContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	return c.simple("IASetPrimitiveTopology", "", nil, func(w ddiCall) { c.topo = t; w.IaSetTopology(c.h, t) })
+}
+
+func (c driverContext) VSSetShader(s *Shader) error {
+	return c.simple("VSSetShader", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.vs, s, nilShader)
+		w.VsSetShader(c.h, c.shH(s))
+	})
+}
+
+func (c driverContext) PSSetShader(s *Shader) error {
+	return c.simple("PSSetShader", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.ps, s, nilShader)
+		w.PsSetShader(c.h, c.shH(s))
+	})
+}
+
+func (c driverContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(ddiCall, uint32, []ddi.HRESOURCE)) error {
+	if slot >= 4 {
+		return c.invalidCall(api, objName(b), "slot %d is outside 0..3", slot)
+	}
+	if b != nil && !b.Desc.BindFlags.Has(ddi.BindConstantBuffer) {
+		return c.invalidCall(api, b.name, "the buffer was not created with CONSTANT_BUFFER")
+	}
+	return c.simple(api, objName(b), []Object{b}, func(w ddiCall) {
+		bind(c.DeviceContext, &slots[slot], b, nilRes)
+		set(w, slot, []ddi.HRESOURCE{c.resH(b)})
+	})
+}
+
+func (c driverContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
+		w.VsSetConstantBuffers(c.h, s, h)
+	})
+}
+
+func (c driverContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
+		w.PsSetConstantBuffers(c.h, s, h)
+	})
+}
+
+func (c driverContext) PSSetShaderResources(slot uint32, v *View) error {
+	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
+		return c.invalidCall("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
+	}
+	return c.simple("PSSetShaderResources", objName(v), []Object{v}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.srv[slot], v, nilView)
+		w.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
+	})
+}
+
+func (c driverContext) PSSetSamplers(slot uint32, s *State) error {
+	if slot >= 8 || (s != nil && s.Kind != "sampler") {
+		return c.invalidCall("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
+	}
+	return c.simple("PSSetSamplers", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.samp[slot], s, nilState)
+		w.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
+	})
+}
+
+func (c driverContext) OMSetRenderTargets(rtv, dsv *View) error {
+	if (rtv != nil && rtv.ViewKind != ddi.ViewRTV) || (dsv != nil && dsv.ViewKind != ddi.ViewDSV) {
+		return c.invalidCall("OMSetRenderTargets", objName(rtv), "needs a render target view and optionally a depth stencil view")
+	}
+	if rtv != nil && dsv != nil && (rtv.Res.Desc.Width != dsv.Res.Desc.Width || rtv.Res.Desc.Height != dsv.Res.Desc.Height) {
+		return c.invalidCall("OMSetRenderTargets", rtv.name, "render target %dx%d and depth buffer %dx%d differ in size",
+			rtv.Res.Desc.Width, rtv.Res.Desc.Height, dsv.Res.Desc.Width, dsv.Res.Desc.Height)
+	}
+	return c.simple("OMSetRenderTargets", objName(rtv), []Object{rtv, dsv}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.rtv, rtv, nilView)
+		bind(c.DeviceContext, &c.dsv, dsv, nilView)
+		var rtvs []ddi.HRENDERTARGETVIEW
+		if rtv != nil {
+			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(c.viewH(rtv))}
+		}
+		w.SetRenderTargets(c.h, rtvs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
+	})
+}
+
+func (c driverContext) OMSetBlendState(s *State) error {
+	return c.simple("OMSetBlendState", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.blend, s, nilState)
+		w.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+	})
+}
+
+func (c driverContext) OMSetDepthStencilState(s *State) error {
+	return c.simple("OMSetDepthStencilState", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.depth, s, nilState)
+		w.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
+	})
+}
+
+func (c driverContext) RSSetState(s *State) error {
+	return c.simple("RSSetState", objName(s), []Object{s}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.rs, s, nilState)
+		w.SetRasterizerState(c.h, ddi.HRASTERIZERSTATE(c.stH(s)))
+	})
+}
+
+func (c driverContext) RSSetViewports(vp ddi.Viewport) error {
+	return c.simple("RSSetViewports", "", nil, func(w ddiCall) {
+		c.vp, c.hasVP = vp, true
+		w.SetViewports(c.h, []ddi.Viewport{vp})
+	})
+}
+
+func (c driverContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
+	if v != nil && v.ViewKind != ddi.ViewRTV {
+		return c.invalidCall("ClearRenderTargetView", v.name, "not a render target view")
+	}
+	return c.simple("ClearRenderTargetView", objName(v), []Object{v}, func(w ddiCall) {
+		w.ClearRenderTargetView(c.h, ddi.HRENDERTARGETVIEW(c.viewH(v)), rgba)
+	})
+}
+
+func (c driverContext) ClearDepthStencilView(v *View, depth float32) error {
+	if v != nil && v.ViewKind != ddi.ViewDSV {
+		return c.invalidCall("ClearDepthStencilView", v.name, "not a depth stencil view")
+	}
+	return c.simple("ClearDepthStencilView", objName(v), []Object{v}, func(w ddiCall) {
+		w.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), ddi.ClearDepth, depth, 0)
+	})
+}
+
+// Draw: on the immediate context, the wrapper calls the function the
+// device function table's pfnDraw points at (rule FT-TABLE).
+func (c driverContext) Draw(count, start uint32) error {
+	if c.dev.debug && (c.vs == nil || c.ps == nil) {
+		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
+	}
+	return c.simple("Draw", "", nil, func(w ddiCall) { w.Draw(c.h, count, start) })
+}
+
+func (c driverContext) DrawIndexed(count, start uint32, base int32) error {
+	if c.ib == nil {
+		return c.invalidCall("DrawIndexed", "", "no index buffer is bound")
+	}
+	return c.simple("DrawIndexed", "", nil, func(w ddiCall) { w.DrawIndexed(c.h, count, start, base) })
+}
+
+func (c driverContext) CopyResource(dst, src *Resource) error {
+	done := c.api("CopyResource", objName(dst))
+	if err := c.checkAll("CopyResource", dst, src); err != nil {
+		done.end(err)
+		return err
+	}
+	if dst == src || dst.Kind != src.Kind || dst.Desc.Width != src.Desc.Width || dst.Desc.Height != src.Desc.Height || dst.Desc.Format != src.Desc.Format {
+		err := c.dev.invalid("CopyResource", dst.name, "source %s and destination must be different resources of the same kind, size and format", src.name)
+		done.end(err)
+		return err
+	}
+	if dst.Desc.Usage == ddi.UsageImmutable {
+		err := c.dev.invalid("CopyResource", dst.name, "an IMMUTABLE resource cannot be a copy destination")
+		done.end(err)
+		return err
+	}
+	hd, hs := c.resH(dst), c.resH(src)
+	c.ddi.with(dst.name, handleName(uint32(hd)), strArg(trace.KeySrc, handleName(uint32(hs)))).ResourceCopy(c.h, hd, hs)
+	c.afterDDI()
+	done.end(nil)
+	return nil
+}
+
+func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
+	done := c.api("UpdateSubresource", objName(dst))
+	if err := c.checkAll("UpdateSubresource", dst); err != nil {
+		done.end(err)
+		return err
+	}
+	if dst.Desc.Usage != ddi.UsageDefault {
+		err := c.dev.invalid("UpdateSubresource", dst.name, "only DEFAULT resources can be updated with UpdateSubresource")
+		done.end(err)
+		return err
+	}
+	hd := c.resH(dst)
+	c.ddi.on(dst.name, handleName(uint32(hd))).ResourceUpdateSubresourceUP(c.h, hd, data)
+	c.afterDDI()
+	done.end(nil)
+	return nil
+}
+
+// Map checks D3D11's usage rules (rule MAP-HAZARD: IMMUTABLE never, STAGING
+// and DYNAMIC each in their own ways) and hands the rest to the UMD, which
+// waits for or renames around pending GPU work.
+func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
+	done := c.api("Map", objName(r))
+	defer func() { done.end(err) }()
+	if err := c.mapPrologue(r, t); err != nil {
+		return nil, err
+	}
+	if err := mapUsage(c.dev, r, t); err != nil {
+		return nil, err
+	}
+	hr := c.resH(r)
+	m, err := c.ddi.with(r.name, handleName(uint32(hr)), mapArgs(t, flags)).ResourceMap(c.h, hr, t, flags)
+	if err == nil {
+		c.mapped(r)
+	}
+	if err != nil {
+		if e := c.dev.removedHR(); e != nil {
+			return nil, e
+		}
+		return nil, err
+	}
+	r.mapped, r.mapCtx, r.data = true, c.DeviceContext, m.Data
+	return m.Data, nil
+}
+
+// mapPrologue is the validation every kind of context does first in Map.
+func (c *DeviceContext) mapPrologue(r *Resource, t ddi.MapType) error {
+	if err := c.checkAll("Map", r); err != nil {
+		return err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return err
+	}
+	if r.mapped {
+		return c.dev.invalid("Map", r.name, "the resource is already mapped")
+	}
+	return c.mapRule(r, t)
+}
+
+// mapUsage is D3D11's rule tying a resource's usage and CPU access to the
+// map types it allows.
+func mapUsage(d *Device, r *Resource, t ddi.MapType) error {
+	cpu := r.Desc.CPUAccessFlags
+	switch r.Desc.Usage {
+	case ddi.UsageImmutable:
+		return d.invalid("Map", r.name, "an IMMUTABLE resource can never be mapped")
+	case ddi.UsageDefault:
+		return d.invalid("Map", r.name, "a DEFAULT resource cannot be mapped (no CPUAccessFlags)")
+	case ddi.UsageDynamic:
+		if t != ddi.MapWriteDiscard && t != ddi.MapWriteNoOverwrite {
+			return d.invalid("Map", r.name, "a DYNAMIC resource maps only with WRITE_DISCARD or WRITE_NO_OVERWRITE")
+		}
+	case ddi.UsageStaging:
+		if t == ddi.MapWriteDiscard || t == ddi.MapWriteNoOverwrite {
+			return d.invalid("Map", r.name, "a STAGING resource maps with READ, WRITE or READ_WRITE")
+		}
+		if (t == ddi.MapRead || t == ddi.MapReadWrite) && !cpu.Has(ddi.CPUAccessRead) {
+			return d.invalid("Map", r.name, "mapping for read needs CPUAccessFlags=READ")
+		}
+		if (t == ddi.MapWrite || t == ddi.MapReadWrite) && !cpu.Has(ddi.CPUAccessWrite) {
+			return d.invalid("Map", r.name, "mapping for write needs CPUAccessFlags=WRITE")
+		}
+	}
+	return nil
+}
+
+func (c driverContext) Begin(q *Query) error {
+	if q != nil && q.Type == ddi.QueryEvent {
+		return c.invalidCall("Begin", q.name, "an EVENT query has no Begin")
+	}
+	return c.simple("Begin", objName(q), []Object{q}, func(w ddiCall) {
+		q.began = true
+		c.queryBegun(q)
+		w.QueryBegin(c.h, c.qH(q))
+	})
+}
+
+func (c driverContext) End(q *Query) error {
+	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
+		return c.invalidCall("End", q.name, "End without Begin on an OCCLUSION query")
+	}
+	return c.simple("End", objName(q), []Object{q}, func(w ddiCall) {
+		q.began, q.issued = false, true
+		c.queryEnded(q)
+		w.QueryEnd(c.h, c.qH(q))
+	})
+}
+
+// ClearState unbinds everything, releasing the context's pins.
+func (c driverContext) ClearState() error { return c.clearState(nil) }
+
+// clearState is ClearState; then, if not nil, runs before the DDI lock is
+// released.
+func (c driverContext) clearState(then func()) error {
+	done := c.api("ClearState", "")
+	if cfg := c.dev.rt.cfg; !cfg.FreeThreaded && !cfg.Bugs.Has(rules.FTCap) {
+		// ClearState's DDIs are serialised like any other (rule FT-CAP).
+		c.dev.serialise()
+		defer c.dev.unserialise()
+	}
+	cc := c.DeviceContext
+	u := c.ddi.umd // the DDIs that reset the state are not traced one by one
+	bind(cc, &c.vb, nil, nilRes)
+	u.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
+	bind(cc, &c.ib, nil, nilRes)
+	u.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0)
+	bind(cc, &c.vs, nil, nilShader)
+	u.VsSetShader(c.h, 0)
+	bind(cc, &c.ps, nil, nilShader)
+	u.PsSetShader(c.h, 0)
+	for i := range c.vsCB {
+		bind(cc, &c.vsCB[i], nil, nilRes)
+		bind(cc, &c.psCB[i], nil, nilRes)
+	}
+	u.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
+	u.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
+	for i := range c.srv {
+		bind(cc, &c.srv[i], nil, nilView)
+		bind(cc, &c.samp[i], nil, nilState)
+	}
+	u.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
+	u.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
+	bind(cc, &c.rtv, nil, nilView)
+	bind(cc, &c.dsv, nil, nilView)
+	u.SetRenderTargets(c.h, nil, 0)
+	bind(cc, &c.blend, nil, nilState)
+	bind(cc, &c.rs, nil, nilState)
+	bind(cc, &c.depth, nil, nilState)
+	u.SetBlendState(c.h, 0, [4]float32{1, 1, 1, 1}, 0xffffffff)
+	u.SetRasterizerState(c.h, 0)
+	u.SetDepthStencilState(c.h, 0, 0)
+	u.IaSetTopology(c.h, ddi.TopologyUndefined)
+	c.topo, c.hasVP = ddi.TopologyUndefined, false
+	done.end(nil)
+	if then != nil {
+		then()
+	}
+	return nil
+}

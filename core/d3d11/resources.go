@@ -1,0 +1,202 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/trace"
+)
+
+// Buffers and textures: D3D11's descriptor validation, then
+// CalcPrivateResourceSize and CreateResource ("WDDM operation flow"), which
+// allocates through pfnAllocateCb.
+
+// BufferDesc mirrors D3D11_BUFFER_DESC.
+type BufferDesc struct {
+	ByteWidth      uint32
+	Usage          ddi.Usage
+	BindFlags      ddi.BindFlag
+	CPUAccessFlags ddi.CPUAccess
+	MiscFlags      ddi.ResourceMisc
+}
+
+// Texture2DDesc mirrors D3D11_TEXTURE2D_DESC (one mip, one array slice,
+// one sample).
+type Texture2DDesc struct {
+	Width, Height  uint32
+	Format         ddi.Format
+	Usage          ddi.Usage
+	BindFlags      ddi.BindFlag
+	CPUAccessFlags ddi.CPUAccess
+	MiscFlags      ddi.ResourceMisc
+}
+
+// validateUsage applies D3D11's rules tying usage, CPU access and binding.
+func (d *Device) validateUsage(call, name string, u ddi.Usage, bind ddi.BindFlag, cpu ddi.CPUAccess, hasData bool) error {
+	switch u {
+	case ddi.UsageImmutable:
+		if !hasData {
+			return d.invalid(call, name, "an IMMUTABLE resource needs initial Data")
+		}
+		if cpu != 0 {
+			return d.invalid(call, name, "an IMMUTABLE resource cannot have CPUAccessFlags")
+		}
+	case ddi.UsageDefault:
+		if cpu != 0 {
+			return d.invalid(call, name, "a DEFAULT resource cannot have CPUAccessFlags (use DYNAMIC or STAGING)")
+		}
+	case ddi.UsageDynamic:
+		if cpu != ddi.CPUAccessWrite {
+			return d.invalid(call, name, "a DYNAMIC resource needs CPUAccessFlags=WRITE (and only WRITE)")
+		}
+		if bind.Has(ddi.BindRenderTarget | ddi.BindDepthStencil | ddi.BindUnorderedAccess | ddi.BindStreamOutput) {
+			return d.invalid(call, name, "a DYNAMIC resource cannot be a render target, depth stencil, UAV or stream output")
+		}
+	case ddi.UsageStaging:
+		if bind != 0 {
+			return d.invalid(call, name, "a STAGING resource cannot be bound to the pipeline (BindFlags must be 0)")
+		}
+		if cpu == 0 {
+			return d.invalid(call, name, "a STAGING resource needs CPUAccessFlags")
+		}
+	default:
+		return d.invalid(call, name, "unknown Usage %d", u)
+	}
+	if bind == 0 && u != ddi.UsageStaging {
+		return d.invalid(call, name, "BindFlags is 0: only STAGING resources may be unbound")
+	}
+	return nil
+}
+
+// CreateBuffer creates a buffer: CalcPrivateResourceSize then CreateResource
+// ("WDDM operation flow"), which allocates through pfnAllocateCb.
+func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *Resource, err error) {
+	done := d.api("CreateBuffer", name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	if desc.ByteWidth == 0 || desc.ByteWidth > 128<<20 {
+		return nil, d.invalid("CreateBuffer", name, "ByteWidth %d is outside 1..%d", desc.ByteWidth, 128<<20)
+	}
+	if err := d.validateUsage("CreateBuffer", name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
+		return nil, err
+	}
+	if desc.BindFlags.Has(ddi.BindConstantBuffer) {
+		if desc.BindFlags != ddi.BindConstantBuffer {
+			return nil, d.invalid("CreateBuffer", name, "CONSTANT_BUFFER cannot be combined with other BindFlags")
+		}
+		if desc.ByteWidth%16 != 0 {
+			return nil, d.invalid("CreateBuffer", name, "a constant buffer's ByteWidth must be a multiple of 16, not %d", desc.ByteWidth)
+		}
+	}
+	if desc.BindFlags.Has(ddi.BindRenderTarget | ddi.BindDepthStencil) {
+		return nil, d.invalid("CreateBuffer", name, "a buffer cannot be a render target or depth stencil")
+	}
+	if data != nil && len(data) < int(desc.ByteWidth) {
+		padded := make([]byte, desc.ByteWidth)
+		copy(padded, data)
+		data = padded
+	}
+	if err := d.validateMisc("CreateBuffer", name, desc.MiscFlags, desc.Usage); err != nil {
+		return nil, err
+	}
+	args := ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: desc.ByteWidth, Height: 1,
+		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Obj: name}
+	return d.createResource(name, KindBuffer, args)
+}
+
+// CreateTexture2D creates a 2D texture.
+func (d *Device) CreateTexture2D(name string, desc Texture2DDesc, data []byte) (res *Resource, err error) {
+	done := d.api("CreateTexture2D", name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	return d.createTexture2D("CreateTexture2D", name, desc, data, false)
+}
+
+func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []byte, primary bool) (*Resource, error) {
+	if desc.Width == 0 || desc.Height == 0 || desc.Width > 16384 || desc.Height > 16384 {
+		return nil, d.invalid(call, name, "size %dx%d is outside 1..16384", desc.Width, desc.Height)
+	}
+	bpp := ddi.FormatSize(desc.Format)
+	switch desc.Format {
+	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint:
+	default:
+		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
+	}
+	depth := desc.Format == ddi.FormatD32Float || desc.Format == ddi.FormatD24UnormS8Uint
+	if desc.BindFlags.Has(ddi.BindDepthStencil) != depth && desc.Usage != ddi.UsageStaging {
+		return nil, d.invalid(call, name, "DEPTH_STENCIL binding needs a depth format and a depth format needs DEPTH_STENCIL binding")
+	}
+	if desc.BindFlags.Has(ddi.BindVertexBuffer | ddi.BindIndexBuffer | ddi.BindConstantBuffer) {
+		return nil, d.invalid(call, name, "a texture cannot be bound as a vertex, index or constant buffer")
+	}
+	if err := d.validateUsage(call, name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
+		return nil, err
+	}
+	if err := d.validateMisc(call, name, desc.MiscFlags, desc.Usage); err != nil {
+		return nil, err
+	}
+	size := int(desc.Width * desc.Height * bpp)
+	if data != nil && len(data) < size {
+		padded := make([]byte, size)
+		copy(padded, data)
+		data = padded
+	}
+	args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: desc.Width, Height: desc.Height, Format: desc.Format,
+		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Primary: primary, Obj: name}
+	return d.createResource(name, KindTexture2D, args)
+}
+
+// validateMisc checks MiscFlags: only SHARED is simulated, and a shared
+// resource lives in video memory the GPU owns (DEFAULT usage).
+func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
+	if misc&^ddi.ResourceMiscShared != 0 {
+		return d.invalid(call, name, "MiscFlags %#x: only SHARED is supported", uint32(misc))
+	}
+	if misc.Has(ddi.ResourceMiscShared) && u != ddi.UsageDefault {
+		return d.invalid(call, name, "a SHARED resource must have DEFAULT usage")
+	}
+	return nil
+}
+
+var usageNames = map[ddi.Usage]string{ddi.UsageDefault: "DEFAULT", ddi.UsageImmutable: "IMMUTABLE", ddi.UsageDynamic: "DYNAMIC", ddi.UsageStaging: "STAGING"}
+
+func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateResourceArgs) (*Resource, error) {
+	if err := d.objectLimit("CreateResource", name); err != nil {
+		return nil, err
+	}
+	d.ddiIC().on(name, "").CalcPrivateResourceSize(&args)
+	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
+	r.Desc.InitData = nil
+	var cargs trace.ArgBuilder
+	cargs.Str(trace.KeyUsage, usageNames[args.Usage]).Str(trace.KeyDev, d.name)
+	if args.Primary {
+		cargs.Int(trace.KeyPrimary, 1)
+	}
+	shared := args.MiscFlags.Has(ddi.ResourceMiscShared)
+	if shared {
+		cargs.Int(trace.KeyShared, 1)
+	}
+	d.mu.Lock()
+	d.resByRT[r.rth] = uint32(r.h)
+	if shared {
+		if d.shared == nil {
+			d.shared = map[ddi.HRTRESOURCE]bool{}
+		}
+		d.shared[r.rth] = true
+	}
+	d.mu.Unlock()
+	err := d.ddiIC().with(name, handleName(uint32(r.h)), cargs.Args()).CreateResource(d.hDev, &args, r.h, r.rth)
+	if err != nil {
+		return nil, d.driverError("CreateResource", name, err)
+	}
+	d.calcCLS(ddi.HTResource, uint32(r.h), name)
+	d.initChild(&r.object, name, func() {
+		d.ddiIC().on(name, handleName(uint32(r.h))).DestroyResource(d.hDev, r.h)
+		d.mu.Lock()
+		delete(d.allocs, r.rth)
+		d.mu.Unlock()
+	})
+	return r, nil
+}
