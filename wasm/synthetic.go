@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strconv"
-
 	"d3dsim/core/trace"
 )
 
@@ -35,11 +33,11 @@ var synthFrame = []trace.Event{
 	{T: 2900, Thread: "kernel", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiPatch", Handle: "kc1", HR: "STATUS_SUCCESS", Line: 11},
 	{T: 2950, Thread: "kernel", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiSubmitCommand", Handle: "kc1", Line: 11},
 	{T: 3250, Thread: "kernel", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiSubmitCommand", Handle: "kc1", HR: "STATUS_SUCCESS", Line: 11},
-	{T: 3300, Thread: "kernel", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Dep, Name: "Dependency", Args: trace.TextArgs("hazard=RAW"), Line: 11},
-	{T: 3400, Thread: "gpu0", From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec, Name: "DmaBufferStart", Args: trace.TextArgs("packets=14"), Line: 11},
+	{T: 3300, Thread: "kernel", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Dep, Name: "Dependency", Args: synthHazard, Line: 11},
+	{T: 3400, Thread: "gpu0", From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec, Name: "DmaBufferStart", Args: trace.IntArg(trace.KeyPackets, 14), Line: 11},
 	{T: 9400, Thread: "gpu0", From: trace.KMD, Layer: trace.GPU, Kind: trace.Fence, Name: "FenceWrite", Line: 11},
 	{T: 9400, Thread: "gpu0", From: trace.KMD, Layer: trace.GPU, Kind: trace.Interrupt, Name: "Interrupt", Line: 11},
-	{T: 9600, Thread: "isr", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiInterruptRoutine", Args: trace.TextArgs("engine=0"), Line: 11},
+	{T: 9600, Thread: "isr", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiInterruptRoutine", Args: trace.IntArg(trace.KeyEngine, 0), Line: 11},
 	{T: 9950, Thread: "isr", From: trace.KMD, Layer: trace.Dxgkrnl, Kind: trace.Call, Name: "DxgkCbNotifyInterrupt", Line: 11, Parent: 22},
 	{T: 9950, Thread: "isr", From: trace.KMD, Layer: trace.Dxgkrnl, Kind: trace.Return, Name: "DxgkCbNotifyInterrupt", HR: "STATUS_SUCCESS", Line: 11, Parent: 22},
 	{T: 10000, Thread: "isr", From: trace.KMD, Layer: trace.Dxgkrnl, Kind: trace.Call, Name: "DxgkCbQueueDpc", Line: 11, Parent: 22},
@@ -48,7 +46,7 @@ var synthFrame = []trace.Event{
 	{T: 10800, Thread: "dpc", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiDpcRoutine", Line: 11},
 	{T: 11100, Thread: "dpc", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiDpcRoutine", HR: "STATUS_SUCCESS", Line: 11},
 	{T: 11100, Thread: "dpc", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Fence, Name: "FenceSignaled", Handle: "kc1", Line: 11},
-	{T: 11200, Thread: "main", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Wait, Name: "WaitForFence", Obj: "vb", Args: trace.TextArgs("done"), Line: 12},
+	{T: 11200, Thread: "main", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Wait, Name: "WaitForFence", Obj: "vb", Args: trace.FlagArgs(trace.KeyDone), Line: 12},
 }
 
 // synthPeriod is the virtual time of one synthetic frame: the GPU work of
@@ -88,7 +86,8 @@ func syntheticEvents(from, n, total int) []trace.Event {
 		case "Dependency":
 			e.DMA = dma
 			if f > 0 {
-				e.Args = trace.TextArgs("hazard=RAW after=" + strconv.Itoa(f))
+				var b trace.ArgBuilder
+				e.Args = b.Str(trace.KeyHazard, "RAW").Int(trace.KeyAfter, int64(f)).Args()
 			}
 		}
 		if f%2 == 1 && e.Thread == "gpu0" {
@@ -98,3 +97,9 @@ func syntheticEvents(from, n, total int) []trace.Event {
 	}
 	return out
 }
+
+// synthHazard is the synthetic dependency's payload.
+var synthHazard = func() trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeyHazard, "RAW").Args()
+}()

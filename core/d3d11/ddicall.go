@@ -1,7 +1,6 @@
 package d3d11
 
 import (
-	"fmt"
 	"strings"
 
 	"d3dsim/core/ddi"
@@ -213,12 +212,12 @@ func (w ddiCall) CheckDeferredContextHandleSizes(h ddi.HDEVICE, sizes []ddi.Hand
 		return n
 	}
 	n := w.umd.CheckDeferredContextHandleSizes(h, sizes)
-	list := make([]string, len(sizes))
-	for i, s := range sizes {
-		list[i] = fmt.Sprintf("%d:%d", s.Type, s.Size)
-	}
 	var b trace.ArgBuilder
-	w.args = b.Int(trace.KeyCount, int64(len(sizes))).Str(trace.KeySizes, strings.Join(list, ",")).Args()
+	b.Int(trace.KeyCount, int64(len(sizes))).Pairs(trace.KeySizes, len(sizes))
+	for _, s := range sizes {
+		b.Pair(uint64(s.Type), uint64(s.Size))
+	}
+	w.args = b.Args()
 	w.enter("CheckDeferredContextHandleSizes").end(nil)
 	return n
 }

@@ -65,6 +65,7 @@ const (
 	KeyRecorded
 	KeyCommandLists
 	KeyFlags
+	KeyAfter // the panel's synthetic trace: the frame a dependency follows
 	keyCount
 )
 
@@ -78,7 +79,7 @@ var keyNames = [keyCount]string{
 	KeyType: "type", KeyBound: "bound", KeyEntry: "entry", KeyImpl: "impl", KeyFreeThreaded: "freethreaded",
 	KeyHctx: "hctx", KeyCode: "code", KeyShared: "shared", KeyUsage: "usage", KeyState: "state", KeyDC: "dc",
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
-	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags",
+	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 }
 
 // String is the key's name in the text form.
@@ -124,7 +125,7 @@ func (a Alloc) appendText(b []byte) []byte {
 // Encoding: each entry is a tag byte (below 0x20), then for keyed entries
 // the key byte, then the value: ints as varints, strings and text length
 // prefixed, an allocation list as a count then (handle, owner, write)
-// triples. A payload whose first byte is 0x20 or above is one raw text
+// triples, a list of pairs as a count then the pairs. A payload whose first byte is 0x20 or above is one raw text
 // entry, the whole string (TextArgs without a copy).
 type Args struct{ b string }
 
@@ -136,6 +137,7 @@ const (
 	tagBool              // one byte
 	tagAllocs            // uvarint count, then count × (uvarint handle, uvarint owner, byte write)
 	tagText              // no key; uvarint length, bytes printed as is
+	tagPairs             // uvarint count, then count × (uvarint, uvarint); printed a:b,a:b
 	tagLimit  = 0x20
 )
 
@@ -229,6 +231,23 @@ func (a Args) next(i int) (e entry, j int, ok bool) {
 				return e, i, false
 			}
 			i++
+		}
+		e.n, e.s = cnt, b[start:i]
+	case tagPairs:
+		cnt, n := uvarint(b[i:])
+		if n <= 0 {
+			return e, i, false
+		}
+		i += n
+		start := i
+		for range cnt {
+			for range 2 {
+				_, n := uvarint(b[i:])
+				if n <= 0 {
+					return e, i, false
+				}
+				i += n
+			}
 		}
 		e.n, e.s = cnt, b[start:i]
 	default:
@@ -337,6 +356,27 @@ func (a Args) Allocs() iter.Seq[Alloc] {
 	}
 }
 
+// Pairs is the list of pairs under key k (ArgBuilder.Pairs), in the order
+// written.
+func (a Args) Pairs(k Key) iter.Seq2[uint64, uint64] {
+	return func(yield func(uint64, uint64) bool) {
+		e, ok := a.find(k)
+		if !ok || e.tag != tagPairs {
+			return
+		}
+		s := e.s
+		for range e.n {
+			x, n := uvarint(s)
+			s = s[n:]
+			y, m := uvarint(s)
+			s = s[m:]
+			if !yield(x, y) {
+				return
+			}
+		}
+	}
+}
+
 // String is the payload's text: "key=value ..." in the order written.
 func (a Args) String() string {
 	if a.b == "" || a.raw() {
@@ -390,6 +430,20 @@ func (a Args) AppendText(b []byte) []byte {
 				s = s[m:]
 				b = Alloc{Handle: uint32(h), Owner: uint32(o), Write: s[0] != 0}.appendText(b)
 				s = s[1:]
+			}
+		case tagPairs:
+			s := e.s
+			for k := range e.n {
+				if k > 0 {
+					b = append(b, ',')
+				}
+				x, n := uvarint(s)
+				s = s[n:]
+				y, m := uvarint(s)
+				s = s[m:]
+				b = strconv.AppendUint(b, x, 10)
+				b = append(b, ':')
+				b = strconv.AppendUint(b, y, 10)
 			}
 		}
 	}
@@ -528,6 +582,21 @@ func (w *ArgBuilder) Text(s string) *ArgBuilder {
 func (w *ArgBuilder) Allocs(n int) *ArgBuilder {
 	w.put(tagAllocs, byte(KeyAllocs))
 	w.putUvarint(uint64(n))
+	return w
+}
+
+// Pairs adds a list of n pairs under key k, printed a:b,a:b, which the next
+// n calls of Pair write.
+func (w *ArgBuilder) Pairs(k Key, n int) *ArgBuilder {
+	w.put(tagPairs, byte(k))
+	w.putUvarint(uint64(n))
+	return w
+}
+
+// Pair writes one entry of the list Pairs opened.
+func (w *ArgBuilder) Pair(x, y uint64) *ArgBuilder {
+	w.putUvarint(x)
+	w.putUvarint(y)
 	return w
 }
 

@@ -67,6 +67,20 @@ func TestArgsText(t *testing.T) {
 		}},
 		{func(b *ArgBuilder) { b.Str(KeyHazard, "WAW").Uint(KeyFrom, 3).Uint(KeyTo, 5).Str(KeyRes, "") }, "hazard=WAW from=3 to=5 res=", nil},
 		{func(b *ArgBuilder) { b.Allocs(0) }, "allocs=", nil},
+		{func(b *ArgBuilder) { b.Int(KeyCount, 2).Pairs(KeySizes, 2).Pair(1, 64).Pair(3, 16) }, "count=2 sizes=1:64,3:16", func(t *testing.T, a Args) {
+			var got [][2]uint64
+			for x, y := range a.Pairs(KeySizes) {
+				got = append(got, [2]uint64{x, y})
+			}
+			if !slices.Equal(got, [][2]uint64{{1, 64}, {3, 16}}) || a.Str(KeySizes) != "" {
+				t.Errorf("pairs %v", got)
+			}
+		}},
+		{func(b *ArgBuilder) { b.Str(KeySizes, "NULL") }, "sizes=NULL", func(t *testing.T, a Args) {
+			for range a.Pairs(KeySizes) {
+				t.Errorf("a string is not a list of pairs")
+			}
+		}},
 		{func(*ArgBuilder) {}, "", func(t *testing.T, a Args) {
 			if !a.IsZero() {
 				t.Errorf("an empty builder makes %q", a.b)
@@ -177,6 +191,7 @@ func TestArgBuilderAllocs(t *testing.T) {
 func FuzzArgs(f *testing.F) {
 	var b ArgBuilder
 	b.Str(KeyDevice, "kd1").Allocs(2).Alloc(Alloc{1, 1, true}).Alloc(Alloc{2, 3, false}).Int(KeyEngine, -4).Flag(KeyDone).Bool(KeyCPU, true).Text("t")
+	b.Pairs(KeySizes, 2).Pair(1, 2).Pair(300, 4)
 	f.Add([]byte(b.Args().b))
 	f.Add([]byte("rt=h3"))
 	f.Add([]byte{tagAllocs, byte(KeyAllocs), 0xff, 0xff, 0xff, 0xff, 0x0f})
@@ -198,6 +213,11 @@ func FuzzArgs(f *testing.F) {
 			n := 0
 			for range a.Allocs() {
 				n++
+			}
+			for k := range keyCount + 2 {
+				for range a.Pairs(k) {
+					n++
+				}
 			}
 			if n > len(data) {
 				t.Fatalf("%d allocation entries from %d bytes", n, len(data))

@@ -26,7 +26,7 @@ type clState struct {
 	clDC       map[string]string          // command-list handle -> its deferred context
 	dcAlive    map[string]bool            // deferred context -> not destroyed
 	abandoning map[string]bool            // deferred context -> AbandonCommandList seen, not yet recycled
-	announced  map[string]bool            // "type:size" pairs from CheckDeferredContextHandleSizes
+	announced  map[[2]uint64]bool         // (type, size) pairs from CheckDeferredContextHandleSizes
 	clSize     string                     // CalcPrivateCommandListSize's answer
 }
 
@@ -388,17 +388,19 @@ func (v *Verifier) sizes(e *trace.Event) []Violation {
 	}
 	switch e.Name {
 	case "CheckDeferredContextHandleSizes":
-		if list := e.Args.Str(trace.KeySizes); list != "" && list != "NULL" {
-			c.announced = map[string]bool{}
-			for _, ts := range strings.Split(list, ",") {
-				c.announced[ts] = true
-			}
+		// (the count poll says sizes=NULL: no pairs)
+		announced := map[[2]uint64]bool{}
+		for t, n := range e.Args.Pairs(trace.KeySizes) {
+			announced[[2]uint64{t, n}] = true
+		}
+		if len(announced) > 0 {
+			c.announced = announced
 		}
 	case "CalcDeferredContextHandleSize":
-		t, _ := e.Args.Int(trace.KeyType)
-		n, _ := e.Args.Int(trace.KeySize)
-		ts := strconv.FormatInt(t, 10) + ":" + strconv.FormatInt(n, 10)
-		if c.announced != nil && !c.announced[ts] {
+		t, _ := e.Args.Uint(trace.KeyType)
+		n, _ := e.Args.Uint(trace.KeySize)
+		if c.announced != nil && !c.announced[[2]uint64{t, n}] {
+			ts := strconv.FormatUint(t, 10) + ":" + strconv.FormatUint(n, 10)
 			return []Violation{v.violation(rules.CLSSizes, e, "CalcDeferredContextHandleSize returned type:size %s, which CheckDeferredContextHandleSizes did not announce", ts)}
 		}
 	case "CalcPrivateCommandListSize":
