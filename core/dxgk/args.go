@@ -60,5 +60,5 @@ func pagingArgs(a *dxgkddi.BuildPagingBufferArgs, dma uint64) trace.Args {
 	return b.Text(a.String()).Uint(trace.KeyFor, dma).Args()
 }
 
-// done is the payload of a wait's end.
+// doneArgs is the payload of a wait's end.
 var doneArgs = trace.FlagArgs(trace.KeyDone)

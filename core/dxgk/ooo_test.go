@@ -71,7 +71,7 @@ func TestOutOfOrderFences(t *testing.T) {
 	for _, e := range m.rec.Events() {
 		if e.Kind == trace.Dep {
 			deps++
-			if e.DMA == 0 || !(e.Args.Str(trace.KeyHazard) == "WAW") {
+			if e.DMA == 0 || e.Args.Str(trace.KeyHazard) != "WAW" {
 				t.Errorf("unexpected edge %+v", e)
 			}
 		}
