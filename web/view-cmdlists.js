@@ -4,7 +4,7 @@
 // inspector's model, wasm/inspect.go).
 
 import { KIND, LAYER, LAYER_NAMES, C, wddmFlowStep } from "./model.js";
-import { el, links, seqLink, seqLinkBySeq, lineLink, layerText, stickToBottom, depthBelow } from "./view-common.js";
+import { el, links, seqLink, seqLinkBySeq, lineLink, layerText, stickToBottom, depthBelow, plural } from "./view-common.js";
 
 const MAX_CALLS_SHOWN = 400;
 
@@ -71,10 +71,10 @@ export class CommandListsView {
       sec.dataset.ctx = ctx;
       const h = el("h3", "ctx-head");
       const what = ctx === "IC" ? "immediate context: runs now" : ctx.startsWith("DC") ? "deferred context: recorded into command lists" : "device: object creation";
-      h.append(el("span", "ctx-name", ctx), el("span", "muted", ` ${what} · ${calls.length} API calls`));
+      h.append(el("span", "ctx-name", ctx), el("span", "muted", ` ${what} · ${plural(calls.length, "API call")}`));
       sec.append(h);
       const from = Math.max(0, calls.length - MAX_CALLS_SHOWN);
-      if (from > 0) sec.append(el("div", "muted more", `${from} earlier calls not shown`));
+      if (from > 0) sec.append(el("div", "muted more", `${plural(from, "earlier call")} not shown`));
       for (let k = from; k < calls.length; k++) sec.append(this.callRow(st, calls[k]));
       sections.push(sec);
     }
@@ -103,7 +103,7 @@ export class CommandListsView {
     const obj = st.s(i, C.obj);
     if (obj) head.append(el("span", "obj", obj));
     if (hr && hr !== "S_OK") head.append(el("span", /^(E_|DXGI_ERROR|D3DDDIERR)/.test(hr) ? "hr bad" : "hr", hr));
-    head.append(el("span", "muted count", kids ? `${kids} DDI/kernel calls` : ""));
+    head.append(el("span", "muted count", kids ? plural(kids, "DDI/kernel call") : ""));
     head.addEventListener("click", () => links.select(i, "cmdlists"));
     row.append(head);
     if (open) {

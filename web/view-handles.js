@@ -2,7 +2,7 @@
 // their lifetimes, and the recycle caches of command-list handles and
 // deferred contexts (the inspector's model, wasm/inspect.go).
 
-import { el, links, seqLinkBySeq, lineLink } from "./view-common.js";
+import { el, links, seqLinkBySeq, lineLink, plural } from "./view-common.js";
 
 export class HandlesView {
   constructor(objBox, cacheBox) {
@@ -22,7 +22,7 @@ export class HandlesView {
     const L = snap.live;
     for (const [k, v, title] of [
       ["IC handles", L.ic, "live DDI handles in the immediate context's table"],
-      ["DC handles", L.dc, "live context-local handles (seed 001) in deferred contexts"],
+      ["DC handles", L.dc, "live context-local handles in deferred contexts (\"Using context-local DDI handles\", Windows driver documentation)"],
       ["command lists", L.commandLists, "valid command lists (usable by ExecuteCommandList)"],
       ["in recycle cache", L.inCache, "command-list handles retired or cached, waiting for RecycleCreateCommandList"],
       ["deferred contexts", L.deferred, "deferred contexts alive"],
@@ -35,7 +35,7 @@ export class HandlesView {
       live.append(c);
     }
     box.append(live);
-    if (snap.dropped) box.append(el("div", "muted more", `${snap.dropped} oldest rows not shown`));
+    if (snap.dropped) box.append(el("div", "muted more", `${plural(snap.dropped, "oldest row")} not shown`));
 
     // IC handles, each with its context-local handles.
     const dcOf = new Map();
