@@ -47,7 +47,7 @@ export class HandlesView {
       }
     }
     box.append(el("h3", "pane-head", "Objects: IC handle and context-local handles"));
-    box.append(el("p", "hint", "Seed 001: a deferred context gets its own context-local handle for each object it binds, of the size CalcDeferredContextHandleSize gave when the object was created; FinishCommandList destroys them."));
+    box.append(el("p", "hint", "Context-local handles (\u201cUsing context-local DDI handles\u201d, Windows driver documentation): a deferred context gets its own context-local handle for each object it binds, of the size CalcDeferredContextHandleSize gave when the object was created; FinishCommandList destroys them."));
     const t = el("table", "grid handles");
     const hr = el("tr");
     for (const h of ["object", "created by", "IC handle", "DC handle size", "life", "context-local handles"]) hr.append(el("th", "", h));
