@@ -8,7 +8,7 @@
 // selects it in all of them (select()).
 
 import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
-import { boot } from "./boot.js";
+import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
@@ -20,7 +20,7 @@ import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
 import { TutorialPane, linkedTutorial } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
-import { MAX_LINK, shareLong, localOnly } from "./share.js";
+import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 
@@ -439,14 +439,7 @@ function download(kind) {
   }
   const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
   const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = el("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 5000);
+  save(name, data, type);
 }
 
 function toast(text, ms = 2500) {
@@ -561,21 +554,6 @@ function openNamed() {
     }
     openTutorial(tname, t.scenario, t.notes);
   }
-}
-
-// fragment reads the fragment's &-separated keys (as embed.js params).
-function fragment(hash) {
-  const out = {};
-  for (const kv of hash.replace(/^#/, "").split("&")) {
-    const i = kv.indexOf("=");
-    if (i <= 0) continue;
-    try {
-      out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
-    } catch {
-      out[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-  }
-  return out;
 }
 
 // unknownName is the notice for a name the fragment gives that does not exist.

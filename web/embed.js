@@ -18,29 +18,14 @@ import { HandlesView } from "./view-handles.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
-import { boot } from "./boot.js";
+import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import "./inbox.js";
 
 const $ = (id) => document.getElementById(id);
 const VIEWS = ["timeline", "cmdlists", "handles", "flow", "problems", "trace", "none"];
 
-// params reads the fragment's &-separated keys.
-export function params(hash) {
-  const out = {};
-  for (const kv of hash.replace(/^#/, "").split("&")) {
-    const i = kv.indexOf("=");
-    if (i <= 0) continue;
-    try {
-      out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
-    } catch {
-      out[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-  }
-  return out;
-}
-
-const P = params(location.hash);
+const P = fragment(location.hash);
 const viewName = VIEWS.includes(P.view) ? P.view : "timeline";
 // An unknown view= is named in a notice once the page runs (start).
 const badView = P.view != null && !VIEWS.includes(P.view) ? P.view : null;
