@@ -8,7 +8,7 @@
 // selects it in all of them (select()).
 
 import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
-import { boot } from "./boot.js";
+import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
@@ -20,7 +20,7 @@ import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
 import { TutorialPane, linkedTutorial } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
-import { MAX_LINK, shareLong } from "./share.js";
+import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 
@@ -64,7 +64,7 @@ function start(d3dsim) {
 
   editor = new Editor({
     source: $("source"), gutter: $("gutter"), gutterInner: $("gutter-inner"), backdropInner: $("backdrop-inner"),
-    error: $("error"), cursor: $("cursor"), check: (text) => sim.check(text),
+    error: $("error"), cursor: $("cursor"), check: (text) => sim.check(text), highlight: $("highlight"),
   });
   editor.onChange = () => syncPicker();
 
@@ -122,6 +122,9 @@ function start(d3dsim) {
   fillPicker();
   showNotice(sim.notice);
   openLinkedTutorial();
+  openNamed();
+  $("notice").title = "Click to close";
+  $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
   for (const id of ["play", "step", "step-frame", "restart", "share", "download"]) $(id).disabled = false;
 
@@ -134,6 +137,7 @@ function start(d3dsim) {
   $("download").addEventListener("click", (e) => {
     e.stopPropagation();
     $("download-menu").hidden = !$("download-menu").hidden;
+    if (!$("download-menu").hidden) placeMenu($("download-menu"), $("download"));
   });
   $("download-menu").addEventListener("click", (e) => {
     const b = e.target.closest("button[data-kind]");
@@ -159,8 +163,32 @@ function start(d3dsim) {
       e.preventDefault();
       if (e.shiftKey) stepFrame();
       else stepCall();
+      return;
+    }
+    if (e.key === "F11") {
+      // Step frame, not the browser's full screen.
+      e.preventDefault();
+      stepFrame();
+      return;
+    }
+    if (e.key === "Escape" && !$("keys").hidden) {
+      e.preventDefault();
+      showKeys(false);
+      return;
+    }
+    if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      showKeys($("keys").hidden);
     }
   });
+  $("help").addEventListener("click", (e) => {
+    e.stopPropagation();
+    showKeys(true);
+  });
+  $("keys-close").addEventListener("click", () => showKeys(false));
+  $("keys").addEventListener("click", (e) => { if (e.target === $("keys")) showKeys(false); });
+  fillKeysLegend();
+  installBarHeight();
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
   installPixelProbe();
@@ -180,6 +208,45 @@ function start(d3dsim) {
 
   showView("timeline");
   ctl.start();
+}
+
+// installBarHeight keeps --bar-h the bar's height: on a narrow window the
+// bar wraps onto more rows (style.css), and everything below it moves down.
+function installBarHeight() {
+  const bar = $("bar");
+  let last = 0;
+  const update = () => {
+    const h = Math.ceil(bar.getBoundingClientRect().height);
+    if (!h || h === last) return;
+    last = h;
+    document.documentElement.style.setProperty("--bar-h", `${h}px`);
+    window.dispatchEvent(new Event("resize")); // Ebitengine sizes its canvas on resize
+  };
+  new ResizeObserver(update).observe(bar);
+  update();
+}
+
+// placeMenu puts a menu under its button, inside the window.
+function placeMenu(menu, button) {
+  const r = button.getBoundingClientRect();
+  menu.style.left = "0px";
+  menu.style.top = `${Math.round(r.bottom + 4)}px`;
+  const w = menu.offsetWidth;
+  menu.style.left = `${Math.round(Math.max(4, Math.min(r.right - w, window.innerWidth - w - 4)))}px`;
+}
+
+// showKeys opens or closes the keyboard shortcuts' overlay (the ? button and
+// key; Esc or a click outside its box closes it).
+function showKeys(open) {
+  $("keys").hidden = !open;
+  if (open) $("keys-close").focus({ preventScroll: true });
+}
+
+// fillKeysLegend copies the timeline's colour legend into the overlay (the
+// timeline's tools hide it on a narrow window).
+function fillKeysLegend() {
+  const legend = viewTools.timeline?.[0];
+  if (legend) $("keys-legend").replaceChildren(legend.cloneNode(true));
 }
 
 // installSplitter lets the boundary between the top (stage, editor, notes)
@@ -351,12 +418,17 @@ async function share() {
   } catch {
     // No clipboard permission: the link is in the address bar.
   }
-  toast(copied ? `Link copied (${url.length} characters)` : "The link is in the address bar");
+  // The link points at the address this page is served from (sim.link():
+  // location's origin and path); from this machine's own server, nobody
+  // else can open it.
+  const local = localOnly(url) ? ` — ${new URL(url).host} is this computer: this link only works on this machine` : "";
+  toast((copied ? `Link copied (${url.length} characters)` : "The link is in the address bar") + local, local ? 6000 : 2500);
 }
 
 function onHashChange() {
   // A link pasted into this tab: replay it like a fresh open.
   if (/(^#|&)s=/.test(location.hash) && location.hash !== new URL(sim.link()).hash) location.reload();
+  else if (/(^#|&)(demo|t|tutorial)=/.test(location.hash)) location.reload();
 }
 
 function download(kind) {
@@ -367,20 +439,13 @@ function download(kind) {
   }
   const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
   const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
-  const url = URL.createObjectURL(new Blob([data], { type }));
-  const a = el("a");
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 5000);
+  save(name, data, type);
 }
 
-function toast(text) {
+function toast(text, ms = 2500) {
   const t = el("div", "toast", text);
   document.body.append(t);
-  setTimeout(() => t.remove(), 2500);
+  setTimeout(() => t.remove(), ms);
 }
 
 // ---- scenario picker and tutorials ----
@@ -460,6 +525,40 @@ function openLinkedTutorial() {
   if (t.scenario !== src) {
     showNotice(`This link's scenario differs from the tutorial "${name}" as this version ships it: the notes' steps may point at the wrong lines.`);
   }
+}
+
+// openNamed opens what the fragment names without a scenario of its own,
+// as embed.html does: #demo=NAME, a built-in example scenario, or #t=NAME
+// (also #tutorial=NAME), a tutorial with its notes. An unknown name gets a
+// notice naming it and the valid ones, and the default scenario stays.
+function openNamed() {
+  if (/(^#|&)s=/.test(location.hash)) return; // a link: openLinkedTutorial's
+  const p = fragment(location.hash);
+  if (p.demo != null) {
+    const text = sim.scenario(p.demo);
+    if (text == null) {
+      showNotice(unknownName("example scenario", p.demo, sim.scenarios()));
+      return;
+    }
+    editor.value = text;
+    load();
+    syncPicker();
+    return;
+  }
+  const tname = p.t ?? p.tutorial;
+  if (tname != null) {
+    const t = sim.tutorial(tname);
+    if (!t) {
+      showNotice(unknownName("tutorial", tname, sim.tutorials()));
+      return;
+    }
+    openTutorial(tname, t.scenario, t.notes);
+  }
+}
+
+// unknownName is the notice for a name the fragment gives that does not exist.
+function unknownName(what, name, valid) {
+  return `There is no ${what} named "${name}"; showing the default scenario. The ${what}s are: ${valid.join(", ")}.`;
 }
 
 // openTutorial loads a tutorial's scenario (paused at its start) and shows
@@ -609,13 +708,20 @@ function renderSummary(s) {
   for (const b of document.querySelectorAll("#summary b[data-k]")) {
     const v = s[b.dataset.k];
     b.textContent = v === "" || v == null ? "–" : typeof v === "number" ? v.toLocaleString("en-US") : String(v);
+    const unit = b.nextElementSibling;
+    if (unit?.dataset.unit) unit.textContent = v === 1 ? unit.dataset.unit : unit.dataset.unit + "s";
   }
+  // A run's failures ("LINE:COL: message") marked on their lines, while the
+  // editor shows the text that ran.
+  editor.setFailures(editor.value === sim.source() ? s.failures : []);
   document.querySelector('#summary [data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
   problems.ingest(s);
   if (activeView === "problems") problems.render();
   const running = s.playing || runPending > 0;
   $("play").textContent = running ? "⏸ Pause" : s.done ? "▶ Replay" : "▶ Play";
-  $("play").title = running ? "Pause" : s.done ? "Run the scenario again from the start" : "Play: run the scenario slice by slice";
+  $("play").title = running ? "Pause (Space)"
+    : s.done ? "Replay (Space): run the scenario again from the start (Ctrl+Enter in the editor loads the edited text and plays it)"
+      : "Play (Space): run the scenario slice by slice (Ctrl+Enter in the editor loads the edited text and plays it)";
   const clean = editor.value === sim.source();
   $("step").disabled = s.done && clean;
   $("step-frame").disabled = s.done && clean;

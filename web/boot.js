@@ -52,3 +52,19 @@ export async function boot(onExit) {
   });
   return window.d3dsim.ready;
 }
+
+// fragment reads a URL fragment's &-separated keys ("#demo=x&view=flow"),
+// decoded where they decode: both pages take their options from it.
+export function fragment(hash) {
+  const out = {};
+  for (const kv of hash.replace(/^#/, "").split("&")) {
+    const i = kv.indexOf("=");
+    if (i <= 0) continue;
+    try {
+      out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
+    } catch {
+      out[kv.slice(0, i)] = kv.slice(i + 1);
+    }
+  }
+  return out;
+}

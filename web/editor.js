@@ -1,11 +1,127 @@
 // The scenario editor: a plain <textarea> (the browser's own undo, IME and
 // accessibility) with a line-number gutter and a backdrop of line marks
-// behind the text: the parse error (checked as you type), the tutorial
-// step's lines, the line of the selected event and the line last run.
-// The textarea never wraps, so line N is always at (N-1) * line height.
+// behind the text: the parse error (checked as you type), a run's failures,
+// the tutorial step's lines, the line of the selected event and the line
+// last run. Behind the textarea's transparent text, a <pre> shows the same
+// text coloured (highlight below). The textarea never wraps, so line N is
+// always at (N-1) * line height.
+//
+// Hand-written, not CodeMirror 6 — decided for issue 18:
+//   - The page is plain files with no build step; CodeMirror 6 is some 15
+//     npm packages that need a bundler, so it would add an npm build script
+//     and a vendored, pinned bundle (~150-250 KB minified) to keep current
+//     and audit, for a page whose main.wasm already costs 3.7 MB gzipped.
+//   - The scenario language is line-based with a one-page grammar
+//     (core/scenario/parser.go, lexer.go): colouring it is a small tokenizer
+//     (tokens below, about 100 lines), and the checking stays the module's
+//     own parser (d3dsim.check), so there is one grammar, not two.
+//   - The textarea keeps what the tests and users rely on: the browser's
+//     undo, IME, spell-check off, Ctrl+Enter, page.fill in the tests, and
+//     the line marks' geometry (line N at (N-1) * line height).
+// What CodeMirror would add — folding, autocompletion, multiple cursors,
+// search — is not what newcomers asked for; if it is wanted later, this file
+// is the one place to swap (app.js and tutorial-steps.js use only value,
+// setError, setFailures, mark, reveal and jumpTo).
+
+// KEYWORDS start a statement (parser.go) unless followed by '=' or ','.
+const KEYWORDS = new Set(["option", "thread", "repeat", "inject", "expect", "signal", "wait"]);
+const DATA = new Set(["f32", "u16", "u32", "mesh", "builtin"]);
+// MAX_COLOUR is the longest text coloured; past it the editor is plain text
+// (a scenario may be 1 MiB; rebuilding its colours on every key would lag).
+const MAX_COLOUR = 256 * 1024;
+
+const esc = (t) => t.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+const span = (cls, t) => `<span class="${cls}">${esc(t)}</span>`;
+
+// highlight returns the text as HTML with each token in a span of its
+// class: t-comment, t-keyword, t-name (an object's name), t-method (after
+// '.'), t-key (Key= of Key=Value), t-enum (CAPS), t-number, t-color
+// (#RRGGBB[AA]), t-data (f32[...], mesh:, builtin:), t-op (= == , |).
+// It follows lexer.go's tokens, '#' rule included; what it cannot read it
+// leaves plain (the parser reports it).
+export function highlight(text) {
+  const out = [];
+  let inList = false; // inside f32[ ... ] across lines
+  for (const line of text.split("\n")) {
+    const toks = [];
+    const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|[=,|{}\[\]:])|(.)/g;
+    let m;
+    while ((m = re.exec(line))) {
+      if (m[2]) {
+        // A colour: not the line's first token, after a space, tab or '=',
+        // 6 or 8 hex digits then the end of the word; else a comment.
+        const c = /^#([0-9a-fA-F]{8}|[0-9a-fA-F]{6})(?=[ \t\r]|$)/.exec(line.slice(m.index));
+        const prev = line[m.index - 1];
+        if (c && toks.some((t) => t.k !== "ws") && (prev === " " || prev === "\t" || prev === "=")) {
+          toks.push({ k: "color", t: c[0] });
+          re.lastIndex = m.index + c[0].length;
+        } else {
+          toks.push({ k: "comment", t: line.slice(m.index) });
+          break;
+        }
+      } else if (m[1]) toks.push({ k: "ws", t: m[1] });
+      else if (m[3]) toks.push({ k: "word", t: m[3] });
+      else if (m[4]) toks.push({ k: "number", t: m[4] });
+      else if (m[5]) toks.push({ k: "punct", t: m[5] });
+      else toks.push({ k: "other", t: m[6] });
+    }
+    out.push(colourLine(toks, inList));
+    for (const t of toks) {
+      if (t.k === "punct" && t.t === "[") inList = true;
+      if (t.k === "punct" && t.t === "]") inList = false;
+    }
+  }
+  return out.join("\n");
+}
+
+// colourLine gives one line's tokens their classes.
+function colourLine(toks, inList) {
+  const sig = toks.map((t, i) => i).filter((i) => toks[i].k !== "ws" && toks[i].k !== "comment");
+  const next = (i) => toks[sig[sig.indexOf(i) + 1]];
+  const first = sig.length ? sig[0] : -1;
+  const keyword = first >= 0 && toks[first].k === "word" && KEYWORDS.has(toks[first].t) &&
+    !(next(first) && next(first).k === "punct" && (next(first).t === "=" || next(first).t === ","));
+  // A call's left side (names = ...) runs to its first '='.
+  const assign = keyword || inList ? -1 : sig.find((i) => toks[i].k === "punct" && toks[i].t === "=");
+  let callWord = -1; // the word right after the names' '=', or the first word
+  if (!keyword && !inList) {
+    const after = assign != null && assign >= 0 ? sig.find((i) => i > assign) : first;
+    if (after != null && after >= 0 && toks[after].k === "word") callWord = after;
+  }
+  let html = "";
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const n = t.k === "ws" || t.k === "comment" ? null : next(i);
+    switch (t.k) {
+      case "ws": case "other": html += esc(t.t); break;
+      case "comment": html += span("t-comment", t.t); break;
+      case "color": html += span("t-color", t.t); break;
+      case "number": html += span("t-number", t.t); break;
+      case "punct":
+        html += /^(=|==|,|\|)$/.test(t.t) ? span("t-op", t.t) : t.t === "[" || t.t === "]" || t.t === ":" ? span("t-data", t.t) : esc(t.t);
+        break;
+      case "word": {
+        const w = t.t;
+        if (i === first && keyword) html += span("t-keyword", w);
+        else if (assign != null && assign >= 0 && i < assign) html += span("t-name", w);
+        else if (i === callWord) {
+          const dot = w.indexOf(".");
+          html += dot > 0 ? span("t-name", w.slice(0, dot)) + span("t-op", ".") + span("t-method", w.slice(dot + 1)) : span("t-method", w);
+        } else if (n && n.k === "punct" && n.t === "=") html += span("t-key", w);
+        else if (DATA.has(w) && n && n.k === "punct" && (n.t === "[" || n.t === ":")) html += span("t-data", w);
+        else if (toks[i - 1]?.k === "punct" && toks[i - 1].t === ":") html += span("t-data", w);
+        else if (/^[A-Z][A-Z0-9_]+$/.test(w)) html += span("t-enum", w);
+        else if (/^[a-z]/.test(w) && !keyword) html += span("t-name", w);
+        else html += esc(w);
+        break;
+      }
+    }
+  }
+  return html;
+}
 
 export class Editor {
-  constructor({ source, gutter, gutterInner, backdropInner, error, cursor, check }) {
+  constructor({ source, gutter, gutterInner, backdropInner, error, cursor, check, highlight }) {
     this.ta = source;
     this.gutter = gutter;
     this.gutterInner = gutterInner;
@@ -15,10 +131,15 @@ export class Editor {
     this.check = check; // text -> {ok, error, line, col}
     this.lines = 0;
     this.marks = { error: 0, focus: [0, 0], selected: 0, ran: 0 };
+    this.failures = new Map(); // line -> the run's failure messages on it
+    this.failuresKey = "";
+    this.hl = highlight || null; // the coloured copy of the text (a <pre>)
     this.errorText = "";
     this.timer = 0;
     this.onChange = () => {};
     this.ta.addEventListener("input", () => {
+      this.setFailures([]); // they belong to the text that ran
+      this.renderColours();
       this.renderGutter();
       clearTimeout(this.timer);
       this.timer = setTimeout(() => this.runCheck(), 150);
@@ -44,6 +165,7 @@ export class Editor {
   set value(text) {
     if (this.ta.value === text) return;
     this.ta.value = text;
+    this.renderColours();
     this.renderGutter();
     this.runCheck();
     this.showCursor();
@@ -71,6 +193,34 @@ export class Editor {
       if (n > this.lines) this.gutterInner.append(frag);
       else while (this.gutterInner.childElementCount > n) this.gutterInner.lastElementChild.remove();
       this.lines = n;
+    }
+    this.renderMarks();
+  }
+
+  // renderColours redraws the coloured copy of the text.
+  renderColours() {
+    if (!this.hl) return;
+    const text = this.ta.value;
+    const on = text.length <= MAX_COLOUR;
+    this.ta.classList.toggle("coloured", on);
+    this.hl.hidden = !on;
+    if (on) this.hl.innerHTML = highlight(text) + "\n";
+    this.syncScroll();
+  }
+
+  // setFailures marks a run's failures ("LINE:COL: message", the summary's
+  // failures) on their lines, like a parse error; [] clears them.
+  setFailures(list) {
+    const key = (list || []).join("\n");
+    if (key === this.failuresKey) return;
+    this.failuresKey = key;
+    this.failures = new Map();
+    for (const f of list || []) {
+      const m = /^(\d+):(\d+:)?\s*/.exec(f);
+      if (!m) continue;
+      const line = Number(m[1]);
+      const msg = f.slice(m[0].length);
+      this.failures.set(line, this.failures.has(line) ? this.failures.get(line) + "\n" + msg : msg);
     }
     this.renderMarks();
   }
@@ -117,10 +267,11 @@ export class Editor {
     for (let l = f0; l && l <= f1; l++) bar(l, "focus");
     bar(this.marks.ran, "ran");
     bar(this.marks.selected, "selected");
+    for (const [line, msg] of this.failures) bar(line, "failure", msg);
     bar(this.marks.error, "error", this.errorText);
     this.backdrop.replaceChildren(...bars);
-    for (const ln of this.gutterInner.querySelectorAll(".ln.error, .ln.focus, .ln.ran, .ln.selected")) {
-      ln.classList.remove("error", "focus", "ran", "selected");
+    for (const ln of this.gutterInner.querySelectorAll(".ln.error, .ln.failure, .ln.focus, .ln.ran, .ln.selected")) {
+      ln.classList.remove("error", "failure", "focus", "ran", "selected");
       ln.removeAttribute("title");
     }
     const mark = (line, cls, title) => {
@@ -132,6 +283,7 @@ export class Editor {
     for (let l = f0; l && l <= f1; l++) mark(l, "focus");
     if (this.marks.ran) mark(this.marks.ran, "ran");
     if (this.marks.selected) mark(this.marks.selected, "selected");
+    for (const [line, msg] of this.failures) mark(line, "failure", msg);
     if (this.marks.error) mark(this.marks.error, "error", this.errorText);
     this.gutterInner.style.paddingTop = top + "px";
     this.syncScroll();
@@ -141,6 +293,7 @@ export class Editor {
     const y = this.ta.scrollTop;
     this.gutterInner.style.transform = `translateY(${-y}px)`;
     this.backdrop.style.transform = `translate(${-this.ta.scrollLeft}px, ${-y}px)`;
+    if (this.hl) this.hl.style.transform = `translate(${-this.ta.scrollLeft}px, ${-y}px)`;
   }
 
   showCursor() {

@@ -18,30 +18,17 @@ import { HandlesView } from "./view-handles.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
-import { boot } from "./boot.js";
+import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import "./inbox.js";
 
 const $ = (id) => document.getElementById(id);
 const VIEWS = ["timeline", "cmdlists", "handles", "flow", "problems", "trace", "none"];
 
-// params reads the fragment's &-separated keys.
-export function params(hash) {
-  const out = {};
-  for (const kv of hash.replace(/^#/, "").split("&")) {
-    const i = kv.indexOf("=");
-    if (i <= 0) continue;
-    try {
-      out[kv.slice(0, i)] = decodeURIComponent(kv.slice(i + 1));
-    } catch {
-      out[kv.slice(0, i)] = kv.slice(i + 1);
-    }
-  }
-  return out;
-}
-
-const P = params(location.hash);
+const P = fragment(location.hash);
 const viewName = VIEWS.includes(P.view) ? P.view : "timeline";
+// An unknown view= is named in a notice once the page runs (start).
+const badView = P.view != null && !VIEWS.includes(P.view) ? P.view : null;
 if (viewName === "none") document.documentElement.classList.add("no-view");
 
 const store = new Store();
@@ -69,20 +56,29 @@ boot().then(start, fatal);
 function start(d3dsim) {
   sim = d3dsim;
   $("stage-status").hidden = true;
-  showNotice(sim.notice);
+  $("notice").title = "Click to close";
+  $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
   // A built-in scenario named in the fragment (no s=: the module has
-  // loaded the default one).
-  const named = P.demo ? ["demo", P.demo, sim.scenario(P.demo)] : P.tutorial ? ["tutorial", P.tutorial, sim.tutorial(P.tutorial)?.scenario] : null;
+  // loaded the default one). An unknown name, or view, is said in a notice
+  // with the valid ones; the title names only what is shown.
+  const notes = sim.notice ? [sim.notice] : [];
+  const named = P.demo != null ? ["demo", P.demo, sim.scenario(P.demo), sim.scenarios()]
+    : P.tutorial != null ? ["tutorial", P.tutorial, sim.tutorial(P.tutorial)?.scenario, sim.tutorials ? sim.tutorials() : []] : null;
+  let title = "";
   if (named && !/(^#|&)s=/.test(location.hash)) {
     if (named[2] == null) {
-      showNotice(`There is no built-in ${named[0]} named "${named[1]}"; showing the default scenario.`);
+      notes.push(`There is no built-in ${named[0]} named "${named[1]}"; showing the default scenario. The ${named[0]}s are: ${named[3].join(", ")}.`);
     } else {
       sim.load(named[2]);
       sim.play();
+      title = named[1];
     }
   }
-  $("title").textContent = named ? named[1] : "";
+  if (badView != null) notes.push(`There is no view named "${badView}"; showing the timeline. The views are: ${VIEWS.join(", ")}.`);
+  showNotice(notes.join("\n"));
+  $("title").textContent = title;
+  if (title) document.title = `d3dsim — ${title} (embedded)`;
   view = makeView(viewName);
   ctl = new Controller(sim, store, [view], {
     loaded: updateOpen,

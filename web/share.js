@@ -19,6 +19,22 @@ export function siteURL() {
   return new URL(".", location.href).href;
 }
 
+// localOnly says whether url points at this computer (localhost, 127.x,
+// [::1]): a link or repro made there opens nowhere else.
+export function localOnly(url) {
+  let host = "";
+  try {
+    host = new URL(url).hostname;
+  } catch {
+    return false;
+  }
+  return host === "localhost" || host.endsWith(".localhost") || /^127\./.test(host) || host === "[::1]" || host === "::1" || host === "0.0.0.0";
+}
+
+// LOCAL_NOTE is what Share says of a link or file made from this machine's
+// own server.
+export const LOCAL_NOTE = "this link only works on this machine";
+
 // escapeHTML makes text safe as element content.
 function escapeHTML(s) {
   return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -54,8 +70,8 @@ export function reproHTML(text, site) {
 <body>
 <header>
   <b>d3dsim repro</b>
-  <span>${escapeHTML(title)} — the scenario (${lines} lines) is in this file; it runs with d3dsim from
-  <a href="${escapeHTML(site)}" target="_blank" rel="noopener">${escapeHTML(site)}</a></span>
+  <span>${escapeHTML(title)} — the scenario (${lines} ${lines === 1 ? "line" : "lines"}) is in this file; it runs with d3dsim from
+  <a href="${escapeHTML(site)}" target="_blank" rel="noopener">${escapeHTML(site)}</a>${localOnly(site) ? ` <b class="local">(${escapeHTML(new URL(site).host)} is the computer this file was made on: ${LOCAL_NOTE}, and this file only runs there)</b>` : ""}</span>
 </header>
 <iframe id="d3dsim" src="${escapeHTML(app)}" title="d3dsim" allow="clipboard-write"></iframe>
 <details><summary>the scenario</summary><pre id="scenario">
@@ -119,6 +135,7 @@ export function shareLong(text, url, toast) {
     el("p", "why", `As a link it would be ${url.length.toLocaleString("en-US")} characters (${kb(url.length)}); links over ${kb(MAX_LINK)} get cut by chat apps, mail clients, issue trackers and some servers, so nothing was put in the address bar. Share it as a file instead:`),
     el("p", "muted", `scenario.d3ds is the text (drop it onto a d3dsim page, or run it with d3dsim run); d3dsim-repro.html is one self-contained page with the scenario inside that runs it with d3dsim from ${site}.`),
   );
+  if (localOnly(site)) box.append(el("p", "local", `${new URL(site).host} is this computer: the long link and d3dsim-repro.html only work on this machine (${LOCAL_NOTE}); scenario.d3ds works anywhere.`));
   const row = el("div", "row");
   const b = (id, text, fn, cls) => {
     const x = el("button", cls || "", text);

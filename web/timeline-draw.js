@@ -95,7 +95,7 @@ export function draw(tl) {
     g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);
     if (lane.rows > 1) {
       g.fillStyle = "#5d6673";
-      g.fillText(lane.n.toLocaleString("en-US") + " items", 10, ly + ROW * 1.5 + 0.5);
+      g.fillText(lane.n.toLocaleString("en-US") + (lane.n === 1 ? " item" : " items"), 10, ly + ROW * 1.5 + 0.5);
     }
   }
   drawRuler(tl, t0, t1, W);

@@ -205,7 +205,7 @@ function showTip(tl, i, x, y) {
     add("submitted", rel(inf.submit));
     add("ISR saw it", rel(inf.isr));
     add("DPC done", rel(inf.dpc));
-    if (inf.allocs || inf.patches) add("", `${inf.allocs || 0} allocations, ${inf.patches || 0} patches`);
+    if (inf.allocs || inf.patches) add("", `${inf.allocs || 0} ${inf.allocs === 1 ? "allocation" : "allocations"}, ${inf.patches || 0} ${inf.patches === 1 ? "patch" : "patches"}`);
   }
   add("ctx", e.ctx);
   add("obj", e.obj);

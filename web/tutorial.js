@@ -250,7 +250,7 @@ export class TutorialPane {
     }
     this.body.replaceChildren(box);
     this.body.scrollTop = 0;
-    this.pos.textContent = this.k < 0 ? `${n.steps.length} steps` : `step ${this.k + 1} of ${n.steps.length}`;
+    this.pos.textContent = this.k < 0 ? `${n.steps.length} ${n.steps.length === 1 ? "step" : "steps"}` : `step ${this.k + 1} of ${n.steps.length}`;
     this.titleEl.title = this.titleEl.textContent;
     this.showMore();
     this.prevEl.disabled = this.k < 0;

@@ -4,7 +4,7 @@
 // inspector's model, wasm/inspect.go).
 
 import { KIND, LAYER, LAYER_NAMES, C, wddmFlowStep } from "./model.js";
-import { el, links, seqLink, seqLinkBySeq, lineLink, layerText, stickToBottom, depthBelow } from "./view-common.js";
+import { el, links, seqLink, seqLinkBySeq, lineLink, layerText, stickToBottom, depthBelow, plural } from "./view-common.js";
 
 const MAX_CALLS_SHOWN = 400;
 
@@ -71,10 +71,10 @@ export class CommandListsView {
       sec.dataset.ctx = ctx;
       const h = el("h3", "ctx-head");
       const what = ctx === "IC" ? "immediate context: runs now" : ctx.startsWith("DC") ? "deferred context: recorded into command lists" : "device: object creation";
-      h.append(el("span", "ctx-name", ctx), el("span", "muted", ` ${what} · ${calls.length} API calls`));
+      h.append(el("span", "ctx-name", ctx), el("span", "muted", ` ${what} · ${plural(calls.length, "API call")}`));
       sec.append(h);
       const from = Math.max(0, calls.length - MAX_CALLS_SHOWN);
-      if (from > 0) sec.append(el("div", "muted more", `${from} earlier calls not shown`));
+      if (from > 0) sec.append(el("div", "muted more", `${plural(from, "earlier call")} not shown`));
       for (let k = from; k < calls.length; k++) sec.append(this.callRow(st, calls[k]));
       sections.push(sec);
     }
@@ -103,7 +103,7 @@ export class CommandListsView {
     const obj = st.s(i, C.obj);
     if (obj) head.append(el("span", "obj", obj));
     if (hr && hr !== "S_OK") head.append(el("span", /^(E_|DXGI_ERROR|D3DDDIERR)/.test(hr) ? "hr bad" : "hr", hr));
-    head.append(el("span", "muted count", kids ? `${kids} DDI/kernel calls` : ""));
+    head.append(el("span", "muted count", kids ? plural(kids, "DDI/kernel call") : ""));
     head.addEventListener("click", () => links.select(i, "cmdlists"));
     row.append(head);
     if (open) {
@@ -135,7 +135,7 @@ export class CommandListsView {
     const st = this.store;
     const box = el("div");
     box.append(el("h3", "pane-head", "Command lists"));
-    box.append(el("p", "hint", "Seed 002's state machine: FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList); freed is gone for good."));
+    box.append(el("p", "hint", "The command list's states (\u201cSupporting command lists\u201d, Windows driver documentation): FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList); freed is gone for good."));
     if (!snap.lists.length) box.append(el("div", "empty", "No command list yet (FinishCommandList on a deferred context makes one)."));
     const t = el("table", "grid");
     const hr = el("tr");

@@ -81,3 +81,9 @@ export function depthBelow(st, j, a) {
   }
   return -1;
 }
+
+// plural is a count and its noun, singular for exactly one: "1 call",
+// "2 calls", "1,024 events".
+export function plural(n, one, many = one + "s") {
+  return `${Number(n).toLocaleString("en-US")} ${n === 1 ? one : many}`;
+}

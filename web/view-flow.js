@@ -2,7 +2,7 @@
 // calls numbered by the steps of the WDDM operation flow.
 
 import { KIND, LAYER, LAYER_NAMES, KIND_NAMES, C, formatT, wddmFlowStep } from "./model.js";
-import { el, links, seqLink, lineLink, layerText, depthBelow } from "./view-common.js";
+import { el, links, seqLink, lineLink, layerText, depthBelow, plural } from "./view-common.js";
 
 export class FlowView {
   constructor(box) {
@@ -73,7 +73,7 @@ export class FlowView {
     this.current = i;
     const st = this.store;
     if (!st || i < 0 || i >= st.n) {
-      this.box.replaceChildren(el("div", "empty", "Select an API call (in the timeline, the command lists or the trace) to see its call tree across all layers, numbered by seed 003's steps."));
+      this.box.replaceChildren(el("div", "empty", "Select an API call (in the timeline, the command lists or the trace) to see its call tree across all layers, numbered by the steps of “WDDM operation flow” (Windows driver documentation)."));
       return;
     }
     this.ingest();
@@ -128,7 +128,7 @@ export class FlowView {
     const box = el("div", "flow");
     const head = el("div", "flow-head");
     head.append(el("b", "", `${st.name(root)}${st.s(root, C.obj) ? " " + st.s(root, C.obj) : ""}`), " ", seqLink(st, root), " ", lineLink(st.line(root)));
-    head.append(el("span", "muted", ` · ${rows.length} synchronous events${asyncRows.length ? `, ${asyncRows.length} asynchronous (DMA ${[...dmas].join(", ")})` : ""}`));
+    head.append(el("span", "muted", ` · ${plural(rows.length, "synchronous event")}${asyncRows.length ? `, ${asyncRows.length} asynchronous (DMA ${[...dmas].join(", ")})` : ""}`));
     box.append(head);
     const t = el("table", "grid flow-table");
     const hr = el("tr");

@@ -2,7 +2,7 @@
 // their lifetimes, and the recycle caches of command-list handles and
 // deferred contexts (the inspector's model, wasm/inspect.go).
 
-import { el, links, seqLinkBySeq, lineLink } from "./view-common.js";
+import { el, links, seqLinkBySeq, lineLink, plural } from "./view-common.js";
 
 export class HandlesView {
   constructor(objBox, cacheBox) {
@@ -22,7 +22,7 @@ export class HandlesView {
     const L = snap.live;
     for (const [k, v, title] of [
       ["IC handles", L.ic, "live DDI handles in the immediate context's table"],
-      ["DC handles", L.dc, "live context-local handles (seed 001) in deferred contexts"],
+      ["DC handles", L.dc, "live context-local handles in deferred contexts (\"Using context-local DDI handles\", Windows driver documentation)"],
       ["command lists", L.commandLists, "valid command lists (usable by ExecuteCommandList)"],
       ["in recycle cache", L.inCache, "command-list handles retired or cached, waiting for RecycleCreateCommandList"],
       ["deferred contexts", L.deferred, "deferred contexts alive"],
@@ -35,7 +35,7 @@ export class HandlesView {
       live.append(c);
     }
     box.append(live);
-    if (snap.dropped) box.append(el("div", "muted more", `${snap.dropped} oldest rows not shown`));
+    if (snap.dropped) box.append(el("div", "muted more", `${plural(snap.dropped, "oldest row")} not shown`));
 
     // IC handles, each with its context-local handles.
     const dcOf = new Map();
@@ -47,7 +47,7 @@ export class HandlesView {
       }
     }
     box.append(el("h3", "pane-head", "Objects: IC handle and context-local handles"));
-    box.append(el("p", "hint", "Seed 001: a deferred context gets its own context-local handle for each object it binds, of the size CalcDeferredContextHandleSize gave when the object was created; FinishCommandList destroys them."));
+    box.append(el("p", "hint", "Context-local handles (\u201cUsing context-local DDI handles\u201d, Windows driver documentation): a deferred context gets its own context-local handle for each object it binds, of the size CalcDeferredContextHandleSize gave when the object was created; FinishCommandList destroys them."));
     const t = el("table", "grid handles");
     const hr = el("tr");
     for (const h of ["object", "created by", "IC handle", "DC handle size", "life", "context-local handles"]) hr.append(el("th", "", h));

@@ -2,7 +2,7 @@
 // sight exist), with a text filter.
 
 import { LAYER_NAMES, KIND_NAMES, C } from "./model.js";
-import { el, links, layerText } from "./view-common.js";
+import { el, links, layerText, plural } from "./view-common.js";
 
 export class TraceView {
   constructor({ scroll, spacer, rows, filter, count }) {
@@ -79,7 +79,7 @@ export class TraceView {
       }
     }
     const n = this.count();
-    this.countEl.textContent = this.view ? `${n.toLocaleString("en-US")} of ${st.n.toLocaleString("en-US")}` : `${n.toLocaleString("en-US")} events`;
+    this.countEl.textContent = this.view ? `${n.toLocaleString("en-US")} of ${st.n.toLocaleString("en-US")}` : plural(n, "event");
     this.spacer.style.height = `${Math.min(n * this.rowH, 3e7)}px`;
     if (this.follow) this.scroll.scrollTop = this.scroll.scrollHeight;
     const first = Math.max(0, Math.floor(this.scroll.scrollTop / this.rowH) - 5);

@@ -26,6 +26,8 @@
 //
 // The files, one job each:
 //
+//   - api.go: the application-facing names of the API's enumerations and
+//     descriptors;
 //   - runtime.go, device.go, kernel.go: the runtime, devices and what they
 //     need of Dxgkrnl; callbacks.go: the driver's callbacks.
 //   - resources.go, create.go, swapchain.go, objects.go: the device's

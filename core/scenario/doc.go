@@ -1,5 +1,5 @@
 // Package scenario is d3dsim's application layer: the scenario language
-// (SCENARIO.md; docs/scenario.md for d3dsim's details) and the runner that
+// (docs/scenario.md is its reference) and the runner that
 // plays a scenario as the application of one simulated machine.
 //
 // A scenario goes through four stages:
@@ -10,7 +10,9 @@
 //     value, object name, option and fault against the API table (table.go)
 //     before anything runs, so bad input is a FILE:LINE:COL error and never
 //     reaches the simulation;
-//   - the runner (run.go, exec.go; NewRun, Step, Slice, Finish) builds a
+//   - the runner (run.go: NewRun, Step, Slice, Finish; stmt.go runs one
+//     statement, threads.go the simulated application threads, table.go
+//     and exec.go each API call) builds a
 //     machine (core/machine) from the script's options and runs the
 //     statements on simulated application threads, a seeded choice among
 //     the runnable ones at each statement, calling the D3D11 runtime

@@ -6,8 +6,9 @@
 // operation flow" page of the Windows driver documentation: it calls up
 // only through the ddi.DeviceCallbacks the runtime hands down at
 // CreateDevice, pfnCreateContextCb for its GPU context (step 3),
-// pfnAllocateCb for resources (step 5), pfnRenderCb when Flush is called or
-// the command buffer is full, and pfnPresentCb for Present (step 9).
+// pfnAllocateCb for resources (step 5), pfnRenderCb when Flush is called,
+// when the command buffer is full, and when a Map or GetData needs the work
+// recorded so far on the GPU, and pfnPresentCb for Present (step 9).
 //
 // The types follow the D3D11 DDI's split between contexts:
 //

@@ -242,7 +242,7 @@ test("stepping grows the command-list view; handles, flow and problems follow th
     last = now;
   }
   // On to the second ExecuteCommandList: cl was retired and cached, cl2
-  // revived its handle (seed 002's warm path) and is valid.
+  // revived its handle (the warm path of "Supporting command lists") and is valid.
   const execLine = src.split("\n").findIndex((l) => /^imm\.ExecuteCommandList cl2/.test(l)) + 1;
   assert.ok(execLine > 0);
   await page.evaluate((n) => window.d3dsim.stepToLine(n), execLine);
@@ -257,7 +257,7 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await view(page, "cmdlists");
 
   // Run on to the end: the deferred context's section, the two command
-  // lists through seed 002's states, cl2 reusing cl's handle.
+  // lists through the states of "Supporting command lists", cl2 reusing cl's handle.
   await runToEnd(page);
   await page.evaluate(() => window.d3dsimUI.poll());
   await page.waitForSelector('#cl-contexts .ctx[data-ctx="DC1"]');
@@ -290,7 +290,7 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await page.waitForSelector("#flow .flow-table");
   assert.match(await page.locator("#flow .flow-head").textContent(), /FinishCommandList/);
 
-  // The flow of a Present: seed 003's steps 8..16, across the layers.
+  // The flow of a Present: "WDDM operation flow" steps 8..16, across the layers.
   const present = await page.evaluate(() => {
     const st = window.d3dsimUI.store;
     for (let i = 0; i < st.n; i++) if (st.name(i) === "Present" && st.kind(i) === 1 && st.from(i) === 1) return i;

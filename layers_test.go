@@ -1,0 +1,97 @@
+//go:build !js
+
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the layering of core/README.md as a table: what each
+// package's non-test files may import from the module. A layer imports only
+// what is below it (and the cross-cutting packages); core/machine alone
+// wires every layer; the front ends reach below the runtime only through
+// core/machine. Tests of the front ends and the scenario runner keep to the
+// same table.
+var allowedImports = map[string][]string{
+	".":             {"assets"},
+	"assets":        {},
+	"cmd/d3dsim":    {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit"},
+	"wasm":          {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit"},
+	"core/scenario": {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link"},
+	"core/link":     {},
+	"core/machine":  {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
+	"core/d3d11":    {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace"},
+	"core/ddi":      {"core/hresult"},
+	"core/umd":      {"core/ddi", "core/hresult", "core/rules", "gpu/isa"},
+	"core/dxgk":     {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
+	"core/dxgkddi":  {},
+	"core/kmd":      {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
+	"gpu":           {"core/sim", "core/trace", "gpu/isa"},
+	"gpu/isa":       {},
+	"core/verify":   {"core/ddi", "core/rules", "core/trace"},
+	"core/trace":    {},
+	"core/sim":      {},
+	"core/rules":    {},
+	"core/hresult":  {},
+	"core/memlimit": {},
+}
+
+// strictTests are the packages whose tests keep to their table too.
+var strictTests = []string{"cmd/d3dsim", "wasm", "core/scenario"}
+
+func TestLayers(t *testing.T) {
+	const module = "d3dsim/"
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != "." || d.Name() == "node_modules" || d.Name() == "testdata" || d.Name() == "web" || d.Name() == "docs" || d.Name() == "tests") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		pkg := filepath.ToSlash(filepath.Dir(p))
+		test := strings.HasSuffix(p, "_test.go")
+		if test && !slices.Contains(strictTests, pkg) {
+			return nil
+		}
+		allowed, ok := allowedImports[pkg]
+		if !ok {
+			t.Errorf("%s: package %s is not in the layering table (layers_test.go): add it where it belongs", p, pkg)
+			return nil
+		}
+		seen[pkg] = true
+		f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		for _, imp := range f.Imports {
+			path, _ := strconv.Unquote(imp.Path.Value)
+			dep, ok := strings.CutPrefix(path, module)
+			if !ok || dep == pkg {
+				continue
+			}
+			if !slices.Contains(allowed, dep) {
+				t.Errorf("%s imports %s: %s may import only %v of the module", p, dep, pkg, allowed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pkg := range allowedImports {
+		if !seen[pkg] {
+			t.Errorf("the layering table names %s, which has no Go files", pkg)
+		}
+	}
+}
