@@ -100,8 +100,8 @@ func newInspector() *inspector {
 	}
 }
 
-// intArg is the integer value of key k (-1: none).
-func intArg(a trace.Args, k trace.Key) int {
+// intOr is the integer value of key k (-1: none).
+func intOr(a trace.Args, k trace.Key) int {
 	n, ok := a.Int(k)
 	if !ok {
 		return -1
@@ -170,8 +170,8 @@ func (in *inspector) ddiCall(e *trace.Event) {
 	switch e.Name {
 	case "CalcDeferredContextHandleSize":
 		if h := in.handleBy[e.Ctx+"/"+e.Handle]; h != nil {
-			h.Size = max(0, intArg(e.Args, trace.KeySize))
-			h.Type = max(0, intArg(e.Args, trace.KeyType))
+			h.Size = max(0, intOr(e.Args, trace.KeySize))
+			h.Type = max(0, intOr(e.Args, trace.KeyType))
 		}
 		return
 	case "RecycleDestroyCommandList":
@@ -267,7 +267,7 @@ func (in *inspector) kernelCall(e *trace.Event) {
 	}
 	switch e.Name {
 	case "DxgkDdiCreateDevice", "DxgkDdiCreateContext", "DxgkDdiCreateAllocation":
-		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, intArg(e.Args, trace.KeySize)), Created: e.Seq, Line: e.Line}
+		h := &handleInfo{Handle: e.Handle, Obj: e.Obj, DDI: e.Name, Size: max(0, intOr(e.Args, trace.KeySize)), Created: e.Seq, Line: e.Line}
 		in.kernel = append(in.kernel, h)
 		in.kernelBy[e.Handle] = h
 	case "DxgkDdiDestroyDevice", "DxgkDdiDestroyContext", "DxgkDdiDestroyAllocation":
