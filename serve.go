@@ -1,7 +1,7 @@
 //go:build !js
 
 // Command d3dsim-serve is the development server of the browser app
-// (DESIGN.md "Browser", SCENARIO.md "Browser"): `go run .` at the repo root
+// (docs/scenario.md, "Browser"): `go run .` at the repo root
 // builds web/main.wasm when it is stale, copies the Go toolchain's
 // wasm_exec.js next to it and serves web/ on 127.0.0.1:8080.
 //

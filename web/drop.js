@@ -2,7 +2,7 @@
 // scenario too long for a link, share.js) onto the page and it loads and
 // plays, as a link would. The page's poll (app.js) shows its text.
 
-const MAX = 1 << 20; // the scenario parser's limit (SCENARIO.md)
+const MAX = 1 << 20; // the scenario parser's limit (docs/scenario.md)
 
 function notice(text) {
   window.dispatchEvent(new CustomEvent("d3dsim:notice", { detail: text }));

@@ -45,7 +45,7 @@ export class ProblemsView {
     this.key = key;
     const box = el("div", "problems");
     if (!this.items.length && !this.failures.length) {
-      box.append(el("div", "empty ok", "No problems: no failed expectation, no rule violation (RULES.md), no debug-layer message."));
+      box.append(el("div", "empty ok", "No problems: no failed expectation, no rule violation, no debug-layer message."));
     }
     for (const f of this.failures) {
       const m = /^(\d+):(\d+): (.*)$/s.exec(f);

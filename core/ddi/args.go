@@ -30,7 +30,7 @@ type ResourceMisc uint32
 
 // ResourceMiscShared makes a resource shareable with other devices: the
 // driver must call pfnAllocateCb for it on the thread inside its
-// CreateResource (seed 000, rule FT-ALLOC).
+// CreateResource ("Changes from Direct3D 10", rule FT-ALLOC).
 const ResourceMiscShared ResourceMisc = 0x2
 
 func (m ResourceMisc) Has(f ResourceMisc) bool { return m&f != 0 }
@@ -131,13 +131,13 @@ type CreateDeviceArgs struct {
 	HRTCoreLayer HRTCORELAYER
 	Callbacks    DeviceCallbacks
 	// Table is the device function table the driver fills in CreateDevice
-	// and may later rewrite only where seed 000 allows (rule FT-TABLE).
+	// and may later rewrite only where "Changes from Direct3D 10" allows (rule FT-TABLE).
 	Table *FuncTable
 	Obj   string
 }
 
 // CreateContextCb mirrors D3DDDICB_CREATECONTEXT: out come the context and
-// the sizes of its command buffer and lists (seed 003, step 3).
+// the sizes of its command buffer and lists (WDDM operation flow, step 3).
 type CreateContextCb struct {
 	Context               HCONTEXT
 	CommandBufferSize     int // bytes
@@ -200,7 +200,7 @@ type PresentCb struct {
 // EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,
 // optionally bound to a GPU context (0: a device-wide escape). A
 // context-bound escape obeys the HCONTEXT rule: one thread at a time per
-// context (seed 000, rule FT-HCTX).
+// context ("Changes from Direct3D 10", rule FT-HCTX).
 type EscapeCb struct {
 	Context HCONTEXT
 	Code    uint32
@@ -216,7 +216,7 @@ type LockCb struct {
 // WaitForSynchronizationObjectCb mirrors D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT
 // for one context's monitored fence. Allocation, Obj and Hazard are the
 // simulator's own, like AllocationInfo.Obj: why the UMD waits — the
-// resource a Map wants and the hazard (RAW, WAR, WAW; seed 004) with the
+// resource a Map wants and the hazard (RAW, WAR, WAW; the SamBookshelf article on asynchronous Draw) with the
 // GPU work behind the fence — so that the wait explains itself in the trace.
 type WaitForSynchronizationObjectCb struct {
 	Context    HCONTEXT
@@ -248,7 +248,7 @@ type DeviceCallbacks interface {
 	// PfnPerformAmortizedProcessingCb lets the runtime do its amortized work
 	// (trim high-water marks, drain its destruction queue). A D3D11 driver
 	// calls it itself, from the thread in the DDI, after immediate-context
-	// submissions and when a deferred context runs out of space (seed 000).
+	// submissions and when a deferred context runs out of space ("Changes from Direct3D 10").
 	//
 	// The core-layer handle names the context calling (the immediate
 	// context's is the device's), as in D3D11DDI_CORELAYER_DEVICECALLBACKS.

@@ -1,7 +1,7 @@
 package ddi
 
-// Deferred contexts, context-local handles and command lists (seeds 001 and
-// 002).
+// Deferred contexts, context-local handles and command lists ("Using context-local DDI handles" and
+// "Supporting command lists").
 
 // HandleType mirrors D3D10DDI_HANDLETYPE / D3D11DDI_HANDLETYPE: the kind of
 // object a context-local handle stands for.
@@ -43,7 +43,7 @@ type HandleSize struct {
 
 // CreateDeferredContextArgs mirrors D3D11DDIARG_CREATEDEFERREDCONTEXT.
 type CreateDeferredContextArgs struct {
-	HRTCoreLayer HRTCORELAYER // the deferred context's own, for its pfnSetErrorCb (seed 001)
+	HRTCoreLayer HRTCORELAYER // the deferred context's own, for its pfnSetErrorCb ("Using context-local DDI handles")
 	Obj          string
 }
 
@@ -56,7 +56,7 @@ type CreateCommandListArgs struct {
 // contexts and command lists. On a deferred context's table, the Create*
 // entries of Device open context-local handles: the args carry only the
 // context-local dependency handle (views) and the rt argument is the
-// immediate context's handle of the object (seed 001).
+// immediate context's handle of the object ("Using context-local DDI handles").
 type CommandLists interface {
 	CheckDeferredContextHandleSizes(h HDEVICE, sizes []HandleSize) int
 	CalcDeferredContextHandleSize(h HDEVICE, t HandleType, obj uint32) int

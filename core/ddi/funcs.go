@@ -7,7 +7,7 @@ import "d3dsim/core/hresult"
 type Adapter interface {
 	CalcPrivateDeviceSize() int
 	// CreateDevice initialises the driver device in hDevice's memory. Per
-	// seed 003 step 3, it must call PfnCreateContextCb for its GPU context.
+	// WDDM operation flow, step 3, it must call PfnCreateContextCb for its GPU context.
 	CreateDevice(hDevice HDEVICE, args *CreateDeviceArgs) (Device, error)
 }
 
@@ -15,7 +15,7 @@ type Adapter interface {
 // device, immediate context included. Object handles are allocated by the
 // runtime after the matching CalcPrivate*Size call.
 //
-// Threading (seed 000): with D3D11DDICAPS_FREETHREADED the CalcPrivate*,
+// Threading ("Changes from Direct3D 10"): with D3D11DDICAPS_FREETHREADED the CalcPrivate*,
 // Create* and Destroy* entries may be called from any thread at once; the
 // immediate-context entries are called from one thread at a time.
 type Device interface {
@@ -94,7 +94,7 @@ type Device interface {
 // private API calls in its UMD. The UMD answers with an escape to its KMD
 // (pfnEscapeCb). It may be called on any thread, so a UMD that binds the
 // escape to the immediate context's HCONTEXT must synchronise with that
-// context's thread (seed 000, rule FT-HCTX).
+// context's thread ("Changes from Direct3D 10", rule FT-HCTX).
 type Escaper interface {
 	Escape(h HDEVICE, code uint32) (uint64, error)
 }

@@ -12,7 +12,7 @@ import (
 // driver function it points at. The driver fills it in CreateDevice; the
 // runtime reads an entry at each call through it.
 //
-// Seed 000: once CreateDevice returns, the entries that start with
+// "Changes from Direct3D 10": once CreateDevice returns, the entries that start with
 // pfnCreate, pfnOpen, pfnDestroy, pfnCalcPrivate and pfnCheck are fixed,
 // because other threads may be inside them at any time. The other entries
 // belong to the immediate context, which one thread drives at a time, so
@@ -81,7 +81,7 @@ func (t *FuncTable) OnWrite(fn func(entry, impl string)) {
 	t.mu.Unlock()
 }
 
-// FixedEntry says whether seed 000 freezes an entry after CreateDevice.
+// FixedEntry says whether "Changes from Direct3D 10" freezes an entry after CreateDevice.
 func FixedEntry(entry string) bool {
 	for _, p := range []string{"pfnCreate", "pfnOpen", "pfnDestroy", "pfnCalcPrivate", "pfnCheck"} {
 		if strings.HasPrefix(entry, p) {

@@ -62,7 +62,7 @@ func (a *allocation) location() (dxgkddi.SegmentID, uint64) {
 	return dxgkddi.SegmentAperture, a.aperture
 }
 
-// CreateAllocation creates an allocation on the device (seed 003 step 6):
+// CreateAllocation creates an allocation on the device (WDDM operation flow, step 6):
 // DxgkDdiCreateAllocation, then a home for it in the aperture with its
 // initial data. It does not touch VRAM: the first DMA buffer that uses it
 // makes it resident.

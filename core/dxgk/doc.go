@@ -1,12 +1,12 @@
 // Package dxgk is d3dsim's DirectX graphics kernel subsystem (Dxgkrnl): the
-// kernel side of seed 003's WDDM operation flow, between the D3D11 runtime
+// kernel side of the WDDM operation flow, between the D3D11 runtime
 // (core/d3d11, which implements the UMD's pfn*Cb callbacks on top of this
 // package's exported API, the way the D3DKMT thunks reach the kernel) and the
 // kernel-mode driver, which it reaches only through core/dxgkddi. It never
 // imports core/kmd or the GPU; the wiring code connects the GPU's interrupt
 // line to Interrupt and its memory to SetSegments.
 //
-// What it does, by seed 003 step:
+// What it does, by step of the WDDM operation flow:
 //
 //   - 1, 3, 6: CreateDevice, CreateContext and CreateAllocation call
 //     DxgkDdiCreateDevice, DxgkDdiCreateContext and DxgkDdiCreateAllocation.
@@ -40,9 +40,9 @@
 // return an error matching ErrDeviceRemoved) and resubmits the other devices'
 // buffers.
 //
-// Out of order (Config.OutOfOrder, seed 004; ooo.go): the scheduler orders
+// Out of order (Config.OutOfOrder, the SamBookshelf article on asynchronous Draw; ooo.go): the scheduler orders
 // queued DMA buffers by the RAW/WAR/WAW hazards of their allocation lists
-// (seed 004's resource-lock queue), emits each edge as a trace event of kind
+// (the resource-lock queue of the SamBookshelf article on asynchronous Draw), emits each edge as a trace event of kind
 // dep, and places independent buffers on any engine; fences stay monotonic
 // per context.
 //
@@ -51,6 +51,6 @@
 // separate per-engine submission fence id, shown as "subfence=N" in traces.
 //
 // Threading: every exported method is safe for concurrent use (the D3D11
-// creation paths are free-threaded, seed 000). Methods that wait run the
+// creation paths are free-threaded, "Changes from Direct3D 10"). Methods that wait run the
 // simulation on the calling goroutine.
 package dxgk

@@ -51,7 +51,7 @@ type Config struct {
 
 	// OutOfOrder: the GPU scheduler builds the RAW/WAR/WAW dependency
 	// graph of queued DMA buffers and runs independent ones out of order,
-	// on every engine the driver reports (seed 004; see ooo.go). Off, every
+	// on every engine the driver reports (the SamBookshelf article on asynchronous Draw; see ooo.go). Off, every
 	// buffer runs on its context's engine in submission order.
 	OutOfOrder bool
 	// Bugs are the `option bug=` switches Dxgkrnl honours: ASYNC-SAME

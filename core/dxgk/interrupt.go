@@ -10,7 +10,7 @@ import (
 
 // Interrupt is the GPU's interrupt line: connect it with
 // gpu.ConnectInterrupt. The ISR (DxgkDdiInterruptRoutine) runs on the
-// simulated thread "isr" shortly after (seed 003 step 15).
+// simulated thread "isr" shortly after (WDDM operation flow, step 15).
 func (k *Dxgkrnl) Interrupt(engine int) {
 	k.s.Schedule(k.s.Now()+k.cfg.Costs.InterruptLatency, "isr", func() { k.isr(engine) })
 }
@@ -46,7 +46,7 @@ func (cb *callbacks) callback(name string, ev trace.Event, fn func()) {
 }
 
 // DxgkCbNotifyInterrupt records that the engine finished every buffer up to
-// submission fence fence (seed 003 step 16); the DPC retires them.
+// submission fence fence (WDDM operation flow, step 16); the DPC retires them.
 func (cb *callbacks) DxgkCbNotifyInterrupt(eng int, fence uint64) {
 	k := cb.k()
 	var ab trace.ArgBuilder

@@ -7,7 +7,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// CreateDevice creates a device: DxgkDdiCreateDevice, seed 003 step 1 (which
+// CreateDevice creates a device: DxgkDdiCreateDevice, WDDM operation flow, step 1 (which
 // comes before the UMD's CreateDevice). name is for traces and messages.
 func (k *Dxgkrnl) CreateDevice(name string) (HDevice, error) {
 	k.charge(k.cfg.Costs.Transition)
@@ -88,7 +88,7 @@ func (k *Dxgkrnl) DestroyDevice(h HDevice) error {
 	return err
 }
 
-// CreateContext creates a GPU context on the device (seed 003 step 3, inside
+// CreateContext creates a GPU context on the device (WDDM operation flow, step 3, inside
 // the UMD's pfnCreateContextCb): DxgkDdiCreateContext. It returns the sizes
 // of the context's command buffer and lists. Every context runs on engine 0,
 // the engine paging buffers use too, so ring order orders them.

@@ -20,7 +20,7 @@ import (
 // an occlusion query's begin or end reads it; the KMD reports both in
 // RenderArgs). Packets inside one buffer keep their order.
 //
-// The dependency graph is seed 004's resource-lock queue (CommandLock /
+// The dependency graph is the resource-lock queue of the SamBookshelf article on asynchronous Draw (CommandLock /
 // ResourceLock). Each resource keeps, in queue order, the last queued
 // writer and the readers queued since it, each until it retires: readers
 // share a resource (they follow that writer: RAW), a writer has it alone
@@ -58,7 +58,7 @@ const (
 
 func (h hazard) String() string { return [...]string{"RAW", "WAR", "WAW"}[h] }
 
-// resourceLock is seed 004's ResourceLock for one resource, reduced to what
+// resourceLock is the ResourceLock of the SamBookshelf article on asynchronous Draw, for one resource, reduced to what
 // decides order: the last queued writer and the readers queued since it.
 type resourceLock struct {
 	name    string // for traces: an allocation handle, "display" or "samples"

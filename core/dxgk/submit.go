@@ -9,7 +9,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Render submits a command buffer (the pfnRenderCb path, seed 003 step 10):
+// Render submits a command buffer (the pfnRenderCb path, WDDM operation flow, step 10):
 // DxgkDdiRender runs on the calling thread; on success the context's next
 // fence id is returned and the DMA buffer is queued to the GPU scheduler.
 // A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or

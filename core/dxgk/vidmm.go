@@ -174,7 +174,7 @@ func (p *pager) op(a *allocation, args dxgkddi.BuildPagingBufferArgs, why string
 	return true
 }
 
-// flush submits the paging buffer, if any operation is in it (seed 003 step
+// flush submits the paging buffer, if any operation is in it (WDDM operation flow, step
 // 12), and returns it.
 func (p *pager) flush() *dmaBuffer {
 	b := p.buf
@@ -187,7 +187,7 @@ func (p *pager) flush() *dmaBuffer {
 	return b
 }
 
-// makeResident puts a in VRAM for b (seed 003 step 11): page it in from its
+// makeResident puts a in VRAM for b (WDDM operation flow, step 11): page it in from its
 // backing store, evicting least-recently-used allocations b does not use
 // when VRAM has no room. With nothing left to evict, a is used from the
 // aperture. It may wait for an eviction to finish on the GPU.

@@ -19,9 +19,9 @@ func (k *Dxgkrnl) WaitForFence(ctx HContext, fence uint64) error {
 }
 
 // WaitReason says why a thread waits for a fence, so that the wait explains
-// itself in the trace (DESIGN.md): the resource it wants — its allocation
+// itself in the trace (docs/architecture.md): the resource it wants — its allocation
 // and the scenario's name for it — and the hazard between the CPU access
-// and the GPU work that holds it (RAW, WAR or WAW; seed 004). The zero value
+// and the GPU work that holds it (RAW, WAR or WAW; the SamBookshelf article on asynchronous Draw). The zero value
 // gives no reason.
 type WaitReason struct {
 	Allocation HAllocation
@@ -30,7 +30,7 @@ type WaitReason struct {
 }
 
 // WaitForFenceFor is WaitForFence with the reason of the wait (a Map that
-// conflicts with queued GPU work, seed 004): both wait events carry it in
+// conflicts with queued GPU work, the SamBookshelf article on asynchronous Draw): both wait events carry it in
 // args and obj.
 func (k *Dxgkrnl) WaitForFenceFor(ctx HContext, fence uint64, why WaitReason) error {
 	k.charge(k.cfg.Costs.Transition)
@@ -216,7 +216,7 @@ func (k *Dxgkrnl) waitUntil(done func() bool, own int) error {
 }
 
 // othersRunning covers real goroutines on the free-threaded entry points
-// (DESIGN.md): every API call polls the simulation, so another goroutine
+// (docs/architecture.md): every API call polls the simulation, so another goroutine
 // may have taken the event this wait needs off the queue and still be
 // running it. While any event is being run elsewhere the wait yields; it
 // can go on once something is queued again or what it waits for happened.

@@ -30,7 +30,7 @@ type StartDeviceArgs struct {
 	NumberOfEngines int // out
 }
 
-// CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (seed 003 step 1).
+// CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (WDDM operation flow, step 1).
 type CreateDeviceArgs struct {
 	Device HDevice
 	Name   string     // for traces and messages
@@ -40,7 +40,7 @@ type CreateDeviceArgs struct {
 // ContextInfo mirrors DXGK_CONTEXTINFO.
 type ContextInfo = DeviceInfo
 
-// CreateContextArgs mirrors DXGKARG_CREATECONTEXT (seed 003 step 3).
+// CreateContextArgs mirrors DXGKARG_CREATECONTEXT (WDDM operation flow, step 3).
 type CreateContextArgs struct {
 	Device  HDevice
 	Context HContext
@@ -81,7 +81,7 @@ type AllocationInfo struct {
 }
 
 // CreateAllocationArgs mirrors DXGKARG_CREATEALLOCATION for one allocation
-// (seed 003 step 6).
+// (WDDM operation flow, step 6).
 type CreateAllocationArgs struct {
 	Device            HDevice
 	Allocation        HAllocation
@@ -117,7 +117,7 @@ type PatchLocation struct {
 	PatchOffset      uint32
 }
 
-// RenderArgs mirrors DXGKARG_RENDER (seed 003 step 10). The KMD validates
+// RenderArgs mirrors DXGKARG_RENDER (WDDM operation flow, step 10). The KMD validates
 // CommandBuffer against AllocationList and writes DmaBuffer (at most
 // DmaBufferSize bytes) and PatchLocationList (at most PatchLocationListSize
 // entries).
@@ -131,7 +131,7 @@ type RenderArgs struct {
 	DmaBuffer             []uint32        // out
 	PatchLocationList     []PatchLocation // out (pPatchLocationListOut)
 
-	// Out, for a scheduler that reorders DMA buffers (seed 004): the GPU
+	// Out, for a scheduler that reorders DMA buffers (the SamBookshelf article on asynchronous Draw): the GPU
 	// state outside the allocation list the buffer touches. Draws add to
 	// the GPU's samples-passed counter (additions commute); an occlusion
 	// query's begin or end reads it, so it orders against draws.
@@ -173,7 +173,7 @@ type SegmentAddress struct {
 	Address uint64
 }
 
-// BuildPagingBufferArgs mirrors DXGKARG_BUILDPAGINGBUFFER (seed 003 step
+// BuildPagingBufferArgs mirrors DXGKARG_BUILDPAGINGBUFFER (WDDM operation flow, step
 // 11). The KMD appends the operation's packets to DmaBuffer and fails with
 // STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER (leaving DmaBuffer as it was) when
 // they would not fit in DmaBufferSize bytes.
@@ -199,7 +199,7 @@ func (a *BuildPagingBufferArgs) String() string {
 	return fmt.Sprintf("op=%v %v %v %dB", a.Operation, a.Allocation, a.Destination.Segment, a.Size)
 }
 
-// PatchArgs mirrors DXGKARG_PATCH (seed 003 step 13): AllocationList carries
+// PatchArgs mirrors DXGKARG_PATCH (WDDM operation flow, step 13): AllocationList carries
 // each allocation's segment and physical address.
 type PatchArgs struct {
 	Context           HContext
@@ -215,7 +215,7 @@ type SubmitCommandFlags struct {
 	Present bool
 }
 
-// SubmitCommandArgs mirrors DXGKARG_SUBMITCOMMAND (seed 003 steps 12 and 14).
+// SubmitCommandArgs mirrors DXGKARG_SUBMITCOMMAND (WDDM operation flow, steps 12 and 14).
 // The GPU must write SubmissionFenceID to the engine's fence register when it
 // has finished the buffer. Submission fence ids increase monotonically per
 // engine.

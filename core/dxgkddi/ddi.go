@@ -6,7 +6,7 @@ package dxgkddi
 //
 // Threading: Dxgkrnl calls DxgkDdiCreateDevice, DxgkDdiCreateAllocation and
 // DxgkDdiDestroyAllocation from any thread, possibly at once (the
-// free-threaded D3D11 creation paths, seed 000); DxgkDdiRender and
+// free-threaded D3D11 creation paths, "Changes from Direct3D 10"); DxgkDdiRender and
 // DxgkDdiPresent on the app thread that submits, one at a time per context;
 // DxgkDdiBuildPagingBuffer, DxgkDdiPatch, DxgkDdiSubmitCommand and the TDR
 // entries on the GPU scheduler's thread ("kernel"); DxgkDdiInterruptRoutine on
@@ -39,7 +39,7 @@ type DxgkrnlInterface interface {
 	// DxgkCbNotifyInterrupt tells Dxgkrnl that the engine's fence register
 	// reads fence: every DMA buffer submitted on that engine with a
 	// submission fence id up to fence is done (DXGK_INTERRUPT_DMA_COMPLETED,
-	// seed 003 step 16). Callable from the ISR.
+	// WDDM operation flow, step 16). Callable from the ISR.
 	DxgkCbNotifyInterrupt(engine int, fence uint64)
 	// DxgkCbQueueDpc queues the DPC (DxgkDdiDpcRoutine); it reports false if
 	// it was already queued. Callable from the ISR.

@@ -6,7 +6,7 @@
 // DXGKRNL_INTERFACE). Both sides import it; neither imports the other, and
 // nothing here imports the GPU.
 //
-// It carries seed 003 (the WDDM operation flow, steps 1-16): DxgkDdiCreateDevice
+// It carries the WDDM operation flow (steps 1-16): DxgkDdiCreateDevice
 // (step 1), DxgkDdiCreateContext (step 3), DxgkDdiCreateAllocation (step 6),
 // DxgkDdiRender / DxgkDdiPresent turning a command buffer into a DMA buffer,
 // allocation list and patch-location list (step 10), DxgkDdiBuildPagingBuffer

@@ -2,7 +2,7 @@
 //
 // One stream of Events feeds the browser panel, the verifier (core/verify), the
 // JSON-lines exporter and the Chrome/Perfetto exporter. The JSON form of an
-// event is fixed by SCENARIO.md ("Trace"), so field names and order here are a
+// event is fixed by docs/scenario.md ("Trace"), so field names and order here are a
 // contract: extend, never rename.
 //
 // An event's payload (Event.Args) is typed: (Key, value) entries written with

@@ -1,6 +1,6 @@
 package trace
 
-// Layer is where an event happens in the stack (SCENARIO.md: "layer", "from").
+// Layer is where an event happens in the stack (docs/scenario.md: "layer", "from").
 type Layer uint8
 
 const (
@@ -37,7 +37,7 @@ const (
 	Wait           // a thread blocked (on a fence, an event, a lock)
 	Violation      // core/verify found a rule broken
 	Message        // a debug-layer or runtime message
-	Dep            // a dependency edge between queued GPU commands (seed 004)
+	Dep            // a dependency edge between queued GPU commands (the SamBookshelf article on asynchronous Draw)
 )
 
 var kindNames = [...]string{"", "call", "return", "submit", "exec", "fence", "interrupt", "dpc", "wait", "violation", "message", "dep"}
@@ -65,7 +65,7 @@ type Event struct {
 	HR     string // HRESULT or NTSTATUS name, on returns
 	Fence  uint64
 	DMA    uint64 // DMA buffer id
-	Rule   string // rule id of RULES.md, on violations
+	Rule   string // rule id (core/rules), on violations
 	Msg    string
 	Args   Args   // the payload: typed entries (ArgBuilder), printed as key=value text
 	Line   int    // scenario line of the statement that caused the event (0: none)

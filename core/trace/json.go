@@ -8,7 +8,7 @@ import (
 	"unsafe"
 )
 
-// AppendJSON appends the JSON-lines form of e (SCENARIO.md "Trace") without a
+// AppendJSON appends the JSON-lines form of e (docs/scenario.md, "Trace") without a
 // trailing newline. Field order is fixed so traces compare byte for byte.
 func AppendJSON(b []byte, e *Event) []byte {
 	b = append(b, `{"seq":`...)

@@ -15,7 +15,7 @@ func TestJSONLineFormat(t *testing.T) {
 		e    Event
 		want string
 	}{
-		{"SCENARIO.md example", Event{Seq: 12, T: 48210, Thread: "main", From: Runtime, Layer: UMD, Kind: Call, Name: "CreateResource", Ctx: "IC", Obj: "vb", Handle: "h7"},
+		{"docs/scenario.md example", Event{Seq: 12, T: 48210, Thread: "main", From: Runtime, Layer: UMD, Kind: Call, Name: "CreateResource", Ctx: "IC", Obj: "vb", Handle: "h7"},
 			`{"seq":12,"t":48210,"thread":"main","from":"runtime","layer":"umd","kind":"call","name":"CreateResource","ctx":"IC","obj":"vb","handle":"h7"}`},
 		{"optional numbers", Event{Seq: 1, Thread: "isr", From: Dxgkrnl, Layer: KMD, Kind: Return, Name: "DxgkDdiInterruptRoutine", HR: "STATUS_SUCCESS", Fence: 3, DMA: 9, Line: 4, Parent: 2},
 			`{"seq":1,"t":0,"thread":"isr","from":"dxgkrnl","layer":"kmd","kind":"return","name":"DxgkDdiInterruptRoutine","hr":"STATUS_SUCCESS","fence":3,"dma":9,"line":4,"parent":2}`},

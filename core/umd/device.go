@@ -39,7 +39,7 @@ const (
 
 func (a *Adapter) CalcPrivateDeviceSize() int { return sizeDevice }
 
-// CreateDevice sets up the driver device. Seed 003 step 3: it must call
+// CreateDevice sets up the driver device. WDDM operation flow, step 3: it must call
 // pfnCreateContextCb for a GPU context, which returns the command buffer and
 // list sizes.
 func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.Device, error) {

@@ -119,7 +119,7 @@ func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HR
 	d.updateSubresource(d, dst, data, min(writeChunk, (d.cmdCap-16)*4/2))
 }
 
-// ResourceMap gives the CPU the resource's memory. Seed 004: a map that
+// ResourceMap gives the CPU the resource's memory. The SamBookshelf article on asynchronous Draw: a map that
 // conflicts with queued GPU work submits it and waits for its fence (or
 // returns DXGI_ERROR_WAS_STILL_DRAWING with DO_NOT_WAIT); WRITE_DISCARD
 // renames the resource to a fresh allocation instead; WRITE_NO_OVERWRITE

@@ -5,14 +5,14 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Rules of seed 000 on pfnPerformAmortizedProcessingCb.
+// Rules of "Changes from Direct3D 10" on pfnPerformAmortizedProcessingCb.
 
 // amortizeLimit is how many immediate-context submissions may pass without
 // an amortized call ("after it submits a command buffer, or at a similar
 // frequency").
 const amortizeLimit = 2
 
-// amortizePeriod is seed 000's 1 ms, in virtual nanoseconds.
+// amortizePeriod is the 1 ms example of "Changes from Direct3D 10", in virtual nanoseconds.
 const amortizePeriod = 1_000_000
 
 type amState struct {

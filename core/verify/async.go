@@ -7,7 +7,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Rules ASYNC-SAME and ERR-ASYNC (seed 004), as far as a trace shows them.
+// Rules ASYNC-SAME and ERR-ASYNC (the SamBookshelf article on asynchronous Draw), as far as a trace shows them.
 //
 // ASYNC-SAME: asynchronous and out-of-order execution must give what
 // synchronous execution gives. A trace cannot compare two runs (the

@@ -9,7 +9,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Rules of seeds 001 and 002: context-local handles and command lists.
+// Rules of "Using context-local DDI handles" and "Supporting command lists": context-local handles and command lists.
 
 type clState struct {
 	polls      int               // CheckDeferredContextHandleSizes calls since the last CreateDevice
@@ -208,7 +208,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	return out
 }
 
-// finishOrder checks the DDI order of seed 002's FinishCommandList
+// finishOrder checks the DDI order of FinishCommandList in "Supporting command lists"
 // pseudo-code and returns what is wrong ("" when right).
 func finishOrder(names []string) string {
 	if len(names) == 0 {
@@ -258,7 +258,7 @@ func finishOrder(names []string) string {
 	return ""
 }
 
-// More rules of seeds 001 and 002, on handle identity and on the
+// More rules of "Using context-local DDI handles" and "Supporting command lists", on handle identity and on the
 // close/abandon/destroy sequences.
 func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 	c := &v.cl

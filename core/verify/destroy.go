@@ -8,7 +8,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Deferred destruction (seed 000).
+// Deferred destruction ("Changes from Direct3D 10").
 
 type ddState struct {
 	primary map[string]bool   // resource handle -> is a primary

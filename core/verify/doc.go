@@ -1,5 +1,5 @@
 // Package verify checks the event stream against the numbered rules of
-// RULES.md. Each rule is a small state machine fed every event in seq order;
+// docs/rules.md. Each rule is a small state machine fed every event in seq order;
 // a violation names the rule, the seed it comes from, the offending event and
 // the scenario line, and is itself recorded in the trace (kind violation).
 //

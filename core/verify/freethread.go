@@ -9,13 +9,13 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Free-threading rules of seed 000 that need to see threads overlap: FT-CAP,
+// Free-threading rules of "Changes from Direct3D 10" that need to see threads overlap: FT-CAP,
 // FT-CALC, FT-HCTX, FT-ALLOC, FT-TABLE. Overlap is read from the trace: each
 // event names its simulated thread, and a Call stays open on its thread
 // until its Return, so "thread B enters X while thread A is inside Y" is
 // B's Call of X seen while A's Call of Y has no Return yet.
 
-// hctxCallbacks are the callbacks that name an HCONTEXT (seed 000): one
+// hctxCallbacks are the callbacks that name an HCONTEXT ("Changes from Direct3D 10"): one
 // thread at a time per context.
 var hctxCallbacks = map[string]bool{
 	"pfnPresentCb": true, "pfnRenderCb": true, "pfnEscapeCb": true, "pfnDestroyContextCb": true,
@@ -28,7 +28,7 @@ type ftState struct {
 	// (per thread: thState.ddis, its open DDI calls but CalcPrivate*)
 }
 
-// calcDDI says whether a DDI is one seed 000 makes free-threaded even
+// calcDDI says whether a DDI is one "Changes from Direct3D 10" makes free-threaded even
 // without the cap.
 func calcDDI(name string) bool {
 	return strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"

@@ -7,7 +7,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// DD-SYNC (seed 000): the two synchronous-destruction patterns work.
+// DD-SYNC ("Changes from Direct3D 10"): the two synchronous-destruction patterns work.
 //
 //	Object::Release(); ClearState(); Flush();            // destroy as quickly as possible
 //	... Flush(); End(EventQuery); while (S_FALSE == GetData(EventQuery)); Flush();  // destroy completely

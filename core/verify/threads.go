@@ -7,7 +7,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Thread rules of seed 000 for the callbacks, and ERR-APP.
+// Thread rules of "Changes from Direct3D 10" for the callbacks, and ERR-APP.
 
 // rootCall is the outermost call enclosing e (nil when e is at top level).
 func (v *Verifier) rootCall(e *trace.Event) *trace.Event {

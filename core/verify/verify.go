@@ -204,16 +204,16 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		v.kernelDeviceReady = true
 	case call && e.Name == "CreateDevice" && e.Layer == trace.UMD:
 		if !v.kernelDeviceReady {
-			out = append(out, v.violation(rules.WDDMFlow, e, "the UMD's CreateDevice ran before Dxgkrnl's DxgkDdiCreateDevice (seed 003 steps 1-2)"))
+			out = append(out, v.violation(rules.WDDMFlow, e, "the UMD's CreateDevice ran before Dxgkrnl's DxgkDdiCreateDevice (WDDM operation flow, steps 1-2)"))
 		}
 	case call && e.Name == "pfnCreateContextCb":
 		if n, l := v.parentName(e); n != "CreateDevice" || l != trace.UMD {
-			out = append(out, v.violation(rules.WDDMFlow, e, "pfnCreateContextCb called outside the UMD's CreateDevice (seed 003 step 3)"))
+			out = append(out, v.violation(rules.WDDMFlow, e, "pfnCreateContextCb called outside the UMD's CreateDevice (WDDM operation flow, step 3)"))
 		}
 	// Steps 4-6: CreateResource -> pfnAllocateCb -> DxgkDdiCreateAllocation.
 	case call && e.Name == "CreateResource" && e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == ""):
 		// (on a deferred context CreateResource opens a context-local
-		// handle and allocates nothing, seed 001)
+		// handle and allocates nothing, "Using context-local DDI handles")
 		v.resourceCalls[e.Seq] = false
 	case call && e.Name == "pfnAllocateCb":
 		v.allocateCalls[e.Seq] = false
@@ -229,12 +229,12 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		v.dmaBuilt[e.DMA] = true
 	case call && e.Name == "DxgkDdiPatch" && e.DMA != 0:
 		if !v.dmaBuilt[e.DMA] {
-			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (seed 003 steps 10, 13)", e.DMA))
+			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiPatch of DMA buffer %d before DxgkDdiRender/DxgkDdiPresent built it (WDDM operation flow, steps 10, 13)", e.DMA))
 		}
 		v.dmaPatched[e.DMA] = true
 	case call && e.Name == "DxgkDdiSubmitCommand" && e.DMA != 0 && !e.Args.Has(trace.KeyPaging):
 		if !v.dmaPatched[e.DMA] {
-			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (seed 003 steps 13-14)", e.DMA))
+			out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiSubmitCommand of DMA buffer %d before DxgkDdiPatch (WDDM operation flow, steps 13-14)", e.DMA))
 		}
 	// Steps 15-16: the interrupt routine notifies and queues the DPC.
 	case call && e.Name == "DxgkDdiInterruptRoutine":
@@ -290,7 +290,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, saw := range v.resourceCalls {
 			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
-					out = append(out, v.violation(rules.WDDMFlow, e, "CreateResource returned without calling pfnAllocateCb (seed 003 steps 4-5)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "CreateResource returned without calling pfnAllocateCb (WDDM operation flow, steps 4-5)"))
 				}
 				delete(v.resourceCalls, seq)
 			}
@@ -299,7 +299,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, saw := range v.allocateCalls {
 			if v.threadOf(seq) == e.Thread {
 				if !saw && e.HR == "S_OK" {
-					out = append(out, v.violation(rules.WDDMFlow, e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (seed 003 steps 5-6)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "pfnAllocateCb returned without DxgkDdiCreateAllocation (WDDM operation flow, steps 5-6)"))
 				}
 				delete(v.allocateCalls, seq)
 			}
@@ -308,7 +308,7 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 		for seq, bits := range v.interrupts {
 			if v.threadOf(seq) == e.Thread {
 				if bits != 3 {
-					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (seed 003 steps 15-16)"))
+					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (WDDM operation flow, steps 15-16)"))
 				}
 				delete(v.interrupts, seq)
 			}
@@ -404,7 +404,7 @@ func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 
 // mapHazard follows which submitted DMA buffers read or write each
 // allocation until their fences signal, and checks every Map against them
-// (seed 004: RAW for READ, WAR/WAW for WRITE).
+// (the SamBookshelf article on asynchronous Draw: RAW for READ, WAR/WAW for WRITE).
 func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:

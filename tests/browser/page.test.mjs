@@ -1,4 +1,4 @@
-// Browser tests of the d3dsim page (SCENARIO.md "Browser", "Links"): the dev
+// Browser tests of the d3dsim page (docs/scenario.md, "Browser", "Links"): the dev
 // server (serve.go) serves the page, Debian's headless Chromium opens it
 // through playwright-core and the tests drive window.d3dsim.
 //

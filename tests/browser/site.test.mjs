@@ -34,7 +34,7 @@ const STAGE_BG = "#0b0e14"; // wasm/main_js.go
 
 // A link made on 2026-11-23 with `d3dsim link` (format 1) and the scenario
 // it carries. Frozen: a link shared today must keep opening after the format
-// grows (SCENARIO.md "Links"). Never regenerate it.
+// grows (docs/scenario.md, "Links"). Never regenerate it.
 const FROZEN_LINK_PAYLOAD =
   "1.lJJfa9swFMXf9Sku9GWDNfgPK6WgByd220CaBtvJBmME2b6xRW3Jk27cbp9-WOlIvD0N-0H87rlHl3t0BRG0Ur3AwehfqEArCLzg5tr3r4MQPhy06QSB__EOJEF3tAQviD3oHpVU9YxVOHwC2XXAIQ5j318YFIQxDrJEZkvgUOEwO9HsVfSLRkgFX2RFDQ8DeERZN8TDgBUFcLDl7AFpfjwc0IDHDA0TgxRVhSYXpkbaSXyFomBDMZG8926tqJEvn562eTRfJTCXqrpvRW35Lknz5Ot-vr2_T1KIBQneoW3ufhxFxUrdavN_fovndZZH63zieAiDbz544zf7_J0NduK5Q0P4ljWiQgPFUbYk1d1g972wlhqjj3XD-mnLRr5h-1dHb_dWt7JiRYuqmk49kowEIbhjokTRIs_TbQKZKR3jWbrYR6vNYwQxWjqx5Xq3P3PHnnsexTGTXTd7fsqQLkOwYGg4ly6udTO5Spplp7R6bci6pYQBhIErLqMMaWNkJ0kOmOtet7r-CXm6jNYPq2S1zPKz7rS3UyKj0VC42m684H03g3Voc4H6C7TQypJQdPZwiTvBokVh_nlh4xMcR_bBd6rYiFe4AY_ZcrYxaFERw7ceS4J-zAiKAvyb8eccrm49z7v1br0_kkHqVpDUyo5lj_0OAAD__w";
 const FROZEN_SCENARIO = `# A link frozen on 2026-11-23 (format 1): it must keep opening.
