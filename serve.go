@@ -62,6 +62,7 @@ func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to serve on (port 0 picks a free one)")
 	buildOnly := flag.Bool("build-only", false, "build web/main.wasm and web/wasm_exec.js when stale, then exit")
 	site := flag.String("site", "", "build the static site (the page, main.wasm and main.wasm.gz, the scenarios, tutorials and gallery) into this directory, then exit")
+	base := flag.String("base", "", "with -site: the address the site will be published at (the gallery's cards link to it); default: relative links")
 	var allowHosts []string
 	flag.Func("allow-host", "also answer requests for this host name (repeatable; by default only loopback names and the -addr address are answered)", func(v string) error {
 		allowHosts = append(allowHosts, v)
@@ -76,7 +77,7 @@ func main() {
 	}
 	b := &builder{root: "."}
 	if *site != "" {
-		if err := buildSite(b, *site); err != nil {
+		if err := buildSite(b, *site, *base); err != nil {
 			log.Fatal(err)
 		}
 		return

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,9 +40,32 @@ const (
 	siteGalleryBase = "../index.html"
 )
 
+// galleryLinks is where the gallery's cards point: relative links (they
+// work wherever dist/ is copied), or, with the address the site is published
+// at (make site BASE=URL), absolute ones, so the gallery's page works copied
+// anywhere else too.
+func galleryLinks(base string) (app, files string, err error) {
+	if base == "" {
+		return siteGalleryBase, "../", nil
+	}
+	u, err := url.Parse(base)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+		return "", "", fmt.Errorf("-base %q: want the http(s) address the site is published at, such as https://example.org/d3dsim/", base)
+	}
+	if !strings.HasSuffix(u.Path, "/") {
+		u.Path += "/"
+	}
+	return u.String() + "index.html", u.String(), nil
+}
+
 // buildSite builds main.wasm when stale (b.ensure) and writes the site into
-// out, replacing the files it writes and leaving others alone.
-func buildSite(b *builder, out string) error {
+// out, replacing the files it writes and leaving others alone. base is the
+// address it will be published at, or "" (galleryLinks).
+func buildSite(b *builder, out, base string) error {
+	app, files, err := galleryLinks(base)
+	if err != nil {
+		return err
+	}
 	if err := b.ensure(); err != nil {
 		return err
 	}
@@ -68,7 +92,7 @@ func buildSite(b *builder, out string) error {
 	}
 	// The gallery runs every scenario natively and draws its thumbnail:
 	// the CLI's own command, so the site shows what `d3dsim run` shows.
-	cmd := exec.Command("go", "run", "./cmd/d3dsim", "gallery", "--out", filepath.Join(out, siteGallery), "--base", siteGalleryBase, "--files", "../")
+	cmd := exec.Command("go", "run", "./cmd/d3dsim", "gallery", "--out", filepath.Join(out, siteGallery), "--base", app, "--files", files)
 	cmd.Dir = b.root
 	if o, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("d3dsim gallery: %v\n%s", err, o)

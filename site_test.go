@@ -131,3 +131,24 @@ func TestWriteHeaders(t *testing.T) {
 		}
 	}
 }
+
+func TestGalleryLinks(t *testing.T) {
+	tests := []struct {
+		base, app, files string
+		bad              bool
+	}{
+		{"", "../index.html", "../", false},
+		{"https://example.org/d3dsim/", "https://example.org/d3dsim/index.html", "https://example.org/d3dsim/", false},
+		{"https://example.org/d3dsim", "https://example.org/d3dsim/index.html", "https://example.org/d3dsim/", false},
+		{"http://127.0.0.1:9000/", "http://127.0.0.1:9000/index.html", "http://127.0.0.1:9000/", false},
+		{"example.org/d3dsim/", "", "", true},
+		{"javascript:alert(1)", "", "", true},
+		{"https://example.org/?x=1", "", "", true},
+	}
+	for _, tt := range tests {
+		app, files, err := galleryLinks(tt.base)
+		if (err != nil) != tt.bad || app != tt.app || files != tt.files {
+			t.Errorf("galleryLinks(%q) = %q, %q, %v", tt.base, app, files, err)
+		}
+	}
+}
