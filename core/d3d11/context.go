@@ -221,6 +221,9 @@ func objName(o interface{ Name() string }) string {
 }
 
 func (c *DeviceContext) Unmap(r *Resource) error {
+	if c.dropForeign("Unmap", r) { // (void in D3D11: owner.go)
+		return nil
+	}
 	done := c.api("Unmap", objName(r))
 	if err := c.checkAll("Unmap", r); err != nil {
 		done.end(err)

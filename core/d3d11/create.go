@@ -23,6 +23,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	if err := res.checkAlive(api); err != nil {
 		return nil, err
 	}
+	if o := d.foreign(res); o != nil { // (owner.go)
+		return nil, d.invalid(api, name, "%s", d.foreignMsg(api, o))
+	}
 	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil}[kind]
 	if !res.Desc.BindFlags.Has(need) {
 		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)

@@ -1,0 +1,75 @@
+package scenario
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/core/trace"
+)
+
+// TestObjectScenarios runs testdata/objects: objects of one device used on
+// another device's contexts, identical state objects, the limits on live
+// objects.
+func TestObjectScenarios(t *testing.T) { runDir(t, "testdata/objects") }
+
+// An object of another device: every refused call says so through the debug
+// layer, naming the method, the object and both devices, and no DDI runs
+// inside the refused call.
+func TestForeignObjectMessages(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want []string // methods the debug layer must name
+	}{
+		{"foreign-immediate.d3ds", []string{"CreateRenderTargetView", "OMSetRenderTargets", "ClearRenderTargetView", "CopyResource", "CopyResource",
+			"VSSetShader", "OMSetBlendState", "IASetVertexBuffers", "Map", "End", "GetData", "ExecuteCommandList"}},
+		{"foreign-deferred.d3ds", []string{"ClearRenderTargetView", "OMSetRenderTargets", "PSSetShaderResources", "PSSetSamplers", "PSSetShader", "Begin", "End", "Map"}},
+		{"foreign-emulated.d3ds", []string{"ClearRenderTargetView", "OMSetRenderTargets", "PSSetShaderResources", "PSSetSamplers", "PSSetShader", "Begin", "End", "Map"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("testdata", "objects", tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runSource(t, string(src))
+			s := r.Summary()
+			if !s.OK() {
+				t.Fatalf("%s", strings.Join(s.Failures, "\n"))
+			}
+			var foreign []string
+			for _, m := range s.Messages {
+				if strings.Contains(m, "cannot be used with another") {
+					foreign = append(foreign, m)
+					if !strings.Contains(m, "device b") || !strings.Contains(m, "device a") {
+						t.Errorf("message does not name both devices: %s", m)
+					}
+				}
+			}
+			if len(foreign) != len(tc.want) {
+				t.Errorf("%d messages, want %d: %q", len(foreign), len(tc.want), foreign)
+			}
+			for i, m := range tc.want {
+				if i < len(foreign) && !strings.Contains(foreign[i], ": D3D11 ERROR: "+m+": ") {
+					t.Errorf("message %d is %q, want one for %s", i, foreign[i], m)
+				}
+			}
+			// No DDI between a refused call's Call and Return.
+			var open string
+			r.rec.View(func(held []trace.Event) {
+				for _, e := range held {
+					switch {
+					case e.Layer == trace.Runtime && e.From == trace.App && e.Kind == trace.Call:
+						open = ""
+					case e.Kind == trace.Message && strings.Contains(e.Msg, "cannot be used with another"):
+						open = e.Name
+					case open != "" && e.Layer == trace.UMD && e.Kind == trace.Call:
+						t.Errorf("%s of another device's object reached the driver: %s", open, e.Name)
+					case e.Layer == trace.Runtime && e.Kind == trace.Return:
+						open = ""
+					}
+				}
+			})
+		})
+	}
+}
