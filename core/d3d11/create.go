@@ -1,7 +1,11 @@
 package d3d11
 
 import (
+	"fmt"
+
 	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // Views, shaders, states and queries: each a CalcPrivate*Size, a Create*
@@ -99,16 +103,21 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 }
 
 // CreateBlendState, CreateRasterizerState, CreateDepthStencilState and
-// CreateSamplerState share one shape.
+// CreateSamplerState share one shape (createState): a descriptor equal to
+// that of a live state object of the same kind and device gives that object
+// back, with its reference count raised (ID3D11Device::CreateBlendState: "For
+// each object created, the runtime checks to see if a previous object has the
+// same state. If such a previous object exists, the runtime will return a
+// pointer to previous instance instead of creating a duplicate object").
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
-	return d.createState(name, "blend", "CreateBlendState",
+	return d.createState(name, "blend", "CreateBlendState", desc,
 		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
 		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
-	return d.createState(name, "rasterizer", "CreateRasterizerState",
+	return d.createState(name, "rasterizer", "CreateRasterizerState", desc,
 		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
@@ -117,7 +126,7 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
-	return d.createState(name, "depthstencil", "CreateDepthStencilState",
+	return d.createState(name, "depthstencil", "CreateDepthStencilState", desc,
 		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
@@ -126,17 +135,44 @@ func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc)
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
-	return d.createState(name, "sampler", "CreateSamplerState",
+	return d.createState(name, "sampler", "CreateSamplerState", desc,
 		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
 
-func (d *Device) createState(name, kind, api string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
+// MaxUniqueStates is how many state objects of each kind a device may hold
+// at once: "An application can create up to 4096 unique blend-state
+// objects" (ID3D11Device::CreateBlendState; the same for the rasterizer,
+// depth-stencil and sampler states). One more distinct descriptor fails
+// with E_OUTOFMEMORY.
+const MaxUniqueStates = 4096
+
+// createState gives back the live state object with an equal descriptor
+// (desc, a comparable value whose type tells the kinds apart), else makes
+// one with the driver.
+func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
+	}
+	if s := d.sharedState(desc); s != nil {
+		// No driver object, no DDI: the application holds one more
+		// reference on the object it already has.
+		d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "StateShared", Obj: s.name,
+			Msg: fmt.Sprintf("%s: %s has the descriptor of %s, a live %s state of device %s: the runtime returns %s (%d references)", api, name, s.name, kind, d.name, s.name, s.refs.Load())})
+		return s, nil
+	}
+	d.mu.Lock()
+	n := d.stateKinds[kind]
+	d.mu.Unlock()
+	if n >= MaxUniqueStates {
+		msg := fmt.Sprintf("%s(%s): the device already holds %d unique %s state objects, the most D3D11 allows of each kind", api, name, n, kind)
+		if d.debug {
+			d.message(api, name, "D3D11 ERROR: "+msg)
+		}
+		return nil, hresult.Errorf(hresult.E_OUTOFMEMORY, "%s", msg)
 	}
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
@@ -150,9 +186,51 @@ func (d *Device) createState(name, kind, api string, calc func(ddiCall) int, cre
 	_, ht := ddiHandle(s)
 	d.calcCLS(ht, s.h, name)
 	d.initChild(&s.object, name, func() {
+		d.forgetState(desc, s)
 		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
 	})
+	d.keepState(desc, kind, s)
 	return s, nil
+}
+
+// sharedState returns the live state object with descriptor desc, with one
+// more reference, or nil.
+func (d *Device) sharedState(desc any) *State {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := d.states[desc]
+	if s == nil || !s.Alive() {
+		return nil
+	}
+	s.AddRef()
+	return s
+}
+
+// keepState records a new state object under its descriptor. (Two threads
+// creating equal descriptors at once may both reach the driver: the first
+// one recorded is the one later creations share.)
+func (d *Device) keepState(desc any, kind string, s *State) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.states == nil {
+		d.states, d.stateKinds = map[any]*State{}, map[string]int{}
+	}
+	if old := d.states[desc]; old == nil {
+		d.stateKinds[kind]++
+	} else if old.Alive() {
+		return
+	}
+	d.states[desc] = s
+}
+
+// forgetState drops a destroyed state object from the device's table.
+func (d *Device) forgetState(desc any, s *State) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.states[desc] == s {
+		delete(d.states, desc)
+		d.stateKinds[s.Kind]--
+	}
 }
 
 // CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.

@@ -47,6 +47,8 @@ type Device struct {
 	shared      map[ddi.HRTRESOURCE]bool // resources created with MiscFlags=SHARED (rule FT-ALLOC)
 	table       *ddi.FuncTable           // the device function table the driver filled (rule FT-TABLE)
 	destroyQ    []*object                // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
+	states      map[any]*State           // live state objects by descriptor (createState)
+	stateKinds  map[string]int           // how many of each kind states holds
 }
 
 func (d *Device) Name() string { return d.name }

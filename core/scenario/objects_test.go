@@ -73,3 +73,29 @@ func TestForeignObjectMessages(t *testing.T) {
 		})
 	}
 }
+
+// identical-states.d3ds: the runtime asks the driver for one blend state of
+// each descriptor and one sampler, and destroys each once.
+func TestIdenticalStatesDDIs(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "objects", "identical-states.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runSource(t, string(src))
+	if s := r.Summary(); !s.OK() {
+		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
+	}
+	ddis := map[string]int{}
+	r.rec.View(func(held []trace.Event) {
+		for _, e := range held {
+			if e.Layer == trace.UMD && e.From == trace.Runtime && e.Kind == trace.Call {
+				ddis[e.Name]++
+			}
+		}
+	})
+	for name, want := range map[string]int{"CreateBlendState": 3, "DestroyBlendState": 3, "CreateSampler": 1, "DestroySampler": 1} {
+		if ddis[name] != want {
+			t.Errorf("%d %s DDIs, want %d", ddis[name], name, want)
+		}
+	}
+}
