@@ -28,12 +28,13 @@ import (
 type DeviceContext struct {
 	contextKind
 
-	dev  *Device
-	name string   // IC, DC1, ...
-	ddi  ddiTable // this context's DDI table (a deferred context has its own), traced
-	h    ddi.HDEVICE
-	refs int32
-	dead bool
+	dev   *Device
+	name  string   // IC, DC1, ...
+	ddi   ddiTable // this context's DDI table (a deferred context has its own), traced
+	h     ddi.HDEVICE
+	refs  int32
+	dead  bool
+	bytes int64 // the runtime and driver memory counted for a deferred context (memory.go)
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
@@ -142,6 +143,7 @@ func (c *DeviceContext) release(destroy func()) uint32 {
 	destroy()
 	c.dead = true
 	done.end(nil)
+	c.dev.unreserve(c.bytes)
 	c.dev.childGone()
 	return 0
 }

@@ -38,7 +38,10 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	d.ddiIC().on(name, "").CalcPrivateViewSize(&args)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateViewSize(&args))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
 	w := d.ddiIC().on(name, handleName(v.h))
 	switch kind {
@@ -50,12 +53,13 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		err = w.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
 	}
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(v)
-	d.calcCLS(ht, v.h, name)
+	bytes += d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
-	d.initChild(&v.object, name, func() {
+	d.initChild(&v.object, name, bytes, func() {
 		w := d.ddiIC().on(name, handleName(v.h))
 		switch kind {
 		case ddi.ViewRTV:
@@ -83,7 +87,10 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		return nil, err
 	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
-	d.ddiIC().on(name, "").CalcPrivateShaderSize(&args)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateShaderSize(&args))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
@@ -92,11 +99,12 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	d.calcCLS(ht, uint32(s.h), name)
-	d.initChild(&s.object, name, func() {
+	bytes += d.calcCLS(ht, uint32(s.h), name)
+	d.initChild(&s.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(s.h))).DestroyShader(d.hDev, s.h)
 	})
 	return s, nil
@@ -177,15 +185,19 @@ func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
-	calc(d.ddiIC().on(name, ""))
+	bytes := ObjectOverhead + int64(calc(d.ddiIC().on(name, "")))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	s = &State{Kind: kind, h: d.rt.newHandle()}
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	d.calcCLS(ht, s.h, name)
-	d.initChild(&s.object, name, func() {
+	bytes += d.calcCLS(ht, s.h, name)
+	d.initChild(&s.object, name, bytes, func() {
 		d.forgetState(desc, s)
 		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
 	})
@@ -243,14 +255,18 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	if err := d.objectLimit("CreateQuery", name); err != nil {
 		return nil, err
 	}
-	d.ddiIC().on(name, "").CalcPrivateQuerySize(t)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateQuerySize(t))
+	if err := d.reserve("CreateQuery", name, bytes); err != nil {
+		return nil, err
+	}
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
 	err = d.ddiIC().on(name, handleName(uint32(q.h))).CreateQuery(d.hDev, t, q.h, uint32(q.h))
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
-	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
-	d.initChild(&q.object, name, func() {
+	bytes += d.calcCLS(ddi.HTQuery, uint32(q.h), name)
+	d.initChild(&q.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(q.h))).DestroyQuery(d.hDev, q.h)
 	})
 	return q, nil

@@ -205,7 +205,7 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.restore(saved) // recorded again: the next list starts from this state
 	}
 	hold()
-	c.dev.initChild(&l.object, name, body.destroy)
+	c.dev.initChild(&l.object, name, c.dev.charge(ObjectOverhead), body.destroy)
 	l.setState("valid")
 	return l, nil
 }

@@ -99,3 +99,20 @@ func TestIdenticalStatesDDIs(t *testing.T) {
 		}
 	}
 }
+
+// memory-budget.d3ds: the creation past the device's budget is refused with
+// a debug message naming the limit.
+func TestMemoryBudgetMessage(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "objects", "memory-budget.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := runSource(t, string(src)).Summary()
+	if !s.OK() {
+		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
+	}
+	if len(s.Messages) != 1 || !strings.Contains(s.Messages[0], "CreateResource(t16): out of memory") ||
+		!strings.Contains(s.Messages[0], "memory limit of 1048576 bytes (option sysmem=SIZE)") {
+		t.Errorf("messages %q, want one naming the limit", s.Messages)
+	}
+}
