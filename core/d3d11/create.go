@@ -211,7 +211,8 @@ func (d *Device) sharedState(desc any) *State {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	s := d.states[desc]
-	if s == nil || !s.Alive() {
+	if s == nil || !s.Alive() || (s.refs.Load() == 0 && s.pins.Load() == 0) {
+		// (gone, or on its way: a final Release with nothing binding it)
 		return nil
 	}
 	s.AddRef()
