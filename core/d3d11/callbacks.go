@@ -119,10 +119,14 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		ai := &a.Allocations[i]
 		if max := c.rt.cfg.MaxAllocBytes; max > 0 {
 			c.mu.Lock()
-			over := c.allocBytes+ai.Size > max
+			// (the device's live objects' runtime and driver memory
+			// counts against the same budget: memory.go)
+			over := c.allocBytes+uint64(c.objBytes)+ai.Size > max
+			allocBytes, objBytes := c.allocBytes, c.objBytes
 			c.mu.Unlock()
 			if over {
-				return hresult.Errorf(hresult.E_OUTOFMEMORY, "%s: %d more bytes would pass the memory limit of %d bytes (option sysmem=SIZE)", ai.Obj, ai.Size, max)
+				return hresult.Errorf(hresult.E_OUTOFMEMORY, "%s: %d more bytes would pass the memory limit of %d bytes (option sysmem=SIZE): the device's allocations hold %d bytes and its live objects %d bytes of runtime and driver memory",
+					ai.Obj, ai.Size, max, allocBytes, objBytes)
 			}
 		}
 		h, err := c.rt.cfg.Kernel.CreateAllocation(c.kdev, dxgk.AllocationDesc{

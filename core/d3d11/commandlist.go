@@ -16,6 +16,9 @@ type CommandList struct {
 	dc    *DeviceContext // the deferred context that recorded it
 	state string
 	body  listBody
+	// private is what CalcPrivateCommandListSize answered (0 for a
+	// recycled handle or an emulated list).
+	private int
 }
 
 // listBody is what a command list holds: a driver's command list handle

@@ -29,12 +29,13 @@ import (
 type DeviceContext struct {
 	contextKind
 
-	dev  *Device
-	name string   // IC, DC1, ...
-	ddi  ddiTable // this context's DDI table (a deferred context has its own), traced
-	h    ddi.HDEVICE
-	refs int32
-	dead bool
+	dev   *Device
+	name  string   // IC, DC1, ...
+	ddi   ddiTable // this context's DDI table (a deferred context has its own), traced
+	h     ddi.HDEVICE
+	refs  int32
+	dead  bool
+	bytes int64 // the runtime and driver memory counted for a deferred context (memory.go)
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
@@ -143,6 +144,7 @@ func (c *DeviceContext) release(destroy func()) uint32 {
 	destroy()
 	c.dead = true
 	done.end(nil)
+	c.dev.unreserve(c.bytes)
 	c.dev.childGone()
 	return 0
 }
@@ -222,6 +224,9 @@ func objName(o interface{ Name() string }) string {
 }
 
 func (c *DeviceContext) Unmap(r *Resource) error {
+	if c.dropForeign("Unmap", r) { // (void in D3D11: owner.go)
+		return nil
+	}
 	done := c.api("Unmap", objName(r))
 	if err := c.checkAll("Unmap", r); err != nil {
 		done.end(err)

@@ -1,7 +1,11 @@
 package d3d11
 
 import (
+	"fmt"
+
 	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // Views, shaders, states and queries: each a CalcPrivate*Size, a Create*
@@ -23,6 +27,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	if err := res.checkAlive(api); err != nil {
 		return nil, err
 	}
+	if o := d.foreign(res); o != nil { // (owner.go)
+		return nil, d.invalid(api, name, "%s", d.foreignMsg(api, o))
+	}
 	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil}[kind]
 	if !res.Desc.BindFlags.Has(need) {
 		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)
@@ -31,7 +38,10 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	d.ddiIC().on(name, "").CalcPrivateViewSize(&args)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateViewSize(&args))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
 	w := d.ddiIC().on(name, handleName(v.h))
 	switch kind {
@@ -43,12 +53,13 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		err = w.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
 	}
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(v)
-	d.calcCLS(ht, v.h, name)
+	bytes += d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
-	d.initChild(&v.object, name, func() {
+	d.initChild(&v.object, name, bytes, func() {
 		w := d.ddiIC().on(name, handleName(v.h))
 		switch kind {
 		case ddi.ViewRTV:
@@ -76,7 +87,10 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		return nil, err
 	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
-	d.ddiIC().on(name, "").CalcPrivateShaderSize(&args)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateShaderSize(&args))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
@@ -85,27 +99,33 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	d.calcCLS(ht, uint32(s.h), name)
-	d.initChild(&s.object, name, func() {
+	bytes += d.calcCLS(ht, uint32(s.h), name)
+	d.initChild(&s.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(s.h))).DestroyShader(d.hDev, s.h)
 	})
 	return s, nil
 }
 
 // CreateBlendState, CreateRasterizerState, CreateDepthStencilState and
-// CreateSamplerState share one shape.
+// CreateSamplerState share one shape (createState): a descriptor equal to
+// that of a live state object of the same kind and device gives that object
+// back, with its reference count raised (ID3D11Device::CreateBlendState: "For
+// each object created, the runtime checks to see if a previous object has the
+// same state. If such a previous object exists, the runtime will return a
+// pointer to previous instance instead of creating a duplicate object").
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
-	return d.createState(name, "blend", "CreateBlendState",
+	return d.createState(name, "blend", "CreateBlendState", desc,
 		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
 		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
-	return d.createState(name, "rasterizer", "CreateRasterizerState",
+	return d.createState(name, "rasterizer", "CreateRasterizerState", desc,
 		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
@@ -114,7 +134,7 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
-	return d.createState(name, "depthstencil", "CreateDepthStencilState",
+	return d.createState(name, "depthstencil", "CreateDepthStencilState", desc,
 		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
@@ -123,33 +143,107 @@ func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc)
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
-	return d.createState(name, "sampler", "CreateSamplerState",
+	return d.createState(name, "sampler", "CreateSamplerState", desc,
 		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
 
-func (d *Device) createState(name, kind, api string, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
+// MaxUniqueStates is how many state objects of each kind a device may hold
+// at once: "An application can create up to 4096 unique blend-state
+// objects" (ID3D11Device::CreateBlendState; the same for the rasterizer,
+// depth-stencil and sampler states). One more distinct descriptor fails
+// with E_OUTOFMEMORY.
+const MaxUniqueStates = 4096
+
+// createState gives back the live state object with an equal descriptor
+// (desc, a comparable value whose type tells the kinds apart), else makes
+// one with the driver.
+func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
+	if s := d.sharedState(desc); s != nil {
+		// No driver object, no DDI: the application holds one more
+		// reference on the object it already has.
+		d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "StateShared", Obj: s.name,
+			Msg: fmt.Sprintf("%s: %s has the descriptor of %s, a live %s state of device %s: the runtime returns %s (%d references)", api, name, s.name, kind, d.name, s.name, s.refs.Load())})
+		return s, nil
+	}
+	d.mu.Lock()
+	n := d.stateKinds[kind]
+	d.mu.Unlock()
+	if n >= MaxUniqueStates {
+		msg := fmt.Sprintf("%s(%s): the device already holds %d unique %s state objects, the most D3D11 allows of each kind", api, name, n, kind)
+		if d.debug {
+			d.message(api, name, "D3D11 ERROR: "+msg)
+		}
+		return nil, hresult.Errorf(hresult.E_OUTOFMEMORY, "%s", msg)
+	}
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
-	calc(d.ddiIC().on(name, ""))
+	bytes := ObjectOverhead + int64(calc(d.ddiIC().on(name, "")))
+	if err := d.reserve(api, name, bytes); err != nil {
+		return nil, err
+	}
 	s = &State{Kind: kind, h: d.rt.newHandle()}
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	d.calcCLS(ht, s.h, name)
-	d.initChild(&s.object, name, func() {
+	bytes += d.calcCLS(ht, s.h, name)
+	d.initChild(&s.object, name, bytes, func() {
+		d.forgetState(desc, s)
 		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
 	})
+	d.keepState(desc, kind, s)
 	return s, nil
+}
+
+// sharedState returns the live state object with descriptor desc, with one
+// more reference, or nil.
+func (d *Device) sharedState(desc any) *State {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	s := d.states[desc]
+	if s == nil || !s.Alive() || (s.refs.Load() == 0 && s.pins.Load() == 0) {
+		// (gone, or on its way: a final Release with nothing binding it)
+		return nil
+	}
+	s.AddRef()
+	return s
+}
+
+// keepState records a new state object under its descriptor. (Two threads
+// creating equal descriptors at once may both reach the driver: the first
+// one recorded is the one later creations share.)
+func (d *Device) keepState(desc any, kind string, s *State) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.states == nil {
+		d.states, d.stateKinds = map[any]*State{}, map[string]int{}
+	}
+	if old := d.states[desc]; old == nil {
+		d.stateKinds[kind]++
+	} else if old.Alive() {
+		return
+	}
+	d.states[desc] = s
+}
+
+// forgetState drops a destroyed state object from the device's table.
+func (d *Device) forgetState(desc any, s *State) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.states[desc] == s {
+		delete(d.states, desc)
+		d.stateKinds[s.Kind]--
+	}
 }
 
 // CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.
@@ -162,14 +256,18 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	if err := d.objectLimit("CreateQuery", name); err != nil {
 		return nil, err
 	}
-	d.ddiIC().on(name, "").CalcPrivateQuerySize(t)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateQuerySize(t))
+	if err := d.reserve("CreateQuery", name, bytes); err != nil {
+		return nil, err
+	}
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}
 	err = d.ddiIC().on(name, handleName(uint32(q.h))).CreateQuery(d.hDev, t, q.h, uint32(q.h))
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
-	d.calcCLS(ddi.HTQuery, uint32(q.h), name)
-	d.initChild(&q.object, name, func() {
+	bytes += d.calcCLS(ddi.HTQuery, uint32(q.h), name)
+	d.initChild(&q.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(q.h))).DestroyQuery(d.hDev, q.h)
 	})
 	return q, nil

@@ -44,17 +44,26 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	}
 	_, ok := d.umd.(ddi.CommandLists)
 	if !ok || !d.rt.cfg.CommandLists {
-		return newEmulatedContext(d, d.nextDCName()), nil
+		if err := d.reserve("CreateDeferredContext", name, ObjectOverhead); err != nil {
+			return nil, err
+		}
+		c = newEmulatedContext(d, d.nextDCName())
+		c.bytes = ObjectOverhead
+		return c, nil
 	}
-	d.ddiIC().on(name, "").CalcPrivateDeferredContextSize(d.hDev)
+	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateDeferredContextSize(d.hDev))
+	if err := d.reserve("CreateDeferredContext", name, bytes); err != nil {
+		return nil, err
+	}
 	dcName := d.nextDCName()
 	h := ddi.HDEVICE(d.rt.newHandle())
 	core := ddi.HRTCORELAYER(d.rt.newHandle())
 	table, err := d.ddiIC().with(name, handleName(uint32(h)), strArg(trace.KeyDC, dcName)).CreateDeferredContext(d.hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: core, Obj: name}, h)
 	if err != nil {
+		d.unreserve(bytes)
 		return nil, err
 	}
-	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1}
+	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
 	c.ddi = ddiTable{d: d, ctx: dcName, umd: table}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
@@ -209,7 +218,7 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.cache = c.cache[1:]
 		err = ic.on(name, handleName(uint32(l.h))).RecycleCreateCommandList(d.hDev, args, l.h)
 	} else {
-		ic.on(name, "").CalcPrivateCommandListSize(d.hDev, args)
+		l.private = ic.on(name, "").CalcPrivateCommandListSize(d.hDev, args)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
 		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h)
 		if err == nil {
@@ -246,7 +255,7 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	hold()
 	l.body = driverList{l: l, dc: c}
-	d.initChild(&l.object, name, l.body.destroy)
+	d.initChild(&l.object, name, d.charge(ObjectOverhead+int64(l.private)), l.body.destroy)
 	l.setState("valid")
 	return l, nil
 }

@@ -44,10 +44,13 @@ type Device struct {
 	resByRT     map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
 	displayMode ddi.HALLOCATION                     // the primary the display shows (full screen)
 	allocBytes  uint64                              // bytes allocated through pfnAllocateCb and not freed
+	objBytes    int64                               // runtime and driver memory of the live objects (memory.go)
 	allocSize   map[ddi.HALLOCATION]uint64
 	shared      map[ddi.HRTRESOURCE]bool // resources created with MiscFlags=SHARED (rule FT-ALLOC)
 	table       *ddi.FuncTable           // the device function table the driver filled (rule FT-TABLE)
 	destroyQ    []*object                // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
+	states      map[any]*State           // live state objects by descriptor (createState)
+	stateKinds  map[string]int           // how many of each kind states holds
 }
 
 func (d *Device) Name() string { return d.name }
@@ -157,10 +160,11 @@ func (d *Device) invalid(call, obj, format string, args ...any) error {
 }
 
 // objectLimit refuses a new object past the device's limit (option
-// maxobjects): E_OUTOFMEMORY, as a real runtime out of memory would.
+// maxobjects): E_OUTOFMEMORY, as a real runtime out of memory would, and
+// the debug layer names the limit. (memory.go bounds their bytes.)
 func (d *Device) objectLimit(call, name string) error {
 	if max := d.rt.cfg.MaxObjects; max > 0 && int(d.children.Load()) >= max {
-		return hresult.Errorf(hresult.E_OUTOFMEMORY, "%s(%s): the device already holds %d live objects, its limit (option maxobjects=N)", call, name, max)
+		return d.outOfMemory(call, name, fmt.Sprintf("the device already holds %d live objects, its limit (option maxobjects=N)", max))
 	}
 	return nil
 }
@@ -208,9 +212,12 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 // calcCLS asks the driver, right after an object's creation on the immediate
 // context, how much memory its context-local handles need
 // (CalcDeferredContextHandleSize, "Using context-local DDI handles").
-func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) {
+//
+// It returns the bytes it charged for them (memory.go).
+func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) int64 {
 	if _, ok := d.umd.(ddi.CommandLists); !ok {
-		return
+		return 0
 	}
-	d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h)
+	n := d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h)
+	return d.charge(int64(n))
 }

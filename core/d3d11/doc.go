@@ -31,7 +31,10 @@
 //   - runtime.go, device.go, kernel.go: the runtime, devices and what they
 //     need of Dxgkrnl; callbacks.go: the driver's callbacks.
 //   - resources.go, create.go, swapchain.go, objects.go: the device's
-//     objects, their validation, creation and reference counts.
+//     objects, their validation, creation and reference counts (equal
+//     state objects shared, create.go); memory.go: the memory they hold,
+//     counted and bounded; owner.go: an object used only with the device
+//     that created it.
 //   - context.go, bindings.go: DeviceContext, the handle of the three kinds
 //     of context, with the validation and binding state they share;
 //     pipeline.go: the state and drawing calls the immediate and deferred

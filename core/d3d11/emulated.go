@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
 )
 
@@ -204,7 +205,7 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.restore(saved) // recorded again: the next list starts from this state
 	}
 	hold()
-	c.dev.initChild(&l.object, name, body.destroy)
+	c.dev.initChild(&l.object, name, c.dev.charge(ObjectOverhead), body.destroy)
 	l.setState("valid")
 	return l, nil
 }
@@ -219,6 +220,17 @@ func (c *emulatedContext) Release() uint32 {
 		c.cmds, c.held = nil, nil
 		c.unbindAll()
 	})
+}
+
+// GetData and ExecuteCommandList are the deferred contexts' own
+// (deferredOnly), named here because DeviceContext has its own of each too
+// (owner.go).
+func (c *emulatedContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+	return c.deferredOnly.GetData(q)
+}
+
+func (c *emulatedContext) ExecuteCommandList(l *CommandList, restore bool) error {
+	return c.deferredOnly.ExecuteCommandList(l, restore)
 }
 
 func (c *emulatedContext) dropBinding(p binder)                     { p.unpin() } // no context-local handles to wait for

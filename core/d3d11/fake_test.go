@@ -160,6 +160,8 @@ type fakeOpts struct {
 	notFreeThreaded       bool
 	bugs                  rules.Set
 	debug                 bool
+	maxAllocBytes         uint64 // Config.MaxAllocBytes
+	maxRuntimeBytes       uint64 // Config.MaxRuntimeObjectBytes
 }
 
 func newFakeStack(o fakeOpts) (*fakeStack, error) {
@@ -167,7 +169,8 @@ func newFakeStack(o fakeOpts) (*fakeStack, error) {
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	log := &fakeLog{fail: map[string]error{}}
 	rt := New(Config{Sim: s, Rec: rec, Kernel: &fakeKernel{}, Adapter: &fakeAdapter{log: log}, Bugs: o.bugs,
-		CommandLists: o.commandLists, Recycle: o.recycle, FreeThreaded: !o.notFreeThreaded})
+		CommandLists: o.commandLists, Recycle: o.recycle, FreeThreaded: !o.notFreeThreaded,
+		MaxAllocBytes: o.maxAllocBytes, MaxRuntimeObjectBytes: o.maxRuntimeBytes})
 	var flags CreateDeviceFlag
 	if o.debug {
 		flags |= CreateDeviceDebug

@@ -30,6 +30,7 @@ type object struct {
 	dead    atomic.Bool
 	queued  atomic.Bool // in the runtime's destruction queue: gone for the API, not yet destroyed
 	destroy func()
+	bytes   int64 // the runtime and driver memory counted for it (memory.go)
 }
 
 func (o *object) Name() string { return o.name }
@@ -177,11 +178,14 @@ func (o *object) finish() {
 	if o.destroy != nil {
 		o.destroy()
 	}
+	o.dev.unreserve(o.bytes)
 	o.dev.childGone()
 }
 
-func (d *Device) initChild(o *object, name string, destroy func()) {
-	o.dev, o.name, o.destroy = d, name, destroy
+// initChild makes o a live child of the device, holding the bytes reserve
+// or charge counted for it.
+func (d *Device) initChild(o *object, name string, bytes int64, destroy func()) {
+	o.dev, o.name, o.destroy, o.bytes = d, name, destroy, bytes
 	o.refs.Store(1)
 	d.children.Add(1)
 }

@@ -1,7 +1,10 @@
 package d3d11
 
 import (
+	"errors"
+
 	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
 )
 
@@ -166,7 +169,10 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	if err := d.objectLimit("CreateResource", name); err != nil {
 		return nil, err
 	}
-	d.ddiIC().on(name, "").CalcPrivateResourceSize(&args)
+	bytes := ObjectOverhead + ResourceOverhead + int64(d.ddiIC().on(name, "").CalcPrivateResourceSize(&args))
+	if err := d.reserve("CreateResource", name, bytes); err != nil {
+		return nil, err
+	}
 	r := &Resource{Kind: kind, Desc: args, h: ddi.HRESOURCE(d.rt.newHandle()), rth: ddi.HRTRESOURCE(d.rt.newHandle())}
 	r.Desc.InitData = nil
 	var cargs trace.ArgBuilder
@@ -189,10 +195,15 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	d.mu.Unlock()
 	err := d.ddiIC().with(name, handleName(uint32(r.h)), cargs.Args()).CreateResource(d.hDev, &args, r.h, r.rth)
 	if err != nil {
+		d.unreserve(bytes)
+		if errors.Is(err, hresult.E_OUTOFMEMORY) && d.debug {
+			// (a memory limit pfnAllocateCb met, or video memory full)
+			d.message("CreateResource", name, "D3D11 ERROR: CreateResource("+name+"): out of memory: "+err.Error())
+		}
 		return nil, d.driverError("CreateResource", name, err)
 	}
-	d.calcCLS(ddi.HTResource, uint32(r.h), name)
-	d.initChild(&r.object, name, func() {
+	bytes += d.calcCLS(ddi.HTResource, uint32(r.h), name)
+	d.initChild(&r.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(r.h))).DestroyResource(d.hDev, r.h)
 		d.mu.Lock()
 		delete(d.allocs, r.rth)

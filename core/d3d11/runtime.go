@@ -44,18 +44,25 @@ type Config struct {
 	FreeThreaded bool
 	// Limits keep any scenario inside the machine (and the browser tab):
 	// bytes of video memory a device may allocate and live API objects it
-	// may hold (options sysmem and maxobjects); 0 means no limit.
+	// may hold (options sysmem and maxobjects); 0 means no limit. The
+	// bytes of MaxAllocBytes count the live objects' runtime and driver
+	// memory too (memory.go).
 	MaxAllocBytes uint64
 	MaxObjects    int
+	// MaxRuntimeObjectBytes bounds the runtime and driver memory the live
+	// objects of all the runtime's devices hold (memory.go); 0 means
+	// DefaultMaxRuntimeObjectBytes.
+	MaxRuntimeObjectBytes uint64
 }
 
 // Runtime is one process's D3D11 runtime.
 type Runtime struct {
-	cfg     Config
-	preempt func()
-	handles atomic.Uint32 // driver handles: runtime-allocated private memory
-	mu      sync.Mutex
-	devices []*Device
+	cfg      Config
+	preempt  func()
+	handles  atomic.Uint32 // driver handles: runtime-allocated private memory
+	objBytes atomic.Int64  // runtime and driver memory of all devices' live objects (memory.go)
+	mu       sync.Mutex
+	devices  []*Device
 }
 
 // New returns a runtime over the given layers.

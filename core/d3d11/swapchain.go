@@ -30,7 +30,7 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 		}
 		sc.Buffers = append(sc.Buffers, r)
 	}
-	d.initChild(&sc.object, name, func() {
+	d.initChild(&sc.object, name, d.charge(ObjectOverhead), func() {
 		for _, b := range sc.Buffers {
 			b.Release()
 		}

@@ -1,0 +1,230 @@
+package d3d11
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/hresult"
+)
+
+// Objects belong to the device that created them. Direct3D 11 does not let
+// an object of one device be used with another: a resource, view, shader,
+// state, query or command list passed to a context of another device is
+// refused before anything reaches the driver, whose handles name only its
+// own device's objects.
+//
+//   - A method that returns an HRESULT (Map, GetData, CreateRenderTargetView
+//     and the other view creations) returns E_INVALIDARG.
+//   - A void method (the Set* calls, Clear*View, CopyResource,
+//     UpdateSubresource, Begin, End, Unmap, ExecuteCommandList) does
+//     nothing: the call is traced and returns, with no error, as a void
+//     method must.
+//
+// In both cases the debug layer (a device created with
+// D3D11_CREATE_DEVICE_DEBUG) says so, naming the method, the object and
+// both devices.
+//
+// The check is made here, once, by the public methods of DeviceContext,
+// before they hand the call to the kind of context: the immediate, the
+// deferred and the emulated contexts all refuse alike.
+
+// foreign returns the first object of objs that another device than d
+// created, or nil.
+func (d *Device) foreign(objs ...Object) Object {
+	for _, o := range objs {
+		if isNil(o) {
+			continue
+		}
+		if od, ok := o.(interface{ Device() *Device }); ok && od.Device() != d {
+			return o
+		}
+	}
+	return nil
+}
+
+// foreignMsg is the debug layer's text for an object of another device.
+func (d *Device) foreignMsg(call string, o Object) string {
+	other := ""
+	if od, ok := o.(interface{ Device() *Device }); ok && od.Device() != nil {
+		other = od.Device().name
+	}
+	return call + ": " + o.Name() + " was created by device " + other + ", not by device " + d.name +
+		", whose context the call is made on: an object of one device cannot be used with another"
+}
+
+// dropForeign is the check of a void method: when an object argument
+// belongs to another device, the call is traced, the debug layer says why,
+// and the call does nothing (true).
+func (c *DeviceContext) dropForeign(call string, objs ...Object) bool {
+	o := c.dev.foreign(objs...)
+	if o == nil {
+		return false
+	}
+	done := c.api(call, o.Name())
+	if c.dev.debug {
+		c.dev.message(call, o.Name(), "D3D11 ERROR: "+c.dev.foreignMsg(call, o))
+	}
+	done.end(nil)
+	return true
+}
+
+// refuseForeign is the check of a method that returns an HRESULT:
+// E_INVALIDARG (traced as the call's Return) when an object argument
+// belongs to another device, else nil.
+func (c *DeviceContext) refuseForeign(call string, objs ...Object) error {
+	o := c.dev.foreign(objs...)
+	if o == nil {
+		return nil
+	}
+	done := c.api(call, o.Name())
+	err := c.dev.invalid(call, o.Name(), "%s", c.dev.foreignMsg(call, o))
+	done.end(err)
+	return err
+}
+
+func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	if c.dropForeign("IASetVertexBuffers", vb) {
+		return nil
+	}
+	return c.contextKind.IASetVertexBuffers(slot, vb, stride, offset)
+}
+
+func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	if c.dropForeign("IASetIndexBuffer", ib) {
+		return nil
+	}
+	return c.contextKind.IASetIndexBuffer(ib, f, offset)
+}
+
+func (c *DeviceContext) VSSetShader(s *Shader) error {
+	if c.dropForeign("VSSetShader", s) {
+		return nil
+	}
+	return c.contextKind.VSSetShader(s)
+}
+
+func (c *DeviceContext) PSSetShader(s *Shader) error {
+	if c.dropForeign("PSSetShader", s) {
+		return nil
+	}
+	return c.contextKind.PSSetShader(s)
+}
+
+func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	if c.dropForeign("VSSetConstantBuffers", b) {
+		return nil
+	}
+	return c.contextKind.VSSetConstantBuffers(slot, b)
+}
+
+func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	if c.dropForeign("PSSetConstantBuffers", b) {
+		return nil
+	}
+	return c.contextKind.PSSetConstantBuffers(slot, b)
+}
+
+func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
+	if c.dropForeign("PSSetShaderResources", v) {
+		return nil
+	}
+	return c.contextKind.PSSetShaderResources(slot, v)
+}
+
+func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
+	if c.dropForeign("PSSetSamplers", s) {
+		return nil
+	}
+	return c.contextKind.PSSetSamplers(slot, s)
+}
+
+func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
+	if c.dropForeign("OMSetRenderTargets", rtv, dsv) {
+		return nil
+	}
+	return c.contextKind.OMSetRenderTargets(rtv, dsv)
+}
+
+func (c *DeviceContext) OMSetBlendState(s *State) error {
+	if c.dropForeign("OMSetBlendState", s) {
+		return nil
+	}
+	return c.contextKind.OMSetBlendState(s)
+}
+
+func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
+	if c.dropForeign("OMSetDepthStencilState", s) {
+		return nil
+	}
+	return c.contextKind.OMSetDepthStencilState(s)
+}
+
+func (c *DeviceContext) RSSetState(s *State) error {
+	if c.dropForeign("RSSetState", s) {
+		return nil
+	}
+	return c.contextKind.RSSetState(s)
+}
+
+func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
+	if c.dropForeign("ClearRenderTargetView", v) {
+		return nil
+	}
+	return c.contextKind.ClearRenderTargetView(v, rgba)
+}
+
+func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
+	if c.dropForeign("ClearDepthStencilView", v) {
+		return nil
+	}
+	return c.contextKind.ClearDepthStencilView(v, depth)
+}
+
+func (c *DeviceContext) CopyResource(dst, src *Resource) error {
+	if c.dropForeign("CopyResource", dst, src) {
+		return nil
+	}
+	return c.contextKind.CopyResource(dst, src)
+}
+
+func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
+	if c.dropForeign("UpdateSubresource", dst) {
+		return nil
+	}
+	return c.contextKind.UpdateSubresource(dst, data)
+}
+
+func (c *DeviceContext) Begin(q *Query) error {
+	if c.dropForeign("Begin", q) {
+		return nil
+	}
+	return c.contextKind.Begin(q)
+}
+
+func (c *DeviceContext) End(q *Query) error {
+	if c.dropForeign("End", q) {
+		return nil
+	}
+	return c.contextKind.End(q)
+}
+
+func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) error {
+	if c.dropForeign("ExecuteCommandList", l) {
+		return nil
+	}
+	return c.contextKind.ExecuteCommandList(l, restore)
+}
+
+// Map returns an HRESULT: E_INVALIDARG for a resource of another device.
+func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]byte, error) {
+	if err := c.refuseForeign("Map", r); err != nil {
+		return nil, err
+	}
+	return c.contextKind.Map(r, t, flags)
+}
+
+// GetData returns an HRESULT: E_INVALIDARG for a query of another device.
+func (c *DeviceContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+	if err := c.refuseForeign("GetData", q); err != nil {
+		return 0, hresult.E_INVALIDARG, err
+	}
+	return c.contextKind.GetData(q)
+}
