@@ -212,7 +212,9 @@ func (a Args) next(i int) (e entry, j int, ok bool) {
 		}
 		i += n
 		e.s, i = b[i:i+int(l)], i+int(l)
-	case tagAllocs:
+	case tagAllocs, tagPairs:
+		// A count, then per entry two varints (an allocation adds its
+		// write byte).
 		cnt, n := uvarint(b[i:])
 		if n <= 0 {
 			return e, i, false
@@ -227,26 +229,11 @@ func (a Args) next(i int) (e entry, j int, ok bool) {
 				}
 				i += n
 			}
-			if i >= len(b) {
-				return e, i, false
-			}
-			i++
-		}
-		e.n, e.s = cnt, b[start:i]
-	case tagPairs:
-		cnt, n := uvarint(b[i:])
-		if n <= 0 {
-			return e, i, false
-		}
-		i += n
-		start := i
-		for range cnt {
-			for range 2 {
-				_, n := uvarint(b[i:])
-				if n <= 0 {
+			if e.tag == tagAllocs {
+				if i >= len(b) {
 					return e, i, false
 				}
-				i += n
+				i++
 			}
 		}
 		e.n, e.s = cnt, b[start:i]
