@@ -383,17 +383,19 @@ func (b *bridge) notify(msg string) {
 // scenario.Summary plus playing and loads (scenarios loaded so far).
 func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 	return map[string]any{
-		"frames":     s.Frames,
-		"events":     s.Events,
-		"dropped":    s.Dropped,
-		"violations": s.Violations,
-		"hash":       s.Hash,
-		"failures":   anySlice(s.Failures),
-		"messages":   anySlice(s.Messages),
-		"done":       s.Done,
-		"steps":      s.Steps,
-		"playing":    b.a.isPlaying(),
-		"loads":      b.a.loadCount(),
+		"frames":       s.Frames,
+		"events":       s.Events,
+		"dropped":      s.Dropped,
+		"violations":   s.Violations,
+		"hash":         s.Hash,
+		"failures":     anySlice(s.Failures),
+		"messages":     anySlice(s.Messages),
+		"failureCount": s.FailureCount,
+		"messageCount": s.MessageCount,
+		"done":         s.Done,
+		"steps":        s.Steps,
+		"playing":      b.a.isPlaying(),
+		"loads":        b.a.loadCount(),
 	}
 }
 

@@ -104,7 +104,7 @@ func printSummary(w io.Writer, name string, s scenario.Summary) {
 	if s.OK() {
 		fmt.Fprintln(w, "ok")
 	} else {
-		fmt.Fprintf(w, "%d failed\n", len(s.Failures))
+		fmt.Fprintf(w, "%d failed\n", s.FailureCount)
 	}
 }
 

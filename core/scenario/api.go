@@ -13,15 +13,21 @@ import (
 // Summary is what `d3dsim run` prints and window.d3dsim.run() resolves to
 // (SCENARIO.md).
 type Summary struct {
-	Frames     int      `json:"frames"`
-	Events     int      `json:"events"`  // events recorded, dropped ones included
-	Dropped    int      `json:"dropped"` // oldest events the trace ring dropped (option maxevents)
-	Violations int      `json:"violations"`
-	Hash       string   `json:"hash"`     // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
-	Failures   []string `json:"failures"` // "LINE:COL: message" per failed expectation or error
-	Messages   []string `json:"messages"` // debug-layer messages
-	Done       bool     `json:"done"`     // the scenario ran to its end (or stopped on an error)
-	Steps      int      `json:"steps"`    // API calls made so far
+	Frames     int    `json:"frames"`
+	Events     int    `json:"events"`  // events recorded, dropped ones included
+	Dropped    int    `json:"dropped"` // oldest events the trace ring dropped (option maxevents)
+	Violations int    `json:"violations"`
+	Hash       string `json:"hash"` // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
+	// Failures is "LINE:COL: message" per failed expectation or error: the
+	// first 20 in full (each cut at 4 KiB), the one that stopped the run,
+	// then "LINE:0: … and N more failures on line LINE" (tally.go).
+	Failures     []string `json:"failures"`
+	FailureCount int      `json:"failureCount"` // failures in all, those only counted included
+	// Messages is the debug-layer messages, bounded the same way.
+	Messages     []string `json:"messages"`
+	MessageCount int      `json:"messageCount"` // messages in all
+	Done         bool     `json:"done"`         // the scenario ran to its end (or stopped on an error)
+	Steps        int      `json:"steps"`        // API calls made so far
 }
 
 // OK reports whether the run passed: no failure.
@@ -44,6 +50,7 @@ type Overrides struct {
 	Sync    *bool
 	OOO     *bool // option ooo
 	Engines *int  // option gpu.engines
+
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.

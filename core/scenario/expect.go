@@ -170,7 +170,11 @@ func (r *Run) onEvent(e *trace.Event) {
 		d.follow(e)
 	}
 	if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
-		r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+		if r.messages.full() { // counted only: not even formatted
+			r.messages.count(e.Line)
+		} else {
+			r.messages.add(e.Line, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+		}
 	}
 }
 
