@@ -51,6 +51,13 @@ type Overrides struct {
 	OOO     *bool // option ooo
 	Engines *int  // option gpu.engines
 
+	// Budgets set by the one running the scenario (the CLI's --max-*
+	// flags), past the Ranges a scenario's own options must keep to.
+	MaxSteps   *uint64 // option maxsteps
+	MaxEvents  *uint64 // option maxevents
+	MaxTime    *uint64 // option maxtime, milliseconds
+	MaxPixels  *uint64 // option maxpixels
+	MaxObjects *uint64 // option maxobjects
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.
