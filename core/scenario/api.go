@@ -26,8 +26,12 @@ type Summary struct {
 	// Messages is the debug-layer messages, bounded the same way.
 	Messages     []string `json:"messages"`
 	MessageCount int      `json:"messageCount"` // messages in all
-	Done         bool     `json:"done"`         // the scenario ran to its end (or stopped on an error)
-	Steps        int      `json:"steps"`        // API calls made so far
+	// BadInput: the run stopped on a problem with the scenario found only
+	// when it ran (an object used before its creating call ran, a feature
+	// not simulated): the CLI exits 2 for it, as for a load error.
+	BadInput bool `json:"badInput,omitempty"`
+	Done     bool `json:"done"`  // the scenario ran to its end (or stopped on an error)
+	Steps    int  `json:"steps"` // API calls made so far
 }
 
 // OK reports whether the run passed: no failure.

@@ -193,8 +193,34 @@ func (r *Run) checkCalls(d *deferredCalls) {
 		}
 	}
 	if i < len(d.e.Names) {
-		r.failf(d.e.Pos, "expected calls %s in order; %s not found after %s", strings.Join(d.e.Names, " "), d.e.Names[i], strings.Join(d.e.Names[:i], " "))
+		if i > 0 {
+			r.failf(d.e.Pos, "expected calls %s in order; %s not found after %s", strings.Join(d.e.Names, " "), d.e.Names[i], strings.Join(d.e.Names[:i], " "))
+			return
+		}
+		r.failf(d.e.Pos, "expected calls %s in order; %s not found: %s", strings.Join(d.e.Names, " "), d.e.Names[i], produced(d.seq))
 	}
+}
+
+// produced says which calls the events of a statement name, in order and
+// each once, at most 12 ("the previous statement produced no events" when
+// none).
+func produced(seq []trace.Event) string {
+	var names []string
+	seen := map[string]bool{}
+	for _, e := range seq {
+		if e.Kind == trace.Return || seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		names = append(names, e.Name)
+	}
+	switch {
+	case len(names) == 0:
+		return "the previous statement produced no events"
+	case len(names) > 12:
+		return fmt.Sprintf("the previous statement produced %s and %d more", strings.Join(names[:12], " "), len(names)-12)
+	}
+	return "the previous statement produced " + strings.Join(names, " ")
 }
 
 // live counts what is still alive: API objects, driver objects, allocations
@@ -222,6 +248,7 @@ func (r *Run) inject(s *Inject) {
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)
 		if dev == nil || res == nil {
 			r.failf(s.Pos, "inject %s needs target=RESOURCE on=DEVICE", machine.FaultForeignAllocation)
+			r.badInput = true
 			return
 		}
 		if r.mach.InjectForeignAllocation(dev, res) != nil {

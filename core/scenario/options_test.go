@@ -89,3 +89,22 @@ func TestCROnlyLines(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestExpectCallsNotFound: `expect calls Nope` says what the previous
+// statement produced (it said "not found after " and nothing more).
+func TestExpectCallsNotFound(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"dev, imm = D3D11CreateDevice\nimm.Flush\nexpect calls Nope\n", "3:1: expected calls Nope in order; Nope not found: the previous statement produced Flush"},
+		{"dev, imm = D3D11CreateDevice\nimm.Flush\nexpect calls Flush Nope\n", "Nope not found after Flush"},
+		{"expect calls Nope\n", "Nope not found: the previous statement produced no events"},
+	} {
+		s, err := Load("t", []byte(tt.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := NewRun(s, Overrides{}).Finish()
+		if got := strings.Join(sum.Failures, "\n"); !strings.Contains(got, tt.want) {
+			t.Errorf("%q: %s; want %q", tt.src, got, tt.want)
+		}
+	}
+}

@@ -36,6 +36,7 @@ type Run struct {
 	failures  tally           // failures, bounded (tally.go)
 	lastFail  *pendingFailure // the last failure counted and not kept
 	done      bool
+	badInput  bool // the run stopped on a problem with the scenario itself (Summary.BadInput)
 	steps     int
 	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
@@ -237,7 +238,7 @@ func (r *Run) Summary() Summary {
 			return fmt.Sprintf("%d:0: … and %d more failures on line %d", line, n, line)
 		}, func(n int) string {
 			return fmt.Sprintf("0:0: … and %d more failures on other lines", n)
-		}), FailureCount: r.failures.total, Done: r.done, Steps: r.steps}
+		}), FailureCount: r.failures.total, BadInput: r.badInput, Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
 		if r.hashed != s.Frames {

@@ -120,6 +120,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		x.tgt = r.vars[s.Target]
 		if x.tgt == nil {
 			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
+			r.badInput = true
 			r.stop()
 			return
 		}
@@ -127,6 +128,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	if x.m == nil {
 		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
+		r.badInput = true
 		r.stop()
 		return
 	}
@@ -151,6 +153,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		}
 		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
+			r.badInput = true
 			r.stop()
 			return
 		}
@@ -168,6 +171,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	t.from, t.to = from, r.check() // (check reads the trace's length first)
 	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
+		r.badInput = true
 		r.stop()
 		return
 	}
