@@ -287,10 +287,12 @@ var benchSizes = struct {
 
 func cmdBench(a args, stdout, stderr io.Writer) int {
 	n := 1_000_000
-	if v, ok := a.flags["n"]; ok {
-		if x, err := strconv.Atoi(v); err == nil && x > 0 {
-			n = x
+	if v := flagUint(a, "n"); v != nil { // parseArgs checked it is a whole number >= 1
+		if *v > 100_000_000 {
+			fmt.Fprintf(stderr, "d3dsim bench: flag --n %d: must be 1..100000000\n", *v)
+			return exitBadIn
 		}
+		n = int(*v)
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
