@@ -111,6 +111,11 @@ func (lx *lexer) fail(off int, format string, args ...any) token {
 	return t
 }
 
+// MaxWord is the longest word (an object, event or thread name, a method,
+// an enum value) a scenario may use: the trace keeps 256 bytes of a name
+// (trace.MaxName).
+const MaxWord = 256
+
 func (lx *lexer) next() token {
 	if lx.last != nil {
 		return *lx.last
@@ -147,6 +152,12 @@ func (lx *lexer) next() token {
 			end := off + 1
 			for end < len(src) && isWordByte(src[end]) {
 				end++
+			}
+			if end-off > MaxWord {
+				// Every layer copies a name into its messages and events:
+				// a 100 KB object name in a loop of failing calls cost
+				// hundreds of KB per call.
+				return lx.fail(off, "a word of %d bytes: names, methods and values are at most %d bytes", end-off, MaxWord)
 			}
 			return lx.tok(tIdent, off, end)
 		case isDigit(c) || startsNumber(src[off:]):

@@ -53,10 +53,11 @@ func TestMessagesBounded(t *testing.T) {
 	}
 }
 
-// TestFailureTextCut: a failure carrying a 100 KB name is cut at 4 KiB.
+// TestFailureTextCut: a failure carrying many long names is cut at 4 KiB
+// (a single name is at most MaxWord bytes).
 func TestFailureTextCut(t *testing.T) {
-	name := strings.Repeat("n", 100_000)
-	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 100 {\n expect calls "+name+"\n imm.Flush\n}\n"))
+	name := strings.Repeat("n", MaxWord)
+	s, err := Load("t", []byte("dev, imm = D3D11CreateDevice\nrepeat 100 {\n expect calls "+strings.Repeat(name+" ", 100)+"\n imm.Flush\n}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
