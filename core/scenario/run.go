@@ -18,6 +18,7 @@ type Run struct {
 	sim    *sim.Sim        // the machine's simulation: the scenario's threads run on it
 	rec    *trace.Recorder // the machine's trace
 	rt     *d3d11.Runtime  // the API the statements call
+	devs   []*d3d11.Device // the devices created so far (liveObjects)
 	script *Script
 	opt    options
 
@@ -36,7 +37,8 @@ type Run struct {
 	failures  tally           // failures, bounded (tally.go)
 	lastFail  *pendingFailure // the last failure counted and not kept
 	done      bool
-	badInput  bool // the run stopped on a problem with the scenario itself (Summary.BadInput)
+	badInput  bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
+	limit     string // the limit that stopped the run (Summary.Limit)
 	steps     int
 	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
@@ -67,7 +69,8 @@ type Run struct {
 // have all happened. Its events are collected as they are written.
 type deferredCalls struct {
 	e    *Expect
-	seq  []trace.Event   // the statement's own events, then those it caused
+	i    int             // names found so far, in order (see)
+	seen []string        // the first names the statement's events carry, for the message
 	dmas map[uint64]bool // DMA buffers the statement submitted
 	lost bool            // the ring dropped some of its own events first
 }
@@ -98,6 +101,13 @@ func (r *Run) failf(p Pos, format string, args ...any) {
 	}
 	r.lastFail = nil
 	r.failures.add(p.Line, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...)))
+}
+
+// limitf records the failure of a limit that stops the run (the caller
+// stops it): Summary.Limit says which, for the page's notice.
+func (r *Run) limitf(p Pos, format string, args ...any) {
+	r.limit = fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
+	r.failf(p, format, args...)
 }
 
 // keepLastFailure keeps the last failure in full, if it was only counted:
@@ -238,7 +248,7 @@ func (r *Run) Summary() Summary {
 			return fmt.Sprintf("%d:0: … and %d more failures on line %d", line, n, line)
 		}, func(n int) string {
 			return fmt.Sprintf("0:0: … and %d more failures on other lines", n)
-		}), FailureCount: r.failures.total, BadInput: r.badInput, Done: r.done, Steps: r.steps}
+		}), FailureCount: r.failures.total, BadInput: r.badInput, Limit: r.limit, Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
 		if r.hashed != s.Frames {
