@@ -41,7 +41,7 @@ flags of run and verify:
   --max-pixels N    pixels shaded, written or presented (option maxpixels)
   --max-objects N   live objects per device, 16..1073741824 (option maxobjects)
   A scenario or a link holds its options to their ranges (maxsteps 1..100000000, maxevents 1000..4000000,
-  maxtime 1..60000, maxpixels 1..20000000000, maxobjects 16..1000000, sysmem 1MiB..1GiB, gpu.vram 1MiB..1GiB,
+  maxtime 1..60000, maxpixels 1..20000000000, maxobjects 16..250000, sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB,
   gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB) and is refused when one is outside; a --max-* flag replaces the
   option and may go past its range.
 

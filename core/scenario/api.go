@@ -30,8 +30,12 @@ type Summary struct {
 	// when it ran (an object used before its creating call ran, a feature
 	// not simulated): the CLI exits 2 for it, as for a load error.
 	BadInput bool `json:"badInput,omitempty"`
-	Done     bool `json:"done"`  // the scenario ran to its end (or stopped on an error)
-	Steps    int  `json:"steps"` // API calls made so far
+	// Limit is "LINE:COL: message" of the limit that stopped the run (a
+	// budget, the objects, the memory, the threads, the devices), "" when
+	// none did.
+	Limit string `json:"limit,omitempty"`
+	Done  bool   `json:"done"`  // the scenario ran to its end (or stopped on an error)
+	Steps int    `json:"steps"` // API calls made so far
 }
 
 // OK reports whether the run passed: no failure.
@@ -62,6 +66,7 @@ type Overrides struct {
 	MaxTime    *uint64 // option maxtime, milliseconds
 	MaxPixels  *uint64 // option maxpixels
 	MaxObjects *uint64 // option maxobjects
+	SysMem     *uint64 // option sysmem, bytes
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.

@@ -93,6 +93,9 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.MaxPixels != nil {
 		opt.maxpixels = max(*o.MaxPixels, 1)
 	}
+	if o.SysMem != nil {
+		opt.sysmem = max(*o.SysMem, 1<<20)
+	}
 	if o.MaxObjects != nil {
 		opt.maxobjects = int(min(max(*o.MaxObjects, 16), 1<<30))
 	}
@@ -153,8 +156,8 @@ var Ranges = map[string]Range{
 	"maxevents":   {1000, 4_000_000, false},
 	"maxtime":     {1, 60_000, false}, // milliseconds of virtual time
 	"maxpixels":   {1, 20_000_000_000, false},
-	"maxobjects":  {16, 1_000_000, false},
-	"sysmem":      {1 << 20, 1 << 30, true},
+	"maxobjects":  {16, 250_000, false},
+	"sysmem":      {1 << 20, 512 << 20, true},
 	"gpu.vram":    {1 << 20, machine.MaxVRAM, true},
 	"gpu.engines": {1, 8, false},
 	"umd.cmdbuf":  {4 << 10, 64 << 20, true},

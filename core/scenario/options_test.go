@@ -22,9 +22,9 @@ func TestOptionRanges(t *testing.T) {
 		{"maxsteps=1000000000", "must be 1..100000000"},
 		{"maxtime=1000000000", "option maxtime=1000000000: out of range, must be 1..60000"},
 		{"maxpixels=1000000000000", "must be 1..20000000000"},
-		{"maxobjects=1", "option maxobjects=1: out of range, must be 16..1000000"},
-		{"maxobjects=1000000000", "must be 16..1000000"},
-		{"sysmem=64GiB", "option sysmem=64GiB: out of range, must be 1MiB..1GiB"},
+		{"maxobjects=1", "option maxobjects=1: out of range, must be 16..250000"},
+		{"maxobjects=1000000000", "must be 16..250000"},
+		{"sysmem=64GiB", "option sysmem=64GiB: out of range, must be 1MiB..512MiB"},
 	} {
 		_, err := Load("t", []byte("option "+tt.opt+"\n"))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
