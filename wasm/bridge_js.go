@@ -286,6 +286,10 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 			if p := recover(); p != nil {
 				msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
 				js.Global().Get("console").Call("error", msg)
+				func() {
+					defer func() { recover() }() // the notice must not panic in turn
+					b.notify(crashNotice(msg))
+				}()
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
@@ -309,10 +313,17 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 		turn = func() {
 			defer func() {
 				if p := recover(); p != nil {
-					reject.Invoke(js.Global().Get("Error").New(fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)))
+					msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
+					// Never a frozen page with stale counters: say so
+					// where the page shows notices.
+					b.notify(crashNotice(msg))
+					reject.Invoke(js.Global().Get("Error").New(msg))
 				}
 			}()
 			if s, done := r.slice(); done {
+				if s.Limit != "" {
+					b.notify(limitNotice(s.Limit))
+				}
 				resolve.Invoke(b.summaryJS(s))
 				return
 			}
@@ -392,6 +403,7 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 		"messages":     anySlice(s.Messages),
 		"failureCount": s.FailureCount,
 		"messageCount": s.MessageCount,
+		"limit":        s.Limit,
 		"done":         s.Done,
 		"steps":        s.Steps,
 		"playing":      b.a.isPlaying(),
