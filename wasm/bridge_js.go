@@ -293,8 +293,18 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
-		return f(args)
+		ret = f(args)
+		b.notifyPending() // a step that ended the run at a limit, say
+		return ret
 	}))
+}
+
+// notifyPending shows the notice the app left (a limit that stopped the
+// run, a crash), if any.
+func (b *bridge) notifyPending() {
+	if n := b.a.takePending(); n != "" {
+		b.notify(n)
+	}
 }
 
 // run answers a Promise resolved with the summary when the loaded run is
@@ -321,9 +331,7 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 				}
 			}()
 			if s, done := r.slice(); done {
-				if s.Limit != "" {
-					b.notify(limitNotice(s.Limit))
-				}
+				b.notifyPending()
 				resolve.Invoke(b.summaryJS(s))
 				return
 			}

@@ -9,5 +9,5 @@ func limitNotice(limit string) string {
 // crashNotice is the page's notice when the module failed inside: the page
 // keeps working, and Restart starts the scenario again.
 func crashNotice(msg string) string {
-	return msg + ". The simulator stopped this run; press Restart to run the scenario again (and please report it with the Share link)."
+	return msg + ". The simulator stopped this run: press Restart to run the scenario again."
 }
