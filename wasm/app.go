@@ -23,19 +23,21 @@ import (
 // callbacks of the bridge and the run() loops are goroutines of one thread;
 // the lock keeps each of them from seeing a half-done step of another.
 type app struct {
-	mu      sync.Mutex
-	src     []byte
-	run     *scenario.Run
-	gen     uint64 // bumped by every load and every step: the canvas and the panel poll it
-	loads   uint64 // scenarios loaded so far: the panel resets its trace when it changes
-	sum     scenario.Summary
-	sumGen  uint64 // gen the cached summary was taken at (0: none)
-	playing bool   // Update (or the fallback pump) advances the run
-	cancel  uint64 // bumped by load and pause: pending run() loops stop
-	crash   string // a panic caught while running, reported as a failure
-	ticks   uint64 // Update calls, so the pump knows whether Ebiten is running
-	notice  string // shown above the editor: a broken link, no canvas
-	speed   int    // API calls per tick while playing (0: sliceCalls)
+	mu       sync.Mutex
+	src      []byte
+	run      *scenario.Run
+	gen      uint64 // bumped by every load and every step: the canvas and the panel poll it
+	loads    uint64 // scenarios loaded so far: the panel resets its trace when it changes
+	sum      scenario.Summary
+	sumGen   uint64 // gen the cached summary was taken at (0: none)
+	playing  bool   // Update (or the fallback pump) advances the run
+	cancel   uint64 // bumped by load and pause: pending run() loops stop
+	crash    string // a panic caught while running, reported as a failure
+	ticks    uint64 // Update calls, so the pump knows whether Ebiten is running
+	notice   string // shown above the editor: a broken link, no canvas
+	speed    int    // API calls per tick while playing (0: sliceCalls)
+	pending  string // a notice for the page, taken by the bridge (takePending)
+	endNoted uint64 // loads when the end of the run was noted (noteEndLocked)
 
 	insp  *inspector    // the Command lists and Handles views, fed from the trace
 	enc   columnEncoder // the panel's event batches
@@ -116,9 +118,42 @@ func (a *app) guardLocked(f func() bool) (done bool) {
 			a.crash = fmt.Sprintf("internal error: %v (please report it with the Share link)", p)
 			done = true
 		}
+		if done {
+			a.noteEndLocked()
+		}
 	}()
 	a.gen++
 	return f()
+}
+
+// noteEndLocked leaves a notice for the page, once per load, when the run
+// ended at a limit (naming it) or crashed (with a hint to Restart): never a
+// frozen page with stale counters.
+func (a *app) noteEndLocked() {
+	if a.endNoted == a.loads {
+		return
+	}
+	a.endNoted = a.loads
+	if a.crash != "" {
+		a.pending = crashNotice(a.crash)
+		return
+	}
+	func() {
+		defer func() { recover() }() // the summary of a broken run: no notice
+		if s := a.run.Summary(); s.Limit != "" {
+			a.pending = limitNotice(s.Limit)
+		}
+	}()
+}
+
+// takePending returns the notice left for the page ("" for none) and
+// clears it.
+func (a *app) takePending() string {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := a.pending
+	a.pending = ""
+	return n
 }
 
 // sliceLocked runs one slice of at most calls API calls (and

@@ -286,11 +286,25 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 			if p := recover(); p != nil {
 				msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
 				js.Global().Get("console").Call("error", msg)
+				func() {
+					defer func() { recover() }() // the notice must not panic in turn
+					b.notify(crashNotice(msg))
+				}()
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
-		return f(args)
+		ret = f(args)
+		b.notifyPending() // a step that ended the run at a limit, say
+		return ret
 	}))
+}
+
+// notifyPending shows the notice the app left (a limit that stopped the
+// run, a crash), if any.
+func (b *bridge) notifyPending() {
+	if n := b.a.takePending(); n != "" {
+		b.notify(n)
+	}
 }
 
 // run answers a Promise resolved with the summary when the loaded run is
@@ -309,10 +323,15 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 		turn = func() {
 			defer func() {
 				if p := recover(); p != nil {
-					reject.Invoke(js.Global().Get("Error").New(fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)))
+					msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
+					// Never a frozen page with stale counters: say so
+					// where the page shows notices.
+					b.notify(crashNotice(msg))
+					reject.Invoke(js.Global().Get("Error").New(msg))
 				}
 			}()
 			if s, done := r.slice(); done {
+				b.notifyPending()
 				resolve.Invoke(b.summaryJS(s))
 				return
 			}
@@ -383,17 +402,20 @@ func (b *bridge) notify(msg string) {
 // scenario.Summary plus playing and loads (scenarios loaded so far).
 func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 	return map[string]any{
-		"frames":     s.Frames,
-		"events":     s.Events,
-		"dropped":    s.Dropped,
-		"violations": s.Violations,
-		"hash":       s.Hash,
-		"failures":   anySlice(s.Failures),
-		"messages":   anySlice(s.Messages),
-		"done":       s.Done,
-		"steps":      s.Steps,
-		"playing":    b.a.isPlaying(),
-		"loads":      b.a.loadCount(),
+		"frames":       s.Frames,
+		"events":       s.Events,
+		"dropped":      s.Dropped,
+		"violations":   s.Violations,
+		"hash":         s.Hash,
+		"failures":     anySlice(s.Failures),
+		"messages":     anySlice(s.Messages),
+		"failureCount": s.FailureCount,
+		"messageCount": s.MessageCount,
+		"limit":        s.Limit,
+		"done":         s.Done,
+		"steps":        s.Steps,
+		"playing":      b.a.isPlaying(),
+		"loads":        b.a.loadCount(),
 	}
 }
 

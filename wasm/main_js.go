@@ -20,7 +20,7 @@ func main() {
 	actualFPS = ebiten.ActualFPS
 	a := &app{}
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
-	go pump(a)
+	go pump(a, b)
 
 	ebiten.SetRunnableOnUnfocused(true)
 	ebiten.SetWindowTitle("d3dsim")
@@ -35,11 +35,14 @@ func main() {
 // pump advances a playing run when Ebiten does not tick (no canvas, a
 // hidden tab), so a scenario always finishes. While Ebiten ticks it does
 // nothing.
-func pump(a *app) {
+// It also shows the notice a run that ended while playing left (a limit
+// that stopped it, a crash).
+func pump(a *app, b *bridge) {
 	last := a.tickCount()
 	for {
 		time.Sleep(100 * time.Millisecond)
 		last = a.pumpIfStalled(last)
+		b.notifyPending()
 	}
 }
 

@@ -170,11 +170,13 @@ func runScene(src string) (*scenario.Run, time.Duration, error) {
 	// A ring big enough to hold every event (the JSON exporter is timed on
 	// them all), and no step, time or pixel budget: benchmarks run long on
 	// purpose.
-	s, err := scenario.Load("bench", []byte("option maxevents=100000000\noption maxsteps=100000000\noption maxtime=1000000000\noption maxpixels=1000000000000\n"+src))
+	// (Overrides: these are past the ranges a scenario's options keep to.)
+	s, err := scenario.Load("bench", []byte(src))
 	if err != nil {
 		return nil, 0, err
 	}
-	r := scenario.NewRun(s, scenario.Overrides{})
+	events, steps, ms, pixels := uint64(100_000_000), uint64(100_000_000), uint64(1_000_000_000), uint64(1_000_000_000_000)
+	r := scenario.NewRun(s, scenario.Overrides{MaxEvents: &events, MaxSteps: &steps, MaxTime: &ms, MaxPixels: &pixels})
 	start := time.Now()
 	sum := r.Finish()
 	d := time.Since(start)
@@ -285,10 +287,12 @@ var benchSizes = struct {
 
 func cmdBench(a args, stdout, stderr io.Writer) int {
 	n := 1_000_000
-	if v, ok := a.flags["n"]; ok {
-		if x, err := strconv.Atoi(v); err == nil && x > 0 {
-			n = x
+	if v := flagUint(a, "n"); v != nil { // parseArgs checked it is a whole number >= 1
+		if *v > 100_000_000 {
+			fmt.Fprintf(stderr, "d3dsim bench: flag --n %d: must be 1..100000000\n", *v)
+			return exitBadIn
 		}
+		n = int(*v)
 	}
 	fail := func(err error) int {
 		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)

@@ -50,7 +50,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 	dir, ok := a.flags["out"]
 	if !ok || len(a.pos) != 0 {
 		fmt.Fprintf(stderr, "d3dsim gallery: give --out DIR and no file\n%s", usage)
-		return 2
+		return exitBadIn
 	}
 	base := a.flags["base"]
 	if base == "" {
@@ -59,7 +59,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 	entries, err := buildGallery(dir, base, a.flags["files"])
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim gallery: %v\n", err)
-		return 1
+		return exitIO
 	}
 	failed := 0
 	for _, e := range entries {

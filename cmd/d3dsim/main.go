@@ -1,39 +1,117 @@
-// Command d3dsim runs scenarios headless: run, link, verify and bench
-// (SCENARIO.md, "CLI").
+// Command d3dsim runs scenarios headless: run, link, verify, bench and
+// gallery (SCENARIO.md, "CLI"; usage below).
 package main
 
 import (
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
 
+// Exit codes: every verb exits with one of these.
+const (
+	exitOK     = 0 // the run passed
+	exitFailed = 1 // an expectation failed, a violation, a budget stopped the run
+	exitBadIn  = 2 // bad input: the command line, the scenario, the link
+	exitIO     = 3 // reading or writing a file failed (--out, --link-file)
+)
+
 const usage = `usage:
-  d3dsim run FILE|- [--seed N] [--sync] [--out DIR]   run a scenario
-  d3dsim run --link URL [--out DIR]                   run what a link carries
-  d3dsim link FILE [--base URL]                       print a shareable URL
-  d3dsim verify FILE                                  run and print rule violations
-  d3dsim bench [--json]                               print the benchmark figures
-  d3dsim gallery --out DIR [--base URL] [--files URL]  thumbnails + index.html of every tutorial and demo
+  d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input)
+  d3dsim run --link URL|- [flags]         run what a link carries (- reads the link from standard input)
+  d3dsim run --link-file FILE [flags]     run what the link in FILE carries (a link longer than a command line)
+  d3dsim verify FILE|- [flags]            run and print the rule violations (--link, --link-file too)
+  d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
+                                          the dev server on this machine: give --base for a link to share)
+  d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
+  d3dsim gallery --out DIR [--base URL] [--files URL]
+                                          thumbnails + index.html of every tutorial and demo
+
+flags of run and verify:
+  --seed N          the seed of the thread scheduling (option seed)
+  --sync            every call waits for the GPU (option sync=true)
+  --out DIR         (run only) write frame-NNN.png per Present, trace.jsonl and trace.perfetto.json
+  --max-steps N     API calls and other statements the run may make (option maxsteps)
+  --max-events N    events the trace ring holds, N >= 1000 (option maxevents)
+  --max-time MS     milliseconds of virtual time, MS <= 1000000000 (option maxtime)
+  --max-pixels N    pixels shaded, written or presented (option maxpixels)
+  --max-objects N   live objects per device, 16..1073741824 (option maxobjects)
+  A scenario or a link holds its options to their ranges (maxsteps 1..100000000, maxevents 1000..4000000,
+  maxtime 1..60000, maxpixels 1..20000000000, maxobjects 16..250000, sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB,
+  gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB) and is refused when one is outside; a --max-* flag replaces the
+  option and may go past its range.
+
+exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run;
+2 bad input (the command line, a file that cannot be read, a scenario that does not load or that uses an object
+it did not make, a bad link); 3 writing an output failed (--out, gallery).
 `
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
-// args splits command-line words into positional words and --flags, which
-// may come in any order (d3dsim run FILE --seed 3).
+// flagKind says what a flag's value must be.
+type flagKind int
+
+const (
+	fBool   flagKind = iota // no value
+	fUint                   // a whole number >= 0
+	fCount                  // a whole number >= 1
+	fString                 // any text (a path, -)
+	fURL                    // an http or https URL
+)
+
+// form is the expected form of a flag's value, for messages.
+func (k flagKind) form() string {
+	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL"}[k]
+}
+
+// verbFlags are the flags of each verb (every one is in the usage text:
+// TestUsageListsEveryFlag).
+var verbFlags = map[string]map[string]flagKind{
+	"run": {"seed": fUint, "sync": fBool, "out": fString, "link": fString, "link-file": fString,
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
+	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
+	"link":    {"base": fURL},
+	"bench":   {"json": fBool, "n": fCount},
+	"gallery": {"out": fString, "base": fString, "files": fString},
+}
+
+// args are a verb's positional words and --flags, which may come in any
+// order (d3dsim run FILE --seed 3).
 type args struct {
 	pos   []string
 	flags map[string]string
 }
 
-// boolFlags take no value.
-var boolFlags = map[string]bool{"sync": true, "json": true}
+// usageError is bad input on the command line: exit 2 with the usage.
+type usageError struct{ msg string }
 
-func parseArgs(words []string) (args, error) {
+func (e *usageError) Error() string { return e.msg }
+
+func badf(format string, a ...any) error { return &usageError{fmt.Sprintf(format, a...)} }
+
+func knownList(flags map[string]flagKind) string {
+	names := make([]string, 0, len(flags))
+	for k := range flags {
+		names = append(names, "--"+k)
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// parseArgs splits the words after the verb; every flag is checked against
+// the verb's flags and its value against its form.
+func parseArgs(verb string, words []string) (args, error) {
+	known := verbFlags[verb]
 	a := args{flags: map[string]string{}}
 	for i := 0; i < len(words); i++ {
 		w := words[i]
@@ -41,39 +119,72 @@ func parseArgs(words []string) (args, error) {
 			a.pos = append(a.pos, w)
 			continue
 		}
-		name := strings.TrimLeft(w, "-")
-		if k, v, ok := strings.Cut(name, "="); ok {
-			a.flags[k] = v
-			continue
+		name, val, hasVal := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		kind, ok := known[name]
+		if !ok {
+			return a, badf("unknown flag --%s (known: %s)", name, knownList(known))
 		}
-		if boolFlags[name] {
-			a.flags[name] = "true"
-			continue
+		if _, dup := a.flags[name]; dup {
+			return a, badf("flag --%s given twice", name)
 		}
-		if i+1 >= len(words) {
-			return a, fmt.Errorf("flag --%s needs a value", name)
+		switch {
+		case kind == fBool && hasVal && val != "true" && val != "false":
+			return a, badf("flag --%s takes no value (got %q)", name, val)
+		case kind == fBool && !hasVal:
+			val = "true"
+		case !hasVal:
+			if i+1 >= len(words) {
+				return a, badf("flag --%s needs %s", name, kind.form())
+			}
+			i++
+			val = words[i]
 		}
-		a.flags[name] = words[i+1]
-		i++
+		if err := checkValue(name, kind, val); err != nil {
+			return a, err
+		}
+		a.flags[name] = val
 	}
 	return a, nil
+}
+
+func checkValue(name string, kind flagKind, v string) error {
+	switch kind {
+	case fUint, fCount:
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil || kind == fCount && n == 0 {
+			return badf("flag --%s %q: must be %s", name, v, kind.form())
+		}
+	case fURL:
+		u, err := url.Parse(v)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return badf("flag --%s %q: must be %s", name, v, kind.form())
+		}
+	case fString:
+		if v == "" {
+			return badf("flag --%s needs %s", name, kind.form())
+		}
+	}
+	return nil
 }
 
 func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(argv) == 0 {
 		fmt.Fprint(stderr, usage)
-		return 2
+		return exitBadIn
 	}
-	a, err := parseArgs(argv[1:])
+	switch argv[0] {
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if verbFlags[argv[0]] == nil {
+		fmt.Fprintf(stderr, "d3dsim: unknown command %q\n%s", argv[0], usage)
+		return exitBadIn
+	}
+	a, err := parseArgs(argv[0], argv[1:])
 	if err != nil {
-		fmt.Fprintf(stderr, "d3dsim: %v\n%s", err, usage)
-		return 2
-	}
-	for k := range a.flags {
-		if !knownFlags[argv[0]][k] {
-			fmt.Fprintf(stderr, "d3dsim %s: unknown flag --%s\n%s", argv[0], k, usage)
-			return 2
-		}
+		fmt.Fprintf(stderr, "d3dsim %s: %v\n%s", argv[0], err, usage)
+		return exitBadIn
 	}
 	switch argv[0] {
 	case "run":
@@ -81,35 +192,20 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "verify":
 		return cmdRun(a, stdin, stdout, stderr, true)
 	case "link":
-		return cmdLink(a, stdout, stderr)
+		return cmdLink(a, stdin, stdout, stderr)
 	case "bench":
 		return cmdBench(a, stdout, stderr)
-	case "gallery":
+	default: // gallery
 		return cmdGallery(a, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
 	}
-	fmt.Fprintf(stderr, "d3dsim: unknown command %q\n%s", argv[0], usage)
-	return 2
 }
 
-var knownFlags = map[string]map[string]bool{
-	"run":     {"seed": true, "sync": true, "out": true, "link": true},
-	"verify":  {"seed": true, "sync": true, "link": true},
-	"link":    {"base": true},
-	"bench":   {"json": true, "n": true},
-	"gallery": {"out": true, "base": true, "files": true},
-}
-
-func flagUint(a args, name string) (*uint64, error) {
+// flagUint is the value of a checked numeric flag, nil if not given.
+func flagUint(a args, name string) *uint64 {
 	v, ok := a.flags[name]
 	if !ok {
-		return nil, nil
+		return nil
 	}
-	n, err := strconv.ParseUint(v, 0, 64)
-	if err != nil {
-		return nil, fmt.Errorf("--%s %q is not a whole number", name, v)
-	}
-	return &n, nil
+	n, _ := strconv.ParseUint(v, 10, 64) // parseArgs checked it
+	return &n
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
@@ -17,9 +18,42 @@ import (
 	"d3dsim/core/trace"
 )
 
-// readScenario reads FILE, - (stdin) or the scenario a --link carries.
+// maxLinkText bounds a link read from standard input or --link-file: a
+// link's payload decompresses to at most 1 MiB, and DEFLATE and base64 of
+// real scenario text are far smaller than that.
+const maxLinkText = 4 << 20
+
+// readScenario reads FILE, - (stdin) or the scenario a link carries
+// (--link URL, --link - for a link on stdin, --link-file FILE). Every error
+// is bad input (exit 2).
 func readScenario(a args, stdin io.Reader) (name string, src []byte, err error) {
-	if u, ok := a.flags["link"]; ok {
+	u, isLink := a.flags["link"]
+	lf, isLinkFile := a.flags["link-file"]
+	switch {
+	case isLink && isLinkFile:
+		return "", nil, errors.New("give --link or --link-file, not both")
+	case (isLink || isLinkFile) && len(a.pos) > 0:
+		return "", nil, fmt.Errorf("give a FILE or --link, not both (got %s and a link)", a.pos[0])
+	case isLink || isLinkFile:
+		if isLinkFile || u == "-" {
+			r, from := stdin, "standard input"
+			if isLinkFile {
+				f, err := os.Open(lf)
+				if err != nil {
+					return "", nil, err
+				}
+				defer f.Close()
+				r, from = f, lf
+			}
+			b, err := io.ReadAll(io.LimitReader(r, maxLinkText+1))
+			if err != nil {
+				return "", nil, err
+			}
+			if len(b) > maxLinkText {
+				return "", nil, fmt.Errorf("bad link: the link in %s is longer than %d bytes", from, maxLinkText)
+			}
+			u = strings.TrimSpace(string(b))
+		}
 		src, err := link.FromURL(u)
 		if err != nil {
 			return "", nil, fmt.Errorf("bad link: %w", err)
@@ -31,7 +65,7 @@ func readScenario(a args, stdin io.Reader) (name string, src []byte, err error) 
 	}
 	name = a.pos[0]
 	if name == "-" {
-		src, err = io.ReadAll(io.LimitReader(stdin, 1<<20+1))
+		src, err = io.ReadAll(io.LimitReader(stdin, scenario.MaxSource+1))
 		return "stdin", src, err
 	}
 	f, err := os.Open(name)
@@ -39,7 +73,7 @@ func readScenario(a args, stdin io.Reader) (name string, src []byte, err error) 
 		return "", nil, err
 	}
 	defer f.Close()
-	src, err = io.ReadAll(io.LimitReader(f, 1<<20+1))
+	src, err = io.ReadAll(io.LimitReader(f, scenario.MaxSource+1))
 	return name, src, err
 }
 
@@ -47,17 +81,26 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 	name, src, err := readScenario(a, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
-		return 2
+		return exitBadIn
+	}
+	o := scenario.Overrides{Seed: flagUint(a, "seed"), MaxSteps: flagUint(a, "max-steps"), MaxEvents: flagUint(a, "max-events"),
+		MaxTime: flagUint(a, "max-time"), MaxPixels: flagUint(a, "max-pixels"), MaxObjects: flagUint(a, "max-objects")}
+	switch {
+	case o.MaxEvents != nil && *o.MaxEvents < 1000:
+		err = badf("flag --max-events %d: must be at least 1000", *o.MaxEvents)
+	case o.MaxTime != nil && *o.MaxTime > 1e9:
+		err = badf("flag --max-time %d: must be at most 1000000000 (ms)", *o.MaxTime)
+	case o.MaxObjects != nil && (*o.MaxObjects < 16 || *o.MaxObjects > 1<<30):
+		err = badf("flag --max-objects %d: must be 16..1073741824", *o.MaxObjects)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+		return exitBadIn
 	}
 	s, err := scenario.Load(name, src)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	var o scenario.Overrides
-	if o.Seed, err = flagUint(a, "seed"); err != nil {
-		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
-		return 2
+		return exitBadIn
 	}
 	if _, ok := a.flags["sync"]; ok {
 		t := true
@@ -70,25 +113,40 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 			fmt.Fprintf(stdout, "%s:%s\n", name, v)
 		}
 		fmt.Fprintf(stdout, "%d violations\n", len(r.Violations()))
-		if len(r.Violations()) > 0 {
-			return 1
+		switch {
+		case sum.BadInput:
+			for _, f := range sum.Failures {
+				fmt.Fprintf(stderr, "%s:%s\n", name, f)
+			}
+			return exitBadIn
+		case len(r.Violations()) > 0:
+			return exitFailed
 		}
-		return 0
+		return exitOK
 	}
 	if dir, ok := a.flags["out"]; ok {
 		if err := writeOut(dir, r); err != nil {
-			fmt.Fprintf(stderr, "d3dsim: %v\n", err)
-			return 1
+			fmt.Fprintf(stderr, "d3dsim: writing --out %s: %v\n", dir, err)
+			return exitIO
 		}
 	}
-	printSummary(stdout, name, sum)
-	if !sum.OK() {
-		return 1
+	if err := printSummary(stdout, name, sum); err != nil {
+		fmt.Fprintf(stderr, "d3dsim: writing the summary: %v\n", err)
+		return exitIO
 	}
-	return 0
+	switch {
+	case sum.BadInput:
+		return exitBadIn
+	case !sum.OK():
+		return exitFailed
+	}
+	return exitOK
 }
 
-func printSummary(w io.Writer, name string, s scenario.Summary) {
+// printSummary prints the summary: its failures and messages are bounded
+// (scenario.Summary), so this is a few hundred KiB at most.
+func printSummary(out io.Writer, name string, s scenario.Summary) error {
+	w := bufio.NewWriter(out)
 	fmt.Fprintf(w, "frames: %d\nevents: %d\n", s.Frames, s.Events)
 	if s.Dropped > 0 {
 		// The trace is a ring (option maxevents): say what it no longer holds.
@@ -104,8 +162,9 @@ func printSummary(w io.Writer, name string, s scenario.Summary) {
 	if s.OK() {
 		fmt.Fprintln(w, "ok")
 	} else {
-		fmt.Fprintf(w, "%d failed\n", len(s.Failures))
+		fmt.Fprintf(w, "%d failed\n", s.FailureCount)
 	}
+	return w.Flush()
 }
 
 // writeOut writes frame-NNN.png per Present, trace.jsonl and
@@ -143,19 +202,22 @@ func writeOut(dir string, r *scenario.Run) error {
 	return write("trace.perfetto.json", (*trace.Recorder).WritePerfetto)
 }
 
-func cmdLink(a args, stdout, stderr io.Writer) int {
-	name, src, err := readScenario(a, nil)
+func cmdLink(a args, stdin io.Reader, stdout, stderr io.Writer) int {
+	name, src, err := readScenario(a, stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
-		return 2
+		return exitBadIn
 	}
 	if _, err := scenario.Load(name, src); err != nil {
 		fmt.Fprintln(stderr, err)
-		return 2
+		return exitBadIn
 	}
 	base := a.flags["base"]
 	if base == "" {
 		base = link.DefaultBase
+		// Say so: a link to 127.0.0.1 opens only on the machine that runs
+		// the dev server.
+		fmt.Fprintf(stderr, "d3dsim link: a link to %s, the dev server on this machine (go run .); give --base URL for a link others can open\n", base)
 	}
 	fmt.Fprintln(stdout, link.TutorialURL(base, string(src), tutorialOf(name, src)))
 	return 0

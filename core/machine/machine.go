@@ -94,6 +94,13 @@ func (m *Machine) Recorder() *trace.Recorder { return m.rec }
 // GPUStats returns the GPU's counters.
 func (m *Machine) GPUStats() GPUStats { return m.gpu.Stats() }
 
+// GPUCommitted is the GPU memory committed for allocations, VRAM and
+// aperture together: what the run's allocations hold, all devices counted.
+func (m *Machine) GPUCommitted() uint64 {
+	v, a := m.gpu.Memory().Committed()
+	return v + a
+}
+
 // Idle waits, in virtual time, until the GPU has finished all the work
 // submitted to it.
 func (m *Machine) Idle() error { return m.kernel.Idle() }

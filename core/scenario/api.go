@@ -13,15 +13,29 @@ import (
 // Summary is what `d3dsim run` prints and window.d3dsim.run() resolves to
 // (SCENARIO.md).
 type Summary struct {
-	Frames     int      `json:"frames"`
-	Events     int      `json:"events"`  // events recorded, dropped ones included
-	Dropped    int      `json:"dropped"` // oldest events the trace ring dropped (option maxevents)
-	Violations int      `json:"violations"`
-	Hash       string   `json:"hash"`     // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
-	Failures   []string `json:"failures"` // "LINE:COL: message" per failed expectation or error
-	Messages   []string `json:"messages"` // debug-layer messages
-	Done       bool     `json:"done"`     // the scenario ran to its end (or stopped on an error)
-	Steps      int      `json:"steps"`    // API calls made so far
+	Frames     int    `json:"frames"`
+	Events     int    `json:"events"`  // events recorded, dropped ones included
+	Dropped    int    `json:"dropped"` // oldest events the trace ring dropped (option maxevents)
+	Violations int    `json:"violations"`
+	Hash       string `json:"hash"` // first 16 hex digits of SHA-256 of the last presented frame's RGBA pixels
+	// Failures is "LINE:COL: message" per failed expectation or error: the
+	// first 20 in full (each cut at 4 KiB), the one that stopped the run,
+	// then "LINE:0: … and N more failures on line LINE" (tally.go).
+	Failures     []string `json:"failures"`
+	FailureCount int      `json:"failureCount"` // failures in all, those only counted included
+	// Messages is the debug-layer messages, bounded the same way.
+	Messages     []string `json:"messages"`
+	MessageCount int      `json:"messageCount"` // messages in all
+	// BadInput: the run stopped on a problem with the scenario found only
+	// when it ran (an object used before its creating call ran, a feature
+	// not simulated): the CLI exits 2 for it, as for a load error.
+	BadInput bool `json:"badInput,omitempty"`
+	// Limit is "LINE:COL: message" of the limit that stopped the run (a
+	// budget, the objects, the memory, the threads, the devices), "" when
+	// none did.
+	Limit string `json:"limit,omitempty"`
+	Done  bool   `json:"done"`  // the scenario ran to its end (or stopped on an error)
+	Steps int    `json:"steps"` // API calls made so far
 }
 
 // OK reports whether the run passed: no failure.
@@ -44,6 +58,15 @@ type Overrides struct {
 	Sync    *bool
 	OOO     *bool // option ooo
 	Engines *int  // option gpu.engines
+
+	// Budgets set by the one running the scenario (the CLI's --max-*
+	// flags), past the Ranges a scenario's own options must keep to.
+	MaxSteps   *uint64 // option maxsteps
+	MaxEvents  *uint64 // option maxevents
+	MaxTime    *uint64 // option maxtime, milliseconds
+	MaxPixels  *uint64 // option maxpixels
+	MaxObjects *uint64 // option maxobjects
+	SysMem     *uint64 // option sysmem, bytes
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.

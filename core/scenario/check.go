@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -123,6 +124,11 @@ func (c *checker) options(opts []Option) error {
 		}
 		if !ok(o.Value) {
 			return c.errf(o.Pos, "bad value %q for option %s", o.Value, o.Key)
+		}
+		if rg, ok := Ranges[o.Key]; ok {
+			if n, _ := parseSize(o.Value); n < rg.Min || n > rg.Max {
+				return c.errf(o.Pos, "option %s=%s: out of range, must be %s", o.Key, o.Value, rg)
+			}
 		}
 	}
 	return nil
@@ -364,8 +370,12 @@ func (c *checker) inject(s *Inject) error {
 			if !ok {
 				return c.errf(s.Pos, "inject %s needs target=OBJ on=DEV", machine.FaultForeignAllocation)
 			}
-			if _, ok := c.types[a.Value.Ident]; !ok {
+			t, ok := c.types[a.Value.Ident]
+			if !ok {
 				return c.errf(a.Pos, "unknown object %q", a.Value.Ident)
+			}
+			if want := map[string]string{"target": tBuffer + "|" + tTexture, "on": tDevice}[k]; !slices.Contains(strings.Split(want, "|"), t) {
+				return c.errf(a.Pos, "inject %s: %s=%s is a %s; it needs a %s", machine.FaultForeignAllocation, k, a.Value.Ident, t, strings.ReplaceAll(want, "|", " or a "))
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"d3dsim/core/d3d11"
@@ -122,9 +123,13 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 // deferCalls starts an `expect calls`: it takes the statement's own events
 // (seq from+1 .. to) and those already caused, then follows the caused ones
 // as they are written (onEvent), so the trace ring may drop them before the
-// check at the end of the run.
+// check at the end of the run. A statement that submitted no DMA buffer
+// causes nothing later: its expectation is checked at once, so a loop of
+// `expect calls` keeps nothing pending. At most maxPendingCalls wait; past
+// that the oldest is checked early with what it has seen.
 func (r *Run) deferCalls(e *Expect, from, to uint64) {
 	d := &deferredCalls{e: e, dmas: map[uint64]bool{}}
+	var now []*deferredCalls
 	r.rec.ViewSince(from, func(held []trace.Event) {
 		if to > from && (len(held) == 0 || held[0].Seq > from+1) {
 			d.lost = true // one statement made more events than the ring holds
@@ -133,7 +138,7 @@ func (r *Run) deferCalls(e *Expect, from, to uint64) {
 			switch ev := &held[i]; {
 			case ev.Seq <= from:
 			case ev.Seq <= to:
-				d.seq = append(d.seq, *ev)
+				d.see(ev)
 				if ev.DMA != 0 {
 					d.dmas[ev.DMA] = true
 				}
@@ -141,9 +146,28 @@ func (r *Run) deferCalls(e *Expect, from, to uint64) {
 				d.follow(ev)
 			}
 		}
+		if len(d.dmas) == 0 || d.found() {
+			now = append(now, d)
+			return
+		}
+		if len(r.deferred) >= maxPendingCalls {
+			// The ones found in full pass whatever comes later.
+			r.deferred = slices.DeleteFunc(r.deferred, (*deferredCalls).found)
+		}
+		if len(r.deferred) >= maxPendingCalls {
+			now = append(now, r.deferred[0])
+			r.deferred = slices.Delete(r.deferred, 0, 1)
+		}
 		r.deferred = append(r.deferred, d)
 	})
+	for _, d := range now {
+		r.checkCalls(d)
+	}
 }
+
+// maxPendingCalls bounds the `expect calls` waiting for the work their
+// statement submitted (each is looked at for every event of a DMA buffer).
+const maxPendingCalls = 1000
 
 // follow keeps a later event when it belongs to a DMA buffer the statement
 // submitted. Paging buffers built for those DMA buffers say so with for=N.
@@ -157,8 +181,27 @@ func (d *deferredCalls) follow(e *trace.Event) {
 		}
 		d.dmas[e.DMA] = true
 	}
-	d.seq = append(d.seq, *e)
+	d.see(e)
 }
+
+// see matches one more event of the statement against the names, in order
+// (the expectation needs the names in order, so matching as the events come
+// is the same as matching them all at the end), and keeps the first few
+// names for the message.
+func (d *deferredCalls) see(e *trace.Event) {
+	if e.Kind == trace.Return {
+		return
+	}
+	if d.i < len(d.e.Names) && e.Name == d.e.Names[d.i] {
+		d.i++
+	}
+	if len(d.seen) <= maxSeen && !slices.Contains(d.seen, e.Name) {
+		d.seen = append(d.seen, e.Name)
+	}
+}
+
+// found reports whether every name was found, in order.
+func (d *deferredCalls) found() bool { return d.i == len(d.e.Names) && !d.lost }
 
 // onEvent sees every event as it is written, with the recorder's lock held
 // (trace.Recorder.Subscribe): it feeds the pending `expect calls` and
@@ -169,7 +212,11 @@ func (r *Run) onEvent(e *trace.Event) {
 		d.follow(e)
 	}
 	if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
-		r.messages = append(r.messages, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+		if r.messages.full() { // counted only: not even formatted
+			r.messages.count(e.Line)
+		} else {
+			r.messages.add(e.Line, fmt.Sprintf("%d: %s", e.Line, e.Msg))
+		}
 	}
 }
 
@@ -181,15 +228,29 @@ func (r *Run) checkCalls(d *deferredCalls) {
 		r.failf(d.e.Pos, "expect calls: the trace ring dropped events of the statement before they were read (it made more than a quarter of option maxevents=%d)", r.opt.maxevents)
 		return
 	}
-	i := 0
-	for _, e := range d.seq {
-		if i < len(d.e.Names) && e.Kind != trace.Return && e.Name == d.e.Names[i] {
-			i++
+	if i := d.i; i < len(d.e.Names) {
+		if i > 0 {
+			r.failf(d.e.Pos, "expected calls %s in order; %s not found after %s", strings.Join(d.e.Names, " "), d.e.Names[i], strings.Join(d.e.Names[:i], " "))
+			return
 		}
+		r.failf(d.e.Pos, "expected calls %s in order; %s not found: %s", strings.Join(d.e.Names, " "), d.e.Names[i], produced(d.seen))
 	}
-	if i < len(d.e.Names) {
-		r.failf(d.e.Pos, "expected calls %s in order; %s not found after %s", strings.Join(d.e.Names, " "), d.e.Names[i], strings.Join(d.e.Names[:i], " "))
+}
+
+// maxSeen is how many names of what a statement produced a failed `expect
+// calls` lists.
+const maxSeen = 12
+
+// produced says which calls the events of a statement name, in order and
+// each once ("the previous statement produced no events" when none).
+func produced(names []string) string {
+	switch {
+	case len(names) == 0:
+		return "the previous statement produced no events"
+	case len(names) > maxSeen:
+		return fmt.Sprintf("the previous statement produced %s and more", strings.Join(names[:maxSeen], " "))
 	}
+	return "the previous statement produced " + strings.Join(names, " ")
 }
 
 // live counts what is still alive: API objects, driver objects, allocations
@@ -217,6 +278,7 @@ func (r *Run) inject(s *Inject) {
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)
 		if dev == nil || res == nil {
 			r.failf(s.Pos, "inject %s needs target=RESOURCE on=DEVICE", machine.FaultForeignAllocation)
+			r.badInput = true
 			return
 		}
 		if r.mach.InjectForeignAllocation(dev, res) != nil {

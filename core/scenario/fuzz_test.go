@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/memlimit"
 )
 
 // FuzzParse checks that no input makes the parser panic or hang, and that
@@ -52,6 +53,14 @@ func FuzzParse(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
+		// Loading 1 MiB of source allocates a few MiB (the tokens, the
+		// statements, the lists); 64 MiB in all is a runaway.
+		memlimit.Check(t, 64<<20, "Load", func() { fuzzParse(t, src) })
+	})
+}
+
+func fuzzParse(t *testing.T, src []byte) {
+	{
 		s, err := Parse("f.d3ds", src)
 		if err == nil {
 			if s == nil {
@@ -68,14 +77,15 @@ func FuzzParse(f *testing.F) {
 		if !errors.As(err, &e) {
 			t.Fatalf("error %T %v is not an *Error", err, err)
 		}
-		lines := bytes.Count(src, []byte("\n")) + 1
+		// ('\r' alone ends a line too)
+		lines := bytes.Count(src, []byte("\n")) + bytes.Count(src, []byte("\r")) - bytes.Count(src, []byte("\r\n")) + 1
 		if e.File != "f.d3ds" || e.Line < 1 || e.Col < 1 || e.Line > lines || e.Msg == "" {
 			t.Fatalf("bad error %q (File %q, Line %d, Col %d; %d lines)", err, e.File, e.Line, e.Col, lines)
 		}
 		if s != nil {
 			t.Fatal("script returned with an error")
 		}
-	})
+	}
 }
 
 func checkPositions(t *testing.T, stmts []Stmt) {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"d3dsim/assets"
+	"d3dsim/core/memlimit"
 )
 
 // FuzzRun runs arbitrary scenarios that load, with a small step budget: no
@@ -23,10 +24,14 @@ func FuzzRun(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := NewRun(s, Overrides{})
-		r.opt.maxsteps = min(r.opt.maxsteps, 300)
-		if sum := r.Finish(); !sum.Done {
-			t.Fatal("Finish returned before the end")
-		}
+		// 300 steps: what they may allocate in all (freed or not) is
+		// bounded by the run's limits, sysmem (64 MiB here) first.
+		memlimit.Check(t, 256<<20, "a run of 300 steps", func() {
+			steps, mem := uint64(300), uint64(64<<20)
+			r := NewRun(s, Overrides{MaxSteps: &steps, SysMem: &mem})
+			if sum := r.Finish(); !sum.Done {
+				t.Fatal("Finish returned before the end")
+			}
+		})
 	})
 }

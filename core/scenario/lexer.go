@@ -9,8 +9,10 @@ import (
 // Lexical rules of a scenario (SCENARIO.md, "Syntax"):
 //
 //   - The source is UTF-8 text, read line by line: a newline ends a statement
-//     (except inside a list, see the parser). Spaces, tabs and '\r' separate
-//     tokens; a byte-order mark at the very start is skipped.
+//     (except inside a list, see the parser); a '\r' not followed by a
+//     newline is a newline too (old Mac line endings). Spaces, tabs and the
+//     '\r' of "\r\n" separate tokens; a byte-order mark at the very start is
+//     skipped.
 //   - A word is [A-Za-z_][A-Za-z0-9_.-]*: object names, methods
 //     (dev.CreateBuffer is one word, the parser splits it at the '.'), enum
 //     values, option keys (driver.freethreaded), fault names (gpu.hang), rule
@@ -109,6 +111,11 @@ func (lx *lexer) fail(off int, format string, args ...any) token {
 	return t
 }
 
+// MaxWord is the longest word (an object, event or thread name, a method,
+// an enum value) a scenario may use: the trace keeps 256 bytes of a name
+// (trace.MaxName).
+const MaxWord = 256
+
 func (lx *lexer) next() token {
 	if lx.last != nil {
 		return *lx.last
@@ -118,10 +125,12 @@ func (lx *lexer) next() token {
 		off := lx.off
 		c := src[off]
 		switch {
-		case c == ' ' || c == '\t' || c == '\r':
+		case c == ' ' || c == '\t' || c == '\r' && off+1 < len(src) && src[off+1] == '\n':
 			lx.off++
 			continue
-		case c == '\n':
+		case c == '\n' || c == '\r':
+			// A '\r' not followed by '\n' ends a line too: a file with old
+			// Mac line endings would otherwise be one comment or one line.
 			t := lx.tok(tNewline, off, off+1)
 			t.cmt, t.cmtPos, lx.cmt = lx.cmt, lx.cmtPos, ""
 			lx.line++
@@ -133,7 +142,7 @@ func (lx *lexer) next() token {
 				return lx.tok(tColor, off, off+n)
 			}
 			end := len(src)
-			if i := strings.IndexByte(src[off:], '\n'); i >= 0 {
+			if i := strings.IndexAny(src[off:], "\r\n"); i >= 0 {
 				end = off + i
 			}
 			lx.cmt, lx.cmtPos = strings.TrimRight(src[off:end], "\r"), lx.pos(off)
@@ -143,6 +152,12 @@ func (lx *lexer) next() token {
 			end := off + 1
 			for end < len(src) && isWordByte(src[end]) {
 				end++
+			}
+			if end-off > MaxWord {
+				// Every layer copies a name into its messages and events:
+				// a 100 KB object name in a loop of failing calls cost
+				// hundreds of KB per call.
+				return lx.fail(off, "a word of %d bytes: names, methods and values are at most %d bytes", end-off, MaxWord)
 			}
 			return lx.tok(tIdent, off, end)
 		case isDigit(c) || startsNumber(src[off:]):

@@ -1,6 +1,8 @@
 package scenario
 
 import (
+	"strconv"
+
 	"d3dsim/core/machine"
 	"d3dsim/core/rules"
 )
@@ -79,6 +81,24 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.Engines != nil {
 		opt.engines = max(1, min(*o.Engines, 8))
 	}
+	if o.MaxSteps != nil {
+		opt.maxsteps = int(min(max(*o.MaxSteps, 1), 1<<40))
+	}
+	if o.MaxEvents != nil {
+		opt.maxevents = int(min(max(*o.MaxEvents, 1000), 1<<40))
+	}
+	if o.MaxTime != nil {
+		opt.maxtime = int64(min(max(*o.MaxTime, 1), 1_000_000_000)) * 1e6
+	}
+	if o.MaxPixels != nil {
+		opt.maxpixels = max(*o.MaxPixels, 1)
+	}
+	if o.SysMem != nil {
+		opt.sysmem = max(*o.SysMem, 1<<20)
+	}
+	if o.MaxObjects != nil {
+		opt.maxobjects = int(min(max(*o.MaxObjects, 16), 1<<30))
+	}
 	// At most 1 GiB of VRAM: with the 1 GiB aperture a run commits at most
 	// 2 GiB of GPU memory however many devices it creates.
 	opt.vram = min(max(opt.vram, 1<<20), machine.MaxVRAM)
@@ -96,4 +116,49 @@ func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Co
 		c.Preempt = preempt
 	}
 	return c
+}
+
+// Range is the values a budget option may take in a scenario or a link: one
+// outside it is refused when the scenario loads, with a message naming the
+// option and the range. The maxima keep any scenario within the promise in
+// docs/security.md (memory and time); the CLI can go past them with its
+// --max-* flags (Overrides), a link cannot.
+type Range struct {
+	Min, Max uint64
+	Size     bool // a size in bytes (printed 1MiB), else a count
+}
+
+// String is "MIN..MAX", sizes with their unit.
+func (r Range) String() string {
+	f := func(n uint64) string { return strconv.FormatUint(n, 10) }
+	if r.Size {
+		f = formatSize
+	}
+	return f(r.Min) + ".." + f(r.Max)
+}
+
+// formatSize prints n in the largest unit that divides it (1GiB, 64KiB, 12).
+func formatSize(n uint64) string {
+	for _, u := range []struct {
+		s string
+		m uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if n >= u.m && n%u.m == 0 {
+			return strconv.FormatUint(n/u.m, 10) + u.s
+		}
+	}
+	return strconv.FormatUint(n, 10)
+}
+
+// Ranges are the budget options' ranges (docs/security.md, "Limits").
+var Ranges = map[string]Range{
+	"maxsteps":    {1, 100_000_000, false},
+	"maxevents":   {1000, 4_000_000, false},
+	"maxtime":     {1, 60_000, false}, // milliseconds of virtual time
+	"maxpixels":   {1, 20_000_000_000, false},
+	"maxobjects":  {16, 250_000, false},
+	"sysmem":      {1 << 20, 512 << 20, true},
+	"gpu.vram":    {1 << 20, machine.MaxVRAM, true},
+	"gpu.engines": {1, 8, false},
+	"umd.cmdbuf":  {4 << 10, 64 << 20, true},
 }

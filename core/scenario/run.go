@@ -18,6 +18,7 @@ type Run struct {
 	sim    *sim.Sim        // the machine's simulation: the scenario's threads run on it
 	rec    *trace.Recorder // the machine's trace
 	rt     *d3d11.Runtime  // the API the statements call
+	devs   []*d3d11.Device // the devices created so far (liveObjects)
 	script *Script
 	opt    options
 
@@ -29,21 +30,24 @@ type Run struct {
 	signals   map[string]signalled // when and by whom each event was first signalled
 	made      map[string]signalled // when and on which thread each name was last bound
 
-	frames    []Frame // the presented frames kept (maxFrameBytes), oldest first
-	dropped   int     // older frames let go
-	frameMem  int     // bytes of pixels in frames
-	scanned   uint64  // pixels presented in all (pixel budget)
-	failures  []string
+	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
+	dropped   int             // older frames let go
+	frameMem  int             // bytes of pixels in frames
+	scanned   uint64          // pixels presented in all (pixel budget)
+	failures  tally           // failures, bounded (tally.go)
+	lastFail  *pendingFailure // the last failure counted and not kept
 	done      bool
+	badInput  bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
+	limit     string // the limit that stopped the run (Summary.Limit)
 	steps     int
 	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
 	queries   []QueryResult // every GetData, for rule ASYNC-SAME
 	queryRuns map[int]int   // GetData statements run so far, by line
 
-	hash     string   // of the last frame, computed once per frame
-	hashed   int      // frames hashed
-	messages []string // debug-layer messages seen so far (onEvent)
+	hash     string // of the last frame, computed once per frame
+	hashed   int    // frames hashed
+	messages tally  // debug-layer messages seen so far (onEvent), bounded
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
@@ -65,7 +69,8 @@ type Run struct {
 // have all happened. Its events are collected as they are written.
 type deferredCalls struct {
 	e    *Expect
-	seq  []trace.Event   // the statement's own events, then those it caused
+	i    int             // names found so far, in order (see)
+	seen []string        // the first names the statement's events carry, for the message
 	dmas map[uint64]bool // DMA buffers the statement submitted
 	lost bool            // the ring dropped some of its own events first
 }
@@ -85,8 +90,34 @@ func NewRun(s *Script, o Overrides) *Run {
 	return r
 }
 
+// failf records a failure. Past the first few only its line is counted,
+// and it is not even formatted (a loop of failing expectations), unless it
+// is the last one before the run stops (stop).
 func (r *Run) failf(p Pos, format string, args ...any) {
-	r.failures = append(r.failures, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...)))
+	if r.failures.full() {
+		r.failures.count(p.Line)
+		r.lastFail = &pendingFailure{p, format, args}
+		return
+	}
+	r.lastFail = nil
+	r.failures.add(p.Line, fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...)))
+}
+
+// limitf records the failure of a limit that stops the run (the caller
+// stops it): Summary.Limit says which, for the page's notice.
+func (r *Run) limitf(p Pos, format string, args ...any) {
+	r.limit = fmt.Sprintf("%d:%d: %s", p.Line, p.Col, fmt.Sprintf(format, args...))
+	r.failf(p, format, args...)
+}
+
+// keepLastFailure keeps the last failure in full, if it was only counted:
+// the message saying which limit stopped a run is always shown.
+func (r *Run) keepLastFailure() {
+	if f := r.lastFail; f != nil {
+		r.failures.uncount(f.pos.Line)
+		r.failures.keep(fmt.Sprintf("%d:%d: %s", f.pos.Line, f.pos.Col, fmt.Sprintf(f.format, f.args...)))
+		r.lastFail = nil
+	}
 }
 
 // Step runs up to n more API calls and reports whether the scenario is done.
@@ -162,7 +193,8 @@ func (r *Run) check() uint64 {
 	n := uint64(ln)
 	if n > r.polled && dropped > r.polled && !r.lostRead { // event polled+1 was dropped
 		r.lostRead = true
-		r.failures = append(r.failures, fmt.Sprintf("%d:0: the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.lastLine(), r.opt.maxevents))
+		line := r.lastLine()
+		r.failf(Pos{Line: line}, "the trace ring dropped events before the verifier read them (one statement made more than a quarter of option maxevents=%d); the verification is incomplete", r.opt.maxevents)
 	}
 	r.verifier.Poll()
 	r.polled = n
@@ -199,18 +231,24 @@ func (r *Run) stop() {
 		return
 	}
 	r.check()
+	r.keepLastFailure()
 	for _, v := range r.verifier.Violations() {
 		if !r.expected[v.Rule] {
-			r.failures = append(r.failures, fmt.Sprintf("%d:0: violation of %s (%q): %s", v.Line, v.Rule, v.Source, v.Msg))
+			r.failf(Pos{Line: v.Line}, "violation of %s (%q): %s", v.Rule, v.Source, v.Msg)
 		}
 	}
+	r.lastFail = nil
 	r.done = true
 }
 
 // Summary reports the run so far.
 func (r *Run) Summary() Summary {
 	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
-		Failures: append([]string{}, r.failures...), Done: r.done, Steps: r.steps}
+		Failures: r.failures.list(func(line, n int) string {
+			return fmt.Sprintf("%d:0: … and %d more failures on line %d", line, n, line)
+		}, func(n int) string {
+			return fmt.Sprintf("0:0: … and %d more failures on other lines", n)
+		}), FailureCount: r.failures.total, BadInput: r.badInput, Limit: r.limit, Done: r.done, Steps: r.steps}
 	// The page asks every frame: hash a new frame once, read new events once.
 	if f, ok := r.LastFrame(); ok {
 		if r.hashed != s.Frames {
@@ -218,7 +256,14 @@ func (r *Run) Summary() Summary {
 		}
 		s.Hash = r.hash
 	}
-	r.rec.Do(func() { s.Messages = append([]string{}, r.messages...) }) // onEvent collects them
+	r.rec.Do(func() { // onEvent collects them
+		s.Messages = r.messages.list(func(line, n int) string {
+			return fmt.Sprintf("%d: … and %d more messages from line %d", line, n, line)
+		}, func(n int) string {
+			return fmt.Sprintf("0: … and %d more messages from other lines", n)
+		})
+		s.MessageCount = r.messages.total
+	})
 	return s
 }
 

@@ -31,7 +31,7 @@ func (r *Run) exec(t *thread) bool {
 	case *Thread:
 		t.advance()
 		if len(r.threads) >= maxThreads {
-			r.failf(s.Pos, "thread %s: more than %d threads started, the limit", s.Name, maxThreads)
+			r.limitf(s.Pos, "thread %s: more than %d threads started, the limit", s.Name, maxThreads)
 			r.stop()
 			return false
 		}
@@ -70,11 +70,25 @@ func (r *Run) exec(t *thread) bool {
 	// or a loop of them (repeat 1000000000 { expect violations == 0 })
 	// would never end. Found by fuzzing the runner.
 	if r.other++; r.other >= r.opt.maxsteps && !r.done {
-		r.failf(Position(st), "step budget of %d reached by statements that are not API calls (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.limitf(Position(st), "step budget of %d reached by statements that are not API calls (option maxsteps=N raises it)", r.opt.maxsteps)
 		r.stop()
 	}
 	return false
 }
+
+// liveObjects counts the API objects the run's devices hold, the devices
+// themselves not included.
+func (r *Run) liveObjects() int {
+	n := 0
+	for _, d := range r.devs {
+		n += d.LiveObjects()
+	}
+	return n - len(r.devs)
+}
+
+// maxShapeBytes bounds the trace's table of distinct event shapes
+// (trace.Recorder.ShapeBytes), checked every 256 API calls.
+const maxShapeBytes = 128 << 20
 
 // maxThreads bounds the scenario threads one run starts (a thread statement
 // in a loop would otherwise start millions); maxDevices the devices it
@@ -120,6 +134,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		x.tgt = r.vars[s.Target]
 		if x.tgt == nil {
 			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
+			r.badInput = true
 			r.stop()
 			return
 		}
@@ -127,6 +142,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	if x.m == nil {
 		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
+		r.badInput = true
 		r.stop()
 		return
 	}
@@ -139,7 +155,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
 		// Each device keeps its runtime, UMD and kernel state: a creation
 		// loop would exhaust memory long before the step budget.
-		r.failf(s.Pos, "D3D11CreateDevice: %d devices created in this run, the limit", maxDevices)
+		r.limitf(s.Pos, "D3D11CreateDevice: %d devices created in this run, the limit", maxDevices)
 		r.stop()
 		return
 	}
@@ -151,6 +167,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		}
 		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
 			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
+			r.badInput = true
 			r.stop()
 			return
 		}
@@ -165,9 +182,23 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	r.steps++
+	if s.Target == "" && s.Method == "D3D11CreateDevice" {
+		r.devs = r.rt.Devices()
+	}
 	t.from, t.to = from, r.check() // (check reads the trace's length first)
+	if r.steps%256 == 0 && r.rec.ShapeBytes() > maxShapeBytes {
+		// The trace interns the distinct combinations of names an event
+		// carries; each new object or handle adds some, and the ring's
+		// byte limit does not count them (a loop of failing creations
+		// grew them by 5 KB a call). Checked before the call's result:
+		// failed calls add to it too.
+		r.limitf(s.Pos, "the trace's table of distinct events passed %d MiB after %d API calls (each new object or handle adds to it), the limit", maxShapeBytes>>20, r.steps)
+		r.stop()
+		return
+	}
 	if bad := badInputOf(err); bad != nil {
 		r.failf(s.MethodPos, "%s", bad.msg)
+		r.badInput = true
 		r.stop()
 		return
 	}
@@ -184,17 +215,28 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	// copies 64 MiB and maps the result costs milliseconds of real time per
 	// call, so the step budget alone would let it run for hours.
 	if r.steps >= r.opt.maxsteps {
-		r.failf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
+		r.limitf(s.Pos, "step budget of %d API calls reached (option maxsteps=N raises it)", r.opt.maxsteps)
 		r.stop()
 	} else if now := r.sim.Now(); now > r.opt.maxtime {
-		r.failf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
+		r.limitf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
 	} else if st := r.mach.GPUStats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
 		// Shading a pixel costs the simulator far more real time than
 		// the virtual time it charges: bound the pixels themselves —
 		// shaded, cleared or copied (a pixel per 4 bytes), and presented
 		// (the display engine copies each frame out).
-		r.failf(s.Pos, "pixel budget of %d pixels shaded, written or presented reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+		r.limitf(s.Pos, "pixel budget of %d pixels shaded, written or presented reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+		r.stop()
+	} else if n := r.liveObjects(); n > r.opt.maxobjects {
+		// Each device holds at most maxobjects (its creations fail past
+		// it); the run as a whole too, or 100 devices × 100,000 blend
+		// states (17 GB) would pass.
+		r.limitf(s.Pos, "%d API objects alive in this run, the limit (option maxobjects=%d bounds each device and the run as a whole)", n, r.opt.maxobjects)
+		r.stop()
+	} else if b := r.mach.GPUCommitted(); b > r.opt.sysmem {
+		// The same for memory: each device's allocations are held to
+		// sysmem when made, the run's as a whole after each call.
+		r.limitf(s.Pos, "%d bytes of GPU memory committed in this run, past the limit of %d (option sysmem=SIZE bounds each device and the run as a whole)", b, r.opt.sysmem)
 		r.stop()
 	}
 }

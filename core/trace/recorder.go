@@ -63,6 +63,7 @@ type Recorder struct {
 
 	shapes  []shape           // interned shapes, by id
 	shapeID map[shape]uint32  // and their ids
+	shapeB  int64             // bytes the shapes take, about (ShapeBytes)
 	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
 }
@@ -316,6 +317,7 @@ func (r *Recorder) store(e *Event) {
 			id = uint32(len(r.shapes))
 			r.shapes = append(r.shapes, sh)
 			r.shapeID[sh] = id
+			r.shapeB += int64(len(sh.thread)+len(sh.name)+len(sh.ctx)+len(sh.obj)+len(sh.handle)+len(sh.hr)+len(sh.rule)) + shapeOverhead
 		}
 		r.recent[slot] = id
 	}
@@ -447,6 +449,22 @@ func (r *Recorder) LenDropped() (int, uint64) {
 }
 
 // Dropped is the number of old events the ring has dropped.
+// ShapeBytes is about how many bytes the table of distinct event shapes
+// (thread, name, context, object, handle, HRESULT, rule) takes. The table
+// is not part of the ring: it only grows, by one entry per new combination
+// (a call on a new object or handle adds a few), and the byte limit does not
+// count it, so a run that makes millions of objects must bound it itself
+// (core/scenario does).
+func (r *Recorder) ShapeBytes() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.shapeB
+}
+
+// shapeOverhead is what a shape costs besides its strings: its slice entry
+// (7 string headers and 3 bytes) and its map entry (the key again and the id).
+const shapeOverhead = 2*(7*16+8) + 16
+
 func (r *Recorder) Dropped() uint64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"d3dsim/core/memlimit"
+)
+
+// hostileCases are scenarios written to exhaust the simulator: each must
+// end at one of its limits, with a message naming the limit, under the
+// memory ceiling (TestHostile).
+func hostileCases() []struct{ name, src, want string } {
+	big := strings.Repeat("n", MaxWord) // the longest name a scenario may use (a 100 KB one is refused: TestLongWordRefused)
+	list := "f32[" + strings.Repeat("1 ", 400_000) + "]"
+	nest := strings.Repeat("repeat 1000000000 {\n", 60) + "imm.Flush\n" + strings.Repeat("}\n", 60)
+	return []struct{ name, src, want string }{
+		// The longest object name in a loop of failing expectations that
+		// name it, then of failing calls whose messages name it.
+		{"big-name-failing-loop", "option maxsteps=2000000\ndev, imm = D3D11CreateDevice\n" + big + " = dev.CreateBuffer ByteWidth=16 BindFlags=VERTEX_BUFFER\nrepeat 1000000000 {\n expect calls " + big + "\n imm.IASetVertexBuffers 0 " + big + "\n}\n", "step budget of"},
+		// The same name in a call that fails with a message naming it:
+		// every failed creation makes a new handle, which the trace's
+		// table of event shapes keeps (trace.Recorder.ShapeBytes).
+		{"big-name-failing-call", "option maxsteps=1000000\ndev, imm = D3D11CreateDevice Flags=DEBUG\n" + big + " = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\nrepeat 1000000000 {\n " + big + " = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\n expect hr == E_INVALIDARG\n}\n", "the trace's table of distinct events passed 128 MiB"},
+		// 100 devices × 100,000 default blend states: 17 GB before.
+		// Identical state objects are one object (D3D11 shares them), so
+		// this loop holds 100 objects and ends at the step budget.
+		{"blend-states", "repeat 100 {\n dev, imm = D3D11CreateDevice\n repeat 100000 {\n  b = dev.CreateBlendState\n }\n}\n", "API calls reached"},
+		{"failing-expect-loop", "dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n expect violations == 1\n}\n", "reached by statements that are not API calls"},
+		{"debug-message-loop", "dev, imm = D3D11CreateDevice Flags=DEBUG\nrepeat 1000000000 {\n imm.Draw 3 0\n}\n", "API calls reached"},
+		{"deep-nesting", "dev, imm = D3D11CreateDevice\n" + nest, "API calls reached"},
+		// Allocations on many devices: each device is held to sysmem, the
+		// run as a whole too.
+		{"many-devices-memory", "repeat 256 {\n dev, imm = D3D11CreateDevice\n repeat 7 {\n  t = dev.CreateTexture2D Width=4096 Height=4096 Format=R8G8B8A8_UNORM BindFlags=SHADER_RESOURCE\n }\n}\n", "bytes of GPU memory committed in this run"},
+		{"huge-data-list", "dev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n b = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=" + list + "\n}\n", "option sysmem=SIZE"},
+	}
+}
+
+// TestLongWordRefused: a 100 KB object name is refused when the scenario
+// loads (every layer copied it into every message and event).
+func TestLongWordRefused(t *testing.T) {
+	big := strings.Repeat("n", 100_000)
+	_, err := Load("t", []byte("dev, imm = D3D11CreateDevice\n"+big+" = dev.CreateBlendState\n"))
+	if err == nil || !strings.Contains(err.Error(), "t:2:1: a word of 100000 bytes: names, methods and values are at most 256 bytes") {
+		t.Fatal(err)
+	}
+	if _, err := Load("t", []byte("dev, imm = D3D11CreateDevice\n"+big[:MaxWord]+" = dev.CreateBlendState\n")); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// hostileCeiling is the memory promise (docs/security.md): any scenario
+// stays under it. Under WebAssembly the module's memory is one linear
+// memory that never shrinks, so the ceiling there is on the heap the same
+// way, with the page's own 4 GiB address space above it.
+const hostileCeiling = 1 << 30
+
+// TestHostile runs each hostile case to its end with a watchdog sampling
+// the Go heap (memlimit.HeapObjects) every 20 ms: the run must stop at a
+// limit that names itself, the heap must stay under hostileCeiling, and
+// after the run the heap in use (runtime.ReadMemStats) too.
+func TestHostile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: runs each hostile scenario to its limit")
+	}
+	for _, c := range hostileCases() {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var peak atomic.Uint64
+			stop := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tick := time.NewTicker(20 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					if h := memlimit.HeapObjects(); h > peak.Load() {
+						peak.Store(h)
+					}
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+					}
+				}
+			}()
+			start := time.Now()
+			s, err := Load(c.name, []byte(c.src))
+			if err != nil {
+				close(stop)
+				t.Fatal(err)
+			}
+			var o Overrides
+			if runtime.GOOS == "js" {
+				// Under WebAssembly (node) the simulator is several
+				// times slower: a smaller step budget, the same limits
+				// otherwise.
+				steps := uint64(200_000)
+				o.MaxSteps = &steps
+			}
+			r := NewRun(s, o)
+			sum := r.Finish()
+			took := time.Since(start)
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			close(stop)
+			<-done
+			if h := ms.HeapAlloc; h > peak.Load() {
+				peak.Store(h)
+			}
+			all := strings.Join(sum.Failures, "\n")
+			t.Logf("%s: peak heap %d MiB, heap at the end %d MiB, %v, %d steps, %d failures: %s", c.name, peak.Load()>>20, ms.HeapAlloc>>20, took.Round(time.Millisecond), sum.Steps, sum.FailureCount, lastLine(sum.Failures))
+			if sum.OK() || !strings.Contains(all, c.want) || !strings.Contains(sum.Limit, c.want) && !strings.Contains(c.want, "sysmem") {
+				t.Errorf("the run did not stop at its limit %q: %s", c.want, cut(all, 2000))
+			}
+			if peak.Load() > hostileCeiling {
+				t.Errorf("peak heap %d MiB, over the ceiling of %d MiB", peak.Load()>>20, hostileCeiling>>20)
+			}
+			n := 0
+			for _, f := range sum.Failures {
+				n += len(f)
+			}
+			for _, m := range sum.Messages {
+				n += len(m)
+			}
+			if n > 1<<20 {
+				t.Errorf("the summary holds %d bytes of text", n)
+			}
+			runtime.KeepAlive(r)
+		})
+	}
+}
+
+func lastLine(l []string) string {
+	if len(l) == 0 {
+		return ""
+	}
+	return cut(l[len(l)-1], 200)
+}
+
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("…(+%d)", len(s)-n)
+}
