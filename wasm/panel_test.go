@@ -229,7 +229,7 @@ func TestSyntheticTrace(t *testing.T) {
 	}
 }
 
-// TestInspectCommandLists follows command-lists.d3ds through seed 002's
+// TestInspectCommandLists follows command-lists.d3ds through the command lists'
 // state machine: cl is valid, retired, cached; cl2 takes its handle back
 // (valid) and is freed; the handle's cache history shows each DDI.
 func TestInspectCommandLists(t *testing.T) {
