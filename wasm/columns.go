@@ -15,6 +15,22 @@ import (
 // million events this is the difference between a smooth page and a frozen
 // one: columnar typed arrays, interned strings, incremental batches.
 // web/model.js decodes the same layout; keep the two in step.
+//
+// The payloads (trace.Args) cross typed, so the page reads them by key and
+// never parses their text. Each distinct payload is sent once: column
+// colArgs names it by a string id whose string is its text (the trace view
+// shows it), and the first batch that uses a payload with keyed entries
+// carries them after the events' words, as triples of int32
+//
+//	payload id, key | kind<<8, value
+//
+// with key a trace.Key, kind a trace.ArgKind, and value the integer
+// (clamped to int32), 0 or 1 for a bool, 0 for a flag, the string id of a
+// string, the count of an allocation or pair list. A payload with keyed
+// entries has an id of its own (its text may repeat another string's: the
+// string is then sent twice), so an id never stands for two payloads.
+// Events without a payload cost nothing, and a repeated payload nothing
+// more than its id.
 
 // Column offsets within an event's colStride words.
 const (
@@ -46,7 +62,12 @@ type columnEncoder struct {
 	// million events must not leave a trail of garbage for the GC, which
 	// in WebAssembly stops the page while it marks.
 	ints, times []byte
+	argw        []int32 // the batch's payload triples
 }
+
+// argStride is the number of int32 words of one payload entry after the
+// events' words.
+const argStride = 3
 
 func (c *columnEncoder) reset() {
 	c.ids = map[string]int32{"": 0}
@@ -58,7 +79,7 @@ func (c *columnEncoder) reset() {
 // buffers: valid until its next encode.
 type columnBatch struct {
 	N       int
-	Ints    []byte // N*colStride little-endian int32
+	Ints    []byte // N*colStride little-endian int32, then argStride per payload entry
 	Times   []byte // N little-endian float64 (virtual ns)
 	Strings []string
 }
@@ -69,6 +90,7 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		c.reset()
 	}
 	c.ints = grow(c.ints, 4*colStride*len(evs))
+	c.argw = c.argw[:0]
 	c.times = grow(c.times, 8*len(evs))
 	b := columnBatch{N: len(evs), Ints: c.ints, Times: c.times}
 	id := func(s string) int32 {
@@ -99,7 +121,7 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		if v, ok := c.args[e.Args]; ok {
 			w[colArgs] = v
 		} else {
-			w[colArgs] = id(e.Args.String())
+			w[colArgs] = c.payload(e.Args, id, &b)
 			c.args[e.Args] = w[colArgs]
 		}
 		w[colLine] = int32(max(0, min(e.Line, math.MaxInt32)))
@@ -110,7 +132,39 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		}
 		binary.LittleEndian.PutUint64(b.Times[8*i:], math.Float64bits(float64(e.T)))
 	}
+	for _, v := range c.argw {
+		c.ints = binary.LittleEndian.AppendUint32(c.ints, uint32(v))
+	}
+	b.Ints = c.ints
 	return b
+}
+
+// payload is the string id of a payload not sent before; its keyed entries
+// go to c.argw.
+func (c *columnEncoder) payload(a trace.Args, id func(string) int32, b *columnBatch) int32 {
+	var v int32
+	for en := range a.Entries() {
+		if v == 0 {
+			// An id of its own, not shared with an equal string.
+			v = c.next
+			c.next++
+			b.Strings = append(b.Strings, a.String())
+		}
+		var x int32
+		switch en.Kind {
+		case trace.ArgInt:
+			x = int32(max(math.MinInt32, min(int64(en.N), math.MaxInt32)))
+		case trace.ArgStr:
+			x = id(en.S)
+		default: // uint, bool, flag (0), list counts
+			x = clamp32(en.N)
+		}
+		c.argw = append(c.argw, v, int32(en.Key)|int32(en.Kind)<<8, x)
+	}
+	if v == 0 {
+		return id(a.String())
+	}
+	return v
 }
 
 // grow returns b resized to n bytes, reusing its array when it is big

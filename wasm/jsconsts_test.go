@@ -168,3 +168,61 @@ func TestModelJSColumns(t *testing.T) {
 		}
 	}
 }
+
+// TestModelJSKeys: web/model.js KEY names every payload key of core/trace
+// by its printed name, with its id; ARG the kinds of the values
+// (trace.ArgKind); ARG_STRIDE the words of one entry (columns.go).
+func TestModelJSKeys(t *testing.T) {
+	src := modelJS(t)
+	want := map[string]int{}
+	for i := 1; i < 256 && trace.Key(i).String() != "?"; i++ {
+		want[trace.Key(i).String()] = i
+	}
+	checkObject(t, "KEY", jsObject(t, "KEY", jsConst(t, src, "KEY")), want)
+	checkObject(t, "ARG", jsObject(t, "ARG", jsConst(t, src, "ARG")), map[string]int{
+		"int": int(trace.ArgInt), "uint": int(trace.ArgUint), "str": int(trace.ArgStr), "flag": int(trace.ArgFlag),
+		"bool": int(trace.ArgBool), "allocs": int(trace.ArgAllocs), "pairs": int(trace.ArgPairs),
+	})
+	if s := jsConst(t, src, "ARG_STRIDE"); s != strconv.Itoa(argStride) {
+		t.Errorf("web/model.js ARG_STRIDE = %s, columns.go argStride = %d", s, argStride)
+	}
+}
+
+// checkObject compares a JS object of integers with Go's names and values.
+func checkObject(t *testing.T, obj string, got, want map[string]int) {
+	t.Helper()
+	for k, v := range want {
+		if g, ok := got[k]; !ok {
+			t.Errorf("web/model.js %s lacks %s (%d)", obj, k, v)
+		} else if g != v {
+			t.Errorf("web/model.js %s.%s = %d, Go has %d", obj, k, g, v)
+		}
+	}
+	for k, v := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("web/model.js %s.%s (%d) is not in Go", obj, k, v)
+		}
+	}
+}
+
+// TestWebReadsArgsTyped: no script parses a payload back from its text;
+// they read it by key (Store.argInt and the like). The text is for people
+// (the trace view shows it).
+func TestWebReadsArgsTyped(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "web", "*.js"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("web/*.js: %v", err)
+	}
+	parse := regexp.MustCompile(`argValue|\.(test|match|exec|split|search|replace|startsWith|includes|indexOf)\(`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, "argValue") || (strings.Contains(line, "C.args") && parse.MatchString(line)) {
+				t.Errorf("%s:%d reads the args text: %s", filepath.Base(f), n+1, strings.TrimSpace(line))
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,20 +22,38 @@ func keep(b columnBatch) columnBatch {
 	return b
 }
 
-// decodeBatches decodes column batches as web/model.js does.
-func decodeBatches(t *testing.T, bs []columnBatch) []trace.Event {
+// decodeBatches decodes column batches as web/model.js does: the events
+// (their payload as its text) and each event's typed payload entries.
+func decodeBatches(t *testing.T, bs []columnBatch) ([]trace.Event, [][]trace.Entry) {
 	t.Helper()
 	strs := []string{""}
+	payloads := map[int32][]trace.Entry{}
 	var out []trace.Event
+	var ents [][]trace.Entry
 	for _, b := range bs {
 		if b.N > 0 && len(b.Strings) > 0 {
 			strs = append(strs, strings.Split(b.joinedStrings(), "\x00")...)
 		}
-		if len(b.Ints) != 4*colStride*b.N || len(b.Times) != 8*b.N {
+		extra := len(b.Ints) - 4*colStride*b.N
+		if extra < 0 || extra%(4*argStride) != 0 || len(b.Times) != 8*b.N {
 			t.Fatalf("batch sizes: %d ints bytes, %d time bytes for %d events", len(b.Ints), len(b.Times), b.N)
 		}
+		word := func(k int) int32 { return int32(binary.LittleEndian.Uint32(b.Ints[4*k:])) }
+		sent := map[int32]bool{}
+		for k := colStride * b.N; k < len(b.Ints)/4; k += argStride {
+			id, kk, v := word(k), word(k+1), word(k+2)
+			if _, ok := payloads[id]; ok && !sent[id] {
+				t.Fatalf("payload %d (%q) sent again", id, strs[id])
+			}
+			sent[id] = true
+			en := trace.Entry{Key: trace.Key(kk & 0xff), Kind: trace.ArgKind(kk >> 8), N: uint64(int64(v))}
+			if en.Kind == trace.ArgStr {
+				en.N, en.S = 0, strs[v]
+			}
+			payloads[id] = append(payloads[id], en)
+		}
 		for i := 0; i < b.N; i++ {
-			w := func(k int) int32 { return int32(binary.LittleEndian.Uint32(b.Ints[4*(colStride*i+k):])) }
+			w := func(k int) int32 { return word(colStride*i + k) }
 			s := func(k int) string { return strs[w(k)] }
 			out = append(out, trace.Event{
 				Seq: uint64(w(colSeq)), T: int64(math.Float64frombits(binary.LittleEndian.Uint64(b.Times[8*i:]))),
@@ -43,9 +62,21 @@ func decodeBatches(t *testing.T, bs []columnBatch) []trace.Event {
 				Fence: uint64(w(colFence)), DMA: uint64(w(colDMA)), Rule: s(colRule), Msg: s(colMsg), Args: trace.TextArgs(s(colArgs)),
 				Line: int(w(colLine)), Parent: uint64(w(colParent)),
 			})
+			ents = append(ents, payloads[w(colArgs)])
 		}
 	}
-	return out
+	return out, ents
+}
+
+// checkEntries: each event's typed entries are its payload's.
+func checkEntries(t *testing.T, want []trace.Event, got [][]trace.Entry) {
+	t.Helper()
+	for i, e := range want {
+		w := slices.Collect(e.Args.Entries())
+		if !slices.Equal(got[i], w) {
+			t.Fatalf("event %d (%s %q): typed entries\n got %+v\nwant %+v", i, e.Name, e.Args, got[i], w)
+		}
+	}
 }
 
 func loadNamed(t *testing.T, name string) *app {
@@ -81,10 +112,20 @@ func TestBatchesRoundTrip(t *testing.T) {
 		fetch()
 	}
 	fetch()
-	got := decodeBatches(t, batches)
+	got, ents := decodeBatches(t, batches)
 	want := a.run.Events()
 	if len(got) != len(want) {
 		t.Fatalf("decoded %d events, recorder has %d", len(got), len(want))
+	}
+	checkEntries(t, want, ents)
+	typed := 0
+	for _, e := range ents {
+		if len(e) > 0 {
+			typed++
+		}
+	}
+	if typed == 0 {
+		t.Fatal("no event carried typed entries")
 	}
 	for i := range want {
 		want[i].Args = trace.TextArgs(want[i].Args.String()) // the panel gets the payload's text
@@ -92,14 +133,55 @@ func TestBatchesRoundTrip(t *testing.T) {
 			t.Fatalf("event %d:\n got %+v\nwant %+v", i, got[i], want[i])
 		}
 	}
-	// Each string crossed once.
+	// Each string crossed once, but a typed payload's text, which has an id
+	// of its own (decodeBatches checked each payload crossed once).
 	seen := map[string]bool{}
+	texts := map[string]bool{}
+	for _, e := range want {
+		texts[e.Args.String()] = true
+	}
 	for _, b := range batches {
 		for _, s := range b.Strings {
-			if seen[s] {
+			if seen[s] && !texts[s] {
 				t.Fatalf("string %q sent twice", s)
 			}
 			seen[s] = true
+		}
+	}
+}
+
+// TestBatchPayloadIDs: a typed payload and a raw text or string that print
+// the same never share an id, and a repeated payload is sent once.
+func TestBatchPayloadIDs(t *testing.T) {
+	var b trace.ArgBuilder
+	typed := b.Flag(trace.KeyPaging).Uint(trace.KeyFor, 3).Args()
+	b.Reset()
+	big := b.Int(trace.KeyDMA, -1<<40).Uint(trace.KeyFor, 1<<40).Bool(trace.KeyCPU, true).Str(trace.KeyHazard, "RAW").
+		Allocs(1).Alloc(trace.Alloc{Handle: 1, Owner: 1}).Args()
+	evs := []trace.Event{
+		{Seq: 1, Msg: "paging for=3", Args: trace.TextArgs("paging for=3")},
+		{Seq: 2, Args: typed},
+		{Seq: 3, Args: typed},
+		{Seq: 4, Args: big, Msg: "RAW"},
+		{Seq: 5},
+	}
+	var enc columnEncoder
+	got, ents := decodeBatches(t, []columnBatch{keep(enc.encode(evs[:2])), keep(enc.encode(evs[2:]))})
+	if got[0].Args.String() != "paging for=3" || got[1].Args.String() != "paging for=3" {
+		t.Errorf("texts: %q %q", got[0].Args, got[1].Args)
+	}
+	want := [][]trace.Entry{
+		nil,
+		{{Key: trace.KeyPaging, Kind: trace.ArgFlag}, {Key: trace.KeyFor, Kind: trace.ArgUint, N: 3}},
+		{{Key: trace.KeyPaging, Kind: trace.ArgFlag}, {Key: trace.KeyFor, Kind: trace.ArgUint, N: 3}},
+		{{Key: trace.KeyDMA, Kind: trace.ArgInt, N: minInt32Bits}, {Key: trace.KeyFor, Kind: trace.ArgUint, N: math.MaxInt32},
+			{Key: trace.KeyCPU, Kind: trace.ArgBool, N: 1}, {Key: trace.KeyHazard, Kind: trace.ArgStr, S: "RAW"},
+			{Key: trace.KeyAllocs, Kind: trace.ArgAllocs, N: 1}},
+		nil,
+	}
+	for i := range want {
+		if !slices.Equal(ents[i], want[i]) {
+			t.Errorf("event %d: entries %+v, want %+v", i+1, ents[i], want[i])
 		}
 	}
 }
@@ -120,10 +202,11 @@ func TestSyntheticTrace(t *testing.T) {
 		bs = append(bs, keep(b))
 		after += uint64(b.N)
 	}
-	evs := decodeBatches(t, bs)
+	evs, ents := decodeBatches(t, bs)
 	if len(evs) != n {
 		t.Fatalf("%d events, want %d", len(evs), n)
 	}
+	checkEntries(t, syntheticEvents(0, n, n), ents)
 	last := map[string]int64{}
 	for i, e := range evs {
 		if e.Seq != uint64(i+1) {
@@ -146,7 +229,7 @@ func TestSyntheticTrace(t *testing.T) {
 	}
 }
 
-// TestInspectCommandLists follows command-lists.d3ds through seed 002's
+// TestInspectCommandLists follows command-lists.d3ds through the command lists'
 // state machine: cl is valid, retired, cached; cl2 takes its handle back
 // (valid) and is freed; the handle's cache history shows each DDI.
 func TestInspectCommandLists(t *testing.T) {
@@ -378,3 +461,5 @@ func TestRunFrameInSlices(t *testing.T) {
 		t.Fatalf("after pause: done %v, %d steps, want it ended at %d", done, s.Steps, sliceCalls)
 	}
 }
+
+var minInt32Bits = func() uint64 { v := int64(math.MinInt32); return uint64(v) }()

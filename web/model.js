@@ -18,6 +18,30 @@ export const KIND_NAMES = ["", "call", "return", "submit", "exec", "fence", "int
 export const LAYER = { none: 0, app: 1, runtime: 2, umd: 3, dxgkrnl: 4, kmd: 5, gpu: 6 };
 export const LAYER_NAMES = ["", "app", "runtime", "umd", "dxgkrnl", "kmd", "gpu"];
 
+// The payloads' keys (trace.Key, by their printed names) and the kinds of
+// their values (trace.ArgKind). A batch carries each payload's keyed entries
+// typed, ARG_STRIDE words each after its events' words (columns.go): payload
+// id (the string id column C.args holds), key | kind<<8, value. Views read
+// them through Store.argInt and the like, never from the args text.
+export const KEY = {
+  device: 1, allocs: 2, size: 3, cpu: 4, primary: 5, surface: 6, pitch: 7, fmt: 8, patches: 9,
+  subfence: 10, paging: 11, for: 12, engine: 13, dropped: 14, packet: 15, packets: 16, hazard: 17,
+  from: 18, to: 19, res: 20, fence: 21, dma: 22, done: 23, bytes: 24, dev: 25, rt: 26, dep: 27,
+  recycle: 28, sizes: 29, count: 30, type: 31, bound: 32, entry: 33, impl: 34, freethreaded: 35,
+  hctx: 36, code: 37, shared: 38, usage: 39, state: 40, dc: 41, why: 42, objects: 43, src: 44,
+  cls_high: 45, cls_in_use: 46, recorded: 47, commandlists: 48, flags: 49, after: 50,
+};
+export const ARG = { int: 1, uint: 2, str: 3, flag: 4, bool: 5, allocs: 6, pairs: 8 };
+export const ARG_STRIDE = 3; // argStride in wasm/columns.go
+const NO_ARGS = [];
+
+// findArg is the offset in a payload's entries ([key | kind<<8, value, ...])
+// of key k, -1 when absent.
+function findArg(a, k) {
+  for (let p = 0; p < a.length; p += 2) if ((a[p] & 0xff) === k) return p;
+  return -1;
+}
+
 // The panel reads the trace in bounded pieces, so a long run never blocks the
 // page for long (docs/browser.md "Long and runaway scenarios"): a batch is at
 // most PULL_BATCH events, a poll fetches batches for at most PULL_MS, and
@@ -61,6 +85,7 @@ export class Store {
     this.ints = new Int32Array(STRIDE * 1024);
     this.t = new Float64Array(1024);
     this.strs = [""];
+    this.payloads = new Map(); // payload id -> its entries [key | kind<<8, value, ...]
     this.firstSeq = 0;
     this.lastSeq = 0;
     this.maxT = 0;
@@ -80,8 +105,15 @@ export class Store {
       const add = b.strings.split("\u0000");
       for (const s of add) this.strs.push(s);
     }
+    const ev = b.n * STRIDE;
+    for (let p = ev; p + ARG_STRIDE <= b.ints.length; p += ARG_STRIDE) {
+      const id = b.ints[p];
+      let a = this.payloads.get(id);
+      if (!a) this.payloads.set(id, (a = []));
+      a.push(b.ints[p + 1], b.ints[p + 2]);
+    }
     this.grow(this.n + b.n);
-    this.ints.set(b.ints, this.n * STRIDE);
+    this.ints.set(b.ints.subarray(0, ev), this.n * STRIDE);
     this.t.set(b.t, this.n);
     if (this.n === 0) this.firstSeq = first;
     const start = this.n;
@@ -127,6 +159,36 @@ export class Store {
   parent(i) { return this.ints[i * STRIDE + C.parent]; }
   dma(i) { return this.ints[i * STRIDE + C.dma]; }
   fence(i) { return this.ints[i * STRIDE + C.fence]; }
+
+  // The typed payload of event i, by key (KEY): its entries as the layers
+  // wrote them, never parsed from the text.
+  argList(i) { return this.payloads.get(this.ints[i * STRIDE + C.args]) || NO_ARGS; }
+  // argHas: the payload has key k (a flag or a value).
+  argHas(i, k) { return findArg(this.argList(i), k) >= 0; }
+  // argInt is key k's integer value (or a bool's 0 or 1), dflt when absent
+  // or not an integer.
+  argInt(i, k, dflt = 0) {
+    const a = this.argList(i);
+    const p = findArg(a, k);
+    if (p < 0) return dflt;
+    const kind = a[p] >> 8;
+    return kind === ARG.int || kind === ARG.uint || kind === ARG.bool ? a[p + 1] : dflt;
+  }
+  // argStr is key k's string value, "" when absent or not a string.
+  argStr(i, k) {
+    const a = this.argList(i);
+    const p = findArg(a, k);
+    return p >= 0 && a[p] >> 8 === ARG.str ? this.strs[a[p + 1]] : "";
+  }
+  // allocCount is the number of allocations the payload names: the length
+  // of its allocation list, or its allocs count (DxgkDdiSubmitCommand).
+  allocCount(i) {
+    const a = this.argList(i);
+    const p = findArg(a, KEY.allocs);
+    if (p < 0) return 0;
+    const kind = a[p] >> 8;
+    return kind === ARG.allocs || kind === ARG.int || kind === ARG.uint ? a[p + 1] : 0;
+  }
 
   // index of a seq (-1 when not held).
   index(seq) {
@@ -198,15 +260,6 @@ export function formatT(ns) {
   return Math.round(ns) + " ns";
 }
 
-// argValue is key=VALUE out of an args string ("" when absent).
-export function argValue(args, key) {
-  if (!args) return "";
-  for (const f of args.split(/\s+/)) {
-    if (f.startsWith(key + "=")) return f.slice(key.length + 1);
-  }
-  return "";
-}
-
 // wddmFlowStep is the number of the step of the WDDM operation flow an
 // event is, "" when none (the Flow view's badges).
 export function wddmFlowStep(store, i) {
@@ -224,7 +277,7 @@ export function wddmFlowStep(store, i) {
     case "pfnPresentCb": case "pfnRenderCb": return "9";
     case "DxgkDdiPresent": case "DxgkDdiRender": case "DxgkDdiRenderKm": return "10";
     case "DxgkDdiBuildPagingBuffer": return "11";
-    case "DxgkDdiSubmitCommand": return /paging/.test(store.s(i, C.args)) ? "12" : "14";
+    case "DxgkDdiSubmitCommand": return store.argHas(i, KEY.paging) ? "12" : "14";
     case "DxgkDdiPatch": return "13";
     case "DxgkDdiInterruptRoutine": return "15";
     case "DxgkCbNotifyInterrupt": case "DxgkCbQueueDpc": return "16";

@@ -12,7 +12,7 @@
 // interrupts); ISR; DPC (fences signalled). Presents are marked across all
 // lanes; dependency edges (trace kind "dep") are drawn between DMA buffers.
 
-import { KIND, LAYER, C, argValue } from "./model.js";
+import { KIND, LAYER, C, KEY } from "./model.js";
 
 // Geometry of the lanes, in CSS pixels.
 export const ROW = 17; // px per nesting row
@@ -298,16 +298,15 @@ export class TimelineModel {
         stack.push(idx);
         this.mark(i, lane, idx);
         if (style === S.present) this.presents.push(t);
-        if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && /paging/.test(st.s(i, C.args)))) {
+        if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && st.argHas(i, KEY.paging))) {
           if (st.dma(i)) this.paging.add(st.dma(i));
         }
         if (st.dma(i)) {
           if (name === "DxgkDdiSubmitCommand") {
             const d = this.info(st.dma(i));
-            const args = st.s(i, C.args);
             d.submit = t;
-            d.allocs = argValue(args, "allocs");
-            d.patches = argValue(args, "patches");
+            d.allocs = st.allocCount(i);
+            d.patches = st.argInt(i, KEY.patches);
           } else if (name === "DxgkCbNotifyInterrupt") {
             this.info(st.dma(i)).isr = t;
           }
@@ -364,7 +363,7 @@ export class TimelineModel {
       case KIND.wait: {
         const lane = /^(isr|dpc|gpu\d*)$/.test(th) ? this.callLane(st, i, th) : this.appLane(th);
         const key = th + "|" + name;
-        if (argValue(st.s(i, C.args), "done") !== "" || /(^|\s)done(\s|$)/.test(st.s(i, C.args))) {
+        if (st.argHas(i, KEY.done)) {
           const open = this.waits.get(key);
           if (open) {
             open[0].close(open[1], t);
@@ -379,9 +378,10 @@ export class TimelineModel {
         break;
       }
       case KIND.dep: {
-        const args = st.s(i, C.args);
-        const from = Number(argValue(args, "after") || argValue(args, "from") || argValue(args, "on") || argValue(args, "dep") || 0);
-        const hazard = argValue(args, "hazard") || (args.match(/\b(RAW|WAR|WAW)\b/) || [])[1] || "";
+        // The panel's synthetic trace names the earlier buffer after=,
+        // Dxgkrnl's DmaDependency from=.
+        const from = st.argInt(i, KEY.after) || st.argInt(i, KEY.from);
+        const hazard = st.argStr(i, KEY.hazard);
         if (from && st.dma(i)) this.edges.push([i, from, st.dma(i), hazard]);
         break;
       }

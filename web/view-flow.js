@@ -1,7 +1,7 @@
 // The flow view: the call tree of one API call across every layer, its
 // calls numbered by the steps of the WDDM operation flow.
 
-import { KIND, LAYER, LAYER_NAMES, KIND_NAMES, C, formatT, wddmFlowStep } from "./model.js";
+import { KIND, LAYER, LAYER_NAMES, KIND_NAMES, C, KEY, formatT, wddmFlowStep } from "./model.js";
 import { el, links, seqLink, lineLink, layerText, depthBelow, plural } from "./view-common.js";
 
 export class FlowView {
@@ -33,9 +33,10 @@ export class FlowView {
       const name = st.name(i);
       if ((name === "DxgkDdiPresent" || name === "DxgkDdiRender" || name === "DxgkDdiRenderKm") && !this.dmaOrigin.has(dma)) {
         this.dmaOrigin.set(dma, i);
-      } else if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && /paging/.test(st.s(i, C.args)))) {
-        const m = /for(?:=| DMA )(\d+)/.exec(st.s(i, C.args) + " " + st.s(i, C.msg));
-        if (m) this.pagingFor.set(dma, Number(m[1]));
+      } else if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && st.argHas(i, KEY.paging))) {
+        // for: the DMA buffer the paging buffer makes resident for.
+        const f = st.argInt(i, KEY.for);
+        if (f) this.pagingFor.set(dma, f);
       }
     }
     this.done = st.n;

@@ -364,6 +364,54 @@ func (a Args) Pairs(k Key) iter.Seq2[uint64, uint64] {
 	}
 }
 
+// ArgKind is the type of a keyed entry's value, as Entries yields it.
+type ArgKind uint8
+
+const (
+	ArgInt    ArgKind = tagInt    // Entry.N holds the int64's bits
+	ArgUint   ArgKind = tagUint   // Entry.N
+	ArgStr    ArgKind = tagStr    // Entry.S
+	ArgFlag   ArgKind = tagFlag   // no value
+	ArgBool   ArgKind = tagBool   // Entry.N is 0 or 1
+	ArgAllocs ArgKind = tagAllocs // Entry.N is the count (Allocs reads the list)
+	ArgPairs  ArgKind = tagPairs  // Entry.N is the count (Pairs reads the list)
+)
+
+// Entry is one keyed entry of a payload.
+type Entry struct {
+	Key  Key
+	Kind ArgKind
+	N    uint64
+	S    string
+}
+
+// Entries yields the payload's keyed entries in the order written (text
+// entries have no key and are left out; so is all of a TextArgs payload).
+func (a Args) Entries() iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		if a.raw() {
+			return
+		}
+		for i := 0; ; {
+			e, j, ok := a.next(i)
+			if !ok {
+				return
+			}
+			i = j
+			if e.tag == tagText {
+				continue
+			}
+			en := Entry{Key: e.key, Kind: ArgKind(e.tag), N: e.n}
+			if e.tag == tagStr {
+				en.S = e.s
+			}
+			if !yield(en) {
+				return
+			}
+		}
+	}
+}
+
 // String is the payload's text: "key=value ..." in the order written.
 func (a Args) String() string {
 	if a.b == "" || a.raw() {

@@ -230,3 +230,25 @@ func FuzzArgs(f *testing.F) {
 		})
 	})
 }
+
+func TestArgsEntries(t *testing.T) {
+	var b ArgBuilder
+	a := b.Flag(KeyPaging).Text("note").Int(KeyDMA, -3).Uint(KeyFor, 7).Str(KeyHazard, "RAW").Bool(KeyCPU, true).
+		Allocs(2).Alloc(Alloc{Handle: 1, Owner: 1}).Alloc(Alloc{Handle: 2, Owner: 1, Write: true}).
+		Pairs(KeySizes, 1).Pair(4, 5).Args()
+	var got []Entry
+	for e := range a.Entries() {
+		got = append(got, e)
+	}
+	want := []Entry{
+		{Key: KeyPaging, Kind: ArgFlag}, {Key: KeyDMA, Kind: ArgInt, N: uint64(1<<64 - 3)}, {Key: KeyFor, Kind: ArgUint, N: 7},
+		{Key: KeyHazard, Kind: ArgStr, S: "RAW"}, {Key: KeyCPU, Kind: ArgBool, N: 1},
+		{Key: KeyAllocs, Kind: ArgAllocs, N: 2}, {Key: KeySizes, Kind: ArgPairs, N: 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Entries = %+v, want %+v", got, want)
+	}
+	for range TextArgs("paging for=3").Entries() {
+		t.Error("TextArgs has a keyed entry")
+	}
+}
