@@ -300,8 +300,10 @@ func TestInspectCommandLists(t *testing.T) {
 	}
 }
 
-// TestStepFrameAndLine: step frame stops right after a Present; step to
-// line stops right after the line's call.
+// TestStepFrameAndLine: step frame stops right after a Present and shows
+// that frame (the GPU has finished it: the frame count is up by one each
+// time, where the GPU used to finish all three only at the end); the pixels
+// are a straight run's; step to line stops right after the line's call.
 func TestStepFrameAndLine(t *testing.T) {
 	a := loadNamed(t, "spinning-cube")
 	presents := func() (n int) {
@@ -317,12 +319,19 @@ func TestStepFrameAndLine(t *testing.T) {
 		if got := presents(); got != want || s.Done {
 			t.Fatalf("after %d stepFrame: %d Presents, done %v", want, got, s.Done)
 		}
+		if s.Frames != want {
+			t.Fatalf("after %d stepFrame: %d frames shown, want the one just presented too", want, s.Frames)
+		}
 		if e := a.run.Events(); lastAPILine(e) == 0 {
 			t.Fatal("no API call")
 		}
 	}
-	if s := a.stepFrame(); !s.Done || s.Frames != 3 {
-		t.Fatalf("the fourth stepFrame runs to the end: %+v", s)
+	stepped := a.stepFrame()
+	if !stepped.Done || stepped.Frames != 3 {
+		t.Fatalf("the fourth stepFrame runs to the end: %+v", stepped)
+	}
+	if straight := runToEnd(t, loadNamed(t, "spinning-cube")); straight.Hash != stepped.Hash || !straight.OK() || !stepped.OK() {
+		t.Fatalf("stepped by frames: hash %s ok %v; straight: hash %s ok %v", stepped.Hash, stepped.OK(), straight.Hash, straight.OK())
 	}
 
 	a = loadNamed(t, "hello-triangle")

@@ -209,6 +209,21 @@ func (r *Run) lastLine() int {
 	return 0
 }
 
+// WaitGPU lets the GPU finish everything submitted so far while the thread
+// that ran the last statement waits, as an application stopped at a
+// debugger break after Present would: Dxgkrnl's WaitForIdle in the trace,
+// then every frame presented so far is on screen. The browser's Step frame
+// uses it so that the frame it stops at is shown. A run stepped this way has
+// the same pixels as one that is not; its timeline differs from then on (the
+// application resumes later in virtual time).
+func (r *Run) WaitGPU() {
+	if r.done {
+		return
+	}
+	r.mach.Idle()
+	r.check()
+}
+
 // finish drains the GPU, evaluates deferred expectations and ends the run.
 func (r *Run) finish() {
 	if r.done {

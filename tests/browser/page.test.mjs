@@ -344,10 +344,18 @@ test("step frame stops after a Present; restart, speed and the PNG download", { 
       return n;
     });
   };
+  // Each Step frame shows the frame it stopped at: the GPU has finished it
+  // (the canvas no longer says "no frame yet"; the pixel probe reads it).
+  const shown = () => page.evaluate(() => ({ frames: window.d3dsim.summary().frames, px: window.d3dsim.pixel(32, 32) }));
   await page.click("#step-frame");
   assert.equal(await stepped(), 1);
+  let s = await shown();
+  assert.equal(s.frames, 1, "the first Step frame shows its frame");
+  assert.match(s.px, /^#[0-9a-f]{8}$/);
   await page.click("#step-frame");
   assert.equal(await stepped(), 2);
+  s = await shown();
+  assert.equal(s.frames, 2, "the second Step frame shows its frame");
   await page.click("#restart");
   assert.equal(await page.evaluate(() => window.d3dsim.summary().steps), 0);
   const [dl] = await Promise.all([
