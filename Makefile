@@ -51,7 +51,7 @@ race:
 	$(GO) test -race -timeout 20m -run 'Race' ./core/scenario
 
 # The scenario runner under WebAssembly (node), where float->int conversions
-# and the like differ from amd64 (DESIGN.md "Determinism and time").
+# and the like differ from amd64 (docs/architecture.md "Time and determinism").
 test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./core/scenario/...
 

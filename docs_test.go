@@ -20,6 +20,35 @@ import (
 // a reference wrapped across two lines, of text or of comments, is caught too.
 var privateRef = regexp.MustCompile(`\.\./shared|SCENARIO\.md|RULES\.md|DESIGN\.md|(?i:\bseeds?[\s#]+00[0-4]\b)`)
 
+// productFiles lists the product's own sources: Go, JavaScript, HTML, CSS,
+// the Makefile and CI script, with the scenarios and test data — what a
+// reader of the code opens — as slash-separated paths from the root.
+func productFiles(t *testing.T) []string {
+	t.Helper()
+	var files []string
+	exts := map[string]bool{".go": true, ".js": true, ".mjs": true, ".html": true, ".css": true, ".d3ds": true}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != "." && (strings.HasPrefix(name, ".") && name != ".ci" || name == "node_modules" || name == "dist" || name == "out") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if exts[filepath.Ext(name)] && name != "wasm_exec.js" || name == "Makefile" || path == filepath.Join(".ci", "run") {
+			files = append(files, filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
 // docFiles lists README.md, every .md under docs/ and every .md and .d3ds
 // under assets/, as slash-separated paths from the repository root.
 func docFiles(t *testing.T) []string {
@@ -54,6 +83,11 @@ func TestDocsCiteNoPrivateFiles(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("found only %d documentation files: is the test run from the repository root?", len(files))
 	}
+	code := productFiles(t)
+	if len(code) < 100 {
+		t.Fatalf("found only %d source files", len(code))
+	}
+	files = append(files, code...)
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

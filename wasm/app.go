@@ -369,7 +369,7 @@ func (a *app) pixel(x, y int) string {
 
 // eventsJSON is a JSON array of the trace events after seq from (with
 // nothing dropped, the count the caller already has), at most max of them,
-// in the trace.jsonl form (SCENARIO.md "Trace"). By seq, not by index: the
+// in the trace.jsonl form (docs/scenario.md, "Trace"). By seq, not by index: the
 // index of an event shifts when the trace ring drops old ones. One string
 // crosses to JavaScript instead of an object per field.
 func (a *app) eventsJSON(from, max int) []byte {

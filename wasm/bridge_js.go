@@ -3,7 +3,7 @@
 package main
 
 // The bridge is the only file that touches syscall/js. It installs
-// window.d3dsim, the page's test hook (SCENARIO.md "Browser"):
+// window.d3dsim, the page's test hook (docs/scenario.md, "Browser"):
 //
 //	ready                 Promise, resolved once the module runs and the first scenario is loaded
 //	load(text)            -> {ok, error: "LINE:COL: message"}; resets the simulation (paused)

@@ -12,15 +12,15 @@ import (
 // incrementally, so the panel pays once per event however often it asks.
 //
 // What it tracks, and where each fact comes from:
-//   - command lists (seed 002): the API object from FinishCommandList, its
-//     state in seed 002's machine from the runtime's CommandListState
+//   - command lists ("Supporting command lists"): the API object from FinishCommandList, its
+//     state in the state machine of "Supporting command lists", from the runtime's CommandListState
 //     messages (valid, retired, cached, freed), where it was executed from
 //     ExecuteCommandList;
-//   - handles (seed 001): every DDI handle a Create* DDI returned, per
+//   - handles ("Using context-local DDI handles"): every DDI handle a Create* DDI returned, per
 //     context (IC or DCn), its size from CalcDeferredContextHandleSize, its
 //     history until the Destroy* DDI; kernel handles (devices, contexts,
 //     allocations) from the DxgkDdi Create/Destroy calls;
-//   - the recycle caches (seed 002): command-list handles through
+//   - the recycle caches ("Supporting command lists"): command-list handles through
 //     RecycleDestroyCommandList, RecycleCommandList and
 //     RecycleCreateCommandList; deferred-context handles through
 //     CreateDeferredContext, RecycleCreateDeferredContext and DestroyDevice.
@@ -149,7 +149,7 @@ func (in *inspector) apiCall(e *trace.Event) {
 	}
 }
 
-// listState follows seed 002's state machine from the runtime's messages.
+// listState follows the state machine of "Supporting command lists" from the runtime's messages.
 func (in *inspector) listState(e *trace.Event) {
 	state := e.Args.Str(trace.KeyState)
 	l := in.listBy[e.Obj]

@@ -6,7 +6,7 @@
 // (timeline-input.js) walk only the items in view and pass over a bucket
 // of items narrower than a pixel (dense) a pixel column at a time.
 //
-// Lanes (DESIGN.md "Browser"): per app thread its API calls (with Map and
+// Lanes (docs/browser.md): per app thread its API calls (with Map and
 // fence waits beneath) and its runtime/UMD calls; Dxgkrnl/KMD; each GPU
 // engine (DMA and paging buffers as spans labelled with DMA and fence ids,
 // interrupts); ISR; DPC (fences signalled). Presents are marked across all
@@ -191,7 +191,7 @@ export class TimelineModel {
     this.waits = new Map(); // thread|name -> open wait item
     this.dmaItem = new Map(); // dma -> [lane, item]
     this.paging = new Set();
-    // dma -> the four times a WDDM analyst looks for (DESIGN.md "Browser"):
+    // dma -> the four times a WDDM analyst looks for (docs/browser.md):
     // submitted (DxgkDdiSubmitCommand), started on the GPU (the span's
     // start), completion seen by the ISR (DxgkCbNotifyInterrupt), DPC done
     // (FenceSignaled); and its allocation and patch counts.

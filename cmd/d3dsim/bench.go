@@ -100,7 +100,7 @@ sc.Present
 }
 
 // discardScene: n rounds of Map(WRITE_DISCARD) + Write + Unmap + Draw on a
-// DYNAMIC vertex buffer (seed 004's renaming, every frame's bread and butter).
+// DYNAMIC vertex buffer (renaming, as the SamBookshelf article on asynchronous Draw describes it: every frame's bread and butter).
 func discardScene(n int) string {
 	return fmt.Sprintf(`dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=64 Height=64

@@ -6,7 +6,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// oooScene is independent GPU work for option ooo=true (seed 004): n rounds
+// oooScene is independent GPU work for option ooo=true (the SamBookshelf article on asynchronous Draw): n rounds
 // of a full-target quad into each of two 256x256 render targets, drawn
 // alternately, one DMA buffer per Flush. The A buffers depend on each other
 // (WAW on texA), the B buffers likewise, and A and B not at all, so two

@@ -1,5 +1,5 @@
 // Command d3dsim runs scenarios headless: run, link, verify, bench and
-// gallery (SCENARIO.md, "CLI"; usage below).
+// gallery (docs/scenario.md, "CLI"; usage below).
 package main
 
 import (

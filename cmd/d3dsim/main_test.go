@@ -46,7 +46,7 @@ func TestRunExitCodes(t *testing.T) {
 		{"verify violation", []string{"verify", write("v.d3ds", "option bug=FT-TABLE\ndev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=8 Height=8\nsc.SetFullscreenState TRUE\n")}, 1,
 			"v.d3ds:line 4: FT-TABLE (\"Changes from Direct3D 10\"): the driver rewrote pfnCreateResource"},
 		{"verify event", []string{"verify", filepath.Join(dir, "v.d3ds")}, 1, "[event #"},
-		// Debug-layer messages (kind message) are in the summary: seed 000's
+		// Debug-layer messages (kind message) are in the summary: per "Changes from Direct3D 10",
 		// D3DDDIERR_APPLICATIONERROR blames the application.
 		{"debug messages", []string{"run", write("d.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\n")}, 0,
 			"message: 2: D3D11 ERROR: CreateResource(t): the driver found an error in the application's call"},

@@ -1,5 +1,5 @@
 // Package link turns a scenario into a shareable link and back
-// (SCENARIO.md, "Links").
+// (docs/scenario.md, "Links").
 //
 // A link carries the whole scenario in its URL fragment, so it needs no
 // server: `#s=1.<payload>`, where the payload is the scenario compressed with

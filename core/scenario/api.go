@@ -11,7 +11,7 @@ import (
 // tests. Keep it small and stable.
 
 // Summary is what `d3dsim run` prints and window.d3dsim.run() resolves to
-// (SCENARIO.md).
+// (docs/scenario.md).
 type Summary struct {
 	Frames     int    `json:"frames"`
 	Events     int    `json:"events"`  // events recorded, dropped ones included

@@ -2,7 +2,7 @@ package scenario
 
 import "d3dsim/core/machine"
 
-// The syntax tree of a scenario (SCENARIO.md, "Syntax"). The parser produces
+// The syntax tree of a scenario (docs/scenario.md, "Syntax"). The parser produces
 // it; the checker (check.go) resolves methods and enum values against the API
 // table and reports FILE:LINE:COL errors before anything runs.
 

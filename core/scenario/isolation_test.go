@@ -39,7 +39,7 @@ asc.Present
 expect pixel abb 5 5 == #ffffffff
 `
 
-// TestIsolation (seed 003, rule WDDM-ISOLATE): a command buffer naming
+// TestIsolation (the WDDM operation flow, rule WDDM-ISOLATE): a command buffer naming
 // another device's allocation is rejected by the KMD's validation in
 // DxgkDdiRender / DxgkDdiPresent, the rogue device is removed, the victim's
 // memory and pixels are untouched and the victim keeps running. With the

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// Lexical rules of a scenario (SCENARIO.md, "Syntax"):
+// Lexical rules of a scenario (docs/scenario.md, "Syntax"):
 //
 //   - The source is UTF-8 text, read line by line: a newline ends a statement
 //     (except inside a list, see the parser); a '\r' not followed by a

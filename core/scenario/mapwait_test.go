@@ -9,8 +9,8 @@ import (
 	"d3dsim/core/trace"
 )
 
-// TestMapWaitExplainsItself: a Map that must wait for the GPU (seed 004)
-// says why in the trace (DESIGN.md: every wait explains itself). Its
+// TestMapWaitExplainsItself: a Map that must wait for the GPU (the SamBookshelf article on asynchronous Draw)
+// says why in the trace (docs/architecture.md: every wait explains itself). Its
 // pfnWaitForSynchronizationObjectCb and Dxgkrnl's WaitForFence name the
 // resource (obj, and res = its allocation), the hazard and the fence, and
 // WaitForFence the DMA buffer behind the fence — a buffer whose allocation

@@ -16,7 +16,7 @@ import (
 // whose line and column (1-based, columns in bytes) point at the offending
 // token.
 //
-// Grammar (SCENARIO.md, "Syntax"; see lexer.go for tokens and the '#' rule):
+// Grammar (docs/scenario.md, "Syntax"; see lexer.go for tokens and the '#' rule):
 //
 //	script    = { line } .
 //	line      = [ statement ] newline .

@@ -15,7 +15,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// TestRaceFreeThreadedCreateDestroy is seed 000's free-threading under load:
+// TestRaceFreeThreadedCreateDestroy is the free-threading of "Changes from Direct3D 10" under load:
 // 8 goroutines each create and destroy 10,000 rounds of a texture, a view
 // onto it, a blend state and a sampler while the immediate context draws
 // and flushes. Run with -race: no race, no leak, and the deferred
@@ -133,7 +133,7 @@ loop:
 	// released while bound, wait in the runtime's destruction queue (the
 	// immediate context's unbinding queued them); rt waits for its view.
 	// DestroyDevice must destroy them all and complete the driver's
-	// deferred destructions they start (seed 000, rule DD-DEVICE).
+	// deferred destructions they start ("Changes from Direct3D 10", rule DD-DEVICE).
 	queued := dev.QueuedDestroys()
 	if queued < 4 {
 		t.Fatalf("only %d objects in the runtime's destruction queue before DestroyDevice: the test no longer exercises its drain", queued)

@@ -61,7 +61,7 @@ func TestAssetsPass(t *testing.T) {
 }
 
 // TestHelloTriangleFollowsSeed003 checks the trace of the default scenario
-// carries the 16 steps of seed 003 in order.
+// carries the 16 steps of the WDDM operation flow in order.
 func TestHelloTriangleFollowsSeed003(t *testing.T) {
 	r := runAsset(t, "hello-triangle", Overrides{})
 	steps := []struct{ step, name string }{

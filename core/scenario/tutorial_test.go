@@ -266,7 +266,7 @@ func TestTutorials(t *testing.T) {
 			}
 
 			// Asynchrony changes when work happens, never what it draws
-			// (seed 004; several lessons say so): with sync=true the frames
+			// (the SamBookshelf article on asynchronous Draw; several lessons say so): with sync=true the frames
 			// are the same. A lesson may stop early under sync=true (a
 			// DO_NOT_WAIT map that succeeds leaves the resource mapped);
 			// then there is nothing to compare.
@@ -335,7 +335,7 @@ func hasThread(stmts []Stmt) bool {
 // beyond event names: the exact edges of the dependency graph (hazard,
 // buffers, resource), the two engines running at the same time, the held
 // fences, and a Map that waits past the end of its own copy because fence 4
-// is held behind fences 1 to 3 (seed 004; docs/architecture.md).
+// is held behind fences 1 to 3 (the SamBookshelf article on asynchronous Draw; docs/architecture.md).
 func TestTutorialOutOfOrder(t *testing.T) {
 	src, _, ok := assets.Tutorial("12-out-of-order")
 	if !ok {

@@ -178,7 +178,7 @@ func replay(events []trace.Event, keep func(*trace.Event) bool) []verify.Violati
 	return v.Violations()
 }
 
-// TestDDSyncTrace: the heavier synchronous-destruction pattern of seed 000
+// TestDDSyncTrace: the heavier synchronous-destruction pattern of "Changes from Direct3D 10"
 // (ClearState; Flush; End; GetData until S_OK; Flush) must leave the
 // destroyed resource's allocation gone in the kernel. The sync-destroy trace
 // passes; the same trace without the kernel's DxgkDdiDestroyAllocation of
