@@ -24,9 +24,11 @@ wasm:
 # main.wasm.gz, wasm_exec.js, the scenarios and tutorials as files, the
 # gallery. Relative paths only: copy dist/ to any static host, any sub-path.
 # Rebuilt from scratch, so a file removed from web/ leaves dist/ too.
+# BASE=URL: the address the site will be published at (the gallery's cards
+# link there).
 site:
 	rm -rf dist
-	$(GO) run . -site dist
+	$(GO) run . -site dist $(if $(BASE),-base $(BASE))
 
 # Everything: the Go checks, then the browser tests.
 test: test-go test-browser
