@@ -38,7 +38,8 @@ type executor struct {
 
 	pkt        int // ordinal of the packet running
 	op         isa.Opcode
-	suppressed int // faults past maxFaultsPerBuffer
+	suppressed int  // faults past maxFaultsPerBuffer
+	page       bool // the fault being recorded is a page fault (pageFault)
 
 	st   state
 	draw drawScratch
@@ -139,8 +140,16 @@ func (ex *executor) fault(format string, args ...any) {
 	ex.addFault(msg)
 }
 
+// pageFault records a page fault: an access outside the memory committed
+// or bound for the packet, which a KMD that validates never lets through.
+func (ex *executor) pageFault(format string, args ...any) {
+	ex.page = true
+	ex.fault("page fault: "+format, args...)
+	ex.page = false
+}
+
 func (ex *executor) addFault(reason string) {
-	f := ex.g.addFaultLocked(Fault{DMA: ex.dma, Packet: ex.pkt, Reason: reason})
+	f := ex.g.addFaultLocked(Fault{DMA: ex.dma, Packet: ex.pkt, Reason: reason, Page: ex.page})
 	ex.res.faults = append(ex.res.faults, f)
 }
 
@@ -148,7 +157,7 @@ func (ex *executor) addFault(reason string) {
 func (ex *executor) bytes(what string, addr, n uint64) ([]byte, bool) {
 	b, ok := ex.g.mem.Bytes(addr, n)
 	if !ok {
-		ex.fault("page fault: %s [%#x, +%#x) is not inside one committed extent", what, addr, n)
+		ex.pageFault("%s [%#x, +%#x) is not inside one committed extent", what, addr, n)
 	}
 	return b, ok
 }

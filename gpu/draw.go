@@ -93,7 +93,7 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 			return
 		}
 	} else if last := uint64(start) + uint64(count) - 1; !vb.fetchable(last) {
-		ex.fault("page fault: vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
+		ex.pageFault("vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
 			last, len(vb.mem), vb.stride, vb.offset)
 		return
 	}
@@ -157,7 +157,7 @@ func (ex *executor) checkIndices(count, start uint32, base int32) bool {
 		return false
 	}
 	if end := ib.offset + ib.size*(uint64(start)+uint64(count)); end > uint64(len(ib.mem)) {
-		ex.fault("page fault: indices %d..%d are outside the index buffer (%d bytes, offset %d)",
+		ex.pageFault("indices %d..%d are outside the index buffer (%d bytes, offset %d)",
 			start, uint64(start)+uint64(count)-1, len(ib.mem), ib.offset)
 		return false
 	}
@@ -175,11 +175,11 @@ func (ex *executor) checkIndices(count, start uint32, base int32) bool {
 		return true // only cuts
 	}
 	if lo < 0 {
-		ex.fault("page fault: index + base vertex = %d", lo)
+		ex.pageFault("index + base vertex = %d", lo)
 		return false
 	}
 	if !vb.fetchable(uint64(hi)) {
-		ex.fault("page fault: vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
+		ex.pageFault("vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
 			hi, len(vb.mem), vb.stride, vb.offset)
 		return false
 	}

@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/core/memlimit"
 	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"strings"
@@ -89,43 +90,46 @@ func FuzzExecute(f *testing.F) {
 		f.Add(wordBytes(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := sim.New(1)
-		g := New(Config{VRAM: 1 << 20, Aperture: 1 << 16, Engines: 1}, s, nil)
-		if err := g.Memory().Commit(VRAMBase, 64<<10); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Memory().Commit(ApertureBase, 4096); err != nil {
-			t.Fatal(err)
-		}
-		g.OnScanout(func(Frame) {})
-		buf := words(data)
-		g.Submit(0, 1, buf)
-		for steps := 0; g.Busy(0); steps++ {
-			if steps > 10 || !s.Step() {
-				t.Fatal("the buffer did not complete")
+		// No input may make it allocate past a ceiling.
+		memlimit.Check(t, 256<<20, "FuzzExecute", func() {
+			s := sim.New(1)
+			g := New(Config{VRAM: 1 << 20, Aperture: 1 << 16, Engines: 1}, s, nil)
+			if err := g.Memory().Commit(VRAMBase, 64<<10); err != nil {
+				t.Fatal(err)
 			}
-		}
-		for _, f := range g.Faults() {
-			if strings.HasPrefix(f.Reason, internalError) {
-				t.Fatalf("panic while executing: %v", f)
+			if err := g.Memory().Commit(ApertureBase, 4096); err != nil {
+				t.Fatal(err)
 			}
-		}
-		// The fence register holds the last FENCE executed, or, after a
-		// framing error, a FENCE in the last three words past the error.
-		pkts, err := isa.Decode(buf)
-		var want uint64
-		end := 0
-		for _, p := range pkts {
-			if p.Op == isa.OpFence {
-				want = uint64(p.Args[0]) | uint64(p.Args[1])<<32
+			g.OnScanout(func(Frame) {})
+			buf := words(data)
+			g.Submit(0, 1, buf)
+			for steps := 0; g.Busy(0); steps++ {
+				if steps > 10 || !s.Step() {
+					t.Fatal("the buffer did not complete")
+				}
 			}
-			end = p.At + 1 + len(p.Args)
-		}
-		if n := len(buf); err != nil && n-3 > end && buf[n-3] == uint32(isa.OpFence)<<24|2 {
-			want = uint64(buf[n-2]) | uint64(buf[n-1])<<32
-		}
-		if got := g.CompletedFence(0); got != want {
-			t.Fatalf("fence %d, want %d", got, want)
-		}
+			for _, f := range g.Faults() {
+				if strings.HasPrefix(f.Reason, internalError) {
+					t.Fatalf("panic while executing: %v", f)
+				}
+			}
+			// The fence register holds the last FENCE executed, or, after a
+			// framing error, a FENCE in the last three words past the error.
+			pkts, err := isa.Decode(buf)
+			var want uint64
+			end := 0
+			for _, p := range pkts {
+				if p.Op == isa.OpFence {
+					want = uint64(p.Args[0]) | uint64(p.Args[1])<<32
+				}
+				end = p.At + 1 + len(p.Args)
+			}
+			if n := len(buf); err != nil && n-3 > end && buf[n-3] == uint32(isa.OpFence)<<24|2 {
+				want = uint64(buf[n-2]) | uint64(buf[n-1])<<32
+			}
+			if got := g.CompletedFence(0); got != want {
+				t.Fatalf("fence %d, want %d", got, want)
+			}
+		})
 	})
 }

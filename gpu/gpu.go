@@ -68,6 +68,7 @@ type Fault struct {
 	DMA    uint64
 	Packet int
 	Reason string
+	Page   bool // a memory access outside what is committed or bound (a page fault)
 }
 
 func (f Fault) String() string {
@@ -294,7 +295,18 @@ func (g *GPU) keepFaultLocked(f Fault) Fault {
 
 func (g *GPU) emitFault(thread string, f Fault) {
 	g.rec.Emit(trace.Event{Thread: thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
-		Name: "GpuFault", DMA: f.DMA, Msg: f.Reason, Args: trace.IntArg(trace.KeyPacket, int64(f.Packet))})
+		Name: "GpuFault", DMA: f.DMA, Msg: f.Reason, Args: faultArgs(f)})
+}
+
+// faultArgs are a GpuFault event's typed arguments: the packet, and whether
+// it is a page fault (the verifier's WDDM-ISOLATE reads that flag).
+func faultArgs(f Fault) trace.Args {
+	var b trace.ArgBuilder
+	b.Int(trace.KeyPacket, int64(f.Packet))
+	if f.Page {
+		b.Flag(trace.KeyPageFault)
+	}
+	return b.Args()
 }
 
 // kickLocked starts the buffer at the front of the ring if the engine is

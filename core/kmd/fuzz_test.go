@@ -1,6 +1,7 @@
 package kmd
 
 import (
+	"d3dsim/core/memlimit"
 	"d3dsim/core/rules"
 	"encoding/binary"
 	"testing"
@@ -59,48 +60,51 @@ func FuzzValidate(f *testing.F) {
 	seed(o.Words, []byte{2, 4})
 
 	f.Fuzz(func(t *testing.T, raw []byte, l []byte, bug bool) {
-		var bugs []rules.ID
-		if bug {
-			bugs = append(bugs, RuleIsolate)
-		}
-		r := newRig(t, bugs...)
-		cmd := make([]uint32, len(raw)/4)
-		for i := range cmd {
-			cmd[i] = binary.LittleEndian.Uint32(raw[4*i:])
-		}
-		lst := make([]dxgkddi.AllocationListEntry, len(l))
-		for i, h := range l {
-			lst[i] = dxgkddi.AllocationListEntry{Allocation: dxgkddi.HAllocation(h % 6), WriteOperation: h&0x80 != 0}
-		}
-		present := len(l) > 0 && l[0]&0x40 != 0
-		var a dxgkddi.RenderArgs
-		var err error
-		if present {
-			p := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}, SourceIndex: int(l[0]) % (len(l) + 1)}
-			err = r.d.DxgkDdiPresent(&p)
-			a = p.RenderArgs
-		} else {
-			a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}
-			err = r.d.DxgkDdiRender(&a)
-		}
-		if err != nil {
-			return
-		}
-		if !bug {
-			if _, derr := isa.Decode(a.DmaBuffer); derr != nil {
-				t.Fatalf("accepted buffer does not decode: %v", derr)
+		// No input may make it allocate past a ceiling.
+		memlimit.Check(t, 64<<20, "FuzzValidate", func() {
+			var bugs []rules.ID
+			if bug {
+				bugs = append(bugs, RuleIsolate)
 			}
-		}
-		for _, p := range a.PatchLocationList {
-			if int(p.PatchOffset)+1 >= len(a.DmaBuffer) || int(p.AllocationIndex) >= len(lst) {
-				t.Fatalf("patch %+v outside buffer of %d / list of %d", p, len(a.DmaBuffer), len(lst))
+			r := newRig(t, bugs...)
+			cmd := make([]uint32, len(raw)/4)
+			for i := range cmd {
+				cmd[i] = binary.LittleEndian.Uint32(raw[4*i:])
 			}
-		}
-		for i := range lst {
-			lst[i].PhysicalAddress = gpu.VRAMBase + uint64(i)<<20
-		}
-		if err := r.d.DxgkDdiPatch(&dxgkddi.PatchArgs{Context: 1, DmaBuffer: a.DmaBuffer, AllocationList: lst, PatchLocationList: a.PatchLocationList}); err != nil {
-			t.Fatalf("patch of an accepted buffer: %v", err)
-		}
+			lst := make([]dxgkddi.AllocationListEntry, len(l))
+			for i, h := range l {
+				lst[i] = dxgkddi.AllocationListEntry{Allocation: dxgkddi.HAllocation(h % 6), WriteOperation: h&0x80 != 0}
+			}
+			present := len(l) > 0 && l[0]&0x40 != 0
+			var a dxgkddi.RenderArgs
+			var err error
+			if present {
+				p := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}, SourceIndex: int(l[0]) % (len(l) + 1)}
+				err = r.d.DxgkDdiPresent(&p)
+				a = p.RenderArgs
+			} else {
+				a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}
+				err = r.d.DxgkDdiRender(&a)
+			}
+			if err != nil {
+				return
+			}
+			if !bug {
+				if _, derr := isa.Decode(a.DmaBuffer); derr != nil {
+					t.Fatalf("accepted buffer does not decode: %v", derr)
+				}
+			}
+			for _, p := range a.PatchLocationList {
+				if int(p.PatchOffset)+1 >= len(a.DmaBuffer) || int(p.AllocationIndex) >= len(lst) {
+					t.Fatalf("patch %+v outside buffer of %d / list of %d", p, len(a.DmaBuffer), len(lst))
+				}
+			}
+			for i := range lst {
+				lst[i].PhysicalAddress = gpu.VRAMBase + uint64(i)<<20
+			}
+			if err := r.d.DxgkDdiPatch(&dxgkddi.PatchArgs{Context: 1, DmaBuffer: a.DmaBuffer, AllocationList: lst, PatchLocationList: a.PatchLocationList}); err != nil {
+				t.Fatalf("patch of an accepted buffer: %v", err)
+			}
+		})
 	})
 }

@@ -86,3 +86,69 @@ func TestIsolation(t *testing.T) {
 		})
 	}
 }
+
+// outOfRangeSrc draws 3,000 vertices from a 3-vertex buffer: the command
+// buffer names the device's own allocation, but reaches past its end.
+const outOfRangeSrc = `%s
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer ByteWidth=108 Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 64 64
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.Draw 3000 0
+sc.Present 0
+%s
+`
+
+// TestIsolationOutOfRange: the KMD rejects a command buffer that reaches
+// outside an allocation (the device is removed, the message names the
+// packet and the allocation); with its validation off (bug=WDDM-ISOLATE) the
+// buffer runs, the GPU page-faults, and the verifier names the accepted
+// out-of-range reference.
+func TestIsolationOutOfRange(t *testing.T) {
+	s, err := Load("oor", []byte(fmt.Sprintf(outOfRangeSrc, "", "expect hr == DXGI_ERROR_DEVICE_REMOVED\nexpect violations == 0")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	if sum := r.Finish(); !sum.OK() {
+		t.Fatalf("validating KMD: %v", sum.Failures)
+	}
+	rejected := false
+	for _, e := range r.Events() {
+		if e.Name == "DxgkDdiPresent" && e.Kind == trace.Return && strings.Contains(e.Msg, "run past the 108 bytes") {
+			rejected = true
+		}
+	}
+	if !rejected {
+		t.Error("DxgkDdiPresent did not reject the draw that runs past the vertex buffer")
+	}
+
+	// (The fault comes when the GPU runs the buffer, after the scenario's
+	// last line: the violation, unexpected, fails the run.)
+	s, err = Load("oor-bug", []byte(fmt.Sprintf(outOfRangeSrc, "option bug=WDDM-ISOLATE", "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = NewRun(s, Overrides{})
+	if sum := r.Finish(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), "violation of WDDM-ISOLATE") {
+		t.Fatalf("bug=WDDM-ISOLATE: the run should fail on the violation: %v", sum.Failures)
+	}
+	found := false
+	for _, v := range r.Violations() {
+		if v.Rule == "WDDM-ISOLATE" && strings.Contains(v.Msg, "accepted DMA buffer") && strings.Contains(v.Msg, "packet 10") && strings.Contains(v.Msg, "outside vertex buffer") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the verifier did not name the accepted out-of-range reference: %v", r.Violations())
+	}
+}

@@ -48,6 +48,7 @@ var byName = map[string]uint32{
 	"DxgkDdiInterruptRoutine": ckFlow | ckClose,
 	"DxgkCbNotifyInterrupt":   ckFlow,
 	"DxgkCbQueueDpc":          ckFlow,
+	"GpuFault":                ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,
 

@@ -262,6 +262,13 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
 		}
 	}
+	// WDDM-ISOLATE: a page fault on the GPU is a command buffer the KMD
+	// accepted although it reaches outside the allocations it names (a
+	// validating KMD rejects it at DxgkDdiRender/DxgkDdiPresent).
+	if e.Kind == trace.Message && e.Name == "GpuFault" && e.Args.Has(trace.KeyPageFault) {
+		packet, _ := e.Args.Int(trace.KeyPacket)
+		out = append(out, v.violation(rules.WDDMIsolate, e, "the KMD accepted DMA buffer %d although its packet %d reaches outside the allocations it names (GPU: %s)", e.DMA, packet, e.Msg))
+	}
 	// WDDM-ISOLATE: a render naming another device's allocation must fail.
 	if call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
 		if f := foreignAllocs(e.Args); f != "" {
