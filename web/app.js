@@ -9,6 +9,7 @@
 
 import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
 import { boot, fragment } from "./boot.js";
+import { installBarHeight, placeMenu, installSplitter, installPixelProbe, installKeys } from "./layout.js";
 import { Controller } from "./controller.js";
 import { Editor } from "./editor.js";
 import { Timeline } from "./timeline.js";
@@ -152,35 +153,7 @@ function start(d3dsim) {
       runEditor();
     }
   });
-  document.addEventListener("keydown", (e) => {
-    const typing = /^(TEXTAREA|INPUT|SELECT)$/.test(document.activeElement?.tagName || "");
-    if (e.key === " " && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      togglePlay();
-      return;
-    }
-    if (e.key === "F10") {
-      e.preventDefault();
-      if (e.shiftKey) stepFrame();
-      else stepCall();
-      return;
-    }
-    if (e.key === "F11") {
-      // Step frame, not the browser's full screen.
-      e.preventDefault();
-      stepFrame();
-      return;
-    }
-    if (e.key === "Escape" && !$("keys").hidden) {
-      e.preventDefault();
-      showKeys(false);
-      return;
-    }
-    if (e.key === "?" && !typing && !e.ctrlKey && !e.metaKey && !e.altKey) {
-      e.preventDefault();
-      showKeys($("keys").hidden);
-    }
-  });
+  installKeys({ togglePlay, stepCall, stepFrame, showKeys, keysOpen: () => !$("keys").hidden });
   $("help").addEventListener("click", (e) => {
     e.stopPropagation();
     showKeys(true);
@@ -191,7 +164,7 @@ function start(d3dsim) {
   installBarHeight();
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
-  installPixelProbe();
+  installPixelProbe(sim, () => ctl.summary?.frames);
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -210,31 +183,6 @@ function start(d3dsim) {
   ctl.start();
 }
 
-// installBarHeight keeps --bar-h the bar's height: on a narrow window the
-// bar wraps onto more rows (style.css), and everything below it moves down.
-function installBarHeight() {
-  const bar = $("bar");
-  let last = 0;
-  const update = () => {
-    const h = Math.ceil(bar.getBoundingClientRect().height);
-    if (!h || h === last) return;
-    last = h;
-    document.documentElement.style.setProperty("--bar-h", `${h}px`);
-    window.dispatchEvent(new Event("resize")); // Ebitengine sizes its canvas on resize
-  };
-  new ResizeObserver(update).observe(bar);
-  update();
-}
-
-// placeMenu puts a menu under its button, inside the window.
-function placeMenu(menu, button) {
-  const r = button.getBoundingClientRect();
-  menu.style.left = "0px";
-  menu.style.top = `${Math.round(r.bottom + 4)}px`;
-  const w = menu.offsetWidth;
-  menu.style.left = `${Math.round(Math.max(4, Math.min(r.right - w, window.innerWidth - w - 4)))}px`;
-}
-
 // showKeys opens or closes the keyboard shortcuts' overlay (the ? button and
 // key; Esc or a click outside its box closes it).
 function showKeys(open) {
@@ -247,78 +195,6 @@ function showKeys(open) {
 function fillKeysLegend() {
   const legend = viewTools.timeline?.[0];
   if (legend) $("keys-legend").replaceChildren(legend.cloneNode(true));
-}
-
-// installSplitter lets the boundary between the top (stage, editor, notes)
-// and the panel be dragged. Ebitengine sizes its canvas on window resize, so
-// a resize event follows each move.
-function installSplitter() {
-  const sp = $("splitter");
-  const root = document.documentElement;
-  const set = (h) => {
-    if (h == null) root.style.removeProperty("--top-h");
-    else root.style.setProperty("--top-h", `${Math.round(h)}px`);
-    window.dispatchEvent(new Event("resize"));
-  };
-  let drag = false;
-  sp.addEventListener("mousedown", (e) => {
-    drag = true;
-    sp.classList.add("dragging");
-    e.preventDefault();
-  });
-  window.addEventListener("mousemove", (e) => {
-    if (!drag) return;
-    const bar = $("bar").offsetHeight;
-    set(Math.max(140, Math.min(window.innerHeight - 180, e.clientY - bar)));
-  });
-  window.addEventListener("mouseup", () => {
-    drag = false;
-    sp.classList.remove("dragging");
-  });
-  sp.addEventListener("dblclick", () => set(null));
-}
-
-// installPixelProbe shows, under the pointer over the stage, which pixel of
-// the presented frame it is and its colour (d3dsim.pixel), placing the
-// frame as wasm/main_js.go's Draw does: centred, a 16-pixel margin, an
-// integer scale when it grows.
-function installPixelProbe() {
-  const info = $("pixel-info");
-  const text = $("pixel-text");
-  const sw = $("pixel-swatch");
-  const idle = () => {
-    const f = sim.frameSize();
-    sw.style.display = "none";
-    text.textContent = f.width ? `${f.width}×${f.height} · frame ${ctl.summary ? ctl.summary.frames : ""}` : "";
-    info.hidden = !f.width;
-  };
-  document.body.addEventListener("mousemove", (e) => {
-    const c = e.target;
-    if (!(c instanceof HTMLCanvasElement) || c.parentElement !== document.body) return;
-    const f = sim.frameSize();
-    if (!f.width) return idle();
-    const r = c.getBoundingClientRect();
-    const W = c.width;
-    const H = c.height;
-    const mx = ((e.clientX - r.left) * W) / r.width;
-    const my = ((e.clientY - r.top) * H) / r.height;
-    const margin = 16;
-    let s = Math.min((W - 2 * margin) / f.width, (H - 2 * margin) / f.height);
-    if (s >= 1) s = Math.floor(s);
-    if (s <= 0) return idle();
-    const x0 = Math.round((W - f.width * s) / 2);
-    const y0 = Math.round((H - f.height * s) / 2);
-    const px = Math.floor((mx - x0) / s);
-    const py = Math.floor((my - y0) / s);
-    if (px < 0 || py < 0 || px >= f.width || py >= f.height) return idle();
-    const col = sim.pixel(px, py);
-    text.textContent = `(${px}, ${py}) ${col}`;
-    sw.style.display = "inline-block";
-    sw.style.background = col.slice(0, 7);
-    info.hidden = false;
-  });
-  document.body.addEventListener("mouseleave", idle);
-  setInterval(() => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); }, 500);
 }
 
 // ---- controls ----
