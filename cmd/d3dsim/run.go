@@ -112,14 +112,17 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 		for _, v := range r.Violations() {
 			fmt.Fprintf(stdout, "%s:%s\n", name, v)
 		}
-		fmt.Fprintf(stdout, "%d violations\n", len(r.Violations()))
+		if kept := len(r.Violations()); sum.Violations > kept {
+			fmt.Fprintf(stdout, "(%d more, of rules listed above)\n", sum.Violations-kept)
+		}
+		fmt.Fprintf(stdout, "%d violations\n", sum.Violations)
 		switch {
 		case sum.BadInput:
 			for _, f := range sum.Failures {
 				fmt.Fprintf(stderr, "%s:%s\n", name, f)
 			}
 			return exitBadIn
-		case len(r.Violations()) > 0:
+		case sum.Violations > 0:
 			return exitFailed
 		}
 		return exitOK

@@ -46,7 +46,7 @@ func (r *Run) expect(t *thread, e *Expect) {
 		r.deferCalls(e, t.from, t.to)
 	case ExpectViolations:
 		r.check()
-		if n := len(r.verifier.Violations()); n != e.N {
+		if n := r.verifier.Count(); n != e.N {
 			var rules []string
 			for _, v := range r.verifier.Violations() {
 				rules = append(rules, v.Rule)

@@ -258,7 +258,7 @@ func (r *Run) stop() {
 
 // Summary reports the run so far.
 func (r *Run) Summary() Summary {
-	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: len(r.verifier.Violations()),
+	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: r.verifier.Count(),
 		Failures: r.failures.list(func(line, n int) string {
 			return fmt.Sprintf("%d:0: … and %d more failures on line %d", line, n, line)
 		}, func(n int) string {

@@ -34,9 +34,11 @@ func (v Violation) String() string {
 
 // Verifier consumes a recorder's events incrementally.
 type Verifier struct {
-	rec  *trace.Recorder
-	next uint64 // seq of the last event read
-	vs   []Violation
+	rec   *trace.Recorder
+	next  uint64 // seq of the last event read
+	vs    []Violation
+	count int             // violations found, kept or not (Count)
+	kept  map[string]bool // rules with a violation kept
 	// Poll's batch, decoded under one lock into this array (no allocation,
 	// nothing to zero per statement); parent finds an event's enclosing
 	// calls here first, without the recorder's lock and a decode.
@@ -87,6 +89,14 @@ func (v *Verifier) SetDispatch(on bool) { v.all = !on }
 // Violations returns what was found so far.
 func (v *Verifier) Violations() []Violation { return v.vs }
 
+// Count is the number of violations found, kept or not: past the first
+// maxKept, only the first of each rule is kept (a rule broken in a loop must
+// not grow the verifier without bound), the rest are counted.
+func (v *Verifier) Count() int { return v.count }
+
+// maxKept is how many violations are kept whatever their rule.
+const maxKept = 1000
+
 // Poll checks the events recorded since the last call and records a
 // violation event for each rule broken.
 func (v *Verifier) Poll() {
@@ -109,7 +119,14 @@ func (v *Verifier) Poll() {
 		}
 		v.cur = nil
 		for _, f := range found {
-			v.vs = append(v.vs, f)
+			v.count++
+			if len(v.vs) < maxKept || !v.kept[f.Rule] {
+				if v.kept == nil {
+					v.kept = map[string]bool{}
+				}
+				v.kept[f.Rule] = true
+				v.vs = append(v.vs, f)
+			}
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
 				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
 		}
