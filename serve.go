@@ -165,12 +165,28 @@ func (b *builder) ensure() error {
 			why = from + " is newer"
 		}
 		log.Printf("building %s (%s) ...", wasmTarget, why)
+		if why == "missing" {
+			// The root package needs no module outside the repo (go list
+			// -deps .), so on a fresh clone the download happens here.
+			log.Printf("the first build downloads the Go modules it needs (ebiten) and compiles the WebAssembly: about a minute the first time")
+		}
 		start := time.Now()
-		if err := buildWasm(b.root); err != nil {
+		ticker := time.NewTicker(progressEvery)
+		done := make(chan struct{})
+		reported := make(chan struct{})
+		go func() {
+			buildProgress(log.Printf, ticker.C, start, done)
+			close(reported)
+		}()
+		err := buildWasm(b.root)
+		ticker.Stop()
+		close(done)
+		<-reported
+		if err != nil {
 			return err
 		}
 		fi, _ := os.Stat(target)
-		log.Printf("built %s: %s in %.1fs", wasmTarget, sizeString(fi), time.Since(start).Seconds())
+		log.Printf("built %s: %s in %s", wasmTarget, sizeString(fi), seconds(time.Since(start)))
 	}
 	if b.goroot == "" {
 		out, err := exec.Command("go", "env", "GOROOT").Output()
@@ -182,6 +198,29 @@ func (b *builder) ensure() error {
 	// wasm_exec.js must match the Go version main.wasm was built with.
 	src := filepath.Join(b.goroot, "lib", "wasm", "wasm_exec.js")
 	return copyIfDifferent(src, filepath.Join(b.root, wasmExecDst))
+}
+
+// progressEvery is how often a build that is still running says so.
+const progressEvery = 10 * time.Second
+
+// buildProgress prints "still building web/main.wasm: 20 s" at every tick
+// until done is closed: the elapsed time is the tick's time (a Ticker sends
+// the current time) less start. The ticks are a parameter, so a test drives
+// it with a fake clock, without waiting.
+func buildProgress(logf func(string, ...any), ticks <-chan time.Time, start time.Time, done <-chan struct{}) {
+	for {
+		select {
+		case <-done:
+			return
+		case now := <-ticks:
+			logf("still building %s: %s", wasmTarget, seconds(now.Sub(start)))
+		}
+	}
+}
+
+// seconds is a duration in whole seconds, "20 s".
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%d s", d.Round(time.Second)/time.Second)
 }
 
 // newestSource returns the modification time and name of the newest file

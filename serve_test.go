@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -377,5 +378,31 @@ func TestServeURL(t *testing.T) {
 		if got := serveURL(a); got != tt.want {
 			t.Errorf("serveURL(%s) = %q, want %q", tt.addr, got, tt.want)
 		}
+	}
+}
+
+// TestBuildProgress drives the build's progress lines with a fake ticker
+// (its ticks carry the fake time): one "still building" line per tick with the elapsed time,
+// none after the build is done.
+func TestBuildProgress(t *testing.T) {
+	ticks := make(chan time.Time)
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	var lines []string
+	start := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
+	go func() {
+		buildProgress(func(f string, a ...any) { lines = append(lines, fmt.Sprintf(f, a...)) }, ticks, start, done)
+		close(finished)
+	}()
+	// An unbuffered send returns once buildProgress took the tick; the
+	// next send, or the close below, waits until it printed its line.
+	for _, d := range []time.Duration{10 * time.Second, 20*time.Second + 400*time.Millisecond, 30*time.Second + 600*time.Millisecond} {
+		ticks <- start.Add(d)
+	}
+	close(done)
+	<-finished
+	want := []string{"still building web/main.wasm: 10 s", "still building web/main.wasm: 20 s", "still building web/main.wasm: 31 s"}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("lines\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -21,16 +21,36 @@ import (
 // and example scenario, writes a thumbnail of its last presented frame to
 // DIR/thumbs/, and DIR/index.html listing each with its title and a link
 // that opens it in the app (BASE#s=..., BASE defaulting to the relative
-// "index.html", for a gallery page that sits beside the app's page). With
+// "../index.html": the gallery sits in a folder of the site beside the
+// app's page, as `make site` puts it in dist/gallery/ with the app at
+// dist/index.html; galleryDefaultBase). A scenario that presents no frame
+// gets a placeholder thumbnail (an SVG saying "no frame presented" and its
+// name), never a blank image. With
 // --files URL each card also links to the scenario as a file, at
 // URL + "scenarios/NAME.d3ds" or URL + "tutorials/NAME.d3ds" (the site's
 // layout: `go run . -site dist` passes "../").
+
+// galleryDefaultBase is where the cards' links point without --base: the
+// app's page one folder up, as in the site (dist/gallery/ beside
+// dist/index.html).
+const galleryDefaultBase = "../index.html"
+
+// baseNote says, in the command's output, what the links expect.
+func baseNote(base string, isDefault bool) string {
+	if isDefault {
+		return "; put DIR in the site's folder beside the app's index.html, or give --base"
+	}
+	if strings.Contains(base, "://") {
+		return ", an absolute address"
+	}
+	return ""
+}
 
 // Thumbnail size, 4:3.
 const thumbW, thumbH = 160, 120
 
 // thumbBackground fills the letterbox around a frame whose shape is not 4:3,
-// and the whole thumbnail of a scenario that presents nothing.
+// (a scenario that presents nothing gets noFrameThumb instead).
 var thumbBackground = color.RGBA{0x1b, 0x1d, 0x23, 0xff}
 
 // galleryEntry is one card of the page.
@@ -54,7 +74,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 	}
 	base := a.flags["base"]
 	if base == "" {
-		base = "index.html"
+		base = galleryDefaultBase
 	}
 	entries, err := buildGallery(dir, base, a.flags["files"])
 	if err != nil {
@@ -71,6 +91,7 @@ func cmdGallery(a args, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "%-8s %-32s frames %d, %s\n", e.Kind, e.Name, e.Frames, status)
 	}
 	fmt.Fprintf(stdout, "wrote %s\n", filepath.Join(dir, "index.html"))
+	fmt.Fprintf(stdout, "the cards open the app at %s (relative to the gallery's page%s)\n", base, baseNote(base, a.flags["base"] == ""))
 	if failed > 0 {
 		return 1
 	}
@@ -109,16 +130,18 @@ func buildGallery(dir, base, files string) ([]galleryEntry, error) {
 		r := scenario.NewRun(s, scenario.Overrides{})
 		sum := r.Finish()
 		e.Frames, e.Failed = sum.Frames, len(sum.Failures)
-		var thumb *image.RGBA
-		if f, ok := r.LastFrame(); ok {
-			thumb = thumbnail(f.Image(), thumbW, thumbH)
-		} else {
-			thumb = placeholder(thumbW, thumbH)
-		}
-		e.Thumb = "thumbs/" + kind + "s/" + name + ".png"
 		var b bytes.Buffer
-		if err := png.Encode(&b, thumb); err != nil {
-			return err
+		if f, ok := r.LastFrame(); ok {
+			e.Thumb = "thumbs/" + kind + "s/" + name + ".png"
+			if err := png.Encode(&b, thumbnail(f.Image(), thumbW, thumbH)); err != nil {
+				return err
+			}
+		} else {
+			// No frame to show: say so, rather than a blank image.
+			e.Thumb = "thumbs/" + kind + "s/" + name + ".svg"
+			if err := noFrameThumb.Execute(&b, name); err != nil {
+				return err
+			}
 		}
 		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(e.Thumb)), b.Bytes(), 0o644); err != nil {
 			return err
@@ -223,7 +246,8 @@ func thumbnail(src *image.RGBA, w, h int) *image.RGBA {
 	return dst
 }
 
-// placeholder is an empty thumbnail, for a scenario that presents no frame.
+// placeholder is a thumbnail of the background alone, which thumbnail()
+// draws the frame on.
 func placeholder(w, h int) *image.RGBA {
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for i := 0; i < len(img.Pix); i += 4 {
@@ -231,6 +255,15 @@ func placeholder(w, h int) *image.RGBA {
 	}
 	return img
 }
+
+// noFrameThumb is the thumbnail of a scenario that presents no frame.
+var noFrameThumb = template.Must(template.New("noframe").Parse(`<svg xmlns="http://www.w3.org/2000/svg" width="160" height="120" viewBox="0 0 160 120">
+<rect width="160" height="120" fill="#1b1d23"/>
+<rect x="4.5" y="4.5" width="151" height="111" fill="none" stroke="#4a4f5c" stroke-dasharray="4 3"/>
+<text x="80" y="56" text-anchor="middle" font-family="system-ui, sans-serif" font-size="13" fill="#c8cad2">no frame presented</text>
+<text x="80" y="76" text-anchor="middle" font-family="ui-monospace, monospace" font-size="10" fill="#8a8fa0">{{.}}</text>
+</svg>
+`))
 
 var galleryPage = template.Must(template.New("gallery").Parse(`<!doctype html>
 <html lang="en">
@@ -246,6 +279,7 @@ var galleryPage = template.Must(template.New("gallery").Parse(`<!doctype html>
   ul { list-style: none; margin: 0; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(21rem, 1fr)); gap: 1rem; }
   li { display: flex; gap: .9rem; background: #1b1d23; border: 1px solid #2a2d36; border-radius: 6px; padding: .7rem; }
   li img { width: 160px; height: 120px; flex: none; image-rendering: pixelated; border-radius: 3px; background: #1b1d23; }
+  li > div { min-width: 0; overflow-wrap: anywhere; }
   li a { color: #8ab4ff; text-decoration: none; font-weight: 600; }
   li a:hover { text-decoration: underline; }
   li p { margin: .3rem 0 0; font-size: .85rem; color: #a3a6b0; }

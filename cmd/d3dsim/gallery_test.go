@@ -52,6 +52,7 @@ func TestGallery(t *testing.T) {
 		t.Errorf("%d cards, want %d", len(cards), len(wants))
 	}
 	href := regexp.MustCompile(`href="([^"]+)"`)
+	var placeholders []string
 	imgSrc := regexp.MustCompile(`<img src="([^"]+)"`)
 	for _, w := range wants {
 		card, ok := cards[w.id]
@@ -67,8 +68,10 @@ func TestGallery(t *testing.T) {
 			wantTutorial = w.name
 		}
 		h := href.FindStringSubmatch(card)
-		if h == nil || !strings.HasPrefix(h[1], "index.html#s=1.") {
-			t.Errorf("%s: link %v, want index.html#s=1....", w.id, h)
+		// Without --base the links go into the app beside the gallery's
+		// folder (dist/gallery/ -> dist/index.html), never to the gallery.
+		if h == nil || !strings.HasPrefix(h[1], "../index.html#s=1.") {
+			t.Errorf("%s: link %v, want ../index.html#s=1....", w.id, h)
 		} else if src, err := link.FromURL(html.UnescapeString(h[1])); err != nil || string(src) != string(w.src) {
 			t.Errorf("%s: the link does not carry the scenario (%v)", w.id, err)
 		} else if got := link.TutorialOf(html.UnescapeString(h[1])); got != wantTutorial {
@@ -77,6 +80,16 @@ func TestGallery(t *testing.T) {
 		m := imgSrc.FindStringSubmatch(card)
 		if m == nil {
 			t.Errorf("%s: no thumbnail", w.id)
+			continue
+		}
+		if strings.HasSuffix(m[1], ".svg") {
+			// The placeholder of a scenario that presents no frame: it
+			// says so and names the scenario.
+			b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(m[1])))
+			if err != nil || !strings.Contains(string(b), "no frame presented") || !strings.Contains(string(b), ">"+w.name+"<") {
+				t.Errorf("%s: placeholder %s (%v) does not say \"no frame presented\" and the name", w.id, m[1], err)
+			}
+			placeholders = append(placeholders, w.name)
 			continue
 		}
 		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(m[1])))
@@ -88,7 +101,29 @@ func TestGallery(t *testing.T) {
 		f.Close()
 		if err != nil || img.Bounds() != image.Rect(0, 0, thumbW, thumbH) {
 			t.Errorf("%s: thumbnail %v, %v; want a %dx%d PNG", w.id, err, img, thumbW, thumbH)
+			continue
 		}
+		// Never a blank image: a frame's thumbnail has more than one colour.
+		first, blank := img.At(0, 0), true
+		for y := 0; y < thumbH && blank; y++ {
+			for x := 0; x < thumbW; x++ {
+				if img.At(x, y) != first {
+					blank = false
+					break
+				}
+			}
+		}
+		if blank {
+			t.Errorf("%s: thumbnail %s is one colour", w.id, m[1])
+		}
+	}
+	// memory-pressure and sync-destroy present no frame (they exercise
+	// residency and destruction): theirs are placeholders.
+	if got := strings.Join(placeholders, " "); got != "memory-pressure sync-destroy" {
+		t.Errorf("placeholders for %q, want memory-pressure and sync-destroy", got)
+	}
+	if !strings.Contains(out, "the cards open the app at ../index.html") {
+		t.Errorf("the output does not say where the links point:\n%s", out)
 	}
 
 	// The thumbnail shows the frame: hello-triangle's is its clear colour

@@ -1,0 +1,161 @@
+// Browser tests of the gallery (issue 18): the test builds the site into a
+// temporary directory (`go run . -site DIR`, what `make site` runs), adds a
+// second gallery built the way a user would, `d3dsim gallery --out
+// DIR/standalone` without --base, serves both from a plain static file
+// server under a sub-path (as site.test.mjs does) and checks in Debian's
+// headless Chromium that
+//
+//   - no card's text runs outside its card, at common widths;
+//   - every thumbnail loads and is not blank (a scenario that presents no
+//     frame shows the "no frame presented" placeholder);
+//   - every card's link opens the app (dist/index.html) with its scenario.
+//
+//   cd tests/browser && npm ci && node --test gallery.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { createServer } from "node:http";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS } from "./harness.mjs";
+
+const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
+const SUB = "/some/where/";
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".gz": "application/gzip",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".d3ds": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+};
+const GALLERIES = ["gallery/", "standalone/"]; // the site's, and d3dsim gallery's default
+
+let tmp = "";
+let dist = "";
+let server = null;
+let siteURL = "";
+let browser = null;
+
+function staticServer(root, prefix) {
+  return createServer((req, res) => {
+    const u = new URL(req.url, "http://x");
+    let file = "";
+    if ((req.method === "GET" || req.method === "HEAD") && u.pathname.startsWith(prefix)) {
+      let rel = decodeURIComponent(u.pathname.slice(prefix.length));
+      if (rel === "" || rel.endsWith("/")) rel += "index.html";
+      const p = path.join(root, rel);
+      if (p.startsWith(root + path.sep) && existsSync(p) && statSync(p).isFile()) file = p;
+    }
+    if (!file) {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+      return;
+    }
+    const body = readFileSync(file);
+    res.writeHead(200, { "Content-Type": MIME[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
+    res.end(req.method === "HEAD" ? undefined : body);
+  });
+}
+
+before(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);
+  tmp = mkdtempSync(path.join(tmpdir(), "d3dsim-gallery-"));
+  dist = path.join(tmp, "dist");
+  execFileSync("go", ["run", ".", "-site", dist], { cwd: ROOT, stdio: "inherit" });
+  const out = execFileSync("go", ["run", "./cmd/d3dsim", "gallery", "--out", path.join(dist, "standalone")], { cwd: ROOT }).toString();
+  assert.match(out, /the cards open the app at \.\.\/index\.html/);
+  server = staticServer(dist, SUB);
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  siteURL = `http://127.0.0.1:${server.address().port}${SUB}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}, { timeout: BUILD_TIMEOUT + 60000 });
+
+after(async () => {
+  try {
+    await browser?.close();
+  } finally {
+    server?.close();
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+for (const g of GALLERIES) {
+  for (const width of [1280, 1024, 800, 390]) {
+    test(`${g}: no card's text overflows at ${width} px`, { timeout: 60000 }, async () => {
+      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      await page.goto(siteURL + g);
+      await page.waitForLoadState("load");
+      const bad = await page.evaluate(() => {
+        const out = [];
+        for (const li of document.querySelectorAll("li")) {
+          const r = li.getBoundingClientRect();
+          for (const e of li.querySelectorAll("div, a, p, span, img")) {
+            const q = e.getBoundingClientRect();
+            if (q.width === 0) continue;
+            if (q.left < r.left - 0.5 || q.right > r.right + 0.5 || q.bottom > r.bottom + 0.5 || e.scrollWidth > e.clientWidth + 1) {
+              out.push(`${li.id}: ${e.tagName.toLowerCase()}.${e.className} "${e.textContent.trim().slice(0, 40)}"`);
+            }
+          }
+        }
+        return out;
+      });
+      assert.deepEqual(bad, [], "text outside its card");
+      await page.close();
+    });
+  }
+
+  test(`${g}: every thumbnail loads; the placeholders say "no frame presented"`, { timeout: 60000 }, async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await page.goto(siteURL + g);
+    await page.waitForLoadState("load");
+    const imgs = await page.evaluate(() => [...document.querySelectorAll("li img")].map((i) => ({ id: i.closest("li").id, src: i.getAttribute("src"), ok: i.complete && i.naturalWidth > 0 })));
+    assert.ok(imgs.length >= 20, `only ${imgs.length} thumbnails`);
+    for (const i of imgs) assert.ok(i.ok, `${i.id}: ${i.src} did not load`);
+    const svgs = imgs.filter((i) => i.src.endsWith(".svg"));
+    assert.deepEqual(svgs.map((i) => i.id).sort(), ["demo-memory-pressure", "demo-sync-destroy"]);
+    for (const i of svgs) {
+      const text = await (await fetch(new URL(i.src, siteURL + g))).text();
+      assert.match(text, /no frame presented/);
+      assert.ok(text.includes(i.id.replace(/^demo-/, "")), `${i.src} does not name its scenario`);
+    }
+    await page.close();
+  });
+}
+
+test("every card's link opens the app with its scenario", { timeout: 15 * 60000 }, async () => {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const errors = [];
+  page.on("pageerror", (err) => errors.push(err.message));
+  for (const g of GALLERIES) {
+    await page.goto(siteURL + g);
+    const cards = await page.evaluate(() => [...document.querySelectorAll("li")].map((li) => ({ id: li.id, href: li.querySelector("a").href })));
+    for (const c of cards) {
+      const u = new URL(c.href);
+      assert.equal(u.origin + u.pathname, siteURL + "index.html", `${g}${c.id}: the link goes to ${u.pathname}, not the app`);
+      assert.match(u.hash, /^#s=1\./, `${g}${c.id}: the link carries no scenario`);
+    }
+    // Click the first card and check the app opens: then open every other
+    // card's link as a fresh page load.
+    await page.click(`#${cards[0].id} a`);
+    await page.waitForURL((u) => u.pathname === SUB + "index.html");
+    for (const c of cards) {
+      await page.goto("about:blank");
+      await page.goto(c.href);
+      await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: 60000 });
+      await page.evaluate(() => window.d3dsim.ready.then(() => true));
+      const name = c.id.replace(/^(demo|tutorial)-/, "");
+      const text = await page.locator("#source").inputValue();
+      const want = c.id.startsWith("demo-") ? readFileSync(path.join(dist, "scenarios", name + ".d3ds"), "utf8") : readFileSync(path.join(dist, "tutorials", name + ".d3ds"), "utf8");
+      assert.equal(text, want, `${g}${c.id}: the app opened another scenario`);
+      assert.equal(await page.evaluate(() => window.d3dsim.notice), "", `${g}${c.id}: notice`);
+    }
+  }
+  assert.deepEqual(errors, []);
+  await page.close();
+});
