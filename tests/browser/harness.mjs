@@ -4,7 +4,8 @@
 // WebAssembly module. Each test file starts its own server and browser.
 
 import { spawn, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -123,3 +124,44 @@ export async function launch() {
 
 // runToEnd runs the loaded scenario to its end and returns the summary.
 export const runToEnd = (page) => page.evaluate(() => window.d3dsim.run());
+
+// MIME is what a plain static host sends for the site's files.
+export const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".gz": "application/gzip",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".d3ds": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
+};
+
+// staticServer answers GET/HEAD for the files under root, mounted at
+// prefix, like any static host: no compression negotiation, no special
+// routes, directory URLs get index.html, nothing else.
+export function staticServer(root, prefix, log, mime = MIME) {
+  return createServer((req, res) => {
+    const u = new URL(req.url, "http://x");
+    let status = 404;
+    let file = "";
+    if ((req.method === "GET" || req.method === "HEAD") && u.pathname.startsWith(prefix)) {
+      let rel = decodeURIComponent(u.pathname.slice(prefix.length));
+      if (rel === "" || rel.endsWith("/")) rel += "index.html";
+      const p = path.join(root, rel);
+      if (p.startsWith(root + path.sep) && existsSync(p) && statSync(p).isFile()) {
+        status = 200;
+        file = p;
+      }
+    }
+    log?.push([status, u.pathname]);
+    if (status !== 200) {
+      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
+      return;
+    }
+    const body = readFileSync(file);
+    res.writeHead(200, { "Content-Type": mime[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
+    res.end(req.method === "HEAD" ? undefined : body);
+  });
+}

@@ -11,53 +11,23 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { createServer } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
 const PUBLIC_HOST = "d3dsim.test";
 const LOCAL_NOTE = "this link only works on this machine";
 
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".d3ds": "text/plain; charset=utf-8",
-};
 
 let tmp = "";
 let server = null;
 let port = 0;
 let browser = null;
 const pageErrors = [];
-
-// staticServer serves root's files under prefix, nothing else (as in
-// site.test.mjs).
-function staticServer(root, prefix) {
-  return createServer((req, res) => {
-    const u = new URL(req.url, "http://x");
-    let file = "";
-    if ((req.method === "GET" || req.method === "HEAD") && u.pathname.startsWith(prefix)) {
-      let rel = decodeURIComponent(u.pathname.slice(prefix.length));
-      if (rel === "" || rel.endsWith("/")) rel += "index.html";
-      const p = path.join(root, rel);
-      if (p.startsWith(root + path.sep) && existsSync(p) && statSync(p).isFile()) file = p;
-    }
-    if (!file) {
-      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
-      return;
-    }
-    const body = readFileSync(file);
-    res.writeHead(200, { "Content-Type": MIME[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
-    res.end(req.method === "HEAD" ? undefined : body);
-  });
-}
 
 before(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium`);

@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
@@ -62,16 +62,6 @@ expect pixel bb 16 16 == #80008080
 expect violations == 0
 `;
 
-const MIME = {
-  ".html": "text/html; charset=utf-8",
-  ".js": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".wasm": "application/wasm",
-  ".gz": "application/gzip",
-  ".png": "image/png",
-  ".d3ds": "text/plain; charset=utf-8",
-  ".md": "text/markdown; charset=utf-8",
-};
 
 let tmp = "";
 let dist = "";
@@ -84,33 +74,6 @@ let browser = null;
 const requests = []; // [status, path] the site server answered
 const pageErrors = [];
 
-// staticServer answers GET/HEAD for the files under root, mounted at
-// prefix, like any static host: no compression negotiation, no special
-// routes, directory URLs get index.html, nothing else.
-function staticServer(root, prefix, log, mime = MIME) {
-  return createServer((req, res) => {
-    const u = new URL(req.url, "http://x");
-    let status = 404;
-    let file = "";
-    if ((req.method === "GET" || req.method === "HEAD") && u.pathname.startsWith(prefix)) {
-      let rel = decodeURIComponent(u.pathname.slice(prefix.length));
-      if (rel === "" || rel.endsWith("/")) rel += "index.html";
-      const p = path.join(root, rel);
-      if (p.startsWith(root + path.sep) && existsSync(p) && statSync(p).isFile()) {
-        status = 200;
-        file = p;
-      }
-    }
-    log?.push([status, u.pathname]);
-    if (status !== 200) {
-      res.writeHead(404, { "Content-Type": "text/plain" }).end("not found");
-      return;
-    }
-    const body = readFileSync(file);
-    res.writeHead(200, { "Content-Type": mime[path.extname(file)] || "application/octet-stream", "Content-Length": body.length });
-    res.end(req.method === "HEAD" ? undefined : body);
-  });
-}
 
 function listen(server) {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${server.address().port}`)));
