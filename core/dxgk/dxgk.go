@@ -100,10 +100,11 @@ type Dxgkrnl struct {
 	lru        uint64
 
 	// GPU scheduler.
-	schedQ     []*dmaBuffer // by (readyAt, id)
-	scheduling bool
-	dpcQueued  bool
-	deps       depGraph // OutOfOrder only
+	schedQ       []*dmaBuffer // by (readyAt, id)
+	scheduling   bool
+	dpcQueued    bool
+	lastNotified [2]uint64 // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
+	deps         depGraph  // OutOfOrder only
 }
 
 type device struct {

@@ -15,16 +15,43 @@ func (k *Dxgkrnl) Interrupt(engine int) {
 	k.s.Schedule(k.s.Now()+k.cfg.Costs.InterruptLatency, "isr", func() { k.isr(engine) })
 }
 
+// The ISR and DPC events carry the DMA buffer they serve (and its fence),
+// so the steps of the WDDM operation flow that follow a submission — the
+// interrupt, DxgkCbNotifyInterrupt, DxgkCbQueueDpc, the DPC — can be
+// followed from the statement that submitted it (expect calls).
+
 func (k *Dxgkrnl) isr(engine int) {
 	args := dxgkddi.InterruptRoutineArgs{Engine: engine}
 	claimed := false
-	k.ddi("DxgkDdiInterruptRoutine", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(engine))}, func() error {
+	ev := trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(engine))}
+	k.mu.Lock()
+	if b := k.servedLocked(engine); b != nil {
+		ev.DMA, ev.Fence = b.id, b.fence
+	}
+	k.mu.Unlock()
+	k.ddi("DxgkDdiInterruptRoutine", ev, func() error {
 		claimed = k.drv.DxgkDdiInterruptRoutine(&args)
 		return nil
 	})
 	if !claimed {
 		k.event(trace.Message, "InterruptNotClaimed", trace.Event{Msg: fmt.Sprintf("the driver did not claim the interrupt of engine %d", engine)})
 	}
+}
+
+// servedLocked is the buffer an interrupt of engine reports: an engine runs
+// its buffers in order and interrupts as each completes, so it is the oldest
+// one the driver has not reported yet (nil when none). The caller holds mu.
+func (k *Dxgkrnl) servedLocked(engine int) *dmaBuffer {
+	if engine < 0 || engine >= len(k.engines) {
+		return nil
+	}
+	e := k.engines[engine]
+	for _, b := range e.inflight {
+		if b.sub > e.notified {
+			return b
+		}
+	}
+	return nil
 }
 
 // callbacks is the DXGKRNL_INTERFACE handed to the driver.
@@ -70,13 +97,19 @@ func (cb *callbacks) DxgkCbNotifyInterrupt(eng int, fence uint64) {
 		e.notified = max(e.notified, fence)
 		k.mu.Unlock()
 	})
+	k.mu.Lock()
+	k.lastNotified = [2]uint64{ev.DMA, ev.Fence}
+	k.mu.Unlock()
 }
 
 // DxgkCbQueueDpc queues the DPC on thread "dpc" unless it is queued already.
 func (cb *callbacks) DxgkCbQueueDpc() bool {
 	k := cb.k()
 	queued := false
-	cb.callback("DxgkCbQueueDpc", trace.Event{}, func() {
+	k.mu.Lock()
+	ev := trace.Event{DMA: k.lastNotified[0], Fence: k.lastNotified[1]} // the buffer the ISR just reported
+	k.mu.Unlock()
+	cb.callback("DxgkCbQueueDpc", ev, func() {
 		k.mu.Lock()
 		queued = !k.dpcQueued
 		k.dpcQueued = true
@@ -94,8 +127,16 @@ func (cb *callbacks) DxgkCbQueueDpc() bool {
 func (k *Dxgkrnl) dpc() {
 	k.mu.Lock()
 	k.dpcQueued = false
+	var ev trace.Event // the newest buffer this DPC retires
+	for _, e := range k.engines {
+		for _, b := range e.inflight {
+			if b.sub <= e.notified && b.id > ev.DMA {
+				ev.DMA, ev.Fence = b.id, b.fence
+			}
+		}
+	}
 	k.mu.Unlock()
-	k.ddi("DxgkDdiDpcRoutine", trace.Event{}, func() error { k.drv.DxgkDdiDpcRoutine(); return nil })
+	k.ddi("DxgkDdiDpcRoutine", ev, func() error { k.drv.DxgkDdiDpcRoutine(); return nil })
 	for _, e := range k.engines {
 		k.mu.Lock()
 		n := 0
