@@ -88,7 +88,7 @@ func (r *Run) liveObjects() int {
 
 // maxShapeBytes bounds the trace's table of distinct event shapes
 // (trace.Recorder.ShapeBytes), checked every 256 API calls.
-const maxShapeBytes = 128 << 20
+const maxShapeBytes = 64 << 20
 
 // maxThreads bounds the scenario threads one run starts (a thread statement
 // in a loop would otherwise start millions); maxDevices the devices it

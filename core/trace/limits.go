@@ -19,7 +19,7 @@ const (
 	// handle, hr, rule), in bytes.
 	MaxName = 256
 	// DefaultByteLimit is a new recorder's byte ceiling (SetByteLimit).
-	DefaultByteLimit = 256 << 20
+	DefaultByteLimit = 128 << 20
 	// recordBytes is what a record takes in a chunk.
 	recordBytes = int64(unsafe.Sizeof(record{}))
 )
