@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"maps"
 	"strings"
 	"testing"
 
@@ -217,5 +218,52 @@ func TestUntilAndDataLoadErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want %q", tt.desc, err, tt.want)
 		}
+	}
+}
+
+// TestReleaseIsAnAPICall: every Release is an API call in the trace (layer
+// runtime, from app, obj the object; a context by its name in the trace,
+// IC or DC1), so `expect calls` can follow a final
+// Release to what it destroys: the Destroy* DDIs of an object nothing
+// binds, DestroyDevice for the device's last reference, the deferred
+// context's DestroyDevice.
+func TestReleaseIsAnAPICall(t *testing.T) {
+	src := `dev, imm = D3D11CreateDevice
+vb = dev.CreateBuffer ByteWidth=64 BindFlags=VERTEX_BUFFER
+vb.AddRef
+vb.Release
+expect calls Release
+vb.Release
+expect calls Release DestroyResource
+bs = dev.CreateBlendState BlendEnable=TRUE
+imm.OMSetBlendState bs
+bs.Release
+expect calls Release ReleasedWhileBound
+imm.ClearState
+imm.Flush
+dc = dev.CreateDeferredContext
+dc.Release
+expect calls Release DestroyDevice
+imm.Release
+expect calls Release
+dev.Release
+expect calls Release DestroyDevice DxgkDdiDestroyDevice
+expect live == 0
+`
+	r := runText(t, src, Overrides{})
+	if s := r.Summary(); !s.OK() {
+		t.Fatalf("%q", s.Failures)
+	}
+	objs := map[string]int{}
+	for _, e := range r.Events() {
+		if e.Kind == trace.Call && e.Name == "Release" {
+			if e.Layer != trace.Runtime || e.From != trace.App {
+				t.Errorf("Release of %s: layer %s from %s, want runtime from app", e.Obj, e.Layer, e.From)
+			}
+			objs[e.Obj]++
+		}
+	}
+	if want := map[string]int{"vb": 2, "bs": 1, "DC1": 1, "IC": 1, "dev": 1}; !maps.Equal(objs, want) {
+		t.Errorf("Release calls by object %v, want %v", objs, want)
 	}
 }
