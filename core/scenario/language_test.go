@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"fmt"
 	"maps"
+	"os"
 	"strings"
 	"testing"
 
@@ -265,5 +267,28 @@ expect live == 0
 	}
 	if want := map[string]int{"vb": 2, "bs": 1, "DC1": 1, "IC": 1, "dev": 1}; !maps.Equal(objs, want) {
 		t.Errorf("Release calls by object %v, want %v", objs, want)
+	}
+}
+
+// TestDocExamples: "every multi-line example on this page is a complete
+// scenario that passes d3dsim run" (docs/scenario.md) — the polling
+// example of until among them.
+func TestDocExamples(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/scenario.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := strings.Split(string(doc), "```d3ds\n")[1:]
+	if len(blocks) < 8 {
+		t.Fatalf("%d d3ds examples in docs/scenario.md", len(blocks))
+	}
+	for i, b := range blocks {
+		src, _, _ := strings.Cut(b, "```")
+		title, _, _ := strings.Cut(src, "\n")
+		t.Run(fmt.Sprintf("%d %s", i+1, title), func(t *testing.T) {
+			if s := runText(t, src, Overrides{}).Summary(); !s.OK() {
+				t.Errorf("%q", s.Failures)
+			}
+		})
 	}
 }
