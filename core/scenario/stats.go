@@ -52,5 +52,11 @@ func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
 	if x.query(0) != nil {
 		q.Type = map[d3d11.QueryType]string{d3d11.QueryEvent: "EVENT", d3d11.QueryOcclusion: "OCCLUSION", d3d11.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
 	}
+	if n := len(r.queries); n > 0 && r.queries[n-1].Line == q.Line && r.queries[n-1].N == q.N {
+		// Another poll of the same question replaces the last: a loop
+		// of a billion polls keeps one result, not a billion.
+		r.queries[n-1] = q
+		return
+	}
 	r.queries = append(r.queries, q)
 }
