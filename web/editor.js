@@ -24,7 +24,7 @@
 // setError, setFailures, mark, reveal and jumpTo).
 
 // KEYWORDS start a statement (parser.go) unless followed by '=' or ','.
-const KEYWORDS = new Set(["option", "thread", "repeat", "inject", "expect", "signal", "wait"]);
+const KEYWORDS = new Set(["option", "thread", "repeat", "until", "inject", "expect", "signal", "wait"]);
 const DATA = new Set(["f32", "u16", "u32", "mesh", "builtin"]);
 // MAX_COLOUR is the longest text coloured; past it the editor is plain text
 // (a scenario may be 1 MiB; rebuilding its colours on every key would lag).
@@ -36,7 +36,8 @@ const span = (cls, t) => `<span class="${cls}">${esc(t)}</span>`;
 // highlight returns the text as HTML with each token in a span of its
 // class: t-comment, t-keyword, t-name (an object's name), t-method (after
 // '.'), t-key (Key= of Key=Value), t-enum (CAPS), t-number, t-color
-// (#RRGGBB[AA]), t-data (f32[...], mesh:, builtin:), t-op (= == , |).
+// (#RRGGBB[AA]), t-data (f32[...], mesh:, builtin:), t-op (= == != < <= > >=
+// , |).
 // It follows lexer.go's tokens, '#' rule included; what it cannot read it
 // leaves plain (the parser reports it).
 export function highlight(text) {
@@ -44,7 +45,7 @@ export function highlight(text) {
   let inList = false; // inside f32[ ... ] across lines
   for (const line of text.split("\n")) {
     const toks = [];
-    const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|[=,|{}\[\]:])|(.)/g;
+    const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|!=|<=|>=|[=,|{}\[\]:<>])|(.)/g;
     let m;
     while ((m = re.exec(line))) {
       if (m[2]) {
@@ -98,7 +99,7 @@ function colourLine(toks, inList) {
       case "color": html += span("t-color", t.t); break;
       case "number": html += span("t-number", t.t); break;
       case "punct":
-        html += /^(=|==|,|\|)$/.test(t.t) ? span("t-op", t.t) : t.t === "[" || t.t === "]" || t.t === ":" ? span("t-data", t.t) : esc(t.t);
+        html += /^(=|==|!=|<|<=|>|>=|,|\|)$/.test(t.t) ? span("t-op", t.t) : t.t === "[" || t.t === "]" || t.t === ":" ? span("t-data", t.t) : esc(t.t);
         break;
       case "word": {
         const w = t.t;

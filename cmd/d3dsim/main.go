@@ -24,6 +24,8 @@ const usage = `usage:
   d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input)
   d3dsim run --link URL|- [flags]         run what a link carries (- reads the link from standard input)
   d3dsim run --link-file FILE [flags]     run what the link in FILE carries (a link longer than a command line)
+  d3dsim run FILE|- --modes [flags]       run it synchronously, asynchronously in order and out of order, and compare
+                                          the frames and query results (rule ASYNC-SAME; --link, --link-file too)
   d3dsim verify FILE|- [flags]            run and print the rule violations (--link, --link-file too)
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
@@ -35,6 +37,10 @@ flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
   --sync            every call waits for the GPU (option sync=true)
   --out DIR         (run only) write frame-NNN.png per Present, trace.jsonl and trace.perfetto.json
+  --modes           (run only) three runs, sync, in-order and out-of-order (option ooo=true on at least 2 engines):
+                    prints each run's summary line, the failures, and the first difference in frames (frame, pixel,
+                    colours) and in query results (GetData line, values) of each mode with the synchronous run;
+                    not with --sync or --out
   --max-steps N     API calls and other statements the run may make (option maxsteps)
   --max-events N    events the trace ring holds, N >= 1000 (option maxevents)
   --max-time MS     milliseconds of virtual time, MS <= 1000000000 (option maxtime)
@@ -45,7 +51,8 @@ flags of run and verify:
   gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB) and is refused when one is outside; a --max-* flag replaces the
   option and may go past its range.
 
-exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run;
+exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run (--modes: also
+a difference between the modes);
 2 bad input (the command line, a file that cannot be read, a scenario that does not load or that uses an object
 it did not make, a bad link); 3 writing an output failed (--out, gallery).
 `
@@ -73,7 +80,7 @@ func (k flagKind) form() string {
 // verbFlags are the flags of each verb (every one is in the usage text:
 // TestUsageListsEveryFlag).
 var verbFlags = map[string]map[string]flagKind{
-	"run": {"seed": fUint, "sync": fBool, "out": fString, "link": fString, "link-file": fString,
+	"run": {"seed": fUint, "sync": fBool, "out": fString, "link": fString, "link-file": fString, "modes": fBool,
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},

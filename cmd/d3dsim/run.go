@@ -93,6 +93,14 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 	case o.MaxObjects != nil && (*o.MaxObjects < 16 || *o.MaxObjects > 1<<30):
 		err = badf("flag --max-objects %d: must be 16..1073741824", *o.MaxObjects)
 	}
+	_, modes := a.flags["modes"]
+	if modes {
+		for _, f := range []string{"sync", "out"} {
+			if _, ok := a.flags[f]; ok && err == nil {
+				err = badf("--modes runs the scenario three times, synchronous among them: it does not take --%s", f)
+			}
+		}
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
 		return exitBadIn
@@ -101,6 +109,9 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return exitBadIn
+	}
+	if modes {
+		return runModes(stdout, name, s, o)
 	}
 	if _, ok := a.flags["sync"]; ok {
 		t := true

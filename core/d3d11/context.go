@@ -136,11 +136,12 @@ func (c *DeviceContext) api(name, obj string) span { return c.dev.api(name, obj,
 // release drops a deferred context's reference; with the last one, destroy
 // runs inside the Release API call and the context goes.
 func (c *DeviceContext) release(destroy func()) uint32 {
+	done := c.api("Release", c.name)
 	c.refs--
 	if c.refs > 0 || c.dead {
+		done.end(nil)
 		return uint32(max(c.refs, 0))
 	}
-	done := c.api("Release", c.name)
 	destroy()
 	c.dead = true
 	done.end(nil)

@@ -62,6 +62,8 @@ func (d *Device) AddRef() uint32 {
 // Release destroys the device once the application's references and every
 // child object are gone (children hold the device, as in D3D11).
 func (d *Device) Release() uint32 {
+	done := d.api("Release", d.name, "")
+	defer done.end(nil)
 	n := d.refs.Add(-1)
 	if n <= 0 {
 		d.refs.Store(0)

@@ -23,8 +23,12 @@ func newImmediateContext(d *Device) *DeviceContext {
 
 func (c *immediateContext) Deferred() bool { return false }
 
-// Release: the immediate context lives with its device.
-func (c *immediateContext) Release() uint32 { return 1 }
+// Release: the immediate context lives with its device (an API call in
+// the trace all the same).
+func (c *immediateContext) Release() uint32 {
+	c.api("Release", c.name).end(nil)
+	return 1
+}
 
 func (c *immediateContext) dropBinding(p binder)                 { p.unbind() } // may queue (object.unbind)
 func (c *immediateContext) dropPin(p binder)                     { p.unbind() }

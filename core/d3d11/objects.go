@@ -42,7 +42,21 @@ func (o *object) Alive() bool { return !o.dead.Load() && !o.queued.Load() }
 
 func (o *object) AddRef() uint32 { return uint32(o.refs.Add(1)) }
 
+// Release is IUnknown::Release, an API call in the trace, so that `expect
+// calls` can follow a final Release to the Destroy* DDIs it runs.
 func (o *object) Release() uint32 {
+	if o.dev == nil {
+		return o.release()
+	}
+	done := o.dev.api("Release", o.name, "")
+	n := o.release()
+	done.end(nil)
+	return n
+}
+
+// release drops a reference without an API call of its own (a swap chain
+// letting its buffers go).
+func (o *object) release() uint32 {
 	n := o.refs.Add(-1)
 	if n < 0 {
 		o.refs.Store(0)

@@ -24,7 +24,7 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 			Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget | ddi.BindShaderResource}, nil, true)
 		if err != nil {
 			for _, b := range sc.Buffers {
-				b.Release()
+				b.release()
 			}
 			return nil, err
 		}
@@ -32,7 +32,7 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 	}
 	d.initChild(&sc.object, name, d.charge(ObjectOverhead), func() {
 		for _, b := range sc.Buffers {
-			b.Release()
+			b.release()
 		}
 	})
 	return sc, nil

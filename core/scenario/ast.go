@@ -99,6 +99,78 @@ type Repeat struct {
 	Body  []Stmt
 }
 
+// Until is `until COND max N { ... }`: the block runs, then COND is tested;
+// the block runs again while COND is false, at most N times in all. It is
+// the polling loop of "Changes from Direct3D 10" (`while (S_FALSE ==
+// GetData(EventQuery));`) with a bound: the block runs first, as GetData
+// is called before its result is tested.
+type Until struct {
+	Pos
+	Cond Cond
+	Max  int
+	Body []Stmt
+}
+
+// CmpOp is a comparison of `until` and `expect data`.
+type CmpOp uint8
+
+const (
+	OpEq CmpOp = iota + 1 // ==
+	OpNe                  // !=
+	OpLt                  // <
+	OpLe                  // <=
+	OpGt                  // >
+	OpGe                  // >=
+)
+
+func (o CmpOp) String() string {
+	if o >= OpEq && o <= OpGe {
+		return [...]string{"==", "!=", "<", "<=", ">", ">="}[o-1]
+	}
+	return "?"
+}
+
+// holds compares a with b.
+func (o CmpOp) holds(a, b uint64) bool {
+	switch o {
+	case OpEq:
+		return a == b
+	case OpNe:
+		return a != b
+	case OpLt:
+		return a < b
+	case OpLe:
+		return a <= b
+	case OpGt:
+		return a > b
+	case OpGe:
+		return a >= b
+	}
+	return false
+}
+
+// Cond is the condition of an until loop: `hr == NAME`, `hr != NAME`, or
+// a comparison of a query's data (Data).
+type Cond struct {
+	Pos
+	HR   string // the HRESULT name of an hr condition ("" for a data one)
+	Op   CmpOp  // hr: OpEq or OpNe
+	Data *DataCmp
+	Text string // as written, for messages
+}
+
+// DataCmp is `data QUERY OP VALUE`: the data the last GetData of QUERY
+// returned (with S_OK) compared with a number (TRUE is 1, FALSE 0: an
+// EVENT query's data is TRUE once the GPU has passed its End) or with the
+// data of another query (Ref; for two TIMESTAMP queries, say).
+type DataCmp struct {
+	Query string
+	Op    CmpOp
+	Value uint64
+	Ref   string
+	Text  string // as written (q == TRUE), for messages
+}
+
 // Inject is `inject FAULT [Key=Value ...]`.
 type Inject struct {
 	Pos
@@ -117,6 +189,7 @@ const (
 	ExpectViolations                       // expect violations == N
 	ExpectViolation                        // expect violation RULE-ID
 	ExpectLive                             // expect live == N
+	ExpectData                             // expect data QUERY OP VALUE
 )
 
 // Expect is an assertion.
@@ -129,6 +202,7 @@ type Expect struct {
 	Hex   string   // hash (lower case)
 	Names []string // calls
 	N     int      // violations, live
+	Data  *DataCmp // data
 }
 
 func (s *Call) position() Pos   { return s.Pos }
@@ -137,6 +211,7 @@ func (s *Signal) position() Pos { return s.Pos }
 func (s *Wait) position() Pos   { return s.Pos }
 func (s *Repeat) position() Pos { return s.Pos }
 func (s *Inject) position() Pos { return s.Pos }
+func (s *Until) position() Pos  { return s.Pos }
 func (s *Expect) position() Pos { return s.Pos }
 
 // Position returns where a statement starts.

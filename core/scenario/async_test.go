@@ -37,34 +37,6 @@ func asyncSameSources(t *testing.T) map[string][]byte {
 	return srcs
 }
 
-// asyncMode is one way of running a scenario for rule ASYNC-SAME.
-type asyncMode struct {
-	name string
-	o    Overrides
-}
-
-func asyncModes() []asyncMode {
-	yes, no, two := true, false, 2
-	return []asyncMode{
-		{"sync", Overrides{Sync: &yes, OOO: &no}},
-		{"in-order", Overrides{Sync: &no, OOO: &no}},
-		{"out-of-order", Overrides{Sync: &no, OOO: &yes, Engines: &two}},
-	}
-}
-
-// modeDependent says whether an expectation failure may legitimately differ
-// between the modes: `expect calls` describe the asynchronous path (a
-// rename, a submission, a wait) and `expect live` may count an allocation
-// the GPU still holds; a synchronous run never sees S_FALSE from GetData or
-// DXGI_ERROR_WAS_STILL_DRAWING from Map(DO_NOT_WAIT), because the GPU is
-// always done.
-func modeDependent(mode, failure string) bool {
-	if strings.Contains(failure, "expected calls") || strings.Contains(failure, "live objects") {
-		return true
-	}
-	return mode == "sync" && (strings.Contains(failure, "S_FALSE") || strings.Contains(failure, "WAS_STILL_DRAWING"))
-}
-
 // TestAsyncSame is rule ASYNC-SAME as a property: every scenario (examples,
 // tutorials, scenario tests) gives the same frames and the same query
 // results synchronously (option sync=true: every call completes on the GPU
@@ -86,16 +58,15 @@ func TestAsyncSame(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			modeRuns := RunModes(s, Overrides{})
 			var runs []*Run
-			for _, m := range asyncModes() {
-				r := NewRun(s, m.o)
-				r.Finish()
-				runs = append(runs, r)
+			for _, mr := range modeRuns {
+				runs = append(runs, mr.Run)
 			}
 			base := runs[0]
 			syncDiverged := false
-			for i, m := range asyncModes() {
-				r := runs[i]
+			for i, mr := range modeRuns {
+				m, r := mr.Mode, mr.Run
 				// Every expectation that holds in the in-order run (the
 				// one the scenario was written for) must hold in the
 				// others too, unless it depends on the mode. A synchronous
@@ -107,10 +78,10 @@ func TestAsyncSame(t *testing.T) {
 				for _, f := range r.Summary().Failures {
 					switch {
 					case diverged, slices.Contains(runs[1].Summary().Failures, f):
-					case modeDependent(m.name, f):
-						diverged = m.name == "sync" && !strings.Contains(f, "expected calls") && !strings.Contains(f, "live objects")
+					case modeDependent(m.Name, f):
+						diverged = m.Name == "sync" && !strings.Contains(f, "expected calls") && !strings.Contains(f, "live objects")
 					default:
-						t.Errorf("%s run fails: %s", m.name, f)
+						t.Errorf("%s run fails: %s", m.Name, f)
 					}
 				}
 				if i == 0 {
@@ -131,26 +102,30 @@ func TestAsyncSame(t *testing.T) {
 				}
 				fa, fb := base.Frames(), r.Frames()
 				if len(fa) != len(fb) {
-					t.Fatalf("%d frames %s, %d %s", len(fa), baseName, len(fb), m.name)
+					t.Fatalf("%d frames %s, %d %s", len(fa), baseName, len(fb), m.Name)
 				}
 				for j := range fa {
 					if HashBytes(fa[j].Pix) != HashBytes(fb[j].Pix) {
-						t.Errorf("frame %d differs: %s %s, %s %s", j, baseName, HashBytes(fa[j].Pix), m.name, HashBytes(fb[j].Pix))
+						t.Errorf("frame %d differs: %s %s, %s %s", j, baseName, HashBytes(fa[j].Pix), m.Name, HashBytes(fb[j].Pix))
 					}
 				}
 				if a, b := base.Summary().Hash, r.Summary().Hash; a != b {
-					t.Errorf("last frame: %s %s, %s %s", baseName, a, m.name, b)
+					t.Errorf("last frame: %s %s, %s %s", baseName, a, m.Name, b)
 				}
-				compareQueries(t, m.name, base.QueryResults(), r.QueryResults())
+				checkQueries(t, m.Name, base.QueryResults(), r.QueryResults())
+			}
+			// What d3dsim run --modes reports agrees: no difference.
+			if rep := CompareModes(modeRuns); len(rep.Differences) > 0 || rep.BadInput {
+				t.Errorf("CompareModes: differences %q, bad input %v", rep.Differences, rep.BadInput)
 			}
 		})
 	}
 }
 
-// compareQueries compares the data of every GetData statement execution
+// checkQueries compares the data of every GetData statement execution
 // that returned S_OK in both runs (EVENT and OCCLUSION; TIMESTAMP is
 // virtual time).
-func compareQueries(t *testing.T, mode string, sync, other []QueryResult) {
+func checkQueries(t *testing.T, mode string, sync, other []QueryResult) {
 	t.Helper()
 	type key struct{ line, n int }
 	got := map[key]QueryResult{}

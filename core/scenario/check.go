@@ -154,6 +154,12 @@ func (c *checker) stmt(s Stmt) error {
 		return c.block(s.Body)
 	case *Repeat:
 		return c.block(s.Body)
+	case *Until:
+		// The block first: it may create what the condition names.
+		if err := c.block(s.Body); err != nil {
+			return err
+		}
+		return c.until(s)
 	case *Signal, *Wait:
 		return nil
 	case *Inject:
@@ -382,14 +388,73 @@ func (c *checker) inject(s *Inject) error {
 	return nil
 }
 
+// until checks an until loop's condition: a known HRESULT, or a query's
+// data; an hr condition needs a call in the block, or hr never changes.
+func (c *checker) until(s *Until) error {
+	if s.Cond.Data != nil {
+		return c.data(s.Cond.Pos, s.Cond.Data)
+	}
+	if err := c.hresult(s.Cond.Pos, s.Cond.HR); err != nil {
+		return err
+	}
+	if !callsIn(s.Body) {
+		return c.errf(s.Pos, "until %s: the block makes no API call on this thread, so hr never changes", s.Cond.Text)
+	}
+	return nil
+}
+
+// callsIn reports whether stmts make an API call on their own thread.
+func callsIn(stmts []Stmt) bool {
+	for _, st := range stmts {
+		switch st := st.(type) {
+		case *Call:
+			return true
+		case *Repeat:
+			if callsIn(st.Body) {
+				return true
+			}
+		case *Until:
+			if callsIn(st.Body) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) hresult(p Pos, name string) error {
+	if _, ok := hresult.Parse(name); !ok {
+		names := hresult.Names()
+		sort.Strings(names)
+		return c.errf(p, "unknown HRESULT %q (known: %s)", name, strings.Join(names, ", "))
+	}
+	return nil
+}
+
+// data checks `data QUERY OP VALUE`: QUERY, and VALUE when it names one, are
+// queries.
+func (c *checker) data(p Pos, d *DataCmp) error {
+	for _, q := range []string{d.Query, d.Ref} {
+		if q == "" {
+			continue
+		}
+		t, ok := c.types[q]
+		if !ok {
+			return c.errf(p, "unknown object %q (data compares what GetData of a query returned)", q)
+		}
+		if t != tQuery {
+			return c.errf(p, "data needs a query, and %s is a %s", q, t)
+		}
+	}
+	return nil
+}
+
 func (c *checker) expect(s *Expect) error {
 	switch s.Kind {
+	case ExpectData:
+		return c.data(s.Pos, s.Data)
 	case ExpectHR:
-		if _, ok := hresult.Parse(s.Name); !ok {
-			names := hresult.Names()
-			sort.Strings(names)
-			return c.errf(s.Pos, "unknown HRESULT %q (known: %s)", s.Name, strings.Join(names, ", "))
-		}
+		return c.hresult(s.Pos, s.Name)
 	case ExpectPixel, ExpectHash:
 		t, ok := c.types[s.Name]
 		if !ok {

@@ -67,6 +67,81 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if n, detail := r.live(); n != e.N {
 			r.failf(e.Pos, "expected %d live objects, found %d (%s)", e.N, n, detail)
 		}
+	case ExpectData:
+		ok, now, missing := r.compareData(e.Data)
+		switch {
+		case missing != "":
+			r.failf(e.Pos, "expect data %s: %s (poll it: until hr == S_OK max N { ctx.GetData %s })", e.Data, now, missing)
+		case !ok:
+			r.failf(e.Pos, "expected data %s, %s", e.Data, now)
+		}
+	}
+}
+
+// queryData is what the last GetData of a query answered, for `expect
+// data` and `until data`.
+type queryData struct {
+	line  int             // the GetData statement
+	hr    hresult.HRESULT // its HRESULT (S_OK: value is the data)
+	value uint64
+	ended int // > 0: the line of an End of the query after that GetData
+}
+
+// String is the comparison as written: q >= 1, t1 < t2.
+func (d *DataCmp) String() string {
+	if d.Text != "" {
+		return d.Text
+	}
+	if d.Ref != "" {
+		return d.Query + " " + d.Op.String() + " " + d.Ref
+	}
+	return fmt.Sprintf("%s %s %d", d.Query, d.Op, d.Value)
+}
+
+// compareData compares the data of d's query (the last GetData's, with
+// S_OK) with d's value or with the data of d's other query. now says what
+// was seen; missing names a query that has no data yet (no GetData,
+// S_FALSE, or ended again since), and now then says why.
+func (r *Run) compareData(d *DataCmp) (ok bool, now, missing string) {
+	v, now, has := r.dataOf(d.Query)
+	if !has {
+		return false, now, d.Query
+	}
+	want := d.Value
+	if d.Ref != "" {
+		w, nowRef, has := r.dataOf(d.Ref)
+		if !has {
+			return false, nowRef, d.Ref
+		}
+		want, now = w, now+", "+nowRef
+	}
+	return d.Op.holds(v, want), now, ""
+}
+
+// dataOf is the data of query name, with what was seen in words; has is
+// false when it has none yet.
+func (r *Run) dataOf(name string) (v uint64, now string, has bool) {
+	q, _ := r.vars[name].(*d3d11.Query)
+	if q == nil {
+		return 0, name + " is not set (its creating call failed or has not run yet on this thread's path)", false
+	}
+	qd, ok := r.qdata[q]
+	switch {
+	case !ok:
+		return 0, name + " has no data yet: no GetData of it has run", false
+	case qd.ended > 0:
+		return 0, fmt.Sprintf("%s has no data yet: it was ended again on line %d, after its last GetData (line %d)", name, qd.ended, qd.line), false
+	case qd.hr != hresult.S_OK:
+		return 0, fmt.Sprintf("%s has no data yet: its last GetData (line %d) returned %s", name, qd.line, qd.hr.Name()), false
+	}
+	return qd.value, fmt.Sprintf("data of %s is %d (GetData on line %d)", name, qd.value, qd.line), true
+}
+
+// queryEnded notes an End of q: its data, if any, is from before.
+func (r *Run) queryEnded(q *d3d11.Query, line int) {
+	if qd, ok := r.qdata[q]; ok {
+		qd.ended = line
+		r.qdata[q] = qd
 	}
 }
 

@@ -24,6 +24,8 @@ func FuzzParse(f *testing.F) {
 		"inject E_OUTOFMEMORY at=dc.FinishCommandList count=2\nexpect hr == E_OUTOFMEMORY\n",
 		"expect hash bb == 0123456789abcdef\nexpect violations == 0\nexpect violation CL-OOM\nexpect live == 0\n",
 		"x.F A|B|C mesh:quad builtin:ps_solid #102030 -1e3 4KiB .5\n",
+		"q = dev.CreateQuery Query=EVENT\nimm.End q\nuntil hr != S_FALSE max 1000 {\n  imm.GetData q\n}\nexpect data q == TRUE\n",
+		"until data occ >= 0x10 max 5 {\n until hr == S_OK max 2 {\n  imm.GetData occ\n }\n}\nexpect data t2 > t1\nexpect data a != 0\nexpect data a <= 9\nexpect data a < b\n",
 		// broken fragments
 		"thread t {\n",
 		"}\n",
@@ -37,6 +39,11 @@ func FuzzParse(f *testing.F) {
 		"expect hash x == " + string(bytes.Repeat([]byte{'f'}, 80)),
 		"repeat 99999999999999999999 {\n}",
 		"x.F 0x 1e 1e999 -- +. 0xKiB",
+		"until hr == S_OK {\n x.F\n}",
+		"until hr == S_OK max 3 {\n}",
+		"until hr < S_OK max 0 { x.F }",
+		"until data q max 3 {",
+		"expect data q ! 3\nexpect data q => 3\nexpect data q == #ff0000ff\nexpect data q >= -1 <",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
@@ -98,6 +105,11 @@ func checkPositions(t *testing.T, stmts []Stmt) {
 		case *Thread:
 			checkPositions(t, st.Body)
 		case *Repeat:
+			checkPositions(t, st.Body)
+		case *Until:
+			if st.Cond.Line < 1 || st.Cond.Col < 1 {
+				t.Fatalf("until condition at %v", st.Cond.Pos)
+			}
 			checkPositions(t, st.Body)
 		}
 	}

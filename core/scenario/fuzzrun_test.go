@@ -17,6 +17,10 @@ func FuzzRun(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// The loop and the data comparisons (a bound of a billion runs
+	// must still stop at the step budget).
+	f.Add([]byte(queryScene + "until hr != S_FALSE max 1000000000 {\n  imm.GetData q\n  imm.GetData occ\n}\nuntil data t2 > 0 max 3 {\n  imm.GetData t2\n}\nexpect data occ >= 1\nexpect data t2 > t1\n"))
+	f.Add([]byte("dev, imm = D3D11CreateDevice\nuntil hr == S_FALSE max 1000000000 {\n  imm.Flush\n}\n"))
 	// What it found is kept in testdata/fuzz/FuzzRun (loops without API
 	// calls, a thread statement in a loop).
 	f.Fuzz(func(t *testing.T, src []byte) {

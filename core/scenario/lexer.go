@@ -21,7 +21,8 @@ import (
 //     (or '-'/'+' then '.' then a digit), and runs over [A-Za-z0-9_.+-]; the
 //     parser decodes it (0x10, -1e3, 0.5, 256MiB), so "3abc" is one bad number
 //     rather than a number and a word.
-//   - Punctuation: = == , | { } [ ] :
+//   - Punctuation: = == , | { } [ ] : and the comparisons != < <= > >=
+//     (until and expect data).
 //   - '#' is either a colour or a comment, by this rule: a '#' is a colour when
 //     (1) it is not the first token of its line, (2) the byte before it is a
 //     space, a tab or '=', and (3) exactly 6 or 8 hex digits follow it, then a
@@ -52,6 +53,11 @@ const (
 	tLBrack          // [
 	tRBrack          // ]
 	tColon           // :
+	tNe              // !=
+	tLt              // <
+	tLe              // <=
+	tGt              // >
+	tGe              // >=
 	tError           // a lexical error; text is the message
 )
 
@@ -187,6 +193,19 @@ func (lx *lexer) next() token {
 			return lx.tok(tRBrack, off, off+1)
 		case ':':
 			return lx.tok(tColon, off, off+1)
+		case '!':
+			if off+1 < len(src) && src[off+1] == '=' {
+				return lx.tok(tNe, off, off+2)
+			}
+		case '<', '>':
+			kind := tLt
+			if c == '>' {
+				kind = tGt
+			}
+			if off+1 < len(src) && src[off+1] == '=' {
+				return lx.tok(kind+1, off, off+2) // tLe, tGe
+			}
+			return lx.tok(kind, off, off+1)
 		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(src[off:])

@@ -20,15 +20,19 @@ import (
 //
 //	script    = { line } .
 //	line      = [ statement ] newline .
-//	statement = option | thread | signal | wait | repeat | inject | expect | call .
+//	statement = option | thread | signal | wait | repeat | until | inject | expect | call .
 //	option    = "option" word "=" (word | number) .       // only before the first other statement
 //	thread    = "thread" name "{" newline { line } "}" .    // '}' alone on its line
 //	repeat    = "repeat" count "{" newline { line } "}" .   // 1 <= count <= MaxRepeat
+//	until     = "until" cond "max" count "{" newline line { line } "}" . // 1 <= count <= MaxRepeat
+//	cond      = "hr" ("==" | "!=") word | data .
+//	data      = "data" word cmp ( int | word ) .      // word: TRUE, FALSE or another query
+//	cmp       = "==" | "!=" | "<" | "<=" | ">" | ">=" .
 //	signal    = "signal" word .      wait = "wait" word .
 //	inject    = "inject" word { name "=" value } .
 //	expect    = "expect" ( "hr" "==" word | "pixel" word int int "==" colour
 //	          | "hash" word "==" hex | "calls" word { word } | "violations" "==" int
-//	          | "violation" word | "live" "==" int ) .
+//	          | "violation" word | "live" "==" int | data ) .
 //	call      = [ name { "," name } "=" ] ( name "." name | name ) { arg } .
 //	arg       = name "=" value | value .
 //	value     = number | colour | word | word "|" word { "|" word }
@@ -42,7 +46,8 @@ import (
 // Limits that keep any input cheap to parse.
 const (
 	MaxSource = 1 << 20 // bytes of scenario text
-	MaxRepeat = 1e9     // repeat count
+	MaxRepeat = 1e9     // repeat count, until's max
+	MaxData   = 1 << 53 // a number compared with a query's data (exact as a float64)
 	maxDepth  = 64      // nesting of blocks
 	maxCount  = 1e9     // expect violations/live
 	maxCoord  = 1 << 24 // expect pixel X, Y
@@ -211,7 +216,7 @@ func (p *parser) stmt() (Stmt, *Error) {
 	p.seenStmt = true
 	switch {
 	case t.kind == tLBrace:
-		return nil, p.errAt(t, "unexpected '{' (a block follows 'thread NAME' or 'repeat N' on the same line)")
+		return nil, p.errAt(t, "unexpected '{' (a block follows 'thread NAME', 'repeat N' or 'until COND max N' on the same line)")
 	case t.kind != tIdent:
 		return nil, p.errAt(t, "expected a statement, found %s", describe(t))
 	case p.isKeyword(t, "option"):
@@ -220,6 +225,8 @@ func (p *parser) stmt() (Stmt, *Error) {
 		return p.thread()
 	case p.isKeyword(t, "repeat"):
 		return p.repeat()
+	case p.isKeyword(t, "until"):
+		return p.until()
 	case p.isKeyword(t, "signal"), p.isKeyword(t, "wait"):
 		return p.signalWait()
 	case p.isKeyword(t, "inject"):
@@ -288,6 +295,105 @@ func (p *parser) repeat() (Stmt, *Error) {
 	return &Repeat{Pos: kw.pos, Count: count, Body: body}, nil
 }
 
+func (p *parser) until() (Stmt, *Error) {
+	kw := p.next()
+	cond, first, last, err := p.cond(kw)
+	if err != nil {
+		return nil, err
+	}
+	m := p.next()
+	if m.kind != tIdent || m.text != "max" {
+		return nil, p.errAt(m, "expected 'max N' after '%s' (an until loop is bounded: until COND max N {), found %s", p.span(kw, last), describe(m))
+	}
+	n := p.next()
+	if n.kind != tNumber {
+		return nil, p.errAt(n, "expected a count after '%s', found %s", p.span(kw, m), describe(n))
+	}
+	count, err := p.integer(n, "until max", 1, MaxRepeat)
+	if err != nil {
+		return nil, err
+	}
+	open := p.next()
+	if open.kind != tLBrace {
+		return nil, p.errAt(open, "expected '{' on the same line as '%s', found %s", p.span(kw, n), describe(open))
+	}
+	body, err := p.block(open)
+	if err != nil {
+		return nil, err
+	}
+	if len(body) == 0 {
+		return nil, p.errAt(kw, "an until block needs a statement (the call it polls): the condition is tested after each run of the block")
+	}
+	cond.Text = p.src[first.off:last.end]
+	return &Until{Pos: kw.pos, Cond: cond, Max: count, Body: body}, nil
+}
+
+// cond parses an until's condition: `hr == NAME`, `hr != NAME` or `data
+// QUERY OP VALUE`. kw is the statement's first token; it returns the
+// condition's first and last tokens.
+func (p *parser) cond(kw token) (Cond, token, token, *Error) {
+	t := p.next()
+	c := Cond{Pos: t.pos}
+	switch {
+	case t.kind == tIdent && t.text == "hr":
+		op := p.next()
+		if op.kind != tEq && op.kind != tNe {
+			return c, t, op, p.errAt(op, "expected '==' or '!=' after '%s', found %s", p.span(kw, t), describe(op))
+		}
+		c.Op = OpEq
+		if op.kind == tNe {
+			c.Op = OpNe
+		}
+		name := p.next()
+		if name.kind != tIdent {
+			return c, t, name, p.errAt(name, "expected an HRESULT name (S_OK, S_FALSE, DXGI_ERROR_WAS_STILL_DRAWING, ...) after '%s', found %s", p.span(kw, op), describe(name))
+		}
+		c.HR = name.text
+		return c, t, name, nil
+	case t.kind == tIdent && t.text == "data":
+		d, last, err := p.dataCmp(kw, t)
+		c.Data = d
+		return c, t, last, err
+	}
+	return c, t, t, p.errAt(t, "expected a condition after '%s' (hr == NAME, hr != NAME or data QUERY OP VALUE), found %s", kw.text, describe(t))
+}
+
+// cmpOps are the comparison tokens.
+var cmpOps = map[tokKind]CmpOp{tEq: OpEq, tNe: OpNe, tLt: OpLt, tLe: OpLe, tGt: OpGt, tGe: OpGe}
+
+// dataCmp parses `QUERY OP VALUE` after the word "data" (data); kw is the
+// statement's first token. It returns the last token.
+func (p *parser) dataCmp(kw, data token) (*DataCmp, token, *Error) {
+	q := p.next()
+	if q.kind != tIdent {
+		return nil, q, p.errAt(q, "expected a query name after '%s', found %s", p.span(kw, data), describe(q))
+	}
+	opTok := p.next()
+	op, ok := cmpOps[opTok.kind]
+	if !ok {
+		return nil, opTok, p.errAt(opTok, "expected a comparison (== != < <= > >=) after '%s', found %s", p.span(kw, q), describe(opTok))
+	}
+	d := &DataCmp{Query: q.text, Op: op}
+	v := p.next()
+	switch {
+	case v.kind == tNumber:
+		n, err := p.integer(v, "data value", 0, MaxData)
+		if err != nil {
+			return nil, v, err
+		}
+		d.Value = uint64(n)
+	case v.kind == tIdent && v.text == "TRUE":
+		d.Value = 1
+	case v.kind == tIdent && v.text == "FALSE":
+	case v.kind == tIdent:
+		d.Ref = v.text
+	default:
+		return nil, v, p.errAt(v, "expected a number, TRUE, FALSE or a query after '%s', found %s", p.span(kw, opTok), describe(v))
+	}
+	d.Text = p.src[q.off:v.end]
+	return d, v, nil
+}
+
 func (p *parser) signalWait() (Stmt, *Error) {
 	kw := p.next()
 	ev := p.next()
@@ -329,7 +435,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	return in, nil
 }
 
-const expectForms = "hr, pixel, hash, calls, violations, violation, live"
+const expectForms = "hr, pixel, hash, calls, violations, violation, live, data"
 
 func (p *parser) expect() (Stmt, *Error) {
 	kw := p.next()
@@ -446,6 +552,12 @@ func (p *parser) expect() (Stmt, *Error) {
 		e.Kind = ExpectLive
 		if err = eq(); err == nil {
 			e.N, err = count("live count")
+		}
+	case "data":
+		e.Kind = ExpectData
+		e.Data, last, err = p.dataCmp(kw, form)
+		if e.Data != nil {
+			e.Name = e.Data.Query
 		}
 	default:
 		return nil, p.errAt(form, "unknown expect form %s (want %s)", quote(form.text), expectForms)

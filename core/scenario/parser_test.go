@@ -141,6 +141,37 @@ func TestParseStatements(t *testing.T) {
 			},
 		},
 		{
+			desc: "until hr, the polling loop",
+			src:  "until hr != S_FALSE max 1000 {\n  imm.GetData q\n}",
+			want: []Stmt{&Until{Pos: Pos{1, 1}, Cond: Cond{Pos: Pos{1, 7}, HR: "S_FALSE", Op: OpNe, Text: "hr != S_FALSE"}, Max: 1000,
+				Body: []Stmt{&Call{Pos: Pos{2, 3}, Target: "imm", TargetPos: Pos{2, 3}, Method: "GetData", MethodPos: Pos{2, 7}, Args: []Arg{{Pos: Pos{2, 15}, Value: ident(2, 15, "q")}}}}}},
+		},
+		{
+			desc: "until data, nested in repeat",
+			src:  "repeat 2 {\n until data occ>=0x10 max 5 {\n  imm.GetData occ\n }\n}",
+			want: []Stmt{&Repeat{Pos: Pos{1, 1}, Count: 2, Body: []Stmt{&Until{Pos: Pos{2, 2}, Max: 5,
+				Cond: Cond{Pos: Pos{2, 8}, Data: &DataCmp{Query: "occ", Op: OpGe, Value: 16, Text: "occ>=0x10"}, Text: "data occ>=0x10"},
+				Body: []Stmt{&Call{Pos: Pos{3, 3}, Target: "imm", TargetPos: Pos{3, 3}, Method: "GetData", MethodPos: Pos{3, 7}, Args: []Arg{{Pos: Pos{3, 15}, Value: ident(3, 15, "occ")}}}}}}}},
+		},
+		{
+			desc: "expect data: every comparison, TRUE, FALSE, another query",
+			src:  "expect data q == TRUE\nexpect data q != FALSE\nexpect data occ < 5\nexpect data occ <= 5\nexpect data t2 > t1\nexpect data t2 >= 0",
+			want: []Stmt{
+				&Expect{Pos: Pos{1, 1}, Kind: ExpectData, Name: "q", Data: &DataCmp{Query: "q", Op: OpEq, Value: 1, Text: "q == TRUE"}},
+				&Expect{Pos: Pos{2, 1}, Kind: ExpectData, Name: "q", Data: &DataCmp{Query: "q", Op: OpNe, Text: "q != FALSE"}},
+				&Expect{Pos: Pos{3, 1}, Kind: ExpectData, Name: "occ", Data: &DataCmp{Query: "occ", Op: OpLt, Value: 5, Text: "occ < 5"}},
+				&Expect{Pos: Pos{4, 1}, Kind: ExpectData, Name: "occ", Data: &DataCmp{Query: "occ", Op: OpLe, Value: 5, Text: "occ <= 5"}},
+				&Expect{Pos: Pos{5, 1}, Kind: ExpectData, Name: "t2", Data: &DataCmp{Query: "t2", Op: OpGt, Ref: "t1", Text: "t2 > t1"}},
+				&Expect{Pos: Pos{6, 1}, Kind: ExpectData, Name: "t2", Data: &DataCmp{Query: "t2", Op: OpGe, Text: "t2 >= 0"}},
+			},
+		},
+		{
+			desc: "until is a name when '=' follows it",
+			src:  "until = dev.CreateQuery Query=EVENT",
+			want: []Stmt{&Call{Pos: Pos{1, 1}, Results: []string{"until"}, Target: "dev", TargetPos: Pos{1, 9}, Method: "CreateQuery", MethodPos: Pos{1, 13},
+				Args: []Arg{{Pos: Pos{1, 25}, Key: "Query", Value: ident(1, 31, "EVENT")}}}},
+		},
+		{
 			desc: "comments, blank lines, CRLF and a byte-order mark",
 			src:  "\uFEFF# title\r\n\r\n   # indented comment\r\nsc.Present 1 # vsync\r\n#deadbeef is a comment at line start\r\n",
 			want: []Stmt{&Call{Pos: Pos{4, 1}, Target: "sc", TargetPos: Pos{4, 1}, Method: "Present", MethodPos: Pos{4, 4},
@@ -196,6 +227,8 @@ func sprint(s Stmt) string {
 		return "thread " + s.Name + " {\n" + dump(s.Body) + "}"
 	case *Repeat:
 		return "repeat " + strconv.Itoa(s.Count) + " {\n" + dump(s.Body) + "}"
+	case *Until:
+		return fmt.Sprintf("until %+v max %d {\n%s}", s.Cond, s.Max, dump(s.Body))
 	}
 	return strings.TrimPrefix(fmt.Sprintf("%+v", s), "&")
 }
@@ -293,8 +326,8 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"expect hr without ==", "x.F\nexpect hr S_OK", "2:11: expected '==' after 'expect hr', found \"S_OK\""},
 		{"expect hr with =", "expect hr = S_OK", "1:11: expected '==' after 'expect hr', found \"=\""},
-		{"unknown expect form", "expect pixels bb 1 1 == #ff0000ff", `1:8: unknown expect form "pixels" (want hr, pixel, hash, calls, violations, violation, live)`},
-		{"expect without a form", "expect\n", "1:7: expected what to expect after 'expect' (want hr, pixel, hash, calls, violations, violation, live), found end of line"},
+		{"unknown expect form", "expect pixels bb 1 1 == #ff0000ff", `1:8: unknown expect form "pixels" (want hr, pixel, hash, calls, violations, violation, live, data)`},
+		{"expect without a form", "expect\n", "1:7: expected what to expect after 'expect' (want hr, pixel, hash, calls, violations, violation, live, data), found end of line"},
 		{"expect pixel with a short colour", "expect pixel bb 1 2 == #f00", `1:24: expected a colour #RRGGBBAA after 'expect pixel bb 1 2 ==', found comment "#f00" (a colour is '#' then 6 or 8 hex digits, then a space or the end of the line)`},
 		{"expect pixel with a comment instead of a colour", "expect pixel bb 1 2 == # red\n", "1:29: expected a colour #RRGGBBAA after 'expect pixel bb 1 2 ==', found end of line"},
 		{"expect pixel with a glued colour", "expect pixel bb 1 2 == #ff0000ff;", `1:24: expected a colour #RRGGBBAA after 'expect pixel bb 1 2 ==', found comment "#ff0000ff;" (a colour is '#' then 6 or 8 hex digits, then a space or the end of the line)`},
@@ -304,6 +337,18 @@ func TestParseErrors(t *testing.T) {
 		{"expect hash too long", "expect hash bb == " + strings.Repeat("a", 65), `1:19: bad hash "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... (want 1 to 64 hex digits)`},
 		{"expect calls empty", "expect calls\n", "1:13: expected at least one event name after 'expect calls', found end of line"},
 		{"expect live extra", "expect live == 0 1", "1:18: expected end of line after 'expect live == 0', found \"1\""},
+		{"until without max", "until hr == S_OK {\n x.F\n}", `1:18: expected 'max N' after 'until hr == S_OK' (an until loop is bounded: until COND max N {), found "{"`},
+		{"until max 0", "until hr == S_OK max 0 {\n x.F\n}", "1:22: until max 0 must be at least 1"},
+		{"until max too large", "until hr == S_OK max 2e9 {\n x.F\n}", "1:22: until max 2e9 is too large (max 1000000000)"},
+		{"until without a block", "until hr == S_OK max 3\n", "1:23: expected '{' on the same line as 'until hr == S_OK max 3', found end of line"},
+		{"until with an empty block", "until hr == S_OK max 3 {\n}", "1:1: an until block needs a statement (the call it polls): the condition is tested after each run of the block"},
+		{"until on one line", "until hr == S_OK max 3 { x.F }", `1:26: expected end of line after '{', found "x.F" (statements in a block go on their own lines)`},
+		{"until hr with <", "until hr < S_OK max 3 {\n x.F\n}", `1:10: expected '==' or '!=' after 'until hr', found "<"`},
+		{"until without a condition", "until max 3 {\n x.F\n}", `1:7: expected a condition after 'until' (hr == NAME, hr != NAME or data QUERY OP VALUE), found "max"`},
+		{"expect data without a comparison", "expect data q 3", `1:15: expected a comparison (== != < <= > >=) after 'expect data q', found "3"`},
+		{"expect data with a colour", "expect data q == #ff0000ff", `1:18: expected a number, TRUE, FALSE or a query after 'expect data q ==', found "#ff0000ff"`},
+		{"expect data negative", "expect data q >= -1", "1:18: data value -1 must be at least 0"},
+		{"a lone '!'", "expect data q ! 3", `1:15: unexpected character '!'`},
 		{"unterminated list at EOF", "x.F\nx.G\nvb = dev.CreateBuffer Data=f32[1 2\n 3", "4:3: unterminated list f32[ (opened at 3:28)"},
 		{"unterminated list before the next statement", "vb.Write u16[1 2\nimm.Draw 3 0\n", "2:1: unterminated list u16[ (opened at 1:10)"},
 		{"word inside a list", "vb.Write f32[1 x 2]", `1:16: expected a number in f32 list, found "x"`},
@@ -324,7 +369,7 @@ func TestParseErrors(t *testing.T) {
 		{"something after }", "repeat 2 {\n} x.F\n", "2:3: '}' must be alone on its line, found \"x.F\" after it"},
 		{"statement after {", "repeat 2 { x.F\n}", "1:12: expected end of line after '{', found \"x.F\" (statements in a block go on their own lines)"},
 		{"{ on the next line", "thread t\n{\n}", "1:9: expected '{' on the same line as 'thread t', found end of line"},
-		{"stray {", "{\n", "1:1: unexpected '{' (a block follows 'thread NAME' or 'repeat N' on the same line)"},
+		{"stray {", "{\n", "1:1: unexpected '{' (a block follows 'thread NAME', 'repeat N' or 'until COND max N' on the same line)"},
 		{"repeat zero", "repeat 0 {\n}", "1:8: repeat count 0 must be at least 1"},
 		{"repeat too many", "repeat 2000000000 {\n}", "1:8: repeat count 2000000000 is too large (max 1000000000)"},
 		{"repeat without count", "repeat {\n}", "1:8: expected a count after 'repeat', found \"{\""},

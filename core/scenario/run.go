@@ -42,8 +42,10 @@ type Run struct {
 	steps     int
 	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
-	queries   []QueryResult // every GetData, for rule ASYNC-SAME
-	queryRuns map[int]int   // GetData statements run so far, by line
+	queries   []QueryResult              // every GetData, for rule ASYNC-SAME
+	queryRuns map[int]int                // GetData statements run so far, by line
+	qdata     map[*d3d11.Query]queryData // the last GetData of each query (expect data, until data)
+	cur       *thread                    // the thread whose statement runs (exec)
 
 	hash     string // of the last frame, computed once per frame
 	hashed   int    // frames hashed
@@ -78,7 +80,8 @@ type deferredCalls struct {
 // NewRun prepares a run. Nothing executes until Step or Finish.
 func NewRun(s *Script, o Overrides) *Run {
 	r := &Run{script: s, opt: decodeOptions(s, o), vars: map[string]any{}, names: map[d3d11.Object]string{},
-		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{}}
+		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{},
+		qdata: map[*d3d11.Query]queryData{}}
 	r.mach = machine.New(r.opt.machine(func(f machine.Frame) {
 		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	}, r.preempt))

@@ -34,10 +34,29 @@ func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
 	if r.queryRuns == nil {
 		r.queryRuns = map[int]int{}
 	}
-	q.N = r.queryRuns[q.Line]
-	r.queryRuns[q.Line]++
+	if r.cur != nil && r.cur.polling() {
+		// An until loop's next poll asks the same question again:
+		// the modes compare the answer each got in the end.
+		q.N = max(r.queryRuns[q.Line]-1, 0)
+	} else {
+		q.N = r.queryRuns[q.Line]
+		r.queryRuns[q.Line]++
+	}
+	if qq := x.query(0); qq != nil {
+		now := hr
+		if err != nil {
+			now = hresult.Of(err)
+		}
+		r.qdata[qq] = queryData{line: q.Line, hr: now, value: v}
+	}
 	if x.query(0) != nil {
 		q.Type = map[d3d11.QueryType]string{d3d11.QueryEvent: "EVENT", d3d11.QueryOcclusion: "OCCLUSION", d3d11.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
+	}
+	if n := len(r.queries); n > 0 && r.queries[n-1].Line == q.Line && r.queries[n-1].N == q.N {
+		// Another poll of the same question replaces the last: a loop
+		// of a billion polls keeps one result, not a billion.
+		r.queries[n-1] = q
+		return
 	}
 	r.queries = append(r.queries, q)
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
@@ -19,6 +20,10 @@ func (r *Run) exec(t *thread) bool {
 		return false
 	}
 	r.sim.Switch(t.name)
+	// (restored: a preempting thread's statement runs inside another's)
+	prev := r.cur
+	r.cur = t
+	defer func() { r.cur = prev }()
 	r.line = Position(st).Line
 	r.setLine(r.line)
 	switch s := st.(type) {
@@ -45,6 +50,8 @@ func (r *Run) exec(t *thread) bool {
 		if s.Count > 0 && len(s.Body) > 0 { // an empty body repeats nothing
 			t.stack = append(t.stack, &frame{stmts: s.Body, left: s.Count - 1})
 		}
+	case *Until:
+		r.until(t, s)
 	case *Signal:
 		t.advance()
 		if !r.events[s.Event] {
@@ -206,6 +213,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		if e, ok := t.peek().(*Expect); ok && e.Kind == ExpectHR {
 			return
 		}
+		if u := t.testsHR(); u != nil {
+			return // the last call of an until block: its hr condition looks at the failure (Run.until)
+		}
 		r.failf(s.Pos, "%s failed: %v (add `expect hr == %s` after it if that is intended)", callName(s), err, hresult.Of(err).Name())
 		r.stop()
 		return
@@ -239,6 +249,86 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.limitf(s.Pos, "%d bytes of GPU memory committed in this run, past the limit of %d (option sysmem=SIZE bounds each device and the run as a whole)", b, r.opt.sysmem)
 		r.stop()
 	}
+}
+
+// until runs `until COND max N { ... }` on t. The statement is met once on
+// entry and once after each run of its block (it stays the frame's current
+// statement meanwhile, frame.iter counting the runs): the block runs
+// first, then COND is tested, as the polling loop of "Changes from
+// Direct3D 10" calls GetData before it tests the result. Past N runs the
+// run stops with a failure naming the line.
+func (r *Run) until(t *thread, s *Until) {
+	f := t.stack[len(t.stack)-1]
+	if f.iter > 0 {
+		ok, now := r.holds(t, s.Cond)
+		if ok {
+			f.iter = 0
+			t.advance()
+			r.untilDone(t, s)
+			return
+		}
+		if f.iter >= s.Max {
+			f.iter = 0
+			t.advance()
+			r.failf(s.Pos, "until %s: still false after %d runs of the block (max %d): %s", s.Cond.Text, s.Max, s.Max, now)
+			r.stop()
+			return
+		}
+	}
+	f.iter++
+	t.stack = append(t.stack, &frame{stmts: s.Body, until: s})
+}
+
+// untilDone ends an until loop whose hr condition holds: a failure it
+// looked at and did not name (`until hr != S_FALSE` ended by
+// DXGI_ERROR_DEVICE_REMOVED) stops the run as a failing call does, unless an
+// `expect hr` follows the loop.
+func (r *Run) untilDone(t *thread, s *Until) {
+	c := s.Cond
+	if c.Data != nil || !t.lastHR.Failed() || c.Op == OpEq {
+		return
+	}
+	if e, ok := t.peek().(*Expect); ok && e.Kind == ExpectHR {
+		return
+	}
+	r.failf(t.lastPos, "the call failed: %v, which ended the loop `until %s` (line %d) (add `expect hr == %s` after the loop if that is intended)",
+		t.lastErr, c.Text, s.Line, t.lastHR.Name())
+	r.stop()
+}
+
+// testsHR returns the until loop whose block t has just run to its end, if
+// its condition is on hr: the failure of the block's last call is for
+// that condition to judge.
+func (t *thread) testsHR() *Until {
+	f := t.stack[len(t.stack)-1]
+	if f.until == nil || f.pc < len(f.stmts) || f.until.Cond.Data != nil {
+		return nil
+	}
+	return f.until
+}
+
+// polling reports whether t runs the block of an until loop again (its
+// second run or later): a GetData there answers the same question as the
+// first run's, so QueryResult.N does not count it.
+func (t *thread) polling() bool {
+	for i := len(t.stack) - 1; i > 0; i-- {
+		if t.stack[i].until != nil {
+			return t.stack[i-1].iter > 1
+		}
+	}
+	return false
+}
+
+// holds tests an until's condition on t; now says what was seen, for the
+// message of a loop that runs out.
+func (r *Run) holds(t *thread, c Cond) (ok bool, now string) {
+	if c.Data != nil {
+		ok, now, _ = r.compareData(c.Data)
+		return ok, now
+	}
+	want, _ := hresult.Parse(c.HR)
+	now = fmt.Sprintf("the last call (line %d) returned %s", t.lastPos.Line, t.lastHR.Name())
+	return (t.lastHR == want) == (c.Op == OpEq), now
 }
 
 // syncAll makes every call complete on the GPU before it returns (option

@@ -182,7 +182,13 @@ var methods = map[string]map[string]*method{
 		"Unmap": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}},
 			exec: func(x *call) error { return x.ctx().Unmap(x.res(0)) }},
 		"Begin": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error { return x.ctx().Begin(x.query(0)) }},
-		"End":   {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error { return x.ctx().End(x.query(0)) }},
+		"End": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
+			err := x.ctx().End(x.query(0))
+			if err == nil && x.query(0) != nil {
+				x.run.queryEnded(x.query(0), x.st.Line)
+			}
+			return err
+		}},
 		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
 			v, hr, err := x.ctx().GetData(x.query(0))
 			x.run.lastData = v

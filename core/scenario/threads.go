@@ -36,7 +36,9 @@ type signalled struct {
 type frame struct {
 	stmts []Stmt
 	pc    int
-	left  int // repeat iterations left after this one
+	left  int    // repeat iterations left after this one
+	until *Until // the loop whose block this frame runs, if it is an until's
+	iter  int    // runs so far of the block of the until at pc (0: not entered)
 }
 
 // pick chooses the next thread to run: a seeded choice among the runnable

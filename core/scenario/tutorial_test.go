@@ -167,6 +167,8 @@ func stmtLines(stmts []Stmt, into map[int]bool) {
 			stmtLines(b.Body, into)
 		case *Repeat:
 			stmtLines(b.Body, into)
+		case *Until:
+			stmtLines(b.Body, into)
 		}
 	}
 }
@@ -202,6 +204,8 @@ func TestTutorials(t *testing.T) {
 					case *Thread:
 						walk(b.Body)
 					case *Repeat:
+						walk(b.Body)
+					case *Until:
 						walk(b.Body)
 					}
 				}
