@@ -16,12 +16,12 @@ type gen struct {
 	stage   Stage
 	major   int
 
-	scopes  []map[string]*value
-	funcs   map[string][]*funcDecl
-	structs map[string]*Type
-	inline  []*funcDecl
+	scopes     []map[string]*value
+	funcs      map[string][]*funcDecl
+	structs    map[string]*Type
+	inline     []*funcDecl
 	scopesSave [][]map[string]*value
-	fn      *fnCtx
+	fn         *fnCtx
 
 	cbufs    []*cbInfo
 	globals  *cbInfo // $Globals

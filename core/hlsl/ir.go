@@ -98,14 +98,14 @@ type File uint8
 
 // The register files of SM4 that the front end uses.
 const (
-	FileNull  File = iota // null: a discarded destination (sincos's unused half)
-	FileTemp              // r#
-	FileInput             // v#
-	FileOutput            // o#
-	FileCB                // cb#[n]
-	FileImm               // l(...)
-	FileTex               // t#
-	FileSamp              // s#
+	FileNull   File = iota // null: a discarded destination (sincos's unused half)
+	FileTemp               // r#
+	FileInput              // v#
+	FileOutput             // o#
+	FileCB                 // cb#[n]
+	FileImm                // l(...)
+	FileTex                // t#
+	FileSamp               // s#
 )
 
 // Operand is one source or destination of an instruction. For a source,
