@@ -48,11 +48,11 @@ func TestIntrinsicsMatchGo(t *testing.T) {
 		{{1e-3, 100, -0.5, 0.999}, {-7, 3, 3, -0.001}, {0, 1, 0.75, 0.5}},
 	}
 	tests := []struct {
-		desc  string
-		body  string
-		ref   func(a, b, c [4]float32) [4]float32
-		ulps  float64 // 0: bit exact
-		pos   bool    // feed |a| (for sqrt, log, pow)
+		desc string
+		body string
+		ref  func(a, b, c [4]float32) [4]float32
+		ulps float64 // 0: bit exact
+		pos  bool    // feed |a| (for sqrt, log, pow)
 	}{
 		{"add", "return a + b;", func(a, b, c [4]float32) [4]float32 { return each2(func(x, y float32) float32 { return x + y }, a, b) }, 0, false},
 		{"sub mul div", "return (a - b) * c / b;", func(a, b, c [4]float32) [4]float32 {
@@ -98,7 +98,9 @@ func TestIntrinsicsMatchGo(t *testing.T) {
 			}
 			return r
 		}, 0, false},
-		{"abs", "return abs(a);", func(a, b, c [4]float32) [4]float32 { return each(func(x float32) float32 { return float32(math.Abs(float64(x))) }, a) }, 0, false},
+		{"abs", "return abs(a);", func(a, b, c [4]float32) [4]float32 {
+			return each(func(x float32) float32 { return float32(math.Abs(float64(x))) }, a)
+		}, 0, false},
 		{"sign", "return sign(a);", func(a, b, c [4]float32) [4]float32 {
 			return each(func(x float32) float32 {
 				switch {

@@ -21,7 +21,7 @@ func sizeOf(t *Type, rowMajor bool) int {
 		}
 		return 16*(t.Cols-1) + 4*t.Rows
 	case KArray:
-		return 16*(t.Len-1) + sizeOf(t.Elem, rowMajor)
+		return roundUp16(sizeOf(t.Elem, rowMajor))*(t.Len-1) + sizeOf(t.Elem, rowMajor)
 	case KStruct:
 		off := 0
 		for i, f := range structLayout(t, rowMajor) {
