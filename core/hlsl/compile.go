@@ -399,7 +399,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	// Constant buffers.
 	for _, cb := range g.cbufs {
 		c := CBuffer{Name: cb.name, Slot: -1, Size: cb.size}
-		if cb.used {
+		if cb.used || cb.explicit {
 			c.Slot = cb.slot
 		}
 		for _, v := range cb.vars {

@@ -441,6 +441,12 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		if sameType(v.t, t) {
 			return v
 		}
+		if v.t.numeric() && v.t.comps() == 1 {
+			// (S)0: every member gets the scalar, as fxc allows.
+			if sv := g.splat(p, v, t); sv != nil {
+				return sv
+			}
+		}
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -452,6 +458,38 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		return poison
 	}
 	return g.convert(p, v, t, false)
+}
+
+// splat builds a struct or array value whose every component is the
+// scalar v converted to the member's type.
+func (g *gen) splat(p pos, v *value, t *Type) *value {
+	switch t.Kind {
+	case KStruct:
+		out := &value{t: t, ro: true}
+		for _, f := range t.Fields {
+			fv := g.splat(p, v, f.Type)
+			if fv == nil {
+				return nil
+			}
+			out.fields = append(out.fields, fv)
+		}
+		return out
+	case KArray:
+		out := &value{t: t, ro: true}
+		for i := 0; i < t.Len; i++ {
+			ev := g.splat(p, v, t.Elem)
+			if ev == nil {
+				return nil
+			}
+			out.elems = append(out.elems, ev)
+		}
+		return out
+	}
+	if !t.numeric() {
+		return nil
+	}
+	c := g.convertBase(v.c[:1], v.t.Base, t.Base)
+	return &value{t: t, c: broadcast(c, t.comps()), ro: true}
 }
 
 // ctor lowers float4(a, b), int2(x), float3x3(...): the arguments'

@@ -21,7 +21,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		return
 	case *exprStmt:
-		g.expr(s.x)
+		g.expr(discardValue(s.x))
 	case *emptyStmt:
 	case *ifStmt:
 		c := g.cond(s.cond)
@@ -55,7 +55,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		g.scoped(s.body)
 		if s.post != nil {
-			g.expr(s.post)
+			g.expr(discardValue(s.post))
 			g.top = inner
 		}
 		g.loopDep--
@@ -309,4 +309,15 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 	*k += n
 	g.assign(v.c, c, false)
 	return true
+}
+
+// discardValue turns x++ whose value nobody reads into ++x, which needs
+// no copy of the old value.
+func discardValue(e Expr) Expr {
+	if u, ok := e.(*unaryExpr); ok && u.postfix {
+		c := *u
+		c.postfix = false
+		return &c
+	}
+	return e
 }
