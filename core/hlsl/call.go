@@ -9,12 +9,9 @@ func (g *gen) call(e *callExpr) *value {
 	if fns := g.funcs[e.name]; len(fns) > 0 {
 		return g.userCall(e, fns)
 	}
-	args := make([]*value, len(e.args))
-	for i, a := range e.args {
-		args[i] = g.expr(a)
-		if args[i] == poison {
-			return poison
-		}
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
 	}
 	return g.intrinsic(e, args)
 }
@@ -23,12 +20,9 @@ func (g *gen) call(e *callExpr) *value {
 // arguments (copied when the body writes them), out/inout arguments are
 // written back, the result lands in temps.
 func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
-	args := make([]*value, len(e.args))
-	for i, a := range e.args {
-		args[i] = g.expr(a)
-		if args[i] == poison {
-			return poison
-		}
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
 	}
 	var fn *funcDecl
 	best := -1

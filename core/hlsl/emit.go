@@ -145,8 +145,10 @@ func (g *gen) op(o Op, n int, srcs ...[]Operand) []Operand {
 		dst := Operand{File: FileTemp, Index: t, Mask: uint8(1<<k - 1)}
 		in := Instr{Op: o, Dst: []Operand{dst}, Src: ops}
 		switch o {
-		case OpImul, OpUdiv:
+		case OpImul: // imul hi, lo, a, b
 			in.Dst = []Operand{{File: FileNull}, dst}
+		case OpUdiv: // udiv quotient, remainder, a, b
+			in.Dst = []Operand{dst, {File: FileNull}}
 		}
 		g.emit(in)
 		out = append(out, regComps(FileTemp, t, k)...)

@@ -41,12 +41,11 @@ func (g *gen) expr(e Expr) *value {
 	case *assignExpr:
 		return g.assignExpr(e)
 	case *condExpr:
-		c := g.expr(e.c)
-		a := g.expr(e.a)
-		b := g.expr(e.b)
-		if c == poison || a == poison || b == poison {
+		v, ok := g.exprs([]Expr{e.c, e.a, e.b})
+		if !ok {
 			return poison
 		}
+		c, a, b := v[0], v[1], v[2]
 		if !a.t.numeric() || !b.t.numeric() || !c.t.numeric() {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
@@ -209,12 +208,11 @@ func (g *gen) binary(e *binaryExpr) *value {
 		g.expr(e.x)
 		return g.expr(e.y)
 	}
-	x := g.expr(e.x)
-	y := g.expr(e.y)
-	if x == poison || y == poison {
+	v, ok := g.exprs([]Expr{e.x, e.y})
+	if !ok {
 		return poison
 	}
-	return g.binop(e.pos, e.op, x, y)
+	return g.binop(e.pos, e.op, v[0], v[1])
 }
 
 func (g *gen) binop(p pos, op string, x, y *value) *value {
@@ -505,17 +503,15 @@ func (g *gen) ctor(e *ctorExpr) *value {
 		return poison
 	}
 	var c []Operand
-	var args []*value
-	for _, a := range e.args {
-		v := g.expr(a)
-		if v == poison {
-			return poison
-		}
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
+	}
+	for i, v := range args {
 		if !v.t.numeric() {
-			g.errorf(a.at(), eConvert, "cannot convert from '%s' to '%s'", v.t, t.withBase(v.t.Base))
+			g.errorf(e.args[i].at(), eConvert, "cannot convert from '%s' to '%s'", v.t, t.withBase(v.t.Base))
 			return poison
 		}
-		args = append(args, v)
 	}
 	if len(args) == 1 && args[0].t.comps() == 1 {
 		v := g.convert(e.pos, args[0], scalarT(t.Base), false)
@@ -696,3 +692,69 @@ func (g *gen) index(e *indexExpr) *value {
 }
 
 var _ = math.Float32bits
+
+// exprs lowers operands left to right. When a later operand writes
+// variables (an assignment, ++, --, a call), the earlier ones are copied
+// first, so they keep the values they had when HLSL read them.
+func (g *gen) exprs(list []Expr) ([]*value, bool) {
+	out := make([]*value, len(list))
+	for i, e := range list {
+		v := g.expr(e)
+		if v == poison {
+			return nil, false
+		}
+		out[i] = v
+		if i+1 < len(list) && anySideEffects(list[i+1:]) {
+			out[i] = g.snapshot(v)
+		}
+	}
+	return out, true
+}
+
+// snapshot copies the register-held parts of a value into fresh temps.
+func (g *gen) snapshot(v *value) *value {
+	if !v.t.numeric() {
+		return v
+	}
+	for _, c := range v.c {
+		if c.File == FileTemp || c.File == FileOutput {
+			return &value{t: v.t, c: g.copyTemp(v.c), ro: true}
+		}
+	}
+	return v
+}
+
+func anySideEffects(list []Expr) bool {
+	for _, e := range list {
+		if sideEffects(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideEffects reports whether evaluating e may write a variable.
+func sideEffects(e Expr) bool {
+	switch e := e.(type) {
+	case *assignExpr, *callExpr:
+		if c, ok := e.(*callExpr); ok && c.recv != nil {
+			return anySideEffects(c.args)
+		}
+		return true
+	case *unaryExpr:
+		return e.op == "++" || e.op == "--" || sideEffects(e.x)
+	case *binaryExpr:
+		return sideEffects(e.x) || sideEffects(e.y)
+	case *condExpr:
+		return sideEffects(e.c) || sideEffects(e.a) || sideEffects(e.b)
+	case *ctorExpr:
+		return anySideEffects(e.args)
+	case *castExpr:
+		return sideEffects(e.x)
+	case *memberExpr:
+		return sideEffects(e.x)
+	case *indexExpr:
+		return sideEffects(e.x) || sideEffects(e.i)
+	}
+	return false
+}
