@@ -130,7 +130,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	case "ps_5_0":
 		stage, major = Pixel, 5
 	default:
-		return nil, Errors{{File: file, Code: 3000 + 0, Msg: fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", target)}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target))}}
 	}
 	if len(src) > maxSource {
 		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
@@ -157,7 +157,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 		}
 	}
 	if fn == nil && len(g.errs) == 0 {
-		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: fmt.Sprintf("'%s': entrypoint not found", entry)}}
+		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: fmt.Sprintf("'%s': entrypoint not found", clean(entry))}}
 	}
 	var ins, outs []SigElement
 	if fn != nil && len(g.errs) == 0 {
@@ -222,6 +222,13 @@ func (g *gen) declareGlobals(f *file) {
 		}
 		cb.size = roundUp16(end)
 	}
+}
+
+// clean escapes control characters of a caller-given name, so a message
+// stays on one line.
+func clean(s string) string {
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
 }
 
 func regSlot(r string, kind byte) (int, bool) {
