@@ -31,10 +31,11 @@
 // Differences from fxc, on purpose or not yet done: every signature
 // element takes a register of its own (fxc sometimes packs two small
 // ones into one register); loops are kept as loop/endloop instead of
-// being unrolled; signed integer division, switch, local arrays indexed
-// by a non-constant, geometry/hull/domain/compute stages and textures
-// other than Texture2D<float4> are refused with a clear error; the
-// optimiser is absent (the code is correct, not minimal).
+// being unrolled; switch, #include, local arrays indexed by a
+// non-constant, matrices in signatures, geometry/hull/domain/compute
+// stages and textures other than Texture2D<float4> are refused with a
+// clear error; the optimiser is absent (the code is correct, not minimal:
+// more movs and temps than fxc's).
 //
 // Bounds: the source, the tokens after macro expansion, nesting, inlining
 // depth, temps and instructions are all capped, so hostile input ends in

@@ -282,8 +282,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		case Uint:
 			return &value{t: t, c: g.op(OpUdiv, n, a.c, b.c)}
 		}
-		g.errorf(p, eNotImplemented, "signed integer division is not supported by this compiler: use uint or float")
-		return poison
+		return &value{t: t, c: g.idiv(n, a.c, b.c, false)}
 	case "%":
 		switch t.Base {
 		case Float:
@@ -305,8 +304,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		case Uint:
 			return &value{t: t, c: g.opRem(n, a.c, b.c)}
 		}
-		g.errorf(p, eNotImplemented, "signed integer modulus is not supported by this compiler: use uint or float")
-		return poison
+		return &value{t: t, c: g.idiv(n, a.c, b.c, true)}
 	case "&", "|", "^", "<<", ">>":
 		if t.Base != Int && t.Base != Uint {
 			g.errorf(p, eTypeMismatch, "type mismatch")
@@ -320,6 +318,22 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	}
 	g.errorf(p, eSyntax, "syntax error: unexpected token '%s'", op)
 	return poison
+}
+
+// idiv is signed division (or remainder) through udiv on magnitudes, the
+// quotient negative when the signs differ, the remainder signed like a.
+func (g *gen) idiv(n int, a, b []Operand, rem bool) []Operand {
+	absA := g.op(OpImax, n, a, g.op(OpIneg, n, a))
+	absB := g.op(OpImax, n, b, g.op(OpIneg, n, b))
+	var m, neg []Operand
+	if rem {
+		m = g.opRem(n, absA, absB)
+		neg = g.op(OpIlt, n, a, []Operand{immU(0)})
+	} else {
+		m = g.op(OpUdiv, n, absA, absB)
+		neg = g.op(OpIlt, n, g.op(OpXor, n, a, b), []Operand{immU(0)})
+	}
+	return g.op(OpMovc, n, neg, g.op(OpIneg, n, m), m)
 }
 
 func (g *gen) assignExpr(e *assignExpr) *value {

@@ -103,6 +103,15 @@ float4 main(float4 a : A, float4 b : B) : SV_Target {
 }`, [4]float32{5, 11, 11, 25}},
 		{"hex literals and suffixes", `
 float4 main() : SV_Target { return float4(0x10, 2u, 1.5f, .5); }`, [4]float32{16, 2, 1.5, 0.5}},
+		{"signed integer division and remainder", `
+float4 main(float4 a : A, float4 b : B) : SV_Target { int4 i = int4(-7, 7, -7, 7); int4 d = int4(2, -2, -2, 2); int4 q = i / d; int4 r = i % d; return float4(q.x, q.y, r.x, r.y + q.w); }`, [4]float32{-3, -3, -1, 4}},
+		{"continue in for and do-while loops", `
+float4 main() : SV_Target {
+  float s = 0; float t = 0; int j = 0;
+  for (int i = 0; i < 6; i++) { if (i == 2 || i == 4) continue; s += i; }
+  do { j++; if (j == 3) continue; t += j; } while (j < 5);
+  return float4(s, t, j, 0);
+}`, [4]float32{9, 12, 5, 0}},
 		{"attributes are accepted", `
 float4 main() : SV_Target { float s = 0; [unroll] for (int i = 0; i < 4; ++i) s += i; [branch] if (s > 1) s = -s; return s; }`, [4]float32{-6, -6, -6, -6}},
 	}
@@ -173,7 +182,6 @@ PSOut main(float4 a : COLOR0) { PSOut o; o.c0 = a; o.c2 = a * 2; return o; }`
 
 func TestRefusedClearly(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"float4 main(float4 a : A) : SV_Target { int i = (int)a.x; return i / 2; }", "signed integer division is not supported"},
 		{"#include \"common.hlsli\"\nfloat4 main() : SV_Target { return 0; }", "#include is not supported"},
 		{"float4 main(float4 a : A) : SV_Target { switch ((int)a.x) { default: break; } return 0; }", "'switch' is not supported"},
 		{"float f(float x) { return f(x); }\nfloat4 main() : SV_Target { return f(1); }", "recursive functions are not allowed"},

@@ -41,12 +41,22 @@ func (g *gen) stmt(s Stmt) {
 		if s.init != nil {
 			g.stmt(s.init)
 		}
-		inner := g.top
+		// A continue jumps to the top of the loop, so a loop whose body
+		// continues runs its step there, skipped on the first trip.
+		var first *Operand
 		if s.post != nil && hasJump(s.body, "continue") {
-			g.errorf(s.pos, eNotImplemented, "'continue' in a for loop with a step expression is not supported by this compiler")
+			first = g.firstTrip()
 		}
+		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		if first != nil {
+			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
+			g.expr(discardValue(s.post))
+			g.top = inner
+			g.emit(Instr{Op: OpEndif})
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: first.Index, Mask: 1 << first.Swz[0]}}, Src: []Operand{immU(0)}})
+		}
 		if s.cond != nil {
 			if c := g.cond(s.cond); c != nil {
 				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
@@ -54,7 +64,7 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.scoped(s.body)
-		if s.post != nil {
+		if s.post != nil && first == nil {
 			g.expr(discardValue(s.post))
 			g.top = inner
 		}
@@ -62,19 +72,32 @@ func (g *gen) stmt(s Stmt) {
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
 	case *whileStmt:
+		// do-while with continue: the condition is tested at the top,
+		// skipped on the first trip.
+		var first *Operand
 		if s.do && hasJump(s.body, "continue") {
-			g.errorf(s.pos, eNotImplemented, "'continue' in a do-while loop is not supported by this compiler")
+			first = g.firstTrip()
 		}
+		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		if first != nil {
+			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
+			if c := g.cond(s.cond); c != nil {
+				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
+			}
+			g.top = inner
+			g.emit(Instr{Op: OpEndif})
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: first.Index, Mask: 1 << first.Swz[0]}}, Src: []Operand{immU(0)}})
+		}
 		if !s.do {
 			if c := g.cond(s.cond); c != nil {
 				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
 			}
-			g.top = saved
+			g.top = inner
 		}
 		g.scoped(s.body)
-		if s.do {
+		if s.do && first == nil {
 			if c := g.cond(s.cond); c != nil {
 				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
 			}
@@ -104,6 +127,14 @@ func (g *gen) stmt(s Stmt) {
 		}
 	}
 	g.top = saved
+}
+
+// firstTrip allocates a flag set to true (all bits) before a loop.
+func (g *gen) firstTrip() *Operand {
+	r := g.alloc()
+	g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0xffffffff)}})
+	o := comp(FileTemp, r, 0)
+	return &o
 }
 
 // scoped lowers a statement in its own scope, giving back its temps.
