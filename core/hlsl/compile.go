@@ -169,6 +169,10 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	prog := &Program{Target: target, Stage: stage, Major: major, Code: g.code, Temps: g.maxTemp}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if err := prog.Validate(); err != nil {
+		// A compiler bug, reported as an error rather than bad code.
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + err.Error()}}
+	}
 	return res, nil
 }
 

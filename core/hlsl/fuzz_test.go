@@ -96,3 +96,22 @@ func TestEvaluatorStepLimit(t *testing.T) {
 		t.Errorf("err = %v, want ErrSteps", err)
 	}
 }
+
+func TestValidateRejectsMalformed(t *testing.T) {
+	tests := []struct {
+		desc string
+		p    Program
+	}{
+		{"operand count", Program{Temps: 1, Code: []Instr{{Op: OpAdd, Dst: []Operand{{File: FileTemp, Mask: 1}}, Src: []Operand{{File: FileTemp}}}}}},
+		{"temp out of range", Program{Temps: 1, Code: []Instr{{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: 1, Mask: 1}}, Src: []Operand{immU(0)}}}}},
+		{"empty mask", Program{Temps: 1, Code: []Instr{{Op: OpMov, Dst: []Operand{{File: FileTemp}}, Src: []Operand{immU(0)}}}}},
+		{"unbalanced", Program{Code: []Instr{{Op: OpLoop}}}},
+		{"break outside loop", Program{Code: []Instr{{Op: OpBreak}}}},
+		{"endif closing a loop", Program{Code: []Instr{{Op: OpLoop}, {Op: OpEndif}}}},
+	}
+	for _, tc := range tests {
+		if err := tc.p.Validate(); err == nil {
+			t.Errorf("%s: no error", tc.desc)
+		}
+	}
+}

@@ -6,6 +6,31 @@ import (
 	"strings"
 )
 
+// The IR, for the DXBC encoder:
+//
+//   - Program.Code is the instruction stream in order; each Instr is one
+//     SM4/SM5 instruction (D3D10_SB_OPCODE_* of the same name). Dst come
+//     first in the token stream, then Src, as fxc's disassembly prints
+//     them. Two-destination instructions keep SM4's order: imul hi, lo;
+//     udiv quotient, remainder; sincos sin, cos; an unused one is FileNull.
+//   - A destination's Mask is the component write mask (bit 0 = x). A
+//     source's Swz is the 4-component swizzle (0..3 = x..w); the encoder may
+//     use select-1 mode when only one lane is read (if, breakc, discard,
+//     a relative index) and swizzle mode otherwise. Neg and Abs are the
+//     source modifiers. Sat is the _sat instruction modifier. Test picks
+//     _nz or _z for if, breakc and discard.
+//   - FileImm is a 32-bit immediate: four lanes of raw bits in Imm
+//     (Float only says how to print them).
+//   - FileCB is cb<Index>[Elem] or, with Rel, cb<Index>[Rel + Elem]
+//     where Rel is a temp component (a dynamically indexed constant
+//     buffer; the matching CBDecl has Dynamic set).
+//   - sample dst, coord, t#, s#; sample_l dst, coord, t#, s#, lod;
+//     ld dst, coord(x, y, _, mip), t#: the resource operand's Swz is the
+//     swizzle applied to the fetched texel.
+//   - The declarations (Program.CBSizes, Samplers, Textures, Inputs,
+//     Outputs, Temps) are the dcl_* instructions, printed in fxc's order.
+//   - Validate checks this shape; Compile only returns programs that pass.
+
 // Op is an IR opcode. Each one is an SM4/SM5 instruction of the same name,
 // so the DXBC encoder maps an Instr to one instruction token sequence.
 type Op uint8
