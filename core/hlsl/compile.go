@@ -55,9 +55,12 @@ type SigElement struct {
 	Index    int
 	Register int
 	Mask     uint8 // components the element has
-	Used     uint8 // components the shader reads (inputs) or writes (outputs)
-	SysVal   SysVal
-	Type     ComponentType
+	// Used is the components the shader reads (inputs) or writes
+	// (outputs). RDEF's ReadWriteMask is Used for an input and
+	// Mask &^ Used (never written) for an output.
+	Used   uint8
+	SysVal SysVal
+	Type   ComponentType
 }
 
 // CBuffer is a constant buffer as RDEF describes it.
@@ -71,7 +74,8 @@ type CBuffer struct {
 // CBVar is a constant-buffer variable with its packed offset.
 type CBVar struct {
 	Name     string
-	Type     string
+	Type     string // as HLSL spells it: float4x4, float4[2], struct Light
+	T        *Type  // the full type, for RDEF's type descriptors
 	Offset   int
 	Size     int
 	RowMajor bool
@@ -414,7 +418,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			c.Slot = cb.slot
 		}
 		for _, v := range cb.vars {
-			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
+			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
 		}
 		res.CBuffers = append(res.CBuffers, c)
 	}

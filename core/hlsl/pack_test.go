@@ -105,3 +105,28 @@ float4 main() : SV_Target { return a + b; }`
 		t.Errorf("size %d, want 48", r.CBuffers[0].Size)
 	}
 }
+
+func TestGlobalsBufferAndBindings(t *testing.T) {
+	src := `
+cbuffer X : register(b0) { float4 x; };
+float4 tint;
+float scale;
+Texture2D unused;
+Texture2D used;
+SamplerState s;
+float4 main(float2 uv : TEXCOORD0) : SV_Target { return used.Sample(s, uv) * tint * scale + x; }`
+	r := compileOK(t, src, "main", "ps_4_0")
+	g := r.CBuffers[0]
+	if g.Name != "$Globals" || g.Slot != 1 || g.Size != 32 || g.Vars[1].Offset != 16 {
+		t.Errorf("$Globals = %+v", g)
+	}
+	want := []Binding{{"s", BindSampler, 0, 1}, {"used", BindTexture, 0, 1}, {"X", BindCBuffer, 0, 1}, {"$Globals", BindCBuffer, 1, 1}}
+	if len(r.Bindings) != len(want) {
+		t.Fatalf("bindings %+v", r.Bindings)
+	}
+	for i := range want {
+		if r.Bindings[i] != want[i] {
+			t.Errorf("binding %d = %+v, want %+v", i, r.Bindings[i], want[i])
+		}
+	}
+}
