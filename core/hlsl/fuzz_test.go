@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,14 @@ func FuzzCompile(f *testing.F) {
 // TestHostileInputsEndInErrors covers the limits the fuzzer may not reach.
 func TestHostileInputsEndInErrors(t *testing.T) {
 	deep := strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000)
+	var calls strings.Builder
+	calls.WriteString("float f0(float x) { return sin(x) * cos(x) + sqrt(x); }\n")
+	for i := 1; i < 31; i++ {
+		fmt.Fprintf(&calls, "float f%d(float x) { return f%d(x) + f%d(x + 1); }\n", i, i-1, i-1)
+	}
+	calls.WriteString("float4 main() : SV_Target { return f30(1); }")
 	tests := []struct{ desc, src string }{
+		{"inlining explosion", calls.String()},
 		{"deep parentheses", "float4 main() : SV_Target { return " + deep + "; }"},
 		{"deep #if", "#if " + deep + "\n#endif"},
 		{"macro bomb", "#define A B B B B B B B B\n#define B C C C C C C C C\n#define C D D D D D D D D\n#define D E E E E E E E E\n#define E F F F F F F F F\n#define F G G G G G G G G\n#define G 1 1 1 1 1 1 1 1\nA"},
