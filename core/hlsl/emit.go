@@ -238,8 +238,36 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 		}
 	}
 	for _, gr := range groups {
-		s := g.laneSrc(gr.lanes, gr.mask)
-		g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: gr.mask}}, Src: []Operand{s}})
+		// Lanes from several registers are moved straight into the
+		// destination, one mov per source register, unless one of them
+		// reads the destination itself (then they are gathered first).
+		selfRead := false
+		for i := 0; i < 4; i++ {
+			l := gr.lanes[i]
+			if gr.mask&(1<<i) != 0 && l.File == gr.d.File && l.Index == gr.d.Index {
+				selfRead = true
+			}
+		}
+		done := uint8(0)
+		for i := 0; i < 4 && !selfRead; i++ {
+			if gr.mask&(1<<i) == 0 || done&(1<<i) != 0 {
+				continue
+			}
+			var sub [4]Operand
+			m := uint8(0)
+			for j := i; j < 4; j++ {
+				if gr.mask&(1<<j) != 0 && done&(1<<j) == 0 && (sameReg(gr.lanes[j], gr.lanes[i]) || gr.lanes[i].File == FileImm && gr.lanes[j].File == FileImm) {
+					sub[j] = gr.lanes[j]
+					m |= 1 << j
+				}
+			}
+			done |= m
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: m}}, Src: []Operand{g.laneSrc(sub, m)}})
+		}
+		if selfRead {
+			s := g.laneSrc(gr.lanes, gr.mask)
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: gr.mask}}, Src: []Operand{s}})
+		}
 	}
 }
 

@@ -146,8 +146,13 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		if t == nil {
 			return poison
 		}
+		// fxc takes the log of |x|: pow of a negative base is undefined.
 		n := t.comps()
-		l := g.op(OpLog, n, a[0].c)
+		ab := make([]Operand, n)
+		for i, o := range a[0].c {
+			ab[i] = absComp(o)
+		}
+		l := g.op(OpLog, n, ab)
 		m := g.op(OpMul, n, l, a[1].c)
 		return &value{t: t, c: g.op(OpExp, n, m)}
 	case "min", "max":
@@ -222,12 +227,14 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		if t == nil {
 			return poison
 		}
+		// fxc's expansion: a reciprocal of the range, then mul_sat.
 		n := t.comps()
-		num := g.op(OpAdd, n, a[2].c, negs(a[0].c))
-		den := g.op(OpAdd, n, a[1].c, negs(a[0].c))
-		q := g.op(OpDiv, n, num, den)
+		rng := g.op(OpAdd, n, negs(a[0].c), a[1].c)
+		inv := g.op(OpDiv, n, []Operand{immF(1)}, rng)
+		off := g.op(OpAdd, n, negs(a[0].c), a[2].c)
 		s := g.newVar(t)
-		g.assign(s.c, q, true)
+		prod := g.op(OpMul, n, inv, off)
+		g.assign(s.c, prod, true)
 		k := g.op(OpMad, n, s.c, []Operand{immF(-2)}, []Operand{immF(3)})
 		s2 := g.op(OpMul, n, s.c, s.c)
 		return &value{t: t, c: g.op(OpMul, n, s2, k)}

@@ -128,7 +128,8 @@ func TestIntrinsicsMatchGo(t *testing.T) {
 			var r [4]float32
 			for i := range r {
 				hi := a[i] + 2
-				s := sat(float32(b[i]-a[i]) / float32(hi-a[i]))
+				inv := 1 / float32(-a[i]+hi)
+				s := sat(inv * float32(-a[i]+b[i]))
 				k := float32(s*-2) + 3
 				r[i] = float32(s*s) * k
 			}
