@@ -320,8 +320,12 @@ func (m *machine) write(d Operand, v [4]uint32, sat bool) error {
 	return nil
 }
 
-// Run executes the program once.
+// Run executes the program once. A program that fails Validate is
+// refused, so a hand-built one cannot crash the evaluator.
 func Run(p *Program, env *Env) (*Output, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	m := &machine{p: p, env: env, r: make([][4]uint32, p.Temps)}
 	for _, o := range p.Outputs {
 		for o.Reg >= len(m.o) {

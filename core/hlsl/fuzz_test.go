@@ -121,5 +121,8 @@ func TestValidateRejectsMalformed(t *testing.T) {
 		if err := tc.p.Validate(); err == nil {
 			t.Errorf("%s: no error", tc.desc)
 		}
+		if _, err := Run(&tc.p, &Env{}); err == nil {
+			t.Errorf("%s: Run accepted it", tc.desc)
+		}
 	}
 }
