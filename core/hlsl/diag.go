@@ -58,7 +58,7 @@ const (
 	eConst          = 3025 // l-value specifies const object
 	eMustReturn     = 3080 // 'f': function must return a value
 	eEntryNotFound  = 3501 // 'main': entrypoint not found
-	eMissingSem     = 3502 // input/output parameter 'x' missing semantics
+	eMissingSem     = 3502 // 'main': input parameter 'x' missing semantics
 	eTruncation     = 3206 // warning: implicit truncation of vector type
 	eNotImplemented = 3000 // not an fxc number: constructs this compiler leaves out are reported as syntax errors with a clear text
 )

@@ -23,7 +23,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	inReg, outReg := 0, 0
 	// Outputs: the return value's elements, then out parameters.
 	if rt.Kind != KVoid {
-		v, el := g.sigValue(fn.pos, rt, fn.semantic, FileOutput, &outReg, false, "")
+		v, el := g.sigValue(fn.pos, "function return value", rt, fn.semantic, FileOutput, &outReg, false, "")
 		outs = append(outs, el...)
 		ctx.retDst = v
 	}
@@ -38,7 +38,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		}
 		switch p.inout {
 		case "out":
-			v, el := g.sigValue(p.pos, t, p.semantic, FileOutput, &outReg, false, p.interp)
+			v, el := g.sigValue(p.pos, "output parameter '"+p.name+"'", t, p.semantic, FileOutput, &outReg, false, p.interp)
 			outs = append(outs, el...)
 			tmp := g.newVar(t)
 			ctx.outs = append(ctx.outs, v, tmp)
@@ -46,7 +46,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		case "inout":
 			g.errorf(p.pos, eNotImplemented, "inout parameters of an entry point are not supported")
 		default:
-			v, el := g.sigValue(p.pos, t, p.semantic, FileInput, &inReg, true, p.interp)
+			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
 			if written[p.name] {
 				tmp := g.newVar(t)
@@ -91,12 +91,14 @@ func (g *gen) writeOutputs(p pos, v *value) {
 // sigValue lays a parameter or return value of type t onto signature
 // registers (a struct's members one after another) and returns the value
 // that reads or writes them.
-func (g *gen) sigValue(p pos, t *Type, sem string, file File, reg *int, input bool, interp string) (*value, []SigElement) {
+// what names the parameter in fxc's X3502 message ("input parameter
+// 'v'"), also for a member of its struct that lacks a semantic.
+func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *int, input bool, interp string) (*value, []SigElement) {
 	if t.Kind == KStruct {
 		v := &value{t: t, ro: input}
 		var els []SigElement
 		for _, f := range t.Fields {
-			fv, fe := g.sigValue(pos{f.Line, 1}, f.Type, f.Semantic, file, reg, input, interp)
+			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, interp)
 			if fv == poison {
 				return poison, nil
 			}
@@ -105,12 +107,8 @@ func (g *gen) sigValue(p pos, t *Type, sem string, file File, reg *int, input bo
 		}
 		return v, els
 	}
-	kind := "output"
-	if input {
-		kind = "input"
-	}
 	if sem == "" {
-		g.errorf(p, eMissingSem, "'%s': %s parameter missing semantics", g.fn.decl.name, kind)
+		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
 		return poison, nil
 	}
 	if !t.numeric() || t.Kind == KMatrix {

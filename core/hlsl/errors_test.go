@@ -42,7 +42,11 @@ func TestErrorsInFxcForm(t *testing.T) {
 		{"several errors collected", "float4 main() : SV_Target {\n  float a = foo;\n  float b = bar;\n  return a + b;\n}", "main",
 			[]string{"test.hlsl(2,13): error X3004: undeclared identifier 'foo'", "test.hlsl(3,13): error X3004: undeclared identifier 'bar'"}},
 		{"missing semantic", "float4 main(float4 a) : SV_Target { return a; }", "main",
-			[]string{"test.hlsl(1,20): error X3502: 'main': input parameter missing semantics"}},
+			[]string{"test.hlsl(1,20): error X3502: 'main': input parameter 'a' missing semantics"}},
+		{"struct member without a semantic", "struct V { float4 p : SV_Position; float2 uv; };\nfloat4 main(V v) : SV_Target { return v.p; }", "main",
+			[]string{"test.hlsl(2,15): error X3502: 'main': input parameter 'v' missing semantics"}},
+		{"return value without a semantic", "float4 main() { return 0; }", "main",
+			[]string{"test.hlsl(1,8): error X3502: 'main': function return value missing semantics"}},
 		{"undeclared type", "Foo main() : SV_Target { return 0; }", "main",
 			[]string{"test.hlsl(1,1): error X3004: undeclared identifier 'Foo'"}},
 	}
