@@ -7,6 +7,8 @@ import (
 
 // Diag is one message in fxc's form. Code is fxc's number (3004 for
 // X3004); Line 0 means the message has no position, as fxc prints X3501.
+// The column is where the construct starts (fxc also prints where it
+// ends: "(2,10-12)").
 type Diag struct {
 	File    string
 	Line    int
@@ -22,7 +24,9 @@ func (d Diag) String() string {
 		kind = "warning"
 	}
 	if d.Line == 0 {
-		return fmt.Sprintf("%s: %s X%d: %s", d.File, kind, d.Code, d.Msg)
+		// fxc prints messages about the whole compile (X3501) without a
+		// position: "error X3501: 'main': entrypoint not found".
+		return fmt.Sprintf("%s X%d: %s", kind, d.Code, d.Msg)
 	}
 	return fmt.Sprintf("%s(%d,%d): %s X%d: %s", d.File, d.Line, d.Col, kind, d.Code, d.Msg)
 }

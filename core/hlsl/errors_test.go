@@ -20,7 +20,7 @@ func TestErrorsInFxcForm(t *testing.T) {
 		{"syntax error", "float4 main() : SV_Target {\n  return 1 +;\n}", "main",
 			[]string{"test.hlsl(2,13): error X3000: syntax error: unexpected token ';'"}},
 		{"entrypoint not found", "float4 PSMain() : SV_Target { return 0; }", "main",
-			[]string{"test.hlsl: error X3501: 'main': entrypoint not found"}},
+			[]string{"error X3501: 'main': entrypoint not found"}},
 		{"no matching intrinsic overload", "float4 main(float4 a : A) : SV_Target { return dot(a); }", "main",
 			[]string{"test.hlsl(1,48): error X3013: 'dot': no matching 1 parameter intrinsic function"}},
 		{"no matching user function", "float f(float a, float b) { return a + b; }\nfloat4 main() : SV_Target { return f(1); }", "main",
