@@ -214,3 +214,35 @@ func TestPhongPixelShaderRuns(t *testing.T) {
 		t.Errorf("a transparent pixel: discarded %v, err %v", out != nil && out.Discarded, err)
 	}
 }
+
+func TestTextureMethods(t *testing.T) {
+	src := `Texture2D t0 : register(t2); SamplerState s0 : register(s1);
+float4 main(float4 p : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
+	float4 a = t0.Load(int3(p.xy, 1));
+	float4 b = t0.SampleLevel(s0, uv, 2.5);
+	return a + b.wzyx;
+}`
+	r := compileOK(t, src, "main", "ps_5_0")
+	var loadAt [4]int32
+	var sampleAt [5]float32
+	out, err := Run(r.Program, &Env{
+		Inputs: [][4]uint32{bits4([4]float32{3.5, 7.5, 0, 1}), bits4([4]float32{0.25, 0.75, 0, 0})},
+		Load: func(tex int, x, y, mip int32) [4]uint32 {
+			loadAt = [4]int32{int32(tex), x, y, mip}
+			return bits4([4]float32{1, 2, 3, 4})
+		},
+		Sample: func(tex, samp int, u, v, lod float32) [4]float32 {
+			sampleAt = [5]float32{float32(tex), float32(samp), u, v, lod}
+			return [4]float32{10, 20, 30, 40}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loadAt != [4]int32{2, 3, 7, 1} || sampleAt != [5]float32{2, 1, 0.25, 0.75, 2.5} {
+		t.Errorf("load at %v, sample at %v\n%s", loadAt, sampleAt, r.Program)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{41, 32, 23, 14} {
+		t.Errorf("got %v", got)
+	}
+}
