@@ -130,3 +130,59 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target { return used.Sample(s, uv) * tin
 		}
 	}
 }
+
+// TestMatrixOrderInConstantBuffers stores the same logical matrix as
+// column_major (one column per register) and row_major (one row per
+// register) and checks every mul form reads it the same way.
+func TestMatrixOrderInConstantBuffers(t *testing.T) {
+	src := `cbuffer M : register(b0) { float4x4 C; row_major float4x4 R; float3x3 C3; };
+float4 main(float4 v : V, uint which : W) : SV_Target {
+	if (which == 0) return mul(v, C);
+	if (which == 1) return mul(v, R);
+	if (which == 2) return mul(C, v);
+	if (which == 3) return mul(R, v);
+	return float4(mul(v.xyz, C3), C[1][2]);
+}`
+	r := compileOK(t, src, "main", "ps_4_0")
+	var m [4][4]float32 // logical m[row][col]
+	for i := range m {
+		for j := range m[i] {
+			m[i][j] = float32(1 + i*4 + j)
+		}
+	}
+	cb := make([][4]uint32, 11)
+	for i := 0; i < 4; i++ {
+		var col, row [4]float32
+		for k := 0; k < 4; k++ {
+			col[k], row[k] = m[k][i], m[i][k]
+		}
+		cb[i], cb[4+i] = bits4(col), bits4(row)
+	}
+	for i := 0; i < 3; i++ { // float3x3 = top-left of m, column_major
+		cb[8+i] = bits4([4]float32{m[0][i], m[1][i], m[2][i], 0})
+	}
+	v := [4]float32{0.5, -1, 2, 0.25}
+	var vm, mv [4]float32
+	for j := 0; j < 4; j++ {
+		for k := 0; k < 4; k++ {
+			vm[j] += v[k] * m[k][j]
+			mv[j] += m[j][k] * v[k]
+		}
+	}
+	var v3 [4]float32
+	for j := 0; j < 3; j++ {
+		for k := 0; k < 3; k++ {
+			v3[j] += v[k] * m[k][j]
+		}
+	}
+	v3[3] = m[1][2]
+	for which, want := range [][4]float32{vm, vm, mv, mv, v3} {
+		out, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4(v), {uint32(which)}}, CB: [][][4]uint32{cb}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := floats4(out.Regs[0]); got != want {
+			t.Errorf("case %d: got %v, want %v", which, got, want)
+		}
+	}
+}
