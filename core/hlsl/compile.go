@@ -197,7 +197,7 @@ func (g *gen) declareGlobals(f *file) {
 						g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
 					}
 				}
-				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Line: fd.line})
+				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
 			}
 			if g.structs[d.name] != nil {
 				g.errorf(d.pos, eRedefinition, "redefinition of '%s'", d.name)

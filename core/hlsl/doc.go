@@ -33,7 +33,7 @@
 // ones into one register); loops are kept as loop/endloop instead of
 // being unrolled; switch, #include, local arrays indexed by a
 // non-constant, matrices in signatures, geometry/hull/domain/compute
-// stages and textures other than Texture2D<float4> are refused with a
+// stages and textures other than Texture2D<float..float4> are refused with a
 // clear error; the optimiser is absent (the code is correct, not minimal:
 // more movs and temps than fxc's).
 //

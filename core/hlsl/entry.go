@@ -98,7 +98,11 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		v := &value{t: t, ro: input}
 		var els []SigElement
 		for _, f := range t.Fields {
-			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, interp)
+			fi := interp
+			if f.Interp != "" {
+				fi = f.Interp
+			}
+			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, fi)
 			if fv == poison {
 				return poison, nil
 			}

@@ -133,9 +133,12 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 	}
 	if t := builtinType(ts.name); t != nil {
 		if t.Kind == KTexture2D && ts.argType != "" {
-			if b := builtinType(ts.argType); b == nil || b.Base != Float {
-				g.errorf(ts.pos, eNotImplemented, "only Texture2D<float4> is supported")
+			b := builtinType(ts.argType)
+			if b == nil || b.Base != Float || (b.Kind != KScalar && b.Kind != KVector) {
+				g.errorf(ts.pos, eNotImplemented, "only Texture2D<float>..Texture2D<float4> are supported")
+				return poison.t
 			}
+			return &Type{Kind: KTexture2D, Base: Float, Cols: b.Cols}
 		}
 		return t
 	}

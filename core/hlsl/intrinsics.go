@@ -590,5 +590,9 @@ func (g *gen) method(e *callExpr) *value {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
 	}
-	return &value{t: vecT(Float, 4), c: regComps(FileTemp, r, 4)}
+	n := tv.t.Cols
+	if n < 1 || n > 4 {
+		n = 4
+	}
+	return &value{t: vecT(Float, n), c: regComps(FileTemp, r, 4)[:n]}
 }

@@ -246,3 +246,28 @@ float4 main(float4 p : SV_Position, float2 uv : TEXCOORD0) : SV_Target {
 		t.Errorf("got %v", got)
 	}
 }
+
+func TestTextureElementTypesAndInterpolation(t *testing.T) {
+	src := `Texture2D<float> shadow : register(t0); Texture2D<float2> flow : register(t1); SamplerState s : register(s0);
+struct PSIn { float4 p : SV_Position; nointerpolation uint id : ID; noperspective float2 uv : TEXCOORD0; };
+float4 main(PSIn i) : SV_Target {
+	float d = shadow.Sample(s, i.uv);
+	float2 f = flow.Sample(s, i.uv);
+	return float4(d, f, i.id);
+}`
+	r := compileOK(t, src, "main", "ps_4_0")
+	text := r.Program.String()
+	for _, want := range []string{"dcl_input_ps constant v1.x", "dcl_input_ps linear noperspective v2.xy"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	out, err := Run(r.Program, &Env{Inputs: [][4]uint32{{}, {9}, {}},
+		Sample: func(tex, samp int, u, v, lod float32) [4]float32 { return [4]float32{float32(tex + 1), 5, 6, 7} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{1, 2, 5, 9} {
+		t.Errorf("got %v", got)
+	}
+}

@@ -39,6 +39,7 @@ type Field struct {
 	Name     string
 	Type     *Type
 	Semantic string
+	Interp   string // nointerpolation, noperspective, centroid, linear
 	Line     int
 }
 
@@ -57,7 +58,7 @@ type Type struct {
 
 var (
 	tVoid    = &Type{Kind: KVoid}
-	tTexture = &Type{Kind: KTexture2D}
+	tTexture = &Type{Kind: KTexture2D, Base: Float, Cols: 4}
 	tSampler = &Type{Kind: KSampler}
 )
 
@@ -98,7 +99,7 @@ func (t *Type) String() string {
 	case KArray:
 		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
 	case KTexture2D:
-		return "Texture2D<float4>"
+		return "Texture2D<" + vecT(Float, max(t.Cols, 1)).String() + ">"
 	case KSampler:
 		return "SamplerState"
 	}

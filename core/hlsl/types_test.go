@@ -12,7 +12,7 @@ func TestBuiltinTypes(t *testing.T) {
 		{"uint2", "uint2", 1, 2}, {"bool", "bool", 1, 1}, {"half4", "float4", 1, 4}, {"float4x4", "float4x4", 4, 4},
 		{"float3x3", "float3x3", 3, 3}, {"float4x3", "float4x3", 4, 3}, {"int2x4", "int2x4", 2, 4},
 		{"matrix", "float4x4", 4, 4}, {"vector", "float4", 1, 4}, {"dword", "uint", 1, 1},
-		{"Texture2D", "Texture2D<float4>", 0, 0}, {"SamplerState", "SamplerState", 0, 0}, {"sampler", "SamplerState", 0, 0},
+		{"Texture2D", "Texture2D<float4>", 0, 4}, {"SamplerState", "SamplerState", 0, 0}, {"sampler", "SamplerState", 0, 0},
 		{"float5", "", 0, 0}, {"float0", "", 0, 0}, {"float4x5", "", 0, 0}, {"floaty", "", 0, 0}, {"double", "", 0, 0},
 	}
 	for _, tc := range tests {
