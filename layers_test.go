@@ -41,6 +41,7 @@ var allowedImports = map[string][]string{
 	"core/rules":    {},
 	"core/hresult":  {},
 	"core/memlimit": {},
+	"core/hlsl":     {"core/dxbc"},
 }
 
 // strictTests are the packages whose tests keep to their table too.

@@ -1,0 +1,182 @@
+package hlsl
+
+// pos is a source position.
+type pos struct{ line, col int }
+
+// Expr is an expression node.
+type Expr interface{ at() pos }
+
+type (
+	identExpr struct {
+		pos
+		name string
+	}
+	intLit struct {
+		pos
+		v    uint64
+		uns  bool
+		text string
+	}
+	floatLit struct {
+		pos
+		v float64
+	}
+	boolLit struct {
+		pos
+		v bool
+	}
+	unaryExpr struct {
+		pos
+		op      string
+		x       Expr
+		postfix bool
+	}
+	binaryExpr struct {
+		pos
+		op   string
+		x, y Expr
+	}
+	assignExpr struct {
+		pos
+		op   string // "=", "+=", ...
+		l, r Expr
+	}
+	condExpr struct {
+		pos
+		c, a, b Expr
+	}
+	callExpr struct {
+		pos
+		recv Expr // method calls: tex.Sample(...)
+		name string
+		args []Expr
+	}
+	ctorExpr struct {
+		pos
+		typ  *typeSpec
+		args []Expr
+	}
+	castExpr struct {
+		pos
+		typ *typeSpec
+		x   Expr
+	}
+	memberExpr struct {
+		pos
+		x    Expr
+		name string
+	}
+	indexExpr struct {
+		pos
+		x, i Expr
+	}
+	initList struct {
+		pos
+		elems []Expr
+	}
+)
+
+func (p pos) at() pos { return p }
+
+// typeSpec is a type as written: a name, template arguments, modifiers.
+type typeSpec struct {
+	pos
+	name     string
+	args     []int // vector<float,3>, matrix<float,4,4>
+	argType  string
+	rowMajor bool
+	colMajor bool
+}
+
+// Stmt is a statement node.
+type Stmt interface{ at() pos }
+
+type (
+	blockStmt struct {
+		pos
+		list []Stmt
+	}
+	declStmt struct {
+		pos
+		vars []*varDecl
+	}
+	exprStmt struct {
+		pos
+		x Expr
+	}
+	ifStmt struct {
+		pos
+		cond       Expr
+		then, els_ Stmt
+	}
+	forStmt struct {
+		pos
+		init Stmt
+		cond Expr
+		post Expr
+		body Stmt
+	}
+	whileStmt struct {
+		pos
+		cond Expr
+		body Stmt
+		do   bool
+	}
+	returnStmt struct {
+		pos
+		x Expr
+	}
+	jumpStmt struct {
+		pos
+		kind string // break, continue, discard
+	}
+	emptyStmt struct{ pos }
+)
+
+// varDecl is a variable, parameter, global or cbuffer member.
+type varDecl struct {
+	pos
+	typ       *typeSpec
+	name      string
+	arrayLen  []Expr
+	init      Expr
+	semantic  string
+	register  string // t0, s0, b0, c0 (a global's register)
+	packoff   string // c1.y
+	static    bool
+	constQ    bool
+	uniform   bool
+	inout     string // in, out, inout
+	interp    string // nointerpolation, noperspective, linear, centroid
+	groupshrd bool
+}
+
+type structDecl struct {
+	pos
+	name   string
+	fields []*varDecl
+}
+
+type cbufferDecl struct {
+	pos
+	name     string
+	register string
+	vars     []*varDecl
+}
+
+type funcDecl struct {
+	pos
+	ret      *typeSpec
+	name     string
+	params   []*varDecl
+	semantic string
+	body     *blockStmt
+}
+
+type file struct {
+	structs  []*structDecl
+	cbuffers []*cbufferDecl
+	globals  []*varDecl
+	funcs    []*funcDecl
+	order    []any // declarations in source order
+}

@@ -1,0 +1,36 @@
+package hlsl
+
+import (
+	"os"
+	"testing"
+)
+
+func BenchmarkCompilePhong(b *testing.B) {
+	src, err := os.ReadFile("testdata/phong.hlsl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := Compile(src, "phong.hlsl", "PSMain", "ps_5_0"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRunPhong(b *testing.B) {
+	src, err := os.ReadFile("testdata/phong.hlsl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := Compile(src, "phong.hlsl", "PSMain", "ps_5_0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	env := &Env{Inputs: make([][4]uint32, 5), CB: make([][][4]uint32, 2),
+		Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{0.5, 0.5, 1, 1} }}
+	for b.Loop() {
+		if _, err := Run(r.Program, env); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

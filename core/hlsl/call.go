@@ -1,0 +1,324 @@
+package hlsl
+
+const maxInline = 32 // nested inlined calls
+
+func (g *gen) call(e *callExpr) *value {
+	if e.recv != nil {
+		return g.method(e)
+	}
+	if fns := g.funcs[e.name]; len(fns) > 0 {
+		return g.userCall(e, fns)
+	}
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
+	}
+	return g.intrinsic(e, args)
+}
+
+// userCall inlines a user function: parameters are bound to the
+// arguments (copied when the body writes them), out/inout arguments are
+// written back, the result lands in temps.
+func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
+	}
+	var fn *funcDecl
+	best := -1
+	for _, f := range fns {
+		if f.body == nil || len(f.params) != len(args) {
+			continue
+		}
+		score := 0
+		ok := true
+		for i, p := range f.params {
+			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+			switch {
+			case sameType(pt, args[i].t):
+				score += 2
+			case pt.numeric() && args[i].t.numeric() && (args[i].t.comps() == 1 || args[i].t.comps() >= pt.comps()):
+				if pt.comps() == args[i].t.comps() {
+					score++
+				}
+			default:
+				ok = false
+			}
+		}
+		if ok && score > best {
+			fn, best = f, score
+		}
+	}
+	if fn == nil {
+		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
+		return poison
+	}
+	for _, f := range g.inline {
+		if f == fn {
+			g.errorf(e.pos, eNotImplemented, "'%s': recursive functions are not allowed", e.name)
+			return poison
+		}
+	}
+	if len(g.inline) >= maxInline {
+		g.errorf(e.pos, eNotImplemented, "calls nested deeper than %d", maxInline)
+		return poison
+	}
+	rt := g.resolveType(fn.ret)
+	ctx := &fnCtx{decl: fn, ret: rt, loopDepth: g.loopDep}
+	if rt.Kind != KVoid {
+		ctx.retDst = g.newVar(rt)
+	}
+	written := assignedNames(fn.body, g.funcs)
+	g.scopesSave = append(g.scopesSave, g.scopes)
+	g.scopes = g.scopes[:1:1] // only globals are visible in the callee
+	g.push()
+	var backs []func()
+	for i, p := range fn.params {
+		pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+		a := args[i]
+		switch p.inout {
+		case "out", "inout":
+			if a.ro {
+				g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
+				continue
+			}
+			pv := g.newVar(pt)
+			if p.inout == "inout" {
+				g.store(e.pos, pv, g.convert(e.pos, a, pt, true), false)
+			}
+			dst := a
+			backs = append(backs, func() { g.store(e.pos, dst, g.convert(e.pos, pv, dst.t, true), false) })
+			g.declare(p.pos, p.name, pv)
+		default:
+			cv := g.convert(e.args[i].at(), a, pt, true)
+			if cv == poison {
+				continue
+			}
+			if written[p.name] {
+				pv := g.newVar(pt)
+				g.store(e.pos, pv, cv, false)
+				cv = pv
+			} else {
+				cv = rvalue(cv)
+			}
+			g.declare(p.pos, p.name, cv)
+		}
+	}
+	outer := g.fn
+	g.fn = ctx
+	g.inline = append(g.inline, fn)
+	ctx.useLoop = needsLoop(fn.body)
+	if ctx.useLoop {
+		g.emit(Instr{Op: OpLoop})
+		g.loopDep++
+		ctx.loopDepth = g.loopDep
+	}
+	for _, s := range fn.body.list {
+		g.stmt(s)
+	}
+	if ctx.useLoop {
+		g.emit(Instr{Op: OpBreak})
+		g.loopDep--
+		g.emit(Instr{Op: OpEndloop})
+	}
+	if rt.Kind != KVoid && !ctx.returned {
+		g.errorf(fn.pos, eMustReturn, "'%s': function must return a value", fn.name)
+	}
+	g.inline = g.inline[:len(g.inline)-1]
+	g.fn = outer
+	g.pop()
+	g.scopes = g.scopesSave[len(g.scopesSave)-1]
+	g.scopesSave = g.scopesSave[:len(g.scopesSave)-1]
+	for _, b := range backs {
+		b()
+	}
+	if rt.Kind == KVoid {
+		return &value{t: tVoid, ro: true}
+	}
+	return rvalue(ctx.retDst)
+}
+
+// needsLoop reports whether a function returns from anywhere but its last
+// statement: those returns become breaks out of a one-trip loop.
+func needsLoop(b *blockStmt) bool {
+	n := 0
+	var walk func(s Stmt)
+	walk = func(s Stmt) {
+		switch s := s.(type) {
+		case *blockStmt:
+			for _, x := range s.list {
+				walk(x)
+			}
+		case *ifStmt:
+			walk(s.then)
+			if s.els_ != nil {
+				walk(s.els_)
+			}
+		case *forStmt:
+			walk(s.body)
+		case *whileStmt:
+			walk(s.body)
+		case *returnStmt:
+			n++
+		}
+	}
+	walk(b)
+	if n == 0 {
+		return false
+	}
+	_, last := b.list[len(b.list)-1].(*returnStmt)
+	return n > 1 || !last
+}
+
+// assignedNames lists the names a body may write: assignment targets,
+// ++/--, and anything passed to a call (it may be an out argument).
+func assignedNames(b *blockStmt, funcs map[string][]*funcDecl) map[string]bool {
+	m := map[string]bool{}
+	var root func(e Expr)
+	root = func(e Expr) {
+		switch e := e.(type) {
+		case *identExpr:
+			m[e.name] = true
+		case *memberExpr:
+			root(e.x)
+		case *indexExpr:
+			root(e.x)
+		}
+	}
+	var ex func(e Expr)
+	ex = func(e Expr) {
+		switch e := e.(type) {
+		case *assignExpr:
+			root(e.l)
+			ex(e.l)
+			ex(e.r)
+		case *unaryExpr:
+			if e.op == "++" || e.op == "--" {
+				root(e.x)
+			}
+			ex(e.x)
+		case *binaryExpr:
+			ex(e.x)
+			ex(e.y)
+		case *condExpr:
+			ex(e.c)
+			ex(e.a)
+			ex(e.b)
+		case *callExpr:
+			if e.recv != nil {
+				ex(e.recv)
+			}
+			for i, a := range e.args {
+				if e.recv == nil {
+					for _, f := range funcs[e.name] {
+						if i < len(f.params) && (f.params[i].inout == "out" || f.params[i].inout == "inout") {
+							root(a)
+						}
+					}
+				}
+				ex(a)
+			}
+		case *ctorExpr:
+			for _, a := range e.args {
+				ex(a)
+			}
+		case *castExpr:
+			ex(e.x)
+		case *memberExpr:
+			ex(e.x)
+		case *indexExpr:
+			ex(e.x)
+			ex(e.i)
+		}
+	}
+	var st func(s Stmt)
+	st = func(s Stmt) {
+		switch s := s.(type) {
+		case *blockStmt:
+			for _, x := range s.list {
+				st(x)
+			}
+		case *declStmt:
+			for _, d := range s.vars {
+				if d.init != nil {
+					ex(d.init)
+				}
+			}
+		case *exprStmt:
+			ex(s.x)
+		case *ifStmt:
+			ex(s.cond)
+			st(s.then)
+			if s.els_ != nil {
+				st(s.els_)
+			}
+		case *forStmt:
+			if s.init != nil {
+				st(s.init)
+			}
+			if s.cond != nil {
+				ex(s.cond)
+			}
+			if s.post != nil {
+				ex(s.post)
+			}
+			st(s.body)
+		case *whileStmt:
+			ex(s.cond)
+			st(s.body)
+		case *returnStmt:
+			if s.x != nil {
+				ex(s.x)
+			}
+		}
+	}
+	st(b)
+	return m
+}
+
+// ret lowers return: in the entry point it writes the outputs and ends
+// the shader; in an inlined function it stores the result (and breaks out
+// of the function's loop when it is not the last statement).
+func (g *gen) ret(s *returnStmt) {
+	ctx := g.fn
+	var v *value
+	if s.x != nil {
+		v = g.expr(s.x)
+		if v == poison {
+			ctx.returned = true
+			return
+		}
+		if ctx.ret.Kind == KVoid {
+			g.errorf(s.pos, eConvert, "cannot implicitly convert from '%s' to 'void'", v.t)
+			return
+		}
+		v = g.convert(s.pos, v, ctx.ret, true)
+		if v == poison {
+			ctx.returned = true
+			return
+		}
+	} else if ctx.ret.Kind != KVoid {
+		g.errorf(s.pos, eMustReturn, "'%s': function must return a value", ctx.decl.name)
+		return
+	}
+	ctx.returned = true
+	if ctx.entry {
+		g.writeOutputs(s.pos, v)
+		g.emit(Instr{Op: OpRet})
+		return
+	}
+	if v != nil {
+		dst := ctx.retDst
+		ro := dst.ro
+		dst.ro = false
+		g.store(s.pos, dst, v, false)
+		dst.ro = ro
+	}
+	if ctx.useLoop {
+		if g.loopDep != ctx.loopDepth {
+			g.errorf(s.pos, eNotImplemented, "return inside a loop of a called function is not supported by this compiler")
+			return
+		}
+		g.emit(Instr{Op: OpBreak})
+	}
+}

@@ -1,0 +1,453 @@
+package hlsl
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// SysVal is a signature element's system value (D3D_NAME).
+type SysVal uint8
+
+// The system values this compiler knows, numbered as D3D_NAME.
+const (
+	SysNone       SysVal = 0
+	SysPosition   SysVal = 1
+	SysVertexID   SysVal = 6
+	SysInstanceID SysVal = 8
+	SysTarget     SysVal = 64
+)
+
+func (s SysVal) String() string {
+	switch s {
+	case SysPosition:
+		return "POS"
+	case SysVertexID:
+		return "VERTID"
+	case SysInstanceID:
+		return "INSTID"
+	case SysTarget:
+		return "TARGET"
+	}
+	return "NONE"
+}
+
+// ComponentType is a signature element's D3D_REGISTER_COMPONENT_TYPE.
+type ComponentType uint8
+
+// Component types, numbered as D3D_REGISTER_COMPONENT_TYPE.
+const (
+	CompUint32  ComponentType = 1
+	CompSint32  ComponentType = 2
+	CompFloat32 ComponentType = 3
+)
+
+func (c ComponentType) String() string {
+	return map[ComponentType]string{CompUint32: "uint", CompSint32: "int", CompFloat32: "float"}[c]
+}
+
+// SigElement is one row of an input or output signature (ISGN/OSGN).
+// Every semantic takes a register of its own: fxc packs several small
+// elements into one register in some cases, and this compiler does not.
+type SigElement struct {
+	Semantic string
+	Index    int
+	Register int
+	Mask     uint8 // components the element has
+	// Used is the components the shader reads (inputs) or writes
+	// (outputs). RDEF's ReadWriteMask is Used for an input and
+	// Mask &^ Used (never written) for an output.
+	Used   uint8
+	SysVal SysVal
+	Type   ComponentType
+}
+
+// CBuffer is a constant buffer as RDEF describes it.
+type CBuffer struct {
+	Name string
+	Slot int // bind point (b#); -1 when the shader never reads it
+	Size int // bytes, a multiple of 16
+	Vars []CBVar
+}
+
+// CBVar is a constant-buffer variable with its packed offset.
+type CBVar struct {
+	Name     string
+	Type     string // as HLSL spells it: float4x4, float4[2], struct Light
+	T        *Type  // the full type, for RDEF's type descriptors
+	Offset   int
+	Size     int
+	RowMajor bool
+	Used     bool
+}
+
+// BindKind is what a binding binds (D3D_SHADER_INPUT_TYPE).
+type BindKind uint8
+
+// The binding kinds, numbered as D3D_SHADER_INPUT_TYPE.
+const (
+	BindCBuffer BindKind = 0
+	BindTexture BindKind = 2
+	BindSampler BindKind = 3
+)
+
+func (k BindKind) String() string {
+	return map[BindKind]string{BindCBuffer: "cbuffer", BindTexture: "texture", BindSampler: "sampler"}[k]
+}
+
+// Binding is one entry of RDEF's bound-resource list; fxc lists samplers,
+// then textures, then constant buffers, each by bind point.
+type Binding struct {
+	Name  string
+	Kind  BindKind
+	Slot  int
+	Count int
+}
+
+// Result is a compiled shader: the lowered program and its reflection.
+type Result struct {
+	Program  *Program
+	Inputs   []SigElement
+	Outputs  []SigElement
+	CBuffers []CBuffer
+	Bindings []Binding
+	Warnings []Diag
+}
+
+// Compile compiles the entry point of an HLSL source for target (vs_4_0,
+// vs_5_0, ps_4_0, ps_5_0). Errors come back as Errors, in fxc's format;
+// warnings are in Result.Warnings.
+func Compile(src []byte, file, entry, target string) (res *Result, err error) {
+	if file == "" {
+		file = "shader.hlsl"
+	}
+	var stage Stage
+	var major int
+	switch target {
+	case "vs_4_0":
+		stage, major = Vertex, 4
+	case "vs_5_0":
+		stage, major = Vertex, 5
+	case "ps_4_0":
+		stage, major = Pixel, 4
+	case "ps_5_0":
+		stage, major = Pixel, 5
+	default:
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target))}}
+	}
+	if len(src) > maxSource {
+		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
+	}
+	var diags []Diag
+	lx := &lexer{file: file, diags: &diags}
+	toks := lx.tokenize(src)
+	if len(diags) > 0 {
+		return nil, Errors(diags)
+	}
+	f := parse(toks, file, &diags)
+	if f == nil || len(diags) > 0 {
+		return nil, Errors(diags)
+	}
+	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{}, structs: map[string]*Type{},
+		cbMax: map[int]int{}, cbDyn: map[int]bool{}}
+	g.push() // globals
+	g.declareGlobals(f)
+	var fn *funcDecl
+	for _, x := range f.funcs {
+		if x.name == entry && x.body != nil {
+			fn = x
+			break
+		}
+	}
+	if fn == nil && len(g.errs) == 0 {
+		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: fmt.Sprintf("'%s': entrypoint not found", clean(entry))}}
+	}
+	var ins, outs []SigElement
+	if fn != nil && len(g.errs) == 0 {
+		ins, outs = g.lowerEntry(fn)
+	}
+	if len(g.errs) > 0 {
+		return nil, Errors(g.errs)
+	}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: g.code, Temps: g.maxTemp}
+	res = &Result{Program: prog, Warnings: g.warns}
+	g.finish(res, ins, outs)
+	if err := prog.Validate(); err != nil {
+		// A compiler bug, reported as an error rather than bad code.
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + err.Error()}}
+	}
+	return res, nil
+}
+
+// declareGlobals registers structs, functions, constant buffers, loose
+// uniforms ($Globals), statics, textures and samplers in source order.
+func (g *gen) declareGlobals(f *file) {
+	for _, x := range f.order {
+		switch d := x.(type) {
+		case *structDecl:
+			t := &Type{Kind: KStruct, Name: d.name}
+			for _, fd := range d.fields {
+				ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
+				if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
+					g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
+				}
+				for _, o := range t.Fields {
+					if o.Name == fd.name {
+						g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+					}
+				}
+				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
+			}
+			if g.structs[d.name] != nil {
+				g.errorf(d.pos, eRedefinition, "redefinition of '%s'", d.name)
+			}
+			g.structs[d.name] = t
+		case *funcDecl:
+			g.funcs[d.name] = append(g.funcs[d.name], d)
+		case *cbufferDecl:
+			cb := &cbInfo{name: d.name, line: d.line}
+			if d.register != "" {
+				slot, ok := regSlot(d.register, 'b')
+				if !ok {
+					g.errorf(d.pos, eSyntax, "syntax error: bad register '%s' for a cbuffer", d.register)
+				}
+				cb.slot, cb.explicit = slot, true
+			}
+			g.cbufs = append(g.cbufs, cb)
+			for _, v := range d.vars {
+				g.cbVarDecl(cb, v)
+			}
+		case *varDecl:
+			g.globalVar(d)
+		}
+	}
+	// Lay out each buffer now that all its variables are known.
+	for _, cb := range g.cbufs {
+		end := 0
+		for _, v := range cb.vars {
+			end = max(end, v.off+sizeOf(v.t, v.rowMajor))
+		}
+		cb.size = roundUp16(end)
+	}
+}
+
+// clean escapes control characters of a caller-given name, so a message
+// stays on one line.
+func clean(s string) string {
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
+func regSlot(r string, kind byte) (int, bool) {
+	if len(r) < 2 || r[0] != kind {
+		return 0, false
+	}
+	n, err := strconv.Atoi(r[1:])
+	return n, err == nil && n >= 0 && n < 128
+}
+
+// cbVarDecl packs one variable into a buffer and binds its name.
+func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
+	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
+	if t == poison.t {
+		return
+	}
+	if !t.numeric() && t.Kind != KStruct && t.Kind != KArray {
+		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
+		return
+	}
+	rowMajor := d.typ.rowMajor
+	off := 0
+	if n := len(cb.vars); n > 0 {
+		last := cb.vars[n-1]
+		off = place(last.off+sizeOf(last.t, last.rowMajor), t, rowMajor, last.t.Kind == KStruct)
+	} else {
+		off = place(0, t, rowMajor, false)
+	}
+	if d.packoff != "" {
+		o, ok := parsePackoffset(d.packoff)
+		if !ok {
+			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
+		}
+		if o%16+sizeOf(t, rowMajor) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
+			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
+		}
+		off = o
+	}
+	v := &cbVar{name: d.name, t: t, off: off, rowMajor: rowMajor}
+	cb.vars = append(cb.vars, v)
+	// The value is built at each use, which marks the variable and its
+	// buffer used and gives the buffer its slot.
+	g.declare(d.pos, d.name, &value{t: t, ro: true, glob: &cbRef{cb: cb, v: v}})
+}
+
+// cbRef ties a global name to its constant-buffer variable.
+type cbRef struct {
+	cb *cbInfo
+	v  *cbVar
+}
+
+func parsePackoffset(s string) (int, bool) {
+	reg, c, _ := strings.Cut(s, ".")
+	if len(reg) < 2 || reg[0] != 'c' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(reg[1:])
+	if err != nil || n < 0 || n >= 4096 {
+		return 0, false
+	}
+	off := n * 16
+	if c != "" {
+		k := strings.IndexByte("xyzw", c[0])
+		if k < 0 || len(c) != 1 {
+			return 0, false
+		}
+		off += 4 * k
+	}
+	return off, true
+}
+
+func (g *gen) globalVar(d *varDecl) {
+	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
+	if t == poison.t {
+		return
+	}
+	switch t.Kind {
+	case KTexture2D, KSampler:
+		r := &resource{name: d.name, kind: t.Kind, line: d.line}
+		want := byte('t')
+		if t.Kind == KSampler {
+			want = 's'
+			g.samplers = append(g.samplers, r)
+		} else {
+			g.textures = append(g.textures, r)
+		}
+		if d.register != "" {
+			slot, ok := regSlot(d.register, want)
+			if !ok {
+				g.errorf(d.pos, eSyntax, "syntax error: bad register '%s' for '%s'", d.register, d.name)
+			}
+			r.slot, r.explicit = slot, true
+		}
+		g.declare(d.pos, d.name, &value{t: t, res: r, ro: true})
+		return
+	case KVoid:
+		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
+		return
+	}
+	if d.static {
+		// Statics are initialised at the top of the shader (see lowerEntry).
+		g.statics = append(g.statics, d)
+		return
+	}
+	if d.init != nil {
+		// A uniform's initialiser is only a default for the effects
+		// framework; D3D11 ignores it, and so does this compiler.
+	}
+	if g.globals == nil {
+		g.globals = &cbInfo{name: "$Globals", line: d.line}
+		g.cbufs = append([]*cbInfo{g.globals}, g.cbufs...)
+	}
+	g.cbVarDecl(g.globals, d)
+}
+
+// finish fills the reflection and the declarations.
+func (g *gen) finish(res *Result, ins, outs []SigElement) {
+	p := res.Program
+	// Components read and written.
+	for _, in := range p.Code {
+		n := in.lanes()
+		for i, s := range in.Src {
+			if s.File != FileInput {
+				continue
+			}
+			k := n
+			switch {
+			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+				k = 1
+			case in.Op >= OpDp2 && in.Op <= OpDp4:
+				k = int(in.Op-OpDp2) + 2
+			case in.Op == OpSample || in.Op == OpSampleL:
+				k = 2
+				if i == 3 {
+					k = 1
+				}
+			case in.Op == OpLd:
+				k = 3
+			}
+			for j := 0; j < k; j++ {
+				for e := range ins {
+					if ins[e].Register == s.Index {
+						ins[e].Used |= 1 << s.Swz[j] & ins[e].Mask
+					}
+				}
+			}
+		}
+		for _, d := range in.Dst {
+			if d.File == FileOutput {
+				for e := range outs {
+					if outs[e].Register == d.Index {
+						outs[e].Used |= d.Mask
+					}
+				}
+			}
+		}
+	}
+	res.Inputs, res.Outputs = ins, outs
+	for _, e := range ins {
+		if e.Used == 0 {
+			continue // fxc declares only the inputs a shader reads
+		}
+		interp := "linear"
+		if e.Type != CompFloat32 {
+			interp = "constant"
+		}
+		if it, ok := g.interp[e.Register]; ok {
+			interp = it
+		}
+		p.Inputs = append(p.Inputs, IODecl{Reg: e.Register, Mask: e.Used, SysVal: e.SysVal, Interp: interp})
+	}
+	for _, e := range outs {
+		p.Outputs = append(p.Outputs, IODecl{Reg: e.Register, Mask: e.Mask, SysVal: e.SysVal})
+	}
+	// Constant buffers.
+	for _, cb := range g.cbufs {
+		c := CBuffer{Name: cb.name, Slot: -1, Size: cb.size}
+		if cb.used || cb.explicit {
+			c.Slot = cb.slot
+		}
+		for _, v := range cb.vars {
+			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
+		}
+		res.CBuffers = append(res.CBuffers, c)
+	}
+	for _, s := range g.samplers {
+		if s.used {
+			res.Bindings = append(res.Bindings, Binding{Name: s.name, Kind: BindSampler, Slot: s.slot, Count: 1})
+			p.Samplers = append(p.Samplers, s.slot)
+		}
+	}
+	for _, t := range g.textures {
+		if t.used {
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1})
+			p.Textures = append(p.Textures, t.slot)
+		}
+	}
+	for _, cb := range g.cbufs {
+		if cb.used {
+			res.Bindings = append(res.Bindings, Binding{Name: cb.name, Kind: BindCBuffer, Slot: cb.slot, Count: 1})
+			p.CBSizes = append(p.CBSizes, CBDecl{Slot: cb.slot, Regs: max(g.cbMax[cb.slot], 1), Dynamic: g.cbDyn[cb.slot]})
+		}
+	}
+	sort.SliceStable(res.Bindings, func(i, j int) bool {
+		a, b := res.Bindings[i], res.Bindings[j]
+		if a.Kind != b.Kind {
+			return a.Kind > b.Kind // samplers, textures, cbuffers
+		}
+		return a.Slot < b.Slot
+	})
+	sort.Ints(p.Samplers)
+	sort.Ints(p.Textures)
+	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
+}

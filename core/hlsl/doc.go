@@ -1,0 +1,43 @@
+// Package hlsl is d3dsim's HLSL compiler front end: the part of fxc (the
+// D3DCompile of d3dcompiler_47) that turns a shader's source into code. It
+// preprocesses, lexes and parses the source, checks types with HLSL's
+// conversion rules, lays out constant buffers with fxc's packing, and
+// lowers one entry point to an IR whose instructions are Shader Model 4/5
+// instructions one for one (mov, mad, dp4, sample, if_nz, loop, ...) on
+// SM4 registers (v#, o#, r#, cb#[n], t#, s#, l(...)) with swizzles and
+// write masks. Functions are inlined, as fxc inlines them. The DXBC
+// container bytes are written from this IR by the dxbc package.
+//
+// Compile returns the program, its input and output signatures, and the
+// reflection data RDEF carries (constant buffers with variable offsets
+// and sizes, bound resources). Errors and warnings use fxc's format and
+// numbers: "file(line,col): error X3004: undeclared identifier 'foo'".
+//
+// Run is a reference evaluator of the IR: float32 IEEE arithmetic without
+// fused multiply-add, so that the simulated GPU's shader core can be
+// checked against it bit for bit.
+//
+// What it follows, by page title:
+//   - "Packing Rules for Constant Variables" (HLSL reference): 16-byte
+//     registers, no straddling, arrays and structs start a register.
+//   - "Variable Syntax", "Per-Component Math Operations", "Matrix Ordering"
+//     and "Semantics" (HLSL reference): declarations, swizzles, default
+//     column_major matrices, SV_Position / SV_Target / SV_VertexID.
+//   - "Intrinsic Functions (DirectX HLSL)": the intrinsics and their types.
+//   - "Shader Model 4 Assembly (DirectX HLSL)": the instruction set the IR
+//     mirrors and its disassembly syntax.
+//   - "packoffset (DirectX HLSL)" and "register (DirectX HLSL)".
+//
+// Differences from fxc, on purpose or not yet done: every signature
+// element takes a register of its own (fxc sometimes packs two small
+// ones into one register); loops are kept as loop/endloop instead of
+// being unrolled; switch, #include, local arrays indexed by a
+// non-constant, matrices in signatures, geometry/hull/domain/compute
+// stages and textures other than Texture2D<float..float4> are refused with a
+// clear error; the optimiser is absent (the code is correct, not minimal:
+// more movs and temps than fxc's).
+//
+// Bounds: the source, the tokens after macro expansion, nesting, inlining
+// depth, temps and instructions are all capped, so hostile input ends in
+// an error, never a hang or a panic.
+package hlsl

@@ -1,0 +1,191 @@
+package hlsl
+
+import "strings"
+
+// lowerEntry binds the entry point's inputs to v# registers, lowers its
+// body, and writes its outputs to o# registers at each return. It returns
+// the signatures, one register per semantic.
+func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
+	g.interp = map[int]string{}
+	rt := g.resolveType(fn.ret)
+	ctx := &fnCtx{decl: fn, ret: rt, entry: true}
+	g.fn = ctx
+	g.inline = append(g.inline, fn)
+	g.push()
+	written := assignedNames(fn.body, g.funcs)
+	// Statics first, in declaration order, in the globals' scope.
+	saved := g.scopes
+	g.scopes = g.scopes[:1]
+	for _, d := range g.statics {
+		g.declLocal(d)
+	}
+	g.scopes = saved
+	inReg, outReg := 0, 0
+	// Outputs: the return value's elements, then out parameters.
+	if rt.Kind != KVoid {
+		v, el := g.sigValue(fn.pos, "function return value", rt, fn.semantic, FileOutput, &outReg, false, "")
+		outs = append(outs, el...)
+		ctx.retDst = v
+	}
+	for _, p := range fn.params {
+		t := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+		if t == poison.t {
+			continue
+		}
+		if p.uniform {
+			g.errorf(p.pos, eNotImplemented, "uniform parameters of an entry point are not supported: declare them in a cbuffer")
+			continue
+		}
+		switch p.inout {
+		case "out":
+			v, el := g.sigValue(p.pos, "output parameter '"+p.name+"'", t, p.semantic, FileOutput, &outReg, false, p.interp)
+			outs = append(outs, el...)
+			tmp := g.newVar(t)
+			ctx.outs = append(ctx.outs, v, tmp)
+			g.declare(p.pos, p.name, tmp)
+		case "inout":
+			g.errorf(p.pos, eNotImplemented, "inout parameters of an entry point are not supported")
+		default:
+			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
+			ins = append(ins, el...)
+			if written[p.name] {
+				tmp := g.newVar(t)
+				g.store(p.pos, tmp, v, false)
+				v = tmp
+			}
+			g.declare(p.pos, p.name, v)
+		}
+	}
+	if len(g.errs) > 0 {
+		return nil, nil
+	}
+	for _, s := range fn.body.list {
+		g.stmt(s)
+	}
+	last := len(g.code) == 0 || g.code[len(g.code)-1].Op != OpRet
+	if !ctx.returned && rt.Kind != KVoid {
+		g.errorf(fn.pos, eMustReturn, "'%s': function must return a value", fn.name)
+	}
+	if last {
+		if rt.Kind == KVoid {
+			g.writeOutputs(fn.pos, nil)
+		}
+		g.emit(Instr{Op: OpRet})
+	}
+	return ins, outs
+}
+
+// writeOutputs copies a return value and the out parameters to o#.
+func (g *gen) writeOutputs(p pos, v *value) {
+	ctx := g.fn
+	if v != nil && ctx.retDst != nil {
+		d := ctx.retDst
+		d.ro = false
+		g.store(p, d, v, false)
+	}
+	for i := 0; i+1 < len(ctx.outs); i += 2 {
+		g.store(p, ctx.outs[i], ctx.outs[i+1], false)
+	}
+}
+
+// sigValue lays a parameter or return value of type t onto signature
+// registers (a struct's members one after another) and returns the value
+// that reads or writes them.
+// what names the parameter in fxc's X3502 message ("input parameter
+// 'v'"), also for a member of its struct that lacks a semantic.
+func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *int, input bool, interp string) (*value, []SigElement) {
+	if t.Kind == KStruct {
+		v := &value{t: t, ro: input}
+		var els []SigElement
+		for _, f := range t.Fields {
+			fi := interp
+			if f.Interp != "" {
+				fi = f.Interp
+			}
+			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, fi)
+			if fv == poison {
+				return poison, nil
+			}
+			v.fields = append(v.fields, fv)
+			els = append(els, fe...)
+		}
+		return v, els
+	}
+	if sem == "" {
+		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
+		return poison, nil
+	}
+	if !t.numeric() || t.Kind == KMatrix {
+		g.errorf(p, eNotImplemented, "signature element '%s' of type '%s' is not supported: use a scalar or vector", sem, t)
+		return poison, nil
+	}
+	name, idx := parseSemantic(sem)
+	el := SigElement{Semantic: name, Index: idx, Mask: uint8(1<<t.Cols - 1)}
+	switch t.Base {
+	case Float:
+		el.Type = CompFloat32
+	case Int:
+		el.Type = CompSint32
+	default:
+		el.Type = CompUint32
+	}
+	up := strings.ToUpper(name)
+	switch {
+	case up == "SV_POSITION":
+		if g.stage == Vertex && input {
+			g.errorf(p, eNotImplemented, "SV_Position is not a vertex shader input")
+			return poison, nil
+		}
+		el.SysVal = SysPosition
+	case up == "SV_VERTEXID" || up == "SV_INSTANCEID":
+		if g.stage != Vertex || !input {
+			g.errorf(p, eNotImplemented, "%s is only a vertex shader input", sem)
+			return poison, nil
+		}
+		el.SysVal = SysVertexID
+		if up == "SV_INSTANCEID" {
+			el.SysVal = SysInstanceID
+		}
+		if t.Base == Float {
+			g.errorf(p, eNotImplemented, "%s must be uint or int", sem)
+			return poison, nil
+		}
+	case up == "SV_TARGET":
+		if g.stage != Pixel || input {
+			g.errorf(p, eNotImplemented, "SV_Target is only a pixel shader output")
+			return poison, nil
+		}
+		el.SysVal = SysTarget
+		if idx > 7 {
+			g.errorf(p, eNotImplemented, "SV_Target%d: the index must be 0 to 7", idx)
+			return poison, nil
+		}
+	case strings.HasPrefix(up, "SV_"):
+		g.errorf(p, eNotImplemented, "system value '%s' is not supported by this compiler", sem)
+		return poison, nil
+	}
+	if el.SysVal == SysTarget {
+		el.Register = idx
+		if idx >= *reg {
+			*reg = idx + 1
+		}
+	} else {
+		el.Register = *reg
+		*reg++
+	}
+	if el.Register >= 32 {
+		g.errorf(p, eNotImplemented, "too many signature elements")
+		return poison, nil
+	}
+	if input && g.stage == Pixel {
+		switch interp {
+		case "nointerpolation":
+			g.interp[el.Register] = "constant"
+		case "noperspective":
+			g.interp[el.Register] = "linear noperspective"
+		case "centroid":
+			g.interp[el.Register] = "linear centroid"
+		}
+	}
+	return &value{t: t, c: regComps(file, el.Register, t.Cols), ro: input}, []SigElement{el}
+}

@@ -1,0 +1,774 @@
+package hlsl
+
+import "math"
+
+// expr lowers an expression to a value, reporting errors and returning
+// poison on failure.
+func (g *gen) expr(e Expr) *value {
+	if len(g.errs) >= maxErrors || g.tooBig {
+		return poison
+	}
+	g.line = e.at().line
+	switch e := e.(type) {
+	case *intLit:
+		if e.uns {
+			return &value{t: scalarT(Uint), c: []Operand{immU(uint32(e.v))}, ro: true}
+		}
+		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true}
+	case *floatLit:
+		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true}
+	case *boolLit:
+		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
+	case *identExpr:
+		v := g.lookup(e.name)
+		if v == nil {
+			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
+			return poison
+		}
+		if v.res != nil {
+			g.useResource(v.res)
+		}
+		if r := v.glob; r != nil {
+			g.useCB(r.cb)
+			r.v.used = true
+			return g.cbValue(r.cb.slot, r.v.off, r.v.t, r.v.rowMajor, nil)
+		}
+		return v
+	case *unaryExpr:
+		return g.unary(e)
+	case *binaryExpr:
+		return g.binary(e)
+	case *assignExpr:
+		return g.assignExpr(e)
+	case *condExpr:
+		v, ok := g.exprs([]Expr{e.c, e.a, e.b})
+		if !ok {
+			return poison
+		}
+		c, a, b := v[0], v[1], v[2]
+		if !a.t.numeric() || !b.t.numeric() || !c.t.numeric() {
+			g.errorf(e.pos, eTypeMismatch, "type mismatch")
+			return poison
+		}
+		t := g.binaryType(e.pos, a.t, b.t, false)
+		if t == nil {
+			return poison
+		}
+		if c.t.comps() != 1 && c.t.comps() != t.comps() {
+			t = g.binaryType(e.pos, t, c.t, false)
+			if t == nil {
+				return poison
+			}
+		}
+		a, b = g.convert(e.pos, a, t, true), g.convert(e.pos, b, t, true)
+		cb := g.convert(e.pos, c, t.withBase(Bool), true)
+		return &value{t: t, c: g.op(OpMovc, t.comps(), cb.c, a.c, b.c)}
+	case *callExpr:
+		return g.call(e)
+	case *ctorExpr:
+		return g.ctor(e)
+	case *castExpr:
+		x := g.expr(e.x)
+		t := g.resolveType(e.typ)
+		if x == poison || t == poison.t {
+			return poison
+		}
+		return g.cast(e.pos, x, t)
+	case *memberExpr:
+		return g.member(e)
+	case *indexExpr:
+		return g.index(e)
+	case *initList:
+		g.errorf(e.pos, eSyntax, "syntax error: unexpected token '{'")
+		return poison
+	}
+	g.errorf(e.at(), eSyntax, "syntax error")
+	return poison
+}
+
+// rvalue makes a read-only copy of a value's description (the components
+// still name the same registers).
+func rvalue(v *value) *value {
+	c := *v
+	c.ro = true
+	return &c
+}
+
+func (g *gen) unary(e *unaryExpr) *value {
+	x := g.expr(e.x)
+	if x == poison {
+		return poison
+	}
+	if !x.t.numeric() {
+		g.errorf(e.pos, eTypeMismatch, "type mismatch")
+		return poison
+	}
+	switch e.op {
+	case "+":
+		return rvalue(x)
+	case "-":
+		t := x.t
+		if t.Base == Bool {
+			t = t.withBase(Int)
+			x = g.convert(e.pos, x, t, false)
+		}
+		if t.Base == Float {
+			c := make([]Operand, len(x.c))
+			for i, o := range x.c {
+				c[i] = negComp(o)
+			}
+			return &value{t: t, c: c, ro: true}
+		}
+		return &value{t: t, c: g.op(OpIneg, len(x.c), x.c), ro: true}
+	case "!":
+		b := g.convert(e.pos, x, x.t.withBase(Bool), false)
+		return &value{t: b.t, c: g.op(OpNot, len(b.c), b.c)}
+	case "~":
+		if x.t.Base != Int && x.t.Base != Uint {
+			g.errorf(e.pos, eTypeMismatch, "type mismatch")
+			return poison
+		}
+		return &value{t: x.t, c: g.op(OpNot, len(x.c), x.c)}
+	case "++", "--":
+		if x.ro {
+			g.errorf(e.pos, eConst, "l-value specifies const object")
+			return poison
+		}
+		var old *value
+		if e.postfix {
+			old = &value{t: x.t, c: g.copyTemp(x.c), ro: true}
+		}
+		var one Operand
+		var o Op
+		if x.t.Base == Float {
+			one, o = immF(1), OpAdd
+			if e.op == "--" {
+				one = immF(-1)
+			}
+		} else {
+			one, o = immU(1), OpIadd
+			if e.op == "--" {
+				one = immU(0xffffffff)
+			}
+		}
+		n := g.op(o, len(x.c), x.c, []Operand{one})
+		g.assign(x.c, n, false)
+		if e.postfix {
+			return old
+		}
+		return rvalue(x)
+	}
+	g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.op)
+	return poison
+}
+
+// binaryType is the type both operands of a component-wise binary
+// operation convert to: a scalar takes the other's shape, two vectors
+// truncate to the shorter (with fxc's warning), a vector and a matrix
+// mismatch; the base type is the larger of the two (bool counts as int in
+// arithmetic).
+func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
+	base := max(a.Base, b.Base)
+	if arith && base == Bool {
+		base = Int
+	}
+	switch {
+	case a.comps() == 1 && a.Kind != KMatrix || a.Kind == KScalar:
+		return b.withBase(base)
+	case b.comps() == 1 && b.Kind != KMatrix || b.Kind == KScalar:
+		return a.withBase(base)
+	case a.Kind == KVector && b.Kind == KVector:
+		if a.Cols != b.Cols {
+			g.warnf(p, eTruncation, "implicit truncation of vector type")
+		}
+		return vecT(base, min(a.Cols, b.Cols))
+	case a.Kind == KMatrix && b.Kind == KMatrix:
+		if a.Rows != b.Rows || a.Cols != b.Cols {
+			if a.Rows < b.Rows != (a.Cols <= b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
+				g.errorf(p, eTypeMismatch, "type mismatch")
+				return nil
+			}
+			g.warnf(p, eTruncation, "implicit truncation of vector type")
+		}
+		return matT(base, min(a.Rows, b.Rows), min(a.Cols, b.Cols))
+	}
+	g.errorf(p, eTypeMismatch, "type mismatch")
+	return nil
+}
+
+var cmpOps = map[string][4]Op{ // bool, int, uint, float
+	"<":  {OpIlt, OpIlt, OpUlt, OpLt},
+	">=": {OpIge, OpIge, OpUge, OpGe},
+	"==": {OpIeq, OpIeq, OpIeq, OpEq},
+	"!=": {OpIne, OpIne, OpIne, OpNe},
+}
+
+func (g *gen) binary(e *binaryExpr) *value {
+	if e.op == "," {
+		g.expr(e.x)
+		return g.expr(e.y)
+	}
+	v, ok := g.exprs([]Expr{e.x, e.y})
+	if !ok {
+		return poison
+	}
+	return g.binop(e.pos, e.op, v[0], v[1])
+}
+
+func (g *gen) binop(p pos, op string, x, y *value) *value {
+	if !x.t.numeric() || !y.t.numeric() {
+		g.errorf(p, eTypeMismatch, "type mismatch")
+		return poison
+	}
+	switch op {
+	case "&&", "||":
+		t := g.binaryType(p, x.t, y.t, false)
+		if t == nil {
+			return poison
+		}
+		t = t.withBase(Bool)
+		a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
+		o := OpAnd
+		if op == "||" {
+			o = OpOr
+		}
+		return &value{t: t, c: g.op(o, t.comps(), a.c, b.c)}
+	case "<", ">", "<=", ">=", "==", "!=":
+		t := g.binaryType(p, x.t, y.t, false)
+		if t == nil {
+			return poison
+		}
+		a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
+		name := op
+		switch op {
+		case ">":
+			a, b, name = b, a, "<"
+		case "<=":
+			a, b, name = b, a, ">="
+		}
+		return &value{t: t.withBase(Bool), c: g.op(cmpOps[name][t.Base], t.comps(), a.c, b.c)}
+	}
+	t := g.binaryType(p, x.t, y.t, true)
+	if t == nil {
+		return poison
+	}
+	a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
+	n := t.comps()
+	isF := t.Base == Float
+	switch op {
+	case "+":
+		if isF {
+			return &value{t: t, c: g.op(OpAdd, n, a.c, b.c)}
+		}
+		return &value{t: t, c: g.op(OpIadd, n, a.c, b.c)}
+	case "-":
+		if isF {
+			nb := make([]Operand, len(b.c))
+			for i, o := range b.c {
+				nb[i] = negComp(o)
+			}
+			return &value{t: t, c: g.op(OpAdd, n, a.c, nb)}
+		}
+		return &value{t: t, c: g.op(OpIadd, n, a.c, g.op(OpIneg, n, b.c))}
+	case "*":
+		if isF {
+			return &value{t: t, c: g.op(OpMul, n, a.c, b.c)}
+		}
+		return &value{t: t, c: g.op(OpImul, n, a.c, b.c)}
+	case "/":
+		switch t.Base {
+		case Float:
+			return &value{t: t, c: g.op(OpDiv, n, a.c, b.c)}
+		case Uint:
+			return &value{t: t, c: g.op(OpUdiv, n, a.c, b.c)}
+		}
+		return &value{t: t, c: g.idiv(n, a.c, b.c, false)}
+	case "%":
+		switch t.Base {
+		case Float:
+			// fxc's sequence: the quotient's fraction, signed like it, times b.
+			q := g.op(OpDiv, n, a.c, b.c)
+			nq := make([]Operand, n)
+			aq := make([]Operand, n)
+			for i := range q {
+				nq[i], aq[i] = negComp(q[i]), absComp(q[i])
+			}
+			ge := g.op(OpGe, n, q, nq)
+			f := g.op(OpFrc, n, aq)
+			nf := make([]Operand, n)
+			for i := range f {
+				nf[i] = negComp(f[i])
+			}
+			s := g.op(OpMovc, n, ge, f, nf)
+			return &value{t: t, c: g.op(OpMul, n, s, b.c)}
+		case Uint:
+			return &value{t: t, c: g.opRem(n, a.c, b.c)}
+		}
+		return &value{t: t, c: g.idiv(n, a.c, b.c, true)}
+	case "&", "|", "^", "<<", ">>":
+		if t.Base != Int && t.Base != Uint {
+			g.errorf(p, eTypeMismatch, "type mismatch")
+			return poison
+		}
+		o := map[string]Op{"&": OpAnd, "|": OpOr, "^": OpXor, "<<": OpIshl, ">>": OpIshr}[op]
+		if op == ">>" && t.Base == Uint {
+			o = OpUshr
+		}
+		return &value{t: t, c: g.op(o, n, a.c, b.c)}
+	}
+	g.errorf(p, eSyntax, "syntax error: unexpected token '%s'", op)
+	return poison
+}
+
+// idiv is signed division (or remainder) through udiv on magnitudes, the
+// quotient negative when the signs differ, the remainder signed like a.
+func (g *gen) idiv(n int, a, b []Operand, rem bool) []Operand {
+	absA := g.op(OpImax, n, a, g.op(OpIneg, n, a))
+	absB := g.op(OpImax, n, b, g.op(OpIneg, n, b))
+	var m, neg []Operand
+	if rem {
+		m = g.opRem(n, absA, absB)
+		neg = g.op(OpIlt, n, a, []Operand{immU(0)})
+	} else {
+		m = g.op(OpUdiv, n, absA, absB)
+		neg = g.op(OpIlt, n, g.op(OpXor, n, a, b), []Operand{immU(0)})
+	}
+	return g.op(OpMovc, n, neg, g.op(OpIneg, n, m), m)
+}
+
+func (g *gen) assignExpr(e *assignExpr) *value {
+	l := g.expr(e.l)
+	r := g.expr(e.r)
+	if l == poison || r == poison {
+		return poison
+	}
+	if l.ro {
+		g.errorf(e.pos, eConst, "l-value specifies const object")
+		return poison
+	}
+	if e.op != "=" {
+		r = g.binop(e.pos, e.op[:len(e.op)-1], rvalue(l), r)
+		if r == poison {
+			return poison
+		}
+	}
+	r = g.convert(e.pos, r, l.t, true)
+	if r == poison {
+		return poison
+	}
+	g.store(e.pos, l, r, false)
+	return rvalue(l)
+}
+
+// convert applies HLSL's implicit conversion to t: scalars splat, longer
+// vectors truncate with warning X3206, shorter ones are error X3017.
+func (g *gen) convert(p pos, v *value, t *Type, implicit bool) *value {
+	if v == poison || t == poison.t {
+		return poison
+	}
+	if sameType(v.t, t) {
+		return v
+	}
+	if !v.t.numeric() || !t.numeric() {
+		g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	var c []Operand
+	switch {
+	case v.t.comps() == 1:
+		c = broadcast(v.c[:1], t.comps())
+	case v.t.Kind == KMatrix && t.Kind == KMatrix:
+		if v.t.Rows < t.Rows || v.t.Cols < t.Cols {
+			g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
+			return poison
+		}
+		for r := 0; r < t.Rows; r++ {
+			for k := 0; k < t.Cols; k++ {
+				c = append(c, v.c[r*v.t.Cols+k])
+			}
+		}
+		if implicit && (v.t.Rows != t.Rows || v.t.Cols != t.Cols) {
+			g.warnf(p, eTruncation, "implicit truncation of vector type")
+		}
+	case v.t.Kind == KMatrix && t.Kind == KVector || v.t.Kind == KVector && t.Kind == KMatrix:
+		if v.t.comps() < t.comps() || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1 && v.t.comps() != t.comps() {
+			g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
+			return poison
+		}
+		c = v.c[:t.comps()]
+	default:
+		if v.t.comps() < t.comps() {
+			g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
+			return poison
+		}
+		c = v.c[:t.comps()]
+		if implicit {
+			g.warnf(p, eTruncation, "implicit truncation of vector type")
+		}
+	}
+	return &value{t: t, c: g.convertBase(c, v.t.Base, t.Base), ro: true}
+}
+
+// convertBase changes the component type as SM4 does it.
+func (g *gen) convertBase(c []Operand, from, to Base) []Operand {
+	n := len(c)
+	if from == to {
+		return c
+	}
+	switch to {
+	case Bool:
+		if from == Float {
+			return g.op(OpNe, n, c, []Operand{immF(0)})
+		}
+		return g.op(OpIne, n, c, []Operand{immU(0)})
+	case Float:
+		switch from {
+		case Bool:
+			one := immF(1)
+			return g.op(OpAnd, n, c, []Operand{one})
+		case Int:
+			return g.op(OpItof, n, c)
+		default:
+			return g.op(OpUtof, n, c)
+		}
+	case Int, Uint:
+		switch from {
+		case Bool:
+			return g.op(OpAnd, n, c, []Operand{immU(1)})
+		case Float:
+			if to == Int {
+				return g.op(OpFtoi, n, c)
+			}
+			return g.op(OpFtou, n, c)
+		}
+		return c
+	}
+	return c
+}
+
+// cast is an explicit conversion: like convert, without the truncation
+// warning, and a vector may become a scalar.
+func (g *gen) cast(p pos, v *value, t *Type) *value {
+	if t.Kind == KStruct || t.Kind == KArray {
+		if sameType(v.t, t) {
+			return v
+		}
+		if v.t.numeric() && v.t.comps() == 1 {
+			// (S)0: every member gets the scalar, as fxc allows.
+			if sv := g.splat(p, v, t); sv != nil {
+				return sv
+			}
+		}
+		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	if v.t.numeric() && t.numeric() && v.t.comps() > t.comps() && t.Kind != KMatrix && v.t.Kind != KMatrix {
+		return &value{t: t, c: g.convertBase(v.c[:t.comps()], v.t.Base, t.Base), ro: true}
+	}
+	if v.t.numeric() && t.numeric() && v.t.comps() < t.comps() && v.t.comps() != 1 {
+		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	return g.convert(p, v, t, false)
+}
+
+// splat builds a struct or array value whose every component is the
+// scalar v converted to the member's type.
+func (g *gen) splat(p pos, v *value, t *Type) *value {
+	switch t.Kind {
+	case KStruct:
+		out := &value{t: t, ro: true}
+		for _, f := range t.Fields {
+			fv := g.splat(p, v, f.Type)
+			if fv == nil {
+				return nil
+			}
+			out.fields = append(out.fields, fv)
+		}
+		return out
+	case KArray:
+		out := &value{t: t, ro: true}
+		for i := 0; i < t.Len; i++ {
+			ev := g.splat(p, v, t.Elem)
+			if ev == nil {
+				return nil
+			}
+			out.elems = append(out.elems, ev)
+		}
+		return out
+	}
+	if !t.numeric() {
+		return nil
+	}
+	c := g.convertBase(v.c[:1], v.t.Base, t.Base)
+	return &value{t: t, c: broadcast(c, t.comps()), ro: true}
+}
+
+// ctor lowers float4(a, b), int2(x), float3x3(...): the arguments'
+// components in order must fill the type exactly (X3014), one scalar
+// fills every component.
+func (g *gen) ctor(e *ctorExpr) *value {
+	t := g.resolveType(e.typ)
+	if t == poison.t {
+		return poison
+	}
+	if !t.numeric() {
+		g.errorf(e.pos, eNotImplemented, "constructors only defined for numeric base types")
+		return poison
+	}
+	var c []Operand
+	args, ok := g.exprs(e.args)
+	if !ok {
+		return poison
+	}
+	for i, v := range args {
+		if !v.t.numeric() {
+			g.errorf(e.args[i].at(), eConvert, "cannot convert from '%s' to '%s'", v.t, t.withBase(v.t.Base))
+			return poison
+		}
+	}
+	if len(args) == 1 && args[0].t.comps() == 1 {
+		v := g.convert(e.pos, args[0], scalarT(t.Base), false)
+		return &value{t: t, c: broadcast(v.c, t.comps()), ro: true}
+	}
+	for _, v := range args {
+		c = append(c, g.convertBase(v.c, v.t.Base, t.Base)...)
+	}
+	if len(c) != t.comps() {
+		g.errorf(e.pos, eCtorArgs, "incorrect number of arguments to numeric-type constructor")
+		return poison
+	}
+	return &value{t: t, c: c, ro: true}
+}
+
+// member lowers s.field, v.xyzw / v.rgba swizzles and m._m00 / m._11.
+func (g *gen) member(e *memberExpr) *value {
+	x := g.expr(e.x)
+	if x == poison {
+		return poison
+	}
+	if x.t.Kind == KStruct {
+		for i, f := range x.t.Fields {
+			if f.Name == e.name {
+				return x.fields[i]
+			}
+		}
+		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
+		return poison
+	}
+	if !x.t.numeric() {
+		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
+		return poison
+	}
+	var idx []int
+	if x.t.Kind == KMatrix {
+		idx = matrixSwizzle(e.name, x.t)
+	} else {
+		idx = vectorSwizzle(e.name, x.t.Cols)
+	}
+	if idx == nil {
+		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
+		return poison
+	}
+	c := make([]Operand, len(idx))
+	dup := false
+	seen := map[int]bool{}
+	for i, k := range idx {
+		c[i] = x.c[k]
+		if seen[k] {
+			dup = true
+		}
+		seen[k] = true
+	}
+	return &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+}
+
+func vectorSwizzle(s string, n int) []int {
+	if len(s) < 1 || len(s) > 4 {
+		return nil
+	}
+	var idx []int
+	set := ""
+	for _, ch := range s {
+		k := -1
+		for _, cand := range []string{"xyzw", "rgba"} {
+			if i := indexByte(cand, byte(ch)); i >= 0 {
+				if set != "" && set != cand {
+					return nil
+				}
+				set, k = cand, i
+			}
+		}
+		if k < 0 || k >= n {
+			return nil
+		}
+		idx = append(idx, k)
+	}
+	return idx
+}
+
+func indexByte(s string, b byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == b {
+			return i
+		}
+	}
+	return -1
+}
+
+// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based).
+func matrixSwizzle(s string, t *Type) []int {
+	var idx []int
+	for len(s) > 0 && len(idx) < 5 {
+		var r, c int
+		switch {
+		case len(s) >= 4 && s[0] == '_' && s[1] == 'm':
+			r, c = int(s[2])-'0', int(s[3])-'0'
+			s = s[4:]
+		case len(s) >= 3 && s[0] == '_':
+			r, c = int(s[1])-'1', int(s[2])-'1'
+			s = s[3:]
+		default:
+			return nil
+		}
+		if r < 0 || r >= t.Rows || c < 0 || c >= t.Cols {
+			return nil
+		}
+		idx = append(idx, r*t.Cols+c)
+	}
+	if len(idx) == 0 || len(idx) > 4 {
+		return nil
+	}
+	return idx
+}
+
+// index lowers a[i], v[i] and m[i]; only arrays in constant buffers may be
+// indexed by a non-constant.
+func (g *gen) index(e *indexExpr) *value {
+	x := g.expr(e.x)
+	i := g.expr(e.i)
+	if x == poison || i == poison {
+		return poison
+	}
+	if !i.t.numeric() || i.t.comps() != 1 {
+		g.errorf(e.pos, eTypeMismatch, "type mismatch")
+		return poison
+	}
+	if allImm(i.c) {
+		k := immInt(i.c[0], i.t.Base)
+		switch x.t.Kind {
+		case KArray:
+			if k < 0 || k >= int64(x.t.Len) {
+				g.errorf(e.pos, eSubscript, "array index out of bounds")
+				return poison
+			}
+			return g.element(e.pos, x, int(k))
+		case KVector, KScalar:
+			if k < 0 || k >= int64(x.t.Cols) {
+				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
+				return poison
+			}
+			return &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}
+		case KMatrix:
+			if k < 0 || k >= int64(x.t.Rows) {
+				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
+				return poison
+			}
+			return &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[int(k)*x.t.Cols : int(k+1)*x.t.Cols], ro: x.ro}
+		}
+		g.errorf(e.pos, eSubscript, "invalid subscript")
+		return poison
+	}
+	if x.t.Kind == KArray && x.cb != nil {
+		ii := g.convert(e.pos, i, scalarT(Int), false)
+		stride := roundUp16(sizeOf(x.t.Elem, x.cb.rowMajor)) / 16
+		rc := ii.c
+		if stride != 1 {
+			rc = g.op(OpImul, 1, rc, []Operand{immU(uint32(stride))})
+		}
+		if x.cb.rel != nil {
+			rc = g.op(OpIadd, 1, rc, []Operand{*x.cb.rel})
+		}
+		rel := g.srcOp(rc)
+		if rel.File == FileImm {
+			rel = g.srcOp(g.copyTemp(rc))
+		}
+		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}
+		g.cbDyn[x.cb.slot] = true
+		end := (x.cb.off+sizeOf(x.t, x.cb.rowMajor)-1)/16 + 1
+		if end > g.cbMax[x.cb.slot] {
+			g.cbMax[x.cb.slot] = end
+		}
+		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, x.cb.rowMajor, &rel)
+	}
+	g.errorf(e.pos, eNotImplemented, "indexing a local array, vector or matrix with a non-constant is not supported by this compiler")
+	return poison
+}
+
+var _ = math.Float32bits
+
+// exprs lowers operands left to right. When a later operand writes
+// variables (an assignment, ++, --, a call), the earlier ones are copied
+// first, so they keep the values they had when HLSL read them.
+func (g *gen) exprs(list []Expr) ([]*value, bool) {
+	out := make([]*value, len(list))
+	for i, e := range list {
+		v := g.expr(e)
+		if v == poison {
+			return nil, false
+		}
+		out[i] = v
+		if i+1 < len(list) && anySideEffects(list[i+1:]) {
+			out[i] = g.snapshot(v)
+		}
+	}
+	return out, true
+}
+
+// snapshot copies the register-held parts of a value into fresh temps.
+func (g *gen) snapshot(v *value) *value {
+	if !v.t.numeric() {
+		return v
+	}
+	for _, c := range v.c {
+		if c.File == FileTemp || c.File == FileOutput {
+			return &value{t: v.t, c: g.copyTemp(v.c), ro: true}
+		}
+	}
+	return v
+}
+
+func anySideEffects(list []Expr) bool {
+	for _, e := range list {
+		if sideEffects(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideEffects reports whether evaluating e may write a variable.
+func sideEffects(e Expr) bool {
+	switch e := e.(type) {
+	case *assignExpr, *callExpr:
+		if c, ok := e.(*callExpr); ok && c.recv != nil {
+			return anySideEffects(c.args)
+		}
+		return true
+	case *unaryExpr:
+		return e.op == "++" || e.op == "--" || sideEffects(e.x)
+	case *binaryExpr:
+		return sideEffects(e.x) || sideEffects(e.y)
+	case *condExpr:
+		return sideEffects(e.c) || sideEffects(e.a) || sideEffects(e.b)
+	case *ctorExpr:
+		return anySideEffects(e.args)
+	case *castExpr:
+		return sideEffects(e.x)
+	case *memberExpr:
+		return sideEffects(e.x)
+	case *indexExpr:
+		return sideEffects(e.x) || sideEffects(e.i)
+	}
+	return false
+}

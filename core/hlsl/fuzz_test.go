@@ -1,0 +1,128 @@
+package hlsl
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"d3dsim/core/memlimit"
+)
+
+// FuzzCompile feeds arbitrary sources to the whole compiler and runs what
+// compiles: no panic, a bounded time and heap, and every failure an Errors
+// whose lines are in fxc's format.
+func FuzzCompile(f *testing.F) {
+	seeds := []string{
+		"float4 main() : SV_Target { return 0; }",
+		"#define A(x) x*x\n#if A(2) == 4\nfloat4 main(float4 a : A) : SV_Target { return A(a); }\n#endif",
+		"struct S { float4 p : SV_Position; }; S main(float4 a : P) { S s = (S)0; s.p = a; return s; }",
+		"float4 main(float4 a : A) : SV_Target { for (int i = 0; i < 3; i++) { a += i; if (a.x > 2) break; } return a; }",
+		"cbuffer C { float4 v[4]; row_major float3x3 m; } float4 main(uint i : I) : SV_Target { return v[i] + m[1].x; }",
+		"float f(float x) { if (x > 0) return 1; return 2; } float4 main() : SV_Target { return f(3); }",
+		"#define X X\nX",
+		"float4 main() : SV_Target { return ((((((((((1)))))))))); }",
+	}
+	for _, s := range seeds {
+		f.Add([]byte(s), "main", "ps_4_0")
+	}
+	for _, name := range []string{"imgui_vs.hlsl", "phong.hlsl", "tutorial06.hlsl"} {
+		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
+			f.Add(b, "main", "vs_4_0")
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, entry, target string) {
+		start := time.Now()
+		memlimit.Check(t, 256<<20, "FuzzCompile", func() {
+			r, err := Compile(src, "f.hlsl", entry, target)
+			if err != nil {
+				var es Errors
+				if !errors.As(err, &es) || len(es) == 0 {
+					t.Fatalf("error %v is not Errors", err)
+				}
+				for _, line := range strings.Split(err.Error(), "\n") {
+					if !strings.Contains(line, "error X") {
+						t.Fatalf("error line %q is not in fxc's form", line)
+					}
+				}
+				return
+			}
+			env := &Env{MaxSteps: 1 << 16, Inputs: make([][4]uint32, 32), CB: make([][][4]uint32, 16),
+				Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{} },
+				Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} }}
+			if _, err := Run(r.Program, env); err != nil && !errors.Is(err, ErrSteps) {
+				t.Fatalf("run: %v\n%s", err, r.Program)
+			}
+			_ = r.Program.String()
+		})
+		if d := time.Since(start); d > 5*time.Second {
+			t.Fatalf("took %v", d)
+		}
+	})
+}
+
+// TestHostileInputsEndInErrors covers the limits the fuzzer may not reach.
+func TestHostileInputsEndInErrors(t *testing.T) {
+	deep := strings.Repeat("(", 5000) + "1" + strings.Repeat(")", 5000)
+	var calls strings.Builder
+	calls.WriteString("float f0(float x) { return sin(x) * cos(x) + sqrt(x); }\n")
+	for i := 1; i < 31; i++ {
+		fmt.Fprintf(&calls, "float f%d(float x) { return f%d(x) + f%d(x + 1); }\n", i, i-1, i-1)
+	}
+	calls.WriteString("float4 main() : SV_Target { return f30(1); }")
+	tests := []struct{ desc, src string }{
+		{"inlining explosion", calls.String()},
+		{"deep parentheses", "float4 main() : SV_Target { return " + deep + "; }"},
+		{"deep #if", "#if " + deep + "\n#endif"},
+		{"macro bomb", "#define A B B B B B B B B\n#define B C C C C C C C C\n#define C D D D D D D D D\n#define D E E E E E E E E\n#define E F F F F F F F F\n#define F G G G G G G G G\n#define G 1 1 1 1 1 1 1 1\nA"},
+		{"huge source", strings.Repeat(" ", maxSource+1)},
+		{"long unrolled body", "float4 main() : SV_Target { float4 s = 0; " + strings.Repeat("s = s * s + normalize(s);", 20000) + " return s; }"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			start := time.Now()
+			_, err := Compile([]byte(tc.src), "h.hlsl", "main", "ps_4_0")
+			if err == nil {
+				t.Fatal("compiled")
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+			if len(err.Error()) > 10000 {
+				t.Errorf("error text of %d bytes", len(err.Error()))
+			}
+		})
+	}
+}
+
+func TestEvaluatorStepLimit(t *testing.T) {
+	r := compileOK(t, "float4 main() : SV_Target { float s = 0; while (true) { s += 1; } return s; }", "main", "ps_4_0")
+	if _, err := Run(r.Program, &Env{MaxSteps: 1000}); !errors.Is(err, ErrSteps) {
+		t.Errorf("err = %v, want ErrSteps", err)
+	}
+}
+
+func TestValidateRejectsMalformed(t *testing.T) {
+	tests := []struct {
+		desc string
+		p    Program
+	}{
+		{"operand count", Program{Temps: 1, Code: []Instr{{Op: OpAdd, Dst: []Operand{{File: FileTemp, Mask: 1}}, Src: []Operand{{File: FileTemp}}}}}},
+		{"temp out of range", Program{Temps: 1, Code: []Instr{{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: 1, Mask: 1}}, Src: []Operand{immU(0)}}}}},
+		{"empty mask", Program{Temps: 1, Code: []Instr{{Op: OpMov, Dst: []Operand{{File: FileTemp}}, Src: []Operand{immU(0)}}}}},
+		{"unbalanced", Program{Code: []Instr{{Op: OpLoop}}}},
+		{"break outside loop", Program{Code: []Instr{{Op: OpBreak}}}},
+		{"endif closing a loop", Program{Code: []Instr{{Op: OpLoop}, {Op: OpEndif}}}},
+	}
+	for _, tc := range tests {
+		if err := tc.p.Validate(); err == nil {
+			t.Errorf("%s: no error", tc.desc)
+		}
+		if _, err := Run(&tc.p, &Env{}); err == nil {
+			t.Errorf("%s: Run accepted it", tc.desc)
+		}
+	}
+}

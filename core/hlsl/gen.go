@@ -1,0 +1,355 @@
+package hlsl
+
+import "strings"
+
+// gen type-checks and lowers one entry point in a single walk: functions
+// are inlined at their calls, so every expression is checked where it runs.
+type gen struct {
+	file    string
+	errs    []Diag
+	warns   []Diag
+	code    []Instr
+	top     int
+	maxTemp int
+	tooBig  bool
+	line    int
+	stage   Stage
+	major   int
+
+	scopes     []map[string]*value
+	funcs      map[string][]*funcDecl
+	structs    map[string]*Type
+	inline     []*funcDecl
+	scopesSave [][]map[string]*value
+	fn         *fnCtx
+
+	cbufs    []*cbInfo
+	globals  *cbInfo // $Globals
+	textures []*resource
+	samplers []*resource
+	cbMax    map[int]int  // slot -> registers read
+	cbDyn    map[int]bool // slot -> indexed by a register
+	loopDep  int
+	statics  []*varDecl
+	interp   map[int]string // pixel input register -> interpolation mode
+}
+
+// fnCtx is the function being lowered: where its return value goes.
+type fnCtx struct {
+	decl      *funcDecl
+	ret       *Type
+	retDst    *value // inlined functions: the result temps
+	entry     bool
+	useLoop   bool // returns break out of a one-trip loop
+	loopDepth int
+	outs      []*value // entry: the out parameters
+	returned  bool
+}
+
+// cbInfo is a constant buffer and its variables' layout.
+type cbInfo struct {
+	name     string
+	slot     int
+	explicit bool
+	used     bool
+	vars     []*cbVar
+	size     int
+	line     int
+}
+
+type cbVar struct {
+	name     string
+	t        *Type
+	off      int
+	rowMajor bool
+	used     bool
+}
+
+func (g *gen) errorf(p pos, code int, format string, args ...any) {
+	if len(g.errs) >= maxErrors {
+		return
+	}
+	g.errs = append(g.errs, Diag{File: g.file, Line: p.line, Col: p.col, Code: code, Msg: sprintf(format, args...)})
+}
+
+func (g *gen) warnf(p pos, code int, format string, args ...any) {
+	for _, w := range g.warns {
+		if w.Line == p.line && w.Col == p.col && w.Code == code {
+			return
+		}
+	}
+	if len(g.warns) < maxErrors {
+		g.warns = append(g.warns, Diag{File: g.file, Line: p.line, Col: p.col, Warning: true, Code: code, Msg: sprintf(format, args...)})
+	}
+}
+
+func (g *gen) push() { g.scopes = append(g.scopes, map[string]*value{}) }
+func (g *gen) pop()  { g.scopes = g.scopes[:len(g.scopes)-1] }
+
+func (g *gen) declare(p pos, name string, v *value) {
+	s := g.scopes[len(g.scopes)-1]
+	if s[name] != nil {
+		g.errorf(p, eRedefinition, "redefinition of '%s'", name)
+	}
+	s[name] = v
+}
+
+func (g *gen) lookup(name string) *value {
+	for i := len(g.scopes) - 1; i >= 0; i-- {
+		if v := g.scopes[i][name]; v != nil {
+			return v
+		}
+	}
+	return nil
+}
+
+// resolveType turns a written type into a Type.
+func (g *gen) resolveType(ts *typeSpec) *Type {
+	if ts == nil {
+		return poison.t
+	}
+	switch ts.name {
+	case "vector":
+		if len(ts.args) == 1 {
+			b := builtinType(ts.argType)
+			if b == nil || b.Kind != KScalar || ts.args[0] < 1 || ts.args[0] > 4 {
+				g.errorf(ts.pos, eSyntax, "syntax error: bad vector type")
+				return poison.t
+			}
+			return vecT(b.Base, ts.args[0])
+		}
+	case "matrix":
+		if len(ts.args) == 2 {
+			b := builtinType(ts.argType)
+			if b == nil || b.Kind != KScalar || ts.args[0] < 1 || ts.args[0] > 4 || ts.args[1] < 1 || ts.args[1] > 4 {
+				g.errorf(ts.pos, eSyntax, "syntax error: bad matrix type")
+				return poison.t
+			}
+			return matT(b.Base, ts.args[0], ts.args[1])
+		}
+	}
+	if t := g.structs[ts.name]; t != nil {
+		return t
+	}
+	if t := builtinType(ts.name); t != nil {
+		if t.Kind == KTexture2D && ts.argType != "" {
+			b := builtinType(ts.argType)
+			if b == nil || b.Base != Float || (b.Kind != KScalar && b.Kind != KVector) {
+				g.errorf(ts.pos, eNotImplemented, "only Texture2D<float>..Texture2D<float4> are supported")
+				return poison.t
+			}
+			return &Type{Kind: KTexture2D, Base: Float, Cols: b.Cols}
+		}
+		return t
+	}
+	g.errorf(ts.pos, eUndeclared, "undeclared identifier '%s'", ts.name)
+	return poison.t
+}
+
+// arrayType applies declared array sizes, which must be constant.
+func (g *gen) arrayType(t *Type, dims []Expr) *Type {
+	for i := len(dims) - 1; i >= 0; i-- {
+		v := g.expr(dims[i])
+		if v == poison {
+			return poison.t
+		}
+		if !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
+			g.errorf(dims[i].at(), eNotImplemented, "array dimensions must be literal scalar expressions")
+			return poison.t
+		}
+		n := immInt(v.c[0], v.t.Base)
+		if n < 1 || n > 4096 {
+			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, 4096]", n)
+			return poison.t
+		}
+		t = &Type{Kind: KArray, Elem: t, Len: int(n)}
+	}
+	return t
+}
+
+// newVar allocates temps for a local of type t.
+func (g *gen) newVar(t *Type) *value {
+	switch t.Kind {
+	case KScalar, KVector:
+		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
+	case KMatrix:
+		v := &value{t: t}
+		for r := 0; r < t.Rows; r++ {
+			v.c = append(v.c, regComps(FileTemp, g.alloc(), t.Cols)...)
+		}
+		return v
+	case KStruct:
+		v := &value{t: t}
+		for _, f := range t.Fields {
+			v.fields = append(v.fields, g.newVar(f.Type))
+		}
+		return v
+	case KArray:
+		v := &value{t: t}
+		for i := 0; i < t.Len; i++ {
+			v.elems = append(v.elems, g.newVar(t.Elem))
+		}
+		return v
+	}
+	return poison
+}
+
+// store assigns src (already of dst's type) into dst.
+func (g *gen) store(p pos, dst, src *value, sat bool) {
+	if dst == poison || src == poison {
+		return
+	}
+	if dst.ro {
+		g.errorf(p, eConst, "l-value specifies const object")
+		return
+	}
+	switch dst.t.Kind {
+	case KStruct:
+		for i := range dst.fields {
+			g.store(p, dst.fields[i], src.fields[i], sat)
+		}
+	case KArray:
+		if dst.cb != nil {
+			g.errorf(p, eConst, "l-value specifies const object")
+			return
+		}
+		for i := range dst.elems {
+			g.store(p, dst.elems[i], g.element(p, src, i), sat)
+		}
+	default:
+		for _, d := range dst.c {
+			if d.File != FileTemp && d.File != FileOutput {
+				g.errorf(p, eConst, "l-value specifies const object")
+				return
+			}
+		}
+		g.assign(dst.c, src.c, sat)
+	}
+}
+
+// element returns element i of an array value.
+func (g *gen) element(p pos, a *value, i int) *value {
+	if a.cb != nil {
+		stride := roundUp16(sizeOf(a.t.Elem, a.cb.rowMajor))
+		return g.cbValue(a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rowMajor, a.cb.rel)
+	}
+	if i < len(a.elems) {
+		return a.elems[i]
+	}
+	return poison
+}
+
+// cbValue reads a constant-buffer variable of type t at byte offset off.
+func (g *gen) cbValue(slot, off int, t *Type, rowMajor bool, rel *Operand) *value {
+	reg := off / 16
+	c0 := (off % 16) / 4
+	mk := func(r, c int) Operand {
+		o := Operand{File: FileCB, Index: slot, Elem: r, Rel: rel}
+		o.Swz[0] = uint8(c)
+		return o
+	}
+	v := &value{t: t, ro: true}
+	last := reg
+	switch t.Kind {
+	case KScalar, KVector:
+		for i := 0; i < t.Cols; i++ {
+			v.c = append(v.c, mk(reg, c0+i))
+		}
+	case KMatrix:
+		for r := 0; r < t.Rows; r++ {
+			for c := 0; c < t.Cols; c++ {
+				if rowMajor {
+					v.c = append(v.c, mk(reg+r, c))
+				} else {
+					v.c = append(v.c, mk(reg+c, r))
+				}
+			}
+		}
+		last = reg + (sizeOf(t, rowMajor)-1)/16
+	case KStruct:
+		for i, fo := range structLayout(t, rowMajor) {
+			v.fields = append(v.fields, g.cbValue(slot, off+fo, t.Fields[i].Type, rowMajor, rel))
+		}
+		last = reg + (sizeOf(t, rowMajor)-1)/16
+	case KArray:
+		v.cb = &cbArray{slot: slot, off: off, t: t, rowMajor: rowMajor, rel: rel}
+		last = reg + (sizeOf(t, rowMajor)-1)/16
+	}
+	if rel == nil && last+1 > g.cbMax[slot] {
+		g.cbMax[slot] = last + 1
+	}
+	return v
+}
+
+// useResource gives a texture or sampler its slot at first use.
+func (g *gen) useResource(r *resource) {
+	if r.used {
+		return
+	}
+	r.used = true
+	if r.explicit {
+		return
+	}
+	list := g.textures
+	if r.kind == KSampler {
+		list = g.samplers
+	}
+	for s := 0; ; s++ {
+		free := true
+		for _, o := range list {
+			if o != r && (o.explicit || o.used) && o.slot == s {
+				free = false
+				break
+			}
+		}
+		if free {
+			r.slot = s
+			return
+		}
+	}
+}
+
+// useCB gives a constant buffer its slot at first use.
+func (g *gen) useCB(c *cbInfo) {
+	if c.used {
+		return
+	}
+	c.used = true
+	if c.explicit {
+		return
+	}
+	for s := 0; ; s++ {
+		free := true
+		for _, o := range g.cbufs {
+			if o != c && (o.explicit || o.used) && o.slot == s {
+				free = false
+				break
+			}
+		}
+		if free {
+			c.slot = s
+			return
+		}
+	}
+}
+
+// parseSemantic splits TEXCOORD3 into TEXCOORD and 3.
+func parseSemantic(s string) (string, int) {
+	i := len(s)
+	for i > 0 && s[i-1] >= '0' && s[i-1] <= '9' {
+		i--
+	}
+	n := 0
+	for _, c := range s[i:] {
+		n = n*10 + int(c-'0')
+		if n > 1<<20 {
+			break
+		}
+	}
+	if i == 0 {
+		return s, 0
+	}
+	return s[:i], n
+}
+
+func isSV(name, sv string) bool { return strings.EqualFold(name, sv) }

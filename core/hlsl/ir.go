@@ -1,0 +1,422 @@
+package hlsl
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// The IR, for the DXBC encoder:
+//
+//   - Program.Code is the instruction stream in order; each Instr is one
+//     SM4/SM5 instruction (D3D10_SB_OPCODE_* of the same name). Dst come
+//     first in the token stream, then Src, as fxc's disassembly prints
+//     them. Two-destination instructions keep SM4's order: imul hi, lo;
+//     udiv quotient, remainder; sincos sin, cos; an unused one is FileNull.
+//   - A destination's Mask is the component write mask (bit 0 = x). A
+//     source's Swz is the 4-component swizzle (0..3 = x..w); the encoder may
+//     use select-1 mode when only one lane is read (if, breakc, discard,
+//     a relative index) and swizzle mode otherwise. Neg and Abs are the
+//     source modifiers. Sat is the _sat instruction modifier. Test picks
+//     _nz or _z for if, breakc and discard.
+//   - FileImm is a 32-bit immediate: four lanes of raw bits in Imm
+//     (Float only says how to print them).
+//   - FileCB is cb<Index>[Elem] or, with Rel, cb<Index>[Rel + Elem]
+//     where Rel is a temp component (a dynamically indexed constant
+//     buffer; the matching CBDecl has Dynamic set).
+//   - sample dst, coord, t#, s#; sample_l dst, coord, t#, s#, lod;
+//     ld dst, coord(x, y, _, mip), t#: the resource operand's Swz is the
+//     swizzle applied to the fetched texel.
+//   - The declarations (Program.CBSizes, Samplers, Textures, Inputs,
+//     Outputs, Temps) are the dcl_* instructions, printed in fxc's order.
+//   - Validate checks this shape; Compile only returns programs that pass.
+
+// Op is an IR opcode. Each one is an SM4/SM5 instruction of the same name,
+// so the DXBC encoder maps an Instr to one instruction token sequence.
+type Op uint8
+
+// The opcodes, named as fxc's disassembly names them.
+const (
+	OpNop Op = iota
+	OpMov
+	OpMovc
+	OpAdd
+	OpMul
+	OpMad
+	OpDiv
+	OpDp2
+	OpDp3
+	OpDp4
+	OpMin
+	OpMax
+	OpRsq
+	OpSqrt
+	OpExp
+	OpLog
+	OpSincos
+	OpFrc
+	OpRoundNI
+	OpRoundPI
+	OpRoundZ
+	OpLt
+	OpGe
+	OpEq
+	OpNe
+	OpAnd
+	OpOr
+	OpXor
+	OpNot
+	OpItof
+	OpFtoi
+	OpUtof
+	OpFtou
+	OpIadd
+	OpImul
+	OpIneg
+	OpImin
+	OpImax
+	OpUmin
+	OpUmax
+	OpIlt
+	OpIge
+	OpIeq
+	OpIne
+	OpUlt
+	OpUge
+	OpIshl
+	OpIshr
+	OpUshr
+	OpUdiv
+	OpIf
+	OpElse
+	OpEndif
+	OpLoop
+	OpEndloop
+	OpBreak
+	OpBreakc
+	OpContinue
+	OpRet
+	OpDiscard
+	OpSample
+	OpSampleL
+	OpLd
+	numOps
+)
+
+var opNames = [numOps]string{
+	"nop", "mov", "movc", "add", "mul", "mad", "div", "dp2", "dp3", "dp4", "min", "max", "rsq", "sqrt", "exp", "log",
+	"sincos", "frc", "round_ni", "round_pi", "round_z", "lt", "ge", "eq", "ne", "and", "or", "xor", "not",
+	"itof", "ftoi", "utof", "ftou", "iadd", "imul", "ineg", "imin", "imax", "umin", "umax", "ilt", "ige", "ieq",
+	"ine", "ult", "uge", "ishl", "ishr", "ushr", "udiv", "if", "else", "endif", "loop", "endloop", "break",
+	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld",
+}
+
+func (o Op) String() string {
+	if o < numOps {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op(%d)", o)
+}
+
+// File is an operand's register file.
+type File uint8
+
+// The register files of SM4 that the front end uses.
+const (
+	FileNull   File = iota // null: a discarded destination (sincos's unused half)
+	FileTemp               // r#
+	FileInput              // v#
+	FileOutput             // o#
+	FileCB                 // cb#[n]
+	FileImm                // l(...)
+	FileTex                // t#
+	FileSamp               // s#
+)
+
+// Operand is one source or destination of an instruction. For a source,
+// Swz picks a component of the register for each of the four lanes; for a
+// destination, Mask says which components are written (bit 0 = x).
+type Operand struct {
+	File  File
+	Index int       // register number; for FileCB the buffer slot
+	Elem  int       // FileCB: the 16-byte register inside the buffer
+	Rel   *Operand  // FileCB: a scalar temp added to Elem (dynamic indexing)
+	Swz   [4]uint8  // source swizzle
+	Mask  uint8     // destination write mask
+	Imm   [4]uint32 // FileImm: the four lanes' bits
+	Neg   bool      // source modifier -x
+	Abs   bool      // source modifier |x|
+	Float bool      // FileImm: print lanes as floats
+}
+
+// Test is the condition of if, breakc and discard: non-zero or zero.
+type Test uint8
+
+// Conditions of conditional instructions.
+const (
+	TestNZ Test = iota
+	TestZ
+)
+
+// Instr is one IR instruction: Dst receive the result (two for sincos), Src
+// are read. Sat is the _sat modifier of the result.
+type Instr struct {
+	Op   Op
+	Sat  bool
+	Test Test
+	Dst  []Operand
+	Src  []Operand
+	Line int // source line the instruction comes from
+}
+
+// Program is a lowered shader: declarations as fxc's disassembly lists
+// them, then the instructions.
+type Program struct {
+	Target    string // vs_4_0, vs_5_0, ps_4_0, ps_5_0
+	Stage     Stage
+	Major     int
+	Minor     int
+	CBSizes   []CBDecl // dcl_constantbuffer
+	Samplers  []int    // dcl_sampler s#
+	Textures  []int    // dcl_resource_texture2d t#
+	Inputs    []IODecl
+	Outputs   []IODecl
+	Temps     int // dcl_temps
+	Code      []Instr
+	immFloats bool
+}
+
+// Stage is the pipeline stage a target compiles for.
+type Stage uint8
+
+// The stages.
+const (
+	Vertex Stage = iota
+	Pixel
+)
+
+// CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic
+// is set when some access indexes it with a register.
+type CBDecl struct {
+	Slot    int
+	Regs    int
+	Dynamic bool
+}
+
+// IODecl declares an input or output register and its system value.
+type IODecl struct {
+	Reg    int
+	Mask   uint8
+	SysVal SysVal
+	Interp string // pixel inputs: linear, constant, linear noperspective
+}
+
+func maskString(m uint8) string {
+	var b strings.Builder
+	for i := 0; i < 4; i++ {
+		if m&(1<<i) != 0 {
+			b.WriteByte("xyzw"[i])
+		}
+	}
+	return b.String()
+}
+
+func (o Operand) srcString(n int) string {
+	var s string
+	switch o.File {
+	case FileNull:
+		return "null"
+	case FileImm:
+		var parts []string
+		for i := 0; i < n; i++ {
+			if o.Float {
+				parts = append(parts, fmtFloat(math.Float32frombits(o.Imm[i])))
+			} else {
+				parts = append(parts, fmtInt(o.Imm[i]))
+			}
+		}
+		s = "l(" + strings.Join(parts, ", ") + ")"
+	case FileTemp:
+		s = fmt.Sprintf("r%d", o.Index)
+	case FileInput:
+		s = fmt.Sprintf("v%d", o.Index)
+	case FileOutput:
+		s = fmt.Sprintf("o%d", o.Index)
+	case FileTex:
+		s = fmt.Sprintf("t%d", o.Index)
+	case FileSamp:
+		return fmt.Sprintf("s%d", o.Index)
+	case FileCB:
+		if o.Rel != nil {
+			s = fmt.Sprintf("cb%d[%s + %d]", o.Index, o.Rel.srcString(1), o.Elem)
+		} else {
+			s = fmt.Sprintf("cb%d[%d]", o.Index, o.Elem)
+		}
+	}
+	if o.File != FileImm {
+		s += "." + swzString(o.Swz, n)
+	}
+	if o.Abs {
+		s = "|" + s + "|"
+	}
+	if o.Neg {
+		s = "-" + s
+	}
+	return s
+}
+
+func swzString(z [4]uint8, n int) string {
+	if n <= 0 || n > 4 {
+		n = 4
+	}
+	b := make([]byte, n)
+	for i := 0; i < n; i++ {
+		b[i] = "xyzw"[z[i]&3]
+	}
+	return string(b)
+}
+
+func fmtFloat(f float32) string {
+	if f == float32(int32(f)) && math.Abs(float64(f)) < 1e7 {
+		return fmt.Sprintf("%.6f", f)
+	}
+	return fmt.Sprintf("%g", f)
+}
+
+func fmtInt(u uint32) string {
+	if int32(u) < 0 && int32(u) > -65536 {
+		return fmt.Sprintf("%d", int32(u))
+	}
+	if u > 0xffff {
+		return fmt.Sprintf("0x%08x", u)
+	}
+	return fmt.Sprintf("%d", u)
+}
+
+func (o Operand) dstString() string {
+	switch o.File {
+	case FileNull:
+		return "null"
+	case FileTemp:
+		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
+	case FileOutput:
+		return fmt.Sprintf("o%d.%s", o.Index, maskString(o.Mask))
+	}
+	return "?"
+}
+
+// lanes is how many source lanes the printer shows: as many as the widest
+// destination mask reaches, as fxc prints them.
+func (in *Instr) lanes() int {
+	n := 0
+	for _, d := range in.Dst {
+		if d.File == FileNull {
+			continue
+		}
+		c := 0
+		for i := 0; i < 4; i++ {
+			if d.Mask&(1<<i) != 0 {
+				c++
+			}
+		}
+		n = max(n, c)
+	}
+	return n
+}
+
+func (in *Instr) String() string {
+	name := in.Op.String()
+	switch in.Op {
+	case OpIf, OpBreakc, OpDiscard:
+		if in.Test == TestZ {
+			name += "_z"
+		} else {
+			name += "_nz"
+		}
+	}
+	if in.Sat {
+		name += "_sat"
+	}
+	var parts []string
+	for _, d := range in.Dst {
+		parts = append(parts, d.dstString())
+	}
+	n := in.lanes()
+	for i, s := range in.Src {
+		k := n
+		switch {
+		case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+			k = 1
+		case in.Op == OpDp2 || in.Op == OpDp3 || in.Op == OpDp4:
+			k = int(in.Op-OpDp2) + 2
+		case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpLd) && i == 0:
+			k = 4
+		case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpLd) && i == 1:
+			k = 4
+		case in.Op == OpSampleL && i == 3:
+			k = 1
+		}
+		parts = append(parts, s.srcString(k))
+	}
+	if len(parts) == 0 {
+		return name
+	}
+	return name + " " + strings.Join(parts, ", ")
+}
+
+// String prints the program in the style of fxc's disassembly.
+func (p *Program) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n", p.Target)
+	for _, c := range p.CBSizes {
+		kind := "immediateIndexed"
+		if c.Dynamic {
+			kind = "dynamicIndexed"
+		}
+		fmt.Fprintf(&b, "dcl_constantbuffer cb%d[%d], %s\n", c.Slot, c.Regs, kind)
+	}
+	for _, s := range p.Samplers {
+		fmt.Fprintf(&b, "dcl_sampler s%d, mode_default\n", s)
+	}
+	for _, t := range p.Textures {
+		fmt.Fprintf(&b, "dcl_resource_texture2d (float,float,float,float) t%d\n", t)
+	}
+	for _, in := range p.Inputs {
+		switch {
+		case p.Stage == Pixel && in.SysVal == SysPosition:
+			fmt.Fprintf(&b, "dcl_input_ps_siv linear noperspective v%d.%s, position\n", in.Reg, maskString(in.Mask))
+		case p.Stage == Pixel:
+			fmt.Fprintf(&b, "dcl_input_ps %s v%d.%s\n", in.Interp, in.Reg, maskString(in.Mask))
+		case in.SysVal == SysVertexID:
+			fmt.Fprintf(&b, "dcl_input_sgv v%d.%s, vertex_id\n", in.Reg, maskString(in.Mask))
+		case in.SysVal == SysInstanceID:
+			fmt.Fprintf(&b, "dcl_input_sgv v%d.%s, instance_id\n", in.Reg, maskString(in.Mask))
+		default:
+			fmt.Fprintf(&b, "dcl_input v%d.%s\n", in.Reg, maskString(in.Mask))
+		}
+	}
+	for _, o := range p.Outputs {
+		if o.SysVal == SysPosition {
+			fmt.Fprintf(&b, "dcl_output_siv o%d.%s, position\n", o.Reg, maskString(o.Mask))
+		} else {
+			fmt.Fprintf(&b, "dcl_output o%d.%s\n", o.Reg, maskString(o.Mask))
+		}
+	}
+	if p.Temps > 0 {
+		fmt.Fprintf(&b, "dcl_temps %d\n", p.Temps)
+	}
+	depth := 0
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Op == OpElse || in.Op == OpEndif || in.Op == OpEndloop {
+			depth--
+		}
+		b.WriteString(strings.Repeat("  ", max(depth, 0)))
+		b.WriteString(in.String())
+		b.WriteByte('\n')
+		if in.Op == OpIf || in.Op == OpElse || in.Op == OpLoop {
+			depth++
+		}
+	}
+	return b.String()
+}

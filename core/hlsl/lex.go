@@ -1,0 +1,598 @@
+package hlsl
+
+import (
+	"strconv"
+	"strings"
+)
+
+// tokKind is a lexical class.
+type tokKind uint8
+
+const (
+	tEOF tokKind = iota
+	tIdent
+	tInt
+	tFloat
+	tPunct
+	tString
+)
+
+type token struct {
+	kind tokKind
+	text string
+	line int
+	col  int
+	ival uint64
+	fval float64
+}
+
+// Limits that keep hostile input bounded in time and memory.
+const (
+	maxSource     = 1 << 20 // bytes of source
+	maxTokens     = 1 << 18 // tokens after macro expansion
+	maxMacroDepth = 32      // nested macro expansions
+	maxErrors     = 32      // errors collected before giving up
+)
+
+var puncts = []string{
+	"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^=", "==", "!=", "<=", ">=",
+	"&&", "||", "<<", ">>", "::", "+", "-", "*", "/", "%", "<", ">", "=", "!", "~", "&", "|", "^", "?", ":",
+	";", ",", ".", "(", ")", "[", "]", "{", "}", "#",
+}
+
+// lexer turns source text into tokens and runs the preprocessor.
+type lexer struct {
+	file   string
+	diags  *[]Diag
+	macros map[string]*macro
+}
+
+type macro struct {
+	params []string // nil for an object-like macro
+	fn     bool
+	body   []token
+}
+
+func (lx *lexer) errorf(line, col, code int, format string, args ...any) {
+	*lx.diags = append(*lx.diags, Diag{File: lx.file, Line: line, Col: col, Code: code, Msg: sprintf(format, args...)})
+}
+
+// stripComments replaces comments by spaces, keeping newlines so that
+// positions stay where the author sees them.
+func stripComments(src []byte) []byte {
+	out := make([]byte, len(src))
+	copy(out, src)
+	for i := 0; i < len(out); i++ {
+		switch {
+		case out[i] == '"':
+			for i++; i < len(out) && out[i] != '"' && out[i] != '\n'; i++ {
+			}
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '/':
+			for ; i < len(out) && out[i] != '\n'; i++ {
+				out[i] = ' '
+			}
+		case out[i] == '/' && i+1 < len(out) && out[i+1] == '*':
+			out[i], out[i+1] = ' ', ' '
+			for i += 2; i < len(out); i++ {
+				if out[i] == '*' && i+1 < len(out) && out[i+1] == '/' {
+					out[i], out[i+1] = ' ', ' '
+					i++
+					break
+				}
+				if out[i] != '\n' {
+					out[i] = ' '
+				}
+			}
+		}
+	}
+	return out
+}
+
+type srcLine struct {
+	text string
+	line int
+}
+
+// logicalLines joins lines ending in a backslash, keeping the first line's
+// number.
+func logicalLines(src []byte) []srcLine {
+	raw := strings.Split(string(src), "\n")
+	var out []srcLine
+	for i := 0; i < len(raw); i++ {
+		start := i
+		s := strings.TrimRight(raw[i], "\r")
+		for strings.HasSuffix(s, "\\") && i+1 < len(raw) {
+			i++
+			s = s[:len(s)-1] + " " + strings.TrimRight(raw[i], "\r")
+		}
+		out = append(out, srcLine{s, start + 1})
+	}
+	return out
+}
+
+// lexLine splits one line into tokens.
+func (lx *lexer) lexLine(s string, line int, out []token) []token {
+	for i := 0; i < len(s); {
+		c := s[i]
+		col := i + 1
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case isIdentStart(c):
+			j := i
+			for j < len(s) && isIdentChar(s[j]) {
+				j++
+			}
+			out = append(out, token{kind: tIdent, text: s[i:j], line: line, col: col})
+			i = j
+		case isDigit(c) || c == '.' && i+1 < len(s) && isDigit(s[i+1]):
+			j, tok := lx.lexNumber(s, i, line)
+			out = append(out, tok)
+			i = j
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				j++
+			}
+			out = append(out, token{kind: tString, text: s[i+1 : min(j, len(s))], line: line, col: col})
+			i = j + 1
+		default:
+			matched := false
+			for _, p := range puncts {
+				if strings.HasPrefix(s[i:], p) {
+					out = append(out, token{kind: tPunct, text: p, line: line, col: col})
+					i += len(p)
+					matched = true
+					break
+				}
+			}
+			if !matched {
+				lx.errorf(line, col, eSyntax, "syntax error: unexpected token '%s'", printable(c))
+				i++
+			}
+		}
+	}
+	return out
+}
+
+func printable(c byte) string {
+	if c < 32 || c > 126 {
+		return sprintf("\\x%02x", c)
+	}
+	return string(c)
+}
+
+func (lx *lexer) lexNumber(s string, i, line int) (int, token) {
+	col := i + 1
+	j := i
+	if strings.HasPrefix(s[i:], "0x") || strings.HasPrefix(s[i:], "0X") {
+		j += 2
+		for j < len(s) && isHex(s[j]) {
+			j++
+		}
+		v, err := strconv.ParseUint(s[i+2:j], 16, 64)
+		if err != nil || v > 0xffffffff {
+			lx.errorf(line, col, eSyntax, "syntax error: integer literal '%s' out of range", s[i:j])
+		}
+		for j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') {
+			j++
+		}
+		return j, token{kind: tInt, text: s[i:j], line: line, col: col, ival: v}
+	}
+	isFloat := false
+	for j < len(s) && isDigit(s[j]) {
+		j++
+	}
+	if j < len(s) && s[j] == '.' && !(j+1 < len(s) && isIdentStart(s[j+1]) && s[j+1] != 'e' && s[j+1] != 'E' && s[j+1] != 'f' && s[j+1] != 'h') {
+		isFloat = true
+		j++
+		for j < len(s) && isDigit(s[j]) {
+			j++
+		}
+	}
+	if j < len(s) && (s[j] == 'e' || s[j] == 'E') {
+		k := j + 1
+		if k < len(s) && (s[k] == '+' || s[k] == '-') {
+			k++
+		}
+		if k < len(s) && isDigit(s[k]) {
+			isFloat = true
+			for j = k; j < len(s) && isDigit(s[j]); j++ {
+			}
+		}
+	}
+	text := s[i:j]
+	if j < len(s) && (s[j] == 'f' || s[j] == 'F' || s[j] == 'h' || s[j] == 'H') {
+		isFloat = true
+		j++
+	} else if j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') && !isFloat {
+		j++
+	}
+	if isFloat {
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil && v == 0 {
+			lx.errorf(line, col, eSyntax, "syntax error: bad floating-point literal '%s'", text)
+		}
+		return j, token{kind: tFloat, text: s[i:j], line: line, col: col, fval: v}
+	}
+	base := 10
+	if len(text) > 1 && text[0] == '0' {
+		base = 8
+	}
+	v, err := strconv.ParseUint(text, base, 64)
+	if err != nil || v > 0xffffffff {
+		lx.errorf(line, col, eSyntax, "syntax error: integer literal '%s' out of range", text)
+		v = 0
+	}
+	return j, token{kind: tInt, text: s[i:j], line: line, col: col, ival: v}
+}
+
+func isIdentStart(c byte) bool { return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isIdentChar(c byte) bool  { return isIdentStart(c) || isDigit(c) }
+func isDigit(c byte) bool      { return c >= '0' && c <= '9' }
+func isHex(c byte) bool        { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// tokenize preprocesses and lexes a whole source: directives #define (with
+// or without parameters), #undef, #if/#ifdef/#ifndef/#elif/#else/#endif and
+// #pragma (ignored); #include is refused, having no file system.
+func (lx *lexer) tokenize(src []byte) []token {
+	lx.macros = map[string]*macro{}
+	type cond struct{ active, taken, parentActive bool }
+	var stack []cond
+	active := true
+	var toks []token
+	for _, ln := range logicalLines(stripComments(src)) {
+		trimmed := strings.TrimLeft(ln.text, " \t")
+		if strings.HasPrefix(trimmed, "#") {
+			line := lx.lexLine(trimmed[1:], ln.line, nil)
+			name := ""
+			if len(line) > 0 && line[0].kind == tIdent {
+				name = line[0].text
+				line = line[1:]
+			}
+			switch name {
+			case "if", "ifdef", "ifndef":
+				v := false
+				if active {
+					switch name {
+					case "if":
+						v = lx.evalIf(line, ln.line)
+					case "ifdef":
+						v = len(line) > 0 && lx.macros[line[0].text] != nil
+					default:
+						v = len(line) > 0 && lx.macros[line[0].text] == nil
+					}
+				}
+				stack = append(stack, cond{active: active && v, taken: v, parentActive: active})
+				active = active && v
+			case "elif", "else":
+				if len(stack) == 0 {
+					lx.errorf(ln.line, 1, eSyntax, "syntax error: #%s without #if", name)
+					continue
+				}
+				top := &stack[len(stack)-1]
+				v := !top.taken
+				if name == "elif" && v && top.parentActive {
+					v = lx.evalIf(line, ln.line)
+				}
+				top.active = top.parentActive && v
+				top.taken = top.taken || v
+				active = top.active
+			case "endif":
+				if len(stack) == 0 {
+					lx.errorf(ln.line, 1, eSyntax, "syntax error: #endif without #if")
+					continue
+				}
+				active = stack[len(stack)-1].parentActive
+				stack = stack[:len(stack)-1]
+			case "define":
+				if active {
+					lx.define(trimmed, line, ln.line)
+				}
+			case "undef":
+				if active && len(line) > 0 {
+					delete(lx.macros, line[0].text)
+				}
+			case "pragma", "line", "":
+			case "include":
+				if active {
+					lx.errorf(ln.line, 1, eSyntax, "#include is not supported: d3dsim compiles one source file")
+				}
+			case "error":
+				if active {
+					lx.errorf(ln.line, 1, eSyntax, "#error%s", strings.TrimPrefix(trimmed[1:], " error"))
+				}
+			default:
+				if active {
+					lx.errorf(ln.line, 1, eSyntax, "syntax error: unknown preprocessor directive '#%s'", name)
+				}
+			}
+			continue
+		}
+		if active {
+			toks = lx.lexLine(ln.text, ln.line, toks)
+			if len(toks) > maxTokens {
+				lx.errorf(ln.line, 1, eSyntax, "source too large: more than %d tokens", maxTokens)
+				return nil
+			}
+		}
+	}
+	if len(stack) > 0 {
+		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
+	}
+	budget := maxTokens
+	return lx.expand(toks, nil, 0, &budget)
+}
+
+func (lx *lexer) define(text string, line []token, n int) {
+	if len(line) == 0 || line[0].kind != tIdent {
+		lx.errorf(n, 1, eSyntax, "syntax error: #define needs a name")
+		return
+	}
+	name := line[0].text
+	m := &macro{}
+	rest := line[1:]
+	// A function-like macro has '(' right after the name, with no space.
+	if len(rest) > 0 && rest[0].text == "(" && rest[0].col == line[0].col+len(name) {
+		m.fn = true
+		i := 1
+		for ; i < len(rest) && rest[i].text != ")"; i++ {
+			if rest[i].kind == tIdent {
+				m.params = append(m.params, rest[i].text)
+			}
+		}
+		if i >= len(rest) {
+			lx.errorf(n, 1, eSyntax, "syntax error: missing ')' in macro parameter list")
+			return
+		}
+		rest = rest[i+1:]
+	}
+	m.body = rest
+	lx.macros[name] = m
+}
+
+// expand replaces macro uses; hide holds the macros being expanded, so a
+// macro never expands inside itself.
+func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []token {
+	if depth > maxMacroDepth {
+		if len(toks) > 0 {
+			lx.errorf(toks[0].line, toks[0].col, eSyntax, "macro expansion nested too deeply")
+		}
+		return nil
+	}
+	var out []token
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		m := lx.macros[t.text]
+		if t.kind != tIdent || m == nil || contains(hide, t.text) {
+			out = append(out, t)
+			continue
+		}
+		body := m.body
+		if m.fn {
+			if i+1 >= len(toks) || toks[i+1].text != "(" {
+				out = append(out, t)
+				continue
+			}
+			var args [][]token
+			var cur []token
+			level := 0
+			j := i + 2
+			for ; j < len(toks); j++ {
+				s := toks[j].text
+				if toks[j].kind == tPunct && (s == "(" || s == "[" || s == "{") {
+					level++
+				} else if toks[j].kind == tPunct && (s == ")" || s == "]" || s == "}") {
+					if level == 0 && s == ")" {
+						break
+					}
+					level--
+				} else if s == "," && level == 0 && toks[j].kind == tPunct {
+					args = append(args, cur)
+					cur = nil
+					continue
+				}
+				cur = append(cur, toks[j])
+			}
+			if j >= len(toks) {
+				lx.errorf(t.line, t.col, eSyntax, "syntax error: unterminated macro call '%s'", t.text)
+				return out
+			}
+			if len(cur) > 0 || len(args) > 0 {
+				args = append(args, cur)
+			}
+			if len(args) != len(m.params) {
+				lx.errorf(t.line, t.col, eSyntax, "macro '%s' takes %d arguments, %d given", t.text, len(m.params), len(args))
+				i = j
+				continue
+			}
+			var sub []token
+			for _, b := range body {
+				if k := index(m.params, b.text); k >= 0 && b.kind == tIdent {
+					sub = append(sub, lx.expand(args[k], hide, depth+1, budget)...)
+				} else {
+					sub = append(sub, b)
+				}
+			}
+			body = sub
+			i = j
+		}
+		*budget -= len(body)
+		if *budget < 0 {
+			lx.errorf(t.line, t.col, eSyntax, "macro expansion too large")
+			return out
+		}
+		placed := make([]token, len(body))
+		for k, b := range body {
+			b.line, b.col = t.line, t.col
+			placed[k] = b
+		}
+		out = append(out, lx.expand(placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)...)
+	}
+	return out
+}
+
+func contains(s []string, x string) bool { return index(s, x) >= 0 }
+
+func index(s []string, x string) int {
+	for i, v := range s {
+		if v == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// evalIf evaluates a #if expression: integers, defined(X), macros, the C
+// operators; an unknown name is 0, as in C.
+func (lx *lexer) evalIf(line []token, n int) bool {
+	var toks []token
+	for i := 0; i < len(line); i++ {
+		if line[i].text == "defined" {
+			j := i + 1
+			paren := j < len(line) && line[j].text == "("
+			if paren {
+				j++
+			}
+			v := uint64(0)
+			if j < len(line) && lx.macros[line[j].text] != nil {
+				v = 1
+			}
+			if paren {
+				j++
+			}
+			toks = append(toks, token{kind: tInt, ival: v, text: "1", line: n})
+			i = j
+			continue
+		}
+		toks = append(toks, line[i])
+	}
+	budget := 4096
+	toks = lx.expand(toks, nil, 0, &budget)
+	e := &ifEval{toks: toks}
+	v := e.expr(0)
+	if e.bad || e.pos != len(e.toks) {
+		lx.errorf(n, 1, eSyntax, "syntax error: bad #if expression")
+		return false
+	}
+	return v != 0
+}
+
+type ifEval struct {
+	toks  []token
+	pos   int
+	bad   bool
+	depth int
+}
+
+var ifPrec = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+
+func (e *ifEval) expr(minPrec int) int64 {
+	e.depth++
+	defer func() { e.depth-- }()
+	if e.depth > 64 {
+		e.bad = true
+		return 0
+	}
+	x := e.unary()
+	for e.pos < len(e.toks) {
+		op := e.toks[e.pos].text
+		p, ok := ifPrec[op]
+		if !ok || e.toks[e.pos].kind != tPunct || p <= minPrec {
+			break
+		}
+		e.pos++
+		y := e.expr(p)
+		x = ifBinary(op, x, y, &e.bad)
+	}
+	return x
+}
+
+func ifBinary(op string, x, y int64, bad *bool) int64 {
+	b := func(c bool) int64 {
+		if c {
+			return 1
+		}
+		return 0
+	}
+	switch op {
+	case "||":
+		return b(x != 0 || y != 0)
+	case "&&":
+		return b(x != 0 && y != 0)
+	case "|":
+		return x | y
+	case "^":
+		return x ^ y
+	case "&":
+		return x & y
+	case "==":
+		return b(x == y)
+	case "!=":
+		return b(x != y)
+	case "<":
+		return b(x < y)
+	case ">":
+		return b(x > y)
+	case "<=":
+		return b(x <= y)
+	case ">=":
+		return b(x >= y)
+	case "<<":
+		return x << (uint64(y) & 63)
+	case ">>":
+		return x >> (uint64(y) & 63)
+	case "+":
+		return x + y
+	case "-":
+		return x - y
+	case "*":
+		return x * y
+	case "/", "%":
+		if y == 0 {
+			*bad = true
+			return 0
+		}
+		if op == "/" {
+			return x / y
+		}
+		return x % y
+	}
+	return 0
+}
+
+func (e *ifEval) unary() int64 {
+	e.depth++
+	defer func() { e.depth-- }()
+	if e.pos >= len(e.toks) || e.depth > 64 {
+		e.bad = true
+		return 0
+	}
+	t := e.toks[e.pos]
+	e.pos++
+	switch {
+	case t.kind == tInt:
+		return int64(t.ival)
+	case t.kind == tIdent:
+		return 0
+	case t.text == "!":
+		if e.unary() == 0 {
+			return 1
+		}
+		return 0
+	case t.text == "-":
+		return -e.unary()
+	case t.text == "~":
+		return ^e.unary()
+	case t.text == "(":
+		v := e.expr(0)
+		if e.pos >= len(e.toks) || e.toks[e.pos].text != ")" {
+			e.bad = true
+			return 0
+		}
+		e.pos++
+		return v
+	}
+	e.bad = true
+	return 0
+}

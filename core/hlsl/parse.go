@@ -1,0 +1,708 @@
+package hlsl
+
+import (
+	"fmt"
+	"strings"
+)
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+const maxDepth = 200 // nesting of expressions and statements
+
+// parser is a recursive-descent parser over preprocessed tokens. It stops
+// at the first syntax error, as fxc does.
+type parser struct {
+	toks    []token
+	p       int
+	file    string
+	diags   *[]Diag
+	structs map[string]bool
+	depth   int
+	failed  bool
+}
+
+type bailout struct{}
+
+func (ps *parser) peek() token {
+	if ps.p < len(ps.toks) {
+		return ps.toks[ps.p]
+	}
+	t := token{kind: tEOF}
+	if n := len(ps.toks); n > 0 {
+		t.line, t.col = ps.toks[n-1].line, ps.toks[n-1].col+len(ps.toks[n-1].text)
+	} else {
+		t.line, t.col = 1, 1
+	}
+	return t
+}
+
+func (ps *parser) peekN(n int) token {
+	if ps.p+n < len(ps.toks) {
+		return ps.toks[ps.p+n]
+	}
+	return token{kind: tEOF}
+}
+
+func (ps *parser) next() token {
+	t := ps.peek()
+	if ps.p < len(ps.toks) {
+		ps.p++
+	}
+	return t
+}
+
+func (ps *parser) is(s string) bool {
+	t := ps.peek()
+	return (t.kind == tPunct || t.kind == tIdent) && t.text == s
+}
+
+func (ps *parser) accept(s string) bool {
+	if ps.is(s) {
+		ps.p++
+		return true
+	}
+	return false
+}
+
+// fail records a syntax error at t and unwinds the parser.
+func (ps *parser) fail(t token) {
+	text := t.text
+	if t.kind == tEOF {
+		text = "<EOF>"
+	}
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: "syntax error: unexpected token '" + text + "'"})
+	panic(bailout{})
+}
+
+func (ps *parser) failMsg(t token, msg string) {
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: msg})
+	panic(bailout{})
+}
+
+func (ps *parser) expect(s string) token {
+	t := ps.peek()
+	if !ps.is(s) {
+		ps.fail(t)
+	}
+	ps.p++
+	return t
+}
+
+func (ps *parser) ident() token {
+	t := ps.peek()
+	if t.kind != tIdent || keywords[t.text] {
+		ps.fail(t)
+	}
+	ps.p++
+	return t
+}
+
+func (ps *parser) enter() {
+	ps.depth++
+	if ps.depth > maxDepth {
+		ps.failMsg(ps.peek(), "syntax error: nesting deeper than "+fmt.Sprint(maxDepth))
+	}
+}
+
+var keywords = map[string]bool{
+	"if": true, "else": true, "for": true, "while": true, "do": true, "return": true, "break": true,
+	"continue": true, "discard": true, "struct": true, "cbuffer": true, "tbuffer": true, "true": true,
+	"false": true, "static": true, "const": true, "uniform": true, "in": true, "out": true, "inout": true,
+	"register": true, "packoffset": true, "row_major": true, "column_major": true, "switch": true, "case": true,
+	"default": true, "typedef": true, "extern": true, "volatile": true, "inline": true, "shared": true,
+	"groupshared": true, "nointerpolation": true, "noperspective": true, "linear": true, "centroid": true,
+	"sample": false, "precise": true, "line": true, "point": true, "triangle": true,
+}
+
+var modifiers = map[string]bool{
+	"static": true, "const": true, "uniform": true, "in": true, "out": true, "inout": true, "row_major": true,
+	"column_major": true, "extern": true, "volatile": true, "inline": true, "shared": true, "groupshared": true,
+	"nointerpolation": true, "noperspective": true, "linear": true, "centroid": true, "precise": true,
+}
+
+func (ps *parser) isTypeName(t token) bool {
+	if t.kind != tIdent {
+		return false
+	}
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D"
+}
+
+func parse(toks []token, fname string, diags *[]Diag) (f *file) {
+	ps := &parser{toks: toks, file: fname, diags: diags, structs: map[string]bool{}}
+	f = &file{}
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			f = nil
+		}
+	}()
+	for ps.peek().kind != tEOF {
+		ps.topLevel(f)
+	}
+	return f
+}
+
+func (ps *parser) skipAttributes() {
+	for ps.is("[") {
+		ps.next()
+		level := 1
+		for level > 0 {
+			t := ps.next()
+			if t.kind == tEOF {
+				ps.fail(t)
+			}
+			if t.text == "[" {
+				level++
+			} else if t.text == "]" {
+				level--
+			}
+		}
+	}
+}
+
+func (ps *parser) topLevel(f *file) {
+	ps.skipAttributes()
+	t := ps.peek()
+	switch {
+	case ps.accept(";"):
+		return
+	case t.text == "struct" && ps.peekN(2).text == "{":
+		s := ps.structDecl()
+		f.structs = append(f.structs, s)
+		f.order = append(f.order, s)
+		ps.accept(";")
+		return
+	case t.text == "cbuffer":
+		c := ps.cbuffer()
+		f.cbuffers = append(f.cbuffers, c)
+		f.order = append(f.order, c)
+		return
+	case t.text == "typedef" || t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
+	}
+	mods := ps.modifiers()
+	typ := ps.typeSpec(mods)
+	name := ps.ident()
+	if ps.is("(") {
+		fn := ps.function(typ, name)
+		f.funcs = append(f.funcs, fn)
+		f.order = append(f.order, fn)
+		return
+	}
+	for {
+		v := ps.varRest(typ, name, mods, true)
+		f.globals = append(f.globals, v)
+		f.order = append(f.order, v)
+		if !ps.accept(",") {
+			break
+		}
+		name = ps.ident()
+	}
+	ps.expect(";")
+}
+
+type mods struct {
+	static, constQ, uniform, rowMajor, colMajor bool
+	inout, interp                               string
+}
+
+func (ps *parser) modifiers() mods {
+	var m mods
+	for {
+		t := ps.peek()
+		if t.kind != tIdent || !modifiers[t.text] {
+			return m
+		}
+		ps.p++
+		switch t.text {
+		case "static":
+			m.static = true
+		case "const":
+			m.constQ = true
+		case "uniform":
+			m.uniform = true
+		case "row_major":
+			m.rowMajor = true
+		case "column_major":
+			m.colMajor = true
+		case "in", "out", "inout":
+			if m.inout == "in" && t.text == "out" || m.inout == "out" && t.text == "in" {
+				m.inout = "inout"
+			} else {
+				m.inout = t.text
+			}
+		case "nointerpolation", "noperspective", "linear", "centroid":
+			m.interp = t.text
+		}
+	}
+}
+
+func (ps *parser) typeSpec(m mods) *typeSpec {
+	if ps.accept("struct") {
+		// "struct S x;" names an already declared struct.
+	}
+	t := ps.peek()
+	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
+		if t.kind == tIdent && !keywords[t.text] {
+			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: "undeclared identifier '" + t.text + "'"})
+			panic(bailout{})
+		}
+		ps.fail(t)
+	}
+	ps.p++
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor}
+	if ps.is("<") {
+		ps.next()
+		for !ps.is(">") {
+			a := ps.next()
+			switch a.kind {
+			case tIdent:
+				ts.argType = a.text
+			case tInt:
+				ts.args = append(ts.args, int(a.ival))
+			default:
+				ps.fail(a)
+			}
+			if !ps.accept(",") {
+				break
+			}
+		}
+		ps.expect(">")
+	}
+	return ts
+}
+
+func (ps *parser) structDecl() *structDecl {
+	t := ps.expect("struct")
+	name := ps.ident()
+	s := &structDecl{pos: pos{t.line, t.col}, name: name.text}
+	ps.structs[name.text] = true
+	ps.expect("{")
+	for !ps.accept("}") {
+		m := ps.modifiers()
+		typ := ps.typeSpec(m)
+		for {
+			n := ps.ident()
+			v := ps.varRest(typ, n, m, false)
+			s.fields = append(s.fields, v)
+			if !ps.accept(",") {
+				break
+			}
+		}
+		ps.expect(";")
+	}
+	return s
+}
+
+func (ps *parser) cbuffer() *cbufferDecl {
+	t := ps.expect("cbuffer")
+	name := ps.ident()
+	c := &cbufferDecl{pos: pos{t.line, t.col}, name: name.text}
+	if ps.accept(":") {
+		c.register = ps.register()
+	}
+	ps.expect("{")
+	for !ps.accept("}") {
+		m := ps.modifiers()
+		typ := ps.typeSpec(m)
+		for {
+			n := ps.ident()
+			v := ps.varRest(typ, n, m, false)
+			c.vars = append(c.vars, v)
+			if !ps.accept(",") {
+				break
+			}
+		}
+		ps.expect(";")
+	}
+	ps.accept(";")
+	return c
+}
+
+// register parses "register(t0)" after the colon and returns "t0".
+func (ps *parser) register() string {
+	ps.expect("register")
+	ps.expect("(")
+	r := ps.ident()
+	ps.expect(")")
+	return strings.ToLower(r.text)
+}
+
+// varRest parses what follows a declared name: array sizes, semantics,
+// register and packoffset annotations, an initialiser.
+func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *varDecl {
+	v := &varDecl{pos: pos{name.line, name.col}, typ: typ, name: name.text, static: m.static, constQ: m.constQ,
+		uniform: m.uniform, inout: m.inout, interp: m.interp}
+	for ps.accept("[") {
+		v.arrayLen = append(v.arrayLen, ps.expr())
+		ps.expect("]")
+	}
+	for ps.accept(":") {
+		switch {
+		case ps.is("register"):
+			v.register = ps.register()
+		case ps.is("packoffset"):
+			ps.next()
+			ps.expect("(")
+			r := ps.ident()
+			v.packoff = strings.ToLower(r.text)
+			if ps.accept(".") {
+				c := ps.ident()
+				v.packoff += "." + strings.ToLower(c.text)
+			}
+			ps.expect(")")
+		default:
+			s := ps.ident()
+			v.semantic = s.text
+		}
+	}
+	if ps.is("{") && typ.name != "" && builtinType(typ.name) == tSampler {
+		// A sampler state block of the effects framework: its values are
+		// set by the application in D3D11, so it is skipped.
+		level := 0
+		for {
+			t := ps.next()
+			if t.kind == tEOF {
+				ps.fail(t)
+			}
+			if t.text == "{" {
+				level++
+			} else if t.text == "}" {
+				level--
+				if level == 0 {
+					break
+				}
+			}
+		}
+	}
+	if ps.accept("=") {
+		if !allowInit {
+			ps.fail(ps.toks[ps.p-1])
+		}
+		if ps.is("{") {
+			v.init = ps.initList()
+		} else {
+			v.init = ps.assign()
+		}
+	}
+	return v
+}
+
+func (ps *parser) initList() Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.expect("{")
+	l := &initList{pos: pos{t.line, t.col}}
+	for !ps.accept("}") {
+		if ps.is("{") {
+			l.elems = append(l.elems, ps.initList())
+		} else {
+			l.elems = append(l.elems, ps.assign())
+		}
+		if !ps.accept(",") {
+			ps.expect("}")
+			break
+		}
+	}
+	return l
+}
+
+func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
+	fn := &funcDecl{pos: pos{name.line, name.col}, ret: ret, name: name.text}
+	ps.expect("(")
+	if ps.is("void") && ps.peekN(1).text == ")" {
+		ps.next()
+	}
+	for !ps.accept(")") {
+		m := ps.modifiers()
+		typ := ps.typeSpec(m)
+		n := ps.ident()
+		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
+		if !ps.accept(",") {
+			ps.expect(")")
+			break
+		}
+	}
+	if ps.accept(":") {
+		fn.semantic = ps.ident().text
+	}
+	if ps.accept(";") {
+		return fn // a prototype
+	}
+	fn.body = ps.block()
+	return fn
+}
+
+func (ps *parser) block() *blockStmt {
+	t := ps.expect("{")
+	b := &blockStmt{pos: pos{t.line, t.col}}
+	for !ps.accept("}") {
+		if ps.peek().kind == tEOF {
+			ps.fail(ps.peek())
+		}
+		b.list = append(b.list, ps.stmt())
+	}
+	return b
+}
+
+func (ps *parser) stmt() Stmt {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	ps.skipAttributes()
+	t := ps.peek()
+	p := pos{t.line, t.col}
+	switch {
+	case ps.is("{"):
+		return ps.block()
+	case ps.accept(";"):
+		return &emptyStmt{p}
+	case ps.accept("if"):
+		ps.expect("(")
+		s := &ifStmt{pos: p, cond: ps.expr()}
+		ps.expect(")")
+		s.then = ps.stmt()
+		if ps.accept("else") {
+			s.els_ = ps.stmt()
+		}
+		return s
+	case ps.accept("for"):
+		ps.expect("(")
+		s := &forStmt{pos: p}
+		if !ps.accept(";") {
+			s.init = ps.simpleStmt()
+			ps.expect(";")
+		}
+		if !ps.is(";") {
+			s.cond = ps.expr()
+		}
+		ps.expect(";")
+		if !ps.is(")") {
+			s.post = ps.expr()
+		}
+		ps.expect(")")
+		s.body = ps.stmt()
+		return s
+	case ps.accept("while"):
+		ps.expect("(")
+		s := &whileStmt{pos: p, cond: ps.expr()}
+		ps.expect(")")
+		s.body = ps.stmt()
+		return s
+	case ps.accept("do"):
+		s := &whileStmt{pos: p, do: true}
+		s.body = ps.stmt()
+		ps.expect("while")
+		ps.expect("(")
+		s.cond = ps.expr()
+		ps.expect(")")
+		ps.expect(";")
+		return s
+	case ps.accept("return"):
+		s := &returnStmt{pos: p}
+		if !ps.is(";") {
+			s.x = ps.expr()
+		}
+		ps.expect(";")
+		return s
+	case ps.is("break") || ps.is("continue") || ps.is("discard"):
+		ps.next()
+		ps.expect(";")
+		return &jumpStmt{pos: p, kind: t.text}
+	case t.text == "switch":
+		ps.failMsg(t, "syntax error: 'switch' is not supported by this compiler")
+	}
+	s := ps.simpleStmt()
+	ps.expect(";")
+	return s
+}
+
+// simpleStmt is a declaration or an expression (for-loop init included).
+func (ps *parser) simpleStmt() Stmt {
+	t := ps.peek()
+	p := pos{t.line, t.col}
+	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" {
+		m := ps.modifiers()
+		typ := ps.typeSpec(m)
+		d := &declStmt{pos: p}
+		for {
+			n := ps.ident()
+			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
+			if !ps.accept(",") {
+				break
+			}
+		}
+		return d
+	}
+	return &exprStmt{pos: p, x: ps.expr()}
+}
+
+func (ps *parser) expr() Expr {
+	x := ps.assign()
+	for ps.is(",") {
+		t := ps.next()
+		y := ps.assign()
+		x = &binaryExpr{pos: pos{t.line, t.col}, op: ",", x: x, y: y}
+	}
+	return x
+}
+
+var assignOps = map[string]bool{"=": true, "+=": true, "-=": true, "*=": true, "/=": true, "%=": true, "&=": true, "|=": true, "^=": true, "<<=": true, ">>=": true}
+
+func (ps *parser) assign() Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	x := ps.ternary()
+	if t := ps.peek(); t.kind == tPunct && assignOps[t.text] {
+		ps.next()
+		return &assignExpr{pos: pos{t.line, t.col}, op: t.text, l: x, r: ps.assign()}
+	}
+	return x
+}
+
+func (ps *parser) ternary() Expr {
+	c := ps.binary(0)
+	if t := ps.peek(); ps.accept("?") {
+		a := ps.assign()
+		ps.expect(":")
+		b := ps.assign()
+		return &condExpr{pos: pos{t.line, t.col}, c: c, a: a, b: b}
+	}
+	return c
+}
+
+var binPrec = map[string]int{"||": 1, "&&": 2, "|": 3, "^": 4, "&": 5, "==": 6, "!=": 6, "<": 7, ">": 7, "<=": 7, ">=": 7, "<<": 8, ">>": 8, "+": 9, "-": 9, "*": 10, "/": 10, "%": 10}
+
+func (ps *parser) binary(minPrec int) Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	x := ps.unary()
+	for {
+		t := ps.peek()
+		p, ok := binPrec[t.text]
+		if t.kind != tPunct || !ok || p <= minPrec {
+			return x
+		}
+		ps.next()
+		y := ps.binary(p)
+		x = &binaryExpr{pos: pos{t.line, t.col}, op: t.text, x: x, y: y}
+	}
+}
+
+func (ps *parser) unary() Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.peek()
+	p := pos{t.line, t.col}
+	if t.kind == tPunct {
+		switch t.text {
+		case "-", "+", "!", "~", "++", "--":
+			ps.next()
+			return &unaryExpr{pos: p, op: t.text, x: ps.unary()}
+		case "(":
+			// A cast: '(' type ')' unary.
+			if n := ps.peekN(1); ps.isTypeName(n) || n.kind == tIdent && modifiers[n.text] {
+				save := ps.p
+				ps.next()
+				m := ps.modifiers()
+				typ := ps.typeSpec(m)
+				for ps.accept("[") {
+					ps.expr()
+					ps.expect("]")
+				}
+				if ps.accept(")") {
+					return &castExpr{pos: p, typ: typ, x: ps.unary()}
+				}
+				ps.p = save
+			}
+		}
+	}
+	return ps.postfix(ps.primary())
+}
+
+func (ps *parser) postfix(x Expr) Expr {
+	for {
+		t := ps.peek()
+		p := pos{t.line, t.col}
+		switch {
+		case ps.accept("."):
+			n := ps.peek()
+			if n.kind != tIdent {
+				ps.fail(n)
+			}
+			ps.next()
+			if ps.is("(") {
+				x = &callExpr{pos: pos{n.line, n.col}, recv: x, name: n.text, args: ps.args()}
+			} else {
+				x = &memberExpr{pos: pos{n.line, n.col}, x: x, name: n.text}
+			}
+		case ps.accept("["):
+			i := ps.expr()
+			ps.expect("]")
+			x = &indexExpr{pos: p, x: x, i: i}
+		case ps.is("++") || ps.is("--"):
+			ps.next()
+			x = &unaryExpr{pos: p, op: t.text, x: x, postfix: true}
+		default:
+			return x
+		}
+	}
+}
+
+func (ps *parser) args() []Expr {
+	ps.expect("(")
+	var a []Expr
+	for !ps.accept(")") {
+		a = append(a, ps.assign())
+		if !ps.accept(",") {
+			ps.expect(")")
+			break
+		}
+	}
+	return a
+}
+
+func (ps *parser) primary() Expr {
+	t := ps.peek()
+	p := pos{t.line, t.col}
+	switch t.kind {
+	case tInt:
+		ps.next()
+		u := strings.ContainsAny(t.text, "uU")
+		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
+	case tFloat:
+		ps.next()
+		return &floatLit{pos: p, v: t.fval}
+	case tIdent:
+		switch t.text {
+		case "true", "false":
+			ps.next()
+			return &boolLit{pos: p, v: t.text == "true"}
+		}
+		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" {
+			typ := ps.typeSpec(mods{})
+			if !ps.is("(") {
+				ps.fail(ps.peek())
+			}
+			return &ctorExpr{pos: p, typ: typ, args: ps.args()}
+		}
+		if keywords[t.text] {
+			ps.fail(t)
+		}
+		ps.next()
+		if ps.is("(") {
+			return &callExpr{pos: p, name: t.text, args: ps.args()}
+		}
+		return &identExpr{pos: p, name: t.text}
+	case tPunct:
+		if t.text == "(" {
+			ps.next()
+			x := ps.expr()
+			ps.expect(")")
+			return x
+		}
+	}
+	ps.fail(t)
+	return nil
+}

@@ -1,0 +1,354 @@
+package hlsl
+
+// stmt lowers one statement. Temps taken for expression results are
+// given back when the statement ends; a declaration keeps its variable's.
+func (g *gen) stmt(s Stmt) {
+	if len(g.errs) >= maxErrors || g.tooBig {
+		return
+	}
+	g.line = s.at().line
+	saved := g.top
+	switch s := s.(type) {
+	case *blockStmt:
+		g.push()
+		for _, x := range s.list {
+			g.stmt(x)
+		}
+		g.pop()
+	case *declStmt:
+		for _, d := range s.vars {
+			g.declLocal(d)
+		}
+		return
+	case *exprStmt:
+		g.expr(discardValue(s.x))
+	case *emptyStmt:
+	case *ifStmt:
+		c := g.cond(s.cond)
+		if c == nil {
+			return
+		}
+		g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*c}})
+		g.top = saved
+		g.scoped(s.then)
+		if s.els_ != nil {
+			g.emit(Instr{Op: OpElse})
+			g.scoped(s.els_)
+		}
+		g.emit(Instr{Op: OpEndif})
+	case *forStmt:
+		g.push()
+		if s.init != nil {
+			g.stmt(s.init)
+		}
+		// A continue jumps to the top of the loop, so a loop whose body
+		// continues runs its step there, skipped on the first trip.
+		var first *Operand
+		if s.post != nil && hasJump(s.body, "continue") {
+			first = g.firstTrip()
+		}
+		inner := g.top
+		g.emit(Instr{Op: OpLoop})
+		g.loopDep++
+		if first != nil {
+			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
+			g.expr(discardValue(s.post))
+			g.top = inner
+			g.emit(Instr{Op: OpEndif})
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: first.Index, Mask: 1 << first.Swz[0]}}, Src: []Operand{immU(0)}})
+		}
+		if s.cond != nil {
+			if c := g.cond(s.cond); c != nil {
+				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
+			}
+			g.top = inner
+		}
+		g.scoped(s.body)
+		if s.post != nil && first == nil {
+			g.expr(discardValue(s.post))
+			g.top = inner
+		}
+		g.loopDep--
+		g.emit(Instr{Op: OpEndloop})
+		g.pop()
+	case *whileStmt:
+		// do-while with continue: the condition is tested at the top,
+		// skipped on the first trip.
+		var first *Operand
+		if s.do && hasJump(s.body, "continue") {
+			first = g.firstTrip()
+		}
+		inner := g.top
+		g.emit(Instr{Op: OpLoop})
+		g.loopDep++
+		if first != nil {
+			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
+			if c := g.cond(s.cond); c != nil {
+				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
+			}
+			g.top = inner
+			g.emit(Instr{Op: OpEndif})
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: first.Index, Mask: 1 << first.Swz[0]}}, Src: []Operand{immU(0)}})
+		}
+		if !s.do {
+			if c := g.cond(s.cond); c != nil {
+				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
+			}
+			g.top = inner
+		}
+		g.scoped(s.body)
+		if s.do && first == nil {
+			if c := g.cond(s.cond); c != nil {
+				g.emit(Instr{Op: OpBreakc, Test: TestZ, Src: []Operand{*c}})
+			}
+		}
+		g.loopDep--
+		g.emit(Instr{Op: OpEndloop})
+	case *returnStmt:
+		g.ret(s)
+	case *jumpStmt:
+		switch s.kind {
+		case "break", "continue":
+			if g.loopDep == 0 || g.fn.useLoop && g.loopDep == g.fn.loopDepth {
+				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)
+				break
+			}
+			op := OpBreak
+			if s.kind == "continue" {
+				op = OpContinue
+			}
+			g.emit(Instr{Op: op})
+		case "discard":
+			if g.stage != Pixel {
+				g.errorf(s.pos, eNotImplemented, "discard is only valid in a pixel shader")
+				break
+			}
+			g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{immU(0xffffffff)}})
+		}
+	}
+	g.top = saved
+}
+
+// firstTrip allocates a flag set to true (all bits) before a loop.
+func (g *gen) firstTrip() *Operand {
+	r := g.alloc()
+	g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0xffffffff)}})
+	o := comp(FileTemp, r, 0)
+	return &o
+}
+
+// scoped lowers a statement in its own scope, giving back its temps.
+func (g *gen) scoped(s Stmt) {
+	saved := g.top
+	g.push()
+	g.stmt(s)
+	g.pop()
+	g.top = saved
+}
+
+// cond lowers a condition to one bool component operand.
+func (g *gen) cond(e Expr) *Operand {
+	v := g.expr(e)
+	if v == poison {
+		return nil
+	}
+	if !v.t.numeric() || v.t.comps() != 1 && v.t.Kind != KVector {
+		g.errorf(e.at(), eTypeMismatch, "type mismatch")
+		return nil
+	}
+	if v.t.comps() != 1 {
+		g.warnf(e.at(), eTruncation, "implicit truncation of vector type")
+	}
+	b := g.convert(e.at(), &value{t: scalarT(v.t.Base), c: v.c[:1]}, scalarT(Bool), false)
+	c := b.c[0]
+	if c.File == FileImm {
+		c = g.copyTemp(b.c)[0]
+	}
+	o := g.srcOp([]Operand{c})
+	return &o
+}
+
+func hasJump(s Stmt, kind string) bool {
+	found := false
+	var walk func(s Stmt, inLoop bool)
+	walk = func(s Stmt, inLoop bool) {
+		switch s := s.(type) {
+		case *blockStmt:
+			for _, x := range s.list {
+				walk(x, inLoop)
+			}
+		case *ifStmt:
+			walk(s.then, inLoop)
+			if s.els_ != nil {
+				walk(s.els_, inLoop)
+			}
+		case *jumpStmt:
+			if s.kind == kind && !inLoop {
+				found = true
+			}
+		case *forStmt:
+			walk(s.body, true)
+		case *whileStmt:
+			walk(s.body, true)
+		}
+	}
+	walk(s, false)
+	return found
+}
+
+func (g *gen) declLocal(d *varDecl) {
+	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
+	if t == poison.t {
+		g.declare(d.pos, d.name, poison)
+		return
+	}
+	if t.Kind == KVoid || t.Kind == KTexture2D || t.Kind == KSampler {
+		g.errorf(d.pos, eNotImplemented, "local variables of type '%s' are not supported", t)
+		g.declare(d.pos, d.name, poison)
+		return
+	}
+	// A static const with a constant initialiser is a compile-time value.
+	if d.constQ && d.init != nil {
+		if _, ok := d.init.(*initList); !ok {
+			saved, nCode, nErr, nWarn := g.top, len(g.code), len(g.errs), len(g.warns)
+			v := g.expr(d.init)
+			if v != poison {
+				v = g.convert(d.pos, v, t, true)
+			}
+			if v != poison && t.numeric() && allImm(v.c) {
+				g.top = saved
+				cv := *v
+				cv.ro = true
+				g.declare(d.pos, d.name, &cv)
+				return
+			}
+			// Not constant: forget this attempt, lower it as a variable.
+			g.top, g.code, g.errs, g.warns = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn]
+		}
+	}
+	v := g.newVar(t)
+	saved := g.top
+	if d.init != nil {
+		g.initVar(d.pos, v, d.init)
+	}
+	g.top = saved
+	g.declare(d.pos, d.name, v)
+	if d.constQ {
+		v.ro = true
+	}
+}
+
+// initVar stores an initialiser: an expression or a { ... } list whose
+// scalars fill the variable's components in order.
+func (g *gen) initVar(p pos, v *value, init Expr) {
+	if l, ok := init.(*initList); ok {
+		var flat []*value
+		var walk func(e Expr) bool
+		walk = func(e Expr) bool {
+			if l, ok := e.(*initList); ok {
+				for _, x := range l.elems {
+					if !walk(x) {
+						return false
+					}
+				}
+				return true
+			}
+			x := g.expr(e)
+			if x == poison {
+				return false
+			}
+			flat = append(flat, x)
+			return true
+		}
+		if !walk(l) {
+			return
+		}
+		var comps []*value
+		for _, x := range flat {
+			comps = append(comps, scalars(x)...)
+		}
+		k := 0
+		ok2 := g.fill(p, v, comps, &k)
+		if !ok2 || k != len(comps) {
+			g.errorf(p, eConvert, "initializer does not match type")
+		}
+		return
+	}
+	x := g.expr(init)
+	if x == poison {
+		return
+	}
+	x = g.convert(p, x, v.t, true)
+	if x == poison {
+		return
+	}
+	ro := v.ro
+	v.ro = false
+	g.store(p, v, x, false)
+	v.ro = ro
+}
+
+// scalars splits a value into its scalar components.
+func scalars(v *value) []*value {
+	switch v.t.Kind {
+	case KStruct:
+		var out []*value
+		for _, f := range v.fields {
+			out = append(out, scalars(f)...)
+		}
+		return out
+	case KArray:
+		var out []*value
+		for _, e := range v.elems {
+			out = append(out, scalars(e)...)
+		}
+		return out
+	}
+	out := make([]*value, len(v.c))
+	for i := range v.c {
+		out[i] = &value{t: scalarT(v.t.Base), c: v.c[i : i+1], ro: true}
+	}
+	return out
+}
+
+func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
+	switch v.t.Kind {
+	case KStruct:
+		for _, f := range v.fields {
+			if !g.fill(p, f, comps, k) {
+				return false
+			}
+		}
+		return true
+	case KArray:
+		for _, e := range v.elems {
+			if !g.fill(p, e, comps, k) {
+				return false
+			}
+		}
+		return true
+	}
+	n := len(v.c)
+	if *k+n > len(comps) {
+		return false
+	}
+	var c []Operand
+	for i := 0; i < n; i++ {
+		x := comps[*k+i]
+		c = append(c, g.convertBase(x.c, x.t.Base, v.t.Base)...)
+	}
+	*k += n
+	g.assign(v.c, c, false)
+	return true
+}
+
+// discardValue turns x++ whose value nobody reads into ++x, which needs
+// no copy of the old value.
+func discardValue(e Expr) Expr {
+	if u, ok := e.(*unaryExpr); ok && u.postfix {
+		c := *u
+		c.postfix = false
+		return &c
+	}
+	return e
+}

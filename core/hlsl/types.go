@@ -1,0 +1,162 @@
+package hlsl
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Base is a numeric type's component type.
+type Base uint8
+
+// Component types, ordered as HLSL promotes them in binary operations
+// (bool < int < uint < float).
+const (
+	Bool Base = iota
+	Int
+	Uint
+	Float
+)
+
+func (b Base) String() string { return [...]string{"bool", "int", "uint", "float"}[b] }
+
+// Kind is the shape of a type.
+type Kind uint8
+
+// The kinds of types.
+const (
+	KVoid Kind = iota
+	KScalar
+	KVector
+	KMatrix
+	KStruct
+	KArray
+	KTexture2D
+	KSampler
+)
+
+// Field is a struct member.
+type Field struct {
+	Name     string
+	Type     *Type
+	Semantic string
+	Interp   string // nointerpolation, noperspective, centroid, linear
+	Line     int
+}
+
+// Type is an HLSL type. Rows and Cols give a numeric type's shape (a
+// vector is one row; floatRxC has R rows of C columns).
+type Type struct {
+	Kind   Kind
+	Base   Base
+	Rows   int
+	Cols   int
+	Name   string  // struct name
+	Fields []Field // struct members
+	Elem   *Type   // array element
+	Len    int     // array length
+}
+
+var (
+	tVoid    = &Type{Kind: KVoid}
+	tTexture = &Type{Kind: KTexture2D, Base: Float, Cols: 4}
+	tSampler = &Type{Kind: KSampler}
+)
+
+func scalarT(b Base) *Type { return &Type{Kind: KScalar, Base: b, Rows: 1, Cols: 1} }
+
+func vecT(b Base, n int) *Type {
+	if n == 1 {
+		return scalarT(b)
+	}
+	return &Type{Kind: KVector, Base: b, Rows: 1, Cols: n}
+}
+
+func matT(b Base, r, c int) *Type { return &Type{Kind: KMatrix, Base: b, Rows: r, Cols: c} }
+
+func (t *Type) numeric() bool { return t.Kind == KScalar || t.Kind == KVector || t.Kind == KMatrix }
+
+// comps is the number of components of a numeric type.
+func (t *Type) comps() int { return t.Rows * t.Cols }
+
+func (t *Type) withBase(b Base) *Type {
+	c := *t
+	c.Base = b
+	return &c
+}
+
+func (t *Type) String() string {
+	switch t.Kind {
+	case KVoid:
+		return "void"
+	case KScalar:
+		return t.Base.String()
+	case KVector:
+		return fmt.Sprintf("%s%d", t.Base, t.Cols)
+	case KMatrix:
+		return fmt.Sprintf("%s%dx%d", t.Base, t.Rows, t.Cols)
+	case KStruct:
+		return "struct " + t.Name
+	case KArray:
+		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
+	case KTexture2D:
+		return "Texture2D<" + vecT(Float, max(t.Cols, 1)).String() + ">"
+	case KSampler:
+		return "SamplerState"
+	}
+	return "?"
+}
+
+func sameType(a, b *Type) bool {
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case KStruct:
+		return a.Name == b.Name
+	case KArray:
+		return a.Len == b.Len && sameType(a.Elem, b.Elem)
+	}
+	return a.Base == b.Base && a.Rows == b.Rows && a.Cols == b.Cols
+}
+
+// builtinType parses the spelling of a built-in type name: float, float3,
+// float4x4, int2, uint, bool4, half (as float), matrix, vector.
+func builtinType(name string) *Type {
+	switch name {
+	case "void":
+		return tVoid
+	case "Texture2D":
+		return tTexture
+	case "SamplerState", "sampler", "SamplerComparisonState":
+		return tSampler
+	case "matrix":
+		return matT(Float, 4, 4)
+	case "vector":
+		return vecT(Float, 4)
+	case "dword":
+		return scalarT(Uint)
+	}
+	bases := []struct {
+		p string
+		b Base
+	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"int", Int}, {"min16int", Int}, {"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
+	for _, bs := range bases {
+		rest, ok := strings.CutPrefix(name, bs.p)
+		if !ok {
+			continue
+		}
+		switch len(rest) {
+		case 0:
+			return scalarT(bs.b)
+		case 1:
+			if rest[0] >= '1' && rest[0] <= '4' {
+				return vecT(bs.b, int(rest[0]-'0'))
+			}
+		case 3:
+			if rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4' {
+				return matT(bs.b, int(rest[0]-'0'), int(rest[2]-'0'))
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,113 @@
+package hlsl
+
+import "fmt"
+
+// operandCounts gives each opcode's destination and source counts, as the
+// SM4 token stream lays them out.
+func operandCounts(o Op) (dst, src int) {
+	switch o {
+	case OpMov, OpFrc, OpRsq, OpSqrt, OpExp, OpLog, OpRoundNI, OpRoundPI, OpRoundZ, OpItof, OpFtoi, OpUtof,
+		OpFtou, OpNot, OpIneg:
+		return 1, 1
+	case OpMad, OpMovc:
+		return 1, 3
+	case OpImul, OpUdiv:
+		return 2, 2
+	case OpSincos:
+		return 2, 1
+	case OpIf, OpBreakc, OpDiscard:
+		return 0, 1
+	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop:
+		return 0, 0
+	case OpSample:
+		return 1, 3
+	case OpSampleL:
+		return 1, 4
+	case OpLd:
+		return 1, 2
+	}
+	return 1, 2
+}
+
+// Validate checks the program's shape: operand counts per opcode,
+// register files and indices in range, write masks, balanced if/loop. The
+// DXBC encoder can rely on a program that passes.
+func (p *Program) Validate() error {
+	depth := []Op{}
+	for i, in := range p.Code {
+		if in.Op >= numOps {
+			return fmt.Errorf("hlsl: instruction %d: bad opcode %d", i, in.Op)
+		}
+		nd, ns := operandCounts(in.Op)
+		if len(in.Dst) != nd || len(in.Src) != ns {
+			return fmt.Errorf("hlsl: instruction %d (%s): %d destinations and %d sources, want %d and %d", i, in.Op, len(in.Dst), len(in.Src), nd, ns)
+		}
+		for _, d := range in.Dst {
+			switch d.File {
+			case FileNull:
+			case FileTemp, FileOutput:
+				if d.Mask == 0 || d.Mask > 15 {
+					return fmt.Errorf("hlsl: instruction %d (%s): write mask %#x", i, in.Op, d.Mask)
+				}
+				if d.File == FileTemp && (d.Index < 0 || d.Index >= p.Temps) {
+					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, d.Index, p.Temps)
+				}
+			default:
+				return fmt.Errorf("hlsl: instruction %d (%s): cannot write register file %d", i, in.Op, d.File)
+			}
+		}
+		for k, s := range in.Src {
+			switch s.File {
+			case FileTemp:
+				if s.Index < 0 || s.Index >= p.Temps {
+					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, s.Index, p.Temps)
+				}
+			case FileTex, FileSamp:
+				want := FileTex
+				if k == 2 {
+					want = FileSamp
+				}
+				if (in.Op != OpSample && in.Op != OpSampleL && in.Op != OpLd) || k == 0 || s.File != want {
+					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
+				}
+			case FileInput, FileOutput, FileImm, FileCB:
+				if s.Rel != nil && (s.File != FileCB || s.Rel.File != FileTemp) {
+					return fmt.Errorf("hlsl: instruction %d (%s): bad relative index", i, in.Op)
+				}
+			default:
+				return fmt.Errorf("hlsl: instruction %d (%s): cannot read register file %d", i, in.Op, s.File)
+			}
+		}
+		switch in.Op {
+		case OpIf, OpLoop:
+			depth = append(depth, in.Op)
+		case OpElse:
+			if len(depth) == 0 || depth[len(depth)-1] != OpIf {
+				return fmt.Errorf("hlsl: instruction %d: else without if", i)
+			}
+			depth[len(depth)-1] = OpElse
+		case OpEndif:
+			if len(depth) == 0 || depth[len(depth)-1] == OpLoop {
+				return fmt.Errorf("hlsl: instruction %d: endif without if", i)
+			}
+			depth = depth[:len(depth)-1]
+		case OpEndloop:
+			if len(depth) == 0 || depth[len(depth)-1] != OpLoop {
+				return fmt.Errorf("hlsl: instruction %d: endloop without loop", i)
+			}
+			depth = depth[:len(depth)-1]
+		case OpBreak, OpBreakc, OpContinue:
+			inLoop := false
+			for _, d := range depth {
+				inLoop = inLoop || d == OpLoop
+			}
+			if !inLoop {
+				return fmt.Errorf("hlsl: instruction %d: %s outside a loop", i, in.Op)
+			}
+		}
+	}
+	if len(depth) != 0 {
+		return fmt.Errorf("hlsl: %d unterminated if/loop blocks", len(depth))
+	}
+	return nil
+}

@@ -1,0 +1,111 @@
+package hlsl
+
+import "math"
+
+// value is what an expression lowers to. A numeric value is a list of
+// components in row-major order (row r, column c at r*Cols+c); each is an
+// operand whose Swz[0] names the register component it lives in, so
+// swizzles, matrix rows and columns and truncation only reorder the list,
+// and an instruction source is built from components that share a
+// register (or gathered into one first).
+type value struct {
+	t      *Type
+	c      []Operand // numeric components
+	fields []*value  // struct members
+	elems  []*value  // local arrays
+	cb     *cbArray  // arrays in a constant buffer, indexed on demand
+	res    *resource // textures and samplers
+	ro     bool      // inputs, constants: not an l-value
+	glob   *cbRef    // a constant-buffer variable, read at each use
+}
+
+// cbArray locates an array that lives in a constant buffer.
+type cbArray struct {
+	slot, off int
+	t         *Type // the array type
+	rowMajor  bool
+	rel       *Operand
+}
+
+// resource is a texture or sampler declared at global scope.
+type resource struct {
+	name     string
+	kind     Kind
+	slot     int
+	explicit bool
+	used     bool
+	line     int
+}
+
+var poison = &value{t: &Type{Kind: KVoid}}
+
+func comp(file File, index, c int) Operand {
+	o := Operand{File: file, Index: index}
+	o.Swz[0] = uint8(c)
+	return o
+}
+
+func immF(f float32) Operand {
+	return Operand{File: FileImm, Imm: [4]uint32{math.Float32bits(f)}, Float: true}
+}
+
+func immU(u uint32) Operand { return Operand{File: FileImm, Imm: [4]uint32{u}} }
+
+func regComps(file File, index, n int) []Operand {
+	c := make([]Operand, n)
+	for i := range c {
+		c[i] = comp(file, index, i)
+	}
+	return c
+}
+
+// sameReg reports whether two components can share one source operand.
+func sameReg(a, b Operand) bool {
+	return a.File == b.File && a.Index == b.Index && a.Elem == b.Elem && a.Rel == b.Rel && a.Neg == b.Neg && a.Abs == b.Abs && a.File != FileImm
+}
+
+func allImm(c []Operand) bool {
+	for _, o := range c {
+		if o.File != FileImm {
+			return false
+		}
+	}
+	return len(c) > 0
+}
+
+// negComp negates a float component with the source modifier (immediates
+// are negated in place).
+func negComp(o Operand) Operand {
+	if o.File == FileImm {
+		o.Imm[0] ^= 0x80000000
+		return o
+	}
+	o.Neg = !o.Neg
+	return o
+}
+
+func absComp(o Operand) Operand {
+	if o.File == FileImm {
+		o.Imm[0] &^= 0x80000000
+		return o
+	}
+	o.Neg = false
+	o.Abs = true
+	return o
+}
+
+// immValue folds an immediate component list into an integer (for
+// subscripts and array sizes).
+func immInt(o Operand, b Base) int64 {
+	switch b {
+	case Float:
+		f := math.Float32frombits(o.Imm[0])
+		if f != f || f > 1<<30 || f < -(1<<30) {
+			return -1
+		}
+		return int64(f)
+	case Int:
+		return int64(int32(o.Imm[0]))
+	}
+	return int64(o.Imm[0])
+}
