@@ -23,3 +23,28 @@ func TestQuick(t *testing.T) {
 		}
 	}
 }
+
+func TestQuickRoundTrip(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.h")
+	for _, f := range files {
+		text, _ := os.ReadFile(f)
+		b, _ := ParseFxcHeader(string(text))
+		c, _ := Parse(b)
+		ch := c.Chunk("SHDR")
+		if ch == nil {
+			ch = c.Chunk("SHEX")
+		}
+		p, err := ParseProgram(ch.Data)
+		if err != nil {
+			t.Fatal(f, err)
+		}
+		out, err := p.Bytes()
+		if err != nil {
+			t.Fatal(f, err)
+		}
+		if string(out) != string(ch.Data) {
+			t.Errorf("%s: round trip differs", f)
+		}
+		t.Log(f, len(p.Instructions))
+	}
+}
