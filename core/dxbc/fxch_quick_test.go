@@ -48,3 +48,15 @@ func TestQuickRoundTrip(t *testing.T) {
 		t.Log(f, len(p.Instructions))
 	}
 }
+
+func TestQuickDis(t *testing.T) {
+	text, _ := os.ReadFile(os.Getenv("F"))
+	b, _ := ParseFxcHeader(string(text))
+	c, _ := Parse(b)
+	ch := c.Chunk("SHDR")
+	if ch == nil {
+		ch = c.Chunk("SHEX")
+	}
+	p, _ := ParseProgram(ch.Data)
+	os.Stdout.WriteString(p.Disassemble())
+}
