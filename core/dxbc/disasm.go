@@ -239,24 +239,24 @@ func (op *Operand) componentString() string {
 	}
 	switch op.Mode {
 	case SelectMask:
-		if op.Mask == 0 {
+		if op.WriteMask == 0 {
 			return ""
 		}
 		s := "."
 		for i := 0; i < 4; i++ {
-			if op.Mask&(1<<i) != 0 {
+			if op.WriteMask&(1<<i) != 0 {
 				s += compNames[i : i+1]
 			}
 		}
 		return s
 	case SelectSwizzle:
 		s := "."
-		for _, c := range op.Swizzle {
+		for _, c := range op.Swiz {
 			s += compNames[c : c+1]
 		}
 		return s
 	default:
-		return "." + compNames[op.Swizzle[0]:op.Swizzle[0]+1]
+		return "." + compNames[op.Swiz[0]:op.Swiz[0]+1]
 	}
 }
 

@@ -92,8 +92,8 @@ type Operand struct {
 	// Components is 0, 1 or 4.
 	Components uint8
 	Mode       SelectionMode
-	Mask       uint8    // SelectMask
-	Swizzle    [4]uint8 // SelectSwizzle; Swizzle[0] for SelectOne
+	WriteMask  uint8    // SelectMask
+	Swiz       [4]uint8 // SelectSwizzle; Swiz[0] for SelectOne
 	Indices    []Index
 	Imm        []uint32 // immediate32 values, or immediate64 as pairs of words
 	Modifier   Modifier
@@ -130,13 +130,13 @@ func decodeOperand(w []uint32, pos *int, depth int) (Operand, error) {
 		op.Mode = SelectionMode(t >> 2 & 3)
 		switch op.Mode {
 		case SelectMask:
-			op.Mask = uint8(t >> 4 & 0xf)
+			op.WriteMask = uint8(t >> 4 & 0xf)
 		case SelectSwizzle:
-			for i := range op.Swizzle {
-				op.Swizzle[i] = uint8(t >> (4 + 2*i) & 3)
+			for i := range op.Swiz {
+				op.Swiz[i] = uint8(t >> (4 + 2*i) & 3)
 			}
 		case SelectOne:
-			op.Swizzle[0] = uint8(t >> 4 & 3)
+			op.Swiz[0] = uint8(t >> 4 & 3)
 		default:
 			return op, fmt.Errorf("operand token %#08x: selection mode 3 is reserved", t)
 		}
@@ -223,13 +223,13 @@ func (op *Operand) encode(out []uint32, depth int) ([]uint32, error) {
 		t = 2 | uint32(op.Mode)<<2
 		switch op.Mode {
 		case SelectMask:
-			t |= uint32(op.Mask&0xf) << 4
+			t |= uint32(op.WriteMask&0xf) << 4
 		case SelectSwizzle:
-			for i, s := range op.Swizzle {
+			for i, s := range op.Swiz {
 				t |= uint32(s&3) << (4 + 2*i)
 			}
 		case SelectOne:
-			t |= uint32(op.Swizzle[0]&3) << 4
+			t |= uint32(op.Swiz[0]&3) << 4
 		default:
 			return out, fmt.Errorf("selection mode %d is not 0, 1 or 2", op.Mode)
 		}
