@@ -1,6 +1,7 @@
 package dxbc
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -350,15 +351,33 @@ func (b *Builder) noteTemps(o *Operand) {
 // Ret emits ret, which every program ends with.
 func (b *Builder) Ret() { b.Emit(OpRet) }
 
-// declRank is fxc's declaration order.
-func declRank(op Opcode) int {
-	order := []Opcode{OpDclGlobalFlags, OpCustomData, OpDclConstantBuffer, OpDclSampler, OpDclResource,
-		OpDclInput, OpDclInputSGV, OpDclInputSIV, OpDclInputPS, OpDclInputPSSGV, OpDclInputPSSIV,
-		OpDclOutput, OpDclOutputSGV, OpDclOutputSIV, OpDclTemps, OpDclIndexableTemp}
-	if i := slices.Index(order, op); i >= 0 {
-		return i
+// declRank is fxc's declaration order: flags, constants, samplers,
+// resources, inputs, outputs (each by register), temps.
+func declRank(in *Instruction) (group int, reg uint64) {
+	switch in.Op {
+	case OpDclGlobalFlags:
+		return 0, 0
+	case OpCustomData:
+		return 1, 0
+	case OpDclConstantBuffer:
+		group = 2
+	case OpDclSampler:
+		group = 3
+	case OpDclResource:
+		group = 4
+	case OpDclInput, OpDclInputSGV, OpDclInputSIV, OpDclInputPS, OpDclInputPSSGV, OpDclInputPSSIV:
+		group = 5
+	case OpDclOutput, OpDclOutputSGV, OpDclOutputSIV:
+		group = 6
+	case OpDclTemps:
+		return 7, 0
+	default:
+		return 8, 0
 	}
-	return len(order)
+	if len(in.Operands) > 0 && len(in.Operands[0].Indices) > 0 {
+		reg = in.Operands[0].Indices[0].Imm
+	}
+	return group, reg
 }
 
 // Program returns the assembled program, or the first error made while
@@ -371,7 +390,14 @@ func (b *Builder) Program() (*Program, error) {
 	if !b.tempsSet && b.maxTemp >= 0 {
 		decls = append(decls, Instruction{Op: OpDclTemps, Extra: []uint32{uint32(b.maxTemp + 1)}})
 	}
-	slices.SortStableFunc(decls, func(x, y Instruction) int { return declRank(x.Op) - declRank(y.Op) })
+	slices.SortStableFunc(decls, func(x, y Instruction) int {
+		gx, rx := declRank(&x)
+		gy, ry := declRank(&y)
+		if gx != gy {
+			return gx - gy
+		}
+		return cmp.Compare(rx, ry)
+	})
 	p := &Program{Type: b.Type, Major: b.Major, Minor: b.Minor, Instructions: append(decls, b.code...)}
 	if _, err := p.Words(); err != nil {
 		return nil, err

@@ -17,14 +17,14 @@ func (p *Program) Disassemble() string {
 	for i := range p.Instructions {
 		in := &p.Instructions[i]
 		switch in.Op {
-		case OpElse, OpEndif, OpEndloop, OpEndswitch, OpCase, OpDefault:
+		case OpElse, OpEndif, OpEndloop, OpEndswitch:
 			depth = max(depth-1, 0)
 		}
 		b.WriteString(strings.Repeat("  ", depth))
 		b.WriteString(in.String())
 		b.WriteByte('\n')
 		switch in.Op {
-		case OpIf, OpElse, OpLoop, OpSwitch, OpCase, OpDefault:
+		case OpIf, OpElse, OpLoop, OpSwitch:
 			depth++
 		}
 	}
