@@ -122,7 +122,11 @@ func dumpReflection(rf *Reflection) string {
 			b.WriteString("nil")
 			return
 		}
-		b.WriteString(strings.Join([]string{typeName(t), t.Name}, "/"))
+		name := t.Name
+		if rf.Major < 5 {
+			name = "" // shader model 4 does not store type names
+		}
+		b.WriteString(typeName(t) + "/" + name)
 		for _, m := range t.Members {
 			b.WriteString("{" + m.Name + ":")
 			typ(m.Type)
