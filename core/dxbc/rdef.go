@@ -173,6 +173,9 @@ func ParseRDEF(data []byte) (*Reflection, error) {
 			r.fail("more than %d types and members", maxReflectionItems)
 			return nil
 		}
+		if !r.table(off, 1, typeSize, "type") {
+			return nil
+		}
 		t := &Type{
 			Class:    VariableClass(r.u16(off, "type class")),
 			Base:     VariableType(r.u16(off+2, "type")),
@@ -187,6 +190,10 @@ func ParseRDEF(data []byte) (*Reflection, error) {
 			}
 		}
 		types[off] = t
+		if budget -= int(members); budget < 0 {
+			r.fail("more than %d types and members", maxReflectionItems)
+			return nil
+		}
 		if members > 0 && r.table(mOff, uint32(members), 12, "struct members") {
 			for j := uint32(0); j < uint32(members) && r.err == nil; j++ {
 				mo := mOff + 12*j
@@ -195,7 +202,6 @@ func ParseRDEF(data []byte) (*Reflection, error) {
 				t.Members = append(t.Members, m)
 			}
 		}
-		_ = typeSize
 		return t
 	}
 	for i := uint32(0); i < cbCount && r.err == nil; i++ {

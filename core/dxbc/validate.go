@@ -112,10 +112,17 @@ func checkCode(s *Shader) error {
 				return where("constant buffer of %d vectors is over 4096", op.Indices[1].Imm)
 			}
 			cbSize[op.Indices[0].Imm] = op.Indices[1].Imm
-		case OpDclSampler:
-			samp[in.Operands[0].Indices[0].Imm] = true
-		case OpDclResource:
-			res[in.Operands[0].Indices[0].Imm] = true
+		case OpDclSampler, OpDclResource:
+			want := map[Opcode]RegisterType{OpDclSampler: RegSampler, OpDclResource: RegResource}[in.Op]
+			op := in.Operands[0]
+			if op.Type != want || len(op.Indices) != 1 || op.Indices[0].Rel != nil {
+				return where("declares %s, not a %s register", op.format(numUint), regPrefix[want])
+			}
+			if in.Op == OpDclSampler {
+				samp[op.Indices[0].Imm] = true
+			} else {
+				res[op.Indices[0].Imm] = true
+			}
 		case OpDclInput, OpDclInputPS, OpDclInputSIV, OpDclInputPSSIV:
 			op := in.Operands[0]
 			if op.Type != RegInput || len(op.Indices) != 1 {
