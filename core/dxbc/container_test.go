@@ -201,3 +201,48 @@ func TestRDEFWriteRead(t *testing.T) {
 		}
 	}
 }
+
+// Struct members count against the reflection's item budget, so a small
+// chunk whose types share members cannot make the reader build millions.
+func TestRDEFMemberBudget(t *testing.T) {
+	f := &Type{Class: ClassScalar, Base: TypeFloat, Rows: 1, Columns: 1}
+	big := func() *Type {
+		s := &Type{Class: ClassStruct}
+		for i := 0; i < 40000; i++ {
+			s.Members = append(s.Members, Member{Name: "m", Type: f, Offset: uint32(4 * i)})
+		}
+		return s
+	}
+	rf := &Reflection{Major: 4, ConstantBuffers: []ConstantBuffer{{Name: "cb", Variables: []Variable{
+		{Name: "a", Type: big()}, {Name: "b", Type: big()},
+	}}}}
+	_, err := ParseRDEF(rf.Bytes())
+	if err == nil || !strings.Contains(err.Error(), "types and members") {
+		t.Fatalf("error %v, want the item budget", err)
+	}
+}
+
+func TestValidateMalformedDeclarations(t *testing.T) {
+	in, out := kitchenSignatures()
+	for _, tc := range []struct {
+		desc string
+		in   Instruction
+		want string
+	}{
+		{"sampler without index", Instruction{Op: OpDclSampler, Operands: []Operand{{Type: RegSampler}}}, "declares s, not a s register"},
+		{"resource as temp", Instruction{Op: OpDclResource, Operands: []Operand{Temp(0)}, Extra: []uint32{0x5555}}, "declares r0.xyzw, not a t register"},
+		{"cbuffer 1-D", Instruction{Op: OpDclConstantBuffer, Operands: []Operand{reg(RegConstantBuffer, 0)}}, "declared as cb<slot>[<size>]"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			p := &Program{Type: PixelShader, Major: 4, Instructions: []Instruction{tc.in, {Op: OpRet}}}
+			blob, err := BuildShader(p, in, out, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = Validate(blob, PixelShader)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -112,7 +112,7 @@ type Reflection struct {
 }
 
 const (
-	maxReflectionItems = 4096
+	maxReflectionItems = 1 << 16
 	maxTypeDepth       = 16
 )
 
