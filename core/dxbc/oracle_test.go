@@ -58,6 +58,7 @@ func TestVkd3dAcceptsShaders(t *testing.T) {
 	build("built sdl vs", sdlVS(), vsIn, vsOut)
 	kIn, kOut := kitchenSignatures()
 	build("built ps_5_0 kitchen", sm5Kitchen(), kIn, kOut)
+	build("built every opcode", allOpcodesShader(false), kIn, kOut)
 
 	dir := t.TempDir()
 	for name, blob := range blobs {
