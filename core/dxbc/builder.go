@@ -209,7 +209,7 @@ func (b *Builder) DclInput(r uint32, mask uint8) {
 	b.decl(Instruction{Op: OpDclInput, Operands: []Operand{Input(r).Mask(mask)}})
 }
 
-// DclInputSIV declares a system-interpreted input: name is the D3D10_SB_NAME
+// DclInputSGV declares a system-generated input: name is the D3D10_SB_NAME
 // (SVPosition, SVVertexID ... share their numbers with SystemValue).
 func (b *Builder) DclInputSGV(r uint32, mask uint8, name SystemValue) {
 	b.decl(Instruction{Op: OpDclInputSGV, Operands: []Operand{Input(r).Mask(mask)}, Extra: []uint32{uint32(name)}})

@@ -136,9 +136,10 @@ func (in *Instruction) customDataString() string {
 		b.WriteString("dcl_immediateConstantBuffer {")
 		for i := 0; i+4 <= len(in.Data); i += 4 {
 			if i > 0 {
-				b.WriteString(",\n                              ")
+				b.WriteString(",\n" + strings.Repeat(" ", len("dcl_immediateConstantBuffer {")+1) + "{ ")
+			} else {
+				b.WriteString(" { ")
 			}
-			b.WriteString(" { ")
 			for j := 0; j < 4; j++ {
 				if j > 0 {
 					b.WriteString(", ")

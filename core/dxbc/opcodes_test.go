@@ -170,3 +170,36 @@ func TestEveryOpcode(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestImmediateConstantBuffer(t *testing.T) {
+	b := NewBuilder(VertexShader, 4, 0)
+	b.DclImmediateConstantBuffer([][4]uint32{{0x3f800000, 0, 0, 0}, {0, 0x3f800000, 0, 0}})
+	b.DclInputSGV(0, X, SVVertexID)
+	b.DclOutputSIV(0, XYZW, SVPosition)
+	b.Emit(OpMov, Output(0), ICB(0).Rel(Input(0).Select(0)))
+	b.Ret()
+	p, err := b.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `vs_4_0
+dcl_immediateConstantBuffer { { 1.000000, 0, 0, 0},
+                              { 0, 1.000000, 0, 0} }
+dcl_input_sgv v0.x, vertex_id
+dcl_output_siv o0.xyzw, position
+mov o0.xyzw, icb[v0.x + 0].xyzw
+ret
+`
+	if got := p.Disassemble(); got != want {
+		t.Errorf("listing:\n%s\nwant:\n%s", got, want)
+	}
+	in := &Signature{Elements: []Element{{Name: "SV_VertexID", SystemValue: SVVertexID, ComponentType: ComponentUint32, Mask: X, ReadWrite: X}}}
+	out := &Signature{Elements: []Element{{Name: "SV_Position", SystemValue: SVPosition, ComponentType: ComponentFloat32, Mask: XYZW}}}
+	blob, err := BuildShader(p, in, out, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Validate(blob, VertexShader); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -134,7 +134,8 @@ func ParseSignature(fourcc string, data []byte) (*Signature, error) {
 	return s, nil
 }
 
-// Bytes writes the signature as an ISGN/OSGN chunk body, laid out as fxc
+// Bytes writes the signature as an ISGN/OSGN chunk body (the 24-byte rows;
+// Stream and MinPrecision are not written), laid out as fxc
 // lays it out: the records, then each distinct name once, padded with 0xAB.
 func (s *Signature) Bytes() []byte {
 	w := &writer{}
