@@ -228,7 +228,7 @@ var opTable = map[Opcode]opInfo{
 	OpCustomData: {"customdata", 0, 0, 0, numAny},
 }
 
-// Name is the opcode's name in fxc's listing, or "opcode(N)".
+// String is the opcode's name in fxc's listing, or "opcode(N)".
 func (o Opcode) String() string {
 	if info, ok := opTable[o]; ok {
 		return info.name
