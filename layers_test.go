@@ -22,14 +22,14 @@ import (
 var allowedImports = map[string][]string{
 	".":             {"assets"},
 	"assets":        {},
-	"cmd/d3dsim":    {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit"},
-	"wasm":          {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit"},
+	"cmd/d3dsim":    {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc"},
+	"wasm":          {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc"},
 	"core/scenario": {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link"},
 	"core/link":     {},
 	"core/machine":  {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
-	"core/d3d11":    {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace"},
+	"core/d3d11":    {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":      {"core/hresult"},
-	"core/umd":      {"core/ddi", "core/hresult", "core/rules", "gpu/isa"},
+	"core/umd":      {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc"},
 	"core/dxgk":     {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":  {},
 	"core/kmd":      {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
@@ -42,6 +42,7 @@ var allowedImports = map[string][]string{
 	"core/hresult":  {},
 	"core/memlimit": {},
 	"core/hlsl":     {"core/dxbc"},
+	"core/dxbc":     {}, // DXBC shader bytecode: a leaf every layer that handles shaders may use
 }
 
 // strictTests are the packages whose tests keep to their table too.

@@ -1,5 +1,5 @@
 // Command d3dsim runs scenarios headless: run, link, verify, bench and
-// gallery (docs/scenario.md, "CLI"; usage below).
+// gallery (docs/scenario.md, "CLI"; usage below); dxbc lists shader bytecode.
 package main
 
 import (
@@ -32,6 +32,8 @@ const usage = `usage:
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
   d3dsim gallery --out DIR [--base URL] [--files URL]
                                           thumbnails + index.html of every tutorial and demo
+  d3dsim dxbc FILE|- [--stage vs|ps]      list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header);
+                                          --stage: also check it as CreateVertexShader/CreatePixelShader would
 
 flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
@@ -70,11 +72,12 @@ const (
 	fCount                  // a whole number >= 1
 	fString                 // any text (a path, -)
 	fURL                    // an http or https URL
+	fStage                  // a shader stage: vs or ps
 )
 
 // form is the expected form of a flag's value, for messages.
 func (k flagKind) form() string {
-	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL"}[k]
+	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL", "vs or ps"}[k]
 }
 
 // verbFlags are the flags of each verb (every one is in the usage text:
@@ -87,6 +90,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"link":    {"base": fURL},
 	"bench":   {"json": fBool, "n": fCount},
 	"gallery": {"out": fString, "base": fString, "files": fString},
+	"dxbc":    {"stage": fStage},
 }
 
 // args are a verb's positional words and --flags, which may come in any
@@ -166,6 +170,10 @@ func checkValue(name string, kind flagKind, v string) error {
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			return badf("flag --%s %q: must be %s", name, v, kind.form())
 		}
+	case fStage:
+		if v != "vs" && v != "ps" {
+			return badf("flag --%s %q: must be %s", name, v, kind.form())
+		}
 	case fString:
 		if v == "" {
 			return badf("flag --%s needs %s", name, kind.form())
@@ -202,6 +210,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdLink(a, stdin, stdout, stderr)
 	case "bench":
 		return cmdBench(a, stdout, stderr)
+	case "dxbc":
+		return cmdDxbc(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

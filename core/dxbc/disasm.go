@@ -1,0 +1,303 @@
+package dxbc
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Disassemble prints the program as fxc's /Fc listing prints its code: the
+// profile, then one instruction per line, blocks indented by two spaces.
+func (p *Program) Disassemble() string {
+	var b strings.Builder
+	b.WriteString(p.Profile())
+	b.WriteByte('\n')
+	depth := 0
+	for i := range p.Instructions {
+		in := &p.Instructions[i]
+		switch in.Op {
+		case OpElse, OpEndif, OpEndloop, OpEndswitch:
+			depth = max(depth-1, 0)
+		}
+		b.WriteString(strings.Repeat("  ", depth))
+		b.WriteString(in.String())
+		b.WriteByte('\n')
+		switch in.Op {
+		case OpIf, OpElse, OpLoop, OpSwitch:
+			depth++
+		}
+	}
+	return b.String()
+}
+
+// String prints one instruction in fxc's syntax.
+func (in *Instruction) String() string {
+	info := opTable[in.Op]
+	var b strings.Builder
+	switch in.Op {
+	case OpCustomData:
+		return in.customDataString()
+	case OpDclGlobalFlags:
+		b.WriteString("dcl_globalFlags ")
+		var names []string
+		for i, n := range globalFlagNames {
+			if in.Controls&(1<<i) != 0 {
+				names = append(names, n)
+			}
+		}
+		if rest := in.Controls &^ (1<<len(globalFlagNames) - 1); rest != 0 {
+			names = append(names, fmt.Sprintf("%#x", rest<<11))
+		}
+		b.WriteString(strings.Join(names, " | "))
+		return b.String()
+	case OpDclTemps, OpDclMaxOutputVertexCount:
+		return fmt.Sprintf("%s %d", info.name, in.Extra[0])
+	case OpDclIndexableTemp:
+		return fmt.Sprintf("dcl_indexableTemp x%d[%d], %d", in.Extra[0], in.Extra[1], in.Extra[2])
+	case OpDclConstantBuffer:
+		op := in.Operands[0]
+		pattern := "immediateIndexed"
+		if in.Controls&1 != 0 {
+			pattern = "dynamicIndexed"
+		}
+		if len(op.Indices) == 2 {
+			return fmt.Sprintf("dcl_constantbuffer CB%s[%s], %s", indexString(op.Indices[0], numUint), indexString(op.Indices[1], numUint), pattern)
+		}
+		return fmt.Sprintf("dcl_constantbuffer %s, %s", op.format(numUint), pattern)
+	case OpDclSampler:
+		mode := [...]string{"mode_default", "mode_comparison", "mode_mono"}
+		m := in.Controls & 0xf
+		name := fmt.Sprintf("mode(%d)", m)
+		if int(m) < len(mode) {
+			name = mode[m]
+		}
+		return fmt.Sprintf("dcl_sampler %s, %s", in.Operands[0].format(numUint), name)
+	case OpDclResource:
+		dim := ResourceDimension(in.Controls & 0x1f)
+		name := "dcl_resource_" + dim.String()
+		if dim == DimTexture2DMS || dim == DimTexture2DMSArray {
+			name += fmt.Sprintf("(%d)", in.Controls>>5&0x7f)
+		}
+		return fmt.Sprintf("%s %s %s", name, returnTypes(in.Extra[0]), in.Operands[0].format(numUint))
+	case OpDclInputPS:
+		return fmt.Sprintf("dcl_input_ps %s %s", Interpolation(in.Controls&0xf), in.Operands[0].format(numUint))
+	case OpDclInputPSSIV, OpDclInputPSSGV:
+		return fmt.Sprintf("%s %s %s, %s", info.name, Interpolation(in.Controls&0xf), in.Operands[0].format(numUint), nameToken(in.Extra[0]))
+	case OpDclInputSGV, OpDclInputSIV, OpDclOutputSGV, OpDclOutputSIV:
+		return fmt.Sprintf("%s %s, %s", info.name, in.Operands[0].format(numUint), nameToken(in.Extra[0]))
+	case OpDclIndexRange:
+		return fmt.Sprintf("dcl_indexrange %s %d", in.Operands[0].format(numUint), in.Extra[0])
+	}
+	b.WriteString(info.name)
+	switch in.Op {
+	case OpIf, OpBreakc, OpContinuec, OpRetc, OpCallc, OpDiscard:
+		if in.Test() == TestNonZero {
+			b.WriteString("_nz")
+		} else {
+			b.WriteString("_z")
+		}
+	case OpResinfo:
+		switch in.Controls & 3 {
+		case 1:
+			b.WriteString("_rcpFloat")
+		case 2:
+			b.WriteString("_uint")
+		}
+	}
+	for _, e := range in.Extended {
+		switch e & 0x3f {
+		case 1:
+			off := func(shift uint) int { return int(int32(e<<(28-shift)) >> 28) }
+			fmt.Fprintf(&b, "_aoffimmi(%d,%d,%d)", off(9), off(13), off(17))
+		case 2:
+			fmt.Fprintf(&b, "_indexable(%s)", ResourceDimension(e>>6&0x1f))
+		case 3:
+			b.WriteString(returnTypes(e >> 6))
+		}
+	}
+	if in.Saturate() {
+		b.WriteString("_sat")
+	}
+	for i := range in.Operands {
+		if i == 0 {
+			b.WriteByte(' ')
+		} else {
+			b.WriteString(", ")
+		}
+		b.WriteString(in.Operands[i].format(info.num))
+	}
+	return b.String()
+}
+
+func (in *Instruction) customDataString() string {
+	if in.CustomClass == 3 {
+		var b strings.Builder
+		b.WriteString("dcl_immediateConstantBuffer {")
+		for i := 0; i+4 <= len(in.Data); i += 4 {
+			if i > 0 {
+				b.WriteString(",\n" + strings.Repeat(" ", len("dcl_immediateConstantBuffer {")+1) + "{ ")
+			} else {
+				b.WriteString(" { ")
+			}
+			for j := 0; j < 4; j++ {
+				if j > 0 {
+					b.WriteString(", ")
+				}
+				b.WriteString(immString(in.Data[i+j], numAny))
+			}
+			b.WriteString("}")
+		}
+		b.WriteString(" }")
+		return b.String()
+	}
+	return fmt.Sprintf("customdata class %d, %d words", in.CustomClass, len(in.Data))
+}
+
+// returnTypes prints four 4-bit return types: "(float,float,float,float)".
+func returnTypes(v uint32) string {
+	var parts [4]string
+	for i := range parts {
+		parts[i] = ReturnType(v >> (4 * i) & 0xf).String()
+	}
+	return "(" + strings.Join(parts[:], ",") + ")"
+}
+
+func nameToken(v uint32) string {
+	if int(v) < len(nameTokenNames) {
+		return nameTokenNames[v]
+	}
+	return fmt.Sprintf("name(%d)", v)
+}
+
+const compNames = "xyzw"
+
+// format prints an operand; num says how immediates print.
+func (op *Operand) format(num numKind) string {
+	var b strings.Builder
+	switch op.Modifier {
+	case ModNeg:
+		b.WriteByte('-')
+	case ModAbs:
+		b.WriteByte('|')
+	case ModAbsNeg:
+		b.WriteString("-|")
+	}
+	switch op.Type {
+	case RegImmediate32:
+		b.WriteString("l(")
+		sep := ", "
+		if num == numAny {
+			sep = ","
+		}
+		for i, v := range op.Imm {
+			if i > 0 {
+				b.WriteString(sep)
+			}
+			b.WriteString(immString(v, num))
+		}
+		b.WriteByte(')')
+	case RegImmediate64:
+		b.WriteString("d(")
+		for i := 0; i+1 < len(op.Imm); i += 2 {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			f := math.Float64frombits(uint64(op.Imm[i]) | uint64(op.Imm[i+1])<<32)
+			b.WriteString(strconv.FormatFloat(f, 'f', 6, 64))
+		}
+		b.WriteByte(')')
+	default:
+		prefix, ok := regPrefix[op.Type]
+		if !ok {
+			prefix = fmt.Sprintf("reg%d_", op.Type)
+		}
+		b.WriteString(prefix)
+		for d, idx := range op.Indices {
+			// The first index of most registers prints bare (r0, v1, cb0);
+			// further ones, and relative ones, in brackets.
+			if d == 0 && idx.Rel == nil && op.Type != RegImmediateCB {
+				b.WriteString(strconv.FormatUint(idx.Imm, 10))
+				continue
+			}
+			b.WriteByte('[')
+			b.WriteString(indexString(idx, numUint))
+			b.WriteByte(']')
+		}
+		b.WriteString(op.componentString())
+	}
+	switch op.Modifier {
+	case ModAbs, ModAbsNeg:
+		b.WriteByte('|')
+	}
+	return b.String()
+}
+
+// componentString prints the mask, swizzle or selected component.
+func (op *Operand) componentString() string {
+	if op.Components != 4 {
+		return ""
+	}
+	switch op.Mode {
+	case SelectMask:
+		if op.WriteMask == 0 {
+			return ""
+		}
+		s := "."
+		for i := 0; i < 4; i++ {
+			if op.WriteMask&(1<<i) != 0 {
+				s += compNames[i : i+1]
+			}
+		}
+		return s
+	case SelectSwizzle:
+		s := "."
+		for _, c := range op.Swiz {
+			s += compNames[c : c+1]
+		}
+		return s
+	default:
+		return "." + compNames[op.Swiz[0]:op.Swiz[0]+1]
+	}
+}
+
+func indexString(idx Index, num numKind) string {
+	if idx.Rel == nil {
+		return strconv.FormatUint(idx.Imm, 10)
+	}
+	rel := idx.Rel.format(numUint)
+	if idx.Repr == IndexRelative {
+		return rel
+	}
+	return fmt.Sprintf("%s + %d", rel, idx.Imm)
+}
+
+// immString prints one immediate as fxc does: floats with six decimals,
+// integers in decimal, and for typeless moves whichever the bits look like
+// (a zero, denormal or NaN pattern is an integer).
+func immString(v uint32, num numKind) string {
+	switch num {
+	case numInt:
+		return strconv.FormatInt(int64(int32(v)), 10)
+	case numUint:
+		return strconv.FormatUint(uint64(v), 10)
+	case numAny:
+		if exp := v >> 23 & 0xff; exp == 0 || exp == 0xff {
+			return strconv.FormatInt(int64(int32(v)), 10)
+		}
+	}
+	return floatString(math.Float32frombits(v))
+}
+
+// floatString is C's %f for a float widened to double.
+func floatString(f float32) string {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return "inf"
+	case math.IsInf(float64(f), -1):
+		return "-inf"
+	case math.IsNaN(float64(f)):
+		return "nan"
+	}
+	return strconv.FormatFloat(float64(f), 'f', 6, 64)
+}

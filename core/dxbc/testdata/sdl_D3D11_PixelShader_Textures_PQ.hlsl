@@ -1,0 +1,7 @@
+
+#include "D3D11_PixelShader_Common.hlsli"
+
+float4 main(PixelShaderInput input) : SV_TARGET
+{
+    return PQTexturePixelShader(input);
+}
