@@ -69,7 +69,34 @@ func Decode(words []uint32) (*Program, error) {
 
 // Check validates a program built in memory (by an encoder or the
 // assembler) the way the GPU will: it decodes its encoding.
-func (p *Program) Check() (*Program, error) { return Decode(p.Encode()) }
+// Fields too wide for their bits are refused first, so that the encoding
+// cannot wrap them into something valid.
+func (p *Program) Check() (*Program, error) {
+	switch {
+	case p.Inputs < 0 || p.Inputs > MaxInputs:
+		return nil, bad("%d inputs, at most %d", p.Inputs, MaxInputs)
+	case p.Outputs < 0 || p.Outputs > MaxOutputs:
+		return nil, bad("%d outputs, at most %d", p.Outputs, MaxOutputs)
+	case p.Temps < 0 || p.Temps > MaxTemps:
+		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
+	case len(p.Code) > MaxCode:
+		return nil, bad("%d instructions", len(p.Code))
+	}
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Op >= numOps || len(in.Src) != len(ops[in.Op].srcs) {
+			return nil, bad("instruction %d: %s with %d sources", i, in.Op, len(in.Src))
+		}
+		all := append([]Operand{in.Dst}, in.Src...)
+		for _, o := range all {
+			if o.File >= numFiles || o.Mask > 0xF || o.RelComp > 3 || o.RelReg >= MaxTemps ||
+				o.Swizzle[0] > 3 || o.Swizzle[1] > 3 || o.Swizzle[2] > 3 || o.Swizzle[3] > 3 {
+				return nil, bad("instruction %d (%s): an operand field out of range", i, in.Op)
+			}
+		}
+	}
+	return Decode(p.Encode())
+}
 
 func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	tok := w[0]
