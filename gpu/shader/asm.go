@@ -446,8 +446,8 @@ func parseSrc(s string) (Operand, error) {
 		}
 	}
 	if swz != "" {
-		if len(swz) != 1 && len(swz) != 4 {
-			return o, fmt.Errorf("swizzle %q: one or four components", swz)
+		if len(swz) > 4 {
+			return o, fmt.Errorf("swizzle %q: at most four components", swz)
 		}
 		for i := range swz {
 			if compIndex(swz[i]) > 3 {
