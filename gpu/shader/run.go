@@ -102,7 +102,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		case OpDp2, OpDp3, OpDp4:
 			m.dot(in, mask)
 		default:
-			if in.op == OpMov && !in.src[0].mod && mask == AllLanes {
+			if in.op == OpMov && !in.src[0].mod && !in.src[0].rel && mask == AllLanes {
 				// The commonest instruction: a copy straight to the
 				// destination, unless a component would be overwritten
 				// before it is read.
