@@ -103,6 +103,10 @@ type xinst struct {
 	nsrc   uint8
 	jump   int32
 	kernel kernel
+	// direct: with every lane active, the op may write the destination as
+	// it goes (no component is read after it is written).
+	direct bool
+	dstVec *Vec
 }
 
 // kernel computes one component of a per-component op.
@@ -189,11 +193,13 @@ func NewMachine(p *Program) *Machine {
 		if info.dst {
 			x.mask = in.Dst.Mask
 			v := m.reg(in.Dst.File, in.Dst.Index)
+			x.dstVec = v
 			for c := range 4 {
 				x.dst[c] = &v[c]
 			}
 		}
 		x.nsrc = uint8(len(in.Src))
+		defer x.setDirect()
 		for k, s := range in.Src {
 			xs := &x.src[k]
 			xs.swz, xs.neg, xs.abs = s.Swizzle, s.Neg, s.Abs
@@ -222,6 +228,26 @@ func NewMachine(p *Program) *Machine {
 		}
 	}
 	return m
+}
+
+// setDirect decides whether x may write its destination as it goes.
+func (x *xinst) setDirect() {
+	if x.mask == 0 {
+		return
+	}
+	x.direct = true
+	for c := range 4 {
+		for c2 := c + 1; c2 < 4; c2++ {
+			if x.mask>>c&1 == 0 || x.mask>>c2&1 == 0 {
+				continue
+			}
+			for k := range int(x.nsrc) {
+				if x.src[k].c[c2] == x.dst[c] {
+					x.direct = false
+				}
+			}
+		}
+	}
 }
 
 func (m *Machine) reg(f File, i uint32) *Vec {

@@ -102,14 +102,6 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		case OpDp2, OpDp3, OpDp4:
 			m.dot(in, mask)
 		default:
-			if in.op == OpMov && !in.src[0].mod && !in.src[0].rel && mask == AllLanes {
-				// The commonest instruction: a copy straight to the
-				// destination, unless a component would be overwritten
-				// before it is read.
-				if m.movDirect(in) {
-					break
-				}
-			}
 			m.alu(in, mask)
 		}
 		pc++
@@ -207,28 +199,6 @@ func (m *Machine) gather(s *xsrc, k int) {
 	}
 }
 
-// movDirect copies the source to the destination when no component of
-// the write is read after it was written.
-func (m *Machine) movDirect(in *xinst) bool {
-	s := &in.src[0]
-	for c := range 4 {
-		if in.mask>>c&1 == 0 {
-			continue
-		}
-		for c2 := c + 1; c2 < 4; c2++ {
-			if in.mask>>c2&1 != 0 && s.c[c2] == in.dst[c] {
-				return false
-			}
-		}
-	}
-	for c := range 4 {
-		if in.mask>>c&1 != 0 && in.dst[c] != s.c[c] {
-			*in.dst[c] = *s.c[c]
-		}
-	}
-	return true
-}
-
 // alu runs a per-component op: into res, then the write.
 func (m *Machine) alu(in *xinst, mask uint64) {
 	var a, b, c *[4]*[Lanes]uint32
@@ -239,6 +209,22 @@ func (m *Machine) alu(in *xinst, mask uint64) {
 	}
 	if in.nsrc > 2 {
 		c = m.fetch(in, 2)
+	}
+	if in.direct && mask == AllLanes {
+		// Straight to the destination: no copy through res.
+		for k := range 4 {
+			if in.mask>>k&1 != 0 {
+				d := in.dst[k]
+				in.kernel(d, a[k], b[k], c[k])
+				switch {
+				case in.sat:
+					saturate(d)
+				case in.canon:
+					canon(d)
+				}
+			}
+		}
+		return
 	}
 	for k := range 4 {
 		if in.mask>>k&1 != 0 {
@@ -341,20 +327,25 @@ func (m *Machine) deriv(in *xinst, mask uint64) {
 }
 
 func derivQuads(op Op, r, v *[Lanes]float32) {
-	for q := 0; q < Lanes; q += 4 {
-		tl, tr, bl, br := v[q], v[q+1], v[q+2], v[q+3]
-		switch op {
-		case OpDerivX:
-			d := tr - tl
+	switch op {
+	case OpDerivX:
+		for q := 0; q < Lanes; q += 4 {
+			d := v[q+1] - v[q]
 			r[q], r[q+1], r[q+2], r[q+3] = d, d, d, d
-		case OpDerivY:
-			d := bl - tl
+		}
+	case OpDerivY:
+		for q := 0; q < Lanes; q += 4 {
+			d := v[q+2] - v[q]
 			r[q], r[q+1], r[q+2], r[q+3] = d, d, d, d
-		case OpDerivXFine:
-			d0, d1 := tr-tl, br-bl
+		}
+	case OpDerivXFine:
+		for q := 0; q < Lanes; q += 4 {
+			d0, d1 := v[q+1]-v[q], v[q+3]-v[q+2]
 			r[q], r[q+1], r[q+2], r[q+3] = d0, d0, d1, d1
-		case OpDerivYFine:
-			d0, d1 := bl-tl, br-tr
+		}
+	case OpDerivYFine:
+		for q := 0; q < Lanes; q += 4 {
+			d0, d1 := v[q+2]-v[q], v[q+3]-v[q+1]
 			r[q], r[q+1], r[q+2], r[q+3] = d0, d1, d0, d1
 		}
 	}
@@ -368,6 +359,21 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	a := m.fetch(in, 0)
 	q := &m.query
 	*q = TexQuery{Texture: int(in.src[1].index), Mask: mask, Coord: *a, Out: &m.texOut}
+	swz := in.src[1].swz
+	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes
+	if direct {
+		// The texture unit writes the destination itself (the coordinates
+		// were read into the query's arrays' owner: a source that is also
+		// the destination is copied first).
+		for k := range 4 {
+			if a[k] == in.dst[k] || a[k] == in.dst[0] || a[k] == in.dst[1] || a[k] == in.dst[2] || a[k] == in.dst[3] {
+				direct = false
+			}
+		}
+		if direct {
+			q.Out = in.dstVec
+		}
+	}
 	switch in.op {
 	case OpSample:
 		q.Op, q.Sampler = TexSample, int(in.src[2].index)
@@ -385,8 +391,10 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	if err := m.tex.Texture(q); err != nil {
 		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
 	}
+	if q.Out == in.dstVec {
+		return nil
+	}
 	// The resource's swizzle picks the result's components.
-	swz := in.src[1].swz
 	for k := range 4 {
 		if in.mask>>k&1 != 0 {
 			m.res[k] = q.Out[swz[k]]
