@@ -26,22 +26,33 @@ func FuzzDecode(f *testing.F) {
 		for i := range w {
 			w[i] = binary.LittleEndian.Uint32(data[4*i:])
 		}
-		p, err := Decode(w)
-		if err != nil {
-			return
+		// The words as they are, and as the code of a well-formed header
+		// (so that mutations reach the instructions).
+		fuzzProgram(t, w)
+		if len(w) > 0 {
+			hdr := []uint32{Magic, Version | (w[0]&1)<<16, 4 | 2<<8 | 6<<16, uint32(len(w) - 1)}
+			fuzzProgram(t, append(hdr, w[1:]...))
 		}
-		if !slices.Equal(p.Encode(), w) {
-			t.Fatalf("Encode(Decode(w)) != w")
-		}
-		if _, err := Assemble(p.String()); err != nil {
-			t.Fatalf("the disassembly does not assemble: %v\n%s", err, p)
-		}
-		m := NewMachine(p)
-		m.StepLimit = 2000
-		m.Bind(fakeCB{{0, 1}: {1, 2, 3, 4}}, &fakeTex{})
-		m.Run(AllLanes)
-		m.Run(0x5555)
 	})
+}
+
+// fuzzProgram decodes w and, when it is valid, round-trips and runs it.
+func fuzzProgram(t *testing.T, w []uint32) {
+	p, err := Decode(w)
+	if err != nil {
+		return
+	}
+	if !slices.Equal(p.Encode(), w) {
+		t.Fatalf("Encode(Decode(w)) != w")
+	}
+	if _, err := Assemble(p.String()); err != nil {
+		t.Fatalf("the disassembly does not assemble: %v\n%s", err, p)
+	}
+	m := NewMachine(p)
+	m.StepLimit = 2000
+	m.Bind(fakeCB{{0, 1}: {1, 2, 3, 4}}, &fakeTex{})
+	m.Run(AllLanes)
+	m.Run(0x5555)
 }
 
 // FuzzAssemble: any text assembles or gives an error, never a panic; what
