@@ -62,12 +62,17 @@ func benchBlock(b *testing.B, src string) {
 		}
 	}
 	b.ResetTimer()
+	cpu := cpuSeconds()
 	for range b.N {
 		if _, err := m.Run(AllLanes); err != nil {
 			b.Fatal(err)
 		}
 	}
+	cpu = cpuSeconds() - cpu
 	b.ReportMetric(float64(b.N)*Lanes/b.Elapsed().Seconds()/1e6, "Mpixels/s")
+	if cpu > 0 {
+		b.ReportMetric(float64(b.N)*Lanes/cpu/1e6, "Mpixels/cpu-s")
+	}
 	if math.IsNaN(float64(m.Out(0).F(0)[5])) {
 		b.Fatal("NaN")
 	}
