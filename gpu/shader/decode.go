@@ -115,7 +115,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	}
 	in.Sat = tok&instSat != 0
 	in.NZ = tok&instNZ != 0
-	if in.Sat && (!info.dst || info.kind == KindInt) {
+	if in.Sat && !floatResult(in.Op) {
 		return in, 0, bad("%s: saturate on an op without float results", in.Op)
 	}
 	if in.NZ && !info.test {
@@ -158,6 +158,17 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		return in, 0, bad("%s: %d words after the operands", in.Op, len(body))
 	}
 	return in, size, nil
+}
+
+// floatResult reports whether op writes floats (so _sat means something).
+func floatResult(op Op) bool {
+	switch op {
+	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU:
+		return false
+	case OpIToF, OpUToF:
+		return true
+	}
+	return ops[op].dst && ops[op].kind != KindInt
 }
 
 func fileName(f File) string {

@@ -325,7 +325,7 @@ func randomProgram(rng *rand.Rand, names []string) string {
 			op := names[rng.IntN(len(names))]
 			info := ops[opByName[op]]
 			sat := ""
-			if info.kind == KindFloat && rng.IntN(4) == 0 {
+			if floatResult(opByName[op]) && rng.IntN(4) == 0 {
 				sat = "_sat"
 			}
 			dst := fmt.Sprintf("r%d", rng.IntN(4))

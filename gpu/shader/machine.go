@@ -143,7 +143,6 @@ type Machine struct {
 	texOut  Vec
 	ddx     [2][Lanes]float32
 	ddy     [2][Lanes]float32
-	lod     [Lanes]float32
 	query   TexQuery
 	stack   []frame
 }

@@ -365,8 +365,12 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 		// The texture unit writes the destination itself (the coordinates
 		// were read into the query's arrays' owner: a source that is also
 		// the destination is copied first).
-		for k := range 4 {
-			if a[k] == in.dst[k] || a[k] == in.dst[0] || a[k] == in.dst[1] || a[k] == in.dst[2] || a[k] == in.dst[3] {
+		reads := a[:]
+		if in.op == OpSampleL {
+			reads = append(reads[:4:4], m.fetch(in, 3)[0])
+		}
+		for _, r := range reads {
+			if r == in.dst[0] || r == in.dst[1] || r == in.dst[2] || r == in.dst[3] {
 				direct = false
 			}
 		}
