@@ -2,6 +2,7 @@ package shader
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -184,5 +185,35 @@ func TestConstants(t *testing.T) {
 	bad := NewMachine(mustAsm(t, "vs inputs=0 outputs=1 temps=0\nmov o0, cb13[0]"))
 	if err := bad.Bind(cb, nil); err == nil {
 		t.Error("Bind with a faulting constant buffer: no error")
+	}
+}
+
+// A sample whose destination is also its coordinate register: the texture
+// unit must not write the register it is reading.
+func TestSampleIntoItsCoordinates(t *testing.T) {
+	for _, src := range []string{
+		"ps inputs=1 outputs=1 temps=1\nmov r0, v0\nsample r0, r0, t0, s0\nmov o0, r0",
+		"ps inputs=1 outputs=1 temps=1\nmov r0, v0\nsample_l r0, v0, t0, s0, r0.w\nmov o0, r0",
+	} {
+		m := NewMachine(mustAsm(t, src))
+		m.Bind(nil, &fakeTex{})
+		for c := range 4 {
+			setLanes(m, 0, c, func(l int) uint32 { return fbits(float32(l + c)) })
+		}
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatal(err)
+		}
+		for l := range Lanes {
+			u, v := float32(l), float32(l+1)
+			want := [4]float32{u, v, u + v, 0}
+			if strings.Contains(src, "sample_l") {
+				want[3] = float32(l + 3)
+			}
+			for c := range 4 {
+				if got := bitsf(m.Out(0)[c][l]); got != want[c] {
+					t.Fatalf("%s\nlane %d .%c = %g, want %g", src, l, "xyzw"[c], got, want[c])
+				}
+			}
+		}
 	}
 }
