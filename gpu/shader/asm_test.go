@@ -148,6 +148,7 @@ func TestAssembleErrors(t *testing.T) {
 		{"break outside a loop", "ps inputs=1 outputs=1\nbreak", "outside a loop"},
 		{"pixel op in a vertex program", "vs inputs=1 outputs=1\ndiscard_nz v0.x", "pixel stage only"},
 		{"saturate on an integer op", "ps inputs=1 outputs=1\niadd_sat o0, v0, v0", "saturate"},
+		{"modifier on a condition", "ps inputs=1 outputs=1\nif_nz -v0.x\nendif", "no modifier"},
 		{"saturate on a compare", "ps inputs=1 outputs=1\nlt_sat o0, v0, v0", "saturate"},
 		{"sampler as a source", "ps inputs=1 outputs=1\nmov o0, s0", "not allowed"},
 		{"relative outside cb", "ps inputs=1 outputs=1 temps=1\nmov o0, cb0[v0.x + 1]", "relative index"},

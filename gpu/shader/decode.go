@@ -152,6 +152,10 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		if !ok {
 			return in, 0, bad("%s source %d: register file %s not allowed", in.Op, i, fileName(o.File))
 		}
+		if info.kind == KindFlow && (o.Neg || o.Abs) {
+			// A condition is a test of bits: -0.0 would be "nonzero".
+			return in, 0, bad("%s: a condition takes no modifier", in.Op)
+		}
 		in.Src[i], body = o, body[k:]
 	}
 	if len(body) != 0 {

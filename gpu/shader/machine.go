@@ -198,7 +198,6 @@ func NewMachine(p *Program) *Machine {
 			}
 		}
 		x.nsrc = uint8(len(in.Src))
-		defer x.setDirect()
 		for k, s := range in.Src {
 			xs := &x.src[k]
 			xs.swz, xs.neg, xs.abs = s.Swizzle, s.Neg, s.Abs
@@ -225,6 +224,7 @@ func NewMachine(p *Program) *Machine {
 				}
 			}
 		}
+		x.setDirect()
 	}
 	return m
 }
