@@ -197,3 +197,39 @@ func TestDecodeErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The encoder's constructors, as the UMD's translator uses them, build
+// the same program as the text.
+func TestConstructors(t *testing.T) {
+	built := &Program{Stage: StagePixel, Inputs: 2, Outputs: 1, Temps: 2, Code: []Inst{
+		{Op: OpSample, Dst: R(0), Src: []Operand{V(1).WithSwizzle("xyxx"), T(0), S(0)}},
+		{Op: OpMad, Sat: true, Dst: R(1).WithMask("xw"), Src: []Operand{R(0), V(0).WithNeg().WithAbs(), LF(0.5, 1, -2, 0)}},
+		{Op: OpIf, NZ: true, Src: []Operand{R(1).WithSwizzle("w")}},
+		{Op: OpMov, Dst: O(0), Src: []Operand{CBRel(2, 7, 1, 3).WithSwizzle("zyxw")}},
+		{Op: OpEndIf},
+	}}
+	p, err := built.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `ps inputs=2 outputs=1 temps=2
+sample r0, v1.xyxx, t0, s0
+mad_sat r1.xw, r0, -|v0|, l(0.5, 1.0, -2.0, 0)
+if_nz r1.w
+  mov o0, cb2[r1.w + 7].zyxw
+endif
+`
+	if p.String() != text {
+		t.Fatalf("built:\n%s\nwant\n%s", p, text)
+	}
+	bad := *built
+	bad.Code = append([]Inst{}, built.Code...)
+	bad.Code[1].Src = bad.Code[1].Src[:2]
+	if _, err := bad.Check(); err == nil {
+		t.Fatal("Check accepted mad with two sources")
+	}
+	bad.Code = []Inst{{Op: OpMov, Dst: O(0), Src: []Operand{V(0).WithSwizzle("xq")}}}
+	if _, err := bad.Check(); err == nil {
+		t.Fatal("Check accepted the swizzle letter q")
+	}
+}

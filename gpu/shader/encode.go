@@ -1,5 +1,7 @@
 package shader
 
+import "math"
+
 // Program is a decoded, validated shader: what Decode returns, what
 // Assemble builds and what NewMachine runs. It is immutable once decoded,
 // so one Program may be shared by many Machines (the GPU caches it per
@@ -101,7 +103,12 @@ func appendOperand(w []uint32, o *Operand, dst bool) []uint32 {
 
 // Swz returns a swizzle from component letters ("xyzw", "xxxx", "x").
 // A short swizzle repeats its last letter, as in D3D's assembly.
+// An empty string is the identity; a letter other than xyzw or rgba gives a
+// swizzle Check refuses.
 func Swz(s string) [4]uint8 {
+	if s == "" {
+		return Identity
+	}
 	var z [4]uint8
 	for i := range z {
 		c := s[min(i, len(s)-1)]
@@ -140,3 +147,36 @@ func L(x, y, z, w uint32) Operand {
 }
 func T(i uint32) Operand { return Operand{File: FileTex, Index: i, Swizzle: Identity} }
 func S(i uint32) Operand { return Operand{File: FileSampler, Index: i} }
+
+// LF builds an immediate of four floats.
+func LF(x, y, z, w float32) Operand {
+	return L(math.Float32bits(x), math.Float32bits(y), math.Float32bits(z), math.Float32bits(w))
+}
+
+// CBRel builds cb[slot][r(reg).comp + elem], indexed per lane.
+func CBRel(slot, elem, reg uint32, comp uint8) Operand {
+	o := CB(slot, elem)
+	o.Rel, o.RelReg, o.RelComp = true, reg, comp
+	return o
+}
+
+// WithMask returns a destination writing the components of mask ("xy",
+// "xyzw"; letters in any order).
+func (o Operand) WithMask(mask string) Operand {
+	o.Mask = 0
+	for i := range len(mask) {
+		if c := compIndex(mask[i]); c < 4 {
+			o.Mask |= 1 << c
+		}
+	}
+	return o
+}
+
+// WithSwizzle returns a source reading the components of s (see Swz).
+func (o Operand) WithSwizzle(s string) Operand { o.Swizzle = Swz(s); return o }
+
+// WithNeg returns a source that is negated.
+func (o Operand) WithNeg() Operand { o.Neg = !o.Neg; return o }
+
+// WithAbs returns a source whose absolute value is taken.
+func (o Operand) WithAbs() Operand { o.Abs = true; return o }

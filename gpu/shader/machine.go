@@ -135,7 +135,7 @@ type Machine struct {
 	imms      []Vec
 	consts    Constants
 	tex       Textures
-	StepLimit int // instructions per Run; DefaultStepLimit when NewMachine returns
+	StepLimit int // instructions per Run; 0 means DefaultStepLimit
 
 	res     Vec
 	scratch [4]Vec // per source: modifiers, relative gathers

@@ -33,6 +33,9 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	defer func() { m.stack = stack[:0] }()
 	code := m.code
 	steps, limit := 0, m.StepLimit
+	if limit <= 0 {
+		limit = DefaultStepLimit
+	}
 	// leave takes lanes out of every open construct up to the innermost
 	// loop (break, continue) or all of them (ret, discard).
 	leave := func(lanes uint64, toLoop, isBreak bool) {
