@@ -321,6 +321,8 @@ func (p *Program) link() error {
 				}
 			}
 			p.loops[pc] = loop
+		case OpSample, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
+			p.quads = true
 		case OpBreak, OpBreakc, OpContinue, OpContinuec:
 			if loop < 0 {
 				return bad("instruction %d: %s outside a loop", pc, in.Op)

@@ -17,6 +17,7 @@ type Program struct {
 	jump  []int32 // per instruction: the matching else/endif/endloop/loop
 	loops []int32 // per instruction: the innermost enclosing loop, or -1
 	zero  []zeroReg
+	quads bool // derivatives or implicit-derivative sampling: run whole quads
 }
 
 // zeroReg is a register component set a block must start at zero: read

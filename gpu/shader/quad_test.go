@@ -217,3 +217,36 @@ func TestSampleIntoItsCoordinates(t *testing.T) {
 		}
 	}
 }
+
+func TestQuadMask(t *testing.T) {
+	for _, tc := range []struct{ in, want uint64 }{
+		{0, 0}, {1, 0xF}, {0x8, 0xF}, {0x10, 0xF0}, {0x21, 0xFF}, {1 << 63, 0xF << 60}, {AllLanes, AllLanes},
+	} {
+		if got := quadMask(tc.in); got != tc.want {
+			t.Errorf("quadMask(%#x) = %#x, want %#x", tc.in, got, tc.want)
+		}
+	}
+}
+
+// One live lane of a quad: its derivative is the whole quad's, computed
+// from this block's inputs (the other lanes run as helpers), and only it
+// is alive.
+func TestHelperLanes(t *testing.T) {
+	p := mustAsm(t, "ps inputs=1 outputs=1 temps=1\nmul r0.x, v0.x, v0.x\nderiv_rtx o0.x, r0.x\n")
+	m := NewMachine(p)
+	setLanes(m, 0, 0, func(l int) uint32 { return fbits(100) })
+	if _, err := m.Run(AllLanes); err != nil { // r0 left at 10000 everywhere
+		t.Fatal(err)
+	}
+	setLanes(m, 0, 0, func(l int) uint32 { return fbits(float32(l)) })
+	alive, err := m.Run(1 << 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alive != 1<<5 {
+		t.Errorf("alive %#x, want lane 5 alone", alive)
+	}
+	if got, want := bitsf(m.Out(0)[0][5]), float32(5*5-4*4); got != want {
+		t.Errorf("ddx at lane 5 = %g, want %g (lane 4 not run as a helper)", got, want)
+	}
+}

@@ -12,9 +12,10 @@ import (
 // the active lanes per component, the write merged under the execution
 // mask. Control flow keeps a mask per lane: if and else narrow it, break,
 // continue, ret and discard take lanes out of it until their construct
-// ends. A pixel block's lanes are its quads (QuadLane); lanes outside the
-// primitive that derivatives need (helpers) are run like the others and
-// dropped by the caller.
+// ends. A pixel block's lanes are its quads (QuadLane). A program that
+// takes derivatives (deriv_*, sample) also runs the other lanes of every
+// quad with a live lane, as helpers: the caller fills their inputs too
+// (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	p := m.prog
 	for _, z := range p.zero {
@@ -25,10 +26,18 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 		}
 	}
-	alive = mask
 	if mask == 0 {
 		return 0, nil
 	}
+	live := mask
+	if p.quads {
+		// Helper lanes: every lane of a quad with a live lane runs, so that
+		// derivatives never read a lane this block did not compute. They
+		// are never reported alive.
+		mask = quadMask(mask)
+		defer func() { alive &= live }()
+	}
+	alive = mask
 	stack := m.stack[:0]
 	defer func() { m.stack = stack[:0] }()
 	code := m.code
@@ -116,6 +125,15 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		}
 	}
 	return alive, nil
+}
+
+// quadMask widens a lane mask to whole quads (4 lanes each).
+func quadMask(m uint64) uint64 {
+	m |= m >> 1 & 0x5555555555555555
+	m |= m << 1 & 0xAAAAAAAAAAAAAAAA
+	m |= m >> 2 & 0x3333333333333333
+	m |= m << 2 & 0xCCCCCCCCCCCCCCCC
+	return m
 }
 
 // test returns the lanes of mask whose condition (the source's first
