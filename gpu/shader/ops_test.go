@@ -234,3 +234,45 @@ func TestOpsTranscendental(t *testing.T) {
 		})
 	}
 }
+
+// dp2, dp3 and dp4: products rounded, summed left to right, NaN canonical,
+// the one result broadcast to every written component.
+func TestDot(t *testing.T) {
+	for n := 2; n <= 4; n++ {
+		op := []string{"", "", "dp2", "dp3", "dp4"}[n]
+		m := NewMachine(mustAsm(t, "ps inputs=2 outputs=1 temps=1\n"+op+" o0.yzw, v0, v1"))
+		for base := 0; base < len(specials)*len(specials); base += Lanes {
+			for l := range Lanes {
+				for c := range 4 {
+					k := base + l + c*5
+					m.In(0)[c][l] = specials[k%len(specials)]
+					m.In(1)[c][l] = specials[(k/len(specials)+c)%len(specials)]
+				}
+			}
+			m.Out(0)[0] = [Lanes]uint32{}
+			if _, err := m.Run(AllLanes); err != nil {
+				t.Fatal(err)
+			}
+			for l := range Lanes {
+				var s float32
+				for c := range n {
+					p := bitsf(m.In(0)[c][l]) * bitsf(m.In(1)[c][l])
+					if c == 0 {
+						s = p
+					} else {
+						s += p
+					}
+				}
+				want := canonRef(s)
+				if m.Out(0)[0][l] != 0 {
+					t.Fatalf("%s wrote x", op)
+				}
+				for c := 1; c < 4; c++ {
+					if got := m.Out(0)[c][l]; got != want {
+						t.Fatalf("%s lane %d .%c = %#x, want %#x", op, l, "xyzw"[c], got, want)
+					}
+				}
+			}
+		}
+	}
+}
