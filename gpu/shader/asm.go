@@ -55,6 +55,26 @@ func (p *Program) String() string {
 	return b.String()
 }
 
+// Listing returns the program's text with each instruction's word offset
+// and words in hex, for the page's ISA view.
+func (p *Program) Listing() string {
+	var b strings.Builder
+	w := p.Encode()
+	fmt.Fprintf(&b, "%04x: %08x %08x %08x %08x  %s inputs=%d outputs=%d temps=%d\n",
+		0, w[0], w[1], w[2], w[3], p.Stage, p.Inputs, p.Outputs, p.Temps)
+	off := HeaderWords
+	for i := range p.Code {
+		n := int(w[off] >> 8 & 0xFF)
+		hex := make([]string, n)
+		for k := range n {
+			hex[k] = fmt.Sprintf("%08x", w[off+k])
+		}
+		fmt.Fprintf(&b, "%04x: %s\n      %s\n", off, strings.Join(hex, " "), p.Code[i].String())
+		off += n
+	}
+	return b.String()
+}
+
 // Disassemble decodes words and lists them.
 func Disassemble(words []uint32) (string, error) {
 	p, err := Decode(words)

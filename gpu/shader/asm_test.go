@@ -233,3 +233,14 @@ endif
 		t.Fatal("Check accepted the swizzle letter q")
 	}
 }
+
+func TestListing(t *testing.T) {
+	p := mustAsm(t, vertexColor)
+	want := `0000: 30485347 00010001 00000101 00000005  ps inputs=1 outputs=1 temps=0
+0004: 00000501 000000f3 00000000 0000e402 00000000
+      mov o0, v0
+`
+	if got := p.Listing(); got != want {
+		t.Fatalf("Listing:\n%s\nwant\n%s", got, want)
+	}
+}
