@@ -55,7 +55,7 @@ race:
 # The scenario runner under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (docs/architecture.md "Time and determinism").
 test-wasm:
-	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./core/scenario/...
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./core/scenario/... ./gpu/shader/...
 
 # A bounded run of every Fuzz target in the repo, found by grep so new ones
 # are picked up.

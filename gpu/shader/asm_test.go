@@ -1,0 +1,246 @@
+package shader
+
+import (
+	"errors"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A program using every op and operand form.
+const everything = `ps inputs=3 outputs=2 temps=4
+mov r0, v0
+mov_sat r0.xz, -|v1.yxwz|
+movc r1, r0.x, l(1.5, -0.0, 0x7fc00000, -7), cb3[4095].w
+add r1.yzw, r1, cb0[r2.w + 17]
+mad o0, v2.xyzz, r1.wwzy, -r0
+dp4 r2.x, r0, r1
+iadd r3.x, -v0.x, l(1, 2, 3, 4)
+loop
+  breakc_z r3.x
+  continuec_nz r2.y
+  if_nz r2.x
+    break
+  else
+    discard_z r1.w
+  endif
+  retc_nz r3.w
+endloop
+sample r0, v1.xyxx, t127.wzyx, s15
+sample_l r1, v1, t0, s0, cb1[2].x
+ld r2, r3, t1.x
+deriv_rtx_fine r3.y, r2
+round_ne_sat o1, r0
+ret
+`
+
+func TestAssembleRoundTrip(t *testing.T) {
+	p := mustAsm(t, everything)
+	words := p.Encode()
+	q, err := Decode(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := q.String(); text != everything {
+		t.Fatalf("disassembly differs:\n%s\nwant\n%s", text, everything)
+	}
+	if !slices.Equal(q.Encode(), words) {
+		t.Fatal("Encode(Decode(words)) != words")
+	}
+	r := mustAsm(t, q.String())
+	if !slices.Equal(r.Encode(), words) {
+		t.Fatal("Assemble(Disassemble(words)) encodes differently")
+	}
+	if s, err := Disassemble(words); err != nil || s != everything {
+		t.Fatalf("Disassemble: %v", err)
+	}
+	seen := map[Op]bool{}
+	for _, in := range p.Code {
+		seen[in.Op] = true
+	}
+	for _, n := range []string{"sample_l", "ld", "breakc", "continuec", "discard", "retc", "else"} {
+		if !seen[opByName[n]] {
+			t.Errorf("the round-trip program lacks %s", n)
+		}
+	}
+}
+
+// Immediates print back to the same bits, whatever they hold.
+func TestImmediateRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	vals := append([]uint32{}, specials...)
+	for range 2000 {
+		vals = append(vals, rng.Uint32())
+	}
+	for _, w := range vals {
+		s := immString(w)
+		got, err := parseImm(s)
+		if err != nil || got != w {
+			t.Fatalf("%#08x prints %q, reads back %#08x (%v)", w, s, got, err)
+		}
+	}
+}
+
+// Every op's mnemonic assembles, disassembles and runs.
+func TestEveryOpRoundTrips(t *testing.T) {
+	for i := range ops {
+		info := &ops[i]
+		op := Op(i)
+		var b strings.Builder
+		b.WriteString(info.name)
+		if info.test {
+			b.WriteString("_nz")
+		}
+		sep := " "
+		if info.dst {
+			b.WriteString(" r0")
+			sep = ", "
+		}
+		for _, a := range info.srcs {
+			b.WriteString(sep)
+			b.WriteString(map[uint8]string{argReg: "v0", argTex: "t0", argSmp: "s0"}[a])
+			sep = ", "
+		}
+		body := b.String()
+		switch op {
+		case OpIf:
+			body += "\nendif"
+		case OpElse:
+			body = "if_z v0.x\nelse\nendif"
+		case OpEndIf:
+			body = "if_z v0.x\nendif"
+		case OpLoop, OpEndLoop:
+			body = "loop\nbreak\nendloop"
+		case OpBreak, OpBreakc, OpContinue, OpContinuec:
+			body = "loop\nbreakc_z v0.x\n" + body + "\nbreak\nendloop"
+		}
+		src := "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\n"
+		p := mustAsm(t, src)
+		q, err := Decode(p.Encode())
+		if err != nil || q.String() != p.String() {
+			t.Fatalf("%s: round trip: %v\n%s\n%s", op, err, p, q)
+		}
+		m := NewMachine(p)
+		m.Bind(nil, &fakeTex{})
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+	}
+}
+
+func TestAssembleErrors(t *testing.T) {
+	tests := []struct{ desc, src, want string }{
+		{"no header", "", "no header"},
+		{"bad stage", "gs inputs=1", "vs or ps"},
+		{"unknown op", "ps inputs=1 outputs=1\nfrob o0, v0", "unknown instruction"},
+		{"missing test", "ps inputs=1 outputs=1\nif v0.x\nendif", "needs _z or _nz"},
+		{"operand count", "ps inputs=1 outputs=1\nadd o0, v0", "takes 3 operands"},
+		{"register range", "ps inputs=1 outputs=1\nmov o0, v1", "out of range"},
+		{"destination file", "ps inputs=1 outputs=1\nmov v0, v0", "destination"},
+		{"mask order", "ps inputs=1 outputs=1\nmov o0.yx, v0", "write mask"},
+		{"swizzle", "ps inputs=1 outputs=1\nmov o0, v0.xyzwx", "swizzle"},
+		{"literal count", "ps inputs=1 outputs=1\nmov o0, l(1, 2)", "4 values"},
+		{"bad float", "ps inputs=1 outputs=1\nmov o0, l(1.x, 2, 3, 4)", "bad float"},
+		{"unbalanced", "ps inputs=1 outputs=1\nmov o0, l(1, 2, 3, 4", "unbalanced"},
+		{"unclosed if", "ps inputs=1 outputs=1\nif_z v0.x", "never closed"},
+		{"stray endloop", "ps inputs=1 outputs=1\nendloop", "without its loop"},
+		{"break outside a loop", "ps inputs=1 outputs=1\nbreak", "outside a loop"},
+		{"pixel op in a vertex program", "vs inputs=1 outputs=1\ndiscard_nz v0.x", "pixel stage only"},
+		{"saturate on an integer op", "ps inputs=1 outputs=1\niadd_sat o0, v0, v0", "saturate"},
+		{"modifier on a condition", "ps inputs=1 outputs=1\nif_nz -v0.x\nendif", "no modifier"},
+		{"saturate on a compare", "ps inputs=1 outputs=1\nlt_sat o0, v0, v0", "saturate"},
+		{"sampler as a source", "ps inputs=1 outputs=1\nmov o0, s0", "not allowed"},
+		{"relative outside cb", "ps inputs=1 outputs=1 temps=1\nmov o0, cb0[v0.x + 1]", "relative index"},
+		{"too many temps", "ps temps=257", "temps"},
+		{"too many inputs", "ps inputs=300", "inputs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Assemble(tc.src)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Assemble = %v, want an error with %q", err, tc.want)
+			}
+			if !errors.Is(err, ErrSyntax) && !errors.Is(err, ErrBadCode) {
+				t.Fatalf("%v wraps neither ErrSyntax nor ErrBadCode", err)
+			}
+		})
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	good := mustAsm(t, "ps inputs=1 outputs=1 temps=1\nadd o0, v0, l(1, 2, 3, 4)\n").Encode()
+	mut := func(f func(w []uint32) []uint32) []uint32 { return f(slices.Clone(good)) }
+	tests := []struct {
+		desc  string
+		words []uint32
+	}{
+		{"empty", nil},
+		{"magic", mut(func(w []uint32) []uint32 { w[0]++; return w })},
+		{"version", mut(func(w []uint32) []uint32 { w[1]++; return w })},
+		{"stage", mut(func(w []uint32) []uint32 { w[1] |= 9 << 16; return w })},
+		{"length", mut(func(w []uint32) []uint32 { w[3]++; return w })},
+		{"truncated", mut(func(w []uint32) []uint32 { w[3]--; return w[:len(w)-1] })},
+		{"opcode", mut(func(w []uint32) []uint32 { w[4] |= 0xFF; return w })},
+		{"instruction length", mut(func(w []uint32) []uint32 { w[4] += 1 << 8; return w })},
+		{"reserved bits", mut(func(w []uint32) []uint32 { w[4] |= 1 << 30; return w })},
+		{"operand bits", mut(func(w []uint32) []uint32 { w[5] |= 1 << 25; return w })},
+		{"index", mut(func(w []uint32) []uint32 { w[6] = 5; return w })},
+		{"temps", mut(func(w []uint32) []uint32 { w[2] |= 0xFFFF << 16; return w })},
+	}
+	for _, tc := range tests {
+		if _, err := Decode(tc.words); !errors.Is(err, ErrBadCode) {
+			t.Errorf("%s: Decode = %v, want ErrBadCode", tc.desc, err)
+		}
+	}
+	if _, err := Decode(good); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The encoder's constructors, as the UMD's translator uses them, build
+// the same program as the text.
+func TestConstructors(t *testing.T) {
+	built := &Program{Stage: StagePixel, Inputs: 2, Outputs: 1, Temps: 2, Code: []Inst{
+		{Op: OpSample, Dst: R(0), Src: []Operand{V(1).WithSwizzle("xyxx"), T(0), S(0)}},
+		{Op: OpMad, Sat: true, Dst: R(1).WithMask("xw"), Src: []Operand{R(0), V(0).WithNeg().WithAbs(), LF(0.5, 1, -2, 0)}},
+		{Op: OpIf, NZ: true, Src: []Operand{R(1).WithSwizzle("w")}},
+		{Op: OpMov, Dst: O(0), Src: []Operand{CBRel(2, 7, 1, 3).WithSwizzle("zyxw")}},
+		{Op: OpEndIf},
+	}}
+	p, err := built.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := `ps inputs=2 outputs=1 temps=2
+sample r0, v1.xyxx, t0, s0
+mad_sat r1.xw, r0, -|v0|, l(0.5, 1.0, -2.0, 0)
+if_nz r1.w
+  mov o0, cb2[r1.w + 7].zyxw
+endif
+`
+	if p.String() != text {
+		t.Fatalf("built:\n%s\nwant\n%s", p, text)
+	}
+	bad := *built
+	bad.Code = append([]Inst{}, built.Code...)
+	bad.Code[1].Src = bad.Code[1].Src[:2]
+	if _, err := bad.Check(); err == nil {
+		t.Fatal("Check accepted mad with two sources")
+	}
+	bad.Code = []Inst{{Op: OpMov, Dst: O(0), Src: []Operand{V(0).WithSwizzle("xq")}}}
+	if _, err := bad.Check(); err == nil {
+		t.Fatal("Check accepted the swizzle letter q")
+	}
+}
+
+func TestListing(t *testing.T) {
+	p := mustAsm(t, vertexColor)
+	want := `0000: 30485347 00010001 00000101 00000005  ps inputs=1 outputs=1 temps=0
+0004: 00000501 000000f3 00000000 0000e402 00000000
+      mov o0, v0
+`
+	if got := p.Listing(); got != want {
+		t.Fatalf("Listing:\n%s\nwant\n%s", got, want)
+	}
+}

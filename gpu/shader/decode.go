@@ -1,0 +1,387 @@
+package shader
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrBadCode is what every Decode error wraps: the GPU reports it as a
+// fault of the draw that named the code.
+var ErrBadCode = errors.New("shader: bad code")
+
+func bad(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadCode, fmt.Sprintf(format, args...))
+}
+
+// Decode checks and decodes a program's words: the header, every
+// instruction and operand (known opcodes, register files allowed where they
+// appear, indices within the declared counts and the machine's limits, no
+// stray bits), balanced if/else/endif and loop/endloop, break and continue
+// inside a loop, pixel-only ops in pixel programs. Bad words give an error
+// wrapping ErrBadCode, never a panic; the work is linear in len(words).
+func Decode(words []uint32) (*Program, error) {
+	if len(words) < HeaderWords {
+		return nil, bad("%d words, shorter than the header", len(words))
+	}
+	if words[0] != Magic {
+		return nil, bad("magic %#08x, want %#08x", words[0], Magic)
+	}
+	if v := words[1] & 0xFFFF; v != Version {
+		return nil, bad("version %d, want %d", v, Version)
+	}
+	if words[1]>>24 != 0 {
+		return nil, bad("reserved header bits %#08x", words[1])
+	}
+	p := &Program{
+		Stage:   Stage(words[1] >> 16 & 0xFF),
+		Inputs:  int(words[2] & 0xFF),
+		Outputs: int(words[2] >> 8 & 0xFF),
+		Temps:   int(words[2] >> 16),
+	}
+	switch {
+	case p.Stage >= numStages:
+		return nil, bad("stage %d", p.Stage)
+	case p.Inputs > MaxInputs:
+		return nil, bad("%d inputs, at most %d", p.Inputs, MaxInputs)
+	case p.Outputs > MaxOutputs:
+		return nil, bad("%d outputs, at most %d", p.Outputs, MaxOutputs)
+	case p.Temps > MaxTemps:
+		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
+	}
+	n := words[3]
+	if n > MaxCode || int(n) != len(words)-HeaderWords {
+		return nil, bad("code length %d, but %d words follow the header", n, len(words)-HeaderWords)
+	}
+	code := words[HeaderWords:]
+	for pc := 0; pc < len(code); {
+		in, size, err := decodeInst(code[pc:], p)
+		if err != nil {
+			return nil, fmt.Errorf("%w (instruction %d, word %d)", err, len(p.Code), HeaderWords+pc)
+		}
+		p.Code = append(p.Code, in)
+		pc += size
+	}
+	if err := p.link(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Check validates a program built in memory (by an encoder or the
+// assembler) the way the GPU will: it decodes its encoding.
+// Fields too wide for their bits are refused first, so that the encoding
+// cannot wrap them into something valid.
+func (p *Program) Check() (*Program, error) {
+	switch {
+	case p.Inputs < 0 || p.Inputs > MaxInputs:
+		return nil, bad("%d inputs, at most %d", p.Inputs, MaxInputs)
+	case p.Outputs < 0 || p.Outputs > MaxOutputs:
+		return nil, bad("%d outputs, at most %d", p.Outputs, MaxOutputs)
+	case p.Temps < 0 || p.Temps > MaxTemps:
+		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
+	case len(p.Code) > MaxCode:
+		return nil, bad("%d instructions", len(p.Code))
+	}
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Op >= numOps || len(in.Src) != len(ops[in.Op].srcs) {
+			return nil, bad("instruction %d: %s with %d sources", i, in.Op, len(in.Src))
+		}
+		all := append([]Operand{in.Dst}, in.Src...)
+		for _, o := range all {
+			if o.File >= numFiles || o.Mask > 0xF || o.RelComp > 3 || o.RelReg >= MaxTemps ||
+				o.Swizzle[0] > 3 || o.Swizzle[1] > 3 || o.Swizzle[2] > 3 || o.Swizzle[3] > 3 {
+				return nil, bad("instruction %d (%s): an operand field out of range", i, in.Op)
+			}
+		}
+	}
+	return Decode(p.Encode())
+}
+
+func decodeInst(w []uint32, p *Program) (Inst, int, error) {
+	tok := w[0]
+	var in Inst
+	if tok&^instValid != 0 {
+		return in, 0, bad("reserved instruction bits %#08x", tok)
+	}
+	in.Op = Op(tok & 0xFF)
+	size := int(tok >> 8 & 0xFF)
+	if in.Op >= numOps {
+		return in, 0, bad("unknown opcode %d", tok&0xFF)
+	}
+	info := &ops[in.Op]
+	if size < 1 || size > len(w) {
+		return in, 0, bad("%s: length %d, %d words left", in.Op, size, len(w))
+	}
+	in.Sat = tok&instSat != 0
+	in.NZ = tok&instNZ != 0
+	if in.Sat && !floatResult(in.Op) {
+		return in, 0, bad("%s: saturate on an op without float results", in.Op)
+	}
+	if in.NZ && !info.test {
+		return in, 0, bad("%s: a test on an op without one", in.Op)
+	}
+	if info.ps && p.Stage != StagePixel {
+		return in, 0, bad("%s: pixel stage only", in.Op)
+	}
+	body := w[1:size]
+	if info.dst {
+		o, k, err := decodeOperand(body, true, p)
+		if err != nil {
+			return in, 0, fmt.Errorf("%w (%s destination)", err, in.Op)
+		}
+		in.Dst, body = o, body[k:]
+	}
+	if len(info.srcs) > 0 {
+		in.Src = make([]Operand, len(info.srcs))
+	}
+	for i, class := range info.srcs {
+		o, k, err := decodeOperand(body, false, p)
+		if err != nil {
+			return in, 0, fmt.Errorf("%w (%s source %d)", err, in.Op, i)
+		}
+		ok := false
+		switch class {
+		case argReg:
+			ok = o.File == FileTemp || o.File == FileInput || o.File == FileCB || o.File == FileImm
+		case argTex:
+			ok = o.File == FileTex && !o.Neg && !o.Abs
+		case argSmp:
+			ok = o.File == FileSampler && !o.Neg && !o.Abs
+		}
+		if !ok {
+			return in, 0, bad("%s source %d: register file %s not allowed", in.Op, i, fileName(o.File))
+		}
+		if info.kind == KindFlow && (o.Neg || o.Abs) {
+			// A condition is a test of bits: -0.0 would be "nonzero".
+			return in, 0, bad("%s: a condition takes no modifier", in.Op)
+		}
+		in.Src[i], body = o, body[k:]
+	}
+	if len(body) != 0 {
+		return in, 0, bad("%s: %d words after the operands", in.Op, len(body))
+	}
+	return in, size, nil
+}
+
+// floatResult reports whether op writes floats (so _sat means something).
+func floatResult(op Op) bool {
+	switch op {
+	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU:
+		return false
+	case OpIToF, OpUToF:
+		return true
+	}
+	return ops[op].dst && ops[op].kind != KindInt
+}
+
+func fileName(f File) string {
+	if f < numFiles && f != FileNone {
+		return filePrefix[f]
+	}
+	return fmt.Sprintf("%d", f)
+}
+
+func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
+	var o Operand
+	if len(w) == 0 {
+		return o, 0, bad("operand missing")
+	}
+	tok := w[0]
+	if tok&^opndValid != 0 {
+		return o, 0, bad("reserved operand bits %#08x", tok)
+	}
+	o.File = File(tok & 0xF)
+	o.Mask = uint8(tok >> 4 & 0xF)
+	for c := range o.Swizzle {
+		o.Swizzle[c] = uint8(tok >> (8 + 2*c) & 3)
+	}
+	o.Neg, o.Abs, o.Rel = tok&opndNeg != 0, tok&opndAbs != 0, tok&opndRel != 0
+	switch {
+	case dst && (o.File != FileTemp && o.File != FileOutput):
+		return o, 0, bad("destination in register file %s", fileName(o.File))
+	case dst && (o.Mask == 0 || tok>>8&0xFF != 0 || o.Neg || o.Abs):
+		return o, 0, bad("destination token %#08x: a mask, and no swizzle or modifier", tok)
+	case !dst && o.Mask != 0:
+		return o, 0, bad("source token %#08x with a write mask", tok)
+	case o.File == FileSampler && tok>>8&0xFF != 0:
+		return o, 0, bad("sampler with a swizzle")
+	case o.Rel && o.File != FileCB:
+		return o, 0, bad("relative index outside a constant buffer")
+	}
+	need := 2
+	switch o.File {
+	case FileImm:
+		need = 5
+	case FileCB:
+		need = 3
+		if o.Rel {
+			need = 4
+		}
+	case FileNone:
+		return o, 0, bad("operand without a register file")
+	}
+	if o.File >= numFiles {
+		return o, 0, bad("register file %d", o.File)
+	}
+	if len(w) < need {
+		return o, 0, bad("operand needs %d words, %d left", need, len(w))
+	}
+	var limit uint32
+	switch o.File {
+	case FileImm:
+		copy(o.Imm[:], w[1:5])
+		return o, need, nil
+	case FileTemp:
+		limit = uint32(p.Temps)
+	case FileInput:
+		limit = uint32(p.Inputs)
+	case FileOutput:
+		limit = uint32(p.Outputs)
+	case FileTex:
+		limit = MaxTextures
+	case FileSampler:
+		limit = MaxSamplers
+	case FileCB:
+		limit = MaxCBSlots
+	}
+	o.Index = w[1]
+	if o.Index >= limit {
+		return o, 0, bad("%s%d out of range (%d)", fileName(o.File), o.Index, limit)
+	}
+	if o.File == FileCB {
+		o.Elem = w[2]
+		if o.Elem >= MaxCBIndex {
+			return o, 0, bad("cb%d[%d]: element out of range (%d)", o.Index, o.Elem, MaxCBIndex)
+		}
+		if o.Rel {
+			o.RelReg, o.RelComp = w[3]>>2, uint8(w[3]&3)
+			if o.RelReg >= uint32(p.Temps) {
+				return o, 0, bad("cb%d[r%d]: relative register out of range", o.Index, o.RelReg)
+			}
+		}
+	}
+	return o, need, nil
+}
+
+// link matches the control flow (jump, loops) and finds the registers a
+// block must start at zero.
+func (p *Program) link() error {
+	type open struct {
+		pc    int
+		op    Op
+		else_ int
+	}
+	p.jump = make([]int32, len(p.Code))
+	p.loops = make([]int32, len(p.Code))
+	var stack []open
+	loop := int32(-1)
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		p.loops[pc] = loop
+		switch in.Op {
+		case OpIf, OpLoop:
+			if len(stack) == MaxNesting {
+				return bad("instruction %d: more than %d nested if and loop", pc, MaxNesting)
+			}
+			stack = append(stack, open{pc: pc, op: in.Op, else_: -1})
+			if in.Op == OpLoop {
+				loop = int32(pc)
+			}
+		case OpElse:
+			if len(stack) == 0 || stack[len(stack)-1].op != OpIf || stack[len(stack)-1].else_ >= 0 {
+				return bad("instruction %d: else without its if", pc)
+			}
+			top := &stack[len(stack)-1]
+			top.else_ = pc
+			p.jump[top.pc] = int32(pc)
+		case OpEndIf:
+			if len(stack) == 0 || stack[len(stack)-1].op != OpIf {
+				return bad("instruction %d: endif without its if", pc)
+			}
+			top := stack[len(stack)-1]
+			if top.else_ >= 0 {
+				p.jump[top.else_] = int32(pc)
+			} else {
+				p.jump[top.pc] = int32(pc)
+			}
+			stack = stack[:len(stack)-1]
+		case OpEndLoop:
+			if len(stack) == 0 || stack[len(stack)-1].op != OpLoop {
+				return bad("instruction %d: endloop without its loop", pc)
+			}
+			top := stack[len(stack)-1]
+			p.jump[top.pc], p.jump[pc] = int32(pc), int32(top.pc)
+			stack = stack[:len(stack)-1]
+			loop = -1
+			for i := len(stack) - 1; i >= 0; i-- {
+				if stack[i].op == OpLoop {
+					loop = int32(stack[i].pc)
+					break
+				}
+			}
+			p.loops[pc] = loop
+		case OpSample, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
+			p.quads = true
+		case OpBreak, OpBreakc, OpContinue, OpContinuec:
+			if loop < 0 {
+				return bad("instruction %d: %s outside a loop", pc, in.Op)
+			}
+		}
+	}
+	if len(stack) != 0 {
+		return bad("%s at instruction %d is never closed", stack[len(stack)-1].op, stack[len(stack)-1].pc)
+	}
+	p.findZero()
+	return nil
+}
+
+// findZero lists the temp components read before an unconditional write
+// and the output components not written unconditionally: Run zeroes them,
+// so that a block never sees a value left by another (the tile-parallel
+// GPU runs blocks on several Machines in no fixed order).
+func (p *Program) findZero() {
+	written := map[[2]uint32]uint8{} // {file, index} -> mask
+	readFirst := map[uint32]uint8{}
+	depth := 0
+	returned := false // after a ret, a later write misses the lanes that left
+	for i := range p.Code {
+		in := &p.Code[i]
+		for _, s := range in.Src {
+			if s.File == FileTemp {
+				var m uint8
+				for _, c := range s.Swizzle {
+					m |= 1 << c
+				}
+				if in.Op == OpIf || in.Op == OpBreakc || in.Op == OpContinuec || in.Op == OpRetc || in.Op == OpDiscard {
+					m = 1 << s.Swizzle[0]
+				}
+				readFirst[s.Index] |= m &^ written[[2]uint32{uint32(FileTemp), s.Index}]
+			}
+			if s.File == FileCB && s.Rel {
+				readFirst[s.RelReg] |= 1 << s.RelComp &^ written[[2]uint32{uint32(FileTemp), s.RelReg}]
+			}
+		}
+		switch in.Op {
+		case OpIf, OpLoop:
+			depth++
+		case OpEndIf, OpEndLoop:
+			depth--
+		case OpRet, OpRetc:
+			returned = true
+		}
+		if ops[in.Op].dst && depth == 0 && !(returned && in.Dst.File == FileOutput) {
+			written[[2]uint32{uint32(in.Dst.File), in.Dst.Index}] |= in.Dst.Mask
+		}
+	}
+	for r := uint32(0); r < uint32(p.Temps); r++ {
+		if m := readFirst[r]; m != 0 {
+			p.zero = append(p.zero, zeroReg{FileTemp, r, m})
+		}
+	}
+	for r := uint32(0); r < uint32(p.Outputs); r++ {
+		if m := 0xF &^ written[[2]uint32{uint32(FileOutput), r}]; m != 0 {
+			p.zero = append(p.zero, zeroReg{FileOutput, r, m})
+		}
+	}
+}

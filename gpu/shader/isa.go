@@ -1,0 +1,319 @@
+package shader
+
+import "fmt"
+
+// Lanes is the width of a block: 64 pixels (an 8x8 tile, 16 quads) or 64
+// vertices. Execution masks are uint64s, one bit per lane.
+const Lanes = 64
+
+// AllLanes is the execution mask of a full block.
+const AllLanes = ^uint64(0)
+
+// Magic is the first word of an encoded program ("GSH0" little-endian).
+const Magic = 0x30485347
+
+// Version is the encoding's version; Decode accepts only it.
+const Version = 1
+
+// HeaderWords is the length of the header in front of the code.
+const HeaderWords = 4
+
+// Limits of the machine, checked by Decode.
+const (
+	MaxInputs   = 32
+	MaxOutputs  = 32
+	MaxTemps    = 256
+	MaxTextures = 128 // t0..t127, as D3D11's shader-resource slots
+	MaxSamplers = 16  // s0..s15
+	MaxCBSlots  = 14  // cb0..cb13
+	MaxCBIndex  = 4096
+	MaxNesting  = 64 // if and loop constructs open at once
+	MaxCode     = 1 << 16
+)
+
+// DefaultStepLimit bounds the instructions one Run executes (each over the
+// whole block): a loop that never ends is a fault, not a hang.
+const DefaultStepLimit = 1 << 16
+
+// Stage is the pipeline stage a program is written for.
+type Stage uint8
+
+const (
+	StageVertex Stage = iota
+	StagePixel
+	numStages
+)
+
+func (s Stage) String() string {
+	switch s {
+	case StageVertex:
+		return "vs"
+	case StagePixel:
+		return "ps"
+	}
+	return fmt.Sprintf("stage(%d)", uint8(s))
+}
+
+// File is an operand's register file.
+type File uint8
+
+const (
+	FileNone    File = iota
+	FileTemp         // r#: vec4 temporaries
+	FileInput        // v#: inputs (vertex attributes, interpolated values)
+	FileOutput       // o#: outputs (vertex outputs, render-target colours)
+	FileCB           // cb#[n]: a constant buffer element
+	FileImm          // l(x, y, z, w): an immediate vec4
+	FileTex          // t#: a texture
+	FileSampler      // s#: a sampler
+	numFiles
+)
+
+var filePrefix = [numFiles]string{"", "r", "v", "o", "cb", "l", "t", "s"}
+
+// Kind says how an op reads its operands, for the source modifiers: float
+// ops negate and take the absolute value of floats, integer ops of
+// two's-complement integers.
+type Kind uint8
+
+const (
+	KindFloat Kind = iota
+	KindInt
+	KindFlow
+	KindTex
+)
+
+// Op is an instruction's opcode.
+type Op uint8
+
+const (
+	OpNop Op = iota
+	OpMov
+	OpMovc // dst = src0 != 0 ? src1 : src2, per component (bits)
+	OpAdd
+	OpMul
+	OpMad // src0*src1 + src2, rounded after the product (never fused)
+	OpDiv
+	OpDp2
+	OpDp3
+	OpDp4
+	OpMin
+	OpMax
+	OpRcp
+	OpRsq
+	OpSqrt
+	OpExp2
+	OpLog2
+	OpSin
+	OpCos
+	OpFrc
+	OpFloor
+	OpCeil
+	OpRoundNE
+	OpTrunc
+	OpLt // float compares give 0xFFFFFFFF or 0
+	OpGe
+	OpEq
+	OpNe
+	OpIAdd
+	OpIMul
+	OpIShl
+	OpIShr
+	OpUShr
+	OpAnd
+	OpOr
+	OpXor
+	OpNot
+	OpINeg
+	OpILt
+	OpIGe
+	OpIEq
+	OpINe
+	OpULt
+	OpUGe
+	OpIToF
+	OpUToF
+	OpFToI
+	OpFToU
+	OpIMin
+	OpIMax
+	OpUMin
+	OpUMax
+	OpUDiv
+	OpURem
+	OpIf // if_z / if_nz src.c
+	OpElse
+	OpEndIf
+	OpLoop
+	OpEndLoop
+	OpBreak
+	OpBreakc // breakc_z / breakc_nz src.c
+	OpContinue
+	OpContinuec
+	OpRet
+	OpRetc
+	OpDiscard // discard_z / discard_nz src.c (pixel stage)
+	OpSample  // sample dst, coord, t#, s# (pixel stage: derivatives of the quad)
+	OpSampleL // sample_l dst, coord, t#, s#, lod
+	OpLd      // ld dst, icoord (xy, mip in w), t#
+	OpDerivX  // deriv_rtx: coarse, one value per quad
+	OpDerivY
+	OpDerivXFine // one value per quad row
+	OpDerivYFine // one value per quad column
+	numOps
+)
+
+// Source operand classes of the op table.
+const (
+	argReg = iota // r, v, cb, l
+	argTex        // t#
+	argSmp        // s#
+)
+
+// opInfo describes an opcode for the decoder, assembler and executor.
+type opInfo struct {
+	name string
+	dst  bool
+	srcs []uint8 // argReg, argTex, argSmp
+	kind Kind
+	test bool // has a _z/_nz condition
+	ps   bool // pixel stage only
+}
+
+var (
+	r1 = []uint8{argReg}
+	r2 = []uint8{argReg, argReg}
+	r3 = []uint8{argReg, argReg, argReg}
+)
+
+var ops = [numOps]opInfo{
+	OpNop:        {name: "nop", kind: KindFlow},
+	OpMov:        {name: "mov", dst: true, srcs: r1},
+	OpMovc:       {name: "movc", dst: true, srcs: r3},
+	OpAdd:        {name: "add", dst: true, srcs: r2},
+	OpMul:        {name: "mul", dst: true, srcs: r2},
+	OpMad:        {name: "mad", dst: true, srcs: r3},
+	OpDiv:        {name: "div", dst: true, srcs: r2},
+	OpDp2:        {name: "dp2", dst: true, srcs: r2},
+	OpDp3:        {name: "dp3", dst: true, srcs: r2},
+	OpDp4:        {name: "dp4", dst: true, srcs: r2},
+	OpMin:        {name: "min", dst: true, srcs: r2},
+	OpMax:        {name: "max", dst: true, srcs: r2},
+	OpRcp:        {name: "rcp", dst: true, srcs: r1},
+	OpRsq:        {name: "rsq", dst: true, srcs: r1},
+	OpSqrt:       {name: "sqrt", dst: true, srcs: r1},
+	OpExp2:       {name: "exp2", dst: true, srcs: r1},
+	OpLog2:       {name: "log2", dst: true, srcs: r1},
+	OpSin:        {name: "sin", dst: true, srcs: r1},
+	OpCos:        {name: "cos", dst: true, srcs: r1},
+	OpFrc:        {name: "frc", dst: true, srcs: r1},
+	OpFloor:      {name: "floor", dst: true, srcs: r1},
+	OpCeil:       {name: "ceil", dst: true, srcs: r1},
+	OpRoundNE:    {name: "round_ne", dst: true, srcs: r1},
+	OpTrunc:      {name: "trunc", dst: true, srcs: r1},
+	OpLt:         {name: "lt", dst: true, srcs: r2},
+	OpGe:         {name: "ge", dst: true, srcs: r2},
+	OpEq:         {name: "eq", dst: true, srcs: r2},
+	OpNe:         {name: "ne", dst: true, srcs: r2},
+	OpIAdd:       {name: "iadd", dst: true, srcs: r2, kind: KindInt},
+	OpIMul:       {name: "imul", dst: true, srcs: r2, kind: KindInt},
+	OpIShl:       {name: "ishl", dst: true, srcs: r2, kind: KindInt},
+	OpIShr:       {name: "ishr", dst: true, srcs: r2, kind: KindInt},
+	OpUShr:       {name: "ushr", dst: true, srcs: r2, kind: KindInt},
+	OpAnd:        {name: "and", dst: true, srcs: r2, kind: KindInt},
+	OpOr:         {name: "or", dst: true, srcs: r2, kind: KindInt},
+	OpXor:        {name: "xor", dst: true, srcs: r2, kind: KindInt},
+	OpNot:        {name: "not", dst: true, srcs: r1, kind: KindInt},
+	OpINeg:       {name: "ineg", dst: true, srcs: r1, kind: KindInt},
+	OpILt:        {name: "ilt", dst: true, srcs: r2, kind: KindInt},
+	OpIGe:        {name: "ige", dst: true, srcs: r2, kind: KindInt},
+	OpIEq:        {name: "ieq", dst: true, srcs: r2, kind: KindInt},
+	OpINe:        {name: "ine", dst: true, srcs: r2, kind: KindInt},
+	OpULt:        {name: "ult", dst: true, srcs: r2, kind: KindInt},
+	OpUGe:        {name: "uge", dst: true, srcs: r2, kind: KindInt},
+	OpIToF:       {name: "itof", dst: true, srcs: r1, kind: KindInt},
+	OpUToF:       {name: "utof", dst: true, srcs: r1, kind: KindInt},
+	OpFToI:       {name: "ftoi", dst: true, srcs: r1},
+	OpFToU:       {name: "ftou", dst: true, srcs: r1},
+	OpIMin:       {name: "imin", dst: true, srcs: r2, kind: KindInt},
+	OpIMax:       {name: "imax", dst: true, srcs: r2, kind: KindInt},
+	OpUMin:       {name: "umin", dst: true, srcs: r2, kind: KindInt},
+	OpUMax:       {name: "umax", dst: true, srcs: r2, kind: KindInt},
+	OpUDiv:       {name: "udiv", dst: true, srcs: r2, kind: KindInt},
+	OpURem:       {name: "urem", dst: true, srcs: r2, kind: KindInt},
+	OpIf:         {name: "if", srcs: r1, kind: KindFlow, test: true},
+	OpElse:       {name: "else", kind: KindFlow},
+	OpEndIf:      {name: "endif", kind: KindFlow},
+	OpLoop:       {name: "loop", kind: KindFlow},
+	OpEndLoop:    {name: "endloop", kind: KindFlow},
+	OpBreak:      {name: "break", kind: KindFlow},
+	OpBreakc:     {name: "breakc", srcs: r1, kind: KindFlow, test: true},
+	OpContinue:   {name: "continue", kind: KindFlow},
+	OpContinuec:  {name: "continuec", srcs: r1, kind: KindFlow, test: true},
+	OpRet:        {name: "ret", kind: KindFlow},
+	OpRetc:       {name: "retc", srcs: r1, kind: KindFlow, test: true},
+	OpDiscard:    {name: "discard", srcs: r1, kind: KindFlow, test: true, ps: true},
+	OpSample:     {name: "sample", dst: true, srcs: []uint8{argReg, argTex, argSmp}, kind: KindTex, ps: true},
+	OpSampleL:    {name: "sample_l", dst: true, srcs: []uint8{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpLd:         {name: "ld", dst: true, srcs: []uint8{argReg, argTex}, kind: KindTex},
+	OpDerivX:     {name: "deriv_rtx", dst: true, srcs: r1, ps: true},
+	OpDerivY:     {name: "deriv_rty", dst: true, srcs: r1, ps: true},
+	OpDerivXFine: {name: "deriv_rtx_fine", dst: true, srcs: r1, ps: true},
+	OpDerivYFine: {name: "deriv_rty_fine", dst: true, srcs: r1, ps: true},
+}
+
+func (o Op) String() string {
+	if o < numOps {
+		return ops[o].name
+	}
+	return fmt.Sprintf("op(%d)", uint8(o))
+}
+
+// Instruction token: opcode in bits 0-7, the instruction's length in words
+// (token included) in bits 8-15, saturate in bit 16, the _nz test in bit 17;
+// the other bits are zero.
+const (
+	instSat   = 1 << 16
+	instNZ    = 1 << 17
+	instValid = 0x3FFFF
+)
+
+// Operand token: file in bits 0-3, write mask in bits 4-7 (destinations),
+// swizzle in bits 8-15 (two bits per component, x first), negate in bit
+// 16, absolute value in bit 17, relative index in bit 18 (cb only); the
+// other bits are zero. Words that follow: one index (r, v, o, t, s), slot and
+// element (cb, then the relative register word: temp<<2 | component), or
+// the four values (l).
+const (
+	opndNeg   = 1 << 16
+	opndAbs   = 1 << 17
+	opndRel   = 1 << 18
+	opndValid = 0x7FFFF
+)
+
+// SwizzleXYZW is the identity swizzle.
+const SwizzleXYZW = 0b11_10_01_00
+
+// Operand is one decoded operand.
+type Operand struct {
+	File    File
+	Mask    uint8    // destination write mask, bit 0 = x
+	Swizzle [4]uint8 // source components read for x, y, z, w
+	Neg     bool     // source: negate (float or integer by the op's kind)
+	Abs     bool     // source: absolute value, applied before Neg
+	Index   uint32   // register, texture, sampler or cb slot number
+	Elem    uint32   // cb: the element (with Rel: added to the register)
+	Rel     bool     // cb: the element is Elem + RelReg.RelComp (a temp)
+	RelReg  uint32
+	RelComp uint8
+	Imm     [4]uint32 // l(): the values
+}
+
+// Inst is one decoded instruction.
+type Inst struct {
+	Op  Op
+	Sat bool // clamp float results to [0, 1] (NaN to 0)
+	NZ  bool // the test of if, breakc, continuec, retc, discard: nonzero
+	Dst Operand
+	Src []Operand
+}

@@ -1,0 +1,294 @@
+package shader
+
+import (
+	"errors"
+	"fmt"
+	"unsafe"
+)
+
+// Vec is one vec4 register of a block, structure-of-arrays: component c of
+// lane i is v[c][i], the bits of a float32 or a 32-bit integer.
+type Vec [4][Lanes]uint32
+
+// F returns component c as float32s (the same memory).
+func (v *Vec) F(c int) *[Lanes]float32 { return f32(&v[c]) }
+
+func f32(p *[Lanes]uint32) *[Lanes]float32 { return (*[Lanes]float32)(unsafe.Pointer(p)) }
+
+// Constants is the machine's view of the bound constant buffers in GPU
+// memory (the gpu package implements it over its memory model).
+type Constants interface {
+	// Constant returns element elem (16 bytes) of the buffer in slot. An
+	// unbound slot or an element past the buffer's end reads as zero, as
+	// in D3D11; an error (a page fault) faults the draw.
+	Constant(slot, elem int) ([4]uint32, error)
+}
+
+// TexOp is the kind of a texture access.
+type TexOp uint8
+
+const (
+	TexSample      TexOp = iota // filtered, level of detail from DX and DY
+	TexSampleLevel              // filtered, level of detail LOD
+	TexLoad                     // one texel at integer coordinates, no sampler
+)
+
+// TexQuery is one texture instruction over a block, handed to Textures.
+// The arrays belong to the Machine and are valid during the call only.
+type TexQuery struct {
+	Op      TexOp
+	Texture int    // t#
+	Sampler int    // s# (not for TexLoad)
+	Mask    uint64 // the lanes to fill
+	Coord   [4]*[Lanes]uint32
+	DX, DY  [2]*[Lanes]float32 // TexSample: d(u, v)/dx and /dy, per quad
+	LOD     *[Lanes]float32    // TexSampleLevel
+	Out     *Vec               // filled for Mask lanes: float bits (integers for integer formats)
+}
+
+// Coordinates: TexSample and TexSampleLevel read Coord as floats (u, v,
+// then the array slice in z); TexLoad as integers (x, y, the array slice in
+// z, the mip level in w).
+
+// Textures is the texture unit the gpu package implements.
+type Textures interface {
+	Texture(q *TexQuery) error
+}
+
+// Fault is the error Run returns: the program did something the GPU
+// refuses at that instruction.
+type Fault struct {
+	PC     int
+	Reason string
+	Err    error // the Constants' or Textures' error, if any
+}
+
+func (f *Fault) Error() string {
+	if f.Err != nil {
+		return fmt.Sprintf("shader: instruction %d: %s: %v", f.PC, f.Reason, f.Err)
+	}
+	return fmt.Sprintf("shader: instruction %d: %s", f.PC, f.Reason)
+}
+
+func (f *Fault) Unwrap() error { return f.Err }
+
+// ErrStepLimit is wrapped by the fault of a program that ran more than
+// StepLimit instructions in one block.
+var ErrStepLimit = errors.New("shader: step limit")
+
+// xsrc is a source operand resolved against a Machine: the swizzled
+// component arrays, and what must still be done at each execution.
+type xsrc struct {
+	c   [4]*[Lanes]uint32
+	mod bool // neg or abs: computed into scratch
+	neg bool
+	abs bool
+	rel bool // a relative cb element: gathered per lane
+	swz [4]uint8
+	// rel: cb slot, base element and the register component added to it
+	slot, elem uint32
+	relReg     *[Lanes]uint32
+	index      uint32 // t#, s#
+}
+
+// xinst is an instruction resolved against a Machine.
+type xinst struct {
+	op     Op
+	sat    bool
+	nz     bool
+	canon  bool // float arithmetic: NaN results canonical
+	mask   uint8
+	dst    [4]*[Lanes]uint32
+	src    [4]xsrc
+	nsrc   uint8
+	jump   int32
+	kernel kernel
+	// direct: with every lane active, the op may write the destination as
+	// it goes (no component is read after it is written).
+	direct bool
+	dstVec *Vec
+}
+
+// kernel computes one component of a per-component op.
+type kernel func(r, a, b, c *[Lanes]uint32)
+
+// frame is an open if or loop of Run's control-flow stack.
+type frame struct {
+	loop   bool
+	saved  uint64 // the mask when the construct was entered, less lanes that left
+	cond   uint64 // if: the lanes that took the then-branch
+	broken uint64 // loop: the lanes that left by break
+	next   int32  // where to go when no lane is active
+}
+
+// Machine runs one Program over blocks of Lanes lanes. It holds the
+// registers, so it is not safe for concurrent use: the GPU keeps one per
+// goroutine (they may share the Program).
+type Machine struct {
+	prog      *Program
+	code      []xinst
+	regs      []Vec // inputs, then outputs, then temps
+	in, out   []Vec
+	temps     []Vec
+	uniforms  []Vec // cb operands broadcast per draw
+	uniKeys   [][2]uint32
+	imms      []Vec
+	consts    Constants
+	tex       Textures
+	StepLimit int // instructions per Run; 0 means DefaultStepLimit
+
+	res     Vec
+	scratch [4]Vec // per source: modifiers, relative gathers
+	modded  [4][4]*[Lanes]uint32
+	texOut  Vec
+	ddx     [2][Lanes]float32
+	ddy     [2][Lanes]float32
+	query   TexQuery
+	stack   []frame
+}
+
+// NewMachine resolves p's operands against a new register file.
+func NewMachine(p *Program) *Machine {
+	m := &Machine{prog: p, StepLimit: DefaultStepLimit}
+	m.regs = make([]Vec, p.Inputs+p.Outputs+p.Temps)
+	m.in = m.regs[:p.Inputs:p.Inputs]
+	m.out = m.regs[p.Inputs : p.Inputs+p.Outputs : p.Inputs+p.Outputs]
+	m.temps = m.regs[p.Inputs+p.Outputs:]
+	uni := map[[2]uint32]int{}
+	imm := map[[4]uint32]int{}
+	for _, in := range p.Code {
+		for _, s := range in.Src {
+			switch {
+			case s.File == FileCB && !s.Rel:
+				k := [2]uint32{s.Index, s.Elem}
+				if _, ok := uni[k]; !ok {
+					uni[k] = len(m.uniKeys)
+					m.uniKeys = append(m.uniKeys, k)
+				}
+			case s.File == FileImm:
+				if _, ok := imm[s.Imm]; !ok {
+					imm[s.Imm] = len(imm)
+				}
+			}
+		}
+	}
+	m.uniforms = make([]Vec, len(m.uniKeys))
+	m.imms = make([]Vec, len(imm))
+	for v, i := range imm {
+		for c := range 4 {
+			for l := range Lanes {
+				m.imms[i][c][l] = v[c]
+			}
+		}
+	}
+	m.code = make([]xinst, len(p.Code))
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		x := &m.code[pc]
+		info := &ops[in.Op]
+		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, p.jump[pc]
+		x.kernel = kernels[in.Op]
+		x.canon = canonical[in.Op]
+		if info.dst {
+			x.mask = in.Dst.Mask
+			v := m.reg(in.Dst.File, in.Dst.Index)
+			x.dstVec = v
+			for c := range 4 {
+				x.dst[c] = &v[c]
+			}
+		}
+		x.nsrc = uint8(len(in.Src))
+		for k, s := range in.Src {
+			xs := &x.src[k]
+			xs.swz, xs.neg, xs.abs = s.Swizzle, s.Neg, s.Abs
+			xs.mod = s.Neg || s.Abs
+			xs.index = s.Index
+			var v *Vec
+			switch s.File {
+			case FileTemp, FileInput:
+				v = m.reg(s.File, s.Index)
+			case FileImm:
+				v = &m.imms[imm[s.Imm]]
+			case FileCB:
+				if s.Rel {
+					xs.rel, xs.slot, xs.elem = true, s.Index, s.Elem
+					xs.relReg = &m.temps[s.RelReg][s.RelComp]
+					v = &m.scratch[k]
+				} else {
+					v = &m.uniforms[uni[[2]uint32{s.Index, s.Elem}]]
+				}
+			}
+			if v != nil {
+				for c := range 4 {
+					xs.c[c] = &v[s.Swizzle[c]]
+				}
+			}
+		}
+		x.setDirect()
+	}
+	return m
+}
+
+// setDirect decides whether x may write its destination as it goes.
+func (x *xinst) setDirect() {
+	if x.mask == 0 {
+		return
+	}
+	x.direct = true
+	for c := range 4 {
+		for c2 := c + 1; c2 < 4; c2++ {
+			if x.mask>>c&1 == 0 || x.mask>>c2&1 == 0 {
+				continue
+			}
+			for k := range int(x.nsrc) {
+				if x.src[k].c[c2] == x.dst[c] {
+					x.direct = false
+				}
+			}
+		}
+	}
+}
+
+func (m *Machine) reg(f File, i uint32) *Vec {
+	switch f {
+	case FileInput:
+		return &m.in[i]
+	case FileOutput:
+		return &m.out[i]
+	}
+	return &m.temps[i]
+}
+
+// Program returns the program the machine runs.
+func (m *Machine) Program() *Program { return m.prog }
+
+// In returns input register v#: the caller fills it before Run.
+func (m *Machine) In(i int) *Vec { return &m.in[i] }
+
+// Out returns output register o#: Run leaves the results there.
+func (m *Machine) Out(i int) *Vec { return &m.out[i] }
+
+// Bind sets the draw's constant buffers and textures: the constants the
+// program names are read now (once per draw, not per block); relative
+// (dynamically indexed) elements are read by Run. Either may be nil: an
+// unbound constant reads as zero, a texture access faults.
+func (m *Machine) Bind(c Constants, t Textures) error {
+	m.consts, m.tex = c, t
+	for i, k := range m.uniKeys {
+		var v [4]uint32
+		if c != nil {
+			var err error
+			v, err = c.Constant(int(k[0]), int(k[1]))
+			if err != nil {
+				return &Fault{PC: -1, Reason: fmt.Sprintf("reading cb%d[%d]", k[0], k[1]), Err: err}
+			}
+		}
+		u := &m.uniforms[i]
+		for comp := range 4 {
+			for l := range Lanes {
+				u[comp][l] = v[comp]
+			}
+		}
+	}
+	return nil
+}

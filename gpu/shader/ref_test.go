@@ -1,0 +1,158 @@
+package shader
+
+import "errors"
+
+// refRun is the slow, obviously correct reference for control flow: it
+// runs one lane at a time with ordinary jumps (no masks), the ALU ops
+// through the same kernels (tested on their own in ops_test.go) on lane 0
+// of scratch arrays. No derivatives or textures: they need the quad.
+func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive bool, err error) {
+	temps := make([][4]uint32, p.Temps)
+	out = make([][4]uint32, p.Outputs)
+	reg := func(f File, i uint32) *[4]uint32 {
+		switch f {
+		case FileTemp:
+			return &temps[i]
+		case FileOutput:
+			return &out[i]
+		}
+		return nil
+	}
+	src := func(o *Operand, intOp bool) [4]uint32 {
+		var v [4]uint32
+		switch o.File {
+		case FileTemp:
+			v = temps[o.Index]
+		case FileInput:
+			for c := range 4 {
+				v[c] = in[o.Index][c][lane]
+			}
+		case FileImm:
+			v = o.Imm
+		case FileCB:
+			// refRun is used without constants: zero.
+		}
+		var r [4]uint32
+		for c := range 4 {
+			x := v[o.Swizzle[c]]
+			if intOp {
+				if o.Abs && int32(x) < 0 {
+					x = -x
+				}
+				if o.Neg {
+					x = -x
+				}
+			} else {
+				if o.Abs {
+					x &^= 1 << 31
+				}
+				if o.Neg {
+					x ^= 1 << 31
+				}
+			}
+			r[c] = x
+		}
+		return r
+	}
+	steps := 0
+	for pc := 0; pc < len(p.Code); {
+		if steps++; steps > limit {
+			return out, true, errors.New("step limit")
+		}
+		ins := &p.Code[pc]
+		info := &ops[ins.Op]
+		cond := func() bool {
+			v := src(&ins.Src[0], false)[0]
+			return (v != 0) == ins.NZ
+		}
+		next := pc + 1
+		switch ins.Op {
+		case OpNop, OpEndIf, OpLoop:
+		case OpIf:
+			if !cond() {
+				next = int(p.jump[pc]) + 1
+			}
+		case OpElse:
+			next = int(p.jump[pc]) + 1
+		case OpEndLoop:
+			next = int(p.jump[pc]) + 1
+		case OpBreak, OpBreakc:
+			if ins.Op == OpBreak || cond() {
+				next = int(p.jump[p.loops[pc]]) + 1
+			}
+		case OpContinue, OpContinuec:
+			if ins.Op == OpContinue || cond() {
+				next = int(p.loops[pc]) + 1
+			}
+		case OpRet, OpRetc:
+			if ins.Op == OpRet || cond() {
+				return out, true, nil
+			}
+		case OpDiscard:
+			if cond() {
+				return out, false, nil
+			}
+		case OpDp2, OpDp3, OpDp4:
+			a, b := src(&ins.Src[0], false), src(&ins.Src[1], false)
+			n := 2 + int(ins.Op-OpDp2)
+			s := bitsf(a[0]) * bitsf(b[0])
+			for k := 1; k < n; k++ {
+				prod := bitsf(a[k]) * bitsf(b[k])
+				s += prod
+			}
+			d := reg(ins.Dst.File, ins.Dst.Index)
+			r := refFinish(ins, fbits(s))
+			for c := range 4 {
+				if ins.Dst.Mask>>c&1 != 0 {
+					d[c] = r
+				}
+			}
+		default:
+			intOp := info.kind == KindInt
+			var a, b, c [4]uint32
+			a = src(&ins.Src[0], intOp)
+			if len(ins.Src) > 1 {
+				b = src(&ins.Src[1], intOp)
+			}
+			if len(ins.Src) > 2 {
+				c = src(&ins.Src[2], intOp)
+			}
+			var res [4]uint32
+			for k := range 4 {
+				var ra, aa, ba, ca [Lanes]uint32
+				aa[0], ba[0], ca[0] = a[k], b[k], c[k]
+				if len(ins.Src) == 1 {
+					ba[0], ca[0] = a[k], a[k]
+				}
+				kernels[ins.Op](&ra, &aa, &ba, &ca)
+				res[k] = refFinish(ins, ra[0])
+			}
+			d := reg(ins.Dst.File, ins.Dst.Index)
+			for k := range 4 {
+				if ins.Dst.Mask>>k&1 != 0 {
+					d[k] = res[k]
+				}
+			}
+		}
+		pc = next
+	}
+	return out, true, nil
+}
+
+// refFinish saturates or canonicalises one result, as commit does.
+func refFinish(ins *Inst, v uint32) uint32 {
+	switch {
+	case ins.Sat:
+		f := bitsf(v)
+		if !(f > 0) {
+			return 0
+		}
+		if f > 1 {
+			return fbits(1)
+		}
+		return v
+	case canonical[ins.Op] && v&0x7FFFFFFF > 0x7F800000:
+		return canonNaN
+	}
+	return v
+}

@@ -1,0 +1,430 @@
+package shader
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Run executes the program over the lanes in mask, whose inputs the caller
+// has filled; it returns the lanes still alive (not discarded). Outputs are
+// defined for the lanes of mask (a lane that returned early keeps what it
+// had written). Each instruction runs over the whole block: one loop over
+// the active lanes per component, the write merged under the execution
+// mask. Control flow keeps a mask per lane: if and else narrow it, break,
+// continue, ret and discard take lanes out of it until their construct
+// ends. A pixel block's lanes are its quads (QuadLane). A program that
+// takes derivatives (deriv_*, sample) also runs the other lanes of every
+// quad with a live lane, as helpers: the caller fills their inputs too
+// (attributes extrapolated over the quad), and they are never alive.
+func (m *Machine) Run(mask uint64) (alive uint64, err error) {
+	p := m.prog
+	for _, z := range p.zero {
+		v := m.reg(z.file, z.index)
+		for c := range 4 {
+			if z.mask>>c&1 != 0 {
+				clear(v[c][:])
+			}
+		}
+	}
+	if mask == 0 {
+		return 0, nil
+	}
+	live := mask
+	if p.quads {
+		// Helper lanes: every lane of a quad with a live lane runs, so that
+		// derivatives never read a lane this block did not compute. They
+		// are never reported alive.
+		mask = quadMask(mask)
+		defer func() { alive &= live }()
+	}
+	alive = mask
+	stack := m.stack[:0]
+	defer func() { m.stack = stack[:0] }()
+	code := m.code
+	steps, limit := 0, m.StepLimit
+	if limit <= 0 {
+		limit = DefaultStepLimit
+	}
+	// leave takes lanes out of every open construct up to the innermost
+	// loop (break, continue) or all of them (ret, discard).
+	leave := func(lanes uint64, toLoop, isBreak bool) {
+		mask &^= lanes
+		for i := len(stack) - 1; i >= 0; i-- {
+			f := &stack[i]
+			if f.loop && toLoop {
+				if isBreak {
+					f.broken |= lanes
+				}
+				return
+			}
+			f.saved &^= lanes
+		}
+	}
+	for pc := 0; pc < len(code); {
+		steps++
+		if steps > limit {
+			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
+		}
+		in := &code[pc]
+		switch in.op {
+		case OpNop:
+		case OpIf:
+			c := m.test(in, mask)
+			stack = append(stack, frame{saved: mask, cond: c, next: in.jump})
+			mask = c
+		case OpElse:
+			f := &stack[len(stack)-1]
+			mask = f.saved &^ f.cond
+			f.next = in.jump
+		case OpEndIf:
+			mask = stack[len(stack)-1].saved
+			stack = stack[:len(stack)-1]
+		case OpLoop:
+			stack = append(stack, frame{loop: true, saved: mask, next: in.jump})
+		case OpEndLoop:
+			f := &stack[len(stack)-1]
+			if mask = f.saved &^ f.broken; mask != 0 {
+				pc = int(in.jump) + 1
+				continue
+			}
+			mask = f.saved
+			stack = stack[:len(stack)-1]
+		case OpBreak:
+			leave(mask, true, true)
+		case OpBreakc:
+			leave(m.test(in, mask), true, true)
+		case OpContinue:
+			leave(mask, true, false)
+		case OpContinuec:
+			leave(m.test(in, mask), true, false)
+		case OpRet:
+			leave(mask, false, false)
+		case OpRetc:
+			leave(m.test(in, mask), false, false)
+		case OpDiscard:
+			d := m.test(in, mask)
+			alive &^= d
+			leave(d, false, false)
+		case OpSample, OpSampleL, OpLd:
+			if err := m.texture(in, mask, pc); err != nil {
+				return alive, err
+			}
+		case OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
+			m.deriv(in, mask)
+		case OpDp2, OpDp3, OpDp4:
+			m.dot(in, mask)
+		default:
+			m.alu(in, mask)
+		}
+		pc++
+		if mask == 0 {
+			if len(stack) == 0 {
+				break
+			}
+			pc = int(stack[len(stack)-1].next)
+		}
+	}
+	return alive, nil
+}
+
+// quadMask widens a lane mask to whole quads (4 lanes each).
+func quadMask(m uint64) uint64 {
+	m |= m >> 1 & 0x5555555555555555
+	m |= m << 1 & 0xAAAAAAAAAAAAAAAA
+	m |= m >> 2 & 0x3333333333333333
+	m |= m << 2 & 0xCCCCCCCCCCCCCCCC
+	return m
+}
+
+// test returns the lanes of mask whose condition (the source's first
+// swizzled component) passes the instruction's _z or _nz test.
+func (m *Machine) test(in *xinst, mask uint64) uint64 {
+	s := m.fetch(in, 0)
+	v := s[0]
+	var nz uint64
+	for i := range v {
+		if v[i] != 0 {
+			nz |= 1 << i
+		}
+	}
+	if in.nz {
+		return mask & nz
+	}
+	return mask &^ nz
+}
+
+// fetch returns source k's components, with modifiers and relative
+// indexing applied (into scratch).
+func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
+	s := &in.src[k]
+	if !s.mod && !s.rel {
+		return &s.c
+	}
+	if s.rel {
+		m.gather(s, k)
+	}
+	if !s.mod {
+		return &s.c
+	}
+	out := &m.scratch[k]
+	var r [4]*[Lanes]uint32
+	intOp := ops[in.op].kind == KindInt
+	for c := range 4 {
+		a, d := s.c[c], &out[c] // a == d for a relative operand: in place
+		switch {
+		case intOp:
+			for i := range d {
+				v := a[i]
+				if s.abs && int32(v) < 0 {
+					v = -v
+				}
+				if s.neg {
+					v = -v
+				}
+				d[i] = v
+			}
+		default:
+			clr, flip := uint32(0), uint32(0)
+			if s.abs {
+				clr = 1 << 31
+			}
+			if s.neg {
+				flip = 1 << 31
+			}
+			for i := range d {
+				d[i] = a[i]&^clr ^ flip
+			}
+		}
+		r[c] = d
+	}
+	m.modded[k] = r
+	return &m.modded[k]
+}
+
+// gather reads a relative cb operand per lane into scratch[k] (swizzled in
+// place: s.c points at scratch[k][c]).
+func (m *Machine) gather(s *xsrc, k int) {
+	out := &m.scratch[k]
+	for i := range Lanes {
+		e := uint64(s.elem) + uint64(s.relReg[i])
+		var v [4]uint32
+		if m.consts != nil && e < MaxCBIndex {
+			v, _ = m.consts.Constant(int(s.slot), int(e))
+		}
+		for c := range 4 {
+			out[c][i] = v[s.swz[c]]
+		}
+	}
+	for c := range 4 {
+		s.c[c] = &out[c]
+	}
+}
+
+// alu runs a per-component op: into res, then the write.
+func (m *Machine) alu(in *xinst, mask uint64) {
+	var a, b, c *[4]*[Lanes]uint32
+	a = m.fetch(in, 0)
+	b, c = a, a
+	if in.nsrc > 1 {
+		b = m.fetch(in, 1)
+	}
+	if in.nsrc > 2 {
+		c = m.fetch(in, 2)
+	}
+	if in.direct && mask == AllLanes {
+		// Straight to the destination: no copy through res.
+		for k := range 4 {
+			if in.mask>>k&1 != 0 {
+				d := in.dst[k]
+				in.kernel(d, a[k], b[k], c[k])
+				switch {
+				case in.sat:
+					saturate(d)
+				case in.canon:
+					canon(d)
+				}
+			}
+		}
+		return
+	}
+	for k := range 4 {
+		if in.mask>>k&1 != 0 {
+			in.kernel(&m.res[k], a[k], b[k], c[k])
+		}
+	}
+	m.commit(in, mask, false)
+}
+
+// commit writes res (or res[0] to every component, broadcast) to the
+// destination's masked components for the lanes of mask: saturate, then
+// canonical NaNs for float arithmetic, so that results are the same bits on
+// every machine (NaN payloads differ between CPUs).
+func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
+	for k := range 4 {
+		if in.mask>>k&1 == 0 {
+			continue
+		}
+		r := &m.res[k]
+		if broadcast {
+			r = &m.res[0]
+		}
+		switch {
+		case in.sat:
+			saturate(r)
+		case in.canon:
+			canon(r)
+		}
+		d := in.dst[k]
+		if mask == AllLanes {
+			*d = *r
+			continue
+		}
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			i := bits.TrailingZeros64(mm)
+			d[i] = r[i]
+		}
+	}
+}
+
+// canonNaN is the one NaN float arithmetic produces.
+const canonNaN = 0x7FC00000
+
+func canon(r *[Lanes]uint32) {
+	for i, v := range r {
+		if v&0x7FFFFFFF > 0x7F800000 {
+			r[i] = canonNaN
+		}
+	}
+}
+
+func saturate(r *[Lanes]uint32) {
+	f := f32(r)
+	for i, v := range f {
+		switch {
+		case !(v > 0): // NaN, -0 and negatives
+			r[i] = 0
+		case v > 1:
+			r[i] = 0x3F800000
+		}
+	}
+}
+
+// dot runs dp2, dp3 and dp4: products rounded, summed left to right.
+func (m *Machine) dot(in *xinst, mask uint64) {
+	a, b := m.fetch(in, 0), m.fetch(in, 1)
+	n := 2 + int(in.op-OpDp2)
+	r := f32(&m.res[0])
+	a0, b0 := f32(a[0]), f32(b[0])
+	for i := range r {
+		r[i] = a0[i] * b0[i]
+	}
+	for k := 1; k < n; k++ {
+		ak, bk := f32(a[k]), f32(b[k])
+		for i := range r {
+			r[i] = float32(r[i]) + float32(ak[i]*bk[i])
+		}
+	}
+	m.commit(in, mask, true)
+}
+
+// QuadLane returns the lane of pixel (x, y) of an 8x8 block: quad q (2x2
+// pixels, q = (y/2)*4 + x/2) holds lanes 4q..4q+3, top-left, top-right,
+// bottom-left, bottom-right. Derivatives are differences within a quad.
+func QuadLane(x, y int) int {
+	return ((y>>1)*4+x>>1)*4 + (y&1)*2 + x&1
+}
+
+// deriv runs deriv_rtx and deriv_rty: coarse (one value per quad: the top
+// row's or left column's difference) or fine (per row or column).
+func (m *Machine) deriv(in *xinst, mask uint64) {
+	a := m.fetch(in, 0)
+	for k := range 4 {
+		if in.mask>>k&1 == 0 {
+			continue
+		}
+		derivQuads(in.op, f32(&m.res[k]), f32(a[k]))
+	}
+	m.commit(in, mask, false)
+}
+
+func derivQuads(op Op, r, v *[Lanes]float32) {
+	switch op {
+	case OpDerivX:
+		for q := 0; q < Lanes; q += 4 {
+			d := v[q+1] - v[q]
+			r[q], r[q+1], r[q+2], r[q+3] = d, d, d, d
+		}
+	case OpDerivY:
+		for q := 0; q < Lanes; q += 4 {
+			d := v[q+2] - v[q]
+			r[q], r[q+1], r[q+2], r[q+3] = d, d, d, d
+		}
+	case OpDerivXFine:
+		for q := 0; q < Lanes; q += 4 {
+			d0, d1 := v[q+1]-v[q], v[q+3]-v[q+2]
+			r[q], r[q+1], r[q+2], r[q+3] = d0, d0, d1, d1
+		}
+	case OpDerivYFine:
+		for q := 0; q < Lanes; q += 4 {
+			d0, d1 := v[q+2]-v[q], v[q+3]-v[q+1]
+			r[q], r[q+1], r[q+2], r[q+3] = d0, d1, d0, d1
+		}
+	}
+}
+
+// texture runs sample, sample_l and ld through the bound Textures.
+func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
+	if m.tex == nil {
+		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
+	}
+	a := m.fetch(in, 0)
+	q := &m.query
+	*q = TexQuery{Texture: int(in.src[1].index), Mask: mask, Coord: *a, Out: &m.texOut}
+	swz := in.src[1].swz
+	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes
+	if direct {
+		// The texture unit writes the destination itself (the coordinates
+		// were read into the query's arrays' owner: a source that is also
+		// the destination is copied first).
+		reads := a[:]
+		if in.op == OpSampleL {
+			reads = append(reads[:4:4], m.fetch(in, 3)[0])
+		}
+		for _, r := range reads {
+			if r == in.dst[0] || r == in.dst[1] || r == in.dst[2] || r == in.dst[3] {
+				direct = false
+			}
+		}
+		if direct {
+			q.Out = in.dstVec
+		}
+	}
+	switch in.op {
+	case OpSample:
+		q.Op, q.Sampler = TexSample, int(in.src[2].index)
+		for k := range 2 {
+			derivQuads(OpDerivX, &m.ddx[k], f32(a[k]))
+			derivQuads(OpDerivY, &m.ddy[k], f32(a[k]))
+			q.DX[k], q.DY[k] = &m.ddx[k], &m.ddy[k]
+		}
+	case OpSampleL:
+		q.Op, q.Sampler = TexSampleLevel, int(in.src[2].index)
+		q.LOD = f32(m.fetch(in, 3)[0])
+	case OpLd:
+		q.Op = TexLoad
+	}
+	if err := m.tex.Texture(q); err != nil {
+		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
+	}
+	if q.Out == in.dstVec {
+		return nil
+	}
+	// The resource's swizzle picks the result's components.
+	for k := range 4 {
+		if in.mask>>k&1 != 0 {
+			m.res[k] = q.Out[swz[k]]
+		}
+	}
+	m.commit(in, mask, false)
+	return nil
+}
