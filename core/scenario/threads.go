@@ -119,9 +119,10 @@ func (r *Run) preempt() {
 		return
 	}
 	cur := r.sim.Thread()
+	hctx := r.inHContextCallback(cur)
 	var cands []*thread
 	for _, t := range r.threads {
-		if t.name != cur && r.nestable(t) {
+		if t.name != cur && r.nestable(t, hctx) {
 			cands = append(cands, t)
 		}
 	}
@@ -141,6 +142,19 @@ func (r *Run) preempt() {
 	r.sim.Switch(cur)
 	r.line = line
 	r.setLine(line)
+}
+
+// hctxCallbacks are the kernel callbacks that name the immediate context's
+// HCONTEXT and may deschedule the thread ("Changes from Direct3D 10").
+var hctxCallbacks = map[string]bool{"pfnRenderCb": true, "pfnPresentCb": true,
+	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true}
+
+// inHContextCallback says whether thread th is descheduled inside one of
+// them: the runtime calls the preemption hook right after the callback's
+// Call event.
+func (r *Run) inHContextCallback(th string) bool {
+	e, ok := r.rec.At(uint64(r.rec.Len()))
+	return ok && e.Thread == th && e.Kind == trace.Call && hctxCallbacks[e.Name]
 }
 
 // runAside runs t's next statement on a goroutine of its own and returns
@@ -221,10 +235,12 @@ func (r *Run) setLine(line int) {
 // Device's Create* (but CreateSwapChain, whose primaries belong to the
 // immediate context's thread, and CreateDeferredContext), Escape, or the
 // Release/AddRef of a resource that is not a primary, a view, a shader or a
-// state — or a Flush or Signal of the immediate context, when two threads
-// take turns driving it: the driver's lock on its HCONTEXT (rule FT-HCTX)
-// makes such a call wait until the descheduled thread leaves its DDI.
-func (r *Run) nestable(t *thread) bool {
+// state — or, when the descheduled thread is inside a kernel callback of
+// the immediate context (hctx), a Flush or Signal of that context: two
+// threads take turns driving it, and the driver's lock on its HCONTEXT
+// (rule FT-HCTX) makes such a call wait until the descheduled thread
+// leaves its DDI.
+func (r *Run) nestable(t *thread, hctx bool) bool {
 	if len(t.stack) == 0 || t.waiting != "" || t.aside != nil {
 		return false
 	}
@@ -240,7 +256,7 @@ func (r *Run) nestable(t *thread) bool {
 	case *d3d11.View, *d3d11.Shader, *d3d11.State:
 		return c.Method == "Release" || c.Method == "AddRef"
 	case *d3d11.DeviceContext:
-		return !o.Deferred() && (c.Method == "Flush" || c.Method == "Signal")
+		return hctx && !o.Deferred() && (c.Method == "Flush" || c.Method == "Signal")
 	}
 	return false
 }

@@ -23,7 +23,7 @@ var hctxCallbacks = map[string]bool{
 }
 
 type ftState struct {
-	notFree bool                      // the driver does not report D3D11DDICAPS_FREETHREADED
+	notFree bool                           // the driver does not report D3D11DDICAPS_FREETHREADED
 	hctx    map[string]map[string][]openCb // HCONTEXT (its device) -> thread -> its open callbacks on it
 	// (per thread: thState.ddis, its open DDI calls but CalcPrivate*)
 }
