@@ -68,6 +68,32 @@ func TestHContextOneThreadAtATime(t *testing.T) {
 	}
 }
 
+// TestHContextPrimaryDestroy: destroying a primary that the unsubmitted
+// buffer uses submits from inside the free-threaded DestroyResource; the
+// driver holds its HCONTEXT lock there too, so another thread's Signal
+// waits instead of overlapping the pfnRenderCb.
+func TestHContextPrimaryDestroy(t *testing.T) {
+	src := scenarioSource(t, "testdata/threads/primary-destroy.d3ds")
+	waits := 0
+	for seed := 1; seed <= 8; seed++ {
+		r := runSource(t, withOptions(src, fmt.Sprintf("option seed=%d", seed)))
+		if v := r.Violations(); len(v) != 0 {
+			t.Errorf("seed %d: %v", seed, v)
+		}
+		if sum := r.Summary(); !sum.OK() {
+			t.Errorf("seed %d: %q", seed, sum.Failures)
+		}
+		for _, e := range r.Events() {
+			if e.Name == "HContextLock" {
+				waits++
+			}
+		}
+	}
+	if waits == 0 {
+		t.Fatal("the Signal never met the primary's submission in 8 seeds")
+	}
+}
+
 // TestHContextBugSwitch: bug=FT-HCTX makes the driver skip its HCONTEXT
 // lock; the verifier reports FT-HCTX and nothing else, naming both
 // threads, both callbacks and the lines.

@@ -15,6 +15,12 @@ import "sync"
 // wakes it; the waiter's clock then moves to the release (it waited until
 // then). OnBlock, if set, is told when a thread starts and ends such a
 // wait, so the wait shows on its lane.
+//
+// The simulated thread holding it may take it again (a driver entered again
+// through a runtime callback, inside a DDI that holds it): it is free once
+// every Lock has had its Unlock. Real goroutines that share a simulated
+// thread's name are one thread to it: only one simulated thread's calls
+// should take it.
 type Mutex struct {
 	Sim     *Sim
 	OnBlock func(holder string, done bool)
@@ -24,6 +30,7 @@ type Mutex struct {
 	// owner is the simulated thread holding the lock ("" when free);
 	// waiters the parked ones, first come first served.
 	owner      string
+	depth      int // Locks by the owner beyond the first
 	waiters    []string
 	releasedAt int64
 }
@@ -56,6 +63,11 @@ func (m *Mutex) Lock() {
 	}
 	m.mu.Lock()
 	holder := m.owner
+	if holder == me {
+		m.depth++
+		m.mu.Unlock()
+		return
+	}
 	m.mu.Unlock()
 	if park, _ := m.Sim.blocking(); park != nil && holder != "" && holder != me {
 		m.mu.Lock()
@@ -100,6 +112,11 @@ func (m *Mutex) took(me string) {
 // it is done with it.
 func (m *Mutex) Unlock() {
 	m.mu.Lock()
+	if m.depth > 0 {
+		m.depth--
+		m.mu.Unlock()
+		return
+	}
 	m.owner = ""
 	m.releasedAt = m.Sim.Now()
 	var next string

@@ -64,3 +64,22 @@ func itoa(n int64) string {
 	}
 	return string(b)
 }
+
+// TestMutexReentrant: the holder may take it again; it is free after as
+// many Unlocks.
+func TestMutexReentrant(t *testing.T) {
+	s := New(1)
+	m := &Mutex{Sim: s}
+	m.Lock()
+	m.Lock()
+	m.Unlock()
+	if m.Holder() != "main" {
+		t.Fatal("released by the inner Unlock")
+	}
+	m.Unlock()
+	if m.Holder() != "" {
+		t.Fatalf("held by %q after both Unlocks", m.Holder())
+	}
+	m.Lock() // free again
+	m.Unlock()
+}

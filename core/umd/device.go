@@ -18,7 +18,10 @@ type Config struct {
 	Now func() int64
 	// NewLock makes the lock on the device's HCONTEXT that its
 	// immediate-context DDIs hold (hcontext.go, rule FT-HCTX): one that
-	// simulated threads can wait on. Nil: a sync.Mutex.
+	// simulated threads can wait on, and that the holding thread may take
+	// again (the runtime re-enters the driver from its callbacks). Nil:
+	// no other thread to keep out (a driver tested on one thread); the
+	// driver hands over its bare table.
 	NewLock func(ddi.HCONTEXT) sync.Locker
 }
 
@@ -77,8 +80,8 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 	d.table = args.Table
 	var table ddi.Device = d
 	d.drawEntry = d.Draw
-	if !a.cfg.Bugs.Has(rules.FTHCtx) { // the bug: no lock, threads overlap in the HCONTEXT's callbacks
-		s := &serialised{Device: d, lock: a.cfg.newLock(d.ctx)}
+	if a.cfg.NewLock != nil && !a.cfg.Bugs.Has(rules.FTHCtx) { // the bug: no lock, threads overlap in the HCONTEXT's callbacks
+		s := &serialised{Device: d, lock: a.cfg.NewLock(d.ctx)}
 		table, d.drawEntry = s, s.Draw
 	}
 	d.fillTable()

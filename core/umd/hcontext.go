@@ -18,10 +18,12 @@ import (
 // whole DDI, not just the callback, also keeps a second thread out of the
 // command buffer the first one is submitting.
 //
-// The state-setting DDIs call no callback and take no lock; the runtime
-// calls IaSetVertexBuffers from inside a callback (the state refresh), so
-// the lock never has to be taken twice by one thread. bug=FT-HCTX hands the
-// runtime the bare table instead.
+// The state-setting DDIs call no callback and take no lock. The runtime
+// enters the driver again from inside its callbacks (IaSetVertexBuffers in
+// the state refresh; destroy DDIs, a primary's among them, when amortized
+// processing drains its queue): the lock is one the holding thread may take
+// again (Config.NewLock's is a sim.Mutex). bug=FT-HCTX hands the runtime
+// the bare table instead.
 type serialised struct {
 	*Device
 	lock sync.Locker
@@ -33,13 +35,6 @@ var (
 	_ ddi.Escaper  = (*serialised)(nil)
 )
 
-// newLock is the HCONTEXT's lock: Config.NewLock's, or a sync.Mutex.
-func (c Config) newLock(h ddi.HCONTEXT) sync.Locker {
-	if c.NewLock != nil {
-		return c.NewLock(h)
-	}
-	return new(sync.Mutex)
-}
 
 func (s *serialised) ClearRenderTargetView(h ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
 	s.lock.Lock()
@@ -135,4 +130,18 @@ func (s *serialised) DestroyDevice(h ddi.HDEVICE) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	s.Device.DestroyDevice(h)
+}
+
+// DestroyResource is free-threaded and takes no lock, but a primary's lives
+// in the immediate context's thread domain and may submit what the context
+// recorded (rule DD-PRIMARY): that one holds the lock.
+func (s *serialised) DestroyResource(h ddi.HDEVICE, r ddi.HRESOURCE) {
+	s.mu.Lock()
+	res := s.res[r]
+	s.mu.Unlock()
+	if res != nil && res.args.Primary {
+		s.lock.Lock()
+		defer s.lock.Unlock()
+	}
+	s.Device.DestroyResource(h, r)
 }
