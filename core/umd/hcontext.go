@@ -35,7 +35,6 @@ var (
 	_ ddi.Escaper  = (*serialised)(nil)
 )
 
-
 func (s *serialised) ClearRenderTargetView(h ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
