@@ -226,6 +226,19 @@ type WaitForSynchronizationObjectCb struct {
 	Hazard     string
 }
 
+// SignalSynchronizationObjectCb mirrors D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT:
+// the context whose DMA stream carries the signal and the objects it
+// signals. The simulated objects are fences, so the signal carries the
+// value they take, as D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT2's FenceValue
+// does. Fence (out) is the context's fence the signal follows: the objects
+// take the value once the GPU has finished that fence's work.
+type SignalSynchronizationObjectCb struct {
+	Context           HCONTEXT
+	ObjectHandleArray []HSYNCOBJECT
+	FenceValue        uint64
+	Fence             uint64 // out
+}
+
 // DeviceCallbacks mirrors D3DDDI_DEVICECALLBACKS plus the core-layer
 // pfnSetErrorCb. The runtime implements it; the UMD calls up only through it.
 type DeviceCallbacks interface {
@@ -241,6 +254,12 @@ type DeviceCallbacks interface {
 	// reaches the value (a GPU wait visible on the timeline, with its
 	// reason).
 	PfnWaitForSynchronizationObjectCb(HRTDEVICE, *WaitForSynchronizationObjectCb) error
+	// PfnSignalSynchronizationObjectCb inserts a signal of synchronization
+	// objects in the context's DMA stream: they are signalled when the GPU
+	// has finished the work submitted on the context before it. One thread
+	// at a time per HCONTEXT, like the other callbacks that name one ("Changes
+	// from Direct3D 10", rule FT-HCTX).
+	PfnSignalSynchronizationObjectCb(HRTDEVICE, *SignalSynchronizationObjectCb) error
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64

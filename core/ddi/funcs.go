@@ -98,3 +98,13 @@ type Device interface {
 type Escaper interface {
 	Escape(h HDEVICE, code uint32) (uint64, error)
 }
+
+// Signaler is the immediate context's Signal (ID3D11DeviceContext4::Signal
+// of a fence): the driver submits what it has recorded, then inserts the
+// signal in its context's stream with pfnSignalSynchronizationObjectCb. It
+// is called on the thread that drives the immediate context, and that
+// context's HCONTEXT callbacks are one thread at a time ("Changes from
+// Direct3D 10", rule FT-HCTX).
+type Signaler interface {
+	Signal(h HDEVICE, obj HSYNCOBJECT, value uint64) error
+}

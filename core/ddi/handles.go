@@ -28,4 +28,5 @@ type (
 type (
 	HCONTEXT    uint32 // a GPU context (pfnCreateContextCb)
 	HALLOCATION uint32 // an allocation (pfnAllocateCb)
+	HSYNCOBJECT uint32 // a synchronization object (a fence the runtime made)
 )

@@ -88,7 +88,9 @@ type Dxgkrnl struct {
 	lastAlloc  uint32
 	lastDMA    uint64
 	engines    []*engine
-	removals   int   // devices removed by TDR so far
+	removals   int                         // devices removed by TDR so far
+	syncs      map[HSyncObject]*syncObject // synchronization objects (sync.go)
+	lastSync   uint32
 	wakeAt     int64 // when the last fence was signalled or cancelled: a waiter resumes no earlier
 
 	// Video memory manager.

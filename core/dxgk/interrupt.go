@@ -3,6 +3,7 @@ package dxgk
 import (
 	"d3dsim/core/rules"
 	"fmt"
+	"slices"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -208,6 +209,9 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 		k.event(trace.Fence, "FenceSignaled", trace.Event{Handle: c.h.String(), Fence: b.fence, DMA: b.id,
 			Args: trace.UintArg(trace.KeySubfence, b.sub)})
 	}
+	if c != nil && !dropped {
+		k.signalReached(c) // signals queued behind the fence (sync.go)
+	}
 	for _, a := range free {
 		k.free(a)
 	}
@@ -259,6 +263,7 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 		dmaByFence map[uint64]uint64
 	}
 	var cs []cancel
+	ctxs := slices.Clone(d.contexts)
 	for _, c := range d.contexts {
 		if c.signalled < c.submitted {
 			m := make(map[uint64]uint64, len(c.dma))
@@ -276,5 +281,8 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 			k.event(trace.Fence, "FenceCancelled", trace.Event{Handle: x.c.h.String(), Fence: f, DMA: x.dmaByFence[f],
 				Msg: fmt.Sprintf("fence %d of %v cancelled: device %v was removed", f, x.c.h, d.h)})
 		}
+	}
+	for _, c := range ctxs {
+		k.signalReached(c) // what the signals queued behind them waited for reads as done
 	}
 }

@@ -1,7 +1,11 @@
 package machine
 
 import (
+	"fmt"
+	"sync"
+
 	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
 	"d3dsim/core/dxgk"
 	"d3dsim/core/kmd"
 	"d3dsim/core/rules"
@@ -73,7 +77,7 @@ func New(c Config) *Machine {
 	if c.OnFrame != nil {
 		g.OnScanout(c.OnFrame)
 	}
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, Now: s.Now}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded,
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, Now: s.Now, NewLock: hcontextLock(s, rec)}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded,
 		MaxAllocBytes: c.MaxAllocBytes, MaxObjects: c.MaxObjects})
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
@@ -104,3 +108,30 @@ func (m *Machine) GPUCommitted() uint64 {
 // Idle waits, in virtual time, until the GPU has finished all the work
 // submitted to it.
 func (m *Machine) Idle() error { return m.kernel.Idle() }
+
+// hcontextLock makes the UMD's lock on an HCONTEXT a simulated threads'
+// lock: a thread run while another is descheduled inside the context's
+// callbacks waits for it, with a wait on its lane naming the holder.
+func hcontextLock(s *sim.Sim, rec *trace.Recorder) func(ddi.HCONTEXT) sync.Locker {
+	return func(h ddi.HCONTEXT) sync.Locker {
+		ctx := fmt.Sprintf("c%d", h)
+		return &sim.Mutex{Sim: s, OnBlock: func(holder string, done bool) {
+			ev := trace.Event{Layer: trace.UMD, From: trace.UMD, Kind: trace.Wait, Name: "HContextLock", Obj: ctx,
+				Args: hctxArgs(ctx, holder, done),
+				Msg:  fmt.Sprintf("waits for HCONTEXT %s: thread %s is inside its kernel callbacks (one thread at a time per HCONTEXT)", ctx, holder)}
+			if done {
+				ev.Msg = fmt.Sprintf("HCONTEXT %s released by thread %s", ctx, holder)
+			}
+			rec.Emit(ev)
+		}}
+	}
+}
+
+func hctxArgs(ctx, holder string, done bool) trace.Args {
+	var b trace.ArgBuilder
+	b.Str(trace.KeyHctx, ctx).Str(trace.KeyWhy, holder)
+	if done {
+		b.Flag(trace.KeyDone)
+	}
+	return b.Args()
+}

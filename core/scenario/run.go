@@ -86,6 +86,7 @@ func NewRun(s *Script, o Overrides) *Run {
 		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	}, r.preempt))
 	r.sim, r.rec, r.rt = r.mach.Sim(), r.mach.Recorder(), r.mach.Runtime()
+	r.sim.SetBlocking(r.park, r.wake) // (threads.go: a thread run inside another may wait for its lock)
 	r.rec.SetLimit(r.opt.maxevents)
 	r.rec.Subscribe(r.onEvent)
 	r.verifier = verify.New(r.rec)

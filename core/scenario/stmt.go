@@ -373,6 +373,8 @@ func typeOf(v any) string {
 		return tQuery
 	case *d3d11.CommandList:
 		return tCommandList
+	case *d3d11.Fence:
+		return tFence
 	}
 	return ""
 }

@@ -62,9 +62,10 @@ const (
 	tSampler     = "sampler"
 	tQuery       = "query"
 	tCommandList = "commandlist"
+	tFence       = "fence"
 )
 
-var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList}
+var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList, tFence}
 
 // globals are calls with no target.
 var globals = map[string]*method{
@@ -112,6 +113,13 @@ var methods = map[string]map[string]*method{
 		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
 			{name: "AddressV", kind: pEnum, enum: "Address", opt: true}, {name: "BorderColor", kind: pData, opt: true}},
 			results: []string{tSampler}, exec: execCreateSampler},
+		"CreateFence": {named: []param{{name: "InitialValue", kind: pUint, opt: true}}, results: []string{tFence}, exec: func(x *call) error {
+			f, err := x.dev().CreateFence(x.result(0), uint64(x.numNamed("InitialValue")))
+			if err == nil {
+				x.bind(0, f)
+			}
+			return err
+		}},
 		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
 		"CreateDeferredContext": {results: []string{tContext}, exec: func(x *call) error {
 			c, err := x.dev().CreateDeferredContext(x.result(0))
@@ -201,7 +209,14 @@ var methods = map[string]map[string]*method{
 			}
 			return nil
 		}},
-		"Flush":      {exec: func(x *call) error { return x.ctx().Flush() }},
+		"Flush": {exec: func(x *call) error { return x.ctx().Flush() }},
+		// Signal is ID3D11DeviceContext4::Signal: the driver's
+		// pfnSignalSynchronizationObjectCb queues it behind the work
+		// submitted so far.
+		"Signal": {pos: []param{{name: "FENCE", kind: pObj, types: tFence}, {name: "VALUE", kind: pUint}}, exec: func(x *call) error {
+			f, _ := x.obj(0).(*d3d11.Fence)
+			return x.ctx().Signal(f, uint64(x.num(1)))
+		}},
 		"ClearState": {exec: func(x *call) error { return x.ctx().ClearState() }},
 		"FinishCommandList": {pos: []param{{name: "RESTORE", kind: pBool, opt: true}}, results: []string{tCommandList}, exec: func(x *call) error {
 			l, err := x.ctx().FinishCommandList(x.result(0), x.boolPos(0))
@@ -228,6 +243,17 @@ var methods = map[string]map[string]*method{
 		}},
 		"Present": {pos: []param{{name: "SYNCINTERVAL", kind: pUint, opt: true}}, exec: func(x *call) error {
 			return x.obj(-1).(*d3d11.SwapChain).Present(x.uint(0))
+		}},
+	},
+	tFence: {
+		"GetCompletedValue": {exec: func(x *call) error {
+			x.run.lastData = x.obj(-1).(*d3d11.Fence).GetCompletedValue()
+			return nil
+		}},
+		// The language has no event objects: the call waits until the
+		// fence reaches VALUE (as ID3D12Fence's does with a NULL event).
+		"SetEventOnCompletion": {pos: []param{{name: "VALUE", kind: pUint}}, exec: func(x *call) error {
+			return x.obj(-1).(*d3d11.Fence).SetEventOnCompletion(uint64(x.num(0)))
 		}},
 	},
 	tBuffer:  {"Write": writeMethod},

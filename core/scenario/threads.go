@@ -24,6 +24,18 @@ type thread struct {
 	lastPos Pos
 	from    uint64 // event range of the thread's previous call
 	to      uint64
+	aside   *aside // while it runs inside another thread's call (preempt), on its own goroutine
+}
+
+// aside is a thread that runs inside another's call (preempt) on a
+// goroutine of its own, so that it can block on a lock the descheduled
+// thread holds (sim.Mutex): one of the two goroutines runs at a time, and
+// step says which way control came back — true when the thread parked,
+// false when its statement is done.
+type aside struct {
+	step   chan bool
+	resume chan struct{}
+	line   int // the line the parked thread was running
 }
 
 // signalled is the first `signal` of an event: a thread that waits for the
@@ -47,7 +59,7 @@ func (r *Run) pick() *thread {
 	var runnable []*thread
 	var blocked *thread
 	for _, t := range r.threads {
-		if len(t.stack) == 0 {
+		if len(t.stack) == 0 || t.aside != nil { // (a parked thread is inside its statement)
 			continue
 		}
 		if t.waiting != "" && !r.events[t.waiting] {
@@ -109,9 +121,10 @@ func (r *Run) preempt() {
 		return
 	}
 	cur := r.sim.Thread()
+	hctx := r.inHContextCallback(cur)
 	var cands []*thread
 	for _, t := range r.threads {
-		if t.name != cur && r.nestable(t) {
+		if t.name != cur && r.nestable(t, hctx) {
 			cands = append(cands, t)
 		}
 	}
@@ -126,11 +139,87 @@ func (r *Run) preempt() {
 	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "Preempted",
 		Msg: fmt.Sprintf("%s is descheduled (inside the call this event belongs to); %s runs meanwhile", cur, t.name)})
 	r.nesting++
-	r.exec(t)
+	r.runAside(t)
 	r.nesting--
 	r.sim.Switch(cur)
 	r.line = line
 	r.setLine(line)
+}
+
+// hctxCallbacks are the kernel callbacks that name the immediate context's
+// HCONTEXT and may deschedule the thread ("Changes from Direct3D 10").
+var hctxCallbacks = map[string]bool{"pfnRenderCb": true, "pfnPresentCb": true,
+	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true}
+
+// inHContextCallback says whether thread th is descheduled inside one of
+// them: the runtime calls the preemption hook right after the callback's
+// Call event.
+func (r *Run) inHContextCallback(th string) bool {
+	e, ok := r.rec.At(uint64(r.rec.Len()))
+	return ok && e.Thread == th && e.Kind == trace.Call && hctxCallbacks[e.Name]
+}
+
+// runAside runs t's next statement on a goroutine of its own and returns
+// when it is done or t parked on a lock the current thread holds
+// (sim.Mutex; the driver's HCONTEXT lock): the holder's Unlock then wakes
+// it (wake) and it finishes there.
+func (r *Run) runAside(t *thread) {
+	a := &aside{step: make(chan bool), resume: make(chan struct{})}
+	t.aside = a
+	go func() {
+		r.exec(t)
+		a.step <- false
+	}()
+	if parked := <-a.step; !parked {
+		t.aside = nil
+	}
+}
+
+// park blocks the running thread, if it runs aside, until wake: control
+// goes back to the thread it runs inside. It reports false for a thread
+// that does not run aside (it cannot park: the lock blocks it for real).
+func (r *Run) park() bool {
+	t := r.threadNamed(r.sim.Thread())
+	if t == nil || t.aside == nil {
+		return false
+	}
+	a := t.aside
+	a.line = r.line
+	a.step <- true
+	<-a.resume
+	return true
+}
+
+// wake runs a parked thread, from the Unlock of the lock it waits for,
+// until its statement is done (or it parks again), then comes back.
+func (r *Run) wake(name string) {
+	t := r.threadNamed(name)
+	if t == nil || t.aside == nil {
+		return
+	}
+	a := t.aside
+	cur, line := r.sim.Thread(), r.line
+	r.nesting++
+	r.sim.Switch(name)
+	r.line = a.line
+	r.setLine(a.line)
+	a.resume <- struct{}{}
+	if parked := <-a.step; !parked {
+		t.aside = nil
+	}
+	r.nesting--
+	r.sim.Switch(cur)
+	r.line = line
+	r.setLine(line)
+}
+
+func (r *Run) threadNamed(name string) *thread {
+	for _, t := range r.threads {
+		if t.name == name {
+			return t
+		}
+	}
+	return nil
 }
 
 // setLine stamps the events that follow with line. Only this sets the
@@ -148,9 +237,13 @@ func (r *Run) setLine(line int) {
 // Device's Create* (but CreateSwapChain, whose primaries belong to the
 // immediate context's thread, and CreateDeferredContext), Escape, or the
 // Release/AddRef of a resource that is not a primary, a view, a shader or a
-// state.
-func (r *Run) nestable(t *thread) bool {
-	if len(t.stack) == 0 || t.waiting != "" {
+// state — or, when the descheduled thread is inside a kernel callback of
+// the immediate context (hctx), a Flush or Signal of that context: two
+// threads take turns driving it, and the driver's lock on its HCONTEXT
+// (rule FT-HCTX) makes such a call wait until the descheduled thread
+// leaves its DDI.
+func (r *Run) nestable(t *thread, hctx bool) bool {
+	if len(t.stack) == 0 || t.waiting != "" || t.aside != nil {
 		return false
 	}
 	c, ok := t.next().(*Call)
@@ -164,6 +257,8 @@ func (r *Run) nestable(t *thread) bool {
 		return (c.Method == "Release" || c.Method == "AddRef") && !o.Desc.Primary
 	case *d3d11.View, *d3d11.Shader, *d3d11.State:
 		return c.Method == "Release" || c.Method == "AddRef"
+	case *d3d11.DeviceContext:
+		return hctx && !o.Deferred() && (c.Method == "Flush" || c.Method == "Signal")
 	}
 	return false
 }

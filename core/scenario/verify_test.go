@@ -111,7 +111,7 @@ func TestCleanScenariosSilent(t *testing.T) {
 	for _, name := range assets.Scenarios() {
 		files = append(files, name)
 	}
-	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
+	for _, dir := range []string{"testdata/async", "testdata/commandlists", "testdata/threads"} {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -232,7 +232,7 @@ func TestDispatchSame(t *testing.T) {
 		src, _, _ := assets.Tutorial(name)
 		add("tutorial "+name, string(src))
 	}
-	for _, dir := range []string{"testdata/async", "testdata/commandlists"} {
+	for _, dir := range []string{"testdata/async", "testdata/commandlists", "testdata/threads"} {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -19,6 +19,9 @@ type Sim struct {
 	rng     *rand.Rand
 	steps   uint64
 	running int // events being run (runNext), on every goroutine
+
+	park func() bool         // SetBlocking (mutex.go)
+	wake func(thread string) //
 }
 
 // clock is a simulated thread's local time. Its time is changed only under

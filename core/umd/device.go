@@ -3,6 +3,7 @@ package umd
 import (
 	"d3dsim/core/rules"
 	"fmt"
+	"sync"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -15,6 +16,13 @@ type Config struct {
 	// Now reads the CPU's clock (virtual nanoseconds), as a driver reads
 	// QueryPerformanceCounter: it paces pfnPerformAmortizedProcessingCb.
 	Now func() int64
+	// NewLock makes the lock on the device's HCONTEXT that its
+	// immediate-context DDIs hold (hcontext.go, rule FT-HCTX): one that
+	// simulated threads can wait on, and that the holding thread may take
+	// again (the runtime re-enters the driver from its callbacks). Nil:
+	// no other thread to keep out (a driver tested on one thread); the
+	// driver hands over its bare table.
+	NewLock func(ddi.HCONTEXT) sync.Locker
 }
 
 // Adapter is the UMD's adapter object (what OpenAdapter10_2 returns).
@@ -70,8 +78,14 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		d.listCap = 16
 	}
 	d.table = args.Table
+	var table ddi.Device = d
+	d.drawEntry = d.Draw
+	if a.cfg.NewLock != nil && !a.cfg.Bugs.Has(rules.FTHCtx) { // the bug: no lock, threads overlap in the HCONTEXT's callbacks
+		s := &serialised{Device: d, lock: a.cfg.NewLock(d.ctx)}
+		table, d.drawEntry = s, s.Draw
+	}
 	d.fillTable()
-	return d, nil
+	return table, nil
 }
 
 // tableEntries are the entries of D3D11DDI_DEVICEFUNCS the simulated driver
@@ -111,7 +125,7 @@ func (d *Device) fillTable() {
 	for _, e := range tableEntries {
 		var fn any
 		if e == "pfnDraw" {
-			fn = func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) }
+			fn = func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) }
 		}
 		d.table.Set(e, e[3:], fn)
 	}
@@ -125,6 +139,9 @@ type Device struct {
 	immediateContext
 
 	table *ddi.FuncTable // the device function table the runtime reads (rule FT-TABLE)
+	// drawEntry is what pfnDraw points at: Draw, holding the HCONTEXT's
+	// lock (hcontext.go).
+	drawEntry func(ddi.HDEVICE, uint32, uint32)
 
 	// Object tables, guarded by mu.
 	res      map[ddi.HRESOURCE]*resource

@@ -111,6 +111,11 @@ func (f *fakeRuntime) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi
 	f.completed = max(f.completed, cb.FenceValue)
 	return nil
 }
+func (f *fakeRuntime) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.SignalSynchronizationObjectCb) error {
+	f.log("Signal %v=%d after fence %d", cb.ObjectHandleArray, cb.FenceValue, f.fence)
+	cb.Fence = f.fence
+	return nil
+}
 func (f *fakeRuntime) CompletedFence(ddi.HRTDEVICE, ddi.HCONTEXT) uint64 { return f.completed }
 func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	f.log("SetError core=%d", core)
@@ -153,6 +158,9 @@ func newDevice(t testing.TB, f *fakeRuntime, cfg Config) *Device {
 	dev, err := NewAdapter(cfg).CreateDevice(hDev, &ddi.CreateDeviceArgs{HRTDevice: 1, HRTCoreLayer: icCore, Callbacks: f})
 	if err != nil {
 		t.Fatalf("CreateDevice: %v", err)
+	}
+	if s, ok := dev.(*serialised); ok {
+		return s.Device
 	}
 	return dev.(*Device)
 }

@@ -312,7 +312,7 @@ func (d *Device) fullscreenDraw() {
 	if d.table == nil || d.table.Get("pfnDraw").Impl == "DrawFullscreen" {
 		return
 	}
-	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.Draw(h, count, start) })
+	d.table.Set("pfnDraw", "DrawFullscreen", func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) })
 	if d.cfg.Bugs.Has(rules.FTTable) {
 		// The bug: a create entry swapped too, while other threads may be
 		// inside CreateResource.
@@ -347,6 +347,16 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	}
 	words := append([]uint32(nil), d.cmd.Words...)
 	list := append([]ddi.AllocationListEntry(nil), d.list...)
+	// The buffer is handed over before the callback: a thread that got in
+	// meanwhile (only with bug=FT-HCTX, which drops the HCONTEXT lock)
+	// finds it empty instead of submitting it twice.
+	used := append([]*resource(nil), d.used...)
+	ended := append([]*query(nil), d.ended...)
+	d.used = d.used[:0]
+	d.ended = d.ended[:0]
+	d.cmd.Words = d.cmd.Words[:0]
+	d.list = d.list[:0]
+	clear(d.listIdx)
 	var fence uint64
 	var err error
 	if present {
@@ -359,7 +369,7 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 		fence = cb.Fence
 	}
 	d.submits++
-	for _, r := range d.used {
+	for _, r := range used {
 		if fence != 0 {
 			r.lastFence = fence
 			if r.writeInBuffer {
@@ -368,15 +378,10 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 		}
 		r.inBuffer, r.writeInBuffer = false, false
 	}
-	for _, q := range d.ended {
+	for _, q := range ended {
 		q.fence = fence
 		q.inBuffer = false
 	}
-	d.used = d.used[:0]
-	d.ended = d.ended[:0]
-	d.cmd.Words = d.cmd.Words[:0]
-	d.list = d.list[:0]
-	clear(d.listIdx)
 	d.st.dirty = true
 	d.processDestroyQueue() // everything destroyed before this submission is now safe
 	d.freePending()

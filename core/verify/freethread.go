@@ -23,9 +23,16 @@ var hctxCallbacks = map[string]bool{
 }
 
 type ftState struct {
-	notFree bool                      // the driver does not report D3D11DDICAPS_FREETHREADED
-	hctx    map[string]map[string]int // HCONTEXT (its device) -> thread -> open callbacks on it
+	notFree bool                           // the driver does not report D3D11DDICAPS_FREETHREADED
+	hctx    map[string]map[string][]openCb // HCONTEXT (its device) -> thread -> its open callbacks on it
 	// (per thread: thState.ddis, its open DDI calls but CalcPrivate*)
+}
+
+// openCb is an HCONTEXT callback a thread is inside: its name and the
+// scenario line that called it (for the FT-HCTX message).
+type openCb struct {
+	name string
+	line int
 }
 
 // calcDDI says whether a DDI is one "Changes from Direct3D 10" makes free-threaded even
@@ -50,7 +57,7 @@ func otherThreads[T any](open map[string]T, th string, busy func(T) bool) []stri
 func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	f := &v.ft
 	if f.hctx == nil {
-		f.hctx = map[string]map[string]int{}
+		f.hctx = map[string]map[string][]openCb{}
 	}
 	var out []Violation
 	isDDI := e.Layer == trace.UMD && e.From == trace.Runtime
@@ -84,15 +91,17 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 			break // a device-wide escape names no context
 		}
 		if f.hctx[key] == nil {
-			f.hctx[key] = map[string]int{}
+			f.hctx[key] = map[string][]openCb{}
 		}
-		if others := otherThreads(f.hctx[key], e.Thread, func(n int) bool { return n > 0 }); len(others) > 0 {
-			out = append(out, v.violation(rules.FTHCtx, e, "%s on thread %s while thread %s is inside a callback on the same HCONTEXT (device %s's context): the driver must let one thread at a time use it", e.Name, e.Thread, others[0], key))
+		if others := otherThreads(f.hctx[key], e.Thread, func(o []openCb) bool { return len(o) > 0 }); len(others) > 0 {
+			in := f.hctx[key][others[0]]
+			o := in[len(in)-1]
+			out = append(out, v.violation(rules.FTHCtx, e, "%s on thread %s (line %d) while thread %s is inside %s (line %d) on the same HCONTEXT (device %s's context): the driver must let one thread at a time call the callbacks that name it", e.Name, e.Thread, e.Line, others[0], o.name, o.line, key))
 		}
-		f.hctx[key][e.Thread]++
+		f.hctx[key][e.Thread] = append(f.hctx[key][e.Thread], openCb{e.Name, e.Line})
 	case e.Kind == trace.Return && cb && hctxCallbacks[e.Name]:
-		if m := f.hctx[hctxKey(e)]; m != nil && m[e.Thread] > 0 {
-			m[e.Thread]--
+		if m := f.hctx[hctxKey(e)]; m != nil && len(m[e.Thread]) > 0 {
+			m[e.Thread] = m[e.Thread][:len(m[e.Thread])-1]
 		}
 	}
 

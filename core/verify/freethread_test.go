@@ -69,6 +69,10 @@ func TestFreeThreadingRules(t *testing.T) {
 			call("main", R, "pfnRenderCb", "dev", "", trace.Args{}), call("loader", R, "pfnEscapeCb", "dev", "", kv(trace.KeyHctx, "c1", trace.KeyCode, 1)), ret("loader", R, "pfnEscapeCb", "dev"), ret("main", R, "pfnRenderCb", "dev")}, "FT-HCTX"},
 		{"FT-HCTX: a device-wide escape names no context", []step{
 			call("main", R, "pfnRenderCb", "dev", "", trace.Args{}), call("loader", R, "pfnEscapeCb", "dev", "", kv(trace.KeyHctx, "0", trace.KeyCode, 1)), ret("loader", R, "pfnEscapeCb", "dev"), ret("main", R, "pfnRenderCb", "dev")}, ""},
+		{"FT-HCTX: a signal on the context inside another thread's render", []step{
+			call("main", R, "pfnRenderCb", "dev", "", trace.Args{}), call("presenter", R, "pfnSignalSynchronizationObjectCb", "s1", "", kv(trace.KeyDev, "dev", trace.KeyHctx, "c1")), ret("presenter", R, "pfnSignalSynchronizationObjectCb", "s1"), ret("main", R, "pfnRenderCb", "dev")}, "FT-HCTX"},
+		{"FT-HCTX: a signal after the render returned", []step{
+			call("main", R, "pfnRenderCb", "dev", "", trace.Args{}), ret("main", R, "pfnRenderCb", "dev"), call("presenter", R, "pfnSignalSynchronizationObjectCb", "s1", "", kv(trace.KeyDev, "dev", trace.KeyHctx, "c1")), ret("presenter", R, "pfnSignalSynchronizationObjectCb", "s1")}, ""},
 		{"FT-HCTX: another device's context", []step{
 			call("main", R, "pfnRenderCb", "dev", "", trace.Args{}), call("loader", R, "pfnWaitForSynchronizationObjectCb", "dev2", "", trace.Args{}), ret("loader", R, "pfnWaitForSynchronizationObjectCb", "dev2"), ret("main", R, "pfnRenderCb", "dev")}, ""},
 		{"FT-ALLOC: shared allocation inside its CreateResource", []step{

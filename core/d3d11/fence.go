@@ -1,0 +1,160 @@
+package d3d11
+
+import (
+	"fmt"
+
+	"d3dsim/core/ddi"
+	"d3dsim/core/dxgk"
+	"d3dsim/core/trace"
+)
+
+// Fences (ID3D11Fence) and the immediate context's Signal: the way an
+// application reaches pfnSignalSynchronizationObjectCb. The runtime makes
+// the fence's kernel synchronization object itself; Signal asks the driver
+// to insert the signal in its context's DMA stream (ddi.Signaler), so the
+// fence takes the value once the GPU has finished the work submitted before
+// it. The CPU reads the value (GetCompletedValue) or waits for it
+// (SetEventOnCompletion).
+
+// Fence is an ID3D11Fence.
+type Fence struct {
+	object
+	h dxgk.HSyncObject
+}
+
+// syncKernel is the part of Dxgkrnl fences use (*dxgk.Dxgkrnl).
+type syncKernel interface {
+	CreateSynchronizationObject(dev dxgk.HDevice, initial uint64, obj string) (dxgk.HSyncObject, error)
+	DestroySynchronizationObject(h dxgk.HSyncObject) error
+	SignalSynchronizationObject(ctx dxgk.HContext, objs []dxgk.HSyncObject, value uint64) (uint64, error)
+	SynchronizationObjectValue(h dxgk.HSyncObject) uint64
+	WaitForSynchronizationObjectFromCpu(h dxgk.HSyncObject, value uint64) error
+}
+
+var _ syncKernel = (*dxgk.Dxgkrnl)(nil)
+
+func (d *Device) syncKernel() (syncKernel, bool) {
+	k, ok := d.rt.cfg.Kernel.(syncKernel)
+	return k, ok
+}
+
+// CreateFence is ID3D11Device5::CreateFence: a fence with an initial value.
+func (d *Device) CreateFence(name string, initial uint64) (f *Fence, err error) {
+	done := d.api("CreateFence", name, "")
+	defer func() { done.end(err) }()
+	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	k, ok := d.syncKernel()
+	if !ok {
+		return nil, d.invalid("CreateFence", name, "the kernel has no synchronization objects")
+	}
+	if err := d.objectLimit("CreateFence", name); err != nil {
+		return nil, err
+	}
+	if err := d.reserve("CreateFence", name, ObjectOverhead); err != nil {
+		return nil, err
+	}
+	h, err := k.CreateSynchronizationObject(d.kdev, initial, name)
+	if err != nil {
+		d.unreserve(ObjectOverhead)
+		return nil, kernelErr(err)
+	}
+	f = &Fence{h: h}
+	d.initChild(&f.object, name, ObjectOverhead, func() { k.DestroySynchronizationObject(h) })
+	return f, nil
+}
+
+// GetCompletedValue is the fence's value as the CPU sees it.
+func (f *Fence) GetCompletedValue() uint64 {
+	done := f.dev.api("GetCompletedValue", f.name, "")
+	var v uint64
+	if k, ok := f.dev.syncKernel(); ok && f.Alive() {
+		v = k.SynchronizationObjectValue(f.h)
+	}
+	done.ev.Fence = v
+	done.end(nil)
+	return v
+}
+
+// SetEventOnCompletion waits until the fence reaches value. The scenario
+// language has no event objects: the call blocks as ID3D12Fence's does with
+// a NULL event.
+func (f *Fence) SetEventOnCompletion(value uint64) (err error) {
+	done := f.dev.api("SetEventOnCompletion", f.name, "")
+	defer func() { done.end(err) }()
+	if err := checkAll("SetEventOnCompletion", f); err != nil {
+		return err
+	}
+	k, _ := f.dev.syncKernel()
+	if err := k.WaitForSynchronizationObjectFromCpu(f.h, value); err != nil {
+		return kernelErr(err)
+	}
+	return nil
+}
+
+// Signal is ID3D11DeviceContext4::Signal: the fence takes value once the
+// GPU has finished everything submitted on the immediate context before it
+// (the driver submits what it recorded first). A deferred context cannot
+// signal.
+func (c *DeviceContext) Signal(f *Fence, value uint64) (err error) {
+	name := "NULL"
+	if f != nil {
+		name = f.name
+	}
+	done := c.api("Signal", name)
+	defer func() { done.end(err) }()
+	switch {
+	case f == nil:
+		return c.dev.invalid("Signal", "NULL", "no fence")
+	case f.dev != c.dev:
+		return c.dev.invalid("Signal", f.name, "%s belongs to another device", f.name)
+	case c.Deferred():
+		return c.dev.invalid("Signal", f.name, "only the immediate context signals a fence")
+	}
+	if err := c.checkAll("Signal", f); err != nil {
+		return err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return err
+	}
+	if _, ok := c.ddi.umd.(ddi.Signaler); !ok {
+		return c.dev.invalid("Signal", f.name, "the driver cannot signal a fence")
+	}
+	var b trace.ArgBuilder
+	return c.ddi.with(f.name, f.h.String(), b.Uint(trace.KeyFence, value).Args()).Signal(c.h, ddi.HSYNCOBJECT(f.h), value)
+}
+
+// Signal is the driver's ddi.Signaler entry, outside the table.
+func (w ddiCall) Signal(h ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
+	sp := w.enter("Signal")
+	err := w.umd.(ddi.Signaler).Signal(h, obj, value)
+	sp.end(err)
+	return err
+}
+
+// PfnSignalSynchronizationObjectCb inserts the signal in the context's DMA
+// stream (D3DKMTSignalSynchronizationObject). The objects take the value
+// when the work submitted on the context before it is done. It names the
+// HCONTEXT: one thread at a time (rule FT-HCTX).
+func (c *callbacks) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, a *ddi.SignalSynchronizationObjectCb) (err error) {
+	obj := ""
+	objs := make([]dxgk.HSyncObject, len(a.ObjectHandleArray))
+	for i, h := range a.ObjectHandleArray {
+		objs[i] = dxgk.HSyncObject(h)
+	}
+	if len(objs) > 0 {
+		obj = objs[0].String()
+	}
+	var b trace.ArgBuilder
+	ev := trace.Event{Obj: obj, Fence: a.FenceValue, Args: b.Str(trace.KeyDev, c.name).Str(trace.KeyHctx, fmt.Sprintf("c%d", a.Context)).Args()}
+	done := c.enter("pfnSignalSynchronizationObjectCb", ev)
+	defer func() { done.end(err) }()
+	c.preempt()
+	k, ok := c.dev().syncKernel()
+	if !ok {
+		return kernelErr(fmt.Errorf("d3d11: the kernel has no synchronization objects"))
+	}
+	a.Fence, err = k.SignalSynchronizationObject(dxgk.HContext(a.Context), objs, a.FenceValue)
+	return kernelErr(err)
+}
