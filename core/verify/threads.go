@@ -18,6 +18,20 @@ func (v *Verifier) rootCall(e *trace.Event) *trace.Event {
 	return root
 }
 
+// inPrimaryDDI reports whether e runs inside CreateResource or
+// DestroyResource of a primary: "Changes from Direct3D 10" puts those in the
+// immediate context's thread domain, so the driver may submit the immediate
+// context's command buffer there, whichever API call (a swap chain's Release)
+// led to them.
+func (v *Verifier) inPrimaryDDI(e *trace.Event) bool {
+	for p := v.parent(e); p != nil; p = v.parent(p) {
+		if p.Layer == trace.UMD && (p.Name == "CreateResource" || p.Name == "DestroyResource") {
+			return v.dd.primary[p.Handle]
+		}
+	}
+	return false
+}
+
 func (v *Verifier) callbacks(e *trace.Event) []Violation {
 	var out []Violation
 	switch {
@@ -43,7 +57,7 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 	// call on the immediate context (Flush, or a buffer filling up).
 	case e.Kind == trace.Call && e.Name == "pfnRenderCb":
 		if r := v.rootCall(e); r != nil && r.Layer == trace.Runtime && r.From == trace.App && r.Ctx != "IC" &&
-			r.Name != "DestroyDevice" && r.Name != "D3D11CreateDevice" {
+			r.Name != "DestroyDevice" && r.Name != "D3D11CreateDevice" && !v.inPrimaryDDI(e) {
 			out = append(out, v.violation(rules.FTRender, e, "pfnRenderCb inside %s on thread %s: only the immediate context's thread, which calls Flush, may submit", r.Name, e.Thread))
 		}
 	// ERR-APP: who the debug layer blames.
