@@ -250,11 +250,24 @@ type SwapChain struct {
 	Fullscreen    bool
 }
 
+// released is true from the application's final Release on, even while a
+// binding, a view or a command list keeps the object alive inside the
+// runtime: from then on the application holds no reference, and a call that
+// names the object is a use after free (undefined behaviour in Windows;
+// rule LIFE-DANGLING here). An object given back a reference since (a state
+// object CreateBlendState shared again) is not released.
+func (o *object) released() bool { return o.refs.Load() <= 0 || !o.Alive() }
+
+// checkAlive is the LIFE-DANGLING check of a device or swap-chain method
+// that names o (dangling).
 func (o *object) checkAlive(call string) error {
-	if !o.Alive() {
-		return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
+	if o.dev == nil {
+		if o.released() {
+			return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
+		}
+		return nil
 	}
-	return nil
+	return o.dev.dangling(call, o)
 }
 
 func handleName(h uint32) string { return fmt.Sprintf("h%d", h) }
