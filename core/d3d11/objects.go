@@ -30,7 +30,9 @@ type object struct {
 	dead    atomic.Bool
 	queued  atomic.Bool // in the runtime's destruction queue: gone for the API, not yet destroyed
 	destroy func()
-	bytes   int64 // the runtime and driver memory counted for it (memory.go)
+	bytes   int64  // the runtime and driver memory counted for it (memory.go)
+	private []byte // the driver's part, of the size CalcPrivate*Size answered (memory.go)
+	clsSize int64  // CalcDeferredContextHandleSize's answer: a context-local handle's slot size
 }
 
 func (o *object) Name() string { return o.name }
@@ -178,6 +180,7 @@ func (o *object) finish() {
 	if o.destroy != nil {
 		o.destroy()
 	}
+	o.private = nil // the driver's part goes once its Destroy* DDI returned
 	o.dev.unreserve(o.bytes)
 	o.dev.childGone()
 }
