@@ -219,7 +219,7 @@ func (d *Device) sharedState(desc any) *State {
 		// (gone, or on its way: a final Release with nothing binding it)
 		return nil
 	}
-	s.AddRef()
+	s.refs.Add(1) // (not AddRef: a state the application released but a context binds comes back to it)
 	return s
 }
 

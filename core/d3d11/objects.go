@@ -42,9 +42,22 @@ func (o *object) Name() string { return o.name }
 // use it again (rule LIFE-DANGLING), even though its Destroy* DDI waits.
 func (o *object) Alive() bool { return !o.dead.Load() && !o.queued.Load() }
 
-func (o *object) AddRef() uint32 { return uint32(o.refs.Add(1)) }
+// AddRef and Release name the object too: after the application's final
+// Release they are refused like any other call (rule LIFE-DANGLING: the
+// debug layer says so; a real COM object would be freed memory), and
+// AddRef does not bring the object back. (With bug=LIFE-DANGLING, AddRef
+// revives it, as before.)
+func (o *object) AddRef() uint32 {
+	if o.refs.Load() <= 0 && o.dev != nil && o.dev.dangling("AddRef", o) != nil {
+		return 0
+	}
+	return uint32(o.refs.Add(1))
+}
 
 func (o *object) Release() uint32 {
+	if o.refs.Load() <= 0 && o.dev != nil && o.dev.dangling("Release", o) != nil {
+		return 0
+	}
 	n := o.refs.Add(-1)
 	if n < 0 {
 		o.refs.Store(0)

@@ -85,3 +85,34 @@ func TestLifeDanglingWhileAlive(t *testing.T) {
 		})
 	}
 }
+
+// TestLifeDanglingAddRefRelease: AddRef and Release after the final Release
+// name the object too. The debug layer says so, and AddRef does not bring
+// the object back: the next call that names it is still refused.
+func TestLifeDanglingAddRefRelease(t *testing.T) {
+	src := `dev, imm = D3D11CreateDevice
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+imm.IASetVertexBuffers 0 vb
+vb.Release
+vb.AddRef
+vb.Release
+imm.IASetVertexBuffers 0 vb
+expect hr == E_INVALIDARG
+expect violations == 0
+`
+	r := runSource(t, src)
+	if s := r.Summary(); !s.OK() {
+		t.Fatalf("run fails: %s", strings.Join(s.Failures, "\n"))
+	}
+	msgs := map[int]string{}
+	for _, e := range r.Events() {
+		if e.Kind == trace.Message && strings.Contains(e.Msg, "LIFE-DANGLING") && e.Obj == "vb" {
+			msgs[e.Line] = e.Name
+		}
+	}
+	for line, call := range map[int]string{5: "AddRef", 6: "Release", 7: "IASetVertexBuffers"} {
+		if msgs[line] != call {
+			t.Errorf("line %d: message from %q, want %s (all: %v)", line, msgs[line], call, msgs)
+		}
+	}
+}
