@@ -290,6 +290,9 @@ func (c *DeviceContext) unmap(r *Resource) {
 
 // Write copies data into a mapped resource (the scenario's RES.Write).
 func (r *Resource) Write(data []byte, offset uint32) error {
+	if err := r.dev.dangling("Write", r); err != nil {
+		return err // (the memory of a released resource: rule LIFE-DANGLING)
+	}
 	if !r.mapped {
 		return r.dev.invalid("Write", r.name, "the resource is not mapped")
 	}

@@ -38,6 +38,8 @@ func TestLifeDanglingWhileAlive(t *testing.T) {
 		{"updating a resource a view keeps", dev + tex + "imm.UpdateSubresource t Data=u32[1 2 3 4]\n", "UpdateSubresource", "t", true},
 		{"mapping a bound dynamic buffer", dev + "vb = dev.CreateBuffer ByteWidth=64 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE\n" +
 			"imm.IASetVertexBuffers 0 vb\nvb.Release\nimm.Map vb WRITE_DISCARD\n", "Map", "vb", true},
+		{"writing the mapped memory of a released buffer", dev + "vb = dev.CreateBuffer ByteWidth=64 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE\n" +
+			"imm.IASetVertexBuffers 0 vb\nimm.Map vb WRITE_DISCARD\nvb.Release\nvb.Write u32[1 2 3]\n", "Write", "vb", false},
 		{"a deferred context's binding", dev + "ps = dev.CreatePixelShader builtin:ps_vertexcolor\ndc = dev.CreateDeferredContext\n" +
 			"dc.PSSetShader ps\nps.Release\ndc.PSSetShader ps\n", "PSSetShader", "ps", true},
 		{"an emulated deferred context's binding", "option driver.commandlists=false\n" + dev + "ps = dev.CreatePixelShader builtin:ps_vertexcolor\ndc = dev.CreateDeferredContext\n" +
