@@ -44,7 +44,8 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, err
 	}
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
-	w := d.ddiIC().on(name, handleName(v.h))
+	// (res=: the resource the view depends on, so the trace names it)
+	w := d.ddiIC().with(name, handleName(v.h), strArg(trace.KeyRes, handleName(uint32(res.h))))
 	switch kind {
 	case ddi.ViewRTV:
 		err = w.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)

@@ -32,9 +32,9 @@ func TestLifeDanglingWhileAlive(t *testing.T) {
 		{"a bound shader", dev + "ps = dev.CreatePixelShader builtin:ps_vertexcolor\nimm.PSSetShader ps\nps.Release\nimm.PSSetShader ps\n", "PSSetShader", "ps", true},
 		{"a bound state", dev + "bs = dev.CreateBlendState\nimm.OMSetBlendState bs\nbs.Release\nimm.OMSetBlendState bs\n", "OMSetBlendState", "bs", true},
 		{"clearing a bound view", dev + tex + "imm.OMSetRenderTargets rtv\nrtv.Release\nimm.ClearRenderTargetView rtv 0 0 0 1\n", "ClearRenderTargetView", "rtv", true},
-		{"a view onto a resource a view keeps", dev + tex + "srv = dev.CreateShaderResourceView t\n", "CreateShaderResourceView", "t", false},
+		{"a view onto a resource a view keeps", dev + tex + "srv = dev.CreateShaderResourceView t\n", "CreateShaderResourceView", "t", true},
 		{"copying into a resource a view keeps", dev + tex + "imm.CopyResource t u\n", "CopyResource", "t", true},
-		{"copying from a resource a view keeps", dev + tex + "imm.CopyResource u t\n", "CopyResource", "t", false},
+		{"copying from a resource a view keeps", dev + tex + "imm.CopyResource u t\n", "CopyResource", "t", true},
 		{"updating a resource a view keeps", dev + tex + "imm.UpdateSubresource t Data=u32[1 2 3 4]\n", "UpdateSubresource", "t", true},
 		{"mapping a bound dynamic buffer", dev + "vb = dev.CreateBuffer ByteWidth=64 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE\n" +
 			"imm.IASetVertexBuffers 0 vb\nvb.Release\nimm.Map vb WRITE_DISCARD\n", "Map", "vb", true},
