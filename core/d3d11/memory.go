@@ -10,9 +10,10 @@ import (
 
 // The memory live objects hold, counted and bounded. Each API object costs
 // the runtime and the driver memory: the runtime's own object, the private
-// memory the driver asked for (the CalcPrivate*Size answer, and the
-// context-local handle size CalcDeferredContextHandleSize answered), and,
-// for a resource, its allocations' data (pfnAllocateCb). The runtime counts
+// memory the driver asked for (the CalcPrivate*Size answer: the driver
+// part, below), and, for a resource, its allocations' data (pfnAllocateCb);
+// the context-local handle allocator's slots (below) are counted with the
+// device's objects until they are trimmed. The runtime counts
 // the bytes of every live object of a device and fails a creation with
 // E_OUTOFMEMORY, before any memory is taken, when they would pass
 //

@@ -37,9 +37,10 @@ type object struct {
 
 func (o *object) Name() string { return o.name }
 
-// Alive is false from the final Release on, or, for an object released
-// while bound, from the unbinding that queued it: the application cannot
-// use it again (rule LIFE-DANGLING), even though its Destroy* DDI waits.
+// Alive is false once the object is destroyed or, for an object released
+// while bound, once the unbinding queued it (its Destroy* DDI waits): the
+// runtime itself no longer uses it. For the application the object is gone
+// earlier, from its final Release (released, rule LIFE-DANGLING).
 func (o *object) Alive() bool { return !o.dead.Load() && !o.queued.Load() }
 
 // AddRef and Release name the object too: after the application's final
