@@ -42,6 +42,7 @@ func (c *DeviceContext) viewport() *ddi.Viewport {
 // (RestoreContextState / RestoreDeferredContextState = TRUE): on an
 // emulated deferred context they are recorded again.
 func (c *DeviceContext) restore(b binding) {
+	defer c.runtimeCalls()() // (objects the application released may be among them)
 	if b.topo != ddi.TopologyUndefined {
 		c.IASetPrimitiveTopology(b.topo)
 	}

@@ -271,13 +271,9 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
-	c.mu.Lock()
-	open := c.clsOpen
-	high := c.clsHigh
-	c.clsHigh = open
-	c.mu.Unlock()
+	high, open, freed := c.dev().trimCLS() // (memory.go)
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
-		Args: clsArgs(high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+		Args: clsArgs(high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots, %d bytes freed", high, open, freed)})
 	if immediate {
 		c.dev().drainDestroyQueue(ctx, "amortized")
 	}

@@ -258,6 +258,7 @@ type recordedList struct {
 // leaving the cleared state.
 func (b *recordedList) execute(ic *immediateContext) error {
 	c := ic.DeviceContext
+	defer c.runtimeCalls()() // the list holds what it names, released or not
 	if err := c.ClearState(); err != nil {
 		return err
 	}

@@ -101,10 +101,7 @@ func (c *deferredContext) local(o Object) uint32 {
 	}
 	c.open[o] = l
 	c.openOrder = append(c.openOrder, openEntry{o, l})
-	c.dev.mu.Lock()
-	c.dev.clsOpen++
-	c.dev.clsHigh = max(c.dev.clsHigh, c.dev.clsOpen)
-	c.dev.mu.Unlock()
+	c.dev.clsAlloc(o) // a slot of the size CalcDeferredContextHandleSize gave (memory.go)
 	return l
 }
 
@@ -153,9 +150,9 @@ func (c *deferredContext) closeHandles() {
 // closeHandles, or without closing them in the driver: only bug switches
 // do that).
 func (c *deferredContext) forgetHandles() {
-	c.dev.mu.Lock()
-	c.dev.clsOpen -= len(c.openOrder)
-	c.dev.mu.Unlock()
+	for _, oe := range c.openOrder {
+		c.dev.clsFree(oe.o)
+	}
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
 	c.letGo()

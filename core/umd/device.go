@@ -155,6 +155,9 @@ type Device struct {
 	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
 	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
 	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
+	// destroyLater holds the other objects' destructions, queued by their
+	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
+	destroyLater []func()
 }
 
 type pendingFree struct {
@@ -288,7 +291,7 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 
 var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
 
-func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) }
+func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) } // (deferred: states.go)
 
 func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
 	return d.createView(a, uint32(h), rt)
@@ -331,17 +334,56 @@ func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt ui
 	return nil
 }
 
+// DestroyQuery is free-threaded: an active query (its Begin in the
+// unsubmitted command buffer) or one whose End rides on it may be
+// released, and the buffer still names its allocation. The destruction
+// waits for the immediate context's thread and a submission, as a
+// resource's does (deferDestroy, rule DD-ORDER).
 func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
-	d.mu.Lock()
-	q := d.queries[h]
-	delete(d.queries, h)
-	d.mu.Unlock()
-	if q != nil && q.alloc != 0 {
-		if q.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: q.alloc})
-		} else {
-			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}})
+	d.deferDestroy(func() {
+		d.mu.Lock()
+		q := d.queries[h]
+		delete(d.queries, h)
+		d.mu.Unlock()
+		if q != nil && q.alloc != 0 {
+			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}, Obj: fmt.Sprintf("query%d", h)})
 		}
+	})
+}
+
+// deferDestroy queues the end of a destroyed object for the immediate
+// context's thread ("Changes from Direct3D 10": every destroy function is
+// free-threaded, so it must defer the actual destruction until the
+// driver can guarantee that the immediate context's thread no longer
+// depends on the object). The object stays in its table, where that
+// thread may still look it up, until finishDestroys runs end. With
+// bug=DD-ORDER, end runs at once, inside the Destroy* DDI.
+func (d *Device) deferDestroy(end func()) {
+	if d.cfg.Bugs.Has(rules.DDOrder) {
+		end()
+		return
+	}
+	d.mu.Lock()
+	d.destroyLater = append(d.destroyLater, end)
+	d.mu.Unlock()
+}
+
+// finishDestroys runs, on the immediate context's thread, the ends
+// deferDestroy queued -- once the command buffer is empty: a pfnRenderCb
+// (or pfnPresentCb) has carried every use made before the Destroy* DDIs, so
+// nothing the immediate context will still submit depends on them. (It is
+// called after each submission, at Flush and at DestroyDevice; with
+// commands still unsubmitted it waits for the next submission.)
+func (d *Device) finishDestroys() {
+	if len(d.cmd.Words) > 0 {
+		return
+	}
+	d.mu.Lock()
+	later := d.destroyLater
+	d.destroyLater = nil
+	d.mu.Unlock()
+	for _, end := range later {
+		end()
 	}
 }
 
@@ -395,12 +437,13 @@ func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 }
 
 // PendingDestroys counts the destructions the driver has deferred and not
-// yet performed: resources queued by a free-threaded DestroyResource and
-// allocations waiting for a submission. DestroyDevice leaves
+// yet performed: resources queued by a free-threaded DestroyResource, the
+// other objects queued by their Destroy* DDIs, and allocations waiting for
+// a submission. DestroyDevice leaves
 // none.
 func (d *Device) PendingDestroys() int {
 	d.mu.Lock()
-	n := len(d.destroyQ)
+	n := len(d.destroyQ) + len(d.destroyLater)
 	d.mu.Unlock()
 	return n + len(d.pendingDealloc)
 }

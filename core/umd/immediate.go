@@ -457,6 +457,7 @@ func (d *immediateContext) deallocRes(r *resource) {
 // last use is submitted are deallocated now, the others right after the
 // submission that carries their use.
 func (d *immediateContext) processDestroyQueue() {
+	d.dev.finishDestroys() // views, shaders, states, queries (device.go)
 	d.mu.Lock()
 	q := d.dev.destroyQ
 	d.dev.destroyQ = nil

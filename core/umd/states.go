@@ -26,10 +26,16 @@ func createObject[H ~uint32, T any](d *Device, ddiName string, table map[H]*T, h
 	return nil
 }
 
+// destroyObject is a free-threaded Destroy* DDI: like DestroyResource, it
+// only queues the destruction, and the immediate context's thread drops
+// the object once a submission follows its last use (deferDestroy, rule
+// DD-ORDER). bug=DD-ORDER destroys at once, on the calling thread.
 func destroyObject[H ~uint32, T any](d *Device, table map[H]*T, h H) {
-	d.mu.Lock()
-	delete(table, h)
-	d.mu.Unlock()
+	d.deferDestroy(func() {
+		d.mu.Lock()
+		delete(table, h)
+		d.mu.Unlock()
+	})
 }
 
 func clone[T any](desc *T) *T {

@@ -468,8 +468,15 @@ func TestStateObjects(t *testing.T) {
 				t.Errorf("%v carries %v, want %v", tc.op, got, tc.want)
 			}
 			tc.destroy(d)
-			if d.Live() != live {
-				t.Errorf("Live %d after destruction, want %d", d.Live(), live)
+			// Free-threaded destroys are deferred to the immediate
+			// context's thread ("Changes from Direct3D 10", rule
+			// DD-ORDER): the state object lives until a Flush.
+			if d.PendingDestroys() == 0 || d.Live() == live {
+				t.Errorf("after the Destroy DDIs: %d pending, Live %d; want the destruction queued", d.PendingDestroys(), d.Live())
+			}
+			d.Flush(hDev)
+			if d.Live() != live || d.PendingDestroys() != 0 {
+				t.Errorf("Live %d, %d pending after Flush, want %d and none", d.Live(), d.PendingDestroys(), live)
 			}
 		})
 	}

@@ -95,7 +95,8 @@ var byName = map[string]uint32{
 
 	"DeviceFuncsWrite": ckFT,
 
-	"ReleasedWhileBound":        ckSync,
+	"ReleasedWhileBound":        ckSync | ckDangling,
+	"StateShared":               ckDangling,
 	"DxgkDdiDestroyAllocation":  ckSync,
 	"DestroyAllocationDeferred": ckSync,
 	"ClearState":                ckSync,
