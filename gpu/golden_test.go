@@ -333,6 +333,7 @@ func TestCubeWinding(t *testing.T) {
 		rt := r.target(64, 64, isa.FmtRGBA8)
 		b := &isa.Builder{}
 		rt.set(b)
+		b.SetViewport(0, 0, 64, 64, 0, 1)
 		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 		b.SetRaster(cull, false, true)

@@ -84,8 +84,8 @@ type state struct {
 // reset sets the state every buffer starts with: nothing bound, D3D11's
 // default rasterizer (cull back, clockwise front, depth clip), blend (off,
 // write all), depth-stencil (test LESS, write) and sampler (linear, clamp,
-// border white) states, a triangle-list topology, and a viewport covering the
-// render target until SET_VIEWPORT.
+// border white) states, a triangle-list topology, and no viewport: until
+// SET_VIEWPORT a draw covers nothing, as in Direct3D 11.
 func (s *state) reset() {
 	*s = state{
 		cull:      isa.CullBack,
