@@ -349,6 +349,10 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		return // all three outside one plane
 	}
 	s := &ex.st
+	if s.wireframe {
+		ex.wireTriangle(v0, v1, v2, c0|c1|c2)
+		return
+	}
 	if c0|c1|c2 == 0 {
 		// Inside every plane: no clipping, no copy.
 		d.project(v0, &d.sv[0])

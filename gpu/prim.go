@@ -133,3 +133,52 @@ func abs(v int64) int64 {
 	}
 	return v
 }
+
+// Wireframe triangles (fill mode WIREFRAME): a triangle that survives
+// culling is drawn as its three edges, each an aliased line with the rules
+// above (so an edge lights at least one pixel per column or row it crosses,
+// and a vertex is lit once, by the edge that leaves it). The facing is that
+// of the triangle after clipping, as for a filled one, and a degenerate
+// triangle draws nothing; but only the triangle's own edges are drawn, each
+// clipped as a line: the borders clipping adds to a filled triangle are not
+// edges. Adjacent triangles draw their shared edge twice (it matters only
+// when blending).
+
+// wireTriangle draws the edges of a triangle whose vertices have outcodes
+// whose union is out.
+func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
+	d, s := &ex.draw, &ex.st
+	// facing, from the clipped polygon's signed area on the screen
+	poly := d.poly[0][:3]
+	poly[0], poly[1], poly[2] = *v0, *v1, *v2
+	dst := 1
+	for k := 0; k < numPlanes && len(poly) >= 3; k++ {
+		if out&(1<<k) != 0 {
+			poly = clipPoly(poly, d.poly[dst][:0], k)
+			dst ^= 1
+		}
+	}
+	if len(poly) < 3 {
+		return
+	}
+	for i := range poly {
+		d.project(&poly[i], &d.sv[i])
+	}
+	var area int64
+	a := &d.sv[0]
+	for i := 1; i+1 < len(poly); i++ {
+		b, c := &d.sv[i], &d.sv[i+1]
+		area += (c.y-a.y)*(b.x-a.x) - (c.x-a.x)*(b.y-a.y)
+	}
+	if area == 0 {
+		return
+	}
+	front := (area > 0) != s.frontCCW
+	if (s.cull == isa.CullBack && !front) || (s.cull == isa.CullFront && front) {
+		return
+	}
+	// edges
+	ex.line(v0, v1)
+	ex.line(v1, v2)
+	ex.line(v2, v0)
+}

@@ -221,7 +221,11 @@ func (c *context) emitState(rec recorder, st *state) {
 	if rs != nil {
 		rd = *rs
 	}
-	b.SetRaster(cullMode[rd.CullMode], rd.FrontCounterClockwise, rd.DepthClipEnable)
+	cull := cullMode[rd.CullMode]
+	if rd.FillMode == ddi.FillWireframe {
+		cull |= isa.RasterWireframe
+	}
+	b.SetRaster(cull, rd.FrontCounterClockwise, rd.DepthClipEnable)
 	bd := ddi.DefaultBlendDesc()
 	if bl != nil {
 		bd = *bl
