@@ -121,10 +121,11 @@ func TestLines(t *testing.T) {
 func TestWireframe(t *testing.T) {
 	white := [4]float32{1, 1, 1, 1}
 	bg := [4]byte{0, 0, 255, 255}
-	// A clockwise triangle: (2, 2) (13, 2) (2, 13) in pixels of 16x16.
-	cw := []vtx{pxv(2, 2, 16, 16, white), pxv(13, 2, 16, 16, white), pxv(2, 13, 16, 16, white)}
+	// A clockwise triangle with its vertices on the centres of the pixels
+	// (2, 2) (13, 2) (2, 13) of 16x16.
+	cw := []vtx{pxv(2.5, 2.5, 16, 16, white), pxv(13.5, 2.5, 16, 16, white), pxv(2.5, 13.5, 16, 16, white)}
 	ccw := []vtx{cw[0], cw[2], cw[1]}
-	big := []vtx{pxv(-20, 4, 16, 16, white), pxv(40, 4, 16, 16, white), pxv(4, 40, 16, 16, white)}
+	big := []vtx{pxv(-20, 4.5, 16, 16, white), pxv(40, 4.5, 16, 16, white), pxv(4.5, 40, 16, 16, white)}
 	degenerate := []vtx{pxv(2, 2, 16, 16, white), pxv(8, 8, 16, 16, white), pxv(14, 14, 16, 16, white)}
 	tests := []struct {
 		desc  string
@@ -135,7 +136,7 @@ func TestWireframe(t *testing.T) {
 		count int        // pixels lit in all, -1: not checked
 	}{
 		{"edges, not the inside", isa.CullBack, cw,
-			[][2]int{{2, 2}, {7, 2}, {12, 2}, {2, 7}, {2, 12}, {7, 7}}, [][2]int{{5, 5}, {4, 6}, {3, 3}}, -1},
+			[][2]int{{2, 2}, {7, 2}, {12, 2}, {2, 7}, {2, 12}, {7, 8}}, [][2]int{{5, 5}, {4, 6}, {3, 3}}, -1},
 		{"a back face is culled", isa.CullBack, ccw, nil, [][2]int{{2, 2}, {7, 2}, {2, 7}}, 0},
 		{"a back face is drawn without culling", isa.CullNone, ccw, [][2]int{{2, 2}, {7, 2}, {2, 7}}, [][2]int{{5, 5}}, -1},
 		{"a front face culled with CullFront", isa.CullFront, cw, nil, [][2]int{{2, 2}}, 0},
@@ -193,7 +194,7 @@ func TestWireframe(t *testing.T) {
 			t.Errorf("top edge: column %d not lit", x)
 		}
 	}
-	for y := 3; y <= 11; y++ { // (in row 12 the diagonal meets the left edge)
+	for y := 3; y <= 12; y++ { // (in row 13 the diagonal ends on the left edge's vertex)
 		lit := 0
 		for x := 0; x < 16; x++ {
 			if x > 2 && r.px(rt, x, y) != bg {
