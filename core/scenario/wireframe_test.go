@@ -4,7 +4,9 @@ import "testing"
 
 // wireframeSrc draws mesh:triangle filled, then with a rasterizer state of
 // fill mode WIREFRAME: the inside (16, 20) stays the clear colour, the
-// bottom edge (16, 24) and the top vertex (16, 8) are lit.
+// bottom edge (16, 23: the edge runs along the border of rows 23 and 24,
+// through the bottom corners of row 23's diamonds) and the top vertex (16, 8)
+// are lit.
 const wireframeSrc = `
 dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=32 Height=32
@@ -29,7 +31,7 @@ imm.ClearRenderTargetView rtv 0 0 0 1
 imm.Draw 3 0
 sc.Present 0
 expect pixel bb 16 20 == #000000ff
-expect pixel bb 16 24 == #008778ff
+expect pixel bb 16 23 == #008778ff
 expect pixel bb 16 8 == #f70800ff
 expect pixel bb 12 16 == #000000ff
 expect violations == 0

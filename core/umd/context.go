@@ -216,6 +216,11 @@ func (c *context) emitState(rec recorder, st *state) {
 	if st.hasVP {
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+	} else {
+		// No viewport: an empty one, which covers nothing, for the buffer
+		// may hold another state's (a command list's draws after the
+		// immediate context's, a draw after ClearState).
+		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
 	rd := ddi.DefaultRasterizerDesc()
 	if rs != nil {
