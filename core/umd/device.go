@@ -151,14 +151,14 @@ type pendingFree struct {
 // belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
 // stop (rule WDDM-ISOLATE).
 func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) {
-	d.foreign, d.foreignOff, d.overrun = alloc, 0, false
+	d.foreign, d.foreignOff, d.overrun = alloc, 0, 0
 }
 
 // InjectOverrun makes the next command buffer fill overrunBytes from the
-// last four bytes of alloc, an allocation of this device, on (`inject
-// umd.overrun`): a rogue UMD reaching past the end of its own allocation
-// (and of the memory Dxgkrnl committed for it), which the KMD must stop too
-// (rule WDDM-ISOLATE). It reports false when alloc is not one of this
+// last four bytes of alloc, an allocation of this device, and write four
+// bytes just past its end (`inject umd.overrun`): a rogue UMD reaching past
+// the end of its own allocation (and of the memory Dxgkrnl committed for
+// it), which the KMD must stop too (rule WDDM-ISOLATE). It reports false when alloc is not one of this
 // device's.
 func (d *immediateContext) InjectOverrun(alloc ddi.HALLOCATION) bool {
 	o := d.dev
@@ -173,7 +173,7 @@ func (d *immediateContext) InjectOverrun(alloc ddi.HALLOCATION) bool {
 	if size < 4 || size > 1<<32 {
 		return false
 	}
-	d.foreign, d.foreignOff, d.overrun = alloc, uint32(size-4)&^3, true
+	d.foreign, d.foreignOff, d.overrun = alloc, uint32(size-4)&^3, uint32(size)
 	return true
 }
 

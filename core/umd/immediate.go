@@ -26,7 +26,7 @@ type immediateContext struct {
 	submits        uint64
 	foreign        ddi.HALLOCATION // umd.foreign and umd.overrun injections
 	foreignOff     uint32          // where they write in it
-	overrun        bool            // umd.overrun: a FILL of overrunBytes
+	overrun        uint32          // umd.overrun: the allocation's size (0: umd.foreign)
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
 	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
 
@@ -345,12 +345,13 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	if d.foreign != 0 {
 		// A rogue command: write into an allocation of another device, or
 		// across the end of one of its own.
-		if d.overrun {
+		if d.overrun != 0 {
 			d.cmd.Fill(d.refAlloc(d.foreign, true, d.foreignOff), overrunBytes, 0xdeadbeef)
+			d.cmd.Write(d.refAlloc(d.foreign, true, d.overrun), []byte{0xef, 0xbe, 0xad, 0xde})
 		} else {
 			d.cmd.Write(d.refAlloc(d.foreign, true, d.foreignOff), []byte{0xef, 0xbe, 0xad, 0xde})
 		}
-		d.foreign, d.foreignOff, d.overrun = 0, 0, false
+		d.foreign, d.foreignOff, d.overrun = 0, 0, 0
 	}
 	words := append([]uint32(nil), d.cmd.Words...)
 	list := append([]ddi.AllocationListEntry(nil), d.list...)
