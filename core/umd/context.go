@@ -216,12 +216,21 @@ func (c *context) emitState(rec recorder, st *state) {
 	if st.hasVP {
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+	} else {
+		// No viewport: an empty one, which covers nothing, for the buffer
+		// may hold another state's (a command list's draws after the
+		// immediate context's, a draw after ClearState).
+		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
 	rd := ddi.DefaultRasterizerDesc()
 	if rs != nil {
 		rd = *rs
 	}
-	b.SetRaster(cullMode[rd.CullMode], rd.FrontCounterClockwise, rd.DepthClipEnable)
+	cull := cullMode[rd.CullMode]
+	if rd.FillMode == ddi.FillWireframe {
+		cull |= isa.RasterWireframe
+	}
+	b.SetRaster(cull, rd.FrontCounterClockwise, rd.DepthClipEnable)
 	bd := ddi.DefaultBlendDesc()
 	if bl != nil {
 		bd = *bl

@@ -170,7 +170,36 @@ type pendingFree struct {
 // InjectForeignAllocation makes the next command buffer name alloc, which
 // belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
 // stop (rule WDDM-ISOLATE).
-func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
+func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) {
+	d.foreign, d.foreignOff, d.overrun = alloc, 0, 0
+}
+
+// InjectOverrun makes the next command buffer fill overrunBytes from the
+// last four bytes of alloc, an allocation of this device, and write four
+// bytes just past its end (`inject umd.overrun`): a rogue UMD reaching past
+// the end of its own allocation (and of the memory Dxgkrnl committed for
+// it), which the KMD must stop too (rule WDDM-ISOLATE). It reports false when alloc is not one of this
+// device's.
+func (d *immediateContext) InjectOverrun(alloc ddi.HALLOCATION) bool {
+	o := d.dev
+	o.mu.Lock()
+	var size uint64
+	for _, r := range o.res {
+		if r.alloc == alloc {
+			size = r.size
+		}
+	}
+	o.mu.Unlock()
+	if size < 4 || size > 1<<32 {
+		return false
+	}
+	d.foreign, d.foreignOff, d.overrun = alloc, uint32(size-4)&^3, uint32(size)
+	return true
+}
+
+// overrunBytes is what an injected overrun fills: more than any alignment
+// Dxgkrnl rounds an allocation's segment region up to.
+const overrunBytes = 1 << 20
 
 // CalcPrivateResourceSize is free-threaded even for a driver that does not
 // report D3D11DDICAPS_FREETHREADED (rule FT-CALC): it only

@@ -24,7 +24,9 @@ type immediateContext struct {
 	used           []*resource // resources the unsubmitted buffer names
 	pendingDealloc []pendingFree
 	submits        uint64
-	foreign        ddi.HALLOCATION // umd.foreign injection
+	foreign        ddi.HALLOCATION // umd.foreign and umd.overrun injections
+	foreignOff     uint32          // where they write in it
+	overrun        uint32          // umd.overrun: the allocation's size (0: umd.foreign)
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
 	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
 
@@ -341,9 +343,15 @@ func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint3
 // everything it used and performs the deallocations that waited for it.
 func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	if d.foreign != 0 {
-		// A rogue command: write into an allocation of another device.
-		d.cmd.Write(d.refAlloc(d.foreign, true, 0), []byte{0xef, 0xbe, 0xad, 0xde})
-		d.foreign = 0
+		// A rogue command: write into an allocation of another device, or
+		// across the end of one of its own.
+		if d.overrun != 0 {
+			d.cmd.Fill(d.refAlloc(d.foreign, true, d.foreignOff), overrunBytes, 0xdeadbeef)
+			d.cmd.Write(d.refAlloc(d.foreign, true, d.overrun), []byte{0xef, 0xbe, 0xad, 0xde})
+		} else {
+			d.cmd.Write(d.refAlloc(d.foreign, true, d.foreignOff), []byte{0xef, 0xbe, 0xad, 0xde})
+		}
+		d.foreign, d.foreignOff, d.overrun = 0, 0, 0
 	}
 	words := append([]uint32(nil), d.cmd.Words...)
 	list := append([]ddi.AllocationListEntry(nil), d.list...)

@@ -49,6 +49,7 @@ var byName = map[string]uint32{
 	"DxgkCbNotifyInterrupt":   ckFlow,
 	"DxgkCbQueueDpc":          ckFlow,
 	"GpuFault":                ckFlow,
+	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,
 

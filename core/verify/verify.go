@@ -288,6 +288,7 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 		packet, _ := e.Args.Int(trace.KeyPacket)
 		out = append(out, v.violation(rules.WDDMIsolate, e, "the KMD accepted DMA buffer %d although its packet %d reaches outside the allocations it names (GPU: %s)", e.DMA, packet, e.Msg))
 	}
+	out = appendAll(out, v.patchOutside(e))
 	// WDDM-ISOLATE: a render naming another device's allocation must fail.
 	if call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
 		if f := foreignAllocs(e.Args); f != "" {
