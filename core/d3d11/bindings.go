@@ -19,15 +19,20 @@ type slots struct {
 	blend, rs, depth *State
 }
 
-// binding is a saved context state.
+// binding is a saved context state: every binding, with the vertex
+// buffer's stride and offset and the index buffer's format and offset.
 type binding struct {
 	slots
-	topo ddi.Topology
-	vp   *ddi.Viewport
+	vbStride, vbOffset uint32
+	ibFormat           ddi.Format
+	ibOffset           uint32
+	topo               ddi.Topology
+	vp                 *ddi.Viewport
 }
 
 func (c *DeviceContext) bindings() binding {
-	return binding{slots: c.slots, topo: c.topo, vp: c.viewport()}
+	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
+		topo: c.topo, vp: c.viewport()}
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {
@@ -49,10 +54,10 @@ func (c *DeviceContext) restore(b binding) {
 		c.RSSetViewports(*b.vp)
 	}
 	if b.vb != nil && b.vb.Alive() {
-		c.IASetVertexBuffers(0, b.vb, 36, 0)
+		c.IASetVertexBuffers(0, b.vb, b.vbStride, b.vbOffset)
 	}
 	if b.ib != nil && b.ib.Alive() {
-		c.IASetIndexBuffer(b.ib, ddi.FormatR16Uint, 0)
+		c.IASetIndexBuffer(b.ib, b.ibFormat, b.ibOffset)
 	}
 	if b.vs != nil && b.vs.Alive() {
 		c.VSSetShader(b.vs)
@@ -109,6 +114,13 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.blend, nil, nilState)
 	bind(c, &c.rs, nil, nilState)
 	bind(c, &c.depth, nil, nilState)
+	c.resetScalars()
+}
+
+// resetScalars puts the bindings that hold no object back to the default
+// state.
+func (c *DeviceContext) resetScalars() {
+	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = 0, 0, ddi.FormatUnknown, 0
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 

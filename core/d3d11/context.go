@@ -42,6 +42,8 @@ type DeviceContext struct {
 	slots    // bindings pin their objects: a released object stays alive while bound
 	vbStride uint32
 	vbOffset uint32
+	ibFormat ddi.Format
+	ibOffset uint32
 	topo     ddi.Topology
 	vp       ddi.Viewport
 	hasVP    bool

@@ -139,8 +139,24 @@ func (d deferredOnly) ExecuteCommandList(l *CommandList, restore bool) error {
 func (c *deferredContext) Release() uint32 {
 	return c.release(func() {
 		c.abandon()
+		c.freeLists()
 		c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
 	})
+}
+
+// freeLists destroys the command-list handles the context retired (waiting
+// for RecycleCommandList) or cached: with the context gone nothing can
+// recycle them.
+func (c *deferredContext) freeLists() {
+	ic := c.dev.ddiIC()
+	for _, old := range c.recycle {
+		ic.on(old.name, handleName(uint32(old.h))).DestroyCommandList(c.dev.hDev, old.h)
+		old.setState("freed")
+	}
+	for _, h := range c.cache {
+		ic.on(c.name, handleName(uint32(h))).DestroyCommandList(c.dev.hDev, h)
+	}
+	c.recycle, c.cache = nil, nil
 }
 
 // abandon is the abandon sequence of "Supporting command lists":
@@ -205,6 +221,18 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
 	l = &CommandList{dc: c.DeviceContext}
+	// The list holds a reference on every object its recording used, so the
+	// application may release them before it executes the list.
+	body := &driverList{l: l, dc: c}
+	for _, oe := range c.openOrder {
+		if d.rt.cfg.Bugs.Has(rules.CLSFirst) {
+			break // the bug: the list keeps nothing, so a released object's immediate handle goes first
+		}
+		if p, ok := oe.o.(pinner); ok {
+			p.pin()
+			body.held = append(body.held, p)
+		}
+	}
 	earlyClose := d.rt.cfg.Bugs.Has(rules.CLFinish) // the bug: close the handles before the command list exists
 	var saved binding
 	var hold func()
@@ -213,7 +241,8 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.unbindAll()
 		c.closeHandles()
 	}
-	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) {
+	recycled := len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps))
+	if recycled {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
 		err = ic.on(name, handleName(uint32(l.h))).RecycleCreateCommandList(d.hDev, args, l.h)
@@ -227,7 +256,16 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	if err != nil {
 		// E_OUTOFMEMORY straight from the DDI, never through pfnSetErrorCb (rule CL-OOM).
+		if recycled {
+			// The cached handle could not be made valid: the driver still
+			// holds its memory, which goes now (nothing leaks).
+			ic.on(name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
+		}
 		c.abandon()
+		body.release()
+		if hold != nil {
+			hold()
+		}
 		return nil, c.reset(name, err)
 	}
 	// Close the open context-local handles, then recycle the context.
@@ -235,26 +273,29 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		saved, hold = c.bindings(), c.hold()
 		c.unbindAll()
 	}
+	var rerr error
 	if earlyClose {
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
 	} else if d.rt.cfg.Bugs.Has(rules.CLClose) { // the bug: recycle the context with its handles open
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
 		c.forgetHandles()
 	} else {
 		c.closeHandles()
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
+	}
+	if rerr != nil {
+		// RecycleCreateDeferredContext failed: FinishCommandList fails, so
+		// the list just made goes with what it held (nothing leaks).
+		ic.on(name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
+		hold()
+		body.release()
+		return nil, rerr
 	}
 	if restore {
 		c.restore(saved)
 	}
 	hold()
-	l.body = driverList{l: l, dc: c}
+	l.body = body
 	d.initChild(&l.object, name, d.charge(ObjectOverhead+int64(l.private)), l.body.destroy)
 	l.setState("valid")
 	return l, nil

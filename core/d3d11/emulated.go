@@ -17,8 +17,9 @@ import (
 type emulatedContext struct {
 	*DeviceContext
 	deferredOnly
-	cmds []command // the calls recorded so far
-	held []pinner  // the objects they name
+	cmds   []command // the calls recorded so far
+	held   []pinner  // the objects they name
+	lastOK bool      // the last call was recorded
 }
 
 // command is one API call recorded on an emulated deferred context.
@@ -41,10 +42,23 @@ func newEmulatedContext(d *Device, name string) *DeviceContext {
 	return c
 }
 
+// track returns what follows a recorded state call with the state it
+// sets: the emulated context keeps its bindings as a deferred context of a
+// driver does, for FinishCommandList(RestoreDeferredContextState=TRUE).
+// It does so only when the call was recorded (lastOK).
+func (c *emulatedContext) track(set func()) func() {
+	return func() {
+		if c.lastOK {
+			set()
+		}
+	}
+}
+
 // record stores an API call. The objects it names are held until the
 // command list dies, as a command list's references are.
 func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, objs ...any) error {
 	cfg := c.dev.rt.cfg
+	c.lastOK = false
 	cfg.Sim.Charge(cfg.Costs.APICall)
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: recorded})
 	for _, o := range objs {
@@ -59,63 +73,99 @@ func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, 
 		}
 	}
 	c.cmds = append(c.cmds, command{name, do})
+	c.lastOK = true
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: recorded})
 	return nil
 }
 
 func (c *emulatedContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	defer c.track(func() {
+		if slot == 0 {
+			bind(c.DeviceContext, &c.vb, vb, nilRes)
+			c.vbStride, c.vbOffset = stride, offset
+		}
+	})()
 	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)
 }
 
 func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.ib, ib, nilRes); c.ibFormat, c.ibOffset = f, offset })()
 	return c.record("IASetIndexBuffer", func(ic *DeviceContext) error { return ic.IASetIndexBuffer(ib, f, offset) }, ib)
 }
 
 func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	defer c.track(func() { c.topo = t })()
 	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
 }
 
 func (c *emulatedContext) VSSetShader(s *Shader) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.vs, s, nilShader) })()
 	return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)
 }
 
 func (c *emulatedContext) PSSetShader(s *Shader) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.ps, s, nilShader) })()
 	return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
 }
 
 func (c *emulatedContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.vsCB)) {
+			bind(c.DeviceContext, &c.vsCB[slot], b, nilRes)
+		}
+	})()
 	return c.record("VSSetConstantBuffers", func(ic *DeviceContext) error { return ic.VSSetConstantBuffers(slot, b) }, b)
 }
 
 func (c *emulatedContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.psCB)) {
+			bind(c.DeviceContext, &c.psCB[slot], b, nilRes)
+		}
+	})()
 	return c.record("PSSetConstantBuffers", func(ic *DeviceContext) error { return ic.PSSetConstantBuffers(slot, b) }, b)
 }
 
 func (c *emulatedContext) PSSetShaderResources(slot uint32, v *View) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.srv)) {
+			bind(c.DeviceContext, &c.srv[slot], v, nilView)
+		}
+	})()
 	return c.record("PSSetShaderResources", func(ic *DeviceContext) error { return ic.PSSetShaderResources(slot, v) }, v)
 }
 
 func (c *emulatedContext) PSSetSamplers(slot uint32, s *State) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.samp)) {
+			bind(c.DeviceContext, &c.samp[slot], s, nilState)
+		}
+	})()
 	return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
 }
 
 func (c *emulatedContext) OMSetRenderTargets(rtv, dsv *View) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.rtv, rtv, nilView); bind(c.DeviceContext, &c.dsv, dsv, nilView) })()
 	return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtv, dsv) }, rtv, dsv)
 }
 
 func (c *emulatedContext) OMSetBlendState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.blend, s, nilState) })()
 	return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
 }
 
 func (c *emulatedContext) OMSetDepthStencilState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.depth, s, nilState) })()
 	return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
 }
 
 func (c *emulatedContext) RSSetState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.rs, s, nilState) })()
 	return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
 }
 
 func (c *emulatedContext) RSSetViewports(vp ddi.Viewport) error {
+	defer c.track(func() { c.vp, c.hasVP = vp, true })()
 	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
 }
 
@@ -132,6 +182,11 @@ func (c *emulatedContext) Draw(count, start uint32) error {
 }
 
 func (c *emulatedContext) DrawIndexed(count, start uint32, base int32) error {
+	if c.ib == nil { // the bindings are tracked (track): the same check as a driver's deferred context
+		err := c.dev.invalid("DrawIndexed", "", "no index buffer is bound")
+		c.api("DrawIndexed", "").end(err)
+		return err
+	}
 	return c.record("DrawIndexed", func(ic *DeviceContext) error { return ic.DrawIndexed(count, start, base) })
 }
 
@@ -153,6 +208,7 @@ func (c *emulatedContext) End(q *Query) error {
 }
 
 func (c *emulatedContext) ClearState() error {
+	defer c.track(c.unbindAll)()
 	return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 }
 

@@ -68,6 +68,7 @@ func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint3
 	}
 	return c.simple("IASetIndexBuffer", objName(ib), []Object{ib}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.ib, ib, nilRes)
+		c.ibFormat, c.ibOffset = f, offset
 		w.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
 	})
 }
@@ -391,7 +392,8 @@ func (c driverContext) clearState(then func()) error {
 	u.SetRasterizerState(c.h, 0)
 	u.SetDepthStencilState(c.h, 0, 0)
 	u.IaSetTopology(c.h, ddi.TopologyUndefined)
-	c.topo, c.hasVP = ddi.TopologyUndefined, false
+	u.SetViewports(c.h, nil)
+	c.resetScalars()
 	done.end(nil)
 	if then != nil {
 		then()

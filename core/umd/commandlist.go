@@ -298,6 +298,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		}
 		u.r.writeInBuffer = u.r.writeInBuffer || u.write
 	}
+	d.vpSticky = d.vpSticky || len(cl.words) > 0 // the list may have set a viewport
 	for _, q := range cl.ended {
 		if !q.inBuffer {
 			q.inBuffer = true

@@ -33,6 +33,11 @@ type context struct {
 	listIdx map[ddi.HALLOCATION]int
 	ended   []*query // queries whose End rides on the recording
 	clCalls int      // bug=CL-SIZE
+	// vpSticky: a viewport may be set on the GPU from an earlier draw (or,
+	// for a command list, from the immediate context it is spliced into), so
+	// "no viewport bound" must be written out as the default one covering
+	// the target: ClearState and CommandListExecute reset it too.
+	vpSticky bool
 }
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
@@ -213,9 +218,18 @@ func (c *context) emitState(rec recorder, st *state) {
 	if ps != nil {
 		b.SetShader(isa.StagePS, ps.Program)
 	}
-	if st.hasVP {
+	switch {
+	case st.hasVP:
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+		c.vpSticky = true
+	case c.vpSticky:
+		// The default: the GPU's own viewport covering the render target
+		// (and depth buffer) as the GPU's reset state has it.
+		w, h, ok := c.targetSize(st)
+		if ok {
+			b.SetViewport(0, 0, float32(w), float32(h), 0, 1)
+		}
 	}
 	rd := ddi.DefaultRasterizerDesc()
 	if rs != nil {
@@ -314,6 +328,22 @@ func (c *context) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
 		c.st.vp = vps[0]
 	}
 	c.st.dirty = true
+}
+
+// targetSize is the size of the bound render target and depth buffer (the
+// smaller of each side when both are bound).
+func (c *context) targetSize(st *state) (w, h uint32, ok bool) {
+	_, rt := c.viewRes(uint32(st.rtv))
+	_, ds := c.viewRes(uint32(st.dsv))
+	switch {
+	case rt != nil && ds != nil:
+		return min(rt.args.Width, ds.args.Width), min(rt.args.Height, ds.args.Height), true
+	case rt != nil:
+		return rt.args.Width, rt.args.Height, true
+	case ds != nil:
+		return ds.args.Width, ds.args.Height, true
+	}
+	return 0, 0, false
 }
 
 // The commands below are encoded the same way on both kinds of context;

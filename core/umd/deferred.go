@@ -39,8 +39,10 @@ var (
 const deferredCmdCap = 1 << 28
 
 func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferredContext {
-	return &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
+	c := &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
 		local: map[uint32]uint32{}, used: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{}}
+	c.vpSticky = true // the list runs after whatever viewport the immediate context set
+	return c
 }
 
 // ensure never submits: it marks where a self-contained group of packets

@@ -335,7 +335,12 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			c.clDC[e.Handle] = p.Ctx
 		}
 	case e.Name == "DestroyCommandList":
-		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle {
+		// The rule is about CommandList::Destroy. A handle FinishCommandList
+		// could not make valid, and the handles a deferred context retired or
+		// cached when that context is released, are destroyed outright.
+		root := v.rootCall(e)
+		cleanup := root != nil && (root.Name == "FinishCommandList" || root.Name == "Release" && root.Obj == c.clDC[e.Handle])
+		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle && !cleanup {
 			out = append(out, v.violation(rules.CLDestroy, e, "DestroyCommandList of %s while its deferred context %s lives: the runtime must call RecycleDestroyCommandList", e.Handle, dc))
 		}
 	case e.Name == "RecycleDestroyCommandList":
