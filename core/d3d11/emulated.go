@@ -20,6 +20,7 @@ type emulatedContext struct {
 	cmds   []command // the calls recorded so far
 	held   []pinner  // the objects they name
 	lastOK bool      // the last call was recorded
+	ends   []*Query  // the queries the recording ends
 }
 
 // command is one API call recorded on an emulated deferred context.
@@ -204,7 +205,12 @@ func (c *emulatedContext) Begin(q *Query) error {
 }
 
 func (c *emulatedContext) End(q *Query) error {
-	return c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+	err := c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+	if err == nil && q != nil {
+		q.inLists.Add(1) // GetData: S_FALSE until the list has run (recordedList.ran)
+		c.ends = append(c.ends, q)
+	}
+	return err
 }
 
 func (c *emulatedContext) ClearState() error {
@@ -251,9 +257,9 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.unmap(c.mappedHere[0])
 	}
 	l = &CommandList{dc: c.DeviceContext}
-	body := &recordedList{l: l, cmds: c.cmds, held: c.held}
+	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends}
 	l.body = body
-	c.cmds, c.held = nil, nil
+	c.cmds, c.held, c.ends = nil, nil, nil
 	saved := c.bindings()
 	hold := c.hold()
 	c.unbindAll()
@@ -270,10 +276,13 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 // recording held.
 func (c *emulatedContext) Release() uint32 {
 	return c.release(func() {
+		for _, q := range c.ends {
+			q.inLists.Add(-1)
+		}
 		for _, p := range c.held {
 			p.unpin()
 		}
-		c.cmds, c.held = nil, nil
+		c.cmds, c.held, c.ends = nil, nil, nil
 		c.unbindAll()
 	})
 }
@@ -308,6 +317,16 @@ type recordedList struct {
 	l    *CommandList
 	cmds []command
 	held []pinner
+	ends []*Query // ended in the list: pending (Query.inLists) until it first runs
+}
+
+// ran lets the queries the list ends answer GetData from the driver: their
+// End has now reached the immediate context.
+func (b *recordedList) ran() {
+	for _, q := range b.ends {
+		q.inLists.Add(-1)
+	}
+	b.ends = nil
 }
 
 // execute replays the commands on the immediate context, starting from and
@@ -317,6 +336,7 @@ func (b *recordedList) execute(ic *immediateContext) error {
 	if err := c.ClearState(); err != nil {
 		return err
 	}
+	defer b.ran()
 	for _, cmd := range b.cmds {
 		if err := cmd.do(c); err != nil {
 			return fmt.Errorf("replaying %s of %s: %w", cmd, b.l.name, err)
@@ -326,6 +346,7 @@ func (b *recordedList) execute(ic *immediateContext) error {
 }
 
 func (b *recordedList) destroy() {
+	b.ran() // never executed: its queries are no longer waited for in the runtime
 	for _, p := range b.held {
 		p.unpin()
 	}

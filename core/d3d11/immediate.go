@@ -62,6 +62,12 @@ func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err 
 	if hr, err := c.getDataPrologue(q); err != nil {
 		return 0, hr, err
 	}
+	if q.inLists.Load() > 0 {
+		// Ended in a command list the runtime recorded that has not run
+		// yet: not signalled until the list is executed and the GPU passes
+		// the End.
+		return 0, hresult.S_FALSE, nil
+	}
 	if !q.issued {
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
 		return 0, hresult.E_INVALIDARG, err

@@ -213,3 +213,50 @@ expect pixel bb 12 8 == #00ff00ff
 expect violations == 0
 `)
 }
+
+// A query begun and ended on a deferred context is not signalled before its
+// command list has been executed and the GPU has passed the End: GetData
+// says S_FALSE until then ("Supporting command lists": the query rides on
+// the list).
+func TestDeferredQueryWaitsForExecution(t *testing.T) {
+	bothPaths(t, `
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+ev = dev.CreateQuery Query=EVENT
+occ = dev.CreateQuery Query=OCCLUSION
+# both queries were signalled once on the immediate context already
+imm.Begin occ
+imm.End occ
+imm.End ev
+imm.Flush
+imm.ClearRenderTargetView rtv 0 0 1 1
+sc.Present
+expect pixel bb 1 1 == #0000ffff
+imm.GetData ev
+expect hr == S_OK
+dc = dev.CreateDeferredContext
+dc.Begin occ
+dc.ClearRenderTargetView rtv 1 0 0 1
+dc.End occ
+dc.End ev
+cl = dc.FinishCommandList FALSE
+imm.Flush
+imm.GetData ev
+expect hr == S_FALSE
+imm.GetData occ
+expect hr == S_FALSE
+imm.ExecuteCommandList cl FALSE
+imm.GetData ev
+expect hr == S_FALSE
+imm.Flush
+sc.Present
+expect pixel bb 1 1 == #ff0000ff
+imm.GetData ev
+expect hr == S_OK
+imm.GetData occ
+expect hr == S_OK
+expect violations == 0
+`)
+}

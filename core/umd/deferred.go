@@ -4,6 +4,7 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
+	"math"
 )
 
 // deferredContext is a deferred context: the DDI table CreateDeferredContext
@@ -257,6 +258,9 @@ func (c *deferredContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 		return
 	}
 	c.queryEnd(c, q)
+	// Not signalled until the list is executed and the GPU passes the End:
+	// the buffer that carries the executed list gives the real fence.
+	q.fence = math.MaxUint64
 	c.ended = append(c.ended, q)
 }
 
