@@ -246,7 +246,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.busy()
 	// State refresh inside CommandListExecute still shows what was bound;
 	// the driver looks again at its next DDI (refreshNext).
-	d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+	ddi.RefreshAll(d.cb, d.core)
 	d.refreshNext = true
 	d.resetState()
 	// The list's Map(WRITE_DISCARD) versions become the resources' contents.

@@ -120,6 +120,19 @@ func (f *fakeRuntime) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	f.log("Amortize core=%d", core)
 	f.amortized[core]++
 }
+func (f *fakeRuntime) PfnStateIaIndexBufCb(ddi.HRTCORELAYER)                 {}
+func (f *fakeRuntime) PfnStateIaPrimitiveTopologyCb(ddi.HRTCORELAYER)        {}
+func (f *fakeRuntime) PfnStateVsShaderCb(ddi.HRTCORELAYER)                   {}
+func (f *fakeRuntime) PfnStateVsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}
+func (f *fakeRuntime) PfnStatePsShaderCb(ddi.HRTCORELAYER)                   {}
+func (f *fakeRuntime) PfnStatePsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}
+func (f *fakeRuntime) PfnStatePsSrvCb(ddi.HRTCORELAYER, uint32, uint32)      {}
+func (f *fakeRuntime) PfnStatePsSamplerCb(ddi.HRTCORELAYER, uint32, uint32)  {}
+func (f *fakeRuntime) PfnStateOmRenderTargetsCb(ddi.HRTCORELAYER)            {}
+func (f *fakeRuntime) PfnStateOmBlendStateCb(ddi.HRTCORELAYER)               {}
+func (f *fakeRuntime) PfnStateOmDepthStateCb(ddi.HRTCORELAYER)               {}
+func (f *fakeRuntime) PfnStateRsRastStateCb(ddi.HRTCORELAYER)                {}
+func (f *fakeRuntime) PfnStateRsViewportsCb(ddi.HRTCORELAYER)                {}
 func (f *fakeRuntime) PfnStateIaVertexBufCb(ddi.HRTCORELAYER, uint32, uint32) {
 	f.log("StateIaVertexBuf")
 }

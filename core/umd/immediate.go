@@ -26,7 +26,7 @@ type immediateContext struct {
 	submits        uint64
 	foreign        ddi.HALLOCATION // umd.foreign injection
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+	refreshNext    bool            // after CommandListExecute: refresh the bound state at the next DDI
 
 	// Pacing of pfnPerformAmortizedProcessingCb.
 	amortizedAt      int64  // time of the last call
@@ -424,9 +424,9 @@ func (d *immediateContext) amortize() {
 func (d *immediateContext) busy() {
 	if d.refreshNext {
 		// The first DDI after CommandListExecute: the driver re-reads the
-		// vertex-buffer binding, which the runtime now shows empty.
+		// bound state, which the runtime now shows cleared.
 		d.refreshNext = false
-		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+		ddi.RefreshAll(d.cb, d.core)
 	}
 	d.epoch++
 	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs.Has(rules.AMBalance) {

@@ -352,33 +352,62 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 }
 
 // execState follows CL-EXEC: after CommandListExecute the immediate context
-// is cleared, so the first state refresh after it (at the driver's next DDI)
-// shows no vertex buffer unless the application bound one since.
+// is cleared, so each state refresh after it (at the driver's next DDI)
+// shows nothing bound unless the application bound that part since.
 type execState struct {
-	expectNone map[string]bool // context -> next refresh must show none
+	expectNone map[string]map[string]bool // context -> refresh callbacks that must show none
+}
+
+// refreshOf names, for each state-setting DDI, the state-refresh callback
+// that shows what it set.
+var refreshOf = map[string]string{
+	"IaSetVertexBuffers":   "pfnStateIaVertexBufCb",
+	"IaSetIndexBuffer":     "pfnStateIaIndexBufCb",
+	"IaSetTopology":        "pfnStateIaPrimitiveTopologyCb",
+	"VsSetShader":          "pfnStateVsShaderCb",
+	"VsSetConstantBuffers": "pfnStateVsConstBufCb",
+	"PsSetShader":          "pfnStatePsShaderCb",
+	"PsSetConstantBuffers": "pfnStatePsConstBufCb",
+	"PsSetShaderResources": "pfnStatePsSrvCb",
+	"PsSetSamplers":        "pfnStatePsSamplerCb",
+	"SetRenderTargets":     "pfnStateOmRenderTargetsCb",
+	"SetBlendState":        "pfnStateOmBlendStateCb",
+	"SetDepthStencilState": "pfnStateOmDepthStateCb",
+	"SetRasterizerState":   "pfnStateRsRastStateCb",
+	"SetViewports":         "pfnStateRsViewportsCb",
+}
+
+// isRefresh reports a state-refresh callback.
+func isRefresh(name string) bool {
+	return strings.HasPrefix(name, "pfnState") && strings.HasSuffix(name, "Cb")
 }
 
 func (v *Verifier) commandListExec(e *trace.Event) []Violation {
 	x := &v.exec
 	if x.expectNone == nil {
-		x.expectNone = map[string]bool{}
+		x.expectNone = map[string]map[string]bool{}
 	}
 	switch {
 	case e.Kind == trace.Return && e.Layer == trace.UMD && e.Name == "CommandListExecute":
-		x.expectNone[e.Ctx] = true
-	case e.Kind == trace.Call && e.Layer == trace.UMD && e.Name == "IaSetVertexBuffers":
-		if p := v.parent(e); p == nil || p.Name != "pfnStateIaVertexBufCb" {
-			x.expectNone[e.Ctx] = false // the application bound something
+		all := map[string]bool{}
+		for _, cb := range refreshOf {
+			all[cb] = true
 		}
-	case e.Kind == trace.Call && e.Name == "pfnStateIaVertexBufCb":
+		x.expectNone[e.Ctx] = all
+	case e.Kind == trace.Call && e.Layer == trace.UMD && refreshOf[e.Name] != "":
+		if p := v.parent(e); p == nil || !isRefresh(p.Name) {
+			delete(x.expectNone[e.Ctx], refreshOf[e.Name]) // the application bound something
+		}
+	case e.Kind == trace.Call && isRefresh(e.Name):
 		if p := v.parent(e); p != nil && p.Name == "CommandListExecute" {
 			break // inside the call the old bindings still show
 		}
-		if x.expectNone[e.Ctx] && e.Args.Str(trace.KeyBound) != "none" {
-			delete(x.expectNone, e.Ctx)
-			return []Violation{v.violation(rules.CLExec, e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", e.Args.Str(trace.KeyBound), e.Ctx)}
+		pending := x.expectNone[e.Ctx]
+		if pending[e.Name] && e.Args.Str(trace.KeyBound) != "none" {
+			delete(pending, e.Name)
+			return []Violation{v.violation(rules.CLExec, e, "state refresh %s after CommandListExecute shows %s on %s: the context must be in the cleared state", e.Name, e.Args.Str(trace.KeyBound), e.Ctx)}
 		}
-		delete(x.expectNone, e.Ctx)
+		delete(pending, e.Name)
 	}
 	return nil
 }

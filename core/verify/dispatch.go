@@ -114,6 +114,9 @@ func nameChecks(name string) uint32 {
 	if strings.HasPrefix(name, "pfn") {
 		m |= ckAsync // a callback names its device
 	}
+	if refreshOf[name] != "" || isRefresh(name) {
+		m |= ckCLExec // CL-EXEC follows every state refresh and what it refreshes
+	}
 	return m
 }
 
