@@ -114,7 +114,12 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		c.mu.Unlock()
 	}
 	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
-	defer func() { done.end(err) }()
+	defer func() {
+		done.end(err)
+		if imm := c.dev().imm; err != nil && imm != nil {
+			imm.ddi.noteCause(c.rt.cfg.Sim.Thread(), err) // the create that called it reports this (reportedError)
+		}
+	}()
 	c.preempt()
 	for i := range a.Allocations {
 		ai := &a.Allocations[i]
@@ -511,6 +516,12 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	}
 	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
 	done.end(nil)
+	// A create DDI in progress on this thread fails with it (ddiCall).
+	if ctx != nil {
+		ctx.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+	} else if imm := c.dev().imm; imm != nil {
+		imm.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+	}
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)

@@ -64,7 +64,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		return nil, err
 	}
 	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
-	c.ddi = ddiTable{d: d, ctx: dcName, umd: table}
+	c.ddi = ddiTable{d: d, ctx: dcName, umd: table, reported: newReported()}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
 	d.contexts[core] = c

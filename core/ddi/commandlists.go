@@ -61,14 +61,18 @@ type CommandLists interface {
 	CheckDeferredContextHandleSizes(h HDEVICE, sizes []HandleSize) int
 	CalcDeferredContextHandleSize(h HDEVICE, t HandleType, obj uint32) int
 	CalcPrivateDeferredContextSize(h HDEVICE) int
-	CreateDeferredContext(h HDEVICE, args *CreateDeferredContextArgs, dc HDEVICE) (Device, error)
+	// CreateDeferredContext returns the deferred context's table, or nil
+	// after reporting the error through the immediate context's pfnSetErrorCb.
+	CreateDeferredContext(h HDEVICE, args *CreateDeferredContextArgs, dc HDEVICE) Device
 	// RecycleCreateDeferredContext makes a deferred context handle fresh
 	// again after a command list was made from it. It returns E_OUTOFMEMORY
 	// itself, never through pfnSetErrorCb (rule CL-OOM).
 	RecycleCreateDeferredContext(h HDEVICE, dc HDEVICE) error
 	AbandonCommandList(dc HDEVICE)
 	CalcPrivateCommandListSize(h HDEVICE, args *CreateCommandListArgs) int
-	CreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error
+	// CreateCommandList reports an error through the immediate context's
+	// pfnSetErrorCb, as the other create DDIs do.
+	CreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST)
 	// RecycleCreateCommandList makes a recycled handle valid again; it
 	// returns E_OUTOFMEMORY itself (rule CL-OOM).
 	RecycleCreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error

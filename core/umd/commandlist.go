@@ -84,15 +84,19 @@ func (c *context) CalcPrivateDeferredContextSize(ddi.HDEVICE) int { return sizeD
 
 // CreateDeferredContext makes a deferred context: a recorder sharing this
 // device's objects through context-local handles.
-func (d *Device) CreateDeferredContext(_ ddi.HDEVICE, a *ddi.CreateDeferredContextArgs, h ddi.HDEVICE) (ddi.Device, error) {
+//
+// Like every create DDI it reports an error through pfnSetErrorCb, with the
+// immediate context's core-layer handle (the create is the device's).
+func (d *Device) CreateDeferredContext(_ ddi.HDEVICE, a *ddi.CreateDeferredContextArgs, h ddi.HDEVICE) ddi.Device {
 	if d.injected("CreateDeferredContext") {
-		return nil, hresult.E_OUTOFMEMORY
+		d.report(hresult.E_OUTOFMEMORY)
+		return nil
 	}
 	dc := newDeferredContext(d, h, a.HRTCoreLayer)
 	d.mu.Lock()
 	d.dcs[h] = dc
 	d.mu.Unlock()
-	return dc, nil
+	return dc
 }
 
 func (d *Device) dc(h ddi.HDEVICE) *deferredContext {
@@ -160,7 +164,13 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	return nil
 }
 
-func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
+// CreateCommandList reports an error through the immediate context's
+// pfnSetErrorCb, as every create DDI does.
+func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) {
+	d.report(d.createCommandList(a, h))
+}
+
+func (d *Device) createCommandList(a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
 	if d.injected("CreateCommandList") {
 		return hresult.E_OUTOFMEMORY
 	}

@@ -421,6 +421,15 @@ func (c *context) queryEnd(rec recorder, q *query) {
 	q.active, q.ended = false, true
 }
 
+// report passes a create DDI's error to the runtime the only way a create
+// DDI has: pfnSetErrorCb, with this context's core-layer handle ("Using
+// context-local DDI handles").
+func (c *context) report(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, hresult.Of(err))
+	}
+}
+
 // InjectFailure makes the next count calls of the named DDI on this context
 // fail (`inject E_OUTOFMEMORY at=CTX.Method`).
 func (c *context) InjectFailure(ddiName string, count int) {

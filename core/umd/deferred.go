@@ -294,3 +294,92 @@ func (c *deferredContext) DestroyDevice(ddi.HDEVICE) {
 	delete(c.dev.dcs, c.h)
 	c.dev.mu.Unlock()
 }
+
+// The state DDIs of a deferred context can fail too: its memory grows with
+// every call, so any of them may report E_OUTOFMEMORY through the context's
+// pfnSetErrorCb ("Using context-local DDI handles": "Draw, SetBlendState, and
+// so on"); the context then records nothing more.
+
+func (c *deferredContext) IaSetVertexBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE, strides, offsets []uint32) {
+	if !c.stopped("IaSetVertexBuffers") {
+		c.context.IaSetVertexBuffers(h, start, bufs, strides, offsets)
+	}
+}
+
+func (c *deferredContext) IaSetIndexBuffer(h ddi.HDEVICE, buf ddi.HRESOURCE, f ddi.Format, offset uint32) {
+	if !c.stopped("IaSetIndexBuffer") {
+		c.context.IaSetIndexBuffer(h, buf, f, offset)
+	}
+}
+
+func (c *deferredContext) IaSetTopology(h ddi.HDEVICE, t ddi.Topology) {
+	if !c.stopped("IaSetTopology") {
+		c.context.IaSetTopology(h, t)
+	}
+}
+
+func (c *deferredContext) VsSetShader(h ddi.HDEVICE, s ddi.HSHADER) {
+	if !c.stopped("VsSetShader") {
+		c.context.VsSetShader(h, s)
+	}
+}
+
+func (c *deferredContext) PsSetShader(h ddi.HDEVICE, s ddi.HSHADER) {
+	if !c.stopped("PsSetShader") {
+		c.context.PsSetShader(h, s)
+	}
+}
+
+func (c *deferredContext) VsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	if !c.stopped("VsSetConstantBuffers") {
+		c.context.VsSetConstantBuffers(h, start, bufs)
+	}
+}
+
+func (c *deferredContext) PsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	if !c.stopped("PsSetConstantBuffers") {
+		c.context.PsSetConstantBuffers(h, start, bufs)
+	}
+}
+
+func (c *deferredContext) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	if !c.stopped("PsSetShaderResources") {
+		c.context.PsSetShaderResources(h, start, views)
+	}
+}
+
+func (c *deferredContext) PsSetSamplers(h ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
+	if !c.stopped("PsSetSamplers") {
+		c.context.PsSetSamplers(h, start, s)
+	}
+}
+
+func (c *deferredContext) SetRenderTargets(h ddi.HDEVICE, rtvs []ddi.HRENDERTARGETVIEW, dsv ddi.HDEPTHSTENCILVIEW) {
+	if !c.stopped("SetRenderTargets") {
+		c.context.SetRenderTargets(h, rtvs, dsv)
+	}
+}
+
+func (c *deferredContext) SetBlendState(h ddi.HDEVICE, s ddi.HBLENDSTATE, factor [4]float32, mask uint32) {
+	if !c.stopped("SetBlendState") {
+		c.context.SetBlendState(h, s, factor, mask)
+	}
+}
+
+func (c *deferredContext) SetRasterizerState(h ddi.HDEVICE, s ddi.HRASTERIZERSTATE) {
+	if !c.stopped("SetRasterizerState") {
+		c.context.SetRasterizerState(h, s)
+	}
+}
+
+func (c *deferredContext) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, ref uint32) {
+	if !c.stopped("SetDepthStencilState") {
+		c.context.SetDepthStencilState(h, s, ref)
+	}
+}
+
+func (c *deferredContext) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
+	if !c.stopped("SetViewports") {
+		c.context.SetViewports(h, vps)
+	}
+}

@@ -163,6 +163,18 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		}
 	}
 
+	// A create DDI that failed through pfnSetErrorCb ("Using context-local
+	// DDI handles": create DDIs report errors only that way) made no handle.
+	if call && e.Name == "pfnSetErrorCb" {
+		if p := v.parent(e); p != nil && p.Layer == trace.UMD && strings.HasPrefix(p.Name, "Create") && p.Handle != "" {
+			if !isDC(p.Ctx) {
+				delete(c.icAlive, p.Handle)
+			} else if o, ok := c.dcOpen[p.Ctx+"/"+p.Handle]; ok {
+				c.dcByRT[o.rt]--
+				delete(c.dcOpen, p.Ctx+"/"+p.Handle)
+			}
+		}
+	}
 	// CLS-FIRST and CLS-DEP: deferred handles open and close around the
 	// immediate ones, views inside their resources.
 	if umd && call && strings.HasPrefix(e.Name, "Create") && e.Handle != "" {
