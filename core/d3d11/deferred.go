@@ -51,6 +51,9 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		c.bytes = ObjectOverhead
 		return c, nil
 	}
+	if c, reused, err := d.reuseDeferredContext(name); reused {
+		return c, err
+	}
 	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateDeferredContextSize(d.hDev))
 	if err := d.reserve("CreateDeferredContext", name, bytes); err != nil {
 		return nil, err
@@ -63,14 +66,20 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		d.unreserve(bytes)
 		return nil, err
 	}
-	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
+	return d.newDeferredContext(dcName, h, core, table, bytes), nil
+}
+
+// newDeferredContext makes the API object of a deferred context over the
+// driver's handle h and table.
+func (d *Device) newDeferredContext(dcName string, h ddi.HDEVICE, core ddi.HRTCORELAYER, table ddi.Device, bytes int64) *DeviceContext {
+	c := &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
 	c.ddi = ddiTable{d: d, ctx: dcName, umd: table, reported: newReported()}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
 	d.contexts[core] = c
 	d.mu.Unlock()
 	d.children.Add(1)
-	return c, nil
+	return c
 }
 
 // nextDCName numbers the device's deferred contexts: DC1, DC2, ...
@@ -140,6 +149,10 @@ func (c *deferredContext) Release() uint32 {
 	return c.release(func() {
 		c.abandon()
 		c.freeLists()
+		if c.dev.recycles() {
+			c.retire() // kept for the next CreateDeferredContext (recycle.go)
+			return
+		}
 		c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
 	})
 }

@@ -93,6 +93,7 @@ func (d *Device) maybeDestroy() {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")
+	d.freeRetiredContexts() // recycled deferred contexts' kept handles (recycle.go)
 	d.ddiIC().on(d.name, handleName(uint32(d.hDev))).DestroyDevice(d.hDev)
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)
 	done.end(err)

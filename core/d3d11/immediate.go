@@ -12,6 +12,9 @@ import (
 // reference queues the object in the runtime's destruction queue.
 type immediateContext struct {
 	driverContext
+	// retired holds the driver handles of released deferred contexts,
+	// kept for RecycleCreateDeferredContext (recycle.go).
+	retired []retiredDC
 }
 
 func newImmediateContext(d *Device) *DeviceContext {

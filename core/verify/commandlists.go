@@ -286,6 +286,17 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			out = append(out, v.violation(rules.CLRecycleErr, e, "RecycleCommandList reported %s through pfnSetErrorCb: it may report only D3DDDIERR_DEVICEREMOVED", e.HR))
 		}
 	}
+	if e.Kind == trace.Message && e.Name == "DeferredContextState" {
+		// A released deferred context's driver handle is kept for recycling:
+		// it is recycled, as far as CL-CLOSE and CL-ABANDON go.
+		out = append(out, v.contextEnds(e, e.Ctx)...)
+	}
+	if e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "Release" && isDC(e.Obj) {
+		// The application released the deferred context: its driver handle
+		// may be kept for recycling, but command lists it made are now
+		// destroyed outright (CL-DESTROY).
+		c.dcAlive[e.Obj] = false
+	}
 	if !call || !umd {
 		return out
 	}
@@ -317,27 +328,12 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		if e.Name == "RecycleCreateDeferredContext" {
 			dc = e.Obj
 		}
-		var open []string
-		for k := range c.dcOpen {
-			if strings.HasPrefix(k, dc+"/") {
-				open = append(open, strings.TrimPrefix(k, dc+"/"))
-			}
-		}
-		if len(open) > 0 {
-			slices.Sort(open)
-			rule, what := rules.CLClose, "after the command list was created"
-			if c.abandoning[dc] {
-				rule, what = rules.CLAbandon, "after AbandonCommandList"
-			}
-			out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
-			for _, h := range open {
-				c.dcByRT[c.dcOpen[dc+"/"+h].rt]--
-				delete(c.dcOpen, dc+"/"+h) // the driver's context is fresh now
-			}
-		}
-		delete(c.abandoning, dc)
+		out = append(out, v.contextEnds(e, dc)...)
 		if e.Name == "DestroyDevice" {
 			c.dcAlive[dc] = false
+		}
+		if e.Name == "RecycleCreateDeferredContext" && e.Args.Str(trace.KeyDC) != "" {
+			c.dcAlive[e.Args.Str(trace.KeyDC)] = true // a kept handle made a new deferred context
 		}
 	// CL-DESTROY: light destruction while the deferred context lives.
 	case e.Name == "CreateDeferredContext":
@@ -360,6 +356,33 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			out = append(out, v.violation(rules.CLDestroy, e, "RecycleDestroyCommandList of %s after its deferred context %s was destroyed: the runtime must call DestroyCommandList", e.Handle, dc))
 		}
 	}
+	return out
+}
+
+// contextEnds checks CL-CLOSE and CL-ABANDON where a deferred context is
+// recycled or destroyed: no context-local handle may still be open.
+func (v *Verifier) contextEnds(e *trace.Event, dc string) []Violation {
+	c := &v.cl
+	var out []Violation
+	var open []string
+	for k := range c.dcOpen {
+		if strings.HasPrefix(k, dc+"/") {
+			open = append(open, strings.TrimPrefix(k, dc+"/"))
+		}
+	}
+	if len(open) > 0 {
+		slices.Sort(open)
+		rule, what := rules.CLClose, "after the command list was created"
+		if c.abandoning[dc] {
+			rule, what = rules.CLAbandon, "after AbandonCommandList"
+		}
+		out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
+		for _, h := range open {
+			c.dcByRT[c.dcOpen[dc+"/"+h].rt]--
+			delete(c.dcOpen, dc+"/"+h) // the driver's context is fresh now
+		}
+	}
+	delete(c.abandoning, dc)
 	return out
 }
 

@@ -67,6 +67,8 @@ var byName = map[string]uint32{
 	"DestroyCommandList":           ckCL2 | ckCL,
 	"RecycleDestroyCommandList":    ckCL2 | ckCL,
 
+	"Release":               ckCL2, // a deferred context's end (CL-DESTROY)
+	"DeferredContextState":  ckCL2, // a released deferred context kept for recycling (CL-CLOSE, CL-ABANDON)
 	"CommandListExecute":    ckCLExec | ckCL | ckAm,
 	"IaSetVertexBuffers":    ckCLExec,
 	"pfnStateIaVertexBufCb": ckCLExec,
