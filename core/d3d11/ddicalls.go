@@ -421,10 +421,10 @@ func (w ddiCall) AbandonCommandList(dc ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {
+func (w ddiCall) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl, rt ddi.HCOMMANDLIST) error {
 	sp := w.enter("CreateCommandList")
 	w.watchErrors()
-	w.umd.CreateCommandList(h, args, cl)
+	w.umd.CreateCommandList(h, args, cl, rt)
 	err := w.reportedError("CreateCommandList")
 	sp.end(err)
 	return err

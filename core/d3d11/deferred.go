@@ -138,8 +138,32 @@ func (d deferredOnly) Flush() error {
 	return d.c.refuse("Flush", "", d.c.name, "Flush is an immediate-context call")
 }
 
-func (d deferredOnly) ExecuteCommandList(l *CommandList, restore bool) error {
-	return d.c.refuse("ExecuteCommandList", objName(l), objName(l), "command lists run on the immediate context")
+// ExecuteCommandList on a deferred context (legal in D3D11) records the
+// list's commands into the recording: through the driver's
+// CommandListExecute on the context's own handle onto the list (opened like
+// any context-local handle), or, emulated, as a recorded replay. The list is
+// held by the recording. Like on the immediate context the context is left
+// in the default state, or, with restore, in the state it had.
+func (c *deferredContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
+	done := c.api("ExecuteCommandList", objName(l))
+	defer func() { done.end(err) }()
+	if err := c.checkList(l); err != nil {
+		return err
+	}
+	if c.discarding() {
+		return nil // the recording was discarded; FinishCommandList will say so
+	}
+	saved := c.bindings()
+	hold := c.hold()
+	lh := c.local(l)
+	c.ddi.on(l.name, handleName(lh)).CommandListExecute(c.h, ddi.HCOMMANDLIST(lh))
+	c.afterDDI()
+	c.unbindAll()
+	if restore && !c.discarding() {
+		c.restore(saved)
+	}
+	hold()
+	return nil
 }
 
 // Release destroys the deferred context with its last reference: a
@@ -262,7 +286,7 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	} else {
 		l.private = ic.on(name, "").CalcPrivateCommandListSize(d.hDev, args)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
-		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h)
+		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h, 0)
 		if err == nil {
 			ic.on(name, handleName(uint32(l.h))).CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
 		}

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"slices"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -257,7 +258,7 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.unmap(c.mappedHere[0])
 	}
 	l = &CommandList{dc: c.DeviceContext}
-	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends}
+	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends, queried: slices.Clone(c.ends)}
 	l.body = body
 	c.cmds, c.held, c.ends = nil, nil, nil
 	saved := c.bindings()
@@ -294,8 +295,36 @@ func (c *emulatedContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
 	return c.deferredOnly.GetData(q)
 }
 
+// ExecuteCommandList records the list's replay: it starts from and leaves
+// the default state, as on the immediate context; with restore the
+// context's state is recorded again after it. The recording holds the list.
 func (c *emulatedContext) ExecuteCommandList(l *CommandList, restore bool) error {
-	return c.deferredOnly.ExecuteCommandList(l, restore)
+	if err := c.checkList(l); err != nil {
+		c.api("ExecuteCommandList", objName(l)).end(err)
+		return err
+	}
+	inner, ok := l.body.(*recordedList)
+	if !ok {
+		err := c.dev.invalid("ExecuteCommandList", l.name, "the command list was not recorded by the runtime")
+		c.api("ExecuteCommandList", objName(l)).end(err)
+		return err
+	}
+	saved := c.bindings()
+	err := c.record("ExecuteCommandList", func(ic *DeviceContext) error { return inner.replay(ic) }, l)
+	if err != nil {
+		return err
+	}
+	for _, q := range inner.queries() {
+		q.inLists.Add(1) // GetData: S_FALSE until the outer list has run
+		c.ends = append(c.ends, q)
+	}
+	hold := c.pinBindings()
+	c.unbindAll()
+	if restore {
+		c.restore(saved)
+	}
+	hold()
+	return nil
 }
 
 func (c *emulatedContext) dropBinding(p binder)                     { p.unpin() } // no context-local handles to wait for
@@ -314,10 +343,11 @@ func (c *emulatedContext) recycling() bool                          { return fal
 // recordedList is an emulated command list: the recorded commands and the
 // objects they hold.
 type recordedList struct {
-	l    *CommandList
-	cmds []command
-	held []pinner
-	ends []*Query // ended in the list: pending (Query.inLists) until it first runs
+	l       *CommandList
+	cmds    []command
+	held    []pinner
+	ends    []*Query // ended in the list: pending (Query.inLists) until it first runs
+	queried []*Query // every query the list ends
 }
 
 // ran lets the queries the list ends answer GetData from the driver: their
@@ -331,8 +361,14 @@ func (b *recordedList) ran() {
 
 // execute replays the commands on the immediate context, starting from and
 // leaving the cleared state.
-func (b *recordedList) execute(ic *immediateContext) error {
-	c := ic.DeviceContext
+func (b *recordedList) execute(ic *immediateContext) error { return b.replay(ic.DeviceContext) }
+
+// queries lists the queries the list ends, those of the lists it executes
+// included.
+func (b *recordedList) queries() []*Query { return b.queried }
+
+// replay runs the commands on the immediate context c.
+func (b *recordedList) replay(c *DeviceContext) error {
 	if err := c.ClearState(); err != nil {
 		return err
 	}

@@ -476,7 +476,7 @@ func (u *fakeUMD) AbandonCommandList(dc ddi.HDEVICE) {
 	u.log("AbandonCommandList")
 }
 
-func (u *fakeUMD) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) {
+func (u *fakeUMD) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl, rt ddi.HCOMMANDLIST) {
 	u.create("CreateCommandList")
 }
 

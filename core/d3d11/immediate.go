@@ -138,11 +138,9 @@ func (c *immediateContext) FinishCommandList(name string, restore bool) (*Comman
 	return nil, c.refuse("FinishCommandList", name, name, "only a deferred context records command lists")
 }
 
-// ExecuteCommandList runs a command list on the immediate context. The
-// context is left cleared (rule CL-EXEC), or restored with restore.
-func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
-	done := c.api("ExecuteCommandList", objName(l))
-	defer func() { done.end(err) }()
+// checkList validates ExecuteCommandList's command list (either kind of
+// context).
+func (c *DeviceContext) checkList(l *CommandList) error {
 	if l == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList needs a command list")
 	}
@@ -152,6 +150,17 @@ func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err
 	}
 	if l.state != "valid" && !bug {
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
+	}
+	return nil
+}
+
+// ExecuteCommandList runs a command list on the immediate context. The
+// context is left cleared (rule CL-EXEC), or restored with restore.
+func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
+	done := c.api("ExecuteCommandList", objName(l))
+	defer func() { done.end(err) }()
+	if err := c.checkList(l); err != nil {
+		return err
 	}
 	saved := c.bindings()
 	if restore {

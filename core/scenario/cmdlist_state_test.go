@@ -260,3 +260,67 @@ expect hr == S_OK
 expect violations == 0
 `)
 }
+
+// ExecuteCommandList on a deferred context (legal in D3D11) records the
+// list into that context's recording: the outer list draws what the inner
+// one drew, holds it (the application releases it and its buffers first),
+// ends its queries when it runs, and leaves the deferred context in the
+// default state.
+func TestExecuteCommandListOnDeferredContext(t *testing.T) {
+	bothPaths(t, `
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+ib = dev.CreateBuffer Usage=IMMUTABLE BindFlags=INDEX_BUFFER Data=u16[0 1 2 3 4 5]
+color = dev.CreateBuffer Usage=IMMUTABLE BindFlags=CONSTANT_BUFFER Data=f32[0 1 0 1]
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_solid
+q = dev.CreateQuery Query=EVENT
+dc1 = dev.CreateDeferredContext
+dc1.OMSetRenderTargets rtv
+dc1.IASetPrimitiveTopology TRIANGLELIST
+dc1.IASetVertexBuffers 0 vb
+dc1.VSSetShader vs
+dc1.PSSetShader ps
+dc1.PSSetConstantBuffers 0 color
+dc1.RSSetViewports 0 0 8 16
+dc1.Draw 6 0
+dc1.End q
+inner = dc1.FinishCommandList FALSE
+dc2 = dev.CreateDeferredContext
+dc2.OMSetRenderTargets rtv
+dc2.IASetIndexBuffer ib Format=R16_UINT
+dc2.ClearRenderTargetView rtv 1 0 0 1
+dc2.ExecuteCommandList inner FALSE
+expect calls ExecuteCommandList CreateCommandList CommandListExecute #driver
+dc2.DrawIndexed 6 0 0
+expect hr == E_INVALIDARG
+outer = dc2.FinishCommandList FALSE
+inner.Release
+vb.Release
+color.Release
+imm.GetData q
+expect hr == S_FALSE
+imm.ExecuteCommandList outer FALSE
+sc.Present
+expect pixel bb 4 8 == #00ff00ff
+expect pixel bb 12 8 == #ff0000ff
+imm.GetData q
+expect hr == S_OK
+outer.Release
+dc1.Release
+dc2.Release
+q.Release
+ib.Release
+vs.Release
+ps.Release
+rtv.Release
+bb.Release
+sc.Release
+dev.Release
+expect live == 0
+expect violations == 0
+`)
+}

@@ -52,7 +52,8 @@ type commandList struct {
 	groups   []int
 	used     []usedResource
 	ended    []*query
-	versions []version // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
+	versions []version      // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
+	nested   []*commandList // lists the deferred context executed into this one (their versions are theirs)
 }
 
 type version struct {
@@ -149,6 +150,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 		cl.used = append(cl.used, usedResource{r, dc.used[r]})
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
+	cl.nested = dc.nested
+	dc.nested = nil
 	d.freeVersions(cl)
 	cl.versions = cl.versions[:0]
 	for _, r := range dc.order {
@@ -166,7 +169,7 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 
 // CreateCommandList reports an error through the immediate context's
 // pfnSetErrorCb, as every create DDI does.
-func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) {
+func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST, _ ddi.HCOMMANDLIST) {
 	d.report(d.createCommandList(a, h))
 }
 
@@ -259,22 +262,9 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	ddi.RefreshAll(d.cb, d.core)
 	d.refreshNext = true
 	d.resetState()
-	// The list's Map(WRITE_DISCARD) versions become the resources' contents.
-	for i := range cl.versions {
-		v := &cl.versions[i]
-		if v.adopted {
-			continue // executed before: the resource owns it (a second execution reuses its contents)
-		}
-		v.adopted = true
-		old := v.r.alloc
-		v.r.alloc = v.alloc
-		if v.r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: v.r.args.Obj, rt: v.r.rt})
-		} else {
-			d.dealloc(v.r.rt, old, v.r.args.Obj)
-		}
-		v.r.lastFence, v.r.lastWriteFence = 0, 0
-	}
+	// The list's Map(WRITE_DISCARD) versions become the resources' contents
+	// (and those of the lists it executed when it was recorded).
+	d.adopt(cl)
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
@@ -316,6 +306,29 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		}
 	}
 	d.resetState()
+}
+
+// adopt makes a list's Map(WRITE_DISCARD) versions, and those of the lists
+// nested in it, the resources' contents.
+func (d *Device) adopt(cl *commandList) {
+	for i := range cl.versions {
+		v := &cl.versions[i]
+		if v.adopted {
+			continue // executed before: the resource owns it (a second execution reuses its contents)
+		}
+		v.adopted = true
+		old := v.r.alloc
+		v.r.alloc = v.alloc
+		if v.r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: v.r.args.Obj, rt: v.r.rt})
+		} else {
+			d.dealloc(v.r.rt, old, v.r.args.Obj)
+		}
+		v.r.lastFence, v.r.lastWriteFence = 0, 0
+	}
+	for _, n := range cl.nested {
+		d.adopt(n)
+	}
 }
 
 // recycleOOM is how a Recycle* create DDI fails: it returns E_OUTOFMEMORY and

@@ -4,6 +4,8 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
+	"d3dsim/gpu/isa"
+	"fmt"
 	"math"
 )
 
@@ -29,6 +31,7 @@ type deferredContext struct {
 	order    []*resource                   // used and versions' resources, in first-use order
 	failed   bool                          // reported an error: the recording is discarded
 	chunks   int                           // command-buffer's worths recorded so far
+	nested   []*commandList                // lists executed into the recording
 }
 
 var (
@@ -278,6 +281,7 @@ func (c *deferredContext) discard() {
 	clear(c.versions)
 	c.order = c.order[:0]
 	clear(c.used)
+	c.nested = nil
 	c.ended = c.ended[:0]
 	c.failed = false
 	c.chunks = 0
@@ -382,4 +386,55 @@ func (c *deferredContext) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
 	if !c.stopped("SetViewports") {
 		c.context.SetViewports(h, vps)
 	}
+}
+
+// CommandListExecute on a deferred context records the command list into the
+// recording (ExecuteCommandList is legal on a deferred context): its packet
+// groups with their allocations re-referenced in this recording, its
+// resources and its queries. Like on the immediate context it is a
+// clear-state operation: the list starts from the default state and leaves
+// the context in it.
+func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
+	if c.stopped("CommandListExecute") {
+		return
+	}
+	o := c.dev
+	o.mu.Lock()
+	cl := o.cls[ddi.HCOMMANDLIST(c.icHandle(uint32(h)))]
+	o.mu.Unlock()
+	if cl == nil || cl.state != clValid {
+		return
+	}
+	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
+	for i := 0; i+1 < len(bounds); i++ {
+		group := cl.words[bounds[i]:bounds[i+1]]
+		pkts, err := isa.Decode(group)
+		if err != nil {
+			panic(fmt.Sprintf("umd: recorded command list is malformed: %v", err)) // the UMD wrote it: a bug here
+		}
+		c.ensure(len(group), 0) // a group boundary
+		base := len(c.cmd.Words)
+		c.cmd.Words = append(c.cmd.Words, group...)
+		for _, p := range pkts {
+			for _, f := range isa.AddrFields(p.Op) {
+				w := base + p.At + 1 + f
+				idx, off := c.cmd.Words[w], c.cmd.Words[w+1]
+				e := cl.list[idx]
+				a := c.refAlloc(e.Allocation, e.WriteOperation, off)
+				c.cmd.Words[w], c.cmd.Words[w+1] = uint32(a), uint32(a>>32)
+			}
+		}
+	}
+	for _, u := range cl.used {
+		if _, ok := c.used[u.r]; !ok {
+			c.order = append(c.order, u.r)
+		}
+		c.used[u.r] = c.used[u.r] || u.write
+	}
+	for _, q := range cl.ended {
+		q.fence = math.MaxUint64 // signalled once the outer list runs
+		c.ended = append(c.ended, q)
+	}
+	c.nested = append(c.nested, cl)
+	c.resetState()
 }

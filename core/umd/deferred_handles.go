@@ -96,12 +96,14 @@ func (c *deferredContext) CreateDeferredContext(ddi.HDEVICE, *ddi.CreateDeferred
 func (c *deferredContext) RecycleCreateDeferredContext(ddi.HDEVICE, ddi.HDEVICE) error {
 	return errImmediateOnly("RecycleCreateDeferredContext")
 }
-func (c *deferredContext) CreateCommandList(ddi.HDEVICE, *ddi.CreateCommandListArgs, ddi.HCOMMANDLIST) {
-	c.report(errImmediateOnly("CreateCommandList"))
+
+// CreateCommandList on a deferred context opens its handle onto a command
+// list it is about to execute.
+func (c *deferredContext) CreateCommandList(_ ddi.HDEVICE, _ *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST, rt ddi.HCOMMANDLIST) {
+	c.report(c.open("CreateCommandList", uint32(h), uint32(rt)))
 }
 func (c *deferredContext) RecycleCreateCommandList(ddi.HDEVICE, *ddi.CreateCommandListArgs, ddi.HCOMMANDLIST) error {
 	return errImmediateOnly("RecycleCreateCommandList")
 }
-func (c *deferredContext) DestroyCommandList(ddi.HDEVICE, ddi.HCOMMANDLIST)        {}
+func (c *deferredContext) DestroyCommandList(_ ddi.HDEVICE, h ddi.HCOMMANDLIST)    { c.close(uint32(h)) }
 func (c *deferredContext) RecycleDestroyCommandList(ddi.HDEVICE, ddi.HCOMMANDLIST) {}
-func (c *deferredContext) CommandListExecute(ddi.HDEVICE, ddi.HCOMMANDLIST)        {}

@@ -258,7 +258,7 @@ func TestCommandListExecute(t *testing.T) {
 	if len(f.renders) != 0 {
 		t.Fatal("a deferred context submitted")
 	}
-	if err := createErr(d, func() { d.CreateCommandList(hDev, &ddi.CreateCommandListArgs{DeferredContext: hDC}, hCL) }); err != nil {
+	if err := createErr(d, func() { d.CreateCommandList(hDev, &ddi.CreateCommandListArgs{DeferredContext: hDC}, hCL, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	// An immediate command first, naming the vertex buffer: in the list it
@@ -330,7 +330,7 @@ func TestRecycleCommandList(t *testing.T) {
 	d := newDevice(t, f, Config{})
 	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	args := &ddi.CreateCommandListArgs{DeferredContext: hDC}
-	if err := createErr(d, func() { d.CreateCommandList(hDev, args, hCL) }); err != nil {
+	if err := createErr(d, func() { d.CreateCommandList(hDev, args, hCL, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	step := func(what, want string) {

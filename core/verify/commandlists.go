@@ -18,6 +18,7 @@ type clState struct {
 	dcOpen     map[string]dcOpen // "DCn/hL" -> what the open deferred handle stands for
 	dcByRT     map[string]int    // IC handle -> open deferred handles onto it
 	clHandles  map[string]string // command-list handle -> state
+	clLocal    map[string]string // "DCn/hL" -> the immediate handle of the command list a deferred context executes
 	dcFailed   map[string]bool   // deferred contexts that reported E_OUTOFMEMORY
 	finishing  map[uint64][]string
 	recycleDDI map[uint64]bool            // open RecycleCreate* calls
@@ -41,7 +42,7 @@ func (v *Verifier) clInit() {
 	}
 	v.cl = clState{icAlive: map[string]bool{}, dcOpen: map[string]dcOpen{},
 		dcByRT: map[string]int{}, clHandles: map[string]string{}, dcFailed: map[string]bool{}, finishing: map[uint64][]string{},
-		recycleDDI: map[uint64]bool{}, begun: map[string]map[string]bool{}}
+		recycleDDI: map[uint64]bool{}, begun: map[string]map[string]bool{}, clLocal: map[string]string{}}
 }
 
 func isDC(ctx string) bool { return strings.HasPrefix(ctx, "DC") }
@@ -100,6 +101,10 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.sized = true
 
 	// CL-STATE: follow each command-list handle.
+	case call && umd && isDC(e.Ctx) && e.Name == "CreateCommandList":
+		c.clLocal[e.Ctx+"/"+e.Handle] = e.Args.Str(trace.KeyRT) // a deferred context's handle onto a list it executes
+	case call && umd && isDC(e.Ctx) && e.Name == "DestroyCommandList":
+		delete(c.clLocal, e.Ctx+"/"+e.Handle)
 	case call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList"):
 		c.clHandles[e.Handle] = "valid"
 	case call && umd && e.Name == "RecycleDestroyCommandList":
@@ -109,7 +114,11 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	case call && umd && e.Name == "DestroyCommandList":
 		c.clHandles[e.Handle] = "freed"
 	case call && umd && e.Name == "CommandListExecute":
-		if st := c.clHandles[e.Handle]; st != "valid" {
+		h := e.Handle
+		if isDC(e.Ctx) {
+			h = c.clLocal[e.Ctx+"/"+e.Handle]
+		}
+		if st := c.clHandles[h]; st != "valid" {
 			out = append(out, v.violation(rules.CLState, e, "CommandListExecute with command-list handle %s, which is %s, not valid", e.Handle, st))
 		}
 
@@ -195,7 +204,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			c.dcByRT[rt]++
 		}
 	}
-	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && e.Name != "DestroyCommandList" {
+	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && (e.Name != "DestroyCommandList" || isDC(e.Ctx)) {
 		if !isDC(e.Ctx) {
 			if c.dcByRT[e.Handle] > 0 {
 				out = append(out, v.violation(rules.CLSFirst, e, "%s destroyed immediate handle %s while %d deferred handle(s) onto it are open", e.Name, e.Handle, c.dcByRT[e.Handle]))
