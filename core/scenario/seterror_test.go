@@ -93,6 +93,18 @@ cl = dc.FinishCommandList FALSE
 expect hr == E_OUTOFMEMORY
 dc.Release
 `, "SetBlendState", "DC1"},
+		{"deferred QueryEnd", `
+q = dev.CreateQuery Query=EVENT
+dc = dev.CreateDeferredContext
+dc.ClearRenderTargetView rtv 1 0 0 1
+inject E_OUTOFMEMORY at=dc.QueryEnd
+dc.End q
+expect calls End QueryEnd pfnSetErrorCb AbandonCommandList
+cl = dc.FinishCommandList FALSE
+expect hr == E_OUTOFMEMORY
+dc.Release
+q.Release
+`, "QueryEnd", "DC1"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := runSource(t, setup+tc.src+`

@@ -250,14 +250,16 @@ func (c *deferredContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 }
 
 func (c *deferredContext) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) {
-	c.queryBegin(c, c.query(ddi.HQUERY(c.icHandle(uint32(h)))))
+	if !c.stopped("QueryBegin") {
+		c.queryBegin(c, c.query(ddi.HQUERY(c.icHandle(uint32(h)))))
+	}
 }
 
 // QueryEnd rides on the command list: its fence is the one of the buffer
 // that carries the executed list.
 func (c *deferredContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 	q := c.query(ddi.HQUERY(c.icHandle(uint32(h))))
-	if q == nil {
+	if q == nil || c.stopped("QueryEnd") {
 		return
 	}
 	c.queryEnd(c, q)
