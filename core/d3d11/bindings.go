@@ -8,9 +8,15 @@ import (
 // The context's bindings as a whole: saved, cleared, pinned and restored
 // (FinishCommandList, ExecuteCommandList and ClearState work on them all).
 
+// iaSlots is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT: the vertex-buffer
+// slots a context has (the simulated GPU reads slot 0; the others are kept
+// and restored exactly all the same).
+const iaSlots = ddi.IAVertexInputResourceSlotCount
+
 // slots are the objects a context binds.
 type slots struct {
-	vb, ib           *Resource
+	vb               [iaSlots]*Resource
+	ib               *Resource
 	vsCB, psCB       [4]*Resource
 	srv              [8]*View
 	samp             [8]*State
@@ -23,7 +29,7 @@ type slots struct {
 // buffer's stride and offset and the index buffer's format and offset.
 type binding struct {
 	slots
-	vbStride, vbOffset uint32
+	vbStride, vbOffset [iaSlots]uint32
 	ibFormat           ddi.Format
 	ibOffset           uint32
 	topo               ddi.Topology
@@ -53,8 +59,10 @@ func (c *DeviceContext) restore(b binding) {
 	if b.vp != nil {
 		c.RSSetViewports(*b.vp)
 	}
-	if b.vb != nil && b.vb.Alive() {
-		c.IASetVertexBuffers(0, b.vb, b.vbStride, b.vbOffset)
+	for i, vb := range b.vb {
+		if vb != nil && vb.Alive() {
+			c.IASetVertexBuffers(uint32(i), vb, b.vbStride[i], b.vbOffset[i])
+		}
 	}
 	if b.ib != nil && b.ib.Alive() {
 		c.IASetIndexBuffer(b.ib, b.ibFormat, b.ibOffset)
@@ -97,7 +105,9 @@ func (c *DeviceContext) restore(b binding) {
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	bind(c, &c.vb, nil, nilRes)
+	for i := range c.vb {
+		bind(c, &c.vb[i], nil, nilRes)
+	}
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
@@ -120,7 +130,7 @@ func (c *DeviceContext) unbindAll() {
 // resetScalars puts the bindings that hold no object back to the default
 // state.
 func (c *DeviceContext) resetScalars() {
-	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = 0, 0, ddi.FormatUnknown, 0
+	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 
@@ -146,7 +156,7 @@ func (c *DeviceContext) pinBindings() func() {
 		held = append(held, o)
 	}
 	b := c.bindings()
-	for _, r := range append([]*Resource{b.vb, b.ib}, append(b.vsCB[:], b.psCB[:]...)...) {
+	for _, r := range append(append(b.vb[:], b.ib), append(b.vsCB[:], b.psCB[:]...)...) {
 		if r != nil {
 			add(r)
 		}

@@ -333,11 +333,18 @@ func shown[T Object](vs ...T) string {
 }
 
 func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count uint32) {
-	if start > 0 || count == 0 {
-		return // one vertex-buffer slot
-	}
-	c.refresh(core, "pfnStateIaVertexBufCb", func(x *DeviceContext) string { return shown(x.vb) }, func(x *DeviceContext, u ddi.Device) {
-		u.IaSetVertexBuffers(x.h, 0, []ddi.HRESOURCE{x.resH(x.vb)}, []uint32{x.vbStride}, []uint32{x.vbOffset})
+	c.refresh(core, "pfnStateIaVertexBufCb", func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, iaSlots)
+		return shown(x.vb[lo:hi]...)
+	}, func(x *DeviceContext, u ddi.Device) {
+		lo, hi := slotRange(start, count, iaSlots)
+		var hs []ddi.HRESOURCE
+		for _, r := range x.vb[lo:hi] {
+			hs = append(hs, x.resH(r))
+		}
+		if len(hs) > 0 {
+			u.IaSetVertexBuffers(x.h, uint32(lo), hs, x.vbStride[lo:hi], x.vbOffset[lo:hi])
+		}
 	})
 }
 

@@ -82,9 +82,9 @@ func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, 
 
 func (c *emulatedContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
 	defer c.track(func() {
-		if slot == 0 {
-			bind(c.DeviceContext, &c.vb, vb, nilRes)
-			c.vbStride, c.vbOffset = stride, offset
+		if slot < iaSlots {
+			bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
+			c.vbStride[slot], c.vbOffset[slot] = stride, offset
 		}
 	})()
 	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)

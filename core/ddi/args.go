@@ -285,10 +285,13 @@ type StateRefresh interface {
 	PfnStateRsViewportsCb(core HRTCORELAYER)
 }
 
+// IAVertexInputResourceSlotCount is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT.
+const IAVertexInputResourceSlotCount = 32
+
 // RefreshAll calls every state-refresh callback over all the slots this GPU
 // has: what a driver does to re-read the whole bound state.
 func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
-	cb.PfnStateIaVertexBufCb(core, 0, 1)
+	cb.PfnStateIaVertexBufCb(core, 0, IAVertexInputResourceSlotCount)
 	cb.PfnStateIaIndexBufCb(core)
 	cb.PfnStateIaPrimitiveTopologyCb(core)
 	cb.PfnStateVsShaderCb(core)
