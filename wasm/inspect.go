@@ -129,6 +129,12 @@ func (in *inspector) event(e *trace.Event) {
 	switch {
 	case e.Kind == trace.Message && e.Name == "CommandListState":
 		in.listState(e)
+	case e.Kind == trace.Message && e.Name == "DeferredContextState":
+		// A released deferred context whose driver handle the runtime keeps
+		// for RecycleCreateDeferredContext ("Supporting command lists").
+		if c := in.dcBy[e.Handle]; c != nil {
+			c.step("retired at its Release: the handle waits for RecycleCreateDeferredContext", e, true)
+		}
 	case e.Kind == trace.Return && e.Layer == trace.UMD && strings.HasPrefix(e.Name, "CalcPrivate"):
 		// The size the runtime allocates the object's driver part with,
 		// handed to the Create* DDI that follows on this thread.
@@ -382,7 +388,7 @@ func (in *inspector) snapshot() inspectSnapshot {
 		}
 	}
 	for _, c := range in.dcCache {
-		if n := len(c.History); n > 0 && !strings.HasPrefix(c.History[n-1].What, "destroyed") {
+		if n := len(c.History); n > 0 && !c.InCache && !strings.HasPrefix(c.History[n-1].What, "destroyed") {
 			s.Live.Deferred++
 		}
 	}

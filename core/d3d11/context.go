@@ -43,8 +43,10 @@ type DeviceContext struct {
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
 	slots    // bindings pin their objects: a released object stays alive while bound
-	vbStride uint32
-	vbOffset uint32
+	vbStride [iaSlots]uint32
+	vbOffset [iaSlots]uint32
+	ibFormat ddi.Format
+	ibOffset uint32
 	topo     ddi.Topology
 	vp       ddi.Viewport
 	hasVP    bool

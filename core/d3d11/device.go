@@ -94,6 +94,7 @@ func (d *Device) maybeDestroy() {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")
+	d.freeRetiredContexts() // recycled deferred contexts' kept handles (recycle.go)
 	d.ddiIC().on(d.name, handleName(uint32(d.hDev))).DestroyDevice(d.hDev)
 	d.freeCLS()
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)

@@ -271,6 +271,9 @@ type Query struct {
 	h      ddi.HQUERY
 	began  bool
 	issued bool
+	// inLists counts the runtime-recorded (emulated) command lists whose
+	// End of this query has not run yet: GetData says S_FALSE meanwhile.
+	inLists atomic.Int32
 }
 
 // SwapChain is an IDXGISwapChain whose buffers are primaries.

@@ -213,13 +213,14 @@ func (c *context) emitState(rec recorder, st *state) {
 	if ps != nil {
 		b.SetShader(isa.StagePS, ps.Program)
 	}
-	if st.hasVP {
+	switch {
+	case st.hasVP:
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
-	} else {
-		// No viewport: an empty one, which covers nothing, for the buffer
-		// may hold another state's (a command list's draws after the
-		// immediate context's, a draw after ClearState).
+	default:
+		// No viewport: an empty one, which covers nothing, as in Direct3D 11
+		// (after ClearState too), for the buffer may hold another state's
+		// (a command list's draws after the immediate context's).
 		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
 	rd := ddi.DefaultRasterizerDesc()
@@ -398,6 +399,15 @@ func (c *context) queryEnd(rec recorder, q *query) {
 		c.cmd.Words = append(c.cmd.Words, uint32(isa.OpNop)<<24) // the End needs a buffer to ride on
 	}
 	q.active, q.ended = false, true
+}
+
+// report passes a create DDI's error to the runtime the only way a create
+// DDI has: pfnSetErrorCb, with this context's core-layer handle ("Using
+// context-local DDI handles").
+func (c *context) report(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, hresult.Of(err))
+	}
 }
 
 // InjectFailure makes the next count calls of the named DDI on this context

@@ -214,8 +214,8 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 	return sizeResource
 }
 
-// CreateResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
-func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
+// createResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
+func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
 	if d.injected("CreateResource") {
 		return hresult.E_OUTOFMEMORY
 	}
@@ -322,20 +322,20 @@ var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi
 
 func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) } // (deferred: states.go)
 
-func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyRenderTargetView(_ ddi.HDEVICE, h ddi.HRENDERTARGETVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyShaderResourceView(_ ddi.HDEVICE, h ddi.HSHADERRESOURCEVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW) {
 	d.destroyView(uint32(h))
@@ -343,9 +343,9 @@ func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW)
 
 func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 
-// CreateQuery allocates 16 bytes of CPU-visible memory the GPU writes
+// createQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
-func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
+func (d *Device) createQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
 	if d.injected("CreateQuery") {
 		return hresult.E_OUTOFMEMORY
 	}

@@ -28,7 +28,7 @@ type immediateContext struct {
 	foreignOff     uint32          // where they write in it
 	overrun        uint32          // umd.overrun: the allocation's size (0: umd.foreign)
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+	refreshNext    bool            // after CommandListExecute: refresh the bound state at the next DDI
 
 	// Pacing of pfnPerformAmortizedProcessingCb.
 	amortizedAt      int64  // time of the last call
@@ -437,9 +437,9 @@ func (d *immediateContext) amortize() {
 func (d *immediateContext) busy() {
 	if d.refreshNext {
 		// The first DDI after CommandListExecute: the driver re-reads the
-		// vertex-buffer binding, which the runtime now shows empty.
+		// bound state, which the runtime now shows cleared.
 		d.refreshNext = false
-		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+		ddi.RefreshAll(d.cb, d.core)
 	}
 	d.epoch++
 	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs.Has(rules.AMBalance) {

@@ -521,8 +521,14 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 		return nil
 	}
 	ic := e.Ctx == "IC" || e.Ctx == ""
-	create := strings.HasPrefix(e.Name, "Create") || strings.HasPrefix(e.Name, "Open")
+	// (the recycle DDIs of "Supporting command lists" destroy and create too)
+	create := strings.HasPrefix(e.Name, "Create") || strings.HasPrefix(e.Name, "Open") || strings.HasPrefix(e.Name, "RecycleCreate")
 	switch {
+	case strings.HasPrefix(e.Name, "RecycleDestroy"):
+		// the handle is retired for a later Recycle* call, not dead: only
+		// the released object is gone
+		delete(v.released, e.Obj)
+		return nil
 	case strings.HasPrefix(e.Name, "Destroy"):
 		v.destroyed[e.Handle] = e.Obj
 		if ic {
