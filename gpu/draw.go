@@ -83,14 +83,9 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	case count > maxDrawVertices:
 		ex.fault("%d vertices: more than %d in one draw", count, maxDrawVertices)
 		return
-	case !s.vb[0].bound:
-		ex.fault("vertex buffer slot 0 not bound")
-		return
 	}
-	if indexed && !s.ib.bound {
-		ex.fault("index buffer not bound")
-		return
-	}
+	// An unbound vertex or index buffer reads zeros, like a fetch past the
+	// end of a bound one (see fetch).
 	g.stats.Vertices += uint64(count)
 	ex.res.cost += int64(count) * g.costs.VertexNS
 

@@ -285,6 +285,9 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			for _, f := range isa.AddrFields(p.Op) {
 				w := base + p.At + 1 + f
 				idx, off := d.cmd.Words[w], d.cmd.Words[w+1]
+				if uint64(idx) == isa.NullAddress {
+					continue // an unbound slot names no allocation
+				}
 				e := cl.list[idx]
 				a := d.refAlloc(e.Allocation, e.WriteOperation, off)
 				d.cmd.Words[w], d.cmd.Words[w+1] = uint32(a), uint32(a>>32)
@@ -304,6 +307,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			d.ended = append(d.ended, q)
 		}
 	}
+	d.onGPU = unknownGPU // what the list bound is still set on the GPU
 	d.resetState()
 }
 

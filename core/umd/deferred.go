@@ -45,6 +45,7 @@ const deferredCmdCap = 1 << 28
 func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferredContext {
 	c := &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
 		local: map[uint32]uint32{}, used: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{}}
+	c.onGPU = unknownGPU // its commands run after the immediate context's
 	return c
 }
 
@@ -176,6 +177,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.stopped("Draw") {
 		return
 	}
+	if c.st.vs == 0 {
+		return // no vertex shader: nothing to draw
+	}
 	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
@@ -185,6 +189,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	if c.stopped("DrawIndexed") {
 		return
+	}
+	if c.st.vs == 0 {
+		return // no vertex shader: nothing to draw
 	}
 	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
@@ -271,6 +278,7 @@ func (c *deferredContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 // discard drops what the context recorded.
 func (c *deferredContext) discard() {
 	c.cmd.Words = c.cmd.Words[:0]
+	c.onGPU = unknownGPU // the next list runs after whatever was bound before it
 	c.list = c.list[:0]
 	clear(c.listIdx)
 	c.groups = c.groups[:0]
@@ -420,12 +428,16 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 			for _, f := range isa.AddrFields(p.Op) {
 				w := base + p.At + 1 + f
 				idx, off := c.cmd.Words[w], c.cmd.Words[w+1]
+				if uint64(idx) == isa.NullAddress {
+					continue // an unbound slot names no allocation
+				}
 				e := cl.list[idx]
 				a := c.refAlloc(e.Allocation, e.WriteOperation, off)
 				c.cmd.Words[w], c.cmd.Words[w+1] = uint32(a), uint32(a>>32)
 			}
 		}
 	}
+	c.onGPU = unknownGPU // what the nested list bound is still set
 	for _, u := range cl.used {
 		if _, ok := c.used[u.r]; !ok {
 			c.order = append(c.order, u.r)

@@ -93,6 +93,9 @@ func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTEN
 // submission.
 func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	d.busy()
+	if d.st.vs == 0 {
+		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
@@ -102,6 +105,9 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 
 func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	d.busy()
+	if d.st.vs == 0 {
+		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
@@ -363,6 +369,7 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	d.used = d.used[:0]
 	d.ended = d.ended[:0]
 	d.cmd.Words = d.cmd.Words[:0]
+	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	var fence uint64

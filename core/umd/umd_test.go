@@ -317,6 +317,7 @@ func TestDeferredContextOutOfMemory(t *testing.T) {
 	if err := d.RecycleCreateDeferredContext(hDev, hDC); err != nil {
 		t.Fatal(err)
 	}
+	dcDev.VsSetShader(0, hVS) // the recycled context starts from the cleared state
 	dcDev.Draw(hDC, 3, 0)
 	if dc := d.dc(hDC); countOp(decode(t, dc.cmd.Words), isa.OpDraw) != 1 {
 		t.Error("the recycled deferred context does not record")
