@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"d3dsim/core/dxbc"
 )
 
 // SysVal is a signature element's system value (D3D_NAME).
@@ -103,6 +105,7 @@ type Binding struct {
 	Kind  BindKind
 	Slot  int
 	Count int
+	Comps int // textures: components of the element type (Texture2D<float2>: 2)
 }
 
 // Result is a compiled shader: the lowered program and its reflection.
@@ -113,6 +116,9 @@ type Result struct {
 	CBuffers []CBuffer
 	Bindings []Binding
 	Warnings []Diag
+	// Bytecode is the shader as fxc writes it (a .cso): the DXBC container
+	// that CreateVertexShader or CreatePixelShader takes.
+	Bytecode []byte
 }
 
 // Compile compiles the entry point of an HLSL source for target (vs_4_0,
@@ -170,12 +176,22 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	if len(g.errs) > 0 {
 		return nil, Errors(g.errs)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: g.code, Temps: g.maxTemp}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: dropTrailingContinue(g.code), Temps: g.maxTemp}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	// A failure below is a compiler bug, reported as an error rather than
+	// bad code: Compile returns only shaders the runtime accepts.
+	internal := func(err error) error {
+		return Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + clean(err.Error())}}
+	}
 	if err := prog.Validate(); err != nil {
-		// A compiler bug, reported as an error rather than bad code.
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + err.Error()}}
+		return nil, internal(err)
+	}
+	if res.Bytecode, err = res.bytecode(); err != nil {
+		return nil, internal(err)
+	}
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader}[stage]); err != nil {
+		return nil, internal(err)
 	}
 	return res, nil
 }
@@ -315,7 +331,7 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	switch t.Kind {
 	case KTexture2D, KSampler:
-		r := &resource{name: d.name, kind: t.Kind, line: d.line}
+		r := &resource{name: d.name, kind: t.Kind, line: d.line, comps: t.Cols}
 		want := byte('t')
 		if t.Kind == KSampler {
 			want = 's'
@@ -430,7 +446,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	}
 	for _, t := range g.textures {
 		if t.used {
-			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1})
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1, Comps: t.comps})
 			p.Textures = append(p.Textures, t.slot)
 		}
 	}
@@ -450,4 +466,18 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	sort.Ints(p.Samplers)
 	sort.Ints(p.Textures)
 	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
+}
+
+// dropTrailingContinue removes a continue that ends a loop's body: endloop
+// goes back to the top anyway, and vkd3d-shader 1.2 (an independent reader
+// of the bytecode) translates that pattern to invalid SPIR-V.
+func dropTrailingContinue(code []Instr) []Instr {
+	out := code[:0]
+	for i, in := range code {
+		if in.Op == OpContinue && i+1 < len(code) && code[i+1].Op == OpEndloop {
+			continue
+		}
+		out = append(out, in)
+	}
+	return out
 }
