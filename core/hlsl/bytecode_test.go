@@ -75,6 +75,8 @@ float4 main(float3 n : NORMAL, uint i : INDEX) : SV_Target {
 	for (uint k = 0; k < 3; k++) c += saturate(dot(n, -lights[k].dir)) * lights[k].color * lights[k].power;
 	return enabled ? c + mul(world, float4(n, 1)).xyzz : lights[i].color;
 }`, "main", "ps_5_0"},
+	{"index by an input", `cbuffer C { float4 v[4]; row_major float3x3 m; }
+float4 main(uint i : I) : SV_Position { return v[i] + m[1].x; }`, "main", "vs_4_0"},
 	{"vertex passthrough sm5", `cbuffer M { float4x4 mvp; };
 struct V { float4 p : SV_Position; float4 c : COLOR0; float2 t : TEXCOORD0; };
 V main(float3 p : POSITION, float4 c : COLOR0, float2 t : TEXCOORD0, uint id : SV_InstanceID) {
