@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,6 +76,9 @@ float4 main(float3 n : NORMAL, uint i : INDEX) : SV_Target {
 	for (uint k = 0; k < 3; k++) c += saturate(dot(n, -lights[k].dir)) * lights[k].color * lights[k].power;
 	return enabled ? c + mul(world, float4(n, 1)).xyzz : lights[i].color;
 }`, "main", "ps_5_0"},
+	{"early returns", `float4 g(float4 y) { if (y.x > 0) return y; return -y; }
+float h(float x) { for (int i = 0; i < 3; i++) { if (x > i) return i; } return x; }
+float4 main(float4 a : A) : SV_Target { if (a.w < 0) return 0; return g(a) + h(a.x); }`, "main", "ps_5_0"},
 	{"index by an input", `cbuffer C { float4 v[4]; row_major float3x3 m; }
 float4 main(uint i : I) : SV_Position { return v[i] + m[1].x; }`, "main", "vs_4_0"},
 	{"vertex passthrough sm5", `cbuffer M { float4x4 mvp; };
@@ -276,24 +280,66 @@ func TestBytecodeOracle(t *testing.T) {
 	dir := t.TempDir()
 	passed := 0
 	shaders := corpus(t)
-	for i, s := range shaders {
+	for _, s := range shaders {
 		t.Run(s.name, func(t *testing.T) {
 			r := compileOK(t, s.src, s.entry, s.target)
-			in := filepath.Join(dir, fmt.Sprintf("%d.dxbc", i))
-			spv := filepath.Join(dir, fmt.Sprintf("%d.spv", i))
-			if err := os.WriteFile(in, r.Bytecode, 0o644); err != nil {
-				t.Fatal(err)
+			if oracleAccepts(t, vkd3d, spirvVal, dir, r) {
+				passed++
 			}
-			if out, err := exec.Command(vkd3d, "-x", "dxbc-tpf", "-b", "spirv-binary", "-o", spv, in).CombinedOutput(); err != nil {
-				t.Fatalf("vkd3d-compiler refused it: %v\n%s\n%s", err, out, r.Program)
-			}
-			if out, err := exec.Command(spirvVal, spv).CombinedOutput(); err != nil {
-				t.Fatalf("spirv-val refused vkd3d's translation: %v\n%s\n%s", err, out, r.Program)
-			}
-			passed++
 		})
 	}
 	t.Logf("%d of %d shaders passed vkd3d-compiler and spirv-val", passed, len(shaders))
+}
+
+// oracleAccepts runs the shader through vkd3d-compiler and spirv-val,
+// failing the test with the program when either refuses.
+func oracleAccepts(t *testing.T, vkd3d, spirvVal, dir string, r *Result) bool {
+	t.Helper()
+	in := filepath.Join(dir, "in.dxbc")
+	spv := filepath.Join(dir, "out.spv")
+	if err := os.WriteFile(in, r.Bytecode, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(vkd3d, "-x", "dxbc-tpf", "-b", "spirv-binary", "-o", spv, in).CombinedOutput(); err != nil {
+		t.Errorf("vkd3d-compiler refused it: %v\n%s\n%s", err, out, r.Program)
+		return false
+	}
+	if out, err := exec.Command(spirvVal, spv).CombinedOutput(); err != nil {
+		t.Errorf("spirv-val refused vkd3d's translation: %v\n%s\n%s", err, out, r.Program)
+		return false
+	}
+	return true
+}
+
+// TestRandomProgramsBackEnd puts the random programs that compile through
+// the same checks as the corpus: the bytes carry the IR, and vkd3d and
+// spirv-val accept them.
+func TestRandomProgramsBackEnd(t *testing.T) {
+	vkd3d := oracleTool(t, "vkd3d-compiler")
+	spirvVal := oracleTool(t, "spirv-val")
+	dir := t.TempDir()
+	next := randomPrograms(rand.New(rand.NewPCG(5, 2026)))
+	compiled, passed := 0, 0
+	for n := 0; n < 1500 && compiled < 150; n++ {
+		src := next()
+		target := []string{"ps_4_0", "ps_5_0"}[n%2]
+		r, err := Compile([]byte(src), "rand.hlsl", "main", target)
+		if err != nil {
+			continue
+		}
+		compiled++
+		checkCarriesIR(t, r)
+		if oracleAccepts(t, vkd3d, spirvVal, dir, r) {
+			passed++
+		}
+		if t.Failed() {
+			t.Fatalf("program %d (%s):\n%s", n, target, src)
+		}
+	}
+	if compiled < 100 {
+		t.Errorf("only %d random programs compiled", compiled)
+	}
+	t.Logf("%d of %d random programs passed vkd3d-compiler and spirv-val", passed, compiled)
 }
 
 func oracleTool(t *testing.T, name string) string {
@@ -463,70 +509,76 @@ func sameSrc(a, b Operand, lanes uint8) bool {
 func TestBytecodeCarriesTheIR(t *testing.T) {
 	for _, s := range corpus(t) {
 		t.Run(s.name, func(t *testing.T) {
-			r := compileOK(t, s.src, s.entry, s.target)
-			c, err := dxbc.Parse(r.Bytecode)
-			if err != nil {
-				t.Fatal(err)
-			}
-			d, err := c.Program()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, want := decodeIR(t, d), r.Program
-			norm := func(p *Program) string {
-				var b strings.Builder
-				fmt.Fprintf(&b, "%s %d %d cb %v samp %v tex %v temps %d\n", p.Target, p.Stage, p.Major, p.CBSizes, p.Samplers, p.Textures, p.Temps)
-				for _, io := range [][]IODecl{p.Inputs, p.Outputs} {
-					for _, x := range io {
-						if p.Stage == Vertex || x.SysVal != SysNone {
-							x.Interp = ""
-						}
-						if x.SysVal == SysTarget {
-							x.SysVal = SysNone // dcl_output has no system value
-						}
-						fmt.Fprintf(&b, "%+v\n", x)
-					}
-				}
-				return b.String()
-			}
-			if norm(got) != norm(want) {
-				t.Errorf("declarations decode as\n%s\nwant\n%s", norm(got), norm(want))
-			}
-			if len(got.Code) != len(want.Code) {
-				t.Fatalf("%d instructions decoded, the IR has %d", len(got.Code), len(want.Code))
-			}
-			for i := range want.Code {
-				g, w := &got.Code[i], &want.Code[i]
-				same := g.Op == w.Op && g.Sat == w.Sat && len(g.Dst) == len(w.Dst) && len(g.Src) == len(w.Src)
-				if w.Op == OpIf || w.Op == OpBreakc || w.Op == OpDiscard {
-					same = same && g.Test == w.Test
-				}
-				for k := 0; same && k < len(w.Dst); k++ {
-					a, b := g.Dst[k], w.Dst[k]
-					same = a.File == b.File && (a.File == FileNull || a.Index == b.Index && a.Mask == b.Mask)
-				}
-				for k := 0; same && k < len(w.Src); k++ {
-					same = sameSrc(g.Src[k], w.Src[k], w.readLanes(k))
-				}
-				if !same {
-					t.Errorf("instruction %d decodes as %s, the IR has %s", i, g, w)
-				}
-			}
-			if t.Failed() {
-				return
-			}
-			for seed := uint32(1); seed <= 3; seed++ {
-				env := randomEnv(want, seed)
-				o1, err1 := Run(want, env)
-				o2, err2 := Run(got, env)
-				if !errors.Is(err1, err2) && fmt.Sprint(err1) != fmt.Sprint(err2) {
-					t.Fatalf("seed %d: IR %v, decoded %v", seed, err1, err2)
-				}
-				if err1 == nil && !reflect.DeepEqual(o1, o2) {
-					t.Errorf("seed %d: IR gives %v, the decoded bytes %v", seed, o1, o2)
-				}
-			}
+			checkCarriesIR(t, compileOK(t, s.src, s.entry, s.target))
 		})
+	}
+}
+
+// checkCarriesIR decodes the shader's bytes into the IR, compares, and
+// runs both on the same inputs.
+func checkCarriesIR(t *testing.T, r *Result) {
+	t.Helper()
+	c, err := dxbc.Parse(r.Bytecode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := c.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := decodeIR(t, d), r.Program
+	norm := func(p *Program) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %d %d cb %v samp %v tex %v temps %d\n", p.Target, p.Stage, p.Major, p.CBSizes, p.Samplers, p.Textures, p.Temps)
+		for _, io := range [][]IODecl{p.Inputs, p.Outputs} {
+			for _, x := range io {
+				if p.Stage == Vertex || x.SysVal != SysNone {
+					x.Interp = ""
+				}
+				if x.SysVal == SysTarget {
+					x.SysVal = SysNone // dcl_output has no system value
+				}
+				fmt.Fprintf(&b, "%+v\n", x)
+			}
+		}
+		return b.String()
+	}
+	if norm(got) != norm(want) {
+		t.Errorf("declarations decode as\n%s\nwant\n%s", norm(got), norm(want))
+	}
+	if len(got.Code) != len(want.Code) {
+		t.Fatalf("%d instructions decoded, the IR has %d", len(got.Code), len(want.Code))
+	}
+	for i := range want.Code {
+		g, w := &got.Code[i], &want.Code[i]
+		same := g.Op == w.Op && g.Sat == w.Sat && len(g.Dst) == len(w.Dst) && len(g.Src) == len(w.Src)
+		if w.Op == OpIf || w.Op == OpBreakc || w.Op == OpDiscard {
+			same = same && g.Test == w.Test
+		}
+		for k := 0; same && k < len(w.Dst); k++ {
+			a, b := g.Dst[k], w.Dst[k]
+			same = a.File == b.File && (a.File == FileNull || a.Index == b.Index && a.Mask == b.Mask)
+		}
+		for k := 0; same && k < len(w.Src); k++ {
+			same = sameSrc(g.Src[k], w.Src[k], w.readLanes(k))
+		}
+		if !same {
+			t.Errorf("instruction %d decodes as %s, the IR has %s", i, g, w)
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	for seed := uint32(1); seed <= 3; seed++ {
+		env := randomEnv(want, seed)
+		o1, err1 := Run(want, env)
+		o2, err2 := Run(got, env)
+		if !errors.Is(err1, err2) && fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("seed %d: IR %v, decoded %v", seed, err1, err2)
+		}
+		if err1 == nil && !reflect.DeepEqual(o1, o2) {
+			t.Errorf("seed %d: IR gives %v, the decoded bytes %v", seed, o1, o2)
+		}
 	}
 }
 

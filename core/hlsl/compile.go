@@ -176,7 +176,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	if len(g.errs) > 0 {
 		return nil, Errors(g.errs)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: dropTrailingContinue(g.code), Temps: g.maxTemp}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -468,14 +468,56 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
 }
 
-// dropTrailingContinue removes a continue that ends a loop's body: endloop
-// goes back to the top anyway, and vkd3d-shader 1.2 (an independent reader
-// of the bytecode) translates that pattern to invalid SPIR-V.
-func dropTrailingContinue(code []Instr) []Instr {
+// dropUnreachable removes the instructions after an unconditional break,
+// continue or ret up to the end of their block (the else, endif or endloop
+// that closes it), which inlining leaves behind (a return inside a
+// function's loop is a break followed by the rest of the function). They
+// never run; vkd3d-shader 1.2 translates code after a jump into invalid
+// SPIR-V.
+func dropUnreachable(code []Instr) []Instr {
+	out := code[:0]
+	for i := 0; i < len(code); i++ {
+		out = append(out, code[i])
+		if op := code[i].Op; op != OpBreak && op != OpContinue && op != OpRet {
+			continue
+		}
+		depth, j := 0, i+1
+	skip:
+		for ; j < len(code); j++ {
+			switch code[j].Op {
+			case OpIf, OpLoop:
+				depth++
+			case OpElse:
+				if depth == 0 {
+					break skip
+				}
+			case OpEndif, OpEndloop:
+				if depth == 0 {
+					break skip
+				}
+				depth--
+			}
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// loopEnds rewrites the unconditional jump that ends a loop's body: a
+// continue there is dropped (endloop goes back to the top anyway) and a
+// break becomes breakc_nz l(-1), which does the same. vkd3d-shader 1.2, an
+// independent reader of the bytecode, translates an unconditional break
+// or continue directly before endloop into invalid SPIR-V.
+func loopEnds(code []Instr) []Instr {
 	out := code[:0]
 	for i, in := range code {
-		if in.Op == OpContinue && i+1 < len(code) && code[i+1].Op == OpEndloop {
-			continue
+		if i+1 < len(code) && code[i+1].Op == OpEndloop {
+			switch in.Op {
+			case OpContinue:
+				continue
+			case OpBreak:
+				in = Instr{Op: OpBreakc, Test: TestNZ, Src: []Operand{immU(0xffffffff)}, Line: in.Line}
+			}
 		}
 		out = append(out, in)
 	}
