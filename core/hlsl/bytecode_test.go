@@ -77,8 +77,8 @@ float4 main(float3 n : NORMAL, uint i : INDEX) : SV_Target {
 	return enabled ? c + mul(world, float4(n, 1)).xyzz : lights[i].color;
 }`, "main", "ps_5_0"},
 	{"early returns", `float4 g(float4 y) { if (y.x > 0) return y; return -y; }
-float h(float x) { for (int i = 0; i < 3; i++) { if (x > i) return i; } return x; }
-float4 main(float4 a : A) : SV_Target { if (a.w < 0) return 0; return g(a) + h(a.x); }`, "main", "ps_5_0"},
+float h(float x) { if (x > 2) { if (x > 3) return 3; return 2; } return x; }
+float4 main(float4 a : A) : SV_Target { for (int i = 0; i < 3; i++) { if (a.x < i) return i; } return g(a) + h(a.x); }`, "main", "ps_5_0"},
 	{"index by an input", `cbuffer C { float4 v[4]; row_major float3x3 m; }
 float4 main(uint i : I) : SV_Position { return v[i] + m[1].x; }`, "main", "vs_4_0"},
 	{"vertex passthrough sm5", `cbuffer M { float4x4 mvp; };
