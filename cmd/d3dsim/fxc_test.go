@@ -90,6 +90,10 @@ func TestFxcVerb(t *testing.T) {
 	if !strings.HasSuffix(string(header), "\n};\n") {
 		t.Errorf("/Fh does not end with };")
 	}
+	// d3dsim dxbc reads the header back and checks it as CreatePixelShader.
+	if code, out, errOut := runCLI("dxbc", filepath.Join(dir, "a.h"), "--stage", "ps"); code != 0 || !strings.Contains(out, "// valid ps shader") || !strings.HasPrefix(out, string(listing)) {
+		t.Errorf("d3dsim dxbc on the /Fh header: exit %d, %q %q", code, out, errOut)
+	}
 	// The default variable is g_ENTRY.
 	h := filepath.Join(dir, "d.h")
 	if code, _, errOut := runCLI("fxc", "/T", "vs_5_0", "/E", "VSMain", "/Fh", h, phong); code != 0 {
