@@ -268,9 +268,17 @@ func (w ddiCall) CalcPrivateViewSize(a *ddi.CreateViewArgs) int {
 	return n
 }
 
-// CalcPrivateCommandListSize, CalcDeferredContextHandleSize and the second
+// CalcPrivateDeferredContextSize, CalcPrivateCommandListSize,
+// CalcDeferredContextHandleSize and the second
 // CheckDeferredContextHandleSizes are traced once they returned, with the
 // size they answered.
+func (w ddiCall) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
+	n := w.umd.CalcPrivateDeferredContextSize(h)
+	w.args = trace.IntArg(trace.KeySize, int64(n))
+	w.enter("CalcPrivateDeferredContextSize").end(nil)
+	return n
+}
+
 func (w ddiCall) CalcPrivateCommandListSize(h ddi.HDEVICE, args *ddi.CreateCommandListArgs) int {
 	n := w.umd.CalcPrivateCommandListSize(h, args)
 	w.args = trace.IntArg(trace.KeySize, int64(n))

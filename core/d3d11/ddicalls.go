@@ -389,12 +389,6 @@ func (w ddiCall) DestroyDevice(a0 ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
-	sp := w.enter("CalcPrivateDeferredContextSize")
-	n := w.umd.CalcPrivateDeferredContextSize(h)
-	sp.end(nil)
-	return n
-}
 
 func (w ddiCall) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) (ddi.Device, error) {
 	sp := w.enter("CreateDeferredContext")
