@@ -1,0 +1,345 @@
+package translate
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+)
+
+// randWord is a register value: mostly floats (small, halves, special
+// values), some small integers and raw bits, so that compares, shifts,
+// conversions and NaN rules are all exercised.
+func randWord(r *rand.Rand) uint32 {
+	specials := []uint32{0, 0x80000000, u(1), u(-1), u(0.5), 0x7F800000, 0xFF800000, 0x7FC00000, 0xFFC00001,
+		0x7F800001, 1, 0x807FFFFF, u(math.MaxFloat32), u(3e9), u(-3e9), u(65536.5), 0xFFFFFFFF, 31, 32, 33}
+	switch r.IntN(10) {
+	case 0:
+		return specials[r.IntN(len(specials))]
+	case 1, 2:
+		return uint32(r.IntN(13) - 4)
+	case 3:
+		return r.Uint32()
+	case 4, 5:
+		return u(float32(r.IntN(33)-16) / 4)
+	}
+	return u(float32(r.Float64()*16 - 8))
+}
+
+// checkEquiv translates p and runs it on the ISA machine and on the
+// reference over blocks of random inputs (seeded), comparing outputs bit
+// for bit, and for pixel shaders which lanes survive discard.
+func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64) {
+	t.Helper()
+	sh, err := translateProgram(p, nil, nil)
+	if err != nil {
+		t.Fatalf("translate: %v", err)
+	}
+	if _, err := shader.Decode(sh.Code); err != nil {
+		t.Fatalf("decode: %v", err)
+	}
+	r := rand.New(rand.NewPCG(seed, 21))
+	env := &refEnv{cb: map[[2]uint32]vec{}}
+	for _, c := range sh.ConstantBuffers {
+		for e := range c.Vec4s {
+			env.cb[[2]uint32{c.Slot, e}] = vec{randWord(r), randWord(r), randWord(r), randWord(r)}
+		}
+	}
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(env, env); err != nil {
+		t.Fatal(err)
+	}
+	for block := range 8 {
+		ref := newRef(p, env, shader.Lanes, sh.Program.Inputs, sh.Program.Outputs, sh.Program.Temps)
+		for i := range sh.Program.Inputs {
+			in := m.In(i)
+			for l := range shader.Lanes {
+				for c := range 4 {
+					w := randWord(r)
+					in[c][l] = w
+					ref.lanes[l].v[i][c] = w
+				}
+			}
+		}
+		alive, err := m.Run(shader.AllLanes)
+		if err != nil {
+			t.Fatalf("block %d: run: %v", block, err)
+		}
+		ref.run()
+		for l := range shader.Lanes {
+			lane := &ref.lanes[l]
+			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shader.StagePixel {
+				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing)
+			}
+			if lane.dead {
+				continue
+			}
+			for o := range sh.Program.Outputs {
+				for c := range 4 {
+					if got, want := m.Out(o)[c][l], lane.o[o][c]; got != want {
+						t.Fatalf("block %d lane %d: o%d.%c = %#08x (%g), reference %#08x (%g); inputs %#08x\n%s",
+							block, l, o, "xyzw"[c], got, f(got), want, f(want), lane.v, sh.Listing)
+					}
+				}
+			}
+		}
+	}
+}
+
+// newTestBuilder declares what the opcode programs use: cb0[8], cb1[4],
+// inputs v0..v3, outputs o0..o3, r0..r5; pixel shaders also s0, s1, a 2D
+// texture t0 and a 2D array t1. The prologue moves v0..v3 to r0..r3.
+func newTestBuilder(stage dxbc.ProgramType) *dxbc.Builder {
+	b := dxbc.NewBuilder(stage, 5, 0)
+	b.DclConstantBuffer(0, 8, true)
+	b.DclConstantBuffer(1, 4, false)
+	b.DclSampler(0, dxbc.SamplerDefault)
+	b.DclSampler(1, dxbc.SamplerDefault)
+	b.DclResource(0, dxbc.DimTexture2D, dxbc.ReturnFloat)
+	b.DclResource(1, dxbc.DimTexture2DArray, dxbc.ReturnFloat)
+	for i := range uint32(4) {
+		if stage == dxbc.PixelShader {
+			b.DclInputPS(i, dxbc.XYZW, dxbc.InterpLinear)
+			b.DclOutput(i, dxbc.XYZW)
+		} else {
+			b.DclInput(i, dxbc.XYZW)
+			if i == 0 {
+				b.DclOutputSIV(0, dxbc.XYZW, dxbc.SVPosition)
+			} else {
+				b.DclOutput(i, dxbc.XYZW)
+			}
+		}
+	}
+	b.DclTemps(6)
+	for i := range uint32(4) {
+		b.Emit(dxbc.OpMov, dxbc.Temp(i), dxbc.Input(i))
+	}
+	b.Emit(dxbc.OpMov, dxbc.Temp(4), dxbc.CB(1, 2))
+	b.Emit(dxbc.OpMov, dxbc.Temp(5), dxbc.ImmUint(1, 2, 3, 0xFFFFFFFF))
+	return b
+}
+
+// finishProgram writes r0..r3 to o0..o3 (r4, r5 folded into o3's sum of
+// bits where they would otherwise be lost) and returns the program.
+func finishProgram(t *testing.T, b *dxbc.Builder) *dxbc.Program {
+	t.Helper()
+	b.Emit(dxbc.OpXor, dxbc.Temp(3), dxbc.Temp(3), dxbc.Temp(4))
+	b.Emit(dxbc.OpXor, dxbc.Temp(2), dxbc.Temp(2), dxbc.Temp(5).Swz("yzwx"))
+	for i := range uint32(4) {
+		b.Emit(dxbc.OpMov, dxbc.Output(i), dxbc.Temp(i))
+	}
+	b.Ret()
+	p, err := b.Program()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Through the token stream and back, as a runtime hands it over.
+	w, err := p.Words()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = dxbc.DecodeProgram(w); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// floatResult are the ops _sat applies to.
+func floatResult(op dxbc.Opcode) bool {
+	ro, ok := refOps[op]
+	return ok && (ro.arith || op == dxbc.OpMov || op == dxbc.OpMovc || op == dxbc.OpItof || op == dxbc.OpUtof)
+}
+
+// TestOpcodeEquivalence: one program per translated one-destination
+// opcode and operand shape (plain, modifiers and masks, _sat with the
+// destination also a source, immediates and constants), ISA against the
+// reference.
+func TestOpcodeEquivalence(t *testing.T) {
+	ops := []dxbc.Opcode{dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4}
+	for op := range refOps {
+		ops = append(ops, op)
+	}
+	slices.Sort(ops)
+	shapes := []struct {
+		desc string
+		sat  bool
+		dst  dxbc.Operand
+		srcs []dxbc.Operand
+	}{
+		{"plain", false, dxbc.Temp(0), []dxbc.Operand{dxbc.Temp(1), dxbc.Temp(2), dxbc.Temp(3)}},
+		{"modifiers", false, dxbc.Temp(1).Mask(dxbc.X | dxbc.Z),
+			[]dxbc.Operand{dxbc.Temp(2).Swz("wzyx").Neg(), dxbc.Temp(0).Swz("y").Abs(), dxbc.CB(0, 2).Swz("zxyw").Abs().Neg()}},
+		{"aliased", true, dxbc.Temp(2).Mask(dxbc.Y | dxbc.W),
+			[]dxbc.Operand{dxbc.Temp(2).Swz("xxyy"), dxbc.Temp(2).Swz("wzyx"), dxbc.Temp(3).Swz("w")}},
+		{"immediates", false, dxbc.Temp(3).Mask(dxbc.XYZ),
+			[]dxbc.Operand{dxbc.Imm(0.5, -2, 3.25, 0), dxbc.Temp(0).Swz("zzxy"), dxbc.ImmInt(-1)}},
+		{"constants", true, dxbc.Temp(0),
+			[]dxbc.Operand{dxbc.CB(1, 3), dxbc.CB(0, 7).Swz("y"), dxbc.Temp(1).Neg()}},
+	}
+	for _, op := range ops {
+		n := 2
+		if ro, ok := refOps[op]; ok {
+			n = ro.n
+		}
+		for si, s := range shapes {
+			if s.sat && !floatResult(op) {
+				continue
+			}
+			t.Run(op.String()+"/"+s.desc, func(t *testing.T) {
+				for _, stage := range []dxbc.ProgramType{dxbc.VertexShader, dxbc.PixelShader} {
+					b := newTestBuilder(stage)
+					args := append([]dxbc.Operand{s.dst}, s.srcs[:n]...)
+					if s.sat {
+						b.EmitSat(op, args...)
+					} else {
+						b.Emit(op, args...)
+					}
+					checkEquiv(t, finishProgram(t, b), uint64(op)*100+uint64(si))
+				}
+			})
+		}
+	}
+}
+
+// TestLoweringEquivalence covers the instructions the translator lowers
+// into several ISA ops, and the operands it rewrites.
+func TestLoweringEquivalence(t *testing.T) {
+	r, cb, imm := dxbc.Temp, dxbc.CB, dxbc.ImmUint
+	tests := []struct {
+		desc  string
+		stage dxbc.ProgramType
+		body  func(b *dxbc.Builder)
+	}{
+		{"sincos", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSincos, r(0).Mask(dxbc.XY), r(1).Mask(dxbc.Y|dxbc.Z|dxbc.W), r(0).Swz("zwxy"))
+		}},
+		{"sincos_sat aliased", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.EmitSat(dxbc.OpSincos, r(1), r(0), r(1).Swz("yxwz"))
+		}},
+		{"sincos null sin", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpSincos, dxbc.Null(), r(2), r(2)) }},
+		{"sincos null cos", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpSincos, r(2), dxbc.Null(), r(2)) }},
+		{"udiv", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpUdiv, r(0), r(1), r(1), r(0).Swz("yxzw"))
+		}},
+		{"udiv small", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(0), r(0), imm(0xFF, 7, 0xFFFF, 3))
+			b.Emit(dxbc.OpUdiv, r(2).Mask(dxbc.X|dxbc.W), dxbc.Null(), r(1), r(0))
+			b.Emit(dxbc.OpUdiv, dxbc.Null(), r(3).Mask(dxbc.Y|dxbc.Z), r(1), r(0))
+		}},
+		{"imul umul", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpImul, dxbc.Null(), r(0), r(1), r(2).Neg())
+			b.Emit(dxbc.OpUmul, dxbc.Null(), r(1).Mask(dxbc.X), r(3), r(0))
+		}},
+		{"imad aliased", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpImad, r(3), r(0), r(1), r(3).Swz("wzyx"))
+			b.Emit(dxbc.OpUmad, r(0), r(0), r(0), r(0))
+		}},
+		{"swapc", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSwapc, r(0), r(1), r(2), r(0), r(1))
+			b.Emit(dxbc.OpSwapc, r(3).Mask(dxbc.X), dxbc.Null(), r(2).Swz("w"), r(3), r(0))
+		}},
+		{"icb", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}, {u(0.5), u(-1), 0x7FC00000, 0}})
+			b.Emit(dxbc.OpAdd, r(0), r(0), dxbc.ICB(1).Swz("yxzw"))
+			b.Emit(dxbc.OpIadd, r(1), r(1), dxbc.ICB(0).Neg())
+		}},
+		{"cb relative", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
+			b.Emit(dxbc.OpAdd, r(0), cb(0, 1).Rel(r(4).Select(0)), cb(0, 0).Rel(r(4).Select(1)).Swz("wzyx"))
+			b.Emit(dxbc.OpMov, r(1), cb(0, 2).Rel(r(4).Select(3)).Neg())
+		}},
+		{"cb relative input", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpMov, r(1), cb(0, 2).Rel(dxbc.Input(1).Select(2)))
+		}},
+		{"sample", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSample, r(0), r(1).Swz("xyxx"), dxbc.Texture(0), dxbc.Sampler(1))
+			b.EmitSample(dxbc.OpSample, dxbc.DimTexture2DArray, dxbc.ReturnFloat, r(1).Mask(dxbc.Y|dxbc.Z), r(2), dxbc.Texture(1).Swz("wzxy"), dxbc.Sampler(0))
+		}},
+		{"sample_l", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleL, r(0), r(1), dxbc.Texture(1).Swz("yyzx"), dxbc.Sampler(0), r(2).Swz("z"))
+			b.EmitSat(dxbc.OpSampleL, r(1), r(1), dxbc.Texture(0), dxbc.Sampler(1), dxbc.Imm(1.5))
+		}},
+		{"ld", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(15, 15, 3, 2))
+			b.Emit(dxbc.OpLd, r(0), r(4), dxbc.Texture(0))
+			b.Emit(dxbc.OpLd, r(1).Mask(dxbc.X|dxbc.W), r(4).Swz("yxzw"), dxbc.Texture(1).Swz("zzxy"))
+		}},
+		{"derivatives", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpDerivRtx, r(0), r(1))
+			b.Emit(dxbc.OpDerivRtyCoarse, r(1).Mask(dxbc.XY), r(2).Swz("wz"))
+			b.EmitSat(dxbc.OpDerivRtxFine, r(2), r(3).Abs())
+			b.Emit(dxbc.OpDerivRtyFine, r(3), r(0).Neg())
+		}},
+		{"nested if/else", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLt, r(4), r(0), r(1))
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(4).Select(0))
+			b.Emit(dxbc.OpAdd, r(0), r(0), r(1))
+			b.EmitTest(dxbc.OpIf, dxbc.TestZero, r(4).Select(1))
+			b.Emit(dxbc.OpMul, r(1), r(1), r(2))
+			b.Emit(dxbc.OpElse)
+			b.Emit(dxbc.OpMov, r(1), r(3).Neg())
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpElse)
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(4).Select(2))
+			b.Emit(dxbc.OpSample, r(2), r(0), dxbc.Texture(0), dxbc.Sampler(0))
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpMov, r(3).Mask(dxbc.X), dxbc.Imm(7))
+			b.Emit(dxbc.OpEndif)
+		}},
+		{"loop breakc continuec", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4).Mask(dxbc.Y), r(0).Swz("x"), imm(7))
+			b.Emit(dxbc.OpMov, r(4).Mask(dxbc.X), imm(0))
+			b.Emit(dxbc.OpLoop)
+			b.Emit(dxbc.OpIge, r(5).Mask(dxbc.X), r(4).Swz("x"), r(4).Swz("y"))
+			b.EmitTest(dxbc.OpBreakc, dxbc.TestNonZero, r(5).Select(0))
+			b.Emit(dxbc.OpIadd, r(4).Mask(dxbc.X), r(4).Swz("x"), imm(1))
+			b.Emit(dxbc.OpAnd, r(5).Mask(dxbc.Y), r(4).Swz("x"), imm(1))
+			b.EmitTest(dxbc.OpContinuec, dxbc.TestZero, r(5).Select(1))
+			b.Emit(dxbc.OpMad, r(0), r(0), dxbc.Imm(0.5), r(1))
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(2).Select(3))
+			b.Emit(dxbc.OpAdd, r(1), r(1), dxbc.Imm(1))
+			b.Emit(dxbc.OpLoop)
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndloop)
+			b.Emit(dxbc.OpElse)
+			b.Emit(dxbc.OpContinue)
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpAdd, r(2), r(2), r(0))
+			b.Emit(dxbc.OpEndloop)
+		}},
+		{"discard", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLt, r(4), r(0), dxbc.Imm(0))
+			b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(4).Select(0))
+			b.EmitTest(dxbc.OpIf, dxbc.TestZero, r(4).Select(1))
+			b.EmitTest(dxbc.OpDiscard, dxbc.TestZero, r(4).Select(2))
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpMov, r(1), r(2))
+		}},
+		{"ret in branches", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpGe, r(4), r(0), r(1))
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(4).Select(0))
+			b.Emit(dxbc.OpMov, dxbc.Output(0), r(1))
+			b.Emit(dxbc.OpMov, dxbc.Output(3), r(2))
+			b.Ret()
+			b.Emit(dxbc.OpElse)
+			b.EmitTest(dxbc.OpRetc, dxbc.TestNonZero, r(4).Select(1))
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpLoop)
+			b.EmitTest(dxbc.OpIf, dxbc.TestZero, r(4).Select(3))
+			b.Ret()
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndloop)
+		}},
+	}
+	for i, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			b := newTestBuilder(tc.stage)
+			tc.body(b)
+			checkEquiv(t, finishProgram(t, b), uint64(1000+i))
+		})
+	}
+}
