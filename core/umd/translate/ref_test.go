@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
@@ -238,8 +239,9 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 
 // refLane is one lane's registers.
 type refLane struct {
-	r, v, o []vec
-	dead    bool
+	r, v, o        []vec
+	dead           bool
+	ret, brk, cont bool // stopped until the function, loop or iteration ends
 }
 
 type refMachine struct {
@@ -248,8 +250,7 @@ type refMachine struct {
 	icb   []vec
 	lanes []refLane
 	code  []dxbc.Instruction
-	match []int // if->else/endif, else->endif, loop->endloop, endloop->loop, break/continue->endloop
-	flow  bool
+	match []int // if->else/endif, else->endif, loop->endloop, endloop->loop
 }
 
 func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *refMachine {
@@ -267,16 +268,12 @@ func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *re
 	}
 	m.match = make([]int, len(m.code))
 	var stack []int
-	var loops []int
 	for pc, in := range m.code {
 		switch in.Op {
 		case dxbc.OpIf:
 			stack = append(stack, pc)
-			m.flow = true
 		case dxbc.OpLoop:
 			stack = append(stack, pc)
-			loops = append(loops, pc)
-			m.flow = true
 		case dxbc.OpElse:
 			m.match[stack[len(stack)-1]] = pc
 			stack[len(stack)-1] = pc
@@ -287,17 +284,6 @@ func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *re
 			open := stack[len(stack)-1]
 			m.match[open], m.match[pc] = pc, open
 			stack = stack[:len(stack)-1]
-			loops = loops[:len(loops)-1]
-		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec:
-			m.match[pc] = loops[len(loops)-1] // fixed up to the endloop below
-		case dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
-			m.flow = m.flow || in.Op != dxbc.OpRet || pc != len(m.code)-1
-		}
-	}
-	for pc, in := range m.code {
-		switch in.Op {
-		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec:
-			m.match[pc] = m.match[m.match[pc]] // loop -> its endloop
 		}
 	}
 	m.lanes = make([]refLane, lanes)
@@ -494,7 +480,7 @@ func isDeriv(op dxbc.Opcode) bool {
 
 // deriv runs a derivative over every quad (lanes 4q..4q+3: top-left,
 // top-right, bottom-left, bottom-right).
-func (m *refMachine) deriv(in *dxbc.Instruction) {
+func (m *refMachine) deriv(in *dxbc.Instruction, run []bool) {
 	res := make([]vec, len(m.lanes))
 	for q := 0; q+4 <= len(m.lanes); q += 4 {
 		var v [4]vec
@@ -520,7 +506,9 @@ func (m *refMachine) deriv(in *dxbc.Instruction) {
 		}
 	}
 	for i := range m.lanes {
-		m.write(&m.lanes[i], &in.Operands[0], finish(res[i], in.Saturate(), true))
+		if run[i] {
+			m.write(&m.lanes[i], &in.Operands[0], finish(res[i], in.Saturate(), true))
+		}
 	}
 }
 
@@ -530,70 +518,106 @@ func test(m *refMachine, l *refLane, in *dxbc.Instruction) bool {
 	return (v != 0) == (in.Test() == dxbc.TestNonZero)
 }
 
-// run executes the program on every lane; straight-line code in
-// lockstep (derivatives need the quad), flow control one lane at a time.
+// run executes the program on every lane, structured: an if runs its
+// branches over the lanes that take them, a loop repeats its body while
+// any lane is in it; break, continue, ret and discard only mark lanes,
+// which stop running until their construct ends. Derivatives read the
+// whole quad.
 func (m *refMachine) run() {
-	if !m.flow {
-		for i := range m.code {
-			in := &m.code[i]
-			if in.Op == dxbc.OpRet {
-				return
+	active := make([]bool, len(m.lanes))
+	for i := range active {
+		active[i] = true
+	}
+	m.block(0, len(m.code), active)
+}
+
+func (l *refLane) running(active bool) bool { return active && !l.ret && !l.brk && !l.cont }
+
+// block runs code[start:end] over the active lanes.
+func (m *refMachine) block(start, end int, active []bool) {
+	for pc := start; pc < end; pc++ {
+		in := &m.code[pc]
+		switch in.Op {
+		case dxbc.OpIf:
+			mid := m.match[pc] // else or endif
+			then, other := make([]bool, len(active)), make([]bool, len(active))
+			for i := range active {
+				l := &m.lanes[i]
+				if l.running(active[i]) {
+					c := test(m, l, in)
+					then[i], other[i] = c, !c
+				}
+			}
+			m.block(pc+1, mid, then)
+			if m.code[mid].Op == dxbc.OpElse {
+				endif := m.match[mid]
+				m.block(mid+1, endif, other)
+				mid = endif
+			}
+			pc = mid
+		case dxbc.OpLoop:
+			endloop := m.match[pc]
+			in := make([]bool, len(active))
+			for i := range active {
+				in[i] = m.lanes[i].running(active[i])
+			}
+			for iter := 0; slices.Contains(in, true); iter++ {
+				if iter > 1<<16 {
+					panic("reference: endless loop")
+				}
+				m.block(pc+1, endloop, in)
+				for i := range in {
+					l := &m.lanes[i]
+					if !in[i] {
+						continue // lanes outside this loop keep their marks
+					}
+					if l.brk || l.ret {
+						in[i] = false
+					}
+					l.brk, l.cont = false, false
+				}
+			}
+			pc = endloop
+		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec, dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
+			for i := range active {
+				l := &m.lanes[i]
+				if !l.running(active[i]) {
+					continue
+				}
+				switch in.Op {
+				case dxbc.OpBreak:
+					l.brk = true
+				case dxbc.OpContinue:
+					l.cont = true
+				case dxbc.OpRet:
+					l.ret = true
+				case dxbc.OpBreakc:
+					l.brk = test(m, l, in)
+				case dxbc.OpContinuec:
+					l.cont = test(m, l, in)
+				case dxbc.OpRetc:
+					l.ret = test(m, l, in)
+				case dxbc.OpDiscard:
+					if test(m, l, in) {
+						l.ret, l.dead = true, true
+					}
+				}
+			}
+		case dxbc.OpNop:
+		default:
+			run := make([]bool, len(active))
+			for i := range active {
+				run[i] = m.lanes[i].running(active[i])
 			}
 			if isDeriv(in.Op) {
-				m.deriv(in)
+				m.deriv(in, run)
 				continue
 			}
-			for l := range m.lanes {
-				m.exec(&m.lanes[l], in)
+			for i := range run {
+				if run[i] {
+					m.exec(&m.lanes[i], in)
+				}
 			}
-		}
-		return
-	}
-	for li := range m.lanes {
-		l := &m.lanes[li]
-		for pc, steps := 0, 0; pc < len(m.code) && steps < 1<<16; steps++ {
-			in := &m.code[pc]
-			next := pc + 1
-			switch in.Op {
-			case dxbc.OpIf:
-				if !test(m, l, in) {
-					next = m.match[pc] + 1 // past the else, or the endif
-				}
-			case dxbc.OpElse: // the then-branch ends: past the endif
-				next = m.match[pc] + 1
-			case dxbc.OpEndif, dxbc.OpLoop, dxbc.OpNop:
-			case dxbc.OpEndloop:
-				next = m.match[pc] + 1
-			case dxbc.OpBreak:
-				next = m.match[pc] + 1
-			case dxbc.OpBreakc:
-				if test(m, l, in) {
-					next = m.match[pc] + 1
-				}
-			case dxbc.OpContinue:
-				next = m.match[m.match[pc]] + 1
-			case dxbc.OpContinuec:
-				if test(m, l, in) {
-					next = m.match[m.match[pc]] + 1
-				}
-			case dxbc.OpRet:
-				next = len(m.code)
-			case dxbc.OpRetc:
-				if test(m, l, in) {
-					next = len(m.code)
-				}
-			case dxbc.OpDiscard:
-				if test(m, l, in) {
-					l.dead = true
-					next = len(m.code)
-				}
-			default:
-				if isDeriv(in.Op) {
-					panic("reference: derivatives in flow control")
-				}
-				m.exec(l, in)
-			}
-			pc = next
 		}
 	}
 }
