@@ -78,7 +78,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 		for l := range shader.Lanes {
 			lane := &ref.lanes[l]
 			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shader.StagePixel {
-				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing)
+				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing())
 			}
 			if lane.dead {
 				continue
@@ -87,7 +87,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 				for c := range 4 {
 					if got, want := m.Out(o)[c][l], lane.o[o][c]; got != want {
 						t.Fatalf("block %d lane %d: o%d.%c = %#08x (%g), reference %#08x (%g); inputs %#08x\n%s",
-							block, l, o, "xyzw"[c], got, f(got), want, f(want), lane.v, sh.Listing)
+							block, l, o, "xyzw"[c], got, f(got), want, f(want), lane.v, sh.Listing())
 					}
 				}
 			}

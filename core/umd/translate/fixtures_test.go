@@ -73,10 +73,10 @@ func TestFixturesTranslate(t *testing.T) {
 			if _, err := sh.Program.Check(); err != nil {
 				t.Fatal(err)
 			}
-			if len(sh.Source) != len(sh.Program.Code) || sh.Listing == "" {
+			if len(sh.Source) != len(sh.Program.Code) || sh.Listing() == "" {
 				t.Fatalf("source map of %d for %d instructions", len(sh.Source), len(sh.Program.Code))
 			}
-			t.Logf("\n%s", sh.Listing)
+			t.Logf("\n%s", sh.Listing())
 		})
 	}
 }

@@ -26,9 +26,8 @@ type Shader struct {
 	// Source is, per ISA instruction, the index of the DXBC instruction
 	// it came from (for the listing and fault reports).
 	Source []int
-	// Listing is the page's view: each DXBC instruction followed by the
-	// ISA instructions it became.
-	Listing string
+
+	dxbc *dxbc.Program // for Listing
 }
 
 // Input is one declared input register. The ISA register is the DXBC
@@ -177,7 +176,7 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	sh.Code = checked.Encode()
 	sh.Source = t.source
 	nameSignature(sh, inSig, outSig)
-	sh.Listing = listing(p, sh)
+	sh.dxbc = p
 	return sh, nil
 }
 
@@ -216,8 +215,14 @@ func nameSignature(sh *Shader, inSig, outSig *dxbc.Signature) {
 	}
 }
 
-// listing interleaves each DXBC instruction (as a comment) with its ISA.
-func listing(p *dxbc.Program, sh *Shader) string {
+// Listing is the page's view: each DXBC instruction (as a comment)
+// followed by the ISA instructions it became. Made on demand: it costs
+// more than the translation.
+func (sh *Shader) Listing() string {
+	p := sh.dxbc
+	if p == nil {
+		return ""
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s -> %s: %d inputs, %d outputs, %d temps, %d words\n",
 		p.Profile(), sh.Stage, sh.Program.Inputs, sh.Program.Outputs, sh.Program.Temps, len(sh.Code))

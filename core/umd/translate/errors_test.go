@@ -1,0 +1,120 @@
+package translate
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"d3dsim/core/dxbc"
+)
+
+// TestUnsupported: what the ISA lacks fails with an *Error naming the
+// instruction and its word offset (the opcode token really is there),
+// never a panic and never a silent mistranslation.
+func TestUnsupported(t *testing.T) {
+	r := dxbc.Temp
+	tests := []struct {
+		desc  string
+		stage dxbc.ProgramType
+		body  func(b *dxbc.Builder)
+		want  string
+	}{
+		{"sample_b", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleB, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
+		}, "sample_b"},
+		{"sample_d", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleD, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2), r(3))
+		}, "sample_d"},
+		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
+		}, "sample_c"},
+		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
+		}, "gather4"},
+		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(0))
+		}, "resinfo"},
+		{"switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSwitch, r(0).Select(0))
+			b.Emit(dxbc.OpDefault)
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndswitch)
+		}, "switch"},
+		{"ubfe", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpUbfe, r(0), r(1), r(2), r(3)) }, "bitfield"},
+		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
+		{"countbits", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpCountbits, r(0), r(1)) }, "bit-count"},
+		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
+		{"indexable temp", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4, 4) }, "indexable"},
+		{"relative temp", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(1).Select(0)))
+		}, "relative indexing"},
+		{"relative icb", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
+			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(0).Rel(r(1).Select(0)))
+		}, "icb[]"},
+		{"icb past end", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
+			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
+		}, "icb[1]"},
+		{"texture3d", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture3D, dxbc.ReturnFloat) }, "texture3d"},
+		{"front face", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVIsFrontFace) }, "FFACE"},
+		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
+		{"sample in vs", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSample, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
+		}, "vertex shader"},
+		{"condition modifier", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(0).Select(0).Neg())
+			b.Emit(dxbc.OpEndif)
+		}, "modifier"},
+		{"undeclared temp", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpMov, r(0), r(6)) }, "r6"},
+		{"undeclared texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSample, r(0), r(1), dxbc.Texture(9), dxbc.Sampler(0))
+		}, "t9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			b := newTestBuilder(tc.stage)
+			tc.body(b)
+			b.Ret()
+			p, err := b.Program()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = translateProgram(p, nil, nil)
+			var te *Error
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an *Error mentioning %q", err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), "translate: ") {
+				t.Fatalf("%q lacks the package prefix", err)
+			}
+			if te.Index < 0 {
+				return
+			}
+			words, err := p.Words()
+			if err != nil {
+				t.Fatal(err)
+			}
+			op := p.Instructions[te.Index].Op
+			if te.Offset >= len(words) || dxbc.Opcode(words[te.Offset]&0x7ff) != op || te.Inst == "" {
+				t.Fatalf("error %q: word %d is not the %s token", err, te.Offset, op)
+			}
+		})
+	}
+}
+
+// TestTranslateErrors: the whole-bytecode entry point refuses what is
+// not a vertex or pixel shader of the asked stage.
+func TestTranslateErrors(t *testing.T) {
+	fx := loadFixtures(t)[0]
+	if _, err := Translate(fx.bytes, dxbc.VertexShader); err == nil || !strings.HasPrefix(err.Error(), "translate: dxbc:") {
+		t.Fatalf("pixel bytecode as a vertex shader: %v", err)
+	}
+	if _, err := Translate(nil, dxbc.PixelShader); err == nil {
+		t.Fatal("nil bytecode translated")
+	}
+	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
+	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex and pixel") {
+		t.Fatalf("geometry shader: %v", err)
+	}
+}
