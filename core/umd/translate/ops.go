@@ -167,7 +167,9 @@ func (t *translator) mad(in *dxbc.Instruction) error {
 
 // pair lowers a two-destination op (sincos, udiv) into two ISA ops. Both
 // read the sources before either destination is written: the first
-// result goes to a scratch temp and is moved last.
+// result goes to a scratch temp and is moved last (so where both
+// destinations name one component, which DXBC leaves unsaid, dst0's
+// result stands; fxc never writes that).
 func (t *translator) pair(in *dxbc.Instruction, op0, op1 shader.Op) error {
 	d0, ok0, err := t.dst(&in.Operands[0])
 	if err != nil {
