@@ -34,12 +34,18 @@ func TestUnsupported(t *testing.T) {
 		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(0))
 		}, "resinfo"},
-		{"switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+		{"continue in switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLoop)
 			b.Emit(dxbc.OpSwitch, r(0).Select(0))
 			b.Emit(dxbc.OpDefault)
-			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpContinue)
 			b.Emit(dxbc.OpEndswitch)
-		}, "switch"},
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndloop)
+		}, "continue inside a switch"},
+		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
+		}, "outside a switch"},
 		{"ubfe", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpUbfe, r(0), r(1), r(2), r(3)) }, "bitfield"},
 		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
 		{"countbits", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpCountbits, r(0), r(1)) }, "bit-count"},

@@ -57,8 +57,6 @@ var unsupported = map[dxbc.Opcode]string{
 	dxbc.OpResinfo: "the GPU's ISA has no resinfo", dxbc.OpBufinfo: "the GPU's ISA has no bufinfo",
 	dxbc.OpLod: "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
 	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
-	dxbc.OpSwitch: "switch is not translated (no switch in the GPU's ISA)", dxbc.OpCase: "switch is not translated",
-	dxbc.OpDefault: "switch is not translated", dxbc.OpEndswitch: "switch is not translated",
 	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
 	dxbc.OpLabel:    "the GPU's ISA has no subroutines",
 	dxbc.OpF32toF16: "the GPU's ISA has no half-float conversion",
@@ -109,6 +107,8 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.swapc(in)
 	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
 		return t.texture(in)
+	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
+		return t.switchOp(in)
 	}
 	if isDecl(in.Op) {
 		return t.decl(in)
@@ -232,6 +232,13 @@ func (t *translator) swapc(in *dxbc.Instruction) error {
 	return nil
 }
 
+// Open blocks, innermost last.
+const (
+	blockIf     = 'i'
+	blockLoop   = 'l'
+	blockSwitch = 's'
+)
+
 // flow translates if/else/loop/break/continue/ret/discard. The ISA tests
 // the first component of its condition, as SM4's select-one operand does.
 func (t *translator) flow(in *dxbc.Instruction, op shader.Op) error {
@@ -239,13 +246,35 @@ func (t *translator) flow(in *dxbc.Instruction, op shader.Op) error {
 		return t.fail("discard in a vertex shader")
 	}
 	x := shader.Inst{Op: op}
+	top := byte(0)
+	if len(t.blocks) > 0 {
+		top = t.blocks[len(t.blocks)-1]
+	}
 	switch op {
-	case shader.OpIf, shader.OpLoop:
-		t.depth++
-	case shader.OpEndIf, shader.OpEndLoop:
-		t.depth--
-		if t.depth < 0 {
-			return t.fail("closes a block that is not open")
+	case shader.OpIf:
+		t.blocks = append(t.blocks, blockIf)
+	case shader.OpLoop:
+		t.blocks = append(t.blocks, blockLoop)
+	case shader.OpElse, shader.OpEndIf:
+		if top != blockIf {
+			return t.fail("%s without its if", in.Op)
+		}
+		if op == shader.OpEndIf {
+			t.blocks = t.blocks[:len(t.blocks)-1]
+		}
+	case shader.OpEndLoop:
+		if top != blockLoop {
+			return t.fail("endloop without its loop")
+		}
+		t.blocks = t.blocks[:len(t.blocks)-1]
+	case shader.OpContinue, shader.OpContinuec:
+		for k := len(t.blocks) - 1; k >= 0; k-- {
+			if t.blocks[k] == blockSwitch {
+				return t.fail("continue inside a switch: the switch's lowering (a loop) would take it")
+			}
+			if t.blocks[k] == blockLoop {
+				break
+			}
 		}
 	}
 	if len(in.Operands) == 1 {

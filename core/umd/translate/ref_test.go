@@ -272,8 +272,11 @@ func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *re
 		switch in.Op {
 		case dxbc.OpIf:
 			stack = append(stack, pc)
-		case dxbc.OpLoop:
+		case dxbc.OpLoop, dxbc.OpSwitch:
 			stack = append(stack, pc)
+		case dxbc.OpEndswitch:
+			m.match[stack[len(stack)-1]] = pc
+			stack = stack[:len(stack)-1]
 		case dxbc.OpElse:
 			m.match[stack[len(stack)-1]] = pc
 			stack[len(stack)-1] = pc
@@ -578,6 +581,8 @@ func (m *refMachine) block(start, end int, active []bool) {
 				}
 			}
 			pc = endloop
+		case dxbc.OpSwitch:
+			pc = m.switchBlock(pc, active)
 		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec, dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
 			for i := range active {
 				l := &m.lanes[i]
@@ -620,4 +625,61 @@ func (m *refMachine) block(start, end int, active []bool) {
 			}
 		}
 	}
+}
+
+// switchBlock runs the switch at pc and returns its endswitch: each lane
+// enters at its matching case label (or default) and runs on from there
+// through the following labels until a break; break leaves the switch.
+func (m *refMachine) switchBlock(pc int, active []bool) int {
+	end := m.match[pc]
+	target := make([]int, len(active))
+	for i := range active {
+		target[i] = -1
+		l := &m.lanes[i]
+		if !l.running(active[i]) {
+			continue
+		}
+		sel := m.read(l, &m.code[pc].Operands[0], true)[0]
+		def := -1
+		for k := pc + 1; k < end; k++ {
+			switch in := &m.code[k]; in.Op {
+			case dxbc.OpSwitch:
+				k = m.match[k]
+			case dxbc.OpDefault:
+				def = k
+			case dxbc.OpCase:
+				if in.Operands[0].Imm[0] == sel && target[i] < 0 {
+					target[i] = k
+				}
+			}
+		}
+		if target[i] < 0 {
+			target[i] = def
+		}
+	}
+	in := make([]bool, len(active))
+	seg := pc + 1
+	for k := pc + 1; k <= end; k++ {
+		op := m.code[k].Op
+		if op == dxbc.OpSwitch {
+			k = m.match[k]
+			continue
+		}
+		if op != dxbc.OpCase && op != dxbc.OpDefault && k != end {
+			continue
+		}
+		m.block(seg, k, in)
+		for i := range in {
+			if target[i] == k {
+				in[i] = true
+			}
+		}
+		seg = k + 1
+	}
+	for i := range in {
+		if in[i] {
+			m.lanes[i].brk = false
+		}
+	}
+	return end
 }

@@ -106,23 +106,25 @@ func FromShader(s *dxbc.Shader) (*Shader, error) {
 
 // translator holds one translation's state.
 type translator struct {
-	prog    *dxbc.Program
-	out     *Shader
-	code    []shader.Inst
-	source  []int
-	temps   uint32 // the DXBC shader's r# count
-	scratch uint32 // scratch temps needed above temps (the most any instruction used)
-	next    uint32 // scratch temps used by the current instruction
-	inputs  uint32
-	outputs uint32
-	icb     [][4]uint32
-	dims    map[uint32]dxbc.ResourceDimension
-	cbs     map[uint32]bool
-	samps   map[uint32]bool
-	ins     map[uint32]bool
-	outs    map[uint32]bool
-	cur     int // the DXBC instruction being translated
-	depth   int // if/loop nesting
+	prog      *dxbc.Program
+	out       *Shader
+	code      []shader.Inst
+	source    []int
+	temps     uint32 // the DXBC shader's r# count
+	scratch   uint32 // scratch temps needed above temps (the most any instruction used)
+	next      uint32 // scratch temps used by the current instruction
+	inputs    uint32
+	outputs   uint32
+	icb       [][4]uint32
+	dims      map[uint32]dxbc.ResourceDimension
+	cbs       map[uint32]bool
+	samps     map[uint32]bool
+	ins       map[uint32]bool
+	outs      map[uint32]bool
+	cur       int    // the DXBC instruction being translated
+	blocks    []byte // open if, loop and switch blocks
+	switches  []switchLevel
+	maxSwitch int // deepest switch nesting: its temps sit above the shader's
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -152,6 +154,10 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 			e.Inst = p.Instructions[e.Index].String()
 		}
 	}()
+	t.maxSwitch = maxSwitchDepth(p)
+	if t.maxSwitch > shader.MaxNesting {
+		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
+	}
 	for i := range p.Instructions {
 		t.cur, t.next = i, 0
 		if err := t.instruction(&p.Instructions[i]); err != nil {
@@ -159,10 +165,10 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		}
 	}
 	t.cur = -1
-	if t.depth != 0 {
-		return nil, &Error{Index: -1, Reason: "unbalanced if/loop blocks"}
+	if len(t.blocks) != 0 {
+		return nil, &Error{Index: -1, Reason: "unbalanced if/loop/switch blocks"}
 	}
-	temps := t.temps + t.scratch
+	temps := t.temps + switchTemps*uint32(t.maxSwitch) + t.scratch
 	if temps > shader.MaxTemps {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shader.MaxTemps)}
 	}
@@ -247,7 +253,7 @@ func (t *translator) emit(in shader.Inst) {
 // lowering. A lowering's scratch values live only within its DXBC
 // instruction, so every instruction reuses the same few.
 func (t *translator) newScratch() uint32 {
-	r := t.temps + t.next
+	r := t.temps + switchTemps*uint32(t.maxSwitch) + t.next
 	t.next++
 	t.scratch = max(t.scratch, t.next)
 	return r
