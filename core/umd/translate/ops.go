@@ -83,6 +83,9 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.fail("%d operands, want %d", len(in.Operands), n)
 	}
 	if op, ok := direct[in.Op]; ok {
+		if op >= shader.OpDerivX && t.out.Stage != shader.StagePixel {
+			return t.fail("derivatives in a vertex shader")
+		}
 		return t.alu(in, op)
 	}
 	if op, ok := flow[in.Op]; ok {
