@@ -324,6 +324,12 @@ func TestLoweringEquivalence(t *testing.T) {
 			b.Emit(dxbc.OpEndif)
 			b.Emit(dxbc.OpMov, r(1), r(2))
 		}},
+		{"bitfields", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpUbfe, r(4), imm(8, 0, 31, 4), imm(8, 24, 1, 30), r(0))
+			b.Emit(dxbc.OpIbfe, r(5), r(1), r(2).Swz("wzyx"), r(5).Neg())
+			b.Emit(dxbc.OpBfi, r(0), r(3), r(1).Swz("y"), r(0).Swz("yxwz"), r(0))
+			b.Emit(dxbc.OpBfi, r(1).Mask(dxbc.X|dxbc.Z), imm(4, 0, 32, 16), imm(28, 3, 1, 16), r(2), r(1))
+		}},
 		{"switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
 			b.Emit(dxbc.OpSwitch, r(4).Select(0))

@@ -46,7 +46,7 @@ func TestUnsupported(t *testing.T) {
 		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
 		}, "outside a switch"},
-		{"ubfe", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpUbfe, r(0), r(1), r(2), r(3)) }, "bitfield"},
+		{"bfrev", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpBfrev, r(0), r(1)) }, "bit reversal"},
 		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
 		{"countbits", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpCountbits, r(0), r(1)) }, "bit-count"},
 		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},

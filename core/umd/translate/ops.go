@@ -44,6 +44,7 @@ var flow = map[dxbc.Opcode]shader.Op{
 // index (a decoded program always has them; a built one might not).
 var operands = map[dxbc.Opcode]int{
 	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
+	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5,
 }
 
 // unsupported says why the ISA has no counterpart, for the error.
@@ -64,9 +65,8 @@ var unsupported = map[dxbc.Opcode]string{
 	dxbc.OpUaddc:    "the GPU's ISA has no carry ops", dxbc.OpUsubb: "the GPU's ISA has no borrow ops",
 	dxbc.OpCountbits:  "the GPU's ISA has no bit-count ops",
 	dxbc.OpFirstbitHi: "the GPU's ISA has no bit-scan ops", dxbc.OpFirstbitLo: "the GPU's ISA has no bit-scan ops",
-	dxbc.OpFirstbitShi: "the GPU's ISA has no bit-scan ops",
-	dxbc.OpUbfe:        "the GPU's ISA has no bitfield ops", dxbc.OpIbfe: "the GPU's ISA has no bitfield ops",
-	dxbc.OpBfi: "the GPU's ISA has no bitfield ops", dxbc.OpBfrev: "the GPU's ISA has no bit reversal",
+	dxbc.OpFirstbitShi:      "the GPU's ISA has no bit-scan ops",
+	dxbc.OpBfrev:            "the GPU's ISA has no bit reversal",
 	dxbc.OpDclIndexableTemp: "the GPU's ISA has no indexable temporaries (x#[])",
 	dxbc.OpDclIndexRange:    "the GPU's ISA has no relative indexing of inputs or outputs",
 }
@@ -110,6 +110,12 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.swapc(in)
 	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
 		return t.texture(in)
+	case dxbc.OpUbfe:
+		return t.bfe(in, shader.OpUShr)
+	case dxbc.OpIbfe:
+		return t.bfe(in, shader.OpIShr)
+	case dxbc.OpBfi:
+		return t.bfi(in)
 	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
 		return t.switchOp(in)
 	}

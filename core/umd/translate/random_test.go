@@ -18,7 +18,7 @@ func TestRandomPrograms(t *testing.T) {
 	for op := range refOps {
 		ops = append(ops, op)
 	}
-	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul)
+	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul, dxbc.OpBfi)
 	slices.Sort(ops)
 	for seed := range uint64(150) {
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -115,6 +115,8 @@ func emitRandom(b *dxbc.Builder, r *rand.Rand, op dxbc.Opcode) {
 		b.Emit(op, d0, d1, randSrc(r), randSrc(r), randSrc(r))
 	case dxbc.OpImul:
 		b.Emit(op, dxbc.Null(), randDst(r), randSrc(r), randSrc(r))
+	case dxbc.OpBfi:
+		b.Emit(op, randDst(r), randSrc(r), randSrc(r), randSrc(r), randSrc(r))
 	default:
 		n := 2
 		if ro, ok := refOps[op]; ok {

@@ -183,8 +183,35 @@ var refOps = map[dxbc.Opcode]refOp{
 	dxbc.OpImax:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(max(int32(a), int32(b))) }},
 	dxbc.OpUmin:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return min(a, b) }},
 	dxbc.OpUmax:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return max(a, b) }},
+	dxbc.OpUbfe:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, false) }},
+	dxbc.OpIbfe:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, true) }},
 	dxbc.OpImad:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
 	dxbc.OpUmad:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+}
+
+// bfe is ubfe/ibfe as the Direct3D 11.3 functional specification writes it.
+func bfe(width, offset, v uint32, signed bool) uint32 {
+	w, o := width&31, offset&31
+	switch {
+	case w == 0:
+		return 0
+	case w+o < 32:
+		if signed {
+			return uint32(int32(v<<(32-(w+o))) >> (32 - w))
+		}
+		return v << (32 - (w + o)) >> (32 - w)
+	}
+	if signed {
+		return uint32(int32(v) >> o)
+	}
+	return v >> o
+}
+
+// bfi is bfi as the specification writes it.
+func bfi(width, offset, insert, base uint32) uint32 {
+	w, o := width&31, offset&31
+	mask := (uint32(1)<<w - 1) << o
+	return insert<<o&mask | base&^mask
 }
 
 // refEnv is what both sides read: constants and the texture function.
@@ -436,6 +463,16 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 			r[k] = a[k] * b[k]
 		}
 		m.write(l, &ops[1], r)
+	case dxbc.OpBfi:
+		var s [4]vec
+		for i := range s {
+			s[i] = m.read(l, &ops[1+i], true)
+		}
+		var r vec
+		for k := range r {
+			r[k] = bfi(s[0][k], s[1][k], s[2][k], s[3][k])
+		}
+		m.write(l, &ops[0], r)
 	case dxbc.OpSwapc:
 		c, a, b := m.read(l, &ops[2], false), m.read(l, &ops[3], false), m.read(l, &ops[4], false)
 		var d0, d1 vec
