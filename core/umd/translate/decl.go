@@ -25,6 +25,8 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 			t.icb = append(t.icb, [4]uint32(in.Data[i:i+4]))
 		}
 		return nil
+	case dxbc.OpDclIndexableTemp:
+		return t.declIndexable(in)
 	case dxbc.OpDclTemps:
 		if len(in.Extra) != 1 || in.Extra[0] > shader.MaxTemps {
 			return t.fail("the GPU has %d temporaries", shader.MaxTemps)

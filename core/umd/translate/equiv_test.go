@@ -330,6 +330,27 @@ func TestLoweringEquivalence(t *testing.T) {
 			b.Emit(dxbc.OpBfi, r(0), r(3), r(1).Swz("y"), r(0).Swz("yxwz"), r(0))
 			b.Emit(dxbc.OpBfi, r(1).Mask(dxbc.X|dxbc.Z), imm(4, 0, 32, 16), imm(28, 3, 1, 16), r(2), r(1))
 		}},
+		{"indexable temps", dxbc.PixelShader, func(b *dxbc.Builder) {
+			x := dxbc.IndexableTemp
+			b.DclIndexableTemp(0, 5, 4)
+			b.DclIndexableTemp(1, 3, 4)
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(7, 3, 1, 2))
+			b.Emit(dxbc.OpMov, x(0, 0), r(1))
+			b.Emit(dxbc.OpMov, x(0, 3).Mask(dxbc.Y|dxbc.W), r(2))
+			b.Emit(dxbc.OpMov, x(0, 0).Rel(r(4).Select(0)).Mask(dxbc.X|dxbc.Y), r(3))
+			b.Emit(dxbc.OpAdd, x(1, 0).Rel(r(4).Select(1)), x(0, 1).Rel(r(4).Select(2)), r(3).Neg())
+			b.Emit(dxbc.OpMov, r(0), x(0, 0).Rel(r(4).Select(0)))
+			b.Emit(dxbc.OpMov, r(1).Mask(dxbc.Z|dxbc.W), x(1, 2).Swz("xxyz"))
+			b.Emit(dxbc.OpMul, r(2), x(0, 2).Rel(r(4).Select(3)).Neg(), x(1, 0).Rel(r(4).Select(1)))
+			b.Emit(dxbc.OpSincos, x(1, 1).Rel(r(4).Select(2)), x(0, 4), r(2))
+			b.Emit(dxbc.OpAdd, r(3), x(1, 1), x(0, 4))
+		}},
+		{"relative icb", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}, {u(0.5), u(-1), 0x7FC00000, 0}, {5, 6, 7, 8}, {9, 10, 11, 12}})
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(7, 3, 1, 2))
+			b.Emit(dxbc.OpAdd, r(0), r(0), dxbc.ICB(0).Rel(r(4).Select(0)))
+			b.Emit(dxbc.OpIadd, r(1), r(1), dxbc.ICB(1).Rel(r(4).Select(1)).Swz("wzyx").Neg())
+		}},
 		{"switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
 			b.Emit(dxbc.OpSwitch, r(4).Select(0))

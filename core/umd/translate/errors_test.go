@@ -50,14 +50,18 @@ func TestUnsupported(t *testing.T) {
 		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
 		{"countbits", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpCountbits, r(0), r(1)) }, "bit-count"},
 		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
-		{"indexable temp", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4, 4) }, "indexable"},
+		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},
+		{"indexable temp past its end", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclIndexableTemp(0, 4, 4)
+			b.Emit(dxbc.OpMov, dxbc.IndexableTemp(0, 4), r(0))
+		}, "x0[4]"},
 		{"relative temp", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(1).Select(0)))
 		}, "relative indexing"},
-		{"relative icb", dxbc.VertexShader, func(b *dxbc.Builder) {
-			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
+		{"relative icb too big", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer(make([][4]uint32, 200))
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(0).Rel(r(1).Select(0)))
-		}, "icb[]"},
+		}, "icb[] of 200"},
 		{"icb past end", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))

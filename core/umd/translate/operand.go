@@ -25,6 +25,10 @@ func (t *translator) dst(o *dxbc.Operand) (shader.Operand, bool, error) {
 	if mask == 0 {
 		return shader.Operand{}, false, nil
 	}
+	if o.Type == dxbc.RegIndexableTemp {
+		r, err := t.xDst(o, mask)
+		return r, err == nil, err
+	}
 	idx, err := t.index(o, 0)
 	if err != nil {
 		return shader.Operand{}, false, err
@@ -117,10 +121,20 @@ func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
 			return r, t.fail("an immediate of %d values", len(o.Imm))
 		}
 		r = shader.L(v[0], v[1], v[2], v[3])
+	case dxbc.RegIndexableTemp:
+		if r, err = t.xSrc(o); err != nil {
+			return r, err
+		}
 	case dxbc.RegImmediateCB:
+		if len(o.Indices) == 1 && o.Indices[0].Repr != dxbc.IndexImm32 {
+			if r, err = t.icbRel(o); err != nil {
+				return r, err
+			}
+			break
+		}
 		idx, err := t.index(o, 0)
 		if err != nil {
-			return r, t.fail("icb[] with a relative index is not in the GPU's ISA")
+			return r, err
 		}
 		if int(idx) >= len(t.icb) {
 			return r, t.fail("icb[%d] past the immediate constant buffer's %d elements", idx, len(t.icb))

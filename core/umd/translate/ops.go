@@ -65,10 +65,9 @@ var unsupported = map[dxbc.Opcode]string{
 	dxbc.OpUaddc:    "the GPU's ISA has no carry ops", dxbc.OpUsubb: "the GPU's ISA has no borrow ops",
 	dxbc.OpCountbits:  "the GPU's ISA has no bit-count ops",
 	dxbc.OpFirstbitHi: "the GPU's ISA has no bit-scan ops", dxbc.OpFirstbitLo: "the GPU's ISA has no bit-scan ops",
-	dxbc.OpFirstbitShi:      "the GPU's ISA has no bit-scan ops",
-	dxbc.OpBfrev:            "the GPU's ISA has no bit reversal",
-	dxbc.OpDclIndexableTemp: "the GPU's ISA has no indexable temporaries (x#[])",
-	dxbc.OpDclIndexRange:    "the GPU's ISA has no relative indexing of inputs or outputs",
+	dxbc.OpFirstbitShi:   "the GPU's ISA has no bit-scan ops",
+	dxbc.OpBfrev:         "the GPU's ISA has no bit reversal",
+	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
 }
 
 // instruction translates one DXBC instruction or declaration.

@@ -268,7 +268,8 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 type refLane struct {
 	r, v, o        []vec
 	dead           bool
-	ret, brk, cont bool // stopped until the function, loop or iteration ends
+	ret, brk, cont bool             // stopped until the function, loop or iteration ends
+	x              map[uint64][]vec // x#[] arrays
 }
 
 type refMachine struct {
@@ -318,7 +319,12 @@ func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *re
 	}
 	m.lanes = make([]refLane, lanes)
 	for i := range m.lanes {
-		m.lanes[i] = refLane{r: make([]vec, temps), v: make([]vec, inputs), o: make([]vec, outputs)}
+		m.lanes[i] = refLane{r: make([]vec, temps), v: make([]vec, inputs), o: make([]vec, outputs), x: map[uint64][]vec{}}
+		for _, in := range p.Instructions {
+			if in.Op == dxbc.OpDclIndexableTemp {
+				m.lanes[i].x[uint64(in.Extra[0])] = make([]vec, in.Extra[1])
+			}
+		}
 	}
 	return m
 }
@@ -338,7 +344,14 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 			raw = vec(o.Imm)
 		}
 	case dxbc.RegImmediateCB:
-		raw = m.icb[o.Indices[0].Imm]
+		// Out of range (a register index) reads zero.
+		if k := m.index(l, o.Indices[0]); k < uint64(len(m.icb)) {
+			raw = m.icb[k]
+		}
+	case dxbc.RegIndexableTemp:
+		if a := l.x[o.Indices[0].Imm]; m.index(l, o.Indices[1]) < uint64(len(a)) {
+			raw = a[m.index(l, o.Indices[1])]
+		}
 	case dxbc.RegConstantBuffer:
 		// An element computed past the end (no 32-bit wrap) reads zero.
 		elem := o.Indices[1].Imm
@@ -383,6 +396,15 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 	return v
 }
 
+// index is an index's value for lane l: immediate, plus a register's.
+func (m *refMachine) index(l *refLane, ix dxbc.Index) uint64 {
+	k := ix.Imm
+	if ix.Rel != nil {
+		k = uint64(uint32(k) + m.read(l, ix.Rel, true)[0])
+	}
+	return k
+}
+
 // write stores v into a destination's masked components.
 func (m *refMachine) write(l *refLane, o *dxbc.Operand, v vec) {
 	var r *vec
@@ -393,6 +415,13 @@ func (m *refMachine) write(l *refLane, o *dxbc.Operand, v vec) {
 		r = &l.r[o.Indices[0].Imm]
 	case dxbc.RegOutput:
 		r = &l.o[o.Indices[0].Imm]
+	case dxbc.RegIndexableTemp:
+		a := l.x[o.Indices[0].Imm]
+		k := m.index(l, o.Indices[1])
+		if k >= uint64(len(a)) {
+			return // out of range: dropped
+		}
+		r = &a[k]
 	default:
 		panic("reference: destination type")
 	}

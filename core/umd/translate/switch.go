@@ -49,7 +49,7 @@ type switchLevel struct {
 }
 
 // swTemp is temp k of switch level d.
-func (t *translator) swTemp(d, k int) uint32 { return t.temps + uint32(switchTemps*d+k) }
+func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(switchTemps*d+k) }
 
 // labels are the case values of the switch at instruction i (at its own
 // nesting level) and whether it has a default.

@@ -125,6 +125,11 @@ type translator struct {
 	blocks    []byte // open if, loop and switch blocks
 	switches  []switchLevel
 	maxSwitch int // deepest switch nesting: its temps sit above the shader's
+	xs        map[uint32]*indexable
+	xorder    []uint32
+	laidOut   bool
+	fixed     uint32 // r# and the x# elements: switch temps and scratch follow
+	stores    []store
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -138,7 +143,7 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		return nil, &Error{Index: -1, Reason: "no program"}
 	}
 	t := &translator{prog: p, out: &Shader{}, dims: map[uint32]dxbc.ResourceDimension{},
-		cbs: map[uint32]bool{}, samps: map[uint32]bool{}, ins: map[uint32]bool{}, outs: map[uint32]bool{}}
+		cbs: map[uint32]bool{}, xs: map[uint32]*indexable{}, samps: map[uint32]bool{}, ins: map[uint32]bool{}, outs: map[uint32]bool{}}
 	switch p.Type {
 	case dxbc.VertexShader:
 		t.out.Stage = shader.StageVertex
@@ -160,15 +165,25 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	}
 	for i := range p.Instructions {
 		t.cur, t.next = i, 0
-		if err := t.instruction(&p.Instructions[i]); err != nil {
+		in := &p.Instructions[i]
+		if !isDecl(in.Op) {
+			if err := t.layout(); err != nil {
+				return nil, err
+			}
+		}
+		if err := t.instruction(in); err != nil {
 			return nil, err
 		}
+		t.flushStores()
+	}
+	if err := t.layout(); err != nil {
+		return nil, err
 	}
 	t.cur = -1
 	if len(t.blocks) != 0 {
 		return nil, &Error{Index: -1, Reason: "unbalanced if/loop/switch blocks"}
 	}
-	temps := t.temps + switchTemps*uint32(t.maxSwitch) + t.scratch
+	temps := t.fixed + switchTemps*uint32(t.maxSwitch) + t.scratch
 	if temps > shader.MaxTemps {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shader.MaxTemps)}
 	}
@@ -253,7 +268,7 @@ func (t *translator) emit(in shader.Inst) {
 // lowering. A lowering's scratch values live only within its DXBC
 // instruction, so every instruction reuses the same few.
 func (t *translator) newScratch() uint32 {
-	r := t.temps + switchTemps*uint32(t.maxSwitch) + t.next
+	r := t.fixed + switchTemps*uint32(t.maxSwitch) + t.next
 	t.next++
 	t.scratch = max(t.scratch, t.next)
 	return r
