@@ -210,15 +210,19 @@ func TestOpcodeEquivalence(t *testing.T) {
 	}
 }
 
-// TestLoweringEquivalence covers the instructions the translator lowers
-// into several ISA ops, and the operands it rewrites.
-func TestLoweringEquivalence(t *testing.T) {
+// loweringCase is a program body for TestLoweringEquivalence (and a
+// fuzz seed).
+type loweringCase struct {
+	desc  string
+	stage dxbc.ProgramType
+	body  func(b *dxbc.Builder)
+}
+
+// loweringCases cover the instructions the translator lowers into
+// several ISA ops, the operands it rewrites, and flow control.
+func loweringCases() []loweringCase {
 	r, cb, imm := dxbc.Temp, dxbc.CB, dxbc.ImmUint
-	tests := []struct {
-		desc  string
-		stage dxbc.ProgramType
-		body  func(b *dxbc.Builder)
-	}{
+	return []loweringCase{
 		{"sincos", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpSincos, r(0).Mask(dxbc.XY), r(1).Mask(dxbc.Y|dxbc.Z|dxbc.W), r(0).Swz("zwxy"))
 		}},
@@ -426,7 +430,11 @@ func TestLoweringEquivalence(t *testing.T) {
 			b.Emit(dxbc.OpEndloop)
 		}},
 	}
-	for i, tc := range tests {
+}
+
+// TestLoweringEquivalence runs loweringCases, ISA against the reference.
+func TestLoweringEquivalence(t *testing.T) {
+	for i, tc := range loweringCases() {
 		t.Run(tc.desc, func(t *testing.T) {
 			b := newTestBuilder(tc.stage)
 			tc.body(b)

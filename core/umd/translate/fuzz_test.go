@@ -41,10 +41,9 @@ func FuzzTranslateTokens(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	for _, stage := range []dxbc.ProgramType{dxbc.VertexShader, dxbc.PixelShader} {
-		b := newTestBuilder(stage)
-		b.Emit(dxbc.OpSincos, dxbc.Temp(0), dxbc.Temp(1), dxbc.Temp(2))
-		b.Emit(dxbc.OpAdd, dxbc.Temp(0), dxbc.CB(0, 1).Rel(dxbc.Temp(4).Select(0)), dxbc.ImmInt(3))
+	for _, tc := range loweringCases() {
+		b := newTestBuilder(tc.stage)
+		tc.body(b)
 		b.Ret()
 		p, err := b.Program()
 		if err != nil {
