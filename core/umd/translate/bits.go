@@ -77,3 +77,82 @@ func (t *translator) bfi(in *dxbc.Instruction) error {
 	t.emit(shader.Inst{Op: shader.OpOr, Dst: dst, Src: []shader.Operand{R(ins), R(mask)}})
 	return nil
 }
+
+// bitCount lowers countbits, firstbit_lo, firstbit_hi, firstbit_shi and
+// bfrev with the usual shift-and-mask sequences ("bit twiddling"): the
+// source goes through iadd x, src, 0 first so that its modifiers are
+// integer ones, as they are for these ops.
+func (t *translator) bitCount(in *dxbc.Instruction) error {
+	dst, ok, err := t.dst(&in.Operands[0])
+	if err != nil || !ok {
+		return err
+	}
+	src, err := t.src(&in.Operands[1])
+	if err != nil {
+		return err
+	}
+	R, K := shader.R, func(v uint32) shader.Operand { return shader.L(v, v, v, v) }
+	e := func(op shader.Op, d uint32, srcs ...shader.Operand) {
+		t.emit(shader.Inst{Op: op, Dst: shader.R(d), Src: srcs})
+	}
+	x, a, b := t.newScratch(), t.newScratch(), t.newScratch()
+	e(shader.OpIAdd, x, src, K(0))
+	// popcount leaves the bits set in r in a (r is x or a).
+	popcount := func(r uint32) {
+		e(shader.OpUShr, b, R(r), K(1))
+		e(shader.OpAnd, b, R(b), K(0x55555555))
+		e(shader.OpIAdd, a, R(r), R(b).WithNeg())
+		e(shader.OpUShr, b, R(a), K(2))
+		e(shader.OpAnd, b, R(b), K(0x33333333))
+		e(shader.OpAnd, a, R(a), K(0x33333333))
+		e(shader.OpIAdd, a, R(a), R(b))
+		e(shader.OpUShr, b, R(a), K(4))
+		e(shader.OpIAdd, a, R(a), R(b))
+		e(shader.OpAnd, a, R(a), K(0x0F0F0F0F))
+		e(shader.OpIMul, a, R(a), K(0x01010101))
+		e(shader.OpUShr, a, R(a), K(24))
+	}
+	// none gives 0xFFFFFFFF where x is 0, else a.
+	none := func() {
+		e(shader.OpIEq, b, R(x), K(0))
+		t.emit(shader.Inst{Op: shader.OpMovc, Dst: dst, Src: []shader.Operand{R(b), K(0xFFFFFFFF), R(a)}})
+	}
+	switch in.Op {
+	case dxbc.OpCountbits:
+		popcount(x)
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: dst, Src: []shader.Operand{R(a)}})
+	case dxbc.OpFirstbitLo:
+		e(shader.OpINeg, a, R(x))
+		e(shader.OpAnd, a, R(x), R(a))
+		e(shader.OpIAdd, a, R(a), K(0xFFFFFFFF))
+		popcount(a)
+		none()
+	case dxbc.OpFirstbitHi, dxbc.OpFirstbitShi:
+		if in.Op == dxbc.OpFirstbitShi {
+			// A negative number's first clear bit: flip it.
+			e(shader.OpIShr, a, R(x), K(31))
+			e(shader.OpXor, x, R(x), R(a))
+		}
+		e(shader.OpMov, a, R(x))
+		for _, s := range []uint32{1, 2, 4, 8, 16} {
+			e(shader.OpUShr, b, R(a), K(s))
+			e(shader.OpOr, a, R(a), R(b))
+		}
+		popcount(a)
+		e(shader.OpIAdd, a, K(32), R(a).WithNeg())
+		none()
+	case dxbc.OpBfrev:
+		e(shader.OpMov, a, R(x))
+		for _, st := range []struct{ s, m uint32 }{{1, 0x55555555}, {2, 0x33333333}, {4, 0x0F0F0F0F}, {8, 0x00FF00FF}} {
+			e(shader.OpUShr, b, R(a), K(st.s))
+			e(shader.OpAnd, b, R(b), K(st.m))
+			e(shader.OpAnd, a, R(a), K(st.m))
+			e(shader.OpIShl, a, R(a), K(st.s))
+			e(shader.OpOr, a, R(a), R(b))
+		}
+		e(shader.OpUShr, b, R(a), K(16))
+		e(shader.OpIShl, a, R(a), K(16))
+		t.emit(shader.Inst{Op: shader.OpOr, Dst: dst, Src: []shader.Operand{R(a), R(b)}})
+	}
+	return nil
+}

@@ -46,9 +46,8 @@ func TestUnsupported(t *testing.T) {
 		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
 		}, "outside a switch"},
-		{"bfrev", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpBfrev, r(0), r(1)) }, "bit reversal"},
+		{"uaddc", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpUaddc, r(0), r(1), r(2), r(3)) }, "carry"},
 		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
-		{"countbits", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpCountbits, r(0), r(1)) }, "bit-count"},
 		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
 		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},
 		{"indexable temp past its end", dxbc.VertexShader, func(b *dxbc.Builder) {

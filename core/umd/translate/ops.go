@@ -45,6 +45,7 @@ var flow = map[dxbc.Opcode]shader.Op{
 var operands = map[dxbc.Opcode]int{
 	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
 	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5,
+	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
 }
 
 // unsupported says why the ISA has no counterpart, for the error.
@@ -63,10 +64,6 @@ var unsupported = map[dxbc.Opcode]string{
 	dxbc.OpF32toF16: "the GPU's ISA has no half-float conversion",
 	dxbc.OpF16toF32: "the GPU's ISA has no half-float conversion",
 	dxbc.OpUaddc:    "the GPU's ISA has no carry ops", dxbc.OpUsubb: "the GPU's ISA has no borrow ops",
-	dxbc.OpCountbits:  "the GPU's ISA has no bit-count ops",
-	dxbc.OpFirstbitHi: "the GPU's ISA has no bit-scan ops", dxbc.OpFirstbitLo: "the GPU's ISA has no bit-scan ops",
-	dxbc.OpFirstbitShi:   "the GPU's ISA has no bit-scan ops",
-	dxbc.OpBfrev:         "the GPU's ISA has no bit reversal",
 	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
 }
 
@@ -115,6 +112,8 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.bfe(in, shader.OpIShr)
 	case dxbc.OpBfi:
 		return t.bfi(in)
+	case dxbc.OpCountbits, dxbc.OpFirstbitLo, dxbc.OpFirstbitHi, dxbc.OpFirstbitShi, dxbc.OpBfrev:
+		return t.bitCount(in)
 	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
 		return t.switchOp(in)
 	}

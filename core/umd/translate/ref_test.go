@@ -3,6 +3,7 @@ package translate
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 
 	"d3dsim/core/dxbc"
@@ -146,47 +147,70 @@ var refOps = map[dxbc.Opcode]refOp{
 		}
 		return y
 	})},
-	dxbc.OpRcp:     {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
-	dxbc.OpRsq:     {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
-	dxbc.OpSqrt:    {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
-	dxbc.OpExp:     {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
-	dxbc.OpLog:     {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
-	dxbc.OpFrc:     {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
-	dxbc.OpRoundNE: {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
-	dxbc.OpRoundNI: {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
-	dxbc.OpRoundPI: {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Ceil(float64(x))) })},
-	dxbc.OpRoundZ:  {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Trunc(float64(x))) })},
-	dxbc.OpLt:      {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) < f(b)) }},
-	dxbc.OpGe:      {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) >= f(b)) }},
-	dxbc.OpEq:      {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) == f(b)) }},
-	dxbc.OpNe:      {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) != f(b)) }},
-	dxbc.OpFtoi:    {n: 1, f: func(a, _, _ uint32) uint32 { return ftoi(f(a)) }},
-	dxbc.OpFtou:    {n: 1, f: func(a, _, _ uint32) uint32 { return ftou(f(a)) }},
-	dxbc.OpItof:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(int32(a))) }},
-	dxbc.OpUtof:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(a)) }},
-	dxbc.OpIadd:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a + b }},
-	dxbc.OpIshl:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a << (b & 31) }},
-	dxbc.OpIshr:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(int32(a) >> (b & 31)) }},
-	dxbc.OpUshr:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a >> (b & 31) }},
-	dxbc.OpAnd:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a & b }},
-	dxbc.OpOr:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a | b }},
-	dxbc.OpXor:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a ^ b }},
-	dxbc.OpNot:     {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return ^a }},
-	dxbc.OpIneg:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return -a }},
-	dxbc.OpIlt:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) < int32(b)) }},
-	dxbc.OpIge:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) >= int32(b)) }},
-	dxbc.OpIeq:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a == b) }},
-	dxbc.OpIne:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a != b) }},
-	dxbc.OpUlt:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a < b) }},
-	dxbc.OpUge:     {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a >= b) }},
-	dxbc.OpImin:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(min(int32(a), int32(b))) }},
-	dxbc.OpImax:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(max(int32(a), int32(b))) }},
-	dxbc.OpUmin:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return min(a, b) }},
-	dxbc.OpUmax:    {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return max(a, b) }},
-	dxbc.OpUbfe:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, false) }},
-	dxbc.OpIbfe:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, true) }},
-	dxbc.OpImad:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
-	dxbc.OpUmad:    {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+	dxbc.OpRcp:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
+	dxbc.OpRsq:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
+	dxbc.OpSqrt:      {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
+	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
+	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
+	dxbc.OpFrc:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
+	dxbc.OpRoundNE:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
+	dxbc.OpRoundNI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
+	dxbc.OpRoundPI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Ceil(float64(x))) })},
+	dxbc.OpRoundZ:    {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Trunc(float64(x))) })},
+	dxbc.OpLt:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) < f(b)) }},
+	dxbc.OpGe:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) >= f(b)) }},
+	dxbc.OpEq:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) == f(b)) }},
+	dxbc.OpNe:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) != f(b)) }},
+	dxbc.OpFtoi:      {n: 1, f: func(a, _, _ uint32) uint32 { return ftoi(f(a)) }},
+	dxbc.OpFtou:      {n: 1, f: func(a, _, _ uint32) uint32 { return ftou(f(a)) }},
+	dxbc.OpItof:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(int32(a))) }},
+	dxbc.OpUtof:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(a)) }},
+	dxbc.OpIadd:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a + b }},
+	dxbc.OpIshl:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a << (b & 31) }},
+	dxbc.OpIshr:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(int32(a) >> (b & 31)) }},
+	dxbc.OpUshr:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a >> (b & 31) }},
+	dxbc.OpAnd:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a & b }},
+	dxbc.OpOr:        {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a | b }},
+	dxbc.OpXor:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a ^ b }},
+	dxbc.OpNot:       {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return ^a }},
+	dxbc.OpIneg:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return -a }},
+	dxbc.OpIlt:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) < int32(b)) }},
+	dxbc.OpIge:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) >= int32(b)) }},
+	dxbc.OpIeq:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a == b) }},
+	dxbc.OpIne:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a != b) }},
+	dxbc.OpUlt:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a < b) }},
+	dxbc.OpUge:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a >= b) }},
+	dxbc.OpImin:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(min(int32(a), int32(b))) }},
+	dxbc.OpImax:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(max(int32(a), int32(b))) }},
+	dxbc.OpUmin:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return min(a, b) }},
+	dxbc.OpUmax:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return max(a, b) }},
+	dxbc.OpUbfe:      {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, false) }},
+	dxbc.OpIbfe:      {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, true) }},
+	dxbc.OpCountbits: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return uint32(bits.OnesCount32(a)) }},
+	dxbc.OpFirstbitLo: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.TrailingZeros32(a))
+	}},
+	dxbc.OpFirstbitHi: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.LeadingZeros32(a))
+	}},
+	dxbc.OpFirstbitShi: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if int32(a) < 0 {
+			a = ^a
+		}
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.LeadingZeros32(a))
+	}},
+	dxbc.OpBfrev: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
+	dxbc.OpImad:  {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+	dxbc.OpUmad:  {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
 }
 
 // bfe is ubfe/ibfe as the Direct3D 11.3 functional specification writes it.
