@@ -156,3 +156,52 @@ func (t *translator) bitCount(in *dxbc.Instruction) error {
 	}
 	return nil
 }
+
+// carry lowers uaddc (dst0 = a + b, dst1 = the carry, 0 or 1) and usubb
+// (dst0 = a - b, dst1 = the borrow): both results go to scratch temps
+// before either destination is written.
+func (t *translator) carry(in *dxbc.Instruction) error {
+	d0, ok0, err := t.dst(&in.Operands[0])
+	if err != nil {
+		return err
+	}
+	d1, ok1, err := t.dst(&in.Operands[1])
+	if err != nil {
+		return err
+	}
+	a, err := t.src(&in.Operands[2])
+	if err != nil {
+		return err
+	}
+	b, err := t.src(&in.Operands[3])
+	if err != nil {
+		return err
+	}
+	R, K := shader.R, func(v uint32) shader.Operand { return shader.L(v, v, v, v) }
+	e := func(op shader.Op, d uint32, srcs ...shader.Operand) {
+		t.emit(shader.Inst{Op: op, Dst: shader.R(d), Src: srcs})
+	}
+	res, c := t.newScratch(), t.newScratch()
+	if in.Op == dxbc.OpUaddc {
+		e(shader.OpIAdd, res, a, b)
+		e(shader.OpULt, c, R(res), a) // wrapped round: the sum is below a
+	} else {
+		nb := b
+		nb.Neg = !nb.Neg
+		if b.Neg || b.Abs {
+			// Negating a modified operand: take b's value first.
+			e(shader.OpIAdd, c, b, K(0))
+			nb = R(c).WithNeg()
+		}
+		e(shader.OpIAdd, res, a, nb)
+		e(shader.OpULt, c, a, b)
+	}
+	e(shader.OpAnd, c, R(c), K(1))
+	if ok1 {
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: d1, Src: []shader.Operand{R(c)}})
+	}
+	if ok0 {
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: d0, Src: []shader.Operand{R(res)}})
+	}
+	return nil
+}

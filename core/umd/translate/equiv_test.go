@@ -355,6 +355,11 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpAdd, r(0), r(0), dxbc.ICB(0).Rel(r(4).Select(0)))
 			b.Emit(dxbc.OpIadd, r(1), r(1), dxbc.ICB(1).Rel(r(4).Select(1)).Swz("wzyx").Neg())
 		}},
+		{"uaddc usubb", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpUaddc, r(0), r(1), r(1), r(0).Swz("wzyx"))
+			b.Emit(dxbc.OpUsubb, r(2).Mask(dxbc.X|dxbc.Y), r(3).Mask(dxbc.Z|dxbc.W), r(3), r(2).Neg())
+			b.Emit(dxbc.OpUsubb, dxbc.Null(), r(4), r(5), r(4).Abs())
+		}},
 		{"switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
 			b.Emit(dxbc.OpSwitch, r(4).Select(0))

@@ -46,7 +46,9 @@ func TestUnsupported(t *testing.T) {
 		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
 		}, "outside a switch"},
-		{"uaddc", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpUaddc, r(0), r(1), r(2), r(3)) }, "carry"},
+		{"call", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpCall, dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: 0}}})
+		}, "subroutines"},
 		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
 		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
 		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},

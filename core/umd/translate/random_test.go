@@ -18,7 +18,7 @@ func TestRandomPrograms(t *testing.T) {
 	for op := range refOps {
 		ops = append(ops, op)
 	}
-	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul, dxbc.OpBfi)
+	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul, dxbc.OpBfi, dxbc.OpUaddc, dxbc.OpUsubb)
 	slices.Sort(ops)
 	for seed := range uint64(150) {
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -100,13 +100,13 @@ func twoDst(r *rand.Rand) (dxbc.Operand, dxbc.Operand) {
 
 func emitRandom(b *dxbc.Builder, r *rand.Rand, op dxbc.Opcode) {
 	switch op {
-	case dxbc.OpSincos, dxbc.OpUdiv:
+	case dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpUaddc, dxbc.OpUsubb:
 		d0, d1 := twoDst(r)
 		if r.IntN(4) == 0 {
 			d0 = dxbc.Null()
 		}
 		srcs := []dxbc.Operand{randSrc(r)}
-		if op == dxbc.OpUdiv {
+		if op != dxbc.OpSincos {
 			srcs = append(srcs, randSrc(r))
 		}
 		b.Emit(op, append([]dxbc.Operand{d0, d1}, srcs...)...)

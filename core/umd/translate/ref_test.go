@@ -509,6 +509,20 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		}
 		m.write(l, &ops[0], q)
 		m.write(l, &ops[1], r)
+	case dxbc.OpUaddc, dxbc.OpUsubb:
+		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
+		var r, c vec
+		for k := range a {
+			if in.Op == dxbc.OpUaddc {
+				s, carry := bits.Add32(a[k], b[k], 0)
+				r[k], c[k] = s, carry
+			} else {
+				d, borrow := bits.Sub32(a[k], b[k], 0)
+				r[k], c[k] = d, borrow
+			}
+		}
+		m.write(l, &ops[0], r)
+		m.write(l, &ops[1], c)
 	case dxbc.OpImul, dxbc.OpUmul:
 		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
 		var r vec
