@@ -205,3 +205,45 @@ func (t *translator) carry(in *dxbc.Instruction) error {
 	}
 	return nil
 }
+
+// f16tof32 lowers f16tof32: the low 16 bits as a half float, converted
+// exactly (half denormals become float normals; infinities and NaNs keep
+// their sign and payload, shifted into place):
+//
+//	e == 0:   utof(m) * 2^-24, with the sign
+//	e == 31:  sign | 0x7F800000 | m << 13
+//	else:     sign | (e + 112) << 23 | m << 13
+func (t *translator) f16tof32(in *dxbc.Instruction) error {
+	dst, ok, err := t.dst(&in.Operands[0])
+	if err != nil || !ok {
+		return err
+	}
+	src, err := t.src(&in.Operands[1])
+	if err != nil {
+		return err
+	}
+	R, K := shader.R, func(v uint32) shader.Operand { return shader.L(v, v, v, v) }
+	e := func(op shader.Op, d uint32, srcs ...shader.Operand) {
+		t.emit(shader.Inst{Op: op, Dst: shader.R(d), Src: srcs})
+	}
+	h, sign, exp, man, r, c := t.newScratch(), t.newScratch(), t.newScratch(), t.newScratch(), t.newScratch(), t.newScratch()
+	e(shader.OpAnd, h, src, K(0xFFFF))
+	e(shader.OpAnd, sign, R(h), K(0x8000))
+	e(shader.OpIShl, sign, R(sign), K(16))
+	e(shader.OpUShr, exp, R(h), K(10))
+	e(shader.OpAnd, exp, R(exp), K(0x1F))
+	e(shader.OpAnd, man, R(h), K(0x3FF))
+	e(shader.OpIAdd, r, R(exp), K(112))
+	e(shader.OpIShl, r, R(r), K(23))
+	e(shader.OpIShl, h, R(man), K(13))
+	e(shader.OpOr, r, R(r), R(h))
+	e(shader.OpOr, h, R(h), K(0x7F800000))
+	e(shader.OpIEq, c, R(exp), K(31))
+	e(shader.OpMovc, r, R(c), R(h), R(r))
+	e(shader.OpUToF, man, R(man))
+	e(shader.OpMul, man, R(man), K(0x33800000)) // 2^-24: exact
+	e(shader.OpIEq, c, R(exp), K(0))
+	e(shader.OpMovc, r, R(c), R(man), R(r))
+	t.emit(shader.Inst{Op: shader.OpOr, Dst: dst, Src: []shader.Operand{R(r), R(sign)}})
+	return nil
+}

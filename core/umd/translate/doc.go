@@ -27,7 +27,7 @@
 // sincos and udiv (two destinations) as two ops; imad/umad as imul +
 // iadd; imul/umul's low half as imul; swapc as two movc; ubfe, ibfe,
 // bfi, countbits, firstbit_lo/hi/shi and bfrev as shifts, masks and
-// movc; uaddc/usubb as iadd and ult; icb[n] as an immediate; switch as a loop
+// movc; uaddc/usubb as iadd and ult; f16tof32 by fields; icb[n] as an immediate; switch as a loop
 // run once with a fall-through flag; x#[] arrays as an ISA temp per
 // element, and icb[] or x#[] indexed by a register as movc chains over the
 // elements (switch.go, bits.go and indexed.go say how).
@@ -39,7 +39,7 @@
 // reports it as CreateXShader failing. That is sample_b, sample_d,
 // sample_c, gather4, resinfo, lod, texel offsets (aoffimmi), resources
 // other than 2D textures and 2D arrays, multisampling, the high half of
-// imul/umul, f16tof32/f32tof16,
+// imul/umul, f32tof16,
 // call/label, continue inside a switch, relative indexing of r#, v# and
 // o#, system values other than SV_Position, SV_VertexID, SV_InstanceID
 // and SV_Target, oDepth and oMask, geometry, hull, domain and compute

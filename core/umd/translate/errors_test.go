@@ -2,6 +2,7 @@ package translate
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestUnsupported(t *testing.T) {
 		{"call", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCall, dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: 0}}})
 		}, "subroutines"},
-		{"f16tof32", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF16toF32, r(0), r(1)) }, "half-float"},
+		{"f32tof16", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF32toF16, r(0), r(1)) }, "f32tof16"},
 		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
 		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},
 		{"indexable temp past its end", dxbc.VertexShader, func(b *dxbc.Builder) {
@@ -128,5 +129,28 @@ func TestTranslateErrors(t *testing.T) {
 	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
 	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex and pixel") {
 		t.Fatalf("geometry shader: %v", err)
+	}
+}
+
+// TestHalf checks the reference's binary16 decoding against the format's
+// definition, (-1)^s * 2^(e-15) * (1 + m/1024), for every finite half.
+func TestHalf(t *testing.T) {
+	for h := range uint32(1 << 16) {
+		s, e, m := h>>15, h>>10&0x1F, h&0x3FF
+		if e == 31 {
+			continue
+		}
+		v := float64(m) / 1024
+		if e == 0 {
+			v = math.Ldexp(v, -14)
+		} else {
+			v = math.Ldexp(1+v, int(e)-15)
+		}
+		if s == 1 {
+			v = -v
+		}
+		if got, want := half(h|0xABCD0000), math.Float32bits(float32(v)); got != want {
+			t.Fatalf("half(%#04x) = %#08x, want %#08x", h, got, want)
+		}
 	}
 }

@@ -44,7 +44,7 @@ var flow = map[dxbc.Opcode]shader.Op{
 // index (a decoded program always has them; a built one might not).
 var operands = map[dxbc.Opcode]int{
 	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
-	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5, dxbc.OpUaddc: 4, dxbc.OpUsubb: 4,
+	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5, dxbc.OpUaddc: 4, dxbc.OpUsubb: 4, dxbc.OpF16toF32: 2,
 	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
 }
 
@@ -61,8 +61,7 @@ var unsupported = map[dxbc.Opcode]string{
 	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
 	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
 	dxbc.OpLabel:         "the GPU's ISA has no subroutines",
-	dxbc.OpF32toF16:      "the GPU's ISA has no half-float conversion",
-	dxbc.OpF16toF32:      "the GPU's ISA has no half-float conversion",
+	dxbc.OpF32toF16:      "f32tof16 is not translated (its rounding to half precision is not lowered)",
 	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
 }
 
@@ -113,6 +112,8 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.bfi(in)
 	case dxbc.OpUaddc, dxbc.OpUsubb:
 		return t.carry(in)
+	case dxbc.OpF16toF32:
+		return t.f16tof32(in)
 	case dxbc.OpCountbits, dxbc.OpFirstbitLo, dxbc.OpFirstbitHi, dxbc.OpFirstbitShi, dxbc.OpBfrev:
 		return t.bitCount(in)
 	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:

@@ -208,9 +208,10 @@ var refOps = map[dxbc.Opcode]refOp{
 		}
 		return uint32(bits.LeadingZeros32(a))
 	}},
-	dxbc.OpBfrev: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
-	dxbc.OpImad:  {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
-	dxbc.OpUmad:  {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+	dxbc.OpF16toF32: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return half(a) }},
+	dxbc.OpBfrev:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
+	dxbc.OpImad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+	dxbc.OpUmad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
 }
 
 // bfe is ubfe/ibfe as the Direct3D 11.3 functional specification writes it.
@@ -229,6 +230,19 @@ func bfe(width, offset, v uint32, signed bool) uint32 {
 		return uint32(int32(v) >> o)
 	}
 	return v >> o
+}
+
+// half converts the low 16 bits, a binary16, to float32 bits.
+func half(a uint32) uint32 {
+	h := a & 0xFFFF
+	sign, e, m := (h&0x8000)<<16, h>>10&0x1F, h&0x3FF
+	switch e {
+	case 0:
+		return u(float32(m)*(1.0/(1<<24))) | sign
+	case 31:
+		return sign | 0x7F800000 | m<<13
+	}
+	return sign | (e+112)<<23 | m<<13
 }
 
 // bfi is bfi as the specification writes it.
