@@ -40,8 +40,12 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 	if err != nil {
 		t.Fatalf("translate: %v", err)
 	}
-	if _, err := shader.Decode(sh.Code); err != nil {
+	dec, err := shader.Decode(sh.Code)
+	if err != nil {
 		t.Fatalf("decode: %v", err)
+	}
+	if !slices.Equal(dec.Encode(), sh.Code) {
+		t.Fatal("Decode(Code).Encode() differs from Code")
 	}
 	r := rand.New(rand.NewPCG(seed, 21))
 	m := shader.NewMachine(sh.Program)
