@@ -126,6 +126,9 @@ func TestTranslateErrors(t *testing.T) {
 	if _, err := Translate(nil, dxbc.PixelShader); err == nil {
 		t.Fatal("nil bytecode translated")
 	}
+	if _, err := FromShader(nil); err == nil {
+		t.Fatal("FromShader(nil) translated")
+	}
 	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
 	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex and pixel") {
 		t.Fatalf("geometry shader: %v", err)

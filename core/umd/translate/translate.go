@@ -101,6 +101,9 @@ func Translate(bytecode []byte, stage dxbc.ProgramType) (*Shader, error) {
 
 // FromShader translates an already validated shader.
 func FromShader(s *dxbc.Shader) (*Shader, error) {
+	if s == nil {
+		return nil, &Error{Index: -1, Reason: "no shader"}
+	}
 	return translateProgram(s.Program, s.Inputs, s.Outputs)
 }
 
