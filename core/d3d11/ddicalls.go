@@ -389,7 +389,6 @@ func (w ddiCall) DestroyDevice(a0 ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-
 func (w ddiCall) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) (ddi.Device, error) {
 	sp := w.enter("CreateDeferredContext")
 	w.watchErrors()
