@@ -282,8 +282,29 @@ func TestInjectVRAMFull(t *testing.T) {
 	w.noFaults(t)
 }
 
+// TestTDR: a hung buffer is asked to preempt (DxgkDdiPreemptCommand); with
+// no answer within the TDR delay the engine is reset alone when the driver
+// reports SupportPerEngineTDR (DxgkDdiResetEngine: only the guilty device is
+// removed, as hung), else the adapter is (DxgkDdiResetFromTimeout,
+// DxgkDdiRestartFromTimeout: every device is removed, the other one as
+// reset) ("TDR changes in Windows 8", "Timeout Detection and Recovery").
 func TestTDR(t *testing.T) {
-	w := newWorld(1<<20, Config{TDRDelay: 1_000_000})
+	tests := []struct {
+		desc      string
+		perEngine bool
+		resets    []string
+		why2      RemovalReason
+	}{
+		{"engine reset", true, []string{"DxgkDdiResetEngine"}, NotRemoved},
+		{"adapter reset", false, []string{"DxgkDdiResetFromTimeout", "DxgkDdiRestartFromTimeout"}, RemovedReset},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) { testTDR(t, tt.perEngine, tt.resets, tt.why2) })
+	}
+}
+
+func testTDR(t *testing.T, perEngine bool, resets []string, why2 RemovalReason) {
+	w := newWorldTDR(1<<20, Config{TDRDelay: 1_000_000}, perEngine)
 	d1, c1 := w.device(t, "hung")
 	d2, c2 := w.device(t, "healthy")
 	a1 := w.alloc(t, d1, 4096, nil, "a1")
@@ -308,17 +329,23 @@ func TestTDR(t *testing.T) {
 		t.Errorf("TDR after %d ns, want at least the TDR delay", w.s.Now()-t0)
 	}
 	ev := w.rec.Since(uint64(mark))
-	inOrder(t, ev,
-		step{name: "WaitForFence", kind: trace.Wait},
-		step{name: "TDR", kind: trace.Message},
-		step{name: "DxgkDdiResetFromTimeout", kind: trace.Call},
-		step{name: "DxgkDdiRestartFromTimeout", kind: trace.Call},
-		step{name: "DeviceRemoved", kind: trace.Message},
-		step{name: "FenceCancelled", kind: trace.Fence},
-		step{name: "WaitForFence", kind: trace.Wait, args: "done"},
-	)
-	if !w.k.Removed(d1) || w.k.Removed(d2) {
-		t.Fatalf("removed: %v %v", w.k.Removed(d1), w.k.Removed(d2))
+	steps := []step{{name: "WaitForFence", kind: trace.Wait}, {name: "DxgkDdiPreemptCommand", kind: trace.Call}, {name: "TDR", kind: trace.Message}}
+	for _, r := range resets {
+		steps = append(steps, step{name: r, kind: trace.Call})
+	}
+	steps = append(steps, step{name: "DeviceRemoved", kind: trace.Message}, step{name: "FenceCancelled", kind: trace.Fence},
+		step{name: "WaitForFence", kind: trace.Wait, args: "done"})
+	inOrder(t, ev, steps...)
+	for _, e := range ev {
+		if e.Kind == trace.Call && (e.Name == "DxgkDdiResetEngine" || e.Name == "DxgkDdiResetFromTimeout") && e.Name != resets[0] {
+			t.Errorf("%s called; want only %v", e.Name, resets)
+		}
+	}
+	if got := w.k.RemovedReason(d1); got != RemovedHung {
+		t.Errorf("the guilty device: %v, want %v", got, RemovedHung)
+	}
+	if got := w.k.RemovedReason(d2); got != why2 {
+		t.Errorf("the other device: %v, want %v", got, why2)
 	}
 	// Every pending fence of the removed device reads signalled; waits fail.
 	if w.k.CompletedFence(c1) != f1b {
@@ -333,9 +360,13 @@ func TestTDR(t *testing.T) {
 	if _, err := w.k.CreateAllocation(d1, AllocationDesc{Size: 16}); !errors.Is(err, ErrDeviceRemoved) {
 		t.Errorf("allocation on a removed device: %v", err)
 	}
-	// The other device's buffer was resubmitted and completes.
-	ok(t, w.k.WaitForFence(c2, f2))
-	ok(t, w.k.WaitForFence(c2, must(w.k.Render(c2, nil, []AllocationListEntry{{a2, true}}))))
+	if why2 == NotRemoved {
+		// The other device's buffer was resubmitted and completes.
+		ok(t, w.k.WaitForFence(c2, f2))
+		ok(t, w.k.WaitForFence(c2, must(w.k.Render(c2, nil, []AllocationListEntry{{a2, true}}))))
+	} else if err := w.k.WaitForFence(c2, f2); !errors.Is(err, ErrDeviceRemoved) {
+		t.Errorf("wait on the reset device: %v", err)
+	}
 	ok(t, w.k.Idle())
 	// Everything can still be destroyed.
 	ok(t, w.k.DestroyDevice(d1))

@@ -247,13 +247,14 @@ func (k *Dxgkrnl) release(b *dmaBuffer) {
 
 // removeDevice marks a device removed and cancels its pending fences: they
 // read as signalled, and waiters return an error matching ErrDeviceRemoved.
-func (k *Dxgkrnl) removeDevice(d *device, reason string) {
+// why is what GetDeviceRemovedReason will tell.
+func (k *Dxgkrnl) removeDevice(d *device, why RemovalReason, reason string) {
 	k.mu.Lock()
 	if d.removed {
 		k.mu.Unlock()
 		return
 	}
-	d.removed, d.reason = true, reason
+	d.removed, d.why, d.reason = true, why, reason
 	d.hidden = k.cfg.Bugs.Has(rules.ErrAsync)
 	k.removals++
 	k.wakeAt = max(k.wakeAt, k.s.Now())
@@ -275,7 +276,7 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 		}
 	}
 	k.mu.Unlock()
-	k.event(trace.Message, "DeviceRemoved", trace.Event{Handle: d.h.String(), Obj: d.name, HR: dxgkddi.STATUS_DEVICE_REMOVED.Name(), Msg: reason})
+	k.event(trace.Message, "DeviceRemoved", trace.Event{Handle: d.h.String(), Obj: d.name, HR: dxgkddi.STATUS_DEVICE_REMOVED.Name(), Msg: why.String() + ": " + reason})
 	for _, x := range cs {
 		for f := x.from; f <= x.to; f++ {
 			k.event(trace.Fence, "FenceCancelled", trace.Event{Handle: x.c.h.String(), Fence: f, DMA: x.dmaByFence[f],

@@ -28,6 +28,10 @@ type DeviceInfo struct {
 type StartDeviceArgs struct {
 	DxgkInterface   DxgkrnlInterface
 	NumberOfEngines int // out
+	// SupportPerEngineTDR (out) is DXGK_DRIVERCAPS.SupportPerEngineTDR: the
+	// driver implements DxgkDdiResetEngine, so a timeout resets one engine
+	// instead of the adapter ("TDR changes in Windows 8").
+	SupportPerEngineTDR bool
 }
 
 // CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (WDDM operation flow, step 1).
@@ -234,9 +238,26 @@ type InterruptRoutineArgs struct {
 	Engine int
 }
 
-// ResetFromTimeoutArgs and RestartFromTimeoutArgs name the engine a TDR
-// resets.
+// ResetFromTimeoutArgs and RestartFromTimeoutArgs are empty: the real
+// DDIs take only hAdapter, because they reset and restart the whole adapter
+// (DXGKDDI_RESETFROMTIMEOUT, DXGKDDI_RESTARTFROMTIMEOUT).
 type (
-	ResetFromTimeoutArgs   struct{ Engine int }
-	RestartFromTimeoutArgs struct{ Engine int }
+	ResetFromTimeoutArgs   struct{}
+	RestartFromTimeoutArgs struct{}
 )
+
+// PreemptCommandArgs mirrors part of DXGKARG_PREEMPTCOMMAND: preempt the
+// engine's work, up to the last submission fence it was given; the driver
+// answers with DXGK_INTERRUPT_DMA_PREEMPTED once the hardware has stopped
+// ("DxgkDdiPreemptCommand").
+type PreemptCommandArgs struct {
+	LastSubmittedFenceID uint64
+	Engine               int // NodeOrdinal
+}
+
+// ResetEngineArgs mirrors DXGKARG_RESETENGINE: the node to reset, and (out)
+// the fence id of the last packet aborted in the middle of execution.
+type ResetEngineArgs struct {
+	Engine             int    // NodeOrdinal
+	LastAbortedFenceID uint64 // out
+}

@@ -29,6 +29,14 @@ type KMD interface {
 	// adapter's.
 	DxgkDdiInterruptRoutine(*InterruptRoutineArgs) bool
 	DxgkDdiDpcRoutine()
+	// DxgkDdiPreemptCommand asks the hardware to preempt an engine; a
+	// preemption that does not come within the TDR delay is a timeout
+	// ("Timeout Detection and Recovery (TDR)").
+	DxgkDdiPreemptCommand(*PreemptCommandArgs) error
+	// DxgkDdiResetEngine resets one engine (only when the driver reported
+	// SupportPerEngineTDR at DxgkDdiStartDevice).
+	DxgkDdiResetEngine(*ResetEngineArgs) error
+	// DxgkDdiResetFromTimeout resets the whole adapter: every engine.
 	DxgkDdiResetFromTimeout(*ResetFromTimeoutArgs) error
 	DxgkDdiRestartFromTimeout(*RestartFromTimeoutArgs) error
 }

@@ -45,6 +45,11 @@ type Config struct {
 	PatchLocationListSize int       // entries (default 1024)
 	Bugs                  rules.Set // rule ids to break on purpose: RuleIsolate
 	Costs                 Costs
+	// NoEngineReset: the driver does not report SupportPerEngineTDR (as
+	// before WDDM 1.2), so every TDR resets the whole adapter
+	// (DxgkDdiResetFromTimeout). By default it does, as "TDR changes in
+	// Windows 8" makes mandatory for WDDM 1.2 full graphics drivers.
+	NoEngineReset bool
 }
 
 // Default sizes reported to Dxgkrnl.
@@ -129,6 +134,7 @@ func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
 	d.cb = a.DxgkInterface
 	d.mu.Unlock()
 	a.NumberOfEngines = d.cfg.Engines
+	a.SupportPerEngineTDR = !d.cfg.NoEngineReset
 	return nil
 }
 

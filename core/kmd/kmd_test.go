@@ -389,7 +389,8 @@ func TestLifecycle(t *testing.T) {
 		{"context of an unknown device", r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 9, Context: 8}), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown context", r.d.DxgkDdiDestroyContext(9), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown device", r.d.DxgkDdiDestroyDevice(9), dxgkddi.STATUS_INVALID_PARAMETER},
-		{"restart a missing engine", r.d.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"reset a missing engine", r.d.DxgkDdiResetEngine(&dxgkddi.ResetEngineArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"preempt a missing engine", r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.code) {
