@@ -33,6 +33,7 @@ type Config struct {
 	Recycle       bool      // D3D11DDICAPS_COMMANDLISTS_BUILD_2: the runtime recycles command lists
 	CommandLists  bool      // the driver records command lists itself
 	FreeThreaded  bool      // D3D11DDICAPS_FREETHREADED
+	NoEngineReset bool      // the KMD lacks SupportPerEngineTDR: a TDR resets the adapter
 	MaxAllocBytes uint64    // system memory the runtime's objects may hold
 	MaxObjects    int       // API objects the runtime may hold
 
@@ -69,7 +70,7 @@ func New(c Config) *Machine {
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	rec.SetStamp(s.Stamp)
 	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts()}, s, rec)
-	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs})
+	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs})
 	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, g.Memory())

@@ -49,6 +49,7 @@ var knownOptions = map[string]func(string) bool{
 	"preempt":             isBool,
 	"driver.commandlists": isBool,
 	"driver.recycle":      isBool,
+	"kmd.engine-reset":    isBool,
 	"gpu.vram":            isSize,
 	"gpu.engines":         isUint,
 	"umd.cmdbuf":          isSize,
