@@ -125,8 +125,9 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 
 // DestroyAllocation destroys the runtime's allocation. The handle is invalid
 // at once; the real freeing (DxgkDdiDestroyAllocation, decommit) waits until
-// no queued or running DMA buffer references it, and then happens in the DPC
-// that retires the last one.
+// no queued or running DMA buffer references it. The DPC that retires the
+// last one only notes that; the freeing runs at PASSIVE_LEVEL on Dxgkrnl's
+// worker thread (freeOnWorker).
 func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
@@ -149,10 +150,49 @@ func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	return nil
 }
 
+// workerThread is the simulated thread of Dxgkrnl's worker: a system thread
+// at PASSIVE_LEVEL, where pageable DDIs may run.
+const workerThread = "worker"
+
+// freeOnWorker hands allocations the DPC found free of references to
+// Dxgkrnl's worker thread. A DPC runs at DISPATCH_LEVEL, and
+// DxgkDdiDestroyAllocation is pageable and runs at PASSIVE_LEVEL
+// ("DXGKDDI_DESTROYALLOCATION callback function"): the DPC only notes that
+// nothing names the allocations any more.
+func (k *Dxgkrnl) freeOnWorker(free []*allocation) {
+	if len(free) == 0 {
+		return
+	}
+	for _, a := range free {
+		k.event(trace.Message, "AllocationUnreferenced", trace.Event{Handle: a.h.String(), Obj: a.obj,
+			Msg: fmt.Sprintf("no DMA buffer names %v any more: its DxgkDdiDestroyAllocation is queued to Dxgkrnl's worker thread (PASSIVE_LEVEL)", a.h)})
+	}
+	k.mu.Lock()
+	k.workerQueued += len(free)
+	k.mu.Unlock()
+	k.s.Schedule(k.s.Now()+k.cfg.Costs.WorkerLatency, workerThread, func() {
+		for _, a := range free {
+			k.free(a)
+		}
+		k.mu.Lock()
+		k.workerQueued -= len(free)
+		k.wakeAt = max(k.wakeAt, k.s.Now())
+		k.mu.Unlock()
+	})
+}
+
+// passiveLevel is the payload of a DDI that runs at PASSIVE_LEVEL.
+var passiveLevel = func() trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeyIRQL, "PASSIVE_LEVEL").Args()
+}()
+
 // free destroys an allocation nothing references: DxgkDdiDestroyAllocation,
-// then its VRAM and aperture extents are decommitted.
+// then its VRAM and aperture extents are decommitted. It runs at
+// PASSIVE_LEVEL: on the thread that destroyed the allocation or the device,
+// or on the worker (freeOnWorker).
 func (k *Dxgkrnl) free(a *allocation) {
-	k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: a.h.String(), Obj: a.obj},
+	k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: a.h.String(), Obj: a.obj, Args: passiveLevel},
 		func() error {
 			return k.drv.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: a.dev.h, Allocation: a.h})
 		})

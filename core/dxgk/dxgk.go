@@ -30,6 +30,7 @@ type Costs struct {
 	InterruptLatency int64 // from the interrupt line to the ISR
 	DPCLatency       int64 // from DxgkCbQueueDpc to the DPC
 	Callback         int64 // one DxgkCb* callback
+	WorkerLatency    int64 // from the DPC handing work to Dxgkrnl's worker thread to the worker running it (default 0: at once, so the next passive-level point sees it done)
 }
 
 // DefaultCosts: a kernel transition of a microsecond, a couple of
@@ -111,6 +112,7 @@ type Dxgkrnl struct {
 	scheduling   bool
 	dpcQueued    bool
 	perEngineTDR bool      // the driver reported SupportPerEngineTDR
+	workerQueued int       // allocations handed to the worker thread and not freed yet
 	lastNotified [2]uint64 // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
 	deps         depGraph  // OutOfOrder only
 }

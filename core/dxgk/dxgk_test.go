@@ -421,12 +421,21 @@ func TestDestroyAllocationDeferred(t *testing.T) {
 	if err := w.k.DestroyAllocation(d, a); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE) {
 		t.Errorf("double destroy: %v", err)
 	}
+	// The DPC that retires the buffer only notes that nothing names the
+	// allocation; DxgkDdiDestroyAllocation, which runs at PASSIVE_LEVEL
+	// ("DXGKDDI_DESTROYALLOCATION callback function"), runs on Dxgkrnl's
+	// worker thread, not in the DPC.
 	mark = w.rec.Len()
 	ok(t, w.k.WaitForFence(c, f))
+	ok(t, w.k.Idle())
 	ev = w.rec.Since(uint64(mark))
-	inOrder(t, ev, step{name: "FenceSignaled", kind: trace.Fence}, step{name: "DxgkDdiDestroyAllocation", kind: trace.Call})
-	if e := find(ev, "DxgkDdiDestroyAllocation", trace.Call)[0]; e.Thread != "dpc" || e.Handle != "a1" || e.Obj != "tex" {
-		t.Errorf("deferred free %+v", e)
+	inOrder(t, ev, step{name: "FenceSignaled", kind: trace.Fence}, step{name: "AllocationUnreferenced", kind: trace.Message},
+		step{name: "DxgkDdiDestroyAllocation", kind: trace.Call})
+	if e := find(ev, "AllocationUnreferenced", trace.Message)[0]; e.Thread != "dpc" || e.Handle != "a1" {
+		t.Errorf("noted in the DPC: %+v", e)
+	}
+	if e := find(ev, "DxgkDdiDestroyAllocation", trace.Call)[0]; e.Thread != "worker" || e.Handle != "a1" || e.Obj != "tex" || e.Args.String() != "irql=PASSIVE_LEVEL" {
+		t.Errorf("deferred free %+v (%s)", e, e.Args)
 	}
 	if _, _, n := w.k.Live(); n != 0 {
 		t.Errorf("%d live allocations after the fence", n)

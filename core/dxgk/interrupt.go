@@ -212,9 +212,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	if c != nil && !dropped {
 		k.signalReached(c) // signals queued behind the fence (sync.go)
 	}
-	for _, a := range free {
-		k.free(a)
-	}
+	k.freeOnWorker(free)
 	if kickAgain {
 		k.s.Schedule(k.s.Now(), "kernel", k.kick)
 	}

@@ -108,14 +108,15 @@ func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string, own int) error {
 }
 
 // Idle waits until all submitted work everywhere is done: nothing queued to
-// the scheduler, nothing on the GPU (with TDR on a hang). It returns an
-// error matching ErrDeviceRemoved if a TDR removed a device meanwhile.
+// the scheduler, nothing on the GPU (with TDR on a hang), nothing left for
+// the worker thread to free. It returns an error matching ErrDeviceRemoved
+// if a TDR removed a device meanwhile.
 func (k *Dxgkrnl) Idle() error {
 	k.charge(k.cfg.Costs.Transition)
 	idle := func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if len(k.schedQ) > 0 || k.scheduling {
+		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 {
 			return false
 		}
 		for _, e := range k.engines {
