@@ -11,10 +11,10 @@ import (
 // D3DDDI_ALLOCATIONINFO as the runtime passes it on).
 type AllocationDesc struct {
 	Size        uint64
-	CPUVisible  bool // dynamic/staging: lives in the aperture, locked in place
+	CPUVisible  bool // dynamic/staging: stays in system memory, reached through the aperture, locked in place
 	Primary     bool
 	Surface     dxgkddi.SurfaceDesc // the private driver data for the KMD
-	InitialData []byte              // written to the allocation's home at creation
+	InitialData []byte              // written to the allocation's backing store at creation
 	Obj         string              // the scenario's name, for traces
 }
 
@@ -35,10 +35,14 @@ type allocation struct {
 	cpuVisible bool
 	primary    bool
 
-	aperture   uint64 // home (CPU-visible) or backing store
+	// backing is the allocation's system-memory backing store, committed
+	// at creation. The simulated aperture segment maps every system page
+	// at a fixed GPU address, so this is also where the GPU reaches the
+	// pages through the aperture once they are mapped.
+	backing    uint64
 	vram       uint64 // where it lives in VRAM, when resident
 	resident   bool   // in VRAM
-	inAperture bool   // used from the aperture for want of VRAM (reported once)
+	inAperture bool   // mapped into the aperture segment for want of VRAM (MAP_APERTURE_SEGMENT)
 	content    bool   // its bytes matter (initial data, CPU or GPU writes): page in with TRANSFER, not FILL
 	lru        uint64 // last scheduled use
 	locks      int
@@ -54,16 +58,17 @@ type allocation struct {
 	freeing   bool
 }
 
-// location is where the GPU reaches the allocation now.
+// location is where the GPU reaches the allocation now: VRAM while
+// resident, else its system pages through the aperture segment.
 func (a *allocation) location() (dxgkddi.SegmentID, uint64) {
 	if a.resident {
 		return dxgkddi.SegmentVRAM, a.vram
 	}
-	return dxgkddi.SegmentAperture, a.aperture
+	return dxgkddi.SegmentAperture, a.backing
 }
 
 // CreateAllocation creates an allocation on the device (WDDM operation flow, step 6):
-// DxgkDdiCreateAllocation, then a home for it in the aperture with its
+// DxgkDdiCreateAllocation, then its backing store in system memory, with its
 // initial data. It does not touch VRAM: the first DMA buffer that uses it
 // makes it resident.
 func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, error) {
@@ -103,7 +108,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 	k.mu.Lock()
 	addr, err := k.commitLocked(&k.aperture, region, align)
 	if err == nil {
-		a.aperture = addr
+		a.backing = addr
 		if len(d.InitialData) > 0 && k.mem != nil {
 			n := min(uint64(len(d.InitialData)), d.Size)
 			if b, ok := k.mem.Bytes(addr, n); ok {
@@ -188,7 +193,7 @@ var passiveLevel = func() trace.Args {
 }()
 
 // free destroys an allocation nothing references: DxgkDdiDestroyAllocation,
-// then its VRAM and aperture extents are decommitted. It runs at
+// then its VRAM extent and its backing store are decommitted. It runs at
 // PASSIVE_LEVEL: on the thread that destroyed the allocation or the device,
 // or on the worker (freeOnWorker).
 func (k *Dxgkrnl) free(a *allocation) {
@@ -201,7 +206,7 @@ func (k *Dxgkrnl) free(a *allocation) {
 		k.decommitLocked(&k.vram, a.vram, a.region)
 		a.resident = false
 	}
-	k.decommitLocked(&k.aperture, a.aperture, a.region)
+	k.decommitLocked(&k.aperture, a.backing, a.region)
 	delete(k.allocs, a.h)
 	k.mu.Unlock()
 }
@@ -219,7 +224,7 @@ func (k *Dxgkrnl) ownedLocked(op string, dev HDevice, h HAllocation) (*allocatio
 }
 
 // Lock returns the CPU's view of the allocation's bytes, wherever they live
-// now (the aperture, or VRAM while resident): a slice aliasing the simulated
+// now (its system-memory backing store, or VRAM while resident): a slice aliasing the simulated
 // memory, valid until Unlock. It waits for a paging operation moving the
 // allocation; it does not wait for rendering (the runtime checks
 // AllocationFence for Map hazards). A locked allocation is not evicted, and

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,7 +117,7 @@ func TestRenderFlowOrder(t *testing.T) {
 	ev := w.rec.Since(uint64(mark))
 	inOrder(t, ev,
 		step{name: "DxgkDdiRender", kind: trace.Call, args: "device=kd1 allocs=a1@kd1:r,a2@kd1:w"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 aperture->vram 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 system->vram 4096B"},
 		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=FILL a2 vram 8192B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "DxgkDdiPatch", kind: trace.Call},
@@ -231,11 +232,11 @@ func TestEviction(t *testing.T) {
 	render(b)
 	ev := render(x) // a is the least recently used
 	inOrder(t, ev,
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->aperture 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->system 4096B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "WaitForPaging", kind: trace.Wait},
 		step{name: "WaitForPaging", kind: trace.Wait, args: "done"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a3 aperture->vram 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a3 system->vram 4096B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "DxgkDdiPatch", kind: trace.Call},
 	)
@@ -245,8 +246,8 @@ func TestEviction(t *testing.T) {
 	// a comes back with its content, b (now LRU) goes.
 	ev = render(a)
 	inOrder(t, ev,
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a2 vram->aperture"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 aperture->vram"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a2 vram->system"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 system->vram"},
 	)
 	for h, want := range map[HAllocation]string{a: "AAAA", b: "BBBB", x: "CCCC"} {
 		got := must(w.k.Lock(d, h))
@@ -255,10 +256,29 @@ func TestEviction(t *testing.T) {
 		}
 		ok(t, w.k.Unlock(d, h))
 	}
-	// A buffer needing more than VRAM holds: the rest stays in the aperture.
+	// A buffer needing more than VRAM holds: the rest is paged into the
+	// aperture segment, which maps its backing store's pages and copies
+	// nothing ("GPU segments"): MAP_APERTURE_SEGMENT, no TRANSFER for it.
 	ev = render(a, b, x)
 	if n := count(ev, "VidMmAperture", trace.Message); n != 1 {
-		t.Errorf("%d allocations left in the aperture, want 1:\n%s", n, dump(ev))
+		t.Errorf("%d allocations mapped into the aperture, want 1:\n%s", n, dump(ev))
+	}
+	for _, e := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+		if args := e.Args.String(); strings.Contains(args, "MAP_APERTURE_SEGMENT") {
+			if !strings.Contains(args, "system->aperture") {
+				t.Errorf("map: %s", args)
+			}
+			for _, f := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+				if f.Handle == e.Handle && strings.Contains(f.Args.String(), "TRANSFER") {
+					t.Errorf("%s mapped into the aperture and copied too: %s", e.Handle, f.Args)
+				}
+			}
+		}
+	}
+	if n := len(slices.DeleteFunc(find(ev, "DxgkDdiBuildPagingBuffer", trace.Call), func(e trace.Event) bool {
+		return !strings.Contains(e.Args.String(), "op=MAP_APERTURE_SEGMENT")
+	})); n != 1 {
+		t.Errorf("%d MAP_APERTURE_SEGMENT operations, want 1:\n%s", n, dump(ev))
 	}
 	w.noFaults(t)
 	if vram := w.k.vram.used; vram != 8192 {
@@ -276,7 +296,7 @@ func TestInjectVRAMFull(t *testing.T) {
 	mark := w.rec.Len()
 	ok(t, w.k.WaitForFence(c, must(w.k.Render(c, nil, []AllocationListEntry{{b, true}}))))
 	inOrder(t, w.rec.Since(uint64(mark)),
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->aperture"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->system"},
 		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=FILL a2 vram"},
 	)
 	w.noFaults(t)
