@@ -129,7 +129,8 @@ func (d *Device) Removed() error {
 // GetDeviceRemovedReason is nil (S_OK) while the device works, else why it
 // was removed ("ID3D11Device::GetDeviceRemovedReason"; the meanings are the
 // "DXGI_ERROR" page's): DXGI_ERROR_DEVICE_HUNG when its own commands hung
-// the GPU (a TDR blamed it), DXGI_ERROR_DEVICE_RESET when an adapter reset
+// the GPU or made it fault on an address (a TDR blamed it),
+// DXGI_ERROR_DEVICE_RESET when an adapter reset
 // for another device's hang took its work, DXGI_ERROR_DEVICE_REMOVED
 // otherwise. Every other call of a removed device returns
 // DXGI_ERROR_DEVICE_REMOVED.
@@ -144,7 +145,7 @@ func (d *Device) GetDeviceRemovedReason() (err error) {
 		RemovedReason(dxgk.HDevice) dxgk.RemovalReason
 	}); ok {
 		switch k.RemovedReason(d.kdev) {
-		case dxgk.RemovedHung:
+		case dxgk.RemovedHung, dxgk.RemovedPageFault:
 			hr = hresult.DXGI_ERROR_DEVICE_HUNG
 		case dxgk.RemovedReset:
 			hr = hresult.DXGI_ERROR_DEVICE_RESET

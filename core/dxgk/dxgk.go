@@ -163,6 +163,7 @@ type engine struct {
 	lastRetire int64
 	tdrPending bool
 	preempted  *dmaBuffer // the buffer a DxgkDdiPreemptCommand was issued for
+	pageFault  uint64     // submission fence of the buffer DXGK_INTERRUPT_DMA_PAGE_FAULTED reported (0: none)
 	preemptAt  int64      // when: the TDR delay counts from it
 	load       int        // OutOfOrder: DMA buffers placed on the engine and not retired
 }

@@ -154,6 +154,7 @@ func (k *Dxgkrnl) dpc() {
 			k.retire(b, false)
 		}
 	}
+	k.schedulePageFaultRecovery()
 }
 
 // retire ends a buffer: done (its fence signalled) or dropped (cancelled).
@@ -189,7 +190,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	switch {
 	case dropped:
 		k.event(trace.Message, "DmaBufferDropped", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
-			Msg: fmt.Sprintf("%s was not run: its device was removed", b.describe())})
+			Msg: fmt.Sprintf("%s was dropped before it completed: its device was removed", b.describe())})
 	case b.paging:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: pagingFor(b.forDMA),
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})

@@ -14,6 +14,11 @@ const (
 	// another device's hang; this device lost its work through no fault of
 	// its own, DXGI_ERROR_DEVICE_RESET.
 	RemovedReset
+	// RemovedPageFault: the GPU faulted on an address while running the
+	// device's buffer (DXGK_INTERRUPT_DMA_PAGE_FAULTED) and the engine was
+	// reset; reported as DXGI_ERROR_DEVICE_HUNG, the code the "DXGI_ERROR"
+	// page gives for badly formed commands sent by the application.
+	RemovedPageFault
 	// RemovedByDriver: the driver failed the device's submission
 	// (DxgkDdiPatch, DxgkDdiSubmitCommand), DXGI_ERROR_DEVICE_REMOVED.
 	RemovedByDriver
@@ -27,6 +32,8 @@ func (r RemovalReason) String() string {
 		return "hung"
 	case RemovedReset:
 		return "reset"
+	case RemovedPageFault:
+		return "GPU page fault"
 	case RemovedByDriver:
 		return "removed by the driver"
 	}

@@ -340,9 +340,16 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 		k.mu.Unlock()
 		return
 	}
+	k.mu.Unlock()
+	k.recover(e, hung, RemovedHung, fmt.Sprintf("engine %d: %s did not complete or preempt within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay))
+}
+
+// recover resets after a timeout or a page fault on engine e while it ran
+// bad (see tdr); bad's device is removed with why.
+func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason string) {
+	k.mu.Lock()
 	perEngine := k.perEngineTDR
 	k.mu.Unlock()
-	reason := fmt.Sprintf("engine %d: %s did not complete or preempt within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay)
 	k.event(trace.Message, "TDR", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Msg: reason})
 	adapter := !perEngine
 	if perEngine {
@@ -386,10 +393,10 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	}
 	k.mu.Unlock()
 	if guilty != nil {
-		k.removeDevice(guilty, RemovedHung, reason)
+		k.removeDevice(guilty, why, reason)
 	}
 	for _, d := range innocent {
-		k.removeDevice(d, RemovedReset, fmt.Sprintf("the adapter was reset (DxgkDdiResetFromTimeout) after %s on engine %d timed out", hung.describe(), e.idx))
+		k.removeDevice(d, RemovedReset, fmt.Sprintf("the adapter was reset (DxgkDdiResetFromTimeout) for %s on engine %d", hung.describe(), e.idx))
 	}
 	for _, b := range drop {
 		k.retire(b, true)

@@ -4,8 +4,11 @@ import "d3dsim/core/dxgkddi"
 
 // DxgkDdiInterruptRoutine is the ISR (WDDM operation flow, step 15): it reads the
 // engine's fence register, tells Dxgkrnl which DMA buffers are done
-// (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). It
-// runs at interrupt level: no waiting, no allocation records touched.
+// (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). When
+// the fault register says a page fault stopped the engine, it reports that
+// instead (DXGK_INTERRUPT_DMA_PAGE_FAULTED, with the faulting buffer's
+// fence). It runs at interrupt level: no waiting, no allocation records
+// touched.
 func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
@@ -17,8 +20,11 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	if cb == nil {
 		return false
 	}
-	fence := d.hw.CompletedFence(a.Engine)
-	cb.DxgkCbNotifyInterrupt(a.Engine, fence)
+	if fence, faulted := d.hw.PageFault(a.Engine); faulted {
+		cb.DxgkCbNotifyDmaPageFaulted(a.Engine, fence)
+	} else {
+		cb.DxgkCbNotifyInterrupt(a.Engine, d.hw.CompletedFence(a.Engine))
+	}
 	cb.DxgkCbQueueDpc()
 	return true
 }

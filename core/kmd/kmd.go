@@ -9,11 +9,13 @@ import (
 )
 
 // Hardware is what the driver needs of the GPU: the ring, the fence
-// register and the engine reset. *gpu.GPU implements it (checked in
-// hardware_test.go); the driver reaches the hardware through nothing else.
+// register, the fault register and the engine reset. *gpu.GPU implements it
+// (checked in hardware_test.go); the driver reaches the hardware through
+// nothing else.
 type Hardware interface {
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
+	PageFault(engine int) (fence uint64, faulted bool)
 	Reset(engine int)
 }
 

@@ -3,6 +3,7 @@ package kmd
 import (
 	"d3dsim/core/rules"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ type fakeHW struct {
 	submits []submit
 	fence   uint64
 	resets  []int
+	pf      uint64 // the fault register: the fence of the buffer a page fault stopped (0: none)
 }
 
 type submit struct {
@@ -27,14 +29,18 @@ type submit struct {
 func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
 	h.submits = append(h.submits, submit{engine, id, append([]uint32(nil), dma...)})
 }
-func (h *fakeHW) CompletedFence(int) uint64 { return h.fence }
-func (h *fakeHW) Reset(engine int)          { h.resets = append(h.resets, engine) }
+func (h *fakeHW) CompletedFence(int) uint64    { return h.fence }
+func (h *fakeHW) PageFault(int) (uint64, bool) { return h.pf, h.pf != 0 }
+func (h *fakeHW) Reset(engine int)             { h.resets, h.pf = append(h.resets, engine), 0 }
 
 // fakeKernel is Dxgkrnl's callback table, recording the calls.
 type fakeKernel struct{ calls []string }
 
 func (k *fakeKernel) DxgkCbNotifyInterrupt(engine int, fence uint64) {
 	k.calls = append(k.calls, "DxgkCbNotifyInterrupt")
+}
+func (k *fakeKernel) DxgkCbNotifyDmaPageFaulted(engine int, fence uint64) {
+	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, %d)", fence))
 }
 func (k *fakeKernel) DxgkCbQueueDpc() bool {
 	k.calls = append(k.calls, "DxgkCbQueueDpc")
@@ -365,6 +371,16 @@ func TestSubmitInterruptReset(t *testing.T) {
 	}
 	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt DxgkCbQueueDpc" {
 		t.Fatalf("callbacks %q", got)
+	}
+	// A page fault stopped the engine on the buffer with fence 43: the ISR
+	// reports DXGK_INTERRUPT_DMA_PAGE_FAULTED with that fence, not a
+	// completion.
+	r.k.calls, r.hw.pf = nil, 43
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{}) {
+		t.Fatal("ISR did not claim the page fault's interrupt")
+	}
+	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, 43) DxgkCbQueueDpc" {
+		t.Fatalf("callbacks on a page fault %q", got)
 	}
 	if err := r.d.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}); err != nil || len(r.hw.resets) != 1 {
 		t.Fatalf("reset: %v %v", err, r.hw.resets)

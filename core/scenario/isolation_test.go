@@ -152,3 +152,73 @@ func TestIsolationOutOfRange(t *testing.T) {
 		t.Errorf("the verifier did not name the accepted out-of-range reference: %v", r.Violations())
 	}
 }
+
+// pageFaultSrc: with the KMD's validation off (bug=WDDM-ISOLATE) the draw
+// reads past its vertex buffer and the GPU page-faults; with sync=true the
+// Draw's Flush waits for the GPU, so the fault and what follows it belong to
+// the Draw.
+const pageFaultSrc = `option bug=WDDM-ISOLATE
+option sync=true
+%s
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer ByteWidth=108 Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 64 64
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.Draw 3000 0
+%s
+expect violation WDDM-ISOLATE
+`
+
+// TestPageFaultReported: by default, as on Windows, a GPU page fault stops
+// the engine, the ISR reports DXGK_INTERRUPT_DMA_PAGE_FAULTED
+// (DxgkCbNotifyInterrupt), Dxgkrnl resets the engine and removes the device,
+// and GetDeviceRemovedReason says DXGI_ERROR_DEVICE_HUNG ("DXGK_INTERRUPT_TYPE",
+// "DXGK_PAGE_FAULT_FLAGS"). With gpu.pagefault=warning-colour (the
+// SamBookshelf article's illustration) the fault is only recorded and the
+// device goes on.
+func TestPageFaultReported(t *testing.T) {
+	tests := []struct {
+		desc, option, after string
+		notified            int
+	}{
+		{"reported", "", `expect calls Draw GpuFault Interrupt DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkDdiDpcRoutine TDR DxgkDdiResetEngine DeviceRemoved
+dev.GetDeviceRemovedReason
+expect hr == DXGI_ERROR_DEVICE_HUNG
+sc.Present
+expect hr == DXGI_ERROR_DEVICE_REMOVED`, 1},
+		{"warning colour", "option gpu.pagefault=warning-colour", `dev.GetDeviceRemovedReason
+expect hr == S_OK
+sc.Present
+expect hr == S_OK`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("pf", []byte(fmt.Sprintf(pageFaultSrc, tt.option, tt.after)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			if sum := r.Finish(); !sum.OK() {
+				t.Fatalf("failures %q", sum.Failures)
+			}
+			pf := 0
+			for _, e := range r.Events() {
+				if e.Name == "DxgkCbNotifyInterrupt" && e.Kind == trace.Call && strings.Contains(e.Args.String(), "DXGK_INTERRUPT_DMA_PAGE_FAULTED") {
+					pf++
+				}
+			}
+			if pf != tt.notified {
+				t.Errorf("%d DXGK_INTERRUPT_DMA_PAGE_FAULTED notifications, want %d", pf, tt.notified)
+			}
+		})
+	}
+}
