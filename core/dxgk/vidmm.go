@@ -11,7 +11,7 @@ import (
 // of the allocations a DMA buffer names, eviction of the least recently used
 // ones when VRAM is short, all through paging buffers the driver builds.
 //
-// The segments are the ones "GPU segments" describes. VRAM is a memory
+// The segments are the ones "GPU segments" and "DXGK_SEGMENTFLAGS" describe. VRAM is a memory
 // segment: paging an allocation into it copies its bytes there (TRANSFER
 // system->vram, or FILL). The aperture segment holds no bytes: it is a page
 // table onto system memory pages, so paging an allocation into it maps its
