@@ -280,6 +280,26 @@ func TestEviction(t *testing.T) {
 	})); n != 1 {
 		t.Errorf("%d MAP_APERTURE_SEGMENT operations, want 1:\n%s", n, dump(ev))
 	}
+	// Once the mapped allocation gets into VRAM, its bytes are copied from
+	// the backing store and the aperture mapping is undone.
+	var mapped string
+	for _, e := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+		if strings.Contains(e.Args.String(), "MAP_APERTURE_SEGMENT") {
+			mapped = e.Handle
+		}
+	}
+	var h HAllocation
+	for _, x := range []HAllocation{a, b, x} {
+		if x.String() == mapped {
+			h = x
+		}
+	}
+	ev = render(h)
+	inOrder(t, ev,
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER " + mapped + " system->vram"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=UNMAP_APERTURE_SEGMENT " + mapped + " aperture"},
+		step{name: "DxgkDdiPatch", kind: trace.Call},
+	)
 	w.noFaults(t)
 	if vram := w.k.vram.used; vram != 8192 {
 		t.Errorf("VRAM in use %d", vram)
