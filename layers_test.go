@@ -22,7 +22,7 @@ import (
 var allowedImports = map[string][]string{
 	".":             {"assets"},
 	"assets":        {},
-	"cmd/d3dsim":    {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc"},
+	"cmd/d3dsim":    {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
 	"wasm":          {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc"},
 	"core/scenario": {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link"},
 	"core/link":     {},

@@ -21,9 +21,13 @@
 //   - The command processor starts every buffer with a fresh default state, so
 //     a buffer is self-contained; this is also what isolates processes.
 //   - Draws go through a small fixed-function pipeline with D3D11 conventions:
-//     vertex fetch of the built-in 36-byte vertex, built-in vertex programs
-//     (pass-through, 4x4 transform), triangle lists and strips, points and
-//     lines, homogeneous clipping, a fixed-point rasterizer with the top-left
+//     vertex fetch of the built-in 36-byte vertex, bounded by the bindings as
+//     Direct3D 11 defines (an index past the index buffer reads 0, a vertex
+//     element past the vertex buffer reads zeros: no fault), built-in vertex
+//     programs (pass-through, 4x4 transform), triangle lists and strips,
+//     points and lines, wireframe triangles (their edges as lines),
+//     homogeneous clipping, a viewport (none until SET_VIEWPORT: a draw
+//     without one covers nothing), a fixed-point rasterizer with the top-left
 //     fill rule, perspective-correct interpolation, built-in pixel programs
 //     (vertex colour, solid colour, texture, fault), depth test, blending and
 //     write masks.
