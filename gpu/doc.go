@@ -34,7 +34,12 @@
 //   - Faults (bad packets, page faults, the faulting program, InjectFault)
 //     are recorded (Faults), traced as GpuFault events and never panic; a
 //     faulting draw paints its pixels the warning colour, opaque magenta.
-//     InjectHang makes a buffer never complete, for TDR (Reset).
+//     A page fault also stops the engine, as Windows expects of a GPU: the
+//     buffer never completes, the interrupt is raised and the fault register
+//     (PageFault) holds its fence until Reset (pagefault.go).
+//     Config.PaintPageFaults keeps the SamBookshelf article's illustration
+//     instead: the buffer completes and nothing is reported. InjectHang
+//     makes a buffer never complete, for TDR (Reset).
 //
 // Trace (layer gpu, from kmd, on the engine's thread), never one event per
 // packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;

@@ -127,6 +127,34 @@ func (d *Device) Removed() error {
 	return d.removedErr
 }
 
+// GetDeviceRemovedReason is nil (S_OK) while the device works, else why it
+// was removed ("ID3D11Device::GetDeviceRemovedReason"; the meanings are the
+// "DXGI_ERROR" page's): DXGI_ERROR_DEVICE_HUNG when its own commands hung
+// the GPU or made it fault on an address (a TDR blamed it),
+// DXGI_ERROR_DEVICE_RESET when an adapter reset
+// for another device's hang took its work, DXGI_ERROR_DEVICE_REMOVED
+// otherwise. Every other call of a removed device returns
+// DXGI_ERROR_DEVICE_REMOVED.
+func (d *Device) GetDeviceRemovedReason() (err error) {
+	done := d.api("GetDeviceRemovedReason", d.name, "")
+	defer func() { done.end(err) }()
+	if d.Removed() == nil {
+		return nil
+	}
+	hr := hresult.DXGI_ERROR_DEVICE_REMOVED
+	if k, ok := d.rt.cfg.Kernel.(interface {
+		RemovedReason(dxgk.HDevice) dxgk.RemovalReason
+	}); ok {
+		switch k.RemovedReason(d.kdev) {
+		case dxgk.RemovedHung, dxgk.RemovedPageFault:
+			hr = hresult.DXGI_ERROR_DEVICE_HUNG
+		case dxgk.RemovedReset:
+			hr = hresult.DXGI_ERROR_DEVICE_RESET
+		}
+	}
+	return hresult.Errorf(hr, "device %s was removed", d.name)
+}
+
 func (d *Device) removedHR() error {
 	if err := d.Removed(); err != nil {
 		return hresult.Errorf(hresult.DXGI_ERROR_DEVICE_REMOVED, "device %s was removed: %v", d.name, err)

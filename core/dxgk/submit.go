@@ -276,7 +276,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: trace.IntArg(trace.KeyPatches, int64(len(b.patches)))},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
-		k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
+		k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
 		k.retire(b, true)
 		return
 	}
@@ -321,7 +321,7 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 		e.inflight = slices.DeleteFunc(e.inflight, func(x *dmaBuffer) bool { return x == b })
 		k.mu.Unlock()
 		if b.dev != nil {
-			k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiSubmitCommand failed for %s: %v", b.describe(), err))
+			k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiSubmitCommand failed for %s: %v", b.describe(), err))
 		}
 		k.retire(b, true)
 	}

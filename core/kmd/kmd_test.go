@@ -3,6 +3,7 @@ package kmd
 import (
 	"d3dsim/core/rules"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ type fakeHW struct {
 	submits []submit
 	fence   uint64
 	resets  []int
+	pf      uint64 // the fault register: the fence of the buffer a page fault stopped (0: none)
 }
 
 type submit struct {
@@ -27,14 +29,18 @@ type submit struct {
 func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
 	h.submits = append(h.submits, submit{engine, id, append([]uint32(nil), dma...)})
 }
-func (h *fakeHW) CompletedFence(int) uint64 { return h.fence }
-func (h *fakeHW) Reset(engine int)          { h.resets = append(h.resets, engine) }
+func (h *fakeHW) CompletedFence(int) uint64    { return h.fence }
+func (h *fakeHW) PageFault(int) (uint64, bool) { return h.pf, h.pf != 0 }
+func (h *fakeHW) Reset(engine int)             { h.resets, h.pf = append(h.resets, engine), 0 }
 
 // fakeKernel is Dxgkrnl's callback table, recording the calls.
 type fakeKernel struct{ calls []string }
 
 func (k *fakeKernel) DxgkCbNotifyInterrupt(engine int, fence uint64) {
 	k.calls = append(k.calls, "DxgkCbNotifyInterrupt")
+}
+func (k *fakeKernel) DxgkCbNotifyDmaPageFaulted(engine int, fence uint64) {
+	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, %d)", fence))
 }
 func (k *fakeKernel) DxgkCbQueueDpc() bool {
 	k.calls = append(k.calls, "DxgkCbQueueDpc")
@@ -389,6 +395,16 @@ func TestSubmitInterruptReset(t *testing.T) {
 	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt DxgkCbQueueDpc" {
 		t.Fatalf("callbacks %q", got)
 	}
+	// A page fault stopped the engine on the buffer with fence 43: the ISR
+	// reports DXGK_INTERRUPT_DMA_PAGE_FAULTED with that fence, not a
+	// completion.
+	r.k.calls, r.hw.pf = nil, 43
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{}) {
+		t.Fatal("ISR did not claim the page fault's interrupt")
+	}
+	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, 43) DxgkCbQueueDpc" {
+		t.Fatalf("callbacks on a page fault %q", got)
+	}
 	if err := r.d.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}); err != nil || len(r.hw.resets) != 1 {
 		t.Fatalf("reset: %v %v", err, r.hw.resets)
 	}
@@ -412,7 +428,8 @@ func TestLifecycle(t *testing.T) {
 		{"context of an unknown device", r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 9, Context: 8}), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown context", r.d.DxgkDdiDestroyContext(9), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown device", r.d.DxgkDdiDestroyDevice(9), dxgkddi.STATUS_INVALID_PARAMETER},
-		{"restart a missing engine", r.d.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"reset a missing engine", r.d.DxgkDdiResetEngine(&dxgkddi.ResetEngineArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"preempt a missing engine", r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.code) {

@@ -49,6 +49,8 @@ var knownOptions = map[string]func(string) bool{
 	"preempt":             isBool,
 	"driver.commandlists": isBool,
 	"driver.recycle":      isBool,
+	"kmd.engine-reset":    isBool,
+	"gpu.pagefault":       func(v string) bool { return v == "report" || v == "warning-colour" },
 	"gpu.vram":            isSize,
 	"gpu.engines":         isUint,
 	"umd.cmdbuf":          isSize,

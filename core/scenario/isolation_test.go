@@ -148,3 +148,63 @@ func TestIsolationOutOfRange(t *testing.T) {
 		t.Errorf("the verifier did not name both accepted out-of-range references (fill %v, write %v): %v", fill, write, r.Violations())
 	}
 }
+
+// pageFaultSrc: with the KMD's validation off (bug=WDDM-ISOLATE) a rogue
+// UMD's FILL runs past its own allocation and the GPU page-faults; with
+// sync=true the Flush waits for the GPU, so the fault and what follows it
+// belong to the Flush.
+const pageFaultSrc = `option bug=WDDM-ISOLATE
+option sync=true
+%s
+dev, imm = D3D11CreateDevice
+vb = dev.CreateBuffer ByteWidth=108 Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+inject umd.overrun target=vb
+imm.Flush
+%s
+expect violation WDDM-ISOLATE
+`
+
+// TestPageFaultReported: by default, as on Windows, a GPU page fault stops
+// the engine, the ISR reports DXGK_INTERRUPT_DMA_PAGE_FAULTED
+// (DxgkCbNotifyInterrupt), Dxgkrnl resets the engine and removes the device,
+// and GetDeviceRemovedReason says DXGI_ERROR_DEVICE_HUNG ("DXGK_INTERRUPT_TYPE",
+// "DXGK_PAGE_FAULT_FLAGS"). With gpu.pagefault=warning-colour (the
+// SamBookshelf article's illustration) the fault is only recorded and the
+// device goes on.
+func TestPageFaultReported(t *testing.T) {
+	tests := []struct {
+		desc, option, after string
+		notified            int
+	}{
+		{"reported", "", `expect calls Flush GpuFault Interrupt DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkDdiDpcRoutine TDR DxgkDdiResetEngine DeviceRemoved
+dev.GetDeviceRemovedReason
+expect hr == DXGI_ERROR_DEVICE_HUNG
+x = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+expect hr == DXGI_ERROR_DEVICE_REMOVED`, 1},
+		{"warning colour", "option gpu.pagefault=warning-colour", `dev.GetDeviceRemovedReason
+expect hr == S_OK
+x = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+expect hr == S_OK`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("pf", []byte(fmt.Sprintf(pageFaultSrc, tt.option, tt.after)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			if sum := r.Finish(); !sum.OK() {
+				t.Fatalf("failures %q", sum.Failures)
+			}
+			pf := 0
+			for _, e := range r.Events() {
+				if e.Name == "DxgkCbNotifyInterrupt" && e.Kind == trace.Call && strings.Contains(e.Args.String(), "DXGK_INTERRUPT_DMA_PAGE_FAULTED") {
+					pf++
+				}
+			}
+			if pf != tt.notified {
+				t.Errorf("%d DXGK_INTERRUPT_DMA_PAGE_FAULTED notifications, want %d", pf, tt.notified)
+			}
+		})
+	}
+}
