@@ -10,6 +10,7 @@ import (
 	"d3dsim/core/hresult"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
+	"d3dsim/core/verify"
 )
 
 func (r *Run) expect(t *thread, e *Expect) {
@@ -49,7 +50,9 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if n := r.verifier.Count(); n != e.N {
 			var rules []string
 			for _, v := range r.verifier.Violations() {
-				rules = append(rules, v.Rule)
+				if v.Severity == verify.Error { // warnings do not count
+					rules = append(rules, v.Rule)
+				}
 			}
 			r.failf(e.Pos, "expected %d violations, found %d %v", e.N, n, rules)
 		}
