@@ -42,8 +42,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
-	_, ok := d.umd.(ddi.CommandLists)
-	if !ok || !d.rt.cfg.CommandLists {
+	if !d.driverLists() {
 		if err := d.reserve("CreateDeferredContext", name, ObjectOverhead); err != nil {
 			return nil, err
 		}

@@ -218,7 +218,7 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 // size of the allocator slot each deferred context's handle onto it takes
 // (memory.go).
 func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) int64 {
-	if _, ok := d.umd.(ddi.CommandLists); !ok {
+	if !d.driverLists() { // no command-list DDI without the cap (emulated.go)
 		return 0
 	}
 	return int64(d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h))

@@ -89,7 +89,7 @@ func TestDDILock(t *testing.T) {
 	}{
 		{"free-threaded", fakeOpts{},
 			map[string]bool{"CalcPrivateResourceSize": false, "CreateResource": false, "IaSetVertexBuffers": false, "Draw": false}},
-		{"not free-threaded", fakeOpts{notFreeThreaded: true},
+		{"not free-threaded", fakeOpts{notFreeThreaded: true, commandLists: true},
 			map[string]bool{"CalcPrivateResourceSize": false, "CreateResource": true, "IaSetVertexBuffers": true, "Draw": true, "CalcDeferredContextHandleSize": false}},
 		{"not free-threaded, bug=FT-CAP", fakeOpts{notFreeThreaded: true, bugs: rules.Set{rules.FTCap: true}},
 			map[string]bool{"CreateResource": false, "Draw": false}},
@@ -449,5 +449,33 @@ func TestDDITrace(t *testing.T) {
 	}
 	if ret.HR != "E_OUTOFMEMORY" || ret.Handle != call.Handle {
 		t.Errorf("DDI return: HR %q handle %q, want E_OUTOFMEMORY %q", ret.HR, ret.Handle, call.Handle)
+	}
+}
+
+// TestNoCommandListDDIsWithoutTheCap: a driver that does not report
+// D3D11DDICAPS_COMMANDLISTS_BUILD_2 gets no command-list or deferred-context
+// DDI at all ("D3D11DDI_THREADING_CAPS structure"; the runtime emulates
+// command lists, "D3D11_FEATURE_DATA_THREADING structure"): not the handle
+// size polls at device creation, not CalcDeferredContextHandleSize after a
+// creation, not CreateDeferredContext.
+func TestNoCommandListDDIsWithoutTheCap(t *testing.T) {
+	for _, withCap := range []bool{false, true} {
+		f := mustStack(t, fakeOpts{commandLists: withCap})
+		if _, err := f.dev.CreateBuffer("vb", vbDesc(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.dev.CreateDeferredContext("dc"); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range f.log.calls {
+			switch c.name {
+			case "CheckDeferredContextHandleSizes", "CalcDeferredContextHandleSize", "CalcPrivateDeferredContextSize", "CreateDeferredContext":
+				got = append(got, c.name)
+			}
+		}
+		if withCap != (len(got) > 0) {
+			t.Errorf("cap %v: command-list DDIs %v", withCap, got)
+		}
 	}
 }
