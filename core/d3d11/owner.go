@@ -83,10 +83,11 @@ func (c *DeviceContext) refuseForeign(call string, objs ...Object) error {
 
 // checkArgs is the argument check of a void method: an object of another
 // device drops the call (dropForeign); an object the application released
-// stops it before it reaches the driver with E_INVALIDARG and the debug
-// layer's message (refuseDangling, rule LIFE-DANGLING: the simulator keeps
-// the HRESULT its scenarios have always seen for it). stop says the call
-// ends here, with err.
+// stops it before it reaches the driver with the debug layer's message
+// (refuseDangling, rule LIFE-DANGLING). A void method returns nothing to the
+// application: the E_INVALIDARG returned here is the Go API's way of saying
+// the runtime dropped the call, which a scenario sees as `hr` DROPPED
+// (core/scenario/void.go). stop says the call ends here, with err.
 func (c *DeviceContext) checkArgs(call string, objs ...Object) (stop bool, err error) {
 	if c.dropForeign(call, objs...) {
 		return true, nil
