@@ -130,7 +130,7 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
 	}
 	if msg := formatBindError(desc.Format, desc.BindFlags); msg != "" {
-		return nil, d.invalid(call, name, "%s", msg)
+		return nil, d.invalid(call, name, "%s: %s", call, msg)
 	}
 	depth := desc.Format == ddi.FormatD32Float || desc.Format == ddi.FormatD24UnormS8Uint
 	if desc.BindFlags.Has(ddi.BindDepthStencil) != depth && desc.Usage != ddi.UsageStaging {
