@@ -64,7 +64,17 @@ func (c *DeviceContext) dropForeign(call string, objs ...Object) bool {
 		c.dev.message(call, o.Name(), "D3D11 ERROR: "+c.dev.foreignMsg(call, o))
 	}
 	done.end(nil)
+	c.droppedCall = true
 	return true
+}
+
+// TakeDropped reports whether the runtime dropped a void call on the
+// context since the last TakeDropped without an error to its Go caller (an
+// object of another device), and clears it: a scenario's `hr` DROPPED.
+func (c *DeviceContext) TakeDropped() bool {
+	d := c.droppedCall
+	c.droppedCall = false
+	return d
 }
 
 // refuseForeign is the check of a method that returns an HRESULT:

@@ -189,6 +189,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	}
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
 	t.lastVoid, t.lastDropped = s.Target != "" && voidMethods[s.Method], dropped(s, err)
+	if c, ok := x.tgt.(*d3d11.DeviceContext); ok && c.TakeDropped() && t.lastVoid {
+		t.lastDropped = true // dropped silently: an object of another device
+	}
 	r.steps++
 	if s.Target == "" && s.Method == "D3D11CreateDevice" {
 		r.devs = r.rt.Devices()

@@ -18,6 +18,9 @@ import (
 // the call out, and the marker DROPPED when it dropped it. Earlier versions
 // of the simulator reported a dropped void call as E_INVALIDARG; `expect hr
 // == E_INVALIDARG` after one still holds, so old scenarios and links run.
+// For the same reason a call dropped because an object belongs to another
+// device (DeviceContext.TakeDropped) is DROPPED but does not stop a run
+// without an `expect hr`, while the other drops still do.
 
 // Dropped is the `expect hr` name of a void call the runtime dropped.
 const Dropped = "DROPPED"

@@ -24,6 +24,8 @@ func TestVoidMethods(t *testing.T) {
 		{"dropped is not S_OK", "vb.Release\nimm.IASetVertexBuffers 0 vb\nexpect hr == S_OK\n", false, "was DROPPED"},
 		{"dropped without expect", "vb.Release\nimm.IASetVertexBuffers 0 vb\n", false, "was dropped by the runtime (a void method"},
 		{"wrong bind flag", "cb = dev.CreateBuffer ByteWidth=16 BindFlags=CONSTANT_BUFFER\nimm.IASetVertexBuffers 0 cb\nexpect hr == DROPPED\n", true, ""},
+		{"an object of another device: dropped", "dev2, imm2 = D3D11CreateDevice\nimm2.IASetVertexBuffers 0 vb\nexpect hr == DROPPED\n", true, ""},
+		{"an object of another device: no expect, the run goes on", "dev2, imm2 = D3D11CreateDevice\nimm2.IASetVertexBuffers 0 vb\nimm2.Flush\nexpect hr == S_OK\n", true, ""},
 		{"an HRESULT method is never DROPPED", "vb.Release\nimm.Map vb WRITE_DISCARD\nexpect hr == DROPPED\n", false, "not a void method the runtime dropped"},
 	}
 	for _, tt := range tests {
