@@ -188,7 +188,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.syncAll()
 	}
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
-	t.lastVoid, t.lastDropped = s.Target != "" && voidMethods[s.Method], dropped(s, err)
+	t.lastVoid, t.lastDropped = s.Target != "" && d3d11.VoidMethod(s.Method), dropped(s, err)
 	if c, ok := x.tgt.(*d3d11.DeviceContext); ok && c.TakeDropped() && t.lastVoid {
 		t.lastDropped = true // dropped silently: an object of another device
 	}

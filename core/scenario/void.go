@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 
+	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
 )
 
@@ -25,22 +26,11 @@ import (
 // Dropped is the `expect hr` name of a void call the runtime dropped.
 const Dropped = "DROPPED"
 
-// voidMethods are the context methods that return void in D3D11.
-var voidMethods = map[string]bool{
-	"IASetVertexBuffers": true, "IASetIndexBuffer": true, "IASetPrimitiveTopology": true,
-	"VSSetShader": true, "PSSetShader": true, "VSSetConstantBuffers": true, "PSSetConstantBuffers": true,
-	"PSSetShaderResources": true, "PSSetSamplers": true, "OMSetRenderTargets": true, "OMSetBlendState": true,
-	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true,
-	"ClearRenderTargetView": true, "ClearDepthStencilView": true, "Draw": true, "DrawIndexed": true,
-	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
-	"Flush": true, "ClearState": true, "ExecuteCommandList": true,
-}
-
 // dropped reports whether a call of method that returned err is a void call
 // the runtime dropped: a void method refused with E_INVALIDARG (the
 // simulated runtime's Go API still returns why).
 func dropped(s *Call, err error) bool {
-	return s.Target != "" && voidMethods[s.Method] && errors.Is(err, hresult.E_INVALIDARG)
+	return s.Target != "" && d3d11.VoidMethod(s.Method) && errors.Is(err, hresult.E_INVALIDARG)
 }
 
 // voidHolds says whether `expect hr == name` holds after a void call that

@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"d3dsim/core/trace"
 )
 
 // TestVoidMethods: a void method gives the application no HRESULT. After
@@ -42,5 +44,23 @@ func TestVoidMethods(t *testing.T) {
 				t.Errorf("failures %q do not say %q", sum.Failures, tt.failure)
 			}
 		})
+	}
+}
+
+// TestVoidMethodTrace: the Return event of a dropped void call carries no hr
+// (the method returns none) and a msg starting "dropped: ".
+func TestVoidMethodTrace(t *testing.T) {
+	r := runSource(t, "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle\nvb.Release\nimm.IASetVertexBuffers 0 vb\nexpect hr == DROPPED\n")
+	found := false
+	for _, e := range r.Events() {
+		if e.Line == 4 && e.Name == "IASetVertexBuffers" && e.Kind == trace.Return {
+			found = true
+			if e.HR != "" || !strings.HasPrefix(e.Msg, "dropped: ") {
+				t.Errorf("Return hr=%q msg=%q, want no hr and a msg starting \"dropped: \"", e.HR, e.Msg)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no Return of IASetVertexBuffers")
 	}
 }
