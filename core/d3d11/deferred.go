@@ -11,7 +11,7 @@ import (
 )
 
 // deferredContext is a deferred context of a driver that supports command
-// lists (D3D11DDICAPS_COMMANDLISTS): it has its own DDI table and handle,
+// lists (D3D11DDICAPS_COMMANDLISTS_BUILD_2): it has its own DDI table and handle,
 // names objects with context-local handles (localhandles.go) and turns its
 // recording into a command list with the driver ("Supporting command
 // lists").

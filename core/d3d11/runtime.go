@@ -161,7 +161,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		caps.Int(trace.KeyFreeThreaded, 0)
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: caps.Args(), Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
+		Args: caps.Args(), Msg: "the driver's threading caps: commandlists = D3D11DDICAPS_COMMANDLISTS_BUILD_2 (command lists), recycle = its Recycle* DDIs in use, freethreaded = D3D11DDICAPS_FREETHREADED"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the context-local handle allocator: the count, then the array
 	// ("Using context-local DDI handles", rule CLS-SIZES).
