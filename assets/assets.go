@@ -15,10 +15,21 @@ var files embed.FS
 // Default is the scenario the browser app opens with.
 const Default = "hello-triangle"
 
-// Scenario returns the source of scenarios/NAME.d3ds.
+// Scenario returns the source of scenarios/NAME.d3ds. A renamed scenario
+// still answers to its old name (aliases), so links and commands that name
+// it keep loading.
 func Scenario(name string) ([]byte, bool) {
+	if n, ok := aliases[name]; ok {
+		name = n
+	}
 	b, err := files.ReadFile("scenarios/" + name + ".d3ds")
 	return b, err == nil
+}
+
+// aliases maps the old names of renamed scenarios to their names now.
+// Scenarios lists only the names now.
+var aliases = map[string]string{
+	"seed004-index-buffers": "index-buffer-hazards", // its old name leaked an internal numbering
 }
 
 // Scenarios lists the names of the embedded scenarios, sorted.

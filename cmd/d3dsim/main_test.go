@@ -48,8 +48,11 @@ func TestRunExitCodes(t *testing.T) {
 		{"verify event", []string{"verify", filepath.Join(dir, "v.d3ds")}, 1, "[event #"},
 		// Debug-layer messages (kind message) are in the summary: per "Changes from Direct3D 10",
 		// D3DDDIERR_APPLICATIONERROR blames the application.
-		{"debug messages", []string{"run", write("d.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\n")}, 0,
-			"message: 2: D3D11 ERROR: CreateResource(t): the driver found an error in the application's call"},
+		{"debug messages", []string{"run", write("d.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=R32G32B32_FLOAT BindFlags=RENDER_TARGET\nexpect hr == E_INVALIDARG\n")}, 0,
+			"message: 2: D3D11 ERROR: CreateResource(t): the driver found the application's call invalid (D3DDDIERR_APPLICATIONERROR): the application is at fault"},
+		// The runtime's own format check names the call, the format and the flag.
+		{"format check", []string{"run", write("f.d3ds", "dev, imm = D3D11CreateDevice Flags=DEBUG\nt = dev.CreateTexture2D Width=4 Height=4 Format=D32_FLOAT BindFlags=DEPTH_STENCIL|SHADER_RESOURCE\nexpect hr == E_INVALIDARG\n")}, 0,
+			"message: 2: D3D11 ERROR: CreateTexture2D: the format (0x28, D32_FLOAT) cannot be bound as a ShaderResource: it does not support D3D11_BIND_SHADER_RESOURCE"},
 		{"step budget", []string{"run", write("loop.d3ds", "option maxsteps=5000\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n imm.Flush\n}\n")}, 1, "loop.d3ds:4:2: step budget of 5000 API calls reached"},
 		{"trace ring", []string{"run", write("ring.d3ds", "option maxevents=1000\ndev, imm = D3D11CreateDevice\nrepeat 2000 {\n imm.Flush\n}\n")}, 0, "dropped: "},
 		{"source too large", []string{"run", write("big.d3ds", strings.Repeat("# padding\n", 110000))}, 2, "big.d3ds:1:1: scenario too large"},

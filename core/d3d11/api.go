@@ -129,3 +129,21 @@ func Enum(kind string) map[string]uint32 { return ddi.Enums[kind] }
 
 // EnumNames lists the names of an enumeration's values, sorted.
 func EnumNames(kind string) []string { return ddi.EnumNames(kind) }
+
+// VoidMethod reports whether the ID3D11DeviceContext method name returns
+// void in D3D11 ("ID3D11DeviceContext interface"): the application gets no
+// HRESULT from it, and a call the runtime finds invalid is dropped, the
+// debug layer saying why. The Go methods still return an error: the
+// runtime's signal that it dropped the call, which the trace shows as a
+// Return without hr and a msg starting "dropped: ".
+func VoidMethod(name string) bool { return voidMethods[name] }
+
+var voidMethods = map[string]bool{
+	"IASetVertexBuffers": true, "IASetIndexBuffer": true, "IASetPrimitiveTopology": true,
+	"VSSetShader": true, "PSSetShader": true, "VSSetConstantBuffers": true, "PSSetConstantBuffers": true,
+	"PSSetShaderResources": true, "PSSetSamplers": true, "OMSetRenderTargets": true, "OMSetBlendState": true,
+	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true,
+	"ClearRenderTargetView": true, "ClearDepthStencilView": true, "Draw": true, "DrawIndexed": true,
+	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
+	"Flush": true, "ClearState": true, "ExecuteCommandList": true,
+}

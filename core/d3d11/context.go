@@ -42,6 +42,8 @@ type DeviceContext struct {
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
+	droppedCall bool // a void call dropped without an error (TakeDropped)
+
 	slots    // bindings pin their objects: a released object stays alive while bound
 	vbStride [iaSlots]uint32
 	vbOffset [iaSlots]uint32

@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"errors"
 	"strings"
 	"sync"
 
@@ -170,6 +171,10 @@ func (s span) end(err error) {
 		s.ev.HR = hresult.Of(err).Name()
 	}
 	s.ev.Msg = errMsg(err)
+	if err != nil && s.ev.From == trace.App && s.ev.Layer == trace.Runtime && VoidMethod(s.ev.Name) && errors.Is(err, hresult.E_INVALIDARG) {
+		// A void method returns no HRESULT: the call was dropped (VoidMethod).
+		s.ev.HR, s.ev.Msg = "", "dropped: "+err.Error()
+	}
 	s.rec.Emit(s.ev)
 	if s.unlock != nil {
 		s.unlock.unserialise()

@@ -11,7 +11,7 @@ import (
 )
 
 // deferredContext is a deferred context of a driver that supports command
-// lists (D3D11DDICAPS_COMMANDLISTS): it has its own DDI table and handle,
+// lists (D3D11DDICAPS_COMMANDLISTS_BUILD_2): it has its own DDI table and handle,
 // names objects with context-local handles (localhandles.go) and turns its
 // recording into a command list with the driver ("Supporting command
 // lists").
@@ -42,8 +42,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
-	_, ok := d.umd.(ddi.CommandLists)
-	if !ok || !d.rt.cfg.CommandLists {
+	if !d.driverLists() {
 		if err := d.reserve("CreateDeferredContext", name, ObjectOverhead); err != nil {
 			return nil, err
 		}

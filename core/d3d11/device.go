@@ -200,11 +200,15 @@ func (d *Device) objectLimit(call, name string) error {
 	return nil
 }
 
-// driverError turns a DDI failure into the API's answer ("Changes from
-// Direct3D 10"): D3DDDIERR_APPLICATIONERROR means the driver found the
-// application at fault (the debug layer says so, the application gets
-// E_INVALIDARG), while E_INVALIDARG from a driver is the driver's own error
-// (rule ERR-APP).
+// driverError turns a DDI failure into the API's answer. "Changes from
+// Direct3D 10" (New DDI error code): D3DDDIERR_APPLICATIONERROR lets a
+// driver take part in validation the runtime did not do, and the debug
+// layer then finds the application at fault (the application gets
+// E_INVALIDARG, as for the runtime's own validation); E_INVALIDARG from a
+// driver makes the API raise an exception, and the debug layer reports that
+// the driver returned an internal error: a bug in the driver (rule ERR-APP).
+// The simulator has no exceptions: the call returns the E_INVALIDARG the
+// exception carries, and its Return and message say it was raised.
 func (d *Device) driverError(ddiName, obj string, err error) error {
 	blameApp := errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR)
 	if d.rt.cfg.Bugs.Has(rules.ErrApp) {
@@ -212,14 +216,16 @@ func (d *Device) driverError(ddiName, obj string, err error) error {
 	}
 	switch {
 	case errors.Is(err, hresult.D3DDDIERR_APPLICATIONERROR) || errors.Is(err, hresult.E_INVALIDARG):
-		if d.debug {
-			if blameApp {
-				d.message(ddiName, obj, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver found an error in the application's call: %v", ddiName, obj, err))
-			} else {
-				d.message(ddiName, obj, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver returned an internal error (a driver bug): %v", ddiName, obj, err))
+		if blameApp {
+			if d.debug {
+				d.message(ddiName, obj, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver found the application's call invalid (D3DDDIERR_APPLICATIONERROR): the application is at fault: %v", ddiName, obj, err))
 			}
+			return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): %v", ddiName, obj, err)
 		}
-		return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): %v", ddiName, obj, err)
+		if d.debug {
+			d.message(ddiName, obj, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver returned an internal error (E_INVALIDARG), a bug in the driver: %v", ddiName, obj, err))
+		}
+		return hresult.Errorf(hresult.E_INVALIDARG, "%s(%s): the API raised an exception: the driver returned E_INVALIDARG, an internal error of the driver: %v", ddiName, obj, err)
 	}
 	return err
 }
@@ -246,7 +252,7 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 // size of the allocator slot each deferred context's handle onto it takes
 // (memory.go).
 func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) int64 {
-	if _, ok := d.umd.(ddi.CommandLists); !ok {
+	if !d.driverLists() { // no command-list DDI without the cap (emulated.go)
 		return 0
 	}
 	return int64(d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h))

@@ -108,7 +108,7 @@ func (u *fakeUMD) CalcDeferredContextHandleSize(ddi.HDEVICE, ddi.HandleType, uin
 func (u *fakeUMD) CheckDeferredContextHandleSizes(h ddi.HDEVICE, sizes []ddi.HandleSize) int {
 	u.log("CheckDeferredContextHandleSizes")
 	for i := range sizes {
-		sizes[i] = ddi.HandleSize{Type: ddi.HandleType(i + 1), Size: 16}
+		sizes[i] = ddi.HandleSize{Type: ddi.HandleType(i), Size: 16}
 	}
 	return 2
 }

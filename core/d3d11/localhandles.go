@@ -27,12 +27,9 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 	case *View:
 		return v.h, map[ddi.ViewKind]ddi.HandleType{ddi.ViewRTV: ddi.HTRenderTargetView, ddi.ViewSRV: ddi.HTShaderResourceView, ddi.ViewDSV: ddi.HTDepthStencilView}[v.ViewKind]
 	case *Shader:
-		if v.Stage == "vs" {
-			return uint32(v.h), ddi.HTVertexShader
-		}
-		return uint32(v.h), ddi.HTPixelShader
+		return uint32(v.h), ddi.HTShader // every stage: D3D10DDI_HT_SHADER
 	case *State:
-		return v.h, map[string]ddi.HandleType{"blend": ddi.HTBlendState, "rasterizer": ddi.HTRasterizerState, "depthstencil": ddi.HTDepthStencilState, "sampler": ddi.HTSampler}[v.Kind]
+		return v.h, map[string]ddi.HandleType{"blend": ddi.HTBlendState, "rasterizer": ddi.HTRasterizerState, "depthstencil": ddi.HTDepthStencilState, "sampler": ddi.HTSamplerState}[v.Kind]
 	case *Query:
 		return uint32(v.h), ddi.HTQuery
 	case *CommandList:

@@ -64,7 +64,17 @@ func (c *DeviceContext) dropForeign(call string, objs ...Object) bool {
 		c.dev.message(call, o.Name(), "D3D11 ERROR: "+c.dev.foreignMsg(call, o))
 	}
 	done.end(nil)
+	c.droppedCall = true
 	return true
+}
+
+// TakeDropped reports whether the runtime dropped a void call on the
+// context since the last TakeDropped without an error to its Go caller (an
+// object of another device), and clears it: a scenario's `hr` DROPPED.
+func (c *DeviceContext) TakeDropped() bool {
+	d := c.droppedCall
+	c.droppedCall = false
+	return d
 }
 
 // refuseForeign is the check of a method that returns an HRESULT:
@@ -83,10 +93,11 @@ func (c *DeviceContext) refuseForeign(call string, objs ...Object) error {
 
 // checkArgs is the argument check of a void method: an object of another
 // device drops the call (dropForeign); an object the application released
-// stops it before it reaches the driver with E_INVALIDARG and the debug
-// layer's message (refuseDangling, rule LIFE-DANGLING: the simulator keeps
-// the HRESULT its scenarios have always seen for it). stop says the call
-// ends here, with err.
+// stops it before it reaches the driver with the debug layer's message
+// (refuseDangling, rule LIFE-DANGLING). A void method returns nothing to the
+// application: the E_INVALIDARG returned here is the Go API's way of saying
+// the runtime dropped the call, which a scenario sees as `hr` DROPPED
+// (core/scenario/void.go). stop says the call ends here, with err.
 func (c *DeviceContext) checkArgs(call string, objs ...Object) (stop bool, err error) {
 	if c.dropForeign(call, objs...) {
 		return true, nil

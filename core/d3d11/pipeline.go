@@ -41,8 +41,10 @@ func (c driverContext) simple(api, obj string, check []Object, do func(w ddiCall
 	return nil
 }
 
-// invalidCall fails an API call with E_INVALIDARG before it reaches the
-// driver.
+// invalidCall refuses an API call before it reaches the driver: the debug
+// layer's message, and E_INVALIDARG to the Go caller. The calls here are void
+// methods in D3D11: the application gets nothing back, the runtime drops the
+// call (a scenario's `hr` DROPPED).
 func (c driverContext) invalidCall(call, obj, format string, args ...any) error {
 	err := c.dev.invalid(call, obj, format, args...)
 	c.api(call, obj).end(err)

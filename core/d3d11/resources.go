@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"errors"
+	"fmt"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -123,9 +124,13 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	}
 	bpp := ddi.FormatSize(desc.Format)
 	switch desc.Format {
-	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint:
+	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint,
+		ddi.FormatR32G32B32Float: // (what its optional support allows is the driver's to say)
 	default:
 		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
+	}
+	if msg := formatBindError(desc.Format, desc.BindFlags); msg != "" {
+		return nil, d.invalid(call, name, "%s: %s", call, msg)
 	}
 	depth := desc.Format == ddi.FormatD32Float || desc.Format == ddi.FormatD24UnormS8Uint
 	if desc.BindFlags.Has(ddi.BindDepthStencil) != depth && desc.Usage != ddi.UsageStaging {
@@ -149,6 +154,44 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: desc.Width, Height: desc.Height, Format: desc.Format,
 		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Primary: primary, Obj: name}
 	return d.createResource(name, KindTexture2D, args)
+}
+
+// formatBindError is the runtime's own check of a texture's format against
+// its bind flags, made before the driver sees the resource: "Format support
+// for Direct3D Feature Level 11.0 hardware" gives the depth formats no
+// shader-resource, render-target or typed-load support and the colour
+// formats no depth-stencil support. A depth buffer that shaders read is
+// created with a typeless format (R32_TYPELESS for D32_FLOAT, R24G8_TYPELESS
+// for D24_UNORM_S8_UINT) and viewed twice, as D32_FLOAT and as R32_FLOAT
+// ("D3D11_DEPTH_STENCIL_VIEW_DESC structure": a depth-stencil view cannot use
+// a typeless format). The message names the format and the flag.
+func formatBindError(f ddi.Format, binds ddi.BindFlag) string {
+	name := formatName(f)
+	switch {
+	case depthFormat(f) && binds.Has(ddi.BindShaderResource):
+		typeless := map[ddi.Format]string{ddi.FormatD32Float: "R32_TYPELESS", ddi.FormatD24UnormS8Uint: "R24G8_TYPELESS"}[f]
+		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a ShaderResource: it does not support D3D11_BIND_SHADER_RESOURCE "+
+			"(a depth buffer that shaders read is created with %s and viewed with typed formats)", uint32(f), name, typeless)
+	case depthFormat(f) && binds.Has(ddi.BindRenderTarget):
+		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a RenderTarget: it does not support D3D11_BIND_RENDER_TARGET", uint32(f), name)
+	case !depthFormat(f) && binds.Has(ddi.BindDepthStencil):
+		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a DepthStencil: it does not support D3D11_BIND_DEPTH_STENCIL", uint32(f), name)
+	}
+	return ""
+}
+
+func depthFormat(f ddi.Format) bool {
+	return f == ddi.FormatD32Float || f == ddi.FormatD24UnormS8Uint
+}
+
+// formatName is the DXGI_FORMAT name without its prefix, as scenarios spell it.
+func formatName(f ddi.Format) string {
+	for n, v := range ddi.Enums["Format"] {
+		if ddi.Format(v) == f {
+			return n
+		}
+	}
+	return fmt.Sprintf("format %d", uint32(f))
 }
 
 // validateMisc checks MiscFlags: only SHARED is simulated, and a shared

@@ -30,12 +30,15 @@ type Config struct {
 	Adapter ddi.Adapter // the UMD, opened once per runtime
 	Costs   Costs
 	Bugs    rules.Set // option bug=RULE-ID: break that rule on purpose
-	// Recycle says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2: the
-	// Recycle* DDIs are used (rule CL-CAPS; option driver.recycle).
+	// Recycle says the runtime uses the Recycle* DDIs of a driver with
+	// command lists (rule CL-CAPS; option driver.recycle). Off, it plays a
+	// driver no cap describes: command lists without the Recycle* DDIs
+	// (every FinishCommandList takes the cold path).
 	Recycle bool
-	// CommandLists says the driver supports command lists
-	// (D3D11DDICAPS_COMMANDLISTS); without it the runtime emulates them
-	// (option driver.commandlists).
+	// CommandLists says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2,
+	// the cap that says it supports command lists; without it the runtime
+	// emulates them and calls no command-list DDI (option
+	// driver.commandlists; Device.driverLists).
 	CommandLists bool
 	// FreeThreaded says the driver reports D3D11DDICAPS_FREETHREADED. Without
 	// it the runtime serialises every DDI but the CalcPrivate* and
@@ -53,6 +56,24 @@ type Config struct {
 	// objects of all the runtime's devices hold (memory.go); 0 means
 	// DefaultMaxRuntimeObjectBytes.
 	MaxRuntimeObjectBytes uint64
+}
+
+// driverLists reports whether the runtime uses the driver's command lists
+// and with them every deferred-context DDI (CheckDeferredContextHandleSizes,
+// CalcDeferredContextHandleSize, CreateDeferredContext, ...). The driver
+// supports command lists when it reports D3D11DDICAPS_COMMANDLISTS_BUILD_2
+// ("D3D11DDI_THREADING_CAPS structure"); otherwise the runtime emulates
+// deferred contexts and command lists itself ("D3D11_FEATURE_DATA_THREADING
+// structure": DriverCommandLists FALSE) and calls none of them.
+//
+// The caps page also says that cap requires D3D11DDICAPS_FREETHREADED,
+// while "Changes from Direct3D 10" asks CalcDeferredContextHandleSize to be
+// free-threaded even for a driver without it: the simulator keeps a
+// command-list driver without FREETHREADED (option
+// driver.freethreaded=false) so that rule (FT-CALC) stays observable.
+func (d *Device) driverLists() bool {
+	_, ok := d.umd.(ddi.CommandLists)
+	return ok && d.rt.cfg.CommandLists
 }
 
 // Runtime is one process's D3D11 runtime.
@@ -132,20 +153,19 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		}
 	}
 	d.imm = newImmediateContext(d)
-	_, hasCL := d.umd.(ddi.CommandLists)
 	var caps trace.ArgBuilder
-	caps.Int(trace.KeyCommandLists, int64(b2i(hasCL && rt.cfg.CommandLists))).Int(trace.KeyRecycle, int64(b2i(hasCL && rt.cfg.CommandLists && rt.cfg.Recycle)))
+	caps.Int(trace.KeyCommandLists, int64(b2i(d.driverLists()))).Int(trace.KeyRecycle, int64(b2i(d.driverLists() && rt.cfg.Recycle)))
 	if !rt.cfg.FreeThreaded {
 		// (only said when missing: the default, free-threaded, keeps the
 		// traces of before)
 		caps.Int(trace.KeyFreeThreaded, 0)
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: caps.Args(), Msg: "the driver's threading caps (D3D11DDICAPS_COMMANDLISTS, D3D11DDICAPS_COMMANDLISTS_BUILD_2)"})
+		Args: caps.Args(), Msg: "the driver's threading caps: commandlists = D3D11DDICAPS_COMMANDLISTS_BUILD_2 (command lists), recycle = its Recycle* DDIs in use, freethreaded = D3D11DDICAPS_FREETHREADED"})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the context-local handle allocator: the count, then the array
 	// ("Using context-local DDI handles", rule CLS-SIZES).
-	if _, ok := d.umd.(ddi.CommandLists); ok {
+	if d.driverLists() {
 		var n int
 		if !rt.cfg.Bugs.Has(rules.CLSSizes) {
 			n = d.ddiIC().on(name, handleName(uint32(d.hDev))).CheckDeferredContextHandleSizes(d.hDev, nil)

@@ -89,7 +89,7 @@ func TestDDILock(t *testing.T) {
 	}{
 		{"free-threaded", fakeOpts{},
 			map[string]bool{"CalcPrivateResourceSize": false, "CreateResource": false, "IaSetVertexBuffers": false, "Draw": false}},
-		{"not free-threaded", fakeOpts{notFreeThreaded: true},
+		{"not free-threaded", fakeOpts{notFreeThreaded: true, commandLists: true},
 			map[string]bool{"CalcPrivateResourceSize": false, "CreateResource": true, "IaSetVertexBuffers": true, "Draw": true, "CalcDeferredContextHandleSize": false}},
 		{"not free-threaded, bug=FT-CAP", fakeOpts{notFreeThreaded: true, bugs: rules.Set{rules.FTCap: true}},
 			map[string]bool{"CreateResource": false, "Draw": false}},
@@ -449,5 +449,78 @@ func TestDDITrace(t *testing.T) {
 	}
 	if ret.HR != "E_OUTOFMEMORY" || ret.Handle != call.Handle {
 		t.Errorf("DDI return: HR %q handle %q, want E_OUTOFMEMORY %q", ret.HR, ret.Handle, call.Handle)
+	}
+}
+
+// TestNoCommandListDDIsWithoutTheCap: a driver that does not report
+// D3D11DDICAPS_COMMANDLISTS_BUILD_2 gets no command-list or deferred-context
+// DDI at all ("D3D11DDI_THREADING_CAPS structure"; the runtime emulates
+// command lists, "D3D11_FEATURE_DATA_THREADING structure"): not the handle
+// size polls at device creation, not CalcDeferredContextHandleSize after a
+// creation, not CreateDeferredContext.
+func TestNoCommandListDDIsWithoutTheCap(t *testing.T) {
+	for _, withCap := range []bool{false, true} {
+		f := mustStack(t, fakeOpts{commandLists: withCap})
+		if _, err := f.dev.CreateBuffer("vb", vbDesc(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.dev.CreateDeferredContext("dc"); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range f.log.calls {
+			switch c.name {
+			case "CheckDeferredContextHandleSizes", "CalcDeferredContextHandleSize", "CalcPrivateDeferredContextSize", "CreateDeferredContext":
+				got = append(got, c.name)
+			}
+		}
+		if withCap != (len(got) > 0) {
+			t.Errorf("cap %v: command-list DDIs %v", withCap, got)
+		}
+	}
+}
+
+// TestFormatBindValidation: the runtime checks a texture's format against
+// its bind flags itself ("Format support for Direct3D Feature Level 11.0
+// hardware"): a depth format is no shader resource (a depth buffer shaders
+// read is created typeless) and no render target, a colour format no depth
+// stencil. E_INVALIDARG before the driver sees the resource, and the debug
+// layer's message names the format and the flag.
+func TestFormatBindValidation(t *testing.T) {
+	tests := []struct {
+		desc       string
+		format     ddi.Format
+		binds      ddi.BindFlag
+		ok         bool
+		name, flag string
+	}{
+		{"depth buffer", ddi.FormatD32Float, ddi.BindDepthStencil, true, "", ""},
+		{"D32_FLOAT read by shaders", ddi.FormatD32Float, ddi.BindDepthStencil | ddi.BindShaderResource, false, "D32_FLOAT", "D3D11_BIND_SHADER_RESOURCE"},
+		{"D24_UNORM_S8_UINT read by shaders", ddi.FormatD24UnormS8Uint, ddi.BindDepthStencil | ddi.BindShaderResource, false, "D24_UNORM_S8_UINT", "D3D11_BIND_SHADER_RESOURCE"},
+		{"D32_FLOAT as render target", ddi.FormatD32Float, ddi.BindDepthStencil | ddi.BindRenderTarget, false, "D32_FLOAT", "D3D11_BIND_RENDER_TARGET"},
+		{"R8G8B8A8_UNORM as depth stencil", ddi.FormatR8G8B8A8Unorm, ddi.BindDepthStencil, false, "R8G8B8A8_UNORM", "D3D11_BIND_DEPTH_STENCIL"},
+		{"R32_FLOAT render target and shader resource", ddi.FormatR32Float, ddi.BindRenderTarget | ddi.BindShaderResource, true, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			f := mustStack(t, fakeOpts{debug: true})
+			f.log.reset()
+			_, err := f.dev.CreateTexture2D("tex", Texture2DDesc{Width: 4, Height: 4, Format: tt.format, BindFlags: tt.binds}, nil)
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			if hresult.Of(err) != hresult.E_INVALIDARG {
+				t.Fatalf("got %v, want E_INVALIDARG", err)
+			}
+			if slices.Contains(f.log.names("IC"), "CreateResource") {
+				t.Error("the driver saw the resource")
+			}
+			if msg := err.Error(); !strings.Contains(msg, tt.name) || !strings.Contains(msg, tt.flag) {
+				t.Errorf("message %q does not name %s and %s", msg, tt.name, tt.flag)
+			}
+		})
 	}
 }

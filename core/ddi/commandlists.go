@@ -3,35 +3,40 @@ package ddi
 // Deferred contexts, context-local handles and command lists ("Using context-local DDI handles" and
 // "Supporting command lists").
 
-// HandleType mirrors D3D10DDI_HANDLETYPE / D3D11DDI_HANDLETYPE: the kind of
-// object a context-local handle stands for.
+// HandleType is D3D11DDI_HANDLETYPE: the kind of object a context-local
+// handle stands for, with the values the DDI gives them ("D3D11DDI_HANDLETYPE
+// enumeration": the constants count from D3D10DDI_HT_RESOURCE = 0). One type
+// serves every shader stage (D3D10DDI_HT_SHADER); D3D10DDI_HT_ELEMENTLAYOUT
+// and D3D11DDI_HT_UNORDEREDACCESSVIEW exist though the simulated runtime makes
+// no object of those kinds.
 type HandleType uint32
 
 const (
-	HTResource HandleType = iota + 1
-	HTShaderResourceView
-	HTRenderTargetView
-	HTDepthStencilView
-	HTVertexShader
-	HTPixelShader
-	HTBlendState
-	HTDepthStencilState
-	HTRasterizerState
-	HTSampler
-	HTQuery
-	HTCommandList
+	HTResource            HandleType = iota // D3D10DDI_HT_RESOURCE (0)
+	HTShaderResourceView                    // D3D10DDI_HT_SHADERRESOURCEVIEW (1)
+	HTRenderTargetView                      // D3D10DDI_HT_RENDERTARGETVIEW (2)
+	HTDepthStencilView                      // D3D10DDI_HT_DEPTHSTENCILVIEW (3)
+	HTShader                                // D3D10DDI_HT_SHADER (4)
+	HTElementLayout                         // D3D10DDI_HT_ELEMENTLAYOUT (5)
+	HTBlendState                            // D3D10DDI_HT_BLENDSTATE (6)
+	HTDepthStencilState                     // D3D10DDI_HT_DEPTHSTENCILSTATE (7)
+	HTRasterizerState                       // D3D10DDI_HT_RASTERIZERSTATE (8)
+	HTSamplerState                          // D3D10DDI_HT_SAMPLERSTATE (9)
+	HTQuery                                 // D3D10DDI_HT_QUERY (10)
+	HTCommandList                           // D3D11DDI_HT_COMMANDLIST (11)
+	HTUnorderedAccessView                   // D3D11DDI_HT_UNORDEREDACCESSVIEW (12)
 )
 
-var handleTypeNames = [...]string{"", "D3D10DDI_HT_RESOURCE", "D3D10DDI_HT_SHADERRESOURCEVIEW", "D3D10DDI_HT_RENDERTARGETVIEW",
-	"D3D10DDI_HT_DEPTHSTENCILVIEW", "D3D10DDI_HT_VERTEXSHADER", "D3D10DDI_HT_PIXELSHADER", "D3D10DDI_HT_BLENDSTATE",
+var handleTypeNames = [...]string{"D3D10DDI_HT_RESOURCE", "D3D10DDI_HT_SHADERRESOURCEVIEW", "D3D10DDI_HT_RENDERTARGETVIEW",
+	"D3D10DDI_HT_DEPTHSTENCILVIEW", "D3D10DDI_HT_SHADER", "D3D10DDI_HT_ELEMENTLAYOUT", "D3D10DDI_HT_BLENDSTATE",
 	"D3D10DDI_HT_DEPTHSTENCILSTATE", "D3D10DDI_HT_RASTERIZERSTATE", "D3D10DDI_HT_SAMPLERSTATE", "D3D10DDI_HT_QUERY",
-	"D3D11DDI_HT_COMMANDLIST"}
+	"D3D11DDI_HT_COMMANDLIST", "D3D11DDI_HT_UNORDEREDACCESSVIEW"}
 
 func (t HandleType) String() string {
 	if int(t) < len(handleTypeNames) {
 		return handleTypeNames[t]
 	}
-	return "D3D10DDI_HT_?"
+	return "D3D11DDI_HT_?"
 }
 
 // HandleSize is one entry of CheckDeferredContextHandleSizes' array

@@ -89,7 +89,7 @@ var All = []Rule{
 	{CLSOpen, ContextLocalHandles, "a deferred context's DDIs name only handles opened on it (lazily, on first bind per command list, with the immediate handle as hRT)"},
 	{CLClose, CommandLists, "after the command list is created, the runtime closes every open deferred handle before recycling or destroying the deferred context"},
 	{CLAbandon, CommandLists, "an abandoned deferred context runs AbandonCommandList, unbinds, closes its open handles, then is recycled or destroyed"},
-	{CLDestroy, CommandLists, "releasing a command list calls RecycleDestroyCommandList while its deferred context lives, else DestroyCommandList"},
+	{CLDestroy, CommandLists, "releasing a command list almost always calls RecycleDestroyCommandList while its deferred context lives (a warning when it does not), and DestroyCommandList once the context is gone"},
 	{CLRecycleErr, CommandLists, "RecycleCommandList reports no error but D3DDDIERR_DEVICEREMOVED"},
 	{CLExec, CommandLists, "after CommandListExecute the context is cleared: state refresh inside the call shows the old bindings, from the next DDI on none"},
 	{CLSize, CommandLists, "the memory behind a command-list handle never changes size (CalcPrivateCommandListSize)"},

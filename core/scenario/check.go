@@ -435,7 +435,7 @@ func callsIn(stmts []Stmt) bool {
 }
 
 func (c *checker) hresult(p Pos, name string) error {
-	if _, ok := hresult.Parse(name); !ok {
+	if _, ok := hresult.Parse(name); !ok && name != Dropped { // DROPPED: a void call the runtime dropped (void.go)
 		names := hresult.Names()
 		sort.Strings(names)
 		return c.errf(p, "unknown HRESULT %q (known: %s)", name, strings.Join(names, ", "))

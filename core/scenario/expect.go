@@ -10,11 +10,26 @@ import (
 	"d3dsim/core/hresult"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
+	"d3dsim/core/verify"
 )
 
 func (r *Run) expect(t *thread, e *Expect) {
 	switch e.Kind {
 	case ExpectHR:
+		if holds, applies := voidHolds(e.Name, t.lastDropped); t.lastVoid && applies {
+			if !holds {
+				got := "S_OK (carried out)"
+				if t.lastDropped {
+					got = Dropped + " (" + errMsgOf(t.lastErr) + ")"
+				}
+				r.failf(e.Pos, "expected hr == %s, the previous call (line %d), a void method, was %s", e.Name, t.lastPos.Line, got)
+			}
+			break
+		}
+		if e.Name == Dropped {
+			r.failf(e.Pos, "expected hr == %s, but the previous call (line %d) is not a void method the runtime dropped: it returned %s", Dropped, t.lastPos.Line, t.lastHR.Name())
+			break
+		}
 		want, _ := hresult.Parse(e.Name)
 		if t.lastHR != want {
 			r.failf(e.Pos, "expected hr == %s, the previous call (line %d) returned %s", e.Name, t.lastPos.Line, t.lastHR.Name())
@@ -49,7 +64,9 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if n := r.verifier.Count(); n != e.N {
 			var rules []string
 			for _, v := range r.verifier.Violations() {
-				rules = append(rules, v.Rule)
+				if v.Severity == verify.Error { // warnings do not count
+					rules = append(rules, v.Rule)
+				}
 			}
 			r.failf(e.Pos, "expected %d violations, found %d %v", e.N, n, rules)
 		}
@@ -384,4 +401,11 @@ func (r *Run) inject(s *Inject) {
 func parseUint(s string) uint64 {
 	n, _ := parseSize(s)
 	return n
+}
+
+func errMsgOf(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }

@@ -188,6 +188,10 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.syncAll()
 	}
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
+	t.lastVoid, t.lastDropped = s.Target != "" && d3d11.VoidMethod(s.Method), dropped(s, err)
+	if c, ok := x.tgt.(*d3d11.DeviceContext); ok && c.TakeDropped() && t.lastVoid {
+		t.lastDropped = true // dropped silently: an object of another device
+	}
 	r.steps++
 	if s.Target == "" && s.Method == "D3D11CreateDevice" {
 		r.devs = r.rt.Devices()
@@ -216,7 +220,11 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		if u := t.testsHR(); u != nil {
 			return // the last call of an until block: its hr condition looks at the failure (Run.until)
 		}
-		r.failf(s.Pos, "%s failed: %v (add `expect hr == %s` after it if that is intended)", callName(s), err, hresult.Of(err).Name())
+		if t.lastDropped {
+			r.failf(s.Pos, "%s was dropped by the runtime (a void method: no HRESULT, the debug layer says why): %v (add `expect hr == %s` after it if that is intended)", callName(s), err, Dropped)
+		} else {
+			r.failf(s.Pos, "%s failed: %v (add `expect hr == %s` after it if that is intended)", callName(s), err, hresult.Of(err).Name())
+		}
 		r.stop()
 		return
 	}

@@ -22,9 +22,12 @@ type thread struct {
 	lastHR  hresult.HRESULT
 	lastErr error
 	lastPos Pos
-	from    uint64 // event range of the thread's previous call
-	to      uint64
-	aside   *aside // while it runs inside another thread's call (preempt), on its own goroutine
+	// lastVoid says the previous call was a void method (void.go), and
+	// lastDropped that the runtime dropped it.
+	lastVoid, lastDropped bool
+	from                  uint64 // event range of the thread's previous call
+	to                    uint64
+	aside                 *aside // while it runs inside another thread's call (preempt), on its own goroutine
 }
 
 // aside is a thread that runs inside another's call (preempt) on a

@@ -19,9 +19,9 @@ import (
 // changes for an object (rule CL-SIZE).
 var handleSizes = []ddi.HandleSize{
 	{Type: ddi.HTResource, Size: 64}, {Type: ddi.HTShaderResourceView, Size: 32}, {Type: ddi.HTRenderTargetView, Size: 32},
-	{Type: ddi.HTDepthStencilView, Size: 32}, {Type: ddi.HTVertexShader, Size: 48}, {Type: ddi.HTPixelShader, Size: 48},
+	{Type: ddi.HTDepthStencilView, Size: 32}, {Type: ddi.HTShader, Size: 48},
 	{Type: ddi.HTBlendState, Size: 16}, {Type: ddi.HTDepthStencilState, Size: 16}, {Type: ddi.HTRasterizerState, Size: 16},
-	{Type: ddi.HTSampler, Size: 16}, {Type: ddi.HTQuery, Size: 32}, {Type: ddi.HTCommandList, Size: 128},
+	{Type: ddi.HTSamplerState, Size: 16}, {Type: ddi.HTQuery, Size: 32}, {Type: ddi.HTCommandList, Size: 128},
 }
 
 const (

@@ -236,10 +236,14 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = a.Width
 		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
 	case ddi.DimTexture2D:
-		if (a.Format == ddi.FormatD24UnormS8Uint || a.Format == ddi.FormatD32Float) && a.BindFlags.Has(ddi.BindShaderResource) {
-			// The simulated GPU cannot sample its depth formats: the
-			// driver blames the application (D3DDDIERR_APPLICATIONERROR, new in the D3D11 DDI).
-			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: depth format %d cannot also be a shader resource on this GPU", a.Format)
+		if a.Format == ddi.FormatR32G32B32Float && a.BindFlags.Has(ddi.BindRenderTarget) {
+			// Render-target support of R32G32B32_FLOAT is optional at
+			// feature level 11.0 ("Format support for Direct3D Feature
+			// Level 11.0 hardware"): the runtime leaves it to the driver,
+			// and an application must ask CheckFormatSupport first. This
+			// GPU lacks it: the driver blames the application
+			// (D3DDDIERR_APPLICATIONERROR, "Changes from Direct3D 10").
+			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: R32G32B32_FLOAT cannot be a render target on this GPU (optional support the application did not check)")
 		}
 		if a.Width > 8192 || a.Height > 8192 {
 			// A driver-side limit the runtime does not know; reported as

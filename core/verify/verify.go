@@ -20,16 +20,32 @@ func RuleByID(id string) (Rule, bool) { return rules.ByID(rules.ID(id)) }
 
 // Violation is one broken rule.
 type Violation struct {
-	Rule   string
-	Source string // the public page the rule comes from, by title
-	Msg    string
-	Seq    uint64 // the offending event
-	Line   int    // its scenario line
-	Event  string // the offending event, printed
+	Rule     string
+	Source   string // the public page the rule comes from, by title
+	Msg      string
+	Seq      uint64 // the offending event
+	Line     int    // its scenario line
+	Event    string // the offending event, printed
+	Severity Severity
 }
 
+// Severity says how firmly the page words what was broken: Error for what
+// it says the runtime or driver must do, Warning for what it says happens
+// "almost always". Warnings are listed and traced but do not count in
+// Count (`expect violations == 0`) nor fail a run.
+type Severity uint8
+
+const (
+	Error Severity = iota
+	Warning
+)
+
 func (v Violation) String() string {
-	return fmt.Sprintf("line %d: %s (%q): %s [event %s]", v.Line, v.Rule, v.Source, v.Msg, v.Event)
+	w := ""
+	if v.Severity == Warning {
+		w = "warning: "
+	}
+	return fmt.Sprintf("line %d: %s%s (%q): %s [event %s]", v.Line, w, v.Rule, v.Source, v.Msg, v.Event)
 }
 
 // Verifier consumes a recorder's events incrementally.
@@ -37,7 +53,8 @@ type Verifier struct {
 	rec   *trace.Recorder
 	next  uint64 // seq of the last event read
 	vs    []Violation
-	count int             // violations found, kept or not (Count)
+	count int             // errors found, kept or not (Count)
+	warns int             // warnings found, kept or not (Warnings)
 	kept  map[string]bool // rules with a violation kept
 	// Poll's batch, decoded under one lock into this array (no allocation,
 	// nothing to zero per statement); parent finds an event's enclosing
@@ -91,10 +108,13 @@ func (v *Verifier) SetDispatch(on bool) { v.all = !on }
 // Violations returns what was found so far.
 func (v *Verifier) Violations() []Violation { return v.vs }
 
-// Count is the number of violations found, kept or not: past the first
-// maxKept, only the first of each rule is kept (a rule broken in a loop must
-// not grow the verifier without bound), the rest are counted.
+// Count is the number of violations of Error severity found, kept or not:
+// past the first maxKept, only the first of each rule is kept (a rule broken
+// in a loop must not grow the verifier without bound), the rest are counted.
 func (v *Verifier) Count() int { return v.count }
+
+// Warnings is the number of violations of Warning severity found.
+func (v *Verifier) Warnings() int { return v.warns }
 
 // maxKept is how many violations are kept whatever their rule.
 const maxKept = 1000
@@ -121,7 +141,13 @@ func (v *Verifier) Poll() {
 		}
 		v.cur = nil
 		for _, f := range found {
-			v.count++
+			msg := f.Msg
+			if f.Severity == Warning {
+				v.warns++
+				msg = "warning: " + msg
+			} else {
+				v.count++
+			}
 			if len(v.vs) < maxKept || !v.kept[f.Rule] {
 				if v.kept == nil {
 					v.kept = map[string]bool{}
@@ -130,7 +156,7 @@ func (v *Verifier) Poll() {
 				v.vs = append(v.vs, f)
 			}
 			v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Violation, Name: f.Rule,
-				Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
+				Rule: f.Rule, Msg: msg, Line: f.Line, Parent: f.Seq})
 		}
 		if len(found) == 0 && len(evs) < pollBatch {
 			return // read up to the newest event; nothing emitted since
