@@ -165,6 +165,9 @@ type dmaBuffer struct {
 	engine  int
 	fence   uint64 // the context's fence (0 for paging)
 	sub     uint64 // submission fence of the latest submission
+	// patchSub is the submission fence id DxgkDdiPatch got, which
+	// DxgkDdiSubmitCommand then carries (0 once submitted).
+	patchSub uint64
 	words   []uint32
 	patches []dxgkddi.PatchLocation
 	list    []dxgkddi.AllocationListEntry
