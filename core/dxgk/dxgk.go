@@ -159,23 +159,23 @@ type engine struct {
 // dmaBuffer is a DMA or paging buffer from Render/Present (or the video
 // memory manager) to retirement.
 type dmaBuffer struct {
-	id      uint64
-	ctx     *context // nil for paging buffers
-	dev     *device  // the owner; for paging buffers the device whose buffer needed it
-	engine  int
-	fence   uint64 // the context's fence (0 for paging)
-	sub     uint64 // submission fence of the latest submission
+	id     uint64
+	ctx    *context // nil for paging buffers
+	dev    *device  // the owner; for paging buffers the device whose buffer needed it
+	engine int
+	fence  uint64 // the context's fence (0 for paging)
+	sub    uint64 // submission fence of the latest submission
 	// patchSub is the submission fence id DxgkDdiPatch got, which
 	// DxgkDdiSubmitCommand then carries (0 once submitted).
 	patchSub uint64
-	words   []uint32
-	patches []dxgkddi.PatchLocation
-	list    []dxgkddi.AllocationListEntry
-	entries []*allocation // per list entry
-	allocs  []*allocation // distinct; each holds a reference (refs)
-	paging  bool
-	forDMA  uint64 // paging buffers: the DMA buffer whose allocations they move
-	present bool
+	words    []uint32
+	patches  []dxgkddi.PatchLocation
+	list     []dxgkddi.AllocationListEntry
+	entries  []*allocation // per list entry
+	allocs   []*allocation // distinct; each holds a reference (refs)
+	paging   bool
+	forDMA   uint64 // paging buffers: the DMA buffer whose allocations they move
+	present  bool
 
 	readyAt     int64
 	submittedAt int64

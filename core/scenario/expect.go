@@ -57,7 +57,7 @@ func (r *Run) expect(t *thread, e *Expect) {
 		r.check()
 		r.expected[e.Name] = true
 		found := false
-		for _, v := range r.verifier.Violations() {
+		for _, v := range slices.Concat(r.verifier.Violations(), r.verifier.Warnings()) { // a warning of the rule counts too
 			found = found || v.Rule == e.Name
 		}
 		if !found {

@@ -24,7 +24,7 @@ type immediateContext struct {
 	used           []*resource // resources the unsubmitted buffer names
 	pendingDealloc []pendingFree
 	submits        uint64
-	fences         uint64 // submissions the kernel accepted: the n-th is done at the context's fence n
+	fences         uint64          // submissions the kernel accepted: the n-th is done at the context's fence n
 	foreign        ddi.HALLOCATION // umd.foreign injection
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
 	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI

@@ -18,18 +18,44 @@ var Rules = rules.All
 // RuleByID finds a rule.
 func RuleByID(id string) (Rule, bool) { return rules.ByID(rules.ID(id)) }
 
-// Violation is one broken rule.
+// Severity says how firmly the source states what a report checks.
+type Severity uint8
+
+const (
+	// Error: the source says must. Only errors count as violations
+	// (Count, `expect violations == 0`) and fail a run.
+	Error Severity = iota
+	// Warning: the source gives the check as an example ("for example,
+	// ... 1 millisecond"); the report says so in the source's words and
+	// never fails a run.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Violation is one broken rule, or with Severity Warning one departure from
+// an example the source gives.
 type Violation struct {
-	Rule   string
-	Source string // the public page the rule comes from, by title
-	Msg    string
-	Seq    uint64 // the offending event
-	Line   int    // its scenario line
-	Event  string // the offending event, printed
+	Rule     string
+	Source   string // the public page the rule comes from, by title
+	Msg      string
+	Seq      uint64 // the offending event
+	Line     int    // its scenario line
+	Event    string // the offending event, printed
+	Severity Severity
 }
 
 func (v Violation) String() string {
-	return fmt.Sprintf("line %d: %s (%q): %s [event %s]", v.Line, v.Rule, v.Source, v.Msg, v.Event)
+	w := ""
+	if v.Severity == Warning {
+		w = "warning: "
+	}
+	return fmt.Sprintf("line %d: %s%s (%q): %s [event %s]", v.Line, w, v.Rule, v.Source, v.Msg, v.Event)
 }
 
 // Verifier consumes a recorder's events incrementally.
@@ -37,6 +63,7 @@ type Verifier struct {
 	rec   *trace.Recorder
 	next  uint64 // seq of the last event read
 	vs    []Violation
+	ws    []Violation     // warnings (Severity Warning), the first maxKept
 	count int             // violations found, kept or not (Count)
 	kept  map[string]bool // rules with a violation kept
 	// Poll's batch, decoded under one lock into this array (no allocation,
@@ -89,6 +116,10 @@ func (v *Verifier) SetDispatch(on bool) { v.all = !on }
 // Violations returns what was found so far.
 func (v *Verifier) Violations() []Violation { return v.vs }
 
+// Warnings are the reports of Severity Warning, kept apart: they are not
+// violations and fail nothing.
+func (v *Verifier) Warnings() []Violation { return v.ws }
+
 // Count is the number of violations found, kept or not: past the first
 // maxKept, only the first of each rule is kept (a rule broken in a loop must
 // not grow the verifier without bound), the rest are counted.
@@ -119,6 +150,14 @@ func (v *Verifier) Poll() {
 		}
 		v.cur = nil
 		for _, f := range found {
+			if f.Severity == Warning {
+				if len(v.ws) < maxKept {
+					v.ws = append(v.ws, f)
+				}
+				v.rec.Emit(trace.Event{Thread: "verify", Layer: trace.LayerNone, Kind: trace.Message, Name: "Warning",
+					Rule: f.Rule, Msg: f.Msg, Line: f.Line, Parent: f.Seq})
+				continue
+			}
 			v.count++
 			if len(v.vs) < maxKept || !v.kept[f.Rule] {
 				if v.kept == nil {
@@ -143,6 +182,13 @@ func (v *Verifier) violation(rule rules.ID, e *trace.Event, format string, args 
 	r, _ := rules.ByID(rule)
 	return Violation{Rule: string(rule), Source: string(r.Source), Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
 		Event: fmt.Sprintf("#%d %s %s %s", e.Seq, e.Layer, e.Kind, e.Name)}
+}
+
+// warning is violation for a check the source gives as an example.
+func (v *Verifier) warning(rule rules.ID, e *trace.Event, format string, args ...any) Violation {
+	w := v.violation(rule, e, format, args...)
+	w.Severity = Warning
+	return w
 }
 
 func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
