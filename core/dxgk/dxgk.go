@@ -49,10 +49,12 @@ type Config struct {
 	TDRDelay              int64 // virtual ns
 	Costs                 Costs
 
-	// OutOfOrder: the GPU scheduler builds the RAW/WAR/WAW dependency
+	// OutOfOrder is the SALVIA scheduler of the SamBookshelf article on
+	// asynchronous Draw, not Windows': it builds the RAW/WAR/WAW dependency
 	// graph of queued DMA buffers and runs independent ones out of order,
-	// on every engine the driver reports (the SamBookshelf article on asynchronous Draw; see ooo.go). Off, every
-	// buffer runs on its context's engine in submission order.
+	// on every engine the driver reports (ooo.go). Off (the default,
+	// Windows' scheduling), every buffer runs on its context's node in
+	// submission order.
 	OutOfOrder bool
 	// Bugs are the `option bug=` switches Dxgkrnl honours: ASYNC-SAME
 	// (the out-of-order scheduler ignores its dependency edges) and
