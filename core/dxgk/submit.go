@@ -249,9 +249,11 @@ func (k *Dxgkrnl) kick() {
 }
 
 // nextReadyLocked is the index in schedQ of the buffer the WDDM scheduler
-// takes next, or -1. A context runs on the node it was created on and its
-// DMA buffers go there in submission order ("Submitting a Command Buffer";
-// D3DDDICB_CREATECONTEXT's NodeOrdinal): the scheduler takes buffers in the
+// takes next, or -1. A context runs on the node it was created on
+// (D3DDDICB_CREATECONTEXT's NodeOrdinal) and its DMA buffers go there in
+// submission order ("MCDM architecture": a context is a queue of work
+// targeting an engine, held in a software queue until the OS scheduler
+// submits it; "Submitting a Command Buffer"): the scheduler takes buffers in the
 // order they became ready, and a buffer that must wait holds back the later
 // buffers of its context, never those of other contexts. A buffer waits
 // while an allocation it uses is being paged in by a paging buffer on

@@ -9,8 +9,8 @@ import (
 
 // The values of `option scheduler=`. SchedulerWDDM, the default, is Windows'
 // GPU scheduling: a context runs on the node it was created on and its DMA
-// buffers run in submission order ("Submitting a Command Buffer",
-// D3DDDICB_CREATECONTEXT's NodeOrdinal). SchedulerSALVIA is the design of the
+// buffers run in submission order ("MCDM architecture", "Submitting a
+// Command Buffer", D3DDDICB_CREATECONTEXT's NodeOrdinal). SchedulerSALVIA is the design of the
 // article "Direct3D Draw函数 异步调用原理解析" (SamBookshelf), which says it
 // comes from the SALVIA software renderer and from no real driver: a
 // dependency graph of RAW/WAR/WAW hazards reorders DMA buffers across
