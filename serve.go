@@ -283,7 +283,9 @@ func stale(target string, newest time.Time) bool {
 	return fi.ModTime().Before(newest)
 }
 
-// buildWasm runs GOOS=js GOARCH=wasm go build -o web/main.wasm ./wasm. It
+// buildWasm runs GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w"
+// -o web/main.wasm ./wasm: without the symbol table and DWARF, which the
+// page never reads, the download is ~90 KB (gzip) smaller. It
 // builds to a temporary name and renames, so the server never hands out a
 // half-written file; the name is unique, so two processes building at once
 // (the dev server and `go run . -site`, say) each rename a whole file.
@@ -294,13 +296,13 @@ func buildWasm(root string) error {
 	}
 	tmp := f.Name()
 	f.Close()
-	cmd := exec.Command("go", "build", "-o", tmp, "./wasm")
+	cmd := exec.Command("go", "build", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./wasm")
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("GOOS=js GOARCH=wasm go build -o %s ./wasm: %v\n%s", wasmTarget, err, out)
+		return fmt.Errorf("GOOS=js GOARCH=wasm go build -trimpath -ldflags=\"-s -w\" -o %s ./wasm: %v\n%s", wasmTarget, err, out)
 	}
 	return os.Rename(tmp, filepath.Join(root, wasmTarget))
 }

@@ -21,16 +21,25 @@
 //   - The command processor starts every buffer with a fresh default state, so
 //     a buffer is self-contained; this is also what isolates processes.
 //   - Draws go through a small fixed-function pipeline with D3D11 conventions:
-//     vertex fetch of the built-in 36-byte vertex, built-in vertex programs
-//     (pass-through, 4x4 transform), triangle lists and strips, points and
-//     lines, homogeneous clipping, a fixed-point rasterizer with the top-left
+//     vertex fetch of the built-in 36-byte vertex, bounded by the bindings as
+//     Direct3D 11 defines (an index past the index buffer reads 0, a vertex
+//     element past the vertex buffer reads zeros: no fault), built-in vertex
+//     programs (pass-through, 4x4 transform), triangle lists and strips,
+//     points and lines, wireframe triangles (their edges as lines),
+//     homogeneous clipping, a viewport (none until SET_VIEWPORT: a draw
+//     without one covers nothing), a fixed-point rasterizer with the top-left
 //     fill rule, perspective-correct interpolation, built-in pixel programs
 //     (vertex colour, solid colour, texture, fault), depth test, blending and
 //     write masks.
 //   - Faults (bad packets, page faults, the faulting program, InjectFault)
 //     are recorded (Faults), traced as GpuFault events and never panic; a
 //     faulting draw paints its pixels the warning colour, opaque magenta.
-//     InjectHang makes a buffer never complete, for TDR (Reset).
+//     A page fault also stops the engine, as Windows expects of a GPU: the
+//     buffer never completes, the interrupt is raised and the fault register
+//     (PageFault) holds its fence until Reset (pagefault.go).
+//     Config.PaintPageFaults keeps the SamBookshelf article's illustration
+//     instead: the buffer completes and nothing is reported. InjectHang
+//     makes a buffer never complete, for TDR (Reset).
 //
 // Trace (layer gpu, from kmd, on the engine's thread), never one event per
 // packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;

@@ -83,20 +83,9 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	case count > maxDrawVertices:
 		ex.fault("%d vertices: more than %d in one draw", count, maxDrawVertices)
 		return
-	case !s.vb[0].bound:
-		ex.fault("vertex buffer slot 0 not bound")
-		return
 	}
-	vb := &s.vb[0]
-	if indexed {
-		if !ex.checkIndices(count, start, base) {
-			return
-		}
-	} else if last := uint64(start) + uint64(count) - 1; !vb.fetchable(last) {
-		ex.pageFault("vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
-			last, len(vb.mem), vb.stride, vb.offset)
-		return
-	}
+	// An unbound vertex or index buffer reads zeros, like a fetch past the
+	// end of a bound one (see fetch).
 	g.stats.Vertices += uint64(count)
 	ex.res.cost += int64(count) * g.costs.VertexNS
 
@@ -120,18 +109,25 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	ex.res.cost += int64(p.shaded) * g.costs.PixelNS
 }
 
-// fetchable reports whether the whole vertex v is inside the buffer.
-func (vb *vbuf) fetchable(v uint64) bool {
-	n := uint64(len(vb.mem))
-	if vb.stride != 0 && v > n/vb.stride {
-		return false
-	}
-	off := vb.offset + vb.stride*v
-	return off <= n && n-off >= vertexBytes
-}
+// Out-of-bounds fetches (the Direct3D 11 input assembler's rules): the GPU
+// bounds every fetch by the buffer bound to the slot, so a draw may name any
+// vertex or index and no fetch leaves the binding. An index read past the end
+// of the index buffer is 0; a vertex element (position, colour, texture
+// coordinate) that is not wholly inside the vertex buffer reads as zeros, as
+// does every element of a vertex whose index plus base vertex is negative.
+// Reading zeros is not a fault: the draw goes on and the device stays.
 
+// index returns index i of the draw (counted from the buffer's offset), or 0
+// when it is not wholly inside the index buffer.
 func (ib *ibuf) index(i uint64) uint32 {
+	n := uint64(len(ib.mem))
+	if ib.offset > n || i > (n-ib.offset)/ib.size {
+		return 0
+	}
 	o := ib.offset + ib.size*i
+	if n-o < ib.size {
+		return 0
+	}
 	if ib.size == 2 {
 		return uint32(binary.LittleEndian.Uint16(ib.mem[o:]))
 	}
@@ -147,43 +143,37 @@ func (ib *ibuf) cut() uint32 {
 	return 0xFFFFFFFF
 }
 
-// checkIndices checks that the indices and every vertex they name are inside
-// their buffers, before anything is drawn.
-func (ex *executor) checkIndices(count, start uint32, base int32) bool {
-	s := &ex.st
-	ib, vb := &s.ib, &s.vb[0]
-	if !ib.bound {
-		ex.fault("index buffer not bound")
-		return false
+// elements are the built-in vertex's elements: byte offset and float count.
+var elements = [...]struct{ off, n int }{{0, 3}, {12, 4}, {28, 2}}
+
+// fetch reads vertex v of the binding into f (nine floats), element by
+// element, zeros for each element not wholly inside the buffer.
+func (vb *vbuf) fetch(v int64, f *[9]float64) {
+	*f = [9]float64{}
+	n := uint64(len(vb.mem))
+	if v < 0 || vb.offset > n {
+		return
 	}
-	if end := ib.offset + ib.size*(uint64(start)+uint64(count)); end > uint64(len(ib.mem)) {
-		ex.pageFault("indices %d..%d are outside the index buffer (%d bytes, offset %d)",
-			start, uint64(start)+uint64(count)-1, len(ib.mem), ib.offset)
-		return false
+	var base uint64
+	if vb.stride != 0 {
+		if uint64(v) > (n-vb.offset)/vb.stride {
+			return
+		}
+		base = vb.stride * uint64(v)
 	}
-	strip, cut := s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, ib.cut()
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-	for i := uint64(0); i < uint64(count); i++ {
-		idx := ib.index(uint64(start) + i)
-		if strip && idx == cut {
+	base += vb.offset // <= n
+	k := 0
+	for _, el := range elements {
+		off := base + uint64(el.off)
+		if off > n || n-off < uint64(4*el.n) {
+			k += el.n
 			continue
 		}
-		v := int64(idx) + int64(base)
-		lo, hi = min(lo, v), max(hi, v)
+		for i := 0; i < el.n; i++ {
+			f[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(vb.mem[off+uint64(4*i):])))
+			k++
+		}
 	}
-	if hi < lo {
-		return true // only cuts
-	}
-	if lo < 0 {
-		ex.pageFault("index + base vertex = %d", lo)
-		return false
-	}
-	if !vb.fetchable(uint64(hi)) {
-		ex.pageFault("vertex %d is outside vertex buffer slot 0 (%d bytes, stride %d, offset %d)",
-			hi, len(vb.mem), vb.stride, vb.offset)
-		return false
-	}
-	return true
 }
 
 // assemble fetches and shades the vertices and builds primitives from them:
@@ -199,16 +189,16 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 	var ring [3]cvert
 	k := 0
 	for i := uint32(0); i < count; i++ {
-		var v uint64
+		var v int64
 		if indexed {
 			idx := s.ib.index(uint64(start) + uint64(i))
 			if strip && idx == cut {
 				k = 0
 				continue
 			}
-			v = uint64(int64(idx) + int64(base))
+			v = int64(idx) + int64(base)
 		} else {
-			v = uint64(start) + uint64(i)
+			v = int64(start) + int64(i)
 		}
 		switch topo {
 		case isa.TopoPointList:
@@ -253,14 +243,12 @@ func readF32(b []byte, off int) float32 {
 	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
 }
 
-// vertex fetches vertex v (already checked) and runs the vertex program.
-func (ex *executor) vertex(v uint64, out *cvert) {
-	vb := &ex.st.vb[0]
-	off := int(vb.offset + vb.stride*v)
-	b := (*[vertexBytes]byte)(vb.mem[off : off+vertexBytes])
-	f := func(i int) float64 { return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i : 4*i+4]))) }
-	x, y, z := f(0), f(1), f(2)
-	out.a = [numAttr]float64{f(3), f(4), f(5), f(6), f(7), f(8)}
+// vertex fetches vertex v (bounded: see fetch) and runs the vertex program.
+func (ex *executor) vertex(v int64, out *cvert) {
+	var f [9]float64
+	ex.st.vb[0].fetch(v, &f)
+	x, y, z := f[0], f[1], f[2]
+	out.a = [numAttr]float64{f[3], f[4], f[5], f[6], f[7], f[8]}
 	if ex.st.vs == isa.ProgVSTransform {
 		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
 		m := &ex.draw.m
@@ -356,6 +344,10 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		return // all three outside one plane
 	}
 	s := &ex.st
+	if s.wireframe {
+		ex.wireTriangle(v0, v1, v2, c0|c1|c2)
+		return
+	}
 	if c0|c1|c2 == 0 {
 		// Inside every plane: no clipping, no copy.
 		d.project(v0, &d.sv[0])

@@ -40,6 +40,7 @@ func Example() {
 	b.Write(vb, verts)
 	b.SetRT(rt, 4, 4, 16, isa.FmtRGBA8)
 	b.ClearRT(rt, 4, 4, 16, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
+	b.SetViewport(0, 0, 4, 4, 0, 1) // no viewport, no pixels
 	b.SetVB(0, vb, uint32(len(verts)), 36, 0)
 	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
@@ -53,7 +54,7 @@ func Example() {
 	st := g.Stats()
 	fmt.Printf("%d packets, %d vertices, %d pixels\n", st.Packets, st.Vertices, st.Pixels)
 	// Output:
-	// interrupt from engine 0 at 2357 ns: fence 1
+	// interrupt from engine 0 at 2397 ns: fence 1
 	// pixel (1,1) = [255 0 0 255]
-	// 8 packets, 3 vertices, 16 pixels
+	// 9 packets, 3 vertices, 16 pixels
 }

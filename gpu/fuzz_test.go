@@ -93,7 +93,7 @@ func FuzzExecute(f *testing.F) {
 		// No input may make it allocate past a ceiling.
 		memlimit.Check(t, 256<<20, "FuzzExecute", func() {
 			s := sim.New(1)
-			g := New(Config{VRAM: 1 << 20, Aperture: 1 << 16, Engines: 1}, s, nil)
+			g := New(Config{VRAM: 1 << 20, Aperture: 1 << 16, Engines: 1, PaintPageFaults: true}, s, nil)
 			if err := g.Memory().Commit(VRAMBase, 64<<10); err != nil {
 				t.Fatal(err)
 			}

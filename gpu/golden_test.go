@@ -118,6 +118,21 @@ var goldens = []golden{
 		b.SetTopology(isa.TopoTriangleList)
 		b.Draw(3, 2)
 	}},
+	{"wireframe", 128, 96, func(r *rig, rt target, b *isa.Builder) {
+		// The cube of "cube" with fill mode WIREFRAME and back faces
+		// culled: the front faces' edges, each face's diagonal too; and a
+		// triangle reaching past the target, clipped: only its own edges.
+		b.SetRaster(isa.CullBack|isa.RasterWireframe, false, true)
+		m := mul(mul(rotY(0.6), rotX(0.45)), mul(translate(0, 0, 3.2), perspectiveFovLH(1.0, float64(rt.w)/float64(rt.h), 0.5, 10)))
+		r.transform(b, m)
+		vs := cube()
+		r.useVerts(b, vs)
+		b.Draw(uint32(len(vs)), 0)
+		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		b.SetRaster(isa.CullNone|isa.RasterWireframe, false, true)
+		r.useVerts(b, []vtx{{-0.95, 0.9, 0.5, 1, 1, 0, 1}, {1.6, 0.3, 0.5, 0, 1, 1, 1}, {-0.6, -1.7, 0.5, 1, 0, 1, 1}})
+		b.Draw(3, 0)
+	}},
 	{"lines-points", 64, 64, func(r *rig, rt target, b *isa.Builder) {
 		// A star of lines from the centre, colour going white to hue,
 		// and a ring of points.
@@ -333,6 +348,7 @@ func TestCubeWinding(t *testing.T) {
 		rt := r.target(64, 64, isa.FmtRGBA8)
 		b := &isa.Builder{}
 		rt.set(b)
+		b.SetViewport(0, 0, 64, 64, 0, 1)
 		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
 		b.SetRaster(cull, false, true)

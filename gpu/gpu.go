@@ -52,6 +52,13 @@ type Config struct {
 	Engines        int
 	Costs          Costs
 	RasterWorkers  int
+	// PaintPageFaults is the SamBookshelf article's illustration of a
+	// tolerated GPU error: a page fault is only recorded (and a faulting
+	// draw paints the warning colour), the buffer completes, nothing is
+	// reported. Off (the default), a page fault stops the engine as on
+	// Windows: the buffer never completes and the interrupt reports the
+	// fault (PageFault), for the driver to tell Dxgkrnl (pagefault.go).
+	PaintPageFaults bool
 }
 
 // Frame is a surface the display engine scanned out: RGBA8, row-major,
@@ -105,6 +112,7 @@ type GPU struct {
 	scanout   func(f Frame)
 	hangNext  bool
 	faultNext bool
+	paintPF   bool // Config.PaintPageFaults
 	faults    []Fault
 	stats     Stats
 	ex        executor // scratch of the command processor, used under mu
@@ -129,6 +137,8 @@ type engine struct {
 	freeAt  int64
 	fence   uint64
 	gen     uint64 // bumped by Reset: events of dropped buffers are ignored
+	faulted bool   // a page fault stopped the engine (until Reset)
+	pfFence uint64 // the FENCE value of the buffer that faulted
 	samples uint64 // occlusion counter while a buffer runs (GPU.samples between buffers)
 }
 
@@ -147,7 +157,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 	if cfg.Costs == (Costs{}) {
 		cfg.Costs = DefaultCosts()
 	}
-	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture)}
+	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture), paintPF: cfg.PaintPageFaults}
 	for i := 0; i < cfg.Engines; i++ {
 		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
 	}
@@ -245,6 +255,7 @@ func (g *GPU) Reset(engine int) {
 	e.gen++
 	e.ring = nil
 	e.cur = nil
+	e.faulted = false
 	g.open = nil
 	if now := g.sim.Now(); now > e.freeAt {
 		e.freeAt = now
@@ -339,6 +350,7 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 	} else {
 		res = g.ex.run(e, j, t0)
 	}
+	pf := !j.hang && !g.paintPF && hasPageFault(res.faults)
 	g.mu.Unlock()
 
 	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
@@ -348,6 +360,10 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 	}
 	if j.hang {
 		return // never completes: the engine stays busy until Reset
+	}
+	if pf {
+		g.sim.Schedule(t0+res.cost, e.thread, func() { g.pageFaulted(e, gen, j, res.fence) })
+		return
 	}
 	g.sim.Schedule(t0+res.cost, e.thread, func() { g.complete(e, gen, j, &res) })
 }

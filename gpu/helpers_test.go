@@ -25,7 +25,9 @@ type rig struct {
 func newRig(t testing.TB) *rig {
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
-	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2}, s, rec)
+	// PaintPageFaults: these tests watch the command processor finish every
+	// buffer, faults included; pagefault_test.go tests the engine stopping.
+	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2, PaintPageFaults: true}, s, rec)
 	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 }
 

@@ -53,7 +53,8 @@ type pipe struct {
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
-// false when there is no render target or depth buffer to draw to.
+// false when there is nothing to draw to: no render target or depth buffer,
+// no viewport set, or none of the viewport's pixels on the targets.
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
@@ -69,10 +70,12 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	default:
 		return false
 	}
-	d.vp = s.vp
+	// No viewport, no pixels: Direct3D 11 has no implicit full-target
+	// viewport (the runtime's default state, and ClearState's, sets none).
 	if !s.vpSet {
-		d.vp = viewport{w: float64(w), h: float64(h), maxZ: 1}
+		return false
 	}
+	d.vp = s.vp
 	// A pixel is inside the viewport when its centre is.
 	vp := &d.vp
 	p.sx0 = max(0, int(math.Ceil(vp.x-0.5)))

@@ -292,6 +292,7 @@ func TestDepthOnly(t *testing.T) {
 		}
 		b := &isa.Builder{}
 		ds.setDS(b)
+		b.SetViewport(0, 0, 8, 8, 0, 1)
 		b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
 		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)

@@ -112,3 +112,97 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestWireframe: fill mode WIREFRAME draws a triangle's three edges as
+// aliased lines and nothing inside; culling and facing are those of the
+// filled triangle; a clipped triangle draws only its own edges, not the
+// borders clipping adds; a degenerate triangle draws nothing; every edge
+// lights at least one pixel per column (or row) it crosses.
+func TestWireframe(t *testing.T) {
+	white := [4]float32{1, 1, 1, 1}
+	bg := [4]byte{0, 0, 255, 255}
+	// A clockwise triangle with its vertices on the centres of the pixels
+	// (2, 2) (13, 2) (2, 13) of 16x16.
+	cw := []vtx{pxv(2.5, 2.5, 16, 16, white), pxv(13.5, 2.5, 16, 16, white), pxv(2.5, 13.5, 16, 16, white)}
+	ccw := []vtx{cw[0], cw[2], cw[1]}
+	big := []vtx{pxv(-20, 4.5, 16, 16, white), pxv(40, 4.5, 16, 16, white), pxv(4.5, 40, 16, 16, white)}
+	degenerate := []vtx{pxv(2, 2, 16, 16, white), pxv(8, 8, 16, 16, white), pxv(14, 14, 16, 16, white)}
+	tests := []struct {
+		desc  string
+		cull  uint32
+		verts []vtx
+		lit   []([2]int) // pixels that must be lit
+		dark  []([2]int) // pixels that must keep the background
+		count int        // pixels lit in all, -1: not checked
+	}{
+		{"edges, not the inside", isa.CullBack, cw,
+			[][2]int{{2, 2}, {7, 2}, {12, 2}, {2, 7}, {2, 12}, {7, 8}}, [][2]int{{5, 5}, {4, 6}, {3, 3}}, -1},
+		{"a back face is culled", isa.CullBack, ccw, nil, [][2]int{{2, 2}, {7, 2}, {2, 7}}, 0},
+		{"a back face is drawn without culling", isa.CullNone, ccw, [][2]int{{2, 2}, {7, 2}, {2, 7}}, [][2]int{{5, 5}}, -1},
+		{"a front face culled with CullFront", isa.CullFront, cw, nil, [][2]int{{2, 2}}, 0},
+		{"clipping adds no edges", isa.CullNone, big,
+			[][2]int{{0, 4}, {8, 4}, {15, 4}}, [][2]int{{15, 10}, {10, 15}, {0, 15}, {8, 10}}, -1},
+		{"a degenerate triangle draws nothing", isa.CullNone, degenerate, nil, [][2]int{{8, 8}}, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := newRig(t)
+			rt := r.target(16, 16, isa.FmtRGBA8)
+			b := r.scene(rt, isa.ProgPSVertexColor, tc.verts)
+			rt.clear(b, [4]float32{0, 0, 1, 1})
+			b.SetRaster(tc.cull|isa.RasterWireframe, false, true)
+			b.Draw(3, 0)
+			r.mustExec(b)
+			for _, p := range tc.lit {
+				if got := r.px(rt, p[0], p[1]); got != [4]byte{255, 255, 255, 255} {
+					t.Errorf("pixel %v = %v, want lit", p, got)
+				}
+			}
+			for _, p := range tc.dark {
+				if got := r.px(rt, p[0], p[1]); got != bg {
+					t.Errorf("pixel %v = %v, want the background", p, got)
+				}
+			}
+			n := 0
+			for y := 0; y < 16; y++ {
+				for x := 0; x < 16; x++ {
+					if r.px(rt, x, y) != bg {
+						n++
+					}
+				}
+			}
+			if tc.count >= 0 && n != tc.count {
+				t.Errorf("%d pixels lit, want %d", n, tc.count)
+			}
+			if tc.count < 0 && n == 0 {
+				t.Error("nothing lit")
+			}
+		})
+	}
+
+	// Every edge: one pixel in each column (row) it crosses, whatever its
+	// slope: the triangle's top edge spans columns 2..12 in row 2.
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.scene(rt, isa.ProgPSVertexColor, cw)
+	rt.clear(b, [4]float32{0, 0, 1, 1})
+	b.SetRaster(isa.CullBack|isa.RasterWireframe, false, true)
+	b.Draw(3, 0)
+	r.mustExec(b)
+	for x := 2; x <= 12; x++ {
+		if r.px(rt, x, 2) == bg {
+			t.Errorf("top edge: column %d not lit", x)
+		}
+	}
+	for y := 3; y <= 12; y++ { // (in row 13 the diagonal ends on the left edge's vertex)
+		lit := 0
+		for x := 0; x < 16; x++ {
+			if x > 2 && r.px(rt, x, y) != bg {
+				lit++
+			}
+		}
+		if lit != 1 {
+			t.Errorf("row %d: %d pixels of the diagonal edge, want 1", y, lit)
+		}
+	}
+}

@@ -330,3 +330,37 @@ func TestStateDoesNotCarryOver(t *testing.T) {
 		t.Error("a draw used the previous buffer's state")
 	}
 }
+
+// TestNoViewportDrawsNothing: Direct3D 11 has no implicit viewport. A
+// buffer that draws before any SET_VIEWPORT covers no pixel (and does not
+// fault); the same draw after SET_VIEWPORT covers the target.
+func TestNoViewportDrawsNothing(t *testing.T) {
+	red := [4]float32{1, 0, 0, 1}
+	for _, vp := range []bool{false, true} {
+		r := newRig(t)
+		rt := r.target(8, 8, isa.FmtRGBA8)
+		b := &isa.Builder{}
+		rt.set(b)
+		rt.clear(b, [4]float32{0, 0, 1, 1})
+		if vp {
+			b.SetViewport(0, 0, 8, 8, 0, 1)
+		}
+		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+		data := vbytes(pxv(-8, -8, 8, 8, red), pxv(24, -8, 8, 8, red), pxv(-8, 24, 8, 8, red))
+		b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+		b.Draw(3, 0)
+		before := r.g.Stats().Pixels
+		r.mustExec(b)
+		want, pixels := [4]byte{0, 0, 255, 255}, uint64(0)
+		if vp {
+			want, pixels = [4]byte{255, 0, 0, 255}, 64
+		}
+		if got := r.px(rt, 3, 3); got != want {
+			t.Errorf("viewport %v: pixel (3, 3) = %v, want %v", vp, got, want)
+		}
+		if got := r.g.Stats().Pixels - before; got != pixels {
+			t.Errorf("viewport %v: %d pixels shaded, want %d", vp, got, pixels)
+		}
+	}
+}

@@ -74,6 +74,7 @@ type state struct {
 	vp        viewport
 	vpSet     bool
 	cull      uint32
+	wireframe bool // fill mode WIREFRAME: triangles drawn as their edges
 	frontCCW  bool
 	depthClip bool
 	blend     blendState
@@ -84,8 +85,8 @@ type state struct {
 // reset sets the state every buffer starts with: nothing bound, D3D11's
 // default rasterizer (cull back, clockwise front, depth clip), blend (off,
 // write all), depth-stencil (test LESS, write) and sampler (linear, clamp,
-// border white) states, a triangle-list topology, and a viewport covering the
-// render target until SET_VIEWPORT.
+// border white) states, a triangle-list topology, and no viewport: until
+// SET_VIEWPORT a draw covers nothing, as in Direct3D 11.
 func (s *state) reset() {
 	*s = state{
 		cull:      isa.CullBack,
@@ -220,11 +221,12 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.vpSet = true
 	case isa.OpSetRaster:
-		if a[0] > isa.CullBack {
+		cull := a[0] &^ isa.RasterWireframe
+		if cull > isa.CullBack {
 			ex.fault("cull mode %d", a[0])
 			return
 		}
-		s.cull, s.frontCCW, s.depthClip = a[0], a[1] != 0, a[2] != 0
+		s.cull, s.wireframe, s.frontCCW, s.depthClip = cull, a[0]&isa.RasterWireframe != 0, a[1] != 0, a[2] != 0
 	case isa.OpSetBlend:
 		for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
 			if f > isa.BlendInvDestColor {

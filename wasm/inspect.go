@@ -17,7 +17,8 @@ import (
 //     messages (valid, retired, cached, freed), where it was executed from
 //     ExecuteCommandList;
 //   - handles ("Using context-local DDI handles"): every DDI handle a Create* DDI returned, per
-//     context (IC or DCn), its size from CalcDeferredContextHandleSize, its
+//     context (IC or DCn), the size of its driver part from the CalcPrivate*Size
+//     Return before it, its size from CalcDeferredContextHandleSize, its
 //     history until the Destroy* DDI; kernel handles (devices, contexts,
 //     allocations) from the DxgkDdi Create/Destroy calls;
 //   - the recycle caches ("Supporting command lists"): command-list handles through
@@ -32,6 +33,7 @@ type inspector struct {
 
 	handles  []*handleInfo
 	handleBy map[string]*handleInfo // ctx + "/" + handle -> latest
+	private  map[string]int         // thread + "/" + object -> the size its CalcPrivate*Size just answered
 	kernel   []*handleInfo
 	kernelBy map[string]*handleInfo
 
@@ -75,6 +77,7 @@ type handleInfo struct {
 	DDI       string `json:"ddi"`          // the Create* call
 	Of        string `json:"of,omitempty"` // a context-local handle's IC handle (rt=)
 	Size      int    `json:"size"`         // CalcDeferredContextHandleSize; 0: not asked
+	Private   int    `json:"private"`      // an IC handle's driver part: what CalcPrivate*Size answered (-1: not asked)
 	Type      int    `json:"type,omitempty"`
 	Created   uint64 `json:"created"`
 	Destroyed uint64 `json:"destroyed"` // 0: live
@@ -94,6 +97,7 @@ func newInspector() *inspector {
 	return &inspector{
 		listBy:   map[string]*clInfo{},
 		handleBy: map[string]*handleInfo{},
+		private:  map[string]int{},
 		kernelBy: map[string]*handleInfo{},
 		clBy:     map[string]*cacheEntry{},
 		dcBy:     map[string]*cacheEntry{},
@@ -125,6 +129,18 @@ func (in *inspector) event(e *trace.Event) {
 	switch {
 	case e.Kind == trace.Message && e.Name == "CommandListState":
 		in.listState(e)
+	case e.Kind == trace.Message && e.Name == "DeferredContextState":
+		// A released deferred context whose driver handle the runtime keeps
+		// for RecycleCreateDeferredContext ("Supporting command lists").
+		if c := in.dcBy[e.Handle]; c != nil {
+			c.step("retired at its Release: the handle waits for RecycleCreateDeferredContext", e, true)
+		}
+	case e.Kind == trace.Return && e.Layer == trace.UMD && strings.HasPrefix(e.Name, "CalcPrivate"):
+		// The size the runtime allocates the object's driver part with,
+		// handed to the Create* DDI that follows on this thread.
+		if n := intOr(e.Args, trace.KeySize); n >= 0 {
+			in.private[e.Thread+"/"+e.Obj] = n
+		}
 	case e.Kind != trace.Call:
 	case e.From == trace.App:
 		in.apiCall(e)
@@ -227,6 +243,13 @@ func (in *inspector) created(e *trace.Event, ctx, handle string) {
 		return
 	}
 	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: e.Args.Str(trace.KeyRT), Created: e.Seq, Line: e.Line}
+	h.Private = -1
+	if k := e.Thread + "/" + e.Obj; ctx == "IC" {
+		if n, ok := in.private[k]; ok {
+			h.Private = n
+			delete(in.private, k)
+		}
+	}
 	if h.Of != "" {
 		// A context-local handle has the size its IC handle was given.
 		if ic := in.handleBy["IC/"+h.Of]; ic != nil {
@@ -365,7 +388,7 @@ func (in *inspector) snapshot() inspectSnapshot {
 		}
 	}
 	for _, c := range in.dcCache {
-		if n := len(c.History); n > 0 && !strings.HasPrefix(c.History[n-1].What, "destroyed") {
+		if n := len(c.History); n > 0 && !c.InCache && !strings.HasPrefix(c.History[n-1].What, "destroyed") {
 			s.Live.Deferred++
 		}
 	}

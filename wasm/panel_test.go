@@ -298,6 +298,22 @@ func TestInspectCommandLists(t *testing.T) {
 	if dcHandles == 0 {
 		t.Error("no context-local handles")
 	}
+	// Every IC handle of an object the runtime asked CalcPrivate*Size
+	// for shows the driver part it allocated: the UMD's sizes.
+	sizes := map[string]int{"CreateResource": 256, "CreateRenderTargetView": 64, "CreateShaderResourceView": 64,
+		"CreateVertexShader": 128, "CreatePixelShader": 128, "CreateCommandList": 256}
+	seen := 0
+	for _, h := range snap.Handles {
+		if w, ok := sizes[h.DDI]; ok && h.Ctx == "IC" {
+			seen++
+			if h.Private != w {
+				t.Errorf("%s %s (%s): driver part %d bytes, want %d", h.Handle, h.Obj, h.DDI, h.Private, w)
+			}
+		}
+	}
+	if seen == 0 {
+		t.Error("no IC handle with a driver part")
+	}
 }
 
 // TestStepFrameAndLine: step frame stops right after a Present and shows

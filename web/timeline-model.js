@@ -250,6 +250,7 @@ export class TimelineModel {
   callLane(st, i, th) {
     if (th === "isr") return this.lane("isr", "ISR", 3);
     if (th === "dpc") return this.lane("dpc", "DPC", 4);
+    if (th === "worker") return this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
     if (/^gpu\d*$/.test(th)) return this.lane(th, "GPU " + th.slice(3) + " engine", 2);
     const layer = st.layer(i);
     const from = st.from(i);

@@ -47,10 +47,19 @@ export class HandlesView {
       }
     }
     box.append(el("h3", "pane-head", "Objects: IC handle and context-local handles"));
-    box.append(el("p", "hint", "Context-local handles (\u201cUsing context-local DDI handles\u201d, Windows driver documentation): a deferred context gets its own context-local handle for each object it binds, of the size CalcDeferredContextHandleSize gave when the object was created; FinishCommandList destroys them."));
+    box.append(el("p", "hint", "Each object's driver part is private memory the runtime allocates with the size CalcPrivate*Size answered. Context-local handles (\u201cUsing context-local DDI handles\u201d, Windows driver documentation): a deferred context gets its own context-local handle for each object it binds, a slot of the size CalcDeferredContextHandleSize gave when the object was created, from an allocator sized by CheckDeferredContextHandleSizes; FinishCommandList destroys them, and the amortized processing trims the slots left over (TrimHighWaterMarks)."));
     const t = el("table", "grid handles");
     const hr = el("tr");
-    for (const h of ["object", "created by", "IC handle", "DC handle size", "life", "context-local handles"]) hr.append(el("th", "", h));
+    for (const [h, title] of [
+      ["object", ""], ["created by", ""], ["IC handle", ""],
+      ["driver part", "the private memory the runtime allocated for the driver's part of the object: the size CalcPrivate*Size answered"],
+      ["DC handle size", "the slot a deferred context's handle onto the object takes in the runtime's context-local handle allocator: the size CalcDeferredContextHandleSize answered, one of CheckDeferredContextHandleSizes' sizes"],
+      ["life", ""], ["context-local handles", ""],
+    ]) {
+      const th = el("th", "", h);
+      if (title) th.title = title;
+      hr.append(th);
+    }
     t.append(hr);
     for (const h of snap.handles) {
       if (h.ctx !== "IC") continue;
@@ -73,7 +82,8 @@ export class HandlesView {
         });
         dcs.append(chip);
       }
-      tr.append(obj, el("td", "mono small", h.ddi), el("td", "mono", h.handle), el("td", "num", h.size ? `${h.size} B` : "–"), life, dcs);
+      tr.append(obj, el("td", "mono small", h.ddi), el("td", "mono", h.handle), el("td", "num", h.private >= 0 ? `${h.private} B` : "–"),
+        el("td", "num", h.size ? `${h.size} B` : "–"), life, dcs);
       t.append(tr);
     }
     box.append(t);

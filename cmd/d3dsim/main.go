@@ -1,5 +1,6 @@
 // Command d3dsim runs scenarios headless: run, link, verify, bench and
-// gallery (docs/scenario.md, "CLI"; usage below); dxbc lists shader bytecode.
+// gallery (docs/scenario.md, "CLI"; usage below); dxbc lists shader bytecode
+// and fxc compiles HLSL to it (docs/shaders.md).
 package main
 
 import (
@@ -34,6 +35,11 @@ const usage = `usage:
                                           thumbnails + index.html of every tutorial and demo
   d3dsim dxbc FILE|- [--stage vs|ps]      list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header);
                                           --stage: also check it as CreateVertexShader/CreatePixelShader would
+  d3dsim fxc /T PROFILE [/E ENTRY] [/Fo FILE] [/Fh FILE] [/Vn NAME] [/Fc FILE] FILE|-
+                                          compile HLSL as fxc does (PROFILE vs_4_0, vs_5_0, ps_4_0, ps_5_0; ENTRY
+                                          default main): /Fo the bytecode (.cso), /Fh a C header (array NAME,
+                                          default g_ENTRY), /Fc the listing; none of them: the listing to standard
+                                          output. Options take / or -, the value next or attached (/Tps_5_0)
 
 flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
@@ -57,7 +63,8 @@ flags of run and verify:
 exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run (--modes: also
 a difference between the modes);
 2 bad input (the command line, a file that cannot be read, a scenario that does not load or that uses an object
-it did not make, a bad link); 3 writing an output failed (--out, gallery).
+it did not make, a bad link, HLSL that does not compile); 3 writing an output failed (--out, gallery, fxc /Fo /Fh
+/Fc).
 `
 
 func main() {
@@ -92,6 +99,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"bench":   {"json": fBool, "n": fCount},
 	"gallery": {"out": fString, "base": fString, "files": fString},
 	"dxbc":    {"stage": fStage},
+	"fxc":     {}, // fxc's own /T /E ... options: parseFxcArgs
 }
 
 // args are a verb's positional words and --flags, which may come in any
@@ -196,6 +204,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if verbFlags[argv[0]] == nil {
 		fmt.Fprintf(stderr, "d3dsim: unknown command %q\n%s", argv[0], usage)
 		return exitBadIn
+	}
+	if argv[0] == "fxc" {
+		return cmdFxc(argv[1:], stdin, stdout, stderr)
 	}
 	a, err := parseArgs(argv[0], argv[1:])
 	if err != nil {

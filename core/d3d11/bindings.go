@@ -8,9 +8,15 @@ import (
 // The context's bindings as a whole: saved, cleared, pinned and restored
 // (FinishCommandList, ExecuteCommandList and ClearState work on them all).
 
+// iaSlots is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT: the vertex-buffer
+// slots a context has (the simulated GPU reads slot 0; the others are kept
+// and restored exactly all the same).
+const iaSlots = ddi.IAVertexInputResourceSlotCount
+
 // slots are the objects a context binds.
 type slots struct {
-	vb, ib           *Resource
+	vb               [iaSlots]*Resource
+	ib               *Resource
 	vsCB, psCB       [4]*Resource
 	srv              [8]*View
 	samp             [8]*State
@@ -19,15 +25,20 @@ type slots struct {
 	blend, rs, depth *State
 }
 
-// binding is a saved context state.
+// binding is a saved context state: every binding, with the vertex
+// buffer's stride and offset and the index buffer's format and offset.
 type binding struct {
 	slots
-	topo ddi.Topology
-	vp   *ddi.Viewport
+	vbStride, vbOffset [iaSlots]uint32
+	ibFormat           ddi.Format
+	ibOffset           uint32
+	topo               ddi.Topology
+	vp                 *ddi.Viewport
 }
 
 func (c *DeviceContext) bindings() binding {
-	return binding{slots: c.slots, topo: c.topo, vp: c.viewport()}
+	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
+		topo: c.topo, vp: c.viewport()}
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {
@@ -42,17 +53,20 @@ func (c *DeviceContext) viewport() *ddi.Viewport {
 // (RestoreContextState / RestoreDeferredContextState = TRUE): on an
 // emulated deferred context they are recorded again.
 func (c *DeviceContext) restore(b binding) {
+	defer c.runtimeCalls()() // (objects the application released may be among them)
 	if b.topo != ddi.TopologyUndefined {
 		c.IASetPrimitiveTopology(b.topo)
 	}
 	if b.vp != nil {
 		c.RSSetViewports(*b.vp)
 	}
-	if b.vb != nil && b.vb.Alive() {
-		c.IASetVertexBuffers(0, b.vb, 36, 0)
+	for i, vb := range b.vb {
+		if vb != nil && vb.Alive() {
+			c.IASetVertexBuffers(uint32(i), vb, b.vbStride[i], b.vbOffset[i])
+		}
 	}
 	if b.ib != nil && b.ib.Alive() {
-		c.IASetIndexBuffer(b.ib, ddi.FormatR16Uint, 0)
+		c.IASetIndexBuffer(b.ib, b.ibFormat, b.ibOffset)
 	}
 	if b.vs != nil && b.vs.Alive() {
 		c.VSSetShader(b.vs)
@@ -92,7 +106,9 @@ func (c *DeviceContext) restore(b binding) {
 
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
-	bind(c, &c.vb, nil, nilRes)
+	for i := range c.vb {
+		bind(c, &c.vb[i], nil, nilRes)
+	}
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
@@ -109,6 +125,13 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.blend, nil, nilState)
 	bind(c, &c.rs, nil, nilState)
 	bind(c, &c.depth, nil, nilState)
+	c.resetScalars()
+}
+
+// resetScalars puts the bindings that hold no object back to the default
+// state.
+func (c *DeviceContext) resetScalars() {
+	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
 }
 
@@ -134,7 +157,7 @@ func (c *DeviceContext) pinBindings() func() {
 		held = append(held, o)
 	}
 	b := c.bindings()
-	for _, r := range append([]*Resource{b.vb, b.ib}, append(b.vsCB[:], b.psCB[:]...)...) {
+	for _, r := range append(append(b.vb[:], b.ib), append(b.vsCB[:], b.psCB[:]...)...) {
 		if r != nil {
 			add(r)
 		}

@@ -4,6 +4,7 @@ import (
 	"d3dsim/core/rules"
 	"errors"
 	"fmt"
+	"strings"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxgk"
@@ -113,7 +114,12 @@ func (c *callbacks) PfnAllocateCb(_ ddi.HRTDEVICE, a *ddi.AllocateCb) (err error
 		c.mu.Unlock()
 	}
 	done := c.enter("pfnAllocateCb", trace.Event{Obj: obj, Args: args})
-	defer func() { done.end(err) }()
+	defer func() {
+		done.end(err)
+		if imm := c.dev().imm; err != nil && imm != nil {
+			imm.ddi.noteCause(c.rt.cfg.Sim.Thread(), err) // the create that called it reports this (reportedError)
+		}
+	}()
 	c.preempt()
 	for i := range a.Allocations {
 		ai := &a.Allocations[i]
@@ -269,35 +275,199 @@ func (c *callbacks) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	}
 	c.mu.Unlock()
 	done := c.enter("pfnPerformAmortizedProcessingCb", trace.Event{Obj: c.name, Ctx: ctx})
-	c.mu.Lock()
-	open := c.clsOpen
-	high := c.clsHigh
-	c.clsHigh = open
-	c.mu.Unlock()
+	high, open, freed := c.dev().trimCLS() // (memory.go)
 	c.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "TrimHighWaterMarks", Obj: c.name,
-		Args: clsArgs(high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots", high, open)})
+		Args: clsArgs(high, open), Msg: fmt.Sprintf("context-local handle allocator trimmed from %d to %d slots, %d bytes freed", high, open, freed)})
 	if immediate {
 		c.dev().drainDestroyQueue(ctx, "amortized")
 	}
 	done.end(nil)
 }
 
-// PfnStateIaVertexBufCb re-sends the context's vertex-buffer binding to the
-// driver (a state-refresh callback).
-func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count uint32) {
+// The state-refresh callbacks re-send one part of the context's bound state
+// to the driver through its DDI, and say in the trace what they showed
+// (bound: the immediate handles, or "none"). "Supporting command lists":
+// inside CommandListExecute they still show the bindings of before the
+// call; the runtime clears its bindings when the call returns, so from the
+// driver's next DDI on they show the cleared state (rule CL-EXEC).
+
+// refresh runs one state-refresh callback for the context core names.
+func (c *callbacks) refresh(core ddi.HRTCORELAYER, name string, bound func(x *DeviceContext) string, resend func(x *DeviceContext, u ddi.Device)) {
 	c.mu.Lock()
-	ctx := c.contexts[core]
+	x := c.contexts[core]
 	c.mu.Unlock()
-	if ctx == nil || start > 0 || count == 0 {
+	if x == nil {
 		return
 	}
-	bound := "none"
-	if ctx.vb != nil {
-		bound = handleName(uint32(ctx.vb.h))
-	}
-	done := c.enter("pfnStateIaVertexBufCb", trace.Event{Ctx: ctx.name, Args: strArg(trace.KeyBound, bound)})
-	ctx.ddi.umd.IaSetVertexBuffers(ctx.h, 0, []ddi.HRESOURCE{ctx.resH(ctx.vb)}, []uint32{ctx.vbStride}, []uint32{ctx.vbOffset})
+	done := c.enter(name, trace.Event{Ctx: x.name, Args: strArg(trace.KeyBound, bound(x))})
+	resend(x, x.ddi.umd)
 	done.end(nil)
+}
+
+// slotRange clips [start, start+count) to n slots.
+func slotRange(start, count uint32, n int) (int, int) {
+	lo := min(int(start), n)
+	return lo, min(lo+int(count), n)
+}
+
+// shown is what a refresh shows of objects: their immediate handles, or
+// "none".
+func shown[T Object](vs ...T) string {
+	var hs []string
+	for _, o := range vs {
+		if !isNil(o) {
+			h, _ := ddiHandle(o)
+			hs = append(hs, handleName(h))
+		}
+	}
+	if len(hs) == 0 {
+		return "none"
+	}
+	return strings.Join(hs, " ")
+}
+
+func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.refresh(core, "pfnStateIaVertexBufCb", func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, iaSlots)
+		return shown(x.vb[lo:hi]...)
+	}, func(x *DeviceContext, u ddi.Device) {
+		lo, hi := slotRange(start, count, iaSlots)
+		var hs []ddi.HRESOURCE
+		for _, r := range x.vb[lo:hi] {
+			hs = append(hs, x.resH(r))
+		}
+		if len(hs) > 0 {
+			u.IaSetVertexBuffers(x.h, uint32(lo), hs, x.vbStride[lo:hi], x.vbOffset[lo:hi])
+		}
+	})
+}
+
+func (c *callbacks) PfnStateIaIndexBufCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateIaIndexBufCb", func(x *DeviceContext) string { return shown(x.ib) }, func(x *DeviceContext, u ddi.Device) {
+		u.IaSetIndexBuffer(x.h, x.resH(x.ib), x.ibFormat, x.ibOffset)
+	})
+}
+
+func (c *callbacks) PfnStateIaPrimitiveTopologyCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateIaPrimitiveTopologyCb", func(x *DeviceContext) string {
+		if x.topo == ddi.TopologyUndefined {
+			return "none"
+		}
+		return fmt.Sprint(x.topo)
+	}, func(x *DeviceContext, u ddi.Device) {
+		u.IaSetTopology(x.h, x.topo)
+	})
+}
+
+func (c *callbacks) PfnStateVsShaderCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateVsShaderCb", func(x *DeviceContext) string { return shown(x.vs) }, func(x *DeviceContext, u ddi.Device) {
+		u.VsSetShader(x.h, x.shH(x.vs))
+	})
+}
+
+func (c *callbacks) PfnStatePsShaderCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStatePsShaderCb", func(x *DeviceContext) string { return shown(x.ps) }, func(x *DeviceContext, u ddi.Device) {
+		u.PsSetShader(x.h, x.shH(x.ps))
+	})
+}
+
+func (c *callbacks) stateCB(core ddi.HRTCORELAYER, name string, start, count uint32, slots func(x *DeviceContext) *[4]*Resource, set func(u ddi.Device, h ddi.HDEVICE, start uint32, b []ddi.HRESOURCE)) {
+	c.refresh(core, name, func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, 4)
+		return shown(slots(x)[lo:hi]...)
+	}, func(x *DeviceContext, u ddi.Device) {
+		lo, hi := slotRange(start, count, 4)
+		var hs []ddi.HRESOURCE
+		for _, r := range slots(x)[lo:hi] {
+			hs = append(hs, x.resH(r))
+		}
+		if len(hs) > 0 {
+			set(u, x.h, uint32(lo), hs)
+		}
+	})
+}
+
+func (c *callbacks) PfnStateVsConstBufCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.stateCB(core, "pfnStateVsConstBufCb", start, count, func(x *DeviceContext) *[4]*Resource { return &x.vsCB }, ddi.Device.VsSetConstantBuffers)
+}
+
+func (c *callbacks) PfnStatePsConstBufCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.stateCB(core, "pfnStatePsConstBufCb", start, count, func(x *DeviceContext) *[4]*Resource { return &x.psCB }, ddi.Device.PsSetConstantBuffers)
+}
+
+func (c *callbacks) PfnStatePsSrvCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.refresh(core, "pfnStatePsSrvCb", func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, len(x.srv))
+		return shown(x.srv[lo:hi]...)
+	}, func(x *DeviceContext, u ddi.Device) {
+		lo, hi := slotRange(start, count, len(x.srv))
+		var hs []ddi.HSHADERRESOURCEVIEW
+		for _, v := range x.srv[lo:hi] {
+			hs = append(hs, ddi.HSHADERRESOURCEVIEW(x.viewH(v)))
+		}
+		if len(hs) > 0 {
+			u.PsSetShaderResources(x.h, uint32(lo), hs)
+		}
+	})
+}
+
+func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.refresh(core, "pfnStatePsSamplerCb", func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, len(x.samp))
+		return shown(x.samp[lo:hi]...)
+	}, func(x *DeviceContext, u ddi.Device) {
+		lo, hi := slotRange(start, count, len(x.samp))
+		var hs []ddi.HSAMPLER
+		for _, s := range x.samp[lo:hi] {
+			hs = append(hs, ddi.HSAMPLER(x.stH(s)))
+		}
+		if len(hs) > 0 {
+			u.PsSetSamplers(x.h, uint32(lo), hs)
+		}
+	})
+}
+
+func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(x.rtv, x.dsv) }, func(x *DeviceContext, u ddi.Device) {
+		var rtvs []ddi.HRENDERTARGETVIEW
+		if x.rtv != nil {
+			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(x.viewH(x.rtv))}
+		}
+		u.SetRenderTargets(x.h, rtvs, ddi.HDEPTHSTENCILVIEW(x.viewH(x.dsv)))
+	})
+}
+
+func (c *callbacks) PfnStateOmBlendStateCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateOmBlendStateCb", func(x *DeviceContext) string { return shown(x.blend) }, func(x *DeviceContext, u ddi.Device) {
+		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+	})
+}
+
+func (c *callbacks) PfnStateOmDepthStateCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateOmDepthStateCb", func(x *DeviceContext) string { return shown(x.depth) }, func(x *DeviceContext, u ddi.Device) {
+		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), 0)
+	})
+}
+
+func (c *callbacks) PfnStateRsRastStateCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateRsRastStateCb", func(x *DeviceContext) string { return shown(x.rs) }, func(x *DeviceContext, u ddi.Device) {
+		u.SetRasterizerState(x.h, ddi.HRASTERIZERSTATE(x.stH(x.rs)))
+	})
+}
+
+func (c *callbacks) PfnStateRsViewportsCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateRsViewportsCb", func(x *DeviceContext) string {
+		if vp := x.viewport(); vp != nil {
+			return fmt.Sprintf("%gx%g@%g,%g", vp.Width, vp.Height, vp.X, vp.Y)
+		}
+		return "none"
+	}, func(x *DeviceContext, u ddi.Device) {
+		if vp := x.viewport(); vp != nil {
+			u.SetViewports(x.h, []ddi.Viewport{*vp})
+		} else {
+			u.SetViewports(x.h, nil)
+		}
+	})
 }
 
 // PfnSetDisplayModeCb switches the display to a primary (the D3DKMT call
@@ -347,6 +517,12 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	}
 	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
 	done.end(nil)
+	// A create DDI in progress on this thread fails with it (ddiCall).
+	if ctx != nil {
+		ctx.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+	} else if imm := c.dev().imm; imm != nil {
+		imm.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+	}
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:
 		c.fail(hr)

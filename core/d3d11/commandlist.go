@@ -43,13 +43,14 @@ func (l *CommandList) setState(s string) {
 
 // driverList is a command list the driver built (CreateCommandList).
 type driverList struct {
-	l  *CommandList
-	dc *deferredContext
+	l    *CommandList
+	dc   *deferredContext
+	held []pinner // every object the recording used: a command list holds a reference on each, as D3D11's does
 }
 
 // execute calls CommandListExecute, which leaves the immediate context
 // cleared (rule CL-EXEC).
-func (b driverList) execute(ic *immediateContext) error {
+func (b *driverList) execute(ic *immediateContext) error {
 	l := b.l
 	ic.ddi.on(l.name, handleName(uint32(l.h))).CommandListExecute(ic.h, l.h)
 	if !ic.dev.rt.cfg.Bugs.Has(rules.CLExec) { // the bug: the context keeps its bindings
@@ -62,7 +63,8 @@ func (b driverList) execute(ic *immediateContext) error {
 // RecycleDestroyCommandList while its deferred context lives (the handle
 // then waits on the context's recycle list), else DestroyCommandList (rule
 // CL-DESTROY).
-func (b driverList) destroy() {
+func (b *driverList) destroy() {
+	defer b.release()
 	l, dc := b.l, b.dc
 	d := l.dev
 	if dc.Alive() && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) && !d.rt.cfg.Bugs.Has(rules.CLDestroy) { // CL-CAPS bug: recycle without the cap; CL-DESTROY bug: never recycle
@@ -79,4 +81,15 @@ func (b driverList) destroy() {
 	}
 	d.ddiIC().on(l.name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
 	l.setState("freed")
+}
+
+// release drops the references the list held on what its recording used,
+// after its handle is destroyed or retired: the immediate handles outlive
+// the list's (rule CLS-FIRST).
+func (b *driverList) release() {
+	held := b.held
+	b.held = nil
+	for i := len(held) - 1; i >= 0; i-- { // newest first: a view before its resource
+		held[i].unpin()
+	}
 }

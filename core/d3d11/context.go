@@ -35,13 +35,18 @@ type DeviceContext struct {
 	h     ddi.HDEVICE
 	refs  int32
 	dead  bool
-	bytes int64 // the runtime and driver memory counted for a deferred context (memory.go)
+	bytes int64
+	// internal counts the runtime's own calls in progress on the context
+	// (runtimeCalls): they skip the LIFE-DANGLING check.
+	internal int // the runtime and driver memory counted for a deferred context (memory.go)
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
 
 	slots    // bindings pin their objects: a released object stays alive while bound
-	vbStride uint32
-	vbOffset uint32
+	vbStride [iaSlots]uint32
+	vbOffset [iaSlots]uint32
+	ibFormat ddi.Format
+	ibOffset uint32
 	topo     ddi.Topology
 	vp       ddi.Viewport
 	hasVP    bool
@@ -179,21 +184,54 @@ func nilShader(s *Shader) bool { return s == nil }
 
 // checkAll catches a call that passes an object after its final Release
 // before it reaches the UMD (rule LIFE-DANGLING). bug=LIFE-DANGLING lets it
-// through.
+// through, and so do the calls the runtime makes itself on the
+// application's behalf (internal: restoring a saved state, replaying an
+// emulated command list), which may name objects the application released
+// and only the runtime still holds.
 func (c *DeviceContext) checkAll(call string, objs ...Object) error {
-	if c.dev.rt.cfg.Bugs.Has(rules.LifeDangling) {
+	if c.internal > 0 {
 		return nil
 	}
-	return checkAll(call, objs...)
+	return c.dev.dangling(call, objs...)
 }
 
-func checkAll(call string, objs ...Object) error {
+// runtimeCalls marks the calls that follow, until the returned function
+// runs, as the runtime's own (checkAll).
+func (c *DeviceContext) runtimeCalls() func() {
+	c.internal++
+	return func() { c.internal-- }
+}
+
+// dangling returns E_INVALIDARG for the first object of objs the
+// application has released (object.released), and the debug layer names it
+// and the call: in Windows such a call is undefined behaviour, the
+// simulator's runtime always catches it (rule LIFE-DANGLING). The message
+// event carries the scenario line. nil with bug=LIFE-DANGLING.
+func (d *Device) dangling(call string, objs ...Object) error {
+	if d.rt.cfg.Bugs.Has(rules.LifeDangling) {
+		return nil
+	}
 	for _, o := range objs {
-		if !isNil(o) && !o.Alive() {
-			return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.Name())
+		if isNil(o) || !isReleased(o) {
+			continue
 		}
+		msg := call + " names " + o.Name() + " after the application's final Release of it"
+		if o.Alive() {
+			msg += " (a binding still holds it inside the runtime, which does not make it the application's again)"
+		}
+		d.message(call, o.Name(), "D3D11 ERROR: "+msg+" (rule LIFE-DANGLING)")
+		return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.Name())
 	}
 	return nil
+}
+
+// isReleased reports whether the application gave up its last reference
+// on o.
+func isReleased(o Object) bool {
+	if r, ok := o.(interface{ released() bool }); ok {
+		return r.released()
+	}
+	return !o.Alive()
 }
 
 // isNil reports a nil interface or a typed nil object pointer.
@@ -255,6 +293,9 @@ func (c *DeviceContext) unmap(r *Resource) {
 
 // Write copies data into a mapped resource (the scenario's RES.Write).
 func (r *Resource) Write(data []byte, offset uint32) error {
+	if err := r.dev.dangling("Write", r); err != nil {
+		return err // (the memory of a released resource: rule LIFE-DANGLING)
+	}
 	if !r.mapped {
 		return r.dev.invalid("Write", r.name, "the resource is not mapped")
 	}

@@ -38,12 +38,14 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateViewSize(&args))
+	private := d.calcPrivate(name, "CalcPrivateViewSize", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
+	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
 	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
-	w := d.ddiIC().on(name, handleName(v.h))
+	// (res=: the resource the view depends on, so the trace names it)
+	w := d.ddiIC().with(name, handleName(v.h), strArg(trace.KeyRes, handleName(uint32(res.h))))
 	switch kind {
 	case ddi.ViewRTV:
 		err = w.CreateRenderTargetView(d.hDev, &args, ddi.HRENDERTARGETVIEW(v.h), v.h)
@@ -57,8 +59,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, err
 	}
 	_, ht := ddiHandle(v)
-	bytes += d.calcCLS(ht, v.h, name)
+	cls := d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
+	v.driverPart(private, cls)
 	d.initChild(&v.object, name, bytes, func() {
 		w := d.ddiIC().on(name, handleName(v.h))
 		switch kind {
@@ -87,7 +90,8 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		return nil, err
 	}
 	args := ddi.ShaderArgs{Builtin: builtin, Obj: name}
-	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateShaderSize(&args))
+	private := d.calcPrivate(name, "CalcPrivateShaderSize", func(u ddi.Device) int { return u.CalcPrivateShaderSize(&args) })
+	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
@@ -103,7 +107,7 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	bytes += d.calcCLS(ht, uint32(s.h), name)
+	s.driverPart(private, d.calcCLS(ht, uint32(s.h), name))
 	d.initChild(&s.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(s.h))).DestroyShader(d.hDev, s.h)
 	})
@@ -119,14 +123,14 @@ func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error
 // pointer to previous instance instead of creating a duplicate object").
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
 	return d.createState(name, "blend", "CreateBlendState", desc,
-		func(w ddiCall) int { return w.CalcPrivateBlendStateSize(&desc) },
+		"CalcPrivateBlendStateSize", func(u ddi.Device) int { return u.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
 		func(w ddiCall, h uint32) { w.DestroyBlendState(d.hDev, ddi.HBLENDSTATE(h)) })
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
 	return d.createState(name, "rasterizer", "CreateRasterizerState", desc,
-		func(w ddiCall) int { return w.CalcPrivateRasterizerStateSize(&desc) },
+		"CalcPrivateRasterizerStateSize", func(u ddi.Device) int { return u.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateRasterizerState(d.hDev, &desc, ddi.HRASTERIZERSTATE(h), h)
 		},
@@ -135,7 +139,7 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
 	return d.createState(name, "depthstencil", "CreateDepthStencilState", desc,
-		func(w ddiCall) int { return w.CalcPrivateDepthStencilStateSize(&desc) },
+		"CalcPrivateDepthStencilStateSize", func(u ddi.Device) int { return u.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
 			return w.CreateDepthStencilState(d.hDev, &desc, ddi.HDEPTHSTENCILSTATE(h), h)
 		},
@@ -144,7 +148,7 @@ func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc)
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
 	return d.createState(name, "sampler", "CreateSamplerState", desc,
-		func(w ddiCall) int { return w.CalcPrivateSamplerSize(&desc) },
+		"CalcPrivateSamplerSize", func(u ddi.Device) int { return u.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
 }
@@ -159,7 +163,7 @@ const MaxUniqueStates = 4096
 // createState gives back the live state object with an equal descriptor
 // (desc, a comparable value whose type tells the kinds apart), else makes
 // one with the driver.
-func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
+func (d *Device) createState(name, kind, api string, desc any, calcName string, calc func(ddi.Device) int, create func(ddiCall, uint32) error, destroy func(ddiCall, uint32)) (s *State, err error) {
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -185,7 +189,8 @@ func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
-	bytes := ObjectOverhead + int64(calc(d.ddiIC().on(name, "")))
+	private := d.calcPrivate(name, calcName, calc)
+	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
@@ -196,7 +201,7 @@ func (d *Device) createState(name, kind, api string, desc any, calc func(ddiCall
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
-	bytes += d.calcCLS(ht, s.h, name)
+	s.driverPart(private, d.calcCLS(ht, s.h, name))
 	d.initChild(&s.object, name, bytes, func() {
 		d.forgetState(desc, s)
 		destroy(d.ddiIC().on(name, handleName(s.h)), s.h)
@@ -215,7 +220,7 @@ func (d *Device) sharedState(desc any) *State {
 		// (gone, or on its way: a final Release with nothing binding it)
 		return nil
 	}
-	s.AddRef()
+	s.refs.Add(1) // (not AddRef: a state the application released but a context binds comes back to it)
 	return s
 }
 
@@ -256,7 +261,8 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 	if err := d.objectLimit("CreateQuery", name); err != nil {
 		return nil, err
 	}
-	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateQuerySize(t))
+	private := d.calcPrivate(name, "CalcPrivateQuerySize", func(u ddi.Device) int { return u.CalcPrivateQuerySize(t) })
+	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve("CreateQuery", name, bytes); err != nil {
 		return nil, err
 	}
@@ -266,7 +272,7 @@ func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error)
 		d.unreserve(bytes)
 		return nil, err
 	}
-	bytes += d.calcCLS(ddi.HTQuery, uint32(q.h), name)
+	q.driverPart(private, d.calcCLS(ddi.HTQuery, uint32(q.h), name))
 	d.initChild(&q.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(q.h))).DestroyQuery(d.hDev, q.h)
 	})

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"strings"
+	"sync"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -39,6 +40,88 @@ type ddiTable struct {
 	drawFn   func(ddi.HDEVICE, uint32, uint32)
 	drawArgs trace.Args
 	drawAt   uint64
+
+	// reported holds what the driver reported through pfnSetErrorCb with
+	// this context's core-layer handle, per simulated thread: the only way
+	// a create DDI fails ("Using context-local DDI handles").
+	reported *reportedErrors
+}
+
+// reportedErrors is a context's pfnSetErrorCb reports not yet taken, by
+// thread (free-threaded creates run on several at once).
+type reportedErrors struct {
+	mu    sync.Mutex
+	hr    map[string]hresult.HRESULT
+	cause map[string]error // what a runtime callback answered the driver, when that made it fail
+}
+
+func newReported() *reportedErrors {
+	return &reportedErrors{hr: map[string]hresult.HRESULT{}, cause: map[string]error{}}
+}
+
+// noteCause keeps the error a callback (pfnAllocateCb) gave the driver on
+// thread: when the driver then reports that HRESULT, the API error says why
+// (the limit that was reached, the kernel's status).
+func (t *ddiTable) noteCause(thread string, err error) {
+	if t.reported == nil || err == nil {
+		return
+	}
+	t.reported.mu.Lock()
+	t.reported.cause[thread] = err
+	t.reported.mu.Unlock()
+}
+
+// noteError keeps a pfnSetErrorCb report for the create DDI in progress on
+// thread (the first failure of the call counts).
+func (t *ddiTable) noteError(thread string, hr hresult.HRESULT) {
+	if t.reported == nil || !hr.Failed() {
+		return
+	}
+	t.reported.mu.Lock()
+	if _, ok := t.reported.hr[thread]; !ok {
+		t.reported.hr[thread] = hr
+	}
+	t.reported.mu.Unlock()
+}
+
+func (w ddiCall) thread() string {
+	if s := w.d.rt.cfg.Sim; s != nil {
+		return s.Thread()
+	}
+	return ""
+}
+
+// watchErrors forgets earlier reports of this thread before a create DDI.
+func (w ddiCall) watchErrors() {
+	if w.reported == nil {
+		return
+	}
+	w.reported.mu.Lock()
+	delete(w.reported.hr, w.thread())
+	delete(w.reported.cause, w.thread())
+	w.reported.mu.Unlock()
+}
+
+// reportedError is the error the driver reported through pfnSetErrorCb
+// during the create DDI name, or nil.
+func (w ddiCall) reportedError(name string) error {
+	if w.reported == nil {
+		return nil
+	}
+	th := w.thread()
+	w.reported.mu.Lock()
+	hr, ok := w.reported.hr[th]
+	cause := w.reported.cause[th]
+	delete(w.reported.hr, th)
+	delete(w.reported.cause, th)
+	w.reported.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	if e, isErr := cause.(*hresult.Error); isErr && e.Code == hr {
+		return hresult.Errorf(hr, "%s (reported by the driver through pfnSetErrorCb in %s)", e.Msg, name)
+	}
+	return hresult.Errorf(hr, "the driver reported %s through pfnSetErrorCb in %s", hr.Name(), name)
 }
 
 // on labels the next DDI call with the object it concerns and a handle
@@ -59,7 +142,9 @@ type ddiCall struct {
 	args        trace.Args
 }
 
-var _ ddi.Device = ddiCall{}
+// ddiCall has each DDI's signature but for the create DDIs, which return
+// the error the driver reported through pfnSetErrorCb during the call (the
+// DDI itself returns none).
 
 // enter emits the Call event and returns what emits the Return.
 func (w ddiCall) enter(name string) span {
@@ -183,9 +268,17 @@ func (w ddiCall) CalcPrivateViewSize(a *ddi.CreateViewArgs) int {
 	return n
 }
 
-// CalcPrivateCommandListSize, CalcDeferredContextHandleSize and the second
+// CalcPrivateDeferredContextSize, CalcPrivateCommandListSize,
+// CalcDeferredContextHandleSize and the second
 // CheckDeferredContextHandleSizes are traced once they returned, with the
 // size they answered.
+func (w ddiCall) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
+	n := w.umd.CalcPrivateDeferredContextSize(h)
+	w.args = trace.IntArg(trace.KeySize, int64(n))
+	w.enter("CalcPrivateDeferredContextSize").end(nil)
+	return n
+}
+
 func (w ddiCall) CalcPrivateCommandListSize(h ddi.HDEVICE, args *ddi.CreateCommandListArgs) int {
 	n := w.umd.CalcPrivateCommandListSize(h, args)
 	w.args = trace.IntArg(trace.KeySize, int64(n))

@@ -18,7 +18,9 @@ func (w ddiCall) CalcPrivateResourceSize(a0 *ddi.CreateResourceArgs) int {
 
 func (w ddiCall) CreateResource(a0 ddi.HDEVICE, a1 *ddi.CreateResourceArgs, a2 ddi.HRESOURCE, a3 ddi.HRTRESOURCE) error {
 	sp := w.enter("CreateResource")
-	err := w.umd.CreateResource(a0, a1, a2, a3)
+	w.watchErrors()
+	w.umd.CreateResource(a0, a1, a2, a3)
+	err := w.reportedError("CreateResource")
 	sp.end(err)
 	return err
 }
@@ -31,7 +33,9 @@ func (w ddiCall) DestroyResource(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
 
 func (w ddiCall) CreateRenderTargetView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HRENDERTARGETVIEW, rt uint32) error {
 	sp := w.enter("CreateRenderTargetView")
-	err := w.umd.CreateRenderTargetView(h, a, v, rt)
+	w.watchErrors()
+	w.umd.CreateRenderTargetView(h, a, v, rt)
+	err := w.reportedError("CreateRenderTargetView")
 	sp.end(err)
 	return err
 }
@@ -44,7 +48,9 @@ func (w ddiCall) DestroyRenderTargetView(a0 ddi.HDEVICE, a1 ddi.HRENDERTARGETVIE
 
 func (w ddiCall) CreateShaderResourceView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HSHADERRESOURCEVIEW, rt uint32) error {
 	sp := w.enter("CreateShaderResourceView")
-	err := w.umd.CreateShaderResourceView(h, a, v, rt)
+	w.watchErrors()
+	w.umd.CreateShaderResourceView(h, a, v, rt)
+	err := w.reportedError("CreateShaderResourceView")
 	sp.end(err)
 	return err
 }
@@ -57,7 +63,9 @@ func (w ddiCall) DestroyShaderResourceView(a0 ddi.HDEVICE, a1 ddi.HSHADERRESOURC
 
 func (w ddiCall) CreateDepthStencilView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HDEPTHSTENCILVIEW, rt uint32) error {
 	sp := w.enter("CreateDepthStencilView")
-	err := w.umd.CreateDepthStencilView(h, a, v, rt)
+	w.watchErrors()
+	w.umd.CreateDepthStencilView(h, a, v, rt)
+	err := w.reportedError("CreateDepthStencilView")
 	sp.end(err)
 	return err
 }
@@ -77,14 +85,18 @@ func (w ddiCall) CalcPrivateShaderSize(a0 *ddi.ShaderArgs) int {
 
 func (w ddiCall) CreateVertexShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
 	sp := w.enter("CreateVertexShader")
-	err := w.umd.CreateVertexShader(h, a, s, rt)
+	w.watchErrors()
+	w.umd.CreateVertexShader(h, a, s, rt)
+	err := w.reportedError("CreateVertexShader")
 	sp.end(err)
 	return err
 }
 
 func (w ddiCall) CreatePixelShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
 	sp := w.enter("CreatePixelShader")
-	err := w.umd.CreatePixelShader(h, a, s, rt)
+	w.watchErrors()
+	w.umd.CreatePixelShader(h, a, s, rt)
+	err := w.reportedError("CreatePixelShader")
 	sp.end(err)
 	return err
 }
@@ -104,7 +116,9 @@ func (w ddiCall) CalcPrivateBlendStateSize(a0 *ddi.BlendDesc) int {
 
 func (w ddiCall) CreateBlendState(h ddi.HDEVICE, d *ddi.BlendDesc, s ddi.HBLENDSTATE, rt uint32) error {
 	sp := w.enter("CreateBlendState")
-	err := w.umd.CreateBlendState(h, d, s, rt)
+	w.watchErrors()
+	w.umd.CreateBlendState(h, d, s, rt)
+	err := w.reportedError("CreateBlendState")
 	sp.end(err)
 	return err
 }
@@ -124,7 +138,9 @@ func (w ddiCall) CalcPrivateRasterizerStateSize(a0 *ddi.RasterizerDesc) int {
 
 func (w ddiCall) CreateRasterizerState(h ddi.HDEVICE, d *ddi.RasterizerDesc, s ddi.HRASTERIZERSTATE, rt uint32) error {
 	sp := w.enter("CreateRasterizerState")
-	err := w.umd.CreateRasterizerState(h, d, s, rt)
+	w.watchErrors()
+	w.umd.CreateRasterizerState(h, d, s, rt)
+	err := w.reportedError("CreateRasterizerState")
 	sp.end(err)
 	return err
 }
@@ -144,7 +160,9 @@ func (w ddiCall) CalcPrivateDepthStencilStateSize(a0 *ddi.DepthStencilDesc) int 
 
 func (w ddiCall) CreateDepthStencilState(h ddi.HDEVICE, d *ddi.DepthStencilDesc, s ddi.HDEPTHSTENCILSTATE, rt uint32) error {
 	sp := w.enter("CreateDepthStencilState")
-	err := w.umd.CreateDepthStencilState(h, d, s, rt)
+	w.watchErrors()
+	w.umd.CreateDepthStencilState(h, d, s, rt)
+	err := w.reportedError("CreateDepthStencilState")
 	sp.end(err)
 	return err
 }
@@ -164,7 +182,9 @@ func (w ddiCall) CalcPrivateSamplerSize(a0 *ddi.SamplerDesc) int {
 
 func (w ddiCall) CreateSampler(h ddi.HDEVICE, d *ddi.SamplerDesc, s ddi.HSAMPLER, rt uint32) error {
 	sp := w.enter("CreateSampler")
-	err := w.umd.CreateSampler(h, d, s, rt)
+	w.watchErrors()
+	w.umd.CreateSampler(h, d, s, rt)
+	err := w.reportedError("CreateSampler")
 	sp.end(err)
 	return err
 }
@@ -184,7 +204,9 @@ func (w ddiCall) CalcPrivateQuerySize(a0 ddi.QueryType) int {
 
 func (w ddiCall) CreateQuery(h ddi.HDEVICE, t ddi.QueryType, q ddi.HQUERY, rt uint32) error {
 	sp := w.enter("CreateQuery")
-	err := w.umd.CreateQuery(h, t, q, rt)
+	w.watchErrors()
+	w.umd.CreateQuery(h, t, q, rt)
+	err := w.reportedError("CreateQuery")
 	sp.end(err)
 	return err
 }
@@ -367,16 +389,14 @@ func (w ddiCall) DestroyDevice(a0 ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
-	sp := w.enter("CalcPrivateDeferredContextSize")
-	n := w.umd.CalcPrivateDeferredContextSize(h)
-	sp.end(nil)
-	return n
-}
-
 func (w ddiCall) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) (ddi.Device, error) {
 	sp := w.enter("CreateDeferredContext")
-	v, err := w.umd.CreateDeferredContext(h, args, dc)
+	w.watchErrors()
+	v := w.umd.CreateDeferredContext(h, args, dc)
+	err := w.reportedError("CreateDeferredContext")
+	if err == nil && v == nil {
+		err = hresult.Errorf(hresult.E_FAIL, "the driver's CreateDeferredContext returned no table")
+	}
 	sp.end(err)
 	return v, err
 }
@@ -394,9 +414,11 @@ func (w ddiCall) AbandonCommandList(dc ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {
+func (w ddiCall) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl, rt ddi.HCOMMANDLIST) error {
 	sp := w.enter("CreateCommandList")
-	err := w.umd.CreateCommandList(h, args, cl)
+	w.watchErrors()
+	w.umd.CreateCommandList(h, args, cl, rt)
+	err := w.reportedError("CreateCommandList")
 	sp.end(err)
 	return err
 }

@@ -51,6 +51,9 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		c.bytes = ObjectOverhead
 		return c, nil
 	}
+	if c, reused, err := d.reuseDeferredContext(name); reused {
+		return c, err
+	}
 	bytes := ObjectOverhead + int64(d.ddiIC().on(name, "").CalcPrivateDeferredContextSize(d.hDev))
 	if err := d.reserve("CreateDeferredContext", name, bytes); err != nil {
 		return nil, err
@@ -63,14 +66,20 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 		d.unreserve(bytes)
 		return nil, err
 	}
-	c = &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
-	c.ddi = ddiTable{d: d, ctx: dcName, umd: table}
+	return d.newDeferredContext(dcName, h, core, table, bytes), nil
+}
+
+// newDeferredContext makes the API object of a deferred context over the
+// driver's handle h and table.
+func (d *Device) newDeferredContext(dcName string, h ddi.HDEVICE, core ddi.HRTCORELAYER, table ddi.Device, bytes int64) *DeviceContext {
+	c := &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
+	c.ddi = ddiTable{d: d, ctx: dcName, umd: table, reported: newReported()}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()
 	d.contexts[core] = c
 	d.mu.Unlock()
 	d.children.Add(1)
-	return c, nil
+	return c
 }
 
 // nextDCName numbers the device's deferred contexts: DC1, DC2, ...
@@ -129,8 +138,32 @@ func (d deferredOnly) Flush() error {
 	return d.c.refuse("Flush", "", d.c.name, "Flush is an immediate-context call")
 }
 
-func (d deferredOnly) ExecuteCommandList(l *CommandList, restore bool) error {
-	return d.c.refuse("ExecuteCommandList", objName(l), objName(l), "command lists run on the immediate context")
+// ExecuteCommandList on a deferred context (legal in D3D11) records the
+// list's commands into the recording: through the driver's
+// CommandListExecute on the context's own handle onto the list (opened like
+// any context-local handle), or, emulated, as a recorded replay. The list is
+// held by the recording. Like on the immediate context the context is left
+// in the default state, or, with restore, in the state it had.
+func (c *deferredContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
+	done := c.api("ExecuteCommandList", objName(l))
+	defer func() { done.end(err) }()
+	if err := c.checkList(l); err != nil {
+		return err
+	}
+	if c.discarding() {
+		return nil // the recording was discarded; FinishCommandList will say so
+	}
+	saved := c.bindings()
+	hold := c.hold()
+	lh := c.local(l)
+	c.ddi.on(l.name, handleName(lh)).CommandListExecute(c.h, ddi.HCOMMANDLIST(lh))
+	c.afterDDI()
+	c.unbindAll()
+	if restore && !c.discarding() {
+		c.restore(saved)
+	}
+	hold()
+	return nil
 }
 
 // Release destroys the deferred context with its last reference: a
@@ -139,8 +172,28 @@ func (d deferredOnly) ExecuteCommandList(l *CommandList, restore bool) error {
 func (c *deferredContext) Release() uint32 {
 	return c.release(func() {
 		c.abandon()
+		c.freeLists()
+		if c.dev.recycles() {
+			c.retire() // kept for the next CreateDeferredContext (recycle.go)
+			return
+		}
 		c.ddi.on(c.name, handleName(uint32(c.h))).DestroyDevice(c.h)
 	})
+}
+
+// freeLists destroys the command-list handles the context retired (waiting
+// for RecycleCommandList) or cached: with the context gone nothing can
+// recycle them.
+func (c *deferredContext) freeLists() {
+	ic := c.dev.ddiIC()
+	for _, old := range c.recycle {
+		ic.on(old.name, handleName(uint32(old.h))).DestroyCommandList(c.dev.hDev, old.h)
+		old.setState("freed")
+	}
+	for _, h := range c.cache {
+		ic.on(c.name, handleName(uint32(h))).DestroyCommandList(c.dev.hDev, h)
+	}
+	c.recycle, c.cache = nil, nil
 }
 
 // abandon is the abandon sequence of "Supporting command lists":
@@ -205,6 +258,18 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
 	l = &CommandList{dc: c.DeviceContext}
+	// The list holds a reference on every object its recording used, so the
+	// application may release them before it executes the list.
+	body := &driverList{l: l, dc: c}
+	for _, oe := range c.openOrder {
+		if d.rt.cfg.Bugs.Has(rules.CLSFirst) {
+			break // the bug: the list keeps nothing, so a released object's immediate handle goes first
+		}
+		if p, ok := oe.o.(pinner); ok {
+			p.pin()
+			body.held = append(body.held, p)
+		}
+	}
 	earlyClose := d.rt.cfg.Bugs.Has(rules.CLFinish) // the bug: close the handles before the command list exists
 	var saved binding
 	var hold func()
@@ -213,21 +278,31 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.unbindAll()
 		c.closeHandles()
 	}
-	if len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps)) {
+	recycled := len(c.cache) > 0 && (d.rt.cfg.Recycle || d.rt.cfg.Bugs.Has(rules.CLCaps))
+	if recycled {
 		l.h = c.cache[0]
 		c.cache = c.cache[1:]
 		err = ic.on(name, handleName(uint32(l.h))).RecycleCreateCommandList(d.hDev, args, l.h)
 	} else {
 		l.private = ic.on(name, "").CalcPrivateCommandListSize(d.hDev, args)
 		l.h = ddi.HCOMMANDLIST(d.rt.newHandle())
-		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h)
+		err = ic.on(name, handleName(uint32(l.h))).CreateCommandList(d.hDev, args, l.h, 0)
 		if err == nil {
 			ic.on(name, handleName(uint32(l.h))).CalcDeferredContextHandleSize(d.hDev, ddi.HTCommandList, uint32(l.h))
 		}
 	}
 	if err != nil {
 		// E_OUTOFMEMORY straight from the DDI, never through pfnSetErrorCb (rule CL-OOM).
+		if recycled {
+			// The cached handle could not be made valid: the driver still
+			// holds its memory, which goes now (nothing leaks).
+			ic.on(name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
+		}
 		c.abandon()
+		body.release()
+		if hold != nil {
+			hold()
+		}
 		return nil, c.reset(name, err)
 	}
 	// Close the open context-local handles, then recycle the context.
@@ -235,26 +310,29 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 		saved, hold = c.bindings(), c.hold()
 		c.unbindAll()
 	}
+	var rerr error
 	if earlyClose {
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
 	} else if d.rt.cfg.Bugs.Has(rules.CLClose) { // the bug: recycle the context with its handles open
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
 		c.forgetHandles()
 	} else {
 		c.closeHandles()
-		if err := c.recycleContext(name); err != nil {
-			return nil, err
-		}
+		rerr = c.recycleContext(name)
+	}
+	if rerr != nil {
+		// RecycleCreateDeferredContext failed: FinishCommandList fails, so
+		// the list just made goes with what it held (nothing leaks).
+		ic.on(name, handleName(uint32(l.h))).DestroyCommandList(d.hDev, l.h)
+		hold()
+		body.release()
+		return nil, rerr
 	}
 	if restore {
 		c.restore(saved)
 	}
 	hold()
-	l.body = driverList{l: l, dc: c}
+	l.body = body
 	d.initChild(&l.object, name, d.charge(ObjectOverhead+int64(l.private)), l.body.destroy)
 	l.setState("valid")
 	return l, nil

@@ -39,8 +39,7 @@ type Device struct {
 	dcCount     int
 	contexts    map[ddi.HRTCORELAYER]*DeviceContext // for pfnSetErrorCb
 	clsSizes    []ddi.HandleSize                    // CheckDeferredContextHandleSizes' answer
-	clsHigh     int                                 // most context-local handles open since the last trim
-	clsOpen     int                                 // context-local handles open now
+	clsPools    []*clsPool                          // the context-local handle allocator, one pool per size (memory.go)
 	resByRT     map[ddi.HRTRESOURCE]uint32          // runtime resource handle -> driver handle, for traces
 	displayMode ddi.HALLOCATION                     // the primary the display shows (full screen)
 	allocBytes  uint64                              // bytes allocated through pfnAllocateCb and not freed
@@ -95,7 +94,9 @@ func (d *Device) maybeDestroy() {
 		return
 	}
 	done := d.api("DestroyDevice", d.name, "")
+	d.freeRetiredContexts() // recycled deferred contexts' kept handles (recycle.go)
 	d.ddiIC().on(d.name, handleName(uint32(d.hDev))).DestroyDevice(d.hDev)
+	d.freeCLS()
 	err := d.rt.cfg.Kernel.DestroyDevice(d.kdev)
 	done.end(err)
 }
@@ -124,6 +125,34 @@ func (d *Device) Removed() error {
 		d.removedErr = hresult.DXGI_ERROR_DEVICE_REMOVED
 	}
 	return d.removedErr
+}
+
+// GetDeviceRemovedReason is nil (S_OK) while the device works, else why it
+// was removed ("ID3D11Device::GetDeviceRemovedReason"; the meanings are the
+// "DXGI_ERROR" page's): DXGI_ERROR_DEVICE_HUNG when its own commands hung
+// the GPU or made it fault on an address (a TDR blamed it),
+// DXGI_ERROR_DEVICE_RESET when an adapter reset
+// for another device's hang took its work, DXGI_ERROR_DEVICE_REMOVED
+// otherwise. Every other call of a removed device returns
+// DXGI_ERROR_DEVICE_REMOVED.
+func (d *Device) GetDeviceRemovedReason() (err error) {
+	done := d.api("GetDeviceRemovedReason", d.name, "")
+	defer func() { done.end(err) }()
+	if d.Removed() == nil {
+		return nil
+	}
+	hr := hresult.DXGI_ERROR_DEVICE_REMOVED
+	if k, ok := d.rt.cfg.Kernel.(interface {
+		RemovedReason(dxgk.HDevice) dxgk.RemovalReason
+	}); ok {
+		switch k.RemovedReason(d.kdev) {
+		case dxgk.RemovedHung, dxgk.RemovedPageFault:
+			hr = hresult.DXGI_ERROR_DEVICE_HUNG
+		case dxgk.RemovedReset:
+			hr = hresult.DXGI_ERROR_DEVICE_RESET
+		}
+	}
+	return hresult.Errorf(hr, "device %s was removed", d.name)
 }
 
 func (d *Device) removedHR() error {
@@ -213,13 +242,12 @@ func (d *Device) Escape(code uint32) (result uint64, err error) {
 
 // calcCLS asks the driver, right after an object's creation on the immediate
 // context, how much memory its context-local handles need
-// (CalcDeferredContextHandleSize, "Using context-local DDI handles").
-//
-// It returns the bytes it charged for them (memory.go).
+// (CalcDeferredContextHandleSize, "Using context-local DDI handles"): the
+// size of the allocator slot each deferred context's handle onto it takes
+// (memory.go).
 func (d *Device) calcCLS(t ddi.HandleType, h uint32, name string) int64 {
 	if _, ok := d.umd.(ddi.CommandLists); !ok {
 		return 0
 	}
-	n := d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h)
-	return d.charge(int64(n))
+	return int64(d.ddiIC().on(name, handleName(h)).CalcDeferredContextHandleSize(d.hDev, t, h))
 }

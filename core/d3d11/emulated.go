@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"slices"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -17,8 +18,10 @@ import (
 type emulatedContext struct {
 	*DeviceContext
 	deferredOnly
-	cmds []command // the calls recorded so far
-	held []pinner  // the objects they name
+	cmds   []command // the calls recorded so far
+	held   []pinner  // the objects they name
+	lastOK bool      // the last call was recorded
+	ends   []*Query  // the queries the recording ends
 }
 
 // command is one API call recorded on an emulated deferred context.
@@ -41,10 +44,23 @@ func newEmulatedContext(d *Device, name string) *DeviceContext {
 	return c
 }
 
+// track returns what follows a recorded state call with the state it
+// sets: the emulated context keeps its bindings as a deferred context of a
+// driver does, for FinishCommandList(RestoreDeferredContextState=TRUE).
+// It does so only when the call was recorded (lastOK).
+func (c *emulatedContext) track(set func()) func() {
+	return func() {
+		if c.lastOK {
+			set()
+		}
+	}
+}
+
 // record stores an API call. The objects it names are held until the
 // command list dies, as a command list's references are.
 func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, objs ...any) error {
 	cfg := c.dev.rt.cfg
+	c.lastOK = false
 	cfg.Sim.Charge(cfg.Costs.APICall)
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Ctx: c.name, Args: recorded})
 	for _, o := range objs {
@@ -59,63 +75,99 @@ func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, 
 		}
 	}
 	c.cmds = append(c.cmds, command{name, do})
+	c.lastOK = true
 	cfg.Rec.Emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: name, Ctx: c.name, HR: "S_OK", Args: recorded})
 	return nil
 }
 
 func (c *emulatedContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	defer c.track(func() {
+		if slot < iaSlots {
+			bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
+			c.vbStride[slot], c.vbOffset[slot] = stride, offset
+		}
+	})()
 	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)
 }
 
 func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.ib, ib, nilRes); c.ibFormat, c.ibOffset = f, offset })()
 	return c.record("IASetIndexBuffer", func(ic *DeviceContext) error { return ic.IASetIndexBuffer(ib, f, offset) }, ib)
 }
 
 func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	defer c.track(func() { c.topo = t })()
 	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
 }
 
 func (c *emulatedContext) VSSetShader(s *Shader) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.vs, s, nilShader) })()
 	return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)
 }
 
 func (c *emulatedContext) PSSetShader(s *Shader) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.ps, s, nilShader) })()
 	return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
 }
 
 func (c *emulatedContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.vsCB)) {
+			bind(c.DeviceContext, &c.vsCB[slot], b, nilRes)
+		}
+	})()
 	return c.record("VSSetConstantBuffers", func(ic *DeviceContext) error { return ic.VSSetConstantBuffers(slot, b) }, b)
 }
 
 func (c *emulatedContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.psCB)) {
+			bind(c.DeviceContext, &c.psCB[slot], b, nilRes)
+		}
+	})()
 	return c.record("PSSetConstantBuffers", func(ic *DeviceContext) error { return ic.PSSetConstantBuffers(slot, b) }, b)
 }
 
 func (c *emulatedContext) PSSetShaderResources(slot uint32, v *View) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.srv)) {
+			bind(c.DeviceContext, &c.srv[slot], v, nilView)
+		}
+	})()
 	return c.record("PSSetShaderResources", func(ic *DeviceContext) error { return ic.PSSetShaderResources(slot, v) }, v)
 }
 
 func (c *emulatedContext) PSSetSamplers(slot uint32, s *State) error {
+	defer c.track(func() {
+		if slot < uint32(len(c.samp)) {
+			bind(c.DeviceContext, &c.samp[slot], s, nilState)
+		}
+	})()
 	return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
 }
 
 func (c *emulatedContext) OMSetRenderTargets(rtv, dsv *View) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.rtv, rtv, nilView); bind(c.DeviceContext, &c.dsv, dsv, nilView) })()
 	return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtv, dsv) }, rtv, dsv)
 }
 
 func (c *emulatedContext) OMSetBlendState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.blend, s, nilState) })()
 	return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
 }
 
 func (c *emulatedContext) OMSetDepthStencilState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.depth, s, nilState) })()
 	return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
 }
 
 func (c *emulatedContext) RSSetState(s *State) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.rs, s, nilState) })()
 	return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
 }
 
 func (c *emulatedContext) RSSetViewports(vp ddi.Viewport) error {
+	defer c.track(func() { c.vp, c.hasVP = vp, true })()
 	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
 }
 
@@ -132,6 +184,11 @@ func (c *emulatedContext) Draw(count, start uint32) error {
 }
 
 func (c *emulatedContext) DrawIndexed(count, start uint32, base int32) error {
+	if c.ib == nil { // the bindings are tracked (track): the same check as a driver's deferred context
+		err := c.dev.invalid("DrawIndexed", "", "no index buffer is bound")
+		c.api("DrawIndexed", "").end(err)
+		return err
+	}
 	return c.record("DrawIndexed", func(ic *DeviceContext) error { return ic.DrawIndexed(count, start, base) })
 }
 
@@ -149,10 +206,16 @@ func (c *emulatedContext) Begin(q *Query) error {
 }
 
 func (c *emulatedContext) End(q *Query) error {
-	return c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+	err := c.record("End", func(ic *DeviceContext) error { return ic.End(q) }, q)
+	if err == nil && q != nil {
+		q.inLists.Add(1) // GetData: S_FALSE until the list has run (recordedList.ran)
+		c.ends = append(c.ends, q)
+	}
+	return err
 }
 
 func (c *emulatedContext) ClearState() error {
+	defer c.track(c.unbindAll)()
 	return c.record("ClearState", func(ic *DeviceContext) error { return ic.ClearState() })
 }
 
@@ -195,9 +258,9 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 		c.unmap(c.mappedHere[0])
 	}
 	l = &CommandList{dc: c.DeviceContext}
-	body := &recordedList{l: l, cmds: c.cmds, held: c.held}
+	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends, queried: slices.Clone(c.ends)}
 	l.body = body
-	c.cmds, c.held = nil, nil
+	c.cmds, c.held, c.ends = nil, nil, nil
 	saved := c.bindings()
 	hold := c.hold()
 	c.unbindAll()
@@ -214,10 +277,13 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 // recording held.
 func (c *emulatedContext) Release() uint32 {
 	return c.release(func() {
+		for _, q := range c.ends {
+			q.inLists.Add(-1)
+		}
 		for _, p := range c.held {
 			p.unpin()
 		}
-		c.cmds, c.held = nil, nil
+		c.cmds, c.held, c.ends = nil, nil, nil
 		c.unbindAll()
 	})
 }
@@ -229,8 +295,36 @@ func (c *emulatedContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
 	return c.deferredOnly.GetData(q)
 }
 
+// ExecuteCommandList records the list's replay: it starts from and leaves
+// the default state, as on the immediate context; with restore the
+// context's state is recorded again after it. The recording holds the list.
 func (c *emulatedContext) ExecuteCommandList(l *CommandList, restore bool) error {
-	return c.deferredOnly.ExecuteCommandList(l, restore)
+	if err := c.checkList(l); err != nil {
+		c.api("ExecuteCommandList", objName(l)).end(err)
+		return err
+	}
+	inner, ok := l.body.(*recordedList)
+	if !ok {
+		err := c.dev.invalid("ExecuteCommandList", l.name, "the command list was not recorded by the runtime")
+		c.api("ExecuteCommandList", objName(l)).end(err)
+		return err
+	}
+	saved := c.bindings()
+	err := c.record("ExecuteCommandList", func(ic *DeviceContext) error { return inner.replay(ic) }, l)
+	if err != nil {
+		return err
+	}
+	for _, q := range inner.queries() {
+		q.inLists.Add(1) // GetData: S_FALSE until the outer list has run
+		c.ends = append(c.ends, q)
+	}
+	hold := c.pinBindings()
+	c.unbindAll()
+	if restore {
+		c.restore(saved)
+	}
+	hold()
+	return nil
 }
 
 func (c *emulatedContext) dropBinding(p binder)                     { p.unpin() } // no context-local handles to wait for
@@ -249,18 +343,37 @@ func (c *emulatedContext) recycling() bool                          { return fal
 // recordedList is an emulated command list: the recorded commands and the
 // objects they hold.
 type recordedList struct {
-	l    *CommandList
-	cmds []command
-	held []pinner
+	l       *CommandList
+	cmds    []command
+	held    []pinner
+	ends    []*Query // ended in the list: pending (Query.inLists) until it first runs
+	queried []*Query // every query the list ends
+}
+
+// ran lets the queries the list ends answer GetData from the driver: their
+// End has now reached the immediate context.
+func (b *recordedList) ran() {
+	for _, q := range b.ends {
+		q.inLists.Add(-1)
+	}
+	b.ends = nil
 }
 
 // execute replays the commands on the immediate context, starting from and
 // leaving the cleared state.
-func (b *recordedList) execute(ic *immediateContext) error {
-	c := ic.DeviceContext
+func (b *recordedList) execute(ic *immediateContext) error { return b.replay(ic.DeviceContext) }
+
+// queries lists the queries the list ends, those of the lists it executes
+// included.
+func (b *recordedList) queries() []*Query { return b.queried }
+
+// replay runs the commands on the immediate context c.
+func (b *recordedList) replay(c *DeviceContext) error {
+	defer c.runtimeCalls()() // the list holds what it names, released or not
 	if err := c.ClearState(); err != nil {
 		return err
 	}
+	defer b.ran()
 	for _, cmd := range b.cmds {
 		if err := cmd.do(c); err != nil {
 			return fmt.Errorf("replaying %s of %s: %w", cmd, b.l.name, err)
@@ -270,6 +383,7 @@ func (b *recordedList) execute(ic *immediateContext) error {
 }
 
 func (b *recordedList) destroy() {
+	b.ran() // never executed: its queries are no longer waited for in the runtime
 	for _, p := range b.held {
 		p.unpin()
 	}

@@ -50,8 +50,17 @@ func (l *fakeLog) reset() {
 }
 
 type fakeUMD struct {
-	rec *fakeLog
-	ctx string
+	rec  *fakeLog
+	ctx  string
+	core ddi.HRTCORELAYER // for pfnSetErrorCb
+}
+
+// create logs a create DDI; a failure goes through pfnSetErrorCb, as create
+// DDIs report errors.
+func (u *fakeUMD) create(name string) {
+	if err := u.log(name); err != nil {
+		(*callbacks)(u.rec.dev).PfnSetErrorCb(u.core, hresult.Of(err))
+	}
 }
 
 func (u *fakeUMD) log(name string) error {
@@ -70,7 +79,7 @@ func (a *fakeAdapter) CalcPrivateDeviceSize() int { return 64 }
 
 func (a *fakeAdapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.Device, error) {
 	a.log.dev = (*Device)(args.Callbacks.(*callbacks))
-	u := &fakeUMD{rec: a.log, ctx: "IC"}
+	u := &fakeUMD{rec: a.log, ctx: "IC", core: args.HRTCoreLayer}
 	return u, u.log("CreateDevice")
 }
 
@@ -219,32 +228,32 @@ func (u *fakeUMD) CalcPrivateResourceSize(a0 *ddi.CreateResourceArgs) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateResource(a0 ddi.HDEVICE, a1 *ddi.CreateResourceArgs, a2 ddi.HRESOURCE, a3 ddi.HRTRESOURCE) error {
-	return u.log("CreateResource")
+func (u *fakeUMD) CreateResource(a0 ddi.HDEVICE, a1 *ddi.CreateResourceArgs, a2 ddi.HRESOURCE, a3 ddi.HRTRESOURCE) {
+	u.create("CreateResource")
 }
 
 func (u *fakeUMD) DestroyResource(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
 	u.log("DestroyResource")
 }
 
-func (u *fakeUMD) CreateRenderTargetView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HRENDERTARGETVIEW, rt uint32) error {
-	return u.log("CreateRenderTargetView")
+func (u *fakeUMD) CreateRenderTargetView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HRENDERTARGETVIEW, rt uint32) {
+	u.create("CreateRenderTargetView")
 }
 
 func (u *fakeUMD) DestroyRenderTargetView(a0 ddi.HDEVICE, a1 ddi.HRENDERTARGETVIEW) {
 	u.log("DestroyRenderTargetView")
 }
 
-func (u *fakeUMD) CreateShaderResourceView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HSHADERRESOURCEVIEW, rt uint32) error {
-	return u.log("CreateShaderResourceView")
+func (u *fakeUMD) CreateShaderResourceView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HSHADERRESOURCEVIEW, rt uint32) {
+	u.create("CreateShaderResourceView")
 }
 
 func (u *fakeUMD) DestroyShaderResourceView(a0 ddi.HDEVICE, a1 ddi.HSHADERRESOURCEVIEW) {
 	u.log("DestroyShaderResourceView")
 }
 
-func (u *fakeUMD) CreateDepthStencilView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HDEPTHSTENCILVIEW, rt uint32) error {
-	return u.log("CreateDepthStencilView")
+func (u *fakeUMD) CreateDepthStencilView(h ddi.HDEVICE, a *ddi.CreateViewArgs, v ddi.HDEPTHSTENCILVIEW, rt uint32) {
+	u.create("CreateDepthStencilView")
 }
 
 func (u *fakeUMD) DestroyDepthStencilView(a0 ddi.HDEVICE, a1 ddi.HDEPTHSTENCILVIEW) {
@@ -256,12 +265,12 @@ func (u *fakeUMD) CalcPrivateShaderSize(a0 *ddi.ShaderArgs) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateVertexShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
-	return u.log("CreateVertexShader")
+func (u *fakeUMD) CreateVertexShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) {
+	u.create("CreateVertexShader")
 }
 
-func (u *fakeUMD) CreatePixelShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) error {
-	return u.log("CreatePixelShader")
+func (u *fakeUMD) CreatePixelShader(h ddi.HDEVICE, a *ddi.ShaderArgs, s ddi.HSHADER, rt uint32) {
+	u.create("CreatePixelShader")
 }
 
 func (u *fakeUMD) DestroyShader(a0 ddi.HDEVICE, a1 ddi.HSHADER) {
@@ -273,8 +282,8 @@ func (u *fakeUMD) CalcPrivateBlendStateSize(a0 *ddi.BlendDesc) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateBlendState(h ddi.HDEVICE, d *ddi.BlendDesc, s ddi.HBLENDSTATE, rt uint32) error {
-	return u.log("CreateBlendState")
+func (u *fakeUMD) CreateBlendState(h ddi.HDEVICE, d *ddi.BlendDesc, s ddi.HBLENDSTATE, rt uint32) {
+	u.create("CreateBlendState")
 }
 
 func (u *fakeUMD) DestroyBlendState(a0 ddi.HDEVICE, a1 ddi.HBLENDSTATE) {
@@ -286,8 +295,8 @@ func (u *fakeUMD) CalcPrivateRasterizerStateSize(a0 *ddi.RasterizerDesc) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateRasterizerState(h ddi.HDEVICE, d *ddi.RasterizerDesc, s ddi.HRASTERIZERSTATE, rt uint32) error {
-	return u.log("CreateRasterizerState")
+func (u *fakeUMD) CreateRasterizerState(h ddi.HDEVICE, d *ddi.RasterizerDesc, s ddi.HRASTERIZERSTATE, rt uint32) {
+	u.create("CreateRasterizerState")
 }
 
 func (u *fakeUMD) DestroyRasterizerState(a0 ddi.HDEVICE, a1 ddi.HRASTERIZERSTATE) {
@@ -299,8 +308,8 @@ func (u *fakeUMD) CalcPrivateDepthStencilStateSize(a0 *ddi.DepthStencilDesc) int
 	return 64
 }
 
-func (u *fakeUMD) CreateDepthStencilState(h ddi.HDEVICE, d *ddi.DepthStencilDesc, s ddi.HDEPTHSTENCILSTATE, rt uint32) error {
-	return u.log("CreateDepthStencilState")
+func (u *fakeUMD) CreateDepthStencilState(h ddi.HDEVICE, d *ddi.DepthStencilDesc, s ddi.HDEPTHSTENCILSTATE, rt uint32) {
+	u.create("CreateDepthStencilState")
 }
 
 func (u *fakeUMD) DestroyDepthStencilState(a0 ddi.HDEVICE, a1 ddi.HDEPTHSTENCILSTATE) {
@@ -312,8 +321,8 @@ func (u *fakeUMD) CalcPrivateSamplerSize(a0 *ddi.SamplerDesc) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateSampler(h ddi.HDEVICE, d *ddi.SamplerDesc, s ddi.HSAMPLER, rt uint32) error {
-	return u.log("CreateSampler")
+func (u *fakeUMD) CreateSampler(h ddi.HDEVICE, d *ddi.SamplerDesc, s ddi.HSAMPLER, rt uint32) {
+	u.create("CreateSampler")
 }
 
 func (u *fakeUMD) DestroySampler(a0 ddi.HDEVICE, a1 ddi.HSAMPLER) {
@@ -325,8 +334,8 @@ func (u *fakeUMD) CalcPrivateQuerySize(a0 ddi.QueryType) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateQuery(h ddi.HDEVICE, t ddi.QueryType, q ddi.HQUERY, rt uint32) error {
-	return u.log("CreateQuery")
+func (u *fakeUMD) CreateQuery(h ddi.HDEVICE, t ddi.QueryType, q ddi.HQUERY, rt uint32) {
+	u.create("CreateQuery")
 }
 
 func (u *fakeUMD) DestroyQuery(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
@@ -451,11 +460,12 @@ func (u *fakeUMD) CalcPrivateDeferredContextSize(h ddi.HDEVICE) int {
 	return 64
 }
 
-func (u *fakeUMD) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) (ddi.Device, error) {
+func (u *fakeUMD) CreateDeferredContext(h ddi.HDEVICE, args *ddi.CreateDeferredContextArgs, dc ddi.HDEVICE) ddi.Device {
 	if err := u.log("CreateDeferredContext"); err != nil {
-		return nil, err
+		(*callbacks)(u.rec.dev).PfnSetErrorCb(u.core, hresult.Of(err))
+		return nil
 	}
-	return &fakeUMD{rec: u.rec, ctx: "DC"}, nil
+	return &fakeUMD{rec: u.rec, ctx: "DC", core: args.HRTCoreLayer}
 }
 
 func (u *fakeUMD) RecycleCreateDeferredContext(h ddi.HDEVICE, dc ddi.HDEVICE) error {
@@ -466,8 +476,8 @@ func (u *fakeUMD) AbandonCommandList(dc ddi.HDEVICE) {
 	u.log("AbandonCommandList")
 }
 
-func (u *fakeUMD) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {
-	return u.log("CreateCommandList")
+func (u *fakeUMD) CreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl, rt ddi.HCOMMANDLIST) {
+	u.create("CreateCommandList")
 }
 
 func (u *fakeUMD) RecycleCreateCommandList(h ddi.HDEVICE, args *ddi.CreateCommandListArgs, cl ddi.HCOMMANDLIST) error {

@@ -83,7 +83,7 @@ func (f *Fence) GetCompletedValue() uint64 {
 func (f *Fence) SetEventOnCompletion(value uint64) (err error) {
 	done := f.dev.api("SetEventOnCompletion", f.name, "")
 	defer func() { done.end(err) }()
-	if err := checkAll("SetEventOnCompletion", f); err != nil {
+	if err := f.dev.dangling("SetEventOnCompletion", f); err != nil {
 		return err
 	}
 	k, _ := f.dev.syncKernel()

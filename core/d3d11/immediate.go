@@ -12,11 +12,14 @@ import (
 // reference queues the object in the runtime's destruction queue.
 type immediateContext struct {
 	driverContext
+	// retired holds the driver handles of released deferred contexts,
+	// kept for RecycleCreateDeferredContext (recycle.go).
+	retired []retiredDC
 }
 
 func newImmediateContext(d *Device) *DeviceContext {
 	c := &DeviceContext{dev: d, name: "IC", h: d.hDev}
-	c.ddi = ddiTable{d: d, ctx: "IC", umd: d.umd, funcs: d.table}
+	c.ddi = ddiTable{d: d, ctx: "IC", umd: d.umd, funcs: d.table, reported: newReported()}
 	c.contextKind = &immediateContext{driverContext: driverContext{c}}
 	return c
 }
@@ -65,6 +68,12 @@ func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err 
 	defer func() { done.end(getDataErr(hr, err)) }()
 	if hr, err := c.getDataPrologue(q); err != nil {
 		return 0, hr, err
+	}
+	if q.inLists.Load() > 0 {
+		// Ended in a command list the runtime recorded that has not run
+		// yet: not signalled until the list is executed and the GPU passes
+		// the End.
+		return 0, hresult.S_FALSE, nil
 	}
 	if !q.issued {
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
@@ -133,11 +142,9 @@ func (c *immediateContext) FinishCommandList(name string, restore bool) (*Comman
 	return nil, c.refuse("FinishCommandList", name, name, "only a deferred context records command lists")
 }
 
-// ExecuteCommandList runs a command list on the immediate context. The
-// context is left cleared (rule CL-EXEC), or restored with restore.
-func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
-	done := c.api("ExecuteCommandList", objName(l))
-	defer func() { done.end(err) }()
+// checkList validates ExecuteCommandList's command list (either kind of
+// context).
+func (c *DeviceContext) checkList(l *CommandList) error {
 	if l == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "ExecuteCommandList needs a command list")
 	}
@@ -147,6 +154,17 @@ func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err
 	}
 	if l.state != "valid" && !bug {
 		return c.dev.invalid("ExecuteCommandList", l.name, "command list handle is %s, not valid (rule CL-STATE)", l.state)
+	}
+	return nil
+}
+
+// ExecuteCommandList runs a command list on the immediate context. The
+// context is left cleared (rule CL-EXEC), or restored with restore.
+func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err error) {
+	done := c.api("ExecuteCommandList", objName(l))
+	defer func() { done.end(err) }()
+	if err := c.checkList(l); err != nil {
+		return err
 	}
 	saved := c.bindings()
 	if restore {

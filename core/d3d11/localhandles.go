@@ -35,6 +35,8 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 		return v.h, map[string]ddi.HandleType{"blend": ddi.HTBlendState, "rasterizer": ddi.HTRasterizerState, "depthstencil": ddi.HTDepthStencilState, "sampler": ddi.HTSampler}[v.Kind]
 	case *Query:
 		return uint32(v.h), ddi.HTQuery
+	case *CommandList:
+		return uint32(v.h), ddi.HTCommandList
 	}
 	return 0, 0
 }
@@ -95,16 +97,15 @@ func (c *deferredContext) local(o Object) uint32 {
 		}
 	case *Query:
 		err = c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h))).CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
+	case *CommandList: // executed on this deferred context
+		err = c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h))).CreateCommandList(c.h, nil, ddi.HCOMMANDLIST(l), ddi.HCOMMANDLIST(h))
 	}
 	if err != nil || c.failed {
 		return 0
 	}
 	c.open[o] = l
 	c.openOrder = append(c.openOrder, openEntry{o, l})
-	c.dev.mu.Lock()
-	c.dev.clsOpen++
-	c.dev.clsHigh = max(c.dev.clsHigh, c.dev.clsOpen)
-	c.dev.mu.Unlock()
+	c.dev.clsAlloc(o) // a slot of the size CalcDeferredContextHandleSize gave (memory.go)
 	return l
 }
 
@@ -144,6 +145,8 @@ func (c *deferredContext) closeHandles() {
 			}
 		case *Query:
 			w.DestroyQuery(c.h, ddi.HQUERY(l))
+		case *CommandList:
+			w.DestroyCommandList(c.h, ddi.HCOMMANDLIST(l))
 		}
 	}
 	c.forgetHandles()
@@ -153,9 +156,9 @@ func (c *deferredContext) closeHandles() {
 // closeHandles, or without closing them in the driver: only bug switches
 // do that).
 func (c *deferredContext) forgetHandles() {
-	c.dev.mu.Lock()
-	c.dev.clsOpen -= len(c.openOrder)
-	c.dev.mu.Unlock()
+	for _, oe := range c.openOrder {
+		c.dev.clsFree(oe.o)
+	}
 	clear(c.open)
 	c.openOrder = c.openOrder[:0]
 	c.letGo()

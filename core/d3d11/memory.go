@@ -3,14 +3,17 @@ package d3d11
 import (
 	"fmt"
 
+	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // The memory live objects hold, counted and bounded. Each API object costs
 // the runtime and the driver memory: the runtime's own object, the private
-// memory the driver asked for (the CalcPrivate*Size answer, and the
-// context-local handle size CalcDeferredContextHandleSize answered), and,
-// for a resource, its allocations' data (pfnAllocateCb). The runtime counts
+// memory the driver asked for (the CalcPrivate*Size answer: the driver
+// part, below), and, for a resource, its allocations' data (pfnAllocateCb);
+// the context-local handle allocator's slots (below) are counted with the
+// device's objects until they are trimmed. The runtime counts
 // the bytes of every live object of a device and fails a creation with
 // E_OUTOFMEMORY, before any memory is taken, when they would pass
 //
@@ -127,3 +130,180 @@ func (d *Device) AllocatedBytes() uint64 {
 // ObjectBytes is what the live objects of all the runtime's devices hold of
 // runtime and driver memory.
 func (rt *Runtime) ObjectBytes() int64 { return rt.objBytes.Load() }
+
+// The driver's private memory and the context-local handle allocator
+// ("Using context-local DDI handles": the driver tells the API how much
+// memory it needs for a handle, and the API assigns the handle's value).
+//
+//   - Each object's driver part is memory the runtime allocates with the
+//     size CalcPrivate*Size answered (object.private), handed to the
+//     driver with the Create* DDI and freed once its Destroy* DDI
+//     returned; the CalcPrivate*Size Return event carries the size.
+//   - Context-local handles come from an allocator the runtime sizes at
+//     device creation with CheckDeferredContextHandleSizes' array: one
+//     pool per distinct size. A deferred context's handle onto an object
+//     takes a slot of the size CalcDeferredContextHandleSize answered for
+//     it; a slot freed when the handle closes stays in its pool (the
+//     high-water mark), until pfnPerformAmortizedProcessingCb trims every
+//     pool back to what is in use and frees the rest (trimCLS, the
+//     TrimHighWaterMarks event says how much). The pools' bytes are
+//     counted with the device's objects (charge) until trimmed or until
+//     the device goes.
+
+// clsPool is one size class of the context-local handle allocator.
+type clsPool struct {
+	size  int64
+	inUse int // slots holding an open handle
+	slots int // slots allocated: the high-water mark since the last trim
+}
+
+// initCLS builds the allocator's pools from CheckDeferredContextHandleSizes'
+// array, one per distinct size, in the order the driver gave them.
+func (d *Device) initCLS() {
+	for _, s := range d.clsSizes {
+		if d.clsPool(int64(s.Size), false) == nil {
+			d.clsPools = append(d.clsPools, &clsPool{size: int64(s.Size)})
+		}
+	}
+}
+
+// clsPool returns the pool of a size; make adds one for a size the array
+// did not list (undefined in the DDI: rule CLS-SIZES reports the driver).
+// d.mu is held by the caller when make is set.
+func (d *Device) clsPool(size int64, make bool) *clsPool {
+	for _, p := range d.clsPools {
+		if p.size == size {
+			return p
+		}
+	}
+	if !make {
+		return nil
+	}
+	p := &clsPool{size: size}
+	d.clsPools = append(d.clsPools, p)
+	return p
+}
+
+// clsAlloc takes a slot for a context-local handle onto o, growing its
+// pool past the high-water mark when none is free.
+func (d *Device) clsAlloc(o Object) {
+	b := baseObject(o)
+	if b == nil || b.clsSize <= 0 {
+		return
+	}
+	d.mu.Lock()
+	p := d.clsPool(b.clsSize, true)
+	p.inUse++
+	grow := p.inUse > p.slots
+	if grow {
+		p.slots++
+	}
+	d.mu.Unlock()
+	if grow {
+		d.charge(p.size)
+	}
+}
+
+// clsFree gives a handle's slot back to its pool (where it stays until
+// the next trim).
+func (d *Device) clsFree(o Object) {
+	b := baseObject(o)
+	if b == nil || b.clsSize <= 0 {
+		return
+	}
+	d.mu.Lock()
+	if p := d.clsPool(b.clsSize, false); p != nil && p.inUse > 0 {
+		p.inUse--
+	}
+	d.mu.Unlock()
+}
+
+// trimCLS trims every pool to the slots in use and frees the rest: it
+// returns the slots allocated before and after, and the bytes freed.
+func (d *Device) trimCLS() (high, open int, freed int64) {
+	d.mu.Lock()
+	for _, p := range d.clsPools {
+		high += p.slots
+		open += p.inUse
+		freed += int64(p.slots-p.inUse) * p.size
+		p.slots = p.inUse
+	}
+	d.mu.Unlock()
+	d.unreserve(freed)
+	return high, open, freed
+}
+
+// freeCLS frees the allocator's pools with the device.
+func (d *Device) freeCLS() {
+	d.mu.Lock()
+	var n int64
+	for _, p := range d.clsPools {
+		n += int64(p.slots) * p.size
+		p.slots, p.inUse = 0, 0
+	}
+	d.mu.Unlock()
+	d.unreserve(n)
+}
+
+// CLSBytes is what the context-local handle allocator holds: its pools'
+// slots, in use or kept since the last trim.
+func (d *Device) CLSBytes() int64 {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	var n int64
+	for _, p := range d.clsPools {
+		n += int64(p.slots) * p.size
+	}
+	return n
+}
+
+// CLSPool is one size class of the context-local handle allocator, for
+// tests and the panel: its size, the handles open in it, its slots.
+type CLSPool struct{ Size, InUse, Slots int }
+
+// CLSPools lists the allocator's pools.
+func (d *Device) CLSPools() []CLSPool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]CLSPool, len(d.clsPools))
+	for i, p := range d.clsPools {
+		out[i] = CLSPool{int(p.size), p.inUse, p.slots}
+	}
+	return out
+}
+
+// calcPrivate asks the driver the size of a new object's driver part
+// (CalcPrivate*Size, free-threaded: rule FT-CALC); its Return event
+// carries the answer (size=), which the panel's Handles view shows.
+func (d *Device) calcPrivate(name, ddiName string, calc func(ddi.Device) int) int {
+	w := d.ddiIC().on(name, "")
+	sp := w.enter(ddiName)
+	n := calc(w.umd)
+	sp.ev.Args = trace.IntArg(trace.KeySize, int64(n))
+	sp.end(nil)
+	return n
+}
+
+// driverPart gives a new object its driver part, allocated with the size
+// CalcPrivate*Size answered (it goes with the object: finish), and the
+// slot size of its context-local handles (CalcDeferredContextHandleSize).
+func (o *object) driverPart(private int, cls int64) {
+	if private > 0 {
+		o.private = make([]byte, private)
+	}
+	o.clsSize = cls
+}
+
+// PrivateSize is the size of the object's driver part: what
+// CalcPrivate*Size answered when it was created.
+func (o *object) PrivateSize() int { return len(o.private) }
+
+// baseObject returns the runtime's common part of an API object.
+func baseObject(o Object) *object {
+	if b, ok := o.(interface{ base() *object }); ok {
+		return b.base()
+	}
+	return nil
+}
+
+func (o *object) base() *object { return o }

@@ -30,17 +30,30 @@ type object struct {
 	dead    atomic.Bool
 	queued  atomic.Bool // in the runtime's destruction queue: gone for the API, not yet destroyed
 	destroy func()
-	bytes   int64 // the runtime and driver memory counted for it (memory.go)
+	bytes   int64  // the runtime and driver memory counted for it (memory.go)
+	private []byte // the driver's part, of the size CalcPrivate*Size answered (memory.go)
+	clsSize int64  // CalcDeferredContextHandleSize's answer: a context-local handle's slot size
 }
 
 func (o *object) Name() string { return o.name }
 
-// Alive is false from the final Release on, or, for an object released
-// while bound, from the unbinding that queued it: the application cannot
-// use it again (rule LIFE-DANGLING), even though its Destroy* DDI waits.
+// Alive is false once the object is destroyed or, for an object released
+// while bound, once the unbinding queued it (its Destroy* DDI waits): the
+// runtime itself no longer uses it. For the application the object is gone
+// earlier, from its final Release (released, rule LIFE-DANGLING).
 func (o *object) Alive() bool { return !o.dead.Load() && !o.queued.Load() }
 
-func (o *object) AddRef() uint32 { return uint32(o.refs.Add(1)) }
+// AddRef and Release name the object too: after the application's final
+// Release they are refused like any other call (rule LIFE-DANGLING: the
+// debug layer says so; a real COM object would be freed memory), and
+// AddRef does not bring the object back. (With bug=LIFE-DANGLING, AddRef
+// revives it, as before.)
+func (o *object) AddRef() uint32 {
+	if o.refs.Load() <= 0 && o.dev != nil && o.dev.dangling("AddRef", o) != nil {
+		return 0
+	}
+	return uint32(o.refs.Add(1))
+}
 
 // Release is IUnknown::Release, an API call in the trace, so that `expect
 // calls` can follow a final Release to the Destroy* DDIs it runs.
@@ -57,6 +70,9 @@ func (o *object) Release() uint32 {
 // release drops a reference without an API call of its own (a swap chain
 // letting its buffers go).
 func (o *object) release() uint32 {
+	if o.refs.Load() <= 0 && o.dev != nil && o.dev.dangling("Release", o) != nil {
+		return 0
+	}
 	n := o.refs.Add(-1)
 	if n < 0 {
 		o.refs.Store(0)
@@ -192,6 +208,7 @@ func (o *object) finish() {
 	if o.destroy != nil {
 		o.destroy()
 	}
+	o.private = nil // the driver's part goes once its Destroy* DDI returned
 	o.dev.unreserve(o.bytes)
 	o.dev.childGone()
 }
@@ -254,6 +271,9 @@ type Query struct {
 	h      ddi.HQUERY
 	began  bool
 	issued bool
+	// inLists counts the runtime-recorded (emulated) command lists whose
+	// End of this query has not run yet: GetData says S_FALSE meanwhile.
+	inLists atomic.Int32
 }
 
 // SwapChain is an IDXGISwapChain whose buffers are primaries.
@@ -264,11 +284,24 @@ type SwapChain struct {
 	Fullscreen    bool
 }
 
+// released is true from the application's final Release on, even while a
+// binding, a view or a command list keeps the object alive inside the
+// runtime: from then on the application holds no reference, and a call that
+// names the object is a use after free (undefined behaviour in Windows;
+// rule LIFE-DANGLING here). An object given back a reference since (a state
+// object CreateBlendState shared again) is not released.
+func (o *object) released() bool { return o.refs.Load() <= 0 || !o.Alive() }
+
+// checkAlive is the LIFE-DANGLING check of a device or swap-chain method
+// that names o (dangling).
 func (o *object) checkAlive(call string) error {
-	if !o.Alive() {
-		return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
+	if o.dev == nil {
+		if o.released() {
+			return hresult.Errorf(hresult.E_INVALIDARG, "%s uses %s after its final Release (rule LIFE-DANGLING)", call, o.name)
+		}
+		return nil
 	}
-	return nil
+	return o.dev.dangling(call, o)
 }
 
 func handleName(h uint32) string { return fmt.Sprintf("h%d", h) }

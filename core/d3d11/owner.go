@@ -3,6 +3,7 @@ package d3d11
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/rules"
 )
 
 // Objects belong to the device that created them. Direct3D 11 does not let
@@ -80,128 +81,173 @@ func (c *DeviceContext) refuseForeign(call string, objs ...Object) error {
 	return err
 }
 
-func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
-	if c.dropForeign("IASetVertexBuffers", vb) {
+// checkArgs is the argument check of a void method: an object of another
+// device drops the call (dropForeign); an object the application released
+// stops it before it reaches the driver with E_INVALIDARG and the debug
+// layer's message (refuseDangling, rule LIFE-DANGLING: the simulator keeps
+// the HRESULT its scenarios have always seen for it). stop says the call
+// ends here, with err.
+func (c *DeviceContext) checkArgs(call string, objs ...Object) (stop bool, err error) {
+	if c.dropForeign(call, objs...) {
+		return true, nil
+	}
+	if err := c.refuseDangling(call, objs...); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// refuseDangling traces the call and returns E_INVALIDARG when an object
+// argument was released by the application (Device.dangling), else nil.
+// The check is made here for every kind of context, the emulated one
+// included, whose recording would otherwise hold the object; the runtime's
+// own calls (runtimeCalls) skip it.
+func (c *DeviceContext) refuseDangling(call string, objs ...Object) error {
+	if c.internal > 0 || c.dev.rt.cfg.Bugs.Has(rules.LifeDangling) {
 		return nil
+	}
+	first := ""
+	bad := false
+	for _, o := range objs {
+		if isNil(o) {
+			continue
+		}
+		if first == "" {
+			first = o.Name()
+		}
+		bad = bad || isReleased(o)
+	}
+	if !bad {
+		return nil
+	}
+	done := c.api(call, first)
+	err := c.dev.dangling(call, objs...)
+	done.end(err)
+	return err
+}
+
+func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+	if stop, err := c.checkArgs("IASetVertexBuffers", vb); stop {
+		return err
 	}
 	return c.contextKind.IASetVertexBuffers(slot, vb, stride, offset)
 }
 
 func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
-	if c.dropForeign("IASetIndexBuffer", ib) {
-		return nil
+	if stop, err := c.checkArgs("IASetIndexBuffer", ib); stop {
+		return err
 	}
 	return c.contextKind.IASetIndexBuffer(ib, f, offset)
 }
 
 func (c *DeviceContext) VSSetShader(s *Shader) error {
-	if c.dropForeign("VSSetShader", s) {
-		return nil
+	if stop, err := c.checkArgs("VSSetShader", s); stop {
+		return err
 	}
 	return c.contextKind.VSSetShader(s)
 }
 
 func (c *DeviceContext) PSSetShader(s *Shader) error {
-	if c.dropForeign("PSSetShader", s) {
-		return nil
+	if stop, err := c.checkArgs("PSSetShader", s); stop {
+		return err
 	}
 	return c.contextKind.PSSetShader(s)
 }
 
 func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
-	if c.dropForeign("VSSetConstantBuffers", b) {
-		return nil
+	if stop, err := c.checkArgs("VSSetConstantBuffers", b); stop {
+		return err
 	}
 	return c.contextKind.VSSetConstantBuffers(slot, b)
 }
 
 func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
-	if c.dropForeign("PSSetConstantBuffers", b) {
-		return nil
+	if stop, err := c.checkArgs("PSSetConstantBuffers", b); stop {
+		return err
 	}
 	return c.contextKind.PSSetConstantBuffers(slot, b)
 }
 
 func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
-	if c.dropForeign("PSSetShaderResources", v) {
-		return nil
+	if stop, err := c.checkArgs("PSSetShaderResources", v); stop {
+		return err
 	}
 	return c.contextKind.PSSetShaderResources(slot, v)
 }
 
 func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
-	if c.dropForeign("PSSetSamplers", s) {
-		return nil
+	if stop, err := c.checkArgs("PSSetSamplers", s); stop {
+		return err
 	}
 	return c.contextKind.PSSetSamplers(slot, s)
 }
 
 func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
-	if c.dropForeign("OMSetRenderTargets", rtv, dsv) {
-		return nil
+	if stop, err := c.checkArgs("OMSetRenderTargets", rtv, dsv); stop {
+		return err
 	}
 	return c.contextKind.OMSetRenderTargets(rtv, dsv)
 }
 
 func (c *DeviceContext) OMSetBlendState(s *State) error {
-	if c.dropForeign("OMSetBlendState", s) {
-		return nil
+	if stop, err := c.checkArgs("OMSetBlendState", s); stop {
+		return err
 	}
 	return c.contextKind.OMSetBlendState(s)
 }
 
 func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
-	if c.dropForeign("OMSetDepthStencilState", s) {
-		return nil
+	if stop, err := c.checkArgs("OMSetDepthStencilState", s); stop {
+		return err
 	}
 	return c.contextKind.OMSetDepthStencilState(s)
 }
 
 func (c *DeviceContext) RSSetState(s *State) error {
-	if c.dropForeign("RSSetState", s) {
-		return nil
+	if stop, err := c.checkArgs("RSSetState", s); stop {
+		return err
 	}
 	return c.contextKind.RSSetState(s)
 }
 
 func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
-	if c.dropForeign("ClearRenderTargetView", v) {
-		return nil
+	if stop, err := c.checkArgs("ClearRenderTargetView", v); stop {
+		return err
 	}
 	return c.contextKind.ClearRenderTargetView(v, rgba)
 }
 
 func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
-	if c.dropForeign("ClearDepthStencilView", v) {
-		return nil
+	if stop, err := c.checkArgs("ClearDepthStencilView", v); stop {
+		return err
 	}
 	return c.contextKind.ClearDepthStencilView(v, depth)
 }
 
 func (c *DeviceContext) CopyResource(dst, src *Resource) error {
-	if c.dropForeign("CopyResource", dst, src) {
-		return nil
+	if stop, err := c.checkArgs("CopyResource", dst, src); stop {
+		return err
 	}
 	return c.contextKind.CopyResource(dst, src)
 }
 
 func (c *DeviceContext) UpdateSubresource(dst *Resource, data []byte) error {
-	if c.dropForeign("UpdateSubresource", dst) {
-		return nil
+	if stop, err := c.checkArgs("UpdateSubresource", dst); stop {
+		return err
 	}
 	return c.contextKind.UpdateSubresource(dst, data)
 }
 
 func (c *DeviceContext) Begin(q *Query) error {
-	if c.dropForeign("Begin", q) {
-		return nil
+	if stop, err := c.checkArgs("Begin", q); stop {
+		return err
 	}
 	return c.contextKind.Begin(q)
 }
 
 func (c *DeviceContext) End(q *Query) error {
-	if c.dropForeign("End", q) {
-		return nil
+	if stop, err := c.checkArgs("End", q); stop {
+		return err
 	}
 	return c.contextKind.End(q)
 }
@@ -210,6 +256,8 @@ func (c *DeviceContext) ExecuteCommandList(l *CommandList, restore bool) error {
 	if c.dropForeign("ExecuteCommandList", l) {
 		return nil
 	}
+	// (a released command list: the kind's own check, which bug=CL-STATE
+	// turns off)
 	return c.contextKind.ExecuteCommandList(l, restore)
 }
 
@@ -218,12 +266,18 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]by
 	if err := c.refuseForeign("Map", r); err != nil {
 		return nil, err
 	}
+	if err := c.refuseDangling("Map", r); err != nil {
+		return nil, err
+	}
 	return c.contextKind.Map(r, t, flags)
 }
 
 // GetData returns an HRESULT: E_INVALIDARG for a query of another device.
 func (c *DeviceContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
 	if err := c.refuseForeign("GetData", q); err != nil {
+		return 0, hresult.E_INVALIDARG, err
+	}
+	if err := c.refuseDangling("GetData", q); err != nil {
 		return 0, hresult.E_INVALIDARG, err
 	}
 	return c.contextKind.GetData(q)

@@ -53,11 +53,12 @@ func (c driverContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, off
 	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
 		return c.invalidCall("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
 	}
+	if slot >= iaSlots {
+		return c.invalidCall("IASetVertexBuffers", objName(vb), "slot %d is outside 0..%d", slot, iaSlots-1)
+	}
 	return c.simple("IASetVertexBuffers", objName(vb), []Object{vb}, func(w ddiCall) {
-		if slot == 0 {
-			bind(c.DeviceContext, &c.vb, vb, nilRes)
-			c.vbStride, c.vbOffset = stride, offset
-		}
+		bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
+		c.vbStride[slot], c.vbOffset[slot] = stride, offset
 		w.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
 	})
 }
@@ -68,6 +69,7 @@ func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint3
 	}
 	return c.simple("IASetIndexBuffer", objName(ib), []Object{ib}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.ib, ib, nilRes)
+		c.ibFormat, c.ibOffset = f, offset
 		w.IaSetIndexBuffer(c.h, c.resH(ib), f, offset)
 	})
 }
@@ -361,8 +363,10 @@ func (c driverContext) clearState(then func()) error {
 	}
 	cc := c.DeviceContext
 	u := c.ddi.umd // the DDIs that reset the state are not traced one by one
-	bind(cc, &c.vb, nil, nilRes)
-	u.IaSetVertexBuffers(c.h, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
+	for i := range c.vb {
+		bind(cc, &c.vb[i], nil, nilRes)
+	}
+	u.IaSetVertexBuffers(c.h, 0, make([]ddi.HRESOURCE, iaSlots), make([]uint32, iaSlots), make([]uint32, iaSlots))
 	bind(cc, &c.ib, nil, nilRes)
 	u.IaSetIndexBuffer(c.h, 0, ddi.FormatUnknown, 0)
 	bind(cc, &c.vs, nil, nilShader)
@@ -391,7 +395,8 @@ func (c driverContext) clearState(then func()) error {
 	u.SetRasterizerState(c.h, 0)
 	u.SetDepthStencilState(c.h, 0, 0)
 	u.IaSetTopology(c.h, ddi.TopologyUndefined)
-	c.topo, c.hasVP = ddi.TopologyUndefined, false
+	u.SetViewports(c.h, nil)
+	c.resetScalars()
 	done.end(nil)
 	if then != nil {
 		then()

@@ -169,7 +169,8 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 	if err := d.objectLimit("CreateResource", name); err != nil {
 		return nil, err
 	}
-	bytes := ObjectOverhead + ResourceOverhead + int64(d.ddiIC().on(name, "").CalcPrivateResourceSize(&args))
+	private := d.calcPrivate(name, "CalcPrivateResourceSize", func(u ddi.Device) int { return u.CalcPrivateResourceSize(&args) })
+	bytes := ObjectOverhead + ResourceOverhead + int64(private)
 	if err := d.reserve("CreateResource", name, bytes); err != nil {
 		return nil, err
 	}
@@ -202,7 +203,7 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 		}
 		return nil, d.driverError("CreateResource", name, err)
 	}
-	bytes += d.calcCLS(ddi.HTResource, uint32(r.h), name)
+	r.driverPart(private, d.calcCLS(ddi.HTResource, uint32(r.h), name))
 	d.initChild(&r.object, name, bytes, func() {
 		d.ddiIC().on(name, handleName(uint32(r.h))).DestroyResource(d.hDev, r.h)
 		d.mu.Lock()

@@ -154,6 +154,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		}
 		d.clsSizes = make([]ddi.HandleSize, n)
 		d.ddiIC().on(name, handleName(uint32(d.hDev))).CheckDeferredContextHandleSizes(d.hDev, d.clsSizes)
+		d.initCLS()
 	}
 	d.refs.Store(1)
 	rt.mu.Lock()

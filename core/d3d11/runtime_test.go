@@ -288,7 +288,9 @@ func TestDeferredDestruction(t *testing.T) {
 }
 
 // A released object a deferred context bound keeps its immediate handle
-// until the context's handle onto it is closed (rule CLS-FIRST).
+// until the context's handle onto it is closed (rule CLS-FIRST), and, since
+// the command list holds a reference on what it recorded, until the list
+// goes.
 func TestDeferredContextReleasedWhileBound(t *testing.T) {
 	f := mustStack(t, fakeOpts{commandLists: true, recycle: true})
 	vb, _ := f.dev.CreateBuffer("vb", vbDesc(), nil)
@@ -300,9 +302,14 @@ func TestDeferredContextReleasedWhileBound(t *testing.T) {
 	if slices.Contains(names(f.ddiEvents(from)), "IC DestroyResource") {
 		t.Fatalf("destroyed while the deferred context's handle is open")
 	}
-	if _, err := dc.FinishCommandList("cl", false); err != nil {
+	cl, err := dc.FinishCommandList("cl", false)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if slices.Contains(names(f.ddiEvents(from)), "IC DestroyResource") {
+		t.Fatalf("destroyed while the command list holds it")
+	}
+	cl.Release()
 	got := names(f.ddiEvents(from))
 	local, imm := slices.Index(got, "DC1 DestroyResource"), slices.Index(got, "IC DestroyResource")
 	if local < 0 || imm < 0 || local > imm {
@@ -344,13 +351,13 @@ func TestEmulatedCommandList(t *testing.T) {
 	if i, j := slices.Index(got, "IaSetVertexBuffers"), slices.Index(got, "Draw"); i < 0 || j < i {
 		t.Errorf("replay: got %q, want IaSetVertexBuffers then Draw", got)
 	}
-	// Calls only the immediate context has fail on a deferred one.
+	// Calls only the immediate context has fail on a deferred one
+	// (ExecuteCommandList does not: a deferred context records the list).
 	for _, tc := range []struct {
 		desc string
 		err  error
 	}{
 		{"Flush", dc.Flush()},
-		{"ExecuteCommandList", dc.ExecuteCommandList(l, false)},
 	} {
 		if hresult.Of(tc.err) != hresult.E_INVALIDARG {
 			t.Errorf("%s on a deferred context: %v, want E_INVALIDARG", tc.desc, tc.err)

@@ -44,6 +44,9 @@ func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
 	d := sc.dev
 	done := d.api("SetFullscreenState", sc.name, "IC")
 	defer func() { done.end(err) }()
+	if err := sc.checkAlive("SetFullscreenState"); err != nil {
+		return err
+	}
 	if err := d.removedHR(); err != nil {
 		return err
 	}
@@ -59,6 +62,10 @@ func (sc *SwapChain) SetFullscreenState(fullscreen bool) (err error) {
 func (sc *SwapChain) GetBuffer(i uint32) (*Resource, error) {
 	d := sc.dev
 	done := d.api("GetBuffer", sc.name, "")
+	if err := sc.checkAlive("GetBuffer"); err != nil {
+		done.end(err)
+		return nil, err
+	}
 	if i >= uint32(len(sc.Buffers)) {
 		err := d.invalid("GetBuffer", sc.name, "buffer %d does not exist (BufferCount %d)", i, len(sc.Buffers))
 		done.end(err)

@@ -274,15 +274,56 @@ type DeviceCallbacks interface {
 	// The core-layer handle names the context calling (the immediate
 	// context's is the device's), as in D3D11DDI_CORELAYER_DEVICECALLBACKS.
 	PfnPerformAmortizedProcessingCb(HRTCORELAYER)
-	// PfnStateIaVertexBufCb is a state-refresh callback (core layer): the
-	// runtime re-sends the context's vertex-buffer bindings [start,
-	// start+count) through IaSetVertexBuffers. During CommandListExecute it
-	// still shows the bindings of before; from the next DDI on, none (seed
-	// 002).
-	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
+	// The state-refresh callbacks (D3D11DDI_CORELAYER_DEVICECALLBACKS, the
+	// stages this GPU has): the runtime re-sends the context's current
+	// bindings through the matching DDI -- slots [start, start+count) for
+	// the slotted ones. During CommandListExecute they still show the
+	// bindings of before the call; from the driver's next DDI on, the
+	// cleared state ("Supporting command lists", rule CL-EXEC).
+	StateRefresh
 	// PfnSetDisplayModeCb switches the display to the primary's mode.
 	PfnSetDisplayModeCb(HRTDEVICE, HALLOCATION) error
 	// PfnEscapeCb sends driver-private data to the kernel-mode driver
 	// (D3DKMTEscape).
 	PfnEscapeCb(HRTDEVICE, *EscapeCb) error
+}
+
+// StateRefresh is the set of state-refresh callbacks of the core layer.
+type StateRefresh interface {
+	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
+	PfnStateIaIndexBufCb(core HRTCORELAYER)
+	PfnStateIaPrimitiveTopologyCb(core HRTCORELAYER)
+	PfnStateVsShaderCb(core HRTCORELAYER)
+	PfnStateVsConstBufCb(core HRTCORELAYER, start, count uint32)
+	PfnStatePsShaderCb(core HRTCORELAYER)
+	PfnStatePsConstBufCb(core HRTCORELAYER, start, count uint32)
+	PfnStatePsSrvCb(core HRTCORELAYER, start, count uint32)
+	PfnStatePsSamplerCb(core HRTCORELAYER, start, count uint32)
+	PfnStateOmRenderTargetsCb(core HRTCORELAYER)
+	PfnStateOmBlendStateCb(core HRTCORELAYER)
+	PfnStateOmDepthStateCb(core HRTCORELAYER)
+	PfnStateRsRastStateCb(core HRTCORELAYER)
+	PfnStateRsViewportsCb(core HRTCORELAYER)
+}
+
+// IAVertexInputResourceSlotCount is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT.
+const IAVertexInputResourceSlotCount = 32
+
+// RefreshAll calls every state-refresh callback over all the slots this GPU
+// has: what a driver does to re-read the whole bound state.
+func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
+	cb.PfnStateIaVertexBufCb(core, 0, IAVertexInputResourceSlotCount)
+	cb.PfnStateIaIndexBufCb(core)
+	cb.PfnStateIaPrimitiveTopologyCb(core)
+	cb.PfnStateVsShaderCb(core)
+	cb.PfnStateVsConstBufCb(core, 0, 4)
+	cb.PfnStatePsShaderCb(core)
+	cb.PfnStatePsConstBufCb(core, 0, 4)
+	cb.PfnStatePsSrvCb(core, 0, 8)
+	cb.PfnStatePsSamplerCb(core, 0, 8)
+	cb.PfnStateOmRenderTargetsCb(core)
+	cb.PfnStateOmBlendStateCb(core)
+	cb.PfnStateOmDepthStateCb(core)
+	cb.PfnStateRsRastStateCb(core)
+	cb.PfnStateRsViewportsCb(core)
 }

@@ -61,14 +61,21 @@ type CommandLists interface {
 	CheckDeferredContextHandleSizes(h HDEVICE, sizes []HandleSize) int
 	CalcDeferredContextHandleSize(h HDEVICE, t HandleType, obj uint32) int
 	CalcPrivateDeferredContextSize(h HDEVICE) int
-	CreateDeferredContext(h HDEVICE, args *CreateDeferredContextArgs, dc HDEVICE) (Device, error)
+	// CreateDeferredContext returns the deferred context's table, or nil
+	// after reporting the error through the immediate context's pfnSetErrorCb.
+	CreateDeferredContext(h HDEVICE, args *CreateDeferredContextArgs, dc HDEVICE) Device
 	// RecycleCreateDeferredContext makes a deferred context handle fresh
 	// again after a command list was made from it. It returns E_OUTOFMEMORY
 	// itself, never through pfnSetErrorCb (rule CL-OOM).
 	RecycleCreateDeferredContext(h HDEVICE, dc HDEVICE) error
 	AbandonCommandList(dc HDEVICE)
 	CalcPrivateCommandListSize(h HDEVICE, args *CreateCommandListArgs) int
-	CreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error
+	// CreateCommandList reports an error through the immediate context's
+	// pfnSetErrorCb, as the other create DDIs do. On a deferred context's
+	// table it opens a context-local handle onto the command list whose
+	// immediate handle is rt (args nil), for CommandListExecute there: a
+	// deferred context may execute a command list, recording it.
+	CreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST, rt HCOMMANDLIST)
 	// RecycleCreateCommandList makes a recycled handle valid again; it
 	// returns E_OUTOFMEMORY itself (rule CL-OOM).
 	RecycleCreateCommandList(h HDEVICE, args *CreateCommandListArgs, cl HCOMMANDLIST) error
@@ -77,5 +84,8 @@ type CommandLists interface {
 	// RecycleCommandList is called on the deferred context's thread to fold
 	// a retired handle back into that context's cache.
 	RecycleCommandList(dc HDEVICE, cl HCOMMANDLIST)
+	// CommandListExecute runs a command list on the immediate context, or
+	// records it into a deferred context's recording (with the context's own
+	// handle onto it).
 	CommandListExecute(h HDEVICE, cl HCOMMANDLIST)
 }

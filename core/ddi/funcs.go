@@ -19,35 +19,39 @@ type Adapter interface {
 // Create* and Destroy* entries may be called from any thread at once; the
 // immediate-context entries are called from one thread at a time.
 type Device interface {
-	// Free-threaded object creation and destruction.
+	// Free-threaded object creation and destruction. No create DDI returns
+	// an error: the driver reports one through pfnSetErrorCb with the
+	// core-layer handle of the context the create is for -- the immediate
+	// context's for the device's objects, a deferred context's for the
+	// handles it opens ("Using context-local DDI handles").
 	CalcPrivateResourceSize(*CreateResourceArgs) int
-	CreateResource(HDEVICE, *CreateResourceArgs, HRESOURCE, HRTRESOURCE) error
+	CreateResource(HDEVICE, *CreateResourceArgs, HRESOURCE, HRTRESOURCE)
 	DestroyResource(HDEVICE, HRESOURCE)
 	CalcPrivateViewSize(*CreateViewArgs) int
-	CreateRenderTargetView(h HDEVICE, a *CreateViewArgs, v HRENDERTARGETVIEW, rt uint32) error
+	CreateRenderTargetView(h HDEVICE, a *CreateViewArgs, v HRENDERTARGETVIEW, rt uint32)
 	DestroyRenderTargetView(HDEVICE, HRENDERTARGETVIEW)
-	CreateShaderResourceView(h HDEVICE, a *CreateViewArgs, v HSHADERRESOURCEVIEW, rt uint32) error
+	CreateShaderResourceView(h HDEVICE, a *CreateViewArgs, v HSHADERRESOURCEVIEW, rt uint32)
 	DestroyShaderResourceView(HDEVICE, HSHADERRESOURCEVIEW)
-	CreateDepthStencilView(h HDEVICE, a *CreateViewArgs, v HDEPTHSTENCILVIEW, rt uint32) error
+	CreateDepthStencilView(h HDEVICE, a *CreateViewArgs, v HDEPTHSTENCILVIEW, rt uint32)
 	DestroyDepthStencilView(HDEVICE, HDEPTHSTENCILVIEW)
 	CalcPrivateShaderSize(*ShaderArgs) int
-	CreateVertexShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32) error
-	CreatePixelShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32) error
+	CreateVertexShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32)
+	CreatePixelShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32)
 	DestroyShader(HDEVICE, HSHADER)
 	CalcPrivateBlendStateSize(*BlendDesc) int
-	CreateBlendState(h HDEVICE, d *BlendDesc, s HBLENDSTATE, rt uint32) error
+	CreateBlendState(h HDEVICE, d *BlendDesc, s HBLENDSTATE, rt uint32)
 	DestroyBlendState(HDEVICE, HBLENDSTATE)
 	CalcPrivateRasterizerStateSize(*RasterizerDesc) int
-	CreateRasterizerState(h HDEVICE, d *RasterizerDesc, s HRASTERIZERSTATE, rt uint32) error
+	CreateRasterizerState(h HDEVICE, d *RasterizerDesc, s HRASTERIZERSTATE, rt uint32)
 	DestroyRasterizerState(HDEVICE, HRASTERIZERSTATE)
 	CalcPrivateDepthStencilStateSize(*DepthStencilDesc) int
-	CreateDepthStencilState(h HDEVICE, d *DepthStencilDesc, s HDEPTHSTENCILSTATE, rt uint32) error
+	CreateDepthStencilState(h HDEVICE, d *DepthStencilDesc, s HDEPTHSTENCILSTATE, rt uint32)
 	DestroyDepthStencilState(HDEVICE, HDEPTHSTENCILSTATE)
 	CalcPrivateSamplerSize(*SamplerDesc) int
-	CreateSampler(h HDEVICE, d *SamplerDesc, s HSAMPLER, rt uint32) error
+	CreateSampler(h HDEVICE, d *SamplerDesc, s HSAMPLER, rt uint32)
 	DestroySampler(HDEVICE, HSAMPLER)
 	CalcPrivateQuerySize(QueryType) int
-	CreateQuery(h HDEVICE, t QueryType, q HQUERY, rt uint32) error
+	CreateQuery(h HDEVICE, t QueryType, q HQUERY, rt uint32)
 	DestroyQuery(HDEVICE, HQUERY)
 
 	// Immediate context.

@@ -11,10 +11,10 @@ import (
 // D3DDDI_ALLOCATIONINFO as the runtime passes it on).
 type AllocationDesc struct {
 	Size        uint64
-	CPUVisible  bool // dynamic/staging: lives in the aperture, locked in place
+	CPUVisible  bool // dynamic/staging: stays in system memory, reached through the aperture, locked in place
 	Primary     bool
 	Surface     dxgkddi.SurfaceDesc // the private driver data for the KMD
-	InitialData []byte              // written to the allocation's home at creation
+	InitialData []byte              // written to the allocation's backing store at creation
 	Obj         string              // the scenario's name, for traces
 }
 
@@ -35,10 +35,14 @@ type allocation struct {
 	cpuVisible bool
 	primary    bool
 
-	aperture   uint64 // home (CPU-visible) or backing store
+	// backing is the allocation's system-memory backing store, committed
+	// at creation. The simulated aperture segment maps every system page
+	// at a fixed GPU address, so this is also where the GPU reaches the
+	// pages through the aperture once they are mapped.
+	backing    uint64
 	vram       uint64 // where it lives in VRAM, when resident
 	resident   bool   // in VRAM
-	inAperture bool   // used from the aperture for want of VRAM (reported once)
+	inAperture bool   // mapped into the aperture segment for want of VRAM (MAP_APERTURE_SEGMENT)
 	content    bool   // its bytes matter (initial data, CPU or GPU writes): page in with TRANSFER, not FILL
 	lru        uint64 // last scheduled use
 	locks      int
@@ -54,16 +58,17 @@ type allocation struct {
 	freeing   bool
 }
 
-// location is where the GPU reaches the allocation now.
+// location is where the GPU reaches the allocation now: VRAM while
+// resident, else its system pages through the aperture segment.
 func (a *allocation) location() (dxgkddi.SegmentID, uint64) {
 	if a.resident {
 		return dxgkddi.SegmentVRAM, a.vram
 	}
-	return dxgkddi.SegmentAperture, a.aperture
+	return dxgkddi.SegmentAperture, a.backing
 }
 
 // CreateAllocation creates an allocation on the device (WDDM operation flow, step 6):
-// DxgkDdiCreateAllocation, then a home for it in the aperture with its
+// DxgkDdiCreateAllocation, then its backing store in system memory, with its
 // initial data. It does not touch VRAM: the first DMA buffer that uses it
 // makes it resident.
 func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, error) {
@@ -103,7 +108,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 	k.mu.Lock()
 	addr, err := k.commitLocked(&k.aperture, region, align)
 	if err == nil {
-		a.aperture = addr
+		a.backing = addr
 		if len(d.InitialData) > 0 && k.mem != nil {
 			n := min(uint64(len(d.InitialData)), d.Size)
 			if b, ok := k.mem.Bytes(addr, n); ok {
@@ -125,8 +130,9 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 
 // DestroyAllocation destroys the runtime's allocation. The handle is invalid
 // at once; the real freeing (DxgkDdiDestroyAllocation, decommit) waits until
-// no queued or running DMA buffer references it, and then happens in the DPC
-// that retires the last one.
+// no queued or running DMA buffer references it. The DPC that retires the
+// last one only notes that; the freeing runs at PASSIVE_LEVEL on Dxgkrnl's
+// worker thread (freeOnWorker).
 func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
@@ -149,10 +155,49 @@ func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	return nil
 }
 
+// workerThread is the simulated thread of Dxgkrnl's worker: a system thread
+// at PASSIVE_LEVEL, where pageable DDIs may run.
+const workerThread = "worker"
+
+// freeOnWorker hands allocations the DPC found free of references to
+// Dxgkrnl's worker thread. A DPC runs at DISPATCH_LEVEL, and
+// DxgkDdiDestroyAllocation is pageable and runs at PASSIVE_LEVEL
+// ("DXGKDDI_DESTROYALLOCATION callback function"): the DPC only notes that
+// nothing names the allocations any more.
+func (k *Dxgkrnl) freeOnWorker(free []*allocation) {
+	if len(free) == 0 {
+		return
+	}
+	for _, a := range free {
+		k.event(trace.Message, "AllocationUnreferenced", trace.Event{Handle: a.h.String(), Obj: a.obj,
+			Msg: fmt.Sprintf("no DMA buffer names %v any more: its DxgkDdiDestroyAllocation is queued to Dxgkrnl's worker thread (PASSIVE_LEVEL)", a.h)})
+	}
+	k.mu.Lock()
+	k.workerQueued += len(free)
+	k.mu.Unlock()
+	k.s.Schedule(k.s.Now()+k.cfg.Costs.WorkerLatency, workerThread, func() {
+		for _, a := range free {
+			k.free(a)
+		}
+		k.mu.Lock()
+		k.workerQueued -= len(free)
+		k.wakeAt = max(k.wakeAt, k.s.Now())
+		k.mu.Unlock()
+	})
+}
+
+// passiveLevel is the payload of a DDI that runs at PASSIVE_LEVEL.
+var passiveLevel = func() trace.Args {
+	var b trace.ArgBuilder
+	return b.Str(trace.KeyIRQL, "PASSIVE_LEVEL").Args()
+}()
+
 // free destroys an allocation nothing references: DxgkDdiDestroyAllocation,
-// then its VRAM and aperture extents are decommitted.
+// then its VRAM extent and its backing store are decommitted. It runs at
+// PASSIVE_LEVEL: on the thread that destroyed the allocation or the device,
+// or on the worker (freeOnWorker).
 func (k *Dxgkrnl) free(a *allocation) {
-	k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: a.h.String(), Obj: a.obj},
+	k.ddi("DxgkDdiDestroyAllocation", trace.Event{Handle: a.h.String(), Obj: a.obj, Args: passiveLevel},
 		func() error {
 			return k.drv.DxgkDdiDestroyAllocation(&dxgkddi.DestroyAllocationArgs{Device: a.dev.h, Allocation: a.h})
 		})
@@ -161,7 +206,7 @@ func (k *Dxgkrnl) free(a *allocation) {
 		k.decommitLocked(&k.vram, a.vram, a.region)
 		a.resident = false
 	}
-	k.decommitLocked(&k.aperture, a.aperture, a.region)
+	k.decommitLocked(&k.aperture, a.backing, a.region)
 	delete(k.allocs, a.h)
 	k.mu.Unlock()
 }
@@ -179,7 +224,7 @@ func (k *Dxgkrnl) ownedLocked(op string, dev HDevice, h HAllocation) (*allocatio
 }
 
 // Lock returns the CPU's view of the allocation's bytes, wherever they live
-// now (the aperture, or VRAM while resident): a slice aliasing the simulated
+// now (its system-memory backing store, or VRAM while resident): a slice aliasing the simulated
 // memory, valid until Unlock. It waits for a paging operation moving the
 // allocation; it does not wait for rendering (the runtime checks
 // AllocationFence for Map hazards). A locked allocation is not evicted, and

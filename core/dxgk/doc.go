@@ -10,9 +10,10 @@
 //
 //   - 1, 3, 6: CreateDevice, CreateContext and CreateAllocation call
 //     DxgkDdiCreateDevice, DxgkDdiCreateContext and DxgkDdiCreateAllocation.
-//     Every allocation gets a home in the aperture at creation (its initial
-//     data is written there): CPU-visible ones (dynamic, staging) live there;
-//     the others use it as backing store and live in VRAM while resident.
+//     Every allocation gets a backing store in system memory at creation (its
+//     initial data is written there). CPU-visible ones (dynamic, staging)
+//     stay there and the GPU reaches them through the aperture segment; the
+//     others live in VRAM while resident.
 //   - 10: Render and Present call DxgkDdiRender / DxgkDdiPresent on the
 //     calling (app) thread (DXGKARG_RENDER has no fence), count the
 //     submission in the context's progress (1, 2, ... per context: what the
@@ -21,9 +22,12 @@
 //   - 11-14: the scheduler runs on the simulated thread "kernel". Its video
 //     memory manager (first-fit per segment) makes the buffer's allocations
 //     resident: for each one not in VRAM it calls DxgkDdiBuildPagingBuffer
-//     (TRANSFER aperture->vram, or FILL when there is no content), evicting
-//     least-recently-used allocations the buffer does not use (TRANSFER
-//     vram->aperture) when VRAM has no room, and submits the paging buffer
+//     (TRANSFER system->vram, or FILL when there is no content), evicting
+//     least-recently-used allocations the buffer does not use to their
+//     backing store (TRANSFER vram->system) when VRAM has no room, or, with
+//     nothing to evict, mapping the allocation's backing store into the
+//     aperture segment (MAP_APERTURE_SEGMENT: no copy; vidmm.go, after "GPU
+//     segments"), and submits the paging buffer
 //     with DxgkDdiSubmitCommand — only when something must move. Then
 //     DxgkDdiPatch writes the physical addresses and DxgkDdiSubmitCommand
 //     queues the DMA buffer on the GPU with a fresh per-engine submission
@@ -31,16 +35,21 @@
 //   - 15-16: the GPU's interrupt (Interrupt) runs DxgkDdiInterruptRoutine on
 //     thread "isr"; the driver calls DxgkCbNotifyInterrupt and DxgkCbQueueDpc;
 //     the DPC (thread "dpc") calls DxgkDdiDpcRoutine, signals the finished
-//     buffers' fences (FenceSignaled), retires them and frees allocations
-//     whose destruction waited for them.
+//     buffers' fences (FenceSignaled) and retires them. Allocations whose
+//     destruction waited for them are freed at PASSIVE_LEVEL on the thread
+//     "worker" (DxgkDdiDestroyAllocation is pageable), not in the DPC.
 //
 // Waits (WaitForFence, Lock during paging, DestroyDevice, Idle) run the
-// simulation until the condition holds. A buffer that has not completed
-// TDRDelay after it could start is a hang: timeout detection and recovery
-// calls DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, removes the
-// device that owned the buffer (its pending fences are cancelled, its waiters
-// return an error matching ErrDeviceRemoved) and resubmits the other devices'
-// buffers.
+// simulation until the condition holds. A buffer still running PreemptAfter
+// after it could start is asked to preempt (DxgkDdiPreemptCommand); no
+// answer within TDRDelay is a hang (wait.go). Timeout detection and recovery
+// then resets the engine (DxgkDdiResetEngine) when the driver reported
+// SupportPerEngineTDR, else the adapter (DxgkDdiResetFromTimeout,
+// DxgkDdiRestartFromTimeout). The device that owned the buffer is removed as
+// hung; an adapter reset removes every other device too, as reset
+// (RemovedReason). Removed devices' pending fences are cancelled and their
+// waiters return an error matching ErrDeviceRemoved; after an engine reset
+// the other devices' buffers are submitted again.
 //
 // Scheduling, by default as in Windows ("Submitting a Command Buffer",
 // D3DDDICB_CREATECONTEXT's NodeOrdinal): a context is created on one node

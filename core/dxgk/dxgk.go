@@ -30,6 +30,7 @@ type Costs struct {
 	InterruptLatency int64 // from the interrupt line to the ISR
 	DPCLatency       int64 // from DxgkCbQueueDpc to the DPC
 	Callback         int64 // one DxgkCb* callback
+	WorkerLatency    int64 // from the DPC handing work to Dxgkrnl's worker thread to the worker running it (default 0: at once, so the next passive-level point sees it done)
 }
 
 // DefaultCosts: a kernel transition of a microsecond, a couple of
@@ -47,7 +48,12 @@ type Config struct {
 	AllocationListSize    int   // entries
 	PatchLocationListSize int   // entries
 	TDRDelay              int64 // virtual ns
-	Costs                 Costs
+	// PreemptAfter is how long the oldest buffer of an engine may run
+	// before the GPU scheduler asks to preempt it (DxgkDdiPreemptCommand);
+	// the TDR delay counts from that request. A simulation figure, not
+	// Windows' (zero: TDRDelay/100).
+	PreemptAfter int64 // virtual ns
+	Costs        Costs
 
 	// OutOfOrder is the SALVIA scheduler of the SamBookshelf article on
 	// asynchronous Draw, not Windows': it builds the RAW/WAR/WAW dependency
@@ -107,6 +113,8 @@ type Dxgkrnl struct {
 	schedQ       []*dmaBuffer // by (readyAt, id)
 	scheduling   bool
 	dpcQueued    bool
+	perEngineTDR bool      // the driver reported SupportPerEngineTDR
+	workerQueued int       // allocations handed to the worker thread and not freed yet
 	lastNotified [2]uint64 // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
 	deps         depGraph  // OutOfOrder only
 }
@@ -118,6 +126,7 @@ type device struct {
 	contexts  []*context
 	removed   bool
 	reason    string
+	why       RemovalReason
 	destroyed bool
 	hidden    bool // bug ERR-ASYNC: the removal is not reported until the device's next submission
 }
@@ -155,7 +164,10 @@ type engine struct {
 	notified   uint64       // highest submission fence reported by DxgkCbNotifyInterrupt
 	lastRetire int64
 	tdrPending bool
-	load       int // OutOfOrder: DMA buffers placed on the engine and not retired
+	preempted  *dmaBuffer // the buffer a DxgkDdiPreemptCommand was issued for
+	pageFault  uint64     // submission fence of the buffer DXGK_INTERRUPT_DMA_PAGE_FAULTED reported (0: none)
+	preemptAt  int64      // when: the TDR delay counts from it
+	load       int        // OutOfOrder: DMA buffers placed on the engine and not retired
 }
 
 // dmaBuffer is a DMA or paging buffer from Render/Present (or the video
@@ -199,6 +211,9 @@ func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl 
 	if cfg.TDRDelay <= 0 {
 		cfg.TDRDelay = DefaultTDRDelay
 	}
+	if cfg.PreemptAfter <= 0 {
+		cfg.PreemptAfter = max(cfg.TDRDelay/100, 1)
+	}
 	if cfg.Costs == (Costs{}) {
 		cfg.Costs = DefaultCosts()
 	}
@@ -217,6 +232,7 @@ func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl 
 	for i := 0; i < n; i++ {
 		k.engines = append(k.engines, &engine{idx: i})
 	}
+	k.perEngineTDR = err == nil && args.SupportPerEngineTDR
 	return k
 }
 

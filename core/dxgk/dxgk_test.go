@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -116,7 +117,7 @@ func TestRenderFlowOrder(t *testing.T) {
 	ev := w.rec.Since(uint64(mark))
 	inOrder(t, ev,
 		step{name: "DxgkDdiRender", kind: trace.Call, args: "device=kd1 allocs=a1@kd1:r,a2@kd1:w"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 aperture->vram 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 system->vram 4096B"},
 		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=FILL a2 vram 8192B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "DxgkDdiPatch", kind: trace.Call},
@@ -231,11 +232,11 @@ func TestEviction(t *testing.T) {
 	render(b)
 	ev := render(x) // a is the least recently used
 	inOrder(t, ev,
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->aperture 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->system 4096B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "WaitForPaging", kind: trace.Wait},
 		step{name: "WaitForPaging", kind: trace.Wait, args: "done"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a3 aperture->vram 4096B"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a3 system->vram 4096B"},
 		step{name: "DxgkDdiSubmitCommand", kind: trace.Call, args: "paging"},
 		step{name: "DxgkDdiPatch", kind: trace.Call},
 	)
@@ -245,8 +246,8 @@ func TestEviction(t *testing.T) {
 	// a comes back with its content, b (now LRU) goes.
 	ev = render(a)
 	inOrder(t, ev,
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a2 vram->aperture"},
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 aperture->vram"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a2 vram->system"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 system->vram"},
 	)
 	for h, want := range map[HAllocation]string{a: "AAAA", b: "BBBB", x: "CCCC"} {
 		got := must(w.k.Lock(d, h))
@@ -255,11 +256,50 @@ func TestEviction(t *testing.T) {
 		}
 		ok(t, w.k.Unlock(d, h))
 	}
-	// A buffer needing more than VRAM holds: the rest stays in the aperture.
+	// A buffer needing more than VRAM holds: the rest is paged into the
+	// aperture segment, which maps its backing store's pages and copies
+	// nothing ("GPU segments"): MAP_APERTURE_SEGMENT, no TRANSFER for it.
 	ev = render(a, b, x)
 	if n := count(ev, "VidMmAperture", trace.Message); n != 1 {
-		t.Errorf("%d allocations left in the aperture, want 1:\n%s", n, dump(ev))
+		t.Errorf("%d allocations mapped into the aperture, want 1:\n%s", n, dump(ev))
 	}
+	for _, e := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+		if args := e.Args.String(); strings.Contains(args, "MAP_APERTURE_SEGMENT") {
+			if !strings.Contains(args, "system->aperture") {
+				t.Errorf("map: %s", args)
+			}
+			for _, f := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+				if f.Handle == e.Handle && strings.Contains(f.Args.String(), "TRANSFER") {
+					t.Errorf("%s mapped into the aperture and copied too: %s", e.Handle, f.Args)
+				}
+			}
+		}
+	}
+	if n := len(slices.DeleteFunc(find(ev, "DxgkDdiBuildPagingBuffer", trace.Call), func(e trace.Event) bool {
+		return !strings.Contains(e.Args.String(), "op=MAP_APERTURE_SEGMENT")
+	})); n != 1 {
+		t.Errorf("%d MAP_APERTURE_SEGMENT operations, want 1:\n%s", n, dump(ev))
+	}
+	// Once the mapped allocation gets into VRAM, its bytes are copied from
+	// the backing store and the aperture mapping is undone.
+	var mapped string
+	for _, e := range find(ev, "DxgkDdiBuildPagingBuffer", trace.Call) {
+		if strings.Contains(e.Args.String(), "MAP_APERTURE_SEGMENT") {
+			mapped = e.Handle
+		}
+	}
+	var h HAllocation
+	for _, x := range []HAllocation{a, b, x} {
+		if x.String() == mapped {
+			h = x
+		}
+	}
+	ev = render(h)
+	inOrder(t, ev,
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER " + mapped + " system->vram"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=UNMAP_APERTURE_SEGMENT " + mapped + " aperture"},
+		step{name: "DxgkDdiPatch", kind: trace.Call},
+	)
 	w.noFaults(t)
 	if vram := w.k.vram.used; vram != 8192 {
 		t.Errorf("VRAM in use %d", vram)
@@ -276,14 +316,35 @@ func TestInjectVRAMFull(t *testing.T) {
 	mark := w.rec.Len()
 	ok(t, w.k.WaitForFence(c, must(w.k.Render(c, nil, []AllocationListEntry{{b, true}}))))
 	inOrder(t, w.rec.Since(uint64(mark)),
-		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->aperture"},
+		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=TRANSFER a1 vram->system"},
 		step{name: "DxgkDdiBuildPagingBuffer", kind: trace.Call, args: "op=FILL a2 vram"},
 	)
 	w.noFaults(t)
 }
 
+// TestTDR: a hung buffer is asked to preempt (DxgkDdiPreemptCommand); with
+// no answer within the TDR delay the engine is reset alone when the driver
+// reports SupportPerEngineTDR (DxgkDdiResetEngine: only the guilty device is
+// removed, as hung), else the adapter is (DxgkDdiResetFromTimeout,
+// DxgkDdiRestartFromTimeout: every device is removed, the other one as
+// reset) ("TDR changes in Windows 8", "Timeout Detection and Recovery").
 func TestTDR(t *testing.T) {
-	w := newWorld(1<<20, Config{TDRDelay: 1_000_000})
+	tests := []struct {
+		desc      string
+		perEngine bool
+		resets    []string
+		why2      RemovalReason
+	}{
+		{"engine reset", true, []string{"DxgkDdiResetEngine"}, NotRemoved},
+		{"adapter reset", false, []string{"DxgkDdiResetFromTimeout", "DxgkDdiRestartFromTimeout"}, RemovedReset},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) { testTDR(t, tt.perEngine, tt.resets, tt.why2) })
+	}
+}
+
+func testTDR(t *testing.T, perEngine bool, resets []string, why2 RemovalReason) {
+	w := newWorldTDR(1<<20, Config{TDRDelay: 1_000_000}, perEngine)
 	d1, c1 := w.device(t, "hung")
 	d2, c2 := w.device(t, "healthy")
 	a1 := w.alloc(t, d1, 4096, nil, "a1")
@@ -308,17 +369,23 @@ func TestTDR(t *testing.T) {
 		t.Errorf("TDR after %d ns, want at least the TDR delay", w.s.Now()-t0)
 	}
 	ev := w.rec.Since(uint64(mark))
-	inOrder(t, ev,
-		step{name: "WaitForFence", kind: trace.Wait},
-		step{name: "TDR", kind: trace.Message},
-		step{name: "DxgkDdiResetFromTimeout", kind: trace.Call},
-		step{name: "DxgkDdiRestartFromTimeout", kind: trace.Call},
-		step{name: "DeviceRemoved", kind: trace.Message},
-		step{name: "FenceCancelled", kind: trace.Fence},
-		step{name: "WaitForFence", kind: trace.Wait, args: "done"},
-	)
-	if !w.k.Removed(d1) || w.k.Removed(d2) {
-		t.Fatalf("removed: %v %v", w.k.Removed(d1), w.k.Removed(d2))
+	steps := []step{{name: "WaitForFence", kind: trace.Wait}, {name: "DxgkDdiPreemptCommand", kind: trace.Call}, {name: "TDR", kind: trace.Message}}
+	for _, r := range resets {
+		steps = append(steps, step{name: r, kind: trace.Call})
+	}
+	steps = append(steps, step{name: "DeviceRemoved", kind: trace.Message}, step{name: "FenceCancelled", kind: trace.Fence},
+		step{name: "WaitForFence", kind: trace.Wait, args: "done"})
+	inOrder(t, ev, steps...)
+	for _, e := range ev {
+		if e.Kind == trace.Call && (e.Name == "DxgkDdiResetEngine" || e.Name == "DxgkDdiResetFromTimeout") && e.Name != resets[0] {
+			t.Errorf("%s called; want only %v", e.Name, resets)
+		}
+	}
+	if got := w.k.RemovedReason(d1); got != RemovedHung {
+		t.Errorf("the guilty device: %v, want %v", got, RemovedHung)
+	}
+	if got := w.k.RemovedReason(d2); got != why2 {
+		t.Errorf("the other device: %v, want %v", got, why2)
 	}
 	// Every pending fence of the removed device reads signalled; waits fail.
 	if w.k.CompletedFence(c1) != f1b {
@@ -333,9 +400,13 @@ func TestTDR(t *testing.T) {
 	if _, err := w.k.CreateAllocation(d1, AllocationDesc{Size: 16}); !errors.Is(err, ErrDeviceRemoved) {
 		t.Errorf("allocation on a removed device: %v", err)
 	}
-	// The other device's buffer was resubmitted and completes.
-	ok(t, w.k.WaitForFence(c2, f2))
-	ok(t, w.k.WaitForFence(c2, must(w.k.Render(c2, nil, []AllocationListEntry{{a2, true}}))))
+	if why2 == NotRemoved {
+		// The other device's buffer was resubmitted and completes.
+		ok(t, w.k.WaitForFence(c2, f2))
+		ok(t, w.k.WaitForFence(c2, must(w.k.Render(c2, nil, []AllocationListEntry{{a2, true}}))))
+	} else if err := w.k.WaitForFence(c2, f2); !errors.Is(err, ErrDeviceRemoved) {
+		t.Errorf("wait on the reset device: %v", err)
+	}
 	ok(t, w.k.Idle())
 	// Everything can still be destroyed.
 	ok(t, w.k.DestroyDevice(d1))
@@ -390,12 +461,21 @@ func TestDestroyAllocationDeferred(t *testing.T) {
 	if err := w.k.DestroyAllocation(d, a); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE) {
 		t.Errorf("double destroy: %v", err)
 	}
+	// The DPC that retires the buffer only notes that nothing names the
+	// allocation; DxgkDdiDestroyAllocation, which runs at PASSIVE_LEVEL
+	// ("DXGKDDI_DESTROYALLOCATION callback function"), runs on Dxgkrnl's
+	// worker thread, not in the DPC.
 	mark = w.rec.Len()
 	ok(t, w.k.WaitForFence(c, f))
+	ok(t, w.k.Idle())
 	ev = w.rec.Since(uint64(mark))
-	inOrder(t, ev, step{name: "FenceSignaled", kind: trace.Fence}, step{name: "DxgkDdiDestroyAllocation", kind: trace.Call})
-	if e := find(ev, "DxgkDdiDestroyAllocation", trace.Call)[0]; e.Thread != "dpc" || e.Handle != "a1" || e.Obj != "tex" {
-		t.Errorf("deferred free %+v", e)
+	inOrder(t, ev, step{name: "FenceSignaled", kind: trace.Fence}, step{name: "AllocationUnreferenced", kind: trace.Message},
+		step{name: "DxgkDdiDestroyAllocation", kind: trace.Call})
+	if e := find(ev, "AllocationUnreferenced", trace.Message)[0]; e.Thread != "dpc" || e.Handle != "a1" {
+		t.Errorf("noted in the DPC: %+v", e)
+	}
+	if e := find(ev, "DxgkDdiDestroyAllocation", trace.Call)[0]; e.Thread != "worker" || e.Handle != "a1" || e.Obj != "tex" || e.Args.String() != "irql=PASSIVE_LEVEL" {
+		t.Errorf("deferred free %+v (%s)", e, e.Args)
 	}
 	if _, _, n := w.k.Live(); n != 0 {
 		t.Errorf("%d live allocations after the fence", n)

@@ -25,9 +25,10 @@ const (
 )
 
 type fakeDriver struct {
-	hw *fakeHW
-	mu sync.Mutex
-	cb dxgkddi.DxgkrnlInterface
+	hw        *fakeHW
+	mu        sync.Mutex
+	cb        dxgkddi.DxgkrnlInterface
+	perEngine bool // reports SupportPerEngineTDR
 }
 
 var _ dxgkddi.KMD = (*fakeDriver)(nil)
@@ -35,6 +36,7 @@ var _ dxgkddi.KMD = (*fakeDriver)(nil)
 func (d *fakeDriver) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
 	d.cb = a.DxgkInterface
 	a.NumberOfEngines = 1
+	a.SupportPerEngineTDR = d.perEngine
 	return nil
 }
 func (d *fakeDriver) DxgkDdiCreateDevice(a *dxgkddi.CreateDeviceArgs) error {
@@ -103,6 +105,11 @@ func (d *fakeDriver) DxgkDdiResetFromTimeout(*dxgkddi.ResetFromTimeoutArgs) erro
 	return nil
 }
 func (d *fakeDriver) DxgkDdiRestartFromTimeout(*dxgkddi.RestartFromTimeoutArgs) error { return nil }
+func (d *fakeDriver) DxgkDdiPreemptCommand(*dxgkddi.PreemptCommandArgs) error         { return nil }
+func (d *fakeDriver) DxgkDdiResetEngine(*dxgkddi.ResetEngineArgs) error {
+	d.hw.reset()
+	return nil
+}
 
 // fakeHW runs buffers in order on "gpu0", 1 µs each, doing the paging
 // operations on its memory and checking that every patched address is
@@ -287,11 +294,15 @@ const (
 	apertureBase = 0x10_0000_0000
 )
 
-func newWorld(vram uint64, cfg Config) *world {
+func newWorld(vram uint64, cfg Config) *world { return newWorldTDR(vram, cfg, true) }
+
+// newWorldTDR is newWorld with a driver that reports SupportPerEngineTDR
+// or not.
+func newWorldTDR(vram uint64, cfg Config, perEngine bool) *world {
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	hw := &fakeHW{s: s, cost: 1000}
-	drv := &fakeDriver{hw: hw}
+	drv := &fakeDriver{hw: hw, perEngine: perEngine}
 	k := New(s, rec, drv, cfg)
 	hw.intr = k.Interrupt
 	k.SetSegments(vramBase, vram, apertureBase, 1<<30, &hw.mem)

@@ -251,7 +251,7 @@ func TestGPUEvictionKeepsContent(t *testing.T) {
 	}
 	evictions := 0
 	for _, e := range m.rec.Events() {
-		if e.Name == "DxgkDdiBuildPagingBuffer" && e.Kind == trace.Call && strings.Contains(e.Args.String(), "vram->aperture") {
+		if e.Name == "DxgkDdiBuildPagingBuffer" && e.Kind == trace.Call && strings.Contains(e.Args.String(), "vram->system") {
 			evictions++
 		}
 	}

@@ -154,6 +154,7 @@ func (k *Dxgkrnl) dpc() {
 			k.retire(b, false)
 		}
 	}
+	k.schedulePageFaultRecovery()
 }
 
 // retire ends a buffer: done (its fence signalled) or dropped (cancelled).
@@ -189,7 +190,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	switch {
 	case dropped:
 		k.event(trace.Message, "DmaBufferDropped", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
-			Msg: fmt.Sprintf("%s was not run: its device was removed", b.describe())})
+			Msg: fmt.Sprintf("%s was dropped before it completed: its device was removed", b.describe())})
 	case b.paging:
 		k.event(trace.Fence, "FenceSignaled", trace.Event{DMA: b.id, Args: pagingFor(b.forDMA),
 			Msg: fmt.Sprintf("paging buffer done (submission fence %d on engine %d)", b.sub, b.engine)})
@@ -212,9 +213,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	if c != nil && !dropped {
 		k.signalReached(c) // signals queued behind the fence (sync.go)
 	}
-	for _, a := range free {
-		k.free(a)
-	}
+	k.freeOnWorker(free)
 	if kickAgain {
 		k.s.Schedule(k.s.Now(), "kernel", k.kick)
 	}
@@ -247,13 +246,14 @@ func (k *Dxgkrnl) release(b *dmaBuffer) {
 
 // removeDevice marks a device removed and cancels its pending fences: they
 // read as signalled, and waiters return an error matching ErrDeviceRemoved.
-func (k *Dxgkrnl) removeDevice(d *device, reason string) {
+// why is what GetDeviceRemovedReason will tell.
+func (k *Dxgkrnl) removeDevice(d *device, why RemovalReason, reason string) {
 	k.mu.Lock()
 	if d.removed {
 		k.mu.Unlock()
 		return
 	}
-	d.removed, d.reason = true, reason
+	d.removed, d.why, d.reason = true, why, reason
 	d.hidden = k.cfg.Bugs.Has(rules.ErrAsync)
 	k.removals++
 	k.wakeAt = max(k.wakeAt, k.s.Now())
@@ -275,7 +275,7 @@ func (k *Dxgkrnl) removeDevice(d *device, reason string) {
 		}
 	}
 	k.mu.Unlock()
-	k.event(trace.Message, "DeviceRemoved", trace.Event{Handle: d.h.String(), Obj: d.name, HR: dxgkddi.STATUS_DEVICE_REMOVED.Name(), Msg: reason})
+	k.event(trace.Message, "DeviceRemoved", trace.Event{Handle: d.h.String(), Obj: d.name, HR: dxgkddi.STATUS_DEVICE_REMOVED.Name(), Msg: why.String() + ": " + reason})
 	for _, x := range cs {
 		for f := x.from; f <= x.to; f++ {
 			k.event(trace.Fence, "FenceCancelled", trace.Event{Handle: x.c.h.String(), Fence: f, DMA: x.dmaByFence[f],

@@ -46,12 +46,14 @@ func (k *Dxgkrnl) DestroyDevice(h HDevice) error {
 		k.drainContext(c, "DestroyDevice")
 	}
 	// Another device's buffer may still name one of ours (only with the
-	// WDDM-ISOLATE bug switch): wait for those too.
+	// WDDM-ISOLATE bug switch): wait for those too, and for the worker to
+	// free what the DPC handed it, so every DxgkDdiDestroyAllocation comes
+	// before DxgkDdiDestroyDevice.
 	k.waitUntil(func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
 		for _, a := range k.allocs {
-			if a.dev == d && a.refs > 0 {
+			if a.dev == d && (a.refs > 0 || a.freeing) {
 				return false
 			}
 		}

@@ -132,6 +132,7 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 		k.release(b)
 		return 0, err
 	}
+	k.tracePatchesOutside(b.id, ra.PatchLocationList, entries)
 
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
@@ -330,7 +331,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 		Msg: fmt.Sprintf("engine %d, submission fence %d", b.engine, b.patchSub)},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
-		k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
+		k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
 		k.retire(b, true)
 		return
 	}
@@ -384,8 +385,26 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 		e.inflight = slices.DeleteFunc(e.inflight, func(x *dmaBuffer) bool { return x == b })
 		k.mu.Unlock()
 		if b.dev != nil {
-			k.removeDevice(b.dev, fmt.Sprintf("DxgkDdiSubmitCommand failed for %s: %v", b.describe(), err))
+			k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiSubmitCommand failed for %s: %v", b.describe(), err))
 		}
 		k.retire(b, true)
+	}
+}
+
+// tracePatchesOutside traces, as a PatchOutsideAllocation message, every
+// patch location the KMD returned whose offset is at or past the end of its
+// allocation: an address outside an allocation, which a validating KMD never
+// lets through (rule WDDM-ISOLATE). Dxgkrnl does not act on it; the verifier
+// names it. (A reference that starts inside its allocation and runs past the
+// end meets the GPU's page fault instead.)
+func (k *Dxgkrnl) tracePatchesOutside(dma uint64, patches []dxgkddi.PatchLocation, entries []*allocation) {
+	for _, p := range patches {
+		if int64(p.AllocationIndex) >= int64(len(entries)) {
+			continue
+		}
+		if a := entries[p.AllocationIndex]; uint64(p.AllocationOffset) >= a.size {
+			k.event(trace.Message, "PatchOutsideAllocation", trace.Event{DMA: dma,
+				Msg: fmt.Sprintf("patch location at word %d: offset %d of allocation %v, a %d-byte allocation of %v", p.PatchOffset, p.AllocationOffset, a.h, a.size, a.dev.h)})
+		}
 	}
 }

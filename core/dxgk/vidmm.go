@@ -10,6 +10,16 @@ import (
 // The video memory manager: one first-fit allocator per segment, residency
 // of the allocations a DMA buffer names, eviction of the least recently used
 // ones when VRAM is short, all through paging buffers the driver builds.
+//
+// The segments are the ones "GPU segments" and "DXGK_SEGMENTFLAGS" describe. VRAM is a memory
+// segment: paging an allocation into it copies its bytes there (TRANSFER
+// system->vram, or FILL). The aperture segment holds no bytes: it is a page
+// table onto system memory pages, so paging an allocation into it maps its
+// backing store (MAP_APERTURE_SEGMENT), it does not copy. Evicting from VRAM
+// copies the bytes back to the system-memory backing store (TRANSFER
+// vram->system), not to the aperture. The simulated GPU addresses system
+// memory at fixed addresses (the k.aperture range), and the aperture maps
+// each system page at that same address, so a mapping needs no packet.
 
 // segment is a first-fit allocator over [base, base+size).
 type segment struct {
@@ -77,8 +87,9 @@ func (s *segment) release(addr, size uint64) {
 	s.used -= size
 }
 
-// SetSegments describes the GPU's memory: the VRAM segment, the aperture
-// segment and the memory to commit extents in (*gpu.Memory satisfies
+// SetSegments describes the GPU's memory: the VRAM segment, the system
+// memory range the aperture segment maps (backing stores are committed
+// there), and the memory to commit extents in (*gpu.Memory satisfies
 // dxgkddi.Memory; nil keeps addresses without memory, for tests). Call it
 // once, before the first CreateAllocation.
 func (k *Dxgkrnl) SetSegments(vramBase, vramSize, apertureBase, apertureSize uint64, mem dxgkddi.Memory) {
@@ -91,8 +102,8 @@ func (k *Dxgkrnl) SetSegments(vramBase, vramSize, apertureBase, apertureSize uin
 
 // InjectVRAMFull makes VRAM count as full from now on: its use may not grow
 // past what is resident now, so the next residency request must evict
-// (paging visible), or, with nothing it may evict, use the allocation from
-// the aperture.
+// (paging visible), or, with nothing it may evict, map the allocation into
+// the aperture segment.
 func (k *Dxgkrnl) InjectVRAMFull() {
 	k.mu.Lock()
 	k.vramFull, k.vramBudget = true, k.vram.used
@@ -189,8 +200,9 @@ func (p *pager) flush() *dmaBuffer {
 
 // makeResident puts a in VRAM for b (WDDM operation flow, step 11): page it in from its
 // backing store, evicting least-recently-used allocations b does not use
-// when VRAM has no room. With nothing left to evict, a is used from the
-// aperture. It may wait for an eviction to finish on the GPU.
+// when VRAM has no room. With nothing left to evict, a's backing store is
+// mapped into the aperture segment instead. It may wait for an eviction to
+// finish on the GPU.
 func (k *Dxgkrnl) makeResident(a *allocation, b *dmaBuffer, pg *pager) {
 	for {
 		k.mu.Lock()
@@ -205,6 +217,7 @@ func (k *Dxgkrnl) makeResident(a *allocation, b *dmaBuffer, pg *pager) {
 		}
 		addr, ok := k.vramAllocLocked(a.region, a.align)
 		if ok {
+			mapped := a.inAperture
 			a.vram, a.resident, a.inAperture = addr, true, false
 			content := a.content
 			a.content = true // from now on its bytes are the GPU's to keep
@@ -214,33 +227,43 @@ func (k *Dxgkrnl) makeResident(a *allocation, b *dmaBuffer, pg *pager) {
 			why := fmt.Sprintf("make %v resident for %s", a.h, b.describe())
 			if content {
 				args.Operation = dxgkddi.PagingTransfer
-				args.Source = dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentAperture, Address: a.aperture}
+				args.Source = dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentSystem, Address: a.backing}
 			} else {
 				args.Operation = dxgkddi.PagingFill
 				why += " (no content yet)"
 			}
 			if !pg.op(a, args, why) {
-				// The driver could not build it: undo, and use a from the
-				// aperture (nothing refers to the new VRAM range yet).
+				// The driver could not build it: undo, and use a through
+				// the aperture (nothing refers to the new VRAM range yet).
 				k.mu.Lock()
-				a.resident = false // content stays true: the GPU may write it in place
+				a.resident, a.inAperture = false, mapped // content stays true: the GPU may write it in place
 				k.decommitLocked(&k.vram, addr, a.region)
 				k.mu.Unlock()
+				return
+			}
+			if mapped {
+				pg.op(a, dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingUnmapApertureSegment, Allocation: a.h, Size: a.region,
+					Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentAperture, Address: a.backing}},
+					fmt.Sprintf("%v is in VRAM now: unmap its backing store from the aperture segment", a.h))
 			}
 			return
 		}
 		v := k.victimLocked(b)
 		if v == nil {
-			// The GPU reaches the aperture too: use a where it is, and say so
-			// once until it gets into VRAM.
+			// Page a into the aperture segment instead: map its backing
+			// store's pages (no copy), once, until it gets into VRAM.
 			a.content = true // the GPU may write it in place
-			noted := a.inAperture
+			mapped := a.inAperture
 			a.inAperture = true
-			msg := fmt.Sprintf("%v (%s, %d bytes) stays in the aperture for %s: VRAM has %d of %d bytes in use and nothing it may evict",
+			msg := fmt.Sprintf("%v (%s, %d bytes) is mapped into the aperture segment for %s, its bytes staying in system memory: VRAM has %d of %d bytes in use and nothing it may evict",
 				a.h, a.obj, a.region, b.describe(), k.vram.used, k.vram.size)
 			k.mu.Unlock()
-			if !noted {
+			if !mapped {
 				k.event(trace.Message, "VidMmAperture", trace.Event{Handle: a.h.String(), Obj: a.obj, DMA: b.id, Msg: msg})
+				pg.op(a, dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingMapApertureSegment, Allocation: a.h, Size: a.region,
+					Source:      dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentSystem, Address: a.backing},
+					Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentAperture, Address: a.backing}},
+					fmt.Sprintf("map %v's backing store into the aperture segment for %s", a.h, b.describe()))
 			}
 			return
 		}
@@ -275,9 +298,10 @@ func uses(b *dmaBuffer, a *allocation) bool {
 	return false
 }
 
-// evict moves v out of VRAM to make room for a: TRANSFER vram->aperture (or
-// DISCARD when v is destroyed and only waits for the GPU), submits the
-// paging buffer and waits until the GPU has done it, then frees v's VRAM.
+// evict moves v out of VRAM to make room for a: TRANSFER vram->system, to
+// its backing store (or DISCARD when v is destroyed and only waits for the
+// GPU), submits the paging buffer and waits until the GPU has done it, then
+// frees v's VRAM.
 func (k *Dxgkrnl) evict(v, a *allocation, b *dmaBuffer, pg *pager) bool {
 	k.mu.Lock()
 	old, destroyed := v.vram, v.destroyed
@@ -285,12 +309,12 @@ func (k *Dxgkrnl) evict(v, a *allocation, b *dmaBuffer, pg *pager) bool {
 	k.mu.Unlock()
 	args := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingTransfer, Allocation: v.h, Size: v.region,
 		Source:      dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: old},
-		Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentAperture, Address: v.aperture}}
+		Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentSystem, Address: v.backing}}
 	if destroyed {
 		args.Operation, args.Source = dxgkddi.PagingDiscardContent, dxgkddi.SegmentAddress{}
 		args.Destination = dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: old}
 	}
-	pg.op(v, args, fmt.Sprintf("evict least recently used %v to make room for %v (%s)", v.h, a.h, b.describe()))
+	pg.op(v, args, fmt.Sprintf("evict least recently used %v to its system-memory backing store to make room for %v (%s)", v.h, a.h, b.describe()))
 	buf := pg.flush()
 	if buf == nil || !uses(buf, v) {
 		k.mu.Lock()

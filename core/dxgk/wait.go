@@ -1,8 +1,10 @@
 package dxgk
 
 import (
+	"cmp"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -106,14 +108,15 @@ func (k *Dxgkrnl) waitPaging(b *dmaBuffer, msg string, own int) error {
 }
 
 // Idle waits until all submitted work everywhere is done: nothing queued to
-// the scheduler, nothing on the GPU (with TDR on a hang). It returns an
-// error matching ErrDeviceRemoved if a TDR removed a device meanwhile.
+// the scheduler, nothing on the GPU (with TDR on a hang), nothing left for
+// the worker thread to free. It returns an error matching ErrDeviceRemoved
+// if a TDR removed a device meanwhile.
 func (k *Dxgkrnl) Idle() error {
 	k.charge(k.cfg.Costs.Transition)
 	idle := func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if len(k.schedQ) > 0 || k.scheduling {
+		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 {
 			return false
 		}
 		for _, e := range k.engines {
@@ -257,8 +260,11 @@ func (k *Dxgkrnl) watchdog() {
 	}
 }
 
-// oldestDeadline is the earliest TDR deadline over the engines' oldest
-// in-flight buffers.
+// oldestDeadline is the earliest deadline of timeout detection over the
+// engines' oldest in-flight buffers: PreemptAfter after the buffer could
+// start, the scheduler asks to preempt it; TDRDelay after that request, with
+// no answer, the engine has timed out ("Timeout Detection and Recovery
+// (TDR)": the preemption's wait is the TDR timeout).
 func (k *Dxgkrnl) oldestDeadline() (engine int, deadline int64, busy bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -266,7 +272,10 @@ func (k *Dxgkrnl) oldestDeadline() (engine int, deadline int64, busy bool) {
 		if len(e.inflight) == 0 {
 			continue
 		}
-		dl := max(e.inflight[0].submittedAt, e.lastRetire) + k.cfg.TDRDelay
+		dl := max(e.inflight[0].submittedAt, e.lastRetire) + k.cfg.PreemptAfter
+		if e.preempted == e.inflight[0] {
+			dl = e.preemptAt + k.cfg.TDRDelay
+		}
 		if !busy || dl < deadline {
 			engine, deadline, busy = e.idx, dl, true
 		}
@@ -274,8 +283,9 @@ func (k *Dxgkrnl) oldestDeadline() (engine int, deadline int64, busy bool) {
 	return engine, deadline, busy
 }
 
-// scheduleTDR queues the timeout detection and recovery of an engine on
-// thread "kernel".
+// scheduleTDR queues the next step of an engine's timeout detection on
+// thread "kernel": the preemption request, or, once that went unanswered,
+// the reset.
 func (k *Dxgkrnl) scheduleTDR(eng int, at int64) {
 	k.mu.Lock()
 	e := k.engines[eng]
@@ -285,14 +295,44 @@ func (k *Dxgkrnl) scheduleTDR(eng int, at int64) {
 	}
 	e.tdrPending = true
 	hung := e.inflight[0]
+	step := k.preempt
+	if e.preempted == hung {
+		step = k.tdr
+	}
 	k.mu.Unlock()
-	k.s.Schedule(at, "kernel", func() { k.tdr(e, hung) })
+	k.s.Schedule(at, "kernel", func() { step(e, hung) })
 }
 
-// tdr resets a hung engine: DxgkDdiResetFromTimeout and
-// DxgkDdiRestartFromTimeout; the device that owned the hung buffer is
-// removed (for a paging buffer, the device whose buffer needed it); the
-// other devices' buffers that were on the engine are submitted again.
+// preempt asks the driver to preempt the engine's running buffer
+// (DxgkDdiPreemptCommand). The answer would be DXGK_INTERRUPT_DMA_PREEMPTED;
+// the simulated engine answers only by completing the buffer, and a hung one
+// never does: TDRDelay later the engine has timed out.
+func (k *Dxgkrnl) preempt(e *engine, b *dmaBuffer) {
+	k.mu.Lock()
+	e.tdrPending = false
+	if len(e.inflight) == 0 || e.inflight[0] != b {
+		k.mu.Unlock()
+		return
+	}
+	e.preempted, e.preemptAt = b, k.s.Now()
+	last := e.sub
+	k.mu.Unlock()
+	var ab trace.ArgBuilder
+	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
+		Args: ab.Int(trace.KeyEngine, int64(e.idx)).Uint(trace.KeySubfence, last).Args()}
+	k.ddi("DxgkDdiPreemptCommand", ev, func() error {
+		return k.drv.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{LastSubmittedFenceID: last, Engine: e.idx})
+	})
+}
+
+// tdr recovers from a preemption that timed out. When the driver reported
+// SupportPerEngineTDR it resets the engine alone (DxgkDdiResetEngine, "TDR
+// changes in Windows 8"): the device that owned the hung buffer is removed
+// as hung (for a paging buffer, the device whose buffer needed it) and the
+// other devices' buffers on the engine are submitted again. Otherwise, or if
+// the engine reset fails, it resets the adapter (DxgkDdiResetFromTimeout,
+// then DxgkDdiRestartFromTimeout): every engine loses its work and every
+// device is removed, the guilty one as hung, the others as reset.
 func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	k.mu.Lock()
 	e.tdrPending = false
@@ -301,22 +341,51 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 		return
 	}
 	k.mu.Unlock()
-	reason := fmt.Sprintf("engine %d: %s did not complete within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay)
+	k.recover(e, hung, RemovedHung, fmt.Sprintf("engine %d: %s did not complete or preempt within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay))
+}
+
+// recover resets after a timeout or a page fault on engine e while it ran
+// bad (see tdr); bad's device is removed with why.
+func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason string) {
+	k.mu.Lock()
+	perEngine := k.perEngineTDR
+	k.mu.Unlock()
 	k.event(trace.Message, "TDR", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Msg: reason})
-	k.ddi("DxgkDdiResetFromTimeout", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
-		func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{Engine: e.idx}) })
-	k.ddi("DxgkDdiRestartFromTimeout", trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
-		func() error { return k.drv.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: e.idx}) })
+	adapter := !perEngine
+	if perEngine {
+		args := dxgkddi.ResetEngineArgs{Engine: e.idx}
+		err := k.ddi("DxgkDdiResetEngine", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
+			func() error { return k.drv.DxgkDdiResetEngine(&args) })
+		adapter = err != nil
+	}
+	engines := []*engine{e}
+	if adapter {
+		k.ddi("DxgkDdiResetFromTimeout", trace.Event{}, func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}) })
+		k.ddi("DxgkDdiRestartFromTimeout", trace.Event{}, func() error { return k.drv.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{}) })
+		engines = k.engines
+	}
 
 	k.mu.Lock()
-	lost := e.inflight
-	e.inflight = nil
-	e.lastRetire = k.s.Now()
+	var lost []*dmaBuffer
+	for _, x := range engines {
+		lost = append(lost, x.inflight...)
+		x.inflight, x.preempted = nil, nil
+		x.lastRetire = k.s.Now()
+	}
 	guilty := hung.dev
+	var innocent []*device
+	if adapter {
+		for _, d := range k.devices {
+			if d != guilty && !d.removed && !d.destroyed {
+				innocent = append(innocent, d)
+			}
+		}
+		slices.SortFunc(innocent, func(a, b *device) int { return cmp.Compare(a.h, b.h) })
+	}
 	var again, drop []*dmaBuffer
 	for _, b := range lost {
 		switch {
-		case b == hung && b.resubmits > 0, !b.paging && b.dev == guilty:
+		case b == hung && b.resubmits > 0, !b.paging && (b.dev == guilty || adapter):
 			drop = append(drop, b)
 		default:
 			again = append(again, b)
@@ -324,7 +393,10 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	}
 	k.mu.Unlock()
 	if guilty != nil {
-		k.removeDevice(guilty, reason)
+		k.removeDevice(guilty, why, reason)
+	}
+	for _, d := range innocent {
+		k.removeDevice(d, RemovedReset, fmt.Sprintf("the adapter was reset (DxgkDdiResetFromTimeout) for %s on engine %d", hung.describe(), e.idx))
 	}
 	for _, b := range drop {
 		k.retire(b, true)

@@ -28,6 +28,10 @@ type DeviceInfo struct {
 type StartDeviceArgs struct {
 	DxgkInterface   DxgkrnlInterface
 	NumberOfEngines int // out
+	// SupportPerEngineTDR (out) is DXGK_DRIVERCAPS.SupportPerEngineTDR: the
+	// driver implements DxgkDdiResetEngine, so a timeout resets one engine
+	// instead of the adapter ("TDR changes in Windows 8").
+	SupportPerEngineTDR bool
 }
 
 // CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (WDDM operation flow, step 1).
@@ -50,7 +54,7 @@ type CreateContextArgs struct {
 
 // AllocationFlags mirrors the placement-relevant DXGK_ALLOCATIONINFOFLAGS.
 type AllocationFlags struct {
-	CPUVisible bool // dynamic and staging resources: lives in the aperture, lockable in place
+	CPUVisible bool // dynamic and staging resources: system memory the GPU reaches through the aperture segment, lockable in place
 	Primary    bool // can be scanned out
 }
 
@@ -58,9 +62,20 @@ type AllocationFlags struct {
 type SegmentID uint32
 
 const (
-	SegmentNone     SegmentID = 0
-	SegmentVRAM     SegmentID = 1 // local video memory
-	SegmentAperture SegmentID = 2 // system memory the GPU reaches through the aperture
+	SegmentNone SegmentID = 0
+	// SegmentVRAM is a memory segment: local video memory that holds the
+	// bytes of the allocations paged into it.
+	SegmentVRAM SegmentID = 1
+	// SegmentAperture is an aperture segment: an address range that holds
+	// no bytes, a page table the driver programs to map system memory
+	// pages (DXGK_OPERATION_MAP_APERTURE_SEGMENT) ("GPU segments", "Linear
+	// aperture-space segments").
+	SegmentAperture SegmentID = 2
+	// SegmentSystem is system memory outside any segment: an allocation's
+	// backing store, the source and destination of paging transfers to and
+	// from a memory segment (WDDM passes it as SegmentId 0 with an MDL,
+	// DXGKARG_BUILDPAGINGBUFFER).
+	SegmentSystem SegmentID = 3
 )
 
 func (s SegmentID) String() string {
@@ -69,6 +84,8 @@ func (s SegmentID) String() string {
 		return "vram"
 	case SegmentAperture:
 		return "aperture"
+	case SegmentSystem:
+		return "system"
 	}
 	return "none"
 }
@@ -150,9 +167,11 @@ type PresentArgs struct {
 type PagingOperation uint8
 
 const (
-	PagingTransfer       PagingOperation = iota + 1 // DXGK_OPERATION_TRANSFER: copy between segments
-	PagingFill                                      // DXGK_OPERATION_FILL: fill with a 32-bit pattern
-	PagingDiscardContent                            // DXGK_OPERATION_DISCARD_CONTENT: the content is not needed
+	PagingTransfer             PagingOperation = iota + 1 // DXGK_OPERATION_TRANSFER: copy between segments
+	PagingFill                                            // DXGK_OPERATION_FILL: fill with a 32-bit pattern
+	PagingDiscardContent                                  // DXGK_OPERATION_DISCARD_CONTENT: the content is not needed
+	PagingMapApertureSegment                              // DXGK_OPERATION_MAP_APERTURE_SEGMENT: map the backing store's pages into the aperture, no copy
+	PagingUnmapApertureSegment                            // DXGK_OPERATION_UNMAP_APERTURE_SEGMENT: undo that mapping
 )
 
 func (o PagingOperation) String() string {
@@ -163,6 +182,10 @@ func (o PagingOperation) String() string {
 		return "FILL"
 	case PagingDiscardContent:
 		return "DISCARD"
+	case PagingMapApertureSegment:
+		return "MAP_APERTURE_SEGMENT"
+	case PagingUnmapApertureSegment:
+		return "UNMAP_APERTURE_SEGMENT"
 	}
 	return fmt.Sprintf("OP(%d)", uint8(o))
 }
@@ -181,17 +204,17 @@ type BuildPagingBufferArgs struct {
 	Operation     PagingOperation
 	Allocation    HAllocation
 	Size          uint64         // bytes to transfer, fill or discard
-	Source        SegmentAddress // TRANSFER
-	Destination   SegmentAddress // TRANSFER, FILL, DISCARD
+	Source        SegmentAddress // TRANSFER; MAP_APERTURE_SEGMENT: the system pages mapped
+	Destination   SegmentAddress // TRANSFER, FILL, DISCARD; (UN)MAP_APERTURE_SEGMENT: the aperture range
 	FillPattern   uint32         // FILL
 	DmaBufferSize int
 	DmaBuffer     []uint32 // in/out
 }
 
-// String is the trace form: "op=TRANSFER a5 aperture->vram 4096B".
+// String is the trace form: "op=TRANSFER a5 system->vram 4096B".
 func (a *BuildPagingBufferArgs) String() string {
 	switch a.Operation {
-	case PagingTransfer:
+	case PagingTransfer, PagingMapApertureSegment:
 		return fmt.Sprintf("op=%v %v %v->%v %dB", a.Operation, a.Allocation, a.Source.Segment, a.Destination.Segment, a.Size)
 	case PagingFill:
 		return fmt.Sprintf("op=%v %v %v %dB pattern=%#x", a.Operation, a.Allocation, a.Destination.Segment, a.Size, a.FillPattern)
@@ -241,9 +264,26 @@ type InterruptRoutineArgs struct {
 	Engine int
 }
 
-// ResetFromTimeoutArgs and RestartFromTimeoutArgs name the engine a TDR
-// resets.
+// ResetFromTimeoutArgs and RestartFromTimeoutArgs are empty: the real
+// DDIs take only hAdapter, because they reset and restart the whole adapter
+// (DXGKDDI_RESETFROMTIMEOUT, DXGKDDI_RESTARTFROMTIMEOUT).
 type (
-	ResetFromTimeoutArgs   struct{ Engine int }
-	RestartFromTimeoutArgs struct{ Engine int }
+	ResetFromTimeoutArgs   struct{}
+	RestartFromTimeoutArgs struct{}
 )
+
+// PreemptCommandArgs mirrors part of DXGKARG_PREEMPTCOMMAND: preempt the
+// engine's work, up to the last submission fence it was given; the driver
+// answers with DXGK_INTERRUPT_DMA_PREEMPTED once the hardware has stopped
+// ("DxgkDdiPreemptCommand").
+type PreemptCommandArgs struct {
+	LastSubmittedFenceID uint64
+	Engine               int // NodeOrdinal
+}
+
+// ResetEngineArgs mirrors DXGKARG_RESETENGINE: the node to reset, and (out)
+// the fence id of the last packet aborted in the middle of execution.
+type ResetEngineArgs struct {
+	Engine             int    // NodeOrdinal
+	LastAbortedFenceID uint64 // out
+}

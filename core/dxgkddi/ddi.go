@@ -29,6 +29,14 @@ type KMD interface {
 	// adapter's.
 	DxgkDdiInterruptRoutine(*InterruptRoutineArgs) bool
 	DxgkDdiDpcRoutine()
+	// DxgkDdiPreemptCommand asks the hardware to preempt an engine; a
+	// preemption that does not come within the TDR delay is a timeout
+	// ("Timeout Detection and Recovery (TDR)").
+	DxgkDdiPreemptCommand(*PreemptCommandArgs) error
+	// DxgkDdiResetEngine resets one engine (only when the driver reported
+	// SupportPerEngineTDR at DxgkDdiStartDevice).
+	DxgkDdiResetEngine(*ResetEngineArgs) error
+	// DxgkDdiResetFromTimeout resets the whole adapter: every engine.
 	DxgkDdiResetFromTimeout(*ResetFromTimeoutArgs) error
 	DxgkDdiRestartFromTimeout(*RestartFromTimeoutArgs) error
 }
@@ -41,6 +49,12 @@ type DxgkrnlInterface interface {
 	// submission fence id up to fence is done (DXGK_INTERRUPT_DMA_COMPLETED,
 	// WDDM operation flow, step 16). Callable from the ISR.
 	DxgkCbNotifyInterrupt(engine int, fence uint64)
+	// DxgkCbNotifyDmaPageFaulted is DxgkCbNotifyInterrupt with
+	// DXGK_INTERRUPT_DMA_PAGE_FAULTED: the engine faulted on an address while
+	// running the buffer with submission fence id faultedFence; the ones
+	// before it are done ("DXGK_INTERRUPT_TYPE", "DXGK_PAGE_FAULT_FLAGS").
+	// Callable from the ISR.
+	DxgkCbNotifyDmaPageFaulted(engine int, faultedFence uint64)
 	// DxgkCbQueueDpc queues the DPC (DxgkDdiDpcRoutine); it reports false if
 	// it was already queued. Callable from the ISR.
 	DxgkCbQueueDpc() bool

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"d3dsim/core/dxbc"
 )
 
 // SysVal is a signature element's system value (D3D_NAME).
@@ -103,6 +105,7 @@ type Binding struct {
 	Kind  BindKind
 	Slot  int
 	Count int
+	Comps int // textures: components of the element type (Texture2D<float2>: 2)
 }
 
 // Result is a compiled shader: the lowered program and its reflection.
@@ -113,6 +116,9 @@ type Result struct {
 	CBuffers []CBuffer
 	Bindings []Binding
 	Warnings []Diag
+	// Bytecode is the shader as fxc writes it (a .cso): the DXBC container
+	// that CreateVertexShader or CreatePixelShader takes.
+	Bytecode []byte
 }
 
 // Compile compiles the entry point of an HLSL source for target (vs_4_0,
@@ -170,12 +176,22 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	if len(g.errs) > 0 {
 		return nil, Errors(g.errs)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: g.code, Temps: g.maxTemp}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	// A failure below is a compiler bug, reported as an error rather than
+	// bad code: Compile returns only shaders the runtime accepts.
+	internal := func(err error) error {
+		return Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + clean(err.Error())}}
+	}
 	if err := prog.Validate(); err != nil {
-		// A compiler bug, reported as an error rather than bad code.
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: "internal compiler error: " + err.Error()}}
+		return nil, internal(err)
+	}
+	if res.Bytecode, err = res.bytecode(); err != nil {
+		return nil, internal(err)
+	}
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader}[stage]); err != nil {
+		return nil, internal(err)
 	}
 	return res, nil
 }
@@ -315,7 +331,7 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	switch t.Kind {
 	case KTexture2D, KSampler:
-		r := &resource{name: d.name, kind: t.Kind, line: d.line}
+		r := &resource{name: d.name, kind: t.Kind, line: d.line, comps: t.Cols}
 		want := byte('t')
 		if t.Kind == KSampler {
 			want = 's'
@@ -430,7 +446,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	}
 	for _, t := range g.textures {
 		if t.used {
-			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1})
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1, Comps: t.comps})
 			p.Textures = append(p.Textures, t.slot)
 		}
 	}
@@ -450,4 +466,60 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	sort.Ints(p.Samplers)
 	sort.Ints(p.Textures)
 	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
+}
+
+// dropUnreachable removes the instructions after an unconditional break,
+// continue or ret up to the end of their block (the else, endif or endloop
+// that closes it), which inlining leaves behind (a return inside a
+// function's loop is a break followed by the rest of the function). They
+// never run; vkd3d-shader 1.2 translates code after a jump into invalid
+// SPIR-V.
+func dropUnreachable(code []Instr) []Instr {
+	out := code[:0]
+	for i := 0; i < len(code); i++ {
+		out = append(out, code[i])
+		if op := code[i].Op; op != OpBreak && op != OpContinue && op != OpRet {
+			continue
+		}
+		depth, j := 0, i+1
+	skip:
+		for ; j < len(code); j++ {
+			switch code[j].Op {
+			case OpIf, OpLoop:
+				depth++
+			case OpElse:
+				if depth == 0 {
+					break skip
+				}
+			case OpEndif, OpEndloop:
+				if depth == 0 {
+					break skip
+				}
+				depth--
+			}
+		}
+		i = j - 1
+	}
+	return out
+}
+
+// loopEnds rewrites the unconditional jump that ends a loop's body: a
+// continue there is dropped (endloop goes back to the top anyway) and a
+// break becomes breakc_nz l(-1), which does the same. vkd3d-shader 1.2, an
+// independent reader of the bytecode, translates an unconditional break
+// or continue directly before endloop into invalid SPIR-V.
+func loopEnds(code []Instr) []Instr {
+	out := code[:0]
+	for i, in := range code {
+		if i+1 < len(code) && code[i+1].Op == OpEndloop {
+			switch in.Op {
+			case OpContinue:
+				continue
+			case OpBreak:
+				in = Instr{Op: OpBreakc, Test: TestNZ, Src: []Operand{immU(0xffffffff)}, Line: in.Line}
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }

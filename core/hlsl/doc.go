@@ -5,12 +5,15 @@
 // lowers one entry point to an IR whose instructions are Shader Model 4/5
 // instructions one for one (mov, mad, dp4, sample, if_nz, loop, ...) on
 // SM4 registers (v#, o#, r#, cb#[n], t#, s#, l(...)) with swizzles and
-// write masks. Functions are inlined, as fxc inlines them. The DXBC
-// container bytes are written from this IR by the dxbc package.
+// write masks. Functions are inlined, as fxc inlines them.
 //
-// Compile returns the program, its input and output signatures, and the
+// Compile returns the program, its input and output signatures, the
 // reflection data RDEF carries (constant buffers with variable offsets
-// and sizes, bound resources). Errors and warnings use fxc's format and
+// and sizes, bound resources) and the bytecode: the back end writes the
+// IR through the dxbc package's Builder as the container fxc writes
+// (RDEF, ISGN, OSGN, then SHDR for *_4_0 or SHEX for *_5_0), one SM4/SM5
+// instruction per IR instruction, and Compile returns only bytecode that
+// dxbc.Validate accepts for its stage. Errors and warnings use fxc's format and
 // numbers: "file(line,col): error X3004: undeclared identifier 'foo'".
 //
 // Run is a reference evaluator of the IR: float32 IEEE arithmetic without
@@ -31,11 +34,14 @@
 // Differences from fxc, on purpose or not yet done: every signature
 // element takes a register of its own (fxc sometimes packs two small
 // ones into one register); loops are kept as loop/endloop instead of
-// being unrolled; switch, #include, local arrays indexed by a
-// non-constant, matrices in signatures, geometry/hull/domain/compute
-// stages and textures other than Texture2D<float..float4> are refused with a
-// clear error; the optimiser is absent (the code is correct, not minimal:
-// more movs and temps than fxc's).
+// being unrolled; code after an unconditional break, continue or ret is
+// dropped, so is a continue that ends a loop, and a break that ends one
+// is written breakc_nz l(-1) (vkd3d-shader 1.2, the tests' independent
+// reader, mistranslates those patterns); switch, #include, local arrays
+// indexed by a non-constant, matrices in signatures, geometry/hull/
+// domain/compute stages and textures other than Texture2D<float..float4>
+// are refused with a clear error; the optimiser is absent (the code is
+// correct, not minimal: more movs and temps than fxc's).
 //
 // Bounds: the source, the tokens after macro expansion, nesting, inlining
 // depth, temps and instructions are all capped, so hostile input ends in

@@ -2,7 +2,9 @@ package hlsl_test
 
 import (
 	"fmt"
+	"strings"
 
+	"d3dsim/core/dxbc"
 	"d3dsim/core/hlsl"
 )
 
@@ -51,4 +53,28 @@ func ExampleCompile_error() {
 	_, err := hlsl.Compile([]byte("float4 main() : SV_Target {\n  return foo;\n}"), "bad.hlsl", "main", "ps_4_0")
 	fmt.Println(err)
 	// Output: bad.hlsl(2,10): error X3004: undeclared identifier 'foo'
+}
+
+// The bytecode is what CreatePixelShader takes; the dxbc package lists it
+// as fxc's /Fc does.
+func ExampleResult_bytecode() {
+	src := `Texture2D tex : register(t0); SamplerState smp : register(s0);
+float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0) : SV_Target { return tex.Sample(smp, uv); }`
+	r, err := hlsl.Compile([]byte(src), "ps.hlsl", "main", "ps_5_0")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	sh, err := dxbc.Validate(r.Bytecode, dxbc.PixelShader)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(r.Bytecode[:4]), len(sh.Container.Chunks), "chunks")
+	fmt.Print(strings.Join(strings.Split(sh.Program.Disassemble(), "\n")[:3], "\n"))
+	// Output:
+	// DXBC 4 chunks
+	// ps_5_0
+	// dcl_globalFlags refactoringAllowed
+	// dcl_sampler s0, mode_default
 }

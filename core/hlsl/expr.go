@@ -690,7 +690,9 @@ func (g *gen) index(e *indexExpr) *value {
 			rc = g.op(OpIadd, 1, rc, []Operand{*x.cb.rel})
 		}
 		rel := g.srcOp(rc)
-		if rel.File == FileImm {
+		if rel.File != FileTemp {
+			// A relative index is a temp register (an input or a
+			// constant as the index is copied first).
 			rel = g.srcOp(g.copyTemp(rc))
 		}
 		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}

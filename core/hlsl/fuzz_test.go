@@ -1,6 +1,7 @@
 package hlsl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,12 +10,15 @@ import (
 	"testing"
 	"time"
 
+	"d3dsim/core/dxbc"
 	"d3dsim/core/memlimit"
 )
 
 // FuzzCompile feeds arbitrary sources to the whole compiler and runs what
-// compiles: no panic, a bounded time and heap, and every failure an Errors
-// whose lines are in fxc's format.
+// compiles: no panic, a bounded time and heap, every failure an Errors
+// whose lines are in fxc's format and none an internal compiler error, and
+// every compiled shader's bytecode valid for its stage and re-encoding to
+// the same bytes.
 func FuzzCompile(f *testing.F) {
 	seeds := []string{
 		"float4 main() : SV_Target { return 0; }",
@@ -29,6 +33,8 @@ func FuzzCompile(f *testing.F) {
 	for _, s := range seeds {
 		f.Add([]byte(s), "main", "ps_4_0")
 	}
+	f.Add([]byte("Texture2D t : register(t1); SamplerState s; float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target { return t.Load(int3(p.xy, 0)) + t.SampleLevel(s, uv, 1) + t.Sample(s, uv).wzyx; }"), "main", "ps_5_0")
+	f.Add([]byte("cbuffer C { float4 v[4]; } float4 main(uint id : SV_VertexID) : SV_Position { return v[id & 3] * id; }"), "main", "vs_5_0")
 	for _, name := range []string{"imgui_vs.hlsl", "phong.hlsl", "tutorial06.hlsl"} {
 		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
 			f.Add(b, "main", "vs_4_0")
@@ -47,8 +53,21 @@ func FuzzCompile(f *testing.F) {
 					if !strings.Contains(line, "error X") {
 						t.Fatalf("error line %q is not in fxc's form", line)
 					}
+					if strings.Contains(line, "internal compiler error") {
+						t.Fatalf("%s", line)
+					}
 				}
 				return
+			}
+			sh, err := dxbc.Validate(r.Bytecode, stageOf(r.Program))
+			if err != nil {
+				t.Fatalf("the bytecode does not validate: %v\n%s", err, r.Program)
+			}
+			if again, err := sh.Container.Build(); err != nil || !bytes.Equal(again, r.Bytecode) {
+				t.Fatalf("the container does not rebuild to the same bytes (err %v)", err)
+			}
+			if code, err := sh.Program.Bytes(); err != nil || !bytes.Equal(code, sh.Container.Chunk(sh.Program.FourCC()).Data) {
+				t.Fatalf("the program does not re-encode to the same bytes (err %v)", err)
 			}
 			env := &Env{MaxSteps: 1 << 16, Inputs: make([][4]uint32, 32), CB: make([][][4]uint32, 16),
 				Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{} },

@@ -120,7 +120,7 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target { return used.Sample(s, uv) * tin
 	if g.Name != "$Globals" || g.Slot != 1 || g.Size != 32 || g.Vars[1].Offset != 16 {
 		t.Errorf("$Globals = %+v", g)
 	}
-	want := []Binding{{"s", BindSampler, 0, 1}, {"used", BindTexture, 0, 1}, {"X", BindCBuffer, 0, 1}, {"$Globals", BindCBuffer, 1, 1}}
+	want := []Binding{{"s", BindSampler, 0, 1, 0}, {"used", BindTexture, 0, 1, 4}, {"X", BindCBuffer, 0, 1, 0}, {"$Globals", BindCBuffer, 1, 1, 0}}
 	if len(r.Bindings) != len(want) {
 		t.Fatalf("bindings %+v", r.Bindings)
 	}

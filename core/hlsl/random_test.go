@@ -12,7 +12,43 @@ import (
 // that every one ends in a result or an fxc-style error, never a panic, and
 // that what compiles validates and runs.
 func TestRandomPrograms(t *testing.T) {
-	r := rand.New(rand.NewPCG(21, 2026))
+	next := randomPrograms(rand.New(rand.NewPCG(21, 2026)))
+	env := &Env{MaxSteps: 1 << 14, Inputs: make([][4]uint32, 3), CB: [][][4]uint32{make([][4]uint32, 7)},
+		Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{1, 2, 3, 4} },
+		Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} }}
+	compiled := 0
+	seen := map[string]int{}
+	for n := 0; n < 1500; n++ {
+		src := next()
+		res, err := Compile([]byte(src), "rand.hlsl", "main", "ps_5_0")
+		if err != nil {
+			var es Errors
+			if !errors.As(err, &es) || strings.Contains(err.Error(), "internal compiler error") {
+				t.Fatalf("%s\n%v", src, err)
+			}
+			if testing.Verbose() {
+				msg := es[0].Msg
+				if i := strings.IndexAny(msg, "'"); i > 0 {
+					msg = msg[:i]
+				}
+				seen[msg]++
+			}
+			continue
+		}
+		compiled++
+		if _, err := Run(res.Program, env); err != nil && !errors.Is(err, ErrSteps) {
+			t.Fatalf("%s\nrun: %v\n%s", src, err, res.Program)
+		}
+	}
+	if compiled < 100 {
+		t.Errorf("only %d of 1500 random programs compiled: the generator has drifted", compiled)
+	}
+	t.Logf("%d of 1500 compiled; first errors: %v", compiled, seen)
+}
+
+// randomPrograms returns a generator of pixel shaders (entry main) built
+// at random from typed and untyped pieces of HLSL.
+func randomPrograms(r *rand.Rand) func() string {
 	atoms := []string{"a", "b", "c", "a.x", "b.yz", "c.wzyx", "m", "m[1]", "m._m01_m12", "i", "u", "k", "1", "2.5", "-3",
 		"true", "s.p", "s.q", "arr[1]", "arr[i]", "v[1]", "v[i]", "tex.Sample(smp, a.xy)", "tex.SampleLevel(smp, b.zw, 1)",
 		"tex.Load(int3(i, 1, 0))", "f(a.x)", "g(b)", "(float3)a", "(int2)b", "float4(a.xy, 1, 2)", "float2x2(1,2,3,4)"}
@@ -59,39 +95,11 @@ float4 g(float4 y) { if (y.x > 0) return y; return -y; }
 float4 main(float4 a : A, float4 b : B, float4 c : C) : SV_Target {
   int i = 1; uint u = 2; int k = 0; float4x4 m = cm; S s = (S)0; float arr[3] = {1, 2, 3};
 `
-	env := &Env{MaxSteps: 1 << 14, Inputs: make([][4]uint32, 3), CB: [][][4]uint32{make([][4]uint32, 7)},
-		Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{1, 2, 3, 4} },
-		Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} }}
-	compiled := 0
-	seen := map[string]int{}
-	for n := 0; n < 1500; n++ {
+	return func() string {
 		var body []string
 		for k := 0; k < 1+r.IntN(4); k++ {
 			body = append(body, stmts[r.IntN(len(stmts))]())
 		}
-		src := head + strings.Join(body, "\n") + "\nreturn a;\n}"
-		res, err := Compile([]byte(src), "rand.hlsl", "main", "ps_5_0")
-		if err != nil {
-			var es Errors
-			if !errors.As(err, &es) || strings.Contains(err.Error(), "internal compiler error") {
-				t.Fatalf("%s\n%v", src, err)
-			}
-			if testing.Verbose() {
-				msg := es[0].Msg
-				if i := strings.IndexAny(msg, "'"); i > 0 {
-					msg = msg[:i]
-				}
-				seen[msg]++
-			}
-			continue
-		}
-		compiled++
-		if _, err := Run(res.Program, env); err != nil && !errors.Is(err, ErrSteps) {
-			t.Fatalf("%s\nrun: %v\n%s", src, err, res.Program)
-		}
+		return head + strings.Join(body, "\n") + "\nreturn a;\n}"
 	}
-	if compiled < 100 {
-		t.Errorf("only %d of 1500 random programs compiled: the generator has drifted", compiled)
-	}
-	t.Logf("%d of 1500 compiled; first errors: %v", compiled, seen)
 }

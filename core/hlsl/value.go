@@ -35,6 +35,7 @@ type resource struct {
 	explicit bool
 	used     bool
 	line     int
+	comps    int // textures: components of the element type
 }
 
 var poison = &value{t: &Type{Kind: KVoid}}

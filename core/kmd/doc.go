@@ -14,8 +14,10 @@
 //     privileged opcodes (FENCE, SCANOUT), and every address must name an
 //     entry of the allocation list, every entry must belong to the submitting
 //     device, and every access must lie inside its allocation (surfaces,
-//     buffers, copies, writes, fills, queries; the vertices of a DRAW and the
-//     indices of a DRAW_INDEXED inside what is bound). The result is
+//     buffers, copies, writes, fills, queries). The vertices of a DRAW and
+//     the indices of a DRAW_INDEXED are not checked: naming vertices or
+//     indices past the end of a buffer is legal Direct3D 11, and the GPU
+//     bounds those fetches by the binding (they read zero). The result is
 //     the DMA buffer in the hardware format with the address words zeroed,
 //     plus a patch-location list. Present adds a SCANOUT of its source.
 //   - DxgkDdiBuildPagingBuffer (step 11) writes COPY and FILL packets;

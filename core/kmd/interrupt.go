@@ -4,8 +4,11 @@ import "d3dsim/core/dxgkddi"
 
 // DxgkDdiInterruptRoutine is the ISR (WDDM operation flow, step 15): it reads the
 // engine's fence register, tells Dxgkrnl which DMA buffers are done
-// (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). It
-// runs at interrupt level: no waiting, no allocation records touched.
+// (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). When
+// the fault register says a page fault stopped the engine, it reports that
+// instead (DXGK_INTERRUPT_DMA_PAGE_FAULTED, with the faulting buffer's
+// fence). It runs at interrupt level: no waiting, no allocation records
+// touched.
 func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
@@ -17,8 +20,11 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	if cb == nil {
 		return false
 	}
-	fence := d.hw.CompletedFence(a.Engine)
-	cb.DxgkCbNotifyInterrupt(a.Engine, fence)
+	if fence, faulted := d.hw.PageFault(a.Engine); faulted {
+		cb.DxgkCbNotifyDmaPageFaulted(a.Engine, fence)
+	} else {
+		cb.DxgkCbNotifyInterrupt(a.Engine, d.hw.CompletedFence(a.Engine))
+	}
 	cb.DxgkCbQueueDpc()
 	return true
 }
@@ -28,23 +34,50 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 // ISR reported after it returns.
 func (d *KMD) DxgkDdiDpcRoutine() { d.charge(d.cfg.Costs.DDI) }
 
-// DxgkDdiResetFromTimeout resets the engine that stopped answering: its ring
-// and the hung buffer are dropped (TDR).
-func (d *KMD) DxgkDdiResetFromTimeout(a *dxgkddi.ResetFromTimeoutArgs) error {
+// DxgkDdiPreemptCommand asks the engine to stop at the next packet
+// boundary. The simulated engine runs a buffer as one step and cannot stop
+// inside it: the request is answered by the buffer completing (its normal
+// interrupt), and a hung buffer never answers, which is what the scheduler's
+// timeout detection waits for ("Timeout Detection and Recovery (TDR)").
+func (d *KMD) DxgkDdiPreemptCommand(a *dxgkddi.PreemptCommandArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
-		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiResetFromTimeout: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPreemptCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
 	}
+	return nil
+}
+
+// DxgkDdiResetEngine resets one engine (per-engine TDR, "TDR changes in
+// Windows 8"): its ring and the buffer it was running are dropped, and it
+// reports that buffer's fence as the last one aborted mid-execution.
+func (d *KMD) DxgkDdiResetEngine(a *dxgkddi.ResetEngineArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if d.cfg.NoEngineReset {
+		return dxgkddi.Errorf(dxgkddi.STATUS_NOT_SUPPORTED, "kmd: DxgkDdiResetEngine: the driver did not report SupportPerEngineTDR")
+	}
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiResetEngine: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	}
+	a.LastAbortedFenceID = d.hw.CompletedFence(a.Engine) + 1
 	d.hw.Reset(a.Engine)
 	return nil
 }
 
-// DxgkDdiRestartFromTimeout brings the engine back after the reset; the
-// simulated engine is ready as soon as it is reset.
-func (d *KMD) DxgkDdiRestartFromTimeout(a *dxgkddi.RestartFromTimeoutArgs) error {
+// DxgkDdiResetFromTimeout resets the adapter: every engine's ring is
+// dropped, and the GPU reads and writes no memory once it returns
+// (DXGKDDI_RESETFROMTIMEOUT).
+func (d *KMD) DxgkDdiResetFromTimeout(*dxgkddi.ResetFromTimeoutArgs) error {
 	d.charge(d.cfg.Costs.DDI)
-	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
-		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiRestartFromTimeout: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	for e := range d.cfg.Engines {
+		d.hw.Reset(e)
 	}
+	return nil
+}
+
+// DxgkDdiRestartFromTimeout says the driver may use the GPU again after the
+// adapter reset; the simulated GPU is ready as soon as it is reset, so there
+// is nothing to do (DXGKDDI_RESTARTFROMTIMEOUT allows that).
+func (d *KMD) DxgkDdiRestartFromTimeout(*dxgkddi.RestartFromTimeoutArgs) error {
+	d.charge(d.cfg.Costs.DDI)
 	return nil
 }

@@ -9,11 +9,13 @@ import (
 )
 
 // Hardware is what the driver needs of the GPU: the ring, the fence
-// register and the engine reset. *gpu.GPU implements it (checked in
-// hardware_test.go); the driver reaches the hardware through nothing else.
+// register, the fault register and the engine reset. *gpu.GPU implements it
+// (checked in hardware_test.go); the driver reaches the hardware through
+// nothing else.
 type Hardware interface {
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
+	PageFault(engine int) (fence uint64, faulted bool)
 	Reset(engine int)
 }
 
@@ -45,6 +47,11 @@ type Config struct {
 	PatchLocationListSize int       // entries (default 1024)
 	Bugs                  rules.Set // rule ids to break on purpose: RuleIsolate
 	Costs                 Costs
+	// NoEngineReset: the driver does not report SupportPerEngineTDR (as
+	// before WDDM 1.2), so every TDR resets the whole adapter
+	// (DxgkDdiResetFromTimeout). By default it does, as "TDR changes in
+	// Windows 8" makes mandatory for WDDM 1.2 full graphics drivers.
+	NoEngineReset bool
 }
 
 // Default sizes reported to Dxgkrnl.
@@ -129,6 +136,7 @@ func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
 	d.cb = a.DxgkInterface
 	d.mu.Unlock()
 	a.NumberOfEngines = d.cfg.Engines
+	a.SupportPerEngineTDR = !d.cfg.NoEngineReset
 	return nil
 }
 

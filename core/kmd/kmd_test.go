@@ -3,6 +3,7 @@ package kmd
 import (
 	"d3dsim/core/rules"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,6 +17,7 @@ type fakeHW struct {
 	submits []submit
 	fence   uint64
 	resets  []int
+	pf      uint64 // the fault register: the fence of the buffer a page fault stopped (0: none)
 }
 
 type submit struct {
@@ -27,14 +29,18 @@ type submit struct {
 func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
 	h.submits = append(h.submits, submit{engine, id, append([]uint32(nil), dma...)})
 }
-func (h *fakeHW) CompletedFence(int) uint64 { return h.fence }
-func (h *fakeHW) Reset(engine int)          { h.resets = append(h.resets, engine) }
+func (h *fakeHW) CompletedFence(int) uint64    { return h.fence }
+func (h *fakeHW) PageFault(int) (uint64, bool) { return h.pf, h.pf != 0 }
+func (h *fakeHW) Reset(engine int)             { h.resets, h.pf = append(h.resets, engine), 0 }
 
 // fakeKernel is Dxgkrnl's callback table, recording the calls.
 type fakeKernel struct{ calls []string }
 
 func (k *fakeKernel) DxgkCbNotifyInterrupt(engine int, fence uint64) {
 	k.calls = append(k.calls, "DxgkCbNotifyInterrupt")
+}
+func (k *fakeKernel) DxgkCbNotifyDmaPageFaulted(engine int, fence uint64) {
+	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, %d)", fence))
 }
 func (k *fakeKernel) DxgkCbQueueDpc() bool {
 	k.calls = append(k.calls, "DxgkCbQueueDpc")
@@ -157,12 +163,6 @@ func TestRenderRejects(t *testing.T) {
 	fence.Fence(99)
 	var scan isa.Builder
 	scan.Scanout(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
-	var draw isa.Builder
-	draw.SetVB(0, la(1, 0), 108, 36, 0)
-	draw.Draw(4, 0)
-	var drawIdx isa.Builder
-	drawIdx.SetIB(la(1, 0), 12, 2, 0)
-	drawIdx.DrawIndexed(7, 0, 0)
 	var query isa.Builder
 	query.Query(isa.QueryTimestamp, la(0, 12))
 	var overflow isa.Builder
@@ -196,10 +196,6 @@ func TestRenderRejects(t *testing.T) {
 			[]string{"malformed", "unknown opcode"}, true},
 		{"malformed: truncated packet", drawBuffer()[:5], list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
 			[]string{"malformed", "runs past the end"}, true},
-		{"draw past the vertex buffer", draw.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
-			[]string{"DRAW", "a2", "vertices 0..3", "vertex buffer 0"}, true},
-		{"indexed draw past the index buffer", drawIdx.Words, list(1, 2), dxgkddi.STATUS_INVALID_PARAMETER,
-			[]string{"DRAW_INDEXED", "indices 0..6"}, true},
 		{"offset + size overflows", overflow.Words, list(1), dxgkddi.STATUS_INVALID_PARAMETER,
 			[]string{"runs past the end"}, true},
 	}
@@ -230,6 +226,39 @@ func TestRenderRejects(t *testing.T) {
 				t.Errorf("with the bug switch: DMA buffer of %d words for %d", len(a.DmaBuffer), len(tt.cmd))
 			}
 		})
+	}
+}
+
+// TestRenderAcceptsDrawsPastTheirBuffers: a draw that names vertices past
+// the end of its vertex buffer, or indices past the end of its index buffer,
+// is legal Direct3D 11 (the GPU bounds the fetches, reading zeros): the KMD
+// translates it, bindings inside their allocations, and the device stays.
+func TestRenderAcceptsDrawsPastTheirBuffers(t *testing.T) {
+	var draw isa.Builder
+	draw.SetVB(0, la(1, 0), 108, 36, 0)
+	draw.Draw(4, 0)
+	var drawIdx isa.Builder
+	drawIdx.SetIB(la(1, 0), 12, 2, 0)
+	drawIdx.SetVB(0, la(1, 0), 108, 36, 0)
+	drawIdx.DrawIndexed(7, 0, 0)
+	var huge isa.Builder
+	huge.SetVB(0, la(1, 0), 108, 36, 0)
+	huge.Draw(3, 0xFFFFFFFF)
+	for _, tt := range []struct {
+		desc string
+		cmd  []uint32
+	}{
+		{"vertices past the vertex buffer", draw.Words},
+		{"indices past the index buffer", drawIdx.Words},
+		{"a start vertex near 2^32", huge.Words},
+	} {
+		r := newRig(t)
+		a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: tt.cmd, AllocationList: list(1, 2)}
+		if err := r.d.DxgkDdiRender(&a); err != nil {
+			t.Errorf("%s: %v", tt.desc, err)
+		} else if !a.Draws || len(a.DmaBuffer) != len(tt.cmd) {
+			t.Errorf("%s: Draws %v, %d DMA words for %d", tt.desc, a.Draws, len(a.DmaBuffer), len(tt.cmd))
+		}
 	}
 }
 
@@ -366,6 +395,16 @@ func TestSubmitInterruptReset(t *testing.T) {
 	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt DxgkCbQueueDpc" {
 		t.Fatalf("callbacks %q", got)
 	}
+	// A page fault stopped the engine on the buffer with fence 43: the ISR
+	// reports DXGK_INTERRUPT_DMA_PAGE_FAULTED with that fence, not a
+	// completion.
+	r.k.calls, r.hw.pf = nil, 43
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{}) {
+		t.Fatal("ISR did not claim the page fault's interrupt")
+	}
+	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, 43) DxgkCbQueueDpc" {
+		t.Fatalf("callbacks on a page fault %q", got)
+	}
 	if err := r.d.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}); err != nil || len(r.hw.resets) != 1 {
 		t.Fatalf("reset: %v %v", err, r.hw.resets)
 	}
@@ -389,7 +428,8 @@ func TestLifecycle(t *testing.T) {
 		{"context of an unknown device", r.d.DxgkDdiCreateContext(&dxgkddi.CreateContextArgs{Device: 9, Context: 8}), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown context", r.d.DxgkDdiDestroyContext(9), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"destroy an unknown device", r.d.DxgkDdiDestroyDevice(9), dxgkddi.STATUS_INVALID_PARAMETER},
-		{"restart a missing engine", r.d.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"reset a missing engine", r.d.DxgkDdiResetEngine(&dxgkddi.ResetEngineArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"preempt a missing engine", r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.code) {
@@ -441,14 +481,16 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 		}, list(1), "a1"},
 		{"texture", func(b *isa.Builder, o uint32) { b.SetTex(0, la(0, 0), 32, 32+o, 128, isa.FmtRGBA8) }, list(2), "a2"},
 		{"constant buffer", func(b *isa.Builder, o uint32) { b.SetCB(isa.StageVS, 0, la(0, 4096-256), 256+16*o) }, list(2), "a2"},
-		{"vertex buffer offset", func(b *isa.Builder, o uint32) {
-			b.SetVB(0, la(0, 0), 4096, 36, 4096-108+o)
+		// The binding is the access; the draw's vertices and indices are
+		// bounded by it on the GPU (TestRenderAcceptsDrawsPastTheirBuffers).
+		{"vertex buffer binding", func(b *isa.Builder, o uint32) {
+			b.SetVB(0, la(0, 4096-108+o), 108, 36, 0)
 			b.Draw(3, 0)
-		}, list(2), "a2"},
-		{"index buffer offset", func(b *isa.Builder, o uint32) {
-			b.SetIB(la(0, 0), 4096, 2, 4096-6+2*o)
+		}, list(2), "vertex buffer [3989, +108)"},
+		{"index buffer binding", func(b *isa.Builder, o uint32) {
+			b.SetIB(la(0, 4096-6+2*o), 6, 2, 0)
 			b.DrawIndexed(3, 0, 0)
-		}, list(2), "a2"},
+		}, list(2), "index buffer [4092, +6)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -11,8 +11,11 @@ const maxChunk = 1 << 30
 
 // DxgkDdiBuildPagingBuffer appends the packets of one paging operation to the
 // paging buffer (WDDM operation flow, step 11): TRANSFER is COPY, FILL is FILL, DISCARD
-// needs no GPU work. Paging buffers carry physical addresses: they are not
-// patched.
+// needs no GPU work. MAP_APERTURE_SEGMENT and UNMAP_APERTURE_SEGMENT
+// program the aperture's page table, not memory: the simulated GPU's
+// aperture maps every system page at a fixed address (its page table never
+// changes), so they need no packet either, and nothing is copied. Paging
+// buffers carry physical addresses: they are not patched.
 func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 	d.charge(d.cfg.Costs.DDI + d.cfg.Costs.PagingOp)
 	b := isa.Builder{Words: a.DmaBuffer}
@@ -32,7 +35,7 @@ func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 			b.Fill(a.Destination.Address+done, uint32(n), a.FillPattern)
 			done += n
 		}
-	case dxgkddi.PagingDiscardContent:
+	case dxgkddi.PagingDiscardContent, dxgkddi.PagingMapApertureSegment, dxgkddi.PagingUnmapApertureSegment:
 	default:
 		return dxgkddi.Errorf(dxgkddi.STATUS_NOT_SUPPORTED, "kmd: DxgkDdiBuildPagingBuffer: operation %v", a.Operation)
 	}

@@ -9,13 +9,6 @@ import (
 	"d3dsim/gpu/isa"
 )
 
-// vertexBytes is what a draw fetches per vertex.
-const vertexBytes = isa.VertexBytes
-
-// numVB is the number of vertex-buffer slots the validator tracks (slot
-// numbers are the GPU's to check; only slot 0 feeds the built-in vertex).
-const numVB = 16
-
 // DxgkDdiRender validates the UMD's command buffer and writes the DMA buffer
 // and patch-location list (WDDM operation flow, step 10, rule WDDM-ISOLATE).
 func (d *KMD) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
@@ -88,17 +81,6 @@ type translator struct {
 	packets int
 
 	draws, occlusion bool // RenderArgs.Draws, RenderArgs.OcclusionQueries
-
-	// State a draw reads, as far as the validator can know it. Every DMA
-	// buffer starts with nothing bound (the GPU resets its state per buffer).
-	vb [numVB]binding
-	ib binding
-}
-
-type binding struct {
-	bound               bool
-	index               uint32 // allocation-list entry
-	size, stride, extra uint64 // stride: VB stride or IB index size; extra: offset
 }
 
 // access is one memory access of a packet through an address field.
@@ -175,93 +157,42 @@ func (t *translator) packet(n int, p isa.Packet) error {
 	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
 		t.occlusion = true
 	}
+	// A draw's vertex and index ranges are not the KMD's to check: the
+	// GPU bounds its fetches by the bindings (out-of-range reads return
+	// zero, as Direct3D 11 defines), and the bindings themselves are
+	// addresses checked here.
 	for _, ac := range accesses(p) {
-		idx, err := t.address(n, p, ac)
-		if err != nil {
+		if err := t.address(n, p, ac); err != nil {
 			return err
 		}
-		t.track(p, ac, idx)
-	}
-	if t.check {
-		return t.checkDraw(n, p)
 	}
 	return nil
 }
 
 // address checks one address field, zeroes it in the DMA buffer and records
-// its patch location. It returns the list index (NullAllocationIndex for an
-// unbound slot).
-func (t *translator) address(n int, p isa.Packet, ac access) (uint32, error) {
+// its patch location.
+func (t *translator) address(n int, p isa.Packet, ac access) error {
 	w := p.At + 1 + ac.field
 	idx, off := dxgkddi.SplitListAddress(uint64(t.dma[w]) | uint64(t.dma[w+1])<<32)
 	t.dma[w], t.dma[w+1] = 0, 0
 	if idx == dxgkddi.NullAllocationIndex {
-		return idx, nil
+		return nil
 	}
 	if int64(idx) >= int64(len(t.list)) {
 		if t.check {
-			return idx, t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): %s: allocation list index %d outside the list of %d entries",
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): %s: allocation list index %d outside the list of %d entries",
 				n, p.Op, p.At, ac.what, idx, len(t.list))
 		}
-		return idx, nil // left at address 0: the GPU faults
+		return nil // left at address 0: the GPU faults
 	}
 	if t.check {
 		r := t.recs[idx]
 		if end, ok := add(uint64(off), ac.extent); !ok || end > r.size {
-			return idx, t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): %s [%d, +%d) runs past the end of the %d-byte allocation",
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): %s [%d, +%d) runs past the end of the %d-byte allocation",
 				n, p.Op, p.At, t.list[idx].Allocation, idx, ac.what, off, ac.extent, r.size)
 		}
 	}
 	t.patches = append(t.patches, dxgkddi.PatchLocation{AllocationIndex: idx, AllocationOffset: off, PatchOffset: uint32(w)})
-	return idx, nil
-}
-
-// track remembers the bindings draws read.
-func (t *translator) track(p isa.Packet, ac access, idx uint32) {
-	a := p.Args
-	bound := idx != dxgkddi.NullAllocationIndex && int64(idx) < int64(len(t.list))
-	switch p.Op {
-	case isa.OpSetVB:
-		if a[0] < numVB {
-			t.vb[a[0]] = binding{bound: bound && a[3] != 0, index: idx, size: uint64(a[3]), stride: uint64(a[4]), extra: uint64(a[5])}
-		}
-	case isa.OpSetIB:
-		t.ib = binding{bound: bound && a[2] != 0, index: idx, size: uint64(a[2]), stride: uint64(a[3]), extra: uint64(a[4])}
-	}
-}
-
-// checkDraw checks the vertex and index ranges a draw reads against what is
-// bound, as far as they are known before the GPU runs: the vertices of a
-// DRAW, the indices of a DRAW_INDEXED (the vertices those indices name are
-// in memory, unknown here; the GPU faults on them).
-func (t *translator) checkDraw(n int, p isa.Packet) error {
-	a := p.Args
-	switch p.Op {
-	case isa.OpDraw:
-		count, start := uint64(a[0]), uint64(a[1])
-		vb := t.vb[0]
-		if count == 0 || !vb.bound {
-			return nil
-		}
-		last := start + count - 1
-		end, ok := mulAdd(vb.stride, last, vb.extra)
-		end, ok2 := add(end, vertexBytes)
-		if !ok || !ok2 || end > vb.size {
-			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): vertices %d..%d (stride %d, offset %d) run past the %d bytes bound as vertex buffer 0",
-				n, p.Op, p.At, t.list[vb.index].Allocation, vb.index, start, last, vb.stride, vb.extra, vb.size)
-		}
-	case isa.OpDrawIndexed:
-		count, start := uint64(a[0]), uint64(a[1])
-		ib := t.ib
-		if count == 0 || !ib.bound || (ib.stride != 2 && ib.stride != 4) {
-			return nil // the GPU faults on an unbound or malformed index buffer
-		}
-		end, ok := mulAdd(ib.stride, start+count, ib.extra)
-		if !ok || end > ib.size {
-			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "packet %d (%v at word %d): allocation %v (list entry %d): indices %d..%d (%d bytes each, offset %d) run past the %d bytes bound as index buffer",
-				n, p.Op, p.At, t.list[ib.index].Allocation, ib.index, start, start+count-1, ib.stride, ib.extra, ib.size)
-		}
-	}
 	return nil
 }
 

@@ -23,13 +23,16 @@ const (
 	// FaultForeignAllocation makes a device's UMD reference another
 	// device's allocation in its next command buffer.
 	FaultForeignAllocation Fault = "umd.foreign"
+	// FaultOverrun makes a device's UMD write across the end of one of its
+	// own allocations in its next command buffer.
+	FaultOverrun Fault = "umd.overrun"
 	// FaultVRAMFull makes Dxgkrnl's video memory manager find VRAM full.
 	FaultVRAMFull Fault = "vram.full"
 )
 
 // Faults lists every fault, sorted by name.
 func Faults() []Fault {
-	return []Fault{FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultVRAMFull}
+	return []Fault{FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
 }
 
 // Known reports whether f is one of Faults.
@@ -57,6 +60,18 @@ func (m *Machine) InjectForeignAllocation(on *d3d11.Device, target *d3d11.Resour
 		return ErrCannotInject
 	}
 	inj.InjectForeignAllocation(allocs[len(allocs)-1])
+	return nil
+}
+
+// InjectOverrun injects FaultOverrun: target's device's UMD writes four
+// bytes across the end of target's newest allocation in its next command
+// buffer.
+func (m *Machine) InjectOverrun(target *d3d11.Resource) error {
+	allocs := target.Device().Allocations(target)
+	inj, ok := target.Device().UMD().(interface{ InjectOverrun(ddi.HALLOCATION) bool })
+	if len(allocs) == 0 || !ok || !inj.InjectOverrun(allocs[len(allocs)-1]) {
+		return ErrCannotInject
+	}
 	return nil
 }
 

@@ -33,8 +33,13 @@ type Config struct {
 	Recycle       bool      // D3D11DDICAPS_COMMANDLISTS_BUILD_2: the runtime recycles command lists
 	CommandLists  bool      // the driver records command lists itself
 	FreeThreaded  bool      // D3D11DDICAPS_FREETHREADED
-	MaxAllocBytes uint64    // system memory the runtime's objects may hold
-	MaxObjects    int       // API objects the runtime may hold
+	NoEngineReset bool      // the KMD lacks SupportPerEngineTDR: a TDR resets the adapter
+	// PaintPageFaults: a GPU page fault only paints and is recorded, as in
+	// the SamBookshelf article's illustration, instead of stopping the
+	// engine and being reported to Dxgkrnl (Windows' behaviour, the default).
+	PaintPageFaults bool
+	MaxAllocBytes   uint64 // system memory the runtime's objects may hold
+	MaxObjects      int    // API objects the runtime may hold
 
 	// Preempt, when set, is called by the runtime inside the kernel
 	// callbacks: a simulated thread may be descheduled there
@@ -68,8 +73,8 @@ func New(c Config) *Machine {
 	s := sim.New(c.Seed)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	rec.SetStamp(s.Stamp)
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts()}, s, rec)
-	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs})
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts(), PaintPageFaults: c.PaintPageFaults}, s, rec)
+	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs})
 	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, g.Memory())

@@ -73,8 +73,8 @@ func TestPresentReadBackLive(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	fs := Faults()
-	if !slices.IsSorted(fs) || len(fs) != 5 {
-		t.Errorf("Faults() = %v, want 5 sorted", fs)
+	if !slices.IsSorted(fs) || len(fs) != 6 {
+		t.Errorf("Faults() = %v, want 6 sorted", fs)
 	}
 	for _, f := range fs {
 		if !f.Known() {

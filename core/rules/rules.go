@@ -99,7 +99,7 @@ var All = []Rule{
 	{FTMode, ChangesFromD3D10, "pfnSetDisplayModeCb only during SetDisplayModeDXGI"},
 	{FTRender, ChangesFromD3D10, "pfnRenderCb only on the thread that called Flush: the immediate context's"},
 	{ErrApp, ChangesFromD3D10, "D3DDDIERR_APPLICATIONERROR from the driver is blamed on the application; E_INVALIDARG from the driver is a driver error"},
-	{DDOrder, ChangesFromD3D10, "pfnDeallocateCb for a destroyed non-primary resource comes after a pfnRenderCb that follows its last use: never inside the free-threaded DestroyResource"},
+	{DDOrder, ChangesFromD3D10, "pfnDeallocateCb for a destroyed non-primary object (a resource, a query) comes after a pfnRenderCb that follows its last use: never inside a free-threaded Destroy* DDI (every one is deferred)"},
 	{DDFlush, ChangesFromD3D10, "Flush processes the deferred-destruction queue even when the command buffer is empty"},
 	{DDDevice, ChangesFromD3D10, "DestroyDevice returns only after every deferred destruction is complete"},
 	{DDPrimary, ChangesFromD3D10, "destroying a primary calls pfnDeallocateCb before DestroyResource returns"},

@@ -50,6 +50,8 @@ var knownOptions = map[string]func(string) bool{
 	"preempt":             isBool,
 	"driver.commandlists": isBool,
 	"driver.recycle":      isBool,
+	"kmd.engine-reset":    isBool,
+	"gpu.pagefault":       func(v string) bool { return v == "report" || v == "warning-colour" },
 	"gpu.vram":            isSize,
 	"gpu.engines":         isUint,
 	"umd.cmdbuf":          isSize,
@@ -370,6 +372,16 @@ func (c *checker) inject(s *Inject) error {
 		}
 		if _, ok := c.types[obj]; !ok {
 			return c.errf(at.Pos, "unknown object %q", obj)
+		}
+	case machine.FaultOverrun:
+		a, ok := args["target"]
+		if !ok {
+			return c.errf(s.Pos, "inject %s needs target=RES", machine.FaultOverrun)
+		}
+		if t, ok := c.types[a.Value.Ident]; !ok {
+			return c.errf(a.Pos, "unknown object %q", a.Value.Ident)
+		} else if t != tBuffer && t != tTexture {
+			return c.errf(a.Pos, "inject %s: target=%s is a %s; it needs a buffer or a texture", machine.FaultOverrun, a.Value.Ident, t)
 		}
 	case machine.FaultForeignAllocation:
 		for _, k := range []string{"target", "on"} {

@@ -38,12 +38,12 @@ dev.Release
 expect live == 0
 `, []string{"ReleasedWhileBound:vb", "IASetVertexBuffers:vb2", "Flush", "=DrainDestroyQueue:Flush:vb", "=DestroyResource:vb", "ReleasedWhileBound:vb2", "=DrainDestroyQueue:device-released:vb2", "=DestroyResource:vb2", "DestroyDevice"}, nil},
 
-		{"rebinding the same object keeps it", setup + `imm.IASetVertexBuffers 0 vb
+		{"naming the released object again is refused; it stays bound", setup + `imm.IASetVertexBuffers 0 vb
 vb.Release
 imm.IASetVertexBuffers 0 vb
-expect hr == S_OK
+expect hr == E_INVALIDARG
 imm.IASetVertexBuffers 0 vb
-expect hr == S_OK
+expect hr == E_INVALIDARG
 imm.Flush
 imm.IASetVertexBuffers 0 vb2
 imm.Flush

@@ -348,6 +348,16 @@ func (r *Run) inject(s *Inject) {
 		r.mach.InjectGPUFault()
 	case machine.FaultVRAMFull:
 		r.mach.InjectVRAMFull()
+	case machine.FaultOverrun:
+		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)
+		if res == nil {
+			r.failf(s.Pos, "inject %s needs target=RESOURCE", machine.FaultOverrun)
+			r.badInput = true
+			return
+		}
+		if r.mach.InjectOverrun(res) != nil {
+			r.failf(s.Pos, "cannot inject %s here", machine.FaultOverrun)
+		}
 	case machine.FaultForeignAllocation:
 		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)

@@ -87,24 +87,16 @@ func TestIsolation(t *testing.T) {
 	}
 }
 
-// outOfRangeSrc draws 3,000 vertices from a 3-vertex buffer: the command
-// buffer names the device's own allocation, but reaches past its end.
+// outOfRangeSrc: the device's UMD turns rogue (inject umd.overrun: its next
+// command buffer fills 1 MiB from the last four bytes of the 108-byte vertex
+// buffer's allocation, the device's own, and writes four bytes just past its
+// end). A draw past the end of a buffer is
+// no such thing: the GPU bounds its fetches (TestDrawPastTheBuffers).
 const outOfRangeSrc = `%s
 dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=64 Height=64
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
 vb = dev.CreateBuffer ByteWidth=108 Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 64 64
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb Stride=36
-imm.VSSetShader vs
-imm.PSSetShader ps
-imm.Draw 3000 0
-sc.Present 0
+inject umd.overrun target=vb
+imm.Flush
 %s
 `
 
@@ -114,7 +106,7 @@ sc.Present 0
 // buffer runs, the GPU page-faults, and the verifier names the accepted
 // out-of-range reference.
 func TestIsolationOutOfRange(t *testing.T) {
-	s, err := Load("oor", []byte(fmt.Sprintf(outOfRangeSrc, "", "expect hr == DXGI_ERROR_DEVICE_REMOVED\nexpect violations == 0")))
+	s, err := Load("oor", []byte(fmt.Sprintf(outOfRangeSrc, "", "x = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER\nexpect hr == DXGI_ERROR_DEVICE_REMOVED\nexpect violations == 0")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +116,12 @@ func TestIsolationOutOfRange(t *testing.T) {
 	}
 	rejected := false
 	for _, e := range r.Events() {
-		if e.Name == "DxgkDdiPresent" && e.Kind == trace.Return && strings.Contains(e.Msg, "run past the 108 bytes") {
+		if e.Name == "DxgkDdiRender" && e.Kind == trace.Return && strings.Contains(e.Msg, "fill destination [104, +1048576) runs past the end of the 108-byte allocation") {
 			rejected = true
 		}
 	}
 	if !rejected {
-		t.Error("DxgkDdiPresent did not reject the draw that runs past the vertex buffer")
+		t.Error("DxgkDdiRender did not reject the write across the end of the vertex buffer")
 	}
 
 	// (The fault comes when the GPU runs the buffer, after the scenario's
@@ -142,13 +134,77 @@ func TestIsolationOutOfRange(t *testing.T) {
 	if sum := r.Finish(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), "violation of WDDM-ISOLATE") {
 		t.Fatalf("bug=WDDM-ISOLATE: the run should fail on the violation: %v", sum.Failures)
 	}
-	found := false
+	// Both references: the FILL that runs past the end (the GPU's page
+	// fault) and the WRITE that starts at the end (Dxgkrnl's patch trace).
+	fill, write := false, false
 	for _, v := range r.Violations() {
-		if v.Rule == "WDDM-ISOLATE" && strings.Contains(v.Msg, "accepted DMA buffer") && strings.Contains(v.Msg, "packet 10") && strings.Contains(v.Msg, "outside vertex buffer") {
-			found = true
+		if v.Rule != "WDDM-ISOLATE" || !strings.Contains(v.Msg, "accepted DMA buffer") {
+			continue
 		}
+		fill = fill || strings.Contains(v.Msg, "packet 0") && strings.Contains(v.Msg, "FILL: page fault")
+		write = write || strings.Contains(v.Msg, "offset 108 of allocation a1, a 108-byte allocation of kd1")
 	}
-	if !found {
-		t.Errorf("the verifier did not name the accepted out-of-range reference: %v", r.Violations())
+	if !fill || !write {
+		t.Errorf("the verifier did not name both accepted out-of-range references (fill %v, write %v): %v", fill, write, r.Violations())
+	}
+}
+
+// pageFaultSrc: with the KMD's validation off (bug=WDDM-ISOLATE) a rogue
+// UMD's FILL runs past its own allocation and the GPU page-faults; with
+// sync=true the Flush waits for the GPU, so the fault and what follows it
+// belong to the Flush.
+const pageFaultSrc = `option bug=WDDM-ISOLATE
+option sync=true
+%s
+dev, imm = D3D11CreateDevice
+vb = dev.CreateBuffer ByteWidth=108 Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+inject umd.overrun target=vb
+imm.Flush
+%s
+expect violation WDDM-ISOLATE
+`
+
+// TestPageFaultReported: by default, as on Windows, a GPU page fault stops
+// the engine, the ISR reports DXGK_INTERRUPT_DMA_PAGE_FAULTED
+// (DxgkCbNotifyInterrupt), Dxgkrnl resets the engine and removes the device,
+// and GetDeviceRemovedReason says DXGI_ERROR_DEVICE_HUNG ("DXGK_INTERRUPT_TYPE",
+// "DXGK_PAGE_FAULT_FLAGS"). With gpu.pagefault=warning-colour (the
+// SamBookshelf article's illustration) the fault is only recorded and the
+// device goes on.
+func TestPageFaultReported(t *testing.T) {
+	tests := []struct {
+		desc, option, after string
+		notified            int
+	}{
+		{"reported", "", `expect calls Flush GpuFault Interrupt DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkDdiDpcRoutine TDR DxgkDdiResetEngine DeviceRemoved
+dev.GetDeviceRemovedReason
+expect hr == DXGI_ERROR_DEVICE_HUNG
+x = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+expect hr == DXGI_ERROR_DEVICE_REMOVED`, 1},
+		{"warning colour", "option gpu.pagefault=warning-colour", `dev.GetDeviceRemovedReason
+expect hr == S_OK
+x = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
+expect hr == S_OK`, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.desc, func(t *testing.T) {
+			s, err := Load("pf", []byte(fmt.Sprintf(pageFaultSrc, tt.option, tt.after)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := NewRun(s, Overrides{})
+			if sum := r.Finish(); !sum.OK() {
+				t.Fatalf("failures %q", sum.Failures)
+			}
+			pf := 0
+			for _, e := range r.Events() {
+				if e.Name == "DxgkCbNotifyInterrupt" && e.Kind == trace.Call && strings.Contains(e.Args.String(), "DXGK_INTERRUPT_DMA_PAGE_FAULTED") {
+					pf++
+				}
+			}
+			if pf != tt.notified {
+				t.Errorf("%d DXGK_INTERRUPT_DMA_PAGE_FAULTED notifications, want %d", pf, tt.notified)
+			}
+		})
 	}
 }

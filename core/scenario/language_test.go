@@ -224,8 +224,9 @@ func TestUntilAndDataLoadErrors(t *testing.T) {
 // runtime, from app, obj the object; a context by its name in the trace,
 // IC or DC1), so `expect calls` can follow a final
 // Release to what it destroys: the Destroy* DDIs of an object nothing
-// binds, DestroyDevice for the device's last reference, the deferred
-// context's DestroyDevice.
+// binds, DestroyDevice for the device's last reference; a deferred
+// context's handle is retired for RecycleCreateDeferredContext ("Supporting
+// command lists") and destroyed with the device.
 func TestReleaseIsAnAPICall(t *testing.T) {
 	src := `dev, imm = D3D11CreateDevice
 vb = dev.CreateBuffer ByteWidth=64 BindFlags=VERTEX_BUFFER
@@ -242,7 +243,7 @@ imm.ClearState
 imm.Flush
 dc = dev.CreateDeferredContext
 dc.Release
-expect calls Release DestroyDevice
+expect calls Release DeferredContextState
 imm.Release
 expect calls Release
 dev.Release

@@ -39,6 +39,8 @@ type options struct {
 	cmdlists   bool // driver.commandlists: the driver records command lists itself
 	freeth     bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
 	preempt    bool // preempt: threads may be descheduled inside kernel callbacks
+	noEngReset bool // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
+	paintPF    bool // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
 }
 
 func decodeOptions(s *Script, o Overrides) options {
@@ -82,6 +84,10 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.freeth = op.Value == "true"
 		case "preempt":
 			opt.preempt = op.Value == "true"
+		case "kmd.engine-reset":
+			opt.noEngReset = op.Value != "true"
+		case "gpu.pagefault":
+			opt.paintPF = op.Value == "warning-colour"
 		}
 	}
 	if o.Seed != nil {
@@ -126,7 +132,7 @@ func decodeOptions(s *Script, o Overrides) options {
 // the runtime's kernel callbacks.
 func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
 	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
-		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, OnFrame: onFrame}
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, OnFrame: onFrame}
 	if o.preempt {
 		c.Preempt = preempt
 	}

@@ -55,13 +55,16 @@ func TestOverridesPastRanges(t *testing.T) {
 	}
 }
 
-// TestInjectTypes: inject umd.foreign with a target that is not a resource
-// or an on= that is not a device is refused when the scenario loads (it
+// TestInjectTypes: inject umd.foreign (or umd.overrun) with a target that
+// is not a resource, or an on= that is not a device, is refused when the scenario loads (it
 // failed at run time, exit 1 instead of 2).
 func TestInjectTypes(t *testing.T) {
 	for _, tt := range []struct{ src, want string }{
 		{"dev, imm = D3D11CreateDevice\ninject umd.foreign target=imm on=dev\n", "2:20: inject umd.foreign: target=imm is a context; it needs a buffer or a texture"},
 		{"dev, imm = D3D11CreateDevice\nb = dev.CreateBuffer ByteWidth=16 BindFlags=VERTEX_BUFFER\ninject umd.foreign target=b on=b\n", "on=b is a buffer; it needs a device"},
+		{"dev, imm = D3D11CreateDevice\ninject umd.overrun target=imm\n", "2:20: inject umd.overrun: target=imm is a context; it needs a buffer or a texture"},
+		{"dev, imm = D3D11CreateDevice\ninject umd.overrun\n", "2:1: inject umd.overrun needs target=RES"},
+		{"dev, imm = D3D11CreateDevice\ninject umd.overrun target=nope\n", "unknown object \"nope\""},
 	} {
 		_, err := Load("t", []byte(tt.src))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -120,7 +120,8 @@ var methods = map[string]map[string]*method{
 			}
 			return err
 		}},
-		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"CreateQuery":            {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"GetDeviceRemovedReason": {exec: func(x *call) error { return x.dev().GetDeviceRemovedReason() }},
 		"CreateDeferredContext": {results: []string{tContext}, exec: func(x *call) error {
 			c, err := x.dev().CreateDeferredContext(x.result(0))
 			if err == nil {

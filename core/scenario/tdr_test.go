@@ -46,8 +46,8 @@ expect violations == 0
 // TestTDRPolling: a thread polling in a loop at the time of the hang — GetData
 // on an EVENT query, Map with DO_NOT_WAIT — is not a wait, yet the hang must
 // still be caught (Dxgkrnl's timeout detection runs on the passage of time,
-// as Windows' does on a timer): DxgkDdiResetFromTimeout,
-// DxgkDdiRestartFromTimeout, device a removed, the loop ends with
+// as Windows' does on a timer): DxgkDdiPreemptCommand, DxgkDdiResetEngine,
+// device a removed, the loop ends with
 // DXGI_ERROR_DEVICE_REMOVED, every fence of a is cancelled, b keeps running.
 func TestTDRPolling(t *testing.T) {
 	tests := []struct {
@@ -147,8 +147,11 @@ func checkTDR(t *testing.T, r *Run) {
 			ended[key] = true
 		}
 	}
-	if count["DxgkDdiResetFromTimeout"] != 1 || count["DxgkDdiRestartFromTimeout"] != 1 {
-		t.Errorf("DxgkDdiResetFromTimeout %d times, DxgkDdiRestartFromTimeout %d times; want 1 each", count["DxgkDdiResetFromTimeout"], count["DxgkDdiRestartFromTimeout"])
+	// The driver reports SupportPerEngineTDR: the engine is reset, not the
+	// adapter ("TDR changes in Windows 8").
+	if count["DxgkDdiPreemptCommand"] != 1 || count["DxgkDdiResetEngine"] != 1 || count["DxgkDdiResetFromTimeout"] != 0 {
+		t.Errorf("DxgkDdiPreemptCommand %d times, DxgkDdiResetEngine %d, DxgkDdiResetFromTimeout %d; want 1, 1, 0",
+			count["DxgkDdiPreemptCommand"], count["DxgkDdiResetEngine"], count["DxgkDdiResetFromTimeout"])
 	}
 	if len(given) < 3 {
 		t.Errorf("only %d fences given: the test does not queue work behind the hang", len(given))
@@ -160,5 +163,8 @@ func checkTDR(t *testing.T, r *Run) {
 	}
 	if r.vars["a"].(*d3d11.Device).Removed() == nil || r.vars["b"].(*d3d11.Device).Removed() != nil {
 		t.Errorf("removed: a %v, b %v; want only a", r.vars["a"].(*d3d11.Device).Removed(), r.vars["b"].(*d3d11.Device).Removed())
+	}
+	if hr := hresult.Of(r.vars["a"].(*d3d11.Device).GetDeviceRemovedReason()); hr != hresult.DXGI_ERROR_DEVICE_HUNG {
+		t.Errorf("a.GetDeviceRemovedReason: %v, want DXGI_ERROR_DEVICE_HUNG", hr)
 	}
 }

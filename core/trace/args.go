@@ -67,6 +67,7 @@ const (
 	KeyFlags
 	KeyAfter     // the panel's synthetic trace: the frame a dependency follows
 	KeyPageFault // flag: a GPU fault is a memory access outside what the packet's allocations hold
+	KeyIRQL      // the IRQL a kernel DDI runs at: PASSIVE_LEVEL
 	keyCount
 )
 
@@ -81,7 +82,7 @@ var keyNames = [keyCount]string{
 	KeyHctx: "hctx", KeyCode: "code", KeyShared: "shared", KeyUsage: "usage", KeyState: "state", KeyDC: "dc",
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
-	KeyPageFault: "pagefault",
+	KeyPageFault: "pagefault", KeyIRQL: "irql",
 }
 
 // String is the key's name in the text form.

@@ -52,7 +52,8 @@ type commandList struct {
 	groups   []int
 	used     []usedResource
 	ended    []*query
-	versions []version // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
+	versions []version      // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
+	nested   []*commandList // lists the deferred context executed into this one (their versions are theirs)
 }
 
 type version struct {
@@ -84,15 +85,19 @@ func (c *context) CalcPrivateDeferredContextSize(ddi.HDEVICE) int { return sizeD
 
 // CreateDeferredContext makes a deferred context: a recorder sharing this
 // device's objects through context-local handles.
-func (d *Device) CreateDeferredContext(_ ddi.HDEVICE, a *ddi.CreateDeferredContextArgs, h ddi.HDEVICE) (ddi.Device, error) {
+//
+// Like every create DDI it reports an error through pfnSetErrorCb, with the
+// immediate context's core-layer handle (the create is the device's).
+func (d *Device) CreateDeferredContext(_ ddi.HDEVICE, a *ddi.CreateDeferredContextArgs, h ddi.HDEVICE) ddi.Device {
 	if d.injected("CreateDeferredContext") {
-		return nil, hresult.E_OUTOFMEMORY
+		d.report(hresult.E_OUTOFMEMORY)
+		return nil
 	}
 	dc := newDeferredContext(d, h, a.HRTCoreLayer)
 	d.mu.Lock()
 	d.dcs[h] = dc
 	d.mu.Unlock()
-	return dc, nil
+	return dc
 }
 
 func (d *Device) dc(h ddi.HDEVICE) *deferredContext {
@@ -145,6 +150,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 		cl.used = append(cl.used, usedResource{r, dc.used[r]})
 	}
 	cl.ended = append([]*query(nil), dc.ended...)
+	cl.nested = dc.nested
+	dc.nested = nil
 	d.freeVersions(cl)
 	cl.versions = cl.versions[:0]
 	for _, r := range dc.order {
@@ -160,7 +167,13 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	return nil
 }
 
-func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
+// CreateCommandList reports an error through the immediate context's
+// pfnSetErrorCb, as every create DDI does.
+func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST, _ ddi.HCOMMANDLIST) {
+	d.report(d.createCommandList(a, h))
+}
+
+func (d *Device) createCommandList(a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
 	if d.injected("CreateCommandList") {
 		return hresult.E_OUTOFMEMORY
 	}
@@ -246,25 +259,12 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.busy()
 	// State refresh inside CommandListExecute still shows what was bound;
 	// the driver looks again at its next DDI (refreshNext).
-	d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+	ddi.RefreshAll(d.cb, d.core)
 	d.refreshNext = true
 	d.resetState()
-	// The list's Map(WRITE_DISCARD) versions become the resources' contents.
-	for i := range cl.versions {
-		v := &cl.versions[i]
-		if v.adopted {
-			continue // executed before: the resource owns it (a second execution reuses its contents)
-		}
-		v.adopted = true
-		old := v.r.alloc
-		v.r.alloc = v.alloc
-		if v.r.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: v.r.args.Obj, rt: v.r.rt})
-		} else {
-			d.dealloc(v.r.rt, old, v.r.args.Obj)
-		}
-		v.r.lastFence, v.r.lastWriteFence = 0, 0
-	}
+	// The list's Map(WRITE_DISCARD) versions become the resources' contents
+	// (and those of the lists it executed when it was recorded).
+	d.adopt(cl)
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
@@ -285,6 +285,9 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			for _, f := range isa.AddrFields(p.Op) {
 				w := base + p.At + 1 + f
 				idx, off := d.cmd.Words[w], d.cmd.Words[w+1]
+				if uint64(idx) == isa.NullAddress {
+					continue // an unbound slot names no allocation
+				}
 				e := cl.list[idx]
 				a := d.refAlloc(e.Allocation, e.WriteOperation, off)
 				d.cmd.Words[w], d.cmd.Words[w+1] = uint32(a), uint32(a>>32)
@@ -304,7 +307,31 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			d.ended = append(d.ended, q)
 		}
 	}
+	d.onGPU = unknownGPU // what the list bound is still set on the GPU
 	d.resetState()
+}
+
+// adopt makes a list's Map(WRITE_DISCARD) versions, and those of the lists
+// nested in it, the resources' contents.
+func (d *Device) adopt(cl *commandList) {
+	for i := range cl.versions {
+		v := &cl.versions[i]
+		if v.adopted {
+			continue // executed before: the resource owns it (a second execution reuses its contents)
+		}
+		v.adopted = true
+		old := v.r.alloc
+		v.r.alloc = v.alloc
+		if v.r.inBuffer {
+			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: v.r.args.Obj, rt: v.r.rt})
+		} else {
+			d.dealloc(v.r.rt, old, v.r.args.Obj)
+		}
+		v.r.lastFence, v.r.lastWriteFence = 0, 0
+	}
+	for _, n := range cl.nested {
+		d.adopt(n)
+	}
 }
 
 // recycleOOM is how a Recycle* create DDI fails: it returns E_OUTOFMEMORY and

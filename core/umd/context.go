@@ -33,7 +33,25 @@ type context struct {
 	listIdx map[ddi.HALLOCATION]int
 	ended   []*query // queries whose End rides on the recording
 	clCalls int      // bug=CL-SIZE
+	// onGPU: the bindings this context has set in the GPU state of the
+	// buffer being recorded. A binding the context no longer has (unbound,
+	// ClearState) must be unset there too, or the next draw would use it;
+	// the GPU starts each buffer with nothing bound, so a fresh buffer needs
+	// no unbinding. A deferred context's commands run after whatever the
+	// immediate context bound, so it assumes everything set.
+	onGPU gpuBindings
 }
+
+// gpuBindings is one bit per binding point the GPU keeps in its state.
+type gpuBindings struct {
+	rt, ds, vb, ib, vs, ps bool
+	vsCB, psCB             uint8 // bit i: slot i
+	tex                    uint8
+}
+
+// unknownGPU is the state of a buffer whose bindings this context cannot
+// know: everything may be set.
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF}
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
@@ -140,8 +158,13 @@ func (c *context) query(h ddi.HQUERY) *query {
 // immediate context's, with rec's allocation references.
 func (c *context) emitState(rec recorder, st *state) {
 	b := &c.cmd
+	g := &c.onGPU
 	if _, r := c.viewRes(uint32(st.rtv)); r != nil {
 		b.SetRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format)
+		g.rt = true
+	} else if g.rt {
+		b.SetRT(isa.NullAddress, 0, 0, 0, 0)
+		g.rt = false
 	}
 	o := c.dev
 	o.mu.Lock()
@@ -164,11 +187,21 @@ func (c *context) emitState(rec recorder, st *state) {
 			desc = *ds
 		}
 		b.SetDepth(desc.DepthEnable, desc.DepthWriteMask, cmpFunc[desc.DepthFunc])
+		g.ds = true
 	} else {
+		if g.ds {
+			b.SetDS(isa.NullAddress, 0, 0, 0, 0)
+			g.ds = false
+		}
 		b.SetDepth(false, false, isa.CmpAlways) // no depth buffer: no depth test
 	}
+	// Unbound buffers read zeros (Direct3D 11's input assembler rules).
 	if r := c.resource(st.vb); r != nil {
 		b.SetVB(0, rec.ref(r, false, 0), uint32(r.size), st.vbStride, st.vbOffset)
+		g.vb = true
+	} else if g.vb {
+		b.SetVB(0, isa.NullAddress, 0, 0, 0)
+		g.vb = false
 	}
 	if r := c.resource(st.ib); r != nil {
 		n := uint32(2)
@@ -176,20 +209,39 @@ func (c *context) emitState(rec recorder, st *state) {
 			n = 4
 		}
 		b.SetIB(rec.ref(r, false, 0), uint32(r.size), n, st.ibOffset)
+		g.ib = true
+	} else if g.ib {
+		b.SetIB(isa.NullAddress, 0, 0, 0)
+		g.ib = false
 	}
 	for i, h := range st.vsCB {
+		bit := uint8(1) << i
 		if r := c.resource(h); r != nil {
 			b.SetCB(isa.StageVS, uint32(i), rec.ref(r, false, 0), uint32(r.size))
+			g.vsCB |= bit
+		} else if g.vsCB&bit != 0 {
+			b.SetCB(isa.StageVS, uint32(i), isa.NullAddress, 0)
+			g.vsCB &^= bit
 		}
 	}
 	for i, h := range st.psCB {
+		bit := uint8(1) << i
 		if r := c.resource(h); r != nil {
 			b.SetCB(isa.StagePS, uint32(i), rec.ref(r, false, 0), uint32(r.size))
+			g.psCB |= bit
+		} else if g.psCB&bit != 0 {
+			b.SetCB(isa.StagePS, uint32(i), isa.NullAddress, 0)
+			g.psCB &^= bit
 		}
 	}
 	for i, h := range st.srv {
+		bit := uint8(1) << i
 		if _, r := c.viewRes(uint32(h)); r != nil {
 			b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, r.format)
+			g.tex |= bit
+		} else if g.tex&bit != 0 {
+			b.SetTex(uint32(i), isa.NullAddress, 0, 0, 0, 0)
+			g.tex &^= bit
 		}
 	}
 	for i, s := range samps {
@@ -209,19 +261,37 @@ func (c *context) emitState(rec recorder, st *state) {
 	}
 	if vs != nil {
 		b.SetShader(isa.StageVS, vs.Program)
+		g.vs = true
+	} else if g.vs {
+		b.SetShader(isa.StageVS, isa.ProgNone)
+		g.vs = false
 	}
 	if ps != nil {
 		b.SetShader(isa.StagePS, ps.Program)
+		g.ps = true
+	} else if g.ps {
+		b.SetShader(isa.StagePS, isa.ProgNone) // no pixel shader: no colour written
+		g.ps = false
 	}
-	if st.hasVP {
+	switch {
+	case st.hasVP:
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+	default:
+		// No viewport: an empty one, which covers nothing, as in Direct3D 11
+		// (after ClearState too), for the buffer may hold another state's
+		// (a command list's draws after the immediate context's).
+		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
 	rd := ddi.DefaultRasterizerDesc()
 	if rs != nil {
 		rd = *rs
 	}
-	b.SetRaster(cullMode[rd.CullMode], rd.FrontCounterClockwise, rd.DepthClipEnable)
+	cull := cullMode[rd.CullMode]
+	if rd.FillMode == ddi.FillWireframe {
+		cull |= isa.RasterWireframe
+	}
+	b.SetRaster(cull, rd.FrontCounterClockwise, rd.DepthClipEnable)
 	bd := ddi.DefaultBlendDesc()
 	if bl != nil {
 		bd = *bl
@@ -389,6 +459,15 @@ func (c *context) queryEnd(rec recorder, q *query) {
 		c.cmd.Words = append(c.cmd.Words, uint32(isa.OpNop)<<24) // the End needs a buffer to ride on
 	}
 	q.active, q.ended = false, true
+}
+
+// report passes a create DDI's error to the runtime the only way a create
+// DDI has: pfnSetErrorCb, with this context's core-layer handle ("Using
+// context-local DDI handles").
+func (c *context) report(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, hresult.Of(err))
+	}
 }
 
 // InjectFailure makes the next count calls of the named DDI on this context

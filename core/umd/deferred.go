@@ -4,6 +4,9 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
+	"d3dsim/gpu/isa"
+	"fmt"
+	"math"
 )
 
 // deferredContext is a deferred context: the DDI table CreateDeferredContext
@@ -28,6 +31,7 @@ type deferredContext struct {
 	order    []*resource                   // used and versions' resources, in first-use order
 	failed   bool                          // reported an error: the recording is discarded
 	chunks   int                           // command-buffer's worths recorded so far
+	nested   []*commandList                // lists executed into the recording
 }
 
 var (
@@ -39,8 +43,10 @@ var (
 const deferredCmdCap = 1 << 28
 
 func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferredContext {
-	return &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
+	c := &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
 		local: map[uint32]uint32{}, used: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{}}
+	c.onGPU = unknownGPU // its commands run after the immediate context's
+	return c
 }
 
 // ensure never submits: it marks where a self-contained group of packets
@@ -171,6 +177,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.stopped("Draw") {
 		return
 	}
+	if c.st.vs == 0 {
+		return // no vertex shader: nothing to draw
+	}
 	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
@@ -180,6 +189,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	if c.stopped("DrawIndexed") {
 		return
+	}
+	if c.st.vs == 0 {
+		return // no vertex shader: nothing to draw
 	}
 	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
@@ -244,23 +256,29 @@ func (c *deferredContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 }
 
 func (c *deferredContext) QueryBegin(_ ddi.HDEVICE, h ddi.HQUERY) {
-	c.queryBegin(c, c.query(ddi.HQUERY(c.icHandle(uint32(h)))))
+	if !c.stopped("QueryBegin") {
+		c.queryBegin(c, c.query(ddi.HQUERY(c.icHandle(uint32(h)))))
+	}
 }
 
 // QueryEnd rides on the command list: its fence is the one of the buffer
 // that carries the executed list.
 func (c *deferredContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 	q := c.query(ddi.HQUERY(c.icHandle(uint32(h))))
-	if q == nil {
+	if q == nil || c.stopped("QueryEnd") {
 		return
 	}
 	c.queryEnd(c, q)
+	// Not signalled until the list is executed and the GPU passes the End:
+	// the buffer that carries the executed list gives the real fence.
+	q.fence = math.MaxUint64
 	c.ended = append(c.ended, q)
 }
 
 // discard drops what the context recorded.
 func (c *deferredContext) discard() {
 	c.cmd.Words = c.cmd.Words[:0]
+	c.onGPU = unknownGPU // the next list runs after whatever was bound before it
 	c.list = c.list[:0]
 	clear(c.listIdx)
 	c.groups = c.groups[:0]
@@ -272,6 +290,7 @@ func (c *deferredContext) discard() {
 	clear(c.versions)
 	c.order = c.order[:0]
 	clear(c.used)
+	c.nested = nil
 	c.ended = c.ended[:0]
 	c.failed = false
 	c.chunks = 0
@@ -287,4 +306,148 @@ func (c *deferredContext) DestroyDevice(ddi.HDEVICE) {
 	c.dev.mu.Lock()
 	delete(c.dev.dcs, c.h)
 	c.dev.mu.Unlock()
+}
+
+// The state DDIs of a deferred context can fail too: its memory grows with
+// every call, so any of them may report E_OUTOFMEMORY through the context's
+// pfnSetErrorCb ("Using context-local DDI handles": "Draw, SetBlendState, and
+// so on"); the context then records nothing more.
+
+func (c *deferredContext) IaSetVertexBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE, strides, offsets []uint32) {
+	if !c.stopped("IaSetVertexBuffers") {
+		c.context.IaSetVertexBuffers(h, start, bufs, strides, offsets)
+	}
+}
+
+func (c *deferredContext) IaSetIndexBuffer(h ddi.HDEVICE, buf ddi.HRESOURCE, f ddi.Format, offset uint32) {
+	if !c.stopped("IaSetIndexBuffer") {
+		c.context.IaSetIndexBuffer(h, buf, f, offset)
+	}
+}
+
+func (c *deferredContext) IaSetTopology(h ddi.HDEVICE, t ddi.Topology) {
+	if !c.stopped("IaSetTopology") {
+		c.context.IaSetTopology(h, t)
+	}
+}
+
+func (c *deferredContext) VsSetShader(h ddi.HDEVICE, s ddi.HSHADER) {
+	if !c.stopped("VsSetShader") {
+		c.context.VsSetShader(h, s)
+	}
+}
+
+func (c *deferredContext) PsSetShader(h ddi.HDEVICE, s ddi.HSHADER) {
+	if !c.stopped("PsSetShader") {
+		c.context.PsSetShader(h, s)
+	}
+}
+
+func (c *deferredContext) VsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	if !c.stopped("VsSetConstantBuffers") {
+		c.context.VsSetConstantBuffers(h, start, bufs)
+	}
+}
+
+func (c *deferredContext) PsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	if !c.stopped("PsSetConstantBuffers") {
+		c.context.PsSetConstantBuffers(h, start, bufs)
+	}
+}
+
+func (c *deferredContext) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	if !c.stopped("PsSetShaderResources") {
+		c.context.PsSetShaderResources(h, start, views)
+	}
+}
+
+func (c *deferredContext) PsSetSamplers(h ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
+	if !c.stopped("PsSetSamplers") {
+		c.context.PsSetSamplers(h, start, s)
+	}
+}
+
+func (c *deferredContext) SetRenderTargets(h ddi.HDEVICE, rtvs []ddi.HRENDERTARGETVIEW, dsv ddi.HDEPTHSTENCILVIEW) {
+	if !c.stopped("SetRenderTargets") {
+		c.context.SetRenderTargets(h, rtvs, dsv)
+	}
+}
+
+func (c *deferredContext) SetBlendState(h ddi.HDEVICE, s ddi.HBLENDSTATE, factor [4]float32, mask uint32) {
+	if !c.stopped("SetBlendState") {
+		c.context.SetBlendState(h, s, factor, mask)
+	}
+}
+
+func (c *deferredContext) SetRasterizerState(h ddi.HDEVICE, s ddi.HRASTERIZERSTATE) {
+	if !c.stopped("SetRasterizerState") {
+		c.context.SetRasterizerState(h, s)
+	}
+}
+
+func (c *deferredContext) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, ref uint32) {
+	if !c.stopped("SetDepthStencilState") {
+		c.context.SetDepthStencilState(h, s, ref)
+	}
+}
+
+func (c *deferredContext) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
+	if !c.stopped("SetViewports") {
+		c.context.SetViewports(h, vps)
+	}
+}
+
+// CommandListExecute on a deferred context records the command list into the
+// recording (ExecuteCommandList is legal on a deferred context): its packet
+// groups with their allocations re-referenced in this recording, its
+// resources and its queries. Like on the immediate context it is a
+// clear-state operation: the list starts from the default state and leaves
+// the context in it.
+func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
+	if c.stopped("CommandListExecute") {
+		return
+	}
+	o := c.dev
+	o.mu.Lock()
+	cl := o.cls[ddi.HCOMMANDLIST(c.icHandle(uint32(h)))]
+	o.mu.Unlock()
+	if cl == nil || cl.state != clValid {
+		return
+	}
+	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
+	for i := 0; i+1 < len(bounds); i++ {
+		group := cl.words[bounds[i]:bounds[i+1]]
+		pkts, err := isa.Decode(group)
+		if err != nil {
+			panic(fmt.Sprintf("umd: recorded command list is malformed: %v", err)) // the UMD wrote it: a bug here
+		}
+		c.ensure(len(group), 0) // a group boundary
+		base := len(c.cmd.Words)
+		c.cmd.Words = append(c.cmd.Words, group...)
+		for _, p := range pkts {
+			for _, f := range isa.AddrFields(p.Op) {
+				w := base + p.At + 1 + f
+				idx, off := c.cmd.Words[w], c.cmd.Words[w+1]
+				if uint64(idx) == isa.NullAddress {
+					continue // an unbound slot names no allocation
+				}
+				e := cl.list[idx]
+				a := c.refAlloc(e.Allocation, e.WriteOperation, off)
+				c.cmd.Words[w], c.cmd.Words[w+1] = uint32(a), uint32(a>>32)
+			}
+		}
+	}
+	c.onGPU = unknownGPU // what the nested list bound is still set
+	for _, u := range cl.used {
+		if _, ok := c.used[u.r]; !ok {
+			c.order = append(c.order, u.r)
+		}
+		c.used[u.r] = c.used[u.r] || u.write
+	}
+	for _, q := range cl.ended {
+		q.fence = math.MaxUint64 // signalled once the outer list runs
+		c.ended = append(c.ended, q)
+	}
+	c.nested = append(c.nested, cl)
+	c.resetState()
 }

@@ -155,6 +155,9 @@ type Device struct {
 	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
 	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
 	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
+	// destroyLater holds the other objects' destructions, queued by their
+	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
+	destroyLater []func()
 }
 
 type pendingFree struct {
@@ -167,7 +170,36 @@ type pendingFree struct {
 // InjectForeignAllocation makes the next command buffer name alloc, which
 // belongs to another device (`inject umd.foreign`): a rogue UMD the KMD must
 // stop (rule WDDM-ISOLATE).
-func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) { d.foreign = alloc }
+func (d *immediateContext) InjectForeignAllocation(alloc ddi.HALLOCATION) {
+	d.foreign, d.foreignOff, d.overrun = alloc, 0, 0
+}
+
+// InjectOverrun makes the next command buffer fill overrunBytes from the
+// last four bytes of alloc, an allocation of this device, and write four
+// bytes just past its end (`inject umd.overrun`): a rogue UMD reaching past
+// the end of its own allocation (and of the memory Dxgkrnl committed for
+// it), which the KMD must stop too (rule WDDM-ISOLATE). It reports false when alloc is not one of this
+// device's.
+func (d *immediateContext) InjectOverrun(alloc ddi.HALLOCATION) bool {
+	o := d.dev
+	o.mu.Lock()
+	var size uint64
+	for _, r := range o.res {
+		if r.alloc == alloc {
+			size = r.size
+		}
+	}
+	o.mu.Unlock()
+	if size < 4 || size > 1<<32 {
+		return false
+	}
+	d.foreign, d.foreignOff, d.overrun = alloc, uint32(size-4)&^3, uint32(size)
+	return true
+}
+
+// overrunBytes is what an injected overrun fills: more than any alignment
+// Dxgkrnl rounds an allocation's segment region up to.
+const overrunBytes = 1 << 20
 
 // CalcPrivateResourceSize is free-threaded even for a driver that does not
 // report D3D11DDICAPS_FREETHREADED (rule FT-CALC): it only
@@ -182,8 +214,8 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 	return sizeResource
 }
 
-// CreateResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
-func (d *Device) CreateResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
+// createResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
+func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
 	if d.injected("CreateResource") {
 		return hresult.E_OUTOFMEMORY
 	}
@@ -288,22 +320,22 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 
 var viewDDI = map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}
 
-func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) }
+func (d *Device) destroyView(h uint32) { destroyObject(d, d.views, h) } // (deferred: states.go)
 
-func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateRenderTargetView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HRENDERTARGETVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyRenderTargetView(_ ddi.HDEVICE, h ddi.HRENDERTARGETVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateShaderResourceView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HSHADERRESOURCEVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyShaderResourceView(_ ddi.HDEVICE, h ddi.HSHADERRESOURCEVIEW) {
 	d.destroyView(uint32(h))
 }
-func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW, rt uint32) error {
-	return d.createView(a, uint32(h), rt)
+func (d *Device) CreateDepthStencilView(_ ddi.HDEVICE, a *ddi.CreateViewArgs, h ddi.HDEPTHSTENCILVIEW, rt uint32) {
+	d.report(d.createView(a, uint32(h), rt))
 }
 func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW) {
 	d.destroyView(uint32(h))
@@ -311,9 +343,9 @@ func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW)
 
 func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 
-// CreateQuery allocates 16 bytes of CPU-visible memory the GPU writes
+// createQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
-func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
+func (d *Device) createQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
 	if d.injected("CreateQuery") {
 		return hresult.E_OUTOFMEMORY
 	}
@@ -331,17 +363,56 @@ func (d *Device) CreateQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt ui
 	return nil
 }
 
+// DestroyQuery is free-threaded: an active query (its Begin in the
+// unsubmitted command buffer) or one whose End rides on it may be
+// released, and the buffer still names its allocation. The destruction
+// waits for the immediate context's thread and a submission, as a
+// resource's does (deferDestroy, rule DD-ORDER).
 func (d *Device) DestroyQuery(_ ddi.HDEVICE, h ddi.HQUERY) {
-	d.mu.Lock()
-	q := d.queries[h]
-	delete(d.queries, h)
-	d.mu.Unlock()
-	if q != nil && q.alloc != 0 {
-		if q.inBuffer {
-			d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: q.alloc})
-		} else {
-			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}})
+	d.deferDestroy(func() {
+		d.mu.Lock()
+		q := d.queries[h]
+		delete(d.queries, h)
+		d.mu.Unlock()
+		if q != nil && q.alloc != 0 {
+			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{q.alloc}, Obj: fmt.Sprintf("query%d", h)})
 		}
+	})
+}
+
+// deferDestroy queues the end of a destroyed object for the immediate
+// context's thread ("Changes from Direct3D 10": every destroy function is
+// free-threaded, so it must defer the actual destruction until the
+// driver can guarantee that the immediate context's thread no longer
+// depends on the object). The object stays in its table, where that
+// thread may still look it up, until finishDestroys runs end. With
+// bug=DD-ORDER, end runs at once, inside the Destroy* DDI.
+func (d *Device) deferDestroy(end func()) {
+	if d.cfg.Bugs.Has(rules.DDOrder) {
+		end()
+		return
+	}
+	d.mu.Lock()
+	d.destroyLater = append(d.destroyLater, end)
+	d.mu.Unlock()
+}
+
+// finishDestroys runs, on the immediate context's thread, the ends
+// deferDestroy queued -- once the command buffer is empty: a pfnRenderCb
+// (or pfnPresentCb) has carried every use made before the Destroy* DDIs, so
+// nothing the immediate context will still submit depends on them. (It is
+// called after each submission, at Flush and at DestroyDevice; with
+// commands still unsubmitted it waits for the next submission.)
+func (d *Device) finishDestroys() {
+	if len(d.cmd.Words) > 0 {
+		return
+	}
+	d.mu.Lock()
+	later := d.destroyLater
+	d.destroyLater = nil
+	d.mu.Unlock()
+	for _, end := range later {
+		end()
 	}
 }
 
@@ -395,12 +466,13 @@ func (d *Device) Escape(_ ddi.HDEVICE, code uint32) (uint64, error) {
 }
 
 // PendingDestroys counts the destructions the driver has deferred and not
-// yet performed: resources queued by a free-threaded DestroyResource and
-// allocations waiting for a submission. DestroyDevice leaves
+// yet performed: resources queued by a free-threaded DestroyResource, the
+// other objects queued by their Destroy* DDIs, and allocations waiting for
+// a submission. DestroyDevice leaves
 // none.
 func (d *Device) PendingDestroys() int {
 	d.mu.Lock()
-	n := len(d.destroyQ)
+	n := len(d.destroyQ) + len(d.destroyLater)
 	d.mu.Unlock()
 	return n + len(d.pendingDealloc)
 }

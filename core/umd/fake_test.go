@@ -125,6 +125,19 @@ func (f *fakeRuntime) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	f.log("Amortize core=%d", core)
 	f.amortized[core]++
 }
+func (f *fakeRuntime) PfnStateIaIndexBufCb(ddi.HRTCORELAYER)                 {}
+func (f *fakeRuntime) PfnStateIaPrimitiveTopologyCb(ddi.HRTCORELAYER)        {}
+func (f *fakeRuntime) PfnStateVsShaderCb(ddi.HRTCORELAYER)                   {}
+func (f *fakeRuntime) PfnStateVsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}
+func (f *fakeRuntime) PfnStatePsShaderCb(ddi.HRTCORELAYER)                   {}
+func (f *fakeRuntime) PfnStatePsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}
+func (f *fakeRuntime) PfnStatePsSrvCb(ddi.HRTCORELAYER, uint32, uint32)      {}
+func (f *fakeRuntime) PfnStatePsSamplerCb(ddi.HRTCORELAYER, uint32, uint32)  {}
+func (f *fakeRuntime) PfnStateOmRenderTargetsCb(ddi.HRTCORELAYER)            {}
+func (f *fakeRuntime) PfnStateOmBlendStateCb(ddi.HRTCORELAYER)               {}
+func (f *fakeRuntime) PfnStateOmDepthStateCb(ddi.HRTCORELAYER)               {}
+func (f *fakeRuntime) PfnStateRsRastStateCb(ddi.HRTCORELAYER)                {}
+func (f *fakeRuntime) PfnStateRsViewportsCb(ddi.HRTCORELAYER)                {}
 func (f *fakeRuntime) PfnStateIaVertexBufCb(ddi.HRTCORELAYER, uint32, uint32) {
 	f.log("StateIaVertexBuf")
 }
@@ -176,20 +189,26 @@ func scene(t testing.TB, d *Device, ctx ddi.Device) {
 			t.Fatal(err)
 		}
 	}
-	must(d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16, Height: 16,
-		Format: ddi.FormatR8G8B8A8Unorm, BindFlags: ddi.BindRenderTarget, Obj: "rt"}, hRT, 1))
-	must(d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: 108, Height: 1,
-		Usage: ddi.UsageDynamic, BindFlags: ddi.BindVertexBuffer, Obj: "vb"}, hVB, 2))
-	must(d.CreateRenderTargetView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewRTV, Resource: hRT}, hRTV, uint32(hRTV)))
-	must(d.CreateVertexShader(hDev, &ddi.ShaderArgs{Builtin: "vs_passthrough"}, hVS, uint32(hVS)))
-	must(d.CreatePixelShader(hDev, &ddi.ShaderArgs{Builtin: "ps_vertexcolor"}, hPS, uint32(hPS)))
+	must(createErr(d, func() {
+		d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16, Height: 16,
+			Format: ddi.FormatR8G8B8A8Unorm, BindFlags: ddi.BindRenderTarget, Obj: "rt"}, hRT, 1)
+	}))
+	must(createErr(d, func() {
+		d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: 108, Height: 1,
+			Usage: ddi.UsageDynamic, BindFlags: ddi.BindVertexBuffer, Obj: "vb"}, hVB, 2)
+	}))
+	must(createErr(d, func() {
+		d.CreateRenderTargetView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewRTV, Resource: hRT}, hRTV, uint32(hRTV))
+	}))
+	must(createErr(d, func() { d.CreateVertexShader(hDev, &ddi.ShaderArgs{Builtin: "vs_passthrough"}, hVS, uint32(hVS)) }))
+	must(createErr(d, func() { d.CreatePixelShader(hDev, &ddi.ShaderArgs{Builtin: "ps_vertexcolor"}, hPS, uint32(hPS)) }))
 	if ctx != ddi.Device(d) {
 		h := ddi.HDEVICE(0)
-		must(ctx.CreateResource(h, nil, hRT, ddi.HRTRESOURCE(hRT)))
-		must(ctx.CreateResource(h, nil, hVB, ddi.HRTRESOURCE(hVB)))
-		must(ctx.CreateRenderTargetView(h, &ddi.CreateViewArgs{Kind: ddi.ViewRTV}, hRTV, uint32(hRTV)))
-		must(ctx.CreateVertexShader(h, nil, hVS, uint32(hVS)))
-		must(ctx.CreatePixelShader(h, nil, hPS, uint32(hPS)))
+		must(createErr(d, func() { ctx.CreateResource(h, nil, hRT, ddi.HRTRESOURCE(hRT)) }))
+		must(createErr(d, func() { ctx.CreateResource(h, nil, hVB, ddi.HRTRESOURCE(hVB)) }))
+		must(createErr(d, func() { ctx.CreateRenderTargetView(h, &ddi.CreateViewArgs{Kind: ddi.ViewRTV}, hRTV, uint32(hRTV)) }))
+		must(createErr(d, func() { ctx.CreateVertexShader(h, nil, hVS, uint32(hVS)) }))
+		must(createErr(d, func() { ctx.CreatePixelShader(h, nil, hPS, uint32(hPS)) }))
 	}
 	ctx.SetRenderTargets(0, []ddi.HRENDERTARGETVIEW{hRTV}, 0)
 	ctx.IaSetVertexBuffers(0, 0, []ddi.HRESOURCE{hVB}, []uint32{36}, []uint32{0})
@@ -234,4 +253,21 @@ func countOp(pkts []isa.Packet, op isa.Opcode) int {
 		}
 	}
 	return n
+}
+
+// createErr runs a create DDI and returns the error it reported through
+// pfnSetErrorCb (create DDIs return none), on any context's core layer.
+func createErr(d *Device, do func()) error {
+	f := d.cb.(*fakeRuntime)
+	seen := map[ddi.HRTCORELAYER]int{}
+	for k, v := range f.errors {
+		seen[k] = len(v)
+	}
+	do()
+	for _, core := range []ddi.HRTCORELAYER{icCore, dcCore} {
+		if errs := f.errors[core]; len(errs) > seen[core] {
+			return errs[len(errs)-1]
+		}
+	}
+	return nil
 }

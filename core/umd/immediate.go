@@ -25,9 +25,11 @@ type immediateContext struct {
 	pendingDealloc []pendingFree
 	submits        uint64
 	fences         uint64          // submissions the kernel accepted: the n-th is done at the context's fence n
-	foreign        ddi.HALLOCATION // umd.foreign injection
+	foreign        ddi.HALLOCATION // umd.foreign and umd.overrun injections
+	foreignOff     uint32          // where they write in it
+	overrun        uint32          // umd.overrun: the allocation's size (0: umd.foreign)
 	displayMode    ddi.HALLOCATION // the primary SetDisplayModeDXGI switched to
-	refreshNext    bool            // after CommandListExecute: refresh the vertex-buffer binding at the next DDI
+	refreshNext    bool            // after CommandListExecute: refresh the bound state at the next DDI
 
 	// Pacing of pfnPerformAmortizedProcessingCb.
 	amortizedAt      int64  // time of the last call
@@ -92,6 +94,9 @@ func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTEN
 // submission.
 func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	d.busy()
+	if d.st.vs == 0 {
+		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
@@ -101,6 +106,9 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 
 func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
 	d.busy()
+	if d.st.vs == 0 {
+		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
+	}
 	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
@@ -342,9 +350,15 @@ func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint3
 // everything it used and performs the deallocations that waited for it.
 func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	if d.foreign != 0 {
-		// A rogue command: write into an allocation of another device.
-		d.cmd.Write(d.refAlloc(d.foreign, true, 0), []byte{0xef, 0xbe, 0xad, 0xde})
-		d.foreign = 0
+		// A rogue command: write into an allocation of another device, or
+		// across the end of one of its own.
+		if d.overrun != 0 {
+			d.cmd.Fill(d.refAlloc(d.foreign, true, d.foreignOff), overrunBytes, 0xdeadbeef)
+			d.cmd.Write(d.refAlloc(d.foreign, true, d.overrun), []byte{0xef, 0xbe, 0xad, 0xde})
+		} else {
+			d.cmd.Write(d.refAlloc(d.foreign, true, d.foreignOff), []byte{0xef, 0xbe, 0xad, 0xde})
+		}
+		d.foreign, d.foreignOff, d.overrun = 0, 0, 0
 	}
 	words := append([]uint32(nil), d.cmd.Words...)
 	list := append([]ddi.AllocationListEntry(nil), d.list...)
@@ -356,6 +370,7 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	d.used = d.used[:0]
 	d.ended = d.ended[:0]
 	d.cmd.Words = d.cmd.Words[:0]
+	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	var err error
@@ -430,9 +445,9 @@ func (d *immediateContext) amortize() {
 func (d *immediateContext) busy() {
 	if d.refreshNext {
 		// The first DDI after CommandListExecute: the driver re-reads the
-		// vertex-buffer binding, which the runtime now shows empty.
+		// bound state, which the runtime now shows cleared.
 		d.refreshNext = false
-		d.cb.PfnStateIaVertexBufCb(d.core, 0, 1)
+		ddi.RefreshAll(d.cb, d.core)
 	}
 	d.epoch++
 	if d.workSince && d.cfg.Now != nil && d.cfg.Now()-d.amortizedAt > amortizePeriod && !d.cfg.Bugs.Has(rules.AMBalance) {
@@ -458,6 +473,7 @@ func (d *immediateContext) deallocRes(r *resource) {
 // last use is submitted are deallocated now, the others right after the
 // submission that carries their use.
 func (d *immediateContext) processDestroyQueue() {
+	d.dev.finishDestroys() // views, shaders, states, queries (device.go)
 	d.mu.Lock()
 	q := d.dev.destroyQ
 	d.dev.destroyQ = nil

@@ -28,7 +28,7 @@ func TestCreateResourceAllocates(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFakeRuntime()
 			d := newDevice(t, f, Config{})
-			err := d.CreateResource(hDev, &tc.args, hRT, 9)
+			err := createErr(d, func() { d.CreateResource(hDev, &tc.args, hRT, 9) })
 			if tc.wantErr != 0 {
 				if hresult.Of(err) != tc.wantErr || len(f.allocs) != 0 {
 					t.Fatalf("err %v, %d pfnAllocateCb calls; want %v and none", err, len(f.allocs), tc.wantErr)
@@ -227,7 +227,7 @@ func TestQueryEndRidesOnTheBuffer(t *testing.T) {
 	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
 	const hq ddi.HQUERY = 60
-	if err := d.CreateQuery(hDev, ddi.QueryEvent, hq, 60); err != nil {
+	if err := createErr(d, func() { d.CreateQuery(hDev, ddi.QueryEvent, hq, 60) }); err != nil {
 		t.Fatal(err)
 	}
 	if _, hr := d.QueryGetData(hDev, hq, 0); hr != hresult.DXGI_ERROR_INVALID_CALL {
@@ -248,9 +248,9 @@ func TestQueryEndRidesOnTheBuffer(t *testing.T) {
 func TestCommandListExecute(t *testing.T) {
 	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
-	dcDev, err := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
-	if err != nil {
-		t.Fatal(err)
+	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
+	if dcDev == nil {
+		t.Fatal(f.errors[icCore])
 	}
 	scene(t, d, dcDev)
 	dcDev.Draw(hDC, 3, 0)
@@ -258,7 +258,7 @@ func TestCommandListExecute(t *testing.T) {
 	if len(f.renders) != 0 {
 		t.Fatal("a deferred context submitted")
 	}
-	if err := d.CreateCommandList(hDev, &ddi.CreateCommandListArgs{DeferredContext: hDC}, hCL); err != nil {
+	if err := createErr(d, func() { d.CreateCommandList(hDev, &ddi.CreateCommandListArgs{DeferredContext: hDC}, hCL, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	// An immediate command first, naming the vertex buffer: in the list it
@@ -297,7 +297,7 @@ func TestCommandListExecute(t *testing.T) {
 func TestDeferredContextOutOfMemory(t *testing.T) {
 	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
-	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
+	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
 	dcDev.(interface{ InjectFailure(string, int) }).InjectFailure("Draw", 1)
 	dcDev.Draw(hDC, 3, 0)
@@ -309,9 +309,7 @@ func TestDeferredContextOutOfMemory(t *testing.T) {
 		t.Errorf("recorded %d words after the error", len(dc.cmd.Words))
 	}
 	dcDev.(interface{ InjectFailure(string, int) }).InjectFailure("CreateBlendState", 1)
-	if err := dcDev.CreateBlendState(hDC, nil, hBlend, uint32(hBlend)); err != nil {
-		t.Errorf("CreateBlendState on a deferred context returned %v; it reports through pfnSetErrorCb", err)
-	}
+	dcDev.CreateBlendState(hDC, nil, hBlend, uint32(hBlend)) // reports through pfnSetErrorCb
 	if len(f.errors[dcCore]) != 2 {
 		t.Errorf("pfnSetErrorCb calls %v, want a second one", f.errors[dcCore])
 	}
@@ -319,6 +317,7 @@ func TestDeferredContextOutOfMemory(t *testing.T) {
 	if err := d.RecycleCreateDeferredContext(hDev, hDC); err != nil {
 		t.Fatal(err)
 	}
+	dcDev.VsSetShader(0, hVS) // the recycled context starts from the cleared state
 	dcDev.Draw(hDC, 3, 0)
 	if dc := d.dc(hDC); countOp(decode(t, dc.cmd.Words), isa.OpDraw) != 1 {
 		t.Error("the recycled deferred context does not record")
@@ -330,9 +329,9 @@ func TestDeferredContextOutOfMemory(t *testing.T) {
 func TestRecycleCommandList(t *testing.T) {
 	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
-	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
+	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	args := &ddi.CreateCommandListArgs{DeferredContext: hDC}
-	if err := d.CreateCommandList(hDev, args, hCL); err != nil {
+	if err := createErr(d, func() { d.CreateCommandList(hDev, args, hCL, 0) }); err != nil {
 		t.Fatal(err)
 	}
 	step := func(what, want string) {
@@ -373,7 +372,7 @@ func TestRecycleCommandList(t *testing.T) {
 func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
 	f := newFakeRuntime()
 	d := newDevice(t, f, Config{})
-	dcDev, _ := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
+	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
 	dcDev.Flush(hDC)
 	if err := dcDev.PresentDXGI(hDC, hRT, 0); err == nil {
@@ -402,37 +401,47 @@ func TestStateObjects(t *testing.T) {
 	}{
 		{"CreateBlendState",
 			func(d *Device) error {
-				return d.CreateBlendState(hDev, &ddi.BlendDesc{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
-					BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}, h, h)
+				return createErr(d, func() {
+					d.CreateBlendState(hDev, &ddi.BlendDesc{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
+						BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}, h, h)
+				})
 			},
 			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{}, 0) },
 			func(d *Device) { d.DestroyBlendState(hDev, h) },
 			isa.OpSetBlend, []uint32{1, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0x7}},
 		{"CreateRasterizerState",
 			func(d *Device) error {
-				return d.CreateRasterizerState(hDev, &ddi.RasterizerDesc{CullMode: ddi.CullFront, FrontCounterClockwise: true}, h, h)
+				return createErr(d, func() {
+					d.CreateRasterizerState(hDev, &ddi.RasterizerDesc{CullMode: ddi.CullFront, FrontCounterClockwise: true}, h, h)
+				})
 			},
 			func(d *Device) { d.SetRasterizerState(hDev, h) },
 			func(d *Device) { d.DestroyRasterizerState(hDev, h) },
 			isa.OpSetRaster, []uint32{isa.CullFront, 1, 0}},
 		{"CreateSampler",
 			func(d *Device) error {
-				return d.CreateSampler(hDev, &ddi.SamplerDesc{Filter: ddi.FilterMinMagMipPoint, AddressU: ddi.AddressMirror, AddressV: ddi.AddressWrap, BorderColor: [4]float32{1, 0, 0, 1}}, h, h)
+				return createErr(d, func() {
+					d.CreateSampler(hDev, &ddi.SamplerDesc{Filter: ddi.FilterMinMagMipPoint, AddressU: ddi.AddressMirror, AddressV: ddi.AddressWrap, BorderColor: [4]float32{1, 0, 0, 1}}, h, h)
+				})
 			},
 			func(d *Device) { d.PsSetSamplers(hDev, 0, []ddi.HSAMPLER{h}) },
 			func(d *Device) { d.DestroySampler(hDev, h) },
 			isa.OpSetSampler, []uint32{0, isa.FilterPoint, isa.AddrMirror, isa.AddrWrap, 0xff0000ff}},
 		{"CreateDepthStencilState",
 			func(d *Device) error {
-				return d.CreateDepthStencilState(hDev, &ddi.DepthStencilDesc{DepthEnable: true, DepthFunc: ddi.ComparisonGreater}, h, h)
+				return createErr(d, func() {
+					d.CreateDepthStencilState(hDev, &ddi.DepthStencilDesc{DepthEnable: true, DepthFunc: ddi.ComparisonGreater}, h, h)
+				})
 			},
 			func(d *Device) {
 				// The state applies with a depth buffer bound.
-				if err := d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16, Height: 16,
-					Format: ddi.FormatD32Float, BindFlags: ddi.BindDepthStencil}, 12, 12); err != nil {
+				if err := createErr(d, func() {
+					d.CreateResource(hDev, &ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16, Height: 16,
+						Format: ddi.FormatD32Float, BindFlags: ddi.BindDepthStencil}, 12, 12)
+				}); err != nil {
 					t.Fatal(err)
 				}
-				if err := d.CreateDepthStencilView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewDSV, Resource: 12}, 21, 21); err != nil {
+				if err := createErr(d, func() { d.CreateDepthStencilView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewDSV, Resource: 12}, 21, 21) }); err != nil {
 					t.Fatal(err)
 				}
 				d.SetRenderTargets(hDev, []ddi.HRENDERTARGETVIEW{hRTV}, 21)
@@ -468,8 +477,15 @@ func TestStateObjects(t *testing.T) {
 				t.Errorf("%v carries %v, want %v", tc.op, got, tc.want)
 			}
 			tc.destroy(d)
-			if d.Live() != live {
-				t.Errorf("Live %d after destruction, want %d", d.Live(), live)
+			// Free-threaded destroys are deferred to the immediate
+			// context's thread ("Changes from Direct3D 10", rule
+			// DD-ORDER): the state object lives until a Flush.
+			if d.PendingDestroys() == 0 || d.Live() == live {
+				t.Errorf("after the Destroy DDIs: %d pending, Live %d; want the destruction queued", d.PendingDestroys(), d.Live())
+			}
+			d.Flush(hDev)
+			if d.Live() != live || d.PendingDestroys() != 0 {
+				t.Errorf("Live %d, %d pending after Flush, want %d and none", d.Live(), d.PendingDestroys(), live)
 			}
 		})
 	}

@@ -18,6 +18,7 @@ type clState struct {
 	dcOpen     map[string]dcOpen // "DCn/hL" -> what the open deferred handle stands for
 	dcByRT     map[string]int    // IC handle -> open deferred handles onto it
 	clHandles  map[string]string // command-list handle -> state
+	clLocal    map[string]string // "DCn/hL" -> the immediate handle of the command list a deferred context executes
 	dcFailed   map[string]bool   // deferred contexts that reported E_OUTOFMEMORY
 	finishing  map[uint64][]string
 	recycleDDI map[uint64]bool            // open RecycleCreate* calls
@@ -41,7 +42,7 @@ func (v *Verifier) clInit() {
 	}
 	v.cl = clState{icAlive: map[string]bool{}, dcOpen: map[string]dcOpen{},
 		dcByRT: map[string]int{}, clHandles: map[string]string{}, dcFailed: map[string]bool{}, finishing: map[uint64][]string{},
-		recycleDDI: map[uint64]bool{}, begun: map[string]map[string]bool{}}
+		recycleDDI: map[uint64]bool{}, begun: map[string]map[string]bool{}, clLocal: map[string]string{}}
 }
 
 func isDC(ctx string) bool { return strings.HasPrefix(ctx, "DC") }
@@ -100,6 +101,10 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		c.sized = true
 
 	// CL-STATE: follow each command-list handle.
+	case call && umd && isDC(e.Ctx) && e.Name == "CreateCommandList":
+		c.clLocal[e.Ctx+"/"+e.Handle] = e.Args.Str(trace.KeyRT) // a deferred context's handle onto a list it executes
+	case call && umd && isDC(e.Ctx) && e.Name == "DestroyCommandList":
+		delete(c.clLocal, e.Ctx+"/"+e.Handle)
 	case call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList"):
 		c.clHandles[e.Handle] = "valid"
 	case call && umd && e.Name == "RecycleDestroyCommandList":
@@ -109,7 +114,11 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 	case call && umd && e.Name == "DestroyCommandList":
 		c.clHandles[e.Handle] = "freed"
 	case call && umd && e.Name == "CommandListExecute":
-		if st := c.clHandles[e.Handle]; st != "valid" {
+		h := e.Handle
+		if isDC(e.Ctx) {
+			h = c.clLocal[e.Ctx+"/"+e.Handle]
+		}
+		if st := c.clHandles[h]; st != "valid" {
 			out = append(out, v.violation(rules.CLState, e, "CommandListExecute with command-list handle %s, which is %s, not valid", e.Handle, st))
 		}
 
@@ -163,6 +172,18 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 		}
 	}
 
+	// A create DDI that failed through pfnSetErrorCb ("Using context-local
+	// DDI handles": create DDIs report errors only that way) made no handle.
+	if call && e.Name == "pfnSetErrorCb" {
+		if p := v.parent(e); p != nil && p.Layer == trace.UMD && strings.HasPrefix(p.Name, "Create") && p.Handle != "" {
+			if !isDC(p.Ctx) {
+				delete(c.icAlive, p.Handle)
+			} else if o, ok := c.dcOpen[p.Ctx+"/"+p.Handle]; ok {
+				c.dcByRT[o.rt]--
+				delete(c.dcOpen, p.Ctx+"/"+p.Handle)
+			}
+		}
+	}
 	// CLS-FIRST and CLS-DEP: deferred handles open and close around the
 	// immediate ones, views inside their resources.
 	if umd && call && strings.HasPrefix(e.Name, "Create") && e.Handle != "" {
@@ -183,7 +204,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			c.dcByRT[rt]++
 		}
 	}
-	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && e.Name != "DestroyCommandList" {
+	if umd && call && strings.HasPrefix(e.Name, "Destroy") && e.Handle != "" && e.Name != "DestroyDevice" && (e.Name != "DestroyCommandList" || isDC(e.Ctx)) {
 		if !isDC(e.Ctx) {
 			if c.dcByRT[e.Handle] > 0 {
 				out = append(out, v.violation(rules.CLSFirst, e, "%s destroyed immediate handle %s while %d deferred handle(s) onto it are open", e.Name, e.Handle, c.dcByRT[e.Handle]))
@@ -274,6 +295,17 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			out = append(out, v.violation(rules.CLRecycleErr, e, "RecycleCommandList reported %s through pfnSetErrorCb: it may report only D3DDDIERR_DEVICEREMOVED", e.HR))
 		}
 	}
+	if e.Kind == trace.Message && e.Name == "DeferredContextState" {
+		// A released deferred context's driver handle is kept for recycling:
+		// it is recycled, as far as CL-CLOSE and CL-ABANDON go.
+		out = append(out, v.contextEnds(e, e.Ctx)...)
+	}
+	if e.Kind == trace.Return && e.Layer == trace.Runtime && e.Name == "Release" && isDC(e.Obj) {
+		// The application released the deferred context: its driver handle
+		// may be kept for recycling, but command lists it made are now
+		// destroyed outright (CL-DESTROY).
+		c.dcAlive[e.Obj] = false
+	}
 	if !call || !umd {
 		return out
 	}
@@ -305,27 +337,12 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 		if e.Name == "RecycleCreateDeferredContext" {
 			dc = e.Obj
 		}
-		var open []string
-		for k := range c.dcOpen {
-			if strings.HasPrefix(k, dc+"/") {
-				open = append(open, strings.TrimPrefix(k, dc+"/"))
-			}
-		}
-		if len(open) > 0 {
-			slices.Sort(open)
-			rule, what := rules.CLClose, "after the command list was created"
-			if c.abandoning[dc] {
-				rule, what = rules.CLAbandon, "after AbandonCommandList"
-			}
-			out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
-			for _, h := range open {
-				c.dcByRT[c.dcOpen[dc+"/"+h].rt]--
-				delete(c.dcOpen, dc+"/"+h) // the driver's context is fresh now
-			}
-		}
-		delete(c.abandoning, dc)
+		out = append(out, v.contextEnds(e, dc)...)
 		if e.Name == "DestroyDevice" {
 			c.dcAlive[dc] = false
+		}
+		if e.Name == "RecycleCreateDeferredContext" && e.Args.Str(trace.KeyDC) != "" {
+			c.dcAlive[e.Args.Str(trace.KeyDC)] = true // a kept handle made a new deferred context
 		}
 	// CL-DESTROY: light destruction while the deferred context lives.
 	case e.Name == "CreateDeferredContext":
@@ -335,7 +352,12 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			c.clDC[e.Handle] = p.Ctx
 		}
 	case e.Name == "DestroyCommandList":
-		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle {
+		// The rule is about CommandList::Destroy. A handle FinishCommandList
+		// could not make valid, and the handles a deferred context retired or
+		// cached when that context is released, are destroyed outright.
+		root := v.rootCall(e)
+		cleanup := root != nil && (root.Name == "FinishCommandList" || root.Name == "Release" && root.Obj == c.clDC[e.Handle])
+		if dc := c.clDC[e.Handle]; c.dcAlive[dc] && !c.noRecycle && !cleanup {
 			out = append(out, v.violation(rules.CLDestroy, e, "DestroyCommandList of %s while its deferred context %s lives: the runtime must call RecycleDestroyCommandList", e.Handle, dc))
 		}
 	case e.Name == "RecycleDestroyCommandList":
@@ -346,34 +368,90 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 	return out
 }
 
+// contextEnds checks CL-CLOSE and CL-ABANDON where a deferred context is
+// recycled or destroyed: no context-local handle may still be open.
+func (v *Verifier) contextEnds(e *trace.Event, dc string) []Violation {
+	c := &v.cl
+	var out []Violation
+	var open []string
+	for k := range c.dcOpen {
+		if strings.HasPrefix(k, dc+"/") {
+			open = append(open, strings.TrimPrefix(k, dc+"/"))
+		}
+	}
+	if len(open) > 0 {
+		slices.Sort(open)
+		rule, what := rules.CLClose, "after the command list was created"
+		if c.abandoning[dc] {
+			rule, what = rules.CLAbandon, "after AbandonCommandList"
+		}
+		out = append(out, v.violation(rule, e, "%s of %s with context-local handles still open (%s): the runtime must close them %s", e.Name, dc, strings.Join(open, " "), what))
+		for _, h := range open {
+			c.dcByRT[c.dcOpen[dc+"/"+h].rt]--
+			delete(c.dcOpen, dc+"/"+h) // the driver's context is fresh now
+		}
+	}
+	delete(c.abandoning, dc)
+	return out
+}
+
 // execState follows CL-EXEC: after CommandListExecute the immediate context
-// is cleared, so the first state refresh after it (at the driver's next DDI)
-// shows no vertex buffer unless the application bound one since.
+// is cleared, so each state refresh after it (at the driver's next DDI)
+// shows nothing bound unless the application bound that part since.
 type execState struct {
-	expectNone map[string]bool // context -> next refresh must show none
+	expectNone map[string]map[string]bool // context -> refresh callbacks that must show none
+}
+
+// refreshOf names, for each state-setting DDI, the state-refresh callback
+// that shows what it set.
+var refreshOf = map[string]string{
+	"IaSetVertexBuffers":   "pfnStateIaVertexBufCb",
+	"IaSetIndexBuffer":     "pfnStateIaIndexBufCb",
+	"IaSetTopology":        "pfnStateIaPrimitiveTopologyCb",
+	"VsSetShader":          "pfnStateVsShaderCb",
+	"VsSetConstantBuffers": "pfnStateVsConstBufCb",
+	"PsSetShader":          "pfnStatePsShaderCb",
+	"PsSetConstantBuffers": "pfnStatePsConstBufCb",
+	"PsSetShaderResources": "pfnStatePsSrvCb",
+	"PsSetSamplers":        "pfnStatePsSamplerCb",
+	"SetRenderTargets":     "pfnStateOmRenderTargetsCb",
+	"SetBlendState":        "pfnStateOmBlendStateCb",
+	"SetDepthStencilState": "pfnStateOmDepthStateCb",
+	"SetRasterizerState":   "pfnStateRsRastStateCb",
+	"SetViewports":         "pfnStateRsViewportsCb",
+}
+
+// isRefresh reports a state-refresh callback.
+func isRefresh(name string) bool {
+	return strings.HasPrefix(name, "pfnState") && strings.HasSuffix(name, "Cb")
 }
 
 func (v *Verifier) commandListExec(e *trace.Event) []Violation {
 	x := &v.exec
 	if x.expectNone == nil {
-		x.expectNone = map[string]bool{}
+		x.expectNone = map[string]map[string]bool{}
 	}
 	switch {
 	case e.Kind == trace.Return && e.Layer == trace.UMD && e.Name == "CommandListExecute":
-		x.expectNone[e.Ctx] = true
-	case e.Kind == trace.Call && e.Layer == trace.UMD && e.Name == "IaSetVertexBuffers":
-		if p := v.parent(e); p == nil || p.Name != "pfnStateIaVertexBufCb" {
-			x.expectNone[e.Ctx] = false // the application bound something
+		all := map[string]bool{}
+		for _, cb := range refreshOf {
+			all[cb] = true
 		}
-	case e.Kind == trace.Call && e.Name == "pfnStateIaVertexBufCb":
+		x.expectNone[e.Ctx] = all
+	case e.Kind == trace.Call && e.Layer == trace.UMD && refreshOf[e.Name] != "":
+		if p := v.parent(e); p == nil || !isRefresh(p.Name) {
+			delete(x.expectNone[e.Ctx], refreshOf[e.Name]) // the application bound something
+		}
+	case e.Kind == trace.Call && isRefresh(e.Name):
 		if p := v.parent(e); p != nil && p.Name == "CommandListExecute" {
 			break // inside the call the old bindings still show
 		}
-		if x.expectNone[e.Ctx] && e.Args.Str(trace.KeyBound) != "none" {
-			delete(x.expectNone, e.Ctx)
-			return []Violation{v.violation(rules.CLExec, e, "state refresh after CommandListExecute shows vertex buffer %s on %s: the context must be in the cleared state", e.Args.Str(trace.KeyBound), e.Ctx)}
+		pending := x.expectNone[e.Ctx]
+		if pending[e.Name] && e.Args.Str(trace.KeyBound) != "none" {
+			delete(pending, e.Name)
+			return []Violation{v.violation(rules.CLExec, e, "state refresh %s after CommandListExecute shows %s on %s: the context must be in the cleared state", e.Name, e.Args.Str(trace.KeyBound), e.Ctx)}
 		}
-		delete(x.expectNone, e.Ctx)
+		delete(pending, e.Name)
 	}
 	return nil
 }

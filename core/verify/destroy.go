@@ -16,6 +16,16 @@ type ddState struct {
 	pending map[string]uint64 // destroyed, not yet deallocated -> seq of its DestroyResource
 }
 
+// deferredDestroys are the Destroy* DDIs besides DestroyResource whose
+// destruction is deferred like a resource's (rule DD-ORDER): a
+// pfnDeallocateCb inside one (a query's allocation) is the driver
+// destroying on the spot.
+var deferredDestroys = map[string]bool{
+	"DestroyQuery": true, "DestroyShader": true, "DestroyBlendState": true, "DestroyRasterizerState": true,
+	"DestroyDepthStencilState": true, "DestroySampler": true, "DestroyRenderTargetView": true,
+	"DestroyShaderResourceView": true, "DestroyDepthStencilView": true,
+}
+
 func (v *Verifier) destruction(e *trace.Event) []Violation {
 	d := &v.dd
 	if d.pending == nil {
@@ -34,6 +44,12 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 			out = append(out, v.violation(rules.DDPrimary, e, "DestroyResource of primary %s returned before pfnDeallocateCb: a primary's destruction cannot be deferred", e.Handle))
 		}
 	case e.Kind == trace.Call && e.Name == "pfnDeallocateCb":
+		for p := v.parent(e); p != nil; p = v.parent(p) {
+			if p.Layer == trace.UMD && deferredDestroys[p.Name] {
+				out = append(out, v.violation(rules.DDOrder, e, "pfnDeallocateCb (%s) inside %s of %s: every destroy function is free-threaded and must defer the destruction until a pfnRenderCb follows the object's last use on the immediate context", e.Obj, p.Name, p.Obj))
+				return out
+			}
+		}
 		res := e.Args.Str(trace.KeyRes)
 		if _, ok := d.pending[res]; !ok {
 			break

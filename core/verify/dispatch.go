@@ -49,6 +49,7 @@ var byName = map[string]uint32{
 	"DxgkCbNotifyInterrupt":   ckFlow,
 	"DxgkCbQueueDpc":          ckFlow,
 	"GpuFault":                ckFlow,
+	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,
 
@@ -67,6 +68,8 @@ var byName = map[string]uint32{
 	"DestroyCommandList":           ckCL2 | ckCL,
 	"RecycleDestroyCommandList":    ckCL2 | ckCL,
 
+	"Release":               ckCL2, // a deferred context's end (CL-DESTROY)
+	"DeferredContextState":  ckCL2, // a released deferred context kept for recycling (CL-CLOSE, CL-ABANDON)
 	"CommandListExecute":    ckCLExec | ckCL | ckAm,
 	"IaSetVertexBuffers":    ckCLExec,
 	"pfnStateIaVertexBufCb": ckCLExec,
@@ -95,7 +98,8 @@ var byName = map[string]uint32{
 
 	"DeviceFuncsWrite": ckFT,
 
-	"ReleasedWhileBound":        ckSync,
+	"ReleasedWhileBound":        ckSync | ckDangling,
+	"StateShared":               ckDangling,
 	"DxgkDdiDestroyAllocation":  ckSync,
 	"DestroyAllocationDeferred": ckSync,
 	"ClearState":                ckSync,
@@ -113,6 +117,9 @@ func nameChecks(name string) uint32 {
 	}
 	if strings.HasPrefix(name, "pfn") {
 		m |= ckAsync // a callback names its device
+	}
+	if refreshOf[name] != "" || isRefresh(name) {
+		m |= ckCLExec // CL-EXEC follows every state refresh and what it refreshes
 	}
 	return m
 }

@@ -92,6 +92,8 @@ type Verifier struct {
 	usage   map[string]string          // DDI resource handle -> usage
 	// LIFE-DANGLING state
 	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
+	released  map[string]bool   // object name -> released while bound, not yet destroyed
+	objOf     map[string]string // immediate-context DDI handle -> object name, from its Create* DDI
 
 	cl   clState    // CLS-* and CL-* rules
 	am   amState    // AM-* rules
@@ -106,7 +108,7 @@ type Verifier struct {
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
 		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{},
-		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}}
+		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}, released: map[string]bool{}, objOf: map[string]string{}}
 }
 
 // SetDispatch(false) sends every event to every check, as before issue 8's
@@ -332,6 +334,7 @@ func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 		packet, _ := e.Args.Int(trace.KeyPacket)
 		out = append(out, v.violation(rules.WDDMIsolate, e, "the KMD accepted DMA buffer %d although its packet %d reaches outside the allocations it names (GPU: %s)", e.DMA, packet, e.Msg))
 	}
+	out = appendAll(out, v.patchOutside(e))
 	// WDDM-ISOLATE: a render naming another device's allocation must fail.
 	if call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
 		if f := foreignAllocs(e.Args); f != "" {
@@ -542,18 +545,70 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	return nil
 }
 
-// dangling reports a DDI call that names the handle of a destroyed object:
-// the runtime let a call on a released object reach the UMD.
+// dangling reports a DDI call that names an object after the application's
+// final Release: the handle of an object whose Destroy* DDI already ran, or
+// an object released while a binding kept it alive (ReleasedWhileBound),
+// named by a call the application made (a top-level API call: the runtime's
+// own calls inside ExecuteCommandList or FinishCommandList that restore a
+// saved state or replay an emulated list may name it). A Create* on the
+// immediate context under the same name is a new object; a StateShared
+// message gives the application a reference again.
 func (v *Verifier) dangling(e *trace.Event) []Violation {
+	if e.Kind == trace.Message {
+		switch e.Name {
+		case "ReleasedWhileBound":
+			v.released[e.Obj] = true
+		case "StateShared":
+			delete(v.released, e.Obj)
+		}
+		return nil
+	}
 	if e.Kind != trace.Call || e.Layer != trace.UMD || e.Handle == "" {
 		return nil
 	}
-	if strings.HasPrefix(e.Name, "Destroy") {
-		v.destroyed[e.Handle] = e.Obj
+	ic := e.Ctx == "IC" || e.Ctx == ""
+	// (the recycle DDIs of "Supporting command lists" destroy and create too)
+	create := strings.HasPrefix(e.Name, "Create") || strings.HasPrefix(e.Name, "Open") || strings.HasPrefix(e.Name, "RecycleCreate")
+	switch {
+	case strings.HasPrefix(e.Name, "RecycleDestroy"):
+		// the handle is retired for a later Recycle* call, not dead: only
+		// the released object is gone
+		delete(v.released, e.Obj)
 		return nil
+	case strings.HasPrefix(e.Name, "Destroy"):
+		v.destroyed[e.Handle] = e.Obj
+		if ic {
+			delete(v.released, e.Obj)
+		}
+		return nil
+	case strings.HasPrefix(e.Name, "Calc"):
+		return nil
+	case !create:
+		if obj, dead := v.destroyed[e.Handle]; dead {
+			return []Violation{v.violation(rules.LifeDangling, e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
+		}
 	}
-	if obj, dead := v.destroyed[e.Handle]; dead {
-		return []Violation{v.violation(rules.LifeDangling, e, "%s reached the UMD with handle %s of %s, destroyed after its final Release", e.Name, e.Handle, obj)}
+	// The objects the call names: its own (not a creation's: that is the
+	// new object) and the resources its payload names (a copy's src=, a
+	// view creation's res=).
+	var out []Violation
+	names := []string{v.objOf[e.Args.Str(trace.KeySrc)], v.objOf[e.Args.Str(trace.KeyRes)]}
+	if !create {
+		names = append(names, e.Obj)
 	}
-	return nil
+	for _, obj := range names {
+		if obj == "" || !v.released[obj] {
+			continue
+		}
+		if p := v.parent(e); p != nil && p.Parent == 0 && p.From == trace.App && p.Layer == trace.Runtime {
+			out = append(out, v.violation(rules.LifeDangling, e, "%s reached the UMD naming %s, which the application had released: a binding or a view kept it alive inside the runtime, but the application's %s named it after its final Release", e.Name, obj, p.Name))
+			break
+		}
+	}
+	if create && ic {
+		delete(v.released, e.Obj)
+		delete(v.destroyed, e.Handle)
+		v.objOf[e.Handle] = e.Obj
+	}
+	return out
 }

@@ -63,6 +63,12 @@ const (
 	CullBack  = 2
 )
 
+// RasterWireframe, ORed into SET_RASTER's cull word, draws each triangle as
+// its three edges (D3D11_FILL_WIREFRAME); without it triangles are filled.
+// A flag and not a fourth word, so the packets of a solid fill are what they
+// always were.
+const RasterWireframe = 1 << 8
+
 // Blend factors and operations.
 const (
 	BlendZero = iota

@@ -24,7 +24,7 @@ const (
 	OpSetSampler  Opcode = 0x07 // slot filter addressU addressV borderRGBA8
 	OpSetShader   Opcode = 0x08 // stage program
 	OpSetViewport Opcode = 0x09 // x y w h minDepth maxDepth (f32)
-	OpSetRaster   Opcode = 0x0A // cull frontCCW depthClip
+	OpSetRaster   Opcode = 0x0A // cull(|RasterWireframe) frontCCW depthClip
 	OpSetBlend    Opcode = 0x0B // enable src dst op srcAlpha dstAlpha opAlpha writeMask
 	OpSetDepth    Opcode = 0x0C // enable writeMask func
 	OpSetTopology Opcode = 0x0D // topology

@@ -136,3 +136,9 @@ func AddrFields(op Opcode) []int {
 }
 
 var addr0, addr1, addr2, addr02 = []int{0}, []int{1}, []int{2}, []int{0, 2}
+
+// NullAddress in an address field of a command buffer the UMD writes names
+// no allocation (allocation-list index 0xFFFFFFFF): the KMD leaves it 0, the
+// GPU's unbound slot, and records no patch location. A driver unbinds a slot
+// with it.
+const NullAddress uint64 = 0xFFFFFFFF

@@ -284,6 +284,12 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   const live = await page.locator("#h-objects .live").textContent();
   assert.match(live, /0 command lists/);
   assert.ok(await page.locator("#h-objects .chip").count() > 0, "no context-local handle chips");
+  // Each IC handle shows its driver part: the size CalcPrivate*Size answered
+  // (the UMD's 256 bytes for a resource, 64 for a view).
+  const table = await page.locator("#h-objects table.handles").textContent();
+  assert.match(table, /driver part/);
+  assert.match(table, /CreateResource.*256 B/);
+  assert.match(table, /CreateRenderTargetView.*64 B/);
   assert.match(await page.locator("#h-caches").textContent(), /RecycleCreateCommandList/);
 
   await view(page, "flow");

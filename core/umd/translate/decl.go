@@ -1,0 +1,223 @@
+package translate
+
+import (
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+)
+
+// decl records a declaration: register counts, the signature tables and
+// the resource lists. Registers keep their numbers in the ISA.
+func (t *translator) decl(in *dxbc.Instruction) error {
+	switch in.Op {
+	case dxbc.OpDclGlobalFlags:
+		// refactoringAllowed and the like change nothing here; double
+		// precision never gets this far (no double opcodes are decoded).
+		return nil
+	case dxbc.OpCustomData:
+		if in.CustomClass != 3 {
+			return nil // comments, debug info
+		}
+		if len(in.Data)%4 != 0 {
+			return t.fail("an immediate constant buffer of %d words, not whole vec4s", len(in.Data))
+		}
+		t.icb = t.icb[:0]
+		for i := 0; i+4 <= len(in.Data); i += 4 {
+			t.icb = append(t.icb, [4]uint32(in.Data[i:i+4]))
+		}
+		return nil
+	case dxbc.OpDclIndexableTemp:
+		return t.declIndexable(in)
+	case dxbc.OpDclTemps:
+		if len(in.Extra) != 1 || in.Extra[0] > shader.MaxTemps {
+			return t.fail("the GPU has %d temporaries", shader.MaxTemps)
+		}
+		t.temps = in.Extra[0]
+		return nil
+	}
+	if len(in.Operands) != 1 {
+		return t.fail("%s is not supported by the GPU's ISA", in.Op)
+	}
+	o := &in.Operands[0]
+	switch in.Op {
+	case dxbc.OpDclConstantBuffer:
+		if o.Type != dxbc.RegConstantBuffer || len(o.Indices) != 2 || o.Indices[0].Rel != nil || o.Indices[1].Rel != nil {
+			return t.fail("a constant buffer is declared as cb<slot>[<size>]")
+		}
+		slot, size := o.Indices[0].Imm, o.Indices[1].Imm
+		if slot >= shader.MaxCBSlots || size > shader.MaxCBIndex {
+			return t.fail("cb%d[%d] is past the GPU's %d slots of %d elements", slot, size, shader.MaxCBSlots, shader.MaxCBIndex)
+		}
+		t.cbs[uint32(slot)] = true
+		t.out.ConstantBuffers = append(t.out.ConstantBuffers, ConstantBuffer{Slot: uint32(slot), Vec4s: uint32(size), Dynamic: in.Controls&1 != 0})
+		return nil
+	case dxbc.OpDclSampler:
+		slot, err := t.index(o, 0)
+		if err != nil || o.Type != dxbc.RegSampler || slot >= shader.MaxSamplers {
+			return t.fail("the GPU has samplers s0..s%d", shader.MaxSamplers-1)
+		}
+		if dxbc.SamplerMode(in.Controls&0xF) == dxbc.SamplerComparison {
+			return t.fail("comparison samplers are not in the GPU's ISA")
+		}
+		t.samps[slot] = true
+		t.out.Samplers = append(t.out.Samplers, slot)
+		return nil
+	case dxbc.OpDclResource:
+		slot, err := t.index(o, 0)
+		if err != nil || o.Type != dxbc.RegResource || slot >= shader.MaxTextures {
+			return t.fail("the GPU has textures t0..t%d", shader.MaxTextures-1)
+		}
+		dim := dxbc.ResourceDimension(in.Controls & 0x1F)
+		switch dim {
+		case dxbc.DimTexture2D, dxbc.DimTexture2DArray:
+		default:
+			return t.fail("a %s resource: the GPU's texture unit has 2D textures and 2D arrays only", dim)
+		}
+		tex := Texture{Slot: slot, Dimension: dim}
+		for c := range tex.Return {
+			if len(in.Extra) == 0 {
+				break
+			}
+			tex.Return[c] = dxbc.ReturnType(in.Extra[0] >> (4 * c) & 0xF)
+		}
+		t.dims[slot] = dim
+		t.out.Textures = append(t.out.Textures, tex)
+		return nil
+	case dxbc.OpDclInput, dxbc.OpDclInputSGV, dxbc.OpDclInputSIV, dxbc.OpDclInputPS, dxbc.OpDclInputPSSGV, dxbc.OpDclInputPSSIV:
+		return t.input(in, o)
+	case dxbc.OpDclOutput, dxbc.OpDclOutputSGV, dxbc.OpDclOutputSIV:
+		return t.output(in, o)
+	}
+	return t.fail("%s is not supported by the GPU's ISA", in.Op)
+}
+
+func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if o.Type != dxbc.RegInput {
+		return t.fail("input register type %d is not supported by the GPU (only v#)", o.Type)
+	}
+	reg, err := t.index(o, 0)
+	if err != nil {
+		return err
+	}
+	if reg >= shader.MaxInputs {
+		return t.fail("v%d: the GPU has %d inputs", reg, shader.MaxInputs)
+	}
+	pixel := t.out.Stage == shader.StagePixel
+	isPS := in.Op == dxbc.OpDclInputPS || in.Op == dxbc.OpDclInputPSSGV || in.Op == dxbc.OpDclInputPSSIV
+	if isPS != pixel {
+		return t.fail("%s in a %s shader", in.Op, t.out.Stage)
+	}
+	sv := dxbc.SVUndefined
+	if len(in.Extra) == 1 {
+		sv = dxbc.SystemValue(in.Extra[0])
+		switch {
+		case pixel && sv == dxbc.SVPosition:
+		case !pixel && (sv == dxbc.SVVertexID || sv == dxbc.SVInstanceID):
+		default:
+			return t.fail("system value %s as an input: the GPU does not provide it", sv)
+		}
+	}
+	var mode dxbc.Interpolation
+	if isPS {
+		mode = dxbc.Interpolation(in.Controls & 0xF)
+	}
+	mask := uint8(0xF)
+	if o.Components == 4 && o.Mode == dxbc.SelectMask {
+		mask = o.WriteMask
+	}
+	t.ins[reg] = true
+	t.inputs = max(t.inputs, reg+1)
+	t.out.Inputs = append(t.out.Inputs, Input{Reg: reg, ISA: reg, Mask: mask, Interp: mode, SystemValue: sv})
+	return nil
+}
+
+func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if o.Type != dxbc.RegOutput {
+		return t.fail("output register type %d (oDepth, oMask) is not supported by the GPU (only o#)", o.Type)
+	}
+	reg, err := t.index(o, 0)
+	if err != nil {
+		return err
+	}
+	if reg >= shader.MaxOutputs {
+		return t.fail("o%d: the GPU has %d outputs", reg, shader.MaxOutputs)
+	}
+	sv := dxbc.SVUndefined
+	if len(in.Extra) == 1 {
+		sv = dxbc.SystemValue(in.Extra[0])
+		if sv != dxbc.SVPosition || t.out.Stage != shader.StageVertex {
+			return t.fail("system value %s as an output: the GPU does not take it", sv)
+		}
+	}
+	if t.out.Stage == shader.StagePixel {
+		sv = dxbc.SVTarget
+	}
+	mask := uint8(0xF)
+	if o.Components == 4 && o.Mode == dxbc.SelectMask {
+		mask = o.WriteMask
+	}
+	t.outs[reg] = true
+	t.outputs = max(t.outputs, reg+1)
+	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv})
+	return nil
+}
+
+// texture translates sample, sample_l and ld. The resource operand's
+// swizzle is the ISA t# operand's (it picks the result's components).
+// The ISA's coordinate layouts match SM4's for the 2D textures and 2D
+// arrays the GPU has: sample reads (u, v, slice), ld reads (x, y, slice,
+// mip) with the mip in w as SM4's ld does. Immediate texel offsets
+// (aoffimmi) are refused: the ISA has none.
+func (t *translator) texture(in *dxbc.Instruction) error {
+	for _, e := range in.Extended {
+		if e&0x3F == 1 && e>>9&0xFFF != 0 {
+			return t.fail("immediate texel offsets are not in the GPU's ISA")
+		}
+	}
+	ops := in.Operands
+	if len(ops) < 3 || in.Op != dxbc.OpLd && len(ops) < 4 || in.Op == dxbc.OpSampleL && len(ops) < 5 {
+		return t.fail("too few operands")
+	}
+	res := &ops[2]
+	slot, err := t.index(res, 0)
+	if err != nil || res.Type != dxbc.RegResource {
+		return t.fail("the resource operand is not t#")
+	}
+	if _, ok := t.dims[slot]; !ok {
+		return t.fail("t%d is not declared", slot)
+	}
+	tex := shader.T(slot)
+	if tex.Swizzle, err = t.swizzle(res); err != nil {
+		return err
+	}
+	dst, ok, err := t.dst(&ops[0])
+	if err != nil || !ok {
+		return err
+	}
+	coord, err := t.src(&ops[1])
+	if err != nil {
+		return err
+	}
+	x := shader.Inst{Dst: dst, Sat: in.Saturate()}
+	switch in.Op {
+	case dxbc.OpLd:
+		x.Op, x.Src = shader.OpLd, []shader.Operand{coord, tex}
+	default:
+		smp := &ops[3]
+		s, err := t.index(smp, 0)
+		if err != nil || smp.Type != dxbc.RegSampler || !t.samps[s] {
+			return t.fail("the sampler operand is not a declared s#")
+		}
+		x.Op, x.Src = shader.OpSample, []shader.Operand{coord, tex, shader.S(s)}
+		if in.Op == dxbc.OpSampleL {
+			lod, err := t.src(&ops[4])
+			if err != nil {
+				return err
+			}
+			x.Op, x.Src = shader.OpSampleL, append(x.Src, lod)
+		} else if t.out.Stage != shader.StagePixel {
+			return t.fail("sample (implicit derivatives) in a vertex shader")
+		}
+	}
+	t.emit(x)
+	return nil
+}

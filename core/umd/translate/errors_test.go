@@ -1,0 +1,159 @@
+package translate
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"d3dsim/core/dxbc"
+)
+
+// TestUnsupported: what the ISA lacks fails with an *Error naming the
+// instruction and its word offset (the opcode token really is there),
+// never a panic and never a silent mistranslation.
+func TestUnsupported(t *testing.T) {
+	r := dxbc.Temp
+	tests := []struct {
+		desc  string
+		stage dxbc.ProgramType
+		body  func(b *dxbc.Builder)
+		want  string
+	}{
+		{"sample_b", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleB, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
+		}, "sample_b"},
+		{"sample_d", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleD, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2), r(3))
+		}, "sample_d"},
+		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
+		}, "sample_c"},
+		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
+		}, "gather4"},
+		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(0))
+		}, "resinfo"},
+		{"continue in switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLoop)
+			b.Emit(dxbc.OpSwitch, r(0).Select(0))
+			b.Emit(dxbc.OpDefault)
+			b.Emit(dxbc.OpContinue)
+			b.Emit(dxbc.OpEndswitch)
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndloop)
+		}, "continue inside a switch"},
+		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
+		}, "outside a switch"},
+		{"call", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpCall, dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: 0}}})
+		}, "subroutines"},
+		{"f32tof16", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF32toF16, r(0), r(1)) }, "f32tof16"},
+		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
+		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},
+		{"indexable temp past its end", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclIndexableTemp(0, 4, 4)
+			b.Emit(dxbc.OpMov, dxbc.IndexableTemp(0, 4), r(0))
+		}, "x0[4]"},
+		{"relative temp", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(1).Select(0)))
+		}, "relative indexing"},
+		{"relative icb too big", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer(make([][4]uint32, 200))
+			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(0).Rel(r(1).Select(0)))
+		}, "icb[] of 200"},
+		{"icb past end", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
+			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
+		}, "icb[1]"},
+		{"texture3d", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture3D, dxbc.ReturnFloat) }, "texture3d"},
+		{"front face", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVIsFrontFace) }, "FFACE"},
+		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
+		{"deriv in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpDerivRtx, r(0), r(1)) }, "vertex shader"},
+		{"sample in vs", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSample, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
+		}, "vertex shader"},
+		{"condition modifier", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(0).Select(0).Neg())
+			b.Emit(dxbc.OpEndif)
+		}, "modifier"},
+		{"undeclared temp", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpMov, r(0), r(6)) }, "r6"},
+		{"undeclared texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSample, r(0), r(1), dxbc.Texture(9), dxbc.Sampler(0))
+		}, "t9"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			b := newTestBuilder(tc.stage)
+			tc.body(b)
+			b.Ret()
+			p, err := b.Program()
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = translateProgram(p, nil, nil)
+			var te *Error
+			if !errors.As(err, &te) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want an *Error mentioning %q", err, tc.want)
+			}
+			if !strings.HasPrefix(err.Error(), "translate: ") {
+				t.Fatalf("%q lacks the package prefix", err)
+			}
+			if te.Index < 0 {
+				return
+			}
+			words, err := p.Words()
+			if err != nil {
+				t.Fatal(err)
+			}
+			op := p.Instructions[te.Index].Op
+			if te.Offset >= len(words) || dxbc.Opcode(words[te.Offset]&0x7ff) != op || te.Inst == "" {
+				t.Fatalf("error %q: word %d is not the %s token", err, te.Offset, op)
+			}
+		})
+	}
+}
+
+// TestTranslateErrors: the whole-bytecode entry point refuses what is
+// not a vertex or pixel shader of the asked stage.
+func TestTranslateErrors(t *testing.T) {
+	fx := loadFixtures(t)[0]
+	if _, err := Translate(fx.bytes, dxbc.VertexShader); err == nil || !strings.HasPrefix(err.Error(), "translate: dxbc:") {
+		t.Fatalf("pixel bytecode as a vertex shader: %v", err)
+	}
+	if _, err := Translate(nil, dxbc.PixelShader); err == nil {
+		t.Fatal("nil bytecode translated")
+	}
+	if _, err := FromShader(nil); err == nil {
+		t.Fatal("FromShader(nil) translated")
+	}
+	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
+	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex and pixel") {
+		t.Fatalf("geometry shader: %v", err)
+	}
+}
+
+// TestHalf checks the reference's binary16 decoding against the format's
+// definition, (-1)^s * 2^(e-15) * (1 + m/1024), for every finite half.
+func TestHalf(t *testing.T) {
+	for h := range uint32(1 << 16) {
+		s, e, m := h>>15, h>>10&0x1F, h&0x3FF
+		if e == 31 {
+			continue
+		}
+		v := float64(m) / 1024
+		if e == 0 {
+			v = math.Ldexp(v, -14)
+		} else {
+			v = math.Ldexp(1+v, int(e)-15)
+		}
+		if s == 1 {
+			v = -v
+		}
+		if got, want := half(h|0xABCD0000), math.Float32bits(float32(v)); got != want {
+			t.Fatalf("half(%#04x) = %#08x, want %#08x", h, got, want)
+		}
+	}
+}

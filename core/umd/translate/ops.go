@@ -1,0 +1,302 @@
+package translate
+
+import (
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+)
+
+// direct maps the DXBC opcodes that have an ISA op of the same meaning
+// (one destination, the same sources). exp and log are base 2 in SM4;
+// round_ni/pi/z are floor, ceil and trunc; deriv_rtx/rty are the coarse
+// forms (the Direct3D 11.3 functional specification lets them be either).
+var direct = map[dxbc.Opcode]shader.Op{
+	dxbc.OpMov: shader.OpMov, dxbc.OpMovc: shader.OpMovc,
+	dxbc.OpAdd: shader.OpAdd, dxbc.OpMul: shader.OpMul, dxbc.OpMad: shader.OpMad, dxbc.OpDiv: shader.OpDiv,
+	dxbc.OpDp2: shader.OpDp2, dxbc.OpDp3: shader.OpDp3, dxbc.OpDp4: shader.OpDp4,
+	dxbc.OpMin: shader.OpMin, dxbc.OpMax: shader.OpMax,
+	dxbc.OpRcp: shader.OpRcp, dxbc.OpRsq: shader.OpRsq, dxbc.OpSqrt: shader.OpSqrt,
+	dxbc.OpExp: shader.OpExp2, dxbc.OpLog: shader.OpLog2, dxbc.OpFrc: shader.OpFrc,
+	dxbc.OpRoundNE: shader.OpRoundNE, dxbc.OpRoundNI: shader.OpFloor, dxbc.OpRoundPI: shader.OpCeil,
+	dxbc.OpRoundZ: shader.OpTrunc,
+	dxbc.OpLt:     shader.OpLt, dxbc.OpGe: shader.OpGe, dxbc.OpEq: shader.OpEq, dxbc.OpNe: shader.OpNe,
+	dxbc.OpIadd: shader.OpIAdd, dxbc.OpIshl: shader.OpIShl, dxbc.OpIshr: shader.OpIShr, dxbc.OpUshr: shader.OpUShr,
+	dxbc.OpAnd: shader.OpAnd, dxbc.OpOr: shader.OpOr, dxbc.OpXor: shader.OpXor, dxbc.OpNot: shader.OpNot,
+	dxbc.OpIneg: shader.OpINeg,
+	dxbc.OpIlt:  shader.OpILt, dxbc.OpIge: shader.OpIGe, dxbc.OpIeq: shader.OpIEq, dxbc.OpIne: shader.OpINe,
+	dxbc.OpUlt: shader.OpULt, dxbc.OpUge: shader.OpUGe,
+	dxbc.OpItof: shader.OpIToF, dxbc.OpUtof: shader.OpUToF, dxbc.OpFtoi: shader.OpFToI, dxbc.OpFtou: shader.OpFToU,
+	dxbc.OpImin: shader.OpIMin, dxbc.OpImax: shader.OpIMax, dxbc.OpUmin: shader.OpUMin, dxbc.OpUmax: shader.OpUMax,
+	dxbc.OpDerivRtx: shader.OpDerivX, dxbc.OpDerivRty: shader.OpDerivY,
+	dxbc.OpDerivRtxCoarse: shader.OpDerivX, dxbc.OpDerivRtyCoarse: shader.OpDerivY,
+	dxbc.OpDerivRtxFine: shader.OpDerivXFine, dxbc.OpDerivRtyFine: shader.OpDerivYFine,
+}
+
+// flow maps the control-flow opcodes (tests carry over as _z/_nz).
+var flow = map[dxbc.Opcode]shader.Op{
+	dxbc.OpIf: shader.OpIf, dxbc.OpElse: shader.OpElse, dxbc.OpEndif: shader.OpEndIf,
+	dxbc.OpLoop: shader.OpLoop, dxbc.OpEndloop: shader.OpEndLoop,
+	dxbc.OpBreak: shader.OpBreak, dxbc.OpBreakc: shader.OpBreakc,
+	dxbc.OpContinue: shader.OpContinue, dxbc.OpContinuec: shader.OpContinuec,
+	dxbc.OpRet: shader.OpRet, dxbc.OpRetc: shader.OpRetc, dxbc.OpDiscard: shader.OpDiscard,
+}
+
+// operands is the operand count of the instructions translated by
+// index (a decoded program always has them; a built one might not).
+var operands = map[dxbc.Opcode]int{
+	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
+	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5, dxbc.OpUaddc: 4, dxbc.OpUsubb: 4, dxbc.OpF16toF32: 2,
+	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
+}
+
+// unsupported says why the ISA has no counterpart, for the error.
+var unsupported = map[dxbc.Opcode]string{
+	dxbc.OpSampleB:   "the GPU's ISA has no biased sample (sample_b)",
+	dxbc.OpSampleD:   "the GPU's ISA has no sample with explicit gradients (sample_d)",
+	dxbc.OpSampleC:   "the GPU's ISA has no comparison sample (sample_c)",
+	dxbc.OpSampleCLZ: "the GPU's ISA has no comparison sample (sample_c_lz)",
+	dxbc.OpGather4:   "the GPU's ISA has no gather4", dxbc.OpGather4C: "the GPU's ISA has no gather4",
+	dxbc.OpGather4PO: "the GPU's ISA has no gather4", dxbc.OpGather4POC: "the GPU's ISA has no gather4",
+	dxbc.OpResinfo: "the GPU's ISA has no resinfo", dxbc.OpBufinfo: "the GPU's ISA has no bufinfo",
+	dxbc.OpLod: "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
+	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
+	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
+	dxbc.OpLabel:         "the GPU's ISA has no subroutines",
+	dxbc.OpF32toF16:      "f32tof16 is not translated (its rounding to half precision is not lowered)",
+	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
+}
+
+// instruction translates one DXBC instruction or declaration.
+func (t *translator) instruction(in *dxbc.Instruction) error {
+	if why, ok := unsupported[in.Op]; ok {
+		return t.fail("%s", why)
+	}
+	if len(t.code) > 0 && isDecl(in.Op) {
+		return t.fail("a declaration after the first instruction")
+	}
+	if n, ok := operands[in.Op]; ok && len(in.Operands) != n {
+		return t.fail("%d operands, want %d", len(in.Operands), n)
+	}
+	if op, ok := direct[in.Op]; ok {
+		if op >= shader.OpDerivX && t.out.Stage != shader.StagePixel {
+			return t.fail("derivatives in a vertex shader")
+		}
+		return t.alu(in, op)
+	}
+	if op, ok := flow[in.Op]; ok {
+		return t.flow(in, op)
+	}
+	switch in.Op {
+	case dxbc.OpNop:
+		return nil
+	case dxbc.OpImul, dxbc.OpUmul:
+		// The low 32 bits of a product are the same signed or unsigned.
+		if in.Operands[0].Type != dxbc.RegNull {
+			return t.fail("the high 32 bits of a product are not in the GPU's ISA")
+		}
+		return t.alu2(in, 1, shader.OpIMul, in.Operands[2], in.Operands[3])
+	case dxbc.OpImad, dxbc.OpUmad:
+		return t.mad(in)
+	case dxbc.OpUdiv:
+		return t.pair(in, shader.OpUDiv, shader.OpURem)
+	case dxbc.OpSincos:
+		return t.pair(in, shader.OpSin, shader.OpCos)
+	case dxbc.OpSwapc:
+		return t.swapc(in)
+	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
+		return t.texture(in)
+	case dxbc.OpUbfe:
+		return t.bfe(in, shader.OpUShr)
+	case dxbc.OpIbfe:
+		return t.bfe(in, shader.OpIShr)
+	case dxbc.OpBfi:
+		return t.bfi(in)
+	case dxbc.OpUaddc, dxbc.OpUsubb:
+		return t.carry(in)
+	case dxbc.OpF16toF32:
+		return t.f16tof32(in)
+	case dxbc.OpCountbits, dxbc.OpFirstbitLo, dxbc.OpFirstbitHi, dxbc.OpFirstbitShi, dxbc.OpBfrev:
+		return t.bitCount(in)
+	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
+		return t.switchOp(in)
+	}
+	if isDecl(in.Op) {
+		return t.decl(in)
+	}
+	return t.fail("%s is not translated to the GPU's ISA", in.Op)
+}
+
+func isDecl(op dxbc.Opcode) bool {
+	return op == dxbc.OpCustomData || op >= dxbc.OpDclResource && op <= dxbc.OpDclGlobalFlags
+}
+
+// alu translates a one-destination instruction whose sources map as they are.
+func (t *translator) alu(in *dxbc.Instruction, op shader.Op) error {
+	if len(in.Operands) < 1 {
+		return t.fail("no destination")
+	}
+	return t.alu2(in, 0, op, in.Operands[1:]...)
+}
+
+// alu2 emits op into destination operand d of in from srcs.
+func (t *translator) alu2(in *dxbc.Instruction, d int, op shader.Op, srcs ...dxbc.Operand) error {
+	dst, ok, err := t.dst(&in.Operands[d])
+	if err != nil || !ok {
+		return err
+	}
+	x := shader.Inst{Op: op, Sat: in.Saturate(), Dst: dst}
+	for i := range srcs {
+		s, err := t.src(&srcs[i])
+		if err != nil {
+			return err
+		}
+		x.Src = append(x.Src, s)
+	}
+	t.emit(x)
+	return nil
+}
+
+// mad lowers imad/umad (dst = a*b + c, low 32 bits) to imul into a
+// scratch temp and iadd, so a destination that is also c is read first.
+func (t *translator) mad(in *dxbc.Instruction) error {
+	dst, ok, err := t.dst(&in.Operands[0])
+	if err != nil || !ok {
+		return err
+	}
+	var s [3]shader.Operand
+	for i := range s {
+		if s[i], err = t.src(&in.Operands[1+i]); err != nil {
+			return err
+		}
+	}
+	tmp := t.newScratch()
+	t.emit(shader.Inst{Op: shader.OpIMul, Dst: shader.R(tmp), Src: []shader.Operand{s[0], s[1]}})
+	t.emit(shader.Inst{Op: shader.OpIAdd, Dst: dst, Src: []shader.Operand{shader.R(tmp), s[2]}})
+	return nil
+}
+
+// pair lowers a two-destination op (sincos, udiv) into two ISA ops. Both
+// read the sources before either destination is written: the first
+// result goes to a scratch temp and is moved last (so where both
+// destinations name one component, which DXBC leaves unsaid, dst0's
+// result stands; fxc never writes that).
+func (t *translator) pair(in *dxbc.Instruction, op0, op1 shader.Op) error {
+	d0, ok0, err := t.dst(&in.Operands[0])
+	if err != nil {
+		return err
+	}
+	d1, ok1, err := t.dst(&in.Operands[1])
+	if err != nil {
+		return err
+	}
+	var srcs []shader.Operand
+	for i := 2; i < len(in.Operands); i++ {
+		s, err := t.src(&in.Operands[i])
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, s)
+	}
+	sat := in.Saturate() && op0 == shader.OpSin
+	var tmp uint32
+	if ok0 {
+		tmp = t.newScratch()
+		t.emit(shader.Inst{Op: op0, Sat: sat, Dst: shader.R(tmp), Src: srcs})
+	}
+	if ok1 {
+		t.emit(shader.Inst{Op: op1, Sat: sat, Dst: d1, Src: srcs})
+	}
+	if ok0 {
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: d0, Src: []shader.Operand{shader.R(tmp)}})
+	}
+	return nil
+}
+
+// swapc lowers dst0 = c ? b : a, dst1 = c ? a : b (per component).
+func (t *translator) swapc(in *dxbc.Instruction) error {
+	d0, ok0, err := t.dst(&in.Operands[0])
+	if err != nil {
+		return err
+	}
+	d1, ok1, err := t.dst(&in.Operands[1])
+	if err != nil {
+		return err
+	}
+	var s [3]shader.Operand
+	for i := range s {
+		if s[i], err = t.src(&in.Operands[2+i]); err != nil {
+			return err
+		}
+	}
+	var tmp uint32
+	if ok0 {
+		tmp = t.newScratch()
+		t.emit(shader.Inst{Op: shader.OpMovc, Dst: shader.R(tmp), Src: []shader.Operand{s[0], s[2], s[1]}})
+	}
+	if ok1 {
+		t.emit(shader.Inst{Op: shader.OpMovc, Dst: d1, Src: []shader.Operand{s[0], s[1], s[2]}})
+	}
+	if ok0 {
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: d0, Src: []shader.Operand{shader.R(tmp)}})
+	}
+	return nil
+}
+
+// Open blocks, innermost last.
+const (
+	blockIf     = 'i'
+	blockLoop   = 'l'
+	blockSwitch = 's'
+)
+
+// flow translates if/else/loop/break/continue/ret/discard. The ISA tests
+// the first component of its condition, as SM4's select-one operand does.
+func (t *translator) flow(in *dxbc.Instruction, op shader.Op) error {
+	if op == shader.OpDiscard && t.out.Stage != shader.StagePixel {
+		return t.fail("discard in a vertex shader")
+	}
+	x := shader.Inst{Op: op}
+	top := byte(0)
+	if len(t.blocks) > 0 {
+		top = t.blocks[len(t.blocks)-1]
+	}
+	switch op {
+	case shader.OpIf:
+		t.blocks = append(t.blocks, blockIf)
+	case shader.OpLoop:
+		t.blocks = append(t.blocks, blockLoop)
+	case shader.OpElse, shader.OpEndIf:
+		if top != blockIf {
+			return t.fail("%s without its if", in.Op)
+		}
+		if op == shader.OpEndIf {
+			t.blocks = t.blocks[:len(t.blocks)-1]
+		}
+	case shader.OpEndLoop:
+		if top != blockLoop {
+			return t.fail("endloop without its loop")
+		}
+		t.blocks = t.blocks[:len(t.blocks)-1]
+	case shader.OpContinue, shader.OpContinuec:
+		for k := len(t.blocks) - 1; k >= 0; k-- {
+			if t.blocks[k] == blockSwitch {
+				return t.fail("continue inside a switch: the switch's lowering (a loop) would take it")
+			}
+			if t.blocks[k] == blockLoop {
+				break
+			}
+		}
+	}
+	if len(in.Operands) == 1 {
+		x.NZ = in.Test() == dxbc.TestNonZero
+		if in.Operands[0].Modifier != dxbc.ModNone {
+			return t.fail("a condition with a source modifier")
+		}
+		s, err := t.src(&in.Operands[0])
+		if err != nil {
+			return err
+		}
+		x.Src = []shader.Operand{s}
+	}
+	t.emit(x)
+	return nil
+}

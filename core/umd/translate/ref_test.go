@@ -1,0 +1,803 @@
+package translate
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+)
+
+// The reference: a slow, obviously correct interpreter of the DXBC
+// instructions themselves, one lane at a time (in lockstep over the block
+// for straight-line code, so that derivatives see their quad). It follows
+// the rules "Direct3D 11.3 Functional Specification" sets and the ISA
+// documents (gpu/shader's doc.go) for bits: products rounded before sums,
+// NaN results of float arithmetic canonical, _sat sends NaN to 0. exp,
+// log, sin and cos come from the ISA's own routines (a one-instruction
+// ISA program): the test is of the translation, not of the
+// transcendentals.
+
+type vec = [4]uint32
+
+const canonNaN = 0x7FC00000
+
+func f(u uint32) float32 { return math.Float32frombits(u) }
+func u(x float32) uint32 { return math.Float32bits(x) }
+
+func canon(v uint32) uint32 {
+	if v&0x7FFFFFFF > 0x7F800000 {
+		return canonNaN
+	}
+	return v
+}
+
+func sat(v uint32) uint32 {
+	x := f(v)
+	switch {
+	case !(x > 0):
+		return 0
+	case x > 1:
+		return u(1)
+	}
+	return v
+}
+
+func bmask(b bool) uint32 {
+	if b {
+		return 0xFFFFFFFF
+	}
+	return 0
+}
+
+// isaUnary runs op on x with a one-instruction ISA program.
+var isaMachines = map[shader.Op]*shader.Machine{}
+
+func isaUnary(op shader.Op, x uint32) uint32 {
+	m := isaMachines[op]
+	if m == nil {
+		p, err := (&shader.Program{Stage: shader.StageVertex, Inputs: 1, Outputs: 1,
+			Code: []shader.Inst{{Op: op, Dst: shader.O(0), Src: []shader.Operand{shader.V(0)}}}}).Check()
+		if err != nil {
+			panic(err)
+		}
+		m = shader.NewMachine(p)
+		isaMachines[op] = m
+	}
+	m.In(0)[0][0] = x
+	if _, err := m.Run(1); err != nil {
+		panic(err)
+	}
+	return m.Out(0)[0][0]
+}
+
+// refOp is a per-component op: kind int reads modifiers as integers;
+// arith marks float arithmetic (NaN results canonical).
+type refOp struct {
+	n     int
+	isInt bool
+	arith bool
+	f     func(a, b, c uint32) uint32
+}
+
+func fl1(g func(x float32) float32) func(a, b, c uint32) uint32 {
+	return func(a, _, _ uint32) uint32 { return u(g(f(a))) }
+}
+
+func fl2(g func(x, y float32) float32) func(a, b, c uint32) uint32 {
+	return func(a, b, _ uint32) uint32 { return u(g(f(a), f(b))) }
+}
+
+func ftoi(x float32) uint32 {
+	switch {
+	case x != x:
+		return 0
+	case x >= 2147483648:
+		return math.MaxInt32
+	case x <= -2147483648:
+		return 1 << 31
+	}
+	return uint32(int32(x))
+}
+
+func ftou(x float32) uint32 {
+	switch {
+	case !(x > 0):
+		return 0
+	case x >= 4294967296:
+		return math.MaxUint32
+	}
+	return uint32(x)
+}
+
+func udiv(a, b uint32) uint32 {
+	if b == 0 {
+		return math.MaxUint32
+	}
+	return a / b
+}
+
+func urem(a, b uint32) uint32 {
+	if b == 0 {
+		return math.MaxUint32
+	}
+	return a % b
+}
+
+var refOps = map[dxbc.Opcode]refOp{
+	dxbc.OpMov:  {n: 1, f: func(a, _, _ uint32) uint32 { return a }},
+	dxbc.OpMovc: {n: 3, f: func(a, b, c uint32) uint32 { return map[bool]uint32{true: b, false: c}[a != 0] }},
+	dxbc.OpAdd:  {n: 2, arith: true, f: fl2(func(x, y float32) float32 { return x + y })},
+	dxbc.OpMul:  {n: 2, arith: true, f: fl2(func(x, y float32) float32 { return x * y })},
+	dxbc.OpDiv:  {n: 2, arith: true, f: fl2(func(x, y float32) float32 { return x / y })},
+	dxbc.OpMad: {n: 3, arith: true, f: func(a, b, c uint32) uint32 {
+		return u(float32(f(a)*f(b)) + f(c))
+	}},
+	dxbc.OpMin: {n: 2, arith: true, f: fl2(func(x, y float32) float32 {
+		if x < y || y != y {
+			return x
+		}
+		return y
+	})},
+	dxbc.OpMax: {n: 2, arith: true, f: fl2(func(x, y float32) float32 {
+		if x > y || y != y {
+			return x
+		}
+		return y
+	})},
+	dxbc.OpRcp:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
+	dxbc.OpRsq:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
+	dxbc.OpSqrt:      {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
+	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
+	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
+	dxbc.OpFrc:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
+	dxbc.OpRoundNE:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
+	dxbc.OpRoundNI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
+	dxbc.OpRoundPI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Ceil(float64(x))) })},
+	dxbc.OpRoundZ:    {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Trunc(float64(x))) })},
+	dxbc.OpLt:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) < f(b)) }},
+	dxbc.OpGe:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) >= f(b)) }},
+	dxbc.OpEq:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) == f(b)) }},
+	dxbc.OpNe:        {n: 2, f: func(a, b, _ uint32) uint32 { return bmask(f(a) != f(b)) }},
+	dxbc.OpFtoi:      {n: 1, f: func(a, _, _ uint32) uint32 { return ftoi(f(a)) }},
+	dxbc.OpFtou:      {n: 1, f: func(a, _, _ uint32) uint32 { return ftou(f(a)) }},
+	dxbc.OpItof:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(int32(a))) }},
+	dxbc.OpUtof:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return u(float32(a)) }},
+	dxbc.OpIadd:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a + b }},
+	dxbc.OpIshl:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a << (b & 31) }},
+	dxbc.OpIshr:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(int32(a) >> (b & 31)) }},
+	dxbc.OpUshr:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a >> (b & 31) }},
+	dxbc.OpAnd:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a & b }},
+	dxbc.OpOr:        {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a | b }},
+	dxbc.OpXor:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return a ^ b }},
+	dxbc.OpNot:       {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return ^a }},
+	dxbc.OpIneg:      {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return -a }},
+	dxbc.OpIlt:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) < int32(b)) }},
+	dxbc.OpIge:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(int32(a) >= int32(b)) }},
+	dxbc.OpIeq:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a == b) }},
+	dxbc.OpIne:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a != b) }},
+	dxbc.OpUlt:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a < b) }},
+	dxbc.OpUge:       {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return bmask(a >= b) }},
+	dxbc.OpImin:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(min(int32(a), int32(b))) }},
+	dxbc.OpImax:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return uint32(max(int32(a), int32(b))) }},
+	dxbc.OpUmin:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return min(a, b) }},
+	dxbc.OpUmax:      {n: 2, isInt: true, f: func(a, b, _ uint32) uint32 { return max(a, b) }},
+	dxbc.OpUbfe:      {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, false) }},
+	dxbc.OpIbfe:      {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return bfe(a, b, c, true) }},
+	dxbc.OpCountbits: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return uint32(bits.OnesCount32(a)) }},
+	dxbc.OpFirstbitLo: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.TrailingZeros32(a))
+	}},
+	dxbc.OpFirstbitHi: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.LeadingZeros32(a))
+	}},
+	dxbc.OpFirstbitShi: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 {
+		if int32(a) < 0 {
+			a = ^a
+		}
+		if a == 0 {
+			return 0xFFFFFFFF
+		}
+		return uint32(bits.LeadingZeros32(a))
+	}},
+	dxbc.OpF16toF32: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return half(a) }},
+	dxbc.OpBfrev:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
+	dxbc.OpImad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+	dxbc.OpUmad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
+}
+
+// bfe is ubfe/ibfe as the Direct3D 11.3 functional specification writes it.
+func bfe(width, offset, v uint32, signed bool) uint32 {
+	w, o := width&31, offset&31
+	switch {
+	case w == 0:
+		return 0
+	case w+o < 32:
+		if signed {
+			return uint32(int32(v<<(32-(w+o))) >> (32 - w))
+		}
+		return v << (32 - (w + o)) >> (32 - w)
+	}
+	if signed {
+		return uint32(int32(v) >> o)
+	}
+	return v >> o
+}
+
+// half converts the low 16 bits, a binary16, to float32 bits.
+func half(a uint32) uint32 {
+	h := a & 0xFFFF
+	sign, e, m := (h&0x8000)<<16, h>>10&0x1F, h&0x3FF
+	switch e {
+	case 0:
+		return u(float32(m)*(1.0/(1<<24))) | sign
+	case 31:
+		return sign | 0x7F800000 | m<<13
+	}
+	return sign | (e+112)<<23 | m<<13
+}
+
+// bfi is bfi as the specification writes it.
+func bfi(width, offset, insert, base uint32) uint32 {
+	w, o := width&31, offset&31
+	mask := (uint32(1)<<w - 1) << o
+	return insert<<o&mask | base&^mask
+}
+
+// refEnv is what both sides read: constants and the texture function.
+type refEnv struct {
+	cb map[[2]uint32]vec
+}
+
+// Constant implements shader.Constants.
+func (e *refEnv) Constant(slot, elem int) ([4]uint32, error) {
+	return e.cb[[2]uint32{uint32(slot), uint32(elem)}], nil
+}
+
+// texel is the test texture unit: a fixed function of the access, so the
+// reference and the ISA machine can both compute it.
+func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
+	var out vec
+	switch op {
+	case shader.TexLoad:
+		for k := range out {
+			out[k] = c[0]*3 + c[1]*5 + c[2]*7 + c[3]*11 + uint32(t*13+k)
+		}
+	default:
+		for k := range out {
+			x := float32(f(c[0])*1.5) + float32(f(c[1])*0.25) + f(c[2]) + float32(t) + float32(s*2) + float32(k)*0.125 + f(lod)
+			out[k] = canon(u(x))
+		}
+	}
+	return out
+}
+
+// Texture implements shader.Textures with texel.
+func (e *refEnv) Texture(q *shader.TexQuery) error {
+	for i := range shader.Lanes {
+		if q.Mask>>i&1 == 0 {
+			continue
+		}
+		var c vec
+		for k := range c {
+			c[k] = q.Coord[k][i]
+		}
+		var lod uint32
+		if q.Op == shader.TexSampleLevel {
+			lod = u(q.LOD[i])
+		}
+		v := texel(q.Op, q.Texture, q.Sampler, c, lod)
+		for k := range v {
+			q.Out[k][i] = v[k]
+		}
+	}
+	return nil
+}
+
+// refLane is one lane's registers.
+type refLane struct {
+	r, v, o        []vec
+	dead           bool
+	ret, brk, cont bool             // stopped until the function, loop or iteration ends
+	x              map[uint64][]vec // x#[] arrays
+}
+
+type refMachine struct {
+	p     *dxbc.Program
+	env   *refEnv
+	icb   []vec
+	lanes []refLane
+	code  []dxbc.Instruction
+	match []int // if->else/endif, else->endif, loop->endloop, endloop->loop
+}
+
+func newRef(p *dxbc.Program, env *refEnv, lanes, inputs, outputs, temps int) *refMachine {
+	m := &refMachine{p: p, env: env}
+	for _, in := range p.Instructions {
+		switch {
+		case in.Op == dxbc.OpCustomData && in.CustomClass == 3:
+			for i := 0; i+4 <= len(in.Data); i += 4 {
+				m.icb = append(m.icb, vec(in.Data[i:i+4]))
+			}
+		case isDecl(in.Op):
+		default:
+			m.code = append(m.code, in)
+		}
+	}
+	m.match = make([]int, len(m.code))
+	var stack []int
+	for pc, in := range m.code {
+		switch in.Op {
+		case dxbc.OpIf:
+			stack = append(stack, pc)
+		case dxbc.OpLoop, dxbc.OpSwitch:
+			stack = append(stack, pc)
+		case dxbc.OpEndswitch:
+			m.match[stack[len(stack)-1]] = pc
+			stack = stack[:len(stack)-1]
+		case dxbc.OpElse:
+			m.match[stack[len(stack)-1]] = pc
+			stack[len(stack)-1] = pc
+		case dxbc.OpEndif:
+			m.match[stack[len(stack)-1]] = pc
+			stack = stack[:len(stack)-1]
+		case dxbc.OpEndloop:
+			open := stack[len(stack)-1]
+			m.match[open], m.match[pc] = pc, open
+			stack = stack[:len(stack)-1]
+		}
+	}
+	m.lanes = make([]refLane, lanes)
+	for i := range m.lanes {
+		m.lanes[i] = refLane{r: make([]vec, temps), v: make([]vec, inputs), o: make([]vec, outputs), x: map[uint64][]vec{}}
+		for _, in := range p.Instructions {
+			if in.Op == dxbc.OpDclIndexableTemp {
+				m.lanes[i].x[uint64(in.Extra[0])] = make([]vec, in.Extra[1])
+			}
+		}
+	}
+	return m
+}
+
+// read returns a source's value for lane l, swizzled and modified.
+func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
+	var raw vec
+	switch o.Type {
+	case dxbc.RegTemp:
+		raw = l.r[o.Indices[0].Imm]
+	case dxbc.RegInput:
+		raw = l.v[o.Indices[0].Imm]
+	case dxbc.RegImmediate32:
+		if len(o.Imm) == 1 {
+			raw = vec{o.Imm[0], o.Imm[0], o.Imm[0], o.Imm[0]}
+		} else {
+			raw = vec(o.Imm)
+		}
+	case dxbc.RegImmediateCB:
+		// Out of range (a register index) reads zero.
+		if k := m.index(l, o.Indices[0]); k < uint64(len(m.icb)) {
+			raw = m.icb[k]
+		}
+	case dxbc.RegIndexableTemp:
+		if a := l.x[o.Indices[0].Imm]; m.index(l, o.Indices[1]) < uint64(len(a)) {
+			raw = a[m.index(l, o.Indices[1])]
+		}
+	case dxbc.RegConstantBuffer:
+		// An element computed past the end (no 32-bit wrap) reads zero.
+		elem := o.Indices[1].Imm
+		if rel := o.Indices[1].Rel; rel != nil {
+			elem += uint64(m.read(l, rel, true)[0])
+		}
+		if elem < shader.MaxCBIndex {
+			raw = m.env.cb[[2]uint32{uint32(o.Indices[0].Imm), uint32(elem)}]
+		}
+	default:
+		panic(fmt.Sprintf("reference: source type %d", o.Type))
+	}
+	var v vec
+	for k := range v {
+		switch {
+		case o.Components == 1:
+			v[k] = raw[0]
+		case o.Mode == dxbc.SelectOne:
+			v[k] = raw[o.Swiz[0]]
+		case o.Mode == dxbc.SelectSwizzle:
+			v[k] = raw[o.Swiz[k]]
+		default:
+			v[k] = raw[k]
+		}
+		abs, neg := o.Modifier&dxbc.ModAbs != 0, o.Modifier&dxbc.ModNeg != 0
+		if isInt {
+			if abs && int32(v[k]) < 0 {
+				v[k] = -v[k]
+			}
+			if neg {
+				v[k] = -v[k]
+			}
+		} else {
+			if abs {
+				v[k] &^= 1 << 31
+			}
+			if neg {
+				v[k] ^= 1 << 31
+			}
+		}
+	}
+	return v
+}
+
+// index is an index's value for lane l: immediate, plus a register's.
+func (m *refMachine) index(l *refLane, ix dxbc.Index) uint64 {
+	k := ix.Imm
+	if ix.Rel != nil {
+		k = uint64(uint32(k) + m.read(l, ix.Rel, true)[0])
+	}
+	return k
+}
+
+// write stores v into a destination's masked components.
+func (m *refMachine) write(l *refLane, o *dxbc.Operand, v vec) {
+	var r *vec
+	switch o.Type {
+	case dxbc.RegNull:
+		return
+	case dxbc.RegTemp:
+		r = &l.r[o.Indices[0].Imm]
+	case dxbc.RegOutput:
+		r = &l.o[o.Indices[0].Imm]
+	case dxbc.RegIndexableTemp:
+		a := l.x[o.Indices[0].Imm]
+		k := m.index(l, o.Indices[1])
+		if k >= uint64(len(a)) {
+			return // out of range: dropped
+		}
+		r = &a[k]
+	default:
+		panic("reference: destination type")
+	}
+	for k := range v {
+		if o.WriteMask>>k&1 != 0 {
+			r[k] = v[k]
+		}
+	}
+}
+
+// finish applies _sat and canonical NaNs.
+func finish(v vec, satur, arith bool) vec {
+	for k := range v {
+		if satur {
+			v[k] = sat(v[k])
+		} else if arith {
+			v[k] = canon(v[k])
+		}
+	}
+	return v
+}
+
+// exec runs one non-flow instruction for lane l.
+func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
+	ops := in.Operands
+	if op, ok := refOps[in.Op]; ok {
+		var s [3]vec
+		for i := range op.n {
+			s[i] = m.read(l, &ops[1+i], op.isInt)
+		}
+		var r vec
+		for k := range r {
+			r[k] = op.f(s[0][k], s[1][k], s[2][k])
+		}
+		m.write(l, &ops[0], finish(r, in.Saturate(), op.arith))
+		return
+	}
+	switch in.Op {
+	case dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4:
+		n := 2 + int(in.Op-dxbc.OpDp2)
+		a, b := m.read(l, &ops[1], false), m.read(l, &ops[2], false)
+		sum := f(a[0]) * f(b[0])
+		for k := 1; k < n; k++ {
+			sum = sum + float32(f(a[k])*f(b[k]))
+		}
+		m.write(l, &ops[0], finish(vec{u(sum), u(sum), u(sum), u(sum)}, in.Saturate(), true))
+	case dxbc.OpSincos:
+		a := m.read(l, &ops[2], false)
+		var s, c vec
+		for k := range a {
+			s[k], c[k] = isaUnary(shader.OpSin, a[k]), isaUnary(shader.OpCos, a[k])
+		}
+		s, c = finish(s, in.Saturate(), true), finish(c, in.Saturate(), true)
+		m.write(l, &ops[0], s)
+		m.write(l, &ops[1], c)
+	case dxbc.OpUdiv:
+		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
+		var q, r vec
+		for k := range a {
+			q[k], r[k] = udiv(a[k], b[k]), urem(a[k], b[k])
+		}
+		m.write(l, &ops[0], q)
+		m.write(l, &ops[1], r)
+	case dxbc.OpUaddc, dxbc.OpUsubb:
+		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
+		var r, c vec
+		for k := range a {
+			if in.Op == dxbc.OpUaddc {
+				s, carry := bits.Add32(a[k], b[k], 0)
+				r[k], c[k] = s, carry
+			} else {
+				d, borrow := bits.Sub32(a[k], b[k], 0)
+				r[k], c[k] = d, borrow
+			}
+		}
+		m.write(l, &ops[0], r)
+		m.write(l, &ops[1], c)
+	case dxbc.OpImul, dxbc.OpUmul:
+		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
+		var r vec
+		for k := range a {
+			r[k] = a[k] * b[k]
+		}
+		m.write(l, &ops[1], r)
+	case dxbc.OpBfi:
+		var s [4]vec
+		for i := range s {
+			s[i] = m.read(l, &ops[1+i], true)
+		}
+		var r vec
+		for k := range r {
+			r[k] = bfi(s[0][k], s[1][k], s[2][k], s[3][k])
+		}
+		m.write(l, &ops[0], r)
+	case dxbc.OpSwapc:
+		c, a, b := m.read(l, &ops[2], false), m.read(l, &ops[3], false), m.read(l, &ops[4], false)
+		var d0, d1 vec
+		for k := range c {
+			if c[k] != 0 {
+				d0[k], d1[k] = b[k], a[k]
+			} else {
+				d0[k], d1[k] = a[k], b[k]
+			}
+		}
+		m.write(l, &ops[0], d0)
+		m.write(l, &ops[1], d1)
+	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
+		c := m.read(l, &ops[1], false)
+		t := int(ops[2].Indices[0].Imm)
+		var v vec
+		switch in.Op {
+		case dxbc.OpLd:
+			v = texel(shader.TexLoad, t, 0, c, 0)
+		case dxbc.OpSample:
+			v = texel(shader.TexSample, t, int(ops[3].Indices[0].Imm), c, 0)
+		default:
+			lod := m.read(l, &ops[4], false)[0]
+			v = texel(shader.TexSampleLevel, t, int(ops[3].Indices[0].Imm), c, lod)
+		}
+		var r vec
+		for k := range r {
+			r[k] = v[ops[2].Swiz[k]]
+		}
+		m.write(l, &ops[0], finish(r, in.Saturate(), false))
+	case dxbc.OpNop:
+	default:
+		panic(fmt.Sprintf("reference: %s", in.Op))
+	}
+}
+
+// isDeriv reports the derivative ops, which the reference runs over quads.
+func isDeriv(op dxbc.Opcode) bool {
+	switch op {
+	case dxbc.OpDerivRtx, dxbc.OpDerivRty, dxbc.OpDerivRtxCoarse, dxbc.OpDerivRtyCoarse, dxbc.OpDerivRtxFine, dxbc.OpDerivRtyFine:
+		return true
+	}
+	return false
+}
+
+// deriv runs a derivative over every quad (lanes 4q..4q+3: top-left,
+// top-right, bottom-left, bottom-right).
+func (m *refMachine) deriv(in *dxbc.Instruction, run []bool) {
+	res := make([]vec, len(m.lanes))
+	for q := 0; q+4 <= len(m.lanes); q += 4 {
+		var v [4]vec
+		for i := range v {
+			v[i] = m.read(&m.lanes[q+i], &in.Operands[1], false)
+		}
+		for k := range 4 {
+			d := func(a, b int) uint32 { return u(f(v[b][k]) - f(v[a][k])) }
+			var r [4]uint32
+			switch in.Op {
+			case dxbc.OpDerivRtx, dxbc.OpDerivRtxCoarse:
+				r = [4]uint32{d(0, 1), d(0, 1), d(0, 1), d(0, 1)}
+			case dxbc.OpDerivRty, dxbc.OpDerivRtyCoarse:
+				r = [4]uint32{d(0, 2), d(0, 2), d(0, 2), d(0, 2)}
+			case dxbc.OpDerivRtxFine:
+				r = [4]uint32{d(0, 1), d(0, 1), d(2, 3), d(2, 3)}
+			case dxbc.OpDerivRtyFine:
+				r = [4]uint32{d(0, 2), d(1, 3), d(0, 2), d(1, 3)}
+			}
+			for i := range 4 {
+				res[q+i][k] = r[i]
+			}
+		}
+	}
+	for i := range m.lanes {
+		if run[i] {
+			m.write(&m.lanes[i], &in.Operands[0], finish(res[i], in.Saturate(), true))
+		}
+	}
+}
+
+// test evaluates a condition's _z/_nz test.
+func test(m *refMachine, l *refLane, in *dxbc.Instruction) bool {
+	v := m.read(l, &in.Operands[0], true)[0]
+	return (v != 0) == (in.Test() == dxbc.TestNonZero)
+}
+
+// run executes the program on every lane, structured: an if runs its
+// branches over the lanes that take them, a loop repeats its body while
+// any lane is in it; break, continue, ret and discard only mark lanes,
+// which stop running until their construct ends. Derivatives read the
+// whole quad.
+func (m *refMachine) run() {
+	active := make([]bool, len(m.lanes))
+	for i := range active {
+		active[i] = true
+	}
+	m.block(0, len(m.code), active)
+}
+
+func (l *refLane) running(active bool) bool { return active && !l.ret && !l.brk && !l.cont }
+
+// block runs code[start:end] over the active lanes.
+func (m *refMachine) block(start, end int, active []bool) {
+	for pc := start; pc < end; pc++ {
+		in := &m.code[pc]
+		switch in.Op {
+		case dxbc.OpIf:
+			mid := m.match[pc] // else or endif
+			then, other := make([]bool, len(active)), make([]bool, len(active))
+			for i := range active {
+				l := &m.lanes[i]
+				if l.running(active[i]) {
+					c := test(m, l, in)
+					then[i], other[i] = c, !c
+				}
+			}
+			m.block(pc+1, mid, then)
+			if m.code[mid].Op == dxbc.OpElse {
+				endif := m.match[mid]
+				m.block(mid+1, endif, other)
+				mid = endif
+			}
+			pc = mid
+		case dxbc.OpLoop:
+			endloop := m.match[pc]
+			in := make([]bool, len(active))
+			for i := range active {
+				in[i] = m.lanes[i].running(active[i])
+			}
+			for iter := 0; slices.Contains(in, true); iter++ {
+				if iter > 1<<16 {
+					panic("reference: endless loop")
+				}
+				m.block(pc+1, endloop, in)
+				for i := range in {
+					l := &m.lanes[i]
+					if !in[i] {
+						continue // lanes outside this loop keep their marks
+					}
+					if l.brk || l.ret {
+						in[i] = false
+					}
+					l.brk, l.cont = false, false
+				}
+			}
+			pc = endloop
+		case dxbc.OpSwitch:
+			pc = m.switchBlock(pc, active)
+		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec, dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
+			for i := range active {
+				l := &m.lanes[i]
+				if !l.running(active[i]) {
+					continue
+				}
+				switch in.Op {
+				case dxbc.OpBreak:
+					l.brk = true
+				case dxbc.OpContinue:
+					l.cont = true
+				case dxbc.OpRet:
+					l.ret = true
+				case dxbc.OpBreakc:
+					l.brk = test(m, l, in)
+				case dxbc.OpContinuec:
+					l.cont = test(m, l, in)
+				case dxbc.OpRetc:
+					l.ret = test(m, l, in)
+				case dxbc.OpDiscard:
+					if test(m, l, in) {
+						l.ret, l.dead = true, true
+					}
+				}
+			}
+		case dxbc.OpNop:
+		default:
+			run := make([]bool, len(active))
+			for i := range active {
+				run[i] = m.lanes[i].running(active[i])
+			}
+			if isDeriv(in.Op) {
+				m.deriv(in, run)
+				continue
+			}
+			for i := range run {
+				if run[i] {
+					m.exec(&m.lanes[i], in)
+				}
+			}
+		}
+	}
+}
+
+// switchBlock runs the switch at pc and returns its endswitch: each lane
+// enters at its matching case label (or default) and runs on from there
+// through the following labels until a break; break leaves the switch.
+func (m *refMachine) switchBlock(pc int, active []bool) int {
+	end := m.match[pc]
+	target := make([]int, len(active))
+	for i := range active {
+		target[i] = -1
+		l := &m.lanes[i]
+		if !l.running(active[i]) {
+			continue
+		}
+		sel := m.read(l, &m.code[pc].Operands[0], true)[0]
+		def := -1
+		for k := pc + 1; k < end; k++ {
+			switch in := &m.code[k]; in.Op {
+			case dxbc.OpSwitch:
+				k = m.match[k]
+			case dxbc.OpDefault:
+				def = k
+			case dxbc.OpCase:
+				if in.Operands[0].Imm[0] == sel && target[i] < 0 {
+					target[i] = k
+				}
+			}
+		}
+		if target[i] < 0 {
+			target[i] = def
+		}
+	}
+	in := make([]bool, len(active))
+	seg := pc + 1
+	for k := pc + 1; k <= end; k++ {
+		op := m.code[k].Op
+		if op == dxbc.OpSwitch {
+			k = m.match[k]
+			continue
+		}
+		if op != dxbc.OpCase && op != dxbc.OpDefault && k != end {
+			continue
+		}
+		m.block(seg, k, in)
+		for i := range in {
+			if target[i] == k {
+				in[i] = true
+			}
+		}
+		seg = k + 1
+	}
+	for i := range in {
+		if in[i] {
+			m.lanes[i].brk = false
+		}
+	}
+	return end
+}

@@ -1,0 +1,150 @@
+package translate
+
+import (
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+)
+
+// The ISA has no switch; it is lowered to a loop run once, so that a
+// break in a case leaves the switch as it does in SM4:
+//
+//	mov   sel.x, <selector>          ; three temps per switch nesting level,
+//	mov   any.x, 0                   ; above the shader's own r#
+//	ieq/or any.x per label           ; any label matched (for default)
+//	mov   fall.x, 0
+//	loop
+//	  ieq t.x, sel.x, l(c); or fall.x, fall.x, t.x   ; per case label
+//	  if_nz fall.x  <body>  endif    ; a body that ends without break
+//	  ...                            ; leaves fall set: it falls through
+//	  not t.x, any.x; or fall.x, fall.x, t.x; if_nz fall.x ... endif ; default
+//	  break
+//	endloop
+//
+// Consecutive labels give an empty if between them, which falls through
+// as SM4's shared case bodies do. A continue inside the switch (for an
+// enclosing loop) would restart the wrapper loop instead: it is refused.
+
+// switchTemps is the number of temps one switch level keeps.
+const switchTemps = 3
+
+// maxSwitchDepth is the deepest switch nesting in the program.
+func maxSwitchDepth(p *dxbc.Program) int {
+	depth, most := 0, 0
+	for i := range p.Instructions {
+		switch p.Instructions[i].Op {
+		case dxbc.OpSwitch:
+			depth++
+			most = max(most, depth)
+		case dxbc.OpEndswitch:
+			depth--
+		}
+	}
+	return most
+}
+
+// switchLevel is one open switch.
+type switchLevel struct {
+	sel, any, fall uint32
+	open           bool // a case group's if is open
+}
+
+// swTemp is temp k of switch level d.
+func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(switchTemps*d+k) }
+
+// labels are the case values of the switch at instruction i (at its own
+// nesting level) and whether it has a default.
+func (t *translator) labels(i int) (vals []uint32, hasDefault bool, err error) {
+	depth := 0
+	for k := i + 1; k < len(t.prog.Instructions); k++ {
+		in := &t.prog.Instructions[k]
+		switch in.Op {
+		case dxbc.OpSwitch:
+			depth++
+		case dxbc.OpEndswitch:
+			if depth == 0 {
+				return vals, hasDefault, nil
+			}
+			depth--
+		case dxbc.OpCase:
+			if depth == 0 {
+				if len(in.Operands) != 1 || in.Operands[0].Type != dxbc.RegImmediate32 || len(in.Operands[0].Imm) == 0 {
+					return nil, false, t.fail("a case label that is not a literal")
+				}
+				vals = append(vals, in.Operands[0].Imm[0])
+			}
+		case dxbc.OpDefault:
+			if depth == 0 {
+				hasDefault = true
+			}
+		}
+	}
+	return nil, false, t.fail("switch without endswitch")
+}
+
+func (t *translator) switchOp(in *dxbc.Instruction) error {
+	switch in.Op {
+	case dxbc.OpSwitch:
+		if len(in.Operands) != 1 || in.Operands[0].Modifier != dxbc.ModNone {
+			return t.fail("a switch selector with a source modifier")
+		}
+		s, err := t.src(&in.Operands[0])
+		if err != nil {
+			return err
+		}
+		vals, hasDefault, err := t.labels(t.cur)
+		if err != nil {
+			return err
+		}
+		d := len(t.switches)
+		lv := switchLevel{sel: t.swTemp(d, 0), any: t.swTemp(d, 1), fall: t.swTemp(d, 2)}
+		x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
+		sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.sel), Src: []shader.Operand{s}})
+		if hasDefault {
+			t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.any), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
+			tmp := t.newScratch()
+			for _, v := range vals {
+				t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
+				t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.any), Src: []shader.Operand{sx(lv.any), sx(tmp)}})
+			}
+		}
+		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.fall), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
+		t.emit(shader.Inst{Op: shader.OpLoop})
+		t.switches = append(t.switches, lv)
+		t.blocks = append(t.blocks, blockSwitch)
+		return nil
+	}
+	if len(t.blocks) == 0 || t.blocks[len(t.blocks)-1] != blockSwitch {
+		return t.fail("%s outside a switch (or inside an if or loop of a case)", in.Op)
+	}
+	lv := &t.switches[len(t.switches)-1]
+	x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
+	sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
+	if lv.open {
+		t.emit(shader.Inst{Op: shader.OpEndIf})
+		lv.open = false
+	}
+	switch in.Op {
+	case dxbc.OpCase:
+		if len(in.Operands) != 1 || len(in.Operands[0].Imm) == 0 {
+			return t.fail("a case label that is not a literal")
+		}
+		v := in.Operands[0].Imm[0]
+		tmp := t.newScratch()
+		t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
+		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+	case dxbc.OpDefault:
+		tmp := t.newScratch()
+		t.emit(shader.Inst{Op: shader.OpNot, Dst: x(tmp), Src: []shader.Operand{sx(lv.any)}})
+		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+	case dxbc.OpEndswitch:
+		t.emit(shader.Inst{Op: shader.OpBreak})
+		t.emit(shader.Inst{Op: shader.OpEndLoop})
+		t.switches = t.switches[:len(t.switches)-1]
+		t.blocks = t.blocks[:len(t.blocks)-1]
+		return nil
+	}
+	t.emit(shader.Inst{Op: shader.OpIf, NZ: true, Src: []shader.Operand{sx(lv.fall)}})
+	lv.open = true
+	return nil
+}
