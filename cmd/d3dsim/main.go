@@ -45,7 +45,8 @@ flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
   --sync            every call waits for the GPU (option sync=true)
   --out DIR         (run only) write frame-NNN.png per Present, trace.jsonl and trace.perfetto.json
-  --modes           (run only) three runs, sync, in-order and out-of-order (option ooo=true on at least 2 engines):
+  --modes           (run only) three runs, sync, in-order (Windows' scheduling) and out-of-order (option
+                    scheduler=salvia, the SamBookshelf article's design, alias ooo=true, on at least 2 engines):
                     prints each run's summary line, the failures, and the first difference in frames (frame, pixel,
                     colours) and in query results (GetData line, values) of each mode with the synchronous run;
                     not with --sync or --out

@@ -192,8 +192,7 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done.end(err) }()
 	c.preempt()
-	fence, err := c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
-	a.Fence = fence
+	_, err = c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
 	if err != nil {
 		c.fail(err)
 		return kernelErr(err)
@@ -206,8 +205,7 @@ func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) 
 	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done.end(err) }()
 	c.preempt()
-	fence, err := c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
-	a.Fence = fence
+	_, err = c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
 	if err != nil {
 		c.fail(err)
 		return kernelErr(err)

@@ -180,21 +180,23 @@ type AllocationListEntry struct {
 
 // RenderCb mirrors D3DDDICB_RENDER: the command buffer (in the GPU's packet
 // format with allocation-list-relative addresses) and its allocation list.
-// The new fence id comes back.
+// Like D3DDDICB_RENDER it returns no fence: the UMD counts its accepted
+// submissions on the context, and the n-th is done when the context's
+// monitored fence (CompletedFence) reaches n. The GPU's submission fence
+// ids are Dxgkrnl's, per node, given to DxgkDdiPatch and DxgkDdiSubmitCommand
+// ("Supplying Fence Identifiers").
 type RenderCb struct {
 	Context        HCONTEXT
 	Commands       []uint32
 	AllocationList []AllocationListEntry
-	Fence          uint64 // out
 }
 
-// PresentCb mirrors D3DDDICB_PRESENT.
+// PresentCb mirrors D3DDDICB_PRESENT (no fence either).
 type PresentCb struct {
 	Context        HCONTEXT
 	Commands       []uint32
 	AllocationList []AllocationListEntry
 	SrcAllocation  HALLOCATION
-	Fence          uint64 // out
 }
 
 // EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,

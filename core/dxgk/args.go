@@ -18,9 +18,9 @@ func pagingFor(dma uint64) trace.Args {
 }
 
 // deviceEngine is DxgkDdiCreateContext's payload.
-func deviceEngine(dev dxgkddi.HDevice) trace.Args {
+func deviceEngine(dev dxgkddi.HDevice, node int) trace.Args {
 	var b trace.ArgBuilder
-	return b.Str(trace.KeyDevice, dev.String()).Int(trace.KeyEngine, 0).Args()
+	return b.Str(trace.KeyDevice, dev.String()).Int(trace.KeyEngine, int64(node)).Args()
 }
 
 // depArgs is a dependency edge's payload.

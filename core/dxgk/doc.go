@@ -15,8 +15,10 @@
 //     stay there and the GPU reaches them through the aperture segment; the
 //     others live in VRAM while resident.
 //   - 10: Render and Present call DxgkDdiRender / DxgkDdiPresent on the
-//     calling (app) thread, assign the context's next fence id (1, 2, ... per
-//     context) and queue the DMA buffer to the GPU scheduler.
+//     calling (app) thread (DXGKARG_RENDER has no fence), count the
+//     submission in the context's progress (1, 2, ... per context: what the
+//     context's monitored fence reads once the buffer is done) and queue the
+//     DMA buffer to the GPU scheduler.
 //   - 11-14: the scheduler runs on the simulated thread "kernel". Its video
 //     memory manager (first-fit per segment) makes the buffer's allocations
 //     resident: for each one not in VRAM it calls DxgkDdiBuildPagingBuffer
@@ -49,15 +51,27 @@
 // waiters return an error matching ErrDeviceRemoved; after an engine reset
 // the other devices' buffers are submitted again.
 //
-// Out of order (Config.OutOfOrder, the SamBookshelf article on asynchronous Draw; ooo.go): the scheduler orders
-// queued DMA buffers by the RAW/WAR/WAW hazards of their allocation lists
-// (the resource-lock queue of the SamBookshelf article on asynchronous Draw), emits each edge as a trace event of kind
-// dep, and places independent buffers on any engine; fences stay monotonic
-// per context.
+// Scheduling, by default as in Windows ("Submitting a Command Buffer",
+// D3DDDICB_CREATECONTEXT's NodeOrdinal): a context is created on one node
+// (CreateContextOnNode) and its DMA buffers run there in submission order;
+// the scheduler takes ready buffers in the order they became ready, so
+// contexts on different nodes run at the same time; work of different
+// contexts is ordered only by synchronization objects (sync.go).
 //
-// Fences: each context has its own fence ids, from 1, returned by Render and
-// Present and shown in traces (Fence). The GPU's fence register holds a
-// separate per-engine submission fence id, shown as "subfence=N" in traces.
+// Config.OutOfOrder (`option scheduler=salvia`, older name `ooo=true`) is
+// not Windows: it is the design of the article "Direct3D Draw函数
+// 异步调用原理解析" (SamBookshelf), which says it comes from the SALVIA
+// software renderer. The scheduler orders queued DMA buffers by the
+// RAW/WAR/WAW hazards of their allocation lists (the article's resource-lock
+// queue; ooo.go), emits each edge as a trace event of kind dep, and places
+// independent buffers on any engine; context progress stays monotonic.
+//
+// Fences: each buffer's submission fence id is Dxgkrnl's, counted per node
+// (engine) with paging buffers, and given to DxgkDdiPatch and then
+// DxgkDdiSubmitCommand ("Supplying Fence Identifiers"); the driver makes the
+// GPU write it to the node's fence register, and the ISR reports it per node
+// (DxgkCbNotifyInterrupt). Traces show it as "subfence=N" and the context's
+// progress as the event's fence.
 //
 // Threading: every exported method is safe for concurrent use (the D3D11
 // creation paths are free-threaded, "Changes from Direct3D 10"). Methods that wait run the

@@ -55,10 +55,12 @@ type Config struct {
 	PreemptAfter int64 // virtual ns
 	Costs        Costs
 
-	// OutOfOrder: the GPU scheduler builds the RAW/WAR/WAW dependency
+	// OutOfOrder is the SALVIA scheduler of the SamBookshelf article on
+	// asynchronous Draw, not Windows': it builds the RAW/WAR/WAW dependency
 	// graph of queued DMA buffers and runs independent ones out of order,
-	// on every engine the driver reports (the SamBookshelf article on asynchronous Draw; see ooo.go). Off, every
-	// buffer runs on its context's engine in submission order.
+	// on every engine the driver reports (ooo.go). Off (the default,
+	// Windows' scheduling), every buffer runs on its context's node in
+	// submission order.
 	OutOfOrder bool
 	// Bugs are the `option bug=` switches Dxgkrnl honours: ASYNC-SAME
 	// (the out-of-order scheduler ignores its dependency edges) and
@@ -171,20 +173,23 @@ type engine struct {
 // dmaBuffer is a DMA or paging buffer from Render/Present (or the video
 // memory manager) to retirement.
 type dmaBuffer struct {
-	id      uint64
-	ctx     *context // nil for paging buffers
-	dev     *device  // the owner; for paging buffers the device whose buffer needed it
-	engine  int
-	fence   uint64 // the context's fence (0 for paging)
-	sub     uint64 // submission fence of the latest submission
-	words   []uint32
-	patches []dxgkddi.PatchLocation
-	list    []dxgkddi.AllocationListEntry
-	entries []*allocation // per list entry
-	allocs  []*allocation // distinct; each holds a reference (refs)
-	paging  bool
-	forDMA  uint64 // paging buffers: the DMA buffer whose allocations they move
-	present bool
+	id     uint64
+	ctx    *context // nil for paging buffers
+	dev    *device  // the owner; for paging buffers the device whose buffer needed it
+	engine int
+	fence  uint64 // the context's fence (0 for paging)
+	sub    uint64 // submission fence of the latest submission
+	// patchSub is the submission fence id DxgkDdiPatch got, which
+	// DxgkDdiSubmitCommand then carries (0 once submitted).
+	patchSub uint64
+	words    []uint32
+	patches  []dxgkddi.PatchLocation
+	list     []dxgkddi.AllocationListEntry
+	entries  []*allocation // per list entry
+	allocs   []*allocation // distinct; each holds a reference (refs)
+	paging   bool
+	forDMA   uint64 // paging buffers: the DMA buffer whose allocations they move
+	present  bool
 
 	readyAt     int64
 	submittedAt int64

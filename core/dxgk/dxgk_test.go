@@ -590,7 +590,7 @@ func TestPresentAddsSource(t *testing.T) {
 	if len(call) != 1 || call[0].Args.String() != "device=kd1 allocs=a2@kd1:r,a3@kd2:w,a1@kd1:r" || call[0].Msg != "source a1" {
 		t.Fatalf("present call %+v", call)
 	}
-	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args.String() != "allocs=3 patches=3 subfence=2" {
+	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args.String() != "allocs=3 patches=3 engine=0 subfence=2" {
 		t.Errorf("submit args %q", sub[len(sub)-1].Args)
 	}
 }

@@ -184,7 +184,7 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	if ooo {
 		k.unlockLocked(b)
 	}
-	kickAgain := ooo && len(k.schedQ) > 0
+	kickAgain := len(k.schedQ) > 0 && (ooo || len(k.engines) > 1) // a buffer may wait for this one (nextReadyLocked, placeLocked)
 	free := k.unrefLocked(b)
 	k.mu.Unlock()
 	switch {

@@ -90,12 +90,22 @@ func (k *Dxgkrnl) DestroyDevice(h HDevice) error {
 	return err
 }
 
-// CreateContext creates a GPU context on the device (WDDM operation flow, step 3, inside
-// the UMD's pfnCreateContextCb): DxgkDdiCreateContext. It returns the sizes
-// of the context's command buffer and lists. Every context runs on engine 0,
-// the engine paging buffers use too, so ring order orders them.
+// CreateContext creates a GPU context on the device's node 0 (WDDM operation
+// flow, step 3, inside the UMD's pfnCreateContextCb): see CreateContextOnNode.
 func (k *Dxgkrnl) CreateContext(dev HDevice) (ContextInfo, error) {
+	return k.CreateContextOnNode(dev, 0)
+}
+
+// CreateContextOnNode creates a GPU context on node (engine) node, the
+// NodeOrdinal of D3DDDICB_CREATECONTEXT: DxgkDdiCreateContext. It returns the
+// sizes of the context's command buffer and lists. Every DMA buffer of the
+// context runs on that node, in submission order (with the SALVIA option,
+// Config.OutOfOrder, the scheduler places buffers on any node instead).
+func (k *Dxgkrnl) CreateContextOnNode(dev HDevice, node int) (ContextInfo, error) {
 	k.charge(k.cfg.Costs.Transition)
+	if node < 0 || node >= len(k.engines) {
+		return ContextInfo{}, errorf(dxgkddi.STATUS_INVALID_PARAMETER, "CreateContext: node %d, the adapter has %d", node, len(k.engines))
+	}
 	k.mu.Lock()
 	d := k.devices[dev]
 	switch {
@@ -109,8 +119,8 @@ func (k *Dxgkrnl) CreateContext(dev HDevice) (ContextInfo, error) {
 	k.lastCtx++
 	h := HContext(k.lastCtx)
 	k.mu.Unlock()
-	args := dxgkddi.CreateContextArgs{Device: dev, Context: h}
-	if err := k.ddi("DxgkDdiCreateContext", trace.Event{Handle: h.String(), Obj: d.name, Args: deviceEngine(dev)},
+	args := dxgkddi.CreateContextArgs{Device: dev, Context: h, Engine: node}
+	if err := k.ddi("DxgkDdiCreateContext", trace.Event{Handle: h.String(), Obj: d.name, Args: deviceEngine(dev, node)},
 		func() error { return k.drv.DxgkDdiCreateContext(&args) }); err != nil {
 		return ContextInfo{}, err
 	}
@@ -128,7 +138,7 @@ func (k *Dxgkrnl) CreateContext(dev HDevice) (ContextInfo, error) {
 		AllocationListSize:    pick(k.cfg.AllocationListSize, args.Info.AllocationListSize, d.info.AllocationListSize, DefaultAllocationListSize),
 		PatchLocationListSize: pick(k.cfg.PatchLocationListSize, args.Info.PatchLocationListSize, d.info.PatchLocationListSize, DefaultPatchLocationListSize),
 	}
-	c := &context{h: h, dev: d, info: info, dma: map[uint64]uint64{}}
+	c := &context{h: h, dev: d, engine: node, info: info, dma: map[uint64]uint64{}}
 	k.mu.Lock()
 	k.contexts[h] = c
 	d.contexts = append(d.contexts, c)

@@ -8,8 +8,11 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Out-of-order GPU scheduling (Config.OutOfOrder, `option ooo=true`, seed
-// 004).
+// Out-of-order GPU scheduling (Config.OutOfOrder, `option scheduler=salvia`,
+// older name `ooo=true`): the design of the article "Direct3D Draw函数
+// 异步调用原理解析" (SamBookshelf), which says it comes from the SALVIA
+// software renderer, not from a real driver. Windows does not reorder a
+// context's DMA buffers (submit.go: nextReadyLocked).
 //
 // Granularity: the DMA buffer. Dxgkrnl's allocation list says which
 // allocations a buffer reads and which it writes, and the GPU starts every

@@ -234,15 +234,61 @@ func (k *Dxgkrnl) kick() {
 		return
 	}
 	k.scheduling = true
-	for len(k.schedQ) > 0 && k.schedQ[0].readyAt <= k.s.Now() {
-		b := k.schedQ[0]
-		k.schedQ = slices.Delete(k.schedQ, 0, 1)
+	for {
+		i := k.nextReadyLocked()
+		if i < 0 {
+			break
+		}
+		b := k.schedQ[i]
+		k.schedQ = slices.Delete(k.schedQ, i, i+1)
 		k.mu.Unlock()
 		k.schedule(b)
 		k.mu.Lock()
 	}
 	k.scheduling = false
 	k.mu.Unlock()
+}
+
+// nextReadyLocked is the index in schedQ of the buffer the WDDM scheduler
+// takes next, or -1. A context runs on the node it was created on
+// (D3DDDICB_CREATECONTEXT's NodeOrdinal) and its DMA buffers go there in
+// submission order ("MCDM architecture": a context is a queue of work
+// targeting an engine, held in a software queue until the OS scheduler
+// submits it; "Submitting a Command Buffer"): the scheduler takes buffers in the
+// order they became ready, and a buffer that must wait holds back the later
+// buffers of its context, never those of other contexts. A buffer waits
+// while an allocation it uses is being paged in by a paging buffer on
+// another node (that node's ring does not order it). Work of different
+// contexts is not ordered by the scheduler: the application orders it with
+// synchronization objects.
+func (k *Dxgkrnl) nextReadyLocked() int {
+	now := k.s.Now()
+	var held []*context
+	for i, b := range k.schedQ {
+		if b.readyAt > now {
+			break
+		}
+		if slices.Contains(held, b.ctx) {
+			continue
+		}
+		if k.pagingElsewhereLocked(b) {
+			held = append(held, b.ctx)
+			continue
+		}
+		return i
+	}
+	return -1
+}
+
+// pagingElsewhereLocked reports whether an allocation b uses waits for a
+// paging buffer on another node than b's.
+func (k *Dxgkrnl) pagingElsewhereLocked(b *dmaBuffer) bool {
+	for _, a := range b.allocs {
+		if p := a.paging; p != nil && !p.retired && p.engine != b.engine {
+			return true
+		}
+	}
+	return false
 }
 
 // schedule takes one DMA buffer to the GPU: residency and paging (steps
@@ -271,9 +317,18 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 		k.lru++
 		a.lru = k.lru
 	}
+	// The node's next submission fence id, the one DxgkDdiSubmitCommand
+	// will carry too ("Supplying Fence Identifiers": the same id in
+	// DXGKARG_PATCH and DXGKARG_SUBMITCOMMAND).
+	e := k.engines[b.engine]
+	e.sub++
+	b.patchSub = e.sub
 	k.mu.Unlock()
-	pa := dxgkddi.PatchArgs{Context: b.ctx.h, DmaBuffer: b.words, AllocationList: list, PatchLocationList: b.patches}
-	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: trace.IntArg(trace.KeyPatches, int64(len(b.patches)))},
+	pa := dxgkddi.PatchArgs{Context: b.ctx.h, Engine: b.engine, DmaBuffer: b.words, AllocationList: list, PatchLocationList: b.patches, SubmissionFenceID: b.patchSub}
+	var ab trace.ArgBuilder
+	ab.Int(trace.KeyPatches, int64(len(b.patches))).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.patchSub)
+	err := k.ddi("DxgkDdiPatch", trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id, Args: ab.Args(),
+		Msg: fmt.Sprintf("engine %d, submission fence %d", b.engine, b.patchSub)},
 		func() error { return k.drv.DxgkDdiPatch(&pa) })
 	if err != nil {
 		k.removeDevice(b.dev, RemovedByDriver, fmt.Sprintf("DxgkDdiPatch failed for %s: %v", b.describe(), err))
@@ -300,8 +355,16 @@ func (k *Dxgkrnl) dropIfRemoved(b *dmaBuffer) bool {
 func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	k.mu.Lock()
 	e := k.engines[b.engine]
-	e.sub++
-	b.sub, b.submittedAt = e.sub, k.s.Now()
+	if b.patchSub != 0 && b.patchSub == e.sub {
+		// The id DxgkDdiPatch carried: nothing was submitted on the node
+		// since, so it is still the node's newest.
+		b.sub = b.patchSub
+	} else {
+		e.sub++
+		b.sub = e.sub
+	}
+	b.patchSub = 0
+	b.submittedAt = k.s.Now()
 	e.inflight = append(e.inflight, b)
 	k.mu.Unlock()
 	sa := dxgkddi.SubmitCommandArgs{Engine: b.engine, DmaBufferID: b.id, DmaBuffer: b.words, SubmissionFenceID: b.sub,
@@ -309,11 +372,12 @@ func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
 		Msg: fmt.Sprintf("engine %d, submission fence %d, %d words%s", b.engine, b.sub, len(b.words), note)}
 	if b.paging {
-		ev.Args = pagingFor(b.forDMA)
+		var ab trace.ArgBuilder
+		ev.Args = ab.Flag(trace.KeyPaging).Uint(trace.KeyFor, b.forDMA).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.sub).Args()
 	} else {
 		sa.Context = b.ctx.h
 		var ab trace.ArgBuilder
-		ev.Args = ab.Int(trace.KeyAllocs, int64(len(b.list))).Int(trace.KeyPatches, int64(len(b.patches))).Uint(trace.KeySubfence, b.sub).Args()
+		ev.Args = ab.Int(trace.KeyAllocs, int64(len(b.list))).Int(trace.KeyPatches, int64(len(b.patches))).Int(trace.KeyEngine, int64(b.engine)).Uint(trace.KeySubfence, b.sub).Args()
 	}
 	err := k.ddi("DxgkDdiSubmitCommand", ev, func() error { return k.drv.DxgkDdiSubmitCommand(&sa) })
 	if err != nil {

@@ -279,7 +279,7 @@ func (k *Dxgkrnl) makeResident(a *allocation, b *dmaBuffer, pg *pager) {
 func (k *Dxgkrnl) victimLocked(b *dmaBuffer) *allocation {
 	var best *allocation
 	for _, v := range k.allocs {
-		if !v.resident || v.locks > 0 || uses(b, v) || k.cfg.OutOfOrder && k.usedElsewhereLocked(v, b.engine) {
+		if !v.resident || v.locks > 0 || uses(b, v) || k.usedElsewhereLocked(v, b.engine) {
 			continue
 		}
 		if best == nil || v.lru < best.lru || v.lru == best.lru && v.h < best.h {

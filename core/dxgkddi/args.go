@@ -223,9 +223,14 @@ func (a *BuildPagingBufferArgs) String() string {
 }
 
 // PatchArgs mirrors DXGKARG_PATCH (WDDM operation flow, step 13): AllocationList carries
-// each allocation's segment and physical address.
+// each allocation's segment and physical address. SubmissionFenceID is the
+// id the DMA buffer will be submitted with on node Engine (EngineOrdinal):
+// Dxgkrnl passes the same id to DxgkDdiSubmitCommand, and a driver may write
+// it at the end of the DMA buffer here or into the ring there ("Supplying
+// Fence Identifiers").
 type PatchArgs struct {
 	Context           HContext
+	Engine            int      // the node the buffer runs on
 	DmaBuffer         []uint32 // patched in place
 	AllocationList    []AllocationListEntry
 	PatchLocationList []PatchLocation
@@ -240,8 +245,10 @@ type SubmitCommandFlags struct {
 
 // SubmitCommandArgs mirrors DXGKARG_SUBMITCOMMAND (WDDM operation flow, steps 12 and 14).
 // The GPU must write SubmissionFenceID to the engine's fence register when it
-// has finished the buffer. Submission fence ids increase monotonically per
-// engine.
+// has finished the buffer. Dxgkrnl counts submission fence ids per node
+// (engine), monotonically, paging buffers included; a DMA buffer gets the id
+// DxgkDdiPatch was given ("Supplying Fence Identifiers"). DXGKARG_RENDER has
+// no fence: a buffer has none until it is scheduled.
 type SubmitCommandArgs struct {
 	Context           HContext // 0 for paging buffers
 	Engine            int      // NodeOrdinal

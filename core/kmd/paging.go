@@ -49,6 +49,10 @@ func (d *KMD) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {
 
 // DxgkDdiPatch writes each allocation's physical address plus the patch
 // location's offset into the DMA buffer (WDDM operation flow, step 13).
+//
+// Of the two places "Supplying Fence Identifiers" allows for the submission
+// fence id, this driver uses the ring (DxgkDdiSubmitCommand): the id in
+// DXGKARG_PATCH is the same and needs no patching here.
 func (d *KMD) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 	d.charge(d.cfg.Costs.DDI + int64(len(a.PatchLocationList))*d.cfg.Costs.PerPatch)
 	for i, pl := range a.PatchLocationList {

@@ -56,7 +56,7 @@ func (f Frame) Image() *image.RGBA {
 type Overrides struct {
 	Seed    *uint64
 	Sync    *bool
-	OOO     *bool // option ooo
+	OOO     *bool // option scheduler=salvia (true) or wddm (false); ooo=true is its older name
 	Engines *int  // option gpu.engines
 
 	// Budgets set by the one running the scenario (the CLI's --max-*

@@ -45,6 +45,7 @@ var knownOptions = map[string]func(string) bool{
 	"seed":                isUint,
 	"sync":                isBool,
 	"ooo":                 isBool,
+	"scheduler":           func(v string) bool { return v == SchedulerWDDM || v == SchedulerSALVIA },
 	"driver.freethreaded": isBool,
 	"preempt":             isBool,
 	"driver.commandlists": isBool,

@@ -27,10 +27,12 @@ const (
 	ModeOutOfOrder = "out-of-order"
 )
 
-// Modes are the runs rule ASYNC-SAME compares: sync=true; sync=false
-// ooo=false; sync=false ooo=true on at least two engines (the scenario's
-// gpu.engines if more). base's other fields (seed, budgets) apply to all
-// three.
+// Modes are the runs rule ASYNC-SAME compares: sync=true; sync=false with
+// Windows' scheduling (scheduler=wddm); sync=false with scheduler=salvia (the
+// SamBookshelf article's out-of-order design, not Windows'; Overrides.OOO,
+// the option's older name ooo=true) on at least two engines (the
+// scenario's gpu.engines if more). base's other fields (seed, budgets) apply
+// to all three.
 func Modes(s *Script, base Overrides) []Mode {
 	yes, no := true, false
 	engines := max(decodeOptions(s, base).engines, 2)

@@ -7,11 +7,24 @@ import (
 	"d3dsim/core/rules"
 )
 
+// The values of `option scheduler=`. SchedulerWDDM, the default, is Windows'
+// GPU scheduling: a context runs on the node it was created on and its DMA
+// buffers run in submission order ("MCDM architecture", "Submitting a
+// Command Buffer", D3DDDICB_CREATECONTEXT's NodeOrdinal). SchedulerSALVIA is the design of the
+// article "Direct3D Draw函数 异步调用原理解析" (SamBookshelf), which says it
+// comes from the SALVIA software renderer and from no real driver: a
+// dependency graph of RAW/WAR/WAW hazards reorders DMA buffers across
+// engines. `option ooo=true` is its older name and stays an alias.
+const (
+	SchedulerWDDM   = "wddm"
+	SchedulerSALVIA = "salvia"
+)
+
 // options are a scenario's `option` lines, decoded.
 type options struct {
 	seed       uint64
 	sync       bool
-	ooo        bool // the GPU scheduler runs independent DMA buffers out of order
+	ooo        bool // scheduler=salvia (or its alias ooo=true): the SamBookshelf article's out-of-order scheduler, not Windows'
 	vram       uint64
 	cmdbuf     uint64
 	engines    int
@@ -39,8 +52,10 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.seed = n
 		case "sync":
 			opt.sync = op.Value == "true"
-		case "ooo":
+		case "ooo": // the older name of scheduler=salvia, kept for links and tutorials
 			opt.ooo = op.Value == "true"
+		case "scheduler":
+			opt.ooo = op.Value == SchedulerSALVIA
 		case "gpu.vram":
 			opt.vram = n
 		case "umd.cmdbuf":

@@ -343,3 +343,7 @@ func (r *Run) Pixel(x, y int) string {
 
 // Violations returns what the verifier found.
 func (r *Run) Violations() []verify.Violation { return r.verifier.Violations() }
+
+// Warnings returns the verifier's warnings: checks the sources give as
+// examples, which fail nothing (verify.Warning).
+func (r *Run) Warnings() []verify.Violation { return r.verifier.Warnings() }

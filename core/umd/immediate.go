@@ -24,6 +24,7 @@ type immediateContext struct {
 	used           []*resource // resources the unsubmitted buffer names
 	pendingDealloc []pendingFree
 	submits        uint64
+	fences         uint64          // submissions the kernel accepted: the n-th is done at the context's fence n
 	foreign        ddi.HALLOCATION // umd.foreign and umd.overrun injections
 	foreignOff     uint32          // where they write in it
 	overrun        uint32          // umd.overrun: the allocation's size (0: umd.foreign)
@@ -372,16 +373,16 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.list = d.list[:0]
 	clear(d.listIdx)
-	var fence uint64
 	var err error
 	if present {
-		cb := ddi.PresentCb{Context: d.ctx, Commands: words, AllocationList: list, SrcAllocation: src}
-		err = d.cb.PfnPresentCb(d.rt, &cb)
-		fence = cb.Fence
+		err = d.cb.PfnPresentCb(d.rt, &ddi.PresentCb{Context: d.ctx, Commands: words, AllocationList: list, SrcAllocation: src})
 	} else {
-		cb := ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list}
-		err = d.cb.PfnRenderCb(d.rt, &cb)
-		fence = cb.Fence
+		err = d.cb.PfnRenderCb(d.rt, &ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list})
+	}
+	var fence uint64 // pfnRenderCb returns none (D3DDDICB_RENDER): the UMD counts
+	if err == nil {
+		d.fences++
+		fence = d.fences
 	}
 	d.submits++
 	for _, r := range used {

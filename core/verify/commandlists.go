@@ -492,12 +492,3 @@ func (v *Verifier) sizes(e *trace.Event) []Violation {
 	}
 	return nil
 }
-
-// warning is a violation of what "Supporting command lists" words as
-// "almost always" (CommandList::Destroy: "If DC still alive, almost always
-// recycle"): reported, traced, but not counted as an error.
-func (v *Verifier) warning(rule rules.ID, e *trace.Event, format string, args ...any) Violation {
-	w := v.violation(rule, e, format, args...)
-	w.Severity = Warning
-	return w
-}

@@ -18,7 +18,29 @@ var Rules = rules.All
 // RuleByID finds a rule.
 func RuleByID(id string) (Rule, bool) { return rules.ByID(rules.ID(id)) }
 
-// Violation is one broken rule.
+// Severity says how firmly the source states what a report checks.
+type Severity uint8
+
+const (
+	// Error: the source says must. Only errors count as violations
+	// (Count, `expect violations == 0`) and fail a run.
+	Error Severity = iota
+	// Warning: the source gives the check as an example ("for example,
+	// ... 1 millisecond") or says "almost always"; the report says so in the
+	// source's words, is listed and traced ("warning: ...") and never fails
+	// a run.
+	Warning
+)
+
+func (s Severity) String() string {
+	if s == Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// Violation is one broken rule, or with Severity Warning one departure from
+// an example the source gives.
 type Violation struct {
 	Rule     string
 	Source   string // the public page the rule comes from, by title
@@ -28,17 +50,6 @@ type Violation struct {
 	Event    string // the offending event, printed
 	Severity Severity
 }
-
-// Severity says how firmly the page words what was broken: Error for what
-// it says the runtime or driver must do, Warning for what it says happens
-// "almost always". Warnings are listed and traced but do not count in
-// Count (`expect violations == 0`) nor fail a run.
-type Severity uint8
-
-const (
-	Error Severity = iota
-	Warning
-)
 
 func (v Violation) String() string {
 	w := ""
@@ -54,7 +65,7 @@ type Verifier struct {
 	next  uint64 // seq of the last event read
 	vs    []Violation
 	count int             // errors found, kept or not (Count)
-	warns int             // warnings found, kept or not (Warnings)
+	warns int             // warnings found, kept or not (WarningCount)
 	kept  map[string]bool // rules with a violation kept
 	// Poll's batch, decoded under one lock into this array (no allocation,
 	// nothing to zero per statement); parent finds an event's enclosing
@@ -113,8 +124,21 @@ func (v *Verifier) Violations() []Violation { return v.vs }
 // in a loop must not grow the verifier without bound), the rest are counted.
 func (v *Verifier) Count() int { return v.count }
 
-// Warnings is the number of violations of Warning severity found.
-func (v *Verifier) Warnings() int { return v.warns }
+// WarningCount is the number of reports of Warning severity found, kept or
+// not.
+func (v *Verifier) WarningCount() int { return v.warns }
+
+// Warnings returns the kept reports of Warning severity: they are listed
+// with the violations (Violations) but fail nothing.
+func (v *Verifier) Warnings() []Violation {
+	var ws []Violation
+	for _, f := range v.vs {
+		if f.Severity == Warning {
+			ws = append(ws, f)
+		}
+	}
+	return ws
+}
 
 // maxKept is how many violations are kept whatever their rule.
 const maxKept = 1000
@@ -171,6 +195,16 @@ func (v *Verifier) violation(rule rules.ID, e *trace.Event, format string, args 
 	r, _ := rules.ByID(rule)
 	return Violation{Rule: string(rule), Source: string(r.Source), Msg: fmt.Sprintf(format, args...), Seq: e.Seq, Line: e.Line,
 		Event: fmt.Sprintf("#%d %s %s %s", e.Seq, e.Layer, e.Kind, e.Name)}
+}
+
+// warning is violation for a check the source gives as an example, or words
+// as "almost always" (CL-DESTROY, from "Supporting command lists":
+// "If DC still alive, almost always recycle"): reported, traced, but not
+// counted as an error.
+func (v *Verifier) warning(rule rules.ID, e *trace.Event, format string, args ...any) Violation {
+	w := v.violation(rule, e, format, args...)
+	w.Severity = Warning
+	return w
 }
 
 func (v *Verifier) parentName(e *trace.Event) (string, trace.Layer) {
