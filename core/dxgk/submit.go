@@ -137,6 +137,9 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
 	b.draws, b.occlQ = ra.Draws, ra.OcclusionQueries
+	for _, a := range entries {
+		b.inst = append(b.inst, instanceAt(a))
+	}
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
 	for i, a := range entries {
@@ -234,9 +237,13 @@ func (k *Dxgkrnl) kick() {
 		return
 	}
 	k.scheduling = true
-	for len(k.schedQ) > 0 && k.schedQ[0].readyAt <= k.s.Now() {
-		b := k.schedQ[0]
-		k.schedQ = slices.Delete(k.schedQ, 0, 1)
+	for {
+		i := k.nextReadyLocked()
+		if i < 0 {
+			break
+		}
+		b := k.schedQ[i]
+		k.schedQ = slices.Delete(k.schedQ, i, i+1)
 		k.mu.Unlock()
 		k.schedule(b)
 		k.mu.Lock()
@@ -265,7 +272,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	k.mu.Lock()
 	list := slices.Clone(b.list)
 	for i, a := range b.entries {
-		list[i].SegmentID, list[i].PhysicalAddress = a.location()
+		list[i].SegmentID, list[i].PhysicalAddress = b.patchLocation(i, a)
 	}
 	for _, a := range b.allocs {
 		k.lru++

@@ -140,6 +140,9 @@ func (k *Dxgkrnl) signalReached(c *context) {
 			Args: hctxArg(c.h),
 			Msg:  fmt.Sprintf("%s (%v) takes value %d: %v's work up to fence %d is done", x.o.name, x.o.h, x.value, c.h, x.s.fence)})
 	}
+	if len(out) > 0 {
+		k.releaseGpuWaits() // buffers held by a GPU-side wait on these objects (gpuwait.go)
+	}
 }
 
 // SynchronizationObjectValue is the object's value as the CPU reads it (a

@@ -465,7 +465,9 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 				delete(m, e.DMA)
 			}
 		}
-	case e.Kind == trace.Call && e.Name == "pfnLockCb":
+	case e.Kind == trace.Return && e.Name == "pfnLockCb" && e.HR == "S_OK":
+		// Checked when the lock returns: the video memory manager waits
+		// inside pfnLockCb ("PFND3DDDI_LOCKCB callback function").
 		m := v.enclosingMap(e)
 		if m == nil {
 			return nil
