@@ -97,6 +97,7 @@ func (f *fakeRuntime) PfnPresentCb(_ ddi.HRTDEVICE, cb *ddi.PresentCb) error {
 	f.presents = append(f.presents, *cb)
 	return nil
 }
+
 // PfnLockCb records the lock's flags; under DonotWait it fails while a
 // submitted buffer is not done, as the video memory manager would.
 func (f *fakeRuntime) PfnLockCb(_ ddi.HRTDEVICE, cb *ddi.LockCb) error {
