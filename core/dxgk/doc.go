@@ -32,8 +32,12 @@
 //     buffers' fences (FenceSignaled), retires them and frees allocations
 //     whose destruction waited for them.
 //
-// Waits (WaitForFence, Lock during paging, DestroyDevice, Idle) run the
-// simulation until the condition holds. A buffer that has not completed
+// Waits (WaitForFence, a Lock that conflicts with queued GPU work or runs
+// during paging, DestroyDevice, Idle) run the simulation until the
+// condition holds. A Lock with Discard renames a busy CPU-visible allocation
+// instead (rename.go, "Requesting to rename an allocation"); a GPU-side wait
+// (gpuwait.go) holds a context's later DMA buffers in the scheduler's queue
+// and blocks no thread. A buffer that has not completed
 // TDRDelay after it could start is a hang: timeout detection and recovery
 // calls DxgkDdiResetFromTimeout and DxgkDdiRestartFromTimeout, removes the
 // device that owned the buffer (its pending fences are cancelled, its waiters

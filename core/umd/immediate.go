@@ -160,9 +160,8 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 		if r.inBuffer && (t != ddi.MapRead || r.writeInBuffer) {
 			d.submit(false, 0)
 		}
-		lf = ddi.LockFlags{ReadOnly: t == ddi.MapRead, WriteOnly: t == ddi.MapWrite,
-			DonotWait:  flags&ddi.MapFlagDoNotWait != 0,
-			IgnoreSync: d.cfg.Bugs.Has(rules.MapHazard)} // the bug: map without waiting
+		lf = ddi.LockFlags{ReadOnly: t == ddi.MapRead, WriteOnly: t == ddi.MapWrite, DonotWait: flags&ddi.MapFlagDoNotWait != 0}
+		lf.IgnoreSync = d.cfg.Bugs.Has(rules.MapHazard) && !lf.DonotWait // the bug: map without waiting
 	}
 	lk := ddi.LockCb{Allocation: r.alloc, Flags: lf}
 	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
