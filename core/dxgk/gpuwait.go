@@ -120,8 +120,12 @@ func (k *Dxgkrnl) releaseGpuWaits() {
 				keep = append(keep, w)
 				continue
 			}
+			state := fmt.Sprintf("is at %d", w.obj.value)
+			if k.syncs[w.obj.h] != w.obj {
+				state = "was destroyed"
+			}
 			evs = append(evs, trace.Event{Handle: w.obj.h.String(), Obj: w.obj.name, Fence: w.value, Args: hctxArg(c.h),
-				Msg: fmt.Sprintf("%s (%v) is at %d: %v's DMA buffers after fence %d may run", w.obj.name, w.obj.h, w.obj.value, c.h, w.after)})
+				Msg: fmt.Sprintf("%s (%v) %s: %v's DMA buffers after fence %d may run", w.obj.name, w.obj.h, state, c.h, w.after)})
 		}
 		c.gpuWaits = keep
 	}

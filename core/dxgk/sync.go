@@ -55,15 +55,18 @@ func (k *Dxgkrnl) CreateSynchronizationObject(dev HDevice, initial uint64, obj s
 }
 
 // DestroySynchronizationObject destroys the object; signals still queued
-// for it are dropped.
+// for it are dropped, and GPU-side waits on it end (nothing can signal it
+// any more).
 func (k *Dxgkrnl) DestroySynchronizationObject(h HSyncObject) error {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	if k.syncs[h] == nil {
+		k.mu.Unlock()
 		return errorf(dxgkddi.STATUS_INVALID_HANDLE, "DestroySynchronizationObject: %v is not a synchronization object", h)
 	}
 	delete(k.syncs, h)
+	k.mu.Unlock()
+	k.releaseGpuWaits()
 	return nil
 }
 
