@@ -137,3 +137,22 @@ func (k *Dxgkrnl) releaseGpuWaits() {
 		k.s.Schedule(k.s.Now(), "kernel", k.kick)
 	}
 }
+
+// heldReason says which GPU-side wait holds queued DMA buffers ("" if
+// none): for a wait that can never end.
+func (k *Dxgkrnl) heldReason() string {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	for _, b := range k.schedQ {
+		if !k.heldLocked(b) {
+			continue
+		}
+		for _, w := range b.ctx.gpuWaits {
+			if b.fence > w.after && !k.reachedLocked(w) {
+				return fmt.Sprintf("%s waits on the GPU until %s (%v) reaches %d, it is at %d, and nothing left to run can signal it",
+					b.describe(), w.obj.name, w.obj.h, w.value, w.obj.value)
+			}
+		}
+	}
+	return ""
+}

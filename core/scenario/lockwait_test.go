@@ -216,3 +216,22 @@ expect violations == 0
 		})
 	}
 }
+
+// A GPU-side wait nothing signals holds the context's work for good: a
+// readback says so instead of reading what the GPU never wrote.
+func TestGpuWaitNeverSignalled(t *testing.T) {
+	const src = `dev1, imm1 = D3D11CreateDevice
+dev2, imm2 = D3D11CreateDevice
+t2 = dev2.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+r2 = dev2.CreateRenderTargetView t2
+f = dev1.CreateFence
+imm2.Wait f 1
+imm2.ClearRenderTargetView r2 0 0 1 1
+expect pixel t2 0 0 == #0000ffff
+`
+	r := runText(t, src, Overrides{})
+	f := r.Summary().Failures
+	if len(f) != 1 || !strings.Contains(f[0], "8:1:") || !strings.Contains(f[0], "waits on the GPU until f (s1) reaches 1") {
+		t.Fatalf("failures %q, want line 8 naming the wait", f)
+	}
+}
