@@ -1,6 +1,7 @@
 package dxgk
 
 import (
+	"errors"
 	"fmt"
 
 	"d3dsim/core/dxgkddi"
@@ -16,6 +17,10 @@ import (
 // is what ID3D11DeviceContext4::Wait asks for ("waits until the specified
 // fence reaches or exceeds the specified value before future work can
 // begin").
+
+// ErrHeld is what Idle's error also matches when queued DMA buffers can
+// never run: a GPU-side wait holds them and nothing left can signal it.
+var ErrHeld = errors.New("a GPU-side wait holds queued work")
 
 // gpuWait is a wait queued in a context's stream.
 type gpuWait struct {

@@ -133,7 +133,7 @@ func (k *Dxgkrnl) Idle() error {
 	k.event(trace.Wait, "WaitForIdle", ev)
 	err := k.waitUntil(idle, 0)
 	if why := k.heldReason(); err != nil && why != "" {
-		err = errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "Idle: %s", why)
+		err = fmt.Errorf("%w: %w", errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "Idle: %s", why), ErrHeld)
 	}
 	k.mu.Lock()
 	if err == nil && k.removals > removals {

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"d3dsim/core/d3d11"
-	"d3dsim/core/dxgkddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
@@ -173,7 +172,7 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 		}
 		err := r.mach.Idle()
 		r.readbackStep, r.readbackDev = r.steps, dev
-		if errors.Is(err, dxgkddi.STATUS_INVALID_DEVICE_STATE) {
+		if errors.Is(err, machine.ErrHeld) {
 			// Work no event can ever run: a GPU-side wait (imm.Wait)
 			// nothing signals holds it.
 			r.readbackStep = 0
