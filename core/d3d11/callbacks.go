@@ -69,6 +69,8 @@ func kernelErr(err error) error {
 			return fmt.Errorf("%w: %v", hresult.E_OUTOFMEMORY, err)
 		case dxgkddi.STATUS_DEVICE_REMOVED:
 			return fmt.Errorf("%w: %v", hresult.D3DDDIERR_DEVICEREMOVED, err)
+		case dxgkddi.STATUS_GRAPHICS_ALLOCATION_BUSY: // a lock with DonotWait
+			return fmt.Errorf("%w: %v", hresult.D3DDDIERR_WASSTILLDRAWING, err)
 		}
 	}
 	return fmt.Errorf("%w: %v", hresult.E_INVALIDARG, err)
@@ -222,12 +224,31 @@ func (c *callbacks) fail(err error) {
 	c.mu.Unlock()
 }
 
+// PfnLockCb locks the allocation through the video memory manager, which
+// waits inside the call for the GPU work the access conflicts with (the
+// wait shows on the calling thread, within pfnLockCb), fails under
+// DonotWait, or renames under Discard (dxgk.LockWith).
 func (c *callbacks) PfnLockCb(_ ddi.HRTDEVICE, a *ddi.LockCb) (err error) {
-	done := c.enter("pfnLockCb", trace.Event{Handle: fmt.Sprintf("a%d", a.Allocation)})
+	f := dxgk.LockFlags{ReadOnly: a.Flags.ReadOnly, WriteOnly: a.Flags.WriteOnly, DonotWait: a.Flags.DonotWait,
+		IgnoreSync: a.Flags.IgnoreSync, Discard: a.Flags.Discard}
+	var b trace.ArgBuilder
+	done := c.enter("pfnLockCb", trace.Event{Handle: fmt.Sprintf("a%d", a.Allocation), Args: b.Str(trace.KeyFlags, f.String()).Args()})
 	defer func() { done.end(err) }()
-	a.Data, err = c.rt.cfg.Kernel.Lock(c.kdev, dxgk.HAllocation(a.Allocation))
+	if k, ok := c.rt.cfg.Kernel.(lockKernel); ok {
+		a.Data, err = k.LockWith(c.kdev, dxgk.HAllocation(a.Allocation), f)
+	} else {
+		a.Data, err = c.rt.cfg.Kernel.Lock(c.kdev, dxgk.HAllocation(a.Allocation))
+	}
 	return kernelErr(err)
 }
+
+// lockKernel is the video memory manager's lock with pfnLockCb's flags
+// (*dxgk.Dxgkrnl); a kernel without it locks without synchronising.
+type lockKernel interface {
+	LockWith(dev dxgk.HDevice, h dxgk.HAllocation, f dxgk.LockFlags) ([]byte, error)
+}
+
+var _ lockKernel = (*dxgk.Dxgkrnl)(nil)
 
 func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) {
 	done := c.enter("pfnUnlockCb", trace.Event{Handle: fmt.Sprintf("a%d", h)})
@@ -235,20 +256,38 @@ func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) 
 	return kernelErr(c.rt.cfg.Kernel.Unlock(c.kdev, dxgk.HAllocation(h)))
 }
 
+// PfnWaitForSynchronizationObjectCb inserts a wait in the context's DMA
+// stream (D3DKMTWaitForSynchronizationObject): the context's later DMA
+// buffers run once the objects reach the value. It returns at once: the GPU
+// waits, not the caller. It names the HCONTEXT: one thread at a time (rule
+// FT-HCTX).
 func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.WaitForSynchronizationObjectCb) (err error) {
-	why := dxgk.WaitReason{Allocation: dxgk.HAllocation(w.Allocation), Obj: w.Obj, Hazard: w.Hazard}
-	// Obj names the resource waited for; dev= names the device, whose one
-	// GPU context is the HCONTEXT (rule FT-HCTX).
-	var b trace.ArgBuilder
-	if w.Hazard != "" { // the reason, as on Dxgkrnl's WaitForFence (docs/scenario.md)
-		b.Str(trace.KeyRes, why.Allocation.String()).Str(trace.KeyHazard, w.Hazard).Uint(trace.KeyFence, w.FenceValue)
+	obj := ""
+	objs := make([]dxgk.HSyncObject, len(w.ObjectHandleArray))
+	for i, h := range w.ObjectHandleArray {
+		objs[i] = dxgk.HSyncObject(h)
 	}
-	ev := trace.Event{Fence: w.FenceValue, Obj: w.Obj, Args: b.Str(trace.KeyDev, c.name).Args()}
+	if len(objs) > 0 {
+		obj = objs[0].String()
+	}
+	var b trace.ArgBuilder
+	ev := trace.Event{Obj: obj, Fence: w.FenceValue, Args: b.Str(trace.KeyDev, c.name).Str(trace.KeyHctx, fmt.Sprintf("c%d", w.Context)).Args()}
 	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
 	defer func() { done.end(err) }()
 	c.preempt()
-	return kernelErr(c.rt.cfg.Kernel.WaitForFenceFor(dxgk.HContext(w.Context), w.FenceValue, why))
+	k, ok := c.rt.cfg.Kernel.(gpuWaitKernel)
+	if !ok {
+		return kernelErr(fmt.Errorf("d3d11: the kernel has no GPU-side waits"))
+	}
+	return kernelErr(k.WaitForSynchronizationObject(dxgk.HContext(w.Context), objs, w.FenceValue))
 }
+
+// gpuWaitKernel is Dxgkrnl's GPU-side wait (*dxgk.Dxgkrnl).
+type gpuWaitKernel interface {
+	WaitForSynchronizationObject(ctx dxgk.HContext, objs []dxgk.HSyncObject, value uint64) error
+}
+
+var _ gpuWaitKernel = (*dxgk.Dxgkrnl)(nil)
 
 func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 	return c.rt.cfg.Kernel.CompletedFence(dxgk.HContext(h))

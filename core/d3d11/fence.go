@@ -158,3 +158,46 @@ func (c *callbacks) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, a *ddi.Sig
 	a.Fence, err = k.SignalSynchronizationObject(dxgk.HContext(a.Context), objs, a.FenceValue)
 	return kernelErr(err)
 }
+
+// Wait is ID3D11DeviceContext4::Wait: the immediate context's work after
+// the call does not begin on the GPU until the fence reaches value ("waits
+// until the specified fence reaches or exceeds the specified value before
+// future work can begin"). The calling thread does not block: the driver
+// submits what it recorded, then queues the wait in its context's DMA
+// stream with pfnWaitForSynchronizationObjectCb. The fence may be another
+// device's: the scenario language has no shared handles, so a fence is
+// used by any device of the adapter as if opened there with
+// ID3D11Device5::OpenSharedFence. A deferred context cannot wait.
+func (c *DeviceContext) Wait(f *Fence, value uint64) (err error) {
+	name := "NULL"
+	if f != nil {
+		name = f.name
+	}
+	done := c.api("Wait", name)
+	defer func() { done.end(err) }()
+	switch {
+	case f == nil:
+		return c.dev.invalid("Wait", "NULL", "no fence")
+	case c.Deferred():
+		return c.dev.invalid("Wait", f.name, "only the immediate context waits for a fence")
+	}
+	if err := c.checkAll("Wait", f); err != nil {
+		return err
+	}
+	if err := c.dev.removedHR(); err != nil {
+		return err
+	}
+	if _, ok := c.ddi.umd.(ddi.Waiter); !ok {
+		return c.dev.invalid("Wait", f.name, "the driver cannot wait for a fence")
+	}
+	var b trace.ArgBuilder
+	return c.ddi.with(f.name, f.h.String(), b.Uint(trace.KeyFence, value).Args()).Wait(c.h, ddi.HSYNCOBJECT(f.h), value)
+}
+
+// Wait is the driver's ddi.Waiter entry, outside the table.
+func (w ddiCall) Wait(h ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
+	sp := w.enter("Wait")
+	err := w.umd.(ddi.Waiter).Wait(h, obj, value)
+	sp.end(err)
+	return err
+}

@@ -262,8 +262,9 @@ func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
 }
 
 // Map checks D3D11's usage rules (rule MAP-HAZARD: IMMUTABLE never, STAGING
-// and DYNAMIC each in their own ways) and hands the rest to the UMD, which
-// waits for or renames around pending GPU work.
+// and DYNAMIC each in their own ways) and hands the rest to the UMD, whose
+// pfnLockCb waits for, fails on (DO_NOT_WAIT) or renames around pending GPU
+// work.
 func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
 	defer func() { done.end(err) }()

@@ -209,23 +209,32 @@ type EscapeCb struct {
 	Result  uint64 // out: the answer (for the simulated escapes, a fence value)
 }
 
-// LockCb mirrors D3DDDICB_LOCK.
+// LockCb mirrors D3DDDICB_LOCK: the allocation and how to lock it.
 type LockCb struct {
 	Allocation HALLOCATION
+	Flags      LockFlags
 	Data       []byte // out
 }
 
+// LockFlags mirrors the members of D3DDDICB_LOCKFLAGS the simulated video
+// memory manager honours ("D3DDDICB_LOCKFLAGS structure (d3dukmdt.h)"):
+// ReadOnly and WriteOnly say what the lock waits for, DonotWait fails a
+// lock of a busy allocation with D3DDDIERR_WASSTILLDRAWING instead of
+// waiting, IgnoreSync skips the check, Discard lets the video memory
+// manager rename a busy allocation ("Requesting to rename an allocation").
+type LockFlags struct {
+	ReadOnly, WriteOnly, DonotWait, IgnoreSync, Discard bool
+}
+
 // WaitForSynchronizationObjectCb mirrors D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT
-// for one context's monitored fence. Allocation, Obj and Hazard are the
-// simulator's own, like AllocationInfo.Obj: why the UMD waits — the
-// resource a Map wants and the hazard (RAW, WAR, WAW; the SamBookshelf article on asynchronous Draw) with the
-// GPU work behind the fence — so that the wait explains itself in the trace.
+// (with D3DDDICB_WAITFORSYNCHRONIZATIONOBJECT2's FenceValue, the objects
+// being fences): the context whose DMA stream carries the wait, the objects
+// it waits for and the value they must reach. The wait is on the GPU: the
+// callback returns at once.
 type WaitForSynchronizationObjectCb struct {
-	Context    HCONTEXT
-	FenceValue uint64
-	Allocation HALLOCATION
-	Obj        string
-	Hazard     string
+	Context           HCONTEXT
+	ObjectHandleArray []HSYNCOBJECT
+	FenceValue        uint64
 }
 
 // SignalSynchronizationObjectCb mirrors D3DDDICB_SIGNALSYNCHRONIZATIONOBJECT:
@@ -250,11 +259,17 @@ type DeviceCallbacks interface {
 	PfnDeallocateCb(HRTDEVICE, *DeallocateCb) error
 	PfnRenderCb(HRTDEVICE, *RenderCb) error
 	PfnPresentCb(HRTDEVICE, *PresentCb) error
+	// PfnLockCb locks an allocation for the CPU. The video memory manager
+	// synchronises the access with the GPU's: it blocks the caller until
+	// the GPU no longer uses the allocation in a conflicting way, fails
+	// with D3DDDIERR_WASSTILLDRAWING under DonotWait, or renames it under
+	// Discard ("PFND3DDDI_LOCKCB callback function (d3dumddi.h)").
 	PfnLockCb(HRTDEVICE, *LockCb) error
 	PfnUnlockCb(HRTDEVICE, HALLOCATION) error
-	// PfnWaitForSynchronizationObjectCb blocks until the context's fence
-	// reaches the value (a GPU wait visible on the timeline, with its
-	// reason).
+	// PfnWaitForSynchronizationObjectCb inserts a wait for
+	// synchronization objects in the context's DMA stream: the context's
+	// later work runs once they reach the value; the caller does not block
+	// ("PFND3DDDI_WAITFORSYNCHRONIZATIONOBJECTCB callback function").
 	PfnWaitForSynchronizationObjectCb(HRTDEVICE, *WaitForSynchronizationObjectCb) error
 	// PfnSignalSynchronizationObjectCb inserts a signal of synchronization
 	// objects in the context's DMA stream: they are signalled when the GPU

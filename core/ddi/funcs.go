@@ -112,3 +112,13 @@ type Escaper interface {
 type Signaler interface {
 	Signal(h HDEVICE, obj HSYNCOBJECT, value uint64) error
 }
+
+// Waiter is the immediate context's GPU-side Wait
+// (ID3D11DeviceContext4::Wait of a fence): the driver submits what it has
+// recorded, then inserts the wait in its context's stream with
+// pfnWaitForSynchronizationObjectCb, so the work recorded after it does not
+// begin before the fence reaches the value. The calling thread does not
+// block. Same thread rules as Signaler.
+type Waiter interface {
+	Wait(h HDEVICE, obj HSYNCOBJECT, value uint64) error
+}

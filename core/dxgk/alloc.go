@@ -53,6 +53,7 @@ type allocation struct {
 	lastRead, lastWrite uint64 // fences of lastCtx
 	lastCtx             *context
 	lastDMA             uint64
+	renaming            []instance // earlier instances the GPU may still use (rename.go)
 
 	destroyed bool // by the runtime; freed once refs is 0
 	freeing   bool
@@ -207,6 +208,7 @@ func (k *Dxgkrnl) free(a *allocation) {
 		a.resident = false
 	}
 	k.decommitLocked(&k.aperture, a.backing, a.region)
+	k.freeInstancesLocked(a)
 	delete(k.allocs, a.h)
 	k.mu.Unlock()
 }

@@ -39,8 +39,12 @@
 //     destruction waited for them are freed at PASSIVE_LEVEL on the thread
 //     "worker" (DxgkDdiDestroyAllocation is pageable), not in the DPC.
 //
-// Waits (WaitForFence, Lock during paging, DestroyDevice, Idle) run the
-// simulation until the condition holds. A buffer still running PreemptAfter
+// Waits (WaitForFence, a Lock that conflicts with queued GPU work or runs
+// during paging, DestroyDevice, Idle) run the simulation until the
+// condition holds. A Lock with Discard renames a busy CPU-visible allocation
+// instead (rename.go, "Requesting to rename an allocation"); a GPU-side wait
+// (gpuwait.go) holds a context's later DMA buffers in the scheduler's queue
+// and blocks no thread. A buffer still running PreemptAfter
 // after it could start is asked to preempt (DxgkDdiPreemptCommand); no
 // answer within TDRDelay is a hang (wait.go). Timeout detection and recovery
 // then resets the engine (DxgkDdiResetEngine) when the driver reported

@@ -146,6 +146,7 @@ type context struct {
 	destroyed bool
 	early     map[uint64]uint64 // OutOfOrder: fences done before an earlier one -> DMA buffer id
 	presents  []uint64          // fences of the presents not known done, oldest first (throttle)
+	gpuWaits  []gpuWait         // waits queued in the context's stream (gpuwait.go)
 }
 
 // ContextInfo is what CreateContext returns to the runtime
@@ -186,6 +187,7 @@ type dmaBuffer struct {
 	patches  []dxgkddi.PatchLocation
 	list     []dxgkddi.AllocationListEntry
 	entries  []*allocation // per list entry
+	inst     []uint64      // per list entry: the instance current at submission (rename.go)
 	allocs   []*allocation // distinct; each holds a reference (refs)
 	paging   bool
 	forDMA   uint64 // paging buffers: the DMA buffer whose allocations they move

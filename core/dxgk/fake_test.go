@@ -28,7 +28,8 @@ type fakeDriver struct {
 	hw        *fakeHW
 	mu        sync.Mutex
 	cb        dxgkddi.DxgkrnlInterface
-	perEngine bool // reports SupportPerEngineTDR
+	perEngine bool     // reports SupportPerEngineTDR
+	patched   []uint64 // every address DxgkDdiPatch wrote, in order
 }
 
 var _ dxgkddi.KMD = (*fakeDriver)(nil)
@@ -84,6 +85,9 @@ func (d *fakeDriver) DxgkDdiPatch(a *dxgkddi.PatchArgs) error {
 	for _, p := range a.PatchLocationList {
 		addr := a.AllocationList[p.AllocationIndex].PhysicalAddress + uint64(p.AllocationOffset)
 		a.DmaBuffer[p.PatchOffset], a.DmaBuffer[p.PatchOffset+1] = uint32(addr), uint32(addr>>32)
+		d.mu.Lock()
+		d.patched = append(d.patched, addr)
+		d.mu.Unlock()
 	}
 	return nil
 }

@@ -228,6 +228,9 @@ func (k *Dxgkrnl) kickOOO() {
 			if b.readyAt > now {
 				break
 			}
+			if k.heldLocked(b) {
+				continue
+			}
 			if eng, ok := k.placeLocked(b); ok {
 				b.engine, idx = eng, i
 				break

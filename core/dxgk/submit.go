@@ -137,6 +137,9 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
 	b.draws, b.occlQ = ra.Draws, ra.OcclusionQueries
+	for _, a := range entries {
+		b.inst = append(b.inst, instanceAt(a))
+	}
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
 	for i, a := range entries {
@@ -260,7 +263,9 @@ func (k *Dxgkrnl) kick() {
 // while an allocation it uses is being paged in by a paging buffer on
 // another node (that node's ring does not order it). Work of different
 // contexts is not ordered by the scheduler: the application orders it with
-// synchronization objects.
+// synchronization objects: a GPU-side wait queued in a context's stream
+// (pfnWaitForSynchronizationObjectCb, gpuwait.go) holds that context's later
+// buffers.
 func (k *Dxgkrnl) nextReadyLocked() int {
 	now := k.s.Now()
 	var held []*context
@@ -271,7 +276,7 @@ func (k *Dxgkrnl) nextReadyLocked() int {
 		if slices.Contains(held, b.ctx) {
 			continue
 		}
-		if k.pagingElsewhereLocked(b) {
+		if k.heldLocked(b) || k.pagingElsewhereLocked(b) { // a GPU-side wait (gpuwait.go) or paging
 			held = append(held, b.ctx)
 			continue
 		}
@@ -311,7 +316,7 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	k.mu.Lock()
 	list := slices.Clone(b.list)
 	for i, a := range b.entries {
-		list[i].SegmentID, list[i].PhysicalAddress = a.location()
+		list[i].SegmentID, list[i].PhysicalAddress = b.patchLocation(i, a)
 	}
 	for _, a := range b.allocs {
 		k.lru++

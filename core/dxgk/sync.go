@@ -55,15 +55,18 @@ func (k *Dxgkrnl) CreateSynchronizationObject(dev HDevice, initial uint64, obj s
 }
 
 // DestroySynchronizationObject destroys the object; signals still queued
-// for it are dropped.
+// for it are dropped, and GPU-side waits on it end (nothing can signal it
+// any more).
 func (k *Dxgkrnl) DestroySynchronizationObject(h HSyncObject) error {
 	k.charge(k.cfg.Costs.Transition)
 	k.mu.Lock()
-	defer k.mu.Unlock()
 	if k.syncs[h] == nil {
+		k.mu.Unlock()
 		return errorf(dxgkddi.STATUS_INVALID_HANDLE, "DestroySynchronizationObject: %v is not a synchronization object", h)
 	}
 	delete(k.syncs, h)
+	k.mu.Unlock()
+	k.releaseGpuWaits()
 	return nil
 }
 
@@ -139,6 +142,9 @@ func (k *Dxgkrnl) signalReached(c *context) {
 		k.event(trace.Fence, "SyncObjectSignaled", trace.Event{Handle: x.o.h.String(), Obj: x.o.name, Fence: x.value,
 			Args: hctxArg(c.h),
 			Msg:  fmt.Sprintf("%s (%v) takes value %d: %v's work up to fence %d is done", x.o.name, x.o.h, x.value, c.h, x.s.fence)})
+	}
+	if len(out) > 0 {
+		k.releaseGpuWaits() // buffers held by a GPU-side wait on these objects (gpuwait.go)
 	}
 }
 

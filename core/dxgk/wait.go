@@ -135,6 +135,9 @@ func (k *Dxgkrnl) Idle() error {
 	ev := trace.Event{Msg: "all submitted DMA and paging buffers"}
 	k.event(trace.Wait, "WaitForIdle", ev)
 	err := k.waitUntil(idle, 0)
+	if why := k.heldReason(); err != nil && why != "" {
+		err = fmt.Errorf("%w: %w", errorf(dxgkddi.STATUS_INVALID_DEVICE_STATE, "Idle: %s", why), ErrHeld)
+	}
 	k.mu.Lock()
 	if err == nil && k.removals > removals {
 		err = errorf(dxgkddi.STATUS_DEVICE_REMOVED, "Idle: a TDR removed %d device(s)", k.removals-removals)

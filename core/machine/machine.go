@@ -111,8 +111,12 @@ func (m *Machine) GPUCommitted() uint64 {
 }
 
 // Idle waits, in virtual time, until the GPU has finished all the work
-// submitted to it.
+// submitted to it. Its error matches ErrHeld when some of that work never
+// can run (a GPU-side wait nothing signals).
 func (m *Machine) Idle() error { return m.kernel.Idle() }
+
+// ErrHeld: queued work a GPU-side wait holds for good (Idle).
+var ErrHeld = dxgk.ErrHeld
 
 // hcontextLock makes the UMD's lock on an HCONTEXT a simulated threads'
 // lock: a thread run while another is descheduled inside the context's

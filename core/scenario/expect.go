@@ -187,8 +187,15 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 		if dev.Alive() && dev.Removed() == nil {
 			dev.ImmediateContext().Flush()
 		}
-		r.mach.Idle()
+		err := r.mach.Idle()
 		r.readbackStep, r.readbackDev = r.steps, dev
+		if errors.Is(err, machine.ErrHeld) {
+			// Work no event can ever run: a GPU-side wait (imm.Wait)
+			// nothing signals holds it.
+			r.readbackStep = 0
+			r.failf(e.Pos, "the GPU cannot finish the work queued before reading %s: %v", e.Name, err)
+			return nil, 0, 0, false
+		}
 	}
 	data, err := r.mach.ReadBack(res)
 	if errors.Is(err, machine.ErrNoMemory) {

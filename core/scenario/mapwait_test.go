@@ -10,12 +10,14 @@ import (
 )
 
 // TestMapWaitExplainsItself: a Map that must wait for the GPU (the SamBookshelf article on asynchronous Draw)
-// says why in the trace (docs/architecture.md: every wait explains itself). Its
-// pfnWaitForSynchronizationObjectCb and Dxgkrnl's WaitForFence name the
-// resource (obj, and res = its allocation), the hazard and the fence, and
-// WaitForFence the DMA buffer behind the fence — a buffer whose allocation
-// list really uses that allocation the way the hazard says. `expect calls`
-// cannot see args; this test reads them.
+// says why in the trace (docs/architecture.md: every wait explains itself).
+// The wait is the video memory manager's, inside pfnLockCb
+// ("PFND3DDDI_LOCKCB callback function (d3dumddi.h)"): Dxgkrnl's
+// WaitForFence, between the lock's call and return, names the resource
+// (obj, and res = the locked allocation), the hazard and the fence, and
+// the DMA buffer behind the fence — a buffer whose allocation list really
+// uses that allocation the way the hazard says. `expect calls` cannot see
+// args; this test reads them.
 func TestMapWaitExplainsItself(t *testing.T) {
 	const head = `dev, imm = D3D11CreateDevice
 gpu = dev.CreateBuffer ByteWidth=16 Usage=DEFAULT BindFlags=VERTEX_BUFFER
@@ -42,30 +44,28 @@ stage = dev.CreateBuffer ByteWidth=16 Usage=STAGING CPUAccessFlags=READ|WRITE Da
 				t.Fatalf("%v", sum.Failures)
 			}
 			evs := r.Events()
-			i := slices.IndexFunc(evs, func(e trace.Event) bool {
-				return e.Name == "pfnWaitForSynchronizationObjectCb" && e.Kind == trace.Call
-			})
-			if i < 0 {
-				t.Fatal("the Map did not wait")
+			i := slices.IndexFunc(evs, func(e trace.Event) bool { return e.Name == "pfnLockCb" && e.Kind == trace.Call })
+			ret := slices.IndexFunc(evs, func(e trace.Event) bool { return e.Name == "pfnLockCb" && e.Kind == trace.Return })
+			if i < 0 || ret < i {
+				t.Fatal("no pfnLockCb")
 			}
-			cb := evs[i]
-			res, cbFence := cb.Args.Str(trace.KeyRes), ""
-			if f, ok := cb.Args.Uint(trace.KeyFence); ok {
-				cbFence = strconv.FormatUint(f, 10)
-			}
-			if cb.Obj != "stage" || cb.Args.Str(trace.KeyHazard) != tt.hazard || res == "" ||
-				cbFence == "" || cb.Fence == 0 {
-				t.Errorf("pfnWaitForSynchronizationObjectCb obj=%q args=%q fence=%d, want obj stage, res, hazard=%s and the fence",
-					cb.Obj, cb.Args, cb.Fence, tt.hazard)
-			}
+			res := evs[i].Handle
 			var waits []trace.Event
-			for _, e := range evs[i:] {
+			for _, e := range evs[i:ret] {
 				if e.Name == "WaitForFence" {
 					waits = append(waits, e)
 				}
 			}
+			if slices.ContainsFunc(evs, func(e trace.Event) bool { return e.Name == "pfnWaitForSynchronizationObjectCb" }) {
+				t.Error("a Map called pfnWaitForSynchronizationObjectCb: it waits inside pfnLockCb")
+			}
+			cbFence := ""
+			if len(waits) > 0 {
+				f, _ := waits[0].Args.Uint(trace.KeyFence)
+				cbFence = strconv.FormatUint(f, 10)
+			}
 			if len(waits) != 2 {
-				t.Fatalf("%d WaitForFence events, want a start and an end", len(waits))
+				t.Fatalf("%d WaitForFence events inside pfnLockCb, want a start and an end", len(waits))
 			}
 			start, end := waits[0], waits[1]
 			for _, w := range waits {

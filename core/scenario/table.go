@@ -218,6 +218,13 @@ var methods = map[string]map[string]*method{
 			f, _ := x.obj(0).(*d3d11.Fence)
 			return x.ctx().Signal(f, uint64(x.num(1)))
 		}},
+		// Wait is ID3D11DeviceContext4::Wait: the driver's
+		// pfnWaitForSynchronizationObjectCb queues a GPU-side wait; the
+		// context's later work runs once the fence reaches VALUE.
+		"Wait": {pos: []param{{name: "FENCE", kind: pObj, types: tFence}, {name: "VALUE", kind: pUint}}, exec: func(x *call) error {
+			f, _ := x.obj(0).(*d3d11.Fence)
+			return x.ctx().Wait(f, uint64(x.num(1)))
+		}},
 		"ClearState": {exec: func(x *call) error { return x.ctx().ClearState() }},
 		"FinishCommandList": {pos: []param{{name: "RESTORE", kind: pBool, opt: true}}, results: []string{tCommandList}, exec: func(x *call) error {
 			l, err := x.ctx().FinishCommandList(x.result(0), x.boolPos(0))

@@ -241,7 +241,7 @@ func (r *Run) setLine(line int) {
 // immediate context's thread, and CreateDeferredContext), Escape, or the
 // Release/AddRef of a resource that is not a primary, a view, a shader or a
 // state — or, when the descheduled thread is inside a kernel callback of
-// the immediate context (hctx), a Flush or Signal of that context: two
+// the immediate context (hctx), a Flush, Signal or Wait of that context: two
 // threads take turns driving it, and the driver's lock on its HCONTEXT
 // (rule FT-HCTX) makes such a call wait until the descheduled thread
 // leaves its DDI.
@@ -261,7 +261,7 @@ func (r *Run) nestable(t *thread, hctx bool) bool {
 	case *d3d11.View, *d3d11.Shader, *d3d11.State:
 		return c.Method == "Release" || c.Method == "AddRef"
 	case *d3d11.DeviceContext:
-		return hctx && !o.Deferred() && (c.Method == "Flush" || c.Method == "Signal")
+		return hctx && !o.Deferred() && (c.Method == "Flush" || c.Method == "Signal" || c.Method == "Wait")
 	}
 	return false
 }

@@ -15,8 +15,10 @@
 //   - Device (device.go, states.go) is the driver device, whose handle is
 //     also the immediate context's: the object tables of the free-threaded
 //     Create*/Destroy* DDIs, with the immediate context embedded.
-//   - immediateContext (immediate.go) submits, waits for the GPU where a
-//     Map needs it, performs deferred destructions after the submission
+//   - immediateContext (immediate.go) submits, locks what a Map maps through
+//     pfnLockCb (where the video memory manager waits for the GPU, fails
+//     under DonotWait or renames under Discard), queues GPU-side fence waits
+//     and signals (signal.go), performs deferred destructions after the submission
 //     that carries a resource's last use and calls
 //     pfnPerformAmortizedProcessingCb ("Changes from Direct3D 10").
 //   - deferredContext (deferred.go) records into what becomes a command

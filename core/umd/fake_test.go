@@ -25,6 +25,7 @@ type fakeRuntime struct {
 	allocs    []ddi.AllocateCb
 	freed     []ddi.HALLOCATION
 	waits     []ddi.WaitForSynchronizationObjectCb
+	locks     []ddi.LockCb
 	errors    map[ddi.HRTCORELAYER][]hresult.HRESULT
 	amortized map[ddi.HRTCORELAYER]int
 	memory    map[ddi.HALLOCATION][]byte
@@ -96,8 +97,15 @@ func (f *fakeRuntime) PfnPresentCb(_ ddi.HRTDEVICE, cb *ddi.PresentCb) error {
 	f.presents = append(f.presents, *cb)
 	return nil
 }
+
+// PfnLockCb records the lock's flags; under DonotWait it fails while a
+// submitted buffer is not done, as the video memory manager would.
 func (f *fakeRuntime) PfnLockCb(_ ddi.HRTDEVICE, cb *ddi.LockCb) error {
 	f.log("Lock %d", cb.Allocation)
+	f.locks = append(f.locks, *cb)
+	if cb.Flags.DonotWait && f.completed < f.fence {
+		return hresult.D3DDDIERR_WASSTILLDRAWING
+	}
 	cb.Data = f.memory[cb.Allocation]
 	return nil
 }
@@ -106,9 +114,8 @@ func (f *fakeRuntime) PfnUnlockCb(_ ddi.HRTDEVICE, a ddi.HALLOCATION) error {
 	return nil
 }
 func (f *fakeRuntime) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.WaitForSynchronizationObjectCb) error {
-	f.log("Wait fence=%d %s", cb.FenceValue, cb.Hazard)
+	f.log("Wait %v=%d", cb.ObjectHandleArray, cb.FenceValue)
 	f.waits = append(f.waits, *cb)
-	f.completed = max(f.completed, cb.FenceValue)
 	return nil
 }
 func (f *fakeRuntime) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.SignalSynchronizationObjectCb) error {

@@ -32,6 +32,7 @@ type serialised struct {
 var (
 	_ ddi.Device   = (*serialised)(nil)
 	_ ddi.Signaler = (*serialised)(nil)
+	_ ddi.Waiter   = (*serialised)(nil)
 	_ ddi.Escaper  = (*serialised)(nil)
 )
 
@@ -123,6 +124,12 @@ func (s *serialised) Signal(h ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) er
 	s.lock.Lock()
 	defer s.lock.Unlock()
 	return s.Device.Signal(h, obj, value)
+}
+
+func (s *serialised) Wait(h ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	return s.Device.Wait(h, obj, value)
 }
 
 func (s *serialised) DestroyDevice(h ddi.HDEVICE) {

@@ -1,6 +1,8 @@
 package umd
 
 import (
+	"errors"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
@@ -128,11 +130,19 @@ func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HR
 	d.updateSubresource(d, dst, data, min(writeChunk, (d.cmdCap-16)*4/2))
 }
 
-// ResourceMap gives the CPU the resource's memory. The SamBookshelf article on asynchronous Draw: a map that
-// conflicts with queued GPU work submits it and waits for its fence (or
-// returns DXGI_ERROR_WAS_STILL_DRAWING with DO_NOT_WAIT); WRITE_DISCARD
-// renames the resource to a fresh allocation instead; WRITE_NO_OVERWRITE
-// never waits.
+// ResourceMap gives the CPU the resource's memory through pfnLockCb, which
+// synchronises the access with the GPU ("PFND3DDDI_LOCKCB callback
+// function (d3dumddi.h)"). Work still in the command buffer that the map
+// conflicts with is submitted first (the callback can only see submitted
+// work); then the video memory manager blocks the thread inside pfnLockCb
+// until the GPU is done with it — a read waits for GPU writes (RAW), a
+// write for GPU reads and writes (WAR, WAW) — or, with DO_NOT_WAIT, fails
+// with D3DDDIERR_WASSTILLDRAWING, which Map returns as
+// DXGI_ERROR_WAS_STILL_DRAWING ("D3D11_MAP_FLAG enumeration (d3d11.h)").
+// WRITE_DISCARD locks with Discard: a busy allocation is renamed by the
+// video memory manager ("Requesting to rename an allocation"), never
+// waited for. WRITE_NO_OVERWRITE locks with IgnoreSync: it never waits
+// (the SamBookshelf article on asynchronous Draw).
 func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
 	r := d.resource(h)
 	if r == nil {
@@ -142,87 +152,33 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 	if d.injected("ResourceMap") {
 		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
 	}
+	var lf ddi.LockFlags
 	switch t {
 	case ddi.MapWriteDiscard:
-		if r.inBuffer || r.lastFence > d.cb.CompletedFence(d.rt, d.ctx) {
-			if err := d.rename(r); err != nil {
-				return ddi.MappedSubresource{}, err
-			}
-		}
-	case ddi.MapWriteNoOverwrite:
-	default:
-		need := r.lastFence // writes wait for GPU reads and writes (WAR, WAW)
-		if t == ddi.MapRead {
-			need = r.lastWriteFence // reads wait for GPU writes (RAW)
-		}
-		if r.inBuffer && (t != ddi.MapRead || r.writeInBuffer) {
-			if flags&ddi.MapFlagDoNotWait != 0 {
-				d.submit(false, 0)
-				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
-			}
+		// The unsubmitted buffer must keep the instance it used: submit
+		// it before the rename.
+		if r.inBuffer {
 			d.submit(false, 0)
-			need = r.lastFence
-			if t == ddi.MapRead {
-				need = r.lastWriteFence
-			}
 		}
-		if need > d.cb.CompletedFence(d.rt, d.ctx) && !d.cfg.Bugs.Has(rules.MapHazard) { // the bug: map without waiting
-			if flags&ddi.MapFlagDoNotWait != 0 {
-				return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
-			}
-			// The wait names what it waits for: a
-			// read waits for a GPU write (RAW); a write for a GPU read
-			// (WAR) or, when the command at that fence writes, a write (WAW).
-			hz := "RAW"
-			if t != ddi.MapRead {
-				hz = map[bool]string{false: "WAR", true: "WAW"}[r.lastWriteFence == need]
-			}
-			w := ddi.WaitForSynchronizationObjectCb{Context: d.ctx, FenceValue: need, Allocation: r.alloc, Obj: r.args.Obj, Hazard: hz}
-			if err := d.cb.PfnWaitForSynchronizationObjectCb(d.rt, &w); err != nil {
-				return ddi.MappedSubresource{}, err
-			}
+		lf = ddi.LockFlags{WriteOnly: true, Discard: true}
+	case ddi.MapWriteNoOverwrite:
+		lf = ddi.LockFlags{WriteOnly: true, IgnoreSync: true}
+	default:
+		if r.inBuffer && (t != ddi.MapRead || r.writeInBuffer) {
+			d.submit(false, 0)
 		}
+		lf = ddi.LockFlags{ReadOnly: t == ddi.MapRead, WriteOnly: t == ddi.MapWrite, DonotWait: flags&ddi.MapFlagDoNotWait != 0}
+		lf.IgnoreSync = d.cfg.Bugs.Has(rules.MapHazard) && !lf.DonotWait // the bug: map without waiting
 	}
-	lk := ddi.LockCb{Allocation: r.alloc}
+	lk := ddi.LockCb{Allocation: r.alloc, Flags: lf}
 	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
+		if errors.Is(err, hresult.D3DDDIERR_WASSTILLDRAWING) {
+			return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
+		}
 		return ddi.MappedSubresource{}, err
 	}
 	r.mapped = true
 	return ddi.MappedSubresource{Data: lk.Data, RowPitch: r.pitch}, nil
-}
-
-// rename gives r a fresh allocation; the old one is freed once the GPU is
-// done with it (Dxgkrnl defers the real free to its fence).
-func (d *immediateContext) rename(r *resource) error {
-	cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
-		Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
-	}}}
-	if r.args.Dimension == ddi.DimTexture2D {
-		cb.Allocations[0].Width, cb.Allocations[0].Height, cb.Allocations[0].GPUFormat = r.args.Width, r.args.Height, uint32(r.format)
-	}
-	if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
-		return err
-	}
-	old := r.alloc
-	r.alloc = cb.Allocations[0].Allocation
-	if r.inBuffer {
-		d.pendingDealloc = append(d.pendingDealloc, pendingFree{alloc: old, obj: r.args.Obj, rt: r.rt})
-		// The buffer's list still names the old allocation; new uses of r
-		// must name the new one.
-		r.inBuffer = false
-		r.writeInBuffer = false
-		for i, u := range d.used {
-			if u == r {
-				d.used = append(d.used[:i], d.used[i+1:]...)
-				break
-			}
-		}
-	} else {
-		d.dealloc(r.rt, old, r.args.Obj)
-	}
-	r.lastFence, r.lastWriteFence = 0, 0
-	d.st.dirty = true
-	return nil
 }
 
 func (d *immediateContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {

@@ -19,3 +19,21 @@ func (d *immediateContext) Signal(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint
 	cb := ddi.SignalSynchronizationObjectCb{Context: d.ctx, ObjectHandleArray: []ddi.HSYNCOBJECT{obj}, FenceValue: value}
 	return d.cb.PfnSignalSynchronizationObjectCb(d.rt, &cb)
 }
+
+var _ ddi.Waiter = (*Device)(nil)
+
+// Wait is the immediate context's GPU-side fence wait
+// (ID3D11DeviceContext4::Wait). pfnWaitForSynchronizationObjectCb inserts
+// the wait in the context's DMA stream: work submitted after it waits on
+// the GPU; the call returns at once. What was recorded before Wait is
+// submitted first, so it is not held by the wait.
+func (d *immediateContext) Wait(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
+	d.busy()
+	if len(d.cmd.Words) > 0 || d.foreign != 0 {
+		if err := d.submit(false, 0); err != nil {
+			return err
+		}
+	}
+	cb := ddi.WaitForSynchronizationObjectCb{Context: d.ctx, ObjectHandleArray: []ddi.HSYNCOBJECT{obj}, FenceValue: value}
+	return d.cb.PfnWaitForSynchronizationObjectCb(d.rt, &cb)
+}

@@ -123,22 +123,27 @@ func TestFullCommandBufferSubmits(t *testing.T) {
 	}
 }
 
-func TestMapWaitsForTheGPU(t *testing.T) {
+// Map locks through pfnLockCb with the flags that make the video memory
+// manager wait for the right GPU work (it blocks inside the callback); a
+// conflicting use still in the command buffer is submitted first.
+func TestMapLocksWithTheRightFlags(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		t         ddi.MapType
 		flags     ddi.MapFlag
 		submitted bool // the draw using the buffer was flushed first
 		wantErr   error
-		wantWait  string // hazard of the pfnWaitForSynchronizationObjectCb, "" for none
+		wantLock  ddi.LockFlags
 		renders   int
 	}{
-		{"write after submitted read", ddi.MapWrite, 0, true, nil, "WAR", 1},
-		{"write in unsubmitted buffer", ddi.MapWrite, 0, false, nil, "WAR", 1},
-		{"do not wait", ddi.MapWrite, ddi.MapFlagDoNotWait, true, hresult.DXGI_ERROR_WAS_STILL_DRAWING, "", 1},
-		{"do not wait, unsubmitted", ddi.MapWrite, ddi.MapFlagDoNotWait, false, hresult.DXGI_ERROR_WAS_STILL_DRAWING, "", 1},
-		{"read after GPU read", ddi.MapRead, 0, true, nil, "", 1},
-		{"no overwrite", ddi.MapWriteNoOverwrite, 0, true, nil, "", 1},
+		{"write after submitted read", ddi.MapWrite, 0, true, nil, ddi.LockFlags{WriteOnly: true}, 1},
+		{"write in unsubmitted buffer", ddi.MapWrite, 0, false, nil, ddi.LockFlags{WriteOnly: true}, 1},
+		{"read write", ddi.MapReadWrite, 0, true, nil, ddi.LockFlags{}, 1},
+		{"do not wait", ddi.MapWrite, ddi.MapFlagDoNotWait, true, hresult.DXGI_ERROR_WAS_STILL_DRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
+		{"do not wait, unsubmitted", ddi.MapWrite, ddi.MapFlagDoNotWait, false, hresult.DXGI_ERROR_WAS_STILL_DRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
+		{"read after GPU read", ddi.MapRead, 0, false, nil, ddi.LockFlags{ReadOnly: true}, 0},
+		{"no overwrite", ddi.MapWriteNoOverwrite, 0, false, nil, ddi.LockFlags{WriteOnly: true, IgnoreSync: true}, 0},
+		{"discard", ddi.MapWriteDiscard, 0, false, nil, ddi.LockFlags{WriteOnly: true, Discard: true}, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f, d := immediateScene(t)
@@ -150,15 +155,11 @@ func TestMapWaitsForTheGPU(t *testing.T) {
 			if !errors.Is(err, tc.wantErr) && hresult.Of(err) != hresult.Of(tc.wantErr) {
 				t.Fatalf("Map: %v, want %v", err, tc.wantErr)
 			}
-			var hz string
-			if len(f.waits) > 0 {
-				hz = f.waits[0].Hazard
-				if f.waits[0].FenceValue != 1 || f.waits[0].Allocation != d.Allocation(hVB) {
-					t.Errorf("waited for %+v, want fence 1 on the vertex buffer", f.waits[0])
-				}
+			if len(f.locks) != 1 || f.locks[0].Flags != tc.wantLock || f.locks[0].Allocation != d.Allocation(hVB) {
+				t.Errorf("locks %+v, want one of the vertex buffer with %+v", f.locks, tc.wantLock)
 			}
-			if hz != tc.wantWait || len(f.waits) > 1 {
-				t.Errorf("waits %+v, want hazard %q", f.waits, tc.wantWait)
+			if len(f.waits) != 0 {
+				t.Errorf("pfnWaitForSynchronizationObjectCb %+v: a Map waits inside pfnLockCb", f.waits)
 			}
 			if len(f.renders) != tc.renders {
 				t.Errorf("%d pfnRenderCb calls, want %d (a conflicting Map submits)", len(f.renders), tc.renders)
@@ -176,33 +177,27 @@ func TestMapWaitsForTheGPU(t *testing.T) {
 	}
 }
 
-// WRITE_DISCARD of a buffer the GPU may still read renames it: a new
-// allocation, no wait; the old one is freed once its last use is
-// submitted.
-func TestMapWriteDiscardRenames(t *testing.T) {
+// WRITE_DISCARD keeps the allocation: the video memory manager renames it
+// under the lock's Discard flag; the driver allocates nothing and frees
+// nothing ("Requesting to rename an allocation").
+func TestMapWriteDiscardLocksWithDiscard(t *testing.T) {
 	f, d := immediateScene(t)
 	old := d.Allocation(hVB)
-	d.Draw(hDev, 3, 0)
-	if _, err := d.ResourceMap(hDev, hVB, ddi.MapWriteDiscard, 0); err != nil {
-		t.Fatal(err)
+	allocs := f.count("Allocate")
+	for range 10 {
+		if _, err := d.ResourceMap(hDev, hVB, ddi.MapWriteDiscard, 0); err != nil {
+			t.Fatal(err)
+		}
+		d.ResourceUnmap(hDev, hVB)
+		d.Draw(hDev, 3, 0)
 	}
-	d.ResourceUnmap(hDev, hVB)
-	renamed := d.Allocation(hVB)
-	if renamed == old || len(f.waits) != 0 || len(f.renders) != 0 {
-		t.Fatalf("allocation %d -> %d, %d waits, %d submissions; want a new allocation, no wait, no submission", old, renamed, len(f.waits), len(f.renders))
+	if d.Allocation(hVB) != old || f.count("Allocate") != allocs || len(f.freed) != 0 {
+		t.Fatalf("allocation %d -> %d, %d pfnAllocateCb, freed %v; want the same allocation, none allocated or freed", old, d.Allocation(hVB), f.count("Allocate")-allocs, f.freed)
 	}
-	if slices.Contains(f.freed, old) {
-		t.Fatal("the old allocation was freed while the unsubmitted buffer names it")
-	}
-	d.Draw(hDev, 3, 0)
-	d.Flush(hDev)
-	if !slices.Contains(f.freed, old) {
-		t.Fatalf("the old allocation %d is not freed after the submission: %v", old, f.calls)
-	}
-	list := f.renders[0].AllocationList
-	if !slices.ContainsFunc(list, func(e ddi.AllocationListEntry) bool { return e.Allocation == old }) ||
-		!slices.ContainsFunc(list, func(e ddi.AllocationListEntry) bool { return e.Allocation == renamed }) {
-		t.Errorf("the buffer's list %v should name both versions (draws before and after the Map)", list)
+	for _, l := range f.locks {
+		if !l.Flags.Discard {
+			t.Errorf("lock %+v without Discard", l)
+		}
 	}
 }
 

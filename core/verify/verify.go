@@ -525,7 +525,9 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 				delete(m, e.DMA)
 			}
 		}
-	case e.Kind == trace.Call && e.Name == "pfnLockCb":
+	case e.Kind == trace.Return && e.Name == "pfnLockCb" && e.HR == "S_OK":
+		// Checked when the lock returns: the video memory manager waits
+		// inside pfnLockCb ("PFND3DDDI_LOCKCB callback function").
 		m := v.enclosingMap(e)
 		if m == nil {
 			return nil
@@ -549,7 +551,9 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s locked allocation %s while DMA buffer %d still uses it (%s): the map must wait for its fence", typ, m.Obj, e.Handle, dma, hz)}
 			}
 		}
-	case e.Kind == trace.Wait && !e.Args.Has(trace.KeyDone):
+	case e.Kind == trace.Wait && !e.Args.Has(trace.KeyDone) && e.Args.Str(trace.KeyHazard) != "":
+		// A wait for the resource (one with a hazard), not the flow
+		// control of a submission the map makes first.
 		if m := v.enclosingMap(e); m != nil {
 			if t := m.Args.Str(trace.KeyType); t == "WRITE_DISCARD" || t == "WRITE_NO_OVERWRITE" {
 				return []Violation{v.violation(rules.MapHazard, e, "Map(%s) of %s waited for the GPU: DISCARD and NO_OVERWRITE never wait", t, m.Obj)}

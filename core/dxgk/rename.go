@@ -1,0 +1,114 @@
+package dxgk
+
+import (
+	"fmt"
+
+	"d3dsim/core/dxgkddi"
+	"d3dsim/core/trace"
+)
+
+// Renaming ("Requesting to rename an allocation"): when the user-mode driver
+// locks a busy allocation with D3DDDICB_LOCKFLAGS.Discard, the video memory
+// manager gives the lock another instance of the allocation instead of
+// stalling the thread. It keeps, per allocation, a renaming list of the
+// instances the GPU may still use and cycles through it: an instance whose
+// last DMA buffer is done is handed out again; otherwise a new backing store
+// is committed with the original creation parameters. The display miniport
+// driver is not called (no DxgkDdiCreateAllocation): to it, the same
+// allocation is simply paged at several places at once. A DMA buffer reaches
+// the instance that was current when it was submitted (instanceAt).
+
+// instance is an earlier backing store of a renamed allocation, on its
+// renaming list until the GPU is done with it.
+type instance struct {
+	addr  uint64   // a system-memory backing store (its pages reached through the aperture)
+	ctx   *context // the context whose fence retires it
+	fence uint64   // the last fence of ctx that uses it
+}
+
+// idle is whether the GPU is done with the instance.
+func (in instance) idle() bool {
+	return in.ctx == nil || in.fence <= in.ctx.completed || in.ctx.dev.removed
+}
+
+// renameLocked makes a fresh instance the allocation's current one: the
+// first idle instance of the renaming list, else a new backing store. The
+// busy current instance joins the list. It returns the VidMmRename event,
+// or false when there is no memory for a new instance (the lock then waits).
+func (k *Dxgkrnl) renameLocked(a *allocation) (trace.Event, bool) {
+	old := instance{addr: a.backing, ctx: a.lastCtx, fence: max(a.lastRead, a.lastWrite)}
+	pick := -1
+	for i, in := range a.renaming {
+		if in.idle() {
+			pick = i
+			break
+		}
+	}
+	var to uint64
+	how := ""
+	if pick >= 0 {
+		to = a.renaming[pick].addr
+		a.renaming = append(a.renaming[:pick], a.renaming[pick+1:]...)
+		how = "an idle instance from its renaming list"
+	} else {
+		addr, err := k.commitLocked(&k.aperture, a.region, a.align)
+		if err != nil {
+			return trace.Event{}, false
+		}
+		to = addr
+		how = "a new backing store (no DxgkDdiCreateAllocation)"
+	}
+	a.renaming = append(a.renaming, old)
+	a.backing = to
+	a.lastRead, a.lastWrite = 0, 0 // the new instance is idle
+	var b trace.ArgBuilder
+	b.Uint(trace.KeyFrom, old.addr).Uint(trace.KeyTo, to).Int(trace.KeyCount, int64(len(a.renaming)))
+	msg := fmt.Sprintf("rename %v (%s): the instance at %#x stays with fence %d of %v; the lock gets %s at %#x (renaming list: %d)",
+		a.h, a.obj, old.addr, old.fence, old.ctx.h, how, to, len(a.renaming))
+	return trace.Event{Handle: a.h.String(), Obj: a.obj, Fence: old.fence, Args: b.Args(), Msg: msg}, true
+}
+
+// instanceAt is where a DMA buffer submitted now reaches a: for a
+// CPU-visible allocation, its current instance (renaming may change it
+// before the buffer is patched); 0 means wherever a lives when patched.
+func instanceAt(a *allocation) uint64 {
+	if a.cpuVisible {
+		return a.backing
+	}
+	return 0
+}
+
+// patchLocation is where the buffer's i-th allocation-list entry is at
+// patch time: the instance it was submitted against, if renamed since.
+func (b *dmaBuffer) patchLocation(i int, a *allocation) (dxgkddi.SegmentID, uint64) {
+	if i < len(b.inst) && b.inst[i] != 0 {
+		return dxgkddi.SegmentAperture, b.inst[i]
+	}
+	return a.location()
+}
+
+// freeInstancesLocked decommits the renaming list of an allocation being
+// freed (nothing references it any more, so every instance is idle).
+func (k *Dxgkrnl) freeInstancesLocked(a *allocation) {
+	for _, in := range a.renaming {
+		k.decommitLocked(&k.aperture, in.addr, a.region)
+	}
+	a.renaming = nil
+}
+
+// RenamingList is the number of instances on the allocation's renaming list
+// and how many of them the GPU is done with (for tests and the panel).
+func (k *Dxgkrnl) RenamingList(h HAllocation) (instances, idle int) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	a := k.allocs[h]
+	if a == nil {
+		return 0, 0
+	}
+	for _, in := range a.renaming {
+		if in.idle() {
+			idle++
+		}
+	}
+	return len(a.renaming), idle
+}
