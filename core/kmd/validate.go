@@ -256,6 +256,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{1, 8, "query result"}}
 	case isa.OpScanout:
 		return []access{surf(0, "scanout surface")}
+	case isa.OpSetProgram:
+		return []access{{1, 4 * uint64(a[3]), "program"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

@@ -38,10 +38,12 @@ const (
 	OpQuery       Opcode = 0x17 // kind addr(2): writes a uint64 at addr
 	OpScanout     Opcode = 0x18 // addr(2) width height pitch format: the display engine shows this surface
 	OpFill        Opcode = 0x19 // dst(2) nbytes value: fill nbytes (a multiple of 4) with the 32-bit value (paging FILL)
+	OpSetProgram  Opcode = 0x1A // stage addr(2) words sysReg: run the gpu/shader program at addr (program.go)
+	OpSetLayout   Opcode = 0x1B // sysRegs then 3 words per vertex element (variable, 1..49 words: layout.go)
 )
 
 // opcodes describes every opcode: its name and fixed payload length (OpWrite
-// is variable, at least 3 words).
+// and SET_LAYOUT are variable: at least 3 and 1 words).
 var opcodes = []struct {
 	op      Opcode
 	name    string
@@ -54,6 +56,7 @@ var opcodes = []struct {
 	{OpDraw, "DRAW", 2}, {OpDrawIndexed, "DRAW_INDEXED", 3}, {OpClearRT, "CLEAR_RT", 10},
 	{OpClearDS, "CLEAR_DS", 7}, {OpCopy, "COPY", 5}, {OpWrite, "WRITE", 3}, {OpFence, "FENCE", 2},
 	{OpQuery, "QUERY", 3}, {OpScanout, "SCANOUT", 6}, {OpFill, "FILL", 4},
+	{OpSetProgram, "SET_PROGRAM", 5}, {OpSetLayout, "SET_LAYOUT", 1},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.
