@@ -47,6 +47,15 @@ func BenchmarkFillRotated(b *testing.B) {
 	b.Run("1", func(b *testing.B) { benchScene(b, sc, 1) })
 }
 
+// BenchmarkFillISA: fill drawn by the built-in programs written in the ISA
+// (FillISAScene), beside BenchmarkFill's hard-wired path; "textured" is
+// texture × vertex colour (FillTexturedISAScene), which has no hard-wired
+// program.
+func BenchmarkFillISA(b *testing.B) {
+	b.Run("color/1", func(b *testing.B) { benchScene(b, FillISAScene(), 1) })
+	b.Run("textured/1", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), 1) })
+}
+
 // BenchmarkTris: 100,000 small Gouraud triangles placed by the LCG.
 func BenchmarkTris(b *testing.B) {
 	sc := TrisScene()
