@@ -132,7 +132,12 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	ps := p.prog
 	blk := &ps.block
 	m := ps.ps.m
+	full := quads == shader.AllLanes
 	for r := range ps.psIn {
+		reads := ps.ps.reads[r]
+		if reads == 0 {
+			continue
+		}
 		in := m.In(r)
 		if r == ps.psPos {
 			for q := quads; q != 0; q &= q - 1 {
@@ -150,6 +155,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 			continue
 		}
 		for c := range 4 {
+			if reads>>c&1 == 0 {
+				continue
+			}
 			k := 4*r + c
 			a0, d1, d2 := t.a0[k], t.d1[k], t.d2[k]
 			out := &in[c]
@@ -159,6 +167,12 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 					b1, b2 := blk.b1[l], blk.b2[l]
 					w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
 					out[l] = math.Float32bits(float32((a0 + float64(b1*d1) + float64(b2*d2)) * w))
+				}
+				continue
+			}
+			if full {
+				for l := range out {
+					out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
 				}
 				continue
 			}
@@ -177,6 +191,22 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	var o *shader.Vec
 	if p.color {
 		o = m.Out(0)
+	}
+	if p.fast && !p.depth && o != nil {
+		// No depth test, no blending, all channels: the output merger's
+		// fast case, written straight (what merge does for p.fast).
+		p.passed += uint64(bits.OnesCount64(alive))
+		mem, pitch := p.rt.mem, p.rt.pitch
+		for a := alive; a != 0; a &= a - 1 {
+			l := bits.TrailingZeros64(a)
+			o0 := (ty+laneXY[l][1])*pitch + 4*(tx+laneXY[l][0])
+			px := mem[o0 : o0+4 : o0+4]
+			px[ri] = unorm8(math.Float32frombits(o[0][l]))
+			px[1] = unorm8(math.Float32frombits(o[1][l]))
+			px[bi] = unorm8(math.Float32frombits(o[2][l]))
+			px[3] = unorm8(math.Float32frombits(o[3][l]))
+		}
+		return
 	}
 	for a := alive; a != 0; a &= a - 1 {
 		l := bits.TrailingZeros64(a)

@@ -81,6 +81,9 @@ type progEntry struct {
 	prog *shader.Program
 	m    *shader.Machine
 	err  error
+	// reads has bit c of entry r set when the program may read component
+	// c of input register v#r: the pixel stage interpolates only those.
+	reads [isa.MaxVaryings]uint8
 }
 
 // maxCachedPrograms bounds the cache; past it the cache starts again.
@@ -124,6 +127,15 @@ func (ps *progState) program(mem []byte) *progEntry {
 	e.prog, e.err = shader.Decode(words)
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
+		for _, in := range e.prog.Code {
+			for _, src := range in.Src {
+				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
+					for _, c := range src.Swizzle {
+						e.reads[src.Index] |= 1 << c
+					}
+				}
+			}
+		}
 	}
 	ps.cache[string(e.code)] = e
 	return e
