@@ -18,6 +18,11 @@ import (
 // psBlock is the block being shaded: the weights of its lanes.
 type psBlock struct {
 	b1, b2 [shader.Lanes]float64
+	// off is each lane's word offset from its block's top-left pixel in
+	// the target viewed as words (pixelWords), for the draw's pitch.
+	off   [shader.Lanes]int
+	words []uint32 // the target as words, or nil
+	wp    int      // its pitch in words
 }
 
 // laneXY is the pixel of each lane within its block.
@@ -58,6 +63,16 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.color = s.rt.bound() && s.blend.mask != 0 && ps.ps.prog.Outputs > 0
 	p.lo, p.hi = 0, 4*ps.psIn
 	p.kind = spanProgram
+	blk := &ps.block
+	blk.words, blk.wp = nil, 0
+	if p.color && p.fast && !p.depth {
+		if w := pixelWords(&p.rt); w != nil {
+			blk.words, blk.wp = w, p.rt.pitch/4
+			for l := range blk.off {
+				blk.off[l] = laneXY[l][1]*blk.wp + laneXY[l][0]
+			}
+		}
+	}
 	// One machine: the draw's blocks run on this goroutine.
 	p.tileable = false
 }
@@ -117,10 +132,20 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 	blk := &p.prog.block
 	e1, e2 := &t.e[1], &t.e[2]
 	inv := t.invArea
-	for m := quads; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		x, y := tx+laneXY[l][0], ty+laneXY[l][1]
-		blk.b1[l], blk.b2[l] = float64(e1.at(x, y))*inv, float64(e2.at(x, y))*inv
+	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
+	if quads == shader.AllLanes {
+		for l := range blk.b1 {
+			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
+			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
+			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
+		}
+	} else {
+		for m := quads; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
+			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
+			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
+		}
 	}
 	ri, bi := p.order()
 	p.runBlock(t, tx, ty, mask, quads, ri, bi)
@@ -191,6 +216,22 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	var o *shader.Vec
 	if p.color {
 		o = m.Out(0)
+	}
+	if blk.words != nil {
+		// No depth test, no blending, all channels, a target of words:
+		// merge's fast case, a word at a time.
+		p.passed += uint64(bits.OnesCount64(alive))
+		words := blk.words[ty*blk.wp+tx:]
+		sh := [2]uint32{0, 16}
+		rs, bs := sh[ri/2], sh[bi/2]
+		for a := alive; a != 0; a &= a - 1 {
+			l := bits.TrailingZeros64(a)
+			words[blk.off[l]] = uint32(unorm8(math.Float32frombits(o[0][l])))<<rs |
+				uint32(unorm8(math.Float32frombits(o[1][l])))<<8 |
+				uint32(unorm8(math.Float32frombits(o[2][l])))<<bs |
+				uint32(unorm8(math.Float32frombits(o[3][l])))<<24
+		}
+		return
 	}
 	if p.fast && !p.depth && o != nil {
 		// No depth test, no blending, all channels: the output merger's

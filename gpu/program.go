@@ -86,12 +86,17 @@ type progEntry struct {
 	reads [isa.MaxVaryings]uint8
 }
 
-// maxCachedPrograms bounds the cache; past it the cache starts again.
-const maxCachedPrograms = 256
+// maxCachedPrograms and maxCachedBytes bound the cache; past either it
+// starts again.
+const (
+	maxCachedPrograms = 256
+	maxCachedBytes    = 16 << 20
+)
 
 // progState is a draw's programmable state, kept in drawScratch.
 type progState struct {
-	cache map[string]*progEntry // keyed by the program's bytes
+	cache      map[string]*progEntry // keyed by the program's bytes
+	cacheBytes int
 
 	vs, ps     *progEntry // this draw's, nil for a built-in stage
 	vsPos      int        // output register of SV_Position
@@ -116,9 +121,10 @@ func (ps *progState) program(mem []byte) *progEntry {
 	if e, ok := ps.cache[string(mem)]; ok {
 		return e
 	}
-	if ps.cache == nil || len(ps.cache) >= maxCachedPrograms {
-		ps.cache = map[string]*progEntry{}
+	if ps.cache == nil || len(ps.cache) >= maxCachedPrograms || ps.cacheBytes+len(mem) > maxCachedBytes {
+		ps.cache, ps.cacheBytes = map[string]*progEntry{}, 0
 	}
+	ps.cacheBytes += len(mem)
 	words := make([]uint32, len(mem)/4)
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
