@@ -180,6 +180,10 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.drawPacket(false, a[0], a[1], 0)
 	case isa.OpDrawIndexed:
 		ex.drawPacket(true, a[0], a[1], int32(a[2]))
+	case isa.OpDrawInstanced:
+		ex.drawInstances(false, a[0], a[1], 0, a[2], a[3])
+	case isa.OpDrawIndexedInstanced:
+		ex.drawInstances(true, a[0], a[1], int32(a[2]), a[3], a[4])
 	case isa.OpClearRT:
 		ex.clearRT(p)
 	case isa.OpClearDS:

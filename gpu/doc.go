@@ -42,7 +42,10 @@
 //     vertex stage shades 64 vertices at a time (vertexstage.go); the pixel
 //     stage runs 8x8 blocks of the target's grid, quads for derivatives,
 //     inputs interpolated as the built-in programs' attributes are, then
-//     the depth test and output merger above (pixelstage.go). Textures are
+//     the depth test and output merger above (pixelstage.go).
+//     DRAW_INSTANCED and DRAW_INDEXED_INSTANCED draw their vertices once per
+//     instance: per-instance elements and SV_InstanceID (isa's layout.go).
+//     Textures are
 //     sampled by the built-in program's sampler (sample.go): the same
 //     pixels. The built-in programs in the ISA (builtins.go) draw every
 //     golden image bit for bit (TestGoldenISA).

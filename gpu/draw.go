@@ -61,6 +61,11 @@ type drawScratch struct {
 
 // drawPacket runs DRAW and DRAW_INDEXED.
 func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
+	ex.drawInstances(indexed, count, start, base, 1, 0)
+}
+
+// drawInstances runs the draw packets: instances times the vertices.
+func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
 
@@ -88,16 +93,17 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	case s.topo == isa.TopoUndefined:
 		ex.fault("topology undefined")
 		return
-	case count == 0:
+	case count == 0 || instances == 0:
 		return
-	case count > maxDrawVertices:
-		ex.fault("%d vertices: more than %d in one draw", count, maxDrawVertices)
+	case uint64(count)*uint64(instances) > maxDrawVertices:
+		ex.fault("%d vertices x %d instances: more than %d vertices in one draw", count, instances, maxDrawVertices)
 		return
 	}
 	// An unbound vertex or index buffer reads zeros, like a fetch past the
 	// end of a bound one (see fetch).
-	g.stats.Vertices += uint64(count)
-	ex.res.cost += int64(count) * g.costs.VertexNS
+	n := uint64(count) * uint64(instances)
+	g.stats.Vertices += n
+	ex.res.cost += int64(n) * g.costs.VertexNS
 
 	d := &ex.draw
 	if !ex.preparePipe(faulted) {
@@ -111,8 +117,12 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	}
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
-		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip}
-	ex.assemble(indexed, count, start, base)
+		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
+	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
+		d.params.instance = inst
+		d.prog.chunk.n = 0 // shaded for the previous instance
+		ex.assemble(indexed, count, start, base)
+	}
 	d.flush()
 	if d.prog.failed {
 		ex.fault("%v", d.prog.err)

@@ -408,3 +408,47 @@ func TestGoldenISAShaded(t *testing.T) {
 	r.mustExec(b)
 	checkGolden(t, "isa-shaded", w, h, r.rgba(rt))
 }
+
+// DRAW_INSTANCED: per-instance elements step by their rate from
+// startInstance, SV_InstanceID counts the instances from 0.
+func TestInstancing(t *testing.T) {
+	const vs = `vs inputs=3 outputs=2 temps=1
+add o0, v0, v1
+utof r0.x, v2.x
+mad o1, r0.xxxx, l(0.5, 0.0, 0.0, 0.0), l(0.5, 0.0, 0.0, 1.0)`
+	const ps = "ps inputs=2 outputs=1\nmov o0, v1"
+	tests := []struct {
+		name                    string
+		step, instances, startI uint32
+		want                    [4][4]byte // pixels (4,4) (12,4) (4,12) (12,12)
+	}{
+		{"step 1", 1, 2, 0, [4][4]byte{{128, 0, 0, 255}, {255, 0, 0, 255}, {}, {}}},
+		{"step 1 from instance 1", 1, 2, 1, [4][4]byte{{}, {128, 0, 0, 255}, {255, 0, 0, 255}, {}}},
+		{"step 2", 2, 2, 0, [4][4]byte{{255, 0, 0, 255}, {}, {}, {}}},
+		{"step 0", 0, 3, 2, [4][4]byte{{}, {}, {255, 0, 0, 255}, {}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t)
+			rt := r.target(16, 16, isa.FmtRGBA8)
+			b := r.scene(rt, isa.ProgNone, quadVerts(0, 0, 8, 8, 16, 16, white))
+			rt.clear(b, [4]float32{})
+			// Offsets in clip space: none, right, down.
+			b.SetVB(1, r.buffer(f32bytes(0, 0, 0, 0, 1, 0, 0, 0, 0, -1, 0, 0)), 48, 16, 0)
+			b.SetLayout(isa.Layout{VertexIDReg: isa.NoReg, InstanceIDReg: 2, Elements: []isa.VertexElement{
+				{Reg: 0, Format: isa.VtxRGB32F}, {Reg: 1, Slot: 1, Format: isa.VtxRGBA32F, PerInstance: true, StepRate: tc.step},
+			}})
+			a, n := r.program(vs)
+			b.SetProgram(isa.StageVS, a, n, 0)
+			a, n = r.program(ps)
+			b.SetProgram(isa.StagePS, a, n, 0)
+			b.DrawInstanced(6, 0, tc.instances, tc.startI)
+			r.mustExec(b)
+			for i, at := range [][2]int{{4, 4}, {12, 4}, {4, 12}, {12, 12}} {
+				if got := r.px(rt, at[0], at[1]); got != tc.want[i] {
+					t.Errorf("pixel %v = %v, want %v", at, got, tc.want[i])
+				}
+			}
+		})
+	}
+}

@@ -24,6 +24,8 @@ type drawParams struct {
 	indexed, strip bool
 	count, start   uint32
 	base           int32
+
+	instance, startInstance uint32
 }
 
 // programVertex returns draw vertex i (the i-th of the draw) shaded by the
@@ -75,7 +77,10 @@ func (ex *executor) shadeVertices(i0 uint32) {
 			}
 			vi := v
 			if e.PerInstance {
-				vi = 0 // one instance: instance 0's data
+				vi = int64(dp.startInstance)
+				if e.StepRate != 0 {
+					vi += int64(dp.instance / e.StepRate)
+				}
 			}
 			w := fetchElement(&s.vb[e.Slot], vi, e)
 			in := m.In(int(e.Reg))
@@ -84,7 +89,9 @@ func (ex *executor) shadeVertices(i0 uint32) {
 		if r := int(s.layout.vid); r < ps.vsIn {
 			m.In(r)[0][j] = vid
 		}
-		// SV_InstanceID (s.layout.iid) is 0: the inputs start zeroed.
+		if r := int(s.layout.iid); r < ps.vsIn {
+			m.In(r)[0][j] = dp.instance
+		}
 	}
 	if mask == 0 {
 		return

@@ -52,6 +52,10 @@ func every() (Builder, [][]int) {
 	one(b.SetProgram(StagePS, 0xc000, 20, NoReg))
 	b.SetLayout(BuiltinLayout())
 	one()
+	b.DrawInstanced(6, 0, 3, 1)
+	one()
+	b.DrawIndexedInstanced(6, 0, -1, 3, 1)
+	one()
 	return b, at
 }
 

@@ -35,10 +35,14 @@ import (
 // at stride*vertex + offset(SET_VB) + byte offset, in format. Components
 // the format lacks read 0, 0, 0, 1 (1.0 for float formats, integer 1 for
 // integer ones); an element not wholly inside its buffer reads zeros with
-// those defaults, as the built-in fetch does. The draw packets draw one
-// instance (instance 0): per-instance elements read instance 0's data, and
-// SV_InstanceID is 0. SV_VertexID is the index read from the index buffer
-// (without the base vertex) in an indexed draw, start+i otherwise. A buffer
+// those defaults, as the built-in fetch does. DRAW_INSTANCED and
+// DRAW_INDEXED_INSTANCED draw their vertices once per instance (DRAW and
+// DRAW_INDEXED one instance, startInstance 0): a per-instance element of
+// step rate n reads element startInstance + instance/n of its buffer (step
+// rate 0: startInstance for every instance), SV_InstanceID is the instance
+// (from 0, without startInstance), SV_VertexID the index read from the
+// index buffer (without the base vertex) in an indexed draw, start+i
+// otherwise, as in Direct3D 11. A buffer
 // starts with no layout: a vertex program's inputs all read zero.
 
 // Limits of programmable draws.
@@ -190,6 +194,19 @@ func (b *Builder) SetProgram(stage uint32, addr uint64, words, sysReg uint32) in
 	at := b.addr(addr)
 	b.Words = append(b.Words, words, sysReg)
 	return at
+}
+
+// DrawInstanced draws instances instances of count vertices from start;
+// per-instance elements start at instance startInstance.
+func (b *Builder) DrawInstanced(count, start, instances, startInstance uint32) {
+	b.header(OpDrawInstanced, 4)
+	b.Words = append(b.Words, count, start, instances, startInstance)
+}
+
+// DrawIndexedInstanced is DrawInstanced with indices (DRAW_INDEXED's).
+func (b *Builder) DrawIndexedInstanced(count, start uint32, base int32, instances, startInstance uint32) {
+	b.header(OpDrawIndexedInstanced, 5)
+	b.Words = append(b.Words, count, start, uint32(base), instances, startInstance)
 }
 
 // SetLayout sets the vertex fetch descriptor.

@@ -54,6 +54,10 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v kind=%d addr=%#x", p.Op, a[0], p.Addr(1))
 	case OpFill:
 		return fmt.Sprintf("%v dst=%#x n=%d value=%#x", p.Op, p.Addr(0), a[2], a[3])
+	case OpDrawInstanced:
+		return fmt.Sprintf("%v count=%d start=%d instances=%d startInstance=%d", p.Op, a[0], a[1], a[2], a[3])
+	case OpDrawIndexedInstanced:
+		return fmt.Sprintf("%v count=%d start=%d base=%d instances=%d startInstance=%d", p.Op, a[0], a[1], int32(a[2]), a[3], a[4])
 	case OpSetProgram:
 		return fmt.Sprintf("%v stage=%d addr=%#x words=%d sys=%d", p.Op, a[0], p.Addr(1), a[3], int32(a[4]))
 	case OpSetLayout:
