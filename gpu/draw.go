@@ -124,6 +124,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		ex.assemble(indexed, count, start, base)
 	}
 	d.flush()
+	d.prog.block.words = nil // do not keep the target's memory
 	if d.prog.failed {
 		ex.fault("%v", d.prog.err)
 	}

@@ -15,7 +15,8 @@ import (
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
-// NoReg. Address 0 with 0 words unbinds the program (the stage has none).
+// NoReg. Address 0 with 0 words unbinds the program (the stage has none;
+// a UMD writes isa.NullAddress, which the KMD leaves 0).
 // SET_SHADER, which selects a built-in program, also unbinds it.
 //
 // With a vertex program bound, a vertex output register k other than the
