@@ -77,6 +77,19 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.tileable = false
 }
 
+// unormW is unorm8 of the float bits x, as a word (the same values),
+// converted through int32: one instruction where uint32 takes several.
+func unormW(x uint32) uint32 {
+	v := math.Float32frombits(x)
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return uint32(int32(float32(v*255) + 0.5))
+}
+
 // programRows shades rows (consecutive, at most a block's) of triangle t.
 func (p *pipe) programRows(t *tri, rows []rowSpan) {
 	if p.prog.failed {
@@ -224,12 +237,15 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		words := blk.words[ty*blk.wp+tx:]
 		sh := [2]uint32{0, 16}
 		rs, bs := sh[ri/2], sh[bi/2]
+		if alive == shader.AllLanes {
+			for l := range blk.off {
+				words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
+			}
+			return
+		}
 		for a := alive; a != 0; a &= a - 1 {
 			l := bits.TrailingZeros64(a)
-			words[blk.off[l]] = uint32(unorm8(math.Float32frombits(o[0][l])))<<rs |
-				uint32(unorm8(math.Float32frombits(o[1][l])))<<8 |
-				uint32(unorm8(math.Float32frombits(o[2][l])))<<bs |
-				uint32(unorm8(math.Float32frombits(o[3][l])))<<24
+			words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
 		}
 		return
 	}
