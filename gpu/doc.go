@@ -81,8 +81,8 @@
 // take no fast path: on one goroutine the fill scene through the ISA
 // built-ins (BenchmarkFillISA) made about 130-140 Mpixels per CPU-second
 // where the hard-wired path made about 500, and texture × vertex colour
-// about 29, on a shared and loaded 2-core machine (a bilinear sample alone
-// costs about 14 ns there).
+// about 44, on a shared and loaded 2-core machine (bilinear filtering is
+// half of that path's time).
 //
 // Tests: golden images drawn through the shader ISA (TestGoldenISA: the
 // hard-wired images, bit for bit; TestGoldenISAShaded: one of its own), a
