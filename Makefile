@@ -52,10 +52,12 @@ race:
 	$(GO) test -race -short ./core/... ./gpu/... ./cmd/...
 	$(GO) test -race -timeout 20m -run 'Race' ./core/scenario
 
-# The scenario runner under WebAssembly (node), where float->int conversions
+# The scenario runner and the GPU's golden images (hard-wired and shader ISA)
+# under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (docs/architecture.md "Time and determinism").
 test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./core/scenario/... ./gpu/shader/...
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run Golden ./gpu
 
 # A bounded run of every Fuzz target in the repo, found by grep so new ones
 # are picked up.

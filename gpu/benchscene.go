@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -27,6 +28,44 @@ type BenchScene struct {
 	Count         int
 	Triangles     uint64 // triangles drawn per frame
 	Pixels        uint64 // pixels shaded per frame
+
+	// Programs in the GPU's ISA (gpu/shader assembly), bound from memory
+	// with SET_PROGRAM and the built-in vertex's SET_LAYOUT in place of
+	// the built-in programs; "" for none.
+	VS, PS string
+	// Texture is the side of a square RGBA8 texture in slot 0 (linear
+	// filtering, clamp), 0 for none.
+	Texture int
+}
+
+// FillISAScene is fill drawn by the built-in programs written in the ISA
+// (BuiltinSource): vs_passthrough and ps_vertexcolor from memory.
+func FillISAScene() BenchScene {
+	sc := FillScene()
+	sc.Name = "fill-isa"
+	sc.VS = BuiltinSource(isa.StageVS, isa.ProgVSPassthrough)
+	sc.PS = BuiltinSource(isa.StagePS, isa.ProgPSVertexColor)
+	return sc
+}
+
+// TexturedColorPS is the ImGui pixel shader in the ISA: texture × vertex
+// colour.
+const TexturedColorPS = `ps inputs=3 outputs=1 temps=1
+sample r0, v2.xyxx, t0, s0
+mul o0, r0, v1`
+
+// FillTexturedISAScene is fill with a 64x64 texture over each quad (uv 0..1)
+// multiplied by the vertex colour (TexturedColorPS), bilinear.
+func FillTexturedISAScene() BenchScene {
+	sc := FillISAScene()
+	sc.Name = "fill-textured-isa"
+	sc.Vertices = slices.Clone(sc.Vertices)
+	for i := 0; i < len(sc.Vertices); i += 9 {
+		sc.Vertices[i+7] = (sc.Vertices[i] + 1) / 2
+		sc.Vertices[i+8] = (1 - sc.Vertices[i+1]) / 2
+	}
+	sc.PS, sc.Texture = TexturedColorPS, 64
+	return sc
 }
 
 // FillScene is "fill": 200 full-screen quads (400 triangles, each quad
@@ -132,10 +171,41 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 	r.rt = alloc(pitch * sc.Height)
 
 	var b isa.Builder
+	if sc.Texture > 0 {
+		n := sc.Texture
+		tex := alloc(4 * n * n)
+		mem, _ := g.mem.Bytes(tex, uint64(4*n*n))
+		for i := range n * n {
+			x, y := i%n, i/n
+			mem[4*i], mem[4*i+1], mem[4*i+2], mem[4*i+3] = byte(x*255/n), byte(y*255/n), byte((x^y)*4), 255
+		}
+		b.SetTex(0, tex, uint32(n), uint32(n), uint32(4*n), isa.FmtRGBA8)
+	}
+	program := func(stage uint32, src string) {
+		if src == "" {
+			return
+		}
+		p, err := shader.Assemble(src)
+		if err != nil {
+			panic(err) // the scenes' own programs: a bug
+		}
+		w := p.Encode()
+		addr := alloc(4 * len(w))
+		mem, _ := g.mem.Bytes(addr, uint64(4*len(w)))
+		for i, x := range w {
+			binary.LittleEndian.PutUint32(mem[4*i:], x)
+		}
+		b.SetProgram(stage, addr, uint32(len(w)), 0)
+	}
 	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), isa.FmtRGBA8)
 	b.SetViewport(0, 0, float32(sc.Width), float32(sc.Height), 0, 1)
 	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
 	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	if sc.VS != "" || sc.PS != "" {
+		b.SetLayout(isa.BuiltinLayout())
+		program(isa.StageVS, sc.VS)
+		program(isa.StagePS, sc.PS)
+	}
 	b.SetDepth(false, false, isa.CmpLess)
 	b.SetVB(0, vb, uint32(len(data)), vertexBytes, 0)
 	for i := 0; i < sc.Draws; i++ {

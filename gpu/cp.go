@@ -174,12 +174,16 @@ func (ex *executor) exec(p isa.Packet) {
 	switch p.Op {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler, isa.OpSetShader,
-		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology:
+		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout:
 		ex.setState(p)
 	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)
 	case isa.OpDrawIndexed:
 		ex.drawPacket(true, a[0], a[1], int32(a[2]))
+	case isa.OpDrawInstanced:
+		ex.drawInstances(false, a[0], a[1], 0, a[2], a[3])
+	case isa.OpDrawIndexedInstanced:
+		ex.drawInstances(true, a[0], a[1], int32(a[2]), a[3], a[4])
 	case isa.OpClearRT:
 		ex.clearRT(p)
 	case isa.OpClearDS:

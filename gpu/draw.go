@@ -11,7 +11,10 @@ import (
 // map them through the viewport and hand them to the rasterizer.
 
 const (
-	numAttr = 6  // vertex attributes after the position: r g b a u v
+	// numAttr is the vertex attributes after the position: r g b a u v for
+	// the built-in programs, four per varying register for a program from
+	// memory (program.go).
+	numAttr = 4 * isa.MaxVaryings
 	maxPoly = 12 // a triangle clipped by 7 planes has at most 10 vertices
 	wEps    = 1e-12
 	// fixLimit bounds screen coordinates (pixels) before the conversion to
@@ -42,7 +45,10 @@ type drawScratch struct {
 	sv   [maxPoly]svert
 	tri  tri
 	pipe pipe
-	cols colTerms // pipe.cols of this goroutine
+
+	prog   progState  // programs from memory (program.go)
+	params drawParams // the draw packet's (vertexstage.go)
+	cols   colTerms   // pipe.cols of this goroutine
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.
@@ -55,6 +61,11 @@ type drawScratch struct {
 
 // drawPacket runs DRAW and DRAW_INDEXED.
 func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
+	ex.drawInstances(indexed, count, start, base, 1, 0)
+}
+
+// drawInstances runs the draw packets: instances times the vertices.
+func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
 
@@ -71,23 +82,28 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	}
 
 	// validate
+	if !ex.prepareProgram() {
+		return
+	}
+	programmable := ex.draw.prog.vs != nil
 	switch {
-	case s.vs == isa.ProgNone:
+	case s.vs == isa.ProgNone && !programmable:
 		ex.fault("no vertex program")
 		return
 	case s.topo == isa.TopoUndefined:
 		ex.fault("topology undefined")
 		return
-	case count == 0:
+	case count == 0 || instances == 0:
 		return
-	case count > maxDrawVertices:
-		ex.fault("%d vertices: more than %d in one draw", count, maxDrawVertices)
+	case uint64(count)*uint64(instances) > maxDrawVertices:
+		ex.fault("%d vertices x %d instances: more than %d vertices in one draw", count, instances, maxDrawVertices)
 		return
 	}
 	// An unbound vertex or index buffer reads zeros, like a fetch past the
 	// end of a bound one (see fetch).
-	g.stats.Vertices += uint64(count)
-	ex.res.cost += int64(count) * g.costs.VertexNS
+	n := uint64(count) * uint64(instances)
+	g.stats.Vertices += n
+	ex.res.cost += int64(n) * g.costs.VertexNS
 
 	d := &ex.draw
 	if !ex.preparePipe(faulted) {
@@ -100,8 +116,18 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 		}
 	}
 	d.batch, d.area = d.batch[:0], 0
-	ex.assemble(indexed, count, start, base)
+	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
+		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
+	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
+		d.params.instance = inst
+		d.prog.chunk.n = 0 // shaded for the previous instance
+		ex.assemble(indexed, count, start, base)
+	}
 	d.flush()
+	d.prog.block.words = nil // do not keep the target's memory
+	if d.prog.failed {
+		ex.fault("%v", d.prog.err)
+	}
 
 	p := &d.pipe
 	g.stats.Pixels += p.shaded
@@ -188,7 +214,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 	cut := s.ib.cut()
 	var ring [3]cvert
 	k := 0
-	for i := uint32(0); i < count; i++ {
+	for i := uint32(0); i < count && !ex.draw.prog.failed; i++ {
 		var v int64
 		if indexed {
 			idx := s.ib.index(uint64(start) + uint64(i))
@@ -202,28 +228,28 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 		}
 		switch topo {
 		case isa.TopoPointList:
-			ex.vertex(v, &ring[0])
+			ex.vertex(i, v, &ring[0])
 			ex.point(&ring[0])
 		case isa.TopoLineList:
-			ex.vertex(v, &ring[k])
+			ex.vertex(i, v, &ring[k])
 			if k++; k == 2 {
 				ex.line(&ring[0], &ring[1])
 				k = 0
 			}
 		case isa.TopoLineStrip:
-			ex.vertex(v, &ring[k%2])
+			ex.vertex(i, v, &ring[k%2])
 			if k >= 1 {
 				ex.line(&ring[(k-1)%2], &ring[k%2])
 			}
 			k++
 		case isa.TopoTriangleList:
-			ex.vertex(v, &ring[k])
+			ex.vertex(i, v, &ring[k])
 			if k++; k == 3 {
 				ex.triangle(&ring[0], &ring[1], &ring[2])
 				k = 0
 			}
 		case isa.TopoTriangleStrip:
-			ex.vertex(v, &ring[k%3])
+			ex.vertex(i, v, &ring[k%3])
 			if k >= 2 {
 				a, b, c := &ring[(k-2)%3], &ring[(k-1)%3], &ring[k%3]
 				if k%2 == 1 {
@@ -244,7 +270,11 @@ func readF32(b []byte, off int) float32 {
 }
 
 // vertex fetches vertex v (bounded: see fetch) and runs the vertex program.
-func (ex *executor) vertex(v int64, out *cvert) {
+func (ex *executor) vertex(i uint32, v int64, out *cvert) {
+	if ex.draw.prog.vs != nil {
+		ex.programVertex(i, out)
+		return
+	}
 	var f [9]float64
 	ex.st.vb[0].fetch(v, &f)
 	x, y, z := f[0], f[1], f[2]

@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/core/memlimit"
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -80,6 +81,30 @@ func fuzzSeeds() [][]uint32 {
 	b.Fence(3)
 	seeds = append(seeds, b.Words)
 	seeds = append(seeds, []uint32{0xEE000000, uint32(isa.OpFence)<<24 | 2, 7, 0})
+
+	// Programs from memory: the words written, bound, a layout, draws.
+	b = &isa.Builder{}
+	b.SetRT(rt, 32, 32, 128, isa.FmtRGBA8)
+	b.Write(vb, vbytes(vtx{-1, 1, 0.5, 1, 0, 0, 1}, vtx{1, 1, 0.5, 0, 1, 0, 1}, vtx{-1, -1, 0.5, 0, 0, 1, 1}, vtx{1, -1, 2, 1, 1, 1, 1, 1, 1}))
+	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
+	b.SetViewport(0, 0, 32, 32, 0, 1)
+	b.SetLayout(isa.BuiltinLayout())
+	for i, src := range []string{BuiltinSource(isa.StageVS, isa.ProgVSPassthrough), shadedPS} {
+		p, err := shader.Assemble(src)
+		if err != nil {
+			panic(err)
+		}
+		at := vb + 0x1000 + 0x800*uint64(i)
+		b.Write(at, progBytes(p.Encode()))
+		b.SetProgram(uint32(i), at, uint32(len(p.Encode())), 0)
+	}
+	b.SetTex(0, rt, 4, 4, 128, isa.FmtRGBA8)
+	b.SetTopology(isa.TopoTriangleStrip)
+	b.Draw(4, 0)
+	b.SetTopology(isa.TopoLineList)
+	b.Draw(4, 0)
+	b.Fence(4)
+	seeds = append(seeds, b.Words)
 	return seeds
 }
 

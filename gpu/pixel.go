@@ -36,6 +36,8 @@ type pipe struct {
 
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
+	prog *progState // a pixel program from memory (pixelstage.go), or nil
+
 	rows   [blk]rowSpan // the rows of a block on their way to spans (not zeroed per block)
 	kind   spanKind
 	px     [4]byte  // spanSolid's pixel, in the target's byte order
@@ -112,6 +114,7 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	}
 	p.tileable = p.isTileable()
 	p.chooseSpan()
+	ex.preparePixelProgram(faulted)
 	return true
 }
 
@@ -161,6 +164,9 @@ type rowSpan struct {
 // computes exactly what pixel would, so the pictures are the same.
 func (p *pipe) spans(t *tri, rows []rowSpan) {
 	switch p.kind {
+	case spanProgram:
+		p.programRows(t, rows)
+		return
 	case spanColor:
 		if t.inRange && p.words != nil {
 			var n int
@@ -206,6 +212,7 @@ const (
 	spanGeneric spanKind = iota // one pixel at a time (pixel)
 	spanColor                   // ps_vertexcolor, no depth test, no blending, all channels written, RGBA8/BGRA8
 	spanSolid                   // one colour (ps_solid or a fault), no depth test, no blending, all channels written
+	spanProgram                 // a pixel program from memory, a block at a time (pixelstage.go)
 )
 
 // pixelWords views the target's pixels as 32-bit words (little-endian, as on
@@ -445,35 +452,12 @@ func unormIn(v float32) uint32 { return uint32(int32(float32(v*255) + 0.5)) }
 // pixel runs the pipeline for one covered pixel; b1 and b2 are the
 // screen-space weights of vertices 1 and 2.
 func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
-
-	// depth test
-	if p.depth {
-		z := t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)
-		if !(z >= p.zmin) {
-			z = p.zmin
-		} else if z > p.zmax {
-			z = p.zmax
-		}
-		o := y*p.ds.pitch + 4*x
-		px := p.ds.mem[o : o+4 : o+4]
-		old := binary.LittleEndian.Uint32(px)
-		if p.ds.fmt == isa.FmtD32F {
-			src := float32(z)
-			if !compare(p.depthFn, src, math.Float32frombits(old)) {
-				return
-			}
-			if p.depthWrite {
-				binary.LittleEndian.PutUint32(px, math.Float32bits(src))
-			}
-		} else {
-			src := unorm24(z)
-			if !compare(p.depthFn, src, old&0xFFFFFF) {
-				return
-			}
-			if p.depthWrite {
-				binary.LittleEndian.PutUint32(px, old&0xFF000000|src)
-			}
-		}
+	if p.prog != nil {
+		p.programPixel(t, x, y, b1, b2, ri, bi)
+		return
+	}
+	if !p.depthTest(t, x, y, b1, b2) {
+		return
 	}
 	p.passed++
 	if !p.color {
@@ -495,8 +479,46 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 		t.interp(b1, b2, &a, 4, 6)
 		c = p.tex.sample(&p.smp, a[4], a[5])
 	}
+	p.merge(x, y, c, ri, bi)
+}
 
-	// output merger
+// depthTest tests (and writes) the depth of pixel (x, y) at weights b1, b2;
+// false: the pixel is discarded.
+func (p *pipe) depthTest(t *tri, x, y int, b1, b2 float64) bool {
+	if p.depth {
+		z := t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)
+		if !(z >= p.zmin) {
+			z = p.zmin
+		} else if z > p.zmax {
+			z = p.zmax
+		}
+		o := y*p.ds.pitch + 4*x
+		px := p.ds.mem[o : o+4 : o+4]
+		old := binary.LittleEndian.Uint32(px)
+		if p.ds.fmt == isa.FmtD32F {
+			src := float32(z)
+			if !compare(p.depthFn, src, math.Float32frombits(old)) {
+				return false
+			}
+			if p.depthWrite {
+				binary.LittleEndian.PutUint32(px, math.Float32bits(src))
+			}
+		} else {
+			src := unorm24(z)
+			if !compare(p.depthFn, src, old&0xFFFFFF) {
+				return false
+			}
+			if p.depthWrite {
+				binary.LittleEndian.PutUint32(px, old&0xFF000000|src)
+			}
+		}
+	}
+	return true
+}
+
+// merge is the output merger: colour c to pixel (x, y) of the target,
+// through blending and the write mask.
+func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
 	o := y*p.rt.pitch + 4*x
 	px := p.rt.mem[o : o+4 : o+4]
 	if p.fast {

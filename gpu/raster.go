@@ -59,6 +59,7 @@ type tri struct {
 	// perspective, a0, d1, d2 interpolate a/w and the iw terms 1/w.
 	persp           bool
 	iw0, diw1, diw2 float64
+	w0              float64 // clip w of vertex 0 (SV_Position.w without perspective)
 	a0, d1, d2      [numAttr]float64
 
 	// For the Gouraud fast path (pixel.go, spanColor): no perspective and
@@ -111,6 +112,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 	t.z0, t.dz1, t.dz2 = v0.z, v1.z-v0.z, v2.z-v0.z
 	t.persp = !(v0.w == v1.w && v1.w == v2.w)
+	t.w0 = v0.w
 	if t.persp {
 		iw0, iw1, iw2 := 1/v0.w, 1/v1.w, 1/v2.w
 		t.iw0, t.diw1, t.diw2 = iw0, iw1-iw0, iw2-iw0

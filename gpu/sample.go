@@ -22,8 +22,24 @@ func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
 	}
 	x, fx := texel(float64(u*float64(s.w)) - 0.5)
 	y, fy := texel(float64(v*float64(s.h)) - 0.5)
-	c00, c10 := s.fetch(sm, x, y), s.fetch(sm, x+1, y)
-	c01, c11 := s.fetch(sm, x, y+1), s.fetch(sm, x+1, y+1)
+	var c00, c10, c01, c11 [4]float32
+	if x >= 0 && y >= 0 && x+1 < s.w && y+1 < s.h && s.fmt != isa.FmtR32F {
+		// All four texels inside: every address mode leaves them be.
+		// fetch's arithmetic (a table lookup) without its calls.
+		o := y*s.pitch + 4*x
+		r0, r1 := s.mem[o:o+8:o+8], s.mem[o+s.pitch:o+s.pitch+8:o+s.pitch+8]
+		ri, bi := 0, 2
+		if s.fmt == isa.FmtBGRA8 {
+			ri, bi = 2, 0
+		}
+		c00 = [4]float32{unormF32[r0[ri]], unormF32[r0[1]], unormF32[r0[bi]], unormF32[r0[3]]}
+		c10 = [4]float32{unormF32[r0[4+ri]], unormF32[r0[5]], unormF32[r0[4+bi]], unormF32[r0[7]]}
+		c01 = [4]float32{unormF32[r1[ri]], unormF32[r1[1]], unormF32[r1[bi]], unormF32[r1[3]]}
+		c11 = [4]float32{unormF32[r1[4+ri]], unormF32[r1[5]], unormF32[r1[4+bi]], unormF32[r1[7]]}
+	} else {
+		c00, c10 = s.fetch(sm, x, y), s.fetch(sm, x+1, y)
+		c01, c11 = s.fetch(sm, x, y+1), s.fetch(sm, x+1, y+1)
+	}
 	var out [4]float32
 	for i := range out {
 		top := c00[i] + float32((c10[i]-c00[i])*fx)
@@ -85,9 +101,18 @@ func (s *surface) fetch(sm *sampler, x, y int) [4]float32 {
 	px := s.mem[o : o+4 : o+4]
 	switch s.fmt {
 	case isa.FmtRGBA8:
-		return [4]float32{float32(px[0]) / 255, float32(px[1]) / 255, float32(px[2]) / 255, float32(px[3]) / 255}
+		return [4]float32{unormF32[px[0]], unormF32[px[1]], unormF32[px[2]], unormF32[px[3]]}
 	case isa.FmtBGRA8:
-		return [4]float32{float32(px[2]) / 255, float32(px[1]) / 255, float32(px[0]) / 255, float32(px[3]) / 255}
+		return [4]float32{unormF32[px[2]], unormF32[px[1]], unormF32[px[0]], unormF32[px[3]]}
 	}
 	return [4]float32{math.Float32frombits(binary.LittleEndian.Uint32(px)), 0, 0, 1}
 }
+
+// unormF32[i] is float32(i) / 255: a unorm8 channel as a float, looked up
+// rather than divided (the same bits).
+var unormF32 = func() (t [256]float32) {
+	for i := range t {
+		t[i] = float32(i) / 255
+	}
+	return t
+}()

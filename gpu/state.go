@@ -80,6 +80,8 @@ type state struct {
 	blend     blendState
 	depth     depthState
 	topo      uint32
+	prog      [2]progBinding // SET_PROGRAM (program.go)
+	layout    layoutState    // SET_LAYOUT
 }
 
 // reset sets the state every buffer starts with: nothing bound, D3D11's
@@ -203,8 +205,13 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.smp[slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
 			float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
+	case isa.OpSetProgram, isa.OpSetLayout:
+		ex.setProgramState(p)
 	case isa.OpSetShader:
 		stage, prog := a[0], a[1]
+		if stage <= isa.StagePS {
+			s.prog[stage] = progBinding{}
+		}
 		switch {
 		case stage == isa.StageVS && prog <= isa.ProgVSTransform:
 			s.vs = prog

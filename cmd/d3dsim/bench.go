@@ -147,6 +147,10 @@ type benchResult struct {
 	Workers           int     `json:"raster_workers"`
 	FillPipelineMpix  float64 `json:"fill_pipeline_mpix_s"` // fill as a scenario through every layer (default workers)
 	FillRotatedMpix   float64 `json:"fill_rotated_mpix_s"`  // machine.FillRotatedScene, one goroutine: triangles of any orientation
+	FillISAMpix       float64 `json:"fill_isa_mpix_s"`      // machine.FillISAScene (20 quads), one goroutine: the built-ins as shader ISA programs
+	FillISAMpixCPU    float64 `json:"fill_isa_mpix_cpu_s"`
+	FillTexISAMpix    float64 `json:"fill_textured_isa_mpix_s"` // machine.FillTexturedISAScene (20 quads): texture × colour in the ISA
+	FillTexISAMpixCPU float64 `json:"fill_textured_isa_mpix_cpu_s"`
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	DrawCallsCPU      float64 `json:"draw_calls_cpu_s"` // per CPU-second of the process
 	Draws             int     `json:"draws"`
@@ -337,9 +341,19 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		fillN, e2 = gpuScene(machine.FillScene(), res.Workers, minTime)
 		trisN, e4 = gpuScene(machine.TrisScene(), res.Workers, minTime)
 	}
-	if err := errors.Join(e1, e2, e3, e4, e5); err != nil {
+	// The ISA scenes with a tenth of fill's quads: a frame of texture ×
+	// colour takes seconds on a slow machine.
+	isaScene := func(sc machine.BenchScene) machine.BenchScene {
+		sc.Draws, sc.Triangles, sc.Pixels = 20, 40, sc.Pixels/10
+		return sc
+	}
+	isa1, e6 := gpuScene(isaScene(machine.FillISAScene()), 1, minTime)
+	tex1, e7 := gpuScene(isaScene(machine.FillTexturedISAScene()), 1, minTime)
+	if err := errors.Join(e1, e2, e3, e4, e5, e6, e7); err != nil {
 		return fail(err)
 	}
+	res.FillISAMpix, res.FillISAMpixCPU = isa1.mpix, isa1.mpixCPU
+	res.FillTexISAMpix, res.FillTexISAMpixCPU = tex1.mpix, tex1.mpixCPU
 	res.FillMpixPerSec, res.FillMpixCPU, res.FillMpixBest, res.FillMpixParallel = fill1.mpix, fill1.mpixCPU, fill1.mpixBest, fillN.mpix
 	res.FillRotatedMpix = rot1.mpix
 	res.TrisMtriPerSec, res.TrisMtriCPU, res.TrisMtriBest, res.TrisMtriParallel = tris1.mtri, tris1.mtriCPU, tris1.mtriBest, trisN.mtri
@@ -415,6 +429,14 @@ func printBench(w io.Writer, res *benchResult) {
 	row("fill, Mpixels/s (GPU, tile-parallel)", v, note)
 	row("fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
 	row("fill, quads turned 10 degrees (GPU, 1 goroutine)", f(res.FillRotatedMpix, 1), "no axis-aligned edge")
+	isaNote := func(cpu float64) string {
+		if cpu == 0 {
+			return ""
+		}
+		return f(cpu, 1) + " per CPU-second"
+	}
+	row("fill, shader ISA programs (GPU, 1 goroutine)", f(res.FillISAMpix, 1), isaNote(res.FillISAMpixCPU))
+	row("fill, texture × colour in the ISA (GPU, 1 goroutine)", f(res.FillTexISAMpix, 1), isaNote(res.FillTexISAMpixCPU))
 	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
 	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
 	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)

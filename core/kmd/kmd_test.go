@@ -167,6 +167,8 @@ func TestRenderRejects(t *testing.T) {
 	query.Query(isa.QueryTimestamp, la(0, 12))
 	var overflow isa.Builder
 	overflow.Copy(la(0, 0xFFFFFFFF), la(0, 0), 0xFFFFFFFF)
+	var program isa.Builder
+	program.SetProgram(isa.StagePS, la(0, 16000), 100, isa.NoReg)
 
 	tests := []struct {
 		desc   string
@@ -198,6 +200,8 @@ func TestRenderRejects(t *testing.T) {
 			[]string{"malformed", "runs past the end"}, true},
 		{"offset + size overflows", overflow.Words, list(1), dxgkddi.STATUS_INVALID_PARAMETER,
 			[]string{"runs past the end"}, true},
+		{"program past the end", program.Words, list(1), dxgkddi.STATUS_INVALID_PARAMETER,
+			[]string{"SET_PROGRAM", "program [16000, +400)", "16384-byte"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -511,5 +515,24 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A program's address is patched like any binding's: the KMD records the
+// patch location of SET_PROGRAM's address field.
+func TestRenderPatchesProgram(t *testing.T) {
+	r := newRig(t)
+	var b isa.Builder
+	at := b.SetProgram(isa.StageVS, la(1, 64), 96, 0)
+	a := dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: b.Words, AllocationList: list(1, 2)}
+	if err := r.d.DxgkDdiRender(&a); err != nil {
+		t.Fatal(err)
+	}
+	if len(a.PatchLocationList) != 1 {
+		t.Fatalf("patch locations %v, want one", a.PatchLocationList)
+	}
+	pl := a.PatchLocationList[0]
+	if pl.AllocationIndex != 1 || pl.AllocationOffset != 64 || int(pl.PatchOffset) != at {
+		t.Errorf("patch location %+v, want list entry 1, offset 64, word %d", pl, at)
 	}
 }

@@ -152,7 +152,7 @@ func (t *translator) packet(n int, p isa.Packet) error {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}
 	switch {
-	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed:
+	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced:
 		t.draws = true
 	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
 		t.occlusion = true
@@ -256,6 +256,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{1, 8, "query result"}}
 	case isa.OpScanout:
 		return []access{surf(0, "scanout surface")}
+	case isa.OpSetProgram:
+		return []access{{1, 4 * uint64(a[3]), "program"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

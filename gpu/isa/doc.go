@@ -16,6 +16,12 @@
 //     documentation);
 //   - the command processor of package gpu executes them.
 //
+// Programs: SET_SHADER selects a built-in program of the GPU's microcode;
+// SET_PROGRAM binds a program in the GPU's own shader ISA (package
+// gpu/shader) from GPU memory through an address field the KMD validates
+// and patches, and SET_LAYOUT describes the vertex fetch that feeds it
+// (layout.go: both packets' words, the vertex formats, BuiltinLayout).
+//
 // There is no Direct3D in it: D3D's formats, blend factors and comparison
 // functions are translated by the UMD into the values here. The package
 // holds no state and imports nothing of the simulator, so the encoder costs

@@ -49,6 +49,13 @@ func every() (Builder, [][]int) {
 	one(b.Query(QueryTimestamp, 0xa000))
 	one(b.Scanout(0x1000, 4, 4, 16, FmtRGBA8))
 	one(b.Fill(0xb000, 64, 0xdeadbeef))
+	one(b.SetProgram(StagePS, 0xc000, 20, NoReg))
+	b.SetLayout(BuiltinLayout())
+	one()
+	b.DrawInstanced(6, 0, 3, 1)
+	one()
+	b.DrawIndexedInstanced(6, 0, -1, 3, 1)
+	one()
 	return b, at
 }
 
@@ -128,5 +135,34 @@ func TestDecodeRejectsMalformed(t *testing.T) {
 		if _, err := Decode(buf); !errors.Is(err, ErrMalformed) {
 			t.Errorf("%s: Decode error %v, want ErrMalformed", name, err)
 		}
+	}
+}
+
+// A layout survives Words and ParseLayout; bad fields are refused.
+func TestLayoutRoundTrip(t *testing.T) {
+	l := BuiltinLayout()
+	l.VertexIDReg = 5
+	l.Elements = append(l.Elements, VertexElement{Reg: 3, Slot: 2, Format: VtxRGBA8, PerInstance: true, Offset: 4, StepRate: 2})
+	got, err := ParseLayout(l.Words())
+	if err != nil || got.String() != l.String() || !slices.Equal(got.Words(), l.Words()) {
+		t.Fatalf("ParseLayout(Words) = %v, %v; want %v", got, err, l)
+	}
+	for name, w := range map[string][]uint32{
+		"format 0":   {0xFFFF, 0, 0, 0},
+		"format 99":  {0xFFFF, 99 << 16, 0, 0},
+		"slot 16":    {0xFFFF, 16<<8 | 1<<16, 0, 0},
+		"high bits":  {0xFFFF, 1<<16 | 1<<30, 0, 0},
+		"word 0":     {1 << 20},
+		"length":     {0xFFFF, 1 << 16},
+		"no words":   {},
+		"too many":   make([]uint32, 1+3*(MaxVertexElements+1)),
+		"high word0": {0x10000},
+	} {
+		if _, err := ParseLayout(w); err == nil {
+			t.Errorf("%s: ParseLayout accepted %v", name, w)
+		}
+	}
+	if _, _, err := Next([]uint32{uint32(OpSetLayout)<<24 | 2, 0, 0}, 0); err == nil {
+		t.Error("SET_LAYOUT of 2 words accepted")
 	}
 }

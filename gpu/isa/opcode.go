@@ -14,34 +14,38 @@ import "fmt"
 type Opcode uint8
 
 const (
-	OpNop         Opcode = 0x00
-	OpSetRT       Opcode = 0x01 // addr(2) width height pitch format
-	OpSetDS       Opcode = 0x02 // addr(2) width height pitch format; addr 0 = no depth buffer
-	OpSetVB       Opcode = 0x03 // slot addr(2) size stride offset
-	OpSetIB       Opcode = 0x04 // addr(2) size indexBytes(2|4) offset
-	OpSetCB       Opcode = 0x05 // stage slot addr(2) size
-	OpSetTex      Opcode = 0x06 // slot addr(2) width height pitch format
-	OpSetSampler  Opcode = 0x07 // slot filter addressU addressV borderRGBA8
-	OpSetShader   Opcode = 0x08 // stage program
-	OpSetViewport Opcode = 0x09 // x y w h minDepth maxDepth (f32)
-	OpSetRaster   Opcode = 0x0A // cull(|RasterWireframe) frontCCW depthClip
-	OpSetBlend    Opcode = 0x0B // enable src dst op srcAlpha dstAlpha opAlpha writeMask
-	OpSetDepth    Opcode = 0x0C // enable writeMask func
-	OpSetTopology Opcode = 0x0D // topology
-	OpDraw        Opcode = 0x10 // count start
-	OpDrawIndexed Opcode = 0x11 // count start base(int32)
-	OpClearRT     Opcode = 0x12 // addr(2) width height pitch format r g b a (f32)
-	OpClearDS     Opcode = 0x13 // addr(2) width height pitch format depth (f32)
-	OpCopy        Opcode = 0x14 // dst(2) src(2) nbytes
-	OpWrite       Opcode = 0x15 // dst(2) nbytes data(ceil(nbytes/4) words)
-	OpFence       Opcode = 0x16 // value(2): on completion of the buffer, write the fence register and interrupt
-	OpQuery       Opcode = 0x17 // kind addr(2): writes a uint64 at addr
-	OpScanout     Opcode = 0x18 // addr(2) width height pitch format: the display engine shows this surface
-	OpFill        Opcode = 0x19 // dst(2) nbytes value: fill nbytes (a multiple of 4) with the 32-bit value (paging FILL)
+	OpNop                  Opcode = 0x00
+	OpSetRT                Opcode = 0x01 // addr(2) width height pitch format
+	OpSetDS                Opcode = 0x02 // addr(2) width height pitch format; addr 0 = no depth buffer
+	OpSetVB                Opcode = 0x03 // slot addr(2) size stride offset
+	OpSetIB                Opcode = 0x04 // addr(2) size indexBytes(2|4) offset
+	OpSetCB                Opcode = 0x05 // stage slot addr(2) size
+	OpSetTex               Opcode = 0x06 // slot addr(2) width height pitch format
+	OpSetSampler           Opcode = 0x07 // slot filter addressU addressV borderRGBA8
+	OpSetShader            Opcode = 0x08 // stage program
+	OpSetViewport          Opcode = 0x09 // x y w h minDepth maxDepth (f32)
+	OpSetRaster            Opcode = 0x0A // cull(|RasterWireframe) frontCCW depthClip
+	OpSetBlend             Opcode = 0x0B // enable src dst op srcAlpha dstAlpha opAlpha writeMask
+	OpSetDepth             Opcode = 0x0C // enable writeMask func
+	OpSetTopology          Opcode = 0x0D // topology
+	OpDraw                 Opcode = 0x10 // count start
+	OpDrawIndexed          Opcode = 0x11 // count start base(int32)
+	OpClearRT              Opcode = 0x12 // addr(2) width height pitch format r g b a (f32)
+	OpClearDS              Opcode = 0x13 // addr(2) width height pitch format depth (f32)
+	OpCopy                 Opcode = 0x14 // dst(2) src(2) nbytes
+	OpWrite                Opcode = 0x15 // dst(2) nbytes data(ceil(nbytes/4) words)
+	OpFence                Opcode = 0x16 // value(2): on completion of the buffer, write the fence register and interrupt
+	OpQuery                Opcode = 0x17 // kind addr(2): writes a uint64 at addr
+	OpScanout              Opcode = 0x18 // addr(2) width height pitch format: the display engine shows this surface
+	OpFill                 Opcode = 0x19 // dst(2) nbytes value: fill nbytes (a multiple of 4) with the 32-bit value (paging FILL)
+	OpSetProgram           Opcode = 0x1A // stage addr(2) words sysReg: run the gpu/shader program at addr (program.go)
+	OpSetLayout            Opcode = 0x1B // sysRegs then 3 words per vertex element (variable, 1..49 words: layout.go)
+	OpDrawInstanced        Opcode = 0x1C // count start instances startInstance
+	OpDrawIndexedInstanced Opcode = 0x1D // count start base(int32) instances startInstance
 )
 
 // opcodes describes every opcode: its name and fixed payload length (OpWrite
-// is variable, at least 3 words).
+// and SET_LAYOUT are variable: at least 3 and 1 words).
 var opcodes = []struct {
 	op      Opcode
 	name    string
@@ -54,6 +58,8 @@ var opcodes = []struct {
 	{OpDraw, "DRAW", 2}, {OpDrawIndexed, "DRAW_INDEXED", 3}, {OpClearRT, "CLEAR_RT", 10},
 	{OpClearDS, "CLEAR_DS", 7}, {OpCopy, "COPY", 5}, {OpWrite, "WRITE", 3}, {OpFence, "FENCE", 2},
 	{OpQuery, "QUERY", 3}, {OpScanout, "SCANOUT", 6}, {OpFill, "FILL", 4},
+	{OpSetProgram, "SET_PROGRAM", 5}, {OpSetLayout, "SET_LAYOUT", 1},
+	{OpDrawInstanced, "DRAW_INSTANCED", 4}, {OpDrawIndexedInstanced, "DRAW_INDEXED_INSTANCED", 5},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -54,6 +54,18 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v kind=%d addr=%#x", p.Op, a[0], p.Addr(1))
 	case OpFill:
 		return fmt.Sprintf("%v dst=%#x n=%d value=%#x", p.Op, p.Addr(0), a[2], a[3])
+	case OpDrawInstanced:
+		return fmt.Sprintf("%v count=%d start=%d instances=%d startInstance=%d", p.Op, a[0], a[1], a[2], a[3])
+	case OpDrawIndexedInstanced:
+		return fmt.Sprintf("%v count=%d start=%d base=%d instances=%d startInstance=%d", p.Op, a[0], a[1], int32(a[2]), a[3], a[4])
+	case OpSetProgram:
+		return fmt.Sprintf("%v stage=%d addr=%#x words=%d sys=%d", p.Op, a[0], p.Addr(1), a[3], int32(a[4]))
+	case OpSetLayout:
+		l, err := ParseLayout(a)
+		if err != nil {
+			return fmt.Sprintf("%v (%v)", p.Op, err)
+		}
+		return p.Op.String() + " " + l.String()
 	}
 	var sb strings.Builder
 	sb.WriteString(p.Op.String())
@@ -103,6 +115,10 @@ func Next(buf []uint32, i int) (Packet, int, error) {
 		if n < 3 {
 			return Packet{}, 0, fmt.Errorf("%w: WRITE at word %d has %d payload words", ErrMalformed, i, n)
 		}
+	case op == OpSetLayout:
+		if n < 1 || n > 1+3*MaxVertexElements || (n-1)%3 != 0 {
+			return Packet{}, 0, fmt.Errorf("%w: SET_LAYOUT at word %d has %d payload words, want 1 + 3 per element (at most %d)", ErrMalformed, i, n, MaxVertexElements)
+		}
 	case !known:
 		return Packet{}, 0, fmt.Errorf("%w: unknown opcode %#02x at word %d", ErrMalformed, uint8(op), i)
 	case n != want:
@@ -125,7 +141,7 @@ func AddrFields(op Opcode) []int {
 	switch op {
 	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill:
 		return addr0
-	case OpSetVB, OpSetTex, OpQuery:
+	case OpSetVB, OpSetTex, OpQuery, OpSetProgram:
 		return addr1
 	case OpSetCB:
 		return addr2

@@ -1,0 +1,281 @@
+package gpu
+
+import (
+	"d3dsim/gpu/shader"
+	"math"
+	"math/bits"
+)
+
+// The programmable pixel stage: the rasterizer's covered pixels, grouped
+// into the 8x8 blocks of the target's grid (a lane per pixel, quads for
+// derivatives: shader.QuadLane), run through the pixel program; the lanes
+// still alive go through the depth test and the output merger of the
+// fixed-function pipeline. Inputs are interpolated per lane exactly as the
+// built-in programs' attributes are (tri.interp, in float64, then rounded
+// to float32), so a program that moves its input to its output writes the
+// pixel the built-in program writes.
+
+// psBlock is the block being shaded: the weights of its lanes.
+type psBlock struct {
+	b1, b2 [shader.Lanes]float64
+	// off is each lane's word offset from its block's top-left pixel in
+	// the target viewed as words (pixelWords), for the draw's pitch.
+	off   [shader.Lanes]int
+	words []uint32 // the target as words, or nil
+	wp    int      // its pitch in words
+}
+
+// laneXY is the pixel of each lane within its block.
+var laneXY = func() (xy [shader.Lanes][2]int) {
+	for y := range 8 {
+		for x := range 8 {
+			xy[shader.QuadLane(x, y)] = [2]int{x, y}
+		}
+	}
+	return xy
+}()
+
+// rowLanes[y][x0][x1] is the lanes of pixels x0..x1-1 of row y of a block.
+var rowLanes = func() (t [8][9][9]uint64) {
+	for y := range 8 {
+		for x0 := range 9 {
+			for x1 := x0; x1 <= 8; x1++ {
+				var m uint64
+				for x := x0; x < x1; x++ {
+					m |= 1 << shader.QuadLane(x, y)
+				}
+				t[y][x0][x1] = m
+			}
+		}
+	}
+	return t
+}()
+
+// preparePixelProgram sets the pipe up for the draw's pixel program.
+func (ex *executor) preparePixelProgram(faulted bool) {
+	d := &ex.draw
+	p, ps := &d.pipe, &d.prog
+	if ps.ps == nil || faulted {
+		return
+	}
+	s := &ex.st
+	p.prog = ps
+	p.color = s.rt.bound() && s.blend.mask != 0 && ps.ps.prog.Outputs > 0
+	p.lo, p.hi = 0, 4*ps.psIn
+	p.kind = spanProgram
+	blk := &ps.block
+	blk.words, blk.wp = nil, 0
+	if p.color && p.fast && !p.depth {
+		if w := pixelWords(&p.rt); w != nil {
+			blk.words, blk.wp = w, p.rt.pitch/4
+			for l := range blk.off {
+				blk.off[l] = laneXY[l][1]*blk.wp + laneXY[l][0]
+			}
+		}
+	}
+	// One machine: the draw's blocks run on this goroutine.
+	p.tileable = false
+}
+
+// unormW is unorm8 of the float bits x, as a word (the same values),
+// converted through int32: one instruction where uint32 takes several.
+func unormW(x uint32) uint32 {
+	v := math.Float32frombits(x)
+	if !(v > 0) {
+		return 0
+	}
+	if v >= 1 {
+		return 255
+	}
+	return uint32(int32(float32(v*255) + 0.5))
+}
+
+// programRows shades rows (consecutive, at most a block's) of triangle t.
+func (p *pipe) programRows(t *tri, rows []rowSpan) {
+	if p.prog.failed {
+		return
+	}
+	for i := 0; i < len(rows); {
+		// The rows in one 8-row band of the grid.
+		ty := rows[i].y &^ 7
+		j := i
+		xlo, xhi := rows[i].x0, rows[i].x1
+		for ; j < len(rows) && rows[j].y&^7 == ty; j++ {
+			xlo, xhi = min(xlo, rows[j].x0), max(xhi, rows[j].x1)
+		}
+		for tx := xlo &^ 7; tx < xhi; tx += 8 {
+			var mask uint64
+			for _, r := range rows[i:j] {
+				x0, x1 := max(r.x0, tx), min(r.x1, tx+8)
+				if x0 < x1 {
+					mask |= rowLanes[r.y-ty][x0-tx][x1-tx]
+				}
+			}
+			if mask != 0 {
+				p.shadeBlock(t, tx, ty, mask)
+			}
+		}
+		i = j
+	}
+}
+
+// programPixel shades one pixel (points and lines): a block of one live
+// lane whose quad has its inputs (derivatives 0).
+func (p *pipe) programPixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
+	if p.prog.failed {
+		return
+	}
+	lane := shader.QuadLane(x&7, y&7)
+	blk := &p.prog.block
+	q := lane &^ 3
+	for l := q; l < q+4; l++ {
+		blk.b1[l], blk.b2[l] = b1, b2
+	}
+	p.runBlock(t, x&^7, y&^7, 1<<lane, 0xF<<q, ri, bi)
+}
+
+// shadeBlock shades the lanes in mask of the block at (tx, ty).
+func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
+	// Every lane of a quad with a live lane runs (helpers for derivatives):
+	// weights from the edge functions, exact integers inside the triangle
+	// or out.
+	any := mask | mask>>1
+	any |= any >> 2 // bit 4q: some lane of quad q is live
+	quads := (any & 0x1111111111111111) * 0xF
+	blk := &p.prog.block
+	e1, e2 := &t.e[1], &t.e[2]
+	inv := t.invArea
+	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
+	if quads == shader.AllLanes {
+		for l := range blk.b1 {
+			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
+			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
+			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
+		}
+	} else {
+		for m := quads; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
+			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
+			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
+		}
+	}
+	ri, bi := p.order()
+	p.runBlock(t, tx, ty, mask, quads, ri, bi)
+}
+
+// runBlock interpolates the inputs of the lanes in quads, runs the program
+// over mask and merges the live lanes.
+func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
+	ps := p.prog
+	blk := &ps.block
+	m := ps.ps.m
+	full := quads == shader.AllLanes
+	for r := range ps.psIn {
+		reads := ps.ps.reads[r]
+		if reads == 0 {
+			continue
+		}
+		in := m.In(r)
+		if r == ps.psPos {
+			for q := quads; q != 0; q &= q - 1 {
+				l := bits.TrailingZeros64(q)
+				b1, b2 := blk.b1[l], blk.b2[l]
+				w := t.w0
+				if t.persp {
+					w = 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
+				}
+				in[0][l] = math.Float32bits(float32(tx+laneXY[l][0]) + 0.5)
+				in[1][l] = math.Float32bits(float32(ty+laneXY[l][1]) + 0.5)
+				in[2][l] = math.Float32bits(float32(t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)))
+				in[3][l] = math.Float32bits(float32(w))
+			}
+			continue
+		}
+		for c := range 4 {
+			if reads>>c&1 == 0 {
+				continue
+			}
+			k := 4*r + c
+			a0, d1, d2 := t.a0[k], t.d1[k], t.d2[k]
+			out := &in[c]
+			if t.persp {
+				for q := quads; q != 0; q &= q - 1 {
+					l := bits.TrailingZeros64(q)
+					b1, b2 := blk.b1[l], blk.b2[l]
+					w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
+					out[l] = math.Float32bits(float32((a0 + float64(b1*d1) + float64(b2*d2)) * w))
+				}
+				continue
+			}
+			if full {
+				for l := range out {
+					out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
+				}
+				continue
+			}
+			for q := quads; q != 0; q &= q - 1 {
+				l := bits.TrailingZeros64(q)
+				out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
+			}
+		}
+	}
+	p.shaded += uint64(bits.OnesCount64(mask))
+	alive, err := m.Run(mask)
+	if err != nil {
+		ps.fail("pixel", err)
+		return
+	}
+	var o *shader.Vec
+	if p.color {
+		o = m.Out(0)
+	}
+	if blk.words != nil {
+		// No depth test, no blending, all channels, a target of words:
+		// merge's fast case, a word at a time.
+		p.passed += uint64(bits.OnesCount64(alive))
+		words := blk.words[ty*blk.wp+tx:]
+		sh := [2]uint32{0, 16}
+		rs, bs := sh[ri/2], sh[bi/2]
+		if alive == shader.AllLanes {
+			for l := range blk.off {
+				words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
+			}
+			return
+		}
+		for a := alive; a != 0; a &= a - 1 {
+			l := bits.TrailingZeros64(a)
+			words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
+		}
+		return
+	}
+	if p.fast && !p.depth && o != nil {
+		// No depth test, no blending, all channels: the output merger's
+		// fast case, written straight (what merge does for p.fast).
+		p.passed += uint64(bits.OnesCount64(alive))
+		mem, pitch := p.rt.mem, p.rt.pitch
+		for a := alive; a != 0; a &= a - 1 {
+			l := bits.TrailingZeros64(a)
+			o0 := (ty+laneXY[l][1])*pitch + 4*(tx+laneXY[l][0])
+			px := mem[o0 : o0+4 : o0+4]
+			px[ri] = unorm8(math.Float32frombits(o[0][l]))
+			px[1] = unorm8(math.Float32frombits(o[1][l]))
+			px[bi] = unorm8(math.Float32frombits(o[2][l]))
+			px[3] = unorm8(math.Float32frombits(o[3][l]))
+		}
+		return
+	}
+	for a := alive; a != 0; a &= a - 1 {
+		l := bits.TrailingZeros64(a)
+		x, y := tx+laneXY[l][0], ty+laneXY[l][1]
+		if !p.depthTest(t, x, y, blk.b1[l], blk.b2[l]) {
+			continue
+		}
+		p.passed++
+		if o == nil {
+			continue
+		}
+		c := [4]float32{math.Float32frombits(o[0][l]), math.Float32frombits(o[1][l]), math.Float32frombits(o[2][l]), math.Float32frombits(o[3][l])}
+		p.merge(x, y, c, ri, bi)
+	}
+}

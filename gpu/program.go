@@ -1,0 +1,332 @@
+package gpu
+
+import (
+	"bytes"
+	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"math/bits"
+)
+
+// Programmable draws: SET_PROGRAM binds a gpu/shader program from GPU
+// memory to a stage, SET_LAYOUT describes the vertex fetch (package isa's
+// layout.go has the formats). The GPU decodes the words at the program's
+// address at the draw, through a cache, and runs the vertex stage
+// (vertexstage.go) and the pixel stage (pixelstage.go) through package
+// shader; clipping, rasterization, depth and blending are the
+// fixed-function pipeline's.
+
+// maxProgramWords bounds SET_PROGRAM's size: far more than any D3D11
+// shader needs, small enough that a bad size is refused before decoding.
+const maxProgramWords = 1 << 20
+
+// progBinding is SET_PROGRAM's state for one stage.
+type progBinding struct {
+	mem    []byte // the program's words in GPU memory
+	sysReg uint32
+	bound  bool
+}
+
+// layoutState is SET_LAYOUT's state.
+type layoutState struct {
+	n   int
+	els [isa.MaxVertexElements]isa.VertexElement
+	vid uint8 // SV_VertexID input register, or isa.NoReg
+	iid uint8 // SV_InstanceID input register, or isa.NoReg
+}
+
+// setProgramState runs SET_PROGRAM and SET_LAYOUT.
+func (ex *executor) setProgramState(p isa.Packet) {
+	s, a := &ex.st, p.Args
+	switch p.Op {
+	case isa.OpSetProgram:
+		stage, addr, words, sys := a[0], p.Addr(1), a[3], a[4]
+		if stage > isa.StagePS {
+			ex.fault("stage %d outside 0..1", stage)
+			return
+		}
+		s.prog[stage] = progBinding{}
+		if addr == 0 && words == 0 {
+			return
+		}
+		if words == 0 || words > maxProgramWords {
+			ex.fault("program of %d words outside 1..%d", words, maxProgramWords)
+			return
+		}
+		// The stage's built-in program gives way (SET_SHADER takes it back).
+		if stage == isa.StageVS {
+			s.vs = isa.ProgNone
+		} else {
+			s.ps = isa.ProgNone
+		}
+		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
+			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+		}
+	case isa.OpSetLayout:
+		l, err := isa.ParseLayout(a)
+		if err != nil {
+			ex.fault("%v", err)
+			return
+		}
+		s.layout = layoutState{n: copy(s.layout.els[:], l.Elements), els: s.layout.els, vid: l.VertexIDReg, iid: l.InstanceIDReg}
+	}
+}
+
+// progEntry is a decoded program in the cache, with the machine that runs
+// it (the executor runs one buffer at a time: one machine per program).
+type progEntry struct {
+	code []byte // the words it was decoded from, as bytes
+	prog *shader.Program
+	m    *shader.Machine
+	err  error
+	// reads has bit c of entry r set when the program may read component
+	// c of input register v#r: the pixel stage interpolates only those.
+	reads [isa.MaxVaryings]uint8
+}
+
+// maxCachedPrograms and maxCachedBytes bound the cache; past either it
+// starts again.
+const (
+	maxCachedPrograms = 256
+	maxCachedBytes    = 16 << 20
+)
+
+// progState is a draw's programmable state, kept in drawScratch.
+type progState struct {
+	cache      map[string]*progEntry // keyed by the program's bytes
+	cacheBytes int
+
+	vs, ps     *progEntry // this draw's, nil for a built-in stage
+	vsPos      int        // output register of SV_Position
+	psPos      int        // input register of SV_Position, -1 for none
+	vsIn, psIn int        // input registers of each program
+	failed     bool       // a program faulted: the draw stops
+	err        error
+
+	consts [2]cbView
+	tex    texUnit
+	chunk  vsChunk
+	block  psBlock
+}
+
+// program returns the decoded program in mem. The cache is keyed by the
+// words themselves, so a program rewritten in place, or moved by paging to
+// another address, is decoded again only if its words changed: the GPU
+// needs no notice from the driver that memory changed, and a stale program
+// can never run. The key costs a hash of the words per draw, about what
+// copying them would.
+func (ps *progState) program(mem []byte) *progEntry {
+	if e, ok := ps.cache[string(mem)]; ok {
+		return e
+	}
+	if ps.cache == nil || len(ps.cache) >= maxCachedPrograms || ps.cacheBytes+len(mem) > maxCachedBytes {
+		ps.cache, ps.cacheBytes = map[string]*progEntry{}, 0
+	}
+	ps.cacheBytes += len(mem)
+	words := make([]uint32, len(mem)/4)
+	for i := range words {
+		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
+	}
+	e := &progEntry{code: bytes.Clone(mem)}
+	e.prog, e.err = shader.Decode(words)
+	if e.err == nil {
+		e.m = shader.NewMachine(e.prog)
+		for _, in := range e.prog.Code {
+			for _, src := range in.Src {
+				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
+					for _, c := range src.Swizzle {
+						e.reads[src.Index] |= 1 << c
+					}
+				}
+			}
+		}
+	}
+	ps.cache[string(e.code)] = e
+	return e
+}
+
+// prepareProgram resolves the draw's programs; it reports false (after a
+// fault) when the draw cannot run.
+func (ex *executor) prepareProgram() bool {
+	s, ps := &ex.st, &ex.draw.prog
+	ps.vs, ps.ps, ps.failed, ps.err = nil, nil, false, nil
+	ps.chunk.n = 0
+	if !s.prog[isa.StageVS].bound && !s.prog[isa.StagePS].bound {
+		return true
+	}
+	stage := func(st int, want shader.Stage, what string) (*progEntry, bool) {
+		b := &s.prog[st]
+		if !b.bound {
+			return nil, true
+		}
+		e := ps.program(b.mem)
+		switch {
+		case e.err != nil:
+			ex.fault("%s program: %v", what, e.err)
+			return nil, false
+		case e.prog.Stage != want:
+			ex.fault("%s program is a %v program", what, e.prog.Stage)
+			return nil, false
+		}
+		return e, true
+	}
+	var ok bool
+	if ps.vs, ok = stage(isa.StageVS, shader.StageVertex, "vertex"); !ok {
+		return false
+	}
+	if ps.ps, ok = stage(isa.StagePS, shader.StagePixel, "pixel"); !ok {
+		return false
+	}
+	// A programmable stage's varyings are registers, a built-in's are
+	// fixed attributes: the two do not mix (no pixel program is fine, and
+	// so is the faulting one, which reads nothing).
+	switch {
+	case ps.vs == nil:
+		ex.fault("a pixel program from memory needs a vertex program from memory (SET_PROGRAM), not a built-in one")
+		return false
+	case ps.ps == nil && s.ps != isa.ProgNone && s.ps != isa.ProgPSFault:
+		ex.fault("a vertex program from memory needs a pixel program from memory or none, not built-in program %d", s.ps)
+		return false
+	}
+	vp := ps.vs.prog
+	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
+	if ps.vsPos >= vp.Outputs {
+		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
+		return false
+	}
+	if vp.Outputs > isa.MaxVaryings {
+		ex.fault("vertex program: %d outputs, more than the %d the GPU interpolates", vp.Outputs, isa.MaxVaryings)
+		return false
+	}
+	ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
+	ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
+	ps.tex = texUnit{st: s}
+	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex); err != nil {
+		ex.fault("vertex program: %v", err)
+		return false
+	}
+	if ps.ps != nil {
+		pp := ps.ps.prog
+		ps.psIn, ps.psPos = pp.Inputs, int(s.prog[isa.StagePS].sysReg)
+		if ps.psPos == isa.NoReg {
+			ps.psPos = -1
+		}
+		if pp.Inputs > isa.MaxVaryings || ps.psPos >= pp.Inputs {
+			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
+			return false
+		}
+		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+			ex.fault("pixel program: %v", err)
+			return false
+		}
+	}
+	return true
+}
+
+// fail records the first fault of a program during the draw and stops it.
+func (ps *progState) fail(what string, err error) {
+	if !ps.failed {
+		ps.failed, ps.err = true, fmt.Errorf("%s program: %w", what, err)
+	}
+}
+
+// cbView is one stage's constant buffers as shader.Constants: bounded
+// reads, zeros past the end or from an unbound slot (SET_CB resolved the
+// memory, so a read cannot page-fault).
+type cbView struct{ bufs *[numCB][]byte }
+
+func (c *cbView) Constant(slot, elem int) ([4]uint32, error) {
+	var v [4]uint32
+	if slot < 0 || slot >= numCB {
+		return v, fmt.Errorf("constant buffer slot %d outside 0..%d", slot, numCB-1)
+	}
+	b := c.bufs[slot]
+	if elem < 0 || elem >= len(b)/16+1 {
+		return v, nil
+	}
+	for i := range v {
+		if o := 16*elem + 4*i; o+4 <= len(b) {
+			v[i] = binary.LittleEndian.Uint32(b[o:])
+		}
+	}
+	return v, nil
+}
+
+// texUnit is the texture unit as shader.Textures: the sampler of the
+// built-in texture program (sample.go), so both sample alike.
+type texUnit struct{ st *state }
+
+func (u *texUnit) Texture(q *shader.TexQuery) error {
+	if q.Texture < 0 || q.Texture >= numTex {
+		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
+	}
+	tex := &u.st.tex[q.Texture]
+	out := q.Out
+	if q.Op == shader.TexLoad {
+		for m := q.Mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros64(m)
+			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
+			var c [4]float32
+			if tex.bound() && x >= 0 && y >= 0 && int(x) < tex.w && int(y) < tex.h {
+				c = tex.fetch(&loadSampler, int(x), int(y))
+			}
+			for k := range c {
+				out[k][l] = math.Float32bits(c[k])
+			}
+		}
+		return nil
+	}
+	if q.Sampler < 0 || q.Sampler >= numSamplers {
+		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
+	}
+	sm := &u.st.smp[q.Sampler]
+	cu, cv := q.Coord[0], q.Coord[1]
+	if sm.filter == isa.FilterLinear && tex.bound() && tex.fmt != isa.FmtR32F {
+		u.linear(tex, sm, q)
+		return nil
+	}
+	for m := q.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		c := tex.sample(sm, float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l])))
+		out[0][l], out[1][l], out[2][l], out[3][l] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+	}
+	return nil
+}
+
+// linear is surface.sample's bilinear filter over a block, for an 8-bit
+// texture: the same arithmetic, inline, with the four texels read straight
+// when they are inside the texture (sample for the others).
+func (u *texUnit) linear(tex *surface, sm *sampler, q *shader.TexQuery) {
+	cu, cv, out := q.Coord[0], q.Coord[1], q.Out
+	w, h := float64(tex.w), float64(tex.h)
+	mem, pitch := tex.mem, tex.pitch
+	ri, bi := 0, 2
+	if tex.fmt == isa.FmtBGRA8 {
+		ri, bi = 2, 0
+	}
+	for m := q.Mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros64(m)
+		uf, vf := float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l]))
+		x, fx := texel(float64(uf*w) - 0.5)
+		y, fy := texel(float64(vf*h) - 0.5)
+		if x < 0 || y < 0 || x+1 >= tex.w || y+1 >= tex.h {
+			c := tex.sample(sm, uf, vf)
+			out[0][l], out[1][l], out[2][l], out[3][l] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+			continue
+		}
+		o := y*pitch + 4*x
+		r0, r1 := mem[o:o+8:o+8], mem[o+pitch:o+pitch+8:o+pitch+8]
+		for k, ch := range [4]int{ri, 1, bi, 3} {
+			c00, c10 := unormF32[r0[ch]], unormF32[r0[4+ch]]
+			c01, c11 := unormF32[r1[ch]], unormF32[r1[4+ch]]
+			top := c00 + float32((c10-c00)*fx)
+			bot := c01 + float32((c11-c01)*fx)
+			out[k][l] = math.Float32bits(top + float32((bot-top)*fy))
+		}
+	}
+}
+
+// loadSampler addresses ld's texels, already inside the texture.
+var loadSampler = sampler{filter: isa.FilterPoint, u: isa.AddrClamp, v: isa.AddrClamp}

@@ -1,0 +1,170 @@
+package gpu
+
+import (
+	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
+	"encoding/binary"
+	"math"
+)
+
+// The programmable vertex stage: the draw's vertices, in the order the
+// primitive assembler asks for them, are fetched through the layout (SET_LAYOUT)
+// and shaded shader.Lanes at a time; assemble then takes them one by one as
+// it takes the built-in program's.
+
+// vsChunk is a block of shaded vertices: draw vertices base..base+n-1.
+type vsChunk struct {
+	base uint32
+	n    int
+	out  [shader.Lanes]cvert
+}
+
+// drawParams are the draw packet's, for the vertex stage.
+type drawParams struct {
+	indexed, strip bool
+	count, start   uint32
+	base           int32
+
+	instance, startInstance uint32
+}
+
+// programVertex returns draw vertex i (the i-th of the draw) shaded by the
+// vertex program.
+func (ex *executor) programVertex(i uint32, out *cvert) {
+	c := &ex.draw.prog.chunk
+	if c.n == 0 || i < c.base || i-c.base >= uint32(c.n) {
+		ex.shadeVertices(i)
+	}
+	if ex.draw.prog.failed {
+		*out = cvert{} // w = 0: outside the clip volume, drawn nowhere
+		return
+	}
+	*out = c.out[i-c.base]
+}
+
+// shadeVertices fetches and shades draw vertices i0.. (a block).
+func (ex *executor) shadeVertices(i0 uint32) {
+	s, d := &ex.st, &ex.draw
+	ps, dp := &d.prog, &d.params
+	c := &ps.chunk
+	m := ps.vs.m
+	n := int(min(uint32(shader.Lanes), dp.count-i0))
+	c.base, c.n = i0, n
+	for r := range ps.vsIn {
+		*m.In(r) = shader.Vec{}
+	}
+	cut := s.ib.cut()
+	var mask uint64
+	for j := range n {
+		i := i0 + uint32(j)
+		var v int64
+		var vid uint32
+		if dp.indexed {
+			idx := s.ib.index(uint64(dp.start) + uint64(i))
+			if dp.strip && idx == cut {
+				continue // assemble restarts the strip: never asks for it
+			}
+			v, vid = int64(idx)+int64(dp.base), idx
+		} else {
+			v = int64(dp.start) + int64(i)
+			vid = uint32(v)
+		}
+		mask |= 1 << j
+		for k := range s.layout.n {
+			e := &s.layout.els[k]
+			if int(e.Reg) >= ps.vsIn {
+				continue // an element the program does not read
+			}
+			vi := v
+			if e.PerInstance {
+				vi = int64(dp.startInstance)
+				if e.StepRate != 0 {
+					vi += int64(dp.instance / e.StepRate)
+				}
+			}
+			w := fetchElement(&s.vb[e.Slot], vi, e)
+			in := m.In(int(e.Reg))
+			in[0][j], in[1][j], in[2][j], in[3][j] = w[0], w[1], w[2], w[3]
+		}
+		if r := int(s.layout.vid); r < ps.vsIn {
+			m.In(r)[0][j] = vid
+		}
+		if r := int(s.layout.iid); r < ps.vsIn {
+			m.In(r)[0][j] = dp.instance
+		}
+	}
+	if mask == 0 {
+		return
+	}
+	if _, err := m.Run(mask); err != nil {
+		ps.fail("vertex", err)
+		return
+	}
+	outs := ps.vs.prog.Outputs
+	for j := range n {
+		if mask>>j&1 == 0 {
+			continue
+		}
+		cv := &c.out[j]
+		pos := m.Out(ps.vsPos)
+		for k := range 4 {
+			cv.p[k] = float64(math.Float32frombits(pos[k][j]))
+		}
+		for r := range isa.MaxVaryings {
+			for k := range 4 {
+				var f float64
+				if r < outs && r != ps.vsPos {
+					f = float64(math.Float32frombits(m.Out(r)[k][j]))
+				}
+				cv.a[4*r+k] = f
+			}
+		}
+	}
+}
+
+// fetchElement reads element e of vertex (or instance) v from vb as four
+// register words: the format's components, then the defaults 0, 0, 0, 1.
+// An element not wholly inside the buffer (or of a negative vertex) reads
+// zeros, as the built-in fetch does (vbuf.fetch).
+func fetchElement(vb *vbuf, v int64, e *isa.VertexElement) [4]uint32 {
+	one := math.Float32bits(1)
+	if e.Format.Int() {
+		one = 1
+	}
+	w := [4]uint32{0, 0, 0, one}
+	n := uint64(len(vb.mem))
+	if v < 0 || vb.offset > n {
+		return w
+	}
+	var base uint64
+	if vb.stride != 0 {
+		if uint64(v) > (n-vb.offset)/vb.stride {
+			return w
+		}
+		base = vb.stride * uint64(v)
+	}
+	base += vb.offset // <= n
+	size := uint64(e.Format.Size())
+	if uint64(e.Offset) > n-base || n-base-uint64(e.Offset) < size {
+		return w
+	}
+	b := vb.mem[base+uint64(e.Offset):]
+	switch e.Format {
+	case isa.VtxRGBA8, isa.VtxBGRA8:
+		for k := range 4 {
+			w[k] = math.Float32bits(float32(b[k]) / 255)
+		}
+		if e.Format == isa.VtxBGRA8 {
+			w[0], w[2] = w[2], w[0]
+		}
+	case isa.VtxRGBA8UI:
+		for k := range 4 {
+			w[k] = uint32(b[k])
+		}
+	default:
+		for k := range e.Format.Components() {
+			w[k] = binary.LittleEndian.Uint32(b[4*k:])
+		}
+	}
+	return w
+}
