@@ -86,6 +86,18 @@ struct V { float4 p : SV_Position; float4 c : COLOR0; float2 t : TEXCOORD0; };
 V main(float3 p : POSITION, float4 c : COLOR0, float2 t : TEXCOORD0, uint id : SV_InstanceID) {
 	V o; o.p = mul(float4(p, 1), mvp); o.p.x += id; o.c = c; o.t = t; return o;
 }`, "main", "vs_5_0"},
+	{"sample grad and bias", `Texture2D t0 : register(t0); SamplerState s0 : register(s1);
+float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0, float4 k : K) : SV_Target {
+	float2 dx = uv * 3 * k.w, dy = uv.yx - k.zw;
+	return t0.SampleGrad(s0, uv, dx, dy) + t0.SampleBias(s0, uv * 2, k.z) * t0.SampleGrad(s0, uv, float2(0.01, 0), k.xy).wzyx;
+}`, "main", "ps_4_0"},
+	{"sample grad and bias sm5", `Texture2D t0 : register(t0); SamplerState s0 : register(s1);
+float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0, float4 k : K) : SV_Target {
+	float2 dx = uv * 3 * k.w, dy = uv.yx - k.zw;
+	return t0.SampleGrad(s0, uv, dx, dy) + t0.SampleBias(s0, uv * 2, k.z) * t0.SampleGrad(s0, uv, float2(0.01, 0), k.xy).wzyx;
+}`, "main", "ps_5_0"},
+	{"sample grad in a vertex shader", `Texture2D t : register(t3); SamplerState s : register(s0);
+float4 main(float4 p : POSITION, float2 uv : TEXCOORD0) : SV_Position { return p + t.SampleGrad(s, uv, uv * 0.5, float2(0, 0.25)); }`, "main", "vs_4_0"},
 }
 
 // realWorld are the shaders of testdata/, by entry point and target.

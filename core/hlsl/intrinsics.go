@@ -523,7 +523,8 @@ func (g *gen) mul(p pos, a, b *value) *value {
 	return &value{t: t, c: out}
 }
 
-// method lowers Texture2D.Sample, SampleLevel and Load.
+// method lowers Texture2D.Sample, SampleLevel, SampleBias, SampleGrad and
+// Load.
 func (g *gen) method(e *callExpr) *value {
 	tv := g.expr(e.recv)
 	if tv == poison {
@@ -548,16 +549,13 @@ func (g *gen) method(e *callExpr) *value {
 	r := g.alloc()
 	dst := Operand{File: FileTemp, Index: r, Mask: 0xf}
 	switch e.name {
-	case "Sample", "SampleLevel":
-		want := 2
-		if e.name == "SampleLevel" {
-			want = 3
-		}
+	case "Sample", "SampleLevel", "SampleBias", "SampleGrad":
+		want := map[string]int{"Sample": 2, "SampleLevel": 3, "SampleBias": 3, "SampleGrad": 4}[e.name]
 		if len(args) != want || args[0].t.Kind != KSampler || args[0].res == nil {
 			return noMatch()
 		}
-		if g.stage != Pixel && e.name == "Sample" {
-			g.errorf(e.pos, eNotImplemented, "Sample needs derivatives: use SampleLevel outside a pixel shader")
+		if g.stage != Pixel && (e.name == "Sample" || e.name == "SampleBias") {
+			g.errorf(e.pos, eNotImplemented, "%s needs derivatives: use SampleLevel or SampleGrad outside a pixel shader", e.name)
 			return poison
 		}
 		uv := g.convert(e.args[1].at(), args[1], vecT(Float, 2), true)
@@ -567,13 +565,27 @@ func (g *gen) method(e *callExpr) *value {
 		s := Operand{File: FileSamp, Index: args[0].res.slot}
 		c := g.srcOp([]Operand{uv.c[0], uv.c[1], uv.c[0], uv.c[0]})
 		in := Instr{Op: OpSample, Dst: []Operand{dst}, Src: []Operand{c, tex, s}}
-		if e.name == "SampleLevel" {
+		switch e.name {
+		case "SampleLevel", "SampleBias":
 			lod := g.convert(e.args[2].at(), args[2], scalarT(Float), true)
 			if lod == poison {
 				return poison
 			}
 			in.Op = OpSampleL
+			if e.name == "SampleBias" {
+				in.Op = OpSampleB
+			}
 			in.Src = append(in.Src, g.srcOp(lod.c))
+		case "SampleGrad":
+			// SampleGrad(s, uv, ddx, ddy): d(uv)/dx and d(uv)/dy.
+			in.Op = OpSampleD
+			for k := 2; k < 4; k++ {
+				d := g.convert(e.args[k].at(), args[k], vecT(Float, 2), true)
+				if d == poison {
+					return poison
+				}
+				in.Src = append(in.Src, g.srcOp([]Operand{d.c[0], d.c[1], d.c[0], d.c[0]}))
+			}
 		}
 		g.emit(in)
 	case "Load":
