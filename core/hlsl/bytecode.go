@@ -55,6 +55,8 @@ func (in *Instr) readLanes(k int) uint8 {
 		return dxbc.XY
 	case (in.Op == OpSampleL || in.Op == OpSampleB) && k == 3:
 		return 1
+	case in.Op == OpResinfo && k == 0:
+		return 1
 	case in.Op == OpSampleD && (k == 0 || k == 3 || k == 4):
 		return dxbc.XY
 	case in.Op == OpLd && k == 0:
@@ -77,6 +79,8 @@ func (in *Instr) scalarSrc(k int) bool {
 		return true
 	case OpSampleL, OpSampleB:
 		return k == 3
+	case OpResinfo:
+		return k == 0
 	}
 	return false
 }
@@ -237,6 +241,13 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 			test = dxbc.TestZero
 		}
 		b.EmitTest(op, test, ops[0])
+		return nil
+	case OpResinfo:
+		ret := uint32(dxbc.ResinfoFloat)
+		if in.Uint {
+			ret = dxbc.ResinfoUint
+		}
+		b.EmitResinfo(ret, in.Sat, ops[0], ops[1], ops[2])
 		return nil
 	case OpSample, OpSampleL, OpLd, OpSampleB, OpSampleD:
 		if in.Sat {

@@ -391,6 +391,8 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 				}
 			case in.Op == OpLd:
 				k = 3
+			case in.Op == OpResinfo:
+				k = 1
 			}
 			for j := 0; j < k; j++ {
 				for e := range ins {

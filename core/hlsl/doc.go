@@ -7,7 +7,8 @@
 // SM4 registers (v#, o#, r#, cb#[n], t#, s#, l(...)) with swizzles and
 // write masks. Functions are inlined, as fxc inlines them. Texture2D's
 // methods: Sample, SampleLevel, SampleBias, SampleGrad and Load (sample,
-// sample_l, sample_b, sample_d, ld).
+// sample_l, sample_b, sample_d, ld) and GetDimensions (resinfo_uint for
+// integer outs, resinfo for float outs).
 //
 // Compile returns the program, its input and output signatures, the
 // reflection data RDEF carries (constant buffers with variable offsets

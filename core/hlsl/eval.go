@@ -24,6 +24,9 @@ type Env struct {
 	Sample func(tex, samp int, u, v, lod float32) [4]float32
 	// Load returns the texel (x, y) of mip level mip, raw bits.
 	Load func(tex int, x, y, mip int32) [4]uint32
+	// Info returns texture tex's width, height and mip count, for
+	// resinfo (GetDimensions); the zero values are an unbound texture.
+	Info func(tex int) (width, height, mips uint32)
 	// MaxSteps bounds the instructions executed (default 1<<20), so a
 	// loop that never ends returns an error instead of hanging.
 	MaxSteps int
@@ -493,6 +496,18 @@ func Run(p *Program, env *Env) (*Output, error) {
 			if err := m.write(in.Dst[0], v, in.Sat); err != nil {
 				return nil, err
 			}
+		case OpResinfo:
+			if env.Info == nil {
+				return nil, errors.New("hlsl: resinfo with no Env.Info")
+			}
+			v := resinfo(env.Info, in.Src[1].Index, src[0][0], in.Uint)
+			var r [4]uint32
+			for i := range r {
+				r[i] = v[in.Src[1].Swz[i]&3]
+			}
+			if err := m.write(in.Dst[0], r, in.Sat); err != nil {
+				return nil, err
+			}
 		case OpLd:
 			if env.Load == nil {
 				return nil, errors.New("hlsl: ld with no Env.Load")
@@ -519,4 +534,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 		}
 	}
 	return &Output{Regs: m.o, Discarded: m.disc}, nil
+}
+
+// resinfo is "resinfo (sm4 - asm)" for a Texture2D: [width, height, 0, mip
+// count] at the mip level (at least 1 texel), 0 but the mip count past the
+// last level, all 0 for an unbound texture; floats unless _uint.
+func resinfo(info func(int) (uint32, uint32, uint32), tex int, mip uint32, asUint bool) [4]uint32 {
+	w, h, mips := info(tex)
+	var v [4]uint32
+	if mips != 0 {
+		v[3] = mips
+		if mip < mips {
+			v[0], v[1] = max(w>>min(mip, 31), 1), max(h>>min(mip, 31), 1)
+		}
+	}
+	if !asUint {
+		for i := range v {
+			v[i] = math.Float32bits(float32(v[i]))
+		}
+	}
+	return v
 }

@@ -588,6 +588,8 @@ func (g *gen) method(e *callExpr) *value {
 			}
 		}
 		g.emit(in)
+	case "GetDimensions":
+		return g.getDimensions(e, args, tex, r)
 	case "Load":
 		if len(args) != 1 {
 			return noMatch()
@@ -607,4 +609,51 @@ func (g *gen) method(e *callExpr) *value {
 		n = 4
 	}
 	return &value{t: vecT(Float, n), c: regComps(FileTemp, r, 4)[:n]}
+}
+
+// getDimensions lowers Texture2D.GetDimensions([uint mip,] out width, out
+// height[, out levels]) to one resinfo: resinfo_uint when the width is an
+// integer, resinfo (floats) when it is a float, as fxc chooses.
+func (g *gen) getDimensions(e *callExpr, args []*value, tex Operand, r int) *value {
+	var mip Operand
+	outs := args
+	switch len(args) {
+	case 2:
+		mip = immU(0)
+	case 4:
+		m := g.convert(e.args[0].at(), args[0], scalarT(Uint), true)
+		if m == poison {
+			return poison
+		}
+		mip, outs = m.c[0], args[1:]
+	default:
+		g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
+		return poison
+	}
+	for i, a := range outs {
+		if a.ro {
+			g.errorf(e.args[len(args)-len(outs)+i].at(), eConst, "out parameters require l-value arguments")
+			return poison
+		}
+		if a.t.Kind != KScalar || a.t.Base != Float && a.t.Base != Uint && a.t.Base != Int {
+			g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
+			return poison
+		}
+	}
+	base := Float
+	if outs[0].t.Base != Float {
+		base = Uint
+	}
+	comps := []int{0, 1, 3}[:len(outs)]
+	var mask uint8
+	for _, c := range comps {
+		mask |= 1 << c
+	}
+	g.emit(Instr{Op: OpResinfo, Uint: base == Uint, Dst: []Operand{{File: FileTemp, Index: r, Mask: mask}},
+		Src: []Operand{g.srcOp([]Operand{mip}), tex}})
+	for i, a := range outs {
+		v := &value{t: scalarT(base), c: []Operand{comp(FileTemp, r, comps[i])}}
+		g.store(e.pos, a, g.convert(e.pos, v, a.t, true), false)
+	}
+	return &value{t: tVoid, ro: true}
 }

@@ -25,7 +25,7 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 4
 	case OpSampleD:
 		return 1, 5
-	case OpLd:
+	case OpLd, OpResinfo:
 		return 1, 2
 	}
 	return 1, 2
