@@ -72,7 +72,8 @@ func FuzzCompile(f *testing.F) {
 			}
 			env := &Env{MaxSteps: 1 << 16, Inputs: make([][4]uint32, 32), CB: make([][][4]uint32, 16),
 				Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{} },
-				Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} }}
+				Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} },
+				Info:   func(int) (uint32, uint32, uint32) { return 64, 32, 7 }}
 			if _, err := Run(r.Program, env); err != nil && !errors.Is(err, ErrSteps) {
 				t.Fatalf("run: %v\n%s", err, r.Program)
 			}
