@@ -279,6 +279,23 @@ func (b *Builder) EmitTest(op Opcode, test Test, cond Operand) {
 	b.emit(op, c, []Operand{cond})
 }
 
+// Return types of resinfo ("resinfo (sm4 - asm)"), in its controls.
+const (
+	ResinfoFloat    = 0
+	ResinfoRcpFloat = 1
+	ResinfoUint     = 2
+)
+
+// EmitResinfo emits resinfo dst, mip, t# with its return type
+// (ResinfoFloat, ResinfoRcpFloat or ResinfoUint); sat adds _sat.
+func (b *Builder) EmitResinfo(ret uint32, sat bool, dst, mip, res Operand) {
+	c := ret & 3
+	if sat {
+		c |= ControlSaturate
+	}
+	b.emit(OpResinfo, c, []Operand{dst, mip, res})
+}
+
 // EmitSample emits a sample/ld-family instruction with the shader model 5
 // _indexable(dim)(types) extended tokens fxc writes for ps_5_0.
 func (b *Builder) EmitSample(op Opcode, dim ResourceDimension, ret ReturnType, operands ...Operand) {

@@ -244,3 +244,29 @@ func TestBuilderErrors(t *testing.T) {
 		})
 	}
 }
+
+// EmitResinfo writes the return type into the controls, as fxc does.
+func TestBuilderResinfo(t *testing.T) {
+	for _, tc := range []struct {
+		ret  uint32
+		sat  bool
+		want string
+	}{
+		{ResinfoFloat, false, "resinfo r0.xyzw, l(0), t0.xyzw"},
+		{ResinfoRcpFloat, true, "resinfo_rcpFloat_sat r0.xyzw, l(0), t0.xyzw"},
+		{ResinfoUint, false, "resinfo_uint r0.xyzw, l(0), t0.xyzw"},
+	} {
+		b := NewBuilder(PixelShader, 4, 0)
+		b.DclResource(0, DimTexture2D, ReturnFloat)
+		b.DclTemps(1)
+		b.EmitResinfo(tc.ret, tc.sat, Temp(0), ImmInt(0), Texture(0))
+		b.Ret()
+		p, err := b.Program()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.Disassemble(); !strings.Contains(got, tc.want+"\n") {
+			t.Errorf("ret %d sat %v:\n%s\nwant a line %q", tc.ret, tc.sat, got, tc.want)
+		}
+	}
+}

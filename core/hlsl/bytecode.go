@@ -51,10 +51,14 @@ func (in *Instr) readLanes(k int) uint8 {
 		return 1
 	case in.Op >= OpDp2 && in.Op <= OpDp4:
 		return uint8(1)<<(int(in.Op-OpDp2)+2) - 1
-	case (in.Op == OpSample || in.Op == OpSampleL) && k == 0:
+	case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpSampleB) && k == 0:
 		return dxbc.XY
-	case in.Op == OpSampleL && k == 3:
+	case (in.Op == OpSampleL || in.Op == OpSampleB) && k == 3:
 		return 1
+	case in.Op == OpResinfo && k == 0:
+		return 1
+	case in.Op == OpSampleD && (k == 0 || k == 3 || k == 4):
+		return dxbc.XY
 	case in.Op == OpLd && k == 0:
 		return dxbc.XY | dxbc.W
 	}
@@ -73,8 +77,10 @@ func (in *Instr) scalarSrc(k int) bool {
 	switch in.Op {
 	case OpIf, OpBreakc, OpDiscard:
 		return true
-	case OpSampleL:
+	case OpSampleL, OpSampleB:
 		return k == 3
+	case OpResinfo:
+		return k == 0
 	}
 	return false
 }
@@ -236,7 +242,14 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 		}
 		b.EmitTest(op, test, ops[0])
 		return nil
-	case OpSample, OpSampleL, OpLd:
+	case OpResinfo:
+		ret := uint32(dxbc.ResinfoFloat)
+		if in.Uint {
+			ret = dxbc.ResinfoUint
+		}
+		b.EmitResinfo(ret, in.Sat, ops[0], ops[1], ops[2])
+		return nil
+	case OpSample, OpSampleL, OpLd, OpSampleB, OpSampleD:
 		if in.Sat {
 			return fmt.Errorf("_sat on a texture fetch")
 		}

@@ -86,6 +86,31 @@ struct V { float4 p : SV_Position; float4 c : COLOR0; float2 t : TEXCOORD0; };
 V main(float3 p : POSITION, float4 c : COLOR0, float2 t : TEXCOORD0, uint id : SV_InstanceID) {
 	V o; o.p = mul(float4(p, 1), mvp); o.p.x += id; o.c = c; o.t = t; return o;
 }`, "main", "vs_5_0"},
+	{"sample grad and bias", `Texture2D t0 : register(t0); SamplerState s0 : register(s1);
+float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0, float4 k : K) : SV_Target {
+	float2 dx = uv * 3 * k.w, dy = uv.yx - k.zw;
+	return t0.SampleGrad(s0, uv, dx, dy) + t0.SampleBias(s0, uv * 2, k.z) * t0.SampleGrad(s0, uv, float2(0.01, 0), k.xy).wzyx;
+}`, "main", "ps_4_0"},
+	{"sample grad and bias sm5", `Texture2D t0 : register(t0); SamplerState s0 : register(s1);
+float4 main(float4 pos : SV_Position, float2 uv : TEXCOORD0, float4 k : K) : SV_Target {
+	float2 dx = uv * 3 * k.w, dy = uv.yx - k.zw;
+	return t0.SampleGrad(s0, uv, dx, dy) + t0.SampleBias(s0, uv * 2, k.z) * t0.SampleGrad(s0, uv, float2(0.01, 0), k.xy).wzyx;
+}`, "main", "ps_5_0"},
+	{"texture dimensions", `Texture2D t : register(t1); SamplerState s;
+float4 main(float4 p : SV_Position, nointerpolation uint m : M) : SV_Target {
+	uint w, h, n; float fw, fh, fn; int iw, ih;
+	t.GetDimensions(w, h);
+	t.GetDimensions(m, fw, fh, fn);
+	t.GetDimensions(m + 1, iw, ih, n);
+	return float4(w, h, fw, fh) + float4(fn, iw, ih, n) + t.Sample(s, p.xy / float2(w, h));
+}`, "main", "ps_4_0"},
+	{"texture dimensions sm5 vertex", `Texture2D t : register(t0);
+float4 main(uint id : SV_VertexID) : SV_Position {
+	float w, h; t.GetDimensions(w, h);
+	return float4(id / w, id / h, 0, 1);
+}`, "main", "vs_5_0"},
+	{"sample grad in a vertex shader", `Texture2D t : register(t3); SamplerState s : register(s0);
+float4 main(float4 p : POSITION, float2 uv : TEXCOORD0) : SV_Position { return p + t.SampleGrad(s, uv, uv * 0.5, float2(0, 0.25)); }`, "main", "vs_4_0"},
 }
 
 // realWorld are the shaders of testdata/, by entry point and target.
@@ -406,7 +431,10 @@ func decodeIR(t *testing.T, d *dxbc.Program) *Program {
 				t.Fatalf("instruction %s is not an IR instruction", &in)
 			}
 			x := Instr{Op: op, Sat: in.Saturate()}
-			if in.Test() == dxbc.TestZero {
+			if op == OpResinfo {
+				// The return type is in the controls (a test bit is not).
+				x.Uint = in.Controls&3 == dxbc.ResinfoUint
+			} else if in.Test() == dxbc.TestZero {
 				x.Test = TestZ
 			}
 			nd, _ := operandCounts(op)

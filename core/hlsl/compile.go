@@ -384,13 +384,15 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 				k = 1
 			case in.Op >= OpDp2 && in.Op <= OpDp4:
 				k = int(in.Op-OpDp2) + 2
-			case in.Op == OpSample || in.Op == OpSampleL:
+			case in.Op == OpSample || in.Op == OpSampleL || in.Op == OpSampleB || in.Op == OpSampleD:
 				k = 2
-				if i == 3 {
+				if i == 3 && in.Op != OpSampleD {
 					k = 1
 				}
 			case in.Op == OpLd:
 				k = 3
+			case in.Op == OpResinfo:
+				k = 1
 			}
 			for j := 0; j < k; j++ {
 				for e := range ins {

@@ -5,7 +5,10 @@
 // lowers one entry point to an IR whose instructions are Shader Model 4/5
 // instructions one for one (mov, mad, dp4, sample, if_nz, loop, ...) on
 // SM4 registers (v#, o#, r#, cb#[n], t#, s#, l(...)) with swizzles and
-// write masks. Functions are inlined, as fxc inlines them.
+// write masks. Functions are inlined, as fxc inlines them. Texture2D's
+// methods: Sample, SampleLevel, SampleBias, SampleGrad and Load (sample,
+// sample_l, sample_b, sample_d, ld) and GetDimensions (resinfo_uint for
+// integer outs, resinfo for float outs).
 //
 // Compile returns the program, its input and output signatures, the
 // reflection data RDEF carries (constant buffers with variable offsets
@@ -18,7 +21,9 @@
 //
 // Run is a reference evaluator of the IR: float32 IEEE arithmetic without
 // fused multiply-add, so that the simulated GPU's shader core can be
-// checked against it bit for bit.
+// checked against it bit for bit. Its texels come from Env.Sample, at
+// level 0 for the implicit-derivative and explicit-gradient forms (one
+// invocation has no quad) and at the clamped bias for SampleBias.
 //
 // What it follows, by page title:
 //   - "Packing Rules for Constant Variables" (HLSL reference): 16-byte

@@ -17,10 +17,16 @@ type Env struct {
 	CB     [][][4]uint32 // cb slot -> its 16-byte registers
 	// Sample returns the filtered texel of texture tex through sampler
 	// samp at (u, v) and mip level lod. Sample (the implicit-LOD form) is
-	// given lod 0: one invocation has no neighbours to take derivatives from.
+	// given lod 0: one invocation has no neighbours to take derivatives from;
+	// so is the explicit-gradient form (SampleGrad, sample_d: the level is
+	// the texture unit's to derive), and the biased form (SampleBias,
+	// sample_b) its bias, clamped to [-16, 15.99].
 	Sample func(tex, samp int, u, v, lod float32) [4]float32
 	// Load returns the texel (x, y) of mip level mip, raw bits.
 	Load func(tex int, x, y, mip int32) [4]uint32
+	// Info returns texture tex's width, height and mip count, for
+	// resinfo (GetDimensions); the zero values are an unbound texture.
+	Info func(tex int) (width, height, mips uint32)
 	// MaxSteps bounds the instructions executed (default 1<<20), so a
 	// loop that never ends returns an error instead of hanging.
 	MaxSteps int
@@ -56,7 +62,7 @@ func floatOp(o Op) bool {
 	switch o {
 	case OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc, OpRoundNI, OpRoundPI,
 		OpRoundZ, OpLt, OpGe, OpEq, OpNe, OpFtoi, OpFtou, OpDp2, OpDp3, OpDp4, OpSincos, OpMov, OpMovc,
-		OpSample, OpSampleL:
+		OpSample, OpSampleL, OpSampleB, OpSampleD:
 		return true
 	}
 	return false
@@ -370,7 +376,7 @@ func Run(p *Program, env *Env) (*Output, error) {
 		}
 		in := &p.Code[pc]
 		isF := floatOp(in.Op)
-		var src [4][4]uint32
+		var src [5][4]uint32 // sample_d has five sources
 		for i, s := range in.Src {
 			if s.File == FileTex || s.File == FileSamp {
 				continue
@@ -467,13 +473,20 @@ func Run(p *Program, env *Env) (*Output, error) {
 			if err := m.write(in.Dst[1], r, false); err != nil {
 				return nil, err
 			}
-		case OpSample, OpSampleL:
+		case OpSample, OpSampleL, OpSampleB, OpSampleD:
 			if env.Sample == nil {
 				return nil, errors.New("hlsl: sample with no Env.Sample")
 			}
 			lod := float32(0)
-			if in.Op == OpSampleL {
+			switch in.Op {
+			case OpSampleL:
 				lod = f32(src[3][0])
+			case OpSampleB:
+				// The implicit level (0 here) plus the bias, clamped as
+				// "sample_b (sm4 - asm)" says.
+				if b := f32(src[3][0]); b == b {
+					lod = min(max(b, -16), 15.99)
+				}
 			}
 			t := env.Sample(in.Src[1].Index, in.Src[2].Index, f32(src[0][0]), f32(src[0][1]), lod)
 			var v [4]uint32
@@ -481,6 +494,18 @@ func Run(p *Program, env *Env) (*Output, error) {
 				v[i] = math.Float32bits(t[in.Src[1].Swz[i]&3])
 			}
 			if err := m.write(in.Dst[0], v, in.Sat); err != nil {
+				return nil, err
+			}
+		case OpResinfo:
+			if env.Info == nil {
+				return nil, errors.New("hlsl: resinfo with no Env.Info")
+			}
+			v := resinfo(env.Info, in.Src[1].Index, src[0][0], in.Uint)
+			var r [4]uint32
+			for i := range r {
+				r[i] = v[in.Src[1].Swz[i]&3]
+			}
+			if err := m.write(in.Dst[0], r, in.Sat); err != nil {
 				return nil, err
 			}
 		case OpLd:
@@ -509,4 +534,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 		}
 	}
 	return &Output{Regs: m.o, Discarded: m.disc}, nil
+}
+
+// resinfo is "resinfo (sm4 - asm)" for a Texture2D: [width, height, 0, mip
+// count] at the mip level (at least 1 texel), 0 but the mip count past the
+// last level, all 0 for an unbound texture; floats unless _uint.
+func resinfo(info func(int) (uint32, uint32, uint32), tex int, mip uint32, asUint bool) [4]uint32 {
+	w, h, mips := info(tex)
+	var v [4]uint32
+	if mips != 0 {
+		v[3] = mips
+		if mip < mips {
+			v[0], v[1] = max(w>>min(mip, 31), 1), max(h>>min(mip, 31), 1)
+		}
+	}
+	if !asUint {
+		for i := range v {
+			v[i] = math.Float32bits(float32(v[i]))
+		}
+	}
+	return v
 }

@@ -34,6 +34,7 @@ func FuzzCompile(f *testing.F) {
 		f.Add([]byte(s), "main", "ps_4_0")
 	}
 	f.Add([]byte("Texture2D t : register(t1); SamplerState s; float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target { return t.Load(int3(p.xy, 0)) + t.SampleLevel(s, uv, 1) + t.Sample(s, uv).wzyx; }"), "main", "ps_5_0")
+	f.Add([]byte("Texture2D t; SamplerState s; float4 main(float2 uv : UV, float b : B) : SV_Target { uint w, h, n; float fw, fh; t.GetDimensions(w, h); t.GetDimensions(1, fw, fh, n); return t.SampleGrad(s, uv, uv, uv.yx) + t.SampleBias(s, uv, b) + float4(w, h, fw, fh) + n; }"), "main", "ps_4_0")
 	f.Add([]byte("cbuffer C { float4 v[4]; } float4 main(uint id : SV_VertexID) : SV_Position { return v[id & 3] * id; }"), "main", "vs_5_0")
 	for _, name := range []string{"imgui_vs.hlsl", "phong.hlsl", "tutorial06.hlsl"} {
 		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
@@ -71,7 +72,8 @@ func FuzzCompile(f *testing.F) {
 			}
 			env := &Env{MaxSteps: 1 << 16, Inputs: make([][4]uint32, 32), CB: make([][][4]uint32, 16),
 				Sample: func(int, int, float32, float32, float32) [4]float32 { return [4]float32{} },
-				Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} }}
+				Load:   func(int, int32, int32, int32) [4]uint32 { return [4]uint32{} },
+				Info:   func(int) (uint32, uint32, uint32) { return 64, 32, 7 }}
 			if _, err := Run(r.Program, env); err != nil && !errors.Is(err, ErrSteps) {
 				t.Fatalf("run: %v\n%s", err, r.Program)
 			}

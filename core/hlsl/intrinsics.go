@@ -523,7 +523,8 @@ func (g *gen) mul(p pos, a, b *value) *value {
 	return &value{t: t, c: out}
 }
 
-// method lowers Texture2D.Sample, SampleLevel and Load.
+// method lowers Texture2D.Sample, SampleLevel, SampleBias, SampleGrad and
+// Load.
 func (g *gen) method(e *callExpr) *value {
 	tv := g.expr(e.recv)
 	if tv == poison {
@@ -548,16 +549,13 @@ func (g *gen) method(e *callExpr) *value {
 	r := g.alloc()
 	dst := Operand{File: FileTemp, Index: r, Mask: 0xf}
 	switch e.name {
-	case "Sample", "SampleLevel":
-		want := 2
-		if e.name == "SampleLevel" {
-			want = 3
-		}
+	case "Sample", "SampleLevel", "SampleBias", "SampleGrad":
+		want := map[string]int{"Sample": 2, "SampleLevel": 3, "SampleBias": 3, "SampleGrad": 4}[e.name]
 		if len(args) != want || args[0].t.Kind != KSampler || args[0].res == nil {
 			return noMatch()
 		}
-		if g.stage != Pixel && e.name == "Sample" {
-			g.errorf(e.pos, eNotImplemented, "Sample needs derivatives: use SampleLevel outside a pixel shader")
+		if g.stage != Pixel && (e.name == "Sample" || e.name == "SampleBias") {
+			g.errorf(e.pos, eNotImplemented, "%s needs derivatives: use SampleLevel or SampleGrad outside a pixel shader", e.name)
 			return poison
 		}
 		uv := g.convert(e.args[1].at(), args[1], vecT(Float, 2), true)
@@ -567,15 +565,31 @@ func (g *gen) method(e *callExpr) *value {
 		s := Operand{File: FileSamp, Index: args[0].res.slot}
 		c := g.srcOp([]Operand{uv.c[0], uv.c[1], uv.c[0], uv.c[0]})
 		in := Instr{Op: OpSample, Dst: []Operand{dst}, Src: []Operand{c, tex, s}}
-		if e.name == "SampleLevel" {
+		switch e.name {
+		case "SampleLevel", "SampleBias":
 			lod := g.convert(e.args[2].at(), args[2], scalarT(Float), true)
 			if lod == poison {
 				return poison
 			}
 			in.Op = OpSampleL
+			if e.name == "SampleBias" {
+				in.Op = OpSampleB
+			}
 			in.Src = append(in.Src, g.srcOp(lod.c))
+		case "SampleGrad":
+			// SampleGrad(s, uv, ddx, ddy): d(uv)/dx and d(uv)/dy.
+			in.Op = OpSampleD
+			for k := 2; k < 4; k++ {
+				d := g.convert(e.args[k].at(), args[k], vecT(Float, 2), true)
+				if d == poison {
+					return poison
+				}
+				in.Src = append(in.Src, g.srcOp([]Operand{d.c[0], d.c[1], d.c[0], d.c[0]}))
+			}
 		}
 		g.emit(in)
+	case "GetDimensions":
+		return g.getDimensions(e, args, tex, r)
 	case "Load":
 		if len(args) != 1 {
 			return noMatch()
@@ -595,4 +609,51 @@ func (g *gen) method(e *callExpr) *value {
 		n = 4
 	}
 	return &value{t: vecT(Float, n), c: regComps(FileTemp, r, 4)[:n]}
+}
+
+// getDimensions lowers Texture2D.GetDimensions([uint mip,] out width, out
+// height[, out levels]) to one resinfo: resinfo_uint when the width is an
+// integer, resinfo (floats) when it is a float, as fxc chooses.
+func (g *gen) getDimensions(e *callExpr, args []*value, tex Operand, r int) *value {
+	var mip Operand
+	outs := args
+	switch len(args) {
+	case 2:
+		mip = immU(0)
+	case 4:
+		m := g.convert(e.args[0].at(), args[0], scalarT(Uint), true)
+		if m == poison {
+			return poison
+		}
+		mip, outs = m.c[0], args[1:]
+	default:
+		g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
+		return poison
+	}
+	for i, a := range outs {
+		if a.ro {
+			g.errorf(e.args[len(args)-len(outs)+i].at(), eConst, "out parameters require l-value arguments")
+			return poison
+		}
+		if a.t.Kind != KScalar || a.t.Base != Float && a.t.Base != Uint && a.t.Base != Int {
+			g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
+			return poison
+		}
+	}
+	base := Float
+	if outs[0].t.Base != Float {
+		base = Uint
+	}
+	comps := []int{0, 1, 3}[:len(outs)]
+	var mask uint8
+	for _, c := range comps {
+		mask |= 1 << c
+	}
+	g.emit(Instr{Op: OpResinfo, Uint: base == Uint, Dst: []Operand{{File: FileTemp, Index: r, Mask: mask}},
+		Src: []Operand{g.srcOp([]Operand{mip}), tex}})
+	for i, a := range outs {
+		v := &value{t: scalarT(base), c: []Operand{comp(FileTemp, r, comps[i])}}
+		g.store(e.pos, a, g.convert(e.pos, v, a.t, true), false)
+	}
+	return &value{t: tVoid, ro: true}
 }

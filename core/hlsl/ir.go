@@ -100,6 +100,9 @@ const (
 	OpSample
 	OpSampleL
 	OpLd
+	OpSampleB // sample_b: implicit level of detail plus a bias
+	OpSampleD // sample_d: explicit gradients
+	OpResinfo // resinfo (Instr.Uint: resinfo_uint)
 	numOps
 )
 
@@ -108,7 +111,7 @@ var opNames = [numOps]string{
 	"sincos", "frc", "round_ni", "round_pi", "round_z", "lt", "ge", "eq", "ne", "and", "or", "xor", "not",
 	"itof", "ftoi", "utof", "ftou", "iadd", "imul", "ineg", "imin", "imax", "umin", "umax", "ilt", "ige", "ieq",
 	"ine", "ult", "uge", "ishl", "ishr", "ushr", "udiv", "if", "else", "endif", "loop", "endloop", "break",
-	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld",
+	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld", "sample_b", "sample_d", "resinfo",
 }
 
 func (o Op) String() string {
@@ -164,6 +167,7 @@ type Instr struct {
 	Op   Op
 	Sat  bool
 	Test Test
+	Uint bool // resinfo: the _uint return type (else float)
 	Dst  []Operand
 	Src  []Operand
 	Line int // source line the instruction comes from
@@ -334,6 +338,9 @@ func (in *Instr) String() string {
 			name += "_nz"
 		}
 	}
+	if in.Op == OpResinfo && in.Uint {
+		name += "_uint"
+	}
 	if in.Sat {
 		name += "_sat"
 	}
@@ -349,12 +356,14 @@ func (in *Instr) String() string {
 			k = 1
 		case in.Op == OpDp2 || in.Op == OpDp3 || in.Op == OpDp4:
 			k = int(in.Op-OpDp2) + 2
-		case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpLd) && i == 0:
-			k = 4
-		case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpLd) && i == 1:
-			k = 4
-		case in.Op == OpSampleL && i == 3:
+		case in.Op == OpResinfo && i == 0:
 			k = 1
+		case (texOp(in.Op)) && (i == 0 || i == 1):
+			k = 4
+		case (in.Op == OpSampleL || in.Op == OpSampleB) && i == 3:
+			k = 1
+		case in.Op == OpSampleD && i >= 3:
+			k = 4
 		}
 		parts = append(parts, s.srcString(k))
 	}
@@ -419,4 +428,9 @@ func (p *Program) String() string {
 		}
 	}
 	return b.String()
+}
+
+// texOp reports the texture instructions (t# in place 1).
+func texOp(o Op) bool {
+	return o == OpSample || o == OpSampleL || o == OpLd || o == OpSampleB || o == OpSampleD || o == OpResinfo
 }

@@ -21,9 +21,11 @@ func operandCounts(o Op) (dst, src int) {
 		return 0, 0
 	case OpSample:
 		return 1, 3
-	case OpSampleL:
+	case OpSampleL, OpSampleB:
 		return 1, 4
-	case OpLd:
+	case OpSampleD:
+		return 1, 5
+	case OpLd, OpResinfo:
 		return 1, 2
 	}
 	return 1, 2
@@ -67,7 +69,7 @@ func (p *Program) Validate() error {
 				if k == 2 {
 					want = FileSamp
 				}
-				if (in.Op != OpSample && in.Op != OpSampleL && in.Op != OpLd) || k == 0 || s.File != want {
+				if !texOp(in.Op) || k == 0 || k > 2 || s.File != want {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
 			case FileInput, FileOutput, FileImm, FileCB:

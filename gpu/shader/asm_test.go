@@ -30,6 +30,11 @@ endloop
 sample r0, v1.xyxx, t127.wzyx, s15
 sample_l r1, v1, t0, s0, cb1[2].x
 ld r2, r3, t1.x
+sample_d r1, v1, t2, s1, r2.xyxx, -r3
+sample_b r0, v0, t3.x, s2, cb0[1].y
+resinfo_uint r2.xy, r3.z, t4.yxzw
+resinfo_rcpfloat r1, l(1, 0, 0, 0), t5
+resinfo r1.w, cb0[r1.x + 1].x, t6
 deriv_rtx_fine r3.y, r2
 round_ne_sat o1, r0
 ret
@@ -59,7 +64,7 @@ func TestAssembleRoundTrip(t *testing.T) {
 	for _, in := range p.Code {
 		seen[in.Op] = true
 	}
-	for _, n := range []string{"sample_l", "ld", "breakc", "continuec", "discard", "retc", "else"} {
+	for _, n := range []string{"sample_l", "ld", "sample_d", "sample_b", "resinfo", "resinfo_uint", "resinfo_rcpfloat", "breakc", "continuec", "discard", "retc", "else"} {
 		if !seen[opByName[n]] {
 			t.Errorf("the round-trip program lacks %s", n)
 		}

@@ -45,6 +45,8 @@ func (t *benchTex) Texture(q *TexQuery) error {
 	return nil
 }
 
+func (t *benchTex) Info(int) (TexInfo, error) { return TexInfo{Width: 64, Height: 64, Mips: 1}, nil }
+
 func benchBlock(b *testing.B, src string) {
 	m := NewMachine(mustAsm(b, src))
 	if err := m.Bind(nil, newBenchTex()); err != nil {

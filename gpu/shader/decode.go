@@ -156,6 +156,11 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 			// A condition is a test of bits: -0.0 would be "nonzero".
 			return in, 0, bad("%s: a condition takes no modifier", in.Op)
 		}
+		if isResInfo(in.Op) && (o.Neg || o.Abs) {
+			// The mip level is an unsigned integer: a float modifier on it
+			// has no meaning.
+			return in, 0, bad("%s: the mip level takes no modifier", in.Op)
+		}
 		in.Src[i], body = o, body[k:]
 	}
 	if len(body) != 0 {
@@ -165,9 +170,11 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 }
 
 // floatResult reports whether op writes floats (so _sat means something).
+func isResInfo(op Op) bool { return op == OpResInfo || op == OpResInfoUint || op == OpResInfoRcp }
+
 func floatResult(op Op) bool {
 	switch op {
-	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU:
+	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU, OpResInfoUint:
 		return false
 	case OpIToF, OpUToF:
 		return true
@@ -321,7 +328,7 @@ func (p *Program) link() error {
 				}
 			}
 			p.loops[pc] = loop
-		case OpSample, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
+		case OpSample, OpSampleB, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
 			p.quads = true
 		case OpBreak, OpBreakc, OpContinue, OpContinuec:
 			if loop < 0 {

@@ -22,7 +22,8 @@
 // xor, not, ineg, ilt, ige, ieq, ine, ult, uge, imin, imax, umin, umax, udiv,
 // urem; itof, utof, ftoi, ftou; if/else/endif, loop/endloop, break, breakc,
 // continue, continuec, ret, retc, discard (tests _z or _nz of one
-// component); sample, sample_l, ld; deriv_rtx, deriv_rty (coarse) and
+// component); sample, sample_l, sample_d (explicit gradients), sample_b
+// (biased), ld, resinfo (and _uint, _rcpfloat); deriv_rtx, deriv_rty (coarse) and
 // their _fine forms. The D3D11 rules the ops follow ("Direct3D 11.3
 // Functional Specification"): min and max return the number when one
 // operand is NaN; ftoi and ftou give 0 for NaN and saturate; shifts use
@@ -69,8 +70,12 @@
 //
 // Constants and Textures are the interfaces the gpu package implements
 // over its memory: constant reads and texture accesses fault through their
-// errors. Implicit-derivative sampling hands the texture unit d(u,v)/dx and
-// /dy per quad.
+// errors. Implicit-derivative sampling (sample, sample_b) hands the texture
+// unit d(u,v)/dx and /dy per quad, sample_d the program's gradients per
+// lane (TexSampleGrad): the unit selects the level of detail from them
+// the same way, plus TexQuery.Bias for sample_b. resinfo asks
+// Textures.Info for the view's TexInfo and computes its result here
+// (ResInfo).
 //
 // # Determinism
 //

@@ -28,9 +28,10 @@ type Constants interface {
 type TexOp uint8
 
 const (
-	TexSample      TexOp = iota // filtered, level of detail from DX and DY
+	TexSample      TexOp = iota // filtered, level of detail from DX and DY (plus Bias)
 	TexSampleLevel              // filtered, level of detail LOD
 	TexLoad                     // one texel at integer coordinates, no sampler
+	TexSampleGrad               // filtered, level of detail from DX and DY, given by the program (sample_d)
 )
 
 // TexQuery is one texture instruction over a block, handed to Textures.
@@ -41,18 +42,44 @@ type TexQuery struct {
 	Sampler int    // s# (not for TexLoad)
 	Mask    uint64 // the lanes to fill
 	Coord   [4]*[Lanes]uint32
-	DX, DY  [2]*[Lanes]float32 // TexSample: d(u, v)/dx and /dy, per quad
+	DX, DY  [2]*[Lanes]float32 // TexSample, TexSampleGrad: d(u, v)/dx and /dy per lane
 	LOD     *[Lanes]float32    // TexSampleLevel
+	Bias    *[Lanes]float32    // TexSample: added to the level of detail (sample_b); nil: none
 	Out     *Vec               // filled for Mask lanes: float bits (integers for integer formats)
 }
 
-// Coordinates: TexSample and TexSampleLevel read Coord as floats (u, v,
-// then the array slice in z); TexLoad as integers (x, y, the array slice in
-// z, the mip level in w).
+// Coordinates: TexSample, TexSampleGrad and TexSampleLevel read Coord as
+// floats (u, v, then the array slice in z); TexLoad as integers (x, y, the
+// array slice in z, the mip level in w).
+//
+// Level of detail: TexSample and TexSampleGrad select it the same way,
+// from DX and DY in each lane, so that sample_d given the quad's own
+// derivatives samples exactly as sample does. They differ only in where
+// the gradients come from: for TexSample the Machine takes them from the
+// quad (coarse: the same in the quad's four lanes), for TexSampleGrad the
+// program gives them per lane ("sample_d (sm4 - asm)"). For TexSample,
+// Bias (when not nil) is added to the level computed from DX and DY,
+// before the sampler's own bias and clamps; the Machine has clamped it to
+// [-16, 15.99] (a NaN bias is 0), as "sample_b (sm4 - asm)" asks.
+
+// TexInfo is what resinfo reads of the view bound at a t# slot: the
+// dimensions of its most detailed mip level, its array size and its mip
+// count. The zero TexInfo is an unbound slot.
+type TexInfo struct {
+	Width, Height uint32
+	Layers        uint32 // a 2D array view's array size; 0 for a 2D texture
+	Mips          uint32 // mip levels in the view; 0 only for an unbound slot
+}
 
 // Textures is the texture unit the gpu package implements.
 type Textures interface {
+	// Texture runs one texture access over a block; an error (a page
+	// fault) faults the draw.
 	Texture(q *TexQuery) error
+	// Info returns the dimensions of the view at slot texture, for
+	// resinfo: an unbound slot is the zero TexInfo and no error; an error
+	// (a page fault reading the descriptor) faults the draw.
+	Info(texture int) (TexInfo, error)
 }
 
 // Fault is the error Run returns: the program did something the GPU
@@ -91,6 +118,9 @@ type xsrc struct {
 	index      uint32 // t#, s#
 }
 
+// maxSrcs is the most sources an op has (sample_d).
+const maxSrcs = 5
+
 // xinst is an instruction resolved against a Machine.
 type xinst struct {
 	op     Op
@@ -99,9 +129,10 @@ type xinst struct {
 	canon  bool // float arithmetic: NaN results canonical
 	mask   uint8
 	dst    [4]*[Lanes]uint32
-	src    [4]xsrc
+	src    [maxSrcs]xsrc
 	nsrc   uint8
 	jump   int32
+	rel    bool // a source is a relative cb element: its reads may fault
 	kernel kernel
 	// direct: with every lane active, the op may write the destination as
 	// it goes (no component is read after it is written).
@@ -138,12 +169,14 @@ type Machine struct {
 	StepLimit int // instructions per Run; 0 means DefaultStepLimit
 
 	res     Vec
-	scratch [4]Vec // per source: modifiers, relative gathers
-	modded  [4][4]*[Lanes]uint32
+	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
+	modded  [maxSrcs][4]*[Lanes]uint32
 	texOut  Vec
 	ddx     [2][Lanes]float32
 	ddy     [2][Lanes]float32
+	bias    [Lanes]float32
 	query   TexQuery
+	relErr  *Fault // a relative cb read that faulted (gather), reported by Run
 	stack   []frame
 }
 
@@ -212,6 +245,7 @@ func NewMachine(p *Program) *Machine {
 			case FileCB:
 				if s.Rel {
 					xs.rel, xs.slot, xs.elem = true, s.Index, s.Elem
+					x.rel = true
 					xs.relReg = &m.temps[s.RelReg][s.RelComp]
 					v = &m.scratch[k]
 				} else {

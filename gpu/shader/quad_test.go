@@ -91,6 +91,11 @@ func (f *fakeTex) Texture(q *TexQuery) error {
 	return f.err
 }
 
+// Info gives dimensions made of the slot number.
+func (f *fakeTex) Info(texture int) (TexInfo, error) {
+	return TexInfo{Width: uint32(64 + texture), Height: 32, Layers: uint32(texture % 3), Mips: 7}, f.err
+}
+
 func TestTexture(t *testing.T) {
 	p := mustAsm(t, `ps inputs=2 outputs=3 temps=1
 		sample r0, v0.xyxx, t3.wzyx, s2

@@ -2,6 +2,7 @@ package shader
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 )
 
@@ -105,8 +106,12 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			d := m.test(in, mask)
 			alive &^= d
 			leave(d, false, false)
-		case OpSample, OpSampleL, OpLd:
+		case OpSample, OpSampleL, OpLd, OpSampleD, OpSampleB:
 			if err := m.texture(in, mask, pc); err != nil {
+				return alive, err
+			}
+		case OpResInfo, OpResInfoUint, OpResInfoRcp:
+			if err := m.resinfo(in, mask, pc); err != nil {
 				return alive, err
 			}
 		case OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
@@ -115,6 +120,12 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			m.dot(in, mask)
 		default:
 			m.alu(in, mask)
+		}
+		if in.rel && m.relErr != nil {
+			f := m.relErr
+			m.relErr = nil
+			f.PC = pc
+			return alive, f
 		}
 		pc++
 		if mask == 0 {
@@ -202,14 +213,23 @@ func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
 }
 
 // gather reads a relative cb operand per lane into scratch[k] (swizzled in
-// place: s.c points at scratch[k][c]).
+// place: s.c points at scratch[k][c]). The element is the base plus the
+// register as a 32-bit add, wrapping as D3D11 computes it; one past
+// MaxCBIndex reads zero (as one past the buffer's end does). A Constants
+// error is kept in relErr: Run faults at the instruction, as Bind does
+// for a direct cb read.
 func (m *Machine) gather(s *xsrc, k int) {
 	out := &m.scratch[k]
 	for i := range Lanes {
-		e := uint64(s.elem) + uint64(s.relReg[i])
+		e := s.elem + s.relReg[i]
 		var v [4]uint32
-		if m.consts != nil && e < MaxCBIndex {
-			v, _ = m.consts.Constant(int(s.slot), int(e))
+		if m.consts != nil && e < MaxCBIndex && m.relErr == nil {
+			var err error
+			v, err = m.consts.Constant(int(s.slot), int(e))
+			if err != nil {
+				m.relErr = &Fault{Reason: fmt.Sprintf("reading cb%d[%d]", s.slot, e), Err: err}
+				v = [4]uint32{}
+			}
 		}
 		for c := range 4 {
 			out[c][i] = v[s.swz[c]]
@@ -372,27 +392,36 @@ func derivQuads(op Op, r, v *[Lanes]float32) {
 	}
 }
 
-// texture runs sample, sample_l and ld through the bound Textures.
+// texture runs sample, sample_l, sample_d, sample_b and ld through the
+// bound Textures.
 func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}
-	a := m.fetch(in, 0)
+	// The register sources: coordinates, then sample_l's level, sample_b's
+	// bias or sample_d's two gradients.
+	var srcs [maxSrcs]*[4]*[Lanes]uint32
+	for k := range int(in.nsrc) {
+		if k != 1 && k != 2 {
+			srcs[k] = m.fetch(in, k)
+		}
+	}
+	a := srcs[0]
 	q := &m.query
 	*q = TexQuery{Texture: int(in.src[1].index), Mask: mask, Coord: *a, Out: &m.texOut}
 	swz := in.src[1].swz
 	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes
 	if direct {
-		// The texture unit writes the destination itself (the coordinates
-		// were read into the query's arrays' owner: a source that is also
-		// the destination is copied first).
-		reads := a[:]
-		if in.op == OpSampleL {
-			reads = append(reads[:4:4], m.fetch(in, 3)[0])
-		}
-		for _, r := range reads {
-			if r == in.dst[0] || r == in.dst[1] || r == in.dst[2] || r == in.dst[3] {
-				direct = false
+		// The texture unit writes the destination itself, unless it also
+		// reads it (a source that is the destination goes through texOut).
+		for _, s := range srcs {
+			if s == nil {
+				continue
+			}
+			for _, r := range s {
+				if r == in.dst[0] || r == in.dst[1] || r == in.dst[2] || r == in.dst[3] {
+					direct = false
+				}
 			}
 		}
 		if direct {
@@ -400,16 +429,28 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 		}
 	}
 	switch in.op {
-	case OpSample:
+	case OpSample, OpSampleB:
 		q.Op, q.Sampler = TexSample, int(in.src[2].index)
 		for k := range 2 {
 			derivQuads(OpDerivX, &m.ddx[k], f32(a[k]))
 			derivQuads(OpDerivY, &m.ddy[k], f32(a[k]))
 			q.DX[k], q.DY[k] = &m.ddx[k], &m.ddy[k]
 		}
+		if in.op == OpSampleB {
+			b := f32(srcs[3][0])
+			for i, v := range b {
+				m.bias[i] = clampBias(v)
+			}
+			q.Bias = &m.bias
+		}
+	case OpSampleD:
+		q.Op, q.Sampler = TexSampleGrad, int(in.src[2].index)
+		for k := range 2 {
+			q.DX[k], q.DY[k] = f32(srcs[3][k]), f32(srcs[4][k])
+		}
 	case OpSampleL:
 		q.Op, q.Sampler = TexSampleLevel, int(in.src[2].index)
-		q.LOD = f32(m.fetch(in, 3)[0])
+		q.LOD = f32(srcs[3][0])
 	case OpLd:
 		q.Op = TexLoad
 	}
@@ -427,4 +468,72 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	}
 	m.commit(in, mask, false)
 	return nil
+}
+
+// clampBias clamps sample_b's bias to [-16, 15.99] ("sample_b (sm4 -
+// asm)"); a NaN bias is 0.
+func clampBias(v float32) float32 {
+	switch {
+	case v != v:
+		return 0
+	case v < -16:
+		return -16
+	case v > 15.99:
+		return 15.99
+	}
+	return v
+}
+
+// resinfo runs resinfo, resinfo_uint and resinfo_rcpfloat: the view's
+// dimensions at the mip level in the source's first component (an unsigned
+// integer), through the resource's swizzle ("resinfo (sm4 - asm)").
+func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
+	if m.tex == nil {
+		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
+	}
+	info, err := m.tex.Info(int(in.src[1].index))
+	if err != nil {
+		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
+	}
+	mip := m.fetch(in, 0)[0]
+	swz := in.src[1].swz
+	for i := range Lanes {
+		v := ResInfo(in.op, info, mip[i])
+		for k := range 4 {
+			m.res[k][i] = v[swz[k]]
+		}
+	}
+	m.commit(in, mask, false)
+	return nil
+}
+
+// ResInfo is what resinfo (op OpResInfo, OpResInfoUint or OpResInfoRcp)
+// returns for a view and a mip level, before the resource swizzle:
+// [width, height, array size, mip count] with width and height those of
+// the mip level (at least 1), as floats (OpResInfo), integers
+// (OpResInfoUint), or floats with the width and height reciprocal
+// (OpResInfoRcp: the array size and mip count are not). A mip level past
+// the view's gives 0 for width, height and array size (so +Inf for the
+// reciprocals), the mip count still in w; an unbound slot (Mips 0) gives
+// 0 in every component, whatever the return type.
+func ResInfo(op Op, info TexInfo, mip uint32) [4]uint32 {
+	if info.Mips == 0 {
+		return [4]uint32{}
+	}
+	v := [4]uint32{0, 0, 0, info.Mips}
+	if mip < info.Mips {
+		v[0] = max(info.Width>>min(mip, 31), 1)
+		v[1] = max(info.Height>>min(mip, 31), 1)
+		v[2] = info.Layers
+	}
+	switch op {
+	case OpResInfoUint:
+		return v
+	case OpResInfoRcp:
+		return [4]uint32{math.Float32bits(1 / float32(v[0])), math.Float32bits(1 / float32(v[1])), math.Float32bits(float32(v[2])), math.Float32bits(float32(v[3]))}
+	}
+	for k := range v {
+		v[k] = math.Float32bits(float32(v[k]))
+	}
+	return v
 }

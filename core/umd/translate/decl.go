@@ -161,11 +161,14 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	return nil
 }
 
-// texture translates sample, sample_l and ld. The resource operand's
-// swizzle is the ISA t# operand's (it picks the result's components).
-// The ISA's coordinate layouts match SM4's for the 2D textures and 2D
-// arrays the GPU has: sample reads (u, v, slice), ld reads (x, y, slice,
-// mip) with the mip in w as SM4's ld does. Immediate texel offsets
+// texture translates sample, sample_l, sample_d, sample_b, ld and
+// resinfo. The resource operand's swizzle is the ISA t# operand's (it
+// picks the result's components). The ISA's coordinate layouts match
+// SM4's for the 2D textures and 2D arrays the GPU has: sample reads (u, v,
+// slice), ld reads (x, y, slice, mip) with the mip in w as SM4's ld does;
+// sample_d's gradients are SM4's (d(u, v) in .xy), sample_b's bias and
+// sample_l's level the first component of theirs. resinfo's return type
+// (float, _uint, _rcpFloat) is the ISA op's. Immediate texel offsets
 // (aoffimmi) are refused: the ISA has none.
 func (t *translator) texture(in *dxbc.Instruction) error {
 	for _, e := range in.Extended {
@@ -173,8 +176,9 @@ func (t *translator) texture(in *dxbc.Instruction) error {
 			return t.fail("immediate texel offsets are not in the GPU's ISA")
 		}
 	}
+	need := map[dxbc.Opcode]int{dxbc.OpLd: 3, dxbc.OpResinfo: 3, dxbc.OpSample: 4, dxbc.OpSampleL: 5, dxbc.OpSampleB: 5, dxbc.OpSampleD: 6}[in.Op]
 	ops := in.Operands
-	if len(ops) < 3 || in.Op != dxbc.OpLd && len(ops) < 4 || in.Op == dxbc.OpSampleL && len(ops) < 5 {
+	if len(ops) < need {
 		return t.fail("too few operands")
 	}
 	res := &ops[2]
@@ -201,6 +205,25 @@ func (t *translator) texture(in *dxbc.Instruction) error {
 	switch in.Op {
 	case dxbc.OpLd:
 		x.Op, x.Src = shader.OpLd, []shader.Operand{coord, tex}
+	case dxbc.OpResinfo:
+		// The mip level is an unsigned integer: the ISA takes it bare.
+		if coord.Neg || coord.Abs {
+			return t.fail("a modifier on resinfo's mip level")
+		}
+		switch in.Controls & 3 {
+		case 0:
+			x.Op = shader.OpResInfo
+		case 1:
+			x.Op = shader.OpResInfoRcp
+		case 2:
+			x.Op = shader.OpResInfoUint
+			if x.Sat {
+				return t.fail("resinfo_uint with _sat")
+			}
+		default:
+			return t.fail("resinfo with return type %d", in.Controls&3)
+		}
+		x.Src = []shader.Operand{coord, tex}
 	default:
 		smp := &ops[3]
 		s, err := t.index(smp, 0)
@@ -208,14 +231,23 @@ func (t *translator) texture(in *dxbc.Instruction) error {
 			return t.fail("the sampler operand is not a declared s#")
 		}
 		x.Op, x.Src = shader.OpSample, []shader.Operand{coord, tex, shader.S(s)}
-		if in.Op == dxbc.OpSampleL {
-			lod, err := t.src(&ops[4])
+		for _, k := range map[dxbc.Opcode][]int{dxbc.OpSampleL: {4}, dxbc.OpSampleB: {4}, dxbc.OpSampleD: {4, 5}}[in.Op] {
+			o, err := t.src(&ops[k])
 			if err != nil {
 				return err
 			}
-			x.Op, x.Src = shader.OpSampleL, append(x.Src, lod)
-		} else if t.out.Stage != shader.StagePixel {
-			return t.fail("sample (implicit derivatives) in a vertex shader")
+			x.Src = append(x.Src, o)
+		}
+		switch in.Op {
+		case dxbc.OpSampleL:
+			x.Op = shader.OpSampleL
+		case dxbc.OpSampleD:
+			x.Op = shader.OpSampleD
+		case dxbc.OpSampleB:
+			x.Op = shader.OpSampleB
+		}
+		if (in.Op == dxbc.OpSample || in.Op == dxbc.OpSampleB) && t.out.Stage != shader.StagePixel {
+			return t.fail("%s (implicit derivatives) in a vertex shader", in.Op)
 		}
 	}
 	t.emit(x)

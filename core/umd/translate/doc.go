@@ -15,10 +15,12 @@
 // constant-buffer operands (an index held in another register file is
 // copied to a temp first); swizzles, masks, _sat and the neg/abs modifiers
 // carry over; exp/log are exp2/log2, round_ni/pi/z are floor/ceil/trunc,
-// deriv_rtx/rty are the coarse forms. sample, sample_l and ld keep their
-// operands: for the 2D textures and 2D arrays the GPU has, the ISA's
-// coordinate layouts are SM4's (ld: x, y, slice, mip in w), and the
-// resource operand's swizzle picks the result's components in both.
+// deriv_rtx/rty are the coarse forms. sample, sample_l, sample_d,
+// sample_b, ld and resinfo keep their operands: for the 2D textures and 2D
+// arrays the GPU has, the ISA's coordinate layouts are SM4's (ld: x, y,
+// slice, mip in w; sample_d's gradients d(u, v) in .xy), resinfo's return
+// type (float, _uint, _rcpFloat) is the ISA op's, and the resource
+// operand's swizzle picks the result's components in both.
 //
 // # Lowering
 //
@@ -36,9 +38,10 @@
 //
 // Everything else fails with an *Error naming the instruction, its word
 // offset in the token stream and the reason, never a panic: the UMD
-// reports it as CreateXShader failing. That is sample_b, sample_d,
-// sample_c, gather4, resinfo, lod, texel offsets (aoffimmi), resources
-// other than 2D textures and 2D arrays, multisampling, the high half of
+// reports it as CreateXShader failing. That is sample_c, sample_c_lz,
+// gather4, lod, bufinfo, texel offsets (aoffimmi), resources
+// other than 2D textures and 2D arrays, multisampling, a modifier on
+// resinfo's mip level, resinfo_uint with _sat, the high half of
 // imul/umul, f32tof16,
 // call/label, continue inside a switch, relative indexing of r#, v# and
 // o#, system values other than SV_Position, SV_VertexID, SV_InstanceID

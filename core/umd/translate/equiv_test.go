@@ -276,6 +276,27 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpSampleL, r(0), r(1), dxbc.Texture(1).Swz("yyzx"), dxbc.Sampler(0), r(2).Swz("z"))
 			b.EmitSat(dxbc.OpSampleL, r(1), r(1), dxbc.Texture(0), dxbc.Sampler(1), dxbc.Imm(1.5))
 		}},
+		{"sample_d", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleD, r(0), r(1).Swz("xyxx"), dxbc.Texture(0), dxbc.Sampler(1), r(2), r(3).Swz("zwxy"))
+			b.EmitSample(dxbc.OpSampleD, dxbc.DimTexture2DArray, dxbc.ReturnFloat, r(1).Mask(dxbc.Y|dxbc.Z), r(2), dxbc.Texture(1).Swz("wzxy"), dxbc.Sampler(0), r(0).Neg(), cb(0, 3))
+		}},
+		{"sample_d vertex", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.EmitSat(dxbc.OpSampleD, r(2), r(1), dxbc.Texture(1).Swz("yyzx"), dxbc.Sampler(0), r(2).Abs(), r(2))
+		}},
+		{"sample_b", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleB, r(0), r(1).Swz("xyxx"), dxbc.Texture(0), dxbc.Sampler(1), r(2).Swz("w"))
+			b.EmitSat(dxbc.OpSampleB, r(1).Mask(dxbc.X|dxbc.W), r(2), dxbc.Texture(1).Swz("zzxy"), dxbc.Sampler(0), dxbc.Imm(-17.5))
+			b.Emit(dxbc.OpMul, r(4), r(3), imm(40, 40, 40, 40))
+			b.Emit(dxbc.OpSampleB, r(2), r(0), dxbc.Texture(0), dxbc.Sampler(0), r(4).Swz("y"))
+		}},
+		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(15, 7, 3, 0x80000001))
+			b.EmitResinfo(dxbc.ResinfoUint, false, r(0), r(4).Swz("x"), dxbc.Texture(0))
+			b.EmitResinfo(dxbc.ResinfoFloat, true, r(1).Mask(dxbc.Y|dxbc.W), r(4).Swz("y"), dxbc.Texture(1).Swz("wzyx"))
+			b.EmitResinfo(dxbc.ResinfoRcpFloat, false, r(2), r(4).Swz("z"), dxbc.Texture(1))
+			b.EmitResinfo(dxbc.ResinfoFloat, false, r(3).Mask(dxbc.X|dxbc.Z), dxbc.ImmInt(0), dxbc.Texture(0).Swz("zxyw"))
+			b.EmitResinfo(dxbc.ResinfoRcpFloat, false, r(5), r(4).Swz("w"), dxbc.Texture(0))
+		}},
 		{"ld", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(15, 15, 3, 2))
 			b.Emit(dxbc.OpLd, r(0), r(4), dxbc.Texture(0))
@@ -452,12 +473,9 @@ func TestLoweringEquivalence(t *testing.T) {
 	}
 }
 
-// TestFixtureEquivalence runs fxc's own output: every fixture that
-// translates, and the two that sample with explicit gradients with
-// sample_d replaced by sample (so the rest of those real shaders, flow
-// control on constants, derivatives inside branches, exp/log/dp3/movc_sat,
-// is checked too; the replacement is the test's, the translator refuses
-// sample_d).
+// TestFixtureEquivalence runs fxc's own output, every fixture (SDL's
+// advanced and PQ shaders with their sample_d too: flow control on
+// constants, derivatives inside branches, exp/log/dp3/movc_sat).
 func TestFixtureEquivalence(t *testing.T) {
 	for i, fx := range loadFixtures(t) {
 		t.Run(fx.name, func(t *testing.T) {
@@ -465,20 +483,16 @@ func TestFixtureEquivalence(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := *s.Program
-			p.Instructions = slices.Clone(p.Instructions)
-			replaced := 0
-			for k := range p.Instructions {
-				in := &p.Instructions[k]
+			n := 0
+			for _, in := range s.Program.Instructions {
 				if in.Op == dxbc.OpSampleD {
-					in.Op, in.Operands = dxbc.OpSample, in.Operands[:4]
-					replaced++
+					n++
 				}
 			}
-			if replaced > 0 != needsSampleD[fx.name] {
-				t.Fatalf("%d sample_d replaced", replaced)
+			if n > 0 != hasSampleD[fx.name] {
+				t.Fatalf("%d sample_d in the fixture", n)
 			}
-			checkEquiv(t, &p, uint64(5000+i), 40)
+			checkEquiv(t, s.Program, uint64(5000+i), 40)
 		})
 	}
 }

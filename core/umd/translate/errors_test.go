@@ -20,21 +20,30 @@ func TestUnsupported(t *testing.T) {
 		body  func(b *dxbc.Builder)
 		want  string
 	}{
-		{"sample_b", dxbc.PixelShader, func(b *dxbc.Builder) {
+		{"sample_b in a vertex shader", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpSampleB, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
-		}, "sample_b"},
-		{"sample_d", dxbc.PixelShader, func(b *dxbc.Builder) {
-			b.Emit(dxbc.OpSampleD, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2), r(3))
-		}, "sample_d"},
+		}, "sample_b (implicit derivatives) in a vertex shader"},
+		{"sample_d with an undeclared sampler", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleD, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(5), r(2), r(3))
+		}, "not a declared s#"},
 		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
 		}, "sample_c"},
 		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
 		}, "gather4"},
-		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
-			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(0))
-		}, "resinfo"},
+		{"resinfo with a negated mip", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x").Neg(), dxbc.Texture(0))
+		}, "resinfo's mip level"},
+		{"resinfo_uint_sat", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.EmitResinfo(dxbc.ResinfoUint, true, r(0), r(1).Swz("x"), dxbc.Texture(0))
+		}, "resinfo_uint with _sat"},
+		{"resinfo of an undeclared texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(9))
+		}, "t9 is not declared"},
+		{"bufinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpBufinfo, r(0), dxbc.Texture(0))
+		}, "bufinfo"},
 		{"continue in switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpLoop)
 			b.Emit(dxbc.OpSwitch, r(0).Select(0))

@@ -50,14 +50,12 @@ var operands = map[dxbc.Opcode]int{
 
 // unsupported says why the ISA has no counterpart, for the error.
 var unsupported = map[dxbc.Opcode]string{
-	dxbc.OpSampleB:   "the GPU's ISA has no biased sample (sample_b)",
-	dxbc.OpSampleD:   "the GPU's ISA has no sample with explicit gradients (sample_d)",
 	dxbc.OpSampleC:   "the GPU's ISA has no comparison sample (sample_c)",
 	dxbc.OpSampleCLZ: "the GPU's ISA has no comparison sample (sample_c_lz)",
 	dxbc.OpGather4:   "the GPU's ISA has no gather4", dxbc.OpGather4C: "the GPU's ISA has no gather4",
 	dxbc.OpGather4PO: "the GPU's ISA has no gather4", dxbc.OpGather4POC: "the GPU's ISA has no gather4",
-	dxbc.OpResinfo: "the GPU's ISA has no resinfo", dxbc.OpBufinfo: "the GPU's ISA has no bufinfo",
-	dxbc.OpLod: "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
+	dxbc.OpBufinfo: "the GPU has no buffer resources (bufinfo)",
+	dxbc.OpLod:     "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
 	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
 	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
 	dxbc.OpLabel:         "the GPU's ISA has no subroutines",
@@ -102,7 +100,7 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.pair(in, shader.OpSin, shader.OpCos)
 	case dxbc.OpSwapc:
 		return t.swapc(in)
-	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
+	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpSampleD, dxbc.OpSampleB, dxbc.OpLd, dxbc.OpResinfo:
 		return t.texture(in)
 	case dxbc.OpUbfe:
 		return t.bfe(in, shader.OpUShr)

@@ -280,7 +280,10 @@ func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
 	return out
 }
 
-// Texture implements shader.Textures with texel.
+// Texture implements shader.Textures with texel: sample_l's level,
+// sample_b's bias and sample_d's gradients (gradKey) enter the texel as
+// its lod argument (plain sample's derivatives do not: the reference
+// computes none).
 func (e *refEnv) Texture(q *shader.TexQuery) error {
 	for i := range shader.Lanes {
 		if q.Mask>>i&1 == 0 {
@@ -291,8 +294,13 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 			c[k] = q.Coord[k][i]
 		}
 		var lod uint32
-		if q.Op == shader.TexSampleLevel {
+		switch {
+		case q.Op == shader.TexSampleLevel:
 			lod = u(q.LOD[i])
+		case q.Op == shader.TexSampleGrad:
+			lod = u(gradKey(q.DX[0][i], q.DX[1][i], q.DY[0][i], q.DY[1][i]))
+		case q.Bias != nil:
+			lod = u(q.Bias[i])
 		}
 		v := texel(q.Op, q.Texture, q.Sampler, c, lod)
 		for k := range v {
@@ -300,6 +308,58 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 		}
 	}
 	return nil
+}
+
+// gradKey folds sample_d's gradients into one float, each product rounded.
+func gradKey(dxu, dxv, dyu, dyv float32) float32 {
+	return float32(float32(float32(dxu*2)+float32(dxv*3))+float32(dyu*5)) + float32(dyv*7)
+}
+
+// refBias is sample_b's bias as "sample_b (sm4 - asm)" clamps it: to
+// [-16, 15.99], a NaN to 0.
+func refBias(b float32) float32 {
+	if b != b {
+		return 0
+	}
+	return min(max(b, -16), 15.99)
+}
+
+// Info implements shader.Textures: fixed views per slot (t0 a 2D texture,
+// t1 a 2D array, t7 unbound).
+func (e *refEnv) Info(t int) (shader.TexInfo, error) {
+	switch t {
+	case 0:
+		return shader.TexInfo{Width: 300, Height: 77, Mips: 9}, nil
+	case 1:
+		return shader.TexInfo{Width: 64, Height: 1024, Layers: 5, Mips: 11}, nil
+	case 7:
+		return shader.TexInfo{}, nil
+	}
+	return shader.TexInfo{Width: uint32(16 << (t % 8)), Height: uint32(8 + t), Mips: uint32(1 + t%4)}, nil
+}
+
+// refResinfo is resinfo per "resinfo (sm4 - asm)": [width, height, array
+// size, mip count] at the mip level, 0 for width, height and array size
+// past the last level, every component 0 for an unbound slot; ret is the
+// instruction's return type (dxbc.ResinfoFloat, RcpFloat, Uint).
+func refResinfo(info shader.TexInfo, mip, ret uint32) vec {
+	if info.Mips == 0 {
+		return vec{}
+	}
+	var w, h, a uint32
+	if mip < info.Mips {
+		w, h, a = info.Width, info.Height, info.Layers
+		for range mip {
+			w, h = max(w/2, 1), max(h/2, 1)
+		}
+	}
+	switch ret {
+	case dxbc.ResinfoUint:
+		return vec{w, h, a, info.Mips}
+	case dxbc.ResinfoRcpFloat:
+		return vec{u(1 / float32(w)), u(1 / float32(h)), u(float32(a)), u(float32(info.Mips))}
+	}
+	return vec{u(float32(w)), u(float32(h)), u(float32(a)), u(float32(info.Mips))}
 }
 
 // refLane is one lane's registers.
@@ -391,10 +451,11 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 			raw = a[m.index(l, o.Indices[1])]
 		}
 	case dxbc.RegConstantBuffer:
-		// An element computed past the end (no 32-bit wrap) reads zero.
+		// The element is a 32-bit sum (it wraps, as D3D11 computes it);
+		// one past the end reads zero.
 		elem := o.Indices[1].Imm
 		if rel := o.Indices[1].Rel; rel != nil {
-			elem += uint64(m.read(l, rel, true)[0])
+			elem = uint64(uint32(elem) + m.read(l, rel, true)[0])
 		}
 		if elem < shader.MaxCBIndex {
 			raw = m.env.cb[[2]uint32{uint32(o.Indices[0].Imm), uint32(elem)}]
@@ -566,15 +627,25 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		}
 		m.write(l, &ops[0], d0)
 		m.write(l, &ops[1], d1)
-	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd:
-		c := m.read(l, &ops[1], false)
+	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd, dxbc.OpSampleB, dxbc.OpSampleD, dxbc.OpResinfo:
+		c := m.read(l, &ops[1], in.Op == dxbc.OpResinfo)
 		t := int(ops[2].Indices[0].Imm)
 		var v vec
 		switch in.Op {
 		case dxbc.OpLd:
 			v = texel(shader.TexLoad, t, 0, c, 0)
+		case dxbc.OpResinfo:
+			info, _ := m.env.Info(t)
+			v = refResinfo(info, c[0], in.Controls&3)
 		case dxbc.OpSample:
 			v = texel(shader.TexSample, t, int(ops[3].Indices[0].Imm), c, 0)
+		case dxbc.OpSampleB:
+			b := refBias(f(m.read(l, &ops[4], false)[0]))
+			v = texel(shader.TexSample, t, int(ops[3].Indices[0].Imm), c, u(b))
+		case dxbc.OpSampleD:
+			dx, dy := m.read(l, &ops[4], false), m.read(l, &ops[5], false)
+			g := gradKey(f(dx[0]), f(dx[1]), f(dy[0]), f(dy[1]))
+			v = texel(shader.TexSampleGrad, t, int(ops[3].Indices[0].Imm), c, u(g))
 		default:
 			lod := m.read(l, &ops[4], false)[0]
 			v = texel(shader.TexSampleLevel, t, int(ops[3].Indices[0].Imm), c, lod)
