@@ -295,6 +295,21 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	return nil
 }
 
+// Info is resinfo's view of slot t#: textures here have one mip level and
+// no array (an unbound slot is the zero TexInfo). Texture above samples
+// TexSampleGrad and a biased TexSample as TexSample: with a single level the
+// level of detail picks nothing.
+func (u *texUnit) Info(t int) (shader.TexInfo, error) {
+	if t < 0 || t >= numTex {
+		return shader.TexInfo{}, fmt.Errorf("texture slot %d outside 0..%d", t, numTex-1)
+	}
+	tex := &u.st.tex[t]
+	if !tex.bound() {
+		return shader.TexInfo{}, nil
+	}
+	return shader.TexInfo{Width: uint32(tex.w), Height: uint32(tex.h), Mips: 1}, nil
+}
+
 // linear is surface.sample's bilinear filter over a block, for an 8-bit
 // texture: the same arithmetic, inline, with the four texels read straight
 // when they are inside the texture (sample for the others).
