@@ -25,7 +25,7 @@ func newRuntime(commandLists bool) (*d3d11.Runtime, *trace.Recorder) {
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: 64 << 10, AllocationListSize: 256, PatchLocationListSize: 1024})
 	k.SetSegments(gpu.VRAMBase, 64<<20, gpu.ApertureBase, 64<<20, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Now: s.Now}),
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{}),
 		CommandLists: commandLists, Recycle: true, FreeThreaded: true})
 	return rt, rec
 }

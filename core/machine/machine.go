@@ -82,7 +82,7 @@ func New(c Config) *Machine {
 	if c.OnFrame != nil {
 		g.OnScanout(c.OnFrame)
 	}
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, Now: s.Now, NewLock: hcontextLock(s, rec)}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded,
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, NewLock: hcontextLock(s, rec)}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded,
 		MaxAllocBytes: c.MaxAllocBytes, MaxObjects: c.MaxObjects})
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)

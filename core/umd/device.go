@@ -13,9 +13,6 @@ import (
 // bug=RULE-ID) so the verifier can be seen catching them.
 type Config struct {
 	Bugs rules.Set
-	// Now reads the CPU's clock (virtual nanoseconds), as a driver reads
-	// QueryPerformanceCounter: it paces pfnPerformAmortizedProcessingCb.
-	Now func() int64
 	// NewLock makes the lock on the device's HCONTEXT that its
 	// immediate-context DDIs hold (hcontext.go, rule FT-HCTX): one that
 	// simulated threads can wait on, and that the holding thread may take
