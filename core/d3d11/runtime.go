@@ -161,7 +161,9 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 		caps.Int(trace.KeyFreeThreaded, 0)
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
-		Args: caps.Args(), Msg: "the driver's threading caps: commandlists = D3D11DDICAPS_COMMANDLISTS_BUILD_2 (command lists), recycle = its Recycle* DDIs in use, freethreaded = D3D11DDICAPS_FREETHREADED"})
+		Args: caps.Args(), Msg: "the driver's threading caps: D3D11DDICAPS_COMMANDLISTS_BUILD_2 (command lists) " + setOrNot(d.driverLists()) +
+			", its Recycle* DDIs " + map[bool]string{true: "in use", false: "not in use"}[d.driverLists() && rt.cfg.Recycle] +
+			", D3D11DDICAPS_FREETHREADED " + setOrNot(rt.cfg.FreeThreaded)})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the context-local handle allocator: the count, then the array
 	// ("Using context-local DDI handles", rule CLS-SIZES).
@@ -227,4 +229,12 @@ func b2i(b bool) int {
 func entryImpl(entry, impl string) trace.Args {
 	var b trace.ArgBuilder
 	return b.Str(trace.KeyEntry, entry).Str(trace.KeyImpl, impl).Args()
+}
+
+// setOrNot words a cap bit for the DriverCaps message.
+func setOrNot(on bool) string {
+	if on {
+		return "set"
+	}
+	return "not set"
 }
