@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 
 	"d3dsim/core/scenario"
 )
@@ -136,9 +135,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 func (g *game) drawLabel(screen *ebiten.Image, sw, sh int) {
 	const text = "no frame yet"
 	if g.label == nil {
-		// The debug font is 6x16 pixels a character.
-		g.label = ebiten.NewImageWithOptions(image.Rect(0, 0, 6*len(text)+2, 18), nil)
-		ebitenutil.DebugPrintAt(g.label, text, 1, 0)
+		g.label = ebiten.NewImageFromImage(labelImage(text))
 	}
 	s := math.Max(2, math.Floor(ebiten.Monitor().DeviceScaleFactor()*2))
 	lw, lh := float64(g.label.Bounds().Dx())*s, float64(g.label.Bounds().Dy())*s
@@ -154,4 +151,36 @@ func (g *game) drawLabel(screen *ebiten.Image, sw, sh int) {
 func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
 	d := ebiten.Monitor().DeviceScaleFactor()
 	return max(1, int(float64(outsideWidth)*d)), max(1, int(float64(outsideHeight)*d))
+}
+
+// labelFont is a 5x7 bitmap of the letters the stage's label uses, row by
+// row from the top ('#' lit). Ebiten's debug font would cost the download
+// about 450 KB (gzip) for these nine letters.
+var labelFont = map[rune][7]string{
+	'n': {".....", ".....", "####.", "#...#", "#...#", "#...#", "#...#"},
+	'o': {".....", ".....", ".###.", "#...#", "#...#", "#...#", ".###."},
+	'f': {"..##.", ".#...", "####.", ".#...", ".#...", ".#...", ".#..."},
+	'r': {".....", ".....", "#.##.", "##...", "#....", "#....", "#...."},
+	'a': {".....", ".....", ".###.", "....#", ".####", "#...#", ".####"},
+	'm': {".....", ".....", "##.#.", "#.#.#", "#.#.#", "#.#.#", "#.#.#"},
+	'e': {".....", ".....", ".###.", "#...#", "#####", "#....", ".###."},
+	'y': {".....", ".....", "#...#", "#...#", ".####", "....#", ".###."},
+	't': {".#...", ".#...", "####.", ".#...", ".#...", ".#...", "..##."},
+}
+
+// labelImage draws text in labelFont, white on transparent, 6 pixels a
+// character with a 1-pixel margin (an unknown rune is a blank).
+func labelImage(text string) *image.RGBA {
+	img := image.NewRGBA(image.Rect(0, 0, 6*len(text)+1, 9))
+	for i, r := range text {
+		g := labelFont[r]
+		for y, row := range g {
+			for x, c := range row {
+				if c == '#' {
+					img.Set(1+6*i+x, 1+y, color.White)
+				}
+			}
+		}
+	}
+	return img
 }
