@@ -53,10 +53,13 @@ type CreateViewArgs struct {
 	Obj      string
 }
 
-// ShaderArgs names a built-in program (the simulated GPU runs no bytecode).
+// ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
+// shader's bytecode (pShaderCode, validated by the runtime), or, for the
+// simulator's own built-in programs, the name of one (Bytecode nil).
 type ShaderArgs struct {
-	Builtin string // vs_passthrough, ps_vertexcolor, ...
-	Obj     string
+	Builtin  string // vs_passthrough, ps_vertexcolor, ... when Bytecode is nil
+	Bytecode []byte // DXBC container
+	Obj      string
 }
 
 // BlendDesc mirrors D3D11_BLEND_DESC for render target 0.

@@ -259,20 +259,7 @@ func (c *context) emitState(rec recorder, st *state) {
 		border := unorm8(c[0]) | unorm8(c[1])<<8 | unorm8(c[2])<<16 | unorm8(c[3])<<24
 		b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
 	}
-	if vs != nil {
-		b.SetShader(isa.StageVS, vs.Program)
-		g.vs = true
-	} else if g.vs {
-		b.SetShader(isa.StageVS, isa.ProgNone)
-		g.vs = false
-	}
-	if ps != nil {
-		b.SetShader(isa.StagePS, ps.Program)
-		g.ps = true
-	} else if g.ps {
-		b.SetShader(isa.StagePS, isa.ProgNone) // no pixel shader: no colour written
-		g.ps = false
-	}
+	c.emitPrograms(rec, vs, ps)
 	switch {
 	case st.hasVP:
 		v := st.vp

@@ -180,7 +180,7 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
+	c.ensure(c.drawRoom())
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
@@ -193,7 +193,7 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
+	c.ensure(c.drawRoom())
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)

@@ -99,7 +99,7 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
+	d.ensure(d.drawRoom())
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
@@ -111,7 +111,7 @@ func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base 
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
+	d.ensure(d.drawRoom())
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
