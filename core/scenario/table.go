@@ -23,7 +23,8 @@ const (
 	pEnum                          // one name of d3d11.Enums[enum]
 	pFlags                         // 0 or names of d3d11.Enums[enum] joined by |
 	pData                          // f32[], u16[], u32[], mesh:, #colour
-	pBuiltin                       // builtin:NAME
+	pBuiltin                       // builtin:NAME, hlsl:NAME, fxc:NAME or bytes:HEX
+	pWord                          // a name (hlsl's entry= and target=)
 	pBool                          // TRUE or FALSE
 	pFloatOrColor                  // a number or a #RRGGBBAA colour
 )
@@ -67,6 +68,11 @@ const (
 
 var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList, tFence}
 
+// shaderNamed are CreateVertexShader's and CreatePixelShader's options
+// for hlsl:NAME: the entry point (default main) and the target profile
+// (default vs_5_0 or ps_5_0), fxc's /E and /T.
+var shaderNamed = []param{{name: "entry", kind: pWord, opt: true}, {name: "target", kind: pWord, opt: true}}
+
 // globals are calls with no target.
 var globals = map[string]*method{
 	"D3D11CreateDevice": {
@@ -98,8 +104,10 @@ var methods = map[string]map[string]*method{
 		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
 		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
 		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
-		"CreateVertexShader":       {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, results: []string{tVS}, exec: execCreateShader("vs")},
-		"CreatePixelShader":        {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, results: []string{tPS}, exec: execCreateShader("ps")},
+		"CreateVertexShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, named: shaderNamed,
+			results: []string{tVS}, exec: execCreateShader("vs")},
+		"CreatePixelShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, named: shaderNamed,
+			results: []string{tPS}, exec: execCreateShader("ps")},
 		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
 			{name: "DestBlend", kind: pEnum, enum: "Blend", opt: true}, {name: "BlendOp", kind: pEnum, enum: "BlendOp", opt: true},
 			{name: "SrcBlendAlpha", kind: pEnum, enum: "Blend", opt: true}, {name: "DestBlendAlpha", kind: pEnum, enum: "Blend", opt: true},
