@@ -386,7 +386,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad number", "imm.Draw 3abc 0", `1:10: bad number "3abc"`},
 		{"number out of range", "imm.Draw 1e999", `1:10: number "1e999" out of range`},
 		{"f32 out of range", "vb.Write f32[1e39]", "1:14: f32 value 1e39 out of range"},
-		{"unknown prefix", "x.F shader:vs", `1:5: unknown value prefix "shader:" (want mesh: or builtin:)`},
+		{"unknown prefix", "x.F shader:vs", `1:5: unknown value prefix "shader:" (want mesh:, builtin:, hlsl:, fxc: or bytes:)`},
 		{"prefix without a name", "x.F mesh:", "1:10: expected a name after 'mesh:', found end of file"},
 		{"flag without a name", "x.F A|", "1:7: expected a flag name after '|', found end of file"},
 		{"flags after zero", "x.F 0|A", `1:6: expected a value, found "|"`},
