@@ -244,3 +244,26 @@ func itoa(n int) string {
 	}
 	return s
 }
+
+// TestShaderCodePaged: with VRAM full the code allocations live in the
+// aperture segment; SET_PROGRAM's address is patched there and the
+// triangle is the same.
+func TestShaderCodePaged(t *testing.T) {
+	src := strings.Replace(triangleScene("", "hlsl:shaders entry=vsmain", "hlsl:shaders entry=psmain", false), "imm.OMSetRenderTargets", "inject vram.full\nimm.OMSetRenderTargets", 1) +
+		"expect hash bb == f9164f2f3c182eef\n"
+	r := runSource(t, src)
+	if sum := r.Finish(); !sum.OK() {
+		t.Fatal(sum.Failures)
+	}
+	paged := map[string]bool{}
+	for _, e := range r.Events() {
+		for _, obj := range []string{"vs", "ps"} {
+			if strings.Contains(e.Msg, "("+obj+", ") && strings.Contains(e.Msg, "aperture segment") {
+				paged[obj] = true
+			}
+		}
+	}
+	if !paged["vs"] || !paged["ps"] {
+		t.Errorf("code allocations in the aperture: %v, want vs and ps", paged)
+	}
+}
