@@ -250,6 +250,39 @@ func (c driverContext) DrawIndexed(count, start uint32, base int32) error {
 	return c.simple("DrawIndexed", "", nil, func(w ddiCall) { w.DrawIndexed(c.h, count, start, base) })
 }
 
+func (c driverContext) IASetInputLayout(l *InputLayout) error {
+	return c.simple("IASetInputLayout", objName(l), []Object{l}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.layout, l, nilLayout)
+		var h uint32
+		if l != nil {
+			h = c.local(l)
+		}
+		w.IaSetInputLayout(c.h, ddi.HELEMENTLAYOUT(h))
+	})
+}
+
+func (c driverContext) DrawInstanced(count, instances, start, startInstance uint32) error {
+	if c.dev.debug && (c.vs == nil || c.ps == nil) {
+		c.dev.message("DrawInstanced", "", "D3D11 WARNING: DrawInstanced with no vertex or pixel shader bound draws nothing")
+	}
+	if err := c.checkLinkage("DrawInstanced"); err != nil {
+		return err
+	}
+	return c.simple("DrawInstanced", "", nil, func(w ddiCall) { w.DrawInstanced(c.h, count, instances, start, startInstance) })
+}
+
+func (c driverContext) DrawIndexedInstanced(count, instances, start uint32, base int32, startInstance uint32) error {
+	if c.ib == nil {
+		return c.invalidCall("DrawIndexedInstanced", "", "no index buffer is bound")
+	}
+	if err := c.checkLinkage("DrawIndexedInstanced"); err != nil {
+		return err
+	}
+	return c.simple("DrawIndexedInstanced", "", nil, func(w ddiCall) {
+		w.DrawIndexedInstanced(c.h, count, instances, start, base, startInstance)
+	})
+}
+
 func (c driverContext) CopyResource(dst, src *Resource) error {
 	done := c.api("CopyResource", objName(dst))
 	if err := c.checkAll("CopyResource", dst, src); err != nil {

@@ -75,6 +75,7 @@ const (
 	VHLSL                         // hlsl:NAME, a source block compiled by the checker
 	VFxc                          // fxc:NAME, a block holding an fxc /Fh header
 	VBytes                        // bytes:HEX, bytecode written in hexadecimal
+	VElem                         // elem[NAME INDEX FORMAT ...], a D3D11_INPUT_ELEMENT_DESC
 )
 
 // Value is one argument value.
@@ -91,6 +92,7 @@ type Value struct {
 	// Bytes is the bytecode of VBytes (decoded by the parser), VHLSL
 	// (compiled by the checker) and VFxc (parsed by the checker).
 	Bytes []byte
+	Elem  []Value // VElem: its fields, words and numbers
 }
 
 // Thread is `thread NAME { ... }`.

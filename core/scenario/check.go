@@ -334,6 +334,10 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 			}
 			return c.errf(v.Pos, "%s of %s must be data: f32[...], u16[...], u32[...], mesh:NAME or #RRGGBBAA", p.name, s.Method)
 		}
+	case pElem:
+		if _, msg := elemDesc(v); msg != "" {
+			return c.errf(v.Pos, "%s", msg)
+		}
 	case pWord:
 		if v.Kind != VIdent {
 			return c.errf(v.Pos, "%s= of %s must be a name", p.name, s.Method)

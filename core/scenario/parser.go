@@ -801,6 +801,8 @@ func shorten(s string) string {
 func (p *parser) list(typ token) (Value, token, *Error) {
 	v := Value{Pos: typ.pos}
 	switch typ.text {
+	case "elem":
+		return p.elemList(typ)
 	case "f32":
 		v.Kind = VF32
 	case "u16":
@@ -808,7 +810,7 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 	case "u32":
 		v.Kind = VU32
 	default:
-		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16 or u32)", quote(typ.text))
+		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16, u32 or elem)", quote(typ.text))
 	}
 	p.next() // '['
 	afterNum := false
@@ -867,6 +869,39 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 			return v, t, p.errAt(t, "unterminated list %s[ (opened at %d:%d)", typ.text, typ.pos.Line, typ.pos.Col)
 		}
 		return v, t, p.errAt(t, "expected a number in %s list, found %s", typ.text, describe(t))
+	}
+}
+
+// elemList parses elem[NAME INDEX FORMAT [SLOT [OFFSET [CLASS [STEP]]]]],
+// one D3D11_INPUT_ELEMENT_DESC on one line, its fields words or numbers
+// (commas optional): the checker gives them meaning.
+func (p *parser) elemList(typ token) (Value, token, *Error) {
+	v := Value{Pos: typ.pos, Kind: VElem}
+	p.next() // '['
+	for {
+		t := p.next()
+		switch t.kind {
+		case tRBrack:
+			v.Text = p.src[typ.off:t.end]
+			return v, t, nil
+		case tComma:
+			continue
+		case tIdent:
+			v.Elem = append(v.Elem, Value{Pos: t.pos, Kind: VIdent, Ident: t.text, Text: t.text})
+		case tNumber:
+			n, msg := parseNumber(t.text)
+			if msg != "" {
+				return v, t, p.errAt(t, "%s", msg)
+			}
+			v.Elem = append(v.Elem, Value{Pos: t.pos, Kind: VNumber, Num: n, Text: t.text})
+		case tNewline, tEOF:
+			return v, t, p.errAt(t, "unterminated elem[ (opened at %d:%d): an element is written on one line", typ.pos.Line, typ.pos.Col)
+		default:
+			return v, t, p.errAt(t, "expected a word or a number in elem[...], found %s", describe(t))
+		}
+		if len(v.Elem) > 7 {
+			return v, t, p.errAt(t, "elem[...] has at most 7 fields (SemanticName SemanticIndex Format InputSlot AlignedByteOffset InputSlotClass InstanceDataStepRate)")
+		}
 	}
 }
 

@@ -357,7 +357,7 @@ func TestParseErrors(t *testing.T) {
 		{"u16 not an integer", "ib.Write u16[0.5]", "1:14: u16 value 0.5 is not an integer"},
 		{"double comma", "vb.Write f32[1,,2]", "1:16: unexpected ',' in f32 list"},
 		{"list without type", "vb.Write [1 2]", "1:10: a list needs a type: f32[...], u16[...] or u32[...]"},
-		{"unknown list type", "vb.Write f16[1 2]", `1:10: unknown list type "f16" (want f32, u16 or u32)`},
+		{"unknown list type", "vb.Write f16[1 2]", `1:10: unknown list type "f16" (want f32, u16, u32 or elem)`},
 		{"option after a statement", "option seed=1\nx.F\noption sync=true", "3:1: option after the first statement"},
 		{"option inside a thread", "thread t {\n option seed=1\n}", "2:2: option after the first statement"},
 		{"option without value", "option seed=\n", "1:13: expected a value after 'option seed=', found end of line"},

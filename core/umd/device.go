@@ -55,6 +55,7 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		res:      map[ddi.HRESOURCE]*resource{},
 		views:    map[uint32]*view{},
 		shaders:  map[ddi.HSHADER]*shader{},
+		layouts:  map[ddi.HELEMENTLAYOUT]*elementLayout{},
 		blends:   map[ddi.HBLENDSTATE]*ddi.BlendDesc{},
 		rasts:    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc{},
 		dss:      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc{},
@@ -147,6 +148,7 @@ type Device struct {
 	res     map[ddi.HRESOURCE]*resource
 	views   map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
 	shaders map[ddi.HSHADER]*shader
+	layouts map[ddi.HELEMENTLAYOUT]*elementLayout
 	// codeShaders counts the live shaders from bytecode (drawRoom).
 	codeShaders int
 	blends      map[ddi.HBLENDSTATE]*ddi.BlendDesc
@@ -439,7 +441,7 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 func (d *Device) Live() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.cls)
+	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.layouts) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.cls)
 	for _, dc := range d.dcs {
 		n += 1 + len(dc.local)
 	}

@@ -128,11 +128,15 @@ func builtinFetch(p *translate.Shader) isa.Layout {
 // fetch with SET_LAYOUT). The GPU runs a pixel program from memory only
 // behind a vertex program from memory, and the runtime draws no such mix
 // (it has no signatures to link), so only matching pairs reach here.
-func (c *context) emitPrograms(rec recorder, vs, ps *shader) {
+func (c *context) emitPrograms(rec recorder, vs, ps *shader, layout *elementLayout) {
 	b := &c.cmd
 	g := &c.onGPU
 	if vs != nil && vs.prog != nil {
-		b.SetLayout(vs.layout)
+		if layout != nil {
+			b.SetLayout(layout.fetch(vs.prog))
+		} else {
+			b.SetLayout(vs.layout)
+		}
 		b.SetProgram(isa.StageVS, rec.ref(vs.code, false, 0), uint32(len(vs.prog.Code)), vs.sysReg)
 		g.vs = true
 	} else if vs != nil {
@@ -154,12 +158,13 @@ func (c *context) emitPrograms(rec recorder, vs, ps *shader) {
 	}
 }
 
-// Room for a draw's programs from bytecode: SET_LAYOUT at its largest and
-// two SET_PROGRAMs, reserved only while the device has such a shader (so
-// the buffers of built-in draws split where they always did).
+// Room for a draw's programs from bytecode: SET_LAYOUT at its largest,
+// two SET_PROGRAMs and vertex-buffer slots 1..15 (SET_VB), reserved only
+// while the device has such a shader (so the buffers of built-in draws
+// split where they always did).
 const (
-	programWords  = 2 + 3*isa.MaxVertexElements + 2*6
-	programAllocs = 2
+	programWords  = 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8
+	programAllocs = 2 + iaSlots - 1
 )
 
 // drawRoom is what ensure must find free for one draw.
