@@ -25,7 +25,7 @@
 
 // KEYWORDS start a statement (parser.go) unless followed by '=' or ','.
 const KEYWORDS = new Set(["option", "thread", "repeat", "until", "inject", "expect", "signal", "wait", "hlsl", "fxc"]);
-const DATA = new Set(["f32", "u16", "u32", "mesh", "builtin", "hlsl", "fxc", "bytes"]);
+const DATA = new Set(["f32", "u16", "u32", "elem", "mesh", "builtin", "hlsl", "fxc", "bytes"]);
 // SOURCE_OPEN is a source block's first line (`hlsl NAME {`, `fxc NAME {`):
 // the lines after it are HLSL or C text, shown as t-source up to the '}'
 // that balances the '{' (lexer.go's rawBlock: braces in // and /* */

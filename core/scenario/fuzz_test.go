@@ -56,6 +56,8 @@ func FuzzParse(f *testing.F) {
 		"hlsl s x\n",
 		"repeat 1 {\nfxc h {\n}\n}\n",
 		"hlsl s {\n}\nhlsl s {\n} x\n",
+		"il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 APPEND_ALIGNED PER_VERTEX 0] elem[C, 1, R32_UINT]\nimm.IASetInputLayout il\nimm.DrawInstanced 3 2 0 1\nimm.DrawIndexedInstanced 3 2 0 -1 1\n",
+		"il = dev.CreateInputLayout vs elem[POSITION 0\n]\nx = elem[1 2 3 4 5 6 7 8]\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))
