@@ -328,6 +328,15 @@ expect violations == 0
 // per-instance element draw instances, on the immediate context and
 // through command lists (the driver's and the runtime's).
 func TestInputLayout(t *testing.T) {
+	indexed := strings.Replace(layoutScene, "CTX.DrawInstanced 3 3 0 0\n",
+		"ib = dev.CreateBuffer Usage=IMMUTABLE BindFlags=INDEX_BUFFER Data=u16[0 1 2]\nCTX.IASetIndexBuffer ib Format=R16_UINT\nCTX.DrawIndexedInstanced 3 3 0 0 0\n", 1)
+	for _, scene := range []string{layoutScene, indexed} {
+		testLayoutScene(t, scene)
+	}
+}
+
+func testLayoutScene(t *testing.T, layoutScene string) {
+	t.Helper()
 	for _, opts := range []string{"", "option driver.commandlists=false\n"} {
 		for _, deferred := range []bool{false, true} {
 			src := strings.ReplaceAll(layoutScene, "FINISH\n", "")
