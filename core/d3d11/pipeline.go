@@ -439,6 +439,8 @@ func (c driverContext) clearState(then func()) error {
 	u.VsSetShader(c.h, 0)
 	bind(cc, &c.ps, nil, nilShader)
 	u.PsSetShader(c.h, 0)
+	bind(cc, &c.layout, nil, nilLayout)
+	u.IaSetInputLayout(c.h, 0)
 	for i := range c.vsCB {
 		bind(cc, &c.vsCB[i], nil, nilRes)
 		bind(cc, &c.psCB[i], nil, nilRes)
