@@ -24,8 +24,13 @@
 // setError, setFailures, mark, reveal and jumpTo).
 
 // KEYWORDS start a statement (parser.go) unless followed by '=' or ','.
-const KEYWORDS = new Set(["option", "thread", "repeat", "until", "inject", "expect", "signal", "wait"]);
-const DATA = new Set(["f32", "u16", "u32", "mesh", "builtin"]);
+const KEYWORDS = new Set(["option", "thread", "repeat", "until", "inject", "expect", "signal", "wait", "hlsl", "fxc"]);
+const DATA = new Set(["f32", "u16", "u32", "elem", "mesh", "builtin", "hlsl", "fxc", "bytes"]);
+// SOURCE_OPEN is a source block's first line (`hlsl NAME {`, `fxc NAME {`):
+// the lines after it are HLSL or C text, shown as t-source up to the '}'
+// that balances the '{' (lexer.go's rawBlock: braces in // and /* */
+// comments and in strings do not count).
+const SOURCE_OPEN = /^[ \t]*(hlsl|fxc)[ \t]+[A-Za-z_][A-Za-z0-9_.-]*[ \t]*\{[ \t\r]*(#.*)?$/;
 // MAX_COLOUR is the longest text coloured; past it the editor is plain text
 // (a scenario may be 1 MiB; rebuilding its colours on every key would lag).
 const MAX_COLOUR = 256 * 1024;
@@ -43,7 +48,27 @@ const span = (cls, t) => `<span class="${cls}">${esc(t)}</span>`;
 export function highlight(text) {
   const out = [];
   let inList = false; // inside f32[ ... ] across lines
+  let raw = 0; // brace depth inside a source block (0: scenario text)
+  let inComment = false; // inside a /* */ comment of a source block
   for (const line of text.split("\n")) {
+    if (raw > 0) {
+      let i = 0;
+      for (; i < line.length && raw > 0; i++) {
+        const c = line[i];
+        if (inComment) {
+          if (c === "*" && line[i + 1] === "/") { inComment = false; i++; }
+        } else if (c === "/" && line[i + 1] === "/") i = line.length;
+        else if (c === "/" && line[i + 1] === "*") { inComment = true; i++; }
+        else if (c === '"') { i++; while (i < line.length && line[i] !== '"') i += line[i] === "\\" ? 2 : 1; }
+        else if (c === "{") raw++;
+        else if (c === "}") raw--;
+      }
+      if (raw > 0) { out.push(span("t-source", line)); continue; }
+      // the closing '}' (and what follows it) is scenario text
+      out.push(span("t-source", line.slice(0, i - 1)) + esc(line.slice(i - 1)));
+      continue;
+    }
+    if (SOURCE_OPEN.test(line)) { raw = 1; inComment = false; }
     const toks = [];
     const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|!=|<=|>=|[=,|{}\[\]:<>])|(.)/g;
     let m;

@@ -146,4 +146,5 @@ var voidMethods = map[string]bool{
 	"ClearRenderTargetView": true, "ClearDepthStencilView": true, "Draw": true, "DrawIndexed": true,
 	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
 	"Flush": true, "ClearState": true, "ExecuteCommandList": true,
+	"IASetInputLayout": true, "DrawInstanced": true, "DrawIndexedInstanced": true,
 }

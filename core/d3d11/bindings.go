@@ -21,6 +21,7 @@ type slots struct {
 	srv              [8]*View
 	samp             [8]*State
 	vs, ps           *Shader
+	layout           *InputLayout
 	rtv, dsv         *View
 	blend, rs, depth *State
 }
@@ -68,6 +69,9 @@ func (c *DeviceContext) restore(b binding) {
 	if b.ib != nil && b.ib.Alive() {
 		c.IASetIndexBuffer(b.ib, b.ibFormat, b.ibOffset)
 	}
+	if b.layout != nil && b.layout.Alive() {
+		c.IASetInputLayout(b.layout)
+	}
 	if b.vs != nil && b.vs.Alive() {
 		c.VSSetShader(b.vs)
 	}
@@ -112,6 +116,7 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
+	bind(c, &c.layout, nil, nilLayout)
 	for i := range c.vsCB {
 		bind(c, &c.vsCB[i], nil, nilRes)
 		bind(c, &c.psCB[i], nil, nilRes)
@@ -176,6 +181,9 @@ func (c *DeviceContext) pinBindings() func() {
 		if s != nil {
 			add(s)
 		}
+	}
+	if b.layout != nil {
+		add(b.layout)
 	}
 	return func() {
 		for _, o := range held {

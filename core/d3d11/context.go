@@ -76,6 +76,9 @@ type contextKind interface {
 	ClearDepthStencilView(v *View, depth float32) error
 	Draw(count, start uint32) error
 	DrawIndexed(count, start uint32, base int32) error
+	IASetInputLayout(l *InputLayout) error
+	DrawInstanced(count, instances, start, startInstance uint32) error
+	DrawIndexedInstanced(count, instances, start uint32, base int32, startInstance uint32) error
 	CopyResource(dst, src *Resource) error
 	UpdateSubresource(dst *Resource, data []byte) error
 	Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]byte, error)
@@ -179,10 +182,11 @@ func bind[T binder](c *DeviceContext, slot *T, v T, isNil func(T) bool) {
 	*slot = v
 }
 
-func nilRes(r *Resource) bool  { return r == nil }
-func nilView(v *View) bool     { return v == nil }
-func nilState(s *State) bool   { return s == nil }
-func nilShader(s *Shader) bool { return s == nil }
+func nilRes(r *Resource) bool       { return r == nil }
+func nilView(v *View) bool          { return v == nil }
+func nilState(s *State) bool        { return s == nil }
+func nilShader(s *Shader) bool      { return s == nil }
+func nilLayout(l *InputLayout) bool { return l == nil }
 
 // checkAll catches a call that passes an object after its final Release
 // before it reaches the UMD (rule LIFE-DANGLING). bug=LIFE-DANGLING lets it
@@ -252,6 +256,8 @@ func isNil(o any) bool {
 	case *Query:
 		return v == nil
 	case *CommandList:
+		return v == nil
+	case *InputLayout:
 		return v == nil
 	}
 	return false

@@ -453,3 +453,43 @@ func (w ddiCall) CommandListExecute(h ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
 	w.umd.CommandListExecute(h, cl)
 	sp.end(nil)
 }
+
+func (w ddiCall) CalcPrivateElementLayoutSize(a *ddi.CreateElementLayoutArgs) int {
+	sp := w.enter("CalcPrivateElementLayoutSize")
+	n := w.umd.CalcPrivateElementLayoutSize(a)
+	sp.end(nil)
+	return n
+}
+
+func (w ddiCall) CreateElementLayout(h ddi.HDEVICE, a *ddi.CreateElementLayoutArgs, l ddi.HELEMENTLAYOUT, rt uint32) error {
+	sp := w.enter("CreateElementLayout")
+	w.watchErrors()
+	w.umd.CreateElementLayout(h, a, l, rt)
+	err := w.reportedError("CreateElementLayout")
+	sp.end(err)
+	return err
+}
+
+func (w ddiCall) DestroyElementLayout(h ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
+	sp := w.enter("DestroyElementLayout")
+	w.umd.DestroyElementLayout(h, l)
+	sp.end(nil)
+}
+
+func (w ddiCall) IaSetInputLayout(h ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
+	sp := w.enter("IaSetInputLayout")
+	w.umd.IaSetInputLayout(h, l)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawInstanced(h ddi.HDEVICE, count, instances, start, startInstance uint32) {
+	sp := w.enter("DrawInstanced")
+	w.umd.DrawInstanced(h, count, instances, start, startInstance)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawIndexedInstanced(h ddi.HDEVICE, count, instances, start uint32, base int32, startInstance uint32) {
+	sp := w.enter("DrawIndexedInstanced")
+	w.umd.DrawIndexedInstanced(h, count, instances, start, base, startInstance)
+	sp.end(nil)
+}

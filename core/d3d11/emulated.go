@@ -100,6 +100,26 @@ func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
 	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
 }
 
+func (c *emulatedContext) IASetInputLayout(l *InputLayout) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.layout, l, nilLayout) })()
+	return c.record("IASetInputLayout", func(ic *DeviceContext) error { return ic.IASetInputLayout(l) }, l)
+}
+
+func (c *emulatedContext) DrawInstanced(count, instances, start, startInstance uint32) error {
+	return c.record("DrawInstanced", func(ic *DeviceContext) error { return ic.DrawInstanced(count, instances, start, startInstance) })
+}
+
+func (c *emulatedContext) DrawIndexedInstanced(count, instances, start uint32, base int32, startInstance uint32) error {
+	if c.ib == nil {
+		err := c.dev.invalid("DrawIndexedInstanced", "", "no index buffer is bound")
+		c.api("DrawIndexedInstanced", "").end(err)
+		return err
+	}
+	return c.record("DrawIndexedInstanced", func(ic *DeviceContext) error {
+		return ic.DrawIndexedInstanced(count, instances, start, base, startInstance)
+	})
+}
+
 func (c *emulatedContext) VSSetShader(s *Shader) error {
 	defer c.track(func() { bind(c.DeviceContext, &c.vs, s, nilShader) })()
 	return c.record("VSSetShader", func(ic *DeviceContext) error { return ic.VSSetShader(s) }, s)

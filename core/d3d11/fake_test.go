@@ -499,3 +499,23 @@ func (u *fakeUMD) RecycleCommandList(dc ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
 func (u *fakeUMD) CommandListExecute(h ddi.HDEVICE, cl ddi.HCOMMANDLIST) {
 	u.log("CommandListExecute")
 }
+
+func (u *fakeUMD) CalcPrivateElementLayoutSize(*ddi.CreateElementLayoutArgs) int {
+	u.log("CalcPrivateElementLayoutSize")
+	return 64
+}
+
+func (u *fakeUMD) CreateElementLayout(ddi.HDEVICE, *ddi.CreateElementLayoutArgs, ddi.HELEMENTLAYOUT, uint32) {
+	u.create("CreateElementLayout")
+}
+
+func (u *fakeUMD) DestroyElementLayout(ddi.HDEVICE, ddi.HELEMENTLAYOUT) {
+	u.log("DestroyElementLayout")
+}
+func (u *fakeUMD) IaSetInputLayout(ddi.HDEVICE, ddi.HELEMENTLAYOUT) { u.log("IaSetInputLayout") }
+func (u *fakeUMD) DrawInstanced(ddi.HDEVICE, uint32, uint32, uint32, uint32) {
+	u.log("DrawInstanced")
+}
+func (u *fakeUMD) DrawIndexedInstanced(ddi.HDEVICE, uint32, uint32, uint32, int32, uint32) {
+	u.log("DrawIndexedInstanced")
+}

@@ -34,6 +34,8 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 		return uint32(v.h), ddi.HTQuery
 	case *CommandList:
 		return uint32(v.h), ddi.HTCommandList
+	case *InputLayout:
+		return v.h, ddi.HTElementLayout
 	}
 	return 0, 0
 }
@@ -94,6 +96,8 @@ func (c *deferredContext) local(o Object) uint32 {
 		}
 	case *Query:
 		err = c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h))).CreateQuery(c.h, v.Type, ddi.HQUERY(l), h)
+	case *InputLayout:
+		err = c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h))).CreateElementLayout(c.h, nil, ddi.HELEMENTLAYOUT(l), h)
 	case *CommandList: // executed on this deferred context
 		err = c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h))).CreateCommandList(c.h, nil, ddi.HCOMMANDLIST(l), ddi.HCOMMANDLIST(h))
 	}
@@ -144,6 +148,8 @@ func (c *deferredContext) closeHandles() {
 			w.DestroyQuery(c.h, ddi.HQUERY(l))
 		case *CommandList:
 			w.DestroyCommandList(c.h, ddi.HCOMMANDLIST(l))
+		case *InputLayout:
+			w.DestroyElementLayout(c.h, ddi.HELEMENTLAYOUT(l))
 		}
 	}
 	c.forgetHandles()

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 
 	"d3dsim/core/ddi"
+	"d3dsim/core/dxbc"
 	"d3dsim/core/hresult"
 	"d3dsim/core/trace"
 )
@@ -249,12 +250,14 @@ type View struct {
 	h        uint32
 }
 
-// Shader is a vertex or pixel shader built from a builtin program.
+// Shader is a vertex or pixel shader built from a builtin program or from
+// bytecode (Builtin empty; Inputs and Outputs its signatures).
 type Shader struct {
 	object
-	Stage   string // "vs" or "ps"
-	Builtin string
-	h       ddi.HSHADER
+	Stage           string // "vs" or "ps"
+	Builtin         string
+	Inputs, Outputs *dxbc.Signature
+	h               ddi.HSHADER
 }
 
 // State is a blend, rasterizer, depth-stencil or sampler state.

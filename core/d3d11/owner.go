@@ -151,6 +151,13 @@ func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint
 	return c.contextKind.IASetIndexBuffer(ib, f, offset)
 }
 
+func (c *DeviceContext) IASetInputLayout(l *InputLayout) error {
+	if stop, err := c.checkArgs("IASetInputLayout", l); stop {
+		return err
+	}
+	return c.contextKind.IASetInputLayout(l)
+}
+
 func (c *DeviceContext) VSSetShader(s *Shader) error {
 	if stop, err := c.checkArgs("VSSetShader", s); stop {
 		return err

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"d3dsim/core/ddi"
+	"d3dsim/core/dxbc"
 	"d3dsim/core/rules"
 	"d3dsim/core/trace"
 )
@@ -210,14 +211,76 @@ func (c driverContext) Draw(count, start uint32) error {
 	if c.dev.debug && (c.vs == nil || c.ps == nil) {
 		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
 	}
+	if err := c.checkLinkage("Draw"); err != nil {
+		return err
+	}
 	return c.simple("Draw", "", nil, func(w ddiCall) { w.Draw(c.h, count, start) })
+}
+
+// checkLinkage is the draw-time check of the bound shaders' signatures
+// (dxbc.Link): the vertex shader's outputs must feed the pixel shader's
+// inputs, semantic by semantic, or the runtime drops the draw and the
+// debug layer names the semantic ("Shader signatures", D3D11 ERROR
+// DEVICE_SHADER_LINKAGE_*). A built-in program has no signature to link:
+// it pairs only with another built-in.
+func (c driverContext) checkLinkage(call string) error {
+	vs, ps := c.vs, c.ps
+	if vs == nil || ps == nil {
+		return nil
+	}
+	switch {
+	case vs.Builtin != "" && ps.Builtin != "":
+		return nil
+	case vs.Builtin != "" || ps.Builtin != "":
+		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: a built-in program pairs only with another built-in, a shader from bytecode only with one from bytecode", vs.name, ps.name)
+	}
+	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
+		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: %v", vs.name, ps.name, err)
+	}
+	return nil
 }
 
 func (c driverContext) DrawIndexed(count, start uint32, base int32) error {
 	if c.ib == nil {
 		return c.invalidCall("DrawIndexed", "", "no index buffer is bound")
 	}
+	if err := c.checkLinkage("DrawIndexed"); err != nil {
+		return err
+	}
 	return c.simple("DrawIndexed", "", nil, func(w ddiCall) { w.DrawIndexed(c.h, count, start, base) })
+}
+
+func (c driverContext) IASetInputLayout(l *InputLayout) error {
+	return c.simple("IASetInputLayout", objName(l), []Object{l}, func(w ddiCall) {
+		bind(c.DeviceContext, &c.layout, l, nilLayout)
+		var h uint32
+		if l != nil {
+			h = c.local(l)
+		}
+		w.IaSetInputLayout(c.h, ddi.HELEMENTLAYOUT(h))
+	})
+}
+
+func (c driverContext) DrawInstanced(count, instances, start, startInstance uint32) error {
+	if c.dev.debug && (c.vs == nil || c.ps == nil) {
+		c.dev.message("DrawInstanced", "", "D3D11 WARNING: DrawInstanced with no vertex or pixel shader bound draws nothing")
+	}
+	if err := c.checkLinkage("DrawInstanced"); err != nil {
+		return err
+	}
+	return c.simple("DrawInstanced", "", nil, func(w ddiCall) { w.DrawInstanced(c.h, count, instances, start, startInstance) })
+}
+
+func (c driverContext) DrawIndexedInstanced(count, instances, start uint32, base int32, startInstance uint32) error {
+	if c.ib == nil {
+		return c.invalidCall("DrawIndexedInstanced", "", "no index buffer is bound")
+	}
+	if err := c.checkLinkage("DrawIndexedInstanced"); err != nil {
+		return err
+	}
+	return c.simple("DrawIndexedInstanced", "", nil, func(w ddiCall) {
+		w.DrawIndexedInstanced(c.h, count, instances, start, base, startInstance)
+	})
 }
 
 func (c driverContext) CopyResource(dst, src *Resource) error {
@@ -376,6 +439,8 @@ func (c driverContext) clearState(then func()) error {
 	u.VsSetShader(c.h, 0)
 	bind(cc, &c.ps, nil, nilShader)
 	u.PsSetShader(c.h, 0)
+	bind(cc, &c.layout, nil, nilLayout)
+	u.IaSetInputLayout(c.h, 0)
 	for i := range c.vsCB {
 		bind(cc, &c.vsCB[i], nil, nilRes)
 		bind(cc, &c.psCB[i], nil, nilRes)

@@ -53,10 +53,37 @@ type CreateViewArgs struct {
 	Obj      string
 }
 
-// ShaderArgs names a built-in program (the simulated GPU runs no bytecode).
+// ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
+// shader's bytecode (pShaderCode, validated by the runtime), or, for the
+// simulator's own built-in programs, the name of one (Bytecode nil).
 type ShaderArgs struct {
-	Builtin string // vs_passthrough, ps_vertexcolor, ...
-	Obj     string
+	Builtin  string // vs_passthrough, ps_vertexcolor, ... when Bytecode is nil
+	Bytecode []byte // DXBC container
+	Obj      string
+}
+
+// AppendAligned is D3D11_APPEND_ALIGNED_ELEMENT: an element's offset is
+// the end of the previous element of its slot.
+const AppendAligned = 0xFFFFFFFF
+
+// ElementDesc mirrors D3D10DDIARG_INPUT_ELEMENT_DESC: one element of an
+// input layout, with its vertex-shader input register (the runtime maps
+// the semantic to it through the shader's input signature) and its byte
+// offset resolved (never AppendAligned).
+type ElementDesc struct {
+	InputSlot            uint32
+	AlignedByteOffset    uint32
+	Format               Format
+	PerInstance          bool // InputSlotClass D3D10_INPUT_PER_INSTANCE_DATA
+	InstanceDataStepRate uint32
+	InputRegister        uint32
+}
+
+// CreateElementLayoutArgs mirrors D3D10DDIARG_CREATEELEMENTLAYOUT
+// (CalcPrivateElementLayoutSize, CreateElementLayout).
+type CreateElementLayoutArgs struct {
+	Elements []ElementDesc
+	Obj      string
 }
 
 // BlendDesc mirrors D3D11_BLEND_DESC for render target 0.

@@ -10,7 +10,11 @@ type Format uint32 // DXGI_FORMAT
 const (
 	FormatUnknown           Format = 0
 	FormatR32G32B32A32Float Format = 2
+	FormatR32G32B32A32Uint  Format = 3
 	FormatR32G32B32Float    Format = 6
+	FormatR32G32B32Uint     Format = 7
+	FormatR32G32Float       Format = 16
+	FormatR32G32Uint        Format = 17
 	FormatR8G8B8A8Unorm     Format = 28
 	FormatD32Float          Format = 40
 	FormatR32Float          Format = 41
@@ -166,7 +170,8 @@ const (
 // uses them to reject unknown values at load time.
 var Enums = map[string]map[string]uint32{
 	"Format": {
-		"UNKNOWN": 0, "R32G32B32A32_FLOAT": 2, "R32G32B32_FLOAT": 6, "R8G8B8A8_UNORM": 28,
+		"UNKNOWN": 0, "R32G32B32A32_FLOAT": 2, "R32G32B32A32_UINT": 3, "R32G32B32_FLOAT": 6, "R32G32B32_UINT": 7,
+		"R32G32_FLOAT": 16, "R32G32_UINT": 17, "R8G8B8A8_UNORM": 28,
 		"D32_FLOAT": 40, "R32_FLOAT": 41, "R32_UINT": 42, "D24_UNORM_S8_UINT": 45, "R16_UINT": 57,
 		"B8G8R8A8_UNORM": 87,
 	},
@@ -193,8 +198,11 @@ var Enums = map[string]map[string]uint32{
 	"Filter":     {"MIN_MAG_MIP_POINT": 0, "MIN_MAG_MIP_LINEAR": 0x15},
 	"Address":    {"WRAP": 1, "MIRROR": 2, "CLAMP": 3, "BORDER": 4},
 	"Query":      {"EVENT": 0, "OCCLUSION": 1, "TIMESTAMP": 2},
-	"ClearFlags": {"DEPTH": 1, "STENCIL": 2},
-	"Bool":       {"TRUE": 1, "FALSE": 0},
+	// D3D11_INPUT_CLASSIFICATION, and D3D11_APPEND_ALIGNED_ELEMENT for an
+	// element's AlignedByteOffset.
+	"InputClassification": {"PER_VERTEX": 0, "PER_INSTANCE": 1},
+	"ClearFlags":          {"DEPTH": 1, "STENCIL": 2},
+	"Bool":                {"TRUE": 1, "FALSE": 0},
 	// D3D11_CREATE_DEVICE_FLAG and D3D11_DEPTH_WRITE_MASK: the runtime's
 	// and the depth-stencil state's, which the DDI passes on as flags
 	// and a bool.
@@ -215,10 +223,12 @@ func EnumNames(kind string) []string {
 // FormatSize is the bytes per element of a format (0: unknown).
 func FormatSize(f Format) uint32 {
 	switch f {
-	case FormatR32G32B32A32Float:
+	case FormatR32G32B32A32Float, FormatR32G32B32A32Uint:
 		return 16
-	case FormatR32G32B32Float:
+	case FormatR32G32B32Float, FormatR32G32B32Uint:
 		return 12
+	case FormatR32G32Float, FormatR32G32Uint:
+		return 8
 	case FormatR8G8B8A8Unorm, FormatB8G8R8A8Unorm, FormatD32Float, FormatR32Float, FormatR32Uint, FormatD24UnormS8Uint:
 		return 4
 	case FormatR16Uint:

@@ -38,6 +38,9 @@ type Device interface {
 	CreateVertexShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32)
 	CreatePixelShader(h HDEVICE, a *ShaderArgs, s HSHADER, rt uint32)
 	DestroyShader(HDEVICE, HSHADER)
+	CalcPrivateElementLayoutSize(*CreateElementLayoutArgs) int
+	CreateElementLayout(h HDEVICE, a *CreateElementLayoutArgs, l HELEMENTLAYOUT, rt uint32)
+	DestroyElementLayout(HDEVICE, HELEMENTLAYOUT)
 	CalcPrivateBlendStateSize(*BlendDesc) int
 	CreateBlendState(h HDEVICE, d *BlendDesc, s HBLENDSTATE, rt uint32)
 	DestroyBlendState(HDEVICE, HBLENDSTATE)
@@ -58,6 +61,7 @@ type Device interface {
 	IaSetVertexBuffers(h HDEVICE, start uint32, bufs []HRESOURCE, strides, offsets []uint32)
 	IaSetIndexBuffer(h HDEVICE, buf HRESOURCE, f Format, offset uint32)
 	IaSetTopology(HDEVICE, Topology)
+	IaSetInputLayout(HDEVICE, HELEMENTLAYOUT)
 	VsSetShader(HDEVICE, HSHADER)
 	VsSetConstantBuffers(h HDEVICE, start uint32, bufs []HRESOURCE)
 	PsSetShader(HDEVICE, HSHADER)
@@ -73,6 +77,8 @@ type Device interface {
 	ClearDepthStencilView(h HDEVICE, v HDEPTHSTENCILVIEW, flags ClearFlag, depth float32, stencil uint8)
 	Draw(h HDEVICE, count, start uint32)
 	DrawIndexed(h HDEVICE, count, start uint32, base int32)
+	DrawInstanced(h HDEVICE, count, instances, start, startInstance uint32)
+	DrawIndexedInstanced(h HDEVICE, count, instances, start uint32, base int32, startInstance uint32)
 	ResourceCopy(h HDEVICE, dst, src HRESOURCE)
 	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, data []byte)
 	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag) (MappedSubresource, error)

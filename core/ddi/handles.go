@@ -15,6 +15,7 @@ type (
 	HSAMPLER            uint32
 	HQUERY              uint32
 	HCOMMANDLIST        uint32
+	HELEMENTLAYOUT      uint32
 )
 
 // Runtime handles: what the driver passes back in callbacks.

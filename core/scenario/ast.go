@@ -16,6 +16,19 @@ type Script struct {
 	Name    string // file name used in error messages
 	Options []Option
 	Stmts   []Stmt
+	Sources map[string]*Source // hlsl and fxc blocks, by name
+}
+
+// Source is a top-level source block, `hlsl NAME {` or `fxc NAME {`,
+// whose body is text in another language: HLSL source, compiled when the
+// scenario loads, as fxc would at build time; or the C header fxc /Fh
+// writes, holding compiled bytecode.
+type Source struct {
+	Pos
+	Kind string // "hlsl" or "fxc"
+	Name string
+	Text string // the body, from the line after '{'
+	Line int    // the body's first line in the scenario
 }
 
 // Option is `option KEY=VALUE`.
@@ -59,6 +72,10 @@ const (
 	VColor                        // #RRGGBBAA (or #RRGGBB, alpha ff)
 	VMesh                         // mesh:NAME
 	VBuiltin                      // builtin:NAME
+	VHLSL                         // hlsl:NAME, a source block compiled by the checker
+	VFxc                          // fxc:NAME, a block holding an fxc /Fh header
+	VBytes                        // bytes:HEX, bytecode written in hexadecimal
+	VElem                         // elem[NAME INDEX FORMAT ...], a D3D11_INPUT_ELEMENT_DESC
 )
 
 // Value is one argument value.
@@ -72,6 +89,10 @@ type Value struct {
 	F32   []float32 // VF32
 	U32   []uint32  // VU16 and VU32 (u16 values are range-checked by the parser)
 	Color [4]uint8  // VColor: r, g, b, a
+	// Bytes is the bytecode of VBytes (decoded by the parser), VHLSL
+	// (compiled by the checker) and VFxc (parsed by the checker).
+	Bytes []byte
+	Elem  []Value // VElem: its fields, words and numbers
 }
 
 // Thread is `thread NAME { ... }`.

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,8 @@ import (
 	"strings"
 
 	"d3dsim/core/d3d11"
+	"d3dsim/core/dxbc"
+	"d3dsim/core/hlsl"
 	"d3dsim/core/hresult"
 	"d3dsim/core/machine"
 )
@@ -20,7 +23,7 @@ func Load(file string, src []byte) (*Script, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{file: file, types: map[string]string{}, events: map[string]bool{}}
+	c := &checker{file: file, types: map[string]string{}, events: map[string]bool{}, sources: s.Sources}
 	if err := c.options(s.Options); err != nil {
 		return nil, err
 	}
@@ -31,9 +34,10 @@ func Load(file string, src []byte) (*Script, error) {
 }
 
 type checker struct {
-	file   string
-	types  map[string]string // object name -> type
-	events map[string]bool
+	file    string
+	types   map[string]string // object name -> type
+	events  map[string]bool
+	sources map[string]*Source
 }
 
 func (c *checker) errf(p Pos, format string, args ...any) *Error {
@@ -229,6 +233,9 @@ func (c *checker) call(s *Call) error {
 			return err
 		}
 	}
+	if err := c.shaderCode(s); err != nil {
+		return err
+	}
 	for i := npos; i < len(m.pos); i++ {
 		if !m.pos[i].opt {
 			return c.errf(s.MethodPos, "%s needs a %s argument (argument %d)", s.Method, m.pos[i].name, i+1)
@@ -327,9 +334,27 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 			}
 			return c.errf(v.Pos, "%s of %s must be data: f32[...], u16[...], u32[...], mesh:NAME or #RRGGBBAA", p.name, s.Method)
 		}
+	case pElem:
+		if _, msg := elemDesc(v); msg != "" {
+			return c.errf(v.Pos, "%s", msg)
+		}
+	case pWord:
+		if v.Kind != VIdent {
+			return c.errf(v.Pos, "%s= of %s must be a name", p.name, s.Method)
+		}
 	case pBuiltin:
-		if v.Kind != VBuiltin {
-			return c.errf(v.Pos, "%s of %s must be builtin:NAME", p.name, s.Method)
+		switch v.Kind {
+		case VHLSL, VFxc:
+			kind := map[ValueKind]string{VHLSL: "hlsl", VFxc: "fxc"}[v.Kind]
+			if src := c.sources[v.Ident]; src == nil || src.Kind != kind {
+				return c.errf(v.Pos, "no %s block named %s (define it at the top level: '%s %s {', its text, '}')", kind, v.Ident, kind, v.Ident)
+			}
+			return nil
+		case VBytes:
+			return nil
+		case VBuiltin:
+		default:
+			return c.errf(v.Pos, "%s of %s must be builtin:NAME, hlsl:NAME, fxc:NAME or bytes:HEX", p.name, s.Method)
 		}
 		if !machine.IsBuiltinShader(v.Ident, p.enum) {
 			return c.errf(v.Pos, "unknown %s built-in shader %q (known: %s)", strings.ToUpper(p.enum), v.Ident, builtinNames(p.enum))
@@ -479,6 +504,63 @@ func (c *checker) expect(s *Expect) error {
 		if s.Kind == ExpectPixel && t == tBuffer {
 			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
 		}
+	}
+	return nil
+}
+
+// shaderCode gives the bytecode to CreateVertexShader's and
+// CreatePixelShader's hlsl:NAME (compiled here, when the scenario loads,
+// as fxc compiles at build time: its errors are load errors, in fxc's
+// form, at the scenario's lines) and fxc:NAME (the header's bytes).
+func (c *checker) shaderCode(s *Call) error {
+	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" {
+		return nil
+	}
+	var prog *Value
+	entry, target := "main", "vs_5_0"
+	if s.Method == "CreatePixelShader" {
+		target = "ps_5_0"
+	}
+	var opts *Arg
+	for i := range s.Args {
+		a := &s.Args[i]
+		switch a.Key {
+		case "":
+			prog = &a.Value
+		case "entry":
+			entry, opts = a.Value.Ident, a
+		case "target":
+			target, opts = a.Value.Ident, a
+		}
+	}
+	if prog == nil {
+		return nil
+	}
+	if opts != nil && prog.Kind != VHLSL {
+		return c.errf(opts.Pos, "%s= is for hlsl:NAME (the bytecode of %s is already compiled)", opts.Key, prog.Text)
+	}
+	src := c.sources[prog.Ident]
+	switch prog.Kind {
+	case VFxc:
+		b, err := dxbc.ParseFxcHeader(src.Text)
+		if err != nil {
+			return c.errf(src.Pos, "fxc block %s: %v", src.Name, err)
+		}
+		prog.Bytes = b
+	case VHLSL:
+		// The block's lines keep their numbers: the text is compiled after
+		// as many empty lines as precede it in the scenario.
+		text := strings.Repeat("\n", src.Line-1) + src.Text
+		res, err := hlsl.Compile([]byte(text), c.file, entry, target)
+		if err != nil {
+			pos := prog.Pos
+			var diags hlsl.Errors
+			if errors.As(err, &diags) && len(diags) > 0 && diags[0].Line > 0 {
+				pos = Pos{Line: diags[0].Line, Col: diags[0].Col}
+			}
+			return c.errf(pos, "hlsl block %s (entry %s, target %s): %v", src.Name, entry, target, err)
+		}
+		prog.Bytes = res.Bytecode
 	}
 	return nil
 }

@@ -44,6 +44,20 @@ func FuzzParse(f *testing.F) {
 		"until hr < S_OK max 0 { x.F }",
 		"until data q max 3 {",
 		"expect data q ! 3\nexpect data q => 3\nexpect data q == #ff0000ff\nexpect data q >= -1 <",
+		// source blocks and shader values
+		"hlsl s {\nfloat4 main(float4 p : POSITION) : SV_Position { return p; }\n}\ndev, imm = D3D11CreateDevice\nvs = dev.CreateVertexShader hlsl:s entry=main target=vs_4_0\n",
+		"hlsl s { # c\n/* } */ // }\n\"}\"\n{\n}\n}\n",
+		"fxc h {\nconst BYTE g_x[] = { 68, 88, 66, 67 };\n}\nps = dev.CreatePixelShader fxc:h\n",
+		"ps = dev.CreatePixelShader bytes:44584243\nps = dev.CreatePixelShader bytes:4\nps = dev.CreatePixelShader bytes:zz\n",
+		"hlsl s {\n",
+		"hlsl s {\n/*",
+		"hlsl s {\n\"",
+		"hlsl {\n}\n",
+		"hlsl s x\n",
+		"repeat 1 {\nfxc h {\n}\n}\n",
+		"hlsl s {\n}\nhlsl s {\n} x\n",
+		"il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 APPEND_ALIGNED PER_VERTEX 0] elem[C, 1, R32_UINT]\nimm.IASetInputLayout il\nimm.DrawInstanced 3 2 0 1\nimm.DrawIndexedInstanced 3 2 0 -1 1\n",
+		"il = dev.CreateInputLayout vs elem[POSITION 0\n]\nx = elem[1 2 3 4 5 6 7 8]\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s))

@@ -306,3 +306,83 @@ func quote(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// rawBlock reads the body of a source block (`hlsl NAME {`, `fxc NAME {`)
+// after its '{': the rest of the '{' line must be blank or a comment, then
+// the body runs, as text the scenario language does not lex, up to the '}'
+// that balances the opening one. Braces inside the body count in pairs,
+// except those in C comments (// and /* */) and string literals, as a C
+// or HLSL compiler sees them. It returns the body, the line of its first
+// byte, and the closing '}' as a token (its line must end after it: the
+// parser checks); an error is a tError token.
+func (lx *lexer) rawBlock(open token) (body string, line int, close token) {
+	src := lx.src
+	off := lx.off
+	for off < len(src) && (src[off] == ' ' || src[off] == '\t' || src[off] == '\r' && off+1 < len(src) && src[off+1] == '\n') {
+		off++
+	}
+	if off < len(src) && src[off] == '#' {
+		for off < len(src) && src[off] != '\n' && src[off] != '\r' {
+			off++
+		}
+		if off < len(src) && src[off] == '\r' && off+1 < len(src) && src[off+1] == '\n' {
+			off++
+		}
+	}
+	if off >= len(src) {
+		return "", 0, lx.fail(off, "unclosed '{' (opened at %d:%d)", open.pos.Line, open.pos.Col)
+	}
+	if src[off] != '\n' && src[off] != '\r' {
+		return "", 0, lx.fail(off, "expected end of line after '{' (the block's text starts on the next line)")
+	}
+	off++
+	lx.line++
+	lx.lineStart = off
+	start, line := off, lx.line
+	depth := 1
+	for off < len(src) {
+		c := src[off]
+		switch {
+		case c == '\n' || c == '\r' && (off+1 >= len(src) || src[off+1] != '\n'):
+			lx.line++
+			lx.lineStart = off + 1
+		case c == '/' && off+1 < len(src) && src[off+1] == '/':
+			for off+1 < len(src) && src[off+1] != '\n' && src[off+1] != '\r' {
+				off++
+			}
+		case c == '/' && off+1 < len(src) && src[off+1] == '*':
+			off += 2
+			for off < len(src) && !(src[off] == '*' && off+1 < len(src) && src[off+1] == '/') {
+				if src[off] == '\n' || src[off] == '\r' && (off+1 >= len(src) || src[off+1] != '\n') {
+					lx.line++
+					lx.lineStart = off + 1
+				}
+				off++
+			}
+			off++ // the '/' (or past the end: unclosed, and so is the block)
+		case c == '"':
+			for off+1 < len(src) && src[off+1] != '"' && src[off+1] != '\n' && src[off+1] != '\r' {
+				if src[off+1] == '\\' && off+2 < len(src) && src[off+2] != '\n' && src[off+2] != '\r' {
+					off++
+				}
+				off++
+			}
+			if off+1 < len(src) && src[off+1] == '"' {
+				off++
+			}
+		case c == '{':
+			depth++
+		case c == '}':
+			depth--
+			if depth == 0 {
+				lx.off = off
+				return src[start:off], line, lx.tok(tRBrace, off, off+1)
+			}
+		}
+		off++
+	}
+	if off > len(src) {
+		off = len(src)
+	}
+	return "", 0, lx.fail(off, "unclosed '{' (opened at %d:%d): a source block ends at the '}' that balances it", open.pos.Line, open.pos.Col)
+}

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/hex"
 	"fmt"
 	"math"
 	"strconv"
@@ -156,6 +157,20 @@ func (p *parser) script() (*Script, *Error) {
 		case tRBrace:
 			return nil, p.errAt(t, "unexpected '}' (no block is open)")
 		}
+		if p.isKeyword(t, "hlsl") || p.isKeyword(t, "fxc") {
+			src, err := p.source()
+			if err != nil {
+				return nil, err
+			}
+			if s.Sources == nil {
+				s.Sources = map[string]*Source{}
+			}
+			if old := s.Sources[src.Name]; old != nil {
+				return nil, &Error{File: p.file, Line: src.Pos.Line, Col: src.Pos.Col, Msg: fmt.Sprintf("source block %s is already defined at line %d", src.Name, old.Pos.Line)}
+			}
+			s.Sources[src.Name] = src
+			continue
+		}
 		if p.isKeyword(t, "option") && !p.seenStmt {
 			o, err := p.option()
 			if err != nil {
@@ -221,6 +236,8 @@ func (p *parser) stmt() (Stmt, *Error) {
 		return nil, p.errAt(t, "expected a statement, found %s", describe(t))
 	case p.isKeyword(t, "option"):
 		return nil, p.errAt(t, "option after the first statement")
+	case p.isKeyword(t, "hlsl"), p.isKeyword(t, "fxc"):
+		return nil, p.errAt(t, "%s blocks go at the top level, not inside a block", t.text)
 	case p.isKeyword(t, "thread"):
 		return p.thread()
 	case p.isKeyword(t, "repeat"):
@@ -235,6 +252,42 @@ func (p *parser) stmt() (Stmt, *Error) {
 		return p.expect()
 	}
 	return p.call()
+}
+
+// Limits of source blocks and bytecode values (docs/security.md: every
+// input is bounded).
+const (
+	MaxShaderSource = 256 << 10 // bytes of one hlsl or fxc block
+	MaxBytecode     = 256 << 10 // bytes of bytecode in one value
+)
+
+// source parses `hlsl NAME {` or `fxc NAME {`, its body (read raw by the
+// lexer) and the closing '}' alone at the end of its line.
+func (p *parser) source() (*Source, *Error) {
+	kw := p.next()
+	name := p.next()
+	if name.kind != tIdent {
+		return nil, p.errAt(name, "expected a name after '%s', found %s", kw.text, describe(name))
+	}
+	open := p.next()
+	if open.kind != tLBrace {
+		return nil, p.errAt(open, "expected '{' after '%s %s', found %s", kw.text, name.text, describe(open))
+	}
+	if len(p.ahead) != 0 { // cannot happen: nothing was peeked past '{'
+		return nil, p.errAt(open, "internal: lookahead past '{'")
+	}
+	body, line, close := p.lx.rawBlock(open)
+	if close.kind == tError {
+		return nil, p.errAt(close, "")
+	}
+	if len(body) > MaxShaderSource {
+		return nil, p.errAt(open, "%s block %s holds %d bytes; the limit is %d", kw.text, name.text, len(body), MaxShaderSource)
+	}
+	if after := p.peek(); after.kind != tNewline && after.kind != tEOF {
+		return nil, p.errAt(after, "'}' must end its line, found %s after it", describe(after))
+	}
+	p.seenStmt = true
+	return &Source{Pos: kw.pos, Kind: kw.text, Name: name.text, Text: body, Line: line}, nil
 }
 
 func (p *parser) option() (Option, *Error) {
@@ -677,8 +730,14 @@ func (p *parser) value() (Value, token, *Error) {
 			v.Kind = VMesh
 		case "builtin":
 			v.Kind = VBuiltin
+		case "hlsl":
+			v.Kind = VHLSL
+		case "fxc":
+			v.Kind = VFxc
+		case "bytes":
+			return p.hexBytes(t)
 		default:
-			return v, t, p.errAt(t, "unknown value prefix %s (want mesh: or builtin:)", quote(t.text+":"))
+			return v, t, p.errAt(t, "unknown value prefix %s (want mesh:, builtin:, hlsl:, fxc: or bytes:)", quote(t.text+":"))
 		}
 		p.next()
 		name := p.next()
@@ -706,12 +765,44 @@ func (p *parser) value() (Value, token, *Error) {
 	return v, t, nil
 }
 
+// hexBytes parses bytes:HEX (t is the word bytes, ':' is next): an even
+// number of hexadecimal digits, the bytecode.
+func (p *parser) hexBytes(t token) (Value, token, *Error) {
+	v := Value{Pos: t.pos, Kind: VBytes}
+	p.next()
+	h := p.next()
+	if h.kind != tNumber && h.kind != tIdent {
+		return v, h, p.errAt(h, "expected hexadecimal digits after 'bytes:', found %s", describe(h))
+	}
+	if len(h.text) > 2*MaxBytecode {
+		return v, h, p.errAt(h, "bytes: of %d digits; the limit is %d bytes", len(h.text), MaxBytecode)
+	}
+	if len(h.text)%2 != 0 {
+		return v, h, p.errAt(h, "bytes: needs an even number of hexadecimal digits, found %d", len(h.text))
+	}
+	b, err := hex.DecodeString(h.text)
+	if err != nil {
+		return v, h, p.errAt(h, "bytes: %s is not hexadecimal (%v)", quote(shorten(h.text)), err)
+	}
+	v.Bytes, v.Text = b, "bytes:"+shorten(h.text)
+	return v, h, nil
+}
+
+func shorten(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "..."
+	}
+	return s
+}
+
 // list parses f32[...], u16[...] or u32[...]; typ is the type word and the
 // next token is '['. Lists may span lines; commas between numbers are
 // optional.
 func (p *parser) list(typ token) (Value, token, *Error) {
 	v := Value{Pos: typ.pos}
 	switch typ.text {
+	case "elem":
+		return p.elemList(typ)
 	case "f32":
 		v.Kind = VF32
 	case "u16":
@@ -719,7 +810,7 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 	case "u32":
 		v.Kind = VU32
 	default:
-		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16 or u32)", quote(typ.text))
+		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16, u32 or elem)", quote(typ.text))
 	}
 	p.next() // '['
 	afterNum := false
@@ -778,6 +869,39 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 			return v, t, p.errAt(t, "unterminated list %s[ (opened at %d:%d)", typ.text, typ.pos.Line, typ.pos.Col)
 		}
 		return v, t, p.errAt(t, "expected a number in %s list, found %s", typ.text, describe(t))
+	}
+}
+
+// elemList parses elem[NAME INDEX FORMAT [SLOT [OFFSET [CLASS [STEP]]]]],
+// one D3D11_INPUT_ELEMENT_DESC on one line, its fields words or numbers
+// (commas optional): the checker gives them meaning.
+func (p *parser) elemList(typ token) (Value, token, *Error) {
+	v := Value{Pos: typ.pos, Kind: VElem}
+	p.next() // '['
+	for {
+		t := p.next()
+		switch t.kind {
+		case tRBrack:
+			v.Text = p.src[typ.off:t.end]
+			return v, t, nil
+		case tComma:
+			continue
+		case tIdent:
+			v.Elem = append(v.Elem, Value{Pos: t.pos, Kind: VIdent, Ident: t.text, Text: t.text})
+		case tNumber:
+			n, msg := parseNumber(t.text)
+			if msg != "" {
+				return v, t, p.errAt(t, "%s", msg)
+			}
+			v.Elem = append(v.Elem, Value{Pos: t.pos, Kind: VNumber, Num: n, Text: t.text})
+		case tNewline, tEOF:
+			return v, t, p.errAt(t, "unterminated elem[ (opened at %d:%d): an element is written on one line", typ.pos.Line, typ.pos.Col)
+		default:
+			return v, t, p.errAt(t, "expected a word or a number in elem[...], found %s", describe(t))
+		}
+		if len(v.Elem) > 7 {
+			return v, t, p.errAt(t, "elem[...] has at most 7 fields (SemanticName SemanticIndex Format InputSlot AlignedByteOffset InputSlotClass InstanceDataStepRate)")
+		}
 	}
 }
 

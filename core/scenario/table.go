@@ -23,7 +23,9 @@ const (
 	pEnum                          // one name of d3d11.Enums[enum]
 	pFlags                         // 0 or names of d3d11.Enums[enum] joined by |
 	pData                          // f32[], u16[], u32[], mesh:, #colour
-	pBuiltin                       // builtin:NAME
+	pBuiltin                       // builtin:NAME, hlsl:NAME, fxc:NAME or bytes:HEX
+	pWord                          // a name (hlsl's entry= and target=)
+	pElem                          // elem[...]: one input element
 	pBool                          // TRUE or FALSE
 	pFloatOrColor                  // a number or a #RRGGBBAA colour
 )
@@ -63,9 +65,15 @@ const (
 	tQuery       = "query"
 	tCommandList = "commandlist"
 	tFence       = "fence"
+	tLayout      = "inputlayout"
 )
 
-var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList, tFence}
+var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList, tFence, tLayout}
+
+// shaderNamed are CreateVertexShader's and CreatePixelShader's options
+// for hlsl:NAME: the entry point (default main) and the target profile
+// (default vs_5_0 or ps_5_0), fxc's /E and /T.
+var shaderNamed = []param{{name: "entry", kind: pWord, opt: true}, {name: "target", kind: pWord, opt: true}}
 
 // globals are calls with no target.
 var globals = map[string]*method{
@@ -98,8 +106,11 @@ var methods = map[string]map[string]*method{
 		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
 		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
 		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
-		"CreateVertexShader":       {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, results: []string{tVS}, exec: execCreateShader("vs")},
-		"CreatePixelShader":        {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, results: []string{tPS}, exec: execCreateShader("ps")},
+		"CreateVertexShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, named: shaderNamed,
+			results: []string{tVS}, exec: execCreateShader("vs")},
+		"CreatePixelShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, named: shaderNamed,
+			results: []string{tPS}, exec: execCreateShader("ps")},
+		"CreateInputLayout": {pos: layoutParams(), results: []string{tLayout}, exec: execCreateInputLayout},
 		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
 			{name: "DestBlend", kind: pEnum, enum: "Blend", opt: true}, {name: "BlendOp", kind: pEnum, enum: "BlendOp", opt: true},
 			{name: "SrcBlendAlpha", kind: pEnum, enum: "Blend", opt: true}, {name: "DestBlendAlpha", kind: pEnum, enum: "Blend", opt: true},
@@ -176,6 +187,16 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().ClearDepthStencilView(x.view(0), x.f32(1)) }},
 		"Draw": {pos: []param{{name: "COUNT", kind: pUint}, {name: "START", kind: pUint, opt: true}},
 			exec: func(x *call) error { return x.ctx().Draw(x.uint(0), x.uint(1)) }},
+		"IASetInputLayout": {pos: []param{{name: "LAYOUT", kind: pObj, types: tLayout, opt: true}},
+			exec: func(x *call) error { l, _ := x.obj(0).(*d3d11.InputLayout); return x.ctx().IASetInputLayout(l) }},
+		"DrawInstanced": {pos: []param{{name: "COUNT", kind: pUint}, {name: "INSTANCES", kind: pUint}, {name: "START", kind: pUint, opt: true},
+			{name: "STARTINSTANCE", kind: pUint, opt: true}},
+			exec: func(x *call) error { return x.ctx().DrawInstanced(x.uint(0), x.uint(1), x.uint(2), x.uint(3)) }},
+		"DrawIndexedInstanced": {pos: []param{{name: "COUNT", kind: pUint}, {name: "INSTANCES", kind: pUint}, {name: "START", kind: pUint, opt: true},
+			{name: "BASE", kind: pInt, opt: true}, {name: "STARTINSTANCE", kind: pUint, opt: true}},
+			exec: func(x *call) error {
+				return x.ctx().DrawIndexedInstanced(x.uint(0), x.uint(1), x.uint(2), int32(x.num(3)), x.uint(4))
+			}},
 		"DrawIndexed": {pos: []param{{name: "COUNT", kind: pUint}, {name: "START", kind: pUint, opt: true}, {name: "BASE", kind: pInt, opt: true}},
 			exec: func(x *call) error { return x.ctx().DrawIndexed(x.uint(0), x.uint(1), int32(x.num(2))) }},
 		"CopyResource": {pos: []param{{name: "DST", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "SRC", kind: pObj, types: tBuffer + "|" + tTexture}},
@@ -313,3 +334,13 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
+
+// layoutParams are CreateInputLayout's: the vertex shader whose input
+// signature the layout matches, then its elements.
+func layoutParams() []param {
+	ps := []param{{name: "VS", kind: pObj, types: tVS}}
+	for i := 0; i < d3d11.MaxInputElements; i++ {
+		ps = append(ps, param{name: "ELEMENT", kind: pElem, opt: i > 0})
+	}
+	return ps
+}

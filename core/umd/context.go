@@ -47,11 +47,12 @@ type gpuBindings struct {
 	rt, ds, vb, ib, vs, ps bool
 	vsCB, psCB             uint8 // bit i: slot i
 	tex                    uint8
+	vbMore                 uint16 // bit i: vertex-buffer slot i (1..15)
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
 // know: everything may be set.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF}
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE}
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
@@ -94,7 +95,19 @@ type state struct {
 	vp       ddi.Viewport
 	hasVP    bool
 	dirty    bool
+	// vbMore are vertex-buffer slots 1..15 (slot 0 above), layout the
+	// input layout (IaSetInputLayout).
+	vbMore [iaSlots - 1]vbSlot
+	layout ddi.HELEMENTLAYOUT
 }
+
+// vbSlot is one vertex-buffer binding.
+type vbSlot struct {
+	buf            ddi.HRESOURCE
+	stride, offset uint32
+}
+
+const iaSlots = 16 // D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
 
 func (c *context) resetState() { c.st = state{dirty: true} }
 
@@ -173,6 +186,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	rs := o.rasts[st.raster]
 	vs := o.shaders[st.vs]
 	ps := o.shaders[st.ps]
+	layout := o.layouts[st.layout]
 	var samps [8]*ddi.SamplerDesc
 	for i, h := range st.samp {
 		if h != 0 {
@@ -259,20 +273,8 @@ func (c *context) emitState(rec recorder, st *state) {
 		border := unorm8(c[0]) | unorm8(c[1])<<8 | unorm8(c[2])<<16 | unorm8(c[3])<<24
 		b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
 	}
-	if vs != nil {
-		b.SetShader(isa.StageVS, vs.Program)
-		g.vs = true
-	} else if g.vs {
-		b.SetShader(isa.StageVS, isa.ProgNone)
-		g.vs = false
-	}
-	if ps != nil {
-		b.SetShader(isa.StagePS, ps.Program)
-		g.ps = true
-	} else if g.ps {
-		b.SetShader(isa.StagePS, isa.ProgNone) // no pixel shader: no colour written
-		g.ps = false
-	}
+	c.emitVertexBuffers(rec, st, vs, layout)
+	c.emitPrograms(rec, vs, ps, layout)
 	switch {
 	case st.hasVP:
 		v := st.vp
@@ -303,8 +305,14 @@ func (c *context) emitState(rec recorder, st *state) {
 }
 
 func (c *context) IaSetVertexBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE, strides, offsets []uint32) {
-	if start == 0 && len(bufs) > 0 {
-		c.st.vb, c.st.vbStride, c.st.vbOffset = bufs[0], strides[0], offsets[0]
+	for i := range bufs {
+		slot := start + uint32(i)
+		switch {
+		case slot == 0:
+			c.st.vb, c.st.vbStride, c.st.vbOffset = bufs[i], strides[i], offsets[i]
+		case slot < iaSlots:
+			c.st.vbMore[slot-1] = vbSlot{bufs[i], strides[i], offsets[i]}
+		}
 	}
 	c.st.dirty = true
 }
@@ -316,7 +324,11 @@ func (c *context) IaSetIndexBuffer(_ ddi.HDEVICE, buf ddi.HRESOURCE, f ddi.Forma
 
 func (c *context) IaSetTopology(_ ddi.HDEVICE, t ddi.Topology) { c.st.topo = t; c.st.dirty = true }
 func (c *context) VsSetShader(_ ddi.HDEVICE, s ddi.HSHADER)    { c.st.vs = s; c.st.dirty = true }
-func (c *context) PsSetShader(_ ddi.HDEVICE, s ddi.HSHADER)    { c.st.ps = s; c.st.dirty = true }
+func (c *context) IaSetInputLayout(_ ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
+	c.st.layout = l
+	c.st.dirty = true
+}
+func (c *context) PsSetShader(_ ddi.HDEVICE, s ddi.HSHADER) { c.st.ps = s; c.st.dirty = true }
 
 func (c *context) VsSetConstantBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
 	for i, b := range bufs {

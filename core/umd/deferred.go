@@ -105,6 +105,10 @@ func (c *deferredContext) icState() state {
 	defer c.mu.Unlock()
 	ic := c.icHandleLocked
 	st.vb, st.ib = ddi.HRESOURCE(ic(uint32(st.vb))), ddi.HRESOURCE(ic(uint32(st.ib)))
+	for i := range st.vbMore {
+		st.vbMore[i].buf = ddi.HRESOURCE(ic(uint32(st.vbMore[i].buf)))
+	}
+	st.layout = ddi.HELEMENTLAYOUT(ic(uint32(st.layout)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
 	for i := range st.vsCB {
 		st.vsCB[i], st.psCB[i] = ddi.HRESOURCE(ic(uint32(st.vsCB[i]))), ddi.HRESOURCE(ic(uint32(st.psCB[i])))
@@ -180,10 +184,36 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
+	c.ensure(c.drawRoom())
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
+}
+
+func (c *deferredContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, startInstance uint32) {
+	if c.stopped("DrawInstanced") || c.st.vs == 0 {
+		return
+	}
+	c.ensure(c.drawRoom())
+	st := c.icState()
+	c.emitState(c, &st)
+	c.cmd.DrawInstanced(count, start, instances, startInstance)
+}
+
+func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, start uint32, base int32, startInstance uint32) {
+	if c.stopped("DrawIndexedInstanced") || c.st.vs == 0 {
+		return
+	}
+	c.ensure(c.drawRoom())
+	st := c.icState()
+	c.emitState(c, &st)
+	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
+}
+
+func (c *deferredContext) IaSetInputLayout(h ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
+	if !c.stopped("IaSetInputLayout") {
+		c.context.IaSetInputLayout(h, l)
+	}
 }
 
 func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
@@ -193,7 +223,7 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
+	c.ensure(c.drawRoom())
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)

@@ -43,6 +43,13 @@ func (c *deferredContext) CreatePixelShader(_ ddi.HDEVICE, _ *ddi.ShaderArgs, h 
 }
 func (c *deferredContext) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { c.close(uint32(h)) }
 
+func (c *deferredContext) CreateElementLayout(_ ddi.HDEVICE, _ *ddi.CreateElementLayoutArgs, h ddi.HELEMENTLAYOUT, rt uint32) {
+	c.report(c.open("CreateElementLayout", uint32(h), rt))
+}
+func (c *deferredContext) DestroyElementLayout(_ ddi.HDEVICE, h ddi.HELEMENTLAYOUT) {
+	c.close(uint32(h))
+}
+
 func (c *deferredContext) CreateBlendState(_ ddi.HDEVICE, _ *ddi.BlendDesc, h ddi.HBLENDSTATE, rt uint32) {
 	c.report(c.open("CreateBlendState", uint32(h), rt))
 }

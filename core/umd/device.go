@@ -52,6 +52,7 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 		res:      map[ddi.HRESOURCE]*resource{},
 		views:    map[uint32]*view{},
 		shaders:  map[ddi.HSHADER]*shader{},
+		layouts:  map[ddi.HELEMENTLAYOUT]*elementLayout{},
 		blends:   map[ddi.HBLENDSTATE]*ddi.BlendDesc{},
 		rasts:    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc{},
 		dss:      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc{},
@@ -93,12 +94,13 @@ var tableEntries = []string{
 	"pfnIaSetTopology", "pfnSetBlendState", "pfnSetDepthStencilState", "pfnSetRasterizerState", "pfnQueryBegin",
 	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnFlush", "pfnResourceMap",
 	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
-	"pfnClearDepthStencilView", "pfnCommandListExecute",
+	"pfnClearDepthStencilView", "pfnCommandListExecute", "pfnIaSetInputLayout", "pfnDrawInstanced", "pfnDrawIndexedInstanced",
 	"pfnCalcPrivateResourceSize", "pfnCreateResource", "pfnOpenResource", "pfnDestroyResource",
 	"pfnCalcPrivateShaderResourceViewSize", "pfnCreateShaderResourceView", "pfnDestroyShaderResourceView",
 	"pfnCalcPrivateRenderTargetViewSize", "pfnCreateRenderTargetView", "pfnDestroyRenderTargetView",
 	"pfnCalcPrivateDepthStencilViewSize", "pfnCreateDepthStencilView", "pfnDestroyDepthStencilView",
 	"pfnCalcPrivateShaderSize", "pfnCreateVertexShader", "pfnCreatePixelShader", "pfnDestroyShader",
+	"pfnCalcPrivateElementLayoutSize", "pfnCreateElementLayout", "pfnDestroyElementLayout",
 	"pfnCalcPrivateBlendStateSize", "pfnCreateBlendState", "pfnDestroyBlendState",
 	"pfnCalcPrivateDepthStencilStateSize", "pfnCreateDepthStencilState", "pfnDestroyDepthStencilState",
 	"pfnCalcPrivateRasterizerStateSize", "pfnCreateRasterizerState", "pfnDestroyRasterizerState",
@@ -141,17 +143,20 @@ type Device struct {
 	drawEntry func(ddi.HDEVICE, uint32, uint32)
 
 	// Object tables, guarded by mu.
-	res      map[ddi.HRESOURCE]*resource
-	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
-	shaders  map[ddi.HSHADER]*shader
-	blends   map[ddi.HBLENDSTATE]*ddi.BlendDesc
-	rasts    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
-	dss      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
-	samplers map[ddi.HSAMPLER]*ddi.SamplerDesc
-	queries  map[ddi.HQUERY]*query
-	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
-	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
-	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
+	res     map[ddi.HRESOURCE]*resource
+	views   map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
+	shaders map[ddi.HSHADER]*shader
+	layouts map[ddi.HELEMENTLAYOUT]*elementLayout
+	// codeShaders counts the live shaders from bytecode (drawRoom).
+	codeShaders int
+	blends      map[ddi.HBLENDSTATE]*ddi.BlendDesc
+	rasts       map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
+	dss         map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
+	samplers    map[ddi.HSAMPLER]*ddi.SamplerDesc
+	queries     map[ddi.HQUERY]*query
+	dcs         map[ddi.HDEVICE]*deferredContext  // its deferred contexts
+	cls         map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
+	destroyQ    []*resource                       // destroyed on any thread, waiting for the immediate context
 	// destroyLater holds the other objects' destructions, queued by their
 	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
 	destroyLater []func()
@@ -434,7 +439,7 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 func (d *Device) Live() int {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.cls)
+	n := len(d.res) + len(d.views) + len(d.shaders) + len(d.layouts) + len(d.blends) + len(d.rasts) + len(d.dss) + len(d.samplers) + len(d.queries) + len(d.cls)
 	for _, dc := range d.dcs {
 		n += 1 + len(dc.local)
 	}

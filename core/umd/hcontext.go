@@ -60,6 +60,18 @@ func (s *serialised) DrawIndexed(h ddi.HDEVICE, count, start uint32, base int32)
 	s.Device.DrawIndexed(h, count, start, base)
 }
 
+func (s *serialised) DrawInstanced(h ddi.HDEVICE, count, instances, start, startInstance uint32) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.DrawInstanced(h, count, instances, start, startInstance)
+}
+
+func (s *serialised) DrawIndexedInstanced(h ddi.HDEVICE, count, instances, start uint32, base int32, startInstance uint32) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.DrawIndexedInstanced(h, count, instances, start, base, startInstance)
+}
+
 func (s *serialised) ResourceCopy(h ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 	s.lock.Lock()
 	defer s.lock.Unlock()

@@ -98,11 +98,35 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
+	d.ensure(d.drawRoom())
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
 	d.cmd.Draw(count, start)
+}
+
+func (d *immediateContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, startInstance uint32) {
+	d.busy()
+	if d.st.vs == 0 {
+		return
+	}
+	d.ensure(d.drawRoom())
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+	d.cmd.DrawInstanced(count, start, instances, startInstance)
+}
+
+func (d *immediateContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, start uint32, base int32, startInstance uint32) {
+	d.busy()
+	if d.st.vs == 0 {
+		return
+	}
+	d.ensure(d.drawRoom())
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+	d.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
 }
 
 func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
@@ -110,7 +134,7 @@ func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base 
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
+	d.ensure(d.drawRoom())
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}

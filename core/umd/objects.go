@@ -2,6 +2,7 @@ package umd
 
 import (
 	"d3dsim/core/ddi"
+	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
 )
 
@@ -34,9 +35,16 @@ type view struct {
 	format ddi.Format
 }
 
-// shader is a built-in program of the GPU (the simulated hardware runs no
-// bytecode).
-type shader = isa.Builtin
+// shader is a built-in program of the GPU (prog nil: SET_SHADER selects
+// it), or a shader translated from bytecode (shaders.go): its ISA words in
+// a GPU-visible allocation that SET_PROGRAM names.
+type shader struct {
+	isa.Builtin
+	prog   *translate.Shader
+	code   *resource  // the allocation holding prog.Code
+	sysReg uint32     // SV_Position's register (isa.NoReg: none)
+	layout isa.Layout // vertex shader: the fetch of its inputs
+}
 
 type query struct {
 	kind     ddi.QueryType

@@ -48,14 +48,18 @@ func clone[T any](desc *T) *T {
 
 func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
-// createShader selects the built-in program the shader names.
+// createShader translates the shader's bytecode (shaders.go) or selects
+// the built-in program it names.
 func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
-	s, ok := isa.LookupBuiltin(a.Builtin)
+	if a.Bytecode != nil {
+		return d.createCodeShader(a, h, stage, ddiName)
+	}
+	b, ok := isa.LookupBuiltin(a.Builtin)
 	var invalid error
-	if !ok || s.Stage != stage {
+	if !ok || b.Stage != stage {
 		invalid = hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
 	}
-	return createObject(d, ddiName, d.shaders, h, &s, invalid)
+	return createObject(d, ddiName, d.shaders, h, &shader{Builtin: b}, invalid)
 }
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
@@ -64,7 +68,7 @@ func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHA
 func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
 	d.report(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
 }
-func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { destroyObject(d, d.shaders, h) }
+func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { d.destroyShader(h) }
 
 func (c *context) CalcPrivateBlendStateSize(*ddi.BlendDesc) int { return sizeState }
 func (d *Device) CreateBlendState(_ ddi.HDEVICE, s *ddi.BlendDesc, h ddi.HBLENDSTATE, _ uint32) {

@@ -29,9 +29,11 @@ func (f Format) BytesPerPixel() int {
 	return 0
 }
 
-// Shader stages and built-in programs: the GPU runs no shader bytecode, only
-// these programs of its microcode, which the UMD's CreateVertexShader and
-// CreatePixelShader select by name (LookupBuiltin).
+// Shader stages and built-in programs: programs of the GPU's microcode,
+// which the UMD's CreateVertexShader and CreatePixelShader select by name
+// (LookupBuiltin) for a built-in shader. A shader from bytecode is
+// translated to the GPU's ISA instead and bound with SET_PROGRAM
+// (layout.go).
 const (
 	StageVS = 0
 	StagePS = 1

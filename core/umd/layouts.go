@@ -1,0 +1,122 @@
+package umd
+
+import (
+	"d3dsim/core/ddi"
+	"d3dsim/core/dxbc"
+	"d3dsim/core/umd/translate"
+	"d3dsim/gpu/isa"
+)
+
+// Element layouts (CalcPrivateElementLayoutSize, CreateElementLayout,
+// DestroyElementLayout): the runtime hands the driver each element with
+// the vertex-shader input register it feeds, resolved from the shader's
+// input signature, and its byte offset. At a draw with a vertex shader
+// from bytecode the driver turns the bound layout into the GPU's fetch
+// descriptor, SET_LAYOUT.
+
+// elementLayout is a CreateElementLayout's elements.
+type elementLayout struct {
+	elems []ddi.ElementDesc
+}
+
+const sizeElementLayout = 64
+
+func (c *context) CalcPrivateElementLayoutSize(*ddi.CreateElementLayoutArgs) int {
+	return sizeElementLayout
+}
+
+func (d *Device) CreateElementLayout(_ ddi.HDEVICE, a *ddi.CreateElementLayoutArgs, h ddi.HELEMENTLAYOUT, _ uint32) {
+	l := &elementLayout{elems: append([]ddi.ElementDesc(nil), a.Elements...)}
+	d.report(createObject(d, "CreateElementLayout", d.layouts, h, l, nil))
+}
+
+func (d *Device) DestroyElementLayout(_ ddi.HDEVICE, h ddi.HELEMENTLAYOUT) {
+	destroyObject(d, d.layouts, h)
+}
+
+// vertexFormat is the GPU's vertex format of a DXGI format (VtxNone: the
+// GPU cannot fetch it; the runtime accepts only those it can).
+func vertexFormat(f ddi.Format) isa.VertexFormat {
+	switch f {
+	case ddi.FormatR32G32B32A32Float:
+		return isa.VtxRGBA32F
+	case ddi.FormatR32G32B32Float:
+		return isa.VtxRGB32F
+	case ddi.FormatR32G32Float:
+		return isa.VtxRG32F
+	case ddi.FormatR32Float:
+		return isa.VtxR32F
+	case ddi.FormatR8G8B8A8Unorm:
+		return isa.VtxRGBA8
+	case ddi.FormatB8G8R8A8Unorm:
+		return isa.VtxBGRA8
+	case ddi.FormatR32G32B32A32Uint:
+		return isa.VtxRGBA32UI
+	case ddi.FormatR32G32B32Uint:
+		return isa.VtxRGB32UI
+	case ddi.FormatR32G32Uint:
+		return isa.VtxRG32UI
+	case ddi.FormatR32Uint:
+		return isa.VtxR32UI
+	}
+	return isa.VtxNone
+}
+
+// fetch is the layout's SET_LAYOUT for vertex program p: each element to
+// the ISA register of its input register (the translator keeps v# as it
+// is), SV_VertexID and SV_InstanceID from p's inputs. An element whose
+// register p does not declare is left out (the GPU checks registers
+// against the program).
+func (l *elementLayout) fetch(p *translate.Shader) isa.Layout {
+	out := isa.Layout{VertexIDReg: isa.NoReg, InstanceIDReg: isa.NoReg}
+	declared := map[uint32]uint32{}
+	for _, in := range p.Inputs {
+		switch in.SystemValue {
+		case dxbc.SVVertexID:
+			out.VertexIDReg = uint8(in.ISA)
+		case dxbc.SVInstanceID:
+			out.InstanceIDReg = uint8(in.ISA)
+		default:
+			declared[in.Reg] = in.ISA
+		}
+	}
+	for _, e := range l.elems {
+		reg, ok := declared[e.InputRegister]
+		f := vertexFormat(e.Format)
+		if !ok || f == isa.VtxNone || len(out.Elements) == isa.MaxVertexElements {
+			continue
+		}
+		out.Elements = append(out.Elements, isa.VertexElement{Reg: uint8(reg), Slot: uint8(e.InputSlot), Format: f,
+			PerInstance: e.PerInstance, Offset: e.AlignedByteOffset, StepRate: e.InstanceDataStepRate})
+	}
+	return out
+}
+
+// emitVertexBuffers binds vertex-buffer slots 1..15 (slot 0 is
+// emitState's): a bound slot, and a slot the input layout reads that the
+// GPU may still hold from an earlier binding, which is unset so it reads
+// zeros.
+func (c *context) emitVertexBuffers(rec recorder, st *state, vs *shader, layout *elementLayout) {
+	if vs == nil || vs.prog == nil {
+		return // a built-in program fetches the built-in vertex from slot 0
+	}
+	b := &c.cmd
+	g := &c.onGPU
+	var reads uint16
+	if layout != nil {
+		for _, e := range layout.elems {
+			reads |= 1 << (e.InputSlot & 15)
+		}
+	}
+	for i, v := range st.vbMore {
+		slot := uint32(i + 1)
+		bit := uint16(1) << slot
+		if r := c.resource(v.buf); r != nil {
+			b.SetVB(slot, rec.ref(r, false, 0), uint32(r.size), v.stride, v.offset)
+			g.vbMore |= bit
+		} else if g.vbMore&bit != 0 && reads&bit != 0 {
+			b.SetVB(slot, isa.NullAddress, 0, 0, 0)
+			g.vbMore &^= bit
+		}
+	}
+}
