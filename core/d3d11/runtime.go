@@ -162,7 +162,7 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 	}
 	rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "DriverCaps", Obj: name,
 		Args: caps.Args(), Msg: "the driver's threading caps: D3D11DDICAPS_COMMANDLISTS_BUILD_2 (command lists) " + setOrNot(d.driverLists()) +
-			", its Recycle* DDIs " + map[bool]string{true: "in use", false: "not in use"}[d.driverLists() && rt.cfg.Recycle] +
+			", its Recycle* DDIs " + inUse(d.driverLists() && rt.cfg.Recycle) +
 			", D3D11DDICAPS_FREETHREADED " + setOrNot(rt.cfg.FreeThreaded)})
 	d.contexts[ddi.HRTCORELAYER(d.hrt)] = d.imm
 	// Size the context-local handle allocator: the count, then the array
@@ -237,4 +237,12 @@ func setOrNot(on bool) string {
 		return "set"
 	}
 	return "not set"
+}
+
+// inUse words whether the runtime uses a set of DDIs, for DriverCaps.
+func inUse(on bool) string {
+	if on {
+		return "in use"
+	}
+	return "not in use"
 }
