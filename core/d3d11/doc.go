@@ -13,8 +13,10 @@
 //     CreateDevice (which creates its GPU context through
 //     pfnCreateContextCb), CreateResource for surfaces (allocations through
 //     pfnAllocateCb), the drawing DDIs, Present and Flush.
-//   - "Changes from Direct3D 10": free-threaded object creation, the DDI lock
-//     the runtime holds for a driver without D3D11DDICAPS_FREETHREADED, the
+//   - "Changes from Direct3D 10": free-threaded object creation (for a driver
+//     without D3D11DDICAPS_FREETHREADED, the page keeps the earlier, strictly
+//     limited rules: this runtime holds a DDI lock, the "coarse
+//     synchronization" of "D3D11_FEATURE_DATA_THREADING structure"), the
 //     deferred destruction queue drained in pfnPerformAmortizedProcessingCb
 //     and at Flush, D3DDDIERR_APPLICATIONERROR.
 //   - "Using context-local DDI handles": a deferred context's own handles,

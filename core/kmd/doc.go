@@ -26,8 +26,12 @@
 //     submission fence id and queues the buffer on the GPU's ring.
 //   - DxgkDdiInterruptRoutine (step 15) reads the engine's fence register and
 //     calls DxgkCbNotifyInterrupt and DxgkCbQueueDpc (step 16).
-//   - DxgkDdiResetFromTimeout / DxgkDdiRestartFromTimeout reset an engine
-//     after a timeout detection (TDR).
+//   - Timeout detection and recovery (TDR): DxgkDdiPreemptCommand asks an
+//     engine to stop; DxgkDdiResetEngine resets one engine, for a driver that
+//     reports SupportPerEngineTDR ("TDR changes in Windows 8");
+//     DxgkDdiResetFromTimeout resets the whole GPU after a hardware timeout,
+//     "typically a delayed response to a preempt request" (its reference
+//     page), and DxgkDdiRestartFromTimeout lets it run again.
 //
 // Config.Bugs with "WDDM-ISOLATE" switches the validation off, so core/verify
 // can be seen to catch a device that reaches another device's memory.
