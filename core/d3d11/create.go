@@ -39,7 +39,9 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
 	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
-	private := d.calcPrivate(name, "CalcPrivateViewSize", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
+	// Traced under the view kind's own DDI (CalcPrivateRenderTargetViewSize,
+	// CalcPrivateShaderResourceViewSize, CalcPrivateDepthStencilViewSize).
+	private := d.calcPrivate(name, "CalcPrivate"+viewDDINames[kind]+"Size", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
 	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err

@@ -31,7 +31,7 @@ expect violations == 0
 	if s := r.Summary(); !s.OK() {
 		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
 	}
-	want := map[string]int64{"CalcPrivateResourceSize": 256, "CalcPrivateViewSize": 64, "CalcPrivateShaderSize": 128, "CalcPrivateQuerySize": 96}
+	want := map[string]int64{"CalcPrivateResourceSize": 256, "CalcPrivateRenderTargetViewSize": 64, "CalcPrivateShaderSize": 128, "CalcPrivateQuerySize": 96}
 	got := map[string]int64{}
 	trims := []string{}
 	for _, e := range r.Events() {
