@@ -110,6 +110,11 @@ func (d *fakeDriver) DxgkDdiResetFromTimeout(*dxgkddi.ResetFromTimeoutArgs) erro
 }
 func (d *fakeDriver) DxgkDdiRestartFromTimeout(*dxgkddi.RestartFromTimeoutArgs) error { return nil }
 func (d *fakeDriver) DxgkDdiPreemptCommand(*dxgkddi.PreemptCommandArgs) error         { return nil }
+func (d *fakeDriver) DxgkDdiQueryEngineStatus(*dxgkddi.QueryEngineStatusArgs) error   { return nil }
+func (d *fakeDriver) DxgkDdiQueryDependentEngineGroup(a *dxgkddi.QueryDependentEngineGroupArgs) error {
+	a.DependentNodeOrdinalMask = 1 << a.Engine
+	return nil
+}
 func (d *fakeDriver) DxgkDdiResetEngine(*dxgkddi.ResetEngineArgs) error {
 	d.hw.reset()
 	return nil

@@ -347,6 +347,57 @@ func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	k.recover(e, hung, RemovedHung, fmt.Sprintf("engine %d: %s did not complete or preempt within %d ns: timeout detection and recovery", e.idx, hung.describe(), k.cfg.TDRDelay))
 }
 
+// resetEngines is the per-engine reset of "TDR changes in Windows 8": the
+// scheduler asks the driver how the timed-out node is doing
+// (DxgkDdiQueryEngineStatus) and which nodes a reset of it takes along
+// (DxgkDdiQueryDependentEngineGroup, called with every DxgkDdiResetEngine),
+// then resets those nodes in ordinal order. It returns the engines reset,
+// or adapter true when a query or a reset failed and only an adapter reset
+// is left.
+func (k *Dxgkrnl) resetEngines(e *engine, hung *dmaBuffer) (reset []*engine, adapter bool) {
+	at := func(idx int) trace.Event {
+		return trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Args: trace.IntArg(trace.KeyEngine, int64(idx))}
+	}
+	status := dxgkddi.QueryEngineStatusArgs{Engine: e.idx}
+	ev := at(e.idx)
+	err := k.ddiRet("DxgkDdiQueryEngineStatus", ev, func(ret *trace.Event) error {
+		err := k.drv.DxgkDdiQueryEngineStatus(&status)
+		if err == nil {
+			ret.Msg = "not responsive"
+			if status.Responsive {
+				ret.Msg = "responsive"
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return nil, true
+	}
+	group := dxgkddi.QueryDependentEngineGroupArgs{Engine: e.idx}
+	err = k.ddiRet("DxgkDdiQueryDependentEngineGroup", at(e.idx), func(ret *trace.Event) error {
+		err := k.drv.DxgkDdiQueryDependentEngineGroup(&group)
+		if err == nil {
+			ret.Msg = fmt.Sprintf("DependentNodeOrdinalMask=%#x", group.DependentNodeOrdinalMask)
+		}
+		return err
+	})
+	mask := group.DependentNodeOrdinalMask | 1<<e.idx
+	if err != nil {
+		return nil, true
+	}
+	for _, x := range k.engines {
+		if x.idx >= 64 || mask>>x.idx&1 == 0 {
+			continue
+		}
+		args := dxgkddi.ResetEngineArgs{Engine: x.idx}
+		if k.ddi("DxgkDdiResetEngine", at(x.idx), func() error { return k.drv.DxgkDdiResetEngine(&args) }) != nil {
+			return nil, true
+		}
+		reset = append(reset, x)
+	}
+	return reset, false
+}
+
 // recover resets after a timeout or a page fault on engine e while it ran
 // bad (see tdr); bad's device is removed with why.
 func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason string) {
@@ -355,13 +406,10 @@ func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason 
 	k.mu.Unlock()
 	k.event(trace.Message, "TDR", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Msg: reason})
 	adapter := !perEngine
-	if perEngine {
-		args := dxgkddi.ResetEngineArgs{Engine: e.idx}
-		err := k.ddi("DxgkDdiResetEngine", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id, Args: trace.IntArg(trace.KeyEngine, int64(e.idx))},
-			func() error { return k.drv.DxgkDdiResetEngine(&args) })
-		adapter = err != nil
-	}
 	engines := []*engine{e}
+	if perEngine {
+		engines, adapter = k.resetEngines(e, hung)
+	}
 	if adapter {
 		k.ddi("DxgkDdiResetFromTimeout", trace.Event{}, func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}) })
 		k.ddi("DxgkDdiRestartFromTimeout", trace.Event{}, func() error { return k.drv.DxgkDdiRestartFromTimeout(&dxgkddi.RestartFromTimeoutArgs{}) })

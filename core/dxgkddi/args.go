@@ -281,6 +281,22 @@ type PreemptCommandArgs struct {
 	Engine               int // NodeOrdinal
 }
 
+// QueryEngineStatusArgs mirrors DXGKARG_QUERYENGINESTATUS: the node asked
+// about and (out) DXGK_ENGINESTATUS's Responsive bit, set while the node
+// makes progress.
+type QueryEngineStatusArgs struct {
+	Engine     int  // NodeOrdinal
+	Responsive bool // out
+}
+
+// QueryDependentEngineGroupArgs mirrors DXGKARG_QUERYDEPENDENTENGINEGROUP:
+// the node to reset and (out) the mask of every node the reset affects, the
+// node itself included.
+type QueryDependentEngineGroupArgs struct {
+	Engine                   int    // NodeOrdinal
+	DependentNodeOrdinalMask uint64 // out
+}
+
 // ResetEngineArgs mirrors DXGKARG_RESETENGINE: the node to reset, and (out)
 // the fence id of the last packet aborted in the middle of execution.
 type ResetEngineArgs struct {

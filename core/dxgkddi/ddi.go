@@ -36,6 +36,12 @@ type KMD interface {
 	// DxgkDdiResetEngine resets one engine (only when the driver reported
 	// SupportPerEngineTDR at DxgkDdiStartDevice).
 	DxgkDdiResetEngine(*ResetEngineArgs) error
+	// DxgkDdiQueryEngineStatus says whether a node is making progress and
+	// DxgkDdiQueryDependentEngineGroup which nodes an engine reset takes
+	// with it: a driver that reports SupportPerEngineTDR must implement
+	// both ("TDR changes in Windows 8").
+	DxgkDdiQueryEngineStatus(*QueryEngineStatusArgs) error
+	DxgkDdiQueryDependentEngineGroup(*QueryDependentEngineGroupArgs) error
 	// DxgkDdiResetFromTimeout resets the whole adapter: every engine.
 	DxgkDdiResetFromTimeout(*ResetFromTimeoutArgs) error
 	DxgkDdiRestartFromTimeout(*RestartFromTimeoutArgs) error

@@ -28,7 +28,9 @@
 //     calls DxgkCbNotifyInterrupt and DxgkCbQueueDpc (step 16).
 //   - Timeout detection and recovery (TDR): DxgkDdiPreemptCommand asks an
 //     engine to stop; DxgkDdiResetEngine resets one engine, for a driver that
-//     reports SupportPerEngineTDR ("TDR changes in Windows 8");
+//     reports SupportPerEngineTDR ("TDR changes in Windows 8"), which must
+//     also answer DxgkDdiQueryEngineStatus (is the node making progress) and
+//     DxgkDdiQueryDependentEngineGroup (which nodes a reset takes along);
 //     DxgkDdiResetFromTimeout resets the whole GPU after a hardware timeout,
 //     "typically a delayed response to a preempt request" (its reference
 //     page), and DxgkDdiRestartFromTimeout lets it run again.

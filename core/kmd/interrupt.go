@@ -44,6 +44,37 @@ func (d *KMD) DxgkDdiPreemptCommand(a *dxgkddi.PreemptCommandArgs) error {
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPreemptCommand: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
 	}
+	d.mu.Lock()
+	d.preemptFence[a.Engine] = d.hw.CompletedFence(a.Engine)
+	d.mu.Unlock()
+	return nil
+}
+
+// DxgkDdiQueryEngineStatus reports a node responsive while it makes
+// progress: it completed a buffer since the scheduler asked it to preempt,
+// and it has not stopped on a page fault (DXGK_ENGINESTATUS).
+func (d *KMD) DxgkDdiQueryEngineStatus(a *dxgkddi.QueryEngineStatusArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiQueryEngineStatus: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	}
+	_, faulted := d.hw.PageFault(a.Engine)
+	d.mu.Lock()
+	asked := d.preemptFence[a.Engine]
+	d.mu.Unlock()
+	a.Responsive = !faulted && d.hw.CompletedFence(a.Engine) > asked
+	return nil
+}
+
+// DxgkDdiQueryDependentEngineGroup: the simulated GPU's engines share no
+// state, so resetting one resets that one alone
+// (DXGKARG_QUERYDEPENDENTENGINEGROUP: the mask includes the node itself).
+func (d *KMD) DxgkDdiQueryDependentEngineGroup(a *dxgkddi.QueryDependentEngineGroupArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiQueryDependentEngineGroup: engine %d, the GPU has %d", a.Engine, d.cfg.Engines)
+	}
+	a.DependentNodeOrdinalMask = 1 << a.Engine
 	return nil
 }
 

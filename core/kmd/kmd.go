@@ -76,6 +76,9 @@ type KMD struct {
 	devices  map[dxgkddi.HDevice]string
 	contexts map[dxgkddi.HContext]context
 	allocs   map[dxgkddi.HAllocation]*allocation
+	// preemptFence is each engine's completed fence when the scheduler
+	// last asked it to preempt (DxgkDdiQueryEngineStatus's progress).
+	preemptFence []uint64
 }
 
 type context struct {
@@ -115,6 +118,8 @@ func New(hw Hardware, s *sim.Sim, cfg Config) *KMD {
 		devices:  map[dxgkddi.HDevice]string{},
 		contexts: map[dxgkddi.HContext]context{},
 		allocs:   map[dxgkddi.HAllocation]*allocation{},
+
+		preemptFence: make([]uint64, cfg.Engines),
 	}
 }
 

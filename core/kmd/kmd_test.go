@@ -434,6 +434,8 @@ func TestLifecycle(t *testing.T) {
 		{"destroy an unknown device", r.d.DxgkDdiDestroyDevice(9), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"reset a missing engine", r.d.DxgkDdiResetEngine(&dxgkddi.ResetEngineArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"preempt a missing engine", r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"status of a missing engine", r.d.DxgkDdiQueryEngineStatus(&dxgkddi.QueryEngineStatusArgs{Engine: 5}), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"group of a missing engine", r.d.DxgkDdiQueryDependentEngineGroup(&dxgkddi.QueryDependentEngineGroupArgs{Engine: -1}), dxgkddi.STATUS_INVALID_PARAMETER},
 	}
 	for _, tt := range tests {
 		if !errors.Is(tt.err, tt.code) {
@@ -534,5 +536,40 @@ func TestRenderPatchesProgram(t *testing.T) {
 	pl := a.PatchLocationList[0]
 	if pl.AllocationIndex != 1 || pl.AllocationOffset != 64 || int(pl.PatchOffset) != at {
 		t.Errorf("patch location %+v, want list entry 1, offset 64, word %d", pl, at)
+	}
+}
+
+// TestEngineStatus: a node is responsive once it completes work after the
+// preempt request, not while it sits on the buffer it was running or on a
+// page fault; its reset takes no other node along ("TDR changes in
+// Windows 8").
+func TestEngineStatus(t *testing.T) {
+	r := newRig(t)
+	status := func() bool {
+		t.Helper()
+		a := dxgkddi.QueryEngineStatusArgs{Engine: 0}
+		if err := r.d.DxgkDdiQueryEngineStatus(&a); err != nil {
+			t.Fatal(err)
+		}
+		return a.Responsive
+	}
+	r.hw.fence = 4
+	if err := r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{Engine: 0}); err != nil {
+		t.Fatal(err)
+	}
+	if status() {
+		t.Error("responsive with no buffer completed since the preempt request")
+	}
+	r.hw.fence = 5
+	if !status() {
+		t.Error("not responsive after completing a buffer")
+	}
+	r.hw.pf = 6
+	if status() {
+		t.Error("responsive while stopped on a page fault")
+	}
+	g := dxgkddi.QueryDependentEngineGroupArgs{Engine: 0}
+	if err := r.d.DxgkDdiQueryDependentEngineGroup(&g); err != nil || g.DependentNodeOrdinalMask != 0b1 {
+		t.Errorf("dependent group of node 0: %#x, %v; want 0x1 (itself alone)", g.DependentNodeOrdinalMask, err)
 	}
 }

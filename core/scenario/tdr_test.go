@@ -149,9 +149,13 @@ func checkTDR(t *testing.T, r *Run) {
 	}
 	// The driver reports SupportPerEngineTDR: the engine is reset, not the
 	// adapter ("TDR changes in Windows 8").
-	if count["DxgkDdiPreemptCommand"] != 1 || count["DxgkDdiResetEngine"] != 1 || count["DxgkDdiResetFromTimeout"] != 0 {
-		t.Errorf("DxgkDdiPreemptCommand %d times, DxgkDdiResetEngine %d, DxgkDdiResetFromTimeout %d; want 1, 1, 0",
-			count["DxgkDdiPreemptCommand"], count["DxgkDdiResetEngine"], count["DxgkDdiResetFromTimeout"])
+	// Every DxgkDdiResetEngine comes with a DxgkDdiQueryDependentEngineGroup,
+	// and the scheduler asks the node's status first
+	// ("DXGKDDI_QUERYDEPENDENTENGINEGROUP callback function").
+	if count["DxgkDdiPreemptCommand"] != 1 || count["DxgkDdiResetEngine"] != 1 || count["DxgkDdiResetFromTimeout"] != 0 ||
+		count["DxgkDdiQueryEngineStatus"] != 1 || count["DxgkDdiQueryDependentEngineGroup"] != 1 {
+		t.Errorf("DxgkDdiPreemptCommand %d times, DxgkDdiQueryEngineStatus %d, DxgkDdiQueryDependentEngineGroup %d, DxgkDdiResetEngine %d, DxgkDdiResetFromTimeout %d; want 1, 1, 1, 1, 0",
+			count["DxgkDdiPreemptCommand"], count["DxgkDdiQueryEngineStatus"], count["DxgkDdiQueryDependentEngineGroup"], count["DxgkDdiResetEngine"], count["DxgkDdiResetFromTimeout"])
 	}
 	if len(given) < 3 {
 		t.Errorf("only %d fences given: the test does not queue work behind the hang", len(given))
