@@ -110,6 +110,9 @@ func (d *fakeDriver) DxgkDdiResetFromTimeout(*dxgkddi.ResetFromTimeoutArgs) erro
 }
 func (d *fakeDriver) DxgkDdiRestartFromTimeout(*dxgkddi.RestartFromTimeoutArgs) error { return nil }
 func (d *fakeDriver) DxgkDdiPreemptCommand(*dxgkddi.PreemptCommandArgs) error         { return nil }
+func (d *fakeDriver) DxgkDdiSetVidPnSourceAddress(*dxgkddi.SetVidPnSourceAddressArgs) error {
+	return nil
+}
 func (d *fakeDriver) DxgkDdiResetEngine(*dxgkddi.ResetEngineArgs) error {
 	d.hw.reset()
 	return nil
