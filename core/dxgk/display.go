@@ -129,9 +129,11 @@ func (k *Dxgkrnl) advance(c *context) {
 // they are shown. It returns the first frame that needs a vertical blank,
 // its flip's blank chosen, if that flip is to be scheduled now (else the
 // zero frame). Frames are shown in the order they were presented; each
-// one with SyncInterval n is shown at least n blanks after the frame
-// before it and at the nth blank after its buffer is done. A removed
-// device's frames are dropped. The caller holds mu.
+// one with SyncInterval n is shown at least n blanks after the context's
+// frame before it and at the nth blank after its buffer is done. Each
+// context keeps its own pace: two devices presenting at once are both
+// shown at the next blank, as windows composed on one display are. A
+// removed device's frames are dropped. The caller holds mu.
 func (k *Dxgkrnl) advanceLocked(c *context) frame {
 	for len(c.presents) > 0 {
 		f := &c.presents[0]
@@ -147,8 +149,8 @@ func (k *Dxgkrnl) advanceLocked(c *context) frame {
 			c.presents = c.presents[1:]
 			continue
 		}
-		f.vblank = max(k.vblankAt(k.s.Now())+int64(f.sync), k.lastFlip+int64(f.sync))
-		k.lastFlip = f.vblank
+		f.vblank = max(k.vblankAt(k.s.Now())+int64(f.sync), c.lastFlip+int64(f.sync))
+		c.lastFlip = f.vblank
 		return *f
 	}
 	return frame{}

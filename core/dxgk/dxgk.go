@@ -120,8 +120,6 @@ type Dxgkrnl struct {
 	workerQueued int       // allocations handed to the worker thread and not freed yet
 	lastNotified [2]uint64 // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
 	deps         depGraph  // OutOfOrder only
-
-	lastFlip int64 // the vertical blank of the last flip scheduled (display.go)
 }
 
 type device struct {
@@ -156,6 +154,7 @@ type context struct {
 	presents  []frame           // presents queued and not shown, oldest first (display.go)
 	lastSeq   uint64            // the number of the context's last present
 	shown     uint64            // the number of its last present shown
+	lastFlip  int64             // the vertical blank of its last flip scheduled
 	gpuWaits  []gpuWait         // waits queued in the context's stream (gpuwait.go)
 }
 
