@@ -207,7 +207,14 @@ func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) 
 	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
 	defer func() { done.end(err) }()
 	c.preempt()
-	_, err = c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
+	// D3DDDICB_PRESENT carries no SyncInterval: the runtime, which has it
+	// from IDXGISwapChain::Present, hands it to the kernel itself
+	// (D3DKMT_PRESENT's FlipInterval).
+	if k, ok := c.dev().displayKernel(); ok {
+		_, err = k.PresentSync(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation), c.presentSync.Load())
+	} else {
+		_, err = c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
+	}
 	if err != nil {
 		c.fail(err)
 		return kernelErr(err)

@@ -41,6 +41,10 @@ type DeviceContext struct {
 	internal int // the runtime and driver memory counted for a deferred context (memory.go)
 
 	mappedHere []*Resource // mapped on this (deferred) context and not yet unmapped
+	// discarded are the resources mapped WRITE_DISCARD on this (deferred)
+	// context since CreateDeferredContext or FinishCommandList: the only
+	// ones it may map WRITE_NO_OVERWRITE (deferredMapRule).
+	discarded []*Resource
 
 	droppedCall bool // a void call dropped without an error (TakeDropped)
 
@@ -110,7 +114,7 @@ type contextKind interface {
 	// mapRule checks what the kind forbids to Map; mapped notes a
 	// successful Map; unmapDDI ends one.
 	mapRule(r *Resource, t ddi.MapType) error
-	mapped(r *Resource)
+	mapped(r *Resource, t ddi.MapType)
 	unmapDDI(r *Resource)
 	// queryBegun and queryEnded follow the queries open on the context.
 	queryBegun(q *Query)

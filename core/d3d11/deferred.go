@@ -90,9 +90,12 @@ func (d *Device) nextDCName() string {
 	return fmt.Sprintf("DC%d", n)
 }
 
-func (c *deferredContext) dropPin(p binder)    { p.unpin() }
-func (c *deferredContext) discarding() bool    { return c.failed }
-func (c *deferredContext) mapped(r *Resource)  { c.mappedHere = append(c.mappedHere, r) }
+func (c *deferredContext) dropPin(p binder) { p.unpin() }
+func (c *deferredContext) discarding() bool { return c.failed }
+func (c *deferredContext) mapped(r *Resource, t ddi.MapType) {
+	c.mappedHere = append(c.mappedHere, r)
+	c.mappedOnList(r, t)
+}
 func (c *deferredContext) queryBegun(q *Query) { c.begun = append(c.begun, q) }
 func (c *deferredContext) outOfMemory()        { c.failed = true }
 func (c *deferredContext) recycling() bool     { return c.inRecycle }
@@ -103,13 +106,35 @@ func (c *deferredContext) queryEnded(q *Query) {
 	}
 }
 
-// mapRule: a deferred context maps only DYNAMIC resources, with
-// WRITE_DISCARD; the command list carries the new contents.
+// deferredMapRule: a deferred context maps only DYNAMIC resources, with
+// WRITE_DISCARD or WRITE_NO_OVERWRITE, and the first Map of a resource in
+// each command list is WRITE_DISCARD ("ID3D11DeviceContext::Map method";
+// else D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD, "D3D11
+// Return Codes"). The discard is what lets the driver give the list a
+// fresh version of the resource ("Mapping on Deferred Contexts"); the
+// command list carries the new contents.
 func (c *DeviceContext) deferredMapRule(r *Resource, t ddi.MapType) error {
-	if r.Desc.Usage != ddi.UsageDynamic || t != ddi.MapWriteDiscard {
-		return c.dev.invalid("Map", r.name, "a deferred context maps only DYNAMIC resources with WRITE_DISCARD")
+	if r.Desc.Usage != ddi.UsageDynamic {
+		return c.dev.invalid("Map", r.name, "a deferred context maps only DYNAMIC resources (ID3D11DeviceContext::Map)")
+	}
+	if t != ddi.MapWriteDiscard && t != ddi.MapWriteNoOverwrite {
+		return c.dev.invalid("Map", r.name, "a deferred context maps only with WRITE_DISCARD or WRITE_NO_OVERWRITE, not %s", mapTypeNames[t])
+	}
+	if t == ddi.MapWriteNoOverwrite && !slices.Contains(c.discarded, r) {
+		msg := "the first Map of a resource on a deferred context after CreateDeferredContext or FinishCommandList must be WRITE_DISCARD, not WRITE_NO_OVERWRITE"
+		if c.dev.debug {
+			c.dev.message("Map", r.name, "D3D11 ERROR: "+msg)
+		}
+		return hresult.Errorf(hresult.D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD, "Map(%s): %s", r.name, msg)
 	}
 	return nil
+}
+
+// mappedOnList notes a successful Map on a deferred context.
+func (c *DeviceContext) mappedOnList(r *Resource, t ddi.MapType) {
+	if t == ddi.MapWriteDiscard && !slices.Contains(c.discarded, r) {
+		c.discarded = append(c.discarded, r)
+	}
 }
 
 func (c *deferredContext) mapRule(r *Resource, t ddi.MapType) error { return c.deferredMapRule(r, t) }
@@ -239,6 +264,7 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	for len(c.mappedHere) > 0 && !d.rt.cfg.Bugs.Has(rules.CLImplicit) {
 		c.unmap(c.mappedHere[0])
 	}
+	c.discarded = c.discarded[:0] // the next list's first Maps discard again
 	c.afterDDI()
 	if c.failed && d.rt.cfg.Bugs.Has(rules.ErrDC) {
 		c.failed, c.abandoned = false, false // the bug: forget the deferred context's error

@@ -50,6 +50,8 @@ type Device struct {
 	destroyQ    []*object                // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
 	states      map[any]*State           // live state objects by descriptor (createState)
 	stateKinds  map[string]int           // how many of each kind states holds
+	maxLatency  atomic.Uint32            // SetMaximumFrameLatency's value (0: the default, 3)
+	presentSync atomic.Uint32            // the SyncInterval of the Present under way, for pfnPresentCb
 }
 
 func (d *Device) Name() string { return d.name }

@@ -22,6 +22,10 @@ type emulatedContext struct {
 	held   []pinner  // the objects they name
 	lastOK bool      // the last call was recorded
 	ends   []*Query  // the queries the recording ends
+	// versions are the bytes each resource's last Map in the recording
+	// handed out: a WRITE_NO_OVERWRITE Map starts from them, as the
+	// driver's aliased resource would ("Mapping on Deferred Contexts").
+	versions map[*Resource][]byte
 }
 
 // command is one API call recorded on an emulated deferred context.
@@ -241,7 +245,10 @@ func (c *emulatedContext) ClearState() error {
 
 // Map hands out runtime memory and records the Map where it happens; the
 // bytes are what the application has written by the time the list is
-// replayed.
+// replayed. WRITE_DISCARD's start undefined (zero here); WRITE_NO_OVERWRITE's
+// hold what the list's earlier Maps of the resource wrote, and replay as a
+// WRITE_NO_OVERWRITE Map of the immediate context, which does not disturb
+// the list's draws before it.
 func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
 	defer func() { done.end(err) }()
@@ -253,10 +260,18 @@ func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (da
 		n = r.Desc.Width * r.Desc.Height * ddi.FormatSize(r.Desc.Format)
 	}
 	data = make([]byte, n)
+	if c.versions == nil {
+		c.versions = map[*Resource][]byte{}
+	}
+	if t == ddi.MapWriteNoOverwrite {
+		copy(data, c.versions[r])
+	}
+	c.versions[r] = data
 	r.mapped, r.mapCtx, r.data = true, c.DeviceContext, data
 	c.mappedHere = append(c.mappedHere, r)
+	c.mappedOnList(r, t)
 	err = c.record("Map", func(ic *DeviceContext) error {
-		m, err := ic.Map(r, ddi.MapWriteDiscard, 0)
+		m, err := ic.Map(r, t, 0)
 		if err != nil {
 			return err
 		}
@@ -277,6 +292,8 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 	for len(c.mappedHere) > 0 {
 		c.unmap(c.mappedHere[0])
 	}
+	c.discarded = c.discarded[:0]
+	clear(c.versions)
 	l = &CommandList{dc: c.DeviceContext}
 	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends, queried: slices.Clone(c.ends)}
 	l.body = body
@@ -353,7 +370,7 @@ func (c *emulatedContext) local(o Object) uint32                    { h, _ := dd
 func (c *emulatedContext) discarding() bool                         { return false }
 func (c *emulatedContext) afterDDI()                                {}
 func (c *emulatedContext) mapRule(r *Resource, t ddi.MapType) error { return c.deferredMapRule(r, t) }
-func (c *emulatedContext) mapped(*Resource)                         {}
+func (c *emulatedContext) mapped(*Resource, ddi.MapType)            {}
 func (c *emulatedContext) unmapDDI(*Resource)                       {} // the Map was recorded with its bytes
 func (c *emulatedContext) queryBegun(*Query)                        {}
 func (c *emulatedContext) queryEnded(*Query)                        {}

@@ -38,7 +38,7 @@ func (c *immediateContext) dropPin(p binder)                     { p.unbind() }
 func (c *immediateContext) local(o Object) uint32                { h, _ := ddiHandle(o); return h }
 func (c *immediateContext) discarding() bool                     { return false }
 func (c *immediateContext) afterDDI()                            {}
-func (c *immediateContext) mapped(*Resource)                     {}
+func (c *immediateContext) mapped(*Resource, ddi.MapType)        {}
 func (c *immediateContext) queryBegun(*Query)                    {}
 func (c *immediateContext) queryEnded(*Query)                    {}
 func (c *immediateContext) outOfMemory()                         {}

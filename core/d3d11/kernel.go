@@ -23,3 +23,20 @@ type Kernel interface {
 }
 
 var _ Kernel = (*dxgk.Dxgkrnl)(nil)
+
+// displayKernel is the display and frame queue of Dxgkrnl (dxgk's
+// display.go): a present's SyncInterval, the device's maximum frame
+// latency, and whether a present would wait now (DXGI_PRESENT_DO_NOT_WAIT).
+// A kernel without it shows every frame at once with the default latency.
+type displayKernel interface {
+	PresentSync(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, src dxgk.HAllocation, syncInterval uint32) (fence uint64, err error)
+	SetMaximumFrameLatency(dev dxgk.HDevice, n int) error
+	FrameQueueFull(ctx dxgk.HContext) bool
+}
+
+var _ displayKernel = (*dxgk.Dxgkrnl)(nil)
+
+func (d *Device) displayKernel() (displayKernel, bool) {
+	k, ok := d.rt.cfg.Kernel.(displayKernel)
+	return k, ok
+}

@@ -340,7 +340,7 @@ func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data 
 	hr := c.resH(r)
 	m, err := c.ddi.with(r.name, handleName(uint32(hr)), mapArgs(t, flags)).ResourceMap(c.h, hr, t, flags)
 	if err == nil {
-		c.mapped(r)
+		c.mapped(r, t)
 	}
 	if err != nil {
 		if e := c.dev.removedHR(); e != nil {

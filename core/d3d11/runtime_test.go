@@ -385,7 +385,7 @@ func TestMapRules(t *testing.T) {
 		{"STAGING READ", false, staging, ddi.MapRead, hresult.S_OK},
 		{"STAGING WRITE without CPU write", false, staging, ddi.MapWrite, hresult.E_INVALIDARG},
 		{"deferred DYNAMIC WRITE_DISCARD", true, dyn, ddi.MapWriteDiscard, hresult.S_OK},
-		{"deferred DYNAMIC WRITE_NO_OVERWRITE", true, dyn, ddi.MapWriteNoOverwrite, hresult.E_INVALIDARG},
+		{"deferred DYNAMIC WRITE_NO_OVERWRITE first", true, dyn, ddi.MapWriteNoOverwrite, hresult.D3D11_ERROR_DEFERRED_CONTEXT_MAP_WITHOUT_INITIAL_DISCARD},
 		{"deferred STAGING", true, staging, ddi.MapRead, hresult.E_INVALIDARG},
 	}
 	for _, kind := range []struct {

@@ -184,6 +184,7 @@ var Enums = map[string]map[string]uint32{
 	"MiscFlags":      {"SHARED": 0x2},
 	"MapType":        {"READ": 1, "WRITE": 2, "READ_WRITE": 3, "WRITE_DISCARD": 4, "WRITE_NO_OVERWRITE": 5},
 	"MapFlags":       {"DO_NOT_WAIT": 0x100000},
+	"PresentFlags":   {"DO_NOT_WAIT": 0x8}, // DXGI_PRESENT_DO_NOT_WAIT
 	"Topology": {
 		"UNDEFINED": 0, "POINTLIST": 1, "LINELIST": 2, "LINESTRIP": 3, "TRIANGLELIST": 4, "TRIANGLESTRIP": 5,
 	},

@@ -38,6 +38,12 @@
 //     buffers' fences (FenceSignaled) and retires them. Allocations whose
 //     destruction waited for them are freed at PASSIVE_LEVEL on the thread
 //     "worker" (DxgkDdiDestroyAllocation is pageable), not in the DPC.
+//   - The display (display.go): a vertical blank every 1/RefreshHz s of
+//     virtual time. A present's frame is queued until it is shown: at once
+//     when its DMA buffer is done (SyncInterval 0), else at a vertical
+//     blank, where DxgkDdiSetVidPnSourceAddress flips to it on "kernel". A
+//     present that finds its device's maximum frame latency of frames queued
+//     waits (throttle).
 //
 // Waits (WaitForFence, a Lock that conflicts with queued GPU work or runs
 // during paging, DestroyDevice, Idle) run the simulation until the

@@ -66,6 +66,9 @@ type Config struct {
 	// (the out-of-order scheduler ignores its dependency edges) and
 	// ERR-ASYNC (a TDR's removal is hidden from the device's next call).
 	Bugs rules.Set
+	// RefreshHz is the display's refresh rate: a vertical blank every
+	// 1/RefreshHz s of virtual time (display.go). Zero is 60.
+	RefreshHz int
 }
 
 // Defaults.
@@ -129,6 +132,9 @@ type device struct {
 	why       RemovalReason
 	destroyed bool
 	hidden    bool // bug ERR-ASYNC: the removal is not reported until the device's next submission
+	// maxLatency is the maximum frame latency SetMaximumFrameLatency set
+	// (0: the default).
+	maxLatency int
 }
 
 // reportsRemoval is whether calls on the device are told it was removed.
@@ -145,7 +151,10 @@ type context struct {
 	dma       map[uint64]uint64 // pending fence -> DMA buffer id
 	destroyed bool
 	early     map[uint64]uint64 // OutOfOrder: fences done before an earlier one -> DMA buffer id
-	presents  []uint64          // fences of the presents not known done, oldest first (throttle)
+	presents  []frame           // presents queued and not shown, oldest first (display.go)
+	lastSeq   uint64            // the number of the context's last present
+	shown     uint64            // the number of its last present shown
+	lastFlip  int64             // the vertical blank of its last flip scheduled
 	gpuWaits  []gpuWait         // waits queued in the context's stream (gpuwait.go)
 }
 

@@ -115,6 +115,9 @@ func (d *fakeDriver) DxgkDdiQueryDependentEngineGroup(a *dxgkddi.QueryDependentE
 	a.DependentNodeOrdinalMask = 1 << a.Engine
 	return nil
 }
+func (d *fakeDriver) DxgkDdiSetVidPnSourceAddress(*dxgkddi.SetVidPnSourceAddressArgs) error {
+	return nil
+}
 func (d *fakeDriver) DxgkDdiResetEngine(*dxgkddi.ResetEngineArgs) error {
 	d.hw.reset()
 	return nil

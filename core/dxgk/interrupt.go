@@ -213,6 +213,9 @@ func (k *Dxgkrnl) retire(b *dmaBuffer, dropped bool) {
 	if c != nil && !dropped {
 		k.signalReached(c) // signals queued behind the fence (sync.go)
 	}
+	if c != nil {
+		k.advance(c) // a frame may be ready to show (display.go)
+	}
 	k.freeOnWorker(free)
 	if kickAgain {
 		k.s.Schedule(k.s.Now(), "kernel", k.kick)

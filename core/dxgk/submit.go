@@ -15,19 +15,29 @@ import (
 // A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or
 // STATUS_ILLEGAL_INSTRUCTION, rule WDDM-ISOLATE) and consumes no fence.
 func (k *Dxgkrnl) Render(ctx HContext, cmd []uint32, list []AllocationListEntry) (fence uint64, err error) {
-	return k.submit(false, ctx, cmd, list, 0)
+	return k.submit(false, ctx, cmd, list, 0, 0)
 }
 
 // Present submits a command buffer that ends by showing src (the
 // pfnPresentCb path): DxgkDdiPresent. src is added to the allocation list
 // if the list does not name it.
 func (k *Dxgkrnl) Present(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (fence uint64, err error) {
-	return k.submit(true, ctx, cmd, list, src)
+	return k.submit(true, ctx, cmd, list, src, 0)
+}
+
+// PresentSync is Present with a SyncInterval (D3DKMT_PRESENT's
+// FlipInterval): 0 shows the frame as soon as its DMA buffer is done, 1..4
+// at that vertical blank after it (display.go). Above 4 is refused.
+func (k *Dxgkrnl) PresentSync(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation, syncInterval uint32) (fence uint64, err error) {
+	if syncInterval > MaxSyncInterval {
+		return 0, errorf(dxgkddi.STATUS_INVALID_PARAMETER, "Present on %v: SyncInterval %d is outside 0..%d", ctx, syncInterval, MaxSyncInterval)
+	}
+	return k.submit(true, ctx, cmd, list, src, syncInterval)
 }
 
 // submit is Render (present false) or Present (present true, src the
-// source allocation).
-func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (uint64, error) {
+// source allocation, syncInterval its SyncInterval).
+func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation, syncInterval uint32) (uint64, error) {
 	name, op := "DxgkDdiRender", "Render"
 	if present {
 		name, op = "DxgkDdiPresent", "Present"
@@ -121,7 +131,8 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 			c.submitted++
 			fence = c.submitted
 			if present {
-				c.presents = append(c.presents, fence)
+				c.lastSeq++
+				c.presents = append(c.presents, frame{seq: c.lastSeq, fence: fence, dma: id, sync: syncInterval, src: src})
 			}
 			k.mu.Unlock()
 			ret.Fence = fence
@@ -171,17 +182,18 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 
 // The most a context may have in flight. A submission past either limit
 // waits first for the oldest fence that brings it back under (a WaitForFence
-// saying why): like a real driver's pool of DMA buffers and DXGI's maximum
-// frame latency, this keeps an application that never waits from queueing
-// GPU work without bound (docs/security.md: a Present loop on a large target
-// queued gigabytes before).
-const (
-	maxQueuedDMA    = 64 // DMA buffers submitted and not done, per context
-	maxFrameLatency = 3  // presents submitted and not done, per context (DXGI's default)
-)
+// saying why): like a real driver's pool of DMA buffers, this keeps an
+// application that never waits from queueing GPU work without bound
+// (docs/security.md: a Present loop on a large target queued gigabytes
+// before). A present also waits while its device has as many frames queued
+// and not shown as its maximum frame latency (display.go): for the fence of
+// the frame that frees a slot when every frame up to it shows as soon as
+// its buffer is done (SyncInterval 0), else for the vertical blank that
+// shows it (a WaitForVerticalBlank).
+const maxQueuedDMA = 64 // DMA buffers submitted and not done, per context
 
 // throttle makes a submission on h wait while its context has maxQueuedDMA
-// buffers or, for a present, maxFrameLatency presents not done.
+// buffers or, for a present, while the frame queue is full.
 func (k *Dxgkrnl) throttle(h HContext, present bool) error {
 	k.mu.Lock()
 	c := k.contexts[h]
@@ -189,28 +201,49 @@ func (k *Dxgkrnl) throttle(h HContext, present bool) error {
 		k.mu.Unlock()
 		return nil // submit reports it
 	}
+	k.mu.Unlock()
+	if present {
+		k.advance(c)
+	}
+	k.mu.Lock()
 	var fence uint64
 	var why string
 	if n := c.submitted - c.completed; n >= maxQueuedDMA {
 		fence = c.submitted - maxQueuedDMA + 1
 		why = fmt.Sprintf(": %d DMA buffers of %v are queued, the most a context may have", n, h)
 	}
-	if present {
-		i := 0
-		for i < len(c.presents) && c.presents[i] <= c.completed {
-			i++
+	var vsync frame // the frame to wait for at a vertical blank
+	var vwhy string
+	if lat := c.dev.latencyLocked(); present && len(c.presents) >= lat {
+		n := len(c.presents)
+		f := c.presents[n-lat]
+		msg := fmt.Sprintf(": %d presents of %v are queued, the maximum frame latency", n, h)
+		if lat != DefaultMaxFrameLatency {
+			msg += fmt.Sprintf(" (%d)", lat)
 		}
-		c.presents = c.presents[i:]
-		if n := len(c.presents); n >= maxFrameLatency && c.presents[n-maxFrameLatency] > fence {
-			fence = c.presents[n-maxFrameLatency]
-			why = fmt.Sprintf(": %d presents of %v are queued, the maximum frame latency", n, h)
+		if !slices.ContainsFunc(c.presents[:n-lat+1], func(f frame) bool { return f.sync != 0 }) {
+			if f.fence > fence {
+				fence, why = f.fence, msg
+			}
+		} else {
+			vsync, vwhy = f, msg
 		}
 	}
 	k.mu.Unlock()
-	if fence == 0 {
-		return nil
+	if fence != 0 {
+		if err := k.flowWait(c, k.waitFence(c, fence, why, WaitReason{})); err != nil {
+			return err
+		}
 	}
-	err := k.waitFence(c, fence, why, WaitReason{})
+	if vsync.seq != 0 {
+		return k.flowWait(c, k.waitShown(c, vsync, vwhy))
+	}
+	return nil
+}
+
+// flowWait is the error of a throttle's wait: only a removal fails the
+// submission.
+func (k *Dxgkrnl) flowWait(c *context, err error) error {
 	k.mu.Lock()
 	removed := c.dev.removed
 	k.mu.Unlock()

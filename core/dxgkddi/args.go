@@ -297,6 +297,19 @@ type QueryDependentEngineGroupArgs struct {
 	DependentNodeOrdinalMask uint64 // out
 }
 
+// SetVidPnSourceAddressArgs mirrors DXGKARG_SETVIDPNSOURCEADDRESS for a
+// flip: the allocation to scan out and the context whose present asked for
+// it (ContextCount 1).
+type SetVidPnSourceAddressArgs struct {
+	VidPnSourceID     int
+	PrimaryAllocation HAllocation
+	Context           HContext
+	// VBlank is the number of the vertical blank the flip is shown at,
+	// counted from the start of the run (the simulator's figure, not a
+	// field of the structure).
+	VBlank int64
+}
+
 // ResetEngineArgs mirrors DXGKARG_RESETENGINE: the node to reset, and (out)
 // the fence id of the last packet aborted in the middle of execution.
 type ResetEngineArgs struct {

@@ -45,6 +45,12 @@ type KMD interface {
 	// DxgkDdiResetFromTimeout resets the whole adapter: every engine.
 	DxgkDdiResetFromTimeout(*ResetFromTimeoutArgs) error
 	DxgkDdiRestartFromTimeout(*RestartFromTimeoutArgs) error
+	// DxgkDdiSetVidPnSourceAddress points the display's scan-out at a
+	// primary: Dxgkrnl calls it on "kernel" for a flip that waited for a
+	// vertical blank ("DXGKDDI_SETVIDPNSOURCEADDRESS callback function": it
+	// "sets the address of the primary surface", and performs MMIO-based
+	// flips).
+	DxgkDdiSetVidPnSourceAddress(*SetVidPnSourceAddressArgs) error
 }
 
 // DxgkrnlInterface is the callback table Dxgkrnl hands the driver at

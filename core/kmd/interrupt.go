@@ -34,6 +34,18 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 // ISR reported after it returns.
 func (d *KMD) DxgkDdiDpcRoutine() { d.charge(d.cfg.Costs.DDI) }
 
+// DxgkDdiSetVidPnSourceAddress programs the scan-out address of the one
+// video present source: the simulated display engine keeps showing the
+// frame the SCANOUT packet copied, so there is nothing to program but the
+// call (and its cost) stays where a flip is.
+func (d *KMD) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.VidPnSourceID != 0 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSetVidPnSourceAddress: video present source %d, the adapter has one (0)", a.VidPnSourceID)
+	}
+	return nil
+}
+
 // DxgkDdiPreemptCommand asks the engine to stop at the next packet
 // boundary. The simulated engine runs a buffer as one step and cannot stop
 // inside it: the request is answered by the buffer completing (its normal

@@ -40,6 +40,7 @@ type Config struct {
 	PaintPageFaults bool
 	MaxAllocBytes   uint64 // system memory the runtime's objects may hold
 	MaxObjects      int    // API objects the runtime may hold
+	RefreshHz       int    // the display's vertical blanks per second (0: 60)
 
 	// Preempt, when set, is called by the runtime inside the kernel
 	// callbacks: a simulated thread may be descheduled there
@@ -76,7 +77,7 @@ func New(c Config) *Machine {
 	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts(), PaintPageFaults: c.PaintPageFaults}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
-		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs})
+		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})
 	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	if c.OnFrame != nil {

@@ -56,6 +56,7 @@ var knownOptions = map[string]func(string) bool{
 	"driver.recycle":      isBool,
 	"kmd.engine-reset":    isBool,
 	"gpu.pagefault":       func(v string) bool { return v == "report" || v == "warning-colour" },
+	"display.refresh":     isUint,
 	"gpu.vram":            isSize,
 	"gpu.engines":         isUint,
 	"umd.cmdbuf":          isSize,
@@ -136,6 +137,9 @@ func (c *checker) options(opts []Option) error {
 			if n, _ := parseSize(o.Value); n < rg.Min || n > rg.Max {
 				return c.errf(o.Pos, "option %s=%s: out of range, must be %s", o.Key, o.Value, rg)
 			}
+		}
+		if n, _ := parseSize(o.Value); o.Key == "display.refresh" && (n < RefreshRange.Min || n > RefreshRange.Max) {
+			return c.errf(o.Pos, "option display.refresh=%s: the display's refresh rate in Hz must be %s", o.Value, RefreshRange)
 		}
 	}
 	return nil

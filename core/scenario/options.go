@@ -41,10 +41,11 @@ type options struct {
 	preempt    bool // preempt: threads may be descheduled inside kernel callbacks
 	noEngReset bool // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
 	paintPF    bool // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
+	refresh    int  // display.refresh: vertical blanks per second
 }
 
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, bugs: rules.Set{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, refresh: 60, bugs: rules.Set{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -88,6 +89,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.noEngReset = op.Value != "true"
 		case "gpu.pagefault":
 			opt.paintPF = op.Value == "warning-colour"
+		case "display.refresh":
+			opt.refresh = int(min(max(n, RefreshRange.Min), RefreshRange.Max))
 		}
 	}
 	if o.Seed != nil {
@@ -132,7 +135,7 @@ func decodeOptions(s *Script, o Overrides) options {
 // the runtime's kernel callbacks.
 func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
 	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
-		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, OnFrame: onFrame}
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, OnFrame: onFrame}
 	if o.preempt {
 		c.Preempt = preempt
 	}
@@ -170,6 +173,10 @@ func formatSize(n uint64) string {
 	}
 	return strconv.FormatUint(n, 10)
 }
+
+// RefreshRange is the refresh rates `option display.refresh=HZ` accepts:
+// from a slow 1 Hz (to watch frames wait) to 1000 Hz.
+var RefreshRange = Range{1, 1000, false}
 
 // Ranges are the budget options' ranges (docs/security.md, "Limits").
 var Ranges = map[string]Range{

@@ -133,6 +133,13 @@ var methods = map[string]map[string]*method{
 		}},
 		"CreateQuery":            {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
 		"GetDeviceRemovedReason": {exec: func(x *call) error { return x.dev().GetDeviceRemovedReason() }},
+		"SetMaximumFrameLatency": {pos: []param{{name: "N", kind: pUint}}, exec: func(x *call) error {
+			return x.dev().SetMaximumFrameLatency(x.uint(0))
+		}},
+		"GetMaximumFrameLatency": {exec: func(x *call) error {
+			x.run.lastData = uint64(x.dev().GetMaximumFrameLatency())
+			return nil
+		}},
 		"CreateDeferredContext": {results: []string{tContext}, exec: func(x *call) error {
 			c, err := x.dev().CreateDeferredContext(x.result(0))
 			if err == nil {
@@ -270,9 +277,11 @@ var methods = map[string]map[string]*method{
 		"SetFullscreenState": {pos: []param{{name: "FULLSCREEN", kind: pBool}}, exec: func(x *call) error {
 			return x.obj(-1).(*d3d11.SwapChain).SetFullscreenState(x.boolPos(0))
 		}},
-		"Present": {pos: []param{{name: "SYNCINTERVAL", kind: pUint, opt: true}}, exec: func(x *call) error {
-			return x.obj(-1).(*d3d11.SwapChain).Present(x.uint(0))
-		}},
+		"Present": {pos: []param{{name: "SYNCINTERVAL", kind: pUint, opt: true}},
+			named: []param{{name: "Flags", kind: pFlags, enum: "PresentFlags", opt: true}},
+			exec: func(x *call) error {
+				return x.obj(-1).(*d3d11.SwapChain).PresentFlags(x.uint(0), d3d11.PresentFlag(x.enumNamed("Flags", 0)))
+			}},
 	},
 	tFence: {
 		"GetCompletedValue": {exec: func(x *call) error {

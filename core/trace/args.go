@@ -65,9 +65,12 @@ const (
 	KeyRecorded
 	KeyCommandLists
 	KeyFlags
-	KeyAfter     // the panel's synthetic trace: the frame a dependency follows
-	KeyPageFault // flag: a GPU fault is a memory access outside what the packet's allocations hold
-	KeyIRQL      // the IRQL a kernel DDI runs at: PASSIVE_LEVEL
+	KeyAfter        // the panel's synthetic trace: the frame a dependency follows
+	KeyPageFault    // flag: a GPU fault is a memory access outside what the packet's allocations hold
+	KeyIRQL         // the IRQL a kernel DDI runs at: PASSIVE_LEVEL
+	KeyVBlank       // the display's vertical blank a flip is shown at
+	KeySyncInterval // a present's SyncInterval
+	KeyLatency      // a device's maximum frame latency
 	keyCount
 )
 
@@ -82,7 +85,7 @@ var keyNames = [keyCount]string{
 	KeyHctx: "hctx", KeyCode: "code", KeyShared: "shared", KeyUsage: "usage", KeyState: "state", KeyDC: "dc",
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
-	KeyPageFault: "pagefault", KeyIRQL: "irql",
+	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
 }
 
 // String is the key's name in the text form.

@@ -61,6 +61,10 @@ type version struct {
 	r       *resource
 	alloc   ddi.HALLOCATION
 	adopted bool // executed: the resource owns the allocation now
+	// superseded: a later WRITE_DISCARD in the same recording replaced it,
+	// but draws recorded before that read it. The list keeps it alive and
+	// never adopts it.
+	superseded bool
 }
 
 type usedResource struct {
@@ -155,6 +159,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	dc.nested = nil
 	d.freeVersions(cl)
 	cl.versions = cl.versions[:0]
+	cl.versions = append(cl.versions, dc.superseded...)
+	dc.superseded = nil
 	for _, r := range dc.order {
 		if a, ok := dc.versions[r]; ok {
 			cl.versions = append(cl.versions, version{r: r, alloc: a})
@@ -317,7 +323,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 func (d *Device) adopt(cl *commandList) {
 	for i := range cl.versions {
 		v := &cl.versions[i]
-		if v.adopted {
+		if v.adopted || v.superseded {
 			continue // executed before: the resource owns it (a second execution reuses its contents)
 		}
 		v.adopted = true

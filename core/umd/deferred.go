@@ -24,14 +24,15 @@ import (
 // until it is recycled.
 type deferredContext struct {
 	context
-	local    map[uint32]uint32             // context-local handle -> immediate handle (guarded by mu)
-	groups   []int                         // word offsets of self-contained packet groups
-	used     map[*resource]bool            // resources recorded, and whether written
-	versions map[*resource]ddi.HALLOCATION // resources renamed by Map(WRITE_DISCARD)
-	order    []*resource                   // used and versions' resources, in first-use order
-	failed   bool                          // reported an error: the recording is discarded
-	chunks   int                           // command-buffer's worths recorded so far
-	nested   []*commandList                // lists executed into the recording
+	local      map[uint32]uint32             // context-local handle -> immediate handle (guarded by mu)
+	groups     []int                         // word offsets of self-contained packet groups
+	used       map[*resource]bool            // resources recorded, and whether written
+	versions   map[*resource]ddi.HALLOCATION // resources renamed by Map(WRITE_DISCARD)
+	superseded []version                     // versions a later WRITE_DISCARD replaced after the recording used them
+	order      []*resource                   // used and versions' resources, in first-use order
+	failed     bool                          // reported an error: the recording is discarded
+	chunks     int                           // command-buffer's worths recorded so far
+	nested     []*commandList                // lists executed into the recording
 }
 
 var (
@@ -241,33 +242,55 @@ func (c *deferredContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRE
 	}
 }
 
-// ResourceMap on a deferred context is Map(WRITE_DISCARD) only: the command
-// list gets a fresh version of the resource, which becomes the resource's
-// contents when the list is executed.
+// ResourceMap on a deferred context is Map(WRITE_DISCARD) or, after one in
+// the same recording, Map(WRITE_NO_OVERWRITE) ("Mapping on Deferred
+// Contexts": the runtime maps a dynamic resource on a deferred context
+// because the API ensures its first use there discards). It cannot lock the
+// resource's allocation, which the GPU may be using and the immediate
+// context may map meanwhile: WRITE_DISCARD allocates the command list a
+// fresh version of the resource (an aliased allocation, pfnAllocateCb),
+// which becomes the resource's contents when the list is executed
+// (CommandListExecute renames the resource to it). Draws recorded after the
+// Map read it; the immediate context's draws before the execution read the
+// old one. WRITE_NO_OVERWRITE locks that same version again: the list's
+// earlier draws read the parts the application promised not to touch.
 func (c *deferredContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, _ ddi.MapFlag) (ddi.MappedSubresource, error) {
 	r := c.resource(ddi.HRESOURCE(c.icHandle(uint32(h))))
 	if r == nil {
 		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
 	}
-	if t != ddi.MapWriteDiscard {
-		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: a deferred context maps only with WRITE_DISCARD")
+	var a ddi.HALLOCATION
+	switch t {
+	case ddi.MapWriteDiscard:
+		cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
+			Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
+		}}}
+		if err := c.cb.PfnAllocateCb(c.rt, &cb); err != nil {
+			return ddi.MappedSubresource{}, err
+		}
+		if old, ok := c.versions[r]; ok {
+			if _, used := c.listIdx[old]; used {
+				c.superseded = append(c.superseded, version{r: r, alloc: old, superseded: true})
+			} else {
+				c.dealloc(r.rt, old, r.args.Obj) // discarded again before any use was recorded
+			}
+		}
+		a = cb.Allocations[0].Allocation
+		c.versions[r] = a
+		if _, ok := c.used[r]; !ok {
+			c.order = append(c.order, r)
+			c.used[r] = false
+		}
+		c.st.dirty = true
+	case ddi.MapWriteNoOverwrite:
+		v, ok := c.versions[r]
+		if !ok {
+			return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: WRITE_NO_OVERWRITE on a deferred context before a WRITE_DISCARD of the resource in this command list")
+		}
+		a = v
+	default:
+		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: a deferred context maps only with WRITE_DISCARD or WRITE_NO_OVERWRITE")
 	}
-	cb := ddi.AllocateCb{Resource: r.rt, Allocations: []ddi.AllocationInfo{{
-		Size: r.size, CPUVisible: true, Width: uint32(r.size), Height: 1, Pitch: r.pitch, Obj: r.args.Obj,
-	}}}
-	if err := c.cb.PfnAllocateCb(c.rt, &cb); err != nil {
-		return ddi.MappedSubresource{}, err
-	}
-	if old, ok := c.versions[r]; ok {
-		c.dealloc(r.rt, old, r.args.Obj) // discarded again before any use was submitted
-	}
-	a := cb.Allocations[0].Allocation
-	c.versions[r] = a
-	if _, ok := c.used[r]; !ok {
-		c.order = append(c.order, r)
-		c.used[r] = false
-	}
-	c.st.dirty = true
 	lk := ddi.LockCb{Allocation: a}
 	if err := c.cb.PfnLockCb(c.rt, &lk); err != nil {
 		return ddi.MappedSubresource{}, err
@@ -318,6 +341,10 @@ func (c *deferredContext) discard() {
 		}
 	}
 	clear(c.versions)
+	for _, v := range c.superseded {
+		c.dealloc(v.r.rt, v.alloc, v.r.args.Obj)
+	}
+	c.superseded = nil
 	c.order = c.order[:0]
 	clear(c.used)
 	c.nested = nil
