@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"fmt"
 	"slices"
 
 	"d3dsim/core/ddi"
@@ -47,6 +48,10 @@ type DeviceContext struct {
 	discarded []*Resource
 
 	droppedCall bool // a void call dropped without an error (TakeDropped)
+
+	// calls follows the application threads' calls into the context's
+	// methods in virtual time, for CTX-THREAD (enterAPI).
+	calls ctxCalls
 
 	slots    // bindings pin their objects: a released object stays alive while bound
 	vbStride [iaSlots]uint32
@@ -145,7 +150,97 @@ func (c *DeviceContext) AddRef() uint32 {
 	return uint32(c.refs)
 }
 
-func (c *DeviceContext) api(name, obj string) span { return c.dev.api(name, obj, c.name) }
+func (c *DeviceContext) api(name, obj string) span {
+	s := c.dev.api(name, obj, c.name)
+	c.enterAPI(name)
+	s.leave = c
+	return s
+}
+
+// ctxCalls is what CTX-THREAD needs: each thread's call in progress on
+// the context (the outermost; calls nest inside it) and the latest finished
+// calls, in virtual time.
+type ctxCalls struct {
+	open   []ctxCall // one per thread inside a method
+	recent []ctxCall // finished, newest last, at most recentCalls
+}
+
+// ctxCall is one application call on a context: its thread, method,
+// scenario line and virtual-time span.
+type ctxCall struct {
+	thread, name string
+	line         int
+	start, end   int64
+	depth        int
+}
+
+// recentCalls bounds what is kept of the finished calls: a thread that
+// lags further behind another than this many calls is not compared.
+const recentCalls = 64
+
+// enterAPI notes that the calling thread is inside the context's method
+// name. "Introduction to a device in Direct3D 11": any context may be used
+// on any thread "as long as the context is only used in one thread at a
+// time"; its methods are not free-threaded. Simulated threads each keep
+// their own virtual clock, so "at the same time" is an overlap of two
+// threads' calls in virtual time, checked when a call ends (leaveAPI).
+func (c *DeviceContext) enterAPI(name string) {
+	now, th := c.dev.rt.cfg.Sim.Stamp()
+	for i := range c.calls.open {
+		if o := &c.calls.open[i]; o.thread == th {
+			o.depth++
+			return
+		}
+	}
+	c.calls.open = append(c.calls.open, ctxCall{thread: th, name: name, line: c.dev.rt.cfg.Rec.Line(), start: now, depth: 1})
+}
+
+// leaveAPI ends what enterAPI began. When the thread's outermost call ends,
+// it is compared with the other threads' calls: on a device created with
+// the DEBUG flag an overlap is reported as the debug layer reports it, a
+// D3D11 CORRUPTION message naming both calls. It is the application's
+// error, not the stack's, so the verifier does not count it (scenarios
+// that exercise the driver's one-thread-per-HCONTEXT rule do this on
+// purpose). The calls go on: what a real runtime would do with the memory
+// they race on is undefined, and the simulator keeps its own state
+// consistent.
+func (c *DeviceContext) leaveAPI() {
+	now, th := c.dev.rt.cfg.Sim.Stamp()
+	k := -1
+	for i := range c.calls.open {
+		if c.calls.open[i].thread == th {
+			k = i
+		}
+	}
+	if k < 0 {
+		return
+	}
+	o := &c.calls.open[k]
+	if o.depth--; o.depth > 0 {
+		return
+	}
+	done := *o
+	done.end = now
+	c.calls.open = slices.Delete(c.calls.open, k, k+1)
+	overlaps := func(x ctxCall) bool { return x.thread != th && x.start < done.end && done.start < x.end }
+	for _, x := range c.calls.recent {
+		if c.dev.debug && overlaps(x) {
+			c.reportThreads(done, x)
+			break
+		}
+	}
+	if len(c.calls.recent) == recentCalls {
+		c.calls.recent = slices.Delete(c.calls.recent, 0, 1)
+	}
+	c.calls.recent = append(c.calls.recent, done)
+}
+
+// reportThreads emits the debug layer's message for two overlapping calls.
+func (c *DeviceContext) reportThreads(a, b ctxCall) {
+	c.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "ContextThreads", Ctx: c.name, Line: a.line,
+		Msg: fmt.Sprintf("D3D11 CORRUPTION: ID3D11DeviceContext::%s: two threads were found to be executing methods of the same context (%s) at the same time: thread %s called %s (line %d) at t=%d..%d while thread %s was inside %s (line %d) at t=%d..%d. A context is used by one thread at a time: the application must synchronise its threads",
+			a.name, c.name, a.thread, a.name, a.line, a.start, a.end, b.thread, b.name, b.line, b.start, b.end)})
+}
 
 // release drops a deferred context's reference; with the last one, destroy
 // runs inside the Release API call and the context goes.

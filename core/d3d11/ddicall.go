@@ -157,9 +157,10 @@ func (w ddiCall) enter(name string) span {
 // DDI lock). A value, not a closure: nothing is allocated per call.
 type span struct {
 	rec    *trace.Recorder
-	ev     trace.Event // the Call event; its Return repeats it
-	kernel bool        // a callback: the HR is the kernel error's (kernelErr)
-	unlock *Device     // non-nil: release this device's DDI lock at the end
+	ev     trace.Event    // the Call event; its Return repeats it
+	kernel bool           // a callback: the HR is the kernel error's (kernelErr)
+	unlock *Device        // non-nil: release this device's DDI lock at the end
+	leave  *DeviceContext // non-nil: an API call on this context (enterAPI)
 }
 
 // end emits the Return event with err's HRESULT.
@@ -178,6 +179,9 @@ func (s span) end(err error) {
 	s.rec.Emit(s.ev)
 	if s.unlock != nil {
 		s.unlock.unserialise()
+	}
+	if s.leave != nil {
+		s.leave.leaveAPI()
 	}
 }
 

@@ -195,6 +195,13 @@ func (r *Recorder) SetLine(line int) {
 	r.mu.Unlock()
 }
 
+// Line is the scenario line SetLine set last: the statement running.
+func (r *Recorder) Line() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.line
+}
+
 // Subscribe calls fn for every event emitted from now on, in seq order, with
 // the recorder's lock held: fn must not call the recorder, nor keep the
 // pointer (copy the event).
