@@ -184,7 +184,7 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
@@ -194,7 +194,7 @@ func (c *deferredContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, 
 	if c.stopped("DrawInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawInstanced(count, start, instances, startInstance)
@@ -204,7 +204,7 @@ func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, 
 	if c.stopped("DrawIndexedInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
@@ -223,7 +223,7 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)
