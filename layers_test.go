@@ -23,8 +23,8 @@ var allowedImports = map[string][]string{
 	".":                  {"assets"},
 	"assets":             {},
 	"cmd/d3dsim":         {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
-	"wasm":               {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc"},
-	"core/scenario":      {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
+	"wasm":               {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
+	"core/scenario":      {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":          {},
 	"core/machine":       {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
 	"core/d3d11":         {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
@@ -44,7 +44,8 @@ var allowedImports = map[string][]string{
 	"core/hresult":       {},
 	"core/memlimit":      {},
 	"core/hlsl":          {"core/dxbc"},
-	"core/dxbc":          {}, // DXBC shader bytecode: a leaf every layer that handles shaders may use
+	"core/builtins":      {"assets", "core/hlsl"}, // the built-in shaders: HLSL in assets, compiled once
+	"core/dxbc":          {},                      // DXBC shader bytecode: a leaf every layer that handles shaders may use
 }
 
 // strictTests are the packages whose tests keep to their table too.

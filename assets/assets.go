@@ -1,5 +1,6 @@
-// Package assets embeds the example scenarios and the tutorials so the CLI,
-// the tests and the WebAssembly build all carry the same files.
+// Package assets embeds the example scenarios, the tutorials and the HLSL
+// source of the built-in shaders so the CLI, the tests and the WebAssembly
+// build all carry the same files.
 package assets
 
 import (
@@ -9,7 +10,7 @@ import (
 	"strings"
 )
 
-//go:embed scenarios/*.d3ds tutorials
+//go:embed scenarios/*.d3ds tutorials shaders/*.hlsl
 var files embed.FS
 
 // Default is the scenario the browser app opens with.
@@ -33,7 +34,7 @@ var aliases = map[string]string{
 }
 
 // Scenarios lists the names of the embedded scenarios, sorted.
-func Scenarios() []string { return names("scenarios") }
+func Scenarios() []string { return names("scenarios", ".d3ds") }
 
 // Tutorial returns the scenario of tutorials/NAME.d3ds and its notes
 // (tutorials/NAME.md; the format is in tutorials/README.md).
@@ -48,14 +49,25 @@ func Tutorial(name string) (scenario, notes []byte, ok bool) {
 
 // Tutorials lists the names of the embedded tutorials, sorted (their names
 // start with a two-digit number, so this is lesson order).
-func Tutorials() []string { return names("tutorials") }
+func Tutorials() []string { return names("tutorials", ".d3ds") }
 
-// names lists the .d3ds files of dir without their extension, sorted.
-func names(dir string) []string {
+// BuiltinShader returns the HLSL source of shaders/NAME.hlsl: the built-in
+// shader a scenario names builtin:NAME, compiled when it is first used like
+// any HLSL (package core/builtins).
+func BuiltinShader(name string) ([]byte, bool) {
+	b, err := files.ReadFile("shaders/" + name + ".hlsl")
+	return b, err == nil
+}
+
+// BuiltinShaders lists the names of the built-in shaders, sorted.
+func BuiltinShaders() []string { return names("shaders", ".hlsl") }
+
+// names lists the files of dir ending in ext without it, sorted.
+func names(dir, ext string) []string {
 	ents, _ := fs.ReadDir(files, dir)
 	var out []string
 	for _, e := range ents {
-		if n, ok := strings.CutSuffix(e.Name(), ".d3ds"); ok {
+		if n, ok := strings.CutSuffix(e.Name(), ext); ok {
 			out = append(out, n)
 		}
 	}

@@ -8,6 +8,9 @@ import "d3dsim/gpu/isa"
 // registers follow the built-in vertex (isa.BuiltinLayout): o0/v0 the
 // position, o1/v1 the colour, o2/v2 the texture coordinate. The vertex
 // programs write SV_Position to o0; the pixel programs read it in v0.
+// The driver's built-in shaders are HLSL (assets/shaders) that the UMD
+// translates into programs computing the same bits as these
+// (TestBuiltinsComputeTheISAPrograms in core/builtins).
 var builtinSource = map[[2]uint32]string{
 	{isa.StageVS, isa.ProgVSPassthrough}: `vs inputs=3 outputs=3
 mov o0, v0

@@ -80,26 +80,13 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	return v, nil
 }
 
-// CreateShader creates a vertex ("vs") or pixel ("ps") shader from a
-// built-in program.
-func (d *Device) CreateShader(name, stage, builtin string) (s *Shader, err error) {
-	return d.createShader(name, stage, builtin, nil)
-}
-
 // CreateShaderBytecode creates a vertex ("vs") or pixel ("ps") shader from
 // DXBC bytecode, as ID3D11Device::CreateVertexShader and
 // CreatePixelShader do. The runtime validates the container first (its
 // checksum, chunks and signatures, and that the program is of the stage
 // the call creates): bad bytecode is E_INVALIDARG with the reason, and
 // never reaches the driver.
-func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (*Shader, error) {
-	if code == nil {
-		code = []byte{}
-	}
-	return d.createShader(name, stage, "", code)
-}
-
-func (d *Device) createShader(name, stage, builtin string, code []byte) (s *Shader, err error) {
+func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shader, err error) {
 	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
@@ -109,27 +96,22 @@ func (d *Device) createShader(name, stage, builtin string, code []byte) (s *Shad
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
-	var sig *dxbc.Shader
-	if code != nil {
-		want := dxbc.VertexShader
-		if stage == "ps" {
-			want = dxbc.PixelShader
-		}
-		if sig, err = dxbc.Validate(code, want); err != nil {
-			return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
-		}
-		code = append([]byte(nil), code...)
+	want := dxbc.VertexShader
+	if stage == "ps" {
+		want = dxbc.PixelShader
 	}
-	args := ddi.ShaderArgs{Builtin: builtin, Bytecode: code, Obj: name}
+	sig, err := dxbc.Validate(code, want)
+	if err != nil {
+		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
+	}
+	code = append([]byte{}, code...)
+	args := ddi.ShaderArgs{Bytecode: code, Obj: name}
 	private := d.calcPrivate(name, "CalcPrivateShaderSize", func(u ddi.Device) int { return u.CalcPrivateShaderSize(&args) })
 	bytes := ObjectOverhead + int64(private)
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Builtin: builtin, h: ddi.HSHADER(d.rt.newHandle())}
-	if sig != nil {
-		s.Inputs, s.Outputs = sig.Inputs, sig.Outputs
-	}
+	s = &Shader{Stage: stage, Inputs: sig.Inputs, Outputs: sig.Outputs, h: ddi.HSHADER(d.rt.newHandle())}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))

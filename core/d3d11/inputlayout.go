@@ -98,8 +98,6 @@ func (d *Device) elementLayout(name string, elems []InputElementDesc, vs *Shader
 		return nil, bad("no shader bytecode with an input signature")
 	case vs.Stage != "vs":
 		return nil, bad("%s is a pixel shader; the input signature is a vertex shader's", vs.name)
-	case vs.Inputs == nil:
-		return nil, bad("%s is a built-in shader: it has no input signature (it reads the built-in vertex without a layout)", vs.name)
 	case len(elems) > MaxInputElements:
 		return nil, bad("%d elements; the simulated GPU fetches at most %d", len(elems), MaxInputElements)
 	}

@@ -83,7 +83,7 @@ func TestRuntimeMemoryBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	from := f.seq()
-	if _, err := d2.CreateShader("vs", "vs", "passthrough"); hresult.Of(err) != hresult.E_OUTOFMEMORY {
+	if _, err := createBuiltin(d2, "vs", "vs_passthrough"); hresult.Of(err) != hresult.E_OUTOFMEMORY {
 		t.Fatalf("a second device: %v, want E_OUTOFMEMORY", err)
 	}
 	if _, err := d2.CreateDeferredContext("dc"); hresult.Of(err) != hresult.E_OUTOFMEMORY {
@@ -98,7 +98,7 @@ func TestRuntimeMemoryBudget(t *testing.T) {
 	for _, q := range qs[:10] {
 		q.Release()
 	}
-	if _, err := d2.CreateShader("vs", "vs", "passthrough"); err != nil {
+	if _, err := createBuiltin(d2, "vs", "vs_passthrough"); err != nil {
 		t.Errorf("after Releases on the first device: %v", err)
 	}
 }
@@ -109,7 +109,7 @@ func TestObjectBytesCounted(t *testing.T) {
 		f := mustStack(t, fakeOpts{commandLists: cl})
 		tex, _ := f.dev.CreateTexture2D("t", Texture2DDesc{Width: 4, Height: 4, Format: ddi.FormatR8G8B8A8Unorm, Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget}, nil)
 		rtv, _ := f.dev.CreateView("rtv", ddi.ViewRTV, tex)
-		vs, _ := f.dev.CreateShader("vs", "vs", "passthrough")
+		vs, _ := createBuiltin(f.dev, "vs", "vs_passthrough")
 		bs, _ := f.dev.CreateBlendState("bs", ddi.DefaultBlendDesc())
 		q, _ := f.dev.CreateQuery("q", ddi.QueryEvent)
 		sc, _ := f.dev.CreateSwapChain("sc", 4, 4, 1)

@@ -250,12 +250,11 @@ type View struct {
 	h        uint32
 }
 
-// Shader is a vertex or pixel shader built from a builtin program or from
-// bytecode (Builtin empty; Inputs and Outputs its signatures).
+// Shader is a vertex or pixel shader built from bytecode; Inputs and
+// Outputs are its signatures.
 type Shader struct {
 	object
 	Stage           string // "vs" or "ps"
-	Builtin         string
 	Inputs, Outputs *dxbc.Signature
 	h               ddi.HSHADER
 }

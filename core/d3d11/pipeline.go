@@ -221,18 +221,11 @@ func (c driverContext) Draw(count, start uint32) error {
 // (dxbc.Link): the vertex shader's outputs must feed the pixel shader's
 // inputs, semantic by semantic, or the runtime drops the draw and the
 // debug layer names the semantic ("Shader signatures", D3D11 ERROR
-// DEVICE_SHADER_LINKAGE_*). A built-in program has no signature to link:
-// it pairs only with another built-in.
+// DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
 	vs, ps := c.vs, c.ps
 	if vs == nil || ps == nil {
 		return nil
-	}
-	switch {
-	case vs.Builtin != "" && ps.Builtin != "":
-		return nil
-	case vs.Builtin != "" || ps.Builtin != "":
-		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: a built-in program pairs only with another built-in, a shader from bytecode only with one from bytecode", vs.name, ps.name)
 	}
 	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
 		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: %v", vs.name, ps.name, err)

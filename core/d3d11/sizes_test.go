@@ -68,7 +68,7 @@ func TestPrivateSizes(t *testing.T) {
 			t.Fatal(err)
 		}
 		rtv, _ := f.dev.CreateView("rtv", ddi.ViewRTV, tex)
-		vs, _ := f.dev.CreateShader("vs", "vs", "passthrough")
+		vs, _ := createBuiltin(f.dev, "vs", "vs_passthrough")
 		bs, _ := f.dev.CreateBlendState("bs", ddi.DefaultBlendDesc())
 		q, _ := f.dev.CreateQuery("q", ddi.QueryEvent)
 		for _, o := range []interface{ PrivateSize() int }{tex, rtv, vs, bs, q} {

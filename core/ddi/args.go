@@ -54,10 +54,8 @@ type CreateViewArgs struct {
 }
 
 // ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
-// shader's bytecode (pShaderCode, validated by the runtime), or, for the
-// simulator's own built-in programs, the name of one (Bytecode nil).
+// shader's bytecode (pShaderCode, validated by the runtime).
 type ShaderArgs struct {
-	Builtin  string // vs_passthrough, ps_vertexcolor, ... when Bytecode is nil
 	Bytecode []byte // DXBC container
 	Obj      string
 }

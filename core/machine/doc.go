@@ -21,7 +21,6 @@
 //   - Live: what is still alive in every layer (expect live);
 //   - GPUStats, Config.OnFrame: the GPU's counters and the frames the
 //     display engine scans out;
-//   - IsBuiltinShader: the shaders the UMD compiles itself;
 //   - the GPU-level benchmark scenes (BenchScene, NewBenchRig), which run the
 //     rasterizer without the layers above it.
 package machine

@@ -6,7 +6,6 @@ import (
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxgk"
-	"d3dsim/core/umd"
 )
 
 // ErrNoMemory is ReadBack's error for a resource that has no allocation.
@@ -68,7 +67,3 @@ func (m *Machine) Live() Live {
 	l.KernelDevices, l.KernelContexts, l.KernelAllocations = m.kernel.Live()
 	return l
 }
-
-// IsBuiltinShader reports whether name is a shader the UMD compiles itself
-// for the stage ("vs" or "ps").
-func IsBuiltinShader(name, stage string) bool { return umd.IsBuiltin(name, stage) }

@@ -118,14 +118,3 @@ func TestInjectForeignAllocation(t *testing.T) {
 		t.Error(err)
 	}
 }
-
-func TestIsBuiltinShader(t *testing.T) {
-	for _, tc := range []struct {
-		name, stage string
-		want        bool
-	}{{"vs_passthrough", "vs", true}, {"ps_solid", "ps", true}, {"ps_solid", "vs", false}, {"vs_nothing", "vs", false}} {
-		if got := IsBuiltinShader(tc.name, tc.stage); got != tc.want {
-			t.Errorf("IsBuiltinShader(%q, %q) = %v", tc.name, tc.stage, got)
-		}
-	}
-}

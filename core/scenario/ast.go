@@ -90,7 +90,8 @@ type Value struct {
 	U32   []uint32  // VU16 and VU32 (u16 values are range-checked by the parser)
 	Color [4]uint8  // VColor: r, g, b, a
 	// Bytes is the bytecode of VBytes (decoded by the parser), VHLSL
-	// (compiled by the checker) and VFxc (parsed by the checker).
+	// (compiled by the checker), VFxc (parsed by the checker) and VBuiltin
+	// of a shader (the built-in's, given by the checker).
 	Bytes []byte
 	Elem  []Value // VElem: its fields, words and numbers
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"d3dsim/core/builtins"
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxbc"
 	"d3dsim/core/hlsl"
@@ -360,21 +361,11 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 		default:
 			return c.errf(v.Pos, "%s of %s must be builtin:NAME, hlsl:NAME, fxc:NAME or bytes:HEX", p.name, s.Method)
 		}
-		if !machine.IsBuiltinShader(v.Ident, p.enum) {
-			return c.errf(v.Pos, "unknown %s built-in shader %q (known: %s)", strings.ToUpper(p.enum), v.Ident, builtinNames(p.enum))
+		if !slices.Contains(builtins.Names(p.enum), v.Ident) {
+			return c.errf(v.Pos, "unknown %s built-in shader %q (known: %s)", strings.ToUpper(p.enum), v.Ident, strings.Join(builtins.Names(p.enum), ", "))
 		}
 	}
 	return nil
-}
-
-func builtinNames(stage string) string {
-	var out []string
-	for _, n := range []string{"vs_passthrough", "vs_transform", "ps_vertexcolor", "ps_solid", "ps_texture", "ps_fault"} {
-		if machine.IsBuiltinShader(n, stage) {
-			out = append(out, n)
-		}
-	}
-	return strings.Join(out, ", ")
 }
 
 func (c *checker) inject(s *Inject) error {
@@ -515,7 +506,9 @@ func (c *checker) expect(s *Expect) error {
 // shaderCode gives the bytecode to CreateVertexShader's and
 // CreatePixelShader's hlsl:NAME (compiled here, when the scenario loads,
 // as fxc compiles at build time: its errors are load errors, in fxc's
-// form, at the scenario's lines) and fxc:NAME (the header's bytes).
+// form, at the scenario's lines), fxc:NAME (the header's bytes) and
+// builtin:NAME (the built-in shader's HLSL, compiled once per process by
+// package builtins): the runtime gets bytecode whatever the source.
 func (c *checker) shaderCode(s *Call) error {
 	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" {
 		return nil
@@ -545,6 +538,12 @@ func (c *checker) shaderCode(s *Call) error {
 	}
 	src := c.sources[prog.Ident]
 	switch prog.Kind {
+	case VBuiltin:
+		b, err := builtins.Lookup(prog.Ident)
+		if err != nil {
+			return c.errf(prog.Pos, "%v", err)
+		}
+		prog.Bytes = b.Bytecode
 	case VFxc:
 		b, err := dxbc.ParseFxcHeader(src.Text)
 		if err != nil {

@@ -265,14 +265,7 @@ func execCreateView(kind d3d11.ViewKind) func(*call) error {
 
 func execCreateShader(stage string) func(*call) error {
 	return func(x *call) error {
-		v := x.value(0)
-		var s *d3d11.Shader
-		var err error
-		if v.Kind == VBuiltin {
-			s, err = x.dev().CreateShader(x.result(0), stage, v.Ident)
-		} else {
-			s, err = x.dev().CreateShaderBytecode(x.result(0), stage, v.Bytes)
-		}
+		s, err := x.dev().CreateShaderBytecode(x.result(0), stage, x.value(0).Bytes)
 		if err == nil {
 			x.bind(0, s)
 		}

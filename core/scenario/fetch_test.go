@@ -11,7 +11,8 @@ import (
 // vertices from a 6-vertex buffer (the extra ones read zeros: degenerate
 // triangles), six indices from a 5-index buffer (the sixth reads 0, so the
 // second triangle is (3, 4, 0), back-facing), and an index (9) past the
-// vertex buffer (a vertex of zeros: transparent black at the centre).
+// vertex buffer (a vertex of zeros, with the fetch's default w = 1 in
+// each element: opaque black at the centre).
 const fetchPastSrc = `%s
 dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=64 Height=64
@@ -48,7 +49,7 @@ sc.Present 0
 expect hr == S_OK
 expect pixel bb 5 5 == #ffffffff
 expect pixel bb 40 56 == #0000ffff
-expect pixel bb 60 32 == #e3e3e3e3
+expect pixel bb 60 32 == #e3e3e3ff
 expect violations == 0
 `
 

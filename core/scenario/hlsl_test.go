@@ -146,13 +146,12 @@ func TestBadShaderBytecode(t *testing.T) {
 }
 
 // TestShaderLinkage: a pixel shader input the vertex shader does not
-// output drops the draw (DROPPED), the debug layer naming the semantic;
-// a built-in program does not pair with a shader from bytecode.
+// output drops the draw (DROPPED), the debug layer naming the semantic; a
+// built-in shader links by its signatures like any other.
 func TestShaderLinkage(t *testing.T) {
 	tests := []struct{ desc, vs, ps, msg string }{
 		{"missing semantic", "hlsl:shaders entry=vsmain", "hlsl:shaders entry=psuv", "TEXCOORD0"},
-		{"built-in with bytecode", "builtin:vs_passthrough", "hlsl:shaders entry=psmain", "a built-in program pairs only with another built-in"},
-		{"bytecode with built-in", "hlsl:shaders entry=vsmain", "builtin:ps_vertexcolor", "a built-in program pairs only with another built-in"},
+		{"bytecode with built-in", "hlsl:shaders entry=vsmain", "builtin:ps_texture", "TEXCOORD0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {
@@ -356,6 +355,22 @@ func testLayoutScene(t *testing.T, layoutScene string) {
 	}
 }
 
+// TestBuiltinsLinkWithHLSL: a built-in shader is bytecode with signatures,
+// so it draws with a shader from HLSL whose signature matches, either way
+// round, and gives the pixels of the built-in pair.
+func TestBuiltinsLinkWithHLSL(t *testing.T) {
+	for _, tt := range []struct{ vs, ps string }{
+		{"builtin:vs_passthrough", "hlsl:shaders entry=psmain"},
+		{"hlsl:shaders entry=vsmain", "builtin:ps_vertexcolor"},
+		{"builtin:vs_passthrough", "builtin:ps_vertexcolor"},
+	} {
+		src := triangleScene("", tt.vs, tt.ps, false) + "expect hash bb == f9164f2f3c182eef\nexpect violations == 0\n"
+		if sum := runSource(t, src).Finish(); !sum.OK() {
+			t.Errorf("%s with %s: %q", tt.vs, tt.ps, sum.Failures)
+		}
+	}
+}
+
 // TestInputLayoutErrors: CreateInputLayout refuses what
 // ID3D11Device::CreateInputLayout refuses, E_INVALIDARG naming the
 // element or the missing semantic; the scenario's elem[...] is checked
@@ -369,7 +384,7 @@ func TestInputLayoutErrors(t *testing.T) {
 		{"step rate per vertex", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 0 PER_VERTEX 1] elem[COLOR 0 R8G8B8A8_UNORM]", "InstanceDataStepRate must be 0", ""},
 		{"twice", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT] elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R8G8B8A8_UNORM]", "is also element 0", ""},
 		{"slot", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 16] elem[COLOR 0 R8G8B8A8_UNORM]", "InputSlot 16 is outside 0..15", ""},
-		{"built-in shader", "il = dev.CreateInputLayout bvs elem[POSITION 0 R32G32B32_FLOAT]", "no input signature", ""},
+		{"built-in shader", "il = dev.CreateInputLayout bvs elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]", "SemanticName/Index 'TEXCOORD'/0", ""},
 		{"unknown format", "il = dev.CreateInputLayout vs elem[POSITION 0 R9_FLOAT]", "", "unknown Format R9_FLOAT"},
 		{"too few fields", "il = dev.CreateInputLayout vs elem[POSITION 0]", "", "at least SemanticName"},
 		{"bad class", "il = dev.CreateInputLayout vs elem[POSITION 0 R32_FLOAT 0 0 PER_PIXEL]", "", "PER_VERTEX or PER_INSTANCE"},

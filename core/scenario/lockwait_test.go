@@ -94,9 +94,9 @@ func TestDiscardRenamesThroughTheLock(t *testing.T) {
 sc = dev.CreateSwapChain Width=32 Height=32
 bb = sc.GetBuffer 0
 rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer ByteWidth=108 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE
 vs = dev.CreateVertexShader builtin:vs_passthrough
 ps = dev.CreatePixelShader builtin:ps_vertexcolor
+vb = dev.CreateBuffer ByteWidth=108 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE
 f = dev.CreateFence
 imm.OMSetRenderTargets rtv
 imm.RSSetViewports 0 0 32 32

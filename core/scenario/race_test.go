@@ -28,8 +28,8 @@ func TestRaceDeferredContexts(t *testing.T) {
 	sc, _ := dev.CreateSwapChain("sc", 64, 64, 1)
 	bb, _ := sc.GetBuffer(0)
 	rtv, _ := dev.CreateView("rtv", d3d11.ViewRTV, bb)
-	vs, _ := dev.CreateShader("vs", "vs", "vs_passthrough")
-	ps, _ := dev.CreateShader("ps", "ps", "ps_solid")
+	vs, _ := createBuiltin(t, dev, "vs", "vs_passthrough")
+	ps, _ := createBuiltin(t, dev, "ps", "ps_solid")
 	quad, _ := dev.CreateBuffer("quad", d3d11.BufferDesc{ByteWidth: 216, Usage: d3d11.UsageImmutable, BindFlags: d3d11.BindVertexBuffer}, f32Bytes(meshes["quad"]))
 	colors := [4][4]float32{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {1, 1, 1, 1}}
 	var cbs [4]*d3d11.Resource

@@ -112,10 +112,12 @@ const iaSlots = 16 // D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
 func (c *context) resetState() { c.st = state{dirty: true} }
 
 // Words and list entries reserved for one draw with all its state, so a
-// command never straddles two buffers.
+// command never straddles two buffers: the fixed-function state, then the
+// programs' (SET_LAYOUT at its largest, two SET_PROGRAMs and vertex-buffer
+// slots 1..15).
 const (
-	drawWords  = 160
-	drawAllocs = 24
+	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8
+	drawAllocs = 24 + 2 + iaSlots - 1
 	writeChunk = 16 << 10 // bytes of inline data per WRITE packet
 )
 

@@ -185,7 +185,7 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
@@ -195,7 +195,7 @@ func (c *deferredContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, 
 	if c.stopped("DrawInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawInstanced(count, start, instances, startInstance)
@@ -205,7 +205,7 @@ func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, 
 	if c.stopped("DrawIndexedInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
@@ -224,7 +224,7 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(c.drawRoom())
+	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)

@@ -143,20 +143,18 @@ type Device struct {
 	drawEntry func(ddi.HDEVICE, uint32, uint32)
 
 	// Object tables, guarded by mu.
-	res     map[ddi.HRESOURCE]*resource
-	views   map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
-	shaders map[ddi.HSHADER]*shader
-	layouts map[ddi.HELEMENTLAYOUT]*elementLayout
-	// codeShaders counts the live shaders from bytecode (drawRoom).
-	codeShaders int
-	blends      map[ddi.HBLENDSTATE]*ddi.BlendDesc
-	rasts       map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
-	dss         map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
-	samplers    map[ddi.HSAMPLER]*ddi.SamplerDesc
-	queries     map[ddi.HQUERY]*query
-	dcs         map[ddi.HDEVICE]*deferredContext  // its deferred contexts
-	cls         map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
-	destroyQ    []*resource                       // destroyed on any thread, waiting for the immediate context
+	res      map[ddi.HRESOURCE]*resource
+	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
+	shaders  map[ddi.HSHADER]*shader
+	layouts  map[ddi.HELEMENTLAYOUT]*elementLayout
+	blends   map[ddi.HBLENDSTATE]*ddi.BlendDesc
+	rasts    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
+	dss      map[ddi.HDEPTHSTENCILSTATE]*ddi.DepthStencilDesc
+	samplers map[ddi.HSAMPLER]*ddi.SamplerDesc
+	queries  map[ddi.HQUERY]*query
+	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
+	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
+	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
 	// destroyLater holds the other objects' destructions, queued by their
 	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
 	destroyLater []func()

@@ -207,8 +207,12 @@ func scene(t testing.TB, d *Device, ctx ddi.Device) {
 	must(createErr(d, func() {
 		d.CreateRenderTargetView(hDev, &ddi.CreateViewArgs{Kind: ddi.ViewRTV, Resource: hRT}, hRTV, uint32(hRTV))
 	}))
-	must(createErr(d, func() { d.CreateVertexShader(hDev, &ddi.ShaderArgs{Builtin: "vs_passthrough"}, hVS, uint32(hVS)) }))
-	must(createErr(d, func() { d.CreatePixelShader(hDev, &ddi.ShaderArgs{Builtin: "ps_vertexcolor"}, hPS, uint32(hPS)) }))
+	must(createErr(d, func() {
+		d.CreateVertexShader(hDev, &ddi.ShaderArgs{Bytecode: builtinCode(t, "vs_passthrough"), Obj: "vs"}, hVS, uint32(hVS))
+	}))
+	must(createErr(d, func() {
+		d.CreatePixelShader(hDev, &ddi.ShaderArgs{Bytecode: builtinCode(t, "ps_vertexcolor"), Obj: "ps"}, hPS, uint32(hPS))
+	}))
 	if ctx != ddi.Device(d) {
 		h := ddi.HDEVICE(0)
 		must(createErr(d, func() { ctx.CreateResource(h, nil, hRT, ddi.HRTRESOURCE(hRT)) }))

@@ -98,7 +98,7 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(d.drawRoom())
+	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
@@ -110,7 +110,7 @@ func (d *immediateContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(d.drawRoom())
+	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
@@ -122,7 +122,7 @@ func (d *immediateContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(d.drawRoom())
+	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}
@@ -134,7 +134,7 @@ func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base 
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(d.drawRoom())
+	d.ensure(drawWords, drawAllocs)
 	if d.st.dirty {
 		d.emitState(d, &d.st)
 	}

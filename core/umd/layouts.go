@@ -97,8 +97,8 @@ func (l *elementLayout) fetch(p *translate.Shader) isa.Layout {
 // GPU may still hold from an earlier binding, which is unset so it reads
 // zeros.
 func (c *context) emitVertexBuffers(rec recorder, st *state, vs *shader, layout *elementLayout) {
-	if vs == nil || vs.prog == nil {
-		return // a built-in program fetches the built-in vertex from slot 0
+	if vs == nil {
+		return // no draw without a vertex shader
 	}
 	b := &c.cmd
 	g := &c.onGPU

@@ -35,11 +35,9 @@ type view struct {
 	format ddi.Format
 }
 
-// shader is a built-in program of the GPU (prog nil: SET_SHADER selects
-// it), or a shader translated from bytecode (shaders.go): its ISA words in
-// a GPU-visible allocation that SET_PROGRAM names.
+// shader is a shader translated from bytecode (shaders.go): its ISA words
+// in a GPU-visible allocation that SET_PROGRAM names.
 type shader struct {
-	isa.Builtin
 	prog   *translate.Shader
 	code   *resource  // the allocation holding prog.Code
 	sysReg uint32     // SV_Position's register (isa.NoReg: none)
@@ -53,16 +51,6 @@ type query struct {
 	ended    bool
 	inBuffer bool   // its End is in the unsubmitted command buffer
 	fence    uint64 // fence of the buffer that carried its End
-}
-
-// IsBuiltin reports whether name is a built-in shader for the given stage
-// ("vs" or "ps").
-func IsBuiltin(name, stage string) bool {
-	s, ok := isa.LookupBuiltin(name)
-	if !ok {
-		return false
-	}
-	return (stage == "vs") == (s.Stage == isa.StageVS)
 }
 
 // gpuFormat translates a DXGI format to the GPU's surface format.

@@ -20,8 +20,10 @@ import (
 // it with SET_PROGRAM, whose address goes through the allocation list like
 // every other binding: the KMD patches it and paging may move it.
 
-// createCodeShader is createShader for bytecode.
-func (d *Device) createCodeShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
+// createShader is CreateVertexShader and CreatePixelShader. The built-in
+// shaders of a scenario (builtin:NAME) are bytecode too, compiled from
+// HLSL before the runtime sees them: every shader takes this path.
+func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
 	if d.injected(ddiName) {
 		return hresult.E_OUTOFMEMORY
 	}
@@ -33,7 +35,7 @@ func (d *Device) createCodeShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32
 	if err != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: %v", ddiName, err)
 	}
-	s := &shader{Builtin: isa.Builtin{Stage: stage}, prog: prog, sysReg: isa.NoReg}
+	s := &shader{prog: prog, sysReg: isa.NoReg}
 	if stage == isa.StageVS {
 		for _, o := range prog.Outputs {
 			if o.SystemValue == dxbc.SVPosition {
@@ -64,7 +66,6 @@ func (d *Device) createCodeShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32
 	s.code = &resource{args: ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: size, Obj: obj}, alloc: cb.Allocations[0].Allocation, size: uint64(size), pitch: size}
 	d.mu.Lock()
 	d.shaders[h] = s
-	d.codeShaders++
 	d.mu.Unlock()
 	return nil
 }
@@ -77,11 +78,8 @@ func (d *Device) destroyShader(h ddi.HSHADER) {
 		d.mu.Lock()
 		s := d.shaders[h]
 		delete(d.shaders, h)
-		if s != nil && s.code != nil {
-			d.codeShaders--
-		}
 		d.mu.Unlock()
-		if s != nil && s.code != nil {
+		if s != nil {
 			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{s.code.alloc}, Obj: s.code.args.Obj})
 		}
 	})
@@ -123,15 +121,14 @@ func builtinFetch(p *translate.Shader) isa.Layout {
 	return l
 }
 
-// emitPrograms binds the pipeline's shaders: built-in programs with
-// SET_SHADER, programs from bytecode with SET_PROGRAM (and the vertex
-// fetch with SET_LAYOUT). The GPU runs a pixel program from memory only
-// behind a vertex program from memory, and the runtime draws no such mix
-// (it has no signatures to link), so only matching pairs reach here.
+// emitPrograms binds the pipeline's shaders with SET_PROGRAM, the vertex
+// fetch with SET_LAYOUT (the input layout's, or the built-in vertex's
+// without one). A stage left without a shader is unbound with SET_PROGRAM
+// of no address: no pixel shader, no colour written.
 func (c *context) emitPrograms(rec recorder, vs, ps *shader, layout *elementLayout) {
 	b := &c.cmd
 	g := &c.onGPU
-	if vs != nil && vs.prog != nil {
+	if vs != nil {
 		if layout != nil {
 			b.SetLayout(layout.fetch(vs.prog))
 		} else {
@@ -139,41 +136,15 @@ func (c *context) emitPrograms(rec recorder, vs, ps *shader, layout *elementLayo
 		}
 		b.SetProgram(isa.StageVS, rec.ref(vs.code, false, 0), uint32(len(vs.prog.Code)), vs.sysReg)
 		g.vs = true
-	} else if vs != nil {
-		b.SetShader(isa.StageVS, vs.Program)
-		g.vs = true
 	} else if g.vs {
-		b.SetShader(isa.StageVS, isa.ProgNone)
+		b.SetProgram(isa.StageVS, isa.NullAddress, 0, isa.NoReg)
 		g.vs = false
 	}
-	if ps != nil && ps.prog != nil {
+	if ps != nil {
 		b.SetProgram(isa.StagePS, rec.ref(ps.code, false, 0), uint32(len(ps.prog.Code)), ps.sysReg)
 		g.ps = true
-	} else if ps != nil {
-		b.SetShader(isa.StagePS, ps.Program)
-		g.ps = true
 	} else if g.ps {
-		b.SetShader(isa.StagePS, isa.ProgNone) // no pixel shader: no colour written
+		b.SetProgram(isa.StagePS, isa.NullAddress, 0, isa.NoReg)
 		g.ps = false
 	}
-}
-
-// Room for a draw's programs from bytecode: SET_LAYOUT at its largest,
-// two SET_PROGRAMs and vertex-buffer slots 1..15 (SET_VB), reserved only
-// while the device has such a shader (so the buffers of built-in draws
-// split where they always did).
-const (
-	programWords  = 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8
-	programAllocs = 2 + iaSlots - 1
-)
-
-// drawRoom is what ensure must find free for one draw.
-func (c *context) drawRoom() (words, allocs int) {
-	c.dev.mu.Lock()
-	n := c.dev.codeShaders
-	c.dev.mu.Unlock()
-	if n > 0 {
-		return drawWords + programWords, drawAllocs + programAllocs
-	}
-	return drawWords, drawAllocs
 }

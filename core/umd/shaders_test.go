@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"testing"
 
+	"d3dsim/core/builtins"
 	"d3dsim/core/ddi"
 	"d3dsim/core/hlsl"
 	"d3dsim/core/hresult"
@@ -14,6 +15,16 @@ const shaderSrc = `struct VSIn  { float3 pos : POSITION; float4 col : COLOR; };
 struct VSOut { float4 pos : SV_Position; float4 col : COLOR; };
 VSOut vsmain(VSIn i) { VSOut o; o.pos = float4(i.pos, 1); o.col = i.col; return o; }
 float4 psmain(VSOut i) : SV_Target { return i.col; }`
+
+// builtinCode is the bytecode of built-in shader name (builtin:NAME).
+func builtinCode(t testing.TB, name string) []byte {
+	t.Helper()
+	s, err := builtins.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s.Bytecode
+}
 
 func compile(t *testing.T, entry, target string) []byte {
 	t.Helper()

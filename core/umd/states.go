@@ -48,20 +48,6 @@ func clone[T any](desc *T) *T {
 
 func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
-// createShader translates the shader's bytecode (shaders.go) or selects
-// the built-in program it names.
-func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
-	if a.Bytecode != nil {
-		return d.createCodeShader(a, h, stage, ddiName)
-	}
-	b, ok := isa.LookupBuiltin(a.Builtin)
-	var invalid error
-	if !ok || b.Stage != stage {
-		invalid = hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: no built-in program %q for this stage", ddiName, a.Builtin)
-	}
-	return createObject(d, ddiName, d.shaders, h, &shader{Builtin: b}, invalid)
-}
-
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
 	d.report(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
 }

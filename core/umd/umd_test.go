@@ -68,10 +68,15 @@ func TestDrawEncodesPackets(t *testing.T) {
 	if got := countOp(pkts, isa.OpDraw); got != 2 {
 		t.Fatalf("%d DRAW packets, want 2: %v", got, ops(pkts))
 	}
-	for _, op := range []isa.Opcode{isa.OpSetRT, isa.OpSetVB, isa.OpSetShader, isa.OpSetTopology, isa.OpSetBlend, isa.OpSetRaster, isa.OpSetDepth} {
-		if n := countOp(pkts, op); n == 0 || (op != isa.OpSetShader && n != 1) {
+	for _, op := range []isa.Opcode{isa.OpSetRT, isa.OpSetVB, isa.OpSetLayout, isa.OpSetTopology, isa.OpSetBlend, isa.OpSetRaster, isa.OpSetDepth} {
+		if n := countOp(pkts, op); n != 1 {
 			t.Errorf("%v appears %d times: %v", op, n, ops(pkts))
 		}
+	}
+	// The built-in shaders are programs from memory like any other: one
+	// SET_PROGRAM per stage, never the GPU's SET_SHADER microcode.
+	if n, m := countOp(pkts, isa.OpSetProgram), countOp(pkts, isa.OpSetShader); n != 2 || m != 0 {
+		t.Errorf("%d SET_PROGRAM and %d SET_SHADER packets, want 2 and 0: %v", n, m, ops(pkts))
 	}
 	last := pkts[len(pkts)-1]
 	if last.Op != isa.OpDraw || last.Args[0] != 3 || last.Args[1] != 3 || pkts[len(pkts)-2].Op != isa.OpDraw {

@@ -1,0 +1,13 @@
+package d3d11
+
+import "d3dsim/core/builtins"
+
+// createBuiltin creates built-in shader builtin (its stage from the name's
+// prefix) as an application would: from its compiled bytecode.
+func createBuiltin(d *Device, name, builtin string) (*Shader, error) {
+	s, err := builtins.Lookup(builtin)
+	if err != nil {
+		return nil, err
+	}
+	return d.CreateShaderBytecode(name, s.Stage, s.Bytecode)
+}
