@@ -275,6 +275,7 @@ func execCreateShader(stage string) func(*call) error {
 		}
 		if err == nil {
 			x.bind(0, s)
+			x.run.noteShader(x, s)
 		}
 		return err
 	}
