@@ -8,11 +8,13 @@ import (
 )
 
 // The Shaders view's model: every shader the run created (its API object,
-// stage and where its code came from) with the draws that ran it, and per
-// shader its three texts — the HLSL, the DXBC listing in fxc's /Fc form and
-// the GPU program the UMD made of it. The run notes the shaders as it goes
-// (core/scenario ShaderInfo); the texts are made once per shader per load,
-// when the page first asks for them, never per poll.
+// stage, where its code came from and how many draws ran it), per shader
+// the draws that ran it, and its three texts — the HLSL, the DXBC listing
+// in fxc's /Fc form and the GPU program the UMD made of it. The run notes
+// the shaders as it goes (core/scenario ShaderInfo); the texts are made
+// once per shader per load, when the page first asks for them, never per
+// poll. The list leaves the draws out: it is sent again whenever a draw
+// is added, and the page asks for one shader's draws when it shows them.
 
 // shaderList is what shadersJSON answers.
 type shaderList struct {
@@ -23,18 +25,17 @@ type shaderList struct {
 
 // shaderRow is one shader of the list.
 type shaderRow struct {
-	Index     int         `json:"index"` // shaderCode's argument
-	Obj       string      `json:"obj"`
-	Stage     string      `json:"stage"`  // vs, ps
-	Source    string      `json:"source"` // hlsl, bytecode, builtin
-	Builtin   string      `json:"builtin,omitempty"`
-	Block     string      `json:"block,omitempty"`
-	Entry     string      `json:"entry,omitempty"`
-	Target    string      `json:"target,omitempty"`
-	Seq       uint64      `json:"seq"`
-	Line      int         `json:"line"`
-	Draws     []shaderUse `json:"draws"`
-	DrawCount int         `json:"drawCount"`
+	Index     int    `json:"index"` // shaderCode's argument
+	Obj       string `json:"obj"`
+	Stage     string `json:"stage"`  // vs, ps
+	Source    string `json:"source"` // hlsl, bytecode, builtin
+	Builtin   string `json:"builtin,omitempty"`
+	Block     string `json:"block,omitempty"`
+	Entry     string `json:"entry,omitempty"`
+	Target    string `json:"target,omitempty"`
+	Seq       uint64 `json:"seq"`
+	Line      int    `json:"line"`
+	DrawCount int    `json:"drawCount"` // draws that ran it (shaderDraws has the first scenario.MaxShaderDraws)
 }
 
 // shaderUse is one draw that ran a shader.
@@ -107,12 +108,31 @@ func (a *app) shadersJSON(have string) []byte {
 }
 
 func rowOf(i int, s *scenario.ShaderInfo) shaderRow {
-	r := shaderRow{Index: i, Obj: s.Obj, Stage: s.Stage, Source: s.Source, Builtin: s.Builtin, Block: s.Block, Entry: s.Entry,
-		Target: s.Target, Seq: s.Seq, Line: s.Line, DrawCount: s.DrawCount, Draws: make([]shaderUse, len(s.Draws))}
-	for k, d := range s.Draws {
-		r.Draws[k] = shaderUse{Seq: d.Seq, Name: d.Name, Ctx: d.Ctx, Line: d.Line}
+	return shaderRow{Index: i, Obj: s.Obj, Stage: s.Stage, Source: s.Source, Builtin: s.Builtin, Block: s.Block, Entry: s.Entry,
+		Target: s.Target, Seq: s.Seq, Line: s.Line, DrawCount: s.DrawCount}
+}
+
+// shaderDraws is the draws that ran shader i as a JSON array ("null"
+// when there is no such shader).
+func (a *app) shaderDraws(i int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return []byte("null")
 	}
-	return r
+	infos, _ := a.run.Shaders()
+	if i < 0 || i >= len(infos) {
+		return []byte("null")
+	}
+	uses := make([]shaderUse, len(infos[i].Draws))
+	for k, d := range infos[i].Draws {
+		uses[k] = shaderUse{Seq: d.Seq, Name: d.Name, Ctx: d.Ctx, Line: d.Line}
+	}
+	b, err := json.Marshal(uses)
+	if err != nil {
+		return []byte("null")
+	}
+	return b
 }
 
 // shaderCode is shader i's three texts as JSON ("null" when there is no

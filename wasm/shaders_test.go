@@ -65,10 +65,14 @@ func TestShadersViewHLSL(t *testing.T) {
 		{"ps", "ps", "Texture2D", "sample", "sample r1, v2.xyxx, t0, s0"},
 	} {
 		s := l.Shaders[i]
-		if s.Index != i || s.Obj != want.obj || s.Stage != want.stage || s.Source != "hlsl" || s.Block != "imgui" || s.DrawCount != 1 || len(s.Draws) != 1 {
+		if s.Index != i || s.Obj != want.obj || s.Stage != want.stage || s.Source != "hlsl" || s.Block != "imgui" || s.DrawCount != 1 {
 			t.Fatalf("shader %d: %+v", i, s)
 		}
-		d := s.Draws[0]
+		var draws []shaderUse
+		if err := json.Unmarshal(a.shaderDraws(i), &draws); err != nil || len(draws) != 1 {
+			t.Fatalf("%s's draws: %v (%v)", s.Obj, draws, err)
+		}
+		d := draws[0]
 		if d.Name != "Draw" || d.Ctx != "IC" || d.Line != 59 {
 			t.Errorf("%s's draw: %+v", s.Obj, d)
 		}
@@ -85,7 +89,7 @@ func TestShadersViewHLSL(t *testing.T) {
 	if b := a.shadersJSON(l.Version); b != nil {
 		t.Errorf("same version %q answered %s", l.Version, b)
 	}
-	if string(a.shaderCode(2)) != "null" || string(a.shaderCode(-1)) != "null" {
+	if string(a.shaderCode(2)) != "null" || string(a.shaderCode(-1)) != "null" || string(a.shaderDraws(2)) != "null" {
 		t.Error("a shader that does not exist has texts")
 	}
 	// A new load starts over.

@@ -3,8 +3,8 @@
 // HLSL it was compiled from, its DXBC listed as fxc /Fc lists it, and the GPU
 // program the UMD translated it to; with the draws that ran it. The model is
 // the module's (wasm/shaders.go): the list is fetched again only when its
-// version changed (a shader or a draw was added), each shader's texts once
-// per load.
+// version changed (a shader or a draw was added), the shown shader's draws
+// when its count changed, each shader's texts once per load.
 
 import { el, links, seqLinkBySeq, lineLink, plural } from "./view-common.js";
 
@@ -26,6 +26,7 @@ export class ShadersView {
     this.texts = new Map(); // shader index -> its texts (shaderCode)
     this.current = -1; // the shader shown
     this.shown = -1; // the shader whose columns are built
+    this.draws = null; // {index, count, list}: the shown shader's draws
     this.selectedSeq = 0; // the page's selection, when it is an event
   }
 
@@ -130,10 +131,14 @@ export class ShadersView {
   // drawsBox lists the draws that ran shader s: a click selects the draw
   // in every view.
   drawsBox(s) {
+    let w = this.draws;
+    if (!w || w.index !== s.index || w.count !== s.drawCount) {
+      w = this.draws = { index: s.index, count: s.drawCount, list: (s.drawCount && this.sim.shaderDraws(s.index)) || [] };
+    }
     const box = el("div", "shader-draws");
     const head = el("span", "muted", s.drawCount ? `${plural(s.drawCount, "draw")} ran it:` : "No draw ran it yet.");
     box.append(head);
-    for (const d of s.draws) {
+    for (const d of w.list) {
       const a = seqLinkBySeq(this.store, d.seq, `${d.name} on ${d.ctx || "?"}`);
       a.classList.add("chip", "ev", "shader-draw");
       a.dataset.seq = d.seq;
@@ -141,7 +146,7 @@ export class ShadersView {
       if (d.ctx && d.ctx.startsWith("DC")) a.title += " (recorded into a command list: it runs when the list is executed)";
       box.append(a, lineLink(d.line, `:${d.line}`));
     }
-    if (s.drawCount > s.draws.length) box.append(el("span", "muted", `and ${plural(s.drawCount - s.draws.length, "later draw")}`));
+    if (s.drawCount > w.list.length) box.append(el("span", "muted", `and ${plural(s.drawCount - w.list.length, "later draw")}`));
     return box;
   }
 

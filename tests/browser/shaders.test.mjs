@@ -23,14 +23,16 @@ const col = (page, kind) => page.locator(`#sh-detail .shader-col[data-col="${kin
 test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL + "#demo=hlsl-textured");
   assert.match(await page.evaluate(() => window.d3dsim.source()), /hlsl imgui \{/);
-  await runToEnd(page);
-  await page.evaluate(() => window.d3dsimUI.poll());
 
-  // The 4 key shows the fourth tab, Shaders (outside the editor).
+  // The 4 key shows the fourth tab, Shaders (outside the editor). Before
+  // the run, no shader; the view follows the run as the panel polls.
   await page.locator(".tabs").click();
   await page.keyboard.press("4");
   await page.waitForSelector('.inspector .view[data-view="shaders"]:not([hidden])');
   assert.equal(await page.locator('.tabs [data-view="shaders"]').getAttribute("aria-selected"), "true");
+  assert.match(await page.locator("#sh-list").textContent(), /No shader yet/);
+  await runToEnd(page);
+  await page.evaluate(() => window.d3dsimUI.poll());
 
   const rows = page.locator("#sh-list .shader-row");
   await page.waitForFunction(() => document.querySelectorAll("#sh-list .shader-row").length === 2);
