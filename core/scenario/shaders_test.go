@@ -144,3 +144,39 @@ imm.Draw 3 0
 		t.Errorf("ShaderCount %d, %d; want 3 shaders, 3 draws", n, d)
 	}
 }
+
+// Bytecode: listed as such, its listing and the UMD's program, no HLSL; a
+// draw recorded by the runtime for a driver without command lists counts
+// on its deferred context; a draw the runtime drops (signatures that do not
+// link) ran nothing.
+func TestShadersFromBytecode(t *testing.T) {
+	src := triangleScene("option driver.commandlists=false\n", compileHex(t, "vsmain", "vs_5_0", nil), "hlsl:shaders entry=psmain target=ps_4_0", true)
+	r := runText(t, src, Overrides{})
+	if s := r.Summary(); !s.OK() {
+		t.Fatal(s.Failures)
+	}
+	vs := shaderInfoOf(t, r, "vs")
+	if vs.Source != ShaderBytecode || vs.HLSL != "" || vs.Block != "" || len(vs.Bytecode) == 0 {
+		t.Errorf("vs: %+v", vs)
+	}
+	if l, err := vs.Listing(); err != nil || !strings.Contains(l, "vs_5_0") || !strings.Contains(l, "dcl_output_siv o0.xyzw, position") {
+		t.Errorf("vs: listing %q (%v)", l, err)
+	}
+	if code, err := vs.ISA(); err != nil || !strings.HasPrefix(code, "vs inputs=") {
+		t.Errorf("vs: ISA %q (%v)", code, err)
+	}
+	if vs.DrawCount != 1 || len(vs.Draws) != 1 {
+		t.Fatalf("vs: draws %+v", vs.Draws)
+	}
+	drawEvent(t, r, vs.Draws[0], "Draw", "DC1", vs.Draws[0].Line)
+
+	src = triangleScene("", "hlsl:shaders entry=vsmain", "hlsl:shaders entry=psuv", false)
+	src = strings.Replace(src, "imm.Draw 3 0\n", "imm.Draw 3 0\nexpect hr == DROPPED\n", 1)
+	r = runText(t, src, Overrides{})
+	if s := r.Summary(); !s.OK() {
+		t.Fatal(s.Failures)
+	}
+	if vs, ps := shaderInfoOf(t, r, "vs"), shaderInfoOf(t, r, "ps"); vs.DrawCount != 0 || ps.DrawCount != 0 {
+		t.Errorf("a dropped draw counts: vs %d, ps %d", vs.DrawCount, ps.DrawCount)
+	}
+}
