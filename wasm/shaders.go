@@ -56,6 +56,9 @@ type shaderTexts struct {
 	ListingNote string `json:"listingNote,omitempty"`
 	ISA         string `json:"isa"`
 	ISANote     string `json:"isaNote,omitempty"`
+	// Translation is the ISA under the DXBC instruction each came from
+	// ("" when the driver did not translate: a built-in program).
+	Translation string `json:"translation,omitempty"`
 }
 
 // shaderCache holds a load's answers.
@@ -183,7 +186,7 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 		t.ListingNote = "no DXBC"
 	}
 	isa, err := s.ISA()
-	t.ISA = isa
+	t.ISA, t.Translation = isa, s.Translation()
 	switch {
 	case err != nil:
 		t.ISANote = "the driver's program does not disassemble: " + err.Error()

@@ -81,7 +81,7 @@ func TestShadersViewHLSL(t *testing.T) {
 		}
 		x := shaderTextsOf(t, a, i)
 		if !strings.Contains(x.HLSL, want.hlsl) || !strings.Contains(x.Listing, want.listing) || !strings.Contains(x.ISA, want.isa) ||
-			x.HLSLNote != "" || x.ListingNote != "" || x.ISANote != "" {
+			x.HLSLNote != "" || x.ListingNote != "" || x.ISANote != "" || !strings.HasPrefix(x.Translation, "// ") {
 			t.Errorf("%s's texts: %+v", s.Obj, x)
 		}
 	}
@@ -116,7 +116,7 @@ func TestShadersViewBuiltin(t *testing.T) {
 			t.Errorf("shader %d: %+v", i, s)
 		}
 		x := shaderTextsOf(t, a, i)
-		if x.HLSL != "" || x.HLSLNote != "built-in program, no HLSL" || x.Listing != "" || x.ListingNote == "" || x.ISA == "" || x.ISANote == "" {
+		if x.HLSL != "" || x.HLSLNote != "built-in program, no HLSL" || x.Listing != "" || x.ListingNote == "" || x.ISA == "" || x.ISANote == "" || x.Translation != "" {
 			t.Errorf("%s's texts: %+v", s.Obj, x)
 		}
 	}

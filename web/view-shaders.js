@@ -119,13 +119,35 @@ export class ShadersView {
     head.append(lineLink(s.line));
     box.append(head, this.drawsBox(s));
     const cols = el("div", "shader-cols");
+    const isa = column("isa", "GPU ISA (the UMD's translation)", "the program the user-mode driver made of the bytecode for this GPU and placed in an allocation of its own, bound at a draw with SET_PROGRAM", x?.isa, x?.isaNote);
+    if (x?.translation) this.translationToggle(isa, x);
     cols.append(
       column("hlsl", "HLSL", "the source the scenario's hlsl block holds, compiled when the scenario loads, as fxc compiles at build time", x?.hlsl, x?.hlslNote, x?.hlslLine),
       column("dxbc", "DXBC (fxc /Fc listing)", "the bytecode CreateVertexShader or CreatePixelShader hands the runtime, which validates it and passes it to the driver", x?.listing, x?.listingNote),
-      column("isa", "GPU ISA (the UMD's translation)", "the program the user-mode driver made of the bytecode for this GPU and placed in an allocation of its own, bound at a draw with SET_PROGRAM", x?.isa, x?.isaNote),
+      isa,
     );
     box.append(cols);
     this.detailBox.replaceChildren(box);
+  }
+
+  // translationToggle adds to the ISA column a button that shows each DXBC
+  // instruction above the ISA instructions it became (and back); the
+  // choice holds for the next shader shown.
+  translationToggle(col, x) {
+    const pre = col.querySelector(".shader-text");
+    const b = el("button", "ghost small shader-toggle");
+    const set = () => {
+      pre.textContent = this.byDXBC ? x.translation : x.isa;
+      b.textContent = this.byDXBC ? "plain ISA" : "by DXBC instruction";
+      b.title = this.byDXBC ? "show the program alone, as its words disassemble" : "show each DXBC instruction (as a comment) above the ISA instructions the driver made of it";
+      b.setAttribute("aria-pressed", String(!!this.byDXBC));
+    };
+    b.addEventListener("click", () => {
+      this.byDXBC = !this.byDXBC;
+      set();
+    });
+    set();
+    col.querySelector(".pane-head").append(b);
   }
 
   // drawsBox lists the draws that ran shader s: a click selects the draw

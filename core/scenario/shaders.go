@@ -224,3 +224,13 @@ func (s *ShaderInfo) ISA() (string, error) {
 	}
 	return "", nil
 }
+
+// Translation is the UMD's translation listed instruction by instruction:
+// each DXBC instruction (as a comment) followed by the ISA instructions it
+// became ("" for a built-in program, which was not translated).
+func (s *ShaderInfo) Translation() string {
+	if !s.Driver || s.Code.Program == nil {
+		return ""
+	}
+	return s.Code.Program.Listing()
+}

@@ -65,6 +65,9 @@ func TestShadersFromHLSL(t *testing.T) {
 		if err != nil || !strings.HasPrefix(code, c.stage+" ") || !strings.Contains(code, c.isa) {
 			t.Errorf("%s: ISA %q (%v)", c.obj, code, err)
 		}
+		if tr := s.Translation(); !strings.HasPrefix(tr, "// "+c.target+" -> "+c.stage) || !strings.Contains(tr, c.isa) {
+			t.Errorf("%s: translation %q", c.obj, tr)
+		}
 		if s.Seq == 0 {
 			t.Errorf("%s: no creating event", c.obj)
 		} else if e, _ := r.Recorder().At(s.Seq); e.Obj != c.obj || e.From != trace.App || !strings.HasPrefix(e.Name, "Create") {
@@ -90,8 +93,8 @@ func TestShadersBuiltin(t *testing.T) {
 		if s.Source != ShaderBuiltin || s.Builtin != c.builtin || s.HLSL != "" || s.Bytecode != nil {
 			t.Errorf("%s: %+v", c.obj, s)
 		}
-		if l, err := s.Listing(); l != "" || err != nil {
-			t.Errorf("%s: a built-in has no DXBC listing: %q (%v)", c.obj, l, err)
+		if l, err := s.Listing(); l != "" || err != nil || s.Translation() != "" {
+			t.Errorf("%s: a built-in has no DXBC listing nor translation: %q (%v), %q", c.obj, l, err, s.Translation())
 		}
 		if code, err := s.ISA(); code != gpu.BuiltinSource(c.stage, c.prog) || code == "" || err != nil {
 			t.Errorf("%s: ISA %q (%v)", c.obj, code, err)

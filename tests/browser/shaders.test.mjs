@@ -19,6 +19,7 @@ after(async () => {
 });
 
 const col = (page, kind) => page.locator(`#sh-detail .shader-col[data-col="${kind}"]`).textContent();
+const code = (page, kind) => page.locator(`#sh-detail .shader-col[data-col="${kind}"] .shader-text`).textContent();
 
 test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL + "#demo=hlsl-textured");
@@ -50,9 +51,16 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   assert.match(dxbc, /\bps_4_0\b/);
   assert.match(dxbc, /\bsample\b/);
   assert.match(dxbc, /dcl_resource_texture2d/);
-  const isa = await col(page, "isa");
-  assert.match(isa, /^GPU ISA.*\bps inputs=\d+ outputs=1/s);
+  assert.match(await col(page, "isa"), /^GPU ISA \(the UMD's translation\)/);
+  const isa = await code(page, "isa");
+  assert.match(isa, /^ps inputs=\d+ outputs=1/);
   assert.match(isa, /sample r\d+, v2\.xyxx, t0, s0/);
+  // By DXBC instruction: each one above the ISA it became; and back.
+  const toggle = page.locator('#sh-detail .shader-col[data-col="isa"] .shader-toggle');
+  await toggle.click();
+  assert.match(await code(page, "isa"), /\/\/ sample r1\.xyzw, v2\.xyxx, t0\.xyzw, s0\s+\d+\s+sample r1, v2\.xyxx, t0, s0/);
+  await toggle.click();
+  assert.equal(await code(page, "isa"), isa);
   // Side by side on a wide page.
   const xs = await page.locator("#sh-detail .shader-col").evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()));
   assert.ok(xs[0].x < xs[1].x && xs[1].x < xs[2].x && xs[0].y === xs[2].y, `columns at ${JSON.stringify(xs)}`);
