@@ -187,9 +187,10 @@ function column(kind, title, hint, text, note, firstLine) {
   h.title = hint;
   c.append(h);
   if (text) {
-    const pre = el("pre", "shader-text", text);
-    if (firstLine) pre.title = `from scenario line ${firstLine}`;
-    c.append(pre);
+    // The hlsl block's text starts at this scenario line: a link shows it
+    // in the editor.
+    if (firstLine) h.append(lineLink(firstLine));
+    c.append(el("pre", "shader-text", text));
     if (note) c.append(el("p", "hint", note));
   } else {
     c.append(el("div", "empty", note || "–"));

@@ -47,6 +47,11 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   const hlsl = await col(page, "hlsl");
   assert.match(hlsl, /Texture2D texture0/);
   assert.match(hlsl, /\.Sample\(sampler0, input\.uv\)/);
+  // Its first line is the block's in the scenario: the link shows it in the editor.
+  await page.locator('#sh-detail .shader-col[data-col="hlsl"] .line-link').click();
+  const picked = await page.evaluate(() => { const ta = document.getElementById("source"); return ta.value.slice(ta.selectionStart, ta.selectionEnd); });
+  assert.match(picked, /^struct VSIn  \{ float3 pos : POSITION;/);
+  assert.match(await page.locator('#sh-detail .shader-col[data-col="hlsl"] .line-link').textContent(), /^line 6$/);
   const dxbc = await col(page, "dxbc");
   assert.match(dxbc, /\bps_4_0\b/);
   assert.match(dxbc, /\bsample\b/);
