@@ -194,7 +194,7 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 		t.ISANote = "the driver did not say what it made of this shader"
 	case isa == "":
 		t.ISANote = "no GPU program"
-	case s.Code.Program == nil:
+	case s.Code.Builtin():
 		t.ISANote = "built-in program: SET_SHADER selects it in the GPU's microcode, which computes what this ISA does"
 	}
 	return t

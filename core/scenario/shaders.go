@@ -7,10 +7,6 @@ import (
 	"d3dsim/core/dxbc"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
-	"d3dsim/core/umd"
-	"d3dsim/gpu"
-	"d3dsim/gpu/isa"
-	"d3dsim/gpu/shader"
 )
 
 // The shaders a run created, for the page's Shaders view: where each one's
@@ -51,7 +47,7 @@ type ShaderInfo struct {
 	Bytecode []byte
 	// Code is what the UMD made of it, read once it was created (Driver
 	// false: the driver did not say).
-	Code   umd.ShaderCode
+	Code   machine.DriverShader
 	Driver bool
 
 	Seq       uint64       // the creating call's API event (0: not in the trace any more)
@@ -214,23 +210,18 @@ func (s *ShaderInfo) Listing() (string, error) {
 // for a built-in program the ISA its SET_SHADER microcode computes. ""
 // when the driver did not say.
 func (s *ShaderInfo) ISA() (string, error) {
-	switch {
-	case !s.Driver:
+	if !s.Driver {
 		return "", nil
-	case s.Code.Program != nil:
-		return shader.Disassemble(s.Code.Program.Code)
-	case s.Code.Builtin != isa.ProgNone:
-		return gpu.BuiltinSource(s.Code.Stage, s.Code.Builtin), nil
 	}
-	return "", nil
+	return s.Code.ISA()
 }
 
 // Translation is the UMD's translation listed instruction by instruction:
 // each DXBC instruction (as a comment) followed by the ISA instructions it
 // became ("" for a built-in program, which was not translated).
 func (s *ShaderInfo) Translation() string {
-	if !s.Driver || s.Code.Program == nil {
+	if !s.Driver {
 		return ""
 	}
-	return s.Code.Program.Listing()
+	return s.Code.Translation()
 }

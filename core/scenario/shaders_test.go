@@ -5,8 +5,6 @@ import (
 	"testing"
 
 	"d3dsim/core/trace"
-	"d3dsim/gpu"
-	"d3dsim/gpu/isa"
 )
 
 // shaderInfoOf is the shader called obj in r's record.
@@ -82,12 +80,10 @@ func TestShadersFromHLSL(t *testing.T) {
 
 func TestShadersBuiltin(t *testing.T) {
 	r := runAsset(t, "command-lists", Overrides{})
-	for _, c := range []struct {
-		obj, builtin string
-		stage, prog  uint32
-	}{
-		{"vs", "vs_passthrough", isa.StageVS, isa.ProgVSPassthrough},
-		{"ps", "ps_vertexcolor", isa.StagePS, isa.ProgPSVertexColor},
+	for _, c := range []struct{ obj, builtin, isa string }{
+		// The ISA of the built-in programs (gpu.BuiltinSource).
+		{"vs", "vs_passthrough", "vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1\nmov o2, v2"},
+		{"ps", "ps_vertexcolor", "ps inputs=2 outputs=1\nmov o0, v1"},
 	} {
 		s := shaderInfoOf(t, r, c.obj)
 		if s.Source != ShaderBuiltin || s.Builtin != c.builtin || s.HLSL != "" || s.Bytecode != nil {
@@ -96,7 +92,7 @@ func TestShadersBuiltin(t *testing.T) {
 		if l, err := s.Listing(); l != "" || err != nil || s.Translation() != "" {
 			t.Errorf("%s: a built-in has no DXBC listing nor translation: %q (%v), %q", c.obj, l, err, s.Translation())
 		}
-		if code, err := s.ISA(); code != gpu.BuiltinSource(c.stage, c.prog) || code == "" || err != nil {
+		if code, err := s.ISA(); code != c.isa || err != nil || !s.Code.Builtin() {
 			t.Errorf("%s: ISA %q (%v)", c.obj, code, err)
 		}
 		// The one draw is recorded on the deferred context: that call,

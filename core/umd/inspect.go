@@ -3,6 +3,8 @@ package umd
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/umd/translate"
+	"d3dsim/gpu/isa"
+	gpushader "d3dsim/gpu/shader"
 )
 
 // ShaderCode is what the driver made of one of its shaders: the built-in
@@ -28,4 +30,27 @@ func (d *Device) ShaderCode(h ddi.HSHADER) (ShaderCode, bool) {
 		return ShaderCode{}, false
 	}
 	return ShaderCode{Stage: s.Stage, Builtin: s.Program, Program: s.prog}, true
+}
+
+// IsBuiltin says the shader is a built-in program (SET_SHADER), not one
+// translated from bytecode.
+func (c ShaderCode) IsBuiltin() bool { return c.Program == nil && c.Builtin != isa.ProgNone }
+
+// ISA is the translated program disassembled from the words the driver
+// placed in its allocation ("" for a built-in program).
+func (c ShaderCode) ISA() (string, error) {
+	if c.Program == nil {
+		return "", nil
+	}
+	return gpushader.Disassemble(c.Program.Code)
+}
+
+// Translation is the translation listed DXBC instruction by DXBC
+// instruction, each followed by the ISA instructions it became ("" for a
+// built-in program).
+func (c ShaderCode) Translation() string {
+	if c.Program == nil {
+		return ""
+	}
+	return c.Program.Listing()
 }
