@@ -37,6 +37,7 @@ type app struct {
 	insp  *inspector    // the Command lists and Handles views, fed from the trace
 	enc   columnEncoder // the panel's event batches
 	synth int           // >0: the panel's trace is this many synthetic events
+	shv   *shaderCache  // the Shaders view's answers for the loaded run (shaders.go)
 
 	// clock, when set, starts a slice's page clock: the predicate it
 	// returns says when the slice has had its time (sliceMillis). Only the

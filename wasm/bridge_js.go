@@ -25,6 +25,10 @@ package main
 //	batch(after, max)     -> {n, ints: Int32Array, t: Float64Array, strings}: the events after seq after,
 //	                         as columns (wasm/columns.go); after = 0 starts a new string table
 //	inspect()             -> the Command lists and Handles views' model (wasm/inspect.go)
+//	shaders(version)      -> the Shaders view's list {version, shaders, dropped} (wasm/shaders.go),
+//	                         null when its version is still the one given
+//	shaderCode(i)         -> shader i's {hlsl, listing, isa} (and notes saying why one is empty), null when none
+//	shaderDraws(i)        -> the draws that ran shader i [{seq, name, ctx, line}], null when none
 //	stepFrame()           -> summary after the next Present
 //	runFrame()            -> Promise of that summary, run in slices like run() (the Step frame button)
 //	stepToLine(n)         -> summary once scenario line n's call has run
@@ -188,6 +192,29 @@ func installBridge(a *app) *bridge {
 	})
 	b.fn("inspect", func(args []js.Value) any {
 		return js.Global().Get("JSON").Call("parse", string(a.inspect()))
+	})
+	b.fn("shaders", func(args []js.Value) any {
+		have := ""
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			have = args[0].String()
+		}
+		j := a.shadersJSON(have)
+		if j == nil {
+			return nil
+		}
+		return js.Global().Get("JSON").Call("parse", string(j))
+	})
+	b.fn("shaderCode", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return nil
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.shaderCode(args[0].Int())))
+	})
+	b.fn("shaderDraws", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return nil
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.shaderDraws(args[0].Int())))
 	})
 	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
 	b.fn("runFrame", func(args []js.Value) any { return b.runSlices(a.startFrame(), "runFrame") })

@@ -16,6 +16,7 @@ import { Timeline } from "./timeline.js";
 import { links, el, seqLink, lineLink } from "./view-common.js";
 import { CommandListsView } from "./view-cmdlists.js";
 import { HandlesView } from "./view-handles.js";
+import { ShadersView } from "./view-shaders.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
@@ -53,7 +54,7 @@ let firstFrameAt = 0;
 let tutorialName = "";
 
 const store = new Store();
-let editor, timeline, cmdlists, handles, flow, problems, traceView, tutorial;
+let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
 
 function setState(state, label) {
   $("state").dataset.state = state;
@@ -72,6 +73,7 @@ function start(d3dsim) {
   timeline = new Timeline($("timeline"), $("tl-tip"), select);
   cmdlists = new CommandListsView($("cl-contexts"), $("cl-lists"));
   handles = new HandlesView($("h-objects"), $("h-caches"));
+  shaders = new ShadersView($("sh-list"), $("sh-detail"), sim);
   flow = new FlowView($("flow"));
   problems = new ProblemsView($("problems"), $("problem-count"));
   const filter = el("input", "filter");
@@ -88,7 +90,7 @@ function start(d3dsim) {
   viewTools.trace = [filter, count];
   viewTools.timeline = timelineTools();
 
-  ctl = new Controller(sim, store, [timeline, cmdlists, handles, flow, problems, traceView], {
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView], {
     reset: () => { $("detail").hidden = true; },
     loaded: () => {
       // Show the new scenario's text.
@@ -153,7 +155,7 @@ function start(d3dsim) {
       runEditor();
     }
   });
-  installKeys({ togglePlay, stepCall, stepFrame, showKeys, keysOpen: () => !$("keys").hidden });
+  installKeys({ togglePlay, stepCall, stepFrame, showKeys, keysOpen: () => !$("keys").hidden, showView: showTab });
   $("help").addEventListener("click", (e) => {
     e.stopPropagation();
     showKeys(true);
@@ -170,7 +172,7 @@ function start(d3dsim) {
   }
 
   window.d3dsimUI = {
-    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, flow, problems, trace: traceView },
+    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView },
     get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
@@ -472,6 +474,12 @@ function timelineTools() {
     mk("fit", "show the whole trace (f, double-click)", () => { timeline.follow = true; timeline.fit(); })];
 }
 
+// showTab shows the view of the n-th tab (1-based: the 1 … 7 keys).
+function showTab(n) {
+  const tab = document.querySelectorAll(".tabs [data-view]")[n - 1];
+  if (tab) showView(tab.dataset.view);
+}
+
 function showView(name) {
   activeView = name;
   for (const tab of document.querySelectorAll(".tabs [data-view]")) tab.setAttribute("aria-selected", String(tab.dataset.view === name));
@@ -492,6 +500,9 @@ function refreshView(force) {
       break;
     case "handles":
       handles.render(ctl.inspect(force));
+      break;
+    case "shaders":
+      shaders.render(force);
       break;
     case "flow":
       if (force || flow.current !== ctl.selected) flow.render(ctl.selected);
@@ -517,6 +528,7 @@ function select(i, source) {
 function showSelection(i, source) {
   timeline.select(i);
   cmdlists.select(i);
+  shaders.select(i);
   traceView.selected = i;
   if (source !== "trace") traceView.select(i);
   if (activeView === "flow" || source === "flow") flow.render(i);

@@ -104,8 +104,9 @@ export function installPixelProbe(sim, frames) {
 
 // installKeys binds the page's keyboard shortcuts to its actions: Space
 // plays or pauses, F10 steps a call (Shift+F10 a frame), F11 steps a frame
-// (not the browser's full screen), ? opens the shortcuts overlay and Esc
-// closes it. Space and ? are left to a text field that has the focus.
+// (not the browser's full screen), 1 to 9 show the panel's views in their
+// tabs' order, ? opens the shortcuts overlay and Esc closes it. Space, the
+// digits and ? are left to a text field that has the focus.
 export function installKeys(a) {
   document.addEventListener("keydown", (e) => {
     const typing = /^(TEXTAREA|INPUT|SELECT)$/.test(document.activeElement?.tagName || "");
@@ -123,6 +124,9 @@ export function installKeys(a) {
     } else if (e.key === "Escape" && a.keysOpen()) {
       e.preventDefault();
       a.showKeys(false);
+    } else if (/^[1-9]$/.test(e.key) && plain && !e.shiftKey && a.showView) {
+      e.preventDefault();
+      a.showView(Number(e.key));
     } else if (e.key === "?" && plain) {
       e.preventDefault();
       a.showKeys(!a.keysOpen());

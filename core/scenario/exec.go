@@ -268,6 +268,7 @@ func execCreateShader(stage string) func(*call) error {
 		s, err := x.dev().CreateShaderBytecode(x.result(0), stage, x.value(0).Bytes)
 		if err == nil {
 			x.bind(0, s)
+			x.run.noteShader(x, s)
 		}
 		return err
 	}

@@ -64,6 +64,8 @@ type Run struct {
 	deferred []*deferredCalls // written under the recorder's lock (onEvent)
 	polled   uint64           // events handed to the verifier so far
 	lostRead bool             // the ring dropped events the verifier had not read
+
+	shaders shaderBook // the shaders created and the draws that ran them (shaders.go)
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the

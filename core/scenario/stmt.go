@@ -182,6 +182,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	r.handOff(t, s)
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
+	if err == nil {
+		r.noteDraw(t, s, x, from)
+	}
 	if r.opt.sync && err == nil && r.nesting == 0 {
 		// (a preempting call is synced with the call it ran inside: the
 		// immediate context belongs to that one's thread)

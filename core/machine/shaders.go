@@ -1,0 +1,48 @@
+package machine
+
+import (
+	"d3dsim/core/d3d11"
+	"d3dsim/core/ddi"
+	"d3dsim/core/umd"
+	"d3dsim/gpu"
+)
+
+// DriverShader is what the UMD made of a shader: its built-in program or
+// its translation to the GPU's ISA, for the page's Shaders view.
+type DriverShader struct {
+	code umd.ShaderCode
+}
+
+// ShaderCode reads what the UMD made of shader s of device dev, false when
+// the driver has no such shader any more (destroyed) or is not the
+// simulator's UMD. A read of the driver's table, no DDI call.
+func ShaderCode(dev *d3d11.Device, s *d3d11.Shader) (DriverShader, bool) {
+	// The UMD's device, or the wrapper that serialises its DDIs.
+	u, ok := dev.UMD().(interface {
+		ShaderCode(ddi.HSHADER) (umd.ShaderCode, bool)
+	})
+	if !ok {
+		return DriverShader{}, false
+	}
+	c, ok := u.ShaderCode(s.DDIHandle())
+	return DriverShader{code: c}, ok
+}
+
+// Builtin says the shader is a built-in program: SET_SHADER selects it in
+// the GPU's microcode, nothing was translated.
+func (d DriverShader) Builtin() bool { return d.code.IsBuiltin() }
+
+// ISA is the program in the GPU's assembly: the disassembly of the words
+// the UMD placed in its allocation, or for a built-in program the ISA its
+// microcode computes (gpu.BuiltinSource).
+func (d DriverShader) ISA() (string, error) {
+	if d.code.IsBuiltin() {
+		return gpu.BuiltinSource(d.code.Stage, d.code.Builtin), nil
+	}
+	return d.code.ISA()
+}
+
+// Translation is the UMD's translation listed instruction by instruction:
+// each DXBC instruction (as a comment) followed by the ISA instructions it
+// became ("" for a built-in program).
+func (d DriverShader) Translation() string { return d.code.Translation() }

@@ -1,0 +1,227 @@
+package scenario
+
+import (
+	"strings"
+
+	"d3dsim/core/d3d11"
+	"d3dsim/core/dxbc"
+	"d3dsim/core/machine"
+	"d3dsim/core/trace"
+)
+
+// The shaders a run created, for the page's Shaders view: where each one's
+// code came from (an hlsl block, bytecode, a built-in program), what the
+// UMD made of it and which draws ran it. Noted as the run goes, from the
+// calls themselves (a CreateVertexShader or CreatePixelShader that
+// succeeded, a Draw* on a context with shaders bound), never recomputed.
+
+// Where a shader's code came from (ShaderInfo.Source).
+const (
+	ShaderHLSL     = "hlsl"     // hlsl:NAME, compiled from the scenario's hlsl block when it loaded
+	ShaderBytecode = "bytecode" // bytes:HEX or fxc:NAME, compiled elsewhere
+	ShaderBuiltin  = "builtin"  // builtin:NAME, a program the UMD and the GPU know
+)
+
+// Bounds on what a run keeps: a loop that creates shaders or draws
+// millions of times keeps the first ones and counts the rest.
+const (
+	MaxShaderInfos = 1000 // shaders kept in full (ShaderBook.Dropped counts the others)
+	MaxShaderDraws = 1000 // draws kept per shader (ShaderInfo.DrawCount counts them all)
+)
+
+// ShaderInfo is one shader the run created.
+type ShaderInfo struct {
+	Obj     string // the API object: the scenario's name for it
+	Stage   string // "vs" or "ps"
+	Source  string // ShaderHLSL, ShaderBytecode or ShaderBuiltin
+	Builtin string // builtin:NAME's NAME
+	// HLSL is the text the shader was compiled from ("" when none): the
+	// whole hlsl block, which may hold more entry points than Entry.
+	// Any source may carry one (a built-in program written in HLSL too).
+	HLSL          string
+	HLSLLine      int    // the text's first line in the scenario (0: not in it)
+	Block         string // the hlsl or fxc block's name
+	Entry, Target string // the hlsl block's entry point and profile
+	// Bytecode is the DXBC the runtime was given (nil for a built-in).
+	// Shared with the scenario: read only.
+	Bytecode []byte
+	// Code is what the UMD made of it, read once it was created (Driver
+	// false: the driver did not say).
+	Code   machine.DriverShader
+	Driver bool
+
+	Seq       uint64       // the creating call's API event (0: not in the trace any more)
+	Line      int          // the creating statement's line
+	Draws     []ShaderDraw // the first MaxShaderDraws draws that ran it
+	DrawCount int          // draws that ran it, all of them
+}
+
+// ShaderDraw is one Draw, DrawIndexed, DrawInstanced or
+// DrawIndexedInstanced that ran a shader.
+type ShaderDraw struct {
+	Seq  uint64 // its API event (0: not in the trace any more)
+	Name string // the API call
+	Ctx  string // the context it was made on (IC, DCn: recorded into a command list)
+	Line int
+}
+
+// shaderBook is the run's record of its shaders.
+type shaderBook struct {
+	list    []*ShaderInfo
+	by      map[*d3d11.Shader]*ShaderInfo
+	dropped int
+	draws   int // draws noted, of every shader
+}
+
+// Shaders returns the shaders the run created so far, in creation order
+// (copies: later draws do not change them), and how many more were
+// created past MaxShaderInfos.
+func (r *Run) Shaders() (list []ShaderInfo, dropped int) {
+	list = make([]ShaderInfo, len(r.shaders.list))
+	for i, s := range r.shaders.list {
+		list[i] = *s
+		list[i].Draws = s.Draws[:len(s.Draws):len(s.Draws)]
+	}
+	return list, r.shaders.dropped
+}
+
+// ShaderCount is how many shaders the run created so far and how many
+// draws ran them: a cheap check that Shaders has something new.
+func (r *Run) ShaderCount() (shaders, draws int) {
+	return len(r.shaders.list) + r.shaders.dropped, r.shaders.draws
+}
+
+// noteShader records shader s, just created by call x.
+func (r *Run) noteShader(x *call, s *d3d11.Shader) {
+	b := &r.shaders
+	if len(b.list) >= MaxShaderInfos {
+		b.dropped++
+		return
+	}
+	st := x.st
+	info := &ShaderInfo{Obj: x.result(0), Stage: s.Stage, Line: st.Line}
+	v := x.value(0)
+	switch v.Kind {
+	case VBuiltin:
+		info.Source, info.Builtin = ShaderBuiltin, v.Ident
+	case VHLSL:
+		info.Source, info.Block = ShaderHLSL, v.Ident
+		info.Entry, info.Target = hlslOptions(st)
+		if src := r.script.Sources[v.Ident]; src != nil {
+			info.HLSL, info.HLSLLine = src.Text, src.Line
+		}
+	default:
+		info.Source = ShaderBytecode
+		if v.Kind == VFxc {
+			info.Block = v.Ident
+		}
+	}
+	if v.Kind != VBuiltin {
+		info.Bytecode = v.Bytes
+	}
+	info.Code, info.Driver = machine.ShaderCode(x.dev(), s)
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[s.Stage]
+	th := r.sim.Thread()
+	n := 0
+	r.rec.ScanBack(^uint64(0), func(e *trace.Event) bool {
+		if e.Kind == trace.Call && e.From == trace.App && e.Name == api && e.Thread == th {
+			info.Seq = e.Seq
+			return false
+		}
+		n++
+		return n < 4096
+	})
+	if b.by == nil {
+		b.by = map[*d3d11.Shader]*ShaderInfo{}
+	}
+	b.list = append(b.list, info)
+	b.by[s] = info
+}
+
+// hlslOptions are an hlsl:NAME shader's entry= and target=, with the
+// defaults the checker compiled it with.
+func hlslOptions(st *Call) (entry, target string) {
+	entry, target = "main", "vs_5_0"
+	if st.Method == "CreatePixelShader" {
+		target = "ps_5_0"
+	}
+	for _, a := range st.Args {
+		switch a.Key {
+		case "entry":
+			entry = a.Value.Ident
+		case "target":
+			target = a.Value.Ident
+		}
+	}
+	return entry, target
+}
+
+// noteDraw records that draw call s on x's context ran its bound shaders.
+// from is the trace's last seq before the call: the draw's API event
+// follows it.
+func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
+	b := &r.shaders
+	if len(b.by) == 0 || !strings.HasPrefix(s.Method, "Draw") {
+		return
+	}
+	c, ok := x.tgt.(*d3d11.DeviceContext)
+	if !ok {
+		return
+	}
+	vs, ps := c.BoundShaders()
+	if b.by[vs] == nil && b.by[ps] == nil {
+		return
+	}
+	d := ShaderDraw{Name: s.Method, Line: s.Line}
+	end := uint64(r.rec.Len())
+	for q := from + 1; q <= end && q <= from+256; q++ {
+		e, ok := r.rec.At(q)
+		if ok && e.Kind == trace.Call && e.From == trace.App && e.Name == s.Method && e.Thread == t.name {
+			d.Seq, d.Ctx = e.Seq, e.Ctx
+			break
+		}
+	}
+	b.draws++
+	for _, sh := range [2]*d3d11.Shader{vs, ps} {
+		if info := b.by[sh]; info != nil {
+			info.DrawCount++
+			if len(info.Draws) < MaxShaderDraws {
+				info.Draws = append(info.Draws, d)
+			}
+		}
+	}
+}
+
+// Listing is the shader's bytecode listed as fxc /Fc does ("" for a
+// built-in, which has none).
+func (s *ShaderInfo) Listing() (string, error) {
+	if s.Bytecode == nil {
+		return "", nil
+	}
+	c, err := dxbc.Parse(s.Bytecode)
+	if err != nil {
+		return "", err
+	}
+	return dxbc.Listing(c)
+}
+
+// ISA is the GPU program the UMD made of the shader, in gpu/shader's
+// assembly: the disassembly of the words it placed in its allocation, or
+// for a built-in program the ISA its SET_SHADER microcode computes. ""
+// when the driver did not say.
+func (s *ShaderInfo) ISA() (string, error) {
+	if !s.Driver {
+		return "", nil
+	}
+	return s.Code.ISA()
+}
+
+// Translation is the UMD's translation listed instruction by instruction:
+// each DXBC instruction (as a comment) followed by the ISA instructions it
+// became ("" for a built-in program, which was not translated).
+func (s *ShaderInfo) Translation() string {
+	if !s.Driver {
+		return ""
+	}
+	return s.Code.Translation()
+}
