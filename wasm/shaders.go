@@ -167,8 +167,6 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 	t := shaderTexts{HLSL: s.HLSL, HLSLLine: s.HLSLLine}
 	if t.HLSL == "" {
 		switch s.Source {
-		case scenario.ShaderBuiltin:
-			t.HLSLNote = "built-in program, no HLSL"
 		case scenario.ShaderBytecode:
 			t.HLSLNote = "compiled elsewhere: the scenario gives bytecode, no HLSL"
 		default:
@@ -180,8 +178,6 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 	switch {
 	case err != nil:
 		t.ListingNote = "the bytecode does not list: " + err.Error()
-	case listing == "" && s.Source == scenario.ShaderBuiltin:
-		t.ListingNote = "built-in program, no DXBC: the runtime hands the driver its name, not bytecode"
 	case listing == "":
 		t.ListingNote = "no DXBC"
 	}
@@ -194,8 +190,6 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 		t.ISANote = "the driver did not say what it made of this shader"
 	case isa == "":
 		t.ISANote = "no GPU program"
-	case s.Code.Builtin():
-		t.ISANote = "built-in program: SET_SHADER selects it in the GPU's microcode, which computes what this ISA does"
 	}
 	return t
 }

@@ -101,8 +101,8 @@ func TestShadersViewHLSL(t *testing.T) {
 	}
 }
 
-// Built-in programs: listed, with no HLSL and no DXBC, said so, and the
-// ISA of the built-in.
+// Built-in shaders: listed with their HLSL (assets/shaders), the DXBC it
+// compiled to and the UMD's translation, like an hlsl block.
 func TestShadersViewBuiltin(t *testing.T) {
 	a := &app{}
 	loadAsset(t, a, "hello-triangle")
@@ -116,7 +116,7 @@ func TestShadersViewBuiltin(t *testing.T) {
 			t.Errorf("shader %d: %+v", i, s)
 		}
 		x := shaderTextsOf(t, a, i)
-		if x.HLSL != "" || x.HLSLNote != "built-in program, no HLSL" || x.Listing != "" || x.ListingNote == "" || x.ISA == "" || x.ISANote == "" || x.Translation != "" {
+		if x.HLSL == "" || x.HLSLNote != "" || x.Listing == "" || x.ListingNote != "" || x.ISA == "" || x.ISANote != "" || x.Translation == "" {
 			t.Errorf("%s's texts: %+v", s.Obj, x)
 		}
 	}

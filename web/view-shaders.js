@@ -206,7 +206,7 @@ function sourceText(s) {
 function origin(s) {
   switch (s.source) {
     case "hlsl": return `from hlsl block ${s.block}, entry ${s.entry}, target ${s.target}`;
-    case "builtin": return `built-in program ${s.builtin}`;
+    case "builtin": return `built-in ${s.builtin}: HLSL compiled when the scenario loads, entry ${s.entry}, target ${s.target}`;
     default: return s.block ? `bytecode from fxc block ${s.block}` : "from bytecode";
   }
 }

@@ -4,11 +4,10 @@ import (
 	"d3dsim/core/d3d11"
 	"d3dsim/core/ddi"
 	"d3dsim/core/umd"
-	"d3dsim/gpu"
 )
 
-// DriverShader is what the UMD made of a shader: its built-in program or
-// its translation to the GPU's ISA, for the page's Shaders view.
+// DriverShader is what the UMD made of a shader: its translation to the
+// GPU's ISA, for the page's Shaders view.
 type DriverShader struct {
 	code umd.ShaderCode
 }
@@ -28,21 +27,11 @@ func ShaderCode(dev *d3d11.Device, s *d3d11.Shader) (DriverShader, bool) {
 	return DriverShader{code: c}, ok
 }
 
-// Builtin says the shader is a built-in program: SET_SHADER selects it in
-// the GPU's microcode, nothing was translated.
-func (d DriverShader) Builtin() bool { return d.code.IsBuiltin() }
-
 // ISA is the program in the GPU's assembly: the disassembly of the words
-// the UMD placed in its allocation, or for a built-in program the ISA its
-// microcode computes (gpu.BuiltinSource).
-func (d DriverShader) ISA() (string, error) {
-	if d.code.IsBuiltin() {
-		return gpu.BuiltinSource(d.code.Stage, d.code.Builtin), nil
-	}
-	return d.code.ISA()
-}
+// the UMD placed in its allocation.
+func (d DriverShader) ISA() (string, error) { return d.code.ISA() }
 
 // Translation is the UMD's translation listed instruction by instruction:
 // each DXBC instruction (as a comment) followed by the ISA instructions it
-// became ("" for a built-in program).
+// became.
 func (d DriverShader) Translation() string { return d.code.Translation() }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"strings"
 
+	"d3dsim/core/builtins"
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxbc"
 	"d3dsim/core/machine"
@@ -10,7 +11,7 @@ import (
 )
 
 // The shaders a run created, for the page's Shaders view: where each one's
-// code came from (an hlsl block, bytecode, a built-in program), what the
+// code came from (an hlsl block, bytecode, a built-in shader), what the
 // UMD made of it and which draws ran it. Noted as the run goes, from the
 // calls themselves (a CreateVertexShader or CreatePixelShader that
 // succeeded, a Draw* on a context with shaders bound), never recomputed.
@@ -19,7 +20,7 @@ import (
 const (
 	ShaderHLSL     = "hlsl"     // hlsl:NAME, compiled from the scenario's hlsl block when it loaded
 	ShaderBytecode = "bytecode" // bytes:HEX or fxc:NAME, compiled elsewhere
-	ShaderBuiltin  = "builtin"  // builtin:NAME, a program the UMD and the GPU know
+	ShaderBuiltin  = "builtin"  // builtin:NAME, HLSL of assets/shaders compiled at load
 )
 
 // Bounds on what a run keeps: a loop that creates shaders or draws
@@ -103,7 +104,13 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 	v := x.value(0)
 	switch v.Kind {
 	case VBuiltin:
+		// A built-in is HLSL compiled when the scenario loads (package
+		// builtins): the same text the view shows for an hlsl block.
 		info.Source, info.Builtin = ShaderBuiltin, v.Ident
+		if b, err := builtins.Lookup(v.Ident); err == nil {
+			info.HLSL, info.Entry, info.Target = b.HLSL, builtins.Entry, b.Target
+			info.Bytecode = b.Bytecode
+		}
 	case VHLSL:
 		info.Source, info.Block = ShaderHLSL, v.Ident
 		info.Entry, info.Target = hlslOptions(st)
@@ -116,7 +123,7 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 			info.Block = v.Ident
 		}
 	}
-	if v.Kind != VBuiltin {
+	if v.Kind != VBuiltin || len(v.Bytes) > 0 {
 		info.Bytecode = v.Bytes
 	}
 	info.Code, info.Driver = machine.ShaderCode(x.dev(), s)

@@ -3,20 +3,18 @@ package umd
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/umd/translate"
-	"d3dsim/gpu/isa"
 	gpushader "d3dsim/gpu/shader"
 )
 
-// ShaderCode is what the driver made of one of its shaders: the built-in
-// program SET_SHADER selects, or the program it translated from the
-// bytecode and placed in its own allocation for SET_PROGRAM. It is for
-// tools that show a shader's path down to the GPU (the page's Shaders
-// view); it is not a DDI, and the runtime never asks for it.
+// ShaderCode is what the driver made of one of its shaders: the program it
+// translated from the bytecode and placed in its own allocation for
+// SET_PROGRAM (built-in shaders included: they reach the driver as
+// bytecode too). It is for tools that show a shader's path down to the GPU
+// (the page's Shaders view); it is not a DDI, and the runtime never asks
+// for it.
 type ShaderCode struct {
-	Stage   uint32 // isa.StageVS or isa.StagePS
-	Builtin uint32 // the built-in program (isa.Prog*); isa.ProgNone for a program from bytecode
-	// Program is the translation (nil for a built-in): its Code is the
-	// words in the allocation. Shared with the driver: read only.
+	// Program is the translation: its Code is the words in the
+	// allocation. Shared with the driver: read only.
 	Program *translate.Shader
 }
 
@@ -29,15 +27,11 @@ func (d *Device) ShaderCode(h ddi.HSHADER) (ShaderCode, bool) {
 	if s == nil {
 		return ShaderCode{}, false
 	}
-	return ShaderCode{Stage: s.Stage, Builtin: s.Program, Program: s.prog}, true
+	return ShaderCode{Program: s.prog}, true
 }
 
-// IsBuiltin says the shader is a built-in program (SET_SHADER), not one
-// translated from bytecode.
-func (c ShaderCode) IsBuiltin() bool { return c.Program == nil && c.Builtin != isa.ProgNone }
-
 // ISA is the translated program disassembled from the words the driver
-// placed in its allocation ("" for a built-in program).
+// placed in its allocation ("" for none).
 func (c ShaderCode) ISA() (string, error) {
 	if c.Program == nil {
 		return "", nil
@@ -46,8 +40,8 @@ func (c ShaderCode) ISA() (string, error) {
 }
 
 // Translation is the translation listed DXBC instruction by DXBC
-// instruction, each followed by the ISA instructions it became ("" for a
-// built-in program).
+// instruction, each followed by the ISA instructions it became ("" for
+// none).
 func (c ShaderCode) Translation() string {
 	if c.Program == nil {
 		return ""

@@ -91,16 +91,16 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   assert.ok(ys[0].x === ys[1].x && ys[0].y < ys[1].y && ys[1].y < ys[2].y, `stacked columns at ${JSON.stringify(ys)}`);
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Built-in programs: no HLSL, no DXBC, their ISA.
+  // Built-in shaders: HLSL compiled at load, its DXBC and the UMD's ISA.
   await page.locator("#picker").selectOption("s:hello-triangle");
   await runToEnd(page);
   await page.evaluate(() => window.d3dsimUI.poll());
   await page.waitForFunction(() => [...document.querySelectorAll("#sh-list .shader-row")].map((r) => r.dataset.obj).join() === "vs,ps");
   assert.match(await page.locator("#sh-list").textContent(), /built-in vs_passthrough/);
-  await page.waitForFunction(() => /built-in program vs_passthrough/.test(document.querySelector("#sh-detail .shader-head")?.textContent || ""));
-  assert.match(await col(page, "hlsl"), /built-in program, no HLSL/);
-  assert.match(await col(page, "dxbc"), /no DXBC/);
-  assert.match(await col(page, "isa"), /mov o0, v0/);
+  await page.waitForFunction(() => /built-in vs_passthrough: HLSL compiled when the scenario loads/.test(document.querySelector("#sh-detail .shader-head")?.textContent || ""));
+  assert.match(await col(page, "hlsl"), /SV_Position/);
+  assert.match(await col(page, "dxbc"), /vs_4_0/);
+  assert.match(await col(page, "isa"), /mov o\d/);
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });
