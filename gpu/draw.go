@@ -118,14 +118,26 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
-	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
-		d.params.instance = inst
-		d.prog.chunk.n = 0 // shaded for the previous instance
-		ex.assemble(indexed, count, start, base)
-	}
-	d.flush()
-	d.prog.block.words = nil // do not keep the target's memory
-	if d.prog.failed {
+	ex.runInstances(indexed, count, start, base, instances)
+	if d.prog.failed && d.prog.psFailed && !faulted {
+		// A pixel program that faults is a GPU fault the device tolerates:
+		// the draw runs again with its covered pixels in the warning
+		// colour, as for an injected fault (the article on why Draw is
+		// asynchronous: a shader error paints a warning colour, nothing
+		// crashes, nothing is reported to the application).
+		err := d.prog.err
+		ex.fault("%v: covered pixels get the warning colour", err)
+		shaded, passed := d.pipe.shaded, d.pipe.passed
+		d.prog.failed, d.prog.psFailed = false, false
+		if ex.preparePipe(true) {
+			ex.runInstances(indexed, count, start, base, instances)
+		}
+		d.pipe.shaded += shaded
+		d.pipe.passed += passed
+		if d.prog.failed {
+			ex.fault("%v", d.prog.err)
+		}
+	} else if d.prog.failed {
 		ex.fault("%v", d.prog.err)
 	}
 
@@ -133,6 +145,19 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	g.stats.Pixels += p.shaded
 	ex.e.samples += p.passed
 	ex.res.cost += int64(p.shaded) * g.costs.PixelNS
+}
+
+// runInstances assembles the draw's instances until a program faults.
+func (ex *executor) runInstances(indexed bool, count, start uint32, base int32, instances uint32) {
+	d := &ex.draw
+	d.batch, d.area = d.batch[:0], 0
+	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
+		d.params.instance = inst
+		d.prog.chunk.n = 0 // shaded for the previous instance
+		ex.assemble(indexed, count, start, base)
+	}
+	d.flush()
+	d.prog.block.words = nil // do not keep the target's memory
 }
 
 // Out-of-bounds fetches (the Direct3D 11 input assembler's rules): the GPU

@@ -103,6 +103,7 @@ type progState struct {
 	psPos      int        // input register of SV_Position, -1 for none
 	vsIn, psIn int        // input registers of each program
 	failed     bool       // a program faulted: the draw stops
+	psFailed   bool       // it was the pixel program (drawInstances paints the warning colour)
 	err        error
 
 	consts [2]cbView
@@ -229,6 +230,7 @@ func (ex *executor) prepareProgram() bool {
 func (ps *progState) fail(what string, err error) {
 	if !ps.failed {
 		ps.failed, ps.err = true, fmt.Errorf("%s program: %w", what, err)
+		ps.psFailed = what == "pixel"
 	}
 }
 
