@@ -55,10 +55,34 @@ var vertexFormats = map[ddi.Format]bool{
 // (the scenario's stand-in for the bytecode ID3D11Device::CreateInputLayout
 // takes: the shader's, from which the runtime reads the signature).
 func (d *Device) CreateInputLayout(name string, elems []InputElementDesc, vs *Shader) (l *InputLayout, err error) {
+	return d.createInputLayout(name, elems, func() (*Shader, error) { return vs, nil })
+}
+
+// CreateInputLayoutBytecode is CreateInputLayout as the real call takes it:
+// pShaderBytecodeWithInputSignature, the compiled vertex shader whose input
+// signature (ISGN) the layout must feed. The runtime reads the signature
+// from the bytes; no shader object is made.
+func (d *Device) CreateInputLayoutBytecode(name string, elems []InputElementDesc, code []byte) (l *InputLayout, err error) {
+	return d.createInputLayout(name, elems, func() (*Shader, error) {
+		sig, err := dxbc.Validate(code, dxbc.VertexShader)
+		if err != nil {
+			return nil, d.invalid("CreateInputLayout", name, "pShaderBytecodeWithInputSignature: invalid vertex shader bytecode: %v", err)
+		}
+		return &Shader{Stage: "vs", Inputs: sig.Inputs, Outputs: sig.Outputs, object: object{name: "the shader bytecode"}}, nil
+	})
+}
+
+// createInputLayout is both: signature gives the vertex shader whose input
+// signature the layout is checked against.
+func (d *Device) createInputLayout(name string, elems []InputElementDesc, signature func() (*Shader, error)) (l *InputLayout, err error) {
 	const api = "CreateInputLayout"
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
+		return nil, err
+	}
+	vs, err := signature()
+	if err != nil {
 		return nil, err
 	}
 	args, err := d.elementLayout(name, elems, vs)

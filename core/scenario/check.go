@@ -267,6 +267,12 @@ func (c *checker) call(s *Call) error {
 }
 
 func (c *checker) arg(s *Call, p param, v Value) error {
+	if p.kind == pObjOrCode {
+		p.kind = pObj
+		if v.Kind != VIdent {
+			p.kind = pBuiltin
+		}
+	}
 	switch p.kind {
 	case pObj:
 		if v.Kind != VIdent {
@@ -510,7 +516,7 @@ func (c *checker) expect(s *Expect) error {
 // builtin:NAME (the built-in shader's HLSL, compiled once per process by
 // package builtins): the runtime gets bytecode whatever the source.
 func (c *checker) shaderCode(s *Call) error {
-	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" {
+	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateInputLayout" {
 		return nil
 	}
 	var prog *Value
@@ -523,15 +529,17 @@ func (c *checker) shaderCode(s *Call) error {
 		a := &s.Args[i]
 		switch a.Key {
 		case "":
-			prog = &a.Value
+			if prog == nil { // the first: CreateInputLayout's elements follow
+				prog = &a.Value
+			}
 		case "entry":
 			entry, opts = a.Value.Ident, a
 		case "target":
 			target, opts = a.Value.Ident, a
 		}
 	}
-	if prog == nil {
-		return nil
+	if prog == nil || prog.Kind == VIdent && s.Method == "CreateInputLayout" && opts == nil {
+		return nil // (a shader object's signature)
 	}
 	if opts != nil && prog.Kind != VHLSL {
 		return c.errf(opts.Pos, "%s= is for hlsl:NAME (the bytecode of %s is already compiled)", opts.Key, prog.Text)

@@ -71,7 +71,14 @@ func execCreateInputLayout(x *call) error {
 		d, _ := elemDesc(x.value(i))
 		elems = append(elems, d)
 	}
-	l, err := x.dev().CreateInputLayout(x.result(0), elems, x.shader(0))
+	var l *d3d11.InputLayout
+	var err error
+	if v := x.value(0); v.Kind != VIdent {
+		// The bytecode the real call takes (pShaderBytecodeWithInputSignature).
+		l, err = x.dev().CreateInputLayoutBytecode(x.result(0), elems, v.Bytes)
+	} else {
+		l, err = x.dev().CreateInputLayout(x.result(0), elems, x.shader(0))
+	}
 	if err == nil {
 		x.bind(0, l)
 	}

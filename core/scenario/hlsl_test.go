@@ -329,7 +329,14 @@ expect violations == 0
 func TestInputLayout(t *testing.T) {
 	indexed := strings.Replace(layoutScene, "CTX.DrawInstanced 3 3 0 0\n",
 		"ib = dev.CreateBuffer Usage=IMMUTABLE BindFlags=INDEX_BUFFER Data=u16[0 1 2]\nCTX.IASetIndexBuffer ib Format=R16_UINT\nCTX.DrawIndexedInstanced 3 3 0 0 0\n", 1)
-	for _, scene := range []string{layoutScene, indexed} {
+	// The real call takes the vertex shader's bytecode, not a shader: the
+	// same layouts from hlsl: give the same pixels.
+	fromCode := strings.Replace(layoutScene, "il = dev.CreateInputLayout vs ", "il = dev.CreateInputLayout hlsl:s entry=vsmain ", 1)
+	fromCode = strings.Replace(fromCode, "il2 = dev.CreateInputLayout vs2 ", "il2 = dev.CreateInputLayout hlsl:s entry=vsinst target=vs_4_0 ", 1)
+	if fromCode == layoutScene {
+		t.Fatal("the bytecode variant changed nothing")
+	}
+	for _, scene := range []string{layoutScene, indexed, fromCode} {
 		testLayoutScene(t, scene)
 	}
 }
@@ -385,6 +392,12 @@ func TestInputLayoutErrors(t *testing.T) {
 		{"twice", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT] elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R8G8B8A8_UNORM]", "is also element 0", ""},
 		{"slot", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 16] elem[COLOR 0 R8G8B8A8_UNORM]", "InputSlot 16 is outside 0..15", ""},
 		{"built-in shader", "il = dev.CreateInputLayout bvs elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]", "SemanticName/Index 'TEXCOORD'/0", ""},
+		{"bytecode missing semantic", "il = dev.CreateInputLayout hlsl:s elem[POSITION 0 R32G32B32_FLOAT]", "the input signature of the shader bytecode expects to read an element with SemanticName/Index 'COLOR'/0", ""},
+		{"built-in bytecode", "il = dev.CreateInputLayout builtin:vs_passthrough elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]", "SemanticName/Index 'TEXCOORD'/0", ""},
+		{"pixel shader built-in", "il = dev.CreateInputLayout builtin:ps_vertexcolor elem[POSITION 0 R32G32B32_FLOAT]", "", "unknown VS built-in shader \"ps_vertexcolor\""},
+		{"not DXBC", "il = dev.CreateInputLayout bytes:00112233 elem[POSITION 0 R32G32B32_FLOAT]", "invalid vertex shader bytecode", ""},
+		{"no such block", "il = dev.CreateInputLayout hlsl:nosuch elem[POSITION 0 R32G32B32_FLOAT]", "", "no hlsl block named nosuch"},
+		{"entry on an object", "il = dev.CreateInputLayout vs entry=main elem[POSITION 0 R32G32B32_FLOAT]", "", "entry= is for hlsl:NAME"},
 		{"unknown format", "il = dev.CreateInputLayout vs elem[POSITION 0 R9_FLOAT]", "", "unknown Format R9_FLOAT"},
 		{"too few fields", "il = dev.CreateInputLayout vs elem[POSITION 0]", "", "at least SemanticName"},
 		{"bad class", "il = dev.CreateInputLayout vs elem[POSITION 0 R32_FLOAT 0 0 PER_PIXEL]", "", "PER_VERTEX or PER_INSTANCE"},

@@ -28,6 +28,7 @@ const (
 	pElem                          // elem[...]: one input element
 	pBool                          // TRUE or FALSE
 	pFloatOrColor                  // a number or a #RRGGBBAA colour
+	pObjOrCode                     // pObj, or shader code as pBuiltin (CreateInputLayout's VS)
 )
 
 type param struct {
@@ -110,7 +111,7 @@ var methods = map[string]map[string]*method{
 			results: []string{tVS}, exec: execCreateShader("vs")},
 		"CreatePixelShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, named: shaderNamed,
 			results: []string{tPS}, exec: execCreateShader("ps")},
-		"CreateInputLayout": {pos: layoutParams(), results: []string{tLayout}, exec: execCreateInputLayout},
+		"CreateInputLayout": {pos: layoutParams(), named: shaderNamed, results: []string{tLayout}, exec: execCreateInputLayout},
 		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
 			{name: "DestBlend", kind: pEnum, enum: "Blend", opt: true}, {name: "BlendOp", kind: pEnum, enum: "BlendOp", opt: true},
 			{name: "SrcBlendAlpha", kind: pEnum, enum: "Blend", opt: true}, {name: "DestBlendAlpha", kind: pEnum, enum: "Blend", opt: true},
@@ -345,9 +346,10 @@ func clampF32(v float64) float32 {
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
 
 // layoutParams are CreateInputLayout's: the vertex shader whose input
-// signature the layout matches, then its elements.
+// signature the layout matches (a shader object, or its bytecode as the
+// real call takes it: builtin:, hlsl:, fxc: or bytes:), then its elements.
 func layoutParams() []param {
-	ps := []param{{name: "VS", kind: pObj, types: tVS}}
+	ps := []param{{name: "VS", kind: pObjOrCode, types: tVS, enum: "vs"}}
 	for i := 0; i < d3d11.MaxInputElements; i++ {
 		ps = append(ps, param{name: "ELEMENT", kind: pElem, opt: i > 0})
 	}
