@@ -388,6 +388,16 @@ func (c *callbacks) PfnStateIaVertexBufCb(core ddi.HRTCORELAYER, start, count ui
 	})
 }
 
+func (c *callbacks) PfnStateIaInputLayoutCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateIaInputLayoutCb", func(x *DeviceContext) string { return shown(x.layout) }, func(x *DeviceContext, u ddi.Device) {
+		var h uint32
+		if x.layout != nil {
+			h = x.local(x.layout)
+		}
+		u.IaSetInputLayout(x.h, ddi.HELEMENTLAYOUT(h))
+	})
+}
+
 func (c *callbacks) PfnStateIaIndexBufCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateIaIndexBufCb", func(x *DeviceContext) string { return shown(x.ib) }, func(x *DeviceContext, u ddi.Device) {
 		u.IaSetIndexBuffer(x.h, x.resH(x.ib), x.ibFormat, x.ibOffset)

@@ -330,6 +330,7 @@ type DeviceCallbacks interface {
 
 // StateRefresh is the set of state-refresh callbacks of the core layer.
 type StateRefresh interface {
+	PfnStateIaInputLayoutCb(core HRTCORELAYER)
 	PfnStateIaVertexBufCb(core HRTCORELAYER, start, count uint32)
 	PfnStateIaIndexBufCb(core HRTCORELAYER)
 	PfnStateIaPrimitiveTopologyCb(core HRTCORELAYER)
@@ -352,6 +353,7 @@ const IAVertexInputResourceSlotCount = 32
 // RefreshAll calls every state-refresh callback over all the slots this GPU
 // has: what a driver does to re-read the whole bound state.
 func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
+	cb.PfnStateIaInputLayoutCb(core)
 	cb.PfnStateIaVertexBufCb(core, 0, IAVertexInputResourceSlotCount)
 	cb.PfnStateIaIndexBufCb(core)
 	cb.PfnStateIaPrimitiveTopologyCb(core)

@@ -27,6 +27,7 @@ ib = dev.CreateBuffer Usage=IMMUTABLE BindFlags=INDEX_BUFFER Data=u16[0 1 2]
 cb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=CONSTANT_BUFFER Data=f32[0 1 0 1]
 vs = dev.CreateVertexShader builtin:vs_passthrough
 ps = dev.CreatePixelShader builtin:ps_texture
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT] elem[TEXCOORD 0 R32G32_FLOAT]
 smp = dev.CreateSamplerState
 bs = dev.CreateBlendState
 dss = dev.CreateDepthStencilState
@@ -35,6 +36,7 @@ dc = dev.CreateDeferredContext
 dc.OMSetRenderTargets rtv
 dc.ClearRenderTargetView rtv 0 0 1 1
 cl = dc.FinishCommandList FALSE
+imm.IASetInputLayout il
 imm.IASetVertexBuffers 0 vb
 imm.IASetIndexBuffer ib Format=R16_UINT
 imm.IASetPrimitiveTopology TRIANGLELIST
@@ -59,7 +61,7 @@ expect violations == 0
 	if s := r.Summary(); !s.OK() {
 		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
 	}
-	all := []string{"pfnStateIaVertexBufCb", "pfnStateIaIndexBufCb", "pfnStateIaPrimitiveTopologyCb", "pfnStateVsShaderCb",
+	all := []string{"pfnStateIaInputLayoutCb", "pfnStateIaVertexBufCb", "pfnStateIaIndexBufCb", "pfnStateIaPrimitiveTopologyCb", "pfnStateVsShaderCb",
 		"pfnStateVsConstBufCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
 		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb"}
 	inside, after := map[string]string{}, map[string]string{}

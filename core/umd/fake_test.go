@@ -133,6 +133,7 @@ func (f *fakeRuntime) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	f.amortized[core]++
 }
 func (f *fakeRuntime) PfnStateIaIndexBufCb(ddi.HRTCORELAYER)                 {}
+func (f *fakeRuntime) PfnStateIaInputLayoutCb(ddi.HRTCORELAYER)              {}
 func (f *fakeRuntime) PfnStateIaPrimitiveTopologyCb(ddi.HRTCORELAYER)        {}
 func (f *fakeRuntime) PfnStateVsShaderCb(ddi.HRTCORELAYER)                   {}
 func (f *fakeRuntime) PfnStateVsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}

@@ -406,6 +406,7 @@ type execState struct {
 // refreshOf names, for each state-setting DDI, the state-refresh callback
 // that shows what it set.
 var refreshOf = map[string]string{
+	"IaSetInputLayout":     "pfnStateIaInputLayoutCb",
 	"IaSetVertexBuffers":   "pfnStateIaVertexBufCb",
 	"IaSetIndexBuffer":     "pfnStateIaIndexBufCb",
 	"IaSetTopology":        "pfnStateIaPrimitiveTopologyCb",
