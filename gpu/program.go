@@ -282,11 +282,11 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
 	sm := &u.st.smp[q.Sampler]
-	cu, cv := q.Coord[0], q.Coord[1]
-	if sm.filter == isa.FilterLinear && tex.bound() && tex.fmt != isa.FmtR32F {
-		u.linear(tex, sm, q)
+	if tex.bound() && tex.fmt != isa.FmtR32F {
+		filter8(tex, sm, q)
 		return nil
 	}
+	cu, cv := q.Coord[0], q.Coord[1]
 	for m := q.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		c := tex.sample(sm, float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l])))
@@ -310,37 +310,81 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	return shader.TexInfo{Width: uint32(tex.w), Height: uint32(tex.h), Mips: 1}, nil
 }
 
-// linear is surface.sample's bilinear filter over a block, for an 8-bit
-// texture: the same arithmetic, inline, with the four texels read straight
-// when they are inside the texture (sample for the others).
-func (u *texUnit) linear(tex *surface, sm *sampler, q *shader.TexQuery) {
+// filter8 is surface.sample over a block, for a bound 8-bit texture: the
+// same arithmetic (texel, then lerpTexels' bilinear weights), inline, with
+// the texels read straight from memory when the lanes' footprint is inside
+// the texture (fetch, through the address modes, for the others). With
+// every lane filled the lane mask is a test per lane rather than a loop
+// over its bits.
+func filter8(tex *surface, sm *sampler, q *shader.TexQuery) {
 	cu, cv, out := q.Coord[0], q.Coord[1], q.Out
+	mask := q.Mask
 	w, h := float64(tex.w), float64(tex.h)
 	mem, pitch := tex.mem, tex.pitch
-	ri, bi := 0, 2
+	// The bit offsets of red and blue in a texel's little-endian word.
+	rs, bs := uint(0), uint(16)
 	if tex.fmt == isa.FmtBGRA8 {
-		ri, bi = 2, 0
+		rs, bs = 16, 0
 	}
-	for m := q.Mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		uf, vf := float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l]))
-		x, fx := texel(float64(uf*w) - 0.5)
-		y, fy := texel(float64(vf*h) - 0.5)
-		if x < 0 || y < 0 || x+1 >= tex.w || y+1 >= tex.h {
-			c := tex.sample(sm, uf, vf)
+	if sm.filter == isa.FilterPoint {
+		for l := range shader.Lanes {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x, _ := texel(float64(math.Float32frombits(cu[l])) * w)
+			y, _ := texel(float64(math.Float32frombits(cv[l])) * h)
+			if uint(x) < uint(tex.w) && uint(y) < uint(tex.h) {
+				o := y*pitch + 4*x
+				t := uint32(mem[o]) | uint32(mem[o+1])<<8 | uint32(mem[o+2])<<16 | uint32(mem[o+3])<<24
+				out[0][l] = math.Float32bits(unormF32[uint8(t>>rs)])
+				out[1][l] = math.Float32bits(unormF32[uint8(t>>8)])
+				out[2][l] = math.Float32bits(unormF32[uint8(t>>bs)])
+				out[3][l] = math.Float32bits(unormF32[uint8(t>>24)])
+				continue
+			}
+			c := tex.fetch(sm, x, y)
 			out[0][l], out[1][l], out[2][l], out[3][l] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+		}
+		return
+	}
+	// Two passes: the texel coordinates of every lane, then the texels;
+	// each lane's chain of dependent steps is long, and lanes of one pass
+	// overlap where a lane at a time would wait.
+	var xs, ys [shader.Lanes]int32
+	var fxs, fys [shader.Lanes]float32
+	for l := range shader.Lanes {
+		x, fx := texel(float64(float64(math.Float32frombits(cu[l]))*w) - 0.5)
+		y, fy := texel(float64(float64(math.Float32frombits(cv[l]))*h) - 0.5)
+		xs[l], ys[l], fxs[l], fys[l] = int32(x), int32(y), fx, fy
+	}
+	for l := range shader.Lanes {
+		if mask>>l&1 == 0 {
 			continue
 		}
-		o := y*pitch + 4*x
-		r0, r1 := mem[o:o+8:o+8], mem[o+pitch:o+pitch+8:o+pitch+8]
-		for k, ch := range [4]int{ri, 1, bi, 3} {
-			c00, c10 := unormF32[r0[ch]], unormF32[r0[4+ch]]
-			c01, c11 := unormF32[r1[ch]], unormF32[r1[4+ch]]
-			top := c00 + float32((c10-c00)*fx)
-			bot := c01 + float32((c11-c01)*fx)
-			out[k][l] = math.Float32bits(top + float32((bot-top)*fy))
+		x, y, fx, fy := int(xs[l]), int(ys[l]), fxs[l], fys[l]
+		if uint(x) < uint(tex.w-1) && uint(y) < uint(tex.h-1) {
+			// All four texels inside: every address mode leaves them be.
+			o := y*pitch + 4*x
+			t0 := binary.LittleEndian.Uint64(mem[o:])
+			t1 := binary.LittleEndian.Uint64(mem[o+pitch:])
+			out[0][l] = lerp8(t0>>rs, t0>>(32+rs), t1>>rs, t1>>(32+rs), fx, fy)
+			out[1][l] = lerp8(t0>>8, t0>>40, t1>>8, t1>>40, fx, fy)
+			out[2][l] = lerp8(t0>>bs, t0>>(32+bs), t1>>bs, t1>>(32+bs), fx, fy)
+			out[3][l] = lerp8(t0>>24, t0>>56, t1>>24, t1>>56, fx, fy)
+			continue
+		}
+		c00, c10 := tex.fetch(sm, x, y), tex.fetch(sm, x+1, y)
+		c01, c11 := tex.fetch(sm, x, y+1), tex.fetch(sm, x+1, y+1)
+		for k := range 4 {
+			out[k][l] = math.Float32bits(lerpTexels(c00[k], c10[k], c01[k], c11[k], fx, fy))
 		}
 	}
+}
+
+// lerp8 is lerpTexels of four unorm8 channels (the low bytes of a, b, c,
+// d), as float bits.
+func lerp8(a, b, c, d uint64, fx, fy float32) uint32 {
+	return math.Float32bits(lerpTexels(unormF32[uint8(a)], unormF32[uint8(b)], unormF32[uint8(c)], unormF32[uint8(d)], fx, fy))
 }
 
 // loadSampler addresses ld's texels, already inside the texture.

@@ -1,0 +1,101 @@
+package gpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
+)
+
+// The pixel stage's fast paths against the general code they stand for, on
+// seeded random inputs: every lane's bits must be the same.
+
+// oddFloats are coordinates and values a fast path must treat as the
+// general path does: signed zeros, denormals, infinities, NaNs, huge
+// values and values next to 0 and 1.
+var oddFloats = []float32{
+	0, float32(math.Copysign(0, -1)), 1, -1, 0.5,
+	math.Float32frombits(1), math.Float32frombits(0x807FFFFF), math.SmallestNonzeroFloat32,
+	float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.Float32frombits(0xFFC00001),
+	math.MaxFloat32, -math.MaxFloat32, 1 << 40, -(1 << 40),
+	math.Nextafter32(1, 0), math.Nextafter32(1, 2), math.Nextafter32(0, 1), math.Nextafter32(0, -1),
+}
+
+// randCoord is a texture coordinate: mostly inside [-1.5, 2.5] (texel
+// centres and edges on the way), sometimes an odd float.
+func randCoord(r *rand.Rand, n int) float32 {
+	switch r.IntN(8) {
+	case 0:
+		return oddFloats[r.IntN(len(oddFloats))]
+	case 1: // on a texel edge or centre
+		return float32(r.IntN(4*n+1)-n) / float32(2*n)
+	}
+	return float32(r.Float64()*4 - 1.5)
+}
+
+// randMask is a lane mask: full, empty, one lane or random.
+func randMask(r *rand.Rand) uint64 {
+	switch r.IntN(4) {
+	case 0:
+		return shader.AllLanes
+	case 1:
+		return 1 << r.IntN(shader.Lanes)
+	case 2:
+		return 0
+	}
+	return r.Uint64()
+}
+
+// filter8 samples every lane of the mask as surface.sample does, for every
+// filter, address mode and 8-bit format, at sizes down to one texel and
+// with padded rows, and leaves the other lanes alone.
+func TestFilter8MatchesSample(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 1))
+	sizes := [][2]int{{1, 1}, {1, 5}, {7, 3}, {2, 2}, {64, 64}, {13, 8}}
+	for iter := range 3000 {
+		sz := sizes[iter%len(sizes)]
+		w, h := sz[0], sz[1]
+		pitch := 4*w + 4*r.IntN(3)
+		tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8}
+		if r.IntN(2) == 0 {
+			tex.fmt = isa.FmtBGRA8
+		}
+		for i := range tex.mem {
+			tex.mem[i] = byte(r.Uint32())
+		}
+		sm := sampler{filter: uint32(r.IntN(2)), u: uint32(r.IntN(4)), v: uint32(r.IntN(4)),
+			border: [4]float32{r.Float32(), r.Float32(), r.Float32(), r.Float32()}}
+		var coord [2][shader.Lanes]uint32
+		for l := range shader.Lanes {
+			coord[0][l] = math.Float32bits(randCoord(r, w))
+			coord[1][l] = math.Float32bits(randCoord(r, h))
+		}
+		var out shader.Vec
+		for k := range out {
+			for l := range out[k] {
+				out[k][l] = 0xDEADBEEF
+			}
+		}
+		q := shader.TexQuery{Op: shader.TexSample, Mask: randMask(r), Out: &out}
+		q.Coord[0], q.Coord[1] = &coord[0], &coord[1]
+		filter8(&tex, &sm, &q)
+		for l := range shader.Lanes {
+			u, v := math.Float32frombits(coord[0][l]), math.Float32frombits(coord[1][l])
+			want := [4]uint32{0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF, 0xDEADBEEF}
+			if q.Mask>>l&1 != 0 {
+				c := tex.sample(&sm, float64(u), float64(v))
+				for k := range want {
+					want[k] = math.Float32bits(c[k])
+				}
+			}
+			for k := range want {
+				if out[k][l] != want[k] {
+					t.Fatalf("%dx%d pitch %d format %d sampler %+v, lane %d of mask %#x at (%g, %g): component %d is %#08x, sample gives %#08x",
+						w, h, pitch, tex.fmt, sm, l, q.Mask, u, v, k, out[k][l], want[k])
+				}
+			}
+		}
+	}
+}
