@@ -99,3 +99,80 @@ func TestFilter8MatchesSample(t *testing.T) {
 		}
 	}
 }
+
+// The interpolation with a weight per row and one per column (axis-aligned
+// edges) gives each lane of the quads the bits the per-lane weights give,
+// for attributes of any value.
+func TestSeparableInterpolation(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 2))
+	prog, err := shader.Assemble("ps inputs=2 outputs=1 temps=0\nmov o0, v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &progEntry{prog: prog, m: shader.NewMachine(prog)}
+	e.reads[1] = 0xF
+	p := &pipe{sx1: 64, sy1: 64, hi: 8, kind: spanProgram, prog: &progState{ps: e, psIn: 2, psPos: -1}}
+	attr := func() float64 {
+		if r.IntN(6) == 0 {
+			return float64(oddFloats[r.IntN(len(oddFloats))])
+		}
+		return r.Float64()*4 - 2
+	}
+	sep := 0
+	for range 2000 {
+		// A right triangle with legs along x and y, in some order and
+		// orientation, or now and then any triangle.
+		x0, y0 := int64(r.IntN(40<<subBits)), int64(r.IntN(40<<subBits))
+		dx, dy := int64(r.IntN(20<<subBits)+1), int64(r.IntN(20<<subBits)+1)
+		pts := [][2]int64{{x0, y0}, {x0 + dx, y0}, {x0, y0 + dy}}
+		if r.IntN(2) == 0 {
+			pts[1], pts[2] = pts[2], pts[1]
+		}
+		if r.IntN(5) == 0 {
+			pts[2] = [2]int64{int64(r.IntN(64 << subBits)), int64(r.IntN(64 << subBits))}
+		}
+		k := r.IntN(3)
+		pts[0], pts[k] = pts[k], pts[0]
+		var sv [3]svert
+		for i := range sv {
+			sv[i] = svert{x: pts[i][0], y: pts[i][1], z: 0.5, w: 1}
+			for a := range 8 {
+				sv[i].a[a] = attr()
+			}
+		}
+		var tr tri
+		if !tr.setup(&sv[0], &sv[1], &sv[2], isa.CullNone, false, p) {
+			continue
+		}
+		tx, ty := tr.x0&^7, tr.y0&^7
+		mask := randMask(r) | 1
+		quads := quadLanes(mask)
+		var got, want shader.Vec
+		p.prog.block.lazy = false
+		p.shadeBlock(&tr, tx, ty, mask)
+		want = *e.m.In(1)
+		p.prog.block.lazy = true
+		p.shadeBlock(&tr, tx, ty, mask)
+		got = *e.m.In(1)
+		if p.prog.block.kind[0] != perLane {
+			sep++
+		}
+		for c := range 4 {
+			for l := range shader.Lanes {
+				if quads>>l&1 != 0 && got[c][l] != want[c][l] {
+					t.Fatalf("triangle %v, block (%d, %d), lane %d component %d: %#08x, per lane %#08x", pts, tx, ty, l, c, got[c][l], want[c][l])
+				}
+			}
+		}
+	}
+	if sep < 500 {
+		t.Fatalf("only %d blocks took the row and column terms", sep)
+	}
+}
+
+// quadLanes widens a lane mask to the quads it touches.
+func quadLanes(mask uint64) uint64 {
+	any := mask | mask>>1
+	any |= any >> 2
+	return (any & 0x1111111111111111) * 0xF
+}

@@ -18,6 +18,16 @@ import (
 // psBlock is the block being shaded: the weights of its lanes.
 type psBlock struct {
 	b1, b2 [shader.Lanes]float64
+	// kind[k] is how weight b1 (k 0) or b2 (k 1) varies over the block:
+	// per lane (both in b1 and b2), or one the same along each row and
+	// the other down each column (their edges horizontal and vertical:
+	// the edge value at (x, y) is w + x*a + y*b, and a or b is 0), in
+	// w8[k] by row or column.
+	kind [2]weightKind
+	w8   [2][8]float64
+	// lazy: the draw needs no lane's weights besides its inputs (no depth
+	// test, no SV_Position read), so that sep may be used.
+	lazy bool
 	// off is each lane's word offset from its block's top-left pixel in
 	// the target viewed as words (pixelWords), for the draw's pitch.
 	off   [shader.Lanes]int
@@ -33,6 +43,24 @@ var laneXY = func() (xy [shader.Lanes][2]int) {
 		}
 	}
 	return xy
+}()
+
+// weightKind is how a weight varies over a block (psBlock.kind).
+type weightKind uint8
+
+const (
+	perLane weightKind = iota
+	perRow
+	perCol
+)
+
+// laneX and laneY are laneXY's columns, as bytes: table lookups in the
+// interpolation loops.
+var laneX, laneY = func() (x, y [shader.Lanes]uint8) {
+	for l, xy := range laneXY {
+		x[l], y[l] = uint8(xy[0]), uint8(xy[1])
+	}
+	return x, y
 }()
 
 // rowLanes[y][x0][x1] is the lanes of pixels x0..x1-1 of row y of a block.
@@ -65,6 +93,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.kind = spanProgram
 	blk := &ps.block
 	blk.words, blk.wp = nil, 0
+	blk.lazy = !p.depth && (ps.psPos < 0 || ps.ps.reads[ps.psPos] == 0)
 	if p.color && p.fast && !p.depth {
 		if w := pixelWords(&p.rt); w != nil {
 			blk.words, blk.wp = w, p.rt.pitch/4
@@ -131,6 +160,7 @@ func (p *pipe) programPixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 	for l := q; l < q+4; l++ {
 		blk.b1[l], blk.b2[l] = b1, b2
 	}
+	blk.kind = [2]weightKind{perLane, perLane}
 	p.runBlock(t, x&^7, y&^7, 1<<lane, 0xF<<q, ri, bi)
 }
 
@@ -146,13 +176,39 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 	e1, e2 := &t.e[1], &t.e[2]
 	inv := t.invArea
 	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
-	if quads == shader.AllLanes {
+	blk.kind = [2]weightKind{perLane, perLane}
+	if blk.lazy && !t.persp {
+		blk.kind = [2]weightKind{t.e[1].kind(), t.e[2].kind()}
+		if blk.kind[0] == perLane || blk.kind[1] == perLane || blk.kind[0] == blk.kind[1] {
+			// Only a weight per row and one per column pay: a row or
+			// column term beside a lane's costs more to spread over the
+			// lanes than it saves.
+			blk.kind = [2]weightKind{perLane, perLane}
+		}
+	}
+	switch {
+	case blk.kind[0] != perLane:
+		// One weight per row, the other per column, as the lanes' would
+		// be (b1 and b2 are not filled).
+		for k, e := range [2]*edgeFn{e1, e2} {
+			w, step := w1, e.a
+			if k == 1 {
+				w = w2
+			}
+			if blk.kind[k] == perRow {
+				step = e.b
+			}
+			for i := range int64(8) {
+				blk.w8[k][i] = float64(w+i*step) * inv
+			}
+		}
+	case quads == shader.AllLanes:
 		for l := range blk.b1 {
 			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
 			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
 			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
 		}
-	} else {
+	default:
 		for m := quads; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
@@ -205,6 +261,22 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 					b1, b2 := blk.b1[l], blk.b2[l]
 					w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
 					out[l] = math.Float32bits(float32((a0 + float64(b1*d1) + float64(b2*d2)) * w))
+				}
+				continue
+			}
+			if k1, k2 := blk.kind[0], blk.kind[1]; k1 != perLane || k2 != perLane {
+				// a0 + b1*d1 + b2*d2 with the terms of a weight per row
+				// or column computed once for it: the same operations
+				// (float addition commutes).
+				var t1, t2 [8]float64
+				for i := range 8 {
+					t1[i] = a0 + float64(blk.w8[0][i]*d1)
+					t2[i] = float64(blk.w8[1][i] * d2)
+				}
+				if k1 == perCol {
+					sumQuads(out, &t1, &t2)
+				} else {
+					sumQuads(out, &t2, &t1)
 				}
 				continue
 			}
@@ -277,5 +349,34 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 		c := [4]float32{math.Float32frombits(o[0][l]), math.Float32frombits(o[1][l]), math.Float32frombits(o[2][l]), math.Float32frombits(o[3][l])}
 		p.merge(x, y, c, ri, bi)
+	}
+}
+
+// kind is how the weight of the edge varies over a block: an edge along x
+// (a == 0) gives a weight per row, one along y (b == 0) one per column.
+func (e *edgeFn) kind() weightKind {
+	switch {
+	case e.a == 0:
+		return perRow
+	case e.b == 0:
+		return perCol
+	}
+	return perLane
+}
+
+// sumQuads sets lane l, at (x, y) of the block, to col[x] + row[y] rounded
+// to float32, a quad at a time.
+func sumQuads(out *[shader.Lanes]uint32, col, row *[8]float64) {
+	for qy := 0; qy < 8; qy += 2 {
+		r0, r1 := row[qy], row[(qy+1)&7]
+		for qx := 0; qx < 8; qx += 2 {
+			c0, c1 := col[qx], col[(qx+1)&7]
+			l := 4 * (qy*2 + qx/2)
+			o := out[l : l+4 : l+4]
+			o[0] = math.Float32bits(float32(c0 + r0))
+			o[1] = math.Float32bits(float32(c1 + r0))
+			o[2] = math.Float32bits(float32(c0 + r1))
+			o[3] = math.Float32bits(float32(c1 + r1))
+		}
 	}
 }
