@@ -176,3 +176,77 @@ func quadLanes(mask uint64) uint64 {
 	any |= any >> 2
 	return (any & 0x1111111111111111) * 0xF
 }
+
+// A pixel program that only copies an input (mov o0, v#, any swizzle) is
+// drawn by the Gouraud spans; its pixels are those of the same copy made
+// through a temp, which runs the program, for colours inside [0, 1] and
+// out of it (those triangles run the program), in both byte orders.
+func TestCopyProgramSpans(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 3))
+	const w, h = 48, 40
+	swz := "xyzw"
+	value := func() float32 {
+		switch r.IntN(10) {
+		case 0:
+			return oddFloats[r.IntN(len(oddFloats))]
+		case 1:
+			return r.Float32()*3 - 1
+		}
+		return r.Float32()
+	}
+	for iter := range 60 {
+		rg := newRig(t)
+		fm := isa.FmtRGBA8
+		if iter%2 == 1 {
+			fm = isa.FmtBGRA8
+		}
+		var verts []vtx
+		for range 12 {
+			for range 3 {
+				v := vtx{r.Float32()*2.4 - 1.2, r.Float32()*2.4 - 1.2, 0.5}
+				if r.IntN(3) == 0 { // axis-aligned neighbours: the column terms
+					v[0], v[1] = float32(r.IntN(5))/2-1, float32(r.IntN(5))/2-1
+				}
+				inRange := r.IntN(3) != 0
+				for k := 3; k < 9; k++ {
+					v[k] = r.Float32()
+					if !inRange {
+						v[k] = value()
+					}
+				}
+				verts = append(verts, v)
+			}
+		}
+		src := "v1."
+		if r.IntN(4) == 0 {
+			src = "v2."
+		}
+		for range 4 {
+			src += string(swz[r.IntN(4)])
+		}
+		var got [2][]byte
+		for i, ps := range []string{
+			"ps inputs=3 outputs=1\nmov o0, " + src,
+			"ps inputs=3 outputs=1 temps=1\nmov r0, " + src + "\nmov o0, r0",
+		} {
+			rt := rg.target(w, h, fm)
+			b := rg.isaScene(rt, vsPass, ps, verts)
+			rt.clear(b, [4]float32{0.25, 0.5, 0.75, 1})
+			b.Draw(uint32(len(verts)), 0)
+			rg.mustExec(b)
+			prog, err := shader.Assemble(ps)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if in, _ := copiedInput(prog); (in >= 0) != (i == 0) {
+				t.Fatalf("program %q: copiedInput %d", ps, in)
+			}
+			got[i] = rg.rgba(rt)
+		}
+		for i := 0; i < len(got[0]); i += 4 {
+			if string(got[0][i:i+4]) != string(got[1][i:i+4]) {
+				t.Fatalf("iteration %d, mov o0, %s, pixel (%d, %d): %v, through a temp %v", iter, src, i/4%w, i/4/w, got[0][i:i+4], got[1][i:i+4])
+			}
+		}
+	}
+}

@@ -102,6 +102,17 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 			}
 		}
 	}
+	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && p.color && p.fast && !p.depth && blk.words != nil {
+		// The program writes its input: the Gouraud spans of
+		// ps_vertexcolor, reading that register's attributes, write what
+		// it would (unorm8 of the input rounded to float32); triangles
+		// whose colours leave [0, 1] go through the program (spans).
+		p.kind = spanColor
+		p.words, p.wpitch = blk.words, blk.wp
+		for c, k := range e.copySwz {
+			p.ch[c] = uint8(4*e.copyIn) + k
+		}
+	}
 	// One machine: the draw's blocks run on this goroutine.
 	p.tileable = false
 }

@@ -84,6 +84,12 @@ type progEntry struct {
 	// reads has bit c of entry r set when the program may read component
 	// c of input register v#r: the pixel stage interpolates only those.
 	reads [isa.MaxVaryings]uint8
+	// copyIn is the input register the program copies to o0, whole and
+	// unchanged but for its swizzle copySwz, when that is all it does
+	// (mov o0, v#): its pixels are the interpolated input's, which the
+	// Gouraud spans compute (pixelstage.go); -1 for any other program.
+	copyIn  int
+	copySwz [4]uint8
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -129,10 +135,11 @@ func (ps *progState) program(mem []byte) *progEntry {
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
 	}
-	e := &progEntry{code: bytes.Clone(mem)}
+	e := &progEntry{code: bytes.Clone(mem), copyIn: -1}
 	e.prog, e.err = shader.Decode(words)
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
+		e.copyIn, e.copySwz = copiedInput(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
@@ -145,6 +152,24 @@ func (ps *progState) program(mem []byte) *progEntry {
 	}
 	ps.cache[string(e.code)] = e
 	return e
+}
+
+// copiedInput recognises a program whose one instruction is mov o0, v#
+// (all four components, no modifier, no saturate): it returns the input
+// register and the swizzle, or -1.
+func copiedInput(p *shader.Program) (int, [4]uint8) {
+	if len(p.Code) != 1 {
+		return -1, [4]uint8{}
+	}
+	in := &p.Code[0]
+	if in.Op != shader.OpMov || in.Sat || in.Dst.File != shader.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF {
+		return -1, [4]uint8{}
+	}
+	s := &in.Src[0]
+	if s.File != shader.FileInput || s.Neg || s.Abs || s.Rel {
+		return -1, [4]uint8{}
+	}
+	return int(s.Index), s.Swizzle
 }
 
 // prepareProgram resolves the draw's programs; it reports false (after a

@@ -128,11 +128,11 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 	t.inRange, t.alpha = false, 0x100
 	if p.kind == spanColor && !t.persp {
 		t.inRange = true
-		for k := 0; k < 4; k++ {
+		for _, k := range p.ch {
 			t.inRange = t.inRange && unit(v0.a[k]) && unit(v1.a[k]) && unit(v2.a[k])
 		}
-		if t.d1[3] == 0 && t.d2[3] == 0 {
-			t.alpha = uint32(unorm8(float32(t.a0[3])))
+		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
+			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}
 	}
 }
