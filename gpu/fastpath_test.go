@@ -250,3 +250,22 @@ func TestCopyProgramSpans(t *testing.T) {
 		}
 	}
 }
+
+// unormW is unorm8 for every float: all 2^32 bit patterns would take too
+// long, so every 97th, and every pattern near the edges of its ranges.
+func TestUnormW(t *testing.T) {
+	check := func(x uint32) {
+		if got, want := unormW(x), uint32(unorm8(math.Float32frombits(x))); got != want {
+			t.Fatalf("unormW(%#08x) = %d, unorm8 gives %d", x, got, want)
+		}
+	}
+	for x := uint64(0); x < 1<<32; x += 97 {
+		check(uint32(x))
+	}
+	for _, e := range []uint32{0, 1, 0x3F000000, 0x3F7FFFFF, 0x3F800000, 0x7F800000, 0x7F800001, 0x7FFFFFFF, 0x80000000, 0xBF800000, 0xFF800000, 0xFFFFFFFF} {
+		for d := uint32(0); d < 4096; d++ {
+			check(e + d)
+			check(e - d)
+		}
+	}
+}

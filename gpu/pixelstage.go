@@ -118,16 +118,18 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),
-// converted through int32: one instruction where uint32 takes several.
+// converted through int32: one instruction where uint32 takes several. The
+// range is told from the bits with one unsigned comparison for the common
+// case: x-1 below 0x3F7FFFFF is a float in (0, 1); otherwise +1 up to +Inf
+// gives 255, and zeros, negatives and NaNs give 0.
 func unormW(x uint32) uint32 {
-	v := math.Float32frombits(x)
-	if !(v > 0) {
-		return 0
+	if x-1 < 0x3F7FFFFF {
+		return uint32(int32(float32(math.Float32frombits(x)*255) + 0.5))
 	}
-	if v >= 1 {
+	if x >= 0x3F800000 && x <= 0x7F800000 {
 		return 255
 	}
-	return uint32(int32(float32(v*255) + 0.5))
+	return 0
 }
 
 // programRows shades rows (consecutive, at most a block's) of triangle t.

@@ -320,6 +320,10 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	return nil
 }
 
+// IgnoresGradients: Texture samples every level of detail as level 0 (the
+// only one), so the shader machine need not take derivatives for it.
+func (u *texUnit) IgnoresGradients() bool { return true }
+
 // Info is resinfo's view of slot t#: textures here have one mip level and
 // no array (an unbound slot is the zero TexInfo). Texture above samples
 // TexSampleGrad and a biased TexSample as TexSample: with a single level the
