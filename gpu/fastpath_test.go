@@ -72,6 +72,20 @@ func TestFilter8MatchesSample(t *testing.T) {
 			coord[0][l] = math.Float32bits(randCoord(r, w))
 			coord[1][l] = math.Float32bits(randCoord(r, h))
 		}
+		if iter%2 == 0 {
+			// A texture magnified along y: u the same down each column, v
+			// in small steps, so that lanes share their texels and fx
+			// with the lane above.
+			v0, dv := randCoord(r, h), r.Float32()/float32(4*h)
+			for x := range 8 {
+				u := randCoord(r, w)
+				for y := range 8 {
+					l := shader.QuadLane(x, y)
+					coord[0][l] = math.Float32bits(u)
+					coord[1][l] = math.Float32bits(v0 + float32(y)*dv)
+				}
+			}
+		}
 		var out shader.Vec
 		for k := range out {
 			for l := range out[k] {

@@ -386,34 +386,72 @@ func filter8(tex *surface, sm *sampler, q *shader.TexQuery) {
 		y, fy := texel(float64(float64(math.Float32frombits(cv[l]))*h) - 0.5)
 		xs[l], ys[l], fxs[l], fys[l] = int32(x), int32(y), fx, fy
 	}
-	for l := range shader.Lanes {
+	// The rows of the filter (lerpRows), down each column of the block:
+	// a lane with the texels and fx of the lane above (a texture
+	// magnified along y, its u the same down the column) has its rows.
+	var tops, bots [4][shader.Lanes]float32
+	for i, l := range colLanes {
 		if mask>>l&1 == 0 {
 			continue
 		}
-		x, y, fx, fy := int(xs[l]), int(ys[l]), fxs[l], fys[l]
+		x, y, fx := int(xs[l]), int(ys[l]), fxs[l]
+		if a := aboveLane[i]; a >= 0 && mask>>a&1 != 0 && xs[a] == xs[l] && ys[a] == ys[l] && math.Float32bits(fxs[a]) == math.Float32bits(fx) {
+			for k := range 4 {
+				tops[k][l], bots[k][l] = tops[k][a], bots[k][a]
+			}
+			continue
+		}
 		if uint(x) < uint(tex.w-1) && uint(y) < uint(tex.h-1) {
 			// All four texels inside: every address mode leaves them be.
 			o := y*pitch + 4*x
 			t0 := binary.LittleEndian.Uint64(mem[o:])
 			t1 := binary.LittleEndian.Uint64(mem[o+pitch:])
-			out[0][l] = lerp8(t0>>rs, t0>>(32+rs), t1>>rs, t1>>(32+rs), fx, fy)
-			out[1][l] = lerp8(t0>>8, t0>>40, t1>>8, t1>>40, fx, fy)
-			out[2][l] = lerp8(t0>>bs, t0>>(32+bs), t1>>bs, t1>>(32+bs), fx, fy)
-			out[3][l] = lerp8(t0>>24, t0>>56, t1>>24, t1>>56, fx, fy)
+			tops[0][l], bots[0][l] = rows8(t0>>rs, t0>>(32+rs), t1>>rs, t1>>(32+rs), fx)
+			tops[1][l], bots[1][l] = rows8(t0>>8, t0>>40, t1>>8, t1>>40, fx)
+			tops[2][l], bots[2][l] = rows8(t0>>bs, t0>>(32+bs), t1>>bs, t1>>(32+bs), fx)
+			tops[3][l], bots[3][l] = rows8(t0>>24, t0>>56, t1>>24, t1>>56, fx)
 			continue
 		}
 		c00, c10 := tex.fetch(sm, x, y), tex.fetch(sm, x+1, y)
 		c01, c11 := tex.fetch(sm, x, y+1), tex.fetch(sm, x+1, y+1)
 		for k := range 4 {
-			out[k][l] = math.Float32bits(lerpTexels(c00[k], c10[k], c01[k], c11[k], fx, fy))
+			tops[k][l], bots[k][l] = lerpRows(c00[k], c10[k], c01[k], c11[k], fx)
+		}
+	}
+	for k := range 4 {
+		o, top, bot := &out[k], &tops[k], &bots[k]
+		if mask == shader.AllLanes {
+			for l := range o {
+				o[l] = math.Float32bits(lerpCols(top[l], bot[l], fys[l]))
+			}
+			continue
+		}
+		for l := range o {
+			if mask>>l&1 != 0 {
+				o[l] = math.Float32bits(lerpCols(top[l], bot[l], fys[l]))
+			}
 		}
 	}
 }
 
-// lerp8 is lerpTexels of four unorm8 channels (the low bytes of a, b, c,
-// d), as float bits.
-func lerp8(a, b, c, d uint64, fx, fy float32) uint32 {
-	return math.Float32bits(lerpTexels(unormF32[uint8(a)], unormF32[uint8(b)], unormF32[uint8(c)], unormF32[uint8(d)], fx, fy))
+// colLanes are a block's lanes column by column, top to bottom;
+// aboveLane[i] is the lane above colLanes[i], -1 on the top row.
+var colLanes, aboveLane = func() (c [shader.Lanes]uint8, a [shader.Lanes]int) {
+	for x := range 8 {
+		for y := range 8 {
+			c[8*x+y] = uint8(shader.QuadLane(x, y))
+			a[8*x+y] = -1
+			if y > 0 {
+				a[8*x+y] = shader.QuadLane(x, y-1)
+			}
+		}
+	}
+	return c, a
+}()
+
+// rows8 is lerpRows of four unorm8 channels (the low bytes of a, b, c, d).
+func rows8(a, b, c, d uint64, fx float32) (top, bot float32) {
+	return lerpRows(unormF32[uint8(a)], unormF32[uint8(b)], unormF32[uint8(c)], unormF32[uint8(d)], fx)
 }
 
 // loadSampler addresses ld's texels, already inside the texture.

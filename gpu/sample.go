@@ -51,8 +51,17 @@ func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
 // the top row, c01 and c11 of the bottom, weighed by the fractions fx and
 // fy; each product rounded before its sum, so that no compiler fuses them.
 func lerpTexels(c00, c10, c01, c11, fx, fy float32) float32 {
-	top := c00 + float32((c10-c00)*fx)
-	bot := c01 + float32((c11-c01)*fx)
+	top, bot := lerpRows(c00, c10, c01, c11, fx)
+	return lerpCols(top, bot, fy)
+}
+
+// lerpRows is the filter along x: the top and bottom rows' values.
+func lerpRows(c00, c10, c01, c11, fx float32) (top, bot float32) {
+	return c00 + float32((c10-c00)*fx), c01 + float32((c11-c01)*fx)
+}
+
+// lerpCols is the filter along y between the rows' values.
+func lerpCols(top, bot, fy float32) float32 {
 	return top + float32((bot-top)*fy)
 }
 
