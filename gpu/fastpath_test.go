@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -126,6 +127,7 @@ func TestSeparableInterpolation(t *testing.T) {
 	e := &progEntry{prog: prog, m: shader.NewMachine(prog)}
 	e.reads[1] = 0xF
 	p := &pipe{sx1: 64, sy1: 64, hi: 8, kind: spanProgram, prog: &progState{ps: e, psIn: 2, psPos: -1}}
+	p.blk, p.m = &p.prog.block, e.m
 	attr := func() float64 {
 		if r.IntN(6) == 0 {
 			return float64(oddFloats[r.IntN(len(oddFloats))])
@@ -162,13 +164,13 @@ func TestSeparableInterpolation(t *testing.T) {
 		mask := randMask(r) | 1
 		quads := quadLanes(mask)
 		var got, want shader.Vec
-		p.prog.block.lazy = false
+		p.blk.lazy = false
 		p.shadeBlock(&tr, tx, ty, mask)
 		want = *e.m.In(1)
-		p.prog.block.lazy = true
+		p.blk.lazy = true
 		p.shadeBlock(&tr, tx, ty, mask)
 		got = *e.m.In(1)
-		if p.prog.block.kind[0] != perLane {
+		if p.blk.kind[0] != perLane {
 			sep++
 		}
 		for c := range 4 {
@@ -280,6 +282,93 @@ func TestUnormW(t *testing.T) {
 		for d := uint32(0); d < 4096; d++ {
 			check(e + d)
 			check(e - d)
+		}
+	}
+}
+
+// tileISAScene draws a random mix of pixel programs from memory (texture ×
+// colour, a discard, derivatives, a copy, SV_Position, a loop) over big and
+// small triangles, with blending and depth tests, on a rasterizer of
+// workers goroutines; alias binds the target as the texture too (the draw
+// must not be split). It returns the target, the depth buffer, the counters
+// and how many batches went parallel.
+func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth []byte, st Stats, parallel uint64) {
+	const w, h = 160, 120
+	rng := rand.New(rand.NewPCG(seed, 7))
+	r := newRigWorkers(t, workers)
+	rt := r.target(w, h, isa.FmtRGBA8)
+	ds := r.target(w, h, isa.FmtD32F)
+	b := r.scene(rt, isa.ProgNone, nil)
+	rt.clear(b, [4]float32{0.1, 0.2, 0.3, 1})
+	ds.setDS(b)
+	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), isa.FmtD32F, 1)
+	b.SetLayout(isa.BuiltinLayout())
+	a, n := r.program(vsPass)
+	b.SetProgram(isa.StageVS, a, n, 0)
+	programs := []string{
+		TexturedColorPS,
+		"ps inputs=3 outputs=1 temps=1\nsample r0, v2.xyxx, t0, s0\nadd r0.x, r0.x, l(-0.5, 0, 0, 0)\ndiscard_z r0.x\nmul o0, r0, v1",
+		"ps inputs=3 outputs=1 temps=1\nderiv_rtx r0, v1\nderiv_rty_fine r0.zw, v2.xxxy\nadd o0, r0, v1",
+		"ps inputs=3 outputs=1\nmov o0, v1.zyxw",
+		"ps inputs=3 outputs=1 temps=1\nmul r0, v0, l(0.01, 0.01, 1, 1)\nmov o0, r0",
+		"ps inputs=3 outputs=1 temps=2\nmov r0, v1\nmov r1.x, l(0, 0, 0, 0)\nloop\niadd r1.x, r1.x, l(1, 0, 0, 0)\nige r1.y, r1.x, l(3, 0, 0, 0)\nbreakc_nz r1.y\nmul r0.x, r0.x, l(0.5, 0, 0, 0)\nendloop\nmov o0, r0",
+	}
+	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
+	var vs []vtx
+	for range 30 {
+		first := len(vs)
+		n := 3 * (1 + rng.IntN(20))
+		big := rng.IntN(2) == 0
+		if !big && rng.IntN(4) == 0 {
+			n = 3 * (batchTris + 50) // more than a batch
+		}
+		for i := 0; i < n; i++ {
+			x, y := (rng.Float32()*2-1)*1.5, (rng.Float32()*2-1)*1.5
+			if !big && i%3 != 0 {
+				x, y = vs[len(vs)-1][0]+(rng.Float32()-0.5)*0.2, vs[len(vs)-1][1]+(rng.Float32()-0.5)*0.2
+			}
+			vs = append(vs, vtx{x, y, rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32(), rng.Float32()*1.2 - 0.1, rng.Float32() * 2, rng.Float32() * 2})
+		}
+		a, n2 := r.program(programs[rng.IntN(len(programs))])
+		b.SetProgram(isa.StagePS, a, n2, 0)
+		if alias {
+			b.SetTex(0, rt.addr, w, h, uint32(rt.pitch), isa.FmtRGBA8)
+		} else {
+			b.SetTex(0, tex, 8, 8, 32, isa.FmtRGBA8)
+		}
+		b.SetSampler(0, uint32(rng.IntN(2)), isa.AddrWrap, isa.AddrMirror, 0)
+		if rng.IntN(3) == 0 {
+			b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF)
+		} else {
+			b.SetBlend(false, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, 0xF)
+		}
+		b.SetDepth(rng.IntN(2) == 0, rng.IntN(2) == 0, uint32(isa.CmpLess+rng.IntN(6)))
+		data := vbytes(vs[first:]...)
+		b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+		b.Draw(uint32(n), 0)
+	}
+	r.mustExec(b)
+	return r.rgba(rt), r.mem(ds.addr, ds.pitch*h), r.g.Stats(), r.g.ex.draw.parallel
+}
+
+// The pixel programs run by the tile workers, each with its own machine,
+// draw what one goroutine draws and count the same pixels.
+func TestTilesISASamePixels(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		for _, alias := range []bool{false, true} {
+			rgba1, depth1, st1, _ := tileISAScene(t, 1, seed, alias)
+			for _, workers := range []int{2, 3, 5} {
+				rgba, depth, st, par := tileISAScene(t, workers, seed, alias)
+				if !bytes.Equal(rgba, rgba1) || !bytes.Equal(depth, depth1) {
+					t.Errorf("seed %d alias %v, %d workers: the target or depth buffer differs from one goroutine's", seed, alias, workers)
+				}
+				if st != st1 {
+					t.Errorf("seed %d alias %v, %d workers: stats %+v, one goroutine %+v", seed, alias, workers, st, st1)
+				}
+				if rasterWorkers(workers) > 1 && !alias && par == 0 {
+					t.Errorf("seed %d, %d workers: no batch was rasterized in parallel", seed, workers)
+				}
+			}
 		}
 	}
 }

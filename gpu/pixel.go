@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
 	"math"
 	"unsafe"
@@ -37,6 +38,10 @@ type pipe struct {
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
 	prog *progState // a pixel program from memory (pixelstage.go), or nil
+	// blk and m are the block scratch and the machine that run it: the
+	// draw's, or a tile worker's own (tiles.go).
+	blk *psBlock
+	m   *shader.Machine
 
 	rows   [blk]rowSpan // the rows of a block on their way to spans (not zeroed per block)
 	kind   spanKind

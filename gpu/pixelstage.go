@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 	"math"
 	"math/bits"
@@ -88,6 +89,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	}
 	s := &ex.st
 	p.prog = ps
+	p.blk, p.m = &ps.block, ps.ps.m
 	p.color = s.rt.bound() && s.blend.mask != 0 && ps.ps.prog.Outputs > 0
 	p.lo, p.hi = 0, 4*ps.psIn
 	p.kind = spanProgram
@@ -113,8 +115,35 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 			p.ch[c] = uint8(4*e.copyIn) + k
 		}
 	}
-	// One machine: the draw's blocks run on this goroutine.
-	p.tileable = false
+	p.tileable = p.tileable && ex.tileablePixelProgram()
+}
+
+// tileablePixelProgram reports whether the draw's pixel program may run on
+// several goroutines (tiles.go), each with a machine of its own, bound
+// here: it must not fault (which fault came first would depend on the
+// order the workers ran in), and no texture may share memory with the
+// target or the depth buffer (a band would read what another writes).
+func (ex *executor) tileablePixelProgram() bool {
+	d := &ex.draw
+	p, ps := &d.pipe, &d.prog
+	e := ps.ps
+	if d.workers <= 1 || e.mayFault {
+		return false
+	}
+	for i := range ex.st.tex {
+		if t := &ex.st.tex[i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
+			return false
+		}
+	}
+	for len(e.par) < d.workers-1 {
+		e.par = append(e.par, shader.NewMachine(e.prog))
+	}
+	for _, m := range e.par[:d.workers-1] {
+		if err := m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+			return false // the draw's own machine bound: not seen
+		}
+	}
+	return true
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),
@@ -134,7 +163,7 @@ func unormW(x uint32) uint32 {
 
 // programRows shades rows (consecutive, at most a block's) of triangle t.
 func (p *pipe) programRows(t *tri, rows []rowSpan) {
-	if p.prog.failed {
+	if p.prog.pxFailed {
 		return
 	}
 	for i := 0; i < len(rows); {
@@ -164,11 +193,11 @@ func (p *pipe) programRows(t *tri, rows []rowSpan) {
 // programPixel shades one pixel (points and lines): a block of one live
 // lane whose quad has its inputs (derivatives 0).
 func (p *pipe) programPixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
-	if p.prog.failed {
+	if p.prog.pxFailed {
 		return
 	}
 	lane := shader.QuadLane(x&7, y&7)
-	blk := &p.prog.block
+	blk := p.blk
 	q := lane &^ 3
 	for l := q; l < q+4; l++ {
 		blk.b1[l], blk.b2[l] = b1, b2
@@ -185,7 +214,7 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 	any := mask | mask>>1
 	any |= any >> 2 // bit 4q: some lane of quad q is live
 	quads := (any & 0x1111111111111111) * 0xF
-	blk := &p.prog.block
+	blk := p.blk
 	e1, e2 := &t.e[1], &t.e[2]
 	inv := t.invArea
 	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
@@ -237,8 +266,7 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 // over mask and merges the live lanes.
 func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	ps := p.prog
-	blk := &ps.block
-	m := ps.ps.m
+	blk, m := p.blk, p.m
 	full := quads == shader.AllLanes
 	for r := range ps.psIn {
 		reads := ps.ps.reads[r]

@@ -90,6 +90,11 @@ type progEntry struct {
 	// Gouraud spans compute (pixelstage.go); -1 for any other program.
 	copyIn  int
 	copySwz [4]uint8
+	// mayFault: the program may fault while it runs (a loop may reach
+	// the step limit, a texture slot is past the GPU's): it runs on one
+	// goroutine. par are the machines of the tile workers (tiles.go).
+	mayFault bool
+	par      []*shader.Machine
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -109,6 +114,7 @@ type progState struct {
 	psPos      int        // input register of SV_Position, -1 for none
 	vsIn, psIn int        // input registers of each program
 	failed     bool       // a program faulted: the draw stops
+	pxFailed   bool       // the pixel program faulted: no more pixels
 	err        error
 
 	consts [2]cbView
@@ -140,6 +146,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
 		e.copyIn, e.copySwz = copiedInput(e.prog)
+		e.mayFault = mayFault(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
@@ -172,11 +179,29 @@ func copiedInput(p *shader.Program) (int, [4]uint8) {
 	return int(s.Index), s.Swizzle
 }
 
+// mayFault reports whether p may fault while it runs on the GPU's texture
+// unit and constant buffers: a loop may run into the step limit, a texture
+// access or resinfo may name a slot past the unit's (constant buffer
+// slots the decoder allows are all the GPU's).
+func mayFault(p *shader.Program) bool {
+	for _, in := range p.Code {
+		if in.Op == shader.OpLoop {
+			return true
+		}
+		for _, s := range in.Src {
+			if s.File == shader.FileTex && s.Index >= numTex {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // prepareProgram resolves the draw's programs; it reports false (after a
 // fault) when the draw cannot run.
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
-	ps.vs, ps.ps, ps.failed, ps.err = nil, nil, false, nil
+	ps.vs, ps.ps, ps.failed, ps.pxFailed, ps.err = nil, nil, false, false, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound && !s.prog[isa.StagePS].bound {
 		return true
@@ -254,6 +279,7 @@ func (ex *executor) prepareProgram() bool {
 func (ps *progState) fail(what string, err error) {
 	if !ps.failed {
 		ps.failed, ps.err = true, fmt.Errorf("%s program: %w", what, err)
+		ps.pxFailed = what == "pixel"
 	}
 }
 

@@ -27,6 +27,7 @@ const (
 type lane struct {
 	p     pipe
 	cols  colTerms // p.cols
+	blk   psBlock  // p.blk, for a pixel program
 	panic any
 	_     [128]byte
 }

@@ -36,6 +36,12 @@ func (d *drawScratch) rasterParallel() {
 		d.lanes[i].p = d.pipe
 		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
 		d.lanes[i].p.cols = &d.lanes[i].cols
+		if p := &d.lanes[i].p; p.prog != nil && i > 0 {
+			// A machine and a block of its own (tileablePixelProgram
+			// bound it), the block set up as the draw's.
+			d.lanes[i].blk = *p.blk
+			p.blk, p.m = &d.lanes[i].blk, p.prog.ps.par[i-1]
+		}
 		if i > 0 {
 			wg.Go(func() { work(i) })
 		}
@@ -50,5 +56,6 @@ func (d *drawScratch) rasterParallel() {
 		d.pipe.shaded += l.p.shaded
 		d.pipe.passed += l.p.passed
 		l.p = pipe{} // drop references to memory
+		l.blk.words = nil
 	}
 }
