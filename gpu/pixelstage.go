@@ -27,7 +27,7 @@ type psBlock struct {
 	kind [2]weightKind
 	w8   [2][8]float64
 	// lazy: the draw needs no lane's weights besides its inputs (no depth
-	// test, no SV_Position read), so that sep may be used.
+	// test, no SV_Position read), so that kind may be perRow and perCol.
 	lazy bool
 	// off is each lane's word offset from its block's top-left pixel in
 	// the target viewed as words (pixelWords), for the draw's pitch.
@@ -54,15 +54,6 @@ const (
 	perRow
 	perCol
 )
-
-// laneX and laneY are laneXY's columns, as bytes: table lookups in the
-// interpolation loops.
-var laneX, laneY = func() (x, y [shader.Lanes]uint8) {
-	for l, xy := range laneXY {
-		x[l], y[l] = uint8(xy[0]), uint8(xy[1])
-	}
-	return x, y
-}()
 
 // rowLanes[y][x0][x1] is the lanes of pixels x0..x1-1 of row y of a block.
 var rowLanes = func() (t [8][9][9]uint64) {

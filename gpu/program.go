@@ -366,11 +366,11 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 }
 
 // filter8 is surface.sample over a block, for a bound 8-bit texture: the
-// same arithmetic (texel, then lerpTexels' bilinear weights), inline, with
-// the texels read straight from memory when the lanes' footprint is inside
-// the texture (fetch, through the address modes, for the others). With
-// every lane filled the lane mask is a test per lane rather than a loop
-// over its bits.
+// same arithmetic (texel, then lerpTexels' bilinear filter, split into its
+// rows and columns), with the texels read straight from memory when the
+// lane's footprint is inside the texture (fetch, through the address modes,
+// for the others). The lane mask is a test per lane rather than a loop
+// over its bits: blocks are mostly full.
 func filter8(tex *surface, sm *sampler, q *shader.TexQuery) {
 	cu, cv, out := q.Coord[0], q.Coord[1], q.Out
 	mask := q.Mask
@@ -402,9 +402,9 @@ func filter8(tex *surface, sm *sampler, q *shader.TexQuery) {
 		}
 		return
 	}
-	// Two passes: the texel coordinates of every lane, then the texels;
-	// each lane's chain of dependent steps is long, and lanes of one pass
-	// overlap where a lane at a time would wait.
+	// Three passes: the texel coordinates of every lane, the rows of the
+	// filter, its columns; each lane's chain of dependent steps is long,
+	// and lanes of one pass overlap where a lane at a time would wait.
 	var xs, ys [shader.Lanes]int32
 	var fxs, fys [shader.Lanes]float32
 	for l := range shader.Lanes {
