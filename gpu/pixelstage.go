@@ -110,15 +110,14 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 }
 
 // tileablePixelProgram reports whether the draw's pixel program may run on
-// several goroutines (tiles.go), each with a machine of its own, bound
-// here: it must not fault (which fault came first would depend on the
-// order the workers ran in), and no texture may share memory with the
-// target or the depth buffer (a band would read what another writes).
+// several goroutines (tiles.go), each with a machine of its own: it must
+// not fault (which fault came first would depend on the order the workers
+// ran in), and no texture may share memory with the target or the depth
+// buffer (a band would read what another writes).
 func (ex *executor) tileablePixelProgram() bool {
 	d := &ex.draw
-	p, ps := &d.pipe, &d.prog
-	e := ps.ps
-	if d.workers <= 1 || e.mayFault {
+	p := &d.pipe
+	if d.workers <= 1 || d.prog.ps.mayFault {
 		return false
 	}
 	for i := range ex.st.tex {
@@ -126,15 +125,17 @@ func (ex *executor) tileablePixelProgram() bool {
 			return false
 		}
 	}
-	for len(e.par) < d.workers-1 {
-		e.par = append(e.par, shader.NewMachine(e.prog))
-	}
-	for _, m := range e.par[:d.workers-1] {
-		if err := m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
-			return false // the draw's own machine bound: not seen
-		}
-	}
 	return true
+}
+
+// bindWorker gives tile worker l a machine for the draw's pixel program
+// (kept from the worker's last batch when the program is the same), bound
+// to the draw's constants and textures.
+func (ps *progState) bindWorker(l *lane) error {
+	if l.m == nil || l.m.Program() != ps.ps.prog {
+		l.m = shader.NewMachine(ps.ps.prog)
+	}
+	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex)
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),

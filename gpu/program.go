@@ -92,9 +92,8 @@ type progEntry struct {
 	copySwz [4]uint8
 	// mayFault: the program may fault while it runs (a loop may reach
 	// the step limit, a texture slot is past the GPU's): it runs on one
-	// goroutine. par are the machines of the tile workers (tiles.go).
+	// goroutine.
 	mayFault bool
-	par      []*shader.Machine
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
