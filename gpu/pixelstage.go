@@ -211,7 +211,7 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 	inv := t.invArea
 	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
 	blk.kind = [2]weightKind{perLane, perLane}
-	if blk.lazy && !t.persp {
+	if blk.lazy && !t.persp && t.finite {
 		blk.kind = [2]weightKind{t.e[1].kind(), t.e[2].kind()}
 		if blk.kind[0] == perLane || blk.kind[1] == perLane || blk.kind[0] == blk.kind[1] {
 			// Only a weight per row and one per column pay: a row or
