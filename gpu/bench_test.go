@@ -56,10 +56,11 @@ func BenchmarkFillRotated(b *testing.B) {
 // BenchmarkFillISA: fill drawn by the built-in programs written in the ISA
 // (FillISAScene), beside BenchmarkFill's hard-wired path; "textured" is
 // texture × vertex colour (FillTexturedISAScene), which has no hard-wired
-// program.
+// program; "textured/N" is it tile-parallel.
 func BenchmarkFillISA(b *testing.B) {
 	b.Run("color/1", func(b *testing.B) { benchScene(b, FillISAScene(), 1) })
 	b.Run("textured/1", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), 1) })
+	b.Run("textured/N", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), runtime.GOMAXPROCS(0)) })
 }
 
 // BenchmarkTris: 100,000 small Gouraud triangles placed by the LCG.

@@ -119,7 +119,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
 	ex.runInstances(indexed, count, start, base, instances)
-	if d.prog.failed && d.prog.psFailed && !faulted {
+	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
 		// the draw runs again with its covered pixels in the warning
 		// colour, as for an injected fault (the article on why Draw is
@@ -128,7 +128,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		err := d.prog.err
 		ex.fault("%v: covered pixels get the warning colour", err)
 		shaded, passed := d.pipe.shaded, d.pipe.passed
-		d.prog.failed, d.prog.psFailed = false, false
+		d.prog.failed, d.prog.pxFailed = false, false
 		if ex.preparePipe(true) {
 			ex.runInstances(indexed, count, start, base, instances)
 		}

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
 	"math"
 	"unsafe"
@@ -37,12 +38,20 @@ type pipe struct {
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
 	prog *progState // a pixel program from memory (pixelstage.go), or nil
+	// blk and m are the block scratch and the machine that run it: the
+	// draw's, or a tile worker's own (tiles.go).
+	blk *psBlock
+	m   *shader.Machine
 
 	rows   [blk]rowSpan // the rows of a block on their way to spans (not zeroed per block)
 	kind   spanKind
 	px     [4]byte  // spanSolid's pixel, in the target's byte order
 	words  []uint32 // spanColor's view of the target (pixelWords), or nil
 	wpitch int      // its row pitch in words
+	// ch are the attributes spanColor writes as red, green, blue and
+	// alpha: 0..3 for ps_vertexcolor, an input register's (through its
+	// swizzle) for a pixel program that copies it (pixelstage.go).
+	ch [4]uint8
 
 	// cols is where spanColorCols keeps its column terms: the draw's, or a
 	// tile worker's own (tiles.go). Outside the pipe, which is reset for
@@ -137,6 +146,7 @@ func (p *pipe) chooseSpan() {
 	case p.ps == isa.ProgPSVertexColor:
 		p.kind = spanColor
 		p.words, p.wpitch = pixelWords(&p.rt), p.rt.pitch/4
+		p.ch = [4]uint8{0, 1, 2, 3}
 	}
 }
 
@@ -181,7 +191,11 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 				p.spanColorCols(t, rows)
 				return
 			}
-			t.spanColor(p.words, p.wpitch, rows, p.rt.fmt == isa.FmtBGRA8)
+			t.spanColor(p.words, p.wpitch, rows, &p.ch, p.rt.fmt == isa.FmtBGRA8)
+			return
+		}
+		if p.prog != nil {
+			p.programRows(t, rows)
 			return
 		}
 	case spanSolid:
@@ -227,12 +241,12 @@ func pixelWords(s *surface) []uint32 {
 }
 
 // wordChannels are the colour planes (a0, d1, d2) of the channels in the
-// low, second and third bytes of a target word: red, green and blue, or
-// blue, green and red when bgra.
-func (t *tri) wordChannels(bgra bool) (r, g, c [3]float64) {
-	r = [3]float64{t.a0[0], t.d1[0], t.d2[0]}
-	g = [3]float64{t.a0[1], t.d1[1], t.d2[1]}
-	c = [3]float64{t.a0[2], t.d1[2], t.d2[2]}
+// low, second and third bytes of a target word: red, green and blue (the
+// attributes ch[0..2]), or blue, green and red when bgra.
+func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
+	r = [3]float64{t.a0[ch[0]], t.d1[ch[0]], t.d2[ch[0]]}
+	g = [3]float64{t.a0[ch[1]], t.d1[ch[1]], t.d2[ch[1]]}
+	c = [3]float64{t.a0[ch[2]], t.d1[ch[2]], t.d2[ch[2]]}
 	if bgra {
 		r, c = c, r
 	}
@@ -247,10 +261,10 @@ func (t *tri) wordChannels(bgra bool) (r, g, c [3]float64) {
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
 // integer part is what unorm8 gives. words is the target as pixel words,
 // wpitch words a row; bgra swaps red and blue.
-func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
+func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, ch *[4]uint8, bgra bool) {
 	inv := t.invArea
 	s1, s2 := t.e[1].a, t.e[2].a
-	r, g, c := t.wordChannels(bgra)
+	r, g, c := t.wordChannels(ch, bgra)
 	r0, r1, r2 := r[0], r[1], r[2]
 	g0, g1, g2 := g[0], g[1], g[2]
 	c0, c1, c2 := c[0], c[1], c[2]
@@ -285,7 +299,7 @@ func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, bgra bool) {
 		}
 		return
 	}
-	a0, a1, a2 := t.a0[3], t.d1[3], t.d2[3]
+	a0, a1, a2 := t.a0[ch[3]], t.d1[ch[3]], t.d2[ch[3]]
 	for _, row := range rows {
 		o := row.y*wpitch + row.x0
 		out := words[o : o+row.x1-row.x0]
@@ -330,7 +344,7 @@ func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 	inv := t.invArea
 	bgra := p.rt.fmt == isa.FmtBGRA8
 	words, wpitch := p.words, p.wpitch
-	r, g, c := t.wordChannels(bgra)
+	r, g, c := t.wordChannels(&p.ch, bgra)
 	r0, r1, r2 := r[0], r[1], r[2]
 	g0, g1, g2 := g[0], g[1], g[2]
 	c0, c1, c2 := c[0], c[1], c[2]

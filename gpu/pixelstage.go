@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 	"math"
 	"math/bits"
@@ -18,6 +19,16 @@ import (
 // psBlock is the block being shaded: the weights of its lanes.
 type psBlock struct {
 	b1, b2 [shader.Lanes]float64
+	// kind[k] is how weight b1 (k 0) or b2 (k 1) varies over the block:
+	// per lane (both in b1 and b2), or one the same along each row and
+	// the other down each column (their edges horizontal and vertical:
+	// the edge value at (x, y) is w + x*a + y*b, and a or b is 0), in
+	// w8[k] by row or column.
+	kind [2]weightKind
+	w8   [2][8]float64
+	// lazy: the draw needs no lane's weights besides its inputs (no depth
+	// test, no SV_Position read), so that kind may be perRow and perCol.
+	lazy bool
 	// off is each lane's word offset from its block's top-left pixel in
 	// the target viewed as words (pixelWords), for the draw's pitch.
 	off   [shader.Lanes]int
@@ -34,6 +45,15 @@ var laneXY = func() (xy [shader.Lanes][2]int) {
 	}
 	return xy
 }()
+
+// weightKind is how a weight varies over a block (psBlock.kind).
+type weightKind uint8
+
+const (
+	perLane weightKind = iota
+	perRow
+	perCol
+)
 
 // rowLanes[y][x0][x1] is the lanes of pixels x0..x1-1 of row y of a block.
 var rowLanes = func() (t [8][9][9]uint64) {
@@ -60,11 +80,13 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	}
 	s := &ex.st
 	p.prog = ps
+	p.blk, p.m = &ps.block, ps.ps.m
 	p.color = s.rt.bound() && s.blend.mask != 0 && ps.ps.prog.Outputs > 0
 	p.lo, p.hi = 0, 4*ps.psIn
 	p.kind = spanProgram
 	blk := &ps.block
 	blk.words, blk.wp = nil, 0
+	blk.lazy = !p.depth && (ps.psPos < 0 || ps.ps.reads[ps.psPos] == 0)
 	if p.color && p.fast && !p.depth {
 		if w := pixelWords(&p.rt); w != nil {
 			blk.words, blk.wp = w, p.rt.pitch/4
@@ -73,26 +95,67 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 			}
 		}
 	}
-	// One machine: the draw's blocks run on this goroutine.
-	p.tileable = false
+	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && p.color && p.fast && !p.depth && blk.words != nil {
+		// The program writes its input: the Gouraud spans of
+		// ps_vertexcolor, reading that register's attributes, write what
+		// it would (unorm8 of the input rounded to float32); triangles
+		// whose colours leave [0, 1] go through the program (spans).
+		p.kind = spanColor
+		p.words, p.wpitch = blk.words, blk.wp
+		for c, k := range e.copySwz {
+			p.ch[c] = uint8(4*e.copyIn) + k
+		}
+	}
+	p.tileable = p.tileable && ex.tileablePixelProgram()
+}
+
+// tileablePixelProgram reports whether the draw's pixel program may run on
+// several goroutines (tiles.go), each with a machine of its own: it must
+// not fault (which fault came first would depend on the order the workers
+// ran in), and no texture may share memory with the target or the depth
+// buffer (a band would read what another writes).
+func (ex *executor) tileablePixelProgram() bool {
+	d := &ex.draw
+	p := &d.pipe
+	if d.workers <= 1 || d.prog.ps.mayFault {
+		return false
+	}
+	for i := range ex.st.tex {
+		if t := &ex.st.tex[i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
+			return false
+		}
+	}
+	return true
+}
+
+// bindWorker gives tile worker l a machine for the draw's pixel program
+// (kept from the worker's last batch when the program is the same), bound
+// to the draw's constants and textures.
+func (ps *progState) bindWorker(l *lane) error {
+	if l.m == nil || l.m.Program() != ps.ps.prog {
+		l.m = shader.NewMachine(ps.ps.prog)
+	}
+	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex)
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),
-// converted through int32: one instruction where uint32 takes several.
+// converted through int32: one instruction where uint32 takes several. The
+// range is told from the bits with one unsigned comparison for the common
+// case: x-1 below 0x3F7FFFFF is a float in (0, 1); otherwise +1 up to +Inf
+// gives 255, and zeros, negatives and NaNs give 0.
 func unormW(x uint32) uint32 {
-	v := math.Float32frombits(x)
-	if !(v > 0) {
-		return 0
+	if x-1 < 0x3F7FFFFF {
+		return uint32(int32(float32(math.Float32frombits(x)*255) + 0.5))
 	}
-	if v >= 1 {
+	if x >= 0x3F800000 && x <= 0x7F800000 {
 		return 255
 	}
-	return uint32(int32(float32(v*255) + 0.5))
+	return 0
 }
 
 // programRows shades rows (consecutive, at most a block's) of triangle t.
 func (p *pipe) programRows(t *tri, rows []rowSpan) {
-	if p.prog.failed {
+	if p.prog.pxFailed {
 		return
 	}
 	for i := 0; i < len(rows); {
@@ -122,15 +185,16 @@ func (p *pipe) programRows(t *tri, rows []rowSpan) {
 // programPixel shades one pixel (points and lines): a block of one live
 // lane whose quad has its inputs (derivatives 0).
 func (p *pipe) programPixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
-	if p.prog.failed {
+	if p.prog.pxFailed {
 		return
 	}
 	lane := shader.QuadLane(x&7, y&7)
-	blk := &p.prog.block
+	blk := p.blk
 	q := lane &^ 3
 	for l := q; l < q+4; l++ {
 		blk.b1[l], blk.b2[l] = b1, b2
 	}
+	blk.kind = [2]weightKind{perLane, perLane}
 	p.runBlock(t, x&^7, y&^7, 1<<lane, 0xF<<q, ri, bi)
 }
 
@@ -142,17 +206,43 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 	any := mask | mask>>1
 	any |= any >> 2 // bit 4q: some lane of quad q is live
 	quads := (any & 0x1111111111111111) * 0xF
-	blk := &p.prog.block
+	blk := p.blk
 	e1, e2 := &t.e[1], &t.e[2]
 	inv := t.invArea
 	w1, w2 := e1.at(tx, ty), e2.at(tx, ty)
-	if quads == shader.AllLanes {
+	blk.kind = [2]weightKind{perLane, perLane}
+	if blk.lazy && !t.persp && t.finite {
+		blk.kind = [2]weightKind{t.e[1].kind(), t.e[2].kind()}
+		if blk.kind[0] == perLane || blk.kind[1] == perLane || blk.kind[0] == blk.kind[1] {
+			// Only a weight per row and one per column pay: a row or
+			// column term beside a lane's costs more to spread over the
+			// lanes than it saves.
+			blk.kind = [2]weightKind{perLane, perLane}
+		}
+	}
+	switch {
+	case blk.kind[0] != perLane:
+		// One weight per row, the other per column, as the lanes' would
+		// be (b1 and b2 are not filled).
+		for k, e := range [2]*edgeFn{e1, e2} {
+			w, step := w1, e.a
+			if k == 1 {
+				w = w2
+			}
+			if blk.kind[k] == perRow {
+				step = e.b
+			}
+			for i := range int64(8) {
+				blk.w8[k][i] = float64(w+i*step) * inv
+			}
+		}
+	case quads == shader.AllLanes:
 		for l := range blk.b1 {
 			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
 			blk.b1[l] = float64(w1+x*e1.a+y*e1.b) * inv
 			blk.b2[l] = float64(w2+x*e2.a+y*e2.b) * inv
 		}
-	} else {
+	default:
 		for m := quads; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int64(laneXY[l][0]), int64(laneXY[l][1])
@@ -168,8 +258,7 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 // over mask and merges the live lanes.
 func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	ps := p.prog
-	blk := &ps.block
-	m := ps.ps.m
+	blk, m := p.blk, p.m
 	full := quads == shader.AllLanes
 	for r := range ps.psIn {
 		reads := ps.ps.reads[r]
@@ -205,6 +294,22 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 					b1, b2 := blk.b1[l], blk.b2[l]
 					w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
 					out[l] = math.Float32bits(float32((a0 + float64(b1*d1) + float64(b2*d2)) * w))
+				}
+				continue
+			}
+			if k1, k2 := blk.kind[0], blk.kind[1]; k1 != perLane || k2 != perLane {
+				// a0 + b1*d1 + b2*d2 with the terms of a weight per row
+				// or column computed once for it: the same operations
+				// (float addition commutes).
+				var t1, t2 [8]float64
+				for i := range 8 {
+					t1[i] = a0 + float64(blk.w8[0][i]*d1)
+					t2[i] = float64(blk.w8[1][i] * d2)
+				}
+				if k1 == perCol {
+					sumQuads(out, &t1, &t2)
+				} else {
+					sumQuads(out, &t2, &t1)
 				}
 				continue
 			}
@@ -277,5 +382,34 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 		c := [4]float32{math.Float32frombits(o[0][l]), math.Float32frombits(o[1][l]), math.Float32frombits(o[2][l]), math.Float32frombits(o[3][l])}
 		p.merge(x, y, c, ri, bi)
+	}
+}
+
+// kind is how the weight of the edge varies over a block: an edge along x
+// (a == 0) gives a weight per row, one along y (b == 0) one per column.
+func (e *edgeFn) kind() weightKind {
+	switch {
+	case e.a == 0:
+		return perRow
+	case e.b == 0:
+		return perCol
+	}
+	return perLane
+}
+
+// sumQuads sets lane l, at (x, y) of the block, to col[x] + row[y] rounded
+// to float32, a quad at a time.
+func sumQuads(out *[shader.Lanes]uint32, col, row *[8]float64) {
+	for qy := 0; qy < 8; qy += 2 {
+		r0, r1 := row[qy], row[(qy+1)&7]
+		for qx := 0; qx < 8; qx += 2 {
+			c0, c1 := col[qx], col[(qx+1)&7]
+			l := 4 * (qy*2 + qx/2)
+			o := out[l : l+4 : l+4]
+			o[0] = math.Float32bits(float32(c0 + r0))
+			o[1] = math.Float32bits(float32(c1 + r0))
+			o[2] = math.Float32bits(float32(c0 + r1))
+			o[3] = math.Float32bits(float32(c1 + r1))
+		}
 	}
 }

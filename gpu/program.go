@@ -84,6 +84,16 @@ type progEntry struct {
 	// reads has bit c of entry r set when the program may read component
 	// c of input register v#r: the pixel stage interpolates only those.
 	reads [isa.MaxVaryings]uint8
+	// copyIn is the input register the program copies to o0, whole and
+	// unchanged but for its swizzle copySwz, when that is all it does
+	// (mov o0, v#): its pixels are the interpolated input's, which the
+	// Gouraud spans compute (pixelstage.go); -1 for any other program.
+	copyIn  int
+	copySwz [4]uint8
+	// mayFault: the program may fault while it runs (a loop may reach
+	// the step limit, a texture slot is past the GPU's): it runs on one
+	// goroutine.
+	mayFault bool
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -103,7 +113,7 @@ type progState struct {
 	psPos      int        // input register of SV_Position, -1 for none
 	vsIn, psIn int        // input registers of each program
 	failed     bool       // a program faulted: the draw stops
-	psFailed   bool       // it was the pixel program (drawInstances paints the warning colour)
+	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err        error
 
 	consts [2]cbView
@@ -130,10 +140,12 @@ func (ps *progState) program(mem []byte) *progEntry {
 	for i := range words {
 		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
 	}
-	e := &progEntry{code: bytes.Clone(mem)}
+	e := &progEntry{code: bytes.Clone(mem), copyIn: -1}
 	e.prog, e.err = shader.Decode(words)
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
+		e.copyIn, e.copySwz = copiedInput(e.prog)
+		e.mayFault = mayFault(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
@@ -148,11 +160,47 @@ func (ps *progState) program(mem []byte) *progEntry {
 	return e
 }
 
+// copiedInput recognises a program whose one instruction is mov o0, v#
+// (all four components, no modifier, no saturate): it returns the input
+// register and the swizzle, or -1.
+func copiedInput(p *shader.Program) (int, [4]uint8) {
+	if len(p.Code) != 1 {
+		return -1, [4]uint8{}
+	}
+	in := &p.Code[0]
+	if in.Op != shader.OpMov || in.Sat || in.Dst.File != shader.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF {
+		return -1, [4]uint8{}
+	}
+	s := &in.Src[0]
+	if s.File != shader.FileInput || s.Neg || s.Abs || s.Rel {
+		return -1, [4]uint8{}
+	}
+	return int(s.Index), s.Swizzle
+}
+
+// mayFault reports whether p may fault while it runs on the GPU's texture
+// unit and constant buffers: a loop may run into the step limit, a texture
+// access or resinfo may name a slot past the unit's (constant buffer
+// slots the decoder allows are all the GPU's).
+func mayFault(p *shader.Program) bool {
+	for _, in := range p.Code {
+		if in.Op == shader.OpLoop {
+			return true
+		}
+		for _, s := range in.Src {
+			if s.File == shader.FileTex && s.Index >= numTex {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // prepareProgram resolves the draw's programs; it reports false (after a
 // fault) when the draw cannot run.
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
-	ps.vs, ps.ps, ps.failed, ps.err = nil, nil, false, nil
+	ps.vs, ps.ps, ps.failed, ps.pxFailed, ps.err = nil, nil, false, false, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound && !s.prog[isa.StagePS].bound {
 		return true
@@ -230,7 +278,7 @@ func (ex *executor) prepareProgram() bool {
 func (ps *progState) fail(what string, err error) {
 	if !ps.failed {
 		ps.failed, ps.err = true, fmt.Errorf("%s program: %w", what, err)
-		ps.psFailed = what == "pixel"
+		ps.pxFailed = what == "pixel"
 	}
 }
 
@@ -284,11 +332,11 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
 	sm := &u.st.smp[q.Sampler]
-	cu, cv := q.Coord[0], q.Coord[1]
-	if sm.filter == isa.FilterLinear && tex.bound() && tex.fmt != isa.FmtR32F {
-		u.linear(tex, sm, q)
+	if tex.bound() && tex.fmt != isa.FmtR32F {
+		filter8(tex, sm, q)
 		return nil
 	}
+	cu, cv := q.Coord[0], q.Coord[1]
 	for m := q.Mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		c := tex.sample(sm, float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l])))
@@ -296,6 +344,10 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	}
 	return nil
 }
+
+// IgnoresGradients: Texture samples every level of detail as level 0 (the
+// only one), so the shader machine need not take derivatives for it.
+func (u *texUnit) IgnoresGradients() bool { return true }
 
 // Info is resinfo's view of slot t#: textures here have one mip level and
 // no array (an unbound slot is the zero TexInfo). Texture above samples
@@ -312,37 +364,119 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	return shader.TexInfo{Width: uint32(tex.w), Height: uint32(tex.h), Mips: 1}, nil
 }
 
-// linear is surface.sample's bilinear filter over a block, for an 8-bit
-// texture: the same arithmetic, inline, with the four texels read straight
-// when they are inside the texture (sample for the others).
-func (u *texUnit) linear(tex *surface, sm *sampler, q *shader.TexQuery) {
+// filter8 is surface.sample over a block, for a bound 8-bit texture: the
+// same arithmetic (texel, then lerpTexels' bilinear filter, split into its
+// rows and columns), with the texels read straight from memory when the
+// lane's footprint is inside the texture (fetch, through the address modes,
+// for the others). The lane mask is a test per lane rather than a loop
+// over its bits: blocks are mostly full.
+func filter8(tex *surface, sm *sampler, q *shader.TexQuery) {
 	cu, cv, out := q.Coord[0], q.Coord[1], q.Out
+	mask := q.Mask
 	w, h := float64(tex.w), float64(tex.h)
 	mem, pitch := tex.mem, tex.pitch
-	ri, bi := 0, 2
+	// The bit offsets of red and blue in a texel's little-endian word.
+	rs, bs := uint(0), uint(16)
 	if tex.fmt == isa.FmtBGRA8 {
-		ri, bi = 2, 0
+		rs, bs = 16, 0
 	}
-	for m := q.Mask; m != 0; m &= m - 1 {
-		l := bits.TrailingZeros64(m)
-		uf, vf := float64(math.Float32frombits(cu[l])), float64(math.Float32frombits(cv[l]))
-		x, fx := texel(float64(uf*w) - 0.5)
-		y, fy := texel(float64(vf*h) - 0.5)
-		if x < 0 || y < 0 || x+1 >= tex.w || y+1 >= tex.h {
-			c := tex.sample(sm, uf, vf)
+	if sm.filter == isa.FilterPoint {
+		for l := range shader.Lanes {
+			if mask>>l&1 == 0 {
+				continue
+			}
+			x, _ := texel(float64(math.Float32frombits(cu[l])) * w)
+			y, _ := texel(float64(math.Float32frombits(cv[l])) * h)
+			if uint(x) < uint(tex.w) && uint(y) < uint(tex.h) {
+				o := y*pitch + 4*x
+				t := uint32(mem[o]) | uint32(mem[o+1])<<8 | uint32(mem[o+2])<<16 | uint32(mem[o+3])<<24
+				out[0][l] = math.Float32bits(unormF32[uint8(t>>rs)])
+				out[1][l] = math.Float32bits(unormF32[uint8(t>>8)])
+				out[2][l] = math.Float32bits(unormF32[uint8(t>>bs)])
+				out[3][l] = math.Float32bits(unormF32[uint8(t>>24)])
+				continue
+			}
+			c := tex.fetch(sm, x, y)
 			out[0][l], out[1][l], out[2][l], out[3][l] = math.Float32bits(c[0]), math.Float32bits(c[1]), math.Float32bits(c[2]), math.Float32bits(c[3])
+		}
+		return
+	}
+	// Three passes: the texel coordinates of every lane, the rows of the
+	// filter, its columns; each lane's chain of dependent steps is long,
+	// and lanes of one pass overlap where a lane at a time would wait.
+	var xs, ys [shader.Lanes]int32
+	var fxs, fys [shader.Lanes]float32
+	for l := range shader.Lanes {
+		x, fx := texel(float64(float64(math.Float32frombits(cu[l]))*w) - 0.5)
+		y, fy := texel(float64(float64(math.Float32frombits(cv[l]))*h) - 0.5)
+		xs[l], ys[l], fxs[l], fys[l] = int32(x), int32(y), fx, fy
+	}
+	// The rows of the filter (lerpRows), down each column of the block:
+	// a lane with the texels and fx of the lane above (a texture
+	// magnified along y, its u the same down the column) has its rows.
+	var tops, bots [4][shader.Lanes]float32
+	for i, l := range colLanes {
+		if mask>>l&1 == 0 {
 			continue
 		}
-		o := y*pitch + 4*x
-		r0, r1 := mem[o:o+8:o+8], mem[o+pitch:o+pitch+8:o+pitch+8]
-		for k, ch := range [4]int{ri, 1, bi, 3} {
-			c00, c10 := unormF32[r0[ch]], unormF32[r0[4+ch]]
-			c01, c11 := unormF32[r1[ch]], unormF32[r1[4+ch]]
-			top := c00 + float32((c10-c00)*fx)
-			bot := c01 + float32((c11-c01)*fx)
-			out[k][l] = math.Float32bits(top + float32((bot-top)*fy))
+		x, y, fx := int(xs[l]), int(ys[l]), fxs[l]
+		if a := aboveLane[i]; a >= 0 && mask>>a&1 != 0 && xs[a] == xs[l] && ys[a] == ys[l] && math.Float32bits(fxs[a]) == math.Float32bits(fx) {
+			for k := range 4 {
+				tops[k][l], bots[k][l] = tops[k][a], bots[k][a]
+			}
+			continue
+		}
+		if uint(x) < uint(tex.w-1) && uint(y) < uint(tex.h-1) {
+			// All four texels inside: every address mode leaves them be.
+			o := y*pitch + 4*x
+			t0 := binary.LittleEndian.Uint64(mem[o:])
+			t1 := binary.LittleEndian.Uint64(mem[o+pitch:])
+			tops[0][l], bots[0][l] = rows8(t0>>rs, t0>>(32+rs), t1>>rs, t1>>(32+rs), fx)
+			tops[1][l], bots[1][l] = rows8(t0>>8, t0>>40, t1>>8, t1>>40, fx)
+			tops[2][l], bots[2][l] = rows8(t0>>bs, t0>>(32+bs), t1>>bs, t1>>(32+bs), fx)
+			tops[3][l], bots[3][l] = rows8(t0>>24, t0>>56, t1>>24, t1>>56, fx)
+			continue
+		}
+		c00, c10 := tex.fetch(sm, x, y), tex.fetch(sm, x+1, y)
+		c01, c11 := tex.fetch(sm, x, y+1), tex.fetch(sm, x+1, y+1)
+		for k := range 4 {
+			tops[k][l], bots[k][l] = lerpRows(c00[k], c10[k], c01[k], c11[k], fx)
 		}
 	}
+	for k := range 4 {
+		o, top, bot := &out[k], &tops[k], &bots[k]
+		if mask == shader.AllLanes {
+			for l := range o {
+				o[l] = math.Float32bits(lerpCols(top[l], bot[l], fys[l]))
+			}
+			continue
+		}
+		for l := range o {
+			if mask>>l&1 != 0 {
+				o[l] = math.Float32bits(lerpCols(top[l], bot[l], fys[l]))
+			}
+		}
+	}
+}
+
+// colLanes are a block's lanes column by column, top to bottom;
+// aboveLane[i] is the lane above colLanes[i], -1 on the top row.
+var colLanes, aboveLane = func() (c [shader.Lanes]uint8, a [shader.Lanes]int) {
+	for x := range 8 {
+		for y := range 8 {
+			c[8*x+y] = uint8(shader.QuadLane(x, y))
+			a[8*x+y] = -1
+			if y > 0 {
+				a[8*x+y] = shader.QuadLane(x, y-1)
+			}
+		}
+	}
+	return c, a
+}()
+
+// rows8 is lerpRows of four unorm8 channels (the low bytes of a, b, c, d).
+func rows8(a, b, c, d uint64, fx float32) (top, bot float32) {
+	return lerpRows(unormF32[uint8(a)], unormF32[uint8(b)], unormF32[uint8(c)], unormF32[uint8(d)], fx)
 }
 
 // loadSampler addresses ld's texels, already inside the texture.

@@ -67,7 +67,14 @@ type tri struct {
 	// alpha byte when all three vertices have the same alpha, else above
 	// 0xFF.
 	inRange bool
-	alpha   uint32
+	// finite: every attribute plane (a0, d1, d2) is finite, so that a
+	// NaN in the interpolation can only be made by its last operation,
+	// with the machine's one default NaN whatever the order of the
+	// operands; the pixel stage's row and column terms (pixelstage.go)
+	// take only such triangles: two NaN operands would make the result's
+	// bits depend on the order the compiler chose.
+	finite bool
+	alpha  uint32
 }
 
 // setup prepares the triangle; it reports false when there is nothing to
@@ -126,16 +133,25 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 		}
 	}
 	t.inRange, t.alpha = false, 0x100
+	if p.prog != nil {
+		t.finite = true
+		for k := p.lo; k < p.hi; k++ {
+			t.finite = t.finite && finiteF(t.a0[k]) && finiteF(t.d1[k]) && finiteF(t.d2[k])
+		}
+	}
 	if p.kind == spanColor && !t.persp {
 		t.inRange = true
-		for k := 0; k < 4; k++ {
+		for _, k := range p.ch {
 			t.inRange = t.inRange && unit(v0.a[k]) && unit(v1.a[k]) && unit(v2.a[k])
 		}
-		if t.d1[3] == 0 && t.d2[3] == 0 {
-			t.alpha = uint32(unorm8(float32(t.a0[3])))
+		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
+			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}
 	}
 }
+
+// finiteF reports whether v is neither infinite nor NaN.
+func finiteF(v float64) bool { return v-v == 0 }
 
 // unit reports whether v is in [0, 1] (false for NaN).
 func unit(v float64) bool { return v >= 0 && v <= 1 }

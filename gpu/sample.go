@@ -42,11 +42,27 @@ func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
 	}
 	var out [4]float32
 	for i := range out {
-		top := c00[i] + float32((c10[i]-c00[i])*fx)
-		bot := c01[i] + float32((c11[i]-c01[i])*fx)
-		out[i] = top + float32((bot-top)*fy)
+		out[i] = lerpTexels(c00[i], c10[i], c01[i], c11[i], fx, fy)
 	}
 	return out
+}
+
+// lerpTexels is the bilinear filter of one channel: texels c00 and c10 of
+// the top row, c01 and c11 of the bottom, weighed by the fractions fx and
+// fy; each product rounded before its sum, so that no compiler fuses them.
+func lerpTexels(c00, c10, c01, c11, fx, fy float32) float32 {
+	top, bot := lerpRows(c00, c10, c01, c11, fx)
+	return lerpCols(top, bot, fy)
+}
+
+// lerpRows is the filter along x: the top and bottom rows' values.
+func lerpRows(c00, c10, c01, c11, fx float32) (top, bot float32) {
+	return c00 + float32((c10-c00)*fx), c01 + float32((c11-c01)*fx)
+}
+
+// lerpCols is the filter along y between the rows' values.
+func lerpCols(top, bot, fy float32) float32 {
+	return top + float32((bot-top)*fy)
 }
 
 // texel splits a texel-space coordinate into its integer part (floor) and

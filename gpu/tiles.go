@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"unsafe"
 )
 
@@ -26,7 +27,9 @@ const (
 // a cache line.
 type lane struct {
 	p     pipe
-	cols  colTerms // p.cols
+	cols  colTerms        // p.cols
+	blk   psBlock         // p.blk, for a pixel program
+	m     *shader.Machine // p.m: the worker's machine for the last program it ran
 	panic any
 	_     [128]byte
 }

@@ -22,10 +22,22 @@ func rasterWorkers(n int) int {
 // processor turns it into a fault.
 func (d *drawScratch) rasterParallel() {
 	n := d.workers
-	d.parallel++
 	if len(d.lanes) != n {
 		d.lanes = make([]lane, n)
 	}
+	if d.pipe.prog != nil {
+		for i := 1; i < n; i++ {
+			if d.prog.bindWorker(&d.lanes[i]) != nil {
+				// Binding read the constants the draw's own machine
+				// read without error: not seen. The batch runs here.
+				for j := range d.batch {
+					d.batch[j].raster(&d.pipe)
+				}
+				return
+			}
+		}
+	}
+	d.parallel++
 	work := func(i int) {
 		l := &d.lanes[i]
 		defer func() { l.panic = recover() }()
@@ -36,6 +48,12 @@ func (d *drawScratch) rasterParallel() {
 		d.lanes[i].p = d.pipe
 		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
 		d.lanes[i].p.cols = &d.lanes[i].cols
+		if p := &d.lanes[i].p; p.prog != nil && i > 0 {
+			// A machine and a block of its own, the block set up as the
+			// draw's.
+			d.lanes[i].blk = *p.blk
+			p.blk, p.m = &d.lanes[i].blk, d.lanes[i].m
+		}
 		if i > 0 {
 			wg.Go(func() { work(i) })
 		}
@@ -50,5 +68,6 @@ func (d *drawScratch) rasterParallel() {
 		d.pipe.shaded += l.p.shaded
 		d.pipe.passed += l.p.passed
 		l.p = pipe{} // drop references to memory
+		l.blk.words = nil
 	}
 }

@@ -151,6 +151,7 @@ type benchResult struct {
 	FillISAMpixCPU    float64 `json:"fill_isa_mpix_cpu_s"`
 	FillTexISAMpix    float64 `json:"fill_textured_isa_mpix_s"` // machine.FillTexturedISAScene (20 quads): texture × colour in the ISA
 	FillTexISAMpixCPU float64 `json:"fill_textured_isa_mpix_cpu_s"`
+	FillTexISAMpixPar float64 `json:"fill_textured_isa_mpix_s_parallel"` // the same on Workers goroutines (tile-parallel)
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	DrawCallsCPU      float64 `json:"draw_calls_cpu_s"` // per CPU-second of the process
 	Draws             int     `json:"draws"`
@@ -349,11 +350,17 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	}
 	isa1, e6 := gpuScene(isaScene(machine.FillISAScene()), 1, minTime)
 	tex1, e7 := gpuScene(isaScene(machine.FillTexturedISAScene()), 1, minTime)
-	if err := errors.Join(e1, e2, e3, e4, e5, e6, e7); err != nil {
+	var texN rate
+	var e8 error
+	if res.Workers > 1 {
+		texN, e8 = gpuScene(isaScene(machine.FillTexturedISAScene()), res.Workers, minTime)
+	}
+	if err := errors.Join(e1, e2, e3, e4, e5, e6, e7, e8); err != nil {
 		return fail(err)
 	}
 	res.FillISAMpix, res.FillISAMpixCPU = isa1.mpix, isa1.mpixCPU
 	res.FillTexISAMpix, res.FillTexISAMpixCPU = tex1.mpix, tex1.mpixCPU
+	res.FillTexISAMpixPar = texN.mpix
 	res.FillMpixPerSec, res.FillMpixCPU, res.FillMpixBest, res.FillMpixParallel = fill1.mpix, fill1.mpixCPU, fill1.mpixBest, fillN.mpix
 	res.FillRotatedMpix = rot1.mpix
 	res.TrisMtriPerSec, res.TrisMtriCPU, res.TrisMtriBest, res.TrisMtriParallel = tris1.mtri, tris1.mtriCPU, tris1.mtriBest, trisN.mtri
@@ -437,6 +444,8 @@ func printBench(w io.Writer, res *benchResult) {
 	}
 	row("fill, shader ISA programs (GPU, 1 goroutine)", f(res.FillISAMpix, 1), isaNote(res.FillISAMpixCPU))
 	row("fill, texture × colour in the ISA (GPU, 1 goroutine)", f(res.FillTexISAMpix, 1), isaNote(res.FillTexISAMpixCPU))
+	v, note = par(res.FillTexISAMpixPar, res.FillTexISAMpix, 1)
+	row("fill, texture × colour in the ISA (GPU, tile-parallel)", v, note)
 	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
 	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
 	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)

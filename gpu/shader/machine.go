@@ -42,7 +42,7 @@ type TexQuery struct {
 	Sampler int    // s# (not for TexLoad)
 	Mask    uint64 // the lanes to fill
 	Coord   [4]*[Lanes]uint32
-	DX, DY  [2]*[Lanes]float32 // TexSample, TexSampleGrad: d(u, v)/dx and /dy per lane
+	DX, DY  [2]*[Lanes]float32 // TexSample, TexSampleGrad: d(u, v)/dx and /dy per lane (nil for TexSample from a GradientFree)
 	LOD     *[Lanes]float32    // TexSampleLevel
 	Bias    *[Lanes]float32    // TexSample: added to the level of detail (sample_b); nil: none
 	Out     *Vec               // filled for Mask lanes: float bits (integers for integer formats)
@@ -80,6 +80,14 @@ type Textures interface {
 	// resinfo: an unbound slot is the zero TexInfo and no error; an error
 	// (a page fault reading the descriptor) faults the draw.
 	Info(texture int) (TexInfo, error)
+}
+
+// GradientFree is a Textures whose TexSample ignores DX and DY (a texture
+// unit whose textures have one mip level: the level of detail picks
+// nothing). When IgnoresGradients reports true at Bind, the Machine leaves
+// DX and DY nil rather than take the quads' derivatives for every sample.
+type GradientFree interface {
+	IgnoresGradients() bool
 }
 
 // Fault is the error Run returns: the program did something the GPU
@@ -166,7 +174,8 @@ type Machine struct {
 	imms      []Vec
 	consts    Constants
 	tex       Textures
-	StepLimit int // instructions per Run; 0 means DefaultStepLimit
+	noGrad    bool // tex is GradientFree
+	StepLimit int  // instructions per Run; 0 means DefaultStepLimit
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
@@ -308,6 +317,8 @@ func (m *Machine) Out(i int) *Vec { return &m.out[i] }
 // unbound constant reads as zero, a texture access faults.
 func (m *Machine) Bind(c Constants, t Textures) error {
 	m.consts, m.tex = c, t
+	g, ok := t.(GradientFree)
+	m.noGrad = ok && g.IgnoresGradients()
 	for i, k := range m.uniKeys {
 		var v [4]uint32
 		if c != nil {

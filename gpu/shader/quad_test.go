@@ -255,3 +255,42 @@ func TestHelperLanes(t *testing.T) {
 		t.Errorf("ddx at lane 5 = %g, want %g (lane 4 not run as a helper)", got, want)
 	}
 }
+
+// gradFree is fakeTex that declares it ignores gradients.
+type gradFree struct{ fakeTex }
+
+func (*gradFree) IgnoresGradients() bool { return true }
+
+// A GradientFree texture unit gets sample's query without DX and DY, and
+// the same results; any other gets the quads' derivatives.
+func TestGradientFree(t *testing.T) {
+	p := mustAsm(t, `ps inputs=1 outputs=1 temps=0
+		sample o0, v0.xyxx, t1, s2`)
+	var outs [2]Vec
+	for i, tex := range []Textures{&fakeTex{}, &gradFree{}} {
+		m := NewMachine(p)
+		for l := range Lanes {
+			m.In(0)[0][l], m.In(0)[1][l] = fbits(float32(l*l)), fbits(float32(3*l))
+		}
+		if err := m.Bind(nil, tex); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatal(err)
+		}
+		var last TexQuery
+		switch f := tex.(type) {
+		case *fakeTex:
+			last = f.last
+		case *gradFree:
+			last = f.last
+		}
+		if (last.DX[0] == nil) != (i == 1) || (last.DY[1] == nil) != (i == 1) {
+			t.Errorf("texture unit %d: DX %v, DY %v", i, last.DX, last.DY)
+		}
+		outs[i] = *m.Out(0)
+	}
+	if outs[0] != outs[1] {
+		t.Error("a GradientFree texture unit samples differently")
+	}
+}

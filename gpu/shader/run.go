@@ -431,7 +431,7 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	switch in.op {
 	case OpSample, OpSampleB:
 		q.Op, q.Sampler = TexSample, int(in.src[2].index)
-		for k := range 2 {
+		for k := 0; k < 2 && !m.noGrad; k++ {
 			derivQuads(OpDerivX, &m.ddx[k], f32(a[k]))
 			derivQuads(OpDerivY, &m.ddy[k], f32(a[k]))
 			q.DX[k], q.DY[k] = &m.ddx[k], &m.ddy[k]
