@@ -50,7 +50,7 @@ type Config struct {
 	// NoEngineReset: the driver does not report SupportPerEngineTDR (as
 	// before WDDM 1.2), so every TDR resets the whole adapter
 	// (DxgkDdiResetFromTimeout). By default it does, as "TDR changes in
-	// Windows 8" makes mandatory for WDDM 1.2 full graphics drivers.
+	// Windows 8" makes mandatory for WDDM 1.2 full graphics and render-only drivers.
 	NoEngineReset bool
 }
 
