@@ -6,7 +6,7 @@
 //	s=1.…            the scenario (a share link's payload; read by the module itself)
 //	demo=NAME        a built-in example scenario instead (assets/scenarios/NAME.d3ds)
 //	tutorial=NAME    a tutorial's scenario (assets/tutorials/NAME.d3ds)
-//	view=V           timeline (default), cmdlists, handles, flow, problems, trace, none
+//	view=V           timeline (default), cmdlists, handles, shaders, flow, problems, trace, none
 //	select=EVENT     select the first event of that name (flow: the call tree shown)
 //	from=parent      take the scenario from the parent window (inbox.js)
 
@@ -18,12 +18,13 @@ import { HandlesView } from "./view-handles.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
+import { ShadersView } from "./view-shaders.js";
 import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import "./inbox.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["timeline", "cmdlists", "handles", "flow", "problems", "trace", "none"];
+const VIEWS = ["timeline", "cmdlists", "handles", "shaders", "flow", "problems", "trace", "none"];
 
 const P = fragment(location.hash);
 const viewName = VIEWS.includes(P.view) ? P.view : "timeline";
@@ -177,6 +178,19 @@ function makeView(name) {
           if (m || name === "cmdlists") w.render(m);
         },
         select: (i) => w.select?.(i),
+      };
+    }
+    case "shaders": {
+      const split = el("div", "split");
+      const a = pane("pane shaders-list");
+      const b = pane("pane side");
+      split.append(a, b);
+      v.append(split);
+      const w = new ShadersView(a, b, sim);
+      return {
+        setStore: (s) => w.setStore(s),
+        refresh: (force) => w.render(force),
+        select: (i) => w.select(i),
       };
     }
     case "flow": {

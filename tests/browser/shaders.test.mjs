@@ -104,3 +104,16 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });
+
+test("the embed page shows the Shaders view with view=shaders", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL + "embed.html#demo=hlsl-textured&view=shaders");
+  await page.waitForFunction(() => window.d3dsimEmbed && window.d3dsim.summary().done, null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.d3dsimEmbed.view), "shaders");
+  await page.evaluate(() => window.d3dsimEmbed.poll());
+  await page.waitForFunction(() => document.querySelectorAll(".shader-row").length === 2);
+  // The first shader, vs, came from the imgui block: the column shows the whole block.
+  await page.waitForFunction(() => /Texture2D/.test(document.querySelector('.shader-col[data-col="hlsl"]')?.textContent || ""));
+  assert.match(await page.locator('.shader-col[data-col="dxbc"]').textContent(), /vs_4_0|ps_4_0/);
+  assert.deepEqual(h.pageErrors, []);
+  await page.close();
+});
