@@ -9,8 +9,7 @@ import (
 
 // The programmable vertex stage: the draw's vertices, in the order the
 // primitive assembler asks for them, are fetched through the layout (SET_LAYOUT)
-// and shaded shader.Lanes at a time; assemble then takes them one by one as
-// it takes the built-in program's.
+// and shaded shader.Lanes at a time; assemble then takes them one by one.
 
 // vsChunk is a block of shaded vertices: draw vertices base..base+n-1.
 type vsChunk struct {
@@ -125,7 +124,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 // fetchElement reads element e of vertex (or instance) v from vb as four
 // register words: the format's components, then the defaults 0, 0, 0, 1.
 // An element not wholly inside the buffer (or of a negative vertex) reads
-// zeros, as the built-in fetch does (vbuf.fetch).
+// zeros: the input assembler's bounded fetch (draw.go).
 func fetchElement(vb *vbuf, v int64, e *isa.VertexElement) [4]uint32 {
 	one := math.Float32bits(1)
 	if e.Format.Int() {
