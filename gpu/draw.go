@@ -103,7 +103,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
-	ex.runInstances(indexed, count, start, base, instances)
+	ex.runInstances(indexed, count, start, instances)
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
 		// the draw runs again with its covered pixels in the warning
@@ -115,7 +115,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		shaded, passed := d.pipe.shaded, d.pipe.passed
 		d.prog.failed, d.prog.pxFailed = false, false
 		if ex.preparePipe(true) {
-			ex.runInstances(indexed, count, start, base, instances)
+			ex.runInstances(indexed, count, start, instances)
 		}
 		d.pipe.shaded += shaded
 		d.pipe.passed += passed
@@ -133,13 +133,13 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 }
 
 // runInstances assembles the draw's instances until a program faults.
-func (ex *executor) runInstances(indexed bool, count, start uint32, base int32, instances uint32) {
+func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
 	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
 		d.params.instance = inst
 		d.prog.chunk.n = 0 // shaded for the previous instance
-		ex.assemble(indexed, count, start, base)
+		ex.assemble(indexed, count, start)
 	}
 	d.flush()
 	d.prog.block.words = nil // do not keep the target's memory
@@ -185,7 +185,7 @@ func (ib *ibuf) cut() uint32 {
 // vertex after the first; a triangle strip makes a triangle of every vertex
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
-func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
+func (ex *executor) assemble(indexed bool, count, start uint32) {
 	s := &ex.st
 	topo := s.topo
 	strip := topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip

@@ -146,9 +146,10 @@ type rowSpan struct {
 // spans runs the pipeline for runs of covered pixels of triangle t (at most
 // a block's rows at a time, so that a small triangle costs one call).
 //
-// Fast paths for the common cases, chosen once per draw (chooseSpan) and
-// per triangle (setupAttrs), fall back to the pixel-at-a-time pipeline; each
-// computes exactly what pixel would, so the pictures are the same.
+// Fast paths for the common cases, chosen once per draw (chooseSpan,
+// preparePixelProgram) and per triangle (setupAttrs), fall back to the
+// pixel program a block at a time; each computes exactly what pixel would,
+// so the pictures are the same.
 func (p *pipe) spans(t *tri, rows []rowSpan) {
 	switch p.kind {
 	case spanProgram:
@@ -230,9 +231,10 @@ func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
 	return r, g, c
 }
 
-// spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
-// (b = float64(w)*invArea, a0 + b1*d1 + b2*d2, then unorm8 of it as a
-// float32), with no clamp; its row loops are functions of their own
+// spanColor is the Gouraud span: per pixel exactly the pixel stage's
+// arithmetic for a program that copies its input to o0 (runBlock: b =
+// float64(w)*invArea, a0 + b1*d1 + b2*d2 rounded to float32, then unorm8
+// of it), with no clamp; its row loops are functions of their own
 // (spanRow and the like, below). setupAttrs allows it only when every colour value
 // of the three vertices is in [0, 1]: the interpolated value is then in
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
