@@ -16,10 +16,10 @@ import (
 // through every layer as a scenario with the same vertices.
 
 // BenchScene is the GPU work of one frame of a benchmark scene: a Width x
-// Height RGBA8 target, the built-in vertex program vs_passthrough and pixel
-// program ps_vertexcolor, no depth buffer, no blending, culling of back faces
-// (D3D11's default), Draws DRAW packets of Count vertices from the start of
-// Vertices (a triangle list in the built-in 9-float vertex format).
+// Height RGBA8 target, the vertex program VS and pixel program PS, no depth
+// buffer, no blending, culling of back faces (D3D11's default), Draws DRAW
+// packets of Count vertices from the start of Vertices (a triangle list in
+// the built-in 9-float vertex format).
 type BenchScene struct {
 	Name          string
 	Width, Height int
@@ -30,22 +30,12 @@ type BenchScene struct {
 	Pixels        uint64 // pixels shaded per frame
 
 	// Programs in the GPU's ISA (gpu/shader assembly), bound from memory
-	// with SET_PROGRAM and the built-in vertex's SET_LAYOUT in place of
-	// the built-in programs; "" for none.
+	// with SET_PROGRAM and the built-in vertex's SET_LAYOUT; "" for the
+	// reference programs vs_passthrough and ps_vertexcolor (builtins.go).
 	VS, PS string
 	// Texture is the side of a square RGBA8 texture in slot 0 (linear
 	// filtering, clamp), 0 for none.
 	Texture int
-}
-
-// FillISAScene is fill drawn by the built-in programs written in the ISA
-// (BuiltinSource): vs_passthrough and ps_vertexcolor from memory.
-func FillISAScene() BenchScene {
-	sc := FillScene()
-	sc.Name = "fill-isa"
-	sc.VS = BuiltinSource(isa.StageVS, isa.ProgVSPassthrough)
-	sc.PS = BuiltinSource(isa.StagePS, isa.ProgPSVertexColor)
-	return sc
 }
 
 // TexturedColorPS is the ImGui pixel shader in the ISA: texture × vertex
@@ -57,7 +47,7 @@ mul o0, r0, v1`
 // FillTexturedISAScene is fill with a 64x64 texture over each quad (uv 0..1)
 // multiplied by the vertex colour (TexturedColorPS), bilinear.
 func FillTexturedISAScene() BenchScene {
-	sc := FillISAScene()
+	sc := FillScene()
 	sc.Name = "fill-textured-isa"
 	sc.Vertices = slices.Clone(sc.Vertices)
 	for i := 0; i < len(sc.Vertices); i += 9 {
@@ -70,7 +60,9 @@ func FillTexturedISAScene() BenchScene {
 
 // FillScene is "fill": 200 full-screen quads (400 triangles, each quad
 // (-1,-1)..(1,1) in clip space) with a colour per corner, into 640x480. Each
-// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels.
+// quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels. The
+// pixel program ps_vertexcolor copies its colour input to o0: the pixel
+// stage draws it with the Gouraud spans (pixelstage.go).
 func FillScene() BenchScene {
 	const w, h, quads = 640, 480, 200
 	v := func(x, y, r, g, b float32) []float32 { return []float32{x, y, 0.5, r, g, b, 1, 0, 0} }
@@ -182,9 +174,6 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 		b.SetTex(0, tex, uint32(n), uint32(n), uint32(4*n), isa.FmtRGBA8)
 	}
 	program := func(stage uint32, src string) {
-		if src == "" {
-			return
-		}
 		p, err := shader.Assemble(src)
 		if err != nil {
 			panic(err) // the scenes' own programs: a bug
@@ -199,13 +188,16 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 	}
 	b.SetRT(r.rt, uint32(sc.Width), uint32(sc.Height), uint32(pitch), isa.FmtRGBA8)
 	b.SetViewport(0, 0, float32(sc.Width), float32(sc.Height), 0, 1)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
-	if sc.VS != "" || sc.PS != "" {
-		b.SetLayout(isa.BuiltinLayout())
-		program(isa.StageVS, sc.VS)
-		program(isa.StagePS, sc.PS)
+	vs, ps := sc.VS, sc.PS
+	if vs == "" {
+		vs = BuiltinSource("vs_passthrough")
 	}
+	if ps == "" {
+		ps = BuiltinSource("ps_vertexcolor")
+	}
+	b.SetLayout(isa.BuiltinLayout())
+	program(isa.StageVS, vs)
+	program(isa.StagePS, ps)
 	b.SetDepth(false, false, isa.CmpLess)
 	b.SetVB(0, vb, uint32(len(data)), vertexBytes, 0)
 	for i := 0; i < sc.Draws; i++ {

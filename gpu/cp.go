@@ -173,7 +173,7 @@ func (ex *executor) exec(p isa.Packet) {
 	a := p.Args
 	switch p.Op {
 	case isa.OpNop:
-	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler, isa.OpSetShader,
+	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
 		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout:
 		ex.setState(p)
 	case isa.OpDraw:

@@ -20,36 +20,38 @@
 //     SCANOUT surface, and the interrupt line is raised.
 //   - The command processor starts every buffer with a fresh default state, so
 //     a buffer is self-contained; this is also what isolates processes.
-//   - Draws go through a small fixed-function pipeline with D3D11 conventions:
-//     vertex fetch of the built-in 36-byte vertex, bounded by the bindings as
-//     Direct3D 11 defines (an index past the index buffer reads 0, a vertex
-//     element past the vertex buffer reads zeros: no fault), built-in vertex
-//     programs (pass-through, 4x4 transform), triangle lists and strips,
-//     points and lines, wireframe triangles (their edges as lines),
-//     homogeneous clipping, a viewport (none until SET_VIEWPORT: a draw
-//     without one covers nothing), a fixed-point rasterizer with the top-left
-//     fill rule, perspective-correct interpolation, built-in pixel programs
-//     (vertex colour, solid colour, texture, fault), depth test, blending and
-//     write masks.
+//   - Draws run programs of the GPU's shader ISA (package gpu/shader) and
+//     nothing else: the GPU has no built-in programs. Around them is a small
+//     fixed-function pipeline with D3D11 conventions: vertex fetch bounded
+//     by the bindings as Direct3D 11 defines (an index past the index
+//     buffer reads 0, a vertex element past the vertex buffer reads zeros:
+//     no fault), triangle lists and strips, points and lines, wireframe
+//     triangles (their edges as lines), homogeneous clipping, a viewport
+//     (none until SET_VIEWPORT: a draw without one covers nothing), a
+//     fixed-point rasterizer with the top-left fill rule,
+//     perspective-correct interpolation, depth test, blending and write
+//     masks.
 //   - Programs from memory: SET_PROGRAM binds a program of the GPU's shader
-//     ISA (package gpu/shader) at a GPU address to the vertex or pixel stage
-//     in place of its built-in program, and SET_LAYOUT is the vertex fetch
-//     descriptor that fills the vertex program's input registers (package
-//     isa, layout.go, has both formats). The GPU decodes a program at the
+//     ISA at a GPU address to the vertex or pixel stage, and SET_LAYOUT is
+//     the vertex fetch descriptor that fills the vertex program's input
+//     registers (package isa, layout.go, has both formats). A draw needs a
+//     vertex program (without one it faults); with no pixel program it
+//     writes no colour and still tests and writes depth, as a null pixel
+//     shader does in Direct3D 11. The GPU decodes a program at the
 //     draw through a cache keyed by its words (program.go), so a program
 //     rewritten or moved in memory is decoded again and never runs stale;
 //     a bad program, a step limit or a bad binding faults the draw. The
 //     vertex stage shades 64 vertices at a time (vertexstage.go); the pixel
 //     stage runs 8x8 blocks of the target's grid, quads for derivatives,
-//     inputs interpolated as the built-in programs' attributes are, then
-//     the depth test and output merger above (pixelstage.go).
-//     DRAW_INSTANCED and DRAW_INDEXED_INSTANCED draw their vertices once per
-//     instance: per-instance elements and SV_InstanceID (isa's layout.go).
-//     Textures are
-//     sampled by the built-in program's sampler (sample.go): the same
-//     pixels. The built-in programs in the ISA (builtins.go) draw every
-//     golden image bit for bit (TestGoldenISA).
-//   - Faults (bad packets, page faults, the faulting program, InjectFault)
+//     inputs interpolated in float64 and rounded to float32, then the depth
+//     test and output merger above (pixelstage.go). DRAW_INSTANCED and
+//     DRAW_INDEXED_INSTANCED draw their vertices once per instance:
+//     per-instance elements and SV_InstanceID (isa's layout.go). The
+//     texture unit samples with point or bilinear filtering and four
+//     address modes (sample.go). builtins.go holds reference programs in
+//     the ISA for the GPU's own tests and benchmarks (the UMD translates
+//     its own built-in shaders from HLSL).
+//   - Faults (bad packets, page faults, a pixel program that faults, InjectFault)
 //     are recorded (Faults), traced as GpuFault events and never panic; a
 //     faulting draw paints its pixels the warning colour, opaque magenta.
 //     A page fault also stops the engine, as Windows expects of a GPU: the
@@ -82,7 +84,7 @@
 // compute exactly what the pixel-at-a-time pipeline computes. Natively a
 // large draw is rasterized by several goroutines, each owning bands of rows
 // (tiles.go), with the same pixels as one; WebAssembly uses one. Wall-clock
-// speed never reaches the virtual-time cost model. Programs from memory
+// speed never reaches the virtual-time cost model. Pixel programs
 // run a block of 8x8 pixels at a time (pixelstage.go), on the tile workers
 // too when the program cannot fault, with fast paths that keep every pixel
 // the same: a program that only copies an input (mov o0, v#) is drawn by
@@ -90,17 +92,17 @@
 // column is interpolated from row and column terms; the texture unit
 // filters a block of an 8-bit texture in passes, sharing a lane's filter
 // rows with the lane above it when they read the same texels. On one
-// goroutine the fill scene through the ISA built-ins (BenchmarkFillISA)
-// makes about what the hard-wired path makes (500 Mpixels per CPU-second
-// on a shared 2-core machine), a colour program that is not a copy about
-// 150, and texture × vertex colour about 55.
+// goroutine the fill scene (ps_vertexcolor, a copy: BenchmarkFill) makes
+// about 500 Mpixels per CPU-second on a shared 2-core machine, a colour
+// program that is not a copy about 150, and texture × vertex colour about
+// 55.
 //
-// Tests: golden images drawn through the shader ISA (TestGoldenISA: the
-// hard-wired images, bit for bit; TestGoldenISAShaded: one of its own), a
-// slow reference rasterizer the fast one must match pixel for pixel,
-// golden images in testdata/ (go test ./gpu -run Golden -update rewrites
-// them; the same test under GOOS=js GOARCH=wasm, with go_js_wasm_exec on the
-// PATH, checks that WebAssembly draws the same pixels), tile-parallel against
-// one goroutine, FuzzExecute (FuzzDecode is package isa's), and the
-// benchmark scenes of benchscene.go (BenchmarkFill, BenchmarkTris).
+// Tests: golden images drawn with the reference programs (TestGolden;
+// TestGoldenISAShaded has a program of its own) in testdata/ (go test
+// ./gpu -run Golden -update rewrites them; the same test under GOOS=js
+// GOARCH=wasm, with go_js_wasm_exec on the PATH, checks that WebAssembly
+// draws the same pixels), a slow reference rasterizer the fast one must
+// match pixel for pixel, tile-parallel against one goroutine, FuzzExecute
+// (FuzzDecode is package isa's), and the benchmark scenes of benchscene.go
+// (BenchmarkFill, BenchmarkTris).
 package gpu

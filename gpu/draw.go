@@ -11,9 +11,8 @@ import (
 // map them through the viewport and hand them to the rasterizer.
 
 const (
-	// numAttr is the vertex attributes after the position: r g b a u v for
-	// the built-in programs, four per varying register for a program from
-	// memory (program.go).
+	// numAttr is the vertex attributes the rasterizer interpolates: four
+	// per varying register of the vertex program (program.go).
 	numAttr = 4 * isa.MaxVaryings
 	maxPoly = 12 // a triangle clipped by 7 planes has at most 10 vertices
 	wEps    = 1e-12
@@ -40,7 +39,6 @@ type svert struct {
 // allocated per vertex, triangle or pixel.
 type drawScratch struct {
 	vp   viewport
-	m    [16]float64 // ProgVSTransform's matrix
 	poly [2][maxPoly]cvert
 	sv   [maxPoly]svert
 	tri  tri
@@ -69,27 +67,20 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
 
-	// A faulting draw (injected, or the faulting program) still runs: its
-	// covered pixels get the warning colour.
+	// A faulting draw (injected, or one whose pixel program faults: see
+	// below) still runs: its covered pixels get the warning colour.
 	faulted := false
 	if g.faultNext {
 		g.faultNext = false
 		faulted = true
 		ex.fault("injected fault: covered pixels get the warning colour")
-	} else if s.ps == isa.ProgPSFault {
-		faulted = true
-		ex.fault("the pixel program faulted: covered pixels get the warning colour")
 	}
 
-	// validate
+	// validate (prepareProgram faults a draw with no vertex program)
 	if !ex.prepareProgram() {
 		return
 	}
-	programmable := ex.draw.prog.vs != nil
 	switch {
-	case s.vs == isa.ProgNone && !programmable:
-		ex.fault("no vertex program")
-		return
 	case s.topo == isa.TopoUndefined:
 		ex.fault("topology undefined")
 		return
@@ -109,16 +100,10 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	if !ex.preparePipe(faulted) {
 		return
 	}
-	if s.vs == isa.ProgVSTransform {
-		cb := s.cb[isa.StageVS][0]
-		for i := range d.m {
-			d.m[i] = float64(readF32(cb, 4*i))
-		}
-	}
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
-	ex.runInstances(indexed, count, start, base, instances)
+	ex.runInstances(indexed, count, start, instances)
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
 		// the draw runs again with its covered pixels in the warning
@@ -130,7 +115,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		shaded, passed := d.pipe.shaded, d.pipe.passed
 		d.prog.failed, d.prog.pxFailed = false, false
 		if ex.preparePipe(true) {
-			ex.runInstances(indexed, count, start, base, instances)
+			ex.runInstances(indexed, count, start, instances)
 		}
 		d.pipe.shaded += shaded
 		d.pipe.passed += passed
@@ -148,13 +133,13 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 }
 
 // runInstances assembles the draw's instances until a program faults.
-func (ex *executor) runInstances(indexed bool, count, start uint32, base int32, instances uint32) {
+func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
 	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
 		d.params.instance = inst
 		d.prog.chunk.n = 0 // shaded for the previous instance
-		ex.assemble(indexed, count, start, base)
+		ex.assemble(indexed, count, start)
 	}
 	d.flush()
 	d.prog.block.words = nil // do not keep the target's memory
@@ -163,9 +148,10 @@ func (ex *executor) runInstances(indexed bool, count, start uint32, base int32, 
 // Out-of-bounds fetches (the Direct3D 11 input assembler's rules): the GPU
 // bounds every fetch by the buffer bound to the slot, so a draw may name any
 // vertex or index and no fetch leaves the binding. An index read past the end
-// of the index buffer is 0; a vertex element (position, colour, texture
-// coordinate) that is not wholly inside the vertex buffer reads as zeros, as
-// does every element of a vertex whose index plus base vertex is negative.
+// of the index buffer is 0; a vertex element (fetchElement in vertexstage.go)
+// that is not wholly inside the vertex buffer reads as zeros, with the
+// layout's defaults (0, 0, 0, 1), as does every element of a vertex whose
+// index plus base vertex is negative.
 // Reading zeros is not a fault: the draw goes on and the device stays.
 
 // index returns index i of the draw (counted from the buffer's offset), or 0
@@ -194,45 +180,12 @@ func (ib *ibuf) cut() uint32 {
 	return 0xFFFFFFFF
 }
 
-// elements are the built-in vertex's elements: byte offset and float count.
-var elements = [...]struct{ off, n int }{{0, 3}, {12, 4}, {28, 2}}
-
-// fetch reads vertex v of the binding into f (nine floats), element by
-// element, zeros for each element not wholly inside the buffer.
-func (vb *vbuf) fetch(v int64, f *[9]float64) {
-	*f = [9]float64{}
-	n := uint64(len(vb.mem))
-	if v < 0 || vb.offset > n {
-		return
-	}
-	var base uint64
-	if vb.stride != 0 {
-		if uint64(v) > (n-vb.offset)/vb.stride {
-			return
-		}
-		base = vb.stride * uint64(v)
-	}
-	base += vb.offset // <= n
-	k := 0
-	for _, el := range elements {
-		off := base + uint64(el.off)
-		if off > n || n-off < uint64(4*el.n) {
-			k += el.n
-			continue
-		}
-		for i := 0; i < el.n; i++ {
-			f[k] = float64(math.Float32frombits(binary.LittleEndian.Uint32(vb.mem[off+uint64(4*i):])))
-			k++
-		}
-	}
-}
-
 // assemble fetches and shades the vertices and builds primitives from them:
 // lists take one, two or three at a time; a line strip makes a line of every
 // vertex after the first; a triangle strip makes a triangle of every vertex
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
-func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
+func (ex *executor) assemble(indexed bool, count, start uint32) {
 	s := &ex.st
 	topo := s.topo
 	strip := topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip
@@ -240,41 +193,34 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 	var ring [3]cvert
 	k := 0
 	for i := uint32(0); i < count && !ex.draw.prog.failed; i++ {
-		var v int64
-		if indexed {
-			idx := s.ib.index(uint64(start) + uint64(i))
-			if strip && idx == cut {
-				k = 0
-				continue
-			}
-			v = int64(idx) + int64(base)
-		} else {
-			v = int64(start) + int64(i)
+		if indexed && strip && s.ib.index(uint64(start)+uint64(i)) == cut {
+			k = 0
+			continue
 		}
 		switch topo {
 		case isa.TopoPointList:
-			ex.vertex(i, v, &ring[0])
+			ex.programVertex(i, &ring[0])
 			ex.point(&ring[0])
 		case isa.TopoLineList:
-			ex.vertex(i, v, &ring[k])
+			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
 				ex.line(&ring[0], &ring[1])
 				k = 0
 			}
 		case isa.TopoLineStrip:
-			ex.vertex(i, v, &ring[k%2])
+			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
 				ex.line(&ring[(k-1)%2], &ring[k%2])
 			}
 			k++
 		case isa.TopoTriangleList:
-			ex.vertex(i, v, &ring[k])
+			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
 				ex.triangle(&ring[0], &ring[1], &ring[2])
 				k = 0
 			}
 		case isa.TopoTriangleStrip:
-			ex.vertex(i, v, &ring[k%3])
+			ex.programVertex(i, &ring[k%3])
 			if k >= 2 {
 				a, b, c := &ring[(k-2)%3], &ring[(k-1)%3], &ring[k%3]
 				if k%2 == 1 {
@@ -284,35 +230,6 @@ func (ex *executor) assemble(indexed bool, count, start uint32, base int32) {
 			}
 			k++
 		}
-	}
-}
-
-func readF32(b []byte, off int) float32 {
-	if off+4 > len(b) {
-		return 0 // past the end of a constant buffer reads as zero
-	}
-	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
-}
-
-// vertex fetches vertex v (bounded: see fetch) and runs the vertex program.
-func (ex *executor) vertex(i uint32, v int64, out *cvert) {
-	if ex.draw.prog.vs != nil {
-		ex.programVertex(i, out)
-		return
-	}
-	var f [9]float64
-	ex.st.vb[0].fetch(v, &f)
-	x, y, z := f[0], f[1], f[2]
-	out.a = [numAttr]float64{f[3], f[4], f[5], f[6], f[7], f[8]}
-	if ex.st.vs == isa.ProgVSTransform {
-		// Row vector on the left, row-major M (D3DX): out = (x y z 1) · M.
-		m := &ex.draw.m
-		// (float64(a*b) keeps the compiler from fusing a*b+c: see fp.go.)
-		for j := range out.p {
-			out.p[j] = float64(x*m[j]) + float64(y*m[4+j]) + float64(z*m[8+j]) + m[12+j]
-		}
-	} else {
-		out.p = [4]float64{x, y, z, 1}
 	}
 }
 

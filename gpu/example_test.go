@@ -9,6 +9,7 @@ import (
 	"d3dsim/core/trace"
 	"d3dsim/gpu"
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 )
 
 // A KMD's view of the GPU: commit memory, build a DMA buffer, submit it and
@@ -21,10 +22,11 @@ func Example() {
 		fmt.Printf("interrupt from engine %d at %d ns: fence %d\n", engine, s.Now(), g.CompletedFence(engine))
 	})
 
-	// A 4x4 render target and a vertex buffer holding one triangle that
-	// covers the whole target (x y z, r g b a, u v).
-	rt, vb := gpu.VRAMBase, gpu.VRAMBase+4096
-	for _, a := range []uint64{rt, vb} {
+	// A 4x4 render target, a vertex buffer holding one triangle that
+	// covers the whole target (x y z, r g b a, u v), and a page for the
+	// programs.
+	rt, vb, progs := gpu.VRAMBase, gpu.VRAMBase+4096, gpu.VRAMBase+8192
+	for _, a := range []uint64{rt, vb, progs} {
 		if err := g.Memory().Commit(a, 4096); err != nil {
 			panic(err)
 		}
@@ -42,8 +44,22 @@ func Example() {
 	b.ClearRT(rt, 4, 4, 16, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
 	b.SetViewport(0, 0, 4, 4, 0, 1) // no viewport, no pixels
 	b.SetVB(0, vb, uint32(len(verts)), 36, 0)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	// The vertex and pixel programs, in the GPU's ISA: written to memory
+	// and bound with SET_PROGRAM, the vertex fetched through SET_LAYOUT.
+	b.SetLayout(isa.BuiltinLayout())
+	for i, name := range []string{"vs_passthrough", "ps_vertexcolor"} {
+		p, err := shader.Assemble(gpu.BuiltinSource(name))
+		if err != nil {
+			panic(err)
+		}
+		var code []byte
+		for _, w := range p.Encode() {
+			code = binary.LittleEndian.AppendUint32(code, w)
+		}
+		at := progs + 1024*uint64(i)
+		b.Write(at, code)
+		b.SetProgram(uint32(i), at, uint32(len(code)/4), 0) // stage 0 VS, 1 PS
+	}
 	b.Draw(3, 0)
 	b.Fence(1)
 	g.Submit(0, 100, b.Words)
@@ -54,7 +70,7 @@ func Example() {
 	st := g.Stats()
 	fmt.Printf("%d packets, %d vertices, %d pixels\n", st.Packets, st.Vertices, st.Pixels)
 	// Output:
-	// interrupt from engine 0 at 2397 ns: fence 1
+	// interrupt from engine 0 at 2529 ns: fence 1
 	// pixel (1,1) = [255 0 0 255]
-	// 9 packets, 3 vertices, 16 pixels
+	// 12 packets, 3 vertices, 16 pixels
 }

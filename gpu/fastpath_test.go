@@ -300,7 +300,7 @@ func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, dep
 	r := newRigWorkers(t, workers)
 	rt := r.target(w, h, isa.FmtRGBA8)
 	ds := r.target(w, h, isa.FmtD32F)
-	b := r.scene(rt, isa.ProgNone, nil)
+	b := r.scene(rt, "", nil)
 	rt.clear(b, [4]float32{0.1, 0.2, 0.3, 1})
 	ds.setDS(b)
 	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), isa.FmtD32F, 1)

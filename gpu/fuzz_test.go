@@ -27,8 +27,27 @@ func wordBytes(w []uint32) []byte {
 	return b
 }
 
+// fuzzPrograms writes the reference programs vs and ps (builtins.go) to
+// the fuzz GPU's memory at progs with WRITE and binds them with the
+// built-in vertex's layout.
+func fuzzPrograms(b *isa.Builder, vs, ps string) {
+	const progs = VRAMBase + 0xA000
+	b.SetLayout(isa.BuiltinLayout())
+	for i, name := range []string{vs, ps} {
+		p, err := shader.Assemble(BuiltinSource(name))
+		if err != nil {
+			panic(err) // the reference programs: a bug
+		}
+		at := progs + 0x800*uint64(i)
+		b.Write(at, progBytes(p.Encode()))
+		b.SetProgram(uint32(i), at, uint32(len(p.Encode())), 0)
+	}
+}
+
 // fuzzSeeds are valid buffers over the fuzz GPU's memory (64 KiB of VRAM at
-// VRAMBase), so the fuzzer starts from packets that do something.
+// VRAMBase), so the fuzzer starts from packets that do something; and one
+// with 0x08, no opcode (programs are bound with SET_PROGRAM), which faults
+// as unknown.
 func fuzzSeeds() [][]uint32 {
 	const rt, vb, ds = VRAMBase, VRAMBase + 0x4000, VRAMBase + 0x8000
 	var seeds [][]uint32
@@ -39,8 +58,7 @@ func fuzzSeeds() [][]uint32 {
 	b.ClearDS(ds, 32, 32, 128, isa.FmtD24S8, 1)
 	b.Write(vb, vbytes(vtx{-1, 1, 0.5, 1, 0, 0, 1}, vtx{1, 1, 0.5, 0, 1, 0, 1}, vtx{-1, -1, 0.5, 0, 0, 1, 1}, vtx{1, -1, 2, 1, 1, 1, 1, 1, 1}))
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	fuzzPrograms(b, "vs_passthrough", "ps_vertexcolor")
 	b.SetViewport(0, 0, 32, 32, 0, 1)
 	b.SetTopology(isa.TopoTriangleStrip)
 	b.Draw(4, 0)
@@ -53,8 +71,7 @@ func fuzzSeeds() [][]uint32 {
 	b.SetIB(vb+0x1000, 8, 2, 0)
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
 	b.SetCB(isa.StageVS, 0, vb+0x1000, 64)
-	b.SetShader(isa.StageVS, isa.ProgVSTransform)
-	b.SetShader(isa.StagePS, isa.ProgPSTexture)
+	fuzzPrograms(b, "vs_transform", "ps_texture")
 	b.SetTex(0, rt, 4, 4, 128, isa.FmtRGBA8)
 	b.SetSampler(0, isa.FilterLinear, isa.AddrMirror, isa.AddrBorder, 0xFF00FF00)
 	b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0xF)
@@ -71,8 +88,7 @@ func fuzzSeeds() [][]uint32 {
 	b = &isa.Builder{}
 	b.SetRT(rt, 32, 32, 128, isa.FmtRGBA8)
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, isa.ProgPSSolid)
+	fuzzPrograms(b, "vs_passthrough", "ps_solid")
 	b.SetCB(isa.StagePS, 0, vb, 16)
 	b.SetTopology(isa.TopoLineStrip)
 	b.Draw(4, 0)
@@ -81,6 +97,7 @@ func fuzzSeeds() [][]uint32 {
 	b.Fence(3)
 	seeds = append(seeds, b.Words)
 	seeds = append(seeds, []uint32{0xEE000000, uint32(isa.OpFence)<<24 | 2, 7, 0})
+	seeds = append(seeds, []uint32{0x08<<24 | 2, isa.StagePS, 1, uint32(isa.OpFence)<<24 | 2, 8, 0})
 
 	// Programs from memory: the words written, bound, a layout, draws.
 	b = &isa.Builder{}
@@ -89,7 +106,7 @@ func fuzzSeeds() [][]uint32 {
 	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
 	b.SetViewport(0, 0, 32, 32, 0, 1)
 	b.SetLayout(isa.BuiltinLayout())
-	for i, src := range []string{BuiltinSource(isa.StageVS, isa.ProgVSPassthrough), shadedPS} {
+	for i, src := range []string{BuiltinSource("vs_passthrough"), shadedPS} {
 		p, err := shader.Assemble(src)
 		if err != nil {
 			panic(err)

@@ -94,7 +94,7 @@ type Stats struct {
 }
 
 // GPU is the simulated graphics processor: memory, one ring per engine, the
-// command processor, the rasterizer and built-in programs, a fence register
+// command processor, the rasterizer and the shader cores, a fence register
 // per engine and an interrupt line.
 //
 // Threading: every method is safe for concurrent use. Buffers execute on the

@@ -101,19 +101,19 @@ func TestCostModel(t *testing.T) {
 	for _, p := range q {
 		vs = append(vs, pxv(p[0], p[1], 64, 64, [4]float32{1, 1, 1, 1}))
 	}
-	b := r.scene(rt, isa.ProgPSVertexColor, vs) // 6 packets
-	rt.clear(b, [4]float32{})                   // 64*64/16 = 256 ns
-	b.Draw(6, 0)                                // 6 vertices, 100 pixels
-	b.Copy(rt.addr, rt.addr+4096, 100)          // 2 blocks of 64 bytes
-	r.mustExec(b)                               // + FENCE
-	want := int64(2000 + 10*40 + 256 + 6*4 + 100*1 + 2*4)
+	b := r.scene(rt, "ps_vertexcolor", vs) // 7 packets
+	rt.clear(b, [4]float32{})              // 64*64/16 = 256 ns
+	b.Draw(6, 0)                           // 6 vertices, 100 pixels
+	b.Copy(rt.addr, rt.addr+4096, 100)     // 2 blocks of 64 bytes
+	r.mustExec(b)                          // + FENCE
+	want := int64(2000 + 11*40 + 256 + 6*4 + 100*1 + 2*4)
 	for _, e := range r.rec.Events() {
 		if e.Name == "FenceWrite" && e.T != want {
 			t.Errorf("buffer completed at %d, want %d", e.T, want)
 		}
 	}
 	s := r.g.Stats()
-	if s.Draws != 1 || s.Vertices != 6 || s.Pixels != 100 || s.BytesCopied != 100 || s.Packets != 10 {
+	if s.Draws != 1 || s.Vertices != 6 || s.Pixels != 100 || s.BytesCopied != 100 || s.Packets != 11 {
 		t.Errorf("stats %+v", s)
 	}
 }
@@ -228,7 +228,7 @@ func TestBadPackets(t *testing.T) {
 	ib := r.buffer([]byte{0, 0, 1, 0, 9, 0})
 	draw := func(b *isa.Builder) {
 		rt.set(b)
-		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		r.builtins(b, "vs_passthrough", "")
 		b.SetVB(0, vb, 3*vertexBytes, vertexBytes, 0)
 	}
 	hdr := func(op isa.Opcode, n int) uint32 { return uint32(op)<<24 | uint32(n) }
@@ -259,13 +259,19 @@ func TestBadPackets(t *testing.T) {
 		{"CB stage", func(b *isa.Builder) { b.SetCB(2, 0, vb, 16) }, "stage 2"},
 		{"texture format", func(b *isa.Builder) { b.SetTex(0, rt.addr, 4, 4, 16, isa.FmtR16UI) }, "format 6"},
 		{"sampler", func(b *isa.Builder) { b.SetSampler(0, 7, 0, 0, 0) }, "filter 7"},
-		{"shader", func(b *isa.Builder) { b.SetShader(isa.StageVS, 9) }, "no program 9"},
+		{"0x08, no opcode (a program is bound with SET_PROGRAM)", func(b *isa.Builder) { b.Words = append(b.Words, hdr(0x08, 2), isa.StageVS, 1) }, "unknown opcode 0x08"},
+		{"program stage", func(b *isa.Builder) { b.SetProgram(2, vb, 4, 0) }, "stage 2"},
 		{"cull", func(b *isa.Builder) { b.SetRaster(5, false, true) }, "cull mode 5"},
 		{"blend factor", func(b *isa.Builder) { b.SetBlend(true, 42, 0, 0, 0, 0, 0, 15) }, "blend factor 42"},
 		{"blend op", func(b *isa.Builder) { b.SetBlend(true, 0, 0, 9, 0, 0, 0, 15) }, "blend op 9"},
 		{"depth func", func(b *isa.Builder) { b.SetDepth(true, true, 8) }, "depth function 8"},
 		{"topology", func(b *isa.Builder) { b.SetTopology(77) }, "topology 77"},
 		{"draw without VS", func(b *isa.Builder) { rt.set(b); b.Draw(3, 0) }, "no vertex program"},
+		{"draw with only a pixel program", func(b *isa.Builder) {
+			rt.set(b)
+			r.bind(b, "ps_vertexcolor")
+			b.Draw(3, 0)
+		}, "no vertex program"},
 		{"draw huge", func(b *isa.Builder) { draw(b); b.Draw(1<<31, 0) }, "more than"},
 		{"draw undefined topology", func(b *isa.Builder) { draw(b); b.SetTopology(isa.TopoUndefined); b.Draw(3, 0) }, "topology undefined"},
 		{"copy from nowhere", func(b *isa.Builder) { b.Copy(rt.addr, 64, 16) }, "page fault: source"},
@@ -362,7 +368,7 @@ func TestQueries(t *testing.T) {
 	b.ClearDS(ds.addr, 32, 32, 128, isa.FmtD32F, 0.5)
 	b.Query(isa.QueryOcclusionBegin, q)
 	r.mustExec(b)
-	b = r.scene(rt, isa.ProgPSVertexColor, append(quad(0, 0, 10, 10, 0.25), quad(20, 20, 24, 24, 0.75)...))
+	b = r.scene(rt, "ps_vertexcolor", append(quad(0, 0, 10, 10, 0.25), quad(20, 20, 24, 24, 0.75)...))
 	ds.setDS(b)
 	b.SetDepth(true, true, isa.CmpLess)
 	b.Draw(12, 0)
@@ -380,8 +386,8 @@ func TestQueries(t *testing.T) {
 			start = e.T
 		}
 	}
-	// Timestamp after 9 packets (6 scene, SET_DS, SET_DEPTH, DRAW, QUERY = 10) and the draw.
-	want := uint64(start + 2000 + 10*40 + 12*4 + 116*1)
+	// Timestamp after 11 packets (7 scene, SET_DS, SET_DEPTH, DRAW, QUERY) and the draw.
+	want := uint64(start + 2000 + 11*40 + 12*4 + 116*1)
 	if got := binary.LittleEndian.Uint64(r.mem(q+8, 8)); got != want {
 		t.Errorf("timestamp = %d, want %d", got, want)
 	}
@@ -424,7 +430,7 @@ func TestConcurrentUse(t *testing.T) {
 		}(i)
 	}
 	for i := 0; i < 20; i++ {
-		b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
+		b := r.scene(rt, "ps_vertexcolor", quadVerts(0, 0, 32, 32, 32, 32, white))
 		b.Draw(6, 0)
 		b.SetTopology(99) // a fault too
 		r.exec(b)
@@ -443,7 +449,7 @@ func TestOcclusionBeginEndAddresses(t *testing.T) {
 		b.SetVB(0, r.buffer(vbytes(quadVerts(0, 0, n, n, 16, 16, white)...)), 6*vertexBytes, vertexBytes, 0)
 		b.Draw(6, 0)
 	}
-	b := r.scene(rt, isa.ProgPSVertexColor, nil)
+	b := r.scene(rt, "ps_vertexcolor", nil)
 	b.Query(isa.QueryOcclusionBegin, q+8) // outer: begin at +8, end at +0
 	draw(b, 2)
 	b.Query(isa.QueryOcclusionBegin, q+16) // inner: same address

@@ -20,6 +20,8 @@ type rig struct {
 	g    *GPU
 	next uint64
 	id   uint64
+
+	progs map[string][2]uint64 // reference programs in memory (bind): address, words
 }
 
 func newRig(t testing.TB) *rig {
@@ -157,14 +159,51 @@ func pxv(x, y float32, w, h int, c [4]float32) vtx {
 	return vtx{2*x/float32(w) - 1, 1 - 2*y/float32(h), 0.5, c[0], c[1], c[2], c[3], 0, 0}
 }
 
-// scene starts a buffer that draws into t with passthrough VS and the given
-// PS, full-target viewport, culling off, vertices vs in VB slot 0.
-func (r *rig) scene(t target, ps uint32, vs []vtx) *isa.Builder {
+// bind binds the reference program name (builtins.go: vs_passthrough,
+// ps_vertexcolor, ...) to its stage with SET_PROGRAM, SV_Position in
+// register 0; the rig assembles each into memory once.
+func (r *rig) bind(b *isa.Builder, name string) {
+	r.t.Helper()
+	src := BuiltinSource(name)
+	if src == "" {
+		r.t.Fatalf("no reference program %q", name)
+	}
+	pr, ok := r.progs[name]
+	if !ok {
+		a, n := r.program(src)
+		pr = [2]uint64{a, uint64(n)}
+		if r.progs == nil {
+			r.progs = map[string][2]uint64{}
+		}
+		r.progs[name] = pr
+	}
+	stage := uint32(isa.StagePS)
+	if strings.HasPrefix(name, "vs_") {
+		stage = isa.StageVS
+	}
+	b.SetProgram(stage, pr[0], uint32(pr[1]), 0)
+}
+
+// builtins sets the built-in vertex's layout and binds the reference
+// programs vs and ps ("" for no pixel program: a depth-only draw).
+func (r *rig) builtins(b *isa.Builder, vs, ps string) {
+	r.t.Helper()
+	b.SetLayout(isa.BuiltinLayout())
+	r.bind(b, vs)
+	if ps != "" {
+		r.bind(b, ps)
+	}
+}
+
+// scene starts a buffer that draws into t with vs_passthrough and the
+// reference pixel program ps ("" for none), full-target viewport, culling
+// off, vertices vs in VB slot 0.
+func (r *rig) scene(t target, ps string, vs []vtx) *isa.Builder {
+	r.t.Helper()
 	b := &isa.Builder{}
 	t.set(b)
 	b.SetViewport(0, 0, float32(t.w), float32(t.h), 0, 1)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, ps)
+	r.builtins(b, "vs_passthrough", ps)
 	b.SetRaster(isa.CullNone, false, true)
 	if len(vs) > 0 {
 		data := vbytes(vs...)
@@ -178,7 +217,7 @@ func (r *rig) scene(t target, ps uint32, vs []vtx) *isa.Builder {
 func (r *rig) counter(b *isa.Builder) {
 	cb := r.buffer(f32bytes(1.0/255, 0, 0, 0))
 	b.SetCB(isa.StagePS, 0, cb, 16)
-	b.SetShader(isa.StagePS, isa.ProgPSSolid)
+	r.bind(b, "ps_solid")
 	b.SetBlend(true, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF)
 }
 

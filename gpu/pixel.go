@@ -22,11 +22,7 @@ type pipe struct {
 	rt    surface
 	color bool // a colour is written
 	fast  bool // no blending, all four channels written
-	ps    uint32
-	fault bool
-	solid [4]float32
-	tex   surface
-	smp   sampler
+	fault bool // the draw faulted: its pixels get the warning colour
 	blend blendState
 
 	ds         surface
@@ -37,7 +33,7 @@ type pipe struct {
 
 	tileable bool // may be rasterized in bands by several goroutines (tiles.go)
 
-	prog *progState // a pixel program from memory (pixelstage.go), or nil
+	prog *progState // the pixel program (pixelstage.go), or nil: none, or a fault
 	// blk and m are the block scratch and the machine that run it: the
 	// draw's, or a tile worker's own (tiles.go).
 	blk *psBlock
@@ -49,8 +45,8 @@ type pipe struct {
 	words  []uint32 // spanColor's view of the target (pixelWords), or nil
 	wpitch int      // its row pitch in words
 	// ch are the attributes spanColor writes as red, green, blue and
-	// alpha: 0..3 for ps_vertexcolor, an input register's (through its
-	// swizzle) for a pixel program that copies it (pixelstage.go).
+	// alpha: an input register's (through its swizzle) for a pixel
+	// program that copies it (pixelstage.go).
 	ch [4]uint8
 
 	// cols is where spanColorCols keeps its column terms: the draw's, or a
@@ -97,29 +93,19 @@ func (ex *executor) preparePipe(faulted bool) bool {
 		return false
 	}
 
-	p.rt, p.ps, p.fault, p.blend = s.rt, s.ps, faulted, s.blend
+	// A faulted draw writes the warning colour everywhere it covers, with
+	// no depth test and no blending; otherwise the pixel program, if any
+	// (preparePixelProgram), writes the colour: with none the draw tests
+	// and writes depth only.
+	p.rt, p.fault, p.blend = s.rt, faulted, s.blend
 	if faulted {
 		p.color, p.fast = s.rt.bound(), true
 	} else {
-		p.color = s.rt.bound() && s.ps != isa.ProgNone && s.blend.mask != 0
 		p.fast = !s.blend.enable && s.blend.mask == 0xF
 		p.ds = s.ds
 		p.depth = s.depth.enable && s.ds.bound()
 		p.depthWrite, p.depthFn = s.depth.write, s.depth.fn
 		p.zmin, p.zmax = min(vp.minZ, vp.maxZ), max(vp.minZ, vp.maxZ)
-	}
-	switch {
-	case faulted:
-	case s.ps == isa.ProgPSVertexColor:
-		p.lo, p.hi = 0, 4
-	case s.ps == isa.ProgPSTexture:
-		p.lo, p.hi = 4, 6
-		p.tex, p.smp = s.tex[0], s.smp[0]
-	case s.ps == isa.ProgPSSolid:
-		cb := s.cb[isa.StagePS][0]
-		for i := range p.solid {
-			p.solid[i] = readF32(cb, 4*i)
-		}
 	}
 	p.tileable = p.isTileable()
 	p.chooseSpan()
@@ -127,26 +113,17 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	return true
 }
 
-// chooseSpan picks the draw's fast path (span).
+// chooseSpan picks the draw's fast path (span) when it has no pixel
+// program: the warning colour's for a faulted draw; preparePixelProgram
+// picks a program's.
 func (p *pipe) chooseSpan() {
 	p.kind = spanGeneric
 	ri, bi := p.order()
 	p.words = nil
-	if !p.color || !p.fast || p.depth {
-		return
-	}
-	switch {
-	case p.fault || p.ps == isa.ProgPSSolid:
+	if p.fault && p.color && p.fast && !p.depth {
 		c := warning
-		if !p.fault {
-			c = p.solid
-		}
 		p.kind = spanSolid
 		p.px[ri], p.px[1], p.px[bi], p.px[3] = unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])
-	case p.ps == isa.ProgPSVertexColor:
-		p.kind = spanColor
-		p.words, p.wpitch = pixelWords(&p.rt), p.rt.pitch/4
-		p.ch = [4]uint8{0, 1, 2, 3}
 	}
 }
 
@@ -169,9 +146,10 @@ type rowSpan struct {
 // spans runs the pipeline for runs of covered pixels of triangle t (at most
 // a block's rows at a time, so that a small triangle costs one call).
 //
-// Fast paths for the common cases, chosen once per draw (chooseSpan) and
-// per triangle (setupAttrs), fall back to the pixel-at-a-time pipeline; each
-// computes exactly what pixel would, so the pictures are the same.
+// Fast paths for the common cases, chosen once per draw (chooseSpan,
+// preparePixelProgram) and per triangle (setupAttrs), fall back to the
+// pixel program a block at a time; each computes exactly what pixel would,
+// so the pictures are the same.
 func (p *pipe) spans(t *tri, rows []rowSpan) {
 	switch p.kind {
 	case spanProgram:
@@ -224,9 +202,9 @@ type spanKind uint8
 
 const (
 	spanGeneric spanKind = iota // one pixel at a time (pixel)
-	spanColor                   // ps_vertexcolor, no depth test, no blending, all channels written, RGBA8/BGRA8
-	spanSolid                   // one colour (ps_solid or a fault), no depth test, no blending, all channels written
-	spanProgram                 // a pixel program from memory, a block at a time (pixelstage.go)
+	spanColor                   // a program copying an input to o0, no depth test, no blending, all channels written, RGBA8/BGRA8
+	spanSolid                   // the warning colour of a faulted draw, no depth test, no blending, all channels written
+	spanProgram                 // the pixel program, a block at a time (pixelstage.go)
 )
 
 // pixelWords views the target's pixels as 32-bit words (little-endian, as on
@@ -253,9 +231,10 @@ func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
 	return r, g, c
 }
 
-// spanColor is the Gouraud span: per pixel exactly pixel's arithmetic
-// (b = float64(w)*invArea, a0 + b1*d1 + b2*d2, then unorm8 of it as a
-// float32), with no clamp; its row loops are functions of their own
+// spanColor is the Gouraud span: per pixel exactly the pixel stage's
+// arithmetic for a program that copies its input to o0 (runBlock: b =
+// float64(w)*invArea, a0 + b1*d1 + b2*d2 rounded to float32, then unorm8
+// of it), with no clamp; its row loops are functions of their own
 // (spanRow and the like, below). setupAttrs allows it only when every colour value
 // of the three vertices is in [0, 1]: the interpolated value is then in
 // [0, 1] up to a few ulps, float32(v*255)+0.5 is in [0.5-ε, 255.5], and its
@@ -474,26 +453,12 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 		return
 	}
 	p.passed++
+	// No pixel program: a faulted draw's warning colour, or no colour (a
+	// depth-only draw).
 	if !p.color {
 		return
 	}
-
-	// pixel program
-	var c [4]float32
-	var a [numAttr]float64
-	switch {
-	case p.fault:
-		c = warning
-	case p.ps == isa.ProgPSVertexColor:
-		t.interp(b1, b2, &a, 0, 4)
-		c = [4]float32{float32(a[0]), float32(a[1]), float32(a[2]), float32(a[3])}
-	case p.ps == isa.ProgPSSolid:
-		c = p.solid
-	case p.ps == isa.ProgPSTexture:
-		t.interp(b1, b2, &a, 4, 6)
-		c = p.tex.sample(&p.smp, a[4], a[5])
-	}
-	p.merge(x, y, c, ri, bi)
+	p.merge(x, y, warning, ri, bi)
 }
 
 // depthTest tests (and writes) the depth of pixel (x, y) at weights b1, b2;

@@ -43,7 +43,7 @@ func TestDepth(t *testing.T) {
 			if !tc.greenNear {
 				vs = append(far, near...)
 			}
-			b := r.scene(rt, isa.ProgPSVertexColor, vs)
+			b := r.scene(rt, "ps_vertexcolor", vs)
 			rt.clear(b, [4]float32{})
 			b.Fill(ds.addr, 16*16*4, 0xAB000000) // stencil bits the depth clear keeps
 			b.ClearDS(ds.addr, 16, 16, 64, tc.fmt, tc.clear)
@@ -72,7 +72,7 @@ func TestDepthValues(t *testing.T) {
 	for i := range vs {
 		vs[i][2] = 0.5
 	}
-	b := r.scene(rt, isa.ProgPSVertexColor, vs)
+	b := r.scene(rt, "ps_vertexcolor", vs)
 	b.SetViewport(0, 0, 8, 8, 0.2, 0.6)
 	ds.setDS(b)
 	b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
@@ -146,7 +146,7 @@ func TestBlend(t *testing.T) {
 			t.Run(tc.desc, func(t *testing.T) {
 				r := newRig(t)
 				rt := r.target(4, 4, fm)
-				b := r.scene(rt, isa.ProgPSSolid, quadVerts(0, 0, 4, 4, 4, 4, white))
+				b := r.scene(rt, "ps_solid", quadVerts(0, 0, 4, 4, 4, 4, white))
 				rgba := [4]float32{float32(d(0)), float32(d(1)), float32(d(2)), float32(d(3))}
 				rt.clear(b, rgba)
 				b.SetCB(isa.StagePS, 0, r.buffer(f32bytes(src[:]...)), 16)
@@ -239,7 +239,7 @@ func TestTexturedQuad(t *testing.T) {
 	for i := range vs {
 		vs[i][7], vs[i][8] = uv[i][0], uv[i][1]
 	}
-	b := r.scene(rt, isa.ProgPSTexture, vs)
+	b := r.scene(rt, "ps_texture", vs)
 	b.SetTex(0, tex, 4, 4, 16, isa.FmtRGBA8)
 	b.SetSampler(0, isa.FilterPoint, isa.AddrClamp, isa.AddrClamp, 0)
 	b.Draw(6, 0)
@@ -259,24 +259,28 @@ func TestFaultingDraws(t *testing.T) {
 	blue := [4]float32{0, 0, 1, 1}
 	r := newRig(t)
 	rt := r.target(16, 16, isa.FmtRGBA8)
-	draw := func(ps uint32) []Fault {
+	draw := func(ps string) []Fault {
 		b := r.scene(rt, ps, quadVerts(0, 0, 16, 16, 16, 16, blue))
 		rt.clear(b, [4]float32{})
 		b.SetBlend(true, isa.BlendZero, isa.BlendOne, isa.BlendOpAdd, isa.BlendZero, isa.BlendOne, isa.BlendOpAdd, 0x1) // ignored by a fault
 		b.Draw(6, 0)
 		return r.exec(b)
 	}
-	if fs := draw(isa.ProgPSFault); !hasFault(fs, "faulted") || r.px(rt, 3, 3) != magenta {
+	// ps_fault's loop runs into the step limit: the draw faults and is
+	// drawn again in the warning colour.
+	if fs := draw("ps_fault"); !hasFault(fs, "step limit: covered pixels get the warning colour") || r.px(rt, 3, 3) != magenta {
 		t.Errorf("ps_fault: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
 	r.g.InjectFault()
-	if fs := draw(isa.ProgPSVertexColor); !hasFault(fs, "injected") || r.px(rt, 3, 3) != magenta {
+	if fs := draw("ps_vertexcolor"); !hasFault(fs, "injected") || r.px(rt, 3, 3) != magenta {
 		t.Errorf("injected: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
-	if fs := draw(isa.ProgPSVertexColor); len(fs) != 0 || r.px(rt, 3, 3) == magenta {
+	if fs := draw("ps_vertexcolor"); len(fs) != 0 || r.px(rt, 3, 3) == magenta {
 		t.Errorf("the fault outlived its draw: faults %v pixel %v", fs, r.px(rt, 3, 3))
 	}
-	if f := r.g.Faults(); len(f) != 2 || f[0].DMA != 1 || f[0].Packet != 8 {
+	// The draw is packet 9: SET_RT, SET_VIEWPORT, SET_LAYOUT, two
+	// SET_PROGRAMs, SET_RASTER, SET_VB, CLEAR_RT, SET_BLEND.
+	if f := r.g.Faults(); len(f) != 2 || f[0].DMA != 1 || f[0].Packet != 9 {
 		t.Errorf("faults %v", f)
 	}
 }
@@ -294,8 +298,7 @@ func TestDepthOnly(t *testing.T) {
 		ds.setDS(b)
 		b.SetViewport(0, 0, 8, 8, 0, 1)
 		b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
-		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+		r.builtins(b, "vs_passthrough", "ps_vertexcolor")
 		b.SetDepth(test, true, isa.CmpLess)
 		r.useVerts(b, vs)
 		b.Draw(6, 0)
@@ -304,5 +307,46 @@ func TestDepthOnly(t *testing.T) {
 		if want := map[bool]float32{true: 0.25, false: 1}[test]; got != want {
 			t.Errorf("depth test %v: depth %v, want %v", test, got, want)
 		}
+	}
+}
+
+// TestNoPixelProgram: a draw with a vertex program and no pixel program (a
+// null pixel shader in Direct3D 11) writes no colour to the bound target
+// and still tests and writes depth.
+func TestNoPixelProgram(t *testing.T) {
+	r := newRig(t)
+	rt := r.target(8, 8, isa.FmtRGBA8)
+	ds := r.target(8, 8, isa.FmtD32F)
+	near := quadVerts(0, 0, 8, 4, 8, 8, white) // the top half at depth 0.25
+	for i := range near {
+		near[i][2] = 0.25
+	}
+	far := quadVerts(0, 0, 8, 8, 8, 8, [4]float32{0, 1, 0, 1}) // everything at 0.5
+	b := r.scene(rt, "", near)
+	rt.clear(b, [4]float32{1, 0, 0, 1})
+	ds.setDS(b)
+	b.ClearDS(ds.addr, 8, 8, 32, isa.FmtD32F, 1)
+	b.SetDepth(true, true, isa.CmpLess)
+	b.Draw(6, 0)
+	// The same target with ps_vertexcolor: only what passes the depth
+	// the first draw wrote turns green.
+	r.bind(b, "ps_vertexcolor")
+	r.useVerts(b, far)
+	b.Draw(6, 0)
+	r.mustExec(b)
+	depth := func(x, y int) float32 {
+		return math.Float32frombits(binary.LittleEndian.Uint32(r.mem(ds.addr+uint64(4*(8*y+x)), 4)))
+	}
+	if got := depth(3, 1); got != 0.25 {
+		t.Errorf("depth at (3,1) = %v, want 0.25 from the draw with no pixel program", got)
+	}
+	if got := depth(3, 6); got != 0.5 {
+		t.Errorf("depth at (3,6) = %v, want 0.5", got)
+	}
+	if got := r.px(rt, 3, 1); got != [4]byte{255, 0, 0, 255} {
+		t.Errorf("pixel (3,1) = %v, want the clear colour: no colour written, the later draw failed the depth test", got)
+	}
+	if got := r.px(rt, 3, 6); got != [4]byte{0, 255, 0, 255} {
+		t.Errorf("pixel (3,6) = %v, want green", got)
 	}
 }

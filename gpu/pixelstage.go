@@ -11,10 +11,9 @@ import (
 // into the 8x8 blocks of the target's grid (a lane per pixel, quads for
 // derivatives: shader.QuadLane), run through the pixel program; the lanes
 // still alive go through the depth test and the output merger of the
-// fixed-function pipeline. Inputs are interpolated per lane exactly as the
-// built-in programs' attributes are (tri.interp, in float64, then rounded
-// to float32), so a program that moves its input to its output writes the
-// pixel the built-in program writes.
+// fixed-function pipeline. Inputs are interpolated per lane in float64,
+// then rounded to float32, so that a program that moves its input to its
+// output writes the pixel the Gouraud spans write (spanColor).
 
 // psBlock is the block being shaded: the weights of its lanes.
 type psBlock struct {

@@ -25,7 +25,7 @@ func TestPoints(t *testing.T) {
 	for _, p := range points {
 		vs = append(vs, pxv(p.x, p.y, w, h, white))
 	}
-	b := r.scene(rt, isa.ProgPSSolid, vs)
+	b := r.scene(rt, "ps_solid", vs)
 	r.counter(b)
 	b.SetTopology(isa.TopoPointList)
 	b.Draw(uint32(len(vs)), 0)
@@ -78,7 +78,7 @@ func TestLines(t *testing.T) {
 			for _, p := range tc.pts {
 				vs = append(vs, pxv(p[0], p[1], w, h, white))
 			}
-			b := r.scene(rt, isa.ProgPSSolid, vs)
+			b := r.scene(rt, "ps_solid", vs)
 			r.counter(b)
 			b.SetTopology(tc.topo)
 			b.Draw(uint32(len(vs)), 0)
@@ -101,7 +101,7 @@ func TestLines(t *testing.T) {
 	// Colour along a line is interpolated.
 	r := newRig(t)
 	rt := r.target(w, h, isa.FmtRGBA8)
-	b := r.scene(rt, isa.ProgPSVertexColor, []vtx{pxv(0, 0.5, w, h, [4]float32{1, 0, 0, 1}), pxv(16, 0.5, w, h, [4]float32{0, 1, 0, 1})})
+	b := r.scene(rt, "ps_vertexcolor", []vtx{pxv(0, 0.5, w, h, [4]float32{1, 0, 0, 1}), pxv(16, 0.5, w, h, [4]float32{0, 1, 0, 1})})
 	b.SetTopology(isa.TopoLineList)
 	b.Draw(2, 0)
 	r.mustExec(b)
@@ -148,7 +148,7 @@ func TestWireframe(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
 			rt := r.target(16, 16, isa.FmtRGBA8)
-			b := r.scene(rt, isa.ProgPSVertexColor, tc.verts)
+			b := r.scene(rt, "ps_vertexcolor", tc.verts)
 			rt.clear(b, [4]float32{0, 0, 1, 1})
 			b.SetRaster(tc.cull|isa.RasterWireframe, false, true)
 			b.Draw(3, 0)
@@ -184,7 +184,7 @@ func TestWireframe(t *testing.T) {
 	// slope: the triangle's top edge spans columns 2..12 in row 2.
 	r := newRig(t)
 	rt := r.target(16, 16, isa.FmtRGBA8)
-	b := r.scene(rt, isa.ProgPSVertexColor, cw)
+	b := r.scene(rt, "ps_vertexcolor", cw)
 	rt.clear(b, [4]float32{0, 0, 1, 1})
 	b.SetRaster(isa.CullBack|isa.RasterWireframe, false, true)
 	b.Draw(3, 0)

@@ -55,12 +55,6 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			ex.fault("program of %d words outside 1..%d", words, maxProgramWords)
 			return
 		}
-		// The stage's built-in program gives way (SET_SHADER takes it back).
-		if stage == isa.StageVS {
-			s.vs = isa.ProgNone
-		} else {
-			s.ps = isa.ProgNone
-		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
 			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
 		}
@@ -108,7 +102,7 @@ type progState struct {
 	cache      map[string]*progEntry // keyed by the program's bytes
 	cacheBytes int
 
-	vs, ps     *progEntry // this draw's, nil for a built-in stage
+	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
 	vsPos      int        // output register of SV_Position
 	psPos      int        // input register of SV_Position, -1 for none
 	vsIn, psIn int        // input registers of each program
@@ -202,8 +196,9 @@ func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
 	ps.vs, ps.ps, ps.failed, ps.pxFailed, ps.err = nil, nil, false, false, nil
 	ps.chunk.n = 0
-	if !s.prog[isa.StageVS].bound && !s.prog[isa.StagePS].bound {
-		return true
+	if !s.prog[isa.StageVS].bound {
+		ex.fault("no vertex program")
+		return false
 	}
 	stage := func(st int, want shader.Stage, what string) (*progEntry, bool) {
 		b := &s.prog[st]
@@ -226,17 +221,6 @@ func (ex *executor) prepareProgram() bool {
 		return false
 	}
 	if ps.ps, ok = stage(isa.StagePS, shader.StagePixel, "pixel"); !ok {
-		return false
-	}
-	// A programmable stage's varyings are registers, a built-in's are
-	// fixed attributes: the two do not mix (no pixel program is fine, and
-	// so is the faulting one, which reads nothing).
-	switch {
-	case ps.vs == nil:
-		ex.fault("a pixel program from memory needs a vertex program from memory (SET_PROGRAM), not a built-in one")
-		return false
-	case ps.ps == nil && s.ps != isa.ProgNone && s.ps != isa.ProgPSFault:
-		ex.fault("a vertex program from memory needs a pixel program from memory or none, not built-in program %d", s.ps)
 		return false
 	}
 	vp := ps.vs.prog
@@ -304,8 +288,8 @@ func (c *cbView) Constant(slot, elem int) ([4]uint32, error) {
 	return v, nil
 }
 
-// texUnit is the texture unit as shader.Textures: the sampler of the
-// built-in texture program (sample.go), so both sample alike.
+// texUnit is the texture unit as shader.Textures: the sampler of
+// sample.go (filter8 below computes its bits for 8-bit textures).
 type texUnit struct{ st *state }
 
 func (u *texUnit) Texture(q *shader.TexQuery) error {

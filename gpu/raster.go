@@ -156,20 +156,6 @@ func finiteF(v float64) bool { return v-v == 0 }
 // unit reports whether v is in [0, 1] (false for NaN).
 func unit(v float64) bool { return v >= 0 && v <= 1 }
 
-// interp evaluates attributes lo..hi-1 at screen weights b1, b2.
-func (t *tri) interp(b1, b2 float64, a *[numAttr]float64, lo, hi int) {
-	if t.persp {
-		w := 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
-		for k := lo; k < hi; k++ {
-			a[k] = (t.a0[k] + float64(b1*t.d1[k]) + float64(b2*t.d2[k])) * w
-		}
-		return
-	}
-	for k := lo; k < hi; k++ {
-		a[k] = t.a0[k] + float64(b1*t.d1[k]) + float64(b2*t.d2[k])
-	}
-}
-
 // span returns the smallest and largest value of edge e over a block of
 // w x h pixels whose top-left pixel has value v.
 func (e *edgeFn) span(v int64, w, h int) (lo, hi int64) {

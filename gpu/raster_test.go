@@ -3,6 +3,7 @@ package gpu
 import (
 	"bytes"
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -53,36 +54,49 @@ func refRaster(v [3]*svert, t *tri, p *pipe) int {
 	return n
 }
 
-// Pixel programs of testPipeOf besides the real ones.
+// The pixel stages of testPipeOf.
 const (
-	psOpaque   = 100 + iota // ps_solid without blending
-	psFaulting              // a faulting draw
+	psColor    = "color"    // ps_vertexcolor: the copy program's Gouraud spans
+	psCounter  = "counter"  // ps_solid, additive blending: every write adds one to red
+	psOpaque   = "opaque"   // ps_solid without blending
+	psFaulting = "faulting" // a faulted draw: the warning colour
 )
-
-// testPipe is a pipeline writing to a fresh w x h RGBA8 surface.
-func testPipe(w, h int, ps uint32) *pipe { return testPipeOf(w, h, ps, isa.FmtRGBA8, 0, 4*w) }
 
 // testPipeOf is a pipeline writing to a fresh w x h surface of format fm
 // that starts off bytes into its memory, rows pitch bytes apart (an odd off
-// or pitch makes pixel words unaligned).
-func testPipeOf(w, h int, ps uint32, fm isa.Format, off, pitch int) *pipe {
+// or pitch makes pixel words unaligned): a draw's pipe as the executor
+// prepares it, with vs_passthrough and the pixel stage ps, no depth buffer.
+// Colours are varying v1, the vertex attributes 4..7.
+func testPipeOf(w, h int, ps string, fm isa.Format, off, pitch int) *pipe {
 	mem := make([]byte, off+pitch*h)[off:]
-	p := &pipe{sx0: 0, sy0: 0, sx1: w, sy1: h,
-		rt: surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}, color: true, ps: ps, cols: new(colTerms)}
-	switch ps {
-	case isa.ProgPSVertexColor:
-		p.fast, p.lo, p.hi = true, 0, 4
-	case psOpaque: // one colour, no blending
-		p.ps, p.fast, p.solid = isa.ProgPSSolid, true, [4]float32{0.2, 0.4, 0.6, 0.8}
-	case psFaulting: // the warning colour
-		p.ps, p.fast, p.fault = isa.ProgPSFault, true, true
-	case isa.ProgPSSolid:
-		// A counter: every write adds one to red.
-		p.solid = [4]float32{1.0 / 255, 0, 0, 0}
-		p.blend = blendState{enable: true, src: isa.BlendOne, dst: isa.BlendOne, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendOne, opA: isa.BlendOpAdd, mask: 0xF}
+	ex := &executor{}
+	s := &ex.st
+	s.reset()
+	s.rt = surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}
+	s.vp, s.vpSet = viewport{w: float64(w), h: float64(h), maxZ: 1}, true
+	bind := func(stage int, name string) {
+		p, err := shader.Assemble(BuiltinSource(name))
+		if err != nil {
+			panic(err)
+		}
+		s.prog[stage] = progBinding{mem: progBytes(p.Encode()), bound: true}
 	}
-	p.chooseSpan()
-	return p
+	bind(isa.StageVS, "vs_passthrough")
+	switch ps {
+	case psColor:
+		bind(isa.StagePS, "ps_vertexcolor")
+	case psOpaque:
+		bind(isa.StagePS, "ps_solid")
+		s.cb[isa.StagePS][0] = f32bytes(0.2, 0.4, 0.6, 0.8)
+	case psCounter:
+		bind(isa.StagePS, "ps_solid")
+		s.cb[isa.StagePS][0] = f32bytes(1.0/255, 0, 0, 0)
+		s.blend = blendState{enable: true, src: isa.BlendOne, dst: isa.BlendOne, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendOne, opA: isa.BlendOpAdd, mask: 0xF}
+	}
+	if !ex.prepareProgram() || !ex.preparePipe(ps == psFaulting) {
+		panic("testPipeOf: the draw does not run")
+	}
+	return &ex.draw.pipe
 }
 
 func randVert(rng *rand.Rand, w, h int) svert {
@@ -109,7 +123,7 @@ func randVert(rng *rand.Rand, w, h int) svert {
 		v.x = toFixed(bad[rng.IntN(len(bad))])
 	case 2: // colours outside [0, 1], or not numbers: the fast path must step aside
 		bad := []float64{-0.25, 1.5, 1e30, -1e30, math.NaN(), math.Inf(1), math.Inf(-1)}
-		v.a[rng.IntN(4)] = bad[rng.IntN(len(bad))]
+		v.a[4+rng.IntN(4)] = bad[rng.IntN(len(bad))]
 	case 3: // the same w as the others (no perspective): see randTri
 		v.w = 1
 	}
@@ -123,13 +137,13 @@ func randTri(rng *rand.Rand, w, h int) (v0, v1, v2 svert) {
 	if rng.IntN(4) != 0 {
 		v0.w, v1.w, v2.w = 1, 1, 1
 	}
-	switch rng.IntN(4) {
+	switch rng.IntN(4) { // alpha: attribute 7
 	case 0:
-		v1.a[3], v2.a[3] = v0.a[3], v0.a[3]
+		v1.a[7], v2.a[7] = v0.a[7], v0.a[7]
 	case 1:
-		v1.a[3] = v0.a[3]
+		v1.a[7] = v0.a[7]
 	case 2:
-		v2.a[3] = v0.a[3]
+		v2.a[7] = v0.a[7]
 	}
 	return v0, v1, v2
 }
@@ -158,9 +172,9 @@ func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 		{isa.FmtBGRA8, 0, 4*w + 8, "BGRA8, padded rows"},
 		{isa.FmtRGBA8, 1, 4*w + 3, "RGBA8, unaligned pixels"},
 	}
-	for _, ps := range []uint32{isa.ProgPSVertexColor, isa.ProgPSSolid, psOpaque, psFaulting} {
+	for _, ps := range []string{psColor, psCounter, psOpaque, psFaulting} {
 		n := nColor
-		if ps != isa.ProgPSVertexColor {
+		if ps != psColor {
 			n = nColor / 3
 		}
 		for i := 0; i < n; i++ {
@@ -221,10 +235,10 @@ func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 				n = refRaster([3]*svert{&v0, &v1, &v2}, nil, ref)
 			}
 			if !okf && n > 0 {
-				t.Fatalf("ps %d triangle %d (%v %v %v): setup rejected it but it covers %d pixels", ps, i, v0, v1, v2, n)
+				t.Fatalf("ps %s triangle %d (%v %v %v): setup rejected it but it covers %d pixels", ps, i, v0, v1, v2, n)
 			}
 			if !bytes.Equal(fast.rt.mem, ref.rt.mem) {
-				t.Fatalf("ps %d triangle %d (%v, %v, %v) on %s: fast and reference rasterizers differ\n%s", ps, i,
+				t.Fatalf("ps %s triangle %d (%v, %v, %v) on %s: fast and reference rasterizers differ\n%s", ps, i,
 					[2]int64{v0.x, v0.y}, [2]int64{v1.x, v1.y}, [2]int64{v2.x, v2.y}, tg.description,
 					diffImages(fast.rt.mem, ref.rt.mem, tg.pitch/4, h))
 			}
@@ -267,7 +281,7 @@ func coverCount(t *testing.T, w, h int, tris [][3][2]float32) []int {
 			vs = append(vs, pxv(p[0], p[1], w, h, [4]float32{}))
 		}
 	}
-	b := r.scene(rt, isa.ProgPSSolid, vs)
+	b := r.scene(rt, "ps_solid", vs)
 	rt.clear(b, [4]float32{})
 	r.counter(b)
 	b.Draw(uint32(len(vs)), 0)

@@ -55,7 +55,7 @@ func TestCulling(t *testing.T) {
 			for _, p := range tc.tri {
 				vs = append(vs, pxv(p[0], p[1], 64, 64, white))
 			}
-			b := r.scene(rt, isa.ProgPSVertexColor, vs)
+			b := r.scene(rt, "ps_vertexcolor", vs)
 			b.SetRaster(tc.cull, tc.frontCCW, true)
 			b.Draw(3, 0)
 			r.mustExec(b)
@@ -70,8 +70,7 @@ func TestCulling(t *testing.T) {
 	data := vbytes(pxv(8, 8, 64, 64, white), pxv(8, 56, 64, 64, white), pxv(56, 8, 64, 64, white))
 	b := &isa.Builder{}
 	rt.set(b)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-	b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	r.builtins(b, "vs_passthrough", "ps_vertexcolor")
 	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
 	b.Draw(3, 0)
 	r.mustExec(b)
@@ -88,7 +87,7 @@ func TestTriangleStrip(t *testing.T) {
 	for _, p := range [][2]float32{{0, 0}, {16, 0}, {0, 32}, {16, 32}, {16, 0}, {32, 0}, {16, 32}, {32, 32}} {
 		vs = append(vs, pxv(p[0], p[1], 32, 32, white))
 	}
-	b := r.scene(rt, isa.ProgPSSolid, vs)
+	b := r.scene(rt, "ps_solid", vs)
 	r.counter(b)
 	b.SetRaster(isa.CullBack, false, true) // both triangles of a strip are front-facing
 	b.SetTopology(isa.TopoTriangleStrip)
@@ -120,7 +119,7 @@ func TestIndexedDraw(t *testing.T) {
 	idx := []uint32{0, 1, 2, 1, 3, 2}
 	r := newRig(t)
 	ref := r.target(32, 32, isa.FmtRGBA8)
-	b := r.scene(ref, isa.ProgPSVertexColor, plain)
+	b := r.scene(ref, "ps_vertexcolor", plain)
 	b.Draw(6, 0)
 	r.mustExec(b)
 	want := r.rgba(ref)
@@ -153,7 +152,7 @@ func TestIndexedDraw(t *testing.T) {
 					ib = binary.LittleEndian.AppendUint32(ib, i+add)
 				}
 			}
-			b := r.scene(rt, isa.ProgPSVertexColor, quad)
+			b := r.scene(rt, "ps_vertexcolor", quad)
 			b.SetIB(r.buffer(ib), uint32(len(ib)), uint32(tc.size), uint32(tc.offset))
 			b.DrawIndexed(6, tc.start, tc.base)
 			r.mustExec(b)
@@ -206,7 +205,7 @@ func TestClipping(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := newRig(t)
 			rt := r.target(w, h, isa.FmtRGBA8)
-			b := r.scene(rt, isa.ProgPSSolid, tc.vs)
+			b := r.scene(rt, "ps_solid", tc.vs)
 			r.counter(b)
 			b.SetRaster(isa.CullNone, false, tc.depthClip)
 			b.Draw(uint32(len(tc.vs)), 0)
@@ -226,7 +225,7 @@ func TestClipping(t *testing.T) {
 func (r *rig) transform(b *isa.Builder, m [16]float32) {
 	cb := r.buffer(f32bytes(m[:]...))
 	b.SetCB(isa.StageVS, 0, cb, 64)
-	b.SetShader(isa.StageVS, isa.ProgVSTransform)
+	r.bind(b, "vs_transform")
 }
 
 func TestBehindTheCamera(t *testing.T) {
@@ -234,7 +233,7 @@ func TestBehindTheCamera(t *testing.T) {
 	// flares out to the top of the screen and never goes below y/w = -0.5.
 	r := newRig(t)
 	rt := r.target(32, 32, isa.FmtRGBA8)
-	b := r.scene(rt, isa.ProgPSSolid, []vtx{{-1, -1, 2}, {1, -1, 2}, {0, 1, -1}})
+	b := r.scene(rt, "ps_solid", []vtx{{-1, -1, 2}, {1, -1, 2}, {0, 1, -1}})
 	r.counter(b)
 	r.transform(b, [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0})
 	b.Draw(3, 0)
@@ -256,7 +255,7 @@ func TestVSTransform(t *testing.T) {
 	// ndc x 0..1, y -0.5..0.5 = pixels 16..31 x 8..23 of 32x32.
 	r := newRig(t)
 	rt := r.target(32, 32, isa.FmtRGBA8)
-	b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 32, 32, 32, 32, white))
+	b := r.scene(rt, "ps_vertexcolor", quadVerts(0, 0, 32, 32, 32, 32, white))
 	r.transform(b, [16]float32{0.5, 0, 0, 0, 0, 0.5, 0, 0, 0, 0, 1, 0, 0.5, 0, 0, 1})
 	b.Draw(6, 0)
 	r.mustExec(b)
@@ -278,7 +277,7 @@ func TestPerspectiveCorrect(t *testing.T) {
 	rt := r.target(w, 16, isa.FmtRGBA8)
 	l0, l1 := vtx{-1, 1, 1, 0, 0, 0, 1}, vtx{-1, -1, 1, 0, 0, 0, 1}
 	r0, r1 := vtx{1, 3, 3, 1, 0, 0, 1}, vtx{1, -3, 3, 1, 0, 0, 1}
-	b := r.scene(rt, isa.ProgPSVertexColor, []vtx{l0, r0, l1, r0, r1, l1})
+	b := r.scene(rt, "ps_vertexcolor", []vtx{l0, r0, l1, r0, r1, l1})
 	r.transform(b, [16]float32{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0.5, 1, 0, 0, 0, 0})
 	b.Draw(6, 0)
 	r.mustExec(b)
@@ -298,7 +297,7 @@ func TestViewportAndScissor(t *testing.T) {
 	r := newRig(t)
 	rt := r.target(16, 16, isa.FmtRGBA8)
 	vs := []vtx{{-1, 1, 0, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1, 1}, {-1, -1, 0, 1, 1, 1, 1}, {1, 1, 0, 1, 1, 1, 1}, {1, -1, 0, 1, 1, 1, 1}, {-1, -1, 0, 1, 1, 1, 1}}
-	b := r.scene(rt, isa.ProgPSSolid, vs)
+	b := r.scene(rt, "ps_solid", vs)
 	r.counter(b)
 	b.SetViewport(4, 2, 8, 6, 0, 1)
 	b.Draw(6, 0)
@@ -319,7 +318,7 @@ func TestViewportAndScissor(t *testing.T) {
 func TestStateDoesNotCarryOver(t *testing.T) {
 	r := newRig(t)
 	rt := r.target(8, 8, isa.FmtRGBA8)
-	b := r.scene(rt, isa.ProgPSVertexColor, quadVerts(0, 0, 8, 8, 8, 8, white))
+	b := r.scene(rt, "ps_vertexcolor", quadVerts(0, 0, 8, 8, 8, 8, white))
 	r.mustExec(b)
 	b = &isa.Builder{}
 	b.Draw(6, 0) // no RT, no VS, no VB: this buffer starts from scratch
@@ -345,8 +344,7 @@ func TestNoViewportDrawsNothing(t *testing.T) {
 		if vp {
 			b.SetViewport(0, 0, 8, 8, 0, 1)
 		}
-		b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
-		b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+		r.builtins(b, "vs_passthrough", "ps_vertexcolor")
 		data := vbytes(pxv(-8, -8, 8, 8, red), pxv(24, -8, 8, 8, red), pxv(-8, 24, 8, 8, red))
 		b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
 		b.Draw(3, 0)

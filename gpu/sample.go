@@ -6,7 +6,8 @@ import (
 	"math"
 )
 
-// Texture sampling for ProgPSTexture: point or bilinear filtering, address
+// Texture sampling of the texture unit (program.go's texUnit, for the
+// pixel programs' sample instructions): point or bilinear filtering, address
 // modes wrap, clamp, mirror and border, textures RGBA8, BGRA8 and R32F. An
 // unbound texture samples as zero (D3D11).
 

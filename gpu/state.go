@@ -70,7 +70,6 @@ type state struct {
 	cb        [2][numCB][]byte
 	tex       [numTex]surface
 	smp       [numSamplers]sampler
-	vs, ps    uint32
 	vp        viewport
 	vpSet     bool
 	cull      uint32
@@ -207,19 +206,6 @@ func (ex *executor) setState(p isa.Packet) {
 			float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
 	case isa.OpSetProgram, isa.OpSetLayout:
 		ex.setProgramState(p)
-	case isa.OpSetShader:
-		stage, prog := a[0], a[1]
-		if stage <= isa.StagePS {
-			s.prog[stage] = progBinding{}
-		}
-		switch {
-		case stage == isa.StageVS && prog <= isa.ProgVSTransform:
-			s.vs = prog
-		case stage == isa.StagePS && prog <= isa.ProgPSFault:
-			s.ps = prog
-		default:
-			ex.fault("stage %d has no program %d", stage, prog)
-		}
 	case isa.OpSetViewport:
 		s.vp = viewport{
 			x: sane(p.F32(0), -32768, 32767), y: sane(p.F32(1), -32768, 32767),

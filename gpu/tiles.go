@@ -1,7 +1,6 @@
 package gpu
 
 import (
-	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 	"unsafe"
 )
@@ -81,15 +80,10 @@ func (d *drawScratch) rasterBands(p *pipe, i, n int) {
 // tileable reports whether the draw may be split into bands: no pixel of
 // one band may read or write memory another band writes. The target and the
 // depth buffer are written row by row, so they must not share memory with
-// each other or with the texture the pixel program samples.
+// each other or with a texture the pixel program samples
+// (tileablePixelProgram checks the textures).
 func (p *pipe) isTileable() bool {
-	if overlap(p.rt.mem, p.ds.mem) {
-		return false
-	}
-	if p.ps == isa.ProgPSTexture && (overlap(p.tex.mem, p.rt.mem) || overlap(p.tex.mem, p.ds.mem)) {
-		return false
-	}
-	return true
+	return !overlap(p.rt.mem, p.ds.mem)
 }
 
 // overlap reports whether two byte slices share memory.

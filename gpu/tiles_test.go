@@ -34,7 +34,7 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 	r := newRigWorkers(t, workers)
 	rt := r.target(w, h, isa.FmtRGBA8)
 	ds := r.target(w, h, isa.FmtD32F)
-	b := r.scene(rt, isa.ProgPSVertexColor, nil)
+	b := r.scene(rt, "ps_vertexcolor", nil)
 	rt.clear(b, [4]float32{0.1, 0.2, 0.3, 1})
 	ds.setDS(b)
 	b.ClearDS(ds.addr, w, h, uint32(ds.pitch), isa.FmtD32F, 1)
@@ -67,11 +67,11 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 		}
 		switch rng.IntN(4) {
 		case 0:
-			b.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+			r.bind(b, "ps_vertexcolor")
 		case 1:
-			b.SetShader(isa.StagePS, isa.ProgPSSolid)
+			r.bind(b, "ps_solid")
 		case 2, 3:
-			b.SetShader(isa.StagePS, isa.ProgPSTexture)
+			r.bind(b, "ps_texture")
 			if alias {
 				b.SetTex(0, rt.addr, w, h, uint32(rt.pitch), isa.FmtRGBA8)
 			} else {
@@ -141,7 +141,7 @@ func TestTilesNonFinite(t *testing.T) {
 				vs = append(vs, vtx{-1, -1, 0.5, float32(i) / 8, float32(j) / 8, 1, 1}, vtx{1, 1, 0.5, 1, 1, 1, 1}, vtx{y, x, 0.5, 0, 0, 0, 1})
 			}
 		}
-		b := r.scene(rt, isa.ProgPSVertexColor, vs)
+		b := r.scene(rt, "ps_vertexcolor", vs)
 		b.Draw(uint32(len(vs)), 0)
 		r.mustExec(b)
 		return r.rgba(rt)
@@ -179,7 +179,7 @@ func TestTilesSamePixelsRects(t *testing.T) {
 			tl, tr, bl, br := c(x0, y1), c(x1, y1), c(x0, y0), c(x1, y0)
 			vs = append(vs, tl, tr, bl, bl, tr, br)
 		}
-		b := r.scene(rt, isa.ProgPSVertexColor, vs)
+		b := r.scene(rt, "ps_vertexcolor", vs)
 		b.Draw(uint32(len(vs)), 0)
 		r.mustExec(b)
 		px := r.rgba(rt)

@@ -9,8 +9,7 @@ import (
 
 // The programmable vertex stage: the draw's vertices, in the order the
 // primitive assembler asks for them, are fetched through the layout (SET_LAYOUT)
-// and shaded shader.Lanes at a time; assemble then takes them one by one as
-// it takes the built-in program's.
+// and shaded shader.Lanes at a time; assemble then takes them one by one.
 
 // vsChunk is a block of shaded vertices: draw vertices base..base+n-1.
 type vsChunk struct {
@@ -82,9 +81,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 					vi += int64(dp.instance / e.StepRate)
 				}
 			}
-			w := fetchElement(&s.vb[e.Slot], vi, e)
-			in := m.In(int(e.Reg))
-			in[0][j], in[1][j], in[2][j], in[3][j] = w[0], w[1], w[2], w[3]
+			fetchElement(&s.vb[e.Slot], vi, e, m.In(int(e.Reg)), j)
 		}
 		if r := int(s.layout.vid); r < ps.vsIn {
 			m.In(r)[0][j] = vid
@@ -100,71 +97,77 @@ func (ex *executor) shadeVertices(i0 uint32) {
 		ps.fail("vertex", err)
 		return
 	}
+	// The varyings: the program's outputs, and zeros up to the registers
+	// the pixel program reads (the pixel stage reads no attribute past
+	// them; a draw with no pixel program reads none: psIn only errs high).
 	outs := ps.vs.prog.Outputs
+	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
+	pos := m.Out(ps.vsPos)
 	for j := range n {
 		if mask>>j&1 == 0 {
 			continue
 		}
 		cv := &c.out[j]
-		pos := m.Out(ps.vsPos)
 		for k := range 4 {
 			cv.p[k] = float64(math.Float32frombits(pos[k][j]))
 		}
-		for r := range isa.MaxVaryings {
-			for k := range 4 {
-				var f float64
-				if r < outs && r != ps.vsPos {
-					f = float64(math.Float32frombits(m.Out(r)[k][j]))
-				}
-				cv.a[4*r+k] = f
+		for r := range vary {
+			a := (*[4]float64)(cv.a[4*r : 4*r+4])
+			if r >= outs || r == ps.vsPos {
+				*a = [4]float64{}
+				continue
 			}
+			o := m.Out(r)
+			a[0], a[1], a[2], a[3] = float64(math.Float32frombits(o[0][j])), float64(math.Float32frombits(o[1][j])),
+				float64(math.Float32frombits(o[2][j])), float64(math.Float32frombits(o[3][j]))
 		}
 	}
 }
 
-// fetchElement reads element e of vertex (or instance) v from vb as four
-// register words: the format's components, then the defaults 0, 0, 0, 1.
+// fetchElement reads element e of vertex (or instance) v from vb into lane
+// j of register in as four words: the format's components, then the
+// defaults 0, 0, 0, 1 (written in place: a returned array cost a copy
+// per element).
 // An element not wholly inside the buffer (or of a negative vertex) reads
-// zeros, as the built-in fetch does (vbuf.fetch).
-func fetchElement(vb *vbuf, v int64, e *isa.VertexElement) [4]uint32 {
+// zeros: the input assembler's bounded fetch (draw.go).
+func fetchElement(vb *vbuf, v int64, e *isa.VertexElement, in *shader.Vec, j int) {
 	one := math.Float32bits(1)
 	if e.Format.Int() {
 		one = 1
 	}
-	w := [4]uint32{0, 0, 0, one}
+	in[0][j], in[1][j], in[2][j], in[3][j] = 0, 0, 0, one
 	n := uint64(len(vb.mem))
 	if v < 0 || vb.offset > n {
-		return w
+		return
 	}
 	var base uint64
 	if vb.stride != 0 {
 		if uint64(v) > (n-vb.offset)/vb.stride {
-			return w
+			return
 		}
 		base = vb.stride * uint64(v)
 	}
 	base += vb.offset // <= n
 	size := uint64(e.Format.Size())
 	if uint64(e.Offset) > n-base || n-base-uint64(e.Offset) < size {
-		return w
+		return
 	}
 	b := vb.mem[base+uint64(e.Offset):]
 	switch e.Format {
 	case isa.VtxRGBA8, isa.VtxBGRA8:
 		for k := range 4 {
-			w[k] = math.Float32bits(float32(b[k]) / 255)
+			in[k][j] = math.Float32bits(float32(b[k]) / 255)
 		}
 		if e.Format == isa.VtxBGRA8 {
-			w[0], w[2] = w[2], w[0]
+			in[0][j], in[2][j] = in[2][j], in[0][j]
 		}
 	case isa.VtxRGBA8UI:
 		for k := range 4 {
-			w[k] = uint32(b[k])
+			in[k][j] = uint32(b[k])
 		}
 	default:
 		for k := range e.Format.Components() {
-			w[k] = binary.LittleEndian.Uint32(b[4*k:])
+			in[k][j] = binary.LittleEndian.Uint32(b[4*k:])
 		}
 	}
-	return w
 }

@@ -57,7 +57,7 @@ type shaderTexts struct {
 	ISA         string `json:"isa"`
 	ISANote     string `json:"isaNote,omitempty"`
 	// Translation is the ISA under the DXBC instruction each came from
-	// ("" when the driver did not translate: a built-in program).
+	// ("" when the driver did not say).
 	Translation string `json:"translation,omitempty"`
 }
 

@@ -15,7 +15,7 @@ func BenchmarkRender(b *testing.B) {
 	for i := 0; i < 100; i++ {
 		cb.SetRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 		cb.SetVB(0, la(1, 0), 4096, 36, 0)
-		cb.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+		cb.SetTopology(isa.TopoTriangleList)
 		cb.Draw(3, 0)
 	}
 	l := list(1, 2)

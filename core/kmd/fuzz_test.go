@@ -46,7 +46,7 @@ func FuzzValidate(f *testing.F) {
 	d.SetDepth(true, true, 2)
 	d.SetTex(0, la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 	d.SetCB(isa.StagePS, 0, la(2, 0), 16)
-	d.SetShader(isa.StagePS, isa.ProgPSVertexColor)
+	d.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpAdd, 0xF)
 	d.Draw(3, 0)
 	seed(d.Words, []byte{1, 2, 4})
 	var sc isa.Builder

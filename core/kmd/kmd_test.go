@@ -101,7 +101,7 @@ func drawBuffer() []uint32 {
 	b.ClearRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8, [4]float32{0, 0, 1, 1})
 	b.SetRT(la(0, 0), 64, 64, 256, isa.FmtRGBA8)
 	b.SetVB(0, la(1, 0), 4096, 36, 0)
-	b.SetShader(isa.StageVS, isa.ProgVSPassthrough)
+	b.SetTopology(isa.TopoTriangleList)
 	b.Draw(3, 0)
 	return b.Words
 }

@@ -26,10 +26,6 @@ func FillRotatedScene() BenchScene { return gpu.FillRotatedScene() }
 // TrisScene is "tris": many small triangles (gpu.TrisScene).
 func TrisScene() BenchScene { return gpu.TrisScene() }
 
-// FillISAScene is fill drawn by the built-in programs written in the GPU's
-// shader ISA, bound from memory (gpu.FillISAScene).
-func FillISAScene() BenchScene { return gpu.FillISAScene() }
-
 // FillTexturedISAScene is fill with texture × vertex colour in the ISA
 // (gpu.FillTexturedISAScene).
 func FillTexturedISAScene() BenchScene { return gpu.FillTexturedISAScene() }

@@ -47,8 +47,8 @@ expect violations == 0
 // (pfnAllocateCb, DxgkDdiCreateAllocation), the draw's SET_PROGRAM is
 // patched like any binding, the pixels are the built-ins' as before, and
 // releasing the shaders frees their code allocations: nothing is left
-// live. The command stream's SET_PROGRAM and absent SET_SHADER are the
-// UMD's tests' (TestDrawEncodesPackets).
+// live. The command stream's SET_PROGRAM per stage is the UMD's tests'
+// (TestDrawEncodesPackets).
 func TestBuiltinShaderIsBytecode(t *testing.T) {
 	for _, opts := range []string{"", "option sync=true\n", "option driver.commandlists=false\n"} {
 		r := runSource(t, opts+builtinSrc)

@@ -213,9 +213,9 @@ func (s *ShaderInfo) Listing() (string, error) {
 }
 
 // ISA is the GPU program the UMD made of the shader, in gpu/shader's
-// assembly: the disassembly of the words it placed in its allocation, or
-// for a built-in program the ISA its SET_SHADER microcode computes. ""
-// when the driver did not say.
+// assembly: the disassembly of the words it placed in its allocation (built-in
+// shaders included: they reach the driver as bytecode too). "" when the
+// driver did not say.
 func (s *ShaderInfo) ISA() (string, error) {
 	if !s.Driver {
 		return "", nil
@@ -225,7 +225,7 @@ func (s *ShaderInfo) ISA() (string, error) {
 
 // Translation is the UMD's translation listed instruction by instruction:
 // each DXBC instruction (as a comment) followed by the ISA instructions it
-// became ("" for a built-in program, which was not translated).
+// became ("" when the driver did not say).
 func (s *ShaderInfo) Translation() string {
 	if !s.Driver {
 		return ""

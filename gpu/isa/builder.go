@@ -70,11 +70,6 @@ func (b *Builder) SetSampler(slot, filter, addrU, addrV, borderRGBA8 uint32) {
 	b.Words = append(b.Words, slot, filter, addrU, addrV, borderRGBA8)
 }
 
-func (b *Builder) SetShader(stage, program uint32) {
-	b.header(OpSetShader, 2)
-	b.Words = append(b.Words, stage, program)
-}
-
 func (b *Builder) SetViewport(x, y, w, h, minZ, maxZ float32) {
 	b.header(OpSetViewport, 6)
 	b.Words = append(b.Words, f(x), f(y), f(w), f(h), f(minZ), f(maxZ))

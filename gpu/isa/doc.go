@@ -1,8 +1,7 @@
 // Package isa is the command-stream format of d3dsim's simulated GPU: the
 // packets of a DMA buffer, their encoder (Builder), their decoder (Decode,
 // Next), the address fields a driver relocates (AddrFields, Patch) and the
-// hardware's own encodings of surface formats, fixed-function state and
-// built-in programs.
+// hardware's own encodings of surface formats and fixed-function state.
 //
 // It is the contract three parties share, the way a real GPU's
 // programming guide is shared by its drivers and its command processor:
@@ -16,8 +15,7 @@
 //     documentation);
 //   - the command processor of package gpu executes them.
 //
-// Programs: SET_SHADER selects a built-in program of the GPU's microcode;
-// SET_PROGRAM binds a program in the GPU's own shader ISA (package
+// Programs: SET_PROGRAM binds a program in the GPU's own shader ISA (package
 // gpu/shader) from GPU memory through an address field the KMD validates
 // and patches, and SET_LAYOUT describes the vertex fetch that feeds it
 // (layout.go: both packets' words, the vertex formats, BuiltinLayout).

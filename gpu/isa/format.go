@@ -29,22 +29,12 @@ func (f Format) BytesPerPixel() int {
 	return 0
 }
 
-// Shader stages and built-in programs: programs of the GPU's microcode,
-// which the UMD's CreateVertexShader and CreatePixelShader select by name
-// (LookupBuiltin) for a built-in shader. A shader from bytecode is
-// translated to the GPU's ISA instead and bound with SET_PROGRAM
-// (layout.go).
+// Shader stages: the stage words of SET_CB and SET_PROGRAM. A stage runs
+// the program in the GPU's ISA that SET_PROGRAM binds to it (layout.go);
+// the GPU has no other, built-in, programs.
 const (
 	StageVS = 0
 	StagePS = 1
-
-	ProgNone          = 0
-	ProgVSPassthrough = 1 // position as given in clip space
-	ProgVSTransform   = 2 // position * M, M = 16 floats row-major from VS constant buffer 0
-	ProgPSVertexColor = 1 // interpolated vertex colour
-	ProgPSSolid       = 2 // colour = 4 floats from PS constant buffer 0
-	ProgPSTexture     = 3 // texture 0 sampled with sampler 0 at the interpolated uv
-	ProgPSFault       = 4 // faults on the GPU: covered pixels get the warning colour
 )
 
 // Sampler filters and address modes.
@@ -122,28 +112,6 @@ const (
 	QueryTimestamp      = 2 // write the GPU's virtual time in ns
 )
 
-// Builtin is a built-in program and the stage it runs at.
-type Builtin struct {
-	Stage   uint32
-	Program uint32
-}
-
-// LookupBuiltin finds a built-in program by its name (a scenario's
-// builtin:NAME shader).
-func LookupBuiltin(name string) (Builtin, bool) {
-	b, ok := builtins[name]
-	return b, ok
-}
-
-var builtins = map[string]Builtin{
-	"vs_passthrough": {StageVS, ProgVSPassthrough},
-	"vs_transform":   {StageVS, ProgVSTransform},
-	"ps_vertexcolor": {StagePS, ProgPSVertexColor},
-	"ps_solid":       {StagePS, ProgPSSolid},
-	"ps_texture":     {StagePS, ProgPSTexture},
-	"ps_fault":       {StagePS, ProgPSFault},
-}
-
-// VertexBytes is the size of the built-in vertex every draw fetches: x y z,
+// VertexBytes is the size of the built-in vertex (BuiltinLayout): x y z,
 // r g b a, u v as float32.
 const VertexBytes = 36

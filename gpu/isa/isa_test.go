@@ -23,8 +23,6 @@ func every() (Builder, [][]int) {
 	one(b.SetTex(0, 0x6000, 4, 4, 16, FmtBGRA8))
 	b.SetSampler(0, FilterLinear, AddrWrap, AddrClamp, 0xff0000ff)
 	one()
-	b.SetShader(StageVS, ProgVSTransform)
-	one()
 	b.SetViewport(0, 0, 4, 4, 0, 1)
 	one()
 	b.SetRaster(CullBack, false, true)
@@ -88,10 +86,10 @@ func TestRoundTripEveryOpcode(t *testing.T) {
 	if err != nil || p.Addr(0) != 0x1_0000_2000 {
 		t.Errorf("after Patch SET_RT reads %#x (%v)", p.Addr(0), err)
 	}
-	if w := pkts[19]; w.Op != OpWrite || w.Args[2] != 5 || w.Args[3] != 0x04030201 || w.Args[4] != 5 {
+	if w := pkts[18]; w.Op != OpWrite || w.Args[2] != 5 || w.Args[3] != 0x04030201 || w.Args[4] != 5 {
 		t.Errorf("WRITE carries %v", w.Args)
 	}
-	if d := pkts[15]; int32(d.Args[2]) != -2 {
+	if d := pkts[14]; int32(d.Args[2]) != -2 {
 		t.Errorf("DRAW_INDEXED base %d, want -2", int32(d.Args[2]))
 	}
 }
@@ -110,10 +108,10 @@ func TestString(t *testing.T) {
 		want string
 	}{
 		{1, "SET_RT addr=0x1000 4x4 pitch=16 fmt=1"},
-		{14, "DRAW count=3 start=0"},
-		{15, "DRAW_INDEXED count=6 start=0 base=-2"},
-		{18, "COPY dst=0x7000 src=0x8000 n=64"},
-		{20, "FENCE value=42"},
+		{13, "DRAW count=3 start=0"},
+		{14, "DRAW_INDEXED count=6 start=0 base=-2"},
+		{17, "COPY dst=0x7000 src=0x8000 n=64"},
+		{19, "FENCE value=42"},
 	} {
 		if got := pkts[tc.i].String(); got != tc.want {
 			t.Errorf("packet %d prints %q, want %q", tc.i, got, tc.want)
@@ -164,5 +162,20 @@ func TestLayoutRoundTrip(t *testing.T) {
 	}
 	if _, _, err := Next([]uint32{uint32(OpSetLayout)<<24 | 2, 0, 0}, 0); err == nil {
 		t.Error("SET_LAYOUT of 2 words accepted")
+	}
+}
+
+// 0x08 is no opcode (a program is bound from memory with SET_PROGRAM): a
+// buffer with it is malformed, an unknown opcode, whatever its length.
+func TestOpcode08Unknown(t *testing.T) {
+	for _, n := range []uint32{0, 2} {
+		buf := []uint32{0x08<<24 | n, 0, 1}
+		_, _, err := Next(buf, 0)
+		if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "unknown opcode 0x08") {
+			t.Errorf("0x08 with %d payload words: %v, want an unknown opcode", n, err)
+		}
+	}
+	if slices.Contains(Opcodes(), Opcode(0x08)) {
+		t.Error("Opcodes lists 0x08")
 	}
 }

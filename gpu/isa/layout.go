@@ -9,15 +9,16 @@ import (
 //
 // SET_PROGRAM stage addr(2) words sysReg binds the gpu/shader program whose
 // encoded words (package gpu/shader's Encode) start at addr, words long,
-// to stage (StageVS or StagePS), in place of the stage's built-in program.
+// to stage (StageVS or StagePS).
 // addr is an address field like any other: the KMD checks [addr, +4*words)
 // against the allocation and patches it. sysReg names where the system
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
 // NoReg. Address 0 with 0 words unbinds the program (the stage has none;
-// a UMD writes isa.NullAddress, which the KMD leaves 0).
-// SET_SHADER, which selects a built-in program, also unbinds it.
+// a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a
+// vertex program; with no pixel program it writes no colour and still
+// tests and writes depth (a depth-only pass, as with a null pixel shader).
 //
 // With a vertex program bound, a vertex output register k other than the
 // position is varying k, which the pixel program reads as input register k,
@@ -36,7 +37,7 @@ import (
 // at stride*vertex + offset(SET_VB) + byte offset, in format. Components
 // the format lacks read 0, 0, 0, 1 (1.0 for float formats, integer 1 for
 // integer ones); an element not wholly inside its buffer reads zeros with
-// those defaults, as the built-in fetch does. DRAW_INSTANCED and
+// those defaults (the input assembler's bounded fetch). DRAW_INSTANCED and
 // DRAW_INDEXED_INSTANCED draw their vertices once per instance (DRAW and
 // DRAW_INDEXED one instance, startInstance 0): a per-instance element of
 // step rate n reads element startInstance + instance/n of its buffer (step

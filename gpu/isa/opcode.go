@@ -10,7 +10,8 @@ import "fmt"
 // records a patch location, and DxgkDdiPatch writes the physical address
 // there. Floats are IEEE bits.
 
-// Opcode is a packet type.
+// Opcode is a packet type. 0x08 is none: a stage's program is bound from
+// memory with SET_PROGRAM.
 type Opcode uint8
 
 const (
@@ -22,7 +23,6 @@ const (
 	OpSetCB                Opcode = 0x05 // stage slot addr(2) size
 	OpSetTex               Opcode = 0x06 // slot addr(2) width height pitch format
 	OpSetSampler           Opcode = 0x07 // slot filter addressU addressV borderRGBA8
-	OpSetShader            Opcode = 0x08 // stage program
 	OpSetViewport          Opcode = 0x09 // x y w h minDepth maxDepth (f32)
 	OpSetRaster            Opcode = 0x0A // cull(|RasterWireframe) frontCCW depthClip
 	OpSetBlend             Opcode = 0x0B // enable src dst op srcAlpha dstAlpha opAlpha writeMask
@@ -53,7 +53,7 @@ var opcodes = []struct {
 }{
 	{OpNop, "NOP", 0}, {OpSetRT, "SET_RT", 6}, {OpSetDS, "SET_DS", 6}, {OpSetVB, "SET_VB", 6},
 	{OpSetIB, "SET_IB", 5}, {OpSetCB, "SET_CB", 5}, {OpSetTex, "SET_TEX", 7}, {OpSetSampler, "SET_SAMPLER", 5},
-	{OpSetShader, "SET_SHADER", 2}, {OpSetViewport, "SET_VIEWPORT", 6}, {OpSetRaster, "SET_RASTER", 3},
+	{OpSetViewport, "SET_VIEWPORT", 6}, {OpSetRaster, "SET_RASTER", 3},
 	{OpSetBlend, "SET_BLEND", 8}, {OpSetDepth, "SET_DEPTH", 3}, {OpSetTopology, "SET_TOPOLOGY", 1},
 	{OpDraw, "DRAW", 2}, {OpDrawIndexed, "DRAW_INDEXED", 3}, {OpClearRT, "CLEAR_RT", 10},
 	{OpClearDS, "CLEAR_DS", 7}, {OpCopy, "COPY", 5}, {OpWrite, "WRITE", 3}, {OpFence, "FENCE", 2},

@@ -89,8 +89,8 @@ func BenchmarkTexturedColor(b *testing.B) { benchBlock(b, texturedColor) }
 // first; the lanes' offsets b*x + d*y within a block are the same for every
 // block of a triangle, so they are computed once) into v0, the program
 // run, o0 packed to RGBA8 (clamped, rounded) into a row-major 8x8 tile. Its
-// figure is the one to set against the hard-wired fill path's
-// (gpu.BenchmarkFill/1).
+// figure is the one to set against the GPU's fill scene
+// (gpu.BenchmarkFill/1, which draws this copy program with the Gouraud spans).
 func BenchmarkVertexColorBlock(b *testing.B) {
 	m := NewMachine(mustAsm(b, vertexColor))
 	var px, py [Lanes]float32

@@ -95,8 +95,9 @@
 // about 2,000 Mpixels/s; BenchmarkTexturedColor (the ImGui pixel shader,
 // sample × colour, with a point-sampling test texture unit) about 200;
 // BenchmarkVertexColorBlock (vertex colour with a sketch of interpolation
-// and RGBA8 packing around it) about 245, where the hard-wired fill path
-// (gpu's BenchmarkFill/1) made about 520 by the same measure.
+// and RGBA8 packing around it) about 245, where gpu's fill scene
+// (BenchmarkFill/1), which draws this copy program with its Gouraud spans,
+// makes about 520 by the same measure.
 //
 // The encoder side: Program, Inst and Operand are plain values; R, V, O,
 // CB, CBRel, L, LF, T and S build operands, WithMask, WithSwizzle, WithNeg
