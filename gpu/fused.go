@@ -118,12 +118,15 @@ type fusedBlock struct {
 	kc     [4]int // attribute of the factor of o0.x..w
 	texSw  [4]uint8
 
-	u, v     [shader.Lanes]uint32 // coordinates, lane by lane
-	out      shader.Vec           // the filtered texture, lane by lane
-	uc, vr   [8]uint32            // coordinates, one per column (u) and row (v)
-	top, bot [8][4][8]float32     // [row][channel][column]: the filter's rows (bilinear) or the texels (point)
-	fys      [8]float32           // v's fraction, per row (bilinear)
-	src      [8]uint8             // the row of top and bot each row reads
+	u, v   [shader.Lanes]uint32 // coordinates, lane by lane
+	out    shader.Vec           // the filtered texture, lane by lane
+	uc, vr [8]uint32            // coordinates, one per column (u) and row (v)
+	// rv[i][k][x] is channel k of texel row trow[i] filtered along x at
+	// column x (bilinear) or its texel (point); row y of the block reads
+	// rows top[y] and bot[y] of it.
+	rv       [16][4][8]float32
+	top, bot [8]uint8
+	fys      [8]float32 // v's fraction, per row (bilinear)
 }
 
 // prepareFused sets the block's fused state up for the draw: on when the
@@ -352,19 +355,17 @@ func rowBits(mask uint64, y int) uint8 {
 
 // tableRows is filter8's first steps for the lanes of mask when u is
 // uc[x] down each column x and v is vr[y] along each row y: the texel
-// coordinates once per column and row, then the filter's rows (bilinear),
-// or the texels (point), once per column and texel row, in top and bot;
-// src[y] is the row of the tables row y reads. It reports whether the
-// filter is bilinear.
+// coordinates once per column and row, then each texel row the block's
+// rows need filtered along x once per column (rv): the top and bottom rows
+// of lerpRows for the texel rows below each other, and a texel row is the
+// bottom of one row of the block and the top of the next as the texture is
+// magnified. Texels are read straight from memory inside the texture, by
+// fetch (the address modes) outside, the same values. It reports whether
+// the filter is bilinear (point: rv holds the texels, top their row).
 func (fz *fusedBlock) tableRows(mask uint64) bool {
-	tex, sm := fz.tex, fz.smp
+	tex := fz.tex
 	w, h := float64(tex.w), float64(tex.h)
-	mem, pitch := tex.mem, tex.pitch
-	rs, bs := uint(0), uint(16)
-	if tex.fmt == isa.FmtBGRA8 {
-		rs, bs = 16, 0
-	}
-	point := sm.filter == isa.FilterPoint
+	point := fz.smp.filter == isa.FilterPoint
 	var xs, ys [8]int
 	var fxs [8]float32
 	for i := range 8 {
@@ -376,58 +377,78 @@ func (fz *fusedBlock) tableRows(mask uint64) bool {
 		xs[i], fxs[i] = texel(float64(float64(math.Float32frombits(fz.uc[i]))*w) - 0.5)
 		ys[i], fz.fys[i] = texel(float64(float64(math.Float32frombits(fz.vr[i]))*h) - 0.5)
 	}
-	last := -1
+	var trow [16]int
+	n := 0
+	slot := func(yr int) uint8 {
+		for i := range n {
+			if trow[i] == yr {
+				return uint8(i)
+			}
+		}
+		trow[n] = yr
+		fz.texRow(&fz.rv[n], yr, &xs, &fxs, point)
+		n++
+		return uint8(n - 1)
+	}
 	for y := range 8 {
 		if rowBits(mask, y) == 0 {
 			continue
 		}
-		if last >= 0 && ys[y] == ys[last] {
-			fz.src[y] = uint8(last)
-			continue
-		}
-		fz.src[y], last = uint8(y), y
-		yi := ys[y]
-		top, bot := &fz.top[y], &fz.bot[y]
-		for x := range 8 {
-			xi, fx := xs[x], fxs[x]
-			if x > 0 && xi == xs[x-1] && math.Float32bits(fx) == math.Float32bits(fxs[x-1]) {
-				for k := range 4 {
-					top[k][x], bot[k][x] = top[k][x-1], bot[k][x-1]
-				}
-				continue
-			}
-			if point {
-				if uint(xi) < uint(tex.w) && uint(yi) < uint(tex.h) {
-					o := yi*pitch + 4*xi
-					t := binary.LittleEndian.Uint32(mem[o:])
-					top[0][x], top[1][x] = unormF32[uint8(t>>rs)], unormF32[uint8(t>>8)]
-					top[2][x], top[3][x] = unormF32[uint8(t>>bs)], unormF32[uint8(t>>24)]
-					continue
-				}
-				c := tex.fetch(sm, xi, yi)
-				for k := range 4 {
-					top[k][x] = c[k]
-				}
-				continue
-			}
-			if uint(xi) < uint(tex.w-1) && uint(yi) < uint(tex.h-1) {
-				o := yi*pitch + 4*xi
-				t0 := binary.LittleEndian.Uint64(mem[o:])
-				t1 := binary.LittleEndian.Uint64(mem[o+pitch:])
-				top[0][x], bot[0][x] = rows8(t0>>rs, t0>>(32+rs), t1>>rs, t1>>(32+rs), fx)
-				top[1][x], bot[1][x] = rows8(t0>>8, t0>>40, t1>>8, t1>>40, fx)
-				top[2][x], bot[2][x] = rows8(t0>>bs, t0>>(32+bs), t1>>bs, t1>>(32+bs), fx)
-				top[3][x], bot[3][x] = rows8(t0>>24, t0>>56, t1>>24, t1>>56, fx)
-				continue
-			}
-			c00, c10 := tex.fetch(sm, xi, yi), tex.fetch(sm, xi+1, yi)
-			c01, c11 := tex.fetch(sm, xi, yi+1), tex.fetch(sm, xi+1, yi+1)
-			for k := range 4 {
-				top[k][x], bot[k][x] = lerpRows(c00[k], c10[k], c01[k], c11[k], fx)
-			}
+		fz.top[y] = slot(ys[y])
+		if !point {
+			fz.bot[y] = slot(ys[y] + 1)
 		}
 	}
 	return !point
+}
+
+// texRow sets out to texel row yr filtered along x at each column (texel
+// xs[x], fraction fxs[x]) as lerpRows filters it, or to its texels at xs
+// (point); columns of the same texel share its reads.
+func (fz *fusedBlock) texRow(out *[4][8]float32, yr int, xs *[8]int, fxs *[8]float32, point bool) {
+	tex, sm := fz.tex, fz.smp
+	mem, pitch := tex.mem, tex.pitch
+	rs, bs := uint(0), uint(16)
+	if tex.fmt == isa.FmtBGRA8 {
+		rs, bs = 16, 0
+	}
+	inY := uint(yr) < uint(tex.h)
+	var c, d [4]float32
+	prev := math.MinInt
+	for x := range 8 {
+		xi := xs[x]
+		if point {
+			if xi != prev {
+				prev = xi
+				if inY && uint(xi) < uint(tex.w) {
+					t := binary.LittleEndian.Uint32(mem[yr*pitch+4*xi:])
+					c = [4]float32{unormF32[uint8(t>>rs)], unormF32[uint8(t>>8)], unormF32[uint8(t>>bs)], unormF32[uint8(t>>24)]}
+				} else {
+					c = tex.fetch(sm, xi, yr)
+				}
+			}
+			out[0][x], out[1][x], out[2][x], out[3][x] = c[0], c[1], c[2], c[3]
+			continue
+		}
+		if xi != prev {
+			// The texels of columns xi and xi+1: c and the difference.
+			prev = xi
+			var e [4]float32
+			if inY && uint(xi) < uint(tex.w-1) {
+				t := binary.LittleEndian.Uint64(mem[yr*pitch+4*xi:])
+				c = [4]float32{unormF32[uint8(t>>rs)], unormF32[uint8(t>>8)], unormF32[uint8(t>>bs)], unormF32[uint8(t>>24)]}
+				e = [4]float32{unormF32[uint8(t>>(32+rs))], unormF32[uint8(t>>40)], unormF32[uint8(t>>(32+bs))], unormF32[uint8(t>>56)]}
+			} else {
+				c, e = tex.fetch(sm, xi, yr), tex.fetch(sm, xi+1, yr)
+			}
+			d = [4]float32{e[0] - c[0], e[1] - c[1], e[2] - c[2], e[3] - c[3]}
+		}
+		fx := fxs[x]
+		out[0][x] = c[0] + float32(d[0]*fx)
+		out[1][x] = c[1] + float32(d[1]*fx)
+		out[2][x] = c[2] + float32(d[2]*fx)
+		out[3][x] = c[3] + float32(d[3]*fx)
+	}
 }
 
 // pointLanes sets the lanes of mask of out to the point sampler's texels
@@ -437,7 +458,7 @@ func (fz *fusedBlock) pointLanes(mask uint64) {
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
 		x, y := laneXY[l][0], laneXY[l][1]
-		top := &fz.top[fz.src[y]]
+		top := &fz.rv[fz.top[y]]
 		out[0][l], out[1][l] = math.Float32bits(top[0][x]), math.Float32bits(top[1][x])
 		out[2][l], out[3][l] = math.Float32bits(top[2][x]), math.Float32bits(top[3][x])
 	}
@@ -453,7 +474,7 @@ func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, rs, bs uint32
 		if rb == 0 {
 			continue
 		}
-		top, bot := &fz.top[fz.src[y]], &fz.bot[fz.src[y]]
+		top, bot := &fz.rv[fz.top[y]], &fz.rv[fz.bot[y]]
 		t0, t1, t2, t3 := &top[s0], &top[s1], &top[s2], &top[s3]
 		b0, b1, b2, b3 := &bot[s0], &bot[s1], &bot[s2], &bot[s3]
 		fy := fz.fys[y]
@@ -485,7 +506,7 @@ func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mas
 		if rb == 0 {
 			continue
 		}
-		top, bot := &fz.top[fz.src[y]], &fz.bot[fz.src[y]]
+		top, bot := &fz.rv[fz.top[y]], &fz.rv[fz.bot[y]]
 		t0, t1, t2, t3 := &top[s0], &top[s1], &top[s2], &top[s3]
 		b0, b1, b2, b3 := &bot[s0], &bot[s1], &bot[s2], &bot[s3]
 		fy := fz.fys[y]
