@@ -170,7 +170,7 @@ const (
 // fusedRun shades the lanes of mask of the block at (tx, ty) of triangle t
 // (no perspective) with the fused program, the block's weights set as for
 // runBlock, and writes them to the target's words.
-func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
+func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri int) int {
 	blk := p.blk
 	fz := &blk.fused
 	n := uint64(bits.OnesCount64(mask))
@@ -208,12 +208,16 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
 		}
 	}
 	words := blk.words[ty*blk.wp+tx:]
-	sh := [2]uint32{0, 16}
-	rs, bs := sh[ri/2], sh[bi/2]
+	// The target's bytes in order: the texture channel and the factor of
+	// each (red and blue swapped for BGRA).
+	sw, kc := fz.texSw, fz.kc
+	if ri != 0 {
+		sw[0], sw[2], kc[0], kc[2] = sw[2], sw[0], kc[2], kc[0]
+	}
 	var cc, cr [4][8]float64
 	if sep {
 		for k := range 4 {
-			blk.terms(t, fz.kc[k], &cc[k], &cr[k])
+			blk.terms(t, kc[k], &cc[k], &cr[k])
 		}
 	}
 	if route == fusedSeparable {
@@ -221,9 +225,9 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
 			// Bilinear: the filter down the columns, the product and
 			// the word in one pass, row by row.
 			if sep {
-				fz.sepRows(words, blk.wp, mask, rs, bs, &cc, &cr)
+				fz.sepRows(words, blk.wp, mask, &sw, &cc, &cr)
 			} else {
-				fz.laneRows(blk, t, words, blk.wp, mask, rs, bs)
+				fz.laneRows(blk, t, words, blk.wp, mask, &sw, &kc)
 			}
 			return route
 		}
@@ -234,7 +238,7 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
 		filter8(fz.tex, fz.smp, &q)
 	}
 	// The product and the word.
-	t0, t1, t2, t3 := f32v(&fz.out[fz.texSw[0]]), f32v(&fz.out[fz.texSw[1]]), f32v(&fz.out[fz.texSw[2]]), f32v(&fz.out[fz.texSw[3]])
+	t0, t1, t2, t3 := f32v(&fz.out[sw[0]]), f32v(&fz.out[sw[1]]), f32v(&fz.out[sw[2]]), f32v(&fz.out[sw[3]])
 	if sep {
 		for m := mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
@@ -243,12 +247,12 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
 			g := unormW(math.Float32bits(t1[l] * float32(cc[1][x]+cr[1][y])))
 			b := unormW(math.Float32bits(t2[l] * float32(cc[2][x]+cr[2][y])))
 			a := unormW(math.Float32bits(t3[l] * float32(cc[3][x]+cr[3][y])))
-			words[blk.off[l]] = r<<rs | g<<8 | b<<bs | a<<24
+			words[blk.off[l]] = r | g<<8 | b<<16 | a<<24
 		}
 		return route
 	}
 	var a0, d1, d2 [4]float64
-	for k, a := range fz.kc {
+	for k, a := range kc {
 		a0[k], d1[k], d2[k] = t.a0[a], t.d1[a], t.d2[a]
 	}
 	for m := mask; m != 0; m &= m - 1 {
@@ -258,7 +262,7 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri, bi int) int {
 		g := unormW(math.Float32bits(t1[l] * float32(a0[1]+float64(b1*d1[1])+float64(b2*d2[1]))))
 		b := unormW(math.Float32bits(t2[l] * float32(a0[2]+float64(b1*d1[2])+float64(b2*d2[2]))))
 		a := unormW(math.Float32bits(t3[l] * float32(a0[3]+float64(b1*d1[3])+float64(b2*d2[3]))))
-		words[blk.off[l]] = r<<rs | g<<8 | b<<bs | a<<24
+		words[blk.off[l]] = r | g<<8 | b<<16 | a<<24
 	}
 	return route
 }
@@ -467,8 +471,8 @@ func (fz *fusedBlock) pointLanes(mask uint64) {
 // sepRows writes the lanes of mask, row by row: the filter down the
 // columns from tableRows' rows (lerpCols), times the factor from its
 // column and row terms cc and cr, as a word.
-func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, rs, bs uint32, cc, cr *[4][8]float64) {
-	s0, s1, s2, s3 := fz.texSw[0], fz.texSw[1], fz.texSw[2], fz.texSw[3]
+func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, sw *[4]uint8, cc, cr *[4][8]float64) {
+	s0, s1, s2, s3 := sw[0], sw[1], sw[2], sw[3]
 	for y := range 8 {
 		rb := rowBits(mask, y)
 		if rb == 0 {
@@ -488,17 +492,17 @@ func (fz *fusedBlock) sepRows(words []uint32, wp int, mask uint64, rs, bs uint32
 			g := unormW(math.Float32bits(lerpCols(t1[x], b1[x], fy) * float32(cc[1][x]+r1)))
 			b := unormW(math.Float32bits(lerpCols(t2[x], b2[x], fy) * float32(cc[2][x]+r2)))
 			a := unormW(math.Float32bits(lerpCols(t3[x], b3[x], fy) * float32(cc[3][x]+r3)))
-			row[x] = r<<rs | g<<8 | b<<bs | a<<24
+			row[x] = r | g<<8 | b<<16 | a<<24
 		}
 	}
 }
 
 // laneRows is sepRows for a block of weights per lane (blk's): the factor
 // interpolated from the lane's weights.
-func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mask uint64, rs, bs uint32) {
-	s0, s1, s2, s3 := fz.texSw[0], fz.texSw[1], fz.texSw[2], fz.texSw[3]
+func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mask uint64, sw *[4]uint8, kc *[4]int) {
+	s0, s1, s2, s3 := sw[0], sw[1], sw[2], sw[3]
 	var a0, d1, d2 [4]float64
-	for k, a := range fz.kc {
+	for k, a := range kc {
 		a0[k], d1[k], d2[k] = t.a0[a], t.d1[a], t.d2[a]
 	}
 	for y := range 8 {
@@ -522,7 +526,7 @@ func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mas
 			g := unormW(math.Float32bits(lerpCols(t1[x], b1[x], fy) * float32(a0[1]+float64(w1*d1[1])+float64(w2*d2[1]))))
 			b := unormW(math.Float32bits(lerpCols(t2[x], b2[x], fy) * float32(a0[2]+float64(w1*d1[2])+float64(w2*d2[2]))))
 			a := unormW(math.Float32bits(lerpCols(t3[x], b3[x], fy) * float32(a0[3]+float64(w1*d1[3])+float64(w2*d2[3]))))
-			row[x] = r<<rs | g<<8 | b<<bs | a<<24
+			row[x] = r | g<<8 | b<<16 | a<<24
 		}
 	}
 }

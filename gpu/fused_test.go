@@ -210,12 +210,12 @@ func TestFusedMatchesProgram(t *testing.T) {
 			}
 		}
 		if !tr.persp {
-			ri, bi := p.order()
+			ri, _ := p.order()
 			sep := 0
 			if blk.kind[0] != perLane {
 				sep = 1
 			}
-			routes[p.fusedRun(&tr, tx, ty, mask, ri, bi)][sep]++
+			routes[p.fusedRun(&tr, tx, ty, mask, ri)][sep]++
 			if mask != shader.AllLanes {
 				partial++
 			}

@@ -264,7 +264,7 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	ps := p.prog
 	blk, m := p.blk, p.m
 	if blk.fused.on && !t.persp {
-		p.fusedRun(t, tx, ty, mask, ri, bi)
+		p.fusedRun(t, tx, ty, mask, ri)
 		return
 	}
 	full := quads == shader.AllLanes
