@@ -417,12 +417,12 @@ func (fz *fusedBlock) texRow(out *[4][8]float32, yr int, xs *[8]int, fxs *[8]flo
 		rs, bs = 16, 0
 	}
 	inY := uint(yr) < uint(tex.h)
-	var c, d [4]float32
+	o0, o1, o2, o3 := &out[0], &out[1], &out[2], &out[3]
 	prev := math.MinInt
-	for x := range 8 {
-		xi := xs[x]
-		if point {
-			if xi != prev {
+	if point {
+		var c [4]float32
+		for x := range 8 {
+			if xi := xs[x]; xi != prev {
 				prev = xi
 				if inY && uint(xi) < uint(tex.w) {
 					t := binary.LittleEndian.Uint32(mem[yr*pitch+4*xi:])
@@ -431,27 +431,33 @@ func (fz *fusedBlock) texRow(out *[4][8]float32, yr int, xs *[8]int, fxs *[8]flo
 					c = tex.fetch(sm, xi, yr)
 				}
 			}
-			out[0][x], out[1][x], out[2][x], out[3][x] = c[0], c[1], c[2], c[3]
-			continue
+			o0[x], o1[x], o2[x], o3[x] = c[0], c[1], c[2], c[3]
 		}
-		if xi != prev {
-			// The texels of columns xi and xi+1: c and the difference.
+		return
+	}
+	// The texels of columns xi and xi+1 of the row: c and the difference d.
+	var c0, c1, c2, c3, d0, d1, d2, d3 float32
+	for x := range 8 {
+		if xi := xs[x]; xi != prev {
 			prev = xi
-			var e [4]float32
 			if inY && uint(xi) < uint(tex.w-1) {
 				t := binary.LittleEndian.Uint64(mem[yr*pitch+4*xi:])
-				c = [4]float32{unormF32[uint8(t>>rs)], unormF32[uint8(t>>8)], unormF32[uint8(t>>bs)], unormF32[uint8(t>>24)]}
-				e = [4]float32{unormF32[uint8(t>>(32+rs))], unormF32[uint8(t>>40)], unormF32[uint8(t>>(32+bs))], unormF32[uint8(t>>56)]}
+				c0, c1, c2, c3 = unormF32[uint8(t>>rs)], unormF32[uint8(t>>8)], unormF32[uint8(t>>bs)], unormF32[uint8(t>>24)]
+				d0 = unormF32[uint8(t>>(32+rs))] - c0
+				d1 = unormF32[uint8(t>>40)] - c1
+				d2 = unormF32[uint8(t>>(32+bs))] - c2
+				d3 = unormF32[uint8(t>>56)] - c3
 			} else {
-				c, e = tex.fetch(sm, xi, yr), tex.fetch(sm, xi+1, yr)
+				c, e := tex.fetch(sm, xi, yr), tex.fetch(sm, xi+1, yr)
+				c0, c1, c2, c3 = c[0], c[1], c[2], c[3]
+				d0, d1, d2, d3 = e[0]-c0, e[1]-c1, e[2]-c2, e[3]-c3
 			}
-			d = [4]float32{e[0] - c[0], e[1] - c[1], e[2] - c[2], e[3] - c[3]}
 		}
 		fx := fxs[x]
-		out[0][x] = c[0] + float32(d[0]*fx)
-		out[1][x] = c[1] + float32(d[1]*fx)
-		out[2][x] = c[2] + float32(d[2]*fx)
-		out[3][x] = c[3] + float32(d[3]*fx)
+		o0[x] = c0 + float32(d0*fx)
+		o1[x] = c1 + float32(d1*fx)
+		o2[x] = c2 + float32(d2*fx)
+		o3[x] = c3 + float32(d3*fx)
 	}
 }
 
