@@ -23,10 +23,10 @@ import (
 // float32 as mul takes it, and converted by the word path's unormW. When
 // the coordinates go one u per column and one v per row of the block (an
 // axis-aligned textured quad, or any triangle whose coordinates round so),
-// the texel coordinates are computed once per column and row, and the
-// filter's rows once per column and texel row. Its NaNs need no canonical
-// form: unormW makes every NaN 0, and so does saturate, which is why mul's
-// _sat changes nothing either.
+// the texel coordinates are computed once per column and row, and each
+// texel row the block reads is filtered along x once per column. Its NaNs
+// need no canonical form: unormW makes every NaN 0, and so does saturate,
+// which is why mul's _sat changes nothing either.
 
 // fusedPattern is the pattern found in a program: o0's component k is
 // channel texSw[k] of texture tex filtered by sampler smp at input register
@@ -121,9 +121,9 @@ type fusedBlock struct {
 	u, v   [shader.Lanes]uint32 // coordinates, lane by lane
 	out    shader.Vec           // the filtered texture, lane by lane
 	uc, vr [8]uint32            // coordinates, one per column (u) and row (v)
-	// rv[i][k][x] is channel k of texel row trow[i] filtered along x at
-	// column x (bilinear) or its texel (point); row y of the block reads
-	// rows top[y] and bot[y] of it.
+	// rv[i][k][x] is channel k of the i-th texel row the block reads,
+	// filtered along x at column x (bilinear) or its texel (point); row y
+	// of the block reads rows top[y] and bot[y] of it (tableRows).
 	rv       [16][4][8]float32
 	top, bot [8]uint8
 	fys      [8]float32 // v's fraction, per row (bilinear)
