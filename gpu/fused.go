@@ -522,6 +522,24 @@ func (fz *fusedBlock) laneRows(blk *psBlock, t *tri, words []uint32, wp int, mas
 		fy := fz.fys[y]
 		row := words[y*wp : y*wp+8 : y*wp+8]
 		lanes := rowOrder[8*y : 8*y+8 : 8*y+8]
+		if t.e[1].a == 0 {
+			// b1 the same along the row (its edge horizontal): a0 + b1*d1
+			// once for the row.
+			w1 := blk.b1[lanes[bits.TrailingZeros8(rb)]]
+			r0, r1, r2, r3 := a0[0]+float64(w1*d1[0]), a0[1]+float64(w1*d1[1]), a0[2]+float64(w1*d1[2]), a0[3]+float64(w1*d1[3])
+			for x := range 8 {
+				if rb>>x&1 == 0 {
+					continue
+				}
+				w2 := blk.b2[lanes[x]]
+				r := unormW(math.Float32bits(lerpCols(t0[x], b0[x], fy) * float32(r0+float64(w2*d2[0]))))
+				g := unormW(math.Float32bits(lerpCols(t1[x], b1[x], fy) * float32(r1+float64(w2*d2[1]))))
+				b := unormW(math.Float32bits(lerpCols(t2[x], b2[x], fy) * float32(r2+float64(w2*d2[2]))))
+				a := unormW(math.Float32bits(lerpCols(t3[x], b3[x], fy) * float32(r3+float64(w2*d2[3]))))
+				row[x] = r | g<<8 | b<<16 | a<<24
+			}
+			continue
+		}
 		for x := range 8 {
 			if rb>>x&1 == 0 {
 				continue
