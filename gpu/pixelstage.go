@@ -33,6 +33,9 @@ type psBlock struct {
 	off   [shader.Lanes]int
 	words []uint32 // the target as words, or nil
 	wp    int      // its pitch in words
+	// fused: the texture × colour program drawn without the machine
+	// (fused.go).
+	fused fusedBlock
 }
 
 // laneXY is the pixel of each lane within its block.
@@ -94,6 +97,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 			}
 		}
 	}
+	ex.prepareFused()
 	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && p.color && p.fast && !p.depth && blk.words != nil {
 		// The program writes its input: the Gouraud spans of
 		// ps_vertexcolor, reading that register's attributes, write what
@@ -258,6 +262,10 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	ps := p.prog
 	blk, m := p.blk, p.m
+	if blk.fused.on && !t.persp {
+		p.fusedRun(t, tx, ty, mask, ri)
+		return
+	}
 	full := quads == shader.AllLanes
 	for r := range ps.psIn {
 		reads := ps.ps.reads[r]

@@ -88,6 +88,8 @@ type progEntry struct {
 	// the step limit, a texture slot is past the GPU's): it runs on one
 	// goroutine.
 	mayFault bool
+	// fused: the program is texture × colour (fused.go).
+	fused fusedPattern
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -140,6 +142,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.m = shader.NewMachine(e.prog)
 		e.copyIn, e.copySwz = copiedInput(e.prog)
 		e.mayFault = mayFault(e.prog)
+		e.fused = fusedProgram(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
