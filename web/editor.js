@@ -6,7 +6,7 @@
 // text coloured (highlight below). The textarea never wraps, so line N is
 // always at (N-1) * line height.
 //
-// Hand-written, not CodeMirror 6 — decided for issue 18:
+// Hand-written, not CodeMirror 6 — decided when the page got its editor:
 //   - The page is plain files with no build step; CodeMirror 6 is some 15
 //     npm packages that need a bundler, so it would add an npm build script
 //     and a vendored, pinned bundle (~150-250 KB minified) to keep current

@@ -50,7 +50,7 @@ func (t *FuncTable) Set(entry, impl string, fn any) {
 }
 
 // Writes counts the Set calls so far: a caller that keeps an entry it read
-// reads it again when this changed (issue 8: Draw reads pfnDraw without a
+// reads it again when this changed (Draw reads pfnDraw without a
 // lock and a map look-up while the table stays as it was).
 func (t *FuncTable) Writes() uint64 { return t.writes.Load() }
 

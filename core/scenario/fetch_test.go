@@ -53,7 +53,7 @@ expect pixel bb 60 32 == #e3e3e3ff
 expect violations == 0
 `
 
-// TestDrawPastTheBuffers (issue 19, item 12): reads outside a bound buffer
+// TestDrawPastTheBuffers: reads outside a bound buffer
 // return zero and the device is not removed; nothing faults, the KMD rejects
 // nothing, and the verifier finds nothing — with the KMD's validation on and
 // off (bug=WDDM-ISOLATE): no reference leaves an allocation.

@@ -79,7 +79,7 @@ expect pixel bb 16 16 == #0000ffff
 expect violations == 0
 `
 
-// TestNoViewportDrawsNothing (issue 19, item 14): Direct3D 11 has no
+// TestNoViewportDrawsNothing: Direct3D 11 has no
 // implicit full-target viewport; a draw with none set covers nothing. The
 // runner sets none on its own either: RSSetViewports is the only way.
 func TestNoViewportDrawsNothing(t *testing.T) {

@@ -37,7 +37,7 @@ expect pixel bb 12 16 == #000000ff
 expect violations == 0
 `
 
-// TestWireframe (issue 19, item 14): FillMode=WIREFRAME reaches the GPU
+// TestWireframe: FillMode=WIREFRAME reaches the GPU
 // (the UMD maps it into SET_RASTER) and draws the triangle's edges only.
 func TestWireframe(t *testing.T) {
 	r := runSource(t, wireframeSrc)

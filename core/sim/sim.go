@@ -26,7 +26,7 @@ type Sim struct {
 
 // clock is a simulated thread's local time. Its time is changed only under
 // Sim.mu, atomically, so that Now, Thread and Stamp read the running
-// thread's clock without the lock (issue 8: every trace event is stamped).
+// thread's clock without the lock (every trace event is stamped).
 type clock struct {
 	name string
 	t    atomic.Int64

@@ -309,7 +309,7 @@ func TestCompactRoundTrip(t *testing.T) {
 }
 
 // TestHotPathsDoNotAllocate: emitting into a warm ring and the readers the
-// verifier, the runner and the page use per event allocate nothing (issue 8).
+// verifier, the runner and the page use per event allocate nothing.
 func TestHotPathsDoNotAllocate(t *testing.T) {
 	r := NewRecorder(func() int64 { return 1 }, func() string { return "main" })
 	r.SetLimit(2 * chunkSize)

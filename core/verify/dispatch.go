@@ -6,7 +6,7 @@ import (
 	"d3dsim/core/trace"
 )
 
-// Dispatch (issue 8): each event goes only to the checks that can do
+// Dispatch: each event goes only to the checks that can do
 // something with it. A check's mask says which events those are: a superset
 // of the conditions under which it reads or changes its state or reports a
 // violation — by the event's name (names, once per distinct name) and by its

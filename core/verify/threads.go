@@ -82,7 +82,7 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 
 // thState is what the rules follow per simulated thread. One struct found
 // once per event instead of a map per rule keyed by the thread's name
-// (issue 8: those look-ups were most of the verifier's time per Draw).
+// (those look-ups were most of the verifier's time per Draw).
 type thState struct {
 	// AM-SUBMIT, AM-BALANCE, AM-DC (amortize.go)
 	submits   int    // immediate-context submissions since the last amortized call

@@ -112,7 +112,7 @@ func New(rec *trace.Recorder) *Verifier {
 		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}, released: map[string]bool{}, objOf: map[string]string{}}
 }
 
-// SetDispatch(false) sends every event to every check, as before issue 8's
+// SetDispatch(false) sends every event to every check, as before the speed work's
 // dispatch (dispatch.go); the violations found are the same (tests compare).
 func (v *Verifier) SetDispatch(on bool) { v.all = !on }
 
@@ -148,7 +148,7 @@ const maxKept = 1000
 func (v *Verifier) Poll() {
 	for {
 		// In batches decoded under one lock into the verifier's array: no
-		// allocation per event (issue 8). The ring may have dropped some:
+		// allocation per event. The ring may have dropped some:
 		// go by seq.
 		evs := v.rec.AppendSince(v.batch[:0], v.next, pollBatch)
 		if len(evs) == 0 {

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The pixel programs of issue 21's speed targets, over one 8x8 block per
+// The pixel programs of the programmable GPU's speed targets, over one 8x8 block per
 // iteration, the inputs already interpolated (the gpu package's job).
 
 // vertexColor is "out = vertex colour".
