@@ -90,6 +90,10 @@ type progEntry struct {
 	mayFault bool
 	// fused: the program is texture × colour (fused.go).
 	fused fusedPattern
+	// moves: the program only moves inputs and immediates to outputs
+	// (vs_passthrough's kind), so the vertex stage writes its outputs
+	// itself (movesOnly); nil for any other program.
+	moves []vsMove
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -143,6 +147,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.copyIn, e.copySwz = copiedInput(e.prog)
 		e.mayFault = mayFault(e.prog)
 		e.fused = fusedProgram(e.prog)
+		e.moves = movesOnly(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
@@ -173,6 +178,100 @@ func copiedInput(p *shader.Program) (int, [4]uint8) {
 		return -1, [4]uint8{}
 	}
 	return int(s.Index), s.Swizzle
+}
+
+// vsMove is where one output component of a program of movs gets its
+// bits: an input component, an immediate, or zero.
+type vsMove struct {
+	out, c   uint8 // the output register and component
+	kind     uint8 // moveZero, moveInput or moveImm
+	reg, src uint8 // moveInput: the input register and component
+	imm      uint32
+}
+
+const (
+	moveZero = iota
+	moveInput
+	moveImm
+)
+
+// movesOnly recognises a program whose instructions are all movs without
+// saturate or source modifiers between inputs, immediates, temps and
+// outputs, with at most a ret at the end (what an HLSL vertex shader that
+// passes its inputs through compiles to: vs_passthrough). It follows the
+// movs symbolically and returns, for every component of every output,
+// where its bits come from (a component never written is zero, the
+// machine's rule, and so is a temp component read before it is written);
+// nil for any other program.
+func movesOnly(p *shader.Program) []vsMove {
+	if len(p.Code) == 0 || p.Outputs > 32 {
+		return nil
+	}
+	type sym struct {
+		kind, reg, src uint8
+		imm            uint32
+	}
+	temps := map[uint32]*[4]sym{}
+	outs := make([][4]sym, p.Outputs)
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Op == shader.OpRet && i == len(p.Code)-1 {
+			break
+		}
+		if in.Op != shader.OpMov || in.Sat || len(in.Src) != 1 {
+			return nil
+		}
+		s := &in.Src[0]
+		if s.Neg || s.Abs || s.Rel {
+			return nil
+		}
+		var val [4]sym
+		for c := range 4 {
+			sc := s.Swizzle[c]
+			switch s.File {
+			case shader.FileImm:
+				val[c] = sym{kind: moveImm, imm: s.Imm[sc]}
+			case shader.FileInput:
+				if s.Index > 255 {
+					return nil
+				}
+				val[c] = sym{kind: moveInput, reg: uint8(s.Index), src: sc}
+			case shader.FileTemp:
+				if t := temps[s.Index]; t != nil {
+					val[c] = t[sc]
+				}
+			default:
+				return nil
+			}
+		}
+		var dst *[4]sym
+		switch in.Dst.File {
+		case shader.FileTemp:
+			if temps[in.Dst.Index] == nil {
+				temps[in.Dst.Index] = &[4]sym{}
+			}
+			dst = temps[in.Dst.Index]
+		case shader.FileOutput:
+			if int(in.Dst.Index) >= len(outs) {
+				return nil
+			}
+			dst = &outs[in.Dst.Index]
+		default:
+			return nil
+		}
+		for c := range 4 {
+			if in.Dst.Mask>>c&1 != 0 {
+				dst[c] = val[c]
+			}
+		}
+	}
+	moves := make([]vsMove, 0, 4*len(outs))
+	for r := range outs {
+		for c, v := range outs[r] {
+			moves = append(moves, vsMove{out: uint8(r), c: uint8(c), kind: v.kind, reg: v.reg, src: v.src, imm: v.imm})
+		}
+	}
+	return moves
 }
 
 // mayFault reports whether p may fault while it runs on the GPU's texture

@@ -5,6 +5,7 @@ import (
 	"d3dsim/gpu/shader"
 	"encoding/binary"
 	"math"
+	"math/bits"
 )
 
 // The programmable vertex stage: the draw's vertices, in the order the
@@ -93,7 +94,9 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if mask == 0 {
 		return
 	}
-	if _, err := m.Run(mask); err != nil {
+	if moves := ps.vs.moves; moves != nil {
+		runMoves(m, moves, mask)
+	} else if _, err := m.Run(mask); err != nil {
 		ps.fail("vertex", err)
 		return
 	}
@@ -120,6 +123,28 @@ func (ex *executor) shadeVertices(i0 uint32) {
 			o := m.Out(r)
 			a[0], a[1], a[2], a[3] = float64(math.Float32frombits(o[0][j])), float64(math.Float32frombits(o[1][j])),
 				float64(math.Float32frombits(o[2][j])), float64(math.Float32frombits(o[3][j]))
+		}
+	}
+}
+
+// runMoves computes, for the lanes in mask, what a program of movs only
+// computes (movesOnly): each output component's bits from its source. The
+// machine would run every instruction over all its lanes; a draw's vertices
+// are often a few (the Draw-call rate is what this is for).
+func runMoves(m *shader.Machine, moves []vsMove, mask uint64) {
+	for _, mv := range moves {
+		o := &m.Out(int(mv.out))[mv.c]
+		switch mv.kind {
+		case moveInput:
+			src := &m.In(int(mv.reg))[mv.src]
+			for a := mask; a != 0; a &= a - 1 {
+				j := bits.TrailingZeros64(a)
+				o[j] = src[j]
+			}
+		default: // moveZero (imm 0) or moveImm
+			for a := mask; a != 0; a &= a - 1 {
+				o[bits.TrailingZeros64(a)] = mv.imm
+			}
 		}
 	}
 }

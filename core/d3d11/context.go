@@ -152,8 +152,10 @@ func (c *DeviceContext) AddRef() uint32 {
 
 func (c *DeviceContext) api(name, obj string) span {
 	s := c.dev.api(name, obj, c.name)
-	c.enterAPI(name)
-	s.leave = c
+	if c.dev.debug { // only the debug layer looks (CTX-THREAD's message)
+		c.enterAPI(name)
+		s.leave = c
+	}
 	return s
 }
 
@@ -161,8 +163,10 @@ func (c *DeviceContext) api(name, obj string) span {
 // the context (the outermost; calls nest inside it) and the latest finished
 // calls, in virtual time.
 type ctxCalls struct {
-	open   []ctxCall // one per thread inside a method
-	recent []ctxCall // finished, newest last, at most recentCalls
+	open   []ctxCall            // one per thread inside a method
+	recent [recentCalls]ctxCall // finished: a ring, next is where the next goes
+	next   int                  // (recent[next-1] is the newest)
+	n      int                  // how many of recent are filled
 }
 
 // ctxCall is one application call on a context: its thread, method,
@@ -222,17 +226,15 @@ func (c *DeviceContext) leaveAPI() {
 	done := *o
 	done.end = now
 	c.calls.open = slices.Delete(c.calls.open, k, k+1)
-	overlaps := func(x ctxCall) bool { return x.thread != th && x.start < done.end && done.start < x.end }
-	for _, x := range c.calls.recent {
-		if c.dev.debug && overlaps(x) {
+	for _, x := range c.calls.recent[:c.calls.n] {
+		if x.thread != th && x.start < done.end && done.start < x.end {
 			c.reportThreads(done, x)
 			break
 		}
 	}
-	if len(c.calls.recent) == recentCalls {
-		c.calls.recent = slices.Delete(c.calls.recent, 0, 1)
-	}
-	c.calls.recent = append(c.calls.recent, done)
+	c.calls.recent[c.calls.next] = done
+	c.calls.next = (c.calls.next + 1) % recentCalls
+	c.calls.n = min(c.calls.n+1, recentCalls)
 }
 
 // reportThreads emits the debug layer's message for two overlapping calls.
