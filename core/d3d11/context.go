@@ -49,6 +49,10 @@ type DeviceContext struct {
 
 	droppedCall bool // a void call dropped without an error (TakeDropped)
 
+	// linked is the last vertex and pixel shader pair checkLinkage found
+	// to link: a Draw with the same pair skips dxbc.Link.
+	linked [2]*Shader
+
 	// calls follows the application threads' calls into the context's
 	// methods in virtual time, for CTX-THREAD (enterAPI).
 	calls ctxCalls

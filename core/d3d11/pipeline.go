@@ -224,12 +224,13 @@ func (c driverContext) Draw(count, start uint32) error {
 // DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
 	vs, ps := c.vs, c.ps
-	if vs == nil || ps == nil {
-		return nil
+	if vs == nil || ps == nil || c.linked == [2]*Shader{vs, ps} {
+		return nil // (a pair that linked links again: signatures never change)
 	}
 	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
 		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: %v", vs.name, ps.name, err)
 	}
+	c.linked = [2]*Shader{vs, ps}
 	return nil
 }
 
