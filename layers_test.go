@@ -20,32 +20,33 @@ import (
 // core/machine. Tests of the front ends and the scenario runner keep to the
 // same table.
 var allowedImports = map[string][]string{
-	".":                  {"assets"},
-	"assets":             {},
-	"cmd/d3dsim":         {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
-	"wasm":               {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
-	"core/scenario":      {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
-	"core/link":          {},
-	"core/machine":       {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
-	"core/d3d11":         {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
-	"core/ddi":           {"core/hresult"},
-	"core/umd":           {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shader", "core/umd/translate"},
-	"core/umd/translate": {"core/dxbc", "gpu/shader"}, // the UMD's shader compiler: DXBC tokens to the GPU's ISA
-	"core/dxgk":          {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
-	"core/dxgkddi":       {},
-	"core/kmd":           {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                {"core/sim", "core/trace", "gpu/isa", "gpu/shader"},
-	"gpu/isa":            {},
-	"gpu/shader":         {},
-	"core/verify":        {"core/ddi", "core/rules", "core/trace"},
-	"core/trace":         {},
-	"core/sim":           {},
-	"core/rules":         {},
-	"core/hresult":       {},
-	"core/memlimit":      {},
-	"core/hlsl":          {"core/dxbc"},
-	"core/builtins":      {"assets", "core/hlsl"}, // the built-in shaders: HLSL in assets, compiled once
-	"core/dxbc":          {},                      // DXBC shader bytecode: a leaf every layer that handles shaders may use
+	".":                    {"assets"},
+	"assets":               {},
+	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
+	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
+	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
+	"core/link":            {},
+	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
+	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
+	"core/ddi":             {"core/hresult"},
+	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shader", "core/umd/translate"},
+	"core/umd/translate":   {"core/dxbc", "gpu/shader"}, // the UMD's shader compiler: DXBC tokens to the GPU's ISA
+	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
+	"core/dxgkddi":         {},
+	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
+	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shader"},
+	"gpu/isa":              {},
+	"gpu/shader":           {},
+	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
+	"core/trace":           {},
+	"core/sim":             {},
+	"core/rules":           {},
+	"core/hresult":         {},
+	"core/memlimit":        {},
+	"core/hlsl":            {"core/dxbc"},
+	"core/builtins":        {"assets", "core/hlsl"}, // the built-in shaders: HLSL in assets, compiled once
+	"core/dxbc":            {},                      // DXBC shader bytecode: a leaf every layer that handles shaders may use
+	"core/internal/oracle": {},                      // tests only: finds vkd3d-compiler and spirv-val
 }
 
 // strictTests are the packages whose tests keep to their table too.

@@ -1,6 +1,7 @@
 package builtins
 
 import (
+	"d3dsim/core/internal/oracle"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,7 +79,7 @@ func TestLookupErrors(t *testing.T) {
 // accepts them, ps_fault's loop that never ends included. Skipped without
 // the tools, except under CI=true.
 func TestBuiltinsOracle(t *testing.T) {
-	vkd3d, spirvVal := oracleTool(t, "vkd3d-compiler"), oracleTool(t, "spirv-val")
+	vkd3d, spirvVal := oracle.Tool(t, "vkd3d-compiler"), oracle.Tool(t, "spirv-val")
 	dir := t.TempDir()
 	for _, n := range Names("") {
 		s, err := Lookup(n)
@@ -97,16 +98,4 @@ func TestBuiltinsOracle(t *testing.T) {
 			t.Errorf("%s: spirv-val refused vkd3d's translation: %v\n%s", n, err, out)
 		}
 	}
-}
-
-func oracleTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed, and CI=true requires the oracle", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return path
 }

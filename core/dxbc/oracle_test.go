@@ -1,25 +1,12 @@
 package dxbc
 
 import (
+	"d3dsim/core/internal/oracle"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
 )
-
-// oracle returns the path of an external tool, skipping the test when it
-// is missing unless CI=true, where a missing oracle is a failure.
-func oracle(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed, and CI=true requires the oracle", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return path
-}
 
 func kitchenSignatures() (in, out *Signature) {
 	in = &Signature{Elements: []Element{
@@ -37,8 +24,8 @@ func kitchenSignatures() (in, out *Signature) {
 // vkd3d-compiler (DXBC -> SPIR-V) and the result to spirv-val: an
 // independent reader of the same format accepts what this package writes.
 func TestVkd3dAcceptsShaders(t *testing.T) {
-	vkd3d := oracle(t, "vkd3d-compiler")
-	spirvVal := oracle(t, "spirv-val")
+	vkd3d := oracle.Tool(t, "vkd3d-compiler")
+	spirvVal := oracle.Tool(t, "spirv-val")
 	blobs := map[string][]byte{}
 	for _, f := range loadFixtures(t) {
 		blobs[f.name] = f.bytes

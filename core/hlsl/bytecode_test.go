@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"bytes"
+	"d3dsim/core/internal/oracle"
 	"errors"
 	"fmt"
 	"math"
@@ -300,8 +301,8 @@ func TestReflectionChunk(t *testing.T) {
 // to SPIR-V) and its output to spirv-val: an independent reader accepts
 // what the back end writes. Skipped without the tools, except under CI=true.
 func TestBytecodeOracle(t *testing.T) {
-	vkd3d := oracleTool(t, "vkd3d-compiler")
-	spirvVal := oracleTool(t, "spirv-val")
+	vkd3d := oracle.Tool(t, "vkd3d-compiler")
+	spirvVal := oracle.Tool(t, "spirv-val")
 	dir := t.TempDir()
 	passed := 0
 	shaders := corpus(t)
@@ -340,8 +341,8 @@ func oracleAccepts(t *testing.T, vkd3d, spirvVal, dir string, r *Result) bool {
 // the same checks as the corpus: the bytes carry the IR, and vkd3d and
 // spirv-val accept them.
 func TestRandomProgramsBackEnd(t *testing.T) {
-	vkd3d := oracleTool(t, "vkd3d-compiler")
-	spirvVal := oracleTool(t, "spirv-val")
+	vkd3d := oracle.Tool(t, "vkd3d-compiler")
+	spirvVal := oracle.Tool(t, "spirv-val")
 	dir := t.TempDir()
 	next := randomPrograms(rand.New(rand.NewPCG(5, 2026)))
 	compiled, passed := 0, 0
@@ -365,18 +366,6 @@ func TestRandomProgramsBackEnd(t *testing.T) {
 		t.Errorf("only %d random programs compiled", compiled)
 	}
 	t.Logf("%d of %d random programs passed vkd3d-compiler and spirv-val", passed, compiled)
-}
-
-func oracleTool(t *testing.T, name string) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not installed, and CI=true requires the oracle", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-	return path
 }
 
 // irOps maps an SM4 opcode back to the IR's.
