@@ -139,17 +139,7 @@ func TestSeparableInterpolation(t *testing.T) {
 	for range 3000 {
 		// A right triangle with legs along x and y, in some order and
 		// orientation, or now and then any triangle.
-		x0, y0 := int64(r.IntN(40<<subBits)), int64(r.IntN(40<<subBits))
-		dx, dy := int64(r.IntN(20<<subBits)+1), int64(r.IntN(20<<subBits)+1)
-		pts := [][2]int64{{x0, y0}, {x0 + dx, y0}, {x0, y0 + dy}}
-		if r.IntN(2) == 0 {
-			pts[1], pts[2] = pts[2], pts[1]
-		}
-		if r.IntN(5) == 0 {
-			pts[2] = [2]int64{int64(r.IntN(64 << subBits)), int64(r.IntN(64 << subBits))}
-		}
-		k := r.IntN(3)
-		pts[0], pts[k] = pts[k], pts[0]
+		pts := rightTriangle(r, 20, 5)
 		odd = r.IntN(3) == 0
 		var sv [3]svert
 		for i := range sv {

@@ -121,17 +121,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 		// A triangle: a right one with legs along x and y (weights per
 		// row and column) or any, its coordinates anything, linear in x
 		// and y, or constant, its colours in [0, 1] or not.
-		x0, y0 := int64(r.IntN(40<<subBits)), int64(r.IntN(40<<subBits))
-		dx, dy := int64(r.IntN(24<<subBits)+1), int64(r.IntN(24<<subBits)+1)
-		pts := [][2]int64{{x0, y0}, {x0 + dx, y0}, {x0, y0 + dy}}
-		if r.IntN(2) == 0 {
-			pts[1], pts[2] = pts[2], pts[1]
-		}
-		if r.IntN(4) == 0 {
-			pts[2] = [2]int64{int64(r.IntN(64 << subBits)), int64(r.IntN(64 << subBits))}
-		}
-		k := r.IntN(3)
-		pts[0], pts[k] = pts[k], pts[0]
+		pts := rightTriangle(r, 24, 4)
 		uvMode, odd := r.IntN(5), r.IntN(4) == 0
 		su, sv := r.Float64()*3, r.Float64()*3
 		ou, ov := r.Float64()*2-1, r.Float64()*2-1

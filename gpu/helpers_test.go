@@ -4,6 +4,7 @@ import (
 	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -228,4 +229,23 @@ func hasFault(fs []Fault, sub string) bool {
 		}
 	}
 	return false
+}
+
+// rightTriangle is a random triangle in subpixel units, inside 64x64
+// pixels: a right one with legs along x and y of at most legs pixels (so
+// its weights go per row and per column), in any orientation and vertex
+// order, or, one time in anyEvery, one with a vertex anywhere.
+func rightTriangle(r *rand.Rand, legs, anyEvery int) [][2]int64 {
+	x0, y0 := int64(r.IntN(40<<subBits)), int64(r.IntN(40<<subBits))
+	dx, dy := int64(r.IntN(legs<<subBits)+1), int64(r.IntN(legs<<subBits)+1)
+	pts := [][2]int64{{x0, y0}, {x0 + dx, y0}, {x0, y0 + dy}}
+	if r.IntN(2) == 0 {
+		pts[1], pts[2] = pts[2], pts[1]
+	}
+	if r.IntN(anyEvery) == 0 {
+		pts[2] = [2]int64{int64(r.IntN(64 << subBits)), int64(r.IntN(64 << subBits))}
+	}
+	k := r.IntN(3)
+	pts[0], pts[k] = pts[k], pts[0]
+	return pts
 }
