@@ -264,6 +264,8 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await page.waitForSelector('#cl-lists tr.cl-row[data-obj="cl2"]');
   const chain = await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain').textContent();
   assert.match(chain, /valid.*retired.*cached/);
+  // The panel may render the end of the run a poll later: wait for cl2's last state.
+  await page.waitForFunction(() => /valid.*freed/.test(document.querySelector('#cl-lists tr.cl-row[data-obj="cl2"] .chain')?.textContent || ""), null, { timeout: 10000 });
   assert.match(await page.locator('#cl-lists tr.cl-row[data-obj="cl2"] .chain').textContent(), /valid.*freed/);
   // Expand the FinishCommandList call: the DDIs it became.
   const finish = page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).first();
