@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The fused texture × colour block against the machine running the same
@@ -89,7 +90,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 	partial, point := 0, 0
 	for iter := range 10000 {
 		src := randFusedProgram(r)
-		prog, err := shader.Assemble(src)
+		prog, err := shaderisa.Assemble(src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -260,7 +261,7 @@ func TestFusedProgram(t *testing.T) {
 		"sample o0, v2, t0, s0\nmul o0, r0, v1",
 	}
 	for _, c := range yes {
-		p, err := shader.Assemble(head + c.src)
+		p, err := shaderisa.Assemble(head + c.src)
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
@@ -269,7 +270,7 @@ func TestFusedProgram(t *testing.T) {
 		}
 	}
 	for _, src := range no {
-		p, err := shader.Assemble(head + src)
+		p, err := shaderisa.Assemble(head + src)
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
