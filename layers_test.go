@@ -36,6 +36,7 @@ var allowedImports = map[string][]string{
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
 	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shader"},
 	"gpu/isa":              {},
+	"gpu/texel":            {"gpu/isa"}, // texel formats: decoded and encoded in one place for every unit that reads or writes them
 	"gpu/shader":           {},
 	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
 	"core/trace":           {},
