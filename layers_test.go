@@ -37,6 +37,7 @@ var allowedImports = map[string][]string{
 	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader"},
 	"gpu/isa":              {},
 	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
+	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them
 	"gpu/shader":           {"gpu/shaderisa"}, // the GPU's executor of that ISA
 	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
 	"core/trace":           {},
