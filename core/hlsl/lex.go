@@ -321,7 +321,7 @@ func (lx *lexer) tokenize(src []byte) []token {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
 	budget := maxTokens
-	return lx.expand(toks, nil, 0, &budget)
+	return lx.expand(nil, toks, nil, 0, &budget)
 }
 
 func (lx *lexer) define(text string, line []token, n int) {
@@ -351,17 +351,22 @@ func (lx *lexer) define(text string, line []token, n int) {
 	lx.macros[name] = m
 }
 
-// expand replaces macro uses; hide holds the macros being expanded, so a
-// macro never expands inside itself.
-func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []token {
+// expand appends toks to out with macro uses replaced; hide holds the
+// macros being expanded, so a macro never expands inside itself. Every level
+// appends to the one out, so a deep expansion is not copied up level by level.
+func (lx *lexer) expand(out, toks []token, hide []string, depth int, budget *int) []token {
 	if depth > maxMacroDepth {
 		if len(toks) > 0 {
 			lx.errorf(toks[0].line, toks[0].col, eSyntax, "macro expansion nested too deeply")
 		}
-		return nil
+		return out
 	}
-	var out []token
 	for i := 0; i < len(toks); i++ {
+		if *budget < 0 {
+			// Spent by an expansion below this one, which said so: the
+			// rest is not expanded (nor copied up every level again).
+			return out
+		}
 		t := toks[i]
 		m := lx.macros[t.text]
 		if t.kind != tIdent || m == nil || contains(hide, t.text) {
@@ -409,7 +414,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 			var sub []token
 			for _, b := range body {
 				if k := index(m.params, b.text); k >= 0 && b.kind == tIdent {
-					sub = append(sub, lx.expand(args[k], hide, depth+1, budget)...)
+					sub = lx.expand(sub, args[k], hide, depth+1, budget)
 				} else {
 					sub = append(sub, b)
 				}
@@ -427,7 +432,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 			b.line, b.col = t.line, t.col
 			placed[k] = b
 		}
-		out = append(out, lx.expand(placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)...)
+		out = lx.expand(out, placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)
 	}
 	return out
 }
@@ -468,7 +473,7 @@ func (lx *lexer) evalIf(line []token, n int) bool {
 		toks = append(toks, line[i])
 	}
 	budget := 4096
-	toks = lx.expand(toks, nil, 0, &budget)
+	toks = lx.expand(nil, toks, nil, 0, &budget)
 	e := &ifEval{toks: toks}
 	v := e.expr(0)
 	if e.bad || e.pos != len(e.toks) {
