@@ -341,7 +341,7 @@ func (lx *lexer) tokenize(src []byte) []token {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
 	lx.budget -= len(toks)
-	return lx.expand(toks, nil, 0, &lx.budget)
+	return lx.expand(nil, toks, nil, 0, &lx.budget)
 }
 
 func (lx *lexer) define(text string, line []token, n int) {
@@ -371,19 +371,19 @@ func (lx *lexer) define(text string, line []token, n int) {
 	lx.macros[name] = m
 }
 
-// expand replaces macro uses; hide holds the macros being expanded, so a
-// macro never expands inside itself.
-func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []token {
+// expand appends toks to out with macro uses replaced; hide holds the
+// macros being expanded, so a macro never expands inside itself. Every level
+// appends to the one out, so a deep expansion is not copied up level by level.
+func (lx *lexer) expand(out, toks []token, hide []string, depth int, budget *int) []token {
 	if lx.over {
-		return nil
+		return out
 	}
 	if depth > maxMacroDepth {
 		if len(toks) > 0 {
 			lx.errorf(toks[0].line, toks[0].col, eSyntax, "macro expansion nested too deeply")
 		}
-		return nil
+		return out
 	}
-	var out []token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		m := lx.macros[t.text]
@@ -445,7 +445,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 					continue
 				}
 				if !done[k] {
-					exp[k], done[k] = lx.expand(args[k], hide, depth+1, budget), true
+					exp[k], done[k] = lx.expand(nil, args[k], hide, depth+1, budget), true
 					if lx.over {
 						return out
 					}
@@ -480,7 +480,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 			b.line, b.col = t.line, t.col
 			placed[k] = b
 		}
-		out = append(out, lx.expand(placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)...)
+		out = lx.expand(out, placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)
 	}
 	return out
 }
@@ -530,7 +530,7 @@ func (lx *lexer) evalIf(line []token, n int) bool {
 	// The expansion counts against the whole source's budget: a long
 	// macro tested on every line of a large source is as much work as
 	// one expanded on every line.
-	toks = lx.expand(toks, nil, 0, &lx.budget)
+	toks = lx.expand(nil, toks, nil, 0, &lx.budget)
 	if lx.over {
 		return false
 	}
