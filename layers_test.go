@@ -28,7 +28,7 @@ var allowedImports = map[string][]string{
 	"core/link":            {},
 	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult"}, // apitrace's .trace and dump text, as scenarios
 	"core/shadertest":      {"core/hlsl", "core/scenario"},                 // shader_test files: each case a scenario
-	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
+	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
 	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shaderisa", "core/umd/translate"},
