@@ -22,10 +22,12 @@ import (
 var allowedImports = map[string][]string{
 	".":                    {"assets"},
 	"assets":               {},
-	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
+	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest"},
 	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
+	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult"}, // apitrace's .trace and dump text, as scenarios
+	"core/shadertest":      {"core/hlsl", "core/scenario"},                 // shader_test files: each case a scenario
 	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
@@ -37,6 +39,7 @@ var allowedImports = map[string][]string{
 	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader"},
 	"gpu/isa":              {},
 	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
+	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them
 	"gpu/shader":           {"gpu/shaderisa"}, // the GPU's executor of that ISA
 	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
 	"core/trace":           {},

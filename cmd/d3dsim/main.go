@@ -42,6 +42,13 @@ const usage = `usage:
                                           default main): /Fo the bytecode (.cso), /Fh a C header (array NAME,
                                           default g_ENTRY), /Fc the listing; none of them: the listing to standard
                                           output. Options take / or -, the value next or attached (/Tps_5_0)
+  d3dsim shadertest FILE|DIR... [--json] [--all] [--out DIR] [--compiler CMD]
+                                          run shader_test files (vkd3d's HLSL suite format): each case compiled
+                                          and drawn through the whole stack; prints the cases that did not pass
+                                          (--all: every case) with why, then the counts by category; --json the
+                                          results as JSON; --out DIR writes the cases as scenarios (FILE-LINE.d3ds);
+                                          --compiler CMD compiles with another compiler (fxc's options, or
+                                          vkd3d-compiler's) and runs its bytecode
 
 flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
@@ -97,11 +104,12 @@ var verbFlags = map[string]map[string]flagKind{
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
-	"link":    {"base": fURL},
-	"bench":   {"json": fBool, "n": fCount},
-	"gallery": {"out": fString, "base": fString, "files": fString},
-	"dxbc":    {"stage": fStage},
-	"fxc":     {}, // fxc's own /T /E ... options: parseFxcArgs
+	"link":       {"base": fURL},
+	"bench":      {"json": fBool, "n": fCount},
+	"gallery":    {"out": fString, "base": fString, "files": fString},
+	"dxbc":       {"stage": fStage},
+	"fxc":        {}, // fxc's own /T /E ... options: parseFxcArgs
+	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
 }
 
 // args are a verb's positional words and --flags, which may come in any
@@ -226,6 +234,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(a, stdout, stderr)
 	case "dxbc":
 		return cmdDxbc(a, stdin, stdout, stderr)
+	case "shadertest":
+		return cmdShadertest(a, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

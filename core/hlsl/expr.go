@@ -5,7 +5,7 @@ import "math"
 // expr lowers an expression to a value, reporting errors and returning
 // poison on failure.
 func (g *gen) expr(e Expr) *value {
-	if len(g.errs) >= maxErrors || g.tooBig {
+	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(e.at()) {
 		return poison
 	}
 	g.line = e.at().line

@@ -10,8 +10,23 @@ package hlsl
 func roundUp16(n int) int { return (n + 15) &^ 15 }
 
 // sizeOf is the bytes a variable of type t covers, the unused tail of its
-// last register excluded (fxc reports sizes this way).
+// last register excluded (fxc reports sizes this way). It is saturated far
+// above any constant buffer's size, and linear in the number of distinct
+// types: a struct nesting two of the previous one at each of 16 levels
+// used to be laid out 5^16 times over.
 func sizeOf(t *Type, rowMajor bool) int {
+	switch t.Kind {
+	case KArray, KStruct:
+		return layoutSize(t, rowMajor, map[*Type]int{})
+	}
+	return layoutSize(t, rowMajor, nil)
+}
+
+// maxLayout saturates layout sizes (a 4096x4096x4096 array of structs
+// would overflow).
+const maxLayout = 1 << 40
+
+func layoutSize(t *Type, rowMajor bool, memo map[*Type]int) int {
 	switch t.Kind {
 	case KScalar, KVector:
 		return 4 * t.Cols
@@ -21,13 +36,21 @@ func sizeOf(t *Type, rowMajor bool) int {
 		}
 		return 16*(t.Cols-1) + 4*t.Rows
 	case KArray:
-		return roundUp16(sizeOf(t.Elem, rowMajor))*(t.Len-1) + sizeOf(t.Elem, rowMajor)
-	case KStruct:
-		off := 0
-		for i, f := range structLayout(t, rowMajor) {
-			off = f + sizeOf(t.Fields[i].Type, rowMajor)
+		if n, ok := memo[t]; ok {
+			return n
 		}
-		return roundUp16(off)
+		e := layoutSize(t.Elem, rowMajor, memo)
+		n := min(roundUp16(e)*min(t.Len-1, maxLayout)+e, maxLayout)
+		memo[t] = n
+		return n
+	case KStruct:
+		if n, ok := memo[t]; ok {
+			return n
+		}
+		_, end := fieldOffsets(t, rowMajor, memo, false)
+		n := min(roundUp16(end), maxLayout)
+		memo[t] = n
+		return n
 	}
 	return 0
 }
@@ -50,14 +73,30 @@ func place(off int, t *Type, rowMajor, afterStruct bool) int {
 
 // structLayout gives each field's offset inside a struct.
 func structLayout(t *Type, rowMajor bool) []int {
-	offs := make([]int, len(t.Fields))
+	offs, _ := fieldOffsets(t, rowMajor, map[*Type]int{}, true)
+	return offs
+}
+
+// fieldOffsets lays out a struct's fields, each sized once: their offsets
+// (when list is set) and where the last one ends.
+func fieldOffsets(t *Type, rowMajor bool, memo map[*Type]int, list bool) ([]int, int) {
+	var offs []int
+	if list {
+		offs = make([]int, len(t.Fields))
+	}
 	off := 0
 	prevStruct := false
 	for i, f := range t.Fields {
-		o := place(off, f.Type, rowMajor, prevStruct)
-		offs[i] = o
-		off = o + sizeOf(f.Type, rowMajor)
+		size := layoutSize(f.Type, rowMajor, memo)
+		o := off
+		if startsRegister(f.Type) || prevStruct || off%16+size > 16 {
+			o = roundUp16(off)
+		}
+		if list {
+			offs[i] = o
+		}
+		off = min(o+size, maxLayout)
 		prevStruct = f.Type.Kind == KStruct
 	}
-	return offs
+	return offs, off
 }

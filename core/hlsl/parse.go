@@ -70,12 +70,12 @@ func (ps *parser) fail(t token) {
 	if t.kind == tEOF {
 		text = "<EOF>"
 	}
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: "syntax error: unexpected token '" + text + "'"})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText("syntax error: unexpected token '" + text + "'")})
 	panic(bailout{})
 }
 
 func (ps *parser) failMsg(t token, msg string) {
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: msg})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText(msg)})
 	panic(bailout{})
 }
 
@@ -246,7 +246,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	t := ps.peek()
 	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
 		if t.kind == tIdent && !keywords[t.text] {
-			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: "undeclared identifier '" + t.text + "'"})
+			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
 		}
 		ps.fail(t)

@@ -76,6 +76,7 @@ const (
 	VFxc                          // fxc:NAME, a block holding an fxc /Fh header
 	VBytes                        // bytes:HEX, bytecode written in hexadecimal
 	VElem                         // elem[NAME INDEX FORMAT ...], a D3D11_INPUT_ELEMENT_DESC
+	VI32                          // i32[...]: 32-bit signed integers, kept in U32 as their bits
 )
 
 // Value is one argument value.
@@ -87,7 +88,7 @@ type Value struct {
 	Flags []string  // VFlags
 	Num   float64   // VNumber
 	F32   []float32 // VF32
-	U32   []uint32  // VU16 and VU32 (u16 values are range-checked by the parser)
+	U32   []uint32  // VU16, VU32 and VI32 (u16 and i32 values are range-checked by the parser)
 	Color [4]uint8  // VColor: r, g, b, a
 	// Bytes is the bytecode of VBytes (decoded by the parser), VHLSL
 	// (compiled by the checker), VFxc (parsed by the checker) and VBuiltin
@@ -212,6 +213,7 @@ const (
 	ExpectViolation                        // expect violation RULE-ID
 	ExpectLive                             // expect live == N
 	ExpectData                             // expect data QUERY OP VALUE
+	ExpectProbe                            // expect probe RES X Y [RIGHT BOTTOM] == f32[...]|u32[...]|i32[...] [ulps=N]
 )
 
 // Expect is an assertion.
@@ -225,6 +227,17 @@ type Expect struct {
 	Names []string // calls
 	N     int      // violations, live
 	Data  *DataCmp // data
+	Probe *Probe   // probe
+}
+
+// Probe is what `expect probe` compares: every texel of the rectangle
+// (X, Y) .. (Right, Bottom), right and bottom excluded, read in the
+// resource's format, against Values (one to four channels).
+type Probe struct {
+	Right, Bottom int
+	Kind          ValueKind // VF32: floats within Ulps; VU32, VI32: exact integers
+	Values        []uint32  // the expected channels' bits
+	Ulps          int
 }
 
 func (s *Call) position() Pos   { return s.Pos }

@@ -494,16 +494,16 @@ func (c *checker) expect(s *Expect) error {
 		return c.data(s.Pos, s.Data)
 	case ExpectHR:
 		return c.hresult(s.Pos, s.Name)
-	case ExpectPixel, ExpectHash:
+	case ExpectPixel, ExpectHash, ExpectProbe:
 		t, ok := c.types[s.Name]
 		if !ok {
 			return c.errf(s.Pos, "unknown object %q", s.Name)
 		}
-		if t != tTexture && t != tBuffer && !(s.Kind == ExpectPixel && t == tSwap) {
-			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash"}[s.Kind], s.Name, t)
+		if t != tTexture && t != tBuffer && !((s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tSwap) {
+			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash", ExpectProbe: "probe"}[s.Kind], s.Name, t)
 		}
-		if s.Kind == ExpectPixel && t == tBuffer {
-			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
+			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
 		}
 	}
 	return nil

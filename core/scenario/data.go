@@ -77,7 +77,7 @@ func dataBytes(v Value) ([]byte, bool) {
 			binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
 		}
 		return b, true
-	case VU32:
+	case VU32, VI32:
 		b := make([]byte, 4*len(v.U32))
 		for i, x := range v.U32 {
 			binary.LittleEndian.PutUint32(b[4*i:], x)

@@ -48,6 +48,8 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if got != e.Color {
 			r.failf(e.Pos, "pixel (%d, %d) of %s is %s, expected %s", e.X, e.Y, e.Name, colorString(got), colorString(e.Color))
 		}
+	case ExpectProbe:
+		r.probe(e)
 	case ExpectHash:
 		data, _, _, ok := r.readback(e)
 		if !ok {
@@ -213,7 +215,7 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 			data[i], data[i+2] = data[i+2], data[i]
 		}
 	}
-	if n := w * h * 4; res.Kind == d3d11.KindTexture2D && len(data) > n {
+	if n := w * h * texelBytes(res.Desc.Format); res.Kind == d3d11.KindTexture2D && len(data) > n {
 		data = data[:n]
 	}
 	return data, w, h, true
