@@ -183,6 +183,11 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	}
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
@@ -277,6 +282,11 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)

@@ -486,6 +486,14 @@ func (c *context) report(err error) {
 	}
 }
 
+// reportWhy is report with the reason too: what the runtime shows the
+// application of a refused shader (the instruction and the feature).
+func (c *context) reportWhy(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, err)
+	}
+}
+
 // InjectFailure makes the next count calls of the named DDI on this context
 // fail (`inject E_OUTOFMEMORY at=CTX.Method`).
 func (c *context) InjectFailure(ddiName string, count int) {

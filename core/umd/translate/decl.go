@@ -35,7 +35,7 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		return nil
 	}
 	if len(in.Operands) != 1 {
-		return t.fail("%s is not supported by the GPU's ISA", in.Op)
+		return t.refuse(in.Op)
 	}
 	o := &in.Operands[0]
 	switch in.Op {
@@ -56,7 +56,7 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 			return t.fail("the GPU has samplers s0..s%d", shaderisa.MaxSamplers-1)
 		}
 		if dxbc.SamplerMode(in.Controls&0xF) == dxbc.SamplerComparison {
-			return t.fail("comparison samplers are not in the GPU's ISA")
+			return t.fail("dcl_sampler s%d, mode_comparison: %s", slot, featCmp)
 		}
 		t.samps[slot] = true
 		t.out.Samplers = append(t.out.Samplers, slot)
@@ -69,8 +69,12 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		dim := dxbc.ResourceDimension(in.Controls & 0x1F)
 		switch dim {
 		case dxbc.DimTexture2D, dxbc.DimTexture2DArray:
+		case dxbc.DimBuffer:
+			return t.fail("dcl_resource_buffer: %s", featBuffer)
+		case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
+			return t.fail("dcl_resource_%s: %s", dim, featMSAA)
 		default:
-			return t.fail("a %s resource: the GPU's texture unit has 2D textures and 2D arrays only", dim)
+			return t.fail("dcl_resource_%s: %s textures: this GPU's texture unit has 2D textures and 2D arrays only", dim, dim)
 		}
 		tex := Texture{Slot: slot, Dimension: dim}
 		for c := range tex.Return {
@@ -87,7 +91,7 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 	case dxbc.OpDclOutput, dxbc.OpDclOutputSGV, dxbc.OpDclOutputSIV:
 		return t.output(in, o)
 	}
-	return t.fail("%s is not supported by the GPU's ISA", in.Op)
+	return t.refuse(in.Op)
 }
 
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {

@@ -46,7 +46,7 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 		}
 		r = shaderisa.O(idx)
 	default:
-		return r, false, t.fail("destination register type %d is not supported by the GPU's ISA", o.Type)
+		return r, false, t.fail("destination register %s is not supported by the GPU's ISA", o.Type)
 	}
 	r.Mask = mask
 	return r, true, nil
@@ -146,7 +146,7 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 			return r, err
 		}
 	default:
-		return r, t.fail("source register type %d is not supported by the GPU's ISA", o.Type)
+		return r, t.fail("source register %s is not supported by the GPU's ISA", o.Type)
 	}
 	r.Swizzle = swz
 	r.Neg = o.Modifier&dxbc.ModNeg != 0

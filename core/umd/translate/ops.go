@@ -48,25 +48,10 @@ var operands = map[dxbc.Opcode]int{
 	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
 }
 
-// unsupported says why the ISA has no counterpart, for the error.
-var unsupported = map[dxbc.Opcode]string{
-	dxbc.OpSampleC:   "the GPU's ISA has no comparison sample (sample_c)",
-	dxbc.OpSampleCLZ: "the GPU's ISA has no comparison sample (sample_c_lz)",
-	dxbc.OpGather4:   "the GPU's ISA has no gather4", dxbc.OpGather4C: "the GPU's ISA has no gather4",
-	dxbc.OpGather4PO: "the GPU's ISA has no gather4", dxbc.OpGather4POC: "the GPU's ISA has no gather4",
-	dxbc.OpBufinfo: "the GPU has no buffer resources (bufinfo)",
-	dxbc.OpLod:     "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
-	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
-	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
-	dxbc.OpLabel:         "the GPU's ISA has no subroutines",
-	dxbc.OpF32toF16:      "f32tof16 is not translated (its rounding to half precision is not lowered)",
-	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
-}
-
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if why, ok := unsupported[in.Op]; ok {
-		return t.fail("%s", why)
+	if _, ok := refusals[in.Op]; ok {
+		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
 		return t.fail("a declaration after the first instruction")
@@ -120,12 +105,10 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	if isDecl(in.Op) {
 		return t.decl(in)
 	}
-	return t.fail("%s is not translated to the GPU's ISA", in.Op)
+	return t.refuse(in.Op)
 }
 
-func isDecl(op dxbc.Opcode) bool {
-	return op == dxbc.OpCustomData || op >= dxbc.OpDclResource && op <= dxbc.OpDclGlobalFlags
-}
+func isDecl(op dxbc.Opcode) bool { return op.IsDeclaration() }
 
 // alu translates a one-destination instruction whose sources map as they are.
 func (t *translator) alu(in *dxbc.Instruction, op shaderisa.Op) error {
