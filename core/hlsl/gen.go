@@ -86,6 +86,9 @@ func (g *gen) errorf(p pos, code int, format string, args ...any) {
 // spent (an error at the line reached, and lowering stops).
 func (g *gen) lowered(p pos) bool {
 	g.nodes++
+	if w := g.lim.work; w != nil {
+		w.Nodes++
+	}
 	if g.nodes <= g.lim.Nodes {
 		return true
 	}

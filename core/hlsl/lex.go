@@ -341,7 +341,11 @@ func (lx *lexer) tokenize(src []byte) []token {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
 	lx.budget -= len(toks)
-	return lx.expand(nil, toks, nil, 0, &lx.budget)
+	out := lx.expand(nil, toks, nil, 0, &lx.budget)
+	if w := lx.lim.work; w != nil {
+		w.Tokens += lx.lim.Tokens - lx.budget
+	}
+	return out
 }
 
 func (lx *lexer) define(text string, line []token, n int) {
