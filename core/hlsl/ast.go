@@ -19,7 +19,8 @@ type (
 	}
 	floatLit struct {
 		pos
-		v float64
+		v     float64
+		typed bool // a suffix (1.0f, 1.0h) gives it its type; 1.0 is a literal of no fixed precision
 	}
 	boolLit struct {
 		pos
@@ -86,6 +87,7 @@ type typeSpec struct {
 	argType  string
 	rowMajor bool
 	colMajor bool
+	defRow   bool // #pragma pack_matrix(row_major) is in effect where it is written
 }
 
 // Stmt is a statement node.
@@ -111,16 +113,18 @@ type (
 	}
 	forStmt struct {
 		pos
-		init Stmt
-		cond Expr
-		post Expr
-		body Stmt
+		init   Stmt
+		cond   Expr
+		post   Expr
+		body   Stmt
+		unroll int // [unroll(N)]: fxc runs at most N trips
 	}
 	whileStmt struct {
 		pos
-		cond Expr
-		body Stmt
-		do   bool
+		cond   Expr
+		body   Stmt
+		do     bool
+		unroll int
 	}
 	returnStmt struct {
 		pos

@@ -329,7 +329,7 @@ type rdefTypes struct{ sm5 bool }
 func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	c := dxbc.ConstantBuffer{Name: cb.Name, Size: uint32(cb.Size)}
 	for _, v := range cb.Vars {
-		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T, v.RowMajor)}
+		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T)}
 		if v.Used {
 			x.Flags = dxbc.VariableUsed
 		}
@@ -338,7 +338,7 @@ func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	return c
 }
 
-func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
+func (rt *rdefTypes) typ(t *Type) *dxbc.Type {
 	if t == nil {
 		return &dxbc.Type{}
 	}
@@ -351,19 +351,19 @@ func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
 		d = &dxbc.Type{Class: dxbc.ClassVector, Base: base, Rows: 1, Columns: uint16(t.Cols)}
 	case KMatrix:
 		d = &dxbc.Type{Class: dxbc.ClassMatrixColumns, Base: base, Rows: uint16(t.Rows), Columns: uint16(t.Cols)}
-		if rowMajor {
+		if t.RowMajor {
 			d.Class = dxbc.ClassMatrixRows
 		}
 	case KArray:
-		e := *rt.typ(t.Elem, rowMajor)
+		e := *rt.typ(t.Elem)
 		e.Elements = uint16(min(t.Len, 0xffff))
 		return &e
 	case KStruct:
 		d = &dxbc.Type{Class: dxbc.ClassStruct, Rows: 1}
-		offs := structLayout(t, rowMajor)
+		offs := structLayout(t)
 		cols := 0
 		for i, f := range t.Fields {
-			m := rt.typ(f.Type, rowMajor)
+			m := rt.typ(f.Type)
 			d.Members = append(d.Members, dxbc.Member{Name: f.Name, Type: m, Offset: uint32(offs[i])})
 			cols += int(m.Rows) * int(m.Columns) * max(int(m.Elements), 1)
 		}

@@ -24,33 +24,8 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	if !ok {
 		return poison
 	}
-	var fn *funcDecl
-	best := -1
-	for _, f := range fns {
-		if f.body == nil || len(f.params) != len(args) {
-			continue
-		}
-		score := 0
-		ok := true
-		for i, p := range f.params {
-			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
-			switch {
-			case sameType(pt, args[i].t):
-				score += 2
-			case pt.numeric() && args[i].t.numeric() && (args[i].t.comps() == 1 || args[i].t.comps() >= pt.comps()):
-				if pt.comps() == args[i].t.comps() {
-					score++
-				}
-			default:
-				ok = false
-			}
-		}
-		if ok && score > best {
-			fn, best = f, score
-		}
-	}
+	fn := g.overload(e, fns, args)
 	if fn == nil {
-		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
 		return poison
 	}
 	for _, f := range g.inline {
@@ -321,4 +296,192 @@ func (g *gen) ret(s *returnStmt) {
 		}
 		g.emit(Instr{Op: OpBreak})
 	}
+}
+
+// overload picks the function a call names among its overloads, as fxc
+// ranks them: each argument's conversion to its parameter gets a rank
+// (convRank), and the chosen overload must rank no worse than every other
+// on each argument and better on one; two that rank alike are ambiguous
+// (X3067). Prototypes take part: a call that only a prototype matches
+// resolves to its definition, if any.
+func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
+	type cand struct {
+		f     *funcDecl
+		ranks []int
+	}
+	var cs []cand
+	for _, f := range fns {
+		if len(f.params) != len(args) {
+			continue
+		}
+		c := cand{f: f}
+		ok := true
+		for i, p := range f.params {
+			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+			r := convRank(args[i], pt)
+			if r < 0 || (p.inout == "out" || p.inout == "inout") && !sameType(args[i].t, pt) && !(args[i].t.numeric() && pt.numeric()) {
+				ok = false
+				break
+			}
+			c.ranks = append(c.ranks, r)
+		}
+		if !ok {
+			continue
+		}
+		// A prototype and the definition of the same signature are one
+		// function.
+		dup := false
+		for k := range cs {
+			if sameSignature(g, cs[k].f, f) {
+				dup = true
+				if cs[k].f.body == nil {
+					cs[k].f = f
+				}
+			}
+		}
+		if !dup {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
+		return nil
+	}
+	better := func(a, b cand) bool { // a no worse everywhere, better somewhere
+		strict := false
+		for i := range a.ranks {
+			if a.ranks[i] > b.ranks[i] {
+				return false
+			}
+			strict = strict || a.ranks[i] < b.ranks[i]
+		}
+		return strict
+	}
+	var best *cand
+	for i := range cs {
+		wins := true
+		for j := range cs {
+			if i != j && !better(cs[i], cs[j]) {
+				wins = false
+				break
+			}
+		}
+		if wins {
+			best = &cs[i]
+			break
+		}
+	}
+	if best == nil {
+		g.errorf(e.pos, eAmbiguous, "'%s': ambiguous function call", e.name)
+		return nil
+	}
+	if best.f.body == nil {
+		g.errorf(e.pos, eNotDefined, "'%s': function declared but not defined", e.name)
+		return nil
+	}
+	return best.f
+}
+
+// sameSignature reports two declarations of the same parameter types, as
+// written (float and float1 are two types for overloading).
+func sameSignature(g *gen, a, b *funcDecl) bool {
+	if len(a.params) != len(b.params) {
+		return false
+	}
+	for i := range a.params {
+		pa, pb := a.params[i], b.params[i]
+		ta := g.arrayType(g.resolveType(pa.typ), pa.arrayLen)
+		tb := g.arrayType(g.resolveType(pb.typ), pb.arrayLen)
+		if !sameType(ta, tb) || ta.Min != tb.Min || pa.typ.name != pb.typ.name && ta.Kind == KScalar {
+			return false
+		}
+	}
+	return true
+}
+
+// Conversion ranks of an argument to a parameter, best first. C is the
+// type an arithmetic expression of the two would have ("the common type"
+// of vkd3d's tests, which record what fxc prefers).
+const (
+	rankExact   = iota // same type (a scalar and a one-component vector count alike)
+	rankWiden          // same base, a scalar to more components
+	rankSign           // int <-> uint
+	rankPromote        // a minimum-precision argument to its full type
+	rankToArg          // C is the argument's type (float to int, int to min16int, to bool)
+	rankToParam        // C is the parameter's type (int to float)
+	rankOther          // a scalar to more components of another base
+	rankNarrow         // fewer components, then by base as above: how many components go does not count
+)
+
+// convRank ranks passing a to a parameter of type p; -1 when it cannot.
+func convRank(a *value, p *Type) int {
+	t := a.t
+	if !t.numeric() || !p.numeric() {
+		switch {
+		case sameType(t, p):
+			return rankExact
+		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && flatComps(t) == flatComps(p) && flatComps(t) > 0:
+			return rankToParam
+		}
+		return -1
+	}
+	ac, pc := t.comps(), p.comps()
+	if ac > pc && pc != 1 || ac < pc && ac != 1 {
+		if !(ac > pc) {
+			return -1
+		}
+	}
+	if t.Kind == KMatrix && p.Kind == KMatrix && (t.Rows < p.Rows || t.Cols < p.Cols) {
+		return -1
+	}
+	sameBase := t.Base == p.Base
+	if a.lit && (t.Base == Int && (p.Base == Int || p.Base == Uint) || t.Base == Float && p.Base == Float) {
+		sameBase = true
+	}
+	base := rankToParam
+	switch {
+	case sameBase && t.Min == p.Min:
+		base = rankExact
+	case sameBase && t.Min:
+		base = rankPromote
+	case sameBase:
+		base = rankToArg
+	case (t.Base == Int || t.Base == Uint) && (p.Base == Int || p.Base == Uint):
+		base = rankSign
+	case max(t.Base, p.Base) == t.Base:
+		base = rankToArg
+	}
+	switch {
+	case ac > pc:
+		return rankNarrow + base
+	case ac < pc: // a scalar to a vector or matrix
+		if base == rankExact {
+			return rankWiden
+		}
+		return rankOther
+	}
+	return base
+}
+
+// flatComps counts the numeric components of a struct or array (0 when
+// it holds something else).
+func flatComps(t *Type) int {
+	switch t.Kind {
+	case KStruct:
+		n := 0
+		for _, f := range t.Fields {
+			k := flatComps(f.Type)
+			if k == 0 {
+				return 0
+			}
+			n += k
+		}
+		return n
+	case KArray:
+		return t.Len * flatComps(t.Elem)
+	}
+	if t.numeric() {
+		return t.comps()
+	}
+	return 0
 }

@@ -220,6 +220,13 @@ func (g *gen) declareGlobals(f *file) {
 			}
 			g.structs[d.name] = t
 		case *funcDecl:
+			if d.body != nil {
+				for _, o := range g.funcs[d.name] {
+					if o.body != nil && sameSignature(g, o, d) {
+						g.errorf(d.pos, eRedefinition, "'%s': function already has a body", d.name)
+					}
+				}
+			}
 			g.funcs[d.name] = append(g.funcs[d.name], d)
 		case *cbufferDecl:
 			cb := &cbInfo{name: d.name, line: d.line}
@@ -240,12 +247,43 @@ func (g *gen) declareGlobals(f *file) {
 	}
 	// Lay out each buffer now that all its variables are known.
 	for _, cb := range g.cbufs {
-		end := 0
-		for _, v := range cb.vars {
-			end = max(end, v.off+sizeOf(v.t, v.rowMajor))
-		}
-		cb.size = roundUp16(end)
+		layoutCB(cb)
 	}
+}
+
+// layoutCB places a buffer's variables: those with a packoffset (or, in
+// $Globals, a register(cN)) where it says, the others in declaration
+// order, each after the one declared before it, moved past any explicitly
+// placed variable it would overlap (fxc: `float4 a; float4 b :
+// register(c0);` puts a in c1).
+func layoutCB(cb *cbInfo) {
+	cur, afterStruct := 0, false
+	for _, v := range cb.vars {
+		if v.fixed >= 0 {
+			v.off = v.fixed
+		} else {
+			off := place(cur, v.t, afterStruct)
+			for moved := true; moved; {
+				moved = false
+				for _, w := range cb.vars {
+					if w == v || w.fixed < 0 {
+						continue
+					}
+					if off < w.fixed+sizeOf(w.t) && w.fixed < off+sizeOf(v.t) {
+						off = place(w.fixed+sizeOf(w.t), v.t, w.t.Kind == KStruct)
+						moved = true
+					}
+				}
+			}
+			v.off = off
+		}
+		cur, afterStruct = v.off+sizeOf(v.t), v.t.Kind == KStruct
+	}
+	end := 0
+	for _, v := range cb.vars {
+		end = max(end, v.off+sizeOf(v.t))
+	}
+	cb.size = roundUp16(end)
 }
 
 // clean escapes control characters of a caller-given name, so a message
@@ -255,12 +293,22 @@ func clean(s string) string {
 	return q[1 : len(q)-1]
 }
 
+// regSlot reads register(t3): the kind letter, then the number (fxc
+// ignores letters after the digits).
 func regSlot(r string, kind byte) (int, bool) {
 	if len(r) < 2 || r[0] != kind {
 		return 0, false
 	}
-	n, err := strconv.Atoi(r[1:])
+	n, err := strconv.Atoi(leadingDigits(r[1:]))
 	return n, err == nil && n >= 0 && n < 128
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 // cbVarDecl packs one variable into a buffer and binds its name.
@@ -273,25 +321,23 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
 	}
-	rowMajor := d.typ.rowMajor
-	off := 0
-	if n := len(cb.vars); n > 0 {
-		last := cb.vars[n-1]
-		off = place(last.off+sizeOf(last.t, last.rowMajor), t, rowMajor, last.t.Kind == KStruct)
-	} else {
-		off = place(0, t, rowMajor, false)
+	off := -1
+	if d.register != "" && cb == g.globals && d.register[0] == 'c' {
+		// register(cN) on a loose uniform: where packoffset(cN) puts it.
+		// fxc reads the leading digits (c1manymanyletters is c1).
+		d.packoff = "c" + leadingDigits(d.register[1:])
 	}
 	if d.packoff != "" {
 		o, ok := parsePackoffset(d.packoff)
 		if !ok {
 			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
 		}
-		if o%16+sizeOf(t, rowMajor) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
+		if o%16+sizeOf(t) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
 			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
 		}
 		off = o
 	}
-	v := &cbVar{name: d.name, t: t, off: off, rowMajor: rowMajor}
+	v := &cbVar{name: d.name, t: t, fixed: off}
 	cb.vars = append(cb.vars, v)
 	// The value is built at each use, which marks the variable and its
 	// buffer used and gives the buffer its slot.
@@ -436,7 +482,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			c.Slot = cb.slot
 		}
 		for _, v := range cb.vars {
-			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
+			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t), RowMajor: rowMajorType(v.t), Used: v.used})
 		}
 		res.CBuffers = append(res.CBuffers, c)
 	}

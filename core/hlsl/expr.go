@@ -1,6 +1,9 @@
 package hlsl
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // expr lowers an expression to a value, reporting errors and returning
 // poison on failure.
@@ -14,9 +17,9 @@ func (g *gen) expr(e Expr) *value {
 		if e.uns {
 			return &value{t: scalarT(Uint), c: []Operand{immU(uint32(e.v))}, ro: true}
 		}
-		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true}
+		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true, lit: !strings.ContainsAny(e.text, "lL")}
 	case *floatLit:
-		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true}
+		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
 	case *identExpr:
@@ -31,7 +34,7 @@ func (g *gen) expr(e Expr) *value {
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
-			return g.cbValue(r.cb.slot, r.v.off, r.v.t, r.v.rowMajor, nil)
+			return g.cbValue(r.cb.slot, r.v.off, r.v.t, nil)
 		}
 		return v
 	case *unaryExpr:
@@ -94,7 +97,10 @@ func rvalue(v *value) *value {
 	return &c
 }
 
+var invertedCmp = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
 func (g *gen) unary(e *unaryExpr) *value {
+	mark, markTop := len(g.code), g.top
 	x := g.expr(e.x)
 	if x == poison {
 		return poison
@@ -107,6 +113,15 @@ func (g *gen) unary(e *unaryExpr) *value {
 	case "+":
 		return rvalue(x)
 	case "-":
+		if x.lit && allImm(x.c) {
+			c := x.c[0]
+			if x.t.Base == Float {
+				c.Imm[0] ^= 0x80000000
+			} else {
+				c.Imm[0] = -c.Imm[0]
+			}
+			return &value{t: x.t, c: []Operand{c}, ro: true, lit: true}
+		}
 		t := x.t
 		if t.Base == Bool {
 			t = t.withBase(Int)
@@ -122,6 +137,12 @@ func (g *gen) unary(e *unaryExpr) *value {
 		return &value{t: t, c: g.op(OpIneg, len(x.c), x.c), ro: true}
 	case "!":
 		b := g.convert(e.pos, x, x.t.withBase(Bool), false)
+		if c, ok := e.x.(*binaryExpr); ok && invertedCmp[c.op] != "" {
+			// fxc (shader model 4 and 5) inverts the comparison instead:
+			// !(a < b) is a >= b, which differs only for NaN.
+			g.code, g.top = g.code[:mark], markTop
+			return g.binary(&binaryExpr{pos: c.pos, op: invertedCmp[c.op], x: c.x, y: c.y})
+		}
 		return &value{t: b.t, c: g.op(OpNot, len(b.c), b.c)}
 	case "~":
 		if x.t.Base != Int && x.t.Base != Uint {
@@ -212,7 +233,40 @@ func (g *gen) binary(e *binaryExpr) *value {
 	if !ok {
 		return poison
 	}
+	if r := foldLiterals(e.op, v[0], v[1]); r != nil {
+		return r
+	}
 	return g.binop(e.pos, e.op, v[0], v[1])
+}
+
+// foldLiterals folds arithmetic on two integer literals as fxc does for
+// shader models 4 and 5: in floating point (shader model 1 to 3 have no
+// integers, and fxc's folder is shared), the result converted back to an
+// int as x86 does, 0x80000000 when out of range. So 3000000000 +
+// 3000000000 is -2147483648, not the wrapped 1705032704 (vkd3d's
+// sm1-const-folding tests record it).
+func foldLiterals(op string, x, y *value) *value {
+	if !x.lit || !y.lit || x.t.Kind != KScalar || y.t.Kind != KScalar || x.t.Base != Int || y.t.Base != Int ||
+		!allImm(x.c) || !allImm(y.c) {
+		return nil
+	}
+	a, b := float64(int32(x.c[0].Imm[0])), float64(int32(y.c[0].Imm[0]))
+	var r float64
+	switch op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+	default:
+		return nil
+	}
+	v := uint32(0x80000000)
+	if r >= -2147483648 && r < 2147483648 {
+		v = uint32(int32(r))
+	}
+	return &value{t: scalarT(Int), c: []Operand{immU(v)}, ro: true, lit: true}
 }
 
 func (g *gen) binop(p pos, op string, x, y *value) *value {
@@ -251,6 +305,11 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	t := g.binaryType(p, x.t, y.t, true)
 	if t == nil {
 		return poison
+	}
+	if (op == "<<" || op == ">>") && t.Base != Float {
+		// A shift has the type of its left operand, as in C: int >> uint
+		// is an arithmetic shift.
+		t = t.withBase(max(x.t.Base, Int))
 	}
 	a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
 	n := t.comps()
@@ -681,7 +740,7 @@ func (g *gen) index(e *indexExpr) *value {
 	}
 	if x.t.Kind == KArray && x.cb != nil {
 		ii := g.convert(e.pos, i, scalarT(Int), false)
-		stride := roundUp16(sizeOf(x.t.Elem, x.cb.rowMajor)) / 16
+		stride := roundUp16(sizeOf(x.t.Elem)) / 16
 		rc := ii.c
 		if stride != 1 {
 			rc = g.op(OpImul, 1, rc, []Operand{immU(uint32(stride))})
@@ -697,11 +756,11 @@ func (g *gen) index(e *indexExpr) *value {
 		}
 		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}
 		g.cbDyn[x.cb.slot] = true
-		end := (x.cb.off+sizeOf(x.t, x.cb.rowMajor)-1)/16 + 1
+		end := (x.cb.off+sizeOf(x.t)-1)/16 + 1
 		if end > g.cbMax[x.cb.slot] {
 			g.cbMax[x.cb.slot] = end
 		}
-		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, x.cb.rowMajor, &rel)
+		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, &rel)
 	}
 	g.errorf(e.pos, eNotImplemented, "indexing a local array, vector or matrix with a non-constant is not supported by this compiler")
 	return poison

@@ -58,11 +58,11 @@ type cbInfo struct {
 }
 
 type cbVar struct {
-	name     string
-	t        *Type
-	off      int
-	rowMajor bool
-	used     bool
+	name  string
+	t     *Type
+	off   int // placed by layoutCB
+	fixed int // packoffset or register(cN); -1 when none
+	used  bool
 }
 
 func (g *gen) errorf(p pos, code int, format string, args ...any) {
@@ -103,8 +103,22 @@ func (g *gen) lookup(name string) *value {
 	return nil
 }
 
-// resolveType turns a written type into a Type.
+// resolveType turns a written type into a Type; a matrix gets the packing
+// its modifiers, or else the pack_matrix pragma in effect, give it.
 func (g *gen) resolveType(ts *typeSpec) *Type {
+	t := g.resolveType1(ts)
+	if t.Kind == KMatrix && t != poison.t {
+		row := ts.rowMajor || !ts.colMajor && ts.defRow
+		if row != t.RowMajor {
+			c := *t
+			c.RowMajor = row
+			t = &c
+		}
+	}
+	return t
+}
+
+func (g *gen) resolveType1(ts *typeSpec) *Type {
 	if ts == nil {
 		return poison.t
 	}
@@ -230,8 +244,8 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 // element returns element i of an array value.
 func (g *gen) element(p pos, a *value, i int) *value {
 	if a.cb != nil {
-		stride := roundUp16(sizeOf(a.t.Elem, a.cb.rowMajor))
-		return g.cbValue(a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rowMajor, a.cb.rel)
+		stride := roundUp16(sizeOf(a.t.Elem))
+		return g.cbValue(a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rel)
 	}
 	if i < len(a.elems) {
 		return a.elems[i]
@@ -240,7 +254,7 @@ func (g *gen) element(p pos, a *value, i int) *value {
 }
 
 // cbValue reads a constant-buffer variable of type t at byte offset off.
-func (g *gen) cbValue(slot, off int, t *Type, rowMajor bool, rel *Operand) *value {
+func (g *gen) cbValue(slot, off int, t *Type, rel *Operand) *value {
 	reg := off / 16
 	c0 := (off % 16) / 4
 	mk := func(r, c int) Operand {
@@ -258,25 +272,30 @@ func (g *gen) cbValue(slot, off int, t *Type, rowMajor bool, rel *Operand) *valu
 	case KMatrix:
 		for r := 0; r < t.Rows; r++ {
 			for c := 0; c < t.Cols; c++ {
-				if rowMajor {
+				if t.RowMajor {
 					v.c = append(v.c, mk(reg+r, c))
 				} else {
 					v.c = append(v.c, mk(reg+c, r))
 				}
 			}
 		}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		last = reg + (sizeOf(t)-1)/16
 	case KStruct:
-		for i, fo := range structLayout(t, rowMajor) {
-			v.fields = append(v.fields, g.cbValue(slot, off+fo, t.Fields[i].Type, rowMajor, rel))
+		for i, fo := range structLayout(t) {
+			v.fields = append(v.fields, g.cbValue(slot, off+fo, t.Fields[i].Type, rel))
 		}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		last = reg + (sizeOf(t)-1)/16
 	case KArray:
-		v.cb = &cbArray{slot: slot, off: off, t: t, rowMajor: rowMajor, rel: rel}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		v.cb = &cbArray{slot: slot, off: off, t: t, rel: rel}
+		last = reg + (sizeOf(t)-1)/16
 	}
 	if rel == nil && last+1 > g.cbMax[slot] {
 		g.cbMax[slot] = last + 1
+	}
+	if t.Base == Bool && t.numeric() {
+		// A bool in a constant buffer is any 32-bit value, true when not
+		// zero; in registers true is all bits set.
+		v.c = g.op(OpIne, len(v.c), v.c, []Operand{immU(0)})
 	}
 	return v
 }

@@ -13,6 +13,7 @@ const maxDepth = 200 // nesting of expressions and statements
 // at the first syntax error, as fxc does.
 type parser struct {
 	toks    []token
+	pragmas []pragma // pack_matrix pragmas, by the index of the token they precede
 	p       int
 	file    string
 	diags   *[]Diag
@@ -22,6 +23,24 @@ type parser struct {
 }
 
 type bailout struct{}
+
+type pragma struct {
+	at  int
+	row bool
+}
+
+// rowMajorAt is the matrix packing #pragma pack_matrix sets for the token
+// at index i (column_major when no pragma precedes it).
+func (ps *parser) rowMajorAt(i int) bool {
+	row := false
+	for _, p := range ps.pragmas {
+		if p.at > i {
+			break
+		}
+		row = p.row
+	}
+	return row
+}
 
 func (ps *parser) peek() token {
 	if ps.p < len(ps.toks) {
@@ -128,7 +147,14 @@ func (ps *parser) isTypeName(t token) bool {
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{toks: toks, file: fname, diags: diags, structs: map[string]bool{}}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	for _, t := range toks {
+		if t.kind == tPragma {
+			ps.pragmas = append(ps.pragmas, pragma{at: len(ps.toks), row: t.text == "row_major"})
+			continue
+		}
+		ps.toks = append(ps.toks, t)
+	}
 	f = &file{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -144,22 +170,55 @@ func parse(toks []token, fname string, diags *[]Diag) (f *file) {
 	return f
 }
 
-func (ps *parser) skipAttributes() {
+func (ps *parser) skipAttributes() { ps.attributes() }
+
+// attr is an attribute: [unroll(4)] is {name: unroll, args: [4]}.
+type attr struct {
+	name string
+	args []token
+}
+
+// attributes reads [name], [name(args)] lists; the tokens of the
+// arguments are kept as written.
+func (ps *parser) attributes() []attr {
+	var out []attr
 	for ps.is("[") {
 		ps.next()
+		a := attr{}
+		if t := ps.peek(); t.kind == tIdent {
+			a.name = t.text
+		}
 		level := 1
 		for level > 0 {
 			t := ps.next()
 			if t.kind == tEOF {
 				ps.fail(t)
 			}
-			if t.text == "[" {
+			switch t.text {
+			case "[":
 				level++
-			} else if t.text == "]" {
+			case "]":
 				level--
+			case "(", ")", ",":
+			default:
+				if t.text != a.name || len(a.args) > 0 {
+					a.args = append(a.args, t)
+				}
 			}
 		}
+		out = append(out, a)
 	}
+	return out
+}
+
+// unrollCount is N of [unroll(N)], 0 for none.
+func unrollCount(as []attr) int {
+	for _, a := range as {
+		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
+			return int(a.args[0].ival)
+		}
+	}
+	return 0
 }
 
 func (ps *parser) topLevel(f *file) {
@@ -252,7 +311,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, defRow: ps.rowMajorAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -450,7 +509,7 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	ps.skipAttributes()
+	unroll := unrollCount(ps.attributes())
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -483,15 +542,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
+		s.unroll = unroll
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr()}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true}
+		s := &whileStmt{pos: p, do: true, unroll: unroll}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -673,7 +733,7 @@ func (ps *parser) primary() Expr {
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

@@ -47,9 +47,11 @@ func (g *gen) stmt(s Stmt) {
 		if s.post != nil && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			g.expr(discardValue(s.post))
@@ -78,9 +80,11 @@ func (g *gen) stmt(s Stmt) {
 		if s.do && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			if c := g.cond(s.cond); c != nil {
@@ -126,6 +130,32 @@ func (g *gen) stmt(s Stmt) {
 			g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{immU(0xffffffff)}})
 		}
 	}
+	g.top = saved
+}
+
+// tripLimit starts the trip counter of an [unroll(N)] loop: fxc unrolls N
+// trips and no more, so the loop ends after N trips whatever its
+// condition says (vkd3d's tests check it). nil without the attribute.
+func (g *gen) tripLimit(n int) *Operand {
+	if n <= 0 {
+		return nil
+	}
+	r := g.alloc()
+	g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0)}})
+	o := comp(FileTemp, r, 0)
+	return &o
+}
+
+// countTrip, at the top of the loop, leaves it after N trips and counts
+// this one.
+func (g *gen) countTrip(k *Operand, n int) {
+	if k == nil {
+		return
+	}
+	saved := g.top
+	done := g.op(OpUge, 1, []Operand{*k}, []Operand{immU(uint32(n))})
+	g.emit(Instr{Op: OpBreakc, Test: TestNZ, Src: []Operand{g.srcOp(done)}})
+	g.emit(Instr{Op: OpIadd, Dst: []Operand{{File: FileTemp, Index: k.Index, Mask: 1 << k.Swz[0]}}, Src: []Operand{*k, immU(1)}})
 	g.top = saved
 }
 
@@ -228,8 +258,14 @@ func (g *gen) declLocal(d *varDecl) {
 	}
 	v := g.newVar(t)
 	saved := g.top
-	if d.init != nil {
+	switch {
+	case d.init != nil:
 		g.initVar(d.pos, v, d.init)
+	case d.static:
+		// A static without an initialiser is zero ("Variable Syntax").
+		if z := g.splat(d.pos, &value{t: scalarT(Uint), c: []Operand{immU(0)}, ro: true}, t); z != nil {
+			g.store(d.pos, v, z, false)
+		}
 	}
 	g.top = saved
 	g.declare(d.pos, d.name, v)

@@ -16,6 +16,7 @@ type value struct {
 	cb     *cbArray  // arrays in a constant buffer, indexed on demand
 	res    *resource // textures and samplers
 	ro     bool      // inputs, constants: not an l-value
+	lit    bool      // an integer or float literal without a suffix: it converts to int and uint (or float and half) alike
 	glob   *cbRef    // a constant-buffer variable, read at each use
 }
 
@@ -23,7 +24,6 @@ type value struct {
 type cbArray struct {
 	slot, off int
 	t         *Type // the array type
-	rowMajor  bool
 	rel       *Operand
 }
 
