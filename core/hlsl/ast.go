@@ -59,8 +59,9 @@ type (
 	}
 	castExpr struct {
 		pos
-		typ *typeSpec
-		x   Expr
+		typ  *typeSpec
+		dims []Expr // (float[4])x
+		x    Expr
 	}
 	memberExpr struct {
 		pos
@@ -87,7 +88,15 @@ type typeSpec struct {
 	argType  string
 	rowMajor bool
 	colMajor bool
-	defRow   bool // #pragma pack_matrix(row_major) is in effect where it is written
+	latent   uint8       // the packing #pragma pack_matrix has set where it is written (latentNone before any)
+	def      *structDecl // struct S { ... } written in place (S may be empty: an unnamed struct)
+}
+
+// typedefDecl is `typedef TYPE NAME[dims], ...;`.
+type typedefDecl struct {
+	pos
+	typ   *typeSpec
+	names []*varDecl // each name with its array sizes
 }
 
 // Stmt is a statement node.
@@ -101,6 +110,7 @@ type (
 	declStmt struct {
 		pos
 		vars []*varDecl
+		def  *structDecl // struct S { ... } x;: the struct it declares first
 	}
 	exprStmt struct {
 		pos
@@ -135,6 +145,11 @@ type (
 		kind string // break, continue, discard
 	}
 	emptyStmt struct{ pos }
+	// typeStmt declares a struct or a typedef inside a function.
+	typeStmt struct {
+		pos
+		decl any // *structDecl or *typedefDecl
+	}
 )
 
 // varDecl is a variable, parameter, global or cbuffer member.

@@ -155,7 +155,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{}, structs: map[string]*Type{},
+	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{},
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}}
 	g.push() // globals
 	g.declareGlobals(f)
@@ -202,23 +202,9 @@ func (g *gen) declareGlobals(f *file) {
 	for _, x := range f.order {
 		switch d := x.(type) {
 		case *structDecl:
-			t := &Type{Kind: KStruct, Name: d.name}
-			for _, fd := range d.fields {
-				ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
-				if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
-					g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
-				}
-				for _, o := range t.Fields {
-					if o.Name == fd.name {
-						g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
-					}
-				}
-				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
-			}
-			if g.structs[d.name] != nil {
-				g.errorf(d.pos, eRedefinition, "redefinition of '%s'", d.name)
-			}
-			g.structs[d.name] = t
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
 		case *funcDecl:
 			if d.body != nil {
 				for _, o := range g.funcs[d.name] {
@@ -570,4 +556,43 @@ func loopEnds(code []Instr) []Instr {
 		out = append(out, in)
 	}
 	return out
+}
+
+// declareStruct makes a struct type and declares its name in the current
+// scope (a function's struct is local to it).
+func (g *gen) declareStruct(d *structDecl) *Type {
+	t := &Type{Kind: KStruct, Name: d.name}
+	for _, fd := range d.fields {
+		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
+		if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
+			g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
+		}
+		for _, o := range t.Fields {
+			if o.Name == fd.name {
+				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+			}
+		}
+		t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
+	}
+	if v := g.scopes[len(g.scopes)-1][d.name]; v != nil && v.tdef == t {
+		return t
+	}
+	g.declare(d.pos, d.name, &value{t: tVoid, tdef: t, ro: true})
+	return t
+}
+
+// declareTypedef declares typedef names: the type as written, with its
+// modifiers (row_major) and each name's array sizes.
+func (g *gen) declareTypedef(d *typedefDecl) {
+	if d.typ.def != nil {
+		g.declareStruct(d.typ.def)
+	}
+	base := g.resolveType(d.typ)
+	for _, n := range d.names {
+		t := g.arrayType(base, n.arrayLen)
+		if t == poison.t {
+			continue
+		}
+		g.declare(n.pos, n.name, &value{t: tVoid, tdef: t, ro: true})
+	}
 }

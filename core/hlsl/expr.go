@@ -28,6 +28,10 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
 			return poison
 		}
+		if v.tdef != nil {
+			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
+			return poison
+		}
 		if v.res != nil {
 			g.useResource(v.res)
 		}
@@ -72,7 +76,7 @@ func (g *gen) expr(e Expr) *value {
 		return g.ctor(e)
 	case *castExpr:
 		x := g.expr(e.x)
-		t := g.resolveType(e.typ)
+		t := g.arrayType(g.resolveType(e.typ), e.dims)
 		if x == poison || t == poison.t {
 			return poison
 		}

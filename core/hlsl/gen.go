@@ -18,7 +18,6 @@ type gen struct {
 
 	scopes     []map[string]*value
 	funcs      map[string][]*funcDecl
-	structs    map[string]*Type
 	inline     []*funcDecl
 	scopesSave [][]map[string]*value
 	fn         *fnCtx
@@ -107,15 +106,37 @@ func (g *gen) lookup(name string) *value {
 // its modifiers, or else the pack_matrix pragma in effect, give it.
 func (g *gen) resolveType(ts *typeSpec) *Type {
 	t := g.resolveType1(ts)
-	if t.Kind == KMatrix && t != poison.t {
-		row := ts.rowMajor || !ts.colMajor && ts.defRow
-		if row != t.RowMajor {
-			c := *t
-			c.RowMajor = row
-			t = &c
-		}
+	if t == poison.t || ts == nil {
+		return t
 	}
-	return t
+	if ts.rowMajor && ts.colMajor {
+		g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major both given")
+		return poison.t
+	}
+	explicit := ts.rowMajor || ts.colMajor
+	if t.Kind != KMatrix {
+		if explicit && t.Kind != KArray {
+			g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major apply only to matrices")
+			return poison.t
+		}
+		return t
+	}
+	c := *t
+	switch {
+	case explicit:
+		if t.MajorSet && t.RowMajor != ts.rowMajor {
+			g.errorf(ts.pos, eSyntax, "syntax error: the matrix packing contradicts the one of its type")
+			return poison.t
+		}
+		c.RowMajor, c.MajorSet = ts.rowMajor, true
+	case t.MajorSet:
+		return t
+	case ts.latent != latentNone:
+		c.RowMajor, c.MajorSet = ts.latent == latentRow, true
+	default:
+		c.RowMajor, c.MajorSet = false, false
+	}
+	return &c
 }
 
 func (g *gen) resolveType1(ts *typeSpec) *Type {
@@ -142,8 +163,11 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			return matT(b.Base, ts.args[0], ts.args[1])
 		}
 	}
-	if t := g.structs[ts.name]; t != nil {
-		return t
+	if ts.def != nil && g.lookup(ts.name) == nil {
+		g.declareStruct(ts.def)
+	}
+	if v := g.lookup(ts.name); v != nil && v.tdef != nil {
+		return v.tdef
 	}
 	if t := builtinType(ts.name); t != nil {
 		if t.Kind == KTexture2D && ts.argType != "" {

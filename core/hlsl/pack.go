@@ -3,8 +3,8 @@ package hlsl
 // Constant-buffer layout, as fxc lays it out ("Packing Rules for Constant
 // Variables"): variables pack into 16-byte registers and never straddle
 // one; arrays, structs and matrices start a register; every array element
-// but the last takes a whole register; the variable after a struct starts a
-// register. Matrices are column_major unless declared row_major (or packed
+// but the last takes a whole register; a struct is as long as its members
+// (the next variable may pack into its last register). Matrices are column_major unless declared row_major (or packed
 // so by #pragma pack_matrix): a column_major floatRxC takes C registers of
 // R components. The packing is the matrix type's (Type.RowMajor): a struct
 // member keeps the packing in effect where the struct is declared.
@@ -25,11 +25,13 @@ func sizeOf(t *Type) int {
 	case KArray:
 		return roundUp16(sizeOf(t.Elem))*(t.Len-1) + sizeOf(t.Elem)
 	case KStruct:
+		// Unpadded: the variable after a struct may share its last
+		// register (vkd3d's cbuffer tests, run against native Direct3D).
 		off := 0
 		for i, f := range structLayout(t) {
 			off = f + sizeOf(t.Fields[i].Type)
 		}
-		return roundUp16(off)
+		return off
 	}
 	return 0
 }
@@ -44,7 +46,7 @@ func startsRegister(t *Type) bool {
 // afterStruct set when the previous variable was a struct.
 func place(off int, t *Type, afterStruct bool) int {
 	size := sizeOf(t)
-	if startsRegister(t) || afterStruct || off%16+size > 16 {
+	if startsRegister(t) || off%16+size > 16 {
 		return roundUp16(off)
 	}
 	return off

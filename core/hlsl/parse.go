@@ -29,18 +29,28 @@ type pragma struct {
 	row bool
 }
 
-// rowMajorAt is the matrix packing #pragma pack_matrix sets for the token
-// at index i (column_major when no pragma precedes it).
-func (ps *parser) rowMajorAt(i int) bool {
-	row := false
+// latentAt is the matrix packing #pragma pack_matrix sets for the token at
+// index i: latentNone before any pragma, then latentRow or latentColumn.
+func (ps *parser) latentAt(i int) uint8 {
+	l := latentNone
 	for _, p := range ps.pragmas {
 		if p.at > i {
 			break
 		}
-		row = p.row
+		l = latentColumn
+		if p.row {
+			l = latentRow
+		}
 	}
-	return row
+	return l
 }
+
+// Latent matrix packings (what #pragma pack_matrix has set).
+const (
+	latentNone uint8 = iota
+	latentRow
+	latentColumn
+)
 
 func (ps *parser) peek() token {
 	if ps.p < len(ps.toks) {
@@ -143,7 +153,7 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D" || t.text == "struct"
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -227,22 +237,28 @@ func (ps *parser) topLevel(f *file) {
 	switch {
 	case ps.accept(";"):
 		return
-	case t.text == "struct" && ps.peekN(2).text == "{":
-		s := ps.structDecl()
-		f.structs = append(f.structs, s)
-		f.order = append(f.order, s)
-		ps.accept(";")
+	case t.text == "typedef":
+		d := ps.typedef()
+		ps.expect(";")
+		f.order = append(f.order, d)
 		return
 	case t.text == "cbuffer":
 		c := ps.cbuffer()
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
-	case t.text == "typedef" || t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+	case t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
 	}
 	mods := ps.modifiers()
 	typ := ps.typeSpec(mods)
+	if typ.def != nil {
+		f.structs = append(f.structs, typ.def)
+		f.order = append(f.order, typ.def)
+		if ps.accept(";") {
+			return
+		}
+	}
 	name := ps.ident()
 	if ps.is("(") {
 		fn := ps.function(typ, name)
@@ -299,6 +315,11 @@ func (ps *parser) modifiers() mods {
 }
 
 func (ps *parser) typeSpec(m mods) *typeSpec {
+	if t := ps.peek(); t.text == "struct" && (ps.peekN(1).text == "{" || ps.peekN(2).text == "{") {
+		// struct S { ... } (or an unnamed struct { ... }) written in place.
+		d := ps.structDecl()
+		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
+	}
 	if ps.accept("struct") {
 		// "struct S x;" names an already declared struct.
 	}
@@ -311,7 +332,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, defRow: ps.rowMajorAt(ps.p - 1)}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -335,7 +356,10 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 
 func (ps *parser) structDecl() *structDecl {
 	t := ps.expect("struct")
-	name := ps.ident()
+	name := token{text: fmt.Sprintf("<unnamed %d:%d>", t.line, t.col)}
+	if !ps.is("{") {
+		name = ps.ident()
+	}
 	s := &structDecl{pos: pos{t.line, t.col}, name: name.text}
 	ps.structs[name.text] = true
 	ps.expect("{")
@@ -353,6 +377,27 @@ func (ps *parser) structDecl() *structDecl {
 		ps.expect(";")
 	}
 	return s
+}
+
+// typedef parses `typedef [modifiers] TYPE NAME[dims] {, NAME[dims]};`.
+func (ps *parser) typedef() *typedefDecl {
+	t := ps.expect("typedef")
+	m := ps.modifiers()
+	d := &typedefDecl{pos: pos{t.line, t.col}, typ: ps.typeSpec(m)}
+	for {
+		n := ps.ident()
+		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
+		for ps.accept("[") {
+			v.arrayLen = append(v.arrayLen, ps.expr())
+			ps.expect("]")
+		}
+		d.names = append(d.names, v)
+		ps.structs[n.text] = true
+		if !ps.accept(",") {
+			break
+		}
+	}
+	return d
 }
 
 func (ps *parser) cbuffer() *cbufferDecl {
@@ -582,10 +627,17 @@ func (ps *parser) stmt() Stmt {
 func (ps *parser) simpleStmt() Stmt {
 	t := ps.peek()
 	p := pos{t.line, t.col}
-	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" {
+	if t.text == "typedef" {
+		return &typeStmt{pos: p, decl: ps.typedef()}
+	}
+	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
+		t.text == "struct" {
 		m := ps.modifiers()
 		typ := ps.typeSpec(m)
-		d := &declStmt{pos: p}
+		if typ.def != nil && ps.is(";") {
+			return &typeStmt{pos: p, decl: typ.def}
+		}
+		d := &declStmt{pos: p, def: typ.def}
 		for {
 			n := ps.ident()
 			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
@@ -667,12 +719,13 @@ func (ps *parser) unary() Expr {
 				ps.next()
 				m := ps.modifiers()
 				typ := ps.typeSpec(m)
+				var dims []Expr
 				for ps.accept("[") {
-					ps.expr()
+					dims = append(dims, ps.expr())
 					ps.expect("]")
 				}
 				if ps.accept(")") {
-					return &castExpr{pos: p, typ: typ, x: ps.unary()}
+					return &castExpr{pos: p, typ: typ, dims: dims, x: ps.unary()}
 				}
 				ps.p = save
 			}

@@ -15,7 +15,17 @@ func (g *gen) stmt(s Stmt) {
 			g.stmt(x)
 		}
 		g.pop()
+	case *typeStmt:
+		switch d := s.decl.(type) {
+		case *structDecl:
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
+		}
 	case *declStmt:
+		if s.def != nil {
+			g.declareStruct(s.def)
+		}
 		for _, d := range s.vars {
 			g.declLocal(d)
 		}

@@ -59,6 +59,11 @@ type Type struct {
 	// otherwise. It changes the layout in constant buffers and signatures,
 	// never the value.
 	RowMajor bool
+	// MajorSet: the packing is fixed (a modifier, or a pragma where the
+	// type was declared): a typedef of a matrix declared before any
+	// pack_matrix pragma has none yet, and takes the one in effect where it
+	// is used.
+	MajorSet bool
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.

@@ -18,6 +18,7 @@ type value struct {
 	ro     bool      // inputs, constants: not an l-value
 	lit    bool      // an integer or float literal without a suffix: it converts to int and uint (or float and half) alike
 	glob   *cbRef    // a constant-buffer variable, read at each use
+	tdef   *Type     // the name is a type (a struct or a typedef), not a value
 }
 
 // cbArray locates an array that lives in a constant buffer.
