@@ -92,6 +92,17 @@ type typeSpec struct {
 	def      *structDecl // struct S { ... } written in place (S may be empty: an unnamed struct)
 }
 
+// caseGroup is `case 1: case 2: default: body...`.
+type caseGroup struct {
+	labels []caseLabel
+	body   []Stmt
+}
+
+type caseLabel struct {
+	pos
+	x Expr // nil for default
+}
+
 // typedefDecl is `typedef TYPE NAME[dims], ...;`.
 type typedefDecl struct {
 	pos
@@ -145,6 +156,13 @@ type (
 		kind string // break, continue, discard
 	}
 	emptyStmt struct{ pos }
+	// switchStmt: the case groups in order; labels that share a body are
+	// one group.
+	switchStmt struct {
+		pos
+		sel    Expr
+		groups []*caseGroup
+	}
 	// typeStmt declares a struct or a typedef inside a function.
 	typeStmt struct {
 		pos

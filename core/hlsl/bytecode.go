@@ -47,7 +47,7 @@ var opcodes = func() [numOps]dxbc.Opcode {
 // it, a single value.
 func (in *Instr) readLanes(k int) uint8 {
 	switch {
-	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 		return 1
 	case in.Op >= OpDp2 && in.Op <= OpDp4:
 		return uint8(1)<<(int(in.Op-OpDp2)+2) - 1
@@ -75,7 +75,7 @@ func (in *Instr) readLanes(k int) uint8 {
 // mode): conditions and sample_l's level of detail.
 func (in *Instr) scalarSrc(k int) bool {
 	switch in.Op {
-	case OpIf, OpBreakc, OpDiscard:
+	case OpIf, OpBreakc, OpDiscard, OpSwitch:
 		return true
 	case OpSampleL, OpSampleB:
 		return k == 3

@@ -84,8 +84,18 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	g.inline = append(g.inline, fn)
 	ctx.useLoop = needsLoop(fn.body)
 	if ctx.useLoop {
+		if nestedReturn(fn.body, false) {
+			// A return inside a loop or switch sets the flag and breaks;
+			// after each such loop or switch, the flag breaks again, out to
+			// the function's one-trip loop.
+			r := g.alloc()
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0)}})
+			f := comp(FileTemp, r, 0)
+			ctx.retFlag = &f
+		}
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'f')
 		ctx.loopDepth = g.loopDep
 	}
 	for _, s := range fn.body.list {
@@ -94,6 +104,7 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	if ctx.useLoop {
 		g.emit(Instr{Op: OpBreak})
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 	}
 	if rt.Kind != KVoid && !ctx.returned {
@@ -133,6 +144,12 @@ func needsLoop(b *blockStmt) bool {
 			walk(s.body)
 		case *whileStmt:
 			walk(s.body)
+		case *switchStmt:
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x)
+				}
+			}
 		case *returnStmt:
 			n++
 		}
@@ -241,6 +258,14 @@ func assignedNames(b *blockStmt, funcs map[string][]*funcDecl) map[string]bool {
 		case *whileStmt:
 			ex(s.cond)
 			st(s.body)
+		case *switchStmt:
+			ex(s.sel)
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					st(x)
+				}
+			}
+		case *typeStmt:
 		case *returnStmt:
 			if s.x != nil {
 				ex(s.x)
@@ -290,9 +315,12 @@ func (g *gen) ret(s *returnStmt) {
 		dst.ro = ro
 	}
 	if ctx.useLoop {
-		if g.loopDep != ctx.loopDepth {
-			g.errorf(s.pos, eNotImplemented, "return inside a loop of a called function is not supported by this compiler")
-			return
+		if g.brk[len(g.brk)-1] != 'f' {
+			if ctx.retFlag == nil {
+				g.errorf(s.pos, eNotImplemented, "internal compiler error: a nested return without its flag")
+				return
+			}
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: ctx.retFlag.Index, Mask: 1}}, Src: []Operand{immU(0xffffffff)}})
 		}
 		g.emit(Instr{Op: OpBreak})
 	}
@@ -484,4 +512,46 @@ func flatComps(t *Type) int {
 		return t.comps()
 	}
 	return 0
+}
+
+// nestedReturn reports a return inside a loop or a switch of s (inLoop:
+// s itself is inside one).
+func nestedReturn(s Stmt, inLoop bool) bool {
+	switch s := s.(type) {
+	case *blockStmt:
+		for _, x := range s.list {
+			if nestedReturn(x, inLoop) {
+				return true
+			}
+		}
+	case *ifStmt:
+		return nestedReturn(s.then, inLoop) || s.els_ != nil && nestedReturn(s.els_, inLoop)
+	case *forStmt:
+		return nestedReturn(s.body, true)
+	case *whileStmt:
+		return nestedReturn(s.body, true)
+	case *switchStmt:
+		for _, gr := range s.groups {
+			for _, x := range gr.body {
+				if nestedReturn(x, true) {
+					return true
+				}
+			}
+		}
+	case *returnStmt:
+		return inLoop
+	}
+	return false
+}
+
+// passReturn, after a loop or switch of an inlined function that
+// returns from inside it, breaks out of the construct around it when the
+// return happened.
+func (g *gen) passReturn(body Stmt) {
+	if g.fn == nil || g.fn.retFlag == nil || !nestedReturn(body, true) {
+		return
+	}
+	g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*g.fn.retFlag}})
+	g.emit(Instr{Op: OpBreak})
+	g.emit(Instr{Op: OpEndif})
 }

@@ -412,7 +412,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			}
 			k := n
 			switch {
-			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch:
 				k = 1
 			case in.Op >= OpDp2 && in.Op <= OpDp4:
 				k = int(in.Op-OpDp2) + 2
@@ -519,13 +519,13 @@ func dropUnreachable(code []Instr) []Instr {
 	skip:
 		for ; j < len(code); j++ {
 			switch code[j].Op {
-			case OpIf, OpLoop:
+			case OpIf, OpLoop, OpSwitch:
 				depth++
-			case OpElse:
+			case OpElse, OpCase, OpDefault:
 				if depth == 0 {
 					break skip
 				}
-			case OpEndif, OpEndloop:
+			case OpEndif, OpEndloop, OpEndswitch:
 				if depth == 0 {
 					break skip
 				}

@@ -293,3 +293,82 @@ func TestUnrollCount(t *testing.T) {
 		}
 	}
 }
+
+// TestSwitch: switch with fall-through groups, default anywhere, breaks
+// inside ifs, inside loops, returns from a called function's switch; and
+// the switches fxc rejects.
+func TestSwitch(t *testing.T) {
+	src := `uniform uint4 v;
+float f(uint x)
+{
+    switch (x)
+    {
+    case 5:
+        return 50;
+    default:
+        for (uint i = 0; ; i++)
+            if (i == x)
+                return 10 * i;
+    }
+}
+float4 main() : sv_target
+{
+    float4 c = {1.0f, 2.0f, 3.0f, 4.0f};
+    switch (v.x)
+    {
+    case 2:
+        c += 1.0f;
+        if (true) break;
+        c = 9.0f;
+    case 1:
+        c -= 1.0f;
+        break;
+    case 3:
+    default:
+    case 0:
+        c += 3.0f;
+        break;
+    }
+    for (int i = 0; i < 2; ++i)
+    {
+        switch (v.y)
+        {
+        case 1+1:
+            c.w += 10;
+            break;
+        case 0.9f:
+            continue;
+        }
+        c.w += 100;
+    }
+    c.x += f(v.z);
+    return c;
+}`
+	for _, tc := range []struct {
+		v    [4]uint32
+		want [4]float32
+	}{
+		{[4]uint32{2, 2, 5}, [4]float32{52, 3, 4, 225}},
+		{[4]uint32{1, 0, 3}, [4]float32{30, 1, 2, 3}},
+		{[4]uint32{7, 5, 0}, [4]float32{4, 5, 6, 207}},
+		{[4]uint32{0, 2, 1}, [4]float32{14, 5, 6, 227}},
+	} {
+		if got := floats4(runCB(t, src, "ps_4_0", tc.v)); got != tc.want {
+			t.Errorf("v = %v: %v, want %v", tc.v, got, tc.want)
+		}
+	}
+	for _, c := range []struct{ body, want string }{
+		{"switch (v.x) { }", "empty switch"},
+		{"switch (v.x) { case 0: c = 1; case 1: c = 2; break; }", "falls through"},
+		{"switch (v.x) { case 0: return 3; case 2: }", "has no statements"},
+		{"switch (v.x) { case 0: discard; case 1: return 4; }", "falls through"},
+		{"switch (v.x) { case 2: break; case 1+1: break; }", "appears twice"},
+		{"switch (v.x) { default: break; case 1: break; default: break; }", "more than one default"},
+		{"uint a = 1; switch (v.x) { case 1+a: break; }", "constant scalar"},
+	} {
+		src := "uniform uint4 v;\nfloat4 main() : sv_target { float4 c = 0; " + c.body + " return c; }"
+		if _, err := Compile([]byte(src), "t.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.body, err, c.want)
+		}
+	}
+}

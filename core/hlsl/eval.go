@@ -344,18 +344,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 	}
 	// Matching brackets, found once.
 	match := make([]int, len(p.Code))
+	cases := map[int][]int{} // switch -> its case and default labels
 	var stack []int
 	for i, in := range p.Code {
 		switch in.Op {
-		case OpIf, OpLoop:
+		case OpIf, OpLoop, OpSwitch:
 			stack = append(stack, i)
+		case OpCase, OpDefault:
+			if len(stack) == 0 || p.Code[stack[len(stack)-1]].Op != OpSwitch {
+				return nil, errors.New("hlsl: case outside a switch")
+			}
+			cases[stack[len(stack)-1]] = append(cases[stack[len(stack)-1]], i)
 		case OpElse:
 			if len(stack) == 0 {
 				return nil, errors.New("hlsl: else without if")
 			}
 			match[stack[len(stack)-1]] = i
 			stack[len(stack)-1] = i
-		case OpEndif, OpEndloop:
+		case OpEndif, OpEndloop, OpEndswitch:
 			if len(stack) == 0 {
 				return nil, errors.New("hlsl: unbalanced endif/endloop")
 			}
@@ -367,7 +373,7 @@ func Run(p *Program, env *Env) (*Output, error) {
 	if len(stack) != 0 {
 		return nil, errors.New("hlsl: unterminated if/loop")
 	}
-	var loops []int // start of each loop we are in
+	var loops []int // each loop and switch we are in: where it starts
 	steps := 0
 	for pc := 0; pc < len(p.Code); pc++ {
 		steps++
@@ -406,6 +412,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 			loops = append(loops, pc)
 		case OpEndloop:
 			pc = match[pc] // to the loop instruction; the next step runs the body again
+		case OpSwitch:
+			loops = append(loops, pc)
+			target := match[pc] - 1 // no label: to the endswitch
+			for _, c := range cases[pc] {
+				lab := &p.Code[c]
+				if lab.Op == OpDefault && target == match[pc]-1 {
+					target = c
+				}
+				if lab.Op == OpCase && lab.Src[0].Imm[0] == src[0][0] {
+					target = c
+					break
+				}
+			}
+			pc = target
+		case OpCase, OpDefault:
+			// Reached from the case above: fall through.
+		case OpEndswitch:
+			loops = loops[:len(loops)-1]
 		case OpBreak, OpBreakc:
 			if in.Op == OpBreakc && !test() {
 				continue
@@ -416,6 +440,9 @@ func Run(p *Program, env *Env) (*Output, error) {
 			pc = match[loops[len(loops)-1]]
 			loops = loops[:len(loops)-1]
 		case OpContinue:
+			for len(loops) > 0 && p.Code[loops[len(loops)-1]].Op == OpSwitch {
+				loops = loops[:len(loops)-1]
+			}
 			if len(loops) == 0 {
 				return nil, errors.New("hlsl: continue outside a loop")
 			}

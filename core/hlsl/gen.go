@@ -29,6 +29,7 @@ type gen struct {
 	cbMax    map[int]int  // slot -> registers read
 	cbDyn    map[int]bool // slot -> indexed by a register
 	loopDep  int
+	brk      []byte // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics  []*varDecl
 	interp   map[int]string // pixel input register -> interpolation mode
 }
@@ -43,6 +44,7 @@ type fnCtx struct {
 	loopDepth int
 	outs      []*value // entry: the out parameters
 	returned  bool
+	retFlag   *Operand // set by a return nested in a loop or switch of an inlined function
 }
 
 // cbInfo is a constant buffer and its variables' layout.

@@ -103,6 +103,10 @@ const (
 	OpSampleB // sample_b: implicit level of detail plus a bias
 	OpSampleD // sample_d: explicit gradients
 	OpResinfo // resinfo (Instr.Uint: resinfo_uint)
+	OpSwitch  // switch selector
+	OpCase    // case l(value)
+	OpDefault
+	OpEndswitch
 	numOps
 )
 
@@ -112,6 +116,7 @@ var opNames = [numOps]string{
 	"itof", "ftoi", "utof", "ftou", "iadd", "imul", "ineg", "imin", "imax", "umin", "umax", "ilt", "ige", "ieq",
 	"ine", "ult", "uge", "ishl", "ishr", "ushr", "udiv", "if", "else", "endif", "loop", "endloop", "break",
 	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld", "sample_b", "sample_d", "resinfo",
+	"switch", "case", "default", "endswitch",
 }
 
 func (o Op) String() string {
@@ -352,7 +357,7 @@ func (in *Instr) String() string {
 	for i, s := range in.Src {
 		k := n
 		switch {
-		case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+		case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 			k = 1
 		case in.Op == OpDp2 || in.Op == OpDp3 || in.Op == OpDp4:
 			k = int(in.Op-OpDp2) + 2
@@ -417,13 +422,13 @@ func (p *Program) String() string {
 	depth := 0
 	for i := range p.Code {
 		in := &p.Code[i]
-		if in.Op == OpElse || in.Op == OpEndif || in.Op == OpEndloop {
+		if in.Op == OpElse || in.Op == OpEndif || in.Op == OpEndloop || in.Op == OpEndswitch || in.Op == OpCase || in.Op == OpDefault {
 			depth--
 		}
 		b.WriteString(strings.Repeat("  ", max(depth, 0)))
 		b.WriteString(in.String())
 		b.WriteByte('\n')
-		if in.Op == OpIf || in.Op == OpElse || in.Op == OpLoop {
+		if in.Op == OpIf || in.Op == OpElse || in.Op == OpLoop || in.Op == OpSwitch || in.Op == OpCase || in.Op == OpDefault {
 			depth++
 		}
 	}

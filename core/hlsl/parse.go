@@ -615,8 +615,38 @@ func (ps *parser) stmt() Stmt {
 		ps.next()
 		ps.expect(";")
 		return &jumpStmt{pos: p, kind: t.text}
-	case t.text == "switch":
-		ps.failMsg(t, "syntax error: 'switch' is not supported by this compiler")
+	case ps.accept("switch"):
+		ps.expect("(")
+		s := &switchStmt{pos: p, sel: ps.expr()}
+		ps.expect(")")
+		ps.expect("{")
+		var g *caseGroup
+		for !ps.accept("}") {
+			l := ps.peek()
+			switch {
+			case ps.accept("case"):
+				x := ps.ternary()
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}, x: x})
+			case ps.accept("default"):
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}})
+			default:
+				if g == nil {
+					ps.fail(l)
+				}
+				g.body = append(g.body, ps.stmt())
+			}
+		}
+		return s
 	}
 	s := ps.simpleStmt()
 	ps.expect(";")

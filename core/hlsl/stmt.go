@@ -61,6 +61,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
@@ -81,8 +82,10 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
+		g.passReturn(s.body)
 	case *whileStmt:
 		// do-while with continue: the condition is tested at the top,
 		// skipped on the first trip.
@@ -94,6 +97,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
@@ -117,13 +121,24 @@ func (g *gen) stmt(s Stmt) {
 			}
 		}
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
+		g.passReturn(s.body)
+	case *switchStmt:
+		g.switchStmt(s)
 	case *returnStmt:
 		g.ret(s)
 	case *jumpStmt:
 		switch s.kind {
 		case "break", "continue":
-			if g.loopDep == 0 || g.fn.useLoop && g.loopDep == g.fn.loopDepth {
+			ok := false
+			for i := len(g.brk) - 1; i >= 0 && g.brk[i] != 'f'; i-- {
+				if g.brk[i] == 'l' || s.kind == "break" {
+					ok = true
+					break
+				}
+			}
+			if !ok {
 				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)
 				break
 			}
@@ -230,6 +245,14 @@ func hasJump(s Stmt, kind string) bool {
 			walk(s.body, true)
 		case *whileStmt:
 			walk(s.body, true)
+		case *switchStmt:
+			// A break in a switch leaves the switch; a continue goes on to
+			// the loop around it.
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x, inLoop || kind == "break")
+				}
+			}
 		}
 	}
 	walk(s, false)

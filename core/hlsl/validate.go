@@ -15,9 +15,9 @@ func operandCounts(o Op) (dst, src int) {
 		return 2, 2
 	case OpSincos:
 		return 2, 1
-	case OpIf, OpBreakc, OpDiscard:
+	case OpIf, OpBreakc, OpDiscard, OpSwitch, OpCase:
 		return 0, 1
-	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop:
+	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop, OpDefault, OpEndswitch:
 		return 0, 0
 	case OpSample:
 		return 1, 3
@@ -98,12 +98,26 @@ func (p *Program) Validate() error {
 				return fmt.Errorf("hlsl: instruction %d: endloop without loop", i)
 			}
 			depth = depth[:len(depth)-1]
-		case OpBreak, OpBreakc, OpContinue:
-			inLoop := false
-			for _, d := range depth {
-				inLoop = inLoop || d == OpLoop
+		case OpSwitch:
+			depth = append(depth, OpSwitch)
+		case OpCase, OpDefault:
+			if len(depth) == 0 || depth[len(depth)-1] != OpSwitch {
+				return fmt.Errorf("hlsl: instruction %d: %s outside a switch", i, in.Op)
 			}
-			if !inLoop {
+			if in.Op == OpCase && in.Src[0].File != FileImm {
+				return fmt.Errorf("hlsl: instruction %d: case takes an immediate", i)
+			}
+		case OpEndswitch:
+			if len(depth) == 0 || depth[len(depth)-1] != OpSwitch {
+				return fmt.Errorf("hlsl: instruction %d: endswitch without switch", i)
+			}
+			depth = depth[:len(depth)-1]
+		case OpBreak, OpBreakc, OpContinue:
+			ok := false
+			for _, d := range depth {
+				ok = ok || d == OpLoop || d == OpSwitch && in.Op != OpContinue
+			}
+			if !ok {
 				return fmt.Errorf("hlsl: instruction %d: %s outside a loop", i, in.Op)
 			}
 		}
