@@ -93,8 +93,23 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
+	case FileIndexable:
+		d, err := xOperand(o)
+		return d.Mask(o.Mask), err
 	}
 	return dxbc.Operand{}, fmt.Errorf("cannot write register file %d", o.File)
+}
+
+// xOperand is x#[n] or x#[r#.c + n].
+func xOperand(o Operand) (dxbc.Operand, error) {
+	d := dxbc.IndexableTemp(uint32(o.Index), uint32(o.Elem))
+	if o.Rel != nil {
+		if o.Rel.File != FileTemp {
+			return d, fmt.Errorf("x%d is indexed by register file %d", o.Index, o.Rel.File)
+		}
+		d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+	}
+	return d, nil
 }
 
 func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
@@ -121,6 +136,11 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 				return d, fmt.Errorf("a constant buffer is indexed by register file %d", o.Rel.File)
 			}
 			d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+		}
+	case FileIndexable:
+		var err error
+		if d, err = xOperand(o); err != nil {
+			return d, err
 		}
 	case FileTex:
 		d = dxbc.Texture(uint32(o.Index))
@@ -208,6 +228,9 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	}
 	if p.Temps > 0 {
 		b.DclTemps(uint32(p.Temps))
+	}
+	for i, n := range p.Indexables {
+		b.DclIndexableTemp(uint32(i), uint32(n), 4)
 	}
 	for i := range p.Code {
 		if err := encodeInstr(b, p, &p.Code[i]); err != nil {

@@ -57,7 +57,7 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 				g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
 				continue
 			}
-			pv := g.newVar(pt)
+			pv := g.newNamedVar(p.name, pt)
 			if p.inout == "inout" {
 				g.store(e.pos, pv, g.convert(e.pos, a, pt, true), false)
 			}
@@ -69,8 +69,8 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 			if cv == poison {
 				continue
 			}
-			if written[p.name] {
-				pv := g.newVar(pt)
+			if written[p.name] || g.dynNames[p.name] && hasArray(pt) {
+				pv := g.newNamedVar(p.name, pt)
 				g.store(e.pos, pv, cv, false)
 				cv = pv
 			} else {

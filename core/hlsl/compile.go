@@ -158,6 +158,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{},
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}}
 	g.push() // globals
+	g.dynNames = dynIndexed(f)
 	g.declareGlobals(f)
 	var fn *funcDecl
 	for _, x := range f.funcs {
@@ -176,7 +177,7 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	if len(g.errs) > 0 {
 		return nil, Errors(g.errs)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -214,6 +215,9 @@ func (g *gen) declareGlobals(f *file) {
 				}
 			}
 			g.funcs[d.name] = append(g.funcs[d.name], d)
+			if d.body != nil {
+				g.funcOrder = append(g.funcOrder, d)
+			}
 		case *cbufferDecl:
 			cb := &cbInfo{name: d.name, line: d.line}
 			if d.register != "" {

@@ -372,3 +372,48 @@ float4 main() : sv_target
 		}
 	}
 }
+
+// TestDynamicIndexing: local arrays indexed by a register live in x#
+// (read and written there), vectors and matrices and arrays in temps are
+// read and written through movc chains; structs and nested arrays too.
+func TestDynamicIndexing(t *testing.T) {
+	src := `uniform uint4 u;
+struct S { float2 a; float b; };
+float4 main() : sv_target
+{
+    float t[4] = { 1, 2, 3, 4 };
+    S s[3];
+    for (int i = 0; i < 3; i++) { s[i].a = float2(i, 10 * i); s[i].b = t[i + 1]; }
+    t[u.x] = 70;
+    float4 v = float4(5, 6, 7, 8);
+    v[u.y] += 100;
+    float2x2 m = float2x2(1, 2, 3, 4);
+    m[u.z][u.w] = -1;
+    int k[2][3] = { 1, 2, 3, 4, 5, 6 };
+    k[u.x & 1][u.y] *= 10;
+    return float4(t[u.y] + t[u.x], s[u.z].a.y + s[u.w].b, m[0][1] + m[1][0], v[u.y] + k[1][u.y] + k[0][0]);
+}`
+	r := compileOK(t, src, "main", "ps_4_0")
+	if len(r.Program.Indexables) == 0 || !strings.Contains(r.Program.String(), "x0[r") {
+		t.Errorf("no x# array indexed by a register:\n%s", r.Program)
+	}
+	for _, tc := range []struct {
+		u    [4]uint32
+		want [4]float32
+	}{
+		// t = {1, 2, 70, 4}; s[1].a.y = 10, s[0].b = 2; m[1][0] = -1 -> 2 + -1; v.y = 106, k[0][1] = 20, k[0][0] = 1.
+		{[4]uint32{2, 1, 1, 0}, [4]float32{2 + 70, 10 + 2, 2 - 1, 106 + 5 + 1}},
+		// t = {1, 70, 3, 4}, u.y = 0: t[0] + t[1]; s[0].a.y = 0, s[1].b = 3; m[0][1] = -1; v.x = 105, k[1][0] = 40, k[0][0] = 1.
+		{[4]uint32{1, 0, 0, 1}, [4]float32{1 + 70, 0 + 3, -1 + 3, 105 + 40 + 1}},
+	} {
+		if got := floats4(runCB(t, src, "ps_4_0", tc.u)); got != tc.want {
+			t.Errorf("u = %v: %v, want %v", tc.u, got, tc.want)
+		}
+	}
+	// A function's static is one variable for every call.
+	st := `float4 f() { static uint i; i += 1; return float4(0.1, 0.2, 0.3, 0.4) + i; }
+float4 main() : sv_target { return f()[f().x]; }`
+	if got := floats4(runCB(t, st, "ps_4_0")); got != [4]float32{2.2, 2.2, 2.2, 2.2} {
+		t.Errorf("func()[func().x]: %v, want all 2.2 (the index first, one static)", got)
+	}
+}

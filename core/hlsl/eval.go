@@ -224,7 +224,26 @@ type machine struct {
 	env  *Env
 	r    [][4]uint32
 	o    [][4]uint32
+	x    [][][4]uint32 // x# arrays
 	disc bool
+}
+
+// xElem finds the x# register an operand names; nil when a dynamic index
+// leaves the array (an out-of-range read gives 0, a write is dropped, as
+// D3D10+ define).
+func (m *machine) xElem(op Operand) (*[4]uint32, error) {
+	e := op.Elem
+	if op.Rel != nil {
+		rv, err := m.read(*op.Rel, false)
+		if err != nil {
+			return nil, err
+		}
+		e += int(int32(rv[0]))
+	}
+	if op.Index < 0 || op.Index >= len(m.x) || e < 0 || e >= len(m.x[op.Index]) {
+		return nil, nil
+	}
+	return &m.x[op.Index][e], nil
 }
 
 func (m *machine) read(op Operand, isFloat bool) ([4]uint32, error) {
@@ -258,6 +277,14 @@ func (m *machine) read(op Operand, isFloat bool) ([4]uint32, error) {
 		// Out-of-range constant-buffer reads return 0, as D3D10+ defines.
 		if op.Index < len(m.env.CB) && e >= 0 && e < len(m.env.CB[op.Index]) {
 			raw = m.env.CB[op.Index][e]
+		}
+	case FileIndexable:
+		r, err := m.xElem(op)
+		if err != nil {
+			return raw, err
+		}
+		if r != nil {
+			raw = *r
 		}
 	default:
 		return raw, fmt.Errorf("hlsl: cannot read register file %d", op.File)
@@ -303,6 +330,15 @@ func (m *machine) write(d Operand, v [4]uint32, sat bool) error {
 			m.o = append(m.o, [4]uint32{})
 		}
 		reg = &m.o[d.Index]
+	case FileIndexable:
+		r, err := m.xElem(d)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return nil
+		}
+		reg = r
 	default:
 		return fmt.Errorf("hlsl: cannot write register file %d", d.File)
 	}
@@ -333,6 +369,9 @@ func Run(p *Program, env *Env) (*Output, error) {
 		return nil, err
 	}
 	m := &machine{p: p, env: env, r: make([][4]uint32, p.Temps)}
+	for _, n := range p.Indexables {
+		m.x = append(m.x, make([][4]uint32, n))
+	}
 	for _, o := range p.Outputs {
 		for o.Reg >= len(m.o) {
 			m.o = append(m.o, [4]uint32{})

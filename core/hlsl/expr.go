@@ -613,7 +613,7 @@ func (g *gen) member(e *memberExpr) *value {
 	if x.t.Kind == KStruct {
 		for i, f := range x.t.Fields {
 			if f.Name == e.name {
-				return x.fields[i]
+				return g.through(x, x.fields[i], func(nv, src *value) { nv.fields[i] = src })
 			}
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
@@ -643,7 +643,15 @@ func (g *gen) member(e *memberExpr) *value {
 		}
 		seen[k] = true
 	}
-	return &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	r := &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	if dup {
+		return r
+	}
+	return g.through(x, r, func(nv, src *value) {
+		for j, k := range idx {
+			nv.c[k] = src.c[j]
+		}
+	})
 }
 
 func vectorSwizzle(s string, n int) []int {
@@ -708,11 +716,13 @@ func matrixSwizzle(s string, t *Type) []int {
 // index lowers a[i], v[i] and m[i]; only arrays in constant buffers may be
 // indexed by a non-constant.
 func (g *gen) index(e *indexExpr) *value {
-	x := g.expr(e.x)
-	i := g.expr(e.i)
-	if x == poison || i == poison {
+	// fxc evaluates the index before the indexed expression
+	// (vkd3d's side-effects tests: func()[func().x]).
+	v, ok := g.exprs([]Expr{e.i, e.x})
+	if !ok {
 		return poison
 	}
+	i, x := v[0], v[1]
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison
@@ -725,49 +735,29 @@ func (g *gen) index(e *indexExpr) *value {
 				g.errorf(e.pos, eSubscript, "array index out of bounds")
 				return poison
 			}
-			return g.element(e.pos, x, int(k))
+			return g.through(x, g.element(e.pos, x, int(k)), func(nv, src *value) { nv.elems[k] = src })
 		case KVector, KScalar:
 			if k < 0 || k >= int64(x.t.Cols) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}
+			return g.through(x, &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}, func(nv, src *value) { nv.c[k] = src.c[0] })
 		case KMatrix:
 			if k < 0 || k >= int64(x.t.Rows) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[int(k)*x.t.Cols : int(k+1)*x.t.Cols], ro: x.ro}
+			n := int64(x.t.Cols)
+			return g.through(x, &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[k*n : (k+1)*n], ro: x.ro}, func(nv, src *value) { copy(nv.c[k*n:], src.c) })
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript")
 		return poison
 	}
-	if x.t.Kind == KArray && x.cb != nil {
-		ii := g.convert(e.pos, i, scalarT(Int), false)
-		stride := roundUp16(sizeOf(x.t.Elem)) / 16
-		rc := ii.c
-		if stride != 1 {
-			rc = g.op(OpImul, 1, rc, []Operand{immU(uint32(stride))})
-		}
-		if x.cb.rel != nil {
-			rc = g.op(OpIadd, 1, rc, []Operand{*x.cb.rel})
-		}
-		rel := g.srcOp(rc)
-		if rel.File != FileTemp {
-			// A relative index is a temp register (an input or a
-			// constant as the index is copied first).
-			rel = g.srcOp(g.copyTemp(rc))
-		}
-		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}
-		g.cbDyn[x.cb.slot] = true
-		end := (x.cb.off+sizeOf(x.t)-1)/16 + 1
-		if end > g.cbMax[x.cb.slot] {
-			g.cbMax[x.cb.slot] = end
-		}
-		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, &rel)
+	if !x.t.numeric() && x.t.Kind != KArray {
+		g.errorf(e.pos, eSubscript, "invalid subscript")
+		return poison
 	}
-	g.errorf(e.pos, eNotImplemented, "indexing a local array, vector or matrix with a non-constant is not supported by this compiler")
-	return poison
+	return g.dynIndex(e.pos, x, g.convert(e.pos, i, scalarT(Int), false))
 }
 
 var _ = math.Float32bits

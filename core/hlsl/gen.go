@@ -22,16 +22,20 @@ type gen struct {
 	scopesSave [][]map[string]*value
 	fn         *fnCtx
 
-	cbufs    []*cbInfo
-	globals  *cbInfo // $Globals
-	textures []*resource
-	samplers []*resource
-	cbMax    map[int]int  // slot -> registers read
-	cbDyn    map[int]bool // slot -> indexed by a register
-	loopDep  int
-	brk      []byte // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
-	statics  []*varDecl
-	interp   map[int]string // pixel input register -> interpolation mode
+	cbufs     []*cbInfo
+	globals   *cbInfo // $Globals
+	textures  []*resource
+	samplers  []*resource
+	cbMax     map[int]int  // slot -> registers read
+	cbDyn     map[int]bool // slot -> indexed by a register
+	loopDep   int
+	funcOrder []*funcDecl         // the functions with a body, in source order
+	fnStatics map[*varDecl]*value // functions' static locals: one variable for all calls
+	xs        []int               // the x# arrays: registers each
+	dynNames  map[string]bool     // names indexed by a non-constant somewhere: their arrays live in x#
+	brk       []byte              // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
+	statics   []*varDecl
+	interp    map[int]string // pixel input register -> interpolation mode
 }
 
 // fnCtx is the function being lowered: where its return value goes.
@@ -207,6 +211,37 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 	return t
 }
 
+// newNamedVar allocates a local: in an x# array when its name is indexed
+// by a non-constant somewhere and its type holds an array, else in temps.
+func (g *gen) newNamedVar(name string, t *Type) *value {
+	if g.dynNames[name] && hasArray(t) {
+		regs := roundUp16(sizeOf(t)) / 16
+		if regs > 0 && regs <= maxIndexable {
+			g.xs = append(g.xs, regs)
+			return g.memValue(FileIndexable, len(g.xs)-1, 0, t, nil)
+		}
+	}
+	return g.newVar(t)
+}
+
+// maxIndexable bounds one x# array (registers): fxc's limit on indexable
+// temps is 4096 in all.
+const maxIndexable = 4096
+
+func hasArray(t *Type) bool {
+	switch t.Kind {
+	case KArray:
+		return true
+	case KStruct:
+		for _, f := range t.Fields {
+			if hasArray(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // newVar allocates temps for a local of type t.
 func (g *gen) newVar(t *Type) *value {
 	switch t.Kind {
@@ -243,22 +278,30 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 		g.errorf(p, eConst, "l-value specifies const object")
 		return
 	}
+	if dst.wb != nil && !dst.t.numeric() {
+		g.storeWB(p, dst.wb, src, sat)
+		return
+	}
 	switch dst.t.Kind {
 	case KStruct:
 		for i := range dst.fields {
 			g.store(p, dst.fields[i], src.fields[i], sat)
 		}
 	case KArray:
-		if dst.cb != nil {
+		if dst.cb != nil && dst.cb.file == FileCB {
 			g.errorf(p, eConst, "l-value specifies const object")
 			return
 		}
-		for i := range dst.elems {
-			g.store(p, dst.elems[i], g.element(p, src, i), sat)
+		for i := 0; i < dst.t.Len; i++ {
+			g.store(p, g.element(p, dst, i), g.element(p, src, i), sat)
 		}
 	default:
+		if dst.wb != nil {
+			g.storeWB(p, dst.wb, src, sat)
+			return
+		}
 		for _, d := range dst.c {
-			if d.File != FileTemp && d.File != FileOutput {
+			if d.File != FileTemp && d.File != FileOutput && d.File != FileIndexable {
 				g.errorf(p, eConst, "l-value specifies const object")
 				return
 			}
@@ -271,7 +314,7 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 func (g *gen) element(p pos, a *value, i int) *value {
 	if a.cb != nil {
 		stride := roundUp16(sizeOf(a.t.Elem))
-		return g.cbValue(a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rel)
+		return g.memValue(a.cb.file, a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rel)
 	}
 	if i < len(a.elems) {
 		return a.elems[i]
@@ -281,14 +324,20 @@ func (g *gen) element(p pos, a *value, i int) *value {
 
 // cbValue reads a constant-buffer variable of type t at byte offset off.
 func (g *gen) cbValue(slot, off int, t *Type, rel *Operand) *value {
+	return g.memValue(FileCB, slot, off, t, rel)
+}
+
+// memValue is a value of type t at byte offset off of a constant buffer
+// (read-only) or of an x# array (writable), laid out by the packing rules.
+func (g *gen) memValue(file File, slot, off int, t *Type, rel *Operand) *value {
 	reg := off / 16
 	c0 := (off % 16) / 4
 	mk := func(r, c int) Operand {
-		o := Operand{File: FileCB, Index: slot, Elem: r, Rel: rel}
+		o := Operand{File: file, Index: slot, Elem: r, Rel: rel}
 		o.Swz[0] = uint8(c)
 		return o
 	}
-	v := &value{t: t, ro: true}
+	v := &value{t: t, ro: file == FileCB}
 	last := reg
 	switch t.Kind {
 	case KScalar, KVector:
@@ -308,12 +357,15 @@ func (g *gen) cbValue(slot, off int, t *Type, rel *Operand) *value {
 		last = reg + (sizeOf(t)-1)/16
 	case KStruct:
 		for i, fo := range structLayout(t) {
-			v.fields = append(v.fields, g.cbValue(slot, off+fo, t.Fields[i].Type, rel))
+			v.fields = append(v.fields, g.memValue(file, slot, off+fo, t.Fields[i].Type, rel))
 		}
 		last = reg + (sizeOf(t)-1)/16
 	case KArray:
-		v.cb = &cbArray{slot: slot, off: off, t: t, rel: rel}
+		v.cb = &cbArray{file: file, slot: slot, off: off, t: t, rel: rel}
 		last = reg + (sizeOf(t)-1)/16
+	}
+	if file != FileCB {
+		return v
 	}
 	if rel == nil && last+1 > g.cbMax[slot] {
 		g.cbMax[slot] = last + 1

@@ -131,14 +131,15 @@ type File uint8
 
 // The register files of SM4 that the front end uses.
 const (
-	FileNull   File = iota // null: a discarded destination (sincos's unused half)
-	FileTemp               // r#
-	FileInput              // v#
-	FileOutput             // o#
-	FileCB                 // cb#[n]
-	FileImm                // l(...)
-	FileTex                // t#
-	FileSamp               // s#
+	FileNull      File = iota // null: a discarded destination (sincos's unused half)
+	FileTemp                  // r#
+	FileInput                 // v#
+	FileOutput                // o#
+	FileCB                    // cb#[n]
+	FileImm                   // l(...)
+	FileTex                   // t#
+	FileSamp                  // s#
+	FileIndexable             // x#[n]: an indexable temp array (Index the array, Elem the element, Rel a dynamic index)
 )
 
 // Operand is one source or destination of an instruction. For a source,
@@ -146,9 +147,9 @@ const (
 // destination, Mask says which components are written (bit 0 = x).
 type Operand struct {
 	File  File
-	Index int       // register number; for FileCB the buffer slot
-	Elem  int       // FileCB: the 16-byte register inside the buffer
-	Rel   *Operand  // FileCB: a scalar temp added to Elem (dynamic indexing)
+	Index int       // register number; for FileCB the buffer slot, for FileIndexable the array
+	Elem  int       // FileCB: the 16-byte register inside the buffer; FileIndexable: the element
+	Rel   *Operand  // FileCB, FileIndexable: a scalar temp added to Elem (dynamic indexing)
 	Swz   [4]uint8  // source swizzle
 	Mask  uint8     // destination write mask
 	Imm   [4]uint32 // FileImm: the four lanes' bits
@@ -181,18 +182,20 @@ type Instr struct {
 // Program is a lowered shader: declarations as fxc's disassembly lists
 // them, then the instructions.
 type Program struct {
-	Target    string // vs_4_0, vs_5_0, ps_4_0, ps_5_0
-	Stage     Stage
-	Major     int
-	Minor     int
-	CBSizes   []CBDecl // dcl_constantbuffer
-	Samplers  []int    // dcl_sampler s#
-	Textures  []int    // dcl_resource_texture2d t#
-	Inputs    []IODecl
-	Outputs   []IODecl
-	Temps     int // dcl_temps
-	Code      []Instr
-	immFloats bool
+	Target   string // vs_4_0, vs_5_0, ps_4_0, ps_5_0
+	Stage    Stage
+	Major    int
+	Minor    int
+	CBSizes  []CBDecl // dcl_constantbuffer
+	Samplers []int    // dcl_sampler s#
+	Textures []int    // dcl_resource_texture2d t#
+	Inputs   []IODecl
+	Outputs  []IODecl
+	Temps    int // dcl_temps
+	// Indexables are the x# arrays (dcl_indexableTemp x#[Count], 4).
+	Indexables []int
+	Code       []Instr
+	immFloats  bool
 }
 
 // Stage is the pipeline stage a target compiles for.
@@ -261,6 +264,8 @@ func (o Operand) srcString(n int) string {
 		} else {
 			s = fmt.Sprintf("cb%d[%d]", o.Index, o.Elem)
 		}
+	case FileIndexable:
+		s = o.xName()
 	}
 	if o.File != FileImm {
 		s += "." + swzString(o.Swz, n)
@@ -302,10 +307,20 @@ func fmtInt(u uint32) string {
 	return fmt.Sprintf("%d", u)
 }
 
+// xName is x#[n] or x#[r#.c + n].
+func (o Operand) xName() string {
+	if o.Rel != nil {
+		return fmt.Sprintf("x%d[%s + %d]", o.Index, o.Rel.srcString(1), o.Elem)
+	}
+	return fmt.Sprintf("x%d[%d]", o.Index, o.Elem)
+}
+
 func (o Operand) dstString() string {
 	switch o.File {
 	case FileNull:
 		return "null"
+	case FileIndexable:
+		return o.xName() + "." + maskString(o.Mask)
 	case FileTemp:
 		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
 	case FileOutput:
@@ -418,6 +433,9 @@ func (p *Program) String() string {
 	}
 	if p.Temps > 0 {
 		fmt.Fprintf(&b, "dcl_temps %d\n", p.Temps)
+	}
+	for i, n := range p.Indexables {
+		fmt.Fprintf(&b, "dcl_indexableTemp x%d[%d], 4\n", i, n)
 	}
 	depth := 0
 	for i := range p.Code {

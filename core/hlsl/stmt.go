@@ -260,6 +260,10 @@ func hasJump(s Stmt, kind string) bool {
 }
 
 func (g *gen) declLocal(d *varDecl) {
+	if v := g.fnStatics[d]; v != nil && d.static {
+		g.declare(d.pos, d.name, v)
+		return
+	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
@@ -289,7 +293,7 @@ func (g *gen) declLocal(d *varDecl) {
 			g.top, g.code, g.errs, g.warns = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn]
 		}
 	}
-	v := g.newVar(t)
+	v := g.newNamedVar(d.name, t)
 	saved := g.top
 	switch {
 	case d.init != nil:
@@ -334,7 +338,7 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 		}
 		var comps []*value
 		for _, x := range flat {
-			comps = append(comps, scalars(x)...)
+			comps = append(comps, g.scalars(x)...)
 		}
 		k := 0
 		ok2 := g.fill(p, v, comps, &k)
@@ -358,18 +362,18 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 }
 
 // scalars splits a value into its scalar components.
-func scalars(v *value) []*value {
+func (g *gen) scalars(v *value) []*value {
 	switch v.t.Kind {
 	case KStruct:
 		var out []*value
 		for _, f := range v.fields {
-			out = append(out, scalars(f)...)
+			out = append(out, g.scalars(f)...)
 		}
 		return out
 	case KArray:
 		var out []*value
-		for _, e := range v.elems {
-			out = append(out, scalars(e)...)
+		for i := 0; i < v.t.Len; i++ {
+			out = append(out, g.scalars(g.element(pos{}, v, i))...)
 		}
 		return out
 	}
@@ -390,8 +394,8 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		}
 		return true
 	case KArray:
-		for _, e := range v.elems {
-			if !g.fill(p, e, comps, k) {
+		for i := 0; i < v.t.Len; i++ {
+			if !g.fill(p, g.element(p, v, i), comps, k) {
 				return false
 			}
 		}

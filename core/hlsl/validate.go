@@ -47,9 +47,12 @@ func (p *Program) Validate() error {
 		for _, d := range in.Dst {
 			switch d.File {
 			case FileNull:
-			case FileTemp, FileOutput:
+			case FileTemp, FileOutput, FileIndexable:
 				if d.Mask == 0 || d.Mask > 15 {
 					return fmt.Errorf("hlsl: instruction %d (%s): write mask %#x", i, in.Op, d.Mask)
+				}
+				if err := p.checkX(d); err != nil {
+					return fmt.Errorf("hlsl: instruction %d (%s): %v", i, in.Op, err)
 				}
 				if d.File == FileTemp && (d.Index < 0 || d.Index >= p.Temps) {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, d.Index, p.Temps)
@@ -72,9 +75,12 @@ func (p *Program) Validate() error {
 				if !texOp(in.Op) || k == 0 || k > 2 || s.File != want {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
-			case FileInput, FileOutput, FileImm, FileCB:
-				if s.Rel != nil && (s.File != FileCB || s.Rel.File != FileTemp) {
+			case FileInput, FileOutput, FileImm, FileCB, FileIndexable:
+				if s.Rel != nil && (s.File != FileCB && s.File != FileIndexable || s.Rel.File != FileTemp) {
 					return fmt.Errorf("hlsl: instruction %d (%s): bad relative index", i, in.Op)
+				}
+				if err := p.checkX(s); err != nil {
+					return fmt.Errorf("hlsl: instruction %d (%s): %v", i, in.Op, err)
 				}
 			default:
 				return fmt.Errorf("hlsl: instruction %d (%s): cannot read register file %d", i, in.Op, s.File)
@@ -124,6 +130,27 @@ func (p *Program) Validate() error {
 	}
 	if len(depth) != 0 {
 		return fmt.Errorf("hlsl: %d unterminated if/loop blocks", len(depth))
+	}
+	return nil
+}
+
+// checkX checks an x# operand: a declared array, an element inside it
+// when the index is constant, a temp as a dynamic index.
+func (p *Program) checkX(o Operand) error {
+	if o.File != FileIndexable {
+		if o.Rel != nil && o.File != FileCB {
+			return fmt.Errorf("a relative index on register file %d", o.File)
+		}
+		return nil
+	}
+	if o.Index < 0 || o.Index >= len(p.Indexables) {
+		return fmt.Errorf("x%d is not declared", o.Index)
+	}
+	if o.Elem < 0 || o.Rel == nil && o.Elem >= p.Indexables[o.Index] {
+		return fmt.Errorf("x%d[%d] outside its %d elements", o.Index, o.Elem, p.Indexables[o.Index])
+	}
+	if o.Rel != nil && (o.Rel.File != FileTemp || o.Rel.Index < 0 || o.Rel.Index >= p.Temps) {
+		return fmt.Errorf("x%d indexed by something other than a temp", o.Index)
 	}
 	return nil
 }
