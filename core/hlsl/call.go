@@ -24,6 +24,11 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	if !ok {
 		return poison
 	}
+	return g.userCallArgs(e, fns, args)
+}
+
+// userCallArgs inlines a call whose arguments are lowered.
+func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 	fn := g.overload(e, fns, args)
 	if fn == nil {
 		return poison

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // The reference evaluator runs a lowered Program on one invocation's
@@ -30,6 +31,11 @@ type Env struct {
 	// MaxSteps bounds the instructions executed (default 1<<20), so a
 	// loop that never ends returns an error instead of hanging.
 	MaxSteps int
+	// Deriv computes a derivative instruction (deriv_rt*) of the value v
+	// this invocation holds at instruction pc; RunQuad sets it to exchange
+	// values with the other invocations of the 2x2 quad. Without it a
+	// derivative is an error: one invocation has no neighbours.
+	Deriv func(pc int, op Op, v [4]uint32) [4]uint32
 }
 
 // Output is what one invocation wrote.
@@ -50,7 +56,8 @@ func lanewise(o Op) bool {
 	case OpMov, OpMovc, OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc,
 		OpRoundNI, OpRoundPI, OpRoundZ, OpLt, OpGe, OpEq, OpNe, OpAnd, OpOr, OpXor, OpNot, OpItof, OpFtoi,
 		OpUtof, OpFtou, OpIadd, OpIneg, OpImin, OpImax, OpUmin, OpUmax, OpIlt, OpIge, OpIeq, OpIne, OpUlt, OpUge,
-		OpIshl, OpIshr, OpUshr:
+		OpIshl, OpIshr, OpUshr, OpRoundNE, OpCountbits, OpFirstbitHi, OpFirstbitLo, OpFirstbitShi, OpBfrev,
+		OpF32tof16, OpF16tof32, OpRcp:
 		return true
 	}
 	return false
@@ -62,7 +69,8 @@ func floatOp(o Op) bool {
 	switch o {
 	case OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc, OpRoundNI, OpRoundPI,
 		OpRoundZ, OpLt, OpGe, OpEq, OpNe, OpFtoi, OpFtou, OpDp2, OpDp3, OpDp4, OpSincos, OpMov, OpMovc,
-		OpSample, OpSampleL, OpSampleB, OpSampleD:
+		OpSample, OpSampleL, OpSampleB, OpSampleD, OpRoundNE, OpF32tof16, OpRcp, OpDerivRtx, OpDerivRty,
+		OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine:
 		return true
 	}
 	return false
@@ -71,7 +79,7 @@ func floatOp(o Op) bool {
 func floatResult(o Op) bool {
 	switch o {
 	case OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc, OpRoundNI, OpRoundPI,
-		OpRoundZ, OpItof, OpUtof, OpDp2, OpDp3, OpDp4, OpSincos:
+		OpRoundZ, OpItof, OpUtof, OpDp2, OpDp3, OpDp4, OpSincos, OpRoundNE, OpF16tof32, OpRcp:
 		return true
 	}
 	return false
@@ -215,8 +223,92 @@ func laneOp(o Op, a, b, c uint32) uint32 {
 		return uint32(int32(a) >> (b & 31))
 	case OpUshr:
 		return a >> (b & 31)
+	case OpRoundNE:
+		return F(float32(math.RoundToEven(float64(fa))))
+	case OpRcp:
+		return F(1 / fa)
+	case OpCountbits:
+		return uint32(bits.OnesCount32(a))
+	case OpFirstbitLo:
+		if a == 0 {
+			return 0xffffffff
+		}
+		return uint32(bits.TrailingZeros32(a))
+	case OpFirstbitShi:
+		if int32(a) < 0 {
+			a = ^a
+		}
+		fallthrough
+	case OpFirstbitHi:
+		if a == 0 {
+			return 0xffffffff
+		}
+		return uint32(bits.LeadingZeros32(a))
+	case OpBfrev:
+		return bits.Reverse32(a)
+	case OpF32tof16:
+		return uint32(toHalf(fa))
+	case OpF16tof32:
+		return F(fromHalf(uint16(a)))
 	}
 	return 0
+}
+
+// toHalf converts to a half float ("Floating-point rules", D3D11.3:
+// round to nearest even, out-of-range values to infinity, NaN kept a NaN).
+func toHalf(f float32) uint16 {
+	u := math.Float32bits(f)
+	sign := uint16(u>>16) & 0x8000
+	exp := int(u>>23&0xff) - 127
+	mant := u & 0x7fffff
+	switch {
+	case f != f:
+		return sign | 0x7e00
+	case exp == 128: // infinity
+		return sign | 0x7c00
+	case exp > 15:
+		return sign | 0x7c00
+	case exp >= -14:
+		// Normal: 10 bits of mantissa, rounded to nearest even.
+		h := uint32(exp+15)<<10 | mant>>13
+		rem := mant & 0x1fff
+		if rem > 0x1000 || rem == 0x1000 && h&1 != 0 {
+			h++ // may carry into the exponent, up to infinity: right
+		}
+		return sign | uint16(h)
+	case exp >= -25:
+		// Denormal: the implicit bit shifted in.
+		m := mant | 0x800000
+		shift := uint(-exp - 14 + 13)
+		h := m >> shift
+		rem := m & (1<<shift - 1)
+		half := uint32(1) << (shift - 1)
+		if rem > half || rem == half && h&1 != 0 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	return sign
+}
+
+// fromHalf converts a half float exactly.
+func fromHalf(h uint16) float32 {
+	sign := float32(1)
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	mant := float32(h & 0x3ff)
+	switch exp {
+	case 0:
+		return sign * mant * float32(math.Ldexp(1, -24))
+	case 31:
+		if mant != 0 {
+			return float32(math.NaN())
+		}
+		return sign * float32(math.Inf(1))
+	}
+	return sign * (1 + mant/1024) * float32(math.Ldexp(1, exp-15))
 }
 
 type machine struct {
@@ -491,7 +583,11 @@ func Run(p *Program, env *Env) (*Output, error) {
 		case OpDiscard:
 			if test() {
 				m.disc = true
-				return &Output{Regs: m.o, Discarded: true}, nil
+				if env.Deriv == nil {
+					return &Output{Regs: m.o, Discarded: true}, nil
+				}
+				// In a quad a discarded invocation goes on as a helper,
+				// for its neighbours' derivatives.
 			}
 		case OpDp2, OpDp3, OpDp4:
 			n := int(in.Op-OpDp2) + 2
@@ -537,6 +633,13 @@ func Run(p *Program, env *Env) (*Output, error) {
 				return nil, err
 			}
 			if err := m.write(in.Dst[1], r, false); err != nil {
+				return nil, err
+			}
+		case OpDerivRtx, OpDerivRty, OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine:
+			if env.Deriv == nil {
+				return nil, fmt.Errorf("hlsl: %s needs the other invocations of the quad (RunQuad)", in.Op)
+			}
+			if err := m.write(in.Dst[0], env.Deriv(pc, in.Op, src[0]), in.Sat); err != nil {
 				return nil, err
 			}
 		case OpSample, OpSampleL, OpSampleB, OpSampleD:

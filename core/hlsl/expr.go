@@ -11,7 +11,9 @@ func (g *gen) expr(e Expr) *value {
 	if len(g.errs) >= maxErrors || g.tooBig {
 		return poison
 	}
-	g.line = e.at().line
+	if g.fixLine == 0 {
+		g.line = e.at().line
+	}
 	switch e := e.(type) {
 	case *intLit:
 		if e.uns {

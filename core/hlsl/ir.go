@@ -107,6 +107,21 @@ const (
 	OpCase    // case l(value)
 	OpDefault
 	OpEndswitch
+	OpRoundNE     // round_ne: to the nearest, ties to even
+	OpCountbits   // countbits
+	OpFirstbitHi  // firstbit_hi: the first set bit from the top (0 is bit 31), -1 for none
+	OpFirstbitLo  // firstbit_lo: the first set bit from the bottom
+	OpFirstbitShi // firstbit_shi: firstbit_hi of a negative number's complement
+	OpBfrev       // bfrev: the bits in reverse order
+	OpF32tof16    // f32tof16: a half float in the low 16 bits
+	OpF16tof32    // f16tof32: the low 16 bits read as a half float
+	OpDerivRtx    // deriv_rtx: d/dx within the 2x2 quad
+	OpDerivRty    // deriv_rty
+	OpDerivRtxCoarse
+	OpDerivRtxFine
+	OpDerivRtyCoarse
+	OpDerivRtyFine
+	OpRcp // rcp (shader model 5)
 	numOps
 )
 
@@ -116,7 +131,9 @@ var opNames = [numOps]string{
 	"itof", "ftoi", "utof", "ftou", "iadd", "imul", "ineg", "imin", "imax", "umin", "umax", "ilt", "ige", "ieq",
 	"ine", "ult", "uge", "ishl", "ishr", "ushr", "udiv", "if", "else", "endif", "loop", "endloop", "break",
 	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld", "sample_b", "sample_d", "resinfo",
-	"switch", "case", "default", "endswitch",
+	"switch", "case", "default", "endswitch", "round_ne", "countbits", "firstbit_hi", "firstbit_lo", "firstbit_shi", "bfrev",
+	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
+	"rcp",
 }
 
 func (o Op) String() string {

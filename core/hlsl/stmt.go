@@ -6,7 +6,9 @@ func (g *gen) stmt(s Stmt) {
 	if len(g.errs) >= maxErrors || g.tooBig {
 		return
 	}
-	g.line = s.at().line
+	if g.fixLine == 0 {
+		g.line = s.at().line
+	}
 	saved := g.top
 	switch s := s.(type) {
 	case *blockStmt:

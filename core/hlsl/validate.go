@@ -7,7 +7,8 @@ import "fmt"
 func operandCounts(o Op) (dst, src int) {
 	switch o {
 	case OpMov, OpFrc, OpRsq, OpSqrt, OpExp, OpLog, OpRoundNI, OpRoundPI, OpRoundZ, OpItof, OpFtoi, OpUtof,
-		OpFtou, OpNot, OpIneg:
+		OpFtou, OpNot, OpIneg, OpRoundNE, OpCountbits, OpFirstbitHi, OpFirstbitLo, OpFirstbitShi, OpBfrev, OpF32tof16,
+		OpF16tof32, OpDerivRtx, OpDerivRty, OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine, OpRcp:
 		return 1, 1
 	case OpMad, OpMovc:
 		return 1, 3

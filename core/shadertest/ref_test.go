@@ -405,7 +405,6 @@ func (d *refDraw) shade(px, py int) ([4]uint32, bool, error) {
 	if posReg < 0 {
 		return [4]uint32{}, false, fmt.Errorf("no SV_Position output")
 	}
-	cx, cy := float64(px)+0.5, float64(py)+0.5
 	var result [4]uint32
 	hit := false
 	for _, t := range tris {
@@ -430,61 +429,89 @@ func (d *refDraw) shade(px, py int) ([4]uint32, bool, error) {
 		if area == 0 {
 			continue
 		}
-		b0 := ((sx[1]-cx)*(sy[2]-cy) - (sx[2]-cx)*(sy[1]-cy)) / area
-		b1 := ((sx[2]-cx)*(sy[0]-cy) - (sx[0]-cx)*(sy[2]-cy)) / area
-		b2 := 1 - b0 - b1
-		if b0 < 0 || b1 < 0 || b2 < 0 {
+		bary := func(cx, cy float64) [3]float64 {
+			b0 := ((sx[1]-cx)*(sy[2]-cy) - (sx[2]-cx)*(sy[1]-cy)) / area
+			b1 := ((sx[2]-cx)*(sy[0]-cy) - (sx[0]-cx)*(sy[2]-cy)) / area
+			return [3]float64{b0, b1, 1 - b0 - b1}
+		}
+		bs := bary(float64(px)+0.5, float64(py)+0.5)
+		if bs[0] < 0 || bs[1] < 0 || bs[2] < 0 {
 			continue
 		}
-		bs := [3]float64{b0, b1, b2}
-		// Perspective-correct weights.
-		var pw [3]float64
-		sum := 0.0
-		for k := range pw {
-			pw[k] = bs[k] / w[k]
-			sum += pw[k]
-		}
-		for k := range pw {
-			pw[k] /= sum
-		}
-		in := make([][4]uint32, 32)
-		for _, el := range d.ps.Inputs {
-			if el.SysVal == hlsl.SysPosition {
-				zz := bs[0]*z[0] + bs[1]*z[1] + bs[2]*z[2]
-				in[el.Register] = [4]uint32{fb(cx), fb(cy), fb(zz), fb(1 / (bs[0]*w[0] + bs[1]*w[1] + bs[2]*w[2]))}
-				continue
+		inputs := func(cx, cy float64) ([][4]uint32, error) {
+			bs := bary(cx, cy)
+			var pw [3]float64
+			sum := 0.0
+			for k := range pw {
+				pw[k] = bs[k] / w[k]
+				sum += pw[k]
 			}
-			src := -1
-			for _, o := range d.vs.Outputs {
-				if strings.EqualFold(o.Semantic, el.Semantic) && o.Index == el.Index {
-					src = o.Register
+			for k := range pw {
+				pw[k] /= sum
+			}
+			in := make([][4]uint32, 32)
+			for _, el := range d.ps.Inputs {
+				if el.SysVal == hlsl.SysPosition {
+					zz := bs[0]*z[0] + bs[1]*z[1] + bs[2]*z[2]
+					in[el.Register] = [4]uint32{fb(cx), fb(cy), fb(zz), fb(1 / (bs[0]*w[0] + bs[1]*w[1] + bs[2]*w[2]))}
+					continue
 				}
-			}
-			if src < 0 {
-				return result, false, fmt.Errorf("pixel input %s%d not written by the vertex shader", el.Semantic, el.Index)
-			}
-			mode := "linear"
-			for _, decl := range d.ps.Program.Inputs {
-				if decl.Reg == el.Register {
-					mode = decl.Interp
+				src := -1
+				for _, o := range d.vs.Outputs {
+					if strings.EqualFold(o.Semantic, el.Semantic) && o.Index == el.Index {
+						src = o.Register
+					}
 				}
-			}
-			var reg [4]uint32
-			for c := 0; c < 4; c++ {
-				switch {
-				case mode == "constant" || el.Type != hlsl.CompFloat32:
-					reg[c] = regs[0][src][c]
-				case strings.Contains(mode, "noperspective"):
-					reg[c] = fb(bs[0]*f(regs[0][src][c]) + bs[1]*f(regs[1][src][c]) + bs[2]*f(regs[2][src][c]))
-				default:
-					reg[c] = fb(pw[0]*f(regs[0][src][c]) + pw[1]*f(regs[1][src][c]) + pw[2]*f(regs[2][src][c]))
+				if src < 0 {
+					return nil, fmt.Errorf("pixel input %s%d not written by the vertex shader", el.Semantic, el.Index)
 				}
+				mode := "linear"
+				for _, decl := range d.ps.Program.Inputs {
+					if decl.Reg == el.Register {
+						mode = decl.Interp
+					}
+				}
+				var reg [4]uint32
+				for c := 0; c < 4; c++ {
+					switch {
+					case mode == "constant" || el.Type != hlsl.CompFloat32:
+						reg[c] = regs[0][src][c]
+					case strings.Contains(mode, "noperspective"):
+						reg[c] = fb(bs[0]*f(regs[0][src][c]) + bs[1]*f(regs[1][src][c]) + bs[2]*f(regs[2][src][c]))
+					default:
+						reg[c] = fb(pw[0]*f(regs[0][src][c]) + pw[1]*f(regs[1][src][c]) + pw[2]*f(regs[2][src][c]))
+					}
+				}
+				in[el.Register] = reg
 			}
-			in[el.Register] = reg
+			return in, nil
 		}
-		out, err := hlsl.Run(d.ps.Program, d.env(in))
-		if err != nil {
-			return result, false, err
+		var out *hlsl.Output
+		if usesDerivatives(d.ps.Program) {
+			// The 2x2 quad the pixel is in, its other pixels helpers.
+			var envs [4]*hlsl.Env
+			qx, qy := px&^1, py&^1
+			for lane := 0; lane < 4; lane++ {
+				in, err := inputs(float64(qx+lane%2)+0.5, float64(qy+lane/2)+0.5)
+				if err != nil {
+					return result, false, err
+				}
+				envs[lane] = d.env(in)
+			}
+			outs, errs := hlsl.RunQuad(d.ps.Program, envs)
+			me := (py-qy)*2 + (px - qx)
+			if errs[me] != nil {
+				return result, false, errs[me]
+			}
+			out = outs[me]
+		} else {
+			in, err := inputs(float64(px)+0.5, float64(py)+0.5)
+			if err != nil {
+				return result, false, err
+			}
+			if out, err = hlsl.Run(d.ps.Program, d.env(in)); err != nil {
+				return result, false, err
+			}
 		}
 		if out.Discarded {
 			continue
@@ -494,6 +521,15 @@ func (d *refDraw) shade(px, py int) ([4]uint32, bool, error) {
 		}
 	}
 	return result, hit, nil
+}
+
+func usesDerivatives(p *hlsl.Program) bool {
+	for _, in := range p.Code {
+		if strings.HasPrefix(in.Op.String(), "deriv_") {
+			return true
+		}
+	}
+	return false
 }
 
 func f(u uint32) float64  { return float64(math.Float32frombits(u)) }
