@@ -22,12 +22,22 @@ const (
 )
 
 const usage = `usage:
-  d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input)
+  d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input), or an apitrace capture:
+                                          a .trace or "apitrace dump" text (docs/apitrace.md)
   d3dsim run --link URL|- [flags]         run what a link carries (- reads the link from standard input)
   d3dsim run --link-file FILE [flags]     run what the link in FILE carries (a link longer than a command line)
   d3dsim run FILE|- --modes [flags]       run it synchronously, asynchronously in order and out of order, and compare
                                           the frames and query results (rule ASYNC-SAME; --link, --link-file too)
   d3dsim verify FILE|- [flags]            run and print the rule violations (--link, --link-file too)
+  d3dsim export FILE|- -o OUT.trace [--seed N] [--sync] [--max-steps N] (-o or --o)
+                                          run a scenario and write its calls as an apitrace capture (a .trace that
+                                          apitrace dump reads and d3dretrace replays on Windows)
+  d3dsim import FILE|- [-o OUT.d3ds] [--blobs DIR] [--strict] (-o or --o)
+                                          write the scenario an apitrace capture (.trace or dump text) is, each
+                                          statement with the call's number; the report of calls not simulated
+                                          goes to standard error. --blobs: where "apitrace dump --blobs" wrote the
+                                          blob_callN.bin files (default: the dump's directory); --strict: stop at
+                                          the first call not simulated
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
@@ -99,6 +109,8 @@ var verbFlags = map[string]map[string]flagKind{
 	"bench":   {"json": fBool, "n": fCount},
 	"gallery": {"out": fString, "base": fString, "files": fString},
 	"dxbc":    {"stage": fStage},
+	"export":  {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
+	"import":  {"o": fString, "blobs": fString, "strict": fBool},
 	"fxc":     {}, // fxc's own /T /E ... options: parseFxcArgs
 }
 
@@ -224,6 +236,10 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(a, stdout, stderr)
 	case "dxbc":
 		return cmdDxbc(a, stdin, stdout, stderr)
+	case "export":
+		return cmdExport(a, stdin, stdout, stderr)
+	case "import":
+		return cmdImport(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}
