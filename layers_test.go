@@ -22,12 +22,12 @@ import (
 var allowedImports = map[string][]string{
 	".":                    {"assets"},
 	"assets":               {},
-	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest"},
+	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest", "core/apitrace"},
 	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
-	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult"}, // apitrace's .trace and dump text, as scenarios
-	"core/shadertest":      {"core/hlsl", "core/scenario"},                 // shader_test files: each case a scenario
+	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11"}, // apitrace's .trace and dump text, as scenarios
+	"core/shadertest":      {"core/hlsl", "core/scenario"},                               // shader_test files: each case a scenario
 	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
@@ -36,7 +36,7 @@ var allowedImports = map[string][]string{
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":         {},
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader"},
+	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader", "gpu/texel"},
 	"gpu/isa":              {},
 	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
 	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them

@@ -457,6 +457,7 @@ func (r *Run) inject(s *Inject) {
 		args[a.Key] = a
 	}
 	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + string(s.Fault)})
+	r.observeInject(s)
 	switch s.Fault {
 	case machine.FaultGPUHang:
 		r.mach.InjectGPUHang()

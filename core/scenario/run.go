@@ -72,6 +72,7 @@ type Run struct {
 	lostRead bool             // the ring dropped events the verifier had not read
 
 	shaders shaderBook // the shaders created and the draws that ran them (shaders.go)
+	obs     *Observer  // sees each call and inject (observe.go)
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the
