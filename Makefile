@@ -85,18 +85,19 @@ test-wasm:
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -run Golden ./gpu
 
 # A bounded run of every Fuzz target in the repo, found by grep so new ones
-# are picked up.
+# are picked up. Every target runs even when one fails; the failed ones are
+# named at the end.
 fuzz:
-	@set -e; \
-	grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . | sort | \
-	while read -r file; do \
+	@failed=""; \
+	for file in $$(grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do \
 		dir="$$(dirname "$$file")"; \
 		for fn in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$$file"); do \
 			n=$(FUZZTIME); if [ "$$fn" = FuzzRun ]; then n=$(FUZZRUNTIME); fi; \
 			echo "fuzz: $$fn in $$dir for $$n"; \
-			$(GO) test -timeout $(TESTTIMEOUT) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $$n "$$dir"; \
+			$(GO) test -timeout $(TESTTIMEOUT) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $$n "$$dir" || failed="$$failed $$fn ($$dir)"; \
 		done; \
-	done
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: failed:$$failed"; exit 1; fi
 
 # The two long tests on their own (make unit runs them too, the soak at 250
 # rounds; -short skips them): the soak, 1,000 rounds of the example

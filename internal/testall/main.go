@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -140,6 +141,7 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 		return r
 	}
 	g := newGoJSON(out)
+	var plainFailed []string // what the plain output says failed
 	rd := bufio.NewReader(pr)
 	for {
 		line, err := rd.ReadString('\n')
@@ -147,6 +149,13 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 			logf.WriteString(line)
 			if !goTargets[target] || !g.line(line) {
 				io.WriteString(out, line)
+				if m := plainFailure.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil {
+					for _, what := range m[1:] {
+						if what != "" {
+							plainFailed = append(plainFailed, what)
+						}
+					}
+				}
 			}
 		}
 		if err != nil {
@@ -165,6 +174,9 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 		}
 	}
 	if !r.ok && len(r.failed) == 0 {
+		r.failed = plainFailed
+	}
+	if !r.ok && len(r.failed) == 0 {
 		if ee, isExit := err.(*exec.ExitError); !isExit {
 			r.failed = []string{err.Error()}
 		} else {
@@ -173,6 +185,11 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 	}
 	return r
 }
+
+// plainFailure matches what a target's plain output says failed: a Go test
+// (`--- FAIL: TestX`, printed without -json), a package (`FAIL\tpkg`), the
+// fuzz target's closing line.
+var plainFailure = regexp.MustCompile(`^(?:--- FAIL: (\S+)|FAIL\t(\S+)|fuzz: (failed:.*))`)
 
 // goEvent is a line of `go test -json` (cmd/test2json).
 type goEvent struct {
