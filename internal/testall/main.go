@@ -81,7 +81,7 @@ func main() {
 		if !r.ok {
 			status = "FAIL"
 		}
-		fmt.Printf("<== %s: %s in %s\n", t, status, seconds(r.took))
+		fmt.Printf("<== %s: %s in %s (%s of CPU)\n", t, status, seconds(r.took), seconds(r.cpu))
 		results = append(results, r)
 	}
 	ok := summary(os.Stdout, results, time.Since(start), dir)
@@ -96,6 +96,7 @@ type result struct {
 	ok      bool
 	skipped bool // not run (interrupted)
 	took    time.Duration
+	cpu     time.Duration // user + system time of the target and what it ran
 	log     string
 	failed  []string   // the Go tests or browser tests that failed, or packages that did not build
 	tests   []testTime // Go tests (top level) or browser tests, with their durations
@@ -166,6 +167,11 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 	err = cmd.Wait()
 	r.took = time.Since(begin)
 	r.ok = err == nil
+	if ps := cmd.ProcessState; ps != nil {
+		// wait4's usage counts the descendants make waited for: the
+		// compilers, the test binaries, node, Chromium.
+		r.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	g.flush()
 	r.failed, r.tests = g.failed, g.tests
 	if target == browserTarget {
@@ -364,7 +370,11 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 // summary prints what passed and failed and the slowest tests; it reports
 // whether every target passed.
 func summary(w io.Writer, results []result, took time.Duration, dir string) bool {
-	fmt.Fprintf(w, "\nmake test: summary (%s in all; load average now %s)\n", minutes(took), loadAverage())
+	var cpu time.Duration
+	for _, r := range results {
+		cpu += r.cpu
+	}
+	fmt.Fprintf(w, "\nmake test: summary (%s in all, %s of CPU; load average now %s)\n", minutes(took), minutes(cpu), loadAverage())
 	ok := true
 	var goTests, browserTests []testTime
 	var failedNames []string
@@ -379,7 +389,7 @@ func summary(w io.Writer, results []result, took time.Duration, dir string) bool
 			ok = false
 			failedNames = append(failedNames, r.target)
 		}
-		line := fmt.Sprintf("  %s  %-13s %8s", status, r.target, seconds(r.took))
+		line := fmt.Sprintf("  %s  %-13s %8s  %8s of CPU", status, r.target, seconds(r.took), seconds(r.cpu))
 		if r.skipped {
 			line = fmt.Sprintf("  %s  %-13s %8s", status, r.target, "not run")
 		}
