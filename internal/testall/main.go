@@ -275,8 +275,9 @@ func (g *goJSON) line(s string) bool {
 				g.print(k)
 			}
 		}
+		said := g.buf[key] != nil && strings.Contains(g.buf[key].String(), "FAIL\t"+pkg)
 		g.print(key)
-		if e.Action == "fail" {
+		if e.Action == "fail" && !said {
 			fmt.Fprintf(g.out, "FAIL\t%s\t%.3fs\n", pkg, e.Elapsed)
 		}
 	}

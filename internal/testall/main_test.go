@@ -63,6 +63,9 @@ func TestGoJSON(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
+	if n := strings.Count(got, "FAIL\tm/c"); n != 1 {
+		t.Errorf("m/c's FAIL line printed %d times:\n%s", n, got)
+	}
 	for _, not := range []string{"a log line of a passing test", "good_case", "m/e"} {
 		if strings.Contains(got, not) {
 			t.Errorf("output has %q, which only -v shows:\n%s", not, got)
