@@ -20,7 +20,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./harness.mjs";
+import { ROOT, nextFrames } from "./harness.mjs";
 
 export const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
 export const DOCS = path.join(ROOT, "docs");
@@ -68,9 +68,7 @@ export async function settle(page) {
     ui.poll();
     return ui.store.n === n; // a poll found nothing new
   });
-  for (let i = 0; i < 2; i++) {
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))));
-  }
+  await nextFrames(page, 6);
 }
 
 // compare decodes two PNGs in a blank page and compares them (see above);
