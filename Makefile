@@ -117,3 +117,11 @@ test-browser:
 
 bench:
 	$(GO) run ./cmd/d3dsim bench
+
+# Redraw every picture README.md and docs/ show (docs/*.png) from the browser
+# tests that put the page into each state (tests/browser/shots.mjs); without
+# UPDATE_SCREENSHOTS=1 the same tests compare the committed pictures with
+# what the page draws (make test-browser).
+.PHONY: screenshots
+screenshots:
+	cd tests/browser && npm ci --no-audit --no-fund && UPDATE_SCREENSHOTS=1 node --test screenshots.test.mjs newcomer-shots.test.mjs

@@ -55,6 +55,7 @@ let tutorialName = "";
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let probe = null; // the pixel probe under the stage (layout.js)
 
 function setState(state, label) {
   $("state").dataset.state = state;
@@ -166,7 +167,7 @@ function start(d3dsim) {
   installBarHeight();
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
-  installPixelProbe(sim, () => ctl.summary?.frames);
+  probe = installPixelProbe(sim, () => ctl.summary?.frames);
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -626,6 +627,7 @@ function showHeld(s) {
 }
 
 function renderSummary(s) {
+  probe?.refresh();
   for (const b of document.querySelectorAll("#summary b[data-k]")) {
     const v = s[b.dataset.k];
     b.textContent = v === "" || v == null ? "–" : typeof v === "number" ? v.toLocaleString("en-US") : String(v);
