@@ -127,7 +127,7 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint,
 		ddi.FormatR32G32B32Float: // (what its optional support allows is the driver's to say)
 	default:
-		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
+		return nil, d.invalid(call, name, "format %s is not a supported texture format", formatName(desc.Format))
 	}
 	if msg := formatBindError(desc.Format, desc.BindFlags); msg != "" {
 		return nil, d.invalid(call, name, "%s: %s", call, msg)
@@ -191,7 +191,7 @@ func formatName(f ddi.Format) string {
 			return n
 		}
 	}
-	return fmt.Sprintf("format %d", uint32(f))
+	return fmt.Sprintf("DXGI_FORMAT %d", uint32(f))
 }
 
 // validateMisc checks MiscFlags: only SHARED is simulated, and a shared
