@@ -70,6 +70,7 @@ var knownOptions = map[string]func(string) bool{
 	"maxevents":           isUint,
 	"maxtime":             isUint,
 	"maxpixels":           isUint,
+	"maxinstructions":     isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
 	"hlsl.tokens":         isUint,
@@ -403,10 +404,10 @@ func (c *checker) inject(s *Inject) error {
 		args[a.Key] = a
 	}
 	switch s.Fault {
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		at, ok := args["at"]
 		if !ok {
-			return c.errf(s.Pos, "inject %s needs at=CTX.Method", machine.FaultOutOfMemory)
+			return c.errf(s.Pos, "inject %s needs at=CTX.Method", s.Fault)
 		}
 		obj, _, found := strings.Cut(at.Value.Ident, ".")
 		if !found {

@@ -181,6 +181,11 @@ func enumValue(p param, v Value) uint32 {
 // bind stores result i of the call under its name.
 func (x *call) bind(i int, v any) {
 	if i < len(x.st.Results) {
+		// The object the name held before: forgotten once it is gone, so
+		// a loop that creates and releases into one name keeps one.
+		if old, ok := x.run.vars[x.st.Results[i]].(d3d11.Object); ok && !old.Alive() {
+			delete(x.run.names, old)
+		}
 		x.run.vars[x.st.Results[i]] = v
 		x.run.made[x.st.Results[i]] = signalled{x.run.sim.Now(), x.run.sim.Thread()}
 		if o, ok := v.(d3d11.Object); ok {

@@ -486,14 +486,18 @@ func (r *Run) inject(s *Inject) {
 		if r.mach.InjectForeignAllocation(dev, res) != nil {
 			r.failf(s.Pos, "cannot inject %s here", machine.FaultForeignAllocation)
 		}
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
 		count := 1
 		if c, ok := args["count"]; ok && c.Value.Num >= 1 {
 			count = int(c.Value.Num)
 		}
-		if r.mach.InjectOutOfMemory(r.vars[obj], method, count) != nil {
-			r.failf(s.Pos, "cannot inject %s at %s", machine.FaultOutOfMemory, obj)
+		var err error
+		if s.Fault == machine.FaultInvalidArg {
+			err = hresult.E_INVALIDARG
+		}
+		if r.mach.InjectError(r.vars[obj], method, count, err) != nil {
+			r.failf(s.Pos, "cannot inject %s at %s", s.Fault, obj)
 		}
 	}
 }

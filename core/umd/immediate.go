@@ -172,8 +172,8 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
 	}
 	d.busy()
-	if d.injected("ResourceMap") {
-		return ddi.MappedSubresource{}, hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("ResourceMap"); err != nil {
+		return ddi.MappedSubresource{}, err
 	}
 	var lf ddi.LockFlags
 	switch t {

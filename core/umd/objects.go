@@ -44,6 +44,9 @@ type shader struct {
 	code   *resource  // the allocation holding prog.Code
 	sysReg uint32     // SV_Position's register (isa.NoReg: none)
 	layout isa.Layout // vertex shader: the fetch of its inputs
+	// destroyed: DestroyShader was called and the destruction waits for
+	// a submission (deferDestroy); prog is a stub then.
+	destroyed bool
 }
 
 type query struct {
