@@ -48,6 +48,8 @@ type DumpReader struct {
 	cur    int64
 	values int
 	last   byte
+	// backtrace: inside a call's "Backtrace:" frames
+	backtrace bool
 }
 
 // NewDumpReader reads dump text from r.
@@ -119,16 +121,22 @@ func (d *DumpReader) Next() (*Call, error) {
 			continue
 		}
 		if d.col == 0 {
-			// a line that does not start a call: a backtrace ("Backtrace:"
-			// and its frames), skipped
 			line, err := d.peekLine()
 			if err != nil && err != io.EOF {
 				return nil, err
 			}
+			if strings.TrimSpace(line) == "Backtrace:" {
+				d.backtrace = true
+			}
 			if !dumpLine.MatchString(line) {
+				if !d.backtrace {
+					return nil, d.errf("%.60q does not start a call (NUMBER Name(ARG = VALUE, ...))", line)
+				}
+				// a backtrace's frames, skipped
 				d.restOfLine()
 				continue
 			}
+			d.backtrace = false
 		}
 		return d.call()
 	}
