@@ -75,6 +75,10 @@ func NewExporter(w io.Writer, script *scenario.Script, name string) *Exporter {
 	return e
 }
 
+// SetLimit bounds the stream the capture may write (ExportLimit by
+// default): past it the capture stops with an error.
+func (e *Exporter) SetLimit(n int64) { e.maxBytes = n }
+
 // Observer is what the run reports to.
 func (e *Exporter) Observer() *scenario.Observer {
 	return &scenario.Observer{Call: e.call, Inject: e.inject}

@@ -40,16 +40,16 @@ type ImportOptions struct {
 
 // Unsupported is one kind of call the import could not map.
 type Unsupported struct {
-	Name   string // the call (Interface::Method)
-	Count  int
-	First  uint64 // the first call's number
-	Reason string // why, for the first one
+	Name   string `json:"name"` // the call (Interface::Method)
+	Count  int    `json:"count"`
+	First  uint64 `json:"first"`  // the first call's number
+	Reason string `json:"reason"` // why, for the first one
 }
 
 // Notice is something the import changed or could not carry over.
 type Notice struct {
-	Call uint64
-	Msg  string
+	Call uint64 `json:"call"`
+	Msg  string `json:"msg"`
 }
 
 // Report says what an import did.
