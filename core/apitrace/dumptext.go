@@ -2,7 +2,6 @@ package apitrace
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -47,7 +46,6 @@ type DumpReader struct {
 	sigs   map[string]*FuncSig
 	cur    int64
 	values int
-	last   byte
 	// backtrace: inside a call's "Backtrace:" frames
 	backtrace bool
 }
@@ -660,5 +658,3 @@ func (d *DumpReader) compound(depth int) (Value, error) {
 		}
 	}
 }
-
-var _ = errors.New

@@ -1,7 +1,6 @@
 package apitrace
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -719,5 +718,3 @@ func expSimple(m *row) exportFunc {
 		e.write(th, m.sig, in, nil, ret, 0)
 	}
 }
-
-func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }

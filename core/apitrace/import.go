@@ -157,6 +157,7 @@ type importer struct {
 	rep      *Report
 	objs     map[string]*object
 	all      []*object
+	mapped   []*object // resources mapped now
 	stmts    []*stmt
 	options  []option
 	lineOf   map[int]*stmt // the statement each line of the text holds (directives)
@@ -164,7 +165,6 @@ type importer struct {
 	blocks   []string
 	shaders  map[[32]byte]string
 	stages   map[string]int
-	prefixes map[string]int
 	bytes    int
 	c        *Call // the call being imported
 	unsup    map[string]*Unsupported
@@ -184,7 +184,7 @@ func Import(src CallSource, opt ImportOptions) (string, *Report, error) {
 	if opt.MaxBytes <= 0 {
 		opt.MaxBytes = 1 << 20
 	}
-	m := &importer{opt: opt, rep: &Report{}, objs: map[string]*object{}, shaders: map[[32]byte]string{}, stages: map[string]int{}, prefixes: map[string]int{},
+	m := &importer{opt: opt, rep: &Report{}, objs: map[string]*object{}, shaders: map[[32]byte]string{}, stages: map[string]int{},
 		unsup: map[string]*Unsupported{}}
 	for {
 		c, err := src.Next()
@@ -336,9 +336,6 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFormatSupport", "CheckFeatureSupport",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":
-		if m.scenarioless(tgt, meth) {
-			return nil
-		}
 		return nil // queries with no effect on the simulation
 	}
 	switch family(iface) {
@@ -404,10 +401,6 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 	m.rep.used(r)
 	return r.imp(m, c, tgt)
 }
-
-// scenarioless says whether an object has no scenario counterpart (its
-// calls need no statement).
-func (m *importer) scenarioless(o *object, meth string) bool { return o.typ == "" }
 
 func succeededCall(c *Call) bool {
 	if c.Ret == nil {

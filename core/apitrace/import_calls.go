@@ -1605,9 +1605,11 @@ func impMap(m *importer, c *Call, ctx *object) error {
 		if p := m.member(out, "pData"); p != nil {
 			res.mapBinding = ""
 			if addr, ok := valInt(p); ok {
-				res.mapAddr, res.mapped = uint64(addr), true
+				res.mapAddr = uint64(addr)
+				m.setMapped(res, true)
 			} else if p.Kind == KBinding {
-				res.mapAddr, res.mapped, res.mapBinding = 0, true, p.Str
+				res.mapAddr, res.mapBinding = 0, p.Str
+				m.setMapped(res, true)
 			}
 			res.mapRow, _ = m.uintMember(out, "RowPitch")
 			res.mapSize, _ = m.uintMember(out, "DepthPitch")
@@ -1646,8 +1648,8 @@ func impMemcpy(m *importer, c *Call, _ *object) error {
 	}
 	if destV != nil && destV.Kind == KBinding {
 		var mapped []*object
-		for _, o := range m.all {
-			if o.mapped && (destV.Str == "" || o.mapBinding == destV.Str) {
+		for _, o := range m.mapped {
+			if destV.Str == "" || o.mapBinding == destV.Str {
 				mapped = append(mapped, o)
 			}
 		}
@@ -1664,8 +1666,8 @@ func impMemcpy(m *importer, c *Call, _ *object) error {
 		if !ok {
 			return skip("dest is %s", describe(destV))
 		}
-		for _, o := range m.all {
-			if o.mapped && uint64(dest) >= o.mapAddr {
+		for _, o := range m.mapped {
+			if uint64(dest) >= o.mapAddr {
 				size := o.mapSize
 				if o.typ == "buffer" {
 					size = uint64(o.size)
@@ -1714,7 +1716,7 @@ func impUnmap(m *importer, c *Call, ctx *object) error {
 	if res == nil {
 		return skip("pResource is NULL")
 	}
-	res.mapped = false
+	m.setMapped(res, false)
 	m.emit(c, m.ref(ctx)+".Unmap "+m.ref(res), "")
 	return nil
 }
@@ -1778,4 +1780,23 @@ func impRelease(m *importer, c *Call, tgt *object) error {
 	m.emit(c, m.ref(tgt)+".Release", "")
 	tgt.refOps++
 	return nil
+}
+
+// setMapped keeps the list of mapped resources the fake memcpy calls are
+// looked up in.
+func (m *importer) setMapped(o *object, mapped bool) {
+	if o.mapped == mapped {
+		return
+	}
+	o.mapped = mapped
+	if mapped {
+		m.mapped = append(m.mapped, o)
+		return
+	}
+	for i, x := range m.mapped {
+		if x == o {
+			m.mapped = append(m.mapped[:i], m.mapped[i+1:]...)
+			break
+		}
+	}
 }

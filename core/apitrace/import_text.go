@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -352,14 +351,4 @@ func colourText(c [4]float64) (string, bool) {
 		fmt.Fprintf(&s, "%02x", int(k))
 	}
 	return s.String(), true
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
