@@ -25,6 +25,7 @@ import { tutorialSteps } from "./tutorial-steps.js";
 import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
+import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;
@@ -97,6 +98,7 @@ function start(d3dsim) {
       // Show the new scenario's text.
       const src = sim.source();
       if (editor.value !== src) editor.value = src;
+      problems.setCapture(capture.source === src ? capture.report : null);
       editor.setError("");
       syncPicker();
     },
@@ -130,6 +132,11 @@ function start(d3dsim) {
   $("notice").title = "Click to close";
   $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
+  installPaste($("source"));
+  window.addEventListener("d3dsim:capture", (e) => {
+    problems.setCapture(e.detail.report);
+    if (activeView === "problems") problems.render();
+  });
   for (const id of ["play", "step", "step-frame", "restart", "share", "download"]) $(id).disabled = false;
 
   $("play").addEventListener("click", togglePlay);
@@ -328,8 +335,8 @@ function download(kind) {
       : "No events yet: Step call or Play runs the scenario", 5000);
     return;
   }
-  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
-  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
+  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png", trace: "capture.trace" }[kind];
+  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png", trace: "application/octet-stream" }[kind];
   save(name, data, type);
 }
 

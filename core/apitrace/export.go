@@ -1,7 +1,6 @@
 package apitrace
 
 import (
-	"encoding/binary"
 	"fmt"
 	"io"
 	"math"
@@ -74,6 +73,10 @@ func NewExporter(w io.Writer, script *scenario.Script, name string) *Exporter {
 	}
 	return e
 }
+
+// SetLimit bounds the stream the capture may write (ExportLimit by
+// default): past it the capture stops with an error.
+func (e *Exporter) SetLimit(n int64) { e.maxBytes = n }
 
 // Observer is what the run reports to.
 func (e *Exporter) Observer() *scenario.Observer {
@@ -715,5 +718,3 @@ func expSimple(m *row) exportFunc {
 		e.write(th, m.sig, in, nil, ret, 0)
 	}
 }
-
-func le32(b []byte) uint32 { return binary.LittleEndian.Uint32(b) }
