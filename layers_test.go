@@ -22,13 +22,13 @@ import (
 var allowedImports = map[string][]string{
 	".":                    {"assets"},
 	"assets":               {},
-	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest"},
+	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest", "core/apitrace"},
 	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
-	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult"}, // apitrace's .trace and dump text, as scenarios
-	"core/shadertest":      {"core/hlsl", "core/scenario"},                 // shader_test files: each case a scenario
-	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
+	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11"}, // apitrace's .trace and dump text, as scenarios
+	"core/shadertest":      {"core/hlsl", "core/scenario"},                               // shader_test files: each case a scenario
+	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
 	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shaderisa", "core/umd/translate"},
@@ -36,7 +36,7 @@ var allowedImports = map[string][]string{
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":         {},
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader"},
+	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader", "gpu/texel"},
 	"gpu/isa":              {},
 	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
 	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them
@@ -51,6 +51,7 @@ var allowedImports = map[string][]string{
 	"core/builtins":        {"assets", "core/hlsl"}, // the built-in shaders: HLSL in assets, compiled once
 	"core/dxbc":            {},                      // DXBC shader bytecode: a leaf every layer that handles shaders may use
 	"core/internal/oracle": {},                      // tests only: finds vkd3d-compiler and spirv-val
+	"internal/testall":     {},                      // make test: runs the targets, sums up
 }
 
 // strictTests are the packages whose tests keep to their table too.

@@ -252,8 +252,22 @@ func TestInspectCommandLists(t *testing.T) {
 			t.Errorf("%s: dc %q executed %+v, want DC1 and once on IC", l.Obj, l.DC, l.Executed)
 		}
 	}
-	if got := strings.Join(states["cl"], " "); got != "valid retired cached" {
+	// cl's cached handle and memory become cl2's (RecycleCreateCommandList):
+	// cl's history ends "reused" by cl2, not "cached" for ever.
+	if got := strings.Join(states["cl"], " "); got != "valid retired cached reused" {
 		t.Errorf("cl states: %q", got)
+	}
+	for _, l := range snap.Lists {
+		switch l.Obj {
+		case "cl":
+			if l.State != "reused" || l.ReusedBy != "cl2" || l.History[len(l.History)-1].Obj != "cl2" {
+				t.Errorf("cl: state %q reused by %q, history %+v", l.State, l.ReusedBy, l.History)
+			}
+		case "cl2":
+			if l.Reuses != "cl" || l.ReusedBy != "" {
+				t.Errorf("cl2: reuses %q, reused by %q", l.Reuses, l.ReusedBy)
+			}
+		}
 	}
 	if got := strings.Join(states["cl2"], " "); got != "valid freed" {
 		t.Errorf("cl2 states: %q", got)

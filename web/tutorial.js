@@ -18,6 +18,16 @@ export function linkedTutorial(hash) {
   return "";
 }
 
+// linkedStep returns the tutorial step a link's fragment names ("&step=3",
+// 1-based: what Share adds while a step is shown), or 0 when it names none.
+export function linkedStep(hash) {
+  for (const part of String(hash || "").replace(/^#/, "").split("&")) {
+    const m = /^step=([1-9][0-9]{0,3})$/.exec(part);
+    if (m) return Number(m[1]);
+  }
+  return 0;
+}
+
 export function parseNotes(text) {
   const lines = String(text || "").replace(/\r\n?/g, "\n").split("\n");
   const out = { title: "", intro: [], steps: [] };

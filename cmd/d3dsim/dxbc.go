@@ -41,12 +41,12 @@ func cmdDxbc(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "d3dsim dxbc: %s: %v\n", name, err)
 		return exitBadIn
 	}
-	listing, err := dxbc.Listing(c)
-	if err != nil {
+	// Written as it goes (a 60,000-instruction program's listing is
+	// never held whole).
+	if err := dxbc.WriteListing(stdout, c); err != nil {
 		fmt.Fprintf(stderr, "d3dsim dxbc: %s: %v\n", name, err)
 		return exitBadIn
 	}
-	fmt.Fprint(stdout, listing)
 	if st, ok := a.flags["stage"]; ok {
 		stage := stageByPrefix[st]
 		if _, err := dxbc.Validate(blob, stage); err != nil {

@@ -1,18 +1,41 @@
 package dxbc
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 )
 
 // Disassemble prints the program as fxc's /Fc listing prints its code: the
-// profile, then one instruction per line, blocks indented by two spaces.
+// profile, then one instruction per line, blocks indented by two spaces
+// (WriteDisassembly, into a string).
 func (p *Program) Disassemble() string {
 	var b strings.Builder
-	b.WriteString(p.Profile())
-	b.WriteByte('\n')
+	p.WriteDisassembly(&b) // a strings.Builder never fails
+	return b.String()
+}
+
+// MaxIndent is the deepest nesting a listing indents: blocks nested deeper
+// are printed at this depth, so a program of 60,000 nested ifs lists in
+// linear space (indented per level it took 3.6 GB).
+const MaxIndent = 32
+
+// WriteDisassembly writes what Disassemble returns to w as it goes,
+// instruction by instruction; it stops at w's first error.
+func (p *Program) WriteDisassembly(w io.Writer) error {
+	bw, ok := w.(io.StringWriter)
+	if !ok {
+		buf := bufio.NewWriter(w)
+		defer buf.Flush()
+		bw = buf
+	}
+	if _, err := bw.WriteString(p.Profile() + "\n"); err != nil {
+		return err
+	}
+	const spaces = "                                                                " // 2*MaxIndent
 	depth := 0
 	for i := range p.Instructions {
 		in := &p.Instructions[i]
@@ -20,15 +43,18 @@ func (p *Program) Disassemble() string {
 		case OpElse, OpEndif, OpEndloop, OpEndswitch:
 			depth = max(depth-1, 0)
 		}
-		b.WriteString(strings.Repeat("  ", depth))
-		b.WriteString(in.String())
-		b.WriteByte('\n')
+		if _, err := bw.WriteString(spaces[:2*min(depth, MaxIndent)] + in.String() + "\n"); err != nil {
+			return err
+		}
 		switch in.Op {
 		case OpIf, OpElse, OpLoop, OpSwitch:
 			depth++
 		}
 	}
-	return b.String()
+	if f, ok := bw.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 // String prints one instruction in fxc's syntax.

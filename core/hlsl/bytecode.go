@@ -47,7 +47,7 @@ var opcodes = func() [numOps]dxbc.Opcode {
 // it, a single value.
 func (in *Instr) readLanes(k int) uint8 {
 	switch {
-	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 		return 1
 	case in.Op >= OpDp2 && in.Op <= OpDp4:
 		return uint8(1)<<(int(in.Op-OpDp2)+2) - 1
@@ -75,7 +75,7 @@ func (in *Instr) readLanes(k int) uint8 {
 // mode): conditions and sample_l's level of detail.
 func (in *Instr) scalarSrc(k int) bool {
 	switch in.Op {
-	case OpIf, OpBreakc, OpDiscard:
+	case OpIf, OpBreakc, OpDiscard, OpSwitch:
 		return true
 	case OpSampleL, OpSampleB:
 		return k == 3
@@ -93,8 +93,23 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
+	case FileIndexable:
+		d, err := xOperand(o)
+		return d.Mask(o.Mask), err
 	}
 	return dxbc.Operand{}, fmt.Errorf("cannot write register file %d", o.File)
+}
+
+// xOperand is x#[n] or x#[r#.c + n].
+func xOperand(o Operand) (dxbc.Operand, error) {
+	d := dxbc.IndexableTemp(uint32(o.Index), uint32(o.Elem))
+	if o.Rel != nil {
+		if o.Rel.File != FileTemp {
+			return d, fmt.Errorf("x%d is indexed by register file %d", o.Index, o.Rel.File)
+		}
+		d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+	}
+	return d, nil
 }
 
 func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
@@ -121,6 +136,11 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 				return d, fmt.Errorf("a constant buffer is indexed by register file %d", o.Rel.File)
 			}
 			d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+		}
+	case FileIndexable:
+		var err error
+		if d, err = xOperand(o); err != nil {
+			return d, err
 		}
 	case FileTex:
 		d = dxbc.Texture(uint32(o.Index))
@@ -208,6 +228,9 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	}
 	if p.Temps > 0 {
 		b.DclTemps(uint32(p.Temps))
+	}
+	for i, n := range p.Indexables {
+		b.DclIndexableTemp(uint32(i), uint32(n), 4)
 	}
 	for i := range p.Code {
 		if err := encodeInstr(b, p, &p.Code[i]); err != nil {
@@ -329,7 +352,7 @@ type rdefTypes struct{ sm5 bool }
 func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	c := dxbc.ConstantBuffer{Name: cb.Name, Size: uint32(cb.Size)}
 	for _, v := range cb.Vars {
-		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T, v.RowMajor)}
+		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T)}
 		if v.Used {
 			x.Flags = dxbc.VariableUsed
 		}
@@ -338,7 +361,7 @@ func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	return c
 }
 
-func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
+func (rt *rdefTypes) typ(t *Type) *dxbc.Type {
 	if t == nil {
 		return &dxbc.Type{}
 	}
@@ -351,19 +374,19 @@ func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
 		d = &dxbc.Type{Class: dxbc.ClassVector, Base: base, Rows: 1, Columns: uint16(t.Cols)}
 	case KMatrix:
 		d = &dxbc.Type{Class: dxbc.ClassMatrixColumns, Base: base, Rows: uint16(t.Rows), Columns: uint16(t.Cols)}
-		if rowMajor {
+		if t.RowMajor {
 			d.Class = dxbc.ClassMatrixRows
 		}
 	case KArray:
-		e := *rt.typ(t.Elem, rowMajor)
+		e := *rt.typ(t.Elem)
 		e.Elements = uint16(min(t.Len, 0xffff))
 		return &e
 	case KStruct:
 		d = &dxbc.Type{Class: dxbc.ClassStruct, Rows: 1}
-		offs := structLayout(t, rowMajor)
+		offs := structLayout(t)
 		cols := 0
 		for i, f := range t.Fields {
-			m := rt.typ(f.Type, rowMajor)
+			m := rt.typ(f.Type)
 			d.Members = append(d.Members, dxbc.Member{Name: f.Name, Type: m, Offset: uint32(offs[i])})
 			cols += int(m.Rows) * int(m.Columns) * max(int(m.Elements), 1)
 		}

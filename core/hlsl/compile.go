@@ -162,9 +162,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{}, structs: map[string]*Type{},
+	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{},
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
+	g.dynNames = dynIndexed(f)
 	g.declareGlobals(f)
 	var fn *funcDecl
 	for _, x := range f.funcs {
@@ -183,7 +184,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp}
+	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -209,25 +210,21 @@ func (g *gen) declareGlobals(f *file) {
 	for _, x := range f.order {
 		switch d := x.(type) {
 		case *structDecl:
-			t := &Type{Kind: KStruct, Name: d.name}
-			for _, fd := range d.fields {
-				ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
-				if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
-					g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
-				}
-				for _, o := range t.Fields {
-					if o.Name == fd.name {
-						g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
+		case *funcDecl:
+			if d.body != nil {
+				for _, o := range g.funcs[d.name] {
+					if o.body != nil && sameSignature(g, o, d) {
+						g.errorf(d.pos, eRedefinition, "'%s': function already has a body", d.name)
 					}
 				}
-				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
 			}
-			if g.structs[d.name] != nil {
-				g.errorf(d.pos, eRedefinition, "redefinition of '%s'", d.name)
-			}
-			g.structs[d.name] = t
-		case *funcDecl:
 			g.funcs[d.name] = append(g.funcs[d.name], d)
+			if d.body != nil {
+				g.funcOrder = append(g.funcOrder, d)
+			}
 		case *cbufferDecl:
 			cb := &cbInfo{name: d.name, line: d.line}
 			if d.register != "" {
@@ -250,16 +247,51 @@ func (g *gen) declareGlobals(f *file) {
 	// validator would refuse the bytecode), found before anything is
 	// built from its layout.
 	for _, cb := range g.cbufs {
-		end := 0
-		for _, v := range cb.vars {
-			end = max(end, v.off+sizeOf(v.t, v.rowMajor))
-		}
-		cb.size = roundUp16(end)
+		end := layoutCB(cb)
 		if cb.size > 16*MaxConstantRegisters {
 			g.errorf(pos{cb.line, 1}, eNotImplemented, "constant buffer '%s' needs %d registers (%d bytes); a constant buffer holds at most %d (%d bytes, the limit in every shader model 4 and 5 profile)",
 				cb.name, cb.size/16, end, MaxConstantRegisters, 16*MaxConstantRegisters)
 		}
 	}
+}
+
+// layoutCB places a buffer's variables: those with a packoffset (or, in
+// $Globals, a register(cN)) where it says, the others in declaration
+// order, each after the one declared before it, moved past any explicitly
+// placed variable it would overlap (fxc: `float4 a; float4 b :
+// register(c0);` puts a in c1).
+//
+// It returns where the last variable ends (cb.size is that rounded up to a
+// register).
+func layoutCB(cb *cbInfo) int {
+	cur, afterStruct := 0, false
+	for _, v := range cb.vars {
+		if v.fixed >= 0 {
+			v.off = v.fixed
+		} else {
+			off := place(cur, v.t, afterStruct)
+			for moved := true; moved; {
+				moved = false
+				for _, w := range cb.vars {
+					if w == v || w.fixed < 0 {
+						continue
+					}
+					if off < w.fixed+sizeOf(w.t) && w.fixed < off+sizeOf(v.t) {
+						off = place(w.fixed+sizeOf(w.t), v.t, w.t.Kind == KStruct)
+						moved = true
+					}
+				}
+			}
+			v.off = off
+		}
+		cur, afterStruct = v.off+sizeOf(v.t), v.t.Kind == KStruct
+	}
+	end := 0
+	for _, v := range cb.vars {
+		end = max(end, v.off+sizeOf(v.t))
+	}
+	cb.size = roundUp16(end)
+	return end
 }
 
 // clean escapes control characters of a caller-given name, so a message
@@ -269,12 +301,22 @@ func clean(s string) string {
 	return q[1 : len(q)-1]
 }
 
+// regSlot reads register(t3): the kind letter, then the number (fxc
+// ignores letters after the digits).
 func regSlot(r string, kind byte) (int, bool) {
 	if len(r) < 2 || r[0] != kind {
 		return 0, false
 	}
-	n, err := strconv.Atoi(r[1:])
+	n, err := strconv.Atoi(leadingDigits(r[1:]))
 	return n, err == nil && n >= 0 && n < 128
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 // cbVarDecl packs one variable into a buffer and binds its name.
@@ -287,25 +329,23 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
 	}
-	rowMajor := d.typ.rowMajor
-	off := 0
-	if n := len(cb.vars); n > 0 {
-		last := cb.vars[n-1]
-		off = place(last.off+sizeOf(last.t, last.rowMajor), t, rowMajor, last.t.Kind == KStruct)
-	} else {
-		off = place(0, t, rowMajor, false)
+	off := -1
+	if d.register != "" && cb == g.globals && d.register[0] == 'c' {
+		// register(cN) on a loose uniform: where packoffset(cN) puts it.
+		// fxc reads the leading digits (c1manymanyletters is c1).
+		d.packoff = "c" + leadingDigits(d.register[1:])
 	}
 	if d.packoff != "" {
 		o, ok := parsePackoffset(d.packoff)
 		if !ok {
 			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
 		}
-		if o%16+sizeOf(t, rowMajor) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
+		if o%16+sizeOf(t) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
 			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
 		}
 		off = o
 	}
-	v := &cbVar{name: d.name, t: t, off: off, rowMajor: rowMajor}
+	v := &cbVar{name: d.name, t: t, fixed: off}
 	cb.vars = append(cb.vars, v)
 	// The value is built at each use, which marks the variable and its
 	// buffer used and gives the buffer its slot.
@@ -394,7 +434,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			}
 			k := n
 			switch {
-			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch:
 				k = 1
 			case in.Op >= OpDp2 && in.Op <= OpDp4:
 				k = int(in.Op-OpDp2) + 2
@@ -450,7 +490,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			c.Slot = cb.slot
 		}
 		for _, v := range cb.vars {
-			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
+			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t), RowMajor: rowMajorType(v.t), Used: v.used})
 		}
 		res.CBuffers = append(res.CBuffers, c)
 	}
@@ -501,13 +541,13 @@ func dropUnreachable(code []Instr) []Instr {
 	skip:
 		for ; j < len(code); j++ {
 			switch code[j].Op {
-			case OpIf, OpLoop:
+			case OpIf, OpLoop, OpSwitch:
 				depth++
-			case OpElse:
+			case OpElse, OpCase, OpDefault:
 				if depth == 0 {
 					break skip
 				}
-			case OpEndif, OpEndloop:
+			case OpEndif, OpEndloop, OpEndswitch:
 				if depth == 0 {
 					break skip
 				}
@@ -538,4 +578,43 @@ func loopEnds(code []Instr) []Instr {
 		out = append(out, in)
 	}
 	return out
+}
+
+// declareStruct makes a struct type and declares its name in the current
+// scope (a function's struct is local to it).
+func (g *gen) declareStruct(d *structDecl) *Type {
+	t := &Type{Kind: KStruct, Name: d.name}
+	for _, fd := range d.fields {
+		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
+		if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
+			g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
+		}
+		for _, o := range t.Fields {
+			if o.Name == fd.name {
+				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+			}
+		}
+		t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
+	}
+	if v := g.scopes[len(g.scopes)-1][d.name]; v != nil && v.tdef == t {
+		return t
+	}
+	g.declare(d.pos, d.name, &value{t: tVoid, tdef: t, ro: true})
+	return t
+}
+
+// declareTypedef declares typedef names: the type as written, with its
+// modifiers (row_major) and each name's array sizes.
+func (g *gen) declareTypedef(d *typedefDecl) {
+	if d.typ.def != nil {
+		g.declareStruct(d.typ.def)
+	}
+	base := g.resolveType(d.typ)
+	for _, n := range d.names {
+		t := g.arrayType(base, n.arrayLen)
+		if t == poison.t {
+			continue
+		}
+		g.declare(n.pos, n.name, &value{t: tVoid, tdef: t, ro: true})
+	}
 }

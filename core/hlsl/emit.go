@@ -203,7 +203,7 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 	var groups []*group
 	find := func(d Operand) *group {
 		for _, gr := range groups {
-			if gr.d.File == d.File && gr.d.Index == d.Index {
+			if gr.d.File == d.File && gr.d.Index == d.Index && gr.d.Elem == d.Elem && gr.d.Rel == d.Rel {
 				return gr
 			}
 		}
@@ -239,7 +239,7 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 		selfRead := false
 		for i := 0; i < 4; i++ {
 			l := gr.lanes[i]
-			if gr.mask&(1<<i) != 0 && l.File == gr.d.File && l.Index == gr.d.Index {
+			if gr.mask&(1<<i) != 0 && l.File == gr.d.File && l.Index == gr.d.Index && (l.File != FileIndexable || l.Elem == gr.d.Elem && l.Rel == gr.d.Rel) {
 				selfRead = true
 			}
 		}
@@ -257,11 +257,11 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 				}
 			}
 			done |= m
-			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: m}}, Src: []Operand{g.laneSrc(sub, m)}})
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Elem: gr.d.Elem, Rel: gr.d.Rel, Mask: m}}, Src: []Operand{g.laneSrc(sub, m)}})
 		}
 		if selfRead {
 			s := g.laneSrc(gr.lanes, gr.mask)
-			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: gr.mask}}, Src: []Operand{s}})
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Elem: gr.d.Elem, Rel: gr.d.Rel, Mask: gr.mask}}, Src: []Operand{s}})
 		}
 	}
 }

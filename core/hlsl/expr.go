@@ -1,6 +1,9 @@
 package hlsl
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // expr lowers an expression to a value, reporting errors and returning
 // poison on failure.
@@ -8,15 +11,17 @@ func (g *gen) expr(e Expr) *value {
 	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(e.at()) {
 		return poison
 	}
-	g.line = e.at().line
+	if g.fixLine == 0 {
+		g.line = e.at().line
+	}
 	switch e := e.(type) {
 	case *intLit:
 		if e.uns {
 			return &value{t: scalarT(Uint), c: []Operand{immU(uint32(e.v))}, ro: true}
 		}
-		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true}
+		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true, lit: !strings.ContainsAny(e.text, "lL")}
 	case *floatLit:
-		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true}
+		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
 	case *identExpr:
@@ -25,13 +30,17 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
 			return poison
 		}
+		if v.tdef != nil {
+			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
+			return poison
+		}
 		if v.res != nil {
 			g.useResource(v.res)
 		}
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
-			return g.cbValue(r.cb.slot, r.v.off, r.v.t, r.v.rowMajor, nil)
+			return g.cbValue(r.cb.slot, r.v.off, r.v.t, nil)
 		}
 		return v
 	case *unaryExpr:
@@ -69,7 +78,7 @@ func (g *gen) expr(e Expr) *value {
 		return g.ctor(e)
 	case *castExpr:
 		x := g.expr(e.x)
-		t := g.resolveType(e.typ)
+		t := g.arrayType(g.resolveType(e.typ), e.dims)
 		if x == poison || t == poison.t {
 			return poison
 		}
@@ -94,7 +103,10 @@ func rvalue(v *value) *value {
 	return &c
 }
 
+var invertedCmp = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
 func (g *gen) unary(e *unaryExpr) *value {
+	mark, markTop := len(g.code), g.top
 	x := g.expr(e.x)
 	if x == poison {
 		return poison
@@ -107,6 +119,15 @@ func (g *gen) unary(e *unaryExpr) *value {
 	case "+":
 		return rvalue(x)
 	case "-":
+		if x.lit && allImm(x.c) {
+			c := x.c[0]
+			if x.t.Base == Float {
+				c.Imm[0] ^= 0x80000000
+			} else {
+				c.Imm[0] = -c.Imm[0]
+			}
+			return &value{t: x.t, c: []Operand{c}, ro: true, lit: true}
+		}
 		t := x.t
 		if t.Base == Bool {
 			t = t.withBase(Int)
@@ -122,6 +143,12 @@ func (g *gen) unary(e *unaryExpr) *value {
 		return &value{t: t, c: g.op(OpIneg, len(x.c), x.c), ro: true}
 	case "!":
 		b := g.convert(e.pos, x, x.t.withBase(Bool), false)
+		if c, ok := e.x.(*binaryExpr); ok && invertedCmp[c.op] != "" {
+			// fxc (shader model 4 and 5) inverts the comparison instead:
+			// !(a < b) is a >= b, which differs only for NaN.
+			g.code, g.top = g.code[:mark], markTop
+			return g.binary(&binaryExpr{pos: c.pos, op: invertedCmp[c.op], x: c.x, y: c.y})
+		}
 		return &value{t: b.t, c: g.op(OpNot, len(b.c), b.c)}
 	case "~":
 		if x.t.Base != Int && x.t.Base != Uint {
@@ -212,7 +239,40 @@ func (g *gen) binary(e *binaryExpr) *value {
 	if !ok {
 		return poison
 	}
+	if r := foldLiterals(e.op, v[0], v[1]); r != nil {
+		return r
+	}
 	return g.binop(e.pos, e.op, v[0], v[1])
+}
+
+// foldLiterals folds arithmetic on two integer literals as fxc does for
+// shader models 4 and 5: in floating point (shader model 1 to 3 have no
+// integers, and fxc's folder is shared), the result converted back to an
+// int as x86 does, 0x80000000 when out of range. So 3000000000 +
+// 3000000000 is -2147483648, not the wrapped 1705032704 (vkd3d's
+// sm1-const-folding tests record it).
+func foldLiterals(op string, x, y *value) *value {
+	if !x.lit || !y.lit || x.t.Kind != KScalar || y.t.Kind != KScalar || x.t.Base != Int || y.t.Base != Int ||
+		!allImm(x.c) || !allImm(y.c) {
+		return nil
+	}
+	a, b := float64(int32(x.c[0].Imm[0])), float64(int32(y.c[0].Imm[0]))
+	var r float64
+	switch op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+	default:
+		return nil
+	}
+	v := uint32(0x80000000)
+	if r >= -2147483648 && r < 2147483648 {
+		v = uint32(int32(r))
+	}
+	return &value{t: scalarT(Int), c: []Operand{immU(v)}, ro: true, lit: true}
 }
 
 func (g *gen) binop(p pos, op string, x, y *value) *value {
@@ -251,6 +311,11 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	t := g.binaryType(p, x.t, y.t, true)
 	if t == nil {
 		return poison
+	}
+	if (op == "<<" || op == ">>") && t.Base != Float {
+		// A shift has the type of its left operand, as in C: int >> uint
+		// is an arithmetic shift.
+		t = t.withBase(max(x.t.Base, Int))
 	}
 	a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
 	n := t.comps()
@@ -550,7 +615,7 @@ func (g *gen) member(e *memberExpr) *value {
 	if x.t.Kind == KStruct {
 		for i, f := range x.t.Fields {
 			if f.Name == e.name {
-				return x.fields[i]
+				return g.through(x, x.fields[i], func(nv, src *value) { nv.fields[i] = src })
 			}
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
@@ -580,7 +645,15 @@ func (g *gen) member(e *memberExpr) *value {
 		}
 		seen[k] = true
 	}
-	return &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	r := &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	if dup {
+		return r
+	}
+	return g.through(x, r, func(nv, src *value) {
+		for j, k := range idx {
+			nv.c[k] = src.c[j]
+		}
+	})
 }
 
 func vectorSwizzle(s string, n int) []int {
@@ -645,11 +718,13 @@ func matrixSwizzle(s string, t *Type) []int {
 // index lowers a[i], v[i] and m[i]; only arrays in constant buffers may be
 // indexed by a non-constant.
 func (g *gen) index(e *indexExpr) *value {
-	x := g.expr(e.x)
-	i := g.expr(e.i)
-	if x == poison || i == poison {
+	// fxc evaluates the index before the indexed expression
+	// (vkd3d's side-effects tests: func()[func().x]).
+	v, ok := g.exprs([]Expr{e.i, e.x})
+	if !ok {
 		return poison
 	}
+	i, x := v[0], v[1]
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison
@@ -662,49 +737,29 @@ func (g *gen) index(e *indexExpr) *value {
 				g.errorf(e.pos, eSubscript, "array index out of bounds")
 				return poison
 			}
-			return g.element(e.pos, x, int(k))
+			return g.through(x, g.element(e.pos, x, int(k)), func(nv, src *value) { nv.elems[k] = src })
 		case KVector, KScalar:
 			if k < 0 || k >= int64(x.t.Cols) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}
+			return g.through(x, &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}, func(nv, src *value) { nv.c[k] = src.c[0] })
 		case KMatrix:
 			if k < 0 || k >= int64(x.t.Rows) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[int(k)*x.t.Cols : int(k+1)*x.t.Cols], ro: x.ro}
+			n := int64(x.t.Cols)
+			return g.through(x, &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[k*n : (k+1)*n], ro: x.ro}, func(nv, src *value) { copy(nv.c[k*n:], src.c) })
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript")
 		return poison
 	}
-	if x.t.Kind == KArray && x.cb != nil {
-		ii := g.convert(e.pos, i, scalarT(Int), false)
-		stride := roundUp16(sizeOf(x.t.Elem, x.cb.rowMajor)) / 16
-		rc := ii.c
-		if stride != 1 {
-			rc = g.op(OpImul, 1, rc, []Operand{immU(uint32(stride))})
-		}
-		if x.cb.rel != nil {
-			rc = g.op(OpIadd, 1, rc, []Operand{*x.cb.rel})
-		}
-		rel := g.srcOp(rc)
-		if rel.File != FileTemp {
-			// A relative index is a temp register (an input or a
-			// constant as the index is copied first).
-			rel = g.srcOp(g.copyTemp(rc))
-		}
-		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}
-		g.cbDyn[x.cb.slot] = true
-		end := (x.cb.off+sizeOf(x.t, x.cb.rowMajor)-1)/16 + 1
-		if end > g.cbMax[x.cb.slot] {
-			g.cbMax[x.cb.slot] = end
-		}
-		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, x.cb.rowMajor, &rel)
+	if !x.t.numeric() && x.t.Kind != KArray {
+		g.errorf(e.pos, eSubscript, "invalid subscript")
+		return poison
 	}
-	g.errorf(e.pos, eNotImplemented, "indexing a local array, vector or matrix with a non-constant is not supported by this compiler")
-	return poison
+	return g.dynIndex(e.pos, x, g.convert(e.pos, i, scalarT(Int), false))
 }
 
 var _ = math.Float32bits

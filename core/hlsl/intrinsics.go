@@ -383,6 +383,9 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		b := map[string]Base{"asfloat": Float, "asint": Int, "asuint": Uint}[e.name]
 		return &value{t: args[0].t.withBase(b), c: args[0].c, ro: true}
 	}
+	if v, ok := g.moreIntrinsic(e, args); ok {
+		return v
+	}
 	g.errorf(p, eUndeclared, "undeclared identifier '%s'", e.name)
 	return poison
 }

@@ -15,6 +15,7 @@ const (
 	tFloat
 	tPunct
 	tString
+	tPragma // #pragma pack_matrix(row_major|column_major): text is the packing
 )
 
 type token struct {
@@ -224,8 +225,11 @@ func (lx *lexer) lexNumber(s string, i, line int) (int, token) {
 	if j < len(s) && (s[j] == 'f' || s[j] == 'F' || s[j] == 'h' || s[j] == 'H') {
 		isFloat = true
 		j++
-	} else if j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') && !isFloat {
-		j++
+	} else if !isFloat {
+		// Integer suffixes: u, l, and both in either order (3lu).
+		for j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') {
+			j++
+		}
 	}
 	if isFloat {
 		v, err := strconv.ParseFloat(text, 64)
@@ -313,7 +317,14 @@ func (lx *lexer) tokenize(src []byte) []token {
 				if active && len(line) > 0 {
 					delete(lx.macros, line[0].text)
 				}
-			case "pragma", "line", "":
+			case "pragma":
+				// pack_matrix sets the packing of the matrices declared after
+				// it: the parser reads it where it stands.
+				if active && len(line) >= 4 && line[0].text == "pack_matrix" && line[1].text == "(" && line[3].text == ")" &&
+					(line[2].text == "row_major" || line[2].text == "column_major") {
+					toks = append(toks, token{kind: tPragma, text: line[2].text, line: ln.line, col: 1})
+				}
+			case "line", "":
 			case "include":
 				if active {
 					lx.errorf(ln.line, 1, eSyntax, "#include is not supported: d3dsim compiles one source file")
@@ -341,7 +352,11 @@ func (lx *lexer) tokenize(src []byte) []token {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
 	lx.budget -= len(toks)
-	return lx.expand(nil, toks, nil, 0, &lx.budget)
+	out := lx.expand(make([]token, 0, len(toks)), toks, nil, 0, &lx.budget)
+	if w := lx.lim.work; w != nil {
+		w.Tokens += lx.lim.Tokens - lx.budget
+	}
+	return out
 }
 
 func (lx *lexer) define(text string, line []token, n int) {

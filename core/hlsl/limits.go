@@ -43,6 +43,8 @@ type Limits struct {
 	Tokens       int // tokens after macro expansion (default 262,144)
 	Nodes        int // expression and statement nodes lowered after inlining (default 1,048,576)
 	Instructions int // IR instructions, one per SM4/SM5 instruction (default 65,536)
+
+	work *Work // where the compile counts its work (Cache.Compile)
 }
 
 // The default limits, the ceilings to which Tokens, Nodes and Instructions

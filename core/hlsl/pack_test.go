@@ -57,7 +57,7 @@ struct Light { float3 dir; float4 color; };
 cbuffer Lights : register(b1) {
 	float intensity;
 	Light sun;        // structs start a register
-	float after;      // and the next variable starts a new one
+	float after;      // after its last full register
 	Light more[2];    // each element 32 bytes
 	float2 tail;
 };

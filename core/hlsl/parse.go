@@ -13,6 +13,7 @@ const maxDepth = 200 // nesting of expressions and statements
 // at the first syntax error, as fxc does.
 type parser struct {
 	toks    []token
+	pragmas []pragma // pack_matrix pragmas, by the index of the token they precede
 	p       int
 	file    string
 	diags   *[]Diag
@@ -22,6 +23,34 @@ type parser struct {
 }
 
 type bailout struct{}
+
+type pragma struct {
+	at  int
+	row bool
+}
+
+// latentAt is the matrix packing #pragma pack_matrix sets for the token at
+// index i: latentNone before any pragma, then latentRow or latentColumn.
+func (ps *parser) latentAt(i int) uint8 {
+	l := latentNone
+	for _, p := range ps.pragmas {
+		if p.at > i {
+			break
+		}
+		l = latentColumn
+		if p.row {
+			l = latentRow
+		}
+	}
+	return l
+}
+
+// Latent matrix packings (what #pragma pack_matrix has set).
+const (
+	latentNone uint8 = iota
+	latentRow
+	latentColumn
+)
 
 func (ps *parser) peek() token {
 	if ps.p < len(ps.toks) {
@@ -124,11 +153,18 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D" || t.text == "struct"
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{toks: toks, file: fname, diags: diags, structs: map[string]bool{}}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}, toks: make([]token, 0, len(toks))}
+	for _, t := range toks {
+		if t.kind == tPragma {
+			ps.pragmas = append(ps.pragmas, pragma{at: len(ps.toks), row: t.text == "row_major"})
+			continue
+		}
+		ps.toks = append(ps.toks, t)
+	}
 	f = &file{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -144,22 +180,55 @@ func parse(toks []token, fname string, diags *[]Diag) (f *file) {
 	return f
 }
 
-func (ps *parser) skipAttributes() {
+func (ps *parser) skipAttributes() { ps.attributes() }
+
+// attr is an attribute: [unroll(4)] is {name: unroll, args: [4]}.
+type attr struct {
+	name string
+	args []token
+}
+
+// attributes reads [name], [name(args)] lists; the tokens of the
+// arguments are kept as written.
+func (ps *parser) attributes() []attr {
+	var out []attr
 	for ps.is("[") {
 		ps.next()
+		a := attr{}
+		if t := ps.peek(); t.kind == tIdent {
+			a.name = t.text
+		}
 		level := 1
 		for level > 0 {
 			t := ps.next()
 			if t.kind == tEOF {
 				ps.fail(t)
 			}
-			if t.text == "[" {
+			switch t.text {
+			case "[":
 				level++
-			} else if t.text == "]" {
+			case "]":
 				level--
+			case "(", ")", ",":
+			default:
+				if t.text != a.name || len(a.args) > 0 {
+					a.args = append(a.args, t)
+				}
 			}
 		}
+		out = append(out, a)
 	}
+	return out
+}
+
+// unrollCount is N of [unroll(N)], 0 for none.
+func unrollCount(as []attr) int {
+	for _, a := range as {
+		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
+			return int(a.args[0].ival)
+		}
+	}
+	return 0
 }
 
 func (ps *parser) topLevel(f *file) {
@@ -168,22 +237,28 @@ func (ps *parser) topLevel(f *file) {
 	switch {
 	case ps.accept(";"):
 		return
-	case t.text == "struct" && ps.peekN(2).text == "{":
-		s := ps.structDecl()
-		f.structs = append(f.structs, s)
-		f.order = append(f.order, s)
-		ps.accept(";")
+	case t.text == "typedef":
+		d := ps.typedef()
+		ps.expect(";")
+		f.order = append(f.order, d)
 		return
 	case t.text == "cbuffer":
 		c := ps.cbuffer()
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
-	case t.text == "typedef" || t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+	case t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
 	}
 	mods := ps.modifiers()
 	typ := ps.typeSpec(mods)
+	if typ.def != nil {
+		f.structs = append(f.structs, typ.def)
+		f.order = append(f.order, typ.def)
+		if ps.accept(";") {
+			return
+		}
+	}
 	name := ps.ident()
 	if ps.is("(") {
 		fn := ps.function(typ, name)
@@ -240,6 +315,11 @@ func (ps *parser) modifiers() mods {
 }
 
 func (ps *parser) typeSpec(m mods) *typeSpec {
+	if t := ps.peek(); t.text == "struct" && (ps.peekN(1).text == "{" || ps.peekN(2).text == "{") {
+		// struct S { ... } (or an unnamed struct { ... }) written in place.
+		d := ps.structDecl()
+		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
+	}
 	if ps.accept("struct") {
 		// "struct S x;" names an already declared struct.
 	}
@@ -252,7 +332,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -276,7 +356,10 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 
 func (ps *parser) structDecl() *structDecl {
 	t := ps.expect("struct")
-	name := ps.ident()
+	name := token{text: fmt.Sprintf("<unnamed %d:%d>", t.line, t.col)}
+	if !ps.is("{") {
+		name = ps.ident()
+	}
 	s := &structDecl{pos: pos{t.line, t.col}, name: name.text}
 	ps.structs[name.text] = true
 	ps.expect("{")
@@ -294,6 +377,27 @@ func (ps *parser) structDecl() *structDecl {
 		ps.expect(";")
 	}
 	return s
+}
+
+// typedef parses `typedef [modifiers] TYPE NAME[dims] {, NAME[dims]};`.
+func (ps *parser) typedef() *typedefDecl {
+	t := ps.expect("typedef")
+	m := ps.modifiers()
+	d := &typedefDecl{pos: pos{t.line, t.col}, typ: ps.typeSpec(m)}
+	for {
+		n := ps.ident()
+		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
+		for ps.accept("[") {
+			v.arrayLen = append(v.arrayLen, ps.expr())
+			ps.expect("]")
+		}
+		d.names = append(d.names, v)
+		ps.structs[n.text] = true
+		if !ps.accept(",") {
+			break
+		}
+	}
+	return d
 }
 
 func (ps *parser) cbuffer() *cbufferDecl {
@@ -450,7 +554,7 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	ps.skipAttributes()
+	unroll := unrollCount(ps.attributes())
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -483,15 +587,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
+		s.unroll = unroll
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr()}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true}
+		s := &whileStmt{pos: p, do: true, unroll: unroll}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -510,8 +615,38 @@ func (ps *parser) stmt() Stmt {
 		ps.next()
 		ps.expect(";")
 		return &jumpStmt{pos: p, kind: t.text}
-	case t.text == "switch":
-		ps.failMsg(t, "syntax error: 'switch' is not supported by this compiler")
+	case ps.accept("switch"):
+		ps.expect("(")
+		s := &switchStmt{pos: p, sel: ps.expr()}
+		ps.expect(")")
+		ps.expect("{")
+		var g *caseGroup
+		for !ps.accept("}") {
+			l := ps.peek()
+			switch {
+			case ps.accept("case"):
+				x := ps.ternary()
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}, x: x})
+			case ps.accept("default"):
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}})
+			default:
+				if g == nil {
+					ps.fail(l)
+				}
+				g.body = append(g.body, ps.stmt())
+			}
+		}
+		return s
 	}
 	s := ps.simpleStmt()
 	ps.expect(";")
@@ -522,10 +657,17 @@ func (ps *parser) stmt() Stmt {
 func (ps *parser) simpleStmt() Stmt {
 	t := ps.peek()
 	p := pos{t.line, t.col}
-	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" {
+	if t.text == "typedef" {
+		return &typeStmt{pos: p, decl: ps.typedef()}
+	}
+	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
+		t.text == "struct" {
 		m := ps.modifiers()
 		typ := ps.typeSpec(m)
-		d := &declStmt{pos: p}
+		if typ.def != nil && ps.is(";") {
+			return &typeStmt{pos: p, decl: typ.def}
+		}
+		d := &declStmt{pos: p, def: typ.def}
 		for {
 			n := ps.ident()
 			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
@@ -607,12 +749,13 @@ func (ps *parser) unary() Expr {
 				ps.next()
 				m := ps.modifiers()
 				typ := ps.typeSpec(m)
+				var dims []Expr
 				for ps.accept("[") {
-					ps.expr()
+					dims = append(dims, ps.expr())
 					ps.expect("]")
 				}
 				if ps.accept(")") {
-					return &castExpr{pos: p, typ: typ, x: ps.unary()}
+					return &castExpr{pos: p, typ: typ, dims: dims, x: ps.unary()}
 				}
 				ps.p = save
 			}
@@ -673,7 +816,7 @@ func (ps *parser) primary() Expr {
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

@@ -6,7 +6,9 @@ func (g *gen) stmt(s Stmt) {
 	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(s.at()) {
 		return
 	}
-	g.line = s.at().line
+	if g.fixLine == 0 {
+		g.line = s.at().line
+	}
 	saved := g.top
 	switch s := s.(type) {
 	case *blockStmt:
@@ -15,7 +17,17 @@ func (g *gen) stmt(s Stmt) {
 			g.stmt(x)
 		}
 		g.pop()
+	case *typeStmt:
+		switch d := s.decl.(type) {
+		case *structDecl:
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
+		}
 	case *declStmt:
+		if s.def != nil {
+			g.declareStruct(s.def)
+		}
 		for _, d := range s.vars {
 			g.declLocal(d)
 		}
@@ -47,9 +59,12 @@ func (g *gen) stmt(s Stmt) {
 		if s.post != nil && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'l')
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			g.expr(discardValue(s.post))
@@ -69,8 +84,10 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
+		g.passReturn(s.body)
 	case *whileStmt:
 		// do-while with continue: the condition is tested at the top,
 		// skipped on the first trip.
@@ -78,9 +95,12 @@ func (g *gen) stmt(s Stmt) {
 		if s.do && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'l')
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			if c := g.cond(s.cond); c != nil {
@@ -103,13 +123,24 @@ func (g *gen) stmt(s Stmt) {
 			}
 		}
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
+		g.passReturn(s.body)
+	case *switchStmt:
+		g.switchStmt(s)
 	case *returnStmt:
 		g.ret(s)
 	case *jumpStmt:
 		switch s.kind {
 		case "break", "continue":
-			if g.loopDep == 0 || g.fn.useLoop && g.loopDep == g.fn.loopDepth {
+			ok := false
+			for i := len(g.brk) - 1; i >= 0 && g.brk[i] != 'f'; i-- {
+				if g.brk[i] == 'l' || s.kind == "break" {
+					ok = true
+					break
+				}
+			}
+			if !ok {
 				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)
 				break
 			}
@@ -126,6 +157,32 @@ func (g *gen) stmt(s Stmt) {
 			g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{immU(0xffffffff)}})
 		}
 	}
+	g.top = saved
+}
+
+// tripLimit starts the trip counter of an [unroll(N)] loop: fxc unrolls N
+// trips and no more, so the loop ends after N trips whatever its
+// condition says (vkd3d's tests check it). nil without the attribute.
+func (g *gen) tripLimit(n int) *Operand {
+	if n <= 0 {
+		return nil
+	}
+	r := g.alloc()
+	g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0)}})
+	o := comp(FileTemp, r, 0)
+	return &o
+}
+
+// countTrip, at the top of the loop, leaves it after N trips and counts
+// this one.
+func (g *gen) countTrip(k *Operand, n int) {
+	if k == nil {
+		return
+	}
+	saved := g.top
+	done := g.op(OpUge, 1, []Operand{*k}, []Operand{immU(uint32(n))})
+	g.emit(Instr{Op: OpBreakc, Test: TestNZ, Src: []Operand{g.srcOp(done)}})
+	g.emit(Instr{Op: OpIadd, Dst: []Operand{{File: FileTemp, Index: k.Index, Mask: 1 << k.Swz[0]}}, Src: []Operand{*k, immU(1)}})
 	g.top = saved
 }
 
@@ -190,6 +247,14 @@ func hasJump(s Stmt, kind string) bool {
 			walk(s.body, true)
 		case *whileStmt:
 			walk(s.body, true)
+		case *switchStmt:
+			// A break in a switch leaves the switch; a continue goes on to
+			// the loop around it.
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x, inLoop || kind == "break")
+				}
+			}
 		}
 	}
 	walk(s, false)
@@ -197,6 +262,10 @@ func hasJump(s Stmt, kind string) bool {
 }
 
 func (g *gen) declLocal(d *varDecl) {
+	if v := g.fnStatics[d]; v != nil && d.static {
+		g.declare(d.pos, d.name, v)
+		return
+	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
@@ -226,10 +295,16 @@ func (g *gen) declLocal(d *varDecl) {
 			g.top, g.code, g.errs, g.warns, g.more = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn], nMore
 		}
 	}
-	v := g.newVar(t)
+	v := g.newNamedVar(d.name, t)
 	saved := g.top
-	if d.init != nil {
+	switch {
+	case d.init != nil:
 		g.initVar(d.pos, v, d.init)
+	case d.static:
+		// A static without an initialiser is zero ("Variable Syntax").
+		if z := g.splat(d.pos, &value{t: scalarT(Uint), c: []Operand{immU(0)}, ro: true}, t); z != nil {
+			g.store(d.pos, v, z, false)
+		}
 	}
 	g.top = saved
 	g.declare(d.pos, d.name, v)
@@ -265,7 +340,7 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 		}
 		var comps []*value
 		for _, x := range flat {
-			comps = append(comps, scalars(x)...)
+			comps = append(comps, g.scalars(x)...)
 		}
 		k := 0
 		ok2 := g.fill(p, v, comps, &k)
@@ -289,18 +364,18 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 }
 
 // scalars splits a value into its scalar components.
-func scalars(v *value) []*value {
+func (g *gen) scalars(v *value) []*value {
 	switch v.t.Kind {
 	case KStruct:
 		var out []*value
 		for _, f := range v.fields {
-			out = append(out, scalars(f)...)
+			out = append(out, g.scalars(f)...)
 		}
 		return out
 	case KArray:
 		var out []*value
-		for _, e := range v.elems {
-			out = append(out, scalars(e)...)
+		for i := 0; i < v.t.Len; i++ {
+			out = append(out, g.scalars(g.element(pos{}, v, i))...)
 		}
 		return out
 	}
@@ -321,8 +396,8 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		}
 		return true
 	case KArray:
-		for _, e := range v.elems {
-			if !g.fill(p, e, comps, k) {
+		for i := 0; i < v.t.Len; i++ {
+			if !g.fill(p, g.element(p, v, i), comps, k) {
 				return false
 			}
 		}

@@ -54,6 +54,20 @@ type Type struct {
 	Fields []Field // struct members
 	Elem   *Type   // array element
 	Len    int     // array length
+	// RowMajor: a matrix stored row by row (row_major, or #pragma
+	// pack_matrix(row_major) where it was declared); column by column
+	// otherwise. It changes the layout in constant buffers and signatures,
+	// never the value.
+	RowMajor bool
+	// MajorSet: the packing is fixed (a modifier, or a pragma where the
+	// type was declared): a typedef of a matrix declared before any
+	// pack_matrix pragma has none yet, and takes the one in effect where it
+	// is used.
+	MajorSet bool
+	// Min: a minimum-precision type (min16float, min16int, min16uint,
+	// min10float, min12int). It computes as its full-precision base here;
+	// overload resolution tells the two apart.
+	Min bool
 }
 
 var (
@@ -139,11 +153,20 @@ func builtinType(name string) *Type {
 	bases := []struct {
 		p string
 		b Base
-	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"int", Int}, {"min16int", Int}, {"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
+	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"min10float", Float}, {"int", Int}, {"min16int", Int}, {"min12int", Int},
+		{"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
 	for _, bs := range bases {
 		rest, ok := strings.CutPrefix(name, bs.p)
 		if !ok {
 			continue
+		}
+		if strings.HasPrefix(bs.p, "min") {
+			if t := builtinType(strings.Replace(name, bs.p, bs.b.String(), 1)); t != nil {
+				c := *t
+				c.Min = true
+				return &c
+			}
+			return nil
 		}
 		switch len(rest) {
 		case 0:

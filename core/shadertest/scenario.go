@@ -124,12 +124,16 @@ func (c *Case) unsupported() string {
 func (c *Case) sourceFor(sh *Shader) string {
 	src := sh.Source
 	for _, o := range c.Options {
-		switch o {
-		case "row-major":
-			src = "#pragma pack_matrix(row_major)" + src
-		case "column-major":
-			src = "#pragma pack_matrix(column_major)" + src
+		p := map[string]string{"row-major": "#pragma pack_matrix(row_major)", "column-major": "#pragma pack_matrix(column_major)"}[o]
+		if p == "" {
+			continue
 		}
+		// On the first line, which is empty (the section's header line),
+		// so that the source keeps the file's line numbers.
+		if !strings.HasPrefix(src, "\n") {
+			src = "\n" + src
+		}
+		src = p + src
 	}
 	return src
 }

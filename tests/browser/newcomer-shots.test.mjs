@@ -11,7 +11,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, launch } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
 
 const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
 
@@ -30,7 +30,7 @@ async function shot(page, name) {
   if (!UPDATE) return;
   mkdirSync(path.join(ROOT, "docs"), { recursive: true });
   await page.mouse.move(0, 0);
-  await page.waitForTimeout(400); // the canvas views draw on the next frame
+  await nextFrames(page); // the canvas views draw in the next animation frame
   await page.screenshot({ path: path.join(ROOT, "docs", name) });
 }
 

@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, staticServer } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, nextFrames, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
@@ -244,9 +244,14 @@ test("the full page loads from the sub-path and draws", { timeout: 120000 }, asy
   helloHash = s.hash;
   await checkPixels(page, readFileSync(path.join(dist, "scenarios/hello-triangle.d3ds"), "utf8"));
   // The canvas shows the frame: the stage is not all background.
-  await page.waitForTimeout(300);
+  // Ebitengine draws in an animation frame: look again after each frame.
   const box = await page.locator("body > canvas").boundingBox();
-  const n = await drawnPixels(page, await page.screenshot({ clip: box }));
+  let n = 0;
+  for (let i = 0; i < 300; i++) {
+    n = await drawnPixels(page, await page.screenshot({ clip: box }));
+    if (n > 500) break;
+    await nextFrames(page);
+  }
   assert.ok(n > 500, `the stage shows only ${n} drawn pixels`);
   // The panel works too: the timeline has the run's events.
   assert.ok(await page.evaluate(() => window.d3dsimUI.store.n) > 100);
@@ -293,15 +298,18 @@ test("two embed iframes on another origin's page both run, fit their frame and o
     }
     assert.ok(fit.scroll <= fit.ih + 1, `the embed scrolls: ${JSON.stringify(fit)}`);
   }
-  // The timeline drew its lanes.
-  const tl = await a.evaluate(() => {
+  // The timeline drew its lanes (in an animation frame after the events
+  // came in: wait for it).
+  const colours = () => {
     const c = document.getElementById("timeline");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     const seen = new Set();
     for (let i = 0; i < d.length; i += 64) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return seen.size;
+    return seen.size > 5 ? seen.size : 0;
+  };
+  await a.waitForFunction(colours).catch(async () => {
+    assert.fail(`the timeline canvas has too few colours: ${await a.evaluate(colours)}`);
   });
-  assert.ok(tl > 5, `the timeline canvas has ${tl} colours`);
 
   // "open in d3dsim" points at the full page beside embed.html with the
   // same scenario.
