@@ -57,7 +57,8 @@ func fusedProgram(p *shaderisa.Program) (f fusedPattern) {
 		return f
 	}
 	c := &s.Src[0]
-	if s.Sat || s.Dst.File != shaderisa.FileTemp || c.File != shaderisa.FileInput || c.Neg || c.Abs || c.Rel || m.Dst.Mask != 0xF {
+	if s.Sat || s.Dst.File != shaderisa.FileTemp || c.File != shaderisa.FileInput || c.Neg || c.Abs || c.Rel || m.Dst.Mask != 0xF ||
+		s.Dst.Rel || m.Dst.Rel {
 		return f
 	}
 	var tOp, cOp *shaderisa.Operand
@@ -93,7 +94,7 @@ func fusedProgram(p *shaderisa.Program) (f fusedPattern) {
 			return f
 		}
 		o := &v.Src[0]
-		if m.Dst.File != shaderisa.FileTemp || v.Sat ||
+		if m.Dst.File != shaderisa.FileTemp || v.Sat || v.Dst.Rel ||
 			v.Dst.File != shaderisa.FileOutput || v.Dst.Index != 0 || v.Dst.Mask != 0xF ||
 			o.File != shaderisa.FileTemp || o.Index != m.Dst.Index || o.Neg || o.Abs || o.Rel {
 			return f

@@ -151,9 +151,16 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.moves = movesOnly(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
-				if src.File == shaderisa.FileInput && src.Index < isa.MaxVaryings {
+				if src.File != shaderisa.FileInput {
+					continue
+				}
+				n := uint32(1)
+				if src.Rel {
+					n = src.Len // any register of the array
+				}
+				for r := src.Index; r < src.Index+n && r < isa.MaxVaryings; r++ {
 					for _, c := range src.Swizzle {
-						e.reads[src.Index] |= 1 << c
+						e.reads[r] |= 1 << c
 					}
 				}
 			}
@@ -171,7 +178,7 @@ func copiedInput(p *shaderisa.Program) (int, [4]uint8) {
 		return -1, [4]uint8{}
 	}
 	in := &p.Code[0]
-	if in.Op != shaderisa.OpMov || in.Sat || in.Dst.File != shaderisa.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF {
+	if in.Op != shaderisa.OpMov || in.Sat || in.Dst.File != shaderisa.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF || in.Dst.Rel {
 		return -1, [4]uint8{}
 	}
 	s := &in.Src[0]
@@ -219,7 +226,7 @@ func movesOnly(p *shaderisa.Program) []vsMove {
 		if in.Op == shaderisa.OpRet && i == len(p.Code)-1 {
 			break
 		}
-		if in.Op != shaderisa.OpMov || in.Sat || len(in.Src) != 1 {
+		if in.Op != shaderisa.OpMov || in.Sat || len(in.Src) != 1 || in.Dst.Rel {
 			return nil
 		}
 		s := &in.Src[0]

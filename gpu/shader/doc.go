@@ -31,7 +31,11 @@
 //
 // Constants and Textures are the interfaces the gpu package implements
 // over its memory: constant reads and texture accesses fault through their
-// errors. Implicit-derivative sampling (sample, sample_b) hands the texture
+// errors. Relative operands gather per lane (a cb element through
+// Constants, an array register from the register file or the program's
+// icb) and relative destinations scatter; call pushes a frame that its
+// label's ret pops, the lanes that called coming back together (those
+// discarded inside it gone). Implicit-derivative sampling (sample, sample_b) hands the texture
 // unit d(u,v)/dx and /dy per quad, sample_d the program's gradients per
 // lane (TexSampleGrad): the unit selects the level of detail from them
 // the same way, plus TexQuery.Bias for sample_b. resinfo asks

@@ -396,6 +396,9 @@ func oneOpProgram(op Op) string {
 	sep := " "
 	if op.HasDst() {
 		b.WriteString(" r0")
+		if op == OpDEq || op == OpDGe || op == OpDLt || op == OpDNe || op == OpDToF {
+			b.WriteString(".xy") // 32-bit results from doubles 0 and 1
+		}
 		sep = ", "
 	}
 	for _, a := range op.Srcs() {
@@ -415,6 +418,16 @@ func oneOpProgram(op Op) string {
 		body = "loop\nbreak\nendloop"
 	case OpBreak, OpBreakc, OpContinue, OpContinuec:
 		body = "loop\nbreakc_z v0.x\n" + body + "\nbreak\nendloop"
+	case OpCall:
+		body = "call l0"
+	case OpCallc:
+		body += ", l0"
+	case OpLabel:
+		body = "call l1"
 	}
-	return "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\n"
+	sub := ""
+	if op == OpCall || op == OpCallc || op == OpLabel {
+		sub = "label l" + map[bool]string{true: "1", false: "0"}[op == OpLabel] + "\nmov r0, v0\nret\n"
+	}
+	return "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\nret\n" + sub
 }

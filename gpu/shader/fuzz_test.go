@@ -7,6 +7,9 @@ import (
 	. "d3dsim/gpu/shaderisa"
 )
 
+// fuzzSeeds are more programs' text for the fuzz targets' seeds.
+var fuzzSeeds []string
+
 func wordsToBytes(w []uint32) []byte {
 	b := make([]byte, 4*len(w))
 	for i, v := range w {
@@ -22,6 +25,9 @@ func FuzzDecodeRun(f *testing.F) {
 	f.Add(wordsToBytes(mustAsm(f, everything).Encode()))
 	f.Add(wordsToBytes(mustAsm(f, "vs inputs=1 outputs=1 temps=1\nloop\nendloop\n").Encode()))
 	f.Add(wordsToBytes(mustAsm(f, texturedColor).Encode()))
+	for _, src := range fuzzSeeds {
+		f.Add(wordsToBytes(mustAsm(f, src).Encode()))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w := make([]uint32, len(data)/4)
 		for i := range w {
@@ -48,4 +54,11 @@ func runWords(w []uint32) {
 	m.Bind(fakeCB{{0, 1}: {1, 2, 3, 4}}, &fakeTex{})
 	m.Run(AllLanes)
 	m.Run(0x5555)
+}
+
+func init() {
+	// The relative, subroutine and SM5 programs seed the fuzzers too.
+	for _, p := range relAndCallPrograms {
+		fuzzSeeds = append(fuzzSeeds, p.src)
+	}
 }

@@ -131,12 +131,15 @@ type xsrc struct {
 	mod bool // neg or abs: computed into scratch
 	neg bool
 	abs bool
-	rel bool // a relative cb element: gathered per lane
+	rel bool // a relative cb element or array register: gathered per lane
 	swz [4]uint8
 	// rel: cb slot, base element and the register component added to it
 	slot, elem uint32
 	relReg     *[Lanes]uint32
-	index      uint32 // t#, s#
+	// rel, not cb: the file, and the array's first register and length
+	relFile   File
+	base, len uint32
+	index     uint32 // t#, s#
 }
 
 // maxSrcs is the most sources an op has (sample_d).
@@ -159,6 +162,14 @@ type xinst struct {
 	// it goes (no component is read after it is written).
 	direct bool
 	dstVec *Vec
+	// dstRel: the destination is register dstElem + dstRelReg of the array
+	// of dstLen registers from dstBase in dstFile, per lane (scatter).
+	dstRel    bool
+	dstFile   File
+	dstBase   uint32
+	dstLen    uint32
+	dstElem   uint32
+	dstRelReg *[Lanes]uint32
 }
 
 // kernel computes one component of a per-component op.
@@ -167,6 +178,7 @@ type kernel func(r, a, b, c *[Lanes]uint32)
 // frame is an open if or loop of Run's control-flow stack.
 type frame struct {
 	loop   bool
+	call   bool   // a subroutine's: next is the return address
 	saved  uint64 // the mask when the construct was entered, less lanes that left
 	cond   uint64 // if: the lanes that took the then-branch
 	broken uint64 // loop: the lanes that left by break
@@ -256,6 +268,10 @@ func NewMachine(p *Program) *Machine {
 			for c := range 4 {
 				x.dst[c] = &v[c]
 			}
+			if d := &in.Dst; d.Rel {
+				x.dstRel, x.dstFile, x.dstBase, x.dstLen, x.dstElem = true, d.File, d.Index, d.Len, d.Elem
+				x.dstRelReg = &m.temps[d.RelReg][d.RelComp]
+			}
 		}
 		x.nsrc = uint8(len(in.Src))
 		for k, s := range in.Src {
@@ -265,7 +281,13 @@ func NewMachine(p *Program) *Machine {
 			xs.index = s.Index
 			var v *Vec
 			switch s.File {
-			case FileTemp, FileInput:
+			case FileTemp, FileInput, FileICB:
+				if s.Rel {
+					xs.rel, xs.relFile, xs.base, xs.len, xs.elem = true, s.File, s.Index, s.Len, s.Elem
+					xs.relReg = &m.temps[s.RelReg][s.RelComp]
+					v = &m.scratch[k]
+					break
+				}
 				v = m.reg(s.File, s.Index)
 			case FileImm:
 				v = &m.imms[imm[s.Imm]]
@@ -292,7 +314,7 @@ func NewMachine(p *Program) *Machine {
 
 // setDirect decides whether x may write its destination as it goes.
 func (x *xinst) setDirect() {
-	if x.mask == 0 {
+	if x.mask == 0 || x.dstRel {
 		return
 	}
 	x.direct = true

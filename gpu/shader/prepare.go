@@ -36,22 +36,47 @@ func findZero(p *Program) (zero []zeroReg) {
 	readFirst := map[uint32]uint8{}
 	depth := 0
 	returned := false // after a ret, a later write misses the lanes that left
+	readRel := func(o *Operand) {
+		if o.Rel {
+			readFirst[o.RelReg] |= 1 << o.RelComp &^ written[[2]uint32{uint32(FileTemp), o.RelReg}]
+		}
+	}
 	for i := range p.Code {
 		in := &p.Code[i]
-		for _, s := range in.Src {
-			if s.File == FileTemp {
-				var m uint8
-				for _, c := range s.Swizzle {
-					m |= 1 << c
+		if in.Op == OpLabel {
+			// A subroutine may be called before the main program writes
+			// what it reads: within it, nothing counts as written yet.
+			for k := range written {
+				if k[0] == uint32(FileTemp) {
+					delete(written, k)
 				}
-				if in.Op == OpIf || in.Op == OpBreakc || in.Op == OpContinuec || in.Op == OpRetc || in.Op == OpDiscard {
-					m = 1 << s.Swizzle[0]
+			}
+		}
+		for k := range in.Src {
+			s := &in.Src[k]
+			readRel(s)
+			if s.File != FileTemp {
+				continue
+			}
+			var m uint8
+			for _, c := range s.Swizzle {
+				m |= 1 << c
+			}
+			if in.Op.HasTest() {
+				m = 1 << s.Swizzle[0]
+			}
+			if s.Rel {
+				// Any register of the array may be read: each one not
+				// yet written starts at zero.
+				for r := s.Index; r < s.Index+s.Len; r++ {
+					readFirst[r] |= m &^ written[[2]uint32{uint32(FileTemp), r}]
 				}
-				readFirst[s.Index] |= m &^ written[[2]uint32{uint32(FileTemp), s.Index}]
+				continue
 			}
-			if s.File == FileCB && s.Rel {
-				readFirst[s.RelReg] |= 1 << s.RelComp &^ written[[2]uint32{uint32(FileTemp), s.RelReg}]
-			}
+			readFirst[s.Index] |= m &^ written[[2]uint32{uint32(FileTemp), s.Index}]
+		}
+		if in.Op.HasDst() {
+			readRel(&in.Dst)
 		}
 		switch in.Op {
 		case OpIf, OpLoop:
@@ -61,7 +86,7 @@ func findZero(p *Program) (zero []zeroReg) {
 		case OpRet, OpRetc:
 			returned = true
 		}
-		if in.Op.HasDst() && depth == 0 && !(returned && in.Dst.File == FileOutput) {
+		if in.Op.HasDst() && depth == 0 && !in.Dst.Rel && !(returned && in.Dst.File == FileOutput) {
 			written[[2]uint32{uint32(in.Dst.File), in.Dst.Index}] |= in.Dst.Mask
 		}
 	}

@@ -27,22 +27,41 @@
 // continue, continuec, ret, retc, discard (tests _z or _nz of one
 // component); sample, sample_l, sample_d (explicit gradients), sample_b
 // (biased), ld, resinfo (and _uint, _rcpfloat); deriv_rtx, deriv_rty (coarse) and
-// their _fine forms. The D3D11 rules the ops follow ("Direct3D 11.3
-// Functional Specification"): min and max return the number when one
-// operand is NaN; ftoi and ftou give 0 for NaN and saturate; shifts use
-// the count's low 5 bits; udiv and urem by zero give 0xFFFFFFFF; denormals
-// are kept (IEEE), which D3D11 permits.
+// their _fine forms; shader model 5's bit ops ubfe, ibfe, bfi (four
+// sources), bfrev, countbits, firstbit_hi, firstbit_lo, firstbit_shi, the
+// carry and borrow of uaddc and usubb, the high halves umul_hi and
+// imul_hi, and the half conversions f16tof32 and f32tof16 (round to
+// nearest even); doubles (dadd, dmul, dmin, dmax, deq, dge, dlt, dne, dmov,
+// dmovc, dtof, ftod), each in a pair of components, xy or zw, low word
+// first; subroutines (call l#, callc_z/_nz, label l#: a ret inside one
+// returns from it; no recursion, at most MaxCallDepth nested). The D3D11
+// rules the ops follow ("Direct3D 11.3 Functional Specification"): min and
+// max return the number when one operand is NaN; ftoi and ftou give 0 for
+// NaN and saturate; shifts use the count's low 5 bits; udiv and urem by
+// zero give 0xFFFFFFFF; denormals are kept (IEEE), which D3D11 permits.
+//
+// Arrays: a temp, input or output operand may be relative, register
+// Elem + r#.c of an array of Len registers from Index (the SM4 indexable
+// temps x#[r#.c + n], and v[r#.c + n] of dcl_indexrange), and so may the
+// program's immediate constant buffer, icb[r#.c + n] (Program.ICB,
+// dcl_immediateConstantBuffer). A register outside its array reads 0 and
+// is not written.
 //
 // # Encoding
 //
 // Little-endian uint32 words. The header: Magic, then Version | stage<<16,
-// then inputs | outputs<<8 | temps<<16, then the code's length in words.
-// Each instruction: a token (opcode in bits 0-7, its length in words in
-// bits 8-15, saturate in bit 16, _nz in bit 17), the destination operand if
-// the op has one, then the sources. Each operand: a token (file in bits
-// 0-3, write mask in 4-7, swizzle in 8-15, negate 16, abs 17, relative 18)
-// and its words: an index; or a cb slot, element and (relative) temp<<2 |
-// component; or four immediate values. Unused bits must be zero, so each
+// then inputs | outputs<<8 | temps<<16, then the code's length in words;
+// a program with an immediate constant buffer is VersionICB, its header
+// one word longer (the buffer's length in vec4s) and followed by the
+// buffer's words. Each instruction: a token (opcode in bits 0-7, its
+// length in words in bits 8-15, saturate in bit 16, _nz in bit 17, the
+// label of call, callc and label in bits 18-29), the destination operand
+// if the op has one, then the sources. Each operand: a token (file in
+// bits 0-3, write mask in 4-7, swizzle in 8-15, negate 16, abs 17,
+// relative 18) and its words: an index; or a cb slot, element and
+// (relative) temp<<2 | component; or four immediate values; or, relative,
+// the array's first register, the element, temp<<2 | component and the
+// array's length. Unused bits must be zero, so each
 // program has one encoding: Decode(w).Encode() == w. Decode refuses
 // anything else with an error wrapping ErrBadCode (never a panic, linear
 // time): unknown opcodes, register files where they cannot be, indices out

@@ -13,20 +13,31 @@ type Program struct {
 	Outputs int // o0..o(Outputs-1)
 	Temps   int // r0..r(Temps-1)
 	Code    []Inst
+	ICB     [][4]uint32 // the immediate constant buffer icb[] (dcl_immediateConstantBuffer)
 }
 
 // Encode returns the program's binary form: the header, then the code.
 // Decode(p.Encode()) gives p back when p is valid; Encode itself does not
 // validate (the GPU decodes whatever reaches its memory).
 func (p *Program) Encode() []uint32 {
-	w := make([]uint32, HeaderWords, HeaderWords+4*len(p.Code))
+	header, version := HeaderWords, uint32(Version)
+	if len(p.ICB) > 0 {
+		header, version = HeaderWords+1+4*len(p.ICB), VersionICB
+	}
+	w := make([]uint32, header, header+4*len(p.Code))
 	for i := range p.Code {
 		w = appendInst(w, &p.Code[i])
 	}
 	w[0] = Magic
-	w[1] = Version | uint32(p.Stage)<<16
+	w[1] = version | uint32(p.Stage)<<16
 	w[2] = uint32(p.Inputs)&0xFF | (uint32(p.Outputs)&0xFF)<<8 | (uint32(p.Temps)&0xFFFF)<<16
-	w[3] = uint32(len(w) - HeaderWords)
+	w[3] = uint32(len(w) - header)
+	if len(p.ICB) > 0 {
+		w[4] = uint32(len(p.ICB))
+		for i, v := range p.ICB {
+			copy(w[HeaderWords+1+4*i:], v[:])
+		}
+	}
 	return w
 }
 
@@ -38,6 +49,9 @@ func appendInst(w []uint32, in *Inst) []uint32 {
 	}
 	if in.NZ {
 		tok |= instNZ
+	}
+	if in.Op == OpCall || in.Op == OpCallc || in.Op == OpLabel {
+		tok |= (in.Label & 0xFFF) << instLabelShift
 	}
 	w = append(w, tok)
 	if int(in.Op) < len(ops) && ops[in.Op].dst {
@@ -84,6 +98,9 @@ func appendOperand(w []uint32, o *Operand, dst bool) []uint32 {
 	case FileNone:
 	default:
 		w = append(w, o.Index)
+		if o.Rel {
+			w = append(w, o.Elem, o.RelReg<<2|uint32(o.RelComp&3), o.Len)
+		}
 	}
 	return w
 }
@@ -138,6 +155,20 @@ func S(i uint32) Operand { return Operand{File: FileSampler, Index: i} }
 // LF builds an immediate of four floats.
 func LF(x, y, z, w float32) Operand {
 	return L(math.Float32bits(x), math.Float32bits(y), math.Float32bits(z), math.Float32bits(w))
+}
+
+// WithRel makes a temp, input or output operand relative: register elem +
+// r(reg).comp of the array of n registers from o's, per lane
+// (x#[r#.c + n] and v[r#.c + n] of SM4).
+func (o Operand) WithRel(elem, n, reg uint32, comp uint8) Operand {
+	o.Rel, o.Elem, o.Len, o.RelReg, o.RelComp = true, elem, n, reg, comp
+	return o
+}
+
+// ICBRel builds icb[r(reg).comp + elem] of an immediate constant buffer of
+// n elements.
+func ICBRel(elem, n, reg uint32, comp uint8) Operand {
+	return Operand{File: FileICB, Swizzle: Identity, Rel: true, Elem: elem, Len: n, RelReg: reg, RelComp: comp}
 }
 
 // CBRel builds cb[slot][r(reg).comp + elem], indexed per lane.

@@ -21,6 +21,7 @@ func FuzzDecode(f *testing.F) {
 	f.Add(wordsToBytes(mustAsm(f, everything).Encode()))
 	f.Add(wordsToBytes(mustAsm(f, "vs inputs=1 outputs=1 temps=1\nloop\nendloop\n").Encode()))
 	f.Add(wordsToBytes(mustAsm(f, texturedColor).Encode()))
+	f.Add(wordsToBytes(mustAsm(f, everythingSM5).Encode()))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		w := make([]uint32, len(data)/4)
 		for i := range w {
@@ -54,6 +55,7 @@ func fuzzProgram(t *testing.T, w []uint32) {
 // assembles prints back to text that assembles to the same words.
 func FuzzAssemble(f *testing.F) {
 	f.Add(everything)
+	f.Add(everythingSM5)
 	f.Add(vertexColor)
 	f.Add("ps inputs=1 outputs=1 temps=1\nmov o0, cb0[r0.x + 1].y\n")
 	f.Add("vs\nif_nz l(0x1, 1.0e3, -0.0, 7)\nendif")

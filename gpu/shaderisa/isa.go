@@ -5,23 +5,34 @@ import "fmt"
 // Magic is the first word of an encoded program ("GSH0" little-endian).
 const Magic = 0x30485347
 
-// Version is the encoding's version; Decode accepts only it.
-const Version = 1
+// Version is the encoding's version: a program without an immediate
+// constant buffer is written in it, as every program was before there was
+// one. VersionICB adds a fifth header word, the immediate constant
+// buffer's length in vec4s, and its data between the header and the code.
+// Decode accepts both.
+const (
+	Version    = 1
+	VersionICB = 2
+)
 
-// HeaderWords is the length of the header in front of the code.
+// HeaderWords is the length of the header in front of the code (Version;
+// VersionICB's is one word longer).
 const HeaderWords = 4
 
 // Limits of the machine, checked by Decode.
 const (
-	MaxInputs   = 32
-	MaxOutputs  = 32
-	MaxTemps    = 256
-	MaxTextures = 128 // t0..t127, as D3D11's shader-resource slots
-	MaxSamplers = 16  // s0..s15
-	MaxCBSlots  = 14  // cb0..cb13
-	MaxCBIndex  = 4096
-	MaxNesting  = 64 // if and loop constructs open at once
-	MaxCode     = 1 << 16
+	MaxInputs    = 32
+	MaxOutputs   = 32
+	MaxTemps     = 256
+	MaxTextures  = 128 // t0..t127, as D3D11's shader-resource slots
+	MaxSamplers  = 16  // s0..s15
+	MaxCBSlots   = 14  // cb0..cb13
+	MaxCBIndex   = 4096
+	MaxNesting   = 64 // if and loop constructs open at once
+	MaxCode      = 1 << 16
+	MaxICB       = 4096 // immediate constant buffer elements (D3D11's limit)
+	MaxLabels    = 4096 // subroutine labels l0..l4095
+	MaxCallDepth = 32   // nested calls, as shader model 4 and 5 allow
 )
 
 // Stage is the pipeline stage a program is written for.
@@ -55,10 +66,11 @@ const (
 	FileImm          // l(x, y, z, w): an immediate vec4
 	FileTex          // t#: a texture
 	FileSampler      // s#: a sampler
+	FileICB          // icb[r#.c + n]: the program's immediate constant buffer, indexed per lane
 	numFiles
 )
 
-var filePrefix = [numFiles]string{"", "r", "v", "o", "cb", "l", "t", "s"}
+var filePrefix = [numFiles]string{"", "r", "v", "o", "cb", "l", "t", "s", "icb"}
 
 // Kind says how an op reads its operands, for the source modifiers: float
 // ops negate and take the absolute value of floats, integer ops of
@@ -70,6 +82,10 @@ const (
 	KindInt
 	KindFlow
 	KindTex
+	// KindDouble ops read and write doubles in pairs of components (xy
+	// and zw, low word first): a modifier negates or takes the absolute
+	// value of the double, the high word's sign.
+	KindDouble
 )
 
 // Op is an instruction's opcode.
@@ -154,6 +170,42 @@ const (
 	OpResInfo    // resinfo dst, mip, t#: dimensions as floats
 	OpResInfoUint
 	OpResInfoRcp // resinfo_rcpfloat: 1/width, 1/height, 1/depth
+	// Bit operations of shader model 5, as the Direct3D 11.3 functional
+	// specification defines them.
+	OpUBfe        // ubfe dst, width, offset, value: the field, zero-extended
+	OpIBfe        // ibfe: the field, sign-extended
+	OpBfi         // bfi dst, width, offset, insert, base
+	OpBfrev       // the bits reversed
+	OpCountbits   // the bits set
+	OpFirstbitHi  // the first set bit from the top, counted from bit 31 (0xFFFFFFFF for 0)
+	OpFirstbitLo  // the first set bit from bit 0 (0xFFFFFFFF for 0)
+	OpFirstbitShi // the first bit from the top that differs from the sign (0xFFFFFFFF for 0 and -1)
+	OpUAddc       // the carry of a + b: 1 or 0
+	OpUSubb       // the borrow of a - b: 1 or 0
+	OpUMulHi      // the high 32 bits of the unsigned 64-bit product
+	OpIMulHi      // the high 32 bits of the signed 64-bit product
+	OpF16ToF32    // the low 16 bits as a half, to float
+	OpF32ToF16    // float to half bits in the low 16 (round to nearest even), the high 16 zero
+	// Doubles: components xy and zw each hold one (low word in x or z).
+	// Double results take a mask of whole pairs; deq..dne and dtof write
+	// 32-bit components x and y from the source's doubles 0 and 1.
+	OpDAdd
+	OpDMul
+	OpDMin
+	OpDMax
+	OpDEq
+	OpDGe
+	OpDLt
+	OpDNe
+	OpDMov
+	OpDMovc // dmovc dst, cond, a, b: cond component k picks double k
+	OpDToF
+	OpFToD // ftod dst, src: double k from src component k
+	// Subroutines: call and callc jump to their label and come back at its
+	// ret; a ret inside a subroutine returns from it.
+	OpCall
+	OpCallc
+	OpLabel
 	numOps
 )
 
@@ -187,6 +239,7 @@ type opInfo struct {
 }
 
 var (
+	r4 = []Arg{argReg, argReg, argReg, argReg}
 	r1 = []Arg{argReg}
 	r2 = []Arg{argReg, argReg}
 	r3 = []Arg{argReg, argReg, argReg}
@@ -271,6 +324,35 @@ var ops = [numOps]opInfo{
 	OpResInfo:     {name: "resinfo", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
 	OpResInfoUint: {name: "resinfo_uint", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
 	OpResInfoRcp:  {name: "resinfo_rcpfloat", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpUBfe:        {name: "ubfe", dst: true, srcs: r3, kind: KindInt},
+	OpIBfe:        {name: "ibfe", dst: true, srcs: r3, kind: KindInt},
+	OpBfi:         {name: "bfi", dst: true, srcs: r4, kind: KindInt},
+	OpBfrev:       {name: "bfrev", dst: true, srcs: r1, kind: KindInt},
+	OpCountbits:   {name: "countbits", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitHi:  {name: "firstbit_hi", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitLo:  {name: "firstbit_lo", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitShi: {name: "firstbit_shi", dst: true, srcs: r1, kind: KindInt},
+	OpUAddc:       {name: "uaddc", dst: true, srcs: r2, kind: KindInt},
+	OpUSubb:       {name: "usubb", dst: true, srcs: r2, kind: KindInt},
+	OpUMulHi:      {name: "umul_hi", dst: true, srcs: r2, kind: KindInt},
+	OpIMulHi:      {name: "imul_hi", dst: true, srcs: r2, kind: KindInt},
+	OpF16ToF32:    {name: "f16tof32", dst: true, srcs: r1, kind: KindInt},
+	OpF32ToF16:    {name: "f32tof16", dst: true, srcs: r1},
+	OpDAdd:        {name: "dadd", dst: true, srcs: r2, kind: KindDouble},
+	OpDMul:        {name: "dmul", dst: true, srcs: r2, kind: KindDouble},
+	OpDMin:        {name: "dmin", dst: true, srcs: r2, kind: KindDouble},
+	OpDMax:        {name: "dmax", dst: true, srcs: r2, kind: KindDouble},
+	OpDEq:         {name: "deq", dst: true, srcs: r2, kind: KindDouble},
+	OpDGe:         {name: "dge", dst: true, srcs: r2, kind: KindDouble},
+	OpDLt:         {name: "dlt", dst: true, srcs: r2, kind: KindDouble},
+	OpDNe:         {name: "dne", dst: true, srcs: r2, kind: KindDouble},
+	OpDMov:        {name: "dmov", dst: true, srcs: r1, kind: KindDouble},
+	OpDMovc:       {name: "dmovc", dst: true, srcs: r3, kind: KindDouble},
+	OpDToF:        {name: "dtof", dst: true, srcs: r1, kind: KindDouble},
+	OpFToD:        {name: "ftod", dst: true, srcs: r1},
+	OpCall:        {name: "call", kind: KindFlow},
+	OpCallc:       {name: "callc", srcs: r1, kind: KindFlow, test: true},
+	OpLabel:       {name: "label", kind: KindFlow},
 }
 
 func (o Op) String() string {
@@ -324,20 +406,27 @@ func OpByName(name string) (Op, bool) {
 }
 
 // Instruction token: opcode in bits 0-7, the instruction's length in words
-// (token included) in bits 8-15, saturate in bit 16, the _nz test in bit 17;
-// the other bits are zero.
+// (token included) in bits 8-15, saturate in bit 16, the _nz test in bit 17,
+// and for call, callc and label the label's number in bits 18-29; the
+// other bits are zero.
 const (
-	instSat   = 1 << 16
-	instNZ    = 1 << 17
-	instValid = 0x3FFFF
+	instSat        = 1 << 16
+	instNZ         = 1 << 17
+	instLabelShift = 18
+	instValid      = 0x3FFFF
+	instValidLabel = 0x3FFFFFFF
 )
 
 // Operand token: file in bits 0-3, write mask in bits 4-7 (destinations),
 // swizzle in bits 8-15 (two bits per component, x first), negate in bit
-// 16, absolute value in bit 17, relative index in bit 18 (cb only); the
-// other bits are zero. Words that follow: one index (r, v, o, t, s), slot and
-// element (cb, then the relative register word: temp<<2 | component), or
-// the four values (l).
+// 16, absolute value in bit 17, relative index in bit 18; the other bits
+// are zero. Words that follow: one index (r, v, o, t, s); slot and element
+// (cb, then the relative register word: temp<<2 | component); the four
+// values (l). A relative r, v, o or icb operand: the first register of its
+// array, the element (the register index when the relative register
+// holds 0), the relative register word, and the array's length; the
+// register read or written is element + the register's value, and one
+// outside the array reads 0 and is not written.
 const (
 	opndNeg   = 1 << 16
 	opndAbs   = 1 << 17
@@ -355,19 +444,21 @@ type Operand struct {
 	Swizzle [4]uint8 // source components read for x, y, z, w
 	Neg     bool     // source: negate (float or integer by the op's kind)
 	Abs     bool     // source: absolute value, applied before Neg
-	Index   uint32   // register, texture, sampler or cb slot number
-	Elem    uint32   // cb: the element (with Rel: added to the register)
-	Rel     bool     // cb: the element is Elem + RelReg.RelComp (a temp)
+	Index   uint32   // register, texture, sampler or cb slot number; with Rel, the array's first register
+	Elem    uint32   // cb: the element; with Rel: added to the register
+	Rel     bool     // the element or register is Elem + RelReg.RelComp (a temp), per lane
 	RelReg  uint32
 	RelComp uint8
+	Len     uint32    // with Rel (not cb): the array's length from Index
 	Imm     [4]uint32 // l(): the values
 }
 
 // Inst is one decoded instruction.
 type Inst struct {
-	Op  Op
-	Sat bool // clamp float results to [0, 1] (NaN to 0)
-	NZ  bool // the test of if, breakc, continuec, retc, discard: nonzero
-	Dst Operand
-	Src []Operand
+	Op    Op
+	Sat   bool   // clamp float results to [0, 1] (NaN to 0)
+	NZ    bool   // the test of if, breakc, continuec, retc, discard, callc: nonzero
+	Label uint32 // call, callc and label: the label's number
+	Dst   Operand
+	Src   []Operand
 }

@@ -27,6 +27,8 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		return nil
 	case dxbc.OpDclIndexableTemp:
 		return t.declIndexable(in)
+	case dxbc.OpDclIndexRange:
+		return t.declIndexRange(in)
 	case dxbc.OpDclTemps:
 		if len(in.Extra) != 1 || in.Extra[0] > shaderisa.MaxTemps {
 			return t.fail("the GPU has %d temporaries", shaderisa.MaxTemps)

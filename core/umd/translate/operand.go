@@ -29,6 +29,11 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 		r, err := t.xDst(o, mask)
 		return r, err == nil, err
 	}
+	if o.Type == dxbc.RegOutput && len(o.Indices) == 1 && o.Indices[0].Rel != nil {
+		r, err := t.rangeOperand(o)
+		r.Mask = mask
+		return r, err == nil, err
+	}
 	idx, err := t.index(o, 0)
 	if err != nil {
 		return shaderisa.Operand{}, false, err
@@ -94,7 +99,15 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 		return r, err
 	}
 	switch o.Type {
-	case dxbc.RegTemp, dxbc.RegInput:
+	case dxbc.RegInput:
+		if len(o.Indices) == 1 && o.Indices[0].Rel != nil {
+			if r, err = t.rangeOperand(o); err != nil {
+				return r, err
+			}
+			break
+		}
+		fallthrough
+	case dxbc.RegTemp:
 		idx, err := t.index(o, 0)
 		if err != nil {
 			return r, err

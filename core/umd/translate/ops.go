@@ -46,6 +46,7 @@ var operands = map[dxbc.Opcode]int{
 	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
 	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5, dxbc.OpUaddc: 4, dxbc.OpUsubb: 4, dxbc.OpF16toF32: 2,
 	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
+	dxbc.OpF32toF16: 2,
 }
 
 // instruction translates one DXBC instruction or declaration.
@@ -72,11 +73,11 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	case dxbc.OpNop:
 		return nil
 	case dxbc.OpImul, dxbc.OpUmul:
-		// The low 32 bits of a product are the same signed or unsigned.
-		if in.Operands[0].Type != dxbc.RegNull {
-			return t.fail("the high 32 bits of a product are not in the GPU's ISA")
+		if in.Operands[0].Type == dxbc.RegNull {
+			// The low 32 bits alone, the same signed or unsigned.
+			return t.alu2(in, 1, shaderisa.OpIMul, in.Operands[2], in.Operands[3])
 		}
-		return t.alu2(in, 1, shaderisa.OpIMul, in.Operands[2], in.Operands[3])
+		return t.twoDsts(in)
 	case dxbc.OpImad, dxbc.OpUmad:
 		return t.mad(in)
 	case dxbc.OpUdiv:
@@ -87,20 +88,20 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.swapc(in)
 	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpSampleD, dxbc.OpSampleB, dxbc.OpLd, dxbc.OpResinfo:
 		return t.texture(in)
-	case dxbc.OpUbfe:
-		return t.bfe(in, shaderisa.OpUShr)
-	case dxbc.OpIbfe:
-		return t.bfe(in, shaderisa.OpIShr)
-	case dxbc.OpBfi:
-		return t.bfi(in)
+	case dxbc.OpUbfe, dxbc.OpIbfe, dxbc.OpBfi, dxbc.OpBfrev, dxbc.OpCountbits, dxbc.OpFirstbitHi,
+		dxbc.OpFirstbitLo, dxbc.OpFirstbitShi, dxbc.OpF16toF32, dxbc.OpF32toF16:
+		return t.alu(in, oneForOne[in.Op])
 	case dxbc.OpUaddc, dxbc.OpUsubb:
-		return t.carry(in)
-	case dxbc.OpF16toF32:
-		return t.f16tof32(in)
-	case dxbc.OpCountbits, dxbc.OpFirstbitLo, dxbc.OpFirstbitHi, dxbc.OpFirstbitShi, dxbc.OpBfrev:
-		return t.bitCount(in)
+		return t.twoDsts(in)
 	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
 		return t.switchOp(in)
+	case dxbc.OpCall, dxbc.OpCallc, dxbc.OpLabel:
+		return t.subroutine(in)
+	case dxbc.OpDadd, dxbc.OpDmul, dxbc.OpDmin, dxbc.OpDmax, dxbc.OpDeq, dxbc.OpDge, dxbc.OpDlt, dxbc.OpDne,
+		dxbc.OpDmov, dxbc.OpDmovc, dxbc.OpDtof, dxbc.OpFtod:
+		return t.double(in)
+	case dxbc.OpEvalCentroid, dxbc.OpEvalSampleIndex:
+		return t.eval(in)
 	}
 	if isDecl(in.Op) {
 		return t.decl(in)
@@ -109,6 +110,64 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 }
 
 func isDecl(op dxbc.Opcode) bool { return op.IsDeclaration() }
+
+// continueInSwitch translates a continue whose innermost loop or switch
+// is a switch: the lanes set the switch's cont and break out of it (see
+// switch.go).
+func (t *translator) continueInSwitch(in *dxbc.Instruction) error {
+	lv := &t.switches[len(t.switches)-1]
+	lv.contUsed = true
+	cont := shaderisa.R(lv.cont).WithMask("x")
+	if in.Op == dxbc.OpContinue {
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: cont, Src: []shaderisa.Operand{shaderisa.L(^uint32(0), 0, 0, 0)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpBreak})
+		return nil
+	}
+	if in.Operands[0].Modifier != dxbc.ModNone {
+		return t.fail("a condition with a source modifier")
+	}
+	c, err := t.src(&in.Operands[0])
+	if err != nil {
+		return err
+	}
+	test := shaderisa.OpIEq
+	if in.Test() == dxbc.TestNonZero {
+		test = shaderisa.OpINe
+	}
+	t.emit(shaderisa.Inst{Op: test, Dst: cont, Src: []shaderisa.Operand{c, shaderisa.L(0, 0, 0, 0)}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpBreakc, NZ: true, Src: []shaderisa.Operand{shaderisa.R(lv.cont).WithSwizzle("x")}})
+	return nil
+}
+
+// subroutine translates call, callc and label one for one: the ISA has
+// subroutines (a ret inside one returns from it).
+func (t *translator) subroutine(in *dxbc.Instruction) error {
+	lbl := &in.Operands[len(in.Operands)-1]
+	if lbl.Type != dxbc.RegLabel || len(lbl.Indices) != 1 || lbl.Indices[0].Rel != nil || lbl.Indices[0].Imm >= shaderisa.MaxLabels {
+		return t.fail("%s takes a label l0..l%d", in.Op, shaderisa.MaxLabels-1)
+	}
+	x := shaderisa.Inst{Label: uint32(lbl.Indices[0].Imm)}
+	switch in.Op {
+	case dxbc.OpLabel:
+		if len(t.blocks) != 0 {
+			return t.fail("a label inside an if, loop or switch")
+		}
+		x.Op = shaderisa.OpLabel
+	case dxbc.OpCall:
+		x.Op = shaderisa.OpCall
+	case dxbc.OpCallc:
+		if in.Operands[0].Modifier != dxbc.ModNone {
+			return t.fail("a condition with a source modifier")
+		}
+		c, err := t.src(&in.Operands[0])
+		if err != nil {
+			return err
+		}
+		x.Op, x.NZ, x.Src = shaderisa.OpCallc, in.Test() == dxbc.TestNonZero, []shaderisa.Operand{c}
+	}
+	t.emit(x)
+	return nil
+}
 
 // alu translates a one-destination instruction whose sources map as they are.
 func (t *translator) alu(in *dxbc.Instruction, op shaderisa.Op) error {
@@ -259,11 +318,11 @@ func (t *translator) flow(in *dxbc.Instruction, op shaderisa.Op) error {
 		t.blocks = t.blocks[:len(t.blocks)-1]
 	case shaderisa.OpContinue, shaderisa.OpContinuec:
 		for k := len(t.blocks) - 1; k >= 0; k-- {
-			if t.blocks[k] == blockSwitch {
-				return t.fail("continue inside a switch: the switch's lowering (a loop) would take it")
-			}
 			if t.blocks[k] == blockLoop {
 				break
+			}
+			if t.blocks[k] == blockSwitch {
+				return t.continueInSwitch(in)
 			}
 		}
 	}

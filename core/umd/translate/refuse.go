@@ -14,18 +14,14 @@ const (
 	featCS      = "compute shaders (thread groups, groupshared memory, barriers): this GPU runs vertex and pixel shaders only"
 	featGS      = "geometry shaders (streams, emit and cut): this GPU runs vertex and pixel shaders only"
 	featTess    = "hull and domain shaders (the tessellator): this GPU runs vertex and pixel shaders only"
-	featDouble  = "double-precision arithmetic: this device does not report D3D11_FEATURE_DOUBLES"
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
-	featEval    = "pull-model attribute evaluation (EvaluateAttributeAt*): not supported by this GPU"
+	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
 	featDebug   = "shader debugging instructions (abort, debug_break): not supported by this GPU"
 	featMSAA    = "multisampled textures (Texture2DMS): this GPU renders and samples at one sample"
 	featBuffer  = "buffer shader resource views (Buffer, StructuredBuffer, ByteAddressBuffer): this GPU's texture unit reads textures only"
 	featCmp     = "comparison sampling (SampleCmp, SampleCmpLevelZero): not supported by this GPU's texture unit"
 	featGather  = "Gather (gather4): not supported by this GPU's texture unit"
 	featLOD     = "CalculateLevelOfDetail (lod): not supported by this GPU's texture unit"
-	featSub     = "subroutines (call, callc, label): not supported by this GPU's ISA"
-	featIndex   = "relative indexing of inputs or outputs (dcl_indexrange): not supported by this GPU's ISA"
-	featF32F16  = "conversion to half precision (f32tof16): its rounding is not lowered to this GPU's ISA"
 	feat11_1    = "a Direct3D 11.1 instruction: this device is feature level 11_0"
 	featUnknown = "not an instruction this GPU's driver knows"
 )
@@ -54,26 +50,20 @@ var refusals = map[dxbc.Opcode]string{
 	dxbc.OpDclHSMaxTessFactor: featTess, dxbc.OpDclHSForkPhaseInstanceCount: featTess,
 	dxbc.OpDclHSJoinPhaseInstanceCount: featTess,
 
-	dxbc.OpDadd: featDouble, dxbc.OpDmax: featDouble, dxbc.OpDmin: featDouble, dxbc.OpDmul: featDouble,
-	dxbc.OpDeq: featDouble, dxbc.OpDge: featDouble, dxbc.OpDlt: featDouble, dxbc.OpDne: featDouble,
-	dxbc.OpDmov: featDouble, dxbc.OpDmovc: featDouble, dxbc.OpDtof: featDouble, dxbc.OpFtod: featDouble,
 	dxbc.OpDdiv: feat11_1, dxbc.OpDfma: feat11_1, dxbc.OpDrcp: feat11_1, dxbc.OpMsad: feat11_1,
 	dxbc.OpDtoi: feat11_1, dxbc.OpDtou: feat11_1, dxbc.OpItod: feat11_1, dxbc.OpUtod: feat11_1,
 
 	dxbc.OpDclFunctionBody: featIface, dxbc.OpDclFunctionTable: featIface, dxbc.OpDclInterface: featIface,
 	dxbc.OpInterfaceCall: featIface,
-	dxbc.OpEvalSnapped:   featEval, dxbc.OpEvalSampleIndex: featEval, dxbc.OpEvalCentroid: featEval,
-	dxbc.OpAbort: featDebug, dxbc.OpDebugBreak: featDebug,
+	dxbc.OpEvalSnapped:   featEval,
+	dxbc.OpAbort:         featDebug, dxbc.OpDebugBreak: featDebug,
 
 	dxbc.OpLdMS: featMSAA, dxbc.OpSampleInfo: featMSAA, dxbc.OpSamplePos: featMSAA,
 	dxbc.OpDclResourceRaw: featBuffer, dxbc.OpDclResourceStructured: featBuffer, dxbc.OpLdRaw: featBuffer,
 	dxbc.OpLdStructured: featBuffer, dxbc.OpBufinfo: featBuffer,
 	dxbc.OpSampleC: featCmp, dxbc.OpSampleCLZ: featCmp,
 	dxbc.OpGather4: featGather, dxbc.OpGather4C: featGather, dxbc.OpGather4PO: featGather, dxbc.OpGather4POC: featGather,
-	dxbc.OpLod:  featLOD,
-	dxbc.OpCall: featSub, dxbc.OpCallc: featSub, dxbc.OpLabel: featSub,
-	dxbc.OpF32toF16:      featF32F16,
-	dxbc.OpDclIndexRange: featIndex,
+	dxbc.OpLod: featLOD,
 }
 
 // refuse fails the current instruction with its feature.

@@ -21,11 +21,36 @@ import (
 //	endloop
 //
 // Consecutive labels give an empty if between them, which falls through
-// as SM4's shared case bodies do. A continue inside the switch (for an
-// enclosing loop) would restart the wrapper loop instead: it is refused.
+// as SM4's shared case bodies do. A continue inside the switch (for the
+// loop around it) would restart the wrapper loop instead: it sets a fourth
+// temp, cont, and breaks; after the wrapper's endloop, continuec_nz cont
+// continues the loop (or, the switch inside another, passes cont on and
+// breaks that one too).
 
-// switchTemps is the number of temps one switch level keeps.
+// switchTemps is the number of temps one switch level keeps; a program
+// with a continue inside a switch keeps one more, cont.
 const switchTemps = 3
+
+// contInSwitch reports whether a continue or continuec of p has a switch
+// as its innermost loop or switch.
+func contInSwitch(p *dxbc.Program) bool {
+	var open []dxbc.Opcode
+	for i := range p.Instructions {
+		switch op := p.Instructions[i].Op; op {
+		case dxbc.OpLoop, dxbc.OpSwitch:
+			open = append(open, op)
+		case dxbc.OpEndloop, dxbc.OpEndswitch:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case dxbc.OpContinue, dxbc.OpContinuec:
+			if len(open) > 0 && open[len(open)-1] == dxbc.OpSwitch {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // maxSwitchDepth is the deepest switch nesting in the program.
 func maxSwitchDepth(p *dxbc.Program) int {
@@ -44,12 +69,13 @@ func maxSwitchDepth(p *dxbc.Program) int {
 
 // switchLevel is one open switch.
 type switchLevel struct {
-	sel, any, fall uint32
-	open           bool // a case group's if is open
+	sel, any, fall, cont uint32
+	open                 bool // a case group's if is open
+	contUsed             bool // a continue inside set cont
 }
 
 // swTemp is temp k of switch level d.
-func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(switchTemps*d+k) }
+func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(t.swTemps*d+k) }
 
 // labels are the case values of the switch at instruction i (at its own
 // nesting level) and whether it has a default.
@@ -81,6 +107,25 @@ func (t *translator) labels(i int) (vals []uint32, hasDefault bool, err error) {
 	return nil, false, t.fail("switch without endswitch")
 }
 
+// passContinue continues the innermost loop around for the lanes whose
+// cond is set: directly when a loop is the innermost loop or switch, else
+// through the enclosing switch's cont and a break out of it.
+func (t *translator) passContinue(cond shaderisa.Operand) {
+	for k := len(t.blocks) - 1; k >= 0; k-- {
+		switch t.blocks[k] {
+		case blockLoop:
+			t.emit(shaderisa.Inst{Op: shaderisa.OpContinuec, NZ: true, Src: []shaderisa.Operand{cond}})
+			return
+		case blockSwitch:
+			lv := &t.switches[len(t.switches)-1]
+			lv.contUsed = true
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(lv.cont).WithMask("x"), Src: []shaderisa.Operand{cond}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpBreakc, NZ: true, Src: []shaderisa.Operand{shaderisa.R(lv.cont).WithSwizzle("x")}})
+			return
+		}
+	}
+}
+
 func (t *translator) switchOp(in *dxbc.Instruction) error {
 	switch in.Op {
 	case dxbc.OpSwitch:
@@ -97,6 +142,9 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		}
 		d := len(t.switches)
 		lv := switchLevel{sel: t.swTemp(d, 0), any: t.swTemp(d, 1), fall: t.swTemp(d, 2)}
+		if t.swTemps > switchTemps {
+			lv.cont = t.swTemp(d, 3)
+		}
 		x := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithMask("x") }
 		sx := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithSwizzle("x") }
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.sel), Src: []shaderisa.Operand{s}})
@@ -109,6 +157,9 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 			}
 		}
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.fall), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		if t.swTemps > switchTemps {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.cont), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		}
 		t.emit(shaderisa.Inst{Op: shaderisa.OpLoop})
 		t.switches = append(t.switches, lv)
 		t.blocks = append(t.blocks, blockSwitch)
@@ -140,8 +191,13 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 	case dxbc.OpEndswitch:
 		t.emit(shaderisa.Inst{Op: shaderisa.OpBreak})
 		t.emit(shaderisa.Inst{Op: shaderisa.OpEndLoop})
+		done := *lv
 		t.switches = t.switches[:len(t.switches)-1]
 		t.blocks = t.blocks[:len(t.blocks)-1]
+		if done.contUsed {
+			// The lanes that continued: on to the loop around the switch.
+			t.passContinue(sx(done.cont))
+		}
 		return nil
 	}
 	t.emit(shaderisa.Inst{Op: shaderisa.OpIf, NZ: true, Src: []shaderisa.Operand{sx(lv.fall)}})

@@ -132,7 +132,9 @@ type translator struct {
 	xorder    []uint32
 	laidOut   bool
 	fixed     uint32 // r# and the x# elements: switch temps and scratch follow
-	stores    []store
+	ranges    []indexRange
+	swTemps   int  // temps per switch level: switchTemps, one more with a continue inside a switch
+	useICB    bool // an icb read with a register index: the program carries icb
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -163,6 +165,10 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		}
 	}()
 	t.maxSwitch = maxSwitchDepth(p)
+	t.swTemps = switchTemps
+	if contInSwitch(p) {
+		t.swTemps++
+	}
 	if t.maxSwitch > shaderisa.MaxNesting {
 		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
 	}
@@ -177,7 +183,6 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		if err := t.instruction(in); err != nil {
 			return nil, err
 		}
-		t.flushStores()
 	}
 	if err := t.layout(); err != nil {
 		return nil, err
@@ -186,11 +191,14 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	if len(t.blocks) != 0 {
 		return nil, &Error{Index: -1, Reason: "unbalanced if/loop/switch blocks"}
 	}
-	temps := t.fixed + switchTemps*uint32(t.maxSwitch) + t.scratch
+	temps := t.fixed + uint32(t.swTemps*t.maxSwitch) + t.scratch
 	if temps > shaderisa.MaxTemps {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shaderisa.MaxTemps)}
 	}
 	prog := &shaderisa.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
+	if t.useICB {
+		prog.ICB = t.icb
+	}
 	checked, err := prog.Check()
 	if err != nil {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("the ISA program does not check: %v", err)}
@@ -271,7 +279,7 @@ func (t *translator) emit(in shaderisa.Inst) {
 // lowering. A lowering's scratch values live only within its DXBC
 // instruction, so every instruction reuses the same few.
 func (t *translator) newScratch() uint32 {
-	r := t.fixed + switchTemps*uint32(t.maxSwitch) + t.next
+	r := t.fixed + uint32(t.swTemps*t.maxSwitch) + t.next
 	t.next++
 	t.scratch = max(t.scratch, t.next)
 	return r
