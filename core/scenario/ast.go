@@ -232,11 +232,11 @@ type Expect struct {
 	// list (0: exact).
 	Texel  *Value
 	Within float64
-	Hex   string   // hash (lower case)
-	Names []string // calls
-	N     int      // violations, live
-	Data  *DataCmp // data
-	Probe *Probe   // probe
+	Hex    string   // hash (lower case)
+	Names  []string // calls
+	N      int      // violations, live
+	Data   *DataCmp // data
+	Probe  *Probe   // probe
 	// Flags are expect support's D3D11_FORMAT_SUPPORT names; Name is
 	// "has" or "lacks".
 	Flags []string

@@ -135,7 +135,7 @@ var methods = map[string]map[string]*method{
 			}
 			return err
 		}},
-		"CreateQuery":            {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
 		// CheckFormatSupport: the answer is in its return events' args
 		// (support=...) and for `expect support has|lacks FLAGS`.
 		"CheckFormatSupport": {pos: []param{{name: "FORMAT", kind: pEnum, enum: "Format"}}, exec: func(x *call) error {
