@@ -26,7 +26,7 @@ var allowedImports = map[string][]string{
 	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
-	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu"},
+	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
 	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shader", "core/umd/translate"},

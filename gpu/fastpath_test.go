@@ -59,7 +59,7 @@ func TestFilter8MatchesSample(t *testing.T) {
 		sz := sizes[iter%len(sizes)]
 		w, h := sz[0], sz[1]
 		pitch := 4*w + 4*r.IntN(3)
-		tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8}
+		tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8, bpp: 4}
 		if r.IntN(2) == 0 {
 			tex.fmt = isa.FmtBGRA8
 		}

@@ -65,7 +65,7 @@ func fusedTexture(r *rand.Rand) (surface, sampler) {
 	sz := sizes[r.IntN(len(sizes))]
 	w, h := sz[0], sz[1]
 	pitch := 4*w + 4*r.IntN(3)
-	tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8}
+	tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8, bpp: 4}
 	if r.IntN(2) == 0 {
 		tex.fmt = isa.FmtBGRA8
 	}

@@ -404,12 +404,12 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
-			var c [4]float32
+			var c [4]uint32
 			if tex.bound() && x >= 0 && y >= 0 && int(x) < tex.w && int(y) < tex.h {
-				c = tex.fetch(&loadSampler, int(x), int(y))
+				c = tex.load(int(x), int(y))
 			}
 			for k := range c {
-				out[k][l] = math.Float32bits(c[k])
+				out[k][l] = c[k]
 			}
 		}
 		return nil
@@ -418,7 +418,7 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
 	sm := &u.st.smp[q.Sampler]
-	if tex.bound() && tex.fmt != isa.FmtR32F {
+	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
 		filter8(tex, sm, q)
 		return nil
 	}

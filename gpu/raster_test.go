@@ -72,7 +72,7 @@ func testPipeOf(w, h int, ps string, fm isa.Format, off, pitch int) *pipe {
 	ex := &executor{}
 	s := &ex.st
 	s.reset()
-	s.rt = surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm}
+	s.rt = surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm, bpp: 4}
 	s.vp, s.vpSet = viewport{w: float64(w), h: float64(h), maxZ: 1}, true
 	bind := func(stage int, name string) {
 		p, err := shader.Assemble(BuiltinSource(name))

@@ -45,13 +45,24 @@ const (
 )
 
 // CreateViewArgs mirrors D3D11DDIARG_CREATE{RENDERTARGET,SHADERRESOURCE,DEPTHSTENCIL}VIEW:
-// the resource the view is onto (its dependency handle) and the format.
+// the resource the view is onto (its dependency handle), the format, and a
+// depth-stencil view's Flags.
 type CreateViewArgs struct {
 	Kind     ViewKind
 	Resource HRESOURCE
 	Format   Format
+	Flags    DSVFlag
 	Obj      string
 }
+
+// DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be
+// bound for the depth test while shaders read the same resource.
+type DSVFlag uint32
+
+const (
+	DSVReadOnlyDepth   DSVFlag = 0x1
+	DSVReadOnlyStencil DSVFlag = 0x2
+)
 
 // ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
 // shader's bytecode (pShaderCode, validated by the runtime).
