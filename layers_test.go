@@ -34,7 +34,7 @@ var allowedImports = map[string][]string{
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":         {},
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shader"},
+	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shader", "gpu/texel"},
 	"gpu/isa":              {},
 	"gpu/texel":            {"gpu/isa"}, // texel formats: decoded and encoded in one place for every unit that reads or writes them
 	"gpu/shader":           {},
