@@ -511,6 +511,9 @@ func (c *checker) expect(s *Expect) error {
 		if s.Kind == ExpectPixel && t == tBuffer {
 			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
 		}
+		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
+			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))
+		}
 	}
 	return nil
 }
