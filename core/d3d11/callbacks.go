@@ -484,10 +484,10 @@ func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint
 }
 
 func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
-	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(x.rtv, x.dsv) }, func(x *DeviceContext, u ddi.Device) {
+	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(append(x.renderTargets(), x.dsv)...) }, func(x *DeviceContext, u ddi.Device) {
 		var rtvs []ddi.HRENDERTARGETVIEW
-		if x.rtv != nil {
-			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(x.viewH(x.rtv))}
+		for _, v := range x.renderTargets() {
+			rtvs = append(rtvs, ddi.HRENDERTARGETVIEW(x.viewH(v)))
 		}
 		u.SetRenderTargets(x.h, rtvs, ddi.HDEPTHSTENCILVIEW(x.viewH(x.dsv)))
 	})
@@ -495,13 +495,13 @@ func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
 
 func (c *callbacks) PfnStateOmBlendStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmBlendStateCb", func(x *DeviceContext) string { return shown(x.blend) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), x.blendFactor, x.sampleMask)
 	})
 }
 
 func (c *callbacks) PfnStateOmDepthStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmDepthStateCb", func(x *DeviceContext) string { return shown(x.depth) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), 0)
+		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), x.stencilRef)
 	})
 }
 

@@ -484,3 +484,11 @@ func BuildShader(p *Program, inputs, outputs *Signature, rdef *Reflection) ([]by
 		Chunk{FourCC: p.FourCC(), Data: code})
 	return c.Build()
 }
+
+// OutputDepth is oDepth, a pixel shader's SV_Depth: one component.
+func OutputDepth() Operand { return Operand{Type: RegOutputDepth, Components: 1} }
+
+// DclOutputDepth declares oDepth (dcl_output oDepth).
+func (b *Builder) DclOutputDepth() {
+	b.decl(Instruction{Op: OpDclOutput, Operands: []Operand{OutputDepth()}})
+}

@@ -152,7 +152,8 @@ func (t *translator) packet(n int, p isa.Packet) error {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}
 	switch {
-	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced:
+	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced ||
+		p.Op == isa.OpDrawIndirect || p.Op == isa.OpDrawIndexedIndirect:
 		t.draws = true
 	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
 		t.occlusion = true
@@ -242,6 +243,18 @@ func accesses(p isa.Packet) []access {
 		return []access{{2, uint64(a[4]), "constant buffer"}}
 	case isa.OpSetTex:
 		return []access{surf(1, "texture")}
+	case isa.OpSetRTSlot:
+		return []access{surf(1, "render target")}
+	case isa.OpSetTexStage:
+		return []access{surf(2, "texture")}
+	case isa.OpClearStencil:
+		return []access{surf(0, "cleared depth buffer")}
+	case isa.OpDrawIndirect:
+		// The GPU reads the draw's arguments there: the buffer must hold
+		// them ("ID3D11DeviceContext::DrawInstancedIndirect").
+		return []access{{0, isa.IndirectDrawBytes, "indirect arguments"}}
+	case isa.OpDrawIndexedIndirect:
+		return []access{{0, isa.IndirectIndexBytes, "indirect arguments"}}
 	case isa.OpClearRT:
 		return []access{surf(0, "cleared render target")}
 	case isa.OpClearDS:

@@ -86,9 +86,9 @@ func (d *immediateContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTAR
 	d.clearRTV(d, uint32(v), rgba)
 }
 
-func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, stencil uint8) {
 	d.busy()
-	d.clearDSV(d, uint32(v), flags, depth)
+	d.clearDSV(d, uint32(v), flags, depth, stencil)
 }
 
 // Draw is the hot path: the state is re-emitted only after it changed or a
