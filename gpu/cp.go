@@ -289,7 +289,7 @@ func (ex *executor) query(kind uint32, addr uint64) {
 // scanoutPacket copies the surface for the display engine; the frame is shown
 // when the buffer completes.
 func (ex *executor) scanoutPacket(p isa.Packet) {
-	s, ok := ex.surface(p, 0, "scanout surface", isa.FmtRGBA8, isa.FmtBGRA8)
+	s, ok := ex.surface(p, 0, "scanout surface", useScanout)
 	if !ok || ex.g.scanout == nil {
 		return
 	}

@@ -20,8 +20,8 @@
 //     SCANOUT surface, and the interrupt line is raised.
 //   - The command processor starts every buffer with a fresh default state, so
 //     a buffer is self-contained; this is also what isolates processes.
-//   - Draws run programs of the GPU's shader ISA (package gpu/shader) and
-//     nothing else: the GPU has no built-in programs. Around them is a small
+//   - Draws run programs of the GPU's shader ISA (package gpu/shaderisa,
+//     executed by package gpu/shader) and nothing else: the GPU has no built-in programs. Around them is a small
 //     fixed-function pipeline with D3D11 conventions: vertex fetch bounded
 //     by the bindings as Direct3D 11 defines (an index past the index
 //     buffer reads 0, a vertex element past the vertex buffer reads zeros:

@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	tfmt "d3dsim/gpu/texel"
 	"encoding/binary"
 	"math"
 	"unsafe"
@@ -98,10 +99,13 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	// (preparePixelProgram), writes the colour: with none the draw tests
 	// and writes depth only.
 	p.rt, p.fault, p.blend = s.rt, faulted, s.blend
+	// The fast paths write 8-bit RGBA or BGRA words; every other format
+	// goes through mergeBits, a texel at a time.
+	rt8 := s.rt.fmt == isa.FmtRGBA8 || s.rt.fmt == isa.FmtBGRA8
 	if faulted {
-		p.color, p.fast = s.rt.bound(), true
+		p.color, p.fast = s.rt.bound(), rt8
 	} else {
-		p.fast = !s.blend.enable && s.blend.mask == 0xF
+		p.fast = rt8 && !s.blend.enable && s.blend.mask == 0xF
 		p.ds = s.ds
 		p.depth = s.depth.enable && s.ds.bound()
 		p.depthWrite, p.depthFn = s.depth.write, s.depth.fn
@@ -471,18 +475,29 @@ func (p *pipe) depthTest(t *tri, x, y int, b1, b2 float64) bool {
 		} else if z > p.zmax {
 			z = p.zmax
 		}
-		o := y*p.ds.pitch + 4*x
-		px := p.ds.mem[o : o+4 : o+4]
-		old := binary.LittleEndian.Uint32(px)
-		if p.ds.fmt == isa.FmtD32F {
+		o := y*p.ds.pitch + p.ds.bpp*x
+		switch p.ds.fmt {
+		case isa.FmtD32F, isa.FmtD32FS8:
+			px := p.ds.mem[o : o+4 : o+4]
 			src := float32(z)
-			if !compare(p.depthFn, src, math.Float32frombits(old)) {
+			if !compare(p.depthFn, src, math.Float32frombits(binary.LittleEndian.Uint32(px))) {
 				return false
 			}
 			if p.depthWrite {
 				binary.LittleEndian.PutUint32(px, math.Float32bits(src))
 			}
-		} else {
+		case isa.FmtD16:
+			px := p.ds.mem[o : o+2 : o+2]
+			src := unorm16(z)
+			if !compare(p.depthFn, src, uint32(binary.LittleEndian.Uint16(px))) {
+				return false
+			}
+			if p.depthWrite {
+				binary.LittleEndian.PutUint16(px, uint16(src))
+			}
+		default:
+			px := p.ds.mem[o : o+4 : o+4]
+			old := binary.LittleEndian.Uint32(px)
 			src := unorm24(z)
 			if !compare(p.depthFn, src, old&0xFFFFFF) {
 				return false
@@ -498,6 +513,10 @@ func (p *pipe) depthTest(t *tri, x, y int, b1, b2 float64) bool {
 // merge is the output merger: colour c to pixel (x, y) of the target,
 // through blending and the write mask.
 func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
+	if p.rt.bpp != 4 || (p.rt.fmt != isa.FmtRGBA8 && p.rt.fmt != isa.FmtBGRA8) {
+		p.mergeBits(x, y, tfmt.FloatBits(c))
+		return
+	}
 	o := y*p.rt.pitch + 4*x
 	px := p.rt.mem[o : o+4 : o+4]
 	if p.fast {
@@ -523,6 +542,32 @@ func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
 	}
 }
 
+// mergeBits is the output merger of every format but the 8-bit RGBA and
+// BGRA ones merge writes itself: the pixel program's output v (its bits:
+// floats, or integers for an integer target) through blending, in the
+// target's own numbers (linear for an sRGB target, read and written
+// through package texel), and the write mask. An integer target is never
+// blended (D3D11 blends only float, UNORM, SNORM and sRGB targets); a
+// faulted draw writes its warning colour whole.
+func (p *pipe) mergeBits(x, y int, v [4]uint32) {
+	rt := &p.rt
+	o := y*rt.pitch + x*rt.bpp
+	px := rt.mem[o : o+rt.bpp : o+rt.bpp]
+	mask := uint8(p.blend.mask)
+	if p.fault {
+		mask = 0xF
+	} else if p.blend.enable && !rt.fmt.Int() {
+		dst := floats(tfmt.Decode(rt.fmt, px))
+		v = tfmt.FloatBits(blendIn(&p.blend, floats(v), &dst, rt.fmt.Info().Number))
+	}
+	tfmt.Encode(rt.fmt, v, mask, px)
+}
+
+// floats views shader bits as floats.
+func floats(v [4]uint32) [4]float32 {
+	return [4]float32{math.Float32frombits(v[0]), math.Float32frombits(v[1]), math.Float32frombits(v[2]), math.Float32frombits(v[3])}
+}
+
 // compare is the depth function fn applied to the incoming and stored depth.
 func compare[T float32 | uint32](fn uint32, src, dst T) bool {
 	switch fn {
@@ -544,12 +589,24 @@ func compare[T float32 | uint32](fn uint32, src, dst T) bool {
 	return false
 }
 
-// blend combines the pixel program's colour with the target's (D3D11: the
-// source is clamped to [0, 1] for a unorm target; colour and alpha have their
-// own factors and operation; min and max ignore the factors).
+// blend combines the pixel program's colour with an 8-bit UNORM target's.
 func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
+	return blendIn(b, src, dst, isa.NumUNorm)
+}
+
+// blendIn combines the pixel program's colour with the target's, whose
+// channels hold num (D3D11: the source is clamped to [0, 1] for a UNORM or
+// sRGB target, to [-1, 1] for an SNORM one, not at all for a float one;
+// colour and alpha have their own factors and operation; min and max
+// ignore the factors).
+func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]float32 {
 	for i := range src {
-		src[i] = clamp01(src[i])
+		switch num {
+		case isa.NumUNorm, isa.NumSRGB:
+			src[i] = clamp01(src[i])
+		case isa.NumSNorm:
+			src[i] = clampSN(src[i])
+		}
 	}
 	var out [4]float32
 	for i := 0; i < 4; i++ {
@@ -602,6 +659,13 @@ func factor(f uint32, src, dst *[4]float32, i int) float32 {
 		return 1 - dst[i]
 	}
 	return 0
+}
+
+func clampSN(v float32) float32 {
+	if !(v > -1) {
+		return -1
+	}
+	return min(v, 1)
 }
 
 func clamp01(v float32) float32 {

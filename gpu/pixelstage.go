@@ -387,6 +387,10 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		if o == nil {
 			continue
 		}
+		if p.rt.bpp != 4 || (p.rt.fmt != isa.FmtRGBA8 && p.rt.fmt != isa.FmtBGRA8) {
+			p.mergeBits(x, y, [4]uint32{o[0][l], o[1][l], o[2][l], o[3][l]})
+			continue
+		}
 		c := [4]float32{math.Float32frombits(o[0][l]), math.Float32frombits(o[1][l]), math.Float32frombits(o[2][l]), math.Float32frombits(o[3][l])}
 		p.merge(x, y, c, ri, bi)
 	}

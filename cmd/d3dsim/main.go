@@ -33,8 +33,10 @@ const usage = `usage:
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
   d3dsim gallery --out DIR [--base URL] [--files URL]
                                           thumbnails + index.html of every tutorial and demo
-  d3dsim dxbc FILE|- [--stage vs|ps]      list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header);
-                                          --stage: also check it as CreateVertexShader/CreatePixelShader would
+  d3dsim dxbc FILE|- [--stage vs|ps|...]  list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header),
+                                          every stage's, compute, geometry, hull and domain shaders included;
+                                          --stage vs|ps|gs|hs|ds|cs: also check it as the runtime's Create*Shader
+                                          would
   d3dsim fxc /T PROFILE [/E ENTRY] [/Fo FILE] [/Fh FILE] [/Vn NAME] [/Fc FILE] FILE|-
                                           compile HLSL as fxc does (PROFILE vs_4_0, vs_5_0, ps_4_0, ps_5_0; ENTRY
                                           default main): /Fo the bytecode (.cso), /Fh a C header (array NAME,
@@ -87,12 +89,12 @@ const (
 	fCount                  // a whole number >= 1
 	fString                 // any text (a path, -)
 	fURL                    // an http or https URL
-	fStage                  // a shader stage: vs or ps
+	fStage                  // a shader stage: vs, ps, gs, hs, ds or cs
 )
 
 // form is the expected form of a flag's value, for messages.
 func (k flagKind) form() string {
-	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL", "vs or ps"}[k]
+	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL", "vs, ps, gs, hs, ds or cs"}[k]
 }
 
 // verbFlags are the flags of each verb (every one is in the usage text:
@@ -188,7 +190,7 @@ func checkValue(name string, kind flagKind, v string) error {
 			return badf("flag --%s %q: must be %s", name, v, kind.form())
 		}
 	case fStage:
-		if v != "vs" && v != "ps" {
+		if _, ok := stageByPrefix[v]; !ok {
 			return badf("flag --%s %q: must be %s", name, v, kind.form())
 		}
 	case fString:

@@ -48,6 +48,15 @@ const (
 	ResourceMiscShared = ddi.ResourceMiscShared
 )
 
+// FormatName is a DXGI format's name without DXGI_FORMAT_.
+func FormatName(f Format) string { return ddi.FormatName(f) }
+
+// FormatSupport is D3D11_FORMAT_SUPPORT, CheckFormatSupport's answer.
+type FormatSupport = ddi.FormatSupport
+
+// DSVFlag is D3D11_DSV_FLAG, a depth-stencil view's read-only flags.
+type DSVFlag = ddi.DSVFlag
+
 // ViewKind is which view CreateView makes: render-target, shader-resource
 // or depth-stencil.
 type ViewKind = ddi.ViewKind

@@ -563,7 +563,15 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 // PfnSetErrorCb takes a driver error for one context: each deferred context
 // reports through its own core-layer handle ("Using context-local DDI
 // handles", rule ERR-DC).
-func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
+//
+// The driver may say why (an *hresult.Error, as its shader DDIs do): the
+// callback's event carries the text, and the failed call's error says it.
+func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
+	hr := hresult.Of(err)
+	var why *hresult.Error
+	if !errors.As(err, &why) || why.Code != hr {
+		why = nil
+	}
 	c.mu.Lock()
 	ctx := c.contexts[core]
 	c.mu.Unlock()
@@ -571,13 +579,24 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	if ctx != nil {
 		name = ctx.name
 	}
-	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
+	ev := trace.Event{HR: hr.Name(), Ctx: name}
+	if why != nil {
+		ev.Msg = why.Msg
+	}
+	done := c.enter("pfnSetErrorCb", ev)
 	done.end(nil)
 	// A create DDI in progress on this thread fails with it (ddiCall).
+	table := (*ddiTable)(nil)
 	if ctx != nil {
-		ctx.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+		table = &ctx.ddi
 	} else if imm := c.dev().imm; imm != nil {
-		imm.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+		table = &imm.ddi
+	}
+	if table != nil {
+		table.noteError(c.rt.cfg.Sim.Thread(), hr)
+		if why != nil {
+			table.noteCause(c.rt.cfg.Sim.Thread(), why)
+		}
 	}
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:

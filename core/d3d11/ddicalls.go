@@ -493,3 +493,11 @@ func (w ddiCall) DrawIndexedInstanced(h ddi.HDEVICE, count, instances, start uin
 	w.umd.DrawIndexedInstanced(h, count, instances, start, base, startInstance)
 	sp.end(nil)
 }
+
+func (w ddiCall) CheckFormatSupport(h ddi.HDEVICE, f ddi.Format) ddi.FormatSupport {
+	sp := w.enter("CheckFormatSupport")
+	s := w.umd.CheckFormatSupport(h, f)
+	sp.ev.Args = supportArgs(f, s)
+	sp.end(nil)
+	return s
+}

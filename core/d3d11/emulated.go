@@ -257,7 +257,7 @@ func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (da
 	}
 	n := r.Desc.Width
 	if r.Kind == KindTexture2D {
-		n = r.Desc.Width * r.Desc.Height * ddi.FormatSize(r.Desc.Format)
+		n = ddi.RowBytes(r.Desc.Format, r.Desc.Width) * ddi.Rows(r.Desc.Format, r.Desc.Height)
 	}
 	data = make([]byte, n)
 	if c.versions == nil {

@@ -1,7 +1,5 @@
 package ddi
 
-import "d3dsim/core/hresult"
-
 // ResourceDimension says what kind of resource CreateResource makes.
 type ResourceDimension uint8
 
@@ -45,13 +43,24 @@ const (
 )
 
 // CreateViewArgs mirrors D3D11DDIARG_CREATE{RENDERTARGET,SHADERRESOURCE,DEPTHSTENCIL}VIEW:
-// the resource the view is onto (its dependency handle) and the format.
+// the resource the view is onto (its dependency handle), the format, and a
+// depth-stencil view's Flags.
 type CreateViewArgs struct {
 	Kind     ViewKind
 	Resource HRESOURCE
 	Format   Format
+	Flags    DSVFlag
 	Obj      string
 }
+
+// DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be
+// bound for the depth test while shaders read the same resource.
+type DSVFlag uint32
+
+const (
+	DSVReadOnlyDepth   DSVFlag = 0x1
+	DSVReadOnlyStencil DSVFlag = 0x2
+)
 
 // ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
 // shader's bytecode (pShaderCode, validated by the runtime).
@@ -305,7 +314,14 @@ type DeviceCallbacks interface {
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64
-	PfnSetErrorCb(HRTCORELAYER, hresult.HRESULT)
+	// PfnSetErrorCb reports an error of a DDI that returns none. The
+	// real callback takes the HRESULT alone (hresult.Of(err)); an
+	// *hresult.Error also says why -- the text a real driver writes to
+	// the debugger -- and the runtime shows it with the failure: in the
+	// callback's trace event, the failed call's error and the debug
+	// layer's message. The shader DDIs say why a shader is refused (the
+	// translator's message, naming the DXBC instruction).
+	PfnSetErrorCb(HRTCORELAYER, error)
 	// PfnPerformAmortizedProcessingCb lets the runtime do its amortized work
 	// (trim high-water marks, drain its destruction queue). A D3D11 driver
 	// calls it itself, from the thread in the DDI, after immediate-context

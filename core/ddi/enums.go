@@ -20,6 +20,8 @@ const (
 	FormatR32Float          Format = 41
 	FormatR32Uint           Format = 42
 	FormatD24UnormS8Uint    Format = 45
+	FormatD32FloatS8X24Uint Format = 20
+	FormatD16Unorm          Format = 55
 	FormatR16Uint           Format = 57
 	FormatB8G8R8A8Unorm     Format = 87
 )
@@ -169,13 +171,9 @@ const (
 // Enum tables: each maps scenario spelling to value. The scenario checker
 // uses them to reject unknown values at load time.
 var Enums = map[string]map[string]uint32{
-	"Format": {
-		"UNKNOWN": 0, "R32G32B32A32_FLOAT": 2, "R32G32B32A32_UINT": 3, "R32G32B32_FLOAT": 6, "R32G32B32_UINT": 7,
-		"R32G32_FLOAT": 16, "R32G32_UINT": 17, "R8G8B8A8_UNORM": 28,
-		"D32_FLOAT": 40, "R32_FLOAT": 41, "R32_UINT": 42, "D24_UNORM_S8_UINT": 45, "R16_UINT": 57,
-		"B8G8R8A8_UNORM": 87,
-	},
-	"Usage": {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
+	// every DXGI_FORMAT (formats.go adds them from its table)
+	"Format": {"UNKNOWN": 0},
+	"Usage":  {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
 	"BindFlags": {
 		"VERTEX_BUFFER": 0x1, "INDEX_BUFFER": 0x2, "CONSTANT_BUFFER": 0x4, "SHADER_RESOURCE": 0x8,
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,
@@ -209,6 +207,10 @@ var Enums = map[string]map[string]uint32{
 	// and a bool.
 	"CreateDeviceFlags": {"SINGLETHREADED": 1, "DEBUG": 2},
 	"DepthWriteMask":    {"ZERO": 0, "ALL": 1},
+	// D3D11_FORMAT_SUPPORT, CheckFormatSupport's answer (formats.go)
+	"FormatSupport": FormatSupportNames,
+	// D3D11_DSV_FLAG, a depth-stencil view's Flags
+	"DSVFlags": {"READ_ONLY_DEPTH": 1, "READ_ONLY_STENCIL": 2},
 }
 
 // EnumNames lists the spellings of an enum, sorted (for error messages).
@@ -221,19 +223,6 @@ func EnumNames(kind string) []string {
 	return out
 }
 
-// FormatSize is the bytes per element of a format (0: unknown).
-func FormatSize(f Format) uint32 {
-	switch f {
-	case FormatR32G32B32A32Float, FormatR32G32B32A32Uint:
-		return 16
-	case FormatR32G32B32Float, FormatR32G32B32Uint:
-		return 12
-	case FormatR32G32Float, FormatR32G32Uint:
-		return 8
-	case FormatR8G8B8A8Unorm, FormatB8G8R8A8Unorm, FormatD32Float, FormatR32Float, FormatR32Uint, FormatD24UnormS8Uint:
-		return 4
-	case FormatR16Uint:
-		return 2
-	}
-	return 0
-}
+// FormatSize is the bytes per element of a format: a texel, or a 4x4
+// block of a block-compressed format (0: unknown).
+func FormatSize(f Format) uint32 { return uint32(formats[f].Bytes) }

@@ -176,6 +176,30 @@ func (b *Builder) fail(format string, args ...any) {
 
 func (b *Builder) decl(in Instruction) { b.decls = append(b.decls, in) }
 
+// Declare adds any declaration as its tokens say (dcl_uav_typed,
+// dcl_thread_group ... for which the builder has no method of its own).
+func (b *Builder) Declare(in Instruction) {
+	if !strings.HasPrefix(in.Op.String(), "dcl_") && in.Op != OpCustomData {
+		b.fail("Declare takes a declaration, not %s", in.Op)
+		return
+	}
+	b.decl(in)
+}
+
+// EmitInstruction appends an instruction as its tokens say (controls,
+// extended tokens, literal words): what Emit cannot spell.
+func (b *Builder) EmitInstruction(in Instruction) {
+	info, ok := opTable[in.Op]
+	if !ok || strings.HasPrefix(info.name, "dcl_") || in.Op == OpCustomData {
+		b.fail("EmitInstruction takes an instruction, not %s", in.Op)
+		return
+	}
+	for i := range in.Operands {
+		b.noteTemps(&in.Operands[i])
+	}
+	b.code = append(b.code, in)
+}
+
 // GlobalFlags declares dcl_globalFlags (Flag* bits).
 func (b *Builder) GlobalFlags(flags uint32) {
 	b.decl(Instruction{Op: OpDclGlobalFlags, Controls: flags})
@@ -380,8 +404,14 @@ func declRank(in *Instruction) (group int, reg uint64) {
 		group = 2
 	case OpDclSampler:
 		group = 3
-	case OpDclResource:
+	case OpDclResource, OpDclResourceRaw, OpDclResourceStructured:
 		group = 4
+	case OpDclUAVTyped, OpDclUAVRaw, OpDclUAVStructured:
+		// After the resources, as fxc writes them.
+		if len(in.Operands) > 0 && len(in.Operands[0].Indices) > 0 {
+			reg = in.Operands[0].Indices[0].Imm
+		}
+		return 4, 1<<32 + reg
 	case OpDclInput, OpDclInputSGV, OpDclInputSIV, OpDclInputPS, OpDclInputPSSGV, OpDclInputPSSIV:
 		group = 5
 	case OpDclOutput, OpDclOutputSGV, OpDclOutputSIV:

@@ -15,6 +15,11 @@ func Listing(c *Container) (string, error) {
 		b.WriteByte('\n')
 	}
 	line("//")
+	p, err := c.Program()
+	if err != nil {
+		return "", err
+	}
+	isHull := p.Type == HullShader
 	var rf *Reflection
 	if ch := c.Chunk("RDEF"); ch != nil {
 		var err error
@@ -68,16 +73,41 @@ func Listing(c *Container) (string, error) {
 					format += fmt.Sprint(n)
 				}
 				dim = srvDimension(r.Dimension)
+			case InputStructured:
+				bind, format, dim = "t", "struct", "r/o"
+			case InputByteAddress:
+				bind, format, dim = "t", "byte", "r/o"
+			case InputUAVRWTyped:
+				bind = "u"
+				format = ReturnType(r.ReturnType).String()
+				if n := r.Flags>>2&3 + 1; n > 1 {
+					format += fmt.Sprint(n)
+				}
+				dim = uavDimension(r.Dimension)
+			case InputUAVRWStructured:
+				bind, format, dim = "u", "struct", "r/w"
+			case InputUAVRWStructuredWithCB:
+				bind, format, dim = "u", "struct", "r/w+cnt"
+			case InputUAVAppendStructured:
+				bind, format, dim = "u", "struct", "append"
+			case InputUAVConsumeStructured:
+				bind, format, dim = "u", "struct", "consume"
+			case InputUAVRWByteAddress:
+				bind, format, dim = "u", "byte", "r/w"
 			}
 			line("// %-30s %10s %7s %11s %14s %6d", r.Name, r.Type, format, dim, fmt.Sprintf("%s%d", bind, r.BindPoint), r.BindCount)
 		}
 		line("//")
 		line("//")
 	}
-	for _, s := range []struct{ title, in, alt string }{{"Input signature", "ISGN", "ISG1"}, {"Output signature", "OSGN", "OSG1"}} {
+	for _, s := range []struct{ title, in, alt, alt2 string }{{"Input signature", "ISGN", "ISG1", ""}, {"Output signature", "OSGN", "OSG1", "OSG5"},
+		{"Patch Constant signature", "PCSG", "PSG1", ""}} {
 		ch := c.Chunk(s.in)
 		if ch == nil {
 			ch = c.Chunk(s.alt)
+		}
+		if ch == nil && s.alt2 != "" {
+			ch = c.Chunk(s.alt2)
 		}
 		if ch == nil {
 			continue
@@ -91,7 +121,12 @@ func Listing(c *Container) (string, error) {
 		line("//")
 		line("// Name                 Index   Mask Register SysValue  Format   Used")
 		line("// -------------------- ----- ------ -------- -------- ------- ------")
-		output := s.in == "OSGN"
+		// The patch constants are a hull shader's output and a domain
+		// shader's input.
+		output := s.in == "OSGN" || s.in == "PCSG" && isHull
+		if len(sig.Elements) == 0 {
+			line("// no %s", strings.TrimSuffix(s.title, " signature"))
+		}
 		for _, e := range sig.Elements {
 			used := e.ReadWrite
 			if output {
@@ -100,10 +135,6 @@ func Listing(c *Container) (string, error) {
 			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.Name, e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
 		}
 		line("//")
-	}
-	p, err := c.Program()
-	if err != nil {
-		return "", err
 	}
 	b.WriteString(p.Disassemble())
 	return b.String(), nil
@@ -142,6 +173,15 @@ func typeName(t *Type) string {
 		return "struct"
 	}
 	return base
+}
+
+// uavDimension is the Dim column of a typed UAV (D3D_UAV_DIMENSION).
+func uavDimension(d uint32) string {
+	names := []string{"NA", "buf", "1d", "1darray", "2d", "2darray", "6", "7", "3d"}
+	if int(d) < len(names) {
+		return names[d]
+	}
+	return fmt.Sprint(d)
 }
 
 func srvDimension(d uint32) string {

@@ -123,8 +123,15 @@ type Result struct {
 
 // Compile compiles the entry point of an HLSL source for target (vs_4_0,
 // vs_5_0, ps_4_0, ps_5_0). Errors come back as Errors, in fxc's format;
-// warnings are in Result.Warnings.
+// warnings are in Result.Warnings. Its work is bounded by DefaultLimits.
 func Compile(src []byte, file, entry, target string) (res *Result, err error) {
+	return CompileWith(src, file, entry, target, Limits{})
+}
+
+// CompileWith is Compile within the given limits (zero fields are the
+// defaults; see Limits for the ones that may be raised).
+func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Result, err error) {
+	lim = lim.withDefaults()
 	if file == "" {
 		file = "shader.hlsl"
 	}
@@ -140,23 +147,23 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 	case "ps_5_0":
 		stage, major = Pixel, 5
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target)))}}
 	}
 	if len(src) > maxSource {
 		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
 	}
 	var diags []Diag
-	lx := &lexer{file: file, diags: &diags}
+	lx := &lexer{file: file, diags: &diags, lim: lim}
 	toks := lx.tokenize(src)
 	if len(diags) > 0 {
-		return nil, Errors(diags)
+		return nil, withMore(diags, file, lx.more)
 	}
 	f := parse(toks, file, &diags)
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
 	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{},
-		cbMax: map[int]int{}, cbDyn: map[int]bool{}}
+		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
 	g.declareGlobals(f)
@@ -168,14 +175,14 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 		}
 	}
 	if fn == nil && len(g.errs) == 0 {
-		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: fmt.Sprintf("'%s': entrypoint not found", clean(entry))}}
+		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: cutText(fmt.Sprintf("'%s': entrypoint not found", clean(entry)))}}
 	}
 	var ins, outs []SigElement
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
 	if len(g.errs) > 0 {
-		return nil, Errors(g.errs)
+		return nil, withMore(g.errs, file, g.more)
 	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
@@ -235,9 +242,16 @@ func (g *gen) declareGlobals(f *file) {
 			g.globalVar(d)
 		}
 	}
-	// Lay out each buffer now that all its variables are known.
+	// Lay out each buffer now that all its variables are known. A buffer
+	// past D3D11's 4096 registers is an error at its line (the runtime's
+	// validator would refuse the bytecode), found before anything is
+	// built from its layout.
 	for _, cb := range g.cbufs {
-		layoutCB(cb)
+		end := layoutCB(cb)
+		if cb.size > 16*MaxConstantRegisters {
+			g.errorf(pos{cb.line, 1}, eNotImplemented, "constant buffer '%s' needs %d registers (%d bytes); a constant buffer holds at most %d (%d bytes, the limit in every shader model 4 and 5 profile)",
+				cb.name, cb.size/16, end, MaxConstantRegisters, 16*MaxConstantRegisters)
+		}
 	}
 }
 
@@ -246,7 +260,7 @@ func (g *gen) declareGlobals(f *file) {
 // order, each after the one declared before it, moved past any explicitly
 // placed variable it would overlap (fxc: `float4 a; float4 b :
 // register(c0);` puts a in c1).
-func layoutCB(cb *cbInfo) {
+func layoutCB(cb *cbInfo) (end int) {
 	cur, afterStruct := 0, false
 	for _, v := range cb.vars {
 		if v.fixed >= 0 {
@@ -269,11 +283,11 @@ func layoutCB(cb *cbInfo) {
 		}
 		cur, afterStruct = v.off+sizeOf(v.t), v.t.Kind == KStruct
 	}
-	end := 0
 	for _, v := range cb.vars {
 		end = max(end, v.off+sizeOf(v.t))
 	}
 	cb.size = roundUp16(end)
+	return end
 }
 
 // clean escapes control characters of a caller-given name, so a message

@@ -2,11 +2,6 @@ package hlsl
 
 import "math"
 
-const (
-	maxTemps  = 4096    // SM4's r# limit
-	maxInstrs = 1 << 16 // instructions in one shader
-)
-
 // alloc takes a fresh temp register.
 func (g *gen) alloc() int {
 	r := g.top
@@ -14,18 +9,18 @@ func (g *gen) alloc() int {
 	if g.top > g.maxTemp {
 		g.maxTemp = g.top
 	}
-	if g.top > maxTemps && !g.tooBig {
+	if g.top > MaxTemps && !g.tooBig {
+		g.errorf(pos{g.line, 1}, eNotImplemented, "shader needs more than %d temp registers, the limit of every shader model 4 and 5 profile", MaxTemps)
 		g.tooBig = true
-		g.errorf(pos{g.line, 1}, eNotImplemented, "shader needs more than %d temp registers", maxTemps)
 	}
 	return r
 }
 
 func (g *gen) emit(in Instr) {
-	if len(g.code) >= maxInstrs {
+	if len(g.code) >= g.lim.Instructions {
 		if !g.tooBig {
+			g.errorf(pos{g.line, 1}, eNotImplemented, "shader longer than %d instructions, the limit (%s; shader model 4 and 5 guarantee 65536 instruction slots)", g.lim.Instructions, limitName("Instructions"))
 			g.tooBig = true
-			g.errorf(pos{g.line, 1}, eNotImplemented, "shader longer than %d instructions", maxInstrs)
 		}
 		return
 	}

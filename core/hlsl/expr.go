@@ -8,7 +8,7 @@ import (
 // expr lowers an expression to a value, reporting errors and returning
 // poison on failure.
 func (g *gen) expr(e Expr) *value {
-	if len(g.errs) >= maxErrors || g.tooBig {
+	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(e.at()) {
 		return poison
 	}
 	if g.fixLine == 0 {

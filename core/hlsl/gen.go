@@ -38,6 +38,10 @@ type gen struct {
 	brk       []byte               // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics   []*varDecl
 	interp    map[int]string // pixel input register -> interpolation mode
+
+	lim   Limits
+	more  int // errors past MaxDiagnostics, only counted
+	nodes int // expression and statement nodes lowered (Limits.Nodes)
 }
 
 // fnCtx is the function being lowered: where its return value goes.
@@ -73,10 +77,30 @@ type cbVar struct {
 }
 
 func (g *gen) errorf(p pos, code int, format string, args ...any) {
+	if g.tooBig {
+		return // what follows a limit's error is its consequence
+	}
 	if len(g.errs) >= maxErrors {
+		g.more++
 		return
 	}
-	g.errs = append(g.errs, Diag{File: g.file, Line: p.line, Col: p.col, Code: code, Msg: sprintf(format, args...)})
+	g.errs = append(g.errs, Diag{File: g.file, Line: p.line, Col: p.col, Code: code, Msg: cutText(sprintf(format, args...))})
+}
+
+// lowered counts a node lowered against Limits.Nodes: functions are
+// inlined at every call, so a chain of functions each calling the next
+// twice lowers 2^N bodies while emitting nothing. False once the budget is
+// spent (an error at the line reached, and lowering stops).
+func (g *gen) lowered(p pos) bool {
+	g.nodes++
+	if g.nodes <= g.lim.Nodes {
+		return true
+	}
+	if !g.tooBig {
+		g.errorf(p, eNotImplemented, "shader too complex: more than %d expression and statement nodes lowered, each inlined call counted again, the limit (%s)", g.lim.Nodes, limitName("Nodes"))
+		g.tooBig = true
+	}
+	return false
 }
 
 func (g *gen) warnf(p pos, code int, format string, args ...any) {
@@ -86,7 +110,7 @@ func (g *gen) warnf(p pos, code int, format string, args ...any) {
 		}
 	}
 	if len(g.warns) < maxErrors {
-		g.warns = append(g.warns, Diag{File: g.file, Line: p.line, Col: p.col, Warning: true, Code: code, Msg: sprintf(format, args...)})
+		g.warns = append(g.warns, Diag{File: g.file, Line: p.line, Col: p.col, Warning: true, Code: code, Msg: cutText(sprintf(format, args...))})
 	}
 }
 
@@ -204,11 +228,17 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 			return poison.t
 		}
 		n := immInt(v.c[0], v.t.Base)
-		if n < 1 || n > 4096 {
-			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, 4096]", n)
+		if n < 1 || n > MaxArrayElements {
+			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, %d]", n, MaxArrayElements)
 			return poison.t
 		}
 		t = &Type{Kind: KArray, Elem: t, Len: int(n)}
+		// The product of the dimensions, checked before anything is
+		// made of the type: every element takes a register at least.
+		if e := elementsOf(t); e > MaxArrayElements {
+			g.errorf(dims[i].at(), eNotImplemented, "array of %d elements (%s): more than %d, the registers a constant buffer or the temps hold (every dimension multiplied)", e, dimsOf(t), MaxArrayElements)
+			return poison.t
+		}
 	}
 	return t
 }
@@ -244,8 +274,21 @@ func hasArray(t *Type) bool {
 	return false
 }
 
-// newVar allocates temps for a local of type t.
+// newVar allocates temps for a local of type t. The registers it needs
+// are counted first: a variable past SM4/SM5's 4096 temps is an error at
+// its line before any of it is allocated.
 func (g *gen) newVar(t *Type) *value {
+	if t.Kind == KArray || t.Kind == KStruct {
+		if n := regsOf(t, map[*Type]int{}); g.top+n > MaxTemps {
+			g.errorf(pos{g.line, 1}, eNotImplemented, "a variable of type '%s' needs %d temp registers, %d with those in use: more than %d, the limit of every shader model 4 and 5 profile", t, n, g.top+n, MaxTemps)
+			g.tooBig = true
+			return poison
+		}
+	}
+	return g.makeVar(t)
+}
+
+func (g *gen) makeVar(t *Type) *value {
 	switch t.Kind {
 	case KScalar, KVector:
 		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
@@ -258,13 +301,13 @@ func (g *gen) newVar(t *Type) *value {
 	case KStruct:
 		v := &value{t: t}
 		for _, f := range t.Fields {
-			v.fields = append(v.fields, g.newVar(f.Type))
+			v.fields = append(v.fields, g.makeVar(f.Type))
 		}
 		return v
 	case KArray:
 		v := &value{t: t}
 		for i := 0; i < t.Len; i++ {
-			v.elems = append(v.elems, g.newVar(t.Elem))
+			v.elems = append(v.elems, g.makeVar(t.Elem))
 		}
 		return v
 	}

@@ -27,12 +27,12 @@ type token struct {
 	fval float64
 }
 
-// Limits that keep hostile input bounded in time and memory.
+// Limits that keep hostile input bounded in time and memory (the
+// budgets that may be raised are in Limits, limits.go).
 const (
-	maxSource     = 1 << 20 // bytes of source
-	maxTokens     = 1 << 18 // tokens after macro expansion
-	maxMacroDepth = 32      // nested macro expansions
-	maxErrors     = 32      // errors collected before giving up
+	maxSource     = 1 << 20        // bytes of source
+	maxMacroDepth = 32             // nested macro expansions
+	maxErrors     = MaxDiagnostics // errors collected before giving up
 )
 
 var puncts = []string{
@@ -46,6 +46,10 @@ type lexer struct {
 	file   string
 	diags  *[]Diag
 	macros map[string]*macro
+	lim    Limits
+	more   int  // errors past MaxDiagnostics, only counted
+	budget int  // tokens macro expansion may still make (Limits.Tokens)
+	over   bool // the budget ran out: expand no further
 }
 
 type macro struct {
@@ -55,7 +59,11 @@ type macro struct {
 }
 
 func (lx *lexer) errorf(line, col, code int, format string, args ...any) {
-	*lx.diags = append(*lx.diags, Diag{File: lx.file, Line: line, Col: col, Code: code, Msg: sprintf(format, args...)})
+	if len(*lx.diags) >= MaxDiagnostics {
+		lx.more++
+		return
+	}
+	*lx.diags = append(*lx.diags, Diag{File: lx.file, Line: line, Col: col, Code: code, Msg: cutText(sprintf(format, args...))})
 }
 
 // stripComments replaces comments by spaces, keeping newlines so that
@@ -95,18 +103,29 @@ type srcLine struct {
 }
 
 // logicalLines joins lines ending in a backslash, keeping the first line's
-// number.
+// number. The joined line is built once, in time linear in its length (a
+// 256 KiB run of continuations used to take seconds, each join copying the
+// line so far).
 func logicalLines(src []byte) []srcLine {
 	raw := strings.Split(string(src), "\n")
 	var out []srcLine
+	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
 		start := i
 		s := strings.TrimRight(raw[i], "\r")
-		for strings.HasSuffix(s, "\\") && i+1 < len(raw) {
-			i++
-			s = s[:len(s)-1] + " " + strings.TrimRight(raw[i], "\r")
+		if !strings.HasSuffix(s, "\\") || i+1 >= len(raw) {
+			out = append(out, srcLine{s, start + 1})
+			continue
 		}
-		out = append(out, srcLine{s, start + 1})
+		b.Reset()
+		for strings.HasSuffix(s, "\\") && i+1 < len(raw) {
+			b.WriteString(s[:len(s)-1])
+			b.WriteByte(' ')
+			i++
+			s = strings.TrimRight(raw[i], "\r")
+		}
+		b.WriteString(s)
+		out = append(out, srcLine{b.String(), start + 1})
 	}
 	return out
 }
@@ -241,6 +260,7 @@ func isHex(c byte) bool        { return isDigit(c) || c >= 'a' && c <= 'f' || c 
 // #pragma (ignored); #include is refused, having no file system.
 func (lx *lexer) tokenize(src []byte) []token {
 	lx.macros = map[string]*macro{}
+	lx.budget = lx.lim.Tokens
 	type cond struct{ active, taken, parentActive bool }
 	var stack []cond
 	active := true
@@ -311,7 +331,7 @@ func (lx *lexer) tokenize(src []byte) []token {
 				}
 			case "error":
 				if active {
-					lx.errorf(ln.line, 1, eSyntax, "#error%s", strings.TrimPrefix(trimmed[1:], " error"))
+					lx.errorf(ln.line, 1, eSyntax, "#error%s", strings.TrimPrefix(strings.TrimLeft(trimmed[1:], " \t"), "error"))
 				}
 			default:
 				if active {
@@ -322,8 +342,8 @@ func (lx *lexer) tokenize(src []byte) []token {
 		}
 		if active {
 			toks = lx.lexLine(ln.text, ln.line, toks)
-			if len(toks) > maxTokens {
-				lx.errorf(ln.line, 1, eSyntax, "source too large: more than %d tokens", maxTokens)
+			if len(toks) > lx.lim.Tokens {
+				lx.errorf(ln.line, 1, eSyntax, "source too large: more than %d tokens, the limit (%s)", lx.lim.Tokens, limitName("Tokens"))
 				return nil
 			}
 		}
@@ -331,8 +351,8 @@ func (lx *lexer) tokenize(src []byte) []token {
 	if len(stack) > 0 {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
-	budget := maxTokens
-	return lx.expand(toks, nil, 0, &budget)
+	lx.budget -= len(toks)
+	return lx.expand(nil, toks, nil, 0, &lx.budget)
 }
 
 func (lx *lexer) define(text string, line []token, n int) {
@@ -362,16 +382,19 @@ func (lx *lexer) define(text string, line []token, n int) {
 	lx.macros[name] = m
 }
 
-// expand replaces macro uses; hide holds the macros being expanded, so a
-// macro never expands inside itself.
-func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []token {
+// expand appends toks to out with macro uses replaced; hide holds the
+// macros being expanded, so a macro never expands inside itself. Every level
+// appends to the one out, so a deep expansion is not copied up level by level.
+func (lx *lexer) expand(out, toks []token, hide []string, depth int, budget *int) []token {
+	if lx.over {
+		return out
+	}
 	if depth > maxMacroDepth {
 		if len(toks) > 0 {
 			lx.errorf(toks[0].line, toks[0].col, eSyntax, "macro expansion nested too deeply")
 		}
-		return nil
+		return out
 	}
-	var out []token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		m := lx.macros[t.text]
@@ -406,21 +429,51 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 				cur = append(cur, toks[j])
 			}
 			if j >= len(toks) {
-				lx.errorf(t.line, t.col, eSyntax, "syntax error: unterminated macro call '%s'", t.text)
+				lx.errorf(t.line, t.col, eSyntax, "syntax error: unterminated macro call '%s'", cutName(t.text))
 				return out
 			}
 			if len(cur) > 0 || len(args) > 0 {
 				args = append(args, cur)
 			}
 			if len(args) != len(m.params) {
-				lx.errorf(t.line, t.col, eSyntax, "macro '%s' takes %d arguments, %d given", t.text, len(m.params), len(args))
+				lx.errorf(t.line, t.col, eSyntax, "macro '%s' takes %d arguments, %d given", cutName(t.text), len(m.params), len(args))
 				i = j
 				continue
 			}
-			var sub []token
+			// Each argument is expanded once, and the body's size is
+			// known before it is built: a body naming a long argument
+			// many times is refused before it is copied.
+			exp := make([][]token, len(args))
+			done := make([]bool, len(args))
+			n := 0
+			for _, b := range body {
+				k := -1
+				if b.kind == tIdent {
+					k = index(m.params, b.text)
+				}
+				if k < 0 {
+					n++
+					continue
+				}
+				if !done[k] {
+					exp[k], done[k] = lx.expand(nil, args[k], hide, depth+1, budget), true
+					if lx.over {
+						return out
+					}
+				}
+				n += len(exp[k])
+				if n > *budget {
+					break
+				}
+			}
+			if n > *budget {
+				lx.overBudget(t)
+				return out
+			}
+			sub := make([]token, 0, n)
 			for _, b := range body {
 				if k := index(m.params, b.text); k >= 0 && b.kind == tIdent {
-					sub = append(sub, lx.expand(args[k], hide, depth+1, budget)...)
+					sub = append(sub, exp[k]...)
 				} else {
 					sub = append(sub, b)
 				}
@@ -430,7 +483,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 		}
 		*budget -= len(body)
 		if *budget < 0 {
-			lx.errorf(t.line, t.col, eSyntax, "macro expansion too large")
+			lx.overBudget(t)
 			return out
 		}
 		placed := make([]token, len(body))
@@ -438,9 +491,16 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 			b.line, b.col = t.line, t.col
 			placed[k] = b
 		}
-		out = append(out, lx.expand(placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)...)
+		out = lx.expand(out, placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)
 	}
 	return out
+}
+
+// overBudget reports that macro expansion passed Limits.Tokens, at the
+// use that passed it, and stops all further expansion.
+func (lx *lexer) overBudget(t token) {
+	lx.over = true
+	lx.errorf(t.line, t.col, eSyntax, "macro expansion too large: more than %d tokens after expansion, the limit (%s)", lx.lim.Tokens, limitName("Tokens"))
 }
 
 func contains(s []string, x string) bool { return index(s, x) >= 0 }
@@ -478,8 +538,13 @@ func (lx *lexer) evalIf(line []token, n int) bool {
 		}
 		toks = append(toks, line[i])
 	}
-	budget := 4096
-	toks = lx.expand(toks, nil, 0, &budget)
+	// The expansion counts against the whole source's budget: a long
+	// macro tested on every line of a large source is as much work as
+	// one expanded on every line.
+	toks = lx.expand(nil, toks, nil, 0, &lx.budget)
+	if lx.over {
+		return false
+	}
 	e := &ifEval{toks: toks}
 	v := e.expr(0)
 	if e.bad || e.pos != len(e.toks) {

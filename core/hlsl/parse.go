@@ -99,12 +99,12 @@ func (ps *parser) fail(t token) {
 	if t.kind == tEOF {
 		text = "<EOF>"
 	}
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: "syntax error: unexpected token '" + text + "'"})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText("syntax error: unexpected token '" + text + "'")})
 	panic(bailout{})
 }
 
 func (ps *parser) failMsg(t token, msg string) {
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: msg})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText(msg)})
 	panic(bailout{})
 }
 
@@ -158,6 +158,9 @@ func (ps *parser) isTypeName(t token) bool {
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
 	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	// The pack_matrix pragmas come out of the stream, each kept with the
+	// index of the token it precedes (filtered in place: no copy).
+	ps.toks = toks[:0]
 	for _, t := range toks {
 		if t.kind == tPragma {
 			ps.pragmas = append(ps.pragmas, pragma{at: len(ps.toks), row: t.text == "row_major"})
@@ -326,7 +329,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	t := ps.peek()
 	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
 		if t.kind == tIdent && !keywords[t.text] {
-			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: "undeclared identifier '" + t.text + "'"})
+			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
 		}
 		ps.fail(t)

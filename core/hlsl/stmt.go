@@ -3,7 +3,7 @@ package hlsl
 // stmt lowers one statement. Temps taken for expression results are
 // given back when the statement ends; a declaration keeps its variable's.
 func (g *gen) stmt(s Stmt) {
-	if len(g.errs) >= maxErrors || g.tooBig {
+	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(s.at()) {
 		return
 	}
 	if g.fixLine == 0 {
@@ -279,7 +279,7 @@ func (g *gen) declLocal(d *varDecl) {
 	// A static const with a constant initialiser is a compile-time value.
 	if d.constQ && d.init != nil {
 		if _, ok := d.init.(*initList); !ok {
-			saved, nCode, nErr, nWarn := g.top, len(g.code), len(g.errs), len(g.warns)
+			saved, nCode, nErr, nWarn, nMore := g.top, len(g.code), len(g.errs), len(g.warns), g.more
 			v := g.expr(d.init)
 			if v != poison {
 				v = g.convert(d.pos, v, t, true)
@@ -292,7 +292,7 @@ func (g *gen) declLocal(d *varDecl) {
 				return
 			}
 			// Not constant: forget this attempt, lower it as a variable.
-			g.top, g.code, g.errs, g.warns = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn]
+			g.top, g.code, g.errs, g.warns, g.more = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn], nMore
 		}
 	}
 	v := g.newNamedVar(d.name, t)

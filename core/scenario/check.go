@@ -343,7 +343,7 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 			if v.Kind == VMesh {
 				return c.errf(v.Pos, "unknown mesh %q (built-in meshes: cube, quad, triangle)", v.Ident)
 			}
-			return c.errf(v.Pos, "%s of %s must be data: f32[...], u16[...], u32[...], mesh:NAME or #RRGGBBAA", p.name, s.Method)
+			return c.errf(v.Pos, "%s of %s must be data: f32[...], u8[...], u16[...], u32[...], i8[...], i16[...], i32[...], mesh:NAME or #RRGGBBAA", p.name, s.Method)
 		}
 	case pElem:
 		if _, msg := elemDesc(v); msg != "" {
@@ -494,6 +494,12 @@ func (c *checker) expect(s *Expect) error {
 		return c.data(s.Pos, s.Data)
 	case ExpectHR:
 		return c.hresult(s.Pos, s.Name)
+	case ExpectSupport:
+		for _, f := range s.Flags {
+			if _, ok := d3d11.Enum("FormatSupport")[f]; !ok {
+				return c.errf(s.Pos, "unknown D3D11_FORMAT_SUPPORT name %s (want one of %s)", quote(f), strings.Join(d3d11.EnumNames("FormatSupport"), ", "))
+			}
+		}
 	case ExpectPixel, ExpectHash, ExpectProbe:
 		t, ok := c.types[s.Name]
 		if !ok {

@@ -255,7 +255,11 @@ func execCreateView(kind d3d11.ViewKind) func(*call) error {
 		if res == nil {
 			return x.bad("needs a resource")
 		}
-		v, err := x.dev().CreateView(x.result(0), kind, res)
+		desc := d3d11.ViewDesc{Format: d3d11.Format(x.enumNamed("Format", 0))}
+		if kind == d3d11.ViewDSV {
+			desc.Flags = d3d11.DSVFlag(x.enumNamed("Flags", 0))
+		}
+		v, err := x.dev().CreateViewDesc(x.result(0), kind, res, desc)
 		if err == nil {
 			x.bind(0, v)
 		}

@@ -488,7 +488,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	return in, nil
 }
 
-const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data"
+const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data, support"
 
 func (p *parser) expect() (Stmt, *Error) {
 	kw := p.next()
@@ -552,10 +552,35 @@ func (p *parser) expect() (Stmt, *Error) {
 		if err = eq(); err != nil {
 			break
 		}
+		t = p.peek()
+		if t.kind == tIdent && (t.text == "f32" || t.text == "u32" || t.text == "i32") {
+			v, lt, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			if n := len(v.F32) + len(v.U32); n == 0 || n > 4 {
+				return nil, p.errAt(lt, "a texel is 1 to 4 channels, not %d", n)
+			}
+			last = lt
+			e.Texel = &v
+			if w := p.peek(); w.kind == tIdent && w.text == "within" {
+				p.next()
+				n := p.next()
+				if n.kind != tNumber || v.Kind != VF32 {
+					return nil, p.errAt(n, "expected a tolerance after 'within' (of an f32 texel), found %s", describe(n))
+				}
+				f, msg := parseNumber(n.text)
+				if msg != "" || f < 0 || f > 1e30 {
+					return nil, p.errAt(n, "bad tolerance %s", quote(n.text))
+				}
+				e.Within, last = f, n
+			}
+			break
+		}
 		t = p.next()
 		if t.kind != tColor {
 			t, what := colourHint(t)
-			return nil, p.errAt(t, "expected a colour #RRGGBBAA after '%s', found %s", p.span(kw, last), what)
+			return nil, p.errAt(t, "expected a colour #RRGGBBAA or a texel f32[...], u32[...] or i32[...] after '%s', found %s", p.span(kw, last), what)
 		}
 		last = t
 		e.Color = parseColor(t.text)
@@ -615,6 +640,32 @@ func (p *parser) expect() (Stmt, *Error) {
 		if e.Data != nil {
 			e.Name = e.Data.Query
 		}
+	case "support":
+		e.Kind = ExpectSupport
+		var t token
+		if t, err = word("'has' or 'lacks'"); err != nil {
+			break
+		}
+		if t.text != "has" && t.text != "lacks" {
+			return nil, p.errAt(t, "expected 'has' or 'lacks' after 'expect support', found %s", describe(t))
+		}
+		e.Name = t.text
+		v, lt, verr := p.value()
+		if verr != nil {
+			return nil, verr
+		}
+		switch v.Kind {
+		case VIdent:
+			e.Flags = []string{v.Ident}
+			if e.Flags[0] == "" {
+				e.Flags[0] = v.Text
+			}
+		case VFlags:
+			e.Flags = v.Flags
+		default:
+			return nil, p.errAt(lt, "expected D3D11_FORMAT_SUPPORT names (RENDER_TARGET|BLENDABLE) after 'expect support %s'", e.Name)
+		}
+		last = lt
 	default:
 		return nil, p.errAt(form, "unknown expect form %s (want %s)", quote(form.text), expectForms)
 	}
@@ -812,10 +863,16 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 		v.Kind = VU16
 	case "u32":
 		v.Kind = VU32
+	case "u8":
+		v.Kind = VU8
+	case "i8":
+		v.Kind = VI8
+	case "i16":
+		v.Kind = VI16
 	case "i32":
 		v.Kind = VI32
 	default:
-		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16, u32, i32 or elem)", quote(typ.text))
+		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u8, u16, u32, i8, i16, i32 or elem)", quote(typ.text))
 	}
 	p.next() // '['
 	afterNum := false
@@ -861,24 +918,14 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 				}
 				v.F32 = append(v.F32, float32(n))
 			default:
-				lo, hi := 0.0, float64(math.MaxUint32)
-				switch v.Kind {
-				case VU16:
-					hi = math.MaxUint16
-				case VI32:
-					lo, hi = math.MinInt32, math.MaxInt32
-				}
+				lo, hi := listRange(v.Kind)
 				if n != math.Trunc(n) {
 					return v, t, p.errAt(t, "%s value %s is not an integer", typ.text, t.text)
 				}
 				if n < lo || n > hi {
 					return v, t, p.errAt(t, "%s value %s out of range", typ.text, t.text)
 				}
-				if n < 0 {
-					v.U32 = append(v.U32, uint32(int32(n)))
-				} else {
-					v.U32 = append(v.U32, uint32(n))
-				}
+				v.U32 = append(v.U32, uint32(int64(n)))
 			}
 			afterNum, lineStart = true, false
 			continue
@@ -890,6 +937,23 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 		}
 		return v, t, p.errAt(t, "expected a number in %s list, found %s", typ.text, describe(t))
 	}
+}
+
+// listRange is the range of an integer list's values.
+func listRange(k ValueKind) (lo, hi float64) {
+	switch k {
+	case VU8:
+		return 0, math.MaxUint8
+	case VU16:
+		return 0, math.MaxUint16
+	case VI8:
+		return math.MinInt8, math.MaxInt8
+	case VI16:
+		return math.MinInt16, math.MaxInt16
+	case VI32:
+		return math.MinInt32, math.MaxInt32
+	}
+	return 0, math.MaxUint32
 }
 
 // elemList parses elem[NAME INDEX FORMAT [SLOT [OFFSET [CLASS [STEP]]]]],

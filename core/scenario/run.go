@@ -42,6 +42,12 @@ type Run struct {
 	steps     int
 	other     int // work of statements that are not API calls, in steps (budget too)
 	lastData  uint64
+	// support is the last CheckFormatSupport's answer, for expect support.
+	support struct {
+		f    d3d11.Format
+		s    d3d11.FormatSupport
+		done bool
+	}
 	queries   []QueryResult              // every GetData, for rule ASYNC-SAME
 	queryRuns map[int]int                // GetData statements run so far, by line
 	qdata     map[*d3d11.Query]queryData // the last GetData of each query (expect data, until data)

@@ -212,7 +212,7 @@ func (s *ShaderInfo) Listing() (string, error) {
 	return dxbc.Listing(c)
 }
 
-// ISA is the GPU program the UMD made of the shader, in gpu/shader's
+// ISA is the GPU program the UMD made of the shader, in gpu/shaderisa's
 // assembly: the disassembly of the words it placed in its allocation (built-in
 // shaders included: they reach the driver as bytecode too). "" when the
 // driver did not say.

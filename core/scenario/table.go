@@ -104,9 +104,12 @@ var methods = map[string]map[string]*method{
 			_, err := x.dev().Escape(x.uintNamed("Code"))
 			return err
 		}},
-		"CreateRenderTargetView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
-		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
-		"CreateDepthStencilView":   {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
+		"CreateRenderTargetView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(false),
+			results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
+		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(false),
+			results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
+		"CreateDepthStencilView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(true),
+			results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
 		"CreateVertexShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "vs"}}, named: shaderNamed,
 			results: []string{tVS}, exec: execCreateShader("vs")},
 		"CreatePixelShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, named: shaderNamed,
@@ -133,6 +136,14 @@ var methods = map[string]map[string]*method{
 			return err
 		}},
 		"CreateQuery":            {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		// CheckFormatSupport: the answer is in its return events' args
+		// (support=...) and for `expect support has|lacks FLAGS`.
+		"CheckFormatSupport": {pos: []param{{name: "FORMAT", kind: pEnum, enum: "Format"}}, exec: func(x *call) error {
+			f := d3d11.Format(x.enum(0))
+			s, err := x.dev().CheckFormatSupport(f)
+			x.run.support.f, x.run.support.s, x.run.support.done = f, s, true
+			return err
+		}},
 		"GetDeviceRemovedReason": {exec: func(x *call) error { return x.dev().GetDeviceRemovedReason() }},
 		"SetMaximumFrameLatency": {pos: []param{{name: "N", kind: pUint}}, exec: func(x *call) error {
 			return x.dev().SetMaximumFrameLatency(x.uint(0))
@@ -344,6 +355,16 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
+
+// viewNamed are a view's description (D3D11_*_VIEW_DESC): its Format, and
+// a depth-stencil view's Flags.
+func viewNamed(dsv bool) []param {
+	ps := []param{{name: "Format", kind: pEnum, enum: "Format", opt: true}}
+	if dsv {
+		ps = append(ps, param{name: "Flags", kind: pFlags, enum: "DSVFlags", opt: true})
+	}
+	return ps
+}
 
 // layoutParams are CreateInputLayout's: the vertex shader whose input
 // signature the layout matches (a shader object, or its bytecode as the

@@ -174,8 +174,8 @@ func (c *context) query(h ddi.HQUERY) *query {
 func (c *context) emitState(rec recorder, st *state) {
 	b := &c.cmd
 	g := &c.onGPU
-	if _, r := c.viewRes(uint32(st.rtv)); r != nil {
-		b.SetRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format)
+	if v, r := c.viewRes(uint32(st.rtv)); r != nil {
+		b.SetRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
 		g.rt = true
 	} else if g.rt {
 		b.SetRT(isa.NullAddress, 0, 0, 0, 0)
@@ -196,13 +196,15 @@ func (c *context) emitState(rec recorder, st *state) {
 		}
 	}
 	o.mu.Unlock()
-	if _, r := c.viewRes(uint32(st.dsv)); r != nil {
-		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format)
+	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
+		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
 		desc := ddi.DefaultDepthStencilDesc()
 		if ds != nil {
 			desc = *ds
 		}
-		b.SetDepth(desc.DepthEnable, desc.DepthWriteMask, cmpFunc[desc.DepthFunc])
+		// A read-only view ("D3D11_DSV_FLAG") tests and never writes.
+		write := desc.DepthWriteMask && v.flags&ddi.DSVReadOnlyDepth == 0
+		b.SetDepth(desc.DepthEnable, write, cmpFunc[desc.DepthFunc])
 		g.ds = true
 	} else {
 		if g.ds {
@@ -252,8 +254,8 @@ func (c *context) emitState(rec recorder, st *state) {
 	}
 	for i, h := range st.srv {
 		bit := uint8(1) << i
-		if _, r := c.viewRes(uint32(h)); r != nil {
-			b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, r.format)
+		if v, r := c.viewRes(uint32(h)); r != nil {
+			b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
 			g.tex |= bit
 		} else if g.tex&bit != 0 {
 			b.SetTex(uint32(i), isa.NullAddress, 0, 0, 0, 0)
@@ -405,21 +407,21 @@ func (c *context) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
 // the recorder.
 
 func (c *context) clearRTV(rec recorder, v uint32, rgba [4]float32) {
-	_, r := c.viewRes(v)
+	vw, r := c.viewRes(v)
 	if r == nil {
 		return
 	}
 	rec.ensure(16, 2)
-	c.cmd.ClearRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format, rgba)
+	c.cmd.ClearRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, rgba)
 }
 
 func (c *context) clearDSV(rec recorder, v uint32, flags ddi.ClearFlag, depth float32) {
-	_, r := c.viewRes(v)
+	vw, r := c.viewRes(v)
 	if r == nil || flags&ddi.ClearDepth == 0 {
 		return
 	}
 	rec.ensure(16, 2)
-	c.cmd.ClearDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, r.format, depth)
+	c.cmd.ClearDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, depth)
 }
 
 func (c *context) copyResource(rec recorder, dst, src ddi.HRESOURCE) {
@@ -481,6 +483,14 @@ func (c *context) queryEnd(rec recorder, q *query) {
 func (c *context) report(err error) {
 	if err != nil {
 		c.cb.PfnSetErrorCb(c.core, hresult.Of(err))
+	}
+}
+
+// reportWhy is report with the reason too: what the runtime shows the
+// application of a refused shader (the instruction and the feature).
+func (c *context) reportWhy(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, err)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/gpu/isa"
 )
 
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
@@ -236,14 +237,14 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = a.Width
 		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
 	case ddi.DimTexture2D:
-		if a.Format == ddi.FormatR32G32B32Float && a.BindFlags.Has(ddi.BindRenderTarget) {
+		if a.BindFlags.Has(ddi.BindRenderTarget) && ddi.Optional(a.Format)&ddi.SupportRenderTarget&^gpuOptional != 0 {
 			// Render-target support of R32G32B32_FLOAT is optional at
 			// feature level 11.0 ("Format support for Direct3D Feature
 			// Level 11.0 hardware"): the runtime leaves it to the driver,
 			// and an application must ask CheckFormatSupport first. This
 			// GPU lacks it: the driver blames the application
 			// (D3DDDIERR_APPLICATIONERROR, "Changes from Direct3D 10").
-			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: R32G32B32_FLOAT cannot be a render target on this GPU (optional support the application did not check)")
+			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: %s cannot be a render target on this GPU (optional support the application did not check)", ddi.FormatName(a.Format))
 		}
 		if a.Width > 8192 || a.Height > 8192 {
 			// A driver-side limit the runtime does not know; reported as
@@ -251,12 +252,11 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
 		}
 		r.format = gpuFormat(a.Format)
-		bpp := uint32(r.format.BytesPerPixel())
-		if bpp == 0 {
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %d cannot be a texture", a.Format)
+		if r.format == isa.FmtNone {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
 		}
-		r.pitch = a.Width * bpp
-		r.size = uint64(r.pitch) * uint64(a.Height)
+		r.pitch = uint32(r.format.RowBytes(a.Width))
+		r.size = uint64(r.pitch) * uint64(r.format.Rows(a.Height))
 		info.Width, info.Height, info.Pitch, info.GPUFormat = a.Width, a.Height, r.pitch, uint32(r.format)
 	default:
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: unknown resource dimension %d", a.Dimension)
@@ -318,7 +318,11 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 	if d.res[a.Resource] == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: view onto unknown resource handle %d", a.Resource)
 	}
-	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: a.Format}
+	f := a.Format
+	if f == ddi.FormatUnknown {
+		f = d.res[a.Resource].args.Format
+	}
+	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: f, gpu: gpuFormat(f), flags: a.Flags}
 	return nil
 }
 

@@ -49,10 +49,10 @@ func clone[T any](desc *T) *T {
 func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
+	d.reportWhy(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
 }
 func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
+	d.reportWhy(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
 }
 func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { d.destroyShader(h) }
 

@@ -4,7 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"unsafe"
+
+	. "d3dsim/gpu/shaderisa"
 )
+
+// Lanes is the width of a block: 64 pixels (an 8x8 tile, 16 quads) or 64
+// vertices. Execution masks are uint64s, one bit per lane.
+const Lanes = 64
+
+// AllLanes is the execution mask of a full block.
+const AllLanes = ^uint64(0)
+
+// DefaultStepLimit bounds the instructions one Run executes (each over the
+// whole block): a loop that never ends is a fault, not a hang.
+const DefaultStepLimit = 1 << 16
 
 // Vec is one vec4 register of a block, structure-of-arrays: component c of
 // lane i is v[c][i], the bits of a float32 or a 32-bit integer.
@@ -166,7 +179,9 @@ type frame struct {
 type Machine struct {
 	prog      *Program
 	code      []xinst
-	regs      []Vec // inputs, then outputs, then temps
+	zero      []zeroReg // register components each block starts at zero
+	quads     bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs      []Vec     // inputs, then outputs, then temps
 	in, out   []Vec
 	temps     []Vec
 	uniforms  []Vec // cb operands broadcast per draw
@@ -189,9 +204,13 @@ type Machine struct {
 	stack   []frame
 }
 
-// NewMachine resolves p's operands against a new register file.
+// NewMachine resolves p's operands against a new register file. p must be
+// a decoded program (Decode, Check or Assemble give one): NewMachine
+// follows its control flow as Decode matched it.
 func NewMachine(p *Program) *Machine {
 	m := &Machine{prog: p, StepLimit: DefaultStepLimit}
+	flow, _ := p.Flow() // a decoded program's flow is matched: no error
+	m.zero, m.quads = findZero(p), needsQuads(p)
 	m.regs = make([]Vec, p.Inputs+p.Outputs+p.Temps)
 	m.in = m.regs[:p.Inputs:p.Inputs]
 	m.out = m.regs[p.Inputs : p.Inputs+p.Outputs : p.Inputs+p.Outputs]
@@ -227,11 +246,10 @@ func NewMachine(p *Program) *Machine {
 	for pc := range p.Code {
 		in := &p.Code[pc]
 		x := &m.code[pc]
-		info := &ops[in.Op]
-		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, p.jump[pc]
+		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, flow.Jump[pc]
 		x.kernel = kernels[in.Op]
 		x.canon = canonical[in.Op]
-		if info.dst {
+		if in.Op.HasDst() {
 			x.mask = in.Dst.Mask
 			v := m.reg(in.Dst.File, in.Dst.Index)
 			x.dstVec = v

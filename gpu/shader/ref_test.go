@@ -1,12 +1,20 @@
 package shader
 
-import "errors"
+import (
+	"errors"
+
+	. "d3dsim/gpu/shaderisa"
+)
 
 // refRun is the slow, obviously correct reference for control flow: it
 // runs one lane at a time with ordinary jumps (no masks), the ALU ops
 // through the same kernels (tested on their own in ops_test.go) on lane 0
 // of scratch arrays. No derivatives or textures: they need the quad.
 func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive bool, err error) {
+	flow, err := p.Flow()
+	if err != nil {
+		return nil, false, err
+	}
 	temps := make([][4]uint32, p.Temps)
 	out = make([][4]uint32, p.Outputs)
 	reg := func(f File, i uint32) *[4]uint32 {
@@ -60,7 +68,6 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 			return out, true, errors.New("step limit")
 		}
 		ins := &p.Code[pc]
-		info := &ops[ins.Op]
 		cond := func() bool {
 			v := src(&ins.Src[0], false)[0]
 			return (v != 0) == ins.NZ
@@ -70,19 +77,19 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 		case OpNop, OpEndIf, OpLoop:
 		case OpIf:
 			if !cond() {
-				next = int(p.jump[pc]) + 1
+				next = int(flow.Jump[pc]) + 1
 			}
 		case OpElse:
-			next = int(p.jump[pc]) + 1
+			next = int(flow.Jump[pc]) + 1
 		case OpEndLoop:
-			next = int(p.jump[pc]) + 1
+			next = int(flow.Jump[pc]) + 1
 		case OpBreak, OpBreakc:
 			if ins.Op == OpBreak || cond() {
-				next = int(p.jump[p.loops[pc]]) + 1
+				next = int(flow.Jump[flow.Loop[pc]]) + 1
 			}
 		case OpContinue, OpContinuec:
 			if ins.Op == OpContinue || cond() {
-				next = int(p.loops[pc]) + 1
+				next = int(flow.Loop[pc]) + 1
 			}
 		case OpRet, OpRetc:
 			if ins.Op == OpRet || cond() {
@@ -108,7 +115,7 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 				}
 			}
 		default:
-			intOp := info.kind == KindInt
+			intOp := ins.Op.Kind() == KindInt
 			var a, b, c [4]uint32
 			a = src(&ins.Src[0], intOp)
 			if len(ins.Src) > 1 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // Run executes the program over the lanes in mask, whose inputs the caller
@@ -18,8 +20,7 @@ import (
 // quad with a live lane, as helpers: the caller fills their inputs too
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
-	p := m.prog
-	for _, z := range p.zero {
+	for _, z := range m.zero {
 		v := m.reg(z.file, z.index)
 		for c := range 4 {
 			if z.mask>>c&1 != 0 {
@@ -31,7 +32,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		return 0, nil
 	}
 	live := mask
-	if p.quads {
+	if m.quads {
 		// Helper lanes: every lane of a quad with a live lane runs, so that
 		// derivatives never read a lane this block did not compute. They
 		// are never reported alive.
@@ -179,7 +180,7 @@ func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
 	}
 	out := &m.scratch[k]
 	var r [4]*[Lanes]uint32
-	intOp := ops[in.op].kind == KindInt
+	intOp := in.op.Kind() == KindInt
 	for c := range 4 {
 		a, d := s.c[c], &out[c] // a == d for a relative operand: in place
 		switch {

@@ -1,7 +1,7 @@
 // Package translate is the user-mode driver's shader compiler: it turns
 // the SM4/SM5 token stream of a vs_4_0..vs_5_0 or ps_4_0..ps_5_0 DXBC
 // shader ("Shader Model 4 Assembly" and "Shader Model 5 Assembly" in the
-// DirectX HLSL reference) into the simulated GPU's own ISA (gpu/shader),
+// DirectX HLSL reference) into the simulated GPU's own ISA (gpu/shaderisa),
 // as a Windows UMD does in CreateVertexShader and CreatePixelShader
 // ("Supporting Shader Objects" in the Windows driver documentation). The
 // GPU executes only the ISA; the DXBC never reaches it.

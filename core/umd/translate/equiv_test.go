@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // randWord is a register value: mostly floats (small, halves, special
@@ -40,7 +41,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 	if err != nil {
 		t.Fatalf("translate: %v", err)
 	}
-	dec, err := shader.Decode(sh.Code)
+	dec, err := shaderisa.Decode(sh.Code)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -81,7 +82,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 		ref.run()
 		for l := range shader.Lanes {
 			lane := &ref.lanes[l]
-			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shader.StagePixel {
+			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shaderisa.StagePixel {
 				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing())
 			}
 			if lane.dead {

@@ -2,7 +2,7 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // Indexable temporaries (x#[n]) and the immediate constant buffer read
@@ -59,15 +59,15 @@ func (t *translator) layout() error {
 		next += x.count
 	}
 	t.fixed = next
-	if t.fixed > shader.MaxTemps {
-		return t.fail("%d temporaries with the indexable arrays, the GPU has %d", t.fixed, shader.MaxTemps)
+	if t.fixed > shaderisa.MaxTemps {
+		return t.fail("%d temporaries with the indexable arrays, the GPU has %d", t.fixed, shaderisa.MaxTemps)
 	}
 	return nil
 }
 
 // element resolves x#[n] (ok) or, for a register index, the array and the
 // scratch temp holding each lane's element number (rel).
-func (t *translator) element(o *dxbc.Operand) (x *indexable, elem uint32, idx shader.Operand, rel bool, err error) {
+func (t *translator) element(o *dxbc.Operand) (x *indexable, elem uint32, idx shaderisa.Operand, rel bool, err error) {
 	if len(o.Indices) != 2 || o.Indices[0].Rel != nil {
 		return nil, 0, idx, false, t.fail("an indexable temporary is x#[index]")
 	}
@@ -88,9 +88,9 @@ func (t *translator) element(o *dxbc.Operand) (x *indexable, elem uint32, idx sh
 
 // relIndex computes a register index (reg.c + n) into a scratch temp's
 // four components.
-func (t *translator) relIndex(ix dxbc.Index) (shader.Operand, error) {
+func (t *translator) relIndex(ix dxbc.Index) (shaderisa.Operand, error) {
 	if ix.Repr != dxbc.IndexRelative && ix.Repr != dxbc.IndexImm32Relative || ix.Rel == nil {
-		return shader.Operand{}, t.fail("a 64-bit register index")
+		return shaderisa.Operand{}, t.fail("a 64-bit register index")
 	}
 	s, err := t.src(ix.Rel)
 	if err != nil {
@@ -100,46 +100,46 @@ func (t *translator) relIndex(ix dxbc.Index) (shader.Operand, error) {
 	s.Swizzle = [4]uint8{c, c, c, c}
 	n := uint32(ix.Imm)
 	r := t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpIAdd, Dst: shader.R(r), Src: []shader.Operand{s, shader.L(n, n, n, n)}})
-	return shader.R(r), nil
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: shaderisa.R(r), Src: []shaderisa.Operand{s, shaderisa.L(n, n, n, n)}})
+	return shaderisa.R(r), nil
 }
 
 // gather reads element idx of n elements (elem(k) is element k) into a
 // scratch temp, per lane: 0 where idx is out of range.
-func (t *translator) gather(idx shader.Operand, n uint32, elem func(k uint32) shader.Operand) uint32 {
+func (t *translator) gather(idx shaderisa.Operand, n uint32, elem func(k uint32) shaderisa.Operand) uint32 {
 	res, hit := t.newScratch(), t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpMov, Dst: shader.R(res), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(res), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
 	for k := range n {
-		t.emit(shader.Inst{Op: shader.OpIEq, Dst: shader.R(hit), Src: []shader.Operand{idx, shader.L(k, k, k, k)}})
-		t.emit(shader.Inst{Op: shader.OpMovc, Dst: shader.R(res), Src: []shader.Operand{shader.R(hit), elem(k), shader.R(res)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(hit), Src: []shaderisa.Operand{idx, shaderisa.L(k, k, k, k)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(res), Src: []shaderisa.Operand{shaderisa.R(hit), elem(k), shaderisa.R(res)}})
 	}
 	return res
 }
 
 // xSrc maps a source x#[...]: an element's temp, or the gathered value.
-func (t *translator) xSrc(o *dxbc.Operand) (shader.Operand, error) {
+func (t *translator) xSrc(o *dxbc.Operand) (shaderisa.Operand, error) {
 	x, elem, idx, rel, err := t.element(o)
 	if err != nil {
-		return shader.Operand{}, err
+		return shaderisa.Operand{}, err
 	}
 	if !rel {
-		return shader.R(x.base + elem), nil
+		return shaderisa.R(x.base + elem), nil
 	}
-	return shader.R(t.gather(idx, x.count, func(k uint32) shader.Operand { return shader.R(x.base + k) })), nil
+	return shaderisa.R(t.gather(idx, x.count, func(k uint32) shaderisa.Operand { return shaderisa.R(x.base + k) })), nil
 }
 
 // icbRel maps icb[reg.c + n].
-func (t *translator) icbRel(o *dxbc.Operand) (shader.Operand, error) {
+func (t *translator) icbRel(o *dxbc.Operand) (shaderisa.Operand, error) {
 	if len(t.icb) > maxIndexed {
-		return shader.Operand{}, t.fail("icb[] of %d elements indexed by a register: the translator takes up to %d", len(t.icb), maxIndexed)
+		return shaderisa.Operand{}, t.fail("icb[] of %d elements indexed by a register: the translator takes up to %d", len(t.icb), maxIndexed)
 	}
 	idx, err := t.relIndex(o.Indices[0])
 	if err != nil {
 		return idx, err
 	}
-	return shader.R(t.gather(idx, uint32(len(t.icb)), func(k uint32) shader.Operand {
+	return shaderisa.R(t.gather(idx, uint32(len(t.icb)), func(k uint32) shaderisa.Operand {
 		v := t.icb[k]
-		return shader.L(v[0], v[1], v[2], v[3])
+		return shaderisa.L(v[0], v[1], v[2], v[3])
 	})), nil
 }
 
@@ -148,26 +148,26 @@ func (t *translator) icbRel(o *dxbc.Operand) (shader.Operand, error) {
 // equals the index.
 type store struct {
 	x    *indexable
-	idx  shader.Operand
+	idx  shaderisa.Operand
 	val  uint32
 	mask uint8
 }
 
 // xDst maps a destination x#[...]: an element's temp, or a scratch temp
 // and a store to emit after the instruction.
-func (t *translator) xDst(o *dxbc.Operand, mask uint8) (shader.Operand, error) {
+func (t *translator) xDst(o *dxbc.Operand, mask uint8) (shaderisa.Operand, error) {
 	x, elem, idx, rel, err := t.element(o)
 	if err != nil {
-		return shader.Operand{}, err
+		return shaderisa.Operand{}, err
 	}
 	if !rel {
-		r := shader.R(x.base + elem)
+		r := shaderisa.R(x.base + elem)
 		r.Mask = mask
 		return r, nil
 	}
 	val := t.newScratch()
 	t.stores = append(t.stores, store{x: x, idx: idx, val: val, mask: mask})
-	r := shader.R(val)
+	r := shaderisa.R(val)
 	r.Mask = mask
 	return r, nil
 }
@@ -177,11 +177,11 @@ func (t *translator) flushStores() {
 	for _, s := range t.stores {
 		hit := t.newScratch()
 		for k := range s.x.count {
-			e := shader.R(s.x.base + k)
+			e := shaderisa.R(s.x.base + k)
 			d := e
 			d.Mask = s.mask
-			t.emit(shader.Inst{Op: shader.OpIEq, Dst: shader.R(hit), Src: []shader.Operand{s.idx, shader.L(k, k, k, k)}})
-			t.emit(shader.Inst{Op: shader.OpMovc, Dst: d, Src: []shader.Operand{shader.R(hit), shader.R(s.val), e}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(hit), Src: []shaderisa.Operand{s.idx, shaderisa.L(k, k, k, k)}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: d, Src: []shaderisa.Operand{shaderisa.R(hit), shaderisa.R(s.val), e}})
 		}
 	}
 	t.stores = t.stores[:0]

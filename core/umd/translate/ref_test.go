@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The reference: a slow, obviously correct interpreter of the DXBC
@@ -53,13 +54,13 @@ func bmask(b bool) uint32 {
 }
 
 // isaUnary runs op on x with a one-instruction ISA program.
-var isaMachines = map[shader.Op]*shader.Machine{}
+var isaMachines = map[shaderisa.Op]*shader.Machine{}
 
-func isaUnary(op shader.Op, x uint32) uint32 {
+func isaUnary(op shaderisa.Op, x uint32) uint32 {
 	m := isaMachines[op]
 	if m == nil {
-		p, err := (&shader.Program{Stage: shader.StageVertex, Inputs: 1, Outputs: 1,
-			Code: []shader.Inst{{Op: op, Dst: shader.O(0), Src: []shader.Operand{shader.V(0)}}}}).Check()
+		p, err := (&shaderisa.Program{Stage: shaderisa.StageVertex, Inputs: 1, Outputs: 1,
+			Code: []shaderisa.Inst{{Op: op, Dst: shaderisa.O(0), Src: []shaderisa.Operand{shaderisa.V(0)}}}}).Check()
 		if err != nil {
 			panic(err)
 		}
@@ -150,8 +151,8 @@ var refOps = map[dxbc.Opcode]refOp{
 	dxbc.OpRcp:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
 	dxbc.OpRsq:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
 	dxbc.OpSqrt:      {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
-	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
-	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
+	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpExp2, a) }},
+	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpLog2, a) }},
 	dxbc.OpFrc:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
 	dxbc.OpRoundNE:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
 	dxbc.OpRoundNI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
@@ -457,7 +458,7 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 		if rel := o.Indices[1].Rel; rel != nil {
 			elem = uint64(uint32(elem) + m.read(l, rel, true)[0])
 		}
-		if elem < shader.MaxCBIndex {
+		if elem < shaderisa.MaxCBIndex {
 			raw = m.env.cb[[2]uint32{uint32(o.Indices[0].Imm), uint32(elem)}]
 		}
 	default:
@@ -571,7 +572,7 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		a := m.read(l, &ops[2], false)
 		var s, c vec
 		for k := range a {
-			s[k], c[k] = isaUnary(shader.OpSin, a[k]), isaUnary(shader.OpCos, a[k])
+			s[k], c[k] = isaUnary(shaderisa.OpSin, a[k]), isaUnary(shaderisa.OpCos, a[k])
 		}
 		s, c = finish(s, in.Saturate(), true), finish(c, in.Saturate(), true)
 		m.write(l, &ops[0], s)

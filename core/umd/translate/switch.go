@@ -2,7 +2,7 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The ISA has no switch; it is lowered to a loop run once, so that a
@@ -97,19 +97,19 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		}
 		d := len(t.switches)
 		lv := switchLevel{sel: t.swTemp(d, 0), any: t.swTemp(d, 1), fall: t.swTemp(d, 2)}
-		x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
-		sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.sel), Src: []shader.Operand{s}})
+		x := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithMask("x") }
+		sx := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithSwizzle("x") }
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.sel), Src: []shaderisa.Operand{s}})
 		if hasDefault {
-			t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.any), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.any), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
 			tmp := t.newScratch()
 			for _, v := range vals {
-				t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
-				t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.any), Src: []shader.Operand{sx(lv.any), sx(tmp)}})
+				t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.sel), shaderisa.L(v, v, v, v)}})
+				t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.any), Src: []shaderisa.Operand{sx(lv.any), sx(tmp)}})
 			}
 		}
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.fall), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
-		t.emit(shader.Inst{Op: shader.OpLoop})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.fall), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpLoop})
 		t.switches = append(t.switches, lv)
 		t.blocks = append(t.blocks, blockSwitch)
 		return nil
@@ -118,10 +118,10 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		return t.fail("%s outside a switch (or inside an if or loop of a case)", in.Op)
 	}
 	lv := &t.switches[len(t.switches)-1]
-	x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
-	sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
+	x := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithMask("x") }
+	sx := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithSwizzle("x") }
 	if lv.open {
-		t.emit(shader.Inst{Op: shader.OpEndIf})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpEndIf})
 		lv.open = false
 	}
 	switch in.Op {
@@ -131,20 +131,20 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		}
 		v := in.Operands[0].Imm[0]
 		tmp := t.newScratch()
-		t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
-		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.sel), shaderisa.L(v, v, v, v)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.fall), Src: []shaderisa.Operand{sx(lv.fall), sx(tmp)}})
 	case dxbc.OpDefault:
 		tmp := t.newScratch()
-		t.emit(shader.Inst{Op: shader.OpNot, Dst: x(tmp), Src: []shader.Operand{sx(lv.any)}})
-		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpNot, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.any)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.fall), Src: []shaderisa.Operand{sx(lv.fall), sx(tmp)}})
 	case dxbc.OpEndswitch:
-		t.emit(shader.Inst{Op: shader.OpBreak})
-		t.emit(shader.Inst{Op: shader.OpEndLoop})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpBreak})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpEndLoop})
 		t.switches = t.switches[:len(t.switches)-1]
 		t.blocks = t.blocks[:len(t.blocks)-1]
 		return nil
 	}
-	t.emit(shader.Inst{Op: shader.OpIf, NZ: true, Src: []shader.Operand{sx(lv.fall)}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIf, NZ: true, Src: []shaderisa.Operand{sx(lv.fall)}})
 	lv.open = true
 	return nil
 }

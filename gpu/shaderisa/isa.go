@@ -1,13 +1,6 @@
-package shader
+package shaderisa
 
 import "fmt"
-
-// Lanes is the width of a block: 64 pixels (an 8x8 tile, 16 quads) or 64
-// vertices. Execution masks are uint64s, one bit per lane.
-const Lanes = 64
-
-// AllLanes is the execution mask of a full block.
-const AllLanes = ^uint64(0)
 
 // Magic is the first word of an encoded program ("GSH0" little-endian).
 const Magic = 0x30485347
@@ -30,10 +23,6 @@ const (
 	MaxNesting  = 64 // if and loop constructs open at once
 	MaxCode     = 1 << 16
 )
-
-// DefaultStepLimit bounds the instructions one Run executes (each over the
-// whole block): a loop that never ends is a fault, not a hang.
-const DefaultStepLimit = 1 << 16
 
 // Stage is the pipeline stage a program is written for.
 type Stage uint8
@@ -168,27 +157,39 @@ const (
 	numOps
 )
 
-// Source operand classes of the op table.
+// NumOps is the number of opcodes: every Op below it is defined.
+const NumOps = int(numOps)
+
+// Arg is the class of a source operand in the op table: the register
+// files it may name.
+type Arg uint8
+
 const (
-	argReg = iota // r, v, cb, l
-	argTex        // t#
-	argSmp        // s#
+	ArgReg Arg = iota // r, v, cb, l
+	ArgTex            // t#
+	ArgSmp            // s#
+)
+
+const (
+	argReg = ArgReg
+	argTex = ArgTex
+	argSmp = ArgSmp
 )
 
 // opInfo describes an opcode for the decoder, assembler and executor.
 type opInfo struct {
 	name string
 	dst  bool
-	srcs []uint8 // argReg, argTex, argSmp
+	srcs []Arg
 	kind Kind
 	test bool // has a _z/_nz condition
 	ps   bool // pixel stage only
 }
 
 var (
-	r1 = []uint8{argReg}
-	r2 = []uint8{argReg, argReg}
-	r3 = []uint8{argReg, argReg, argReg}
+	r1 = []Arg{argReg}
+	r2 = []Arg{argReg, argReg}
+	r3 = []Arg{argReg, argReg, argReg}
 )
 
 var ops = [numOps]opInfo{
@@ -258,18 +259,18 @@ var ops = [numOps]opInfo{
 	OpRet:         {name: "ret", kind: KindFlow},
 	OpRetc:        {name: "retc", srcs: r1, kind: KindFlow, test: true},
 	OpDiscard:     {name: "discard", srcs: r1, kind: KindFlow, test: true, ps: true},
-	OpSample:      {name: "sample", dst: true, srcs: []uint8{argReg, argTex, argSmp}, kind: KindTex, ps: true},
-	OpSampleL:     {name: "sample_l", dst: true, srcs: []uint8{argReg, argTex, argSmp, argReg}, kind: KindTex},
-	OpLd:          {name: "ld", dst: true, srcs: []uint8{argReg, argTex}, kind: KindTex},
+	OpSample:      {name: "sample", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
+	OpSampleL:     {name: "sample_l", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpLd:          {name: "ld", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
 	OpDerivX:      {name: "deriv_rtx", dst: true, srcs: r1, ps: true},
 	OpDerivY:      {name: "deriv_rty", dst: true, srcs: r1, ps: true},
 	OpDerivXFine:  {name: "deriv_rtx_fine", dst: true, srcs: r1, ps: true},
 	OpDerivYFine:  {name: "deriv_rty_fine", dst: true, srcs: r1, ps: true},
-	OpSampleD:     {name: "sample_d", dst: true, srcs: []uint8{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
-	OpSampleB:     {name: "sample_b", dst: true, srcs: []uint8{argReg, argTex, argSmp, argReg}, kind: KindTex, ps: true},
-	OpResInfo:     {name: "resinfo", dst: true, srcs: []uint8{argReg, argTex}, kind: KindTex},
-	OpResInfoUint: {name: "resinfo_uint", dst: true, srcs: []uint8{argReg, argTex}, kind: KindTex},
-	OpResInfoRcp:  {name: "resinfo_rcpfloat", dst: true, srcs: []uint8{argReg, argTex}, kind: KindTex},
+	OpSampleD:     {name: "sample_d", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
+	OpSampleB:     {name: "sample_b", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex, ps: true},
+	OpResInfo:     {name: "resinfo", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpResInfoUint: {name: "resinfo_uint", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpResInfoRcp:  {name: "resinfo_rcpfloat", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
 }
 
 func (o Op) String() string {
@@ -277,6 +278,49 @@ func (o Op) String() string {
 		return ops[o].name
 	}
 	return fmt.Sprintf("op(%d)", uint8(o))
+}
+
+// What the op table says of an opcode, for the executor and the tools
+// around the ISA (an Op at or past NumOps has nothing: no destination,
+// no sources).
+
+// HasDst reports whether the op writes a destination operand.
+func (o Op) HasDst() bool { return o < numOps && ops[o].dst }
+
+// Srcs returns the classes of the op's source operands, in order; the
+// slice is shared and must not be modified.
+func (o Op) Srcs() []Arg {
+	if o < numOps {
+		return ops[o].srcs
+	}
+	return nil
+}
+
+// Kind returns how the op reads its operands (float or integer
+// modifiers), or whether it is control flow or a texture op.
+func (o Op) Kind() Kind {
+	if o < numOps {
+		return ops[o].kind
+	}
+	return KindFlow
+}
+
+// HasTest reports whether the op tests one component with _z or _nz.
+func (o Op) HasTest() bool { return o < numOps && ops[o].test }
+
+// PixelOnly reports whether the op exists in pixel programs only
+// (derivatives, implicit-derivative sampling, discard).
+func (o Op) PixelOnly() bool { return o < numOps && ops[o].ps }
+
+// FloatResult reports whether the op writes floats, so that _sat means
+// something.
+func (o Op) FloatResult() bool { return o < numOps && floatResult(o) }
+
+// OpByName returns the op whose mnemonic is name ("mad", "sample_l"),
+// without the _sat or _z/_nz suffixes.
+func OpByName(name string) (Op, bool) {
+	op, ok := opByName[name]
+	return op, ok
 }
 
 // Instruction token: opcode in bits 0-7, the instruction's length in words

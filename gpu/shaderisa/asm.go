@@ -1,4 +1,4 @@
-package shader
+package shaderisa
 
 import (
 	"errors"

@@ -1,32 +1,18 @@
-package shader
+package shaderisa
 
 import "math"
 
-// Program is a decoded, validated shader: what Decode returns, what
-// Assemble builds and what NewMachine runs. It is immutable once decoded,
-// so one Program may be shared by many Machines (the GPU caches it per
-// code address).
+// Program is a shader of the ISA: what Decode returns, what Assemble
+// builds, what an encoder (the UMD's translator) fills in and Check
+// validates, and what the GPU's executor (package gpu/shader) runs. It is
+// a plain value, immutable once decoded, so one Program may be shared by
+// many executors (the GPU caches it per code address).
 type Program struct {
 	Stage   Stage
 	Inputs  int // v0..v(Inputs-1)
 	Outputs int // o0..o(Outputs-1)
 	Temps   int // r0..r(Temps-1)
 	Code    []Inst
-
-	// Filled by Decode.
-	jump  []int32 // per instruction: the matching else/endif/endloop/loop
-	loops []int32 // per instruction: the innermost enclosing loop, or -1
-	zero  []zeroReg
-	quads bool // derivatives or implicit-derivative sampling: run whole quads
-}
-
-// zeroReg is a register component set a block must start at zero: read
-// before any unconditional write (so no value of a previous block leaks),
-// or an output not written on every path.
-type zeroReg struct {
-	file  File
-	index uint32
-	mask  uint8
 }
 
 // Encode returns the program's binary form: the header, then the code.

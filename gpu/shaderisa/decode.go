@@ -1,4 +1,4 @@
-package shader
+package shaderisa
 
 import (
 	"errors"
@@ -61,7 +61,7 @@ func Decode(words []uint32) (*Program, error) {
 		p.Code = append(p.Code, in)
 		pc += size
 	}
-	if err := p.link(); err != nil {
+	if _, err := p.Flow(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -169,9 +169,10 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	return in, size, nil
 }
 
-// floatResult reports whether op writes floats (so _sat means something).
+// isResInfo reports whether op is one of the resinfo forms.
 func isResInfo(op Op) bool { return op == OpResInfo || op == OpResInfoUint || op == OpResInfoRcp }
 
+// floatResult reports whether op writes floats (so _sat means something).
 func floatResult(op Op) bool {
 	switch op {
 	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU, OpResInfoUint:
@@ -271,25 +272,38 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 	return o, need, nil
 }
 
-// link matches the control flow (jump, loops) and finds the registers a
-// block must start at zero.
-func (p *Program) link() error {
+// Flow is a program's control flow, matched: what an executor follows.
+// Both slices have one entry per instruction.
+type Flow struct {
+	// Jump: for if, its else (or its endif when it has none); for else,
+	// its endif; for loop, its endloop; for endloop, its loop; 0 for the
+	// other instructions.
+	Jump []int32
+	// Loop: the innermost loop enclosing the instruction (the index of its
+	// loop instruction; an endloop's is the loop around its own), or -1.
+	Loop []int32
+}
+
+// Flow matches the program's if/else/endif and loop/endloop and checks
+// that break and continue are inside a loop and that no construct is left
+// open or nested deeper than MaxNesting. Decode runs it; an executor runs
+// it again on the decoded program to follow the jumps.
+func (p *Program) Flow() (Flow, error) {
 	type open struct {
 		pc    int
 		op    Op
 		else_ int
 	}
-	p.jump = make([]int32, len(p.Code))
-	p.loops = make([]int32, len(p.Code))
+	f := Flow{Jump: make([]int32, len(p.Code)), Loop: make([]int32, len(p.Code))}
 	var stack []open
 	loop := int32(-1)
 	for pc := range p.Code {
 		in := &p.Code[pc]
-		p.loops[pc] = loop
+		f.Loop[pc] = loop
 		switch in.Op {
 		case OpIf, OpLoop:
 			if len(stack) == MaxNesting {
-				return bad("instruction %d: more than %d nested if and loop", pc, MaxNesting)
+				return f, bad("instruction %d: more than %d nested if and loop", pc, MaxNesting)
 			}
 			stack = append(stack, open{pc: pc, op: in.Op, else_: -1})
 			if in.Op == OpLoop {
@@ -297,28 +311,28 @@ func (p *Program) link() error {
 			}
 		case OpElse:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpIf || stack[len(stack)-1].else_ >= 0 {
-				return bad("instruction %d: else without its if", pc)
+				return f, bad("instruction %d: else without its if", pc)
 			}
 			top := &stack[len(stack)-1]
 			top.else_ = pc
-			p.jump[top.pc] = int32(pc)
+			f.Jump[top.pc] = int32(pc)
 		case OpEndIf:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpIf {
-				return bad("instruction %d: endif without its if", pc)
+				return f, bad("instruction %d: endif without its if", pc)
 			}
 			top := stack[len(stack)-1]
 			if top.else_ >= 0 {
-				p.jump[top.else_] = int32(pc)
+				f.Jump[top.else_] = int32(pc)
 			} else {
-				p.jump[top.pc] = int32(pc)
+				f.Jump[top.pc] = int32(pc)
 			}
 			stack = stack[:len(stack)-1]
 		case OpEndLoop:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpLoop {
-				return bad("instruction %d: endloop without its loop", pc)
+				return f, bad("instruction %d: endloop without its loop", pc)
 			}
 			top := stack[len(stack)-1]
-			p.jump[top.pc], p.jump[pc] = int32(pc), int32(top.pc)
+			f.Jump[top.pc], f.Jump[pc] = int32(pc), int32(top.pc)
 			stack = stack[:len(stack)-1]
 			loop = -1
 			for i := len(stack) - 1; i >= 0; i-- {
@@ -327,68 +341,15 @@ func (p *Program) link() error {
 					break
 				}
 			}
-			p.loops[pc] = loop
-		case OpSample, OpSampleB, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
-			p.quads = true
+			f.Loop[pc] = loop
 		case OpBreak, OpBreakc, OpContinue, OpContinuec:
 			if loop < 0 {
-				return bad("instruction %d: %s outside a loop", pc, in.Op)
+				return f, bad("instruction %d: %s outside a loop", pc, in.Op)
 			}
 		}
 	}
 	if len(stack) != 0 {
-		return bad("%s at instruction %d is never closed", stack[len(stack)-1].op, stack[len(stack)-1].pc)
+		return f, bad("%s at instruction %d is never closed", stack[len(stack)-1].op, stack[len(stack)-1].pc)
 	}
-	p.findZero()
-	return nil
-}
-
-// findZero lists the temp components read before an unconditional write
-// and the output components not written unconditionally: Run zeroes them,
-// so that a block never sees a value left by another (the tile-parallel
-// GPU runs blocks on several Machines in no fixed order).
-func (p *Program) findZero() {
-	written := map[[2]uint32]uint8{} // {file, index} -> mask
-	readFirst := map[uint32]uint8{}
-	depth := 0
-	returned := false // after a ret, a later write misses the lanes that left
-	for i := range p.Code {
-		in := &p.Code[i]
-		for _, s := range in.Src {
-			if s.File == FileTemp {
-				var m uint8
-				for _, c := range s.Swizzle {
-					m |= 1 << c
-				}
-				if in.Op == OpIf || in.Op == OpBreakc || in.Op == OpContinuec || in.Op == OpRetc || in.Op == OpDiscard {
-					m = 1 << s.Swizzle[0]
-				}
-				readFirst[s.Index] |= m &^ written[[2]uint32{uint32(FileTemp), s.Index}]
-			}
-			if s.File == FileCB && s.Rel {
-				readFirst[s.RelReg] |= 1 << s.RelComp &^ written[[2]uint32{uint32(FileTemp), s.RelReg}]
-			}
-		}
-		switch in.Op {
-		case OpIf, OpLoop:
-			depth++
-		case OpEndIf, OpEndLoop:
-			depth--
-		case OpRet, OpRetc:
-			returned = true
-		}
-		if ops[in.Op].dst && depth == 0 && !(returned && in.Dst.File == FileOutput) {
-			written[[2]uint32{uint32(in.Dst.File), in.Dst.Index}] |= in.Dst.Mask
-		}
-	}
-	for r := uint32(0); r < uint32(p.Temps); r++ {
-		if m := readFirst[r]; m != 0 {
-			p.zero = append(p.zero, zeroReg{FileTemp, r, m})
-		}
-	}
-	for r := uint32(0); r < uint32(p.Outputs); r++ {
-		if m := 0xF &^ written[[2]uint32{uint32(FileOutput), r}]; m != 0 {
-			p.zero = append(p.zero, zeroReg{FileOutput, r, m})
-		}
-	}
+	return f, nil
 }
