@@ -417,3 +417,60 @@ float4 main() : sv_target { return f()[f().x]; }`
 		t.Errorf("func()[func().x]: %v, want all 2.2 (the index first, one static)", got)
 	}
 }
+
+// TestObjects: local texture variables, arrays of them and struct members
+// holding them are references the compiler resolves; arrays of textures
+// take consecutive slots; an unused array with a register reserves its
+// slots; bindings get their slots in declaration order.
+func TestObjects(t *testing.T) {
+	load := func(tex int, x, y, mip int32) [4]uint32 {
+		f := float32(tex + 1)
+		return bits4([4]float32{f, 10 * f, 100 * f, 1})
+	}
+	run := func(src string) ([4]float32, *Result) {
+		t.Helper()
+		r := compileOK(t, src, "main", "ps_4_0")
+		out, err := Run(r.Program, &Env{Load: load})
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, r.Program)
+		}
+		return floats4(out.Regs[0]), r
+	}
+	slots := func(r *Result) string {
+		var s []string
+		for _, b := range r.Bindings {
+			s = append(s, b.Name+"@"+itoa(b.Slot)+"x"+itoa(b.Count))
+		}
+		return strings.Join(s, " ")
+	}
+	got, r := run(`Texture2D tex1; Texture2D tex2;
+float4 main() : sv_target { Texture2D q[2] = {tex1, tex2}; return q[0].Load(int3(0, 0, 0)) + q[1].Load(int3(0, 0, 0)); }`)
+	if got != [4]float32{3, 30, 300, 2} || slots(r) != "tex1@0x1 tex2@1x1" {
+		t.Errorf("local array of textures: %v, bindings %s", got, slots(r))
+	}
+	got, r = run(`Texture2D tex[3]; struct foo { float4 f; Texture2D t; };
+float4 main() : sv_target { struct foo s[3]; s[0].t = tex[0]; s[1].t = tex[1]; s[2].t = tex[2];
+    return 100 * s[2].t.Load(0) + 10 * s[0].t.Load(0) + s[1].t.Load(0); }`)
+	if got[0] != 312 || slots(r) != "tex@0x3" {
+		t.Errorf("struct members: %v, bindings %s", got, slots(r))
+	}
+	_, r = run(`Texture2D unused[2][2] : register(t0); Texture2D tex;
+float4 main() : sv_target { return tex.Load(int3(0, 0, 0)); }`)
+	if slots(r) != "tex@4x1" {
+		t.Errorf("an unused array with a register reserves its slots: %s", slots(r))
+	}
+	_, r = run(`Texture2D partially_used[2][2]; Texture2D tex;
+float4 main() : sv_target { return 10 * tex.Load(int3(0, 0, 0)) + partially_used[0][1].Load(int3(0, 0, 0)); }`)
+	if slots(r) != "partially_used@0x4 tex@4x1" {
+		t.Errorf("declaration order: %s", slots(r))
+	}
+	for _, c := range []struct{ src, want string }{
+		{"Texture2D a, b; uniform float k;\nfloat4 main() : sv_target { Texture2D t = a; if (k > 0) t = b; return t.Load(0); }", "inside a condition or loop"},
+		{"Texture2D a[2]; uniform int k;\nfloat4 main() : sv_target { return a[k].Load(0); }", "indexed only by a literal"},
+		{"float4 main() : sv_target { Texture2D t; return t.Load(0); }", "used before it is given a texture"},
+	} {
+		if _, err := Compile([]byte(c.src), "t.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+}

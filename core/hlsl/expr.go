@@ -34,9 +34,6 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
 			return poison
 		}
-		if v.res != nil {
-			g.useResource(v.res)
-		}
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
@@ -725,6 +722,9 @@ func (g *gen) index(e *indexExpr) *value {
 		return poison
 	}
 	i, x := v[0], v[1]
+	if x.t.Kind == KTexture {
+		return g.texIndex(e.pos, x, i)
+	}
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison

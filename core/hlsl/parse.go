@@ -153,7 +153,7 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D" || t.text == "struct"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {

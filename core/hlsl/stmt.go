@@ -42,11 +42,13 @@ func (g *gen) stmt(s Stmt) {
 		}
 		g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*c}})
 		g.top = saved
+		g.cdepth++
 		g.scoped(s.then)
 		if s.els_ != nil {
 			g.emit(Instr{Op: OpElse})
 			g.scoped(s.els_)
 		}
+		g.cdepth--
 		g.emit(Instr{Op: OpEndif})
 	case *forStmt:
 		g.push()
@@ -63,6 +65,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
 		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
@@ -84,6 +87,7 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.loopDep--
+		g.cdepth--
 		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
@@ -99,6 +103,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
 		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
@@ -123,6 +128,7 @@ func (g *gen) stmt(s Stmt) {
 			}
 		}
 		g.loopDep--
+		g.cdepth--
 		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.passReturn(s.body)
@@ -271,8 +277,8 @@ func (g *gen) declLocal(d *varDecl) {
 		g.declare(d.pos, d.name, poison)
 		return
 	}
-	if t.Kind == KVoid || t.Kind == KTexture2D || t.Kind == KSampler {
-		g.errorf(d.pos, eNotImplemented, "local variables of type '%s' are not supported", t)
+	if t.Kind == KVoid {
+		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		g.declare(d.pos, d.name, poison)
 		return
 	}
@@ -366,6 +372,8 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 // scalars splits a value into its scalar components.
 func (g *gen) scalars(v *value) []*value {
 	switch v.t.Kind {
+	case KTexture, KSampler:
+		return []*value{v}
 	case KStruct:
 		var out []*value
 		for _, f := range v.fields {
@@ -402,6 +410,16 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 			}
 		}
 		return true
+	case KTexture, KSampler:
+		if *k >= len(comps) || !isObject(comps[*k].t) {
+			return false
+		}
+		g.storeObject(p, v, comps[*k])
+		*k++
+		return true
+	}
+	if *k < len(comps) && isObject(comps[*k].t) {
+		return false
 	}
 	n := len(v.c)
 	if *k+n > len(comps) {

@@ -78,6 +78,8 @@ func (g *gen) switchStmt(s *switchStmt) {
 	}
 	g.emit(Instr{Op: OpSwitch, Src: []Operand{g.srcOp(sel.c)}})
 	g.brk = append(g.brk, 's')
+	g.cdepth++
+	defer func() { g.cdepth-- }()
 	for i, gr := range s.groups {
 		for _, l := range labels[i] {
 			if l.def {
