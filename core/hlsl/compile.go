@@ -208,13 +208,18 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 // declareGlobals registers structs, functions, constant buffers, loose
 // uniforms ($Globals), statics, textures and samplers in source order.
 func (g *gen) declareGlobals(f *file) {
-	for _, x := range f.order {
+	for i, x := range f.order {
+		if fd, ok := x.(*funcDecl); ok {
+			fd.order = i
+		}
 		switch d := x.(type) {
 		case *structDecl:
 			g.declareStruct(d)
 		case *typedefDecl:
 			g.declareTypedef(d)
 		case *funcDecl:
+			g.checkParams(d)
+			g.checkAttrs(d.attrs)
 			if d.body != nil {
 				for _, o := range g.funcs[d.name] {
 					if o.body != nil && sameSignature(g, o, d) {
@@ -610,5 +615,43 @@ func (g *gen) declareTypedef(d *typedefDecl) {
 			continue
 		}
 		g.declare(n.pos, n.name, &value{t: tVoid, tdef: t, ro: true})
+	}
+}
+
+// checkParams applies fxc's rules to a function's parameters: default
+// values only at the end, never on out or inout parameters (shader model
+// 5 and before); no uniform out parameters, no packoffset.
+func (g *gen) checkParams(f *funcDecl) {
+	seenDefault := false
+	for _, p := range f.params {
+		switch {
+		case p.init != nil && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: output parameter '%s' cannot have a default value", p.name)
+		case p.init == nil && seenDefault:
+			g.errorf(p.pos, eSyntax, "syntax error: parameter '%s' follows parameters with default values and has none", p.name)
+		case p.uniform && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: a uniform parameter cannot be out or inout")
+		case p.packoff != "":
+			g.errorf(p.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
+		}
+		seenDefault = seenDefault || p.init != nil
+	}
+}
+
+// checkAttrs checks a function's attributes: each argument that is an
+// expression must be a constant one.
+func (g *gen) checkAttrs(as []attr) {
+	for _, a := range as {
+		for _, x := range a.exprs {
+			if x == nil {
+				continue
+			}
+			saved, nCode := g.top, len(g.code)
+			v := g.expr(x)
+			g.top, g.code = saved, g.code[:nCode]
+			if v != poison && (!v.t.numeric() || !allImm(v.c)) {
+				g.errorf(x.at(), eSyntax, "syntax error: the arguments of attribute '%s' must be constant", a.name)
+			}
+		}
 	}
 }

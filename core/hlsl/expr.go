@@ -60,14 +60,30 @@ func (g *gen) expr(e Expr) *value {
 		if t == nil {
 			return poison
 		}
-		if c.t.comps() != 1 && c.t.comps() != t.comps() {
-			t = g.binaryType(e.pos, t, c.t, false)
-			if t == nil {
+		if c.t.comps() != 1 {
+			// A condition of several components picks component by
+			// component: scalar values take its shape; others must have
+			// it (a vector and a one-row matrix of as many components
+			// alike), and the result has theirs.
+			same := c.t.Kind == t.Kind && c.t.Rows == t.Rows && c.t.Cols == t.Cols ||
+				c.t.comps() == t.comps() && (c.t.Kind == KVector && t.Kind == KMatrix && t.Rows == 1 || t.Kind == KVector && c.t.Kind == KMatrix && c.t.Rows == 1)
+			switch {
+			case t.comps() == 1:
+				t = c.t.withBase(t.Base)
+			case !same:
+				g.errorf(e.pos, eTypeMismatch, "type mismatch: the condition is %s and the values %s", c.t, t)
 				return poison
 			}
 		}
 		a, b = g.convert(e.pos, a, t, true), g.convert(e.pos, b, t, true)
-		cb := g.convert(e.pos, c, t.withBase(Bool), true)
+		ct := t.withBase(Bool)
+		if c.t.comps() == t.comps() && c.t.comps() > 1 {
+			ct = c.t.withBase(Bool)
+		}
+		cb := g.convert(e.pos, c, ct, true)
+		if c.t.comps() == 1 {
+			cb = &value{t: t.withBase(Bool), c: broadcast(g.convert(e.pos, c, scalarT(Bool), true).c, t.comps()), ro: true}
+		}
 		return &value{t: t, c: g.op(OpMovc, t.comps(), cb.c, a.c, b.c)}
 	case *callExpr:
 		return g.call(e)
@@ -589,9 +605,9 @@ func (g *gen) ctor(e *ctorExpr) *value {
 			return poison
 		}
 	}
-	if len(args) == 1 && args[0].t.comps() == 1 {
+	if len(args) == 1 && args[0].t.comps() == 1 && t.comps() == 1 {
 		v := g.convert(e.pos, args[0], scalarT(t.Base), false)
-		return &value{t: t, c: broadcast(v.c, t.comps()), ro: true}
+		return &value{t: t, c: v.c, ro: true}
 	}
 	for _, v := range args {
 		c = append(c, g.convertBase(v.c, v.t.Base, t.Base)...)

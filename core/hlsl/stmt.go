@@ -215,12 +215,10 @@ func (g *gen) cond(e Expr) *Operand {
 	if v == poison {
 		return nil
 	}
-	if !v.t.numeric() || v.t.comps() != 1 && v.t.Kind != KVector {
-		g.errorf(e.at(), eTypeMismatch, "type mismatch")
+	if !v.t.numeric() || v.t.comps() != 1 {
+		// fxc takes a scalar condition only (vkd3d's cf-cond-types).
+		g.errorf(e.at(), eTypeMismatch, "syntax error: a condition must be a scalar, not %s", v.t)
 		return nil
-	}
-	if v.t.comps() != 1 {
-		g.warnf(e.at(), eTruncation, "implicit truncation of vector type")
 	}
 	b := g.convert(e.at(), &value{t: scalarT(v.t.Base), c: v.c[:1]}, scalarT(Bool), false)
 	c := b.c[0]
@@ -271,6 +269,9 @@ func (g *gen) declLocal(d *varDecl) {
 	if v := g.fnStatics[d]; v != nil && d.static {
 		g.declare(d.pos, d.name, v)
 		return
+	}
+	if d.constQ && !d.static && d.init == nil && len(g.scopes) > 1 {
+		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
 	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
