@@ -309,6 +309,7 @@ float f(uint x)
         for (uint i = 0; ; i++)
             if (i == x)
                 return 10 * i;
+        return -1;
     }
 }
 float4 main() : sv_target
@@ -337,7 +338,7 @@ float4 main() : sv_target
             c.w += 10;
             break;
         case 0.9f:
-            continue;
+            break;
         }
         c.w += 100;
     }
@@ -349,7 +350,7 @@ float4 main() : sv_target
 		want [4]float32
 	}{
 		{[4]uint32{2, 2, 5}, [4]float32{52, 3, 4, 225}},
-		{[4]uint32{1, 0, 3}, [4]float32{30, 1, 2, 3}},
+		{[4]uint32{1, 0, 3}, [4]float32{30, 1, 2, 203}},
 		{[4]uint32{7, 5, 0}, [4]float32{4, 5, 6, 207}},
 		{[4]uint32{0, 2, 1}, [4]float32{14, 5, 6, 227}},
 	} {
@@ -365,6 +366,8 @@ float4 main() : sv_target
 		{"switch (v.x) { case 2: break; case 1+1: break; }", "appears twice"},
 		{"switch (v.x) { default: break; case 1: break; default: break; }", "more than one default"},
 		{"uint a = 1; switch (v.x) { case 1+a: break; }", "constant scalar"},
+		{"switch (v.x) { case 0: c = 1; break; default: discard; }", "falls through"},
+		{"for (int i = 0; i < 2; i++) switch (v.x) { case 0: continue; default: break; }", "'continue' inside a switch"},
 	} {
 		src := "uniform uint4 v;\nfloat4 main() : sv_target { float4 c = 0; " + c.body + " return c; }"
 		if _, err := Compile([]byte(src), "t.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), c.want) {

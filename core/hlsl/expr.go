@@ -527,16 +527,29 @@ func (g *gen) convertBase(c []Operand, from, to Base) []Operand {
 // cast is an explicit conversion: like convert, without the truncation
 // warning, and a vector may become a scalar.
 func (g *gen) cast(p pos, v *value, t *Type) *value {
-	if t.Kind == KStruct || t.Kind == KArray {
+	if t.Kind == KStruct || t.Kind == KArray || v.t.Kind == KStruct || v.t.Kind == KArray {
 		if sameType(v.t, t) {
 			return v
 		}
-		if v.t.numeric() && v.t.comps() == 1 {
+		if v.t.numeric() && v.t.comps() == 1 && !t.numeric() {
 			// (S)0: every member gets the scalar, as fxc allows.
 			if sv := g.splat(p, v, t); sv != nil {
 				return sv
 			}
 		}
+		// Component by component, in order: the source's first as many
+		// components as the destination has.
+		if n, m := flatComps(v.t), flatComps(t); n > 0 && m > 0 && n >= m {
+			dst := g.newVar(t)
+			k := 0
+			if g.fill(p, dst, g.scalars(v), &k) {
+				return rvalue(dst)
+			}
+		}
+		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -702,18 +715,20 @@ func indexByte(s string, b byte) int {
 	return -1
 }
 
-// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based).
+// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based), one
+// form or the other.
 func matrixSwizzle(s string, t *Type) []int {
 	var idx []int
+	form := 0
 	for len(s) > 0 && len(idx) < 5 {
 		var r, c int
 		switch {
-		case len(s) >= 4 && s[0] == '_' && s[1] == 'm':
+		case len(s) >= 4 && s[0] == '_' && s[1] == 'm' && form != 1:
 			r, c = int(s[2])-'0', int(s[3])-'0'
-			s = s[4:]
-		case len(s) >= 3 && s[0] == '_':
+			s, form = s[4:], 2
+		case len(s) >= 3 && s[0] == '_' && form != 2:
 			r, c = int(s[1])-'1', int(s[2])-'1'
-			s = s[3:]
+			s, form = s[3:], 1
 		default:
 			return nil
 		}

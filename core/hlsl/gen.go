@@ -151,7 +151,7 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 	}
 	explicit := ts.rowMajor || ts.colMajor
 	if t.Kind != KMatrix {
-		if explicit && t.Kind != KArray {
+		if explicit {
 			g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major apply only to matrices")
 			return poison.t
 		}

@@ -272,7 +272,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		}
 		return &value{t: scalarT(Float), c: g.dot(a[0].c, a[1].c)}
 	case "length":
-		if !n1() {
+		if !n1() || args[0].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -282,7 +282,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		d := g.dot(a[0].c, a[0].c)
 		return &value{t: scalarT(Float), c: g.op(OpSqrt, 1, d)}
 	case "distance":
-		if len(args) != 2 {
+		if len(args) != 2 || args[0].t.Kind == KMatrix || args[1].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -292,7 +292,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		d := g.op(OpAdd, t.comps(), a[0].c, negs(a[1].c))
 		return &value{t: scalarT(Float), c: g.op(OpSqrt, 1, g.dot(d, d))}
 	case "normalize":
-		if !n1() {
+		if !n1() || args[0].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -377,7 +377,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{g.srcOp(r)}})
 		return &value{t: tVoid, ro: true}
 	case "asfloat", "asint", "asuint":
-		if !n1() {
+		if !n1() || args[0].t.Base == Bool {
 			return noMatch()
 		}
 		b := map[string]Base{"asfloat": Float, "asint": Int, "asuint": Uint}[e.name]

@@ -132,7 +132,8 @@ func (ps *parser) ident() token {
 func (ps *parser) declName() token {
 	t := ps.peek()
 	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
-		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string") {
+		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
+		t.text == "unorm" || t.text == "snorm") {
 		ps.failMsg(t, "syntax error: unexpected token '"+t.text+"': a built-in type cannot be redeclared")
 	}
 	return ps.ident()

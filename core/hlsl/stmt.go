@@ -139,12 +139,22 @@ func (g *gen) stmt(s Stmt) {
 	case *jumpStmt:
 		switch s.kind {
 		case "break", "continue":
-			ok := false
+			ok, inSwitch := false, false
 			for i := len(g.brk) - 1; i >= 0 && g.brk[i] != 'f'; i-- {
+				if s.kind == "continue" && g.brk[i] == 's' {
+					// fxc refuses a continue inside a switch (shader
+					// models 4 and 5).
+					inSwitch = true
+					break
+				}
 				if g.brk[i] == 'l' || s.kind == "break" {
 					ok = true
 					break
 				}
+			}
+			if inSwitch {
+				g.errorf(s.pos, eSyntax, "syntax error: 'continue' inside a switch (shader models 4 and 5 have none)")
+				break
 			}
 			if !ok {
 				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)

@@ -71,7 +71,7 @@ func (g *gen) switchStmt(s *switchStmt) {
 			g.errorf(s.pos, eSyntax, "syntax error: the last case of a switch has no statements")
 			return
 		}
-		if i+1 < len(s.groups) && !terminates(gr.body) {
+		if !terminates(gr.body) {
 			g.errorf(gr.labels[len(gr.labels)-1].pos, eSyntax, "syntax error: a case falls through into the next one: end it with break or return")
 			return
 		}

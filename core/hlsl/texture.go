@@ -328,6 +328,10 @@ func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
 		return poison
 	}
 	n := dim.coords()
+	if iv.t.comps() != n || !iv.t.numeric() || iv.t.Base == Float {
+		g.errorf(p, eSubscript, "invalid subscript: %s is indexed by %d integer coordinates, not %s", tv.t, n, iv.t)
+		return poison
+	}
 	loc := g.convert(p, iv, vecT(Uint, n), true)
 	if loc == poison {
 		return poison
