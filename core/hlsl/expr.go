@@ -224,10 +224,6 @@ func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
 		return vecT(base, min(a.Cols, b.Cols))
 	case a.Kind == KMatrix && b.Kind == KMatrix:
 		if a.Rows != b.Rows || a.Cols != b.Cols {
-			if a.Rows < b.Rows != (a.Cols <= b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
-				g.errorf(p, eTypeMismatch, "type mismatch")
-				return nil
-			}
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}
 		return matT(base, min(a.Rows, b.Rows), min(a.Cols, b.Cols))

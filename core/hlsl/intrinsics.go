@@ -440,8 +440,30 @@ func (g *gen) mul(p pos, a, b *value) *value {
 		br, bc = b.t.Cols, 1
 	}
 	if ac != br {
-		g.errorf(p, eTypeMismatch, "type mismatch")
-		return poison
+		// fxc truncates to the shorter inner dimension, with a warning.
+		g.warnf(p, eTruncation, "implicit truncation of vector type")
+		k := min(ac, br)
+		if ac > k {
+			var c []Operand
+			for r := 0; r < ar; r++ {
+				c = append(c, a.c[r*ac:r*ac+k]...)
+			}
+			at := matT(a.t.Base, ar, k)
+			if a.t.Kind == KVector {
+				at = vecT(a.t.Base, k)
+			}
+			a = &value{t: at, c: c, ro: true}
+			ac = k
+		}
+		if br > k {
+			b = &value{t: b.t, c: b.c[:k*bc], ro: true}
+			if b.t.Kind == KVector {
+				b.t = vecT(b.t.Base, k)
+			} else {
+				b.t = matT(b.t.Base, k, bc)
+			}
+			br = k
+		}
 	}
 	if base != Float {
 		g.errorf(p, eNotImplemented, "integer matrix products are not supported by this compiler")
