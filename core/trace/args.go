@@ -71,6 +71,7 @@ const (
 	KeyVBlank       // the display's vertical blank a flip is shown at
 	KeySyncInterval // a present's SyncInterval
 	KeyLatency      // a device's maximum frame latency
+	KeyDst          // a present's destination allocation
 	keyCount
 )
 
@@ -86,6 +87,7 @@ var keyNames = [keyCount]string{
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
+	KeyDst: "dst",
 }
 
 // String is the key's name in the text form.
