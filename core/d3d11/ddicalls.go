@@ -393,11 +393,17 @@ func (w ddiCall) Flush(a0 ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+func (w ddiCall) PresentDXGI(h ddi.HDEVICE, a *ddi.PresentArg) error {
 	sp := w.enter("PresentDXGI")
-	err := w.umd.PresentDXGI(h, src, syncInterval)
+	err := w.umd.PresentDXGI(h, a)
 	sp.end(err)
 	return err
+}
+
+func (w ddiCall) RotateResourceIdentitiesDXGI(h ddi.HDEVICE, res []ddi.HRESOURCE) {
+	sp := w.enter("RotateResourceIdentitiesDXGI")
+	w.umd.RotateResourceIdentitiesDXGI(h, res)
+	sp.end(nil)
 }
 
 func (w ddiCall) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {

@@ -269,12 +269,45 @@ type RenderCb struct {
 	AllocationList []AllocationListEntry
 }
 
-// PresentCb mirrors D3DDDICB_PRESENT (no fence either).
+// PresentFlags mirrors DXGI_DDI_PRESENT_FLAGS: Blt copies the source
+// into the destination (the bitblt model: DXGI_SWAP_EFFECT_DISCARD and
+// SEQUENTIAL), Flip points the display's scan-out at the source (the flip
+// model: DXGI_SWAP_EFFECT_FLIP_SEQUENTIAL and FLIP_DISCARD).
+type PresentFlags struct {
+	Blt, Flip bool
+}
+
+func (f PresentFlags) String() string {
+	switch {
+	case f.Flip:
+		return "Flip"
+	case f.Blt:
+		return "Blt"
+	}
+	return "none"
+}
+
+// PresentArg mirrors DXGI_DDI_ARG_PRESENT: the resource to show, the
+// destination (0: "kernel mode will determine the destination"), how, and
+// the flip interval (IDXGISwapChain::Present's SyncInterval).
+type PresentArg struct {
+	SurfaceToPresent HRESOURCE
+	DstResource      HRESOURCE
+	Flags            PresentFlags
+	FlipInterval     uint32
+}
+
+// PresentCb mirrors D3DDDICB_PRESENT (DXGIDDICB_PRESENT): the kernel
+// handles of the source and destination allocations and the context the
+// present goes to. It carries no command buffer: PresentDXGI submits those
+// with pfnRenderCb first ("DXGI_DDI_BASE_FUNCTIONS"), and the KMD's
+// DxgkDdiPresent writes the present's own commands ("DXGKDDI_PRESENT").
+// DstAllocation 0 lets the kernel pick the destination. No fence either.
 type PresentCb struct {
-	Context        HCONTEXT
-	Commands       []uint32
-	AllocationList []AllocationListEntry
-	SrcAllocation  HALLOCATION
+	Context       HCONTEXT
+	SrcAllocation HALLOCATION
+	DstAllocation HALLOCATION
+	Flags         PresentFlags
 }
 
 // EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,

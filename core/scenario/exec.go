@@ -213,7 +213,8 @@ func execCreateDevice(x *call) error {
 }
 
 func execCreateSwapChain(x *call) error {
-	sc, err := x.dev().CreateSwapChain(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"))
+	sc, err := x.dev().CreateSwapChainEffect(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"),
+		d3d11.SwapEffect(x.enumNamed("SwapEffect", 0)))
 	if err == nil {
 		x.bind(0, sc)
 	}

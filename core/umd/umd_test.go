@@ -376,7 +376,7 @@ func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
 	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
 	dcDev.Flush(hDC)
-	if err := dcDev.PresentDXGI(hDC, hRT, 0); err == nil {
+	if err := dcDev.PresentDXGI(hDC, &ddi.PresentArg{SurfaceToPresent: hRT, Flags: ddi.PresentFlags{Blt: true}}); err == nil {
 		t.Error("PresentDXGI on a deferred context succeeded")
 	}
 	if _, err := dcDev.ResourceMap(hDC, hVB, ddi.MapWrite, 0); err == nil {
