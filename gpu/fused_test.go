@@ -88,7 +88,11 @@ func TestFusedMatchesProgram(t *testing.T) {
 	const tw, th = 72, 72 // the target, in words
 	var routes [2][2]int  // [route][weights per row and column]
 	partial, point := 0, 0
-	for iter := range 10000 {
+	iters := 10000
+	if testing.Short() {
+		iters = 1000 // make race
+	}
+	for iter := range iters {
 		src := randFusedProgram(r)
 		prog, err := shaderisa.Assemble(src)
 		if err != nil {
@@ -218,7 +222,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 	t.Logf("blocks: texels per column and row %v, lane by lane %v (weights per lane, per row and column); %d partial, %d point",
 		routes[fusedSeparable], routes[fusedPerLane], partial, point)
 	for _, n := range [...]int{routes[0][0], routes[0][1], routes[1][0], routes[1][1], partial / 10, point / 10} {
-		if n < 100 {
+		if n < 100*iters/10000 {
 			t.Fatalf("too few blocks of a kind: %v, %d partial, %d point", routes, partial, point)
 		}
 	}
