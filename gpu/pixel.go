@@ -57,6 +57,12 @@ type pipe struct {
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
+	instrs uint64 // pixel program instructions executed (Stats.Instructions)
+
+	// check is the draw's checkpoint (draw.go), nil on a tile worker's
+	// pipe; stop is set once it said stop, and the rasterizer returns.
+	check func() bool
+	stop  bool
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
@@ -65,7 +71,7 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols}
+	*p = pipe{cols: &d.cols, check: d.check}
 	var w, h int
 	switch {
 	case s.rt.bound() && s.ds.bound():
@@ -163,6 +169,7 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 			}
 			p.shaded += uint64(n)
 			p.passed += uint64(n)
+			p.instrs += uint64(n) // the copy program's one instruction a pixel
 			// Column terms pay off when several rows share them: not for
 			// the few pixels of a small triangle's block.
 			if len(rows) >= 4 && n >= 32 && p.cols != nil && t.alpha <= 0xFF && t.separable() {

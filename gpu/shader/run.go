@@ -18,6 +18,7 @@ import (
 // quad with a live lane, as helpers: the caller fills their inputs too
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
+	m.Steps, m.LaneSteps = 0, 0
 	p := m.prog
 	for _, z := range p.zero {
 		v := m.reg(z.file, z.index)
@@ -43,6 +44,8 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	defer func() { m.stack = stack[:0] }()
 	code := m.code
 	steps, limit := 0, m.StepLimit
+	var lanes uint64
+	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
@@ -63,6 +66,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	}
 	for pc := 0; pc < len(code); {
 		steps++
+		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
 			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
 		}
