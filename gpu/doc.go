@@ -67,6 +67,20 @@
 //     instead: the buffer completes and nothing is reported. InjectHang
 //     makes a buffer never complete, for TDR (Reset).
 //
+// Shader work and limits (gpu.go Costs and Limits, draw.go checkpoint): a
+// draw costs its vertices and pixels or, when longer, its shaders'
+// instructions at 1,024 a nanosecond (Stats.Instructions counts them, one
+// per vertex or pixel a program runs for), so a heavy draw takes virtual
+// time and a buffer past the deadline of timeout detection (Limits.RunNS)
+// stops executing there and never completes: Dxgkrnl's TDR resets it as
+// on Windows (DmaBufferOverrun in the trace). A draw checks the run's
+// pixel and instruction budgets and that deadline inside itself, after
+// each instance, 64 vertices, row of blocks (a round of 256 rows of a
+// batch when it may be tiled: batched on one goroutine as on several, so
+// it stops after the same work either way) and block of a looping pixel
+// program; a draw stopped at a budget skips every later one and Stopped
+// names it. SetYield gives the host a turn there (the page's event loop).
+//
 // Trace (layer gpu, from kmd, on the engine's thread), never one event per
 // packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;
 // fence FenceWrite (fence, dma) and interrupt Interrupt (fence, dma) when it

@@ -177,6 +177,7 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri int) int {
 	fz := &blk.fused
 	n := uint64(bits.OnesCount64(mask))
 	p.shaded += n
+	p.instrs += n * uint64(len(p.prog.ps.prog.Code)) // what the program would have run
 	p.passed += n
 	sep := blk.kind[0] != perLane
 	// The coordinates: one per column and row when they are, else lane

@@ -25,6 +25,7 @@ const maxProgramWords = 1 << 20
 
 // progBinding is SET_PROGRAM's state for one stage.
 type progBinding struct {
+	addr   uint64 // its GPU address
 	mem    []byte // the program's words in GPU memory
 	sysReg uint32
 	bound  bool
@@ -57,7 +58,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			return
 		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
-			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+			s.prog[stage] = progBinding{addr: addr, mem: mem, sysReg: sys, bound: true}
 		}
 	case isa.OpSetLayout:
 		l, err := isa.ParseLayout(a)

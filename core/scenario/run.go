@@ -244,6 +244,7 @@ func (r *Run) finish() {
 	}
 	r.sim.Switch("main")
 	r.mach.Idle()
+	r.gpuBudgets(Pos{Line: r.lastLine()}) // the GPU's last work ran in Idle
 	r.check()
 	var pending []*deferredCalls
 	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })
