@@ -76,21 +76,34 @@ type stencilState struct {
 }
 
 type state struct {
-	rt        [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
-	ds        surface
-	vb        [numVB]vbuf
-	ib        ibuf
-	cb        [2][numCB][]byte
-	tex       [numTex]surface
-	smp       [numSamplers]sampler
-	vp        viewport
-	vpSet     bool
-	cull      uint32
-	wireframe bool // fill mode WIREFRAME: triangles drawn as their edges
-	frontCCW  bool
-	depthClip bool
-	blend     [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
-	depth     depthState
+	rt    [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
+	ds    surface
+	vb    [numVB]vbuf
+	ib    ibuf
+	cb    [2][numCB][]byte
+	tex   [numTex]surface
+	smp   [numSamplers]sampler
+	vp    viewport
+	vpSet bool
+	// Viewports 1..15 (SET_VIEWPORT_N) and the scissor rectangles
+	// (SET_SCISSOR): the rasterizer uses index 0, as Direct3D 11 does
+	// without a geometry shader choosing another (SV_ViewportArrayIndex).
+	vpN     [isa.MaxViewports]viewport
+	scissor [isa.MaxViewports]rect
+	// SET_RASTER's flags: the scissor test; MultisampleEnable and
+	// AntialiasedLineEnable, which select the line algorithm of a
+	// multisampled target only (every target has one sample: lines stay
+	// aliased).
+	scissorOn, msaaLines, aaLines bool
+	// SET_DEPTH_BIAS: DepthBias, DepthBiasClamp, SlopeScaledDepthBias.
+	depthBias         int32
+	biasClamp, biasSS float32
+	cull              uint32
+	wireframe         bool // fill mode WIREFRAME: triangles drawn as their edges
+	frontCCW          bool
+	depthClip         bool
+	blend             [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
+	depth             depthState
 	// SET_BLEND_FACTOR's: the blend factor, the sample mask and
 	// alpha-to-coverage.
 	blendFactor [4]float32
@@ -274,12 +287,32 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.vpSet = true
 	case isa.OpSetRaster:
-		cull := a[0] &^ isa.RasterWireframe
+		cull := a[0] &^ isa.RasterFlags
 		if cull > isa.CullBack {
 			ex.fault("cull mode %d", a[0])
 			return
 		}
 		s.cull, s.wireframe, s.frontCCW, s.depthClip = cull, a[0]&isa.RasterWireframe != 0, a[1] != 0, a[2] != 0
+		s.scissorOn, s.msaaLines, s.aaLines = a[0]&isa.RasterScissor != 0, a[0]&isa.RasterMultisample != 0, a[0]&isa.RasterAALine != 0
+	case isa.OpSetScissor:
+		if a[0] >= isa.MaxViewports {
+			ex.fault("scissor rectangle %d outside 0..%d", a[0], isa.MaxViewports-1)
+			return
+		}
+		s.scissor[a[0]] = rect{x0: int32(a[1]), y0: int32(a[2]), x1: int32(a[3]), y1: int32(a[4])}
+	case isa.OpSetViewportN:
+		if a[0] == 0 || a[0] >= isa.MaxViewports {
+			ex.fault("viewport %d outside 1..%d", a[0], isa.MaxViewports-1)
+			return
+		}
+		s.vpN[a[0]] = viewport{
+			x: sane(p.F32(1), -32768, 32767), y: sane(p.F32(2), -32768, 32767),
+			w: sane(p.F32(3), 0, 32768), h: sane(p.F32(4), 0, 32768),
+			minZ: sane(p.F32(5), 0, 1), maxZ: sane(p.F32(6), 0, 1),
+		}
+	case isa.OpSetDepthBias:
+		s.depthBias = int32(a[0])
+		s.biasClamp, s.biasSS = saneF32(p.F32(1)), saneF32(p.F32(2))
 	case isa.OpSetBlend:
 		b, ok := ex.blendOf(a)
 		if !ok {
@@ -315,7 +348,7 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.depth = depthState{enable: a[0] != 0, write: a[1] != 0, fn: a[2]}
 	case isa.OpSetTopology:
-		if a[0] > isa.TopoTriangleStrip {
+		if a[0] >= isa.NumTopologies {
 			ex.fault("topology %d", a[0])
 			return
 		}
@@ -337,6 +370,23 @@ func (ex *executor) blendOf(a []uint32) (blendState, bool) {
 		return blendState{}, false
 	}
 	return blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}, true
+}
+
+// rect is a scissor rectangle: pixels x0..x1-1, y0..y1-1.
+type rect struct{ x0, y0, x1, y1 int32 }
+
+// saneF32 is a float from a packet, NaN as 0 and infinities as the
+// largest finite values.
+func saneF32(v float32) float32 {
+	switch {
+	case v != v:
+		return 0
+	case v > math.MaxFloat32:
+		return math.MaxFloat32
+	case v < -math.MaxFloat32:
+		return -math.MaxFloat32
+	}
+	return v
 }
 
 // sane clamps a float from a packet into [lo, hi]; NaN becomes lo.

@@ -92,6 +92,7 @@ const (
 type (
 	Topology = ddi.Topology // D3D11_PRIMITIVE_TOPOLOGY
 	Viewport = ddi.Viewport // D3D11_VIEWPORT
+	Rect     = ddi.Rect     // D3D11_RECT
 )
 
 const (
@@ -101,6 +102,7 @@ const (
 	TopologyLineStrip     = ddi.TopologyLineStrip
 	TopologyTriangleList  = ddi.TopologyTriangleList
 	TopologyTriangleStrip = ddi.TopologyTriangleStrip
+	MaxViewports          = ddi.MaxViewports
 )
 
 // State objects' descriptions and the enumerations in them.
@@ -165,7 +167,7 @@ var voidMethods = map[string]bool{
 	"IASetVertexBuffers": true, "IASetIndexBuffer": true, "IASetPrimitiveTopology": true,
 	"VSSetShader": true, "PSSetShader": true, "VSSetConstantBuffers": true, "PSSetConstantBuffers": true,
 	"PSSetShaderResources": true, "PSSetSamplers": true, "OMSetRenderTargets": true, "OMSetBlendState": true,
-	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true,
+	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true, "RSSetScissorRects": true,
 	"ClearRenderTargetView": true, "ClearDepthStencilView": true, "Draw": true, "DrawIndexed": true,
 	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
 	"Flush": true, "ClearState": true, "ExecuteCommandList": true,

@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"fmt"
 	"slices"
 
 	"d3dsim/core/ddi"
@@ -37,7 +38,8 @@ type binding struct {
 	ibFormat           ddi.Format
 	ibOffset           uint32
 	topo               ddi.Topology
-	vp                 *ddi.Viewport
+	vps                []ddi.Viewport
+	scissors           []ddi.Rect
 	blendFactor        [4]float32
 	sampleMask         uint32
 	stencilRef         uint32
@@ -48,7 +50,7 @@ const maxRTVs = 8
 
 func (c *DeviceContext) bindings() binding {
 	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
-		topo: c.topo, vp: c.viewport(), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
+		topo: c.topo, vps: slices.Clone(c.vps), scissors: slices.Clone(c.scissors), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
 }
 
 // renderTargets is the bound render target views up to the last one bound
@@ -76,6 +78,70 @@ func (c *DeviceContext) bindRenderTargets(rtvs []*View, dsv *View) {
 		bind(c, &c.rtv[i], v, nilView)
 	}
 	bind(c, &c.dsv, dsv, nilView)
+}
+
+// checkTopology is IASetPrimitiveTopology's validation: a
+// D3D11_PRIMITIVE_TOPOLOGY value; the patch lists (33..64) need hull and
+// domain shaders, which the simulated GPU does not have yet.
+func (c *DeviceContext) checkTopology(t ddi.Topology) error {
+	msg := ""
+	switch {
+	case t >= 33 && t <= 64:
+		msg = fmt.Sprintf("Topology %d is a %d-control-point patch list: the simulated GPU has no hull and domain shaders to draw it", t, t-32)
+	case enumName("Topology", uint32(t)) == "":
+		msg = fmt.Sprintf("Topology %d is not a D3D11_PRIMITIVE_TOPOLOGY value", t)
+	default:
+		return nil
+	}
+	err := c.dev.invalid("IASetPrimitiveTopology", "", "%s", msg)
+	c.api("IASetPrimitiveTopology", "").end(err)
+	return err
+}
+
+// checkViewports is RSSetViewports' validation ("D3D11_VIEWPORT
+// structure", "ID3D11DeviceContext::RSSetViewports"): at most sixteen, each
+// with Width and Height not negative, its corners within
+// D3D11_VIEWPORT_BOUNDS_MIN..MAX (-32768..32767) and MinDepth and MaxDepth
+// in [0, 1]. The message names the field.
+func (c *DeviceContext) checkViewports(vps []ddi.Viewport) error {
+	bad := func(format string, a ...any) error {
+		err := c.dev.invalid("RSSetViewports", "", format, a...)
+		c.api("RSSetViewports", "").end(err)
+		return err
+	}
+	if len(vps) > ddi.MaxViewports {
+		return bad("NumViewports %d is more than %d", len(vps), ddi.MaxViewports)
+	}
+	for i, v := range vps {
+		switch {
+		case !(v.Width >= 0) || !(v.Height >= 0):
+			return bad("pViewports[%d]: Width %g and Height %g must not be negative", i, v.Width, v.Height)
+		case !(v.X >= -32768 && v.Y >= -32768 && v.X+v.Width <= 32767 && v.Y+v.Height <= 32767):
+			return bad("pViewports[%d]: %g,%g to %g,%g is outside D3D11_VIEWPORT_BOUNDS_MIN..MAX (-32768..32767)", i, v.X, v.Y, v.X+v.Width, v.Y+v.Height)
+		case !(v.MinDepth >= 0 && v.MinDepth <= 1 && v.MaxDepth >= 0 && v.MaxDepth <= 1):
+			return bad("pViewports[%d]: MinDepth %g and MaxDepth %g must be in [0, 1]", i, v.MinDepth, v.MaxDepth)
+		}
+	}
+	return nil
+}
+
+// checkScissors is RSSetScissorRects' validation: at most sixteen, each
+// with left <= right and top <= bottom.
+func (c *DeviceContext) checkScissors(rects []ddi.Rect) error {
+	bad := func(format string, a ...any) error {
+		err := c.dev.invalid("RSSetScissorRects", "", format, a...)
+		c.api("RSSetScissorRects", "").end(err)
+		return err
+	}
+	if len(rects) > ddi.MaxViewports {
+		return bad("NumRects %d is more than %d", len(rects), ddi.MaxViewports)
+	}
+	for i, r := range rects {
+		if r.Left > r.Right || r.Top > r.Bottom {
+			return bad("pRects[%d]: left %d, top %d, right %d, bottom %d: left may not pass right, nor top bottom", i, r.Left, r.Top, r.Right, r.Bottom)
+		}
+	}
+	return nil
 }
 
 // checkRenderTargets is OMSetRenderTargets' validation
@@ -127,10 +193,10 @@ func (c *DeviceContext) checkRenderTargets(rtvs []*View, dsv *View) error {
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {
-	if !c.hasVP {
+	if len(c.vps) == 0 {
 		return nil
 	}
-	vp := c.vp
+	vp := c.vps[0]
 	return &vp
 }
 
@@ -142,8 +208,11 @@ func (c *DeviceContext) restore(b binding) {
 	if b.topo != ddi.TopologyUndefined {
 		c.IASetPrimitiveTopology(b.topo)
 	}
-	if b.vp != nil {
-		c.RSSetViewports(*b.vp)
+	if len(b.vps) > 0 {
+		c.RSSetViewports(b.vps...)
+	}
+	if len(b.scissors) > 0 {
+		c.RSSetScissorRects(b.scissors...)
 	}
 	for i, vb := range b.vb {
 		if vb != nil && vb.Alive() {
@@ -229,7 +298,7 @@ func (c *DeviceContext) unbindAll() {
 // state.
 func (c *DeviceContext) resetScalars() {
 	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
-	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
+	c.topo, c.vps, c.scissors = ddi.TopologyUndefined, nil, nil
 	c.blendFactor, c.sampleMask, c.stencilRef = [4]float32{1, 1, 1, 1}, ^uint32(0), 0
 }
 

@@ -511,6 +511,18 @@ func (c *callbacks) PfnStateRsRastStateCb(core ddi.HRTCORELAYER) {
 	})
 }
 
+func (c *callbacks) PfnStateRsScissorCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateRsScissorCb", func(x *DeviceContext) string {
+		if len(x.scissors) == 0 {
+			return "none"
+		}
+		r := x.scissors[0]
+		return fmt.Sprintf("%d rects, %d,%d..%d,%d", len(x.scissors), r.Left, r.Top, r.Right, r.Bottom)
+	}, func(x *DeviceContext, u ddi.Device) {
+		u.SetScissorRects(x.h, x.scissors)
+	})
+}
+
 func (c *callbacks) PfnStateRsViewportsCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateRsViewportsCb", func(x *DeviceContext) string {
 		if vp := x.viewport(); vp != nil {
@@ -518,11 +530,7 @@ func (c *callbacks) PfnStateRsViewportsCb(core ddi.HRTCORELAYER) {
 		}
 		return "none"
 	}, func(x *DeviceContext, u ddi.Device) {
-		if vp := x.viewport(); vp != nil {
-			u.SetViewports(x.h, []ddi.Viewport{*vp})
-		} else {
-			u.SetViewports(x.h, nil)
-		}
+		u.SetViewports(x.h, x.vps)
 	})
 }
 

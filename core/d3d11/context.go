@@ -63,8 +63,10 @@ type DeviceContext struct {
 	ibFormat ddi.Format
 	ibOffset uint32
 	topo     ddi.Topology
-	vp       ddi.Viewport
-	hasVP    bool
+	// vps are the viewports RSSetViewports set (none: no viewport, and a
+	// draw covers nothing), scissors the scissor rectangles.
+	vps      []ddi.Viewport
+	scissors []ddi.Rect
 	// OMSetBlendState's BlendFactor and SampleMask, OMSetDepthStencilState's
 	// StencilRef.
 	blendFactor [4]float32
@@ -89,7 +91,8 @@ type contextKind interface {
 	OMSetBlendState(s *State, factor [4]float32, sampleMask uint32) error
 	OMSetDepthStencilState(s *State, stencilRef uint32) error
 	RSSetState(s *State) error
-	RSSetViewports(vp ddi.Viewport) error
+	RSSetViewports(vps ...ddi.Viewport) error
+	RSSetScissorRects(rects ...ddi.Rect) error
 	ClearRenderTargetView(v *View, rgba [4]float32) error
 	ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error
 	Draw(count, start uint32) error

@@ -320,8 +320,18 @@ func (w ddiCall) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, s
 }
 
 func (w ddiCall) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
+	if len(vps) > 1 {
+		w.args = trace.IntArg(trace.KeyCount, int64(len(vps)))
+	}
 	sp := w.enter("SetViewports")
 	w.umd.SetViewports(h, vps)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	w.args = trace.IntArg(trace.KeyCount, int64(len(rects)))
+	sp := w.enter("SetScissorRects")
+	w.umd.SetScissorRects(h, rects)
 	sp.end(nil)
 }
 

@@ -101,6 +101,9 @@ func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset ui
 }
 
 func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	if err := c.checkTopology(t); err != nil {
+		return err
+	}
 	defer c.track(func() { c.topo = t })()
 	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
 }
@@ -199,9 +202,22 @@ func (c *emulatedContext) RSSetState(s *State) error {
 	return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
 }
 
-func (c *emulatedContext) RSSetViewports(vp ddi.Viewport) error {
-	defer c.track(func() { c.vp, c.hasVP = vp, true })()
-	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
+func (c *emulatedContext) RSSetViewports(vps ...ddi.Viewport) error {
+	if err := c.checkViewports(vps); err != nil {
+		return err
+	}
+	vps = slices.Clone(vps)
+	defer c.track(func() { c.vps = vps })()
+	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vps...) })
+}
+
+func (c *emulatedContext) RSSetScissorRects(rects ...ddi.Rect) error {
+	if err := c.checkScissors(rects); err != nil {
+		return err
+	}
+	rects = slices.Clone(rects)
+	defer c.track(func() { c.scissors = rects })()
+	return c.record("RSSetScissorRects", func(ic *DeviceContext) error { return ic.RSSetScissorRects(rects...) })
 }
 
 func (c *emulatedContext) ClearRenderTargetView(v *View, rgba [4]float32) error {

@@ -403,6 +403,10 @@ func (u *fakeUMD) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
 	u.log("SetViewports")
 }
 
+func (u *fakeUMD) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	u.log("SetScissorRects")
+}
+
 func (u *fakeUMD) ClearRenderTargetView(h ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
 	u.log("ClearRenderTargetView")
 }

@@ -1,6 +1,8 @@
 package d3d11
 
 import (
+	"slices"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
 	"d3dsim/core/rules"
@@ -78,6 +80,9 @@ func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint3
 }
 
 func (c driverContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	if err := c.checkTopology(t); err != nil {
+		return err
+	}
 	return c.simple("IASetPrimitiveTopology", "", nil, func(w ddiCall) { c.topo = t; w.IaSetTopology(c.h, t) })
 }
 
@@ -196,10 +201,30 @@ func (c driverContext) RSSetState(s *State) error {
 	})
 }
 
-func (c driverContext) RSSetViewports(vp ddi.Viewport) error {
+// RSSetViewports is pfnSetViewports: NumViewports viewports (the rasterizer
+// uses the first; the others are for a geometry shader's
+// SV_ViewportArrayIndex).
+func (c driverContext) RSSetViewports(vps ...ddi.Viewport) error {
+	if err := c.checkViewports(vps); err != nil {
+		return err
+	}
+	vps = slices.Clone(vps)
 	return c.simple("RSSetViewports", "", nil, func(w ddiCall) {
-		c.vp, c.hasVP = vp, true
-		w.SetViewports(c.h, []ddi.Viewport{vp})
+		c.vps = vps
+		w.SetViewports(c.h, vps)
+	})
+}
+
+// RSSetScissorRects is pfnSetScissorRects: NumRects rectangles, used with
+// the rasterizer state's ScissorEnable.
+func (c driverContext) RSSetScissorRects(rects ...ddi.Rect) error {
+	if err := c.checkScissors(rects); err != nil {
+		return err
+	}
+	rects = slices.Clone(rects)
+	return c.simple("RSSetScissorRects", "", nil, func(w ddiCall) {
+		c.scissors = rects
+		w.SetScissorRects(c.h, rects)
 	})
 }
 
@@ -484,6 +509,7 @@ func (c driverContext) clearState(then func()) error {
 	u.SetDepthStencilState(c.h, 0, 0)
 	u.IaSetTopology(c.h, ddi.TopologyUndefined)
 	u.SetViewports(c.h, nil)
+	u.SetScissorRects(c.h, nil)
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {

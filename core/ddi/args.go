@@ -141,12 +141,19 @@ func (d *BlendDesc) Target(i int) *RenderTargetBlendDesc {
 	return &d.RenderTarget[i]
 }
 
-// RasterizerDesc mirrors D3D11_RASTERIZER_DESC (the parts the GPU uses).
+// RasterizerDesc mirrors D3D11_1_DDI_RASTERIZER_DESC without
+// ForcedSampleCount (D3D11_RASTERIZER_DESC).
 type RasterizerDesc struct {
 	FillMode              FillMode
 	CullMode              CullMode
 	FrontCounterClockwise bool
+	DepthBias             int32
+	DepthBiasClamp        float32
+	SlopeScaledDepthBias  float32
 	DepthClipEnable       bool
+	ScissorEnable         bool
+	MultisampleEnable     bool
+	AntialiasedLineEnable bool
 }
 
 // DefaultRasterizerDesc is D3D11's default: solid, cull back, clockwise front.
@@ -196,6 +203,15 @@ func DefaultSamplerDesc() SamplerDesc {
 type Viewport struct {
 	X, Y, Width, Height, MinDepth, MaxDepth float32
 }
+
+// Rect mirrors D3D10_DDI_RECT (D3D11_RECT): a scissor rectangle, right and
+// bottom exclusive.
+type Rect struct {
+	Left, Top, Right, Bottom int32
+}
+
+// MaxViewports is D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE.
+const MaxViewports = 16
 
 // MappedSubresource mirrors D3D11DDI_MAPPED_SUBRESOURCE: the CPU's view of the
 // mapped memory.
@@ -400,6 +416,7 @@ type StateRefresh interface {
 	PfnStateOmDepthStateCb(core HRTCORELAYER)
 	PfnStateRsRastStateCb(core HRTCORELAYER)
 	PfnStateRsViewportsCb(core HRTCORELAYER)
+	PfnStateRsScissorCb(core HRTCORELAYER)
 }
 
 // IAVertexInputResourceSlotCount is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT.
@@ -423,4 +440,5 @@ func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
 	cb.PfnStateOmDepthStateCb(core)
 	cb.PfnStateRsRastStateCb(core)
 	cb.PfnStateRsViewportsCb(core)
+	cb.PfnStateRsScissorCb(core)
 }

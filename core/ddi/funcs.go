@@ -77,6 +77,9 @@ type Device interface {
 	SetRasterizerState(HDEVICE, HRASTERIZERSTATE)
 	SetDepthStencilState(h HDEVICE, s HDEPTHSTENCILSTATE, stencilRef uint32)
 	SetViewports(h HDEVICE, vps []Viewport)
+	// SetScissorRects is pfnSetScissorRects: NumRects rectangles, the
+	// rest cleared.
+	SetScissorRects(h HDEVICE, rects []Rect)
 	ClearRenderTargetView(h HDEVICE, v HRENDERTARGETVIEW, rgba [4]float32)
 	ClearDepthStencilView(h HDEVICE, v HDEPTHSTENCILVIEW, flags ClearFlag, depth float32, stencil uint8)
 	Draw(h HDEVICE, count, start uint32)

@@ -51,6 +51,7 @@ imm.OMSetBlendState bs
 imm.OMSetDepthStencilState dss
 imm.RSSetState rs
 imm.RSSetViewports 0 0 16 16
+imm.RSSetScissorRects 0 0 16 16
 imm.ExecuteCommandList cl FALSE
 imm.OMSetRenderTargets rtv
 imm.ClearRenderTargetView rtv 0 1 0 1
@@ -63,7 +64,8 @@ expect violations == 0
 	}
 	all := []string{"pfnStateIaInputLayoutCb", "pfnStateIaVertexBufCb", "pfnStateIaIndexBufCb", "pfnStateIaPrimitiveTopologyCb", "pfnStateVsShaderCb",
 		"pfnStateVsConstBufCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
-		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb"}
+		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb",
+		"pfnStateRsScissorCb"}
 	inside, after := map[string]string{}, map[string]string{}
 	executing, executed := false, false
 	for _, e := range r.Events() {

@@ -118,7 +118,9 @@ var methods = map[string]map[string]*method{
 		"CreateInputLayout": {pos: layoutParams(), named: shaderNamed, results: []string{tLayout}, exec: execCreateInputLayout},
 		"CreateBlendState":  {named: blendNamed(), results: []string{tBlend}, exec: execCreateBlend},
 		"CreateRasterizerState": {named: []param{{name: "FillMode", kind: pEnum, enum: "FillMode", opt: true}, {name: "CullMode", kind: pEnum, enum: "CullMode", opt: true},
-			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true}},
+			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true},
+			{name: "DepthBias", kind: pInt, opt: true}, {name: "DepthBiasClamp", kind: pFloat, opt: true}, {name: "SlopeScaledDepthBias", kind: pFloat, opt: true},
+			{name: "ScissorEnable", kind: pBool, opt: true}, {name: "MultisampleEnable", kind: pBool, opt: true}, {name: "AntialiasedLineEnable", kind: pBool, opt: true}},
 			results: []string{tRaster}, exec: execCreateRaster},
 		"CreateDepthStencilState": {named: depthNamed(), results: []string{tDepth}, exec: execCreateDepth},
 		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
@@ -201,11 +203,35 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().OMSetDepthStencilState(x.state(0), x.uint(1)) }},
 		"RSSetState": {pos: []param{{name: "STATE", kind: pObj, types: tRaster, opt: true}},
 			exec: func(x *call) error { return x.ctx().RSSetState(x.state(0)) }},
-		"RSSetViewports": {pos: []param{{name: "X", kind: pFloat}, {name: "Y", kind: pFloat}, {name: "W", kind: pFloat}, {name: "H", kind: pFloat}},
+		// RSSetViewports X Y W H [X Y W H ...]: up to 16 viewports,
+		// MinDepth and MaxDepth every one's.
+		"RSSetViewports": {pos: rectParams("X", "Y", "W", "H", pFloat),
 			named: []param{{name: "MinDepth", kind: pFloat, opt: true}, {name: "MaxDepth", kind: pFloat, opt: true, def: 1}},
 			exec: func(x *call) error {
-				return x.ctx().RSSetViewports(d3d11.Viewport{X: x.f32(0), Y: x.f32(1), Width: x.f32(2), Height: x.f32(3),
-					MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")})
+				n := x.groups(4)
+				if n < 0 {
+					return x.bad("viewports are four numbers each: X Y W H")
+				}
+				vps := make([]d3d11.Viewport, n)
+				for i := range vps {
+					vps[i] = d3d11.Viewport{X: x.f32(4 * i), Y: x.f32(4*i + 1), Width: x.f32(4*i + 2), Height: x.f32(4*i + 3),
+						MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")}
+				}
+				return x.ctx().RSSetViewports(vps...)
+			}},
+		// RSSetScissorRects [LEFT TOP RIGHT BOTTOM ...]: up to 16
+		// rectangles (none: NumRects 0).
+		"RSSetScissorRects": {pos: rectParams("LEFT", "TOP", "RIGHT", "BOTTOM", pInt),
+			exec: func(x *call) error {
+				n := x.groups(4)
+				if n < 0 {
+					return x.bad("scissor rectangles are four numbers each: LEFT TOP RIGHT BOTTOM")
+				}
+				rs := make([]d3d11.Rect, n)
+				for i := range rs {
+					rs[i] = d3d11.Rect{Left: int32(x.num(4 * i)), Top: int32(x.num(4*i + 1)), Right: int32(x.num(4*i + 2)), Bottom: int32(x.num(4*i + 3))}
+				}
+				return x.ctx().RSSetScissorRects(rs...)
 			}},
 		"ClearRenderTargetView": {pos: []param{{name: "RTV", kind: pObj, types: tRTV}, {name: "R", kind: pFloatOrColor}, {name: "G", kind: pFloat, opt: true},
 			{name: "B", kind: pFloat, opt: true}, {name: "A", kind: pFloat, opt: true}}, exec: execClearRTV},
@@ -372,6 +398,19 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
+
+// rectParams are 16 groups of four numbers (viewports, scissor
+// rectangles): the first group required for a pFloat (a viewport), none
+// for a pInt (a call may set no rectangle).
+func rectParams(a, b, c, d string, kind pkind) []param {
+	var ps []param
+	for i := range 16 {
+		for _, n := range []string{a, b, c, d} {
+			ps = append(ps, param{name: n, kind: kind, opt: i > 0 || kind == pInt})
+		}
+	}
+	return ps
+}
 
 // blendNamed are CreateBlendState's fields: RenderTarget[0]'s without a
 // suffix, RenderTarget[i]'s ending in i.

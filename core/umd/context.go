@@ -51,14 +51,102 @@ type gpuBindings struct {
 	rtMore                 uint8  // bit i: render target slot i (1..7)
 	// om: SET_BLEND_FACTOR sent a blend factor, sample mask or
 	// alpha-to-coverage other than the default; stencil: SET_STENCIL
-	// turned the stencil on.
-	om, stencil bool
+	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias.
+	om, stencil, bias bool
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
-// know: everything may be set.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE,
-	rtMore: 0xFE, om: true, stencil: true}
+// know: everything may be set. The later state (render targets 1..7, the
+// blend factor and sample mask, the stencil, the depth bias: newState) is
+// known, its defaults: a context that splices a command list in resets it
+// first (resetNewState), so a list that uses none of it carries none of
+// its packets.
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE}
+
+// newState is the part of g the later packets set.
+func (g *gpuBindings) newState() gpuBindings {
+	return gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias}
+}
+
+// afterList is the GPU's state after a command list whose own ended at
+// end: the earlier bindings unknown, the later state the list's.
+func afterList(end gpuBindings) gpuBindings {
+	g := unknownGPU
+	g.rtMore, g.om, g.stencil, g.bias = end.rtMore, end.om, end.stencil, end.bias
+	return g
+}
+
+// resetNewState puts the later state the GPU holds from this context back
+// to its defaults, before a command list is spliced in.
+func (c *context) resetNewState(rec recorder) {
+	g := &c.onGPU
+	if *g == (gpuBindings{}) || g.newState() == (gpuBindings{}) {
+		return
+	}
+	rec.ensure(omWords, 0)
+	b := &c.cmd
+	for i := 1; i < isa.MaxRenderTargets; i++ {
+		if g.rtMore>>i&1 != 0 {
+			b.SetRTSlot(uint32(i), isa.NullAddress, 0, 0, 0, 0)
+		}
+	}
+	if g.om {
+		b.SetBlendFactor([4]float32{1, 1, 1, 1}, ^uint32(0), 0)
+	}
+	if g.stencil {
+		c.stencilOff()
+	}
+	if g.bias {
+		b.SetDepthBias(0, 0, 0)
+	}
+	g.rtMore, g.om, g.stencil, g.bias = 0, false, false, false
+}
+
+// extraWords bounds what emitState writes beyond drawWords for the later
+// state (0 when st uses none of it and the GPU holds none), so a draw
+// reserves for the packets it will write.
+func (c *context) extraWords(st *state) (words, allocs int) {
+	g := &c.onGPU
+	for i := 1; i < isa.MaxRenderTargets; i++ {
+		if st.rtv[i] != 0 || g.rtMore>>i&1 != 0 {
+			words, allocs = words+8, allocs+1
+		}
+	}
+	if st.blendFactor != [4]float32{1, 1, 1, 1} || st.sampleMask != ^uint32(0) || g.om {
+		words += 7 // SET_BLEND_FACTOR
+	}
+	if g.stencil {
+		words += 13
+	}
+	if g.bias {
+		words += 4
+	}
+	if st.blend != 0 || st.depth != 0 || st.raster != 0 {
+		o := c.dev
+		o.mu.Lock()
+		if bl := o.blends[st.blend]; bl != nil {
+			if bl.IndependentBlendEnable {
+				words += (isa.MaxRenderTargets - 1) * 10 // SET_BLEND_RT
+			}
+			if bl.AlphaToCoverageEnable {
+				words += 7
+			}
+		}
+		if ds := o.dss[st.depth]; ds != nil && ds.StencilEnable {
+			words += 13 // SET_STENCIL
+		}
+		if rs := o.rasts[st.raster]; rs != nil {
+			if rs.ScissorEnable {
+				words += ddi.MaxViewports * 6 // SET_SCISSOR
+			}
+			if rs.DepthBias != 0 || rs.SlopeScaledDepthBias != 0 {
+				words += 4 // SET_DEPTH_BIAS
+			}
+		}
+		o.mu.Unlock()
+	}
+	return words + max(st.nvp-1, 0)*8, allocs
+}
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
@@ -106,6 +194,12 @@ type state struct {
 	vp          ddi.Viewport
 	hasVP       bool
 	dirty       bool
+	// Viewports 1..15 (vpMore[i-1]; nvp counts them all) and the scissor
+	// rectangles (pfnSetViewports, pfnSetScissorRects).
+	nvp      int
+	vpMore   [ddi.MaxViewports - 1]ddi.Viewport
+	nsc      int
+	scissors [ddi.MaxViewports]ddi.Rect
 	// vbMore are vertex-buffer slots 1..15 (slot 0 above), layout the
 	// input layout (IaSetInputLayout).
 	vbMore [iaSlots - 1]vbSlot
@@ -133,12 +227,13 @@ func freshState() state {
 // programs' (SET_LAYOUT at its largest, two SET_PROGRAMs and vertex-buffer
 // slots 1..15).
 const (
-	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8 + omWords
-	drawAllocs = 24 + 2 + iaSlots - 1 + isa.MaxRenderTargets - 1
+	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8
+	drawAllocs = 24 + 2 + iaSlots - 1
 	writeChunk = 16 << 10 // bytes of inline data per WRITE packet
-	// omWords: render targets 1..7 and their blends, the blend factor and
-	// the stencil.
-	omWords = (isa.MaxRenderTargets-1)*(8+10) + 7 + 13
+	// omWords: the most the later state takes (extraWords): render
+	// targets 1..7 and their blends, the blend factor and the stencil; the
+	// viewports 1..15, the scissor rectangles and the depth bias.
+	omWords = (isa.MaxRenderTargets-1)*(8+10) + 7 + 13 + (ddi.MaxViewports-1)*8 + ddi.MaxViewports*6 + 4
 )
 
 // refAlloc puts an allocation on the list and returns the list-relative
@@ -326,6 +421,10 @@ func (c *context) emitState(rec recorder, st *state) {
 	case st.hasVP:
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+		for i := 1; i < st.nvp; i++ {
+			v := &st.vpMore[i-1]
+			b.SetViewportN(uint32(i), v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+		}
 	default:
 		// No viewport: an empty one, which covers nothing, as in Direct3D 11
 		// (after ClearState too), for the buffer may hold another state's
@@ -340,7 +439,30 @@ func (c *context) emitState(rec recorder, st *state) {
 	if rd.FillMode == ddi.FillWireframe {
 		cull |= isa.RasterWireframe
 	}
+	if rd.MultisampleEnable {
+		cull |= isa.RasterMultisample
+	}
+	if rd.AntialiasedLineEnable {
+		cull |= isa.RasterAALine
+	}
+	if rd.ScissorEnable {
+		// The rectangles go with the flag (a buffer that never enables the
+		// scissor never carries them); with none set, rectangle 0 is
+		// empty and culls everything.
+		cull |= isa.RasterScissor
+		for i := range max(st.nsc, 1) {
+			r := &st.scissors[i]
+			b.SetScissor(uint32(i), r.Left, r.Top, r.Right, r.Bottom)
+		}
+	}
 	b.SetRaster(cull, rd.FrontCounterClockwise, rd.DepthClipEnable)
+	if rd.DepthBias != 0 || rd.SlopeScaledDepthBias != 0 {
+		b.SetDepthBias(rd.DepthBias, rd.DepthBiasClamp, rd.SlopeScaledDepthBias)
+		g.bias = true
+	} else if g.bias {
+		b.SetDepthBias(0, 0, 0)
+		g.bias = false
+	}
 	bd := ddi.DefaultBlendDesc()
 	if bl != nil {
 		bd = *bl
@@ -371,7 +493,7 @@ func (c *context) emitState(rec recorder, st *state) {
 		b.SetBlendFactor(st.blendFactor, st.sampleMask, 0)
 		g.om = false
 	}
-	b.SetTopology(uint32(st.topo))
+	b.SetTopology(topology(st.topo))
 	c.st.dirty = false
 }
 
@@ -475,11 +597,25 @@ func stencilFace(f *ddi.DepthStencilOpDesc) isa.StencilFace {
 		Func: cmpFunc[f.StencilFunc]}
 }
 
+// SetViewports is pfnSetViewports: NumViewports viewports, the rest
+// cleared (ClearViewports).
 func (c *context) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
-	c.st.hasVP = len(vps) > 0
+	vps = vps[:min(len(vps), ddi.MaxViewports)]
+	c.st.hasVP, c.st.nvp = len(vps) > 0, len(vps)
 	if c.st.hasVP {
 		c.st.vp = vps[0]
+		copy(c.st.vpMore[:], vps[1:])
 	}
+	c.st.dirty = true
+}
+
+// SetScissorRects is pfnSetScissorRects: NumRects rectangles, the rest
+// cleared (ClearRects).
+func (c *context) SetScissorRects(_ ddi.HDEVICE, rects []ddi.Rect) {
+	rects = rects[:min(len(rects), ddi.MaxViewports)]
+	c.st.nsc = len(rects)
+	c.st.scissors = [ddi.MaxViewports]ddi.Rect{}
+	copy(c.st.scissors[:], rects)
 	c.st.dirty = true
 }
 

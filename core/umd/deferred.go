@@ -188,8 +188,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
 }
@@ -198,8 +199,9 @@ func (c *deferredContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, 
 	if c.stopped("DrawInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawInstanced(count, start, instances, startInstance)
 }
@@ -208,8 +210,9 @@ func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, 
 	if c.stopped("DrawIndexedInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
 }
@@ -227,8 +230,9 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)
 }
@@ -457,6 +461,12 @@ func (c *deferredContext) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
 	}
 }
 
+func (c *deferredContext) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	if !c.stopped("SetScissorRects") {
+		c.context.SetScissorRects(h, rects)
+	}
+}
+
 // CommandListExecute on a deferred context records the command list into the
 // recording (ExecuteCommandList is legal on a deferred context): its packet
 // groups with their allocations re-referenced in this recording, its
@@ -474,6 +484,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 	if cl == nil || cl.state != clValid {
 		return
 	}
+	c.resetNewState(c) // the nested list starts from the later state's defaults
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
@@ -497,7 +508,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 			}
 		}
 	}
-	c.onGPU = unknownGPU // what the nested list bound is still set
+	c.onGPU = afterList(cl.endNew) // what the nested list bound is still set
 	for _, u := range cl.used {
 		if _, ok := c.used[u.r]; !ok {
 			c.order = append(c.order, u.r)

@@ -93,7 +93,7 @@ var tableEntries = []string{
 	"pfnDefaultConstantBufferUpdateSubresourceUP", "pfnVsSetConstantBuffers", "pfnPsSetShaderResources", "pfnPsSetShader",
 	"pfnPsSetSamplers", "pfnVsSetShader", "pfnDrawIndexed", "pfnDraw", "pfnIaSetVertexBuffers", "pfnIaSetIndexBuffer",
 	"pfnIaSetTopology", "pfnSetBlendState", "pfnSetDepthStencilState", "pfnSetRasterizerState", "pfnQueryBegin",
-	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnFlush", "pfnResourceMap",
+	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnSetScissorRects", "pfnFlush", "pfnResourceMap",
 	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
 	"pfnClearDepthStencilView", "pfnCommandListExecute", "pfnIaSetInputLayout", "pfnDrawInstanced", "pfnDrawIndexedInstanced",
 	"pfnCalcPrivateResourceSize", "pfnCreateResource", "pfnOpenResource", "pfnDestroyResource",

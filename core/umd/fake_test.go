@@ -145,6 +145,7 @@ func (f *fakeRuntime) PfnStateOmRenderTargetsCb(ddi.HRTCORELAYER)            {}
 func (f *fakeRuntime) PfnStateOmBlendStateCb(ddi.HRTCORELAYER)               {}
 func (f *fakeRuntime) PfnStateOmDepthStateCb(ddi.HRTCORELAYER)               {}
 func (f *fakeRuntime) PfnStateRsRastStateCb(ddi.HRTCORELAYER)                {}
+func (f *fakeRuntime) PfnStateRsScissorCb(ddi.HRTCORELAYER)                  {}
 func (f *fakeRuntime) PfnStateRsViewportsCb(ddi.HRTCORELAYER)                {}
 func (f *fakeRuntime) PfnStateIaVertexBufCb(ddi.HRTCORELAYER, uint32, uint32) {
 	f.log("StateIaVertexBuf")

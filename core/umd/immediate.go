@@ -91,6 +91,20 @@ func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTEN
 	d.clearDSV(d, uint32(v), flags, depth, stencil)
 }
 
+// drawState makes room for a draw and re-emits the state when it changed
+// or the buffer is fresh (a submission to make room leaves it dirty; the
+// fresh buffer has room for any state).
+func (d *immediateContext) drawState() {
+	w, a := 0, 0
+	if d.st.dirty {
+		w, a = d.extraWords(&d.st)
+	}
+	d.ensure(drawWords+w, drawAllocs+a)
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+}
+
 // Draw is the hot path: the state is re-emitted only after it changed or a
 // submission.
 func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
@@ -98,10 +112,7 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.Draw(count, start)
 }
 
@@ -110,10 +121,7 @@ func (d *immediateContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawInstanced(count, start, instances, startInstance)
 }
 
@@ -122,10 +130,7 @@ func (d *immediateContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
 }
 
@@ -134,10 +139,7 @@ func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base 
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawIndexed(count, start, base)
 }
 

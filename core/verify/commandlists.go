@@ -421,6 +421,7 @@ var refreshOf = map[string]string{
 	"SetDepthStencilState": "pfnStateOmDepthStateCb",
 	"SetRasterizerState":   "pfnStateRsRastStateCb",
 	"SetViewports":         "pfnStateRsViewportsCb",
+	"SetScissorRects":      "pfnStateRsScissorCb",
 }
 
 // isRefresh reports a state-refresh callback.
