@@ -64,6 +64,30 @@ func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	ex.drawInstances(indexed, count, start, base, 1, 0)
 }
 
+// drawIndirect runs DRAW_INDIRECT and DRAW_INDEXED_INDIRECT: the draw's
+// arguments are read from memory when the packet runs, in the order of
+// D3D11_DRAW_INSTANCED_INDIRECT_ARGS (VertexCountPerInstance,
+// InstanceCount, StartVertexLocation, StartInstanceLocation) and
+// D3D11_DRAW_INDEXED_INSTANCED_INDIRECT_ARGS (IndexCountPerInstance,
+// InstanceCount, StartIndexLocation, BaseVertexLocation,
+// StartInstanceLocation).
+func (ex *executor) drawIndirect(p isa.Packet) {
+	n := uint64(isa.IndirectDrawBytes)
+	if p.Op == isa.OpDrawIndexedIndirect {
+		n = isa.IndirectIndexBytes
+	}
+	b, ok := ex.bytes("indirect arguments", p.Addr(0), n)
+	if !ok {
+		return
+	}
+	w := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	if p.Op == isa.OpDrawIndexedIndirect {
+		ex.drawInstances(true, w(0), w(2), int32(w(3)), w(1), w(4))
+		return
+	}
+	ex.drawInstances(false, w(0), w(2), 0, w(1), w(3))
+}
+
 // drawInstances runs the draw packets: instances times the vertices.
 func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st

@@ -155,6 +155,10 @@ func Enum(kind string) map[string]uint32 { return ddi.Enums[kind] }
 // EnumNames lists the names of an enumeration's values, sorted.
 func EnumNames(kind string) []string { return ddi.EnumNames(kind) }
 
+// EnumName is the scenario spelling of value v of enum kind (the first
+// in order when several spell it), or its number.
+func EnumName(kind string, v uint32) string { return enumNameOr(kind, v) }
+
 // VoidMethod reports whether the ID3D11DeviceContext method name returns
 // void in D3D11 ("ID3D11DeviceContext interface"): the application gets no
 // HRESULT from it, and a call the runtime finds invalid is dropped, the
@@ -172,4 +176,18 @@ var voidMethods = map[string]bool{
 	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
 	"Flush": true, "ClearState": true, "ExecuteCommandList": true,
 	"IASetInputLayout": true, "DrawInstanced": true, "DrawIndexedInstanced": true,
+	"DrawInstancedIndirect": true, "DrawIndexedInstancedIndirect": true,
+	"IAGetVertexBuffers": true, "IAGetIndexBuffer": true, "IAGetInputLayout": true, "IAGetPrimitiveTopology": true,
+	"OMGetRenderTargets": true, "OMGetBlendState": true, "OMGetDepthStencilState": true,
+	"RSGetState": true, "RSGetViewports": true, "RSGetScissorRects": true,
+}
+
+func init() {
+	// Every stage's binding calls (the six stages' tables exist).
+	for st := range NumStages {
+		for _, m := range []string{"SetConstantBuffers", "SetShaderResources", "SetSamplers",
+			"GetConstantBuffers", "GetShaderResources", "GetSamplers", "GetShader"} {
+			voidMethods[st.String()+m] = true
+		}
+	}
 }

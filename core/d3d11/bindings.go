@@ -12,17 +12,14 @@ import (
 // (FinishCommandList, ExecuteCommandList and ClearState work on them all).
 
 // iaSlots is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT: the vertex-buffer
-// slots a context has (the simulated GPU reads slot 0; the others are kept
-// and restored exactly all the same).
+// slots a context has (the simulated GPU fetches from all 32).
 const iaSlots = ddi.IAVertexInputResourceSlotCount
 
 // slots are the objects a context binds.
 type slots struct {
 	vb               [iaSlots]*Resource
 	ib               *Resource
-	vsCB, psCB       [4]*Resource
-	srv              [8]*View
-	samp             [8]*State
+	stages           [NumStages]stageSlots
 	vs, ps           *Shader
 	layout           *InputLayout
 	rtv              [maxRTVs]*View
@@ -231,20 +228,26 @@ func (c *DeviceContext) restore(b binding) {
 	if b.ps != nil && b.ps.Alive() {
 		c.PSSetShader(b.ps)
 	}
-	for i := range b.vsCB {
-		if b.vsCB[i] != nil && b.vsCB[i].Alive() {
-			c.VSSetConstantBuffers(uint32(i), b.vsCB[i])
-		}
-		if b.psCB[i] != nil && b.psCB[i].Alive() {
-			c.PSSetConstantBuffers(uint32(i), b.psCB[i])
+	// (one call per slot, as before the ranges: the traces of a restore
+	// stay what they were; VS's then PS's, constant buffers first)
+	for i := range ddi.ConstantBufferSlots {
+		for st := range StagePS + 1 {
+			if r := b.stages[st].cb[i]; r != nil && r.Alive() {
+				c.SetConstantBuffers(st, uint32(i), []*Resource{r})
+			}
 		}
 	}
-	for i := range b.srv {
-		if b.srv[i] != nil && b.srv[i].Alive() {
-			c.PSSetShaderResources(uint32(i), b.srv[i])
-		}
-		if b.samp[i] != nil && b.samp[i].Alive() {
-			c.PSSetSamplers(uint32(i), b.samp[i])
+	for st := range StagePS + 1 {
+		t := &b.stages[st]
+		for i := range t.srv {
+			if v := t.srv[i]; v != nil && v.Alive() {
+				c.SetShaderResources(st, uint32(i), []*View{v})
+			}
+			if i < len(t.samp) {
+				if s := t.samp[i]; s != nil && s.Alive() {
+					c.SetSamplers(st, uint32(i), []*State{s})
+				}
+			}
 		}
 	}
 	rtvs := b.rtv[:0]
@@ -276,14 +279,7 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
 	bind(c, &c.layout, nil, nilLayout)
-	for i := range c.vsCB {
-		bind(c, &c.vsCB[i], nil, nilRes)
-		bind(c, &c.psCB[i], nil, nilRes)
-	}
-	for i := range c.srv {
-		bind(c, &c.srv[i], nil, nilView)
-		bind(c, &c.samp[i], nil, nilState)
-	}
+	c.unbindStages()
 	for i := range c.rtv {
 		bind(c, &c.rtv[i], nil, nilView)
 	}
@@ -292,6 +288,22 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.rs, nil, nilState)
 	bind(c, &c.depth, nil, nilState)
 	c.resetScalars()
+}
+
+// unbindStages drops every stage's constant buffers, views and samplers.
+func (c *DeviceContext) unbindStages() {
+	for st := range c.stages {
+		t := &c.stages[st]
+		for i := range t.cb {
+			bind(c, &t.cb[i], nil, nilRes)
+		}
+		for i := range t.srv {
+			bind(c, &t.srv[i], nil, nilView)
+		}
+		for i := range t.samp {
+			bind(c, &t.samp[i], nil, nilState)
+		}
+	}
 }
 
 // resetScalars puts the bindings that hold no object back to the default
@@ -324,17 +336,35 @@ func (c *DeviceContext) pinBindings() func() {
 		held = append(held, o)
 	}
 	b := c.bindings()
-	for _, r := range append(append(b.vb[:], b.ib), append(b.vsCB[:], b.psCB[:]...)...) {
+	for _, r := range append(b.vb[:], b.ib) {
 		if r != nil {
 			add(r)
 		}
 	}
-	for _, v := range append(append(b.srv[:], b.rtv[:]...), b.dsv) {
+	for st := range b.stages {
+		t := &b.stages[st]
+		for _, r := range t.cb {
+			if r != nil {
+				add(r)
+			}
+		}
+		for _, v := range t.srv {
+			if v != nil {
+				add(v)
+			}
+		}
+		for _, s := range t.samp {
+			if s != nil {
+				add(s)
+			}
+		}
+	}
+	for _, v := range append(b.rtv[:], b.dsv) {
 		if v != nil {
 			add(v)
 		}
 	}
-	for _, s := range append(b.samp[:], b.blend, b.rs, b.depth) {
+	for _, s := range []*State{b.blend, b.rs, b.depth} {
 		if s != nil {
 			add(s)
 		}

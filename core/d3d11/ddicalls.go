@@ -268,6 +268,30 @@ func (w ddiCall) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.H
 	sp.end(nil)
 }
 
+func (w ddiCall) VsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	sp := w.enter("VsSetShaderResources")
+	w.umd.VsSetShaderResources(h, start, views)
+	sp.end(nil)
+}
+
+func (w ddiCall) VsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
+	sp := w.enter("VsSetSamplers")
+	w.umd.VsSetSamplers(h, start, samplers)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	sp := w.enter("DrawInstancedIndirect")
+	w.umd.DrawInstancedIndirect(h, buf, offset)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawIndexedInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	sp := w.enter("DrawIndexedInstancedIndirect")
+	w.umd.DrawIndexedInstancedIndirect(h, buf, offset)
+	sp.end(nil)
+}
+
 func (w ddiCall) PsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
 	sp := w.enter("PsSetSamplers")
 	w.umd.PsSetSamplers(h, start, samplers)

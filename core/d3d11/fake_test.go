@@ -528,3 +528,17 @@ func (u *fakeUMD) DrawInstanced(ddi.HDEVICE, uint32, uint32, uint32, uint32) {
 func (u *fakeUMD) DrawIndexedInstanced(ddi.HDEVICE, uint32, uint32, uint32, int32, uint32) {
 	u.log("DrawIndexedInstanced")
 }
+
+func (u *fakeUMD) VsSetShaderResources(ddi.HDEVICE, uint32, []ddi.HSHADERRESOURCEVIEW) {
+	u.log("VsSetShaderResources")
+}
+
+func (u *fakeUMD) VsSetSamplers(ddi.HDEVICE, uint32, []ddi.HSAMPLER) { u.log("VsSetSamplers") }
+
+func (u *fakeUMD) DrawInstancedIndirect(ddi.HDEVICE, ddi.HRESOURCE, uint32) {
+	u.log("DrawInstancedIndirect")
+}
+
+func (u *fakeUMD) DrawIndexedInstancedIndirect(ddi.HDEVICE, ddi.HRESOURCE, uint32) {
+	u.log("DrawIndexedInstancedIndirect")
+}

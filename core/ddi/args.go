@@ -33,6 +33,11 @@ type ResourceMisc uint32
 // CreateResource ("Changes from Direct3D 10", rule FT-ALLOC).
 const ResourceMiscShared ResourceMisc = 0x2
 
+// ResourceMiscDrawIndirectArgs (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS)
+// lets a buffer hold the arguments of DrawInstancedIndirect and
+// DrawIndexedInstancedIndirect.
+const ResourceMiscDrawIndirectArgs ResourceMisc = 0x10
+
 func (m ResourceMisc) Has(f ResourceMisc) bool { return m&f != 0 }
 
 // ViewKind tells the three view types apart in shared code.
@@ -411,6 +416,8 @@ type StateRefresh interface {
 	PfnStatePsConstBufCb(core HRTCORELAYER, start, count uint32)
 	PfnStatePsSrvCb(core HRTCORELAYER, start, count uint32)
 	PfnStatePsSamplerCb(core HRTCORELAYER, start, count uint32)
+	PfnStateVsSrvCb(core HRTCORELAYER, start, count uint32)
+	PfnStateVsSamplerCb(core HRTCORELAYER, start, count uint32)
 	PfnStateOmRenderTargetsCb(core HRTCORELAYER)
 	PfnStateOmBlendStateCb(core HRTCORELAYER)
 	PfnStateOmDepthStateCb(core HRTCORELAYER)
@@ -422,6 +429,15 @@ type StateRefresh interface {
 // IAVertexInputResourceSlotCount is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT.
 const IAVertexInputResourceSlotCount = 32
 
+// Each shader stage's binding slots: D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT,
+// D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT and
+// D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT.
+const (
+	ConstantBufferSlots = 14
+	ShaderResourceSlots = 128
+	SamplerSlots        = 16
+)
+
 // RefreshAll calls every state-refresh callback over all the slots this GPU
 // has: what a driver does to re-read the whole bound state.
 func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
@@ -430,11 +446,13 @@ func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
 	cb.PfnStateIaIndexBufCb(core)
 	cb.PfnStateIaPrimitiveTopologyCb(core)
 	cb.PfnStateVsShaderCb(core)
-	cb.PfnStateVsConstBufCb(core, 0, 4)
+	cb.PfnStateVsConstBufCb(core, 0, ConstantBufferSlots)
+	cb.PfnStateVsSrvCb(core, 0, ShaderResourceSlots)
+	cb.PfnStateVsSamplerCb(core, 0, SamplerSlots)
 	cb.PfnStatePsShaderCb(core)
-	cb.PfnStatePsConstBufCb(core, 0, 4)
-	cb.PfnStatePsSrvCb(core, 0, 8)
-	cb.PfnStatePsSamplerCb(core, 0, 8)
+	cb.PfnStatePsConstBufCb(core, 0, ConstantBufferSlots)
+	cb.PfnStatePsSrvCb(core, 0, ShaderResourceSlots)
+	cb.PfnStatePsSamplerCb(core, 0, SamplerSlots)
 	cb.PfnStateOmRenderTargetsCb(core)
 	cb.PfnStateOmBlendStateCb(core)
 	cb.PfnStateOmDepthStateCb(core)

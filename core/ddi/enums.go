@@ -205,7 +205,7 @@ var Enums = map[string]map[string]uint32{
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,
 	},
 	"CPUAccessFlags": {"WRITE": 0x10000, "READ": 0x20000},
-	"MiscFlags":      {"SHARED": 0x2},
+	"MiscFlags":      {"SHARED": 0x2, "DRAWINDIRECT_ARGS": 0x10},
 	"MapType":        {"READ": 1, "WRITE": 2, "READ_WRITE": 3, "WRITE_DISCARD": 4, "WRITE_NO_OVERWRITE": 5},
 	"MapFlags":       {"DO_NOT_WAIT": 0x100000},
 	"PresentFlags":   {"DO_NOT_WAIT": 0x8}, // DXGI_PRESENT_DO_NOT_WAIT

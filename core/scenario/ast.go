@@ -217,6 +217,7 @@ const (
 	ExpectLive                             // expect live == N
 	ExpectData                             // expect data QUERY OP VALUE
 	ExpectSupport                          // expect support has FLAGS, expect support lacks FLAGS
+	ExpectGot                              // expect got == NAME|NULL|NUMBER ... (the last getter's)
 )
 
 // Expect is an assertion.
@@ -235,7 +236,7 @@ type Expect struct {
 	// of a typeless resource's family), "" for the resource's own.
 	As    string
 	Hex   string   // hash (lower case)
-	Names []string // calls
+	Names []string // calls; got
 	N     int      // violations, live
 	Data  *DataCmp // data
 	// Flags are expect support's D3D11_FORMAT_SUPPORT names; Name is

@@ -46,6 +46,8 @@ imm.PSSetShader ps
 imm.PSSetConstantBuffers 1 cb
 imm.PSSetShaderResources 0 srv
 imm.PSSetSamplers 0 smp
+imm.VSSetShaderResources 5 srv
+imm.VSSetSamplers 15 smp
 imm.OMSetRenderTargets rtv dsv
 imm.OMSetBlendState bs
 imm.OMSetDepthStencilState dss
@@ -63,7 +65,7 @@ expect violations == 0
 		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
 	}
 	all := []string{"pfnStateIaInputLayoutCb", "pfnStateIaVertexBufCb", "pfnStateIaIndexBufCb", "pfnStateIaPrimitiveTopologyCb", "pfnStateVsShaderCb",
-		"pfnStateVsConstBufCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
+		"pfnStateVsConstBufCb", "pfnStateVsSrvCb", "pfnStateVsSamplerCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
 		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb",
 		"pfnStateRsScissorCb"}
 	inside, after := map[string]string{}, map[string]string{}

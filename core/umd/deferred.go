@@ -7,6 +7,7 @@ import (
 	"d3dsim/gpu/isa"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // deferredContext is a deferred context: the DDI table CreateDeferredContext
@@ -111,11 +112,22 @@ func (c *deferredContext) icState() state {
 	}
 	st.layout = ddi.HELEMENTLAYOUT(ic(uint32(st.layout)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
-	for i := range st.vsCB {
-		st.vsCB[i], st.psCB[i] = ddi.HRESOURCE(ic(uint32(st.vsCB[i]))), ddi.HRESOURCE(ic(uint32(st.psCB[i])))
-	}
-	for i := range st.srv {
-		st.srv[i], st.samp[i] = ddi.HSHADERRESOURCEVIEW(ic(uint32(st.srv[i]))), ddi.HSAMPLER(ic(uint32(st.samp[i])))
+	for s := range st.stages {
+		ss := &st.stages[s]
+		for m := ss.cbs; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			ss.cb[i] = ddi.HRESOURCE(ic(uint32(ss.cb[i])))
+		}
+		for w := range ss.srvs {
+			for m := ss.srvs[w]; m != 0; m &= m - 1 {
+				i := 64*w + bits.TrailingZeros64(m)
+				ss.srv[i] = ddi.HSHADERRESOURCEVIEW(ic(uint32(ss.srv[i])))
+			}
+		}
+		for m := ss.samps; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			ss.samp[i] = ddi.HSAMPLER(ic(uint32(ss.samp[i])))
+		}
 	}
 	for i := range st.rtv {
 		st.rtv[i] = ddi.HRENDERTARGETVIEW(ic(uint32(st.rtv[i])))
@@ -215,6 +227,36 @@ func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, 
 	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
+}
+
+// DrawInstancedIndirect and DrawIndexedInstancedIndirect record the
+// draw with the address of its arguments: the GPU reads them when the
+// list runs.
+func (c *deferredContext) DrawInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	c.drawIndirect("DrawInstancedIndirect", buf, offset, false)
+}
+
+func (c *deferredContext) DrawIndexedInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	c.drawIndirect("DrawIndexedInstancedIndirect", buf, offset, true)
+}
+
+func (c *deferredContext) drawIndirect(name string, buf ddi.HRESOURCE, offset uint32, indexed bool) {
+	if c.stopped(name) || c.st.vs == 0 {
+		return
+	}
+	r := c.resource(ddi.HRESOURCE(c.icHandle(uint32(buf))))
+	if r == nil {
+		return
+	}
+	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a+1)
+	c.emitState(c, &st)
+	if indexed {
+		c.cmd.DrawIndexedIndirect(c.ref(r, false, offset))
+	} else {
+		c.cmd.DrawIndirect(c.ref(r, false, offset))
+	}
 }
 
 func (c *deferredContext) IaSetInputLayout(h ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
@@ -422,6 +464,18 @@ func (c *deferredContext) PsSetConstantBuffers(h ddi.HDEVICE, start uint32, bufs
 func (c *deferredContext) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
 	if !c.stopped("PsSetShaderResources") {
 		c.context.PsSetShaderResources(h, start, views)
+	}
+}
+
+func (c *deferredContext) VsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	if !c.stopped("VsSetShaderResources") {
+		c.context.VsSetShaderResources(h, start, views)
+	}
+}
+
+func (c *deferredContext) VsSetSamplers(h ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
+	if !c.stopped("VsSetSamplers") {
+		c.context.VsSetSamplers(h, start, s)
 	}
 }
 

@@ -96,6 +96,7 @@ var tableEntries = []string{
 	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnSetScissorRects", "pfnFlush", "pfnResourceMap",
 	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
 	"pfnClearDepthStencilView", "pfnCommandListExecute", "pfnIaSetInputLayout", "pfnDrawInstanced", "pfnDrawIndexedInstanced",
+	"pfnDrawInstancedIndirect", "pfnDrawIndexedInstancedIndirect", "pfnVsSetShaderResources", "pfnVsSetSamplers",
 	"pfnCalcPrivateResourceSize", "pfnCreateResource", "pfnOpenResource", "pfnDestroyResource",
 	"pfnCalcPrivateShaderResourceViewSize", "pfnCreateShaderResourceView", "pfnDestroyShaderResourceView",
 	"pfnCalcPrivateRenderTargetViewSize", "pfnCreateRenderTargetView", "pfnDestroyRenderTargetView",

@@ -94,10 +94,14 @@ func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTEN
 // drawState makes room for a draw and re-emits the state when it changed
 // or the buffer is fresh (a submission to make room leaves it dirty; the
 // fresh buffer has room for any state).
-func (d *immediateContext) drawState() {
-	w, a := 0, 0
+func (d *immediateContext) drawState() { d.drawStateAllocs(0) }
+
+// drawStateAllocs is drawState for a draw that names more allocations.
+func (d *immediateContext) drawStateAllocs(more int) {
+	w, a := 0, more
 	if d.st.dirty {
 		w, a = d.extraWords(&d.st)
+		a += more
 	}
 	d.ensure(drawWords+w, drawAllocs+a)
 	if d.st.dirty {
@@ -132,6 +136,32 @@ func (d *immediateContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances,
 	}
 	d.drawState()
 	d.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
+}
+
+// DrawInstancedIndirect and DrawIndexedInstancedIndirect draw with the
+// arguments in buf at offset: DRAW_INDIRECT and DRAW_INDEXED_INDIRECT
+// name the buffer's memory, which the GPU reads when the draw runs (so an
+// earlier copy into the buffer in the same stream is seen).
+func (d *immediateContext) DrawInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	d.drawIndirect(buf, offset, false)
+}
+
+func (d *immediateContext) DrawIndexedInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	d.drawIndirect(buf, offset, true)
+}
+
+func (d *immediateContext) drawIndirect(buf ddi.HRESOURCE, offset uint32, indexed bool) {
+	d.busy()
+	r := d.resource(buf)
+	if d.st.vs == 0 || r == nil {
+		return
+	}
+	d.drawStateAllocs(1) // (drawWords keeps room for the draw packet; its list entry may be new)
+	if indexed {
+		d.cmd.DrawIndexedIndirect(d.ref(r, false, offset))
+	} else {
+		d.cmd.DrawIndirect(d.ref(r, false, offset))
+	}
 }
 
 func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {

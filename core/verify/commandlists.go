@@ -412,6 +412,8 @@ var refreshOf = map[string]string{
 	"IaSetTopology":        "pfnStateIaPrimitiveTopologyCb",
 	"VsSetShader":          "pfnStateVsShaderCb",
 	"VsSetConstantBuffers": "pfnStateVsConstBufCb",
+	"VsSetShaderResources": "pfnStateVsSrvCb",
+	"VsSetSamplers":        "pfnStateVsSamplerCb",
 	"PsSetShader":          "pfnStatePsShaderCb",
 	"PsSetConstantBuffers": "pfnStatePsConstBufCb",
 	"PsSetShaderResources": "pfnStatePsSrvCb",
