@@ -188,7 +188,8 @@ func (ex *executor) exec(p isa.Packet) {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
 		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
-		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil:
+		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil, isa.OpSetScissor, isa.OpSetViewportN, isa.OpSetDepthBias,
+		isa.OpSetTexStage, isa.OpSetSamplerStage:
 		ex.setState(p)
 	case isa.OpClearStencil:
 		ex.clearStencil(p)
@@ -200,6 +201,8 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.drawInstances(false, a[0], a[1], 0, a[2], a[3])
 	case isa.OpDrawIndexedInstanced:
 		ex.drawInstances(true, a[0], a[1], int32(a[2]), a[3], a[4])
+	case isa.OpDrawIndirect, isa.OpDrawIndexedIndirect:
+		ex.drawIndirect(p)
 	case isa.OpClearRT:
 		ex.clearRT(p)
 	case isa.OpClearDS:

@@ -52,9 +52,14 @@
 //     inputs interpolated in float64 and rounded to float32, then the depth
 //     test and output merger above (pixelstage.go). DRAW_INSTANCED and
 //     DRAW_INDEXED_INSTANCED draw their vertices once per instance:
-//     per-instance elements and SV_InstanceID (isa's layout.go). The
-//     texture unit samples with point or bilinear filtering and four
-//     address modes (sample.go). builtins.go holds reference programs in
+//     per-instance elements and SV_InstanceID (isa's layout.go), from 32
+//     vertex-buffer slots; DRAW_INDIRECT and DRAW_INDEXED_INDIRECT read
+//     the same arguments from memory when they run (draw.go). Each stage
+//     with a program (vertex, pixel) has its own 16 constant buffers, 128
+//     textures and 16 samplers: SET_TEX and SET_SAMPLER set the pixel
+//     stage's, SET_TEX_STAGE and SET_SAMPLER_STAGE any stage's (a stage
+//     without programs on this GPU faults). The texture unit samples with
+//     point or bilinear filtering and four address modes (sample.go). builtins.go holds reference programs in
 //     the ISA for the GPU's own tests and benchmarks (the UMD translates
 //     its own built-in shaders from HLSL).
 //   - Faults (bad packets, page faults, a pixel program that faults, InjectFault)

@@ -47,6 +47,7 @@ type drawScratch struct {
 
 	prog      progState  // programs from memory (program.go)
 	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
+	edgeBias  float64    // and their triangle's depth bias
 	params    drawParams // the draw packet's (vertexstage.go)
 	cols      colTerms   // pipe.cols of this goroutine
 
@@ -70,6 +71,30 @@ type drawScratch struct {
 // drawPacket runs DRAW and DRAW_INDEXED.
 func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	ex.drawInstances(indexed, count, start, base, 1, 0)
+}
+
+// drawIndirect runs DRAW_INDIRECT and DRAW_INDEXED_INDIRECT: the draw's
+// arguments are read from memory when the packet runs, in the order of
+// D3D11_DRAW_INSTANCED_INDIRECT_ARGS (VertexCountPerInstance,
+// InstanceCount, StartVertexLocation, StartInstanceLocation) and
+// D3D11_DRAW_INDEXED_INSTANCED_INDIRECT_ARGS (IndexCountPerInstance,
+// InstanceCount, StartIndexLocation, BaseVertexLocation,
+// StartInstanceLocation).
+func (ex *executor) drawIndirect(p isa.Packet) {
+	n := uint64(isa.IndirectDrawBytes)
+	if p.Op == isa.OpDrawIndexedIndirect {
+		n = isa.IndirectIndexBytes
+	}
+	b, ok := ex.bytes("indirect arguments", p.Addr(0), n)
+	if !ok {
+		return
+	}
+	w := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	if p.Op == isa.OpDrawIndexedIndirect {
+		ex.drawInstances(true, w(0), w(2), int32(w(3)), w(1), w(4))
+		return
+	}
+	ex.drawInstances(false, w(0), w(2), 0, w(1), w(3))
 }
 
 // drawInstances runs the draw packets: instances times the vertices.
@@ -117,7 +142,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	}
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
-		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
+		strip: isStrip(s.topo), startInstance: startInstance}
 	ex.runInstances(indexed, count, start, instances)
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
@@ -279,7 +304,7 @@ func (ib *ibuf) cut() uint32 {
 func (ex *executor) assemble(indexed bool, count, start uint32) {
 	s := &ex.st
 	topo := s.topo
-	strip := topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip
+	strip := isStrip(topo)
 	cut := s.ib.cut()
 	var ring [3]cvert
 	k := 0
@@ -320,8 +345,51 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.triangle(a, b, c)
 			}
 			k++
+		// With adjacency ("Primitive Topologies"): with no geometry
+		// shader the adjacent vertices are neither shaded nor drawn.
+		case isa.TopoLineListAdj: // v0 adj, v1 v2 the line, v3 adj
+			if j := k % 4; j == 1 || j == 2 {
+				ex.programVertex(i, &ring[j-1])
+			}
+			if k++; k%4 == 0 {
+				ex.line(&ring[0], &ring[1])
+			}
+		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
+			if k >= 3 {
+				ex.line(&ring[(k-2)%3], &ring[(k-1)%3])
+			}
+			if k >= 1 {
+				ex.programVertex(i, &ring[k%3])
+			}
+			k++
+		case isa.TopoTriangleAdj: // v0 v2 v4 the triangle, v1 v3 v5 adjacent
+			if j := k % 6; j%2 == 0 {
+				ex.programVertex(i, &ring[j/2])
+			}
+			if k++; k%6 == 0 {
+				ex.triangle(&ring[0], &ring[1], &ring[2])
+			}
+		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
+			if k%2 == 0 {
+				ex.programVertex(i, &ring[(k/2)%3])
+			}
+			if k >= 5 && k%2 == 1 {
+				m := (k - 5) / 2
+				a, b, c := &ring[m%3], &ring[(m+1)%3], &ring[(m+2)%3]
+				if m%2 == 1 {
+					a, b = b, a
+				}
+				ex.triangle(a, b, c)
+			}
+			k++
 		}
 	}
+}
+
+// isStrip reports a topology whose primitives share vertices: restarted
+// by the cut index.
+func isStrip(topo uint32) bool {
+	return topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip || topo == isa.TopoLineStripAdj || topo == isa.TopoTriStripAdj
 }
 
 // Clip planes: a vertex is inside plane k when dist(k) >= 0.
@@ -417,6 +485,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		d.project(v1, &d.sv[1])
 		d.project(v2, &d.sv[2])
 		if d.tri.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
+			if d.pipe.bias {
+				d.tri.z0 += d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
+			}
 			d.emit()
 		}
 		return
@@ -439,9 +510,17 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 	for i := range poly {
 		d.project(&poly[i], &d.sv[i])
 	}
-	// rasterize
+	// rasterize (the bias: the primitive's, from its clipped polygon's
+	// first triangle that is not degenerate)
+	bias, biased := 0.0, false
 	for i := 1; i+1 < len(poly); i++ {
 		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
+			if d.pipe.bias {
+				if !biased {
+					bias, biased = d.pipe.triBias(&d.sv[0], &d.sv[i], &d.sv[i+1]), true
+				}
+				d.tri.z0 += bias
+			}
 			d.emit()
 		}
 	}

@@ -145,11 +145,11 @@ func (ex *executor) prepareFused() {
 		int(f.coord) == ps.psPos || int(f.color) == ps.psPos || f.tex >= numTex || f.smp >= numSamplers {
 		return
 	}
-	tex := &ex.st.tex[f.tex]
+	tex := &ex.st.tex[isa.StagePS][f.tex]
 	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) {
 		return
 	}
-	fz.bind(f, tex, &ex.st.smp[f.smp])
+	fz.bind(f, tex, &ex.st.smp[isa.StagePS][f.smp])
 }
 
 // bind turns the block's fused state on for pattern f with its texture and

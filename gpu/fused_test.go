@@ -105,9 +105,9 @@ func TestFusedMatchesProgram(t *testing.T) {
 		}
 		st := &state{}
 		tex, sm := fusedTexture(r)
-		st.tex[e.fused.tex], st.smp[e.fused.smp] = tex, sm
-		ps.ps, ps.tex, ps.consts[isa.StagePS] = e, texUnit{st: st}, cbView{bufs: &st.cb[isa.StagePS]}
-		if err := e.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+		st.tex[isa.StagePS][e.fused.tex], st.smp[isa.StagePS][e.fused.smp] = tex, sm
+		ps.ps, ps.tex[isa.StagePS], ps.consts[isa.StagePS] = e, texUnit{st: st, stage: isa.StagePS}, cbView{bufs: &st.cb[isa.StagePS]}
+		if err := e.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			t.Fatal(err)
 		}
 		p := &pipe{sx1: tw, sy1: th, lo: 0, hi: 4 * prog.Inputs, color: true, kind: spanProgram, prog: ps}
@@ -187,7 +187,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 			words[i] = uint32(i) * 0x9E3779B9
 		}
 		blk.fused = fusedBlock{}
-		blk.fused.bind(&e.fused, &st.tex[e.fused.tex], &st.smp[e.fused.smp])
+		blk.fused.bind(&e.fused, &st.tex[isa.StagePS][e.fused.tex], &st.smp[isa.StagePS][e.fused.smp])
 		p.shaded, p.passed = 0, 0
 		p.shadeBlock(&tr, tx, ty, mask)
 		if p.shaded != wantShaded || p.passed != wantPassed {

@@ -128,9 +128,11 @@ func (ex *executor) tileablePixelProgram() bool {
 	if d.workers <= 1 || d.prog.ps.mayFault {
 		return false
 	}
-	for i := range ex.st.tex {
-		if t := &ex.st.tex[i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
-			return false
+	for st := range ex.st.tex {
+		for i := range ex.st.texN[st] {
+			if t := &ex.st.tex[st][i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
+				return false
+			}
 		}
 	}
 	return true
@@ -143,7 +145,7 @@ func (ps *progState) bindWorker(l *lane) error {
 	if l.m == nil || l.m.Program() != ps.ps.prog {
 		l.m = shader.NewMachine(ps.ps.prog)
 	}
-	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex)
+	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS])
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),

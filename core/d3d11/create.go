@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"d3dsim/core/ddi"
@@ -221,6 +222,9 @@ func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, erro
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
+	if msg := rasterizerDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateRasterizerState", name, msg)
+	}
 	return d.createState(name, "rasterizer", "CreateRasterizerState", desc,
 		"CalcPrivateRasterizerStateSize", func(u ddi.Device) int { return u.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
@@ -318,6 +322,22 @@ func depthStencilDescError(d *ddi.DepthStencilDesc) string {
 				return fmt.Sprintf("%s.%s %d is not a D3D11_STENCIL_OP value", f.name, op.name, op.v)
 			}
 		}
+	}
+	return ""
+}
+
+// rasterizerDescError checks a D3D11_RASTERIZER_DESC: FillMode and
+// CullMode values of their enumerations, the bias floats numbers.
+func rasterizerDescError(d *ddi.RasterizerDesc) string {
+	switch {
+	case enumName("FillMode", uint32(d.FillMode)) == "":
+		return fmt.Sprintf("FillMode %d is not a D3D11_FILL_MODE value", d.FillMode)
+	case enumName("CullMode", uint32(d.CullMode)) == "":
+		return fmt.Sprintf("CullMode %d is not a D3D11_CULL_MODE value", d.CullMode)
+	case math.IsNaN(float64(d.DepthBiasClamp)) || math.IsInf(float64(d.DepthBiasClamp), 0):
+		return fmt.Sprintf("DepthBiasClamp %g is not a number", d.DepthBiasClamp)
+	case math.IsNaN(float64(d.SlopeScaledDepthBias)) || math.IsInf(float64(d.SlopeScaledDepthBias), 0):
+		return fmt.Sprintf("SlopeScaledDepthBias %g is not a number", d.SlopeScaledDepthBias)
 	}
 	return ""
 }

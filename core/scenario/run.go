@@ -42,6 +42,10 @@ type Run struct {
 	steps    int
 	other    int // work of statements that are not API calls, in steps (budget too)
 	lastData uint64
+	// got is what the last getter returned (IAGetVertexBuffers,
+	// PSGetShaderResources, ...), for expect got: object names, NULL,
+	// enum names and numbers.
+	got []string
 	// support is the last CheckFormatSupport's answer, for expect support.
 	support struct {
 		f    d3d11.Format

@@ -147,6 +147,22 @@ var cmpFunc = map[ddi.ComparisonFunc]uint32{
 	ddi.ComparisonAlways: isa.CmpAlways,
 }
 
+// topology is the GPU's code of a primitive topology (those with
+// adjacency have their own).
+func topology(t ddi.Topology) uint32 {
+	switch t {
+	case ddi.TopologyLineListAdj:
+		return isa.TopoLineListAdj
+	case ddi.TopologyLineStripAdj:
+		return isa.TopoLineStripAdj
+	case ddi.TopologyTriangleListAdj:
+		return isa.TopoTriangleAdj
+	case ddi.TopologyTriangleStripAdj:
+		return isa.TopoTriStripAdj
+	}
+	return uint32(t)
+}
+
 var cullMode = map[ddi.CullMode]uint32{ddi.CullNone: isa.CullNone, ddi.CullFront: isa.CullFront, ddi.CullBack: isa.CullBack}
 
 var addressMode = map[ddi.AddressMode]uint32{
