@@ -8,16 +8,18 @@ import (
 )
 
 // fullScreen is a scenario drawing a full-target quad on a size x size
-// swap chain with vertex shader vs and pixel shader ps (hlsl block s when
-// "hlsl:s"), the draw line given.
+// render target with vertex shader vs and pixel shader ps (hlsl block s when
+// "hlsl:s"), the draw line given. A render-target texture, not a swap
+// chain: a bitblt swap chain of 8192x8192 adds a redirection surface of its
+// size at its first Present, a flip one a second buffer, and either pair
+// passes the default sysmem limit of 512 MiB.
 func fullScreen(opts, hlsl string, size int, vs, ps, draw string) string {
 	s := opts
 	if hlsl != "" {
 		s += "hlsl s {\n" + hlsl + "\n}\n"
 	}
 	return s + `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=` + itoa(size) + ` Height=` + itoa(size) + `
-bb = sc.GetBuffer 0
+bb = dev.CreateTexture2D Width=` + itoa(size) + ` Height=` + itoa(size) + ` Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
 rtv = dev.CreateRenderTargetView bb
 vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
 vs = dev.CreateVertexShader ` + vs + `
@@ -29,7 +31,7 @@ imm.IASetVertexBuffers 0 vb
 imm.VSSetShader vs
 imm.PSSetShader ps
 ` + draw + `
-sc.Present
+imm.Flush
 `
 }
 
