@@ -174,7 +174,8 @@ func (ex *executor) exec(p isa.Packet) {
 	switch p.Op {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
-		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout:
+		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
+		isa.OpSetView, isa.OpSetSamplerEx:
 		ex.setState(p)
 	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)

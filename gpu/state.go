@@ -49,6 +49,15 @@ type ibuf struct {
 type sampler struct {
 	filter, u, v uint32
 	border       [4]float32
+	// SET_SAMPLER_EX (texunit.go): the whole D3D11_SAMPLER_DESC. simple: the
+	// fast path's filter, u and v say all (one filter, the four old
+	// address modes, no anisotropy or comparison).
+	ex, simple     bool
+	dfilter        uint32
+	w              uint32
+	bias           float32
+	maxAniso, cmp  uint32
+	minLOD, maxLOD float32
 }
 
 type viewport struct {
@@ -72,6 +81,7 @@ type state struct {
 	ib        ibuf
 	cb        [2][numCB][]byte
 	tex       [numTex]surface
+	view      [numTex]texView // every bound view (texunit.go); tex holds the one-level 2D ones too
 	smp       [numSamplers]sampler
 	vp        viewport
 	vpSet     bool
@@ -217,6 +227,11 @@ func (ex *executor) setState(p isa.Packet) {
 		if p.Addr(1) != 0 {
 			s.tex[slot], _ = ex.surface(p, 1, "texture", useTexture)
 		}
+		s.view[slot] = surfaceView(&s.tex[slot])
+	case isa.OpSetView:
+		ex.setView(p)
+	case isa.OpSetSamplerEx:
+		ex.setSamplerEx(p)
 	case isa.OpSetSampler:
 		slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
 		if slot >= numSamplers || filter > isa.FilterLinear || u > isa.AddrBorder || v > isa.AddrBorder {

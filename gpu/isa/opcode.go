@@ -60,6 +60,7 @@ var opcodes = []struct {
 	{OpQuery, "QUERY", 3}, {OpScanout, "SCANOUT", 6}, {OpFill, "FILL", 4},
 	{OpSetProgram, "SET_PROGRAM", 5}, {OpSetLayout, "SET_LAYOUT", 1},
 	{OpDrawInstanced, "DRAW_INSTANCED", 4}, {OpDrawIndexedInstanced, "DRAW_INDEXED_INSTANCED", 5},
+	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.
