@@ -79,6 +79,7 @@ func readmeShell(line, bin, out string) string {
 	}
 	s = strings.ReplaceAll(s, "$(d3dsim ", "$("+q+" ")
 	s = strings.ReplaceAll(s, "--out out/", "--out '"+out+"'/")
+	s = strings.ReplaceAll(s, "-o out/", "-o '"+out+"'/")
 	if strings.HasPrefix(s, q+" bench") && !strings.Contains(s, "--n") {
 		s += " --n 1000"
 	}

@@ -25,6 +25,7 @@ import { tutorialSteps } from "./tutorial-steps.js";
 import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
+import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;
@@ -55,6 +56,7 @@ let tutorialName = "";
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let probe = null; // the pixel probe under the stage (layout.js)
 
 function setState(state, label) {
   $("state").dataset.state = state;
@@ -96,6 +98,7 @@ function start(d3dsim) {
       // Show the new scenario's text.
       const src = sim.source();
       if (editor.value !== src) editor.value = src;
+      problems.setCapture(capture.source === src ? capture.report : null);
       editor.setError("");
       syncPicker();
     },
@@ -129,6 +132,11 @@ function start(d3dsim) {
   $("notice").title = "Click to close";
   $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
+  installPaste($("source"));
+  window.addEventListener("d3dsim:capture", (e) => {
+    problems.setCapture(e.detail.report);
+    if (activeView === "problems") problems.render();
+  });
   for (const id of ["play", "step", "step-frame", "restart", "share", "download"]) $(id).disabled = false;
 
   $("play").addEventListener("click", togglePlay);
@@ -166,7 +174,7 @@ function start(d3dsim) {
   installBarHeight();
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
-  installPixelProbe(sim, () => ctl.summary?.frames);
+  probe = installPixelProbe(sim, () => ctl.summary?.frames);
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -327,8 +335,8 @@ function download(kind) {
       : "No events yet: Step call or Play runs the scenario", 5000);
     return;
   }
-  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
-  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
+  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png", trace: "capture.trace" }[kind];
+  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png", trace: "application/octet-stream" }[kind];
   save(name, data, type);
 }
 
@@ -626,6 +634,7 @@ function showHeld(s) {
 }
 
 function renderSummary(s) {
+  probe?.refresh();
   for (const b of document.querySelectorAll("#summary b[data-k]")) {
     const v = s[b.dataset.k];
     b.textContent = v === "" || v == null ? "–" : typeof v === "number" ? v.toLocaleString("en-US") : String(v);

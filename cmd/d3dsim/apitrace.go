@@ -155,6 +155,10 @@ func cmdExport(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		t := true
 		o.Sync = &t
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
+		return exitIO
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)

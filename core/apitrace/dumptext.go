@@ -2,7 +2,6 @@ package apitrace
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -47,7 +46,8 @@ type DumpReader struct {
 	sigs   map[string]*FuncSig
 	cur    int64
 	values int
-	last   byte
+	// backtrace: inside a call's "Backtrace:" frames
+	backtrace bool
 }
 
 // NewDumpReader reads dump text from r.
@@ -119,16 +119,22 @@ func (d *DumpReader) Next() (*Call, error) {
 			continue
 		}
 		if d.col == 0 {
-			// a line that does not start a call: a backtrace ("Backtrace:"
-			// and its frames), skipped
 			line, err := d.peekLine()
 			if err != nil && err != io.EOF {
 				return nil, err
 			}
+			if strings.TrimSpace(line) == "Backtrace:" {
+				d.backtrace = true
+			}
 			if !dumpLine.MatchString(line) {
+				if !d.backtrace {
+					return nil, d.errf("%.60q does not start a call (NUMBER Name(ARG = VALUE, ...))", line)
+				}
+				// a backtrace's frames, skipped
 				d.restOfLine()
 				continue
 			}
+			d.backtrace = false
 		}
 		return d.call()
 	}
@@ -652,5 +658,3 @@ func (d *DumpReader) compound(depth int) (Value, error) {
 		}
 	}
 }
-
-var _ = errors.New

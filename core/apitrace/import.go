@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"d3dsim/core/hresult"
+	"d3dsim/core/scenario"
 )
 
 // Importing a capture: each D3D11 or DXGI call of a trace (binary or
@@ -39,16 +40,16 @@ type ImportOptions struct {
 
 // Unsupported is one kind of call the import could not map.
 type Unsupported struct {
-	Name   string // the call (Interface::Method)
-	Count  int
-	First  uint64 // the first call's number
-	Reason string // why, for the first one
+	Name   string `json:"name"` // the call (Interface::Method)
+	Count  int    `json:"count"`
+	First  uint64 `json:"first"`  // the first call's number
+	Reason string `json:"reason"` // why, for the first one
 }
 
 // Notice is something the import changed or could not carry over.
 type Notice struct {
-	Call uint64
-	Msg  string
+	Call uint64 `json:"call"`
+	Msg  string `json:"msg"`
 }
 
 // Report says what an import did.
@@ -59,6 +60,15 @@ type Report struct {
 	Notices     []Notice
 	NoticeCount int // notices in all (Notices keeps the first 100)
 	Cut         string
+
+	rows map[*row]int // calls each row of the mapping imported (the tests' coverage)
+}
+
+func (r *Report) used(x *row) {
+	if r.rows == nil {
+		r.rows = map[*row]int{}
+	}
+	r.rows[x]++
 }
 
 // String prints the report as the CLI does.
@@ -110,11 +120,13 @@ type object struct {
 	imm    bool
 	// resources
 	w, h, format uint32
+	traceFormat  uint32 // a swap chain's format in the capture (the simulated one is R8G8B8A8_UNORM)
 	size         uint32
 	mapAddr      uint64
 	mapRow       uint64
 	mapSize      uint64
 	mapped       bool
+	mapBinding   string // the reference dump's name for the mapped address (<pMap0>)
 	query        int64
 	missing      string // why the object could not be made (calls that use it are unsupported)
 	qi           *stmt  // an interface: the AddRef of the QueryInterface that made it
@@ -130,7 +142,14 @@ type stmt struct {
 	count       int    // calls: more than 1 for a polling run (an until loop)
 	poll        string // the "not yet" HRESULT of a polling run
 	comment     bool   // a comment line
+	directive   bool   // read back from a d3dsim: marker
 	dropped     bool   // taken back (a QueryInterface and the Release that undid it)
+}
+
+// option is an option a marker carried.
+type option struct {
+	text string
+	call uint64
 }
 
 type importer struct {
@@ -138,12 +157,14 @@ type importer struct {
 	rep      *Report
 	objs     map[string]*object
 	all      []*object
+	mapped   []*object // resources mapped now
 	stmts    []*stmt
-	options  []string
+	options  []option
+	lineOf   map[int]*stmt // the statement each line of the text holds (directives)
+	optionAt map[int]int   // the option each line holds
 	blocks   []string
 	shaders  map[[32]byte]string
 	stages   map[string]int
-	prefixes map[string]int
 	bytes    int
 	c        *Call // the call being imported
 	unsup    map[string]*Unsupported
@@ -163,7 +184,7 @@ func Import(src CallSource, opt ImportOptions) (string, *Report, error) {
 	if opt.MaxBytes <= 0 {
 		opt.MaxBytes = 1 << 20
 	}
-	m := &importer{opt: opt, rep: &Report{}, objs: map[string]*object{}, shaders: map[[32]byte]string{}, stages: map[string]int{}, prefixes: map[string]int{},
+	m := &importer{opt: opt, rep: &Report{}, objs: map[string]*object{}, shaders: map[[32]byte]string{}, stages: map[string]int{},
 		unsup: map[string]*Unsupported{}}
 	for {
 		c, err := src.Next()
@@ -184,11 +205,50 @@ func Import(src CallSource, opt ImportOptions) (string, *Report, error) {
 	if r, ok := src.(*Reader); ok {
 		m.rep.Cut = r.Cut
 	}
-	text := m.text()
-	if len(text) > opt.MaxBytes {
-		return "", m.rep, fmt.Errorf("the scenario would be %d KiB, more than the %d KiB a scenario may be: import fewer calls (apitrace trim)", len(text)>>10, opt.MaxBytes>>10)
+	// The scenario must load. What a marker carried is checked only
+	// here: one the language refuses becomes a comment (and a line of the
+	// report), and the text is written again.
+	for tries := 0; ; tries++ {
+		text := m.text()
+		if len(text) > opt.MaxBytes {
+			return "", m.rep, fmt.Errorf("the scenario would be %d KiB, more than the %d KiB a scenario may be: import fewer calls (apitrace trim)", len(text)>>10, opt.MaxBytes>>10)
+		}
+		_, err := scenario.Load(opt.Name, []byte(text))
+		if err == nil {
+			return text, m.rep, nil
+		}
+		var se *scenario.Error
+		if errors.As(err, &se) && tries < 100 {
+			if s := m.lineOf[se.Line]; s != nil {
+				m.c = &Call{No: s.first}
+				m.refused(s.first, "D3DPERF_SetMarker", fmt.Sprintf("marker %q: %s", resolve(s.text, m.names()), se.Msg))
+				s.comment, s.directive = true, false
+				s.text = "marker not read back: " + se.Msg
+				m.rep.Statements--
+				continue
+			}
+			if i, ok := m.optionAt[se.Line]; ok {
+				o := m.options[i]
+				m.refused(o.call, "D3DPERF_SetMarker", fmt.Sprintf("marker option %q: %s", o.text, se.Msg))
+				m.options = append(m.options[:i], m.options[i+1:]...)
+				continue
+			}
+		}
+		return "", m.rep, fmt.Errorf("the imported scenario does not load (a fault of the import; please report it with the capture): %v", err)
 	}
-	return text, m.rep, nil
+}
+
+// refused reports a marker the language refuses.
+func (m *importer) refused(call uint64, name, reason string) {
+	u := m.unsup[name]
+	if u == nil {
+		m.rep.Unsupported = append(m.rep.Unsupported, Unsupported{Name: name, First: call, Reason: reason})
+		for i := range m.rep.Unsupported {
+			m.unsup[m.rep.Unsupported[i].Name] = &m.rep.Unsupported[i]
+		}
+		u = m.unsup[name]
+	}
+	u.Count++
 }
 
 func (m *importer) notice(format string, args ...any) {
@@ -239,6 +299,7 @@ func (m *importer) call(c *Call) error {
 
 func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 	if r := importMappings[name]; r != nil && iface == "" {
+		m.rep.used(r)
 		return r.imp(m, c, nil)
 	}
 	if iface == "" {
@@ -275,9 +336,6 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFormatSupport", "CheckFeatureSupport",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":
-		if m.scenarioless(tgt, meth) {
-			return nil
-		}
 		return nil // queries with no effect on the simulation
 	}
 	switch family(iface) {
@@ -340,12 +398,9 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 	if tgt.missing != "" {
 		return skip("%s could not be made: %s", tgt.kindName(), tgt.missing)
 	}
+	m.rep.used(r)
 	return r.imp(m, c, tgt)
 }
-
-// scenarioless says whether an object has no scenario counterpart (its
-// calls need no statement).
-func (m *importer) scenarioless(o *object, meth string) bool { return o.typ == "" }
 
 func succeededCall(c *Call) bool {
 	if c.Ret == nil {
@@ -449,6 +504,9 @@ func (m *importer) objOf(v *Value) (*object, error) {
 }
 
 func describe(v *Value) string {
+	if v == nil {
+		return "missing"
+	}
 	var b strings.Builder
 	d := dumper{sb: &b}
 	d.value(v)

@@ -580,14 +580,14 @@ func (m *importer) directive(c *Call, text string) error {
 	s := b.String()
 	switch {
 	case strings.HasPrefix(s, "option "):
-		m.options = append(m.options, strings.TrimPrefix(s, "option "))
+		m.options = append(m.options, option{text: strings.TrimPrefix(s, "option "), call: c.No})
 	case strings.HasPrefix(s, "expect hr == DROPPED"):
 		// the void call before it was dropped by the runtime
 		if n := len(m.stmts); n > 0 && !m.stmts[n-1].comment && m.stmts[n-1].hr == "" {
 			m.stmts[n-1].hr = "DROPPED"
 		}
 	case strings.HasPrefix(s, "inject "), strings.Contains(s, ".Escape"):
-		m.emit(c, s, "")
+		m.emit(c, s, "").directive = true
 	default:
 		return skip("marker %q is not an option, an inject or a call d3dsim writes", s)
 	}
@@ -740,6 +740,9 @@ func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error 
 	sc := m.out(c, out, "swapchain", "sc")
 	if sc != nil {
 		sc.w, sc.h, sc.format = uint32(w), uint32(h), 28
+		if f, _, ok := enumOf(m.member(mode, "Format"), sigDXGIFormat); ok {
+			sc.traceFormat = uint32(f)
+		}
 		sc.dev = d
 	}
 	vals := map[string]string{"Width": fmtU(w), "Height": fmtU(h)}
@@ -785,7 +788,7 @@ func impGetBuffer(m *importer, c *Call, sc *object) error {
 	}
 	t := m.out(c, "ppSurface", "texture", prefix)
 	if t != nil {
-		t.w, t.h, t.format = sc.w, sc.h, sc.format
+		t.w, t.h, t.format, t.traceFormat = sc.w, sc.h, sc.format, sc.traceFormat
 	}
 	m.emit(c, m.bind(t)+m.callText(sc, "GetBuffer", map[string]string{"INDEX": fmtU(i)}), hrOf(c))
 	return nil
@@ -834,19 +837,19 @@ func impCreateBuffer(m *importer, c *Call, d *object) error {
 		if len(data) > int(width) {
 			data = data[:width]
 		}
-		zero := allZero(data)
-		if zero && init.Machine() != nil && m.member(init, "pSysMem").NoBytes && usage != 1 {
+		if m.member(init, "pSysMem").NoBytes && usage != 1 {
 			// the dump left the bytes out; a buffer that is not
 			// IMMUTABLE needs no initial data to be made
+			vals["ByteWidth"] = fmtU(width)
 		} else {
 			s, err := m.dataArg(data, "pInitialData")
 			if err != nil {
 				return err
 			}
 			vals["Data"] = s
-		}
-		if len(data) != int(width) {
-			vals["ByteWidth"] = fmtU(width)
+			if len(data) != int(width) {
+				vals["ByteWidth"] = fmtU(width)
+			}
 		}
 	} else {
 		vals["ByteWidth"] = fmtU(width)
@@ -957,7 +960,7 @@ func impCreateView(typ string) importFunc {
 			return skip("a view of a buffer: the simulated views are of textures")
 		}
 		if desc := c.Arg("pDesc").Deref(); desc != nil && desc.Kind != KNull {
-			if f, fname, ok := enumOf(m.member(desc, "Format"), sigDXGIFormat); ok && f != 0 && uint32(f) != res.format {
+			if f, fname, ok := enumOf(m.member(desc, "Format"), sigDXGIFormat); ok && f != 0 && uint32(f) != res.format && (res.traceFormat == 0 || uint32(f) != res.traceFormat) {
 				return skip("the view's Format %s is not its texture's: the simulated views keep the texture's format", fname)
 			}
 			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && !strings.HasSuffix(dim, "_TEXTURE2D") {
@@ -1123,7 +1126,7 @@ func impCreateBlend(m *importer, c *Call, d *object) error {
 		return skip("RenderTarget is %s", describe(rts))
 	}
 	rt := &rts.Elems[0]
-	def := d3d11.DefaultBlendDesc()
+	def := d3d11.DefaultBlendDesc().RenderTarget[0]
 	vals := map[string]string{}
 	if _, err := m.boolField(rt, "BlendEnable", false, vals); err != nil {
 		return err
@@ -1415,27 +1418,36 @@ func impOMSetRenderTargets(m *importer, c *Call, ctx *object) error {
 	if err != nil {
 		return err
 	}
+	if n > 8 {
+		return skip("NumViews %d: D3D11 has 8 render-target slots", n)
+	}
 	views := elems(c.Arg("ppRenderTargetViews"))
-	var rtv *object
+	var rtvs []*object
 	for i := uint64(0); i < n && int(i) < len(views); i++ {
 		o, err := m.objOf(&views[i])
 		if err != nil {
 			return err
 		}
-		if i == 0 {
-			rtv = o
-		} else if o != nil {
-			return skip("%d render targets: the simulated output merger has one", n)
+		if o != nil && o.typ != "rtv" {
+			return skip("ppRenderTargetViews[%d] is a %s", i, orKind(o))
 		}
+		rtvs = append(rtvs, o)
 	}
-	if rtv != nil && rtv.typ != "rtv" {
-		return skip("ppRenderTargetViews[0] is a %s", orKind(rtv))
+	// Empty slots at the end are left out; one in the middle is NULL.
+	for len(rtvs) > 0 && rtvs[len(rtvs)-1] == nil {
+		rtvs = rtvs[:len(rtvs)-1]
 	}
 	dsv, err := m.objArg(c, "pDepthStencilView", "dsv")
 	if err != nil {
 		return err
 	}
-	text := m.ref(ctx) + ".OMSetRenderTargets " + m.ref(rtv)
+	text := m.ref(ctx) + ".OMSetRenderTargets"
+	if len(rtvs) == 0 {
+		text += " " + m.ref(nil)
+	}
+	for _, o := range rtvs {
+		text += " " + m.ref(o)
+	}
 	if dsv != nil {
 		text += " " + m.ref(dsv)
 	}
@@ -1600,10 +1612,13 @@ func impMap(m *importer, c *Call, ctx *object) error {
 	}
 	if out := c.Arg("pMappedResource").Deref(); out != nil && out.Kind == KStruct && succeededCall(c) {
 		if p := m.member(out, "pData"); p != nil {
+			res.mapBinding = ""
 			if addr, ok := valInt(p); ok {
-				res.mapAddr, res.mapped = uint64(addr), true
+				res.mapAddr = uint64(addr)
+				m.setMapped(res, true)
 			} else if p.Kind == KBinding {
-				res.mapAddr, res.mapped = 0, true
+				res.mapAddr, res.mapBinding = 0, p.Str
+				m.setMapped(res, true)
 			}
 			res.mapRow, _ = m.uintMember(out, "RowPitch")
 			res.mapSize, _ = m.uintMember(out, "DepthPitch")
@@ -1615,40 +1630,74 @@ func impMap(m *importer, c *Call, ctx *object) error {
 
 // impMemcpy turns the tracer's record of mapped writes into Write: the
 // resource whose mapping holds dest, at its offset there (texture rows
-// laid out tightly, as the simulator maps them).
+// laid out tightly, as the simulator maps them). In a reference dump whose
+// addresses and bytes are wildcards (<>), the write is left out with a
+// notice, as blob(N)'s bytes are.
 func impMemcpy(m *importer, c *Call, _ *object) error {
-	dest, ok := valInt(c.Arg("dest"))
-	if !ok {
-		return skip("dest is %s", describe(c.Arg("dest")))
-	}
-	data, err := m.bytesOf(c.Arg("src"), "src")
-	if err != nil {
-		return err
-	}
+	destV := c.Arg("dest")
 	var res *object
-	for _, o := range m.all {
-		if o.mapped && uint64(dest) >= o.mapAddr && (o.mapAddr != 0 || len(m.all) > 0) {
-			size := o.mapSize
-			if o.typ == "buffer" {
-				size = uint64(o.size)
-			} else if o.mapRow > 0 {
-				size = o.mapRow * uint64(o.h)
-			}
-			if uint64(dest)+uint64(len(data)) <= o.mapAddr+size && (res == nil || o.mapAddr > res.mapAddr) {
-				res = o
+	off := uint64(0)
+	srcV := c.Arg("src")
+	n, nKnown := valInt(c.Arg("n"))
+	var data []byte
+	switch {
+	case srcV != nil && srcV.Kind == KBinding:
+		if !nKnown {
+			m.notice("memcpy: the dump gives neither the bytes nor their count (<>): the write is left out")
+			return nil
+		}
+		m.notice("memcpy: the dump does not give the %d bytes written (<>): zero-filled", n)
+		data = make([]byte, n)
+	default:
+		b, err := m.bytesOf(srcV, "src")
+		if err != nil {
+			return err
+		}
+		data = b
+	}
+	if destV != nil && destV.Kind == KBinding {
+		var mapped []*object
+		for _, o := range m.mapped {
+			if destV.Str == "" || o.mapBinding == destV.Str {
+				mapped = append(mapped, o)
 			}
 		}
+		if len(mapped) != 1 {
+			m.notice("memcpy: the dump does not give the address written (<%s>) and %d resources are mapped: the write is left out", destV.Str, len(mapped))
+			return nil
+		}
+		res = mapped[0]
+		if destV.Str == "" && len(data) != int(res.mapSize) && res.typ == "buffer" && len(data) != int(res.size) {
+			m.notice("memcpy into %s: the dump does not give the address written (<>): written at offset 0", res.kindName())
+		}
+	} else {
+		dest, ok := valInt(destV)
+		if !ok {
+			return skip("dest is %s", describe(destV))
+		}
+		for _, o := range m.mapped {
+			if uint64(dest) >= o.mapAddr {
+				size := o.mapSize
+				if o.typ == "buffer" {
+					size = uint64(o.size)
+				} else if o.mapRow > 0 {
+					size = o.mapRow * uint64(o.h)
+				}
+				if uint64(dest)+uint64(len(data)) <= o.mapAddr+size && (res == nil || o.mapAddr > res.mapAddr) {
+					res = o
+				}
+			}
+		}
+		if res == nil {
+			return skip("a copy to %#x, in no mapped resource", dest)
+		}
+		off = uint64(dest) - res.mapAddr
 	}
-	if res == nil {
-		return skip("a copy to %#x, in no mapped resource", dest)
-	}
-	off := uint64(dest) - res.mapAddr
 	if res.typ == "texture" {
 		row := uint64(res.w * formatSize(res.format))
 		if res.mapRow != 0 && res.mapRow != row && row != 0 {
 			y0 := off / res.mapRow
-			x0 := off % res.mapRow
-			if x0 != 0 {
+			if off%res.mapRow != 0 {
 				return skip("a copy that starts inside row %d of a texture mapped with RowPitch %d", y0, res.mapRow)
 			}
 			rows := (uint64(len(data)) + res.mapRow - 1) / res.mapRow
@@ -1676,7 +1725,7 @@ func impUnmap(m *importer, c *Call, ctx *object) error {
 	if res == nil {
 		return skip("pResource is NULL")
 	}
-	res.mapped = false
+	m.setMapped(res, false)
 	m.emit(c, m.ref(ctx)+".Unmap "+m.ref(res), "")
 	return nil
 }
@@ -1740,4 +1789,23 @@ func impRelease(m *importer, c *Call, tgt *object) error {
 	m.emit(c, m.ref(tgt)+".Release", "")
 	tgt.refOps++
 	return nil
+}
+
+// setMapped keeps the list of mapped resources the fake memcpy calls are
+// looked up in.
+func (m *importer) setMapped(o *object, mapped bool) {
+	if o.mapped == mapped {
+		return
+	}
+	o.mapped = mapped
+	if mapped {
+		m.mapped = append(m.mapped, o)
+		return
+	}
+	for i, x := range m.mapped {
+		if x == o {
+			m.mapped = append(m.mapped[:i], m.mapped[i+1:]...)
+			break
+		}
+	}
 }

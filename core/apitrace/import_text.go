@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -164,8 +163,10 @@ func (m *importer) text() string {
 		fmt.Fprintf(&b, ", %d kinds of call not simulated (see the comments)", n)
 	}
 	b.WriteString(".\n# Each statement names the call it comes from; objects are named after the capture's pointers.\n")
-	for _, o := range m.options {
-		b.WriteString("option " + o + "\n")
+	m.lineOf, m.optionAt = map[int]*stmt{}, map[int]int{}
+	for i, o := range m.options {
+		m.optionAt[strings.Count(b.String(), "\n")+1] = i
+		b.WriteString("option " + o.text + "\n")
 	}
 	for _, blk := range m.blocks {
 		b.WriteString("\n" + blk)
@@ -189,6 +190,7 @@ func (m *importer) text() string {
 		}
 	}
 	const block = "\x00thread "
+	var directives []*stmt
 	var last uint64
 	started := false
 	for _, s := range m.stmts {
@@ -212,22 +214,39 @@ func (m *importer) text() string {
 			t = main // a thread with nothing but comments so far
 		}
 		var sb strings.Builder
+		if s.directive {
+			sb.WriteString("\x00directive " + strconv.Itoa(len(directives)) + "\n")
+			directives = append(directives, s)
+		}
 		lines(&sb, s, names, "")
 		per[t] = append(per[t], sb.String())
+	}
+	line := strings.Count(b.String(), "\n") + 1
+	write := func(l, indent string) {
+		for _, ln := range strings.SplitAfter(strings.TrimSuffix(l, "\n"), "\n") {
+			ln = strings.TrimSuffix(ln, "\n")
+			if n, ok := strings.CutPrefix(ln, "\x00directive "); ok {
+				i, _ := strconv.Atoi(n)
+				m.lineOf[line] = directives[i]
+				continue
+			}
+			b.WriteString(indent + ln + "\n")
+			line++
+		}
 	}
 	for _, l := range per[main] {
 		if n, ok := strings.CutPrefix(l, block); ok {
 			t, _ := strconv.ParseUint(n, 10, 64)
 			fmt.Fprintf(&b, "thread t%d {\n", t)
+			line++
 			for _, l := range per[t] {
-				for _, ln := range strings.SplitAfter(strings.TrimSuffix(l, "\n"), "\n") {
-					b.WriteString("  " + strings.TrimSuffix(ln, "\n") + "\n")
-				}
+				write(l, "  ")
 			}
 			b.WriteString("}\n")
+			line++
 			continue
 		}
-		b.WriteString(l)
+		write(l, "")
 	}
 	return b.String()
 }
@@ -332,14 +351,4 @@ func colourText(c [4]float64) (string, bool) {
 		fmt.Fprintf(&s, "%02x", int(k))
 	}
 	return s.String(), true
-}
-
-// sortedKeys lists a map's keys in order.
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,7 +1,6 @@
 package apitrace
 
 import (
-	"fmt"
 	"strconv"
 
 	"d3dsim/core/d3d11"
@@ -258,5 +257,3 @@ func Supported() []string {
 }
 
 func fmtU(v uint64) string { return strconv.FormatUint(v, 10) }
-
-var _ = fmt.Sprint

@@ -37,7 +37,7 @@ func allAssets(t *testing.T) []asset {
 
 // runText runs a scenario and returns its summary, exporting it to a
 // capture when export is not nil.
-func runText(t *testing.T, name string, src []byte, export *bytes.Buffer) scenario.Summary {
+func runText(t testing.TB, name string, src []byte, export *bytes.Buffer) scenario.Summary {
 	t.Helper()
 	s, err := scenario.Load(name, src)
 	if err != nil {

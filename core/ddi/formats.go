@@ -264,10 +264,14 @@ var optional = map[Format]FormatSupport{6: bl, 7: rt, 8: rt}
 // for a typeless format what it supports of some format of its family (a
 // typeless resource is bound through views of those): 0 for an unknown
 // format.
-func Required(f Format) FormatSupport { return family(f, func(d FormatDesc) FormatSupport { return d.Required }) }
+func Required(f Format) FormatSupport {
+	return family(f, func(d FormatDesc) FormatSupport { return d.Required })
+}
 
 // Optional is Required's counterpart for the optional support.
-func Optional(f Format) FormatSupport { return family(f, func(d FormatDesc) FormatSupport { return d.Optional }) }
+func Optional(f Format) FormatSupport {
+	return family(f, func(d FormatDesc) FormatSupport { return d.Optional })
+}
 
 func family(f Format, of func(FormatDesc) FormatSupport) FormatSupport {
 	d := formats[f]

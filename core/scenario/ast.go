@@ -232,6 +232,9 @@ type Expect struct {
 	// list (0: exact).
 	Texel  *Value
 	Within float64
+	// As is the format the texel is read as (`as FORMAT`, a typed format
+	// of a typeless resource's family), "" for the resource's own.
+	As    string
 	Hex   string   // hash (lower case)
 	Names []string // calls
 	N     int      // violations, live

@@ -70,6 +70,7 @@ var knownOptions = map[string]func(string) bool{
 	"maxevents":           isUint,
 	"maxtime":             isUint,
 	"maxpixels":           isUint,
+	"maxinstructions":     isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
 	"hlsl.tokens":         isUint,
@@ -403,10 +404,10 @@ func (c *checker) inject(s *Inject) error {
 		args[a.Key] = a
 	}
 	switch s.Fault {
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		at, ok := args["at"]
 		if !ok {
-			return c.errf(s.Pos, "inject %s needs at=CTX.Method", machine.FaultOutOfMemory)
+			return c.errf(s.Pos, "inject %s needs at=CTX.Method", s.Fault)
 		}
 		obj, _, found := strings.Cut(at.Value.Ident, ".")
 		if !found {
@@ -526,6 +527,9 @@ func (c *checker) expect(s *Expect) error {
 		}
 		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
 			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
+		}
+		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
+			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))
 		}
 	}
 	return nil

@@ -24,7 +24,7 @@ func (d *Device) ShaderCode(h ddi.HSHADER) (ShaderCode, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	s := d.shaders[h]
-	if s == nil {
+	if s == nil || s.destroyed {
 		return ShaderCode{}, false
 	}
 	return ShaderCode{Program: s.prog}, true

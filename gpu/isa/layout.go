@@ -15,7 +15,12 @@ import (
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
-// NoReg. Address 0 with 0 words unbinds the program (the stage has none;
+// NoReg, in bits 0..7, with two more in a pixel program's word: bits 8..15
+// are the output register of SV_Depth plus one (0: the program writes no
+// depth; its x replaces the interpolated depth, clamped to the viewport's
+// range), bits 16..23 the input register of SV_IsFrontFace plus one (0:
+// none; it reads all ones for a front-facing primitive, 0 for a
+// back-facing one). Address 0 with 0 words unbinds the program (the stage has none;
 // a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a
 // vertex program; with no pixel program it writes no colour and still
 // tests and writes depth (a depth-only pass, as with a null pixel shader).
@@ -61,50 +66,50 @@ const (
 type VertexFormat uint8
 
 const (
-	VtxNone     VertexFormat = iota
-	VtxRGBA32F               // R32G32B32A32_FLOAT
-	VtxRGB32F                // R32G32B32_FLOAT
-	VtxRG32F                 // R32G32_FLOAT
-	VtxR32F                  // R32_FLOAT
-	VtxRGBA8                 // R8G8B8A8_UNORM
-	VtxBGRA8                 // B8G8R8A8_UNORM
-	VtxRGBA32UI              // R32G32B32A32_UINT
-	VtxRGB32UI               // R32G32B32_UINT
-	VtxRG32UI                // R32G32_UINT
-	VtxR32UI                 // R32_UINT
-	VtxRGBA8UI               // R8G8B8A8_UINT
-	VtxRGBA32SI              // R32G32B32A32_SINT
-	VtxRGB32SI               // R32G32B32_SINT
-	VtxRG32SI                // R32G32_SINT
-	VtxR32SI                 // R32_SINT
-	VtxRGBA16F               // R16G16B16A16_FLOAT
-	VtxRGBA16UN              // R16G16B16A16_UNORM
-	VtxRGBA16UI              // R16G16B16A16_UINT
-	VtxRGBA16SN              // R16G16B16A16_SNORM
-	VtxRGBA16SI              // R16G16B16A16_SINT
-	VtxRGB10A2UN             // R10G10B10A2_UNORM
-	VtxRGB10A2UI             // R10G10B10A2_UINT
-	VtxRG11B10F              // R11G11B10_FLOAT
-	VtxRGBA8SN               // R8G8B8A8_SNORM
-	VtxRGBA8SI               // R8G8B8A8_SINT
-	VtxRG16F                 // R16G16_FLOAT
-	VtxRG16UN                // R16G16_UNORM
-	VtxRG16UI                // R16G16_UINT
-	VtxRG16SN                // R16G16_SNORM
-	VtxRG16SI                // R16G16_SINT
-	VtxRG8UN                 // R8G8_UNORM
-	VtxRG8UI                 // R8G8_UINT
-	VtxRG8SN                 // R8G8_SNORM
-	VtxRG8SI                 // R8G8_SINT
-	VtxR16F                  // R16_FLOAT
-	VtxR16UN                 // R16_UNORM
-	VtxR16UI                 // R16_UINT
-	VtxR16SN                 // R16_SNORM
-	VtxR16SI                 // R16_SINT
-	VtxR8UN                  // R8_UNORM
-	VtxR8UI                  // R8_UINT
-	VtxR8SN                  // R8_SNORM
-	VtxR8SI                  // R8_SINT
+	VtxNone      VertexFormat = iota
+	VtxRGBA32F                // R32G32B32A32_FLOAT
+	VtxRGB32F                 // R32G32B32_FLOAT
+	VtxRG32F                  // R32G32_FLOAT
+	VtxR32F                   // R32_FLOAT
+	VtxRGBA8                  // R8G8B8A8_UNORM
+	VtxBGRA8                  // B8G8R8A8_UNORM
+	VtxRGBA32UI               // R32G32B32A32_UINT
+	VtxRGB32UI                // R32G32B32_UINT
+	VtxRG32UI                 // R32G32_UINT
+	VtxR32UI                  // R32_UINT
+	VtxRGBA8UI                // R8G8B8A8_UINT
+	VtxRGBA32SI               // R32G32B32A32_SINT
+	VtxRGB32SI                // R32G32B32_SINT
+	VtxRG32SI                 // R32G32_SINT
+	VtxR32SI                  // R32_SINT
+	VtxRGBA16F                // R16G16B16A16_FLOAT
+	VtxRGBA16UN               // R16G16B16A16_UNORM
+	VtxRGBA16UI               // R16G16B16A16_UINT
+	VtxRGBA16SN               // R16G16B16A16_SNORM
+	VtxRGBA16SI               // R16G16B16A16_SINT
+	VtxRGB10A2UN              // R10G10B10A2_UNORM
+	VtxRGB10A2UI              // R10G10B10A2_UINT
+	VtxRG11B10F               // R11G11B10_FLOAT
+	VtxRGBA8SN                // R8G8B8A8_SNORM
+	VtxRGBA8SI                // R8G8B8A8_SINT
+	VtxRG16F                  // R16G16_FLOAT
+	VtxRG16UN                 // R16G16_UNORM
+	VtxRG16UI                 // R16G16_UINT
+	VtxRG16SN                 // R16G16_SNORM
+	VtxRG16SI                 // R16G16_SINT
+	VtxRG8UN                  // R8G8_UNORM
+	VtxRG8UI                  // R8G8_UINT
+	VtxRG8SN                  // R8G8_SNORM
+	VtxRG8SI                  // R8G8_SINT
+	VtxR16F                   // R16_FLOAT
+	VtxR16UN                  // R16_UNORM
+	VtxR16UI                  // R16_UINT
+	VtxR16SN                  // R16_SNORM
+	VtxR16SI                  // R16_SINT
+	VtxR8UN                   // R8_UNORM
+	VtxR8UI                   // R8_UINT
+	VtxR8SN                   // R8_SNORM
+	VtxR8SI                   // R8_SINT
 	numVtxFormats
 )
 

@@ -29,8 +29,8 @@ import "fmt"
 // comparison), the address modes Addr* and AddrMirrorOnce, comparison one
 // of Cmp* (the comparison filter's function).
 const (
-	OpSetView      Opcode = 0x1E
-	OpSetSamplerEx Opcode = 0x1F
+	OpSetView      Opcode = 0x2A
+	OpSetSamplerEx Opcode = 0x2B
 )
 
 // View kinds of SET_VIEW.

@@ -24,6 +24,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -80,7 +81,7 @@ func main() {
 		if !r.ok {
 			status = "FAIL"
 		}
-		fmt.Printf("<== %s: %s in %s\n", t, status, seconds(r.took))
+		fmt.Printf("<== %s: %s in %s (%s of CPU)\n", t, status, seconds(r.took), seconds(r.cpu))
 		results = append(results, r)
 	}
 	ok := summary(os.Stdout, results, time.Since(start), dir)
@@ -95,6 +96,7 @@ type result struct {
 	ok      bool
 	skipped bool // not run (interrupted)
 	took    time.Duration
+	cpu     time.Duration // user + system time of the target and what it ran
 	log     string
 	failed  []string   // the Go tests or browser tests that failed, or packages that did not build
 	tests   []testTime // Go tests (top level) or browser tests, with their durations
@@ -140,6 +142,7 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 		return r
 	}
 	g := newGoJSON(out)
+	var plainFailed []string // what the plain output says failed
 	rd := bufio.NewReader(pr)
 	for {
 		line, err := rd.ReadString('\n')
@@ -147,6 +150,13 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 			logf.WriteString(line)
 			if !goTargets[target] || !g.line(line) {
 				io.WriteString(out, line)
+				if m := plainFailure.FindStringSubmatch(strings.TrimRight(line, "\n")); m != nil {
+					for _, what := range m[1:] {
+						if what != "" {
+							plainFailed = append(plainFailed, what)
+						}
+					}
+				}
 			}
 		}
 		if err != nil {
@@ -157,12 +167,20 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 	err = cmd.Wait()
 	r.took = time.Since(begin)
 	r.ok = err == nil
+	if ps := cmd.ProcessState; ps != nil {
+		// wait4's usage counts the descendants make waited for: the
+		// compilers, the test binaries, node, Chromium.
+		r.cpu = ps.UserTime() + ps.SystemTime()
+	}
 	g.flush()
 	r.failed, r.tests = g.failed, g.tests
 	if target == browserTarget {
 		if f, tests, err := readJUnit(junit); err == nil {
 			r.failed, r.tests = f, tests
 		}
+	}
+	if !r.ok && len(r.failed) == 0 {
+		r.failed = plainFailed
 	}
 	if !r.ok && len(r.failed) == 0 {
 		if ee, isExit := err.(*exec.ExitError); !isExit {
@@ -173,6 +191,11 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 	}
 	return r
 }
+
+// plainFailure matches what a target's plain output says failed: a Go test
+// (`--- FAIL: TestX`, printed without -json), a package (`FAIL\tpkg`), the
+// fuzz target's closing line.
+var plainFailure = regexp.MustCompile(`^(?:--- FAIL: (\S+)|FAIL\t(\S+)|fuzz: (failed:.*))`)
 
 // goEvent is a line of `go test -json` (cmd/test2json).
 type goEvent struct {
@@ -252,8 +275,9 @@ func (g *goJSON) line(s string) bool {
 				g.print(k)
 			}
 		}
+		said := g.buf[key] != nil && strings.Contains(g.buf[key].String(), "FAIL\t"+pkg)
 		g.print(key)
-		if e.Action == "fail" {
+		if e.Action == "fail" && !said {
 			fmt.Fprintf(g.out, "FAIL\t%s\t%.3fs\n", pkg, e.Elapsed)
 		}
 	}
@@ -347,7 +371,11 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 // summary prints what passed and failed and the slowest tests; it reports
 // whether every target passed.
 func summary(w io.Writer, results []result, took time.Duration, dir string) bool {
-	fmt.Fprintf(w, "\nmake test: summary (%s in all; load average now %s)\n", minutes(took), loadAverage())
+	var cpu time.Duration
+	for _, r := range results {
+		cpu += r.cpu
+	}
+	fmt.Fprintf(w, "\nmake test: summary (%s in all, %s of CPU; load average now %s)\n", minutes(took), minutes(cpu), loadAverage())
 	ok := true
 	var goTests, browserTests []testTime
 	var failedNames []string
@@ -362,7 +390,7 @@ func summary(w io.Writer, results []result, took time.Duration, dir string) bool
 			ok = false
 			failedNames = append(failedNames, r.target)
 		}
-		line := fmt.Sprintf("  %s  %-13s %8s", status, r.target, seconds(r.took))
+		line := fmt.Sprintf("  %s  %-13s %8s  %8s of CPU", status, r.target, seconds(r.took), seconds(r.cpu))
 		if r.skipped {
 			line = fmt.Sprintf("  %s  %-13s %8s", status, r.target, "not run")
 		}

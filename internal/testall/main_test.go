@@ -63,6 +63,9 @@ func TestGoJSON(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, got)
 		}
 	}
+	if n := strings.Count(got, "FAIL\tm/c"); n != 1 {
+		t.Errorf("m/c's FAIL line printed %d times:\n%s", n, got)
+	}
 	for _, not := range []string{"a log line of a passing test", "good_case", "m/e"} {
 		if strings.Contains(got, not) {
 			t.Errorf("output has %q, which only -v shows:\n%s", not, got)
@@ -129,6 +132,7 @@ unit)
 	echo '{"Action":"fail","Package":"m/b","Elapsed":2.1}'
 	exit 2 ;;
 vet) echo "vet: something is wrong" >&2; exit 1 ;;
+fuzz) echo "fuzz: FuzzX in ./a for 10x"; echo "fuzz: failed: FuzzX (./a)"; exit 2 ;;
 esac
 `
 	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
@@ -136,11 +140,11 @@ esac
 	}
 	var out strings.Builder
 	var results []result
-	for _, target := range []string{"fmt", "unit", "vet"} {
+	for _, target := range []string{"fmt", "unit", "vet", "fuzz"} {
 		results = append(results, runTarget(fake, target, dir, &out))
 	}
-	if !results[0].ok || results[1].ok || results[2].ok {
-		t.Fatalf("ok: %v %v %v\n%s", results[0].ok, results[1].ok, results[2].ok, out.String())
+	if !results[0].ok || results[1].ok || results[2].ok || results[3].ok {
+		t.Fatalf("ok: %v %v %v %v\n%s", results[0].ok, results[1].ok, results[2].ok, results[3].ok, out.String())
 	}
 	if ok := summary(&out, results, 90*time.Second, dir); ok {
 		t.Error("summary says every target passed")
@@ -156,8 +160,10 @@ esac
 		"          m/b TestBroken\n",
 		"  FAIL  vet ",
 		"          exit status 1\n",
+		"  FAIL  fuzz ",
+		"          failed: FuzzX (./a)\n",
 		"slowest Go tests:\n     42.2 s  unit m/a  TestSlow\n",
-		"FAIL: unit, vet",
+		"FAIL: unit, vet, fuzz",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

@@ -90,6 +90,7 @@ export async function launch() {
     const s = await startServer(tmp);
     h.server = s.server;
     h.baseURL = s.url;
+    h.serverLog = s.log; // what the server printed (newcomer-shots.test.mjs reads it)
     h.browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,

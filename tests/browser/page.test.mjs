@@ -5,16 +5,15 @@
 //   cd tests/browser && npm ci && node --test
 //
 // Needs Go (to build the server and main.wasm) and /usr/bin/chromium
-// (apt-get install -y chromium). With UPDATE_SCREENSHOTS=1 it saves the
-// screenshots docs/ and the README show (docs/screenshot.png,
-// docs/panel-*.png); without, it leaves the tree alone. It prints the
+// (apt-get install -y chromium). The pictures docs/ and the README show are
+// screenshots.test.mjs's and newcomer-shots.test.mjs's. It prints the
 // figures it measures (time to the first frame, the timeline's frame times
 // with a million events, the canvas's frames per second) without asserting
 // on wall-clock time.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
 import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames, runToEnd } from "./harness.mjs";
@@ -24,16 +23,6 @@ const STAGE_BG = "#0b0e14";
 const FRAME_RIM = "#2a313d";
 
 const scenarioFile = path.join(ROOT, "assets/scenarios/hello-triangle.d3ds");
-const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
-
-// shot saves a screenshot into docs/ when UPDATE_SCREENSHOTS=1.
-async function shot(page, name) {
-  if (!UPDATE) return;
-  mkdirSync(path.join(ROOT, "docs"), { recursive: true });
-  await nextFrames(page); // the canvas views draw in the next animation frame
-  await page.screenshot({ path: path.join(ROOT, "docs", name) });
-}
-
 // view switches the panel to a tab.
 async function view(page, name) {
   await page.click(`.tabs [data-view="${name}"]`);
@@ -164,7 +153,6 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, as
 
   const firstFrame = await page.evaluate(() => window.d3dsimUI.firstFrameAt);
   console.log(`# navigation to first presented frame (headless Chromium): ${firstFrame.toFixed(0)} ms`);
-  await shot(page, "screenshot.png");
   await page.close();
 });
 
@@ -251,10 +239,8 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await page.waitForSelector('#cl-lists tr.cl-row[data-obj="cl2"] .s-valid');
   assert.match(await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain').textContent(), /valid.*retired.*cached/);
   await page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).last().locator(".twisty").click();
-  await shot(page, "panel-cmdlists.png");
   await view(page, "handles");
   await page.waitForSelector("#h-objects table.handles tr[data-handle]");
-  await shot(page, "panel-handles.png");
   await view(page, "cmdlists");
 
   // Run on to the end: the deferred context's section, the two command
@@ -310,7 +296,6 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   await page.waitForFunction(() => /Present/.test(document.querySelector("#flow .flow-head")?.textContent || ""));
   const steps = await page.locator("#flow .step").allTextContents();
   for (const want of ["8", "9", "10", "13", "14", "15", "16"]) assert.ok(steps.includes(want), `flow steps ${steps} lack ${want}`);
-  await shot(page, "panel-flow.png");
 
   // Problems: a scenario with a bug switch and a wrong expectation.
   const bug = "option bug=CL-RECYCLE-ERR\n" + src.replace("expect violations == 0", "");
@@ -326,13 +311,10 @@ test("stepping grows the command-list view; handles, flow and problems follow th
   const pe = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
   assert.equal(pe.kind, "violation");
   assert.ok(await page.locator(`.gutter .ln.selected[data-line="${pe.line}"]`).count() === 1, "the violation's line is marked");
-  await shot(page, "panel-problems.png");
 
   await view(page, "trace");
   await page.waitForSelector("#trace-rows .trace-row");
-  await shot(page, "panel-trace.png");
   await view(page, "timeline");
-  await shot(page, "panel-timeline.png");
   await page.close();
 });
 
@@ -470,7 +452,6 @@ test("a tutorial: notes step by step, lines highlighted, events selected", { tim
   await page.click("#notes-next");
   await expectStep(3, [24, 25], "DxgkDdiPresent");
   assert.equal(await page.locator('#notes-body a[href^="https://"]').count(), 1);
-  await shot(page, "tutorial.png");
   // Back to step 1: the run restarts and stops after line 4 again.
   await page.click("#notes-prev");
   await page.click("#notes-prev");
@@ -517,7 +498,6 @@ test("the timeline with 1,000,000 events pans (frame times printed, not asserted
     return "";
   });
   assert.ok(picked, "nothing under the GPU lane");
-  await shot(page, "timeline-1m.png");
   await page.close();
 });
 

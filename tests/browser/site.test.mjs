@@ -20,7 +20,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -206,6 +206,29 @@ test("dist/ holds the page, the module and its gzip copy, the scenarios, tutoria
     const bad = [...html.matchAll(/\b(?:src|href)="([^"]*)"/g)].map((m) => m[1]).filter((u) => /^\/(?!\/)|^https?:\/\/(127\.0\.0\.1|localhost)/.test(u));
     assert.deepEqual(bad, [], `${f} names absolute local paths`);
   }
+});
+
+// The sizes of main.wasm the docs quote ("17.1 MiB raw", "3.95 MiB
+// gzipped") are the built module's, to 3%: a module that grew or shrank
+// more than that fails here until the docs say so.
+test("the docs quote main.wasm's sizes as built", () => {
+  const size = { raw: statSync(path.join(dist, "main.wasm")).size, gzipped: statSync(path.join(dist, "main.wasm.gz")).size };
+  const files = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => "docs/" + f)];
+  const wrong = [];
+  let quoted = 0;
+  for (const f of files) {
+    const text = readFileSync(path.join(ROOT, f), "utf8");
+    for (const m of text.matchAll(/(\d+(?:\.\d+)?) MiB (raw|gzipped)\b/g)) {
+      quoted++;
+      const want = size[m[2]] / 2 ** 20;
+      if (Math.abs(Number(m[1]) - want) > 0.03 * want) {
+        wrong.push(`${f}:${text.slice(0, m.index).split("\n").length}: "${m[0]}", main.wasm is ${want.toFixed(2)} MiB ${m[2]}`);
+      }
+    }
+  }
+  console.log(`site: the docs quote main.wasm's size ${quoted} times`);
+  assert.ok(quoted >= 2, "no doc quotes main.wasm's size as \"N MiB raw\" and \"N MiB gzipped\": is the pattern still right?");
+  assert.deepEqual(wrong, []);
 });
 
 test("the gallery's thumbnails, files and links resolve under the sub-path", { timeout: 60000 }, async () => {
