@@ -300,7 +300,9 @@ func (e *refEnv) Constant(slot, elem int) ([4]uint32, error) {
 // reference and the ISA machine can both compute it. x holds what the
 // later ops add: a comparison's reference, a gather's channel, texel
 // offsets.
-func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec { return texelX(op, t, s, c, lod, texExtra{}) }
+func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
+	return texelX(op, t, s, c, lod, texExtra{})
+}
 
 type texExtra struct {
 	ref     float32
