@@ -145,8 +145,8 @@ func (ex *executor) prepareFused() {
 		int(f.coord) == ps.psPos || int(f.color) == ps.psPos || f.tex >= numTex || f.smp >= numSamplers {
 		return
 	}
-	tex := &ex.st.tex[isa.StagePS][f.tex]
-	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) {
+	tex, sm := &ex.st.tex[isa.StagePS][f.tex], &ex.st.smp[isa.StagePS][f.smp]
+	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) || sm.ex && !sm.simple {
 		return
 	}
 	fz.bind(f, tex, &ex.st.smp[isa.StagePS][f.smp])
