@@ -41,6 +41,7 @@ type gen struct {
 	interp    map[int]string // pixel input register -> interpolation mode
 
 	cdepth  int         // conditions, loops and switches around the code lowered now
+	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource // the textures and samplers used, in the order of first use
 
 	lim   Limits
