@@ -72,6 +72,7 @@ const (
 	KeySyncInterval // a present's SyncInterval
 	KeyLatency      // a device's maximum frame latency
 	KeyDst          // a present's destination allocation
+	KeyNext         // pfnRenderCb: the size of the next command buffer (asked for, then granted)
 	keyCount
 )
 
@@ -87,7 +88,7 @@ var keyNames = [keyCount]string{
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
-	KeyDst: "dst",
+	KeyDst: "dst", KeyNext: "next",
 }
 
 // String is the key's name in the text form.
