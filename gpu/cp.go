@@ -174,8 +174,11 @@ func (ex *executor) exec(p isa.Packet) {
 	switch p.Op {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
-		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout:
+		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
+		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil:
 		ex.setState(p)
+	case isa.OpClearStencil:
+		ex.clearStencil(p)
 	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)
 	case isa.OpDrawIndexed:
@@ -289,7 +292,7 @@ func (ex *executor) query(kind uint32, addr uint64) {
 // scanoutPacket copies the surface for the display engine; the frame is shown
 // when the buffer completes.
 func (ex *executor) scanoutPacket(p isa.Packet) {
-	s, ok := ex.surface(p, 0, "scanout surface", isa.FmtRGBA8, isa.FmtBGRA8)
+	s, ok := ex.surface(p, 0, "scanout surface", useScanout)
 	if !ok || ex.g.scanout == nil {
 		return
 	}

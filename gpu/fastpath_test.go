@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The pixel stage's fast paths against the general code they stand for, on
@@ -59,7 +60,7 @@ func TestFilter8MatchesSample(t *testing.T) {
 		sz := sizes[iter%len(sizes)]
 		w, h := sz[0], sz[1]
 		pitch := 4*w + 4*r.IntN(3)
-		tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8}
+		tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8, bpp: 4}
 		if r.IntN(2) == 0 {
 			tex.fmt = isa.FmtBGRA8
 		}
@@ -120,7 +121,7 @@ func TestFilter8MatchesSample(t *testing.T) {
 // for attributes of any value.
 func TestSeparableInterpolation(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 2))
-	prog, err := shader.Assemble("ps inputs=2 outputs=1 temps=0\nmov o0, v1")
+	prog, err := shaderisa.Assemble("ps inputs=2 outputs=1 temps=0\nmov o0, v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestCopyProgramSpans(t *testing.T) {
 			rt.clear(b, [4]float32{0.25, 0.5, 0.75, 1})
 			b.Draw(uint32(len(verts)), 0)
 			rg.mustExec(b)
-			prog, err := shader.Assemble(ps)
+			prog, err := shaderisa.Assemble(ps)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The fused texture × colour block against the machine running the same
@@ -65,7 +66,7 @@ func fusedTexture(r *rand.Rand) (surface, sampler) {
 	sz := sizes[r.IntN(len(sizes))]
 	w, h := sz[0], sz[1]
 	pitch := 4*w + 4*r.IntN(3)
-	tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8}
+	tex := surface{mem: make([]byte, pitch*h), w: w, h: h, pitch: pitch, fmt: isa.FmtRGBA8, bpp: 4}
 	if r.IntN(2) == 0 {
 		tex.fmt = isa.FmtBGRA8
 	}
@@ -89,7 +90,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 	partial, point := 0, 0
 	for iter := range 10000 {
 		src := randFusedProgram(r)
-		prog, err := shader.Assemble(src)
+		prog, err := shaderisa.Assemble(src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -260,7 +261,7 @@ func TestFusedProgram(t *testing.T) {
 		"sample o0, v2, t0, s0\nmul o0, r0, v1",
 	}
 	for _, c := range yes {
-		p, err := shader.Assemble(head + c.src)
+		p, err := shaderisa.Assemble(head + c.src)
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
@@ -269,7 +270,7 @@ func TestFusedProgram(t *testing.T) {
 		}
 	}
 	for _, src := range no {
-		p, err := shader.Assemble(head + src)
+		p, err := shaderisa.Assemble(head + src)
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}

@@ -3,7 +3,7 @@ package gpu
 import (
 	"d3dsim/core/memlimit"
 	"d3dsim/gpu/isa"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -34,7 +34,7 @@ func fuzzPrograms(b *isa.Builder, vs, ps string) {
 	const progs = VRAMBase + 0xA000
 	b.SetLayout(isa.BuiltinLayout())
 	for i, name := range []string{vs, ps} {
-		p, err := shader.Assemble(BuiltinSource(name))
+		p, err := shaderisa.Assemble(BuiltinSource(name))
 		if err != nil {
 			panic(err) // the reference programs: a bug
 		}
@@ -107,7 +107,7 @@ func fuzzSeeds() [][]uint32 {
 	b.SetViewport(0, 0, 32, 32, 0, 1)
 	b.SetLayout(isa.BuiltinLayout())
 	for i, src := range []string{BuiltinSource("vs_passthrough"), shadedPS} {
-		p, err := shader.Assemble(src)
+		p, err := shaderisa.Assemble(src)
 		if err != nil {
 			panic(err)
 		}

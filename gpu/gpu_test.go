@@ -248,16 +248,16 @@ func TestBadPackets(t *testing.T) {
 		}, "page fault"},
 		{"RT zero-sized", func(b *isa.Builder) { b.SetRT(rt.addr, 0, 16, 64, isa.FmtRGBA8) }, "size 0x16"},
 		{"RT absurd", func(b *isa.Builder) { b.SetRT(rt.addr, 1<<31, 1<<31, 1<<31, isa.FmtRGBA8) }, "outside 1..16384"},
-		{"RT format", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 16, 64, isa.FmtD32F) }, "format 3"},
+		{"RT format", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 16, 64, isa.FmtD32F) }, "format D32_FLOAT"},
 		{"RT pitch", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 16, 60, isa.FmtRGBA8) }, "pitch 60"},
 		{"RT past its extent", func(b *isa.Builder) { b.SetRT(rt.addr, 16, 65, 64, isa.FmtRGBA8) }, "page fault"},
 		{"clear past the extent", func(b *isa.Builder) { b.ClearRT(rt.addr+64, 16, 64, 64, isa.FmtRGBA8, [4]float32{}) }, "page fault"},
-		{"DS format", func(b *isa.Builder) { b.SetDS(rt.addr, 16, 16, 64, isa.FmtRGBA8) }, "format 1"},
+		{"DS format", func(b *isa.Builder) { b.SetDS(rt.addr, 16, 16, 64, isa.FmtRGBA8) }, "format R8G8B8A8_UNORM"},
 		{"VB slot", func(b *isa.Builder) { b.SetVB(99, vb, 36, 36, 0) }, "slot 99"},
 		{"VB address", func(b *isa.Builder) { b.SetVB(0, 12345, 36, 36, 0) }, "page fault"},
 		{"IB index size", func(b *isa.Builder) { b.SetIB(ib, 6, 3, 0) }, "index size 3"},
 		{"CB stage", func(b *isa.Builder) { b.SetCB(2, 0, vb, 16) }, "stage 2"},
-		{"texture format", func(b *isa.Builder) { b.SetTex(0, rt.addr, 4, 4, 16, isa.FmtR16UI) }, "format 6"},
+		{"texture format", func(b *isa.Builder) { b.SetTex(0, rt.addr, 4, 4, 16, isa.Format(200)) }, "format 200"},
 		{"sampler", func(b *isa.Builder) { b.SetSampler(0, 7, 0, 0, 0) }, "filter 7"},
 		{"0x08, no opcode (a program is bound with SET_PROGRAM)", func(b *isa.Builder) { b.Words = append(b.Words, hdr(0x08, 2), isa.StageVS, 1) }, "unknown opcode 0x08"},
 		{"program stage", func(b *isa.Builder) { b.SetProgram(2, vb, 4, 0) }, "stage 2"},
@@ -280,7 +280,7 @@ func TestBadPackets(t *testing.T) {
 		{"write to nowhere", func(b *isa.Builder) { b.Write(0x1234, []byte{1}) }, "page fault"},
 		{"query kind", func(b *isa.Builder) { b.Query(9, rt.addr) }, "query kind 9"},
 		{"occlusion end without begin", func(b *isa.Builder) { b.Query(isa.QueryOcclusionEnd, rt.addr) }, "without a begin"},
-		{"scanout", func(b *isa.Builder) { b.Scanout(rt.addr, 16, 16, 64, isa.FmtR32F) }, "format 5"},
+		{"scanout", func(b *isa.Builder) { b.Scanout(rt.addr, 16, 16, 64, isa.FmtR32F) }, "format R32_FLOAT"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {

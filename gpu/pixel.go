@@ -19,11 +19,28 @@ type pipe struct {
 	sx0, sy0, sx1, sy1 int // scissor: viewport ∩ targets, x1/y1 exclusive
 	lo, hi             int // attributes the pixel program reads
 
-	rt    surface
-	color bool // a colour is written
-	fast  bool // no blending, all four channels written
-	fault bool // the draw faulted: its pixels get the warning colour
+	rt    surface // render target 0, for the fast paths
+	color bool    // a colour is written
+	fast  bool    // no blending, all four channels written
+	fault bool    // the draw faulted: its pixels get the warning colour
 	blend blendState
+
+	// The general output merger (mergeLane): every render target (nrt:
+	// 1 + the highest slot bound) and its blend, the blend factor, the
+	// sample mask, alpha-to-coverage, the stencil, the pixel program's
+	// depth output. generic: the draw needs it.
+	generic     bool
+	rts         *[isa.MaxRenderTargets]surface
+	blends      *[isa.MaxRenderTargets]blendState
+	nrt         int
+	blendFactor [4]float32
+	sampleMask  uint32
+	a2c         bool
+	stencil     bool // the stencil test is on (enabled, with a depth buffer that has stencil)
+	st          stencilState
+	depthOut    int  // the pixel program's output register of SV_Depth, or -1 (set with the program)
+	outs        int  // the pixel program's outputs
+	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
 	ds         surface
 	depth      bool // depth test on (enabled and a depth buffer bound)
@@ -65,16 +82,20 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols}
-	var w, h int
-	switch {
-	case s.rt.bound() && s.ds.bound():
-		w, h = min(s.rt.w, s.ds.w), min(s.rt.h, s.ds.h)
-	case s.rt.bound():
-		w, h = s.rt.w, s.rt.h
-	case s.ds.bound():
-		w, h = s.ds.w, s.ds.h
-	default:
+	*p = pipe{cols: &d.cols, depthOut: -1}
+	// The pixels are those of the targets bound, render targets and depth
+	// buffer alike (Direct3D 11 requires them the same size).
+	w, h, any := math.MaxInt, math.MaxInt, false
+	for k := range s.rt {
+		if r := &s.rt[k]; r.bound() {
+			w, h, any = min(w, r.w), min(h, r.h), true
+			p.nrt = k + 1
+		}
+	}
+	if s.ds.bound() {
+		w, h, any = min(w, s.ds.w), min(h, s.ds.h), true
+	}
+	if !any {
 		return false
 	}
 	// No viewport, no pixels: Direct3D 11 has no implicit full-target
@@ -97,20 +118,47 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	// no depth test and no blending; otherwise the pixel program, if any
 	// (preparePixelProgram), writes the colour: with none the draw tests
 	// and writes depth only.
-	p.rt, p.fault, p.blend = s.rt, faulted, s.blend
+	p.rt, p.fault, p.blend = s.rt[0], faulted, s.blend[0]
+	p.rts, p.blends = &s.rt, &s.blend
+	p.blendFactor, p.sampleMask, p.a2c = s.blendFactor, s.sampleMask, s.a2c
+	// The fast paths write one 8-bit RGBA or BGRA target; everything else
+	// (other formats, several targets, the stencil, the sample mask,
+	// alpha-to-coverage, the blend factor and dual-source factors) goes
+	// through mergeLane, a pixel at a time.
+	rt8 := (s.rt[0].fmt == isa.FmtRGBA8 || s.rt[0].fmt == isa.FmtBGRA8) && p.nrt == 1
 	if faulted {
-		p.color, p.fast = s.rt.bound(), true
+		p.color, p.fast = p.nrt > 0, rt8
+		p.generic = !rt8 && p.color
 	} else {
-		p.fast = !s.blend.enable && s.blend.mask == 0xF
+		p.fast = rt8 && !s.blend[0].enable && s.blend[0].mask == 0xF
 		p.ds = s.ds
 		p.depth = s.depth.enable && s.ds.bound()
 		p.depthWrite, p.depthFn = s.depth.write, s.depth.fn
 		p.zmin, p.zmax = min(vp.minZ, vp.maxZ), max(vp.minZ, vp.maxZ)
+		p.stencil = s.stencil.enable && s.ds.bound() && s.ds.fmt.Info().Stencil
+		p.st = s.stencil
+		p.generic = (p.nrt > 0 && !rt8) || p.stencil || s.sampleMask&1 == 0 || s.a2c || extendedBlend(s.blend[:max(p.nrt, 1)])
+	}
+	if p.generic {
+		p.fast = false
 	}
 	p.tileable = p.isTileable()
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
 	return true
+}
+
+// extendedBlend reports whether a blend of bs uses a factor past the first
+// ten (the blend factor, saturated alpha, dual-source): only the general
+// path (mergeLane) knows them.
+func extendedBlend(bs []blendState) bool {
+	for i := range bs {
+		b := &bs[i]
+		if b.enable && max(b.src, b.dst, b.srcA, b.dstA) > isa.BlendInvDestColor {
+			return true
+		}
+	}
+	return false
 }
 
 // chooseSpan picks the draw's fast path (span) when it has no pixel
@@ -449,6 +497,10 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 		p.programPixel(t, x, y, b1, b2, ri, bi)
 		return
 	}
+	if p.generic {
+		p.mergeLane(t, x, y, -1, b1, b2)
+		return
+	}
 	if !p.depthTest(t, x, y, b1, b2) {
 		return
 	}
@@ -471,18 +523,29 @@ func (p *pipe) depthTest(t *tri, x, y int, b1, b2 float64) bool {
 		} else if z > p.zmax {
 			z = p.zmax
 		}
-		o := y*p.ds.pitch + 4*x
-		px := p.ds.mem[o : o+4 : o+4]
-		old := binary.LittleEndian.Uint32(px)
-		if p.ds.fmt == isa.FmtD32F {
+		o := y*p.ds.pitch + p.ds.bpp*x
+		switch p.ds.fmt {
+		case isa.FmtD32F, isa.FmtD32FS8:
+			px := p.ds.mem[o : o+4 : o+4]
 			src := float32(z)
-			if !compare(p.depthFn, src, math.Float32frombits(old)) {
+			if !compare(p.depthFn, src, math.Float32frombits(binary.LittleEndian.Uint32(px))) {
 				return false
 			}
 			if p.depthWrite {
 				binary.LittleEndian.PutUint32(px, math.Float32bits(src))
 			}
-		} else {
+		case isa.FmtD16:
+			px := p.ds.mem[o : o+2 : o+2]
+			src := unorm16(z)
+			if !compare(p.depthFn, src, uint32(binary.LittleEndian.Uint16(px))) {
+				return false
+			}
+			if p.depthWrite {
+				binary.LittleEndian.PutUint16(px, uint16(src))
+			}
+		default:
+			px := p.ds.mem[o : o+4 : o+4]
+			old := binary.LittleEndian.Uint32(px)
 			src := unorm24(z)
 			if !compare(p.depthFn, src, old&0xFFFFFF) {
 				return false
@@ -523,6 +586,11 @@ func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
 	}
 }
 
+// floats views shader bits as floats.
+func floats(v [4]uint32) [4]float32 {
+	return [4]float32{math.Float32frombits(v[0]), math.Float32frombits(v[1]), math.Float32frombits(v[2]), math.Float32frombits(v[3])}
+}
+
 // compare is the depth function fn applied to the incoming and stored depth.
 func compare[T float32 | uint32](fn uint32, src, dst T) bool {
 	switch fn {
@@ -544,12 +612,37 @@ func compare[T float32 | uint32](fn uint32, src, dst T) bool {
 	return false
 }
 
-// blend combines the pixel program's colour with the target's (D3D11: the
-// source is clamped to [0, 1] for a unorm target; colour and alpha have their
-// own factors and operation; min and max ignore the factors).
+// blend combines the pixel program's colour with an 8-bit UNORM target's.
 func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
-	for i := range src {
-		src[i] = clamp01(src[i])
+	return blendIn(b, src, dst, isa.NumUNorm)
+}
+
+// blendIn combines the pixel program's colour with the target's, whose
+// channels hold num (blendOps with no blend factor and no second source).
+func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]float32 {
+	return blendOps(b, &blendInputs{src: src, dst: *dst}, num)
+}
+
+// blendInputs are what blend factors read: the pixel program's colour
+// (src), its second output for dual-source blending (src1), the target's
+// colour (dst) and SET_BLEND_FACTOR's factor (bf).
+type blendInputs struct {
+	src, src1, dst, bf [4]float32
+}
+
+// blendOps combines the pixel program's colour with the target's, whose
+// channels hold num (D3D11: the sources and the blend factor are clamped
+// to [0, 1] for a UNORM or sRGB target, to [-1, 1] for an SNORM one, not at
+// all for a float one; colour and alpha have their own factors and
+// operation; min and max ignore the factors).
+func blendOps(b *blendState, in *blendInputs, num isa.Number) [4]float32 {
+	for i := range 4 {
+		switch num {
+		case isa.NumUNorm, isa.NumSRGB:
+			in.src[i], in.src1[i], in.bf[i] = clamp01(in.src[i]), clamp01(in.src1[i]), clamp01(in.bf[i])
+		case isa.NumSNorm:
+			in.src[i], in.src1[i], in.bf[i] = clampSN(in.src[i]), clampSN(in.src1[i]), clampSN(in.bf[i])
+		}
 	}
 	var out [4]float32
 	for i := 0; i < 4; i++ {
@@ -557,7 +650,7 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 		if i == 3 {
 			sf, df, op = b.srcA, b.dstA, b.opA
 		}
-		s, d := src[i], dst[i]
+		s, d := in.src[i], in.dst[i]
 		switch op {
 		case isa.BlendOpMin:
 			out[i] = min(s, d)
@@ -566,8 +659,8 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 			out[i] = max(s, d)
 			continue
 		}
-		s = float32(s * factor(sf, &src, dst, i))
-		d = float32(d * factor(df, &src, dst, i))
+		s = float32(s * factor(sf, in, i))
+		d = float32(d * factor(df, in, i))
 		switch op {
 		case isa.BlendOpAdd:
 			out[i] = s + d
@@ -580,7 +673,9 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 	return out
 }
 
-func factor(f uint32, src, dst *[4]float32, i int) float32 {
+// factor is blend factor f for channel i ("D3D11_BLEND enumeration").
+func factor(f uint32, in *blendInputs, i int) float32 {
+	src, dst := &in.src, &in.dst
 	switch f {
 	case isa.BlendOne:
 		return 1
@@ -600,8 +695,33 @@ func factor(f uint32, src, dst *[4]float32, i int) float32 {
 		return dst[i]
 	case isa.BlendInvDestColor:
 		return 1 - dst[i]
+	case isa.BlendSrcAlphaSat:
+		// (f, f, f, 1), f = min(As, 1 - Ad)
+		if i == 3 {
+			return 1
+		}
+		return min(src[3], 1-dst[3])
+	case isa.BlendFactor:
+		return in.bf[i]
+	case isa.BlendInvFactor:
+		return 1 - in.bf[i]
+	case isa.BlendSrc1Color:
+		return in.src1[i]
+	case isa.BlendInvSrc1Color:
+		return 1 - in.src1[i]
+	case isa.BlendSrc1Alpha:
+		return in.src1[3]
+	case isa.BlendInvSrc1Alpha:
+		return 1 - in.src1[3]
 	}
 	return 0
+}
+
+func clampSN(v float32) float32 {
+	if !(v > -1) {
+		return -1
+	}
+	return min(v, 1)
 }
 
 func clamp01(v float32) float32 {

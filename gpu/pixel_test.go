@@ -170,7 +170,7 @@ func TestBlend(t *testing.T) {
 
 func TestSampling(t *testing.T) {
 	// A 4x2 RGBA8 texture: texel (i, j) has red 10*i, green 100*j.
-	tex := surface{mem: make([]byte, 4*4*2), w: 4, h: 2, pitch: 16, fmt: isa.FmtRGBA8}
+	tex := surface{mem: make([]byte, 4*4*2), w: 4, h: 2, pitch: 16, fmt: isa.FmtRGBA8, bpp: 4}
 	for j := 0; j < 2; j++ {
 		for i := 0; i < 4; i++ {
 			copy(tex.mem[j*16+4*i:], []byte{byte(10 * i), byte(100 * j), 7, 255})
@@ -210,11 +210,11 @@ func TestSampling(t *testing.T) {
 	}
 
 	// Other formats, and no texture.
-	bgra := surface{mem: []byte{1, 2, 3, 4}, w: 1, h: 1, pitch: 4, fmt: isa.FmtBGRA8}
+	bgra := surface{mem: []byte{1, 2, 3, 4}, w: 1, h: 1, pitch: 4, fmt: isa.FmtBGRA8, bpp: 4}
 	if c := bgra.sample(&tests[0].s, 0.5, 0.5); c != [4]float32{3.0 / 255, 2.0 / 255, 1.0 / 255, 4.0 / 255} {
 		t.Errorf("BGRA8 sample %v", c)
 	}
-	r32 := surface{mem: f32bytes(0.75), w: 1, h: 1, pitch: 4, fmt: isa.FmtR32F}
+	r32 := surface{mem: f32bytes(0.75), w: 1, h: 1, pitch: 4, fmt: isa.FmtR32F, bpp: 4}
 	if c := r32.sample(&tests[0].s, 0.5, 0.5); c != [4]float32{0.75, 0, 0, 1} {
 		t.Errorf("R32F sample %v", c)
 	}

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 )
 
-// Programmable draws: SET_PROGRAM binds a gpu/shader program from GPU
+// Programmable draws: SET_PROGRAM binds a gpu/shaderisa program from GPU
 // memory to a stage, SET_LAYOUT describes the vertex fetch (package isa's
 // layout.go has the formats). The GPU decodes the words at the program's
 // address at the draw, through a cache, and runs the vertex stage
@@ -72,7 +73,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 // it (the executor runs one buffer at a time: one machine per program).
 type progEntry struct {
 	code []byte // the words it was decoded from, as bytes
-	prog *shader.Program
+	prog *shaderisa.Program
 	m    *shader.Machine
 	err  error
 	// reads has bit c of entry r set when the program may read component
@@ -111,6 +112,8 @@ type progState struct {
 	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
 	vsPos      int        // output register of SV_Position
 	psPos      int        // input register of SV_Position, -1 for none
+	psDepth1   int        // output register of SV_Depth plus one, 0 for none
+	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	vsIn, psIn int        // input registers of each program
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
@@ -141,7 +144,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
 	}
 	e := &progEntry{code: bytes.Clone(mem), copyIn: -1}
-	e.prog, e.err = shader.Decode(words)
+	e.prog, e.err = shaderisa.Decode(words)
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
 		e.copyIn, e.copySwz = copiedInput(e.prog)
@@ -150,9 +153,16 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.moves = movesOnly(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
-				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
+				if src.File != shaderisa.FileInput {
+					continue
+				}
+				n := uint32(1)
+				if src.Rel {
+					n = src.Len // any register of the array
+				}
+				for r := src.Index; r < src.Index+n && r < isa.MaxVaryings; r++ {
 					for _, c := range src.Swizzle {
-						e.reads[src.Index] |= 1 << c
+						e.reads[r] |= 1 << c
 					}
 				}
 			}
@@ -165,16 +175,16 @@ func (ps *progState) program(mem []byte) *progEntry {
 // copiedInput recognises a program whose one instruction is mov o0, v#
 // (all four components, no modifier, no saturate): it returns the input
 // register and the swizzle, or -1.
-func copiedInput(p *shader.Program) (int, [4]uint8) {
+func copiedInput(p *shaderisa.Program) (int, [4]uint8) {
 	if len(p.Code) != 1 {
 		return -1, [4]uint8{}
 	}
 	in := &p.Code[0]
-	if in.Op != shader.OpMov || in.Sat || in.Dst.File != shader.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF {
+	if in.Op != shaderisa.OpMov || in.Sat || in.Dst.File != shaderisa.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF || in.Dst.Rel {
 		return -1, [4]uint8{}
 	}
 	s := &in.Src[0]
-	if s.File != shader.FileInput || s.Neg || s.Abs || s.Rel {
+	if s.File != shaderisa.FileInput || s.Neg || s.Abs || s.Rel {
 		return -1, [4]uint8{}
 	}
 	return int(s.Index), s.Swizzle
@@ -203,7 +213,7 @@ const (
 // where its bits come from (a component never written is zero, the
 // machine's rule, and so is a temp component read before it is written);
 // nil for any other program.
-func movesOnly(p *shader.Program) []vsMove {
+func movesOnly(p *shaderisa.Program) []vsMove {
 	if len(p.Code) == 0 || p.Outputs > 32 {
 		return nil
 	}
@@ -215,10 +225,10 @@ func movesOnly(p *shader.Program) []vsMove {
 	outs := make([][4]sym, p.Outputs)
 	for i := range p.Code {
 		in := &p.Code[i]
-		if in.Op == shader.OpRet && i == len(p.Code)-1 {
+		if in.Op == shaderisa.OpRet && i == len(p.Code)-1 {
 			break
 		}
-		if in.Op != shader.OpMov || in.Sat || len(in.Src) != 1 {
+		if in.Op != shaderisa.OpMov || in.Sat || len(in.Src) != 1 || in.Dst.Rel {
 			return nil
 		}
 		s := &in.Src[0]
@@ -229,14 +239,14 @@ func movesOnly(p *shader.Program) []vsMove {
 		for c := range 4 {
 			sc := s.Swizzle[c]
 			switch s.File {
-			case shader.FileImm:
+			case shaderisa.FileImm:
 				val[c] = sym{kind: moveImm, imm: s.Imm[sc]}
-			case shader.FileInput:
+			case shaderisa.FileInput:
 				if s.Index > 255 {
 					return nil
 				}
 				val[c] = sym{kind: moveInput, reg: uint8(s.Index), src: sc}
-			case shader.FileTemp:
+			case shaderisa.FileTemp:
 				if t := temps[s.Index]; t != nil {
 					val[c] = t[sc]
 				}
@@ -246,12 +256,12 @@ func movesOnly(p *shader.Program) []vsMove {
 		}
 		var dst *[4]sym
 		switch in.Dst.File {
-		case shader.FileTemp:
+		case shaderisa.FileTemp:
 			if temps[in.Dst.Index] == nil {
 				temps[in.Dst.Index] = &[4]sym{}
 			}
 			dst = temps[in.Dst.Index]
-		case shader.FileOutput:
+		case shaderisa.FileOutput:
 			if int(in.Dst.Index) >= len(outs) {
 				return nil
 			}
@@ -278,13 +288,13 @@ func movesOnly(p *shader.Program) []vsMove {
 // unit and constant buffers: a loop may run into the step limit, a texture
 // access or resinfo may name a slot past the unit's (constant buffer
 // slots the decoder allows are all the GPU's).
-func mayFault(p *shader.Program) bool {
+func mayFault(p *shaderisa.Program) bool {
 	for _, in := range p.Code {
-		if in.Op == shader.OpLoop {
+		if in.Op == shaderisa.OpLoop {
 			return true
 		}
 		for _, s := range in.Src {
-			if s.File == shader.FileTex && s.Index >= numTex {
+			if s.File == shaderisa.FileTex && s.Index >= numTex {
 				return true
 			}
 		}
@@ -302,7 +312,7 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("no vertex program")
 		return false
 	}
-	stage := func(st int, want shader.Stage, what string) (*progEntry, bool) {
+	stage := func(st int, want shaderisa.Stage, what string) (*progEntry, bool) {
 		b := &s.prog[st]
 		if !b.bound {
 			return nil, true
@@ -319,10 +329,10 @@ func (ex *executor) prepareProgram() bool {
 		return e, true
 	}
 	var ok bool
-	if ps.vs, ok = stage(isa.StageVS, shader.StageVertex, "vertex"); !ok {
+	if ps.vs, ok = stage(isa.StageVS, shaderisa.StageVertex, "vertex"); !ok {
 		return false
 	}
-	if ps.ps, ok = stage(isa.StagePS, shader.StagePixel, "pixel"); !ok {
+	if ps.ps, ok = stage(isa.StagePS, shaderisa.StagePixel, "pixel"); !ok {
 		return false
 	}
 	vp := ps.vs.prog
@@ -344,9 +354,15 @@ func (ex *executor) prepareProgram() bool {
 	}
 	if ps.ps != nil {
 		pp := ps.ps.prog
-		ps.psIn, ps.psPos = pp.Inputs, int(s.prog[isa.StagePS].sysReg)
+		sys := s.prog[isa.StagePS].sysReg
+		ps.psIn, ps.psPos = pp.Inputs, int(sys&0xFF)
 		if ps.psPos == isa.NoReg {
 			ps.psPos = -1
+		}
+		ps.psDepth1, ps.psFront1 = int(sys>>8&0xFF), int(sys>>16&0xFF)
+		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos || sys>>24 != 0 {
+			ex.fault("pixel program: system values %#x: SV_Depth in o%d, SV_IsFrontFace in v%d, of %d outputs and %d inputs", sys, ps.psDepth1-1, ps.psFront1-1, pp.Outputs, pp.Inputs)
+			return false
 		}
 		if pp.Inputs > isa.MaxVaryings || ps.psPos >= pp.Inputs {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
@@ -404,12 +420,12 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
-			var c [4]float32
+			var c [4]uint32
 			if tex.bound() && x >= 0 && y >= 0 && int(x) < tex.w && int(y) < tex.h {
-				c = tex.fetch(&loadSampler, int(x), int(y))
+				c = tex.load(int(x), int(y))
 			}
 			for k := range c {
-				out[k][l] = math.Float32bits(c[k])
+				out[k][l] = c[k]
 			}
 		}
 		return nil
@@ -418,7 +434,7 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
 	sm := &u.st.smp[q.Sampler]
-	if tex.bound() && tex.fmt != isa.FmtR32F {
+	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
 		filter8(tex, sm, q)
 		return nil
 	}

@@ -2,14 +2,15 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
-	"encoding/binary"
+	tfmt "d3dsim/gpu/texel"
 	"math"
 )
 
 // Texture sampling of the texture unit (program.go's texUnit, for the
 // pixel programs' sample instructions): point or bilinear filtering, address
-// modes wrap, clamp, mirror and border, textures RGBA8, BGRA8 and R32F. An
-// unbound texture samples as zero (D3D11).
+// modes wrap, clamp, mirror and border, textures of every format package
+// texel decodes (8-bit RGBA and BGRA read here directly). An unbound
+// texture samples as zero (D3D11).
 
 // sample filters the texture at (u, v).
 func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
@@ -24,7 +25,7 @@ func (s *surface) sample(sm *sampler, u, v float64) [4]float32 {
 	x, fx := texel(float64(u*float64(s.w)) - 0.5)
 	y, fy := texel(float64(v*float64(s.h)) - 0.5)
 	var c00, c10, c01, c11 [4]float32
-	if x >= 0 && y >= 0 && x+1 < s.w && y+1 < s.h && s.fmt != isa.FmtR32F {
+	if x >= 0 && y >= 0 && x+1 < s.w && y+1 < s.h && (s.fmt == isa.FmtRGBA8 || s.fmt == isa.FmtBGRA8) {
 		// All four texels inside: every address mode leaves them be.
 		// fetch's arithmetic (a table lookup) without its calls.
 		o := y*s.pitch + 4*x
@@ -114,15 +115,25 @@ func (s *surface) fetch(sm *sampler, x, y int) [4]float32 {
 	if !okx || !oky {
 		return sm.border
 	}
-	o := y*s.pitch + 4*x
-	px := s.mem[o : o+4 : o+4]
 	switch s.fmt {
 	case isa.FmtRGBA8:
+		o := y*s.pitch + 4*x
+		px := s.mem[o : o+4 : o+4]
 		return [4]float32{unormF32[px[0]], unormF32[px[1]], unormF32[px[2]], unormF32[px[3]]}
 	case isa.FmtBGRA8:
+		o := y*s.pitch + 4*x
+		px := s.mem[o : o+4 : o+4]
 		return [4]float32{unormF32[px[2]], unormF32[px[1]], unormF32[px[0]], unormF32[px[3]]}
 	}
-	return [4]float32{math.Float32frombits(binary.LittleEndian.Uint32(px)), 0, 0, 1}
+	// Every other format through the shared decoder (integer formats
+	// read as their bits: a sample of them is not filtered, ld reads them).
+	return floats(tfmt.Load(s.fmt, s.mem, s.pitch, x, y))
+}
+
+// load reads texel (x, y), inside the surface, as the shader's bits: what
+// ld returns (integers for an integer format).
+func (s *surface) load(x, y int) [4]uint32 {
+	return tfmt.Load(s.fmt, s.mem, s.pitch, x, y)
 }
 
 // unormF32[i] is float32(i) / 255: a unorm8 channel as a float, looked up

@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	tfmt "d3dsim/gpu/texel"
 	"encoding/binary"
 	"math"
 )
@@ -19,12 +20,14 @@ const (
 	vertexBytes     = isa.VertexBytes
 )
 
-// surface is a resolved 2D surface: its bytes in memory and layout.
+// surface is a resolved 2D surface: its bytes in memory and layout. bpp is
+// the bytes of a texel (of a 4x4 block for a block-compressed format).
 type surface struct {
 	mem   []byte
 	w, h  int
 	pitch int
 	fmt   isa.Format
+	bpp   int
 }
 
 func (s *surface) bound() bool { return s.w > 0 }
@@ -63,8 +66,18 @@ type depthState struct {
 	fn            uint32
 }
 
+// stencilState is SET_STENCIL's: the test, masks, reference and each
+// face's operations (face 0 front, 1 back).
+type stencilState struct {
+	enable              bool
+	readMask, writeMask uint8
+	ref                 uint8
+	face                [2]isa.StencilFace
+}
+
 type state struct {
-	rt, ds    surface
+	rt        [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
+	ds        surface
 	vb        [numVB]vbuf
 	ib        ibuf
 	cb        [2][numCB][]byte
@@ -76,59 +89,96 @@ type state struct {
 	wireframe bool // fill mode WIREFRAME: triangles drawn as their edges
 	frontCCW  bool
 	depthClip bool
-	blend     blendState
+	blend     [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
 	depth     depthState
-	topo      uint32
-	prog      [2]progBinding // SET_PROGRAM (program.go)
-	layout    layoutState    // SET_LAYOUT
+	// SET_BLEND_FACTOR's: the blend factor, the sample mask and
+	// alpha-to-coverage.
+	blendFactor [4]float32
+	sampleMask  uint32
+	a2c         bool
+	stencil     stencilState
+	topo        uint32
+	prog        [2]progBinding // SET_PROGRAM (program.go)
+	layout      layoutState    // SET_LAYOUT
 }
+
+var (
+	defaultBlend   = blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF}
+	defaultStencil = stencilState{readMask: 0xFF, writeMask: 0xFF, face: [2]isa.StencilFace{
+		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways},
+		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways}}}
+)
 
 // reset sets the state every buffer starts with: nothing bound, D3D11's
 // default rasterizer (cull back, clockwise front, depth clip), blend (off,
-// write all), depth-stencil (test LESS, write) and sampler (linear, clamp,
-// border white) states, a triangle-list topology, and no viewport: until
-// SET_VIEWPORT a draw covers nothing, as in Direct3D 11.
+// write all, blend factor 1, every sample), depth-stencil (test LESS,
+// write, no stencil) and sampler (linear, clamp, border white) states, a
+// triangle-list topology, and no viewport: until SET_VIEWPORT a draw
+// covers nothing, as in Direct3D 11.
 func (s *state) reset() {
 	*s = state{
-		cull:      isa.CullBack,
-		depthClip: true,
-		blend:     blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF},
-		depth:     depthState{enable: true, write: true, fn: isa.CmpLess},
-		topo:      isa.TopoTriangleList,
+		cull:        isa.CullBack,
+		depthClip:   true,
+		depth:       depthState{enable: true, write: true, fn: isa.CmpLess},
+		topo:        isa.TopoTriangleList,
+		blendFactor: [4]float32{1, 1, 1, 1},
+		sampleMask:  ^uint32(0),
+		stencil:     defaultStencil,
+	}
+	for i := range s.blend {
+		s.blend[i] = defaultBlend
 	}
 	for i := range s.smp {
 		s.smp[i] = sampler{filter: isa.FilterLinear, u: isa.AddrClamp, v: isa.AddrClamp, border: [4]float32{1, 1, 1, 1}}
 	}
 }
 
+// The kinds of surface a packet names, and the formats each may have.
+const (
+	useColor   = iota // a render target: a colour format the output merger writes (tfmt.Writable)
+	useDepth          // a depth buffer: FmtD32F, FmtD24S8, FmtD16, FmtD32FS8
+	useTexture        // a texture: any format the texture unit decodes
+	useScanout        // what the display engine shows: FmtRGBA8, FmtBGRA8
+)
+
+// formatFor reports whether format f may be a surface of the kind use.
+func formatFor(use int, f isa.Format) bool {
+	i := f.Info()
+	switch use {
+	case useColor:
+		return tfmt.Writable(f) && !i.Depth
+	case useDepth:
+		return i.Depth
+	case useTexture:
+		return f.Known()
+	}
+	return f == isa.FmtRGBA8 || f == isa.FmtBGRA8
+}
+
 // surface resolves the addr(2) w h pitch fmt fields at a[i:] of p; the format
-// must be one of allowed.
-func (ex *executor) surface(p isa.Packet, i int, what string, allowed ...isa.Format) (surface, bool) {
+// must suit use.
+func (ex *executor) surface(p isa.Packet, i int, what string, use int) (surface, bool) {
 	a := p.Args
 	addr := p.Addr(i)
 	w, h, pitch, fm := a[i+2], a[i+3], a[i+4], isa.Format(a[i+5])
-	ok := false
-	for _, f := range allowed {
-		ok = ok || f == fm
-	}
-	if !ok {
-		ex.fault("%s: format %d not supported", what, fm)
+	if !formatFor(use, fm) {
+		ex.fault("%s: format %v not supported", what, fm)
 		return surface{}, false
 	}
 	if w == 0 || h == 0 || w > maxDim || h > maxDim {
 		ex.fault("%s: size %dx%d outside 1..%d", what, w, h, maxDim)
 		return surface{}, false
 	}
-	row := uint64(w) * uint64(fm.BytesPerPixel())
+	row := fm.RowBytes(w)
 	if uint64(pitch) < row {
 		ex.fault("%s: pitch %d smaller than a row of %d bytes", what, pitch, row)
 		return surface{}, false
 	}
-	mem, ok := ex.bytes(what, addr, uint64(pitch)*uint64(h-1)+row)
+	mem, ok := ex.bytes(what, addr, uint64(pitch)*uint64(fm.Rows(h)-1)+row)
 	if !ok {
 		return surface{}, false
 	}
-	return surface{mem: mem, w: int(w), h: int(h), pitch: int(pitch), fmt: fm}, true
+	return surface{mem: mem, w: int(w), h: int(h), pitch: int(pitch), fmt: fm, bpp: int(fm.Info().Bytes)}, true
 }
 
 // setState runs the SET_* packets. An invalid packet faults and leaves the
@@ -138,14 +188,24 @@ func (ex *executor) setState(p isa.Packet) {
 	a := p.Args
 	switch p.Op {
 	case isa.OpSetRT:
-		s.rt = surface{}
+		s.rt[0] = surface{}
 		if p.Addr(0) != 0 {
-			s.rt, _ = ex.surface(p, 0, "render target", isa.FmtRGBA8, isa.FmtBGRA8)
+			s.rt[0], _ = ex.surface(p, 0, "render target", useColor)
+		}
+	case isa.OpSetRTSlot:
+		slot := a[0]
+		if slot == 0 || slot >= isa.MaxRenderTargets {
+			ex.fault("slot %d outside 1..%d", slot, isa.MaxRenderTargets-1)
+			return
+		}
+		s.rt[slot] = surface{}
+		if p.Addr(1) != 0 {
+			s.rt[slot], _ = ex.surface(p, 1, "render target", useColor)
 		}
 	case isa.OpSetDS:
 		s.ds = surface{}
 		if p.Addr(0) != 0 {
-			s.ds, _ = ex.surface(p, 0, "depth buffer", isa.FmtD32F, isa.FmtD24S8)
+			s.ds, _ = ex.surface(p, 0, "depth buffer", useDepth)
 		}
 	case isa.OpSetVB:
 		slot, addr, size := a[0], p.Addr(1), uint64(a[3])
@@ -194,7 +254,7 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.tex[slot] = surface{}
 		if p.Addr(1) != 0 {
-			s.tex[slot], _ = ex.surface(p, 1, "texture", isa.FmtRGBA8, isa.FmtBGRA8, isa.FmtR32F)
+			s.tex[slot], _ = ex.surface(p, 1, "texture", useTexture)
 		}
 	case isa.OpSetSampler:
 		slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
@@ -221,17 +281,33 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.cull, s.wireframe, s.frontCCW, s.depthClip = cull, a[0]&isa.RasterWireframe != 0, a[1] != 0, a[2] != 0
 	case isa.OpSetBlend:
-		for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
-			if f > isa.BlendInvDestColor {
-				ex.fault("blend factor %d", f)
+		b, ok := ex.blendOf(a)
+		if !ok {
+			return
+		}
+		for i := range s.blend {
+			s.blend[i] = b
+		}
+	case isa.OpSetBlendRT:
+		if a[0] >= isa.MaxRenderTargets {
+			ex.fault("slot %d outside 0..%d", a[0], isa.MaxRenderTargets-1)
+			return
+		}
+		if b, ok := ex.blendOf(a[1:]); ok {
+			s.blend[a[0]] = b
+		}
+	case isa.OpSetBlendFactor:
+		s.blendFactor = [4]float32{p.F32(0), p.F32(1), p.F32(2), p.F32(3)}
+		s.sampleMask, s.a2c = a[4], a[5]&isa.BlendAlphaToCoverage != 0
+	case isa.OpSetStencil:
+		for _, w := range a[4:] {
+			if w >= isa.NumStencilOps || w > isa.CmpAlways {
+				ex.fault("stencil operation or function %d", w)
 				return
 			}
 		}
-		if a[3] > isa.BlendOpMax || a[6] > isa.BlendOpMax {
-			ex.fault("blend op %d,%d", a[3], a[6])
-			return
-		}
-		s.blend = blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}
+		s.stencil = stencilState{enable: a[0] != 0, readMask: uint8(a[1]), writeMask: uint8(a[2]), ref: uint8(a[3]),
+			face: [2]isa.StencilFace{{Fail: a[4], DepthFail: a[5], Pass: a[6], Func: a[7]}, {Fail: a[8], DepthFail: a[9], Pass: a[10], Func: a[11]}}}
 	case isa.OpSetDepth:
 		if a[2] > isa.CmpAlways {
 			ex.fault("depth function %d", a[2])
@@ -247,6 +323,22 @@ func (ex *executor) setState(p isa.Packet) {
 	}
 }
 
+// blendOf decodes the eight words of a blend (SET_BLEND's, SET_BLEND_RT's
+// after its slot), faulting on a bad factor or operation.
+func (ex *executor) blendOf(a []uint32) (blendState, bool) {
+	for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
+		if f >= isa.NumBlendFactors {
+			ex.fault("blend factor %d", f)
+			return blendState{}, false
+		}
+	}
+	if a[3] > isa.BlendOpMax || a[6] > isa.BlendOpMax {
+		ex.fault("blend op %d,%d", a[3], a[6])
+		return blendState{}, false
+	}
+	return blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}, true
+}
+
 // sane clamps a float from a packet into [lo, hi]; NaN becomes lo.
 func sane(v float32, lo, hi float64) float64 {
 	f := float64(v)
@@ -259,29 +351,24 @@ func sane(v float32, lo, hi float64) float64 {
 	return f
 }
 
-// clearRT fills a colour surface (RGBA8, BGRA8 or R32F) with one colour.
+// clearRT fills a colour surface with one colour, converted to its format
+// (tfmt.ClearValue: an integer format takes the colour's values as
+// integers).
 func (ex *executor) clearRT(p isa.Packet) {
-	s, ok := ex.surface(p, 0, "render target", isa.FmtRGBA8, isa.FmtBGRA8, isa.FmtR32F)
+	s, ok := ex.surface(p, 0, "render target", useColor)
 	if !ok {
 		return
 	}
 	c := [4]float32{p.F32(6), p.F32(7), p.F32(8), p.F32(9)}
-	var px [4]byte
-	switch s.fmt {
-	case isa.FmtRGBA8:
-		px = [4]byte{unorm8(c[0]), unorm8(c[1]), unorm8(c[2]), unorm8(c[3])}
-	case isa.FmtBGRA8:
-		px = [4]byte{unorm8(c[2]), unorm8(c[1]), unorm8(c[0]), unorm8(c[3])}
-	case isa.FmtR32F:
-		binary.LittleEndian.PutUint32(px[:], math.Float32bits(c[0]))
-	}
-	fillRect(&s, px)
+	var px [16]byte
+	tfmt.Encode(s.fmt, tfmt.ClearValue(s.fmt, c), 0xF, px[:s.bpp])
+	fillRect(&s, px[:s.bpp])
 	ex.chargeClear(s.w, s.h)
 }
 
-// clearDS sets the depth of a depth surface; D24S8 keeps its stencil.
+// clearDS sets the depth of a depth surface, keeping its stencil.
 func (ex *executor) clearDS(p isa.Packet) {
-	s, ok := ex.surface(p, 0, "depth buffer", isa.FmtD32F, isa.FmtD24S8)
+	s, ok := ex.surface(p, 0, "depth buffer", useDepth)
 	if !ok {
 		return
 	}
@@ -290,33 +377,52 @@ func (ex *executor) clearDS(p isa.Packet) {
 		d = 0
 	}
 	d = min(d, 1)
-	if s.fmt == isa.FmtD32F {
+	switch s.fmt {
+	case isa.FmtD32F:
 		var px [4]byte
 		binary.LittleEndian.PutUint32(px[:], math.Float32bits(float32(d)))
-		fillRect(&s, px)
-	} else {
-		z := unorm24(d)
+		fillRect(&s, px[:])
+	case isa.FmtD16:
+		var px [2]byte
+		binary.LittleEndian.PutUint16(px[:], uint16(unorm16(d)))
+		fillRect(&s, px[:])
+	default:
 		for y := 0; y < s.h; y++ {
-			row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
-			for i := 0; i < len(row); i += 4 {
-				v := binary.LittleEndian.Uint32(row[i:])
-				binary.LittleEndian.PutUint32(row[i:], v&0xFF000000|z)
+			row := s.mem[y*s.pitch : y*s.pitch+s.bpp*s.w]
+			for i := 0; i < len(row); i += s.bpp {
+				writeDepth(s.fmt, row[i:i+s.bpp], d)
 			}
 		}
 	}
 	ex.chargeClear(s.w, s.h)
 }
 
+// writeDepth stores depth d (in [0, 1]) in the texel px of a depth format,
+// keeping its stencil.
+func writeDepth(f isa.Format, px []byte, d float64) {
+	switch f {
+	case isa.FmtD32F, isa.FmtD32FS8:
+		binary.LittleEndian.PutUint32(px, math.Float32bits(float32(d)))
+	case isa.FmtD24S8:
+		v := binary.LittleEndian.Uint32(px)
+		binary.LittleEndian.PutUint32(px, v&0xFF000000|unorm24(d))
+	case isa.FmtD16:
+		binary.LittleEndian.PutUint16(px, uint16(unorm16(d)))
+	}
+}
+
 func (ex *executor) chargeClear(w, h int) {
 	ex.res.cost += int64((w*h+15)/16) * ex.g.costs.ClearPer16PxNS
 }
 
-// fillRect writes the 4-byte pixel px over the whole surface.
-func fillRect(s *surface, px [4]byte) {
+// fillRect writes the pixel px (a texel of the surface's format) over the
+// whole surface.
+func fillRect(s *surface, px []byte) {
+	n := len(px)
 	for y := 0; y < s.h; y++ {
-		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
-		copy(row, px[:])
-		for i := 4; i < len(row); i *= 2 {
+		row := s.mem[y*s.pitch : y*s.pitch+n*s.w]
+		copy(row, px)
+		for i := n; i < len(row); i *= 2 {
 			copy(row[i:], row[:i])
 		}
 	}
@@ -332,6 +438,17 @@ func unorm8(v float32) byte {
 		return 255
 	}
 	return byte(float32(v*255) + 0.5)
+}
+
+// unorm16 converts a depth in [0, 1] to 16-bit unorm (D16_UNORM).
+func unorm16(d float64) uint32 {
+	if !(d > 0) {
+		return 0
+	}
+	if d >= 1 {
+		return 0xFFFF
+	}
+	return uint32(float64(d*0xFFFF) + 0.5)
 }
 
 // unorm24 converts a depth in [0, 1] to 24-bit unorm.

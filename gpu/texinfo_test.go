@@ -12,7 +12,7 @@ import (
 func TestTexUnitInfo(t *testing.T) {
 	var s state
 	s.reset()
-	s.tex[2] = surface{mem: make([]byte, 64*4*32), w: 64, h: 32, pitch: 256}
+	s.tex[2] = surface{mem: make([]byte, 64*4*32), w: 64, h: 32, pitch: 256, bpp: 4}
 	u := texUnit{st: &s}
 	tests := []struct {
 		slot    int

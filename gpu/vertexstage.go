@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	tfmt "d3dsim/gpu/texel"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -190,9 +191,15 @@ func fetchElement(vb *vbuf, v int64, e *isa.VertexElement, in *shader.Vec, j int
 		for k := range 4 {
 			in[k][j] = uint32(b[k])
 		}
-	default:
+	case isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRGB32UI, isa.VtxRG32UI, isa.VtxR32UI,
+		isa.VtxRGBA32SI, isa.VtxRGB32SI, isa.VtxRG32SI, isa.VtxR32SI:
 		for k := range e.Format.Components() {
 			in[k][j] = binary.LittleEndian.Uint32(b[4*k:])
 		}
+	default:
+		// Every other format through the texture unit's decoder: the
+		// same numbers a texel of the format reads as.
+		v := tfmt.Decode(e.Format.Texel(), b)
+		in[0][j], in[1][j], in[2][j], in[3][j] = v[0], v[1], v[2], v[3]
 	}
 }

@@ -105,6 +105,13 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
 		return exitBadIn
 	}
+	if text, isCapture, err := captureOf(a, name, src, stderr); isCapture {
+		if err != nil {
+			fmt.Fprintf(stderr, "d3dsim: %s: %v\n", name, err)
+			return exitBadIn
+		}
+		src = []byte(text)
+	}
 	s, err := scenario.Load(name, src)
 	if err != nil {
 		fmt.Fprintln(stderr, err)
@@ -221,6 +228,13 @@ func cmdLink(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
 		return exitBadIn
+	}
+	if text, isCapture, err := captureOf(a, name, src, stderr); isCapture {
+		if err != nil {
+			fmt.Fprintf(stderr, "d3dsim: %s: %v\n", name, err)
+			return exitBadIn
+		}
+		src = []byte(text)
 	}
 	if _, err := scenario.Load(name, src); err != nil {
 		fmt.Fprintln(stderr, err)

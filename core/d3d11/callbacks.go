@@ -526,10 +526,10 @@ func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint
 }
 
 func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
-	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(x.rtv, x.dsv) }, func(x *DeviceContext, u ddi.Device) {
+	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(append(x.renderTargets(), x.dsv)...) }, func(x *DeviceContext, u ddi.Device) {
 		var rtvs []ddi.HRENDERTARGETVIEW
-		if x.rtv != nil {
-			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(x.viewH(x.rtv))}
+		for _, v := range x.renderTargets() {
+			rtvs = append(rtvs, ddi.HRENDERTARGETVIEW(x.viewH(v)))
 		}
 		u.SetRenderTargets(x.h, rtvs, ddi.HDEPTHSTENCILVIEW(x.viewH(x.dsv)))
 	})
@@ -537,13 +537,13 @@ func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
 
 func (c *callbacks) PfnStateOmBlendStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmBlendStateCb", func(x *DeviceContext) string { return shown(x.blend) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), x.blendFactor, x.sampleMask)
 	})
 }
 
 func (c *callbacks) PfnStateOmDepthStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmDepthStateCb", func(x *DeviceContext) string { return shown(x.depth) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), 0)
+		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), x.stencilRef)
 	})
 }
 
@@ -605,7 +605,15 @@ func (c *callbacks) PfnEscapeCb(_ ddi.HRTDEVICE, a *ddi.EscapeCb) (err error) {
 // PfnSetErrorCb takes a driver error for one context: each deferred context
 // reports through its own core-layer handle ("Using context-local DDI
 // handles", rule ERR-DC).
-func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
+//
+// The driver may say why (an *hresult.Error, as its shader DDIs do): the
+// callback's event carries the text, and the failed call's error says it.
+func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
+	hr := hresult.Of(err)
+	var why *hresult.Error
+	if !errors.As(err, &why) || why.Code != hr {
+		why = nil
+	}
 	c.mu.Lock()
 	ctx := c.contexts[core]
 	c.mu.Unlock()
@@ -613,13 +621,24 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
 	if ctx != nil {
 		name = ctx.name
 	}
-	done := c.enter("pfnSetErrorCb", trace.Event{HR: hr.Name(), Ctx: name})
+	ev := trace.Event{HR: hr.Name(), Ctx: name}
+	if why != nil {
+		ev.Msg = why.Msg
+	}
+	done := c.enter("pfnSetErrorCb", ev)
 	done.end(nil)
 	// A create DDI in progress on this thread fails with it (ddiCall).
+	table := (*ddiTable)(nil)
 	if ctx != nil {
-		ctx.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+		table = &ctx.ddi
 	} else if imm := c.dev().imm; imm != nil {
-		imm.ddi.noteError(c.rt.cfg.Sim.Thread(), hr)
+		table = &imm.ddi
+	}
+	if table != nil {
+		table.noteError(c.rt.cfg.Sim.Thread(), hr)
+		if why != nil {
+			table.noteCause(c.rt.cfg.Sim.Thread(), why)
+		}
 	}
 	switch {
 	case hr == hresult.D3DDDIERR_DEVICEREMOVED:

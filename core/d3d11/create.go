@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"strings"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
@@ -14,8 +15,27 @@ import (
 // table, then CalcDeferredContextHandleSize for the context-local handles
 // a deferred context may open onto it.
 
-// CreateView creates a render-target, shader-resource or depth-stencil view.
+// ViewDesc is what a view's D3D11_*_VIEW_DESC says beyond its kind: its
+// Format (0: the resource's own) and a depth-stencil view's Flags.
+type ViewDesc struct {
+	Format ddi.Format
+	Flags  ddi.DSVFlag
+}
+
+// CreateView creates a render-target, shader-resource or depth-stencil view
+// of the resource's own format (a NULL view description).
 func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *View, err error) {
+	return d.CreateViewDesc(name, kind, res, ViewDesc{})
+}
+
+// CreateViewDesc creates a view with a description: a typed format of a
+// typeless resource's family, and for a depth-stencil view read-only
+// flags. The runtime's checks ("D3D11_DEPTH_STENCIL_VIEW_DESC structure",
+// "Format support for Direct3D feature level 11.0 hardware"): a view of a
+// typeless resource names a typed format, a typed resource's views keep its
+// format, the format supports the view's use, and READ_ONLY_STENCIL needs a
+// format with stencil.
+func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, desc ViewDesc) (v *View, err error) {
 	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
@@ -38,7 +58,10 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	if kind == ddi.ViewSRV && res.Kind != KindTexture2D {
 		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
 	}
-	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: res.Desc.Format, Obj: name}
+	if err := d.checkViewDesc(api, name, kind, res, &desc); err != nil {
+		return nil, err
+	}
+	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name}
 	// Traced under the view kind's own DDI (CalcPrivateRenderTargetViewSize,
 	// CalcPrivateShaderResourceViewSize, CalcPrivateDepthStencilViewSize).
 	private := d.calcPrivate(name, "CalcPrivate"+viewDDINames[kind]+"Size", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
@@ -46,7 +69,7 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	v = &View{ViewKind: kind, Res: res, h: d.rt.newHandle()}
+	v = &View{ViewKind: kind, Res: res, Format: desc.Format, Flags: desc.Flags, h: d.rt.newHandle()}
 	// (res=: the resource the view depends on, so the trace names it)
 	w := d.ddiIC().with(name, handleName(v.h), strArg(trace.KeyRes, handleName(uint32(res.h))))
 	switch kind {
@@ -78,6 +101,47 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 		res.unpin()
 	})
 	return v, nil
+}
+
+// checkViewDesc validates a view's description and fills in its format.
+func (d *Device) checkViewDesc(api, name string, kind ddi.ViewKind, res *Resource, desc *ViewDesc) error {
+	rf := res.Desc.Format
+	if desc.Format == ddi.FormatUnknown {
+		if ddi.Describe(rf).Typeless {
+			return d.invalid(api, name, "Format: resource %s is %s, typeless: a view of it names a typed format of its family", res.name, formatName(rf))
+		}
+		desc.Format = rf
+	}
+	vf := desc.Format
+	vd := ddi.Describe(vf)
+	switch {
+	case vd.Name == "":
+		return d.invalid(api, name, "Format: %s is not a DXGI format", formatName(vf))
+	case vd.Typeless:
+		return d.invalid(api, name, "Format: %s is typeless: a view names a typed format", formatName(vf))
+	case !ddi.SameFamily(rf, vf):
+		if ddi.Describe(rf).Typeless {
+			return d.invalid(api, name, "Format: %s is not of the family of resource %s (%s)", formatName(vf), res.name, formatName(rf))
+		}
+		return d.invalid(api, name, "Format: %s differs from resource %s's %s, which is not typeless", formatName(vf), res.name, formatName(rf))
+	}
+	need := map[ddi.ViewKind]ddi.FormatSupport{ddi.ViewRTV: ddi.SupportRenderTarget, ddi.ViewSRV: ddi.SupportShaderLoad, ddi.ViewDSV: ddi.SupportDepthStencil}[kind]
+	if (ddi.Required(vf)|ddi.Optional(vf))&need == 0 {
+		return d.invalid(api, name, "Format: %s cannot be a %s's format (%s)", formatName(vf),
+			map[ddi.ViewKind]string{ddi.ViewRTV: "render target view", ddi.ViewSRV: "shader resource view", ddi.ViewDSV: "depth stencil view"}[kind],
+			map[ddi.ViewKind]string{ddi.ViewRTV: "no render-target support", ddi.ViewSRV: "no shader-load support", ddi.ViewDSV: "not a depth format"}[kind])
+	}
+	if desc.Flags != 0 {
+		switch {
+		case kind != ddi.ViewDSV:
+			return d.invalid(api, name, "Flags: only a depth stencil view has Flags")
+		case desc.Flags&^(ddi.DSVReadOnlyDepth|ddi.DSVReadOnlyStencil) != 0:
+			return d.invalid(api, name, "Flags %#x: D3D11_DSV_FLAG has READ_ONLY_DEPTH and READ_ONLY_STENCIL", uint32(desc.Flags))
+		case desc.Flags&ddi.DSVReadOnlyStencil != 0 && vf != ddi.FormatD24UnormS8Uint && vf != ddi.FormatD32FloatS8X24Uint:
+			return d.invalid(api, name, "Flags: READ_ONLY_STENCIL needs a format with stencil, and %s has none", formatName(vf))
+		}
+	}
+	return nil
 }
 
 // CreateShaderBytecode creates a vertex ("vs") or pixel ("ps") shader from
@@ -120,6 +184,11 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	}
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
@@ -138,6 +207,9 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 // same state. If such a previous object exists, the runtime will return a
 // pointer to previous instance instead of creating a duplicate object").
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
+	if msg := blendDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateBlendState", name, msg)
+	}
 	return d.createState(name, "blend", "CreateBlendState", desc,
 		"CalcPrivateBlendStateSize", func(u ddi.Device) int { return u.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
@@ -154,6 +226,9 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
+	if msg := depthStencilDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateDepthStencilState", name, msg)
+	}
 	return d.createState(name, "depthstencil", "CreateDepthStencilState", desc,
 		"CalcPrivateDepthStencilStateSize", func(u ddi.Device) int { return u.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
@@ -167,6 +242,91 @@ func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, 
 		"CalcPrivateSamplerSize", func(u ddi.Device) int { return u.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
+}
+
+// refuseState is a Create*State call the runtime refuses for its
+// descriptor: E_INVALIDARG naming the field, as the debug layer does.
+func (d *Device) refuseState(api, name, msg string) error {
+	done := d.api(api, name, "")
+	err := d.invalid(api, name, "%s", msg)
+	done.end(err)
+	return err
+}
+
+// blendDescError checks a D3D11_BLEND_DESC ("D3D11_RENDER_TARGET_BLEND_DESC
+// structure", "D3D11_BLEND enumeration"): every factor a D3D11_BLEND value,
+// the alpha factors none of the *_COLOR ones, every operation a
+// D3D11_BLEND_OP, every write mask 4 bits; RenderTarget[1..7] are checked
+// when IndependentBlendEnable makes them count.
+func blendDescError(d *ddi.BlendDesc) string {
+	n := 1
+	if d.IndependentBlendEnable {
+		n = len(d.RenderTarget)
+	}
+	for i := range n {
+		t := &d.RenderTarget[i]
+		for _, f := range []struct {
+			name  string
+			v     ddi.Blend
+			alpha bool
+		}{{"SrcBlend", t.SrcBlend, false}, {"DestBlend", t.DestBlend, false}, {"SrcBlendAlpha", t.SrcBlendAlpha, true}, {"DestBlendAlpha", t.DestBlendAlpha, true}} {
+			name := enumName("Blend", uint32(f.v))
+			switch {
+			case name == "":
+				return fmt.Sprintf("RenderTarget[%d].%s %d is not a D3D11_BLEND value", i, f.name, f.v)
+			case f.alpha && strings.HasSuffix(name, "_COLOR"):
+				return fmt.Sprintf("RenderTarget[%d].%s is D3D11_BLEND_%s: the alpha factors cannot be *_COLOR ones", i, f.name, name)
+			}
+		}
+		for _, op := range []struct {
+			name string
+			v    ddi.BlendOp
+		}{{"BlendOp", t.BlendOp}, {"BlendOpAlpha", t.BlendOpAlpha}} {
+			if enumName("BlendOp", uint32(op.v)) == "" {
+				return fmt.Sprintf("RenderTarget[%d].%s %d is not a D3D11_BLEND_OP value", i, op.name, op.v)
+			}
+		}
+		if t.RenderTargetWriteMask > 0xF {
+			return fmt.Sprintf("RenderTarget[%d].RenderTargetWriteMask %#x has bits past D3D11_COLOR_WRITE_ENABLE_ALL (0xf)", i, t.RenderTargetWriteMask)
+		}
+	}
+	return ""
+}
+
+// depthStencilDescError checks a D3D11_DEPTH_STENCIL_DESC: the functions
+// D3D11_COMPARISON_FUNC values, the operations D3D11_STENCIL_OP ones.
+func depthStencilDescError(d *ddi.DepthStencilDesc) string {
+	if enumName("Comparison", uint32(d.DepthFunc)) == "" {
+		return fmt.Sprintf("DepthFunc %d is not a D3D11_COMPARISON_FUNC value", d.DepthFunc)
+	}
+	for _, f := range []struct {
+		name string
+		face *ddi.DepthStencilOpDesc
+	}{{"FrontFace", &d.FrontFace}, {"BackFace", &d.BackFace}} {
+		if enumName("Comparison", uint32(f.face.StencilFunc)) == "" {
+			return fmt.Sprintf("%s.StencilFunc %d is not a D3D11_COMPARISON_FUNC value", f.name, f.face.StencilFunc)
+		}
+		for _, op := range []struct {
+			name string
+			v    ddi.StencilOp
+		}{{"StencilFailOp", f.face.StencilFailOp}, {"StencilDepthFailOp", f.face.StencilDepthFailOp}, {"StencilPassOp", f.face.StencilPassOp}} {
+			if enumName("StencilOp", uint32(op.v)) == "" {
+				return fmt.Sprintf("%s.%s %d is not a D3D11_STENCIL_OP value", f.name, op.name, op.v)
+			}
+		}
+	}
+	return ""
+}
+
+// enumName is the name of value v of the enum kind, "" for none.
+func enumName(kind string, v uint32) string {
+	name := ""
+	for n, x := range ddi.Enums[kind] {
+		if x == v && (name == "" || n < name) {
+			name = n
+		}
+	}
+	return name
 }
 
 // MaxUniqueStates is how many state objects of each kind a device may hold
@@ -214,6 +374,11 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)

@@ -327,6 +327,11 @@ func (u *fakeUMD) DestroySampler(a0 ddi.HDEVICE, a1 ddi.HSAMPLER) {
 	u.log("DestroySampler")
 }
 
+func (u *fakeUMD) CheckFormatSupport(_ ddi.HDEVICE, f ddi.Format) ddi.FormatSupport {
+	u.log("CheckFormatSupport")
+	return ddi.Required(f)
+}
+
 func (u *fakeUMD) CalcPrivateQuerySize(a0 ddi.QueryType) int {
 	u.log("CalcPrivateQuerySize")
 	return 64

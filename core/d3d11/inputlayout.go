@@ -44,12 +44,10 @@ type InputLayout struct {
 	h        uint32
 }
 
-// vertexFormats are the formats an element may have.
-var vertexFormats = map[ddi.Format]bool{
-	ddi.FormatR32G32B32A32Float: true, ddi.FormatR32G32B32Float: true, ddi.FormatR32G32Float: true, ddi.FormatR32Float: true,
-	ddi.FormatR8G8B8A8Unorm: true, ddi.FormatB8G8R8A8Unorm: true, ddi.FormatR32G32B32A32Uint: true,
-	ddi.FormatR32G32B32Uint: true, ddi.FormatR32G32Uint: true, ddi.FormatR32Uint: true,
-}
+// vertexFormat reports whether an element may have format f: "Format
+// support for Direct3D feature level 11.0 hardware" gives it input-assembler
+// vertex-buffer support.
+func vertexFormat(f ddi.Format) bool { return ddi.Required(f)&ddi.SupportIAVertexBuffer != 0 }
 
 // CreateInputLayout creates an input layout for the input signature of vs
 // (the scenario's stand-in for the bytecode ID3D11Device::CreateInputLayout
@@ -134,7 +132,7 @@ func (d *Device) elementLayout(name string, elems []InputElementDesc, vs *Shader
 		switch {
 		case e.SemanticName == "":
 			return nil, bad("element %d has no SemanticName", i)
-		case !vertexFormats[e.Format]:
+		case !vertexFormat(e.Format):
 			return nil, bad("%s: format %s cannot be fetched as vertex data", what, formatName(e.Format))
 		case e.InputSlot >= gpuVertexSlots:
 			return nil, bad("%s: InputSlot %d is outside 0..%d (the simulated GPU fetches from %d of the %d slots)", what, e.InputSlot, gpuVertexSlots-1, gpuVertexSlots, iaSlots)

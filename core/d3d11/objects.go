@@ -250,7 +250,13 @@ type View struct {
 	object
 	ViewKind ddi.ViewKind
 	Res      *Resource
-	h        uint32
+	// Format is the view's (D3D11_*_VIEW_DESC's Format): the resource's
+	// own, or a typed format of a typeless resource's family.
+	Format ddi.Format
+	// Flags are a depth-stencil view's D3D11_DSV_FLAG (read-only depth,
+	// read-only stencil).
+	Flags ddi.DSVFlag
+	h     uint32
 }
 
 // Shader is a vertex or pixel shader built from bytecode; Inputs and

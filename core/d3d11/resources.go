@@ -122,19 +122,18 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	if desc.Width == 0 || desc.Height == 0 || desc.Width > 16384 || desc.Height > 16384 {
 		return nil, d.invalid(call, name, "size %dx%d is outside 1..16384", desc.Width, desc.Height)
 	}
-	bpp := ddi.FormatSize(desc.Format)
-	switch desc.Format {
-	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR32Float, ddi.FormatD32Float, ddi.FormatD24UnormS8Uint,
-		ddi.FormatR32G32B32Float: // (what its optional support allows is the driver's to say)
-	default:
-		return nil, d.invalid(call, name, "format %d is not a supported texture format", desc.Format)
+	fd := ddi.Describe(desc.Format)
+	if ddi.Required(desc.Format)&ddi.SupportTexture2D == 0 {
+		return nil, d.invalid(call, name, "format %s is not a supported texture format", formatName(desc.Format))
+	}
+	if fd.Block == 4 && (desc.Width%4 != 0 || desc.Height%4 != 0) {
+		// "Texture Block Compression in Direct3D 11": the top level of a
+		// block-compressed texture is whole blocks.
+		return nil, d.invalid(call, name, "a %s texture's Width and Height must be multiples of 4 (the block size), not %dx%d",
+			formatName(desc.Format), desc.Width, desc.Height)
 	}
 	if msg := formatBindError(desc.Format, desc.BindFlags); msg != "" {
 		return nil, d.invalid(call, name, "%s: %s", call, msg)
-	}
-	depth := desc.Format == ddi.FormatD32Float || desc.Format == ddi.FormatD24UnormS8Uint
-	if desc.BindFlags.Has(ddi.BindDepthStencil) != depth && desc.Usage != ddi.UsageStaging {
-		return nil, d.invalid(call, name, "DEPTH_STENCIL binding needs a depth format and a depth format needs DEPTH_STENCIL binding")
 	}
 	if desc.BindFlags.Has(ddi.BindVertexBuffer | ddi.BindIndexBuffer | ddi.BindConstantBuffer) {
 		return nil, d.invalid(call, name, "a texture cannot be bound as a vertex, index or constant buffer")
@@ -145,7 +144,7 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	if err := d.validateMisc(call, name, desc.MiscFlags, desc.Usage); err != nil {
 		return nil, err
 	}
-	size := int(desc.Width * desc.Height * bpp)
+	size := int(ddi.RowBytes(desc.Format, desc.Width) * ddi.Rows(desc.Format, desc.Height))
 	if data != nil && len(data) < size {
 		padded := make([]byte, size)
 		copy(padded, data)
@@ -156,43 +155,63 @@ func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []b
 	return d.createResource(name, KindTexture2D, args)
 }
 
+// bindNeeds are the bind flags a texture's format is checked for, with
+// the support each needs and the flag's name.
+var bindNeeds = []struct {
+	bind ddi.BindFlag
+	need ddi.FormatSupport
+	name string
+}{
+	{ddi.BindShaderResource, ddi.SupportShaderLoad, "ShaderResource"},
+	{ddi.BindRenderTarget, ddi.SupportRenderTarget, "RenderTarget"},
+	{ddi.BindDepthStencil, ddi.SupportDepthStencil, "DepthStencil"},
+	{ddi.BindUnorderedAccess, ddi.SupportTypedUnorderedAccess, "UnorderedAccess"},
+}
+
 // formatBindError is the runtime's own check of a texture's format against
-// its bind flags, made before the driver sees the resource: "Format support
-// for Direct3D Feature Level 11.0 hardware" gives the depth formats no
-// shader-resource, render-target or typed-load support and the colour
-// formats no depth-stencil support. A depth buffer that shaders read is
-// created with a typeless format (R32_TYPELESS for D32_FLOAT, R24G8_TYPELESS
-// for D24_UNORM_S8_UINT) and viewed twice, as D32_FLOAT and as R32_FLOAT
-// ("D3D11_DEPTH_STENCIL_VIEW_DESC structure": a depth-stencil view cannot use
-// a typeless format). The message names the format and the flag.
+// its bind flags, made before the driver sees the resource, from "Format
+// support for Direct3D feature level 11.0 hardware" (ddi.Required): a flag
+// whose support the format never has is refused; one whose support the
+// page leaves optional (render targets of R32G32B32_FLOAT) is left to the
+// driver, which knows whether its hardware has it. A typeless format is
+// checked for what some format of its family supports: it is bound through
+// views of those. So the depth formats have no shader-resource or
+// render-target support and the colour formats no depth-stencil support:
+// a depth buffer that shaders read is created with a typeless format
+// (R32_TYPELESS for D32_FLOAT, R24G8_TYPELESS for D24_UNORM_S8_UINT, ...)
+// and viewed twice, as D32_FLOAT and as R32_FLOAT ("D3D11_DEPTH_STENCIL_VIEW_DESC
+// structure": a depth-stencil view cannot use a typeless format). The
+// message names the format and the flag.
 func formatBindError(f ddi.Format, binds ddi.BindFlag) string {
 	name := formatName(f)
-	switch {
-	case depthFormat(f) && binds.Has(ddi.BindShaderResource):
-		typeless := map[ddi.Format]string{ddi.FormatD32Float: "R32_TYPELESS", ddi.FormatD24UnormS8Uint: "R24G8_TYPELESS"}[f]
-		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a ShaderResource: it does not support D3D11_BIND_SHADER_RESOURCE "+
-			"(a depth buffer that shaders read is created with %s and viewed with typed formats)", uint32(f), name, typeless)
-	case depthFormat(f) && binds.Has(ddi.BindRenderTarget):
-		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a RenderTarget: it does not support D3D11_BIND_RENDER_TARGET", uint32(f), name)
-	case !depthFormat(f) && binds.Has(ddi.BindDepthStencil):
-		return fmt.Sprintf("the format (%#x, %s) cannot be bound as a DepthStencil: it does not support D3D11_BIND_DEPTH_STENCIL", uint32(f), name)
+	have := ddi.Required(f) | ddi.Optional(f)
+	for _, b := range bindNeeds {
+		if !binds.Has(b.bind) || have&b.need != 0 {
+			continue
+		}
+		msg := fmt.Sprintf("the format (%#x, %s) cannot be bound as a%s %s: it does not support D3D11_BIND_%s", uint32(f), name,
+			map[bool]string{true: "n", false: ""}[b.name == "UnorderedAccess"], b.name, bindFlagName(b.bind))
+		if b.bind == ddi.BindShaderResource && depthFormat(f) {
+			msg += fmt.Sprintf(" (a depth buffer that shaders read is created with %s and viewed with typed formats)", formatName(ddi.Describe(f).Family))
+		}
+		return msg
 	}
 	return ""
 }
 
-func depthFormat(f ddi.Format) bool {
-	return f == ddi.FormatD32Float || f == ddi.FormatD24UnormS8Uint
-}
-
-// formatName is the DXGI_FORMAT name without its prefix, as scenarios spell it.
-func formatName(f ddi.Format) string {
-	for n, v := range ddi.Enums["Format"] {
-		if ddi.Format(v) == f {
+func bindFlagName(b ddi.BindFlag) string {
+	for n, v := range ddi.Enums["BindFlags"] {
+		if ddi.BindFlag(v) == b {
 			return n
 		}
 	}
-	return fmt.Sprintf("format %d", uint32(f))
+	return "?"
 }
+
+func depthFormat(f ddi.Format) bool { return ddi.Describe(f).Kind == ddi.KindDepth }
+
+// formatName is the DXGI_FORMAT name without its prefix, as scenarios spell it.
+func formatName(f ddi.Format) string { return ddi.FormatName(f) }
 
 // validateMisc checks MiscFlags: only SHARED is simulated, and a shared
 // resource lives in video memory the GPU owns (DEFAULT usage).

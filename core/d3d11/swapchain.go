@@ -269,8 +269,14 @@ func (d *Device) invalidCall(call, obj, format string, args ...any) error {
 // and pixel-shader slots, with the runtime's own calls (runtimeCalls).
 func (c *DeviceContext) unbindResource(r *Resource) {
 	defer c.runtimeCalls()()
-	if c.rtv != nil && c.rtv.Res == r {
-		c.OMSetRenderTargets(nil, c.dsv)
+	rtvs, changed := c.renderTargets(), false
+	for i, v := range rtvs {
+		if v != nil && v.Res == r {
+			rtvs[i], changed = nil, true
+		}
+	}
+	if changed {
+		c.OMSetRenderTargets(rtvs, c.dsv)
 	}
 	for i, v := range c.srv {
 		if v != nil && v.Res == r {

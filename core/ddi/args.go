@@ -1,7 +1,5 @@
 package ddi
 
-import "d3dsim/core/hresult"
-
 // ResourceDimension says what kind of resource CreateResource makes.
 type ResourceDimension uint8
 
@@ -45,13 +43,24 @@ const (
 )
 
 // CreateViewArgs mirrors D3D11DDIARG_CREATE{RENDERTARGET,SHADERRESOURCE,DEPTHSTENCIL}VIEW:
-// the resource the view is onto (its dependency handle) and the format.
+// the resource the view is onto (its dependency handle), the format, and a
+// depth-stencil view's Flags.
 type CreateViewArgs struct {
 	Kind     ViewKind
 	Resource HRESOURCE
 	Format   Format
+	Flags    DSVFlag
 	Obj      string
 }
+
+// DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be
+// bound for the depth test while shaders read the same resource.
+type DSVFlag uint32
+
+const (
+	DSVReadOnlyDepth   DSVFlag = 0x1
+	DSVReadOnlyStencil DSVFlag = 0x2
+)
 
 // ShaderArgs mirrors D3D11DDIARG_CREATEVERTEXSHADER/PIXELSHADER: the
 // shader's bytecode (pShaderCode, validated by the runtime).
@@ -84,8 +93,9 @@ type CreateElementLayoutArgs struct {
 	Obj      string
 }
 
-// BlendDesc mirrors D3D11_BLEND_DESC for render target 0.
-type BlendDesc struct {
+// RenderTargetBlendDesc mirrors D3D10_1_DDI_RENDER_TARGET_BLEND_DESC (and
+// D3D11_RENDER_TARGET_BLEND_DESC): one render target's blend.
+type RenderTargetBlendDesc struct {
 	BlendEnable                   bool
 	SrcBlend, DestBlend           Blend
 	BlendOp                       BlendOp
@@ -94,10 +104,39 @@ type BlendDesc struct {
 	RenderTargetWriteMask         uint8
 }
 
+// BlendDesc mirrors D3D10_1_DDI_BLEND_DESC, what pfnCreateBlendState takes
+// (and D3D11_BLEND_DESC): alpha-to-coverage, and a blend per render
+// target; without IndependentBlendEnable RenderTarget[0] is every
+// target's.
+type BlendDesc struct {
+	AlphaToCoverageEnable  bool
+	IndependentBlendEnable bool
+	RenderTarget           [8]RenderTargetBlendDesc
+}
+
+// DefaultRenderTargetBlend is D3D11's default blend of a render target:
+// off, ONE and ZERO, ADD, all four channels written.
+func DefaultRenderTargetBlend() RenderTargetBlendDesc {
+	return RenderTargetBlendDesc{SrcBlend: BlendOne, DestBlend: BlendZero, BlendOp: BlendOpAdd,
+		SrcBlendAlpha: BlendOne, DestBlendAlpha: BlendZero, BlendOpAlpha: BlendOpAdd, RenderTargetWriteMask: 0xF}
+}
+
 // DefaultBlendDesc is D3D11's default blend state.
 func DefaultBlendDesc() BlendDesc {
-	return BlendDesc{SrcBlend: BlendOne, DestBlend: BlendZero, BlendOp: BlendOpAdd,
-		SrcBlendAlpha: BlendOne, DestBlendAlpha: BlendZero, BlendOpAlpha: BlendOpAdd, RenderTargetWriteMask: 0xF}
+	var d BlendDesc
+	for i := range d.RenderTarget {
+		d.RenderTarget[i] = DefaultRenderTargetBlend()
+	}
+	return d
+}
+
+// Target is the blend render target i takes: its own with
+// IndependentBlendEnable, RenderTarget[0] without.
+func (d *BlendDesc) Target(i int) *RenderTargetBlendDesc {
+	if !d.IndependentBlendEnable {
+		return &d.RenderTarget[0]
+	}
+	return &d.RenderTarget[i]
 }
 
 // RasterizerDesc mirrors D3D11_RASTERIZER_DESC (the parts the GPU uses).
@@ -113,16 +152,30 @@ func DefaultRasterizerDesc() RasterizerDesc {
 	return RasterizerDesc{FillMode: FillSolid, CullMode: CullBack, DepthClipEnable: true}
 }
 
-// DepthStencilDesc mirrors D3D11_DEPTH_STENCIL_DESC (depth part).
-type DepthStencilDesc struct {
-	DepthEnable    bool
-	DepthWriteMask bool
-	DepthFunc      ComparisonFunc
+// DepthStencilOpDesc mirrors D3D10_DDI_DEPTH_STENCILOP_DESC (and
+// D3D11_DEPTH_STENCILOP_DESC): one face's stencil operations and function.
+type DepthStencilOpDesc struct {
+	StencilFailOp, StencilDepthFailOp, StencilPassOp StencilOp
+	StencilFunc                                      ComparisonFunc
 }
 
-// DefaultDepthStencilDesc is D3D11's default: depth on, write all, LESS.
+// DepthStencilDesc mirrors D3D10_DDI_DEPTH_STENCIL_DESC (and
+// D3D11_DEPTH_STENCIL_DESC).
+type DepthStencilDesc struct {
+	DepthEnable                       bool
+	DepthWriteMask                    bool
+	DepthFunc                         ComparisonFunc
+	StencilEnable                     bool
+	StencilReadMask, StencilWriteMask uint8
+	FrontFace, BackFace               DepthStencilOpDesc
+}
+
+// DefaultDepthStencilDesc is D3D11's default: depth on, write all, LESS;
+// stencil off, masks 0xFF, KEEP everywhere, ALWAYS.
 func DefaultDepthStencilDesc() DepthStencilDesc {
-	return DepthStencilDesc{DepthEnable: true, DepthWriteMask: true, DepthFunc: ComparisonLess}
+	face := DepthStencilOpDesc{StencilFailOp: StencilKeep, StencilDepthFailOp: StencilKeep, StencilPassOp: StencilKeep, StencilFunc: ComparisonAlways}
+	return DepthStencilDesc{DepthEnable: true, DepthWriteMask: true, DepthFunc: ComparisonLess,
+		StencilReadMask: 0xFF, StencilWriteMask: 0xFF, FrontFace: face, BackFace: face}
 }
 
 // SamplerDesc mirrors D3D11_SAMPLER_DESC (filter, address modes, border).
@@ -351,7 +404,14 @@ type DeviceCallbacks interface {
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64
-	PfnSetErrorCb(HRTCORELAYER, hresult.HRESULT)
+	// PfnSetErrorCb reports an error of a DDI that returns none. The
+	// real callback takes the HRESULT alone (hresult.Of(err)); an
+	// *hresult.Error also says why -- the text a real driver writes to
+	// the debugger -- and the runtime shows it with the failure: in the
+	// callback's trace event, the failed call's error and the debug
+	// layer's message. The shader DDIs say why a shader is refused (the
+	// translator's message, naming the DXBC instruction).
+	PfnSetErrorCb(HRTCORELAYER, error)
 	// PfnPerformAmortizedProcessingCb lets the runtime do its amortized work
 	// (trim high-water marks, drain its destruction queue). A D3D11 driver
 	// calls it itself, from the thread in the DDI, after immediate-context

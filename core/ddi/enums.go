@@ -20,6 +20,8 @@ const (
 	FormatR32Float          Format = 41
 	FormatR32Uint           Format = 42
 	FormatD24UnormS8Uint    Format = 45
+	FormatD32FloatS8X24Uint Format = 20
+	FormatD16Unorm          Format = 55
 	FormatR16Uint           Format = 57
 	FormatB8G8R8A8Unorm     Format = 87
 )
@@ -95,6 +97,26 @@ const (
 	BlendInvDestAlpha Blend = 8
 	BlendDestColor    Blend = 9
 	BlendInvDestColor Blend = 10
+	BlendSrcAlphaSat  Blend = 11
+	BlendBlendFactor  Blend = 14
+	BlendInvFactor    Blend = 15
+	BlendSrc1Color    Blend = 16
+	BlendInvSrc1Color Blend = 17
+	BlendSrc1Alpha    Blend = 18
+	BlendInvSrc1Alpha Blend = 19
+)
+
+type StencilOp uint32 // D3D11_STENCIL_OP
+
+const (
+	StencilKeep    StencilOp = 1
+	StencilZero    StencilOp = 2
+	StencilReplace StencilOp = 3
+	StencilIncrSat StencilOp = 4
+	StencilDecrSat StencilOp = 5
+	StencilInvert  StencilOp = 6
+	StencilIncr    StencilOp = 7
+	StencilDecr    StencilOp = 8
 )
 
 type BlendOp uint32 // D3D11_BLEND_OP
@@ -169,13 +191,9 @@ const (
 // Enum tables: each maps scenario spelling to value. The scenario checker
 // uses them to reject unknown values at load time.
 var Enums = map[string]map[string]uint32{
-	"Format": {
-		"UNKNOWN": 0, "R32G32B32A32_FLOAT": 2, "R32G32B32A32_UINT": 3, "R32G32B32_FLOAT": 6, "R32G32B32_UINT": 7,
-		"R32G32_FLOAT": 16, "R32G32_UINT": 17, "R8G8B8A8_UNORM": 28,
-		"D32_FLOAT": 40, "R32_FLOAT": 41, "R32_UINT": 42, "D24_UNORM_S8_UINT": 45, "R16_UINT": 57,
-		"B8G8R8A8_UNORM": 87,
-	},
-	"Usage": {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
+	// every DXGI_FORMAT (formats.go adds them from its table)
+	"Format": {"UNKNOWN": 0},
+	"Usage":  {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
 	// DXGI_SWAP_EFFECT: DISCARD and SEQUENTIAL are the bitblt model, the
 	// FLIP_ ones the flip model.
 	"SwapEffect": {"DISCARD": 0, "SEQUENTIAL": 1, "FLIP_SEQUENTIAL": 3, "FLIP_DISCARD": 4},
@@ -193,8 +211,10 @@ var Enums = map[string]map[string]uint32{
 	},
 	"Blend": {
 		"ZERO": 1, "ONE": 2, "SRC_COLOR": 3, "INV_SRC_COLOR": 4, "SRC_ALPHA": 5, "INV_SRC_ALPHA": 6,
-		"DEST_ALPHA": 7, "INV_DEST_ALPHA": 8, "DEST_COLOR": 9, "INV_DEST_COLOR": 10,
+		"DEST_ALPHA": 7, "INV_DEST_ALPHA": 8, "DEST_COLOR": 9, "INV_DEST_COLOR": 10, "SRC_ALPHA_SAT": 11,
+		"BLEND_FACTOR": 14, "INV_BLEND_FACTOR": 15, "SRC1_COLOR": 16, "INV_SRC1_COLOR": 17, "SRC1_ALPHA": 18, "INV_SRC1_ALPHA": 19,
 	},
+	"StencilOp":  {"KEEP": 1, "ZERO": 2, "REPLACE": 3, "INCR_SAT": 4, "DECR_SAT": 5, "INVERT": 6, "INCR": 7, "DECR": 8},
 	"BlendOp":    {"ADD": 1, "SUBTRACT": 2, "REV_SUBTRACT": 3, "MIN": 4, "MAX": 5},
 	"CullMode":   {"NONE": 1, "FRONT": 2, "BACK": 3},
 	"FillMode":   {"WIREFRAME": 2, "SOLID": 3},
@@ -212,6 +232,10 @@ var Enums = map[string]map[string]uint32{
 	// and a bool.
 	"CreateDeviceFlags": {"SINGLETHREADED": 1, "DEBUG": 2},
 	"DepthWriteMask":    {"ZERO": 0, "ALL": 1},
+	// D3D11_FORMAT_SUPPORT, CheckFormatSupport's answer (formats.go)
+	"FormatSupport": FormatSupportNames,
+	// D3D11_DSV_FLAG, a depth-stencil view's Flags
+	"DSVFlags": {"READ_ONLY_DEPTH": 1, "READ_ONLY_STENCIL": 2},
 }
 
 // EnumNames lists the spellings of an enum, sorted (for error messages).
@@ -224,19 +248,6 @@ func EnumNames(kind string) []string {
 	return out
 }
 
-// FormatSize is the bytes per element of a format (0: unknown).
-func FormatSize(f Format) uint32 {
-	switch f {
-	case FormatR32G32B32A32Float, FormatR32G32B32A32Uint:
-		return 16
-	case FormatR32G32B32Float, FormatR32G32B32Uint:
-		return 12
-	case FormatR32G32Float, FormatR32G32Uint:
-		return 8
-	case FormatR8G8B8A8Unorm, FormatB8G8R8A8Unorm, FormatD32Float, FormatR32Float, FormatR32Uint, FormatD24UnormS8Uint:
-		return 4
-	case FormatR16Uint:
-		return 2
-	}
-	return 0
-}
+// FormatSize is the bytes per element of a format: a texel, or a 4x4
+// block of a block-compressed format (0: unknown).
+func FormatSize(f Format) uint32 { return uint32(formats[f].Bytes) }

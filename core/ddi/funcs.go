@@ -51,6 +51,10 @@ type Device interface {
 	CalcPrivateSamplerSize(*SamplerDesc) int
 	CreateSampler(h HDEVICE, d *SamplerDesc, s HSAMPLER, rt uint32)
 	DestroySampler(HDEVICE, HSAMPLER)
+	// CheckFormatSupport is pfnCheckFormatSupport: what the device supports
+	// of a format (D3D11_FORMAT_SUPPORT). Free-threaded, as the pfnCheck*
+	// entries are.
+	CheckFormatSupport(h HDEVICE, f Format) FormatSupport
 	CalcPrivateQuerySize(QueryType) int
 	CreateQuery(h HDEVICE, t QueryType, q HQUERY, rt uint32)
 	DestroyQuery(HDEVICE, HQUERY)

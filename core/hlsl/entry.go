@@ -19,6 +19,16 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	for _, d := range g.statics {
 		g.declLocal(d)
 	}
+	// A function's statics too: one variable for every call, set once.
+	g.fnStatics = map[*varDecl]*value{}
+	for _, f := range g.funcOrder {
+		for _, d := range localStatics(f.body) {
+			g.push()
+			g.declLocal(d)
+			g.fnStatics[d] = g.scopes[len(g.scopes)-1][d.name]
+			g.pop()
+		}
+	}
 	g.scopes = saved
 	inReg, outReg := 0, 0
 	// Outputs: the return value's elements, then out parameters.
@@ -188,4 +198,47 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		}
 	}
 	return &value{t: t, c: regComps(file, el.Register, t.Cols), ro: input}, []SigElement{el}
+}
+
+// localStatics lists the static variables declared in a function body.
+func localStatics(b *blockStmt) []*varDecl {
+	if b == nil {
+		return nil
+	}
+	var out []*varDecl
+	var walk func(s Stmt)
+	walk = func(s Stmt) {
+		switch s := s.(type) {
+		case *blockStmt:
+			for _, x := range s.list {
+				walk(x)
+			}
+		case *declStmt:
+			for _, d := range s.vars {
+				if d.static {
+					out = append(out, d)
+				}
+			}
+		case *ifStmt:
+			walk(s.then)
+			if s.els_ != nil {
+				walk(s.els_)
+			}
+		case *forStmt:
+			if s.init != nil {
+				walk(s.init)
+			}
+			walk(s.body)
+		case *whileStmt:
+			walk(s.body)
+		case *switchStmt:
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x)
+				}
+			}
+		}
+	}
+	walk(b)
+	return out
 }

@@ -215,7 +215,8 @@ func (t *translator) packet(n int, p isa.Packet) error {
 		return t.errorf(dxgkddi.STATUS_ILLEGAL_INSTRUCTION, "packet %d (%v at word %d): %v is privileged: only the kernel-mode driver may issue it", n, p.Op, p.At, p.Op)
 	}
 	switch {
-	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced:
+	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced ||
+		p.Op == isa.OpDrawIndirect || p.Op == isa.OpDrawIndexedIndirect:
 		t.draws = true
 	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
 		t.occlusion = true
@@ -311,6 +312,18 @@ func accesses(p isa.Packet) []access {
 		return []access{{2, uint64(a[4]), "constant buffer"}}
 	case isa.OpSetTex:
 		return []access{surf(1, "texture")}
+	case isa.OpSetRTSlot:
+		return []access{surf(1, "render target")}
+	case isa.OpSetTexStage:
+		return []access{surf(2, "texture")}
+	case isa.OpClearStencil:
+		return []access{surf(0, "cleared depth buffer")}
+	case isa.OpDrawIndirect:
+		// The GPU reads the draw's arguments there: the buffer must hold
+		// them ("ID3D11DeviceContext::DrawInstancedIndirect").
+		return []access{{0, isa.IndirectDrawBytes, "indirect arguments"}}
+	case isa.OpDrawIndexedIndirect:
+		return []access{{0, isa.IndirectIndexBytes, "indirect arguments"}}
 	case isa.OpClearRT:
 		return []access{surf(0, "cleared render target")}
 	case isa.OpClearDS:
@@ -336,34 +349,38 @@ func accesses(p isa.Packet) []access {
 }
 
 // surfaceExtent is the bytes a w x h surface of the given pitch spans, as
-// the GPU reaches it: pitch*(h-1) + w*bytesPerPixel. Format 0 counts one
-// byte per element (plain buffers), unknown formats four.
+// the GPU reaches it: pitch*(rows-1) + one row, rows and row as the format
+// lays them out (isa.Format.Rows and RowBytes: rows of 4x4 blocks for a
+// block-compressed format). Format 0 counts one byte per element (plain
+// buffers), unknown formats four.
 func surfaceExtent(w, h, pitch uint32, fm isa.Format) (uint64, bool) {
 	if w == 0 || h == 0 {
 		return 0, true
 	}
-	bpp := uint64(fm.BytesPerPixel())
 	switch {
 	case fm == isa.FmtNone:
-		bpp = 1
-	case bpp == 0:
-		bpp = 4
+		return mulAdd(uint64(pitch), uint64(h-1), uint64(w))
+	case !fm.Known():
+		return mulAdd(uint64(pitch), uint64(h-1), uint64(w)*4)
 	}
-	return mulAdd(uint64(pitch), uint64(h-1), uint64(w)*bpp)
+	return mulAdd(uint64(pitch), uint64(fm.Rows(h)-1), fm.RowBytes(w))
 }
 
 // checkSurface checks a surface description against the allocation size.
 func checkSurface(d dxgkddi.SurfaceDesc, size uint64) error {
 	fm := isa.Format(d.Format)
-	if fm != isa.FmtNone && fm.BytesPerPixel() == 0 {
+	if fm != isa.FmtNone && !fm.Known() {
 		return fmt.Errorf("unknown surface format %d", d.Format)
 	}
 	if d.Width == 0 || d.Height == 0 {
 		return fmt.Errorf("a %dx%d surface", d.Width, d.Height)
 	}
-	bpp := uint64(max(fm.BytesPerPixel(), 1))
-	if uint64(d.Pitch) < uint64(d.Width)*bpp {
-		return fmt.Errorf("pitch %d smaller than a row of %d bytes", d.Pitch, uint64(d.Width)*bpp)
+	row := uint64(d.Width)
+	if fm != isa.FmtNone {
+		row = fm.RowBytes(d.Width)
+	}
+	if uint64(d.Pitch) < row {
+		return fmt.Errorf("pitch %d smaller than a row of %d bytes", d.Pitch, row)
 	}
 	if ext, ok := surfaceExtent(d.Width, d.Height, d.Pitch, fm); !ok || ext > size {
 		return fmt.Errorf("a %dx%d surface of pitch %d does not fit %d bytes", d.Width, d.Height, d.Pitch, size)

@@ -6,6 +6,9 @@ import (
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxgk"
+	"d3dsim/core/umd"
+	"d3dsim/gpu/isa"
+	"d3dsim/gpu/texel"
 )
 
 // ErrNoMemory is ReadBack's error for a resource that has no allocation.
@@ -66,4 +69,62 @@ func (m *Machine) Live() Live {
 	}
 	l.KernelDevices, l.KernelContexts, l.KernelAllocations = m.kernel.Live()
 	return l
+}
+
+// Texel is one texel of a texture as ReadTexel decodes it.
+type Texel struct {
+	// Bits is the texel as a shader reads it: float bits, or integers for
+	// an integer format (Int; Signed for SINT).
+	Bits        [4]uint32
+	Int, Signed bool
+	// RGBA8 is the texel as 8-bit codes, red, green, blue, alpha: the
+	// stored bytes of an 8-bit UNORM or sRGB format (B8G8R8A8's reordered),
+	// for every other format its value written as R8G8B8A8_UNORM would
+	// store it (missing channels 0, 0, 0, 0xff).
+	RGBA8 [4]byte
+}
+
+// ReadTexel decodes texel (x, y) of data, what ReadBack returned for the
+// 2D texture res, as format as (the texture's own, or a format of its
+// typeless family) through the GPU's format of it (package gpu/texel, the
+// decoder the texture unit uses). ok is false for a format the GPU has no
+// texels for or a texel outside the texture.
+func (m *Machine) ReadTexel(res *d3d11.Resource, as d3d11.Format, data []byte, x, y int) (t Texel, ok bool) {
+	f := umd.GPUFormat(as)
+	if f.Info().Bytes != umd.GPUFormat(res.Desc.Format).Info().Bytes {
+		return Texel{}, false
+	}
+	w, h := int(res.Desc.Width), int(res.Desc.Height)
+	pitch := int(f.RowBytes(uint32(w)))
+	if !f.Known() || x < 0 || y < 0 || x >= w || y >= h || len(data) < pitch*int(f.Rows(uint32(h))) {
+		return Texel{}, false
+	}
+	t.Bits = texel.Load(f, data, pitch, x, y)
+	n := f.Info().Number
+	t.Int, t.Signed = n == isa.NumUInt || n == isa.NumSInt, n == isa.NumSInt
+	switch {
+	case f == isa.FmtRGBA8 || f == isa.FmtRGBA8SRGB:
+		o := y*pitch + 4*x
+		copy(t.RGBA8[:], data[o:o+4])
+	case f == isa.FmtBGRA8 || f == isa.FmtBGRA8SRGB:
+		o := y*pitch + 4*x
+		t.RGBA8 = [4]byte{data[o+2], data[o+1], data[o], data[o+3]}
+	default:
+		v := t.Bits
+		if t.Int {
+			// integers: their values, clamped to 0..255
+			for c := range v {
+				x := v[c]
+				if t.Signed && int32(x) < 0 {
+					x = 0
+				}
+				t.RGBA8[c] = byte(min(x, 255))
+			}
+			break
+		}
+		var b [4]byte
+		texel.Encode(isa.FmtRGBA8, v, 0xF, b[:])
+		t.RGBA8 = b
+	}
+	return t, true
 }

@@ -53,13 +53,16 @@ const (
 type Page string
 
 // The pages the rules come from: four of the Windows driver documentation
-// (Direct3D 11 DDI and WDDM) and one article on Direct3D's asynchrony.
+// (Direct3D 11 DDI and WDDM) and one article on Direct3D's asynchrony. The
+// article's title is Chinese; its English translation comes first, so a
+// message that quotes it reads where no CJK font is installed (the page and
+// terminals show boxes for the Chinese then).
 const (
 	ChangesFromD3D10    Page = "Changes from Direct3D 10"
 	ContextLocalHandles Page = "Using context-local DDI handles"
 	CommandLists        Page = "Supporting command lists"
 	OperationFlow       Page = "WDDM operation flow"
-	AsyncDraw           Page = "Direct3D Draw函数异步调用原理解析 (why Direct3D's Draw is asynchronous; SamBookshelf, 2014)"
+	AsyncDraw           Page = "How Direct3D's Draw call works asynchronously (Direct3D Draw函数 异步调用原理解析; SamBookshelf, 2014)"
 )
 
 // Rule describes one rule.

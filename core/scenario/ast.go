@@ -76,6 +76,10 @@ const (
 	VFxc                          // fxc:NAME, a block holding an fxc /Fh header
 	VBytes                        // bytes:HEX, bytecode written in hexadecimal
 	VElem                         // elem[NAME INDEX FORMAT ...], a D3D11_INPUT_ELEMENT_DESC
+	VU8                           // u8[...]
+	VI8                           // i8[...]
+	VI16                          // i16[...]
+	VI32                          // i32[...]
 )
 
 // Value is one argument value.
@@ -87,7 +91,7 @@ type Value struct {
 	Flags []string  // VFlags
 	Num   float64   // VNumber
 	F32   []float32 // VF32
-	U32   []uint32  // VU16 and VU32 (u16 values are range-checked by the parser)
+	U32   []uint32  // VU8, VU16, VU32, and VI8, VI16, VI32 as two's complement (range-checked by the parser)
 	Color [4]uint8  // VColor: r, g, b, a
 	// Bytes is the bytecode of VBytes (decoded by the parser), VHLSL
 	// (compiled by the checker), VFxc (parsed by the checker) and VBuiltin
@@ -205,13 +209,15 @@ type ExpectKind uint8
 
 const (
 	ExpectHR         ExpectKind = iota + 1 // expect hr == NAME
-	ExpectPixel                            // expect pixel RES X Y == #RRGGBBAA
+	ExpectPixel                            // expect pixel RES X Y == #RRGGBBAA, or == f32[...] / u32[...] / i32[...] [within EPS]
 	ExpectHash                             // expect hash RES == HEX
 	ExpectCalls                            // expect calls NAME NAME ...
 	ExpectViolations                       // expect violations == N
 	ExpectViolation                        // expect violation RULE-ID
 	ExpectLive                             // expect live == N
 	ExpectData                             // expect data QUERY OP VALUE
+	ExpectProbe                            // expect probe RES X Y [RIGHT BOTTOM] == f32[...]|u32[...]|i32[...] [ulps=N]
+	ExpectSupport                          // expect support has FLAGS, expect support lacks FLAGS
 )
 
 // Expect is an assertion.
@@ -221,10 +227,32 @@ type Expect struct {
 	Name  string   // hr: the HRESULT name; violation: the rule id; pixel, hash: the resource
 	X, Y  int      // pixel
 	Color [4]uint8 // pixel
+	// Texel is the pixel's value as a list (f32, u32 or i32: the texel as
+	// a shader reads it), nil for a colour; Within the tolerance of an f32
+	// list (0: exact).
+	Texel  *Value
+	Within float64
+	// As is the format the texel is read as (`as FORMAT`, a typed format
+	// of a typeless resource's family), "" for the resource's own.
+	As    string
 	Hex   string   // hash (lower case)
 	Names []string // calls
 	N     int      // violations, live
 	Data  *DataCmp // data
+	Probe *Probe   // probe
+	// Flags are expect support's D3D11_FORMAT_SUPPORT names; Name is
+	// "has" or "lacks".
+	Flags []string
+}
+
+// Probe is what `expect probe` compares: every texel of the rectangle
+// (X, Y) .. (Right, Bottom), right and bottom excluded, read in the
+// resource's format, against Values (one to four channels).
+type Probe struct {
+	Right, Bottom int
+	Kind          ValueKind // VF32: floats within Ulps; VU32, VI32: exact integers
+	Values        []uint32  // the expected channels' bits
+	Ulps          int
 }
 
 func (s *Call) position() Pos   { return s.Pos }

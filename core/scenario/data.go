@@ -66,7 +66,7 @@ func f32Bytes(v []float32) []byte {
 	return b
 }
 
-// dataBytes turns a data value (f32/u16/u32 list, mesh, colour) into bytes.
+// dataBytes turns a data value (f32/u8/u16/u32/i8/i16/i32 list, mesh, colour) into bytes.
 func dataBytes(v Value) ([]byte, bool) {
 	switch v.Kind {
 	case VF32:
@@ -77,10 +77,22 @@ func dataBytes(v Value) ([]byte, bool) {
 			binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
 		}
 		return b, true
-	case VU32:
+	case VU32, VI32:
 		b := make([]byte, 4*len(v.U32))
 		for i, x := range v.U32 {
 			binary.LittleEndian.PutUint32(b[4*i:], x)
+		}
+		return b, true
+	case VI16:
+		b := make([]byte, 2*len(v.U32))
+		for i, x := range v.U32 {
+			binary.LittleEndian.PutUint16(b[2*i:], uint16(x))
+		}
+		return b, true
+	case VU8, VI8:
+		b := make([]byte, len(v.U32))
+		for i, x := range v.U32 {
+			b[i] = byte(x)
 		}
 		return b, true
 	case VMesh:

@@ -3,6 +3,7 @@ package scenario
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -35,19 +36,39 @@ func (r *Run) expect(t *thread, e *Expect) {
 			r.failf(e.Pos, "expected hr == %s, the previous call (line %d) returned %s", e.Name, t.lastPos.Line, t.lastHR.Name())
 		}
 	case ExpectPixel:
-		data, w, h, ok := r.readback(e)
+		res, data, ok := r.readbackRaw(e)
 		if !ok {
 			return
 		}
+		w, h := int(res.Desc.Width), int(res.Desc.Height)
 		if e.X < 0 || e.Y < 0 || e.X >= w || e.Y >= h {
 			r.failf(e.Pos, "pixel (%d, %d) is outside %s (%dx%d)", e.X, e.Y, e.Name, w, h)
 			return
 		}
-		i := (e.Y*w + e.X) * 4
-		got := [4]byte{data[i], data[i+1], data[i+2], data[i+3]}
-		if got != e.Color {
+		as := res.Desc.Format
+		if e.As != "" {
+			as = d3d11.Format(d3d11.Enum("Format")[e.As])
+			if !d3d11.SameFamily(res.Desc.Format, as) {
+				r.failf(e.Pos, "%s is %s: it cannot be read as %s (a typed format of a typeless resource's family)", e.Name, d3d11.FormatName(res.Desc.Format), e.As)
+				return
+			}
+		}
+		tx, ok := r.mach.ReadTexel(res, as, data, e.X, e.Y)
+		if !ok {
+			r.failf(e.Pos, "%s's format %s has no texels to read", e.Name, d3d11.FormatName(as))
+			return
+		}
+		if e.Texel != nil {
+			if msg := texelMismatch(e, tx); msg != "" {
+				r.failf(e.Pos, "pixel (%d, %d) of %s (%s) %s", e.X, e.Y, e.Name, d3d11.FormatName(as), msg)
+			}
+			break
+		}
+		if got := tx.RGBA8; got != e.Color {
 			r.failf(e.Pos, "pixel (%d, %d) of %s is %s, expected %s", e.X, e.Y, e.Name, colorString(got), colorString(e.Color))
 		}
+	case ExpectProbe:
+		r.probe(e)
 	case ExpectHash:
 		data, _, _, ok := r.readback(e)
 		if !ok {
@@ -83,6 +104,20 @@ func (r *Run) expect(t *thread, e *Expect) {
 	case ExpectLive:
 		if n, detail := r.live(); n != e.N {
 			r.failf(e.Pos, "expected %d live objects, found %d (%s)", e.N, n, detail)
+		}
+	case ExpectSupport:
+		if !r.support.done {
+			r.failf(e.Pos, "expect support %s: no CheckFormatSupport has run", e.Name)
+			break
+		}
+		var want d3d11.FormatSupport
+		for _, f := range e.Flags {
+			want |= d3d11.FormatSupport(d3d11.Enum("FormatSupport")[f])
+		}
+		got := r.support.s
+		if (e.Name == "has" && got&want != want) || (e.Name == "lacks" && got&want != 0) {
+			r.failf(e.Pos, "expected support of %s %s %s; CheckFormatSupport answered %s", d3d11.FormatName(r.support.f), e.Name,
+				strings.Join(e.Flags, "|"), d3d11.SupportString(got))
 		}
 	case ExpectData:
 		ok, now, missing := r.compareData(e.Data)
@@ -164,6 +199,64 @@ func (r *Run) queryEnded(q *d3d11.Query, line int) {
 
 func colorString(c [4]byte) string { return fmt.Sprintf("#%02x%02x%02x%02x", c[0], c[1], c[2], c[3]) }
 
+// texelMismatch compares a texel with an expect pixel's list: an f32 list
+// with a float format's values (exactly, or within the tolerance), a u32
+// or i32 list with an integer format's; the channels listed only. It
+// returns what differs, or "".
+func texelMismatch(e *Expect, tx machine.Texel) string {
+	v := e.Texel
+	switch {
+	case v.Kind == VF32 && tx.Int:
+		return "holds integers: compare it with u32[...] or i32[...]"
+	case v.Kind != VF32 && !tx.Int:
+		return "holds floats: compare it with f32[...]"
+	case v.Kind == VU32 && tx.Signed:
+		return "holds signed integers: compare it with i32[...]"
+	case v.Kind == VI32 && !tx.Signed:
+		return "holds unsigned integers: compare it with u32[...]"
+	}
+	var got, want []string
+	bad := false
+	for c := range max(len(v.F32), len(v.U32)) {
+		switch v.Kind {
+		case VF32:
+			g := math.Float32frombits(tx.Bits[c])
+			d := math.Abs(float64(g) - float64(v.F32[c]))
+			if !(d <= e.Within) && !(g != g && v.F32[c] != v.F32[c]) {
+				bad = true
+			}
+			got, want = append(got, fmt.Sprint(g)), append(want, fmt.Sprint(v.F32[c]))
+		case VU32:
+			bad = bad || tx.Bits[c] != v.U32[c]
+			got, want = append(got, fmt.Sprint(tx.Bits[c])), append(want, fmt.Sprint(v.U32[c]))
+		default:
+			bad = bad || tx.Bits[c] != v.U32[c]
+			got, want = append(got, fmt.Sprint(int32(tx.Bits[c]))), append(want, fmt.Sprint(int32(v.U32[c])))
+		}
+	}
+	if !bad {
+		return ""
+	}
+	typ := map[ValueKind]string{VF32: "f32", VU32: "u32", VI32: "i32"}[v.Kind]
+	msg := fmt.Sprintf("is %s[%s], expected %s[%s]", typ, strings.Join(got, " "), typ, strings.Join(want, " "))
+	if e.Within > 0 {
+		msg += fmt.Sprintf(" within %g", e.Within)
+	}
+	return msg
+}
+
+// readbackRaw waits until the GPU has finished all work on the resource's
+// device and returns the texture and its bytes as the GPU left them.
+func (r *Run) readbackRaw(e *Expect) (res *d3d11.Resource, data []byte, ok bool) {
+	v := r.vars[e.Name]
+	if sc, isSC := v.(*d3d11.SwapChain); isSC {
+		v = sc.Buffers[0]
+	}
+	res, _ = v.(*d3d11.Resource)
+	data, _, _, ok = r.readbackOf(e, res, false)
+	return res, data, ok
+}
+
 // readback waits until the GPU has finished all work on the resource's
 // device and returns its contents as the GPU left them (RGBA for textures).
 func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
@@ -171,8 +264,12 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 	if sc, isSC := v.(*d3d11.SwapChain); isSC {
 		v = sc.Buffers[0]
 	}
-	res, isRes := v.(*d3d11.Resource)
-	if !isRes || res == nil {
+	res, _ := v.(*d3d11.Resource)
+	return r.readbackOf(e, res, true)
+}
+
+func (r *Run) readbackOf(e *Expect, res *d3d11.Resource, rgba bool) (data []byte, w, h int, ok bool) {
+	if res == nil {
 		r.failf(e.Pos, "%s is not a resource here", e.Name)
 		return nil, 0, 0, false
 	}
@@ -208,12 +305,15 @@ func (r *Run) readback(e *Expect) (data []byte, w, h int, ok bool) {
 	}
 	r.other += len(data) >> 10 // reading back costs a step per KiB (step budget)
 	w, h = int(res.Desc.Width), int(res.Desc.Height)
+	if !rgba {
+		return data, w, h, true
+	}
 	if res.Desc.Format == d3d11.FormatB8G8R8A8Unorm {
 		for i := 0; i+3 < len(data); i += 4 {
 			data[i], data[i+2] = data[i+2], data[i]
 		}
 	}
-	if n := w * h * 4; res.Kind == d3d11.KindTexture2D && len(data) > n {
+	if n := w * h * texelBytes(res.Desc.Format); res.Kind == d3d11.KindTexture2D && len(data) > n {
 		data = data[:n]
 	}
 	return data, w, h, true
@@ -365,6 +465,7 @@ func (r *Run) inject(s *Inject) {
 		args[a.Key] = a
 	}
 	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + string(s.Fault)})
+	r.observeInject(s)
 	switch s.Fault {
 	case machine.FaultGPUHang:
 		r.mach.InjectGPUHang()
@@ -393,14 +494,18 @@ func (r *Run) inject(s *Inject) {
 		if r.mach.InjectForeignAllocation(dev, res) != nil {
 			r.failf(s.Pos, "cannot inject %s here", machine.FaultForeignAllocation)
 		}
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
 		count := 1
 		if c, ok := args["count"]; ok && c.Value.Num >= 1 {
 			count = int(c.Value.Num)
 		}
-		if r.mach.InjectOutOfMemory(r.vars[obj], method, count) != nil {
-			r.failf(s.Pos, "cannot inject %s at %s", machine.FaultOutOfMemory, obj)
+		var err error
+		if s.Fault == machine.FaultInvalidArg {
+			err = hresult.E_INVALIDARG
+		}
+		if r.mach.InjectError(r.vars[obj], method, count, err) != nil {
+			r.failf(s.Pos, "cannot inject %s at %s", s.Fault, obj)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package scenario
 import (
 	"strconv"
 
+	"d3dsim/core/hlsl"
 	"d3dsim/core/machine"
 	"d3dsim/core/rules"
 )
@@ -189,4 +190,9 @@ var Ranges = map[string]Range{
 	"gpu.vram":    {1 << 20, machine.MaxVRAM, true},
 	"gpu.engines": {1, 8, false},
 	"umd.cmdbuf":  {4 << 10, 64 << 20, true},
+	// The HLSL compiler's own budgets (core/hlsl Limits), up to their
+	// ceilings.
+	"hlsl.tokens":       {1, hlsl.MaxTokens, false},
+	"hlsl.nodes":        {1, hlsl.MaxNodes, false},
+	"hlsl.instructions": {1, hlsl.MaxInstructions, false},
 }

@@ -488,7 +488,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	return in, nil
 }
 
-const expectForms = "hr, pixel, hash, calls, violations, violation, live, data"
+const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data, support"
 
 func (p *parser) expect() (Stmt, *Error) {
 	kw := p.next()
@@ -549,16 +549,52 @@ func (p *parser) expect() (Stmt, *Error) {
 				return nil, err
 			}
 		}
+		if a := p.peek(); a.kind == tIdent && a.text == "as" {
+			p.next()
+			f := p.next()
+			if f.kind != tIdent {
+				return nil, p.errAt(f, "expected a format after 'as', found %s", describe(f))
+			}
+			e.As, last = f.text, f
+		}
 		if err = eq(); err != nil {
+			break
+		}
+		t = p.peek()
+		if t.kind == tIdent && (t.text == "f32" || t.text == "u32" || t.text == "i32") {
+			v, lt, err := p.value()
+			if err != nil {
+				return nil, err
+			}
+			if n := len(v.F32) + len(v.U32); n == 0 || n > 4 {
+				return nil, p.errAt(lt, "a texel is 1 to 4 channels, not %d", n)
+			}
+			last = lt
+			e.Texel = &v
+			if w := p.peek(); w.kind == tIdent && w.text == "within" {
+				p.next()
+				n := p.next()
+				if n.kind != tNumber || v.Kind != VF32 {
+					return nil, p.errAt(n, "expected a tolerance after 'within' (of an f32 texel), found %s", describe(n))
+				}
+				f, msg := parseNumber(n.text)
+				if msg != "" || f < 0 || f > 1e30 {
+					return nil, p.errAt(n, "bad tolerance %s", quote(n.text))
+				}
+				e.Within, last = f, n
+			}
 			break
 		}
 		t = p.next()
 		if t.kind != tColor {
 			t, what := colourHint(t)
-			return nil, p.errAt(t, "expected a colour #RRGGBBAA after '%s', found %s", p.span(kw, last), what)
+			return nil, p.errAt(t, "expected a colour #RRGGBBAA or a texel f32[...], u32[...] or i32[...] after '%s', found %s", p.span(kw, last), what)
 		}
 		last = t
 		e.Color = parseColor(t.text)
+	case "probe":
+		e.Kind = ExpectProbe
+		last, err = p.probe(e, kw, form)
 	case "hash":
 		e.Kind = ExpectHash
 		var t token
@@ -612,6 +648,32 @@ func (p *parser) expect() (Stmt, *Error) {
 		if e.Data != nil {
 			e.Name = e.Data.Query
 		}
+	case "support":
+		e.Kind = ExpectSupport
+		var t token
+		if t, err = word("'has' or 'lacks'"); err != nil {
+			break
+		}
+		if t.text != "has" && t.text != "lacks" {
+			return nil, p.errAt(t, "expected 'has' or 'lacks' after 'expect support', found %s", describe(t))
+		}
+		e.Name = t.text
+		v, lt, verr := p.value()
+		if verr != nil {
+			return nil, verr
+		}
+		switch v.Kind {
+		case VIdent:
+			e.Flags = []string{v.Ident}
+			if e.Flags[0] == "" {
+				e.Flags[0] = v.Text
+			}
+		case VFlags:
+			e.Flags = v.Flags
+		default:
+			return nil, p.errAt(lt, "expected D3D11_FORMAT_SUPPORT names (RENDER_TARGET|BLENDABLE) after 'expect support %s'", e.Name)
+		}
+		last = lt
 	default:
 		return nil, p.errAt(form, "unknown expect form %s (want %s)", quote(form.text), expectForms)
 	}
@@ -809,8 +871,16 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 		v.Kind = VU16
 	case "u32":
 		v.Kind = VU32
+	case "u8":
+		v.Kind = VU8
+	case "i8":
+		v.Kind = VI8
+	case "i16":
+		v.Kind = VI16
+	case "i32":
+		v.Kind = VI32
 	default:
-		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u16, u32 or elem)", quote(typ.text))
+		return v, typ, p.errAt(typ, "unknown list type %s (want f32, u8, u16, u32, i8, i16, i32 or elem)", quote(typ.text))
 	}
 	p.next() // '['
 	afterNum := false
@@ -836,7 +906,15 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 			}
 			afterNum = false
 			continue
-		case tNumber:
+		case tIdent, tNumber:
+			if inf, ok := f32Special(t.text); ok && v.Kind == VF32 {
+				v.F32 = append(v.F32, inf)
+				afterNum, lineStart = true, false
+				continue
+			}
+			if t.kind == tIdent {
+				break
+			}
 			n, msg := parseNumber(t.text)
 			if msg != "" {
 				return v, t, p.errAt(t, "%s", msg)
@@ -848,17 +926,14 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 				}
 				v.F32 = append(v.F32, float32(n))
 			default:
-				max := float64(math.MaxUint32)
-				if v.Kind == VU16 {
-					max = math.MaxUint16
-				}
+				lo, hi := listRange(v.Kind)
 				if n != math.Trunc(n) {
 					return v, t, p.errAt(t, "%s value %s is not an integer", typ.text, t.text)
 				}
-				if n < 0 || n > max {
+				if n < lo || n > hi {
 					return v, t, p.errAt(t, "%s value %s out of range", typ.text, t.text)
 				}
-				v.U32 = append(v.U32, uint32(n))
+				v.U32 = append(v.U32, uint32(int64(n)))
 			}
 			afterNum, lineStart = true, false
 			continue
@@ -870,6 +945,23 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 		}
 		return v, t, p.errAt(t, "expected a number in %s list, found %s", typ.text, describe(t))
 	}
+}
+
+// listRange is the range of an integer list's values.
+func listRange(k ValueKind) (lo, hi float64) {
+	switch k {
+	case VU8:
+		return 0, math.MaxUint8
+	case VU16:
+		return 0, math.MaxUint16
+	case VI8:
+		return math.MinInt8, math.MaxInt8
+	case VI16:
+		return math.MinInt16, math.MaxInt16
+	case VI32:
+		return math.MinInt32, math.MaxInt32
+	}
+	return 0, math.MaxUint32
 }
 
 // elemList parses elem[NAME INDEX FORMAT [SLOT [OFFSET [CLASS [STEP]]]]],
@@ -1014,4 +1106,95 @@ func hexVal(c byte) uint8 {
 		return c - 'A' + 10
 	}
 	return 0
+}
+
+// probe parses what follows `expect probe`: RES X Y [RIGHT BOTTOM] ==
+// LIST [ulps=N]. The list says how the texels are read: f32 as floats
+// (within N units in the last place), u32 and i32 as integers (exactly).
+func (p *parser) probe(e *Expect, kw, form token) (token, *Error) {
+	last := form
+	t := p.next()
+	if t.kind != tIdent {
+		return t, p.errAt(t, "expected a resource name after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	e.Name, last = t.text, t
+	var c []int
+	for p.peek().kind == tNumber {
+		t := p.next()
+		last = t
+		n, err := p.integer(t, "probe coordinate", 0, maxCoord)
+		if err != nil {
+			return t, err
+		}
+		c = append(c, n)
+	}
+	pr := &Probe{}
+	switch len(c) {
+	case 2:
+		e.X, e.Y, pr.Right, pr.Bottom = c[0], c[1], c[0]+1, c[1]+1
+	case 4:
+		e.X, e.Y, pr.Right, pr.Bottom = c[0], c[1], c[2], c[3]
+		if pr.Right <= e.X || pr.Bottom <= e.Y {
+			return last, p.errAt(last, "empty probe rectangle (%d, %d)..(%d, %d): right and bottom are excluded", e.X, e.Y, pr.Right, pr.Bottom)
+		}
+	default:
+		t := p.peek()
+		return t, p.errAt(t, "expected X Y or LEFT TOP RIGHT BOTTOM after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	if t := p.next(); t.kind != tEq {
+		return t, p.errAt(t, "expected '==' after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	typ := p.next()
+	if typ.kind != tIdent || p.peek().kind != tLBrack || typ.text != "f32" && typ.text != "u32" && typ.text != "i32" {
+		return typ, p.errAt(typ, "expected f32[...], u32[...] or i32[...] after '%s ==', found %s", p.span(kw, last), describe(typ))
+	}
+	v, end, err := p.list(typ)
+	if err != nil {
+		return end, err
+	}
+	last = end
+	pr.Kind = v.Kind
+	if v.Kind == VF32 {
+		for _, f := range v.F32 {
+			pr.Values = append(pr.Values, math.Float32bits(f))
+		}
+	} else {
+		pr.Values = v.U32
+	}
+	if n := len(pr.Values); n < 1 || n > 4 {
+		return end, p.errAt(end, "a probe compares 1 to 4 channels, found %d", n)
+	}
+	if t := p.peek(); t.kind == tIdent && t.text == "ulps" && p.peekN(1).kind == tAssign {
+		p.next()
+		p.next()
+		n := p.next()
+		if n.kind != tNumber {
+			return n, p.errAt(n, "expected a count after 'ulps=', found %s", describe(n))
+		}
+		last = n
+		u, err := p.integer(n, "ulps", 0, 1<<30)
+		if err != nil {
+			return n, err
+		}
+		if v.Kind != VF32 {
+			return n, p.errAt(n, "ulps= goes with an f32[...] probe: integers compare exactly")
+		}
+		pr.Ulps = u
+	}
+	e.Probe = pr
+	return last, nil
+}
+
+// f32Special reads the words an f32 list takes for the values no number
+// writes: inf, -inf, +inf and nan.
+func f32Special(s string) (float32, bool) {
+	switch s {
+	case "inf", "+inf":
+		return float32(math.Inf(1)), true
+	case "-inf":
+		return float32(math.Inf(-1)), true
+	case "nan":
+		return float32(math.NaN()), true
+	}
+	return 0, false
 }

@@ -30,18 +30,24 @@ type Run struct {
 	signals   map[string]signalled // when and by whom each event was first signalled
 	made      map[string]signalled // when and on which thread each name was last bound
 
-	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
-	dropped   int             // older frames let go
-	frameMem  int             // bytes of pixels in frames
-	scanned   uint64          // pixels presented in all (pixel budget)
-	failures  tally           // failures, bounded (tally.go)
-	lastFail  *pendingFailure // the last failure counted and not kept
-	done      bool
-	badInput  bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
-	limit     string // the limit that stopped the run (Summary.Limit)
-	steps     int
-	other     int // work of statements that are not API calls, in steps (budget too)
-	lastData  uint64
+	frames   []Frame         // the presented frames kept (maxFrameBytes), oldest first
+	dropped  int             // older frames let go
+	frameMem int             // bytes of pixels in frames
+	scanned  uint64          // pixels presented in all (pixel budget)
+	failures tally           // failures, bounded (tally.go)
+	lastFail *pendingFailure // the last failure counted and not kept
+	done     bool
+	badInput bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
+	limit    string // the limit that stopped the run (Summary.Limit)
+	steps    int
+	other    int // work of statements that are not API calls, in steps (budget too)
+	lastData uint64
+	// support is the last CheckFormatSupport's answer, for expect support.
+	support struct {
+		f    d3d11.Format
+		s    d3d11.FormatSupport
+		done bool
+	}
 	queries   []QueryResult              // every GetData, for rule ASYNC-SAME
 	queryRuns map[int]int                // GetData statements run so far, by line
 	qdata     map[*d3d11.Query]queryData // the last GetData of each query (expect data, until data)
@@ -66,6 +72,7 @@ type Run struct {
 	lostRead bool             // the ring dropped events the verifier had not read
 
 	shaders shaderBook // the shaders created and the draws that ran them (shaders.go)
+	obs     *Observer  // sees each call and inject (observe.go)
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the

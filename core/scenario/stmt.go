@@ -195,6 +195,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	if c, ok := x.tgt.(*d3d11.DeviceContext); ok && c.TakeDropped() && t.lastVoid {
 		t.lastDropped = true // dropped silently: an object of another device
 	}
+	if r.obs != nil {
+		r.observe(t, s, x, err)
+	}
 	r.steps++
 	if s.Target == "" && s.Method == "D3D11CreateDevice" {
 		r.devs = r.rt.Devices()

@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/gpu/isa"
 )
 
 // Config tunes the driver. Bugs turns on deliberate rule violations (option
@@ -228,8 +229,8 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 
 // createResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
 func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
-	if d.injected("CreateResource") {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("CreateResource"); err != nil {
+		return err
 	}
 	if d.cfg.Bugs.Has(rules.FTRender) && len(d.cmd.Words) > 0 {
 		d.submit() // the bug: submit from a free-threaded create, on whatever thread calls it
@@ -248,27 +249,25 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = a.Width
 		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
 	case ddi.DimTexture2D:
-		if a.Format == ddi.FormatR32G32B32Float && a.BindFlags.Has(ddi.BindRenderTarget) {
+		if a.BindFlags.Has(ddi.BindRenderTarget) && ddi.Optional(a.Format)&ddi.SupportRenderTarget&^gpuOptional != 0 {
 			// Render-target support of R32G32B32_FLOAT is optional at
 			// feature level 11.0 ("Format support for Direct3D Feature
 			// Level 11.0 hardware"): the runtime leaves it to the driver,
 			// and an application must ask CheckFormatSupport first. This
 			// GPU lacks it: the driver blames the application
 			// (D3DDDIERR_APPLICATIONERROR, "Changes from Direct3D 10").
-			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: R32G32B32_FLOAT cannot be a render target on this GPU (optional support the application did not check)")
+			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: %s cannot be a render target on this GPU (optional support the application did not check)", ddi.FormatName(a.Format))
 		}
-		if a.Width > 8192 || a.Height > 8192 {
-			// A driver-side limit the runtime does not know; reported as
-			// the driver's own error, E_INVALIDARG.
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
-		}
+		// No size limit of its own: the GPU's surfaces go to 16384, the
+		// runtime's range at feature level 11_0 (a driver limit of 8192
+		// refused 16384x16384 with E_INVALIDARG, which the runtime reports
+		// as a driver bug); the device's memory bounds what is left.
 		r.format = gpuFormat(a.Format)
-		bpp := uint32(r.format.BytesPerPixel())
-		if bpp == 0 {
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %d cannot be a texture", a.Format)
+		if r.format == isa.FmtNone {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
 		}
-		r.pitch = a.Width * bpp
-		r.size = uint64(r.pitch) * uint64(a.Height)
+		r.pitch = uint32(r.format.RowBytes(a.Width))
+		r.size = uint64(r.pitch) * uint64(r.format.Rows(a.Height))
 		info.Width, info.Height, info.Pitch, info.GPUFormat = a.Width, a.Height, r.pitch, uint32(r.format)
 	default:
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: unknown resource dimension %d", a.Dimension)
@@ -322,15 +321,19 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 func (c *context) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
 
 func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
-	if d.injected(viewDDI[a.Kind]) {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr(viewDDI[a.Kind]); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.res[a.Resource] == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: view onto unknown resource handle %d", a.Resource)
 	}
-	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: a.Format}
+	f := a.Format
+	if f == ddi.FormatUnknown {
+		f = d.res[a.Resource].args.Format
+	}
+	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: f, gpu: gpuFormat(f), flags: a.Flags}
 	return nil
 }
 
@@ -362,8 +365,8 @@ func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 // createQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
 func (d *Device) createQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
-	if d.injected("CreateQuery") {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("CreateQuery"); err != nil {
+		return err
 	}
 	q := &query{kind: t}
 	if t != ddi.QueryEvent {
@@ -491,4 +494,15 @@ func (d *Device) PendingDestroys() int {
 	n := len(d.destroyQ) + len(d.destroyLater)
 	d.mu.Unlock()
 	return n + len(d.pendingDealloc)
+}
+
+// formatName is a DXGI format's name as scenarios spell it (R8G8B8A8_UNORM),
+// or its number when it has none.
+func formatName(f ddi.Format) string {
+	for n, v := range ddi.Enums["Format"] {
+		if ddi.Format(v) == f {
+			return n
+		}
+	}
+	return fmt.Sprintf("DXGI_FORMAT %d", uint32(f))
 }

@@ -29,6 +29,7 @@ type fakeRuntime struct {
 	waits     []ddi.WaitForSynchronizationObjectCb
 	locks     []ddi.LockCb
 	errors    map[ddi.HRTCORELAYER][]hresult.HRESULT
+	reasons   map[ddi.HRTCORELAYER][]error // the errors as reported, with their messages
 	amortized map[ddi.HRTCORELAYER]int
 	memory    map[ddi.HALLOCATION][]byte
 }
@@ -37,7 +38,7 @@ var _ ddi.DeviceCallbacks = (*fakeRuntime)(nil)
 
 func newFakeRuntime() *fakeRuntime {
 	return &fakeRuntime{cmdBytes: 64 << 10, listSize: 256, nextAlloc: 100,
-		errors: map[ddi.HRTCORELAYER][]hresult.HRESULT{}, amortized: map[ddi.HRTCORELAYER]int{},
+		errors: map[ddi.HRTCORELAYER][]hresult.HRESULT{}, reasons: map[ddi.HRTCORELAYER][]error{}, amortized: map[ddi.HRTCORELAYER]int{},
 		memory: map[ddi.HALLOCATION][]byte{}}
 }
 
@@ -133,9 +134,10 @@ func (f *fakeRuntime) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.
 	return nil
 }
 func (f *fakeRuntime) CompletedFence(ddi.HRTDEVICE, ddi.HCONTEXT) uint64 { return f.completed }
-func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
+func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
 	f.log("SetError core=%d", core)
-	f.errors[core] = append(f.errors[core], hr)
+	f.errors[core] = append(f.errors[core], hresult.Of(err))
+	f.reasons[core] = append(f.reasons[core], err)
 }
 func (f *fakeRuntime) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	f.log("Amortize core=%d", core)

@@ -92,9 +92,9 @@ func (d *immediateContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTAR
 	d.clearRTV(d, uint32(v), rgba)
 }
 
-func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, stencil uint8) {
 	d.busy()
-	d.clearDSV(d, uint32(v), flags, depth)
+	d.clearDSV(d, uint32(v), flags, depth, stencil)
 }
 
 // Draw is the hot path: the state is re-emitted only after it changed or a
@@ -166,18 +166,20 @@ func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HR
 // work); then the video memory manager blocks the thread inside pfnLockCb
 // until the GPU is done with it — a read waits for GPU writes (RAW), a
 // write for GPU reads and writes (WAR, WAW) — or, with DO_NOT_WAIT, fails
-// with D3DDDIERR_WASSTILLDRAWING, which Map returns as
+// with D3DDDIERR_WASSTILLDRAWING, which the driver reports through
+// pfnSetErrorCb as DXGI_DDI_ERR_WASSTILLDRAWING and Map returns as
 // DXGI_ERROR_WAS_STILL_DRAWING ("D3D11_MAP_FLAG enumeration (d3d11.h)").
 // WRITE_DISCARD locks with Discard: a busy allocation is renamed by the
 // video memory manager ("Requesting to rename an allocation"), never
-// waited for. WRITE_NO_OVERWRITE locks with IgnoreSync: it never waits
-// (the SamBookshelf article on asynchronous Draw).
-// ResourceMap is the multipurpose map behind the five map entries the
-// runtime may call (ddi.MapEntry; "PFND3D10DDI_RESOURCEMAP": "The driver can
-// implement one pair of ResourceMap and ResourceUnmap functions that can
-// contain switch statements"). It returns nothing: a map that would wait
-// under D3D10_DDI_MAP_FLAG_DONOTWAIT is DXGI_DDI_ERR_WASSTILLDRAWING through
-// pfnSetErrorCb, a removed device D3DDDIERR_DEVICEREMOVED.
+// waited for, and the lock returns the new instance's handle.
+// WRITE_NO_OVERWRITE locks with IgnoreSync: it never waits (the SamBookshelf
+// article on asynchronous Draw).
+//
+// It is the multipurpose map behind the five map entries the runtime may
+// call (ddi.MapEntry; "PFND3D10DDI_RESOURCEMAP": "The driver can implement
+// one pair of ResourceMap and ResourceUnmap functions that can contain
+// switch statements"), and returns nothing: errors go through
+// pfnSetErrorCb, a removed device's as D3DDDIERR_DEVICEREMOVED.
 func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {
 	r := d.resource(h)
 	if r == nil {
@@ -185,8 +187,8 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 		return
 	}
 	d.busy()
-	if d.injected("ResourceMap") {
-		d.report(hresult.E_OUTOFMEMORY)
+	if err := d.injectedErr("ResourceMap"); err != nil {
+		d.report(err)
 		return
 	}
 	var lf ddi.LockFlags

@@ -35,31 +35,13 @@ func (d *Device) DestroyElementLayout(_ ddi.HDEVICE, h ddi.HELEMENTLAYOUT) {
 }
 
 // vertexFormat is the GPU's vertex format of a DXGI format (VtxNone: the
-// GPU cannot fetch it; the runtime accepts only those it can).
+// GPU cannot fetch it; the runtime accepts only those it can: "Format
+// support for Direct3D feature level 11.0 hardware", IA vertex buffer).
 func vertexFormat(f ddi.Format) isa.VertexFormat {
-	switch f {
-	case ddi.FormatR32G32B32A32Float:
-		return isa.VtxRGBA32F
-	case ddi.FormatR32G32B32Float:
-		return isa.VtxRGB32F
-	case ddi.FormatR32G32Float:
-		return isa.VtxRG32F
-	case ddi.FormatR32Float:
-		return isa.VtxR32F
-	case ddi.FormatR8G8B8A8Unorm:
-		return isa.VtxRGBA8
-	case ddi.FormatB8G8R8A8Unorm:
-		return isa.VtxBGRA8
-	case ddi.FormatR32G32B32A32Uint:
-		return isa.VtxRGBA32UI
-	case ddi.FormatR32G32B32Uint:
-		return isa.VtxRGB32UI
-	case ddi.FormatR32G32Uint:
-		return isa.VtxRG32UI
-	case ddi.FormatR32Uint:
-		return isa.VtxR32UI
+	if ddi.Required(f)&ddi.SupportIAVertexBuffer == 0 {
+		return isa.VtxNone
 	}
-	return isa.VtxNone
+	return isa.VertexFormatOf(gpuFormat(f))
 }
 
 // fetch is the layout's SET_LAYOUT for vertex program p: each element to

@@ -24,8 +24,8 @@ import (
 // shaders of a scenario (builtin:NAME) are bytecode too, compiled from
 // HLSL before the runtime sees them: every shader takes this path.
 func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, ddiName string) error {
-	if d.injected(ddiName) {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr(ddiName); err != nil {
+		return err
 	}
 	want := dxbc.VertexShader
 	if stage == isa.StagePS {
@@ -44,9 +44,20 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		}
 		s.layout = builtinFetch(prog)
 	} else {
+		// SET_PROGRAM's system values (isa's layout.go): SV_Position in
+		// bits 0..7, SV_Depth's output + 1 in 8..15, SV_IsFrontFace's
+		// input + 1 in 16..23.
 		for _, in := range prog.Inputs {
-			if in.SystemValue == dxbc.SVPosition {
-				s.sysReg = in.ISA
+			switch in.SystemValue {
+			case dxbc.SVPosition:
+				s.sysReg = s.sysReg&^0xFF | in.ISA
+			case dxbc.SVIsFrontFace:
+				s.sysReg |= (in.ISA + 1) << 16
+			}
+		}
+		for _, o := range prog.Outputs {
+			if o.SystemValue == dxbc.SVDepth {
+				s.sysReg |= (o.ISA + 1) << 8
 			}
 		}
 	}
@@ -74,6 +85,18 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 // code allocation go once a submission follows the last use (rule
 // DD-ORDER).
 func (d *Device) destroyShader(h ddi.HSHADER) {
+	// What the driver still needs of a destroyed shader until the
+	// destruction finishes is its code allocation and what a draw reads
+	// to bind it: the translation's decoded DXBC and checked program
+	// (most of its memory, hundreds of KB for a long shader) go now, so
+	// a loop of creations and releases holds only the allocations
+	// waiting for a submission (ID3D11DeviceContext::Flush: "Direct3D 11
+	// defers the destruction of objects").
+	d.mu.Lock()
+	if s := d.shaders[h]; s != nil && !s.destroyed {
+		d.shaders[h] = s.stub()
+	}
+	d.mu.Unlock()
 	d.deferDestroy(func() {
 		d.mu.Lock()
 		s := d.shaders[h]
@@ -83,6 +106,16 @@ func (d *Device) destroyShader(h ddi.HSHADER) {
 			d.cb.PfnDeallocateCb(d.rt, &ddi.DeallocateCb{Allocations: []ddi.HALLOCATION{s.code.alloc}, Obj: s.code.args.Obj})
 		}
 	})
+}
+
+// stub is what a destroyed shader keeps until its destruction finishes:
+// its allocation and the tables a draw binding it reads, not the decoded
+// programs.
+func (s *shader) stub() *shader {
+	p := s.prog
+	light := &translate.Shader{Stage: p.Stage, Code: p.Code, Inputs: p.Inputs, Outputs: p.Outputs,
+		ConstantBuffers: p.ConstantBuffers, Textures: p.Textures, Samplers: p.Samplers}
+	return &shader{prog: light, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true}
 }
 
 // builtinFetch is the vertex fetch of a vertex shader drawn without an

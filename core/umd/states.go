@@ -2,7 +2,6 @@ package umd
 
 import (
 	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 	"d3dsim/gpu/isa"
 )
 
@@ -14,8 +13,8 @@ import (
 // (checked first, as a driver allocates before it validates) or invalid
 // reports the description invalid.
 func createObject[H ~uint32, T any](d *Device, ddiName string, table map[H]*T, h H, obj *T, invalid error) error {
-	if d.injected(ddiName) {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr(ddiName); err != nil {
+		return err
 	}
 	if invalid != nil {
 		return invalid
@@ -46,13 +45,28 @@ func clone[T any](desc *T) *T {
 	return &c
 }
 
-func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
+// CalcPrivateShaderSize follows the bytecode: what the driver keeps of a
+// live shader (its decoded DXBC, the checked program and the words for
+// SET_PROGRAM) grows with it, about shaderBytesPerByte bytes for each
+// byte of bytecode (TestShaderMemoryFollowsBytecode measures it), and the
+// runtime counts the answer against the device's memory (option sysmem),
+// so live shaders are bounded by their size and not only by their number.
+func (c *context) CalcPrivateShaderSize(a *ddi.ShaderArgs) int {
+	if a == nil {
+		return sizeShader
+	}
+	return sizeShader + shaderBytesPerByte*min(len(a.Bytecode), 1<<30/shaderBytesPerByte)
+}
+
+// shaderBytesPerByte is the driver's memory per byte of a live shader's
+// bytecode (an estimate on the high side of what was measured).
+const shaderBytesPerByte = 32
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
+	d.reportWhy(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
 }
 func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
+	d.reportWhy(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
 }
 func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { d.destroyShader(h) }
 

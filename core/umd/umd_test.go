@@ -22,7 +22,8 @@ func TestCreateResourceAllocates(t *testing.T) {
 	}{
 		{"buffer", ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: 100, Height: 1}, 0, 100, 100, isa.FmtNone},
 		{"texture", ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 8, Height: 4, Format: ddi.FormatB8G8R8A8Unorm}, 0, 128, 32, isa.FmtBGRA8},
-		{"too large", ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 9000, Height: 4, Format: ddi.FormatR8G8B8A8Unorm}, hresult.E_INVALIDARG, 0, 0, 0},
+		// 16384, the runtime's range at feature level 11_0, is the driver's too
+		{"16384 wide", ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 16384, Height: 4, Format: ddi.FormatR8G8B8A8Unorm}, 0, 16384 * 16, 16384 * 4, isa.FmtRGBA8},
 		{"RGB32 render target (optional support)", ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: 8, Height: 8, Format: ddi.FormatR32G32B32Float, BindFlags: ddi.BindRenderTarget}, hresult.D3DDDIERR_APPLICATIONERROR, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -452,11 +453,11 @@ func TestStateObjects(t *testing.T) {
 		{"CreateBlendState",
 			func(d *Device) error {
 				return createErr(d, func() {
-					d.CreateBlendState(hDev, &ddi.BlendDesc{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
-						BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}, h, h)
+					d.CreateBlendState(hDev, &ddi.BlendDesc{RenderTarget: [8]ddi.RenderTargetBlendDesc{{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
+						BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}}}, h, h)
 				})
 			},
-			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{}, 0) },
+			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{1, 1, 1, 1}, ^uint32(0)) },
 			func(d *Device) { d.DestroyBlendState(hDev, h) },
 			isa.OpSetBlend, []uint32{1, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0x7}},
 		{"CreateRasterizerState",

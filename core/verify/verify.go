@@ -93,9 +93,10 @@ type Verifier struct {
 	pending map[string]map[uint64]bool // allocation -> DMA buffer -> writes it
 	usage   map[string]string          // DDI resource handle -> usage
 	// LIFE-DANGLING state
-	destroyed map[string]string // DDI handle -> object name, once its Destroy* DDI ran
-	released  map[string]bool   // object name -> released while bound, not yet destroyed
-	objOf     map[string]string // immediate-context DDI handle -> object name, from its Create* DDI
+	destroyed      map[string]string // DDI handle -> object name, once its Destroy* DDI ran (the newest maxDestroyed)
+	destroyedOrder []string          // destroyed's keys, oldest first
+	released       map[string]bool   // object name -> released while bound, not yet destroyed
+	objOf          map[string]string // immediate-context DDI handle -> object name, from its Create* DDI
 
 	cl   clState    // CLS-* and CL-* rules
 	am   amState    // AM-* rules
@@ -575,6 +576,36 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 // saved state or replay an emulated list may name it). A Create* on the
 // immediate context under the same name is a new object; a StateShared
 // message gives the application a reference again.
+// maxDestroyed bounds the destroyed handles the verifier remembers: a
+// handle used after more than that many later destructions is not
+// reported (handles are never reused, and a run that creates and destroys
+// objects in a loop kept every one).
+const maxDestroyed = 1 << 14
+
+// destroy notes that handle h of object obj was destroyed: its name moves
+// from objOf to destroyed, which keeps the newest maxDestroyed.
+func (v *Verifier) destroy(h, obj string) {
+	if _, ok := v.destroyed[h]; !ok {
+		v.destroyedOrder = append(v.destroyedOrder, h)
+	}
+	v.destroyed[h] = obj
+	delete(v.objOf, h)
+	for len(v.destroyed) > maxDestroyed && len(v.destroyedOrder) > 0 {
+		delete(v.destroyed, v.destroyedOrder[0])
+		v.destroyedOrder = v.destroyedOrder[1:]
+	}
+	if len(v.destroyedOrder) > 2*maxDestroyed {
+		// (handles created again and destroyed twice left stale entries)
+		kept := v.destroyedOrder[:0:0]
+		for _, k := range v.destroyedOrder {
+			if _, ok := v.destroyed[k]; ok {
+				kept = append(kept, k)
+			}
+		}
+		v.destroyedOrder = kept
+	}
+}
+
 func (v *Verifier) dangling(e *trace.Event) []Violation {
 	if e.Kind == trace.Message {
 		switch e.Name {
@@ -598,7 +629,7 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 		delete(v.released, e.Obj)
 		return nil
 	case strings.HasPrefix(e.Name, "Destroy"):
-		v.destroyed[e.Handle] = e.Obj
+		v.destroy(e.Handle, e.Obj)
 		if ic {
 			delete(v.released, e.Obj)
 		}

@@ -17,7 +17,7 @@
 //   - the command processor of package gpu executes them.
 //
 // Programs: SET_PROGRAM binds a program in the GPU's own shader ISA (package
-// gpu/shader) from GPU memory through an address field the KMD validates
+// gpu/shaderisa) from GPU memory through an address field the KMD validates
 // and patches, and SET_LAYOUT describes the vertex fetch that feeds it
 // (layout.go: both packets' words, the vertex formats, BuiltinLayout).
 //

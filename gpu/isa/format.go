@@ -4,29 +4,20 @@ package isa
 // programs. They are not D3D's: the UMD translates D3D11 descriptions into
 // them when it encodes a command buffer.
 
-// Format is a surface format of the hardware.
+// Format is a surface format of the hardware: how the texels of a surface
+// are laid out in memory and what numbers they hold. formats.go describes
+// every one (FormatInfo); package gpu/texel decodes and encodes them, for
+// the texture unit, the output merger and the vertex fetch alike.
 type Format uint32
 
-const (
-	FmtNone  Format = 0
-	FmtRGBA8 Format = 1 // 4 bytes: R, G, B, A unorm
-	FmtBGRA8 Format = 2 // 4 bytes: B, G, R, A unorm
-	FmtD32F  Format = 3 // 4 bytes: float32 depth
-	FmtD24S8 Format = 4 // 4 bytes little endian: depth unorm24 in bits 0..23, stencil in 24..31
-	FmtR32F  Format = 5 // 4 bytes: float32
-	FmtR16UI Format = 6 // 2 bytes (index buffers)
-	FmtR32UI Format = 7 // 4 bytes (index buffers)
-)
-
-// BytesPerPixel of a surface format (0 for unknown formats).
+// BytesPerPixel of a surface format whose texels are whole bytes each (0
+// for unknown and block-compressed formats: RowBytes and Rows size those).
 func (f Format) BytesPerPixel() int {
-	switch f {
-	case FmtRGBA8, FmtBGRA8, FmtD32F, FmtD24S8, FmtR32F, FmtR32UI:
-		return 4
-	case FmtR16UI:
-		return 2
+	i := f.Info()
+	if i.Block != 1 {
+		return 0
 	}
-	return 0
+	return int(i.Bytes)
 }
 
 // Shader stages: the stage words of SET_CB and SET_PROGRAM. A stage runs

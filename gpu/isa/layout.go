@@ -7,15 +7,20 @@ import (
 
 // Programs from memory and the vertex fetch descriptor.
 //
-// SET_PROGRAM stage addr(2) words sysReg binds the gpu/shader program whose
-// encoded words (package gpu/shader's Encode) start at addr, words long,
+// SET_PROGRAM stage addr(2) words sysReg binds the gpu/shaderisa program whose
+// encoded words (package gpu/shaderisa's Encode) start at addr, words long,
 // to stage (StageVS or StagePS).
 // addr is an address field like any other: the KMD checks [addr, +4*words)
 // against the allocation and patches it. sysReg names where the system
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
-// NoReg. Address 0 with 0 words unbinds the program (the stage has none;
+// NoReg, in bits 0..7, with two more in a pixel program's word: bits 8..15
+// are the output register of SV_Depth plus one (0: the program writes no
+// depth; its x replaces the interpolated depth, clamped to the viewport's
+// range), bits 16..23 the input register of SV_IsFrontFace plus one (0:
+// none; it reads all ones for a front-facing primitive, 0 for a
+// back-facing one). Address 0 with 0 words unbinds the program (the stage has none;
 // a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a
 // vertex program; with no pixel program it writes no colour and still
 // tests and writes depth (a depth-only pass, as with a null pixel shader).
@@ -54,60 +59,115 @@ const (
 	NoReg             = 0xFF // no register for a system value
 )
 
-// VertexFormat is the format of a vertex element.
+// VertexFormat is the format of a vertex element. Codes 1 to 11 are the
+// first ones the GPU had; the rest follow. Each is the surface format its
+// element's bytes hold (Texel), decoded as package gpu/texel decodes
+// texels: the vertex fetch and the texture unit read a format alike.
 type VertexFormat uint8
 
 const (
-	VtxNone     VertexFormat = iota
-	VtxRGBA32F               // R32G32B32A32_FLOAT
-	VtxRGB32F                // R32G32B32_FLOAT
-	VtxRG32F                 // R32G32_FLOAT
-	VtxR32F                  // R32_FLOAT
-	VtxRGBA8                 // R8G8B8A8_UNORM
-	VtxBGRA8                 // B8G8R8A8_UNORM
-	VtxRGBA32UI              // R32G32B32A32_UINT
-	VtxRGB32UI               // R32G32B32_UINT
-	VtxRG32UI                // R32G32_UINT
-	VtxR32UI                 // R32_UINT
-	VtxRGBA8UI               // R8G8B8A8_UINT
+	VtxNone      VertexFormat = iota
+	VtxRGBA32F                // R32G32B32A32_FLOAT
+	VtxRGB32F                 // R32G32B32_FLOAT
+	VtxRG32F                  // R32G32_FLOAT
+	VtxR32F                   // R32_FLOAT
+	VtxRGBA8                  // R8G8B8A8_UNORM
+	VtxBGRA8                  // B8G8R8A8_UNORM
+	VtxRGBA32UI               // R32G32B32A32_UINT
+	VtxRGB32UI                // R32G32B32_UINT
+	VtxRG32UI                 // R32G32_UINT
+	VtxR32UI                  // R32_UINT
+	VtxRGBA8UI                // R8G8B8A8_UINT
+	VtxRGBA32SI               // R32G32B32A32_SINT
+	VtxRGB32SI                // R32G32B32_SINT
+	VtxRG32SI                 // R32G32_SINT
+	VtxR32SI                  // R32_SINT
+	VtxRGBA16F                // R16G16B16A16_FLOAT
+	VtxRGBA16UN               // R16G16B16A16_UNORM
+	VtxRGBA16UI               // R16G16B16A16_UINT
+	VtxRGBA16SN               // R16G16B16A16_SNORM
+	VtxRGBA16SI               // R16G16B16A16_SINT
+	VtxRGB10A2UN              // R10G10B10A2_UNORM
+	VtxRGB10A2UI              // R10G10B10A2_UINT
+	VtxRG11B10F               // R11G11B10_FLOAT
+	VtxRGBA8SN                // R8G8B8A8_SNORM
+	VtxRGBA8SI                // R8G8B8A8_SINT
+	VtxRG16F                  // R16G16_FLOAT
+	VtxRG16UN                 // R16G16_UNORM
+	VtxRG16UI                 // R16G16_UINT
+	VtxRG16SN                 // R16G16_SNORM
+	VtxRG16SI                 // R16G16_SINT
+	VtxRG8UN                  // R8G8_UNORM
+	VtxRG8UI                  // R8G8_UINT
+	VtxRG8SN                  // R8G8_SNORM
+	VtxRG8SI                  // R8G8_SINT
+	VtxR16F                   // R16_FLOAT
+	VtxR16UN                  // R16_UNORM
+	VtxR16UI                  // R16_UINT
+	VtxR16SN                  // R16_SNORM
+	VtxR16SI                  // R16_SINT
+	VtxR8UN                   // R8_UNORM
+	VtxR8UI                   // R8_UINT
+	VtxR8SN                   // R8_SNORM
+	VtxR8SI                   // R8_SINT
 	numVtxFormats
 )
 
+// vtxTexel is the surface format of each vertex format.
+var vtxTexel = [numVtxFormats]Format{
+	VtxRGBA32F: FmtRGBA32F, VtxRGB32F: FmtRGB32F, VtxRG32F: FmtRG32F, VtxR32F: FmtR32F, VtxRGBA8: FmtRGBA8,
+	VtxBGRA8: FmtBGRA8, VtxRGBA32UI: FmtRGBA32UI, VtxRGB32UI: FmtRGB32UI, VtxRG32UI: FmtRG32UI, VtxR32UI: FmtR32UI,
+	VtxRGBA8UI: FmtRGBA8UI, VtxRGBA32SI: FmtRGBA32SI, VtxRGB32SI: FmtRGB32SI, VtxRG32SI: FmtRG32SI, VtxR32SI: FmtR32SI,
+	VtxRGBA16F: FmtRGBA16F, VtxRGBA16UN: FmtRGBA16UN, VtxRGBA16UI: FmtRGBA16UI, VtxRGBA16SN: FmtRGBA16SN,
+	VtxRGBA16SI: FmtRGBA16SI, VtxRGB10A2UN: FmtRGB10A2UN, VtxRGB10A2UI: FmtRGB10A2UI, VtxRG11B10F: FmtRG11B10F,
+	VtxRGBA8SN: FmtRGBA8SN, VtxRGBA8SI: FmtRGBA8SI, VtxRG16F: FmtRG16F, VtxRG16UN: FmtRG16UN, VtxRG16UI: FmtRG16UI,
+	VtxRG16SN: FmtRG16SN, VtxRG16SI: FmtRG16SI, VtxRG8UN: FmtRG8UN, VtxRG8UI: FmtRG8UI, VtxRG8SN: FmtRG8SN,
+	VtxRG8SI: FmtRG8SI, VtxR16F: FmtR16F, VtxR16UN: FmtR16UN, VtxR16UI: FmtR16UI, VtxR16SN: FmtR16SN,
+	VtxR16SI: FmtR16SI, VtxR8UN: FmtR8UN, VtxR8UI: FmtR8UI, VtxR8SN: FmtR8SN, VtxR8SI: FmtR8SI,
+}
+
+// Texel is the surface format the element's bytes hold (FmtNone for an
+// unknown vertex format).
+func (f VertexFormat) Texel() Format {
+	if f >= numVtxFormats {
+		return FmtNone
+	}
+	return vtxTexel[f]
+}
+
+// VertexFormatOf is the vertex format holding surface format t's texels
+// (VtxNone: none).
+func VertexFormatOf(t Format) VertexFormat {
+	for v, x := range vtxTexel {
+		if x == t && t != FmtNone {
+			return VertexFormat(v)
+		}
+	}
+	return VtxNone
+}
+
+// vtxInfo is each vertex format's size, components and integer flag, read
+// per element fetched: a lookup, not FormatInfo's copy.
+var vtxInfo = func() (t [256]struct {
+	size, comps uint8
+	int         bool
+}) {
+	for v, f := range vtxTexel {
+		i := f.Info()
+		t[v].size, t[v].comps, t[v].int = i.Bytes, i.Channels, f.Int()
+	}
+	return t
+}()
+
 // Size is the bytes of one element of the format, and Components how many
 // it has; Int reports an integer format.
-func (f VertexFormat) Size() int {
-	switch f {
-	case VtxRGBA32F, VtxRGBA32UI:
-		return 16
-	case VtxRGB32F, VtxRGB32UI:
-		return 12
-	case VtxRG32F, VtxRG32UI:
-		return 8
-	case VtxR32F, VtxR32UI, VtxRGBA8, VtxBGRA8, VtxRGBA8UI:
-		return 4
-	}
-	return 0
-}
+func (f VertexFormat) Size() int { return int(vtxInfo[f].size) }
 
 // Components of the format.
-func (f VertexFormat) Components() int {
-	switch f {
-	case VtxRGBA32F, VtxRGBA32UI, VtxRGBA8, VtxBGRA8, VtxRGBA8UI:
-		return 4
-	case VtxRGB32F, VtxRGB32UI:
-		return 3
-	case VtxRG32F, VtxRG32UI:
-		return 2
-	case VtxR32F, VtxR32UI:
-		return 1
-	}
-	return 0
-}
+func (f VertexFormat) Components() int { return int(vtxInfo[f].comps) }
 
 // Int reports whether the format's components are integers.
-func (f VertexFormat) Int() bool {
-	return f == VtxRGBA32UI || f == VtxRGB32UI || f == VtxRG32UI || f == VtxR32UI || f == VtxRGBA8UI
-}
+func (f VertexFormat) Int() bool { return vtxInfo[f].int }
 
 // VertexElement is one element of a Layout.
 type VertexElement struct {

@@ -4,7 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"unsafe"
+
+	. "d3dsim/gpu/shaderisa"
 )
+
+// Lanes is the width of a block: 64 pixels (an 8x8 tile, 16 quads) or 64
+// vertices. Execution masks are uint64s, one bit per lane.
+const Lanes = 64
+
+// AllLanes is the execution mask of a full block.
+const AllLanes = ^uint64(0)
+
+// DefaultStepLimit bounds the instructions one Run executes (each over the
+// whole block): a loop that never ends is a fault, not a hang.
+const DefaultStepLimit = 1 << 16
 
 // Vec is one vec4 register of a block, structure-of-arrays: component c of
 // lane i is v[c][i], the bits of a float32 or a 32-bit integer.
@@ -118,12 +131,15 @@ type xsrc struct {
 	mod bool // neg or abs: computed into scratch
 	neg bool
 	abs bool
-	rel bool // a relative cb element: gathered per lane
+	rel bool // a relative cb element or array register: gathered per lane
 	swz [4]uint8
 	// rel: cb slot, base element and the register component added to it
 	slot, elem uint32
 	relReg     *[Lanes]uint32
-	index      uint32 // t#, s#
+	// rel, not cb: the file, and the array's first register and length
+	relFile   File
+	base, len uint32
+	index     uint32 // t#, s#
 }
 
 // maxSrcs is the most sources an op has (sample_d).
@@ -146,6 +162,14 @@ type xinst struct {
 	// it goes (no component is read after it is written).
 	direct bool
 	dstVec *Vec
+	// dstRel: the destination is register dstElem + dstRelReg of the array
+	// of dstLen registers from dstBase in dstFile, per lane (scatter).
+	dstRel    bool
+	dstFile   File
+	dstBase   uint32
+	dstLen    uint32
+	dstElem   uint32
+	dstRelReg *[Lanes]uint32
 }
 
 // kernel computes one component of a per-component op.
@@ -154,6 +178,7 @@ type kernel func(r, a, b, c *[Lanes]uint32)
 // frame is an open if or loop of Run's control-flow stack.
 type frame struct {
 	loop   bool
+	call   bool   // a subroutine's: next is the return address
 	saved  uint64 // the mask when the construct was entered, less lanes that left
 	cond   uint64 // if: the lanes that took the then-branch
 	broken uint64 // loop: the lanes that left by break
@@ -166,7 +191,9 @@ type frame struct {
 type Machine struct {
 	prog      *Program
 	code      []xinst
-	regs      []Vec // inputs, then outputs, then temps
+	zero      []zeroReg // register components each block starts at zero
+	quads     bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs      []Vec     // inputs, then outputs, then temps
 	in, out   []Vec
 	temps     []Vec
 	uniforms  []Vec // cb operands broadcast per draw
@@ -189,9 +216,13 @@ type Machine struct {
 	stack   []frame
 }
 
-// NewMachine resolves p's operands against a new register file.
+// NewMachine resolves p's operands against a new register file. p must be
+// a decoded program (Decode, Check or Assemble give one): NewMachine
+// follows its control flow as Decode matched it.
 func NewMachine(p *Program) *Machine {
 	m := &Machine{prog: p, StepLimit: DefaultStepLimit}
+	flow, _ := p.Flow() // a decoded program's flow is matched: no error
+	m.zero, m.quads = findZero(p), needsQuads(p)
 	m.regs = make([]Vec, p.Inputs+p.Outputs+p.Temps)
 	m.in = m.regs[:p.Inputs:p.Inputs]
 	m.out = m.regs[p.Inputs : p.Inputs+p.Outputs : p.Inputs+p.Outputs]
@@ -227,16 +258,19 @@ func NewMachine(p *Program) *Machine {
 	for pc := range p.Code {
 		in := &p.Code[pc]
 		x := &m.code[pc]
-		info := &ops[in.Op]
-		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, p.jump[pc]
+		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, flow.Jump[pc]
 		x.kernel = kernels[in.Op]
 		x.canon = canonical[in.Op]
-		if info.dst {
+		if in.Op.HasDst() {
 			x.mask = in.Dst.Mask
 			v := m.reg(in.Dst.File, in.Dst.Index)
 			x.dstVec = v
 			for c := range 4 {
 				x.dst[c] = &v[c]
+			}
+			if d := &in.Dst; d.Rel {
+				x.dstRel, x.dstFile, x.dstBase, x.dstLen, x.dstElem = true, d.File, d.Index, d.Len, d.Elem
+				x.dstRelReg = &m.temps[d.RelReg][d.RelComp]
 			}
 		}
 		x.nsrc = uint8(len(in.Src))
@@ -247,7 +281,13 @@ func NewMachine(p *Program) *Machine {
 			xs.index = s.Index
 			var v *Vec
 			switch s.File {
-			case FileTemp, FileInput:
+			case FileTemp, FileInput, FileICB:
+				if s.Rel {
+					xs.rel, xs.relFile, xs.base, xs.len, xs.elem = true, s.File, s.Index, s.Len, s.Elem
+					xs.relReg = &m.temps[s.RelReg][s.RelComp]
+					v = &m.scratch[k]
+					break
+				}
 				v = m.reg(s.File, s.Index)
 			case FileImm:
 				v = &m.imms[imm[s.Imm]]
@@ -274,7 +314,7 @@ func NewMachine(p *Program) *Machine {
 
 // setDirect decides whether x may write its destination as it goes.
 func (x *xinst) setDirect() {
-	if x.mask == 0 {
+	if x.mask == 0 || x.dstRel {
 		return
 	}
 	x.direct = true

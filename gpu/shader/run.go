@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // Run executes the program over the lanes in mask, whose inputs the caller
@@ -18,8 +20,7 @@ import (
 // quad with a live lane, as helpers: the caller fills their inputs too
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
-	p := m.prog
-	for _, z := range p.zero {
+	for _, z := range m.zero {
 		v := m.reg(z.file, z.index)
 		for c := range 4 {
 			if z.mask>>c&1 != 0 {
@@ -31,7 +32,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		return 0, nil
 	}
 	live := mask
-	if p.quads {
+	if m.quads {
 		// Helper lanes: every lane of a quad with a live lane runs, so that
 		// derivatives never read a lane this block did not compute. They
 		// are never reported alive.
@@ -47,15 +48,21 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		limit = DefaultStepLimit
 	}
 	// leave takes lanes out of every open construct up to the innermost
-	// loop (break, continue) or all of them (ret, discard).
+	// loop (break, continue), up to the innermost call (ret: it returns
+	// from the subroutine) or all of them (ret of the main program,
+	// discard).
 	leave := func(lanes uint64, toLoop, isBreak bool) {
 		mask &^= lanes
+		ret := !toLoop && !isBreak
 		for i := len(stack) - 1; i >= 0; i-- {
 			f := &stack[i]
 			if f.loop && toLoop {
 				if isBreak {
 					f.broken |= lanes
 				}
+				return
+			}
+			if f.call && ret {
 				return
 			}
 			f.saved &^= lanes
@@ -105,7 +112,24 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		case OpDiscard:
 			d := m.test(in, mask)
 			alive &^= d
-			leave(d, false, false)
+			leave(d, false, true) // not a ret: out of every construct, calls too
+		case OpCall, OpCallc:
+			c := mask
+			if in.op == OpCallc {
+				c = m.test(in, mask)
+			}
+			if c != 0 {
+				stack = append(stack, frame{call: true, saved: mask, next: int32(pc + 1)})
+				mask, pc = c, int(in.jump)+1
+				continue
+			}
+		case OpLabel:
+			// Reached in order, not by a call: the main program (or a
+			// subroutine without its ret) ends here.
+			if !inCall(stack) {
+				return alive, nil
+			}
+			leave(mask, false, false)
 		case OpSample, OpSampleL, OpLd, OpSampleD, OpSampleB:
 			if err := m.texture(in, mask, pc); err != nil {
 				return alive, err
@@ -118,6 +142,10 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			m.deriv(in, mask)
 		case OpDp2, OpDp3, OpDp4:
 			m.dot(in, mask)
+		case OpBfi:
+			m.bfi(in, mask)
+		case OpDAdd, OpDMul, OpDMin, OpDMax, OpDEq, OpDGe, OpDLt, OpDNe, OpDMov, OpDMovc, OpDToF, OpFToD:
+			m.double(in, mask)
 		default:
 			m.alu(in, mask)
 		}
@@ -128,6 +156,13 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			return alive, f
 		}
 		pc++
+		for mask == 0 && len(stack) > 0 && stack[len(stack)-1].call {
+			// Every lane has returned from the subroutine: back to the
+			// caller with the lanes that called it, less those discarded.
+			f := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			mask, pc = f.saved, int(f.next)
+		}
 		if mask == 0 {
 			if len(stack) == 0 {
 				break
@@ -136,6 +171,16 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		}
 	}
 	return alive, nil
+}
+
+// inCall reports whether a subroutine call is open.
+func inCall(stack []frame) bool {
+	for i := range stack {
+		if stack[i].call {
+			return true
+		}
+	}
+	return false
 }
 
 // quadMask widens a lane mask to whole quads (4 lanes each).
@@ -179,10 +224,14 @@ func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
 	}
 	out := &m.scratch[k]
 	var r [4]*[Lanes]uint32
-	intOp := ops[in.op].kind == KindInt
+	intOp := in.op.Kind() == KindInt
+	double := in.op.Kind() == KindDouble
 	for c := range 4 {
 		a, d := s.c[c], &out[c] // a == d for a relative operand: in place
 		switch {
+		case double && c&1 == 0:
+			// A double's low word: its modifier is the high word's sign.
+			*d = *a
 		case intOp:
 			for i := range d {
 				v := a[i]
@@ -220,6 +269,10 @@ func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
 // for a direct cb read.
 func (m *Machine) gather(s *xsrc, k int) {
 	out := &m.scratch[k]
+	if s.relFile != FileNone {
+		m.gatherArray(s, out)
+		return
+	}
 	for i := range Lanes {
 		e := s.elem + s.relReg[i]
 		var v [4]uint32
@@ -237,6 +290,65 @@ func (m *Machine) gather(s *xsrc, k int) {
 	}
 	for c := range 4 {
 		s.c[c] = &out[c]
+	}
+}
+
+// gatherArray reads a relative temp, input or icb operand per lane into
+// out (swizzled): register elem + the relative register's value, wrapping
+// as a 32-bit add; one outside the array reads 0.
+func (m *Machine) gatherArray(s *xsrc, out *Vec) {
+	for i := range Lanes {
+		e := s.elem + s.relReg[i]
+		var v [4]uint32
+		if e-s.base < s.len {
+			switch s.relFile {
+			case FileTemp:
+				r := &m.temps[e]
+				v = [4]uint32{r[0][i], r[1][i], r[2][i], r[3][i]}
+			case FileInput:
+				r := &m.in[e]
+				v = [4]uint32{r[0][i], r[1][i], r[2][i], r[3][i]}
+			case FileICB:
+				v = m.prog.ICB[e]
+			}
+		}
+		for c := range 4 {
+			out[c][i] = v[s.swz[c]]
+		}
+	}
+	for c := range 4 {
+		s.c[c] = &out[c]
+	}
+}
+
+// scatter is commit for a relative destination: each lane of mask writes
+// register elem + its relative register's value of the array, when it is
+// inside it.
+func (m *Machine) scatter(in *xinst, mask uint64, broadcast bool) {
+	regs := m.temps
+	if in.dstFile == FileOutput {
+		regs = m.out
+	}
+	for k := range 4 {
+		if in.mask>>k&1 == 0 {
+			continue
+		}
+		r := &m.res[k]
+		if broadcast {
+			r = &m.res[0]
+		}
+		switch {
+		case in.sat:
+			saturate(r)
+		case in.canon:
+			canon(r)
+		}
+		for mm := mask; mm != 0; mm &= mm - 1 {
+			i := bits.TrailingZeros64(mm)
+			if e := in.dstElem + in.dstRelReg[i]; e-in.dstBase < in.dstLen {
+				regs[e][k][i] = r[i]
+			}
+		}
 	}
 }
 
@@ -280,6 +392,10 @@ func (m *Machine) alu(in *xinst, mask uint64) {
 // canonical NaNs for float arithmetic, so that results are the same bits on
 // every machine (NaN payloads differ between CPUs).
 func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
+	if in.dstRel {
+		m.scatter(in, mask, broadcast)
+		return
+	}
 	for k := range 4 {
 		if in.mask>>k&1 == 0 {
 			continue
@@ -410,7 +526,7 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	q := &m.query
 	*q = TexQuery{Texture: int(in.src[1].index), Mask: mask, Coord: *a, Out: &m.texOut}
 	swz := in.src[1].swz
-	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes
+	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes && !in.dstRel
 	if direct {
 		// The texture unit writes the destination itself, unless it also
 		// reads it (a source that is the destination goes through texOut).

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames, runToEnd } from "./harness.mjs";
 
 const TUTORIALS = path.join(ROOT, "assets/tutorials");
 const SHOTS = process.env.TUTORIAL_SHOTS || "";
@@ -162,7 +162,7 @@ for (const name of names) {
           return { sel: ui.selected >= 0 ? ui.store.event(ui.selected) : null, ran: ui.store.lastApiLine, ranOn: ui.tutorial.ranOn };
         });
         console.log(`# ${where}: lines ${step.lines}, ran to line ${e.ran}${e.ranOn ? ` (ran on to line ${e.ranOn})` : ""}, selected ${e.sel ? `#${e.sel.seq} ${e.sel.name} line ${e.sel.line} ${e.sel.msg || ""} ${e.sel.args || ""}` : "nothing"}`);
-        await page.waitForTimeout(150); // the canvas views draw on the next frame
+        await nextFrames(page); // the canvas views draw in the next animation frame
         await page.screenshot({ path: path.join(SHOTS, `${name}-${String(k + 1).padStart(2, "0")}.png`) });
       }
     }

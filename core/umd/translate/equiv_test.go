@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // randWord is a register value: mostly floats (small, halves, special
@@ -40,7 +41,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 	if err != nil {
 		t.Fatalf("translate: %v", err)
 	}
-	dec, err := shader.Decode(sh.Code)
+	dec, err := shaderisa.Decode(sh.Code)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -81,7 +82,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 		ref.run()
 		for l := range shader.Lanes {
 			lane := &ref.lanes[l]
-			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shader.StagePixel {
+			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shaderisa.StagePixel {
 				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing())
 			}
 			if lane.dead {
@@ -442,6 +443,101 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpEndswitch)
 			b.Emit(dxbc.OpAdd, r(3), r(3), r(2))
 			b.Emit(dxbc.OpEndloop)
+		}},
+		{"continue inside a switch, and inside a switch inside a switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
+			b.Emit(dxbc.OpMov, r(5).Mask(dxbc.X), imm(0))
+			b.Emit(dxbc.OpLoop)
+			b.Emit(dxbc.OpUge, r(5).Mask(dxbc.Y), r(5).Swz("x"), imm(4))
+			b.EmitTest(dxbc.OpBreakc, dxbc.TestNonZero, r(5).Select(1))
+			b.Emit(dxbc.OpIadd, r(5).Mask(dxbc.X), r(5).Swz("x"), imm(1))
+			b.Emit(dxbc.OpSwitch, r(4).Select(0))
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
+			b.Emit(dxbc.OpAdd, r(0), r(0), r(1))
+			b.EmitTest(dxbc.OpContinuec, dxbc.TestNonZero, r(2).Select(0))
+			b.Emit(dxbc.OpMul, r(0), r(0), r(3))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(3))
+			b.Emit(dxbc.OpSwitch, r(4).Select(1))
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(7))
+			b.Emit(dxbc.OpContinue)
+			b.Emit(dxbc.OpDefault)
+			b.Emit(dxbc.OpAdd, r(1), r(1), r(2))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndswitch)
+			b.Emit(dxbc.OpMul, r(1), r(1), r(1))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpDefault)
+			b.EmitTest(dxbc.OpContinuec, dxbc.TestZero, r(3).Select(2))
+			b.Emit(dxbc.OpMov, r(2), r(1))
+			b.Emit(dxbc.OpEndswitch)
+			b.Emit(dxbc.OpAdd, r(3), r(3), r(0))
+			b.Emit(dxbc.OpEndloop)
+		}},
+		{"subroutines: call, callc, a ret inside an if, a discard inside one, nested calls", dxbc.PixelShader, func(b *dxbc.Builder) {
+			l := func(n uint64) dxbc.Operand { return dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: n}}} }
+			b.Emit(dxbc.OpCall, l(0))
+			b.Emit(dxbc.OpLt, r(4), r(1), r(2))
+			b.EmitInstruction(dxbc.Instruction{Op: dxbc.OpCallc, Controls: dxbc.ControlTestNZ, Operands: []dxbc.Operand{r(4).Select(0), l(3)}})
+			b.Emit(dxbc.OpAdd, r(3), r(3), r(0))
+			for i := range uint32(4) {
+				b.Emit(dxbc.OpMov, dxbc.Output(i), r(i))
+			}
+			b.Ret()
+			b.Emit(dxbc.OpLabel, l(0))
+			b.Emit(dxbc.OpMul, r(0), r(0), r(1))
+			b.Emit(dxbc.OpGe, r(5), r(0), r(2))
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(5).Select(1))
+			b.Emit(dxbc.OpAdd, r(0), r(0), imm(1))
+			b.Ret()
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpMul, r(0), r(0), r(0))
+			b.Ret()
+			b.Emit(dxbc.OpLabel, l(3))
+			b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(5).Select(2))
+			b.Emit(dxbc.OpCall, l(0))
+			b.Emit(dxbc.OpAdd, r(2), r(2), r(0))
+		}},
+		{"inputs and outputs indexed by a register (dcl_indexrange)", dxbc.PixelShader, func(b *dxbc.Builder) {
+			rng := func(reg dxbc.Operand, n uint32) {
+				b.Declare(dxbc.Instruction{Op: dxbc.OpDclIndexRange, Operands: []dxbc.Operand{reg}, Extra: []uint32{n}})
+			}
+			rng(dxbc.Input(0).Mask(dxbc.XYZW), 4)
+			rng(dxbc.Output(1).Mask(dxbc.XYZW), 3)
+			b.Emit(dxbc.OpAnd, r(4), r(5), imm(3, 7, 1, 2))
+			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(4).Select(0)))
+			b.Emit(dxbc.OpAdd, r(1), r(1), dxbc.Input(0).Rel(r(4).Select(1)).Swz("wzyx").Neg())
+			for i := range uint32(4) {
+				b.Emit(dxbc.OpMov, dxbc.Output(i), r(i))
+			}
+			b.Emit(dxbc.OpMov, dxbc.Output(1).Rel(r(4).Select(2)), r(2).Swz("yyxx"))
+			b.Emit(dxbc.OpMov, dxbc.Output(1).Rel(r(4).Select(1)), r(3))
+			b.Ret()
+		}},
+		{"doubles", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.GlobalFlags(dxbc.FlagRefactoringAllowed | dxbc.FlagEnableDoublePrecision)
+			b.Emit(dxbc.OpFtod, r(4), r(0).Swz("xyxx"))
+			b.Emit(dxbc.OpFtod, r(5).Mask(dxbc.Z|dxbc.W), r(1).Swz("zzzz"))
+			b.Emit(dxbc.OpDadd, r(4).Mask(dxbc.X|dxbc.Y), r(4).Swz("xyxy"), r(5).Swz("zwzw").Neg())
+			b.Emit(dxbc.OpDmul, r(5).Mask(dxbc.XY), r(4).Swz("zwzw").Abs(), r(4).Swz("xyxy"))
+			b.Emit(dxbc.OpDmin, r(4).Mask(dxbc.Z|dxbc.W), r(4).Swz("zwzw"), r(5).Swz("xyxy"))
+			b.Emit(dxbc.OpDmax, r(2), r(4), r(5).Swz("xyxy"))
+			b.Emit(dxbc.OpDlt, r(3).Mask(dxbc.Z|dxbc.W), r(4), r(5).Swz("zwxy"))
+			b.Emit(dxbc.OpDeq, r(3).Mask(dxbc.X), r(4).Swz("zwzw"), r(4).Swz("zwzw"))
+			b.Emit(dxbc.OpDtof, r(0).Mask(dxbc.Y|dxbc.W), r(4))
+			b.Emit(dxbc.OpDmovc, r(1), r(3).Swz("zwzw"), r(4), r(5))
+			b.Emit(dxbc.OpDne, r(0).Mask(dxbc.X), r(1), r(2))
+			b.Emit(dxbc.OpDge, r(0).Mask(dxbc.Z), r(2), r(1).Swz("zwzw"))
+		}},
+		{"eval_centroid and eval_sample_index at one sample", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpEvalCentroid, r(0).Mask(dxbc.XY), dxbc.Input(1).Swz("yxxx"))
+			b.Emit(dxbc.OpEvalSampleIndex, r(1), dxbc.Input(2), dxbc.ImmInt(0))
+		}},
+		{"imul and umul with both halves", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3).Neg())
+			b.Emit(dxbc.OpUmul, r(2).Mask(dxbc.X|dxbc.Y), r(3).Mask(dxbc.Z), r(1).Swz("wzyx"), r(0))
+			b.Emit(dxbc.OpF32toF16, r(4), r(0))
+			b.Emit(dxbc.OpF16toF32, r(5), r(4).Swz("yxwz"))
 		}},
 		{"ret in branches", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpGe, r(4), r(0), r(1))

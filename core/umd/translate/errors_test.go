@@ -44,35 +44,32 @@ func TestUnsupported(t *testing.T) {
 		{"bufinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpBufinfo, r(0), dxbc.Texture(0))
 		}, "bufinfo"},
-		{"continue in switch", dxbc.VertexShader, func(b *dxbc.Builder) {
-			b.Emit(dxbc.OpLoop)
-			b.Emit(dxbc.OpSwitch, r(0).Select(0))
-			b.Emit(dxbc.OpDefault)
-			b.Emit(dxbc.OpContinue)
-			b.Emit(dxbc.OpEndswitch)
-			b.Emit(dxbc.OpBreak)
-			b.Emit(dxbc.OpEndloop)
-		}, "continue inside a switch"},
 		{"case outside switch", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
 		}, "outside a switch"},
-		{"call", dxbc.VertexShader, func(b *dxbc.Builder) {
+		{"call of no label", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpCall, dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: 0}}})
-		}, "subroutines"},
-		{"f32tof16", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpF32toF16, r(0), r(1)) }, "f32tof16"},
-		{"imul hi", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3)) }, "high 32 bits"},
-		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "indexable arrays"},
+		}, "no label defines"},
+		{"a double into three components", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpDadd, r(0).Mask(dxbc.XYZ), r(1), r(2))
+		}, "xy, zw or xyzw"},
+		{"ddiv of Direct3D 11.1", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpDdiv, r(0).Mask(dxbc.XY), r(1), r(2))
+		}, "ddiv: a Direct3D 11.1 instruction"},
+		{"eval_snapped", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpEvalSnapped, r(0), dxbc.Input(1), dxbc.ImmInt(1, 1, 0, 0))
+		}, "EvaluateAttributeSnapped"},
+		{"a UAV", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVRaw, Operands: []dxbc.Operand{{Type: dxbc.RegUAV, Indices: []dxbc.Index{{Imm: 0}}}}})
+		}, "dcl_uav_raw: unordered access views"},
+		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "the GPU has 256 temporaries"},
 		{"indexable temp past its end", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.DclIndexableTemp(0, 4, 4)
 			b.Emit(dxbc.OpMov, dxbc.IndexableTemp(0, 4), r(0))
 		}, "x0[4]"},
-		{"relative temp", dxbc.VertexShader, func(b *dxbc.Builder) {
+		{"relative input without dcl_indexrange", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(1).Select(0)))
-		}, "relative indexing"},
-		{"relative icb too big", dxbc.VertexShader, func(b *dxbc.Builder) {
-			b.DclImmediateConstantBuffer(make([][4]uint32, 200))
-			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(0).Rel(r(1).Select(0)))
-		}, "icb[] of 200"},
+		}, "no dcl_indexrange holds register 1"},
 		{"icb past end", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))

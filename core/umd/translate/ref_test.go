@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The reference: a slow, obviously correct interpreter of the DXBC
@@ -53,13 +54,13 @@ func bmask(b bool) uint32 {
 }
 
 // isaUnary runs op on x with a one-instruction ISA program.
-var isaMachines = map[shader.Op]*shader.Machine{}
+var isaMachines = map[shaderisa.Op]*shader.Machine{}
 
-func isaUnary(op shader.Op, x uint32) uint32 {
+func isaUnary(op shaderisa.Op, x uint32) uint32 {
 	m := isaMachines[op]
 	if m == nil {
-		p, err := (&shader.Program{Stage: shader.StageVertex, Inputs: 1, Outputs: 1,
-			Code: []shader.Inst{{Op: op, Dst: shader.O(0), Src: []shader.Operand{shader.V(0)}}}}).Check()
+		p, err := (&shaderisa.Program{Stage: shaderisa.StageVertex, Inputs: 1, Outputs: 1,
+			Code: []shaderisa.Inst{{Op: op, Dst: shaderisa.O(0), Src: []shaderisa.Operand{shaderisa.V(0)}}}}).Check()
 		if err != nil {
 			panic(err)
 		}
@@ -150,8 +151,8 @@ var refOps = map[dxbc.Opcode]refOp{
 	dxbc.OpRcp:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
 	dxbc.OpRsq:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
 	dxbc.OpSqrt:      {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
-	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
-	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
+	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpExp2, a) }},
+	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpLog2, a) }},
 	dxbc.OpFrc:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
 	dxbc.OpRoundNE:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
 	dxbc.OpRoundNI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
@@ -209,6 +210,7 @@ var refOps = map[dxbc.Opcode]refOp{
 		return uint32(bits.LeadingZeros32(a))
 	}},
 	dxbc.OpF16toF32: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return half(a) }},
+	dxbc.OpF32toF16: {n: 1, f: func(a, _, _ uint32) uint32 { return toHalf(a) }},
 	dxbc.OpBfrev:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
 	dxbc.OpImad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
 	dxbc.OpUmad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
@@ -243,6 +245,38 @@ func half(a uint32) uint32 {
 		return sign | 0x7F800000 | m<<13
 	}
 	return sign | (e+112)<<23 | m<<13
+}
+
+// toHalf converts a float to binary16 bits, rounding to nearest even, in
+// float64 arithmetic: the significand scaled to 10 bits after the point
+// and rounded, carries raising the exponent; denormal halves below 2^-14,
+// infinity past the largest finite (65504) once rounded.
+func toHalf(a uint32) uint32 {
+	x := float64(f(a))
+	sign := a >> 16 & 0x8000
+	switch {
+	case x != x:
+		return sign | 0x7E00 | a>>13&0x3FF
+	case math.IsInf(x, 0):
+		return sign | 0x7C00
+	}
+	x = math.Abs(x)
+	if x == 0 {
+		return sign
+	}
+	fr, e := math.Frexp(x) // x = fr * 2^e, fr in [0.5, 1)
+	e--                    // x = (2 fr) * 2^e
+	if e < -14 {
+		return sign | uint32(math.RoundToEven(x*(1<<24))) // a denormal (or the smallest normal, by carry)
+	}
+	q := math.RoundToEven(fr * 2 * 1024) // 1024..2048
+	if q == 2048 {
+		q, e = 1024, e+1
+	}
+	if e > 15 {
+		return sign | 0x7C00
+	}
+	return sign | uint32(e+15)<<10 | (uint32(q) - 1024)
 }
 
 // bfi is bfi as the specification writes it.
@@ -434,7 +468,9 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 	case dxbc.RegTemp:
 		raw = l.r[o.Indices[0].Imm]
 	case dxbc.RegInput:
-		raw = l.v[o.Indices[0].Imm]
+		if k, ok := m.inRange(l, o); ok {
+			raw = l.v[k]
+		}
 	case dxbc.RegImmediate32:
 		if len(o.Imm) == 1 {
 			raw = vec{o.Imm[0], o.Imm[0], o.Imm[0], o.Imm[0]}
@@ -457,7 +493,7 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 		if rel := o.Indices[1].Rel; rel != nil {
 			elem = uint64(uint32(elem) + m.read(l, rel, true)[0])
 		}
-		if elem < shader.MaxCBIndex {
+		if elem < shaderisa.MaxCBIndex {
 			raw = m.env.cb[[2]uint32{uint32(o.Indices[0].Imm), uint32(elem)}]
 		}
 	default:
@@ -495,6 +531,43 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 	return v
 }
 
+// inRange is the register an input or output operand names for lane l:
+// a register index must stay inside the dcl_indexrange holding its
+// immediate part (else it reads 0 and writes nothing).
+func (m *refMachine) inRange(l *refLane, o *dxbc.Operand) (uint64, bool) {
+	ix := o.Indices[0]
+	if ix.Rel == nil {
+		return ix.Imm, true
+	}
+	k := m.index(l, ix)
+	for _, in := range m.p.Instructions {
+		if in.Op != dxbc.OpDclIndexRange || in.Operands[0].Type != o.Type {
+			continue
+		}
+		start, n := in.Operands[0].Indices[0].Imm, uint64(in.Extra[0])
+		if ix.Imm-start < n {
+			return k, k-start < n
+		}
+	}
+	panic("reference: no dcl_indexrange")
+}
+
+// readDouble is double p of a source (its swizzled components 2p and
+// 2p+1, low word first), the modifier applied to the double's sign.
+func (m *refMachine) readDouble(l *refLane, o *dxbc.Operand, p int) float64 {
+	plain := *o
+	plain.Modifier = dxbc.ModNone
+	v := m.read(l, &plain, true)
+	d := math.Float64frombits(uint64(v[2*p]) | uint64(v[2*p+1])<<32)
+	if o.Modifier&dxbc.ModAbs != 0 {
+		d = math.Abs(d)
+	}
+	if o.Modifier&dxbc.ModNeg != 0 {
+		d = -d
+	}
+	return d
+}
+
 // index is an index's value for lane l: immediate, plus a register's.
 func (m *refMachine) index(l *refLane, ix dxbc.Index) uint64 {
 	k := ix.Imm
@@ -513,7 +586,11 @@ func (m *refMachine) write(l *refLane, o *dxbc.Operand, v vec) {
 	case dxbc.RegTemp:
 		r = &l.r[o.Indices[0].Imm]
 	case dxbc.RegOutput:
-		r = &l.o[o.Indices[0].Imm]
+		k, ok := m.inRange(l, o)
+		if !ok {
+			return // outside its dcl_indexrange: dropped
+		}
+		r = &l.o[k]
 	case dxbc.RegIndexableTemp:
 		a := l.x[o.Indices[0].Imm]
 		k := m.index(l, o.Indices[1])
@@ -571,7 +648,7 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		a := m.read(l, &ops[2], false)
 		var s, c vec
 		for k := range a {
-			s[k], c[k] = isaUnary(shader.OpSin, a[k]), isaUnary(shader.OpCos, a[k])
+			s[k], c[k] = isaUnary(shaderisa.OpSin, a[k]), isaUnary(shaderisa.OpCos, a[k])
 		}
 		s, c = finish(s, in.Saturate(), true), finish(c, in.Saturate(), true)
 		m.write(l, &ops[0], s)
@@ -600,11 +677,16 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		m.write(l, &ops[1], c)
 	case dxbc.OpImul, dxbc.OpUmul:
 		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
-		var r vec
+		var lo, hi vec
 		for k := range a {
-			r[k] = a[k] * b[k]
+			p := uint64(a[k]) * uint64(b[k])
+			if in.Op == dxbc.OpImul {
+				p = uint64(int64(int32(a[k])) * int64(int32(b[k])))
+			}
+			hi[k], lo[k] = uint32(p>>32), uint32(p)
 		}
-		m.write(l, &ops[1], r)
+		m.write(l, &ops[0], hi)
+		m.write(l, &ops[1], lo)
 	case dxbc.OpBfi:
 		var s [4]vec
 		for i := range s {
@@ -655,6 +737,73 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 			r[k] = v[ops[2].Swiz[k]]
 		}
 		m.write(l, &ops[0], finish(r, in.Saturate(), false))
+	case dxbc.OpDadd, dxbc.OpDmul, dxbc.OpDmin, dxbc.OpDmax, dxbc.OpDmov, dxbc.OpDmovc, dxbc.OpFtod:
+		var r vec
+		for p := range 2 {
+			a, b := m.readDouble(l, &ops[1], p), 0.0
+			if in.Op != dxbc.OpDmov && in.Op != dxbc.OpFtod && in.Op != dxbc.OpDmovc {
+				b = m.readDouble(l, &ops[2], p)
+			}
+			var v float64
+			switch in.Op {
+			case dxbc.OpDadd:
+				v = a + b
+			case dxbc.OpDmul:
+				v = a * b
+			case dxbc.OpDmin:
+				v = b
+				if a < b || b != b {
+					v = a
+				}
+			case dxbc.OpDmax:
+				v = b
+				if a > b || b != b {
+					v = a
+				}
+			case dxbc.OpDmov:
+				v = a
+			case dxbc.OpDmovc:
+				// The condition's 32-bit component p picks double p.
+				v = m.readDouble(l, &ops[3], p)
+				if m.read(l, &ops[1], true)[p] != 0 {
+					v = m.readDouble(l, &ops[2], p)
+				}
+			case dxbc.OpFtod:
+				v = float64(f(m.read(l, &ops[1], false)[p]))
+			}
+			bits := math.Float64bits(v)
+			if v != v && in.Op != dxbc.OpDmov && in.Op != dxbc.OpDmovc {
+				bits = 0x7FF8000000000000
+			}
+			r[2*p], r[2*p+1] = uint32(bits), uint32(bits>>32)
+		}
+		m.write(l, &ops[0], r)
+	case dxbc.OpDeq, dxbc.OpDge, dxbc.OpDlt, dxbc.OpDne, dxbc.OpDtof:
+		// The k-th component written takes double k.
+		var r vec
+		k := 0
+		for c := range 4 {
+			if ops[0].WriteMask>>c&1 == 0 {
+				continue
+			}
+			a := m.readDouble(l, &ops[1], k)
+			switch in.Op {
+			case dxbc.OpDtof:
+				r[c] = canon(u(float32(a)))
+			case dxbc.OpDeq:
+				r[c] = bmask(a == m.readDouble(l, &ops[2], k))
+			case dxbc.OpDge:
+				r[c] = bmask(a >= m.readDouble(l, &ops[2], k))
+			case dxbc.OpDlt:
+				r[c] = bmask(a < m.readDouble(l, &ops[2], k))
+			case dxbc.OpDne:
+				r[c] = bmask(a != m.readDouble(l, &ops[2], k))
+			}
+			k++
+		}
+		m.write(l, &ops[0], r)
+	case dxbc.OpEvalCentroid, dxbc.OpEvalSampleIndex:
+		m.write(l, &ops[0], m.read(l, &ops[1], false))
 	case dxbc.OpNop:
 	default:
 		panic(fmt.Sprintf("reference: %s", in.Op))
@@ -720,7 +869,36 @@ func (m *refMachine) run() {
 	for i := range active {
 		active[i] = true
 	}
-	m.block(0, len(m.code), active)
+	m.block(0, m.body(-1), active)
+}
+
+// body returns where the code starting after pc ends: the next label, or
+// the end (pc -1: the main program).
+func (m *refMachine) body(pc int) int {
+	for k := pc + 1; k < len(m.code); k++ {
+		if m.code[k].Op == dxbc.OpLabel {
+			return k
+		}
+	}
+	return len(m.code)
+}
+
+// call runs label l's subroutine over the lanes that call it; a ret
+// inside it returns from it (the lanes run on in the caller), a discard
+// inside it ends the lane.
+func (m *refMachine) call(l uint64, called []bool) {
+	for pc := range m.code {
+		if in := &m.code[pc]; in.Op == dxbc.OpLabel && in.Operands[0].Indices[0].Imm == l {
+			m.block(pc+1, m.body(pc), called)
+			for i := range called {
+				if called[i] && !m.lanes[i].dead {
+					m.lanes[i].ret = false
+				}
+			}
+			return
+		}
+	}
+	panic("reference: no such label")
 }
 
 func (l *refLane) running(active bool) bool { return active && !l.ret && !l.brk && !l.cont }
@@ -772,6 +950,13 @@ func (m *refMachine) block(start, end int, active []bool) {
 			pc = endloop
 		case dxbc.OpSwitch:
 			pc = m.switchBlock(pc, active)
+		case dxbc.OpCall, dxbc.OpCallc:
+			called := make([]bool, len(active))
+			for i := range active {
+				l := &m.lanes[i]
+				called[i] = l.running(active[i]) && (in.Op == dxbc.OpCall || test(m, l, in))
+			}
+			m.call(in.Operands[len(in.Operands)-1].Indices[0].Imm, called)
 		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec, dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
 			for i := range active {
 				l := &m.lanes[i]
