@@ -147,7 +147,7 @@ type CallRecord struct {
 	HR         hresult.HRESULT
 	Dropped    bool   // a void method the runtime dropped
 	Mapped     []byte // Map: the memory it mapped (nil when it failed)
-	Data       uint64 // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's
+	Data       uint64 // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's
 }
 
 // Arg is the argument called name (nil when the method has none).
@@ -213,6 +213,8 @@ func (r *Run) observe(t *thread, s *Call, x *call, err error) {
 		}
 	case "GetData", "GetMaximumFrameLatency", "GetCompletedValue":
 		rec.Data = r.lastData
+	case "CheckFormatSupport":
+		rec.Data = uint64(r.support.s)
 	}
 	r.obs.Call(rec)
 }
