@@ -174,8 +174,11 @@ func (ex *executor) exec(p isa.Packet) {
 	switch p.Op {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
-		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout:
+		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
+		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil:
 		ex.setState(p)
+	case isa.OpClearStencil:
+		ex.clearStencil(p)
 	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)
 	case isa.OpDrawIndexed:

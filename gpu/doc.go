@@ -29,8 +29,14 @@
 //     triangles (their edges as lines), homogeneous clipping, a viewport
 //     (none until SET_VIEWPORT: a draw without one covers nothing), a
 //     fixed-point rasterizer with the top-left fill rule,
-//     perspective-correct interpolation, depth test, blending and write
-//     masks.
+//     perspective-correct interpolation, and an output merger: up to
+//     eight render targets of any colour format package gpu/texel writes
+//     (SET_RT, SET_RT_SLOT), each blended with its own factors (every
+//     D3D11 factor and operation, the blend factor, dual-source) and write
+//     mask, the sample mask and alpha-to-coverage at one sample, the
+//     stencil and depth tests in D32_FLOAT, D24_UNORM_S8_UINT, D16_UNORM
+//     and D32_FLOAT_S8X24_UINT buffers, a pixel program's SV_Depth (om.go,
+//     whose general path takes every draw the fast paths below do not).
 //   - Programs from memory: SET_PROGRAM binds a program of the GPU's shader
 //     ISA at a GPU address to the vertex or pixel stage, and SET_LAYOUT is
 //     the vertex fetch descriptor that fills the vertex program's input

@@ -44,9 +44,10 @@ type drawScratch struct {
 	tri  tri
 	pipe pipe
 
-	prog   progState  // programs from memory (program.go)
-	params drawParams // the draw packet's (vertexstage.go)
-	cols   colTerms   // pipe.cols of this goroutine
+	prog      progState  // programs from memory (program.go)
+	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
+	params    drawParams // the draw packet's (vertexstage.go)
+	cols      colTerms   // pipe.cols of this goroutine
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.

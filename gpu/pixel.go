@@ -3,7 +3,6 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
-	tfmt "d3dsim/gpu/texel"
 	"encoding/binary"
 	"math"
 	"unsafe"
@@ -20,11 +19,28 @@ type pipe struct {
 	sx0, sy0, sx1, sy1 int // scissor: viewport ∩ targets, x1/y1 exclusive
 	lo, hi             int // attributes the pixel program reads
 
-	rt    surface
-	color bool // a colour is written
-	fast  bool // no blending, all four channels written
-	fault bool // the draw faulted: its pixels get the warning colour
+	rt    surface // render target 0, for the fast paths
+	color bool    // a colour is written
+	fast  bool    // no blending, all four channels written
+	fault bool    // the draw faulted: its pixels get the warning colour
 	blend blendState
+
+	// The general output merger (mergeLane): every render target (nrt:
+	// 1 + the highest slot bound) and its blend, the blend factor, the
+	// sample mask, alpha-to-coverage, the stencil, the pixel program's
+	// depth output. generic: the draw needs it.
+	generic     bool
+	rts         *[isa.MaxRenderTargets]surface
+	blends      *[isa.MaxRenderTargets]blendState
+	nrt         int
+	blendFactor [4]float32
+	sampleMask  uint32
+	a2c         bool
+	stencil     bool // the stencil test is on (enabled, with a depth buffer that has stencil)
+	st          stencilState
+	depthOut    int  // the pixel program's output register of SV_Depth, or -1 (set with the program)
+	outs        int  // the pixel program's outputs
+	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
 	ds         surface
 	depth      bool // depth test on (enabled and a depth buffer bound)
@@ -66,16 +82,20 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols}
-	var w, h int
-	switch {
-	case s.rt.bound() && s.ds.bound():
-		w, h = min(s.rt.w, s.ds.w), min(s.rt.h, s.ds.h)
-	case s.rt.bound():
-		w, h = s.rt.w, s.rt.h
-	case s.ds.bound():
-		w, h = s.ds.w, s.ds.h
-	default:
+	*p = pipe{cols: &d.cols, depthOut: -1}
+	// The pixels are those of the targets bound, render targets and depth
+	// buffer alike (Direct3D 11 requires them the same size).
+	w, h, any := math.MaxInt, math.MaxInt, false
+	for k := range s.rt {
+		if r := &s.rt[k]; r.bound() {
+			w, h, any = min(w, r.w), min(h, r.h), true
+			p.nrt = k + 1
+		}
+	}
+	if s.ds.bound() {
+		w, h, any = min(w, s.ds.w), min(h, s.ds.h), true
+	}
+	if !any {
 		return false
 	}
 	// No viewport, no pixels: Direct3D 11 has no implicit full-target
@@ -98,23 +118,47 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	// no depth test and no blending; otherwise the pixel program, if any
 	// (preparePixelProgram), writes the colour: with none the draw tests
 	// and writes depth only.
-	p.rt, p.fault, p.blend = s.rt, faulted, s.blend
-	// The fast paths write 8-bit RGBA or BGRA words; every other format
-	// goes through mergeBits, a texel at a time.
-	rt8 := s.rt.fmt == isa.FmtRGBA8 || s.rt.fmt == isa.FmtBGRA8
+	p.rt, p.fault, p.blend = s.rt[0], faulted, s.blend[0]
+	p.rts, p.blends = &s.rt, &s.blend
+	p.blendFactor, p.sampleMask, p.a2c = s.blendFactor, s.sampleMask, s.a2c
+	// The fast paths write one 8-bit RGBA or BGRA target; everything else
+	// (other formats, several targets, the stencil, the sample mask,
+	// alpha-to-coverage, the blend factor and dual-source factors) goes
+	// through mergeLane, a pixel at a time.
+	rt8 := (s.rt[0].fmt == isa.FmtRGBA8 || s.rt[0].fmt == isa.FmtBGRA8) && p.nrt == 1
 	if faulted {
-		p.color, p.fast = s.rt.bound(), rt8
+		p.color, p.fast = p.nrt > 0, rt8
+		p.generic = !rt8 && p.color
 	} else {
-		p.fast = rt8 && !s.blend.enable && s.blend.mask == 0xF
+		p.fast = rt8 && !s.blend[0].enable && s.blend[0].mask == 0xF
 		p.ds = s.ds
 		p.depth = s.depth.enable && s.ds.bound()
 		p.depthWrite, p.depthFn = s.depth.write, s.depth.fn
 		p.zmin, p.zmax = min(vp.minZ, vp.maxZ), max(vp.minZ, vp.maxZ)
+		p.stencil = s.stencil.enable && s.ds.bound() && s.ds.fmt.Info().Stencil
+		p.st = s.stencil
+		p.generic = (p.nrt > 0 && !rt8) || p.stencil || s.sampleMask&1 == 0 || s.a2c || extendedBlend(s.blend[:max(p.nrt, 1)])
+	}
+	if p.generic {
+		p.fast = false
 	}
 	p.tileable = p.isTileable()
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
 	return true
+}
+
+// extendedBlend reports whether a blend of bs uses a factor past the first
+// ten (the blend factor, saturated alpha, dual-source): only the general
+// path (mergeLane) knows them.
+func extendedBlend(bs []blendState) bool {
+	for i := range bs {
+		b := &bs[i]
+		if b.enable && max(b.src, b.dst, b.srcA, b.dstA) > isa.BlendInvDestColor {
+			return true
+		}
+	}
+	return false
 }
 
 // chooseSpan picks the draw's fast path (span) when it has no pixel
@@ -453,6 +497,10 @@ func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 		p.programPixel(t, x, y, b1, b2, ri, bi)
 		return
 	}
+	if p.generic {
+		p.mergeLane(t, x, y, -1, b1, b2)
+		return
+	}
 	if !p.depthTest(t, x, y, b1, b2) {
 		return
 	}
@@ -513,10 +561,6 @@ func (p *pipe) depthTest(t *tri, x, y int, b1, b2 float64) bool {
 // merge is the output merger: colour c to pixel (x, y) of the target,
 // through blending and the write mask.
 func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
-	if p.rt.bpp != 4 || (p.rt.fmt != isa.FmtRGBA8 && p.rt.fmt != isa.FmtBGRA8) {
-		p.mergeBits(x, y, tfmt.FloatBits(c))
-		return
-	}
 	o := y*p.rt.pitch + 4*x
 	px := p.rt.mem[o : o+4 : o+4]
 	if p.fast {
@@ -540,27 +584,6 @@ func (p *pipe) merge(x, y int, c [4]float32, ri, bi int) {
 	if m&8 != 0 {
 		px[3] = unorm8(c[3])
 	}
-}
-
-// mergeBits is the output merger of every format but the 8-bit RGBA and
-// BGRA ones merge writes itself: the pixel program's output v (its bits:
-// floats, or integers for an integer target) through blending, in the
-// target's own numbers (linear for an sRGB target, read and written
-// through package texel), and the write mask. An integer target is never
-// blended (D3D11 blends only float, UNORM, SNORM and sRGB targets); a
-// faulted draw writes its warning colour whole.
-func (p *pipe) mergeBits(x, y int, v [4]uint32) {
-	rt := &p.rt
-	o := y*rt.pitch + x*rt.bpp
-	px := rt.mem[o : o+rt.bpp : o+rt.bpp]
-	mask := uint8(p.blend.mask)
-	if p.fault {
-		mask = 0xF
-	} else if p.blend.enable && !rt.fmt.Int() {
-		dst := floats(tfmt.Decode(rt.fmt, px))
-		v = tfmt.FloatBits(blendIn(&p.blend, floats(v), &dst, rt.fmt.Info().Number))
-	}
-	tfmt.Encode(rt.fmt, v, mask, px)
 }
 
 // floats views shader bits as floats.
@@ -595,17 +618,30 @@ func blend(b *blendState, src [4]float32, dst *[4]float32) [4]float32 {
 }
 
 // blendIn combines the pixel program's colour with the target's, whose
-// channels hold num (D3D11: the source is clamped to [0, 1] for a UNORM or
-// sRGB target, to [-1, 1] for an SNORM one, not at all for a float one;
-// colour and alpha have their own factors and operation; min and max
-// ignore the factors).
+// channels hold num (blendOps with no blend factor and no second source).
 func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]float32 {
-	for i := range src {
+	return blendOps(b, &blendInputs{src: src, dst: *dst}, num)
+}
+
+// blendInputs are what blend factors read: the pixel program's colour
+// (src), its second output for dual-source blending (src1), the target's
+// colour (dst) and SET_BLEND_FACTOR's factor (bf).
+type blendInputs struct {
+	src, src1, dst, bf [4]float32
+}
+
+// blendOps combines the pixel program's colour with the target's, whose
+// channels hold num (D3D11: the sources and the blend factor are clamped
+// to [0, 1] for a UNORM or sRGB target, to [-1, 1] for an SNORM one, not at
+// all for a float one; colour and alpha have their own factors and
+// operation; min and max ignore the factors).
+func blendOps(b *blendState, in *blendInputs, num isa.Number) [4]float32 {
+	for i := range 4 {
 		switch num {
 		case isa.NumUNorm, isa.NumSRGB:
-			src[i] = clamp01(src[i])
+			in.src[i], in.src1[i], in.bf[i] = clamp01(in.src[i]), clamp01(in.src1[i]), clamp01(in.bf[i])
 		case isa.NumSNorm:
-			src[i] = clampSN(src[i])
+			in.src[i], in.src1[i], in.bf[i] = clampSN(in.src[i]), clampSN(in.src1[i]), clampSN(in.bf[i])
 		}
 	}
 	var out [4]float32
@@ -614,7 +650,7 @@ func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]
 		if i == 3 {
 			sf, df, op = b.srcA, b.dstA, b.opA
 		}
-		s, d := src[i], dst[i]
+		s, d := in.src[i], in.dst[i]
 		switch op {
 		case isa.BlendOpMin:
 			out[i] = min(s, d)
@@ -623,8 +659,8 @@ func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]
 			out[i] = max(s, d)
 			continue
 		}
-		s = float32(s * factor(sf, &src, dst, i))
-		d = float32(d * factor(df, &src, dst, i))
+		s = float32(s * factor(sf, in, i))
+		d = float32(d * factor(df, in, i))
 		switch op {
 		case isa.BlendOpAdd:
 			out[i] = s + d
@@ -637,7 +673,9 @@ func blendIn(b *blendState, src [4]float32, dst *[4]float32, num isa.Number) [4]
 	return out
 }
 
-func factor(f uint32, src, dst *[4]float32, i int) float32 {
+// factor is blend factor f for channel i ("D3D11_BLEND enumeration").
+func factor(f uint32, in *blendInputs, i int) float32 {
+	src, dst := &in.src, &in.dst
 	switch f {
 	case isa.BlendOne:
 		return 1
@@ -657,6 +695,24 @@ func factor(f uint32, src, dst *[4]float32, i int) float32 {
 		return dst[i]
 	case isa.BlendInvDestColor:
 		return 1 - dst[i]
+	case isa.BlendSrcAlphaSat:
+		// (f, f, f, 1), f = min(As, 1 - Ad)
+		if i == 3 {
+			return 1
+		}
+		return min(src[3], 1-dst[3])
+	case isa.BlendFactor:
+		return in.bf[i]
+	case isa.BlendInvFactor:
+		return 1 - in.bf[i]
+	case isa.BlendSrc1Color:
+		return in.src1[i]
+	case isa.BlendInvSrc1Color:
+		return 1 - in.src1[i]
+	case isa.BlendSrc1Alpha:
+		return in.src1[3]
+	case isa.BlendInvSrc1Alpha:
+		return 1 - in.src1[3]
 	}
 	return 0
 }

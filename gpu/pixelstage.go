@@ -83,12 +83,17 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	s := &ex.st
 	p.prog = ps
 	p.blk, p.m = &ps.block, ps.ps.m
-	p.color = s.rt.bound() && s.blend.mask != 0 && ps.ps.prog.Outputs > 0
+	p.outs, p.depthOut = ps.ps.prog.Outputs, ps.psDepth1-1
+	if p.depthOut >= 0 && !p.generic {
+		// SV_Depth: the general output merger tests the program's depth.
+		p.generic, p.fast, p.kind = true, false, spanGeneric
+	}
+	p.color = p.nrt > 0 && p.outs > 0 && (s.blend[0].mask != 0 || p.generic)
 	p.lo, p.hi = 0, 4*ps.psIn
 	p.kind = spanProgram
 	blk := &ps.block
 	blk.words, blk.wp = nil, 0
-	blk.lazy = !p.depth && (ps.psPos < 0 || ps.ps.reads[ps.psPos] == 0)
+	blk.lazy = !p.depth && !p.generic && (ps.psPos < 0 || ps.ps.reads[ps.psPos] == 0)
 	if p.color && p.fast && !p.depth {
 		if w := pixelWords(&p.rt); w != nil {
 			blk.words, blk.wp = w, p.rt.pitch/4
@@ -273,6 +278,17 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 			continue
 		}
 		in := m.In(r)
+		if r == ps.psFront1-1 {
+			// SV_IsFrontFace: all ones for a front-facing primitive.
+			v := uint32(0)
+			if t.front {
+				v = ^uint32(0)
+			}
+			for q := quads; q != 0; q &= q - 1 {
+				in[0][bits.TrailingZeros64(q)] = v
+			}
+			continue
+		}
 		if r == ps.psPos {
 			for q := quads; q != 0; q &= q - 1 {
 				l := bits.TrailingZeros64(q)
@@ -338,6 +354,13 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		ps.fail("pixel", err)
 		return
 	}
+	if p.generic {
+		for a := alive; a != 0; a &= a - 1 {
+			l := bits.TrailingZeros64(a)
+			p.mergeLane(t, tx+laneXY[l][0], ty+laneXY[l][1], l, blk.b1[l], blk.b2[l])
+		}
+		return
+	}
 	var o *shader.Vec
 	if p.color {
 		o = m.Out(0)
@@ -385,10 +408,6 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 		p.passed++
 		if o == nil {
-			continue
-		}
-		if p.rt.bpp != 4 || (p.rt.fmt != isa.FmtRGBA8 && p.rt.fmt != isa.FmtBGRA8) {
-			p.mergeBits(x, y, [4]uint32{o[0][l], o[1][l], o[2][l], o[3][l]})
 			continue
 		}
 		c := [4]float32{math.Float32frombits(o[0][l]), math.Float32frombits(o[1][l]), math.Float32frombits(o[2][l]), math.Float32frombits(o[3][l])}

@@ -85,6 +85,7 @@ func (ex *executor) line(a, b *cvert) {
 	// walk
 	p, t := &d.pipe, &d.tri
 	t.setupAttrs(s0, s1, s1, p)
+	t.front = !d.backEdges // a line faces front; a wireframe triangle's edges face as it does
 	dx, dy := s1.x-s0.x, s1.y-s0.y
 	if dx == 0 && dy == 0 {
 		return
@@ -236,7 +237,9 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 		return
 	}
 	// edges
+	d.backEdges = !front
 	ex.line(v0, v1)
 	ex.line(v1, v2)
 	ex.line(v2, v0)
+	d.backEdges = false
 }

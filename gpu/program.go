@@ -112,6 +112,8 @@ type progState struct {
 	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
 	vsPos      int        // output register of SV_Position
 	psPos      int        // input register of SV_Position, -1 for none
+	psDepth1   int        // output register of SV_Depth plus one, 0 for none
+	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	vsIn, psIn int        // input registers of each program
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
@@ -352,9 +354,15 @@ func (ex *executor) prepareProgram() bool {
 	}
 	if ps.ps != nil {
 		pp := ps.ps.prog
-		ps.psIn, ps.psPos = pp.Inputs, int(s.prog[isa.StagePS].sysReg)
+		sys := s.prog[isa.StagePS].sysReg
+		ps.psIn, ps.psPos = pp.Inputs, int(sys&0xFF)
 		if ps.psPos == isa.NoReg {
 			ps.psPos = -1
+		}
+		ps.psDepth1, ps.psFront1 = int(sys>>8&0xFF), int(sys>>16&0xFF)
+		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos || sys>>24 != 0 {
+			ex.fault("pixel program: system values %#x: SV_Depth in o%d, SV_IsFrontFace in v%d, of %d outputs and %d inputs", sys, ps.psDepth1-1, ps.psFront1-1, pp.Outputs, pp.Inputs)
+			return false
 		}
 		if pp.Inputs > isa.MaxVaryings || ps.psPos >= pp.Inputs {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)

@@ -75,6 +75,11 @@ type tri struct {
 	// bits depend on the order the compiler chose.
 	finite bool
 	alpha  uint32
+	// front: the primitive faces front (a triangle by its winding and
+	// the rasterizer state; points and lines always; a wireframe
+	// triangle's edges as the triangle): the stencil's face and
+	// SV_IsFrontFace.
+	front bool
 }
 
 // setup prepares the triangle; it reports false when there is nothing to
@@ -89,6 +94,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 	if (cull == isa.CullBack && !front) || (cull == isa.CullFront && front) {
 		return false
 	}
+	t.front = front
 	if area < 0 {
 		v1, v2 = v2, v1
 		area = -area

@@ -72,7 +72,7 @@ func testPipeOf(w, h int, ps string, fm isa.Format, off, pitch int) *pipe {
 	ex := &executor{}
 	s := &ex.st
 	s.reset()
-	s.rt = surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm, bpp: 4}
+	s.rt[0] = surface{mem: mem, w: w, h: h, pitch: pitch, fmt: fm, bpp: 4}
 	s.vp, s.vpSet = viewport{w: float64(w), h: float64(h), maxZ: 1}, true
 	bind := func(stage int, name string) {
 		p, err := shaderisa.Assemble(BuiltinSource(name))
@@ -91,7 +91,7 @@ func testPipeOf(w, h int, ps string, fm isa.Format, off, pitch int) *pipe {
 	case psCounter:
 		bind(isa.StagePS, "ps_solid")
 		s.cb[isa.StagePS][0] = f32bytes(1.0/255, 0, 0, 0)
-		s.blend = blendState{enable: true, src: isa.BlendOne, dst: isa.BlendOne, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendOne, opA: isa.BlendOpAdd, mask: 0xF}
+		s.blend[0] = blendState{enable: true, src: isa.BlendOne, dst: isa.BlendOne, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendOne, opA: isa.BlendOpAdd, mask: 0xF}
 	}
 	if !ex.prepareProgram() || !ex.preparePipe(ps == psFaulting) {
 		panic("testPipeOf: the draw does not run")

@@ -66,8 +66,18 @@ type depthState struct {
 	fn            uint32
 }
 
+// stencilState is SET_STENCIL's: the test, masks, reference and each
+// face's operations (face 0 front, 1 back).
+type stencilState struct {
+	enable              bool
+	readMask, writeMask uint8
+	ref                 uint8
+	face                [2]isa.StencilFace
+}
+
 type state struct {
-	rt, ds    surface
+	rt        [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
+	ds        surface
 	vb        [numVB]vbuf
 	ib        ibuf
 	cb        [2][numCB][]byte
@@ -79,25 +89,44 @@ type state struct {
 	wireframe bool // fill mode WIREFRAME: triangles drawn as their edges
 	frontCCW  bool
 	depthClip bool
-	blend     blendState
+	blend     [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
 	depth     depthState
-	topo      uint32
-	prog      [2]progBinding // SET_PROGRAM (program.go)
-	layout    layoutState    // SET_LAYOUT
+	// SET_BLEND_FACTOR's: the blend factor, the sample mask and
+	// alpha-to-coverage.
+	blendFactor [4]float32
+	sampleMask  uint32
+	a2c         bool
+	stencil     stencilState
+	topo        uint32
+	prog        [2]progBinding // SET_PROGRAM (program.go)
+	layout      layoutState    // SET_LAYOUT
 }
+
+var (
+	defaultBlend   = blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF}
+	defaultStencil = stencilState{readMask: 0xFF, writeMask: 0xFF, face: [2]isa.StencilFace{
+		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways},
+		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways}}}
+)
 
 // reset sets the state every buffer starts with: nothing bound, D3D11's
 // default rasterizer (cull back, clockwise front, depth clip), blend (off,
-// write all), depth-stencil (test LESS, write) and sampler (linear, clamp,
-// border white) states, a triangle-list topology, and no viewport: until
-// SET_VIEWPORT a draw covers nothing, as in Direct3D 11.
+// write all, blend factor 1, every sample), depth-stencil (test LESS,
+// write, no stencil) and sampler (linear, clamp, border white) states, a
+// triangle-list topology, and no viewport: until SET_VIEWPORT a draw
+// covers nothing, as in Direct3D 11.
 func (s *state) reset() {
 	*s = state{
-		cull:      isa.CullBack,
-		depthClip: true,
-		blend:     blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF},
-		depth:     depthState{enable: true, write: true, fn: isa.CmpLess},
-		topo:      isa.TopoTriangleList,
+		cull:        isa.CullBack,
+		depthClip:   true,
+		depth:       depthState{enable: true, write: true, fn: isa.CmpLess},
+		topo:        isa.TopoTriangleList,
+		blendFactor: [4]float32{1, 1, 1, 1},
+		sampleMask:  ^uint32(0),
+		stencil:     defaultStencil,
+	}
+	for i := range s.blend {
+		s.blend[i] = defaultBlend
 	}
 	for i := range s.smp {
 		s.smp[i] = sampler{filter: isa.FilterLinear, u: isa.AddrClamp, v: isa.AddrClamp, border: [4]float32{1, 1, 1, 1}}
@@ -159,9 +188,19 @@ func (ex *executor) setState(p isa.Packet) {
 	a := p.Args
 	switch p.Op {
 	case isa.OpSetRT:
-		s.rt = surface{}
+		s.rt[0] = surface{}
 		if p.Addr(0) != 0 {
-			s.rt, _ = ex.surface(p, 0, "render target", useColor)
+			s.rt[0], _ = ex.surface(p, 0, "render target", useColor)
+		}
+	case isa.OpSetRTSlot:
+		slot := a[0]
+		if slot == 0 || slot >= isa.MaxRenderTargets {
+			ex.fault("slot %d outside 1..%d", slot, isa.MaxRenderTargets-1)
+			return
+		}
+		s.rt[slot] = surface{}
+		if p.Addr(1) != 0 {
+			s.rt[slot], _ = ex.surface(p, 1, "render target", useColor)
 		}
 	case isa.OpSetDS:
 		s.ds = surface{}
@@ -242,17 +281,33 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.cull, s.wireframe, s.frontCCW, s.depthClip = cull, a[0]&isa.RasterWireframe != 0, a[1] != 0, a[2] != 0
 	case isa.OpSetBlend:
-		for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
-			if f > isa.BlendInvDestColor {
-				ex.fault("blend factor %d", f)
+		b, ok := ex.blendOf(a)
+		if !ok {
+			return
+		}
+		for i := range s.blend {
+			s.blend[i] = b
+		}
+	case isa.OpSetBlendRT:
+		if a[0] >= isa.MaxRenderTargets {
+			ex.fault("slot %d outside 0..%d", a[0], isa.MaxRenderTargets-1)
+			return
+		}
+		if b, ok := ex.blendOf(a[1:]); ok {
+			s.blend[a[0]] = b
+		}
+	case isa.OpSetBlendFactor:
+		s.blendFactor = [4]float32{p.F32(0), p.F32(1), p.F32(2), p.F32(3)}
+		s.sampleMask, s.a2c = a[4], a[5]&isa.BlendAlphaToCoverage != 0
+	case isa.OpSetStencil:
+		for _, w := range a[4:] {
+			if w >= isa.NumStencilOps || w > isa.CmpAlways {
+				ex.fault("stencil operation or function %d", w)
 				return
 			}
 		}
-		if a[3] > isa.BlendOpMax || a[6] > isa.BlendOpMax {
-			ex.fault("blend op %d,%d", a[3], a[6])
-			return
-		}
-		s.blend = blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}
+		s.stencil = stencilState{enable: a[0] != 0, readMask: uint8(a[1]), writeMask: uint8(a[2]), ref: uint8(a[3]),
+			face: [2]isa.StencilFace{{Fail: a[4], DepthFail: a[5], Pass: a[6], Func: a[7]}, {Fail: a[8], DepthFail: a[9], Pass: a[10], Func: a[11]}}}
 	case isa.OpSetDepth:
 		if a[2] > isa.CmpAlways {
 			ex.fault("depth function %d", a[2])
@@ -266,6 +321,22 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.topo = a[0]
 	}
+}
+
+// blendOf decodes the eight words of a blend (SET_BLEND's, SET_BLEND_RT's
+// after its slot), faulting on a bad factor or operation.
+func (ex *executor) blendOf(a []uint32) (blendState, bool) {
+	for _, f := range []uint32{a[1], a[2], a[4], a[5]} {
+		if f >= isa.NumBlendFactors {
+			ex.fault("blend factor %d", f)
+			return blendState{}, false
+		}
+	}
+	if a[3] > isa.BlendOpMax || a[6] > isa.BlendOpMax {
+		ex.fault("blend op %d,%d", a[3], a[6])
+		return blendState{}, false
+	}
+	return blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}, true
 }
 
 // sane clamps a float from a packet into [lo, hi]; NaN becomes lo.

@@ -461,7 +461,7 @@ func expCreateInputLayout(e *Exporter, th uint64, r *scenario.CallRecord) {
 }
 
 func expCreateBlend(e *Exporter, th uint64, r *scenario.CallRecord) {
-	d := d3d11.DefaultBlendDesc()
+	d := d3d11.DefaultBlendDesc().RenderTarget[0]
 	rt := func(enable bool, src, dst, op, srcA, dstA, opA uint32, mask uint64) Value {
 		return StructV(stRTBlend, boolV(enable), EnumV(sigBlend, int64(src)), EnumV(sigBlend, int64(dst)), EnumV(sigBlendOp, int64(op)),
 			EnumV(sigBlend, int64(srcA)), EnumV(sigBlend, int64(dstA)), EnumV(sigBlendOp, int64(opA)), UintV(mask))
@@ -571,12 +571,28 @@ func expSetShader(sig *FuncSig) exportFunc {
 }
 
 func expOMSetRenderTargets(e *Exporter, th uint64, r *scenario.CallRecord) {
-	rtv := objArg(r, "RTV")
-	n, views := UintV(1), ArrayV(e.obj(rtv))
-	if rtv == nil {
-		n, views = UintV(0), Null
+	// The scenario's views in slot order, the last one the depth-stencil
+	// view when it is one (execOMSetRenderTargets).
+	var rtvs []Value
+	var dsv any
+	var views []any
+	for _, a := range r.Args {
+		if a.Name == "VIEW" && a.Given {
+			views = append(views, a.Obj)
+		}
 	}
-	e.write(th, fnOMSetRT, []Arg{e.this(r), {1, n}, {2, views}, {3, e.obj(objArg(r, "DSV"))}}, nil, nil, 0)
+	for i, v := range views {
+		if w, ok := v.(*d3d11.View); ok && w.ViewKind == d3d11.ViewDSV && i == len(views)-1 {
+			dsv = v
+			continue
+		}
+		rtvs = append(rtvs, e.obj(v))
+	}
+	n, arr := UintV(uint64(len(rtvs))), Null
+	if len(rtvs) > 0 {
+		arr = ArrayV(rtvs...)
+	}
+	e.write(th, fnOMSetRT, []Arg{e.this(r), {1, n}, {2, arr}, {3, e.obj(dsv)}}, nil, nil, 0)
 }
 
 func expOMSetBlendState(e *Exporter, th uint64, r *scenario.CallRecord) {

@@ -1162,7 +1162,7 @@ func impCreateBlend(m *importer, c *Call, d *object) error {
 		return skip("RenderTarget is %s", describe(rts))
 	}
 	rt := &rts.Elems[0]
-	def := d3d11.DefaultBlendDesc()
+	def := d3d11.DefaultBlendDesc().RenderTarget[0]
 	vals := map[string]string{}
 	if _, err := m.boolField(rt, "BlendEnable", false, vals); err != nil {
 		return err
@@ -1454,27 +1454,36 @@ func impOMSetRenderTargets(m *importer, c *Call, ctx *object) error {
 	if err != nil {
 		return err
 	}
+	if n > 8 {
+		return skip("NumViews %d: D3D11 has 8 render-target slots", n)
+	}
 	views := elems(c.Arg("ppRenderTargetViews"))
-	var rtv *object
+	var rtvs []*object
 	for i := uint64(0); i < n && int(i) < len(views); i++ {
 		o, err := m.objOf(&views[i])
 		if err != nil {
 			return err
 		}
-		if i == 0 {
-			rtv = o
-		} else if o != nil {
-			return skip("%d render targets: the simulated output merger has one", n)
+		if o != nil && o.typ != "rtv" {
+			return skip("ppRenderTargetViews[%d] is a %s", i, orKind(o))
 		}
+		rtvs = append(rtvs, o)
 	}
-	if rtv != nil && rtv.typ != "rtv" {
-		return skip("ppRenderTargetViews[0] is a %s", orKind(rtv))
+	// Empty slots at the end are left out; one in the middle is NULL.
+	for len(rtvs) > 0 && rtvs[len(rtvs)-1] == nil {
+		rtvs = rtvs[:len(rtvs)-1]
 	}
 	dsv, err := m.objArg(c, "pDepthStencilView", "dsv")
 	if err != nil {
 		return err
 	}
-	text := m.ref(ctx) + ".OMSetRenderTargets " + m.ref(rtv)
+	text := m.ref(ctx) + ".OMSetRenderTargets"
+	if len(rtvs) == 0 {
+		text += " " + m.ref(nil)
+	}
+	for _, o := range rtvs {
+		text += " " + m.ref(o)
+	}
 	if dsv != nil {
 		text += " " + m.ref(dsv)
 	}

@@ -48,6 +48,11 @@ const (
 	ResourceMiscShared = ddi.ResourceMiscShared
 )
 
+// SameFamily reports whether a view of format v may look at a resource
+// of format r (the same format, or a typed one of a typeless resource's
+// family).
+func SameFamily(r, v Format) bool { return ddi.SameFamily(r, v) }
+
 // FormatName is a DXGI format's name without DXGI_FORMAT_.
 func FormatName(f Format) string { return ddi.FormatName(f) }
 
@@ -103,17 +108,26 @@ const (
 
 // State objects' descriptions and the enumerations in them.
 type (
-	BlendDesc        = ddi.BlendDesc        // D3D11_RENDER_TARGET_BLEND_DESC
-	RasterizerDesc   = ddi.RasterizerDesc   // D3D11_RASTERIZER_DESC
-	DepthStencilDesc = ddi.DepthStencilDesc // D3D11_DEPTH_STENCIL_DESC
-	SamplerDesc      = ddi.SamplerDesc      // D3D11_SAMPLER_DESC
-	Blend            = ddi.Blend            // D3D11_BLEND
-	BlendOp          = ddi.BlendOp          // D3D11_BLEND_OP
-	FillMode         = ddi.FillMode         // D3D11_FILL_MODE
-	CullMode         = ddi.CullMode         // D3D11_CULL_MODE
-	ComparisonFunc   = ddi.ComparisonFunc   // D3D11_COMPARISON_FUNC
-	Filter           = ddi.Filter           // D3D11_FILTER
-	AddressMode      = ddi.AddressMode      // D3D11_TEXTURE_ADDRESS_MODE
+	BlendDesc             = ddi.BlendDesc             // D3D11_BLEND_DESC
+	RasterizerDesc        = ddi.RasterizerDesc        // D3D11_RASTERIZER_DESC
+	DepthStencilDesc      = ddi.DepthStencilDesc      // D3D11_DEPTH_STENCIL_DESC
+	SamplerDesc           = ddi.SamplerDesc           // D3D11_SAMPLER_DESC
+	RenderTargetBlendDesc = ddi.RenderTargetBlendDesc // D3D11_RENDER_TARGET_BLEND_DESC
+	DepthStencilOpDesc    = ddi.DepthStencilOpDesc    // D3D11_DEPTH_STENCILOP_DESC
+	StencilOp             = ddi.StencilOp             // D3D11_STENCIL_OP
+	ClearFlag             = ddi.ClearFlag             // D3D11_CLEAR_FLAG
+	Blend                 = ddi.Blend                 // D3D11_BLEND
+	BlendOp               = ddi.BlendOp               // D3D11_BLEND_OP
+	FillMode              = ddi.FillMode              // D3D11_FILL_MODE
+	CullMode              = ddi.CullMode              // D3D11_CULL_MODE
+	ComparisonFunc        = ddi.ComparisonFunc        // D3D11_COMPARISON_FUNC
+	Filter                = ddi.Filter                // D3D11_FILTER
+	AddressMode           = ddi.AddressMode           // D3D11_TEXTURE_ADDRESS_MODE
+)
+
+const (
+	ClearDepth   = ddi.ClearDepth
+	ClearStencil = ddi.ClearStencil
 )
 
 // The descriptions CD3D11_*_DESC(D3D11_DEFAULT) builds.

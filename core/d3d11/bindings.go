@@ -1,6 +1,8 @@
 package d3d11
 
 import (
+	"slices"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/rules"
 )
@@ -22,7 +24,8 @@ type slots struct {
 	samp             [8]*State
 	vs, ps           *Shader
 	layout           *InputLayout
-	rtv, dsv         *View
+	rtv              [maxRTVs]*View
+	dsv              *View
 	blend, rs, depth *State
 }
 
@@ -35,11 +38,92 @@ type binding struct {
 	ibOffset           uint32
 	topo               ddi.Topology
 	vp                 *ddi.Viewport
+	blendFactor        [4]float32
+	sampleMask         uint32
+	stencilRef         uint32
 }
+
+// maxRTVs is D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT.
+const maxRTVs = 8
 
 func (c *DeviceContext) bindings() binding {
 	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
-		topo: c.topo, vp: c.viewport()}
+		topo: c.topo, vp: c.viewport(), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
+}
+
+// renderTargets is the bound render target views up to the last one bound
+// (nil when none).
+func (c *DeviceContext) renderTargets() []*View {
+	n := 0
+	for i, v := range c.rtv {
+		if v != nil {
+			n = i + 1
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return slices.Clone(c.rtv[:n])
+}
+
+// bindRenderTargets binds the views to the slots, unbinding the rest.
+func (c *DeviceContext) bindRenderTargets(rtvs []*View, dsv *View) {
+	for i := range c.rtv {
+		var v *View
+		if i < len(rtvs) {
+			v = rtvs[i]
+		}
+		bind(c, &c.rtv[i], v, nilView)
+	}
+	bind(c, &c.dsv, dsv, nilView)
+}
+
+// checkRenderTargets is OMSetRenderTargets' validation
+// ("ID3D11DeviceContext::OMSetRenderTargets" and the debug layer): at most
+// eight render target views, each one, and the depth-stencil view, of the
+// right kind, all the same size, and no resource bound twice.
+func (c *DeviceContext) checkRenderTargets(rtvs []*View, dsv *View) error {
+	bad := func(obj, format string, a ...any) error {
+		err := c.dev.invalid("OMSetRenderTargets", obj, format, a...)
+		c.api("OMSetRenderTargets", obj).end(err)
+		return err
+	}
+	if len(rtvs) > maxRTVs {
+		return bad("", "NumViews %d is more than the %d render targets (D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT)", len(rtvs), maxRTVs)
+	}
+	if dsv != nil && dsv.ViewKind != ddi.ViewDSV {
+		return bad(dsv.name, "pDepthStencilView: %s is not a depth stencil view", dsv.name)
+	}
+	var size *View = dsv
+	for i, v := range rtvs {
+		if v == nil {
+			continue
+		}
+		if v.ViewKind != ddi.ViewRTV {
+			return bad(v.name, "ppRenderTargetViews[%d]: %s is not a render target view", i, v.name)
+		}
+		for j, u := range rtvs[:i] {
+			if u != nil && u.Res == v.Res {
+				return bad(v.name, "ppRenderTargetViews[%d] and [%d] are both views of resource %s: a resource is bound to one slot at a time", j, i, v.Res.name)
+			}
+		}
+		if dsv != nil && dsv.Res == v.Res {
+			return bad(v.name, "ppRenderTargetViews[%d] and pDepthStencilView are both views of resource %s", i, v.Res.name)
+		}
+		if size == nil {
+			size = v
+			continue
+		}
+		if v.Res.Desc.Width != size.Res.Desc.Width || v.Res.Desc.Height != size.Res.Desc.Height {
+			what := "depth buffer"
+			if size.ViewKind == ddi.ViewRTV {
+				what = "render target"
+			}
+			return bad(v.name, "render target %dx%d (ppRenderTargetViews[%d]) and %s %dx%d differ in size",
+				v.Res.Desc.Width, v.Res.Desc.Height, i, what, size.Res.Desc.Width, size.Res.Desc.Height)
+		}
+	}
+	return nil
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {
@@ -94,17 +178,23 @@ func (c *DeviceContext) restore(b binding) {
 			c.PSSetSamplers(uint32(i), b.samp[i])
 		}
 	}
-	if b.rtv != nil || b.dsv != nil {
-		c.OMSetRenderTargets(b.rtv, b.dsv)
+	rtvs := b.rtv[:0]
+	for i, v := range b.rtv {
+		if v != nil {
+			rtvs = b.rtv[:i+1]
+		}
 	}
-	if b.blend != nil {
-		c.OMSetBlendState(b.blend)
+	if len(rtvs) > 0 || b.dsv != nil {
+		c.OMSetRenderTargets(slices.Clone(rtvs), b.dsv)
+	}
+	if b.blend != nil || b.blendFactor != [4]float32{1, 1, 1, 1} || b.sampleMask != ^uint32(0) {
+		c.OMSetBlendState(b.blend, b.blendFactor, b.sampleMask)
 	}
 	if b.rs != nil {
 		c.RSSetState(b.rs)
 	}
-	if b.depth != nil {
-		c.OMSetDepthStencilState(b.depth)
+	if b.depth != nil || b.stencilRef != 0 {
+		c.OMSetDepthStencilState(b.depth, b.stencilRef)
 	}
 }
 
@@ -125,7 +215,9 @@ func (c *DeviceContext) unbindAll() {
 		bind(c, &c.srv[i], nil, nilView)
 		bind(c, &c.samp[i], nil, nilState)
 	}
-	bind(c, &c.rtv, nil, nilView)
+	for i := range c.rtv {
+		bind(c, &c.rtv[i], nil, nilView)
+	}
 	bind(c, &c.dsv, nil, nilView)
 	bind(c, &c.blend, nil, nilState)
 	bind(c, &c.rs, nil, nilState)
@@ -138,6 +230,7 @@ func (c *DeviceContext) unbindAll() {
 func (c *DeviceContext) resetScalars() {
 	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
 	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
+	c.blendFactor, c.sampleMask, c.stencilRef = [4]float32{1, 1, 1, 1}, ^uint32(0), 0
 }
 
 // hold keeps the bound objects alive until the deferred context's handles
@@ -167,7 +260,7 @@ func (c *DeviceContext) pinBindings() func() {
 			add(r)
 		}
 	}
-	for _, v := range append(b.srv[:], b.rtv, b.dsv) {
+	for _, v := range append(append(b.srv[:], b.rtv[:]...), b.dsv) {
 		if v != nil {
 			add(v)
 		}

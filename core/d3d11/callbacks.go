@@ -202,19 +202,26 @@ func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
 	return nil
 }
 
-// PfnPresentCb submits a command buffer that ends with showing a surface.
+// PfnPresentCb asks the kernel to present: a source allocation, a
+// destination (0: the kernel picks) and the model, no command buffer
+// ("PFND3DDDI_PRESENTCB": it "copies content from a source allocation";
+// "DXGIDDICB_PRESENT"). The KMD's DxgkDdiPresent builds the present's
+// commands (dxgk.Present).
 func (c *callbacks) PfnPresentCb(_ ddi.HRTDEVICE, a *ddi.PresentCb) (err error) {
-	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	var ab trace.ArgBuilder
+	ab.Str(trace.KeySrc, fmt.Sprintf("a%d", a.SrcAllocation))
+	if a.DstAllocation != 0 {
+		ab.Str(trace.KeyDst, fmt.Sprintf("a%d", a.DstAllocation))
+	}
+	ab.Str(trace.KeyFlags, a.Flags.String())
+	done := c.enter("pfnPresentCb", trace.Event{Obj: c.name, Args: ab.Args()})
 	defer func() { done.end(err) }()
 	c.preempt()
 	// D3DDDICB_PRESENT carries no SyncInterval: the runtime, which has it
 	// from IDXGISwapChain::Present, hands it to the kernel itself
 	// (D3DKMT_PRESENT's FlipInterval).
-	if k, ok := c.dev().displayKernel(); ok {
-		_, err = k.PresentSync(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation), c.presentSync.Load())
-	} else {
-		_, err = c.rt.cfg.Kernel.Present(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), dxgk.HAllocation(a.SrcAllocation))
-	}
+	_, err = c.rt.cfg.Kernel.Present(dxgk.PresentInfo{Context: dxgk.HContext(a.Context), Src: dxgk.HAllocation(a.SrcAllocation),
+		Dst: dxgk.HAllocation(a.DstAllocation), Flip: a.Flags.Flip, SyncInterval: c.presentSync.Load()})
 	if err != nil {
 		c.fail(err)
 		return kernelErr(err)
@@ -484,10 +491,10 @@ func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint
 }
 
 func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
-	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(x.rtv, x.dsv) }, func(x *DeviceContext, u ddi.Device) {
+	c.refresh(core, "pfnStateOmRenderTargetsCb", func(x *DeviceContext) string { return shown(append(x.renderTargets(), x.dsv)...) }, func(x *DeviceContext, u ddi.Device) {
 		var rtvs []ddi.HRENDERTARGETVIEW
-		if x.rtv != nil {
-			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(x.viewH(x.rtv))}
+		for _, v := range x.renderTargets() {
+			rtvs = append(rtvs, ddi.HRENDERTARGETVIEW(x.viewH(v)))
 		}
 		u.SetRenderTargets(x.h, rtvs, ddi.HDEPTHSTENCILVIEW(x.viewH(x.dsv)))
 	})
@@ -495,13 +502,13 @@ func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
 
 func (c *callbacks) PfnStateOmBlendStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmBlendStateCb", func(x *DeviceContext) string { return shown(x.blend) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		u.SetBlendState(x.h, ddi.HBLENDSTATE(x.stH(x.blend)), x.blendFactor, x.sampleMask)
 	})
 }
 
 func (c *callbacks) PfnStateOmDepthStateCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateOmDepthStateCb", func(x *DeviceContext) string { return shown(x.depth) }, func(x *DeviceContext, u ddi.Device) {
-		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), 0)
+		u.SetDepthStencilState(x.h, ddi.HDEPTHSTENCILSTATE(x.stH(x.depth)), x.stencilRef)
 	})
 }
 

@@ -65,6 +65,11 @@ type DeviceContext struct {
 	topo     ddi.Topology
 	vp       ddi.Viewport
 	hasVP    bool
+	// OMSetBlendState's BlendFactor and SampleMask, OMSetDepthStencilState's
+	// StencilRef.
+	blendFactor [4]float32
+	sampleMask  uint32
+	stencilRef  uint32
 }
 
 // contextKind is what a kind of context implements: the API calls whose
@@ -80,13 +85,13 @@ type contextKind interface {
 	PSSetConstantBuffers(slot uint32, b *Resource) error
 	PSSetShaderResources(slot uint32, v *View) error
 	PSSetSamplers(slot uint32, s *State) error
-	OMSetRenderTargets(rtv, dsv *View) error
-	OMSetBlendState(s *State) error
-	OMSetDepthStencilState(s *State) error
+	OMSetRenderTargets(rtvs []*View, dsv *View) error
+	OMSetBlendState(s *State, factor [4]float32, sampleMask uint32) error
+	OMSetDepthStencilState(s *State, stencilRef uint32) error
 	RSSetState(s *State) error
 	RSSetViewports(vp ddi.Viewport) error
 	ClearRenderTargetView(v *View, rgba [4]float32) error
-	ClearDepthStencilView(v *View, depth float32) error
+	ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error
 	Draw(count, start uint32) error
 	DrawIndexed(count, start uint32, base int32) error
 	IASetInputLayout(l *InputLayout) error

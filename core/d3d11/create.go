@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"strings"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
@@ -206,6 +207,9 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 // same state. If such a previous object exists, the runtime will return a
 // pointer to previous instance instead of creating a duplicate object").
 func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, error) {
+	if msg := blendDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateBlendState", name, msg)
+	}
 	return d.createState(name, "blend", "CreateBlendState", desc,
 		"CalcPrivateBlendStateSize", func(u ddi.Device) int { return u.CalcPrivateBlendStateSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateBlendState(d.hDev, &desc, ddi.HBLENDSTATE(h), h) },
@@ -222,6 +226,9 @@ func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*S
 }
 
 func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc) (*State, error) {
+	if msg := depthStencilDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateDepthStencilState", name, msg)
+	}
 	return d.createState(name, "depthstencil", "CreateDepthStencilState", desc,
 		"CalcPrivateDepthStencilStateSize", func(u ddi.Device) int { return u.CalcPrivateDepthStencilStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
@@ -235,6 +242,91 @@ func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, 
 		"CalcPrivateSamplerSize", func(u ddi.Device) int { return u.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
 		func(w ddiCall, h uint32) { w.DestroySampler(d.hDev, ddi.HSAMPLER(h)) })
+}
+
+// refuseState is a Create*State call the runtime refuses for its
+// descriptor: E_INVALIDARG naming the field, as the debug layer does.
+func (d *Device) refuseState(api, name, msg string) error {
+	done := d.api(api, name, "")
+	err := d.invalid(api, name, "%s", msg)
+	done.end(err)
+	return err
+}
+
+// blendDescError checks a D3D11_BLEND_DESC ("D3D11_RENDER_TARGET_BLEND_DESC
+// structure", "D3D11_BLEND enumeration"): every factor a D3D11_BLEND value,
+// the alpha factors none of the *_COLOR ones, every operation a
+// D3D11_BLEND_OP, every write mask 4 bits; RenderTarget[1..7] are checked
+// when IndependentBlendEnable makes them count.
+func blendDescError(d *ddi.BlendDesc) string {
+	n := 1
+	if d.IndependentBlendEnable {
+		n = len(d.RenderTarget)
+	}
+	for i := range n {
+		t := &d.RenderTarget[i]
+		for _, f := range []struct {
+			name  string
+			v     ddi.Blend
+			alpha bool
+		}{{"SrcBlend", t.SrcBlend, false}, {"DestBlend", t.DestBlend, false}, {"SrcBlendAlpha", t.SrcBlendAlpha, true}, {"DestBlendAlpha", t.DestBlendAlpha, true}} {
+			name := enumName("Blend", uint32(f.v))
+			switch {
+			case name == "":
+				return fmt.Sprintf("RenderTarget[%d].%s %d is not a D3D11_BLEND value", i, f.name, f.v)
+			case f.alpha && strings.HasSuffix(name, "_COLOR"):
+				return fmt.Sprintf("RenderTarget[%d].%s is D3D11_BLEND_%s: the alpha factors cannot be *_COLOR ones", i, f.name, name)
+			}
+		}
+		for _, op := range []struct {
+			name string
+			v    ddi.BlendOp
+		}{{"BlendOp", t.BlendOp}, {"BlendOpAlpha", t.BlendOpAlpha}} {
+			if enumName("BlendOp", uint32(op.v)) == "" {
+				return fmt.Sprintf("RenderTarget[%d].%s %d is not a D3D11_BLEND_OP value", i, op.name, op.v)
+			}
+		}
+		if t.RenderTargetWriteMask > 0xF {
+			return fmt.Sprintf("RenderTarget[%d].RenderTargetWriteMask %#x has bits past D3D11_COLOR_WRITE_ENABLE_ALL (0xf)", i, t.RenderTargetWriteMask)
+		}
+	}
+	return ""
+}
+
+// depthStencilDescError checks a D3D11_DEPTH_STENCIL_DESC: the functions
+// D3D11_COMPARISON_FUNC values, the operations D3D11_STENCIL_OP ones.
+func depthStencilDescError(d *ddi.DepthStencilDesc) string {
+	if enumName("Comparison", uint32(d.DepthFunc)) == "" {
+		return fmt.Sprintf("DepthFunc %d is not a D3D11_COMPARISON_FUNC value", d.DepthFunc)
+	}
+	for _, f := range []struct {
+		name string
+		face *ddi.DepthStencilOpDesc
+	}{{"FrontFace", &d.FrontFace}, {"BackFace", &d.BackFace}} {
+		if enumName("Comparison", uint32(f.face.StencilFunc)) == "" {
+			return fmt.Sprintf("%s.StencilFunc %d is not a D3D11_COMPARISON_FUNC value", f.name, f.face.StencilFunc)
+		}
+		for _, op := range []struct {
+			name string
+			v    ddi.StencilOp
+		}{{"StencilFailOp", f.face.StencilFailOp}, {"StencilDepthFailOp", f.face.StencilDepthFailOp}, {"StencilPassOp", f.face.StencilPassOp}} {
+			if enumName("StencilOp", uint32(op.v)) == "" {
+				return fmt.Sprintf("%s.%s %d is not a D3D11_STENCIL_OP value", f.name, op.name, op.v)
+			}
+		}
+	}
+	return ""
+}
+
+// enumName is the name of value v of the enum kind, "" for none.
+func enumName(kind string, v uint32) string {
+	name := ""
+	for n, x := range ddi.Enums[kind] {
+		if x == v && (name == "" || n < name) {
+			name = n
+		}
+	}
+	return name
 }
 
 // MaxUniqueStates is how many state objects of each kind a device may hold

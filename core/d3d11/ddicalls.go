@@ -1,8 +1,11 @@
 package d3d11
 
 import (
+	"fmt"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // The DDIs ddiCall passes through as they are: the Call event, the driver's
@@ -271,13 +274,31 @@ func (w ddiCall) PsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMP
 	sp.end(nil)
 }
 
+// SetRenderTargets, SetBlendState and SetDepthStencilState trace their
+// arguments beyond the state object when they are not the defaults (so the
+// traces of a single render target, blend factor 1 and StencilRef 0 stay
+// what they were): rtvs=NumRTVs, blendfactor=R,G,B,A, samplemask=0x...,
+// stencilref=N.
 func (w ddiCall) SetRenderTargets(h ddi.HDEVICE, rtvs []ddi.HRENDERTARGETVIEW, dsv ddi.HDEPTHSTENCILVIEW) {
+	if len(rtvs) > 1 {
+		w.args = trace.IntArg(trace.KeyNumRTVs, int64(len(rtvs)))
+	}
 	sp := w.enter("SetRenderTargets")
 	w.umd.SetRenderTargets(h, rtvs, dsv)
 	sp.end(nil)
 }
 
 func (w ddiCall) SetBlendState(h ddi.HDEVICE, s ddi.HBLENDSTATE, factor [4]float32, sampleMask uint32) {
+	var b trace.ArgBuilder
+	if factor != [4]float32{1, 1, 1, 1} {
+		b.Str(trace.KeyBlendFactor, fmt.Sprintf("%g,%g,%g,%g", factor[0], factor[1], factor[2], factor[3]))
+	}
+	if sampleMask != ^uint32(0) {
+		b.Str(trace.KeySampleMask, fmt.Sprintf("%#x", sampleMask))
+	}
+	if a := b.Args(); a != (trace.Args{}) {
+		w.args = a
+	}
 	sp := w.enter("SetBlendState")
 	w.umd.SetBlendState(h, s, factor, sampleMask)
 	sp.end(nil)
@@ -290,6 +311,9 @@ func (w ddiCall) SetRasterizerState(a0 ddi.HDEVICE, a1 ddi.HRASTERIZERSTATE) {
 }
 
 func (w ddiCall) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, stencilRef uint32) {
+	if stencilRef != 0 {
+		w.args = trace.IntArg(trace.KeyStencilRef, int64(stencilRef))
+	}
 	sp := w.enter("SetDepthStencilState")
 	w.umd.SetDepthStencilState(h, s, stencilRef)
 	sp.end(nil)
@@ -369,11 +393,17 @@ func (w ddiCall) Flush(a0 ddi.HDEVICE) {
 	sp.end(nil)
 }
 
-func (w ddiCall) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+func (w ddiCall) PresentDXGI(h ddi.HDEVICE, a *ddi.PresentArg) error {
 	sp := w.enter("PresentDXGI")
-	err := w.umd.PresentDXGI(h, src, syncInterval)
+	err := w.umd.PresentDXGI(h, a)
 	sp.end(err)
 	return err
+}
+
+func (w ddiCall) RotateResourceIdentitiesDXGI(h ddi.HDEVICE, res []ddi.HRESOURCE) {
+	sp := w.enter("RotateResourceIdentitiesDXGI")
+	w.umd.RotateResourceIdentitiesDXGI(h, res)
+	sp.end(nil)
 }
 
 func (w ddiCall) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {

@@ -72,6 +72,7 @@ func (d *Device) CreateDeferredContext(name string) (c *DeviceContext, err error
 // driver's handle h and table.
 func (d *Device) newDeferredContext(dcName string, h ddi.HDEVICE, core ddi.HRTCORELAYER, table ddi.Device, bytes int64) *DeviceContext {
 	c := &DeviceContext{dev: d, name: dcName, h: h, refs: 1, bytes: bytes}
+	c.resetScalars()
 	c.ddi = ddiTable{d: d, ctx: dcName, umd: table, reported: newReported()}
 	c.contextKind = &deferredContext{driverContext: driverContext{c}, deferredOnly: deferredOnly{c}, core: core, open: map[Object]uint32{}}
 	d.mu.Lock()

@@ -43,6 +43,7 @@ type pinner interface {
 
 func newEmulatedContext(d *Device, name string) *DeviceContext {
 	c := &DeviceContext{dev: d, name: name, refs: 1}
+	c.resetScalars()
 	c.contextKind = &emulatedContext{DeviceContext: c, deferredOnly: deferredOnly{c}}
 	d.children.Add(1)
 	return c
@@ -170,19 +171,27 @@ func (c *emulatedContext) PSSetSamplers(slot uint32, s *State) error {
 	return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
 }
 
-func (c *emulatedContext) OMSetRenderTargets(rtv, dsv *View) error {
-	defer c.track(func() { bind(c.DeviceContext, &c.rtv, rtv, nilView); bind(c.DeviceContext, &c.dsv, dsv, nilView) })()
-	return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtv, dsv) }, rtv, dsv)
+func (c *emulatedContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
+	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
+		return err
+	}
+	rtvs = slices.Clone(rtvs)
+	defer c.track(func() { c.bindRenderTargets(rtvs, dsv) })()
+	objs := []any{dsv}
+	for _, v := range rtvs {
+		objs = append(objs, v)
+	}
+	return c.record("OMSetRenderTargets", func(ic *DeviceContext) error { return ic.OMSetRenderTargets(rtvs, dsv) }, objs...)
 }
 
-func (c *emulatedContext) OMSetBlendState(s *State) error {
-	defer c.track(func() { bind(c.DeviceContext, &c.blend, s, nilState) })()
-	return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s) }, s)
+func (c *emulatedContext) OMSetBlendState(s *State, factor [4]float32, mask uint32) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.blend, s, nilState); c.blendFactor, c.sampleMask = factor, mask })()
+	return c.record("OMSetBlendState", func(ic *DeviceContext) error { return ic.OMSetBlendState(s, factor, mask) }, s)
 }
 
-func (c *emulatedContext) OMSetDepthStencilState(s *State) error {
-	defer c.track(func() { bind(c.DeviceContext, &c.depth, s, nilState) })()
-	return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s) }, s)
+func (c *emulatedContext) OMSetDepthStencilState(s *State, ref uint32) error {
+	defer c.track(func() { bind(c.DeviceContext, &c.depth, s, nilState); c.stencilRef = ref })()
+	return c.record("OMSetDepthStencilState", func(ic *DeviceContext) error { return ic.OMSetDepthStencilState(s, ref) }, s)
 }
 
 func (c *emulatedContext) RSSetState(s *State) error {
@@ -199,8 +208,8 @@ func (c *emulatedContext) ClearRenderTargetView(v *View, rgba [4]float32) error 
 	return c.record("ClearRenderTargetView", func(ic *DeviceContext) error { return ic.ClearRenderTargetView(v, rgba) }, v)
 }
 
-func (c *emulatedContext) ClearDepthStencilView(v *View, depth float32) error {
-	return c.record("ClearDepthStencilView", func(ic *DeviceContext) error { return ic.ClearDepthStencilView(v, depth) }, v)
+func (c *emulatedContext) ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error {
+	return c.record("ClearDepthStencilView", func(ic *DeviceContext) error { return ic.ClearDepthStencilView(v, flags, depth, stencil) }, v)
 }
 
 func (c *emulatedContext) Draw(count, start uint32) error {

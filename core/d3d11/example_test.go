@@ -54,7 +54,7 @@ func Example() {
 
 	fmt.Println("draw:")
 	printDDIs(rec)
-	imm.OMSetRenderTargets(rtv, nil)
+	imm.OMSetRenderTargets([]*d3d11.View{rtv}, nil)
 	imm.IASetVertexBuffers(0, vb, 12, 0)
 	imm.Draw(3, 0)
 

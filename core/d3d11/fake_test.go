@@ -147,9 +147,7 @@ func (k *fakeKernel) Unlock(dxgk.HDevice, dxgk.HAllocation) error { return nil }
 func (k *fakeKernel) Render(dxgk.HContext, []uint32, []dxgk.AllocationListEntry) (uint64, error) {
 	return 1, nil
 }
-func (k *fakeKernel) Present(dxgk.HContext, []uint32, []dxgk.AllocationListEntry, dxgk.HAllocation) (uint64, error) {
-	return 1, nil
-}
+func (k *fakeKernel) Present(dxgk.PresentInfo) (uint64, error)                     { return 1, nil }
 func (k *fakeKernel) WaitForFenceFor(dxgk.HContext, uint64, dxgk.WaitReason) error { return nil }
 func (k *fakeKernel) CompletedFence(dxgk.HContext) uint64                          { return 0 }
 func (k *fakeKernel) SubmittedFence(dxgk.HContext) uint64                          { return 0 }
@@ -448,8 +446,12 @@ func (u *fakeUMD) Flush(a0 ddi.HDEVICE) {
 	u.log("Flush")
 }
 
-func (u *fakeUMD) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+func (u *fakeUMD) PresentDXGI(h ddi.HDEVICE, a *ddi.PresentArg) error {
 	return u.log("PresentDXGI")
+}
+
+func (u *fakeUMD) RotateResourceIdentitiesDXGI(h ddi.HDEVICE, res []ddi.HRESOURCE) {
+	u.log("RotateResourceIdentitiesDXGI")
 }
 
 func (u *fakeUMD) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {

@@ -290,6 +290,7 @@ type SwapChain struct {
 	Width, Height uint32
 	Buffers       []*Resource
 	Fullscreen    bool
+	SwapEffect    SwapEffect
 }
 
 // released is true from the application's final Release on, even while a

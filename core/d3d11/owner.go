@@ -200,25 +200,33 @@ func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
 	return c.contextKind.PSSetSamplers(slot, s)
 }
 
-func (c *DeviceContext) OMSetRenderTargets(rtv, dsv *View) error {
-	if stop, err := c.checkArgs("OMSetRenderTargets", rtv, dsv); stop {
+// OMSetRenderTargets binds NumViews render target views (rtvs, nil
+// entries unbinding their slots) and a depth-stencil view.
+func (c *DeviceContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
+	objs := make([]Object, 0, len(rtvs)+1)
+	for _, v := range rtvs {
+		objs = append(objs, v)
+	}
+	if stop, err := c.checkArgs("OMSetRenderTargets", append(objs, dsv)...); stop {
 		return err
 	}
-	return c.contextKind.OMSetRenderTargets(rtv, dsv)
+	return c.contextKind.OMSetRenderTargets(rtvs, dsv)
 }
 
-func (c *DeviceContext) OMSetBlendState(s *State) error {
+// OMSetBlendState binds a blend state with its BlendFactor and SampleMask.
+func (c *DeviceContext) OMSetBlendState(s *State, factor [4]float32, sampleMask uint32) error {
 	if stop, err := c.checkArgs("OMSetBlendState", s); stop {
 		return err
 	}
-	return c.contextKind.OMSetBlendState(s)
+	return c.contextKind.OMSetBlendState(s, factor, sampleMask)
 }
 
-func (c *DeviceContext) OMSetDepthStencilState(s *State) error {
+// OMSetDepthStencilState binds a depth-stencil state with its StencilRef.
+func (c *DeviceContext) OMSetDepthStencilState(s *State, stencilRef uint32) error {
 	if stop, err := c.checkArgs("OMSetDepthStencilState", s); stop {
 		return err
 	}
-	return c.contextKind.OMSetDepthStencilState(s)
+	return c.contextKind.OMSetDepthStencilState(s, stencilRef)
 }
 
 func (c *DeviceContext) RSSetState(s *State) error {
@@ -235,11 +243,13 @@ func (c *DeviceContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 	return c.contextKind.ClearRenderTargetView(v, rgba)
 }
 
-func (c *DeviceContext) ClearDepthStencilView(v *View, depth float32) error {
+// ClearDepthStencilView clears the depth and the stencil as ClearFlags
+// say (D3D11_CLEAR_DEPTH, D3D11_CLEAR_STENCIL).
+func (c *DeviceContext) ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error {
 	if stop, err := c.checkArgs("ClearDepthStencilView", v); stop {
 		return err
 	}
-	return c.contextKind.ClearDepthStencilView(v, depth)
+	return c.contextKind.ClearDepthStencilView(v, flags, depth, stencil)
 }
 
 func (c *DeviceContext) CopyResource(dst, src *Resource) error {

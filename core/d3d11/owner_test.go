@@ -119,15 +119,19 @@ func TestObjectOfAnotherDevice(t *testing.T) {
 		{"PSSetShader", name("ps2"), false, func(c *DeviceContext, o *otherObjects) error { return c.PSSetShader(o.ps) }, false},
 		{"PSSetShaderResources", name("srv2"), false, func(c *DeviceContext, o *otherObjects) error { return c.PSSetShaderResources(0, o.srv) }, false},
 		{"PSSetSamplers", name("samp2"), false, func(c *DeviceContext, o *otherObjects) error { return c.PSSetSamplers(0, o.samp) }, false},
-		{"OMSetRenderTargets", name("rtv2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetRenderTargets(o.rtv, nil) }, false},
+		{"OMSetRenderTargets", name("rtv2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetRenderTargets([]*View{o.rtv}, nil) }, false},
 		{"OMSetRenderTargets", name("dsv2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetRenderTargets(nil, o.dsv) }, false},
-		{"OMSetBlendState", name("blend2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetBlendState(o.blend) }, false},
-		{"OMSetDepthStencilState", name("depth2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetDepthStencilState(o.depth) }, false},
+		{"OMSetBlendState", name("blend2"), false, func(c *DeviceContext, o *otherObjects) error {
+			return c.OMSetBlendState(o.blend, [4]float32{1, 1, 1, 1}, ^uint32(0))
+		}, false},
+		{"OMSetDepthStencilState", name("depth2"), false, func(c *DeviceContext, o *otherObjects) error { return c.OMSetDepthStencilState(o.depth, 0) }, false},
 		{"RSSetState", name("rs2"), false, func(c *DeviceContext, o *otherObjects) error { return c.RSSetState(o.rs) }, false},
 		{"ClearRenderTargetView", name("rtv2"), false, func(c *DeviceContext, o *otherObjects) error {
 			return c.ClearRenderTargetView(o.rtv, [4]float32{1, 0, 0, 1})
 		}, false},
-		{"ClearDepthStencilView", name("dsv2"), false, func(c *DeviceContext, o *otherObjects) error { return c.ClearDepthStencilView(o.dsv, 1) }, false},
+		{"ClearDepthStencilView", name("dsv2"), false, func(c *DeviceContext, o *otherObjects) error {
+			return c.ClearDepthStencilView(o.dsv, ddi.ClearDepth, 1, 0)
+		}, false},
 		{"CopyResource", name("tex2"), false, func(c *DeviceContext, o *otherObjects) error { return c.CopyResource(o.ownDest, o.tex) }, false},
 		{"CopyResource", name("tex2"), false, func(c *DeviceContext, o *otherObjects) error { return c.CopyResource(o.tex, o.ownTex) }, false},
 		{"UpdateSubresource", name("tex2"), false, func(c *DeviceContext, o *otherObjects) error { return c.UpdateSubresource(o.tex, make([]byte, 64)) }, false},
@@ -204,7 +208,7 @@ func TestObjectOfAnotherDeviceNoDebug(t *testing.T) {
 	o := makeOther(t, f)
 	f.log.reset()
 	from := f.seq()
-	if err := f.ic.OMSetRenderTargets(o.rtv, nil); err != nil {
+	if err := f.ic.OMSetRenderTargets([]*View{o.rtv}, nil); err != nil {
 		t.Fatalf("OMSetRenderTargets: %v", err)
 	}
 	if _, err := f.dev.CreateView("rtv", ddi.ViewRTV, o.tex); hresult.Of(err) != hresult.E_INVALIDARG {
@@ -217,7 +221,7 @@ func TestObjectOfAnotherDeviceNoDebug(t *testing.T) {
 		t.Errorf("messages without the debug layer: %v", m)
 	}
 	// The second device's own context takes them.
-	if err := o.dev.ImmediateContext().OMSetRenderTargets(o.rtv, nil); err != nil {
+	if err := o.dev.ImmediateContext().OMSetRenderTargets([]*View{o.rtv}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.log.names(""); len(got) != 1 || got[0] != "SetRenderTargets" {

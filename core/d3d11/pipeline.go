@@ -140,36 +140,52 @@ func (c driverContext) PSSetSamplers(slot uint32, s *State) error {
 	})
 }
 
-func (c driverContext) OMSetRenderTargets(rtv, dsv *View) error {
-	if (rtv != nil && rtv.ViewKind != ddi.ViewRTV) || (dsv != nil && dsv.ViewKind != ddi.ViewDSV) {
-		return c.invalidCall("OMSetRenderTargets", objName(rtv), "needs a render target view and optionally a depth stencil view")
+// OMSetRenderTargets is pfnSetRenderTargets with NumRTVs views: the slots
+// past them are unbound (ClearSlots).
+func (c driverContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
+	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
+		return err
 	}
-	if rtv != nil && dsv != nil && (rtv.Res.Desc.Width != dsv.Res.Desc.Width || rtv.Res.Desc.Height != dsv.Res.Desc.Height) {
-		return c.invalidCall("OMSetRenderTargets", rtv.name, "render target %dx%d and depth buffer %dx%d differ in size",
-			rtv.Res.Desc.Width, rtv.Res.Desc.Height, dsv.Res.Desc.Width, dsv.Res.Desc.Height)
+	objs := make([]Object, 0, len(rtvs)+1)
+	for _, v := range rtvs {
+		objs = append(objs, v)
 	}
-	return c.simple("OMSetRenderTargets", objName(rtv), []Object{rtv, dsv}, func(w ddiCall) {
-		bind(c.DeviceContext, &c.rtv, rtv, nilView)
-		bind(c.DeviceContext, &c.dsv, dsv, nilView)
-		var rtvs []ddi.HRENDERTARGETVIEW
-		if rtv != nil {
-			rtvs = []ddi.HRENDERTARGETVIEW{ddi.HRENDERTARGETVIEW(c.viewH(rtv))}
+	objs = append(objs, dsv)
+	first := dsv
+	for _, v := range rtvs {
+		if v != nil {
+			first = v
+			break
 		}
-		w.SetRenderTargets(c.h, rtvs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
+	}
+	return c.simple("OMSetRenderTargets", objName(first), objs, func(w ddiCall) {
+		c.bindRenderTargets(rtvs, dsv)
+		hs := make([]ddi.HRENDERTARGETVIEW, len(rtvs))
+		for i, v := range rtvs {
+			hs[i] = ddi.HRENDERTARGETVIEW(c.viewH(v))
+		}
+		if len(rtvs) == 1 && rtvs[0] == nil {
+			hs = nil // (no views: NumRTVs 0, as before)
+		}
+		w.SetRenderTargets(c.h, hs, ddi.HDEPTHSTENCILVIEW(c.viewH(dsv)))
 	})
 }
 
-func (c driverContext) OMSetBlendState(s *State) error {
+// OMSetBlendState is pfnSetBlendState with its BlendFactor and SampleMask.
+func (c driverContext) OMSetBlendState(s *State, factor [4]float32, mask uint32) error {
 	return c.simple("OMSetBlendState", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.blend, s, nilState)
-		w.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), [4]float32{1, 1, 1, 1}, 0xffffffff)
+		c.blendFactor, c.sampleMask = factor, mask
+		w.SetBlendState(c.h, ddi.HBLENDSTATE(c.stH(s)), factor, mask)
 	})
 }
 
-func (c driverContext) OMSetDepthStencilState(s *State) error {
+// OMSetDepthStencilState is pfnSetDepthStencilState with its StencilRef.
+func (c driverContext) OMSetDepthStencilState(s *State, ref uint32) error {
 	return c.simple("OMSetDepthStencilState", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.depth, s, nilState)
-		w.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), 0)
+		c.stencilRef = ref
+		w.SetDepthStencilState(c.h, ddi.HDEPTHSTENCILSTATE(c.stH(s)), ref)
 	})
 }
 
@@ -196,12 +212,20 @@ func (c driverContext) ClearRenderTargetView(v *View, rgba [4]float32) error {
 	})
 }
 
-func (c driverContext) ClearDepthStencilView(v *View, depth float32) error {
-	if v != nil && v.ViewKind != ddi.ViewDSV {
+// ClearDepthStencilView is pfnClearDepthStencilView: ClearFlags say what
+// is cleared ("ID3D11DeviceContext::ClearDepthStencilView": D3D11_CLEAR_DEPTH,
+// D3D11_CLEAR_STENCIL; the depth in [0, 1]).
+func (c driverContext) ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error {
+	switch {
+	case v != nil && v.ViewKind != ddi.ViewDSV:
 		return c.invalidCall("ClearDepthStencilView", v.name, "not a depth stencil view")
+	case flags&^(ddi.ClearDepth|ddi.ClearStencil) != 0:
+		return c.invalidCall("ClearDepthStencilView", objName(v), "ClearFlags %#x: D3D11_CLEAR_FLAG has DEPTH and STENCIL", uint32(flags))
+	case flags&ddi.ClearDepth != 0 && !(depth >= 0 && depth <= 1):
+		return c.invalidCall("ClearDepthStencilView", objName(v), "Depth %g is outside [0, 1]", depth)
 	}
 	return c.simple("ClearDepthStencilView", objName(v), []Object{v}, func(w ddiCall) {
-		w.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), ddi.ClearDepth, depth, 0)
+		w.ClearDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(c.viewH(v)), flags, depth, stencil)
 	})
 }
 
@@ -447,7 +471,9 @@ func (c driverContext) clearState(then func()) error {
 	}
 	u.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
 	u.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
-	bind(cc, &c.rtv, nil, nilView)
+	for i := range c.rtv {
+		bind(cc, &c.rtv[i], nil, nilView)
+	}
 	bind(cc, &c.dsv, nil, nilView)
 	u.SetRenderTargets(c.h, nil, 0)
 	bind(cc, &c.blend, nil, nilState)

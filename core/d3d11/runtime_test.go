@@ -219,7 +219,7 @@ func TestContextLocalHandles(t *testing.T) {
 			}
 			dc, _ := f.dev.CreateDeferredContext("dc")
 			from := f.seq()
-			if err := dc.OMSetRenderTargets(rtv, nil); err != nil {
+			if err := dc.OMSetRenderTargets([]*View{rtv}, nil); err != nil {
 				t.Fatal(err)
 			}
 			ev := f.ddiEvents(from)
@@ -239,7 +239,7 @@ func TestContextLocalHandles(t *testing.T) {
 			}
 			// A second bind in the same command list reuses the handles.
 			from = f.seq()
-			dc.OMSetRenderTargets(rtv, nil)
+			dc.OMSetRenderTargets([]*View{rtv}, nil)
 			if got := names(f.ddiEvents(from)); !slices.Equal(got, []string{"DC1 SetRenderTargets"}) {
 				t.Errorf("rebinding: got %q, want the DDI alone", got)
 			}

@@ -44,7 +44,7 @@ func TestIdenticalStateShared(t *testing.T) {
 		t.Errorf("%d CalcPrivateBlendStateSize DDIs, want 1", n)
 	}
 	other := desc
-	other.BlendEnable = true
+	other.RenderTarget[0].BlendEnable = true
 	c, err := f.dev.CreateBlendState("c", other)
 	if err != nil || c == a {
 		t.Fatalf("a different descriptor: %v, same object %v", err, c == a)

@@ -93,8 +93,9 @@ type CreateElementLayoutArgs struct {
 	Obj      string
 }
 
-// BlendDesc mirrors D3D11_BLEND_DESC for render target 0.
-type BlendDesc struct {
+// RenderTargetBlendDesc mirrors D3D10_1_DDI_RENDER_TARGET_BLEND_DESC (and
+// D3D11_RENDER_TARGET_BLEND_DESC): one render target's blend.
+type RenderTargetBlendDesc struct {
 	BlendEnable                   bool
 	SrcBlend, DestBlend           Blend
 	BlendOp                       BlendOp
@@ -103,10 +104,39 @@ type BlendDesc struct {
 	RenderTargetWriteMask         uint8
 }
 
+// BlendDesc mirrors D3D10_1_DDI_BLEND_DESC, what pfnCreateBlendState takes
+// (and D3D11_BLEND_DESC): alpha-to-coverage, and a blend per render
+// target; without IndependentBlendEnable RenderTarget[0] is every
+// target's.
+type BlendDesc struct {
+	AlphaToCoverageEnable  bool
+	IndependentBlendEnable bool
+	RenderTarget           [8]RenderTargetBlendDesc
+}
+
+// DefaultRenderTargetBlend is D3D11's default blend of a render target:
+// off, ONE and ZERO, ADD, all four channels written.
+func DefaultRenderTargetBlend() RenderTargetBlendDesc {
+	return RenderTargetBlendDesc{SrcBlend: BlendOne, DestBlend: BlendZero, BlendOp: BlendOpAdd,
+		SrcBlendAlpha: BlendOne, DestBlendAlpha: BlendZero, BlendOpAlpha: BlendOpAdd, RenderTargetWriteMask: 0xF}
+}
+
 // DefaultBlendDesc is D3D11's default blend state.
 func DefaultBlendDesc() BlendDesc {
-	return BlendDesc{SrcBlend: BlendOne, DestBlend: BlendZero, BlendOp: BlendOpAdd,
-		SrcBlendAlpha: BlendOne, DestBlendAlpha: BlendZero, BlendOpAlpha: BlendOpAdd, RenderTargetWriteMask: 0xF}
+	var d BlendDesc
+	for i := range d.RenderTarget {
+		d.RenderTarget[i] = DefaultRenderTargetBlend()
+	}
+	return d
+}
+
+// Target is the blend render target i takes: its own with
+// IndependentBlendEnable, RenderTarget[0] without.
+func (d *BlendDesc) Target(i int) *RenderTargetBlendDesc {
+	if !d.IndependentBlendEnable {
+		return &d.RenderTarget[0]
+	}
+	return &d.RenderTarget[i]
 }
 
 // RasterizerDesc mirrors D3D11_RASTERIZER_DESC (the parts the GPU uses).
@@ -122,16 +152,30 @@ func DefaultRasterizerDesc() RasterizerDesc {
 	return RasterizerDesc{FillMode: FillSolid, CullMode: CullBack, DepthClipEnable: true}
 }
 
-// DepthStencilDesc mirrors D3D11_DEPTH_STENCIL_DESC (depth part).
-type DepthStencilDesc struct {
-	DepthEnable    bool
-	DepthWriteMask bool
-	DepthFunc      ComparisonFunc
+// DepthStencilOpDesc mirrors D3D10_DDI_DEPTH_STENCILOP_DESC (and
+// D3D11_DEPTH_STENCILOP_DESC): one face's stencil operations and function.
+type DepthStencilOpDesc struct {
+	StencilFailOp, StencilDepthFailOp, StencilPassOp StencilOp
+	StencilFunc                                      ComparisonFunc
 }
 
-// DefaultDepthStencilDesc is D3D11's default: depth on, write all, LESS.
+// DepthStencilDesc mirrors D3D10_DDI_DEPTH_STENCIL_DESC (and
+// D3D11_DEPTH_STENCIL_DESC).
+type DepthStencilDesc struct {
+	DepthEnable                       bool
+	DepthWriteMask                    bool
+	DepthFunc                         ComparisonFunc
+	StencilEnable                     bool
+	StencilReadMask, StencilWriteMask uint8
+	FrontFace, BackFace               DepthStencilOpDesc
+}
+
+// DefaultDepthStencilDesc is D3D11's default: depth on, write all, LESS;
+// stencil off, masks 0xFF, KEEP everywhere, ALWAYS.
 func DefaultDepthStencilDesc() DepthStencilDesc {
-	return DepthStencilDesc{DepthEnable: true, DepthWriteMask: true, DepthFunc: ComparisonLess}
+	face := DepthStencilOpDesc{StencilFailOp: StencilKeep, StencilDepthFailOp: StencilKeep, StencilPassOp: StencilKeep, StencilFunc: ComparisonAlways}
+	return DepthStencilDesc{DepthEnable: true, DepthWriteMask: true, DepthFunc: ComparisonLess,
+		StencilReadMask: 0xFF, StencilWriteMask: 0xFF, FrontFace: face, BackFace: face}
 }
 
 // SamplerDesc mirrors D3D11_SAMPLER_DESC (filter, address modes, border).
@@ -225,12 +269,45 @@ type RenderCb struct {
 	AllocationList []AllocationListEntry
 }
 
-// PresentCb mirrors D3DDDICB_PRESENT (no fence either).
+// PresentFlags mirrors DXGI_DDI_PRESENT_FLAGS: Blt copies the source
+// into the destination (the bitblt model: DXGI_SWAP_EFFECT_DISCARD and
+// SEQUENTIAL), Flip points the display's scan-out at the source (the flip
+// model: DXGI_SWAP_EFFECT_FLIP_SEQUENTIAL and FLIP_DISCARD).
+type PresentFlags struct {
+	Blt, Flip bool
+}
+
+func (f PresentFlags) String() string {
+	switch {
+	case f.Flip:
+		return "Flip"
+	case f.Blt:
+		return "Blt"
+	}
+	return "none"
+}
+
+// PresentArg mirrors DXGI_DDI_ARG_PRESENT: the resource to show, the
+// destination (0: "kernel mode will determine the destination"), how, and
+// the flip interval (IDXGISwapChain::Present's SyncInterval).
+type PresentArg struct {
+	SurfaceToPresent HRESOURCE
+	DstResource      HRESOURCE
+	Flags            PresentFlags
+	FlipInterval     uint32
+}
+
+// PresentCb mirrors D3DDDICB_PRESENT (DXGIDDICB_PRESENT): the kernel
+// handles of the source and destination allocations and the context the
+// present goes to. It carries no command buffer: PresentDXGI submits those
+// with pfnRenderCb first ("DXGI_DDI_BASE_FUNCTIONS"), and the KMD's
+// DxgkDdiPresent writes the present's own commands ("DXGKDDI_PRESENT").
+// DstAllocation 0 lets the kernel pick the destination. No fence either.
 type PresentCb struct {
-	Context        HCONTEXT
-	Commands       []uint32
-	AllocationList []AllocationListEntry
-	SrcAllocation  HALLOCATION
+	Context       HCONTEXT
+	SrcAllocation HALLOCATION
+	DstAllocation HALLOCATION
+	Flags         PresentFlags
 }
 
 // EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,

@@ -97,6 +97,26 @@ const (
 	BlendInvDestAlpha Blend = 8
 	BlendDestColor    Blend = 9
 	BlendInvDestColor Blend = 10
+	BlendSrcAlphaSat  Blend = 11
+	BlendBlendFactor  Blend = 14
+	BlendInvFactor    Blend = 15
+	BlendSrc1Color    Blend = 16
+	BlendInvSrc1Color Blend = 17
+	BlendSrc1Alpha    Blend = 18
+	BlendInvSrc1Alpha Blend = 19
+)
+
+type StencilOp uint32 // D3D11_STENCIL_OP
+
+const (
+	StencilKeep    StencilOp = 1
+	StencilZero    StencilOp = 2
+	StencilReplace StencilOp = 3
+	StencilIncrSat StencilOp = 4
+	StencilDecrSat StencilOp = 5
+	StencilInvert  StencilOp = 6
+	StencilIncr    StencilOp = 7
+	StencilDecr    StencilOp = 8
 )
 
 type BlendOp uint32 // D3D11_BLEND_OP
@@ -174,6 +194,9 @@ var Enums = map[string]map[string]uint32{
 	// every DXGI_FORMAT (formats.go adds them from its table)
 	"Format": {"UNKNOWN": 0},
 	"Usage":  {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
+	// DXGI_SWAP_EFFECT: DISCARD and SEQUENTIAL are the bitblt model, the
+	// FLIP_ ones the flip model.
+	"SwapEffect": {"DISCARD": 0, "SEQUENTIAL": 1, "FLIP_SEQUENTIAL": 3, "FLIP_DISCARD": 4},
 	"BindFlags": {
 		"VERTEX_BUFFER": 0x1, "INDEX_BUFFER": 0x2, "CONSTANT_BUFFER": 0x4, "SHADER_RESOURCE": 0x8,
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,
@@ -188,8 +211,10 @@ var Enums = map[string]map[string]uint32{
 	},
 	"Blend": {
 		"ZERO": 1, "ONE": 2, "SRC_COLOR": 3, "INV_SRC_COLOR": 4, "SRC_ALPHA": 5, "INV_SRC_ALPHA": 6,
-		"DEST_ALPHA": 7, "INV_DEST_ALPHA": 8, "DEST_COLOR": 9, "INV_DEST_COLOR": 10,
+		"DEST_ALPHA": 7, "INV_DEST_ALPHA": 8, "DEST_COLOR": 9, "INV_DEST_COLOR": 10, "SRC_ALPHA_SAT": 11,
+		"BLEND_FACTOR": 14, "INV_BLEND_FACTOR": 15, "SRC1_COLOR": 16, "INV_SRC1_COLOR": 17, "SRC1_ALPHA": 18, "INV_SRC1_ALPHA": 19,
 	},
+	"StencilOp":  {"KEEP": 1, "ZERO": 2, "REPLACE": 3, "INCR_SAT": 4, "DECR_SAT": 5, "INVERT": 6, "INCR": 7, "DECR": 8},
 	"BlendOp":    {"ADD": 1, "SUBTRACT": 2, "REV_SUBTRACT": 3, "MIN": 4, "MAX": 5},
 	"CullMode":   {"NONE": 1, "FRONT": 2, "BACK": 3},
 	"FillMode":   {"WIREFRAME": 2, "SOLID": 3},

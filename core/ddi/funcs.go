@@ -92,9 +92,18 @@ type Device interface {
 	// QueryGetData returns S_FALSE while the GPU has not passed the End.
 	QueryGetData(h HDEVICE, q HQUERY, flags uint32) (uint64, hresult.HRESULT)
 	Flush(HDEVICE)
-	// PresentDXGI is the DXGI DDI's Present: submit the command buffer with
-	// pfnPresentCb and show src.
-	PresentDXGI(h HDEVICE, src HRESOURCE, syncInterval uint32) error
+	// PresentDXGI is the DXGI DDI's Present ("DXGI_DDI_BASE_FUNCTIONS",
+	// pfnPresent): the driver first submits every partially built command
+	// buffer with pfnRenderCb, then calls pfnPresentCb with the kernel
+	// handles of the source and destination. The present itself (a copy
+	// or a flip) is built by the KMD's DxgkDdiPresent, not by the UMD.
+	PresentDXGI(h HDEVICE, a *PresentArg) error
+	// RotateResourceIdentitiesDXGI swaps the kernel allocations behind the
+	// resources: resources X, Y, Z come to refer to what Y, Z, X referred
+	// to; the runtime handles stay ("DXGI_DDI_BASE_FUNCTIONS",
+	// pfnRotateResourceIdentities). The runtime calls it after a flip-model
+	// present, so buffer 0 is always the back buffer.
+	RotateResourceIdentitiesDXGI(h HDEVICE, res []HRESOURCE)
 	// SetDisplayModeDXGI makes a primary the display's mode (full screen);
 	// the driver calls pfnSetDisplayModeCb inside it, and only there (seed
 	// 000, rule FT-MODE).

@@ -293,6 +293,12 @@ func (b *Builder) Emit(op Opcode, operands ...Operand) { b.emit(op, 0, operands)
 // EmitSat is Emit with the _sat modifier.
 func (b *Builder) EmitSat(op Opcode, operands ...Operand) { b.emit(op, ControlSaturate, operands) }
 
+// EmitControls emits an instruction with opcode-specific control bits
+// (sample_info's _uint is 1).
+func (b *Builder) EmitControls(op Opcode, controls uint32, operands ...Operand) {
+	b.emit(op, controls, operands)
+}
+
 // EmitTest emits a conditional (if, breakc, continuec, retc, discard) with
 // its _z/_nz test.
 func (b *Builder) EmitTest(op Opcode, test Test, cond Operand) {
@@ -318,6 +324,24 @@ func (b *Builder) EmitResinfo(ret uint32, sat bool, dst, mip, res Operand) {
 		c |= ControlSaturate
 	}
 	b.emit(OpResinfo, c, []Operand{dst, mip, res})
+}
+
+// Offset gives the instruction just emitted the immediate texel offset
+// aoffimmi(u, v, w) (an extended sample-controls token, each offset -8 to
+// 7), before its other extended tokens.
+func (b *Builder) Offset(u, v, w int) {
+	if b.err != nil || len(b.code) == 0 {
+		return
+	}
+	for _, x := range []int{u, v, w} {
+		if x < -8 || x > 7 {
+			b.fail("texel offset %d outside -8..7", x)
+			return
+		}
+	}
+	in := &b.code[len(b.code)-1]
+	tok := uint32(1) | uint32(u&0xf)<<9 | uint32(v&0xf)<<13 | uint32(w&0xf)<<17
+	in.Extended = append([]uint32{tok}, in.Extended...)
 }
 
 // EmitSample emits a sample/ld-family instruction with the shader model 5
@@ -483,4 +507,12 @@ func BuildShader(p *Program, inputs, outputs *Signature, rdef *Reflection) ([]by
 		Chunk{FourCC: "OSGN", Data: outputs.Bytes()},
 		Chunk{FourCC: p.FourCC(), Data: code})
 	return c.Build()
+}
+
+// OutputDepth is oDepth, a pixel shader's SV_Depth: one component.
+func OutputDepth() Operand { return Operand{Type: RegOutputDepth, Components: 1} }
+
+// DclOutputDepth declares oDepth (dcl_output oDepth).
+func (b *Builder) DclOutputDepth() {
+	b.decl(Instruction{Op: OpDclOutput, Operands: []Operand{OutputDepth()}})
 }

@@ -34,6 +34,8 @@ type allocation struct {
 	align      uint64
 	cpuVisible bool
 	primary    bool
+	surface    dxgkddi.SurfaceDesc // the private driver data it was created with
+	redirect   HAllocation         // the redirection surface Dxgkrnl made for its bitblt presents (present.go)
 
 	// backing is the allocation's system-memory backing store, committed
 	// at creation. The simulated aperture segment maps every system page
@@ -104,7 +106,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 	}
 	region := alignUp(max(args.Info.Size, d.Size), align)
 	a := &allocation{h: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
-		cpuVisible: d.CPUVisible, primary: d.Primary, content: len(d.InitialData) > 0}
+		cpuVisible: d.CPUVisible, primary: d.Primary, surface: d.Surface, content: len(d.InitialData) > 0}
 
 	k.mu.Lock()
 	addr, err := k.commitLocked(&k.aperture, region, align)
@@ -144,6 +146,11 @@ func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	}
 	a.destroyed = true
 	a.locks = 0
+	if r := a.redirect; r != 0 {
+		// Its window's redirection surface goes with it (present.go).
+		a.redirect = 0
+		defer k.DestroyAllocation(dev, r)
+	}
 	if a.refs > 0 {
 		msg := fmt.Sprintf("%v is still named by %d queued or running DMA buffers (the last: DMA %d): freed when they retire", h, a.refs, a.lastDMA)
 		k.mu.Unlock()

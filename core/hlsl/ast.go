@@ -202,6 +202,8 @@ type cbufferDecl struct {
 }
 
 type funcDecl struct {
+	order int // its place among the file's declarations
+	attrs []attr
 	pos
 	ret      *typeSpec
 	name     string

@@ -414,9 +414,14 @@ func decodeIR(t *testing.T, d *dxbc.Program) *Program {
 		case dxbc.OpDclConstantBuffer:
 			p.CBSizes = append(p.CBSizes, CBDecl{Slot: reg, Regs: int(in.Operands[0].Indices[1].Imm), Dynamic: in.Controls&1 != 0})
 		case dxbc.OpDclSampler:
-			p.Samplers = append(p.Samplers, reg)
+			p.Samplers = append(p.Samplers, SampDecl{Slot: reg, Cmp: in.Controls == uint32(dxbc.SamplerComparison)})
 		case dxbc.OpDclResource:
-			p.Textures = append(p.Textures, reg)
+			dims := map[uint32]TexDim{}
+			for d, x := range dxbcDim {
+				dims[uint32(x)] = d
+			}
+			bases := map[uint32]Base{uint32(dxbc.ReturnFloat): Float, uint32(dxbc.ReturnSInt): Int, uint32(dxbc.ReturnUInt): Uint}
+			p.Textures = append(p.Textures, TexDecl{Slot: reg, Dim: dims[in.Controls], Base: bases[in.Extra[0]&0xf]})
 		case dxbc.OpDclInput:
 			p.Inputs = append(p.Inputs, IODecl{Reg: reg, Mask: mask})
 		case dxbc.OpDclInputSGV:

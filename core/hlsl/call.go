@@ -33,6 +33,25 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 	if fn == nil {
 		return poison
 	}
+	// Default values for the parameters left out, evaluated at the call.
+	for i := len(args); i < len(fn.params); i++ {
+		saved := g.scopes
+		g.scopes = g.scopes[:1]
+		v := g.expr(fn.params[i].init)
+		g.scopes = saved
+		if v == poison {
+			return poison
+		}
+		args = append(args, v)
+		e = &callExpr{pos: e.pos, recv: e.recv, name: e.name, args: append(append([]Expr(nil), e.args...), fn.params[i].init)}
+	}
+	// An out or inout argument is a variable (or part of one).
+	for i, p := range fn.params {
+		if (p.inout == "out" || p.inout == "inout") && i < len(e.args) && !lvalueExpr(e.args[i]) {
+			g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
+			return poison
+		}
+	}
 	for _, f := range g.inline {
 		if f == fn {
 			g.errorf(e.pos, eNotImplemented, "'%s': recursive functions are not allowed", e.name)
@@ -344,12 +363,16 @@ func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
 	}
 	var cs []cand
 	for _, f := range fns {
-		if len(f.params) != len(args) {
+		if len(f.params) < len(args) || len(f.params) > len(args) && f.params[len(args)].init == nil {
+			continue
+		}
+		// fxc sees only the functions declared before the one calling.
+		if caller := g.caller(); caller != nil && f.order > caller.order && f != caller {
 			continue
 		}
 		c := cand{f: f}
 		ok := true
-		for i, p := range f.params {
+		for i, p := range f.params[:len(args)] {
 			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
 			r := convRank(args[i], pt)
 			if r < 0 || (p.inout == "out" || p.inout == "inout") && !sameType(args[i].t, pt) && !(args[i].t.numeric() && pt.numeric()) {
@@ -377,6 +400,16 @@ func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
 		}
 	}
 	if len(cs) == 0 {
+		visible := false
+		for _, f := range fns {
+			if caller := g.caller(); caller == nil || f.order < caller.order {
+				visible = true
+			}
+		}
+		if !visible {
+			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
+			return nil
+		}
 		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
 		return nil
 	}
@@ -413,6 +446,15 @@ func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
 		return nil
 	}
 	return best.f
+}
+
+// caller is the user function being lowered (nil inside an expanded
+// intrinsic, which sees every function).
+func (g *gen) caller() *funcDecl {
+	if len(g.inline) == 0 || g.fixLine != 0 {
+		return nil
+	}
+	return g.inline[len(g.inline)-1]
 }
 
 // sameSignature reports two declarations of the same parameter types, as
@@ -559,4 +601,19 @@ func (g *gen) passReturn(body Stmt) {
 	g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*g.fn.retFlag}})
 	g.emit(Instr{Op: OpBreak})
 	g.emit(Instr{Op: OpEndif})
+}
+
+// lvalueExpr reports an expression that names a variable or part of one.
+func lvalueExpr(e Expr) bool {
+	switch e := e.(type) {
+	case *identExpr:
+		return true
+	case *memberExpr:
+		return lvalueExpr(e.x)
+	case *indexExpr:
+		return lvalueExpr(e.x)
+	case *castExpr:
+		return lvalueExpr(e.x) // fxc takes (float)x as an out argument of a float
+	}
+	return false
 }

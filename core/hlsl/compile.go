@@ -106,6 +106,9 @@ type Binding struct {
 	Slot  int
 	Count int
 	Comps int // textures: components of the element type (Texture2D<float2>: 2)
+	Dim   TexDim
+	Base  Base
+	Cmp   bool // SamplerComparisonState
 }
 
 // Result is a compiled shader: the lowered program and its reflection.
@@ -136,19 +139,16 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		file = "shader.hlsl"
 	}
 	var stage Stage
-	var major int
+	var major, minor int
 	switch target {
-	case "vs_4_0":
-		stage, major = Vertex, 4
-	case "vs_5_0":
-		stage, major = Vertex, 5
-	case "ps_4_0":
-		stage, major = Pixel, 4
-	case "ps_5_0":
-		stage, major = Pixel, 5
+	case "vs_4_0", "vs_4_1", "vs_5_0":
+		stage = Vertex
+	case "ps_4_0", "ps_4_1", "ps_5_0":
+		stage = Pixel
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1 or ps_5_0)", clean(target)))}}
 	}
+	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
 		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
 	}
@@ -162,7 +162,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{},
+	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{},
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
@@ -184,7 +184,8 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
+	g.placeResources()
+	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -207,13 +208,18 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 // declareGlobals registers structs, functions, constant buffers, loose
 // uniforms ($Globals), statics, textures and samplers in source order.
 func (g *gen) declareGlobals(f *file) {
-	for _, x := range f.order {
+	for i, x := range f.order {
+		if fd, ok := x.(*funcDecl); ok {
+			fd.order = i
+		}
 		switch d := x.(type) {
 		case *structDecl:
 			g.declareStruct(d)
 		case *typedefDecl:
 			g.declareTypedef(d)
 		case *funcDecl:
+			g.checkParams(d)
+			g.checkAttrs(d.attrs)
 			if d.body != nil {
 				for _, o := range g.funcs[d.name] {
 					if o.body != nil && sameSignature(g, o, d) {
@@ -260,10 +266,7 @@ func (g *gen) declareGlobals(f *file) {
 // order, each after the one declared before it, moved past any explicitly
 // placed variable it would overlap (fxc: `float4 a; float4 b :
 // register(c0);` puts a in c1).
-//
-// It returns where the last variable ends (cb.size is that rounded up to a
-// register).
-func layoutCB(cb *cbInfo) int {
+func layoutCB(cb *cbInfo) (end int) {
 	cur, afterStruct := 0, false
 	for _, v := range cb.vars {
 		if v.fixed >= 0 {
@@ -286,7 +289,6 @@ func layoutCB(cb *cbInfo) int {
 		}
 		cur, afterStruct = v.off+sizeOf(v.t), v.t.Kind == KStruct
 	}
-	end := 0
 	for _, v := range cb.vars {
 		end = max(end, v.off+sizeOf(v.t))
 	}
@@ -327,6 +329,10 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	}
 	if !t.numeric() && t.Kind != KStruct && t.Kind != KArray {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
+		return
+	}
+	if hasObject(t) {
+		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
 		return
 	}
 	off := -1
@@ -383,11 +389,10 @@ func (g *gen) globalVar(d *varDecl) {
 	if t == poison.t {
 		return
 	}
-	switch t.Kind {
-	case KTexture2D, KSampler:
-		r := &resource{name: d.name, kind: t.Kind, line: d.line, comps: t.Cols}
+	if et, n := objectElem(t); et != nil {
+		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')
-		if t.Kind == KSampler {
+		if et.Kind == KSampler {
 			want = 's'
 			g.samplers = append(g.samplers, r)
 		} else {
@@ -402,6 +407,8 @@ func (g *gen) globalVar(d *varDecl) {
 		}
 		g.declare(d.pos, d.name, &value{t: t, res: r, ro: true})
 		return
+	}
+	switch t.Kind {
 	case KVoid:
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		return
@@ -427,28 +434,15 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	p := res.Program
 	// Components read and written.
 	for _, in := range p.Code {
-		n := in.lanes()
 		for i, s := range in.Src {
 			if s.File != FileInput {
 				continue
 			}
-			k := n
-			switch {
-			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch:
-				k = 1
-			case in.Op >= OpDp2 && in.Op <= OpDp4:
-				k = int(in.Op-OpDp2) + 2
-			case in.Op == OpSample || in.Op == OpSampleL || in.Op == OpSampleB || in.Op == OpSampleD:
-				k = 2
-				if i == 3 && in.Op != OpSampleD {
-					k = 1
+			lanes := in.readLanes(i)
+			for j := 0; j < 4; j++ {
+				if lanes&(1<<j) == 0 {
+					continue
 				}
-			case in.Op == OpLd:
-				k = 3
-			case in.Op == OpResinfo:
-				k = 1
-			}
-			for j := 0; j < k; j++ {
 				for e := range ins {
 					if ins[e].Register == s.Index {
 						ins[e].Used |= 1 << s.Swz[j] & ins[e].Mask
@@ -496,14 +490,19 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	}
 	for _, s := range g.samplers {
 		if s.used {
-			res.Bindings = append(res.Bindings, Binding{Name: s.name, Kind: BindSampler, Slot: s.slot, Count: 1})
-			p.Samplers = append(p.Samplers, s.slot)
+			res.Bindings = append(res.Bindings, Binding{Name: s.name, Kind: BindSampler, Slot: s.slot, Count: s.count, Cmp: s.elem.Cmp})
+			for k := 0; k < s.count; k++ {
+				p.Samplers = append(p.Samplers, SampDecl{Slot: s.slot + k, Cmp: s.elem.Cmp})
+			}
 		}
 	}
 	for _, t := range g.textures {
 		if t.used {
-			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1, Comps: t.comps})
-			p.Textures = append(p.Textures, t.slot)
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
+				Dim: t.elem.Dim, Base: t.elem.Base})
+			for k := 0; k < t.count; k++ {
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+			}
 		}
 	}
 	for _, cb := range g.cbufs {
@@ -519,8 +518,8 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 		}
 		return a.Slot < b.Slot
 	})
-	sort.Ints(p.Samplers)
-	sort.Ints(p.Textures)
+	sort.Slice(p.Samplers, func(i, j int) bool { return p.Samplers[i].Slot < p.Samplers[j].Slot })
+	sort.Slice(p.Textures, func(i, j int) bool { return p.Textures[i].Slot < p.Textures[j].Slot })
 	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
 }
 
@@ -586,8 +585,8 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 	t := &Type{Kind: KStruct, Name: d.name}
 	for _, fd := range d.fields {
 		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
-		if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
-			g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
+		if ft.Kind == KVoid {
+			g.errorf(fd.pos, eSyntax, "syntax error: unexpected token 'void'")
 		}
 		for _, o := range t.Fields {
 			if o.Name == fd.name {
@@ -616,5 +615,43 @@ func (g *gen) declareTypedef(d *typedefDecl) {
 			continue
 		}
 		g.declare(n.pos, n.name, &value{t: tVoid, tdef: t, ro: true})
+	}
+}
+
+// checkParams applies fxc's rules to a function's parameters: default
+// values only at the end, never on out or inout parameters (shader model
+// 5 and before); no uniform out parameters, no packoffset.
+func (g *gen) checkParams(f *funcDecl) {
+	seenDefault := false
+	for _, p := range f.params {
+		switch {
+		case p.init != nil && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: output parameter '%s' cannot have a default value", p.name)
+		case p.init == nil && seenDefault:
+			g.errorf(p.pos, eSyntax, "syntax error: parameter '%s' follows parameters with default values and has none", p.name)
+		case p.uniform && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: a uniform parameter cannot be out or inout")
+		case p.packoff != "":
+			g.errorf(p.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
+		}
+		seenDefault = seenDefault || p.init != nil
+	}
+}
+
+// checkAttrs checks a function's attributes: each argument that is an
+// expression must be a constant one.
+func (g *gen) checkAttrs(as []attr) {
+	for _, a := range as {
+		for _, x := range a.exprs {
+			if x == nil {
+				continue
+			}
+			saved, nCode := g.top, len(g.code)
+			v := g.expr(x)
+			g.top, g.code = saved, g.code[:nCode]
+			if v != poison && (!v.t.numeric() || !allImm(v.c)) {
+				g.errorf(x.at(), eSyntax, "syntax error: the arguments of attribute '%s' must be constant", a.name)
+			}
+		}
 	}
 }

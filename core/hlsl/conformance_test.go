@@ -309,6 +309,7 @@ float f(uint x)
         for (uint i = 0; ; i++)
             if (i == x)
                 return 10 * i;
+        return -1;
     }
 }
 float4 main() : sv_target
@@ -337,7 +338,7 @@ float4 main() : sv_target
             c.w += 10;
             break;
         case 0.9f:
-            continue;
+            break;
         }
         c.w += 100;
     }
@@ -349,7 +350,7 @@ float4 main() : sv_target
 		want [4]float32
 	}{
 		{[4]uint32{2, 2, 5}, [4]float32{52, 3, 4, 225}},
-		{[4]uint32{1, 0, 3}, [4]float32{30, 1, 2, 3}},
+		{[4]uint32{1, 0, 3}, [4]float32{30, 1, 2, 203}},
 		{[4]uint32{7, 5, 0}, [4]float32{4, 5, 6, 207}},
 		{[4]uint32{0, 2, 1}, [4]float32{14, 5, 6, 227}},
 	} {
@@ -365,6 +366,8 @@ float4 main() : sv_target
 		{"switch (v.x) { case 2: break; case 1+1: break; }", "appears twice"},
 		{"switch (v.x) { default: break; case 1: break; default: break; }", "more than one default"},
 		{"uint a = 1; switch (v.x) { case 1+a: break; }", "constant scalar"},
+		{"switch (v.x) { case 0: c = 1; break; default: discard; }", "falls through"},
+		{"for (int i = 0; i < 2; i++) switch (v.x) { case 0: continue; default: break; }", "'continue' inside a switch"},
 	} {
 		src := "uniform uint4 v;\nfloat4 main() : sv_target { float4 c = 0; " + c.body + " return c; }"
 		if _, err := Compile([]byte(src), "t.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -415,5 +418,62 @@ float4 main() : sv_target
 float4 main() : sv_target { return f()[f().x]; }`
 	if got := floats4(runCB(t, st, "ps_4_0")); got != [4]float32{2.2, 2.2, 2.2, 2.2} {
 		t.Errorf("func()[func().x]: %v, want all 2.2 (the index first, one static)", got)
+	}
+}
+
+// TestObjects: local texture variables, arrays of them and struct members
+// holding them are references the compiler resolves; arrays of textures
+// take consecutive slots; an unused array with a register reserves its
+// slots; bindings get their slots in declaration order.
+func TestObjects(t *testing.T) {
+	load := func(tex int, x, y, mip int32) [4]uint32 {
+		f := float32(tex + 1)
+		return bits4([4]float32{f, 10 * f, 100 * f, 1})
+	}
+	run := func(src string) ([4]float32, *Result) {
+		t.Helper()
+		r := compileOK(t, src, "main", "ps_4_0")
+		out, err := Run(r.Program, &Env{Load: load})
+		if err != nil {
+			t.Fatalf("run: %v\n%s", err, r.Program)
+		}
+		return floats4(out.Regs[0]), r
+	}
+	slots := func(r *Result) string {
+		var s []string
+		for _, b := range r.Bindings {
+			s = append(s, b.Name+"@"+itoa(b.Slot)+"x"+itoa(b.Count))
+		}
+		return strings.Join(s, " ")
+	}
+	got, r := run(`Texture2D tex1; Texture2D tex2;
+float4 main() : sv_target { Texture2D q[2] = {tex1, tex2}; return q[0].Load(int3(0, 0, 0)) + q[1].Load(int3(0, 0, 0)); }`)
+	if got != [4]float32{3, 30, 300, 2} || slots(r) != "tex1@0x1 tex2@1x1" {
+		t.Errorf("local array of textures: %v, bindings %s", got, slots(r))
+	}
+	got, r = run(`Texture2D tex[3]; struct foo { float4 f; Texture2D t; };
+float4 main() : sv_target { struct foo s[3]; s[0].t = tex[0]; s[1].t = tex[1]; s[2].t = tex[2];
+    return 100 * s[2].t.Load(0) + 10 * s[0].t.Load(0) + s[1].t.Load(0); }`)
+	if got[0] != 312 || slots(r) != "tex@0x3" {
+		t.Errorf("struct members: %v, bindings %s", got, slots(r))
+	}
+	_, r = run(`Texture2D unused[2][2] : register(t0); Texture2D tex;
+float4 main() : sv_target { return tex.Load(int3(0, 0, 0)); }`)
+	if slots(r) != "tex@4x1" {
+		t.Errorf("an unused array with a register reserves its slots: %s", slots(r))
+	}
+	_, r = run(`Texture2D partially_used[2][2]; Texture2D tex;
+float4 main() : sv_target { return 10 * tex.Load(int3(0, 0, 0)) + partially_used[0][1].Load(int3(0, 0, 0)); }`)
+	if slots(r) != "partially_used@0x4 tex@4x1" {
+		t.Errorf("declaration order: %s", slots(r))
+	}
+	for _, c := range []struct{ src, want string }{
+		{"Texture2D a, b; uniform float k;\nfloat4 main() : sv_target { Texture2D t = a; if (k > 0) t = b; return t.Load(0); }", "inside a condition or loop"},
+		{"Texture2D a[2]; uniform int k;\nfloat4 main() : sv_target { return a[k].Load(0); }", "indexed only by a literal"},
+		{"float4 main() : sv_target { Texture2D t; return t.Load(0); }", "used before it is given a texture"},
+	} {
+		if _, err := Compile([]byte(c.src), "t.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
 	}
 }

@@ -34,9 +34,6 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
 			return poison
 		}
-		if v.res != nil {
-			g.useResource(v.res)
-		}
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
@@ -63,14 +60,30 @@ func (g *gen) expr(e Expr) *value {
 		if t == nil {
 			return poison
 		}
-		if c.t.comps() != 1 && c.t.comps() != t.comps() {
-			t = g.binaryType(e.pos, t, c.t, false)
-			if t == nil {
+		if c.t.comps() != 1 {
+			// A condition of several components picks component by
+			// component: scalar values take its shape; others must have
+			// it (a vector and a one-row matrix of as many components
+			// alike), and the result has theirs.
+			same := c.t.Kind == t.Kind && c.t.Rows == t.Rows && c.t.Cols == t.Cols ||
+				c.t.comps() == t.comps() && (c.t.Kind == KVector && t.Kind == KMatrix && t.Rows == 1 || t.Kind == KVector && c.t.Kind == KMatrix && c.t.Rows == 1)
+			switch {
+			case t.comps() == 1:
+				t = c.t.withBase(t.Base)
+			case !same:
+				g.errorf(e.pos, eTypeMismatch, "type mismatch: the condition is %s and the values %s", c.t, t)
 				return poison
 			}
 		}
 		a, b = g.convert(e.pos, a, t, true), g.convert(e.pos, b, t, true)
-		cb := g.convert(e.pos, c, t.withBase(Bool), true)
+		ct := t.withBase(Bool)
+		if c.t.comps() == t.comps() && c.t.comps() > 1 {
+			ct = c.t.withBase(Bool)
+		}
+		cb := g.convert(e.pos, c, ct, true)
+		if c.t.comps() == 1 {
+			cb = &value{t: t.withBase(Bool), c: broadcast(g.convert(e.pos, c, scalarT(Bool), true).c, t.comps()), ro: true}
+		}
 		return &value{t: t, c: g.op(OpMovc, t.comps(), cb.c, a.c, b.c)}
 	case *callExpr:
 		return g.call(e)
@@ -211,10 +224,6 @@ func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
 		return vecT(base, min(a.Cols, b.Cols))
 	case a.Kind == KMatrix && b.Kind == KMatrix:
 		if a.Rows != b.Rows || a.Cols != b.Cols {
-			if a.Rows < b.Rows != (a.Cols <= b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
-				g.errorf(p, eTypeMismatch, "type mismatch")
-				return nil
-			}
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}
 		return matT(base, min(a.Rows, b.Rows), min(a.Cols, b.Cols))
@@ -514,16 +523,29 @@ func (g *gen) convertBase(c []Operand, from, to Base) []Operand {
 // cast is an explicit conversion: like convert, without the truncation
 // warning, and a vector may become a scalar.
 func (g *gen) cast(p pos, v *value, t *Type) *value {
-	if t.Kind == KStruct || t.Kind == KArray {
+	if t.Kind == KStruct || t.Kind == KArray || v.t.Kind == KStruct || v.t.Kind == KArray {
 		if sameType(v.t, t) {
 			return v
 		}
-		if v.t.numeric() && v.t.comps() == 1 {
+		if v.t.numeric() && v.t.comps() == 1 && !t.numeric() {
 			// (S)0: every member gets the scalar, as fxc allows.
 			if sv := g.splat(p, v, t); sv != nil {
 				return sv
 			}
 		}
+		// Component by component, in order: the source's first as many
+		// components as the destination has.
+		if n, m := flatComps(v.t), flatComps(t); n > 0 && m > 0 && n >= m {
+			dst := g.newVar(t)
+			k := 0
+			if g.fill(p, dst, g.scalars(v), &k) {
+				return rvalue(dst)
+			}
+		}
+		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -592,9 +614,9 @@ func (g *gen) ctor(e *ctorExpr) *value {
 			return poison
 		}
 	}
-	if len(args) == 1 && args[0].t.comps() == 1 {
+	if len(args) == 1 && args[0].t.comps() == 1 && t.comps() == 1 {
 		v := g.convert(e.pos, args[0], scalarT(t.Base), false)
-		return &value{t: t, c: broadcast(v.c, t.comps()), ro: true}
+		return &value{t: t, c: v.c, ro: true}
 	}
 	for _, v := range args {
 		c = append(c, g.convertBase(v.c, v.t.Base, t.Base)...)
@@ -689,18 +711,20 @@ func indexByte(s string, b byte) int {
 	return -1
 }
 
-// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based).
+// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based), one
+// form or the other.
 func matrixSwizzle(s string, t *Type) []int {
 	var idx []int
+	form := 0
 	for len(s) > 0 && len(idx) < 5 {
 		var r, c int
 		switch {
-		case len(s) >= 4 && s[0] == '_' && s[1] == 'm':
+		case len(s) >= 4 && s[0] == '_' && s[1] == 'm' && form != 1:
 			r, c = int(s[2])-'0', int(s[3])-'0'
-			s = s[4:]
-		case len(s) >= 3 && s[0] == '_':
+			s, form = s[4:], 2
+		case len(s) >= 3 && s[0] == '_' && form != 2:
 			r, c = int(s[1])-'1', int(s[2])-'1'
-			s = s[3:]
+			s, form = s[3:], 1
 		default:
 			return nil
 		}
@@ -725,6 +749,9 @@ func (g *gen) index(e *indexExpr) *value {
 		return poison
 	}
 	i, x := v[0], v[1]
+	if x.t.Kind == KTexture {
+		return g.texIndex(e.pos, x, i)
+	}
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison

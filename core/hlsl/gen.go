@@ -15,6 +15,7 @@ type gen struct {
 	line    int
 	stage   Stage
 	major   int
+	minor   int
 
 	scopes     []map[string]*value
 	funcs      map[string][]*funcDecl
@@ -38,6 +39,9 @@ type gen struct {
 	brk       []byte               // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics   []*varDecl
 	interp    map[int]string // pixel input register -> interpolation mode
+
+	cdepth  int         // conditions, loops and switches around the code lowered now
+	resList []*resource // the textures and samplers used, in the order of first use
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
@@ -150,7 +154,7 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 	}
 	explicit := ts.rowMajor || ts.colMajor
 	if t.Kind != KMatrix {
-		if explicit && t.Kind != KArray {
+		if explicit {
 			g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major apply only to matrices")
 			return poison.t
 		}
@@ -205,13 +209,16 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 		return v.tdef
 	}
 	if t := builtinType(ts.name); t != nil {
-		if t.Kind == KTexture2D && ts.argType != "" {
+		if t.Kind == KTexture && ts.argType != "" {
 			b := builtinType(ts.argType)
-			if b == nil || b.Base != Float || (b.Kind != KScalar && b.Kind != KVector) {
-				g.errorf(ts.pos, eNotImplemented, "only Texture2D<float>..Texture2D<float4> are supported")
+			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
+				b = v.tdef
+			}
+			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
+				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture2D, Base: Float, Cols: b.Cols}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols}
 		}
 		return t
 	}
@@ -293,6 +300,8 @@ func (g *gen) newVar(t *Type) *value {
 
 func (g *gen) makeVar(t *Type) *value {
 	switch t.Kind {
+	case KTexture, KSampler:
+		return &value{t: t, objAt: g.cdepth}
 	case KScalar, KVector:
 		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
 	case KMatrix:
@@ -330,6 +339,10 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 		g.storeWB(p, dst.wb, src, sat)
 		return
 	}
+	if isObject(dst.t) {
+		g.storeObject(p, dst, src)
+		return
+	}
 	switch dst.t.Kind {
 	case KStruct:
 		for i := range dst.fields {
@@ -360,6 +373,9 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 
 // element returns element i of an array value.
 func (g *gen) element(p pos, a *value, i int) *value {
+	if a.res != nil && a.t.Kind == KArray {
+		return objElement(a, i)
+	}
 	if a.cb != nil {
 		stride := roundUp16(sizeOf(a.t.Elem))
 		return g.memValue(a.cb.file, a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rel)
@@ -424,34 +440,6 @@ func (g *gen) memValue(file File, slot, off int, t *Type, rel *Operand) *value {
 		v.c = g.op(OpIne, len(v.c), v.c, []Operand{immU(0)})
 	}
 	return v
-}
-
-// useResource gives a texture or sampler its slot at first use.
-func (g *gen) useResource(r *resource) {
-	if r.used {
-		return
-	}
-	r.used = true
-	if r.explicit {
-		return
-	}
-	list := g.textures
-	if r.kind == KSampler {
-		list = g.samplers
-	}
-	for s := 0; ; s++ {
-		free := true
-		for _, o := range list {
-			if o != r && (o.explicit || o.used) && o.slot == s {
-				free = false
-				break
-			}
-		}
-		if free {
-			r.slot = s
-			return
-		}
-	}
 }
 
 // useCB gives a constant buffer its slot at first use.

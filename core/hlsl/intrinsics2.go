@@ -399,9 +399,7 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		}
 		t := args[0].t
 		n := t.Rows
-		if t.Kind == KScalar {
-			return g.convert(p, args[0], scalarT(Float), false), true
-		}
+
 		if t.Kind != KMatrix || t.Rows != t.Cols || n < 2 {
 			return noMatch()
 		}

@@ -121,7 +121,17 @@ const (
 	OpDerivRtxFine
 	OpDerivRtyCoarse
 	OpDerivRtyFine
-	OpRcp // rcp (shader model 5)
+	OpRcp        // rcp (shader model 5)
+	OpSampleC    // sample_c dst, addr, t, s, reference
+	OpSampleCLz  // sample_c_lz: at level 0
+	OpGather4    // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
+	OpGather4C   // gather4_c dst, addr, t, s, reference
+	OpGather4Po  // gather4_po dst, addr, offset, t, s
+	OpGather4PoC // gather4_po_c dst, addr, offset, t, s, reference
+	OpLod        // lod dst, addr, t, s
+	OpLdMS       // ld_ms dst, addr, t, sample
+	OpBufinfo    // bufinfo dst, t
+	OpSampleInfo // sample_info dst, t
 	numOps
 )
 
@@ -133,7 +143,7 @@ var opNames = [numOps]string{
 	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld", "sample_b", "sample_d", "resinfo",
 	"switch", "case", "default", "endswitch", "round_ne", "countbits", "firstbit_hi", "firstbit_lo", "firstbit_shi", "bfrev",
 	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
-	"rcp",
+	"rcp", "sample_c", "sample_c_lz", "gather4", "gather4_c", "gather4_po", "gather4_po_c", "lod", "ldms", "bufinfo", "sampleinfo",
 }
 
 func (o Op) String() string {
@@ -190,7 +200,14 @@ type Instr struct {
 	Op   Op
 	Sat  bool
 	Test Test
-	Uint bool // resinfo: the _uint return type (else float)
+	Uint bool // resinfo, sample_info: the _uint return type (else float)
+	// Offs is an immediate texel offset (aoffimmi) of a sample, ld or
+	// gather, when HasOffs is set.
+	Offs    [3]int8
+	HasOffs bool
+	// Dim is the dimension of the texture a texture instruction reads:
+	// how many address lanes it reads.
+	Dim  TexDim
 	Dst  []Operand
 	Src  []Operand
 	Line int // source line the instruction comes from
@@ -203,9 +220,9 @@ type Program struct {
 	Stage    Stage
 	Major    int
 	Minor    int
-	CBSizes  []CBDecl // dcl_constantbuffer
-	Samplers []int    // dcl_sampler s#
-	Textures []int    // dcl_resource_texture2d t#
+	CBSizes  []CBDecl   // dcl_constantbuffer
+	Samplers []SampDecl // dcl_sampler s#
+	Textures []TexDecl  // dcl_resource_* t#
 	Inputs   []IODecl
 	Outputs  []IODecl
 	Temps    int // dcl_temps
@@ -213,6 +230,19 @@ type Program struct {
 	Indexables []int
 	Code       []Instr
 	immFloats  bool
+}
+
+// TexDecl declares texture t<Slot>: its dimension and element type.
+type TexDecl struct {
+	Slot int
+	Dim  TexDim
+	Base Base
+}
+
+// SampDecl declares sampler s<Slot>; Cmp is mode_comparison.
+type SampDecl struct {
+	Slot int
+	Cmp  bool
 }
 
 // Stage is the pipeline stage a target compiles for.
@@ -422,10 +452,15 @@ func (p *Program) String() string {
 		fmt.Fprintf(&b, "dcl_constantbuffer cb%d[%d], %s\n", c.Slot, c.Regs, kind)
 	}
 	for _, s := range p.Samplers {
-		fmt.Fprintf(&b, "dcl_sampler s%d, mode_default\n", s)
+		mode := "mode_default"
+		if s.Cmp {
+			mode = "mode_comparison"
+		}
+		fmt.Fprintf(&b, "dcl_sampler s%d, %s\n", s.Slot, mode)
 	}
 	for _, t := range p.Textures {
-		fmt.Fprintf(&b, "dcl_resource_texture2d (float,float,float,float) t%d\n", t)
+		r := retName(t.Base)
+		fmt.Fprintf(&b, "dcl_resource_%s (%s,%s,%s,%s) t%d\n", strings.ToLower(t.Dim.String()), r, r, r, r, t.Slot)
 	}
 	for _, in := range p.Inputs {
 		switch {
@@ -470,7 +505,34 @@ func (p *Program) String() string {
 	return b.String()
 }
 
-// texOp reports the texture instructions (t# in place 1).
+// texOp reports the texture instructions.
 func texOp(o Op) bool {
-	return o == OpSample || o == OpSampleL || o == OpLd || o == OpSampleB || o == OpSampleD || o == OpResinfo
+	t, _ := resPos(o)
+	return t >= 0
+}
+
+// resPos is where an instruction's texture and sampler operands are among
+// its sources (-1: none).
+func resPos(o Op) (tex, samp int) {
+	switch o {
+	case OpSample, OpSampleL, OpSampleB, OpSampleD, OpSampleC, OpSampleCLz, OpGather4, OpGather4C, OpLod:
+		return 1, 2
+	case OpGather4Po, OpGather4PoC:
+		return 2, 3
+	case OpLd, OpResinfo, OpLdMS:
+		return 1, -1
+	case OpBufinfo, OpSampleInfo:
+		return 0, -1
+	}
+	return -1, -1
+}
+
+func retName(b Base) string {
+	switch b {
+	case Int:
+		return "sint"
+	case Uint:
+		return "uint"
+	}
+	return "float"
 }

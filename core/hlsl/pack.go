@@ -4,10 +4,11 @@ package hlsl
 // Variables"): variables pack into 16-byte registers and never straddle
 // one; arrays, structs and matrices start a register; every array element
 // but the last takes a whole register; a struct is as long as its members
-// (the next variable may pack into its last register). Matrices are column_major unless declared row_major (or packed
-// so by #pragma pack_matrix): a column_major floatRxC takes C registers of
-// R components. The packing is the matrix type's (Type.RowMajor): a struct
-// member keeps the packing in effect where the struct is declared.
+// (the next variable may pack into its last register). Matrices are
+// column_major unless declared row_major (or packed so by #pragma
+// pack_matrix): a column_major floatRxC takes C registers of R components.
+// The packing is the matrix type's (Type.RowMajor): a struct member keeps
+// the packing in effect where the struct is declared.
 
 func roundUp16(n int) int { return (n + 15) &^ 15 }
 
@@ -51,6 +52,8 @@ func layoutSize(t *Type, memo map[*Type]int) int {
 		if n, ok := memo[t]; ok {
 			return n
 		}
+		// Unpadded: the variable after a struct may share its last
+		// register (vkd3d's cbuffer tests, run against native Direct3D).
 		_, end := fieldOffsets(t, memo, false)
 		n := min(end, maxLayout)
 		memo[t] = n
@@ -65,8 +68,7 @@ func startsRegister(t *Type) bool {
 	return t.Kind == KArray || t.Kind == KStruct || t.Kind == KMatrix
 }
 
-// place returns the offset of the next variable of type t after off, with
-// afterStruct set when the previous variable was a struct.
+// place returns the offset of the next variable of type t after off.
 func place(off int, t *Type, afterStruct bool) int {
 	size := sizeOf(t)
 	if startsRegister(t) || off%16+size > 16 {

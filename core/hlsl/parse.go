@@ -126,6 +126,19 @@ func (ps *parser) ident() token {
 	return t
 }
 
+// declName reads a name being declared: not a keyword, and not the name
+// of a built-in type (float, matrix, dword, double ...), which fxc refuses
+// to redeclare.
+func (ps *parser) declName() token {
+	t := ps.peek()
+	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
+		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
+		t.text == "unorm" || t.text == "snorm") {
+		ps.failMsg(t, "syntax error: unexpected token '"+t.text+"': a built-in type cannot be redeclared")
+	}
+	return ps.ident()
+}
+
 func (ps *parser) enter() {
 	ps.depth++
 	if ps.depth > maxDepth {
@@ -153,11 +166,14 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D" || t.text == "struct"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}, toks: make([]token, 0, len(toks))}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	// The pack_matrix pragmas come out of the stream, each kept with the
+	// index of the token it precedes (filtered in place: no copy).
+	ps.toks = toks[:0]
 	for _, t := range toks {
 		if t.kind == tPragma {
 			ps.pragmas = append(ps.pragmas, pragma{at: len(ps.toks), row: t.text == "row_major"})
@@ -184,45 +200,64 @@ func (ps *parser) skipAttributes() { ps.attributes() }
 
 // attr is an attribute: [unroll(4)] is {name: unroll, args: [4]}.
 type attr struct {
-	name string
-	args []token
+	pos
+	name  string
+	args  []token // a lone token per argument (a number, a string), else its first
+	exprs []Expr  // the arguments that are expressions (nil for strings)
 }
 
-// attributes reads [name], [name(args)] lists; the tokens of the
-// arguments are kept as written.
+// attributes reads [name] and [name(arg, ...)] lists: one attribute per
+// brackets, each argument a string or an expression, no attribute twice.
 func (ps *parser) attributes() []attr {
 	var out []attr
 	for ps.is("[") {
 		ps.next()
-		a := attr{}
-		if t := ps.peek(); t.kind == tIdent {
-			a.name = t.text
+		n := ps.peek()
+		if n.kind != tIdent {
+			ps.fail(n)
 		}
-		level := 1
-		for level > 0 {
-			t := ps.next()
-			if t.kind == tEOF {
-				ps.fail(t)
+		ps.next()
+		a := attr{pos: pos{n.line, n.col}, name: n.text}
+		for _, o := range out {
+			if o.name == a.name {
+				ps.failMsg(n, "syntax error: attribute '"+a.name+"' given twice")
 			}
-			switch t.text {
-			case "[":
-				level++
-			case "]":
-				level--
-			case "(", ")", ",":
-			default:
-				if t.text != a.name || len(a.args) > 0 {
+		}
+		if ps.accept("(") {
+			for {
+				t := ps.peek()
+				if t.kind == tString {
+					ps.next()
 					a.args = append(a.args, t)
+					a.exprs = append(a.exprs, nil)
+				} else {
+					start := ps.p
+					x := ps.assign()
+					a.args = append(a.args, ps.toks[start])
+					a.exprs = append(a.exprs, x)
+				}
+				if !ps.accept(",") {
+					break
 				}
 			}
+			ps.expect(")")
 		}
+		ps.expect("]")
 		out = append(out, a)
 	}
 	return out
 }
 
-// unrollCount is N of [unroll(N)], 0 for none.
-func unrollCount(as []attr) int {
+// unrollCount is N of [unroll(N)], 0 for none; it refuses [unroll] with
+// [loop] or [fastopt], which contradict it.
+func (ps *parser) unrollCount(as []attr) int {
+	names := map[string]bool{}
+	for _, a := range as {
+		names[a.name] = true
+	}
+	if names["unroll"] && (names["loop"] || names["fastopt"]) {
+		ps.failMsg(ps.peek(), "syntax error: [unroll] contradicts [loop] and [fastopt]")
+	}
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
@@ -232,7 +267,7 @@ func unrollCount(as []attr) int {
 }
 
 func (ps *parser) topLevel(f *file) {
-	ps.skipAttributes()
+	attrs := ps.attributes()
 	t := ps.peek()
 	switch {
 	case ps.accept(";"):
@@ -255,16 +290,29 @@ func (ps *parser) topLevel(f *file) {
 	if typ.def != nil {
 		f.structs = append(f.structs, typ.def)
 		f.order = append(f.order, typ.def)
+		if ps.is(";") && strings.HasPrefix(typ.def.name, "<unnamed") {
+			ps.failMsg(ps.peek(), "syntax error: an unnamed struct declares nothing")
+		}
 		if ps.accept(";") {
 			return
 		}
 	}
-	name := ps.ident()
+	name := ps.declName()
 	if ps.is("(") {
+		if mods.uniform || mods.inout != "" || mods.static && mods.uniform {
+			ps.failMsg(t, "syntax error: a function's return type takes no uniform, in or out modifier")
+		}
 		fn := ps.function(typ, name)
+		fn.attrs = attrs
 		f.funcs = append(f.funcs, fn)
 		f.order = append(f.order, fn)
 		return
+	}
+	switch {
+	case mods.inout != "":
+		ps.failMsg(t, "syntax error: a global variable cannot be '"+mods.inout+"'")
+	case mods.static && mods.uniform:
+		ps.failMsg(t, "syntax error: a variable cannot be both static and uniform")
 	}
 	for {
 		v := ps.varRest(typ, name, mods, true)
@@ -273,7 +321,7 @@ func (ps *parser) topLevel(f *file) {
 		if !ps.accept(",") {
 			break
 		}
-		name = ps.ident()
+		name = ps.declName()
 	}
 	ps.expect(";")
 }
@@ -281,14 +329,23 @@ func (ps *parser) topLevel(f *file) {
 type mods struct {
 	static, constQ, uniform, rowMajor, colMajor bool
 	inout, interp                               string
+	first                                       pos // where the modifiers start
 }
 
 func (ps *parser) modifiers() mods {
 	var m mods
+	seen := map[string]bool{}
 	for {
 		t := ps.peek()
 		if t.kind != tIdent || !modifiers[t.text] {
 			return m
+		}
+		if seen[t.text] && t.text != "precise" {
+			ps.failMsg(t, "syntax error: modifier '"+t.text+"' given twice")
+		}
+		seen[t.text] = true
+		if m.first.line == 0 {
+			m.first = pos{t.line, t.col}
 		}
 		ps.p++
 		switch t.text {
@@ -385,7 +442,7 @@ func (ps *parser) typedef() *typedefDecl {
 	m := ps.modifiers()
 	d := &typedefDecl{pos: pos{t.line, t.col}, typ: ps.typeSpec(m)}
 	for {
-		n := ps.ident()
+		n := ps.declName()
 		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
 		for ps.accept("[") {
 			v.arrayLen = append(v.arrayLen, ps.expr())
@@ -554,7 +611,7 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	unroll := unrollCount(ps.attributes())
+	unroll := ps.unrollCount(ps.attributes())
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -663,6 +720,9 @@ func (ps *parser) simpleStmt() Stmt {
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
 		t.text == "struct" {
 		m := ps.modifiers()
+		if m.uniform || m.inout != "" {
+			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")
+		}
 		typ := ps.typeSpec(m)
 		if typ.def != nil && ps.is(";") {
 			return &typeStmt{pos: p, decl: typ.def}

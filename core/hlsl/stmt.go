@@ -42,11 +42,13 @@ func (g *gen) stmt(s Stmt) {
 		}
 		g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*c}})
 		g.top = saved
+		g.cdepth++
 		g.scoped(s.then)
 		if s.els_ != nil {
 			g.emit(Instr{Op: OpElse})
 			g.scoped(s.els_)
 		}
+		g.cdepth--
 		g.emit(Instr{Op: OpEndif})
 	case *forStmt:
 		g.push()
@@ -63,6 +65,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
 		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
@@ -84,6 +87,7 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.loopDep--
+		g.cdepth--
 		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
@@ -99,6 +103,7 @@ func (g *gen) stmt(s Stmt) {
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
 		g.brk = append(g.brk, 'l')
 		g.countTrip(trips, s.unroll)
 		if first != nil {
@@ -123,6 +128,7 @@ func (g *gen) stmt(s Stmt) {
 			}
 		}
 		g.loopDep--
+		g.cdepth--
 		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.passReturn(s.body)
@@ -133,12 +139,22 @@ func (g *gen) stmt(s Stmt) {
 	case *jumpStmt:
 		switch s.kind {
 		case "break", "continue":
-			ok := false
+			ok, inSwitch := false, false
 			for i := len(g.brk) - 1; i >= 0 && g.brk[i] != 'f'; i-- {
+				if s.kind == "continue" && g.brk[i] == 's' {
+					// fxc refuses a continue inside a switch (shader
+					// models 4 and 5).
+					inSwitch = true
+					break
+				}
 				if g.brk[i] == 'l' || s.kind == "break" {
 					ok = true
 					break
 				}
+			}
+			if inSwitch {
+				g.errorf(s.pos, eSyntax, "syntax error: 'continue' inside a switch (shader models 4 and 5 have none)")
+				break
 			}
 			if !ok {
 				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)
@@ -209,12 +225,10 @@ func (g *gen) cond(e Expr) *Operand {
 	if v == poison {
 		return nil
 	}
-	if !v.t.numeric() || v.t.comps() != 1 && v.t.Kind != KVector {
-		g.errorf(e.at(), eTypeMismatch, "type mismatch")
+	if !v.t.numeric() || v.t.comps() != 1 {
+		// fxc takes a scalar condition only (vkd3d's cf-cond-types).
+		g.errorf(e.at(), eTypeMismatch, "syntax error: a condition must be a scalar, not %s", v.t)
 		return nil
-	}
-	if v.t.comps() != 1 {
-		g.warnf(e.at(), eTruncation, "implicit truncation of vector type")
 	}
 	b := g.convert(e.at(), &value{t: scalarT(v.t.Base), c: v.c[:1]}, scalarT(Bool), false)
 	c := b.c[0]
@@ -266,13 +280,16 @@ func (g *gen) declLocal(d *varDecl) {
 		g.declare(d.pos, d.name, v)
 		return
 	}
+	if d.constQ && !d.static && d.init == nil && len(g.scopes) > 1 {
+		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
+	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
 		return
 	}
-	if t.Kind == KVoid || t.Kind == KTexture2D || t.Kind == KSampler {
-		g.errorf(d.pos, eNotImplemented, "local variables of type '%s' are not supported", t)
+	if t.Kind == KVoid {
+		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		g.declare(d.pos, d.name, poison)
 		return
 	}
@@ -366,6 +383,8 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 // scalars splits a value into its scalar components.
 func (g *gen) scalars(v *value) []*value {
 	switch v.t.Kind {
+	case KTexture, KSampler:
+		return []*value{v}
 	case KStruct:
 		var out []*value
 		for _, f := range v.fields {
@@ -402,6 +421,16 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 			}
 		}
 		return true
+	case KTexture, KSampler:
+		if *k >= len(comps) || !isObject(comps[*k].t) {
+			return false
+		}
+		g.storeObject(p, v, comps[*k])
+		*k++
+		return true
+	}
+	if *k < len(comps) && isObject(comps[*k].t) {
+		return false
 	}
 	n := len(v.c)
 	if *k+n > len(comps) {

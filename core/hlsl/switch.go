@@ -71,13 +71,15 @@ func (g *gen) switchStmt(s *switchStmt) {
 			g.errorf(s.pos, eSyntax, "syntax error: the last case of a switch has no statements")
 			return
 		}
-		if i+1 < len(s.groups) && !terminates(gr.body) {
+		if !terminates(gr.body) {
 			g.errorf(gr.labels[len(gr.labels)-1].pos, eSyntax, "syntax error: a case falls through into the next one: end it with break or return")
 			return
 		}
 	}
 	g.emit(Instr{Op: OpSwitch, Src: []Operand{g.srcOp(sel.c)}})
 	g.brk = append(g.brk, 's')
+	g.cdepth++
+	defer func() { g.cdepth-- }()
 	for i, gr := range s.groups {
 		for _, l := range labels[i] {
 			if l.def {

@@ -20,14 +20,16 @@ func operandCounts(o Op) (dst, src int) {
 		return 0, 1
 	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop, OpDefault, OpEndswitch:
 		return 0, 0
-	case OpSample:
+	case OpSample, OpGather4, OpLod, OpLdMS:
 		return 1, 3
-	case OpSampleL, OpSampleB:
+	case OpSampleL, OpSampleB, OpSampleC, OpSampleCLz, OpGather4C, OpGather4Po:
 		return 1, 4
-	case OpSampleD:
+	case OpSampleD, OpGather4PoC:
 		return 1, 5
 	case OpLd, OpResinfo:
 		return 1, 2
+	case OpBufinfo, OpSampleInfo:
+		return 1, 1
 	}
 	return 1, 2
 }
@@ -69,11 +71,8 @@ func (p *Program) Validate() error {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, s.Index, p.Temps)
 				}
 			case FileTex, FileSamp:
-				want := FileTex
-				if k == 2 {
-					want = FileSamp
-				}
-				if !texOp(in.Op) || k == 0 || k > 2 || s.File != want {
+				tp, sp := resPos(in.Op)
+				if !(s.File == FileTex && k == tp || s.File == FileSamp && k == sp) {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
 			case FileInput, FileOutput, FileImm, FileCB, FileIndexable:

@@ -10,11 +10,13 @@ import "math"
 // register (or gathered into one first).
 type value struct {
 	t      *Type
-	c      []Operand  // numeric components
-	fields []*value   // struct members
-	elems  []*value   // local arrays
-	cb     *cbArray   // arrays in a constant buffer, indexed on demand
-	res    *resource  // textures and samplers
+	c      []Operand // numeric components
+	fields []*value  // struct members
+	elems  []*value  // local arrays
+	cb     *cbArray  // arrays in a constant buffer, indexed on demand
+	res    *resource // textures and samplers: the resource, and the element of an array of them
+	resIdx int
+	objAt  int        // a local object variable: the nesting of conditions and loops where it is declared
 	ro     bool       // inputs, constants: not an l-value
 	lit    bool       // an integer or float literal without a suffix: it converts to int and uint (or float and half) alike
 	glob   *cbRef     // a constant-buffer variable, read at each use
@@ -33,15 +35,20 @@ type cbArray struct {
 	rel       *Operand
 }
 
-// resource is a texture or sampler declared at global scope.
+// resource is a texture or sampler declared at global scope, or an array
+// of them (count elements, bound at slot .. slot+count-1).
 type resource struct {
 	name     string
 	kind     Kind
+	elem     *Type // the texture or sampler type of each element
+	count    int
 	slot     int
 	explicit bool
 	used     bool
 	line     int
 	comps    int // textures: components of the element type
+	id       int // the order of first use
+	placed   bool
 }
 
 var poison = &value{t: &Type{Kind: KVoid}}

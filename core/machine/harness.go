@@ -85,11 +85,15 @@ type Texel struct {
 }
 
 // ReadTexel decodes texel (x, y) of data, what ReadBack returned for the
-// 2D texture res, through the GPU's format of the texture (package
-// gpu/texel, the decoder the texture unit uses). ok is false for a format
-// the GPU has no texels for or a texel outside the texture.
-func (m *Machine) ReadTexel(res *d3d11.Resource, data []byte, x, y int) (t Texel, ok bool) {
-	f := umd.GPUFormat(res.Desc.Format)
+// 2D texture res, as format as (the texture's own, or a format of its
+// typeless family) through the GPU's format of it (package gpu/texel, the
+// decoder the texture unit uses). ok is false for a format the GPU has no
+// texels for or a texel outside the texture.
+func (m *Machine) ReadTexel(res *d3d11.Resource, as d3d11.Format, data []byte, x, y int) (t Texel, ok bool) {
+	f := umd.GPUFormat(as)
+	if f.Info().Bytes != umd.GPUFormat(res.Desc.Format).Info().Bytes {
+		return Texel{}, false
+	}
 	w, h := int(res.Desc.Width), int(res.Desc.Height)
 	pitch := int(f.RowBytes(uint32(w)))
 	if !f.Known() || x < 0 || y < 0 || x >= w || y >= h || len(data) < pitch*int(f.Rows(uint32(h))) {

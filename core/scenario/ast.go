@@ -232,11 +232,14 @@ type Expect struct {
 	// list (0: exact).
 	Texel  *Value
 	Within float64
-	Hex    string   // hash (lower case)
-	Names  []string // calls
-	N      int      // violations, live
-	Data   *DataCmp // data
-	Probe  *Probe   // probe
+	// As is the format the texel is read as (`as FORMAT`, a typed format
+	// of a typeless resource's family), "" for the resource's own.
+	As    string
+	Hex   string   // hash (lower case)
+	Names []string // calls
+	N     int      // violations, live
+	Data  *DataCmp // data
+	Probe *Probe   // probe
 	// Flags are expect support's D3D11_FORMAT_SUPPORT names; Name is
 	// "has" or "lacks".
 	Flags []string

@@ -528,6 +528,9 @@ func (c *checker) expect(s *Expect) error {
 		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
 			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
 		}
+		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
+			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))
+		}
 	}
 	return nil
 }

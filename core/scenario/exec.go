@@ -213,7 +213,8 @@ func execCreateDevice(x *call) error {
 }
 
 func execCreateSwapChain(x *call) error {
-	sc, err := x.dev().CreateSwapChain(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"))
+	sc, err := x.dev().CreateSwapChainEffect(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"),
+		d3d11.SwapEffect(x.enumNamed("SwapEffect", 0)))
 	if err == nil {
 		x.bind(0, sc)
 	}
@@ -283,16 +284,28 @@ func execCreateShader(stage string) func(*call) error {
 	}
 }
 
+// execCreateBlend builds a D3D11_BLEND_DESC: the fields without a suffix
+// are RenderTarget[0]'s, those ending in 1 to 7 RenderTarget[1..7]'s (read
+// with IndependentBlendEnable=TRUE).
 func execCreateBlend(x *call) error {
 	d := d3d11.DefaultBlendDesc()
-	d.BlendEnable = x.boolNamed("BlendEnable", false)
-	d.SrcBlend = d3d11.Blend(x.enumNamed("SrcBlend", uint32(d.SrcBlend)))
-	d.DestBlend = d3d11.Blend(x.enumNamed("DestBlend", uint32(d.DestBlend)))
-	d.BlendOp = d3d11.BlendOp(x.enumNamed("BlendOp", uint32(d.BlendOp)))
-	d.SrcBlendAlpha = d3d11.Blend(x.enumNamed("SrcBlendAlpha", uint32(d.SrcBlendAlpha)))
-	d.DestBlendAlpha = d3d11.Blend(x.enumNamed("DestBlendAlpha", uint32(d.DestBlendAlpha)))
-	d.BlendOpAlpha = d3d11.BlendOp(x.enumNamed("BlendOpAlpha", uint32(d.BlendOpAlpha)))
-	d.RenderTargetWriteMask = uint8(x.uintNamed("RenderTargetWriteMask"))
+	d.AlphaToCoverageEnable = x.boolNamed("AlphaToCoverageEnable", false)
+	d.IndependentBlendEnable = x.boolNamed("IndependentBlendEnable", false)
+	for i := range d.RenderTarget {
+		sfx := ""
+		if i > 0 {
+			sfx = fmt.Sprint(i)
+		}
+		t := &d.RenderTarget[i]
+		t.BlendEnable = x.boolNamed("BlendEnable"+sfx, false)
+		t.SrcBlend = d3d11.Blend(x.enumNamed("SrcBlend"+sfx, uint32(t.SrcBlend)))
+		t.DestBlend = d3d11.Blend(x.enumNamed("DestBlend"+sfx, uint32(t.DestBlend)))
+		t.BlendOp = d3d11.BlendOp(x.enumNamed("BlendOp"+sfx, uint32(t.BlendOp)))
+		t.SrcBlendAlpha = d3d11.Blend(x.enumNamed("SrcBlendAlpha"+sfx, uint32(t.SrcBlendAlpha)))
+		t.DestBlendAlpha = d3d11.Blend(x.enumNamed("DestBlendAlpha"+sfx, uint32(t.DestBlendAlpha)))
+		t.BlendOpAlpha = d3d11.BlendOp(x.enumNamed("BlendOpAlpha"+sfx, uint32(t.BlendOpAlpha)))
+		t.RenderTargetWriteMask = uint8(x.uintNamed("RenderTargetWriteMask" + sfx))
+	}
 	s, err := x.dev().CreateBlendState(x.result(0), d)
 	if err == nil {
 		x.bind(0, s)
@@ -318,6 +331,18 @@ func execCreateDepth(x *call) error {
 	d.DepthEnable = x.boolNamed("DepthEnable", true)
 	d.DepthWriteMask = x.enumNamed("DepthWriteMask", 1) == 1
 	d.DepthFunc = d3d11.ComparisonFunc(x.enumNamed("DepthFunc", uint32(d.DepthFunc)))
+	d.StencilEnable = x.boolNamed("StencilEnable", false)
+	d.StencilReadMask = uint8(x.uintNamed("StencilReadMask"))
+	d.StencilWriteMask = uint8(x.uintNamed("StencilWriteMask"))
+	for _, f := range []struct {
+		face *d3d11.DepthStencilOpDesc
+		name string
+	}{{&d.FrontFace, "FrontFace"}, {&d.BackFace, "BackFace"}} {
+		f.face.StencilFailOp = d3d11.StencilOp(x.enumNamed(f.name+"StencilFailOp", uint32(f.face.StencilFailOp)))
+		f.face.StencilDepthFailOp = d3d11.StencilOp(x.enumNamed(f.name+"StencilDepthFailOp", uint32(f.face.StencilDepthFailOp)))
+		f.face.StencilPassOp = d3d11.StencilOp(x.enumNamed(f.name+"StencilPassOp", uint32(f.face.StencilPassOp)))
+		f.face.StencilFunc = d3d11.ComparisonFunc(x.enumNamed(f.name+"StencilFunc", uint32(f.face.StencilFunc)))
+	}
 	s, err := x.dev().CreateDepthStencilState(x.result(0), d)
 	if err == nil {
 		x.bind(0, s)

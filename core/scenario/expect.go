@@ -45,14 +45,22 @@ func (r *Run) expect(t *thread, e *Expect) {
 			r.failf(e.Pos, "pixel (%d, %d) is outside %s (%dx%d)", e.X, e.Y, e.Name, w, h)
 			return
 		}
-		tx, ok := r.mach.ReadTexel(res, data, e.X, e.Y)
+		as := res.Desc.Format
+		if e.As != "" {
+			as = d3d11.Format(d3d11.Enum("Format")[e.As])
+			if !d3d11.SameFamily(res.Desc.Format, as) {
+				r.failf(e.Pos, "%s is %s: it cannot be read as %s (a typed format of a typeless resource's family)", e.Name, d3d11.FormatName(res.Desc.Format), e.As)
+				return
+			}
+		}
+		tx, ok := r.mach.ReadTexel(res, as, data, e.X, e.Y)
 		if !ok {
-			r.failf(e.Pos, "%s's format %s has no texels to read", e.Name, d3d11.FormatName(res.Desc.Format))
+			r.failf(e.Pos, "%s's format %s has no texels to read", e.Name, d3d11.FormatName(as))
 			return
 		}
 		if e.Texel != nil {
 			if msg := texelMismatch(e, tx); msg != "" {
-				r.failf(e.Pos, "pixel (%d, %d) of %s (%s) %s", e.X, e.Y, e.Name, d3d11.FormatName(res.Desc.Format), msg)
+				r.failf(e.Pos, "pixel (%d, %d) of %s (%s) %s", e.X, e.Y, e.Name, d3d11.FormatName(as), msg)
 			}
 			break
 		}

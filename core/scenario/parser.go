@@ -549,6 +549,14 @@ func (p *parser) expect() (Stmt, *Error) {
 				return nil, err
 			}
 		}
+		if a := p.peek(); a.kind == tIdent && a.text == "as" {
+			p.next()
+			f := p.next()
+			if f.kind != tIdent {
+				return nil, p.errAt(f, "expected a format after 'as', found %s", describe(f))
+			}
+			e.As, last = f.text, f
+		}
 		if err = eq(); err != nil {
 			break
 		}

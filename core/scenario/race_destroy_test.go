@@ -64,7 +64,7 @@ func raceCreateDestroy(t *testing.T, rounds int, freeThreaded bool) *machine.Mac
 	vb, _ := dev.CreateBuffer("vb", d3d11.BufferDesc{ByteWidth: 108, Usage: d3d11.UsageImmutable, BindFlags: d3d11.BindVertexBuffer}, f32Bytes(meshes["triangle"]))
 	vs, _ := createBuiltin(t, dev, "vs", "vs_passthrough")
 	ps, _ := createBuiltin(t, dev, "ps", "ps_vertexcolor")
-	imm.OMSetRenderTargets(rtv, nil)
+	imm.OMSetRenderTargets([]*d3d11.View{rtv}, nil)
 	imm.RSSetViewports(d3d11.Viewport{Width: 16, Height: 16, MaxDepth: 1})
 	imm.IASetPrimitiveTopology(d3d11.TopologyTriangleList)
 	imm.IASetVertexBuffers(0, vb, 36, 0)

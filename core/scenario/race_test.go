@@ -51,7 +51,7 @@ func TestRaceDeferredContexts(t *testing.T) {
 			defer wg.Done()
 			dc := dcs[i]
 			for round := range 50 {
-				dc.OMSetRenderTargets(rtv, nil)
+				dc.OMSetRenderTargets([]*d3d11.View{rtv}, nil)
 				dc.RSSetViewports(d3d11.Viewport{X: float32(32 * (i % 2)), Y: float32(32 * (i / 2)), Width: 32, Height: 32, MaxDepth: 1})
 				dc.IASetPrimitiveTopology(d3d11.TopologyTriangleList)
 				dc.IASetVertexBuffers(0, quad, 36, 0)
@@ -92,7 +92,7 @@ func TestRaceDeferredContexts(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	imm.OMSetRenderTargets(rtv, nil)
+	imm.OMSetRenderTargets([]*d3d11.View{rtv}, nil)
 	imm.ClearRenderTargetView(rtv, [4]float32{0, 0, 0, 1})
 	for _, l := range lists {
 		if err := imm.ExecuteCommandList(l, false); err != nil {

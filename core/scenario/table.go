@@ -3,6 +3,7 @@ package scenario
 import (
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/d3d11"
@@ -87,7 +88,8 @@ var globals = map[string]*method{
 
 var methods = map[string]map[string]*method{
 	tDevice: {
-		"CreateSwapChain": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "BufferCount", kind: pUint, opt: true, def: 1}},
+		"CreateSwapChain": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "BufferCount", kind: pUint, opt: true, def: 1},
+			{name: "SwapEffect", kind: pEnum, enum: "SwapEffect", opt: true}},
 			results: []string{tSwap}, exec: execCreateSwapChain},
 		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
 			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
@@ -115,16 +117,11 @@ var methods = map[string]map[string]*method{
 		"CreatePixelShader": {pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "ps"}}, named: shaderNamed,
 			results: []string{tPS}, exec: execCreateShader("ps")},
 		"CreateInputLayout": {pos: layoutParams(), named: shaderNamed, results: []string{tLayout}, exec: execCreateInputLayout},
-		"CreateBlendState": {named: []param{{name: "BlendEnable", kind: pBool, opt: true}, {name: "SrcBlend", kind: pEnum, enum: "Blend", opt: true},
-			{name: "DestBlend", kind: pEnum, enum: "Blend", opt: true}, {name: "BlendOp", kind: pEnum, enum: "BlendOp", opt: true},
-			{name: "SrcBlendAlpha", kind: pEnum, enum: "Blend", opt: true}, {name: "DestBlendAlpha", kind: pEnum, enum: "Blend", opt: true},
-			{name: "BlendOpAlpha", kind: pEnum, enum: "BlendOp", opt: true}, {name: "RenderTargetWriteMask", kind: pUint, opt: true, def: 15}},
-			results: []string{tBlend}, exec: execCreateBlend},
+		"CreateBlendState":  {named: blendNamed(), results: []string{tBlend}, exec: execCreateBlend},
 		"CreateRasterizerState": {named: []param{{name: "FillMode", kind: pEnum, enum: "FillMode", opt: true}, {name: "CullMode", kind: pEnum, enum: "CullMode", opt: true},
 			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true}},
 			results: []string{tRaster}, exec: execCreateRaster},
-		"CreateDepthStencilState": {named: []param{{name: "DepthEnable", kind: pBool, opt: true}, {name: "DepthWriteMask", kind: pEnum, enum: "DepthWriteMask", opt: true},
-			{name: "DepthFunc", kind: pEnum, enum: "Comparison", opt: true}}, results: []string{tDepth}, exec: execCreateDepth},
+		"CreateDepthStencilState": {named: depthNamed(), results: []string{tDepth}, exec: execCreateDepth},
 		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
 			{name: "AddressV", kind: pEnum, enum: "Address", opt: true}, {name: "BorderColor", kind: pData, opt: true}},
 			results: []string{tSampler}, exec: execCreateSampler},
@@ -186,12 +183,23 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().PSSetShaderResources(x.uint(0), x.view(1)) }},
 		"PSSetSamplers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "SAMPLER", kind: pObj, types: tSampler, opt: true}},
 			exec: func(x *call) error { return x.ctx().PSSetSamplers(x.uint(0), x.state(1)) }},
-		"OMSetRenderTargets": {pos: []param{{name: "RTV", kind: pObj, types: tRTV, opt: true}, {name: "DSV", kind: pObj, types: tDSV, opt: true}},
-			exec: func(x *call) error { return x.ctx().OMSetRenderTargets(x.view(0), x.view(1)) }},
+		// OMSetRenderTargets RTV... [DSV]: render target views in slot
+		// order (NULL: an empty slot), then the depth-stencil view.
+		"OMSetRenderTargets": {pos: omTargets(), exec: execOMSetRenderTargets},
 		"OMSetBlendState": {pos: []param{{name: "STATE", kind: pObj, types: tBlend, opt: true}},
-			exec: func(x *call) error { return x.ctx().OMSetBlendState(x.state(0)) }},
-		"OMSetDepthStencilState": {pos: []param{{name: "STATE", kind: pObj, types: tDepth, opt: true}},
-			exec: func(x *call) error { return x.ctx().OMSetDepthStencilState(x.state(0)) }},
+			named: []param{{name: "BlendFactor", kind: pData, opt: true}, {name: "SampleMask", kind: pUint, opt: true, def: 0xFFFFFFFF}},
+			exec: func(x *call) error {
+				f := [4]float32{1, 1, 1, 1}
+				if a, ok := x.namedArg("BlendFactor"); ok {
+					if a.Value.Kind != VF32 || len(a.Value.F32) != 4 {
+						return x.bad("BlendFactor is four floats: f32[r g b a]")
+					}
+					f = [4]float32(a.Value.F32)
+				}
+				return x.ctx().OMSetBlendState(x.state(0), f, x.uintNamed("SampleMask"))
+			}},
+		"OMSetDepthStencilState": {pos: []param{{name: "STATE", kind: pObj, types: tDepth, opt: true}, {name: "STENCILREF", kind: pUint, opt: true}},
+			exec: func(x *call) error { return x.ctx().OMSetDepthStencilState(x.state(0), x.uint(1)) }},
 		"RSSetState": {pos: []param{{name: "STATE", kind: pObj, types: tRaster, opt: true}},
 			exec: func(x *call) error { return x.ctx().RSSetState(x.state(0)) }},
 		"RSSetViewports": {pos: []param{{name: "X", kind: pFloat}, {name: "Y", kind: pFloat}, {name: "W", kind: pFloat}, {name: "H", kind: pFloat}},
@@ -202,8 +210,18 @@ var methods = map[string]map[string]*method{
 			}},
 		"ClearRenderTargetView": {pos: []param{{name: "RTV", kind: pObj, types: tRTV}, {name: "R", kind: pFloatOrColor}, {name: "G", kind: pFloat, opt: true},
 			{name: "B", kind: pFloat, opt: true}, {name: "A", kind: pFloat, opt: true}}, exec: execClearRTV},
-		"ClearDepthStencilView": {pos: []param{{name: "DSV", kind: pObj, types: tDSV}, {name: "DEPTH", kind: pFloat}},
-			exec: func(x *call) error { return x.ctx().ClearDepthStencilView(x.view(0), x.f32(1)) }},
+		"ClearDepthStencilView": {pos: []param{{name: "DSV", kind: pObj, types: tDSV}, {name: "DEPTH", kind: pFloat}, {name: "STENCIL", kind: pUint, opt: true}},
+			named: []param{{name: "Flags", kind: pFlags, enum: "ClearFlags", opt: true}},
+			exec: func(x *call) error {
+				def := uint32(d3d11.ClearDepth)
+				if _, ok := x.posArg(2); ok {
+					def |= uint32(d3d11.ClearStencil)
+				}
+				if x.uint(2) > 255 {
+					return x.bad("STENCIL %d is outside 0..255", x.uint(2))
+				}
+				return x.ctx().ClearDepthStencilView(x.view(0), d3d11.ClearFlag(x.enumNamed("Flags", def)), x.f32(1), uint8(x.uint(2)))
+			}},
 		"Draw": {pos: []param{{name: "COUNT", kind: pUint}, {name: "START", kind: pUint, opt: true}},
 			exec: func(x *call) error { return x.ctx().Draw(x.uint(0), x.uint(1)) }},
 		"IASetInputLayout": {pos: []param{{name: "LAYOUT", kind: pObj, types: tLayout, opt: true}},
@@ -355,6 +373,79 @@ func clampF32(v float64) float32 {
 }
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
+
+// blendNamed are CreateBlendState's fields: RenderTarget[0]'s without a
+// suffix, RenderTarget[i]'s ending in i.
+func blendNamed() []param {
+	ps := []param{{name: "AlphaToCoverageEnable", kind: pBool, opt: true}, {name: "IndependentBlendEnable", kind: pBool, opt: true}}
+	for i := range 8 {
+		sfx := ""
+		if i > 0 {
+			sfx = strconv.Itoa(i)
+		}
+		ps = append(ps, param{name: "BlendEnable" + sfx, kind: pBool, opt: true}, param{name: "SrcBlend" + sfx, kind: pEnum, enum: "Blend", opt: true},
+			param{name: "DestBlend" + sfx, kind: pEnum, enum: "Blend", opt: true}, param{name: "BlendOp" + sfx, kind: pEnum, enum: "BlendOp", opt: true},
+			param{name: "SrcBlendAlpha" + sfx, kind: pEnum, enum: "Blend", opt: true}, param{name: "DestBlendAlpha" + sfx, kind: pEnum, enum: "Blend", opt: true},
+			param{name: "BlendOpAlpha" + sfx, kind: pEnum, enum: "BlendOp", opt: true}, param{name: "RenderTargetWriteMask" + sfx, kind: pUint, opt: true, def: 15})
+	}
+	return ps
+}
+
+// depthNamed are CreateDepthStencilState's fields (FrontFace.StencilFailOp
+// written FrontFaceStencilFailOp).
+func depthNamed() []param {
+	ps := []param{{name: "DepthEnable", kind: pBool, opt: true}, {name: "DepthWriteMask", kind: pEnum, enum: "DepthWriteMask", opt: true},
+		{name: "DepthFunc", kind: pEnum, enum: "Comparison", opt: true}, {name: "StencilEnable", kind: pBool, opt: true},
+		{name: "StencilReadMask", kind: pUint, opt: true, def: 0xFF}, {name: "StencilWriteMask", kind: pUint, opt: true, def: 0xFF}}
+	for _, f := range []string{"FrontFace", "BackFace"} {
+		ps = append(ps, param{name: f + "StencilFailOp", kind: pEnum, enum: "StencilOp", opt: true},
+			param{name: f + "StencilDepthFailOp", kind: pEnum, enum: "StencilOp", opt: true},
+			param{name: f + "StencilPassOp", kind: pEnum, enum: "StencilOp", opt: true},
+			param{name: f + "StencilFunc", kind: pEnum, enum: "Comparison", opt: true})
+	}
+	return ps
+}
+
+// omTargets are OMSetRenderTargets' arguments: up to eight render target
+// views and a depth-stencil view.
+func omTargets() []param {
+	var ps []param
+	for range 9 {
+		ps = append(ps, param{name: "VIEW", kind: pObj, types: tRTV + "|" + tDSV, opt: true})
+	}
+	return ps
+}
+
+// execOMSetRenderTargets splits the arguments: render target views in slot
+// order (NULL an empty slot), the last argument the depth-stencil view
+// when it is one.
+func execOMSetRenderTargets(x *call) error {
+	var rtvs []*d3d11.View
+	var dsv *d3d11.View
+	n := 0
+	for i := range 9 {
+		if _, ok := x.posArg(i); ok {
+			n = i + 1
+		}
+	}
+	for i := range n {
+		v := x.view(i)
+		switch {
+		case v != nil && v.ViewKind == d3d11.ViewDSV && i == n-1:
+			dsv = v
+		case v != nil && v.ViewKind == d3d11.ViewDSV:
+			return x.bad("a depth stencil view comes last, after the render target views")
+		case i == n-1 && i > 0 && v == nil && n == 2:
+			// RTV NULL: no depth stencil view (the form of one target)
+		default:
+			rtvs = append(rtvs, v)
+		}
+	}
+	if len(rtvs) == 0 {
+		rtvs = []*d3d11.View{nil}
+	}
+	return x.ctx().OMSetRenderTargets(rtvs, dsv)
+}
 
 // viewNamed are a view's description (D3D11_*_VIEW_DESC): its Format, and
 // a depth-stencil view's Flags.

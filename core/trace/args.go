@@ -72,6 +72,11 @@ const (
 	KeySyncInterval // a present's SyncInterval
 	KeyLatency      // a device's maximum frame latency
 	KeySupport      // CheckFormatSupport's answer, D3D11_FORMAT_SUPPORT bits
+	KeyNumRTVs      // pfnSetRenderTargets' NumRTVs (when more than one)
+	KeyBlendFactor  // pfnSetBlendState's BlendFactor (when not 1 1 1 1)
+	KeySampleMask   // pfnSetBlendState's SampleMask (when not all ones)
+	KeyStencilRef   // pfnSetDepthStencilState's StencilRef (when not 0)
+	KeyDst          // a present's destination allocation
 	keyCount
 )
 
@@ -87,7 +92,7 @@ var keyNames = [keyCount]string{
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
-	KeySupport: "support",
+	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref", KeyDst: "dst",
 }
 
 // String is the key's name in the text form.

@@ -49,15 +49,21 @@ type gpuBindings struct {
 	vsCB, psCB             uint8 // bit i: slot i
 	tex                    uint8
 	vbMore                 uint16 // bit i: vertex-buffer slot i (1..15)
+	rtMore                 uint8  // bit i: render target slot i (1..7)
+	// om: SET_BLEND_FACTOR sent a blend factor, sample mask or
+	// alpha-to-coverage other than the default; stencil: SET_STENCIL
+	// turned the stencil on.
+	om, stencil bool
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
 // know: everything may be set.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE}
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE,
+	rtMore: 0xFE, om: true, stencil: true}
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
-		fail: map[string]int{}, listIdx: map[ddi.HALLOCATION]int{}, st: state{dirty: true}}
+		fail: map[string]int{}, listIdx: map[ddi.HALLOCATION]int{}, st: freshState()}
 }
 
 // recorder is where the two kinds of context differ while encoding a
@@ -88,14 +94,19 @@ type state struct {
 	psCB     [4]ddi.HRESOURCE
 	srv      [8]ddi.HSHADERRESOURCEVIEW
 	samp     [8]ddi.HSAMPLER
-	rtv      ddi.HRENDERTARGETVIEW
+	rtv      [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW
 	dsv      ddi.HDEPTHSTENCILVIEW
 	blend    ddi.HBLENDSTATE
 	raster   ddi.HRASTERIZERSTATE
 	depth    ddi.HDEPTHSTENCILSTATE
-	vp       ddi.Viewport
-	hasVP    bool
-	dirty    bool
+	// pfnSetBlendState's BlendFactor and SampleMask, pfnSetDepthStencilState's
+	// StencilRef.
+	blendFactor [4]float32
+	sampleMask  uint32
+	stencilRef  uint32
+	vp          ddi.Viewport
+	hasVP       bool
+	dirty       bool
 	// vbMore are vertex-buffer slots 1..15 (slot 0 above), layout the
 	// input layout (IaSetInputLayout).
 	vbMore [iaSlots - 1]vbSlot
@@ -110,16 +121,25 @@ type vbSlot struct {
 
 const iaSlots = 16 // D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
 
-func (c *context) resetState() { c.st = state{dirty: true} }
+func (c *context) resetState() { c.st = freshState() }
+
+// freshState is a context's state with nothing bound: D3D11's defaults,
+// blend factor 1 and every sample.
+func freshState() state {
+	return state{dirty: true, blendFactor: [4]float32{1, 1, 1, 1}, sampleMask: ^uint32(0)}
+}
 
 // Words and list entries reserved for one draw with all its state, so a
 // command never straddles two buffers: the fixed-function state, then the
 // programs' (SET_LAYOUT at its largest, two SET_PROGRAMs and vertex-buffer
 // slots 1..15).
 const (
-	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8
-	drawAllocs = 24 + 2 + iaSlots - 1
+	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8 + omWords
+	drawAllocs = 24 + 2 + iaSlots - 1 + isa.MaxRenderTargets - 1
 	writeChunk = 16 << 10 // bytes of inline data per WRITE packet
+	// omWords: render targets 1..7 and their blends, the blend factor and
+	// the stencil.
+	omWords = (isa.MaxRenderTargets-1)*(8+10) + 7 + 13
 )
 
 // refAlloc puts an allocation on the list and returns the list-relative
@@ -175,12 +195,22 @@ func (c *context) query(h ddi.HQUERY) *query {
 func (c *context) emitState(rec recorder, st *state) {
 	b := &c.cmd
 	g := &c.onGPU
-	if v, r := c.viewRes(uint32(st.rtv)); r != nil {
+	if v, r := c.viewRes(uint32(st.rtv[0])); r != nil {
 		b.SetRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
 		g.rt = true
 	} else if g.rt {
 		b.SetRT(isa.NullAddress, 0, 0, 0, 0)
 		g.rt = false
+	}
+	for i := 1; i < isa.MaxRenderTargets; i++ {
+		bit := uint8(1) << i
+		if v, r := c.viewRes(uint32(st.rtv[i])); r != nil {
+			b.SetRTSlot(uint32(i), rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+			g.rtMore |= bit
+		} else if g.rtMore&bit != 0 {
+			b.SetRTSlot(uint32(i), isa.NullAddress, 0, 0, 0, 0)
+			g.rtMore &^= bit
+		}
 	}
 	o := c.dev
 	o.mu.Lock()
@@ -207,12 +237,25 @@ func (c *context) emitState(rec recorder, st *state) {
 		write := desc.DepthWriteMask && v.flags&ddi.DSVReadOnlyDepth == 0
 		b.SetDepth(desc.DepthEnable, write, cmpFunc[desc.DepthFunc])
 		g.ds = true
+		if desc.StencilEnable && v.gpu.Info().Stencil {
+			wm := uint32(desc.StencilWriteMask)
+			if v.flags&ddi.DSVReadOnlyStencil != 0 {
+				wm = 0
+			}
+			b.SetStencil(true, uint32(desc.StencilReadMask), wm, st.stencilRef&0xFF, stencilFace(&desc.FrontFace), stencilFace(&desc.BackFace))
+			g.stencil = true
+		} else if g.stencil {
+			c.stencilOff()
+		}
 	} else {
 		if g.ds {
 			b.SetDS(isa.NullAddress, 0, 0, 0, 0)
 			g.ds = false
 		}
 		b.SetDepth(false, false, isa.CmpAlways) // no depth buffer: no depth test
+		if g.stencil {
+			c.stencilOff()
+		}
 	}
 	// Unbound buffers read zeros (Direct3D 11's input assembler rules).
 	if r := c.resource(st.vb); r != nil {
@@ -303,8 +346,32 @@ func (c *context) emitState(rec recorder, st *state) {
 	if bl != nil {
 		bd = *bl
 	}
-	b.SetBlend(bd.BlendEnable, blendFactor[bd.SrcBlend], blendFactor[bd.DestBlend], blendOp[bd.BlendOp],
-		blendFactor[bd.SrcBlendAlpha], blendFactor[bd.DestBlendAlpha], blendOp[bd.BlendOpAlpha], uint32(bd.RenderTargetWriteMask))
+	// SET_BLEND sets every target's blend; with IndependentBlendEnable
+	// SET_BLEND_RT then sets those of the targets that differ.
+	t0 := &bd.RenderTarget[0]
+	b.SetBlend(t0.BlendEnable, blendFactor[t0.SrcBlend], blendFactor[t0.DestBlend], blendOp[t0.BlendOp],
+		blendFactor[t0.SrcBlendAlpha], blendFactor[t0.DestBlendAlpha], blendOp[t0.BlendOpAlpha], uint32(t0.RenderTargetWriteMask))
+	if bd.IndependentBlendEnable {
+		for i := 1; i < isa.MaxRenderTargets; i++ {
+			if t := &bd.RenderTarget[i]; *t != *t0 {
+				b.SetBlendRT(uint32(i), t.BlendEnable, blendFactor[t.SrcBlend], blendFactor[t.DestBlend], blendOp[t.BlendOp],
+					blendFactor[t.SrcBlendAlpha], blendFactor[t.DestBlendAlpha], blendOp[t.BlendOpAlpha], uint32(t.RenderTargetWriteMask))
+			}
+		}
+	}
+	// The blend factor, the sample mask and alpha-to-coverage, only when
+	// one of them is not the default (a buffer starts with those).
+	var flags uint32
+	if bd.AlphaToCoverageEnable {
+		flags |= isa.BlendAlphaToCoverage
+	}
+	if st.blendFactor != [4]float32{1, 1, 1, 1} || st.sampleMask != ^uint32(0) || flags != 0 {
+		b.SetBlendFactor(st.blendFactor, st.sampleMask, flags)
+		g.om = true
+	} else if g.om {
+		b.SetBlendFactor(st.blendFactor, st.sampleMask, 0)
+		g.om = false
+	}
 	b.SetTopology(uint32(st.topo))
 	c.st.dirty = false
 }
@@ -371,17 +438,18 @@ func (c *context) PsSetSamplers(_ ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
 	c.st.dirty = true
 }
 
+// SetRenderTargets is pfnSetRenderTargets: NumRTVs views (the rest of the
+// slots unbound, as ClearSlots asks) and the depth-stencil view.
 func (c *context) SetRenderTargets(_ ddi.HDEVICE, rtvs []ddi.HRENDERTARGETVIEW, dsv ddi.HDEPTHSTENCILVIEW) {
-	c.st.rtv = 0
-	if len(rtvs) > 0 {
-		c.st.rtv = rtvs[0]
-	}
+	c.st.rtv = [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW{}
+	copy(c.st.rtv[:], rtvs)
 	c.st.dsv = dsv
 	c.st.dirty = true
 }
 
-func (c *context) SetBlendState(_ ddi.HDEVICE, s ddi.HBLENDSTATE, _ [4]float32, _ uint32) {
-	c.st.blend = s
+// SetBlendState is pfnSetBlendState, with its BlendFactor and SampleMask.
+func (c *context) SetBlendState(_ ddi.HDEVICE, s ddi.HBLENDSTATE, factor [4]float32, mask uint32) {
+	c.st.blend, c.st.blendFactor, c.st.sampleMask = s, factor, mask
 	c.st.dirty = true
 }
 
@@ -390,9 +458,22 @@ func (c *context) SetRasterizerState(_ ddi.HDEVICE, s ddi.HRASTERIZERSTATE) {
 	c.st.dirty = true
 }
 
-func (c *context) SetDepthStencilState(_ ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, _ uint32) {
-	c.st.depth = s
+// SetDepthStencilState is pfnSetDepthStencilState, with its StencilRef.
+func (c *context) SetDepthStencilState(_ ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, ref uint32) {
+	c.st.depth, c.st.stencilRef = s, ref
 	c.st.dirty = true
+}
+
+// stencilOff sends the default stencil state: off.
+func (c *context) stencilOff() {
+	d := ddi.DefaultDepthStencilDesc()
+	c.cmd.SetStencil(false, 0xFF, 0xFF, 0, stencilFace(&d.FrontFace), stencilFace(&d.BackFace))
+	c.onGPU.stencil = false
+}
+
+func stencilFace(f *ddi.DepthStencilOpDesc) isa.StencilFace {
+	return isa.StencilFace{Fail: stencilOps[f.StencilFailOp], DepthFail: stencilOps[f.StencilDepthFailOp], Pass: stencilOps[f.StencilPassOp],
+		Func: cmpFunc[f.StencilFunc]}
 }
 
 func (c *context) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
@@ -416,13 +497,21 @@ func (c *context) clearRTV(rec recorder, v uint32, rgba [4]float32) {
 	c.cmd.ClearRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, rgba)
 }
 
-func (c *context) clearDSV(rec recorder, v uint32, flags ddi.ClearFlag, depth float32) {
+// clearDSV clears the depth (CLEAR_DS) and, for a format that has one,
+// the stencil (CLEAR_STENCIL) as the flags ask.
+func (c *context) clearDSV(rec recorder, v uint32, flags ddi.ClearFlag, depth float32, stencil uint8) {
 	vw, r := c.viewRes(v)
-	if r == nil || flags&ddi.ClearDepth == 0 {
+	if r == nil {
 		return
 	}
-	rec.ensure(16, 2)
-	c.cmd.ClearDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, depth)
+	if flags&ddi.ClearDepth != 0 {
+		rec.ensure(16, 2)
+		c.cmd.ClearDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, depth)
+	}
+	if flags&ddi.ClearStencil != 0 && vw.gpu.Info().Stencil {
+		rec.ensure(16, 2)
+		c.cmd.ClearStencil(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, uint32(stencil))
+	}
 }
 
 func (c *context) copyResource(rec recorder, dst, src ddi.HRESOURCE) {

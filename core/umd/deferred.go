@@ -117,7 +117,10 @@ func (c *deferredContext) icState() state {
 	for i := range st.srv {
 		st.srv[i], st.samp[i] = ddi.HSHADERRESOURCEVIEW(ic(uint32(st.srv[i]))), ddi.HSAMPLER(ic(uint32(st.samp[i])))
 	}
-	st.rtv, st.dsv = ddi.HRENDERTARGETVIEW(ic(uint32(st.rtv))), ddi.HDEPTHSTENCILVIEW(ic(uint32(st.dsv)))
+	for i := range st.rtv {
+		st.rtv[i] = ddi.HRENDERTARGETVIEW(ic(uint32(st.rtv[i])))
+	}
+	st.dsv = ddi.HDEPTHSTENCILVIEW(ic(uint32(st.dsv)))
 	st.blend = ddi.HBLENDSTATE(ic(uint32(st.blend)))
 	st.raster = ddi.HRASTERIZERSTATE(ic(uint32(st.raster)))
 	st.depth = ddi.HDEPTHSTENCILSTATE(ic(uint32(st.depth)))
@@ -171,9 +174,9 @@ func (c *deferredContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTARG
 	}
 }
 
-func (c *deferredContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+func (c *deferredContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, stencil uint8) {
 	if !c.stopped("ClearDepthStencilView") {
-		c.clearDSV(c, c.icHandle(uint32(v)), flags, depth)
+		c.clearDSV(c, c.icHandle(uint32(v)), flags, depth, stencil)
 	}
 }
 

@@ -221,7 +221,7 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		return err
 	}
 	if d.cfg.Bugs.Has(rules.FTRender) && len(d.cmd.Words) > 0 {
-		d.submit(false, 0) // the bug: submit from a free-threaded create, on whatever thread calls it
+		d.submit() // the bug: submit from a free-threaded create, on whatever thread calls it
 	}
 	r := &resource{args: *a, rt: rt}
 	r.args.InitData = nil
@@ -294,7 +294,7 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	switch {
 	case primary:
 		if r.inBuffer {
-			d.submit(false, 0) // the immediate context's own thread: it may submit
+			d.submit() // the immediate context's own thread: it may submit
 		}
 		d.deallocRes(r)
 	case d.cfg.Bugs.Has(rules.DDOrder):

@@ -114,10 +114,16 @@ func (s *serialised) Flush(h ddi.HDEVICE) {
 	s.Device.Flush(h)
 }
 
-func (s *serialised) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+func (s *serialised) PresentDXGI(h ddi.HDEVICE, a *ddi.PresentArg) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.PresentDXGI(h, src, syncInterval)
+	return s.Device.PresentDXGI(h, a)
+}
+
+func (s *serialised) RotateResourceIdentitiesDXGI(h ddi.HDEVICE, res []ddi.HRESOURCE) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.RotateResourceIdentitiesDXGI(h, res)
 }
 
 func (s *serialised) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {

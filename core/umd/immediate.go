@@ -6,13 +6,15 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
+	"d3dsim/gpu/isa"
 )
 
 // The immediate context's DDIs. What sets it apart from a deferred context:
-// it submits its command buffer through pfnRenderCb and pfnPresentCb (by
-// itself when the buffer is full), waits for the GPU where a Map needs it,
-// performs the deferred destructions once a submission carries the
-// resources' last use, and lets the runtime do its amortized work.
+// it submits its command buffer through pfnRenderCb (by itself when the
+// buffer is full) and asks for presents with pfnPresentCb, waits for the
+// GPU where a Map needs it, performs the deferred destructions once a
+// submission carries the resources' last use, and lets the runtime do its
+// amortized work.
 
 // immediateContext is the immediate context: the shared core plus the
 // command buffer's limits, what rides on the unsubmitted buffer, and the
@@ -54,7 +56,7 @@ func (d *immediateContext) ensure(words, allocs int) {
 		// pfnCreateContextCb gave)
 		return
 	}
-	d.submit(false, 0)
+	d.submit()
 }
 
 // ref notes that the unsubmitted command buffer uses r, so a Map waits for
@@ -86,9 +88,9 @@ func (d *immediateContext) ClearRenderTargetView(_ ddi.HDEVICE, v ddi.HRENDERTAR
 	d.clearRTV(d, uint32(v), rgba)
 }
 
-func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, _ uint8) {
+func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTENCILVIEW, flags ddi.ClearFlag, depth float32, stencil uint8) {
 	d.busy()
-	d.clearDSV(d, uint32(v), flags, depth)
+	d.clearDSV(d, uint32(v), flags, depth, stencil)
 }
 
 // Draw is the hot path: the state is re-emitted only after it changed or a
@@ -181,14 +183,14 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 		// The unsubmitted buffer must keep the instance it used: submit
 		// it before the rename.
 		if r.inBuffer {
-			d.submit(false, 0)
+			d.submit()
 		}
 		lf = ddi.LockFlags{WriteOnly: true, Discard: true}
 	case ddi.MapWriteNoOverwrite:
 		lf = ddi.LockFlags{WriteOnly: true, IgnoreSync: true}
 	default:
 		if r.inBuffer && (t != ddi.MapRead || r.writeInBuffer) {
-			d.submit(false, 0)
+			d.submit()
 		}
 		lf = ddi.LockFlags{ReadOnly: t == ddi.MapRead, WriteOnly: t == ddi.MapWrite, DonotWait: flags&ddi.MapFlagDoNotWait != 0}
 		lf.IgnoreSync = d.cfg.Bugs.Has(rules.MapHazard) && !lf.DonotWait // the bug: map without waiting
@@ -237,7 +239,7 @@ func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (
 	}
 	d.busy()
 	if q.inBuffer {
-		d.submit(false, 0)
+		d.submit()
 	}
 	if q.fence > d.cb.CompletedFence(d.rt, d.ctx) {
 		return 0, hresult.S_FALSE
@@ -263,11 +265,21 @@ func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (
 func (d *immediateContext) Flush(ddi.HDEVICE) {
 	d.busy()
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
-		if d.cfg.Bugs.Has(rules.FTPresent) && len(d.list) > 0 {
-			d.submit(true, d.list[0].Allocation) // the bug: submit a Flush with pfnPresentCb
-			return
+		var shown ddi.HALLOCATION
+		if d.cfg.Bugs.Has(rules.FTPresent) {
+			// The bug: the driver shows the render target the flushed
+			// buffer drew into, with pfnPresentCb outside PresentDXGI.
+			for _, r := range d.used {
+				if r.writeInBuffer && (r.format == isa.FmtRGBA8 || r.format == isa.FmtBGRA8) {
+					shown = r.alloc
+					break
+				}
+			}
 		}
-		d.submit(false, 0)
+		d.submit()
+		if shown != 0 && d.cb.PfnPresentCb(d.rt, &ddi.PresentCb{Context: d.ctx, SrcAllocation: shown, Flags: ddi.PresentFlags{Blt: true}}) == nil {
+			d.fences++ // the copy's DMA buffer
+		}
 		return
 	}
 	if !d.cfg.Bugs.Has(rules.DDFlush) { // the bug: only a submission drains the queue
@@ -308,26 +320,86 @@ func (d *Device) fullscreenDraw() {
 	}
 }
 
-// PresentDXGI submits the command buffer with pfnPresentCb, naming the
-// surface to show (WDDM operation flow, step 9).
-func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, src ddi.HRESOURCE, _ uint32) error {
+// PresentDXGI submits the command buffer with pfnRenderCb, then asks for
+// the present with pfnPresentCb, naming only the source's allocation, the
+// destination's (0 here: the kernel picks it) and the model
+// ("DXGI_DDI_BASE_FUNCTIONS", pfnPresent: "The driver must submit all
+// partially built render data (command buffers) using the pfnRenderCb
+// function. Thereafter, the driver must translate the resource handle
+// parameters into kernel handles and use those kernel handles in a call to
+// pfnPresentCbDXGI"). The KMD writes the present's commands in
+// DxgkDdiPresent. A bitblt present is a DMA buffer on the context (the
+// copy): it takes the context's next fence, and it reads the source.
+func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, a *ddi.PresentArg) error {
 	d.busy()
 	if d.cfg.Bugs.Has(rules.FTMode) && d.displayMode != 0 {
 		d.cb.PfnSetDisplayModeCb(d.rt, d.displayMode)
 		d.displayMode = 0
 	}
-	r := d.resource(src)
+	r := d.resource(a.SurfaceToPresent)
 	if r == nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present of unknown resource")
 	}
-	d.ensure(8, 2)
-	d.ref(r, false, 0)
-	return d.submit(true, r.alloc)
+	var dst ddi.HALLOCATION
+	if a.DstResource != 0 {
+		x := d.resource(a.DstResource)
+		if x == nil {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: Present to unknown resource")
+		}
+		dst = x.alloc
+	}
+	if len(d.cmd.Words) > 0 || d.foreign != 0 {
+		if err := d.submit(); err != nil {
+			return err
+		}
+	}
+	err := d.cb.PfnPresentCb(d.rt, &ddi.PresentCb{Context: d.ctx, SrcAllocation: r.alloc, DstAllocation: dst, Flags: a.Flags})
+	if err == nil && a.Flags.Blt {
+		d.fences++ // the copy's DMA buffer
+		r.lastFence = d.fences
+	}
+	d.amortize()
+	return err
+}
+
+// RotateResourceIdentitiesDXGI swaps the allocations behind the resources,
+// with what the driver knows of each allocation's use: resources X, Y, Z
+// come to refer to what Y, Z, X referred to. The runtime handles stay. The
+// views onto them name the resource, and every binding is emitted again
+// at the next draw, so nothing needs re-creating ("DXGI_DDI_BASE_FUNCTIONS",
+// pfnRotateResourceIdentities: "the driver might be required to reapply
+// currently bound views").
+func (d *immediateContext) RotateResourceIdentitiesDXGI(_ ddi.HDEVICE, res []ddi.HRESOURCE) {
+	d.busy()
+	rs := make([]*resource, 0, len(res))
+	for _, h := range res {
+		if r := d.resource(h); r != nil {
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) < 2 {
+		return
+	}
+	type ident struct {
+		alloc                     ddi.HALLOCATION
+		extra                     []ddi.HALLOCATION
+		lastFence, lastWriteFence uint64
+	}
+	first := ident{rs[0].alloc, rs[0].extra, rs[0].lastFence, rs[0].lastWriteFence}
+	for i, r := range rs {
+		next := first
+		if i+1 < len(rs) {
+			n := rs[i+1]
+			next = ident{n.alloc, n.extra, n.lastFence, n.lastWriteFence}
+		}
+		r.alloc, r.extra, r.lastFence, r.lastWriteFence = next.alloc, next.extra, next.lastFence, next.lastWriteFence
+	}
+	d.st.dirty = true
 }
 
 // submit hands the command buffer to the runtime, then records the fence on
 // everything it used and performs the deallocations that waited for it.
-func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
+func (d *immediateContext) submit() error {
 	if d.foreign != 0 {
 		// A rogue command: write into an allocation of another device, or
 		// across the end of one of its own.
@@ -352,12 +424,7 @@ func (d *immediateContext) submit(present bool, src ddi.HALLOCATION) error {
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.list = d.list[:0]
 	clear(d.listIdx)
-	var err error
-	if present {
-		err = d.cb.PfnPresentCb(d.rt, &ddi.PresentCb{Context: d.ctx, Commands: words, AllocationList: list, SrcAllocation: src})
-	} else {
-		err = d.cb.PfnRenderCb(d.rt, &ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list})
-	}
+	err := d.cb.PfnRenderCb(d.rt, &ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list})
 	var fence uint64 // pfnRenderCb returns none (D3DDDICB_RENDER): the UMD counts
 	if err == nil {
 		d.fences++

@@ -117,7 +117,15 @@ var blendFactor = map[ddi.Blend]uint32{
 	ddi.BlendInvSrcColor: isa.BlendInvSrcColor, ddi.BlendSrcAlpha: isa.BlendSrcAlpha,
 	ddi.BlendInvSrcAlpha: isa.BlendInvSrcAlpha, ddi.BlendDestAlpha: isa.BlendDestAlpha,
 	ddi.BlendInvDestAlpha: isa.BlendInvDestAlpha, ddi.BlendDestColor: isa.BlendDestColor,
-	ddi.BlendInvDestColor: isa.BlendInvDestColor,
+	ddi.BlendInvDestColor: isa.BlendInvDestColor, ddi.BlendSrcAlphaSat: isa.BlendSrcAlphaSat,
+	ddi.BlendBlendFactor: isa.BlendFactor, ddi.BlendInvFactor: isa.BlendInvFactor, ddi.BlendSrc1Color: isa.BlendSrc1Color,
+	ddi.BlendInvSrc1Color: isa.BlendInvSrc1Color, ddi.BlendSrc1Alpha: isa.BlendSrc1Alpha, ddi.BlendInvSrc1Alpha: isa.BlendInvSrc1Alpha,
+}
+
+var stencilOps = map[ddi.StencilOp]uint32{
+	ddi.StencilKeep: isa.StencilKeep, ddi.StencilZero: isa.StencilZero, ddi.StencilReplace: isa.StencilReplace,
+	ddi.StencilIncrSat: isa.StencilIncrSat, ddi.StencilDecrSat: isa.StencilDecrSat, ddi.StencilInvert: isa.StencilInvert,
+	ddi.StencilIncr: isa.StencilIncr, ddi.StencilDecr: isa.StencilDecr,
 }
 
 var blendOp = map[ddi.BlendOp]uint32{

@@ -44,9 +44,20 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		}
 		s.layout = builtinFetch(prog)
 	} else {
+		// SET_PROGRAM's system values (isa's layout.go): SV_Position in
+		// bits 0..7, SV_Depth's output + 1 in 8..15, SV_IsFrontFace's
+		// input + 1 in 16..23.
 		for _, in := range prog.Inputs {
-			if in.SystemValue == dxbc.SVPosition {
-				s.sysReg = in.ISA
+			switch in.SystemValue {
+			case dxbc.SVPosition:
+				s.sysReg = s.sysReg&^0xFF | in.ISA
+			case dxbc.SVIsFrontFace:
+				s.sysReg |= (in.ISA + 1) << 16
+			}
+		}
+		for _, o := range prog.Outputs {
+			if o.SystemValue == dxbc.SVDepth {
+				s.sysReg |= (o.ISA + 1) << 8
 			}
 		}
 	}

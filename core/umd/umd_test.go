@@ -376,7 +376,7 @@ func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
 	dcDev := d.CreateDeferredContext(hDev, &ddi.CreateDeferredContextArgs{HRTCoreLayer: dcCore}, hDC)
 	scene(t, d, dcDev)
 	dcDev.Flush(hDC)
-	if err := dcDev.PresentDXGI(hDC, hRT, 0); err == nil {
+	if err := dcDev.PresentDXGI(hDC, &ddi.PresentArg{SurfaceToPresent: hRT, Flags: ddi.PresentFlags{Blt: true}}); err == nil {
 		t.Error("PresentDXGI on a deferred context succeeded")
 	}
 	if _, err := dcDev.ResourceMap(hDC, hVB, ddi.MapWrite, 0); err == nil {
@@ -403,11 +403,11 @@ func TestStateObjects(t *testing.T) {
 		{"CreateBlendState",
 			func(d *Device) error {
 				return createErr(d, func() {
-					d.CreateBlendState(hDev, &ddi.BlendDesc{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
-						BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}, h, h)
+					d.CreateBlendState(hDev, &ddi.BlendDesc{RenderTarget: [8]ddi.RenderTargetBlendDesc{{BlendEnable: true, SrcBlend: ddi.BlendSrcAlpha, DestBlend: ddi.BlendInvSrcAlpha,
+						BlendOp: ddi.BlendOpAdd, SrcBlendAlpha: ddi.BlendOne, DestBlendAlpha: ddi.BlendZero, BlendOpAlpha: ddi.BlendOpMax, RenderTargetWriteMask: 0x7}}}, h, h)
 				})
 			},
-			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{}, 0) },
+			func(d *Device) { d.SetBlendState(hDev, h, [4]float32{1, 1, 1, 1}, ^uint32(0)) },
 			func(d *Device) { d.DestroyBlendState(hDev, h) },
 			isa.OpSetBlend, []uint32{1, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendZero, isa.BlendOpMax, 0x7}},
 		{"CreateRasterizerState",

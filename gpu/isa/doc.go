@@ -9,8 +9,9 @@
 //   - the user-mode driver (core/umd) encodes D3D11 DDI calls into packets
 //     whose addresses are allocation-list relative;
 //   - the kernel-mode driver (core/kmd) decodes and validates the UMD's
-//     command buffer in DxgkDdiRender and DxgkDdiPresent, writes paging
-//     packets in DxgkDdiBuildPagingBuffer and physical addresses in
+//     command buffer in DxgkDdiRender, writes a present's COPY and SCANOUT
+//     in DxgkDdiPresent, paging packets in DxgkDdiBuildPagingBuffer and
+//     physical addresses in
 //     DxgkDdiPatch ("WDDM operation flow" in the Windows driver
 //     documentation);
 //   - the command processor of package gpu executes them.

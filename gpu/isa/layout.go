@@ -15,7 +15,12 @@ import (
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
-// NoReg. Address 0 with 0 words unbinds the program (the stage has none;
+// NoReg, in bits 0..7, with two more in a pixel program's word: bits 8..15
+// are the output register of SV_Depth plus one (0: the program writes no
+// depth; its x replaces the interpolated depth, clamped to the viewport's
+// range), bits 16..23 the input register of SV_IsFrontFace plus one (0:
+// none; it reads all ones for a front-facing primitive, 0 for a
+// back-facing one). Address 0 with 0 words unbinds the program (the stage has none;
 // a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a
 // vertex program; with no pixel program it writes no colour and still
 // tests and writes depth (a depth-only pass, as with a null pixel shader).

@@ -42,6 +42,20 @@ const (
 	OpSetLayout            Opcode = 0x1B // sysRegs then 3 words per vertex element (variable, 1..49 words: layout.go)
 	OpDrawInstanced        Opcode = 0x1C // count start instances startInstance
 	OpDrawIndexedInstanced Opcode = 0x1D // count start base(int32) instances startInstance
+	// The output merger's, rasterizer's and input assembler's later state
+	// (om.go): a buffer that does not use them never carries them.
+	OpSetRTSlot           Opcode = 0x1E // slot addr(2) width height pitch format: render target 1..7 (SET_RT is slot 0)
+	OpSetBlendRT          Opcode = 0x1F // slot enable src dst op srcAlpha dstAlpha opAlpha writeMask: one target's blend
+	OpSetBlendFactor      Opcode = 0x20 // r g b a (f32) sampleMask flags: blend factor, sample mask, alpha-to-coverage
+	OpSetStencil          Opcode = 0x21 // enable readMask writeMask ref frontFail frontDepthFail frontPass frontFunc back...(4)
+	OpClearStencil        Opcode = 0x22 // addr(2) width height pitch format stencil: sets the stencil, keeps the depth
+	OpSetScissor          Opcode = 0x23 // index left top right bottom (int32): scissor rectangle index
+	OpSetViewportN        Opcode = 0x24 // index x y w h minDepth maxDepth (f32): viewport index (SET_VIEWPORT is index 0)
+	OpSetDepthBias        Opcode = 0x25 // bias(int32) clamp slope (f32)
+	OpDrawIndirect        Opcode = 0x26 // addr(2): DRAW_INSTANCED's four words read from memory at the draw
+	OpDrawIndexedIndirect Opcode = 0x27 // addr(2): DRAW_INDEXED_INSTANCED's five words read from memory
+	OpSetTexStage         Opcode = 0x28 // stage slot addr(2) width height pitch format: a stage's texture (SET_TEX is the pixel stage's)
+	OpSetSamplerStage     Opcode = 0x29 // stage slot filter addressU addressV borderRGBA8 (SET_SAMPLER is the pixel stage's)
 )
 
 // opcodes describes every opcode: its name and fixed payload length (OpWrite
@@ -60,6 +74,10 @@ var opcodes = []struct {
 	{OpQuery, "QUERY", 3}, {OpScanout, "SCANOUT", 6}, {OpFill, "FILL", 4},
 	{OpSetProgram, "SET_PROGRAM", 5}, {OpSetLayout, "SET_LAYOUT", 1},
 	{OpDrawInstanced, "DRAW_INSTANCED", 4}, {OpDrawIndexedInstanced, "DRAW_INDEXED_INSTANCED", 5},
+	{OpSetRTSlot, "SET_RT_SLOT", 7}, {OpSetBlendRT, "SET_BLEND_RT", 9}, {OpSetBlendFactor, "SET_BLEND_FACTOR", 6},
+	{OpSetStencil, "SET_STENCIL", 12}, {OpClearStencil, "CLEAR_STENCIL", 7}, {OpSetScissor, "SET_SCISSOR", 5},
+	{OpSetViewportN, "SET_VIEWPORT_N", 7}, {OpSetDepthBias, "SET_DEPTH_BIAS", 3}, {OpDrawIndirect, "DRAW_INDIRECT", 2},
+	{OpDrawIndexedIndirect, "DRAW_INDEXED_INDIRECT", 2}, {OpSetTexStage, "SET_TEX_STAGE", 8}, {OpSetSamplerStage, "SET_SAMPLER_STAGE", 6},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -60,6 +60,22 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v count=%d start=%d base=%d instances=%d startInstance=%d", p.Op, a[0], a[1], int32(a[2]), a[3], a[4])
 	case OpSetProgram:
 		return fmt.Sprintf("%v stage=%d addr=%#x words=%d sys=%d", p.Op, a[0], p.Addr(1), a[3], int32(a[4]))
+	case OpSetRTSlot:
+		return fmt.Sprintf("%v slot=%d addr=%#x %dx%d pitch=%d fmt=%d", p.Op, a[0], p.Addr(1), a[3], a[4], a[5], a[6])
+	case OpSetTexStage:
+		return fmt.Sprintf("%v stage=%d slot=%d addr=%#x %dx%d pitch=%d fmt=%d", p.Op, a[0], a[1], p.Addr(2), a[4], a[5], a[6], a[7])
+	case OpSetBlendFactor:
+		return fmt.Sprintf("%v %g %g %g %g mask=%#x flags=%d", p.Op, p.F32(0), p.F32(1), p.F32(2), p.F32(3), a[4], a[5])
+	case OpClearStencil:
+		return fmt.Sprintf("%v addr=%#x %dx%d stencil=%d", p.Op, p.Addr(0), a[2], a[3], a[6])
+	case OpSetScissor:
+		return fmt.Sprintf("%v index=%d %d,%d..%d,%d", p.Op, a[0], int32(a[1]), int32(a[2]), int32(a[3]), int32(a[4]))
+	case OpSetViewportN:
+		return fmt.Sprintf("%v index=%d %g %g %g %g depth=%g..%g", p.Op, a[0], p.F32(1), p.F32(2), p.F32(3), p.F32(4), p.F32(5), p.F32(6))
+	case OpSetDepthBias:
+		return fmt.Sprintf("%v bias=%d clamp=%g slope=%g", p.Op, int32(a[0]), p.F32(1), p.F32(2))
+	case OpDrawIndirect, OpDrawIndexedIndirect:
+		return fmt.Sprintf("%v args=%#x", p.Op, p.Addr(0))
 	case OpSetLayout:
 		l, err := ParseLayout(a)
 		if err != nil {
@@ -141,8 +157,12 @@ func AddrFields(op Opcode) []int {
 	switch op {
 	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill:
 		return addr0
-	case OpSetVB, OpSetTex, OpQuery, OpSetProgram:
+	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot:
 		return addr1
+	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect:
+		return addr0
+	case OpSetTexStage:
+		return addr2
 	case OpSetCB:
 		return addr2
 	case OpCopy:

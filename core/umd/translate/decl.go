@@ -116,7 +116,7 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
-		case pixel && sv == dxbc.SVPosition:
+		case pixel && (sv == dxbc.SVPosition || sv == dxbc.SVIsFrontFace):
 		case !pixel && (sv == dxbc.SVVertexID || sv == dxbc.SVInstanceID):
 		default:
 			return t.fail("system value %s as an input: the GPU does not provide it", sv)
@@ -136,9 +136,19 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	return nil
 }
 
+// DepthOutput is the ISA output register a pixel shader's oDepth
+// (SV_Depth) is written to: after the eight render targets' o0..o7.
+const DepthOutput = 8
+
 func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if o.Type == dxbc.RegOutputDepth && t.out.Stage == shaderisa.StagePixel {
+		t.outs[DepthOutput] = true
+		t.outputs = max(t.outputs, DepthOutput+1)
+		t.out.Outputs = append(t.out.Outputs, Output{Reg: DepthOutput, ISA: DepthOutput, Mask: 1, SystemValue: dxbc.SVDepth})
+		return nil
+	}
 	if o.Type != dxbc.RegOutput {
-		return t.fail("output register type %d (oDepth, oMask) is not supported by the GPU (only o#)", o.Type)
+		return t.fail("output register type %d (oMask, oDepthGE, oDepthLE) is not supported by the GPU (o# and a pixel shader's oDepth only)", o.Type)
 	}
 	reg, err := t.index(o, 0)
 	if err != nil {

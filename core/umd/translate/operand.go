@@ -13,6 +13,15 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 	if o.Modifier != dxbc.ModNone {
 		return shaderisa.Operand{}, false, t.fail("a destination with a source modifier")
 	}
+	if o.Type == dxbc.RegOutputDepth {
+		// oDepth: one component, the ISA's output DepthOutput.x.
+		if !t.outs[DepthOutput] || t.out.Stage != shaderisa.StagePixel {
+			return shaderisa.Operand{}, false, t.fail("oDepth is not declared")
+		}
+		r := shaderisa.O(DepthOutput)
+		r.Mask = 1
+		return r, true, nil
+	}
 	mask := uint8(0xF)
 	if o.Components == 4 {
 		if o.Mode != dxbc.SelectMask {
