@@ -80,7 +80,7 @@ func (e *Exporter) SetLimit(n int64) { e.maxBytes = n }
 
 // Observer is what the run reports to.
 func (e *Exporter) Observer() *scenario.Observer {
-	return &scenario.Observer{Call: e.call, Inject: e.inject}
+	return &scenario.Observer{Call: e.call, Inject: e.inject, Expect: e.expect}
 }
 
 // Close releases the factory the capture created and ends the stream.
@@ -176,6 +176,15 @@ func (e *Exporter) inject(r *scenario.InjectRecord) {
 		b.WriteString(text)
 	}
 	e.marker(r.Thread, b.String())
+}
+
+// expect writes an expect statement that reads a resource back as a
+// marker: an import keeps the check and the wait for the GPU it makes.
+func (e *Exporter) expect(r *scenario.ExpectRecord) {
+	if e.err != nil || r.Object == nil {
+		return
+	}
+	e.marker(r.Thread, r.Stmt.Format(e.markerRef(r.Object)))
 }
 
 // call writes one call of the run, by the table of mappings.

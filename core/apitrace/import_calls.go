@@ -552,8 +552,8 @@ func (m *importer) marker(c *Call, name string, v *Value) error {
 }
 
 // directive reads back what the exporter wrote as a marker: an option, an
-// inject, a driver-private call or an expectation of a dropped call, with
-// objects as <0xADDR>.
+// inject, a driver-private call, an expectation of a dropped call or one
+// that reads a resource back, with objects as <0xADDR>.
 func (m *importer) directive(c *Call, text string) error {
 	if strings.ContainsAny(text, "\n\r{}") {
 		return skip("marker %q is not one statement", text)
@@ -586,14 +586,16 @@ func (m *importer) directive(c *Call, text string) error {
 		if n := len(m.stmts); n > 0 && !m.stmts[n-1].comment && m.stmts[n-1].hr == "" {
 			m.stmts[n-1].hr = "DROPPED"
 		}
-	case strings.HasPrefix(s, "inject "):
+	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "):
+		// an inject, or an expect that reads a resource back (its check, and
+		// its wait for the GPU)
 		m.emit(c, s, "").directive = true
 	case strings.HasPrefix(s, "\x01"):
 		// a call of the scenario language D3D11 has no call for (the
 		// driver-private Escape): OBJ.Method ARGS
 		m.emit(c, s, "").directive = true
 	default:
-		return skip("marker %q is not an option, an inject or a call d3dsim writes", s)
+		return skip("marker %q is not an option, an inject, an expect or a call d3dsim writes", s)
 	}
 	return nil
 }
