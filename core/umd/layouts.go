@@ -74,7 +74,7 @@ func (l *elementLayout) fetch(p *translate.Shader) isa.Layout {
 	return out
 }
 
-// emitVertexBuffers binds vertex-buffer slots 1..15 (slot 0 is
+// emitVertexBuffers binds vertex-buffer slots 1..31 (slot 0 is
 // emitState's): a bound slot, and a slot the input layout reads that the
 // GPU may still hold from an earlier binding, which is unset so it reads
 // zeros.
