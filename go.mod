@@ -2,7 +2,10 @@ module d3dsim
 
 go 1.26
 
-require github.com/hajimehoshi/ebiten/v2 v2.8.8
+require (
+	github.com/golang/snappy v1.0.0
+	github.com/hajimehoshi/ebiten/v2 v2.8.8
+)
 
 require (
 	github.com/ebitengine/gomobile v0.0.0-20240911145611-4856209ac325 // indirect

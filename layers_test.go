@@ -22,22 +22,25 @@ import (
 var allowedImports = map[string][]string{
 	".":                    {"assets"},
 	"assets":               {},
-	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl"},
-	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins"},
+	"cmd/d3dsim":           {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/hlsl", "core/shadertest", "core/apitrace"},
+	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins", "core/apitrace"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
+	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11"}, // apitrace's .trace and dump text, as scenarios
+	"core/shadertest":      {"core/hlsl", "core/scenario"},                               // shader_test files: each case a scenario
 	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},
 	"core/d3d11":           {"core/ddi", "core/dxgk", "core/dxgkddi", "core/hresult", "core/rules", "core/sim", "core/trace", "core/dxbc"},
 	"core/ddi":             {"core/hresult"},
-	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shader", "core/umd/translate"},
-	"core/umd/translate":   {"core/dxbc", "gpu/shader"}, // the UMD's shader compiler: DXBC tokens to the GPU's ISA
+	"core/umd":             {"core/ddi", "core/hresult", "core/rules", "gpu/isa", "core/dxbc", "gpu/shaderisa", "core/umd/translate"},
+	"core/umd/translate":   {"core/dxbc", "gpu/shaderisa"}, // the UMD's shader compiler: DXBC tokens to the GPU's ISA, never its executor
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":         {},
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shader", "gpu/texel"},
+	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader", "gpu/texel"},
 	"gpu/isa":              {},
-	"gpu/texel":            {"gpu/isa"}, // texel formats: decoded and encoded in one place for every unit that reads or writes them
-	"gpu/shader":           {},
+	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
+	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them
+	"gpu/shader":           {"gpu/shaderisa"}, // the GPU's executor of that ISA
 	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
 	"core/trace":           {},
 	"core/sim":             {},
@@ -48,6 +51,7 @@ var allowedImports = map[string][]string{
 	"core/builtins":        {"assets", "core/hlsl"}, // the built-in shaders: HLSL in assets, compiled once
 	"core/dxbc":            {},                      // DXBC shader bytecode: a leaf every layer that handles shaders may use
 	"core/internal/oracle": {},                      // tests only: finds vkd3d-compiler and spirv-val
+	"internal/testall":     {},                      // make test: runs the targets, sums up
 }
 
 // strictTests are the packages whose tests keep to their table too.
@@ -99,6 +103,20 @@ func TestLayers(t *testing.T) {
 	for pkg := range allowedImports {
 		if !seen[pkg] {
 			t.Errorf("the layering table names %s, which has no Go files", pkg)
+		}
+	}
+}
+
+// The UMD compiles shaders to the GPU's instruction set (gpu/shaderisa);
+// the machine that executes it (gpu/shader) is the GPU's, and no driver
+// layer may reach it: the table must never allow it below gpu.
+func TestDriversImportTheISANotTheExecutor(t *testing.T) {
+	for pkg, allowed := range allowedImports {
+		if pkg == "gpu" || pkg == "gpu/shader" {
+			continue
+		}
+		if slices.Contains(allowed, "gpu/shader") {
+			t.Errorf("%s may import gpu/shader, the GPU's executor: a driver layer uses gpu/shaderisa", pkg)
 		}
 	}
 }

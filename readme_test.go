@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,6 +79,7 @@ func readmeShell(line, bin, out string) string {
 	}
 	s = strings.ReplaceAll(s, "$(d3dsim ", "$("+q+" ")
 	s = strings.ReplaceAll(s, "--out out/", "--out '"+out+"'/")
+	s = strings.ReplaceAll(s, "-o out/", "-o '"+out+"'/")
 	if strings.HasPrefix(s, q+" bench") && !strings.Contains(s, "--n") {
 		s += " --n 1000"
 	}
@@ -97,5 +99,90 @@ func TestReadmeShell(t *testing.T) {
 	}
 	if got := readmeCommands("x\n```\ngo run .   # no\ngo run ./cmd/d3dsim verify a.d3ds   # rules\n```\nd3dsim run outside\n"); strings.Join(got, "|") != "go run ./cmd/d3dsim verify a.d3ds" {
 		t.Errorf("readmeCommands: %q", got)
+	}
+}
+
+// TestReadmeSetUp: the README's set-up section gives what a fresh machine
+// needs. Its apt-get line installs make and every package .ci/run installs
+// when it is missing; it names the Go version go.mod asks for, which
+// registry each command reaches, the -addr flag, and the first build's time
+// as the dev server says it (serve.go firstBuildTime); docs/testing.md
+// describes every target make test runs.
+func TestReadmeSetUp(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(readme)
+	from := strings.Index(md, "## Set up")
+	if from < 0 {
+		t.Fatal(`README.md has no "## Set up" section`)
+	}
+	setup := md[from:]
+	if end := strings.Index(setup[3:], "\n## "); end >= 0 {
+		setup = setup[:end+3]
+	}
+
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs := []string{"make"}
+	for _, m := range regexp.MustCompile(`missing\+=\(([\w.-]+)\)`).FindAllStringSubmatch(string(ci), -1) {
+		pkgs = append(pkgs, m[1])
+	}
+	if len(pkgs) < 5 {
+		t.Fatalf(".ci/run installs only %q", pkgs)
+	}
+	apt := regexp.MustCompile(`apt-get install -y ([^\n#` + "`" + `]+)`).FindStringSubmatch(setup)
+	if apt == nil {
+		t.Fatal("the set-up section has no apt-get install -y line")
+	}
+	have := strings.Fields(apt[1])
+	for _, p := range pkgs {
+		if !slices.Contains(have, p) {
+			t.Errorf("the README's apt-get line (%s) lacks %s, which .ci/run installs", strings.TrimSpace(apt[1]), p)
+		}
+	}
+
+	mod, err := os.ReadFile("go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goVersion := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindStringSubmatch(string(mod))
+	if goVersion == nil {
+		t.Fatal("go.mod has no go directive")
+	}
+	for _, want := range []string{
+		"Go " + goVersion[1],              // the toolchain go.mod asks for
+		"Go module proxy", "npm registry", // what reaches which registry
+		"Debian's package archive",
+		"-addr",        // another port
+		"in use",       // what a taken port does
+		firstBuildTime, // as the dev server says it
+		"out/test",     // where make test's logs are
+		"docs/testing.md",
+	} {
+		if !strings.Contains(setup, want) {
+			t.Errorf("the README's set-up section does not say %q", want)
+		}
+	}
+
+	mk, err := os.ReadFile("Makefile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets := regexp.MustCompile(`(?m)^TEST_TARGETS \?= (.+)$`).FindStringSubmatch(string(mk))
+	if targets == nil {
+		t.Fatal("the Makefile has no TEST_TARGETS line")
+	}
+	testing_, err := os.ReadFile("docs/testing.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tg := range strings.Fields(targets[1]) {
+		if !strings.Contains(string(testing_), "| `"+tg+"` |") {
+			t.Errorf("docs/testing.md's table does not describe the target %s that make test runs", tg)
+		}
 	}
 }

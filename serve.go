@@ -82,19 +82,15 @@ func main() {
 		}
 		return
 	}
-	if err := b.ensure(); err != nil {
-		if *buildOnly {
+	if *buildOnly {
+		if err := b.ensure(); err != nil {
 			log.Fatal(err)
 		}
-		// Serve anyway: the page shows the build error when it asks for
-		// main.wasm, and the next request retries the build.
-		log.Print(err)
-	}
-	if *buildOnly {
 		return
 	}
-
-	ln, err := net.Listen("tcp", *addr)
+	// The port first: a port in use is said at once, not after a build of
+	// minutes.
+	ln, err := listenThenBuild(*addr, b.ensure)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -139,6 +135,43 @@ func serveURL(a net.Addr) string {
 	return "http://" + net.JoinHostPort(host, port) + "/"
 }
 
+// listenThenBuild listens on addr, then builds what is stale (build): a
+// taken port fails before the build, with a message that names the flag. A
+// failed build does not stop the server: the page shows the build error when
+// it asks for main.wasm, and the next request retries the build.
+func listenThenBuild(addr string, build func() error) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, listenError(addr, err)
+	}
+	if err := build(); err != nil {
+		log.Print(err)
+	}
+	return ln, nil
+}
+
+// listenError says why the server cannot listen on addr and what to do.
+func listenError(addr string, err error) error {
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return fmt.Errorf("cannot serve on %s: the port is in use (another `go run .` still running?). Stop it, or serve on another port: go run . -addr %s (or -addr 127.0.0.1:0 for any free port)", addr, otherPort(addr))
+	}
+	return fmt.Errorf("cannot serve on %s: %v (choose the address with -addr HOST:PORT, e.g. go run . -addr 127.0.0.1:8081)", addr, err)
+}
+
+// otherPort is addr with the next port number: the suggestion for a taken
+// port.
+func otherPort(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "127.0.0.1:8081"
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n <= 0 || n >= 65535 {
+		return net.JoinHostPort(host, "8081")
+	}
+	return net.JoinHostPort(host, strconv.Itoa(n+1))
+}
+
 // ---- build ----
 
 // builder keeps web/main.wasm and web/wasm_exec.js up to date. ensure is safe
@@ -160,15 +193,9 @@ func (b *builder) ensure() error {
 		return err
 	}
 	if stale(target, newest) {
-		why := "missing"
-		if _, err := os.Stat(target); err == nil {
-			why = from + " is newer"
-		}
-		log.Printf("building %s (%s) ...", wasmTarget, why)
-		if why == "missing" {
-			// The root package needs no module outside the repo (go list
-			// -deps .), so on a fresh clone the download happens here.
-			log.Printf("the first build downloads the Go modules it needs (ebiten) and compiles the WebAssembly: about a minute the first time")
+		_, statErr := os.Stat(target)
+		for _, l := range buildAnnouncement(from, statErr != nil) {
+			log.Print(l)
 		}
 		start := time.Now()
 		ticker := time.NewTicker(progressEvery)
@@ -199,6 +226,26 @@ func (b *builder) ensure() error {
 	src := filepath.Join(b.goroot, "lib", "wasm", "wasm_exec.js")
 	return copyIfDifferent(src, filepath.Join(b.root, wasmExecDst))
 }
+
+// buildAnnouncement is what the server says before it builds main.wasm:
+// what it builds, why (missing, or which source is newer), and on the first
+// build what it fetches and how long it takes. The root package needs no
+// module outside the repo (go list -deps .), so on a fresh clone the
+// download happens here.
+func buildAnnouncement(newer string, missing bool) []string {
+	if !missing {
+		return []string{fmt.Sprintf("rebuilding %s (the simulator as WebAssembly, what the page runs): %s is newer", wasmTarget, newer)}
+	}
+	return []string{
+		fmt.Sprintf("building %s (the simulator as WebAssembly, what the page runs): it is missing", wasmTarget),
+		"the first build downloads the Go modules the page needs (Ebitengine and its dependencies, from the Go module proxy) and compiles them for GOOS=js GOARCH=wasm: " + firstBuildTime + "; the page is served when it is done",
+	}
+}
+
+// firstBuildTime is what the first build takes with an empty build cache
+// (README.md "Set up" gives the measurement: 72 CPU-seconds for the server
+// and main.wasm together).
+const firstBuildTime = "about a minute on a quiet 2-core machine, several on a busy one"
 
 // progressEvery is how often a build that is still running says so.
 const progressEvery = 10 * time.Second

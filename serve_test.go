@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -404,5 +405,78 @@ func TestBuildProgress(t *testing.T) {
 	want := []string{"still building web/main.wasm: 10 s", "still building web/main.wasm: 20 s", "still building web/main.wasm: 31 s"}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("lines\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestPortInUseBeforeBuild: a taken port fails at once, before the build
+// (which takes minutes the first time), with a message that names -addr and
+// a port to try; a free one is listened on, then the build runs.
+func TestPortInUseBeforeBuild(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	built := 0
+	build := func() error { built++; return nil }
+	if ln, err := listenThenBuild(addr, build); err == nil {
+		ln.Close()
+		t.Fatalf("listening on the taken %s succeeded", addr)
+	} else {
+		_, port, _ := net.SplitHostPort(addr)
+		n, _ := strconv.Atoi(port)
+		for _, want := range []string{"cannot serve on " + addr, "the port is in use", "go run . -addr 127.0.0.1:" + strconv.Itoa(n+1), "-addr 127.0.0.1:0 for any free port"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("message %q lacks %q", err, want)
+			}
+		}
+	}
+	if built != 0 {
+		t.Errorf("the build ran %d times before the taken port was reported", built)
+	}
+
+	// A free port: listened on, then built; a failed build still serves.
+	ln, err := listenThenBuild("127.0.0.1:0", func() error { built++; return errors.New("syntax error") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close()
+	if built != 1 {
+		t.Errorf("the build ran %d times", built)
+	}
+
+	// Another failure (no such host) names the flag too.
+	if _, err := listenThenBuild("256.0.0.1:80", build); err == nil || !strings.Contains(err.Error(), "-addr HOST:PORT") {
+		t.Errorf("bad address: %v", err)
+	}
+}
+
+func TestOtherPort(t *testing.T) {
+	for _, tt := range []struct{ addr, want string }{
+		{"127.0.0.1:8080", "127.0.0.1:8081"},
+		{":9000", ":9001"},
+		{"[::1]:8080", "[::1]:8081"},
+		{"localhost:http", "localhost:8081"},
+		{"nonsense", "127.0.0.1:8081"},
+	} {
+		if got := otherPort(tt.addr); got != tt.want {
+			t.Errorf("otherPort(%q) = %q, want %q", tt.addr, got, tt.want)
+		}
+	}
+}
+
+// TestBuildAnnouncement: before it builds, the server says what, why, and
+// on the first build what it downloads and how long it takes.
+func TestBuildAnnouncement(t *testing.T) {
+	first := strings.Join(buildAnnouncement("go.mod", true), "\n")
+	for _, want := range []string{"building web/main.wasm", "WebAssembly", "it is missing", "Go module proxy", "Ebitengine", firstBuildTime} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first build: %q lacks %q", first, want)
+		}
+	}
+	again := strings.Join(buildAnnouncement("core/d3d11/draw.go", false), "\n")
+	if !strings.Contains(again, "rebuilding web/main.wasm") || !strings.Contains(again, "core/d3d11/draw.go is newer") || strings.Contains(again, "proxy") {
+		t.Errorf("rebuild: %q", again)
 	}
 }

@@ -2,7 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"math"
 	"slices"
@@ -29,7 +29,7 @@ type BenchScene struct {
 	Triangles     uint64 // triangles drawn per frame
 	Pixels        uint64 // pixels shaded per frame
 
-	// Programs in the GPU's ISA (gpu/shader assembly), bound from memory
+	// Programs in the GPU's ISA (gpu/shaderisa assembly), bound from memory
 	// with SET_PROGRAM and the built-in vertex's SET_LAYOUT; "" for the
 	// reference programs vs_passthrough and ps_vertexcolor (builtins.go).
 	VS, PS string
@@ -174,7 +174,7 @@ func NewBenchRig(sc BenchScene, workers int) *BenchRig {
 		b.SetTex(0, tex, uint32(n), uint32(n), uint32(4*n), isa.FmtRGBA8)
 	}
 	program := func(stage uint32, src string) {
-		p, err := shader.Assemble(src)
+		p, err := shaderisa.Assemble(src)
 		if err != nil {
 			panic(err) // the scenes' own programs: a bug
 		}

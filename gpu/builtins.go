@@ -2,7 +2,7 @@ package gpu
 
 import "slices"
 
-// Reference programs in the GPU's ISA (package gpu/shader's assembly) for
+// Reference programs in the GPU's ISA (package gpu/shaderisa's assembly) for
 // the GPU's own tests and benchmarks, which place them in memory and bind
 // them with SET_PROGRAM and the built-in vertex's SET_LAYOUT, as a driver
 // does. The UMD never uses them: the driver's built-in shaders are HLSL

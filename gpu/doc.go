@@ -20,8 +20,8 @@
 //     SCANOUT surface, and the interrupt line is raised.
 //   - The command processor starts every buffer with a fresh default state, so
 //     a buffer is self-contained; this is also what isolates processes.
-//   - Draws run programs of the GPU's shader ISA (package gpu/shader) and
-//     nothing else: the GPU has no built-in programs. Around them is a small
+//   - Draws run programs of the GPU's shader ISA (package gpu/shaderisa,
+//     executed by package gpu/shader) and nothing else: the GPU has no built-in programs. Around them is a small
 //     fixed-function pipeline with D3D11 conventions: vertex fetch bounded
 //     by the bindings as Direct3D 11 defines (an index past the index
 //     buffer reads 0, a vertex element past the vertex buffer reads zeros:
@@ -71,6 +71,20 @@
 //     Config.PaintPageFaults keeps the SamBookshelf article's illustration
 //     instead: the buffer completes and nothing is reported. InjectHang
 //     makes a buffer never complete, for TDR (Reset).
+//
+// Shader work and limits (gpu.go Costs and Limits, draw.go checkpoint): a
+// draw costs its vertices and pixels or, when longer, its shaders'
+// instructions at 1,024 a nanosecond (Stats.Instructions counts them, one
+// per vertex or pixel a program runs for), so a heavy draw takes virtual
+// time and a buffer past the deadline of timeout detection (Limits.RunNS)
+// stops executing there and never completes: Dxgkrnl's TDR resets it as
+// on Windows (DmaBufferOverrun in the trace). A draw checks the run's
+// pixel and instruction budgets and that deadline inside itself, after
+// each instance, 64 vertices, row of blocks (a round of 256 rows of a
+// batch when it may be tiled: batched on one goroutine as on several, so
+// it stops after the same work either way) and block of a looping pixel
+// program; a draw stopped at a budget skips every later one and Stopped
+// names it. SetYield gives the host a turn there (the page's event loop).
 //
 // Trace (layer gpu, from kmd, on the engine's thread), never one event per
 // packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;

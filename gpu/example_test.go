@@ -9,7 +9,7 @@ import (
 	"d3dsim/core/trace"
 	"d3dsim/gpu"
 	"d3dsim/gpu/isa"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // A KMD's view of the GPU: commit memory, build a DMA buffer, submit it and
@@ -48,7 +48,7 @@ func Example() {
 	// and bound with SET_PROGRAM, the vertex fetched through SET_LAYOUT.
 	b.SetLayout(isa.BuiltinLayout())
 	for i, name := range []string{"vs_passthrough", "ps_vertexcolor"} {
-		p, err := shader.Assemble(gpu.BuiltinSource(name))
+		p, err := shaderisa.Assemble(gpu.BuiltinSource(name))
 		if err != nil {
 			panic(err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The pixel stage's fast paths against the general code they stand for, on
@@ -120,7 +121,7 @@ func TestFilter8MatchesSample(t *testing.T) {
 // for attributes of any value.
 func TestSeparableInterpolation(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 2))
-	prog, err := shader.Assemble("ps inputs=2 outputs=1 temps=0\nmov o0, v1")
+	prog, err := shaderisa.Assemble("ps inputs=2 outputs=1 temps=0\nmov o0, v1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestCopyProgramSpans(t *testing.T) {
 			rt.clear(b, [4]float32{0.25, 0.5, 0.75, 1})
 			b.Draw(uint32(len(verts)), 0)
 			rg.mustExec(b)
-			prog, err := shader.Assemble(ps)
+			prog, err := shaderisa.Assemble(ps)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +347,11 @@ func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, dep
 // The pixel programs run by the tile workers, each with its own machine,
 // draw what one goroutine draws and count the same pixels.
 func TestTilesISASamePixels(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1 // make race: every worker count and aliasing, one scene
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, alias := range []bool{false, true} {
 			rgba1, depth1, st1, _ := tileISAScene(t, 1, seed, alias)
 			for _, workers := range []int{2, 3, 5} {

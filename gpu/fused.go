@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -46,29 +47,30 @@ type fusedPattern struct {
 // components written, a source rT (reading only components the sample
 // wrote) and a source vB, no modifiers; the mov, if any, with no modifier
 // or saturate. Anything else is not the pattern.
-func fusedProgram(p *shader.Program) (f fusedPattern) {
+func fusedProgram(p *shaderisa.Program) (f fusedPattern) {
 	code := p.Code
-	if p.Stage != shader.StagePixel || len(code) < 2 || len(code) > 3 {
+	if p.Stage != shaderisa.StagePixel || len(code) < 2 || len(code) > 3 {
 		return f
 	}
 	s, m := &code[0], &code[1]
-	if s.Op != shader.OpSample || m.Op != shader.OpMul {
+	if s.Op != shaderisa.OpSample || m.Op != shaderisa.OpMul {
 		return f
 	}
 	c := &s.Src[0]
-	if s.Sat || s.Dst.File != shader.FileTemp || c.File != shader.FileInput || c.Neg || c.Abs || c.Rel || m.Dst.Mask != 0xF {
+	if s.Sat || s.Dst.File != shaderisa.FileTemp || c.File != shaderisa.FileInput || c.Neg || c.Abs || c.Rel || m.Dst.Mask != 0xF ||
+		s.Dst.Rel || m.Dst.Rel {
 		return f
 	}
-	var tOp, cOp *shader.Operand
+	var tOp, cOp *shaderisa.Operand
 	for i := range m.Src {
 		o := &m.Src[i]
 		if o.Neg || o.Abs || o.Rel {
 			return f
 		}
 		switch o.File {
-		case shader.FileTemp:
+		case shaderisa.FileTemp:
 			tOp = o
-		case shader.FileInput:
+		case shaderisa.FileInput:
 			cOp = o
 		}
 	}
@@ -83,18 +85,18 @@ func fusedProgram(p *shader.Program) (f fusedPattern) {
 	out := [4]uint8{0, 1, 2, 3} // the mul's component written to o0.x..w
 	switch len(code) {
 	case 2:
-		if m.Dst.File != shader.FileOutput || m.Dst.Index != 0 {
+		if m.Dst.File != shaderisa.FileOutput || m.Dst.Index != 0 {
 			return f
 		}
 	case 3:
 		v := &code[2]
-		if v.Op != shader.OpMov {
+		if v.Op != shaderisa.OpMov {
 			return f
 		}
 		o := &v.Src[0]
-		if m.Dst.File != shader.FileTemp || v.Sat ||
-			v.Dst.File != shader.FileOutput || v.Dst.Index != 0 || v.Dst.Mask != 0xF ||
-			o.File != shader.FileTemp || o.Index != m.Dst.Index || o.Neg || o.Abs || o.Rel {
+		if m.Dst.File != shaderisa.FileTemp || v.Sat || v.Dst.Rel ||
+			v.Dst.File != shaderisa.FileOutput || v.Dst.Index != 0 || v.Dst.Mask != 0xF ||
+			o.File != shaderisa.FileTemp || o.Index != m.Dst.Index || o.Neg || o.Abs || o.Rel {
 			return f
 		}
 		out = o.Swizzle
@@ -143,8 +145,8 @@ func (ex *executor) prepareFused() {
 		int(f.coord) == ps.psPos || int(f.color) == ps.psPos || f.tex >= numTex || f.smp >= numSamplers {
 		return
 	}
-	tex := &ex.st.tex[isa.StagePS][f.tex]
-	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) {
+	tex, sm := &ex.st.tex[isa.StagePS][f.tex], &ex.st.smp[isa.StagePS][f.smp]
+	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) || sm.ex && !sm.simple {
 		return
 	}
 	fz.bind(f, tex, &ex.st.smp[isa.StagePS][f.smp])
@@ -175,6 +177,7 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri int) int {
 	fz := &blk.fused
 	n := uint64(bits.OnesCount64(mask))
 	p.shaded += n
+	p.instrs += n * uint64(len(p.prog.ps.prog.Code)) // what the program would have run
 	p.passed += n
 	sep := blk.kind[0] != perLane
 	// The coordinates: one per column and row when they are, else lane

@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The fused texture × colour block against the machine running the same
@@ -87,9 +88,13 @@ func TestFusedMatchesProgram(t *testing.T) {
 	const tw, th = 72, 72 // the target, in words
 	var routes [2][2]int  // [route][weights per row and column]
 	partial, point := 0, 0
-	for iter := range 10000 {
+	iters := 10000
+	if testing.Short() {
+		iters = 1000 // make race
+	}
+	for iter := range iters {
 		src := randFusedProgram(r)
-		prog, err := shader.Assemble(src)
+		prog, err := shaderisa.Assemble(src)
 		if err != nil {
 			t.Fatalf("%s: %v", src, err)
 		}
@@ -217,7 +222,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 	t.Logf("blocks: texels per column and row %v, lane by lane %v (weights per lane, per row and column); %d partial, %d point",
 		routes[fusedSeparable], routes[fusedPerLane], partial, point)
 	for _, n := range [...]int{routes[0][0], routes[0][1], routes[1][0], routes[1][1], partial / 10, point / 10} {
-		if n < 100 {
+		if n < 100*iters/10000 {
 			t.Fatalf("too few blocks of a kind: %v, %d partial, %d point", routes, partial, point)
 		}
 	}
@@ -260,7 +265,7 @@ func TestFusedProgram(t *testing.T) {
 		"sample o0, v2, t0, s0\nmul o0, r0, v1",
 	}
 	for _, c := range yes {
-		p, err := shader.Assemble(head + c.src)
+		p, err := shaderisa.Assemble(head + c.src)
 		if err != nil {
 			t.Fatalf("%q: %v", c.src, err)
 		}
@@ -269,7 +274,7 @@ func TestFusedProgram(t *testing.T) {
 		}
 	}
 	for _, src := range no {
-		p, err := shader.Assemble(head + src)
+		p, err := shaderisa.Assemble(head + src)
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}

@@ -81,6 +81,12 @@ type pipe struct {
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
+	instrs uint64 // pixel program instructions executed (Stats.Instructions)
+
+	// check is the draw's checkpoint (draw.go), nil on a tile worker's
+	// pipe; stop is set once it said stop, and the rasterizer returns.
+	check func() bool
+	stop  bool
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
@@ -89,7 +95,7 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols, depthOut: -1}
+	*p = pipe{cols: &d.cols, depthOut: -1, check: d.check}
 	// The pixels are those of the targets bound, render targets and depth
 	// buffer alike (Direct3D 11 requires them the same size).
 	w, h, any := math.MaxInt, math.MaxInt, false
@@ -230,6 +236,7 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 			}
 			p.shaded += uint64(n)
 			p.passed += uint64(n)
+			p.instrs += uint64(n) // the copy program's one instruction a pixel
 			// Column terms pay off when several rows share them: not for
 			// the few pixels of a small triangle's block.
 			if len(rows) >= 4 && n >= 32 && p.cols != nil && t.alpha <= 0xFF && t.separable() {

@@ -267,6 +267,9 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 // runBlock interpolates the inputs of the lanes in quads, runs the program
 // over mask and merges the live lanes.
 func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
+	if p.stop {
+		return
+	}
 	ps := p.prog
 	blk, m := p.blk, p.m
 	if blk.fused.on && !t.persp {
@@ -352,6 +355,13 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	}
 	p.shaded += uint64(bits.OnesCount64(mask))
 	alive, err := m.Run(mask)
+	p.instrs += m.LaneSteps
+	if ps.ps.mayFault && p.check != nil {
+		// A program that loops may run 65,536 instructions a block: its
+		// draw checks after each (on one goroutine: mayFault programs
+		// are never tiled).
+		p.check()
+	}
 	if err != nil {
 		ps.fail("pixel", err)
 		return

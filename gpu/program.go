@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"fmt"
 	"math"
 	"math/bits"
 )
 
-// Programmable draws: SET_PROGRAM binds a gpu/shader program from GPU
+// Programmable draws: SET_PROGRAM binds a gpu/shaderisa program from GPU
 // memory to a stage, SET_LAYOUT describes the vertex fetch (package isa's
 // layout.go has the formats). The GPU decodes the words at the program's
 // address at the draw, through a cache, and runs the vertex stage
@@ -24,6 +25,7 @@ const maxProgramWords = 1 << 20
 
 // progBinding is SET_PROGRAM's state for one stage.
 type progBinding struct {
+	addr   uint64 // its GPU address
 	mem    []byte // the program's words in GPU memory
 	sysReg uint32
 	bound  bool
@@ -56,7 +58,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			return
 		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
-			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+			s.prog[stage] = progBinding{addr: addr, mem: mem, sysReg: sys, bound: true}
 		}
 	case isa.OpSetLayout:
 		l, err := isa.ParseLayout(a)
@@ -72,7 +74,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 // it (the executor runs one buffer at a time: one machine per program).
 type progEntry struct {
 	code []byte // the words it was decoded from, as bytes
-	prog *shader.Program
+	prog *shaderisa.Program
 	m    *shader.Machine
 	err  error
 	// reads has bit c of entry r set when the program may read component
@@ -143,7 +145,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 		words[i] = binary.LittleEndian.Uint32(mem[4*i:])
 	}
 	e := &progEntry{code: bytes.Clone(mem), copyIn: -1}
-	e.prog, e.err = shader.Decode(words)
+	e.prog, e.err = shaderisa.Decode(words)
 	if e.err == nil {
 		e.m = shader.NewMachine(e.prog)
 		e.copyIn, e.copySwz = copiedInput(e.prog)
@@ -152,9 +154,16 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.moves = movesOnly(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
-				if src.File == shader.FileInput && src.Index < isa.MaxVaryings {
+				if src.File != shaderisa.FileInput {
+					continue
+				}
+				n := uint32(1)
+				if src.Rel {
+					n = src.Len // any register of the array
+				}
+				for r := src.Index; r < src.Index+n && r < isa.MaxVaryings; r++ {
 					for _, c := range src.Swizzle {
-						e.reads[src.Index] |= 1 << c
+						e.reads[r] |= 1 << c
 					}
 				}
 			}
@@ -167,16 +176,16 @@ func (ps *progState) program(mem []byte) *progEntry {
 // copiedInput recognises a program whose one instruction is mov o0, v#
 // (all four components, no modifier, no saturate): it returns the input
 // register and the swizzle, or -1.
-func copiedInput(p *shader.Program) (int, [4]uint8) {
+func copiedInput(p *shaderisa.Program) (int, [4]uint8) {
 	if len(p.Code) != 1 {
 		return -1, [4]uint8{}
 	}
 	in := &p.Code[0]
-	if in.Op != shader.OpMov || in.Sat || in.Dst.File != shader.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF {
+	if in.Op != shaderisa.OpMov || in.Sat || in.Dst.File != shaderisa.FileOutput || in.Dst.Index != 0 || in.Dst.Mask != 0xF || in.Dst.Rel {
 		return -1, [4]uint8{}
 	}
 	s := &in.Src[0]
-	if s.File != shader.FileInput || s.Neg || s.Abs || s.Rel {
+	if s.File != shaderisa.FileInput || s.Neg || s.Abs || s.Rel {
 		return -1, [4]uint8{}
 	}
 	return int(s.Index), s.Swizzle
@@ -205,7 +214,7 @@ const (
 // where its bits come from (a component never written is zero, the
 // machine's rule, and so is a temp component read before it is written);
 // nil for any other program.
-func movesOnly(p *shader.Program) []vsMove {
+func movesOnly(p *shaderisa.Program) []vsMove {
 	if len(p.Code) == 0 || p.Outputs > 32 {
 		return nil
 	}
@@ -217,10 +226,10 @@ func movesOnly(p *shader.Program) []vsMove {
 	outs := make([][4]sym, p.Outputs)
 	for i := range p.Code {
 		in := &p.Code[i]
-		if in.Op == shader.OpRet && i == len(p.Code)-1 {
+		if in.Op == shaderisa.OpRet && i == len(p.Code)-1 {
 			break
 		}
-		if in.Op != shader.OpMov || in.Sat || len(in.Src) != 1 {
+		if in.Op != shaderisa.OpMov || in.Sat || len(in.Src) != 1 || in.Dst.Rel {
 			return nil
 		}
 		s := &in.Src[0]
@@ -231,14 +240,14 @@ func movesOnly(p *shader.Program) []vsMove {
 		for c := range 4 {
 			sc := s.Swizzle[c]
 			switch s.File {
-			case shader.FileImm:
+			case shaderisa.FileImm:
 				val[c] = sym{kind: moveImm, imm: s.Imm[sc]}
-			case shader.FileInput:
+			case shaderisa.FileInput:
 				if s.Index > 255 {
 					return nil
 				}
 				val[c] = sym{kind: moveInput, reg: uint8(s.Index), src: sc}
-			case shader.FileTemp:
+			case shaderisa.FileTemp:
 				if t := temps[s.Index]; t != nil {
 					val[c] = t[sc]
 				}
@@ -248,12 +257,12 @@ func movesOnly(p *shader.Program) []vsMove {
 		}
 		var dst *[4]sym
 		switch in.Dst.File {
-		case shader.FileTemp:
+		case shaderisa.FileTemp:
 			if temps[in.Dst.Index] == nil {
 				temps[in.Dst.Index] = &[4]sym{}
 			}
 			dst = temps[in.Dst.Index]
-		case shader.FileOutput:
+		case shaderisa.FileOutput:
 			if int(in.Dst.Index) >= len(outs) {
 				return nil
 			}
@@ -280,13 +289,13 @@ func movesOnly(p *shader.Program) []vsMove {
 // unit and constant buffers: a loop may run into the step limit, a texture
 // access or resinfo may name a slot past the unit's (constant buffer
 // slots the decoder allows are all the GPU's).
-func mayFault(p *shader.Program) bool {
+func mayFault(p *shaderisa.Program) bool {
 	for _, in := range p.Code {
-		if in.Op == shader.OpLoop {
+		if in.Op == shaderisa.OpLoop {
 			return true
 		}
 		for _, s := range in.Src {
-			if s.File == shader.FileTex && s.Index >= numTex {
+			if s.File == shaderisa.FileTex && s.Index >= numTex {
 				return true
 			}
 		}
@@ -304,7 +313,7 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("no vertex program")
 		return false
 	}
-	stage := func(st int, want shader.Stage, what string) (*progEntry, bool) {
+	stage := func(st int, want shaderisa.Stage, what string) (*progEntry, bool) {
 		b := &s.prog[st]
 		if !b.bound {
 			return nil, true
@@ -321,10 +330,10 @@ func (ex *executor) prepareProgram() bool {
 		return e, true
 	}
 	var ok bool
-	if ps.vs, ok = stage(isa.StageVS, shader.StageVertex, "vertex"); !ok {
+	if ps.vs, ok = stage(isa.StageVS, shaderisa.StageVertex, "vertex"); !ok {
 		return false
 	}
-	if ps.ps, ok = stage(isa.StagePS, shader.StagePixel, "pixel"); !ok {
+	if ps.ps, ok = stage(isa.StagePS, shaderisa.StagePixel, "pixel"); !ok {
 		return false
 	}
 	vp := ps.vs.prog
@@ -410,26 +419,37 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Texture < 0 || q.Texture >= numTex {
 		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
 	}
-	tex := &u.st.tex[u.stage][q.Texture]
+	tex, view := &u.st.tex[u.stage][q.Texture], u.viewOf(q.Texture)
 	out := q.Out
-	if q.Op == shader.TexLoad {
+	noOffset := q.Offset == [3]int32{}
+	if q.Op == shader.TexLoad && noOffset && (tex.bound() || !view.bound()) {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
 			var c [4]uint32
 			if tex.bound() && x >= 0 && y >= 0 && int(x) < tex.w && int(y) < tex.h {
+				// ld reads the texel's bits (integers for an integer format).
 				c = tex.load(int(x), int(y))
 			}
-			for k := range c {
-				out[k][l] = c[k]
-			}
+			out[0][l], out[1][l], out[2][l], out[3][l] = c[0], c[1], c[2], c[3]
 		}
+		return nil
+	}
+	switch q.Op {
+	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
+		u.general(view, &loadSampler, q)
 		return nil
 	}
 	if q.Sampler < 0 || q.Sampler >= numSamplers {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
 	sm := &u.st.smp[u.stage][q.Sampler]
+	simple := (q.Op == shader.TexSample || q.Op == shader.TexSampleLevel || q.Op == shader.TexSampleGrad) &&
+		(!sm.ex || sm.simple) && noOffset && (tex.bound() || !view.bound())
+	if !simple {
+		u.general(view, sm, q)
+		return nil
+	}
 	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
 		filter8(tex, sm, q)
 		return nil
@@ -443,23 +463,80 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	return nil
 }
 
-// IgnoresGradients: Texture samples every level of detail as level 0 (the
-// only one), so the shader machine need not take derivatives for it.
-func (u *texUnit) IgnoresGradients() bool { return true }
+// viewOf is slot t's view (a surface set without SET_TEX's view, as the
+// GPU's own tests do, as its view of one level).
+func (u *texUnit) viewOf(t int) *texView {
+	if u.stage == isa.StagePS {
+		if v := &u.st.view[t]; v.bound() {
+			return v
+		}
+	}
+	if tex := &u.st.tex[u.stage][t]; tex.bound() {
+		sv := surfaceView(tex) // not kept: the unit is shared by the tile workers
+		return &sv
+	}
+	return &texView{}
+}
 
-// Info is resinfo's view of slot t#: textures here have one mip level and
-// no array (an unbound slot is the zero TexInfo). Texture above samples
-// TexSampleGrad and a biased TexSample as TexSample: with a single level the
-// level of detail picks nothing.
+// IgnoresGradients: with one level, one filter for magnification and
+// minification and no anisotropy in every bound view and sampler, the
+// level of detail picks nothing, so the shader machine need not take
+// derivatives (the lod instruction takes them anyway).
+func (u *texUnit) IgnoresGradients() bool {
+	bound := false
+	for i := range numTex {
+		if u.stage == isa.StagePS {
+			if v := &u.st.view[i]; v.bound() {
+				bound = true
+				if !isa.IsBuffer(v.kind) && v.nmips > 1 {
+					return false
+				}
+				continue
+			}
+		}
+		if u.st.tex[u.stage][i].bound() {
+			bound = true // one level
+		}
+	}
+	if !bound {
+		return true
+	}
+	for k := range u.st.smp[u.stage] {
+		if sm := &u.st.smp[u.stage][k]; sm.aniso() || sm.linearMin() != sm.linearMag() {
+			return false
+		}
+	}
+	return true
+}
+
+// Info is resinfo's and bufinfo's view of slot t# (an unbound slot is the
+// zero TexInfo): the view's most detailed level's size, its levels, its
+// array size (cubes for a cube array), a buffer view's elements.
 func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	if t < 0 || t >= numTex {
 		return shader.TexInfo{}, fmt.Errorf("texture slot %d outside 0..%d", t, numTex-1)
 	}
-	tex := &u.st.tex[u.stage][t]
-	if !tex.bound() {
+	v := u.viewOf(t)
+	switch {
+	case !v.bound():
 		return shader.TexInfo{}, nil
+	case isa.IsBuffer(v.kind):
+		return shader.TexInfo{Kind: v.kind, Elements: v.count, Mips: 1}, nil
 	}
-	return shader.TexInfo{Width: uint32(tex.w), Height: uint32(tex.h), Mips: 1}, nil
+	top := v.level(0, 0)
+	info := shader.TexInfo{Width: top.W, Height: top.H, Mips: v.nmips, Kind: v.kind}
+	switch v.kind {
+	case isa.ViewTex3D:
+		info.Depth = top.D
+	case isa.ViewTex1DArray, isa.ViewTex2DArray:
+		info.Layers = v.nslice
+	case isa.ViewTexCubeArray:
+		info.Layers = v.nslice / 6
+	}
+	if u.st.tex[u.stage][t].bound() && v.kind == isa.ViewTex2D && v.nmips == 1 && len(v.subs) == 1 {
+		info.Kind = 0 // SET_TEX's: as it always was
+	}
+	return info, nil
 }
 
 // filter8 is surface.sample over a block, for a bound 8-bit texture: the

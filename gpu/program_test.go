@@ -2,7 +2,7 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"encoding/binary"
 	"strings"
 	"testing"
@@ -11,7 +11,7 @@ import (
 // program assembles src into memory: its address and size in words.
 func (r *rig) program(src string) (uint64, uint32) {
 	r.t.Helper()
-	p, err := shader.Assemble(src)
+	p, err := shaderisa.Assemble(src)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -135,9 +135,9 @@ func TestProgramFaults(t *testing.T) {
 func TestProgramRewritten(t *testing.T) {
 	r := newRig(t)
 	rt := r.target(8, 8, isa.FmtRGBA8)
-	red, _ := shader.Assemble("ps inputs=1 outputs=1\nmov o0, l(1.0, 0.0, 0.0, 1.0)")
-	green, _ := shader.Assemble("ps inputs=1 outputs=1\nmov o0, l(0.0, 1.0, 0.0, 1.0)")
-	blue, _ := shader.Assemble("ps inputs=1 outputs=1\nmov o0, l(0.0, 0.0, 1.0, 1.0)")
+	red, _ := shaderisa.Assemble("ps inputs=1 outputs=1\nmov o0, l(1.0, 0.0, 0.0, 1.0)")
+	green, _ := shaderisa.Assemble("ps inputs=1 outputs=1\nmov o0, l(0.0, 1.0, 0.0, 1.0)")
+	blue, _ := shaderisa.Assemble("ps inputs=1 outputs=1\nmov o0, l(0.0, 0.0, 1.0, 1.0)")
 	if len(red.Encode()) != len(green.Encode()) || len(red.Encode()) != len(blue.Encode()) {
 		t.Fatal("the programs should be the same size")
 	}

@@ -52,6 +52,15 @@ type ibuf struct {
 type sampler struct {
 	filter, u, v uint32
 	border       [4]float32
+	// SET_SAMPLER_EX (texunit.go): the whole D3D11_SAMPLER_DESC. simple: the
+	// fast path's filter, u and v say all (one filter, the four old
+	// address modes, no anisotropy or comparison).
+	ex, simple     bool
+	dfilter        uint32
+	w              uint32
+	bias           float32
+	maxAniso, cmp  uint32
+	minLOD, maxLOD float32
 }
 
 type viewport struct {
@@ -86,6 +95,10 @@ type state struct {
 	cb  [numStages][numCB][]byte
 	tex [numStages][numTex]surface // SET_TEX (the pixel stage's) and SET_TEX_STAGE
 	smp [numStages][numSamplers]sampler
+	// view: the pixel stage's bound views (SET_VIEW, texunit.go); tex
+	// holds the one-level 2D ones too. The vertex stage reads its
+	// SET_TEX_STAGE surfaces as one-level views (texUnit.viewOf).
+	view [numTex]texView
 	// texN: each stage's texture slots below it may be bound (one past the
 	// highest slot ever bound in this buffer).
 	texN  [numStages]int
@@ -226,6 +239,9 @@ func (ex *executor) setTex(p isa.Packet, stage, slot uint32, i int) {
 		s.tex[stage][slot], _ = ex.surface(p, i, "texture", useTexture)
 		s.texN[stage] = max(s.texN[stage], int(slot)+1)
 	}
+	if stage == isa.StagePS {
+		s.view[slot] = surfaceView(&s.tex[stage][slot])
+	}
 }
 
 // setSampler sets a sampler of stage from a: slot filter addressU
@@ -311,6 +327,10 @@ func (ex *executor) setState(p isa.Packet) {
 		if ex.stageOK(a[0]) {
 			ex.setTex(p, a[0], a[1], 2)
 		}
+	case isa.OpSetView:
+		ex.setView(p)
+	case isa.OpSetSamplerEx:
+		ex.setSamplerEx(p)
 	case isa.OpSetSampler:
 		ex.setSampler(isa.StagePS, a)
 	case isa.OpSetSamplerStage:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // TestRunMovesMatchesMachine: a program of movs only (movesOnly) gives, by
@@ -49,7 +50,7 @@ func TestRunMovesMatchesMachine(t *testing.T) {
 		if r.IntN(2) == 0 {
 			b.WriteString("ret\n")
 		}
-		p, err := shader.Assemble(b.String())
+		p, err := shaderisa.Assemble(b.String())
 		if err != nil {
 			t.Fatalf("%s: %v", b.String(), err)
 		}
@@ -57,7 +58,7 @@ func TestRunMovesMatchesMachine(t *testing.T) {
 			t.Fatalf("not recognised: %s", b.String())
 		}
 		// The same words decoded, as the GPU would have them.
-		dec, err := shader.Decode(p.Encode())
+		dec, err := shaderisa.Decode(p.Encode())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -117,7 +118,7 @@ func TestMovesOnly(t *testing.T) {
 		{"vs inputs=1 outputs=1 temps=1\nret\nmov o0, v0", false},
 		{"vs inputs=1 outputs=1\nadd o0, v0, v0", false},
 	} {
-		p, err := shader.Assemble(tt.src)
+		p, err := shaderisa.Assemble(tt.src)
 		if err != nil {
 			t.Fatalf("%q: %v", tt.src, err)
 		}

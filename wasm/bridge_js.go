@@ -249,11 +249,28 @@ func installBridge(a *app) *bridge {
 			data = a.traceFile(true)
 		case "png":
 			data = a.framePNG()
+		case "trace":
+			data = a.captureFile()
 		}
 		if data == nil {
 			return nil
 		}
 		return bytesToJS(data)
+	})
+	// apitrace captures (capture.go): the format of a file's first bytes,
+	// and the scenario and report of a capture's bytes.
+	b.fn("captureFormat", func(args []js.Value) any {
+		if len(args) < 1 {
+			return "scenario"
+		}
+		return captureFormat(jsBytes(args[0], 8<<10))
+	})
+	b.fn("importCapture", func(args []js.Value) any {
+		if len(args) < 2 || args[1].Type() != js.TypeString {
+			return js.Global().Get("JSON").Call("parse", `{"ok":false,"error":"importCapture(bytes, name)"}`)
+		}
+		data := jsBytes(args[0], maxCaptureBytes+1)
+		return js.Global().Get("JSON").Call("parse", string(importCapture(args[1].String(), data)))
 	})
 	b.fn("tutorials", func(args []js.Value) any {
 		names := assets.Tutorials()
@@ -448,6 +465,21 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 
 // bytesToJS copies b into a new Uint8Array (its own buffer, offset 0, so
 // typed-array views of it are aligned).
+// jsBytes copies at most max bytes of a Uint8Array (or a string's UTF-8).
+func jsBytes(v js.Value, max int) []byte {
+	if v.Type() == js.TypeString {
+		s := v.String()
+		return []byte(s[:min(len(s), max)])
+	}
+	if v.Type() != js.TypeObject || v.Get("length").Type() != js.TypeNumber {
+		return nil
+	}
+	n := min(v.Get("length").Int(), max)
+	b := make([]byte, n)
+	js.CopyBytesToGo(b, v.Call("subarray", 0, n))
+	return b
+}
+
 func bytesToJS(b []byte) js.Value {
 	u := js.Global().Get("Uint8Array").New(len(b))
 	js.CopyBytesToJS(u, b)

@@ -53,6 +53,11 @@ type clInfo struct {
 	State    string    `json:"state"`
 	History  []histEnt `json:"history"`
 	Executed []execEnt `json:"executed"`
+	// ReusedBy is the command list RecycleCreateCommandList gave this
+	// list's cached handle and memory to (its last state is then
+	// "reused"); Reuses is the list whose handle this one revived.
+	ReusedBy string `json:"reusedBy,omitempty"`
+	Reuses   string `json:"reuses,omitempty"`
 }
 
 // histEnt is one step of a history: what happened, at which event.
@@ -181,6 +186,26 @@ func (in *inspector) listState(e *trace.Event) {
 	l.History = append(l.History, histEnt{What: state, Seq: e.Seq})
 }
 
+// reused follows a cached command list's handle and memory into the list
+// RecycleCreateCommandList revives it for ("Supporting command lists": the
+// cached handle becomes valid again, as the new list): the old list's
+// history ends there, "reused" by the new one, instead of staying "cached".
+func (in *inspector) reused(e *trace.Event) {
+	for i := len(in.lists) - 1; i >= 0; i-- {
+		l := in.lists[i]
+		if l.Handle != e.Handle || l.Obj == e.Obj || l.State != "cached" {
+			continue
+		}
+		l.State = "reused"
+		l.ReusedBy = e.Obj
+		l.History = append(l.History, histEnt{What: "reused", Seq: e.Seq, Obj: e.Obj})
+		if n := in.listBy[e.Obj]; n != nil {
+			n.Reuses = l.Obj
+		}
+		return
+	}
+}
+
 // ddiCall tracks UMD handles and the recycle caches.
 func (in *inspector) ddiCall(e *trace.Event) {
 	switch e.Name {
@@ -198,6 +223,7 @@ func (in *inspector) ddiCall(e *trace.Event) {
 		return
 	case "RecycleCreateCommandList":
 		in.cache(&in.clCache, in.clBy, e.Handle, e.Obj).step("reused for "+e.Obj+" by RecycleCreateCommandList", e, false)
+		in.reused(e)
 		in.created(e, "IC", e.Handle)
 		return
 	case "RecycleCreateDeferredContext":

@@ -252,8 +252,22 @@ func TestInspectCommandLists(t *testing.T) {
 			t.Errorf("%s: dc %q executed %+v, want DC1 and once on IC", l.Obj, l.DC, l.Executed)
 		}
 	}
-	if got := strings.Join(states["cl"], " "); got != "valid retired cached" {
+	// cl's cached handle and memory become cl2's (RecycleCreateCommandList):
+	// cl's history ends "reused" by cl2, not "cached" for ever.
+	if got := strings.Join(states["cl"], " "); got != "valid retired cached reused" {
 		t.Errorf("cl states: %q", got)
+	}
+	for _, l := range snap.Lists {
+		switch l.Obj {
+		case "cl":
+			if l.State != "reused" || l.ReusedBy != "cl2" || l.History[len(l.History)-1].Obj != "cl2" {
+				t.Errorf("cl: state %q reused by %q, history %+v", l.State, l.ReusedBy, l.History)
+			}
+		case "cl2":
+			if l.Reuses != "cl" || l.ReusedBy != "" {
+				t.Errorf("cl2: reuses %q, reused by %q", l.Reuses, l.ReusedBy)
+			}
+		}
 	}
 	if got := strings.Join(states["cl2"], " "); got != "valid freed" {
 		t.Errorf("cl2 states: %q", got)
@@ -300,13 +314,18 @@ func TestInspectCommandLists(t *testing.T) {
 	}
 	// Every IC handle of an object the runtime asked CalcPrivate*Size
 	// for shows the driver part it allocated: the UMD's sizes.
+	// A shader's driver part grows with its bytecode (the UMD keeps the
+	// decoded and translated program: CalcPrivateShaderSize), above the
+	// 128 bytes of its handle.
 	sizes := map[string]int{"CreateResource": 256, "CreateRenderTargetView": 64, "CreateShaderResourceView": 64,
-		"CreateVertexShader": 128, "CreatePixelShader": 128, "CreateCommandList": 256}
+		"CreateVertexShader": -128, "CreatePixelShader": -128, "CreateCommandList": 256}
 	seen := 0
 	for _, h := range snap.Handles {
 		if w, ok := sizes[h.DDI]; ok && h.Ctx == "IC" {
 			seen++
-			if h.Private != w {
+			if w < 0 && h.Private <= -w {
+				t.Errorf("%s %s (%s): driver part %d bytes, want more than %d", h.Handle, h.Obj, h.DDI, h.Private, -w)
+			} else if w > 0 && h.Private != w {
 				t.Errorf("%s %s (%s): driver part %d bytes, want %d", h.Handle, h.Obj, h.DDI, h.Private, w)
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"strconv"
 
 	"d3dsim/core/scenario"
@@ -63,11 +64,17 @@ type shaderTexts struct {
 
 // shaderCache holds a load's answers.
 type shaderCache struct {
-	loads   uint64 // the load they belong to
-	version string
-	list    []byte
-	texts   map[int][]byte
+	loads     uint64 // the load they belong to
+	version   string
+	list      []byte
+	texts     map[int][]byte
+	textBytes int // held in texts, at most maxShaderTextBytes
 }
+
+// maxShaderTextBytes bounds the shaders' texts a load keeps: past it they
+// are made again when asked (a run of 1,000 distinct long shaders, each
+// listed, held their listings all).
+const maxShaderTextBytes = 32 << 20
 
 // shaderCacheLocked is the shader cache of the loaded run (a new load starts a
 // new one).
@@ -158,7 +165,11 @@ func (a *app) shaderCode(i int) []byte {
 	if err != nil {
 		return []byte("null")
 	}
+	if c.textBytes+len(b) > maxShaderTextBytes {
+		c.texts, c.textBytes = map[int][]byte{}, 0
+	}
 	c.texts[i] = b
+	c.textBytes += len(b)
 	return b
 }
 
@@ -186,6 +197,8 @@ func textsOf(s *scenario.ShaderInfo) shaderTexts {
 	switch {
 	case err != nil:
 		t.ISANote = "the driver's program does not disassemble: " + err.Error()
+	case isa == "" && s.CodeDropped:
+		t.ISANote = fmt.Sprintf("not kept: the run keeps what the driver made of %d distinct shaders, and this is one more", scenario.MaxShaderCodes)
 	case isa == "" && !s.Driver:
 		t.ISANote = "the driver did not say what it made of this shader"
 	case isa == "":

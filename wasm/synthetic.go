@@ -8,8 +8,9 @@ import (
 // timeline must stay smooth with 1,000,000 events) without running a
 // scenario for minutes. Events are made on demand from their index, so a
 // million of them never sit in Go memory at once: only the batch being sent.
-// The pattern is one frame of a real run (a Draw, a Present down to
-// DxgkDdiPresent, the kernel's patch and submit, the GPU's DMA buffer, the
+// The pattern is one frame of a real run (a Draw, a Present whose
+// PresentDXGI submits it with pfnRenderCb down to DxgkDdiRender, the
+// kernel's patch and submit, the GPU's DMA buffer, the
 // interrupt, the DPC, a Map waiting for the fence, a dependency edge),
 // repeated, alternating between two GPU engines.
 
@@ -22,10 +23,10 @@ var synthFrame = []trace.Event{
 	{T: 450, Thread: "main", From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: "Draw", Ctx: "IC", HR: "S_OK", Line: 10},
 	{T: 600, Thread: "main", From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: "Present", Ctx: "IC", Obj: "sc", Line: 11},
 	{T: 680, Thread: "main", From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: "PresentDXGI", Ctx: "IC", Obj: "sc", Line: 11, Parent: 5},
-	{T: 1080, Thread: "main", From: trace.UMD, Layer: trace.Runtime, Kind: trace.Call, Name: "pfnPresentCb", Ctx: "IC", Line: 11, Parent: 6},
-	{T: 2080, Thread: "main", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiPresent", Handle: "kc1", Line: 11, Parent: 7},
-	{T: 2380, Thread: "main", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiPresent", Handle: "kc1", HR: "STATUS_SUCCESS", Line: 11, Parent: 7},
-	{T: 2400, Thread: "main", From: trace.UMD, Layer: trace.Runtime, Kind: trace.Return, Name: "pfnPresentCb", Ctx: "IC", HR: "S_OK", Line: 11, Parent: 6},
+	{T: 1080, Thread: "main", From: trace.UMD, Layer: trace.Runtime, Kind: trace.Call, Name: "pfnRenderCb", Ctx: "IC", Line: 11, Parent: 6},
+	{T: 2080, Thread: "main", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiRender", Handle: "kc1", Line: 11, Parent: 7},
+	{T: 2380, Thread: "main", From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiRender", Handle: "kc1", HR: "STATUS_SUCCESS", Line: 11, Parent: 7},
+	{T: 2400, Thread: "main", From: trace.UMD, Layer: trace.Runtime, Kind: trace.Return, Name: "pfnRenderCb", Ctx: "IC", HR: "S_OK", Line: 11, Parent: 6},
 	{T: 2480, Thread: "main", From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: "PresentDXGI", Ctx: "IC", HR: "S_OK", Line: 11, Parent: 5},
 	{T: 2500, Thread: "main", From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: "Present", Ctx: "IC", HR: "S_OK", Line: 11},
 	{T: 2550, Thread: "main", From: trace.Dxgkrnl, Layer: trace.Dxgkrnl, Kind: trace.Wait, Name: "WaitForFence", Obj: "vb", Msg: "Map(READ) waits for the GPU's write (RAW)", Line: 12},
@@ -76,9 +77,9 @@ func syntheticEvents(from, n, total int) []trace.Event {
 		e.T += int64(f) * synthPeriod
 		dma, fence := uint64(f+1), uint64(f+1)
 		switch e.Name {
-		case "DxgkDdiPresent", "DxgkDdiPatch", "DxgkDdiSubmitCommand", "DmaBufferStart", "FenceWrite", "Interrupt", "DxgkCbNotifyInterrupt", "FenceSignaled":
+		case "DxgkDdiRender", "DxgkDdiPatch", "DxgkDdiSubmitCommand", "DmaBufferStart", "FenceWrite", "Interrupt", "DxgkCbNotifyInterrupt", "FenceSignaled":
 			e.DMA = dma
-			if e.Name != "DxgkDdiPresent" {
+			if e.Name != "DxgkDdiRender" {
 				e.Fence = fence
 			}
 		case "WaitForFence":

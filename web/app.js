@@ -20,11 +20,12 @@ import { ShadersView } from "./view-shaders.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
-import { TutorialPane, linkedTutorial } from "./tutorial.js";
+import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
 import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
+import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;
@@ -55,6 +56,7 @@ let tutorialName = "";
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let probe = null; // the pixel probe under the stage (layout.js)
 
 function setState(state, label) {
   $("state").dataset.state = state;
@@ -96,6 +98,7 @@ function start(d3dsim) {
       // Show the new scenario's text.
       const src = sim.source();
       if (editor.value !== src) editor.value = src;
+      problems.setCapture(capture.source === src ? capture.report : null);
       editor.setError("");
       syncPicker();
     },
@@ -129,6 +132,11 @@ function start(d3dsim) {
   $("notice").title = "Click to close";
   $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
+  installPaste($("source"));
+  window.addEventListener("d3dsim:capture", (e) => {
+    problems.setCapture(e.detail.report);
+    if (activeView === "problems") problems.render();
+  });
   for (const id of ["play", "step", "step-frame", "restart", "share", "download"]) $(id).disabled = false;
 
   $("play").addEventListener("click", togglePlay);
@@ -166,7 +174,7 @@ function start(d3dsim) {
   installBarHeight();
   window.addEventListener("hashchange", onHashChange);
   installSplitter();
-  installPixelProbe(sim, () => ctl.summary?.frames);
+  probe = installPixelProbe(sim, () => ctl.summary?.frames);
   for (const tab of document.querySelectorAll(".tabs [data-view]")) {
     tab.addEventListener("click", () => showView(tab.dataset.view));
   }
@@ -216,7 +224,7 @@ function ensureLoaded() {
 function load() {
   const res = sim.load(editor.value);
   if (!res.ok) {
-    editor.setError(res.error);
+    editor.setError(res.error, 0, true);
     setState("failed", "parse error");
     return false;
   }
@@ -282,7 +290,7 @@ function selectLastCall() {
 
 async function share() {
   if (!ensureLoaded()) return;
-  const url = sim.link();
+  const url = sim.link() + tutorialKeys();
   if (url.length > MAX_LINK) {
     // Too long for a link: offer files instead, and say why (share.js).
     shareLong(sim.source(), url, toast);
@@ -303,6 +311,14 @@ async function share() {
   toast((copied ? `Link copied (${url.length} characters)` : "The link is in the address bar") + local, local ? 6000 : 2500);
 }
 
+// tutorialKeys is what a shared link adds while a tutorial is open: its
+// name and the step shown (docs/scenario.md "Links": t=, step=), so the
+// link opens the notes at that step.
+function tutorialKeys() {
+  if (!tutorial.active || !tutorialName) return "";
+  return `&t=${tutorialName}` + (tutorial.k >= 0 ? `&step=${tutorial.k + 1}` : "");
+}
+
 function onHashChange() {
   // A link pasted into this tab: replay it like a fresh open.
   if (/(^#|&)s=/.test(location.hash) && location.hash !== new URL(sim.link()).hash) location.reload();
@@ -312,11 +328,15 @@ function onHashChange() {
 function download(kind) {
   const data = sim.download(kind);
   if (!data) {
-    toast(kind === "png" ? "No frame presented yet" : "Nothing to download yet");
+    // Say what there is instead.
+    const s = sim.summary();
+    toast(kind === "png"
+      ? `No frame presented yet (${s.steps.toLocaleString("en-US")} API calls, no Present so far): Step frame or Play runs on to one; the trace downloads have the ${s.events.toLocaleString("en-US")} events so far`
+      : "No events yet: Step call or Play runs the scenario", 5000);
     return;
   }
-  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png" }[kind];
-  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png" }[kind];
+  const name = { jsonl: "trace.jsonl", perfetto: "trace.perfetto.json", png: "frame.png", trace: "capture.trace" }[kind];
+  const type = { jsonl: "application/x-ndjson", perfetto: "application/json", png: "image/png", trace: "application/octet-stream" }[kind];
   save(name, data, type);
 }
 
@@ -393,7 +413,7 @@ function openLinkedTutorial() {
   const src = sim.source();
   const named = linkedTutorial(location.hash);
   if (named && !names.includes(named)) {
-    showNotice(`This link names the tutorial "${named}", which this version of d3dsim does not have: showing its scenario without notes.`);
+    showNotice(`This link names the tutorial "${named}", which this version of d3dsim does not have: showing its scenario without notes. The tutorials are: ${names.join(", ")}.`);
     return;
   }
   const name = named || names.find((n) => sim.tutorial(n).scenario === src);
@@ -403,12 +423,30 @@ function openLinkedTutorial() {
   if (t.scenario !== src) {
     showNotice(`This link's scenario differs from the tutorial "${name}" as this version ships it: the notes' steps may point at the wrong lines.`);
   }
+  openAt(linkedStep(location.hash));
+}
+
+// openAt shows a tutorial opened from the address at step k (1-based, the
+// link's step=), running the scenario to it as Next does; without a step
+// the scenario plays, as the default page does.
+function openAt(k) {
+  if (k > 0 && tutorial.notes) {
+    const n = tutorial.notes.steps.length;
+    if (k > n) showNotice(`This link names step ${k} of the tutorial "${tutorialName}", which has ${n} ${n === 1 ? "step" : "steps"}: showing its introduction.`);
+    else {
+      tutorial.go(k - 1);
+      return;
+    }
+  }
+  sim.play();
+  poll();
 }
 
 // openNamed opens what the fragment names without a scenario of its own,
 // as embed.html does: #demo=NAME, a built-in example scenario, or #t=NAME
-// (also #tutorial=NAME), a tutorial with its notes. An unknown name gets a
-// notice naming it and the valid ones, and the default scenario stays.
+// (also #tutorial=NAME), a tutorial with its notes (at &step=K when given).
+// Either plays, as the default page does. An unknown name gets a notice
+// naming it and the valid ones, and the default scenario stays.
 function openNamed() {
   if (/(^#|&)s=/.test(location.hash)) return; // a link: openLinkedTutorial's
   const p = fragment(location.hash);
@@ -421,6 +459,8 @@ function openNamed() {
     editor.value = text;
     load();
     syncPicker();
+    sim.play(); // as the default page does
+    poll();
     return;
   }
   const tname = p.t ?? p.tutorial;
@@ -431,6 +471,7 @@ function openNamed() {
       return;
     }
     openTutorial(tname, t.scenario, t.notes);
+    openAt(linkedStep(location.hash));
   }
 }
 
@@ -593,6 +634,7 @@ function showHeld(s) {
 }
 
 function renderSummary(s) {
+  probe?.refresh();
   for (const b of document.querySelectorAll("#summary b[data-k]")) {
     const v = s[b.dataset.k];
     b.textContent = v === "" || v == null ? "–" : typeof v === "number" ? v.toLocaleString("en-US") : String(v);

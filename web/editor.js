@@ -27,10 +27,113 @@
 const KEYWORDS = new Set(["option", "thread", "repeat", "until", "inject", "expect", "signal", "wait", "hlsl", "fxc"]);
 const DATA = new Set(["f32", "u16", "u32", "elem", "mesh", "builtin", "hlsl", "fxc", "bytes"]);
 // SOURCE_OPEN is a source block's first line (`hlsl NAME {`, `fxc NAME {`):
-// the lines after it are HLSL or C text, shown as t-source up to the '}'
-// that balances the '{' (lexer.go's rawBlock: braces in // and /* */
+// the lines after it are HLSL or C text, coloured as HLSL (hlslLine) up to
+// the '}' that balances the '{' (lexer.go's rawBlock: braces in // and /* */
 // comments and in strings do not count).
 const SOURCE_OPEN = /^[ \t]*(hlsl|fxc)[ \t]+[A-Za-z_][A-Za-z0-9_.-]*[ \t]*\{[ \t\r]*(#.*)?$/;
+// The HLSL the editor colours in source blocks (hlslLine): the language's
+// keywords, its types (scalars, vectors and matrices by pattern, objects by
+// name) and its intrinsic functions ("Intrinsic Functions", HLSL
+// reference). Colour only: what the compiler accepts is core/hlsl's.
+const HLSL_KEYWORDS = new Set(("break case cbuffer centroid column_major const continue default discard do else " +
+  "extern false for groupshared if in inline inout linear namespace nointerpolation noperspective out " +
+  "packoffset precise register return row_major sample shared static struct switch tbuffer true typedef " +
+  "uniform volatile while").split(" "));
+const HLSL_TYPES = new Set(("void bool int uint dword half float double min16float min10float min16int min12int " +
+  "min16uint vector matrix string sampler sampler1D sampler2D sampler3D samplerCUBE SamplerState " +
+  "SamplerComparisonState Texture1D Texture1DArray Texture2D Texture2DArray Texture2DMS Texture2DMSArray " +
+  "Texture3D TextureCube TextureCubeArray Buffer StructuredBuffer ByteAddressBuffer RWBuffer " +
+  "RWStructuredBuffer RWByteAddressBuffer RWTexture1D RWTexture2D RWTexture3D AppendStructuredBuffer " +
+  "ConsumeStructuredBuffer BYTE").split(" "));
+const HLSL_INTRINSICS = new Set(("abs acos all any asdouble asfloat asin asint asuint atan atan2 ceil clamp clip " +
+  "cos cosh countbits cross ddx ddx_coarse ddx_fine ddy ddy_coarse ddy_fine degrees determinant distance dot " +
+  "dst exp exp2 f16tof32 f32tof16 faceforward firstbithigh firstbitlow floor fma fmod frac frexp fwidth " +
+  "isfinite isinf isnan ldexp length lerp lit log log10 log2 mad max min modf msad4 mul noise normalize pow " +
+  "radians rcp reflect refract reversebits round rsqrt saturate sign sin sincos sinh smoothstep sqrt step tan " +
+  "tanh tex1D tex2D tex3D texCUBE transpose trunc Sample SampleLevel SampleGrad SampleBias SampleCmp " +
+  "SampleCmpLevelZero Load GetDimensions Gather").split(" "));
+const HLSL_SCALAR = /^(?:bool|int|uint|dword|half|float|double|min16float|min10float|min16int|min12int|min16uint)(?:[1-4](?:x[1-4])?)?$/;
+
+// hlslLine colours one line of a source block whose braces are depth deep
+// (inComment: the line starts inside a /* */ comment). It returns the
+// line's HTML up to end (the index after the '}' that closes the block, or
+// the line's length), the depth after it and whether a comment is open.
+// Braces in comments and strings do not count (lexer.go's rawBlock).
+// Classes: t-comment, t-string, t-preproc, t-keyword, t-type, t-builtin (an
+// intrinsic called), t-semantic (after ':'), t-number, t-op.
+export function hlslLine(line, depth, inComment) {
+  let html = "";
+  let i = 0;
+  let prev = ""; // the last significant token
+  const directive = /^[ \t]*#[ \t]*[A-Za-z]*/.exec(line); // #define, #if ...
+  while (i < line.length && depth > 0) {
+    const rest = line.slice(i);
+    let m;
+    if (inComment) {
+      const end = rest.indexOf("*/");
+      const n = end < 0 ? rest.length : end + 2;
+      html += span("t-comment", rest.slice(0, n));
+      i += n;
+      if (end >= 0) inComment = false;
+      continue;
+    }
+    if (i === 0 && directive) {
+      html += span("t-preproc", directive[0]);
+      i += directive[0].length;
+      prev = "#";
+      continue;
+    }
+    if (rest.startsWith("//")) {
+      html += span("t-comment", rest);
+      i = line.length;
+      break;
+    }
+    if (rest.startsWith("/*")) {
+      inComment = true;
+      html += span("t-comment", "/*");
+      i += 2;
+      continue;
+    }
+    if ((m = /^"(?:\\.|[^"\\])*"?/.exec(rest))) {
+      html += span("t-string", m[0]);
+      i += m[0].length;
+      prev = "str";
+      continue;
+    }
+    if ((m = /^[ \t\r]+/.exec(rest))) {
+      html += esc(m[0]);
+      i += m[0].length;
+      continue;
+    }
+    if ((m = /^(?:0[xX][0-9a-fA-F]+[uUlL]?|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[fFhHlLuU]?)/.exec(rest))) {
+      html += span("t-number", m[0]);
+      i += m[0].length;
+      prev = "num";
+      continue;
+    }
+    if ((m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest))) {
+      const w = m[0];
+      const call = /^[ \t]*\(/.test(line.slice(i + w.length));
+      let cls = "";
+      if (prev === ":" && /^[A-Z]/.test(w) && !HLSL_TYPES.has(w)) cls = "t-semantic"; // : POSITION, : SV_Target
+      else if (HLSL_KEYWORDS.has(w)) cls = "t-keyword";
+      else if (HLSL_TYPES.has(w) || HLSL_SCALAR.test(w)) cls = "t-type";
+      else if (call && HLSL_INTRINSICS.has(w)) cls = "t-builtin";
+      html += cls ? span(cls, w) : esc(w);
+      i += w.length;
+      prev = w;
+      continue;
+    }
+    const c = line[i];
+    if (c === "{") depth++;
+    else if (c === "}") depth--;
+    html += /[-+*/%=<>!&|^~?]/.test(c) ? span("t-op", c) : esc(c);
+    i++;
+    prev = c;
+  }
+  return { html, end: i, depth, inComment };
+}
+
 // MAX_COLOUR is the longest text coloured; past it the editor is plain text
 // (a scenario may be 1 MiB; rebuilding its colours on every key would lag).
 const MAX_COLOUR = 256 * 1024;
@@ -52,20 +155,12 @@ export function highlight(text) {
   let inComment = false; // inside a /* */ comment of a source block
   for (const line of text.split("\n")) {
     if (raw > 0) {
-      let i = 0;
-      for (; i < line.length && raw > 0; i++) {
-        const c = line[i];
-        if (inComment) {
-          if (c === "*" && line[i + 1] === "/") { inComment = false; i++; }
-        } else if (c === "/" && line[i + 1] === "/") i = line.length;
-        else if (c === "/" && line[i + 1] === "*") { inComment = true; i++; }
-        else if (c === '"') { i++; while (i < line.length && line[i] !== '"') i += line[i] === "\\" ? 2 : 1; }
-        else if (c === "{") raw++;
-        else if (c === "}") raw--;
-      }
-      if (raw > 0) { out.push(span("t-source", line)); continue; }
-      // the closing '}' (and what follows it) is scenario text
-      out.push(span("t-source", line.slice(0, i - 1)) + esc(line.slice(i - 1)));
+      // HLSL (or the C header of an fxc block) up to the '}' that closes
+      // the block; what follows that '}' is scenario text.
+      const r = hlslLine(line, raw, inComment);
+      raw = r.depth;
+      inComment = r.inComment;
+      out.push(raw > 0 ? r.html : r.html + esc(line.slice(r.end)));
       continue;
     }
     if (SOURCE_OPEN.test(line)) { raw = 1; inComment = false; }
@@ -256,8 +351,12 @@ export class Editor {
     this.setError(res.ok ? "" : res.error, res.ok ? 0 : res.line);
   }
 
-  // setError shows a "LINE:COL: message" under the editor and marks its line.
-  setError(text, line) {
+  // setError shows a "LINE:COL: message" under the editor and marks its
+  // line. reveal (a load the user asked for: Play, Step, Share, a pick)
+  // scrolls the line into view: an HLSL error is on the block's line, often
+  // far above the call being edited. As you type it does not scroll (the
+  // browser keeps the caret in view): the message says where the line is.
+  setError(text, line, reveal = false) {
     this.errorText = text || "";
     if (!line && text) {
       const m = /^(\d+):/.exec(text);
@@ -269,6 +368,25 @@ export class Editor {
     this.errorEl.onclick = () => this.jumpTo(this.marks.error);
     this.ta.classList.toggle("has-error", !!text);
     this.renderMarks();
+    if (reveal && this.marks.error) this.reveal(this.marks.error);
+    this.placeError();
+  }
+
+  // placeError tells whether the error's line is above or below the visible
+  // lines (the message gets an arrow and says so: a click shows the line).
+  placeError() {
+    const line = this.marks.error;
+    let where = "";
+    if (line) {
+      const lh = this.lineHeight();
+      const top = this.padTop() + (line - 1) * lh;
+      if (top + lh <= this.ta.scrollTop) where = "above";
+      else if (top >= this.ta.scrollTop + this.ta.clientHeight) where = "below";
+    }
+    if ((this.errorEl.dataset.where || "") === where) return;
+    if (where) this.errorEl.dataset.where = where;
+    else delete this.errorEl.dataset.where;
+    this.errorEl.title = where ? `Line ${line} is ${where} the visible lines: click to show it` : "Click to show the line";
   }
 
   mark(kind, value) {
@@ -316,6 +434,7 @@ export class Editor {
   }
 
   syncScroll() {
+    if (this.errorText) this.placeError();
     const y = this.ta.scrollTop;
     this.gutterInner.style.transform = `translateY(${-y}px)`;
     this.backdrop.style.transform = `translate(${-this.ta.scrollLeft}px, ${-y}px)`;

@@ -99,7 +99,11 @@ export function installPixelProbe(sim, frames) {
     info.hidden = false;
   });
   document.body.addEventListener("mouseleave", idle);
-  setInterval(() => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); }, 500);
+  // The idle label follows the run: refresh() (app.js, when the summary
+  // changes) and a timer for anything else.
+  const refresh = () => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); };
+  setInterval(refresh, 500);
+  return { refresh };
 }
 
 // installKeys binds the page's keyboard shortcuts to its actions: Space

@@ -20,6 +20,10 @@ export function tutorialSteps({ sim, store, editor, tutorial, timeline, poll, se
       return;
     }
     if (!ensureLoaded()) return;
+    // A page opened from a link plays: stop it, and catch the panel up, so
+    // the step starts from where the run really is.
+    if (sim.summary().playing) sim.pause();
+    poll();
     let from = 0;
     if (step.lines) {
       const [a, b] = step.lines;
@@ -102,7 +106,19 @@ export function tutorialSteps({ sim, store, editor, tutorial, timeline, poll, se
     let pick = findStepEvent(step, names, stepFrom);
     for (let i = store.n - 1; i >= 0 && pick < 0; i--) if (store.name(i) === name) pick = i;
     if (pick >= 0) select(pick, "tutorial");
-    else toast(`No ${name} event yet: press Step call or Play to run on`);
+    else if (!sim.summary().done) toast(`No ${name} event yet: press Step call or Play to run on`);
+    else toast(`This run made no ${name} event (the scenario was edited?). ${stepEvents(step)}`, 6000);
+  }
+
+  // stepEvents says which events the step's lines did make (a chip names
+  // one the run never made: say what there is instead).
+  function stepEvents(step) {
+    const [a, b] = step.lines || [0, 0];
+    const seen = new Set();
+    for (let i = 0; i < store.n && seen.size < 12; i++) {
+      if (store.line(i) >= a && store.line(i) <= b && store.kind(i) !== KIND.ret) seen.add(store.name(i));
+    }
+    return seen.size ? `${a === b ? `Line ${a}` : `Lines ${a}–${b}`} made: ${[...seen].join(", ")}.` : "";
   }
 
   // isCallLine reports whether a scenario line is an API call statement

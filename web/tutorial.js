@@ -1,10 +1,12 @@
 // Tutorial notes (assets/tutorials/README.md): "# Title", an introduction,
 // "## Step" sections; inside a step, "@line N" / "@lines N-M" name the
 // scenario lines it is about and "@events NAME ..." the events to look at.
-// The rest is a small Markdown subset, rendered into DOM nodes (never
-// innerHTML: notes are data).
+// The rest is Markdown: paragraphs, lists and fenced code here, and inside
+// them CommonMark's code spans, emphasis, links and line breaks
+// (markdown.js), rendered into DOM nodes (never innerHTML: notes are data).
 
 import { el } from "./view-common.js";
+import { parseInline, takeDefinitions, toDOM } from "./markdown.js";
 
 // linkedTutorial returns the tutorial a link's fragment names
 // ("#s=1.xxx&t=05-four-threads", docs/scenario.md "Links"), or "" when it
@@ -14,6 +16,16 @@ export function linkedTutorial(hash) {
     if (part.startsWith("t=") && /^[A-Za-z0-9_-]{1,64}$/.test(part.slice(2))) return part.slice(2);
   }
   return "";
+}
+
+// linkedStep returns the tutorial step a link's fragment names ("&step=3",
+// 1-based: what Share adds while a step is shown), or 0 when it names none.
+export function linkedStep(hash) {
+  for (const part of String(hash || "").replace(/^#/, "").split("&")) {
+    const m = /^step=([1-9][0-9]{0,3})$/.exec(part);
+    if (m) return Number(m[1]);
+  }
+  return 0;
 }
 
 export function parseNotes(text) {
@@ -51,95 +63,91 @@ export function parseNotes(text) {
   return out;
 }
 
-// renderMarkdown renders the subset: paragraphs, lists, code blocks, inline
-// code, bold, emphasis, links.
-export function renderMarkdown(lines) {
-  const frag = document.createDocumentFragment();
-  let para = [];
+// noteBlocks splits a note's lines into blocks: paragraphs, lists (each
+// item's text, its indented continuation lines included) and fenced code.
+// Paragraph and item texts keep their line breaks: the inline parser
+// (markdown.js) needs them for soft and hard breaks.
+export function noteBlocks(lines) {
+  const out = [];
+  let para = null;
   let list = null;
   let code = null;
-  const flushPara = () => {
-    if (para.length) {
-      const p = el("p");
-      inline(p, para.join(" "));
-      frag.append(p);
-      para = [];
-    }
-  };
-  const flushList = () => {
-    if (list) frag.append(list);
-    list = null;
-  };
   for (const line of lines) {
     if (code) {
       if (/^```/.test(line)) {
-        frag.append(code);
+        out.push(code);
         code = null;
-      } else {
-        code.firstChild.textContent += line + "\n";
-      }
+      } else code.text += line + "\n";
       continue;
     }
     if (/^```/.test(line)) {
-      flushPara();
-      flushList();
-      code = el("pre");
-      code.append(el("code", "", ""));
+      para = list = null;
+      code = { type: "code", text: "" };
       continue;
     }
     const item = /^\s*(?:[-*]|\d+[.)])\s+(.*)$/.exec(line);
     if (item) {
-      flushPara();
-      if (!list) list = el(/^\s*\d/.test(line) ? "ol" : "ul");
-      const li = el("li");
-      inline(li, item[1]);
-      list.append(li);
+      para = null;
+      if (!list) out.push((list = { type: "list", ordered: /^\s*\d/.test(line), items: [] }));
+      list.items.push([item[1]]);
       continue;
     }
     if (!line.trim()) {
-      flushPara();
-      flushList();
+      para = list = null;
       continue;
     }
     if (list && /^\s+/.test(line)) {
-      inline(list.lastChild, " " + line.trim());
+      list.items[list.items.length - 1].push(line.replace(/^\s+/, ""));
       continue;
     }
-    flushList();
-    para.push(line.trim());
+    list = null;
+    if (!para) out.push((para = { type: "para", lines: [] }));
+    para.lines.push(line.replace(/^\s+/, ""));
   }
-  if (code) frag.append(code);
-  flushPara();
-  flushList();
-  return frag;
+  if (code) out.push(code);
+  // A block's last line keeps no trailing spaces (they would be a hard break).
+  const text = (ls) => ls.join("\n").replace(/[ \t]+$/, "");
+  return out.map((b) => b.type === "para" ? { type: "para", text: text(b.lines) }
+    : b.type === "list" ? { ...b, items: b.items.map(text) } : b);
 }
 
-function inline(parent, text) {
-  const re = /(`[^`]+`)|(\*\*[^*]+\*\*)|(\*[^*]+\*|_[^_]+_)|(\[[^\]]+\]\([^)\s]+\))/g;
-  let last = 0;
-  let m;
-  while ((m = re.exec(text))) {
-    if (m.index > last) parent.append(text.slice(last, m.index));
-    const s = m[0];
-    if (m[1]) parent.append(el("code", "", s.slice(1, -1)));
-    else if (m[2]) parent.append(el("strong", "", s.slice(2, -2)));
-    else if (m[3]) parent.append(el("em", "", s.slice(1, -1)));
-    else {
-      const lm = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(s);
-      const href = lm[2];
-      if (/^(https?:|#|\.{0,2}\/|[\w-]+\.(md|d3ds)$)/.test(href) && !/^javascript:/i.test(href)) {
-        const a = el("a", "", lm[1]);
-        a.href = href;
-        a.target = "_blank";
-        a.rel = "noopener";
-        parent.append(a);
-      } else {
-        parent.append(lm[1]);
-      }
-    }
-    last = m.index + s.length;
+// noteDefinitions collects the link reference definitions ("[label]: URL")
+// that start the notes' paragraphs, for every step's links.
+export function noteDefinitions(notes) {
+  const refs = new Map();
+  for (const lines of [notes.intro, ...notes.steps.map((s) => s.body)]) {
+    for (const b of noteBlocks(lines)) if (b.type === "para") takeDefinitions(b.text, refs);
   }
-  if (last < text.length) parent.append(text.slice(last));
+  return refs;
+}
+
+// renderMarkdown renders a note's lines into DOM nodes: paragraphs, lists,
+// code blocks, and inside them CommonMark's code spans, emphasis, links and
+// line breaks (markdown.js). refs: noteDefinitions.
+export function renderMarkdown(lines, refs = new Map()) {
+  const frag = document.createDocumentFragment();
+  for (const b of noteBlocks(lines)) {
+    if (b.type === "code") {
+      const pre = el("pre");
+      pre.append(el("code", "", b.text));
+      frag.append(pre);
+    } else if (b.type === "list") {
+      const list = el(b.ordered ? "ol" : "ul");
+      for (const text of b.items) {
+        const li = el("li");
+        toDOM(li, parseInline(text, refs));
+        list.append(li);
+      }
+      frag.append(list);
+    } else {
+      const text = takeDefinitions(b.text, new Map());
+      if (!text.trim()) continue;
+      const p = el("p");
+      toDOM(p, parseInline(text, refs));
+      frag.append(p);
+    }
+  }
+  return frag;
 }
 
 // TutorialPane shows one tutorial's notes step by step. onStep(step) is
@@ -177,6 +185,7 @@ export class TutorialPane {
   open(name, notesText) {
     this.name = name;
     this.notes = parseNotes(notesText);
+    this.refs = noteDefinitions(this.notes);
     this.pane.hidden = false;
     document.body.classList.add("with-notes");
     this.k = -1;
@@ -217,7 +226,7 @@ export class TutorialPane {
     this.titleEl.textContent = n.title || this.name;
     const box = el("div", "note");
     if (this.k < 0) {
-      box.append(renderMarkdown(n.intro));
+      box.append(renderMarkdown(n.intro, this.refs));
       if (n.steps.length) {
         const ol = el("ol", "toc");
         n.steps.forEach((s, i) => {
@@ -236,7 +245,7 @@ export class TutorialPane {
     } else {
       const s = n.steps[this.k];
       box.append(el("h4", "step-title", s.title));
-      box.append(renderMarkdown(s.body));
+      box.append(renderMarkdown(s.body, this.refs));
       const meta = el("div", "step-meta");
       if (s.lines) meta.append(el("span", "chip", s.lines[0] === s.lines[1] ? `line ${s.lines[0]}` : `lines ${s.lines[0]}–${s.lines[1]}`));
       for (const e of s.events) {

@@ -135,7 +135,7 @@ export class CommandListsView {
     const st = this.store;
     const box = el("div");
     box.append(el("h3", "pane-head", "Command lists"));
-    box.append(el("p", "hint", "The command list's states (\u201cSupporting command lists\u201d, Windows driver documentation): FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList); freed is gone for good."));
+    box.append(el("p", "hint", "The command list's states (\u201cSupporting command lists\u201d, Windows driver documentation): FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList) for the new list: the old one is then reused by it; freed is gone for good."));
     if (!snap.lists.length) box.append(el("div", "empty", "No command list yet (FinishCommandList on a deferred context makes one)."));
     const t = el("table", "grid");
     const hr = el("tr");
@@ -148,10 +148,15 @@ export class CommandListsView {
       fin.append(el("b", "", l.obj || "?"), " ");
       if (l.finish) fin.append(seqLinkBySeq(st, l.finish, "Finish"), " ");
       fin.append(lineLink(l.line));
+      if (l.reuses) {
+        const r = el("div", "muted reuses", `revived ${l.reuses}'s handle and memory`);
+        r.title = `RecycleCreateCommandList gave ${l.obj} the handle ${l.reuses} left in the cache`;
+        fin.append(r);
+      }
       const hist = el("td", "chain");
       l.history.forEach((h, k) => {
         if (k) hist.append(el("span", "arrow", "→"));
-        const a = seqLinkBySeq(st, h.seq, h.what);
+        const a = seqLinkBySeq(st, h.seq, h.what === "reused" && h.obj ? `reused by ${h.obj}` : h.what);
         a.classList.add("state", "s-" + h.what);
         hist.append(a);
       });
@@ -160,7 +165,7 @@ export class CommandListsView {
       for (const e of l.executed) {
         ex.append(seqLinkBySeq(st, e.seq, `on ${e.ctx}`), " ", lineLink(e.line), " ");
       }
-      tr.append(fin, el("td", "mono", l.handle || "–"), el("td", "", l.dc), stateCell(l.state), hist, ex);
+      tr.append(fin, el("td", "mono", l.handle || "–"), el("td", "", l.dc), stateCell(l.state, l.reusedBy), hist, ex);
       t.append(tr);
     }
     if (snap.lists.length) box.append(t);
@@ -180,8 +185,27 @@ export class CommandListsView {
   }
 }
 
-function stateCell(state) {
+// stateCell shows a list's state; a list whose cached handle and memory
+// went to another list says which ("reused by cl2"): a click shows that
+// list's row.
+function stateCell(state, reusedBy) {
   const td = el("td");
+  if (state === "reused" && reusedBy) {
+    const a = el("a", "state s-reused", `reused by ${reusedBy}`);
+    a.href = "#";
+    a.title = `Its handle and memory are ${reusedBy}'s now (RecycleCreateCommandList): show ${reusedBy}`;
+    a.addEventListener("click", (e) => {
+      e.preventDefault();
+      const row = td.closest("table")?.querySelector(`tr.cl-row[data-obj="${CSS.escape(reusedBy)}"]`);
+      if (!row) return;
+      row.scrollIntoView({ block: "nearest" });
+      row.classList.remove("flash");
+      void row.offsetWidth;
+      row.classList.add("flash");
+    });
+    td.append(a);
+    return td;
+  }
   td.append(el("span", "state s-" + (state || "none"), state || "–"));
   return td;
 }

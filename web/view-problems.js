@@ -9,6 +9,7 @@ export class ProblemsView {
     this.box = box;
     this.badge = badge;
     this.store = null;
+    this.capture = null;
     this.reset();
   }
 
@@ -17,6 +18,27 @@ export class ProblemsView {
     this.items = []; // event indices
     this.failures = [];
     this.key = "";
+  }
+
+  // setCapture shows an apitrace import's report (capture.js): the calls
+  // not simulated, what the capture left out. null clears it.
+  setCapture(report) {
+    this.capture = report || null;
+    this.key = "";
+    if (this.store) this.ingest(null);
+  }
+
+  captureRows() {
+    const r = this.capture;
+    if (!r) return [];
+    const rows = [];
+    for (const u of r.unsupported || []) {
+      rows.push({ sev: "not simulated", text: `${u.name} ×${u.count}, first call ${u.first}: ${u.reason}` });
+    }
+    for (const n of r.notices || []) rows.push({ sev: "capture", text: `call ${n.call}: ${n.msg}` });
+    if (r.noticeCount > (r.notices || []).length) rows.push({ sev: "capture", text: `… and ${r.noticeCount - r.notices.length} more notices` });
+    if (r.cut) rows.push({ sev: "capture", text: r.cut });
+    return rows;
   }
 
   setStore(store) {
@@ -32,7 +54,7 @@ export class ProblemsView {
     }
     this.done = st.n;
     if (summary) this.failures = summary.failures || [];
-    const n = this.items.length + this.failures.length;
+    const n = this.items.length + this.failures.length + this.captureRows().length;
     this.badge.textContent = String(n);
     this.badge.hidden = n === 0;
     this.badge.classList.toggle("bad", this.failures.length > 0 || this.items.some((i) => st.kind(i) === KIND.violation));
@@ -40,11 +62,22 @@ export class ProblemsView {
 
   render() {
     const st = this.store;
-    const key = `${this.items.length}/${this.failures.join("\n")}`;
+    const capture = this.captureRows();
+    const key = `${this.items.length}/${this.failures.join("\n")}/${capture.length}`;
     if (key === this.key) return;
     this.key = key;
     const box = el("div", "problems");
-    if (!this.items.length && !this.failures.length) {
+    if (this.capture) {
+      const r = this.capture;
+      box.append(el("div", "problem capture-head", `Imported from ${r.name}: ${r.calls} calls, ${r.statements} statements; ` +
+        ((r.unsupported || []).length ? "calls not simulated, skipped (each is a comment in the scenario):" : "every call simulated.")));
+    }
+    for (const c of capture) {
+      const row = el("div", "problem capture");
+      row.append(el("span", "sev", c.sev), el("span", "text", c.text));
+      box.append(row);
+    }
+    if (!this.items.length && !this.failures.length && !capture.length) {
       box.append(el("div", "empty ok", "No problems: no failed expectation, no rule violation, no debug-layer message."));
     }
     for (const f of this.failures) {

@@ -41,14 +41,14 @@ func cmdDxbc(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "d3dsim dxbc: %s: %v\n", name, err)
 		return exitBadIn
 	}
-	listing, err := dxbc.Listing(c)
-	if err != nil {
+	// Written as it goes (a 60,000-instruction program's listing is
+	// never held whole).
+	if err := dxbc.WriteListing(stdout, c); err != nil {
 		fmt.Fprintf(stderr, "d3dsim dxbc: %s: %v\n", name, err)
 		return exitBadIn
 	}
-	fmt.Fprint(stdout, listing)
 	if st, ok := a.flags["stage"]; ok {
-		stage := map[string]dxbc.ProgramType{"vs": dxbc.VertexShader, "ps": dxbc.PixelShader}[st]
+		stage := stageByPrefix[st]
 		if _, err := dxbc.Validate(blob, stage); err != nil {
 			fmt.Fprintf(stderr, "d3dsim dxbc: %s: %v\n", name, err)
 			return exitFailed
@@ -57,6 +57,11 @@ func cmdDxbc(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return exitOK
 }
+
+// stageByPrefix is --stage's value: every stage's bytecode lists and
+// validates, including the stages this GPU cannot run.
+var stageByPrefix = map[string]dxbc.ProgramType{"vs": dxbc.VertexShader, "ps": dxbc.PixelShader,
+	"gs": dxbc.GeometryShader, "hs": dxbc.HullShader, "ds": dxbc.DomainShader, "cs": dxbc.ComputeShader}
 
 // readLimited reads a file of at most limit bytes.
 func readLimited(name string, limit int64) ([]byte, error) {

@@ -22,24 +22,43 @@ const (
 )
 
 const usage = `usage:
-  d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input)
+  d3dsim run FILE|- [flags]               run a scenario (- reads it from standard input), or an apitrace capture:
+                                          a .trace or "apitrace dump" text (docs/apitrace.md)
   d3dsim run --link URL|- [flags]         run what a link carries (- reads the link from standard input)
   d3dsim run --link-file FILE [flags]     run what the link in FILE carries (a link longer than a command line)
   d3dsim run FILE|- --modes [flags]       run it synchronously, asynchronously in order and out of order, and compare
                                           the frames and query results (rule ASYNC-SAME; --link, --link-file too)
   d3dsim verify FILE|- [flags]            run and print the rule violations (--link, --link-file too)
+  d3dsim export FILE|- -o OUT.trace [--seed N] [--sync] [--max-steps N] (-o or --o)
+                                          run a scenario and write its calls as an apitrace capture (a .trace that
+                                          apitrace dump reads and d3dretrace replays on Windows)
+  d3dsim import FILE|- [-o OUT.d3ds] [--blobs DIR] [--strict] (-o or --o)
+                                          write the scenario an apitrace capture (.trace or dump text) is, each
+                                          statement with the call's number; the report of calls not simulated
+                                          goes to standard error. --blobs: where "apitrace dump --blobs" wrote the
+                                          blob_callN.bin files (default: the dump's directory); --strict: stop at
+                                          the first call not simulated
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
   d3dsim gallery --out DIR [--base URL] [--files URL]
                                           thumbnails + index.html of every tutorial and demo
-  d3dsim dxbc FILE|- [--stage vs|ps]      list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header);
-                                          --stage: also check it as CreateVertexShader/CreatePixelShader would
+  d3dsim dxbc FILE|- [--stage vs|ps|...]  list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header),
+                                          every stage's, compute, geometry, hull and domain shaders included;
+                                          --stage vs|ps|gs|hs|ds|cs: also check it as the runtime's Create*Shader
+                                          would
   d3dsim fxc /T PROFILE [/E ENTRY] [/Fo FILE] [/Fh FILE] [/Vn NAME] [/Fc FILE] FILE|-
                                           compile HLSL as fxc does (PROFILE vs_4_0, vs_5_0, ps_4_0, ps_5_0; ENTRY
                                           default main): /Fo the bytecode (.cso), /Fh a C header (array NAME,
                                           default g_ENTRY), /Fc the listing; none of them: the listing to standard
                                           output. Options take / or -, the value next or attached (/Tps_5_0)
+  d3dsim shadertest FILE|DIR... [--json] [--all] [--out DIR] [--compiler CMD]
+                                          run shader_test files (vkd3d's HLSL suite format): each case compiled
+                                          and drawn through the whole stack; prints the cases that did not pass
+                                          (--all: every case) with why, then the counts by category; --json the
+                                          results as JSON; --out DIR writes the cases as scenarios (FILE-LINE.d3ds);
+                                          --compiler CMD compiles with another compiler (fxc's options, or
+                                          vkd3d-compiler's) and runs its bytecode
 
 flags of run and verify:
   --seed N          the seed of the thread scheduling (option seed)
@@ -54,11 +73,14 @@ flags of run and verify:
   --max-events N    events the trace ring holds, N >= 1000 (option maxevents)
   --max-time MS     milliseconds of virtual time, MS <= 1000000000 (option maxtime)
   --max-pixels N    pixels shaded, written or presented (option maxpixels)
+  --max-instructions N
+                    shader instructions executed, one per vertex or pixel (option maxinstructions)
   --max-objects N   live objects per device, 16..1073741824 (option maxobjects)
   A scenario or a link holds its options to their ranges (maxsteps 1..100000000, maxevents 1000..4000000,
-  maxtime 1..60000, maxpixels 1..20000000000, maxobjects 16..250000, sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB,
-  gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB) and is refused when one is outside; a --max-* flag replaces the
-  option and may go past its range.
+  maxtime 1..60000, maxpixels 1..20000000000, maxinstructions 1..100000000000, maxobjects 16..250000,
+  sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB, gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB, and the HLSL
+  compiler's hlsl.tokens 1..4194304, hlsl.nodes 1..16777216, hlsl.instructions 1..1048576) and is refused
+  when one is outside; a --max-* flag replaces the option and may go past its range.
 
 exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run (--modes: also
 a difference between the modes);
@@ -80,26 +102,29 @@ const (
 	fCount                  // a whole number >= 1
 	fString                 // any text (a path, -)
 	fURL                    // an http or https URL
-	fStage                  // a shader stage: vs or ps
+	fStage                  // a shader stage: vs, ps, gs, hs, ds or cs
 )
 
 // form is the expected form of a flag's value, for messages.
 func (k flagKind) form() string {
-	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL", "vs or ps"}[k]
+	return [...]string{"no value", "a whole number", "a whole number of at least 1", "a value", "an http:// or https:// URL", "vs, ps, gs, hs, ds or cs"}[k]
 }
 
 // verbFlags are the flags of each verb (every one is in the usage text:
 // TestUsageListsEveryFlag).
 var verbFlags = map[string]map[string]flagKind{
 	"run": {"seed": fUint, "sync": fBool, "out": fString, "link": fString, "link-file": fString, "modes": fBool,
-		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
-		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
-	"link":    {"base": fURL},
-	"bench":   {"json": fBool, "n": fCount},
-	"gallery": {"out": fString, "base": fString, "files": fString},
-	"dxbc":    {"stage": fStage},
-	"fxc":     {}, // fxc's own /T /E ... options: parseFxcArgs
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
+	"link":       {"base": fURL},
+	"bench":      {"json": fBool, "n": fCount},
+	"gallery":    {"out": fString, "base": fString, "files": fString},
+	"dxbc":       {"stage": fStage},
+	"fxc":        {}, // fxc's own /T /E ... options: parseFxcArgs
+	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
+	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
+	"import":     {"o": fString, "blobs": fString, "strict": fBool},
 }
 
 // args are a verb's positional words and --flags, which may come in any
@@ -180,7 +205,7 @@ func checkValue(name string, kind flagKind, v string) error {
 			return badf("flag --%s %q: must be %s", name, v, kind.form())
 		}
 	case fStage:
-		if v != "vs" && v != "ps" {
+		if _, ok := stageByPrefix[v]; !ok {
 			return badf("flag --%s %q: must be %s", name, v, kind.form())
 		}
 	case fString:
@@ -224,6 +249,12 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdBench(a, stdout, stderr)
 	case "dxbc":
 		return cmdDxbc(a, stdin, stdout, stderr)
+	case "shadertest":
+		return cmdShadertest(a, stdout, stderr)
+	case "export":
+		return cmdExport(a, stdin, stdout, stderr)
+	case "import":
+		return cmdImport(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

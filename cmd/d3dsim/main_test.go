@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,6 +119,9 @@ func TestNoInputPanics(t *testing.T) {
 // TestBenchScenesPass runs every benchmark scene small: each must run clean
 // (no failure, no violation), so `d3dsim bench` measures a correct run.
 func TestBenchScenesPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the bench scenes, two minutes under -race at a load of 30 (make race); make unit runs it")
+	}
 	scenes := map[string]string{
 		"draws":            drawScene(3000),
 		"fill":             fillScene(5),
@@ -129,5 +133,39 @@ func TestBenchScenesPass(t *testing.T) {
 		if _, _, err := runScene(src); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestShadertest: the verb runs a directory of shader_test files, prints
+// the cases that did not pass and the counts, exits 1 for a failing case,
+// writes the cases as scenarios, and gives JSON.
+func TestShadertest(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := run([]string{"shadertest", "../../core/shadertest/testdata", "--out", dir}, nil, &out, &errb)
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d; stderr %s", code, exitFailed, errb.String())
+	}
+	for _, w := range []string{"wrong        draw.shader_test:25  probe of line 29", "accepted     compile.shader_test:9", "all                              11      7      1"} {
+		if !strings.Contains(out.String(), w) {
+			t.Errorf("output lacks %q:\n%s", w, out.String())
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "draw-25.d3ds"))
+	if err != nil || !strings.Contains(string(b), "expect probe rtv0_tex 3 4 4 5") {
+		t.Errorf("draw-25.d3ds: %v\n%s", err, b)
+	}
+	out.Reset()
+	if code := run([]string{"shadertest", "../../core/shadertest/testdata/draw.shader_test", "--json"}, nil, &out, &errb); code != exitFailed {
+		t.Fatalf("--json exit %d", code)
+	}
+	var j struct {
+		Total struct{ Pass, Wrong int } `json:"total"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &j); err != nil || j.Total.Pass != 1 || j.Total.Wrong != 1 {
+		t.Errorf("json %+v %v:\n%s", j, err, out.String())
+	}
+	if code := run([]string{"shadertest", "no-such-file"}, nil, &out, &errb); code != exitBadIn {
+		t.Errorf("missing file: exit %d", code)
 	}
 }

@@ -84,7 +84,7 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 		return exitBadIn
 	}
 	o := scenario.Overrides{Seed: flagUint(a, "seed"), MaxSteps: flagUint(a, "max-steps"), MaxEvents: flagUint(a, "max-events"),
-		MaxTime: flagUint(a, "max-time"), MaxPixels: flagUint(a, "max-pixels"), MaxObjects: flagUint(a, "max-objects")}
+		MaxTime: flagUint(a, "max-time"), MaxPixels: flagUint(a, "max-pixels"), MaxInstructions: flagUint(a, "max-instructions"), MaxObjects: flagUint(a, "max-objects")}
 	switch {
 	case o.MaxEvents != nil && *o.MaxEvents < 1000:
 		err = badf("flag --max-events %d: must be at least 1000", *o.MaxEvents)
@@ -104,6 +104,13 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
 		return exitBadIn
+	}
+	if text, isCapture, err := captureOf(a, name, src, stderr); isCapture {
+		if err != nil {
+			fmt.Fprintf(stderr, "d3dsim: %s: %v\n", name, err)
+			return exitBadIn
+		}
+		src = []byte(text)
 	}
 	s, err := scenario.Load(name, src)
 	if err != nil {
@@ -221,6 +228,13 @@ func cmdLink(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "d3dsim: %v\n", err)
 		return exitBadIn
+	}
+	if text, isCapture, err := captureOf(a, name, src, stderr); isCapture {
+		if err != nil {
+			fmt.Fprintf(stderr, "d3dsim: %s: %v\n", name, err)
+			return exitBadIn
+		}
+		src = []byte(text)
 	}
 	if _, err := scenario.Load(name, src); err != nil {
 		fmt.Fprintln(stderr, err)

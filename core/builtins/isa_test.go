@@ -10,6 +10,7 @@ import (
 	"d3dsim/core/umd/translate"
 	"d3dsim/gpu"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // consts is constant buffer 0 of a test: element i is m[i].
@@ -59,7 +60,7 @@ func TestBuiltinsComputeTheISAPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			theirs, err := shader.Assemble(gpu.BuiltinSource(tc.name))
+			theirs, err := shaderisa.Assemble(gpu.BuiltinSource(tc.name))
 			if err != nil {
 				t.Fatal(err)
 			}

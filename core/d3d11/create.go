@@ -165,18 +165,22 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	if stage == "ps" {
 		want = dxbc.PixelShader
 	}
-	sig, err := dxbc.Validate(code, want)
+	in, out, err := d.valid.validate(code, want)
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
 	}
 	code = append([]byte{}, code...)
 	args := ddi.ShaderArgs{Bytecode: code, Obj: name}
 	private := d.calcPrivate(name, "CalcPrivateShaderSize", func(u ddi.Device) int { return u.CalcPrivateShaderSize(&args) })
-	bytes := ObjectOverhead + int64(private)
+	// The bytecode the runtime copied lives as long as the shader (the
+	// driver keeps it too, to list it again): it counts against the
+	// device's memory with the object, so live shaders are bounded by
+	// their size and not only by their number.
+	bytes := ObjectOverhead + int64(private) + int64(len(code))
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Inputs: sig.Inputs, Outputs: sig.Outputs, h: ddi.HSHADER(d.rt.newHandle())}
+	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle())}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
@@ -185,6 +189,11 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	}
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)
@@ -389,6 +398,11 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		d.unreserve(bytes)
+		if d.debug {
+			// The driver's reason (the DXBC instruction and the feature
+			// this GPU lacks), as the debug layer shows a failed create.
+			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+		}
 		return nil, err
 	}
 	_, ht := ddiHandle(s)

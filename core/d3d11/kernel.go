@@ -15,8 +15,12 @@ type Kernel interface {
 	DestroyAllocation(dev dxgk.HDevice, h dxgk.HAllocation) error
 	Lock(dev dxgk.HDevice, h dxgk.HAllocation) ([]byte, error)
 	Unlock(dev dxgk.HDevice, h dxgk.HAllocation) error
-	Render(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry) (fence uint64, err error)
-	Present(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, src dxgk.HAllocation) (fence uint64, err error)
+	// RenderNext is pfnRenderCb's: the command buffer, and the sizes asked
+	// for the next one and its lists, with what is granted.
+	RenderNext(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, next dxgk.ContextInfo) (fence uint64, granted dxgk.ContextInfo, err error)
+	// Present is pfnPresentCb's: the KMD builds the present (a copy or a
+	// flip) from the source and destination alone.
+	Present(p dxgk.PresentInfo) (fence uint64, err error)
 	WaitForFenceFor(ctx dxgk.HContext, fence uint64, why dxgk.WaitReason) error
 	CompletedFence(ctx dxgk.HContext) uint64
 	SubmittedFence(ctx dxgk.HContext) uint64
@@ -25,11 +29,10 @@ type Kernel interface {
 var _ Kernel = (*dxgk.Dxgkrnl)(nil)
 
 // displayKernel is the display and frame queue of Dxgkrnl (dxgk's
-// display.go): a present's SyncInterval, the device's maximum frame
-// latency, and whether a present would wait now (DXGI_PRESENT_DO_NOT_WAIT).
+// display.go): the device's maximum frame latency, and whether a present
+// would wait now (DXGI_PRESENT_DO_NOT_WAIT).
 // A kernel without it shows every frame at once with the default latency.
 type displayKernel interface {
-	PresentSync(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, src dxgk.HAllocation, syncInterval uint32) (fence uint64, err error)
 	SetMaximumFrameLatency(dev dxgk.HDevice, n int) error
 	FrameQueueFull(ctx dxgk.HContext) bool
 }

@@ -9,18 +9,65 @@ import (
 	"d3dsim/core/trace"
 )
 
-// CreateSwapChain creates a swap chain whose buffers are primary surfaces
-// (R8G8B8A8_UNORM render targets the display engine can scan out).
+// SwapEffect is DXGI_SWAP_EFFECT: the presentation model of a swap chain.
+type SwapEffect uint32
+
+// The swap effects ("DXGI_SWAP_EFFECT"). DISCARD and SEQUENTIAL are the
+// bit-block transfer (bitblt) model: "contents of the back buffer get copied
+// into the redirection surface on each call" to Present. FLIP_SEQUENTIAL
+// and FLIP_DISCARD are the flip model: "all back buffers are shared with the
+// DWM", nothing is copied.
+const (
+	SwapEffectDiscard        SwapEffect = 0
+	SwapEffectSequential     SwapEffect = 1
+	SwapEffectFlipSequential SwapEffect = 3
+	SwapEffectFlipDiscard    SwapEffect = 4
+)
+
+// Flip reports whether the effect is the flip model.
+func (e SwapEffect) Flip() bool { return e == SwapEffectFlipSequential || e == SwapEffectFlipDiscard }
+
+func (e SwapEffect) String() string {
+	switch e {
+	case SwapEffectDiscard:
+		return "DXGI_SWAP_EFFECT_DISCARD"
+	case SwapEffectSequential:
+		return "DXGI_SWAP_EFFECT_SEQUENTIAL"
+	case SwapEffectFlipSequential:
+		return "DXGI_SWAP_EFFECT_FLIP_SEQUENTIAL"
+	case SwapEffectFlipDiscard:
+		return "DXGI_SWAP_EFFECT_FLIP_DISCARD"
+	}
+	return fmt.Sprintf("DXGI_SWAP_EFFECT(%d)", uint32(e))
+}
+
+// CreateSwapChain creates a bitblt-model swap chain
+// (DXGI_SWAP_EFFECT_DISCARD, what a zeroed DXGI_SWAP_CHAIN_DESC asks for):
+// see CreateSwapChainEffect.
 func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *SwapChain, err error) {
+	return d.CreateSwapChainEffect(name, width, height, count, SwapEffectDiscard)
+}
+
+// CreateSwapChainEffect creates a swap chain whose buffers are primary
+// surfaces (R8G8B8A8_UNORM render targets the display engine can scan out)
+// with the given presentation model. A flip-model swap chain needs 2 to 16
+// buffers ("DXGI flip model": "BufferCount to a value between 2 and 16").
+func (d *Device) CreateSwapChainEffect(name string, width, height, count uint32, effect SwapEffect) (sc *SwapChain, err error) {
 	done := d.api("CreateSwapChain", name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
+	switch {
+	case effect != SwapEffectDiscard && effect != SwapEffectSequential && !effect.Flip():
+		return nil, d.invalidCall("CreateSwapChain", name, "SwapEffect %d is none of DXGI_SWAP_EFFECT's", uint32(effect))
+	case effect.Flip() && (count < 2 || count > 16):
+		return nil, d.invalidCall("CreateSwapChain", name, "%v needs BufferCount 2..16 (DXGI flip model), not %d", effect, count)
+	}
 	if count == 0 || count > 16 {
 		return nil, d.invalid("CreateSwapChain", name, "BufferCount %d is outside 1..16", count)
 	}
-	sc = &SwapChain{Width: width, Height: height}
+	sc = &SwapChain{Width: width, Height: height, SwapEffect: effect}
 	for i := uint32(0); i < count; i++ {
 		bn := fmt.Sprintf("%s.buffer%d", name, i)
 		r, err := d.createTexture2D("CreateSwapChain", bn, Texture2DDesc{Width: width, Height: height, Format: ddi.FormatR8G8B8A8Unorm,
@@ -90,14 +137,24 @@ const PresentDoNotWait PresentFlag = 0x8
 // Present shows buffer 0 with SyncInterval 0 and no flags.
 func (sc *SwapChain) Present(syncInterval uint32) error { return sc.PresentFlags(syncInterval, 0) }
 
-// PresentFlags is IDXGISwapChain::Present: PresentDXGI, in which the
-// driver calls pfnPresentCb ("WDDM operation flow"). syncInterval 0 shows
-// the frame as soon as the GPU has drawn it; 1 through 4 "synchronize
-// presentation after the nth vertical blank" ("IDXGISwapChain::Present
-// method"); a larger one is DXGI_ERROR_INVALID_CALL. When the device has
-// as many frames queued and not shown as its maximum frame latency, the
-// present waits for one to be shown, or with DXGI_PRESENT_DO_NOT_WAIT
-// returns DXGI_ERROR_WAS_STILL_DRAWING without presenting.
+// PresentFlags is IDXGISwapChain::Present: the driver's PresentDXGI,
+// which submits the frame's command buffer with pfnRenderCb and then asks
+// for the present with pfnPresentCb ("DXGI_DDI_BASE_FUNCTIONS"). What
+// SyncInterval means depends on the model ("IDXGISwapChain::Present
+// method"): for the bitblt model 0 is "the presentation occurs immediately,
+// there is no synchronization" and 1 through 4 "synchronize presentation
+// after the nth vertical blank"; for the flip model 0 is "cancel the
+// remaining time on the previously presented frame" and 1 through 4
+// "synchronize presentation for at least n vertical blanks". A larger one is
+// DXGI_ERROR_INVALID_CALL. When the device has as many frames queued and not
+// shown as its maximum frame latency, the present waits for one to be
+// shown, or with DXGI_PRESENT_DO_NOT_WAIT returns
+// DXGI_ERROR_WAS_STILL_DRAWING without presenting.
+//
+// After a flip-model present the runtime rotates the buffers' identities
+// (RotateResourceIdentitiesDXGI), so buffer 0 is again the back buffer,
+// and "a successful presentation unbinds back buffer 0 from the graphics
+// pipeline": the application binds it again for its next frame.
 func (sc *SwapChain) PresentFlags(syncInterval uint32, flags PresentFlag) (err error) {
 	d := sc.dev
 	done := d.api("Present", sc.name, "IC")
@@ -127,8 +184,11 @@ func (sc *SwapChain) PresentFlags(syncInterval uint32, flags PresentFlag) (err e
 		return hresult.Errorf(hresult.DXGI_ERROR_WAS_STILL_DRAWING, "Present(%s): DXGI_PRESENT_DO_NOT_WAIT and the device has %d frames queued, its maximum frame latency", sc.name, d.frameLatency())
 	}
 	src := sc.Buffers[0]
+	arg := ddi.PresentArg{SurfaceToPresent: src.h, Flags: ddi.PresentFlags{Blt: !sc.SwapEffect.Flip(), Flip: sc.SwapEffect.Flip()}, FlipInterval: syncInterval}
+	var ab trace.ArgBuilder
+	ab.Str(trace.KeyFlags, arg.Flags.String()).Int(trace.KeySyncInterval, int64(syncInterval))
 	d.presentSync.Store(syncInterval)
-	err = d.ddiIC().on(sc.name, handleName(uint32(src.h))).PresentDXGI(d.hDev, src.h, syncInterval)
+	err = d.ddiIC().with(sc.name, handleName(uint32(src.h)), ab.Args()).PresentDXGI(d.hDev, &arg)
 	d.presentSync.Store(0)
 	if err != nil {
 		if e := d.removedHR(); e != nil {
@@ -136,7 +196,25 @@ func (sc *SwapChain) PresentFlags(syncInterval uint32, flags PresentFlag) (err e
 		}
 		return err
 	}
+	if sc.SwapEffect.Flip() {
+		sc.rotate()
+	}
 	return nil
+}
+
+// rotate is the runtime's part of a flip-model present: the driver swaps
+// the buffers' allocations so buffer 0 is the next back buffer
+// (RotateResourceIdentitiesDXGI), and buffer 0 is unbound from the
+// pipeline ("IDXGISwapChain::Present method": "a successful presentation
+// unbinds back buffer 0 from the graphics pipeline").
+func (sc *SwapChain) rotate() {
+	d := sc.dev
+	hs := make([]ddi.HRESOURCE, len(sc.Buffers))
+	for i, b := range sc.Buffers {
+		hs[i] = b.h
+	}
+	d.ddiIC().on(sc.name, "").RotateResourceIdentitiesDXGI(d.hDev, hs)
+	d.imm.unbindResource(sc.Buffers[0])
 }
 
 // SetMaximumFrameLatency is IDXGIDevice1::SetMaximumFrameLatency: the most
@@ -185,4 +263,27 @@ func (d *Device) invalidCall(call, obj, format string, args ...any) error {
 		d.message(call, obj, "DXGI ERROR: "+msg)
 	}
 	return hresult.Errorf(hresult.DXGI_ERROR_INVALID_CALL, "%s(%s): %s", call, obj, msg)
+}
+
+// unbindResource unbinds every view of r from the context's output merger
+// and every stage's shader-resource slots, with the runtime's own calls
+// (runtimeCalls).
+func (c *DeviceContext) unbindResource(r *Resource) {
+	defer c.runtimeCalls()()
+	rtvs, changed := c.renderTargets(), false
+	for i, v := range rtvs {
+		if v != nil && v.Res == r {
+			rtvs[i], changed = nil, true
+		}
+	}
+	if changed {
+		c.OMSetRenderTargets(rtvs, c.dsv)
+	}
+	for st := range c.stages {
+		for i, v := range c.stages[st].srv {
+			if v != nil && v.Res == r {
+				c.SetShaderResources(Stage(st), uint32(i), []*View{nil})
+			}
+		}
+	}
 }

@@ -1,7 +1,5 @@
 package ddi
 
-import "d3dsim/core/hresult"
-
 // ResourceDimension says what kind of resource CreateResource makes.
 type ResourceDimension uint8
 
@@ -286,18 +284,62 @@ type AllocationListEntry struct {
 // monitored fence (CompletedFence) reaches n. The GPU's submission fence
 // ids are Dxgkrnl's, per node, given to DxgkDdiPatch and DxgkDdiSubmitCommand
 // ("Supplying Fence Identifiers").
+//
+// The sizes of the next command buffer and lists are [in/out]: the UMD asks
+// for them at every submission and gets what the runtime gives
+// ("D3DDDICB_RENDER structure": NewCommandBufferSize is "The size, in bytes,
+// that the user-mode display driver requests for the next command buffer.
+// The driver receives the size, in bytes, of the next command buffer to
+// use"; likewise NewAllocationListSize and NewPatchLocationListSize). Zero
+// asks for the current size.
 type RenderCb struct {
-	Context        HCONTEXT
-	Commands       []uint32
-	AllocationList []AllocationListEntry
+	Context                  HCONTEXT
+	Commands                 []uint32
+	AllocationList           []AllocationListEntry
+	NewCommandBufferSize     int // bytes
+	NewAllocationListSize    int // entries
+	NewPatchLocationListSize int // entries
 }
 
-// PresentCb mirrors D3DDDICB_PRESENT (no fence either).
+// PresentFlags mirrors DXGI_DDI_PRESENT_FLAGS: Blt copies the source
+// into the destination (the bitblt model: DXGI_SWAP_EFFECT_DISCARD and
+// SEQUENTIAL), Flip points the display's scan-out at the source (the flip
+// model: DXGI_SWAP_EFFECT_FLIP_SEQUENTIAL and FLIP_DISCARD).
+type PresentFlags struct {
+	Blt, Flip bool
+}
+
+func (f PresentFlags) String() string {
+	switch {
+	case f.Flip:
+		return "Flip"
+	case f.Blt:
+		return "Blt"
+	}
+	return "none"
+}
+
+// PresentArg mirrors DXGI_DDI_ARG_PRESENT: the resource to show, the
+// destination (0: "kernel mode will determine the destination"), how, and
+// the flip interval (IDXGISwapChain::Present's SyncInterval).
+type PresentArg struct {
+	SurfaceToPresent HRESOURCE
+	DstResource      HRESOURCE
+	Flags            PresentFlags
+	FlipInterval     uint32
+}
+
+// PresentCb mirrors D3DDDICB_PRESENT (DXGIDDICB_PRESENT): the kernel
+// handles of the source and destination allocations and the context the
+// present goes to. It carries no command buffer: PresentDXGI submits those
+// with pfnRenderCb first ("DXGI_DDI_BASE_FUNCTIONS"), and the KMD's
+// DxgkDdiPresent writes the present's own commands ("DXGKDDI_PRESENT").
+// DstAllocation 0 lets the kernel pick the destination. No fence either.
 type PresentCb struct {
-	Context        HCONTEXT
-	Commands       []uint32
-	AllocationList []AllocationListEntry
-	SrcAllocation  HALLOCATION
+	Context       HCONTEXT
+	SrcAllocation HALLOCATION
+	DstAllocation HALLOCATION
+	Flags         PresentFlags
 }
 
 // EscapeCb mirrors D3DDDICB_ESCAPE: driver-private data for the KMD,
@@ -310,7 +352,9 @@ type EscapeCb struct {
 	Result  uint64 // out: the answer (for the simulated escapes, a fence value)
 }
 
-// LockCb mirrors D3DDDICB_LOCK: the allocation and how to lock it.
+// LockCb mirrors D3DDDICB_LOCK: the allocation and how to lock it. Allocation
+// is [in/out]: with Discard the video memory manager may rename the
+// allocation and return the new instance's handle here.
 type LockCb struct {
 	Allocation HALLOCATION
 	Flags      LockFlags
@@ -381,7 +425,14 @@ type DeviceCallbacks interface {
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64
-	PfnSetErrorCb(HRTCORELAYER, hresult.HRESULT)
+	// PfnSetErrorCb reports an error of a DDI that returns none. The
+	// real callback takes the HRESULT alone (hresult.Of(err)); an
+	// *hresult.Error also says why -- the text a real driver writes to
+	// the debugger -- and the runtime shows it with the failure: in the
+	// callback's trace event, the failed call's error and the debug
+	// layer's message. The shader DDIs say why a shader is refused (the
+	// translator's message, naming the DXBC instruction).
+	PfnSetErrorCb(HRTCORELAYER, error)
 	// PfnPerformAmortizedProcessingCb lets the runtime do its amortized work
 	// (trim high-water marks, drain its destruction queue). A D3D11 driver
 	// calls it itself, from the thread in the DDI, after immediate-context

@@ -200,6 +200,9 @@ var Enums = map[string]map[string]uint32{
 	// every DXGI_FORMAT (formats.go adds them from its table)
 	"Format": {"UNKNOWN": 0},
 	"Usage":  {"DEFAULT": 0, "IMMUTABLE": 1, "DYNAMIC": 2, "STAGING": 3},
+	// DXGI_SWAP_EFFECT: DISCARD and SEQUENTIAL are the bitblt model, the
+	// FLIP_ ones the flip model.
+	"SwapEffect": {"DISCARD": 0, "SEQUENTIAL": 1, "FLIP_SEQUENTIAL": 3, "FLIP_DISCARD": 4},
 	"BindFlags": {
 		"VERTEX_BUFFER": 0x1, "INDEX_BUFFER": 0x2, "CONSTANT_BUFFER": 0x4, "SHADER_RESOURCE": 0x8,
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,

@@ -176,6 +176,30 @@ func (b *Builder) fail(format string, args ...any) {
 
 func (b *Builder) decl(in Instruction) { b.decls = append(b.decls, in) }
 
+// Declare adds any declaration as its tokens say (dcl_uav_typed,
+// dcl_thread_group ... for which the builder has no method of its own).
+func (b *Builder) Declare(in Instruction) {
+	if !strings.HasPrefix(in.Op.String(), "dcl_") && in.Op != OpCustomData {
+		b.fail("Declare takes a declaration, not %s", in.Op)
+		return
+	}
+	b.decl(in)
+}
+
+// EmitInstruction appends an instruction as its tokens say (controls,
+// extended tokens, literal words): what Emit cannot spell.
+func (b *Builder) EmitInstruction(in Instruction) {
+	info, ok := opTable[in.Op]
+	if !ok || strings.HasPrefix(info.name, "dcl_") || in.Op == OpCustomData {
+		b.fail("EmitInstruction takes an instruction, not %s", in.Op)
+		return
+	}
+	for i := range in.Operands {
+		b.noteTemps(&in.Operands[i])
+	}
+	b.code = append(b.code, in)
+}
+
 // GlobalFlags declares dcl_globalFlags (Flag* bits).
 func (b *Builder) GlobalFlags(flags uint32) {
 	b.decl(Instruction{Op: OpDclGlobalFlags, Controls: flags})
@@ -269,6 +293,12 @@ func (b *Builder) Emit(op Opcode, operands ...Operand) { b.emit(op, 0, operands)
 // EmitSat is Emit with the _sat modifier.
 func (b *Builder) EmitSat(op Opcode, operands ...Operand) { b.emit(op, ControlSaturate, operands) }
 
+// EmitControls emits an instruction with opcode-specific control bits
+// (sample_info's _uint is 1).
+func (b *Builder) EmitControls(op Opcode, controls uint32, operands ...Operand) {
+	b.emit(op, controls, operands)
+}
+
 // EmitTest emits a conditional (if, breakc, continuec, retc, discard) with
 // its _z/_nz test.
 func (b *Builder) EmitTest(op Opcode, test Test, cond Operand) {
@@ -294,6 +324,24 @@ func (b *Builder) EmitResinfo(ret uint32, sat bool, dst, mip, res Operand) {
 		c |= ControlSaturate
 	}
 	b.emit(OpResinfo, c, []Operand{dst, mip, res})
+}
+
+// Offset gives the instruction just emitted the immediate texel offset
+// aoffimmi(u, v, w) (an extended sample-controls token, each offset -8 to
+// 7), before its other extended tokens.
+func (b *Builder) Offset(u, v, w int) {
+	if b.err != nil || len(b.code) == 0 {
+		return
+	}
+	for _, x := range []int{u, v, w} {
+		if x < -8 || x > 7 {
+			b.fail("texel offset %d outside -8..7", x)
+			return
+		}
+	}
+	in := &b.code[len(b.code)-1]
+	tok := uint32(1) | uint32(u&0xf)<<9 | uint32(v&0xf)<<13 | uint32(w&0xf)<<17
+	in.Extended = append([]uint32{tok}, in.Extended...)
 }
 
 // EmitSample emits a sample/ld-family instruction with the shader model 5
@@ -380,8 +428,14 @@ func declRank(in *Instruction) (group int, reg uint64) {
 		group = 2
 	case OpDclSampler:
 		group = 3
-	case OpDclResource:
+	case OpDclResource, OpDclResourceRaw, OpDclResourceStructured:
 		group = 4
+	case OpDclUAVTyped, OpDclUAVRaw, OpDclUAVStructured:
+		// After the resources, as fxc writes them.
+		if len(in.Operands) > 0 && len(in.Operands[0].Indices) > 0 {
+			reg = in.Operands[0].Indices[0].Imm
+		}
+		return 4, 1<<32 + reg
 	case OpDclInput, OpDclInputSGV, OpDclInputSIV, OpDclInputPS, OpDclInputPSSGV, OpDclInputPSSIV:
 		group = 5
 	case OpDclOutput, OpDclOutputSGV, OpDclOutputSIV:

@@ -114,7 +114,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"shader model 3", []uint32{0x30, 2}, "shader model 3.0 is not 4.x or 5.x"},
 		{"stage", []uint32{9<<16 | 0x40, 2}, "program type 9 is unknown"},
 		{"length token", []uint32{ps40, 50}, "length token says 50 words"},
-		{"unknown opcode", []uint32{ps40, 3, 1<<24 | 2000}, "word 2 (opcode(2000)): unknown or unsupported opcode 2000"},
+		{"unknown opcode", []uint32{ps40, 3, 1<<24 | 2000}, "word 2 (opcode(2000)): opcode 2000 is not an instruction of shader model 4 or 5"},
 		{"instruction length", []uint32{ps40, 3, 9<<24 | uint32(OpMov)}, "word 2 (mov): length 9 does not fit"},
 		{"zero length", []uint32{ps40, 3, uint32(OpRet)}, "length 0 does not fit"},
 		{"leftover words", []uint32{ps40, 4, 2<<24 | uint32(OpRet), 0}, "1 words after the operands, want 0"},

@@ -1,18 +1,41 @@
 package dxbc
 
 import (
+	"bufio"
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
 )
 
 // Disassemble prints the program as fxc's /Fc listing prints its code: the
-// profile, then one instruction per line, blocks indented by two spaces.
+// profile, then one instruction per line, blocks indented by two spaces
+// (WriteDisassembly, into a string).
 func (p *Program) Disassemble() string {
 	var b strings.Builder
-	b.WriteString(p.Profile())
-	b.WriteByte('\n')
+	p.WriteDisassembly(&b) // a strings.Builder never fails
+	return b.String()
+}
+
+// MaxIndent is the deepest nesting a listing indents: blocks nested deeper
+// are printed at this depth, so a program of 60,000 nested ifs lists in
+// linear space (indented per level it took 3.6 GB).
+const MaxIndent = 32
+
+// WriteDisassembly writes what Disassemble returns to w as it goes,
+// instruction by instruction; it stops at w's first error.
+func (p *Program) WriteDisassembly(w io.Writer) error {
+	bw, ok := w.(io.StringWriter)
+	if !ok {
+		buf := bufio.NewWriter(w)
+		defer buf.Flush()
+		bw = buf
+	}
+	if _, err := bw.WriteString(p.Profile() + "\n"); err != nil {
+		return err
+	}
+	const spaces = "                                                                " // 2*MaxIndent
 	depth := 0
 	for i := range p.Instructions {
 		in := &p.Instructions[i]
@@ -20,15 +43,18 @@ func (p *Program) Disassemble() string {
 		case OpElse, OpEndif, OpEndloop, OpEndswitch:
 			depth = max(depth-1, 0)
 		}
-		b.WriteString(strings.Repeat("  ", depth))
-		b.WriteString(in.String())
-		b.WriteByte('\n')
+		if _, err := bw.WriteString(spaces[:2*min(depth, MaxIndent)] + in.String() + "\n"); err != nil {
+			return err
+		}
 		switch in.Op {
 		case OpIf, OpElse, OpLoop, OpSwitch:
 			depth++
 		}
 	}
-	return b.String()
+	if f, ok := bw.(interface{ Flush() error }); ok {
+		return f.Flush()
+	}
+	return nil
 }
 
 // String prints one instruction in fxc's syntax.
@@ -51,8 +77,78 @@ func (in *Instruction) String() string {
 		}
 		b.WriteString(strings.Join(names, " | "))
 		return b.String()
-	case OpDclTemps, OpDclMaxOutputVertexCount:
+	case OpDclTemps, OpDclMaxOutputVertexCount, OpDclGSInstanceCount, OpDclHSForkPhaseInstanceCount, OpDclHSJoinPhaseInstanceCount:
 		return fmt.Sprintf("%s %d", info.name, in.Extra[0])
+	case OpDclInputControlPointCount, OpDclOutputControlPointCount:
+		return fmt.Sprintf("%s %d", info.name, in.Controls&0x3f)
+	case OpDclTessDomain:
+		return info.name + " " + enumName(in.Controls&3, "domain_undefined", "domain_isoline", "domain_tri", "domain_quad")
+	case OpDclTessPartitioning:
+		return info.name + " " + enumName(in.Controls&7, "partitioning_undefined", "partitioning_integer", "partitioning_pow2",
+			"partitioning_fractional_odd", "partitioning_fractional_even")
+	case OpDclTessOutputPrimitive:
+		return info.name + " " + enumName(in.Controls&7, "output_undefined", "output_point", "output_line",
+			"output_triangle_cw", "output_triangle_ccw")
+	case OpDclInputPrimitive:
+		p := in.Controls & 0x3f
+		if p >= 8 && p <= 39 {
+			return fmt.Sprintf("%s patch%d", info.name, p-7)
+		}
+		return info.name + " " + enumName(p, "undefined", "point", "line", "triangle", "4", "5", "line_adj", "triangle_adj")
+	case OpDclOutputTopology:
+		return info.name + " " + enumName(in.Controls&0x3f, "undefined", "pointlist", "linelist", "linestrip", "trianglelist",
+			"trianglestrip", "6", "7", "8", "9", "linelist_adj", "linestrip_adj", "trianglelist_adj", "trianglestrip_adj")
+	case OpDclHSMaxTessFactor:
+		return fmt.Sprintf("%s l(%s)", info.name, floatString(math.Float32frombits(in.Extra[0])))
+	case OpDclThreadGroup:
+		return fmt.Sprintf("%s %d, %d, %d", info.name, in.Extra[0], in.Extra[1], in.Extra[2])
+	case OpDclUAVTyped:
+		return fmt.Sprintf("dcl_uav_typed_%s%s %s %s", ResourceDimension(in.Controls&0x1f), uavFlags(in.Controls), returnTypes(in.Extra[0]), in.Operands[0].format(numUint))
+	case OpDclUAVRaw:
+		return fmt.Sprintf("%s%s %s", info.name, uavFlags(in.Controls), in.Operands[0].format(numUint))
+	case OpDclUAVStructured:
+		return fmt.Sprintf("%s%s %s, %d", info.name, uavFlags(in.Controls), in.Operands[0].format(numUint), in.Extra[0])
+	case OpDclResourceRaw, OpDclStream:
+		return fmt.Sprintf("%s %s", info.name, in.Operands[0].format(numUint))
+	case OpDclResourceStructured, OpDclTGSMRaw:
+		return fmt.Sprintf("%s %s, %d", info.name, in.Operands[0].format(numUint), in.Extra[0])
+	case OpDclTGSMStructured:
+		return fmt.Sprintf("%s %s, %d, %d", info.name, in.Operands[0].format(numUint), in.Extra[0], in.Extra[1])
+	case OpDclFunctionBody:
+		return fmt.Sprintf("%s fb%d", info.name, in.Extra[0])
+	case OpDclFunctionTable:
+		return fmt.Sprintf("%s ft%s = {%s}", info.name, literalAt(in.Extra, 0), literalList(in.Extra, 2, "fb"))
+	case OpDclInterface:
+		name := info.name
+		if in.Controls&1 != 0 {
+			name += "_dynamicindexed"
+		}
+		var arr, calls string = "?", "?"
+		if len(in.Extra) > 2 {
+			arr = fmt.Sprint(in.Extra[2] >> 16)
+		}
+		if len(in.Extra) > 1 {
+			calls = fmt.Sprint(in.Extra[1])
+		}
+		return fmt.Sprintf("%s fp%s[%s][%s] = {%s}", name, literalAt(in.Extra, 0), arr, calls, literalList(in.Extra, 3, "ft"))
+	case OpInterfaceCall:
+		// fcall fp#[array index][call site]: the call site is the literal.
+		return fmt.Sprintf("%s %s[%s]", info.name, in.Operands[0].format(numUint), literalAt(in.Extra, 0))
+	case OpSync:
+		name := info.name
+		switch {
+		case in.Controls&8 != 0:
+			name += "_uglobal"
+		case in.Controls&4 != 0:
+			name += "_ugroup"
+		}
+		if in.Controls&2 != 0 {
+			name += "_g"
+		}
+		if in.Controls&1 != 0 {
+			name += "_t"
+		}
+		return name
 	case OpDclIndexableTemp:
 		return fmt.Sprintf("dcl_indexableTemp x%d[%d], %d", in.Extra[0], in.Extra[1], in.Extra[2])
 	case OpDclConstantBuffer:
@@ -104,6 +200,10 @@ func (in *Instruction) String() string {
 		case 2:
 			b.WriteString("_uint")
 		}
+	case OpSampleInfo:
+		if in.Controls&1 != 0 {
+			b.WriteString("_uint")
+		}
 	}
 	for _, e := range in.Extended {
 		switch e & 0x3f {
@@ -111,7 +211,12 @@ func (in *Instruction) String() string {
 			off := func(shift uint) int { return int(int32(e<<(28-shift)) >> 28) }
 			fmt.Fprintf(&b, "_aoffimmi(%d,%d,%d)", off(9), off(13), off(17))
 		case 2:
-			fmt.Fprintf(&b, "_indexable(%s)", ResourceDimension(e>>6&0x1f))
+			dim := ResourceDimension(e >> 6 & 0x1f)
+			if dim == DimStructuredBuffer {
+				fmt.Fprintf(&b, "_indexable(%s, stride=%d)", dim, e>>11&0xfff)
+			} else {
+				fmt.Fprintf(&b, "_indexable(%s)", dim)
+			}
 		case 3:
 			b.WriteString(returnTypes(e >> 6))
 		}
@@ -119,15 +224,59 @@ func (in *Instruction) String() string {
 	if in.Saturate() {
 		b.WriteString("_sat")
 	}
+	atomic := in.Op >= OpAtomicAnd && in.Op <= OpImmAtomicUmin
 	for i := range in.Operands {
 		if i == 0 {
 			b.WriteByte(' ')
 		} else {
 			b.WriteString(", ")
 		}
-		b.WriteString(in.Operands[i].format(info.num))
+		op := in.Operands[i]
+		if atomic && (op.Type == RegUAV || op.Type == RegTGSM) {
+			// An atomic's memory operand prints bare: u0, g0.
+			op.Components = 0
+		}
+		b.WriteString(op.format(info.num))
 	}
 	return b.String()
+}
+
+// enumName is names[v], or v in decimal past the list.
+func enumName(v uint32, names ...string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return strconv.FormatUint(uint64(v), 10)
+}
+
+// uavFlags is a UAV declaration's suffixes: _glc for globally coherent
+// access, _opc for a structured buffer's order-preserving counter.
+func uavFlags(controls uint32) string {
+	var s string
+	if controls&(1<<5) != 0 {
+		s += "_glc"
+	}
+	if controls&(1<<12) != 0 {
+		s += "_opc"
+	}
+	return s
+}
+
+// literalAt prints w[i] in decimal, or "?" past the end.
+func literalAt(w []uint32, i int) string {
+	if i < len(w) {
+		return strconv.FormatUint(uint64(w[i]), 10)
+	}
+	return "?"
+}
+
+// literalList prints w[from:] as prefixed register names: "fb0, fb1".
+func literalList(w []uint32, from int, prefix string) string {
+	var parts []string
+	for i := from; i < len(w); i++ {
+		parts = append(parts, prefix+strconv.FormatUint(uint64(w[i]), 10))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func (in *Instruction) customDataString() string {
@@ -205,6 +354,7 @@ func (op *Operand) format(num numKind) string {
 			}
 			f := math.Float64frombits(uint64(op.Imm[i]) | uint64(op.Imm[i+1])<<32)
 			b.WriteString(strconv.FormatFloat(f, 'f', 6, 64))
+			b.WriteByte('l')
 		}
 		b.WriteByte(')')
 	default:
@@ -213,10 +363,13 @@ func (op *Operand) format(num numKind) string {
 			prefix = fmt.Sprintf("reg%d_", op.Type)
 		}
 		b.WriteString(prefix)
+		// The first index of most registers prints bare (r0, v1, cb0);
+		// further ones, relative ones, and every index of the arrays of
+		// control points and vertices (v[3][0], vicp[0][1]) in brackets.
+		bare := op.Type != RegImmediateCB && op.Type != RegInputControlPoint && op.Type != RegOutputControlPoint &&
+			op.Type != RegThisPointer && !((op.Type == RegInput || op.Type == RegOutput) && len(op.Indices) > 1)
 		for d, idx := range op.Indices {
-			// The first index of most registers prints bare (r0, v1, cb0);
-			// further ones, and relative ones, in brackets.
-			if d == 0 && idx.Rel == nil && op.Type != RegImmediateCB {
+			if d == 0 && idx.Rel == nil && bare {
 				b.WriteString(strconv.FormatUint(idx.Imm, 10))
 				continue
 			}
@@ -265,28 +418,36 @@ func indexString(idx Index, num numKind) string {
 	if idx.Rel == nil {
 		return strconv.FormatUint(idx.Imm, 10)
 	}
-	rel := idx.Rel.format(numUint)
-	if idx.Repr == IndexRelative {
-		return rel
-	}
-	return fmt.Sprintf("%s + %d", rel, idx.Imm)
+	// fxc writes the offset even when the index is the register alone.
+	return fmt.Sprintf("%s + %d", idx.Rel.format(numUint), idx.Imm)
 }
 
 // immString prints one immediate as fxc does: floats with six decimals,
 // integers in decimal, and for typeless moves whichever the bits look like
 // (a zero, denormal or NaN pattern is an integer).
+//
+// Integers past ten thousand print in hex, as fxc writes them
+// (l(0x00008000) but l(8192)).
 func immString(v uint32, num numKind) string {
 	switch num {
 	case numInt:
-		return strconv.FormatInt(int64(int32(v)), 10)
+		return intString(v)
 	case numUint:
-		return strconv.FormatUint(uint64(v), 10)
+		// fxc prints the bit operations' literals signed too: l(-2).
+		return intString(v)
 	case numAny:
-		if exp := v >> 23 & 0xff; exp == 0 || exp == 0xff {
-			return strconv.FormatInt(int64(int32(v)), 10)
+		if exp := v >> 23 & 0xff; (exp == 0 || exp == 0xff) && v != 0x80000000 {
+			return intString(v)
 		}
 	}
 	return floatString(math.Float32frombits(v))
+}
+
+func intString(v uint32) string {
+	if i := int32(v); i >= -10000 && i <= 10000 {
+		return strconv.FormatInt(int64(i), 10)
+	}
+	return fmt.Sprintf("0x%08x", v)
 }
 
 // floatString is C's %f for a float widened to double.

@@ -44,7 +44,7 @@ func fxcCode(listing string) string {
 	in := false
 	for _, l := range strings.Split(listing, "\n") {
 		l = strings.TrimRight(l, " \r")
-		if !in && len(l) == 6 && (strings.HasPrefix(l, "vs_") || strings.HasPrefix(l, "ps_")) && l[4] == '_' {
+		if !in && len(l) == 6 && l[2] == '_' && l[4] == '_' && strings.Contains("vs ps gs hs ds cs", l[:2]) {
 			in = true
 		}
 		if in && strings.HasPrefix(l, "// Approximately") {

@@ -74,6 +74,13 @@ func FuzzDecodeProgram(f *testing.F) {
 		code, _ := p.Bytes()
 		f.Add(code)
 	}
+	for _, sp := range stagePrograms {
+		code, err := sp.p.Bytes()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(code)
+	}
 	f.Fuzz(func(t *testing.T, code []byte) {
 		if len(code) >= 8 {
 			// Keep the length token honest often enough to get past it.

@@ -1,13 +1,18 @@
 package dxbc
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Opcode is D3D10_SB_OPCODE_TYPE / D3D11_SB_OPCODE_TYPE from the Windows
 // DDK header d3d11tokenizedprogramformat.hpp: bits 0..10 of an opcode token.
 type Opcode uint32
 
-// The opcodes a shader model 4/5 vertex or pixel shader uses, numbered as
-// in the DDK header.
+// Every opcode of shader models 4.0, 4.1 and 5.0 (and the 11.1 doubles),
+// numbered as in the DDK header: every stage's, so that any program fxc
+// writes decodes and lists, and a feature the device lacks is refused by
+// its name, not its number.
 const (
 	OpAdd                     Opcode = 0
 	OpAnd                     Opcode = 1
@@ -142,6 +147,90 @@ const (
 	OpBfi                     Opcode = 140
 	OpBfrev                   Opcode = 141
 	OpSwapc                   Opcode = 142
+	// Shader model 5: declarations of the other stages, UAVs, thread-group
+	// shared memory, atomics, doubles.
+	OpHSDecls                     Opcode = 113
+	OpHSControlPointPhase         Opcode = 114
+	OpHSForkPhase                 Opcode = 115
+	OpHSJoinPhase                 Opcode = 116
+	OpEmitStream                  Opcode = 117
+	OpCutStream                   Opcode = 118
+	OpEmitThenCutStream           Opcode = 119
+	OpInterfaceCall               Opcode = 120
+	OpDclStream                   Opcode = 143
+	OpDclFunctionBody             Opcode = 144
+	OpDclFunctionTable            Opcode = 145
+	OpDclInterface                Opcode = 146
+	OpDclInputControlPointCount   Opcode = 147
+	OpDclOutputControlPointCount  Opcode = 148
+	OpDclTessDomain               Opcode = 149
+	OpDclTessPartitioning         Opcode = 150
+	OpDclTessOutputPrimitive      Opcode = 151
+	OpDclHSMaxTessFactor          Opcode = 152
+	OpDclHSForkPhaseInstanceCount Opcode = 153
+	OpDclHSJoinPhaseInstanceCount Opcode = 154
+	OpDclThreadGroup              Opcode = 155
+	OpDclUAVTyped                 Opcode = 156
+	OpDclUAVRaw                   Opcode = 157
+	OpDclUAVStructured            Opcode = 158
+	OpDclTGSMRaw                  Opcode = 159
+	OpDclTGSMStructured           Opcode = 160
+	OpDclResourceRaw              Opcode = 161
+	OpDclResourceStructured       Opcode = 162
+	OpLdUAVTyped                  Opcode = 163
+	OpStoreUAVTyped               Opcode = 164
+	OpLdRaw                       Opcode = 165
+	OpStoreRaw                    Opcode = 166
+	OpLdStructured                Opcode = 167
+	OpStoreStructured             Opcode = 168
+	OpAtomicAnd                   Opcode = 169
+	OpAtomicOr                    Opcode = 170
+	OpAtomicXor                   Opcode = 171
+	OpAtomicCmpStore              Opcode = 172
+	OpAtomicIadd                  Opcode = 173
+	OpAtomicImax                  Opcode = 174
+	OpAtomicImin                  Opcode = 175
+	OpAtomicUmax                  Opcode = 176
+	OpAtomicUmin                  Opcode = 177
+	OpImmAtomicAlloc              Opcode = 178
+	OpImmAtomicConsume            Opcode = 179
+	OpImmAtomicIadd               Opcode = 180
+	OpImmAtomicAnd                Opcode = 181
+	OpImmAtomicOr                 Opcode = 182
+	OpImmAtomicXor                Opcode = 183
+	OpImmAtomicExch               Opcode = 184
+	OpImmAtomicCmpExch            Opcode = 185
+	OpImmAtomicImax               Opcode = 186
+	OpImmAtomicImin               Opcode = 187
+	OpImmAtomicUmax               Opcode = 188
+	OpImmAtomicUmin               Opcode = 189
+	OpSync                        Opcode = 190
+	OpDadd                        Opcode = 191
+	OpDmax                        Opcode = 192
+	OpDmin                        Opcode = 193
+	OpDmul                        Opcode = 194
+	OpDeq                         Opcode = 195
+	OpDge                         Opcode = 196
+	OpDlt                         Opcode = 197
+	OpDne                         Opcode = 198
+	OpDmov                        Opcode = 199
+	OpDmovc                       Opcode = 200
+	OpDtof                        Opcode = 201
+	OpFtod                        Opcode = 202
+	OpEvalSnapped                 Opcode = 203
+	OpEvalSampleIndex             Opcode = 204
+	OpEvalCentroid                Opcode = 205
+	OpDclGSInstanceCount          Opcode = 206
+	OpAbort                       Opcode = 207
+	OpDebugBreak                  Opcode = 208
+	OpDdiv                        Opcode = 210 // Direct3D 11.1 double extensions, 210-217
+	OpDfma                        Opcode = 211
+	OpDrcp                        Opcode = 212
+	OpMsad                        Opcode = 213
+	OpDtoi                        Opcode = 214
+	OpDtou                        Opcode = 215
+	OpItod                        Opcode = 216
+	OpUtod                        Opcode = 217
 )
 
 // numKind says how an instruction's immediates print: fxc shows float
@@ -167,6 +256,15 @@ type opInfo struct {
 	num   numKind
 }
 
+// Opcodes whose literal words do not fit opInfo's fixed count:
+// dcl_function_table and dcl_interface end with a list (every word after
+// the operands is Extra), and fcall's literal (the call site) comes
+// before its operand, kept in Extra.
+var (
+	varExtra  = map[Opcode]bool{OpDclFunctionTable: true, OpDclInterface: true}
+	leadExtra = map[Opcode]int{OpInterfaceCall: 1}
+)
+
 var opTable = map[Opcode]opInfo{
 	OpAdd: {"add", 1, 2, 0, numFloat}, OpAnd: {"and", 1, 2, 0, numUint},
 	OpBreak: {"break", 0, 0, 0, numUint}, OpBreakc: {"breakc", 0, 1, 0, numUint},
@@ -185,7 +283,7 @@ var opTable = map[Opcode]opInfo{
 	OpImad: {"imad", 1, 3, 0, numInt}, OpImax: {"imax", 1, 2, 0, numInt}, OpImin: {"imin", 1, 2, 0, numInt},
 	OpImul: {"imul", 2, 2, 0, numInt}, OpIne: {"ine", 1, 2, 0, numInt}, OpIneg: {"ineg", 1, 1, 0, numInt},
 	OpIshl: {"ishl", 1, 2, 0, numInt}, OpIshr: {"ishr", 1, 2, 0, numInt}, OpItof: {"itof", 1, 1, 0, numInt},
-	OpLabel: {"label", 0, 1, 0, numUint}, OpLd: {"ld", 1, 2, 0, numInt}, OpLdMS: {"ld_ms", 1, 3, 0, numInt},
+	OpLabel: {"label", 0, 1, 0, numUint}, OpLd: {"ld", 1, 2, 0, numInt}, OpLdMS: {"ldms", 1, 3, 0, numInt},
 	OpLog: {"log", 1, 1, 0, numFloat}, OpLoop: {"loop", 0, 0, 0, numUint}, OpLt: {"lt", 1, 2, 0, numFloat},
 	OpMad: {"mad", 1, 3, 0, numFloat}, OpMin: {"min", 1, 2, 0, numFloat}, OpMax: {"max", 1, 2, 0, numFloat},
 	OpMov: {"mov", 1, 1, 0, numAny}, OpMovc: {"movc", 1, 3, 0, numAny}, OpMul: {"mul", 1, 2, 0, numFloat},
@@ -213,7 +311,7 @@ var opTable = map[Opcode]opInfo{
 	OpDclOutputSIV: {"dcl_output_siv", 0, 1, 1, numUint}, OpDclTemps: {"dcl_temps", 0, 0, 1, numUint},
 	OpDclIndexableTemp: {"dcl_indexableTemp", 0, 0, 3, numUint}, OpDclGlobalFlags: {"dcl_globalFlags", 0, 0, 0, numUint},
 	OpLod: {"lod", 1, 3, 0, numFloat}, OpGather4: {"gather4", 1, 3, 0, numFloat},
-	OpSamplePos: {"sample_pos", 1, 2, 0, numInt}, OpSampleInfo: {"sample_info", 1, 1, 0, numUint},
+	OpSamplePos: {"samplepos", 1, 2, 0, numInt}, OpSampleInfo: {"sampleinfo", 1, 1, 0, numUint},
 	OpBufinfo:        {"bufinfo", 1, 1, 0, numUint},
 	OpDerivRtxCoarse: {"deriv_rtx_coarse", 1, 1, 0, numFloat}, OpDerivRtxFine: {"deriv_rtx_fine", 1, 1, 0, numFloat},
 	OpDerivRtyCoarse: {"deriv_rty_coarse", 1, 1, 0, numFloat}, OpDerivRtyFine: {"deriv_rty_fine", 1, 1, 0, numFloat},
@@ -226,6 +324,54 @@ var opTable = map[Opcode]opInfo{
 	OpUbfe: {"ubfe", 1, 3, 0, numUint}, OpIbfe: {"ibfe", 1, 3, 0, numInt}, OpBfi: {"bfi", 1, 4, 0, numUint},
 	OpBfrev: {"bfrev", 1, 1, 0, numUint}, OpSwapc: {"swapc", 2, 3, 0, numAny},
 	OpCustomData: {"customdata", 0, 0, 0, numAny},
+	OpCut:        {"cut", 0, 0, 0, numUint}, OpEmit: {"emit", 0, 0, 0, numUint},
+	OpEmitThenCut:       {"emitThenCut", 0, 0, 0, numUint},
+	OpDclOutputTopology: {"dcl_outputtopology", 0, 0, 0, numUint}, OpDclInputPrimitive: {"dcl_inputprimitive", 0, 0, 0, numUint},
+
+	OpHSDecls: {"hs_decls", 0, 0, 0, numUint}, OpHSControlPointPhase: {"hs_control_point_phase", 0, 0, 0, numUint},
+	OpHSForkPhase: {"hs_fork_phase", 0, 0, 0, numUint}, OpHSJoinPhase: {"hs_join_phase", 0, 0, 0, numUint},
+	OpEmitStream: {"emit_stream", 0, 1, 0, numUint}, OpCutStream: {"cut_stream", 0, 1, 0, numUint},
+	OpEmitThenCutStream: {"emitThenCut_stream", 0, 1, 0, numUint}, OpInterfaceCall: {"fcall", 0, 1, 1, numUint},
+	OpDclStream: {"dcl_stream", 0, 1, 0, numUint}, OpDclFunctionBody: {"dcl_function_body", 0, 0, 1, numUint},
+	OpDclFunctionTable: {"dcl_function_table", 0, 0, 0, numUint}, OpDclInterface: {"dcl_interface", 0, 0, 0, numUint},
+	OpDclInputControlPointCount:   {"dcl_input_control_point_count", 0, 0, 0, numUint},
+	OpDclOutputControlPointCount:  {"dcl_output_control_point_count", 0, 0, 0, numUint},
+	OpDclTessDomain:               {"dcl_tessellator_domain", 0, 0, 0, numUint},
+	OpDclTessPartitioning:         {"dcl_tessellator_partitioning", 0, 0, 0, numUint},
+	OpDclTessOutputPrimitive:      {"dcl_tessellator_output_primitive", 0, 0, 0, numUint},
+	OpDclHSMaxTessFactor:          {"dcl_hs_max_tessfactor", 0, 0, 1, numFloat},
+	OpDclHSForkPhaseInstanceCount: {"dcl_hs_fork_phase_instance_count", 0, 0, 1, numUint},
+	OpDclHSJoinPhaseInstanceCount: {"dcl_hs_join_phase_instance_count", 0, 0, 1, numUint},
+	OpDclThreadGroup:              {"dcl_thread_group", 0, 0, 3, numUint},
+	OpDclUAVTyped:                 {"dcl_uav_typed", 0, 1, 1, numUint}, OpDclUAVRaw: {"dcl_uav_raw", 0, 1, 0, numUint},
+	OpDclUAVStructured: {"dcl_uav_structured", 0, 1, 1, numUint}, OpDclTGSMRaw: {"dcl_tgsm_raw", 0, 1, 1, numUint},
+	OpDclTGSMStructured: {"dcl_tgsm_structured", 0, 1, 2, numUint}, OpDclResourceRaw: {"dcl_resource_raw", 0, 1, 0, numUint},
+	OpDclResourceStructured: {"dcl_resource_structured", 0, 1, 1, numUint},
+	OpLdUAVTyped:            {"ld_uav_typed", 1, 2, 0, numUint}, OpStoreUAVTyped: {"store_uav_typed", 1, 2, 0, numAny},
+	OpLdRaw: {"ld_raw", 1, 2, 0, numUint}, OpStoreRaw: {"store_raw", 1, 2, 0, numAny},
+	OpLdStructured: {"ld_structured", 1, 3, 0, numUint}, OpStoreStructured: {"store_structured", 1, 3, 0, numAny},
+	OpAtomicAnd: {"atomic_and", 1, 2, 0, numUint}, OpAtomicOr: {"atomic_or", 1, 2, 0, numUint},
+	OpAtomicXor: {"atomic_xor", 1, 2, 0, numUint}, OpAtomicCmpStore: {"atomic_cmp_store", 1, 3, 0, numUint},
+	OpAtomicIadd: {"atomic_iadd", 1, 2, 0, numInt}, OpAtomicImax: {"atomic_imax", 1, 2, 0, numInt},
+	OpAtomicImin: {"atomic_imin", 1, 2, 0, numInt}, OpAtomicUmax: {"atomic_umax", 1, 2, 0, numUint},
+	OpAtomicUmin:     {"atomic_umin", 1, 2, 0, numUint},
+	OpImmAtomicAlloc: {"imm_atomic_alloc", 1, 1, 0, numUint}, OpImmAtomicConsume: {"imm_atomic_consume", 1, 1, 0, numUint},
+	OpImmAtomicIadd: {"imm_atomic_iadd", 2, 2, 0, numInt}, OpImmAtomicAnd: {"imm_atomic_and", 2, 2, 0, numUint},
+	OpImmAtomicOr: {"imm_atomic_or", 2, 2, 0, numUint}, OpImmAtomicXor: {"imm_atomic_xor", 2, 2, 0, numUint},
+	OpImmAtomicExch: {"imm_atomic_exch", 2, 2, 0, numUint}, OpImmAtomicCmpExch: {"imm_atomic_cmp_exch", 2, 3, 0, numUint},
+	OpImmAtomicImax: {"imm_atomic_imax", 2, 2, 0, numInt}, OpImmAtomicImin: {"imm_atomic_imin", 2, 2, 0, numInt},
+	OpImmAtomicUmax: {"imm_atomic_umax", 2, 2, 0, numUint}, OpImmAtomicUmin: {"imm_atomic_umin", 2, 2, 0, numUint},
+	OpSync: {"sync", 0, 0, 0, numUint},
+	OpDadd: {"dadd", 1, 2, 0, numFloat}, OpDmax: {"dmax", 1, 2, 0, numFloat}, OpDmin: {"dmin", 1, 2, 0, numFloat},
+	OpDmul: {"dmul", 1, 2, 0, numFloat}, OpDeq: {"deq", 1, 2, 0, numFloat}, OpDge: {"dge", 1, 2, 0, numFloat},
+	OpDlt: {"dlt", 1, 2, 0, numFloat}, OpDne: {"dne", 1, 2, 0, numFloat}, OpDmov: {"dmov", 1, 1, 0, numAny},
+	OpDmovc: {"dmovc", 1, 3, 0, numAny}, OpDtof: {"dtof", 1, 1, 0, numFloat}, OpFtod: {"ftod", 1, 1, 0, numFloat},
+	OpEvalSnapped: {"eval_snapped", 1, 2, 0, numInt}, OpEvalSampleIndex: {"eval_sample_index", 1, 2, 0, numInt},
+	OpEvalCentroid: {"eval_centroid", 1, 1, 0, numFloat}, OpDclGSInstanceCount: {"dcl_gsinstances", 0, 0, 1, numUint},
+	OpAbort: {"abort", 0, 0, 0, numUint}, OpDebugBreak: {"debug_break", 0, 0, 0, numUint},
+	OpDdiv: {"ddiv", 1, 2, 0, numFloat}, OpDfma: {"dfma", 1, 3, 0, numFloat}, OpDrcp: {"drcp", 1, 1, 0, numFloat},
+	OpMsad: {"msad", 1, 3, 0, numUint}, OpDtoi: {"dtoi", 1, 1, 0, numFloat}, OpDtou: {"dtou", 1, 1, 0, numFloat},
+	OpItod: {"itod", 1, 1, 0, numInt}, OpUtod: {"utod", 1, 1, 0, numUint},
 }
 
 // String is the opcode's name in fxc's listing, or "opcode(N)".
@@ -234,6 +380,13 @@ func (o Opcode) String() string {
 		return info.name
 	}
 	return fmt.Sprintf("opcode(%d)", uint32(o))
+}
+
+// IsDeclaration reports whether the opcode declares (dcl_*, and customdata,
+// which holds the immediate constant buffer) rather than computes.
+func (o Opcode) IsDeclaration() bool {
+	info, ok := opTable[o]
+	return ok && (o == OpCustomData || strings.HasPrefix(info.name, "dcl_"))
 }
 
 // Known reports whether the decoder and encoder handle the opcode.
@@ -388,4 +541,8 @@ var globalFlagNames = []string{"refactoringAllowed", "enableDoublePrecisionFloat
 
 // Operand system-value names (D3D10_SB_NAME) printed after dcl_*_siv/sgv.
 var nameTokenNames = []string{"undefined", "position", "clip_distance", "cull_distance", "rendertarget_array_index",
-	"viewport_array_index", "vertex_id", "primitive_id", "instance_id", "is_front_face", "sampleIndex"}
+	"viewport_array_index", "vertex_id", "primitive_id", "instance_id", "is_front_face", "sampleIndex",
+	"finalQuadUeq0EdgeTessFactor", "finalQuadVeq0EdgeTessFactor", "finalQuadUeq1EdgeTessFactor",
+	"finalQuadVeq1EdgeTessFactor", "finalQuadUInsideTessFactor", "finalQuadVInsideTessFactor",
+	"finalTriUeq0EdgeTessFactor", "finalTriVeq0EdgeTessFactor", "finalTriWeq0EdgeTessFactor",
+	"finalTriInsideTessFactor", "finalLineDetailTessFactor", "finalLineDensityTessFactor"}

@@ -6,25 +6,49 @@ import "fmt"
 type RegisterType uint8
 
 const (
-	RegTemp               RegisterType = 0
-	RegInput              RegisterType = 1
-	RegOutput             RegisterType = 2
-	RegIndexableTemp      RegisterType = 3
-	RegImmediate32        RegisterType = 4
-	RegImmediate64        RegisterType = 5
-	RegSampler            RegisterType = 6
-	RegResource           RegisterType = 7
-	RegConstantBuffer     RegisterType = 8
-	RegImmediateCB        RegisterType = 9
-	RegLabel              RegisterType = 10
-	RegInputPrimitiveID   RegisterType = 11
-	RegOutputDepth        RegisterType = 12
-	RegNull               RegisterType = 13
-	RegRasterizer         RegisterType = 14
-	RegOutputCoverageMask RegisterType = 15
-	RegInputCoverageMask  RegisterType = 35
-	RegOutputDepthGE      RegisterType = 38
-	RegOutputDepthLE      RegisterType = 39
+	RegTemp                     RegisterType = 0
+	RegInput                    RegisterType = 1
+	RegOutput                   RegisterType = 2
+	RegIndexableTemp            RegisterType = 3
+	RegImmediate32              RegisterType = 4
+	RegImmediate64              RegisterType = 5
+	RegSampler                  RegisterType = 6
+	RegResource                 RegisterType = 7
+	RegConstantBuffer           RegisterType = 8
+	RegImmediateCB              RegisterType = 9
+	RegLabel                    RegisterType = 10
+	RegInputPrimitiveID         RegisterType = 11
+	RegOutputDepth              RegisterType = 12
+	RegNull                     RegisterType = 13
+	RegRasterizer               RegisterType = 14
+	RegOutputCoverageMask       RegisterType = 15
+	RegStream                   RegisterType = 16 // m#: a geometry shader's output stream
+	RegFunctionBody             RegisterType = 17
+	RegFunctionTable            RegisterType = 18
+	RegInterface                RegisterType = 19
+	RegFunctionInput            RegisterType = 20
+	RegFunctionOutput           RegisterType = 21
+	RegOutputControlPointID     RegisterType = 22
+	RegInputForkInstanceID      RegisterType = 23
+	RegInputJoinInstanceID      RegisterType = 24
+	RegInputControlPoint        RegisterType = 25
+	RegOutputControlPoint       RegisterType = 26
+	RegInputPatchConstant       RegisterType = 27
+	RegInputDomainPoint         RegisterType = 28
+	RegThisPointer              RegisterType = 29
+	RegUAV                      RegisterType = 30 // u#: an unordered access view
+	RegTGSM                     RegisterType = 31 // g#: thread-group shared memory
+	RegInputThreadID            RegisterType = 32
+	RegInputThreadGroupID       RegisterType = 33
+	RegInputThreadIDInGroup     RegisterType = 34
+	RegInputCoverageMask        RegisterType = 35
+	RegInputThreadIDInGroupFlat RegisterType = 36
+	RegInputGSInstanceID        RegisterType = 37
+	RegOutputDepthGE            RegisterType = 38
+	RegOutputDepthLE            RegisterType = 39
+	RegCycleCounter             RegisterType = 40
+	RegOutputStencilRef         RegisterType = 41 // Direct3D 11.1
+	RegInnerCoverage            RegisterType = 42 // Direct3D 11.1
 )
 
 var regPrefix = map[RegisterType]string{
@@ -32,7 +56,24 @@ var regPrefix = map[RegisterType]string{
 	RegSampler: "s", RegResource: "t", RegConstantBuffer: "cb", RegImmediateCB: "icb", RegLabel: "l",
 	RegInputPrimitiveID: "vPrim", RegOutputDepth: "oDepth", RegNull: "null", RegRasterizer: "rasterizer",
 	RegOutputCoverageMask: "oMask", RegInputCoverageMask: "vCoverage", RegOutputDepthGE: "oDepthGE",
-	RegOutputDepthLE: "oDepthLE",
+	RegOutputDepthLE: "oDepthLE", RegStream: "m", RegFunctionBody: "fb", RegFunctionTable: "ft",
+	RegInterface: "fp", RegFunctionInput: "fi", RegFunctionOutput: "fo",
+	RegOutputControlPointID: "vOutputControlPointID", RegInputForkInstanceID: "vForkInstanceID",
+	RegInputJoinInstanceID: "vJoinInstanceID", RegInputControlPoint: "vicp", RegOutputControlPoint: "vocp",
+	RegInputPatchConstant: "vpc", RegInputDomainPoint: "vDomain", RegThisPointer: "this", RegUAV: "u",
+	RegTGSM: "g", RegInputThreadID: "vThreadID", RegInputThreadGroupID: "vThreadGroupID",
+	RegInputThreadIDInGroup: "vThreadIDInGroup", RegInputThreadIDInGroupFlat: "vThreadIDInGroupFlattened",
+	RegInputGSInstanceID: "vGSInstanceID", RegCycleCounter: "vCycleCounter", RegOutputStencilRef: "oStencilRef",
+	RegInnerCoverage: "vInnerCoverage",
+}
+
+// String is the register's prefix in the listing ("r", "v", "u",
+// "vThreadID"), or "register type N".
+func (t RegisterType) String() string {
+	if p, ok := regPrefix[t]; ok {
+		return p
+	}
+	return fmt.Sprintf("register type %d", uint8(t))
 }
 
 // SelectionMode is how a 4-component operand picks components
@@ -197,10 +238,7 @@ func decodeOperand(w []uint32, pos *int, depth int) (Operand, error) {
 	}
 	switch op.Type {
 	case RegImmediate32, RegImmediate64:
-		n := int(op.Components)
-		if op.Type == RegImmediate64 {
-			n *= 2
-		}
+		n := immWords(&op)
 		if n == 0 || *pos+n > len(w) {
 			return op, fmt.Errorf("immediate operand needs %d words, %d left", n, len(w)-*pos)
 		}
@@ -277,14 +315,25 @@ func (op *Operand) encode(out []uint32, depth int) ([]uint32, error) {
 	}
 	switch op.Type {
 	case RegImmediate32, RegImmediate64:
-		n := int(op.Components)
-		if op.Type == RegImmediate64 {
-			n *= 2
-		}
+		n := immWords(op)
 		if len(op.Imm) != n {
 			return out, fmt.Errorf("an immediate operand of %d components needs %d words, has %d", op.Components, n, len(op.Imm))
 		}
 		out = append(out, op.Imm...)
 	}
 	return out, nil
+}
+
+// immWords is the number of literal words an immediate operand carries:
+// one per component for l(), and for d() two per double, one double for
+// a one-component operand and two (a dvec2, the four 32-bit components)
+// for a four-component one.
+func immWords(op *Operand) int {
+	if op.Type == RegImmediate64 {
+		if op.Components == 4 {
+			return 4
+		}
+		return 2 * int(op.Components)
+	}
+	return int(op.Components)
 }

@@ -114,7 +114,7 @@ func decodeInstruction(w []uint32, pos int) (Instruction, int, error) {
 	in := Instruction{Op: Opcode(t & 0x7ff)}
 	info, ok := opTable[in.Op]
 	if !ok {
-		return in, 0, fmt.Errorf("unknown or unsupported opcode %d", uint32(in.Op))
+		return in, 0, fmt.Errorf("opcode %d is not an instruction of shader model 4 or 5", uint32(in.Op))
 	}
 	if in.Op == OpCustomData {
 		in.CustomClass = t >> 11
@@ -152,6 +152,14 @@ func decodeInstruction(w []uint32, pos int) (Instruction, int, error) {
 		}
 		in.Extended = append(in.Extended, e&^(1<<31))
 	}
+	lead := leadExtra[in.Op]
+	if lead > 0 {
+		if end-p < lead {
+			return in, 0, fmt.Errorf("%d words after the opcode, want at least %d", end-p, lead)
+		}
+		in.Extra = append([]uint32(nil), body[p:p+lead]...)
+		p += lead
+	}
 	for i := 0; i < info.dst+info.src; i++ {
 		op, err := decodeOperand(body, &p, 0)
 		if err != nil {
@@ -159,11 +167,13 @@ func decodeInstruction(w []uint32, pos int) (Instruction, int, error) {
 		}
 		in.Operands = append(in.Operands, op)
 	}
-	if end-p != info.extra {
-		return in, 0, fmt.Errorf("%d words after the operands, want %d", end-p, info.extra)
-	}
-	if info.extra > 0 {
+	switch {
+	case varExtra[in.Op]:
 		in.Extra = append([]uint32(nil), body[p:end]...)
+	case end-p != info.extra-lead:
+		return in, 0, fmt.Errorf("%d words after the operands, want %d", end-p, info.extra-lead)
+	case info.extra > lead:
+		in.Extra = append(in.Extra, body[p:end]...)
 	}
 	return in, end, nil
 }
@@ -184,9 +194,10 @@ func (in *Instruction) Encode(out []uint32) ([]uint32, error) {
 	if len(in.Operands) != info.dst+info.src {
 		return out, fmt.Errorf("dxbc: %s takes %d operands, has %d", info.name, info.dst+info.src, len(in.Operands))
 	}
-	if len(in.Extra) != info.extra {
+	if len(in.Extra) != info.extra && !varExtra[in.Op] {
 		return out, fmt.Errorf("dxbc: %s takes %d literal words, has %d", info.name, info.extra, len(in.Extra))
 	}
+	lead := leadExtra[in.Op]
 	start := len(out)
 	tok := uint32(in.Op) | (in.Controls&0x1fff)<<11
 	if len(in.Extended) > 0 {
@@ -200,13 +211,14 @@ func (in *Instruction) Encode(out []uint32) ([]uint32, error) {
 		}
 		out = append(out, e)
 	}
+	out = append(out, in.Extra[:lead]...)
 	for i := range in.Operands {
 		var err error
 		if out, err = in.Operands[i].encode(out, 0); err != nil {
 			return out, fmt.Errorf("dxbc: %s operand %d: %w", info.name, i+1, err)
 		}
 	}
-	out = append(out, in.Extra...)
+	out = append(out, in.Extra[lead:]...)
 	n := len(out) - start
 	if n > 0x7f {
 		return out, fmt.Errorf("dxbc: %s is %d words, over the 127 an opcode token can say", info.name, n)

@@ -6,24 +6,43 @@ import "fmt"
 type InputType uint32
 
 const (
-	InputCBuffer InputType = 0
-	InputTBuffer InputType = 1
-	InputTexture InputType = 2
-	InputSampler InputType = 3
+	InputCBuffer               InputType = 0
+	InputTBuffer               InputType = 1
+	InputTexture               InputType = 2
+	InputSampler               InputType = 3
+	InputUAVRWTyped            InputType = 4
+	InputStructured            InputType = 5
+	InputUAVRWStructured       InputType = 6
+	InputByteAddress           InputType = 7
+	InputUAVRWByteAddress      InputType = 8
+	InputUAVAppendStructured   InputType = 9
+	InputUAVConsumeStructured  InputType = 10
+	InputUAVRWStructuredWithCB InputType = 11 // a RWStructuredBuffer with its hidden counter
 )
 
+// String is the Type column of fxc's resource-binding table: read-only
+// buffers are textures, every writable resource a UAV.
 func (t InputType) String() string {
 	switch t {
 	case InputCBuffer:
 		return "cbuffer"
 	case InputTBuffer:
 		return "tbuffer"
-	case InputTexture:
+	case InputTexture, InputStructured, InputByteAddress:
 		return "texture"
 	case InputSampler:
 		return "sampler"
+	case InputUAVRWTyped, InputUAVRWStructured, InputUAVRWByteAddress, InputUAVAppendStructured,
+		InputUAVConsumeStructured, InputUAVRWStructuredWithCB:
+		return "UAV"
 	}
 	return fmt.Sprintf("input(%d)", uint32(t))
+}
+
+// IsUAV reports whether the binding is an unordered access view (a u#
+// register).
+func (t InputType) IsUAV() bool {
+	return t >= InputUAVRWTyped && t != InputStructured && t != InputByteAddress && t <= InputUAVRWStructuredWithCB
 }
 
 // VariableClass and VariableType are D3D_SHADER_VARIABLE_CLASS and

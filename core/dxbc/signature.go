@@ -40,6 +40,12 @@ const (
 	SVInstanceID        SystemValue = 8
 	SVIsFrontFace       SystemValue = 9
 	SVSampleIndex       SystemValue = 10
+	SVQuadEdgeTess      SystemValue = 11 // SV_TessFactor of a quad patch
+	SVQuadInsideTess    SystemValue = 12
+	SVTriEdgeTess       SystemValue = 13
+	SVTriInsideTess     SystemValue = 14
+	SVLineDetailTess    SystemValue = 15
+	SVLineDensityTess   SystemValue = 16
 	SVTarget            SystemValue = 64
 	SVDepth             SystemValue = 65
 	SVCoverage          SystemValue = 66
@@ -52,6 +58,8 @@ var svListing = map[SystemValue]string{
 	SVUndefined: "NONE", SVPosition: "POS", SVClipDistance: "CLIPDST", SVCullDistance: "CULLDST",
 	SVRenderTargetIndex: "RTINDEX", SVViewportIndex: "VPINDEX", SVVertexID: "VERTID", SVPrimitiveID: "PRIMID",
 	SVInstanceID: "INSTID", SVIsFrontFace: "FFACE", SVSampleIndex: "SAMPLE", SVTarget: "TARGET",
+	SVQuadEdgeTess: "QUADEDGE", SVQuadInsideTess: "QUADINT", SVTriEdgeTess: "TRIEDGE", SVTriInsideTess: "TRIINT",
+	SVLineDetailTess: "LINEDET", SVLineDensityTess: "LINEDEN",
 	SVDepth: "DEPTH", SVCoverage: "COVERAGE", SVDepthGreaterEqual: "DEPTHGE", SVDepthLessEqual: "DEPTHLE",
 }
 

@@ -1,9 +1,6 @@
 package dxbc
 
-import (
-	"fmt"
-	"strings"
-)
+import "fmt"
 
 // Shader is a validated container: what the runtime keeps for a shader
 // object and hands the driver to translate.
@@ -39,7 +36,9 @@ func Validate(bytecode []byte, stage ProgramType) (*Shader, error) {
 	default:
 		return nil, fmt.Errorf("dxbc: shader model %d.%d (%s) is not 4.0, 4.1 or 5.0", p.Major, p.Minor, p.Profile())
 	}
-	if (p.Major == 5) != (c.Chunk("SHEX") != nil) {
+	// fxc writes shader model 5 in SHEX and 4 in SHDR, but for cs_4_x,
+	// which only Direct3D 11 runs: SHEX.
+	if shex := c.Chunk("SHEX") != nil; (p.Major == 5) != shex && !(shex && p.Type == ComputeShader) {
 		return nil, fmt.Errorf("dxbc: a %s program must be in a %s chunk", p.Profile(), p.FourCC())
 	}
 	if s.Inputs, err = c.Signature(true); err != nil {
@@ -73,6 +72,7 @@ func checkCode(s *Shader) error {
 		outputs = map[uint64]uint8{}
 		blocks  []Opcode
 		inCode  bool
+		patch   bool // a hull shader's fork or join phase
 		last    Opcode
 	)
 	sigMask := func(sig *Signature, r uint64) uint8 {
@@ -89,7 +89,19 @@ func checkCode(s *Shader) error {
 		where := func(err string, args ...any) error {
 			return fmt.Errorf("instruction %d (%s): %s", i, in.String(), fmt.Sprintf(err, args...))
 		}
-		isDecl := strings.HasPrefix(in.Op.String(), "dcl_") || in.Op == OpCustomData
+		isDecl := in.Op.IsDeclaration()
+		switch in.Op {
+		case OpHSDecls, OpHSControlPointPhase, OpHSForkPhase, OpHSJoinPhase:
+			// A hull shader's phases each start with their own
+			// declarations; the fork and join phases write the patch
+			// constants (PCSG), not the output signature.
+			if s.Program.Type != HullShader {
+				return where("%s outside a hull shader", in.Op)
+			}
+			inCode, temps, patch = false, -1, in.Op == OpHSForkPhase || in.Op == OpHSJoinPhase
+			outputs = map[uint64]uint8{}
+			continue
+		}
 		if isDecl && inCode {
 			return where("a declaration after the first instruction")
 		}
@@ -112,8 +124,11 @@ func checkCode(s *Shader) error {
 				return where("constant buffer of %d vectors is over 4096", op.Indices[1].Imm)
 			}
 			cbSize[op.Indices[0].Imm] = op.Indices[1].Imm
-		case OpDclSampler, OpDclResource:
-			want := map[Opcode]RegisterType{OpDclSampler: RegSampler, OpDclResource: RegResource}[in.Op]
+		case OpDclSampler, OpDclResource, OpDclResourceRaw, OpDclResourceStructured:
+			want := map[Opcode]RegisterType{OpDclSampler: RegSampler}[in.Op]
+			if in.Op != OpDclSampler {
+				want = RegResource
+			}
 			op := in.Operands[0]
 			if op.Type != want || len(op.Indices) != 1 || op.Indices[0].Rel != nil {
 				return where("declares %s, not a %s register", op.format(numUint), regPrefix[want])
@@ -125,17 +140,17 @@ func checkCode(s *Shader) error {
 			}
 		case OpDclInput, OpDclInputPS, OpDclInputSIV, OpDclInputPSSIV:
 			op := in.Operands[0]
-			if op.Type != RegInput || len(op.Indices) != 1 {
+			if op.Type != RegInput || len(op.Indices) == 0 || len(op.Indices) > 2 {
 				break
 			}
-			r := op.Indices[0].Imm
+			r := op.Indices[len(op.Indices)-1].Imm // v[vertex][r] in geometry and hull shaders
 			if m := sigMask(s.Inputs, r); op.WriteMask&^m != 0 {
 				return where("declares v%d%s, the input signature has %s", r, op.componentString(), maskOrNone(m))
 			}
 			inputs[r] |= op.WriteMask
 		case OpDclInputSGV, OpDclInputPSSGV:
-			if op := in.Operands[0]; op.Type == RegInput && len(op.Indices) == 1 {
-				inputs[op.Indices[0].Imm] |= op.WriteMask
+			if op := in.Operands[0]; op.Type == RegInput && (len(op.Indices) == 1 || len(op.Indices) == 2) {
+				inputs[op.Indices[len(op.Indices)-1].Imm] |= op.WriteMask
 			}
 		case OpDclOutput, OpDclOutputSIV, OpDclOutputSGV:
 			op := in.Operands[0]
@@ -143,7 +158,7 @@ func checkCode(s *Shader) error {
 				break
 			}
 			r := op.Indices[0].Imm
-			if m := sigMask(s.Outputs, r); op.WriteMask&^m != 0 {
+			if m := sigMask(s.Outputs, r); op.WriteMask&^m != 0 && !patch {
 				return where("declares o%d%s, the output signature has %s", r, op.componentString(), maskOrNone(m))
 			}
 			outputs[r] |= op.WriteMask
@@ -255,6 +270,13 @@ func checkOperand(op *Operand, dst bool, temps int, cb map[uint64]uint64, samp, 
 			return fmt.Errorf("t%d is not declared", r)
 		}
 	case RegInput:
+		if len(op.Indices) == 2 {
+			// v[vertex][register]: the register is the second index.
+			if idx := op.Indices[1]; idx.Rel == nil && in[idx.Imm] == 0 {
+				return fmt.Errorf("v[][%d] is not declared", idx.Imm)
+			}
+			break
+		}
 		if r, ok := first(); ok && in[r] == 0 {
 			return fmt.Errorf("v%d is not declared", r)
 		}

@@ -34,6 +34,8 @@ type allocation struct {
 	align      uint64
 	cpuVisible bool
 	primary    bool
+	surface    dxgkddi.SurfaceDesc // the private driver data it was created with
+	redirect   HAllocation         // the redirection surface Dxgkrnl made for its bitblt presents (present.go)
 
 	// backing is the allocation's system-memory backing store, committed
 	// at creation. The simulated aperture segment maps every system page
@@ -53,7 +55,8 @@ type allocation struct {
 	lastRead, lastWrite uint64 // fences of lastCtx
 	lastCtx             *context
 	lastDMA             uint64
-	renaming            []instance // earlier instances the GPU may still use (rename.go)
+	renaming            []instance  // earlier instances the GPU may still use (rename.go)
+	cur                 HAllocation // the handle of the current instance: h until a Discard lock renamed it (rename.go)
 
 	destroyed bool // by the runtime; freed once refs is 0
 	freeing   bool
@@ -103,8 +106,8 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 		align = defaultAlignment
 	}
 	region := alignUp(max(args.Info.Size, d.Size), align)
-	a := &allocation{h: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
-		cpuVisible: d.CPUVisible, primary: d.Primary, content: len(d.InitialData) > 0}
+	a := &allocation{h: h, cur: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
+		cpuVisible: d.CPUVisible, primary: d.Primary, surface: d.Surface, content: len(d.InitialData) > 0}
 
 	k.mu.Lock()
 	addr, err := k.commitLocked(&k.aperture, region, align)
@@ -144,6 +147,11 @@ func (k *Dxgkrnl) DestroyAllocation(dev HDevice, h HAllocation) error {
 	}
 	a.destroyed = true
 	a.locks = 0
+	if r := a.redirect; r != 0 {
+		// Its window's redirection surface goes with it (present.go).
+		a.redirect = 0
+		defer k.DestroyAllocation(dev, r)
+	}
 	if a.refs > 0 {
 		msg := fmt.Sprintf("%v is still named by %d queued or running DMA buffers (the last: DMA %d): freed when they retire", h, a.refs, a.lastDMA)
 		k.mu.Unlock()
@@ -210,12 +218,27 @@ func (k *Dxgkrnl) free(a *allocation) {
 	k.decommitLocked(&k.aperture, a.backing, a.region)
 	k.freeInstancesLocked(a)
 	delete(k.allocs, a.h)
+	for h, x := range k.instances {
+		if x == a {
+			delete(k.instances, h)
+		}
+	}
 	k.mu.Unlock()
+}
+
+// allocLocked finds an allocation by any of its handles: the one
+// CreateAllocation gave, or the handle of an instance a Discard lock made
+// (rename.go).
+func (k *Dxgkrnl) allocLocked(h HAllocation) *allocation {
+	if a := k.allocs[h]; a != nil {
+		return a
+	}
+	return k.instances[h]
 }
 
 // ownedLocked finds a live allocation of dev.
 func (k *Dxgkrnl) ownedLocked(op string, dev HDevice, h HAllocation) (*allocation, error) {
-	a := k.allocs[h]
+	a := k.allocLocked(h)
 	switch {
 	case a == nil || a.destroyed:
 		return nil, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s: %v is not an allocation", op, h)
@@ -286,7 +309,7 @@ func (k *Dxgkrnl) Unlock(dev HDevice, h HAllocation) error {
 func (k *Dxgkrnl) AllocationFence(h HAllocation) (lastRead, lastWrite uint64) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if a := k.allocs[h]; a != nil {
+	if a := k.allocLocked(h); a != nil {
 		return a.lastRead, a.lastWrite
 	}
 	return 0, 0

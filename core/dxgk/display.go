@@ -8,16 +8,24 @@ import (
 )
 
 // The display: one video present source whose vertical blank comes every
-// 1/RefreshHz seconds of virtual time, from time 0 ("IDXGISwapChain::Present
-// method": for the bitblt model, SyncInterval 0 means "the presentation
-// occurs immediately, there is no synchronization", 1 through 4
-// "synchronize presentation after the nth vertical blank"). A present is
-// queued from its submission until it is shown: at once when its DMA
-// buffer is done for SyncInterval 0, at a vertical blank for 1..4, where
-// Dxgkrnl flips the display to it with DxgkDdiSetVidPnSourceAddress. The
-// frames a device has queued and not shown are what its maximum frame
-// latency bounds ("IDXGIDevice1::SetMaximumFrameLatency method": "the
-// maximum number of back buffer frames that a driver can queue").
+// 1/RefreshHz seconds of virtual time, from time 0. A present is queued from
+// its submission until it is shown; the frames a device has queued and not
+// shown are what its maximum frame latency bounds ("IDXGIDevice1::
+// SetMaximumFrameLatency method": "the maximum number of back buffer frames
+// that a driver can queue"). When a frame is shown depends on the
+// presentation model ("IDXGISwapChain::Present method", SyncInterval):
+//
+//   - bitblt (DxgkDdiPresent with Blt: a DMA buffer that copies the back
+//     buffer into the window's redirection surface, present.go): 0 means
+//     "the presentation occurs immediately, there is no synchronization",
+//     the frame is shown when its copy is done; 1 through 4 "synchronize
+//     presentation after the nth vertical blank": the copy waits in the
+//     scheduler for that blank, then the frame is shown when it is done.
+//   - flip (DxgkDdiPresent with Flip, no DMA buffer: a MMIO flip): the frame
+//     is shown when Dxgkrnl points the scan-out at the back buffer with
+//     DxgkDdiSetVidPnSourceAddress, once the context's work before the
+//     present is done: at once for SyncInterval 0, at a vertical blank for
+//     1..4, each frame "for at least n vertical blanks".
 
 // Defaults of the display and the frame queue.
 const (
@@ -30,11 +38,13 @@ const (
 // frame is a present queued on a context and not shown yet.
 type frame struct {
 	seq    uint64 // the context's present number, from 1
-	fence  uint64
-	dma    uint64
+	fence  uint64 // bitblt: the fence of its copy; flip: the context's last fence before it
+	dma    uint64 // bitblt: the copy's DMA buffer; flip: the context's last DMA buffer before it
 	sync   uint32 // SyncInterval
 	src    HAllocation
-	vblank int64 // the vertical blank its flip is scheduled at (0: not yet)
+	flip   bool
+	vblank int64 // the vertical blank it waits for (0: none yet)
+	at     int64 // flip: the time its flip is scheduled at (0: not yet)
 }
 
 // refreshHz is the display's refresh rate.
@@ -120,20 +130,19 @@ func (k *Dxgkrnl) advance(c *context) {
 	f := k.advanceLocked(c)
 	k.mu.Unlock()
 	if f.seq != 0 {
-		k.s.Schedule(k.VBlankTime(f.vblank), "kernel", func() { k.flip(c, f.seq) })
+		k.s.Schedule(f.at, "kernel", func() { k.flip(c, f.seq) })
 	}
 }
 
-// advanceLocked takes the frames at the head of c's queue whose DMA buffer
-// is done and that need no vertical blank (SyncInterval 0) off the queue:
-// they are shown. It returns the first frame that needs a vertical blank,
-// its flip's blank chosen, if that flip is to be scheduled now (else the
-// zero frame). Frames are shown in the order they were presented; each
-// one with SyncInterval n is shown at least n blanks after the context's
-// frame before it and at the nth blank after its buffer is done. Each
-// context keeps its own pace: two devices presenting at once are both
-// shown at the next blank, as windows composed on one display are. A
-// removed device's frames are dropped. The caller holds mu.
+// advanceLocked takes the frames at the head of c's queue that are shown
+// now off it, and returns the flip to schedule, if any (else the zero
+// frame). A bitblt frame is shown when its copy is done (the copy waited for
+// its vertical blank, if it had one). A flip frame is ready once the
+// context's work before it is done: with SyncInterval 0 its flip is
+// scheduled at once, with n at the nth vertical blank after that and at
+// least n blanks after the context's flip before it. Frames are shown in the
+// order they were presented. Each context keeps its own pace. A removed
+// device's frames are dropped. The caller holds mu.
 func (k *Dxgkrnl) advanceLocked(c *context) frame {
 	for len(c.presents) > 0 {
 		f := &c.presents[0]
@@ -142,22 +151,29 @@ func (k *Dxgkrnl) advanceLocked(c *context) frame {
 			c.shown = c.presents[len(c.presents)-1].seq
 			c.presents = nil
 			return frame{}
-		case f.fence > c.completed || f.vblank != 0:
+		case f.fence > c.completed || f.at != 0:
 			return frame{}
-		case f.sync == 0:
+		case !f.flip:
 			c.shown = f.seq
 			c.presents = c.presents[1:]
 			continue
 		}
-		f.vblank = max(k.vblankAt(k.s.Now())+int64(f.sync), c.lastFlip+int64(f.sync))
-		c.lastFlip = f.vblank
+		now := k.s.Now()
+		if f.sync == 0 {
+			f.at = now
+		} else {
+			f.vblank = max(k.vblankAt(now)+int64(f.sync), c.lastFlip+int64(f.sync))
+			c.lastFlip = f.vblank
+			f.at = k.VBlankTime(f.vblank)
+		}
 		return *f
 	}
 	return frame{}
 }
 
-// flip shows frame seq of c at its vertical blank: DxgkDdiSetVidPnSourceAddress
-// on "kernel", then the frames behind it.
+// flip shows frame seq of c: DxgkDdiSetVidPnSourceAddress on "kernel",
+// which points the display's scan-out at the frame's buffer, then the
+// frames behind it.
 func (k *Dxgkrnl) flip(c *context, seq uint64) {
 	k.mu.Lock()
 	if len(c.presents) == 0 || c.presents[0].seq != seq {
@@ -165,24 +181,36 @@ func (k *Dxgkrnl) flip(c *context, seq uint64) {
 		return // dropped: the device was removed
 	}
 	f := c.presents[0]
+	args := dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: f.src, Context: c.h, VBlank: f.vblank, FlipImmediate: f.sync == 0}
+	if a := k.allocLocked(f.src); a != nil {
+		args.PrimarySegment, args.PrimaryAddress = a.location()
+	}
 	k.mu.Unlock()
-	at := k.VBlankTime(f.vblank)
-	args := dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: f.src, Context: c.h, VBlank: f.vblank}
 	var ab trace.ArgBuilder
-	ev := trace.Event{Handle: c.h.String(), Fence: f.fence, DMA: f.dma,
-		Args: ab.Int(trace.KeyVBlank, f.vblank).Int(trace.KeySyncInterval, int64(f.sync)).Args(),
-		Msg: fmt.Sprintf("flip to %v at vertical blank %d (%d.%03d ms, %d Hz), SyncInterval %d",
-			f.src, f.vblank, at/1_000_000, at/1000%1000, k.refreshHz(), f.sync)}
+	ev := trace.Event{Handle: c.h.String(), Fence: f.fence, DMA: f.dma, Args: ab.Int(trace.KeyVBlank, f.vblank).Int(trace.KeySyncInterval, int64(f.sync)).Args()}
+	if f.sync == 0 {
+		ev.Msg = fmt.Sprintf("flip to %v now (SyncInterval 0: no vertical blank to wait for)", f.src)
+	} else {
+		at := k.VBlankTime(f.vblank)
+		ev.Msg = fmt.Sprintf("flip to %v at vertical blank %d (%d.%03d ms, %d Hz), SyncInterval %d",
+			f.src, f.vblank, at/1_000_000, at/1000%1000, k.refreshHz(), f.sync)
+	}
 	err := k.ddi("DxgkDdiSetVidPnSourceAddress", ev, func() error { return k.drv.DxgkDdiSetVidPnSourceAddress(&args) })
-	_ = err // a failed flip still ends the frame's wait: the display keeps the old frame
 	k.mu.Lock()
+	if err == nil {
+		k.scanout = f.src
+	} // a failed flip still ends the frame's wait: the display keeps the old frame
 	if len(c.presents) > 0 && c.presents[0].seq == seq {
 		c.presents = c.presents[1:]
 		c.shown = seq
 	}
 	k.wakeAt = max(k.wakeAt, k.s.Now())
+	kick := len(k.schedQ) > 0 // a buffer that writes the old scan-out may wait for this flip
 	k.mu.Unlock()
 	k.advance(c)
+	if kick {
+		k.s.Schedule(k.s.Now(), "kernel", k.kick)
+	}
 }
 
 // waitShown blocks the calling thread until frame seq of c is shown: a

@@ -14,8 +14,10 @@
 //     initial data is written there). CPU-visible ones (dynamic, staging)
 //     stay there and the GPU reaches them through the aperture segment; the
 //     others live in VRAM while resident.
-//   - 10: Render and Present call DxgkDdiRender / DxgkDdiPresent on the
-//     calling (app) thread (DXGKARG_RENDER has no fence), count the
+//   - 10: Render calls DxgkDdiRender on the calling (app) thread
+//     (DXGKARG_RENDER has no fence); Present (present.go) picks the
+//     destination and calls DxgkDdiPresent, which writes the present's own
+//     DMA buffer (a copy; a flip needs none). Both count the
 //     submission in the context's progress (1, 2, ... per context: what the
 //     context's monitored fence reads once the buffer is done) and queue the
 //     DMA buffer to the GPU scheduler.
@@ -39,9 +41,10 @@
 //     destruction waited for them are freed at PASSIVE_LEVEL on the thread
 //     "worker" (DxgkDdiDestroyAllocation is pageable), not in the DPC.
 //   - The display (display.go): a vertical blank every 1/RefreshHz s of
-//     virtual time. A present's frame is queued until it is shown: at once
-//     when its DMA buffer is done (SyncInterval 0), else at a vertical
-//     blank, where DxgkDdiSetVidPnSourceAddress flips to it on "kernel". A
+//     virtual time. A present's frame is queued until it is shown: a
+//     bitblt frame when its copy is done (the copy waits in the scheduler
+//     for its vertical blank when SyncInterval is 1..4), a flip frame when
+//     DxgkDdiSetVidPnSourceAddress points the scan-out at it on "kernel". A
 //     present that finds its device's maximum frame latency of frames queued
 //     waits (throttle).
 //

@@ -79,7 +79,6 @@ const (
 	DefaultTDRDelay              = 2_000_000_000
 
 	pagingBufferSize = 16 << 10 // bytes of one paging buffer
-	dmaSlack         = 64       // bytes of DMA buffer beyond the command buffer (Present's SCANOUT)
 	defaultAlignment = 4096
 )
 
@@ -94,6 +93,7 @@ type Dxgkrnl struct {
 	devices    map[HDevice]*device
 	contexts   map[HContext]*context
 	allocs     map[HAllocation]*allocation
+	instances  map[HAllocation]*allocation // handles of renamed instances (rename.go)
 	lastDevice uint32
 	lastCtx    uint32
 	lastAlloc  uint32
@@ -116,10 +116,14 @@ type Dxgkrnl struct {
 	schedQ       []*dmaBuffer // by (readyAt, id)
 	scheduling   bool
 	dpcQueued    bool
-	perEngineTDR bool      // the driver reported SupportPerEngineTDR
-	workerQueued int       // allocations handed to the worker thread and not freed yet
-	lastNotified [2]uint64 // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
-	deps         depGraph  // OutOfOrder only
+	perEngineTDR bool // the driver reported SupportPerEngineTDR
+	// flipOnVSyncMmIo: the driver reported FlipOnVSyncMmIo (flips need no
+	// DMA buffer, present.go).
+	flipOnVSyncMmIo bool
+	scanout         HAllocation // what the display's scan-out points at since the last flip (0: nothing flipped yet)
+	workerQueued    int         // allocations handed to the worker thread and not freed yet
+	lastNotified    [2]uint64   // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
+	deps            depGraph    // OutOfOrder only
 }
 
 type device struct {
@@ -144,7 +148,8 @@ type context struct {
 	h         HContext
 	dev       *device
 	engine    int
-	info      ContextInfo
+	info      ContextInfo       // the sizes of its command buffer and lists now (RenderNext changes them)
+	first     ContextInfo       // as CreateContext gave them
 	submitted uint64            // last fence handed out
 	completed uint64            // last fence whose buffer the GPU finished
 	signalled uint64            // what CompletedFence reports: completed, or everything after a removal
@@ -152,6 +157,7 @@ type context struct {
 	destroyed bool
 	early     map[uint64]uint64 // OutOfOrder: fences done before an earlier one -> DMA buffer id
 	presents  []frame           // presents queued and not shown, oldest first (display.go)
+	lastDMA   uint64            // the id of its last DMA buffer (a flip follows it)
 	lastSeq   uint64            // the number of the context's last present
 	shown     uint64            // the number of its last present shown
 	lastFlip  int64             // the vertical blank of its last flip scheduled
@@ -203,6 +209,7 @@ type dmaBuffer struct {
 	present  bool
 
 	readyAt     int64
+	notBefore   int64 // a bitblt present with a SyncInterval: the vertical blank it waits for (present.go)
 	submittedAt int64
 	resubmits   int
 	retired     bool
@@ -230,9 +237,10 @@ func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl 
 	}
 	k := &Dxgkrnl{
 		s: s, rec: rec, drv: drv, cfg: cfg,
-		devices:  map[HDevice]*device{},
-		contexts: map[HContext]*context{},
-		allocs:   map[HAllocation]*allocation{},
+		devices:   map[HDevice]*device{},
+		contexts:  map[HContext]*context{},
+		allocs:    map[HAllocation]*allocation{},
+		instances: map[HAllocation]*allocation{},
 	}
 	args := dxgkddi.StartDeviceArgs{DxgkInterface: (*callbacks)(k)}
 	err := k.ddi("DxgkDdiStartDevice", trace.Event{}, func() error { return drv.DxgkDdiStartDevice(&args) })
@@ -244,6 +252,7 @@ func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl 
 		k.engines = append(k.engines, &engine{idx: i})
 	}
 	k.perEngineTDR = err == nil && args.SupportPerEngineTDR
+	k.flipOnVSyncMmIo = err == nil && args.FlipOnVSyncMmIo
 	return k
 }
 

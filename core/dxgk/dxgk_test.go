@@ -543,7 +543,9 @@ func TestErrors(t *testing.T) {
 		{"command buffer too big", second(w.k.Render(c, make([]uint32, 2000), nil)), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"allocation list too long", second(w.k.Render(c, nil, make([]AllocationListEntry, 17))), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"rejected by the driver", second(w.k.Render(c, []uint32{fakeReject}, nil)), dxgkddi.STATUS_INVALID_PARAMETER},
-		{"present of an unknown source", second(w.k.Present(c, nil, nil, 77)), dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE},
+		{"present of an unknown source", second(w.k.Present(PresentInfo{Context: c, Src: 77, Dst: a})), dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE},
+		{"flip with a destination", second(w.k.Present(PresentInfo{Context: c, Src: a, Dst: a, Flip: true})), dxgkddi.STATUS_INVALID_PARAMETER},
+		{"SyncInterval 5", second(w.k.Present(PresentInfo{Context: c, Src: a, SyncInterval: 5})), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"allocation of size 0", second(w.k.CreateAllocation(d, AllocationDesc{})), dxgkddi.STATUS_INVALID_PARAMETER},
 		{"allocation on an unknown device", second(w.k.CreateAllocation(9, AllocationDesc{Size: 4})), dxgkddi.STATUS_INVALID_HANDLE},
 		{"allocation bigger than the aperture", second(w.k.CreateAllocation(d, AllocationDesc{Size: 2 << 30})), dxgkddi.STATUS_NO_MEMORY},
@@ -575,22 +577,32 @@ func TestErrors(t *testing.T) {
 
 func second[T any](_ T, err error) error { return err }
 
-func TestPresentAddsSource(t *testing.T) {
+// A bitblt present names only a source; Dxgkrnl picks the destination
+// (the device's redirection surface for that size, made once) and the KMD's
+// DxgkDdiPresent writes the copy: "kernel mode will determine the
+// destination" ("DXGIDDICB_PRESENT").
+func TestPresentPicksRedirectionSurface(t *testing.T) {
 	w := newWorld(1<<20, Config{})
 	d, c := w.device(t, "dev")
-	d2, _ := w.device(t, "other")
 	rt := w.alloc(t, d, 4096, nil, "backbuffer")
-	vb := w.alloc(t, d, 4096, nil, "vb")
-	foreign := w.alloc(t, d2, 4096, nil, "secret")
 	mark := w.rec.Len()
-	f := must(w.k.Present(c, nil, []AllocationListEntry{{vb, false}, {foreign, true}}, rt))
+	f := must(w.k.Present(PresentInfo{Context: c, Src: rt}))
 	ok(t, w.k.WaitForFence(c, f))
+	f2 := must(w.k.Present(PresentInfo{Context: c, Src: rt}))
+	ok(t, w.k.WaitForFence(c, f2))
 	ev := w.rec.Since(uint64(mark))
-	call := find(ev, "DxgkDdiPresent", trace.Call)
-	if len(call) != 1 || call[0].Args.String() != "device=kd1 allocs=a2@kd1:r,a3@kd2:w,a1@kd1:r" || call[0].Msg != "source a1" {
-		t.Fatalf("present call %+v", call)
+	if made := find(ev, "DxgkDdiCreateAllocation", trace.Call); len(made) != 1 || made[0].Obj != "redirection surface 0x0" {
+		t.Fatalf("redirection surfaces made: %+v", made)
 	}
-	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args.String() != "allocs=3 patches=3 engine=0 subfence=2" {
+	call := find(ev, "DxgkDdiPresent", trace.Call)
+	if len(call) != 2 || call[0].Args.String() != "device=kd1 allocs=a1@kd1:r,a2@kd1:w flags=Blt" || call[1].Args.String() != call[0].Args.String() ||
+		call[0].Msg != "Blt: copy a1 into a2, the redirection surface Dxgkrnl picked (SyncInterval 0)" {
+		t.Fatalf("present calls %+v", call)
+	}
+	if f != 1 || f2 != 2 {
+		t.Errorf("fences %d, %d: each copy is a DMA buffer of the context", f, f2)
+	}
+	if sub := find(ev, "DxgkDdiSubmitCommand", trace.Call); sub[len(sub)-1].Args.String() != "allocs=3 patches=2 engine=0 subfence=3" {
 		t.Errorf("submit args %q", sub[len(sub)-1].Args)
 	}
 }

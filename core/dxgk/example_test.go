@@ -13,7 +13,10 @@ import (
 )
 
 // Example wires the kernel half of the stack — GPU, driver, Dxgkrnl — and
-// presents one cleared frame the way the D3D11 runtime's pfnPresentCb does.
+// draws and presents one cleared frame the way PresentDXGI does: the
+// command buffer goes with pfnRenderCb (Render), then pfnPresentCb
+// (Present) names the source alone and the KMD copies it into the
+// redirection surface Dxgkrnl picks.
 func Example() {
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
@@ -31,15 +34,18 @@ func Example() {
 	// The UMD's command buffer: addresses are (allocation-list index, offset).
 	var cmd isa.Builder
 	cmd.ClearRT(dxgkddi.ListAddress(0, 0), 8, 8, 32, isa.FmtRGBA8, [4]float32{1, 0.5, 0, 1})
-	fence, err := k.Present(ctx.Context, cmd.Words, []dxgk.AllocationListEntry{{Allocation: bb, Write: true}}, bb)
-	fmt.Println("fence", fence, err)
+	fence, err := k.Render(ctx.Context, cmd.Words, []dxgk.AllocationListEntry{{Allocation: bb, Write: true}})
+	fmt.Println("render fence", fence, err)
+	fence, err = k.Present(dxgk.PresentInfo{Context: ctx.Context, Src: bb})
+	fmt.Println("present fence", fence, err)
 	fmt.Println(k.WaitForFence(ctx.Context, fence), k.CompletedFence(ctx.Context))
 
 	k.DestroyDevice(dev)
 	fmt.Println(k.Live())
 	// Output:
-	// fence 1 <nil>
+	// render fence 1 <nil>
+	// present fence 2 <nil>
 	// scanout 8x8, first pixel [255 128 0 255]
-	// <nil> 1
+	// <nil> 2
 	// 0 0 0
 }

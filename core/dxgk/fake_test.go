@@ -68,8 +68,19 @@ func (d *fakeDriver) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
 	return nil
 }
 
+// DxgkDdiPresent writes a fake copy naming the source and destination (a
+// Blt) or nothing (a MMIO flip).
 func (d *fakeDriver) DxgkDdiPresent(a *dxgkddi.PresentArgs) error {
-	return d.DxgkDdiRender(&a.RenderArgs)
+	if a.NoDmaBuffer {
+		return nil
+	}
+	out := []uint32{fakeRender, 2}
+	for _, i := range []int{dxgkddi.PresentSourceIndex, dxgkddi.PresentDestinationIndex} {
+		a.PatchLocationList = append(a.PatchLocationList, dxgkddi.PatchLocation{AllocationIndex: uint32(i), PatchOffset: uint32(len(out))})
+		out = append(out, 0, 0)
+	}
+	a.DmaBuffer = out
+	return nil
 }
 
 func (d *fakeDriver) DxgkDdiBuildPagingBuffer(a *dxgkddi.BuildPagingBufferArgs) error {

@@ -100,12 +100,22 @@ func TestGPUPresentFlow(t *testing.T) {
 	d, c := m.device(t, "dev")
 	bb := m.target(d, 16, 16, "bb")
 	mark := m.rec.Len()
-	f := must(m.k.Present(c, clear(16, 16, [4]float32{0, 1, 0, 1}), []dxgk.AllocationListEntry{{Allocation: bb, Write: true}}, bb))
+	present := func(rgba [4]float32) uint64 {
+		t.Helper()
+		must(m.k.Render(c, clear(16, 16, rgba), []dxgk.AllocationListEntry{{Allocation: bb, Write: true}}))
+		return must(m.k.Present(dxgk.PresentInfo{Context: c, Src: bb}))
+	}
+	f := present([4]float32{0, 1, 0, 1})
 	ok(t, m.k.WaitForFence(c, f))
 	got := strings.Join(names(m.rec.Since(uint64(mark)), trace.Call, "Dxgk"), " ")
-	want := "DxgkDdiPresent DxgkDdiBuildPagingBuffer DxgkDdiSubmitCommand DxgkDdiPatch DxgkDdiSubmitCommand " +
-		"DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkCbQueueDpc DxgkDdiDpcRoutine " +
-		"DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkCbQueueDpc DxgkDdiDpcRoutine"
+	// The render, the redirection surface made for the first present, the
+	// copy; each buffer paged in and patched; four interrupts (two paging
+	// buffers, the render, the copy).
+	intr := "DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkCbQueueDpc DxgkDdiDpcRoutine "
+	want := "DxgkDdiRender DxgkDdiCreateAllocation DxgkDdiPresent " +
+		"DxgkDdiBuildPagingBuffer DxgkDdiSubmitCommand DxgkDdiPatch DxgkDdiSubmitCommand " +
+		"DxgkDdiBuildPagingBuffer DxgkDdiSubmitCommand DxgkDdiPatch DxgkDdiSubmitCommand " +
+		strings.TrimSpace(strings.Repeat(intr, 4))
 	if got != want {
 		t.Fatalf("calls:\n%s\nwant\n%s", got, want)
 	}
@@ -114,7 +124,7 @@ func TestGPUPresentFlow(t *testing.T) {
 	}
 	// Second frame: resident already, no paging.
 	mark = m.rec.Len()
-	f = must(m.k.Present(c, clear(16, 16, [4]float32{1, 0, 0, 1}), []dxgk.AllocationListEntry{{Allocation: bb, Write: true}}, bb))
+	f = present([4]float32{1, 0, 0, 1})
 	ok(t, m.k.WaitForFence(c, f))
 	if got := strings.Join(names(m.rec.Since(uint64(mark)), trace.Call, "DxgkDdi"), " "); strings.Contains(got, "BuildPagingBuffer") {
 		t.Errorf("second frame paged: %s", got)

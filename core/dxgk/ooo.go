@@ -86,6 +86,9 @@ type depGraph struct {
 // the dep events of its edges, to emit once k.mu is released.
 func (k *Dxgkrnl) enqueueLocked(b *dmaBuffer) []trace.Event {
 	for i, a := range b.entries {
+		if a == nil {
+			continue // a present's null entry
+		}
 		if a.lock.name == "" {
 			a.lock.name, a.lock.obj = a.h.String(), a.obj
 		}
@@ -228,7 +231,7 @@ func (k *Dxgkrnl) kickOOO() {
 			if b.readyAt > now {
 				break
 			}
-			if k.heldLocked(b) {
+			if k.heldLocked(b) || k.vblankHeldLocked(b) || k.scanoutHeldLocked(b) {
 				continue
 			}
 			if eng, ok := k.placeLocked(b); ok {

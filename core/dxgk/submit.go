@@ -15,29 +15,42 @@ import (
 // A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or
 // STATUS_ILLEGAL_INSTRUCTION, rule WDDM-ISOLATE) and consumes no fence.
 func (k *Dxgkrnl) Render(ctx HContext, cmd []uint32, list []AllocationListEntry) (fence uint64, err error) {
-	return k.submit(false, ctx, cmd, list, 0, 0)
+	return k.submit(ctx, cmd, list, nil, nil)
 }
 
-// Present submits a command buffer that ends by showing src (the
-// pfnPresentCb path): DxgkDdiPresent. src is added to the allocation list
-// if the list does not name it.
-func (k *Dxgkrnl) Present(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation) (fence uint64, err error) {
-	return k.submit(true, ctx, cmd, list, src, 0)
+// RenderNext is Render with the sizes the caller asks for its next command
+// buffer and lists (D3DKMT_RENDER's NewCommandBufferSize,
+// NewAllocationListSize and NewPatchLocationListSize, [in/out], as
+// D3DDDICB_RENDER has them): zero keeps a size. It returns what was
+// granted, from then on the context's limits: a command buffer of 4 KiB up
+// to 16 times the first one (64 MiB at most), lists of 16 entries up to 16
+// times the first ones. "The DMA buffer can grow and shrink after the
+// device is created" ("DXGK_DEVICEINFO structure").
+func (k *Dxgkrnl) RenderNext(ctx HContext, cmd []uint32, list []AllocationListEntry, next ContextInfo) (fence uint64, granted ContextInfo, err error) {
+	fence, err = k.submit(ctx, cmd, list, nil, &next)
+	return fence, next, err
 }
 
-// PresentSync is Present with a SyncInterval (D3DKMT_PRESENT's
-// FlipInterval): 0 shows the frame as soon as its DMA buffer is done, 1..4
-// at that vertical blank after it (display.go). Above 4 is refused.
-func (k *Dxgkrnl) PresentSync(ctx HContext, cmd []uint32, list []AllocationListEntry, src HAllocation, syncInterval uint32) (fence uint64, err error) {
-	if syncInterval > MaxSyncInterval {
-		return 0, errorf(dxgkddi.STATUS_INVALID_PARAMETER, "Present on %v: SyncInterval %d is outside 0..%d", ctx, syncInterval, MaxSyncInterval)
+// grantLocked is the next sizes of c's buffer and lists for a request
+// (RenderNext). The caller holds mu.
+func (k *Dxgkrnl) grantLocked(c *context, req ContextInfo) ContextInfo {
+	pick := func(want, cur, first, lo, hi int) int {
+		if want <= 0 {
+			return cur
+		}
+		return min(max(want, lo), max(first, min(16*first, hi)))
 	}
-	return k.submit(true, ctx, cmd, list, src, syncInterval)
+	g := c.info
+	g.CommandBufferSize = pick(req.CommandBufferSize, c.info.CommandBufferSize, c.first.CommandBufferSize, 4<<10, 64<<20)
+	g.AllocationListSize = pick(req.AllocationListSize, c.info.AllocationListSize, c.first.AllocationListSize, 16, 1<<16)
+	g.PatchLocationListSize = pick(req.PatchLocationListSize, c.info.PatchLocationListSize, c.first.PatchLocationListSize, 16, 1<<20)
+	return g
 }
 
-// submit is Render (present false) or Present (present true, src the
-// source allocation, syncInterval its SyncInterval).
-func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []AllocationListEntry, src HAllocation, syncInterval uint32) (uint64, error) {
+// submit is Render (p nil) or the DMA-buffer part of Present (p, with
+// list the present's three entries: present.go).
+func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p *presentReq, next *ContextInfo) (uint64, error) {
+	present := p != nil
 	name, op := "DxgkDdiRender", "Render"
 	if present {
 		name, op = "DxgkDdiPresent", "Present"
@@ -56,53 +69,57 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 	case c.dev.removed:
 		c.dev.hidden = false
 		err = c.dev.removedErr(op + " on " + h.String())
-	case 4*len(cmd) > c.info.CommandBufferSize:
+	case !present && 4*len(cmd) > c.info.CommandBufferSize:
 		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "%s on %v: a command buffer of %d bytes, the context's holds %d", op, h, 4*len(cmd), c.info.CommandBufferSize)
-	case len(list) > c.info.AllocationListSize:
+	case !present && len(list) > c.info.AllocationListSize:
 		err = errorf(dxgkddi.STATUS_INVALID_PARAMETER, "%s on %v: an allocation list of %d entries, the context's holds %d", op, h, len(list), c.info.AllocationListSize)
 	}
 	if err != nil {
 		k.mu.Unlock()
 		return 0, err
 	}
-	kl := make([]dxgkddi.AllocationListEntry, len(list), len(list)+1)
-	entries := make([]*allocation, len(list), len(list)+1)
+	kl := make([]dxgkddi.AllocationListEntry, len(list))
+	entries := make([]*allocation, len(list)) // nil for a present's null entries
+	named := 0
 	for i, e := range list {
-		a := k.allocs[e.Allocation]
+		if present && e.Allocation == 0 {
+			continue
+		}
+		a := k.allocLocked(e.Allocation)
 		if a == nil || a.destroyed {
 			k.mu.Unlock()
 			return 0, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s on %v: allocation list entry %d: %v is not an allocation", op, h, i, e.Allocation)
 		}
-		kl[i] = dxgkddi.AllocationListEntry{Allocation: e.Allocation, WriteOperation: e.Write}
+		// The driver gets its own handle for the allocation
+		// (DXGK_ALLOCATIONLIST's hDeviceSpecificAllocation), whichever
+		// instance handle the UMD named (rename.go).
+		kl[i] = dxgkddi.AllocationListEntry{Allocation: a.h, WriteOperation: e.Write}
 		entries[i] = a
-	}
-	srcIdx := -1
-	if present {
-		a := k.allocs[src]
-		if a == nil || a.destroyed {
-			k.mu.Unlock()
-			return 0, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "Present on %v: source %v is not an allocation", h, src)
-		}
-		srcIdx = slices.IndexFunc(kl, func(e dxgkddi.AllocationListEntry) bool { return e.Allocation == src })
-		if srcIdx < 0 {
-			srcIdx = len(kl)
-			kl = append(kl, dxgkddi.AllocationListEntry{Allocation: src})
-			entries = append(entries, a)
-		}
+		named++
 	}
 	// The verifier reads each entry's owner from here (rule WDDM-ISOLATE).
 	var ab trace.ArgBuilder
-	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(len(kl))
+	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(named)
 	for i, e := range kl {
-		ab.Alloc(trace.Alloc{Handle: uint32(e.Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
+		if entries[i] != nil {
+			ab.Alloc(trace.Alloc{Handle: uint32(list[i].Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
+		}
+	}
+	if present {
+		ab.Str(trace.KeyFlags, p.flags.String())
 	}
 	// The buffer exists from now on: its id names it in the DDI's trace (a
 	// rejected buffer leaves a gap), and it holds its allocations so a
-	// concurrent DestroyAllocation cannot free them under the driver.
-	k.lastDMA++
-	b := &dmaBuffer{id: k.lastDMA, ctx: c, dev: c.dev, engine: c.engine, list: kl, entries: entries, present: present}
+	// concurrent DestroyAllocation cannot free them under the driver. (A
+	// flip without a DMA buffer gives its id back: present.go.)
+	mmioFlip := present && p.flags.Flip && k.flipOnVSyncMmIo
+	b := &dmaBuffer{ctx: c, dev: c.dev, engine: c.engine, list: kl, entries: entries, present: present}
+	if !mmioFlip {
+		k.lastDMA++
+		b.id = k.lastDMA
+	}
 	for _, a := range entries {
-		if !uses(b, a) {
+		if a != nil && !uses(b, a) {
 			b.allocs = append(b.allocs, a)
 			a.refs++
 		}
@@ -110,50 +127,83 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 	id := b.id
 	k.mu.Unlock()
 
-	ra := dxgkddi.RenderArgs{Device: c.dev.h, Context: h, CommandBuffer: cmd, AllocationList: kl,
-		DmaBufferSize: c.info.CommandBufferSize + dmaSlack, PatchLocationListSize: c.info.PatchLocationListSize}
+	var dmaWords []uint32
+	var patches []dxgkddi.PatchLocation
+	var draws, occlQ bool
 	ev := trace.Event{Handle: h.String(), DMA: id, Args: ab.Args()}
 	if present {
-		ev.Msg = "source " + src.String()
+		ev.Msg = p.describe()
 	}
 	var fence uint64
 	err = k.ddiRet(name, ev, func(ret *trace.Event) error {
 		var err error
 		if present {
-			pa := dxgkddi.PresentArgs{RenderArgs: ra, SourceIndex: srcIdx}
+			pa := dxgkddi.PresentArgs{Device: c.dev.h, Context: h, AllocationList: kl, Flags: p.flags, FlipInterval: p.sync,
+				NoDmaBuffer: mmioFlip, DmaBufferSize: c.info.CommandBufferSize, PatchLocationListSize: c.info.PatchLocationListSize}
 			err = k.drv.DxgkDdiPresent(&pa)
-			ra = pa.RenderArgs
+			dmaWords, patches = pa.DmaBuffer, pa.PatchLocationList
 		} else {
+			ra := dxgkddi.RenderArgs{Device: c.dev.h, Context: h, CommandBuffer: cmd, AllocationList: kl,
+				DmaBufferSize: c.info.CommandBufferSize, PatchLocationListSize: c.info.PatchLocationListSize}
 			err = k.drv.DxgkDdiRender(&ra)
+			dmaWords, patches, draws, occlQ = ra.DmaBuffer, ra.PatchLocationList, ra.Draws, ra.OcclusionQueries
 		}
 		if err == nil {
 			k.mu.Lock()
-			c.submitted++
-			fence = c.submitted
+			if mmioFlip {
+				// No DMA buffer: the flip follows the context's work so far.
+				fence = c.submitted
+			} else {
+				c.submitted++
+				fence = c.submitted
+				ret.Fence = fence
+				c.lastDMA = id
+			}
+			if next != nil {
+				*next = k.grantLocked(c, *next)
+				c.info = *next
+			}
 			if present {
 				c.lastSeq++
-				c.presents = append(c.presents, frame{seq: c.lastSeq, fence: fence, dma: id, sync: syncInterval, src: src})
+				c.presents = append(c.presents, p.frame(c.lastSeq, fence, id, c.lastDMA, mmioFlip))
+				if !mmioFlip {
+					if v := k.bltVBlankLocked(c, p); v != 0 {
+						b.notBefore = k.VBlankTime(v)
+						ab.Int(trace.KeyVBlank, v)
+						ret.Args = ab.Args()
+						ret.Msg += fmt.Sprintf("; the copy waits for vertical blank %d (%s)", v, msTime(b.notBefore))
+					}
+				}
 			}
 			k.mu.Unlock()
-			ret.Fence = fence
 		}
 		return err
 	})
-	if err != nil {
+	if err != nil || mmioFlip {
 		k.release(b)
+		if err == nil {
+			k.queueFlip(c)
+		}
 		return 0, err
 	}
-	k.tracePatchesOutside(b.id, ra.PatchLocationList, entries)
+	k.tracePatchesOutside(b.id, patches, entries)
 
 	k.mu.Lock()
-	b.fence, b.words, b.patches = fence, ra.DmaBuffer, ra.PatchLocationList
-	b.draws, b.occlQ = ra.Draws, ra.OcclusionQueries
-	for _, a := range entries {
-		b.inst = append(b.inst, instanceAt(a))
+	b.fence, b.words, b.patches = fence, dmaWords, patches
+	b.draws, b.occlQ = draws, occlQ
+	for i, a := range entries {
+		var in uint64
+		if a != nil {
+			in = instanceAt(a, list[i].Allocation)
+		}
+		b.inst = append(b.inst, in)
 	}
 	b.readyAt = k.s.Now() + k.cfg.Costs.SchedLatency
 	c.dma[b.fence] = b.id
 	for i, a := range entries {
+		if a == nil {
+			continue
+		}
 		if kl[i].WriteOperation {
 			a.lastWrite = b.fence
 		} else {
@@ -172,11 +222,15 @@ func (k *Dxgkrnl) submit(present bool, h HContext, cmd []uint32, list []Allocati
 	if k.cfg.OutOfOrder {
 		deps = k.enqueueLocked(b)
 	}
+	notBefore := b.notBefore
 	k.mu.Unlock()
 	for _, ev := range deps {
 		k.rec.Emit(ev)
 	}
 	k.s.Schedule(b.readyAt, "kernel", k.kick)
+	if notBefore > b.readyAt {
+		k.wakeAtVBlank(notBefore)
+	}
 	return b.fence, nil
 }
 
@@ -309,7 +363,7 @@ func (k *Dxgkrnl) nextReadyLocked() int {
 		if slices.Contains(held, b.ctx) {
 			continue
 		}
-		if k.heldLocked(b) || k.pagingElsewhereLocked(b) { // a GPU-side wait (gpuwait.go) or paging
+		if k.heldLocked(b) || k.pagingElsewhereLocked(b) || k.vblankHeldLocked(b) || k.scanoutHeldLocked(b) { // a GPU-side wait (gpuwait.go), paging, a vertical blank or a flip (present.go)
 			held = append(held, b.ctx)
 			continue
 		}
@@ -349,6 +403,9 @@ func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	k.mu.Lock()
 	list := slices.Clone(b.list)
 	for i, a := range b.entries {
+		if a == nil {
+			continue
+		}
 		list[i].SegmentID, list[i].PhysicalAddress = b.patchLocation(i, a)
 	}
 	for _, a := range b.allocs {
@@ -440,7 +497,7 @@ func (k *Dxgkrnl) tracePatchesOutside(dma uint64, patches []dxgkddi.PatchLocatio
 		if int64(p.AllocationIndex) >= int64(len(entries)) {
 			continue
 		}
-		if a := entries[p.AllocationIndex]; uint64(p.AllocationOffset) >= a.size {
+		if a := entries[p.AllocationIndex]; a != nil && uint64(p.AllocationOffset) >= a.size {
 			k.event(trace.Message, "PatchOutsideAllocation", trace.Event{DMA: dma,
 				Msg: fmt.Sprintf("patch location at word %d: offset %d of allocation %v, a %d-byte allocation of %v", p.PatchOffset, p.AllocationOffset, a.h, a.size, a.dev.h)})
 		}

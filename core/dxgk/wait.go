@@ -124,6 +124,11 @@ func (k *Dxgkrnl) Idle() error {
 				return false
 			}
 		}
+		for _, c := range k.contexts {
+			if len(c.presents) > 0 && !c.dev.removed {
+				return false // a frame still to show (a flip at a vertical blank)
+			}
+		}
 		return true
 	}
 	if idle() {

@@ -32,6 +32,11 @@ type StartDeviceArgs struct {
 	// driver implements DxgkDdiResetEngine, so a timeout resets one engine
 	// instead of the adapter ("TDR changes in Windows 8").
 	SupportPerEngineTDR bool
+	// FlipOnVSyncMmIo (out) is DXGK_DRIVERCAPS.FlipCaps.FlipOnVSyncMmIo: the
+	// driver flips by programming the scan-out address, so DxgkDdiPresent
+	// builds no DMA buffer for a flip and Dxgkrnl runs it with
+	// DxgkDdiSetVidPnSourceAddress ("DXGKDDI_PRESENT").
+	FlipOnVSyncMmIo bool
 }
 
 // CreateDeviceArgs mirrors DXGKARG_CREATEDEVICE (WDDM operation flow, step 1).
@@ -155,11 +160,52 @@ type RenderArgs struct {
 	Draws, OcclusionQueries bool
 }
 
-// PresentArgs mirrors DXGKARG_PRESENT: a render whose DMA buffer ends by
-// showing allocation-list entry SourceIndex.
+// The entries of a present's allocation list ("DXGKARG_PRESENT",
+// pAllocationList): element 0 is always null, the source is element 1, the
+// destination element 2; an entry not present for the operation is null.
+const (
+	PresentSourceIndex      = 1 // DXGK_PRESENT_SOURCE_INDEX
+	PresentDestinationIndex = 2 // DXGK_PRESENT_DESTINATION_INDEX
+)
+
+// PresentFlags mirrors the DXGK_PRESENTFLAGS members the simulated driver
+// honours: Blt, "a copy operation, instead of a flip operation, occurs
+// between source and destination surfaces"; Flip, "the driver should
+// perform the present operation by pointing the video scan output to the
+// source rather than copying from the source to the destination".
+type PresentFlags struct {
+	Blt, Flip bool
+}
+
+func (f PresentFlags) String() string {
+	switch {
+	case f.Flip:
+		return "Flip"
+	case f.Blt:
+		return "Blt"
+	}
+	return "none"
+}
+
+// PresentArgs mirrors DXGKARG_PRESENT ("DXGKDDI_PRESENT"): the UMD cannot
+// compile the present's commands in advance, so the KMD writes them here
+// from the allocation list alone. For a Blt it writes a DMA buffer that
+// copies element 1 into element 2 (and a patch-location list); for a Flip
+// with FlipOnVSyncMmIo, NoDmaBuffer is set ("pDmaBuffer ... set to NULL
+// because a MMIO-based flip does not require a DMA buffer"): the driver
+// validates the source and Dxgkrnl runs the flip later with
+// DxgkDdiSetVidPnSourceAddress.
 type PresentArgs struct {
-	RenderArgs
-	SourceIndex int
+	Device                HDevice
+	Context               HContext
+	AllocationList        []AllocationListEntry // 3 entries: null, source, destination
+	Flags                 PresentFlags
+	FlipInterval          uint32
+	NoDmaBuffer           bool
+	DmaBufferSize         int             // bytes available
+	PatchLocationListSize int             // entries available
+	DmaBuffer             []uint32        // out
+	PatchLocationList     []PatchLocation // out (pPatchLocationListOut)
 }
 
 // PagingOperation is the operation of DxgkDdiBuildPagingBuffer
@@ -303,7 +349,13 @@ type QueryDependentEngineGroupArgs struct {
 type SetVidPnSourceAddressArgs struct {
 	VidPnSourceID     int
 	PrimaryAllocation HAllocation
+	PrimarySegment    SegmentID // where the primary is: the scan-out reads it there
+	PrimaryAddress    uint64
 	Context           HContext
+	// FlipImmediate: flip now, without waiting for a vertical blank
+	// (DXGK_SETVIDPNSOURCEADDRESS_FLAGS; SyncInterval 0 of a flip-model
+	// present).
+	FlipImmediate bool
 	// VBlank is the number of the vertical blank the flip is shown at,
 	// counted from the start of the run (the simulator's figure, not a
 	// field of the structure).

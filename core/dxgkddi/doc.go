@@ -8,8 +8,8 @@
 //
 // It carries the WDDM operation flow (steps 1-16): DxgkDdiCreateDevice
 // (step 1), DxgkDdiCreateContext (step 3), DxgkDdiCreateAllocation (step 6),
-// DxgkDdiRender / DxgkDdiPresent turning a command buffer into a DMA buffer,
-// allocation list and patch-location list (step 10), DxgkDdiBuildPagingBuffer
+// DxgkDdiRender turning a command buffer into a DMA buffer, allocation list
+// and patch-location list, DxgkDdiPresent writing a present's (step 10), DxgkDdiBuildPagingBuffer
 // (step 11), DxgkDdiSubmitCommand (steps 12 and 14), DxgkDdiPatch (step 13),
 // and DxgkDdiInterruptRoutine, DxgkCbNotifyInterrupt and DxgkCbQueueDpc
 // (steps 15-16).

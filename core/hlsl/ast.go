@@ -19,7 +19,8 @@ type (
 	}
 	floatLit struct {
 		pos
-		v float64
+		v     float64
+		typed bool // a suffix (1.0f, 1.0h) gives it its type; 1.0 is a literal of no fixed precision
 	}
 	boolLit struct {
 		pos
@@ -58,8 +59,9 @@ type (
 	}
 	castExpr struct {
 		pos
-		typ *typeSpec
-		x   Expr
+		typ  *typeSpec
+		dims []Expr // (float[4])x
+		x    Expr
 	}
 	memberExpr struct {
 		pos
@@ -86,6 +88,26 @@ type typeSpec struct {
 	argType  string
 	rowMajor bool
 	colMajor bool
+	latent   uint8       // the packing #pragma pack_matrix has set where it is written (latentNone before any)
+	def      *structDecl // struct S { ... } written in place (S may be empty: an unnamed struct)
+}
+
+// caseGroup is `case 1: case 2: default: body...`.
+type caseGroup struct {
+	labels []caseLabel
+	body   []Stmt
+}
+
+type caseLabel struct {
+	pos
+	x Expr // nil for default
+}
+
+// typedefDecl is `typedef TYPE NAME[dims], ...;`.
+type typedefDecl struct {
+	pos
+	typ   *typeSpec
+	names []*varDecl // each name with its array sizes
 }
 
 // Stmt is a statement node.
@@ -99,6 +121,7 @@ type (
 	declStmt struct {
 		pos
 		vars []*varDecl
+		def  *structDecl // struct S { ... } x;: the struct it declares first
 	}
 	exprStmt struct {
 		pos
@@ -111,16 +134,18 @@ type (
 	}
 	forStmt struct {
 		pos
-		init Stmt
-		cond Expr
-		post Expr
-		body Stmt
+		init   Stmt
+		cond   Expr
+		post   Expr
+		body   Stmt
+		unroll int // [unroll(N)]: fxc runs at most N trips
 	}
 	whileStmt struct {
 		pos
-		cond Expr
-		body Stmt
-		do   bool
+		cond   Expr
+		body   Stmt
+		do     bool
+		unroll int
 	}
 	returnStmt struct {
 		pos
@@ -131,6 +156,18 @@ type (
 		kind string // break, continue, discard
 	}
 	emptyStmt struct{ pos }
+	// switchStmt: the case groups in order; labels that share a body are
+	// one group.
+	switchStmt struct {
+		pos
+		sel    Expr
+		groups []*caseGroup
+	}
+	// typeStmt declares a struct or a typedef inside a function.
+	typeStmt struct {
+		pos
+		decl any // *structDecl or *typedefDecl
+	}
 )
 
 // varDecl is a variable, parameter, global or cbuffer member.
@@ -165,6 +202,8 @@ type cbufferDecl struct {
 }
 
 type funcDecl struct {
+	order int // its place among the file's declarations
+	attrs []attr
 	pos
 	ret      *typeSpec
 	name     string

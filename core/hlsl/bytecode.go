@@ -47,20 +47,29 @@ var opcodes = func() [numOps]dxbc.Opcode {
 // it, a single value.
 func (in *Instr) readLanes(k int) uint8 {
 	switch {
-	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 		return 1
 	case in.Op >= OpDp2 && in.Op <= OpDp4:
 		return uint8(1)<<(int(in.Op-OpDp2)+2) - 1
-	case (in.Op == OpSample || in.Op == OpSampleL || in.Op == OpSampleB) && k == 0:
-		return dxbc.XY
-	case (in.Op == OpSampleL || in.Op == OpSampleB) && k == 3:
-		return 1
 	case in.Op == OpResinfo && k == 0:
 		return 1
-	case in.Op == OpSampleD && (k == 0 || k == 3 || k == 4):
+	case texOp(in.Op) && k == 0:
+		n := in.Dim.coords()
+		if in.Op == OpLd {
+			// The address, and the mip level in w (a buffer has none).
+			if in.Dim == TexBuffer {
+				return 1
+			}
+			return uint8(1)<<n - 1 | dxbc.W
+		}
+		return uint8(1)<<n - 1
+	case in.Op == OpSampleD && (k == 3 || k == 4):
+		// The gradients: as many as the texture has offsets (cube: 3).
+		return uint8(1)<<max(in.Dim.offs(), 3*b2i(in.Dim == TexCube || in.Dim == TexCubeArray)) - 1
+	case (in.Op == OpGather4Po || in.Op == OpGather4PoC) && k == 1:
 		return dxbc.XY
-	case in.Op == OpLd && k == 0:
-		return dxbc.XY | dxbc.W
+	case in.scalarSrc(k):
+		return 1
 	}
 	var m uint8
 	for _, d := range in.Dst {
@@ -75,10 +84,14 @@ func (in *Instr) readLanes(k int) uint8 {
 // mode): conditions and sample_l's level of detail.
 func (in *Instr) scalarSrc(k int) bool {
 	switch in.Op {
-	case OpIf, OpBreakc, OpDiscard:
+	case OpIf, OpBreakc, OpDiscard, OpSwitch:
 		return true
-	case OpSampleL, OpSampleB:
+	case OpSampleL, OpSampleB, OpSampleC, OpSampleCLz, OpGather4C:
 		return k == 3
+	case OpGather4PoC:
+		return k == 4
+	case OpLdMS:
+		return k == 2
 	case OpResinfo:
 		return k == 0
 	}
@@ -93,8 +106,23 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
+	case FileIndexable:
+		d, err := xOperand(o)
+		return d.Mask(o.Mask), err
 	}
 	return dxbc.Operand{}, fmt.Errorf("cannot write register file %d", o.File)
+}
+
+// xOperand is x#[n] or x#[r#.c + n].
+func xOperand(o Operand) (dxbc.Operand, error) {
+	d := dxbc.IndexableTemp(uint32(o.Index), uint32(o.Elem))
+	if o.Rel != nil {
+		if o.Rel.File != FileTemp {
+			return d, fmt.Errorf("x%d is indexed by register file %d", o.Index, o.Rel.File)
+		}
+		d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+	}
+	return d, nil
 }
 
 func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
@@ -122,9 +150,18 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 			}
 			d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
 		}
+	case FileIndexable:
+		var err error
+		if d, err = xOperand(o); err != nil {
+			return d, err
+		}
 	case FileTex:
 		d = dxbc.Texture(uint32(o.Index))
 	case FileSamp:
+		if in.Op == OpGather4 || in.Op == OpGather4C || in.Op == OpGather4Po || in.Op == OpGather4PoC {
+			// The channel a gather reads, as the sampler's swizzle.
+			return dxbc.Sampler(uint32(o.Index)).Select(o.Swz[0]), nil
+		}
 		return dxbc.Sampler(uint32(o.Index)), nil
 	default:
 		return d, fmt.Errorf("cannot read register file %d", o.File)
@@ -175,10 +212,14 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		b.DclConstantBuffer(uint32(c.Slot), uint32(c.Regs), c.Dynamic)
 	}
 	for _, s := range p.Samplers {
-		b.DclSampler(uint32(s), dxbc.SamplerDefault)
+		mode := dxbc.SamplerDefault
+		if s.Cmp {
+			mode = dxbc.SamplerComparison
+		}
+		b.DclSampler(uint32(s.Slot), mode)
 	}
 	for _, t := range p.Textures {
-		b.DclResource(uint32(t), dxbc.DimTexture2D, dxbc.ReturnFloat)
+		b.DclResource(uint32(t.Slot), dxbcDim[t.Dim], dxbcRet(t.Base))
 	}
 	for _, in := range p.Inputs {
 		r := uint32(in.Reg)
@@ -208,6 +249,9 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	}
 	if p.Temps > 0 {
 		b.DclTemps(uint32(p.Temps))
+	}
+	for i, n := range p.Indexables {
+		b.DclIndexableTemp(uint32(i), uint32(n), 4)
 	}
 	for i := range p.Code {
 		if err := encodeInstr(b, p, &p.Code[i]); err != nil {
@@ -249,13 +293,26 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 		}
 		b.EmitResinfo(ret, in.Sat, ops[0], ops[1], ops[2])
 		return nil
-	case OpSample, OpSampleL, OpLd, OpSampleB, OpSampleD:
+	case OpSample, OpSampleL, OpLd, OpSampleB, OpSampleD, OpSampleC, OpSampleCLz, OpGather4, OpGather4C, OpGather4Po,
+		OpGather4PoC, OpLod, OpLdMS:
 		if in.Sat {
 			return fmt.Errorf("_sat on a texture fetch")
 		}
 		if p.Major >= 5 {
 			// fxc writes sample_indexable(texture2d)(float,float,float,float).
-			b.EmitSample(op, dxbc.DimTexture2D, dxbc.ReturnFloat, ops...)
+			tp, _ := resPos(in.Op)
+			td := p.texDecl(in.Src[tp].Index)
+			b.EmitSample(op, dxbcDim[td.Dim], dxbcRet(td.Base), ops...)
+		} else {
+			b.Emit(op, ops...)
+		}
+		if in.HasOffs {
+			b.Offset(int(in.Offs[0]), int(in.Offs[1]), int(in.Offs[2]))
+		}
+		return nil
+	case OpSampleInfo:
+		if in.Uint {
+			b.EmitControls(op, 1, ops...)
 			return nil
 		}
 	}
@@ -305,10 +362,14 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		switch bd.Kind {
 		case BindSampler:
 			x.Type = dxbc.InputSampler
+			if bd.Cmp {
+				x.Flags = 2 // D3D_SIF_COMPARISON_SAMPLER
+			}
 		case BindTexture:
-			// D3D_RETURN_TYPE_FLOAT, D3D_SRV_DIMENSION_TEXTURE2D, one
-			// sample; the flags say how many components (12: four).
-			x.Type, x.ReturnType, x.Dimension, x.Samples = dxbc.InputTexture, 5, 4, 0xffffffff
+			// D3D_RESOURCE_RETURN_TYPE, D3D_SRV_DIMENSION, no sample count
+			// but for multisampled textures; the flags say how many
+			// components (12: four).
+			x.Type, x.ReturnType, x.Dimension, x.Samples = dxbc.InputTexture, uint32(dxbcRet(bd.Base)), srvDim[bd.Dim], 0xffffffff
 			x.Flags = uint32(max(bd.Comps, 1)-1) << 2
 		case BindCBuffer:
 			x.Type = dxbc.InputCBuffer
@@ -329,7 +390,7 @@ type rdefTypes struct{ sm5 bool }
 func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	c := dxbc.ConstantBuffer{Name: cb.Name, Size: uint32(cb.Size)}
 	for _, v := range cb.Vars {
-		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T, v.RowMajor)}
+		x := dxbc.Variable{Name: v.Name, Offset: uint32(v.Offset), Size: uint32(v.Size), Type: rt.typ(v.T)}
 		if v.Used {
 			x.Flags = dxbc.VariableUsed
 		}
@@ -338,7 +399,7 @@ func (rt *rdefTypes) cbuffer(cb CBuffer) dxbc.ConstantBuffer {
 	return c
 }
 
-func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
+func (rt *rdefTypes) typ(t *Type) *dxbc.Type {
 	if t == nil {
 		return &dxbc.Type{}
 	}
@@ -351,19 +412,19 @@ func (rt *rdefTypes) typ(t *Type, rowMajor bool) *dxbc.Type {
 		d = &dxbc.Type{Class: dxbc.ClassVector, Base: base, Rows: 1, Columns: uint16(t.Cols)}
 	case KMatrix:
 		d = &dxbc.Type{Class: dxbc.ClassMatrixColumns, Base: base, Rows: uint16(t.Rows), Columns: uint16(t.Cols)}
-		if rowMajor {
+		if t.RowMajor {
 			d.Class = dxbc.ClassMatrixRows
 		}
 	case KArray:
-		e := *rt.typ(t.Elem, rowMajor)
+		e := *rt.typ(t.Elem)
 		e.Elements = uint16(min(t.Len, 0xffff))
 		return &e
 	case KStruct:
 		d = &dxbc.Type{Class: dxbc.ClassStruct, Rows: 1}
-		offs := structLayout(t, rowMajor)
+		offs := structLayout(t)
 		cols := 0
 		for i, f := range t.Fields {
-			m := rt.typ(f.Type, rowMajor)
+			m := rt.typ(f.Type)
 			d.Members = append(d.Members, dxbc.Member{Name: f.Name, Type: m, Offset: uint32(offs[i])})
 			cols += int(m.Rows) * int(m.Columns) * max(int(m.Elements), 1)
 		}
@@ -389,4 +450,42 @@ func (r *Result) bytecode() ([]byte, error) {
 		return nil, err
 	}
 	return b.Build(dxbcSignature(r.Inputs, true), dxbcSignature(r.Outputs, false), r.Reflection())
+}
+
+// srvDim maps a texture dimension to its D3D_SRV_DIMENSION.
+var srvDim = map[TexDim]uint32{TexBuffer: 1, Tex1D: 2, Tex1DArray: 3, Tex2D: 4, Tex2DArray: 5, Tex2DMS: 6, Tex2DMSArray: 7, Tex3D: 8,
+	TexCube: 9, TexCubeArray: 10}
+
+// dxbcDim maps a texture dimension to its resource dimension.
+var dxbcDim = map[TexDim]dxbc.ResourceDimension{
+	Tex1D: dxbc.DimTexture1D, Tex1DArray: dxbc.DimTexture1DArray, Tex2D: dxbc.DimTexture2D, Tex2DArray: dxbc.DimTexture2DArray,
+	Tex2DMS: dxbc.DimTexture2DMS, Tex2DMSArray: dxbc.DimTexture2DMSArray, Tex3D: dxbc.DimTexture3D, TexCube: dxbc.DimTextureCube,
+	TexCubeArray: dxbc.DimTextureCubeArray, TexBuffer: dxbc.DimBuffer,
+}
+
+func dxbcRet(b Base) dxbc.ReturnType {
+	switch b {
+	case Int:
+		return dxbc.ReturnSInt
+	case Uint:
+		return dxbc.ReturnUInt
+	}
+	return dxbc.ReturnFloat
+}
+
+// texDecl finds the declaration of texture slot s.
+func (p *Program) texDecl(s int) TexDecl {
+	for _, t := range p.Textures {
+		if t.Slot == s {
+			return t
+		}
+	}
+	return TexDecl{Slot: s}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

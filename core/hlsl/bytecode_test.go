@@ -110,6 +110,23 @@ float4 main(uint id : SV_VertexID) : SV_Position {
 	float w, h; t.GetDimensions(w, h);
 	return float4(id / w, id / h, 0, 1);
 }`, "main", "vs_5_0"},
+	{"switch", `cbuffer C { uint4 v; };
+float4 main(float4 c : COLOR0) : SV_Target {
+	switch (v.x) { case 0: c *= 2; break; case 1: case 2: c += 1; break; default: c = c.wzyx; break; }
+	[loop] for (int i = 0; i < 3; i++) { switch (v.y) { case 5: c.x += i; break; default: c.y -= 1; break; } }
+	return c;
+}`, "main", "ps_4_0"},
+	{"index local arrays", `cbuffer C { uint4 u; };
+struct S { float2 a; float b; };
+float4 main(float4 c : COLOR0) : SV_Target {
+	float t[4] = { c.x, c.y, c.z, c.w };
+	S s[3];
+	for (int i = 0; i < 3; i++) { s[i].a = c.xy * i; s[i].b = t[i + 1]; }
+	t[u.x & 3] = 7;
+	float4 v = c; v[u.y & 3] += 1;
+	float2x2 m = float2x2(c); m[u.z & 1] = s[u.w % 3].a;
+	return float4(t[u.y & 3], s[u.x % 3].b, m[1]) + v;
+}`, "main", "ps_5_0"},
 	{"sample grad in a vertex shader", `Texture2D t : register(t3); SamplerState s : register(s0);
 float4 main(float4 p : POSITION, float2 uv : TEXCOORD0) : SV_Position { return p + t.SampleGrad(s, uv, uv * 0.5, float2(0, 0.25)); }`, "main", "vs_4_0"},
 }
@@ -397,9 +414,14 @@ func decodeIR(t *testing.T, d *dxbc.Program) *Program {
 		case dxbc.OpDclConstantBuffer:
 			p.CBSizes = append(p.CBSizes, CBDecl{Slot: reg, Regs: int(in.Operands[0].Indices[1].Imm), Dynamic: in.Controls&1 != 0})
 		case dxbc.OpDclSampler:
-			p.Samplers = append(p.Samplers, reg)
+			p.Samplers = append(p.Samplers, SampDecl{Slot: reg, Cmp: in.Controls == uint32(dxbc.SamplerComparison)})
 		case dxbc.OpDclResource:
-			p.Textures = append(p.Textures, reg)
+			dims := map[uint32]TexDim{}
+			for d, x := range dxbcDim {
+				dims[uint32(x)] = d
+			}
+			bases := map[uint32]Base{uint32(dxbc.ReturnFloat): Float, uint32(dxbc.ReturnSInt): Int, uint32(dxbc.ReturnUInt): Uint}
+			p.Textures = append(p.Textures, TexDecl{Slot: reg, Dim: dims[in.Controls], Base: bases[in.Extra[0]&0xf]})
 		case dxbc.OpDclInput:
 			p.Inputs = append(p.Inputs, IODecl{Reg: reg, Mask: mask})
 		case dxbc.OpDclInputSGV:
@@ -414,6 +436,8 @@ func decodeIR(t *testing.T, d *dxbc.Program) *Program {
 			p.Outputs = append(p.Outputs, IODecl{Reg: reg, Mask: mask, SysVal: SysVal(in.Extra[0])})
 		case dxbc.OpDclTemps:
 			p.Temps = int(in.Extra[0])
+		case dxbc.OpDclIndexableTemp:
+			p.Indexables = append(p.Indexables, int(in.Extra[1]))
 		default:
 			op, ok := irOps[in.Op]
 			if !ok {
@@ -449,6 +473,13 @@ func decodeDst(t *testing.T, o dxbc.Operand) Operand {
 		return Operand{File: FileTemp, Index: int(o.Indices[0].Imm), Mask: o.WriteMask}
 	case dxbc.RegOutput:
 		return Operand{File: FileOutput, Index: int(o.Indices[0].Imm), Mask: o.WriteMask}
+	case dxbc.RegIndexableTemp:
+		x := Operand{File: FileIndexable, Index: int(o.Indices[0].Imm), Elem: int(o.Indices[1].Imm), Mask: o.WriteMask}
+		if rel := o.Indices[1].Rel; rel != nil {
+			r := decodeSrc(t, *rel)
+			x.Rel = &r
+		}
+		return x
 	}
 	t.Fatalf("destination of register type %d", o.Type)
 	return Operand{}
@@ -471,6 +502,12 @@ func decodeSrc(t *testing.T, o dxbc.Operand) Operand {
 		x.File = FileOutput
 	case dxbc.RegConstantBuffer:
 		x.File, x.Elem = FileCB, int(o.Indices[1].Imm)
+		if rel := o.Indices[1].Rel; rel != nil {
+			r := decodeSrc(t, *rel)
+			x.Rel = &r
+		}
+	case dxbc.RegIndexableTemp:
+		x.File, x.Elem = FileIndexable, int(o.Indices[1].Imm)
 		if rel := o.Indices[1].Rel; rel != nil {
 			r := decodeSrc(t, *rel)
 			x.Rel = &r
@@ -574,7 +611,8 @@ func checkCarriesIR(t *testing.T, r *Result) {
 		}
 		for k := 0; same && k < len(w.Dst); k++ {
 			a, b := g.Dst[k], w.Dst[k]
-			same = a.File == b.File && (a.File == FileNull || a.Index == b.Index && a.Mask == b.Mask)
+			same = a.File == b.File && (a.File == FileNull || a.Index == b.Index && a.Mask == b.Mask && a.Elem == b.Elem &&
+				(a.Rel == nil) == (b.Rel == nil) && (a.Rel == nil || sameSrc(*a.Rel, *b.Rel, 1)))
 		}
 		for k := 0; same && k < len(w.Src); k++ {
 			same = sameSrc(g.Src[k], w.Src[k], w.readLanes(k))

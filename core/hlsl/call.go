@@ -24,34 +24,33 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	if !ok {
 		return poison
 	}
-	var fn *funcDecl
-	best := -1
-	for _, f := range fns {
-		if f.body == nil || len(f.params) != len(args) {
-			continue
-		}
-		score := 0
-		ok := true
-		for i, p := range f.params {
-			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
-			switch {
-			case sameType(pt, args[i].t):
-				score += 2
-			case pt.numeric() && args[i].t.numeric() && (args[i].t.comps() == 1 || args[i].t.comps() >= pt.comps()):
-				if pt.comps() == args[i].t.comps() {
-					score++
-				}
-			default:
-				ok = false
-			}
-		}
-		if ok && score > best {
-			fn, best = f, score
-		}
-	}
+	return g.userCallArgs(e, fns, args)
+}
+
+// userCallArgs inlines a call whose arguments are lowered.
+func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
+	fn := g.overload(e, fns, args)
 	if fn == nil {
-		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
 		return poison
+	}
+	// Default values for the parameters left out, evaluated at the call.
+	for i := len(args); i < len(fn.params); i++ {
+		saved := g.scopes
+		g.scopes = g.scopes[:1]
+		v := g.expr(fn.params[i].init)
+		g.scopes = saved
+		if v == poison {
+			return poison
+		}
+		args = append(args, v)
+		e = &callExpr{pos: e.pos, recv: e.recv, name: e.name, args: append(append([]Expr(nil), e.args...), fn.params[i].init)}
+	}
+	// An out or inout argument is a variable (or part of one).
+	for i, p := range fn.params {
+		if (p.inout == "out" || p.inout == "inout") && i < len(e.args) && !lvalueExpr(e.args[i]) {
+			g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
+			return poison
+		}
 	}
 	for _, f := range g.inline {
 		if f == fn {
@@ -82,7 +81,7 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 				g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
 				continue
 			}
-			pv := g.newVar(pt)
+			pv := g.newNamedVar(p.name, pt)
 			if p.inout == "inout" {
 				g.store(e.pos, pv, g.convert(e.pos, a, pt, true), false)
 			}
@@ -94,8 +93,8 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 			if cv == poison {
 				continue
 			}
-			if written[p.name] {
-				pv := g.newVar(pt)
+			if written[p.name] || g.dynNames[p.name] && hasArray(pt) {
+				pv := g.newNamedVar(p.name, pt)
 				g.store(e.pos, pv, cv, false)
 				cv = pv
 			} else {
@@ -109,8 +108,18 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	g.inline = append(g.inline, fn)
 	ctx.useLoop = needsLoop(fn.body)
 	if ctx.useLoop {
+		if nestedReturn(fn.body, false) {
+			// A return inside a loop or switch sets the flag and breaks;
+			// after each such loop or switch, the flag breaks again, out to
+			// the function's one-trip loop.
+			r := g.alloc()
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0)}})
+			f := comp(FileTemp, r, 0)
+			ctx.retFlag = &f
+		}
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.brk = append(g.brk, 'f')
 		ctx.loopDepth = g.loopDep
 	}
 	for _, s := range fn.body.list {
@@ -119,6 +128,7 @@ func (g *gen) userCall(e *callExpr, fns []*funcDecl) *value {
 	if ctx.useLoop {
 		g.emit(Instr{Op: OpBreak})
 		g.loopDep--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 	}
 	if rt.Kind != KVoid && !ctx.returned {
@@ -158,6 +168,12 @@ func needsLoop(b *blockStmt) bool {
 			walk(s.body)
 		case *whileStmt:
 			walk(s.body)
+		case *switchStmt:
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x)
+				}
+			}
 		case *returnStmt:
 			n++
 		}
@@ -266,6 +282,14 @@ func assignedNames(b *blockStmt, funcs map[string][]*funcDecl) map[string]bool {
 		case *whileStmt:
 			ex(s.cond)
 			st(s.body)
+		case *switchStmt:
+			ex(s.sel)
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					st(x)
+				}
+			}
+		case *typeStmt:
 		case *returnStmt:
 			if s.x != nil {
 				ex(s.x)
@@ -315,10 +339,281 @@ func (g *gen) ret(s *returnStmt) {
 		dst.ro = ro
 	}
 	if ctx.useLoop {
-		if g.loopDep != ctx.loopDepth {
-			g.errorf(s.pos, eNotImplemented, "return inside a loop of a called function is not supported by this compiler")
-			return
+		if g.brk[len(g.brk)-1] != 'f' {
+			if ctx.retFlag == nil {
+				g.errorf(s.pos, eNotImplemented, "internal compiler error: a nested return without its flag")
+				return
+			}
+			g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: ctx.retFlag.Index, Mask: 1}}, Src: []Operand{immU(0xffffffff)}})
 		}
 		g.emit(Instr{Op: OpBreak})
 	}
+}
+
+// overload picks the function a call names among its overloads, as fxc
+// ranks them: each argument's conversion to its parameter gets a rank
+// (convRank), and the chosen overload must rank no worse than every other
+// on each argument and better on one; two that rank alike are ambiguous
+// (X3067). Prototypes take part: a call that only a prototype matches
+// resolves to its definition, if any.
+func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
+	type cand struct {
+		f     *funcDecl
+		ranks []int
+	}
+	var cs []cand
+	for _, f := range fns {
+		if len(f.params) < len(args) || len(f.params) > len(args) && f.params[len(args)].init == nil {
+			continue
+		}
+		// fxc sees only the functions declared before the one calling.
+		if caller := g.caller(); caller != nil && f.order > caller.order && f != caller {
+			continue
+		}
+		c := cand{f: f}
+		ok := true
+		for i, p := range f.params[:len(args)] {
+			pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+			r := convRank(args[i], pt)
+			if r < 0 || (p.inout == "out" || p.inout == "inout") && !sameType(args[i].t, pt) && !(args[i].t.numeric() && pt.numeric()) {
+				ok = false
+				break
+			}
+			c.ranks = append(c.ranks, r)
+		}
+		if !ok {
+			continue
+		}
+		// A prototype and the definition of the same signature are one
+		// function.
+		dup := false
+		for k := range cs {
+			if sameSignature(g, cs[k].f, f) {
+				dup = true
+				if cs[k].f.body == nil {
+					cs[k].f = f
+				}
+			}
+		}
+		if !dup {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 0 {
+		visible := false
+		for _, f := range fns {
+			if caller := g.caller(); caller == nil || f.order < caller.order {
+				visible = true
+			}
+		}
+		if !visible {
+			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
+			return nil
+		}
+		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter function", e.name, len(args))
+		return nil
+	}
+	better := func(a, b cand) bool { // a no worse everywhere, better somewhere
+		strict := false
+		for i := range a.ranks {
+			if a.ranks[i] > b.ranks[i] {
+				return false
+			}
+			strict = strict || a.ranks[i] < b.ranks[i]
+		}
+		return strict
+	}
+	var best *cand
+	for i := range cs {
+		wins := true
+		for j := range cs {
+			if i != j && !better(cs[i], cs[j]) {
+				wins = false
+				break
+			}
+		}
+		if wins {
+			best = &cs[i]
+			break
+		}
+	}
+	if best == nil {
+		g.errorf(e.pos, eAmbiguous, "'%s': ambiguous function call", e.name)
+		return nil
+	}
+	if best.f.body == nil {
+		g.errorf(e.pos, eNotDefined, "'%s': function declared but not defined", e.name)
+		return nil
+	}
+	return best.f
+}
+
+// caller is the user function being lowered (nil inside an expanded
+// intrinsic, which sees every function).
+func (g *gen) caller() *funcDecl {
+	if len(g.inline) == 0 || g.fixLine != 0 {
+		return nil
+	}
+	return g.inline[len(g.inline)-1]
+}
+
+// sameSignature reports two declarations of the same parameter types, as
+// written (float and float1 are two types for overloading).
+func sameSignature(g *gen, a, b *funcDecl) bool {
+	if len(a.params) != len(b.params) {
+		return false
+	}
+	for i := range a.params {
+		pa, pb := a.params[i], b.params[i]
+		ta := g.arrayType(g.resolveType(pa.typ), pa.arrayLen)
+		tb := g.arrayType(g.resolveType(pb.typ), pb.arrayLen)
+		if !sameType(ta, tb) || ta.Min != tb.Min || pa.typ.name != pb.typ.name && ta.Kind == KScalar {
+			return false
+		}
+	}
+	return true
+}
+
+// Conversion ranks of an argument to a parameter, best first. C is the
+// type an arithmetic expression of the two would have ("the common type"
+// of vkd3d's tests, which record what fxc prefers).
+const (
+	rankExact   = iota // same type (a scalar and a one-component vector count alike)
+	rankWiden          // same base, a scalar to more components
+	rankSign           // int <-> uint
+	rankPromote        // a minimum-precision argument to its full type
+	rankToArg          // C is the argument's type (float to int, int to min16int, to bool)
+	rankToParam        // C is the parameter's type (int to float)
+	rankOther          // a scalar to more components of another base
+	rankNarrow         // fewer components, then by base as above: how many components go does not count
+)
+
+// convRank ranks passing a to a parameter of type p; -1 when it cannot.
+func convRank(a *value, p *Type) int {
+	t := a.t
+	if !t.numeric() || !p.numeric() {
+		switch {
+		case sameType(t, p):
+			return rankExact
+		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && flatComps(t) == flatComps(p) && flatComps(t) > 0:
+			return rankToParam
+		}
+		return -1
+	}
+	ac, pc := t.comps(), p.comps()
+	if ac > pc && pc != 1 || ac < pc && ac != 1 {
+		if !(ac > pc) {
+			return -1
+		}
+	}
+	if t.Kind == KMatrix && p.Kind == KMatrix && (t.Rows < p.Rows || t.Cols < p.Cols) {
+		return -1
+	}
+	sameBase := t.Base == p.Base
+	if a.lit && (t.Base == Int && (p.Base == Int || p.Base == Uint) || t.Base == Float && p.Base == Float) {
+		sameBase = true
+	}
+	base := rankToParam
+	switch {
+	case sameBase && t.Min == p.Min:
+		base = rankExact
+	case sameBase && t.Min:
+		base = rankPromote
+	case sameBase:
+		base = rankToArg
+	case (t.Base == Int || t.Base == Uint) && (p.Base == Int || p.Base == Uint):
+		base = rankSign
+	case max(t.Base, p.Base) == t.Base:
+		base = rankToArg
+	}
+	switch {
+	case ac > pc:
+		return rankNarrow + base
+	case ac < pc: // a scalar to a vector or matrix
+		if base == rankExact {
+			return rankWiden
+		}
+		return rankOther
+	}
+	return base
+}
+
+// flatComps counts the numeric components of a struct or array (0 when
+// it holds something else).
+func flatComps(t *Type) int {
+	switch t.Kind {
+	case KStruct:
+		n := 0
+		for _, f := range t.Fields {
+			k := flatComps(f.Type)
+			if k == 0 {
+				return 0
+			}
+			n += k
+		}
+		return n
+	case KArray:
+		return t.Len * flatComps(t.Elem)
+	}
+	if t.numeric() {
+		return t.comps()
+	}
+	return 0
+}
+
+// nestedReturn reports a return inside a loop or a switch of s (inLoop:
+// s itself is inside one).
+func nestedReturn(s Stmt, inLoop bool) bool {
+	switch s := s.(type) {
+	case *blockStmt:
+		for _, x := range s.list {
+			if nestedReturn(x, inLoop) {
+				return true
+			}
+		}
+	case *ifStmt:
+		return nestedReturn(s.then, inLoop) || s.els_ != nil && nestedReturn(s.els_, inLoop)
+	case *forStmt:
+		return nestedReturn(s.body, true)
+	case *whileStmt:
+		return nestedReturn(s.body, true)
+	case *switchStmt:
+		for _, gr := range s.groups {
+			for _, x := range gr.body {
+				if nestedReturn(x, true) {
+					return true
+				}
+			}
+		}
+	case *returnStmt:
+		return inLoop
+	}
+	return false
+}
+
+// passReturn, after a loop or switch of an inlined function that
+// returns from inside it, breaks out of the construct around it when the
+// return happened.
+func (g *gen) passReturn(body Stmt) {
+	if g.fn == nil || g.fn.retFlag == nil || !nestedReturn(body, true) {
+		return
+	}
+	g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*g.fn.retFlag}})
+	g.emit(Instr{Op: OpBreak})
+	g.emit(Instr{Op: OpEndif})
+}
+
+// lvalueExpr reports an expression that names a variable or part of one.
+func lvalueExpr(e Expr) bool {
+	switch e := e.(type) {
+	case *identExpr:
+		return true
+	case *memberExpr:
+		return lvalueExpr(e.x)
+	case *indexExpr:
+		return lvalueExpr(e.x)
+	case *castExpr:
+		return lvalueExpr(e.x) // fxc takes (float)x as an out argument of a float
+	}
+	return false
 }

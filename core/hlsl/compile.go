@@ -106,6 +106,9 @@ type Binding struct {
 	Slot  int
 	Count int
 	Comps int // textures: components of the element type (Texture2D<float2>: 2)
+	Dim   TexDim
+	Base  Base
+	Cmp   bool // SamplerComparisonState
 }
 
 // Result is a compiled shader: the lowered program and its reflection.
@@ -123,41 +126,46 @@ type Result struct {
 
 // Compile compiles the entry point of an HLSL source for target (vs_4_0,
 // vs_5_0, ps_4_0, ps_5_0). Errors come back as Errors, in fxc's format;
-// warnings are in Result.Warnings.
+// warnings are in Result.Warnings. Its work is bounded by DefaultLimits.
 func Compile(src []byte, file, entry, target string) (res *Result, err error) {
+	return CompileWith(src, file, entry, target, Limits{})
+}
+
+// CompileWith is Compile within the given limits (zero fields are the
+// defaults; see Limits for the ones that may be raised).
+func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Result, err error) {
+	lim = lim.withDefaults()
 	if file == "" {
 		file = "shader.hlsl"
 	}
 	var stage Stage
-	var major int
+	var major, minor int
 	switch target {
-	case "vs_4_0":
-		stage, major = Vertex, 4
-	case "vs_5_0":
-		stage, major = Vertex, 5
-	case "ps_4_0":
-		stage, major = Pixel, 4
-	case "ps_5_0":
-		stage, major = Pixel, 5
+	case "vs_4_0", "vs_4_1", "vs_5_0":
+		stage = Vertex
+	case "ps_4_0", "ps_4_1", "ps_5_0":
+		stage = Pixel
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_5_0, ps_4_0 or ps_5_0)", clean(target))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1 or ps_5_0)", clean(target)))}}
 	}
+	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
 		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
 	}
 	var diags []Diag
-	lx := &lexer{file: file, diags: &diags}
+	lx := &lexer{file: file, diags: &diags, lim: lim}
 	toks := lx.tokenize(src)
 	if len(diags) > 0 {
-		return nil, Errors(diags)
+		return nil, withMore(diags, file, lx.more)
 	}
 	f := parse(toks, file, &diags)
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, funcs: map[string][]*funcDecl{}, structs: map[string]*Type{},
-		cbMax: map[int]int{}, cbDyn: map[int]bool{}}
+	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{},
+		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
+	g.dynNames = dynIndexed(f)
 	g.declareGlobals(f)
 	var fn *funcDecl
 	for _, x := range f.funcs {
@@ -167,16 +175,17 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 		}
 	}
 	if fn == nil && len(g.errs) == 0 {
-		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: fmt.Sprintf("'%s': entrypoint not found", clean(entry))}}
+		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: cutText(fmt.Sprintf("'%s': entrypoint not found", clean(entry)))}}
 	}
 	var ins, outs []SigElement
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
 	if len(g.errs) > 0 {
-		return nil, Errors(g.errs)
+		return nil, withMore(g.errs, file, g.more)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp}
+	g.placeResources()
+	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -199,28 +208,29 @@ func Compile(src []byte, file, entry, target string) (res *Result, err error) {
 // declareGlobals registers structs, functions, constant buffers, loose
 // uniforms ($Globals), statics, textures and samplers in source order.
 func (g *gen) declareGlobals(f *file) {
-	for _, x := range f.order {
+	for i, x := range f.order {
+		if fd, ok := x.(*funcDecl); ok {
+			fd.order = i
+		}
 		switch d := x.(type) {
 		case *structDecl:
-			t := &Type{Kind: KStruct, Name: d.name}
-			for _, fd := range d.fields {
-				ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
-				if ft.Kind == KTexture2D || ft.Kind == KSampler || ft.Kind == KVoid {
-					g.errorf(fd.pos, eNotImplemented, "struct members of type '%s' are not supported", ft)
-				}
-				for _, o := range t.Fields {
-					if o.Name == fd.name {
-						g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
+		case *funcDecl:
+			g.checkParams(d)
+			g.checkAttrs(d.attrs)
+			if d.body != nil {
+				for _, o := range g.funcs[d.name] {
+					if o.body != nil && sameSignature(g, o, d) {
+						g.errorf(d.pos, eRedefinition, "'%s': function already has a body", d.name)
 					}
 				}
-				t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
 			}
-			if g.structs[d.name] != nil {
-				g.errorf(d.pos, eRedefinition, "redefinition of '%s'", d.name)
-			}
-			g.structs[d.name] = t
-		case *funcDecl:
 			g.funcs[d.name] = append(g.funcs[d.name], d)
+			if d.body != nil {
+				g.funcOrder = append(g.funcOrder, d)
+			}
 		case *cbufferDecl:
 			cb := &cbInfo{name: d.name, line: d.line}
 			if d.register != "" {
@@ -238,14 +248,52 @@ func (g *gen) declareGlobals(f *file) {
 			g.globalVar(d)
 		}
 	}
-	// Lay out each buffer now that all its variables are known.
+	// Lay out each buffer now that all its variables are known. A buffer
+	// past D3D11's 4096 registers is an error at its line (the runtime's
+	// validator would refuse the bytecode), found before anything is
+	// built from its layout.
 	for _, cb := range g.cbufs {
-		end := 0
-		for _, v := range cb.vars {
-			end = max(end, v.off+sizeOf(v.t, v.rowMajor))
+		end := layoutCB(cb)
+		if cb.size > 16*MaxConstantRegisters {
+			g.errorf(pos{cb.line, 1}, eNotImplemented, "constant buffer '%s' needs %d registers (%d bytes); a constant buffer holds at most %d (%d bytes, the limit in every shader model 4 and 5 profile)",
+				cb.name, cb.size/16, end, MaxConstantRegisters, 16*MaxConstantRegisters)
 		}
-		cb.size = roundUp16(end)
 	}
+}
+
+// layoutCB places a buffer's variables: those with a packoffset (or, in
+// $Globals, a register(cN)) where it says, the others in declaration
+// order, each after the one declared before it, moved past any explicitly
+// placed variable it would overlap (fxc: `float4 a; float4 b :
+// register(c0);` puts a in c1).
+func layoutCB(cb *cbInfo) (end int) {
+	cur, afterStruct := 0, false
+	for _, v := range cb.vars {
+		if v.fixed >= 0 {
+			v.off = v.fixed
+		} else {
+			off := place(cur, v.t, afterStruct)
+			for moved := true; moved; {
+				moved = false
+				for _, w := range cb.vars {
+					if w == v || w.fixed < 0 {
+						continue
+					}
+					if off < w.fixed+sizeOf(w.t) && w.fixed < off+sizeOf(v.t) {
+						off = place(w.fixed+sizeOf(w.t), v.t, w.t.Kind == KStruct)
+						moved = true
+					}
+				}
+			}
+			v.off = off
+		}
+		cur, afterStruct = v.off+sizeOf(v.t), v.t.Kind == KStruct
+	}
+	for _, v := range cb.vars {
+		end = max(end, v.off+sizeOf(v.t))
+	}
+	cb.size = roundUp16(end)
+	return end
 }
 
 // clean escapes control characters of a caller-given name, so a message
@@ -255,12 +303,22 @@ func clean(s string) string {
 	return q[1 : len(q)-1]
 }
 
+// regSlot reads register(t3): the kind letter, then the number (fxc
+// ignores letters after the digits).
 func regSlot(r string, kind byte) (int, bool) {
 	if len(r) < 2 || r[0] != kind {
 		return 0, false
 	}
-	n, err := strconv.Atoi(r[1:])
+	n, err := strconv.Atoi(leadingDigits(r[1:]))
 	return n, err == nil && n >= 0 && n < 128
+}
+
+func leadingDigits(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
 }
 
 // cbVarDecl packs one variable into a buffer and binds its name.
@@ -273,25 +331,27 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
 	}
-	rowMajor := d.typ.rowMajor
-	off := 0
-	if n := len(cb.vars); n > 0 {
-		last := cb.vars[n-1]
-		off = place(last.off+sizeOf(last.t, last.rowMajor), t, rowMajor, last.t.Kind == KStruct)
-	} else {
-		off = place(0, t, rowMajor, false)
+	if hasObject(t) {
+		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
+		return
+	}
+	off := -1
+	if d.register != "" && cb == g.globals && d.register[0] == 'c' {
+		// register(cN) on a loose uniform: where packoffset(cN) puts it.
+		// fxc reads the leading digits (c1manymanyletters is c1).
+		d.packoff = "c" + leadingDigits(d.register[1:])
 	}
 	if d.packoff != "" {
 		o, ok := parsePackoffset(d.packoff)
 		if !ok {
 			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
 		}
-		if o%16+sizeOf(t, rowMajor) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
+		if o%16+sizeOf(t) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
 			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
 		}
 		off = o
 	}
-	v := &cbVar{name: d.name, t: t, off: off, rowMajor: rowMajor}
+	v := &cbVar{name: d.name, t: t, fixed: off}
 	cb.vars = append(cb.vars, v)
 	// The value is built at each use, which marks the variable and its
 	// buffer used and gives the buffer its slot.
@@ -329,11 +389,10 @@ func (g *gen) globalVar(d *varDecl) {
 	if t == poison.t {
 		return
 	}
-	switch t.Kind {
-	case KTexture2D, KSampler:
-		r := &resource{name: d.name, kind: t.Kind, line: d.line, comps: t.Cols}
+	if et, n := objectElem(t); et != nil {
+		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')
-		if t.Kind == KSampler {
+		if et.Kind == KSampler {
 			want = 's'
 			g.samplers = append(g.samplers, r)
 		} else {
@@ -348,6 +407,8 @@ func (g *gen) globalVar(d *varDecl) {
 		}
 		g.declare(d.pos, d.name, &value{t: t, res: r, ro: true})
 		return
+	}
+	switch t.Kind {
 	case KVoid:
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		return
@@ -373,28 +434,15 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	p := res.Program
 	// Components read and written.
 	for _, in := range p.Code {
-		n := in.lanes()
 		for i, s := range in.Src {
 			if s.File != FileInput {
 				continue
 			}
-			k := n
-			switch {
-			case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
-				k = 1
-			case in.Op >= OpDp2 && in.Op <= OpDp4:
-				k = int(in.Op-OpDp2) + 2
-			case in.Op == OpSample || in.Op == OpSampleL || in.Op == OpSampleB || in.Op == OpSampleD:
-				k = 2
-				if i == 3 && in.Op != OpSampleD {
-					k = 1
+			lanes := in.readLanes(i)
+			for j := 0; j < 4; j++ {
+				if lanes&(1<<j) == 0 {
+					continue
 				}
-			case in.Op == OpLd:
-				k = 3
-			case in.Op == OpResinfo:
-				k = 1
-			}
-			for j := 0; j < k; j++ {
 				for e := range ins {
 					if ins[e].Register == s.Index {
 						ins[e].Used |= 1 << s.Swz[j] & ins[e].Mask
@@ -406,7 +454,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			if d.File == FileOutput {
 				for e := range outs {
 					if outs[e].Register == d.Index {
-						outs[e].Used |= d.Mask
+						outs[e].Used |= d.Mask & outs[e].Mask
 					}
 				}
 			}
@@ -436,20 +484,25 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			c.Slot = cb.slot
 		}
 		for _, v := range cb.vars {
-			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t, v.rowMajor), RowMajor: v.rowMajor, Used: v.used})
+			c.Vars = append(c.Vars, CBVar{Name: v.name, Type: v.t.String(), T: v.t, Offset: v.off, Size: sizeOf(v.t), RowMajor: rowMajorType(v.t), Used: v.used})
 		}
 		res.CBuffers = append(res.CBuffers, c)
 	}
 	for _, s := range g.samplers {
 		if s.used {
-			res.Bindings = append(res.Bindings, Binding{Name: s.name, Kind: BindSampler, Slot: s.slot, Count: 1})
-			p.Samplers = append(p.Samplers, s.slot)
+			res.Bindings = append(res.Bindings, Binding{Name: s.name, Kind: BindSampler, Slot: s.slot, Count: s.count, Cmp: s.elem.Cmp})
+			for k := 0; k < s.count; k++ {
+				p.Samplers = append(p.Samplers, SampDecl{Slot: s.slot + k, Cmp: s.elem.Cmp})
+			}
 		}
 	}
 	for _, t := range g.textures {
 		if t.used {
-			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: 1, Comps: t.comps})
-			p.Textures = append(p.Textures, t.slot)
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
+				Dim: t.elem.Dim, Base: t.elem.Base})
+			for k := 0; k < t.count; k++ {
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+			}
 		}
 	}
 	for _, cb := range g.cbufs {
@@ -465,8 +518,8 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 		}
 		return a.Slot < b.Slot
 	})
-	sort.Ints(p.Samplers)
-	sort.Ints(p.Textures)
+	sort.Slice(p.Samplers, func(i, j int) bool { return p.Samplers[i].Slot < p.Samplers[j].Slot })
+	sort.Slice(p.Textures, func(i, j int) bool { return p.Textures[i].Slot < p.Textures[j].Slot })
 	sort.Slice(p.CBSizes, func(i, j int) bool { return p.CBSizes[i].Slot < p.CBSizes[j].Slot })
 }
 
@@ -487,13 +540,13 @@ func dropUnreachable(code []Instr) []Instr {
 	skip:
 		for ; j < len(code); j++ {
 			switch code[j].Op {
-			case OpIf, OpLoop:
+			case OpIf, OpLoop, OpSwitch:
 				depth++
-			case OpElse:
+			case OpElse, OpCase, OpDefault:
 				if depth == 0 {
 					break skip
 				}
-			case OpEndif, OpEndloop:
+			case OpEndif, OpEndloop, OpEndswitch:
 				if depth == 0 {
 					break skip
 				}
@@ -524,4 +577,81 @@ func loopEnds(code []Instr) []Instr {
 		out = append(out, in)
 	}
 	return out
+}
+
+// declareStruct makes a struct type and declares its name in the current
+// scope (a function's struct is local to it).
+func (g *gen) declareStruct(d *structDecl) *Type {
+	t := &Type{Kind: KStruct, Name: d.name}
+	for _, fd := range d.fields {
+		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
+		if ft.Kind == KVoid {
+			g.errorf(fd.pos, eSyntax, "syntax error: unexpected token 'void'")
+		}
+		for _, o := range t.Fields {
+			if o.Name == fd.name {
+				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
+			}
+		}
+		t.Fields = append(t.Fields, Field{Name: fd.name, Type: ft, Semantic: fd.semantic, Interp: fd.interp, Line: fd.line})
+	}
+	if v := g.scopes[len(g.scopes)-1][d.name]; v != nil && v.tdef == t {
+		return t
+	}
+	g.declare(d.pos, d.name, &value{t: tVoid, tdef: t, ro: true})
+	return t
+}
+
+// declareTypedef declares typedef names: the type as written, with its
+// modifiers (row_major) and each name's array sizes.
+func (g *gen) declareTypedef(d *typedefDecl) {
+	if d.typ.def != nil {
+		g.declareStruct(d.typ.def)
+	}
+	base := g.resolveType(d.typ)
+	for _, n := range d.names {
+		t := g.arrayType(base, n.arrayLen)
+		if t == poison.t {
+			continue
+		}
+		g.declare(n.pos, n.name, &value{t: tVoid, tdef: t, ro: true})
+	}
+}
+
+// checkParams applies fxc's rules to a function's parameters: default
+// values only at the end, never on out or inout parameters (shader model
+// 5 and before); no uniform out parameters, no packoffset.
+func (g *gen) checkParams(f *funcDecl) {
+	seenDefault := false
+	for _, p := range f.params {
+		switch {
+		case p.init != nil && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: output parameter '%s' cannot have a default value", p.name)
+		case p.init == nil && seenDefault:
+			g.errorf(p.pos, eSyntax, "syntax error: parameter '%s' follows parameters with default values and has none", p.name)
+		case p.uniform && (p.inout == "out" || p.inout == "inout"):
+			g.errorf(p.pos, eSyntax, "syntax error: a uniform parameter cannot be out or inout")
+		case p.packoff != "":
+			g.errorf(p.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
+		}
+		seenDefault = seenDefault || p.init != nil
+	}
+}
+
+// checkAttrs checks a function's attributes: each argument that is an
+// expression must be a constant one.
+func (g *gen) checkAttrs(as []attr) {
+	for _, a := range as {
+		for _, x := range a.exprs {
+			if x == nil {
+				continue
+			}
+			saved, nCode := g.top, len(g.code)
+			v := g.expr(x)
+			g.top, g.code = saved, g.code[:nCode]
+			if v != poison && (!v.t.numeric() || !allImm(v.c)) {
+				g.errorf(x.at(), eSyntax, "syntax error: the arguments of attribute '%s' must be constant", a.name)
+			}
+		}
+	}
 }

@@ -61,6 +61,8 @@ const (
 	eTypeMismatch   = 3020 // type mismatch
 	eConst          = 3025 // l-value specifies const object
 	eMustReturn     = 3080 // 'f': function must return a value
+	eAmbiguous      = 3067 // 'f': ambiguous function call
+	eNotDefined     = 3079 // 'f': function declared but not defined
 	eEntryNotFound  = 3501 // 'main': entrypoint not found
 	eMissingSem     = 3502 // 'main': input parameter 'x' missing semantics
 	eTruncation     = 3206 // warning: implicit truncation of vector type

@@ -48,7 +48,13 @@
 // are refused with a clear error; the optimiser is absent (the code is
 // correct, not minimal: more movs and temps than fxc's).
 //
-// Bounds: the source, the tokens after macro expansion, nesting, inlining
-// depth, temps and instructions are all capped, so hostile input ends in
-// an error, never a hang or a panic.
+// Bounds (limits.go): the source, the tokens after macro expansion (the
+// #if lines' included), nesting, inlining depth, the nodes lowered after
+// inlining, the elements of an array (every dimension multiplied), the
+// size of a constant buffer, temps and instructions are all capped, each
+// checked before the allocation it guards, so hostile input ends in an
+// error naming the limit and the line, never a hang, a panic or an
+// exhausted heap. CompileWith raises the budgets that are this compiler's
+// own (Limits); the first 32 diagnostics of every stage are kept in full
+// and the rest counted in a last line.
 package hlsl

@@ -2,11 +2,6 @@ package hlsl
 
 import "math"
 
-const (
-	maxTemps  = 4096    // SM4's r# limit
-	maxInstrs = 1 << 16 // instructions in one shader
-)
-
 // alloc takes a fresh temp register.
 func (g *gen) alloc() int {
 	r := g.top
@@ -14,18 +9,18 @@ func (g *gen) alloc() int {
 	if g.top > g.maxTemp {
 		g.maxTemp = g.top
 	}
-	if g.top > maxTemps && !g.tooBig {
+	if g.top > MaxTemps && !g.tooBig {
+		g.errorf(pos{g.line, 1}, eNotImplemented, "shader needs more than %d temp registers, the limit of every shader model 4 and 5 profile", MaxTemps)
 		g.tooBig = true
-		g.errorf(pos{g.line, 1}, eNotImplemented, "shader needs more than %d temp registers", maxTemps)
 	}
 	return r
 }
 
 func (g *gen) emit(in Instr) {
-	if len(g.code) >= maxInstrs {
+	if len(g.code) >= g.lim.Instructions {
 		if !g.tooBig {
+			g.errorf(pos{g.line, 1}, eNotImplemented, "shader longer than %d instructions, the limit (%s; shader model 4 and 5 guarantee 65536 instruction slots)", g.lim.Instructions, limitName("Instructions"))
 			g.tooBig = true
-			g.errorf(pos{g.line, 1}, eNotImplemented, "shader longer than %d instructions", maxInstrs)
 		}
 		return
 	}
@@ -208,7 +203,7 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 	var groups []*group
 	find := func(d Operand) *group {
 		for _, gr := range groups {
-			if gr.d.File == d.File && gr.d.Index == d.Index {
+			if gr.d.File == d.File && gr.d.Index == d.Index && gr.d.Elem == d.Elem && gr.d.Rel == d.Rel {
 				return gr
 			}
 		}
@@ -244,7 +239,7 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 		selfRead := false
 		for i := 0; i < 4; i++ {
 			l := gr.lanes[i]
-			if gr.mask&(1<<i) != 0 && l.File == gr.d.File && l.Index == gr.d.Index {
+			if gr.mask&(1<<i) != 0 && l.File == gr.d.File && l.Index == gr.d.Index && (l.File != FileIndexable || l.Elem == gr.d.Elem && l.Rel == gr.d.Rel) {
 				selfRead = true
 			}
 		}
@@ -262,11 +257,11 @@ func (g *gen) assign(dst, src []Operand, sat bool) {
 				}
 			}
 			done |= m
-			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: m}}, Src: []Operand{g.laneSrc(sub, m)}})
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Elem: gr.d.Elem, Rel: gr.d.Rel, Mask: m}}, Src: []Operand{g.laneSrc(sub, m)}})
 		}
 		if selfRead {
 			s := g.laneSrc(gr.lanes, gr.mask)
-			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Mask: gr.mask}}, Src: []Operand{s}})
+			g.emit(Instr{Op: OpMov, Sat: sat, Dst: []Operand{{File: gr.d.File, Index: gr.d.Index, Elem: gr.d.Elem, Rel: gr.d.Rel, Mask: gr.mask}}, Src: []Operand{s}})
 		}
 	}
 }

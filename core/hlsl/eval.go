@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // The reference evaluator runs a lowered Program on one invocation's
@@ -30,6 +31,11 @@ type Env struct {
 	// MaxSteps bounds the instructions executed (default 1<<20), so a
 	// loop that never ends returns an error instead of hanging.
 	MaxSteps int
+	// Deriv computes a derivative instruction (deriv_rt*) of the value v
+	// this invocation holds at instruction pc; RunQuad sets it to exchange
+	// values with the other invocations of the 2x2 quad. Without it a
+	// derivative is an error: one invocation has no neighbours.
+	Deriv func(pc int, op Op, v [4]uint32) [4]uint32
 }
 
 // Output is what one invocation wrote.
@@ -50,7 +56,8 @@ func lanewise(o Op) bool {
 	case OpMov, OpMovc, OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc,
 		OpRoundNI, OpRoundPI, OpRoundZ, OpLt, OpGe, OpEq, OpNe, OpAnd, OpOr, OpXor, OpNot, OpItof, OpFtoi,
 		OpUtof, OpFtou, OpIadd, OpIneg, OpImin, OpImax, OpUmin, OpUmax, OpIlt, OpIge, OpIeq, OpIne, OpUlt, OpUge,
-		OpIshl, OpIshr, OpUshr:
+		OpIshl, OpIshr, OpUshr, OpRoundNE, OpCountbits, OpFirstbitHi, OpFirstbitLo, OpFirstbitShi, OpBfrev,
+		OpF32tof16, OpF16tof32, OpRcp:
 		return true
 	}
 	return false
@@ -62,7 +69,8 @@ func floatOp(o Op) bool {
 	switch o {
 	case OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc, OpRoundNI, OpRoundPI,
 		OpRoundZ, OpLt, OpGe, OpEq, OpNe, OpFtoi, OpFtou, OpDp2, OpDp3, OpDp4, OpSincos, OpMov, OpMovc,
-		OpSample, OpSampleL, OpSampleB, OpSampleD:
+		OpSample, OpSampleL, OpSampleB, OpSampleD, OpRoundNE, OpF32tof16, OpRcp, OpDerivRtx, OpDerivRty,
+		OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine:
 		return true
 	}
 	return false
@@ -71,7 +79,7 @@ func floatOp(o Op) bool {
 func floatResult(o Op) bool {
 	switch o {
 	case OpAdd, OpMul, OpMad, OpDiv, OpMin, OpMax, OpRsq, OpSqrt, OpExp, OpLog, OpFrc, OpRoundNI, OpRoundPI,
-		OpRoundZ, OpItof, OpUtof, OpDp2, OpDp3, OpDp4, OpSincos:
+		OpRoundZ, OpItof, OpUtof, OpDp2, OpDp3, OpDp4, OpSincos, OpRoundNE, OpF16tof32, OpRcp:
 		return true
 	}
 	return false
@@ -215,8 +223,92 @@ func laneOp(o Op, a, b, c uint32) uint32 {
 		return uint32(int32(a) >> (b & 31))
 	case OpUshr:
 		return a >> (b & 31)
+	case OpRoundNE:
+		return F(float32(math.RoundToEven(float64(fa))))
+	case OpRcp:
+		return F(1 / fa)
+	case OpCountbits:
+		return uint32(bits.OnesCount32(a))
+	case OpFirstbitLo:
+		if a == 0 {
+			return 0xffffffff
+		}
+		return uint32(bits.TrailingZeros32(a))
+	case OpFirstbitShi:
+		if int32(a) < 0 {
+			a = ^a
+		}
+		fallthrough
+	case OpFirstbitHi:
+		if a == 0 {
+			return 0xffffffff
+		}
+		return uint32(bits.LeadingZeros32(a))
+	case OpBfrev:
+		return bits.Reverse32(a)
+	case OpF32tof16:
+		return uint32(toHalf(fa))
+	case OpF16tof32:
+		return F(fromHalf(uint16(a)))
 	}
 	return 0
+}
+
+// toHalf converts to a half float ("Floating-point rules", D3D11.3:
+// round to nearest even, out-of-range values to infinity, NaN kept a NaN).
+func toHalf(f float32) uint16 {
+	u := math.Float32bits(f)
+	sign := uint16(u>>16) & 0x8000
+	exp := int(u>>23&0xff) - 127
+	mant := u & 0x7fffff
+	switch {
+	case f != f:
+		return sign | 0x7e00
+	case exp == 128: // infinity
+		return sign | 0x7c00
+	case exp > 15:
+		return sign | 0x7c00
+	case exp >= -14:
+		// Normal: 10 bits of mantissa, rounded to nearest even.
+		h := uint32(exp+15)<<10 | mant>>13
+		rem := mant & 0x1fff
+		if rem > 0x1000 || rem == 0x1000 && h&1 != 0 {
+			h++ // may carry into the exponent, up to infinity: right
+		}
+		return sign | uint16(h)
+	case exp >= -25:
+		// Denormal: the implicit bit shifted in.
+		m := mant | 0x800000
+		shift := uint(-exp - 14 + 13)
+		h := m >> shift
+		rem := m & (1<<shift - 1)
+		half := uint32(1) << (shift - 1)
+		if rem > half || rem == half && h&1 != 0 {
+			h++
+		}
+		return sign | uint16(h)
+	}
+	return sign
+}
+
+// fromHalf converts a half float exactly.
+func fromHalf(h uint16) float32 {
+	sign := float32(1)
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp := int(h>>10) & 0x1f
+	mant := float32(h & 0x3ff)
+	switch exp {
+	case 0:
+		return sign * mant * float32(math.Ldexp(1, -24))
+	case 31:
+		if mant != 0 {
+			return float32(math.NaN())
+		}
+		return sign * float32(math.Inf(1))
+	}
+	return sign * (1 + mant/1024) * float32(math.Ldexp(1, exp-15))
 }
 
 type machine struct {
@@ -224,7 +316,26 @@ type machine struct {
 	env  *Env
 	r    [][4]uint32
 	o    [][4]uint32
+	x    [][][4]uint32 // x# arrays
 	disc bool
+}
+
+// xElem finds the x# register an operand names; nil when a dynamic index
+// leaves the array (an out-of-range read gives 0, a write is dropped, as
+// D3D10+ define).
+func (m *machine) xElem(op Operand) (*[4]uint32, error) {
+	e := op.Elem
+	if op.Rel != nil {
+		rv, err := m.read(*op.Rel, false)
+		if err != nil {
+			return nil, err
+		}
+		e += int(int32(rv[0]))
+	}
+	if op.Index < 0 || op.Index >= len(m.x) || e < 0 || e >= len(m.x[op.Index]) {
+		return nil, nil
+	}
+	return &m.x[op.Index][e], nil
 }
 
 func (m *machine) read(op Operand, isFloat bool) ([4]uint32, error) {
@@ -258,6 +369,14 @@ func (m *machine) read(op Operand, isFloat bool) ([4]uint32, error) {
 		// Out-of-range constant-buffer reads return 0, as D3D10+ defines.
 		if op.Index < len(m.env.CB) && e >= 0 && e < len(m.env.CB[op.Index]) {
 			raw = m.env.CB[op.Index][e]
+		}
+	case FileIndexable:
+		r, err := m.xElem(op)
+		if err != nil {
+			return raw, err
+		}
+		if r != nil {
+			raw = *r
 		}
 	default:
 		return raw, fmt.Errorf("hlsl: cannot read register file %d", op.File)
@@ -303,6 +422,15 @@ func (m *machine) write(d Operand, v [4]uint32, sat bool) error {
 			m.o = append(m.o, [4]uint32{})
 		}
 		reg = &m.o[d.Index]
+	case FileIndexable:
+		r, err := m.xElem(d)
+		if err != nil {
+			return err
+		}
+		if r == nil {
+			return nil
+		}
+		reg = r
 	default:
 		return fmt.Errorf("hlsl: cannot write register file %d", d.File)
 	}
@@ -333,6 +461,9 @@ func Run(p *Program, env *Env) (*Output, error) {
 		return nil, err
 	}
 	m := &machine{p: p, env: env, r: make([][4]uint32, p.Temps)}
+	for _, n := range p.Indexables {
+		m.x = append(m.x, make([][4]uint32, n))
+	}
 	for _, o := range p.Outputs {
 		for o.Reg >= len(m.o) {
 			m.o = append(m.o, [4]uint32{})
@@ -344,18 +475,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 	}
 	// Matching brackets, found once.
 	match := make([]int, len(p.Code))
+	cases := map[int][]int{} // switch -> its case and default labels
 	var stack []int
 	for i, in := range p.Code {
 		switch in.Op {
-		case OpIf, OpLoop:
+		case OpIf, OpLoop, OpSwitch:
 			stack = append(stack, i)
+		case OpCase, OpDefault:
+			if len(stack) == 0 || p.Code[stack[len(stack)-1]].Op != OpSwitch {
+				return nil, errors.New("hlsl: case outside a switch")
+			}
+			cases[stack[len(stack)-1]] = append(cases[stack[len(stack)-1]], i)
 		case OpElse:
 			if len(stack) == 0 {
 				return nil, errors.New("hlsl: else without if")
 			}
 			match[stack[len(stack)-1]] = i
 			stack[len(stack)-1] = i
-		case OpEndif, OpEndloop:
+		case OpEndif, OpEndloop, OpEndswitch:
 			if len(stack) == 0 {
 				return nil, errors.New("hlsl: unbalanced endif/endloop")
 			}
@@ -367,7 +504,7 @@ func Run(p *Program, env *Env) (*Output, error) {
 	if len(stack) != 0 {
 		return nil, errors.New("hlsl: unterminated if/loop")
 	}
-	var loops []int // start of each loop we are in
+	var loops []int // each loop and switch we are in: where it starts
 	steps := 0
 	for pc := 0; pc < len(p.Code); pc++ {
 		steps++
@@ -406,6 +543,24 @@ func Run(p *Program, env *Env) (*Output, error) {
 			loops = append(loops, pc)
 		case OpEndloop:
 			pc = match[pc] // to the loop instruction; the next step runs the body again
+		case OpSwitch:
+			loops = append(loops, pc)
+			target := match[pc] - 1 // no label: to the endswitch
+			for _, c := range cases[pc] {
+				lab := &p.Code[c]
+				if lab.Op == OpDefault && target == match[pc]-1 {
+					target = c
+				}
+				if lab.Op == OpCase && lab.Src[0].Imm[0] == src[0][0] {
+					target = c
+					break
+				}
+			}
+			pc = target
+		case OpCase, OpDefault:
+			// Reached from the case above: fall through.
+		case OpEndswitch:
+			loops = loops[:len(loops)-1]
 		case OpBreak, OpBreakc:
 			if in.Op == OpBreakc && !test() {
 				continue
@@ -416,6 +571,9 @@ func Run(p *Program, env *Env) (*Output, error) {
 			pc = match[loops[len(loops)-1]]
 			loops = loops[:len(loops)-1]
 		case OpContinue:
+			for len(loops) > 0 && p.Code[loops[len(loops)-1]].Op == OpSwitch {
+				loops = loops[:len(loops)-1]
+			}
 			if len(loops) == 0 {
 				return nil, errors.New("hlsl: continue outside a loop")
 			}
@@ -425,7 +583,11 @@ func Run(p *Program, env *Env) (*Output, error) {
 		case OpDiscard:
 			if test() {
 				m.disc = true
-				return &Output{Regs: m.o, Discarded: true}, nil
+				if env.Deriv == nil {
+					return &Output{Regs: m.o, Discarded: true}, nil
+				}
+				// In a quad a discarded invocation goes on as a helper,
+				// for its neighbours' derivatives.
 			}
 		case OpDp2, OpDp3, OpDp4:
 			n := int(in.Op-OpDp2) + 2
@@ -471,6 +633,13 @@ func Run(p *Program, env *Env) (*Output, error) {
 				return nil, err
 			}
 			if err := m.write(in.Dst[1], r, false); err != nil {
+				return nil, err
+			}
+		case OpDerivRtx, OpDerivRty, OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine:
+			if env.Deriv == nil {
+				return nil, fmt.Errorf("hlsl: %s needs the other invocations of the quad (RunQuad)", in.Op)
+			}
+			if err := m.write(in.Dst[0], env.Deriv(pc, in.Op, src[0]), in.Sat); err != nil {
 				return nil, err
 			}
 		case OpSample, OpSampleL, OpSampleB, OpSampleD:

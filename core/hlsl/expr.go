@@ -1,22 +1,27 @@
 package hlsl
 
-import "math"
+import (
+	"math"
+	"strings"
+)
 
 // expr lowers an expression to a value, reporting errors and returning
 // poison on failure.
 func (g *gen) expr(e Expr) *value {
-	if len(g.errs) >= maxErrors || g.tooBig {
+	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(e.at()) {
 		return poison
 	}
-	g.line = e.at().line
+	if g.fixLine == 0 {
+		g.line = e.at().line
+	}
 	switch e := e.(type) {
 	case *intLit:
 		if e.uns {
 			return &value{t: scalarT(Uint), c: []Operand{immU(uint32(e.v))}, ro: true}
 		}
-		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true}
+		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true, lit: !strings.ContainsAny(e.text, "lL")}
 	case *floatLit:
-		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true}
+		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
 	case *identExpr:
@@ -25,13 +30,14 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
 			return poison
 		}
-		if v.res != nil {
-			g.useResource(v.res)
+		if v.tdef != nil {
+			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
+			return poison
 		}
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
-			return g.cbValue(r.cb.slot, r.v.off, r.v.t, r.v.rowMajor, nil)
+			return g.cbValue(r.cb.slot, r.v.off, r.v.t, nil)
 		}
 		return v
 	case *unaryExpr:
@@ -54,14 +60,30 @@ func (g *gen) expr(e Expr) *value {
 		if t == nil {
 			return poison
 		}
-		if c.t.comps() != 1 && c.t.comps() != t.comps() {
-			t = g.binaryType(e.pos, t, c.t, false)
-			if t == nil {
+		if c.t.comps() != 1 {
+			// A condition of several components picks component by
+			// component: scalar values take its shape; others must have
+			// it (a vector and a one-row matrix of as many components
+			// alike), and the result has theirs.
+			same := c.t.Kind == t.Kind && c.t.Rows == t.Rows && c.t.Cols == t.Cols ||
+				c.t.comps() == t.comps() && (c.t.Kind == KVector && t.Kind == KMatrix && t.Rows == 1 || t.Kind == KVector && c.t.Kind == KMatrix && c.t.Rows == 1)
+			switch {
+			case t.comps() == 1:
+				t = c.t.withBase(t.Base)
+			case !same:
+				g.errorf(e.pos, eTypeMismatch, "type mismatch: the condition is %s and the values %s", c.t, t)
 				return poison
 			}
 		}
 		a, b = g.convert(e.pos, a, t, true), g.convert(e.pos, b, t, true)
-		cb := g.convert(e.pos, c, t.withBase(Bool), true)
+		ct := t.withBase(Bool)
+		if c.t.comps() == t.comps() && c.t.comps() > 1 {
+			ct = c.t.withBase(Bool)
+		}
+		cb := g.convert(e.pos, c, ct, true)
+		if c.t.comps() == 1 {
+			cb = &value{t: t.withBase(Bool), c: broadcast(g.convert(e.pos, c, scalarT(Bool), true).c, t.comps()), ro: true}
+		}
 		return &value{t: t, c: g.op(OpMovc, t.comps(), cb.c, a.c, b.c)}
 	case *callExpr:
 		return g.call(e)
@@ -69,7 +91,7 @@ func (g *gen) expr(e Expr) *value {
 		return g.ctor(e)
 	case *castExpr:
 		x := g.expr(e.x)
-		t := g.resolveType(e.typ)
+		t := g.arrayType(g.resolveType(e.typ), e.dims)
 		if x == poison || t == poison.t {
 			return poison
 		}
@@ -94,7 +116,10 @@ func rvalue(v *value) *value {
 	return &c
 }
 
+var invertedCmp = map[string]string{"<": ">=", ">": "<=", "<=": ">", ">=": "<", "==": "!=", "!=": "=="}
+
 func (g *gen) unary(e *unaryExpr) *value {
+	mark, markTop := len(g.code), g.top
 	x := g.expr(e.x)
 	if x == poison {
 		return poison
@@ -107,6 +132,15 @@ func (g *gen) unary(e *unaryExpr) *value {
 	case "+":
 		return rvalue(x)
 	case "-":
+		if x.lit && allImm(x.c) {
+			c := x.c[0]
+			if x.t.Base == Float {
+				c.Imm[0] ^= 0x80000000
+			} else {
+				c.Imm[0] = -c.Imm[0]
+			}
+			return &value{t: x.t, c: []Operand{c}, ro: true, lit: true}
+		}
 		t := x.t
 		if t.Base == Bool {
 			t = t.withBase(Int)
@@ -122,6 +156,12 @@ func (g *gen) unary(e *unaryExpr) *value {
 		return &value{t: t, c: g.op(OpIneg, len(x.c), x.c), ro: true}
 	case "!":
 		b := g.convert(e.pos, x, x.t.withBase(Bool), false)
+		if c, ok := e.x.(*binaryExpr); ok && invertedCmp[c.op] != "" {
+			// fxc (shader model 4 and 5) inverts the comparison instead:
+			// !(a < b) is a >= b, which differs only for NaN.
+			g.code, g.top = g.code[:mark], markTop
+			return g.binary(&binaryExpr{pos: c.pos, op: invertedCmp[c.op], x: c.x, y: c.y})
+		}
 		return &value{t: b.t, c: g.op(OpNot, len(b.c), b.c)}
 	case "~":
 		if x.t.Base != Int && x.t.Base != Uint {
@@ -184,10 +224,6 @@ func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
 		return vecT(base, min(a.Cols, b.Cols))
 	case a.Kind == KMatrix && b.Kind == KMatrix:
 		if a.Rows != b.Rows || a.Cols != b.Cols {
-			if a.Rows < b.Rows != (a.Cols <= b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
-				g.errorf(p, eTypeMismatch, "type mismatch")
-				return nil
-			}
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}
 		return matT(base, min(a.Rows, b.Rows), min(a.Cols, b.Cols))
@@ -212,7 +248,40 @@ func (g *gen) binary(e *binaryExpr) *value {
 	if !ok {
 		return poison
 	}
+	if r := foldLiterals(e.op, v[0], v[1]); r != nil {
+		return r
+	}
 	return g.binop(e.pos, e.op, v[0], v[1])
+}
+
+// foldLiterals folds arithmetic on two integer literals as fxc does for
+// shader models 4 and 5: in floating point (shader model 1 to 3 have no
+// integers, and fxc's folder is shared), the result converted back to an
+// int as x86 does, 0x80000000 when out of range. So 3000000000 +
+// 3000000000 is -2147483648, not the wrapped 1705032704 (vkd3d's
+// sm1-const-folding tests record it).
+func foldLiterals(op string, x, y *value) *value {
+	if !x.lit || !y.lit || x.t.Kind != KScalar || y.t.Kind != KScalar || x.t.Base != Int || y.t.Base != Int ||
+		!allImm(x.c) || !allImm(y.c) {
+		return nil
+	}
+	a, b := float64(int32(x.c[0].Imm[0])), float64(int32(y.c[0].Imm[0]))
+	var r float64
+	switch op {
+	case "+":
+		r = a + b
+	case "-":
+		r = a - b
+	case "*":
+		r = a * b
+	default:
+		return nil
+	}
+	v := uint32(0x80000000)
+	if r >= -2147483648 && r < 2147483648 {
+		v = uint32(int32(r))
+	}
+	return &value{t: scalarT(Int), c: []Operand{immU(v)}, ro: true, lit: true}
 }
 
 func (g *gen) binop(p pos, op string, x, y *value) *value {
@@ -251,6 +320,11 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	t := g.binaryType(p, x.t, y.t, true)
 	if t == nil {
 		return poison
+	}
+	if (op == "<<" || op == ">>") && t.Base != Float {
+		// A shift has the type of its left operand, as in C: int >> uint
+		// is an arithmetic shift.
+		t = t.withBase(max(x.t.Base, Int))
 	}
 	a, b := g.convert(p, x, t, false), g.convert(p, y, t, false)
 	n := t.comps()
@@ -449,16 +523,29 @@ func (g *gen) convertBase(c []Operand, from, to Base) []Operand {
 // cast is an explicit conversion: like convert, without the truncation
 // warning, and a vector may become a scalar.
 func (g *gen) cast(p pos, v *value, t *Type) *value {
-	if t.Kind == KStruct || t.Kind == KArray {
+	if t.Kind == KStruct || t.Kind == KArray || v.t.Kind == KStruct || v.t.Kind == KArray {
 		if sameType(v.t, t) {
 			return v
 		}
-		if v.t.numeric() && v.t.comps() == 1 {
+		if v.t.numeric() && v.t.comps() == 1 && !t.numeric() {
 			// (S)0: every member gets the scalar, as fxc allows.
 			if sv := g.splat(p, v, t); sv != nil {
 				return sv
 			}
 		}
+		// Component by component, in order: the source's first as many
+		// components as the destination has.
+		if n, m := flatComps(v.t), flatComps(t); n > 0 && m > 0 && n >= m {
+			dst := g.newVar(t)
+			k := 0
+			if g.fill(p, dst, g.scalars(v), &k) {
+				return rvalue(dst)
+			}
+		}
+		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
+		return poison
+	}
+	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -527,9 +614,9 @@ func (g *gen) ctor(e *ctorExpr) *value {
 			return poison
 		}
 	}
-	if len(args) == 1 && args[0].t.comps() == 1 {
+	if len(args) == 1 && args[0].t.comps() == 1 && t.comps() == 1 {
 		v := g.convert(e.pos, args[0], scalarT(t.Base), false)
-		return &value{t: t, c: broadcast(v.c, t.comps()), ro: true}
+		return &value{t: t, c: v.c, ro: true}
 	}
 	for _, v := range args {
 		c = append(c, g.convertBase(v.c, v.t.Base, t.Base)...)
@@ -550,7 +637,7 @@ func (g *gen) member(e *memberExpr) *value {
 	if x.t.Kind == KStruct {
 		for i, f := range x.t.Fields {
 			if f.Name == e.name {
-				return x.fields[i]
+				return g.through(x, x.fields[i], func(nv, src *value) { nv.fields[i] = src })
 			}
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
@@ -580,7 +667,15 @@ func (g *gen) member(e *memberExpr) *value {
 		}
 		seen[k] = true
 	}
-	return &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	r := &value{t: vecT(x.t.Base, len(idx)), c: c, ro: x.ro || dup}
+	if dup {
+		return r
+	}
+	return g.through(x, r, func(nv, src *value) {
+		for j, k := range idx {
+			nv.c[k] = src.c[j]
+		}
+	})
 }
 
 func vectorSwizzle(s string, n int) []int {
@@ -616,18 +711,20 @@ func indexByte(s string, b byte) int {
 	return -1
 }
 
-// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based).
+// matrixSwizzle parses _m00_m11 (zero-based) or _11_22 (one-based), one
+// form or the other.
 func matrixSwizzle(s string, t *Type) []int {
 	var idx []int
+	form := 0
 	for len(s) > 0 && len(idx) < 5 {
 		var r, c int
 		switch {
-		case len(s) >= 4 && s[0] == '_' && s[1] == 'm':
+		case len(s) >= 4 && s[0] == '_' && s[1] == 'm' && form != 1:
 			r, c = int(s[2])-'0', int(s[3])-'0'
-			s = s[4:]
-		case len(s) >= 3 && s[0] == '_':
+			s, form = s[4:], 2
+		case len(s) >= 3 && s[0] == '_' && form != 2:
 			r, c = int(s[1])-'1', int(s[2])-'1'
-			s = s[3:]
+			s, form = s[3:], 1
 		default:
 			return nil
 		}
@@ -645,10 +742,15 @@ func matrixSwizzle(s string, t *Type) []int {
 // index lowers a[i], v[i] and m[i]; only arrays in constant buffers may be
 // indexed by a non-constant.
 func (g *gen) index(e *indexExpr) *value {
-	x := g.expr(e.x)
-	i := g.expr(e.i)
-	if x == poison || i == poison {
+	// fxc evaluates the index before the indexed expression
+	// (vkd3d's side-effects tests: func()[func().x]).
+	v, ok := g.exprs([]Expr{e.i, e.x})
+	if !ok {
 		return poison
+	}
+	i, x := v[0], v[1]
+	if x.t.Kind == KTexture {
+		return g.texIndex(e.pos, x, i)
 	}
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
@@ -662,49 +764,29 @@ func (g *gen) index(e *indexExpr) *value {
 				g.errorf(e.pos, eSubscript, "array index out of bounds")
 				return poison
 			}
-			return g.element(e.pos, x, int(k))
+			return g.through(x, g.element(e.pos, x, int(k)), func(nv, src *value) { nv.elems[k] = src })
 		case KVector, KScalar:
 			if k < 0 || k >= int64(x.t.Cols) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}
+			return g.through(x, &value{t: scalarT(x.t.Base), c: []Operand{x.c[k]}, ro: x.ro}, func(nv, src *value) { nv.c[k] = src.c[0] })
 		case KMatrix:
 			if k < 0 || k >= int64(x.t.Rows) {
 				g.errorf(e.pos, eSubscript, "invalid subscript '%d'", k)
 				return poison
 			}
-			return &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[int(k)*x.t.Cols : int(k+1)*x.t.Cols], ro: x.ro}
+			n := int64(x.t.Cols)
+			return g.through(x, &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[k*n : (k+1)*n], ro: x.ro}, func(nv, src *value) { copy(nv.c[k*n:], src.c) })
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript")
 		return poison
 	}
-	if x.t.Kind == KArray && x.cb != nil {
-		ii := g.convert(e.pos, i, scalarT(Int), false)
-		stride := roundUp16(sizeOf(x.t.Elem, x.cb.rowMajor)) / 16
-		rc := ii.c
-		if stride != 1 {
-			rc = g.op(OpImul, 1, rc, []Operand{immU(uint32(stride))})
-		}
-		if x.cb.rel != nil {
-			rc = g.op(OpIadd, 1, rc, []Operand{*x.cb.rel})
-		}
-		rel := g.srcOp(rc)
-		if rel.File != FileTemp {
-			// A relative index is a temp register (an input or a
-			// constant as the index is copied first).
-			rel = g.srcOp(g.copyTemp(rc))
-		}
-		rel.Swz = [4]uint8{rel.Swz[0], rel.Swz[0], rel.Swz[0], rel.Swz[0]}
-		g.cbDyn[x.cb.slot] = true
-		end := (x.cb.off+sizeOf(x.t, x.cb.rowMajor)-1)/16 + 1
-		if end > g.cbMax[x.cb.slot] {
-			g.cbMax[x.cb.slot] = end
-		}
-		return g.cbValue(x.cb.slot, x.cb.off, x.t.Elem, x.cb.rowMajor, &rel)
+	if !x.t.numeric() && x.t.Kind != KArray {
+		g.errorf(e.pos, eSubscript, "invalid subscript")
+		return poison
 	}
-	g.errorf(e.pos, eNotImplemented, "indexing a local array, vector or matrix with a non-constant is not supported by this compiler")
-	return poison
+	return g.dynIndex(e.pos, x, g.convert(e.pos, i, scalarT(Int), false))
 }
 
 var _ = math.Float32bits

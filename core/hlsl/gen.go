@@ -15,23 +15,38 @@ type gen struct {
 	line    int
 	stage   Stage
 	major   int
+	minor   int
 
 	scopes     []map[string]*value
 	funcs      map[string][]*funcDecl
-	structs    map[string]*Type
 	inline     []*funcDecl
 	scopesSave [][]map[string]*value
 	fn         *fnCtx
 
-	cbufs    []*cbInfo
-	globals  *cbInfo // $Globals
-	textures []*resource
-	samplers []*resource
-	cbMax    map[int]int  // slot -> registers read
-	cbDyn    map[int]bool // slot -> indexed by a register
-	loopDep  int
-	statics  []*varDecl
-	interp   map[int]string // pixel input register -> interpolation mode
+	cbufs     []*cbInfo
+	globals   *cbInfo // $Globals
+	textures  []*resource
+	samplers  []*resource
+	cbMax     map[int]int  // slot -> registers read
+	cbDyn     map[int]bool // slot -> indexed by a register
+	loopDep   int
+	internals map[string]*funcDecl // expanded intrinsics, parsed once (intrinsics2.go)
+	fixLine   int                  // while an expanded intrinsic is inlined: the line of its call
+	funcOrder []*funcDecl          // the functions with a body, in source order
+	fnStatics map[*varDecl]*value  // functions' static locals: one variable for all calls
+	xs        []int                // the x# arrays: registers each
+	dynNames  map[string]bool      // names indexed by a non-constant somewhere: their arrays live in x#
+	brk       []byte               // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
+	statics   []*varDecl
+	interp    map[int]string // pixel input register -> interpolation mode
+
+	cdepth  int           // conditions, loops and switches around the code lowered now
+	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
+	resList []*resource   // the textures and samplers used, in the order of first use
+
+	lim   Limits
+	more  int // errors past MaxDiagnostics, only counted
+	nodes int // expression and statement nodes lowered (Limits.Nodes)
 }
 
 // fnCtx is the function being lowered: where its return value goes.
@@ -44,6 +59,7 @@ type fnCtx struct {
 	loopDepth int
 	outs      []*value // entry: the out parameters
 	returned  bool
+	retFlag   *Operand // set by a return nested in a loop or switch of an inlined function
 }
 
 // cbInfo is a constant buffer and its variables' layout.
@@ -58,18 +74,41 @@ type cbInfo struct {
 }
 
 type cbVar struct {
-	name     string
-	t        *Type
-	off      int
-	rowMajor bool
-	used     bool
+	name  string
+	t     *Type
+	off   int // placed by layoutCB
+	fixed int // packoffset or register(cN); -1 when none
+	used  bool
 }
 
 func (g *gen) errorf(p pos, code int, format string, args ...any) {
+	if g.tooBig {
+		return // what follows a limit's error is its consequence
+	}
 	if len(g.errs) >= maxErrors {
+		g.more++
 		return
 	}
-	g.errs = append(g.errs, Diag{File: g.file, Line: p.line, Col: p.col, Code: code, Msg: sprintf(format, args...)})
+	g.errs = append(g.errs, Diag{File: g.file, Line: p.line, Col: p.col, Code: code, Msg: cutText(sprintf(format, args...))})
+}
+
+// lowered counts a node lowered against Limits.Nodes: functions are
+// inlined at every call, so a chain of functions each calling the next
+// twice lowers 2^N bodies while emitting nothing. False once the budget is
+// spent (an error at the line reached, and lowering stops).
+func (g *gen) lowered(p pos) bool {
+	g.nodes++
+	if w := g.lim.work; w != nil {
+		w.Nodes++
+	}
+	if g.nodes <= g.lim.Nodes {
+		return true
+	}
+	if !g.tooBig {
+		g.errorf(p, eNotImplemented, "shader too complex: more than %d expression and statement nodes lowered, each inlined call counted again, the limit (%s)", g.lim.Nodes, limitName("Nodes"))
+		g.tooBig = true
+	}
+	return false
 }
 
 func (g *gen) warnf(p pos, code int, format string, args ...any) {
@@ -79,7 +118,7 @@ func (g *gen) warnf(p pos, code int, format string, args ...any) {
 		}
 	}
 	if len(g.warns) < maxErrors {
-		g.warns = append(g.warns, Diag{File: g.file, Line: p.line, Col: p.col, Warning: true, Code: code, Msg: sprintf(format, args...)})
+		g.warns = append(g.warns, Diag{File: g.file, Line: p.line, Col: p.col, Warning: true, Code: code, Msg: cutText(sprintf(format, args...))})
 	}
 }
 
@@ -103,8 +142,44 @@ func (g *gen) lookup(name string) *value {
 	return nil
 }
 
-// resolveType turns a written type into a Type.
+// resolveType turns a written type into a Type; a matrix gets the packing
+// its modifiers, or else the pack_matrix pragma in effect, give it.
 func (g *gen) resolveType(ts *typeSpec) *Type {
+	t := g.resolveType1(ts)
+	if t == poison.t || ts == nil {
+		return t
+	}
+	if ts.rowMajor && ts.colMajor {
+		g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major both given")
+		return poison.t
+	}
+	explicit := ts.rowMajor || ts.colMajor
+	if t.Kind != KMatrix {
+		if explicit {
+			g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major apply only to matrices")
+			return poison.t
+		}
+		return t
+	}
+	c := *t
+	switch {
+	case explicit:
+		if t.MajorSet && t.RowMajor != ts.rowMajor {
+			g.errorf(ts.pos, eSyntax, "syntax error: the matrix packing contradicts the one of its type")
+			return poison.t
+		}
+		c.RowMajor, c.MajorSet = ts.rowMajor, true
+	case t.MajorSet:
+		return t
+	case ts.latent != latentNone:
+		c.RowMajor, c.MajorSet = ts.latent == latentRow, true
+	default:
+		c.RowMajor, c.MajorSet = false, false
+	}
+	return &c
+}
+
+func (g *gen) resolveType1(ts *typeSpec) *Type {
 	if ts == nil {
 		return poison.t
 	}
@@ -128,17 +203,23 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 			return matT(b.Base, ts.args[0], ts.args[1])
 		}
 	}
-	if t := g.structs[ts.name]; t != nil {
-		return t
+	if ts.def != nil && g.lookup(ts.name) == nil {
+		g.declareStruct(ts.def)
+	}
+	if v := g.lookup(ts.name); v != nil && v.tdef != nil {
+		return v.tdef
 	}
 	if t := builtinType(ts.name); t != nil {
-		if t.Kind == KTexture2D && ts.argType != "" {
+		if t.Kind == KTexture && ts.argType != "" {
 			b := builtinType(ts.argType)
-			if b == nil || b.Base != Float || (b.Kind != KScalar && b.Kind != KVector) {
-				g.errorf(ts.pos, eNotImplemented, "only Texture2D<float>..Texture2D<float4> are supported")
+			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
+				b = v.tdef
+			}
+			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
+				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture2D, Base: Float, Cols: b.Cols}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols}
 		}
 		return t
 	}
@@ -158,18 +239,70 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 			return poison.t
 		}
 		n := immInt(v.c[0], v.t.Base)
-		if n < 1 || n > 4096 {
-			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, 4096]", n)
+		if n < 1 || n > MaxArrayElements {
+			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, %d]", n, MaxArrayElements)
 			return poison.t
 		}
 		t = &Type{Kind: KArray, Elem: t, Len: int(n)}
+		// The product of the dimensions, checked before anything is
+		// made of the type: every element takes a register at least.
+		if e := elementsOf(t); e > MaxArrayElements {
+			g.errorf(dims[i].at(), eNotImplemented, "array of %d elements (%s): more than %d, the registers a constant buffer or the temps hold (every dimension multiplied)", e, dimsOf(t), MaxArrayElements)
+			return poison.t
+		}
 	}
 	return t
 }
 
-// newVar allocates temps for a local of type t.
-func (g *gen) newVar(t *Type) *value {
+// newNamedVar allocates a local: in an x# array when its name is indexed
+// by a non-constant somewhere and its type holds an array, else in temps.
+func (g *gen) newNamedVar(name string, t *Type) *value {
+	if g.dynNames[name] && hasArray(t) {
+		regs := roundUp16(sizeOf(t)) / 16
+		if regs > 0 && regs <= maxIndexable {
+			g.xs = append(g.xs, regs)
+			return g.memValue(FileIndexable, len(g.xs)-1, 0, t, nil)
+		}
+	}
+	return g.newVar(t)
+}
+
+// maxIndexable bounds one x# array (registers): fxc's limit on indexable
+// temps is 4096 in all.
+const maxIndexable = 4096
+
+func hasArray(t *Type) bool {
 	switch t.Kind {
+	case KArray:
+		return true
+	case KStruct:
+		for _, f := range t.Fields {
+			if hasArray(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// newVar allocates temps for a local of type t. The registers it needs
+// are counted first: a variable past SM4/SM5's 4096 temps is an error at
+// its line before any of it is allocated.
+func (g *gen) newVar(t *Type) *value {
+	if t.Kind == KArray || t.Kind == KStruct {
+		if n := regsOf(t, map[*Type]int{}); g.top+n > MaxTemps {
+			g.errorf(pos{g.line, 1}, eNotImplemented, "a variable of type '%s' needs %d temp registers, %d with those in use: more than %d, the limit of every shader model 4 and 5 profile", t, n, g.top+n, MaxTemps)
+			g.tooBig = true
+			return poison
+		}
+	}
+	return g.makeVar(t)
+}
+
+func (g *gen) makeVar(t *Type) *value {
+	switch t.Kind {
+	case KTexture, KSampler:
+		return &value{t: t, objAt: g.cdepth}
 	case KScalar, KVector:
 		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
 	case KMatrix:
@@ -181,13 +314,13 @@ func (g *gen) newVar(t *Type) *value {
 	case KStruct:
 		v := &value{t: t}
 		for _, f := range t.Fields {
-			v.fields = append(v.fields, g.newVar(f.Type))
+			v.fields = append(v.fields, g.makeVar(f.Type))
 		}
 		return v
 	case KArray:
 		v := &value{t: t}
 		for i := 0; i < t.Len; i++ {
-			v.elems = append(v.elems, g.newVar(t.Elem))
+			v.elems = append(v.elems, g.makeVar(t.Elem))
 		}
 		return v
 	}
@@ -203,22 +336,34 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 		g.errorf(p, eConst, "l-value specifies const object")
 		return
 	}
+	if dst.wb != nil && !dst.t.numeric() {
+		g.storeWB(p, dst.wb, src, sat)
+		return
+	}
+	if isObject(dst.t) {
+		g.storeObject(p, dst, src)
+		return
+	}
 	switch dst.t.Kind {
 	case KStruct:
 		for i := range dst.fields {
 			g.store(p, dst.fields[i], src.fields[i], sat)
 		}
 	case KArray:
-		if dst.cb != nil {
+		if dst.cb != nil && dst.cb.file == FileCB {
 			g.errorf(p, eConst, "l-value specifies const object")
 			return
 		}
-		for i := range dst.elems {
-			g.store(p, dst.elems[i], g.element(p, src, i), sat)
+		for i := 0; i < dst.t.Len; i++ {
+			g.store(p, g.element(p, dst, i), g.element(p, src, i), sat)
 		}
 	default:
+		if dst.wb != nil {
+			g.storeWB(p, dst.wb, src, sat)
+			return
+		}
 		for _, d := range dst.c {
-			if d.File != FileTemp && d.File != FileOutput {
+			if d.File != FileTemp && d.File != FileOutput && d.File != FileIndexable {
 				g.errorf(p, eConst, "l-value specifies const object")
 				return
 			}
@@ -229,9 +374,12 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 
 // element returns element i of an array value.
 func (g *gen) element(p pos, a *value, i int) *value {
+	if a.res != nil && a.t.Kind == KArray {
+		return objElement(a, i)
+	}
 	if a.cb != nil {
-		stride := roundUp16(sizeOf(a.t.Elem, a.cb.rowMajor))
-		return g.cbValue(a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rowMajor, a.cb.rel)
+		stride := roundUp16(sizeOf(a.t.Elem))
+		return g.memValue(a.cb.file, a.cb.slot, a.cb.off+i*stride, a.t.Elem, a.cb.rel)
 	}
 	if i < len(a.elems) {
 		return a.elems[i]
@@ -240,15 +388,21 @@ func (g *gen) element(p pos, a *value, i int) *value {
 }
 
 // cbValue reads a constant-buffer variable of type t at byte offset off.
-func (g *gen) cbValue(slot, off int, t *Type, rowMajor bool, rel *Operand) *value {
+func (g *gen) cbValue(slot, off int, t *Type, rel *Operand) *value {
+	return g.memValue(FileCB, slot, off, t, rel)
+}
+
+// memValue is a value of type t at byte offset off of a constant buffer
+// (read-only) or of an x# array (writable), laid out by the packing rules.
+func (g *gen) memValue(file File, slot, off int, t *Type, rel *Operand) *value {
 	reg := off / 16
 	c0 := (off % 16) / 4
 	mk := func(r, c int) Operand {
-		o := Operand{File: FileCB, Index: slot, Elem: r, Rel: rel}
+		o := Operand{File: file, Index: slot, Elem: r, Rel: rel}
 		o.Swz[0] = uint8(c)
 		return o
 	}
-	v := &value{t: t, ro: true}
+	v := &value{t: t, ro: file == FileCB}
 	last := reg
 	switch t.Kind {
 	case KScalar, KVector:
@@ -258,55 +412,35 @@ func (g *gen) cbValue(slot, off int, t *Type, rowMajor bool, rel *Operand) *valu
 	case KMatrix:
 		for r := 0; r < t.Rows; r++ {
 			for c := 0; c < t.Cols; c++ {
-				if rowMajor {
+				if t.RowMajor {
 					v.c = append(v.c, mk(reg+r, c))
 				} else {
 					v.c = append(v.c, mk(reg+c, r))
 				}
 			}
 		}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		last = reg + (sizeOf(t)-1)/16
 	case KStruct:
-		for i, fo := range structLayout(t, rowMajor) {
-			v.fields = append(v.fields, g.cbValue(slot, off+fo, t.Fields[i].Type, rowMajor, rel))
+		for i, fo := range structLayout(t) {
+			v.fields = append(v.fields, g.memValue(file, slot, off+fo, t.Fields[i].Type, rel))
 		}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		last = reg + (sizeOf(t)-1)/16
 	case KArray:
-		v.cb = &cbArray{slot: slot, off: off, t: t, rowMajor: rowMajor, rel: rel}
-		last = reg + (sizeOf(t, rowMajor)-1)/16
+		v.cb = &cbArray{file: file, slot: slot, off: off, t: t, rel: rel}
+		last = reg + (sizeOf(t)-1)/16
+	}
+	if file != FileCB {
+		return v
 	}
 	if rel == nil && last+1 > g.cbMax[slot] {
 		g.cbMax[slot] = last + 1
 	}
+	if t.Base == Bool && t.numeric() {
+		// A bool in a constant buffer is any 32-bit value, true when not
+		// zero; in registers true is all bits set.
+		v.c = g.op(OpIne, len(v.c), v.c, []Operand{immU(0)})
+	}
 	return v
-}
-
-// useResource gives a texture or sampler its slot at first use.
-func (g *gen) useResource(r *resource) {
-	if r.used {
-		return
-	}
-	r.used = true
-	if r.explicit {
-		return
-	}
-	list := g.textures
-	if r.kind == KSampler {
-		list = g.samplers
-	}
-	for s := 0; ; s++ {
-		free := true
-		for _, o := range list {
-			if o != r && (o.explicit || o.used) && o.slot == s {
-				free = false
-				break
-			}
-		}
-		if free {
-			r.slot = s
-			return
-		}
-	}
 }
 
 // useCB gives a constant buffer its slot at first use.

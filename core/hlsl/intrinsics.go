@@ -272,7 +272,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		}
 		return &value{t: scalarT(Float), c: g.dot(a[0].c, a[1].c)}
 	case "length":
-		if !n1() {
+		if !n1() || args[0].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -282,7 +282,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		d := g.dot(a[0].c, a[0].c)
 		return &value{t: scalarT(Float), c: g.op(OpSqrt, 1, d)}
 	case "distance":
-		if len(args) != 2 {
+		if len(args) != 2 || args[0].t.Kind == KMatrix || args[1].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -292,7 +292,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		d := g.op(OpAdd, t.comps(), a[0].c, negs(a[1].c))
 		return &value{t: scalarT(Float), c: g.op(OpSqrt, 1, g.dot(d, d))}
 	case "normalize":
-		if !n1() {
+		if !n1() || args[0].t.Kind == KMatrix {
 			return noMatch()
 		}
 		t, a := floats()
@@ -377,11 +377,14 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{g.srcOp(r)}})
 		return &value{t: tVoid, ro: true}
 	case "asfloat", "asint", "asuint":
-		if !n1() {
+		if !n1() || args[0].t.Base == Bool {
 			return noMatch()
 		}
 		b := map[string]Base{"asfloat": Float, "asint": Int, "asuint": Uint}[e.name]
 		return &value{t: args[0].t.withBase(b), c: args[0].c, ro: true}
+	}
+	if v, ok := g.moreIntrinsic(e, args); ok {
+		return v
 	}
 	g.errorf(p, eUndeclared, "undeclared identifier '%s'", e.name)
 	return poison
@@ -437,8 +440,30 @@ func (g *gen) mul(p pos, a, b *value) *value {
 		br, bc = b.t.Cols, 1
 	}
 	if ac != br {
-		g.errorf(p, eTypeMismatch, "type mismatch")
-		return poison
+		// fxc truncates to the shorter inner dimension, with a warning.
+		g.warnf(p, eTruncation, "implicit truncation of vector type")
+		k := min(ac, br)
+		if ac > k {
+			var c []Operand
+			for r := 0; r < ar; r++ {
+				c = append(c, a.c[r*ac:r*ac+k]...)
+			}
+			at := matT(a.t.Base, ar, k)
+			if a.t.Kind == KVector {
+				at = vecT(a.t.Base, k)
+			}
+			a = &value{t: at, c: c, ro: true}
+			ac = k
+		}
+		if br > k {
+			b = &value{t: b.t, c: b.c[:k*bc], ro: true}
+			if b.t.Kind == KVector {
+				b.t = vecT(b.t.Base, k)
+			} else {
+				b.t = matT(b.t.Base, k, bc)
+			}
+			br = k
+		}
 	}
 	if base != Float {
 		g.errorf(p, eNotImplemented, "integer matrix products are not supported by this compiler")
@@ -521,139 +546,4 @@ func (g *gen) mul(p pos, a, b *value) *value {
 		t = matT(Float, ar, bc)
 	}
 	return &value{t: t, c: out}
-}
-
-// method lowers Texture2D.Sample, SampleLevel, SampleBias, SampleGrad and
-// Load.
-func (g *gen) method(e *callExpr) *value {
-	tv := g.expr(e.recv)
-	if tv == poison {
-		return poison
-	}
-	if tv.t.Kind != KTexture2D || tv.res == nil {
-		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
-		return poison
-	}
-	args := make([]*value, len(e.args))
-	for i, a := range e.args {
-		args[i] = g.expr(a)
-		if args[i] == poison {
-			return poison
-		}
-	}
-	noMatch := func() *value {
-		g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter intrinsic method", e.name, len(args))
-		return poison
-	}
-	tex := Operand{File: FileTex, Index: tv.res.slot, Swz: [4]uint8{0, 1, 2, 3}}
-	r := g.alloc()
-	dst := Operand{File: FileTemp, Index: r, Mask: 0xf}
-	switch e.name {
-	case "Sample", "SampleLevel", "SampleBias", "SampleGrad":
-		want := map[string]int{"Sample": 2, "SampleLevel": 3, "SampleBias": 3, "SampleGrad": 4}[e.name]
-		if len(args) != want || args[0].t.Kind != KSampler || args[0].res == nil {
-			return noMatch()
-		}
-		if g.stage != Pixel && (e.name == "Sample" || e.name == "SampleBias") {
-			g.errorf(e.pos, eNotImplemented, "%s needs derivatives: use SampleLevel or SampleGrad outside a pixel shader", e.name)
-			return poison
-		}
-		uv := g.convert(e.args[1].at(), args[1], vecT(Float, 2), true)
-		if uv == poison {
-			return poison
-		}
-		s := Operand{File: FileSamp, Index: args[0].res.slot}
-		c := g.srcOp([]Operand{uv.c[0], uv.c[1], uv.c[0], uv.c[0]})
-		in := Instr{Op: OpSample, Dst: []Operand{dst}, Src: []Operand{c, tex, s}}
-		switch e.name {
-		case "SampleLevel", "SampleBias":
-			lod := g.convert(e.args[2].at(), args[2], scalarT(Float), true)
-			if lod == poison {
-				return poison
-			}
-			in.Op = OpSampleL
-			if e.name == "SampleBias" {
-				in.Op = OpSampleB
-			}
-			in.Src = append(in.Src, g.srcOp(lod.c))
-		case "SampleGrad":
-			// SampleGrad(s, uv, ddx, ddy): d(uv)/dx and d(uv)/dy.
-			in.Op = OpSampleD
-			for k := 2; k < 4; k++ {
-				d := g.convert(e.args[k].at(), args[k], vecT(Float, 2), true)
-				if d == poison {
-					return poison
-				}
-				in.Src = append(in.Src, g.srcOp([]Operand{d.c[0], d.c[1], d.c[0], d.c[0]}))
-			}
-		}
-		g.emit(in)
-	case "GetDimensions":
-		return g.getDimensions(e, args, tex, r)
-	case "Load":
-		if len(args) != 1 {
-			return noMatch()
-		}
-		loc := g.convert(e.args[0].at(), args[0], vecT(Int, 3), true)
-		if loc == poison {
-			return poison
-		}
-		c := g.srcOp([]Operand{loc.c[0], loc.c[1], loc.c[2], loc.c[2]})
-		g.emit(Instr{Op: OpLd, Dst: []Operand{dst}, Src: []Operand{c, tex}})
-	default:
-		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
-		return poison
-	}
-	n := tv.t.Cols
-	if n < 1 || n > 4 {
-		n = 4
-	}
-	return &value{t: vecT(Float, n), c: regComps(FileTemp, r, 4)[:n]}
-}
-
-// getDimensions lowers Texture2D.GetDimensions([uint mip,] out width, out
-// height[, out levels]) to one resinfo: resinfo_uint when the width is an
-// integer, resinfo (floats) when it is a float, as fxc chooses.
-func (g *gen) getDimensions(e *callExpr, args []*value, tex Operand, r int) *value {
-	var mip Operand
-	outs := args
-	switch len(args) {
-	case 2:
-		mip = immU(0)
-	case 4:
-		m := g.convert(e.args[0].at(), args[0], scalarT(Uint), true)
-		if m == poison {
-			return poison
-		}
-		mip, outs = m.c[0], args[1:]
-	default:
-		g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
-		return poison
-	}
-	for i, a := range outs {
-		if a.ro {
-			g.errorf(e.args[len(args)-len(outs)+i].at(), eConst, "out parameters require l-value arguments")
-			return poison
-		}
-		if a.t.Kind != KScalar || a.t.Base != Float && a.t.Base != Uint && a.t.Base != Int {
-			g.errorf(e.pos, eNoOverload, "'GetDimensions': no matching %d parameter intrinsic method", len(args))
-			return poison
-		}
-	}
-	base := Float
-	if outs[0].t.Base != Float {
-		base = Uint
-	}
-	comps := []int{0, 1, 3}[:len(outs)]
-	var mask uint8
-	for _, c := range comps {
-		mask |= 1 << c
-	}
-	g.emit(Instr{Op: OpResinfo, Uint: base == Uint, Dst: []Operand{{File: FileTemp, Index: r, Mask: mask}},
-		Src: []Operand{g.srcOp([]Operand{mip}), tex}})
-	for i, a := range outs {
-		v := &value{t: scalarT(base), c: []Operand{comp(FileTemp, r, comps[i])}}
-		g.store(e.pos, a, g.convert(e.pos, v, a.t, true), false)
-	}
-	return &value{t: tVoid, ro: true}
 }

@@ -103,6 +103,35 @@ const (
 	OpSampleB // sample_b: implicit level of detail plus a bias
 	OpSampleD // sample_d: explicit gradients
 	OpResinfo // resinfo (Instr.Uint: resinfo_uint)
+	OpSwitch  // switch selector
+	OpCase    // case l(value)
+	OpDefault
+	OpEndswitch
+	OpRoundNE     // round_ne: to the nearest, ties to even
+	OpCountbits   // countbits
+	OpFirstbitHi  // firstbit_hi: the first set bit from the top (0 is bit 31), -1 for none
+	OpFirstbitLo  // firstbit_lo: the first set bit from the bottom
+	OpFirstbitShi // firstbit_shi: firstbit_hi of a negative number's complement
+	OpBfrev       // bfrev: the bits in reverse order
+	OpF32tof16    // f32tof16: a half float in the low 16 bits
+	OpF16tof32    // f16tof32: the low 16 bits read as a half float
+	OpDerivRtx    // deriv_rtx: d/dx within the 2x2 quad
+	OpDerivRty    // deriv_rty
+	OpDerivRtxCoarse
+	OpDerivRtxFine
+	OpDerivRtyCoarse
+	OpDerivRtyFine
+	OpRcp        // rcp (shader model 5)
+	OpSampleC    // sample_c dst, addr, t, s, reference
+	OpSampleCLz  // sample_c_lz: at level 0
+	OpGather4    // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
+	OpGather4C   // gather4_c dst, addr, t, s, reference
+	OpGather4Po  // gather4_po dst, addr, offset, t, s
+	OpGather4PoC // gather4_po_c dst, addr, offset, t, s, reference
+	OpLod        // lod dst, addr, t, s
+	OpLdMS       // ld_ms dst, addr, t, sample
+	OpBufinfo    // bufinfo dst, t
+	OpSampleInfo // sample_info dst, t
 	numOps
 )
 
@@ -112,6 +141,9 @@ var opNames = [numOps]string{
 	"itof", "ftoi", "utof", "ftou", "iadd", "imul", "ineg", "imin", "imax", "umin", "umax", "ilt", "ige", "ieq",
 	"ine", "ult", "uge", "ishl", "ishr", "ushr", "udiv", "if", "else", "endif", "loop", "endloop", "break",
 	"breakc", "continue", "ret", "discard", "sample", "sample_l", "ld", "sample_b", "sample_d", "resinfo",
+	"switch", "case", "default", "endswitch", "round_ne", "countbits", "firstbit_hi", "firstbit_lo", "firstbit_shi", "bfrev",
+	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
+	"rcp", "sample_c", "sample_c_lz", "gather4", "gather4_c", "gather4_po", "gather4_po_c", "lod", "ldms", "bufinfo", "sampleinfo",
 }
 
 func (o Op) String() string {
@@ -126,14 +158,15 @@ type File uint8
 
 // The register files of SM4 that the front end uses.
 const (
-	FileNull   File = iota // null: a discarded destination (sincos's unused half)
-	FileTemp               // r#
-	FileInput              // v#
-	FileOutput             // o#
-	FileCB                 // cb#[n]
-	FileImm                // l(...)
-	FileTex                // t#
-	FileSamp               // s#
+	FileNull      File = iota // null: a discarded destination (sincos's unused half)
+	FileTemp                  // r#
+	FileInput                 // v#
+	FileOutput                // o#
+	FileCB                    // cb#[n]
+	FileImm                   // l(...)
+	FileTex                   // t#
+	FileSamp                  // s#
+	FileIndexable             // x#[n]: an indexable temp array (Index the array, Elem the element, Rel a dynamic index)
 )
 
 // Operand is one source or destination of an instruction. For a source,
@@ -141,9 +174,9 @@ const (
 // destination, Mask says which components are written (bit 0 = x).
 type Operand struct {
 	File  File
-	Index int       // register number; for FileCB the buffer slot
-	Elem  int       // FileCB: the 16-byte register inside the buffer
-	Rel   *Operand  // FileCB: a scalar temp added to Elem (dynamic indexing)
+	Index int       // register number; for FileCB the buffer slot, for FileIndexable the array
+	Elem  int       // FileCB: the 16-byte register inside the buffer; FileIndexable: the element
+	Rel   *Operand  // FileCB, FileIndexable: a scalar temp added to Elem (dynamic indexing)
 	Swz   [4]uint8  // source swizzle
 	Mask  uint8     // destination write mask
 	Imm   [4]uint32 // FileImm: the four lanes' bits
@@ -167,7 +200,14 @@ type Instr struct {
 	Op   Op
 	Sat  bool
 	Test Test
-	Uint bool // resinfo: the _uint return type (else float)
+	Uint bool // resinfo, sample_info: the _uint return type (else float)
+	// Offs is an immediate texel offset (aoffimmi) of a sample, ld or
+	// gather, when HasOffs is set.
+	Offs    [3]int8
+	HasOffs bool
+	// Dim is the dimension of the texture a texture instruction reads:
+	// how many address lanes it reads.
+	Dim  TexDim
 	Dst  []Operand
 	Src  []Operand
 	Line int // source line the instruction comes from
@@ -176,18 +216,33 @@ type Instr struct {
 // Program is a lowered shader: declarations as fxc's disassembly lists
 // them, then the instructions.
 type Program struct {
-	Target    string // vs_4_0, vs_5_0, ps_4_0, ps_5_0
-	Stage     Stage
-	Major     int
-	Minor     int
-	CBSizes   []CBDecl // dcl_constantbuffer
-	Samplers  []int    // dcl_sampler s#
-	Textures  []int    // dcl_resource_texture2d t#
-	Inputs    []IODecl
-	Outputs   []IODecl
-	Temps     int // dcl_temps
-	Code      []Instr
-	immFloats bool
+	Target   string // vs_4_0, vs_5_0, ps_4_0, ps_5_0
+	Stage    Stage
+	Major    int
+	Minor    int
+	CBSizes  []CBDecl   // dcl_constantbuffer
+	Samplers []SampDecl // dcl_sampler s#
+	Textures []TexDecl  // dcl_resource_* t#
+	Inputs   []IODecl
+	Outputs  []IODecl
+	Temps    int // dcl_temps
+	// Indexables are the x# arrays (dcl_indexableTemp x#[Count], 4).
+	Indexables []int
+	Code       []Instr
+	immFloats  bool
+}
+
+// TexDecl declares texture t<Slot>: its dimension and element type.
+type TexDecl struct {
+	Slot int
+	Dim  TexDim
+	Base Base
+}
+
+// SampDecl declares sampler s<Slot>; Cmp is mode_comparison.
+type SampDecl struct {
+	Slot int
+	Cmp  bool
 }
 
 // Stage is the pipeline stage a target compiles for.
@@ -256,6 +311,8 @@ func (o Operand) srcString(n int) string {
 		} else {
 			s = fmt.Sprintf("cb%d[%d]", o.Index, o.Elem)
 		}
+	case FileIndexable:
+		s = o.xName()
 	}
 	if o.File != FileImm {
 		s += "." + swzString(o.Swz, n)
@@ -297,10 +354,20 @@ func fmtInt(u uint32) string {
 	return fmt.Sprintf("%d", u)
 }
 
+// xName is x#[n] or x#[r#.c + n].
+func (o Operand) xName() string {
+	if o.Rel != nil {
+		return fmt.Sprintf("x%d[%s + %d]", o.Index, o.Rel.srcString(1), o.Elem)
+	}
+	return fmt.Sprintf("x%d[%d]", o.Index, o.Elem)
+}
+
 func (o Operand) dstString() string {
 	switch o.File {
 	case FileNull:
 		return "null"
+	case FileIndexable:
+		return o.xName() + "." + maskString(o.Mask)
 	case FileTemp:
 		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
 	case FileOutput:
@@ -352,7 +419,7 @@ func (in *Instr) String() string {
 	for i, s := range in.Src {
 		k := n
 		switch {
-		case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard:
+		case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 			k = 1
 		case in.Op == OpDp2 || in.Op == OpDp3 || in.Op == OpDp4:
 			k = int(in.Op-OpDp2) + 2
@@ -385,10 +452,15 @@ func (p *Program) String() string {
 		fmt.Fprintf(&b, "dcl_constantbuffer cb%d[%d], %s\n", c.Slot, c.Regs, kind)
 	}
 	for _, s := range p.Samplers {
-		fmt.Fprintf(&b, "dcl_sampler s%d, mode_default\n", s)
+		mode := "mode_default"
+		if s.Cmp {
+			mode = "mode_comparison"
+		}
+		fmt.Fprintf(&b, "dcl_sampler s%d, %s\n", s.Slot, mode)
 	}
 	for _, t := range p.Textures {
-		fmt.Fprintf(&b, "dcl_resource_texture2d (float,float,float,float) t%d\n", t)
+		r := retName(t.Base)
+		fmt.Fprintf(&b, "dcl_resource_%s (%s,%s,%s,%s) t%d\n", strings.ToLower(t.Dim.String()), r, r, r, r, t.Slot)
 	}
 	for _, in := range p.Inputs {
 		switch {
@@ -414,23 +486,53 @@ func (p *Program) String() string {
 	if p.Temps > 0 {
 		fmt.Fprintf(&b, "dcl_temps %d\n", p.Temps)
 	}
+	for i, n := range p.Indexables {
+		fmt.Fprintf(&b, "dcl_indexableTemp x%d[%d], 4\n", i, n)
+	}
 	depth := 0
 	for i := range p.Code {
 		in := &p.Code[i]
-		if in.Op == OpElse || in.Op == OpEndif || in.Op == OpEndloop {
+		if in.Op == OpElse || in.Op == OpEndif || in.Op == OpEndloop || in.Op == OpEndswitch || in.Op == OpCase || in.Op == OpDefault {
 			depth--
 		}
 		b.WriteString(strings.Repeat("  ", max(depth, 0)))
 		b.WriteString(in.String())
 		b.WriteByte('\n')
-		if in.Op == OpIf || in.Op == OpElse || in.Op == OpLoop {
+		if in.Op == OpIf || in.Op == OpElse || in.Op == OpLoop || in.Op == OpSwitch || in.Op == OpCase || in.Op == OpDefault {
 			depth++
 		}
 	}
 	return b.String()
 }
 
-// texOp reports the texture instructions (t# in place 1).
+// texOp reports the texture instructions.
 func texOp(o Op) bool {
-	return o == OpSample || o == OpSampleL || o == OpLd || o == OpSampleB || o == OpSampleD || o == OpResinfo
+	t, _ := resPos(o)
+	return t >= 0
+}
+
+// resPos is where an instruction's texture and sampler operands are among
+// its sources (-1: none).
+func resPos(o Op) (tex, samp int) {
+	switch o {
+	case OpSample, OpSampleL, OpSampleB, OpSampleD, OpSampleC, OpSampleCLz, OpGather4, OpGather4C, OpLod:
+		return 1, 2
+	case OpGather4Po, OpGather4PoC:
+		return 2, 3
+	case OpLd, OpResinfo, OpLdMS:
+		return 1, -1
+	case OpBufinfo, OpSampleInfo:
+		return 0, -1
+	}
+	return -1, -1
+}
+
+func retName(b Base) string {
+	switch b {
+	case Int:
+		return "sint"
+	case Uint:
+		return "uint"
+	}
+	return "float"
 }

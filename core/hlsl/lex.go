@@ -15,6 +15,7 @@ const (
 	tFloat
 	tPunct
 	tString
+	tPragma // #pragma pack_matrix(row_major|column_major): text is the packing
 )
 
 type token struct {
@@ -26,12 +27,12 @@ type token struct {
 	fval float64
 }
 
-// Limits that keep hostile input bounded in time and memory.
+// Limits that keep hostile input bounded in time and memory (the
+// budgets that may be raised are in Limits, limits.go).
 const (
-	maxSource     = 1 << 20 // bytes of source
-	maxTokens     = 1 << 18 // tokens after macro expansion
-	maxMacroDepth = 32      // nested macro expansions
-	maxErrors     = 32      // errors collected before giving up
+	maxSource     = 1 << 20        // bytes of source
+	maxMacroDepth = 32             // nested macro expansions
+	maxErrors     = MaxDiagnostics // errors collected before giving up
 )
 
 var puncts = []string{
@@ -45,6 +46,10 @@ type lexer struct {
 	file   string
 	diags  *[]Diag
 	macros map[string]*macro
+	lim    Limits
+	more   int  // errors past MaxDiagnostics, only counted
+	budget int  // tokens macro expansion may still make (Limits.Tokens)
+	over   bool // the budget ran out: expand no further
 }
 
 type macro struct {
@@ -54,7 +59,11 @@ type macro struct {
 }
 
 func (lx *lexer) errorf(line, col, code int, format string, args ...any) {
-	*lx.diags = append(*lx.diags, Diag{File: lx.file, Line: line, Col: col, Code: code, Msg: sprintf(format, args...)})
+	if len(*lx.diags) >= MaxDiagnostics {
+		lx.more++
+		return
+	}
+	*lx.diags = append(*lx.diags, Diag{File: lx.file, Line: line, Col: col, Code: code, Msg: cutText(sprintf(format, args...))})
 }
 
 // stripComments replaces comments by spaces, keeping newlines so that
@@ -94,18 +103,29 @@ type srcLine struct {
 }
 
 // logicalLines joins lines ending in a backslash, keeping the first line's
-// number.
+// number. The joined line is built once, in time linear in its length (a
+// 256 KiB run of continuations used to take seconds, each join copying the
+// line so far).
 func logicalLines(src []byte) []srcLine {
 	raw := strings.Split(string(src), "\n")
 	var out []srcLine
+	var b strings.Builder
 	for i := 0; i < len(raw); i++ {
 		start := i
 		s := strings.TrimRight(raw[i], "\r")
-		for strings.HasSuffix(s, "\\") && i+1 < len(raw) {
-			i++
-			s = s[:len(s)-1] + " " + strings.TrimRight(raw[i], "\r")
+		if !strings.HasSuffix(s, "\\") || i+1 >= len(raw) {
+			out = append(out, srcLine{s, start + 1})
+			continue
 		}
-		out = append(out, srcLine{s, start + 1})
+		b.Reset()
+		for strings.HasSuffix(s, "\\") && i+1 < len(raw) {
+			b.WriteString(s[:len(s)-1])
+			b.WriteByte(' ')
+			i++
+			s = strings.TrimRight(raw[i], "\r")
+		}
+		b.WriteString(s)
+		out = append(out, srcLine{b.String(), start + 1})
 	}
 	return out
 }
@@ -205,8 +225,11 @@ func (lx *lexer) lexNumber(s string, i, line int) (int, token) {
 	if j < len(s) && (s[j] == 'f' || s[j] == 'F' || s[j] == 'h' || s[j] == 'H') {
 		isFloat = true
 		j++
-	} else if j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') && !isFloat {
-		j++
+	} else if !isFloat {
+		// Integer suffixes: u, l, and both in either order (3lu).
+		for j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') {
+			j++
+		}
 	}
 	if isFloat {
 		v, err := strconv.ParseFloat(text, 64)
@@ -237,6 +260,7 @@ func isHex(c byte) bool        { return isDigit(c) || c >= 'a' && c <= 'f' || c 
 // #pragma (ignored); #include is refused, having no file system.
 func (lx *lexer) tokenize(src []byte) []token {
 	lx.macros = map[string]*macro{}
+	lx.budget = lx.lim.Tokens
 	type cond struct{ active, taken, parentActive bool }
 	var stack []cond
 	active := true
@@ -293,14 +317,21 @@ func (lx *lexer) tokenize(src []byte) []token {
 				if active && len(line) > 0 {
 					delete(lx.macros, line[0].text)
 				}
-			case "pragma", "line", "":
+			case "pragma":
+				// pack_matrix sets the packing of the matrices declared after
+				// it: the parser reads it where it stands.
+				if active && len(line) >= 4 && line[0].text == "pack_matrix" && line[1].text == "(" && line[3].text == ")" &&
+					(line[2].text == "row_major" || line[2].text == "column_major") {
+					toks = append(toks, token{kind: tPragma, text: line[2].text, line: ln.line, col: 1})
+				}
+			case "line", "":
 			case "include":
 				if active {
 					lx.errorf(ln.line, 1, eSyntax, "#include is not supported: d3dsim compiles one source file")
 				}
 			case "error":
 				if active {
-					lx.errorf(ln.line, 1, eSyntax, "#error%s", strings.TrimPrefix(trimmed[1:], " error"))
+					lx.errorf(ln.line, 1, eSyntax, "#error%s", strings.TrimPrefix(strings.TrimLeft(trimmed[1:], " \t"), "error"))
 				}
 			default:
 				if active {
@@ -311,8 +342,8 @@ func (lx *lexer) tokenize(src []byte) []token {
 		}
 		if active {
 			toks = lx.lexLine(ln.text, ln.line, toks)
-			if len(toks) > maxTokens {
-				lx.errorf(ln.line, 1, eSyntax, "source too large: more than %d tokens", maxTokens)
+			if len(toks) > lx.lim.Tokens {
+				lx.errorf(ln.line, 1, eSyntax, "source too large: more than %d tokens, the limit (%s)", lx.lim.Tokens, limitName("Tokens"))
 				return nil
 			}
 		}
@@ -320,8 +351,12 @@ func (lx *lexer) tokenize(src []byte) []token {
 	if len(stack) > 0 {
 		lx.errorf(len(logicalLines(src)), 1, eSyntax, "syntax error: unexpected end of file in #if")
 	}
-	budget := maxTokens
-	return lx.expand(toks, nil, 0, &budget)
+	lx.budget -= len(toks)
+	out := lx.expand(make([]token, 0, len(toks)), toks, nil, 0, &lx.budget)
+	if w := lx.lim.work; w != nil {
+		w.Tokens += lx.lim.Tokens - lx.budget
+	}
+	return out
 }
 
 func (lx *lexer) define(text string, line []token, n int) {
@@ -351,16 +386,19 @@ func (lx *lexer) define(text string, line []token, n int) {
 	lx.macros[name] = m
 }
 
-// expand replaces macro uses; hide holds the macros being expanded, so a
-// macro never expands inside itself.
-func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []token {
+// expand appends toks to out with macro uses replaced; hide holds the
+// macros being expanded, so a macro never expands inside itself. Every level
+// appends to the one out, so a deep expansion is not copied up level by level.
+func (lx *lexer) expand(out, toks []token, hide []string, depth int, budget *int) []token {
+	if lx.over {
+		return out
+	}
 	if depth > maxMacroDepth {
 		if len(toks) > 0 {
 			lx.errorf(toks[0].line, toks[0].col, eSyntax, "macro expansion nested too deeply")
 		}
-		return nil
+		return out
 	}
-	var out []token
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		m := lx.macros[t.text]
@@ -395,21 +433,51 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 				cur = append(cur, toks[j])
 			}
 			if j >= len(toks) {
-				lx.errorf(t.line, t.col, eSyntax, "syntax error: unterminated macro call '%s'", t.text)
+				lx.errorf(t.line, t.col, eSyntax, "syntax error: unterminated macro call '%s'", cutName(t.text))
 				return out
 			}
 			if len(cur) > 0 || len(args) > 0 {
 				args = append(args, cur)
 			}
 			if len(args) != len(m.params) {
-				lx.errorf(t.line, t.col, eSyntax, "macro '%s' takes %d arguments, %d given", t.text, len(m.params), len(args))
+				lx.errorf(t.line, t.col, eSyntax, "macro '%s' takes %d arguments, %d given", cutName(t.text), len(m.params), len(args))
 				i = j
 				continue
 			}
-			var sub []token
+			// Each argument is expanded once, and the body's size is
+			// known before it is built: a body naming a long argument
+			// many times is refused before it is copied.
+			exp := make([][]token, len(args))
+			done := make([]bool, len(args))
+			n := 0
+			for _, b := range body {
+				k := -1
+				if b.kind == tIdent {
+					k = index(m.params, b.text)
+				}
+				if k < 0 {
+					n++
+					continue
+				}
+				if !done[k] {
+					exp[k], done[k] = lx.expand(nil, args[k], hide, depth+1, budget), true
+					if lx.over {
+						return out
+					}
+				}
+				n += len(exp[k])
+				if n > *budget {
+					break
+				}
+			}
+			if n > *budget {
+				lx.overBudget(t)
+				return out
+			}
+			sub := make([]token, 0, n)
 			for _, b := range body {
 				if k := index(m.params, b.text); k >= 0 && b.kind == tIdent {
-					sub = append(sub, lx.expand(args[k], hide, depth+1, budget)...)
+					sub = append(sub, exp[k]...)
 				} else {
 					sub = append(sub, b)
 				}
@@ -419,7 +487,7 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 		}
 		*budget -= len(body)
 		if *budget < 0 {
-			lx.errorf(t.line, t.col, eSyntax, "macro expansion too large")
+			lx.overBudget(t)
 			return out
 		}
 		placed := make([]token, len(body))
@@ -427,9 +495,16 @@ func (lx *lexer) expand(toks []token, hide []string, depth int, budget *int) []t
 			b.line, b.col = t.line, t.col
 			placed[k] = b
 		}
-		out = append(out, lx.expand(placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)...)
+		out = lx.expand(out, placed, append(hide[:len(hide):len(hide)], t.text), depth+1, budget)
 	}
 	return out
+}
+
+// overBudget reports that macro expansion passed Limits.Tokens, at the
+// use that passed it, and stops all further expansion.
+func (lx *lexer) overBudget(t token) {
+	lx.over = true
+	lx.errorf(t.line, t.col, eSyntax, "macro expansion too large: more than %d tokens after expansion, the limit (%s)", lx.lim.Tokens, limitName("Tokens"))
 }
 
 func contains(s []string, x string) bool { return index(s, x) >= 0 }
@@ -467,8 +542,13 @@ func (lx *lexer) evalIf(line []token, n int) bool {
 		}
 		toks = append(toks, line[i])
 	}
-	budget := 4096
-	toks = lx.expand(toks, nil, 0, &budget)
+	// The expansion counts against the whole source's budget: a long
+	// macro tested on every line of a large source is as much work as
+	// one expanded on every line.
+	toks = lx.expand(nil, toks, nil, 0, &lx.budget)
+	if lx.over {
+		return false
+	}
 	e := &ifEval{toks: toks}
 	v := e.expr(0)
 	if e.bad || e.pos != len(e.toks) {

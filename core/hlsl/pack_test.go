@@ -57,7 +57,7 @@ struct Light { float3 dir; float4 color; };
 cbuffer Lights : register(b1) {
 	float intensity;
 	Light sun;        // structs start a register
-	float after;      // and the next variable starts a new one
+	float after;      // after its last full register
 	Light more[2];    // each element 32 bytes
 	float2 tail;
 };
@@ -120,7 +120,8 @@ float4 main(float2 uv : TEXCOORD0) : SV_Target { return used.Sample(s, uv) * tin
 	if g.Name != "$Globals" || g.Slot != 1 || g.Size != 32 || g.Vars[1].Offset != 16 {
 		t.Errorf("$Globals = %+v", g)
 	}
-	want := []Binding{{"s", BindSampler, 0, 1, 0}, {"used", BindTexture, 0, 1, 4}, {"X", BindCBuffer, 0, 1, 0}, {"$Globals", BindCBuffer, 1, 1, 0}}
+	want := []Binding{{Name: "s", Kind: BindSampler, Count: 1}, {Name: "used", Kind: BindTexture, Count: 1, Comps: 4, Base: Float},
+		{Name: "X", Kind: BindCBuffer, Count: 1}, {Name: "$Globals", Kind: BindCBuffer, Slot: 1, Count: 1}}
 	if len(r.Bindings) != len(want) {
 		t.Fatalf("bindings %+v", r.Bindings)
 	}

@@ -13,6 +13,7 @@ const maxDepth = 200 // nesting of expressions and statements
 // at the first syntax error, as fxc does.
 type parser struct {
 	toks    []token
+	pragmas []pragma // pack_matrix pragmas, by the index of the token they precede
 	p       int
 	file    string
 	diags   *[]Diag
@@ -22,6 +23,34 @@ type parser struct {
 }
 
 type bailout struct{}
+
+type pragma struct {
+	at  int
+	row bool
+}
+
+// latentAt is the matrix packing #pragma pack_matrix sets for the token at
+// index i: latentNone before any pragma, then latentRow or latentColumn.
+func (ps *parser) latentAt(i int) uint8 {
+	l := latentNone
+	for _, p := range ps.pragmas {
+		if p.at > i {
+			break
+		}
+		l = latentColumn
+		if p.row {
+			l = latentRow
+		}
+	}
+	return l
+}
+
+// Latent matrix packings (what #pragma pack_matrix has set).
+const (
+	latentNone uint8 = iota
+	latentRow
+	latentColumn
+)
 
 func (ps *parser) peek() token {
 	if ps.p < len(ps.toks) {
@@ -70,12 +99,12 @@ func (ps *parser) fail(t token) {
 	if t.kind == tEOF {
 		text = "<EOF>"
 	}
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: "syntax error: unexpected token '" + text + "'"})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText("syntax error: unexpected token '" + text + "'")})
 	panic(bailout{})
 }
 
 func (ps *parser) failMsg(t token, msg string) {
-	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: msg})
+	*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eSyntax, Msg: cutText(msg)})
 	panic(bailout{})
 }
 
@@ -95,6 +124,19 @@ func (ps *parser) ident() token {
 	}
 	ps.p++
 	return t
+}
+
+// declName reads a name being declared: not a keyword, and not the name
+// of a built-in type (float, matrix, dword, double ...), which fxc refuses
+// to redeclare.
+func (ps *parser) declName() token {
+	t := ps.peek()
+	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
+		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
+		t.text == "unorm" || t.text == "snorm") {
+		ps.failMsg(t, "syntax error: unexpected token '"+t.text+"': a built-in type cannot be redeclared")
+	}
+	return ps.ident()
 }
 
 func (ps *parser) enter() {
@@ -124,11 +166,21 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "Texture2D"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{toks: toks, file: fname, diags: diags, structs: map[string]bool{}}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	// The pack_matrix pragmas come out of the stream, each kept with the
+	// index of the token it precedes (filtered in place: no copy).
+	ps.toks = toks[:0]
+	for _, t := range toks {
+		if t.kind == tPragma {
+			ps.pragmas = append(ps.pragmas, pragma{at: len(ps.toks), row: t.text == "row_major"})
+			continue
+		}
+		ps.toks = append(ps.toks, t)
+	}
 	f = &file{}
 	defer func() {
 		if r := recover(); r != nil {
@@ -144,52 +196,123 @@ func parse(toks []token, fname string, diags *[]Diag) (f *file) {
 	return f
 }
 
-func (ps *parser) skipAttributes() {
+func (ps *parser) skipAttributes() { ps.attributes() }
+
+// attr is an attribute: [unroll(4)] is {name: unroll, args: [4]}.
+type attr struct {
+	pos
+	name  string
+	args  []token // a lone token per argument (a number, a string), else its first
+	exprs []Expr  // the arguments that are expressions (nil for strings)
+}
+
+// attributes reads [name] and [name(arg, ...)] lists: one attribute per
+// brackets, each argument a string or an expression, no attribute twice.
+func (ps *parser) attributes() []attr {
+	var out []attr
 	for ps.is("[") {
 		ps.next()
-		level := 1
-		for level > 0 {
-			t := ps.next()
-			if t.kind == tEOF {
-				ps.fail(t)
-			}
-			if t.text == "[" {
-				level++
-			} else if t.text == "]" {
-				level--
+		n := ps.peek()
+		if n.kind != tIdent {
+			ps.fail(n)
+		}
+		ps.next()
+		a := attr{pos: pos{n.line, n.col}, name: n.text}
+		for _, o := range out {
+			if o.name == a.name {
+				ps.failMsg(n, "syntax error: attribute '"+a.name+"' given twice")
 			}
 		}
+		if ps.accept("(") {
+			for {
+				t := ps.peek()
+				if t.kind == tString {
+					ps.next()
+					a.args = append(a.args, t)
+					a.exprs = append(a.exprs, nil)
+				} else {
+					start := ps.p
+					x := ps.assign()
+					a.args = append(a.args, ps.toks[start])
+					a.exprs = append(a.exprs, x)
+				}
+				if !ps.accept(",") {
+					break
+				}
+			}
+			ps.expect(")")
+		}
+		ps.expect("]")
+		out = append(out, a)
 	}
+	return out
+}
+
+// unrollCount is N of [unroll(N)], 0 for none; it refuses [unroll] with
+// [loop] or [fastopt], which contradict it.
+func (ps *parser) unrollCount(as []attr) int {
+	names := map[string]bool{}
+	for _, a := range as {
+		names[a.name] = true
+	}
+	if names["unroll"] && (names["loop"] || names["fastopt"]) {
+		ps.failMsg(ps.peek(), "syntax error: [unroll] contradicts [loop] and [fastopt]")
+	}
+	for _, a := range as {
+		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
+			return int(a.args[0].ival)
+		}
+	}
+	return 0
 }
 
 func (ps *parser) topLevel(f *file) {
-	ps.skipAttributes()
+	attrs := ps.attributes()
 	t := ps.peek()
 	switch {
 	case ps.accept(";"):
 		return
-	case t.text == "struct" && ps.peekN(2).text == "{":
-		s := ps.structDecl()
-		f.structs = append(f.structs, s)
-		f.order = append(f.order, s)
-		ps.accept(";")
+	case t.text == "typedef":
+		d := ps.typedef()
+		ps.expect(";")
+		f.order = append(f.order, d)
 		return
 	case t.text == "cbuffer":
 		c := ps.cbuffer()
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
-	case t.text == "typedef" || t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+	case t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
 	}
 	mods := ps.modifiers()
 	typ := ps.typeSpec(mods)
-	name := ps.ident()
+	if typ.def != nil {
+		f.structs = append(f.structs, typ.def)
+		f.order = append(f.order, typ.def)
+		if ps.is(";") && strings.HasPrefix(typ.def.name, "<unnamed") {
+			ps.failMsg(ps.peek(), "syntax error: an unnamed struct declares nothing")
+		}
+		if ps.accept(";") {
+			return
+		}
+	}
+	name := ps.declName()
 	if ps.is("(") {
+		if mods.uniform || mods.inout != "" || mods.static && mods.uniform {
+			ps.failMsg(t, "syntax error: a function's return type takes no uniform, in or out modifier")
+		}
 		fn := ps.function(typ, name)
+		fn.attrs = attrs
 		f.funcs = append(f.funcs, fn)
 		f.order = append(f.order, fn)
 		return
+	}
+	switch {
+	case mods.inout != "":
+		ps.failMsg(t, "syntax error: a global variable cannot be '"+mods.inout+"'")
+	case mods.static && mods.uniform:
+		ps.failMsg(t, "syntax error: a variable cannot be both static and uniform")
 	}
 	for {
 		v := ps.varRest(typ, name, mods, true)
@@ -198,7 +321,7 @@ func (ps *parser) topLevel(f *file) {
 		if !ps.accept(",") {
 			break
 		}
-		name = ps.ident()
+		name = ps.declName()
 	}
 	ps.expect(";")
 }
@@ -206,14 +329,23 @@ func (ps *parser) topLevel(f *file) {
 type mods struct {
 	static, constQ, uniform, rowMajor, colMajor bool
 	inout, interp                               string
+	first                                       pos // where the modifiers start
 }
 
 func (ps *parser) modifiers() mods {
 	var m mods
+	seen := map[string]bool{}
 	for {
 		t := ps.peek()
 		if t.kind != tIdent || !modifiers[t.text] {
 			return m
+		}
+		if seen[t.text] && t.text != "precise" {
+			ps.failMsg(t, "syntax error: modifier '"+t.text+"' given twice")
+		}
+		seen[t.text] = true
+		if m.first.line == 0 {
+			m.first = pos{t.line, t.col}
 		}
 		ps.p++
 		switch t.text {
@@ -240,19 +372,24 @@ func (ps *parser) modifiers() mods {
 }
 
 func (ps *parser) typeSpec(m mods) *typeSpec {
+	if t := ps.peek(); t.text == "struct" && (ps.peekN(1).text == "{" || ps.peekN(2).text == "{") {
+		// struct S { ... } (or an unnamed struct { ... }) written in place.
+		d := ps.structDecl()
+		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
+	}
 	if ps.accept("struct") {
 		// "struct S x;" names an already declared struct.
 	}
 	t := ps.peek()
 	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
 		if t.kind == tIdent && !keywords[t.text] {
-			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: "undeclared identifier '" + t.text + "'"})
+			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
 		}
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -276,7 +413,10 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 
 func (ps *parser) structDecl() *structDecl {
 	t := ps.expect("struct")
-	name := ps.ident()
+	name := token{text: fmt.Sprintf("<unnamed %d:%d>", t.line, t.col)}
+	if !ps.is("{") {
+		name = ps.ident()
+	}
 	s := &structDecl{pos: pos{t.line, t.col}, name: name.text}
 	ps.structs[name.text] = true
 	ps.expect("{")
@@ -294,6 +434,27 @@ func (ps *parser) structDecl() *structDecl {
 		ps.expect(";")
 	}
 	return s
+}
+
+// typedef parses `typedef [modifiers] TYPE NAME[dims] {, NAME[dims]};`.
+func (ps *parser) typedef() *typedefDecl {
+	t := ps.expect("typedef")
+	m := ps.modifiers()
+	d := &typedefDecl{pos: pos{t.line, t.col}, typ: ps.typeSpec(m)}
+	for {
+		n := ps.declName()
+		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
+		for ps.accept("[") {
+			v.arrayLen = append(v.arrayLen, ps.expr())
+			ps.expect("]")
+		}
+		d.names = append(d.names, v)
+		ps.structs[n.text] = true
+		if !ps.accept(",") {
+			break
+		}
+	}
+	return d
 }
 
 func (ps *parser) cbuffer() *cbufferDecl {
@@ -450,7 +611,7 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	ps.skipAttributes()
+	unroll := ps.unrollCount(ps.attributes())
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -483,15 +644,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
+		s.unroll = unroll
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr()}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true}
+		s := &whileStmt{pos: p, do: true, unroll: unroll}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -510,8 +672,38 @@ func (ps *parser) stmt() Stmt {
 		ps.next()
 		ps.expect(";")
 		return &jumpStmt{pos: p, kind: t.text}
-	case t.text == "switch":
-		ps.failMsg(t, "syntax error: 'switch' is not supported by this compiler")
+	case ps.accept("switch"):
+		ps.expect("(")
+		s := &switchStmt{pos: p, sel: ps.expr()}
+		ps.expect(")")
+		ps.expect("{")
+		var g *caseGroup
+		for !ps.accept("}") {
+			l := ps.peek()
+			switch {
+			case ps.accept("case"):
+				x := ps.ternary()
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}, x: x})
+			case ps.accept("default"):
+				ps.expect(":")
+				if g == nil || len(g.body) > 0 {
+					g = &caseGroup{}
+					s.groups = append(s.groups, g)
+				}
+				g.labels = append(g.labels, caseLabel{pos: pos{l.line, l.col}})
+			default:
+				if g == nil {
+					ps.fail(l)
+				}
+				g.body = append(g.body, ps.stmt())
+			}
+		}
+		return s
 	}
 	s := ps.simpleStmt()
 	ps.expect(";")
@@ -522,10 +714,20 @@ func (ps *parser) stmt() Stmt {
 func (ps *parser) simpleStmt() Stmt {
 	t := ps.peek()
 	p := pos{t.line, t.col}
-	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" {
+	if t.text == "typedef" {
+		return &typeStmt{pos: p, decl: ps.typedef()}
+	}
+	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
+		t.text == "struct" {
 		m := ps.modifiers()
+		if m.uniform || m.inout != "" {
+			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")
+		}
 		typ := ps.typeSpec(m)
-		d := &declStmt{pos: p}
+		if typ.def != nil && ps.is(";") {
+			return &typeStmt{pos: p, decl: typ.def}
+		}
+		d := &declStmt{pos: p, def: typ.def}
 		for {
 			n := ps.ident()
 			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
@@ -607,12 +809,13 @@ func (ps *parser) unary() Expr {
 				ps.next()
 				m := ps.modifiers()
 				typ := ps.typeSpec(m)
+				var dims []Expr
 				for ps.accept("[") {
-					ps.expr()
+					dims = append(dims, ps.expr())
 					ps.expect("]")
 				}
 				if ps.accept(")") {
-					return &castExpr{pos: p, typ: typ, x: ps.unary()}
+					return &castExpr{pos: p, typ: typ, dims: dims, x: ps.unary()}
 				}
 				ps.p = save
 			}
@@ -673,7 +876,7 @@ func (ps *parser) primary() Expr {
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

@@ -3,10 +3,12 @@ package hlsl
 // stmt lowers one statement. Temps taken for expression results are
 // given back when the statement ends; a declaration keeps its variable's.
 func (g *gen) stmt(s Stmt) {
-	if len(g.errs) >= maxErrors || g.tooBig {
+	if len(g.errs) >= maxErrors || g.tooBig || !g.lowered(s.at()) {
 		return
 	}
-	g.line = s.at().line
+	if g.fixLine == 0 {
+		g.line = s.at().line
+	}
 	saved := g.top
 	switch s := s.(type) {
 	case *blockStmt:
@@ -15,7 +17,17 @@ func (g *gen) stmt(s Stmt) {
 			g.stmt(x)
 		}
 		g.pop()
+	case *typeStmt:
+		switch d := s.decl.(type) {
+		case *structDecl:
+			g.declareStruct(d)
+		case *typedefDecl:
+			g.declareTypedef(d)
+		}
 	case *declStmt:
+		if s.def != nil {
+			g.declareStruct(s.def)
+		}
 		for _, d := range s.vars {
 			g.declLocal(d)
 		}
@@ -30,11 +42,13 @@ func (g *gen) stmt(s Stmt) {
 		}
 		g.emit(Instr{Op: OpIf, Test: TestNZ, Src: []Operand{*c}})
 		g.top = saved
+		g.cdepth++
 		g.scoped(s.then)
 		if s.els_ != nil {
 			g.emit(Instr{Op: OpElse})
 			g.scoped(s.els_)
 		}
+		g.cdepth--
 		g.emit(Instr{Op: OpEndif})
 	case *forStmt:
 		g.push()
@@ -47,9 +61,13 @@ func (g *gen) stmt(s Stmt) {
 		if s.post != nil && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
+		g.brk = append(g.brk, 'l')
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			g.expr(discardValue(s.post))
@@ -69,8 +87,11 @@ func (g *gen) stmt(s Stmt) {
 			g.top = inner
 		}
 		g.loopDep--
+		g.cdepth--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
 		g.pop()
+		g.passReturn(s.body)
 	case *whileStmt:
 		// do-while with continue: the condition is tested at the top,
 		// skipped on the first trip.
@@ -78,9 +99,13 @@ func (g *gen) stmt(s Stmt) {
 		if s.do && hasJump(s.body, "continue") {
 			first = g.firstTrip()
 		}
+		trips := g.tripLimit(s.unroll)
 		inner := g.top
 		g.emit(Instr{Op: OpLoop})
 		g.loopDep++
+		g.cdepth++
+		g.brk = append(g.brk, 'l')
+		g.countTrip(trips, s.unroll)
 		if first != nil {
 			g.emit(Instr{Op: OpIf, Test: TestZ, Src: []Operand{*first}})
 			if c := g.cond(s.cond); c != nil {
@@ -103,13 +128,35 @@ func (g *gen) stmt(s Stmt) {
 			}
 		}
 		g.loopDep--
+		g.cdepth--
+		g.brk = g.brk[:len(g.brk)-1]
 		g.emit(Instr{Op: OpEndloop})
+		g.passReturn(s.body)
+	case *switchStmt:
+		g.switchStmt(s)
 	case *returnStmt:
 		g.ret(s)
 	case *jumpStmt:
 		switch s.kind {
 		case "break", "continue":
-			if g.loopDep == 0 || g.fn.useLoop && g.loopDep == g.fn.loopDepth {
+			ok, inSwitch := false, false
+			for i := len(g.brk) - 1; i >= 0 && g.brk[i] != 'f'; i-- {
+				if s.kind == "continue" && g.brk[i] == 's' {
+					// fxc refuses a continue inside a switch (shader
+					// models 4 and 5).
+					inSwitch = true
+					break
+				}
+				if g.brk[i] == 'l' || s.kind == "break" {
+					ok = true
+					break
+				}
+			}
+			if inSwitch {
+				g.errorf(s.pos, eSyntax, "syntax error: 'continue' inside a switch (shader models 4 and 5 have none)")
+				break
+			}
+			if !ok {
 				g.errorf(s.pos, eSyntax, "syntax error: '%s' outside a loop", s.kind)
 				break
 			}
@@ -126,6 +173,32 @@ func (g *gen) stmt(s Stmt) {
 			g.emit(Instr{Op: OpDiscard, Test: TestNZ, Src: []Operand{immU(0xffffffff)}})
 		}
 	}
+	g.top = saved
+}
+
+// tripLimit starts the trip counter of an [unroll(N)] loop: fxc unrolls N
+// trips and no more, so the loop ends after N trips whatever its
+// condition says (vkd3d's tests check it). nil without the attribute.
+func (g *gen) tripLimit(n int) *Operand {
+	if n <= 0 {
+		return nil
+	}
+	r := g.alloc()
+	g.emit(Instr{Op: OpMov, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}}, Src: []Operand{immU(0)}})
+	o := comp(FileTemp, r, 0)
+	return &o
+}
+
+// countTrip, at the top of the loop, leaves it after N trips and counts
+// this one.
+func (g *gen) countTrip(k *Operand, n int) {
+	if k == nil {
+		return
+	}
+	saved := g.top
+	done := g.op(OpUge, 1, []Operand{*k}, []Operand{immU(uint32(n))})
+	g.emit(Instr{Op: OpBreakc, Test: TestNZ, Src: []Operand{g.srcOp(done)}})
+	g.emit(Instr{Op: OpIadd, Dst: []Operand{{File: FileTemp, Index: k.Index, Mask: 1 << k.Swz[0]}}, Src: []Operand{*k, immU(1)}})
 	g.top = saved
 }
 
@@ -152,12 +225,10 @@ func (g *gen) cond(e Expr) *Operand {
 	if v == poison {
 		return nil
 	}
-	if !v.t.numeric() || v.t.comps() != 1 && v.t.Kind != KVector {
-		g.errorf(e.at(), eTypeMismatch, "type mismatch")
+	if !v.t.numeric() || v.t.comps() != 1 {
+		// fxc takes a scalar condition only (vkd3d's cf-cond-types).
+		g.errorf(e.at(), eTypeMismatch, "syntax error: a condition must be a scalar, not %s", v.t)
 		return nil
-	}
-	if v.t.comps() != 1 {
-		g.warnf(e.at(), eTruncation, "implicit truncation of vector type")
 	}
 	b := g.convert(e.at(), &value{t: scalarT(v.t.Base), c: v.c[:1]}, scalarT(Bool), false)
 	c := b.c[0]
@@ -190,6 +261,14 @@ func hasJump(s Stmt, kind string) bool {
 			walk(s.body, true)
 		case *whileStmt:
 			walk(s.body, true)
+		case *switchStmt:
+			// A break in a switch leaves the switch; a continue goes on to
+			// the loop around it.
+			for _, gr := range s.groups {
+				for _, x := range gr.body {
+					walk(x, inLoop || kind == "break")
+				}
+			}
 		}
 	}
 	walk(s, false)
@@ -197,20 +276,27 @@ func hasJump(s Stmt, kind string) bool {
 }
 
 func (g *gen) declLocal(d *varDecl) {
+	if v := g.fnStatics[d]; v != nil && d.static {
+		g.declare(d.pos, d.name, v)
+		return
+	}
+	if d.constQ && !d.static && d.init == nil && len(g.scopes) > 1 {
+		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
+	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
 		return
 	}
-	if t.Kind == KVoid || t.Kind == KTexture2D || t.Kind == KSampler {
-		g.errorf(d.pos, eNotImplemented, "local variables of type '%s' are not supported", t)
+	if t.Kind == KVoid {
+		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		g.declare(d.pos, d.name, poison)
 		return
 	}
 	// A static const with a constant initialiser is a compile-time value.
 	if d.constQ && d.init != nil {
 		if _, ok := d.init.(*initList); !ok {
-			saved, nCode, nErr, nWarn := g.top, len(g.code), len(g.errs), len(g.warns)
+			saved, nCode, nErr, nWarn, nMore := g.top, len(g.code), len(g.errs), len(g.warns), g.more
 			v := g.expr(d.init)
 			if v != poison {
 				v = g.convert(d.pos, v, t, true)
@@ -223,13 +309,19 @@ func (g *gen) declLocal(d *varDecl) {
 				return
 			}
 			// Not constant: forget this attempt, lower it as a variable.
-			g.top, g.code, g.errs, g.warns = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn]
+			g.top, g.code, g.errs, g.warns, g.more = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn], nMore
 		}
 	}
-	v := g.newVar(t)
+	v := g.newNamedVar(d.name, t)
 	saved := g.top
-	if d.init != nil {
+	switch {
+	case d.init != nil:
 		g.initVar(d.pos, v, d.init)
+	case d.static:
+		// A static without an initialiser is zero ("Variable Syntax").
+		if z := g.splat(d.pos, &value{t: scalarT(Uint), c: []Operand{immU(0)}, ro: true}, t); z != nil {
+			g.store(d.pos, v, z, false)
+		}
 	}
 	g.top = saved
 	g.declare(d.pos, d.name, v)
@@ -265,7 +357,7 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 		}
 		var comps []*value
 		for _, x := range flat {
-			comps = append(comps, scalars(x)...)
+			comps = append(comps, g.scalars(x)...)
 		}
 		k := 0
 		ok2 := g.fill(p, v, comps, &k)
@@ -289,18 +381,20 @@ func (g *gen) initVar(p pos, v *value, init Expr) {
 }
 
 // scalars splits a value into its scalar components.
-func scalars(v *value) []*value {
+func (g *gen) scalars(v *value) []*value {
 	switch v.t.Kind {
+	case KTexture, KSampler:
+		return []*value{v}
 	case KStruct:
 		var out []*value
 		for _, f := range v.fields {
-			out = append(out, scalars(f)...)
+			out = append(out, g.scalars(f)...)
 		}
 		return out
 	case KArray:
 		var out []*value
-		for _, e := range v.elems {
-			out = append(out, scalars(e)...)
+		for i := 0; i < v.t.Len; i++ {
+			out = append(out, g.scalars(g.element(pos{}, v, i))...)
 		}
 		return out
 	}
@@ -321,12 +415,22 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		}
 		return true
 	case KArray:
-		for _, e := range v.elems {
-			if !g.fill(p, e, comps, k) {
+		for i := 0; i < v.t.Len; i++ {
+			if !g.fill(p, g.element(p, v, i), comps, k) {
 				return false
 			}
 		}
 		return true
+	case KTexture, KSampler:
+		if *k >= len(comps) || !isObject(comps[*k].t) {
+			return false
+		}
+		g.storeObject(p, v, comps[*k])
+		*k++
+		return true
+	}
+	if *k < len(comps) && isObject(comps[*k].t) {
+		return false
 	}
 	n := len(v.c)
 	if *k+n > len(comps) {

@@ -30,7 +30,7 @@ const (
 	KMatrix
 	KStruct
 	KArray
-	KTexture2D
+	KTexture
 	KSampler
 )
 
@@ -54,11 +54,66 @@ type Type struct {
 	Fields []Field // struct members
 	Elem   *Type   // array element
 	Len    int     // array length
+	// RowMajor: a matrix stored row by row (row_major, or #pragma
+	// pack_matrix(row_major) where it was declared); column by column
+	// otherwise. It changes the layout in constant buffers and signatures,
+	// never the value.
+	RowMajor bool
+	// MajorSet: the packing is fixed (a modifier, or a pragma where the
+	// type was declared): a typedef of a matrix declared before any
+	// pack_matrix pragma has none yet, and takes the one in effect where it
+	// is used.
+	MajorSet bool
+	// Textures: the dimension (Base and Cols give the element type);
+	// samplers: Cmp for SamplerComparisonState.
+	Dim TexDim
+	Cmp bool
+	// Min: a minimum-precision type (min16float, min16int, min16uint,
+	// min10float, min12int). It computes as its full-precision base here;
+	// overload resolution tells the two apart.
+	Min bool
+}
+
+// TexDim is a texture's dimension, as its HLSL type names it.
+type TexDim uint8
+
+// The texture dimensions (Tex2D is the zero value).
+const (
+	Tex2D TexDim = iota
+	Tex1D
+	Tex1DArray
+	Tex2DArray
+	Tex2DMS
+	Tex2DMSArray
+	Tex3D
+	TexCube
+	TexCubeArray
+	TexBuffer
+)
+
+var texNames = [...]string{"Texture2D", "Texture1D", "Texture1DArray", "Texture2DArray", "Texture2DMS", "Texture2DMSArray",
+	"Texture3D", "TextureCube", "TextureCubeArray", "Buffer"}
+
+func (d TexDim) String() string { return texNames[d] }
+
+// coords is how many coordinates address the texture (the array slice
+// included); offs how many a texel offset has.
+func (d TexDim) coords() int {
+	return [...]int{2, 1, 2, 3, 2, 3, 3, 3, 4, 1}[d]
+}
+
+func (d TexDim) offs() int {
+	return [...]int{2, 1, 1, 2, 2, 2, 3, 0, 0, 0}[d]
+}
+
+// array reports the arrays (the last coordinate is the slice).
+func (d TexDim) array() bool {
+	return d == Tex1DArray || d == Tex2DArray || d == Tex2DMSArray || d == TexCubeArray
 }
 
 var (
 	tVoid    = &Type{Kind: KVoid}
-	tTexture = &Type{Kind: KTexture2D, Base: Float, Cols: 4}
+	tTexture = &Type{Kind: KTexture, Base: Float, Cols: 4}
 	tSampler = &Type{Kind: KSampler}
 )
 
@@ -98,9 +153,12 @@ func (t *Type) String() string {
 		return "struct " + t.Name
 	case KArray:
 		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
-	case KTexture2D:
-		return "Texture2D<" + vecT(Float, max(t.Cols, 1)).String() + ">"
+	case KTexture:
+		return t.Dim.String() + "<" + vecT(t.Base, max(t.Cols, 1)).String() + ">"
 	case KSampler:
+		if t.Cmp {
+			return "SamplerComparisonState"
+		}
 		return "SamplerState"
 	}
 	return "?"
@@ -113,6 +171,10 @@ func sameType(a, b *Type) bool {
 	switch a.Kind {
 	case KStruct:
 		return a.Name == b.Name
+	case KTexture:
+		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols
+	case KSampler:
+		return a.Cmp == b.Cmp
 	case KArray:
 		return a.Len == b.Len && sameType(a.Elem, b.Elem)
 	}
@@ -122,13 +184,20 @@ func sameType(a, b *Type) bool {
 // builtinType parses the spelling of a built-in type name: float, float3,
 // float4x4, int2, uint, bool4, half (as float), matrix, vector.
 func builtinType(name string) *Type {
+	for d, n := range texNames {
+		if name == n {
+			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4}
+		}
+	}
 	switch name {
 	case "void":
 		return tVoid
-	case "Texture2D":
-		return tTexture
-	case "SamplerState", "sampler", "SamplerComparisonState":
+	case "texture", "Texture":
+		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
+	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
+	case "SamplerComparisonState":
+		return &Type{Kind: KSampler, Cmp: true}
 	case "matrix":
 		return matT(Float, 4, 4)
 	case "vector":
@@ -139,11 +208,20 @@ func builtinType(name string) *Type {
 	bases := []struct {
 		p string
 		b Base
-	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"int", Int}, {"min16int", Int}, {"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
+	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"min10float", Float}, {"int", Int}, {"min16int", Int}, {"min12int", Int},
+		{"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
 	for _, bs := range bases {
 		rest, ok := strings.CutPrefix(name, bs.p)
 		if !ok {
 			continue
+		}
+		if strings.HasPrefix(bs.p, "min") {
+			if t := builtinType(strings.Replace(name, bs.p, bs.b.String(), 1)); t != nil {
+				c := *t
+				c.Min = true
+				return &c
+			}
+			return nil
 		}
 		switch len(rest) {
 		case 0:

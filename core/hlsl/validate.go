@@ -7,7 +7,8 @@ import "fmt"
 func operandCounts(o Op) (dst, src int) {
 	switch o {
 	case OpMov, OpFrc, OpRsq, OpSqrt, OpExp, OpLog, OpRoundNI, OpRoundPI, OpRoundZ, OpItof, OpFtoi, OpUtof,
-		OpFtou, OpNot, OpIneg:
+		OpFtou, OpNot, OpIneg, OpRoundNE, OpCountbits, OpFirstbitHi, OpFirstbitLo, OpFirstbitShi, OpBfrev, OpF32tof16,
+		OpF16tof32, OpDerivRtx, OpDerivRty, OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine, OpRcp:
 		return 1, 1
 	case OpMad, OpMovc:
 		return 1, 3
@@ -15,18 +16,20 @@ func operandCounts(o Op) (dst, src int) {
 		return 2, 2
 	case OpSincos:
 		return 2, 1
-	case OpIf, OpBreakc, OpDiscard:
+	case OpIf, OpBreakc, OpDiscard, OpSwitch, OpCase:
 		return 0, 1
-	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop:
+	case OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpContinue, OpRet, OpNop, OpDefault, OpEndswitch:
 		return 0, 0
-	case OpSample:
+	case OpSample, OpGather4, OpLod, OpLdMS:
 		return 1, 3
-	case OpSampleL, OpSampleB:
+	case OpSampleL, OpSampleB, OpSampleC, OpSampleCLz, OpGather4C, OpGather4Po:
 		return 1, 4
-	case OpSampleD:
+	case OpSampleD, OpGather4PoC:
 		return 1, 5
 	case OpLd, OpResinfo:
 		return 1, 2
+	case OpBufinfo, OpSampleInfo:
+		return 1, 1
 	}
 	return 1, 2
 }
@@ -47,9 +50,12 @@ func (p *Program) Validate() error {
 		for _, d := range in.Dst {
 			switch d.File {
 			case FileNull:
-			case FileTemp, FileOutput:
+			case FileTemp, FileOutput, FileIndexable:
 				if d.Mask == 0 || d.Mask > 15 {
 					return fmt.Errorf("hlsl: instruction %d (%s): write mask %#x", i, in.Op, d.Mask)
+				}
+				if err := p.checkX(d); err != nil {
+					return fmt.Errorf("hlsl: instruction %d (%s): %v", i, in.Op, err)
 				}
 				if d.File == FileTemp && (d.Index < 0 || d.Index >= p.Temps) {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, d.Index, p.Temps)
@@ -65,16 +71,16 @@ func (p *Program) Validate() error {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, s.Index, p.Temps)
 				}
 			case FileTex, FileSamp:
-				want := FileTex
-				if k == 2 {
-					want = FileSamp
-				}
-				if !texOp(in.Op) || k == 0 || k > 2 || s.File != want {
+				tp, sp := resPos(in.Op)
+				if !(s.File == FileTex && k == tp || s.File == FileSamp && k == sp) {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
-			case FileInput, FileOutput, FileImm, FileCB:
-				if s.Rel != nil && (s.File != FileCB || s.Rel.File != FileTemp) {
+			case FileInput, FileOutput, FileImm, FileCB, FileIndexable:
+				if s.Rel != nil && (s.File != FileCB && s.File != FileIndexable || s.Rel.File != FileTemp) {
 					return fmt.Errorf("hlsl: instruction %d (%s): bad relative index", i, in.Op)
+				}
+				if err := p.checkX(s); err != nil {
+					return fmt.Errorf("hlsl: instruction %d (%s): %v", i, in.Op, err)
 				}
 			default:
 				return fmt.Errorf("hlsl: instruction %d (%s): cannot read register file %d", i, in.Op, s.File)
@@ -98,18 +104,53 @@ func (p *Program) Validate() error {
 				return fmt.Errorf("hlsl: instruction %d: endloop without loop", i)
 			}
 			depth = depth[:len(depth)-1]
-		case OpBreak, OpBreakc, OpContinue:
-			inLoop := false
-			for _, d := range depth {
-				inLoop = inLoop || d == OpLoop
+		case OpSwitch:
+			depth = append(depth, OpSwitch)
+		case OpCase, OpDefault:
+			if len(depth) == 0 || depth[len(depth)-1] != OpSwitch {
+				return fmt.Errorf("hlsl: instruction %d: %s outside a switch", i, in.Op)
 			}
-			if !inLoop {
+			if in.Op == OpCase && in.Src[0].File != FileImm {
+				return fmt.Errorf("hlsl: instruction %d: case takes an immediate", i)
+			}
+		case OpEndswitch:
+			if len(depth) == 0 || depth[len(depth)-1] != OpSwitch {
+				return fmt.Errorf("hlsl: instruction %d: endswitch without switch", i)
+			}
+			depth = depth[:len(depth)-1]
+		case OpBreak, OpBreakc, OpContinue:
+			ok := false
+			for _, d := range depth {
+				ok = ok || d == OpLoop || d == OpSwitch && in.Op != OpContinue
+			}
+			if !ok {
 				return fmt.Errorf("hlsl: instruction %d: %s outside a loop", i, in.Op)
 			}
 		}
 	}
 	if len(depth) != 0 {
 		return fmt.Errorf("hlsl: %d unterminated if/loop blocks", len(depth))
+	}
+	return nil
+}
+
+// checkX checks an x# operand: a declared array, an element inside it
+// when the index is constant, a temp as a dynamic index.
+func (p *Program) checkX(o Operand) error {
+	if o.File != FileIndexable {
+		if o.Rel != nil && o.File != FileCB {
+			return fmt.Errorf("a relative index on register file %d", o.File)
+		}
+		return nil
+	}
+	if o.Index < 0 || o.Index >= len(p.Indexables) {
+		return fmt.Errorf("x%d is not declared", o.Index)
+	}
+	if o.Elem < 0 || o.Rel == nil && o.Elem >= p.Indexables[o.Index] {
+		return fmt.Errorf("x%d[%d] outside its %d elements", o.Index, o.Elem, p.Indexables[o.Index])
+	}
+	if o.Rel != nil && (o.Rel.File != FileTemp || o.Rel.Index < 0 || o.Rel.Index >= p.Temps) {
+		return fmt.Errorf("x%d indexed by something other than a temp", o.Index)
 	}
 	return nil
 }

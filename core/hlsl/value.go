@@ -14,28 +14,41 @@ type value struct {
 	fields []*value  // struct members
 	elems  []*value  // local arrays
 	cb     *cbArray  // arrays in a constant buffer, indexed on demand
-	res    *resource // textures and samplers
-	ro     bool      // inputs, constants: not an l-value
-	glob   *cbRef    // a constant-buffer variable, read at each use
+	res    *resource // textures and samplers: the resource, and the element of an array of them
+	resIdx int
+	objAt  int        // a local object variable: the nesting of conditions and loops where it is declared
+	ro     bool       // inputs, constants: not an l-value
+	lit    bool       // an integer or float literal without a suffix: it converts to int and uint (or float and half) alike
+	glob   *cbRef     // a constant-buffer variable, read at each use
+	tdef   *Type      // the name is a type (a struct or a typedef), not a value
+	wb     *writeBack // an l-value that is not a register of its own (dynindex.go)
 }
 
-// cbArray locates an array that lives in a constant buffer.
+// cbArray locates an array that lives in a constant buffer (file FileCB,
+// slot the buffer) or in an x# indexable array (FileIndexable, slot the
+// array), laid out with the constant-buffer packing rules; elements are
+// built on demand, by a constant or a register index.
 type cbArray struct {
+	file      File
 	slot, off int
 	t         *Type // the array type
-	rowMajor  bool
 	rel       *Operand
 }
 
-// resource is a texture or sampler declared at global scope.
+// resource is a texture or sampler declared at global scope, or an array
+// of them (count elements, bound at slot .. slot+count-1).
 type resource struct {
 	name     string
 	kind     Kind
+	elem     *Type // the texture or sampler type of each element
+	count    int
 	slot     int
 	explicit bool
 	used     bool
 	line     int
 	comps    int // textures: components of the element type
+	id       int // the order of first use
+	placed   bool
 }
 
 var poison = &value{t: &Type{Kind: KVoid}}

@@ -9,8 +9,7 @@
 //     (DXGK_DEVICEINFO); DxgkDdiCreateContext (step 3);
 //     DxgkDdiCreateAllocation (step 6) keeps a record per allocation: owner
 //     device, size, surface description from the private driver data.
-//   - DxgkDdiRender and DxgkDdiPresent (step 10) validate the UMD's command
-//     buffer (rule WDDM-ISOLATE): it must decode, must not use the
+//   - DxgkDdiRender (step 10) validates the UMD's command buffer (rule WDDM-ISOLATE): it must decode, must not use the
 //     privileged opcodes (FENCE, SCANOUT), and every address must name an
 //     entry of the allocation list, every entry must belong to the submitting
 //     device, and every access must lie inside its allocation (surfaces,
@@ -19,7 +18,12 @@
 //     indices past the end of a buffer is legal Direct3D 11, and the GPU
 //     bounds those fetches by the binding (they read zero). The result is
 //     the DMA buffer in the hardware format with the address words zeroed,
-//     plus a patch-location list. Present adds a SCANOUT of its source.
+//     plus a patch-location list.
+//   - DxgkDdiPresent writes the present's commands itself, from an
+//     allocation list of null, source and destination: a COPY of the source
+//     into the destination and a SCANOUT of it (Blt), or nothing at all for a
+//     flip, which the driver runs by MMIO (FlipOnVSyncMmIo) when Dxgkrnl
+//     calls DxgkDdiSetVidPnSourceAddress.
 //   - DxgkDdiBuildPagingBuffer (step 11) writes COPY and FILL packets;
 //     DxgkDdiPatch (step 13) writes physical addresses into the patch
 //     locations; DxgkDdiSubmitCommand (steps 12, 14) appends a FENCE with the

@@ -79,9 +79,12 @@ func FuzzValidate(f *testing.F) {
 			var a dxgkddi.RenderArgs
 			var err error
 			if present {
-				p := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}, SourceIndex: int(l[0]) % (len(l) + 1)}
+				// A present's list: null, then what the input names.
+				lst = append([]dxgkddi.AllocationListEntry{{}}, lst...)
+				p := dxgkddi.PresentArgs{Device: 1, Context: 1, AllocationList: lst,
+					Flags: dxgkddi.PresentFlags{Blt: l[0]&1 == 0, Flip: l[0]&2 != 0}, NoDmaBuffer: l[0]&4 != 0}
 				err = r.d.DxgkDdiPresent(&p)
-				a = p.RenderArgs
+				a = dxgkddi.RenderArgs{DmaBuffer: p.DmaBuffer, PatchLocationList: p.PatchLocationList}
 			} else {
 				a = dxgkddi.RenderArgs{Device: 1, Context: 1, CommandBuffer: cmd, AllocationList: lst}
 				err = r.d.DxgkDdiRender(&a)

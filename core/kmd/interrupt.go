@@ -35,13 +35,22 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 func (d *KMD) DxgkDdiDpcRoutine() { d.charge(d.cfg.Costs.DDI) }
 
 // DxgkDdiSetVidPnSourceAddress programs the scan-out address of the one
-// video present source: the simulated display engine keeps showing the
-// frame the SCANOUT packet copied, so there is nothing to program but the
-// call (and its cost) stays where a flip is.
+// video present source ("DXGKDDI_SETVIDPNSOURCEADDRESS": it "sets the
+// address of the primary surface"): a flip. The display engine shows the
+// primary from then on.
 func (d *KMD) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.VidPnSourceID != 0 {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSetVidPnSourceAddress: video present source %d, the adapter has one (0)", a.VidPnSourceID)
+	}
+	d.mu.Lock()
+	r := d.allocs[a.PrimaryAllocation]
+	d.mu.Unlock()
+	if r == nil || !r.flags.Primary {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSetVidPnSourceAddress: %v is not a primary", a.PrimaryAllocation)
+	}
+	if a.PrimaryAddress != 0 {
+		d.hw.ScanOut(a.PrimaryAddress, r.desc.Width, r.desc.Height, r.desc.Pitch, r.desc.Format)
 	}
 	return nil
 }

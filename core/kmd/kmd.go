@@ -17,6 +17,9 @@ type Hardware interface {
 	CompletedFence(engine int) uint64
 	PageFault(engine int) (fence uint64, faulted bool)
 	Reset(engine int)
+	// ScanOut points the display engine's scan-out at a surface: from
+	// then on the display shows it (a flip, DxgkDdiSetVidPnSourceAddress).
+	ScanOut(addr uint64, width, height, pitch, format uint32)
 }
 
 var _ dxgkddi.KMD = (*KMD)(nil)
@@ -142,6 +145,7 @@ func (d *KMD) DxgkDdiStartDevice(a *dxgkddi.StartDeviceArgs) error {
 	d.mu.Unlock()
 	a.NumberOfEngines = d.cfg.Engines
 	a.SupportPerEngineTDR = !d.cfg.NoEngineReset
+	a.FlipOnVSyncMmIo = true
 	return nil
 }
 

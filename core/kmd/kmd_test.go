@@ -18,6 +18,7 @@ type fakeHW struct {
 	fence   uint64
 	resets  []int
 	pf      uint64 // the fault register: the fence of the buffer a page fault stopped (0: none)
+	scans   []string
 }
 
 type submit struct {
@@ -32,6 +33,9 @@ func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
 func (h *fakeHW) CompletedFence(int) uint64    { return h.fence }
 func (h *fakeHW) PageFault(int) (uint64, bool) { return h.pf, h.pf != 0 }
 func (h *fakeHW) Reset(engine int)             { h.resets, h.pf = append(h.resets, engine), 0 }
+func (h *fakeHW) ScanOut(addr uint64, w, ht, pitch, format uint32) {
+	h.scans = append(h.scans, fmt.Sprintf("%#x %dx%d pitch=%d fmt=%d", addr, w, ht, pitch, format))
+}
 
 // fakeKernel is Dxgkrnl's callback table, recording the calls.
 type fakeKernel struct{ calls []string }
@@ -48,8 +52,9 @@ func (k *fakeKernel) DxgkCbQueueDpc() bool {
 }
 
 // rig is a driver with two devices: kd1 owns a1 (a 64x64 RGBA8 render
-// target, 16 KiB), a2 (a 4 KiB vertex buffer) and a4 (a 16-byte query
-// buffer); kd2 owns a3 (4 KiB).
+// target, 16 KiB, a primary), a2 (a 4 KiB vertex buffer), a4 (a 16-byte
+// query buffer) and a5 (a 64x64 RGBA8 surface that is not a primary, as a
+// redirection surface is); kd2 owns a3 (4 KiB).
 type rig struct {
 	d  *KMD
 	hw *fakeHW
@@ -81,6 +86,8 @@ func newRig(t testing.TB, bugs ...rules.ID) *rig {
 		PrivateDriverData: dxgkddi.SurfaceDesc{Width: 4096, Height: 1, Pitch: 4096}}))
 	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 2, Allocation: 3, Size: 4096}))
 	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 4, Size: 16, Flags: dxgkddi.AllocationFlags{CPUVisible: true}}))
+	must(r.d.DxgkDdiCreateAllocation(&dxgkddi.CreateAllocationArgs{Device: 1, Allocation: 5, Size: 64 * 64 * 4,
+		PrivateDriverData: dxgkddi.SurfaceDesc{Width: 64, Height: 64, Pitch: 256, Format: uint32(isa.FmtRGBA8)}}))
 	return r
 }
 
@@ -291,30 +298,66 @@ func TestRenderNullAddressAndSizes(t *testing.T) {
 	}
 }
 
-func TestPresentAppendsScanout(t *testing.T) {
+// presentList is a present's allocation list: element 0 null, the source
+// at 1, the destination at 2 ("DXGKARG_PRESENT").
+func presentList(src, dst dxgkddi.HAllocation) []dxgkddi.AllocationListEntry {
+	return []dxgkddi.AllocationListEntry{{}, {Allocation: src}, {Allocation: dst, WriteOperation: true}}
+}
+
+// DxgkDdiPresent writes the present's commands itself ("DXGKDDI_PRESENT"):
+// a Blt is a copy of the source into the destination, then the display
+// shows the destination; a MMIO flip has no DMA buffer at all.
+func TestPresentWritesTheCopy(t *testing.T) {
 	r := newRig(t)
-	a := dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2, 1)}, SourceIndex: 1}
+	a := dxgkddi.PresentArgs{Device: 1, Context: 1, AllocationList: presentList(1, 5), Flags: dxgkddi.PresentFlags{Blt: true}}
 	if err := r.d.DxgkDdiPresent(&a); err != nil {
 		t.Fatal(err)
 	}
 	pk, err := isa.Decode(a.DmaBuffer)
-	if err != nil || len(pk) != 1 || pk[0].Op != isa.OpScanout {
+	if err != nil || len(pk) != 2 || pk[0].Op != isa.OpCopy || pk[1].Op != isa.OpScanout {
 		t.Fatalf("DMA buffer %v: %v", pk, err)
 	}
-	if got := pk[0].String(); got != "SCANOUT addr=0x0 64x64 pitch=256 fmt=1" {
+	if got := pk[1].String(); got != "SCANOUT addr=0x0 64x64 pitch=256 fmt=1" {
 		t.Errorf("scanout %q", got)
 	}
-	if p := a.PatchLocationList; len(p) != 1 || p[0] != (dxgkddi.PatchLocation{AllocationIndex: 1, PatchOffset: 1}) {
-		t.Errorf("patches %v", p)
+	want := []dxgkddi.PatchLocation{{AllocationIndex: 2, PatchOffset: 1}, {AllocationIndex: 1, PatchOffset: 3}, {AllocationIndex: 2, PatchOffset: 7}}
+	if p := a.PatchLocationList; fmt.Sprint(p) != fmt.Sprint(want) {
+		t.Errorf("patches %v, want %v", p, want)
 	}
-	// A buffer is not a displayable surface.
-	a = dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2)}, SourceIndex: 0}
-	if err := r.d.DxgkDdiPresent(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) || !strings.Contains(err.Error(), "present source a2") {
-		t.Fatalf("present of a buffer: %v", err)
+	flip := dxgkddi.PresentArgs{Device: 1, Context: 1, AllocationList: presentList(1, 0), Flags: dxgkddi.PresentFlags{Flip: true}, NoDmaBuffer: true}
+	if err := r.d.DxgkDdiPresent(&flip); err != nil || flip.DmaBuffer != nil {
+		t.Fatalf("MMIO flip: %v, DMA buffer %v", err, flip.DmaBuffer)
 	}
-	a = dxgkddi.PresentArgs{RenderArgs: dxgkddi.RenderArgs{Device: 1, Context: 1, AllocationList: list(2)}, SourceIndex: 3}
-	if err := r.d.DxgkDdiPresent(&a); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
-		t.Fatalf("present source outside the list: %v", err)
+	bad := []struct {
+		desc string
+		a    dxgkddi.PresentArgs
+		code dxgkddi.NTSTATUS
+		want string
+	}{
+		{"a buffer as the source", dxgkddi.PresentArgs{AllocationList: presentList(2, 5), Flags: dxgkddi.PresentFlags{Blt: true}}, dxgkddi.STATUS_INVALID_PARAMETER, "present surface a2"},
+		{"another device's destination", dxgkddi.PresentArgs{AllocationList: presentList(1, 3), Flags: dxgkddi.PresentFlags{Blt: true}}, dxgkddi.STATUS_INVALID_PARAMETER, "belongs to kd2"},
+		{"no destination for a copy", dxgkddi.PresentArgs{AllocationList: presentList(1, 0), Flags: dxgkddi.PresentFlags{Blt: true}}, dxgkddi.STATUS_INVALID_PARAMETER, "entry 2"},
+		{"a list of two", dxgkddi.PresentArgs{AllocationList: list(1, 5), Flags: dxgkddi.PresentFlags{Blt: true}}, dxgkddi.STATUS_INVALID_PARAMETER, "null, source, destination"},
+		{"neither Blt nor Flip", dxgkddi.PresentArgs{AllocationList: presentList(1, 5)}, dxgkddi.STATUS_INVALID_PARAMETER, "neither"},
+		{"a flip with a DMA buffer", dxgkddi.PresentArgs{AllocationList: presentList(1, 0), Flags: dxgkddi.PresentFlags{Flip: true}}, dxgkddi.STATUS_INVALID_PARAMETER, "MMIO"},
+		{"a flip of what is not a primary", dxgkddi.PresentArgs{AllocationList: presentList(5, 0), Flags: dxgkddi.PresentFlags{Flip: true}, NoDmaBuffer: true}, dxgkddi.STATUS_INVALID_PARAMETER, "not a primary"},
+		{"a flip with a destination", dxgkddi.PresentArgs{AllocationList: presentList(1, 5), Flags: dxgkddi.PresentFlags{Flip: true}, NoDmaBuffer: true}, dxgkddi.STATUS_INVALID_PARAMETER, "destination"},
+	}
+	for _, tt := range bad {
+		tt.a.Device, tt.a.Context = 1, 1
+		if err := r.d.DxgkDdiPresent(&tt.a); !errors.Is(err, tt.code) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %v mentioning %q", tt.desc, err, tt.code, tt.want)
+		}
+	}
+	// The flip itself: the scan-out register points at the primary.
+	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 1, PrimaryAddress: 0x1000}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 5, PrimaryAddress: 0x2000}); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
+		t.Errorf("flip to what is not a primary: %v", err)
+	}
+	if fmt.Sprint(r.hw.scans) != "[0x1000 64x64 pitch=256 fmt=1]" {
+		t.Errorf("scan-out %v", r.hw.scans)
 	}
 }
 

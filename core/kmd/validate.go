@@ -12,21 +12,87 @@ import (
 // DxgkDdiRender validates the UMD's command buffer and writes the DMA buffer
 // and patch-location list (WDDM operation flow, step 10, rule WDDM-ISOLATE).
 func (d *KMD) DxgkDdiRender(a *dxgkddi.RenderArgs) error {
-	return d.render("DxgkDdiRender", a, -1)
+	return d.render("DxgkDdiRender", a)
 }
 
-// DxgkDdiPresent is DxgkDdiRender followed by a SCANOUT of allocation-list
-// entry SourceIndex, whose surface comes from the private driver data given
-// at DxgkDdiCreateAllocation.
+// DxgkDdiPresent writes the present's own commands: the UMD could not
+// ("DXGKDDI_PRESENT": "the user-mode display driver cannot compile hardware
+// instructions for the display miniport driver's DxgkDdiPresent function in
+// advance. The display miniport driver must create hardware commands for
+// the actual DxgkDdiPresent operation"). The allocation list holds the
+// source at element 1 and the destination at element 2
+// (DXGK_PRESENT_SOURCE_INDEX, DXGK_PRESENT_DESTINATION_INDEX). A Blt copies
+// the source into the destination and shows the destination (a COPY, then
+// a SCANOUT: the display engine shows the surface the copy wrote). A Flip
+// needs no DMA buffer: the driver flips by programming the scan-out
+// address (FlipOnVSyncMmIo), so it only validates the source here and
+// Dxgkrnl runs the flip with DxgkDdiSetVidPnSourceAddress.
 func (d *KMD) DxgkDdiPresent(a *dxgkddi.PresentArgs) error {
-	if a.SourceIndex < 0 || a.SourceIndex >= len(a.AllocationList) {
-		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPresent %v: source index %d outside the allocation list of %d entries",
-			a.Device, a.SourceIndex, len(a.AllocationList))
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	ctx, ok := d.contexts[a.Context]
+	d.mu.Unlock()
+	if !ok || ctx.dev != a.Device {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPresent: %v is not a context of %v", a.Context, a.Device)
 	}
-	return d.render("DxgkDdiPresent", &a.RenderArgs, a.SourceIndex)
+	if len(a.AllocationList) != dxgkddi.PresentDestinationIndex+1 {
+		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiPresent %v: an allocation list of %d entries, a present's has 3 (null, source, destination)", a.Device, len(a.AllocationList))
+	}
+	t := translator{ddi: "DxgkDdiPresent", dev: a.Device, check: d.checking(), list: a.AllocationList}
+	t.recs = d.lookup(a.AllocationList)
+	src, dst := dxgkddi.PresentSourceIndex, dxgkddi.PresentDestinationIndex
+	switch {
+	case a.Flags.Flip:
+		if !a.NoDmaBuffer {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "a flip with a DMA buffer: this driver flips by MMIO (FlipOnVSyncMmIo)")
+		}
+		if a.AllocationList[dst].Allocation != 0 {
+			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "a flip with a destination (%v): a flip points the scan-out at the source", a.AllocationList[dst].Allocation)
+		}
+		return t.displayable(src, true)
+	case !a.Flags.Blt:
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "neither Blt nor Flip: this driver presents no other way")
+	}
+	if err := t.displayable(src, false); err != nil {
+		return err
+	}
+	if err := t.displayable(dst, false); err != nil {
+		return err
+	}
+	s, ds := t.recs[src], t.recs[dst]
+	if s == nil || ds == nil {
+		return nil // unchecked (bug switch) and unknown: nothing to copy
+	}
+	if s.desc.Format != ds.desc.Format {
+		return t.errorf(dxgkddi.STATUS_GRAPHICS_CANNOTCOLORCONVERT, "source %v is format %d, destination %v format %d: the copy cannot convert",
+			a.AllocationList[src].Allocation, s.desc.Format, a.AllocationList[dst].Allocation, ds.desc.Format)
+	}
+	if s.desc != ds.desc {
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "source %v is %dx%d (pitch %d), destination %v %dx%d (pitch %d): this driver copies whole surfaces of one size",
+			a.AllocationList[src].Allocation, s.desc.Width, s.desc.Height, s.desc.Pitch, a.AllocationList[dst].Allocation, ds.desc.Width, ds.desc.Height, ds.desc.Pitch)
+	}
+	n, _ := surfaceExtent(s.desc.Width, s.desc.Height, s.desc.Pitch, isa.Format(s.desc.Format))
+	var b isa.Builder
+	dAt, sAt := b.Copy(0, 0, uint32(n))
+	at := b.Scanout(0, ds.desc.Width, ds.desc.Height, ds.desc.Pitch, isa.Format(ds.desc.Format))
+	t.packets = 2
+	d.charge(int64(t.packets)*d.cfg.Costs.PerPacket + 3*d.cfg.Costs.PerPatch)
+	patches := []dxgkddi.PatchLocation{
+		{AllocationIndex: uint32(dst), PatchOffset: uint32(dAt)},
+		{AllocationIndex: uint32(src), PatchOffset: uint32(sAt)},
+		{AllocationIndex: uint32(dst), PatchOffset: uint32(at)},
+	}
+	if a.DmaBufferSize > 0 && 4*len(b.Words) > a.DmaBufferSize {
+		return t.errorf(dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, "the present needs %d bytes of DMA buffer, %d available", 4*len(b.Words), a.DmaBufferSize)
+	}
+	if a.PatchLocationListSize > 0 && len(patches) > a.PatchLocationListSize {
+		return t.errorf(dxgkddi.STATUS_GRAPHICS_INSUFFICIENT_DMA_BUFFER, "%d patch locations, the list holds %d", len(patches), a.PatchLocationListSize)
+	}
+	a.DmaBuffer, a.PatchLocationList = b.Words, patches
+	return nil
 }
 
-func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs, src int) error {
+func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	d.mu.Lock()
 	ctx, ok := d.contexts[a.Context]
@@ -36,7 +102,7 @@ func (d *KMD) render(ddi string, a *dxgkddi.RenderArgs, src int) error {
 	}
 	t := translator{ddi: ddi, dev: a.Device, check: d.checking(), list: a.AllocationList}
 	t.recs = d.lookup(a.AllocationList)
-	err := t.run(a.CommandBuffer, src)
+	err := t.run(a.CommandBuffer)
 	d.charge(int64(t.packets)*d.cfg.Costs.PerPacket + int64(len(t.patches))*d.cfg.Costs.PerPatch)
 	if err != nil {
 		return err
@@ -98,7 +164,7 @@ func (t *translator) errorf(code dxgkddi.NTSTATUS, format string, args ...any) e
 // may run on several goroutines at once: free-threaded submissions).
 var packetBufs = sync.Pool{New: func() any { return new([]isa.Packet) }}
 
-func (t *translator) run(cmd []uint32, src int) error {
+func (t *translator) run(cmd []uint32) error {
 	if t.check {
 		if err := t.checkList(); err != nil {
 			return err
@@ -120,9 +186,6 @@ func (t *translator) run(cmd []uint32, src int) error {
 		if err := t.packet(n, p); err != nil {
 			return err
 		}
-	}
-	if src >= 0 {
-		return t.scanout(src)
 	}
 	return nil
 }
@@ -197,28 +260,34 @@ func (t *translator) address(n int, p isa.Packet, ac access) error {
 	return nil
 }
 
-// scanout appends the SCANOUT of list entry src.
-func (t *translator) scanout(src int) error {
-	r := t.recs[src]
-	if r == nil {
-		return nil // unchecked (bug switch) and unknown: nothing to show
+// displayable checks list entry i of a present: an allocation of the
+// presenting device (rule WDDM-ISOLATE) holding a surface the display can
+// show; primary also asks that it was created as a primary (a flip scans
+// it out directly).
+func (t *translator) displayable(i int, primary bool) error {
+	r := t.recs[i]
+	if !t.check {
+		return nil
+	}
+	h := t.list[i].Allocation
+	switch {
+	case h == 0 || r == nil:
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present allocation list entry %d: %v is not an allocation", i, h)
+	case r.dev != t.dev:
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present allocation list entry %d: allocation %v belongs to %v, not to the presenting device %v", i, h, r.dev, t.dev)
+	case primary && !r.flags.Primary:
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "flip source %v (list entry %d) is not a primary: only a primary can be scanned out", h, i)
 	}
 	desc := r.desc
-	if t.check {
-		fm := isa.Format(desc.Format)
-		if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
-			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present source %v (list entry %d): %dx%d format %d is not a displayable surface",
-				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Format)
-		}
-		if ext, ok := surfaceExtent(desc.Width, desc.Height, desc.Pitch, fm); !ok || ext > r.size {
-			return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present source %v (list entry %d): a %dx%d surface of pitch %d does not fit its %d bytes",
-				t.list[src].Allocation, src, desc.Width, desc.Height, desc.Pitch, r.size)
-		}
+	fm := isa.Format(desc.Format)
+	if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present surface %v (list entry %d): %dx%d format %d is not a displayable surface",
+			h, i, desc.Width, desc.Height, desc.Format)
 	}
-	b := isa.Builder{Words: t.dma}
-	at := b.Scanout(0, desc.Width, desc.Height, desc.Pitch, isa.Format(desc.Format))
-	t.dma = b.Words
-	t.patches = append(t.patches, dxgkddi.PatchLocation{AllocationIndex: uint32(src), PatchOffset: uint32(at)})
+	if ext, ok := surfaceExtent(desc.Width, desc.Height, desc.Pitch, fm); !ok || ext > r.size {
+		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present surface %v (list entry %d): a %dx%d surface of pitch %d does not fit its %d bytes",
+			h, i, desc.Width, desc.Height, desc.Pitch, r.size)
+	}
 	return nil
 }
 
@@ -255,6 +324,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{0, isa.IndirectDrawBytes, "indirect arguments"}}
 	case isa.OpDrawIndexedIndirect:
 		return []access{{0, isa.IndirectIndexBytes, "indirect arguments"}}
+	case isa.OpSetView:
+		return []access{{1, viewExtent(a), "texture view"}}
 	case isa.OpClearRT:
 		return []access{surf(0, "cleared render target")}
 	case isa.OpClearDS:
@@ -277,6 +348,27 @@ func accesses(p isa.Packet) []access {
 		out = append(out, access{field: f, what: "address"})
 	}
 	return out
+}
+
+// viewExtent is the bytes a SET_VIEW reaches from its address: a buffer
+// view's size, or the whole texture as isa.Subresources lays it out (0 for
+// one the GPU will refuse: it faults the view, reading nothing).
+func viewExtent(a []uint32) uint64 {
+	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
+	if isa.IsBuffer(kind) {
+		return uint64(w)
+	}
+	slices := d
+	if kind == isa.ViewTex3D {
+		slices = 1
+	} else {
+		d = 1
+	}
+	_, size, err := isa.Subresources(fm, w, h, d, mips, slices)
+	if err != nil {
+		return 0
+	}
+	return size
 }
 
 // surfaceExtent is the bytes a w x h surface of the given pitch spans, as

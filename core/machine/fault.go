@@ -15,6 +15,11 @@ const (
 	// FaultOutOfMemory makes a DDI of a device's or a context's table fail
 	// with E_OUTOFMEMORY (InjectOutOfMemory).
 	FaultOutOfMemory Fault = "E_OUTOFMEMORY"
+	// FaultInvalidArg makes a create DDI (or ResourceMap) of a device's or
+	// a context's table fail with E_INVALIDARG, as a driver with a bug
+	// would (InjectError): the runtime treats it as the driver's internal
+	// error.
+	FaultInvalidArg Fault = "E_INVALIDARG"
 	// FaultGPUFault makes the next DMA buffer fault on the GPU.
 	FaultGPUFault Fault = "gpu.fault"
 	// FaultGPUHang makes the next DMA buffer hang: it never completes, and
@@ -32,7 +37,7 @@ const (
 
 // Faults lists every fault, sorted by name.
 func Faults() []Fault {
-	return []Fault{FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
+	return []Fault{FaultInvalidArg, FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
 }
 
 // Known reports whether f is one of Faults.
@@ -81,12 +86,26 @@ func (m *Machine) InjectOverrun(target *d3d11.Resource) error {
 // *d3d11.Device or a *d3d11.DeviceContext (a deferred context has a table
 // of its own).
 func (m *Machine) InjectOutOfMemory(obj any, method string, count int) error {
+	return m.InjectError(obj, method, count, nil)
+}
+
+// InjectError is InjectOutOfMemory with the error err (nil:
+// E_OUTOFMEMORY), FaultInvalidArg's E_INVALIDARG among others.
+func (m *Machine) InjectError(obj any, method string, count int, err error) error {
 	var table any
 	switch o := obj.(type) {
 	case *d3d11.DeviceContext:
 		table = o.UMD()
 	case *d3d11.Device:
 		table = o.UMD()
+	}
+	if err != nil {
+		inj, ok := table.(interface{ InjectError(string, int, error) })
+		if !ok {
+			return ErrCannotInject
+		}
+		inj.InjectError(ddiFor(method), count, err)
+		return nil
 	}
 	inj, ok := table.(interface{ InjectFailure(string, int) })
 	if !ok {

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -52,5 +53,24 @@ func TestSource(t *testing.T) {
 	}
 	if r, _ := ByID(CLFinish); r.Source != CommandLists {
 		t.Errorf("CL-FINISH comes from %q", r.Source)
+	}
+}
+
+// TestPagesReadWithoutCJK: a page's title as messages quote it starts with
+// words in ASCII (an English title before a Chinese one): where no CJK font
+// is installed, the Chinese shows as boxes, and the message must still say
+// which page it is.
+func TestPagesReadWithoutCJK(t *testing.T) {
+	for _, p := range []Page{ChangesFromD3D10, ContextLocalHandles, CommandLists, OperationFlow, AsyncDraw} {
+		head, _, _ := strings.Cut(string(p), "(")
+		for _, r := range head {
+			if r > 0x7f {
+				t.Errorf("%q: %q before its first '(' is not ASCII: give the English title first", p, head)
+				break
+			}
+		}
+	}
+	if !strings.Contains(string(AsyncDraw), "异步调用原理解析") {
+		t.Errorf("%q: the article's own title belongs beside the English one", AsyncDraw)
 	}
 }

@@ -216,6 +216,7 @@ const (
 	ExpectViolation                        // expect violation RULE-ID
 	ExpectLive                             // expect live == N
 	ExpectData                             // expect data QUERY OP VALUE
+	ExpectProbe                            // expect probe RES X Y [RIGHT BOTTOM] == f32[...]|u32[...]|i32[...] [ulps=N]
 	ExpectSupport                          // expect support has FLAGS, expect support lacks FLAGS
 	ExpectGot                              // expect got == NAME|NULL|NUMBER ... (the last getter's)
 )
@@ -239,9 +240,20 @@ type Expect struct {
 	Names []string // calls; got
 	N     int      // violations, live
 	Data  *DataCmp // data
+	Probe *Probe   // probe
 	// Flags are expect support's D3D11_FORMAT_SUPPORT names; Name is
 	// "has" or "lacks".
 	Flags []string
+}
+
+// Probe is what `expect probe` compares: every texel of the rectangle
+// (X, Y) .. (Right, Bottom), right and bottom excluded, read in the
+// resource's format, against Values (one to four channels).
+type Probe struct {
+	Right, Bottom int
+	Kind          ValueKind // VF32: floats within Ulps; VU32, VI32: exact integers
+	Values        []uint32  // the expected channels' bits
+	Ulps          int
 }
 
 func (s *Call) position() Pos   { return s.Pos }

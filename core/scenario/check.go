@@ -39,6 +39,10 @@ type checker struct {
 	types   map[string]string // object name -> type
 	events  map[string]bool
 	sources map[string]*Source
+
+	hlslLim   hlsl.Limits // option hlsl.tokens, hlsl.nodes, hlsl.instructions
+	hlslWork  hlsl.Work   // what the fresh compiles of this load did
+	hlslFresh int         // how many there were
 }
 
 func (c *checker) errf(p Pos, format string, args ...any) *Error {
@@ -66,8 +70,12 @@ var knownOptions = map[string]func(string) bool{
 	"maxevents":           isUint,
 	"maxtime":             isUint,
 	"maxpixels":           isUint,
+	"maxinstructions":     isUint,
 	"sysmem":              isSize,
 	"maxobjects":          isUint,
+	"hlsl.tokens":         isUint,
+	"hlsl.nodes":          isUint,
+	"hlsl.instructions":   isUint,
 }
 
 func isBool(v string) bool { return v == "true" || v == "false" }
@@ -141,6 +149,15 @@ func (c *checker) options(opts []Option) error {
 		}
 		if n, _ := parseSize(o.Value); o.Key == "display.refresh" && (n < RefreshRange.Min || n > RefreshRange.Max) {
 			return c.errf(o.Pos, "option display.refresh=%s: the display's refresh rate in Hz must be %s", o.Value, RefreshRange)
+		}
+		n, _ := parseSize(o.Value)
+		switch o.Key {
+		case "hlsl.tokens":
+			c.hlslLim.Tokens = int(n)
+		case "hlsl.nodes":
+			c.hlslLim.Nodes = int(n)
+		case "hlsl.instructions":
+			c.hlslLim.Instructions = int(n)
 		}
 	}
 	return nil
@@ -387,10 +404,10 @@ func (c *checker) inject(s *Inject) error {
 		args[a.Key] = a
 	}
 	switch s.Fault {
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		at, ok := args["at"]
 		if !ok {
-			return c.errf(s.Pos, "inject %s needs at=CTX.Method", machine.FaultOutOfMemory)
+			return c.errf(s.Pos, "inject %s needs at=CTX.Method", s.Fault)
 		}
 		obj, _, found := strings.Cut(at.Value.Ident, ".")
 		if !found {
@@ -500,22 +517,43 @@ func (c *checker) expect(s *Expect) error {
 				return c.errf(s.Pos, "unknown D3D11_FORMAT_SUPPORT name %s (want one of %s)", quote(f), strings.Join(d3d11.EnumNames("FormatSupport"), ", "))
 			}
 		}
-	case ExpectPixel, ExpectHash:
+	case ExpectPixel, ExpectHash, ExpectProbe:
 		t, ok := c.types[s.Name]
 		if !ok {
 			return c.errf(s.Pos, "unknown object %q", s.Name)
 		}
-		if t != tTexture && t != tBuffer && !(s.Kind == ExpectPixel && t == tSwap) {
-			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash"}[s.Kind], s.Name, t)
+		if t != tTexture && t != tBuffer && !((s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tSwap) {
+			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash", ExpectProbe: "probe"}[s.Kind], s.Name, t)
 		}
-		if s.Kind == ExpectPixel && t == tBuffer {
-			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
+			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
 		}
 		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
 			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))
 		}
 	}
 	return nil
+}
+
+// MaxHLSLShaders is how many shaders at the compiler's limits (tokens and
+// nodes) the hlsl blocks of one scenario may take to compile, all fresh
+// compiles together: the worst of them takes seconds.
+const MaxHLSLShaders = 4
+
+// hlslLimits is the compiler's limits with the scenario's options: the
+// defaults where an option is absent.
+func hlslLimits(l hlsl.Limits) hlsl.Limits {
+	d := hlsl.DefaultLimits()
+	if l.Tokens > 0 {
+		d.Tokens = l.Tokens
+	}
+	if l.Nodes > 0 {
+		d.Nodes = l.Nodes
+	}
+	if l.Instructions > 0 {
+		d.Instructions = l.Instructions
+	}
+	return d
 }
 
 // shaderCode gives the bytecode to CreateVertexShader's and
@@ -571,7 +609,21 @@ func (c *checker) shaderCode(s *Call) error {
 		// The block's lines keep their numbers: the text is compiled after
 		// as many empty lines as precede it in the scenario.
 		text := strings.Repeat("\n", src.Line-1) + src.Text
-		res, err := hlsl.Compile([]byte(text), c.file, entry, target)
+		// Compiled once per distinct block, entry and target (the
+		// process's cache: 10,000 references to one block compiled it
+		// 10,000 times), and all of a load's compiles together are
+		// bounded: four shaders at their limits.
+		res, work, fresh, err := hlsl.SharedCache.Compile([]byte(text), c.file, entry, target, c.hlslLim)
+		if fresh {
+			c.hlslFresh++
+			c.hlslWork.Tokens += work.Tokens
+			c.hlslWork.Nodes += work.Nodes
+			lim := hlslLimits(c.hlslLim)
+			if c.hlslWork.Tokens > MaxHLSLShaders*lim.Tokens || c.hlslWork.Nodes > MaxHLSLShaders*lim.Nodes {
+				return c.errf(prog.Pos, "hlsl block %s (entry %s, target %s): the HLSL of this scenario took %d tokens and %d nodes in %d compiles, past the budget of a load (%d tokens and %d nodes, %d shaders at the compiler's limits; each distinct block, entry and target compiles once; option hlsl.tokens and hlsl.nodes raise it)",
+					src.Name, entry, target, c.hlslWork.Tokens, c.hlslWork.Nodes, c.hlslFresh, MaxHLSLShaders*lim.Tokens, MaxHLSLShaders*lim.Nodes, MaxHLSLShaders)
+			}
+		}
 		if err != nil {
 			pos := prog.Pos
 			var diags hlsl.Errors

@@ -69,7 +69,7 @@ bb.Release
 sc.Release
 dev.Release
 expect live == 0
-`, []string{"ReleasedWhileBound:vb", "pfnPresentCb", "pfnPerformAmortizedProcessingCb", "TrimHighWaterMarks", "=DrainDestroyQueue:amortized:vb", "=DestroyResource:vb"}, nil},
+`, []string{"ReleasedWhileBound:vb", "pfnRenderCb", "pfnPerformAmortizedProcessingCb", "TrimHighWaterMarks", "=DrainDestroyQueue:amortized:vb", "=DestroyResource:vb"}, nil},
 
 		{"a released device drains the queue and goes", setup + `imm.IASetVertexBuffers 0 vb
 vb.Release

@@ -181,6 +181,11 @@ func enumValue(p param, v Value) uint32 {
 // bind stores result i of the call under its name.
 func (x *call) bind(i int, v any) {
 	if i < len(x.st.Results) {
+		// The object the name held before: forgotten once it is gone, so
+		// a loop that creates and releases into one name keeps one.
+		if old, ok := x.run.vars[x.st.Results[i]].(d3d11.Object); ok && !old.Alive() {
+			delete(x.run.names, old)
+		}
 		x.run.vars[x.st.Results[i]] = v
 		x.run.made[x.st.Results[i]] = signalled{x.run.sim.Now(), x.run.sim.Thread()}
 		if o, ok := v.(d3d11.Object); ok {
@@ -208,7 +213,8 @@ func execCreateDevice(x *call) error {
 }
 
 func execCreateSwapChain(x *call) error {
-	sc, err := x.dev().CreateSwapChain(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"))
+	sc, err := x.dev().CreateSwapChainEffect(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"),
+		d3d11.SwapEffect(x.enumNamed("SwapEffect", 0)))
 	if err == nil {
 		x.bind(0, sc)
 	}

@@ -68,6 +68,8 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if got := tx.RGBA8; got != e.Color {
 			r.failf(e.Pos, "pixel (%d, %d) of %s is %s, expected %s", e.X, e.Y, e.Name, colorString(got), colorString(e.Color))
 		}
+	case ExpectProbe:
+		r.probe(e)
 	case ExpectHash:
 		data, _, _, ok := r.readback(e)
 		if !ok {
@@ -316,7 +318,7 @@ func (r *Run) readbackOf(e *Expect, res *d3d11.Resource, rgba bool) (data []byte
 			data[i], data[i+2] = data[i+2], data[i]
 		}
 	}
-	if n := w * h * 4; res.Kind == d3d11.KindTexture2D && len(data) > n {
+	if n := w * h * texelBytes(res.Desc.Format); res.Kind == d3d11.KindTexture2D && len(data) > n {
 		data = data[:n]
 	}
 	return data, w, h, true
@@ -468,6 +470,7 @@ func (r *Run) inject(s *Inject) {
 		args[a.Key] = a
 	}
 	r.rec.Emit(trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Message, Name: "inject", Msg: "inject " + string(s.Fault)})
+	r.observeInject(s)
 	switch s.Fault {
 	case machine.FaultGPUHang:
 		r.mach.InjectGPUHang()
@@ -496,14 +499,18 @@ func (r *Run) inject(s *Inject) {
 		if r.mach.InjectForeignAllocation(dev, res) != nil {
 			r.failf(s.Pos, "cannot inject %s here", machine.FaultForeignAllocation)
 		}
-	case machine.FaultOutOfMemory:
+	case machine.FaultOutOfMemory, machine.FaultInvalidArg:
 		obj, method, _ := strings.Cut(args["at"].Value.Ident, ".")
 		count := 1
 		if c, ok := args["count"]; ok && c.Value.Num >= 1 {
 			count = int(c.Value.Num)
 		}
-		if r.mach.InjectOutOfMemory(r.vars[obj], method, count) != nil {
-			r.failf(s.Pos, "cannot inject %s at %s", machine.FaultOutOfMemory, obj)
+		var err error
+		if s.Fault == machine.FaultInvalidArg {
+			err = hresult.E_INVALIDARG
+		}
+		if r.mach.InjectError(r.vars[obj], method, count, err) != nil {
+			r.failf(s.Pos, "cannot inject %s at %s", s.Fault, obj)
 		}
 	}
 }

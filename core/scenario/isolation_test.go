@@ -41,7 +41,8 @@ expect pixel abb 5 5 == #ffffffff
 
 // TestIsolation (the WDDM operation flow, rule WDDM-ISOLATE): a command buffer naming
 // another device's allocation is rejected by the KMD's validation in
-// DxgkDdiRender / DxgkDdiPresent, the rogue device is removed, the victim's
+// DxgkDdiRender (a Present submits the command buffer with pfnRenderCb
+// too: its own commands are the KMD's, TestPresentWritesTheCopy), the rogue device is removed, the victim's
 // memory and pixels are untouched and the victim keeps running. With the
 // validation switched off (option bug=WDDM-ISOLATE) the write lands and the
 // verifier reports WDDM-ISOLATE: the same checks see the breach.
@@ -51,7 +52,7 @@ func TestIsolation(t *testing.T) {
 		desc, submit, target, ddi, pixelLine string
 	}{
 		{"render target through DxgkDdiRender", flush, "abb", "DxgkDdiRender", "19:1: pixel (0, 0) of abb is #efbeadde"},
-		{"back buffer through DxgkDdiPresent", "bsc.Present\nexpect hr == DXGI_ERROR_DEVICE_REMOVED", "abb", "DxgkDdiPresent", "19:1: pixel (0, 0) of abb is #efbeadde"},
+		{"back buffer through a Present's DxgkDdiRender", "bsc.Present\nexpect hr == DXGI_ERROR_DEVICE_REMOVED", "abb", "DxgkDdiRender", "19:1: pixel (0, 0) of abb is #efbeadde"},
 		{"texture through DxgkDdiRender", flush, "atex", "DxgkDdiRender", "20:1: pixel (0, 0) of atex is #efbeadde"},
 	}
 	for _, tt := range tests {

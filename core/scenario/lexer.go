@@ -259,6 +259,9 @@ func isNumberByte(c byte) bool { return isWordByte(c) || c == '+' }
 // startsNumber reports whether s starts a number that does not start with a
 // digit: -1, +2, .5, -.5.
 func startsNumber(s string) bool {
+	if strings.HasPrefix(s, "-inf") || strings.HasPrefix(s, "+inf") {
+		return true // an f32 list's infinities
+	}
 	i := 0
 	if i < len(s) && (s[i] == '-' || s[i] == '+') {
 		i++

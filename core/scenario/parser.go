@@ -488,7 +488,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	return in, nil
 }
 
-const expectForms = "hr, pixel, hash, calls, violations, violation, live, data, support, got"
+const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data, support, got"
 
 func (p *parser) expect() (Stmt, *Error) {
 	kw := p.next()
@@ -592,6 +592,9 @@ func (p *parser) expect() (Stmt, *Error) {
 		}
 		last = t
 		e.Color = parseColor(t.text)
+	case "probe":
+		e.Kind = ExpectProbe
+		last, err = p.probe(e, kw, form)
 	case "hash":
 		e.Kind = ExpectHash
 		var t token
@@ -919,7 +922,15 @@ func (p *parser) list(typ token) (Value, token, *Error) {
 			}
 			afterNum = false
 			continue
-		case tNumber:
+		case tIdent, tNumber:
+			if inf, ok := f32Special(t.text); ok && v.Kind == VF32 {
+				v.F32 = append(v.F32, inf)
+				afterNum, lineStart = true, false
+				continue
+			}
+			if t.kind == tIdent {
+				break
+			}
 			n, msg := parseNumber(t.text)
 			if msg != "" {
 				return v, t, p.errAt(t, "%s", msg)
@@ -1111,4 +1122,95 @@ func hexVal(c byte) uint8 {
 		return c - 'A' + 10
 	}
 	return 0
+}
+
+// probe parses what follows `expect probe`: RES X Y [RIGHT BOTTOM] ==
+// LIST [ulps=N]. The list says how the texels are read: f32 as floats
+// (within N units in the last place), u32 and i32 as integers (exactly).
+func (p *parser) probe(e *Expect, kw, form token) (token, *Error) {
+	last := form
+	t := p.next()
+	if t.kind != tIdent {
+		return t, p.errAt(t, "expected a resource name after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	e.Name, last = t.text, t
+	var c []int
+	for p.peek().kind == tNumber {
+		t := p.next()
+		last = t
+		n, err := p.integer(t, "probe coordinate", 0, maxCoord)
+		if err != nil {
+			return t, err
+		}
+		c = append(c, n)
+	}
+	pr := &Probe{}
+	switch len(c) {
+	case 2:
+		e.X, e.Y, pr.Right, pr.Bottom = c[0], c[1], c[0]+1, c[1]+1
+	case 4:
+		e.X, e.Y, pr.Right, pr.Bottom = c[0], c[1], c[2], c[3]
+		if pr.Right <= e.X || pr.Bottom <= e.Y {
+			return last, p.errAt(last, "empty probe rectangle (%d, %d)..(%d, %d): right and bottom are excluded", e.X, e.Y, pr.Right, pr.Bottom)
+		}
+	default:
+		t := p.peek()
+		return t, p.errAt(t, "expected X Y or LEFT TOP RIGHT BOTTOM after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	if t := p.next(); t.kind != tEq {
+		return t, p.errAt(t, "expected '==' after '%s', found %s", p.span(kw, last), describe(t))
+	}
+	typ := p.next()
+	if typ.kind != tIdent || p.peek().kind != tLBrack || typ.text != "f32" && typ.text != "u32" && typ.text != "i32" {
+		return typ, p.errAt(typ, "expected f32[...], u32[...] or i32[...] after '%s ==', found %s", p.span(kw, last), describe(typ))
+	}
+	v, end, err := p.list(typ)
+	if err != nil {
+		return end, err
+	}
+	last = end
+	pr.Kind = v.Kind
+	if v.Kind == VF32 {
+		for _, f := range v.F32 {
+			pr.Values = append(pr.Values, math.Float32bits(f))
+		}
+	} else {
+		pr.Values = v.U32
+	}
+	if n := len(pr.Values); n < 1 || n > 4 {
+		return end, p.errAt(end, "a probe compares 1 to 4 channels, found %d", n)
+	}
+	if t := p.peek(); t.kind == tIdent && t.text == "ulps" && p.peekN(1).kind == tAssign {
+		p.next()
+		p.next()
+		n := p.next()
+		if n.kind != tNumber {
+			return n, p.errAt(n, "expected a count after 'ulps=', found %s", describe(n))
+		}
+		last = n
+		u, err := p.integer(n, "ulps", 0, 1<<30)
+		if err != nil {
+			return n, err
+		}
+		if v.Kind != VF32 {
+			return n, p.errAt(n, "ulps= goes with an f32[...] probe: integers compare exactly")
+		}
+		pr.Ulps = u
+	}
+	e.Probe = pr
+	return last, nil
+}
+
+// f32Special reads the words an f32 list takes for the values no number
+// writes: inf, -inf, +inf and nan.
+func f32Special(s string) (float32, bool) {
+	switch s {
+	case "inf", "+inf":
+		return float32(math.Inf(1)), true
+	case "-inf":
+		return float32(math.Inf(-1)), true
+	case "nan":
+		return float32(math.NaN()), true
+	}
+	return 0, false
 }

@@ -20,9 +20,11 @@ import (
 // onto it, a blend state and a sampler while the immediate context draws
 // and flushes. Run with -race: no race, no leak, and the deferred
 // destructions still queued at the end all complete in DestroyDevice.
+// Without the race detector (make unit) it is the same check at the -short
+// size: make race runs the full size under the detector.
 func TestRaceFreeThreadedCreateDestroy(t *testing.T) {
 	rounds := 10000
-	if testing.Short() {
+	if testing.Short() || !raceDetector {
 		rounds = 1000
 	}
 	raceCreateDestroy(t, rounds, true)

@@ -76,6 +76,7 @@ type Run struct {
 	lostRead bool             // the ring dropped events the verifier had not read
 
 	shaders shaderBook // the shaders created and the draws that ran them (shaders.go)
+	obs     *Observer  // sees each call and inject (observe.go)
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the
@@ -247,6 +248,7 @@ func (r *Run) finish() {
 	}
 	r.sim.Switch("main")
 	r.mach.Idle()
+	r.gpuBudgets(Pos{Line: r.lastLine()}) // the GPU's last work ran in Idle
 	r.check()
 	var pending []*deferredCalls
 	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })

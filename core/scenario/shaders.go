@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"crypto/sha256"
 	"strings"
 
 	"d3dsim/core/builtins"
@@ -28,6 +29,13 @@ const (
 const (
 	MaxShaderInfos = 1000 // shaders kept in full (ShaderBook.Dropped counts the others)
 	MaxShaderDraws = 1000 // draws kept per shader (ShaderInfo.DrawCount counts them all)
+	// What the UMD made of a shader is kept once per distinct bytecode
+	// and stage, for at most MaxShaderCodes of them and about
+	// MaxShaderCodeBytes (32 bytes of translation per byte of
+	// bytecode): a loop creating and releasing one shader keeps one, and
+	// 1,000 distinct 60,000-word programs no longer keep 7.8 MB each.
+	MaxShaderCodes     = 64
+	MaxShaderCodeBytes = 128 << 20
 )
 
 // ShaderInfo is one shader the run created.
@@ -47,9 +55,13 @@ type ShaderInfo struct {
 	// Shared with the scenario: read only.
 	Bytecode []byte
 	// Code is what the UMD made of it, read once it was created (Driver
-	// false: the driver did not say).
+	// false: the driver did not say, or CodeDropped). Shared by the
+	// shaders of the same bytecode and stage.
 	Code   machine.DriverShader
 	Driver bool
+	// CodeDropped: the run already keeps MaxShaderCodes distinct
+	// translations (or MaxShaderCodeBytes), and not this one's.
+	CodeDropped bool
 
 	Seq       uint64       // the creating call's API event (0: not in the trace any more)
 	Line      int          // the creating statement's line
@@ -72,6 +84,15 @@ type shaderBook struct {
 	by      map[*d3d11.Shader]*ShaderInfo
 	dropped int
 	draws   int // draws noted, of every shader
+
+	codes     map[codeKey]machine.DriverShader // per distinct bytecode and stage
+	codeBytes int                              // their estimated size
+}
+
+// codeKey names a distinct shader: its stage and the hash of its bytecode.
+type codeKey struct {
+	stage string
+	sum   [32]byte
 }
 
 // Shaders returns the shaders the run created so far, in creation order
@@ -126,7 +147,7 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 	if v.Kind != VBuiltin || len(v.Bytes) > 0 {
 		info.Bytecode = v.Bytes
 	}
-	info.Code, info.Driver = machine.ShaderCode(x.dev(), s)
+	info.Code, info.Driver, info.CodeDropped = b.code(x.dev(), s, info.Bytecode)
 	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[s.Stage]
 	th := r.sim.Thread()
 	n := 0
@@ -143,6 +164,29 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 	}
 	b.list = append(b.list, info)
 	b.by[s] = info
+}
+
+// code is what the UMD made of shader s, kept once per distinct bytecode
+// and stage (and for at most MaxShaderCodes of them).
+func (b *shaderBook) code(dev *d3d11.Device, s *d3d11.Shader, bytecode []byte) (c machine.DriverShader, ok, dropped bool) {
+	k := codeKey{stage: s.Stage, sum: sha256.Sum256(bytecode)}
+	if c, ok := b.codes[k]; ok {
+		return c, true, false
+	}
+	size := 32 * len(bytecode)
+	if len(b.codes) >= MaxShaderCodes || b.codeBytes+size > MaxShaderCodeBytes {
+		return machine.DriverShader{}, false, true
+	}
+	c, ok = machine.ShaderCode(dev, s)
+	if !ok {
+		return c, false, false
+	}
+	if b.codes == nil {
+		b.codes = map[codeKey]machine.DriverShader{}
+	}
+	b.codes[k] = c
+	b.codeBytes += size
+	return c, true, false
 }
 
 // hlslOptions are an hlsl:NAME shader's entry= and target=, with the
@@ -212,7 +256,7 @@ func (s *ShaderInfo) Listing() (string, error) {
 	return dxbc.Listing(c)
 }
 
-// ISA is the GPU program the UMD made of the shader, in gpu/shader's
+// ISA is the GPU program the UMD made of the shader, in gpu/shaderisa's
 // assembly: the disassembly of the words it placed in its allocation (built-in
 // shaders included: they reach the driver as bytecode too). "" when the
 // driver did not say.

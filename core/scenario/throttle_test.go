@@ -15,7 +15,9 @@ func TestThrottle(t *testing.T) {
 		desc, body, limit string
 		most              int // queued buffers never more than this
 	}{
-		{"presents", "repeat 20 {\n imm.ClearRenderTargetView rtv 1 0 0 1\n sc.Present\n}\n", "maximum frame latency", 3},
+		// Each frame is two DMA buffers: its draws (pfnRenderCb) and the
+		// present's copy (pfnPresentCb).
+		{"presents", "repeat 20 {\n imm.ClearRenderTargetView rtv 1 0 0 1\n sc.Present\n}\n", "maximum frame latency", 2 * 3},
 		{"flushes", "repeat 200 {\n imm.ClearRenderTargetView rtv 1 0 0 1\n imm.Flush\n}\n", "the most a context may have", 64},
 	}
 	for _, tt := range tests {

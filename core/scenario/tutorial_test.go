@@ -274,11 +274,15 @@ func TestTutorials(t *testing.T) {
 			// are the same. A lesson may stop early under sync=true (a
 			// DO_NOT_WAIT map that succeeds leaves the resource mapped);
 			// then there is nothing to compare.
+			// A Present with DXGI_PRESENT_DO_NOT_WAIT may present under
+			// sync=true (nothing is queued) and be refused asynchronously:
+			// then the synchronous run fails that lesson's `expect hr`, and
+			// only the frames both runs present are compared.
 			sync := true
 			sr := NewRun(s, Overrides{Sync: &sync})
 			if ss := sr.Finish(); ss.Steps == r.Summary().Steps {
 				af, sf := r.Frames(), sr.Frames()
-				if len(af) != len(sf) {
+				if len(af) != len(sf) && (ss.OK() || !slices.ContainsFunc(ss.Failures, func(f string) bool { return strings.Contains(f, "DXGI_ERROR_WAS_STILL_DRAWING") })) {
 					t.Errorf("sync=true presents %d frames, asynchronous %d", len(sf), len(af))
 				}
 				for i := range min(len(af), len(sf)) {
@@ -369,6 +373,7 @@ func TestTutorialOutOfOrder(t *testing.T) {
 		"hazard=WAR from=8 to=9 res=a2 obj=big",
 		"hazard=WAW from=8 to=11 res=a1 obj=sc.buffer0",
 		"hazard=RAW from=9 to=11 res=a2 obj=big",
+		"hazard=RAW from=11 to=12 res=a1 obj=sc.buffer0", // the present's copy reads the back buffer
 	}
 	if !slices.Equal(edges, want) {
 		t.Errorf("edges:\n%s\nwant:\n%s", strings.Join(edges, "\n"), strings.Join(want, "\n"))

@@ -188,12 +188,15 @@ func TestFrameLatencyMessages(t *testing.T) {
 
 // TestVSyncTwoDevices: each device's frames keep their own pace on the one
 // display: two devices presenting at once are both shown at the next
-// vertical blank, not one blank after the other.
+// vertical blank, not one blank after the other. With the bitblt model the
+// copy waits for the blank (DxgkDdiPresent's return names it); with the flip
+// model the flip is made at the blank (DxgkDdiSetVidPnSourceAddress).
 func TestVSyncTwoDevices(t *testing.T) {
-	src := `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=64 Height=64
+	for _, model := range []struct{ swap, event string }{{"", "DxgkDdiPresent"}, {" SwapEffect=FLIP_DISCARD BufferCount=2", "DxgkDdiSetVidPnSourceAddress"}} {
+		src := `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64` + model.swap + `
 dev2, imm2 = D3D11CreateDevice
-sc2 = dev2.CreateSwapChain Width=64 Height=64
+sc2 = dev2.CreateSwapChain Width=64 Height=64` + model.swap + `
 dev.SetMaximumFrameLatency 1
 dev2.SetMaximumFrameLatency 1
 sc.Present 1
@@ -201,23 +204,24 @@ sc2.Present 1
 sc.Present 1
 sc2.Present 1
 `
-	r := runSource(t, src)
-	if f := r.Summary().Failures; len(f) > 0 {
-		t.Fatal(f)
-	}
-	var byCtx = map[string][]int64{}
-	for _, e := range r.Events() {
-		if e.Kind == trace.Call && e.Name == "DxgkDdiSetVidPnSourceAddress" {
-			n, _ := e.Args.Int(trace.KeyVBlank)
-			byCtx[e.Handle] = append(byCtx[e.Handle], n)
+		r := runSource(t, src)
+		if f := r.Summary().Failures; len(f) > 0 {
+			t.Fatal(f)
 		}
-	}
-	if len(byCtx) != 2 {
-		t.Fatalf("flips by context %v, want two contexts", byCtx)
-	}
-	for h, v := range byCtx {
-		if len(v) < 1 || v[0] != 1 {
-			t.Errorf("%s: flips at %v, want its first at vertical blank 1", h, v)
+		var byCtx = map[string][]int64{}
+		for _, e := range r.Events() {
+			if e.Kind == trace.Return && e.Name == model.event {
+				n, _ := e.Args.Int(trace.KeyVBlank)
+				byCtx[e.Handle] = append(byCtx[e.Handle], n)
+			}
+		}
+		if len(byCtx) != 2 {
+			t.Fatalf("%s: blanks by context %v, want two contexts", model.event, byCtx)
+		}
+		for h, v := range byCtx {
+			if len(v) != 2 || v[0] != 1 || v[1] != 2 {
+				t.Errorf("%s of %s at vertical blanks %v, want 1 and 2", model.event, h, v)
+			}
 		}
 	}
 }

@@ -76,6 +76,8 @@ const (
 	KeyBlendFactor  // pfnSetBlendState's BlendFactor (when not 1 1 1 1)
 	KeySampleMask   // pfnSetBlendState's SampleMask (when not all ones)
 	KeyStencilRef   // pfnSetDepthStencilState's StencilRef (when not 0)
+	KeyDst          // a present's destination allocation
+	KeyNext         // pfnRenderCb: the size of the next command buffer (asked for, then granted)
 	keyCount
 )
 
@@ -91,7 +93,8 @@ var keyNames = [keyCount]string{
 	KeyWhy: "why", KeyObjects: "objects", KeySrc: "src", KeyCLSHigh: "cls_high", KeyCLSInUse: "cls_in_use",
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
-	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref",
+	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref", KeyDst: "dst",
+	KeyNext: "next",
 }
 
 // String is the key's name in the text form.

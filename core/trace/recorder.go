@@ -64,6 +64,7 @@ type Recorder struct {
 	shapes  []shape           // interned shapes, by id
 	shapeID map[shape]uint32  // and their ids
 	shapeB  int64             // bytes the shapes take, about (ShapeBytes)
+	compact int64             // shapeB at which the table is compacted next (compactShapes)
 	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
 }
@@ -324,11 +325,14 @@ func (r *Recorder) store(e *Event) {
 			id = uint32(len(r.shapes))
 			r.shapes = append(r.shapes, sh)
 			r.shapeID[sh] = id
-			r.shapeB += int64(len(sh.thread)+len(sh.name)+len(sh.ctx)+len(sh.obj)+len(sh.handle)+len(sh.hr)+len(sh.rule)) + shapeOverhead
+			r.shapeB += shapeSize(&sh)
 		}
 		r.recent[slot] = id
 	}
 	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
+	if r.shapeB > max(r.compact, minCompact) {
+		r.compactShapes()
+	}
 	if e.Parent != 0 {
 		if d := e.Seq - e.Parent; e.Parent < e.Seq && d < farParent {
 			rc.parent = uint32(d)
@@ -458,10 +462,12 @@ func (r *Recorder) LenDropped() (int, uint64) {
 // Dropped is the number of old events the ring has dropped.
 // ShapeBytes is about how many bytes the table of distinct event shapes
 // (thread, name, context, object, handle, HRESULT, rule) takes. The table
-// is not part of the ring: it only grows, by one entry per new combination
-// (a call on a new object or handle adds a few), and the byte limit does not
-// count it, so a run that makes millions of objects must bound it itself
-// (core/scenario does).
+// is not part of the ring: it grows by one entry per new combination (a
+// call on a new object or handle adds a few), and the byte limit does not
+// count it; once it has doubled it is compacted to the shapes of the
+// events still held (compactShapes). So it follows what the ring holds,
+// and only a ring full of events with distinct shapes keeps it big: a run
+// must still bound it itself (core/scenario does).
 func (r *Recorder) ShapeBytes() int64 {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -471,6 +477,46 @@ func (r *Recorder) ShapeBytes() int64 {
 // shapeOverhead is what a shape costs besides its strings: its slice entry
 // (7 string headers and 3 bytes) and its map entry (the key again and the id).
 const shapeOverhead = 2*(7*16+8) + 16
+
+func shapeSize(sh *shape) int64 {
+	return int64(len(sh.thread)+len(sh.name)+len(sh.ctx)+len(sh.obj)+len(sh.handle)+len(sh.hr)+len(sh.rule)) + shapeOverhead
+}
+
+// minCompact is the size of the table of shapes below which it is never
+// compacted.
+const minCompact = 4 << 20
+
+// compactShapes keeps only the shapes of the events still held, so the
+// table follows the ring and not the run: objects created and released
+// round after round give new handles, and each added shapes that stayed
+// after the ring had dropped every event naming them (a loop creating and
+// releasing a shader grew the table by about 4 KB a round until the run
+// stopped at its limit). It runs when the table has doubled since the
+// last time, so its cost is amortised over the shapes added. The caller
+// holds mu; the record being stored already has its shape.
+func (r *Recorder) compactShapes() {
+	remap := make(map[uint32]uint32)
+	var shapes []shape
+	ids := make(map[shape]uint32)
+	var bytes int64
+	for seq := r.first; seq <= r.seq; seq++ {
+		pos := seq - 1
+		rc := &r.chunks[pos>>chunkBits-r.c0].recs[pos&(chunkSize-1)]
+		id, ok := remap[rc.shape]
+		if !ok {
+			id = uint32(len(shapes))
+			sh := r.shapes[rc.shape]
+			shapes = append(shapes, sh)
+			ids[sh] = id
+			bytes += shapeSize(&sh)
+			remap[rc.shape] = id
+		}
+		rc.shape = id
+	}
+	r.shapes, r.shapeID, r.shapeB = shapes, ids, bytes
+	r.recent = [64]uint32{}
+	r.compact = 2 * bytes
+}
 
 func (r *Recorder) Dropped() uint64 {
 	r.mu.Lock()

@@ -184,8 +184,8 @@ func (d *Device) CreateCommandList(_ ddi.HDEVICE, a *ddi.CreateCommandListArgs, 
 }
 
 func (d *Device) createCommandList(a *ddi.CreateCommandListArgs, h ddi.HCOMMANDLIST) error {
-	if d.injected("CreateCommandList") {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("CreateCommandList"); err != nil {
+		return err
 	}
 	cl := &commandList{}
 	if err := d.take(cl, a.DeferredContext); err != nil {

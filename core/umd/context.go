@@ -25,8 +25,9 @@ type context struct {
 	cb   ddi.DeviceCallbacks
 	cfg  Config
 
-	mu   sync.Mutex     // guards fail; on the Device, the object tables too
-	fail map[string]int // injected failures: DDI name -> count
+	mu      sync.Mutex       // guards fail; on the Device, the object tables too
+	fail    map[string]int   // injected failures: DDI name -> count
+	failErr map[string]error // and the error, when not E_OUTOFMEMORY
 
 	st      state
 	cmd     isa.Builder
@@ -891,6 +892,14 @@ func (c *context) report(err error) {
 	}
 }
 
+// reportWhy is report with the reason too: what the runtime shows the
+// application of a refused shader (the instruction and the feature).
+func (c *context) reportWhy(err error) {
+	if err != nil {
+		c.cb.PfnSetErrorCb(c.core, err)
+	}
+}
+
 // InjectFailure makes the next count calls of the named DDI on this context
 // fail (`inject E_OUTOFMEMORY at=CTX.Method`).
 func (c *context) InjectFailure(ddiName string, count int) {
@@ -899,14 +908,35 @@ func (c *context) InjectFailure(ddiName string, count int) {
 	c.mu.Unlock()
 }
 
-func (c *context) injected(name string) bool {
+// InjectError makes the next count calls of the named DDI on this context
+// fail with err (`inject E_INVALIDARG at=CTX.Method`: a driver with a bug);
+// the DDIs that create objects and ResourceMap return it, the others
+// E_OUTOFMEMORY.
+func (c *context) InjectError(ddiName string, count int, err error) {
+	c.mu.Lock()
+	c.fail[ddiName] += count
+	if c.failErr == nil {
+		c.failErr = map[string]error{}
+	}
+	c.failErr[ddiName] = err
+	c.mu.Unlock()
+}
+
+func (c *context) injected(name string) bool { return c.injectedErr(name) != nil }
+
+// injectedErr consumes an injected failure of the DDI: its error, nil for
+// none.
+func (c *context) injectedErr(name string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.fail[name] > 0 {
 		c.fail[name]--
-		return true
+		if err := c.failErr[name]; err != nil {
+			return err
+		}
+		return hresult.E_OUTOFMEMORY
 	}
-	return false
+	return nil
 }
 
 func (c *context) dealloc(rt ddi.HRTRESOURCE, a ddi.HALLOCATION, obj string) {

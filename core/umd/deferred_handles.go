@@ -87,11 +87,14 @@ func errImmediateOnly(name string) error {
 }
 
 func (c *deferredContext) Flush(ddi.HDEVICE) {}
-func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, uint32) (uint64, hresult.HRESULT) {
-	return 0, hresult.DXGI_ERROR_INVALID_CALL
+func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, uint32, *uint64) {
+	c.report(errImmediateOnly("QueryGetData"))
 }
-func (c *deferredContext) PresentDXGI(ddi.HDEVICE, ddi.HRESOURCE, uint32) error {
+func (c *deferredContext) PresentDXGI(ddi.HDEVICE, *ddi.PresentArg) error {
 	return errImmediateOnly("PresentDXGI")
+}
+func (c *deferredContext) RotateResourceIdentitiesDXGI(ddi.HDEVICE, []ddi.HRESOURCE) {
+	c.report(errImmediateOnly("RotateResourceIdentitiesDXGI"))
 }
 func (c *deferredContext) SetDisplayModeDXGI(ddi.HDEVICE, ddi.HRESOURCE) error {
 	return errImmediateOnly("SetDisplayModeDXGI")

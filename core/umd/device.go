@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
 )
 
@@ -76,6 +77,8 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 	if d.listCap < 16 {
 		d.listCap = 16
 	}
+	d.patchCap = cc.PatchLocationListSize
+	d.maxCap = 4 * d.cmdCap
 	d.table = args.Table
 	var table ddi.Device = d
 	d.drawEntry = d.Draw
@@ -113,6 +116,9 @@ var tableEntries = []string{
 	"pfnCreateCommandList", "pfnDestroyCommandList", "pfnRecycleCommandList", "pfnRecycleCreateCommandList",
 	"pfnRecycleDestroyCommandList", "pfnRecycleDeferredContext", "pfnRecycleCreateDeferredContext",
 	"pfnDestroyDevice",
+	"pfnDynamicIABufferMapDiscard", "pfnDynamicIABufferMapNoOverwrite", "pfnDynamicIABufferUnmap",
+	"pfnDynamicConstantBufferMapDiscard", "pfnDynamicConstantBufferUnmap", "pfnDynamicResourceMapDiscard",
+	"pfnDynamicResourceUnmap", "pfnStagingResourceMap", "pfnStagingResourceUnmap",
 }
 
 // fillTable points every entry at its driver function (CreateDevice, the
@@ -128,7 +134,14 @@ func (d *Device) fillTable() {
 		if e == "pfnDraw" {
 			fn = func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) }
 		}
-		d.table.Set(e, e[3:], fn)
+		impl := e[3:]
+		switch {
+		case ddi.IsMapDDI(impl):
+			impl = "ResourceMap" // one multipurpose pair behind every map entry ("PFND3D10DDI_RESOURCEMAP")
+		case ddi.IsUnmapDDI(impl):
+			impl = "ResourceUnmap"
+		}
+		d.table.Set(e, impl, fn)
 	}
 }
 
@@ -145,9 +158,14 @@ type Device struct {
 	drawEntry func(ddi.HDEVICE, uint32, uint32)
 
 	// Object tables, guarded by mu.
-	res      map[ddi.HRESOURCE]*resource
-	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
-	shaders  map[ddi.HSHADER]*shader
+	res     map[ddi.HRESOURCE]*resource
+	views   map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
+	shaders map[ddi.HSHADER]*shader
+	// The shader cache (translated in shaders.go): translations by the
+	// bytecode's hash and stage, oldest first in trOrder.
+	trCache  map[shaderKey]*translate.Shader
+	trOrder  []shaderKey
+	trBytes  int
 	layouts  map[ddi.HELEMENTLAYOUT]*elementLayout
 	blends   map[ddi.HBLENDSTATE]*ddi.BlendDesc
 	rasts    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc
@@ -218,11 +236,11 @@ func (d *Device) CalcPrivateResourceSize(*ddi.CreateResourceArgs) int {
 
 // createResource allocates video memory through pfnAllocateCb (WDDM operation flow, step 5).
 func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.HRESOURCE, rt ddi.HRTRESOURCE) error {
-	if d.injected("CreateResource") {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("CreateResource"); err != nil {
+		return err
 	}
 	if d.cfg.Bugs.Has(rules.FTRender) && len(d.cmd.Words) > 0 {
-		d.submit(false, 0) // the bug: submit from a free-threaded create, on whatever thread calls it
+		d.submit() // the bug: submit from a free-threaded create, on whatever thread calls it
 	}
 	r := &resource{args: *a, rt: rt}
 	r.args.InitData = nil
@@ -247,11 +265,10 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 			// (D3DDDIERR_APPLICATIONERROR, "Changes from Direct3D 10").
 			return hresult.Errorf(hresult.D3DDDIERR_APPLICATIONERROR, "umd: %s cannot be a render target on this GPU (optional support the application did not check)", ddi.FormatName(a.Format))
 		}
-		if a.Width > 8192 || a.Height > 8192 {
-			// A driver-side limit the runtime does not know; reported as
-			// the driver's own error, E_INVALIDARG.
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: texture %dx%d exceeds the GPU's 8192 limit", a.Width, a.Height)
-		}
+		// No size limit of its own: the GPU's surfaces go to 16384, the
+		// runtime's range at feature level 11_0 (a driver limit of 8192
+		// refused 16384x16384 with E_INVALIDARG, which the runtime reports
+		// as a driver bug); the device's memory bounds what is left.
 		r.format = gpuFormat(a.Format)
 		if r.format == isa.FmtNone {
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
@@ -296,7 +313,7 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 	switch {
 	case primary:
 		if r.inBuffer {
-			d.submit(false, 0) // the immediate context's own thread: it may submit
+			d.submit() // the immediate context's own thread: it may submit
 		}
 		d.deallocRes(r)
 	case d.cfg.Bugs.Has(rules.DDOrder):
@@ -311,8 +328,8 @@ func (d *Device) DestroyResource(_ ddi.HDEVICE, h ddi.HRESOURCE) {
 func (c *context) CalcPrivateViewSize(*ddi.CreateViewArgs) int { return sizeView }
 
 func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
-	if d.injected(viewDDI[a.Kind]) {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr(viewDDI[a.Kind]); err != nil {
+		return err
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -355,8 +372,8 @@ func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 // createQuery allocates 16 bytes of CPU-visible memory the GPU writes
 // occlusion counts and timestamps into.
 func (d *Device) createQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
-	if d.injected("CreateQuery") {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr("CreateQuery"); err != nil {
+		return err
 	}
 	q := &query{kind: t}
 	if t != ddi.QueryEvent {
@@ -484,4 +501,15 @@ func (d *Device) PendingDestroys() int {
 	n := len(d.destroyQ) + len(d.destroyLater)
 	d.mu.Unlock()
 	return n + len(d.pendingDealloc)
+}
+
+// formatName is a DXGI format's name as scenarios spell it (R8G8B8A8_UNORM),
+// or its number when it has none.
+func formatName(f ddi.Format) string {
+	for n, v := range ddi.Enums["Format"] {
+		if ddi.Format(v) == f {
+			return n
+		}
+	}
+	return fmt.Sprintf("DXGI_FORMAT %d", uint32(f))
 }

@@ -7,8 +7,11 @@
 // only through the ddi.DeviceCallbacks the runtime hands down at
 // CreateDevice, pfnCreateContextCb for its GPU context (step 3),
 // pfnAllocateCb for resources (step 5), pfnRenderCb when Flush is called,
-// when the command buffer is full, and when a Map or GetData needs the work
-// recorded so far on the GPU, and pfnPresentCb for Present (step 9).
+// when the command buffer is full, when a Map or GetData needs the work
+// recorded so far on the GPU, and at Present (step 9); at Present it then
+// calls pfnPresentCb, which names only the source allocation and the model
+// ("DXGI_DDI_BASE_FUNCTIONS", pfnPresent): the present's own commands are
+// the KMD's.
 //
 // The types follow the D3D11 DDI's split between contexts:
 //

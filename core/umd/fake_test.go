@@ -16,6 +16,8 @@ import (
 type fakeRuntime struct {
 	calls     []string // one line per callback, in order
 	cmdBytes  int      // CommandBufferSize pfnCreateContextCb reports
+	grant     int      // pfnRenderCb grants this command buffer size (0: what is asked)
+	asked     []int    // the NewCommandBufferSize of each pfnRenderCb
 	listSize  int
 	nextAlloc ddi.HALLOCATION
 	fence     uint64 // last fence handed out
@@ -27,6 +29,7 @@ type fakeRuntime struct {
 	waits     []ddi.WaitForSynchronizationObjectCb
 	locks     []ddi.LockCb
 	errors    map[ddi.HRTCORELAYER][]hresult.HRESULT
+	reasons   map[ddi.HRTCORELAYER][]error // the errors as reported, with their messages
 	amortized map[ddi.HRTCORELAYER]int
 	memory    map[ddi.HALLOCATION][]byte
 }
@@ -35,7 +38,7 @@ var _ ddi.DeviceCallbacks = (*fakeRuntime)(nil)
 
 func newFakeRuntime() *fakeRuntime {
 	return &fakeRuntime{cmdBytes: 64 << 10, listSize: 256, nextAlloc: 100,
-		errors: map[ddi.HRTCORELAYER][]hresult.HRESULT{}, amortized: map[ddi.HRTCORELAYER]int{},
+		errors: map[ddi.HRTCORELAYER][]hresult.HRESULT{}, reasons: map[ddi.HRTCORELAYER][]error{}, amortized: map[ddi.HRTCORELAYER]int{},
 		memory: map[ddi.HALLOCATION][]byte{}}
 }
 
@@ -87,8 +90,15 @@ func (f *fakeRuntime) submitted(kind string) uint64 {
 	f.log("%s fence=%d", kind, f.fence)
 	return f.fence
 }
+
+// PfnRenderCb records the buffer and the size asked for the next one, and
+// grants it, or the fixed size grant when that is set.
 func (f *fakeRuntime) PfnRenderCb(_ ddi.HRTDEVICE, cb *ddi.RenderCb) error {
 	f.submitted("Render")
+	f.asked = append(f.asked, cb.NewCommandBufferSize)
+	if f.grant != 0 {
+		cb.NewCommandBufferSize = f.grant
+	}
 	f.renders = append(f.renders, *cb)
 	return nil
 }
@@ -124,9 +134,10 @@ func (f *fakeRuntime) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.
 	return nil
 }
 func (f *fakeRuntime) CompletedFence(ddi.HRTDEVICE, ddi.HCONTEXT) uint64 { return f.completed }
-func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, hr hresult.HRESULT) {
+func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
 	f.log("SetError core=%d", core)
-	f.errors[core] = append(f.errors[core], hr)
+	f.errors[core] = append(f.errors[core], hresult.Of(err))
+	f.reasons[core] = append(f.reasons[core], err)
 }
 func (f *fakeRuntime) PfnPerformAmortizedProcessingCb(core ddi.HRTCORELAYER) {
 	f.log("Amortize core=%d", core)
@@ -268,6 +279,14 @@ func countOp(pkts []isa.Packet, op isa.Opcode) int {
 		}
 	}
 	return n
+}
+
+// resourceMap runs ResourceMap on table dev (of device d) and returns what it
+// mapped and the error it reported through pfnSetErrorCb (the DDI is void).
+func resourceMap(d *Device, dev ddi.Device, h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+	var m ddi.MappedSubresource
+	err := createErr(d, func() { dev.ResourceMap(h, r, t, flags, &m) })
+	return m, err
 }
 
 // createErr runs a create DDI and returns the error it reported through

@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 )
 
 // serialised is the immediate context's DDI table as the driver hands it
@@ -96,10 +95,10 @@ func (s *serialised) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURC
 	s.Device.ResourceUpdateSubresourceUP(h, dst, data)
 }
 
-func (s *serialised) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+func (s *serialised) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.ResourceMap(h, r, t, flags)
+	s.Device.ResourceMap(h, r, t, flags, out)
 }
 
 func (s *serialised) QueryBegin(h ddi.HDEVICE, q ddi.HQUERY) {
@@ -114,10 +113,10 @@ func (s *serialised) QueryEnd(h ddi.HDEVICE, q ddi.HQUERY) {
 	s.Device.QueryEnd(h, q)
 }
 
-func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, hresult.HRESULT) {
+func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32, data *uint64) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.QueryGetData(h, q, flags)
+	s.Device.QueryGetData(h, q, flags, data)
 }
 
 func (s *serialised) Flush(h ddi.HDEVICE) {
@@ -126,10 +125,16 @@ func (s *serialised) Flush(h ddi.HDEVICE) {
 	s.Device.Flush(h)
 }
 
-func (s *serialised) PresentDXGI(h ddi.HDEVICE, src ddi.HRESOURCE, syncInterval uint32) error {
+func (s *serialised) PresentDXGI(h ddi.HDEVICE, a *ddi.PresentArg) error {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.PresentDXGI(h, src, syncInterval)
+	return s.Device.PresentDXGI(h, a)
+}
+
+func (s *serialised) RotateResourceIdentitiesDXGI(h ddi.HDEVICE, res []ddi.HRESOURCE) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.RotateResourceIdentitiesDXGI(h, res)
 }
 
 func (s *serialised) SetDisplayModeDXGI(h ddi.HDEVICE, primary ddi.HRESOURCE) error {

@@ -3,7 +3,7 @@ package umd
 import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/umd/translate"
-	gpushader "d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // ShaderCode is what the driver made of one of its shaders: the program it
@@ -24,10 +24,17 @@ func (d *Device) ShaderCode(h ddi.HSHADER) (ShaderCode, bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	s := d.shaders[h]
-	if s == nil {
+	if s == nil || s.destroyed {
 		return ShaderCode{}, false
 	}
-	return ShaderCode{Program: s.prog}, true
+	// The driver keeps only what draws need: the whole translation is
+	// made again from the bytecode (the same, translation being a
+	// function of it).
+	p, err := translate.Translate(s.bytecode, s.stage)
+	if err != nil {
+		return ShaderCode{}, false
+	}
+	return ShaderCode{Program: p}, true
 }
 
 // ISA is the translated program disassembled from the words the driver
@@ -36,7 +43,7 @@ func (c ShaderCode) ISA() (string, error) {
 	if c.Program == nil {
 		return "", nil
 	}
-	return gpushader.Disassemble(c.Program.Code)
+	return shaderisa.Disassemble(c.Program.Code)
 }
 
 // Translation is the translation listed DXBC instruction by DXBC

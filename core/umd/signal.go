@@ -12,7 +12,7 @@ var _ ddi.Signaler = (*Device)(nil)
 func (d *immediateContext) Signal(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
 	d.busy()
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
-		if err := d.submit(false, 0); err != nil {
+		if err := d.submit(); err != nil {
 			return err
 		}
 	}
@@ -30,7 +30,7 @@ var _ ddi.Waiter = (*Device)(nil)
 func (d *immediateContext) Wait(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error {
 	d.busy()
 	if len(d.cmd.Words) > 0 || d.foreign != 0 {
-		if err := d.submit(false, 0); err != nil {
+		if err := d.submit(); err != nil {
 			return err
 		}
 	}

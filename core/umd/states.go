@@ -2,7 +2,6 @@ package umd
 
 import (
 	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 	"d3dsim/gpu/isa"
 )
 
@@ -14,8 +13,8 @@ import (
 // (checked first, as a driver allocates before it validates) or invalid
 // reports the description invalid.
 func createObject[H ~uint32, T any](d *Device, ddiName string, table map[H]*T, h H, obj *T, invalid error) error {
-	if d.injected(ddiName) {
-		return hresult.E_OUTOFMEMORY
+	if err := d.injectedErr(ddiName); err != nil {
+		return err
 	}
 	if invalid != nil {
 		return invalid
@@ -49,10 +48,10 @@ func clone[T any](desc *T) *T {
 func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
+	d.reportWhy(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))
 }
 func (d *Device) CreatePixelShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
-	d.report(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
+	d.reportWhy(d.createShader(a, h, isa.StagePS, "CreatePixelShader"))
 }
 func (d *Device) DestroyShader(_ ddi.HDEVICE, h ddi.HSHADER) { d.destroyShader(h) }
 

@@ -44,7 +44,9 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 		delete(s.bound, e.Obj)
 		return nil
 	case e.Handle != "" && e.Handle[0] == 'a' && (e.Name == "DxgkDdiDestroyAllocation" || e.Name == "DestroyAllocationDeferred"):
-		if p := v.parent(e); p != nil && p.Name == "pfnDeallocateCb" {
+		// (not on the Return of a DxgkDdiDestroyAllocation whose Call
+		// freed it: that left every freed allocation in the map)
+		if p := v.parent(e); p != nil && p.Name == "pfnDeallocateCb" && e.Kind != trace.Return {
 			s.freed[e.Handle] = true
 		}
 		if e.Name == "DxgkDdiDestroyAllocation" && e.Kind == trace.Call {

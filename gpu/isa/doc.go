@@ -9,14 +9,15 @@
 //   - the user-mode driver (core/umd) encodes D3D11 DDI calls into packets
 //     whose addresses are allocation-list relative;
 //   - the kernel-mode driver (core/kmd) decodes and validates the UMD's
-//     command buffer in DxgkDdiRender and DxgkDdiPresent, writes paging
-//     packets in DxgkDdiBuildPagingBuffer and physical addresses in
+//     command buffer in DxgkDdiRender, writes a present's COPY and SCANOUT
+//     in DxgkDdiPresent, paging packets in DxgkDdiBuildPagingBuffer and
+//     physical addresses in
 //     DxgkDdiPatch ("WDDM operation flow" in the Windows driver
 //     documentation);
 //   - the command processor of package gpu executes them.
 //
 // Programs: SET_PROGRAM binds a program in the GPU's own shader ISA (package
-// gpu/shader) from GPU memory through an address field the KMD validates
+// gpu/shaderisa) from GPU memory through an address field the KMD validates
 // and patches, and SET_LAYOUT describes the vertex fetch that feeds it
 // (layout.go: both packets' words, the vertex formats, BuiltinLayout).
 //

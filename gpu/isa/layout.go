@@ -7,8 +7,8 @@ import (
 
 // Programs from memory and the vertex fetch descriptor.
 //
-// SET_PROGRAM stage addr(2) words sysReg binds the gpu/shader program whose
-// encoded words (package gpu/shader's Encode) start at addr, words long,
+// SET_PROGRAM stage addr(2) words sysReg binds the gpu/shaderisa program whose
+// encoded words (package gpu/shaderisa's Encode) start at addr, words long,
 // to stage (StageVS or StagePS).
 // addr is an address field like any other: the KMD checks [addr, +4*words)
 // against the allocation and patches it. sysReg names where the system

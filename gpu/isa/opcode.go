@@ -38,7 +38,7 @@ const (
 	OpQuery                Opcode = 0x17 // kind addr(2): writes a uint64 at addr
 	OpScanout              Opcode = 0x18 // addr(2) width height pitch format: the display engine shows this surface
 	OpFill                 Opcode = 0x19 // dst(2) nbytes value: fill nbytes (a multiple of 4) with the 32-bit value (paging FILL)
-	OpSetProgram           Opcode = 0x1A // stage addr(2) words sysReg: run the gpu/shader program at addr (program.go)
+	OpSetProgram           Opcode = 0x1A // stage addr(2) words sysReg: run the gpu/shaderisa program at addr (program.go)
 	OpSetLayout            Opcode = 0x1B // sysRegs then 3 words per vertex element (variable, 1..49 words: layout.go)
 	OpDrawInstanced        Opcode = 0x1C // count start instances startInstance
 	OpDrawIndexedInstanced Opcode = 0x1D // count start base(int32) instances startInstance
@@ -78,6 +78,7 @@ var opcodes = []struct {
 	{OpSetStencil, "SET_STENCIL", 12}, {OpClearStencil, "CLEAR_STENCIL", 7}, {OpSetScissor, "SET_SCISSOR", 5},
 	{OpSetViewportN, "SET_VIEWPORT_N", 7}, {OpSetDepthBias, "SET_DEPTH_BIAS", 3}, {OpDrawIndirect, "DRAW_INDIRECT", 2},
 	{OpDrawIndexedIndirect, "DRAW_INDEXED_INDIRECT", 2}, {OpSetTexStage, "SET_TEX_STAGE", 8}, {OpSetSamplerStage, "SET_SAMPLER_STAGE", 6},
+	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

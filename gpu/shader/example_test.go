@@ -4,19 +4,20 @@ import (
 	"fmt"
 
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // A pixel program assembled, encoded (what the UMD places in GPU memory),
 // decoded (what the GPU does before it runs it) and run over one block.
 func Example() {
-	p, err := shader.Assemble(`ps inputs=1 outputs=1 temps=1
+	p, err := shaderisa.Assemble(`ps inputs=1 outputs=1 temps=1
 		mul r0, v0, l(0.5, 0.5, 0.5, 1.0)
 		mov_sat o0, r0`)
 	if err != nil {
 		panic(err)
 	}
 	words := p.Encode()
-	q, err := shader.Decode(words)
+	q, err := shaderisa.Decode(words)
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // checkAgainstRef runs p over a block and each lane through refRun, and
@@ -255,10 +257,8 @@ func TestOperandsAndAliasing(t *testing.T) {
 func TestRandomProgramsAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 1))
 	var names []string
-	for i := range ops {
-		if ops[i].dst && ops[i].kind != KindTex && !ops[i].ps {
-			names = append(names, ops[i].name)
-		}
+	for _, op := range batteryOps() {
+		names = append(names, op.String())
 	}
 	for n := range 300 {
 		src := randomProgram(rng, names)
@@ -323,9 +323,9 @@ func randomProgram(rng *rand.Rand, names []string) string {
 			fmt.Fprintf(&b, "%s_%s %s\n", []string{"discard", "retc"}[rng.IntN(2)], []string{"z", "nz"}[rng.IntN(2)], reg())
 		default:
 			op := names[rng.IntN(len(names))]
-			info := ops[opByName[op]]
+			o, _ := OpByName(op)
 			sat := ""
-			if floatResult(opByName[op]) && rng.IntN(4) == 0 {
+			if o.FloatResult() && rng.IntN(4) == 0 {
 				sat = "_sat"
 			}
 			dst := fmt.Sprintf("r%d", rng.IntN(4))
@@ -341,7 +341,7 @@ func randomProgram(rng *rand.Rand, names []string) string {
 				}
 			}
 			fmt.Fprintf(&b, "%s%s %s", op, sat, dst)
-			for range info.srcs {
+			for range o.Srcs() {
 				b.WriteString(", " + mods(reg()))
 			}
 			b.WriteString("\n")
@@ -369,4 +369,65 @@ func randomProgram(rng *rand.Rand, names []string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "\n")
+}
+
+// Every op runs in a one-op program (gpu/shaderisa's TestEveryOpRoundTrips
+// assembles and decodes the same programs).
+func TestEveryOpRuns(t *testing.T) {
+	for i := range NumOps {
+		op := Op(i)
+		m := NewMachine(mustAsm(t, oneOpProgram(op)))
+		m.Bind(nil, &fakeTex{})
+		if _, err := m.Run(AllLanes); err != nil {
+			t.Fatalf("%s: %v", op, err)
+		}
+	}
+}
+
+// oneOpProgram returns the text of a small pixel program that uses op once
+// with register operands (r0, v0, t0, s0), inside the constructs its
+// control flow needs.
+func oneOpProgram(op Op) string {
+	var b strings.Builder
+	b.WriteString(op.String())
+	if op.HasTest() {
+		b.WriteString("_nz")
+	}
+	sep := " "
+	if op.HasDst() {
+		b.WriteString(" r0")
+		if op == OpDEq || op == OpDGe || op == OpDLt || op == OpDNe || op == OpDToF {
+			b.WriteString(".xy") // 32-bit results from doubles 0 and 1
+		}
+		sep = ", "
+	}
+	for _, a := range op.Srcs() {
+		b.WriteString(sep)
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0"}[a])
+		sep = ", "
+	}
+	body := b.String()
+	switch op {
+	case OpIf:
+		body += "\nendif"
+	case OpElse:
+		body = "if_z v0.x\nelse\nendif"
+	case OpEndIf:
+		body = "if_z v0.x\nendif"
+	case OpLoop, OpEndLoop:
+		body = "loop\nbreak\nendloop"
+	case OpBreak, OpBreakc, OpContinue, OpContinuec:
+		body = "loop\nbreakc_z v0.x\n" + body + "\nbreak\nendloop"
+	case OpCall:
+		body = "call l0"
+	case OpCallc:
+		body += ", l0"
+	case OpLabel:
+		body = "call l1"
+	}
+	sub := ""
+	if op == OpCall || op == OpCallc || op == OpLabel {
+		sub = "label l" + map[bool]string{true: "1", false: "0"}[op == OpLabel] + "\nmov r0, v0\nret\n"
+	}
+	return "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\nret\n" + sub
 }

@@ -25,13 +25,9 @@ func batteryHash(t *testing.T) uint64 {
 	for i := range 2000 {
 		vals = append(vals, fbits(float32(i-1000)/37), rng.Uint32(), fbits(float32(rng.NormFloat64()*1e4)))
 	}
-	for i := range ops {
-		info := &ops[i]
-		if !info.dst || info.kind == KindTex || info.ps {
-			continue
-		}
-		src := fmt.Sprintf("ps inputs=3 outputs=1 temps=1\n%s o0", info.name)
-		for k := range info.srcs {
+	for _, op := range batteryOps() {
+		src := fmt.Sprintf("ps inputs=3 outputs=1 temps=1\n%s o0", op)
+		for k := range op.Srcs() {
 			src += fmt.Sprintf(", v%d", k)
 		}
 		m := NewMachine(mustAsm(t, src))
@@ -53,10 +49,8 @@ func batteryHash(t *testing.T) uint64 {
 		}
 	}
 	var names []string
-	for i := range ops {
-		if ops[i].dst && ops[i].kind != KindTex && !ops[i].ps {
-			names = append(names, ops[i].name)
-		}
+	for _, op := range batteryOps() {
+		names = append(names, op.String())
 	}
 	for range 100 {
 		p := mustAsm(t, randomProgram(rng, names))

@@ -3,6 +3,8 @@ package shader
 import (
 	"math"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 func mustAsm(t testing.TB, src string) *Program {
@@ -80,3 +82,52 @@ func canonRef(f float32) uint32 {
 	}
 	return fbits(f)
 }
+
+// batteryOps are the per-lane ALU ops (a destination, not a texture op,
+// not pixel-only) of the first instruction set, before the shader model 5
+// bit ops (OpUBfe on): the golden hash and the random programs of the
+// reference test draw from them, so that the hash of the ops that were
+// there stays the same as ops are added (TestGoldenHashSM5 hashes the
+// later ones).
+func batteryOps() []Op {
+	var out []Op
+	for i := range int(OpUBfe) {
+		op := Op(i)
+		if op.HasDst() && op.Kind() != KindTex && !op.PixelOnly() {
+			out = append(out, op)
+		}
+	}
+	return out
+}
+
+// A program using every op and operand form (as gpu/shaderisa's tests).
+const everything = `ps inputs=3 outputs=2 temps=4
+mov r0, v0
+mov_sat r0.xz, -|v1.yxwz|
+movc r1, r0.x, l(1.5, -0.0, 0x7fc00000, -7), cb3[4095].w
+add r1.yzw, r1, cb0[r2.w + 17]
+mad o0, v2.xyzz, r1.wwzy, -r0
+dp4 r2.x, r0, r1
+iadd r3.x, -v0.x, l(1, 2, 3, 4)
+loop
+  breakc_z r3.x
+  continuec_nz r2.y
+  if_nz r2.x
+    break
+  else
+    discard_z r1.w
+  endif
+  retc_nz r3.w
+endloop
+sample r0, v1.xyxx, t127.wzyx, s15
+sample_l r1, v1, t0, s0, cb1[2].x
+ld r2, r3, t1.x
+sample_d r1, v1, t2, s1, r2.xyxx, -r3
+sample_b r0, v0, t3.x, s2, cb0[1].y
+resinfo_uint r2.xy, r3.z, t4.yxzw
+resinfo_rcpfloat r1, l(1, 0, 0, 0), t5
+resinfo r1.w, cb0[r1.x + 1].x, t6
+deriv_rtx_fine r3.y, r2
+round_ne_sat o1, r0
+ret
+`

@@ -2,6 +2,8 @@ package shader
 
 import (
 	"math"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // The per-component kernels: each a tight loop over the block's lanes. Float
@@ -9,7 +11,7 @@ import (
 // feeds a sum is rounded first (float32(a*b) + c) so that no compiler fuses
 // it into a multiply-add.
 
-var kernels = [numOps]kernel{
+var kernels = [NumOps]kernel{
 	OpMov:     kMov,
 	OpMovc:    kMovc,
 	OpAdd:     kAdd,
@@ -65,7 +67,7 @@ var kernels = [numOps]kernel{
 // canonical marks the float arithmetic whose NaN results a pass after the
 // kernel makes canonical (mov, movc, compares and conversions move or
 // produce exact bits; add, mul, mad and div do it themselves).
-var canonical = [numOps]bool{
+var canonical = [NumOps]bool{
 	OpDp2: true, OpDp3: true, OpDp4: true,
 	OpMin: true, OpMax: true, OpRcp: true, OpRsq: true, OpSqrt: true, OpExp2: true, OpLog2: true,
 	OpSin: true, OpCos: true, OpFrc: true, OpFloor: true, OpCeil: true, OpRoundNE: true, OpTrunc: true,

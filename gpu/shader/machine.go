@@ -4,7 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"unsafe"
+
+	. "d3dsim/gpu/shaderisa"
 )
+
+// Lanes is the width of a block: 64 pixels (an 8x8 tile, 16 quads) or 64
+// vertices. Execution masks are uint64s, one bit per lane.
+const Lanes = 64
+
+// AllLanes is the execution mask of a full block.
+const AllLanes = ^uint64(0)
+
+// DefaultStepLimit bounds the instructions one Run executes (each over the
+// whole block): a loop that never ends is a fault, not a hang.
+const DefaultStepLimit = 1 << 16
 
 // Vec is one vec4 register of a block, structure-of-arrays: component c of
 // lane i is v[c][i], the bits of a float32 or a 32-bit integer.
@@ -32,6 +45,14 @@ const (
 	TexSampleLevel              // filtered, level of detail LOD
 	TexLoad                     // one texel at integer coordinates, no sampler
 	TexSampleGrad               // filtered, level of detail from DX and DY, given by the program (sample_d)
+	// Added with the texture unit's comparison, gather and buffer reads.
+	TexSampleCmp          // sample_c: each texel compared with Ref, then filtered; LOD from DX and DY
+	TexSampleCmpLevelZero // sample_c_lz: the same at the view's most detailed level
+	TexGather             // gather4: channel Channel of the bilinear footprint's four texels
+	TexGatherCmp          // gather4_c: their comparisons with Ref
+	TexLOD                // lod: x the level of detail clamped, y unclamped (DX and DY)
+	TexLoadRaw            // ld_raw: four words from byte Coord[0] of a raw buffer
+	TexLoadStructured     // ld_structured: four words from structure Coord[0], byte Coord[1]
 )
 
 // TexQuery is one texture instruction over a block, handed to Textures.
@@ -46,6 +67,14 @@ type TexQuery struct {
 	LOD     *[Lanes]float32    // TexSampleLevel
 	Bias    *[Lanes]float32    // TexSample: added to the level of detail (sample_b); nil: none
 	Out     *Vec               // filled for Mask lanes: float bits (integers for integer formats)
+
+	// W are d(w)/dx and /dy for 3D and cube textures (nil when the
+	// machine leaves gradients to a GradientFree unit).
+	DXW, DYW *[Lanes]float32
+	Ref      *[Lanes]float32   // TexSampleCmp*, TexGatherCmp: the reference value
+	Offset   [3]int32          // texel offsets (aoffimmi)
+	OffsetXY [2]*[Lanes]uint32 // gather4_po: per-lane texel offsets (low 6 bits, signed); nil: Offset
+	Channel  uint8             // TexGather*: the channel returned
 }
 
 // Coordinates: TexSample, TexSampleGrad and TexSampleLevel read Coord as
@@ -69,7 +98,28 @@ type TexInfo struct {
 	Width, Height uint32
 	Layers        uint32 // a 2D array view's array size; 0 for a 2D texture
 	Mips          uint32 // mip levels in the view; 0 only for an unbound slot
+	// Kind is the view's (View*; 0 is a 2D texture or array by Layers,
+	// as before there were others), Depth a 3D texture's, Elements a
+	// buffer view's element count.
+	Kind     uint32
+	Depth    uint32
+	Elements uint32
 }
+
+// View kinds of TexInfo, the numbers of the GPU's SET_VIEW (package
+// gpu/isa's View*; the gpu package's tests hold them equal).
+const (
+	ViewTex1D = iota + 1
+	ViewTex1DArray
+	ViewTex2D
+	ViewTex2DArray
+	ViewTex3D
+	ViewTexCube
+	ViewTexCubeArray
+	ViewBuffer
+	ViewRawBuffer
+	ViewStructured
+)
 
 // Textures is the texture unit the gpu package implements.
 type Textures interface {
@@ -118,12 +168,15 @@ type xsrc struct {
 	mod bool // neg or abs: computed into scratch
 	neg bool
 	abs bool
-	rel bool // a relative cb element: gathered per lane
+	rel bool // a relative cb element or array register: gathered per lane
 	swz [4]uint8
 	// rel: cb slot, base element and the register component added to it
 	slot, elem uint32
 	relReg     *[Lanes]uint32
-	index      uint32 // t#, s#
+	// rel, not cb: the file, and the array's first register and length
+	relFile   File
+	base, len uint32
+	index     uint32 // t#, s#
 }
 
 // maxSrcs is the most sources an op has (sample_d).
@@ -146,6 +199,16 @@ type xinst struct {
 	// it goes (no component is read after it is written).
 	direct bool
 	dstVec *Vec
+	// dstRel: the destination is register dstElem + dstRelReg of the array
+	// of dstLen registers from dstBase in dstFile, per lane (scatter).
+	offset    [3]int32 // a texture op's immediate texel offsets
+	channel   uint8    // a gather's channel
+	dstRel    bool
+	dstFile   File
+	dstBase   uint32
+	dstLen    uint32
+	dstElem   uint32
+	dstRelReg *[Lanes]uint32
 }
 
 // kernel computes one component of a per-component op.
@@ -154,6 +217,7 @@ type kernel func(r, a, b, c *[Lanes]uint32)
 // frame is an open if or loop of Run's control-flow stack.
 type frame struct {
 	loop   bool
+	call   bool   // a subroutine's: next is the return address
 	saved  uint64 // the mask when the construct was entered, less lanes that left
 	cond   uint64 // if: the lanes that took the then-branch
 	broken uint64 // loop: the lanes that left by break
@@ -164,34 +228,49 @@ type frame struct {
 // registers, so it is not safe for concurrent use: the GPU keeps one per
 // goroutine (they may share the Program).
 type Machine struct {
-	prog      *Program
-	code      []xinst
-	regs      []Vec // inputs, then outputs, then temps
-	in, out   []Vec
-	temps     []Vec
-	uniforms  []Vec // cb operands broadcast per draw
-	uniKeys   [][2]uint32
-	imms      []Vec
-	consts    Constants
-	tex       Textures
-	noGrad    bool // tex is GradientFree
-	StepLimit int  // instructions per Run; 0 means DefaultStepLimit
+	prog        *Program
+	code        []xinst
+	zero        []zeroReg // register components each block starts at zero
+	quads       bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs        []Vec     // inputs, then outputs, then temps
+	in, out     []Vec
+	temps       []Vec
+	uniforms    []Vec // cb operands broadcast per draw
+	uniKeys     [][2]uint32
+	imms        []Vec
+	consts      Constants
+	tex         Textures
+	noGrad      bool // tex is GradientFree
+	noGradSaved bool
+	StepLimit   int // instructions per Run; 0 means DefaultStepLimit
+	// Steps is the instructions the last Run executed, each over the
+	// whole block, the fault's included; LaneSteps counts each once per
+	// lane it ran for, helper lanes left out: a lane's count is its own
+	// path's length, however the lanes were grouped into blocks, which is
+	// what the GPU charges in virtual time and counts against a run's
+	// budget.
+	Steps     int
+	LaneSteps uint64
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
 	modded  [maxSrcs][4]*[Lanes]uint32
 	texOut  Vec
-	ddx     [2][Lanes]float32
-	ddy     [2][Lanes]float32
+	ddx     [3][Lanes]float32
+	ddy     [3][Lanes]float32
 	bias    [Lanes]float32
 	query   TexQuery
 	relErr  *Fault // a relative cb read that faulted (gather), reported by Run
 	stack   []frame
 }
 
-// NewMachine resolves p's operands against a new register file.
+// NewMachine resolves p's operands against a new register file. p must be
+// a decoded program (Decode, Check or Assemble give one): NewMachine
+// follows its control flow as Decode matched it.
 func NewMachine(p *Program) *Machine {
 	m := &Machine{prog: p, StepLimit: DefaultStepLimit}
+	flow, _ := p.Flow() // a decoded program's flow is matched: no error
+	m.zero, m.quads = findZero(p), needsQuads(p)
 	m.regs = make([]Vec, p.Inputs+p.Outputs+p.Temps)
 	m.in = m.regs[:p.Inputs:p.Inputs]
 	m.out = m.regs[p.Inputs : p.Inputs+p.Outputs : p.Inputs+p.Outputs]
@@ -227,16 +306,21 @@ func NewMachine(p *Program) *Machine {
 	for pc := range p.Code {
 		in := &p.Code[pc]
 		x := &m.code[pc]
-		info := &ops[in.Op]
-		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, p.jump[pc]
+		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, flow.Jump[pc]
+		x.offset = [3]int32{int32(in.Offset[0]), int32(in.Offset[1]), int32(in.Offset[2])}
+		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
 		x.canon = canonical[in.Op]
-		if info.dst {
+		if in.Op.HasDst() {
 			x.mask = in.Dst.Mask
 			v := m.reg(in.Dst.File, in.Dst.Index)
 			x.dstVec = v
 			for c := range 4 {
 				x.dst[c] = &v[c]
+			}
+			if d := &in.Dst; d.Rel {
+				x.dstRel, x.dstFile, x.dstBase, x.dstLen, x.dstElem = true, d.File, d.Index, d.Len, d.Elem
+				x.dstRelReg = &m.temps[d.RelReg][d.RelComp]
 			}
 		}
 		x.nsrc = uint8(len(in.Src))
@@ -247,7 +331,13 @@ func NewMachine(p *Program) *Machine {
 			xs.index = s.Index
 			var v *Vec
 			switch s.File {
-			case FileTemp, FileInput:
+			case FileTemp, FileInput, FileICB:
+				if s.Rel {
+					xs.rel, xs.relFile, xs.base, xs.len, xs.elem = true, s.File, s.Index, s.Len, s.Elem
+					xs.relReg = &m.temps[s.RelReg][s.RelComp]
+					v = &m.scratch[k]
+					break
+				}
 				v = m.reg(s.File, s.Index)
 			case FileImm:
 				v = &m.imms[imm[s.Imm]]
@@ -274,7 +364,7 @@ func NewMachine(p *Program) *Machine {
 
 // setDirect decides whether x may write its destination as it goes.
 func (x *xinst) setDirect() {
-	if x.mask == 0 {
+	if x.mask == 0 || x.dstRel {
 		return
 	}
 	x.direct = true

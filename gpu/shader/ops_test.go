@@ -3,6 +3,8 @@ package shader
 import (
 	"math"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // Every op of the per-component ALU against a scalar Go reference, exact to
@@ -141,8 +143,8 @@ func TestOpsExact(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.op, func(t *testing.T) {
-			op := opByName[tc.op]
-			args := []string{"v0", "v1", "v2"}[:len(ops[op].srcs)]
+			op, _ := OpByName(tc.op)
+			args := []string{"v0", "v1", "v2"}[:len(op.Srcs())]
 			src := "ps inputs=3 outputs=1 temps=1\n" + tc.op + " o0"
 			for _, a := range args {
 				src += ", " + a

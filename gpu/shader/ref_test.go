@@ -1,14 +1,28 @@
 package shader
 
-import "errors"
+import (
+	"errors"
+
+	. "d3dsim/gpu/shaderisa"
+)
 
 // refRun is the slow, obviously correct reference for control flow: it
 // runs one lane at a time with ordinary jumps (no masks), the ALU ops
 // through the same kernels (tested on their own in ops_test.go) on lane 0
 // of scratch arrays. No derivatives or textures: they need the quad.
 func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive bool, err error) {
+	flow, err := p.Flow()
+	if err != nil {
+		return nil, false, err
+	}
 	temps := make([][4]uint32, p.Temps)
 	out = make([][4]uint32, p.Outputs)
+	// at is the register a relative operand names in this lane, and
+	// whether it is inside its array.
+	at := func(o *Operand) (uint32, bool) {
+		e := o.Elem + temps[o.RelReg][o.RelComp]
+		return e, e-o.Index < o.Len
+	}
 	reg := func(f File, i uint32) *[4]uint32 {
 		switch f {
 		case FileTemp:
@@ -18,18 +32,37 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 		}
 		return nil
 	}
+	// dstReg is the destination's register, nil for a relative one
+	// outside its array (the write is dropped).
+	dstReg := func(o *Operand) *[4]uint32 {
+		if !o.Rel {
+			return reg(o.File, o.Index)
+		}
+		if e, ok := at(o); ok {
+			return reg(o.File, e)
+		}
+		return nil
+	}
 	src := func(o *Operand, intOp bool) [4]uint32 {
 		var v [4]uint32
-		switch o.File {
-		case FileTemp:
-			v = temps[o.Index]
-		case FileInput:
+		idx := o.Index
+		ok := true
+		if o.Rel && o.File != FileCB {
+			idx, ok = at(o)
+		}
+		switch {
+		case !ok:
+		case o.File == FileTemp:
+			v = temps[idx]
+		case o.File == FileInput:
 			for c := range 4 {
-				v[c] = in[o.Index][c][lane]
+				v[c] = in[idx][c][lane]
 			}
-		case FileImm:
+		case o.File == FileICB:
+			v = p.ICB[idx]
+		case o.File == FileImm:
 			v = o.Imm
-		case FileCB:
+		case o.File == FileCB:
 			// refRun is used without constants: zero.
 		}
 		var r [4]uint32
@@ -55,12 +88,12 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 		return r
 	}
 	steps := 0
+	var calls []int // return addresses
 	for pc := 0; pc < len(p.Code); {
 		if steps++; steps > limit {
 			return out, true, errors.New("step limit")
 		}
 		ins := &p.Code[pc]
-		info := &ops[ins.Op]
 		cond := func() bool {
 			v := src(&ins.Src[0], false)[0]
 			return (v != 0) == ins.NZ
@@ -70,23 +103,46 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 		case OpNop, OpEndIf, OpLoop:
 		case OpIf:
 			if !cond() {
-				next = int(p.jump[pc]) + 1
+				next = int(flow.Jump[pc]) + 1
 			}
 		case OpElse:
-			next = int(p.jump[pc]) + 1
+			next = int(flow.Jump[pc]) + 1
 		case OpEndLoop:
-			next = int(p.jump[pc]) + 1
+			next = int(flow.Jump[pc]) + 1
 		case OpBreak, OpBreakc:
 			if ins.Op == OpBreak || cond() {
-				next = int(p.jump[p.loops[pc]]) + 1
+				next = int(flow.Jump[flow.Loop[pc]]) + 1
 			}
 		case OpContinue, OpContinuec:
 			if ins.Op == OpContinue || cond() {
-				next = int(p.loops[pc]) + 1
+				next = int(flow.Loop[pc]) + 1
 			}
-		case OpRet, OpRetc:
-			if ins.Op == OpRet || cond() {
-				return out, true, nil
+		case OpRet, OpRetc, OpLabel:
+			if ins.Op == OpLabel && len(calls) == 0 {
+				return out, true, nil // the main program ends at the first label
+			}
+			if ins.Op != OpRetc || cond() {
+				if len(calls) == 0 {
+					return out, true, nil
+				}
+				next, calls = calls[len(calls)-1], calls[:len(calls)-1]
+			}
+		case OpCall, OpCallc:
+			if ins.Op == OpCall || cond() {
+				calls = append(calls, pc+1)
+				next = int(flow.Jump[pc]) + 1
+			}
+		case OpBfi:
+			var s [4][4]uint32
+			for k := range s {
+				s[k] = src(&ins.Src[k], true)
+			}
+			if d := dstReg(&ins.Dst); d != nil {
+				for c := range 4 {
+					if ins.Dst.Mask>>c&1 != 0 {
+						d[c] = refBfi(s[0][c], s[1][c], s[2][c], s[3][c])
+					}
+				}
 			}
 		case OpDiscard:
 			if cond() {
@@ -100,15 +156,16 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 				prod := bitsf(a[k]) * bitsf(b[k])
 				s += prod
 			}
-			d := reg(ins.Dst.File, ins.Dst.Index)
 			r := refFinish(ins, fbits(s))
-			for c := range 4 {
-				if ins.Dst.Mask>>c&1 != 0 {
-					d[c] = r
+			if d := dstReg(&ins.Dst); d != nil {
+				for c := range 4 {
+					if ins.Dst.Mask>>c&1 != 0 {
+						d[c] = r
+					}
 				}
 			}
 		default:
-			intOp := info.kind == KindInt
+			intOp := ins.Op.Kind() == KindInt
 			var a, b, c [4]uint32
 			a = src(&ins.Src[0], intOp)
 			if len(ins.Src) > 1 {
@@ -127,10 +184,11 @@ func refRun(p *Program, in []Vec, lane int, limit int) (out [][4]uint32, alive b
 				kernels[ins.Op](&ra, &aa, &ba, &ca)
 				res[k] = refFinish(ins, ra[0])
 			}
-			d := reg(ins.Dst.File, ins.Dst.Index)
-			for k := range 4 {
-				if ins.Dst.Mask>>k&1 != 0 {
-					d[k] = res[k]
+			if d := dstReg(&ins.Dst); d != nil {
+				for k := range 4 {
+					if ins.Dst.Mask>>k&1 != 0 {
+						d[k] = res[k]
+					}
 				}
 			}
 		}

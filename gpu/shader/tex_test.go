@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	. "d3dsim/gpu/shaderisa"
 )
 
 // lodTex is a reference texture unit for the level-of-detail tests: a

@@ -90,6 +90,7 @@ export async function launch() {
     const s = await startServer(tmp);
     h.server = s.server;
     h.baseURL = s.url;
+    h.serverLog = s.log; // what the server printed (newcomer-shots.test.mjs reads it)
     h.browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
       executablePath: CHROMIUM,
       args: CHROMIUM_ARGS,
@@ -121,6 +122,17 @@ export async function launch() {
   };
   return h;
 }
+
+// nextFrames resolves once the page has run n animation frames (with 2: a
+// whole frame after the call). The panel's canvas views (the timeline, the
+// flow) and Ebitengine's canvas draw in an animation frame after a change,
+// so after two what they show is drawn. It waits on the page's own frames,
+// not on the clock: on a loaded machine the frames come later, and so does
+// this. Works on a Page and on a Frame (an iframe).
+export const nextFrames = (page, n = 2) => page.evaluate((n) => new Promise((resolve) => {
+  const tick = () => (--n <= 0 ? resolve(true) : requestAnimationFrame(tick));
+  requestAnimationFrame(tick);
+}), n);
 
 // runToEnd runs the loaded scenario to its end and returns the summary.
 export const runToEnd = (page) => page.evaluate(() => window.d3dsim.run());

@@ -12,7 +12,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { SERVER_START_TIMEOUT, launch, nextFrames, runToEnd } from "./harness.mjs";
 
 let h = null;
 let baseURL = "";
@@ -79,7 +79,8 @@ for (const size of [{ width: 1024, height: 640 }, { width: 390, height: 844 }]) 
     await page.evaluate(() => window.d3dsimUI.select(5));
     for (const v of ["timeline", "cmdlists", "trace"]) {
       await page.click(`.tabs [data-view="${v}"]`);
-      await page.waitForTimeout(250);
+      await page.waitForSelector(`.inspector .view[data-view="${v}"]:not([hidden])`);
+      await nextFrames(page); // laid out and drawn
       assert.deepEqual(await offscreen(page), [], `${v} view at ${size.width}x${size.height}`);
       assert.equal(await editorShown(page), "", `${v} view at ${size.width}x${size.height}`);
     }

@@ -20,13 +20,13 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { createServer } from "node:http";
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { gunzipSync } from "node:zlib";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, staticServer } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, nextFrames, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
@@ -208,6 +208,29 @@ test("dist/ holds the page, the module and its gzip copy, the scenarios, tutoria
   }
 });
 
+// The sizes of main.wasm the docs quote ("17.1 MiB raw", "3.95 MiB
+// gzipped") are the built module's, to 3%: a module that grew or shrank
+// more than that fails here until the docs say so.
+test("the docs quote main.wasm's sizes as built", () => {
+  const size = { raw: statSync(path.join(dist, "main.wasm")).size, gzipped: statSync(path.join(dist, "main.wasm.gz")).size };
+  const files = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => "docs/" + f)];
+  const wrong = [];
+  let quoted = 0;
+  for (const f of files) {
+    const text = readFileSync(path.join(ROOT, f), "utf8");
+    for (const m of text.matchAll(/(\d+(?:\.\d+)?) MiB (raw|gzipped)\b/g)) {
+      quoted++;
+      const want = size[m[2]] / 2 ** 20;
+      if (Math.abs(Number(m[1]) - want) > 0.03 * want) {
+        wrong.push(`${f}:${text.slice(0, m.index).split("\n").length}: "${m[0]}", main.wasm is ${want.toFixed(2)} MiB ${m[2]}`);
+      }
+    }
+  }
+  console.log(`site: the docs quote main.wasm's size ${quoted} times`);
+  assert.ok(quoted >= 2, "no doc quotes main.wasm's size as \"N MiB raw\" and \"N MiB gzipped\": is the pattern still right?");
+  assert.deepEqual(wrong, []);
+});
+
 test("the gallery's thumbnails, files and links resolve under the sub-path", { timeout: 60000 }, async () => {
   const url = siteURL + "gallery/index.html";
   const html = await (await fetch(url)).text();
@@ -244,9 +267,14 @@ test("the full page loads from the sub-path and draws", { timeout: 120000 }, asy
   helloHash = s.hash;
   await checkPixels(page, readFileSync(path.join(dist, "scenarios/hello-triangle.d3ds"), "utf8"));
   // The canvas shows the frame: the stage is not all background.
-  await page.waitForTimeout(300);
+  // Ebitengine draws in an animation frame: look again after each frame.
   const box = await page.locator("body > canvas").boundingBox();
-  const n = await drawnPixels(page, await page.screenshot({ clip: box }));
+  let n = 0;
+  for (let i = 0; i < 300; i++) {
+    n = await drawnPixels(page, await page.screenshot({ clip: box }));
+    if (n > 500) break;
+    await nextFrames(page);
+  }
   assert.ok(n > 500, `the stage shows only ${n} drawn pixels`);
   // The panel works too: the timeline has the run's events.
   assert.ok(await page.evaluate(() => window.d3dsimUI.store.n) > 100);
@@ -293,15 +321,18 @@ test("two embed iframes on another origin's page both run, fit their frame and o
     }
     assert.ok(fit.scroll <= fit.ih + 1, `the embed scrolls: ${JSON.stringify(fit)}`);
   }
-  // The timeline drew its lanes.
-  const tl = await a.evaluate(() => {
+  // The timeline drew its lanes (in an animation frame after the events
+  // came in: wait for it).
+  const colours = () => {
     const c = document.getElementById("timeline");
     const d = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
     const seen = new Set();
     for (let i = 0; i < d.length; i += 64) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
-    return seen.size;
+    return seen.size > 5 ? seen.size : 0;
+  };
+  await a.waitForFunction(colours).catch(async () => {
+    assert.fail(`the timeline canvas has too few colours: ${await a.evaluate(colours)}`);
   });
-  assert.ok(tl > 5, `the timeline canvas has ${tl} colours`);
 
   // "open in d3dsim" points at the full page beside embed.html with the
   // same scenario.

@@ -2,7 +2,7 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // decl records a declaration: register counts, the signature tables and
@@ -27,15 +27,17 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		return nil
 	case dxbc.OpDclIndexableTemp:
 		return t.declIndexable(in)
+	case dxbc.OpDclIndexRange:
+		return t.declIndexRange(in)
 	case dxbc.OpDclTemps:
-		if len(in.Extra) != 1 || in.Extra[0] > shader.MaxTemps {
-			return t.fail("the GPU has %d temporaries", shader.MaxTemps)
+		if len(in.Extra) != 1 || in.Extra[0] > shaderisa.MaxTemps {
+			return t.fail("the GPU has %d temporaries", shaderisa.MaxTemps)
 		}
 		t.temps = in.Extra[0]
 		return nil
 	}
 	if len(in.Operands) != 1 {
-		return t.fail("%s is not supported by the GPU's ISA", in.Op)
+		return t.refuse(in.Op)
 	}
 	o := &in.Operands[0]
 	switch in.Op {
@@ -44,50 +46,28 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 			return t.fail("a constant buffer is declared as cb<slot>[<size>]")
 		}
 		slot, size := o.Indices[0].Imm, o.Indices[1].Imm
-		if slot >= shader.MaxCBSlots || size > shader.MaxCBIndex {
-			return t.fail("cb%d[%d] is past the GPU's %d slots of %d elements", slot, size, shader.MaxCBSlots, shader.MaxCBIndex)
+		if slot >= shaderisa.MaxCBSlots || size > shaderisa.MaxCBIndex {
+			return t.fail("cb%d[%d] is past the GPU's %d slots of %d elements", slot, size, shaderisa.MaxCBSlots, shaderisa.MaxCBIndex)
 		}
 		t.cbs[uint32(slot)] = true
 		t.out.ConstantBuffers = append(t.out.ConstantBuffers, ConstantBuffer{Slot: uint32(slot), Vec4s: uint32(size), Dynamic: in.Controls&1 != 0})
 		return nil
 	case dxbc.OpDclSampler:
 		slot, err := t.index(o, 0)
-		if err != nil || o.Type != dxbc.RegSampler || slot >= shader.MaxSamplers {
-			return t.fail("the GPU has samplers s0..s%d", shader.MaxSamplers-1)
-		}
-		if dxbc.SamplerMode(in.Controls&0xF) == dxbc.SamplerComparison {
-			return t.fail("comparison samplers are not in the GPU's ISA")
+		if err != nil || o.Type != dxbc.RegSampler || slot >= shaderisa.MaxSamplers {
+			return t.fail("the GPU has samplers s0..s%d", shaderisa.MaxSamplers-1)
 		}
 		t.samps[slot] = true
 		t.out.Samplers = append(t.out.Samplers, slot)
 		return nil
-	case dxbc.OpDclResource:
-		slot, err := t.index(o, 0)
-		if err != nil || o.Type != dxbc.RegResource || slot >= shader.MaxTextures {
-			return t.fail("the GPU has textures t0..t%d", shader.MaxTextures-1)
-		}
-		dim := dxbc.ResourceDimension(in.Controls & 0x1F)
-		switch dim {
-		case dxbc.DimTexture2D, dxbc.DimTexture2DArray:
-		default:
-			return t.fail("a %s resource: the GPU's texture unit has 2D textures and 2D arrays only", dim)
-		}
-		tex := Texture{Slot: slot, Dimension: dim}
-		for c := range tex.Return {
-			if len(in.Extra) == 0 {
-				break
-			}
-			tex.Return[c] = dxbc.ReturnType(in.Extra[0] >> (4 * c) & 0xF)
-		}
-		t.dims[slot] = dim
-		t.out.Textures = append(t.out.Textures, tex)
-		return nil
+	case dxbc.OpDclResource, dxbc.OpDclResourceRaw, dxbc.OpDclResourceStructured:
+		return t.declResource(in, o)
 	case dxbc.OpDclInput, dxbc.OpDclInputSGV, dxbc.OpDclInputSIV, dxbc.OpDclInputPS, dxbc.OpDclInputPSSGV, dxbc.OpDclInputPSSIV:
 		return t.input(in, o)
 	case dxbc.OpDclOutput, dxbc.OpDclOutputSGV, dxbc.OpDclOutputSIV:
 		return t.output(in, o)
 	}
-	return t.fail("%s is not supported by the GPU's ISA", in.Op)
+	return t.refuse(in.Op)
 }
 
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
@@ -98,10 +78,10 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if err != nil {
 		return err
 	}
-	if reg >= shader.MaxInputs {
-		return t.fail("v%d: the GPU has %d inputs", reg, shader.MaxInputs)
+	if reg >= shaderisa.MaxInputs {
+		return t.fail("v%d: the GPU has %d inputs", reg, shaderisa.MaxInputs)
 	}
-	pixel := t.out.Stage == shader.StagePixel
+	pixel := t.out.Stage == shaderisa.StagePixel
 	isPS := in.Op == dxbc.OpDclInputPS || in.Op == dxbc.OpDclInputPSSGV || in.Op == dxbc.OpDclInputPSSIV
 	if isPS != pixel {
 		return t.fail("%s in a %s shader", in.Op, t.out.Stage)
@@ -135,7 +115,7 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 const DepthOutput = 8
 
 func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
-	if o.Type == dxbc.RegOutputDepth && t.out.Stage == shader.StagePixel {
+	if o.Type == dxbc.RegOutputDepth && t.out.Stage == shaderisa.StagePixel {
 		t.outs[DepthOutput] = true
 		t.outputs = max(t.outputs, DepthOutput+1)
 		t.out.Outputs = append(t.out.Outputs, Output{Reg: DepthOutput, ISA: DepthOutput, Mask: 1, SystemValue: dxbc.SVDepth})
@@ -148,17 +128,17 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if err != nil {
 		return err
 	}
-	if reg >= shader.MaxOutputs {
-		return t.fail("o%d: the GPU has %d outputs", reg, shader.MaxOutputs)
+	if reg >= shaderisa.MaxOutputs {
+		return t.fail("o%d: the GPU has %d outputs", reg, shaderisa.MaxOutputs)
 	}
 	sv := dxbc.SVUndefined
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
-		if sv != dxbc.SVPosition || t.out.Stage != shader.StageVertex {
+		if sv != dxbc.SVPosition || t.out.Stage != shaderisa.StageVertex {
 			return t.fail("system value %s as an output: the GPU does not take it", sv)
 		}
 	}
-	if t.out.Stage == shader.StagePixel {
+	if t.out.Stage == shaderisa.StagePixel {
 		sv = dxbc.SVTarget
 	}
 	mask := uint8(0xF)
@@ -168,98 +148,5 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	t.outs[reg] = true
 	t.outputs = max(t.outputs, reg+1)
 	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv})
-	return nil
-}
-
-// texture translates sample, sample_l, sample_d, sample_b, ld and
-// resinfo. The resource operand's swizzle is the ISA t# operand's (it
-// picks the result's components). The ISA's coordinate layouts match
-// SM4's for the 2D textures and 2D arrays the GPU has: sample reads (u, v,
-// slice), ld reads (x, y, slice, mip) with the mip in w as SM4's ld does;
-// sample_d's gradients are SM4's (d(u, v) in .xy), sample_b's bias and
-// sample_l's level the first component of theirs. resinfo's return type
-// (float, _uint, _rcpFloat) is the ISA op's. Immediate texel offsets
-// (aoffimmi) are refused: the ISA has none.
-func (t *translator) texture(in *dxbc.Instruction) error {
-	for _, e := range in.Extended {
-		if e&0x3F == 1 && e>>9&0xFFF != 0 {
-			return t.fail("immediate texel offsets are not in the GPU's ISA")
-		}
-	}
-	need := map[dxbc.Opcode]int{dxbc.OpLd: 3, dxbc.OpResinfo: 3, dxbc.OpSample: 4, dxbc.OpSampleL: 5, dxbc.OpSampleB: 5, dxbc.OpSampleD: 6}[in.Op]
-	ops := in.Operands
-	if len(ops) < need {
-		return t.fail("too few operands")
-	}
-	res := &ops[2]
-	slot, err := t.index(res, 0)
-	if err != nil || res.Type != dxbc.RegResource {
-		return t.fail("the resource operand is not t#")
-	}
-	if _, ok := t.dims[slot]; !ok {
-		return t.fail("t%d is not declared", slot)
-	}
-	tex := shader.T(slot)
-	if tex.Swizzle, err = t.swizzle(res); err != nil {
-		return err
-	}
-	dst, ok, err := t.dst(&ops[0])
-	if err != nil || !ok {
-		return err
-	}
-	coord, err := t.src(&ops[1])
-	if err != nil {
-		return err
-	}
-	x := shader.Inst{Dst: dst, Sat: in.Saturate()}
-	switch in.Op {
-	case dxbc.OpLd:
-		x.Op, x.Src = shader.OpLd, []shader.Operand{coord, tex}
-	case dxbc.OpResinfo:
-		// The mip level is an unsigned integer: the ISA takes it bare.
-		if coord.Neg || coord.Abs {
-			return t.fail("a modifier on resinfo's mip level")
-		}
-		switch in.Controls & 3 {
-		case 0:
-			x.Op = shader.OpResInfo
-		case 1:
-			x.Op = shader.OpResInfoRcp
-		case 2:
-			x.Op = shader.OpResInfoUint
-			if x.Sat {
-				return t.fail("resinfo_uint with _sat")
-			}
-		default:
-			return t.fail("resinfo with return type %d", in.Controls&3)
-		}
-		x.Src = []shader.Operand{coord, tex}
-	default:
-		smp := &ops[3]
-		s, err := t.index(smp, 0)
-		if err != nil || smp.Type != dxbc.RegSampler || !t.samps[s] {
-			return t.fail("the sampler operand is not a declared s#")
-		}
-		x.Op, x.Src = shader.OpSample, []shader.Operand{coord, tex, shader.S(s)}
-		for _, k := range map[dxbc.Opcode][]int{dxbc.OpSampleL: {4}, dxbc.OpSampleB: {4}, dxbc.OpSampleD: {4, 5}}[in.Op] {
-			o, err := t.src(&ops[k])
-			if err != nil {
-				return err
-			}
-			x.Src = append(x.Src, o)
-		}
-		switch in.Op {
-		case dxbc.OpSampleL:
-			x.Op = shader.OpSampleL
-		case dxbc.OpSampleD:
-			x.Op = shader.OpSampleD
-		case dxbc.OpSampleB:
-			x.Op = shader.OpSampleB
-		}
-		if (in.Op == dxbc.OpSample || in.Op == dxbc.OpSampleB) && t.out.Stage != shader.StagePixel {
-			return t.fail("%s (implicit derivatives) in a vertex shader", in.Op)
-		}
-	}
-	t.emit(x)
 	return nil
 }

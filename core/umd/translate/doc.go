@@ -1,7 +1,7 @@
 // Package translate is the user-mode driver's shader compiler: it turns
 // the SM4/SM5 token stream of a vs_4_0..vs_5_0 or ps_4_0..ps_5_0 DXBC
 // shader ("Shader Model 4 Assembly" and "Shader Model 5 Assembly" in the
-// DirectX HLSL reference) into the simulated GPU's own ISA (gpu/shader),
+// DirectX HLSL reference) into the simulated GPU's own ISA (gpu/shaderisa),
 // as a Windows UMD does in CreateVertexShader and CreatePixelShader
 // ("Supporting Shader Objects" in the Windows driver documentation). The
 // GPU executes only the ISA; the DXBC never reaches it.
@@ -15,36 +15,55 @@
 // constant-buffer operands (an index held in another register file is
 // copied to a temp first); swizzles, masks, _sat and the neg/abs modifiers
 // carry over; exp/log are exp2/log2, round_ni/pi/z are floor/ceil/trunc,
-// deriv_rtx/rty are the coarse forms. sample, sample_l, sample_d,
-// sample_b, ld and resinfo keep their operands: for the 2D textures and 2D
-// arrays the GPU has, the ISA's coordinate layouts are SM4's (ld: x, y,
-// slice, mip in w; sample_d's gradients d(u, v) in .xy), resinfo's return
-// type (float, _uint, _rcpFloat) is the ISA op's, and the resource
-// operand's swizzle picks the result's components in both.
+// deriv_rtx/rty are the coarse forms. The texture instructions keep their
+// operands (texture.go): sample, sample_l, sample_d, sample_b, sample_c,
+// sample_c_lz, gather4, gather4_c, gather4_po, gather4_po_c, lod, ld,
+// ld_raw, ld_structured, resinfo and bufinfo, for every resource kind
+// dcl_resource, dcl_resource_raw and dcl_resource_structured declare but
+// the multisampled ones. The ISA's coordinate layouts are SM4's (sample:
+// u, v or a 1D array's slice, w or a 2D array's slice or a cube's
+// direction, a cube array's slice; ld: the same in integers, mip in w; a
+// buffer's element in x) and the view bound at the slot says the kind;
+// aoffimmi's offsets are the ISA instruction's, a gather's channel the
+// sampler operand's selected component (GatherRed .. GatherAlpha),
+// resinfo's return type (float, _uint, _rcpFloat) the ISA op's, and the
+// resource operand's swizzle picks the result's components. Texture.Dimension
+// and Stride tell the UMD what each t# holds. sampleinfo and samplepos of
+// the rasterizer are constants: one sample, at the pixel's centre.
 //
 // # Lowering
 //
-// What the ISA lacks is built from its ops on scratch temps placed after
-// the shader's own, each source read before the destination is written:
-// sincos and udiv (two destinations) as two ops; imad/umad as imul +
-// iadd; imul/umul's low half as imul; swapc as two movc; ubfe, ibfe,
-// bfi, countbits, firstbit_lo/hi/shi and bfrev as shifts, masks and
-// movc; uaddc/usubb as iadd and ult; f16tof32 by fields; icb[n] as an immediate; switch as a loop
-// run once with a fall-through flag; x#[] arrays as an ISA temp per
-// element, and icb[] or x#[] indexed by a register as movc chains over the
-// elements (switch.go, bits.go and indexed.go say how).
+// The shader model 5 bit ops (ubfe, ibfe, bfi, bfrev, countbits,
+// firstbit_*, f16tof32, f32tof16) and the doubles (dadd ... ftod: a double
+// in a pair of components, as DXBC keeps it) are ISA ops too (bits.go,
+// double.go). What the ISA lacks is built from its ops on scratch temps
+// placed after the shader's own, each source read before the destination
+// is written: sincos and udiv (two destinations) as two ops; uaddc, usubb,
+// imul and umul (both halves) as two ops; imad/umad as imul + iadd;
+// swapc as two movc; icb[n] as an immediate; switch as a loop run once
+// with a fall-through flag, and a continue inside it as a flag and a
+// break (switch.go). Register arrays are the ISA's relative operands
+// (indexed.go): x#[] arrays as a run of ISA temps, icb[r#.c + n] as the
+// program's immediate constant buffer, v[]/o[] over a dcl_indexrange; a
+// register outside the array reads 0 and is not written. Subroutines
+// (call, callc, label) are the ISA's. eval_centroid and eval_sample_index
+// read the input itself: at one sample per pixel both are the pixel's
+// centre.
+//
+// Each ISA instruction remembers the DXBC instruction it came from
+// (Shader.Source), for the page's listing and for stepping.
 //
 // # Refused
 //
 // Everything else fails with an *Error naming the instruction, its word
-// offset in the token stream and the reason, never a panic: the UMD
-// reports it as CreateXShader failing. That is sample_c, sample_c_lz,
-// gather4, lod, bufinfo, texel offsets (aoffimmi), resources
-// other than 2D textures and 2D arrays, multisampling, a modifier on
-// resinfo's mip level, resinfo_uint with _sat, the high half of
-// imul/umul, f32tof16,
-// call/label, continue inside a switch, relative indexing of r#, v# and
-// o#, system values other than SV_Position, SV_VertexID, SV_InstanceID
-// and SV_Target, oDepth and oMask, geometry, hull, domain and compute
-// shaders.
+// offset in the token stream and the reason -- the DXBC instruction by
+// its fxc name and the feature this GPU lacks (refuse.go) -- never a
+// panic: the UMD reports it as CreateXShader failing, and the reason
+// reaches the application (pfnSetErrorCb). That is: UAVs, thread-group
+// shared memory and sync (compute shaders), the geometry, hull and domain
+// shaders' instructions, the Direct3D 11.1 doubles (ddiv, dfma, drcp,
+// dtoi, dtou, itod, utod, msad: the device is feature level 11_0),
+// interfaces, eval_snapped, abort and debug_break, and multisampled
+// textures (dcl_resource_texture2dms, ldms, sampleinfo and samplepos of a
+// resource): the GPU renders and samples at one sample.
 package translate

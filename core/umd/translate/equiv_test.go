@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // randWord is a register value: mostly floats (small, halves, special
@@ -40,7 +41,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 	if err != nil {
 		t.Fatalf("translate: %v", err)
 	}
-	dec, err := shader.Decode(sh.Code)
+	dec, err := shaderisa.Decode(sh.Code)
 	if err != nil {
 		t.Fatalf("decode: %v", err)
 	}
@@ -81,7 +82,7 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 		ref.run()
 		for l := range shader.Lanes {
 			lane := &ref.lanes[l]
-			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shader.StagePixel {
+			if got := alive>>l&1 != 0; got == lane.dead && sh.Stage == shaderisa.StagePixel {
 				t.Fatalf("block %d lane %d: alive %v, reference discarded %v\n%s", block, l, got, lane.dead, sh.Listing())
 			}
 			if lane.dead {
@@ -130,6 +131,30 @@ func newTestBuilder(stage dxbc.ProgramType) *dxbc.Builder {
 	b.Emit(dxbc.OpMov, dxbc.Temp(4), dxbc.CB(1, 2))
 	b.Emit(dxbc.OpMov, dxbc.Temp(5), dxbc.ImmUint(1, 2, 3, 0xFFFFFFFF))
 	return b
+}
+
+// declLaterResources declares what the later texture ops read: a
+// comparison sampler s2, a cube t2, a structured buffer t3 (stride 20),
+// a raw one t4, a typed one t5, a 3D texture t6, an unbound 2D t7, a 1D
+// array t8 and a cube array t9 (refEnv.Info gives their views).
+func declLaterResources(b *dxbc.Builder) {
+	b.DclSampler(2, dxbc.SamplerComparison)
+	b.DclResource(2, dxbc.DimTextureCube, dxbc.ReturnFloat)
+	t := func(n uint32) []dxbc.Operand {
+		return []dxbc.Operand{{Type: dxbc.RegResource, Indices: []dxbc.Index{{Imm: uint64(n)}}}}
+	}
+	b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceStructured, Operands: t(3), Extra: []uint32{20}})
+	b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceRaw, Operands: t(4)})
+	b.DclResource(5, dxbc.DimBuffer, dxbc.ReturnUInt)
+	b.DclResource(6, dxbc.DimTexture3D, dxbc.ReturnFloat)
+	b.DclResource(7, dxbc.DimTexture2D, dxbc.ReturnFloat)
+	b.DclResource(8, dxbc.DimTexture1DArray, dxbc.ReturnSInt)
+	b.DclResource(9, dxbc.DimTextureCubeArray, dxbc.ReturnFloat)
+}
+
+// selSampler is s<n>.<c> as gather4 selects a channel (select-1).
+func selSampler(n uint32, c uint8) dxbc.Operand {
+	return dxbc.Operand{Type: dxbc.RegSampler, Components: 4, Mode: dxbc.SelectOne, Swiz: [4]uint8{c}, Indices: []dxbc.Index{{Imm: uint64(n)}}}
 }
 
 // finishProgram writes r0..r3 to o0..o3 (r4, r5 folded into o3's sum of
@@ -289,6 +314,66 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpMul, r(4), r(3), imm(40, 40, 40, 40))
 			b.Emit(dxbc.OpSampleB, r(2), r(0), dxbc.Texture(0), dxbc.Sampler(0), r(4).Swz("y"))
 		}},
+		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0).Swz("yxzw"), dxbc.Sampler(2), r(2).Swz("z"))
+			b.EmitSat(dxbc.OpSampleCLZ, r(1).Mask(dxbc.X|dxbc.Z), r(2), dxbc.Texture(2), dxbc.Sampler(2), cb(0, 1).Swz("w"))
+			b.Offset(-3, 7, 0)
+			b.Emit(dxbc.OpSampleC, r(2), r(3), dxbc.Texture(9).Swz("xxxx"), dxbc.Sampler(0), dxbc.Imm(0.25))
+			b.Offset(1, -8, 2)
+		}},
+		{"sample_c_lz vertex", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpSampleCLZ, r(0), r(1), dxbc.Texture(1).Swz("wzyx"), dxbc.Sampler(2), r(2).Neg().Swz("y"))
+		}},
+		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), selSampler(1, 1))
+			b.Emit(dxbc.OpGather4, r(1).Mask(dxbc.Y|dxbc.W), r(2), dxbc.Texture(9).Swz("wzyx"), selSampler(0, 3))
+			b.Offset(2, -2, 0)
+			b.Emit(dxbc.OpGather4C, r(2), r(3), dxbc.Texture(2), selSampler(2, 0), r(0).Swz("x"))
+			b.Emit(dxbc.OpAnd, r(4), r(5), dxbc.ImmInt(0x3F, 0x25, 0x1F, -1))
+			b.Emit(dxbc.OpGather4PO, r(3), r(3), r(4), dxbc.Texture(1).Swz("yyxw"), selSampler(0, 2))
+			b.Emit(dxbc.OpGather4POC, r(4), r(1), r(0).Swz("zwxy"), dxbc.Texture(0), selSampler(2, 0), cb(1, 3).Swz("z"))
+		}},
+		{"gather4 vertex", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(1), dxbc.Operand{Type: dxbc.RegSampler, Components: 4, Indices: []dxbc.Index{{Imm: 0}}}.Swz("wwww"))
+			b.Emit(dxbc.OpGather4PO, r(2), r(1), r(5), dxbc.Texture(0), selSampler(1, 1))
+		}},
+		{"lod", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpLod, r(0), r(1), dxbc.Texture(2).Swz("yxxx"), dxbc.Sampler(1))
+			b.EmitSat(dxbc.OpLod, r(1).Mask(dxbc.X), r(2), dxbc.Texture(0).Swz("x"), dxbc.Sampler(0))
+		}},
+		{"buffers", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpAnd, r(4), r(0), dxbc.ImmInt(0xFFC, 63, 60, 15))
+			b.Emit(dxbc.OpLdRaw, r(0), r(4).Swz("x"), dxbc.Texture(4).Swz("yxzz"))
+			b.Emit(dxbc.OpLdStructured, r(1).Mask(dxbc.X|dxbc.Y|dxbc.W), r(4).Swz("y"), r(4).Swz("z"), dxbc.Texture(3).Swz("wzyx"))
+			b.Emit(dxbc.OpBufinfo, r(2).Mask(dxbc.X|dxbc.Z), dxbc.Texture(3))
+			b.Emit(dxbc.OpBufinfo, r(2).Mask(dxbc.Y), dxbc.Texture(5).Swz("x"))
+			b.Emit(dxbc.OpLd, r(3), r(4).Swz("wzyx"), dxbc.Texture(5))
+			b.Emit(dxbc.OpLd, r(5), r(5), dxbc.Texture(8).Swz("zxyw"))
+			b.Offset(-1, 0, 3)
+		}},
+		{"resinfo kinds", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(7, 3, 1, 15))
+			b.EmitResinfo(dxbc.ResinfoUint, false, r(0), r(4).Swz("x"), dxbc.Texture(6))
+			b.EmitResinfo(dxbc.ResinfoFloat, false, r(1), r(4).Swz("y"), dxbc.Texture(8).Swz("wzyx"))
+			b.EmitResinfo(dxbc.ResinfoRcpFloat, false, r(2), r(4).Swz("z"), dxbc.Texture(9))
+			b.EmitResinfo(dxbc.ResinfoUint, false, r(3), r(4).Swz("w"), dxbc.Texture(2))
+		}},
+		{"sampleinfo samplepos", dxbc.PixelShader, func(b *dxbc.Builder) {
+			rast := dxbc.Operand{Type: dxbc.RegRasterizer}
+			rast4 := rast
+			rast4.Components = 4
+			b.Emit(dxbc.OpSampleInfo, r(0), rast)
+			b.EmitControls(dxbc.OpSampleInfo, 1, r(1).Mask(dxbc.X|dxbc.Y), rast4.Swz("yxzw"))
+			b.Emit(dxbc.OpSampleInfo, r(3).Mask(dxbc.Y|dxbc.Z), rast4.Select(0)) // fxc's "sampleinfo r3.y, rasterizer.x"
+			b.Emit(dxbc.OpSamplePos, r(2).Mask(dxbc.X|dxbc.Y|dxbc.W), rast, r(1).Swz("x"))
+		}},
 		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(15, 7, 3, 0x80000001))
 			b.EmitResinfo(dxbc.ResinfoUint, false, r(0), r(4).Swz("x"), dxbc.Texture(0))
@@ -442,6 +527,101 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpEndswitch)
 			b.Emit(dxbc.OpAdd, r(3), r(3), r(2))
 			b.Emit(dxbc.OpEndloop)
+		}},
+		{"continue inside a switch, and inside a switch inside a switch", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(3, 7, 1, 5))
+			b.Emit(dxbc.OpMov, r(5).Mask(dxbc.X), imm(0))
+			b.Emit(dxbc.OpLoop)
+			b.Emit(dxbc.OpUge, r(5).Mask(dxbc.Y), r(5).Swz("x"), imm(4))
+			b.EmitTest(dxbc.OpBreakc, dxbc.TestNonZero, r(5).Select(1))
+			b.Emit(dxbc.OpIadd, r(5).Mask(dxbc.X), r(5).Swz("x"), imm(1))
+			b.Emit(dxbc.OpSwitch, r(4).Select(0))
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(1))
+			b.Emit(dxbc.OpAdd, r(0), r(0), r(1))
+			b.EmitTest(dxbc.OpContinuec, dxbc.TestNonZero, r(2).Select(0))
+			b.Emit(dxbc.OpMul, r(0), r(0), r(3))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(3))
+			b.Emit(dxbc.OpSwitch, r(4).Select(1))
+			b.Emit(dxbc.OpCase, dxbc.ImmInt(7))
+			b.Emit(dxbc.OpContinue)
+			b.Emit(dxbc.OpDefault)
+			b.Emit(dxbc.OpAdd, r(1), r(1), r(2))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpEndswitch)
+			b.Emit(dxbc.OpMul, r(1), r(1), r(1))
+			b.Emit(dxbc.OpBreak)
+			b.Emit(dxbc.OpDefault)
+			b.EmitTest(dxbc.OpContinuec, dxbc.TestZero, r(3).Select(2))
+			b.Emit(dxbc.OpMov, r(2), r(1))
+			b.Emit(dxbc.OpEndswitch)
+			b.Emit(dxbc.OpAdd, r(3), r(3), r(0))
+			b.Emit(dxbc.OpEndloop)
+		}},
+		{"subroutines: call, callc, a ret inside an if, a discard inside one, nested calls", dxbc.PixelShader, func(b *dxbc.Builder) {
+			l := func(n uint64) dxbc.Operand { return dxbc.Operand{Type: dxbc.RegLabel, Indices: []dxbc.Index{{Imm: n}}} }
+			b.Emit(dxbc.OpCall, l(0))
+			b.Emit(dxbc.OpLt, r(4), r(1), r(2))
+			b.EmitInstruction(dxbc.Instruction{Op: dxbc.OpCallc, Controls: dxbc.ControlTestNZ, Operands: []dxbc.Operand{r(4).Select(0), l(3)}})
+			b.Emit(dxbc.OpAdd, r(3), r(3), r(0))
+			for i := range uint32(4) {
+				b.Emit(dxbc.OpMov, dxbc.Output(i), r(i))
+			}
+			b.Ret()
+			b.Emit(dxbc.OpLabel, l(0))
+			b.Emit(dxbc.OpMul, r(0), r(0), r(1))
+			b.Emit(dxbc.OpGe, r(5), r(0), r(2))
+			b.EmitTest(dxbc.OpIf, dxbc.TestNonZero, r(5).Select(1))
+			b.Emit(dxbc.OpAdd, r(0), r(0), imm(1))
+			b.Ret()
+			b.Emit(dxbc.OpEndif)
+			b.Emit(dxbc.OpMul, r(0), r(0), r(0))
+			b.Ret()
+			b.Emit(dxbc.OpLabel, l(3))
+			b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(5).Select(2))
+			b.Emit(dxbc.OpCall, l(0))
+			b.Emit(dxbc.OpAdd, r(2), r(2), r(0))
+		}},
+		{"inputs and outputs indexed by a register (dcl_indexrange)", dxbc.PixelShader, func(b *dxbc.Builder) {
+			rng := func(reg dxbc.Operand, n uint32) {
+				b.Declare(dxbc.Instruction{Op: dxbc.OpDclIndexRange, Operands: []dxbc.Operand{reg}, Extra: []uint32{n}})
+			}
+			rng(dxbc.Input(0).Mask(dxbc.XYZW), 4)
+			rng(dxbc.Output(1).Mask(dxbc.XYZW), 3)
+			b.Emit(dxbc.OpAnd, r(4), r(5), imm(3, 7, 1, 2))
+			b.Emit(dxbc.OpMov, r(0), dxbc.Input(1).Rel(r(4).Select(0)))
+			b.Emit(dxbc.OpAdd, r(1), r(1), dxbc.Input(0).Rel(r(4).Select(1)).Swz("wzyx").Neg())
+			for i := range uint32(4) {
+				b.Emit(dxbc.OpMov, dxbc.Output(i), r(i))
+			}
+			b.Emit(dxbc.OpMov, dxbc.Output(1).Rel(r(4).Select(2)), r(2).Swz("yyxx"))
+			b.Emit(dxbc.OpMov, dxbc.Output(1).Rel(r(4).Select(1)), r(3))
+			b.Ret()
+		}},
+		{"doubles", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.GlobalFlags(dxbc.FlagRefactoringAllowed | dxbc.FlagEnableDoublePrecision)
+			b.Emit(dxbc.OpFtod, r(4), r(0).Swz("xyxx"))
+			b.Emit(dxbc.OpFtod, r(5).Mask(dxbc.Z|dxbc.W), r(1).Swz("zzzz"))
+			b.Emit(dxbc.OpDadd, r(4).Mask(dxbc.X|dxbc.Y), r(4).Swz("xyxy"), r(5).Swz("zwzw").Neg())
+			b.Emit(dxbc.OpDmul, r(5).Mask(dxbc.XY), r(4).Swz("zwzw").Abs(), r(4).Swz("xyxy"))
+			b.Emit(dxbc.OpDmin, r(4).Mask(dxbc.Z|dxbc.W), r(4).Swz("zwzw"), r(5).Swz("xyxy"))
+			b.Emit(dxbc.OpDmax, r(2), r(4), r(5).Swz("xyxy"))
+			b.Emit(dxbc.OpDlt, r(3).Mask(dxbc.Z|dxbc.W), r(4), r(5).Swz("zwxy"))
+			b.Emit(dxbc.OpDeq, r(3).Mask(dxbc.X), r(4).Swz("zwzw"), r(4).Swz("zwzw"))
+			b.Emit(dxbc.OpDtof, r(0).Mask(dxbc.Y|dxbc.W), r(4))
+			b.Emit(dxbc.OpDmovc, r(1), r(3).Swz("zwzw"), r(4), r(5))
+			b.Emit(dxbc.OpDne, r(0).Mask(dxbc.X), r(1), r(2))
+			b.Emit(dxbc.OpDge, r(0).Mask(dxbc.Z), r(2), r(1).Swz("zwzw"))
+		}},
+		{"eval_centroid and eval_sample_index at one sample", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpEvalCentroid, r(0).Mask(dxbc.XY), dxbc.Input(1).Swz("yxxx"))
+			b.Emit(dxbc.OpEvalSampleIndex, r(1), dxbc.Input(2), dxbc.ImmInt(0))
+		}},
+		{"imul and umul with both halves", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpImul, r(0), r(1), r(2), r(3).Neg())
+			b.Emit(dxbc.OpUmul, r(2).Mask(dxbc.X|dxbc.Y), r(3).Mask(dxbc.Z), r(1).Swz("wzyx"), r(0))
+			b.Emit(dxbc.OpF32toF16, r(4), r(0))
+			b.Emit(dxbc.OpF16toF32, r(5), r(4).Swz("yxwz"))
 		}},
 		{"ret in branches", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpGe, r(4), r(0), r(1))

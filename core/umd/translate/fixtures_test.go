@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // fixture is one fxc /Fh header of core/dxbc's testdata.
@@ -59,14 +59,14 @@ func TestFixturesTranslate(t *testing.T) {
 			}
 			n := 0
 			for _, in := range sh.Program.Code {
-				if in.Op == shader.OpSampleD {
+				if in.Op == shaderisa.OpSampleD {
 					n++
 				}
 			}
 			if n > 0 != hasSampleD[f.name] {
 				t.Fatalf("%d sample_d in the ISA", n)
 			}
-			p, err := shader.Decode(sh.Code)
+			p, err := shaderisa.Decode(sh.Code)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
 			}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // FuzzTranslate feeds whole containers (the fixtures, mutated) to
@@ -78,7 +78,7 @@ func checkResult(t *testing.T, tr func() (*Shader, error)) {
 		}
 		return
 	}
-	if _, err := shader.Decode(sh.Code); err != nil {
+	if _, err := shaderisa.Decode(sh.Code); err != nil {
 		t.Fatalf("translated code does not decode: %v", err)
 	}
 }

@@ -2,26 +2,27 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
-// Indexable temporaries (x#[n]) and the immediate constant buffer read
-// with a register index (icb[r#.c + n]): the ISA indexes only constant
-// buffers per lane, so each x# element becomes an ISA temp of its own,
-// placed after the shader's r#, and an index chosen per lane becomes a
-// chain over the elements: a read is movc of each element whose number
-// equals the index (0 when none does, as an out-of-range read gives in
-// D3D11), a write is movc into each element whose number equals it.
-// The chains cost two instructions per element, so arrays and tables are
-// kept to maxIndexed elements.
-
-// maxIndexed bounds the elements of one x# array or a relatively
-// indexed icb.
-const maxIndexed = 128
+// Register arrays: indexable temporaries (x#[n]), the immediate constant
+// buffer (icb[n]) and the input and output ranges of dcl_indexrange
+// (v[r#.c + n], o[r#.c + n]). Each x# array becomes a run of ISA temps
+// after the shader's r#; icb goes with the program (Program.ICB). A
+// constant index names the register (or, for icb, the immediate); a
+// register index becomes the ISA's relative operand over the array, so a
+// read outside it gives 0 and a write outside it is dropped, per lane.
 
 // indexable is one declared x# array.
 type indexable struct {
 	base, count uint32 // ISA temps base .. base+count-1
+}
+
+// indexRange is one dcl_indexrange: registers start..start+count-1 of v#
+// or o# form an array.
+type indexRange struct {
+	file         dxbc.RegisterType
+	start, count uint32
 }
 
 // declIndexable records dcl_indexableTemp x#[count]; the ISA temps are
@@ -31,8 +32,8 @@ func (t *translator) declIndexable(in *dxbc.Instruction) error {
 		return t.fail("dcl_indexableTemp takes three words")
 	}
 	reg, count := in.Extra[0], in.Extra[1]
-	if count == 0 || count > maxIndexed {
-		return t.fail("x%d[%d]: the translator takes indexable arrays of 1..%d elements", reg, count, maxIndexed)
+	if count == 0 || count > shaderisa.MaxTemps {
+		return t.fail("x%d[%d]: the GPU has %d temporaries", reg, count, shaderisa.MaxTemps)
 	}
 	if _, dup := t.xs[reg]; dup {
 		return t.fail("x%d declared twice", reg)
@@ -42,6 +43,32 @@ func (t *translator) declIndexable(in *dxbc.Instruction) error {
 	}
 	t.xs[reg] = &indexable{count: count}
 	t.xorder = append(t.xorder, reg)
+	return nil
+}
+
+// declIndexRange records dcl_indexrange v#/o# count.
+func (t *translator) declIndexRange(in *dxbc.Instruction) error {
+	if len(in.Operands) != 1 || len(in.Extra) != 1 {
+		return t.fail("dcl_indexrange takes a register and a count")
+	}
+	o := &in.Operands[0]
+	if o.Type != dxbc.RegInput && o.Type != dxbc.RegOutput || len(o.Indices) != 1 {
+		return t.fail("dcl_indexrange of %s: this GPU indexes the inputs v# and outputs o# only", o.Type)
+	}
+	start, err := t.index(o, 0)
+	if err != nil {
+		return err
+	}
+	count := in.Extra[0]
+	if count == 0 || uint64(start)+uint64(count) > shaderisa.MaxInputs {
+		return t.fail("dcl_indexrange %s%d %d: past the GPU's %d registers", o.Type, start, count, shaderisa.MaxInputs)
+	}
+	t.ranges = append(t.ranges, indexRange{file: o.Type, start: start, count: count})
+	if o.Type == dxbc.RegInput {
+		t.inputs = max(t.inputs, start+count)
+	} else {
+		t.outputs = max(t.outputs, start+count)
+	}
 	return nil
 }
 
@@ -59,130 +86,109 @@ func (t *translator) layout() error {
 		next += x.count
 	}
 	t.fixed = next
-	if t.fixed > shader.MaxTemps {
-		return t.fail("%d temporaries with the indexable arrays, the GPU has %d", t.fixed, shader.MaxTemps)
+	if t.fixed > shaderisa.MaxTemps {
+		return t.fail("%d temporaries with the indexable arrays, the GPU has %d", t.fixed, shaderisa.MaxTemps)
 	}
 	return nil
 }
 
-// element resolves x#[n] (ok) or, for a register index, the array and the
-// scratch temp holding each lane's element number (rel).
-func (t *translator) element(o *dxbc.Operand) (x *indexable, elem uint32, idx shader.Operand, rel bool, err error) {
-	if len(o.Indices) != 2 || o.Indices[0].Rel != nil {
-		return nil, 0, idx, false, t.fail("an indexable temporary is x#[index]")
+// relReg returns the temp and component holding a register index's
+// register part (r#.c; anything else, or a modified one, copied to a
+// scratch temp first).
+func (t *translator) relReg(ix dxbc.Index) (uint32, uint8, error) {
+	if ix.Repr != dxbc.IndexRelative && ix.Repr != dxbc.IndexImm32Relative || ix.Rel == nil {
+		return 0, 0, t.fail("a 64-bit register index")
 	}
-	x = t.xs[uint32(o.Indices[0].Imm)]
+	rel := ix.Rel
+	if rel.Components != 4 || rel.Mode != dxbc.SelectOne && rel.Mode != dxbc.SelectSwizzle {
+		return 0, 0, t.fail("a relative index that is not one component")
+	}
+	if rel.Type == dxbc.RegTemp && rel.Modifier == dxbc.ModNone && len(rel.Indices) == 1 && rel.Indices[0].Rel == nil {
+		reg, err := t.index(rel, 0)
+		if err != nil {
+			return 0, 0, err
+		}
+		if reg >= t.temps {
+			return 0, 0, t.fail("r%d is not declared", reg)
+		}
+		return reg, rel.Swiz[0], nil
+	}
+	s, err := t.src(rel)
+	if err != nil {
+		return 0, 0, err
+	}
+	tmp := t.newScratch()
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: shaderisa.R(tmp).WithMask("x"), Src: []shaderisa.Operand{s, shaderisa.L(0, 0, 0, 0)}})
+	return tmp, 0, nil
+}
+
+// xOperand maps x#[...] to its ISA temp or a relative operand over the
+// array.
+func (t *translator) xOperand(o *dxbc.Operand) (shaderisa.Operand, error) {
+	var r shaderisa.Operand
+	if len(o.Indices) != 2 || o.Indices[0].Rel != nil {
+		return r, t.fail("an indexable temporary is x#[index]")
+	}
+	x := t.xs[uint32(o.Indices[0].Imm)]
 	if x == nil || o.Indices[0].Imm > 1<<20 {
-		return nil, 0, idx, false, t.fail("x%d is not declared", o.Indices[0].Imm)
+		return r, t.fail("x%d is not declared", o.Indices[0].Imm)
 	}
 	ix := o.Indices[1]
 	if ix.Repr == dxbc.IndexImm32 {
 		if ix.Imm >= uint64(x.count) {
-			return nil, 0, idx, false, t.fail("x%d[%d] is past its %d elements", o.Indices[0].Imm, ix.Imm, x.count)
+			return r, t.fail("x%d[%d] is past its %d elements", o.Indices[0].Imm, ix.Imm, x.count)
 		}
-		return x, uint32(ix.Imm), idx, false, nil
+		return shaderisa.R(x.base + uint32(ix.Imm)), nil
 	}
-	idx, err = t.relIndex(ix)
-	return x, 0, idx, true, err
-}
-
-// relIndex computes a register index (reg.c + n) into a scratch temp's
-// four components.
-func (t *translator) relIndex(ix dxbc.Index) (shader.Operand, error) {
-	if ix.Repr != dxbc.IndexRelative && ix.Repr != dxbc.IndexImm32Relative || ix.Rel == nil {
-		return shader.Operand{}, t.fail("a 64-bit register index")
-	}
-	s, err := t.src(ix.Rel)
+	reg, comp, err := t.relReg(ix)
 	if err != nil {
-		return s, err
+		return r, err
 	}
-	c := s.Swizzle[0]
-	s.Swizzle = [4]uint8{c, c, c, c}
-	n := uint32(ix.Imm)
-	r := t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpIAdd, Dst: shader.R(r), Src: []shader.Operand{s, shader.L(n, n, n, n)}})
-	return shader.R(r), nil
+	return shaderisa.R(x.base).WithRel(x.base+uint32(ix.Imm), x.count, reg, comp), nil
 }
 
-// gather reads element idx of n elements (elem(k) is element k) into a
-// scratch temp, per lane: 0 where idx is out of range.
-func (t *translator) gather(idx shader.Operand, n uint32, elem func(k uint32) shader.Operand) uint32 {
-	res, hit := t.newScratch(), t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpMov, Dst: shader.R(res), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
-	for k := range n {
-		t.emit(shader.Inst{Op: shader.OpIEq, Dst: shader.R(hit), Src: []shader.Operand{idx, shader.L(k, k, k, k)}})
-		t.emit(shader.Inst{Op: shader.OpMovc, Dst: shader.R(res), Src: []shader.Operand{shader.R(hit), elem(k), shader.R(res)}})
-	}
-	return res
-}
+// xSrc maps a source x#[...].
+func (t *translator) xSrc(o *dxbc.Operand) (shaderisa.Operand, error) { return t.xOperand(o) }
 
-// xSrc maps a source x#[...]: an element's temp, or the gathered value.
-func (t *translator) xSrc(o *dxbc.Operand) (shader.Operand, error) {
-	x, elem, idx, rel, err := t.element(o)
-	if err != nil {
-		return shader.Operand{}, err
-	}
-	if !rel {
-		return shader.R(x.base + elem), nil
-	}
-	return shader.R(t.gather(idx, x.count, func(k uint32) shader.Operand { return shader.R(x.base + k) })), nil
+// xDst maps a destination x#[...].
+func (t *translator) xDst(o *dxbc.Operand, mask uint8) (shaderisa.Operand, error) {
+	r, err := t.xOperand(o)
+	r.Mask = mask
+	return r, err
 }
 
 // icbRel maps icb[reg.c + n].
-func (t *translator) icbRel(o *dxbc.Operand) (shader.Operand, error) {
-	if len(t.icb) > maxIndexed {
-		return shader.Operand{}, t.fail("icb[] of %d elements indexed by a register: the translator takes up to %d", len(t.icb), maxIndexed)
+func (t *translator) icbRel(o *dxbc.Operand) (shaderisa.Operand, error) {
+	if len(t.icb) == 0 {
+		return shaderisa.Operand{}, t.fail("icb[] without dcl_immediateConstantBuffer")
 	}
-	idx, err := t.relIndex(o.Indices[0])
+	reg, comp, err := t.relReg(o.Indices[0])
 	if err != nil {
-		return idx, err
+		return shaderisa.Operand{}, err
 	}
-	return shader.R(t.gather(idx, uint32(len(t.icb)), func(k uint32) shader.Operand {
-		v := t.icb[k]
-		return shader.L(v[0], v[1], v[2], v[3])
-	})), nil
+	t.useICB = true
+	return shaderisa.ICBRel(uint32(o.Indices[0].Imm), uint32(len(t.icb)), reg, comp), nil
 }
 
-// store is a write to x#[index] chosen per lane: the instruction writes
-// the scratch temp val, then each element takes it where its number
-// equals the index.
-type store struct {
-	x    *indexable
-	idx  shader.Operand
-	val  uint32
-	mask uint8
-}
-
-// xDst maps a destination x#[...]: an element's temp, or a scratch temp
-// and a store to emit after the instruction.
-func (t *translator) xDst(o *dxbc.Operand, mask uint8) (shader.Operand, error) {
-	x, elem, idx, rel, err := t.element(o)
-	if err != nil {
-		return shader.Operand{}, err
-	}
-	if !rel {
-		r := shader.R(x.base + elem)
-		r.Mask = mask
-		return r, nil
-	}
-	val := t.newScratch()
-	t.stores = append(t.stores, store{x: x, idx: idx, val: val, mask: mask})
-	r := shader.R(val)
-	r.Mask = mask
-	return r, nil
-}
-
-// flushStores emits the pending stores of the instruction just translated.
-func (t *translator) flushStores() {
-	for _, s := range t.stores {
-		hit := t.newScratch()
-		for k := range s.x.count {
-			e := shader.R(s.x.base + k)
-			d := e
-			d.Mask = s.mask
-			t.emit(shader.Inst{Op: shader.OpIEq, Dst: shader.R(hit), Src: []shader.Operand{s.idx, shader.L(k, k, k, k)}})
-			t.emit(shader.Inst{Op: shader.OpMovc, Dst: d, Src: []shader.Operand{shader.R(hit), shader.R(s.val), e}})
+// rangeOperand maps v[r#.c + n] or o[r#.c + n] over the dcl_indexrange
+// that holds register n.
+func (t *translator) rangeOperand(o *dxbc.Operand) (shaderisa.Operand, error) {
+	var r shaderisa.Operand
+	ix := o.Indices[0]
+	n := uint32(min(ix.Imm, 1<<20))
+	for _, rg := range t.ranges {
+		if rg.file == o.Type && n-rg.start < rg.count {
+			reg, comp, err := t.relReg(ix)
+			if err != nil {
+				return r, err
+			}
+			if o.Type == dxbc.RegInput {
+				r = shaderisa.V(rg.start)
+			} else {
+				r = shaderisa.O(rg.start)
+			}
+			return r.WithRel(n, rg.count, reg, comp), nil
 		}
 	}
-	t.stores = t.stores[:0]
+	return r, t.fail("%s[%s + %d]: no dcl_indexrange holds register %d", o.Type, ix.Rel.Type, n, n)
 }

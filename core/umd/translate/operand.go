@@ -2,60 +2,65 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // dst maps a destination. ok is false for null (a discarded result).
-func (t *translator) dst(o *dxbc.Operand) (shader.Operand, bool, error) {
+func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 	if o.Type == dxbc.RegNull {
-		return shader.Operand{}, false, nil
+		return shaderisa.Operand{}, false, nil
 	}
 	if o.Modifier != dxbc.ModNone {
-		return shader.Operand{}, false, t.fail("a destination with a source modifier")
+		return shaderisa.Operand{}, false, t.fail("a destination with a source modifier")
 	}
 	if o.Type == dxbc.RegOutputDepth {
 		// oDepth: one component, the ISA's output DepthOutput.x.
-		if !t.outs[DepthOutput] || t.out.Stage != shader.StagePixel {
-			return shader.Operand{}, false, t.fail("oDepth is not declared")
+		if !t.outs[DepthOutput] || t.out.Stage != shaderisa.StagePixel {
+			return shaderisa.Operand{}, false, t.fail("oDepth is not declared")
 		}
-		r := shader.O(DepthOutput)
+		r := shaderisa.O(DepthOutput)
 		r.Mask = 1
 		return r, true, nil
 	}
 	mask := uint8(0xF)
 	if o.Components == 4 {
 		if o.Mode != dxbc.SelectMask {
-			return shader.Operand{}, false, t.fail("a destination with a swizzle")
+			return shaderisa.Operand{}, false, t.fail("a destination with a swizzle")
 		}
 		mask = o.WriteMask
 	} else if o.Components != 0 {
-		return shader.Operand{}, false, t.fail("a one-component destination")
+		return shaderisa.Operand{}, false, t.fail("a one-component destination")
 	}
 	if mask == 0 {
-		return shader.Operand{}, false, nil
+		return shaderisa.Operand{}, false, nil
 	}
 	if o.Type == dxbc.RegIndexableTemp {
 		r, err := t.xDst(o, mask)
 		return r, err == nil, err
 	}
+	if o.Type == dxbc.RegOutput && len(o.Indices) == 1 && o.Indices[0].Rel != nil {
+		r, err := t.rangeOperand(o)
+		r.Mask = mask
+		return r, err == nil, err
+	}
 	idx, err := t.index(o, 0)
 	if err != nil {
-		return shader.Operand{}, false, err
+		return shaderisa.Operand{}, false, err
 	}
-	var r shader.Operand
+	var r shaderisa.Operand
 	switch o.Type {
 	case dxbc.RegTemp:
 		if idx >= t.temps {
 			return r, false, t.fail("r%d is not declared", idx)
 		}
-		r = shader.R(idx)
+		r = shaderisa.R(idx)
 	case dxbc.RegOutput:
 		if !t.outs[idx] {
 			return r, false, t.fail("o%d is not declared", idx)
 		}
-		r = shader.O(idx)
+		r = shaderisa.O(idx)
 	default:
-		return r, false, t.fail("destination register type %d is not supported by the GPU's ISA", o.Type)
+		return r, false, t.fail("destination register %s is not supported by the GPU's ISA", o.Type)
 	}
 	r.Mask = mask
 	return r, true, nil
@@ -91,19 +96,27 @@ func (t *translator) swizzle(o *dxbc.Operand) ([4]uint8, error) {
 		return [4]uint8{c, c, c, c}, nil
 	}
 	// A mask on a source reads the masked components in place.
-	return shader.Identity, nil
+	return shaderisa.Identity, nil
 }
 
 // src maps a source: registers, cb elements (cb#[r#.c + n] per lane),
 // immediates and icb[n] with a constant index (an immediate).
-func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
-	var r shader.Operand
+func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
+	var r shaderisa.Operand
 	swz, err := t.swizzle(o)
 	if err != nil {
 		return r, err
 	}
 	switch o.Type {
-	case dxbc.RegTemp, dxbc.RegInput:
+	case dxbc.RegInput:
+		if len(o.Indices) == 1 && o.Indices[0].Rel != nil {
+			if r, err = t.rangeOperand(o); err != nil {
+				return r, err
+			}
+			break
+		}
+		fallthrough
+	case dxbc.RegTemp:
 		idx, err := t.index(o, 0)
 		if err != nil {
 			return r, err
@@ -112,12 +125,12 @@ func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
 			if idx >= t.temps {
 				return r, t.fail("r%d is not declared", idx)
 			}
-			r = shader.R(idx)
+			r = shaderisa.R(idx)
 		} else {
 			if !t.ins[idx] {
 				return r, t.fail("v%d is not declared", idx)
 			}
-			r = shader.V(idx)
+			r = shaderisa.V(idx)
 		}
 	case dxbc.RegImmediate32:
 		var v [4]uint32
@@ -129,7 +142,7 @@ func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
 		default:
 			return r, t.fail("an immediate of %d values", len(o.Imm))
 		}
-		r = shader.L(v[0], v[1], v[2], v[3])
+		r = shaderisa.L(v[0], v[1], v[2], v[3])
 	case dxbc.RegIndexableTemp:
 		if r, err = t.xSrc(o); err != nil {
 			return r, err
@@ -149,13 +162,13 @@ func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
 			return r, t.fail("icb[%d] past the immediate constant buffer's %d elements", idx, len(t.icb))
 		}
 		v := t.icb[idx]
-		r = shader.L(v[0], v[1], v[2], v[3])
+		r = shaderisa.L(v[0], v[1], v[2], v[3])
 	case dxbc.RegConstantBuffer:
 		if r, err = t.cb(o); err != nil {
 			return r, err
 		}
 	default:
-		return r, t.fail("source register type %d is not supported by the GPU's ISA", o.Type)
+		return r, t.fail("source register %s is not supported by the GPU's ISA", o.Type)
 	}
 	r.Swizzle = swz
 	r.Neg = o.Modifier&dxbc.ModNeg != 0
@@ -165,8 +178,8 @@ func (t *translator) src(o *dxbc.Operand) (shader.Operand, error) {
 
 // cb maps cb#[n] and cb#[reg.c + n]. A relative index in anything but a
 // temp (an input, say) is copied to a scratch temp first.
-func (t *translator) cb(o *dxbc.Operand) (shader.Operand, error) {
-	var r shader.Operand
+func (t *translator) cb(o *dxbc.Operand) (shaderisa.Operand, error) {
+	var r shaderisa.Operand
 	if len(o.Indices) != 2 {
 		return r, t.fail("a constant buffer operand needs a slot and an element")
 	}
@@ -178,13 +191,13 @@ func (t *translator) cb(o *dxbc.Operand) (shader.Operand, error) {
 		return r, t.fail("cb%d is not declared", slot)
 	}
 	ix := o.Indices[1]
-	if ix.Imm >= shader.MaxCBIndex {
-		return r, t.fail("cb%d[%d] is past the GPU's %d elements", slot, ix.Imm, shader.MaxCBIndex)
+	if ix.Imm >= shaderisa.MaxCBIndex {
+		return r, t.fail("cb%d[%d] is past the GPU's %d elements", slot, ix.Imm, shaderisa.MaxCBIndex)
 	}
 	elem := uint32(ix.Imm)
 	switch ix.Repr {
 	case dxbc.IndexImm32:
-		return shader.CB(slot, elem), nil
+		return shaderisa.CB(slot, elem), nil
 	case dxbc.IndexRelative, dxbc.IndexImm32Relative:
 	default:
 		return r, t.fail("a 64-bit constant buffer index")
@@ -202,13 +215,13 @@ func (t *translator) cb(o *dxbc.Operand) (shader.Operand, error) {
 		if reg >= t.temps {
 			return r, t.fail("r%d is not declared", reg)
 		}
-		return shader.CBRel(slot, elem, reg, comp), nil
+		return shaderisa.CBRel(slot, elem, reg, comp), nil
 	}
 	s, err := t.src(rel)
 	if err != nil {
 		return r, err
 	}
 	tmp := t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpMov, Dst: shader.R(tmp).WithMask("x"), Src: []shader.Operand{s}})
-	return shader.CBRel(slot, elem, tmp, 0), nil
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(tmp).WithMask("x"), Src: []shaderisa.Operand{s}})
+	return shaderisa.CBRel(slot, elem, tmp, 0), nil
 }

@@ -2,42 +2,42 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // direct maps the DXBC opcodes that have an ISA op of the same meaning
 // (one destination, the same sources). exp and log are base 2 in SM4;
 // round_ni/pi/z are floor, ceil and trunc; deriv_rtx/rty are the coarse
 // forms (the Direct3D 11.3 functional specification lets them be either).
-var direct = map[dxbc.Opcode]shader.Op{
-	dxbc.OpMov: shader.OpMov, dxbc.OpMovc: shader.OpMovc,
-	dxbc.OpAdd: shader.OpAdd, dxbc.OpMul: shader.OpMul, dxbc.OpMad: shader.OpMad, dxbc.OpDiv: shader.OpDiv,
-	dxbc.OpDp2: shader.OpDp2, dxbc.OpDp3: shader.OpDp3, dxbc.OpDp4: shader.OpDp4,
-	dxbc.OpMin: shader.OpMin, dxbc.OpMax: shader.OpMax,
-	dxbc.OpRcp: shader.OpRcp, dxbc.OpRsq: shader.OpRsq, dxbc.OpSqrt: shader.OpSqrt,
-	dxbc.OpExp: shader.OpExp2, dxbc.OpLog: shader.OpLog2, dxbc.OpFrc: shader.OpFrc,
-	dxbc.OpRoundNE: shader.OpRoundNE, dxbc.OpRoundNI: shader.OpFloor, dxbc.OpRoundPI: shader.OpCeil,
-	dxbc.OpRoundZ: shader.OpTrunc,
-	dxbc.OpLt:     shader.OpLt, dxbc.OpGe: shader.OpGe, dxbc.OpEq: shader.OpEq, dxbc.OpNe: shader.OpNe,
-	dxbc.OpIadd: shader.OpIAdd, dxbc.OpIshl: shader.OpIShl, dxbc.OpIshr: shader.OpIShr, dxbc.OpUshr: shader.OpUShr,
-	dxbc.OpAnd: shader.OpAnd, dxbc.OpOr: shader.OpOr, dxbc.OpXor: shader.OpXor, dxbc.OpNot: shader.OpNot,
-	dxbc.OpIneg: shader.OpINeg,
-	dxbc.OpIlt:  shader.OpILt, dxbc.OpIge: shader.OpIGe, dxbc.OpIeq: shader.OpIEq, dxbc.OpIne: shader.OpINe,
-	dxbc.OpUlt: shader.OpULt, dxbc.OpUge: shader.OpUGe,
-	dxbc.OpItof: shader.OpIToF, dxbc.OpUtof: shader.OpUToF, dxbc.OpFtoi: shader.OpFToI, dxbc.OpFtou: shader.OpFToU,
-	dxbc.OpImin: shader.OpIMin, dxbc.OpImax: shader.OpIMax, dxbc.OpUmin: shader.OpUMin, dxbc.OpUmax: shader.OpUMax,
-	dxbc.OpDerivRtx: shader.OpDerivX, dxbc.OpDerivRty: shader.OpDerivY,
-	dxbc.OpDerivRtxCoarse: shader.OpDerivX, dxbc.OpDerivRtyCoarse: shader.OpDerivY,
-	dxbc.OpDerivRtxFine: shader.OpDerivXFine, dxbc.OpDerivRtyFine: shader.OpDerivYFine,
+var direct = map[dxbc.Opcode]shaderisa.Op{
+	dxbc.OpMov: shaderisa.OpMov, dxbc.OpMovc: shaderisa.OpMovc,
+	dxbc.OpAdd: shaderisa.OpAdd, dxbc.OpMul: shaderisa.OpMul, dxbc.OpMad: shaderisa.OpMad, dxbc.OpDiv: shaderisa.OpDiv,
+	dxbc.OpDp2: shaderisa.OpDp2, dxbc.OpDp3: shaderisa.OpDp3, dxbc.OpDp4: shaderisa.OpDp4,
+	dxbc.OpMin: shaderisa.OpMin, dxbc.OpMax: shaderisa.OpMax,
+	dxbc.OpRcp: shaderisa.OpRcp, dxbc.OpRsq: shaderisa.OpRsq, dxbc.OpSqrt: shaderisa.OpSqrt,
+	dxbc.OpExp: shaderisa.OpExp2, dxbc.OpLog: shaderisa.OpLog2, dxbc.OpFrc: shaderisa.OpFrc,
+	dxbc.OpRoundNE: shaderisa.OpRoundNE, dxbc.OpRoundNI: shaderisa.OpFloor, dxbc.OpRoundPI: shaderisa.OpCeil,
+	dxbc.OpRoundZ: shaderisa.OpTrunc,
+	dxbc.OpLt:     shaderisa.OpLt, dxbc.OpGe: shaderisa.OpGe, dxbc.OpEq: shaderisa.OpEq, dxbc.OpNe: shaderisa.OpNe,
+	dxbc.OpIadd: shaderisa.OpIAdd, dxbc.OpIshl: shaderisa.OpIShl, dxbc.OpIshr: shaderisa.OpIShr, dxbc.OpUshr: shaderisa.OpUShr,
+	dxbc.OpAnd: shaderisa.OpAnd, dxbc.OpOr: shaderisa.OpOr, dxbc.OpXor: shaderisa.OpXor, dxbc.OpNot: shaderisa.OpNot,
+	dxbc.OpIneg: shaderisa.OpINeg,
+	dxbc.OpIlt:  shaderisa.OpILt, dxbc.OpIge: shaderisa.OpIGe, dxbc.OpIeq: shaderisa.OpIEq, dxbc.OpIne: shaderisa.OpINe,
+	dxbc.OpUlt: shaderisa.OpULt, dxbc.OpUge: shaderisa.OpUGe,
+	dxbc.OpItof: shaderisa.OpIToF, dxbc.OpUtof: shaderisa.OpUToF, dxbc.OpFtoi: shaderisa.OpFToI, dxbc.OpFtou: shaderisa.OpFToU,
+	dxbc.OpImin: shaderisa.OpIMin, dxbc.OpImax: shaderisa.OpIMax, dxbc.OpUmin: shaderisa.OpUMin, dxbc.OpUmax: shaderisa.OpUMax,
+	dxbc.OpDerivRtx: shaderisa.OpDerivX, dxbc.OpDerivRty: shaderisa.OpDerivY,
+	dxbc.OpDerivRtxCoarse: shaderisa.OpDerivX, dxbc.OpDerivRtyCoarse: shaderisa.OpDerivY,
+	dxbc.OpDerivRtxFine: shaderisa.OpDerivXFine, dxbc.OpDerivRtyFine: shaderisa.OpDerivYFine,
 }
 
 // flow maps the control-flow opcodes (tests carry over as _z/_nz).
-var flow = map[dxbc.Opcode]shader.Op{
-	dxbc.OpIf: shader.OpIf, dxbc.OpElse: shader.OpElse, dxbc.OpEndif: shader.OpEndIf,
-	dxbc.OpLoop: shader.OpLoop, dxbc.OpEndloop: shader.OpEndLoop,
-	dxbc.OpBreak: shader.OpBreak, dxbc.OpBreakc: shader.OpBreakc,
-	dxbc.OpContinue: shader.OpContinue, dxbc.OpContinuec: shader.OpContinuec,
-	dxbc.OpRet: shader.OpRet, dxbc.OpRetc: shader.OpRetc, dxbc.OpDiscard: shader.OpDiscard,
+var flow = map[dxbc.Opcode]shaderisa.Op{
+	dxbc.OpIf: shaderisa.OpIf, dxbc.OpElse: shaderisa.OpElse, dxbc.OpEndif: shaderisa.OpEndIf,
+	dxbc.OpLoop: shaderisa.OpLoop, dxbc.OpEndloop: shaderisa.OpEndLoop,
+	dxbc.OpBreak: shaderisa.OpBreak, dxbc.OpBreakc: shaderisa.OpBreakc,
+	dxbc.OpContinue: shaderisa.OpContinue, dxbc.OpContinuec: shaderisa.OpContinuec,
+	dxbc.OpRet: shaderisa.OpRet, dxbc.OpRetc: shaderisa.OpRetc, dxbc.OpDiscard: shaderisa.OpDiscard,
 }
 
 // operands is the operand count of the instructions translated by
@@ -46,27 +46,13 @@ var operands = map[dxbc.Opcode]int{
 	dxbc.OpImul: 4, dxbc.OpUmul: 4, dxbc.OpImad: 4, dxbc.OpUmad: 4, dxbc.OpUdiv: 4, dxbc.OpSincos: 3, dxbc.OpSwapc: 5,
 	dxbc.OpUbfe: 4, dxbc.OpIbfe: 4, dxbc.OpBfi: 5, dxbc.OpUaddc: 4, dxbc.OpUsubb: 4, dxbc.OpF16toF32: 2,
 	dxbc.OpCountbits: 2, dxbc.OpFirstbitLo: 2, dxbc.OpFirstbitHi: 2, dxbc.OpFirstbitShi: 2, dxbc.OpBfrev: 2,
-}
-
-// unsupported says why the ISA has no counterpart, for the error.
-var unsupported = map[dxbc.Opcode]string{
-	dxbc.OpSampleC:   "the GPU's ISA has no comparison sample (sample_c)",
-	dxbc.OpSampleCLZ: "the GPU's ISA has no comparison sample (sample_c_lz)",
-	dxbc.OpGather4:   "the GPU's ISA has no gather4", dxbc.OpGather4C: "the GPU's ISA has no gather4",
-	dxbc.OpGather4PO: "the GPU's ISA has no gather4", dxbc.OpGather4POC: "the GPU's ISA has no gather4",
-	dxbc.OpBufinfo: "the GPU has no buffer resources (bufinfo)",
-	dxbc.OpLod:     "the GPU's ISA has no lod query", dxbc.OpLdMS: "the GPU has no multisampled textures",
-	dxbc.OpSampleInfo: "the GPU has no multisampled textures", dxbc.OpSamplePos: "the GPU has no multisampled textures",
-	dxbc.OpCall: "the GPU's ISA has no subroutines", dxbc.OpCallc: "the GPU's ISA has no subroutines",
-	dxbc.OpLabel:         "the GPU's ISA has no subroutines",
-	dxbc.OpF32toF16:      "f32tof16 is not translated (its rounding to half precision is not lowered)",
-	dxbc.OpDclIndexRange: "the GPU's ISA has no relative indexing of inputs or outputs",
+	dxbc.OpF32toF16: 2,
 }
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if why, ok := unsupported[in.Op]; ok {
-		return t.fail("%s", why)
+	if _, ok := refusals[in.Op]; ok {
+		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
 		return t.fail("a declaration after the first instruction")
@@ -75,7 +61,7 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.fail("%d operands, want %d", len(in.Operands), n)
 	}
 	if op, ok := direct[in.Op]; ok {
-		if op >= shader.OpDerivX && t.out.Stage != shader.StagePixel {
+		if op >= shaderisa.OpDerivX && t.out.Stage != shaderisa.StagePixel {
 			return t.fail("derivatives in a vertex shader")
 		}
 		return t.alu(in, op)
@@ -83,52 +69,111 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	if op, ok := flow[in.Op]; ok {
 		return t.flow(in, op)
 	}
+	if _, ok := texForms[in.Op]; ok {
+		return t.texture(in)
+	}
 	switch in.Op {
 	case dxbc.OpNop:
 		return nil
 	case dxbc.OpImul, dxbc.OpUmul:
-		// The low 32 bits of a product are the same signed or unsigned.
-		if in.Operands[0].Type != dxbc.RegNull {
-			return t.fail("the high 32 bits of a product are not in the GPU's ISA")
+		if in.Operands[0].Type == dxbc.RegNull {
+			// The low 32 bits alone, the same signed or unsigned.
+			return t.alu2(in, 1, shaderisa.OpIMul, in.Operands[2], in.Operands[3])
 		}
-		return t.alu2(in, 1, shader.OpIMul, in.Operands[2], in.Operands[3])
+		return t.twoDsts(in)
 	case dxbc.OpImad, dxbc.OpUmad:
 		return t.mad(in)
 	case dxbc.OpUdiv:
-		return t.pair(in, shader.OpUDiv, shader.OpURem)
+		return t.pair(in, shaderisa.OpUDiv, shaderisa.OpURem)
 	case dxbc.OpSincos:
-		return t.pair(in, shader.OpSin, shader.OpCos)
+		return t.pair(in, shaderisa.OpSin, shaderisa.OpCos)
 	case dxbc.OpSwapc:
 		return t.swapc(in)
-	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpSampleD, dxbc.OpSampleB, dxbc.OpLd, dxbc.OpResinfo:
-		return t.texture(in)
-	case dxbc.OpUbfe:
-		return t.bfe(in, shader.OpUShr)
-	case dxbc.OpIbfe:
-		return t.bfe(in, shader.OpIShr)
-	case dxbc.OpBfi:
-		return t.bfi(in)
+	case dxbc.OpSampleInfo, dxbc.OpSamplePos:
+		return t.sampleInfo(in)
+	case dxbc.OpUbfe, dxbc.OpIbfe, dxbc.OpBfi, dxbc.OpBfrev, dxbc.OpCountbits, dxbc.OpFirstbitHi,
+		dxbc.OpFirstbitLo, dxbc.OpFirstbitShi, dxbc.OpF16toF32, dxbc.OpF32toF16:
+		return t.alu(in, oneForOne[in.Op])
 	case dxbc.OpUaddc, dxbc.OpUsubb:
-		return t.carry(in)
-	case dxbc.OpF16toF32:
-		return t.f16tof32(in)
-	case dxbc.OpCountbits, dxbc.OpFirstbitLo, dxbc.OpFirstbitHi, dxbc.OpFirstbitShi, dxbc.OpBfrev:
-		return t.bitCount(in)
+		return t.twoDsts(in)
 	case dxbc.OpSwitch, dxbc.OpCase, dxbc.OpDefault, dxbc.OpEndswitch:
 		return t.switchOp(in)
+	case dxbc.OpCall, dxbc.OpCallc, dxbc.OpLabel:
+		return t.subroutine(in)
+	case dxbc.OpDadd, dxbc.OpDmul, dxbc.OpDmin, dxbc.OpDmax, dxbc.OpDeq, dxbc.OpDge, dxbc.OpDlt, dxbc.OpDne,
+		dxbc.OpDmov, dxbc.OpDmovc, dxbc.OpDtof, dxbc.OpFtod:
+		return t.double(in)
+	case dxbc.OpEvalCentroid, dxbc.OpEvalSampleIndex:
+		return t.eval(in)
 	}
 	if isDecl(in.Op) {
 		return t.decl(in)
 	}
-	return t.fail("%s is not translated to the GPU's ISA", in.Op)
+	return t.refuse(in.Op)
 }
 
-func isDecl(op dxbc.Opcode) bool {
-	return op == dxbc.OpCustomData || op >= dxbc.OpDclResource && op <= dxbc.OpDclGlobalFlags
+func isDecl(op dxbc.Opcode) bool { return op.IsDeclaration() }
+
+// continueInSwitch translates a continue whose innermost loop or switch
+// is a switch: the lanes set the switch's cont and break out of it (see
+// switch.go).
+func (t *translator) continueInSwitch(in *dxbc.Instruction) error {
+	lv := &t.switches[len(t.switches)-1]
+	lv.contUsed = true
+	cont := shaderisa.R(lv.cont).WithMask("x")
+	if in.Op == dxbc.OpContinue {
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: cont, Src: []shaderisa.Operand{shaderisa.L(^uint32(0), 0, 0, 0)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpBreak})
+		return nil
+	}
+	if in.Operands[0].Modifier != dxbc.ModNone {
+		return t.fail("a condition with a source modifier")
+	}
+	c, err := t.src(&in.Operands[0])
+	if err != nil {
+		return err
+	}
+	test := shaderisa.OpIEq
+	if in.Test() == dxbc.TestNonZero {
+		test = shaderisa.OpINe
+	}
+	t.emit(shaderisa.Inst{Op: test, Dst: cont, Src: []shaderisa.Operand{c, shaderisa.L(0, 0, 0, 0)}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpBreakc, NZ: true, Src: []shaderisa.Operand{shaderisa.R(lv.cont).WithSwizzle("x")}})
+	return nil
+}
+
+// subroutine translates call, callc and label one for one: the ISA has
+// subroutines (a ret inside one returns from it).
+func (t *translator) subroutine(in *dxbc.Instruction) error {
+	lbl := &in.Operands[len(in.Operands)-1]
+	if lbl.Type != dxbc.RegLabel || len(lbl.Indices) != 1 || lbl.Indices[0].Rel != nil || lbl.Indices[0].Imm >= shaderisa.MaxLabels {
+		return t.fail("%s takes a label l0..l%d", in.Op, shaderisa.MaxLabels-1)
+	}
+	x := shaderisa.Inst{Label: uint32(lbl.Indices[0].Imm)}
+	switch in.Op {
+	case dxbc.OpLabel:
+		if len(t.blocks) != 0 {
+			return t.fail("a label inside an if, loop or switch")
+		}
+		x.Op = shaderisa.OpLabel
+	case dxbc.OpCall:
+		x.Op = shaderisa.OpCall
+	case dxbc.OpCallc:
+		if in.Operands[0].Modifier != dxbc.ModNone {
+			return t.fail("a condition with a source modifier")
+		}
+		c, err := t.src(&in.Operands[0])
+		if err != nil {
+			return err
+		}
+		x.Op, x.NZ, x.Src = shaderisa.OpCallc, in.Test() == dxbc.TestNonZero, []shaderisa.Operand{c}
+	}
+	t.emit(x)
+	return nil
 }
 
 // alu translates a one-destination instruction whose sources map as they are.
-func (t *translator) alu(in *dxbc.Instruction, op shader.Op) error {
+func (t *translator) alu(in *dxbc.Instruction, op shaderisa.Op) error {
 	if len(in.Operands) < 1 {
 		return t.fail("no destination")
 	}
@@ -136,12 +181,12 @@ func (t *translator) alu(in *dxbc.Instruction, op shader.Op) error {
 }
 
 // alu2 emits op into destination operand d of in from srcs.
-func (t *translator) alu2(in *dxbc.Instruction, d int, op shader.Op, srcs ...dxbc.Operand) error {
+func (t *translator) alu2(in *dxbc.Instruction, d int, op shaderisa.Op, srcs ...dxbc.Operand) error {
 	dst, ok, err := t.dst(&in.Operands[d])
 	if err != nil || !ok {
 		return err
 	}
-	x := shader.Inst{Op: op, Sat: in.Saturate(), Dst: dst}
+	x := shaderisa.Inst{Op: op, Sat: in.Saturate(), Dst: dst}
 	for i := range srcs {
 		s, err := t.src(&srcs[i])
 		if err != nil {
@@ -160,15 +205,15 @@ func (t *translator) mad(in *dxbc.Instruction) error {
 	if err != nil || !ok {
 		return err
 	}
-	var s [3]shader.Operand
+	var s [3]shaderisa.Operand
 	for i := range s {
 		if s[i], err = t.src(&in.Operands[1+i]); err != nil {
 			return err
 		}
 	}
 	tmp := t.newScratch()
-	t.emit(shader.Inst{Op: shader.OpIMul, Dst: shader.R(tmp), Src: []shader.Operand{s[0], s[1]}})
-	t.emit(shader.Inst{Op: shader.OpIAdd, Dst: dst, Src: []shader.Operand{shader.R(tmp), s[2]}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: shaderisa.R(tmp), Src: []shaderisa.Operand{s[0], s[1]}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: dst, Src: []shaderisa.Operand{shaderisa.R(tmp), s[2]}})
 	return nil
 }
 
@@ -177,7 +222,7 @@ func (t *translator) mad(in *dxbc.Instruction) error {
 // result goes to a scratch temp and is moved last (so where both
 // destinations name one component, which DXBC leaves unsaid, dst0's
 // result stands; fxc never writes that).
-func (t *translator) pair(in *dxbc.Instruction, op0, op1 shader.Op) error {
+func (t *translator) pair(in *dxbc.Instruction, op0, op1 shaderisa.Op) error {
 	d0, ok0, err := t.dst(&in.Operands[0])
 	if err != nil {
 		return err
@@ -186,7 +231,7 @@ func (t *translator) pair(in *dxbc.Instruction, op0, op1 shader.Op) error {
 	if err != nil {
 		return err
 	}
-	var srcs []shader.Operand
+	var srcs []shaderisa.Operand
 	for i := 2; i < len(in.Operands); i++ {
 		s, err := t.src(&in.Operands[i])
 		if err != nil {
@@ -194,17 +239,17 @@ func (t *translator) pair(in *dxbc.Instruction, op0, op1 shader.Op) error {
 		}
 		srcs = append(srcs, s)
 	}
-	sat := in.Saturate() && op0 == shader.OpSin
+	sat := in.Saturate() && op0 == shaderisa.OpSin
 	var tmp uint32
 	if ok0 {
 		tmp = t.newScratch()
-		t.emit(shader.Inst{Op: op0, Sat: sat, Dst: shader.R(tmp), Src: srcs})
+		t.emit(shaderisa.Inst{Op: op0, Sat: sat, Dst: shaderisa.R(tmp), Src: srcs})
 	}
 	if ok1 {
-		t.emit(shader.Inst{Op: op1, Sat: sat, Dst: d1, Src: srcs})
+		t.emit(shaderisa.Inst{Op: op1, Sat: sat, Dst: d1, Src: srcs})
 	}
 	if ok0 {
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: d0, Src: []shader.Operand{shader.R(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: d0, Src: []shaderisa.Operand{shaderisa.R(tmp)}})
 	}
 	return nil
 }
@@ -219,7 +264,7 @@ func (t *translator) swapc(in *dxbc.Instruction) error {
 	if err != nil {
 		return err
 	}
-	var s [3]shader.Operand
+	var s [3]shaderisa.Operand
 	for i := range s {
 		if s[i], err = t.src(&in.Operands[2+i]); err != nil {
 			return err
@@ -228,13 +273,13 @@ func (t *translator) swapc(in *dxbc.Instruction) error {
 	var tmp uint32
 	if ok0 {
 		tmp = t.newScratch()
-		t.emit(shader.Inst{Op: shader.OpMovc, Dst: shader.R(tmp), Src: []shader.Operand{s[0], s[2], s[1]}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(tmp), Src: []shaderisa.Operand{s[0], s[2], s[1]}})
 	}
 	if ok1 {
-		t.emit(shader.Inst{Op: shader.OpMovc, Dst: d1, Src: []shader.Operand{s[0], s[1], s[2]}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: d1, Src: []shaderisa.Operand{s[0], s[1], s[2]}})
 	}
 	if ok0 {
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: d0, Src: []shader.Operand{shader.R(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: d0, Src: []shaderisa.Operand{shaderisa.R(tmp)}})
 	}
 	return nil
 }
@@ -248,39 +293,39 @@ const (
 
 // flow translates if/else/loop/break/continue/ret/discard. The ISA tests
 // the first component of its condition, as SM4's select-one operand does.
-func (t *translator) flow(in *dxbc.Instruction, op shader.Op) error {
-	if op == shader.OpDiscard && t.out.Stage != shader.StagePixel {
+func (t *translator) flow(in *dxbc.Instruction, op shaderisa.Op) error {
+	if op == shaderisa.OpDiscard && t.out.Stage != shaderisa.StagePixel {
 		return t.fail("discard in a vertex shader")
 	}
-	x := shader.Inst{Op: op}
+	x := shaderisa.Inst{Op: op}
 	top := byte(0)
 	if len(t.blocks) > 0 {
 		top = t.blocks[len(t.blocks)-1]
 	}
 	switch op {
-	case shader.OpIf:
+	case shaderisa.OpIf:
 		t.blocks = append(t.blocks, blockIf)
-	case shader.OpLoop:
+	case shaderisa.OpLoop:
 		t.blocks = append(t.blocks, blockLoop)
-	case shader.OpElse, shader.OpEndIf:
+	case shaderisa.OpElse, shaderisa.OpEndIf:
 		if top != blockIf {
 			return t.fail("%s without its if", in.Op)
 		}
-		if op == shader.OpEndIf {
+		if op == shaderisa.OpEndIf {
 			t.blocks = t.blocks[:len(t.blocks)-1]
 		}
-	case shader.OpEndLoop:
+	case shaderisa.OpEndLoop:
 		if top != blockLoop {
 			return t.fail("endloop without its loop")
 		}
 		t.blocks = t.blocks[:len(t.blocks)-1]
-	case shader.OpContinue, shader.OpContinuec:
+	case shaderisa.OpContinue, shaderisa.OpContinuec:
 		for k := len(t.blocks) - 1; k >= 0; k-- {
-			if t.blocks[k] == blockSwitch {
-				return t.fail("continue inside a switch: the switch's lowering (a loop) would take it")
-			}
 			if t.blocks[k] == blockLoop {
 				break
+			}
+			if t.blocks[k] == blockSwitch {
+				return t.continueInSwitch(in)
 			}
 		}
 	}
@@ -293,7 +338,7 @@ func (t *translator) flow(in *dxbc.Instruction, op shader.Op) error {
 		if err != nil {
 			return err
 		}
-		x.Src = []shader.Operand{s}
+		x.Src = []shaderisa.Operand{s}
 	}
 	t.emit(x)
 	return nil

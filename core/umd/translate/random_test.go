@@ -18,7 +18,7 @@ func TestRandomPrograms(t *testing.T) {
 	for op := range refOps {
 		ops = append(ops, op)
 	}
-	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul, dxbc.OpBfi, dxbc.OpUaddc, dxbc.OpUsubb)
+	ops = append(ops, dxbc.OpDp2, dxbc.OpDp3, dxbc.OpDp4, dxbc.OpSincos, dxbc.OpUdiv, dxbc.OpSwapc, dxbc.OpImul, dxbc.OpUmul, dxbc.OpBfi, dxbc.OpUaddc, dxbc.OpUsubb)
 	slices.Sort(ops)
 	for seed := range uint64(150) {
 		r := rand.New(rand.NewPCG(seed, 77))
@@ -113,8 +113,12 @@ func emitRandom(b *dxbc.Builder, r *rand.Rand, op dxbc.Opcode) {
 	case dxbc.OpSwapc:
 		d0, d1 := twoDst(r)
 		b.Emit(op, d0, d1, randSrc(r), randSrc(r), randSrc(r))
-	case dxbc.OpImul:
-		b.Emit(op, dxbc.Null(), randDst(r), randSrc(r), randSrc(r))
+	case dxbc.OpImul, dxbc.OpUmul:
+		d0, d1 := twoDst(r)
+		if r.IntN(3) == 0 {
+			d0 = dxbc.Null()
+		}
+		b.Emit(op, d0, d1, randSrc(r), randSrc(r))
 	case dxbc.OpBfi:
 		b.Emit(op, randDst(r), randSrc(r), randSrc(r), randSrc(r), randSrc(r))
 	default:

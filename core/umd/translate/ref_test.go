@@ -8,6 +8,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The reference: a slow, obviously correct interpreter of the DXBC
@@ -53,13 +54,13 @@ func bmask(b bool) uint32 {
 }
 
 // isaUnary runs op on x with a one-instruction ISA program.
-var isaMachines = map[shader.Op]*shader.Machine{}
+var isaMachines = map[shaderisa.Op]*shader.Machine{}
 
-func isaUnary(op shader.Op, x uint32) uint32 {
+func isaUnary(op shaderisa.Op, x uint32) uint32 {
 	m := isaMachines[op]
 	if m == nil {
-		p, err := (&shader.Program{Stage: shader.StageVertex, Inputs: 1, Outputs: 1,
-			Code: []shader.Inst{{Op: op, Dst: shader.O(0), Src: []shader.Operand{shader.V(0)}}}}).Check()
+		p, err := (&shaderisa.Program{Stage: shaderisa.StageVertex, Inputs: 1, Outputs: 1,
+			Code: []shaderisa.Inst{{Op: op, Dst: shaderisa.O(0), Src: []shaderisa.Operand{shaderisa.V(0)}}}}).Check()
 		if err != nil {
 			panic(err)
 		}
@@ -150,8 +151,8 @@ var refOps = map[dxbc.Opcode]refOp{
 	dxbc.OpRcp:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return 1 / x })},
 	dxbc.OpRsq:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) })},
 	dxbc.OpSqrt:      {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Sqrt(float64(x))) })},
-	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpExp2, a) }},
-	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shader.OpLog2, a) }},
+	dxbc.OpExp:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpExp2, a) }},
+	dxbc.OpLog:       {n: 1, arith: true, f: func(a, _, _ uint32) uint32 { return isaUnary(shaderisa.OpLog2, a) }},
 	dxbc.OpFrc:       {n: 1, arith: true, f: fl1(func(x float32) float32 { return x - float32(math.Floor(float64(x))) })},
 	dxbc.OpRoundNE:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.RoundToEven(float64(x))) })},
 	dxbc.OpRoundNI:   {n: 1, arith: true, f: fl1(func(x float32) float32 { return float32(math.Floor(float64(x))) })},
@@ -209,6 +210,7 @@ var refOps = map[dxbc.Opcode]refOp{
 		return uint32(bits.LeadingZeros32(a))
 	}},
 	dxbc.OpF16toF32: {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return half(a) }},
+	dxbc.OpF32toF16: {n: 1, f: func(a, _, _ uint32) uint32 { return toHalf(a) }},
 	dxbc.OpBfrev:    {n: 1, isInt: true, f: func(a, _, _ uint32) uint32 { return bits.Reverse32(a) }},
 	dxbc.OpImad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
 	dxbc.OpUmad:     {n: 3, isInt: true, f: func(a, b, c uint32) uint32 { return a*b + c }},
@@ -245,6 +247,38 @@ func half(a uint32) uint32 {
 	return sign | (e+112)<<23 | m<<13
 }
 
+// toHalf converts a float to binary16 bits, rounding to nearest even, in
+// float64 arithmetic: the significand scaled to 10 bits after the point
+// and rounded, carries raising the exponent; denormal halves below 2^-14,
+// infinity past the largest finite (65504) once rounded.
+func toHalf(a uint32) uint32 {
+	x := float64(f(a))
+	sign := a >> 16 & 0x8000
+	switch {
+	case x != x:
+		return sign | 0x7E00 | a>>13&0x3FF
+	case math.IsInf(x, 0):
+		return sign | 0x7C00
+	}
+	x = math.Abs(x)
+	if x == 0 {
+		return sign
+	}
+	fr, e := math.Frexp(x) // x = fr * 2^e, fr in [0.5, 1)
+	e--                    // x = (2 fr) * 2^e
+	if e < -14 {
+		return sign | uint32(math.RoundToEven(x*(1<<24))) // a denormal (or the smallest normal, by carry)
+	}
+	q := math.RoundToEven(fr * 2 * 1024) // 1024..2048
+	if q == 2048 {
+		q, e = 1024, e+1
+	}
+	if e > 15 {
+		return sign | 0x7C00
+	}
+	return sign | uint32(e+15)<<10 | (uint32(q) - 1024)
+}
+
 // bfi is bfi as the specification writes it.
 func bfi(width, offset, insert, base uint32) uint32 {
 	w, o := width&31, offset&31
@@ -263,18 +297,35 @@ func (e *refEnv) Constant(slot, elem int) ([4]uint32, error) {
 }
 
 // texel is the test texture unit: a fixed function of the access, so the
-// reference and the ISA machine can both compute it.
+// reference and the ISA machine can both compute it. x holds what the
+// later ops add: a comparison's reference, a gather's channel, texel
+// offsets.
 func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
+	return texelX(op, t, s, c, lod, texExtra{})
+}
+
+type texExtra struct {
+	ref     float32
+	channel uint8
+	off     [3]int32
+}
+
+func texelX(op shader.TexOp, t, s int, c vec, lod uint32, x texExtra) vec {
 	var out vec
 	switch op {
-	case shader.TexLoad:
+	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
 		for k := range out {
-			out[k] = c[0]*3 + c[1]*5 + c[2]*7 + c[3]*11 + uint32(t*13+k)
+			out[k] = c[0]*3 + c[1]*5 + c[2]*7 + c[3]*11 + uint32(t*13+k) + uint32(op)*29 +
+				uint32(x.off[0])*17 + uint32(x.off[1])*19 + uint32(x.off[2])*23
 		}
 	default:
 		for k := range out {
-			x := float32(f(c[0])*1.5) + float32(f(c[1])*0.25) + f(c[2]) + float32(t) + float32(s*2) + float32(k)*0.125 + f(lod)
-			out[k] = canon(u(x))
+			v := float32(f(c[0])*1.5) + float32(f(c[1])*0.25) + f(c[2]) + float32(t) + float32(s*2) + float32(k)*0.125 + f(lod)
+			v += float32(x.off[0])*0.015625 + float32(x.off[1])*0.0078125 + float32(x.off[2])*0.00390625
+			if op >= shader.TexSampleCmp {
+				v += float32(f(c[3])*0.5) + float32(x.ref*3) + float32(op)*0.0625 + float32(x.channel)*0.03125
+			}
+			out[k] = canon(u(v))
 		}
 	}
 	return out
@@ -283,7 +334,7 @@ func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
 // Texture implements shader.Textures with texel: sample_l's level,
 // sample_b's bias and sample_d's gradients (gradKey) enter the texel as
 // its lod argument (plain sample's derivatives do not: the reference
-// computes none).
+// computes none), as do the later ops' references, channels and offsets.
 func (e *refEnv) Texture(q *shader.TexQuery) error {
 	for i := range shader.Lanes {
 		if q.Mask>>i&1 == 0 {
@@ -302,13 +353,32 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 		case q.Bias != nil:
 			lod = u(q.Bias[i])
 		}
-		v := texel(q.Op, q.Texture, q.Sampler, c, lod)
+		x := texExtra{channel: q.Channel, off: [3]int32{int32(q.Offset[0]), int32(q.Offset[1]), int32(q.Offset[2])}}
+		if q.Ref != nil {
+			x.ref = q.Ref[i]
+		}
+		if q.OffsetXY[0] != nil {
+			x.off = [3]int32{s6(q.OffsetXY[0][i]), s6(q.OffsetXY[1][i]), 0}
+		}
+		if q.Op == shader.TexLoad || q.Op == shader.TexLoadRaw {
+			// ld reads integers; ld_raw its byte offset alone.
+			if q.Op == shader.TexLoadRaw {
+				c = vec{c[0]}
+			}
+		} else if q.Op == shader.TexLoadStructured {
+			c = vec{c[0], c[1]}
+		}
+		v := texelX(q.Op, q.Texture, q.Sampler, c, lod, x)
 		for k := range v {
 			q.Out[k][i] = v[k]
 		}
 	}
 	return nil
 }
+
+// s6 is gather4_po's offset: the low six bits, signed ("gather4_po (sm5 -
+// asm)").
+func s6(w uint32) int32 { return int32(w<<26) >> 26 }
 
 // gradKey folds sample_d's gradients into one float, each product rounded.
 func gradKey(dxu, dxv, dyu, dyv float32) float32 {
@@ -325,23 +395,40 @@ func refBias(b float32) float32 {
 }
 
 // Info implements shader.Textures: fixed views per slot (t0 a 2D texture,
-// t1 a 2D array, t7 unbound).
+// t1 a 2D array, t2 a cube, t3 a structured buffer, t4 a raw one, t5 a
+// typed one, t6 a 3D texture, t8 a 1D array, t9 a cube array, t7
+// unbound).
 func (e *refEnv) Info(t int) (shader.TexInfo, error) {
 	switch t {
 	case 0:
 		return shader.TexInfo{Width: 300, Height: 77, Mips: 9}, nil
 	case 1:
 		return shader.TexInfo{Width: 64, Height: 1024, Layers: 5, Mips: 11}, nil
+	case 2:
+		return shader.TexInfo{Kind: shader.ViewTexCube, Width: 32, Height: 32, Layers: 6, Mips: 6}, nil
+	case 3:
+		return shader.TexInfo{Kind: shader.ViewStructured, Elements: 37}, nil
+	case 4:
+		return shader.TexInfo{Kind: shader.ViewRawBuffer, Elements: 1000}, nil
+	case 5:
+		return shader.TexInfo{Kind: shader.ViewBuffer, Elements: 12}, nil
+	case 6:
+		return shader.TexInfo{Kind: shader.ViewTex3D, Width: 40, Height: 20, Depth: 10, Mips: 6}, nil
 	case 7:
 		return shader.TexInfo{}, nil
+	case 8:
+		return shader.TexInfo{Kind: shader.ViewTex1DArray, Width: 100, Height: 1, Layers: 3, Mips: 7}, nil
+	case 9:
+		return shader.TexInfo{Kind: shader.ViewTexCubeArray, Width: 8, Height: 8, Layers: 2, Mips: 4}, nil
 	}
 	return shader.TexInfo{Width: uint32(16 << (t % 8)), Height: uint32(8 + t), Mips: uint32(1 + t%4)}, nil
 }
 
-// refResinfo is resinfo per "resinfo (sm4 - asm)": [width, height, array
-// size, mip count] at the mip level, 0 for width, height and array size
-// past the last level, every component 0 for an unbound slot; ret is the
-// instruction's return type (dxbc.ResinfoFloat, RcpFloat, Uint).
+// refResinfo is resinfo per "resinfo (sm4 - asm)": [width, height or a
+// 1D array's size, depth or a 2D or cube array's size, mip count] at the
+// mip level, 0 for the first three past the last level, every component
+// 0 for an unbound slot; ret is the instruction's return type
+// (dxbc.ResinfoFloat, RcpFloat, Uint).
 func refResinfo(info shader.TexInfo, mip, ret uint32) vec {
 	if info.Mips == 0 {
 		return vec{}
@@ -349,8 +436,19 @@ func refResinfo(info shader.TexInfo, mip, ret uint32) vec {
 	var w, h, a uint32
 	if mip < info.Mips {
 		w, h, a = info.Width, info.Height, info.Layers
+		d := info.Depth
 		for range mip {
-			w, h = max(w/2, 1), max(h/2, 1)
+			w, h, d = max(w/2, 1), max(h/2, 1), max(d/2, 1)
+		}
+		switch info.Kind {
+		case shader.ViewTex1D:
+			h, a = 0, 0
+		case shader.ViewTex1DArray:
+			h, a = info.Layers, 0
+		case shader.ViewTex3D:
+			a = d
+		case shader.ViewTexCube:
+			a = 0
 		}
 	}
 	switch ret {
@@ -434,7 +532,9 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 	case dxbc.RegTemp:
 		raw = l.r[o.Indices[0].Imm]
 	case dxbc.RegInput:
-		raw = l.v[o.Indices[0].Imm]
+		if k, ok := m.inRange(l, o); ok {
+			raw = l.v[k]
+		}
 	case dxbc.RegImmediate32:
 		if len(o.Imm) == 1 {
 			raw = vec{o.Imm[0], o.Imm[0], o.Imm[0], o.Imm[0]}
@@ -457,7 +557,7 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 		if rel := o.Indices[1].Rel; rel != nil {
 			elem = uint64(uint32(elem) + m.read(l, rel, true)[0])
 		}
-		if elem < shader.MaxCBIndex {
+		if elem < shaderisa.MaxCBIndex {
 			raw = m.env.cb[[2]uint32{uint32(o.Indices[0].Imm), uint32(elem)}]
 		}
 	default:
@@ -495,6 +595,43 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 	return v
 }
 
+// inRange is the register an input or output operand names for lane l:
+// a register index must stay inside the dcl_indexrange holding its
+// immediate part (else it reads 0 and writes nothing).
+func (m *refMachine) inRange(l *refLane, o *dxbc.Operand) (uint64, bool) {
+	ix := o.Indices[0]
+	if ix.Rel == nil {
+		return ix.Imm, true
+	}
+	k := m.index(l, ix)
+	for _, in := range m.p.Instructions {
+		if in.Op != dxbc.OpDclIndexRange || in.Operands[0].Type != o.Type {
+			continue
+		}
+		start, n := in.Operands[0].Indices[0].Imm, uint64(in.Extra[0])
+		if ix.Imm-start < n {
+			return k, k-start < n
+		}
+	}
+	panic("reference: no dcl_indexrange")
+}
+
+// readDouble is double p of a source (its swizzled components 2p and
+// 2p+1, low word first), the modifier applied to the double's sign.
+func (m *refMachine) readDouble(l *refLane, o *dxbc.Operand, p int) float64 {
+	plain := *o
+	plain.Modifier = dxbc.ModNone
+	v := m.read(l, &plain, true)
+	d := math.Float64frombits(uint64(v[2*p]) | uint64(v[2*p+1])<<32)
+	if o.Modifier&dxbc.ModAbs != 0 {
+		d = math.Abs(d)
+	}
+	if o.Modifier&dxbc.ModNeg != 0 {
+		d = -d
+	}
+	return d
+}
+
 // index is an index's value for lane l: immediate, plus a register's.
 func (m *refMachine) index(l *refLane, ix dxbc.Index) uint64 {
 	k := ix.Imm
@@ -513,7 +650,11 @@ func (m *refMachine) write(l *refLane, o *dxbc.Operand, v vec) {
 	case dxbc.RegTemp:
 		r = &l.r[o.Indices[0].Imm]
 	case dxbc.RegOutput:
-		r = &l.o[o.Indices[0].Imm]
+		k, ok := m.inRange(l, o)
+		if !ok {
+			return // outside its dcl_indexrange: dropped
+		}
+		r = &l.o[k]
 	case dxbc.RegIndexableTemp:
 		a := l.x[o.Indices[0].Imm]
 		k := m.index(l, o.Indices[1])
@@ -571,7 +712,7 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		a := m.read(l, &ops[2], false)
 		var s, c vec
 		for k := range a {
-			s[k], c[k] = isaUnary(shader.OpSin, a[k]), isaUnary(shader.OpCos, a[k])
+			s[k], c[k] = isaUnary(shaderisa.OpSin, a[k]), isaUnary(shaderisa.OpCos, a[k])
 		}
 		s, c = finish(s, in.Saturate(), true), finish(c, in.Saturate(), true)
 		m.write(l, &ops[0], s)
@@ -600,11 +741,16 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		m.write(l, &ops[1], c)
 	case dxbc.OpImul, dxbc.OpUmul:
 		a, b := m.read(l, &ops[2], true), m.read(l, &ops[3], true)
-		var r vec
+		var lo, hi vec
 		for k := range a {
-			r[k] = a[k] * b[k]
+			p := uint64(a[k]) * uint64(b[k])
+			if in.Op == dxbc.OpImul {
+				p = uint64(int64(int32(a[k])) * int64(int32(b[k])))
+			}
+			hi[k], lo[k] = uint32(p>>32), uint32(p)
 		}
-		m.write(l, &ops[1], r)
+		m.write(l, &ops[0], hi)
+		m.write(l, &ops[1], lo)
 	case dxbc.OpBfi:
 		var s [4]vec
 		for i := range s {
@@ -627,9 +773,35 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		}
 		m.write(l, &ops[0], d0)
 		m.write(l, &ops[1], d1)
+	case dxbc.OpSampleC, dxbc.OpSampleCLZ, dxbc.OpGather4, dxbc.OpGather4C, dxbc.OpGather4PO, dxbc.OpGather4POC,
+		dxbc.OpLod, dxbc.OpLdRaw, dxbc.OpLdStructured, dxbc.OpBufinfo:
+		m.write(l, &ops[0], finish(m.texLater(l, in), in.Saturate(), false))
+	case dxbc.OpSampleInfo:
+		one := u(1)
+		if in.Controls&1 != 0 {
+			one = 1
+		}
+		var r vec
+		sw := ops[1].Swiz
+		switch {
+		case ops[1].Components == 0:
+			sw = [4]uint8{0, 1, 2, 3}
+		case ops[1].Mode == dxbc.SelectOne:
+			sw = [4]uint8{sw[0], sw[0], sw[0], sw[0]}
+		}
+		for k := range r {
+			if sw[k] == 0 {
+				r[k] = one
+			}
+		}
+		m.write(l, &ops[0], finish(r, in.Saturate(), false))
+	case dxbc.OpSamplePos:
+		m.write(l, &ops[0], vec{})
 	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd, dxbc.OpSampleB, dxbc.OpSampleD, dxbc.OpResinfo:
 		c := m.read(l, &ops[1], in.Op == dxbc.OpResinfo)
 		t := int(ops[2].Indices[0].Imm)
+		x := texExtra{off: aoffimmi(in)}
+		texel := func(op shader.TexOp, t, s int, c vec, lod uint32) vec { return texelX(op, t, s, c, lod, x) }
 		var v vec
 		switch in.Op {
 		case dxbc.OpLd:
@@ -655,6 +827,73 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 			r[k] = v[ops[2].Swiz[k]]
 		}
 		m.write(l, &ops[0], finish(r, in.Saturate(), false))
+	case dxbc.OpDadd, dxbc.OpDmul, dxbc.OpDmin, dxbc.OpDmax, dxbc.OpDmov, dxbc.OpDmovc, dxbc.OpFtod:
+		var r vec
+		for p := range 2 {
+			a, b := m.readDouble(l, &ops[1], p), 0.0
+			if in.Op != dxbc.OpDmov && in.Op != dxbc.OpFtod && in.Op != dxbc.OpDmovc {
+				b = m.readDouble(l, &ops[2], p)
+			}
+			var v float64
+			switch in.Op {
+			case dxbc.OpDadd:
+				v = a + b
+			case dxbc.OpDmul:
+				v = a * b
+			case dxbc.OpDmin:
+				v = b
+				if a < b || b != b {
+					v = a
+				}
+			case dxbc.OpDmax:
+				v = b
+				if a > b || b != b {
+					v = a
+				}
+			case dxbc.OpDmov:
+				v = a
+			case dxbc.OpDmovc:
+				// The condition's 32-bit component p picks double p.
+				v = m.readDouble(l, &ops[3], p)
+				if m.read(l, &ops[1], true)[p] != 0 {
+					v = m.readDouble(l, &ops[2], p)
+				}
+			case dxbc.OpFtod:
+				v = float64(f(m.read(l, &ops[1], false)[p]))
+			}
+			bits := math.Float64bits(v)
+			if v != v && in.Op != dxbc.OpDmov && in.Op != dxbc.OpDmovc {
+				bits = 0x7FF8000000000000
+			}
+			r[2*p], r[2*p+1] = uint32(bits), uint32(bits>>32)
+		}
+		m.write(l, &ops[0], r)
+	case dxbc.OpDeq, dxbc.OpDge, dxbc.OpDlt, dxbc.OpDne, dxbc.OpDtof:
+		// The k-th component written takes double k.
+		var r vec
+		k := 0
+		for c := range 4 {
+			if ops[0].WriteMask>>c&1 == 0 {
+				continue
+			}
+			a := m.readDouble(l, &ops[1], k)
+			switch in.Op {
+			case dxbc.OpDtof:
+				r[c] = canon(u(float32(a)))
+			case dxbc.OpDeq:
+				r[c] = bmask(a == m.readDouble(l, &ops[2], k))
+			case dxbc.OpDge:
+				r[c] = bmask(a >= m.readDouble(l, &ops[2], k))
+			case dxbc.OpDlt:
+				r[c] = bmask(a < m.readDouble(l, &ops[2], k))
+			case dxbc.OpDne:
+				r[c] = bmask(a != m.readDouble(l, &ops[2], k))
+			}
+			k++
+		}
+		m.write(l, &ops[0], r)
+	case dxbc.OpEvalCentroid, dxbc.OpEvalSampleIndex:
+		m.write(l, &ops[0], m.read(l, &ops[1], false))
 	case dxbc.OpNop:
 	default:
 		panic(fmt.Sprintf("reference: %s", in.Op))
@@ -720,7 +959,36 @@ func (m *refMachine) run() {
 	for i := range active {
 		active[i] = true
 	}
-	m.block(0, len(m.code), active)
+	m.block(0, m.body(-1), active)
+}
+
+// body returns where the code starting after pc ends: the next label, or
+// the end (pc -1: the main program).
+func (m *refMachine) body(pc int) int {
+	for k := pc + 1; k < len(m.code); k++ {
+		if m.code[k].Op == dxbc.OpLabel {
+			return k
+		}
+	}
+	return len(m.code)
+}
+
+// call runs label l's subroutine over the lanes that call it; a ret
+// inside it returns from it (the lanes run on in the caller), a discard
+// inside it ends the lane.
+func (m *refMachine) call(l uint64, called []bool) {
+	for pc := range m.code {
+		if in := &m.code[pc]; in.Op == dxbc.OpLabel && in.Operands[0].Indices[0].Imm == l {
+			m.block(pc+1, m.body(pc), called)
+			for i := range called {
+				if called[i] && !m.lanes[i].dead {
+					m.lanes[i].ret = false
+				}
+			}
+			return
+		}
+	}
+	panic("reference: no such label")
 }
 
 func (l *refLane) running(active bool) bool { return active && !l.ret && !l.brk && !l.cont }
@@ -772,6 +1040,13 @@ func (m *refMachine) block(start, end int, active []bool) {
 			pc = endloop
 		case dxbc.OpSwitch:
 			pc = m.switchBlock(pc, active)
+		case dxbc.OpCall, dxbc.OpCallc:
+			called := make([]bool, len(active))
+			for i := range active {
+				l := &m.lanes[i]
+				called[i] = l.running(active[i]) && (in.Op == dxbc.OpCall || test(m, l, in))
+			}
+			m.call(in.Operands[len(in.Operands)-1].Indices[0].Imm, called)
 		case dxbc.OpBreak, dxbc.OpBreakc, dxbc.OpContinue, dxbc.OpContinuec, dxbc.OpRet, dxbc.OpRetc, dxbc.OpDiscard:
 			for i := range active {
 				l := &m.lanes[i]
@@ -871,4 +1146,75 @@ func (m *refMachine) switchBlock(pc int, active []bool) int {
 		}
 	}
 	return end
+}
+
+// texLater is the reference of the texture ops after SM4.0's six:
+// operands as "sample_c (sm4 - asm)", "gather4_c (sm5 - asm)", "gather4_po
+// (sm5 - asm)", "lod (sm4.1 - asm)", "ld_raw (sm5 - asm)", "ld_structured
+// (sm5 - asm)" and "bufinfo (sm5 - asm)" order them, through the resource's
+// swizzle.
+func (m *refMachine) texLater(l *refLane, in *dxbc.Instruction) vec {
+	ops := in.Operands
+	res := 2
+	switch in.Op {
+	case dxbc.OpGather4PO, dxbc.OpGather4POC, dxbc.OpLdStructured:
+		res = 3
+	case dxbc.OpBufinfo:
+		res = 1
+	}
+	t := int(ops[res].Indices[0].Imm)
+	x := texExtra{off: aoffimmi(in)}
+	smp := func() int {
+		o := &ops[res+1]
+		if o.Components == 4 {
+			x.channel = o.Swiz[0]
+		}
+		return int(o.Indices[0].Imm)
+	}
+	var v vec
+	switch in.Op {
+	case dxbc.OpBufinfo:
+		info, _ := m.env.Info(t)
+		n := uint32(0)
+		if info.Kind >= shader.ViewBuffer {
+			n = info.Elements
+		}
+		v = vec{n, n, n, n}
+	case dxbc.OpLdRaw:
+		v = texelX(shader.TexLoadRaw, t, 0, vec{m.read(l, &ops[1], true)[0]}, 0, x)
+	case dxbc.OpLdStructured:
+		v = texelX(shader.TexLoadStructured, t, 0, vec{m.read(l, &ops[1], true)[0], m.read(l, &ops[2], true)[0]}, 0, x)
+	default:
+		c := m.read(l, &ops[1], false)
+		s := smp()
+		op := map[dxbc.Opcode]shader.TexOp{dxbc.OpSampleC: shader.TexSampleCmp, dxbc.OpSampleCLZ: shader.TexSampleCmpLevelZero,
+			dxbc.OpGather4: shader.TexGather, dxbc.OpGather4PO: shader.TexGather, dxbc.OpGather4C: shader.TexGatherCmp,
+			dxbc.OpGather4POC: shader.TexGatherCmp, dxbc.OpLod: shader.TexLOD}[in.Op]
+		switch in.Op {
+		case dxbc.OpSampleC, dxbc.OpSampleCLZ, dxbc.OpGather4C:
+			x.ref = f(m.read(l, &ops[4], false)[0])
+		case dxbc.OpGather4POC:
+			x.ref = f(m.read(l, &ops[5], false)[0])
+		}
+		if in.Op == dxbc.OpGather4PO || in.Op == dxbc.OpGather4POC {
+			o := m.read(l, &ops[2], true)
+			x.off = [3]int32{s6(o[0]), s6(o[1]), 0}
+		}
+		v = texelX(op, t, s, c, 0, x)
+	}
+	var r vec
+	for k := range r {
+		r[k] = v[ops[res].Swiz[k]]
+	}
+	return r
+}
+
+// aoffimmi is an instruction's immediate texel offsets (u, v, w).
+func aoffimmi(in *dxbc.Instruction) [3]int32 {
+	for _, e := range in.Extended {
+		if e&0x3F == 1 {
+			return [3]int32{int32(e<<19) >> 28, int32(e<<15) >> 28, int32(e<<11) >> 28}
+		}
+	}
+	return [3]int32{}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // TestDepthAndFrontFace: a pixel shader's oDepth (SV_Depth) is written to
@@ -39,7 +39,7 @@ func TestDepthAndFrontFace(t *testing.T) {
 	}
 	found := false
 	for _, in := range s.Program.Code {
-		if in.Op == shader.OpMov && in.Dst.File == shader.FileOutput && in.Dst.Index == DepthOutput && in.Dst.Mask == 1 {
+		if in.Op == shaderisa.OpMov && in.Dst.File == shaderisa.FileOutput && in.Dst.Index == DepthOutput && in.Dst.Mask == 1 {
 			found = true
 		}
 	}

@@ -2,7 +2,7 @@ package translate
 
 import (
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // The ISA has no switch; it is lowered to a loop run once, so that a
@@ -21,11 +21,36 @@ import (
 //	endloop
 //
 // Consecutive labels give an empty if between them, which falls through
-// as SM4's shared case bodies do. A continue inside the switch (for an
-// enclosing loop) would restart the wrapper loop instead: it is refused.
+// as SM4's shared case bodies do. A continue inside the switch (for the
+// loop around it) would restart the wrapper loop instead: it sets a fourth
+// temp, cont, and breaks; after the wrapper's endloop, continuec_nz cont
+// continues the loop (or, the switch inside another, passes cont on and
+// breaks that one too).
 
-// switchTemps is the number of temps one switch level keeps.
+// switchTemps is the number of temps one switch level keeps; a program
+// with a continue inside a switch keeps one more, cont.
 const switchTemps = 3
+
+// contInSwitch reports whether a continue or continuec of p has a switch
+// as its innermost loop or switch.
+func contInSwitch(p *dxbc.Program) bool {
+	var open []dxbc.Opcode
+	for i := range p.Instructions {
+		switch op := p.Instructions[i].Op; op {
+		case dxbc.OpLoop, dxbc.OpSwitch:
+			open = append(open, op)
+		case dxbc.OpEndloop, dxbc.OpEndswitch:
+			if len(open) > 0 {
+				open = open[:len(open)-1]
+			}
+		case dxbc.OpContinue, dxbc.OpContinuec:
+			if len(open) > 0 && open[len(open)-1] == dxbc.OpSwitch {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // maxSwitchDepth is the deepest switch nesting in the program.
 func maxSwitchDepth(p *dxbc.Program) int {
@@ -44,12 +69,13 @@ func maxSwitchDepth(p *dxbc.Program) int {
 
 // switchLevel is one open switch.
 type switchLevel struct {
-	sel, any, fall uint32
-	open           bool // a case group's if is open
+	sel, any, fall, cont uint32
+	open                 bool // a case group's if is open
+	contUsed             bool // a continue inside set cont
 }
 
 // swTemp is temp k of switch level d.
-func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(switchTemps*d+k) }
+func (t *translator) swTemp(d, k int) uint32 { return t.fixed + uint32(t.swTemps*d+k) }
 
 // labels are the case values of the switch at instruction i (at its own
 // nesting level) and whether it has a default.
@@ -81,6 +107,25 @@ func (t *translator) labels(i int) (vals []uint32, hasDefault bool, err error) {
 	return nil, false, t.fail("switch without endswitch")
 }
 
+// passContinue continues the innermost loop around for the lanes whose
+// cond is set: directly when a loop is the innermost loop or switch, else
+// through the enclosing switch's cont and a break out of it.
+func (t *translator) passContinue(cond shaderisa.Operand) {
+	for k := len(t.blocks) - 1; k >= 0; k-- {
+		switch t.blocks[k] {
+		case blockLoop:
+			t.emit(shaderisa.Inst{Op: shaderisa.OpContinuec, NZ: true, Src: []shaderisa.Operand{cond}})
+			return
+		case blockSwitch:
+			lv := &t.switches[len(t.switches)-1]
+			lv.contUsed = true
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(lv.cont).WithMask("x"), Src: []shaderisa.Operand{cond}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpBreakc, NZ: true, Src: []shaderisa.Operand{shaderisa.R(lv.cont).WithSwizzle("x")}})
+			return
+		}
+	}
+}
+
 func (t *translator) switchOp(in *dxbc.Instruction) error {
 	switch in.Op {
 	case dxbc.OpSwitch:
@@ -97,19 +142,25 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		}
 		d := len(t.switches)
 		lv := switchLevel{sel: t.swTemp(d, 0), any: t.swTemp(d, 1), fall: t.swTemp(d, 2)}
-		x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
-		sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.sel), Src: []shader.Operand{s}})
+		if t.swTemps > switchTemps {
+			lv.cont = t.swTemp(d, 3)
+		}
+		x := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithMask("x") }
+		sx := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithSwizzle("x") }
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.sel), Src: []shaderisa.Operand{s}})
 		if hasDefault {
-			t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.any), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.any), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
 			tmp := t.newScratch()
 			for _, v := range vals {
-				t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
-				t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.any), Src: []shader.Operand{sx(lv.any), sx(tmp)}})
+				t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.sel), shaderisa.L(v, v, v, v)}})
+				t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.any), Src: []shaderisa.Operand{sx(lv.any), sx(tmp)}})
 			}
 		}
-		t.emit(shader.Inst{Op: shader.OpMov, Dst: x(lv.fall), Src: []shader.Operand{shader.L(0, 0, 0, 0)}})
-		t.emit(shader.Inst{Op: shader.OpLoop})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.fall), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		if t.swTemps > switchTemps {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: x(lv.cont), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpLoop})
 		t.switches = append(t.switches, lv)
 		t.blocks = append(t.blocks, blockSwitch)
 		return nil
@@ -118,10 +169,10 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		return t.fail("%s outside a switch (or inside an if or loop of a case)", in.Op)
 	}
 	lv := &t.switches[len(t.switches)-1]
-	x := func(r uint32) shader.Operand { return shader.R(r).WithMask("x") }
-	sx := func(r uint32) shader.Operand { return shader.R(r).WithSwizzle("x") }
+	x := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithMask("x") }
+	sx := func(r uint32) shaderisa.Operand { return shaderisa.R(r).WithSwizzle("x") }
 	if lv.open {
-		t.emit(shader.Inst{Op: shader.OpEndIf})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpEndIf})
 		lv.open = false
 	}
 	switch in.Op {
@@ -131,20 +182,25 @@ func (t *translator) switchOp(in *dxbc.Instruction) error {
 		}
 		v := in.Operands[0].Imm[0]
 		tmp := t.newScratch()
-		t.emit(shader.Inst{Op: shader.OpIEq, Dst: x(tmp), Src: []shader.Operand{sx(lv.sel), shader.L(v, v, v, v)}})
-		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.sel), shaderisa.L(v, v, v, v)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.fall), Src: []shaderisa.Operand{sx(lv.fall), sx(tmp)}})
 	case dxbc.OpDefault:
 		tmp := t.newScratch()
-		t.emit(shader.Inst{Op: shader.OpNot, Dst: x(tmp), Src: []shader.Operand{sx(lv.any)}})
-		t.emit(shader.Inst{Op: shader.OpOr, Dst: x(lv.fall), Src: []shader.Operand{sx(lv.fall), sx(tmp)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpNot, Dst: x(tmp), Src: []shaderisa.Operand{sx(lv.any)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpOr, Dst: x(lv.fall), Src: []shaderisa.Operand{sx(lv.fall), sx(tmp)}})
 	case dxbc.OpEndswitch:
-		t.emit(shader.Inst{Op: shader.OpBreak})
-		t.emit(shader.Inst{Op: shader.OpEndLoop})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpBreak})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpEndLoop})
+		done := *lv
 		t.switches = t.switches[:len(t.switches)-1]
 		t.blocks = t.blocks[:len(t.blocks)-1]
+		if done.contUsed {
+			// The lanes that continued: on to the loop around the switch.
+			t.passContinue(sx(done.cont))
+		}
 		return nil
 	}
-	t.emit(shader.Inst{Op: shader.OpIf, NZ: true, Src: []shader.Operand{sx(lv.fall)}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpIf, NZ: true, Src: []shaderisa.Operand{sx(lv.fall)}})
 	lv.open = true
 	return nil
 }

@@ -5,16 +5,16 @@ import (
 	"strings"
 
 	"d3dsim/core/dxbc"
-	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 )
 
 // Shader is a translated shader: the GPU program and what the UMD must
 // know to bind it (the GPU needs the signatures to feed inputs and route
 // outputs, the resource lists to check bindings).
 type Shader struct {
-	Stage   shader.Stage
-	Program *shader.Program // checked: Program.Check passed
-	Code    []uint32        // Program.Encode(): the words placed in the GPU-visible allocation
+	Stage   shaderisa.Stage
+	Program *shaderisa.Program // checked: Program.Check passed
+	Code    []uint32           // Program.Encode(): the words placed in the GPU-visible allocation
 
 	Inputs  []Input
 	Outputs []Output
@@ -65,11 +65,14 @@ type ConstantBuffer struct {
 	Dynamic bool   // dynamically indexed (cb#[r#.c + n])
 }
 
-// Texture is one declared t# slot.
+// Texture is one declared t# slot: a texture or buffer (Dimension
+// dxbc.DimBuffer, DimRawBuffer or DimStructuredBuffer, the last with the
+// structure's Stride in bytes).
 type Texture struct {
 	Slot      uint32
 	Dimension dxbc.ResourceDimension
 	Return    [4]dxbc.ReturnType
+	Stride    uint32
 }
 
 // Error is a translation failure: the instruction (index and word offset
@@ -111,7 +114,7 @@ func FromShader(s *dxbc.Shader) (*Shader, error) {
 type translator struct {
 	prog      *dxbc.Program
 	out       *Shader
-	code      []shader.Inst
+	code      []shaderisa.Inst
 	source    []int
 	temps     uint32 // the DXBC shader's r# count
 	scratch   uint32 // scratch temps needed above temps (the most any instruction used)
@@ -132,7 +135,9 @@ type translator struct {
 	xorder    []uint32
 	laidOut   bool
 	fixed     uint32 // r# and the x# elements: switch temps and scratch follow
-	stores    []store
+	ranges    []indexRange
+	swTemps   int  // temps per switch level: switchTemps, one more with a continue inside a switch
+	useICB    bool // an icb read with a register index: the program carries icb
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -149,9 +154,9 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		cbs: map[uint32]bool{}, xs: map[uint32]*indexable{}, samps: map[uint32]bool{}, ins: map[uint32]bool{}, outs: map[uint32]bool{}}
 	switch p.Type {
 	case dxbc.VertexShader:
-		t.out.Stage = shader.StageVertex
+		t.out.Stage = shaderisa.StageVertex
 	case dxbc.PixelShader:
-		t.out.Stage = shader.StagePixel
+		t.out.Stage = shaderisa.StagePixel
 	default:
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex and pixel shaders only", p.Profile())}
 	}
@@ -163,7 +168,11 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		}
 	}()
 	t.maxSwitch = maxSwitchDepth(p)
-	if t.maxSwitch > shader.MaxNesting {
+	t.swTemps = switchTemps
+	if contInSwitch(p) {
+		t.swTemps++
+	}
+	if t.maxSwitch > shaderisa.MaxNesting {
 		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
 	}
 	for i := range p.Instructions {
@@ -177,7 +186,6 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		if err := t.instruction(in); err != nil {
 			return nil, err
 		}
-		t.flushStores()
 	}
 	if err := t.layout(); err != nil {
 		return nil, err
@@ -186,11 +194,14 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	if len(t.blocks) != 0 {
 		return nil, &Error{Index: -1, Reason: "unbalanced if/loop/switch blocks"}
 	}
-	temps := t.fixed + switchTemps*uint32(t.maxSwitch) + t.scratch
-	if temps > shader.MaxTemps {
-		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shader.MaxTemps)}
+	temps := t.fixed + uint32(t.swTemps*t.maxSwitch) + t.scratch
+	if temps > shaderisa.MaxTemps {
+		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shaderisa.MaxTemps)}
 	}
-	prog := &shader.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
+	prog := &shaderisa.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
+	if t.useICB {
+		prog.ICB = t.icb
+	}
 	checked, err := prog.Check()
 	if err != nil {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("the ISA program does not check: %v", err)}
@@ -262,7 +273,7 @@ func (sh *Shader) Listing() string {
 }
 
 // emit appends an ISA instruction for the current DXBC instruction.
-func (t *translator) emit(in shader.Inst) {
+func (t *translator) emit(in shaderisa.Inst) {
 	t.code = append(t.code, in)
 	t.source = append(t.source, t.cur)
 }
@@ -271,7 +282,7 @@ func (t *translator) emit(in shader.Inst) {
 // lowering. A lowering's scratch values live only within its DXBC
 // instruction, so every instruction reuses the same few.
 func (t *translator) newScratch() uint32 {
-	r := t.fixed + switchTemps*uint32(t.maxSwitch) + t.next
+	r := t.fixed + uint32(t.swTemps*t.maxSwitch) + t.next
 	t.next++
 	t.scratch = max(t.scratch, t.next)
 	return r

@@ -1,9 +1,10 @@
-package shader
+package shaderisa
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -37,6 +38,9 @@ var opByName = func() map[string]Op {
 func (p *Program) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s inputs=%d outputs=%d temps=%d\n", p.Stage, p.Inputs, p.Outputs, p.Temps)
+	for _, v := range p.ICB {
+		fmt.Fprintf(&b, "icb %s, %s, %s, %s\n", immString(v[0]), immString(v[1]), immString(v[2]), immString(v[3]))
+	}
 	depth := 0
 	for i := range p.Code {
 		in := &p.Code[i]
@@ -63,6 +67,14 @@ func (p *Program) Listing() string {
 	fmt.Fprintf(&b, "%04x: %08x %08x %08x %08x  %s inputs=%d outputs=%d temps=%d\n",
 		0, w[0], w[1], w[2], w[3], p.Stage, p.Inputs, p.Outputs, p.Temps)
 	off := HeaderWords
+	if len(p.ICB) > 0 {
+		fmt.Fprintf(&b, "%04x: %08x  icb, %d elements\n", off, w[off], len(p.ICB))
+		off++
+		for i, v := range p.ICB {
+			fmt.Fprintf(&b, "%04x: %08x %08x %08x %08x  icb[%d]\n", off, v[0], v[1], v[2], v[3], i)
+			off += 4
+		}
+	}
 	for i := range p.Code {
 		n := int(w[off] >> 8 & 0xFF)
 		hex := make([]string, n)
@@ -88,12 +100,22 @@ func Disassemble(words []uint32) (string, error) {
 func (in *Inst) String() string {
 	var b strings.Builder
 	b.WriteString(in.Op.String())
+	switch in.Op {
+	case OpCall, OpLabel:
+		return fmt.Sprintf("%s l%d", in.Op, in.Label)
+	}
 	if int(in.Op) < len(ops) && ops[in.Op].test {
 		if in.NZ {
 			b.WriteString("_nz")
 		} else {
 			b.WriteString("_z")
 		}
+	}
+	if in.Op.TakesChannel() {
+		b.WriteString("_" + compLetters[in.Channel&3:in.Channel&3+1])
+	}
+	if in.Offset != [3]int8{} {
+		fmt.Fprintf(&b, "_aoffimmi(%d,%d,%d)", in.Offset[0], in.Offset[1], in.Offset[2])
 	}
 	if in.Sat {
 		b.WriteString("_sat")
@@ -109,13 +131,26 @@ func (in *Inst) String() string {
 		b.WriteString(in.Src[i].srcString())
 		sep = ", "
 	}
+	if in.Op == OpCallc {
+		fmt.Fprintf(&b, ", l%d", in.Label)
+	}
 	return b.String()
 }
 
 const compLetters = "xyzw"
 
+// relString is a relative operand's register: r4[8][r1.x + 6] is
+// register r1.x + 6 of the array of 8 from r4 (icb0[16][...] for the
+// immediate constant buffer).
+func (o *Operand) relString() string {
+	return fmt.Sprintf("%s%d[%d][r%d.%c + %d]", fileName(o.File), o.Index, o.Len, o.RelReg, compLetters[o.RelComp&3], o.Elem)
+}
+
 func (o *Operand) dstString() string {
 	s := fmt.Sprintf("%s%d", fileName(o.File), o.Index)
+	if o.Rel {
+		s = o.relString()
+	}
 	if o.Mask != 0xF {
 		s += "."
 		for c := range 4 {
@@ -144,6 +179,9 @@ func (o *Operand) srcString() string {
 		}
 	default:
 		s = fmt.Sprintf("%s%d", fileName(o.File), o.Index)
+		if o.Rel {
+			s = o.relString()
+		}
 	}
 	if o.File != FileSampler && o.Swizzle != Identity {
 		s += "."
@@ -204,6 +242,8 @@ func Assemble(text string) (*Program, error) {
 		if !header {
 			err = p.parseHeader(line)
 			header = true
+		} else if rest, ok := strings.CutPrefix(line, "icb "); ok && len(p.Code) == 0 {
+			err = p.parseICB(rest)
 		} else if len(p.Code) >= MaxCode {
 			err = fmt.Errorf("more than %d instructions", MaxCode)
 		} else {
@@ -219,6 +259,28 @@ func Assemble(text string) (*Program, error) {
 		return nil, fmt.Errorf("%w: no header line (ps or vs, and the register counts)", ErrSyntax)
 	}
 	return p.Check()
+}
+
+// parseICB reads one element of the immediate constant buffer: four
+// values.
+func (p *Program) parseICB(rest string) error {
+	vals := strings.Split(rest, ",")
+	if len(vals) != 4 {
+		return fmt.Errorf("icb takes 4 values, not %d", len(vals))
+	}
+	if len(p.ICB) >= MaxICB {
+		return fmt.Errorf("more than %d icb elements", MaxICB)
+	}
+	var v [4]uint32
+	for i, s := range vals {
+		w, err := parseImm(strings.TrimSpace(s))
+		if err != nil {
+			return err
+		}
+		v[i] = w
+	}
+	p.ICB = append(p.ICB, v)
+	return nil
 }
 
 func (p *Program) parseHeader(line string) error {
@@ -261,6 +323,25 @@ func parseInst(line string) (Inst, error) {
 	if s, ok := strings.CutSuffix(mn, "_sat"); ok {
 		mn, in.Sat = s, true
 	}
+	if i := strings.Index(mn, "_aoffimmi("); i >= 0 && strings.HasSuffix(mn, ")") {
+		parts := strings.Split(mn[i+len("_aoffimmi("):len(mn)-1], ",")
+		if len(parts) != 3 {
+			return in, fmt.Errorf("%s: want _aoffimmi(u,v,w)", mn)
+		}
+		for k, p := range parts {
+			o, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || o < -8 || o > 7 {
+				return in, fmt.Errorf("%s: texel offsets are -8..7", mn)
+			}
+			in.Offset[k] = int8(o)
+		}
+		mn = mn[:i]
+	}
+	if i := strings.LastIndexByte(mn, '_'); i > 0 && len(mn) == i+2 && strings.HasPrefix(mn, "gather4") {
+		if c := compIndex(mn[i+1]); c < 4 {
+			in.Channel, mn = c, mn[:i]
+		}
+	}
 	op, ok := opByName[mn]
 	if !ok {
 		if s, cut := strings.CutSuffix(mn, "_nz"); cut {
@@ -283,6 +364,19 @@ func parseInst(line string) (Inst, error) {
 	args, err := splitArgs(rest)
 	if err != nil {
 		return in, err
+	}
+	if op == OpCall || op == OpCallc || op == OpLabel {
+		// The label comes last: call l3, callc_nz r0.x, l3, label l3.
+		if len(args) == 0 {
+			return in, fmt.Errorf("%s needs a label", mn)
+		}
+		l := args[len(args)-1]
+		n, err := strconv.ParseUint(strings.TrimPrefix(l, "l"), 10, 32)
+		if err != nil || !strings.HasPrefix(l, "l") || n >= MaxLabels {
+			return in, fmt.Errorf("bad label %q (l0..l%d)", l, MaxLabels-1)
+		}
+		in.Label = uint32(n)
+		args = args[:len(args)-1]
 	}
 	want := len(info.srcs)
 	if info.dst {
@@ -370,13 +464,56 @@ func regName(s string) (File, uint32, error) {
 	return f, uint32(n), nil
 }
 
-func parseDst(s string) (Operand, error) {
-	name, comps, hasDot := strings.Cut(s, ".")
-	f, n, err := regName(name)
-	if err != nil {
-		return Operand{}, err
+// relOperand matches a relative operand's register: r4[8][r1.x + 6].
+var relOperand = regexp.MustCompile(`^(r|v|o|icb)(\d+)\[(\d+)\]\[r(\d+)\.([xyzw]) \+ (\d+)\]`)
+
+// parseRel reads a relative operand's register and returns the rest (the
+// mask or swizzle).
+func parseRel(s string) (Operand, string, error) {
+	m := relOperand.FindStringSubmatch(s)
+	if m == nil {
+		return Operand{}, "", fmt.Errorf("relative operand %q: want r4[8][r1.x + 6]", s)
 	}
-	o := Operand{File: f, Index: n, Mask: 0xF}
+	num := func(t string) (uint32, error) {
+		n, err := strconv.ParseUint(t, 10, 32)
+		return uint32(n), err
+	}
+	o := Operand{Rel: true, RelComp: compIndex(m[5][0])}
+	o.File = map[string]File{"r": FileTemp, "v": FileInput, "o": FileOutput, "icb": FileICB}[m[1]]
+	var errs [4]error
+	o.Index, errs[0] = num(m[2])
+	o.Len, errs[1] = num(m[3])
+	o.RelReg, errs[2] = num(m[4])
+	o.Elem, errs[3] = num(m[6])
+	for _, err := range errs {
+		if err != nil {
+			return o, "", fmt.Errorf("relative operand %q: a number out of range", s)
+		}
+	}
+	return o, s[len(m[0]):], nil
+}
+
+func parseDst(s string) (Operand, error) {
+	var o Operand
+	name, comps, hasDot := strings.Cut(s, ".")
+	if strings.Contains(s, "[") {
+		var rest string
+		var err error
+		if o, rest, err = parseRel(s); err != nil {
+			return o, err
+		}
+		comps, hasDot = strings.CutPrefix(rest, ".")
+		if rest != "" && !hasDot {
+			return o, fmt.Errorf("bad destination %q", s)
+		}
+	} else {
+		f, n, err := regName(name)
+		if err != nil {
+			return Operand{}, err
+		}
+		o.File, o.Index = f, n
+	}
+	o.Mask = 0xF
 	if hasDot {
 		o.Mask = 0
 		last := -1
@@ -455,6 +592,16 @@ func parseSrc(s string) (Operand, error) {
 			return o, fmt.Errorf("constant %q: bad element", s)
 		}
 		o.Elem = uint32(e)
+	case strings.Contains(body, "["):
+		r, rest, err := parseRel(body)
+		if err != nil {
+			return o, err
+		}
+		if rest != "" {
+			return o, fmt.Errorf("bad operand %q", s)
+		}
+		r.Swizzle, r.Neg, r.Abs = o.Swizzle, o.Neg, o.Abs
+		o = r
 	default:
 		f, n, err := regName(body)
 		if err != nil {

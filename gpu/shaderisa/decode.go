@@ -1,8 +1,9 @@
-package shader
+package shaderisa
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrBadCode is what every Decode error wraps: the GPU reports it as a
@@ -26,8 +27,9 @@ func Decode(words []uint32) (*Program, error) {
 	if words[0] != Magic {
 		return nil, bad("magic %#08x, want %#08x", words[0], Magic)
 	}
-	if v := words[1] & 0xFFFF; v != Version {
-		return nil, bad("version %d, want %d", v, Version)
+	v := words[1] & 0xFFFF
+	if v != Version && v != VersionICB {
+		return nil, bad("version %d, want %d or %d", v, Version, VersionICB)
 	}
 	if words[1]>>24 != 0 {
 		return nil, bad("reserved header bits %#08x", words[1])
@@ -48,20 +50,35 @@ func Decode(words []uint32) (*Program, error) {
 	case p.Temps > MaxTemps:
 		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
 	}
-	n := words[3]
-	if n > MaxCode || int(n) != len(words)-HeaderWords {
-		return nil, bad("code length %d, but %d words follow the header", n, len(words)-HeaderWords)
+	header := HeaderWords
+	if v == VersionICB {
+		if len(words) < HeaderWords+1 {
+			return nil, bad("%d words, shorter than the header", len(words))
+		}
+		k := words[HeaderWords]
+		if k == 0 || k > MaxICB || uint64(HeaderWords+1)+4*uint64(k) > uint64(len(words)) {
+			return nil, bad("an immediate constant buffer of %d elements (1..%d, in %d words)", k, MaxICB, len(words))
+		}
+		p.ICB = make([][4]uint32, k)
+		for i := range p.ICB {
+			copy(p.ICB[i][:], words[HeaderWords+1+4*i:])
+		}
+		header = HeaderWords + 1 + 4*int(k)
 	}
-	code := words[HeaderWords:]
+	n := words[3]
+	if n > MaxCode || int(n) != len(words)-header {
+		return nil, bad("code length %d, but %d words follow the header", n, len(words)-header)
+	}
+	code := words[header:]
 	for pc := 0; pc < len(code); {
 		in, size, err := decodeInst(code[pc:], p)
 		if err != nil {
-			return nil, fmt.Errorf("%w (instruction %d, word %d)", err, len(p.Code), HeaderWords+pc)
+			return nil, fmt.Errorf("%w (instruction %d, word %d)", err, len(p.Code), header+pc)
 		}
 		p.Code = append(p.Code, in)
 		pc += size
 	}
-	if err := p.link(); err != nil {
+	if _, err := p.Flow(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -81,11 +98,24 @@ func (p *Program) Check() (*Program, error) {
 		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
 	case len(p.Code) > MaxCode:
 		return nil, bad("%d instructions", len(p.Code))
+	case len(p.ICB) > MaxICB:
+		return nil, bad("an immediate constant buffer of %d elements, at most %d", len(p.ICB), MaxICB)
 	}
 	for i := range p.Code {
 		in := &p.Code[i]
 		if in.Op >= numOps || len(in.Src) != len(ops[in.Op].srcs) {
 			return nil, bad("instruction %d: %s with %d sources", i, in.Op, len(in.Src))
+		}
+		if in.Label >= MaxLabels {
+			return nil, bad("instruction %d: label %d, at most %d", i, in.Label, MaxLabels-1)
+		}
+		for _, o := range in.Offset {
+			if o < -8 || o > 7 || o != 0 && !in.Op.TakesOffset() {
+				return nil, bad("instruction %d (%s): texel offset %d", i, in.Op, o)
+			}
+		}
+		if in.Channel > 3 || in.Channel != 0 && !in.Op.TakesChannel() {
+			return nil, bad("instruction %d (%s): gather channel %d", i, in.Op, in.Channel)
 		}
 		all := append([]Operand{in.Dst}, in.Src...)
 		for _, o := range all {
@@ -101,10 +131,25 @@ func (p *Program) Check() (*Program, error) {
 func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	tok := w[0]
 	var in Inst
-	if tok&^instValid != 0 {
+	in.Op = Op(tok & 0xFF)
+	valid := uint32(instValid)
+	if in.Op == OpCall || in.Op == OpCallc || in.Op == OpLabel {
+		valid = instValidLabel
+		in.Label = tok >> instLabelShift & 0xFFF
+	}
+	if in.Op.TakesOffset() {
+		valid |= 0xFFF << instOffsetShift
+		for k := range in.Offset {
+			in.Offset[k] = int8(tok>>(instOffsetShift+4*k)&0xF<<4) >> 4
+		}
+	}
+	if in.Op.TakesChannel() {
+		valid |= 3 << instChannelShift
+		in.Channel = uint8(tok >> instChannelShift & 3)
+	}
+	if tok&^valid != 0 {
 		return in, 0, bad("reserved instruction bits %#08x", tok)
 	}
-	in.Op = Op(tok & 0xFF)
 	size := int(tok >> 8 & 0xFF)
 	if in.Op >= numOps {
 		return in, 0, bad("unknown opcode %d", tok&0xFF)
@@ -143,7 +188,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		ok := false
 		switch class {
 		case argReg:
-			ok = o.File == FileTemp || o.File == FileInput || o.File == FileCB || o.File == FileImm
+			ok = o.File == FileTemp || o.File == FileInput || o.File == FileCB || o.File == FileImm || o.File == FileICB
 		case argTex:
 			ok = o.File == FileTex && !o.Neg && !o.Abs
 		case argSmp:
@@ -161,23 +206,57 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 			// has no meaning.
 			return in, 0, bad("%s: the mip level takes no modifier", in.Op)
 		}
+		if in.Op == OpDMovc && i == 0 && (o.Neg || o.Abs) {
+			return in, 0, bad("dmovc: a condition takes no modifier")
+		}
 		in.Src[i], body = o, body[k:]
 	}
 	if len(body) != 0 {
 		return in, 0, bad("%s: %d words after the operands", in.Op, len(body))
 	}
+	if info.dst {
+		switch m := in.Dst.Mask; {
+		case doubleResult(in.Op) && m != 0x3 && m != 0xC && m != 0xF:
+			return in, 0, bad("%s: a double destination writes xy, zw or xyzw, not mask %#x", in.Op, m)
+		case fromDoubles(in.Op) && m&^0x3 != 0:
+			return in, 0, bad("%s: writes x and y only (doubles 0 and 1), not mask %#x", in.Op, m)
+		}
+	}
 	return in, size, nil
 }
 
-// floatResult reports whether op writes floats (so _sat means something).
+// doubleResult reports whether op writes doubles (pairs of components).
+func doubleResult(op Op) bool {
+	switch op {
+	case OpDAdd, OpDMul, OpDMin, OpDMax, OpDMov, OpDMovc, OpFToD:
+		return true
+	}
+	return false
+}
+
+// fromDoubles reports whether op writes 32-bit results from doubles:
+// component x from double 0, y from double 1.
+func fromDoubles(op Op) bool {
+	switch op {
+	case OpDEq, OpDGe, OpDLt, OpDNe, OpDToF:
+		return true
+	}
+	return false
+}
+
+// isResInfo reports whether op is one of the resinfo forms.
 func isResInfo(op Op) bool { return op == OpResInfo || op == OpResInfoUint || op == OpResInfoRcp }
 
+// floatResult reports whether op writes floats (so _sat means something).
 func floatResult(op Op) bool {
 	switch op {
-	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU, OpResInfoUint:
+	case OpLt, OpGe, OpEq, OpNe, OpFToI, OpFToU, OpResInfoUint, OpF32ToF16:
 		return false
-	case OpIToF, OpUToF:
+	case OpIToF, OpUToF, OpF16ToF32, OpDToF:
 		return true
+	}
+	if ops[op].kind == KindDouble {
+		return false // _sat on doubles is not in shader model 5
 	}
 	return ops[op].dst && ops[op].kind != KindInt
 }
@@ -213,8 +292,10 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 		return o, 0, bad("source token %#08x with a write mask", tok)
 	case o.File == FileSampler && tok>>8&0xFF != 0:
 		return o, 0, bad("sampler with a swizzle")
-	case o.Rel && o.File != FileCB:
-		return o, 0, bad("relative index outside a constant buffer")
+	case o.Rel && o.File != FileCB && o.File != FileTemp && o.File != FileInput && o.File != FileOutput && o.File != FileICB:
+		return o, 0, bad("a relative index on register file %s", fileName(o.File))
+	case o.File == FileICB && !o.Rel:
+		return o, 0, bad("icb without a relative index (a constant element is an immediate)")
 	}
 	need := 2
 	switch o.File {
@@ -227,6 +308,10 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 		}
 	case FileNone:
 		return o, 0, bad("operand without a register file")
+	default:
+		if o.Rel {
+			need = 5
+		}
 	}
 	if o.File >= numFiles {
 		return o, 0, bad("register file %d", o.File)
@@ -251,10 +336,22 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 		limit = MaxSamplers
 	case FileCB:
 		limit = MaxCBSlots
+	case FileICB:
+		limit = uint32(len(p.ICB))
 	}
 	o.Index = w[1]
 	if o.Index >= limit {
 		return o, 0, bad("%s%d out of range (%d)", fileName(o.File), o.Index, limit)
+	}
+	if o.Rel && o.File != FileCB {
+		o.Elem, o.RelReg, o.RelComp, o.Len = w[2], w[3]>>2, uint8(w[3]&3), w[4]
+		switch {
+		case o.Len == 0 || uint64(o.Index)+uint64(o.Len) > uint64(limit):
+			return o, 0, bad("%s[%d..%d+%d): the array is past the %d registers", fileName(o.File), o.Index, o.Index, o.Len, limit)
+		case o.RelReg >= uint32(p.Temps):
+			return o, 0, bad("%s[r%d]: relative register out of range", fileName(o.File), o.RelReg)
+		}
+		return o, need, nil
 	}
 	if o.File == FileCB {
 		o.Elem = w[2]
@@ -271,25 +368,56 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 	return o, need, nil
 }
 
-// link matches the control flow (jump, loops) and finds the registers a
-// block must start at zero.
-func (p *Program) link() error {
+// Flow is a program's control flow, matched: what an executor follows.
+// Both slices have one entry per instruction.
+type Flow struct {
+	// Jump: for if, its else (or its endif when it has none); for else,
+	// its endif; for loop, its endloop; for endloop, its loop; for call
+	// and callc, their label; 0 for the other instructions.
+	Jump []int32
+	// Loop: the innermost loop enclosing the instruction (the index of its
+	// loop instruction; an endloop's is the loop around its own), or -1.
+	Loop []int32
+}
+
+// Flow matches the program's if/else/endif and loop/endloop and checks
+// that break and continue are inside a loop and that no construct is left
+// open or nested deeper than MaxNesting. Subroutines follow the main
+// program: each label starts one, at the top level, and every call names
+// a label; no subroutine calls itself, directly or not, and calls nest
+// at most MaxCallDepth deep. Decode runs it; an executor runs it again on
+// the decoded program to follow the jumps.
+func (p *Program) Flow() (Flow, error) {
 	type open struct {
 		pc    int
 		op    Op
 		else_ int
 	}
-	p.jump = make([]int32, len(p.Code))
-	p.loops = make([]int32, len(p.Code))
+	f := Flow{Jump: make([]int32, len(p.Code)), Loop: make([]int32, len(p.Code))}
 	var stack []open
 	loop := int32(-1)
+	labels := map[uint32]int{}
+	calls := map[int][]uint32{} // by the label of the code they are in (-1: main)
+	fn := -1
 	for pc := range p.Code {
 		in := &p.Code[pc]
-		p.loops[pc] = loop
+		f.Loop[pc] = loop
+		switch in.Op {
+		case OpLabel:
+			if len(stack) != 0 {
+				return f, bad("instruction %d: label l%d inside an if or loop", pc, in.Label)
+			}
+			if _, dup := labels[in.Label]; dup {
+				return f, bad("instruction %d: label l%d twice", pc, in.Label)
+			}
+			labels[in.Label], fn = pc, int(in.Label)
+		case OpCall, OpCallc:
+			calls[fn] = append(calls[fn], in.Label)
+		}
 		switch in.Op {
 		case OpIf, OpLoop:
 			if len(stack) == MaxNesting {
-				return bad("instruction %d: more than %d nested if and loop", pc, MaxNesting)
+				return f, bad("instruction %d: more than %d nested if and loop", pc, MaxNesting)
 			}
 			stack = append(stack, open{pc: pc, op: in.Op, else_: -1})
 			if in.Op == OpLoop {
@@ -297,28 +425,28 @@ func (p *Program) link() error {
 			}
 		case OpElse:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpIf || stack[len(stack)-1].else_ >= 0 {
-				return bad("instruction %d: else without its if", pc)
+				return f, bad("instruction %d: else without its if", pc)
 			}
 			top := &stack[len(stack)-1]
 			top.else_ = pc
-			p.jump[top.pc] = int32(pc)
+			f.Jump[top.pc] = int32(pc)
 		case OpEndIf:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpIf {
-				return bad("instruction %d: endif without its if", pc)
+				return f, bad("instruction %d: endif without its if", pc)
 			}
 			top := stack[len(stack)-1]
 			if top.else_ >= 0 {
-				p.jump[top.else_] = int32(pc)
+				f.Jump[top.else_] = int32(pc)
 			} else {
-				p.jump[top.pc] = int32(pc)
+				f.Jump[top.pc] = int32(pc)
 			}
 			stack = stack[:len(stack)-1]
 		case OpEndLoop:
 			if len(stack) == 0 || stack[len(stack)-1].op != OpLoop {
-				return bad("instruction %d: endloop without its loop", pc)
+				return f, bad("instruction %d: endloop without its loop", pc)
 			}
 			top := stack[len(stack)-1]
-			p.jump[top.pc], p.jump[pc] = int32(pc), int32(top.pc)
+			f.Jump[top.pc], f.Jump[pc] = int32(pc), int32(top.pc)
 			stack = stack[:len(stack)-1]
 			loop = -1
 			for i := len(stack) - 1; i >= 0; i-- {
@@ -327,68 +455,70 @@ func (p *Program) link() error {
 					break
 				}
 			}
-			p.loops[pc] = loop
-		case OpSample, OpSampleB, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
-			p.quads = true
+			f.Loop[pc] = loop
 		case OpBreak, OpBreakc, OpContinue, OpContinuec:
 			if loop < 0 {
-				return bad("instruction %d: %s outside a loop", pc, in.Op)
+				return f, bad("instruction %d: %s outside a loop", pc, in.Op)
 			}
 		}
 	}
 	if len(stack) != 0 {
-		return bad("%s at instruction %d is never closed", stack[len(stack)-1].op, stack[len(stack)-1].pc)
+		return f, bad("%s at instruction %d is never closed", stack[len(stack)-1].op, stack[len(stack)-1].pc)
 	}
-	p.findZero()
-	return nil
+	for pc := range p.Code {
+		if in := &p.Code[pc]; in.Op == OpCall || in.Op == OpCallc {
+			at, ok := labels[in.Label]
+			if !ok {
+				return f, bad("instruction %d: %s l%d, which no label defines", pc, in.Op, in.Label)
+			}
+			f.Jump[pc] = int32(at)
+		}
+	}
+	// No recursion, and calls nested at most MaxCallDepth deep: the
+	// longest chain of calls from the main program, depth first.
+	const (
+		unseen = iota
+		active
+		done
+	)
+	state, depth := map[int]int{}, map[int]int{}
+	var visit func(fn int) error
+	visit = func(fn int) error {
+		switch state[fn] {
+		case active:
+			return bad("subroutine l%d calls itself (recursion)", fn)
+		case done:
+			return nil
+		}
+		state[fn] = active
+		d := 0
+		for _, l := range calls[fn] {
+			if err := visit(int(l)); err != nil {
+				return err
+			}
+			d = max(d, depth[int(l)]+1)
+		}
+		state[fn], depth[fn] = done, d
+		return nil
+	}
+	for _, fn := range append([]int{-1}, sortedLabels(labels)...) {
+		if err := visit(fn); err != nil {
+			return f, err
+		}
+		if depth[fn] > MaxCallDepth {
+			return f, bad("calls nested %d deep, at most %d", depth[fn], MaxCallDepth)
+		}
+	}
+	return f, nil
 }
 
-// findZero lists the temp components read before an unconditional write
-// and the output components not written unconditionally: Run zeroes them,
-// so that a block never sees a value left by another (the tile-parallel
-// GPU runs blocks on several Machines in no fixed order).
-func (p *Program) findZero() {
-	written := map[[2]uint32]uint8{} // {file, index} -> mask
-	readFirst := map[uint32]uint8{}
-	depth := 0
-	returned := false // after a ret, a later write misses the lanes that left
-	for i := range p.Code {
-		in := &p.Code[i]
-		for _, s := range in.Src {
-			if s.File == FileTemp {
-				var m uint8
-				for _, c := range s.Swizzle {
-					m |= 1 << c
-				}
-				if in.Op == OpIf || in.Op == OpBreakc || in.Op == OpContinuec || in.Op == OpRetc || in.Op == OpDiscard {
-					m = 1 << s.Swizzle[0]
-				}
-				readFirst[s.Index] |= m &^ written[[2]uint32{uint32(FileTemp), s.Index}]
-			}
-			if s.File == FileCB && s.Rel {
-				readFirst[s.RelReg] |= 1 << s.RelComp &^ written[[2]uint32{uint32(FileTemp), s.RelReg}]
-			}
-		}
-		switch in.Op {
-		case OpIf, OpLoop:
-			depth++
-		case OpEndIf, OpEndLoop:
-			depth--
-		case OpRet, OpRetc:
-			returned = true
-		}
-		if ops[in.Op].dst && depth == 0 && !(returned && in.Dst.File == FileOutput) {
-			written[[2]uint32{uint32(in.Dst.File), in.Dst.Index}] |= in.Dst.Mask
-		}
+// sortedLabels returns the labels' numbers in order (determinism: map
+// order never decides which error is reported).
+func sortedLabels(labels map[uint32]int) []int {
+	out := make([]int, 0, len(labels))
+	for l := range labels {
+		out = append(out, int(l))
 	}
-	for r := uint32(0); r < uint32(p.Temps); r++ {
-		if m := readFirst[r]; m != 0 {
-			p.zero = append(p.zero, zeroReg{FileTemp, r, m})
-		}
-	}
-	for r := uint32(0); r < uint32(p.Outputs); r++ {
-		if m := 0xF &^ written[[2]uint32{uint32(FileOutput), r}]; m != 0 {
-			p.zero = append(p.zero, zeroReg{FileOutput, r, m})
-		}
-	}
+	slices.Sort(out)
+	return out
 }

@@ -1,46 +1,43 @@
-package shader
+package shaderisa
 
 import "math"
 
-// Program is a decoded, validated shader: what Decode returns, what
-// Assemble builds and what NewMachine runs. It is immutable once decoded,
-// so one Program may be shared by many Machines (the GPU caches it per
-// code address).
+// Program is a shader of the ISA: what Decode returns, what Assemble
+// builds, what an encoder (the UMD's translator) fills in and Check
+// validates, and what the GPU's executor (package gpu/shader) runs. It is
+// a plain value, immutable once decoded, so one Program may be shared by
+// many executors (the GPU caches it per code address).
 type Program struct {
 	Stage   Stage
 	Inputs  int // v0..v(Inputs-1)
 	Outputs int // o0..o(Outputs-1)
 	Temps   int // r0..r(Temps-1)
 	Code    []Inst
-
-	// Filled by Decode.
-	jump  []int32 // per instruction: the matching else/endif/endloop/loop
-	loops []int32 // per instruction: the innermost enclosing loop, or -1
-	zero  []zeroReg
-	quads bool // derivatives or implicit-derivative sampling: run whole quads
-}
-
-// zeroReg is a register component set a block must start at zero: read
-// before any unconditional write (so no value of a previous block leaks),
-// or an output not written on every path.
-type zeroReg struct {
-	file  File
-	index uint32
-	mask  uint8
+	ICB     [][4]uint32 // the immediate constant buffer icb[] (dcl_immediateConstantBuffer)
 }
 
 // Encode returns the program's binary form: the header, then the code.
 // Decode(p.Encode()) gives p back when p is valid; Encode itself does not
 // validate (the GPU decodes whatever reaches its memory).
 func (p *Program) Encode() []uint32 {
-	w := make([]uint32, HeaderWords, HeaderWords+4*len(p.Code))
+	header, version := HeaderWords, uint32(Version)
+	if len(p.ICB) > 0 {
+		header, version = HeaderWords+1+4*len(p.ICB), VersionICB
+	}
+	w := make([]uint32, header, header+4*len(p.Code))
 	for i := range p.Code {
 		w = appendInst(w, &p.Code[i])
 	}
 	w[0] = Magic
-	w[1] = Version | uint32(p.Stage)<<16
+	w[1] = version | uint32(p.Stage)<<16
 	w[2] = uint32(p.Inputs)&0xFF | (uint32(p.Outputs)&0xFF)<<8 | (uint32(p.Temps)&0xFFFF)<<16
-	w[3] = uint32(len(w) - HeaderWords)
+	w[3] = uint32(len(w) - header)
+	if len(p.ICB) > 0 {
+		w[4] = uint32(len(p.ICB))
+		for i, v := range p.ICB {
+			copy(w[HeaderWords+1+4*i:], v[:])
+		}
+	}
 	return w
 }
 
@@ -52,6 +49,17 @@ func appendInst(w []uint32, in *Inst) []uint32 {
 	}
 	if in.NZ {
 		tok |= instNZ
+	}
+	if in.Op == OpCall || in.Op == OpCallc || in.Op == OpLabel {
+		tok |= (in.Label & 0xFFF) << instLabelShift
+	}
+	if in.Op.TakesOffset() {
+		for k, o := range in.Offset {
+			tok |= uint32(o) & 0xF << (instOffsetShift + 4*k)
+		}
+	}
+	if in.Op.TakesChannel() {
+		tok |= uint32(in.Channel&3) << instChannelShift
 	}
 	w = append(w, tok)
 	if int(in.Op) < len(ops) && ops[in.Op].dst {
@@ -98,6 +106,9 @@ func appendOperand(w []uint32, o *Operand, dst bool) []uint32 {
 	case FileNone:
 	default:
 		w = append(w, o.Index)
+		if o.Rel {
+			w = append(w, o.Elem, o.RelReg<<2|uint32(o.RelComp&3), o.Len)
+		}
 	}
 	return w
 }
@@ -152,6 +163,20 @@ func S(i uint32) Operand { return Operand{File: FileSampler, Index: i} }
 // LF builds an immediate of four floats.
 func LF(x, y, z, w float32) Operand {
 	return L(math.Float32bits(x), math.Float32bits(y), math.Float32bits(z), math.Float32bits(w))
+}
+
+// WithRel makes a temp, input or output operand relative: register elem +
+// r(reg).comp of the array of n registers from o's, per lane
+// (x#[r#.c + n] and v[r#.c + n] of SM4).
+func (o Operand) WithRel(elem, n, reg uint32, comp uint8) Operand {
+	o.Rel, o.Elem, o.Len, o.RelReg, o.RelComp = true, elem, n, reg, comp
+	return o
+}
+
+// ICBRel builds icb[r(reg).comp + elem] of an immediate constant buffer of
+// n elements.
+func ICBRel(elem, n, reg uint32, comp uint8) Operand {
+	return Operand{File: FileICB, Swizzle: Identity, Rel: true, Elem: elem, Len: n, RelReg: reg, RelComp: comp}
 }
 
 // CBRel builds cb[slot][r(reg).comp + elem], indexed per lane.

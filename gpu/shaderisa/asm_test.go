@@ -1,4 +1,4 @@
-package shader
+package shaderisa
 
 import (
 	"errors"
@@ -65,7 +65,7 @@ func TestAssembleRoundTrip(t *testing.T) {
 		seen[in.Op] = true
 	}
 	for _, n := range []string{"sample_l", "ld", "sample_d", "sample_b", "resinfo", "resinfo_uint", "resinfo_rcpfloat", "breakc", "continuec", "discard", "retc", "else"} {
-		if !seen[opByName[n]] {
+		if op, _ := OpByName(n); !seen[op] {
 			t.Errorf("the round-trip program lacks %s", n)
 		}
 	}
@@ -87,49 +87,16 @@ func TestImmediateRoundTrip(t *testing.T) {
 	}
 }
 
-// Every op's mnemonic assembles, disassembles and runs.
+// Every op's mnemonic assembles, disassembles and decodes to the same
+// text (gpu/shader's TestEveryOpRuns runs each).
 func TestEveryOpRoundTrips(t *testing.T) {
-	for i := range ops {
-		info := &ops[i]
+	for i := range NumOps {
 		op := Op(i)
-		var b strings.Builder
-		b.WriteString(info.name)
-		if info.test {
-			b.WriteString("_nz")
-		}
-		sep := " "
-		if info.dst {
-			b.WriteString(" r0")
-			sep = ", "
-		}
-		for _, a := range info.srcs {
-			b.WriteString(sep)
-			b.WriteString(map[uint8]string{argReg: "v0", argTex: "t0", argSmp: "s0"}[a])
-			sep = ", "
-		}
-		body := b.String()
-		switch op {
-		case OpIf:
-			body += "\nendif"
-		case OpElse:
-			body = "if_z v0.x\nelse\nendif"
-		case OpEndIf:
-			body = "if_z v0.x\nendif"
-		case OpLoop, OpEndLoop:
-			body = "loop\nbreak\nendloop"
-		case OpBreak, OpBreakc, OpContinue, OpContinuec:
-			body = "loop\nbreakc_z v0.x\n" + body + "\nbreak\nendloop"
-		}
-		src := "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\n"
+		src := oneOpProgram(op)
 		p := mustAsm(t, src)
 		q, err := Decode(p.Encode())
 		if err != nil || q.String() != p.String() {
 			t.Fatalf("%s: round trip: %v\n%s\n%s", op, err, p, q)
-		}
-		m := NewMachine(p)
-		m.Bind(nil, &fakeTex{})
-		if _, err := m.Run(AllLanes); err != nil {
-			t.Fatalf("%s: %v", op, err)
 		}
 	}
 }
@@ -247,5 +214,105 @@ func TestListing(t *testing.T) {
 `
 	if got := p.Listing(); got != want {
 		t.Fatalf("Listing:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// oneOpProgram returns the text of a small pixel program that uses op once
+// with register operands (r0, v0, t0, s0), inside the constructs its
+// control flow needs.
+func oneOpProgram(op Op) string {
+	var b strings.Builder
+	b.WriteString(op.String())
+	if op.HasTest() {
+		b.WriteString("_nz")
+	}
+	sep := " "
+	if op.HasDst() {
+		b.WriteString(" r0")
+		if op == OpDEq || op == OpDGe || op == OpDLt || op == OpDNe || op == OpDToF {
+			b.WriteString(".xy") // 32-bit results from doubles 0 and 1
+		}
+		sep = ", "
+	}
+	for _, a := range op.Srcs() {
+		b.WriteString(sep)
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0"}[a])
+		sep = ", "
+	}
+	body := b.String()
+	switch op {
+	case OpIf:
+		body += "\nendif"
+	case OpElse:
+		body = "if_z v0.x\nelse\nendif"
+	case OpEndIf:
+		body = "if_z v0.x\nendif"
+	case OpLoop, OpEndLoop:
+		body = "loop\nbreak\nendloop"
+	case OpBreak, OpBreakc, OpContinue, OpContinuec:
+		body = "loop\nbreakc_z v0.x\n" + body + "\nbreak\nendloop"
+	case OpCall:
+		body = "call l0"
+	case OpCallc:
+		body += ", l0"
+	case OpLabel:
+		body = "call l1"
+	}
+	sub := ""
+	if op == OpCall || op == OpCallc || op == OpLabel {
+		sub = "label l" + map[bool]string{true: "1", false: "0"}[op == OpLabel] + "\nmov r0, v0\nret\n"
+	}
+	return "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\nret\n" + sub
+}
+
+// A program with the later forms: an immediate constant buffer, relative
+// operands, subroutines, bit ops and doubles.
+const everythingSM5 = `ps inputs=3 outputs=2 temps=8
+icb 1, 2.5, -3, 0x7f800000
+icb 4, 5, 6, 7
+mov r4[4][r0.x + 4], v0
+mov r1, icb0[2][r0.y + 1].wzyx
+add r2, -v1[2][r1.z + 1], r4[4][r3.w + 5].x
+bfi r3, v0, v1, v2, r1
+ubfe r3.x, l(8, 8, 8, 8), l(4, 4, 4, 4), r1
+firstbit_shi r3.y, -r3.x
+dadd r0.zw, -|v0.zwxy|, v2
+dtof o1.xy, r0.zwzw
+dmovc r0, v0.x, r0, r0
+f32tof16 r1.z, v0.x
+call l0
+callc_nz r1.x, l7
+mov o0, r2
+ret
+label l0
+add r2, r2, l(1, 1, 1, 1)
+ret
+label l7
+call l0
+ret
+`
+
+func TestAssembleRoundTripSM5(t *testing.T) {
+	p := mustAsm(t, everythingSM5)
+	words := p.Encode()
+	if words[1]&0xFFFF != VersionICB || words[4] != 2 {
+		t.Fatalf("header %#x %d: want version %d and 2 icb elements", words[1], words[4], VersionICB)
+	}
+	q, err := Decode(words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := q.String(); text != everythingSM5 {
+		t.Fatalf("disassembly differs:\n%s\nwant\n%s", text, everythingSM5)
+	}
+	if !slices.Equal(q.Encode(), words) {
+		t.Fatal("Encode(Decode(words)) != words")
+	}
+	if !strings.Contains(p.Listing(), "icb[1]") {
+		t.Errorf("the listing lacks the icb:\n%s", p.Listing())
+	}
+	// A program without an icb keeps the first version's header.
+	if w := mustAsm(t, vertexColor).Encode(); w[1]&0xFFFF != Version {
+		t.Errorf("version %d, want %d", w[1]&0xFFFF, Version)
 	}
 }

@@ -1,0 +1,257 @@
+package apitrace
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/assets"
+	"d3dsim/core/internal/oracle"
+	"d3dsim/core/scenario"
+)
+
+// asset is one example or tutorial scenario.
+type asset struct {
+	name string
+	src  []byte
+}
+
+func allAssets(t *testing.T) []asset {
+	var out []asset
+	for _, n := range assets.Scenarios() {
+		src, _ := assets.Scenario(n)
+		out = append(out, asset{n, src})
+	}
+	for _, n := range assets.Tutorials() {
+		src, _, _ := assets.Tutorial(n)
+		out = append(out, asset{n, src})
+	}
+	if len(out) < 30 {
+		t.Fatalf("only %d assets", len(out))
+	}
+	return out
+}
+
+// runText runs a scenario and returns its summary, exporting it to a
+// capture when export is not nil.
+func runText(t testing.TB, name string, src []byte, export *bytes.Buffer) scenario.Summary {
+	t.Helper()
+	s, err := scenario.Load(name, src)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, numbered(string(src)))
+	}
+	r := scenario.NewRun(s, scenario.Overrides{})
+	var e *Exporter
+	if export != nil {
+		e = NewExporter(export, s, name)
+		r.Observe(e.Observer())
+	}
+	sum := r.Finish()
+	if e != nil {
+		if err := e.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return sum
+}
+
+func numbered(s string) string {
+	var b strings.Builder
+	for i, l := range strings.Split(s, "\n") {
+		b.WriteString(strings.Repeat(" ", 4-len(itoa(i+1))) + itoa(i+1) + " " + l + "\n")
+	}
+	return b.String()
+}
+
+// importTrace imports a binary capture.
+func importTrace(t *testing.T, name string, data []byte) (string, *Report) {
+	t.Helper()
+	src, f, err := Open(bytes.NewReader(data), Options{})
+	if err != nil || f != FormatTrace {
+		t.Fatalf("%s: %v (%s)", name, err, f)
+	}
+	text, rep, err := Import(src, ImportOptions{Name: name})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return text, rep
+}
+
+// TestExportImportRoundTrip exports every example and tutorial, imports
+// the capture and runs the scenario it gives: the same frame, no failure,
+// every call mapped. Exporting that scenario again and importing it gives
+// the same scenario (the mapping is a fixed point after one round).
+func TestExportImportRoundTrip(t *testing.T) {
+	for _, a := range allAssets(t) {
+		t.Run(a.name, func(t *testing.T) {
+			var capture bytes.Buffer
+			want := runText(t, a.name, a.src, &capture)
+			text, rep := importTrace(t, a.name, capture.Bytes())
+			if len(rep.Unsupported) > 0 {
+				t.Errorf("unsupported calls: %+v", rep.Unsupported)
+			}
+			got := runText(t, a.name+" (imported)", []byte(text), nil)
+			if got.Hash != want.Hash || got.Frames != want.Frames {
+				t.Errorf("imported: %d frames, hash %s; the scenario: %d frames, hash %s", got.Frames, got.Hash, want.Frames, want.Hash)
+			}
+			if !got.OK() {
+				t.Errorf("the imported scenario fails: %v\n%s", got.Failures, numbered(text))
+			}
+			// An expect that reads back waits for the GPU (09-errors
+			// presents a frame only because one does before a hang).
+			for _, k := range []string{"pixel", "hash", "probe"} {
+				if bytes.Contains(a.src, []byte("\nexpect "+k+" ")) && !strings.Contains(text, "\nexpect "+k+" ") {
+					t.Errorf("the imported scenario lost its expect %s statements", k)
+				}
+			}
+			var again bytes.Buffer
+			runText(t, a.name+" (imported)", []byte(text), &again)
+			text2, _ := importTrace(t, a.name, again.Bytes())
+			if text2 != text {
+				t.Errorf("exporting the imported scenario and importing it again changes it:\n%s", firstDiff(text, text2))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return "line " + itoa(i+1) + ":\n  " + x + "\n  " + y
+		}
+	}
+	return ""
+}
+
+// TestExportApitraceReads has Debian's apitrace read every export: dump
+// prints it without an error, as this package prints it, and info names the
+// API DirectX and counts its frames.
+func TestExportApitraceReads(t *testing.T) {
+	at := oracle.Tool(t, "apitrace")
+	dir := t.TempDir()
+	for _, a := range allAssets(t) {
+		t.Run(a.name, func(t *testing.T) {
+			var capture bytes.Buffer
+			sum := runText(t, a.name, a.src, &capture)
+			path := filepath.Join(dir, a.name+".trace")
+			if err := os.WriteFile(path, capture.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command(at, "dump", "--color=never", "--thread-ids=yes", path)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			want, err := cmd.Output()
+			if err != nil || stderr.Len() > 0 {
+				t.Fatalf("apitrace dump: %v\n%s", err, stderr.String())
+			}
+			got, _, _ := readAll(t, path, DumpOptions{ThreadIDs: true})
+			compareDumps(t, string(want), got)
+			// apitrace counts a frame per Present, failed ones too
+			presents := strings.Count(got, "IDXGISwapChain::Present(")
+			i := apitraceInfo(t, at, path)
+			if i.API != "DirectX" || i.FramesCount != presents || presents < sum.Frames {
+				t.Errorf("apitrace info: API %q, %d frames; want DirectX, %d (the run presented %d)", i.API, i.FramesCount, presents, sum.Frames)
+			}
+		})
+	}
+}
+
+// dropHeader drops an imported scenario's first line (it names the file).
+func dropHeader(s string) string {
+	_, rest, _ := strings.Cut(s, "\n")
+	return rest
+}
+
+// shaderBlocks is the text of a scenario's fxc blocks.
+func shaderBlocks(s string) string {
+	var b strings.Builder
+	in := false
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "fxc ") {
+			in = true
+		}
+		if in {
+			b.WriteString(l + "\n")
+		}
+		if l == "}" {
+			in = false
+		}
+	}
+	return b.String()
+}
+
+// TestDumpRoundTrip: every example and tutorial, exported, printed by
+// Debian's `apitrace dump --blobs --thread-ids=yes` and imported from that
+// text (the blobs from the files dump wrote, the shaders assembled from
+// their disassembly) is the scenario the binary capture imports to, and
+// runs to the same frame. Printed by plain `apitrace dump`, whose blobs
+// have no bytes, it imports with notices and the same shaders.
+func TestDumpRoundTrip(t *testing.T) {
+	at := oracle.Tool(t, "apitrace")
+	for _, a := range allAssets(t) {
+		t.Run(a.name, func(t *testing.T) {
+			dir := t.TempDir()
+			var capture bytes.Buffer
+			want := runText(t, a.name, a.src, &capture)
+			path := filepath.Join(dir, "capture.trace")
+			if err := os.WriteFile(path, capture.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			binText, _ := importTrace(t, a.name, capture.Bytes())
+			cmd := exec.Command(at, "dump", "--blobs", "--thread-ids=yes", "--color=never", path)
+			cmd.Dir = dir
+			dump, err := cmd.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, err := NewDumpReader(bytes.NewReader(dump), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, rep, err := Import(src, ImportOptions{Name: a.name, Blob: func(n string) ([]byte, error) { return os.ReadFile(filepath.Join(dir, n)) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Unsupported) > 0 || rep.NoticeCount > 0 {
+				t.Errorf("report: %s", rep)
+			}
+			if dropHeader(text) != dropHeader(binText) {
+				t.Fatalf("the dump imports to another scenario than the capture:\n%s", firstDiff(dropHeader(binText), dropHeader(text)))
+			}
+			got := runText(t, a.name+" (from the dump)", []byte(text), nil)
+			if got.Hash != want.Hash || !got.OK() {
+				t.Errorf("hash %s, failures %v; want %s", got.Hash, got.Failures, want.Hash)
+			}
+
+			plain, err := exec.Command(at, "dump", "--thread-ids=yes", "--color=never", path).Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, _ = NewDumpReader(bytes.NewReader(plain), Options{})
+			text, rep, err = Import(src, ImportOptions{Name: a.name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Unsupported) > 0 {
+				t.Errorf("plain dump: unsupported %+v", rep.Unsupported)
+			}
+			if shaderBlocks(text) != shaderBlocks(binText) {
+				t.Errorf("plain dump: the shaders assembled from the disassembly differ:\n%s", firstDiff(shaderBlocks(binText), shaderBlocks(text)))
+			}
+			if _, err := scenario.Load(a.name, []byte(text)); err != nil {
+				t.Errorf("plain dump: %v", err)
+			}
+		})
+	}
+}

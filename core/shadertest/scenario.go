@@ -1,0 +1,404 @@
+package shadertest
+
+import (
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// A generated scenario's lines carry a role, so that a failure the
+// scenario reports at a line is classified: a shader's block, a resource
+// the device refused, a probe that read the wrong value.
+type role struct {
+	kind string // shader, resource, draw, probe, setup
+	what string // the stage, the resource, the probe's directive
+	line int    // the shader_test line it comes from
+}
+
+// script is a scenario being written, with the role of each line.
+type script struct {
+	b     strings.Builder
+	line  int
+	roles map[int]role
+}
+
+func (s *script) add(r role, format string, args ...any) {
+	text := fmt.Sprintf(format, args...)
+	s.b.WriteString(text)
+	s.b.WriteByte('\n')
+	n := strings.Count(text, "\n") + 1
+	for i := 0; i < n; i++ {
+		s.line++
+		if r.kind != "" {
+			s.roles[s.line] = r
+		}
+	}
+}
+
+// Bytecode is what a caller supplies instead of d3dsim's compiler: the
+// compiled shader of a stage, or why it did not compile.
+type Bytecode func(stage, profile, source string) ([]byte, error)
+
+// supported stages a scenario can create (CreateVertexShader,
+// CreatePixelShader).
+var scenarioStages = map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}
+
+// elemFormats are the input-layout formats the scenario language takes.
+var elemFormats = map[string]bool{"R32G32B32A32_FLOAT": true, "R32G32B32_FLOAT": true, "R32G32_FLOAT": true, "R32_FLOAT": true,
+	"R32G32B32A32_UINT": true, "R32G32B32_UINT": true, "R32G32_UINT": true, "R32_UINT": true}
+
+// unsupported is why d3dsim's device (through the scenario language)
+// cannot run the case, "" when it can.
+func (c *Case) unsupported() string {
+	if c.Unsupported != "" {
+		return c.Unsupported
+	}
+	for _, sh := range c.Shaders {
+		if scenarioStages[sh.Stage] == "" {
+			return map[string]string{"cs": "compute shaders", "hs": "hull shaders", "ds": "domain shaders", "gs": "geometry shaders"}[sh.Stage] +
+				": the device has no such stage"
+		}
+	}
+	for _, r := range c.Resources {
+		switch {
+		case r.Kind == "uav":
+			return "unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
+		case r.Kind == "srv" && r.Dim == "buffer":
+			return "buffer shader-resource views ([srv " + strconv.Itoa(r.Slot) + "] of a buffer)"
+		case r.Samples > 1:
+			return "multisampled resources"
+		case r.Kind == "srv" && r.Levels > 1:
+			return "textures with mip levels ([srv " + strconv.Itoa(r.Slot) + "] levels " + strconv.Itoa(r.Levels) + ")"
+		case r.Kind == "rtv" && r.Slot > 0:
+			return "several render targets ([rtv " + strconv.Itoa(r.Slot) + "])"
+		}
+	}
+	for _, s := range c.Samplers {
+		if s.Compare != "" {
+			return "comparison samplers ([sampler " + strconv.Itoa(s.Slot) + "] comparison)"
+		}
+		if s.Filter != "point point point" && s.Filter != "linear linear linear" {
+			return "sampler filter " + s.Filter + " (the device filters point or linear for min, mag and mip together)"
+		}
+		for _, a := range s.Address {
+			if a == "mirror_once" {
+				return "address mode mirror_once"
+			}
+		}
+	}
+	for _, e := range c.Layout {
+		if !elemFormats[e.Format] {
+			return "vertex element format " + e.Format
+		}
+	}
+	for _, cmd := range c.Cmds {
+		switch {
+		case cmd.Why != "":
+			return cmd.Why
+		case cmd.Op == "dispatch":
+			return "compute shaders: the device has no such stage"
+		case cmd.Op == "sample mask" && cmd.Mask != 0xffffffff:
+			return "sample masks (the device has one sample)"
+		case cmd.Op == "probe" && cmd.Probe.Res == "uav":
+			return "unordered access views (probe uav)"
+		case cmd.Op == "probe" && cmd.Probe.Res == "rtv" && cmd.Probe.Slot > 0:
+			return "several render targets (probe rtv " + strconv.Itoa(cmd.Probe.Slot) + ")"
+		case cmd.Op == "probe" && (cmd.Probe.Kind == "rd" || cmd.Probe.Kind == "rui64" || cmd.Probe.Kind == "ri64"):
+			return "64-bit probes (" + cmd.Probe.Kind + ")"
+		case cmd.Op == "clear" && cmd.Target == "rtv" && cmd.Slot > 0:
+			return "several render targets (clear rtv " + strconv.Itoa(cmd.Slot) + ")"
+		}
+	}
+	for _, o := range c.Options {
+		if o == "backcompat" || o == "unbounded-descriptor-arrays" {
+			return "the compile option " + o
+		}
+	}
+	return ""
+}
+
+// sourceFor is a shader's text for a case: the compile options that set
+// the default matrix packing become the pragma that does the same.
+func (c *Case) sourceFor(sh *Shader) string {
+	src := sh.Source
+	for _, o := range c.Options {
+		p := map[string]string{"row-major": "#pragma pack_matrix(row_major)", "column-major": "#pragma pack_matrix(column_major)"}[o]
+		if p == "" {
+			continue
+		}
+		// On the first line, which is empty (the section's header line),
+		// so that the source keeps the file's line numbers.
+		if !strings.HasPrefix(src, "\n") {
+			src = "\n" + src
+		}
+		src = p + src
+	}
+	return src
+}
+
+// Scenario writes the case as a scenario. code, if set, holds each
+// shader's bytecode (by stage), which the scenario then carries as bytes:
+// instead of an hlsl block.
+func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
+	s := &script{roles: map[int]role{}}
+	s.add(role{}, "# %s (%s): shader_test case, shader model %s", c.Name(), c.Category, c.Model)
+	shaderRef := map[string]string{}
+	for _, sh := range c.Shaders {
+		name := sh.Stage
+		if b, ok := code[sh.Stage]; ok {
+			shaderRef[sh.Stage] = "bytes:" + hex.EncodeToString(b)
+			continue
+		}
+		src := strings.TrimLeft(c.sourceFor(sh), "\n")
+		if sh.Default {
+			s.add(role{}, "# the vertex shader of `draw quad`")
+		} else {
+			s.add(role{}, "# [%s] of line %d", map[string]string{"vs": "vertex shader", "ps": "pixel shader"}[sh.Stage], sh.Line)
+		}
+		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "hlsl %s {\n%s}", name, strings.TrimRight(src, "\n")+"\n")
+		shaderRef[sh.Stage] = fmt.Sprintf("hlsl:%s target=%s", name, sh.Profile(c.Model))
+	}
+	setup := role{kind: "setup"}
+	s.add(setup, "dev, imm = D3D11CreateDevice")
+	if c.Kind == KindCompile {
+		for _, sh := range c.Shaders {
+			s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", sh.Stage, scenarioStages[sh.Stage], shaderRef[sh.Stage])
+		}
+		if len(c.Shaders) == 1 && c.Shaders[0].ExpectFail {
+			s.add(role{}, "# expected not to compile")
+		}
+		return s.b.String(), s.roles
+	}
+	// Resources, in the order the file declares them.
+	var rtv, dsv string
+	w, h := 0, 0
+	for _, r := range c.Resources {
+		rr := role{kind: "resource", what: r.describe(), line: r.Line}
+		switch r.Kind {
+		case "rtv", "dsv":
+			tex := fmt.Sprintf("%s%d", r.Kind, r.Slot)
+			bind := "RENDER_TARGET"
+			if r.Kind == "dsv" {
+				bind = "DEPTH_STENCIL"
+			}
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s", tex, r.Width, r.Height, r.Format, bind)
+			if r.Kind == "rtv" {
+				rtv = tex
+				s.add(rr, "%s = dev.CreateRenderTargetView %s_tex", tex, tex)
+				s.add(rr, "imm.ClearRenderTargetView %s 0 0 0 0", tex)
+			} else {
+				dsv = tex
+				s.add(rr, "%s = dev.CreateDepthStencilView %s_tex", tex, tex)
+				s.add(rr, "imm.ClearDepthStencilView %s 1", tex)
+			}
+			if w == 0 || r.Width < w {
+				w = r.Width
+			}
+			if h == 0 || r.Height < h {
+				h = r.Height
+			}
+		case "srv":
+			name := fmt.Sprintf("srv%d", r.Slot)
+			data := ""
+			if len(r.Data) > 0 {
+				data = " Data=" + u32List(r.Data, r.Width*r.Height*r.TexelSize/4)
+			}
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=SHADER_RESOURCE%s", name, r.Width, r.Height, r.Format, data)
+			s.add(rr, "%s = dev.CreateShaderResourceView %s_tex", name, name)
+			s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
+		case "vb":
+			if len(r.Data) == 0 {
+				continue
+			}
+			stride := 0
+			for _, e := range c.Layout {
+				if e.Slot == r.Slot {
+					stride += e.TexelSize
+				}
+			}
+			name := fmt.Sprintf("vb%d", r.Slot)
+			s.add(rr, "%s = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=%s", name, u32List(r.Data, len(r.Data)))
+			s.add(rr, "imm.IASetVertexBuffers %d %s Stride=%d", r.Slot, name, stride)
+		}
+	}
+	for _, sm := range c.Samplers {
+		filter := "MIN_MAG_MIP_POINT"
+		if sm.Filter == "linear linear linear" {
+			filter = "MIN_MAG_MIP_LINEAR"
+		}
+		addr := func(a string) string { return strings.ToUpper(a) }
+		s.add(role{kind: "resource", what: fmt.Sprintf("[sampler %d]", sm.Slot), line: sm.Line},
+			"sam%d = dev.CreateSamplerState Filter=%s AddressU=%s AddressV=%s", sm.Slot, filter, addr(sm.Address[0]), addr(sm.Address[1]))
+		s.add(setup, "imm.PSSetSamplers %d sam%d", sm.Slot, sm.Slot)
+	}
+	// The uniforms: one constant buffer at slot 0 of every stage, as large
+	// as the most the test sets.
+	words := len(c.Uniforms)
+	for _, cmd := range c.Cmds {
+		if cmd.Op == "uniform" {
+			words = max(words, len(cmd.Uniforms))
+		}
+	}
+	uniforms := pad(c.Uniforms, words)
+	if words > 0 {
+		s.add(setup, "cb = dev.CreateBuffer BindFlags=CONSTANT_BUFFER Data=%s", u32List(uniforms, words))
+		s.add(setup, "imm.VSSetConstantBuffers 0 cb")
+		s.add(setup, "imm.PSSetConstantBuffers 0 cb")
+	}
+	for _, sh := range c.Shaders {
+		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", sh.Stage, scenarioStages[sh.Stage], shaderRef[sh.Stage])
+	}
+	if len(c.Layout) > 0 {
+		var elems []string
+		for _, e := range c.Layout {
+			elems = append(elems, fmt.Sprintf("elem[%s %d %s %d APPEND_ALIGNED PER_VERTEX 0]", e.Name, e.Index, e.Format, e.Slot))
+		}
+		s.add(role{kind: "resource", what: "[input layout]"}, "layout = dev.CreateInputLayout vs %s", strings.Join(elems, " "))
+		s.add(setup, "imm.IASetInputLayout layout")
+	}
+	s.add(setup, "rs = dev.CreateRasterizerState CullMode=NONE")
+	s.add(setup, "imm.RSSetState rs")
+	targets := rtv
+	if targets == "" {
+		targets = "NULL"
+	}
+	if dsv != "" {
+		targets += " " + dsv
+	}
+	s.add(setup, "imm.OMSetRenderTargets %s", targets)
+	s.add(setup, "imm.RSSetViewports 0 0 %d %d", w, h)
+	s.add(setup, "imm.VSSetShader vs")
+	s.add(setup, "imm.PSSetShader ps")
+	depth := "LESS"
+	depthSet := false
+	for _, cmd := range c.Cmds {
+		cr := role{kind: "draw", what: "", line: cmd.Line}
+		switch cmd.Op {
+		case "uniform":
+			uniforms = pad(cmd.Uniforms, words)
+			s.add(cr, "imm.UpdateSubresource cb Data=%s", u32List(uniforms, words))
+		case "depth":
+			depth = cmd.Func
+			depthSet = false
+		case "clear":
+			if cmd.Target == "dsv" && dsv != "" {
+				s.add(cr, "imm.ClearDepthStencilView %s %s", dsv, fmtFloat(cmd.Value[0]))
+			} else if rtv != "" {
+				s.add(cr, "imm.ClearRenderTargetView %s %s %s %s %s", rtv, fmtFloat(cmd.Value[0]), fmtFloat(cmd.Value[1]),
+					fmtFloat(cmd.Value[2]), fmtFloat(cmd.Value[3]))
+			}
+		case "draw":
+			if dsv != "" && !depthSet {
+				s.add(cr, "ds = dev.CreateDepthStencilState DepthEnable=TRUE DepthWriteMask=ALL DepthFunc=%s", depth)
+				s.add(cr, "imm.OMSetDepthStencilState ds")
+				depthSet = true
+			}
+			topo := cmd.Topology
+			if topo == "quad" {
+				topo = "TRIANGLELIST"
+			}
+			s.add(cr, "imm.IASetPrimitiveTopology %s", topo)
+			if cmd.Instances > 1 {
+				s.add(cr, "imm.DrawInstanced %d %d", cmd.Vertices, cmd.Instances)
+			} else {
+				s.add(cr, "imm.Draw %d", cmd.Vertices)
+			}
+		case "probe":
+			p := cmd.Probe
+			res := rtv
+			if p.Res == "dsv" {
+				res = dsv
+			}
+			res += "_tex"
+			s.add(role{kind: "probe", what: "probe", line: cmd.Line}, "expect probe %s %d %d %d %d == %s", res, p.X0, p.Y0, p.X1, p.Y1, p.list())
+		}
+	}
+	return s.b.String(), s.roles
+}
+
+func (r *Resource) describe() string {
+	switch {
+	case r.Kind == "dsv":
+		return "[dsv] (" + r.Format + ")"
+	case r.Line == 0:
+		return "the default render target (" + r.Format + ")"
+	case r.Kind == "rtv" || r.Kind == "srv":
+		return fmt.Sprintf("[%s %d] (%s)", r.Kind, r.Slot, r.Format)
+	}
+	return fmt.Sprintf("[%s %d]", r.Kind, r.Slot)
+}
+
+func pad(u []uint32, n int) []uint32 {
+	out := append([]uint32(nil), u...)
+	for len(out) < n {
+		out = append(out, 0x7f7f7f7f)
+	}
+	return out
+}
+
+// u32List writes n values (missing ones 0) as a u32 data list, eight a
+// line.
+func u32List(u []uint32, n int) string {
+	var b strings.Builder
+	b.WriteString("u32[")
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			if i%8 == 0 {
+				b.WriteString("\n  ")
+			} else {
+				b.WriteByte(' ')
+			}
+		}
+		v := uint32(0)
+		if i < len(u) {
+			v = u[i]
+		}
+		b.WriteString("0x")
+		b.WriteString(strconv.FormatUint(uint64(v), 16))
+	}
+	b.WriteString("]")
+	return b.String()
+}
+
+// fmtFloat writes a float32 so that the scenario's number reading (a
+// float64, then float32) gives the same bits back.
+func fmtFloat(f float32) string {
+	switch {
+	case math.IsInf(float64(f), 1):
+		return "inf"
+	case math.IsInf(float64(f), -1):
+		return "-inf"
+	case f != f:
+		return "nan"
+	}
+	// The scenario's numbers take no '+' in an exponent.
+	s := strings.Replace(strconv.FormatFloat(float64(f), 'g', -1, 32), "e+", "e", 1)
+	if v, err := strconv.ParseFloat(s, 64); err == nil && float32(v) == f {
+		return s
+	}
+	return strings.Replace(strconv.FormatFloat(float64(f), 'g', 9, 32), "e+", "e", 1)
+}
+
+// list is the probe's expected channels as the scenario writes them.
+func (p *Probe) list() string {
+	parts := make([]string, len(p.Values))
+	typ := "f32"
+	for i, v := range p.Values {
+		switch p.Kind {
+		case "rgbaui", "rui":
+			typ, parts[i] = "u32", strconv.FormatUint(uint64(v), 10)
+		case "rgbai", "ri":
+			typ, parts[i] = "i32", strconv.FormatInt(int64(int32(v)), 10)
+		default:
+			f := math.Float32frombits(v)
+			parts[i] = fmtFloat(f)
+		}
+	}
+	s := typ + "[" + strings.Join(parts, " ") + "]"
+	if typ == "f32" && p.Ulps > 0 {
+		s += " ulps=" + strconv.Itoa(p.Ulps)
+	}
+	return s
+}

@@ -1,0 +1,162 @@
+// The pictures README.md and docs/browser.md show (docs/screenshot.png,
+// docs/panel-*.png, docs/timeline-1m.png, docs/tutorial.png), each from a
+// fixed scenario in a fixed state of the page, at 1280x800. With
+// UPDATE_SCREENSHOTS=1 (make screenshots) it writes them; without, it
+// compares them with the committed ones and fails when the page draws
+// something else (shots.mjs says how). docs/newcomer-*.png are
+// newcomer-shots.test.mjs's.
+//
+//   cd tests/browser && npm ci && node --test screenshots.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { SHOTS, DOCS, shot } from "./shots.mjs";
+
+let h = null;
+before(async () => {
+  h = await launch();
+}, { timeout: SERVER_START_TIMEOUT + 60000 });
+after(async () => {
+  await h?.close();
+});
+
+const text = (rel) => readFileSync(path.join(ROOT, rel), "utf8");
+
+// loadAndRun loads a scenario's text into the page (the editor shows it)
+// and runs it to its end.
+async function loadAndRun(page, src) {
+  const r = await page.evaluate((t) => window.d3dsim.load(t), src);
+  assert.equal(r.ok, true, r.error);
+  const s = await runToEnd(page);
+  await page.evaluate(() => window.d3dsimUI.poll());
+  return s;
+}
+
+async function view(page, name) {
+  await page.click(`.tabs [data-view="${name}"]`);
+  await page.waitForSelector(`.inspector .view[data-view="${name}"]:not([hidden])`);
+}
+
+// selectFirst selects the first event of an API call named name.
+async function selectCall(page, name, nth = 0) {
+  const i = await page.evaluate(([name, nth]) => {
+    const st = window.d3dsimUI.store;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === name && st.kind(i) === 1 && st.from(i) === 1 && nth-- === 0) return i;
+    return -1;
+  }, [name, nth]);
+  assert.ok(i >= 0, `no ${name} call`);
+  await page.evaluate((i) => window.d3dsimUI.select(i, "test"), i);
+  return i;
+}
+
+test("the docs show exactly the pictures the tests make", () => {
+  const shown = new Set();
+  for (const file of ["README.md", ...readdirSync(DOCS).filter((f) => f.endsWith(".md")).map((f) => "docs/" + f)]) {
+    for (const m of text(file).matchAll(/!\[[^\]]*\]\(([^)\s]+\.png)\)/g)) shown.add(path.basename(m[1]));
+  }
+  assert.deepEqual([...shown].sort(), Object.keys(SHOTS).sort(), "pictures the docs show vs shots.mjs SHOTS");
+  const files = readdirSync(DOCS).filter((f) => f.endsWith(".png")).sort();
+  assert.deepEqual(files, Object.keys(SHOTS).sort(), "docs/*.png vs shots.mjs SHOTS (a picture no doc shows, or one missing)");
+});
+
+test("screenshot.png and the flow and trace views: hello-triangle played, its Present selected", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 });
+  await selectCall(page, "Present");
+  await page.waitForFunction(() => /Present/.test(document.getElementById("detail").textContent));
+  await shot(page, "screenshot.png");
+  await view(page, "flow");
+  await page.waitForFunction(() => /Present/.test(document.querySelector("#flow .flow-head")?.textContent || ""));
+  await shot(page, "panel-flow.png");
+  await view(page, "trace");
+  await page.waitForSelector("#trace-rows .trace-row.selected");
+  await shot(page, "panel-trace.png");
+  await page.close();
+});
+
+test("the timeline: spinning-cube's three frames", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  const s = await loadAndRun(page, text("assets/scenarios/spinning-cube.d3ds"));
+  assert.equal(s.frames, 3);
+  await selectCall(page, "Present", 1);
+  await page.evaluate(() => { const t = window.d3dsimUI.timeline; t.follow = true; t.fit(); });
+  await shot(page, "panel-timeline.png");
+  await page.close();
+});
+
+test("command lists and handles: command-lists, cl's handle revived for cl2", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  const src = text("assets/scenarios/command-lists.d3ds");
+  await loadAndRun(page, src);
+  await view(page, "cmdlists");
+  await page.waitForFunction(() => /reused by cl2/.test(document.getElementById("cl-lists").textContent));
+  const finish = page.locator("#cl-contexts .call", { hasText: "FinishCommandList" }).last();
+  await finish.locator(".twisty").click();
+  await finish.locator(".call-head").click();
+  await shot(page, "panel-cmdlists.png");
+  // The handles at the second ExecuteCommandList: cl2 holds cl's handle.
+  const exec = src.split("\n").findIndex((l) => /^imm\.ExecuteCommandList cl2/.test(l)) + 1;
+  assert.ok(exec > 0);
+  await page.evaluate((n) => { window.d3dsim.restart(); window.d3dsim.stepToLine(n); window.d3dsimUI.poll(); }, exec);
+  await view(page, "handles");
+  await page.waitForSelector("#h-objects table.handles tr[data-handle]");
+  await shot(page, "panel-handles.png");
+  await page.close();
+});
+
+test("shaders: hlsl-textured's pixel shader, its HLSL, DXBC and GPU ISA", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, text("assets/scenarios/hlsl-textured.d3ds"));
+  await view(page, "shaders");
+  await page.waitForFunction(() => document.querySelectorAll("#sh-list .shader-row").length === 2);
+  await page.locator('#sh-list .shader-row[data-obj="ps"]').click();
+  await page.waitForFunction(() => /psmain/.test(document.querySelector("#sh-detail .shader-head")?.textContent || ""));
+  await shot(page, "panel-shaders.png");
+  await page.close();
+});
+
+test("problems: tutorial 3 with bug=MAP-HAZARD", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  const src = text("assets/tutorials/03-map-hazards.d3ds").replace(/^.*\n/, "option bug=MAP-HAZARD\n");
+  const s = await loadAndRun(page, src);
+  assert.ok(s.violations > 0);
+  await view(page, "problems");
+  await page.waitForSelector("#problems .problem.violation");
+  await page.locator("#problems .problem.violation").first().click();
+  await shot(page, "panel-problems.png");
+  await page.close();
+});
+
+test("a tutorial: 02-draw-is-asynchronous at step 3", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await page.selectOption("#picker", "t:02-draw-is-asynchronous");
+  await page.waitForSelector("#notes:not([hidden])");
+  for (let k = 0; k < 3; k++) await page.click("#notes-next");
+  await page.waitForFunction(() => /^step 3 of \d+$/.test(document.getElementById("notes-pos").textContent));
+  await shot(page, "tutorial.png");
+  await page.close();
+});
+
+test("the timeline with 1,000,000 synthetic events", { timeout: 300000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 });
+  await page.evaluate(() => {
+    window.d3dsim.synthetic(1000000);
+    const ui = window.d3dsimUI;
+    for (let k = 0; k < 1000 && ui.store.n < 1000000; k++) ui.poll();
+    ui.showView("timeline");
+    ui.timeline.ingest();
+    ui.timeline.follow = true;
+    ui.timeline.fit();
+  });
+  assert.equal(await page.evaluate(() => window.d3dsimUI.store.n), 1000000);
+  await shot(page, "timeline-1m.png");
+  await page.close();
+});
+
+test("the page threw nothing", () => {
+  assert.deepEqual(h.pageErrors, []);
+});
