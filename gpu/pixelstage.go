@@ -133,6 +133,9 @@ func (ex *executor) tileablePixelProgram() bool {
 			if t := &ex.st.tex[st][i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
 				return false
 			}
+			if v := &ex.st.view[i]; st == isa.StagePS && v.bound() && (overlap(v.mem, p.rt.mem) || overlap(v.mem, p.ds.mem)) {
+				return false
+			}
 		}
 	}
 	return true

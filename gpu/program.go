@@ -484,7 +484,7 @@ func (u *texUnit) viewOf(t int) *texView {
 // derivatives (the lod instruction takes them anyway).
 func (u *texUnit) IgnoresGradients() bool {
 	bound := false
-	for i := range numTex {
+	for i := range u.st.texN[u.stage] { // (the slots past it are unbound)
 		if u.stage == isa.StagePS {
 			if v := &u.st.view[i]; v.bound() {
 				bound = true

@@ -99,8 +99,9 @@ type state struct {
 	// holds the one-level 2D ones too. The vertex stage reads its
 	// SET_TEX_STAGE surfaces as one-level views (texUnit.viewOf).
 	view [numTex]texView
-	// texN: each stage's texture slots below it may be bound (one past the
-	// highest slot ever bound in this buffer).
+	// texN: each stage's texture slots (and views, for the pixel stage)
+	// below it may be bound (one past the highest slot ever bound in this
+	// buffer): the loops over slots stop there.
 	texN  [numStages]int
 	vp    viewport
 	vpSet bool

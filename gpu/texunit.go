@@ -52,6 +52,7 @@ func (ex *executor) setView(p isa.Packet) {
 	if p.Addr(1) == 0 {
 		return
 	}
+	s.texN[isa.StagePS] = max(s.texN[isa.StagePS], int(slot)+1) // (views are the pixel stage's)
 	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
 	v := texView{kind: kind, fm: fm}
 	if isa.IsBuffer(kind) {
