@@ -84,7 +84,15 @@ type Device interface {
 	DrawInstanced(h HDEVICE, count, instances, start, startInstance uint32)
 	DrawIndexedInstanced(h HDEVICE, count, instances, start uint32, base int32, startInstance uint32)
 	ResourceCopy(h HDEVICE, dst, src HRESOURCE)
-	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, data []byte)
+	// ResourceUpdateSubresourceUP writes data into subresource sub of dst
+	// (within box, nil: the whole subresource), rows rowPitch and 2D
+	// slices depthPitch bytes apart in data; rowPitch 0: data packed
+	// tightly from the subresource's start, on into the following
+	// subresources if it is longer (texture.go).
+	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, sub uint32, box *Box, data []byte, rowPitch, depthPitch uint32)
+	// GenerateMips fills the levels of a shader-resource view below its
+	// most detailed one from it (pfnGenerateMips).
+	GenerateMips(h HDEVICE, v HSHADERRESOURCEVIEW)
 	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag) (MappedSubresource, error)
 	ResourceUnmap(HDEVICE, HRESOURCE)
 	QueryBegin(HDEVICE, HQUERY)

@@ -296,10 +296,16 @@ func (c *context) emitState(rec recorder, st *state) {
 			g.psCB &^= bit
 		}
 	}
+	plainViews := true // every bound view is SET_TEX's
 	for i, h := range st.srv {
 		bit := uint8(1) << i
 		if v, r := c.viewRes(uint32(h)); r != nil {
-			b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+			if v.srv != nil {
+				c.setView(rec, uint32(i), v, r)
+				plainViews = false
+			} else {
+				b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+			}
 			g.tex |= bit
 		} else if g.tex&bit != 0 {
 			b.SetTex(uint32(i), isa.NullAddress, 0, 0, 0, 0)
@@ -313,13 +319,7 @@ func (c *context) emitState(rec recorder, st *state) {
 		} else if st.samp[i] == 0 && i > 0 {
 			continue
 		}
-		filter := uint32(isa.FilterLinear)
-		if desc.Filter == ddi.FilterMinMagMipPoint {
-			filter = isa.FilterPoint
-		}
-		c := desc.BorderColor
-		border := unorm8(c[0]) | unorm8(c[1])<<8 | unorm8(c[2])<<16 | unorm8(c[3])<<24
-		b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+		c.setSampler(uint32(i), &desc, plainViews)
 	}
 	c.emitVertexBuffers(rec, st, vs, layout)
 	c.emitPrograms(rec, vs, ps, layout)
@@ -525,20 +525,14 @@ func (c *context) copyResource(rec recorder, dst, src ddi.HRESOURCE) {
 }
 
 // updateSubresource carries the data inline in the command buffer, in WRITE
-// packets of at most chunk bytes.
-func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, data []byte, chunk int) {
+// packets of at most chunk bytes (texture.go: where subresource sub and
+// the box lie).
+func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32, chunk int) {
 	r := c.resource(dst)
 	if r == nil {
 		return
 	}
-	if uint64(len(data)) > r.size {
-		data = data[:r.size]
-	}
-	for off := 0; off < len(data); off += chunk {
-		end := min(off+chunk, len(data))
-		rec.ensure(4+(end-off+3)/4, 2)
-		c.cmd.Write(rec.ref(r, true, uint32(off)), data[off:end])
-	}
+	c.updateRegion(rec, r, sub, box, data, rowPitch, depthPitch, chunk)
 }
 
 func (c *context) queryBegin(rec recorder, q *query) {
