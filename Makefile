@@ -72,7 +72,7 @@ unit:
 # package of the module they run, no unsafe): the detector has nothing to
 # find there, and it made the compiler's and the link codec's tests the
 # slowest of the race run (race_test.go checks the list).
-RACE_SKIP := core/ddi core/dxbc core/dxgkddi core/hlsl core/hresult core/internal/oracle core/link core/memlimit core/rules gpu/isa
+RACE_SKIP := core/ddi core/dxgkddi core/hresult core/internal/oracle core/link core/memlimit core/rules gpu/isa
 race:
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -short -skip '^TestRace' $$($(GO) list ./core/... ./gpu/... ./cmd/... | grep -vxE 'd3dsim/($(subst $(eval ) ,|,$(RACE_SKIP)))')
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -run '^TestRace' ./core/scenario

@@ -25,6 +25,7 @@ const maxProgramWords = 1 << 20
 
 // progBinding is SET_PROGRAM's state for one stage.
 type progBinding struct {
+	addr   uint64 // its GPU address
 	mem    []byte // the program's words in GPU memory
 	sysReg uint32
 	bound  bool
@@ -57,7 +58,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			return
 		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
-			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+			s.prog[stage] = progBinding{addr: addr, mem: mem, sysReg: sys, bound: true}
 		}
 	case isa.OpSetLayout:
 		l, err := isa.ParseLayout(a)
@@ -120,7 +121,7 @@ type progState struct {
 	err        error
 
 	consts [2]cbView
-	tex    texUnit
+	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
 	chunk  vsChunk
 	block  psBlock
 }
@@ -347,8 +348,8 @@ func (ex *executor) prepareProgram() bool {
 	}
 	ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
 	ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
-	ps.tex = texUnit{st: s}
-	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex); err != nil {
+	ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
+	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex[isa.StageVS]); err != nil {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
@@ -368,7 +369,7 @@ func (ex *executor) prepareProgram() bool {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
 			return false
 		}
-		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			ex.fault("pixel program: %v", err)
 			return false
 		}
@@ -406,18 +407,24 @@ func (c *cbView) Constant(slot, elem int) ([4]uint32, error) {
 	return v, nil
 }
 
-// texUnit is the texture unit as shader.Textures: the sampler of
-// sample.go (filter8 below computes its bits for 8-bit textures).
-type texUnit struct{ st *state }
+// texUnit is the texture unit as shader.Textures for one stage's textures
+// and samplers: the sampler of sample.go (filter8 below computes its bits
+// for 8-bit textures).
+type texUnit struct {
+	st    *state
+	stage uint32
+}
 
 func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Texture < 0 || q.Texture >= numTex {
 		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
 	}
-	tex, view := &u.st.tex[q.Texture], u.viewOf(q.Texture)
+	tex := &u.st.tex[u.stage][q.Texture]
+	// plain: SET_TEX's surface (a one-level 2D SET_VIEW's too) or nothing.
+	plain := tex.bound() || u.st.view[u.stage][q.Texture] == nil
 	out := q.Out
 	noOffset := q.Offset == [3]int32{}
-	if q.Op == shader.TexLoad && noOffset && (tex.bound() || !view.bound()) {
+	if q.Op == shader.TexLoad && noOffset && plain {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
@@ -432,17 +439,17 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	}
 	switch q.Op {
 	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
-		u.general(view, &loadSampler, q)
+		u.general(u.viewOf(q.Texture), &loadSampler, q)
 		return nil
 	}
 	if q.Sampler < 0 || q.Sampler >= numSamplers {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
-	sm := &u.st.smp[q.Sampler]
+	sm := &u.st.smp[u.stage][q.Sampler]
 	simple := (q.Op == shader.TexSample || q.Op == shader.TexSampleLevel || q.Op == shader.TexSampleGrad) &&
-		(!sm.ex || sm.simple) && noOffset && (tex.bound() || !view.bound())
+		(!sm.ex || sm.simple) && noOffset && plain
 	if !simple {
-		u.general(view, sm, q)
+		u.general(u.viewOf(q.Texture), sm, q)
 		return nil
 	}
 	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
@@ -461,12 +468,11 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 // viewOf is slot t's view (a surface set without SET_TEX's view, as the
 // GPU's own tests do, as its view of one level).
 func (u *texUnit) viewOf(t int) *texView {
-	v := &u.st.view[t]
-	if !v.bound() && u.st.tex[t].bound() {
-		sv := surfaceView(&u.st.tex[t]) // not kept: the unit is shared by the tile workers
-		return &sv
+	if v := u.st.view[u.stage][t]; v != nil {
+		return v
 	}
-	return v
+	sv := surfaceView(&u.st.tex[u.stage][t]) // not kept: the unit is shared by the tile workers
+	return &sv
 }
 
 // IgnoresGradients: with one level, one filter for magnification and
@@ -475,19 +481,21 @@ func (u *texUnit) viewOf(t int) *texView {
 // derivatives (the lod instruction takes them anyway).
 func (u *texUnit) IgnoresGradients() bool {
 	bound := false
-	for i := range u.st.view {
-		if v := &u.st.view[i]; v.bound() {
+	for i := range u.st.texN[u.stage] {
+		if v := u.st.view[u.stage][i]; v != nil {
 			bound = true
 			if !isa.IsBuffer(v.kind) && v.nmips > 1 {
 				return false
 			}
+		} else if u.st.tex[u.stage][i].bound() {
+			bound = true
 		}
 	}
 	if !bound {
 		return true
 	}
-	for k := range u.st.smp {
-		if sm := &u.st.smp[k]; sm.aniso() || sm.linearMin() != sm.linearMag() {
+	for k := range u.st.smp[u.stage] {
+		if sm := &u.st.smp[u.stage][k]; sm.aniso() || sm.linearMin() != sm.linearMag() {
 			return false
 		}
 	}
@@ -518,7 +526,7 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	case isa.ViewTexCubeArray:
 		info.Layers = v.nslice / 6
 	}
-	if u.st.tex[t].bound() && v.kind == isa.ViewTex2D && v.nmips == 1 && len(v.subs) == 1 {
+	if u.st.view[u.stage][t] == nil {
 		info.Kind = 0 // SET_TEX's: as it always was
 	}
 	return info, nil

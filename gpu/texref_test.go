@@ -263,8 +263,12 @@ type oneLane struct {
 func newOneLane(v texView, sm sampler) *oneLane {
 	o := &oneLane{}
 	o.st.reset()
-	o.st.view[0], o.st.smp[0] = v, sm
-	o.u = texUnit{st: &o.st}
+	if v.bound() {
+		o.st.view[isa.StagePS][0] = &v
+		o.st.texN[isa.StagePS] = 1
+	}
+	o.st.smp[isa.StagePS][0] = sm
+	o.u = texUnit{st: &o.st, stage: isa.StagePS}
 	o.q = shader.TexQuery{Mask: 1, Out: &o.out}
 	for k := range 4 {
 		o.q.Coord[k] = &o.c[k]
@@ -365,16 +369,16 @@ func TestSampleAgainstReference(t *testing.T) {
 			o.q.Bias = &o.bias
 		case 2:
 			o.q.Op, cmp = shader.TexSampleCmp, true
-			o.st.smp[0].dfilter &^= isa.FilterAniso
-			o.st.smp[0].dfilter |= isa.FilterComparison
-			o.st.smp[0].cmp = uint32(rng.IntN(8))
+			o.st.smp[isa.StagePS][0].dfilter &^= isa.FilterAniso
+			o.st.smp[isa.StagePS][0].dfilter |= isa.FilterComparison
+			o.st.smp[isa.StagePS][0].cmp = uint32(rng.IntN(8))
 			ref = float64(float32(rng.Float64()))
 			o.ref[0] = float32(ref)
 			o.q.Ref = &o.ref
 		default:
 			o.q.Op = shader.TexSampleGrad
 		}
-		sm = o.st.smp[0]
+		sm = o.st.smp[isa.StagePS][0]
 		got := o.run(t)
 		if cmp {
 			ref = v.clampRef(ref)
@@ -490,7 +494,7 @@ func TestGatherOrder(t *testing.T) {
 		cmp := rng.IntN(3) == 0
 		if cmp {
 			o.q.Op = shader.TexGatherCmp
-			o.st.smp[0].cmp = uint32(rng.IntN(8))
+			o.st.smp[isa.StagePS][0].cmp = uint32(rng.IntN(8))
 			o.ref[0] = rng.Float32()
 			o.q.Ref = &o.ref
 		}
@@ -513,7 +517,7 @@ func TestGatherOrder(t *testing.T) {
 			want := tex[o.q.Channel]
 			if cmp {
 				want = 0
-				if compareF(o.st.smp[0].cmp, float64(o.ref[0]), tex[0]) {
+				if compareF(o.st.smp[isa.StagePS][0].cmp, float64(o.ref[0]), tex[0]) {
 					want = 1
 				}
 			}
@@ -697,7 +701,8 @@ func TestGeneralMatchesFastPath(t *testing.T) {
 			ex.dfilter = 0x15
 		}
 		a := newOneLane(texView{}, old)
-		a.st.tex[0] = fast
+		a.st.tex[isa.StagePS][0] = fast
+		a.st.texN[isa.StagePS] = 1
 		b := newOneLane(v, ex)
 		for _, o := range []*oneLane{a, b} {
 			o.q.Op = shader.TexSample

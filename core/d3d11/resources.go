@@ -198,9 +198,12 @@ func formatName(f ddi.Format) string { return ddi.FormatName(f) }
 // (DEFAULT usage).
 func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
 	known := ddi.ResourceMiscShared | ddi.ResourceMiscGenerateMips | ddi.ResourceMiscTextureCube |
-		ddi.ResourceMiscBufferAllowRawViews | ddi.ResourceMiscBufferStructured
+		ddi.ResourceMiscBufferAllowRawViews | ddi.ResourceMiscBufferStructured | ddi.ResourceMiscDrawIndirectArgs
 	if misc&^known != 0 {
-		return d.invalid(call, name, "MiscFlags %#x: SHARED, GENERATE_MIPS, TEXTURECUBE, BUFFER_ALLOW_RAW_VIEWS and BUFFER_STRUCTURED are supported", uint32(misc))
+		return d.invalid(call, name, "MiscFlags %#x: SHARED, DRAWINDIRECT_ARGS, GENERATE_MIPS, TEXTURECUBE, BUFFER_ALLOW_RAW_VIEWS and BUFFER_STRUCTURED are supported", uint32(misc))
+	}
+	if misc.Has(ddi.ResourceMiscDrawIndirectArgs) && call != "CreateBuffer" {
+		return d.invalid(call, name, "MiscFlags DRAWINDIRECT_ARGS is for buffers only")
 	}
 	if misc.Has(ddi.ResourceMiscShared) && u != ddi.UsageDefault {
 		return d.invalid(call, name, "a SHARED resource must have DEFAULT usage")

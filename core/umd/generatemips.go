@@ -165,7 +165,7 @@ func (c *context) generateMips(rec recorder, h uint32) {
 				b.SetProgram(isa.StagePS, rec.ref(bl.ps, false, 0), bl.psWords, isa.NoReg)
 				g.vs, g.ps = true, true
 				b.SetView(0, rec.ref(r, false, 0), kind, fm, t.w, t.h, depth, t.mips, (m-1)|1<<16, s|1<<16)
-				g.tex |= 1
+				g.tex[isa.StagePS][0] |= 1
 				b.SetSamplerEx(0, isa.FilterMinLinear|isa.FilterMagLinear|isa.FilterMipLinear, isa.AddrClamp, isa.AddrClamp, isa.AddrClamp, 0, 1,
 					isa.CmpNever, [4]float32{}, -math.MaxFloat32, math.MaxFloat32)
 				// The constants: scale, then offset (a 3D level's w at the
@@ -181,7 +181,7 @@ func (c *context) generateMips(rec recorder, h uint32) {
 				}
 				b.Write(rec.ref(bl.cb, true, 0), cb[:])
 				b.SetCB(isa.StagePS, 0, rec.ref(bl.cb, false, 0), blitCBBytes)
-				g.psCB |= 1
+				g.cb[isa.StagePS] |= 1
 				b.Draw(3, 0)
 			}
 		}

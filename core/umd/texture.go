@@ -137,11 +137,11 @@ func srvOf(a *ddi.CreateViewArgs, r *resource, f ddi.Format) (*srvView, error) {
 	return v, nil
 }
 
-// setView binds a SET_VIEW shader-resource view to slot.
-func (c *context) setView(rec recorder, slot uint32, v *view, r *resource) {
+// setView binds a SET_VIEW shader-resource view to slot of stage.
+func (c *context) setView(rec recorder, stage, slot int, v *view, r *resource) {
 	s, b := v.srv, &c.cmd
 	if isa.IsBuffer(s.kind) {
-		b.SetView(slot, rec.ref(r, false, 0), s.kind, s.fm, uint32(r.size), s.stride, 0, 0, s.mipRange, s.sliceRange)
+		b.SetViewStage(uint32(stage), uint32(slot), rec.ref(r, false, 0), s.kind, s.fm, uint32(r.size), s.stride, 0, 0, s.mipRange, s.sliceRange)
 		return
 	}
 	t := r.tex
@@ -152,7 +152,7 @@ func (c *context) setView(rec recorder, slot uint32, v *view, r *resource) {
 	if t.kind == ddi.DimTexture3D {
 		depth = t.d
 	}
-	b.SetView(slot, rec.ref(r, false, 0), s.kind, s.fm, t.w, t.h, depth, t.mips, s.mipRange, s.sliceRange)
+	b.SetViewStage(uint32(stage), uint32(slot), rec.ref(r, false, 0), s.kind, s.fm, t.w, t.h, depth, t.mips, s.mipRange, s.sliceRange)
 }
 
 // setSampler binds a sampler: SET_SAMPLER when it says all of it (the
@@ -160,7 +160,7 @@ func (c *context) setView(rec recorder, slot uint32, v *view, r *resource) {
 // for U and V, a border of 8-bit channels; and W clamped, no bias and
 // every level, unless every bound view is SET_TEX's one 2D level, where
 // those change nothing), else SET_SAMPLER_EX with the whole description.
-func (c *context) setSampler(slot uint32, desc *ddi.SamplerDesc, plainViews bool) {
+func (c *context) setSampler(stage, slot int, desc *ddi.SamplerDesc, plainViews bool) {
 	b := &c.cmd
 	bc := desc.BorderColor
 	border := unorm8(bc[0]) | unorm8(bc[1])<<8 | unorm8(bc[2])<<16 | unorm8(bc[3])<<24
@@ -175,7 +175,11 @@ func (c *context) setSampler(slot uint32, desc *ddi.SamplerDesc, plainViews bool
 		if desc.Filter == ddi.FilterMinMagMipPoint {
 			filter = isa.FilterPoint
 		}
-		b.SetSampler(slot, filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+		if stage == isa.StagePS {
+			b.SetSampler(uint32(slot), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+		} else {
+			b.SetSamplerStage(uint32(stage), uint32(slot), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+		}
 		return
 	}
 	addr := func(m ddi.AddressMode) uint32 {
@@ -189,7 +193,7 @@ func (c *context) setSampler(slot uint32, desc *ddi.SamplerDesc, plainViews bool
 		cmp = cmpFunc[desc.ComparisonFunc]
 	}
 	maxAniso := min(max(desc.MaxAnisotropy, 1), isa.MaxAnisotropyBits)
-	b.SetSamplerEx(slot, uint32(desc.Filter)&isa.FilterValidMask, addr(desc.AddressU), addr(desc.AddressV), addr(desc.AddressW),
+	b.SetSamplerExStage(uint32(stage), uint32(slot), uint32(desc.Filter)&isa.FilterValidMask, addr(desc.AddressU), addr(desc.AddressV), addr(desc.AddressW),
 		desc.MipLODBias, maxAniso, cmp, desc.BorderColor, desc.MinLOD, desc.MaxLOD)
 }
 

@@ -228,21 +228,30 @@ type frame struct {
 // registers, so it is not safe for concurrent use: the GPU keeps one per
 // goroutine (they may share the Program).
 type Machine struct {
-	prog        *Program
-	code        []xinst
-	zero        []zeroReg // register components each block starts at zero
-	quads       bool      // derivatives or implicit-derivative sampling: run whole quads
-	regs        []Vec     // inputs, then outputs, then temps
-	in, out     []Vec
-	temps       []Vec
-	uniforms    []Vec // cb operands broadcast per draw
-	uniKeys     [][2]uint32
-	imms        []Vec
-	consts      Constants
-	tex         Textures
-	noGrad      bool // tex is GradientFree
+	prog     *Program
+	code     []xinst
+	zero     []zeroReg // register components each block starts at zero
+	quads    bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs     []Vec     // inputs, then outputs, then temps
+	in, out  []Vec
+	temps    []Vec
+	uniforms []Vec // cb operands broadcast per draw
+	uniKeys  [][2]uint32
+	imms     []Vec
+	consts   Constants
+	tex      Textures
+	noGrad   bool // tex is GradientFree
+	// noGradSaved keeps noGrad while lod takes the quad's derivatives.
 	noGradSaved bool
 	StepLimit   int // instructions per Run; 0 means DefaultStepLimit
+	// Steps is the instructions the last Run executed, each over the
+	// whole block, the fault's included; LaneSteps counts each once per
+	// lane it ran for, helper lanes left out: a lane's count is its own
+	// path's length, however the lanes were grouped into blocks, which is
+	// what the GPU charges in virtual time and counts against a run's
+	// budget.
+	Steps     int
+	LaneSteps uint64
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
