@@ -488,7 +488,7 @@ func (u *texUnit) IgnoresGradients() bool {
 				return false
 			}
 		} else if u.st.tex[u.stage][i].bound() {
-			bound = true
+			bound = true // one level
 		}
 	}
 	if !bound {

@@ -190,15 +190,28 @@ func kernelList(l []ddi.AllocationListEntry) []dxgk.AllocationListEntry {
 
 // PfnRenderCb submits a command buffer ("WDDM operation flow"). Rule FT-RENDER:
 // only on the immediate context's thread.
+//
+// It also hands the UMD its next command buffer and lists, of the sizes it
+// asked for in NewCommandBufferSize, NewAllocationListSize and
+// NewPatchLocationListSize as far as the kernel grants them ("D3DDDICB_RENDER
+// structure", [in/out]). The Call event's `next=` is the command buffer
+// asked for, the Return's the one granted.
 func (c *callbacks) PfnRenderCb(_ ddi.HRTDEVICE, a *ddi.RenderCb) (err error) {
-	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList))})
+	args := submitCbArgs(4*len(a.Commands), c.cmdBufSize, len(a.AllocationList), a.NewCommandBufferSize)
+	done := c.enter("pfnRenderCb", trace.Event{Obj: c.name, Args: args})
 	defer func() { done.end(err) }()
 	c.preempt()
-	_, err = c.rt.cfg.Kernel.Render(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList))
+	req := dxgk.ContextInfo{CommandBufferSize: a.NewCommandBufferSize, AllocationListSize: a.NewAllocationListSize, PatchLocationListSize: a.NewPatchLocationListSize}
+	_, got, err := c.rt.cfg.Kernel.RenderNext(dxgk.HContext(a.Context), a.Commands, kernelList(a.AllocationList), req)
 	if err != nil {
 		c.fail(err)
 		return kernelErr(err)
 	}
+	a.NewCommandBufferSize, a.NewAllocationListSize, a.NewPatchLocationListSize = got.CommandBufferSize, got.AllocationListSize, got.PatchLocationListSize
+	c.mu.Lock()
+	c.cmdBufSize = got.CommandBufferSize
+	c.mu.Unlock()
+	done.ev.Args = submitCbArgs(4*len(a.Commands), int(argInt(args, trace.KeySize)), len(a.AllocationList), got.CommandBufferSize)
 	return nil
 }
 
@@ -241,7 +254,11 @@ func (c *callbacks) fail(err error) {
 // PfnLockCb locks the allocation through the video memory manager, which
 // waits inside the call for the GPU work the access conflicts with (the
 // wait shows on the calling thread, within pfnLockCb), fails under
-// DonotWait, or renames under Discard (dxgk.LockWith).
+// DonotWait, or renames under Discard (dxgk.LockWith). A rename gives the
+// new instance a new handle, returned in D3DDDICB_LOCK's hAllocation
+// ([in/out]: "the video memory manager creates a new instance of the
+// allocation and returns a new handle that represents the new instance");
+// the Return event names it.
 func (c *callbacks) PfnLockCb(_ ddi.HRTDEVICE, a *ddi.LockCb) (err error) {
 	f := dxgk.LockFlags{ReadOnly: a.Flags.ReadOnly, WriteOnly: a.Flags.WriteOnly, DonotWait: a.Flags.DonotWait,
 		IgnoreSync: a.Flags.IgnoreSync, Discard: a.Flags.Discard}
@@ -249,17 +266,35 @@ func (c *callbacks) PfnLockCb(_ ddi.HRTDEVICE, a *ddi.LockCb) (err error) {
 	done := c.enter("pfnLockCb", trace.Event{Handle: fmt.Sprintf("a%d", a.Allocation), Args: b.Str(trace.KeyFlags, f.String()).Args()})
 	defer func() { done.end(err) }()
 	if k, ok := c.rt.cfg.Kernel.(lockKernel); ok {
-		a.Data, err = k.LockWith(c.kdev, dxgk.HAllocation(a.Allocation), f)
+		var h dxgk.HAllocation
+		a.Data, h, err = k.LockWith(c.kdev, dxgk.HAllocation(a.Allocation), f)
+		if err == nil && ddi.HALLOCATION(h) != a.Allocation {
+			c.renamed(a.Allocation, ddi.HALLOCATION(h))
+			done.ev.Msg = fmt.Sprintf("renamed: the new instance's handle is a%d", h)
+			done.ev.Handle = fmt.Sprintf("a%d", h)
+			a.Allocation = ddi.HALLOCATION(h)
+		}
 	} else {
 		a.Data, err = c.rt.cfg.Kernel.Lock(c.kdev, dxgk.HAllocation(a.Allocation))
 	}
 	return kernelErr(err)
 }
 
+// renamed moves the runtime's record of an allocation to the handle of its
+// new instance: the UMD deallocates it under that handle.
+func (c *callbacks) renamed(from, to ddi.HALLOCATION) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n, ok := c.allocSize[from]; ok {
+		delete(c.allocSize, from)
+		c.allocSize[to] = n
+	}
+}
+
 // lockKernel is the video memory manager's lock with pfnLockCb's flags
 // (*dxgk.Dxgkrnl); a kernel without it locks without synchronising.
 type lockKernel interface {
-	LockWith(dev dxgk.HDevice, h dxgk.HAllocation, f dxgk.LockFlags) ([]byte, error)
+	LockWith(dev dxgk.HDevice, h dxgk.HAllocation, f dxgk.LockFlags) ([]byte, dxgk.HAllocation, error)
 }
 
 var _ lockKernel = (*dxgk.Dxgkrnl)(nil)
@@ -657,11 +692,21 @@ func (c *callbacks) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
 	}
 }
 
-// submitCbArgs is pfnRenderCb's and pfnPresentCb's payload: the bytes
-// submitted, the command buffer's size and the allocation list's length.
-func submitCbArgs(bytes, size, allocs int) trace.Args {
+// submitCbArgs is pfnRenderCb's payload: the bytes submitted, the command
+// buffer's size, the allocation list's length and the size of the next
+// command buffer (asked for on the Call, granted on the Return).
+func submitCbArgs(bytes, size, allocs, next int) trace.Args {
 	var b trace.ArgBuilder
-	return b.Int(trace.KeyBytes, int64(bytes)).Int(trace.KeySize, int64(size)).Int(trace.KeyAllocs, int64(allocs)).Args()
+	b.Int(trace.KeyBytes, int64(bytes)).Int(trace.KeySize, int64(size)).Int(trace.KeyAllocs, int64(allocs))
+	if next > 0 {
+		b.Int(trace.KeyNext, int64(next))
+	}
+	return b.Args()
+}
+
+func argInt(a trace.Args, k trace.Key) int64 {
+	v, _ := a.Int(k)
+	return v
 }
 
 // clsArgs is the trim message's payload: the allocator's high mark and the

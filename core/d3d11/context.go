@@ -469,8 +469,7 @@ func (c *DeviceContext) qH(q *Query) ddi.HQUERY { return ddi.HQUERY(c.local(q)) 
 var mapTypeNames = map[ddi.MapType]string{ddi.MapRead: "READ", ddi.MapWrite: "WRITE", ddi.MapReadWrite: "READ_WRITE",
 	ddi.MapWriteDiscard: "WRITE_DISCARD", ddi.MapWriteNoOverwrite: "WRITE_NO_OVERWRITE"}
 
-func mapArgs(t ddi.MapType, flags ddi.MapFlag) trace.Args {
-	var b trace.ArgBuilder
+func mapArgs(b *trace.ArgBuilder, t ddi.MapType, flags ddi.MapFlag) trace.Args {
 	b.Str(trace.KeyType, mapTypeNames[t])
 	if flags&ddi.MapFlagDoNotWait != 0 {
 		b.Str(trace.KeyFlags, "DO_NOT_WAIT")

@@ -159,6 +159,7 @@ type span struct {
 	rec    *trace.Recorder
 	ev     trace.Event    // the Call event; its Return repeats it
 	kernel bool           // a callback: the HR is the kernel error's (kernelErr)
+	void   bool           // a DDI that returns nothing: its Return carries no HR (hresultDDIs)
 	unlock *Device        // non-nil: release this device's DDI lock at the end
 	leave  *DeviceContext // non-nil: an API call on this context (enterAPI)
 }
@@ -166,6 +167,16 @@ type span struct {
 // end emits the Return event with err's HRESULT.
 func (s span) end(err error) {
 	s.ev.Kind = trace.Return
+	if s.void {
+		// A void DDI returns nothing: the driver reported any error through
+		// pfnSetErrorCb during the call, and the message says which.
+		s.ev.HR, s.ev.Msg = "", errMsg(err)
+		s.rec.Emit(s.ev)
+		if s.unlock != nil {
+			s.unlock.unserialise()
+		}
+		return
+	}
 	if s.kernel {
 		s.ev.HR = hresult.Of(kernelErr(err)).Name()
 	} else {
@@ -185,12 +196,21 @@ func (s span) end(err error) {
 	}
 }
 
+// hresultDDIs are the DDIs that return an HRESULT. Every other DDI of the
+// D3D10/11 DDI is VOID (or returns a size): it reports an error through
+// pfnSetErrorCb ("Using context-local DDI handles"; "PFND3D10DDI_RESOURCEMAP",
+// "PFND3D10DDI_QUERYGETDATA"), and its Return event carries no HR. Escape,
+// Signal and Wait are the simulated driver's own entries.
+var hresultDDIs = map[string]bool{"CreateDevice": true, "PresentDXGI": true, "SetDisplayModeDXGI": true,
+	"RecycleCreateCommandList": true, "RecycleCreateDeferredContext": true, "Escape": true, "Signal": true, "Wait": true}
+
 // ddiEnter emits a DDI's Call event and returns what emits its Return. For a
 // driver that is not free-threaded, it holds the device's DDI lock from one
 // to the other.
 func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 	c := d.rt.cfg
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args}}
+	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
+		void: !hresultDDIs[name]}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"strings"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
@@ -395,17 +396,43 @@ func (w ddiCall) GenerateMips(h ddi.HDEVICE, v ddi.HSHADERRESOURCEVIEW) {
 	sp.end(nil)
 }
 
-func (w ddiCall) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
-	sp := w.enter("ResourceMap")
-	v, err := w.umd.ResourceMap(h, r, t, flags)
+// ResourceMap calls the map entry the runtime picked (ddi.MapEntry), traced
+// under the entry's name with impl= naming the driver function behind it
+// when that is another (the simulated UMD points five entries at its
+// multipurpose ResourceMap). The DDI returns nothing: the error is what the
+// driver reported through pfnSetErrorCb.
+func (w ddiCall) ResourceMap(entry string, h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+	var b trace.ArgBuilder
+	mapArgs(&b, t, flags)
+	sp := w.entryEnter(entry, &b)
+	w.watchErrors()
+	var m ddi.MappedSubresource
+	w.umd.ResourceMap(h, r, t, flags, &m)
+	err := w.reportedError(sp.ev.Name)
 	sp.end(err)
-	return v, err
+	return m, err
 }
 
-func (w ddiCall) ResourceUnmap(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
-	sp := w.enter("ResourceUnmap")
+// ResourceUnmap calls the unmap entry paired with the map's.
+func (w ddiCall) ResourceUnmap(entry string, a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
+	var b trace.ArgBuilder
+	sp := w.entryEnter(entry, &b)
 	w.umd.ResourceUnmap(a0, a1)
 	sp.end(nil)
+}
+
+// entryEnter enters the DDI behind a table entry: the event is named after
+// the entry, and impl= names the driver function it points at when that has
+// another name.
+func (w ddiCall) entryEnter(entry string, b *trace.ArgBuilder) span {
+	name := strings.TrimPrefix(entry, "pfn")
+	if w.funcs != nil {
+		if e := w.funcs.Get(entry); e.Impl != "" && e.Impl != name {
+			b.Str(trace.KeyImpl, e.Impl)
+		}
+	}
+	w.args = b.Args()
+	return w.enter(name)
 }
 
 func (w ddiCall) QueryBegin(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
@@ -420,11 +447,16 @@ func (w ddiCall) QueryEnd(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
 	sp.end(nil)
 }
 
-func (w ddiCall) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, hresult.HRESULT) {
+// QueryGetData returns nothing: a query not finished yet is the driver's
+// DXGI_DDI_ERR_WASSTILLDRAWING through pfnSetErrorCb.
+func (w ddiCall) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, error) {
 	sp := w.enter("QueryGetData")
-	v, hr := w.umd.QueryGetData(h, q, flags)
-	sp.end(nil)
-	return v, hr
+	w.watchErrors()
+	var v uint64
+	w.umd.QueryGetData(h, q, flags, &v)
+	err := w.reportedError("QueryGetData")
+	sp.end(err)
+	return v, err
 }
 
 func (w ddiCall) Flush(a0 ddi.HDEVICE) {

@@ -311,7 +311,7 @@ func (c *emulatedContext) ClearState() error {
 func (c *emulatedContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
 	defer func() { done.end(err) }()
-	if err := c.mapPrologue(r, t); err != nil {
+	if err := c.mapPrologue(r, t, flags); err != nil {
 		return nil, err
 	}
 	n := r.Desc.Width

@@ -144,8 +144,8 @@ func (k *fakeKernel) Lock(dxgk.HDevice, dxgk.HAllocation) ([]byte, error) {
 	return make([]byte, 256), nil
 }
 func (k *fakeKernel) Unlock(dxgk.HDevice, dxgk.HAllocation) error { return nil }
-func (k *fakeKernel) Render(dxgk.HContext, []uint32, []dxgk.AllocationListEntry) (uint64, error) {
-	return 1, nil
+func (k *fakeKernel) RenderNext(_ dxgk.HContext, _ []uint32, _ []dxgk.AllocationListEntry, next dxgk.ContextInfo) (uint64, dxgk.ContextInfo, error) {
+	return 1, next, nil
 }
 func (k *fakeKernel) Present(dxgk.PresentInfo) (uint64, error)                     { return 1, nil }
 func (k *fakeKernel) WaitForFenceFor(dxgk.HContext, uint64, dxgk.WaitReason) error { return nil }
@@ -427,8 +427,12 @@ func (u *fakeUMD) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, 
 	u.log("ResourceUpdateSubresourceUP")
 }
 
-func (u *fakeUMD) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
-	return ddi.MappedSubresource{Data: make([]byte, 256)}, u.log("ResourceMap")
+func (u *fakeUMD) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {
+	if err := u.log("ResourceMap"); err != nil {
+		(*callbacks)(u.rec.dev).PfnSetErrorCb(u.core, hresult.Of(err))
+		return
+	}
+	*out = ddi.MappedSubresource{Data: make([]byte, 256)}
 }
 
 func (u *fakeUMD) ResourceUnmap(a0 ddi.HDEVICE, a1 ddi.HRESOURCE) {
@@ -443,9 +447,9 @@ func (u *fakeUMD) QueryEnd(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
 	u.log("QueryEnd")
 }
 
-func (u *fakeUMD) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, hresult.HRESULT) {
+func (u *fakeUMD) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32, data *uint64) {
 	u.log("QueryGetData")
-	return 1, hresult.S_OK
+	*data = 1
 }
 
 func (u *fakeUMD) Flush(a0 ddi.HDEVICE) {

@@ -1,6 +1,8 @@
 package d3d11
 
 import (
+	"errors"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
@@ -49,7 +51,10 @@ func (c *immediateContext) mapRule(*Resource, ddi.MapType) error { return nil }
 // unmapDDI calls ResourceUnmap.
 func (c driverContext) unmapDDI(r *Resource) {
 	hr := c.resH(r)
-	c.ddi.on(r.name, handleName(uint32(hr))).ResourceUnmap(c.h, hr)
+	if r.unmapEntry == "" {
+		return // mapped on a removed device: the driver never saw the map (mapRemoved)
+	}
+	c.ddi.on(r.name, handleName(uint32(hr))).ResourceUnmap(r.unmapEntry, c.h, hr)
 }
 
 // ClearState: when the application released the device before clearing
@@ -80,11 +85,17 @@ func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err 
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
 		return 0, hresult.E_INVALIDARG, err
 	}
-	v, hr = c.ddi.on(q.name, handleName(uint32(q.h))).QueryGetData(c.h, q.h, 0)
-	if hr.Failed() {
-		return 0, hr, hr
+	v, err = c.ddi.on(q.name, handleName(uint32(q.h))).QueryGetData(c.h, q.h, 0)
+	switch {
+	case errors.Is(err, hresult.DXGI_DDI_ERR_WASSTILLDRAWING):
+		return 0, hresult.S_FALSE, nil // not finished yet: S_FALSE for the application
+	case err != nil:
+		if e := c.dev.removedHR(); e != nil {
+			return 0, hresult.Of(e), e
+		}
+		return 0, hresult.Of(err), err
 	}
-	return v, hr, nil
+	return v, hresult.S_OK, nil
 }
 
 // getDataErr is what GetData's Return event reports.

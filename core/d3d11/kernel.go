@@ -15,7 +15,9 @@ type Kernel interface {
 	DestroyAllocation(dev dxgk.HDevice, h dxgk.HAllocation) error
 	Lock(dev dxgk.HDevice, h dxgk.HAllocation) ([]byte, error)
 	Unlock(dev dxgk.HDevice, h dxgk.HAllocation) error
-	Render(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry) (fence uint64, err error)
+	// RenderNext is pfnRenderCb's: the command buffer, and the sizes asked
+	// for the next one and its lists, with what is granted.
+	RenderNext(ctx dxgk.HContext, cmd []uint32, list []dxgk.AllocationListEntry, next dxgk.ContextInfo) (fence uint64, granted dxgk.ContextInfo, err error)
 	// Present is pfnPresentCb's: the KMD builds the present (a copy or a
 	// flip) from the source and destination alone.
 	Present(p dxgk.PresentInfo) (fence uint64, err error)

@@ -240,6 +240,9 @@ type Resource struct {
 	mapped bool
 	mapCtx *DeviceContext
 	data   []byte // mapped memory while mapped
+	// unmapEntry is the table entry that unmaps it: the partner of the map
+	// entry its Map went through (ddi.MapEntry).
+	unmapEntry string
 }
 
 // View is a render-target, shader-resource or depth-stencil view.

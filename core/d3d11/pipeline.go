@@ -1,10 +1,13 @@
 package d3d11
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
+	"d3dsim/core/hresult"
 	"d3dsim/core/rules"
 	"d3dsim/core/trace"
 )
@@ -314,15 +317,21 @@ func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
 // work.
 func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data []byte, err error) {
 	done := c.api("Map", objName(r))
+	var b trace.ArgBuilder
+	done.ev.Args = mapArgs(&b, t, flags)
 	defer func() { done.end(err) }()
-	if err := c.mapPrologue(r, t); err != nil {
+	if err := c.mapPrologue(r, t, flags); err != nil {
 		return nil, err
 	}
 	if err := mapUsage(c.dev, r, t); err != nil {
 		return nil, err
 	}
+	if c.dev.removedHR() != nil {
+		return c.mapRemoved(r), nil
+	}
 	hr := c.resH(r)
-	m, err := c.ddi.with(r.name, handleName(uint32(hr)), mapArgs(t, flags)).ResourceMap(c.h, hr, t, flags)
+	entry, unmap := ddi.MapEntry(&r.Desc, t)
+	m, err := c.ddi.on(r.name, handleName(uint32(hr))).ResourceMap(entry, c.h, hr, t, flags)
 	if err == nil {
 		c.mapped(r, t)
 	}
@@ -330,24 +339,54 @@ func (c driverContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) (data 
 		if e := c.dev.removedHR(); e != nil {
 			return nil, e
 		}
+		if errors.Is(err, hresult.DXGI_DDI_ERR_WASSTILLDRAWING) {
+			// The driver's answer to D3D10_DDI_MAP_FLAG_DONOTWAIT, the
+			// application's DXGI_ERROR_WAS_STILL_DRAWING.
+			return nil, hresult.Errorf(hresult.DXGI_ERROR_WAS_STILL_DRAWING, "Map(%s): D3D11_MAP_FLAG_DO_NOT_WAIT and the GPU still uses it (%v)", r.name, err)
+		}
 		return nil, err
 	}
-	r.mapped, r.mapCtx, r.data = true, c.DeviceContext, m.Data
+	r.mapped, r.mapCtx, r.data, r.unmapEntry = true, c.DeviceContext, m.Data, unmap
 	return m.Data, nil
 }
 
 // mapPrologue is the validation every kind of context does first in Map.
-func (c *DeviceContext) mapPrologue(r *Resource, t ddi.MapType) error {
+// D3D11_MAP_FLAG_DO_NOT_WAIT "cannot be used with D3D11_MAP_WRITE_DISCARD or
+// D3D11_MAP_WRITE_NOOVERWRITE" ("D3D11_MAP_FLAG"). On a removed device Map
+// "returns DXGI_ERROR_DEVICE_REMOVED if MapType allows any CPU read access"
+// ("ID3D11DeviceContext::Map method"): a map for reading fails, one for
+// writing goes on (mapRemoved).
+func (c *DeviceContext) mapPrologue(r *Resource, t ddi.MapType, flags ddi.MapFlag) error {
 	if err := c.checkAll("Map", r); err != nil {
 		return err
 	}
-	if err := c.dev.removedHR(); err != nil {
+	if flags&ddi.MapFlagDoNotWait != 0 && (t == ddi.MapWriteDiscard || t == ddi.MapWriteNoOverwrite) {
+		return c.dev.invalid("Map", r.name, "D3D11_MAP_FLAG_DO_NOT_WAIT cannot be used with %s (D3D11_MAP_FLAG)", mapTypeNames[t])
+	}
+	if err := c.dev.removedHR(); err != nil && (t == ddi.MapRead || t == ddi.MapReadWrite) {
 		return err
 	}
 	if r.mapped {
 		return c.dev.invalid("Map", r.name, "the resource is already mapped")
 	}
 	return c.mapRule(r, t)
+}
+
+// mapRemoved maps r for writing on a removed device: the runtime no longer
+// calls the driver ("PFND3D10DDI_RESOURCEMAP": after D3DDDIERR_DEVICEREMOVED
+// "the runtime will no longer call into the user-mode display driver for
+// much"), so it hands out memory of its own, which goes nowhere, and its
+// Unmap calls no DDI either. The debug layer says so.
+func (c driverContext) mapRemoved(r *Resource) []byte {
+	n := r.Desc.Width
+	if r.Kind == KindTexture2D {
+		n = r.Desc.Width * r.Desc.Height * ddi.FormatSize(r.Desc.Format)
+	}
+	data := make([]byte, n)
+	c.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "MapOnRemovedDevice", Obj: r.name, Ctx: c.name,
+		Msg: fmt.Sprintf("Map(%s) for writing on a removed device returns S_OK: the runtime hands out %d bytes of its own; the driver is not called and nothing written reaches the GPU", r.name, n)})
+	r.mapped, r.mapCtx, r.data, r.unmapEntry = true, c.DeviceContext, data, ""
+	return data
 }
 
 // mapUsage is D3D11's rule tying a resource's usage and CPU access to the

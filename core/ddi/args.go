@@ -311,10 +311,21 @@ type AllocationListEntry struct {
 // monitored fence (CompletedFence) reaches n. The GPU's submission fence
 // ids are Dxgkrnl's, per node, given to DxgkDdiPatch and DxgkDdiSubmitCommand
 // ("Supplying Fence Identifiers").
+//
+// The sizes of the next command buffer and lists are [in/out]: the UMD asks
+// for them at every submission and gets what the runtime gives
+// ("D3DDDICB_RENDER structure": NewCommandBufferSize is "The size, in bytes,
+// that the user-mode display driver requests for the next command buffer.
+// The driver receives the size, in bytes, of the next command buffer to
+// use"; likewise NewAllocationListSize and NewPatchLocationListSize). Zero
+// asks for the current size.
 type RenderCb struct {
-	Context        HCONTEXT
-	Commands       []uint32
-	AllocationList []AllocationListEntry
+	Context                  HCONTEXT
+	Commands                 []uint32
+	AllocationList           []AllocationListEntry
+	NewCommandBufferSize     int // bytes
+	NewAllocationListSize    int // entries
+	NewPatchLocationListSize int // entries
 }
 
 // PresentFlags mirrors DXGI_DDI_PRESENT_FLAGS: Blt copies the source
@@ -368,7 +379,9 @@ type EscapeCb struct {
 	Result  uint64 // out: the answer (for the simulated escapes, a fence value)
 }
 
-// LockCb mirrors D3DDDICB_LOCK: the allocation and how to lock it.
+// LockCb mirrors D3DDDICB_LOCK: the allocation and how to lock it. Allocation
+// is [in/out]: with Discard the video memory manager may rename the
+// allocation and return the new instance's handle here.
 type LockCb struct {
 	Allocation HALLOCATION
 	Flags      LockFlags

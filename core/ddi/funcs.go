@@ -1,7 +1,5 @@
 package ddi
 
-import "d3dsim/core/hresult"
-
 // Adapter is the driver entry the runtime opens (OpenAdapter10_2): it sizes
 // and creates devices.
 type Adapter interface {
@@ -105,12 +103,20 @@ type Device interface {
 	// GenerateMips fills the levels of a shader-resource view below its
 	// most detailed one from it (pfnGenerateMips).
 	GenerateMips(h HDEVICE, v HSHADERRESOURCEVIEW)
-	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag) (MappedSubresource, error)
+	// ResourceMap is PFND3D10DDI_RESOURCEMAP, the function behind the six
+	// map entries of the table (MapEntry): it returns nothing. It fills out
+	// or reports an error through pfnSetErrorCb: DXGI_DDI_ERR_WASSTILLDRAWING
+	// when the runtime passed D3D10_DDI_MAP_FLAG_DONOTWAIT and the map would
+	// wait, D3DDDIERR_DEVICEREMOVED on a removed device.
+	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag, out *MappedSubresource)
 	ResourceUnmap(HDEVICE, HRESOURCE)
 	QueryBegin(HDEVICE, HQUERY)
 	QueryEnd(HDEVICE, HQUERY)
-	// QueryGetData returns S_FALSE while the GPU has not passed the End.
-	QueryGetData(h HDEVICE, q HQUERY, flags uint32) (uint64, hresult.HRESULT)
+	// QueryGetData is PFND3D10DDI_QUERYGETDATA: it returns nothing. While
+	// the GPU has not passed the End the driver passes
+	// DXGI_DDI_ERR_WASSTILLDRAWING to pfnSetErrorCb ("to indicate that the
+	// query is not finished yet"); once it has, it writes the data.
+	QueryGetData(h HDEVICE, q HQUERY, flags uint32, data *uint64)
 	Flush(HDEVICE)
 	// PresentDXGI is the DXGI DDI's Present ("DXGI_DDI_BASE_FUNCTIONS",
 	// pfnPresent): the driver first submits every partially built command

@@ -55,7 +55,8 @@ type allocation struct {
 	lastRead, lastWrite uint64 // fences of lastCtx
 	lastCtx             *context
 	lastDMA             uint64
-	renaming            []instance // earlier instances the GPU may still use (rename.go)
+	renaming            []instance  // earlier instances the GPU may still use (rename.go)
+	cur                 HAllocation // the handle of the current instance: h until a Discard lock renamed it (rename.go)
 
 	destroyed bool // by the runtime; freed once refs is 0
 	freeing   bool
@@ -105,7 +106,7 @@ func (k *Dxgkrnl) CreateAllocation(dev HDevice, d AllocationDesc) (HAllocation, 
 		align = defaultAlignment
 	}
 	region := alignUp(max(args.Info.Size, d.Size), align)
-	a := &allocation{h: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
+	a := &allocation{h: h, cur: h, dev: dv, obj: d.Obj, size: d.Size, region: region, align: align,
 		cpuVisible: d.CPUVisible, primary: d.Primary, surface: d.Surface, content: len(d.InitialData) > 0}
 
 	k.mu.Lock()
@@ -217,12 +218,27 @@ func (k *Dxgkrnl) free(a *allocation) {
 	k.decommitLocked(&k.aperture, a.backing, a.region)
 	k.freeInstancesLocked(a)
 	delete(k.allocs, a.h)
+	for h, x := range k.instances {
+		if x == a {
+			delete(k.instances, h)
+		}
+	}
 	k.mu.Unlock()
+}
+
+// allocLocked finds an allocation by any of its handles: the one
+// CreateAllocation gave, or the handle of an instance a Discard lock made
+// (rename.go).
+func (k *Dxgkrnl) allocLocked(h HAllocation) *allocation {
+	if a := k.allocs[h]; a != nil {
+		return a
+	}
+	return k.instances[h]
 }
 
 // ownedLocked finds a live allocation of dev.
 func (k *Dxgkrnl) ownedLocked(op string, dev HDevice, h HAllocation) (*allocation, error) {
-	a := k.allocs[h]
+	a := k.allocLocked(h)
 	switch {
 	case a == nil || a.destroyed:
 		return nil, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s: %v is not an allocation", op, h)
@@ -293,7 +309,7 @@ func (k *Dxgkrnl) Unlock(dev HDevice, h HAllocation) error {
 func (k *Dxgkrnl) AllocationFence(h HAllocation) (lastRead, lastWrite uint64) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if a := k.allocs[h]; a != nil {
+	if a := k.allocLocked(h); a != nil {
 		return a.lastRead, a.lastWrite
 	}
 	return 0, 0

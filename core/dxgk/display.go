@@ -182,7 +182,7 @@ func (k *Dxgkrnl) flip(c *context, seq uint64) {
 	}
 	f := c.presents[0]
 	args := dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: f.src, Context: c.h, VBlank: f.vblank, FlipImmediate: f.sync == 0}
-	if a := k.allocs[f.src]; a != nil {
+	if a := k.allocLocked(f.src); a != nil {
 		args.PrimarySegment, args.PrimaryAddress = a.location()
 	}
 	k.mu.Unlock()

@@ -93,6 +93,7 @@ type Dxgkrnl struct {
 	devices    map[HDevice]*device
 	contexts   map[HContext]*context
 	allocs     map[HAllocation]*allocation
+	instances  map[HAllocation]*allocation // handles of renamed instances (rename.go)
 	lastDevice uint32
 	lastCtx    uint32
 	lastAlloc  uint32
@@ -147,7 +148,8 @@ type context struct {
 	h         HContext
 	dev       *device
 	engine    int
-	info      ContextInfo
+	info      ContextInfo       // the sizes of its command buffer and lists now (RenderNext changes them)
+	first     ContextInfo       // as CreateContext gave them
 	submitted uint64            // last fence handed out
 	completed uint64            // last fence whose buffer the GPU finished
 	signalled uint64            // what CompletedFence reports: completed, or everything after a removal
@@ -235,9 +237,10 @@ func New(s *sim.Sim, rec *trace.Recorder, drv dxgkddi.KMD, cfg Config) *Dxgkrnl 
 	}
 	k := &Dxgkrnl{
 		s: s, rec: rec, drv: drv, cfg: cfg,
-		devices:  map[HDevice]*device{},
-		contexts: map[HContext]*context{},
-		allocs:   map[HAllocation]*allocation{},
+		devices:   map[HDevice]*device{},
+		contexts:  map[HContext]*context{},
+		allocs:    map[HAllocation]*allocation{},
+		instances: map[HAllocation]*allocation{},
 	}
 	args := dxgkddi.StartDeviceArgs{DxgkInterface: (*callbacks)(k)}
 	err := k.ddi("DxgkDdiStartDevice", trace.Event{}, func() error { return drv.DxgkDdiStartDevice(&args) })

@@ -52,7 +52,11 @@ func (f LockFlags) String() string {
 // with IgnoreSync nothing is checked; with Discard a busy CPU-visible
 // allocation is renamed and never waits, unless no memory is left for a new
 // instance (then it waits, as the page allows under memory pressure).
-func (k *Dxgkrnl) LockWith(dev HDevice, h HAllocation, f LockFlags) ([]byte, error) {
+//
+// It returns the handle of the instance locked: h, or after a rename the new
+// instance's ("D3DDDICB_LOCK structure", hAllocation [in/out]), which the
+// caller names from then on.
+func (k *Dxgkrnl) LockWith(dev HDevice, h HAllocation, f LockFlags) ([]byte, HAllocation, error) {
 	if f.DonotWait {
 		k.watchdog() // a thread polling with DonotWait still meets a hung GPU's TDR
 	}
@@ -64,13 +68,14 @@ func (k *Dxgkrnl) LockWith(dev HDevice, h HAllocation, f LockFlags) ([]byte, err
 	if err != nil {
 		k.mu.Unlock()
 		k.charge(k.cfg.Costs.Transition)
-		return nil, err
+		return nil, h, err
 	}
 	c, need, hazard := a.busyLocked(f)
 	var renamed *trace.Event
 	if need > 0 && f.Discard && a.cpuVisible {
 		if ev, ok := k.renameLocked(a); ok {
 			renamed, need = &ev, 0
+			h = a.cur
 		}
 	}
 	k.mu.Unlock()
@@ -80,14 +85,15 @@ func (k *Dxgkrnl) LockWith(dev HDevice, h HAllocation, f LockFlags) ([]byte, err
 	if need > 0 {
 		if f.DonotWait {
 			k.charge(k.cfg.Costs.Transition)
-			return nil, errorf(dxgkddi.STATUS_GRAPHICS_ALLOCATION_BUSY, "Lock %v (%s) with DonotWait: fence %d of %v still uses it (%s)", h, a.obj, need, c.h, hazard)
+			return nil, h, errorf(dxgkddi.STATUS_GRAPHICS_ALLOCATION_BUSY, "Lock %v (%s) with DonotWait: fence %d of %v still uses it (%s)", h, a.obj, need, c.h, hazard)
 		}
 		if err := k.waitFence(c, need, "", WaitReason{Allocation: h, Obj: a.obj, Hazard: hazard}); err != nil {
 			k.charge(k.cfg.Costs.Transition)
-			return nil, err
+			return nil, h, err
 		}
 	}
-	return k.Lock(dev, h)
+	data, err := k.Lock(dev, h)
+	return data, h, err
 }
 
 // busyLocked is the fence a lock with flags f must wait for (0: none) on the

@@ -37,7 +37,7 @@ func TestLockWithWaitsForTheGPU(t *testing.T) {
 			a := must(w.k.CreateAllocation(d, AllocationDesc{Size: 64, CPUVisible: tc.cpu, Obj: "buf"}))
 			must(w.k.Render(c, nil, []AllocationListEntry{{a, tc.gpuWrite}}))
 			mark := w.rec.Len()
-			_, err := w.k.LockWith(d, a, tc.flags)
+			_, _, err := w.k.LockWith(d, a, tc.flags)
 			if !errors.Is(err, tc.wantErr) && (err != nil || tc.wantErr != nil) {
 				t.Fatalf("LockWith: %v, want %v", err, tc.wantErr)
 			}
@@ -59,19 +59,24 @@ func TestLockWithWaitsForTheGPU(t *testing.T) {
 }
 
 // The renaming list ("Requesting to rename an allocation"): a Discard lock
-// of a busy allocation gets another instance without DxgkDdiCreateAllocation;
-// each DMA buffer is patched with the instance current when it was
-// submitted; an instance the GPU is done with is handed out again.
+// of a busy allocation gets another instance without DxgkDdiCreateAllocation,
+// and a new handle for it ("D3DDDICB_LOCK structure": "returns a new handle
+// that represents the new instance"); each DMA buffer reaches the instance
+// its handle names; an instance the GPU is done with is handed out again,
+// with its handle; any handle destroys the whole allocation.
 func TestRenamingList(t *testing.T) {
 	w := newWorld(1<<20, Config{})
 	d, c := w.device(t, "dev")
 	a := must(w.k.CreateAllocation(d, AllocationDesc{Size: 64, CPUVisible: true, Obj: "vb"}))
 	discard := LockFlags{WriteOnly: true, Discard: true}
+	cur := a
 	lock := func() trace.Event {
 		t.Helper()
 		mark := w.rec.Len()
-		must(w.k.LockWith(d, a, discard))
-		ok(t, w.k.Unlock(d, a))
+		_, h, err := w.k.LockWith(d, cur, discard)
+		ok(t, err)
+		ok(t, w.k.Unlock(d, h))
+		cur = h
 		ev := w.rec.Since(uint64(mark))
 		if n := count(ev, "WaitForFence", trace.Wait); n != 0 {
 			t.Fatalf("a Discard lock waited")
@@ -82,31 +87,33 @@ func TestRenamingList(t *testing.T) {
 		}
 		return r[0]
 	}
-	if r := lock(); r.Name != "" {
-		t.Fatalf("an idle allocation was renamed: %s", r.Msg)
+	if r := lock(); r.Name != "" || cur != a {
+		t.Fatalf("an idle allocation was renamed: %s (handle %v)", r.Msg, cur)
 	}
-	must(w.k.Render(c, nil, []AllocationListEntry{{a, false}})) // DMA 1 reads instance 0
+	must(w.k.Render(c, nil, []AllocationListEntry{{cur, false}})) // DMA 1 reads instance 0 (a)
 	r1 := lock()
+	h1 := cur
 	from0, _ := r1.Args.Uint(trace.KeyFrom)
 	to1, _ := r1.Args.Uint(trace.KeyTo)
-	if r1.Name == "" || from0 == to1 || r1.Handle != a.String() {
-		t.Fatalf("first rename %+v", r1)
+	if r1.Name == "" || from0 == to1 || h1 == a || r1.Handle != h1.String() {
+		t.Fatalf("first rename %+v: want a new instance under a new handle (got %v)", r1, h1)
 	}
-	must(w.k.Render(c, nil, []AllocationListEntry{{a, false}})) // DMA 2 reads instance 1
+	must(w.k.Render(c, nil, []AllocationListEntry{{h1, false}})) // DMA 2 reads instance 1
 	r2 := lock()
+	h2 := cur
 	to2, _ := r2.Args.Uint(trace.KeyTo)
-	if n, idle := w.k.RenamingList(a); n != 2 || to2 == from0 || to2 == to1 {
-		t.Fatalf("second rename to %#x (list %d, %d idle): want a new instance while both are busy", to2, n, idle)
+	if n, idle := w.k.RenamingList(a); n != 2 || to2 == from0 || to2 == to1 || h2 == a || h2 == h1 {
+		t.Fatalf("second rename to %#x, handle %v (list %d, %d idle): want a new instance and handle while both are busy", to2, h2, n, idle)
 	}
 	ok(t, w.k.Idle())
-	if n, idle := w.k.RenamingList(a); n != 2 || idle != 2 {
+	if n, idle := w.k.RenamingList(h2); n != 2 || idle != 2 {
 		t.Fatalf("renaming list %d, %d idle after Idle; want 2, 2", n, idle)
 	}
-	must(w.k.Render(c, nil, []AllocationListEntry{{a, false}})) // DMA 3 reads instance 2
+	must(w.k.Render(c, nil, []AllocationListEntry{{h2, false}})) // DMA 3 reads instance 2
 	r3 := lock()
 	to3, _ := r3.Args.Uint(trace.KeyTo)
-	if to3 != from0 {
-		t.Fatalf("third rename to %#x, want the idle instance %#x back from the list", to3, from0)
+	if to3 != from0 || cur != a {
+		t.Fatalf("third rename to %#x handle %v, want the idle instance %#x back from the list with its handle %v", to3, cur, from0, a)
 	}
 	ok(t, w.k.Idle())
 	if p := w.drv.patched; len(p) != 3 || p[0] != from0 || p[1] != to1 || p[2] != to2 {
@@ -115,9 +122,16 @@ func TestRenamingList(t *testing.T) {
 	if n := count(w.rec.Events(), "DxgkDdiCreateAllocation", trace.Call); n != 1 {
 		t.Errorf("%d DxgkDdiCreateAllocation, want 1: renaming does not call the driver", n)
 	}
+	_, _, live := w.k.Live()
 	committed := len(w.hw.mem.committed())
-	ok(t, w.k.DestroyAllocation(d, a))
+	ok(t, w.k.DestroyAllocation(d, h1))
 	if got := len(w.hw.mem.committed()); got != committed-3 {
 		t.Errorf("%d extents committed after DestroyAllocation, want %d: every instance is freed", got, committed-3)
+	}
+	if _, _, n := w.k.Live(); n != live-1 || live != 1 {
+		t.Errorf("live allocations %d -> %d, want 1 -> 0: instances are not allocations of their own", live, n)
+	}
+	if _, err := w.k.Lock(d, h2); !errors.Is(err, dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE) {
+		t.Errorf("an instance handle after the destruction: %v", err)
 	}
 }

@@ -50,7 +50,7 @@ func (k *Dxgkrnl) Present(p PresentInfo) (fence uint64, err error) {
 	req := &presentReq{src: p.Src, dst: p.Dst, sync: p.SyncInterval, flags: dxgkddi.PresentFlags{Blt: !p.Flip, Flip: p.Flip}}
 	k.mu.Lock()
 	c := k.contexts[p.Context]
-	src := k.allocs[p.Src]
+	src := k.allocLocked(p.Src)
 	k.mu.Unlock()
 	if c != nil && src != nil && !src.destroyed && !p.Flip && p.Dst == 0 {
 		dst, err := k.redirectionSurface(c.dev, src)
@@ -60,7 +60,7 @@ func (k *Dxgkrnl) Present(p PresentInfo) (fence uint64, err error) {
 		req.dst, req.picked = dst, true
 	}
 	list := []AllocationListEntry{{}, {Allocation: req.src}, {Allocation: req.dst, Write: true}}
-	return k.submit(p.Context, nil, list, req)
+	return k.submit(p.Context, nil, list, req, nil)
 }
 
 // PresentInfo is what pfnPresentCb hands the kernel (D3DDDICB_PRESENT's

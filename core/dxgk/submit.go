@@ -15,12 +15,41 @@ import (
 // A rejected buffer returns the driver's error (STATUS_INVALID_PARAMETER or
 // STATUS_ILLEGAL_INSTRUCTION, rule WDDM-ISOLATE) and consumes no fence.
 func (k *Dxgkrnl) Render(ctx HContext, cmd []uint32, list []AllocationListEntry) (fence uint64, err error) {
-	return k.submit(ctx, cmd, list, nil)
+	return k.submit(ctx, cmd, list, nil, nil)
+}
+
+// RenderNext is Render with the sizes the caller asks for its next command
+// buffer and lists (D3DKMT_RENDER's NewCommandBufferSize,
+// NewAllocationListSize and NewPatchLocationListSize, [in/out], as
+// D3DDDICB_RENDER has them): zero keeps a size. It returns what was
+// granted, from then on the context's limits: a command buffer of 4 KiB up
+// to 16 times the first one (64 MiB at most), lists of 16 entries up to 16
+// times the first ones. "The DMA buffer can grow and shrink after the
+// device is created" ("DXGK_DEVICEINFO structure").
+func (k *Dxgkrnl) RenderNext(ctx HContext, cmd []uint32, list []AllocationListEntry, next ContextInfo) (fence uint64, granted ContextInfo, err error) {
+	fence, err = k.submit(ctx, cmd, list, nil, &next)
+	return fence, next, err
+}
+
+// grantLocked is the next sizes of c's buffer and lists for a request
+// (RenderNext). The caller holds mu.
+func (k *Dxgkrnl) grantLocked(c *context, req ContextInfo) ContextInfo {
+	pick := func(want, cur, first, lo, hi int) int {
+		if want <= 0 {
+			return cur
+		}
+		return min(max(want, lo), max(first, min(16*first, hi)))
+	}
+	g := c.info
+	g.CommandBufferSize = pick(req.CommandBufferSize, c.info.CommandBufferSize, c.first.CommandBufferSize, 4<<10, 64<<20)
+	g.AllocationListSize = pick(req.AllocationListSize, c.info.AllocationListSize, c.first.AllocationListSize, 16, 1<<16)
+	g.PatchLocationListSize = pick(req.PatchLocationListSize, c.info.PatchLocationListSize, c.first.PatchLocationListSize, 16, 1<<20)
+	return g
 }
 
 // submit is Render (p nil) or the DMA-buffer part of Present (p, with
 // list the present's three entries: present.go).
-func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p *presentReq) (uint64, error) {
+func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p *presentReq, next *ContextInfo) (uint64, error) {
 	present := p != nil
 	name, op := "DxgkDdiRender", "Render"
 	if present {
@@ -56,12 +85,15 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 		if present && e.Allocation == 0 {
 			continue
 		}
-		a := k.allocs[e.Allocation]
+		a := k.allocLocked(e.Allocation)
 		if a == nil || a.destroyed {
 			k.mu.Unlock()
 			return 0, errorf(dxgkddi.STATUS_GRAPHICS_INVALID_ALLOCATION_HANDLE, "%s on %v: allocation list entry %d: %v is not an allocation", op, h, i, e.Allocation)
 		}
-		kl[i] = dxgkddi.AllocationListEntry{Allocation: e.Allocation, WriteOperation: e.Write}
+		// The driver gets its own handle for the allocation
+		// (DXGK_ALLOCATIONLIST's hDeviceSpecificAllocation), whichever
+		// instance handle the UMD named (rename.go).
+		kl[i] = dxgkddi.AllocationListEntry{Allocation: a.h, WriteOperation: e.Write}
 		entries[i] = a
 		named++
 	}
@@ -70,7 +102,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	ab.Str(trace.KeyDevice, c.dev.h.String()).Allocs(named)
 	for i, e := range kl {
 		if entries[i] != nil {
-			ab.Alloc(trace.Alloc{Handle: uint32(e.Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
+			ab.Alloc(trace.Alloc{Handle: uint32(list[i].Allocation), Owner: uint32(entries[i].dev.h), Write: e.WriteOperation})
 		}
 	}
 	if present {
@@ -127,6 +159,10 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 				ret.Fence = fence
 				c.lastDMA = id
 			}
+			if next != nil {
+				*next = k.grantLocked(c, *next)
+				c.info = *next
+			}
 			if present {
 				c.lastSeq++
 				c.presents = append(c.presents, p.frame(c.lastSeq, fence, id, c.lastDMA, mmioFlip))
@@ -155,10 +191,10 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, dmaWords, patches
 	b.draws, b.occlQ = draws, occlQ
-	for _, a := range entries {
+	for i, a := range entries {
 		var in uint64
 		if a != nil {
-			in = instanceAt(a)
+			in = instanceAt(a, list[i].Allocation)
 		}
 		b.inst = append(b.inst, in)
 	}

@@ -75,12 +75,12 @@ type Rule struct {
 // All lists every rule, in the order the verifier reports them.
 var All = []Rule{
 	{WDDMFlow, OperationFlow, "the 16 steps of the WDDM operation flow happen in the page's order"},
-	{WDDMFull, OperationFlow, "a full command buffer is submitted (pfnRenderCb) without a Flush from the application: no buffer exceeds the size pfnCreateContextCb gave"},
+	{WDDMFull, OperationFlow, "a full command buffer is submitted (pfnRenderCb) without a Flush from the application, not grown in place: no buffer exceeds the size the runtime gave for it (pfnCreateContextCb's, then each pfnRenderCb's NewCommandBufferSize)"},
 	{WDDMIsolate, OperationFlow, "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
 	{MapHazard, AsyncDraw, "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait; IMMUTABLE is never mapped"},
 	{LifeDangling, AsyncDraw, "a call that uses an object after its final Release never reaches the UMD"},
 	{AsyncSame, AsyncDraw, "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},
-	{ErrAsync, AsyncDraw, "an error found at call time comes back from that call; after a TDR the device's next Present, Map, GetData or FinishCommandList returns DXGI_ERROR_DEVICE_REMOVED"},
+	{ErrAsync, AsyncDraw, "an error found at call time comes back from that call; after a TDR the device's next Present, GetData, FinishCommandList or Map that allows CPU reads returns DXGI_ERROR_DEVICE_REMOVED"},
 	{CLSSizes, ContextLocalHandles, "at device creation the runtime polls CheckDeferredContextHandleSizes twice (count, then array) before any CalcDeferredContextHandleSize"},
 	{CLSDep, ContextLocalHandles, "on a deferred context a resource's handle is opened before any view onto it (the view's only argument is that dependency handle) and closed after them"},
 	{CLSFirst, ContextLocalHandles, "an immediate-context handle exists before any deferred-context handle onto it and is destroyed after all of them"},

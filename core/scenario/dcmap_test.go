@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"d3dsim/core/trace"
 )
 
 // dcMapHead: a DYNAMIC vertex buffer the immediate context fills with a
@@ -54,7 +56,7 @@ const (
 func TestDeferredMap(t *testing.T) {
 	tests := []struct{ desc, body string }{
 		{"discard, then the immediate context draws the old data first", `dc.Map vb WRITE_DISCARD
-DRIVER expect calls Map ResourceMap pfnAllocateCb pfnLockCb
+DRIVER expect calls Map DynamicIABufferMapDiscard pfnAllocateCb pfnLockCb
 vb.Write ` + blueRight + `
 dc.Unmap vb
 dc.Draw 3 0
@@ -64,12 +66,12 @@ expect pixel bb 16 30 == #00ff00ff
 expect pixel bb 48 30 == #0000ffff
 `},
 		{"no-overwrite after discard", `dc.Map vb WRITE_DISCARD
-DRIVER expect calls Map ResourceMap pfnAllocateCb pfnLockCb
+DRIVER expect calls Map DynamicIABufferMapDiscard pfnAllocateCb pfnLockCb
 vb.Write ` + blueRight + `
 dc.Unmap vb
 dc.Draw 3 0
 dc.Map vb WRITE_NO_OVERWRITE
-DRIVER expect calls Map ResourceMap pfnLockCb
+DRIVER expect calls Map DynamicIABufferMapNoOverwrite pfnLockCb
 vb.Write ` + redTop + ` Offset=108
 dc.Unmap vb
 dc.Draw 3 3
@@ -157,7 +159,7 @@ func TestDeferredMapRules(t *testing.T) {
 					if e.Name == "Map" && e.Ctx != "IC" {
 						last = e.Msg
 					}
-					if e.Name == "ResourceMap" && e.Ctx != "IC" && strings.Contains(tt.body, "dc.Map vb WRITE_NO_OVERWRITE") && !strings.Contains(tt.body, "WRITE_DISCARD") {
+					if e.Layer == trace.UMD && strings.Contains(e.Name, "Map") && e.Ctx != "IC" && strings.Contains(tt.body, "dc.Map vb WRITE_NO_OVERWRITE") && !strings.Contains(tt.body, "WRITE_DISCARD") {
 						reached = true
 					}
 				}

@@ -47,9 +47,9 @@ func TestMapBlocksInPfnLockCb(t *testing.T) {
 		flags      string
 	}{
 		{"READ waits for the copy inside the lock",
-			"imm.Map stage READ\nexpect calls Map ResourceMap pfnLockCb WaitForFence\nimm.Unmap stage\n", true, "S_OK", "ReadOnly"},
+			"imm.Map stage READ\nexpect calls Map StagingResourceMap pfnLockCb WaitForFence\nimm.Unmap stage\n", true, "S_OK", "ReadOnly"},
 		{"DO_NOT_WAIT fails the lock at once",
-			"imm.Map stage READ Flags=DO_NOT_WAIT\nexpect hr == DXGI_ERROR_WAS_STILL_DRAWING\nexpect calls Map ResourceMap pfnLockCb\n", false, "D3DDDIERR_WASSTILLDRAWING", "ReadOnly|DonotWait"},
+			"imm.Map stage READ Flags=DO_NOT_WAIT\nexpect hr == DXGI_ERROR_WAS_STILL_DRAWING\nexpect calls Map StagingResourceMap pfnLockCb\n", false, "D3DDDIERR_WASSTILLDRAWING", "ReadOnly|DonotWait"},
 		{"WRITE_NO_OVERWRITE never waits",
 			"dyn = dev.CreateBuffer ByteWidth=16 Usage=DYNAMIC BindFlags=VERTEX_BUFFER CPUAccessFlags=WRITE\nimm.CopyResource gpu dyn\nimm.Flush\nimm.Map dyn WRITE_NO_OVERWRITE\nimm.Unmap dyn\n", false, "S_OK", "WriteOnly|IgnoreSync"},
 	} {
@@ -117,7 +117,7 @@ imm.Map vb WRITE_DISCARD
 imm.Unmap vb
 imm.Draw 3 0
 imm.Map vb WRITE_DISCARD
-expect calls ResourceMap pfnLockCb VidMmRename
+expect calls DynamicIABufferMapDiscard pfnLockCb VidMmRename
 vb.Write f32[-1 1 0.5 0 0 1 1 0 0   1 1 0.5 0 0 1 1 0 0   -1 -1 0.5 0 0 1 1 0 0]
 imm.Unmap vb
 imm.Draw 3 0

@@ -70,6 +70,7 @@ func (r *Run) exec(t *thread) bool {
 		r.inject(s)
 	case *Expect:
 		t.advance()
+		r.observeExpect(t, s)
 		r.expect(t, s)
 	}
 	r.check()

@@ -77,6 +77,7 @@ const (
 	KeySampleMask   // pfnSetBlendState's SampleMask (when not all ones)
 	KeyStencilRef   // pfnSetDepthStencilState's StencilRef (when not 0)
 	KeyDst          // a present's destination allocation
+	KeyNext         // pfnRenderCb: the size of the next command buffer (asked for, then granted)
 	keyCount
 )
 
@@ -93,6 +94,7 @@ var keyNames = [keyCount]string{
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
 	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref", KeyDst: "dst",
+	KeyNext: "next",
 }
 
 // String is the key's name in the text form.

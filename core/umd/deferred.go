@@ -303,7 +303,17 @@ func (c *deferredContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRE
 // Map read it; the immediate context's draws before the execution read the
 // old one. WRITE_NO_OVERWRITE locks that same version again: the list's
 // earlier draws read the parts the application promised not to touch.
-func (c *deferredContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, _ ddi.MapFlag) (ddi.MappedSubresource, error) {
+func (c *deferredContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, _ ddi.MapFlag, out *ddi.MappedSubresource) {
+	m, err := c.resourceMap(h, t)
+	if err != nil {
+		c.report(err)
+		return
+	}
+	*out = m
+}
+
+// resourceMap is ResourceMap with its error, which ResourceMap reports.
+func (c *deferredContext) resourceMap(h ddi.HRESOURCE, t ddi.MapType) (ddi.MappedSubresource, error) {
 	r := c.resource(ddi.HRESOURCE(c.icHandle(uint32(h))))
 	if r == nil {
 		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")

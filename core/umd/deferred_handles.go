@@ -87,8 +87,8 @@ func errImmediateOnly(name string) error {
 }
 
 func (c *deferredContext) Flush(ddi.HDEVICE) {}
-func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, uint32) (uint64, hresult.HRESULT) {
-	return 0, hresult.DXGI_ERROR_INVALID_CALL
+func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, uint32, *uint64) {
+	c.report(errImmediateOnly("QueryGetData"))
 }
 func (c *deferredContext) PresentDXGI(ddi.HDEVICE, *ddi.PresentArg) error {
 	return errImmediateOnly("PresentDXGI")

@@ -77,6 +77,8 @@ func (a *Adapter) CreateDevice(h ddi.HDEVICE, args *ddi.CreateDeviceArgs) (ddi.D
 	if d.listCap < 16 {
 		d.listCap = 16
 	}
+	d.patchCap = cc.PatchLocationListSize
+	d.maxCap = 4 * d.cmdCap
 	d.table = args.Table
 	var table ddi.Device = d
 	d.drawEntry = d.Draw
@@ -114,6 +116,9 @@ var tableEntries = []string{
 	"pfnCreateCommandList", "pfnDestroyCommandList", "pfnRecycleCommandList", "pfnRecycleCreateCommandList",
 	"pfnRecycleDestroyCommandList", "pfnRecycleDeferredContext", "pfnRecycleCreateDeferredContext",
 	"pfnDestroyDevice",
+	"pfnDynamicIABufferMapDiscard", "pfnDynamicIABufferMapNoOverwrite", "pfnDynamicIABufferUnmap",
+	"pfnDynamicConstantBufferMapDiscard", "pfnDynamicConstantBufferUnmap", "pfnDynamicResourceMapDiscard",
+	"pfnDynamicResourceUnmap", "pfnStagingResourceMap", "pfnStagingResourceUnmap",
 }
 
 // fillTable points every entry at its driver function (CreateDevice, the
@@ -129,7 +134,14 @@ func (d *Device) fillTable() {
 		if e == "pfnDraw" {
 			fn = func(h ddi.HDEVICE, count, start uint32) { d.drawEntry(h, count, start) }
 		}
-		d.table.Set(e, e[3:], fn)
+		impl := e[3:]
+		switch {
+		case ddi.IsMapDDI(impl):
+			impl = "ResourceMap" // one multipurpose pair behind every map entry ("PFND3D10DDI_RESOURCEMAP")
+		case ddi.IsUnmapDDI(impl):
+			impl = "ResourceUnmap"
+		}
+		d.table.Set(e, impl, fn)
 	}
 }
 

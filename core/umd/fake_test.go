@@ -16,6 +16,8 @@ import (
 type fakeRuntime struct {
 	calls     []string // one line per callback, in order
 	cmdBytes  int      // CommandBufferSize pfnCreateContextCb reports
+	grant     int      // pfnRenderCb grants this command buffer size (0: what is asked)
+	asked     []int    // the NewCommandBufferSize of each pfnRenderCb
 	listSize  int
 	nextAlloc ddi.HALLOCATION
 	fence     uint64 // last fence handed out
@@ -88,8 +90,15 @@ func (f *fakeRuntime) submitted(kind string) uint64 {
 	f.log("%s fence=%d", kind, f.fence)
 	return f.fence
 }
+
+// PfnRenderCb records the buffer and the size asked for the next one, and
+// grants it, or the fixed size grant when that is set.
 func (f *fakeRuntime) PfnRenderCb(_ ddi.HRTDEVICE, cb *ddi.RenderCb) error {
 	f.submitted("Render")
+	f.asked = append(f.asked, cb.NewCommandBufferSize)
+	if f.grant != 0 {
+		cb.NewCommandBufferSize = f.grant
+	}
 	f.renders = append(f.renders, *cb)
 	return nil
 }
@@ -270,6 +279,14 @@ func countOp(pkts []isa.Packet, op isa.Opcode) int {
 		}
 	}
 	return n
+}
+
+// resourceMap runs ResourceMap on table dev (of device d) and returns what it
+// mapped and the error it reported through pfnSetErrorCb (the DDI is void).
+func resourceMap(d *Device, dev ddi.Device, h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+	var m ddi.MappedSubresource
+	err := createErr(d, func() { dev.ResourceMap(h, r, t, flags, &m) })
+	return m, err
 }
 
 // createErr runs a create DDI and returns the error it reported through

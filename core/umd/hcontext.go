@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"d3dsim/core/ddi"
-	"d3dsim/core/hresult"
 )
 
 // serialised is the immediate context's DDI table as the driver hands it
@@ -102,10 +101,10 @@ func (s *serialised) GenerateMips(h ddi.HDEVICE, v ddi.HSHADERRESOURCEVIEW) {
 	s.Device.GenerateMips(h, v)
 }
 
-func (s *serialised) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+func (s *serialised) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.ResourceMap(h, r, t, flags)
+	s.Device.ResourceMap(h, r, t, flags, out)
 }
 
 func (s *serialised) QueryBegin(h ddi.HDEVICE, q ddi.HQUERY) {
@@ -120,10 +119,10 @@ func (s *serialised) QueryEnd(h ddi.HDEVICE, q ddi.HQUERY) {
 	s.Device.QueryEnd(h, q)
 }
 
-func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, hresult.HRESULT) {
+func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32, data *uint64) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	return s.Device.QueryGetData(h, q, flags)
+	s.Device.QueryGetData(h, q, flags, data)
 }
 
 func (s *serialised) Flush(h ddi.HDEVICE) {

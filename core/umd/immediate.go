@@ -23,8 +23,11 @@ type immediateContext struct {
 	context
 
 	ctx            ddi.HCONTEXT // the GPU context pfnCreateContextCb gave
-	cmdCap         int          // words
+	cmdCap         int          // words: the command buffer the runtime gave last
 	listCap        int
+	patchCap       int
+	maxCap         int         // words: the most this driver asks for (4 times the first buffer)
+	filled         bool        // the buffer being submitted could not take the next command
 	used           []*resource // resources the unsubmitted buffer names
 	pendingDealloc []pendingFree
 	submits        uint64
@@ -52,10 +55,11 @@ var (
 // a Flush from the application (WDDM operation flow, step 8; rule WDDM-FULL).
 func (d *immediateContext) ensure(words, allocs int) {
 	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
-		// (the WDDM-FULL bug lets the buffer grow past what
-		// pfnCreateContextCb gave)
+		// (the WDDM-FULL bug lets the buffer grow in place past what
+		// the runtime gave)
 		return
 	}
+	d.filled = true
 	d.submit()
 }
 
@@ -194,20 +198,30 @@ func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HR
 // work); then the video memory manager blocks the thread inside pfnLockCb
 // until the GPU is done with it — a read waits for GPU writes (RAW), a
 // write for GPU reads and writes (WAR, WAW) — or, with DO_NOT_WAIT, fails
-// with D3DDDIERR_WASSTILLDRAWING, which Map returns as
+// with D3DDDIERR_WASSTILLDRAWING, which the driver reports through
+// pfnSetErrorCb as DXGI_DDI_ERR_WASSTILLDRAWING and Map returns as
 // DXGI_ERROR_WAS_STILL_DRAWING ("D3D11_MAP_FLAG enumeration (d3d11.h)").
 // WRITE_DISCARD locks with Discard: a busy allocation is renamed by the
 // video memory manager ("Requesting to rename an allocation"), never
-// waited for. WRITE_NO_OVERWRITE locks with IgnoreSync: it never waits
-// (the SamBookshelf article on asynchronous Draw).
-func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag) (ddi.MappedSubresource, error) {
+// waited for, and the lock returns the new instance's handle.
+// WRITE_NO_OVERWRITE locks with IgnoreSync: it never waits (the SamBookshelf
+// article on asynchronous Draw).
+//
+// It is the multipurpose map behind the five map entries the runtime may
+// call (ddi.MapEntry; "PFND3D10DDI_RESOURCEMAP": "The driver can implement
+// one pair of ResourceMap and ResourceUnmap functions that can contain
+// switch statements"), and returns nothing: errors go through
+// pfnSetErrorCb, a removed device's as D3DDDIERR_DEVICEREMOVED.
+func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {
 	r := d.resource(h)
 	if r == nil {
-		return ddi.MappedSubresource{}, hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource")
+		d.report(hresult.Errorf(hresult.E_INVALIDARG, "umd: Map of unknown resource"))
+		return
 	}
 	d.busy()
 	if err := d.injectedErr("ResourceMap"); err != nil {
-		return ddi.MappedSubresource{}, err
+		d.report(err)
+		return
 	}
 	var lf ddi.LockFlags
 	switch t {
@@ -229,13 +243,38 @@ func (d *immediateContext) ResourceMap(_ ddi.HDEVICE, h ddi.HRESOURCE, t ddi.Map
 	}
 	lk := ddi.LockCb{Allocation: r.alloc, Flags: lf}
 	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
-		if errors.Is(err, hresult.D3DDDIERR_WASSTILLDRAWING) {
-			return ddi.MappedSubresource{}, hresult.DXGI_ERROR_WAS_STILL_DRAWING
-		}
-		return ddi.MappedSubresource{}, err
+		d.report(mapError(err))
+		return
+	}
+	if lk.Allocation != r.alloc {
+		// Renamed under Discard: the new instance has a new handle
+		// ("D3DDDICB_LOCK structure", hAllocation [in/out]), which the
+		// next allocation lists name. (The command buffer does not name r:
+		// a DISCARD submits first.)
+		r.alloc = lk.Allocation
 	}
 	r.mapped = true
-	return ddi.MappedSubresource{Data: lk.Data, RowPitch: r.pitch}, nil
+	*out = ddi.MappedSubresource{Data: lk.Data, RowPitch: r.pitch}
+}
+
+// mapError is what the driver reports for a lock that failed: the
+// video memory manager's D3DDDIERR_WASSTILLDRAWING (DonotWait) is the
+// DXGI DDI's DXGI_DDI_ERR_WASSTILLDRAWING, a removal D3DDDIERR_DEVICEREMOVED
+// ("PFND3D10DDI_RESOURCEMAP").
+func mapError(err error) error {
+	switch {
+	case errors.Is(err, hresult.D3DDDIERR_WASSTILLDRAWING):
+		return hresult.Errorf(hresult.DXGI_DDI_ERR_WASSTILLDRAWING, "umd: the lock would wait (%v)", err)
+	case removedHR(err):
+		return hresult.Errorf(hresult.D3DDDIERR_DEVICEREMOVED, "umd: %v", err)
+	}
+	return err
+}
+
+// removedHR is whether a callback's error says the device is gone.
+func removedHR(err error) bool {
+	return errors.Is(err, hresult.DXGI_ERROR_DEVICE_REMOVED) || errors.Is(err, hresult.DXGI_ERROR_DEVICE_HUNG) ||
+		errors.Is(err, hresult.DXGI_ERROR_DEVICE_RESET) || errors.Is(err, hresult.D3DDDIERR_DEVICEREMOVED)
 }
 
 func (d *immediateContext) ResourceUnmap(_ ddi.HDEVICE, h ddi.HRESOURCE) {
@@ -262,33 +301,40 @@ func (d *immediateContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 }
 
 // QueryGetData submits a pending End (as GetData does without
-// D3D11_ASYNC_GETDATA_DONOTFLUSH) and returns S_FALSE until the GPU has
-// passed it.
-func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32) (uint64, hresult.HRESULT) {
+// D3D11_ASYNC_GETDATA_DONOTFLUSH) and, until the GPU has passed it, reports
+// DXGI_DDI_ERR_WASSTILLDRAWING through pfnSetErrorCb: "the driver can pass
+// DXGI_DDI_ERR_WASSTILLDRAWING in a call to pfnSetErrorCb to indicate that
+// the query is not finished yet" ("PFND3D10DDI_QUERYGETDATA"). The DDI
+// returns nothing; once the query is done it writes the data.
+func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32, data *uint64) {
 	q := d.query(h)
 	if q == nil || !q.ended {
-		return 0, hresult.DXGI_ERROR_INVALID_CALL
+		d.report(hresult.Errorf(hresult.E_INVALIDARG, "umd: QueryGetData of a query that was never ended"))
+		return
 	}
 	d.busy()
 	if q.inBuffer {
 		d.submit()
 	}
 	if q.fence > d.cb.CompletedFence(d.rt, d.ctx) {
-		return 0, hresult.S_FALSE
+		d.report(hresult.DXGI_DDI_ERR_WASSTILLDRAWING)
+		return
 	}
 	if q.kind == ddi.QueryEvent {
-		return 1, hresult.S_OK
+		*data = 1
+		return
 	}
 	lk := ddi.LockCb{Allocation: q.alloc}
 	if err := d.cb.PfnLockCb(d.rt, &lk); err != nil {
-		return 0, hresult.Of(err)
+		d.report(mapError(err))
+		return
 	}
 	var v uint64
 	for i := 0; i < 8 && i < len(lk.Data); i++ {
 		v |= uint64(lk.Data[i]) << (8 * i)
 	}
 	d.cb.PfnUnlockCb(d.rt, q.alloc)
-	return v, hresult.S_OK
+	*data = v
 }
 
 // Flush submits the command buffer with pfnRenderCb (WDDM operation flow, step 9) and
@@ -456,7 +502,32 @@ func (d *immediateContext) submit() error {
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.list = d.list[:0]
 	clear(d.listIdx)
-	err := d.cb.PfnRenderCb(d.rt, &ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list})
+	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the
+	// same sizes again, or, after a buffer that filled up, twice the
+	// command buffer (up to four times the first) with a patch-location
+	// list grown alike (a buffer's patch locations grow with its
+	// commands), which the runtime may grant or not.
+	rc := ddi.RenderCb{Context: d.ctx, Commands: words, AllocationList: list,
+		NewCommandBufferSize: 4 * d.cmdCap, NewAllocationListSize: d.listCap, NewPatchLocationListSize: d.patchCap}
+	if d.filled {
+		if grown := min(2*d.cmdCap, d.maxCap); grown > d.cmdCap {
+			rc.NewCommandBufferSize = 4 * grown
+			rc.NewPatchLocationListSize = d.patchCap * grown / d.cmdCap
+		}
+		d.filled = false
+	}
+	err := d.cb.PfnRenderCb(d.rt, &rc)
+	if err == nil && rc.NewCommandBufferSize > 0 {
+		// (a runtime that grants the buffer and not its patch list would
+		// see the KMD refuse a full buffer: the simulated one grants both)
+		d.cmdCap = max(rc.NewCommandBufferSize/4, 512)
+		if rc.NewAllocationListSize > 0 {
+			d.listCap = max(rc.NewAllocationListSize, 16)
+		}
+		if rc.NewPatchLocationListSize > 0 {
+			d.patchCap = rc.NewPatchLocationListSize
+		}
+	}
 	var fence uint64 // pfnRenderCb returns none (D3DDDICB_RENDER): the UMD counts
 	if err == nil {
 		d.fences++

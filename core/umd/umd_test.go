@@ -96,24 +96,67 @@ func TestDrawEncodesPackets(t *testing.T) {
 }
 
 // When the command buffer cannot take a command, the UMD submits by itself,
-// and every buffer is self-contained (starts with the state).
+// and every buffer is self-contained (starts with the state). At every
+// submission it asks for its next buffer ("D3DDDICB_RENDER structure",
+// NewCommandBufferSize [in/out]): twice the size after a buffer that filled
+// up, up to four times the first, and it uses what it is given.
 func TestFullCommandBufferSubmits(t *testing.T) {
+	for _, grant := range []int{0, 2048} { // 0: the runtime grants what is asked
+		f := newFakeRuntime()
+		f.cmdBytes = 2048 // 512 words, the smallest the UMD accepts
+		f.grant = grant
+		d := newDevice(t, f, Config{})
+		scene(t, d, d)
+		const draws = 400
+		for i := range draws {
+			d.Draw(hDev, 3, uint32(i))
+		}
+		if len(f.renders) == 0 {
+			t.Fatalf("%d draws in a 512-word buffer and no pfnRenderCb", draws)
+		}
+		d.Flush(hDev)
+		total, size := 0, 2048
+		var asked []int
+		for i, r := range f.renders {
+			if 4*len(r.Commands) > size {
+				t.Errorf("grant %d: buffer %d has %d bytes, more than the %d the runtime gave", grant, i, 4*len(r.Commands), size)
+			}
+			size = r.NewCommandBufferSize
+			asked = append(asked, f.asked[i])
+			pkts := decode(t, r.Commands)
+			if countOp(pkts, isa.OpSetRT) != 1 || countOp(pkts, isa.OpSetVB) != 1 {
+				t.Errorf("buffer %d is not self-contained: %v", i, ops(pkts)[:min(8, len(pkts))])
+			}
+			total += countOp(pkts, isa.OpDraw)
+		}
+		if total != draws {
+			t.Errorf("%d draws submitted, want %d", total, draws)
+		}
+		want := []int{4096, 8192, 8192}
+		if grant != 0 {
+			want = []int{4096, 4096, 4096} // never granted: it asks again from what it has
+		}
+		if len(asked) < 3 || !slices.Equal(asked[:3], want) {
+			t.Errorf("grant %d: asked for %v, want %v first", grant, asked, want)
+		}
+	}
+}
+
+func TestFullCommandBufferSelfContained(t *testing.T) {
 	f := newFakeRuntime()
-	f.cmdBytes = 2048 // 512 words, the smallest the UMD accepts
+	f.cmdBytes = 2048
+	f.grant = 2048
 	d := newDevice(t, f, Config{})
 	scene(t, d, d)
 	const draws = 400
 	for i := range draws {
 		d.Draw(hDev, 3, uint32(i))
 	}
-	if len(f.renders) == 0 {
-		t.Fatalf("%d draws in a 512-word buffer and no pfnRenderCb", draws)
-	}
 	d.Flush(hDev)
 	total := 0
 	for i, r := range f.renders {
 		if len(r.Commands) > 512 {
-			t.Errorf("buffer %d has %d words, more than the 512 pfnCreateContextCb gave", i, len(r.Commands))
+			t.Errorf("buffer %d has %d words, more than the 512 the runtime gave", i, len(r.Commands))
 		}
 		pkts := decode(t, r.Commands)
 		if countOp(pkts, isa.OpSetRT) != 1 || countOp(pkts, isa.OpSetVB) != 1 {
@@ -145,8 +188,8 @@ func TestMapLocksWithTheRightFlags(t *testing.T) {
 		{"write after submitted read", ddi.MapWrite, 0, true, nil, ddi.LockFlags{WriteOnly: true}, 1},
 		{"write in unsubmitted buffer", ddi.MapWrite, 0, false, nil, ddi.LockFlags{WriteOnly: true}, 1},
 		{"read write", ddi.MapReadWrite, 0, true, nil, ddi.LockFlags{}, 1},
-		{"do not wait", ddi.MapWrite, ddi.MapFlagDoNotWait, true, hresult.DXGI_ERROR_WAS_STILL_DRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
-		{"do not wait, unsubmitted", ddi.MapWrite, ddi.MapFlagDoNotWait, false, hresult.DXGI_ERROR_WAS_STILL_DRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
+		{"do not wait", ddi.MapWrite, ddi.MapFlagDoNotWait, true, hresult.DXGI_DDI_ERR_WASSTILLDRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
+		{"do not wait, unsubmitted", ddi.MapWrite, ddi.MapFlagDoNotWait, false, hresult.DXGI_DDI_ERR_WASSTILLDRAWING, ddi.LockFlags{WriteOnly: true, DonotWait: true}, 1},
 		{"read after GPU read", ddi.MapRead, 0, false, nil, ddi.LockFlags{ReadOnly: true}, 0},
 		{"no overwrite", ddi.MapWriteNoOverwrite, 0, false, nil, ddi.LockFlags{WriteOnly: true, IgnoreSync: true}, 0},
 		{"discard", ddi.MapWriteDiscard, 0, false, nil, ddi.LockFlags{WriteOnly: true, Discard: true}, 1},
@@ -157,7 +200,7 @@ func TestMapLocksWithTheRightFlags(t *testing.T) {
 			if tc.submitted {
 				d.Flush(hDev)
 			}
-			m, err := d.ResourceMap(hDev, hVB, tc.t, tc.flags)
+			m, err := resourceMap(d, d, hDev, hVB, tc.t, tc.flags)
 			if !errors.Is(err, tc.wantErr) && hresult.Of(err) != hresult.Of(tc.wantErr) {
 				t.Fatalf("Map: %v, want %v", err, tc.wantErr)
 			}
@@ -191,7 +234,7 @@ func TestMapWriteDiscardLocksWithDiscard(t *testing.T) {
 	old := d.Allocation(hVB)
 	allocs := f.count("Allocate")
 	for range 10 {
-		if _, err := d.ResourceMap(hDev, hVB, ddi.MapWriteDiscard, 0); err != nil {
+		if _, err := resourceMap(d, d, hDev, hVB, ddi.MapWriteDiscard, 0); err != nil {
 			t.Fatal(err)
 		}
 		d.ResourceUnmap(hDev, hVB)
@@ -231,16 +274,23 @@ func TestQueryEndRidesOnTheBuffer(t *testing.T) {
 	if err := createErr(d, func() { d.CreateQuery(hDev, ddi.QueryEvent, hq, 60) }); err != nil {
 		t.Fatal(err)
 	}
-	if _, hr := d.QueryGetData(hDev, hq, 0); hr != hresult.DXGI_ERROR_INVALID_CALL {
-		t.Errorf("GetData before End: %v", hr)
+	getData := func() (uint64, error) {
+		var v uint64
+		err := createErr(d, func() { d.QueryGetData(hDev, hq, 0, &v) })
+		return v, err
+	}
+	if _, err := getData(); hresult.Of(err) != hresult.E_INVALIDARG {
+		t.Errorf("GetData before End: %v", err)
 	}
 	d.QueryEnd(hDev, hq)
-	if _, hr := d.QueryGetData(hDev, hq, 0); hr != hresult.S_FALSE || len(f.renders) != 1 {
-		t.Fatalf("GetData while the GPU has not passed the End: %v after %d submissions; want S_FALSE after 1", hr, len(f.renders))
+	// QueryGetData is void: "not finished yet" is DXGI_DDI_ERR_WASSTILLDRAWING
+	// through pfnSetErrorCb ("PFND3D10DDI_QUERYGETDATA").
+	if _, err := getData(); hresult.Of(err) != hresult.DXGI_DDI_ERR_WASSTILLDRAWING || len(f.renders) != 1 {
+		t.Fatalf("GetData while the GPU has not passed the End: %v after %d submissions; want DXGI_DDI_ERR_WASSTILLDRAWING after 1", err, len(f.renders))
 	}
 	f.completed = f.fence
-	if v, hr := d.QueryGetData(hDev, hq, 0); hr != hresult.S_OK || v != 1 {
-		t.Errorf("GetData once passed: %d %v, want 1 S_OK", v, hr)
+	if v, err := getData(); err != nil || v != 1 {
+		t.Errorf("GetData once passed: %d %v, want 1 and no error", v, err)
 	}
 }
 
@@ -379,7 +429,7 @@ func TestDeferredContextRejectsImmediateDDIs(t *testing.T) {
 	if err := dcDev.PresentDXGI(hDC, &ddi.PresentArg{SurfaceToPresent: hRT, Flags: ddi.PresentFlags{Blt: true}}); err == nil {
 		t.Error("PresentDXGI on a deferred context succeeded")
 	}
-	if _, err := dcDev.ResourceMap(hDC, hVB, ddi.MapWrite, 0); err == nil {
+	if _, err := resourceMap(d, dcDev, hDC, hVB, ddi.MapWrite, 0); err == nil {
 		t.Error("Map(WRITE) on a deferred context succeeded")
 	}
 	if len(f.renders)+len(f.presents) != 0 {

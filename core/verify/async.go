@@ -41,11 +41,17 @@ type asyncState struct {
 }
 
 // canReportRemoval says whether an API call returns an HRESULT and must
-// return DXGI_ERROR_DEVICE_REMOVED on a removed device.
-func canReportRemoval(name string) bool {
-	switch name {
-	case "Present", "Map", "GetData", "FinishCommandList":
+// return DXGI_ERROR_DEVICE_REMOVED on a removed device: a Map only when its
+// type allows CPU reads ("ID3D11DeviceContext::Map method": it "returns
+// DXGI_ERROR_DEVICE_REMOVED if MapType allows any CPU read access and the
+// video card has been removed").
+func canReportRemoval(e *trace.Event) bool {
+	switch e.Name {
+	case "Present", "GetData", "FinishCommandList":
 		return true
+	case "Map":
+		t := e.Args.Str(trace.KeyType)
+		return t == "READ" || t == "READ_WRITE"
 	}
 	return false
 }
@@ -97,7 +103,7 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 				saw = s.sawRm[root]
 				delete(s.sawRm, root)
 			}
-			if !canReportRemoval(e.Name) {
+			if !canReportRemoval(e) {
 				break
 			}
 			ok := e.HR == "S_OK" || e.HR == "S_FALSE"

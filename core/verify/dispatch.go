@@ -53,11 +53,16 @@ var byName = map[string]uint32{
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,
 
-	"ResourceMap":      ckMapHazard,
-	"FenceSignaled":    ckMapHazard,
-	"FenceCancelled":   ckMapHazard,
-	"DmaBufferDropped": ckMapHazard | ckAsync,
-	"pfnLockCb":        ckMapHazard,
+	"ResourceMap":                     ckMapHazard,
+	"DynamicIABufferMapDiscard":       ckMapHazard,
+	"DynamicIABufferMapNoOverwrite":   ckMapHazard,
+	"DynamicConstantBufferMapDiscard": ckMapHazard,
+	"DynamicResourceMapDiscard":       ckMapHazard,
+	"StagingResourceMap":              ckMapHazard,
+	"FenceSignaled":                   ckMapHazard,
+	"FenceCancelled":                  ckMapHazard,
+	"DmaBufferDropped":                ckMapHazard | ckAsync,
+	"pfnLockCb":                       ckMapHazard,
 
 	"pfnSetErrorCb":                ckCL2 | ckCL,
 	"AbandonCommandList":           ckCL2,
@@ -173,14 +178,11 @@ func (v *Verifier) checks(e *trace.Event) uint32 {
 				m |= ckCL // CL-FINISH collects the DDIs inside FinishCommandList
 			}
 		}
-		if ret && (e.HR == "D3DDDIERR_APPLICATIONERROR" || e.HR == "E_INVALIDARG") {
-			m |= ckCallbacks
-		}
 	case trace.Runtime:
 		if e.From == trace.UMD && (call || ret) {
 			m |= ckFT // a callback: FT-HCTX, FT-CALC, FT-ALLOC
 		}
-		if e.Kind == trace.Message || ret && e.From == trace.App {
+		if e.Kind == trace.Message || ret && e.From == trace.App || call && e.Name == "pfnSetErrorCb" {
 			m |= ckCallbacks // ERR-APP
 		}
 		if e.From == trace.App && e.Ctx == "IC" && v.sync.stage != 0 {

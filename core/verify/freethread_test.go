@@ -56,13 +56,13 @@ func TestFreeThreadingRules(t *testing.T) {
 		want  string // the one rule broken ("" for none)
 	}{
 		{"FT-CAP: two DDIs at once without the cap", []step{notFree,
-			call("main", U, "Flush", "", "", trace.Args{}), call("loader", U, "CreateResource", "t", "h3", trace.Args{}), ret("loader", U, "CreateResource", "t"), ret("main", U, "Flush", "")}, "FT-CAP"},
+			call("main", U, "Flush", "", "", trace.Args{}), call("loader", U, "CreateBlendState", "t", "h3", trace.Args{}), ret("loader", U, "CreateBlendState", "t"), ret("main", U, "Flush", "")}, "FT-CAP"},
 		{"FT-CAP: the same with the cap", []step{
-			call("main", U, "Flush", "", "", trace.Args{}), call("loader", U, "CreateResource", "t", "h3", trace.Args{}), ret("loader", U, "CreateResource", "t"), ret("main", U, "Flush", "")}, ""},
+			call("main", U, "Flush", "", "", trace.Args{}), call("loader", U, "CreateBlendState", "t", "h3", trace.Args{}), ret("loader", U, "CreateBlendState", "t"), ret("main", U, "Flush", "")}, ""},
 		{"FT-CAP: a CalcPrivate DDI beside another is fine", []step{notFree,
-			call("main", U, "CalcPrivateBlendStateSize", "", "", trace.Args{}), call("loader", U, "CreateResource", "t", "h3", trace.Args{}), ret("loader", U, "CreateResource", "t"), ret("main", U, "CalcPrivateBlendStateSize", "")}, ""},
+			call("main", U, "CalcPrivateBlendStateSize", "", "", trace.Args{}), call("loader", U, "CreateBlendState", "t", "h3", trace.Args{}), ret("loader", U, "CreateBlendState", "t"), ret("main", U, "CalcPrivateBlendStateSize", "")}, ""},
 		{"FT-CAP: one after the other", []step{notFree,
-			call("main", U, "Flush", "", "", trace.Args{}), ret("main", U, "Flush", ""), call("loader", U, "CreateResource", "t", "h3", trace.Args{}), ret("loader", U, "CreateResource", "t")}, ""},
+			call("main", U, "Flush", "", "", trace.Args{}), ret("main", U, "Flush", ""), call("loader", U, "CreateBlendState", "t", "h3", trace.Args{}), ret("loader", U, "CreateBlendState", "t")}, ""},
 		{"FT-CALC: a callback inside CalcPrivate", []step{
 			call("loader", U, "CalcPrivateResourceSize", "t", "", trace.Args{}), call("loader", R, "pfnDeallocateCb", "old", "", kv(trace.KeyRes, "h2")), ret("loader", R, "pfnDeallocateCb", "old"), ret("loader", U, "CalcPrivateResourceSize", "t")}, "FT-CALC"},
 		{"FT-HCTX: escape on the context inside another thread's render", []step{

@@ -60,8 +60,9 @@ func (v *Verifier) callbacks(e *trace.Event) []Violation {
 			r.Name != "DestroyDevice" && r.Name != "D3D11CreateDevice" && !v.inPrimaryDDI(e) {
 			out = append(out, v.violation(rules.FTRender, e, "pfnRenderCb inside %s on thread %s: only the immediate context's thread, which calls Flush, may submit", r.Name, e.Thread))
 		}
-	// ERR-APP: who the debug layer blames.
-	case e.Kind == trace.Return && e.Layer == trace.UMD && (e.HR == "D3DDDIERR_APPLICATIONERROR" || e.HR == "E_INVALIDARG"):
+	// ERR-APP: who the debug layer blames for an error the driver reported
+	// through pfnSetErrorCb (its DDIs are void: "Changes from Direct3D 10").
+	case e.Kind == trace.Call && e.Name == "pfnSetErrorCb" && (e.HR == "D3DDDIERR_APPLICATIONERROR" || e.HR == "E_INVALIDARG"):
 		v.ths.of(e.Thread).blame = e.HR
 	case e.Kind == trace.Message && e.Layer == trace.Runtime && v.ths.of(e.Thread).blame != "":
 		t := v.ths.of(e.Thread)

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"d3dsim/core/ddi"
 	"d3dsim/core/trace"
 )
 
@@ -335,11 +336,11 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 // checks.
 func (v *Verifier) flowLate(e *trace.Event, call bool) []Violation {
 	var out []Violation
-	// WDDM-FULL: no command buffer larger than the context's.
-	if call && (e.Name == "pfnRenderCb" || e.Name == "pfnPresentCb") {
+	// WDDM-FULL: no command buffer larger than the one the runtime gave.
+	if call && e.Name == "pfnRenderCb" {
 		bytes, size := argInt64(e.Args, trace.KeyBytes), argInt64(e.Args, trace.KeySize)
 		if size > 0 && bytes > size {
-			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer pfnCreateContextCb gave: a full buffer must be submitted, not grown", e.Name, bytes, size))
+			out = append(out, v.violation(rules.WDDMFull, e, "%s submitted %d bytes, more than the %d-byte command buffer the runtime gave (pfnCreateContextCb, or the last pfnRenderCb's NewCommandBufferSize): a full buffer must be submitted, not grown in place", e.Name, bytes, size))
 		}
 	}
 	// WDDM-ISOLATE: a page fault on the GPU is a command buffer the KMD
@@ -377,7 +378,9 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 	case "CreateResource":
 		for seq, saw := range v.resourceCalls {
 			if v.threadOf(seq) == e.Thread {
-				if !saw && e.HR == "S_OK" {
+				// (CreateResource is void: it succeeded when the driver
+				// reported no error, which its Return's message would name)
+				if !saw && (e.HR == "S_OK" || e.HR == "" && e.Msg == "") {
 					out = append(out, v.violation(rules.WDDMFlow, e, "CreateResource returned without calling pfnAllocateCb (WDDM operation flow, steps 4-5)"))
 				}
 				delete(v.resourceCalls, seq)
@@ -480,10 +483,11 @@ func (v *Verifier) parent(e *trace.Event) *trace.Event {
 	return &v.par[v.parN]
 }
 
-// enclosingMap finds the ResourceMap DDI call an event happens inside.
+// enclosingMap finds the map DDI call (any of the map entries,
+// ddi.MapEntries) an event happens inside.
 func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 	for p := v.parent(e); p != nil; p = v.parent(p) {
-		if p.Name == "ResourceMap" && p.Layer == trace.UMD && p.Kind == trace.Call {
+		if ddi.IsMapDDI(p.Name) && p.Layer == trace.UMD && p.Kind == trace.Call {
 			return p
 		}
 	}
@@ -497,9 +501,9 @@ func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
 		v.usage[e.Handle] = e.Args.Str(trace.KeyUsage)
-	case e.Kind == trace.Call && e.Name == "ResourceMap" && e.Layer == trace.UMD:
+	case e.Kind == trace.Call && ddi.IsMapDDI(e.Name) && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
-			return []Violation{v.violation(rules.MapHazard, e, "ResourceMap of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Obj, e.Handle)}
+			return []Violation{v.violation(rules.MapHazard, e, "%s of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Name, e.Obj, e.Handle)}
 		}
 	case e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent"):
 		v.renders[e.Seq] = e.Args

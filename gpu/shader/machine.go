@@ -228,20 +228,19 @@ type frame struct {
 // registers, so it is not safe for concurrent use: the GPU keeps one per
 // goroutine (they may share the Program).
 type Machine struct {
-	prog     *Program
-	code     []xinst
-	zero     []zeroReg // register components each block starts at zero
-	quads    bool      // derivatives or implicit-derivative sampling: run whole quads
-	regs     []Vec     // inputs, then outputs, then temps
-	in, out  []Vec
-	temps    []Vec
-	uniforms []Vec // cb operands broadcast per draw
-	uniKeys  [][2]uint32
-	imms     []Vec
-	consts   Constants
-	tex      Textures
-	noGrad   bool // tex is GradientFree
-	// noGradSaved keeps noGrad while lod takes the quad's derivatives.
+	prog        *Program
+	code        []xinst
+	zero        []zeroReg // register components each block starts at zero
+	quads       bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs        []Vec     // inputs, then outputs, then temps
+	in, out     []Vec
+	temps       []Vec
+	uniforms    []Vec // cb operands broadcast per draw
+	uniKeys     [][2]uint32
+	imms        []Vec
+	consts      Constants
+	tex         Textures
+	noGrad      bool // tex is GradientFree
 	noGradSaved bool
 	StepLimit   int // instructions per Run; 0 means DefaultStepLimit
 	// Steps is the instructions the last Run executed, each over the
