@@ -133,8 +133,8 @@ func (ex *executor) tileablePixelProgram() bool {
 			if t := &ex.st.tex[st][i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
 				return false
 			}
-			if v := &ex.st.view[i]; st == isa.StagePS && v.bound() && (overlap(v.mem, p.rt.mem) || overlap(v.mem, p.ds.mem)) {
-				return false
+			if v := ex.st.view[st][i]; v != nil && (overlap(v.mem, p.rt.mem) || overlap(v.mem, p.ds.mem)) {
+				return false // a SET_VIEW's resource: GenerateMips reads a level of the target's
 			}
 		}
 	}

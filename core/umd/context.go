@@ -622,6 +622,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			}
 		}
 	}
+	plainViews := [numStages]bool{true, true} // every bound view of the stage is SET_TEX's
 	for s := range numStages {
 		ss := &st.stages[s]
 		for w := range 2 {
@@ -633,7 +634,12 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 				i := 64*w + bits.TrailingZeros64(m)
 				bit := uint64(1) << (i % 64)
 				if v, r := c.viewRes(uint32(ss.srv[i])); r != nil {
-					c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+					if v.srv != nil {
+						c.setView(rec, s, i, v, r) // (texture.go)
+						plainViews[s] = false
+					} else {
+						c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+					}
 					g.tex[s][w] |= bit
 				} else if g.tex[s][w]&bit != 0 {
 					c.setTex(s, i, isa.NullAddress, 0, 0, 0, 0)
@@ -667,19 +673,9 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			if d := descs[s][i]; d != nil {
 				desc = *d
 			}
-			filter := uint32(isa.FilterLinear)
-			if desc.Filter == ddi.FilterMinMagMipPoint {
-				filter = isa.FilterPoint
-			}
-			bc := desc.BorderColor
-			border := unorm8(bc[0]) | unorm8(bc[1])<<8 | unorm8(bc[2])<<16 | unorm8(bc[3])<<24
-			if s == isa.StagePS {
-				b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
-				if i == 0 {
-					continue // sent with every state: no bit
-				}
-			} else {
-				b.SetSamplerStage(uint32(s), uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+			c.setSampler(s, i, &desc, plainViews[s]) // (texture.go)
+			if s == isa.StagePS && i == 0 {
+				continue // sent with every state: no bit
 			}
 			g.smp[s] = setBit16(g.smp[s], i, ss.samp[i] != 0)
 		}
@@ -852,20 +848,14 @@ func (c *context) copyResource(rec recorder, dst, src ddi.HRESOURCE) {
 }
 
 // updateSubresource carries the data inline in the command buffer, in WRITE
-// packets of at most chunk bytes.
-func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, data []byte, chunk int) {
+// packets of at most chunk bytes (texture.go: where subresource sub and
+// the box lie).
+func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32, chunk int) {
 	r := c.resource(dst)
 	if r == nil {
 		return
 	}
-	if uint64(len(data)) > r.size {
-		data = data[:r.size]
-	}
-	for off := 0; off < len(data); off += chunk {
-		end := min(off+chunk, len(data))
-		rec.ensure(4+(end-off+3)/4, 2)
-		c.cmd.Write(rec.ref(r, true, uint32(off)), data[off:end])
-	}
+	c.updateRegion(rec, r, sub, box, data, rowPitch, depthPitch, chunk)
 }
 
 func (c *context) queryBegin(rec recorder, q *query) {

@@ -55,3 +55,12 @@ func (c ShaderCode) Translation() string {
 	}
 	return c.Program.Listing()
 }
+
+// Steps is the stepping data: each ISA instruction with the DXBC
+// instruction it came from (translate.Shader.Steps; nil for none).
+func (c ShaderCode) Steps() []translate.Step {
+	if c.Program == nil {
+		return nil
+	}
+	return c.Program.Steps()
+}
