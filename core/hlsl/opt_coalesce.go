@@ -8,6 +8,10 @@ package hlsl
 // of building the vector in a second register. Interference is read from
 // the liveness of the components after each write (opt_dce.go).
 
+// maxCoalesceWork bounds the pass: the words of the live sets it keeps
+// and the writes and lanes it compares. Past it, no more merging.
+const maxCoalesceWork = 1 << 20
+
 // coalesce merges the temps of copies that do not interfere; it reports
 // whether it merged any.
 func coalesce(code []Instr, temps int) ([]Instr, bool) {
@@ -44,7 +48,7 @@ func coalesce(code []Instr, temps int) ([]Instr, bool) {
 			}
 			x.liveStep(cur)
 		}
-		if work > maxLiveWork {
+		if work > maxCoalesceWork {
 			return code, false
 		}
 	}
@@ -82,8 +86,13 @@ func coalesce(code []Instr, temps int) ([]Instr, bool) {
 	}
 	// clash reports a write of class a while a component of class b that
 	// it writes is alive (and not as its copy).
+	work = 0 // the writes and lanes clash looks at
 	clash := func(a, b int) bool {
 		for _, r := range members[a] {
+			work += len(byReg[r]) * (1 + len(members[b]))
+			if work > maxCoalesceWork {
+				return true // out of budget: no more merging
+			}
 			for _, w := range byReg[r] {
 				wr := &writes[w]
 				if isCopy(wr.instr, a, b) {
@@ -106,7 +115,6 @@ func coalesce(code []Instr, temps int) ([]Instr, bool) {
 		return false
 	}
 	merged := false
-	budget := maxLiveWork
 	for i := range code {
 		x := &code[i]
 		if x.Op != OpMov || x.Sat || len(x.Dst) != 1 || x.Dst[0].File != FileTemp {
@@ -120,8 +128,7 @@ func coalesce(code []Instr, temps int) ([]Instr, bool) {
 		if a == b || !isCopy(i, a, b) {
 			continue
 		}
-		budget -= (len(members[a]) + len(members[b])) * 16
-		if budget < 0 {
+		if work > maxCoalesceWork {
 			break
 		}
 		if clash(a, b) || clash(b, a) {

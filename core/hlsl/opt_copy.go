@@ -1,13 +1,13 @@
 package hlsl
 
-// Copy propagation and constant folding, inside each basic block: after
-// `mov r1.xy, v0.zw` a read of r1.y reads v0.w instead (and the mov, if
-// nobody reads r1 any more, goes with dead code); an instruction whose
-// sources are then all immediates is computed here (for the instructions
-// the reference evaluator runs lane by lane) and becomes a mov of the
-// result. Only copies without modifiers or _sat are followed, and a
-// condition (if, breakc, discard, switch) or a relative index never
-// becomes an immediate.
+// Copy propagation and constant folding: after `mov r1.xy, v0.zw` a read
+// of r1.y reads v0.w instead, wherever the copy holds on every path to the
+// read (and the mov, if nobody reads r1 any more, goes with dead code); an
+// instruction whose sources are then all immediates is computed here (for
+// the instructions the reference evaluator runs lane by lane) and becomes a
+// mov of the result. A copy's -x and |x| go along into float operations;
+// _sat copies are not followed, and a condition (if, breakc, discard,
+// switch) or a relative index never becomes an immediate.
 
 // copySrc is where a temp component's value was copied from.
 type copySrc struct {
@@ -23,107 +23,248 @@ func copyProp(code []Instr, temps int) ([]Instr, bool) {
 	f := buildFlow(code)
 	changed := false
 	global := constCopies(code, temps)
-	in := availCopies(code, f)
-	avail := map[[2]int]copySrc{}
+	cf := newCopyFacts(code)
+	in := cf.available(code, f)
+	cur := make(bitset, cf.words)
+	// local are the copies of movs this walk made (an add folded into a
+	// mov of its value): few, checked first.
+	local := map[[2]int]copySrc{}
+	lookup := func(r, c int) (copySrc, bool) {
+		if cs, ok := local[[2]int{r, c}]; ok {
+			return cs, true
+		}
+		if id := cf.active(cur, r, c); id >= 0 {
+			return cf.facts[id].cs, true
+		}
+		cs, ok := global[[2]int{r, c}]
+		return cs, ok
+	}
 	for b := range f.start {
-		clear(avail)
-		for k, v := range global {
-			avail[k] = v
+		clear(cur)
+		if in != nil {
+			copy(cur, in[b])
 		}
-		for k, v := range in[b] {
-			avail[k] = v
-		}
+		clear(local)
 		for i := f.start[b]; i < f.end[b]; i++ {
 			x := &code[i]
-			if rewriteSources(x, avail) {
+			wasMov := x.Op == OpMov
+			if rewriteSources(x, lookup) {
 				changed = true
 			}
-			if foldInstr(x) || simplify(x) {
-				changed = true
+			folded := foldInstr(x) || simplify(x)
+			changed = changed || folded
+			// The copies of the code as it was: still true after the
+			// rewrite (a copy of a copy is a copy of both); a new mov's
+			// are local.
+			cf.step(code, cur, i)
+			if len(local) > 0 || folded && !wasMov {
+				if !(folded && !wasMov) {
+					killCopies(x, local)
+				} else {
+					copyStep(x, local)
+				}
 			}
-			copyStep(x, avail)
 		}
 	}
 	return code, changed
 }
 
-// maxCopyWork bounds the global analysis of copies (blocks times copies
-// held): beyond it each block starts with none.
+// maxCopyWork bounds the global analysis of copies (blocks times words of
+// a set of copies): beyond it each block starts with none.
 const maxCopyWork = 1 << 22
 
-// availCopies is, for each block, the copies that hold on entry on every
-// path to it (a forward analysis, the intersection over predecessors).
-func availCopies(code []Instr, f *flowGraph) []map[[2]int]copySrc {
+type bitset []uint64
+
+// copyFacts are a program's copies, one per mov and lane written, with
+// the indexes to end them when a register is written.
+type copyFacts struct {
+	facts     []copyFact
+	words     int
+	genAt     [][]int            // instruction -> the copies it starts
+	byDst     map[[2]int][]int   // (temp, lane) -> copies into it
+	bySrcTemp map[[2]int][]int   // (temp, lane) -> copies from it
+	bySrcReg  map[[2]int][]int   // (file, index) of other files -> copies from it
+	byRel     map[int][]int      // temp -> copies through a relative index in it
+	scratch   map[[2]int]copySrc // copyStep's
+}
+
+type copyFact struct {
+	dst [2]int
+	cs  copySrc
+}
+
+func newCopyFacts(code []Instr) *copyFacts {
+	cf := &copyFacts{genAt: make([][]int, len(code)), byDst: map[[2]int][]int{}, bySrcTemp: map[[2]int][]int{},
+		bySrcReg: map[[2]int][]int{}, byRel: map[int][]int{}, scratch: map[[2]int]copySrc{}}
+	for i := range code {
+		clear(cf.scratch)
+		copyStep(&code[i], cf.scratch) // on an empty set: what it starts
+		for c := 0; c < 4; c++ {
+			if len(cf.scratch) == 0 {
+				break
+			}
+			for k, cs := range cf.scratch {
+				if k[1] != c || !cf.room(k, cs) {
+					continue
+				}
+				id := len(cf.facts)
+				cf.facts = append(cf.facts, copyFact{k, cs})
+				cf.genAt[i] = append(cf.genAt[i], id)
+				cf.byDst[k] = append(cf.byDst[k], id)
+				switch {
+				case cs.o.File == FileTemp:
+					key := [2]int{cs.o.Index, int(cs.c)}
+					cf.bySrcTemp[key] = append(cf.bySrcTemp[key], id)
+				case cs.o.File != FileImm:
+					key := [2]int{int(cs.o.File), cs.o.Index}
+					cf.bySrcReg[key] = append(cf.bySrcReg[key], id)
+				}
+				if cs.o.Rel != nil {
+					cf.byRel[cs.o.Rel.Index] = append(cf.byRel[cs.o.Rel.Index], id)
+				}
+			}
+		}
+	}
+	cf.words = (len(cf.facts) + 63) / 64
+	return cf
+}
+
+// maxFactsPerReg bounds the copies into, or from, one register lane (or
+// register of another file): a lane written over and over (a variable
+// updated in a long run of code) would otherwise cost every write a walk
+// over all of them. Copies past it are not followed.
+const maxFactsPerReg = 64
+
+// room reports whether a copy into k of cs fits under maxFactsPerReg.
+func (cf *copyFacts) room(k [2]int, cs copySrc) bool {
+	if len(cf.byDst[k]) >= maxFactsPerReg {
+		return false
+	}
+	switch {
+	case cs.o.File == FileTemp:
+		if len(cf.bySrcTemp[[2]int{cs.o.Index, int(cs.c)}]) >= maxFactsPerReg {
+			return false
+		}
+	case cs.o.File != FileImm:
+		if len(cf.bySrcReg[[2]int{int(cs.o.File), cs.o.Index}]) >= maxFactsPerReg {
+			return false
+		}
+	}
+	return cs.o.Rel == nil || len(cf.byRel[cs.o.Rel.Index]) < maxFactsPerReg
+}
+
+func (cf *copyFacts) clr(b bitset, ids []int) {
+	for _, id := range ids {
+		b[id>>6] &^= 1 << (id & 63)
+	}
+}
+
+// step applies instruction i to the set of copies b: what it writes ends
+// the copies into it and from it, then it starts its own.
+func (cf *copyFacts) step(code []Instr, b bitset, i int) {
+	x := &code[i]
+	for _, d := range x.Dst {
+		if d.File == FileNull {
+			continue
+		}
+		if d.File != FileTemp {
+			cf.clr(b, cf.bySrcReg[[2]int{int(d.File), d.Index}])
+			continue
+		}
+		cf.clr(b, cf.byRel[d.Index])
+		for c := 0; c < 4; c++ {
+			if d.Mask&(1<<c) != 0 {
+				cf.clr(b, cf.byDst[[2]int{d.Index, c}])
+				cf.clr(b, cf.bySrcTemp[[2]int{d.Index, c}])
+			}
+		}
+	}
+	for _, id := range cf.genAt[i] {
+		b[id>>6] |= 1 << (id & 63)
+	}
+}
+
+// active is the copy into temp r's lane c that b holds, or -1.
+func (cf *copyFacts) active(b bitset, r, c int) int {
+	for _, id := range cf.byDst[[2]int{r, c}] {
+		if b[id>>6]&(1<<(id&63)) != 0 {
+			return id
+		}
+	}
+	return -1
+}
+
+// available is, for each block, the copies that hold on entry on every
+// path to it (a forward analysis, the intersection over predecessors);
+// nil when the analysis would cost more than maxCopyWork.
+func (cf *copyFacts) available(code []Instr, f *flowGraph) []bitset {
 	n := len(f.start)
-	in := make([]map[[2]int]copySrc, n)
-	out := make([]map[[2]int]copySrc, n) // nil: not reached yet (every copy)
+	if cf.words == 0 || n*cf.words > maxCopyWork {
+		return nil
+	}
 	preds := make([][]int, n)
 	for b, ss := range f.succ {
 		for _, s := range ss {
 			preds[s] = append(preds[s], b)
 		}
 	}
-	work := 0
+	in := make([]bitset, n)
+	out := make([]bitset, n) // nil: not reached yet (every copy)
+	cur := make(bitset, cf.words)
 	for changed := true; changed; {
 		changed = false
 		for b := 0; b < n; b++ {
-			cur := map[[2]int]copySrc{}
+			first := true
+			clear(cur)
 			if b != 0 {
-				first := true
 				for _, p := range preds[b] {
 					if out[p] == nil {
 						continue
 					}
 					if first {
-						for k, v := range out[p] {
-							cur[k] = v
-						}
+						copy(cur, out[p])
 						first = false
 						continue
 					}
-					for k, v := range cur {
-						if w, ok := out[p][k]; !ok || w != v {
-							delete(cur, k)
-						}
+					for w := range cur {
+						cur[w] &= out[p][w]
 					}
 				}
 			}
-			in[b] = cur
-			next := make(map[[2]int]copySrc, len(cur))
-			for k, v := range cur {
-				next[k] = v
+			if in[b] == nil {
+				in[b] = make(bitset, cf.words)
 			}
+			copy(in[b], cur)
 			for i := f.start[b]; i < f.end[b]; i++ {
-				copyStep(&code[i], next)
+				cf.step(code, cur, i)
 			}
-			work += len(next) + f.end[b] - f.start[b]
-			if work > maxCopyWork {
-				return make([]map[[2]int]copySrc, n)
-			}
-			if out[b] == nil || !sameCopies(out[b], next) {
-				out[b] = next
+			if out[b] == nil {
+				out[b] = make(bitset, cf.words)
+				copy(out[b], cur)
 				changed = true
+				continue
+			}
+			for w := range cur {
+				if cur[w] != out[b][w] {
+					copy(out[b], cur)
+					changed = true
+					break
+				}
 			}
 		}
 	}
 	return in
 }
 
-func sameCopies(a, b map[[2]int]copySrc) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
-}
-
 // copyStep updates the copies held past instruction x: what it writes
 // ends the copies of it and from it; a mov starts one.
 func copyStep(x *Instr, avail map[[2]int]copySrc) {
+	killCopies(x, avail)
+	genCopies(x, avail)
+}
+
+// killCopies ends the copies into and from what x writes.
+func killCopies(x *Instr, avail map[[2]int]copySrc) {
 	for _, d := range x.Dst {
 		if d.File == FileNull {
 			continue
@@ -143,6 +284,10 @@ func copyStep(x *Instr, avail map[[2]int]copySrc) {
 			}
 		}
 	}
+}
+
+// genCopies starts the copies a mov makes.
+func genCopies(x *Instr, avail map[[2]int]copySrc) {
 	if x.Op == OpMov && !x.Sat && len(x.Dst) == 1 && x.Dst[0].File == FileTemp && modSrc(x.Src[0]) {
 		d, s := x.Dst[0], x.Src[0]
 		if s.File == FileTemp && s.Index == d.Index {
@@ -240,7 +385,7 @@ func floatMods(in *Instr, k int) bool {
 
 // rewriteSources reads copies through: an operand whose read lanes all
 // come from one register (or are all immediates) reads it instead.
-func rewriteSources(in *Instr, avail map[[2]int]copySrc) bool {
+func rewriteSources(in *Instr, avail func(r, c int) (copySrc, bool)) bool {
 	changed := false
 	for k := range in.Src {
 		s := &in.Src[k]
@@ -255,7 +400,7 @@ func rewriteSources(in *Instr, avail map[[2]int]copySrc) bool {
 			if lanes&(1<<i) == 0 {
 				continue
 			}
-			cs, has := avail[[2]int{s.Index, int(s.Swz[i] & 3)}]
+			cs, has := avail(s.Index, int(s.Swz[i]&3))
 			if !has {
 				ok = false
 				break
