@@ -74,7 +74,7 @@ func New(c Config) *Machine {
 	s := sim.New(c.Seed)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	rec.SetStamp(s.Stamp)
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts(), PaintPageFaults: c.PaintPageFaults}, s, rec)
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts(), PaintPageFaults: c.PaintPageFaults, RefreshHz: c.RefreshHz}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})
