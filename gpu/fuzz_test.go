@@ -122,8 +122,51 @@ func fuzzSeeds() [][]uint32 {
 	b.Draw(4, 0)
 	b.Fence(4)
 	seeds = append(seeds, b.Words)
+
+	// Views and samplers of the general path: a 2D array with levels, a
+	// cube, a buffer; a comparison and an anisotropic sampler; a program
+	// that samples at a level, compares, gathers, asks the level of detail
+	// and reads the buffer.
+	b = &isa.Builder{}
+	b.SetRT(rt, 32, 32, 128, isa.FmtRGBA8)
+	b.Write(vb, vbytes(vtx{-1, 1, 0.5, 1, 0, 0, 1}, vtx{1, 1, 0.5, 0, 1, 0, 1}, vtx{-1, -1, 0.5, 0, 0, 1, 1}, vtx{1, -1, 2, 1, 1, 1, 1, 1, 1}))
+	b.SetVB(0, vb, 4*vertexBytes, vertexBytes, 0)
+	b.SetViewport(0, 0, 32, 32, 0, 1)
+	b.SetLayout(isa.BuiltinLayout())
+	for i, src := range []string{BuiltinSource("vs_passthrough"), viewsPS} {
+		p, err := shaderisa.Assemble(src)
+		if err != nil {
+			panic(err)
+		}
+		at := vb + 0x1000 + 0x800*uint64(i)
+		b.Write(at, progBytes(p.Encode()))
+		b.SetProgram(uint32(i), at, uint32(len(p.Encode())), 0)
+	}
+	b.SetView(0, ds, isa.ViewTex2DArray, isa.FmtRGBA8, 8, 8, 2, 4, 0|4<<16, 0|2<<16)
+	b.SetView(1, ds, isa.ViewTexCube, isa.FmtR32F, 4, 4, 6, 2, 0|2<<16, 0|6<<16)
+	b.SetView(2, ds, isa.ViewStructured, 0, 256, 12, 0, 0, 1, 8)
+	b.SetSamplerEx(0, isa.FilterAniso|0x15, isa.AddrWrap, isa.AddrMirrorOnce, isa.AddrBorder, 0.5, 8, 0, [4]float32{1, 0, 0, 1}, 0, 3)
+	b.SetSamplerEx(1, isa.FilterComparison|0x15, isa.AddrClamp, isa.AddrClamp, isa.AddrClamp, 0, 1, isa.CmpLessEqual, [4]float32{}, -1e30, 1e30)
+	b.SetTopology(isa.TopoTriangleStrip)
+	b.Draw(4, 0)
+	b.Fence(5)
+	seeds = append(seeds, b.Words)
 	return seeds
 }
+
+// viewsPS reads the general path's views: FuzzExecute's seed.
+const viewsPS = `ps inputs=3 outputs=1 temps=3
+sample r0, v1.xyxx, t0, s0
+sample_l_aoffimmi(1,-1,0) r1, v1.xyyy, t0, s0, l(1.5, 0, 0, 0)
+add r0, r0, r1
+sample_c r1.x, v2.xyzx, t1, s1, v1.x
+gather4_c_x r2, v2.xyzx, t1, s1, v1.y
+lod r1.zw, v1.xyxx, t0, s0
+ld_structured r2.w, l(3, 3, 3, 3), l(4, 4, 4, 4), t2
+bufinfo r2.y, t2
+add r0, r0, r1
+add o0, r0, r2
+`
 
 // FuzzExecute runs arbitrary words as a DMA buffer: the GPU must not panic,
 // must finish the buffer, and must honour a FENCE at its end.

@@ -25,6 +25,7 @@ const maxProgramWords = 1 << 20
 
 // progBinding is SET_PROGRAM's state for one stage.
 type progBinding struct {
+	addr   uint64 // its GPU address
 	mem    []byte // the program's words in GPU memory
 	sysReg uint32
 	bound  bool
@@ -57,7 +58,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			return
 		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
-			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+			s.prog[stage] = progBinding{addr: addr, mem: mem, sysReg: sys, bound: true}
 		}
 	case isa.OpSetLayout:
 		l, err := isa.ParseLayout(a)
@@ -120,7 +121,7 @@ type progState struct {
 	err        error
 
 	consts [2]cbView
-	tex    texUnit
+	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
 	chunk  vsChunk
 	block  psBlock
 }
@@ -347,8 +348,8 @@ func (ex *executor) prepareProgram() bool {
 	}
 	ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
 	ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
-	ps.tex = texUnit{st: s}
-	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex); err != nil {
+	ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
+	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex[isa.StageVS]); err != nil {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
@@ -368,7 +369,7 @@ func (ex *executor) prepareProgram() bool {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
 			return false
 		}
-		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			ex.fault("pixel program: %v", err)
 			return false
 		}
@@ -406,34 +407,49 @@ func (c *cbView) Constant(slot, elem int) ([4]uint32, error) {
 	return v, nil
 }
 
-// texUnit is the texture unit as shader.Textures: the sampler of
-// sample.go (filter8 below computes its bits for 8-bit textures).
-type texUnit struct{ st *state }
+// texUnit is the texture unit as shader.Textures for one stage's textures
+// and samplers: the sampler of sample.go (filter8 below computes its bits
+// for 8-bit textures).
+type texUnit struct {
+	st    *state
+	stage uint32
+}
 
 func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Texture < 0 || q.Texture >= numTex {
 		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
 	}
-	tex := &u.st.tex[q.Texture]
+	tex, view := &u.st.tex[u.stage][q.Texture], u.viewOf(q.Texture)
 	out := q.Out
-	if q.Op == shader.TexLoad {
+	noOffset := q.Offset == [3]int32{}
+	if q.Op == shader.TexLoad && noOffset && (tex.bound() || !view.bound()) {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
 			var c [4]uint32
 			if tex.bound() && x >= 0 && y >= 0 && int(x) < tex.w && int(y) < tex.h {
+				// ld reads the texel's bits (integers for an integer format).
 				c = tex.load(int(x), int(y))
 			}
-			for k := range c {
-				out[k][l] = c[k]
-			}
+			out[0][l], out[1][l], out[2][l], out[3][l] = c[0], c[1], c[2], c[3]
 		}
+		return nil
+	}
+	switch q.Op {
+	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
+		u.general(view, &loadSampler, q)
 		return nil
 	}
 	if q.Sampler < 0 || q.Sampler >= numSamplers {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
-	sm := &u.st.smp[q.Sampler]
+	sm := &u.st.smp[u.stage][q.Sampler]
+	simple := (q.Op == shader.TexSample || q.Op == shader.TexSampleLevel || q.Op == shader.TexSampleGrad) &&
+		(!sm.ex || sm.simple) && noOffset && (tex.bound() || !view.bound())
+	if !simple {
+		u.general(view, sm, q)
+		return nil
+	}
 	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
 		filter8(tex, sm, q)
 		return nil
@@ -447,23 +463,80 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	return nil
 }
 
-// IgnoresGradients: Texture samples every level of detail as level 0 (the
-// only one), so the shader machine need not take derivatives for it.
-func (u *texUnit) IgnoresGradients() bool { return true }
+// viewOf is slot t's view (a surface set without SET_TEX's view, as the
+// GPU's own tests do, as its view of one level).
+func (u *texUnit) viewOf(t int) *texView {
+	if u.stage == isa.StagePS {
+		if v := &u.st.view[t]; v.bound() {
+			return v
+		}
+	}
+	if tex := &u.st.tex[u.stage][t]; tex.bound() {
+		sv := surfaceView(tex) // not kept: the unit is shared by the tile workers
+		return &sv
+	}
+	return &texView{}
+}
 
-// Info is resinfo's view of slot t#: textures here have one mip level and
-// no array (an unbound slot is the zero TexInfo). Texture above samples
-// TexSampleGrad and a biased TexSample as TexSample: with a single level the
-// level of detail picks nothing.
+// IgnoresGradients: with one level, one filter for magnification and
+// minification and no anisotropy in every bound view and sampler, the
+// level of detail picks nothing, so the shader machine need not take
+// derivatives (the lod instruction takes them anyway).
+func (u *texUnit) IgnoresGradients() bool {
+	bound := false
+	for i := range numTex {
+		if u.stage == isa.StagePS {
+			if v := &u.st.view[i]; v.bound() {
+				bound = true
+				if !isa.IsBuffer(v.kind) && v.nmips > 1 {
+					return false
+				}
+				continue
+			}
+		}
+		if u.st.tex[u.stage][i].bound() {
+			bound = true // one level
+		}
+	}
+	if !bound {
+		return true
+	}
+	for k := range u.st.smp[u.stage] {
+		if sm := &u.st.smp[u.stage][k]; sm.aniso() || sm.linearMin() != sm.linearMag() {
+			return false
+		}
+	}
+	return true
+}
+
+// Info is resinfo's and bufinfo's view of slot t# (an unbound slot is the
+// zero TexInfo): the view's most detailed level's size, its levels, its
+// array size (cubes for a cube array), a buffer view's elements.
 func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	if t < 0 || t >= numTex {
 		return shader.TexInfo{}, fmt.Errorf("texture slot %d outside 0..%d", t, numTex-1)
 	}
-	tex := &u.st.tex[t]
-	if !tex.bound() {
+	v := u.viewOf(t)
+	switch {
+	case !v.bound():
 		return shader.TexInfo{}, nil
+	case isa.IsBuffer(v.kind):
+		return shader.TexInfo{Kind: v.kind, Elements: v.count, Mips: 1}, nil
 	}
-	return shader.TexInfo{Width: uint32(tex.w), Height: uint32(tex.h), Mips: 1}, nil
+	top := v.level(0, 0)
+	info := shader.TexInfo{Width: top.W, Height: top.H, Mips: v.nmips, Kind: v.kind}
+	switch v.kind {
+	case isa.ViewTex3D:
+		info.Depth = top.D
+	case isa.ViewTex1DArray, isa.ViewTex2DArray:
+		info.Layers = v.nslice
+	case isa.ViewTexCubeArray:
+		info.Layers = v.nslice / 6
+	}
+	if u.st.tex[u.stage][t].bound() && v.kind == isa.ViewTex2D && v.nmips == 1 && len(v.subs) == 1 {
+		info.Kind = 0 // SET_TEX's: as it always was
+	}
+	return info, nil
 }
 
 // filter8 is surface.sample over a block, for a bound 8-bit texture: the

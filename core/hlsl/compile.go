@@ -454,7 +454,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			if d.File == FileOutput {
 				for e := range outs {
 					if outs[e].Register == d.Index {
-						outs[e].Used |= d.Mask
+						outs[e].Used |= d.Mask & outs[e].Mask
 					}
 				}
 			}

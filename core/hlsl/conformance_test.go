@@ -477,3 +477,56 @@ float4 main() : sv_target { return 10 * tex.Load(int3(0, 0, 0)) + partially_used
 		}
 	}
 }
+
+// TestSignaturePacking: a vertex shader's outputs and a pixel shader's
+// inputs pack into registers as fxc packs them; its inputs and a pixel
+// shader's outputs take a register each; the two sides link.
+func TestSignaturePacking(t *testing.T) {
+	vs := `struct V { float4 pos : SV_Position; float2 a : A; float2 b : B; float3 n : N; float f : F; nointerpolation uint id : ID; float c : C; };
+V main(float2 p : POSITION, float q : Q) { V o; o.pos = float4(p, q, 1); o.a = p; o.b = p; o.n = q; o.f = q; o.id = 1; o.c = 2; return o; }`
+	ps := `float4 main(float4 pos : SV_Position, float2 a : A, float2 b : B, float3 n : N, float f : F, nointerpolation uint id : ID, float c : C) : SV_Target
+{ return float4(a + b, n.x + f + c, id); }`
+	layout := func(els []SigElement) string {
+		var s []string
+		for _, e := range els {
+			s = append(s, e.Semantic+":"+itoa(e.Register)+"."+maskString(e.Mask))
+		}
+		return strings.Join(s, " ")
+	}
+	v := compileOK(t, vs, "main", "vs_4_0")
+	p := compileOK(t, ps, "main", "ps_4_0")
+	if got, want := layout(v.Inputs), "POSITION:0.xy Q:1.x"; got != want {
+		t.Errorf("vertex inputs %s, want %s", got, want)
+	}
+	want := "SV_Position:0.xyzw A:1.xy B:1.zw N:2.xyz F:2.w ID:3.x C:4.x"
+	if got := layout(v.Outputs); got != want {
+		t.Errorf("vertex outputs %s, want %s", got, want)
+	}
+	if got := layout(p.Inputs); got != want {
+		t.Errorf("pixel inputs %s, want %s", got, want)
+	}
+	if err := dxbc.Link(mustParse(t, v.Bytecode).Outputs, mustParse(t, p.Bytecode).Inputs); err != nil {
+		t.Errorf("link: %v", err)
+	}
+	// The code reads the packed components.
+	in := [][4]uint32{fl4(0, 0, 0, 1), fl4(0.25, 0.5, 1, 2), fl4(3, 0, 0, 4), {7}, fl4(5, 0, 0, 0)}
+	out, err := Run(p.Program, &Env{Inputs: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{1.25, 2.5, 12, 7} {
+		t.Errorf("pixel shader read %v, want [1.25 2.5 12 7]", got)
+	}
+}
+
+func mustParse(t *testing.T, b []byte) *dxbc.Shader {
+	t.Helper()
+	s, err := dxbc.Validate(b, dxbc.VertexShader)
+	if err != nil {
+		s, err = dxbc.Validate(b, dxbc.PixelShader)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}

@@ -31,6 +31,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	}
 	g.scopes = saved
 	inReg, outReg := 0, 0
+	var copies [][2]*value // written inputs and their temps
 	// Outputs: the return value's elements, then out parameters.
 	if rt.Kind != KVoid {
 		v, el := g.sigValue(fn.pos, "function return value", rt, fn.semantic, FileOutput, &outReg, false, "")
@@ -59,8 +60,9 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
 			if written[p.name] {
+				// Copied once the registers are known (placeSig).
 				tmp := g.newVar(t)
-				g.store(p.pos, tmp, v, false)
+				copies = append(copies, [2]*value{tmp, v})
 				v = tmp
 			}
 			g.declare(p.pos, p.name, v)
@@ -68,6 +70,13 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	}
 	if len(g.errs) > 0 {
 		return nil, nil
+	}
+	g.placeSig(ins, outs)
+	if len(g.errs) > 0 {
+		return nil, nil
+	}
+	for _, c := range copies {
+		g.store(fn.pos, c[0], c[1], false)
 	}
 	for _, s := range fn.body.list {
 		g.stmt(s)
@@ -174,30 +183,86 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		g.errorf(p, eNotImplemented, "system value '%s' is not supported by this compiler", sem)
 		return poison, nil
 	}
+	v := &value{t: t, c: regComps(file, -1, t.Cols), ro: input}
 	if el.SysVal == SysTarget {
 		el.Register = idx
-		if idx >= *reg {
-			*reg = idx + 1
+		v.c = regComps(file, idx, t.Cols)
+		return v, []SigElement{el}
+	}
+	// The register is given when the whole signature is known (packSig).
+	mode := "linear"
+	switch {
+	case interp == "nointerpolation" || t.Base != Float:
+		mode = "constant"
+	case interp == "noperspective":
+		mode = "linear noperspective"
+	case interp == "centroid":
+		mode = "linear centroid"
+	}
+	el.Register = -1
+	g.sigPend = append(g.sigPend, &pendingSig{input: input, v: v, cols: t.Cols, mode: mode})
+	return v, []SigElement{el}
+}
+
+// pendingSig is a signature element waiting for its register.
+type pendingSig struct {
+	input bool
+	v     *value
+	cols  int
+	mode  string // interpolation mode: elements of different modes share no register
+	reg   int
+	first int // its first component
+}
+
+// packSig gives the signature elements of one side their registers as
+// fxc gives them (vkd3d-shader, which reproduces fxc's layout, documents
+// it in its register allocator): in declaration order, a vertex shader's
+// inputs and a pixel shader's outputs each a register of their own; a
+// vertex shader's outputs and a pixel shader's inputs packed, each into
+// the register with the most free components (the lowest such one) that
+// holds no element of another interpolation mode, at its first free
+// components, else a new register. So float2, float2 share o1.xy and
+// o1.zw, and a float3 and a float share o2.xyz and o2.w.
+func packSig(pend []*pendingSig, pack bool) {
+	var used []uint8   // free components per register (a mask of the taken ones)
+	var modes []string // the register's mode
+	for _, e := range pend {
+		size := 4
+		if pack {
+			size = e.cols
 		}
-	} else {
-		el.Register = *reg
-		*reg++
-	}
-	if el.Register >= 32 {
-		g.errorf(p, eNotImplemented, "too many signature elements")
-		return poison, nil
-	}
-	if input && g.stage == Pixel {
-		switch interp {
-		case "nointerpolation":
-			g.interp[el.Register] = "constant"
-		case "noperspective":
-			g.interp[el.Register] = "linear noperspective"
-		case "centroid":
-			g.interp[el.Register] = "linear centroid"
+		best, bestFree := -1, 0
+		for r := range used {
+			if modes[r] != e.mode {
+				continue
+			}
+			free := 4 - bitsSet(used[r])
+			if free >= size && free > bestFree {
+				best, bestFree = r, free
+			}
+		}
+		if best < 0 {
+			best = len(used)
+			used = append(used, 0)
+			modes = append(modes, e.mode)
+		}
+		first := 0
+		for used[best]&(1<<first) != 0 {
+			first++
+		}
+		e.reg, e.first = best, first
+		for i := 0; i < size; i++ {
+			used[best] |= 1 << (first + i)
 		}
 	}
-	return &value{t: t, c: regComps(file, el.Register, t.Cols), ro: input}, []SigElement{el}
+}
+
+func bitsSet(m uint8) int {
+	n := 0
+	for ; m != 0; m &= m - 1 {
+		n++
+	}
+	return n
 }
 
 // localStatics lists the static variables declared in a function body.
@@ -241,4 +306,43 @@ func localStatics(b *blockStmt) []*varDecl {
 	}
 	walk(b)
 	return out
+}
+
+// placeSig packs the inputs and outputs (packSig) and gives each element
+// and the values reading or writing it its register and components.
+func (g *gen) placeSig(ins, outs []SigElement) {
+	for _, side := range []struct {
+		input bool
+		els   []SigElement
+	}{{true, ins}, {false, outs}} {
+		var pend []*pendingSig
+		for _, e := range g.sigPend {
+			if e.input == side.input {
+				pend = append(pend, e)
+			}
+		}
+		pack := side.input && g.stage != Vertex || !side.input && g.stage != Pixel
+		packSig(pend, pack)
+		k := 0
+		for i := range side.els {
+			el := &side.els[i]
+			if el.Register >= 0 || k >= len(pend) {
+				continue
+			}
+			e := pend[k]
+			k++
+			if e.reg >= 32 {
+				g.errorf(pos{g.fn.decl.line, g.fn.decl.col}, eNotImplemented, "too many signature elements")
+				return
+			}
+			el.Register = e.reg
+			el.Mask = uint8(1<<e.cols-1) << e.first
+			for c := range e.v.c {
+				e.v.c[c] = comp(e.v.c[c].File, e.reg, e.first+c)
+			}
+			if side.input && g.stage == Pixel && e.mode != "linear" {
+				g.interp[e.reg] = e.mode
+			}
+		}
+	}
 }

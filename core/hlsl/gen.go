@@ -40,8 +40,9 @@ type gen struct {
 	statics   []*varDecl
 	interp    map[int]string // pixel input register -> interpolation mode
 
-	cdepth  int         // conditions, loops and switches around the code lowered now
-	resList []*resource // the textures and samplers used, in the order of first use
+	cdepth  int           // conditions, loops and switches around the code lowered now
+	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
+	resList []*resource   // the textures and samplers used, in the order of first use
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted

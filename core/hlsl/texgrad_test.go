@@ -72,7 +72,8 @@ float4 main(float2 uv : TEXCOORD0, float b : B) : SV_Target {
 	for _, tc := range []struct{ bias, want float32 }{{1.5, 1.5}, {-40, -16}, {99, 15.99}} {
 		var lods []float32
 		env := &Env{
-			Inputs: [][4]uint32{bits4([4]float32{0.25, 0.5}), bits4([4]float32{tc.bias})},
+			// uv and b packed into v0, as fxc packs a pixel shader's inputs.
+			Inputs: [][4]uint32{bits4([4]float32{0.25, 0.5, tc.bias})},
 			Sample: func(tex, samp int, u, v, lod float32) [4]float32 {
 				if tex != 2 || samp != 1 || u != 0.25 || v != 0.5 {
 					t.Errorf("Sample(%d, %d, %g, %g)", tex, samp, u, v)

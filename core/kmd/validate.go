@@ -324,6 +324,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{0, isa.IndirectDrawBytes, "indirect arguments"}}
 	case isa.OpDrawIndexedIndirect:
 		return []access{{0, isa.IndirectIndexBytes, "indirect arguments"}}
+	case isa.OpSetView:
+		return []access{{1, viewExtent(a), "texture view"}}
 	case isa.OpClearRT:
 		return []access{surf(0, "cleared render target")}
 	case isa.OpClearDS:
@@ -346,6 +348,27 @@ func accesses(p isa.Packet) []access {
 		out = append(out, access{field: f, what: "address"})
 	}
 	return out
+}
+
+// viewExtent is the bytes a SET_VIEW reaches from its address: a buffer
+// view's size, or the whole texture as isa.Subresources lays it out (0 for
+// one the GPU will refuse: it faults the view, reading nothing).
+func viewExtent(a []uint32) uint64 {
+	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
+	if isa.IsBuffer(kind) {
+		return uint64(w)
+	}
+	slices := d
+	if kind == isa.ViewTex3D {
+		slices = 1
+	} else {
+		d = 1
+	}
+	_, size, err := isa.Subresources(fm, w, h, d, mips, slices)
+	if err != nil {
+		return 0
+	}
+	return size
 }
 
 // surfaceExtent is the bytes a w x h surface of the given pitch spans, as

@@ -73,6 +73,9 @@ func every() (Builder, [][]int) {
 	one(b.SetTexStage(StageVS, 5, 0x6000, 4, 4, 16, FmtR32F))
 	b.SetSamplerStage(StageVS, 3, FilterPoint, AddrWrap, AddrWrap, 0)
 	one()
+	one(b.SetView(1, 0xd000, ViewTex2DArray, FmtRGBA8, 8, 8, 3, 4, 1|3<<16, 0|3<<16))
+	b.SetSamplerEx(2, 0x55, AddrWrap, AddrMirrorOnce, AddrBorder, -0.5, 8, CmpLessEqual, [4]float32{0, 0.5, 1, 1}, 0, 6)
+	one()
 	return b, at
 }
 
@@ -167,7 +170,7 @@ func TestLayoutRoundTrip(t *testing.T) {
 	for name, w := range map[string][]uint32{
 		"format 0":   {0xFFFF, 0, 0, 0},
 		"format 99":  {0xFFFF, 99 << 16, 0, 0},
-		"slot 16":    {0xFFFF, 16<<8 | 1<<16, 0, 0},
+		"slot 32":    {0xFFFF, 32<<8 | 1<<16, 0, 0},
 		"high bits":  {0xFFFF, 1<<16 | 1<<30, 0, 0},
 		"word 0":     {1 << 20},
 		"length":     {0xFFFF, 1 << 16},
@@ -196,5 +199,37 @@ func TestOpcode08Unknown(t *testing.T) {
 	}
 	if slices.Contains(Opcodes(), Opcode(0x08)) {
 		t.Error("Opcodes lists 0x08")
+	}
+}
+
+// Subresources lays a texture out slice by slice, each slice's levels
+// from the most detailed, rows tight, and refuses what the hardware cannot
+// hold.
+func TestSubresources(t *testing.T) {
+	subs, size, err := Subresources(FmtRGBA8, 8, 4, 1, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Subresource{
+		{0, 32, 128, 8, 4, 1}, {128, 16, 32, 4, 2, 1}, {160, 8, 8, 2, 1, 1},
+		{168, 32, 128, 8, 4, 1}, {296, 16, 32, 4, 2, 1}, {328, 8, 8, 2, 1, 1},
+	}
+	if !slices.Equal(subs, want) || size != 336 {
+		t.Fatalf("layout %v size %d, want %v 336", subs, size, want)
+	}
+	// A 3D texture halves its depth too; a BC1 level is rows of blocks.
+	if s, n, err := Subresources(FmtR32F, 4, 4, 4, 3, 1); err != nil || s[1] != (Subresource{256, 8, 16, 2, 2, 2}) || n != 256+32+4 {
+		t.Fatalf("3D layout %v %d %v", s, n, err)
+	}
+	if s, _, err := Subresources(FmtBC1, 8, 8, 1, 2, 1); err != nil || s[0].RowPitch != 16 || s[0].DepthPitch != 32 || s[1].DepthPitch != 8 {
+		t.Fatalf("BC1 layout %v %v", s, err)
+	}
+	for _, bad := range [][6]uint32{{0, 1, 1, 1, 1}, {4, 4, 1, 4, 1}, {4, 4, 1, 1, 0}, {4, 4, 2, 1, 2}, {20000, 1, 1, 1, 1}} {
+		if _, _, err := Subresources(FmtRGBA8, bad[0], bad[1], bad[2], bad[3], bad[4]); err == nil {
+			t.Errorf("Subresources %v accepted", bad)
+		}
+	}
+	if MaxMips(256, 64, 1) != 9 || MaxMips(1, 1, 1) != 1 || MaxMips(5, 3, 17) != 5 {
+		t.Error("MaxMips")
 	}
 }

@@ -78,6 +78,7 @@ var opcodes = []struct {
 	{OpSetStencil, "SET_STENCIL", 12}, {OpClearStencil, "CLEAR_STENCIL", 7}, {OpSetScissor, "SET_SCISSOR", 5},
 	{OpSetViewportN, "SET_VIEWPORT_N", 7}, {OpSetDepthBias, "SET_DEPTH_BIAS", 3}, {OpDrawIndirect, "DRAW_INDIRECT", 2},
 	{OpDrawIndexedIndirect, "DRAW_INDEXED_INDIRECT", 2}, {OpSetTexStage, "SET_TEX_STAGE", 8}, {OpSetSamplerStage, "SET_SAMPLER_STAGE", 6},
+	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

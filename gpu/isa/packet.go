@@ -34,6 +34,10 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v stage=%d slot=%d addr=%#x size=%d", p.Op, a[0], a[1], p.Addr(2), a[4])
 	case OpSetTex:
 		return fmt.Sprintf("%v slot=%d addr=%#x %dx%d pitch=%d fmt=%d", p.Op, a[0], p.Addr(1), a[3], a[4], a[5], a[6])
+	case OpSetView:
+		return fmt.Sprintf("%v slot=%d addr=%#x %s fmt=%d %dx%dx%d mips=%d mipRange=%#x sliceRange=%#x", p.Op, a[0], p.Addr(1), ViewKindName(a[3]), a[4], a[5], a[6], a[7], a[8], a[9], a[10])
+	case OpSetSamplerEx:
+		return fmt.Sprintf("%v slot=%d filter=%#x address=%d,%d,%d bias=%g aniso=%d cmp=%d border=%g,%g,%g,%g lod=%g..%g", p.Op, a[0], a[1], a[2], a[3], a[4], p.F32(5), a[6], a[7], p.F32(8), p.F32(9), p.F32(10), p.F32(11), p.F32(12), p.F32(13))
 	case OpSetViewport:
 		return fmt.Sprintf("%v %g %g %g %g depth=%g..%g", p.Op, p.F32(0), p.F32(1), p.F32(2), p.F32(3), p.F32(4), p.F32(5))
 	case OpDraw:
@@ -157,7 +161,7 @@ func AddrFields(op Opcode) []int {
 	switch op {
 	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill:
 		return addr0
-	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot:
+	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1
 	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect:
 		return addr0

@@ -45,6 +45,14 @@ const (
 	TexSampleLevel              // filtered, level of detail LOD
 	TexLoad                     // one texel at integer coordinates, no sampler
 	TexSampleGrad               // filtered, level of detail from DX and DY, given by the program (sample_d)
+	// Added with the texture unit's comparison, gather and buffer reads.
+	TexSampleCmp          // sample_c: each texel compared with Ref, then filtered; LOD from DX and DY
+	TexSampleCmpLevelZero // sample_c_lz: the same at the view's most detailed level
+	TexGather             // gather4: channel Channel of the bilinear footprint's four texels
+	TexGatherCmp          // gather4_c: their comparisons with Ref
+	TexLOD                // lod: x the level of detail clamped, y unclamped (DX and DY)
+	TexLoadRaw            // ld_raw: four words from byte Coord[0] of a raw buffer
+	TexLoadStructured     // ld_structured: four words from structure Coord[0], byte Coord[1]
 )
 
 // TexQuery is one texture instruction over a block, handed to Textures.
@@ -59,6 +67,14 @@ type TexQuery struct {
 	LOD     *[Lanes]float32    // TexSampleLevel
 	Bias    *[Lanes]float32    // TexSample: added to the level of detail (sample_b); nil: none
 	Out     *Vec               // filled for Mask lanes: float bits (integers for integer formats)
+
+	// W are d(w)/dx and /dy for 3D and cube textures (nil when the
+	// machine leaves gradients to a GradientFree unit).
+	DXW, DYW *[Lanes]float32
+	Ref      *[Lanes]float32   // TexSampleCmp*, TexGatherCmp: the reference value
+	Offset   [3]int32          // texel offsets (aoffimmi)
+	OffsetXY [2]*[Lanes]uint32 // gather4_po: per-lane texel offsets (low 6 bits, signed); nil: Offset
+	Channel  uint8             // TexGather*: the channel returned
 }
 
 // Coordinates: TexSample, TexSampleGrad and TexSampleLevel read Coord as
@@ -82,7 +98,28 @@ type TexInfo struct {
 	Width, Height uint32
 	Layers        uint32 // a 2D array view's array size; 0 for a 2D texture
 	Mips          uint32 // mip levels in the view; 0 only for an unbound slot
+	// Kind is the view's (View*; 0 is a 2D texture or array by Layers,
+	// as before there were others), Depth a 3D texture's, Elements a
+	// buffer view's element count.
+	Kind     uint32
+	Depth    uint32
+	Elements uint32
 }
+
+// View kinds of TexInfo, the numbers of the GPU's SET_VIEW (package
+// gpu/isa's View*; the gpu package's tests hold them equal).
+const (
+	ViewTex1D = iota + 1
+	ViewTex1DArray
+	ViewTex2D
+	ViewTex2DArray
+	ViewTex3D
+	ViewTexCube
+	ViewTexCubeArray
+	ViewBuffer
+	ViewRawBuffer
+	ViewStructured
+)
 
 // Textures is the texture unit the gpu package implements.
 type Textures interface {
@@ -164,6 +201,8 @@ type xinst struct {
 	dstVec *Vec
 	// dstRel: the destination is register dstElem + dstRelReg of the array
 	// of dstLen registers from dstBase in dstFile, per lane (scatter).
+	offset    [3]int32 // a texture op's immediate texel offsets
+	channel   uint8    // a gather's channel
 	dstRel    bool
 	dstFile   File
 	dstBase   uint32
@@ -189,27 +228,36 @@ type frame struct {
 // registers, so it is not safe for concurrent use: the GPU keeps one per
 // goroutine (they may share the Program).
 type Machine struct {
-	prog      *Program
-	code      []xinst
-	zero      []zeroReg // register components each block starts at zero
-	quads     bool      // derivatives or implicit-derivative sampling: run whole quads
-	regs      []Vec     // inputs, then outputs, then temps
-	in, out   []Vec
-	temps     []Vec
-	uniforms  []Vec // cb operands broadcast per draw
-	uniKeys   [][2]uint32
-	imms      []Vec
-	consts    Constants
-	tex       Textures
-	noGrad    bool // tex is GradientFree
-	StepLimit int  // instructions per Run; 0 means DefaultStepLimit
+	prog        *Program
+	code        []xinst
+	zero        []zeroReg // register components each block starts at zero
+	quads       bool      // derivatives or implicit-derivative sampling: run whole quads
+	regs        []Vec     // inputs, then outputs, then temps
+	in, out     []Vec
+	temps       []Vec
+	uniforms    []Vec // cb operands broadcast per draw
+	uniKeys     [][2]uint32
+	imms        []Vec
+	consts      Constants
+	tex         Textures
+	noGrad      bool // tex is GradientFree
+	noGradSaved bool
+	StepLimit   int // instructions per Run; 0 means DefaultStepLimit
+	// Steps is the instructions the last Run executed, each over the
+	// whole block, the fault's included; LaneSteps counts each once per
+	// lane it ran for, helper lanes left out: a lane's count is its own
+	// path's length, however the lanes were grouped into blocks, which is
+	// what the GPU charges in virtual time and counts against a run's
+	// budget.
+	Steps     int
+	LaneSteps uint64
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers
 	modded  [maxSrcs][4]*[Lanes]uint32
 	texOut  Vec
-	ddx     [2][Lanes]float32
-	ddy     [2][Lanes]float32
+	ddx     [3][Lanes]float32
+	ddy     [3][Lanes]float32
 	bias    [Lanes]float32
 	query   TexQuery
 	relErr  *Fault // a relative cb read that faulted (gather), reported by Run
@@ -259,6 +307,8 @@ func NewMachine(p *Program) *Machine {
 		in := &p.Code[pc]
 		x := &m.code[pc]
 		x.op, x.sat, x.nz, x.jump = in.Op, in.Sat, in.NZ, flow.Jump[pc]
+		x.offset = [3]int32{int32(in.Offset[0]), int32(in.Offset[1]), int32(in.Offset[2])}
+		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
 		x.canon = canonical[in.Op]
 		if in.Op.HasDst() {

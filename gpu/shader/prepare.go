@@ -20,7 +20,7 @@ type zeroReg struct {
 func needsQuads(p *Program) bool {
 	for i := range p.Code {
 		switch p.Code[i].Op {
-		case OpSample, OpSampleB, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine:
+		case OpSample, OpSampleB, OpDerivX, OpDerivY, OpDerivXFine, OpDerivYFine, OpSampleC, OpLod:
 			return true
 		}
 	}

@@ -20,6 +20,7 @@ import (
 // quad with a live lane, as helpers: the caller fills their inputs too
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
+	m.Steps, m.LaneSteps = 0, 0
 	for _, z := range m.zero {
 		v := m.reg(z.file, z.index)
 		for c := range 4 {
@@ -44,6 +45,8 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	defer func() { m.stack = stack[:0] }()
 	code := m.code
 	steps, limit := 0, m.StepLimit
+	var lanes uint64
+	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
@@ -70,6 +73,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	}
 	for pc := 0; pc < len(code); {
 		steps++
+		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
 			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
 		}
@@ -130,8 +134,13 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 				return alive, nil
 			}
 			leave(mask, false, false)
-		case OpSample, OpSampleL, OpLd, OpSampleD, OpSampleB:
+		case OpSample, OpSampleL, OpLd, OpSampleD, OpSampleB, OpSampleC, OpSampleCLZ, OpGather4, OpGather4C,
+			OpGather4PO, OpGather4POC, OpLod, OpLdRaw, OpLdStructured:
 			if err := m.texture(in, mask, pc); err != nil {
+				return alive, err
+			}
+		case OpBufInfo:
+			if err := m.bufinfo(in, mask, pc); err != nil {
 				return alive, err
 			}
 		case OpResInfo, OpResInfoUint, OpResInfoRcp:
@@ -514,18 +523,32 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}
-	// The register sources: coordinates, then sample_l's level, sample_b's
-	// bias or sample_d's two gradients.
+	// The register sources (coordinates, then sample_l's level, sample_b's
+	// bias, sample_d's two gradients, a reference, an offset), and where
+	// the texture and sampler operands are.
 	var srcs [maxSrcs]*[4]*[Lanes]uint32
-	for k := range int(in.nsrc) {
-		if k != 1 && k != 2 {
+	var regs [maxSrcs]int // the register sources' indices in srcs, in order
+	nreg, ti, si := 0, -1, -1
+	for k, cls := range in.op.Srcs() {
+		switch cls {
+		case ArgTex:
+			ti = k
+		case ArgSmp:
+			si = k
+		default:
 			srcs[k] = m.fetch(in, k)
+			regs[nreg] = k
+			nreg++
 		}
 	}
-	a := srcs[0]
+	reg := func(n int) *[4]*[Lanes]uint32 { return srcs[regs[n]] }
+	a := reg(0)
 	q := &m.query
-	*q = TexQuery{Texture: int(in.src[1].index), Mask: mask, Coord: *a, Out: &m.texOut}
-	swz := in.src[1].swz
+	*q = TexQuery{Texture: int(in.src[ti].index), Mask: mask, Coord: *a, Out: &m.texOut, Offset: in.offset, Channel: in.channel}
+	if si >= 0 {
+		q.Sampler = int(in.src[si].index)
+	}
+	swz := in.src[ti].swz
 	direct := in.mask == 0xF && swz == Identity && !in.sat && mask == AllLanes && !in.dstRel
 	if direct {
 		// The texture unit writes the destination itself, unless it also
@@ -544,31 +567,62 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 			q.Out = in.dstVec
 		}
 	}
-	switch in.op {
-	case OpSample, OpSampleB:
-		q.Op, q.Sampler = TexSample, int(in.src[2].index)
-		for k := 0; k < 2 && !m.noGrad; k++ {
+	// quadGrads takes the quads' derivatives of the coordinates (u, v and,
+	// for 3D and cube textures, w), unless the unit ignores them.
+	quadGrads := func() {
+		for k := 0; k < 3 && !m.noGrad; k++ {
 			derivQuads(OpDerivX, &m.ddx[k], f32(a[k]))
 			derivQuads(OpDerivY, &m.ddy[k], f32(a[k]))
-			q.DX[k], q.DY[k] = &m.ddx[k], &m.ddy[k]
 		}
+		if !m.noGrad {
+			q.DX[0], q.DY[0], q.DX[1], q.DY[1] = &m.ddx[0], &m.ddy[0], &m.ddx[1], &m.ddy[1]
+			q.DXW, q.DYW = &m.ddx[2], &m.ddy[2]
+		}
+	}
+	switch in.op {
+	case OpSample, OpSampleB:
+		q.Op = TexSample
+		quadGrads()
 		if in.op == OpSampleB {
-			b := f32(srcs[3][0])
+			b := f32(reg(1)[0])
 			for i, v := range b {
 				m.bias[i] = clampBias(v)
 			}
 			q.Bias = &m.bias
 		}
 	case OpSampleD:
-		q.Op, q.Sampler = TexSampleGrad, int(in.src[2].index)
+		q.Op = TexSampleGrad
 		for k := range 2 {
-			q.DX[k], q.DY[k] = f32(srcs[3][k]), f32(srcs[4][k])
+			q.DX[k], q.DY[k] = f32(reg(1)[k]), f32(reg(2)[k])
 		}
+		q.DXW, q.DYW = f32(reg(1)[2]), f32(reg(2)[2])
 	case OpSampleL:
-		q.Op, q.Sampler = TexSampleLevel, int(in.src[2].index)
-		q.LOD = f32(srcs[3][0])
+		q.Op = TexSampleLevel
+		q.LOD = f32(reg(1)[0])
 	case OpLd:
 		q.Op = TexLoad
+	case OpSampleC:
+		q.Op, q.Ref = TexSampleCmp, f32(reg(1)[0])
+		quadGrads()
+	case OpSampleCLZ:
+		q.Op, q.Ref = TexSampleCmpLevelZero, f32(reg(1)[0])
+	case OpGather4, OpGather4PO:
+		q.Op = TexGather
+	case OpGather4C, OpGather4POC:
+		q.Op, q.Ref = TexGatherCmp, f32(reg(nreg - 1)[0])
+	case OpLod:
+		q.Op = TexLOD
+		m.noGradSaved, m.noGrad = m.noGrad, false
+		quadGrads()
+		m.noGrad = m.noGradSaved
+	case OpLdRaw:
+		q.Op = TexLoadRaw
+	case OpLdStructured:
+		q.Op = TexLoadStructured
+		q.Coord[1] = reg(1)[0]
+	}
+	if in.op == OpGather4PO || in.op == OpGather4POC {
+		q.OffsetXY = [2]*[Lanes]uint32{reg(1)[0], reg(1)[1]}
 	}
 	if err := m.tex.Texture(q); err != nil {
 		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
@@ -623,6 +677,30 @@ func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
 	return nil
 }
 
+// bufinfo runs bufinfo: a buffer view's element count in every
+// component, through the resource's swizzle (all the same); 0 for a view
+// that is not a buffer or an unbound slot.
+func (m *Machine) bufinfo(in *xinst, mask uint64, pc int) error {
+	if m.tex == nil {
+		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
+	}
+	info, err := m.tex.Info(int(in.src[0].index))
+	if err != nil {
+		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
+	}
+	n := uint32(0)
+	if info.Kind >= ViewBuffer {
+		n = info.Elements
+	}
+	for k := range 4 {
+		for i := range Lanes {
+			m.res[k][i] = n
+		}
+	}
+	m.commit(in, mask, false)
+	return nil
+}
+
 // ResInfo is what resinfo (op OpResInfo, OpResInfoUint or OpResInfoRcp)
 // returns for a view and a mip level, before the resource swizzle:
 // [width, height, array size, mip count] with width and height those of
@@ -632,15 +710,30 @@ func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
 // the view's gives 0 for width, height and array size (so +Inf for the
 // reciprocals), the mip count still in w; an unbound slot (Mips 0) gives
 // 0 in every component, whatever the return type.
+//
+// By the view's kind ("resinfo (sm4 - asm)"): a 1D texture's y and z are
+// 0, a 1D array's y is its array size; a 3D texture's z is its depth at
+// the level; a cube's z is 0, a cube array's its number of cubes; a 2D
+// array's z its array size.
 func ResInfo(op Op, info TexInfo, mip uint32) [4]uint32 {
 	if info.Mips == 0 {
 		return [4]uint32{}
 	}
 	v := [4]uint32{0, 0, 0, info.Mips}
 	if mip < info.Mips {
-		v[0] = max(info.Width>>min(mip, 31), 1)
-		v[1] = max(info.Height>>min(mip, 31), 1)
-		v[2] = info.Layers
+		half := func(n uint32) uint32 { return max(n>>min(mip, 31), 1) }
+		v[0] = half(info.Width)
+		switch info.Kind {
+		case ViewTex1D:
+		case ViewTex1DArray:
+			v[1] = info.Layers
+		case ViewTex3D:
+			v[1], v[2] = half(info.Height), half(info.Depth)
+		case ViewTexCube:
+			v[1] = half(info.Height)
+		default: // 2D, 2D array, cube array
+			v[1], v[2] = half(info.Height), info.Layers
+		}
 	}
 	switch op {
 	case OpResInfoUint:

@@ -111,6 +111,12 @@ func (in *Inst) String() string {
 			b.WriteString("_z")
 		}
 	}
+	if in.Op.TakesChannel() {
+		b.WriteString("_" + compLetters[in.Channel&3:in.Channel&3+1])
+	}
+	if in.Offset != [3]int8{} {
+		fmt.Fprintf(&b, "_aoffimmi(%d,%d,%d)", in.Offset[0], in.Offset[1], in.Offset[2])
+	}
 	if in.Sat {
 		b.WriteString("_sat")
 	}
@@ -316,6 +322,25 @@ func parseInst(line string) (Inst, error) {
 	mn = strings.ToLower(mn)
 	if s, ok := strings.CutSuffix(mn, "_sat"); ok {
 		mn, in.Sat = s, true
+	}
+	if i := strings.Index(mn, "_aoffimmi("); i >= 0 && strings.HasSuffix(mn, ")") {
+		parts := strings.Split(mn[i+len("_aoffimmi("):len(mn)-1], ",")
+		if len(parts) != 3 {
+			return in, fmt.Errorf("%s: want _aoffimmi(u,v,w)", mn)
+		}
+		for k, p := range parts {
+			o, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil || o < -8 || o > 7 {
+				return in, fmt.Errorf("%s: texel offsets are -8..7", mn)
+			}
+			in.Offset[k] = int8(o)
+		}
+		mn = mn[:i]
+	}
+	if i := strings.LastIndexByte(mn, '_'); i > 0 && len(mn) == i+2 && strings.HasPrefix(mn, "gather4") {
+		if c := compIndex(mn[i+1]); c < 4 {
+			in.Channel, mn = c, mn[:i]
+		}
 	}
 	op, ok := opByName[mn]
 	if !ok {

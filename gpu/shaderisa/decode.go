@@ -109,6 +109,14 @@ func (p *Program) Check() (*Program, error) {
 		if in.Label >= MaxLabels {
 			return nil, bad("instruction %d: label %d, at most %d", i, in.Label, MaxLabels-1)
 		}
+		for _, o := range in.Offset {
+			if o < -8 || o > 7 || o != 0 && !in.Op.TakesOffset() {
+				return nil, bad("instruction %d (%s): texel offset %d", i, in.Op, o)
+			}
+		}
+		if in.Channel > 3 || in.Channel != 0 && !in.Op.TakesChannel() {
+			return nil, bad("instruction %d (%s): gather channel %d", i, in.Op, in.Channel)
+		}
 		all := append([]Operand{in.Dst}, in.Src...)
 		for _, o := range all {
 			if o.File >= numFiles || o.Mask > 0xF || o.RelComp > 3 || o.RelReg >= MaxTemps ||
@@ -128,6 +136,16 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	if in.Op == OpCall || in.Op == OpCallc || in.Op == OpLabel {
 		valid = instValidLabel
 		in.Label = tok >> instLabelShift & 0xFFF
+	}
+	if in.Op.TakesOffset() {
+		valid |= 0xFFF << instOffsetShift
+		for k := range in.Offset {
+			in.Offset[k] = int8(tok>>(instOffsetShift+4*k)&0xF<<4) >> 4
+		}
+	}
+	if in.Op.TakesChannel() {
+		valid |= 3 << instChannelShift
+		in.Channel = uint8(tok >> instChannelShift & 3)
 	}
 	if tok&^valid != 0 {
 		return in, 0, bad("reserved instruction bits %#08x", tok)

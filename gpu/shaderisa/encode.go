@@ -53,6 +53,14 @@ func appendInst(w []uint32, in *Inst) []uint32 {
 	if in.Op == OpCall || in.Op == OpCallc || in.Op == OpLabel {
 		tok |= (in.Label & 0xFFF) << instLabelShift
 	}
+	if in.Op.TakesOffset() {
+		for k, o := range in.Offset {
+			tok |= uint32(o) & 0xF << (instOffsetShift + 4*k)
+		}
+	}
+	if in.Op.TakesChannel() {
+		tok |= uint32(in.Channel&3) << instChannelShift
+	}
 	w = append(w, tok)
 	if int(in.Op) < len(ops) && ops[in.Op].dst {
 		w = appendOperand(w, &in.Dst, true)

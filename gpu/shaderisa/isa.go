@@ -206,6 +206,25 @@ const (
 	OpCall
 	OpCallc
 	OpLabel
+	// The texture unit's other queries. sample_c and sample_c_lz compare
+	// each texel with the reference before filtering (a comparison
+	// sampler); gather4 returns one channel (Inst.Channel) of the four
+	// texels of a bilinear footprint at the view's most detailed level,
+	// gather4_c their comparisons, the _po forms with a per-lane offset;
+	// lod is CalculateLevelOfDetail (clamped, unclamped); bufinfo a buffer
+	// view's element count; ld_raw and ld_structured read words of raw and
+	// structured buffers. Immediate texel offsets (Inst.Offset) apply to
+	// sample*, ld and gather4 (not _po).
+	OpSampleC      // sample_c dst, coord, t#, s#, ref (pixel stage)
+	OpSampleCLZ    // sample_c_lz dst, coord, t#, s#, ref: level 0
+	OpGather4      // gather4 dst, coord, t#, s#
+	OpGather4C     // gather4_c dst, coord, t#, s#, ref
+	OpGather4PO    // gather4_po dst, coord, t#, s#, offset (xy: texels)
+	OpGather4POC   // gather4_po_c dst, coord, t#, s#, offset, ref
+	OpLod          // lod dst, coord, t#, s# (pixel stage)
+	OpBufInfo      // bufinfo dst, t#: the element count, in every component
+	OpLdRaw        // ld_raw dst, byteOffset, t#
+	OpLdStructured // ld_structured dst, index, byteOffset, t#
 	numOps
 )
 
@@ -246,113 +265,123 @@ var (
 )
 
 var ops = [numOps]opInfo{
-	OpNop:         {name: "nop", kind: KindFlow},
-	OpMov:         {name: "mov", dst: true, srcs: r1},
-	OpMovc:        {name: "movc", dst: true, srcs: r3},
-	OpAdd:         {name: "add", dst: true, srcs: r2},
-	OpMul:         {name: "mul", dst: true, srcs: r2},
-	OpMad:         {name: "mad", dst: true, srcs: r3},
-	OpDiv:         {name: "div", dst: true, srcs: r2},
-	OpDp2:         {name: "dp2", dst: true, srcs: r2},
-	OpDp3:         {name: "dp3", dst: true, srcs: r2},
-	OpDp4:         {name: "dp4", dst: true, srcs: r2},
-	OpMin:         {name: "min", dst: true, srcs: r2},
-	OpMax:         {name: "max", dst: true, srcs: r2},
-	OpRcp:         {name: "rcp", dst: true, srcs: r1},
-	OpRsq:         {name: "rsq", dst: true, srcs: r1},
-	OpSqrt:        {name: "sqrt", dst: true, srcs: r1},
-	OpExp2:        {name: "exp2", dst: true, srcs: r1},
-	OpLog2:        {name: "log2", dst: true, srcs: r1},
-	OpSin:         {name: "sin", dst: true, srcs: r1},
-	OpCos:         {name: "cos", dst: true, srcs: r1},
-	OpFrc:         {name: "frc", dst: true, srcs: r1},
-	OpFloor:       {name: "floor", dst: true, srcs: r1},
-	OpCeil:        {name: "ceil", dst: true, srcs: r1},
-	OpRoundNE:     {name: "round_ne", dst: true, srcs: r1},
-	OpTrunc:       {name: "trunc", dst: true, srcs: r1},
-	OpLt:          {name: "lt", dst: true, srcs: r2},
-	OpGe:          {name: "ge", dst: true, srcs: r2},
-	OpEq:          {name: "eq", dst: true, srcs: r2},
-	OpNe:          {name: "ne", dst: true, srcs: r2},
-	OpIAdd:        {name: "iadd", dst: true, srcs: r2, kind: KindInt},
-	OpIMul:        {name: "imul", dst: true, srcs: r2, kind: KindInt},
-	OpIShl:        {name: "ishl", dst: true, srcs: r2, kind: KindInt},
-	OpIShr:        {name: "ishr", dst: true, srcs: r2, kind: KindInt},
-	OpUShr:        {name: "ushr", dst: true, srcs: r2, kind: KindInt},
-	OpAnd:         {name: "and", dst: true, srcs: r2, kind: KindInt},
-	OpOr:          {name: "or", dst: true, srcs: r2, kind: KindInt},
-	OpXor:         {name: "xor", dst: true, srcs: r2, kind: KindInt},
-	OpNot:         {name: "not", dst: true, srcs: r1, kind: KindInt},
-	OpINeg:        {name: "ineg", dst: true, srcs: r1, kind: KindInt},
-	OpILt:         {name: "ilt", dst: true, srcs: r2, kind: KindInt},
-	OpIGe:         {name: "ige", dst: true, srcs: r2, kind: KindInt},
-	OpIEq:         {name: "ieq", dst: true, srcs: r2, kind: KindInt},
-	OpINe:         {name: "ine", dst: true, srcs: r2, kind: KindInt},
-	OpULt:         {name: "ult", dst: true, srcs: r2, kind: KindInt},
-	OpUGe:         {name: "uge", dst: true, srcs: r2, kind: KindInt},
-	OpIToF:        {name: "itof", dst: true, srcs: r1, kind: KindInt},
-	OpUToF:        {name: "utof", dst: true, srcs: r1, kind: KindInt},
-	OpFToI:        {name: "ftoi", dst: true, srcs: r1},
-	OpFToU:        {name: "ftou", dst: true, srcs: r1},
-	OpIMin:        {name: "imin", dst: true, srcs: r2, kind: KindInt},
-	OpIMax:        {name: "imax", dst: true, srcs: r2, kind: KindInt},
-	OpUMin:        {name: "umin", dst: true, srcs: r2, kind: KindInt},
-	OpUMax:        {name: "umax", dst: true, srcs: r2, kind: KindInt},
-	OpUDiv:        {name: "udiv", dst: true, srcs: r2, kind: KindInt},
-	OpURem:        {name: "urem", dst: true, srcs: r2, kind: KindInt},
-	OpIf:          {name: "if", srcs: r1, kind: KindFlow, test: true},
-	OpElse:        {name: "else", kind: KindFlow},
-	OpEndIf:       {name: "endif", kind: KindFlow},
-	OpLoop:        {name: "loop", kind: KindFlow},
-	OpEndLoop:     {name: "endloop", kind: KindFlow},
-	OpBreak:       {name: "break", kind: KindFlow},
-	OpBreakc:      {name: "breakc", srcs: r1, kind: KindFlow, test: true},
-	OpContinue:    {name: "continue", kind: KindFlow},
-	OpContinuec:   {name: "continuec", srcs: r1, kind: KindFlow, test: true},
-	OpRet:         {name: "ret", kind: KindFlow},
-	OpRetc:        {name: "retc", srcs: r1, kind: KindFlow, test: true},
-	OpDiscard:     {name: "discard", srcs: r1, kind: KindFlow, test: true, ps: true},
-	OpSample:      {name: "sample", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
-	OpSampleL:     {name: "sample_l", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
-	OpLd:          {name: "ld", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
-	OpDerivX:      {name: "deriv_rtx", dst: true, srcs: r1, ps: true},
-	OpDerivY:      {name: "deriv_rty", dst: true, srcs: r1, ps: true},
-	OpDerivXFine:  {name: "deriv_rtx_fine", dst: true, srcs: r1, ps: true},
-	OpDerivYFine:  {name: "deriv_rty_fine", dst: true, srcs: r1, ps: true},
-	OpSampleD:     {name: "sample_d", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
-	OpSampleB:     {name: "sample_b", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex, ps: true},
-	OpResInfo:     {name: "resinfo", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
-	OpResInfoUint: {name: "resinfo_uint", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
-	OpResInfoRcp:  {name: "resinfo_rcpfloat", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
-	OpUBfe:        {name: "ubfe", dst: true, srcs: r3, kind: KindInt},
-	OpIBfe:        {name: "ibfe", dst: true, srcs: r3, kind: KindInt},
-	OpBfi:         {name: "bfi", dst: true, srcs: r4, kind: KindInt},
-	OpBfrev:       {name: "bfrev", dst: true, srcs: r1, kind: KindInt},
-	OpCountbits:   {name: "countbits", dst: true, srcs: r1, kind: KindInt},
-	OpFirstbitHi:  {name: "firstbit_hi", dst: true, srcs: r1, kind: KindInt},
-	OpFirstbitLo:  {name: "firstbit_lo", dst: true, srcs: r1, kind: KindInt},
-	OpFirstbitShi: {name: "firstbit_shi", dst: true, srcs: r1, kind: KindInt},
-	OpUAddc:       {name: "uaddc", dst: true, srcs: r2, kind: KindInt},
-	OpUSubb:       {name: "usubb", dst: true, srcs: r2, kind: KindInt},
-	OpUMulHi:      {name: "umul_hi", dst: true, srcs: r2, kind: KindInt},
-	OpIMulHi:      {name: "imul_hi", dst: true, srcs: r2, kind: KindInt},
-	OpF16ToF32:    {name: "f16tof32", dst: true, srcs: r1, kind: KindInt},
-	OpF32ToF16:    {name: "f32tof16", dst: true, srcs: r1},
-	OpDAdd:        {name: "dadd", dst: true, srcs: r2, kind: KindDouble},
-	OpDMul:        {name: "dmul", dst: true, srcs: r2, kind: KindDouble},
-	OpDMin:        {name: "dmin", dst: true, srcs: r2, kind: KindDouble},
-	OpDMax:        {name: "dmax", dst: true, srcs: r2, kind: KindDouble},
-	OpDEq:         {name: "deq", dst: true, srcs: r2, kind: KindDouble},
-	OpDGe:         {name: "dge", dst: true, srcs: r2, kind: KindDouble},
-	OpDLt:         {name: "dlt", dst: true, srcs: r2, kind: KindDouble},
-	OpDNe:         {name: "dne", dst: true, srcs: r2, kind: KindDouble},
-	OpDMov:        {name: "dmov", dst: true, srcs: r1, kind: KindDouble},
-	OpDMovc:       {name: "dmovc", dst: true, srcs: r3, kind: KindDouble},
-	OpDToF:        {name: "dtof", dst: true, srcs: r1, kind: KindDouble},
-	OpFToD:        {name: "ftod", dst: true, srcs: r1},
-	OpCall:        {name: "call", kind: KindFlow},
-	OpCallc:       {name: "callc", srcs: r1, kind: KindFlow, test: true},
-	OpLabel:       {name: "label", kind: KindFlow},
+	OpNop:          {name: "nop", kind: KindFlow},
+	OpMov:          {name: "mov", dst: true, srcs: r1},
+	OpMovc:         {name: "movc", dst: true, srcs: r3},
+	OpAdd:          {name: "add", dst: true, srcs: r2},
+	OpMul:          {name: "mul", dst: true, srcs: r2},
+	OpMad:          {name: "mad", dst: true, srcs: r3},
+	OpDiv:          {name: "div", dst: true, srcs: r2},
+	OpDp2:          {name: "dp2", dst: true, srcs: r2},
+	OpDp3:          {name: "dp3", dst: true, srcs: r2},
+	OpDp4:          {name: "dp4", dst: true, srcs: r2},
+	OpMin:          {name: "min", dst: true, srcs: r2},
+	OpMax:          {name: "max", dst: true, srcs: r2},
+	OpRcp:          {name: "rcp", dst: true, srcs: r1},
+	OpRsq:          {name: "rsq", dst: true, srcs: r1},
+	OpSqrt:         {name: "sqrt", dst: true, srcs: r1},
+	OpExp2:         {name: "exp2", dst: true, srcs: r1},
+	OpLog2:         {name: "log2", dst: true, srcs: r1},
+	OpSin:          {name: "sin", dst: true, srcs: r1},
+	OpCos:          {name: "cos", dst: true, srcs: r1},
+	OpFrc:          {name: "frc", dst: true, srcs: r1},
+	OpFloor:        {name: "floor", dst: true, srcs: r1},
+	OpCeil:         {name: "ceil", dst: true, srcs: r1},
+	OpRoundNE:      {name: "round_ne", dst: true, srcs: r1},
+	OpTrunc:        {name: "trunc", dst: true, srcs: r1},
+	OpLt:           {name: "lt", dst: true, srcs: r2},
+	OpGe:           {name: "ge", dst: true, srcs: r2},
+	OpEq:           {name: "eq", dst: true, srcs: r2},
+	OpNe:           {name: "ne", dst: true, srcs: r2},
+	OpIAdd:         {name: "iadd", dst: true, srcs: r2, kind: KindInt},
+	OpIMul:         {name: "imul", dst: true, srcs: r2, kind: KindInt},
+	OpIShl:         {name: "ishl", dst: true, srcs: r2, kind: KindInt},
+	OpIShr:         {name: "ishr", dst: true, srcs: r2, kind: KindInt},
+	OpUShr:         {name: "ushr", dst: true, srcs: r2, kind: KindInt},
+	OpAnd:          {name: "and", dst: true, srcs: r2, kind: KindInt},
+	OpOr:           {name: "or", dst: true, srcs: r2, kind: KindInt},
+	OpXor:          {name: "xor", dst: true, srcs: r2, kind: KindInt},
+	OpNot:          {name: "not", dst: true, srcs: r1, kind: KindInt},
+	OpINeg:         {name: "ineg", dst: true, srcs: r1, kind: KindInt},
+	OpILt:          {name: "ilt", dst: true, srcs: r2, kind: KindInt},
+	OpIGe:          {name: "ige", dst: true, srcs: r2, kind: KindInt},
+	OpIEq:          {name: "ieq", dst: true, srcs: r2, kind: KindInt},
+	OpINe:          {name: "ine", dst: true, srcs: r2, kind: KindInt},
+	OpULt:          {name: "ult", dst: true, srcs: r2, kind: KindInt},
+	OpUGe:          {name: "uge", dst: true, srcs: r2, kind: KindInt},
+	OpIToF:         {name: "itof", dst: true, srcs: r1, kind: KindInt},
+	OpUToF:         {name: "utof", dst: true, srcs: r1, kind: KindInt},
+	OpFToI:         {name: "ftoi", dst: true, srcs: r1},
+	OpFToU:         {name: "ftou", dst: true, srcs: r1},
+	OpIMin:         {name: "imin", dst: true, srcs: r2, kind: KindInt},
+	OpIMax:         {name: "imax", dst: true, srcs: r2, kind: KindInt},
+	OpUMin:         {name: "umin", dst: true, srcs: r2, kind: KindInt},
+	OpUMax:         {name: "umax", dst: true, srcs: r2, kind: KindInt},
+	OpUDiv:         {name: "udiv", dst: true, srcs: r2, kind: KindInt},
+	OpURem:         {name: "urem", dst: true, srcs: r2, kind: KindInt},
+	OpIf:           {name: "if", srcs: r1, kind: KindFlow, test: true},
+	OpElse:         {name: "else", kind: KindFlow},
+	OpEndIf:        {name: "endif", kind: KindFlow},
+	OpLoop:         {name: "loop", kind: KindFlow},
+	OpEndLoop:      {name: "endloop", kind: KindFlow},
+	OpBreak:        {name: "break", kind: KindFlow},
+	OpBreakc:       {name: "breakc", srcs: r1, kind: KindFlow, test: true},
+	OpContinue:     {name: "continue", kind: KindFlow},
+	OpContinuec:    {name: "continuec", srcs: r1, kind: KindFlow, test: true},
+	OpRet:          {name: "ret", kind: KindFlow},
+	OpRetc:         {name: "retc", srcs: r1, kind: KindFlow, test: true},
+	OpDiscard:      {name: "discard", srcs: r1, kind: KindFlow, test: true, ps: true},
+	OpSample:       {name: "sample", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
+	OpSampleL:      {name: "sample_l", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpLd:           {name: "ld", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpDerivX:       {name: "deriv_rtx", dst: true, srcs: r1, ps: true},
+	OpDerivY:       {name: "deriv_rty", dst: true, srcs: r1, ps: true},
+	OpDerivXFine:   {name: "deriv_rtx_fine", dst: true, srcs: r1, ps: true},
+	OpDerivYFine:   {name: "deriv_rty_fine", dst: true, srcs: r1, ps: true},
+	OpSampleD:      {name: "sample_d", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
+	OpSampleB:      {name: "sample_b", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex, ps: true},
+	OpResInfo:      {name: "resinfo", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpResInfoUint:  {name: "resinfo_uint", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpResInfoRcp:   {name: "resinfo_rcpfloat", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpUBfe:         {name: "ubfe", dst: true, srcs: r3, kind: KindInt},
+	OpIBfe:         {name: "ibfe", dst: true, srcs: r3, kind: KindInt},
+	OpBfi:          {name: "bfi", dst: true, srcs: r4, kind: KindInt},
+	OpBfrev:        {name: "bfrev", dst: true, srcs: r1, kind: KindInt},
+	OpCountbits:    {name: "countbits", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitHi:   {name: "firstbit_hi", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitLo:   {name: "firstbit_lo", dst: true, srcs: r1, kind: KindInt},
+	OpFirstbitShi:  {name: "firstbit_shi", dst: true, srcs: r1, kind: KindInt},
+	OpUAddc:        {name: "uaddc", dst: true, srcs: r2, kind: KindInt},
+	OpUSubb:        {name: "usubb", dst: true, srcs: r2, kind: KindInt},
+	OpUMulHi:       {name: "umul_hi", dst: true, srcs: r2, kind: KindInt},
+	OpIMulHi:       {name: "imul_hi", dst: true, srcs: r2, kind: KindInt},
+	OpF16ToF32:     {name: "f16tof32", dst: true, srcs: r1, kind: KindInt},
+	OpF32ToF16:     {name: "f32tof16", dst: true, srcs: r1},
+	OpDAdd:         {name: "dadd", dst: true, srcs: r2, kind: KindDouble},
+	OpDMul:         {name: "dmul", dst: true, srcs: r2, kind: KindDouble},
+	OpDMin:         {name: "dmin", dst: true, srcs: r2, kind: KindDouble},
+	OpDMax:         {name: "dmax", dst: true, srcs: r2, kind: KindDouble},
+	OpDEq:          {name: "deq", dst: true, srcs: r2, kind: KindDouble},
+	OpDGe:          {name: "dge", dst: true, srcs: r2, kind: KindDouble},
+	OpDLt:          {name: "dlt", dst: true, srcs: r2, kind: KindDouble},
+	OpDNe:          {name: "dne", dst: true, srcs: r2, kind: KindDouble},
+	OpDMov:         {name: "dmov", dst: true, srcs: r1, kind: KindDouble},
+	OpDMovc:        {name: "dmovc", dst: true, srcs: r3, kind: KindDouble},
+	OpDToF:         {name: "dtof", dst: true, srcs: r1, kind: KindDouble},
+	OpFToD:         {name: "ftod", dst: true, srcs: r1},
+	OpCall:         {name: "call", kind: KindFlow},
+	OpCallc:        {name: "callc", srcs: r1, kind: KindFlow, test: true},
+	OpLabel:        {name: "label", kind: KindFlow},
+	OpSampleC:      {name: "sample_c", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex, ps: true},
+	OpSampleCLZ:    {name: "sample_c_lz", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpGather4:      {name: "gather4", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex},
+	OpGather4C:     {name: "gather4_c", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpGather4PO:    {name: "gather4_po", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
+	OpGather4POC:   {name: "gather4_po_c", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
+	OpLod:          {name: "lod", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
+	OpBufInfo:      {name: "bufinfo", dst: true, srcs: []Arg{argTex}, kind: KindTex},
+	OpLdRaw:        {name: "ld_raw", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
+	OpLdStructured: {name: "ld_structured", dst: true, srcs: []Arg{argReg, argReg, argTex}, kind: KindTex},
 }
 
 func (o Op) String() string {
@@ -407,15 +436,39 @@ func OpByName(name string) (Op, bool) {
 
 // Instruction token: opcode in bits 0-7, the instruction's length in words
 // (token included) in bits 8-15, saturate in bit 16, the _nz test in bit 17,
-// and for call, callc and label the label's number in bits 18-29; the
-// other bits are zero.
+// for call, callc and label the label's number in bits 18-29, for the
+// texture ops that take them the immediate texel offsets u, v, w in bits
+// 18-21, 22-25, 26-29 (4-bit two's complement, -8..7) and for gather4 and
+// gather4_c the channel in bits 30-31; the other bits are zero.
 const (
-	instSat        = 1 << 16
-	instNZ         = 1 << 17
-	instLabelShift = 18
-	instValid      = 0x3FFFF
-	instValidLabel = 0x3FFFFFFF
+	instSat          = 1 << 16
+	instNZ           = 1 << 17
+	instLabelShift   = 18
+	instOffsetShift  = 18
+	instChannelShift = 30
+	instValid        = 0x3FFFF
+	instValidLabel   = 0x3FFFFFFF
+	instValidOffset  = 0x3FFFFFFF
+	instValidGather  = 0xFFFFFFFF
 )
+
+// TakesOffset reports whether op has immediate texel offsets.
+func (o Op) TakesOffset() bool {
+	switch o {
+	case OpSample, OpSampleL, OpSampleD, OpSampleB, OpLd, OpSampleC, OpSampleCLZ, OpGather4, OpGather4C:
+		return true
+	}
+	return false
+}
+
+// TakesChannel reports whether op gathers one channel (Inst.Channel).
+func (o Op) TakesChannel() bool {
+	switch o {
+	case OpGather4, OpGather4C, OpGather4PO, OpGather4POC:
+		return true
+	}
+	return false
+}
 
 // Operand token: file in bits 0-3, write mask in bits 4-7 (destinations),
 // swizzle in bits 8-15 (two bits per component, x first), negate in bit
@@ -459,6 +512,10 @@ type Inst struct {
 	Sat   bool   // clamp float results to [0, 1] (NaN to 0)
 	NZ    bool   // the test of if, breakc, continuec, retc, discard, callc: nonzero
 	Label uint32 // call, callc and label: the label's number
-	Dst   Operand
-	Src   []Operand
+	// Offset is a texture op's immediate texel offset (-8..7 each), Channel
+	// the component a gather returns of each texel.
+	Offset  [3]int8
+	Channel uint8
+	Dst     Operand
+	Src     []Operand
 }

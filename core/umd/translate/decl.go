@@ -57,37 +57,11 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		if err != nil || o.Type != dxbc.RegSampler || slot >= shaderisa.MaxSamplers {
 			return t.fail("the GPU has samplers s0..s%d", shaderisa.MaxSamplers-1)
 		}
-		if dxbc.SamplerMode(in.Controls&0xF) == dxbc.SamplerComparison {
-			return t.fail("dcl_sampler s%d, mode_comparison: %s", slot, featCmp)
-		}
 		t.samps[slot] = true
 		t.out.Samplers = append(t.out.Samplers, slot)
 		return nil
-	case dxbc.OpDclResource:
-		slot, err := t.index(o, 0)
-		if err != nil || o.Type != dxbc.RegResource || slot >= shaderisa.MaxTextures {
-			return t.fail("the GPU has textures t0..t%d", shaderisa.MaxTextures-1)
-		}
-		dim := dxbc.ResourceDimension(in.Controls & 0x1F)
-		switch dim {
-		case dxbc.DimTexture2D, dxbc.DimTexture2DArray:
-		case dxbc.DimBuffer:
-			return t.fail("dcl_resource_buffer: %s", featBuffer)
-		case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
-			return t.fail("dcl_resource_%s: %s", dim, featMSAA)
-		default:
-			return t.fail("dcl_resource_%s: %s textures: this GPU's texture unit has 2D textures and 2D arrays only", dim, dim)
-		}
-		tex := Texture{Slot: slot, Dimension: dim}
-		for c := range tex.Return {
-			if len(in.Extra) == 0 {
-				break
-			}
-			tex.Return[c] = dxbc.ReturnType(in.Extra[0] >> (4 * c) & 0xF)
-		}
-		t.dims[slot] = dim
-		t.out.Textures = append(t.out.Textures, tex)
-		return nil
+	case dxbc.OpDclResource, dxbc.OpDclResourceRaw, dxbc.OpDclResourceStructured:
+		return t.declResource(in, o)
 	case dxbc.OpDclInput, dxbc.OpDclInputSGV, dxbc.OpDclInputSIV, dxbc.OpDclInputPS, dxbc.OpDclInputPSSGV, dxbc.OpDclInputPSSIV:
 		return t.input(in, o)
 	case dxbc.OpDclOutput, dxbc.OpDclOutputSGV, dxbc.OpDclOutputSIV:
@@ -174,98 +148,5 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	t.outs[reg] = true
 	t.outputs = max(t.outputs, reg+1)
 	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv})
-	return nil
-}
-
-// texture translates sample, sample_l, sample_d, sample_b, ld and
-// resinfo. The resource operand's swizzle is the ISA t# operand's (it
-// picks the result's components). The ISA's coordinate layouts match
-// SM4's for the 2D textures and 2D arrays the GPU has: sample reads (u, v,
-// slice), ld reads (x, y, slice, mip) with the mip in w as SM4's ld does;
-// sample_d's gradients are SM4's (d(u, v) in .xy), sample_b's bias and
-// sample_l's level the first component of theirs. resinfo's return type
-// (float, _uint, _rcpFloat) is the ISA op's. Immediate texel offsets
-// (aoffimmi) are refused: the ISA has none.
-func (t *translator) texture(in *dxbc.Instruction) error {
-	for _, e := range in.Extended {
-		if e&0x3F == 1 && e>>9&0xFFF != 0 {
-			return t.fail("immediate texel offsets are not in the GPU's ISA")
-		}
-	}
-	need := map[dxbc.Opcode]int{dxbc.OpLd: 3, dxbc.OpResinfo: 3, dxbc.OpSample: 4, dxbc.OpSampleL: 5, dxbc.OpSampleB: 5, dxbc.OpSampleD: 6}[in.Op]
-	ops := in.Operands
-	if len(ops) < need {
-		return t.fail("too few operands")
-	}
-	res := &ops[2]
-	slot, err := t.index(res, 0)
-	if err != nil || res.Type != dxbc.RegResource {
-		return t.fail("the resource operand is not t#")
-	}
-	if _, ok := t.dims[slot]; !ok {
-		return t.fail("t%d is not declared", slot)
-	}
-	tex := shaderisa.T(slot)
-	if tex.Swizzle, err = t.swizzle(res); err != nil {
-		return err
-	}
-	dst, ok, err := t.dst(&ops[0])
-	if err != nil || !ok {
-		return err
-	}
-	coord, err := t.src(&ops[1])
-	if err != nil {
-		return err
-	}
-	x := shaderisa.Inst{Dst: dst, Sat: in.Saturate()}
-	switch in.Op {
-	case dxbc.OpLd:
-		x.Op, x.Src = shaderisa.OpLd, []shaderisa.Operand{coord, tex}
-	case dxbc.OpResinfo:
-		// The mip level is an unsigned integer: the ISA takes it bare.
-		if coord.Neg || coord.Abs {
-			return t.fail("a modifier on resinfo's mip level")
-		}
-		switch in.Controls & 3 {
-		case 0:
-			x.Op = shaderisa.OpResInfo
-		case 1:
-			x.Op = shaderisa.OpResInfoRcp
-		case 2:
-			x.Op = shaderisa.OpResInfoUint
-			if x.Sat {
-				return t.fail("resinfo_uint with _sat")
-			}
-		default:
-			return t.fail("resinfo with return type %d", in.Controls&3)
-		}
-		x.Src = []shaderisa.Operand{coord, tex}
-	default:
-		smp := &ops[3]
-		s, err := t.index(smp, 0)
-		if err != nil || smp.Type != dxbc.RegSampler || !t.samps[s] {
-			return t.fail("the sampler operand is not a declared s#")
-		}
-		x.Op, x.Src = shaderisa.OpSample, []shaderisa.Operand{coord, tex, shaderisa.S(s)}
-		for _, k := range map[dxbc.Opcode][]int{dxbc.OpSampleL: {4}, dxbc.OpSampleB: {4}, dxbc.OpSampleD: {4, 5}}[in.Op] {
-			o, err := t.src(&ops[k])
-			if err != nil {
-				return err
-			}
-			x.Src = append(x.Src, o)
-		}
-		switch in.Op {
-		case dxbc.OpSampleL:
-			x.Op = shaderisa.OpSampleL
-		case dxbc.OpSampleD:
-			x.Op = shaderisa.OpSampleD
-		case dxbc.OpSampleB:
-			x.Op = shaderisa.OpSampleB
-		}
-		if (in.Op == dxbc.OpSample || in.Op == dxbc.OpSampleB) && t.out.Stage != shaderisa.StagePixel {
-			return t.fail("%s (implicit derivatives) in a vertex shader", in.Op)
-		}
-	}
-	t.emit(x)
 	return nil
 }

@@ -15,12 +15,21 @@
 // constant-buffer operands (an index held in another register file is
 // copied to a temp first); swizzles, masks, _sat and the neg/abs modifiers
 // carry over; exp/log are exp2/log2, round_ni/pi/z are floor/ceil/trunc,
-// deriv_rtx/rty are the coarse forms. sample, sample_l, sample_d,
-// sample_b, ld and resinfo keep their operands: for the 2D textures and 2D
-// arrays the GPU has, the ISA's coordinate layouts are SM4's (ld: x, y,
-// slice, mip in w; sample_d's gradients d(u, v) in .xy), resinfo's return
-// type (float, _uint, _rcpFloat) is the ISA op's, and the resource
-// operand's swizzle picks the result's components in both.
+// deriv_rtx/rty are the coarse forms. The texture instructions keep their
+// operands (texture.go): sample, sample_l, sample_d, sample_b, sample_c,
+// sample_c_lz, gather4, gather4_c, gather4_po, gather4_po_c, lod, ld,
+// ld_raw, ld_structured, resinfo and bufinfo, for every resource kind
+// dcl_resource, dcl_resource_raw and dcl_resource_structured declare but
+// the multisampled ones. The ISA's coordinate layouts are SM4's (sample:
+// u, v or a 1D array's slice, w or a 2D array's slice or a cube's
+// direction, a cube array's slice; ld: the same in integers, mip in w; a
+// buffer's element in x) and the view bound at the slot says the kind;
+// aoffimmi's offsets are the ISA instruction's, a gather's channel the
+// sampler operand's selected component (GatherRed .. GatherAlpha),
+// resinfo's return type (float, _uint, _rcpFloat) the ISA op's, and the
+// resource operand's swizzle picks the result's components. Texture.Dimension
+// and Stride tell the UMD what each t# holds. sampleinfo and samplepos of
+// the rasterizer are constants: one sample, at the pixel's centre.
 //
 // # Lowering
 //
@@ -54,6 +63,7 @@
 // shared memory and sync (compute shaders), the geometry, hull and domain
 // shaders' instructions, the Direct3D 11.1 doubles (ddiv, dfma, drcp,
 // dtoi, dtou, itod, utod, msad: the device is feature level 11_0),
-// interfaces, eval_snapped, abort and debug_break, and the texture
-// instructions and resources the texture unit lacks.
+// interfaces, eval_snapped, abort and debug_break, and multisampled
+// textures (dcl_resource_texture2dms, ldms, sampleinfo and samplepos of a
+// resource): the GPU renders and samples at one sample.
 package translate

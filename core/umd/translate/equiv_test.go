@@ -133,6 +133,30 @@ func newTestBuilder(stage dxbc.ProgramType) *dxbc.Builder {
 	return b
 }
 
+// declLaterResources declares what the later texture ops read: a
+// comparison sampler s2, a cube t2, a structured buffer t3 (stride 20),
+// a raw one t4, a typed one t5, a 3D texture t6, an unbound 2D t7, a 1D
+// array t8 and a cube array t9 (refEnv.Info gives their views).
+func declLaterResources(b *dxbc.Builder) {
+	b.DclSampler(2, dxbc.SamplerComparison)
+	b.DclResource(2, dxbc.DimTextureCube, dxbc.ReturnFloat)
+	t := func(n uint32) []dxbc.Operand {
+		return []dxbc.Operand{{Type: dxbc.RegResource, Indices: []dxbc.Index{{Imm: uint64(n)}}}}
+	}
+	b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceStructured, Operands: t(3), Extra: []uint32{20}})
+	b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceRaw, Operands: t(4)})
+	b.DclResource(5, dxbc.DimBuffer, dxbc.ReturnUInt)
+	b.DclResource(6, dxbc.DimTexture3D, dxbc.ReturnFloat)
+	b.DclResource(7, dxbc.DimTexture2D, dxbc.ReturnFloat)
+	b.DclResource(8, dxbc.DimTexture1DArray, dxbc.ReturnSInt)
+	b.DclResource(9, dxbc.DimTextureCubeArray, dxbc.ReturnFloat)
+}
+
+// selSampler is s<n>.<c> as gather4 selects a channel (select-1).
+func selSampler(n uint32, c uint8) dxbc.Operand {
+	return dxbc.Operand{Type: dxbc.RegSampler, Components: 4, Mode: dxbc.SelectOne, Swiz: [4]uint8{c}, Indices: []dxbc.Index{{Imm: uint64(n)}}}
+}
+
 // finishProgram writes r0..r3 to o0..o3 (r4, r5 folded into o3's sum of
 // bits where they would otherwise be lost) and returns the program.
 func finishProgram(t *testing.T, b *dxbc.Builder) *dxbc.Program {
@@ -289,6 +313,66 @@ func loweringCases() []loweringCase {
 			b.EmitSat(dxbc.OpSampleB, r(1).Mask(dxbc.X|dxbc.W), r(2), dxbc.Texture(1).Swz("zzxy"), dxbc.Sampler(0), dxbc.Imm(-17.5))
 			b.Emit(dxbc.OpMul, r(4), r(3), imm(40, 40, 40, 40))
 			b.Emit(dxbc.OpSampleB, r(2), r(0), dxbc.Texture(0), dxbc.Sampler(0), r(4).Swz("y"))
+		}},
+		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0).Swz("yxzw"), dxbc.Sampler(2), r(2).Swz("z"))
+			b.EmitSat(dxbc.OpSampleCLZ, r(1).Mask(dxbc.X|dxbc.Z), r(2), dxbc.Texture(2), dxbc.Sampler(2), cb(0, 1).Swz("w"))
+			b.Offset(-3, 7, 0)
+			b.Emit(dxbc.OpSampleC, r(2), r(3), dxbc.Texture(9).Swz("xxxx"), dxbc.Sampler(0), dxbc.Imm(0.25))
+			b.Offset(1, -8, 2)
+		}},
+		{"sample_c_lz vertex", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpSampleCLZ, r(0), r(1), dxbc.Texture(1).Swz("wzyx"), dxbc.Sampler(2), r(2).Neg().Swz("y"))
+		}},
+		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), selSampler(1, 1))
+			b.Emit(dxbc.OpGather4, r(1).Mask(dxbc.Y|dxbc.W), r(2), dxbc.Texture(9).Swz("wzyx"), selSampler(0, 3))
+			b.Offset(2, -2, 0)
+			b.Emit(dxbc.OpGather4C, r(2), r(3), dxbc.Texture(2), selSampler(2, 0), r(0).Swz("x"))
+			b.Emit(dxbc.OpAnd, r(4), r(5), dxbc.ImmInt(0x3F, 0x25, 0x1F, -1))
+			b.Emit(dxbc.OpGather4PO, r(3), r(3), r(4), dxbc.Texture(1).Swz("yyxw"), selSampler(0, 2))
+			b.Emit(dxbc.OpGather4POC, r(4), r(1), r(0).Swz("zwxy"), dxbc.Texture(0), selSampler(2, 0), cb(1, 3).Swz("z"))
+		}},
+		{"gather4 vertex", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(1), dxbc.Operand{Type: dxbc.RegSampler, Components: 4, Indices: []dxbc.Index{{Imm: 0}}}.Swz("wwww"))
+			b.Emit(dxbc.OpGather4PO, r(2), r(1), r(5), dxbc.Texture(0), selSampler(1, 1))
+		}},
+		{"lod", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpLod, r(0), r(1), dxbc.Texture(2).Swz("yxxx"), dxbc.Sampler(1))
+			b.EmitSat(dxbc.OpLod, r(1).Mask(dxbc.X), r(2), dxbc.Texture(0).Swz("x"), dxbc.Sampler(0))
+		}},
+		{"buffers", dxbc.VertexShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpAnd, r(4), r(0), dxbc.ImmInt(0xFFC, 63, 60, 15))
+			b.Emit(dxbc.OpLdRaw, r(0), r(4).Swz("x"), dxbc.Texture(4).Swz("yxzz"))
+			b.Emit(dxbc.OpLdStructured, r(1).Mask(dxbc.X|dxbc.Y|dxbc.W), r(4).Swz("y"), r(4).Swz("z"), dxbc.Texture(3).Swz("wzyx"))
+			b.Emit(dxbc.OpBufinfo, r(2).Mask(dxbc.X|dxbc.Z), dxbc.Texture(3))
+			b.Emit(dxbc.OpBufinfo, r(2).Mask(dxbc.Y), dxbc.Texture(5).Swz("x"))
+			b.Emit(dxbc.OpLd, r(3), r(4).Swz("wzyx"), dxbc.Texture(5))
+			b.Emit(dxbc.OpLd, r(5), r(5), dxbc.Texture(8).Swz("zxyw"))
+			b.Offset(-1, 0, 3)
+		}},
+		{"resinfo kinds", dxbc.PixelShader, func(b *dxbc.Builder) {
+			declLaterResources(b)
+			b.Emit(dxbc.OpAnd, r(4), r(0), imm(7, 3, 1, 15))
+			b.EmitResinfo(dxbc.ResinfoUint, false, r(0), r(4).Swz("x"), dxbc.Texture(6))
+			b.EmitResinfo(dxbc.ResinfoFloat, false, r(1), r(4).Swz("y"), dxbc.Texture(8).Swz("wzyx"))
+			b.EmitResinfo(dxbc.ResinfoRcpFloat, false, r(2), r(4).Swz("z"), dxbc.Texture(9))
+			b.EmitResinfo(dxbc.ResinfoUint, false, r(3), r(4).Swz("w"), dxbc.Texture(2))
+		}},
+		{"sampleinfo samplepos", dxbc.PixelShader, func(b *dxbc.Builder) {
+			rast := dxbc.Operand{Type: dxbc.RegRasterizer}
+			rast4 := rast
+			rast4.Components = 4
+			b.Emit(dxbc.OpSampleInfo, r(0), rast)
+			b.EmitControls(dxbc.OpSampleInfo, 1, r(1).Mask(dxbc.X|dxbc.Y), rast4.Swz("yxzw"))
+			b.Emit(dxbc.OpSampleInfo, r(3).Mask(dxbc.Y|dxbc.Z), rast4.Select(0)) // fxc's "sampleinfo r3.y, rasterizer.x"
+			b.Emit(dxbc.OpSamplePos, r(2).Mask(dxbc.X|dxbc.Y|dxbc.W), rast, r(1).Swz("x"))
 		}},
 		{"resinfo", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpAnd, r(4), r(0), imm(15, 7, 3, 0x80000001))

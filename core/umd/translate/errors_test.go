@@ -26,12 +26,34 @@ func TestUnsupported(t *testing.T) {
 		{"sample_d with an undeclared sampler", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpSampleD, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(5), r(2), r(3))
 		}, "not a declared s#"},
-		{"sample_c", dxbc.PixelShader, func(b *dxbc.Builder) {
-			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0), r(2).Swz("x"))
-		}, "sample_c"},
-		{"gather4", dxbc.PixelShader, func(b *dxbc.Builder) {
-			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
-		}, "gather4"},
+		{"sample_c of a 3D texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.DclResource(5, dxbc.DimTexture3D, dxbc.ReturnFloat)
+			b.Emit(dxbc.OpSampleC, r(0), r(1), dxbc.Texture(5), dxbc.Sampler(0), r(2).Swz("x"))
+		}, "sample_c of t5, a texture3d resource: comparison sampling reads 1D, 2D and cube"},
+		{"gather4 of a 1D texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.DclResource(5, dxbc.DimTexture1D, dxbc.ReturnFloat)
+			b.Emit(dxbc.OpGather4, r(0), r(1), dxbc.Texture(5), dxbc.Sampler(0))
+		}, "gather reads 2D and cube"},
+		{"ld_raw of a texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLdRaw, r(0), r(1).Swz("x"), dxbc.Texture(0))
+		}, "ld_raw reads ByteAddressBuffers"},
+		{"resinfo of a buffer", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.DclResource(5, dxbc.DimBuffer, dxbc.ReturnFloat)
+			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x"), dxbc.Texture(5))
+		}, "buffers have bufinfo"},
+		{"gather4_po with aoffimmi", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpGather4PO, r(0), r(1), r(2), dxbc.Texture(0), dxbc.Sampler(0))
+			b.Offset(1, 0, 0)
+		}, "immediate texel offsets"},
+		{"lod in a vertex shader", dxbc.VertexShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpLod, r(0), r(1), dxbc.Texture(0), dxbc.Sampler(0))
+		}, "lod (implicit derivatives) in a vertex shader"},
+		{"sampleinfo of a texture", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Emit(dxbc.OpSampleInfo, r(0), dxbc.Texture(0))
+		}, "sampleinfo of a resource: multisampled"},
+		{"structured stride", dxbc.PixelShader, func(b *dxbc.Builder) {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceStructured, Operands: []dxbc.Operand{{Type: dxbc.RegResource, Indices: []dxbc.Index{{Imm: 3}}}}, Extra: []uint32{6}})
+		}, "multiple of 4"},
 		{"resinfo with a negated mip", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpResinfo, r(0), r(1).Swz("x").Neg(), dxbc.Texture(0))
 		}, "resinfo's mip level"},
@@ -74,8 +96,8 @@ func TestUnsupported(t *testing.T) {
 			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
 		}, "icb[1]"},
-		{"texture3d", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture3D, dxbc.ReturnFloat) }, "texture3d"},
-		{"front face", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVIsFrontFace) }, "FFACE"},
+		{"texture2dms", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMS, dxbc.ReturnFloat) }, "texture2dms: multisampled textures"},
+		{"primitive id", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVPrimitiveID) }, "PRIMID"},
 		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
 		{"deriv in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpDerivRtx, r(0), r(1)) }, "vertex shader"},
 		{"sample in vs", dxbc.VertexShader, func(b *dxbc.Builder) {

@@ -69,6 +69,9 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	if op, ok := flow[in.Op]; ok {
 		return t.flow(in, op)
 	}
+	if _, ok := texForms[in.Op]; ok {
+		return t.texture(in)
+	}
 	switch in.Op {
 	case dxbc.OpNop:
 		return nil
@@ -86,8 +89,8 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 		return t.pair(in, shaderisa.OpSin, shaderisa.OpCos)
 	case dxbc.OpSwapc:
 		return t.swapc(in)
-	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpSampleD, dxbc.OpSampleB, dxbc.OpLd, dxbc.OpResinfo:
-		return t.texture(in)
+	case dxbc.OpSampleInfo, dxbc.OpSamplePos:
+		return t.sampleInfo(in)
 	case dxbc.OpUbfe, dxbc.OpIbfe, dxbc.OpBfi, dxbc.OpBfrev, dxbc.OpCountbits, dxbc.OpFirstbitHi,
 		dxbc.OpFirstbitLo, dxbc.OpFirstbitShi, dxbc.OpF16toF32, dxbc.OpF32toF16:
 		return t.alu(in, oneForOne[in.Op])

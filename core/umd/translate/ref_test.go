@@ -297,18 +297,35 @@ func (e *refEnv) Constant(slot, elem int) ([4]uint32, error) {
 }
 
 // texel is the test texture unit: a fixed function of the access, so the
-// reference and the ISA machine can both compute it.
+// reference and the ISA machine can both compute it. x holds what the
+// later ops add: a comparison's reference, a gather's channel, texel
+// offsets.
 func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
+	return texelX(op, t, s, c, lod, texExtra{})
+}
+
+type texExtra struct {
+	ref     float32
+	channel uint8
+	off     [3]int32
+}
+
+func texelX(op shader.TexOp, t, s int, c vec, lod uint32, x texExtra) vec {
 	var out vec
 	switch op {
-	case shader.TexLoad:
+	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
 		for k := range out {
-			out[k] = c[0]*3 + c[1]*5 + c[2]*7 + c[3]*11 + uint32(t*13+k)
+			out[k] = c[0]*3 + c[1]*5 + c[2]*7 + c[3]*11 + uint32(t*13+k) + uint32(op)*29 +
+				uint32(x.off[0])*17 + uint32(x.off[1])*19 + uint32(x.off[2])*23
 		}
 	default:
 		for k := range out {
-			x := float32(f(c[0])*1.5) + float32(f(c[1])*0.25) + f(c[2]) + float32(t) + float32(s*2) + float32(k)*0.125 + f(lod)
-			out[k] = canon(u(x))
+			v := float32(f(c[0])*1.5) + float32(f(c[1])*0.25) + f(c[2]) + float32(t) + float32(s*2) + float32(k)*0.125 + f(lod)
+			v += float32(x.off[0])*0.015625 + float32(x.off[1])*0.0078125 + float32(x.off[2])*0.00390625
+			if op >= shader.TexSampleCmp {
+				v += float32(f(c[3])*0.5) + float32(x.ref*3) + float32(op)*0.0625 + float32(x.channel)*0.03125
+			}
+			out[k] = canon(u(v))
 		}
 	}
 	return out
@@ -317,7 +334,7 @@ func texel(op shader.TexOp, t, s int, c vec, lod uint32) vec {
 // Texture implements shader.Textures with texel: sample_l's level,
 // sample_b's bias and sample_d's gradients (gradKey) enter the texel as
 // its lod argument (plain sample's derivatives do not: the reference
-// computes none).
+// computes none), as do the later ops' references, channels and offsets.
 func (e *refEnv) Texture(q *shader.TexQuery) error {
 	for i := range shader.Lanes {
 		if q.Mask>>i&1 == 0 {
@@ -336,13 +353,32 @@ func (e *refEnv) Texture(q *shader.TexQuery) error {
 		case q.Bias != nil:
 			lod = u(q.Bias[i])
 		}
-		v := texel(q.Op, q.Texture, q.Sampler, c, lod)
+		x := texExtra{channel: q.Channel, off: [3]int32{int32(q.Offset[0]), int32(q.Offset[1]), int32(q.Offset[2])}}
+		if q.Ref != nil {
+			x.ref = q.Ref[i]
+		}
+		if q.OffsetXY[0] != nil {
+			x.off = [3]int32{s6(q.OffsetXY[0][i]), s6(q.OffsetXY[1][i]), 0}
+		}
+		if q.Op == shader.TexLoad || q.Op == shader.TexLoadRaw {
+			// ld reads integers; ld_raw its byte offset alone.
+			if q.Op == shader.TexLoadRaw {
+				c = vec{c[0]}
+			}
+		} else if q.Op == shader.TexLoadStructured {
+			c = vec{c[0], c[1]}
+		}
+		v := texelX(q.Op, q.Texture, q.Sampler, c, lod, x)
 		for k := range v {
 			q.Out[k][i] = v[k]
 		}
 	}
 	return nil
 }
+
+// s6 is gather4_po's offset: the low six bits, signed ("gather4_po (sm5 -
+// asm)").
+func s6(w uint32) int32 { return int32(w<<26) >> 26 }
 
 // gradKey folds sample_d's gradients into one float, each product rounded.
 func gradKey(dxu, dxv, dyu, dyv float32) float32 {
@@ -359,23 +395,40 @@ func refBias(b float32) float32 {
 }
 
 // Info implements shader.Textures: fixed views per slot (t0 a 2D texture,
-// t1 a 2D array, t7 unbound).
+// t1 a 2D array, t2 a cube, t3 a structured buffer, t4 a raw one, t5 a
+// typed one, t6 a 3D texture, t8 a 1D array, t9 a cube array, t7
+// unbound).
 func (e *refEnv) Info(t int) (shader.TexInfo, error) {
 	switch t {
 	case 0:
 		return shader.TexInfo{Width: 300, Height: 77, Mips: 9}, nil
 	case 1:
 		return shader.TexInfo{Width: 64, Height: 1024, Layers: 5, Mips: 11}, nil
+	case 2:
+		return shader.TexInfo{Kind: shader.ViewTexCube, Width: 32, Height: 32, Layers: 6, Mips: 6}, nil
+	case 3:
+		return shader.TexInfo{Kind: shader.ViewStructured, Elements: 37}, nil
+	case 4:
+		return shader.TexInfo{Kind: shader.ViewRawBuffer, Elements: 1000}, nil
+	case 5:
+		return shader.TexInfo{Kind: shader.ViewBuffer, Elements: 12}, nil
+	case 6:
+		return shader.TexInfo{Kind: shader.ViewTex3D, Width: 40, Height: 20, Depth: 10, Mips: 6}, nil
 	case 7:
 		return shader.TexInfo{}, nil
+	case 8:
+		return shader.TexInfo{Kind: shader.ViewTex1DArray, Width: 100, Height: 1, Layers: 3, Mips: 7}, nil
+	case 9:
+		return shader.TexInfo{Kind: shader.ViewTexCubeArray, Width: 8, Height: 8, Layers: 2, Mips: 4}, nil
 	}
 	return shader.TexInfo{Width: uint32(16 << (t % 8)), Height: uint32(8 + t), Mips: uint32(1 + t%4)}, nil
 }
 
-// refResinfo is resinfo per "resinfo (sm4 - asm)": [width, height, array
-// size, mip count] at the mip level, 0 for width, height and array size
-// past the last level, every component 0 for an unbound slot; ret is the
-// instruction's return type (dxbc.ResinfoFloat, RcpFloat, Uint).
+// refResinfo is resinfo per "resinfo (sm4 - asm)": [width, height or a
+// 1D array's size, depth or a 2D or cube array's size, mip count] at the
+// mip level, 0 for the first three past the last level, every component
+// 0 for an unbound slot; ret is the instruction's return type
+// (dxbc.ResinfoFloat, RcpFloat, Uint).
 func refResinfo(info shader.TexInfo, mip, ret uint32) vec {
 	if info.Mips == 0 {
 		return vec{}
@@ -383,8 +436,19 @@ func refResinfo(info shader.TexInfo, mip, ret uint32) vec {
 	var w, h, a uint32
 	if mip < info.Mips {
 		w, h, a = info.Width, info.Height, info.Layers
+		d := info.Depth
 		for range mip {
-			w, h = max(w/2, 1), max(h/2, 1)
+			w, h, d = max(w/2, 1), max(h/2, 1), max(d/2, 1)
+		}
+		switch info.Kind {
+		case shader.ViewTex1D:
+			h, a = 0, 0
+		case shader.ViewTex1DArray:
+			h, a = info.Layers, 0
+		case shader.ViewTex3D:
+			a = d
+		case shader.ViewTexCube:
+			a = 0
 		}
 	}
 	switch ret {
@@ -709,9 +773,35 @@ func (m *refMachine) exec(l *refLane, in *dxbc.Instruction) {
 		}
 		m.write(l, &ops[0], d0)
 		m.write(l, &ops[1], d1)
+	case dxbc.OpSampleC, dxbc.OpSampleCLZ, dxbc.OpGather4, dxbc.OpGather4C, dxbc.OpGather4PO, dxbc.OpGather4POC,
+		dxbc.OpLod, dxbc.OpLdRaw, dxbc.OpLdStructured, dxbc.OpBufinfo:
+		m.write(l, &ops[0], finish(m.texLater(l, in), in.Saturate(), false))
+	case dxbc.OpSampleInfo:
+		one := u(1)
+		if in.Controls&1 != 0 {
+			one = 1
+		}
+		var r vec
+		sw := ops[1].Swiz
+		switch {
+		case ops[1].Components == 0:
+			sw = [4]uint8{0, 1, 2, 3}
+		case ops[1].Mode == dxbc.SelectOne:
+			sw = [4]uint8{sw[0], sw[0], sw[0], sw[0]}
+		}
+		for k := range r {
+			if sw[k] == 0 {
+				r[k] = one
+			}
+		}
+		m.write(l, &ops[0], finish(r, in.Saturate(), false))
+	case dxbc.OpSamplePos:
+		m.write(l, &ops[0], vec{})
 	case dxbc.OpSample, dxbc.OpSampleL, dxbc.OpLd, dxbc.OpSampleB, dxbc.OpSampleD, dxbc.OpResinfo:
 		c := m.read(l, &ops[1], in.Op == dxbc.OpResinfo)
 		t := int(ops[2].Indices[0].Imm)
+		x := texExtra{off: aoffimmi(in)}
+		texel := func(op shader.TexOp, t, s int, c vec, lod uint32) vec { return texelX(op, t, s, c, lod, x) }
 		var v vec
 		switch in.Op {
 		case dxbc.OpLd:
@@ -1056,4 +1146,75 @@ func (m *refMachine) switchBlock(pc int, active []bool) int {
 		}
 	}
 	return end
+}
+
+// texLater is the reference of the texture ops after SM4.0's six:
+// operands as "sample_c (sm4 - asm)", "gather4_c (sm5 - asm)", "gather4_po
+// (sm5 - asm)", "lod (sm4.1 - asm)", "ld_raw (sm5 - asm)", "ld_structured
+// (sm5 - asm)" and "bufinfo (sm5 - asm)" order them, through the resource's
+// swizzle.
+func (m *refMachine) texLater(l *refLane, in *dxbc.Instruction) vec {
+	ops := in.Operands
+	res := 2
+	switch in.Op {
+	case dxbc.OpGather4PO, dxbc.OpGather4POC, dxbc.OpLdStructured:
+		res = 3
+	case dxbc.OpBufinfo:
+		res = 1
+	}
+	t := int(ops[res].Indices[0].Imm)
+	x := texExtra{off: aoffimmi(in)}
+	smp := func() int {
+		o := &ops[res+1]
+		if o.Components == 4 {
+			x.channel = o.Swiz[0]
+		}
+		return int(o.Indices[0].Imm)
+	}
+	var v vec
+	switch in.Op {
+	case dxbc.OpBufinfo:
+		info, _ := m.env.Info(t)
+		n := uint32(0)
+		if info.Kind >= shader.ViewBuffer {
+			n = info.Elements
+		}
+		v = vec{n, n, n, n}
+	case dxbc.OpLdRaw:
+		v = texelX(shader.TexLoadRaw, t, 0, vec{m.read(l, &ops[1], true)[0]}, 0, x)
+	case dxbc.OpLdStructured:
+		v = texelX(shader.TexLoadStructured, t, 0, vec{m.read(l, &ops[1], true)[0], m.read(l, &ops[2], true)[0]}, 0, x)
+	default:
+		c := m.read(l, &ops[1], false)
+		s := smp()
+		op := map[dxbc.Opcode]shader.TexOp{dxbc.OpSampleC: shader.TexSampleCmp, dxbc.OpSampleCLZ: shader.TexSampleCmpLevelZero,
+			dxbc.OpGather4: shader.TexGather, dxbc.OpGather4PO: shader.TexGather, dxbc.OpGather4C: shader.TexGatherCmp,
+			dxbc.OpGather4POC: shader.TexGatherCmp, dxbc.OpLod: shader.TexLOD}[in.Op]
+		switch in.Op {
+		case dxbc.OpSampleC, dxbc.OpSampleCLZ, dxbc.OpGather4C:
+			x.ref = f(m.read(l, &ops[4], false)[0])
+		case dxbc.OpGather4POC:
+			x.ref = f(m.read(l, &ops[5], false)[0])
+		}
+		if in.Op == dxbc.OpGather4PO || in.Op == dxbc.OpGather4POC {
+			o := m.read(l, &ops[2], true)
+			x.off = [3]int32{s6(o[0]), s6(o[1]), 0}
+		}
+		v = texelX(op, t, s, c, 0, x)
+	}
+	var r vec
+	for k := range r {
+		r[k] = v[ops[res].Swiz[k]]
+	}
+	return r
+}
+
+// aoffimmi is an instruction's immediate texel offsets (u, v, w).
+func aoffimmi(in *dxbc.Instruction) [3]int32 {
+	for _, e := range in.Extended {
+		if e&0x3F == 1 {
+			return [3]int32{int32(e<<19) >> 28, int32(e<<15) >> 28, int32(e<<11) >> 28}
+		}
+	}
+	return [3]int32{}
 }

@@ -18,10 +18,6 @@ const (
 	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
 	featDebug   = "shader debugging instructions (abort, debug_break): not supported by this GPU"
 	featMSAA    = "multisampled textures (Texture2DMS): this GPU renders and samples at one sample"
-	featBuffer  = "buffer shader resource views (Buffer, StructuredBuffer, ByteAddressBuffer): this GPU's texture unit reads textures only"
-	featCmp     = "comparison sampling (SampleCmp, SampleCmpLevelZero): not supported by this GPU's texture unit"
-	featGather  = "Gather (gather4): not supported by this GPU's texture unit"
-	featLOD     = "CalculateLevelOfDetail (lod): not supported by this GPU's texture unit"
 	feat11_1    = "a Direct3D 11.1 instruction: this device is feature level 11_0"
 	featUnknown = "not an instruction this GPU's driver knows"
 )
@@ -58,12 +54,7 @@ var refusals = map[dxbc.Opcode]string{
 	dxbc.OpEvalSnapped:   featEval,
 	dxbc.OpAbort:         featDebug, dxbc.OpDebugBreak: featDebug,
 
-	dxbc.OpLdMS: featMSAA, dxbc.OpSampleInfo: featMSAA, dxbc.OpSamplePos: featMSAA,
-	dxbc.OpDclResourceRaw: featBuffer, dxbc.OpDclResourceStructured: featBuffer, dxbc.OpLdRaw: featBuffer,
-	dxbc.OpLdStructured: featBuffer, dxbc.OpBufinfo: featBuffer,
-	dxbc.OpSampleC: featCmp, dxbc.OpSampleCLZ: featCmp,
-	dxbc.OpGather4: featGather, dxbc.OpGather4C: featGather, dxbc.OpGather4PO: featGather, dxbc.OpGather4POC: featGather,
-	dxbc.OpLod: featLOD,
+	dxbc.OpLdMS: featMSAA,
 }
 
 // refuse fails the current instruction with its feature.

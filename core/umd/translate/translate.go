@@ -65,11 +65,14 @@ type ConstantBuffer struct {
 	Dynamic bool   // dynamically indexed (cb#[r#.c + n])
 }
 
-// Texture is one declared t# slot.
+// Texture is one declared t# slot: a texture or buffer (Dimension
+// dxbc.DimBuffer, DimRawBuffer or DimStructuredBuffer, the last with the
+// structure's Stride in bytes).
 type Texture struct {
 	Slot      uint32
 	Dimension dxbc.ResourceDimension
 	Return    [4]dxbc.ReturnType
+	Stride    uint32
 }
 
 // Error is a translation failure: the instruction (index and word offset
