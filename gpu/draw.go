@@ -46,6 +46,7 @@ type drawScratch struct {
 
 	prog      progState  // programs from memory (program.go)
 	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
+	prim      int        // the primitive being drawn: its index in the draw, instances counted on (watch.go)
 	params    drawParams // the draw packet's (vertexstage.go)
 	cols      colTerms   // pipe.cols of this goroutine
 
@@ -137,6 +138,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
+	d.prim = -1
 	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
 		d.params.instance = inst
 		d.prog.chunk.n = 0 // shaded for the previous instance
@@ -201,22 +203,26 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 		switch topo {
 		case isa.TopoPointList:
 			ex.programVertex(i, &ring[0])
+			ex.draw.prim++
 			ex.point(&ring[0])
 		case isa.TopoLineList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
+				ex.draw.prim++
 				ex.line(&ring[0], &ring[1])
 				k = 0
 			}
 		case isa.TopoLineStrip:
 			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
+				ex.draw.prim++
 				ex.line(&ring[(k-1)%2], &ring[k%2])
 			}
 			k++
 		case isa.TopoTriangleList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
+				ex.draw.prim++
 				ex.triangle(&ring[0], &ring[1], &ring[2])
 				k = 0
 			}
@@ -227,6 +233,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				if k%2 == 1 {
 					a, b = b, a
 				}
+				ex.draw.prim++
 				ex.triangle(a, b, c)
 			}
 			k++

@@ -112,7 +112,8 @@ type GPU struct {
 	scanout   func(f Frame)
 	hangNext  bool
 	faultNext bool
-	paintPF   bool // Config.PaintPageFaults
+	paintPF   bool        // Config.PaintPageFaults
+	watch     *PixelWatch // SetPixelWatch's (watch.go), nil when none
 	faults    []Fault
 	stats     Stats
 	ex        executor // scratch of the command processor, used under mu

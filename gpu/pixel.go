@@ -74,6 +74,8 @@ type pipe struct {
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
+
+	watch *watchDraw // the pixel watch's, when a target holds its texel (watch.go)
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
@@ -145,6 +147,9 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	p.tileable = p.isTileable()
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
+	if ex.g != nil && ex.g.watch != nil {
+		ex.watchPipe()
+	}
 	return true
 }
 

@@ -349,12 +349,25 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 	}
 	p.shaded += uint64(bits.OnesCount64(mask))
+	var tr *shader.Trace
+	if p.watch != nil {
+		if tr = p.watchTrace(tx, ty, mask); tr != nil {
+			m.SetTrace(tr)
+		}
+	}
 	alive, err := m.Run(mask)
+	if tr != nil {
+		tr.Finish(m)
+		m.SetTrace(nil)
+	}
 	if err != nil {
 		ps.fail("pixel", err)
 		return
 	}
 	if p.generic {
+		if p.watch != nil {
+			p.watchBlock(t, tx, ty, mask, alive)
+		}
 		for a := alive; a != 0; a &= a - 1 {
 			l := bits.TrailingZeros64(a)
 			p.mergeLane(t, tx+laneXY[l][0], ty+laneXY[l][1], l, blk.b1[l], blk.b2[l])

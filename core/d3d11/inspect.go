@@ -3,7 +3,8 @@ package d3d11
 import "d3dsim/core/ddi"
 
 // Read-only views of the runtime's state for tools that show it (the
-// page's Shaders view): nothing in the runtime calls them.
+// page's Shaders view, the inspector of core/inspect): nothing in the
+// runtime calls them.
 
 // BoundShaders is the vertex and pixel shader the context's next draw
 // runs (nil: none bound), as its VSSetShader and PSSetShader calls, its
@@ -13,3 +14,77 @@ func (c *DeviceContext) BoundShaders() (vs, ps *Shader) { return c.vs, c.ps }
 // DDIHandle is the shader's driver handle (HSHADER), the one its
 // CreateVertexShader or CreatePixelShader DDI was given.
 func (s *Shader) DDIHandle() ddi.HSHADER { return s.h }
+
+// Bytecode is the DXBC the shader was created from (nil for the stand-in
+// shader of CreateInputLayoutBytecode). Shared: read only.
+func (s *Shader) Bytecode() []byte { return s.code }
+
+// Desc is the descriptor the state object was created with: a
+// ddi.BlendDesc, ddi.RasterizerDesc, ddi.DepthStencilDesc or
+// ddi.SamplerDesc, as Kind says.
+func (s *State) Desc() any { return s.desc }
+
+// Handle is the object's driver handle as the trace names it (h5): the
+// one its Create* DDI was given on the immediate context. 0 for an object
+// with none (a swap chain, a command list's own).
+func Handle(o Object) uint32 {
+	switch o := o.(type) {
+	case *Resource:
+		return uint32(o.h)
+	case *View:
+		return o.h
+	case *Shader:
+		return uint32(o.h)
+	case *State:
+		return o.h
+	case *InputLayout:
+		return o.h
+	case *Query:
+		return uint32(o.h)
+	}
+	return 0
+}
+
+// Bindings is a context's bound state as the runtime holds it: every
+// binding of the input assembler, the shader stages, the rasterizer and
+// the output merger, with the values the Set calls gave alongside. It is
+// a value: comparable, and unchanged by later calls.
+type Bindings struct {
+	VB       [iaSlots]*Resource
+	VBStride [iaSlots]uint32
+	VBOffset [iaSlots]uint32
+	IB       *Resource
+	IBFormat ddi.Format
+	IBOffset uint32
+	Topology ddi.Topology
+	Layout   *InputLayout
+
+	VS, PS     *Shader
+	VSCB, PSCB [4]*Resource
+	PSSRV      [8]*View
+	PSSampler  [8]*State
+
+	Raster      *State
+	Viewport    ddi.Viewport
+	HasViewport bool
+
+	RTV         [maxRTVs]*View
+	DSV         *View
+	Blend       *State
+	BlendFactor [4]float32
+	SampleMask  uint32
+	Depth       *State
+	StencilRef  uint32
+}
+
+// Bindings returns what the context has bound now.
+func (c *DeviceContext) Bindings() Bindings {
+	return Bindings{
+		VB: c.vb, VBStride: c.vbStride, VBOffset: c.vbOffset,
+		IB: c.ib, IBFormat: c.ibFormat, IBOffset: c.ibOffset, Topology: c.topo, Layout: c.layout,
+		VS: c.vs, PS: c.ps, VSCB: c.vsCB, PSCB: c.psCB, PSSRV: c.srv, PSSampler: c.samp,
+		Raster: c.rs, Viewport: c.vp, HasViewport: c.hasVP,
+		RTV: c.rtv, DSV: c.dsv, Blend: c.blend, BlendFactor: c.blendFactor, SampleMask: c.sampleMask,
+		Depth: c.depth, StencilRef: c.stencilRef,
+	}
+}

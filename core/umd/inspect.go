@@ -48,3 +48,11 @@ func (c ShaderCode) Translation() string {
 	}
 	return c.Program.Listing()
 }
+
+// Recording is where the immediate context's recording stands, for the
+// inspector (core/inspect) to tell which packets an API call encoded: the
+// GPU context it submits to (HCONTEXT), the command buffers it has handed
+// to pfnRenderCb so far and the words of the one it is filling.
+func (d *Device) Recording() (ctx ddi.HCONTEXT, submits uint64, words int) {
+	return d.ctx, d.submits, len(d.cmd.Words)
+}
