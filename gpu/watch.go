@@ -34,11 +34,10 @@ type PixelWatch struct {
 	Where func() (addr uint64, ok bool)
 	// Size is the texel's bytes.
 	Size int
-	// TraceDMA and TraceWord choose a draw, by its DMA buffer and the word
-	// its packet starts at, whose pixel program is traced at the watched
-	// pixel (shader.Trace, in Fragment.Trace). TraceDMA 0: none.
-	TraceDMA  uint64
-	TraceWord int
+	// Trace chooses the draws, by their DMA buffer and the word their
+	// packet starts at, whose pixel program is traced at the watched pixel
+	// (shader.Trace, in Fragment.Trace). Nil: none.
+	Trace func(dma uint64, word int) bool
 	// On receives each event, on the GPU's thread with the GPU's lock
 	// held: it must not call the GPU.
 	On func(PixelEvent)
@@ -100,7 +99,7 @@ type Fragment struct {
 	// target's colour (nil for the depth buffer, or when no colour was
 	// written).
 	Blend *BlendRecord
-	// Trace is the pixel program traced for it (PixelWatch.TraceDMA),
+	// Trace is the pixel program traced for it (PixelWatch.Trace),
 	// Lane its lane in the traced quad (0..3).
 	Trace *shader.Trace
 	Lane  int
@@ -243,7 +242,7 @@ func (ex *executor) watchPipe() {
 	if wd.slot == -2 {
 		return
 	}
-	wd.traced = wd.w.TraceDMA != 0 && wd.w.TraceDMA == ex.dma && wd.w.TraceWord == wx.word
+	wd.traced = wd.w.Trace != nil && wd.w.Trace(ex.dma, wx.word)
 	p.watch = wd
 	p.generic, p.fast, p.tileable = true, false, false
 	p.words = nil

@@ -110,7 +110,8 @@ mov o0, r0`, 0)
 	r.consts(b, 1, 1, 1, 1)
 	r.drawAt(b, tg, 0.1) // discarded
 	evs := r.watch(tg, 3, 3)
-	r.g.watch.TraceDMA, r.g.watch.TraceWord = r.id+1, near
+	dma := r.id + 1
+	r.g.watch.Trace = func(d uint64, w int) bool { return d == dma && w == near }
 	r.mustExec(b)
 	var frags []*Fragment
 	for _, e := range *evs {

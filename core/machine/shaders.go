@@ -35,3 +35,8 @@ func (d DriverShader) ISA() (string, error) { return d.code.ISA() }
 // each DXBC instruction (as a comment) followed by the ISA instructions it
 // became.
 func (d DriverShader) Translation() string { return d.code.Translation() }
+
+// Steps is the translation instruction by instruction: per ISA instruction
+// its text and the DXBC instruction it came from (an index into dxbc, the
+// DXBC instructions' texts, declarations included).
+func (d DriverShader) Steps() (isa []string, source []int, dxbc []string) { return d.code.Steps() }

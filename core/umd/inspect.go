@@ -56,3 +56,25 @@ func (c ShaderCode) Translation() string {
 func (d *Device) Recording() (ctx ddi.HCONTEXT, submits uint64, words int) {
 	return d.ctx, d.submits, len(d.cmd.Words)
 }
+
+// Steps is the translation instruction by instruction, for a debugger
+// that steps through the program: per ISA instruction its text and the
+// index of the DXBC instruction it came from, and the DXBC instructions'
+// texts (declarations included, in bytecode order).
+func (c ShaderCode) Steps() (isa []string, source []int, dxbc []string) {
+	p := c.Program
+	if p == nil || p.Program == nil {
+		return nil, nil, nil
+	}
+	for i := range p.Program.Code {
+		isa = append(isa, p.Program.Code[i].String())
+	}
+	return isa, p.Source, p.DXBCText()
+}
+
+// Pending is a copy of the immediate context's command buffer as it stands
+// (not yet submitted): its words, whose address words are relative to the
+// allocation list (low word: list index, high word: offset), and that list.
+func (d *Device) Pending() ([]uint32, []ddi.AllocationListEntry) {
+	return append([]uint32(nil), d.cmd.Words...), append([]ddi.AllocationListEntry(nil), d.list...)
+}
