@@ -25,6 +25,10 @@ type result struct {
 	hasFence bool
 	frames   []Frame
 	faults   []Fault
+	// overrun says why the buffer is still running at the deadline of
+	// timeout detection (Limits.RunNS): its execution stopped there and it
+	// never completes ("" for a buffer that completes).
+	overrun string
 }
 
 // executor runs one buffer at a time; it lives in the GPU so its scratch
@@ -113,6 +117,15 @@ func (ex *executor) loop(buf []uint32) {
 		ex.exec(p)
 		ex.pkt++
 		i = next
+		// A packet boundary: where a preemption at packet granularity
+		// would take effect (the draws check inside themselves too,
+		// checkpoint in draw.go).
+		if lim := ex.g.limits.RunNS; lim > 0 && ex.res.cost > lim && ex.res.overrun == "" {
+			ex.res.overrun = fmt.Sprintf("%s (packet %d) took the buffer past %d ns of virtual time, the deadline of timeout detection: it is still running when the engine is reset, so the GPU executes no more of it", ex.op, ex.pkt-1, lim)
+		}
+		if ex.res.overrun != "" {
+			return
+		}
 	}
 }
 
@@ -180,7 +193,8 @@ func (ex *executor) exec(p isa.Packet) {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
 		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
-		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil:
+		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil, isa.OpSetScissor, isa.OpSetViewportN, isa.OpSetDepthBias,
+		isa.OpSetTexStage, isa.OpSetSamplerStage:
 		ex.setState(p)
 	case isa.OpClearStencil:
 		ex.clearStencil(p)
@@ -192,6 +206,8 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.drawInstances(false, a[0], a[1], 0, a[2], a[3])
 	case isa.OpDrawIndexedInstanced:
 		ex.drawInstances(true, a[0], a[1], int32(a[2]), a[3], a[4])
+	case isa.OpDrawIndirect, isa.OpDrawIndexedIndirect:
+		ex.drawIndirect(p)
 	case isa.OpClearRT:
 		ex.clearRT(p)
 	case isa.OpClearDS:

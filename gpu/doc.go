@@ -52,9 +52,14 @@
 //     inputs interpolated in float64 and rounded to float32, then the depth
 //     test and output merger above (pixelstage.go). DRAW_INSTANCED and
 //     DRAW_INDEXED_INSTANCED draw their vertices once per instance:
-//     per-instance elements and SV_InstanceID (isa's layout.go). The
-//     texture unit samples with point or bilinear filtering and four
-//     address modes (sample.go). builtins.go holds reference programs in
+//     per-instance elements and SV_InstanceID (isa's layout.go), from 32
+//     vertex-buffer slots; DRAW_INDIRECT and DRAW_INDEXED_INDIRECT read
+//     the same arguments from memory when they run (draw.go). Each stage
+//     with a program (vertex, pixel) has its own 16 constant buffers, 128
+//     textures and 16 samplers: SET_TEX and SET_SAMPLER set the pixel
+//     stage's, SET_TEX_STAGE and SET_SAMPLER_STAGE any stage's (a stage
+//     without programs on this GPU faults). The texture unit samples with
+//     point or bilinear filtering and four address modes (sample.go). builtins.go holds reference programs in
 //     the ISA for the GPU's own tests and benchmarks (the UMD translates
 //     its own built-in shaders from HLSL).
 //   - Faults (bad packets, page faults, a pixel program that faults, InjectFault)
@@ -66,6 +71,20 @@
 //     Config.PaintPageFaults keeps the SamBookshelf article's illustration
 //     instead: the buffer completes and nothing is reported. InjectHang
 //     makes a buffer never complete, for TDR (Reset).
+//
+// Shader work and limits (gpu.go Costs and Limits, draw.go checkpoint): a
+// draw costs its vertices and pixels or, when longer, its shaders'
+// instructions at 1,024 a nanosecond (Stats.Instructions counts them, one
+// per vertex or pixel a program runs for), so a heavy draw takes virtual
+// time and a buffer past the deadline of timeout detection (Limits.RunNS)
+// stops executing there and never completes: Dxgkrnl's TDR resets it as
+// on Windows (DmaBufferOverrun in the trace). A draw checks the run's
+// pixel and instruction budgets and that deadline inside itself, after
+// each instance, 64 vertices, row of blocks (a round of 256 rows of a
+// batch when it may be tiled: batched on one goroutine as on several, so
+// it stops after the same work either way) and block of a looping pixel
+// program; a draw stopped at a budget skips every later one and Stopped
+// names it. SetYield gives the host a turn there (the page's event loop).
 //
 // Trace (layer gpu, from kmd, on the engine's thread), never one event per
 // packet: exec DmaBufferStart (dma, args "packets=N") when a buffer starts;

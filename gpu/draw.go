@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"encoding/binary"
+	"fmt"
 	"math"
 )
 
@@ -47,11 +48,20 @@ type drawScratch struct {
 	prog      progState  // programs from memory (program.go)
 	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
 	prim      int        // the primitive being drawn: its index in the draw, instances counted on (watch.go)
+	edgeBias  float64    // and their triangle's depth bias
 	params    drawParams // the draw packet's (vertexstage.go)
 	cols      colTerms   // pipe.cols of this goroutine
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.
+	// The draw's checks (checkpoint): stop once it must go no further,
+	// the vertex program's instructions so far, the vertices' cost, the
+	// draw packet.
+	stop       bool
+	vsInstrs   uint64
+	vertexCost int64
+	check      func() bool // the executor's checkpoint
+
 	workers  int
 	batch    []tri
 	area     int
@@ -62,6 +72,30 @@ type drawScratch struct {
 // drawPacket runs DRAW and DRAW_INDEXED.
 func (ex *executor) drawPacket(indexed bool, count, start uint32, base int32) {
 	ex.drawInstances(indexed, count, start, base, 1, 0)
+}
+
+// drawIndirect runs DRAW_INDIRECT and DRAW_INDEXED_INDIRECT: the draw's
+// arguments are read from memory when the packet runs, in the order of
+// D3D11_DRAW_INSTANCED_INDIRECT_ARGS (VertexCountPerInstance,
+// InstanceCount, StartVertexLocation, StartInstanceLocation) and
+// D3D11_DRAW_INDEXED_INSTANCED_INDIRECT_ARGS (IndexCountPerInstance,
+// InstanceCount, StartIndexLocation, BaseVertexLocation,
+// StartInstanceLocation).
+func (ex *executor) drawIndirect(p isa.Packet) {
+	n := uint64(isa.IndirectDrawBytes)
+	if p.Op == isa.OpDrawIndexedIndirect {
+		n = isa.IndirectIndexBytes
+	}
+	b, ok := ex.bytes("indirect arguments", p.Addr(0), n)
+	if !ok {
+		return
+	}
+	w := func(i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	if p.Op == isa.OpDrawIndexedIndirect {
+		ex.drawInstances(true, w(0), w(2), int32(w(3)), w(1), w(4))
+		return
+	}
+	ex.drawInstances(false, w(0), w(2), 0, w(1), w(3))
 }
 
 // drawInstances runs the draw packets: instances times the vertices.
@@ -96,15 +130,20 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	// end of a bound one (see fetch).
 	n := uint64(count) * uint64(instances)
 	g.stats.Vertices += n
-	ex.res.cost += int64(n) * g.costs.VertexNS
+	ex.draw.vertexCost = int64(n) * g.costs.VertexNS
+	ex.res.cost += ex.draw.vertexCost
 
 	d := &ex.draw
+	d.stop, d.vsInstrs = false, 0
+	if g.stopped != nil || g.abandoned {
+		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
+	}
 	if !ex.preparePipe(faulted) {
 		return
 	}
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
-		strip: s.topo == isa.TopoTriangleStrip || s.topo == isa.TopoLineStrip, startInstance: startInstance}
+		strip: isStrip(s.topo), startInstance: startInstance}
 	ex.runInstances(indexed, count, start, instances)
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
@@ -114,13 +153,17 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		// crashes, nothing is reported to the application).
 		err := d.prog.err
 		ex.fault("%v: covered pixels get the warning colour", err)
-		shaded, passed := d.pipe.shaded, d.pipe.passed
+		shaded, passed, instrs := d.pipe.shaded, d.pipe.passed, d.pipe.instrs
 		d.prog.failed, d.prog.pxFailed = false, false
 		if ex.preparePipe(true) {
+			d.pipe.shaded, d.pipe.instrs = shaded, instrs // (for the checks)
 			ex.runInstances(indexed, count, start, instances)
+			d.pipe.shaded -= shaded
+			d.pipe.instrs -= instrs
 		}
 		d.pipe.shaded += shaded
 		d.pipe.passed += passed
+		d.pipe.instrs += instrs
 		if d.prog.failed {
 			ex.fault("%v", d.prog.err)
 		}
@@ -130,8 +173,77 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 
 	p := &d.pipe
 	g.stats.Pixels += p.shaded
+	instrs := d.vsInstrs + p.instrs
+	g.stats.Instructions += instrs
 	ex.e.samples += p.passed
-	ex.res.cost += int64(p.shaded) * g.costs.PixelNS
+	ex.res.cost += ex.drawCost(p.shaded, instrs)
+}
+
+// drawCost is what a draw costs besides its vertices (charged when it
+// starts): its pixels, or its shaders' time where that is longer (Costs).
+func (ex *executor) drawCost(shaded, instrs uint64) int64 {
+	c := &ex.g.costs
+	fixed := int64(shaded) * c.PixelNS
+	if c.ShaderInstrsPerNS <= 0 {
+		return fixed
+	}
+	shaders := int64(instrs / uint64(c.ShaderInstrsPerNS))
+	return max(fixed, shaders-ex.draw.vertexCost)
+}
+
+// checkpoint is where a draw may stop between pieces of its work: after
+// an instance, a block of vertices, a row of 8x8 blocks (a round of rows
+// on the tile workers), or a block of a pixel program that loops. It
+// checks the run's budgets and the buffer's deadline (Limits) against the
+// work done so far, gives the host its turn (SetYield), and reports
+// whether the draw goes on. Every place it is called from is fixed by the
+// draw alone (never by how the tile workers interleave), so where a draw
+// stops is deterministic. A preemption at draw or primitive granularity
+// (WDDM's) would be decided here too.
+func (ex *executor) checkpoint() bool {
+	d, g := &ex.draw, ex.g
+	p := &d.pipe
+	if d.stop {
+		p.stop = true
+		return false
+	}
+	if g.yield != nil && !g.yield() {
+		g.abandoned, d.stop, p.stop = true, true, true
+		return false
+	}
+	lim := &g.limits
+	instrs := d.vsInstrs + p.instrs
+	switch {
+	case lim.MaxPixels > 0 && g.stats.Pixels+p.shaded+g.stats.BytesCopied/4 > lim.MaxPixels:
+		ex.stopDraw("pixels")
+	case lim.MaxInstructions > 0 && g.stats.Instructions+instrs > lim.MaxInstructions:
+		ex.stopDraw("instructions")
+	case lim.RunNS > 0 && ex.res.cost+ex.drawCost(p.shaded, instrs) > lim.RunNS:
+		d.stop = true
+		ex.res.overrun = fmt.Sprintf("%s (packet %d) would take the buffer past %d ns of virtual time, the deadline of timeout detection (%d pixels shaded and %d shader instructions executed so far): it is still running when the engine is reset, so the GPU executes no more of it",
+			ex.op, ex.pkt, lim.RunNS, p.shaded, instrs)
+	}
+	p.stop = d.stop
+	return !d.stop
+}
+
+// stopDraw stops the draw running at a budget of the run (Limits) and
+// notes it for Stopped, if it is the first.
+func (ex *executor) stopDraw(limit string) {
+	d, g := &ex.draw, ex.g
+	d.stop = true
+	if g.stopped != nil {
+		return
+	}
+	s := &ex.st
+	st := &Stop{DMA: ex.dma, Packet: ex.pkt, Op: ex.op.String(), Limit: limit, Instance: d.params.instance}
+	if b := &s.prog[isa.StageVS]; b.bound {
+		st.VS, st.VSWords = b.addr, uint32(len(b.mem)/4)
+	}
+	if b := &s.prog[isa.StagePS]; b.bound {
+		st.PS, st.PSWords = b.addr, uint32(len(b.mem)/4)
+	}
+	g.stopped = st
 }
 
 // runInstances assembles the draw's instances until a program faults.
@@ -139,7 +251,10 @@ func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
 	d.prim = -1
-	for inst := uint32(0); inst < instances && !d.prog.failed; inst++ {
+	for inst := uint32(0); inst < instances && !d.prog.failed && !d.stop; inst++ {
+		if inst > 0 && !ex.checkpoint() {
+			break
+		}
 		d.params.instance = inst
 		d.prog.chunk.n = 0 // shaded for the previous instance
 		ex.assemble(indexed, count, start)
@@ -191,11 +306,11 @@ func (ib *ibuf) cut() uint32 {
 func (ex *executor) assemble(indexed bool, count, start uint32) {
 	s := &ex.st
 	topo := s.topo
-	strip := topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip
+	strip := isStrip(topo)
 	cut := s.ib.cut()
 	var ring [3]cvert
 	k := 0
-	for i := uint32(0); i < count && !ex.draw.prog.failed; i++ {
+	for i := uint32(0); i < count && !ex.draw.prog.failed && !ex.draw.stop; i++ {
 		if indexed && strip && s.ib.index(uint64(start)+uint64(i)) == cut {
 			k = 0
 			continue
@@ -237,8 +352,51 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.triangle(a, b, c)
 			}
 			k++
+		// With adjacency ("Primitive Topologies"): with no geometry
+		// shader the adjacent vertices are neither shaded nor drawn.
+		case isa.TopoLineListAdj: // v0 adj, v1 v2 the line, v3 adj
+			if j := k % 4; j == 1 || j == 2 {
+				ex.programVertex(i, &ring[j-1])
+			}
+			if k++; k%4 == 0 {
+				ex.line(&ring[0], &ring[1])
+			}
+		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
+			if k >= 3 {
+				ex.line(&ring[(k-2)%3], &ring[(k-1)%3])
+			}
+			if k >= 1 {
+				ex.programVertex(i, &ring[k%3])
+			}
+			k++
+		case isa.TopoTriangleAdj: // v0 v2 v4 the triangle, v1 v3 v5 adjacent
+			if j := k % 6; j%2 == 0 {
+				ex.programVertex(i, &ring[j/2])
+			}
+			if k++; k%6 == 0 {
+				ex.triangle(&ring[0], &ring[1], &ring[2])
+			}
+		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
+			if k%2 == 0 {
+				ex.programVertex(i, &ring[(k/2)%3])
+			}
+			if k >= 5 && k%2 == 1 {
+				m := (k - 5) / 2
+				a, b, c := &ring[m%3], &ring[(m+1)%3], &ring[(m+2)%3]
+				if m%2 == 1 {
+					a, b = b, a
+				}
+				ex.triangle(a, b, c)
+			}
+			k++
 		}
 	}
+}
+
+// isStrip reports a topology whose primitives share vertices: restarted
+// by the cut index.
+func isStrip(topo uint32) bool {
+	return topo == isa.TopoTriangleStrip || topo == isa.TopoLineStrip || topo == isa.TopoLineStripAdj || topo == isa.TopoTriStripAdj
 }
 
 // Clip planes: a vertex is inside plane k when dist(k) >= 0.
@@ -334,6 +492,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 		d.project(v1, &d.sv[1])
 		d.project(v2, &d.sv[2])
 		if d.tri.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
+			if d.pipe.bias {
+				d.tri.z0 += d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
+			}
 			d.emit()
 		}
 		return
@@ -356,9 +517,17 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 	for i := range poly {
 		d.project(&poly[i], &d.sv[i])
 	}
-	// rasterize
+	// rasterize (the bias: the primitive's, from its clipped polygon's
+	// first triangle that is not degenerate)
+	bias, biased := 0.0, false
 	for i := 1; i+1 < len(poly); i++ {
 		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
+			if d.pipe.bias {
+				if !biased {
+					bias, biased = d.pipe.triBias(&d.sv[0], &d.sv[i], &d.sv[i+1]), true
+				}
+				d.tri.z0 += bias
+			}
 			d.emit()
 		}
 	}

@@ -347,7 +347,11 @@ func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, dep
 // The pixel programs run by the tile workers, each with its own machine,
 // draw what one goroutine draws and count the same pixels.
 func TestTilesISASamePixels(t *testing.T) {
-	for seed := uint64(1); seed <= 3; seed++ {
+	seeds := uint64(3)
+	if testing.Short() {
+		seeds = 1 // make race: every worker count and aliasing, one scene
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, alias := range []bool{false, true} {
 			rgba1, depth1, st1, _ := tileISAScene(t, 1, seed, alias)
 			for _, workers := range []int{2, 3, 5} {

@@ -145,11 +145,11 @@ func (ex *executor) prepareFused() {
 		int(f.coord) == ps.psPos || int(f.color) == ps.psPos || f.tex >= numTex || f.smp >= numSamplers {
 		return
 	}
-	tex := &ex.st.tex[f.tex]
+	tex := &ex.st.tex[isa.StagePS][f.tex]
 	if !tex.bound() || (tex.fmt != isa.FmtRGBA8 && tex.fmt != isa.FmtBGRA8) || overlap(tex.mem, p.rt.mem) {
 		return
 	}
-	fz.bind(f, tex, &ex.st.smp[f.smp])
+	fz.bind(f, tex, &ex.st.smp[isa.StagePS][f.smp])
 }
 
 // bind turns the block's fused state on for pattern f with its texture and
@@ -177,6 +177,7 @@ func (p *pipe) fusedRun(t *tri, tx, ty int, mask uint64, ri int) int {
 	fz := &blk.fused
 	n := uint64(bits.OnesCount64(mask))
 	p.shaded += n
+	p.instrs += n * uint64(len(p.prog.ps.prog.Code)) // what the program would have run
 	p.passed += n
 	sep := blk.kind[0] != perLane
 	// The coordinates: one per column and row when they are, else lane

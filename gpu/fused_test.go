@@ -88,7 +88,11 @@ func TestFusedMatchesProgram(t *testing.T) {
 	const tw, th = 72, 72 // the target, in words
 	var routes [2][2]int  // [route][weights per row and column]
 	partial, point := 0, 0
-	for iter := range 10000 {
+	iters := 10000
+	if testing.Short() {
+		iters = 1000 // make race
+	}
+	for iter := range iters {
 		src := randFusedProgram(r)
 		prog, err := shaderisa.Assemble(src)
 		if err != nil {
@@ -101,9 +105,9 @@ func TestFusedMatchesProgram(t *testing.T) {
 		}
 		st := &state{}
 		tex, sm := fusedTexture(r)
-		st.tex[e.fused.tex], st.smp[e.fused.smp] = tex, sm
-		ps.ps, ps.tex, ps.consts[isa.StagePS] = e, texUnit{st: st}, cbView{bufs: &st.cb[isa.StagePS]}
-		if err := e.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+		st.tex[isa.StagePS][e.fused.tex], st.smp[isa.StagePS][e.fused.smp] = tex, sm
+		ps.ps, ps.tex[isa.StagePS], ps.consts[isa.StagePS] = e, texUnit{st: st, stage: isa.StagePS}, cbView{bufs: &st.cb[isa.StagePS]}
+		if err := e.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			t.Fatal(err)
 		}
 		p := &pipe{sx1: tw, sy1: th, lo: 0, hi: 4 * prog.Inputs, color: true, kind: spanProgram, prog: ps}
@@ -183,7 +187,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 			words[i] = uint32(i) * 0x9E3779B9
 		}
 		blk.fused = fusedBlock{}
-		blk.fused.bind(&e.fused, &st.tex[e.fused.tex], &st.smp[e.fused.smp])
+		blk.fused.bind(&e.fused, &st.tex[isa.StagePS][e.fused.tex], &st.smp[isa.StagePS][e.fused.smp])
 		p.shaded, p.passed = 0, 0
 		p.shadeBlock(&tr, tx, ty, mask)
 		if p.shaded != wantShaded || p.passed != wantPassed {
@@ -218,7 +222,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 	t.Logf("blocks: texels per column and row %v, lane by lane %v (weights per lane, per row and column); %d partial, %d point",
 		routes[fusedSeparable], routes[fusedPerLane], partial, point)
 	for _, n := range [...]int{routes[0][0], routes[0][1], routes[1][0], routes[1][1], partial / 10, point / 10} {
-		if n < 100 {
+		if n < 100*iters/10000 {
 			t.Fatalf("too few blocks of a kind: %v, %d partial, %d point", routes, partial, point)
 		}
 	}

@@ -19,28 +19,74 @@ const (
 // buffer costs BufferStartNS plus, for each packet, PacketNS and the work it
 // does: VertexNS per vertex and PixelNS per pixel shaded for draws,
 // ClearPer16PxNS per 16 pixels cleared, CopyPer64BNS per 64 bytes copied,
-// written or filled.
+// written or filled. A draw's shaders cost too: its shader instructions
+// executed (one per vertex or pixel each ran for: Stats.Instructions)
+// divided by ShaderInstrsPerNS, the shader cores' throughput. The fixed-function units and the shader cores work at the
+// same time, so a draw costs the larger of the two: a short shader hides
+// behind the vertices and pixels (every draw of a built-in shader costs
+// what it cost before shaders were charged) and a long one sets the time.
+// Zero ShaderInstrsPerNS charges nothing for shaders.
 type Costs struct {
-	PacketNS       int64
-	VertexNS       int64
-	PixelNS        int64
-	ClearPer16PxNS int64
-	CopyPer64BNS   int64
-	BufferStartNS  int64
+	PacketNS          int64
+	VertexNS          int64
+	PixelNS           int64
+	ClearPer16PxNS    int64
+	CopyPer64BNS      int64
+	BufferStartNS     int64
+	ShaderInstrsPerNS int64
 }
 
 // DefaultCosts is a modest GPU: a DMA buffer takes a couple of microseconds to
 // get going, a 640x480 clear about 19 µs and a full-screen triangle pair about
-// 0.3 ms, so GPU work shows on a timeline next to the CPU's API calls.
+// 0.3 ms, so GPU work shows on a timeline next to the CPU's API calls. Its
+// shader cores run 1,024 instructions a nanosecond (1,024 lanes at 1 GHz): a
+// pixel shader costs more than the pixel's 1 ns past 1,024 instructions a
+// pixel, a vertex shader more than the vertex's 4 ns past 4,096.
 func DefaultCosts() Costs {
 	return Costs{
-		PacketNS:       40,
-		VertexNS:       4,
-		PixelNS:        1,
-		ClearPer16PxNS: 1,
-		CopyPer64BNS:   4,
-		BufferStartNS:  2000,
+		PacketNS:          40,
+		VertexNS:          4,
+		PixelNS:           1,
+		ClearPer16PxNS:    1,
+		CopyPer64BNS:      4,
+		BufferStartNS:     2000,
+		ShaderInstrsPerNS: 1024,
 	}
+}
+
+// Limits are what the GPU checks inside a draw, between pieces of its
+// work (an instance, 64 vertices, a row of 8x8 blocks, a block of a
+// shader with loops): a draw runs millions of pixels or billions of shader
+// instructions in one packet, which checks between API calls never see
+// until it is over (a week of real time for one DrawInstanced).
+//   - MaxPixels, MaxInstructions: the run's budgets on Stats.Pixels +
+//     Stats.BytesCopied/4 and on Stats.Instructions. Past one, the draw
+//     stops where it is, every later draw is skipped, and Stopped says
+//     which draw, which programs and which limit; the caller ends the run
+//     (0: no limit).
+//   - RunNS: the virtual time a DMA buffer may take from its start. Past
+//     it the buffer is still running when timeout detection resets the
+//     engine (Dxgkrnl's deadline: its preemption request plus the TDR
+//     delay), so the GPU executes no more of it: the buffer never
+//     completes, like a hung one, and the TDR that follows is the one
+//     Windows would make (0: no limit).
+type Limits struct {
+	MaxPixels       uint64
+	MaxInstructions uint64
+	RunNS           int64
+}
+
+// Stop is the draw that stopped at a limit (Limits).
+type Stop struct {
+	DMA    uint64 // the DMA buffer's id
+	Packet int    // the draw packet's ordinal in it
+	Op     string // the draw packet: DRAW, DRAW_INDEXED_INSTANCED, ...
+	Limit  string // "pixels" or "instructions"
+	// VS and PS are the GPU addresses of the draw's programs (0: none);
+	// VSWords and PSWords their sizes.
+	VS, PS           uint64
+	VSWords, PSWords uint32
+	Instance         uint32 // the instance it was drawing
 }
 
 // Config sizes the GPU. Engines is the number of engines (rings), at least 1;
@@ -91,6 +137,13 @@ type Stats struct {
 	Pixels      uint64 // pixels shaded (covered by a triangle inside the viewport and target)
 	BytesCopied uint64 // bytes moved by COPY, WRITE and FILL
 	Faults      uint64 // faults found (including ones not kept by Faults)
+	// Instructions are the shader instructions executed, vertex and
+	// pixel, counted once per vertex or pixel each ran for (not for a
+	// quad's helper pixels): a program of 10 instructions on 64 pixels
+	// counts 640, however the pixels were grouped into blocks. The fast
+	// paths that compute what a straight-line program computes without
+	// running it count its instructions the same way.
+	Instructions uint64
 }
 
 // GPU is the simulated graphics processor: memory, one ring per engine, the
@@ -114,6 +167,10 @@ type GPU struct {
 	faultNext bool
 	paintPF   bool        // Config.PaintPageFaults
 	watch     *PixelWatch // SetPixelWatch's (watch.go), nil when none
+	limits    Limits
+	stopped   *Stop       // the draw that stopped at a limit (Stopped)
+	yield     func() bool // SetYield
+	abandoned bool        // the host said stop (SetYield): every draw is skipped
 	faults    []Fault
 	stats     Stats
 	ex        executor // scratch of the command processor, used under mu
@@ -163,6 +220,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
 	}
 	g.ex.g = g
+	g.ex.draw.check = g.ex.checkpoint
 	g.ex.draw.workers = rasterWorkers(cfg.RasterWorkers)
 	return g
 }
@@ -183,6 +241,39 @@ func (g *GPU) ConnectInterrupt(fn func(engine int)) {
 func (g *GPU) OnScanout(fn func(f Frame)) {
 	g.mu.Lock()
 	g.scanout = fn
+	g.mu.Unlock()
+}
+
+// SetLimits sets the limits the GPU checks inside draws (Limits).
+func (g *GPU) SetLimits(l Limits) {
+	g.mu.Lock()
+	g.limits = l
+	g.mu.Unlock()
+}
+
+// Stopped is the draw that stopped at a limit, nil when none did: the
+// first; every draw after it was skipped.
+func (g *GPU) Stopped() *Stop {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stopped == nil {
+		return nil
+	}
+	s := *g.stopped
+	return &s
+}
+
+// SetYield gives the host a turn inside long draws: fn is called between
+// pieces of a draw's work (where Limits are checked), on the GPU's
+// thread with the GPU's lock held, so it must not call the GPU. The page
+// gives the browser's event loop a turn there, so its panel answers during
+// a draw of seconds. Where it is called depends only on the draw, and it
+// changes nothing of what the draw computes, unless it returns false: the
+// host is done with the run (the page loads another scenario), and the draw
+// stops there with every later one skipped.
+func (g *GPU) SetYield(fn func() bool) {
+	g.mu.Lock()
+	g.yield = fn
 	g.mu.Unlock()
 }
 
@@ -358,6 +449,13 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 		Name: "DmaBufferStart", DMA: j.id, Args: trace.IntArg(trace.KeyPackets, int64(res.packets))})
 	for _, f := range res.faults {
 		g.emitFault(e.thread, f)
+	}
+	if res.overrun != "" {
+		// Still running at the deadline of timeout detection: the engine
+		// stays busy until Reset, as for a hang.
+		g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Message,
+			Name: "DmaBufferOverrun", DMA: j.id, Msg: res.overrun})
+		return
 	}
 	if j.hang {
 		return // never completes: the engine stays busy until Reset

@@ -92,7 +92,11 @@ func TestLineWalkMatchesReference(t *testing.T) {
 		v := rng.Int63n((w + 4) << subBits)
 		return v/grid*grid - 2<<subBits
 	}
-	for i := 0; i < 1000; i++ {
+	n := 1000
+	if testing.Short() {
+		n = 100 // make race
+	}
+	for i := 0; i < n; i++ {
 		grid := []int64{1, 32, 64, 128, 256}[i%5]
 		x0, y0, x1, y1 := coord(grid), coord(grid), coord(grid), coord(grid)
 		if i%7 == 0 { // axis-aligned and diagonal lines

@@ -244,3 +244,52 @@ func (ex *executor) clearStencil(p isa.Packet) {
 	}
 	ex.chargeClear(s.w, s.h)
 }
+
+// Depth bias ("Depth Bias", Direct3D 11 documentation): a constant per
+// primitive, added to the depth of its vertices after clipping, computed
+// in 32-bit floats: DepthBias * r + SlopeScaledDepthBias * MaxDepthSlope,
+// clamped by DepthBiasClamp (its sign says which way). r is, for a UNORM
+// depth buffer, its smallest step (1/65535 for D16_UNORM, 1/16777215 for
+// D24_UNORM_S8_UINT), for a float one 2^(exponent(max z in the primitive)
+// - 23); MaxDepthSlope is the larger of the depth's slopes along x and y in
+// pixels. Triangles only (and wireframe triangles' edges), never points or
+// lines; only with a depth buffer bound.
+
+// biasUnit is r of a UNORM depth format, 0 for a float one (per primitive).
+func biasUnit(f isa.Format) float32 {
+	switch f {
+	case isa.FmtD16:
+		return float32(1) / 65535
+	case isa.FmtD24S8:
+		return float32(1) / 16777215
+	}
+	return 0
+}
+
+// triBias is the depth bias of the triangle v0 v1 v2 (on the screen).
+func (p *pipe) triBias(v0, v1, v2 *svert) float64 {
+	const s = 1 << subBits
+	x1, y1 := float64(v1.x-v0.x)/s, float64(v1.y-v0.y)/s
+	x2, y2 := float64(v2.x-v0.x)/s, float64(v2.y-v0.y)/s
+	z1, z2 := v1.z-v0.z, v2.z-v0.z
+	area := float64(x1*y2) - float64(x2*y1)
+	var slope float32
+	if area != 0 {
+		dzdx := (float64(z1*y2) - float64(z2*y1)) / area
+		dzdy := (float64(z2*x1) - float64(z1*x2)) / area
+		slope = float32(max(math.Abs(dzdx), math.Abs(dzdy)))
+	}
+	r := p.biasR
+	if r == 0 {
+		_, e := math.Frexp(max(math.Abs(v0.z), math.Abs(v1.z), math.Abs(v2.z))) // z = m 2^e, m in [0.5, 1)
+		r = float32(math.Ldexp(1, max(e-1, -126)-23))
+	}
+	b := float32(float32(p.depthBias)*r) + float32(p.biasSS*slope)
+	switch c := p.biasClamp; {
+	case c > 0:
+		b = min(b, c)
+	case c < 0:
+		b = max(b, c)
+	}
+	return float64(b)
+}

@@ -42,6 +42,13 @@ type pipe struct {
 	outs        int  // the pixel program's outputs
 	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
+	// Depth bias (om.go): on, r for a UNORM depth buffer (0: float), and
+	// the rasterizer state's three values.
+	bias              bool
+	biasR             float32
+	depthBias         int32
+	biasClamp, biasSS float32
+
 	ds         surface
 	depth      bool // depth test on (enabled and a depth buffer bound)
 	depthWrite bool
@@ -74,6 +81,12 @@ type pipe struct {
 
 	shaded uint64 // pixels covered
 	passed uint64 // samples that passed the depth test (occlusion)
+	instrs uint64 // pixel program instructions executed (Stats.Instructions)
+
+	// check is the draw's checkpoint (draw.go), nil on a tile worker's
+	// pipe; stop is set once it said stop, and the rasterizer returns.
+	check func() bool
+	stop  bool
 
 	watch *watchDraw // the pixel watch's, when a target holds its texel (watch.go)
 }
@@ -84,7 +97,7 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols, depthOut: -1}
+	*p = pipe{cols: &d.cols, depthOut: -1, check: d.check}
 	// The pixels are those of the targets bound, render targets and depth
 	// buffer alike (Direct3D 11 requires them the same size).
 	w, h, any := math.MaxInt, math.MaxInt, false
@@ -112,8 +125,20 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	p.sy0 = max(0, int(math.Ceil(vp.y-0.5)))
 	p.sx1 = min(w, int(math.Ceil(vp.x+vp.w-0.5)))
 	p.sy1 = min(h, int(math.Ceil(vp.y+vp.h-0.5)))
+	if s.scissorOn {
+		// ScissorEnable: pixels outside scissor rectangle 0 are culled
+		// (an unset one is empty: nothing is drawn).
+		sc := &s.scissor[0]
+		p.sx0, p.sy0 = max(p.sx0, int(sc.x0)), max(p.sy0, int(sc.y0))
+		p.sx1, p.sy1 = min(p.sx1, int(sc.x1)), min(p.sy1, int(sc.y1))
+	}
 	if p.sx0 >= p.sx1 || p.sy0 >= p.sy1 {
 		return false
+	}
+	p.bias = !faulted && (s.depthBias != 0 || s.biasSS != 0) && s.ds.bound()
+	if p.bias {
+		p.biasR = biasUnit(s.ds.fmt)
+		p.depthBias, p.biasClamp, p.biasSS = s.depthBias, s.biasClamp, s.biasSS
 	}
 
 	// A faulted draw writes the warning colour everywhere it covers, with
@@ -216,6 +241,7 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 			}
 			p.shaded += uint64(n)
 			p.passed += uint64(n)
+			p.instrs += uint64(n) // the copy program's one instruction a pixel
 			// Column terms pay off when several rows share them: not for
 			// the few pixels of a small triangle's block.
 			if len(rows) >= 4 && n >= 32 && p.cols != nil && t.alpha <= 0xFF && t.separable() {

@@ -128,9 +128,11 @@ func (ex *executor) tileablePixelProgram() bool {
 	if d.workers <= 1 || d.prog.ps.mayFault {
 		return false
 	}
-	for i := range ex.st.tex {
-		if t := &ex.st.tex[i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
-			return false
+	for st := range ex.st.tex {
+		for i := range ex.st.texN[st] {
+			if t := &ex.st.tex[st][i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
+				return false
+			}
 		}
 	}
 	return true
@@ -143,7 +145,7 @@ func (ps *progState) bindWorker(l *lane) error {
 	if l.m == nil || l.m.Program() != ps.ps.prog {
 		l.m = shader.NewMachine(ps.ps.prog)
 	}
-	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex)
+	return l.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS])
 }
 
 // unormW is unorm8 of the float bits x, as a word (the same values),
@@ -265,6 +267,9 @@ func (p *pipe) shadeBlock(t *tri, tx, ty int, mask uint64) {
 // runBlock interpolates the inputs of the lanes in quads, runs the program
 // over mask and merges the live lanes.
 func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
+	if p.stop {
+		return
+	}
 	ps := p.prog
 	blk, m := p.blk, p.m
 	if blk.fused.on && !t.persp {
@@ -359,6 +364,13 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	if tr != nil {
 		tr.Finish(m)
 		m.SetTrace(nil)
+	}
+	p.instrs += m.LaneSteps
+	if ps.ps.mayFault && p.check != nil {
+		// A program that loops may run 65,536 instructions a block: its
+		// draw checks after each (on one goroutine: mayFault programs
+		// are never tiled).
+		p.check()
 	}
 	if err != nil {
 		ps.fail("pixel", err)

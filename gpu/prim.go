@@ -86,6 +86,7 @@ func (ex *executor) line(a, b *cvert) {
 	p, t := &d.pipe, &d.tri
 	t.setupAttrs(s0, s1, s1, p)
 	t.front = !d.backEdges // a line faces front; a wireframe triangle's edges face as it does
+	t.z0 += d.edgeBias     // a wireframe triangle's depth bias (Depth Bias: lines of a wireframe only)
 	dx, dy := s1.x-s0.x, s1.y-s0.y
 	if dx == 0 && dy == 0 {
 		return
@@ -238,8 +239,11 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	}
 	// edges
 	d.backEdges = !front
+	if d.pipe.bias {
+		d.edgeBias = d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
+	}
 	ex.line(v0, v1)
 	ex.line(v1, v2)
 	ex.line(v2, v0)
-	d.backEdges = false
+	d.backEdges, d.edgeBias = false, 0
 }

@@ -25,6 +25,7 @@ const maxProgramWords = 1 << 20
 
 // progBinding is SET_PROGRAM's state for one stage.
 type progBinding struct {
+	addr   uint64 // its GPU address
 	mem    []byte // the program's words in GPU memory
 	sysReg uint32
 	bound  bool
@@ -57,7 +58,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 			return
 		}
 		if mem, ok := ex.bytes("program", addr, 4*uint64(words)); ok {
-			s.prog[stage] = progBinding{mem: mem, sysReg: sys, bound: true}
+			s.prog[stage] = progBinding{addr: addr, mem: mem, sysReg: sys, bound: true}
 		}
 	case isa.OpSetLayout:
 		l, err := isa.ParseLayout(a)
@@ -120,7 +121,7 @@ type progState struct {
 	err        error
 
 	consts [2]cbView
-	tex    texUnit
+	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
 	chunk  vsChunk
 	block  psBlock
 }
@@ -347,8 +348,8 @@ func (ex *executor) prepareProgram() bool {
 	}
 	ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
 	ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
-	ps.tex = texUnit{st: s}
-	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex); err != nil {
+	ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
+	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex[isa.StageVS]); err != nil {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
@@ -368,7 +369,7 @@ func (ex *executor) prepareProgram() bool {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
 			return false
 		}
-		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex); err != nil {
+		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			ex.fault("pixel program: %v", err)
 			return false
 		}
@@ -406,15 +407,19 @@ func (c *cbView) Constant(slot, elem int) ([4]uint32, error) {
 	return v, nil
 }
 
-// texUnit is the texture unit as shader.Textures: the sampler of
-// sample.go (filter8 below computes its bits for 8-bit textures).
-type texUnit struct{ st *state }
+// texUnit is the texture unit as shader.Textures for one stage's textures
+// and samplers: the sampler of sample.go (filter8 below computes its bits
+// for 8-bit textures).
+type texUnit struct {
+	st    *state
+	stage uint32
+}
 
 func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Texture < 0 || q.Texture >= numTex {
 		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
 	}
-	tex := &u.st.tex[q.Texture]
+	tex := &u.st.tex[u.stage][q.Texture]
 	out := q.Out
 	if q.Op == shader.TexLoad {
 		for m := q.Mask; m != 0; m &= m - 1 {
@@ -433,7 +438,7 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Sampler < 0 || q.Sampler >= numSamplers {
 		return fmt.Errorf("sampler slot %d outside 0..%d", q.Sampler, numSamplers-1)
 	}
-	sm := &u.st.smp[q.Sampler]
+	sm := &u.st.smp[u.stage][q.Sampler]
 	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
 		filter8(tex, sm, q)
 		return nil
@@ -459,7 +464,7 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	if t < 0 || t >= numTex {
 		return shader.TexInfo{}, fmt.Errorf("texture slot %d outside 0..%d", t, numTex-1)
 	}
-	tex := &u.st.tex[t]
+	tex := &u.st.tex[u.stage][t]
 	if !tex.bound() {
 		return shader.TexInfo{}, nil
 	}

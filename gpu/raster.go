@@ -197,10 +197,13 @@ func (t *tri) raster(p *pipe) { t.rasterRows(p, t.y0, t.y1) }
 func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 	y0, y1 := max(t.y0, ylo), min(t.y1, yhi)
 	e0, e1, e2 := &t.e[0], &t.e[1], &t.e[2]
-	for by := y0; by < y1; by += blk {
+	for by := y0; by < y1 && !p.stop; by += blk {
+		if by > y0 && p.check != nil && !p.check() {
+			return // a row of blocks at a time: the draw's checkpoint
+		}
 		bh := min(blk, y1-by)
 		run := -1 // first x of a run of accepted blocks, -1 when none
-		for bx := t.x0; bx < t.x1; bx += blk {
+		for bx := t.x0; bx < t.x1 && !p.stop; bx += blk {
 			bw := min(blk, t.x1-bx)
 			r0, r1, r2 := e0.at(bx, by), e1.at(bx, by), e2.at(bx, by)
 

@@ -11,13 +11,16 @@ import (
 
 // Hardware limits.
 const (
-	maxDim          = 16384   // surface width and height
-	maxDrawVertices = 1 << 22 // vertices in one draw
-	numVB           = 16      // vertex buffer slots
-	numCB           = 16      // constant buffer slots per stage
-	numTex          = 16      // texture slots
-	numSamplers     = 16      // sampler slots
-	vertexBytes     = isa.VertexBytes
+	maxDim          = 16384               // surface width and height
+	maxDrawVertices = 1 << 22             // vertices in one draw
+	numVB           = isa.MaxVertexSlots  // vertex buffer slots
+	numCB           = 16                  // constant buffer slots per stage
+	numTex          = isa.MaxTexSlots     // texture slots per stage (t0..t127)
+	numSamplers     = isa.MaxSamplerSlots // sampler slots per stage
+	// numStages are the stages with a program on this GPU: isa.StageVS and
+	// isa.StagePS (SET_TEX_STAGE and SET_SAMPLER_STAGE fault for the others).
+	numStages   = 2
+	vertexBytes = isa.VertexBytes
 )
 
 // surface is a resolved 2D surface: its bytes in memory and layout. bpp is
@@ -76,21 +79,37 @@ type stencilState struct {
 }
 
 type state struct {
-	rt        [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
-	ds        surface
-	vb        [numVB]vbuf
-	ib        ibuf
-	cb        [2][numCB][]byte
-	tex       [numTex]surface
-	smp       [numSamplers]sampler
-	vp        viewport
-	vpSet     bool
-	cull      uint32
-	wireframe bool // fill mode WIREFRAME: triangles drawn as their edges
-	frontCCW  bool
-	depthClip bool
-	blend     [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
-	depth     depthState
+	rt  [isa.MaxRenderTargets]surface // SET_RT (slot 0) and SET_RT_SLOT
+	ds  surface
+	vb  [numVB]vbuf
+	ib  ibuf
+	cb  [numStages][numCB][]byte
+	tex [numStages][numTex]surface // SET_TEX (the pixel stage's) and SET_TEX_STAGE
+	smp [numStages][numSamplers]sampler
+	// texN: each stage's texture slots below it may be bound (one past the
+	// highest slot ever bound in this buffer).
+	texN  [numStages]int
+	vp    viewport
+	vpSet bool
+	// Viewports 1..15 (SET_VIEWPORT_N) and the scissor rectangles
+	// (SET_SCISSOR): the rasterizer uses index 0, as Direct3D 11 does
+	// without a geometry shader choosing another (SV_ViewportArrayIndex).
+	vpN     [isa.MaxViewports]viewport
+	scissor [isa.MaxViewports]rect
+	// SET_RASTER's flags: the scissor test; MultisampleEnable and
+	// AntialiasedLineEnable, which select the line algorithm of a
+	// multisampled target only (every target has one sample: lines stay
+	// aliased).
+	scissorOn, msaaLines, aaLines bool
+	// SET_DEPTH_BIAS: DepthBias, DepthBiasClamp, SlopeScaledDepthBias.
+	depthBias         int32
+	biasClamp, biasSS float32
+	cull              uint32
+	wireframe         bool // fill mode WIREFRAME: triangles drawn as their edges
+	frontCCW          bool
+	depthClip         bool
+	blend             [isa.MaxRenderTargets]blendState // SET_BLEND (all of them) and SET_BLEND_RT
+	depth             depthState
 	// SET_BLEND_FACTOR's: the blend factor, the sample mask and
 	// alpha-to-coverage.
 	blendFactor [4]float32
@@ -103,6 +122,7 @@ type state struct {
 }
 
 var (
+	defaultSampler = sampler{filter: isa.FilterLinear, u: isa.AddrClamp, v: isa.AddrClamp, border: [4]float32{1, 1, 1, 1}}
 	defaultBlend   = blendState{src: isa.BlendOne, dst: isa.BlendZero, op: isa.BlendOpAdd, srcA: isa.BlendOne, dstA: isa.BlendZero, opA: isa.BlendOpAdd, mask: 0xF}
 	defaultStencil = stencilState{readMask: 0xFF, writeMask: 0xFF, face: [2]isa.StencilFace{
 		{Fail: isa.StencilKeep, DepthFail: isa.StencilKeep, Pass: isa.StencilKeep, Func: isa.CmpAlways},
@@ -128,8 +148,10 @@ func (s *state) reset() {
 	for i := range s.blend {
 		s.blend[i] = defaultBlend
 	}
-	for i := range s.smp {
-		s.smp[i] = sampler{filter: isa.FilterLinear, u: isa.AddrClamp, v: isa.AddrClamp, border: [4]float32{1, 1, 1, 1}}
+	for st := range s.smp {
+		for i := range s.smp[st] {
+			s.smp[st][i] = defaultSampler
+		}
 	}
 }
 
@@ -179,6 +201,43 @@ func (ex *executor) surface(p isa.Packet, i int, what string, use int) (surface,
 		return surface{}, false
 	}
 	return surface{mem: mem, w: int(w), h: int(h), pitch: int(pitch), fmt: fm, bpp: int(fm.Info().Bytes)}, true
+}
+
+// stageOK reports whether stage has a program on this GPU (it faults
+// when not).
+func (ex *executor) stageOK(stage uint32) bool {
+	if stage >= numStages {
+		ex.fault("stage %d: this GPU runs programs in stages %d (vertex) and %d (pixel) only", stage, isa.StageVS, isa.StagePS)
+		return false
+	}
+	return true
+}
+
+// setTex binds texture slot of stage to the surface at a[i:] of p (unbinds
+// it for address 0).
+func (ex *executor) setTex(p isa.Packet, stage, slot uint32, i int) {
+	s := &ex.st
+	if slot >= numTex {
+		ex.fault("slot %d outside 0..%d", slot, numTex-1)
+		return
+	}
+	s.tex[stage][slot] = surface{}
+	if p.Addr(i) != 0 {
+		s.tex[stage][slot], _ = ex.surface(p, i, "texture", useTexture)
+		s.texN[stage] = max(s.texN[stage], int(slot)+1)
+	}
+}
+
+// setSampler sets a sampler of stage from a: slot filter addressU
+// addressV borderRGBA8.
+func (ex *executor) setSampler(stage uint32, a []uint32) {
+	slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
+	if slot >= numSamplers || filter > isa.FilterLinear || u > isa.AddrBorder || v > isa.AddrBorder {
+		ex.fault("slot %d filter %d address %d,%d: out of range", slot, filter, u, v)
+		return
+	}
+	ex.st.smp[stage][slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
+		float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
 }
 
 // setState runs the SET_* packets. An invalid packet faults and leaves the
@@ -247,23 +306,17 @@ func (ex *executor) setState(p isa.Packet) {
 			s.cb[stage][slot] = mem
 		}
 	case isa.OpSetTex:
-		slot := a[0]
-		if slot >= numTex {
-			ex.fault("slot %d outside 0..%d", slot, numTex-1)
-			return
-		}
-		s.tex[slot] = surface{}
-		if p.Addr(1) != 0 {
-			s.tex[slot], _ = ex.surface(p, 1, "texture", useTexture)
+		ex.setTex(p, isa.StagePS, a[0], 1)
+	case isa.OpSetTexStage:
+		if ex.stageOK(a[0]) {
+			ex.setTex(p, a[0], a[1], 2)
 		}
 	case isa.OpSetSampler:
-		slot, filter, u, v, b := a[0], a[1], a[2], a[3], a[4]
-		if slot >= numSamplers || filter > isa.FilterLinear || u > isa.AddrBorder || v > isa.AddrBorder {
-			ex.fault("slot %d filter %d address %d,%d: out of range", slot, filter, u, v)
-			return
+		ex.setSampler(isa.StagePS, a)
+	case isa.OpSetSamplerStage:
+		if ex.stageOK(a[0]) {
+			ex.setSampler(a[0], a[1:])
 		}
-		s.smp[slot] = sampler{filter: filter, u: u, v: v, border: [4]float32{
-			float32(b&0xFF) / 255, float32(b>>8&0xFF) / 255, float32(b>>16&0xFF) / 255, float32(b>>24) / 255}}
 	case isa.OpSetProgram, isa.OpSetLayout:
 		ex.setProgramState(p)
 	case isa.OpSetViewport:
@@ -274,12 +327,32 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.vpSet = true
 	case isa.OpSetRaster:
-		cull := a[0] &^ isa.RasterWireframe
+		cull := a[0] &^ isa.RasterFlags
 		if cull > isa.CullBack {
 			ex.fault("cull mode %d", a[0])
 			return
 		}
 		s.cull, s.wireframe, s.frontCCW, s.depthClip = cull, a[0]&isa.RasterWireframe != 0, a[1] != 0, a[2] != 0
+		s.scissorOn, s.msaaLines, s.aaLines = a[0]&isa.RasterScissor != 0, a[0]&isa.RasterMultisample != 0, a[0]&isa.RasterAALine != 0
+	case isa.OpSetScissor:
+		if a[0] >= isa.MaxViewports {
+			ex.fault("scissor rectangle %d outside 0..%d", a[0], isa.MaxViewports-1)
+			return
+		}
+		s.scissor[a[0]] = rect{x0: int32(a[1]), y0: int32(a[2]), x1: int32(a[3]), y1: int32(a[4])}
+	case isa.OpSetViewportN:
+		if a[0] == 0 || a[0] >= isa.MaxViewports {
+			ex.fault("viewport %d outside 1..%d", a[0], isa.MaxViewports-1)
+			return
+		}
+		s.vpN[a[0]] = viewport{
+			x: sane(p.F32(1), -32768, 32767), y: sane(p.F32(2), -32768, 32767),
+			w: sane(p.F32(3), 0, 32768), h: sane(p.F32(4), 0, 32768),
+			minZ: sane(p.F32(5), 0, 1), maxZ: sane(p.F32(6), 0, 1),
+		}
+	case isa.OpSetDepthBias:
+		s.depthBias = int32(a[0])
+		s.biasClamp, s.biasSS = saneF32(p.F32(1)), saneF32(p.F32(2))
 	case isa.OpSetBlend:
 		b, ok := ex.blendOf(a)
 		if !ok {
@@ -315,7 +388,7 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.depth = depthState{enable: a[0] != 0, write: a[1] != 0, fn: a[2]}
 	case isa.OpSetTopology:
-		if a[0] > isa.TopoTriangleStrip {
+		if a[0] >= isa.NumTopologies {
 			ex.fault("topology %d", a[0])
 			return
 		}
@@ -337,6 +410,23 @@ func (ex *executor) blendOf(a []uint32) (blendState, bool) {
 		return blendState{}, false
 	}
 	return blendState{enable: a[0] != 0, src: a[1], dst: a[2], op: a[3], srcA: a[4], dstA: a[5], opA: a[6], mask: a[7] & 0xF}, true
+}
+
+// rect is a scissor rectangle: pixels x0..x1-1, y0..y1-1.
+type rect struct{ x0, y0, x1, y1 int32 }
+
+// saneF32 is a float from a packet, NaN as 0 and infinities as the
+// largest finite values.
+func saneF32(v float32) float32 {
+	switch {
+	case v != v:
+		return 0
+	case v > math.MaxFloat32:
+		return math.MaxFloat32
+	case v < -math.MaxFloat32:
+		return -math.MaxFloat32
+	}
+	return v
 }
 
 // sane clamps a float from a packet into [lo, hi]; NaN becomes lo.

@@ -3,6 +3,7 @@ package gpu
 import (
 	"testing"
 
+	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 )
 
@@ -12,8 +13,8 @@ import (
 func TestTexUnitInfo(t *testing.T) {
 	var s state
 	s.reset()
-	s.tex[2] = surface{mem: make([]byte, 64*4*32), w: 64, h: 32, pitch: 256, bpp: 4}
-	u := texUnit{st: &s}
+	s.tex[isa.StagePS][2] = surface{mem: make([]byte, 64*4*32), w: 64, h: 32, pitch: 256, bpp: 4}
+	u := texUnit{st: &s, stage: isa.StagePS}
 	tests := []struct {
 		slot    int
 		want    shader.TexInfo

@@ -33,9 +33,12 @@ type lane struct {
 	_     [128]byte
 }
 
-// emit rasterizes d.tri, now or as part of a batch.
+// emit rasterizes d.tri, now or as part of a batch. A draw that may be
+// tiled is batched however many goroutines rasterize (one, natively or in
+// WebAssembly, or several), so that its checkpoints (draw.go) come after
+// the same work: the end of a batch, a round of rows of one.
 func (d *drawScratch) emit() {
-	if d.workers <= 1 || !d.pipe.tileable {
+	if !d.pipe.tileable {
 		d.tri.raster(&d.pipe)
 		return
 	}
@@ -53,28 +56,65 @@ func (d *drawScratch) flush() {
 	if len(d.batch) == 0 {
 		return
 	}
-	if d.area < parallelArea {
-		for i := range d.batch {
-			d.batch[i].raster(&d.pipe)
-		}
-	} else {
+	if d.workers > 1 && d.area >= parallelArea {
 		d.rasterParallel()
+	} else {
+		d.rasterRounds()
 	}
 	d.batch = d.batch[:0]
 	d.area = 0
 }
 
-// rasterBands is worker i of n's share of the batch: its bands, each
-// triangle in order.
-func (d *drawScratch) rasterBands(p *pipe, i, n int) {
+// rasterRounds rasterizes the batch on this goroutine, round by round of
+// rows as the tile workers do (each triangle in order within a round, so a
+// pixel sees its triangles in the same order), with the draw's checkpoint
+// between two rounds and none inside.
+func (d *drawScratch) rasterRounds() {
+	p := &d.pipe
+	check := p.check
+	p.check = nil
+	defer func() { p.check = check }()
+	lo, hi := d.batchRows()
+	for ylo := lo; ylo < hi && !p.stop; ylo += roundRows {
+		if ylo > lo && check != nil && !check() {
+			break
+		}
+		for j := range d.batch {
+			d.batch[j].rasterRows(p, ylo, ylo+roundRows)
+		}
+	}
+}
+
+// rasterBands is worker i of n's share of the batch's rows [ylo, yhi)
+// (multiples of tileRows): its bands, each triangle in order.
+func (d *drawScratch) rasterBands(p *pipe, i, n, ylo, yhi int) {
 	for j := range d.batch {
 		t := &d.batch[j]
-		k := t.y0 / tileRows
+		lo, hi := max(t.y0, ylo), min(t.y1, yhi)
+		if lo >= hi {
+			continue
+		}
+		k := lo / tileRows
 		k += ((i-k%n)%n + n) % n // first band of worker i at or after k
-		for ; k*tileRows < t.y1; k += n {
+		for ; k*tileRows < hi; k += n {
 			t.rasterRows(p, k*tileRows, (k+1)*tileRows)
 		}
 	}
+}
+
+// roundRows is the rows of a batch the tile workers rasterize between two
+// of the draw's checkpoints: the work of a round is the same however the
+// workers interleave, so where a draw stops is too.
+const roundRows = 16 * tileRows
+
+// batchRows is the rows the batch's triangles span, rounded out to
+// multiples of tileRows.
+func (d *drawScratch) batchRows() (lo, hi int) {
+	lo, hi = d.batch[0].y0, d.batch[0].y1
+	for j := range d.batch {
+		lo, hi = min(lo, d.batch[j].y0), max(hi, d.batch[j].y1)
+	}
+	return lo / tileRows * tileRows, hi
 }
 
 // tileable reports whether the draw may be split into bands: no pixel of

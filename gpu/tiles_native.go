@@ -30,43 +30,58 @@ func (d *drawScratch) rasterParallel() {
 			if d.prog.bindWorker(&d.lanes[i]) != nil {
 				// Binding read the constants the draw's own machine
 				// read without error: not seen. The batch runs here.
-				for j := range d.batch {
-					d.batch[j].raster(&d.pipe)
-				}
+				d.rasterRounds()
 				return
 			}
 		}
 	}
 	d.parallel++
+	var ylo, yhi int
 	work := func(i int) {
 		l := &d.lanes[i]
 		defer func() { l.panic = recover() }()
-		d.rasterBands(&l.p, i, n)
+		d.rasterBands(&l.p, i, n, ylo, yhi)
 	}
-	var wg sync.WaitGroup
 	for i := range n {
 		d.lanes[i].p = d.pipe
-		d.lanes[i].p.shaded, d.lanes[i].p.passed = 0, 0
 		d.lanes[i].p.cols = &d.lanes[i].cols
+		d.lanes[i].p.check = nil // the rounds check, here
 		if p := &d.lanes[i].p; p.prog != nil && i > 0 {
 			// A machine and a block of its own, the block set up as the
 			// draw's.
 			d.lanes[i].blk = *p.blk
 			p.blk, p.m = &d.lanes[i].blk, d.lanes[i].m
 		}
-		if i > 0 {
-			wg.Go(func() { work(i) })
+	}
+	// Round by round of rows, the counters summed in worker order and the
+	// draw's checkpoint between two.
+	lo, hi := d.batchRows()
+	for ylo = lo; ylo < hi && !d.pipe.stop; ylo += roundRows {
+		yhi = ylo + roundRows
+		if ylo > lo && !d.check() {
+			break
+		}
+		var wg sync.WaitGroup
+		for i := range n {
+			d.lanes[i].p.shaded, d.lanes[i].p.passed, d.lanes[i].p.instrs = 0, 0, 0
+			if i > 0 {
+				wg.Go(func() { work(i) })
+			}
+		}
+		work(0) // this goroutine's own share
+		wg.Wait()
+		for i := range n {
+			l := &d.lanes[i]
+			if l.panic != nil {
+				panic(l.panic)
+			}
+			d.pipe.shaded += l.p.shaded
+			d.pipe.passed += l.p.passed
+			d.pipe.instrs += l.p.instrs
 		}
 	}
-	work(0) // this goroutine's own share
-	wg.Wait()
 	for i := range n {
 		l := &d.lanes[i]
-		if l.panic != nil {
-			panic(l.panic)
-		}
-		d.pipe.shaded += l.p.shaded
-		d.pipe.passed += l.p.passed
 		l.p = pipe{} // drop references to memory
 		l.blk.words = nil
 	}

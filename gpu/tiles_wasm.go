@@ -5,8 +5,4 @@ package gpu
 // WebAssembly runs Go on one thread: the rasterizer stays on one goroutine.
 func rasterWorkers(int) int { return 1 }
 
-func (d *drawScratch) rasterParallel() {
-	for i := range d.batch {
-		d.batch[i].raster(&d.pipe)
-	}
-}
+func (d *drawScratch) rasterParallel() { d.rasterRounds() }

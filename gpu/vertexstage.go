@@ -36,7 +36,7 @@ func (ex *executor) programVertex(i uint32, out *cvert) {
 	if c.n == 0 || i < c.base || i-c.base >= uint32(c.n) {
 		ex.shadeVertices(i)
 	}
-	if ex.draw.prog.failed {
+	if ex.draw.prog.failed || ex.draw.stop {
 		*out = cvert{} // w = 0: outside the clip volume, drawn nowhere
 		return
 	}
@@ -97,8 +97,16 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	}
 	if moves := ps.vs.moves; moves != nil {
 		runMoves(m, moves, mask)
-	} else if _, err := m.Run(mask); err != nil {
-		ps.fail("vertex", err)
+		d.vsInstrs += uint64(len(ps.vs.prog.Code) * bits.OnesCount64(mask)) // what the program would have run
+	} else {
+		_, err := m.Run(mask)
+		d.vsInstrs += m.LaneSteps
+		if err != nil {
+			ps.fail("vertex", err)
+			return
+		}
+	}
+	if !ex.checkpoint() {
 		return
 	}
 	// The varyings: the program's outputs, and zeros up to the registers

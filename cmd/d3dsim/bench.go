@@ -181,7 +181,8 @@ func runScene(src string) (*scenario.Run, time.Duration, error) {
 		return nil, 0, err
 	}
 	events, steps, ms, pixels := uint64(100_000_000), uint64(100_000_000), uint64(1_000_000_000), uint64(1_000_000_000_000)
-	r := scenario.NewRun(s, scenario.Overrides{MaxEvents: &events, MaxSteps: &steps, MaxTime: &ms, MaxPixels: &pixels})
+	instrs := uint64(1_000_000_000_000_000)
+	r := scenario.NewRun(s, scenario.Overrides{MaxEvents: &events, MaxSteps: &steps, MaxTime: &ms, MaxPixels: &pixels, MaxInstructions: &instrs})
 	start := time.Now()
 	sum := r.Finish()
 	d := time.Since(start)

@@ -95,6 +95,9 @@ func TestFillPipelinePixels(t *testing.T) {
 // TestBenchJSONKeys runs a tiny bench and checks the keys of the JSON object
 // d3dsim bench --json prints (docs/performance.md).
 func TestBenchJSONKeys(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every bench scene, 14 minutes under -race at a load of 30 (make race); make unit runs it")
+	}
 	saved := benchSizes
 	defer func() { benchSizes = saved }()
 	benchSizes.minTime, benchSizes.cmdlists, benchSizes.discards = 0, 50, 50

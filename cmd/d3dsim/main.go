@@ -73,12 +73,14 @@ flags of run and verify:
   --max-events N    events the trace ring holds, N >= 1000 (option maxevents)
   --max-time MS     milliseconds of virtual time, MS <= 1000000000 (option maxtime)
   --max-pixels N    pixels shaded, written or presented (option maxpixels)
+  --max-instructions N
+                    shader instructions executed, one per vertex or pixel (option maxinstructions)
   --max-objects N   live objects per device, 16..1073741824 (option maxobjects)
   A scenario or a link holds its options to their ranges (maxsteps 1..100000000, maxevents 1000..4000000,
-  maxtime 1..60000, maxpixels 1..20000000000, maxobjects 16..250000, sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB,
-  gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB, the HLSL compiler's hlsl.tokens 1..4194304,
-  hlsl.nodes 1..16777216, hlsl.instructions 1..1048576) and is refused when one is outside; a --max-* flag replaces the
-  option and may go past its range.
+  maxtime 1..60000, maxpixels 1..20000000000, maxinstructions 1..100000000000, maxobjects 16..250000,
+  sysmem 1MiB..512MiB, gpu.vram 1MiB..1GiB, gpu.engines 1..8, umd.cmdbuf 4KiB..64MiB, and the HLSL
+  compiler's hlsl.tokens 1..4194304, hlsl.nodes 1..16777216, hlsl.instructions 1..1048576) and is refused
+  when one is outside; a --max-* flag replaces the option and may go past its range.
 
 exit status: 0 passed; 1 an expectation failed, a rule was violated or a budget stopped the run (--modes: also
 a difference between the modes);
@@ -112,9 +114,9 @@ func (k flagKind) form() string {
 // TestUsageListsEveryFlag).
 var verbFlags = map[string]map[string]flagKind{
 	"run": {"seed": fUint, "sync": fBool, "out": fString, "link": fString, "link-file": fString, "modes": fBool,
-		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
-		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-objects": fCount},
+		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
 	"link":       {"base": fURL},
 	"bench":      {"json": fBool, "n": fCount},
 	"gallery":    {"out": fString, "base": fString, "files": fString},

@@ -119,6 +119,9 @@ func TestNoInputPanics(t *testing.T) {
 // TestBenchScenesPass runs every benchmark scene small: each must run clean
 // (no failure, no violation), so `d3dsim bench` measures a correct run.
 func TestBenchScenesPass(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the bench scenes, two minutes under -race at a load of 30 (make race); make unit runs it")
+	}
 	scenes := map[string]string{
 		"draws":            drawScene(3000),
 		"fill":             fillScene(5),

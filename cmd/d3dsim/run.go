@@ -84,7 +84,7 @@ func cmdRun(a args, stdin io.Reader, stdout, stderr io.Writer, verifyOnly bool) 
 		return exitBadIn
 	}
 	o := scenario.Overrides{Seed: flagUint(a, "seed"), MaxSteps: flagUint(a, "max-steps"), MaxEvents: flagUint(a, "max-events"),
-		MaxTime: flagUint(a, "max-time"), MaxPixels: flagUint(a, "max-pixels"), MaxObjects: flagUint(a, "max-objects")}
+		MaxTime: flagUint(a, "max-time"), MaxPixels: flagUint(a, "max-pixels"), MaxInstructions: flagUint(a, "max-instructions"), MaxObjects: flagUint(a, "max-objects")}
 	switch {
 	case o.MaxEvents != nil && *o.MaxEvents < 1000:
 		err = badf("flag --max-events %d: must be at least 1000", *o.MaxEvents)

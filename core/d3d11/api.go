@@ -92,6 +92,7 @@ const (
 type (
 	Topology = ddi.Topology // D3D11_PRIMITIVE_TOPOLOGY
 	Viewport = ddi.Viewport // D3D11_VIEWPORT
+	Rect     = ddi.Rect     // D3D11_RECT
 )
 
 const (
@@ -101,6 +102,7 @@ const (
 	TopologyLineStrip     = ddi.TopologyLineStrip
 	TopologyTriangleList  = ddi.TopologyTriangleList
 	TopologyTriangleStrip = ddi.TopologyTriangleStrip
+	MaxViewports          = ddi.MaxViewports
 )
 
 // State objects' descriptions and the enumerations in them.
@@ -153,6 +155,10 @@ func Enum(kind string) map[string]uint32 { return ddi.Enums[kind] }
 // EnumNames lists the names of an enumeration's values, sorted.
 func EnumNames(kind string) []string { return ddi.EnumNames(kind) }
 
+// EnumName is the scenario spelling of value v of enum kind (the first
+// in order when several spell it), or its number.
+func EnumName(kind string, v uint32) string { return enumNameOr(kind, v) }
+
 // VoidMethod reports whether the ID3D11DeviceContext method name returns
 // void in D3D11 ("ID3D11DeviceContext interface"): the application gets no
 // HRESULT from it, and a call the runtime finds invalid is dropped, the
@@ -165,9 +171,23 @@ var voidMethods = map[string]bool{
 	"IASetVertexBuffers": true, "IASetIndexBuffer": true, "IASetPrimitiveTopology": true,
 	"VSSetShader": true, "PSSetShader": true, "VSSetConstantBuffers": true, "PSSetConstantBuffers": true,
 	"PSSetShaderResources": true, "PSSetSamplers": true, "OMSetRenderTargets": true, "OMSetBlendState": true,
-	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true,
+	"OMSetDepthStencilState": true, "RSSetState": true, "RSSetViewports": true, "RSSetScissorRects": true,
 	"ClearRenderTargetView": true, "ClearDepthStencilView": true, "Draw": true, "DrawIndexed": true,
 	"CopyResource": true, "UpdateSubresource": true, "Unmap": true, "Begin": true, "End": true,
 	"Flush": true, "ClearState": true, "ExecuteCommandList": true,
 	"IASetInputLayout": true, "DrawInstanced": true, "DrawIndexedInstanced": true,
+	"DrawInstancedIndirect": true, "DrawIndexedInstancedIndirect": true,
+	"IAGetVertexBuffers": true, "IAGetIndexBuffer": true, "IAGetInputLayout": true, "IAGetPrimitiveTopology": true,
+	"OMGetRenderTargets": true, "OMGetBlendState": true, "OMGetDepthStencilState": true,
+	"RSGetState": true, "RSGetViewports": true, "RSGetScissorRects": true,
+}
+
+func init() {
+	// Every stage's binding calls (the six stages' tables exist).
+	for st := range NumStages {
+		for _, m := range []string{"SetConstantBuffers", "SetShaderResources", "SetSamplers",
+			"GetConstantBuffers", "GetShaderResources", "GetSamplers", "GetShader"} {
+			voidMethods[st.String()+m] = true
+		}
+	}
 }

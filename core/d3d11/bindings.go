@@ -1,6 +1,7 @@
 package d3d11
 
 import (
+	"fmt"
 	"slices"
 
 	"d3dsim/core/ddi"
@@ -11,17 +12,14 @@ import (
 // (FinishCommandList, ExecuteCommandList and ClearState work on them all).
 
 // iaSlots is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT: the vertex-buffer
-// slots a context has (the simulated GPU reads slot 0; the others are kept
-// and restored exactly all the same).
+// slots a context has (the simulated GPU fetches from all 32).
 const iaSlots = ddi.IAVertexInputResourceSlotCount
 
 // slots are the objects a context binds.
 type slots struct {
 	vb               [iaSlots]*Resource
 	ib               *Resource
-	vsCB, psCB       [4]*Resource
-	srv              [8]*View
-	samp             [8]*State
+	stages           [NumStages]stageSlots
 	vs, ps           *Shader
 	layout           *InputLayout
 	rtv              [maxRTVs]*View
@@ -37,7 +35,8 @@ type binding struct {
 	ibFormat           ddi.Format
 	ibOffset           uint32
 	topo               ddi.Topology
-	vp                 *ddi.Viewport
+	vps                []ddi.Viewport
+	scissors           []ddi.Rect
 	blendFactor        [4]float32
 	sampleMask         uint32
 	stencilRef         uint32
@@ -48,7 +47,7 @@ const maxRTVs = 8
 
 func (c *DeviceContext) bindings() binding {
 	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
-		topo: c.topo, vp: c.viewport(), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
+		topo: c.topo, vps: slices.Clone(c.vps), scissors: slices.Clone(c.scissors), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
 }
 
 // renderTargets is the bound render target views up to the last one bound
@@ -76,6 +75,70 @@ func (c *DeviceContext) bindRenderTargets(rtvs []*View, dsv *View) {
 		bind(c, &c.rtv[i], v, nilView)
 	}
 	bind(c, &c.dsv, dsv, nilView)
+}
+
+// checkTopology is IASetPrimitiveTopology's validation: a
+// D3D11_PRIMITIVE_TOPOLOGY value; the patch lists (33..64) need hull and
+// domain shaders, which the simulated GPU does not have yet.
+func (c *DeviceContext) checkTopology(t ddi.Topology) error {
+	msg := ""
+	switch {
+	case t >= 33 && t <= 64:
+		msg = fmt.Sprintf("Topology %d is a %d-control-point patch list: the simulated GPU has no hull and domain shaders to draw it", t, t-32)
+	case enumName("Topology", uint32(t)) == "":
+		msg = fmt.Sprintf("Topology %d is not a D3D11_PRIMITIVE_TOPOLOGY value", t)
+	default:
+		return nil
+	}
+	err := c.dev.invalid("IASetPrimitiveTopology", "", "%s", msg)
+	c.api("IASetPrimitiveTopology", "").end(err)
+	return err
+}
+
+// checkViewports is RSSetViewports' validation ("D3D11_VIEWPORT
+// structure", "ID3D11DeviceContext::RSSetViewports"): at most sixteen, each
+// with Width and Height not negative, its corners within
+// D3D11_VIEWPORT_BOUNDS_MIN..MAX (-32768..32767) and MinDepth and MaxDepth
+// in [0, 1]. The message names the field.
+func (c *DeviceContext) checkViewports(vps []ddi.Viewport) error {
+	bad := func(format string, a ...any) error {
+		err := c.dev.invalid("RSSetViewports", "", format, a...)
+		c.api("RSSetViewports", "").end(err)
+		return err
+	}
+	if len(vps) > ddi.MaxViewports {
+		return bad("NumViewports %d is more than %d", len(vps), ddi.MaxViewports)
+	}
+	for i, v := range vps {
+		switch {
+		case !(v.Width >= 0) || !(v.Height >= 0):
+			return bad("pViewports[%d]: Width %g and Height %g must not be negative", i, v.Width, v.Height)
+		case !(v.X >= -32768 && v.Y >= -32768 && v.X+v.Width <= 32767 && v.Y+v.Height <= 32767):
+			return bad("pViewports[%d]: %g,%g to %g,%g is outside D3D11_VIEWPORT_BOUNDS_MIN..MAX (-32768..32767)", i, v.X, v.Y, v.X+v.Width, v.Y+v.Height)
+		case !(v.MinDepth >= 0 && v.MinDepth <= 1 && v.MaxDepth >= 0 && v.MaxDepth <= 1):
+			return bad("pViewports[%d]: MinDepth %g and MaxDepth %g must be in [0, 1]", i, v.MinDepth, v.MaxDepth)
+		}
+	}
+	return nil
+}
+
+// checkScissors is RSSetScissorRects' validation: at most sixteen, each
+// with left <= right and top <= bottom.
+func (c *DeviceContext) checkScissors(rects []ddi.Rect) error {
+	bad := func(format string, a ...any) error {
+		err := c.dev.invalid("RSSetScissorRects", "", format, a...)
+		c.api("RSSetScissorRects", "").end(err)
+		return err
+	}
+	if len(rects) > ddi.MaxViewports {
+		return bad("NumRects %d is more than %d", len(rects), ddi.MaxViewports)
+	}
+	for i, r := range rects {
+		if r.Left > r.Right || r.Top > r.Bottom {
+			return bad("pRects[%d]: left %d, top %d, right %d, bottom %d: left may not pass right, nor top bottom", i, r.Left, r.Top, r.Right, r.Bottom)
+		}
+	}
+	return nil
 }
 
 // checkRenderTargets is OMSetRenderTargets' validation
@@ -127,10 +190,10 @@ func (c *DeviceContext) checkRenderTargets(rtvs []*View, dsv *View) error {
 }
 
 func (c *DeviceContext) viewport() *ddi.Viewport {
-	if !c.hasVP {
+	if len(c.vps) == 0 {
 		return nil
 	}
-	vp := c.vp
+	vp := c.vps[0]
 	return &vp
 }
 
@@ -142,8 +205,11 @@ func (c *DeviceContext) restore(b binding) {
 	if b.topo != ddi.TopologyUndefined {
 		c.IASetPrimitiveTopology(b.topo)
 	}
-	if b.vp != nil {
-		c.RSSetViewports(*b.vp)
+	if len(b.vps) > 0 {
+		c.RSSetViewports(b.vps...)
+	}
+	if len(b.scissors) > 0 {
+		c.RSSetScissorRects(b.scissors...)
 	}
 	for i, vb := range b.vb {
 		if vb != nil && vb.Alive() {
@@ -162,20 +228,26 @@ func (c *DeviceContext) restore(b binding) {
 	if b.ps != nil && b.ps.Alive() {
 		c.PSSetShader(b.ps)
 	}
-	for i := range b.vsCB {
-		if b.vsCB[i] != nil && b.vsCB[i].Alive() {
-			c.VSSetConstantBuffers(uint32(i), b.vsCB[i])
-		}
-		if b.psCB[i] != nil && b.psCB[i].Alive() {
-			c.PSSetConstantBuffers(uint32(i), b.psCB[i])
+	// (one call per slot, as before the ranges: the traces of a restore
+	// stay what they were; VS's then PS's, constant buffers first)
+	for i := range ddi.ConstantBufferSlots {
+		for st := range StagePS + 1 {
+			if r := b.stages[st].cb[i]; r != nil && r.Alive() {
+				c.SetConstantBuffers(st, uint32(i), []*Resource{r})
+			}
 		}
 	}
-	for i := range b.srv {
-		if b.srv[i] != nil && b.srv[i].Alive() {
-			c.PSSetShaderResources(uint32(i), b.srv[i])
-		}
-		if b.samp[i] != nil && b.samp[i].Alive() {
-			c.PSSetSamplers(uint32(i), b.samp[i])
+	for st := range StagePS + 1 {
+		t := &b.stages[st]
+		for i := range t.srv {
+			if v := t.srv[i]; v != nil && v.Alive() {
+				c.SetShaderResources(st, uint32(i), []*View{v})
+			}
+			if i < len(t.samp) {
+				if s := t.samp[i]; s != nil && s.Alive() {
+					c.SetSamplers(st, uint32(i), []*State{s})
+				}
+			}
 		}
 	}
 	rtvs := b.rtv[:0]
@@ -207,14 +279,7 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.vs, nil, nilShader)
 	bind(c, &c.ps, nil, nilShader)
 	bind(c, &c.layout, nil, nilLayout)
-	for i := range c.vsCB {
-		bind(c, &c.vsCB[i], nil, nilRes)
-		bind(c, &c.psCB[i], nil, nilRes)
-	}
-	for i := range c.srv {
-		bind(c, &c.srv[i], nil, nilView)
-		bind(c, &c.samp[i], nil, nilState)
-	}
+	c.unbindStages()
 	for i := range c.rtv {
 		bind(c, &c.rtv[i], nil, nilView)
 	}
@@ -225,11 +290,27 @@ func (c *DeviceContext) unbindAll() {
 	c.resetScalars()
 }
 
+// unbindStages drops every stage's constant buffers, views and samplers.
+func (c *DeviceContext) unbindStages() {
+	for st := range c.stages {
+		t := &c.stages[st]
+		for i := range t.cb {
+			bind(c, &t.cb[i], nil, nilRes)
+		}
+		for i := range t.srv {
+			bind(c, &t.srv[i], nil, nilView)
+		}
+		for i := range t.samp {
+			bind(c, &t.samp[i], nil, nilState)
+		}
+	}
+}
+
 // resetScalars puts the bindings that hold no object back to the default
 // state.
 func (c *DeviceContext) resetScalars() {
 	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
-	c.topo, c.vp, c.hasVP = ddi.TopologyUndefined, ddi.Viewport{}, false
+	c.topo, c.vps, c.scissors = ddi.TopologyUndefined, nil, nil
 	c.blendFactor, c.sampleMask, c.stencilRef = [4]float32{1, 1, 1, 1}, ^uint32(0), 0
 }
 
@@ -255,17 +336,35 @@ func (c *DeviceContext) pinBindings() func() {
 		held = append(held, o)
 	}
 	b := c.bindings()
-	for _, r := range append(append(b.vb[:], b.ib), append(b.vsCB[:], b.psCB[:]...)...) {
+	for _, r := range append(b.vb[:], b.ib) {
 		if r != nil {
 			add(r)
 		}
 	}
-	for _, v := range append(append(b.srv[:], b.rtv[:]...), b.dsv) {
+	for st := range b.stages {
+		t := &b.stages[st]
+		for _, r := range t.cb {
+			if r != nil {
+				add(r)
+			}
+		}
+		for _, v := range t.srv {
+			if v != nil {
+				add(v)
+			}
+		}
+		for _, s := range t.samp {
+			if s != nil {
+				add(s)
+			}
+		}
+	}
+	for _, v := range append(b.rtv[:], b.dsv) {
 		if v != nil {
 			add(v)
 		}
 	}
-	for _, s := range append(b.samp[:], b.blend, b.rs, b.depth) {
+	for _, s := range []*State{b.blend, b.rs, b.depth} {
 		if s != nil {
 			add(s)
 		}

@@ -434,60 +434,91 @@ func (c *callbacks) PfnStatePsShaderCb(core ddi.HRTCORELAYER) {
 	})
 }
 
-func (c *callbacks) stateCB(core ddi.HRTCORELAYER, name string, start, count uint32, slots func(x *DeviceContext) *[4]*Resource, set func(u ddi.Device, h ddi.HDEVICE, start uint32, b []ddi.HRESOURCE)) {
+func (c *callbacks) stateCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
 	c.refresh(core, name, func(x *DeviceContext) string {
-		lo, hi := slotRange(start, count, 4)
-		return shown(slots(x)[lo:hi]...)
+		lo, hi := slotRange(start, count, ddi.ConstantBufferSlots)
+		return shown(x.stages[stage].cb[lo:hi]...)
 	}, func(x *DeviceContext, u ddi.Device) {
-		lo, hi := slotRange(start, count, 4)
+		lo, hi := slotRange(start, count, ddi.ConstantBufferSlots)
 		var hs []ddi.HRESOURCE
-		for _, r := range slots(x)[lo:hi] {
+		for _, r := range x.stages[stage].cb[lo:hi] {
 			hs = append(hs, x.resH(r))
 		}
-		if len(hs) > 0 {
-			set(u, x.h, uint32(lo), hs)
+		if len(hs) == 0 {
+			return
+		}
+		if stage == StageVS {
+			u.VsSetConstantBuffers(x.h, uint32(lo), hs)
+		} else {
+			u.PsSetConstantBuffers(x.h, uint32(lo), hs)
 		}
 	})
 }
 
 func (c *callbacks) PfnStateVsConstBufCb(core ddi.HRTCORELAYER, start, count uint32) {
-	c.stateCB(core, "pfnStateVsConstBufCb", start, count, func(x *DeviceContext) *[4]*Resource { return &x.vsCB }, ddi.Device.VsSetConstantBuffers)
+	c.stateCB(core, "pfnStateVsConstBufCb", StageVS, start, count)
 }
 
 func (c *callbacks) PfnStatePsConstBufCb(core ddi.HRTCORELAYER, start, count uint32) {
-	c.stateCB(core, "pfnStatePsConstBufCb", start, count, func(x *DeviceContext) *[4]*Resource { return &x.psCB }, ddi.Device.PsSetConstantBuffers)
+	c.stateCB(core, "pfnStatePsConstBufCb", StagePS, start, count)
 }
 
-func (c *callbacks) PfnStatePsSrvCb(core ddi.HRTCORELAYER, start, count uint32) {
-	c.refresh(core, "pfnStatePsSrvCb", func(x *DeviceContext) string {
-		lo, hi := slotRange(start, count, len(x.srv))
-		return shown(x.srv[lo:hi]...)
+func (c *callbacks) srvCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
+	c.refresh(core, name, func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, ddi.ShaderResourceSlots)
+		return shown(x.stages[stage].srv[lo:hi]...)
 	}, func(x *DeviceContext, u ddi.Device) {
-		lo, hi := slotRange(start, count, len(x.srv))
+		lo, hi := slotRange(start, count, ddi.ShaderResourceSlots)
 		var hs []ddi.HSHADERRESOURCEVIEW
-		for _, v := range x.srv[lo:hi] {
+		for _, v := range x.stages[stage].srv[lo:hi] {
 			hs = append(hs, ddi.HSHADERRESOURCEVIEW(x.viewH(v)))
 		}
-		if len(hs) > 0 {
+		if len(hs) == 0 {
+			return
+		}
+		if stage == StageVS {
+			u.VsSetShaderResources(x.h, uint32(lo), hs)
+		} else {
 			u.PsSetShaderResources(x.h, uint32(lo), hs)
 		}
 	})
 }
 
-func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint32) {
-	c.refresh(core, "pfnStatePsSamplerCb", func(x *DeviceContext) string {
-		lo, hi := slotRange(start, count, len(x.samp))
-		return shown(x.samp[lo:hi]...)
+func (c *callbacks) PfnStateVsSrvCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.srvCB(core, "pfnStateVsSrvCb", StageVS, start, count)
+}
+
+func (c *callbacks) PfnStatePsSrvCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.srvCB(core, "pfnStatePsSrvCb", StagePS, start, count)
+}
+
+func (c *callbacks) samplerCB(core ddi.HRTCORELAYER, name string, stage Stage, start, count uint32) {
+	c.refresh(core, name, func(x *DeviceContext) string {
+		lo, hi := slotRange(start, count, ddi.SamplerSlots)
+		return shown(x.stages[stage].samp[lo:hi]...)
 	}, func(x *DeviceContext, u ddi.Device) {
-		lo, hi := slotRange(start, count, len(x.samp))
+		lo, hi := slotRange(start, count, ddi.SamplerSlots)
 		var hs []ddi.HSAMPLER
-		for _, s := range x.samp[lo:hi] {
+		for _, s := range x.stages[stage].samp[lo:hi] {
 			hs = append(hs, ddi.HSAMPLER(x.stH(s)))
 		}
-		if len(hs) > 0 {
+		if len(hs) == 0 {
+			return
+		}
+		if stage == StageVS {
+			u.VsSetSamplers(x.h, uint32(lo), hs)
+		} else {
 			u.PsSetSamplers(x.h, uint32(lo), hs)
 		}
 	})
+}
+
+func (c *callbacks) PfnStateVsSamplerCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.samplerCB(core, "pfnStateVsSamplerCb", StageVS, start, count)
+}
+
+func (c *callbacks) PfnStatePsSamplerCb(core ddi.HRTCORELAYER, start, count uint32) {
+	c.samplerCB(core, "pfnStatePsSamplerCb", StagePS, start, count)
 }
 
 func (c *callbacks) PfnStateOmRenderTargetsCb(core ddi.HRTCORELAYER) {
@@ -518,6 +549,18 @@ func (c *callbacks) PfnStateRsRastStateCb(core ddi.HRTCORELAYER) {
 	})
 }
 
+func (c *callbacks) PfnStateRsScissorCb(core ddi.HRTCORELAYER) {
+	c.refresh(core, "pfnStateRsScissorCb", func(x *DeviceContext) string {
+		if len(x.scissors) == 0 {
+			return "none"
+		}
+		r := x.scissors[0]
+		return fmt.Sprintf("%d rects, %d,%d..%d,%d", len(x.scissors), r.Left, r.Top, r.Right, r.Bottom)
+	}, func(x *DeviceContext, u ddi.Device) {
+		u.SetScissorRects(x.h, x.scissors)
+	})
+}
+
 func (c *callbacks) PfnStateRsViewportsCb(core ddi.HRTCORELAYER) {
 	c.refresh(core, "pfnStateRsViewportsCb", func(x *DeviceContext) string {
 		if vp := x.viewport(); vp != nil {
@@ -525,11 +568,7 @@ func (c *callbacks) PfnStateRsViewportsCb(core ddi.HRTCORELAYER) {
 		}
 		return "none"
 	}, func(x *DeviceContext, u ddi.Device) {
-		if vp := x.viewport(); vp != nil {
-			u.SetViewports(x.h, []ddi.Viewport{*vp})
-		} else {
-			u.SetViewports(x.h, nil)
-		}
+		u.SetViewports(x.h, x.vps)
 	})
 }
 

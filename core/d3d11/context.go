@@ -63,8 +63,10 @@ type DeviceContext struct {
 	ibFormat ddi.Format
 	ibOffset uint32
 	topo     ddi.Topology
-	vp       ddi.Viewport
-	hasVP    bool
+	// vps are the viewports RSSetViewports set (none: no viewport, and a
+	// draw covers nothing), scissors the scissor rectangles.
+	vps      []ddi.Viewport
+	scissors []ddi.Rect
 	// OMSetBlendState's BlendFactor and SampleMask, OMSetDepthStencilState's
 	// StencilRef.
 	blendFactor [4]float32
@@ -76,20 +78,20 @@ type DeviceContext struct {
 // behaviour depends on the kind, and the hooks the shared code calls where
 // the kinds differ.
 type contextKind interface {
-	IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error
+	IASetVertexBuffersRange(start uint32, vbs []*Resource, strides, offsets []uint32) error
 	IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error
 	IASetPrimitiveTopology(t ddi.Topology) error
 	VSSetShader(s *Shader) error
 	PSSetShader(s *Shader) error
-	VSSetConstantBuffers(slot uint32, b *Resource) error
-	PSSetConstantBuffers(slot uint32, b *Resource) error
-	PSSetShaderResources(slot uint32, v *View) error
-	PSSetSamplers(slot uint32, s *State) error
+	SetConstantBuffers(stage Stage, start uint32, bufs []*Resource) error
+	SetShaderResources(stage Stage, start uint32, views []*View) error
+	SetSamplers(stage Stage, start uint32, samplers []*State) error
 	OMSetRenderTargets(rtvs []*View, dsv *View) error
 	OMSetBlendState(s *State, factor [4]float32, sampleMask uint32) error
 	OMSetDepthStencilState(s *State, stencilRef uint32) error
 	RSSetState(s *State) error
-	RSSetViewports(vp ddi.Viewport) error
+	RSSetViewports(vps ...ddi.Viewport) error
+	RSSetScissorRects(rects ...ddi.Rect) error
 	ClearRenderTargetView(v *View, rgba [4]float32) error
 	ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth float32, stencil uint8) error
 	Draw(count, start uint32) error
@@ -97,6 +99,8 @@ type contextKind interface {
 	IASetInputLayout(l *InputLayout) error
 	DrawInstanced(count, instances, start, startInstance uint32) error
 	DrawIndexedInstanced(count, instances, start uint32, base int32, startInstance uint32) error
+	DrawInstancedIndirect(buf *Resource, offset uint32) error
+	DrawIndexedInstancedIndirect(buf *Resource, offset uint32) error
 	CopyResource(dst, src *Resource) error
 	UpdateSubresource(dst *Resource, data []byte) error
 	Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]byte, error)

@@ -2,6 +2,7 @@ package d3d11
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"d3dsim/core/ddi"
@@ -164,18 +165,22 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	if stage == "ps" {
 		want = dxbc.PixelShader
 	}
-	sig, err := dxbc.Validate(code, want)
+	in, out, err := d.valid.validate(code, want)
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
 	}
 	code = append([]byte{}, code...)
 	args := ddi.ShaderArgs{Bytecode: code, Obj: name}
 	private := d.calcPrivate(name, "CalcPrivateShaderSize", func(u ddi.Device) int { return u.CalcPrivateShaderSize(&args) })
-	bytes := ObjectOverhead + int64(private)
+	// The bytecode the runtime copied lives as long as the shader (the
+	// driver keeps it too, to list it again): it counts against the
+	// device's memory with the object, so live shaders are bounded by
+	// their size and not only by their number.
+	bytes := ObjectOverhead + int64(private) + int64(len(code))
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Inputs: sig.Inputs, Outputs: sig.Outputs, h: ddi.HSHADER(d.rt.newHandle()), code: code}
+	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
@@ -217,6 +222,9 @@ func (d *Device) CreateBlendState(name string, desc ddi.BlendDesc) (*State, erro
 }
 
 func (d *Device) CreateRasterizerState(name string, desc ddi.RasterizerDesc) (*State, error) {
+	if msg := rasterizerDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateRasterizerState", name, msg)
+	}
 	return d.createState(name, "rasterizer", "CreateRasterizerState", desc,
 		"CalcPrivateRasterizerStateSize", func(u ddi.Device) int { return u.CalcPrivateRasterizerStateSize(&desc) },
 		func(w ddiCall, h uint32) error {
@@ -314,6 +322,22 @@ func depthStencilDescError(d *ddi.DepthStencilDesc) string {
 				return fmt.Sprintf("%s.%s %d is not a D3D11_STENCIL_OP value", f.name, op.name, op.v)
 			}
 		}
+	}
+	return ""
+}
+
+// rasterizerDescError checks a D3D11_RASTERIZER_DESC: FillMode and
+// CullMode values of their enumerations, the bias floats numbers.
+func rasterizerDescError(d *ddi.RasterizerDesc) string {
+	switch {
+	case enumName("FillMode", uint32(d.FillMode)) == "":
+		return fmt.Sprintf("FillMode %d is not a D3D11_FILL_MODE value", d.FillMode)
+	case enumName("CullMode", uint32(d.CullMode)) == "":
+		return fmt.Sprintf("CullMode %d is not a D3D11_CULL_MODE value", d.CullMode)
+	case math.IsNaN(float64(d.DepthBiasClamp)) || math.IsInf(float64(d.DepthBiasClamp), 0):
+		return fmt.Sprintf("DepthBiasClamp %g is not a number", d.DepthBiasClamp)
+	case math.IsNaN(float64(d.SlopeScaledDepthBias)) || math.IsInf(float64(d.SlopeScaledDepthBias), 0):
+		return fmt.Sprintf("SlopeScaledDepthBias %g is not a number", d.SlopeScaledDepthBias)
 	}
 	return ""
 }

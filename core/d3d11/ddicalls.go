@@ -268,6 +268,30 @@ func (w ddiCall) PsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.H
 	sp.end(nil)
 }
 
+func (w ddiCall) VsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	sp := w.enter("VsSetShaderResources")
+	w.umd.VsSetShaderResources(h, start, views)
+	sp.end(nil)
+}
+
+func (w ddiCall) VsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
+	sp := w.enter("VsSetSamplers")
+	w.umd.VsSetSamplers(h, start, samplers)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	sp := w.enter("DrawInstancedIndirect")
+	w.umd.DrawInstancedIndirect(h, buf, offset)
+	sp.end(nil)
+}
+
+func (w ddiCall) DrawIndexedInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	sp := w.enter("DrawIndexedInstancedIndirect")
+	w.umd.DrawIndexedInstancedIndirect(h, buf, offset)
+	sp.end(nil)
+}
+
 func (w ddiCall) PsSetSamplers(h ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
 	sp := w.enter("PsSetSamplers")
 	w.umd.PsSetSamplers(h, start, samplers)
@@ -320,8 +344,18 @@ func (w ddiCall) SetDepthStencilState(h ddi.HDEVICE, s ddi.HDEPTHSTENCILSTATE, s
 }
 
 func (w ddiCall) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
+	if len(vps) > 1 {
+		w.args = trace.IntArg(trace.KeyCount, int64(len(vps)))
+	}
 	sp := w.enter("SetViewports")
 	w.umd.SetViewports(h, vps)
+	sp.end(nil)
+}
+
+func (w ddiCall) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	w.args = trace.IntArg(trace.KeyCount, int64(len(rects)))
+	sp := w.enter("SetScissorRects")
+	w.umd.SetScissorRects(h, rects)
 	sp.end(nil)
 }
 

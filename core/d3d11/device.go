@@ -16,6 +16,7 @@ import (
 // Device is an ID3D11Device.
 type Device struct {
 	rt       *Runtime
+	valid    validated // bytecode validated lately (validcache.go)
 	name     string
 	debug    bool
 	hrt      ddi.HRTDEVICE

@@ -85,14 +85,84 @@ func (c *emulatedContext) record(name string, do func(ic *DeviceContext) error, 
 	return nil
 }
 
-func (c *emulatedContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
+func (c *emulatedContext) IASetVertexBuffersRange(start uint32, vbs []*Resource, strides, offsets []uint32) error {
+	if err := c.checkVertexBuffers(start, vbs, strides, offsets); err != nil {
+		return err
+	}
+	vbs, strides, offsets = slices.Clone(vbs), slices.Clone(strides), slices.Clone(offsets)
 	defer c.track(func() {
-		if slot < iaSlots {
+		for i, vb := range vbs {
+			slot := int(start) + i
 			bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
-			c.vbStride[slot], c.vbOffset[slot] = stride, offset
+			c.vbStride[slot], c.vbOffset[slot] = strides[i], offsets[i]
 		}
 	})()
-	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffers(slot, vb, stride, offset) }, vb)
+	return c.record("IASetVertexBuffers", func(ic *DeviceContext) error { return ic.IASetVertexBuffersRange(start, vbs, strides, offsets) }, anys(vbs)...)
+}
+
+func (c *emulatedContext) SetConstantBuffers(stage Stage, start uint32, bufs []*Resource) error {
+	if err := c.checkCBs(stage, start, bufs); err != nil {
+		return err
+	}
+	bufs = slices.Clone(bufs)
+	defer c.track(func() {
+		for i, b := range bufs {
+			bind(c.DeviceContext, &c.stages[stage].cb[int(start)+i], b, nilRes)
+		}
+	})()
+	return c.record(stage.setCBs(), func(ic *DeviceContext) error { return ic.SetConstantBuffers(stage, start, bufs) }, anys(bufs)...)
+}
+
+func (c *emulatedContext) SetShaderResources(stage Stage, start uint32, views []*View) error {
+	if err := c.checkSRVs(stage, start, views); err != nil {
+		return err
+	}
+	views = slices.Clone(views)
+	defer c.track(func() {
+		for i, v := range views {
+			bind(c.DeviceContext, &c.stages[stage].srv[int(start)+i], v, nilView)
+		}
+	})()
+	return c.record(stage.setSRVs(), func(ic *DeviceContext) error { return ic.SetShaderResources(stage, start, views) }, anys(views)...)
+}
+
+func (c *emulatedContext) SetSamplers(stage Stage, start uint32, samplers []*State) error {
+	if err := c.checkSamplers(stage, start, samplers); err != nil {
+		return err
+	}
+	samplers = slices.Clone(samplers)
+	defer c.track(func() {
+		for i, s := range samplers {
+			bind(c.DeviceContext, &c.stages[stage].samp[int(start)+i], s, nilState)
+		}
+	})()
+	return c.record(stage.setSamplers(), func(ic *DeviceContext) error { return ic.SetSamplers(stage, start, samplers) }, anys(samplers)...)
+}
+
+func (c *emulatedContext) DrawInstancedIndirect(buf *Resource, offset uint32) error {
+	if err := c.checkIndirect("DrawInstancedIndirect", buf, offset, 16); err != nil {
+		return err
+	}
+	return c.record("DrawInstancedIndirect", func(ic *DeviceContext) error { return ic.DrawInstancedIndirect(buf, offset) }, buf)
+}
+
+func (c *emulatedContext) DrawIndexedInstancedIndirect(buf *Resource, offset uint32) error {
+	if c.ib == nil {
+		return c.dropCall("DrawIndexedInstancedIndirect", objName(buf), "no index buffer is bound")
+	}
+	if err := c.checkIndirect("DrawIndexedInstancedIndirect", buf, offset, 20); err != nil {
+		return err
+	}
+	return c.record("DrawIndexedInstancedIndirect", func(ic *DeviceContext) error { return ic.DrawIndexedInstancedIndirect(buf, offset) }, buf)
+}
+
+// anys is objs as record's arguments.
+func anys[T any](objs []T) []any {
+	out := make([]any, len(objs))
+	for i, o := range objs {
+		out[i] = o
+	}
+	return out
 }
 
 func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
@@ -101,6 +171,9 @@ func (c *emulatedContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset ui
 }
 
 func (c *emulatedContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	if err := c.checkTopology(t); err != nil {
+		return err
+	}
 	defer c.track(func() { c.topo = t })()
 	return c.record("IASetPrimitiveTopology", func(ic *DeviceContext) error { return ic.IASetPrimitiveTopology(t) })
 }
@@ -135,42 +208,6 @@ func (c *emulatedContext) PSSetShader(s *Shader) error {
 	return c.record("PSSetShader", func(ic *DeviceContext) error { return ic.PSSetShader(s) }, s)
 }
 
-func (c *emulatedContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
-	defer c.track(func() {
-		if slot < uint32(len(c.vsCB)) {
-			bind(c.DeviceContext, &c.vsCB[slot], b, nilRes)
-		}
-	})()
-	return c.record("VSSetConstantBuffers", func(ic *DeviceContext) error { return ic.VSSetConstantBuffers(slot, b) }, b)
-}
-
-func (c *emulatedContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
-	defer c.track(func() {
-		if slot < uint32(len(c.psCB)) {
-			bind(c.DeviceContext, &c.psCB[slot], b, nilRes)
-		}
-	})()
-	return c.record("PSSetConstantBuffers", func(ic *DeviceContext) error { return ic.PSSetConstantBuffers(slot, b) }, b)
-}
-
-func (c *emulatedContext) PSSetShaderResources(slot uint32, v *View) error {
-	defer c.track(func() {
-		if slot < uint32(len(c.srv)) {
-			bind(c.DeviceContext, &c.srv[slot], v, nilView)
-		}
-	})()
-	return c.record("PSSetShaderResources", func(ic *DeviceContext) error { return ic.PSSetShaderResources(slot, v) }, v)
-}
-
-func (c *emulatedContext) PSSetSamplers(slot uint32, s *State) error {
-	defer c.track(func() {
-		if slot < uint32(len(c.samp)) {
-			bind(c.DeviceContext, &c.samp[slot], s, nilState)
-		}
-	})()
-	return c.record("PSSetSamplers", func(ic *DeviceContext) error { return ic.PSSetSamplers(slot, s) }, s)
-}
-
 func (c *emulatedContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
 	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
 		return err
@@ -199,9 +236,22 @@ func (c *emulatedContext) RSSetState(s *State) error {
 	return c.record("RSSetState", func(ic *DeviceContext) error { return ic.RSSetState(s) }, s)
 }
 
-func (c *emulatedContext) RSSetViewports(vp ddi.Viewport) error {
-	defer c.track(func() { c.vp, c.hasVP = vp, true })()
-	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vp) })
+func (c *emulatedContext) RSSetViewports(vps ...ddi.Viewport) error {
+	if err := c.checkViewports(vps); err != nil {
+		return err
+	}
+	vps = slices.Clone(vps)
+	defer c.track(func() { c.vps = vps })()
+	return c.record("RSSetViewports", func(ic *DeviceContext) error { return ic.RSSetViewports(vps...) })
+}
+
+func (c *emulatedContext) RSSetScissorRects(rects ...ddi.Rect) error {
+	if err := c.checkScissors(rects); err != nil {
+		return err
+	}
+	rects = slices.Clone(rects)
+	defer c.track(func() { c.scissors = rects })()
+	return c.record("RSSetScissorRects", func(ic *DeviceContext) error { return ic.RSSetScissorRects(rects...) })
 }
 
 func (c *emulatedContext) ClearRenderTargetView(v *View, rgba [4]float32) error {

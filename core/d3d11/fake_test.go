@@ -401,6 +401,10 @@ func (u *fakeUMD) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
 	u.log("SetViewports")
 }
 
+func (u *fakeUMD) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	u.log("SetScissorRects")
+}
+
 func (u *fakeUMD) ClearRenderTargetView(h ddi.HDEVICE, v ddi.HRENDERTARGETVIEW, rgba [4]float32) {
 	u.log("ClearRenderTargetView")
 }
@@ -525,4 +529,18 @@ func (u *fakeUMD) DrawInstanced(ddi.HDEVICE, uint32, uint32, uint32, uint32) {
 }
 func (u *fakeUMD) DrawIndexedInstanced(ddi.HDEVICE, uint32, uint32, uint32, int32, uint32) {
 	u.log("DrawIndexedInstanced")
+}
+
+func (u *fakeUMD) VsSetShaderResources(ddi.HDEVICE, uint32, []ddi.HSHADERRESOURCEVIEW) {
+	u.log("VsSetShaderResources")
+}
+
+func (u *fakeUMD) VsSetSamplers(ddi.HDEVICE, uint32, []ddi.HSAMPLER) { u.log("VsSetSamplers") }
+
+func (u *fakeUMD) DrawInstancedIndirect(ddi.HDEVICE, ddi.HRESOURCE, uint32) {
+	u.log("DrawInstancedIndirect")
+}
+
+func (u *fakeUMD) DrawIndexedInstancedIndirect(ddi.HDEVICE, ddi.HRESOURCE, uint32) {
+	u.log("DrawIndexedInstancedIndirect")
 }

@@ -33,10 +33,6 @@ const AppendAlignedElement = ddi.AppendAligned
 // SET_LAYOUT holds 16).
 const MaxInputElements = 16
 
-// gpuVertexSlots are the vertex-buffer slots the simulated GPU fetches from
-// (isa's SET_LAYOUT: slots 0..15).
-const gpuVertexSlots = 16
-
 // InputLayout is an ID3D11InputLayout.
 type InputLayout struct {
 	object
@@ -134,8 +130,8 @@ func (d *Device) elementLayout(name string, elems []InputElementDesc, vs *Shader
 			return nil, bad("element %d has no SemanticName", i)
 		case !vertexFormat(e.Format):
 			return nil, bad("%s: format %s cannot be fetched as vertex data", what, formatName(e.Format))
-		case e.InputSlot >= gpuVertexSlots:
-			return nil, bad("%s: InputSlot %d is outside 0..%d (the simulated GPU fetches from %d of the %d slots)", what, e.InputSlot, gpuVertexSlots-1, gpuVertexSlots, iaSlots)
+		case e.InputSlot >= iaSlots:
+			return nil, bad("%s: InputSlot %d is outside 0..%d (D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT)", what, e.InputSlot, iaSlots-1)
 		case !e.PerInstance && e.InstanceDataStepRate != 0:
 			return nil, bad("%s: InstanceDataStepRate must be 0 for PER_VERTEX data", what)
 		}

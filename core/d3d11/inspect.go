@@ -1,6 +1,10 @@
 package d3d11
 
-import "d3dsim/core/ddi"
+import (
+	"slices"
+
+	"d3dsim/core/ddi"
+)
 
 // Read-only views of the runtime's state for tools that show it (the
 // page's Shaders view, the inspector of core/inspect): nothing in the
@@ -46,9 +50,10 @@ func Handle(o Object) uint32 {
 }
 
 // Bindings is a context's bound state as the runtime holds it: every
-// binding of the input assembler, the shader stages, the rasterizer and
-// the output merger, with the values the Set calls gave alongside. It is
-// a value: comparable, and unchanged by later calls.
+// binding of the input assembler, each shader stage (constant buffers,
+// shader resource views, samplers), the rasterizer and the output merger,
+// with the values the Set calls gave alongside. A copy: later calls do not
+// change it.
 type Bindings struct {
 	VB       [iaSlots]*Resource
 	VBStride [iaSlots]uint32
@@ -59,14 +64,12 @@ type Bindings struct {
 	Topology ddi.Topology
 	Layout   *InputLayout
 
-	VS, PS     *Shader
-	VSCB, PSCB [4]*Resource
-	PSSRV      [8]*View
-	PSSampler  [8]*State
+	VS, PS *Shader
+	Stages [NumStages]StageBindings // by Stage: StageVS, StagePS, ...
 
-	Raster      *State
-	Viewport    ddi.Viewport
-	HasViewport bool
+	Raster    *State
+	Viewports []ddi.Viewport // none: a draw covers nothing
+	Scissors  []ddi.Rect
 
 	RTV         [maxRTVs]*View
 	DSV         *View
@@ -77,14 +80,34 @@ type Bindings struct {
 	StencilRef  uint32
 }
 
+// StageBindings are one shader stage's resource bindings.
+type StageBindings struct {
+	CB      [ddi.ConstantBufferSlots]*Resource
+	SRV     [ddi.ShaderResourceSlots]*View
+	Sampler [ddi.SamplerSlots]*State
+}
+
 // Bindings returns what the context has bound now.
-func (c *DeviceContext) Bindings() Bindings {
-	return Bindings{
+func (c *DeviceContext) Bindings() *Bindings {
+	b := &Bindings{
 		VB: c.vb, VBStride: c.vbStride, VBOffset: c.vbOffset,
 		IB: c.ib, IBFormat: c.ibFormat, IBOffset: c.ibOffset, Topology: c.topo, Layout: c.layout,
-		VS: c.vs, PS: c.ps, VSCB: c.vsCB, PSCB: c.psCB, PSSRV: c.srv, PSSampler: c.samp,
-		Raster: c.rs, Viewport: c.vp, HasViewport: c.hasVP,
+		VS: c.vs, PS: c.ps,
+		Raster: c.rs, Viewports: slices.Clone(c.vps), Scissors: slices.Clone(c.scissors),
 		RTV: c.rtv, DSV: c.dsv, Blend: c.blend, BlendFactor: c.blendFactor, SampleMask: c.sampleMask,
 		Depth: c.depth, StencilRef: c.stencilRef,
 	}
+	for i := range c.stages {
+		b.Stages[i] = StageBindings{CB: c.stages[i].cb, SRV: c.stages[i].srv, Sampler: c.stages[i].samp}
+	}
+	return b
+}
+
+// Equal reports whether two bindings are the same.
+func (b *Bindings) Equal(o *Bindings) bool {
+	return b.VB == o.VB && b.VBStride == o.VBStride && b.VBOffset == o.VBOffset && b.IB == o.IB && b.IBFormat == o.IBFormat &&
+		b.IBOffset == o.IBOffset && b.Topology == o.Topology && b.Layout == o.Layout && b.VS == o.VS && b.PS == o.PS &&
+		b.Stages == o.Stages && b.Raster == o.Raster && slices.Equal(b.Viewports, o.Viewports) && slices.Equal(b.Scissors, o.Scissors) &&
+		b.RTV == o.RTV && b.DSV == o.DSV && b.Blend == o.Blend && b.BlendFactor == o.BlendFactor && b.SampleMask == o.SampleMask &&
+		b.Depth == o.Depth && b.StencilRef == o.StencilRef
 }

@@ -137,13 +137,6 @@ func (c *DeviceContext) refuseDangling(call string, objs ...Object) error {
 	return err
 }
 
-func (c *DeviceContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
-	if stop, err := c.checkArgs("IASetVertexBuffers", vb); stop {
-		return err
-	}
-	return c.contextKind.IASetVertexBuffers(slot, vb, stride, offset)
-}
-
 func (c *DeviceContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
 	if stop, err := c.checkArgs("IASetIndexBuffer", ib); stop {
 		return err
@@ -170,34 +163,6 @@ func (c *DeviceContext) PSSetShader(s *Shader) error {
 		return err
 	}
 	return c.contextKind.PSSetShader(s)
-}
-
-func (c *DeviceContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
-	if stop, err := c.checkArgs("VSSetConstantBuffers", b); stop {
-		return err
-	}
-	return c.contextKind.VSSetConstantBuffers(slot, b)
-}
-
-func (c *DeviceContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
-	if stop, err := c.checkArgs("PSSetConstantBuffers", b); stop {
-		return err
-	}
-	return c.contextKind.PSSetConstantBuffers(slot, b)
-}
-
-func (c *DeviceContext) PSSetShaderResources(slot uint32, v *View) error {
-	if stop, err := c.checkArgs("PSSetShaderResources", v); stop {
-		return err
-	}
-	return c.contextKind.PSSetShaderResources(slot, v)
-}
-
-func (c *DeviceContext) PSSetSamplers(slot uint32, s *State) error {
-	if stop, err := c.checkArgs("PSSetSamplers", s); stop {
-		return err
-	}
-	return c.contextKind.PSSetSamplers(slot, s)
 }
 
 // OMSetRenderTargets binds NumViews render target views (rtvs, nil

@@ -1,6 +1,8 @@
 package d3d11
 
 import (
+	"slices"
+
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
 	"d3dsim/core/rules"
@@ -52,20 +54,6 @@ func (c driverContext) invalidCall(call, obj, format string, args ...any) error 
 	return err
 }
 
-func (c driverContext) IASetVertexBuffers(slot uint32, vb *Resource, stride, offset uint32) error {
-	if vb != nil && !vb.Desc.BindFlags.Has(ddi.BindVertexBuffer) {
-		return c.invalidCall("IASetVertexBuffers", vb.name, "the buffer was not created with VERTEX_BUFFER")
-	}
-	if slot >= iaSlots {
-		return c.invalidCall("IASetVertexBuffers", objName(vb), "slot %d is outside 0..%d", slot, iaSlots-1)
-	}
-	return c.simple("IASetVertexBuffers", objName(vb), []Object{vb}, func(w ddiCall) {
-		bind(c.DeviceContext, &c.vb[slot], vb, nilRes)
-		c.vbStride[slot], c.vbOffset[slot] = stride, offset
-		w.IaSetVertexBuffers(c.h, slot, []ddi.HRESOURCE{c.resH(vb)}, []uint32{stride}, []uint32{offset})
-	})
-}
-
 func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint32) error {
 	if f != ddi.FormatR16Uint && f != ddi.FormatR32Uint {
 		return c.invalidCall("IASetIndexBuffer", objName(ib), "index Format must be R16_UINT or R32_UINT")
@@ -78,6 +66,9 @@ func (c driverContext) IASetIndexBuffer(ib *Resource, f ddi.Format, offset uint3
 }
 
 func (c driverContext) IASetPrimitiveTopology(t ddi.Topology) error {
+	if err := c.checkTopology(t); err != nil {
+		return err
+	}
 	return c.simple("IASetPrimitiveTopology", "", nil, func(w ddiCall) { c.topo = t; w.IaSetTopology(c.h, t) })
 }
 
@@ -92,51 +83,6 @@ func (c driverContext) PSSetShader(s *Shader) error {
 	return c.simple("PSSetShader", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c.DeviceContext, &c.ps, s, nilShader)
 		w.PsSetShader(c.h, c.shH(s))
-	})
-}
-
-func (c driverContext) setCB(api, ddiName string, slots *[4]*Resource, slot uint32, b *Resource, set func(ddiCall, uint32, []ddi.HRESOURCE)) error {
-	if slot >= 4 {
-		return c.invalidCall(api, objName(b), "slot %d is outside 0..3", slot)
-	}
-	if b != nil && !b.Desc.BindFlags.Has(ddi.BindConstantBuffer) {
-		return c.invalidCall(api, b.name, "the buffer was not created with CONSTANT_BUFFER")
-	}
-	return c.simple(api, objName(b), []Object{b}, func(w ddiCall) {
-		bind(c.DeviceContext, &slots[slot], b, nilRes)
-		set(w, slot, []ddi.HRESOURCE{c.resH(b)})
-	})
-}
-
-func (c driverContext) VSSetConstantBuffers(slot uint32, b *Resource) error {
-	return c.setCB("VSSetConstantBuffers", "VsSetConstantBuffers", &c.vsCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
-		w.VsSetConstantBuffers(c.h, s, h)
-	})
-}
-
-func (c driverContext) PSSetConstantBuffers(slot uint32, b *Resource) error {
-	return c.setCB("PSSetConstantBuffers", "PsSetConstantBuffers", &c.psCB, slot, b, func(w ddiCall, s uint32, h []ddi.HRESOURCE) {
-		w.PsSetConstantBuffers(c.h, s, h)
-	})
-}
-
-func (c driverContext) PSSetShaderResources(slot uint32, v *View) error {
-	if slot >= 8 || (v != nil && v.ViewKind != ddi.ViewSRV) {
-		return c.invalidCall("PSSetShaderResources", objName(v), "needs a shader resource view in slot 0..7")
-	}
-	return c.simple("PSSetShaderResources", objName(v), []Object{v}, func(w ddiCall) {
-		bind(c.DeviceContext, &c.srv[slot], v, nilView)
-		w.PsSetShaderResources(c.h, slot, []ddi.HSHADERRESOURCEVIEW{ddi.HSHADERRESOURCEVIEW(c.viewH(v))})
-	})
-}
-
-func (c driverContext) PSSetSamplers(slot uint32, s *State) error {
-	if slot >= 8 || (s != nil && s.Kind != "sampler") {
-		return c.invalidCall("PSSetSamplers", objName(s), "needs a sampler state in slot 0..7")
-	}
-	return c.simple("PSSetSamplers", objName(s), []Object{s}, func(w ddiCall) {
-		bind(c.DeviceContext, &c.samp[slot], s, nilState)
-		w.PsSetSamplers(c.h, slot, []ddi.HSAMPLER{ddi.HSAMPLER(c.stH(s))})
 	})
 }
 
@@ -196,10 +142,30 @@ func (c driverContext) RSSetState(s *State) error {
 	})
 }
 
-func (c driverContext) RSSetViewports(vp ddi.Viewport) error {
+// RSSetViewports is pfnSetViewports: NumViewports viewports (the rasterizer
+// uses the first; the others are for a geometry shader's
+// SV_ViewportArrayIndex).
+func (c driverContext) RSSetViewports(vps ...ddi.Viewport) error {
+	if err := c.checkViewports(vps); err != nil {
+		return err
+	}
+	vps = slices.Clone(vps)
 	return c.simple("RSSetViewports", "", nil, func(w ddiCall) {
-		c.vp, c.hasVP = vp, true
-		w.SetViewports(c.h, []ddi.Viewport{vp})
+		c.vps = vps
+		w.SetViewports(c.h, vps)
+	})
+}
+
+// RSSetScissorRects is pfnSetScissorRects: NumRects rectangles, used with
+// the rasterizer state's ScissorEnable.
+func (c driverContext) RSSetScissorRects(rects ...ddi.Rect) error {
+	if err := c.checkScissors(rects); err != nil {
+		return err
+	}
+	rects = slices.Clone(rects)
+	return c.simple("RSSetScissorRects", "", nil, func(w ddiCall) {
+		c.scissors = rects
+		w.SetScissorRects(c.h, rects)
 	})
 }
 
@@ -459,18 +425,14 @@ func (c driverContext) clearState(then func()) error {
 	u.PsSetShader(c.h, 0)
 	bind(cc, &c.layout, nil, nilLayout)
 	u.IaSetInputLayout(c.h, 0)
-	for i := range c.vsCB {
-		bind(cc, &c.vsCB[i], nil, nilRes)
-		bind(cc, &c.psCB[i], nil, nilRes)
-	}
-	u.VsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
-	u.PsSetConstantBuffers(c.h, 0, make([]ddi.HRESOURCE, 4))
-	for i := range c.srv {
-		bind(cc, &c.srv[i], nil, nilView)
-		bind(cc, &c.samp[i], nil, nilState)
-	}
-	u.PsSetShaderResources(c.h, 0, make([]ddi.HSHADERRESOURCEVIEW, 8))
-	u.PsSetSamplers(c.h, 0, make([]ddi.HSAMPLER, 8))
+	c.unbindStages()
+	cbs, srvs, samps := make([]ddi.HRESOURCE, ddi.ConstantBufferSlots), make([]ddi.HSHADERRESOURCEVIEW, ddi.ShaderResourceSlots), make([]ddi.HSAMPLER, ddi.SamplerSlots)
+	u.VsSetConstantBuffers(c.h, 0, cbs)
+	u.PsSetConstantBuffers(c.h, 0, cbs)
+	u.VsSetShaderResources(c.h, 0, srvs)
+	u.PsSetShaderResources(c.h, 0, srvs)
+	u.VsSetSamplers(c.h, 0, samps)
+	u.PsSetSamplers(c.h, 0, samps)
 	for i := range c.rtv {
 		bind(cc, &c.rtv[i], nil, nilView)
 	}
@@ -484,6 +446,7 @@ func (c driverContext) clearState(then func()) error {
 	u.SetDepthStencilState(c.h, 0, 0)
 	u.IaSetTopology(c.h, ddi.TopologyUndefined)
 	u.SetViewports(c.h, nil)
+	u.SetScissorRects(c.h, nil)
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {

@@ -216,8 +216,11 @@ func formatName(f ddi.Format) string { return ddi.FormatName(f) }
 // validateMisc checks MiscFlags: only SHARED is simulated, and a shared
 // resource lives in video memory the GPU owns (DEFAULT usage).
 func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
-	if misc&^ddi.ResourceMiscShared != 0 {
-		return d.invalid(call, name, "MiscFlags %#x: only SHARED is supported", uint32(misc))
+	if misc&^(ddi.ResourceMiscShared|ddi.ResourceMiscDrawIndirectArgs) != 0 {
+		return d.invalid(call, name, "MiscFlags %#x: only SHARED and DRAWINDIRECT_ARGS are supported", uint32(misc))
+	}
+	if misc.Has(ddi.ResourceMiscDrawIndirectArgs) && call != "CreateBuffer" {
+		return d.invalid(call, name, "MiscFlags DRAWINDIRECT_ARGS is for buffers only")
 	}
 	if misc.Has(ddi.ResourceMiscShared) && u != ddi.UsageDefault {
 		return d.invalid(call, name, "a SHARED resource must have DEFAULT usage")

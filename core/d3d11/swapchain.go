@@ -266,7 +266,8 @@ func (d *Device) invalidCall(call, obj, format string, args ...any) error {
 }
 
 // unbindResource unbinds every view of r from the context's output merger
-// and pixel-shader slots, with the runtime's own calls (runtimeCalls).
+// and every stage's shader-resource slots, with the runtime's own calls
+// (runtimeCalls).
 func (c *DeviceContext) unbindResource(r *Resource) {
 	defer c.runtimeCalls()()
 	rtvs, changed := c.renderTargets(), false
@@ -278,9 +279,11 @@ func (c *DeviceContext) unbindResource(r *Resource) {
 	if changed {
 		c.OMSetRenderTargets(rtvs, c.dsv)
 	}
-	for i, v := range c.srv {
-		if v != nil && v.Res == r {
-			c.PSSetShaderResources(uint32(i), nil)
+	for st := range c.stages {
+		for i, v := range c.stages[st].srv {
+			if v != nil && v.Res == r {
+				c.SetShaderResources(Stage(st), uint32(i), []*View{nil})
+			}
 		}
 	}
 }

@@ -31,6 +31,11 @@ type ResourceMisc uint32
 // CreateResource ("Changes from Direct3D 10", rule FT-ALLOC).
 const ResourceMiscShared ResourceMisc = 0x2
 
+// ResourceMiscDrawIndirectArgs (D3D11_RESOURCE_MISC_DRAWINDIRECT_ARGS)
+// lets a buffer hold the arguments of DrawInstancedIndirect and
+// DrawIndexedInstancedIndirect.
+const ResourceMiscDrawIndirectArgs ResourceMisc = 0x10
+
 func (m ResourceMisc) Has(f ResourceMisc) bool { return m&f != 0 }
 
 // ViewKind tells the three view types apart in shared code.
@@ -139,12 +144,19 @@ func (d *BlendDesc) Target(i int) *RenderTargetBlendDesc {
 	return &d.RenderTarget[i]
 }
 
-// RasterizerDesc mirrors D3D11_RASTERIZER_DESC (the parts the GPU uses).
+// RasterizerDesc mirrors D3D11_1_DDI_RASTERIZER_DESC without
+// ForcedSampleCount (D3D11_RASTERIZER_DESC).
 type RasterizerDesc struct {
 	FillMode              FillMode
 	CullMode              CullMode
 	FrontCounterClockwise bool
+	DepthBias             int32
+	DepthBiasClamp        float32
+	SlopeScaledDepthBias  float32
 	DepthClipEnable       bool
+	ScissorEnable         bool
+	MultisampleEnable     bool
+	AntialiasedLineEnable bool
 }
 
 // DefaultRasterizerDesc is D3D11's default: solid, cull back, clockwise front.
@@ -194,6 +206,15 @@ func DefaultSamplerDesc() SamplerDesc {
 type Viewport struct {
 	X, Y, Width, Height, MinDepth, MaxDepth float32
 }
+
+// Rect mirrors D3D10_DDI_RECT (D3D11_RECT): a scissor rectangle, right and
+// bottom exclusive.
+type Rect struct {
+	Left, Top, Right, Bottom int32
+}
+
+// MaxViewports is D3D11_VIEWPORT_AND_SCISSORRECT_OBJECT_COUNT_PER_PIPELINE.
+const MaxViewports = 16
 
 // MappedSubresource mirrors D3D11DDI_MAPPED_SUBRESOURCE: the CPU's view of the
 // mapped memory.
@@ -433,15 +454,27 @@ type StateRefresh interface {
 	PfnStatePsConstBufCb(core HRTCORELAYER, start, count uint32)
 	PfnStatePsSrvCb(core HRTCORELAYER, start, count uint32)
 	PfnStatePsSamplerCb(core HRTCORELAYER, start, count uint32)
+	PfnStateVsSrvCb(core HRTCORELAYER, start, count uint32)
+	PfnStateVsSamplerCb(core HRTCORELAYER, start, count uint32)
 	PfnStateOmRenderTargetsCb(core HRTCORELAYER)
 	PfnStateOmBlendStateCb(core HRTCORELAYER)
 	PfnStateOmDepthStateCb(core HRTCORELAYER)
 	PfnStateRsRastStateCb(core HRTCORELAYER)
 	PfnStateRsViewportsCb(core HRTCORELAYER)
+	PfnStateRsScissorCb(core HRTCORELAYER)
 }
 
 // IAVertexInputResourceSlotCount is D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT.
 const IAVertexInputResourceSlotCount = 32
+
+// Each shader stage's binding slots: D3D11_COMMONSHADER_CONSTANT_BUFFER_API_SLOT_COUNT,
+// D3D11_COMMONSHADER_INPUT_RESOURCE_SLOT_COUNT and
+// D3D11_COMMONSHADER_SAMPLER_SLOT_COUNT.
+const (
+	ConstantBufferSlots = 14
+	ShaderResourceSlots = 128
+	SamplerSlots        = 16
+)
 
 // RefreshAll calls every state-refresh callback over all the slots this GPU
 // has: what a driver does to re-read the whole bound state.
@@ -451,14 +484,17 @@ func RefreshAll(cb StateRefresh, core HRTCORELAYER) {
 	cb.PfnStateIaIndexBufCb(core)
 	cb.PfnStateIaPrimitiveTopologyCb(core)
 	cb.PfnStateVsShaderCb(core)
-	cb.PfnStateVsConstBufCb(core, 0, 4)
+	cb.PfnStateVsConstBufCb(core, 0, ConstantBufferSlots)
+	cb.PfnStateVsSrvCb(core, 0, ShaderResourceSlots)
+	cb.PfnStateVsSamplerCb(core, 0, SamplerSlots)
 	cb.PfnStatePsShaderCb(core)
-	cb.PfnStatePsConstBufCb(core, 0, 4)
-	cb.PfnStatePsSrvCb(core, 0, 8)
-	cb.PfnStatePsSamplerCb(core, 0, 8)
+	cb.PfnStatePsConstBufCb(core, 0, ConstantBufferSlots)
+	cb.PfnStatePsSrvCb(core, 0, ShaderResourceSlots)
+	cb.PfnStatePsSamplerCb(core, 0, SamplerSlots)
 	cb.PfnStateOmRenderTargetsCb(core)
 	cb.PfnStateOmBlendStateCb(core)
 	cb.PfnStateOmDepthStateCb(core)
 	cb.PfnStateRsRastStateCb(core)
 	cb.PfnStateRsViewportsCb(core)
+	cb.PfnStateRsScissorCb(core)
 }

@@ -82,6 +82,12 @@ const (
 	TopologyLineStrip     Topology = 3
 	TopologyTriangleList  Topology = 4
 	TopologyTriangleStrip Topology = 5
+	// With adjacency: with no geometry shader the adjacent vertices are
+	// not drawn.
+	TopologyLineListAdj      Topology = 10
+	TopologyLineStripAdj     Topology = 11
+	TopologyTriangleListAdj  Topology = 12
+	TopologyTriangleStripAdj Topology = 13
 )
 
 type Blend uint32 // D3D11_BLEND
@@ -202,12 +208,13 @@ var Enums = map[string]map[string]uint32{
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,
 	},
 	"CPUAccessFlags": {"WRITE": 0x10000, "READ": 0x20000},
-	"MiscFlags":      {"SHARED": 0x2},
+	"MiscFlags":      {"SHARED": 0x2, "DRAWINDIRECT_ARGS": 0x10},
 	"MapType":        {"READ": 1, "WRITE": 2, "READ_WRITE": 3, "WRITE_DISCARD": 4, "WRITE_NO_OVERWRITE": 5},
 	"MapFlags":       {"DO_NOT_WAIT": 0x100000},
 	"PresentFlags":   {"DO_NOT_WAIT": 0x8}, // DXGI_PRESENT_DO_NOT_WAIT
 	"Topology": {
 		"UNDEFINED": 0, "POINTLIST": 1, "LINELIST": 2, "LINESTRIP": 3, "TRIANGLELIST": 4, "TRIANGLESTRIP": 5,
+		"LINELIST_ADJ": 10, "LINESTRIP_ADJ": 11, "TRIANGLELIST_ADJ": 12, "TRIANGLESTRIP_ADJ": 13,
 	},
 	"Blend": {
 		"ZERO": 1, "ONE": 2, "SRC_COLOR": 3, "INV_SRC_COLOR": 4, "SRC_ALPHA": 5, "INV_SRC_ALPHA": 6,

@@ -72,17 +72,29 @@ type Device interface {
 	PsSetConstantBuffers(h HDEVICE, start uint32, bufs []HRESOURCE)
 	PsSetShaderResources(h HDEVICE, start uint32, views []HSHADERRESOURCEVIEW)
 	PsSetSamplers(h HDEVICE, start uint32, samplers []HSAMPLER)
+	// VsSetShaderResources and VsSetSamplers are pfnVsSetShaderResources
+	// and pfnVsSetSamplers: the vertex shader's textures and samplers.
+	VsSetShaderResources(h HDEVICE, start uint32, views []HSHADERRESOURCEVIEW)
+	VsSetSamplers(h HDEVICE, start uint32, samplers []HSAMPLER)
 	SetRenderTargets(h HDEVICE, rtvs []HRENDERTARGETVIEW, dsv HDEPTHSTENCILVIEW)
 	SetBlendState(h HDEVICE, s HBLENDSTATE, factor [4]float32, sampleMask uint32)
 	SetRasterizerState(HDEVICE, HRASTERIZERSTATE)
 	SetDepthStencilState(h HDEVICE, s HDEPTHSTENCILSTATE, stencilRef uint32)
 	SetViewports(h HDEVICE, vps []Viewport)
+	// SetScissorRects is pfnSetScissorRects: NumRects rectangles, the
+	// rest cleared.
+	SetScissorRects(h HDEVICE, rects []Rect)
 	ClearRenderTargetView(h HDEVICE, v HRENDERTARGETVIEW, rgba [4]float32)
 	ClearDepthStencilView(h HDEVICE, v HDEPTHSTENCILVIEW, flags ClearFlag, depth float32, stencil uint8)
 	Draw(h HDEVICE, count, start uint32)
 	DrawIndexed(h HDEVICE, count, start uint32, base int32)
 	DrawInstanced(h HDEVICE, count, instances, start, startInstance uint32)
 	DrawIndexedInstanced(h HDEVICE, count, instances, start uint32, base int32, startInstance uint32)
+	// DrawInstancedIndirect and DrawIndexedInstancedIndirect are
+	// pfnDrawInstancedIndirect and pfnDrawIndexedInstancedIndirect: the
+	// arguments are in buf at offset, read by the GPU when the draw runs.
+	DrawInstancedIndirect(h HDEVICE, buf HRESOURCE, offset uint32)
+	DrawIndexedInstancedIndirect(h HDEVICE, buf HRESOURCE, offset uint32)
 	ResourceCopy(h HDEVICE, dst, src HRESOURCE)
 	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, data []byte)
 	ResourceMap(h HDEVICE, r HRESOURCE, t MapType, flags MapFlag) (MappedSubresource, error)

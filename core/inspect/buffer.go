@@ -27,7 +27,7 @@ func (j *Journal) bindingsAt(k int) []*d3d11.Bindings {
 				continue
 			}
 			if si := j.stateAt(int16(ci), k); si >= 0 {
-				out = append(out, &j.states[si].b)
+				out = append(out, j.states[si].b)
 			}
 		}
 	}
@@ -140,12 +140,12 @@ type cbBinding struct {
 // cbufferOf finds where the resource is bound as a constant buffer.
 func cbufferOf(bs []*d3d11.Bindings, res *d3d11.Resource) *cbBinding {
 	for _, b := range bs {
-		for i, r := range b.VSCB {
+		for i, r := range b.Stages[d3d11.StageVS].CB {
 			if r == res {
 				return &cbBinding{"vs", i, b.VS}
 			}
 		}
-		for i, r := range b.PSCB {
+		for i, r := range b.Stages[d3d11.StagePS].CB {
 			if r == res {
 				return &cbBinding{"ps", i, b.PS}
 			}

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"sort"
+	"strings"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/machine"
@@ -72,7 +73,7 @@ type callRec struct {
 type stateRec struct {
 	ctx  int16
 	call int32 // the call after which the context had them first
-	b    d3d11.Bindings
+	b    *d3d11.Bindings
 }
 
 // dmaRec is one DMA buffer.
@@ -141,7 +142,7 @@ func (j *Journal) call(c *scenario.CallDone) {
 	switch t := c.Target.(type) {
 	case *d3d11.DeviceContext:
 		r.ctx = j.ctxID(t)
-		r.state = j.snapshot(r.ctx, t)
+		r.state = j.snapshot(r.ctx, t, mayBind(c.Method))
 		dev = t.Device()
 	case *d3d11.Device:
 		dev = t
@@ -156,11 +157,11 @@ func (j *Journal) call(c *scenario.CallDone) {
 	}
 	if dev != nil {
 		r.dev = j.devID(dev)
-		if _, isCtx := c.Target.(*d3d11.DeviceContext); !isCtx && dev.Alive() {
+		if _, isCtx := c.Target.(*d3d11.DeviceContext); !isCtx && dev.Alive() && unbinds(c.Method) {
 			// A call on another object may change what the immediate
 			// context binds (a swap chain's release unbinds its buffer).
 			im := dev.ImmediateContext()
-			j.snapshot(j.ctxID(im), im)
+			j.snapshot(j.ctxID(im), im, true)
 		}
 		if _, sub, words, ok := machine.Recording(dev); ok && dev.Alive() {
 			r.sub, r.words = uint32(sub), uint32(words)
@@ -193,14 +194,36 @@ func (j *Journal) callEvent(c *scenario.CallDone) uint64 {
 	return 0
 }
 
-// snapshot journals context c's bindings if they changed and returns
-// their entry.
-func (j *Journal) snapshot(ci int16, c *d3d11.DeviceContext) int32 {
-	b := c.Bindings()
-	if i, ok := j.last[ci]; ok && j.states[i].b == b {
+// mayBind reports whether a context method may change the context's
+// bindings: the Set calls, ClearState, and the command-list calls (which
+// clear or restore them). Other calls leave the bindings as they were, and
+// the journal does not look (a million draws cost no copies).
+func mayBind(m string) bool {
+	switch m {
+	case "ClearState", "ExecuteCommandList", "FinishCommandList", "Release":
+		return true
+	}
+	return strings.Contains(m, "Set")
+}
+
+// unbinds reports whether a call on another object may change what a
+// context binds (a release unbinds the object: a swap chain's buffer).
+func unbinds(m string) bool {
+	return m == "Release" || m == "ResizeBuffers" || m == "SetFullscreenState"
+}
+
+// snapshot journals context c's bindings if they may have changed (look)
+// and did, and returns the context's entry.
+func (j *Journal) snapshot(ci int16, c *d3d11.DeviceContext, look bool) int32 {
+	i, ok := j.last[ci]
+	if ok && !look {
 		return i
 	}
-	i := int32(len(j.states))
+	b := c.Bindings()
+	if ok && j.states[i].b.Equal(b) {
+		return i
+	}
+	i = int32(len(j.states))
 	j.states = append(j.states, stateRec{ctx: ci, call: int32(len(j.calls)), b: b})
 	j.last[ci] = i
 	return i

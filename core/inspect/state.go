@@ -110,11 +110,9 @@ type stageRow struct {
 // stateRows is the table, in pipeline order.
 var stateRows = []stageRow{
 	{"IA", iaRows},
-	{"VS", func(s *stateCtx) []Row { return s.shaderRows("vs", s.b.VS, s.b.VSCB[:], nil, nil) }},
+	{"VS", func(s *stateCtx) []Row { return s.shaderRows("vs", s.b.VS, &s.b.Stages[d3d11.StageVS]) }},
 	{"RS", rsRows},
-	{"PS", func(s *stateCtx) []Row {
-		return s.shaderRows("ps", s.b.PS, s.b.PSCB[:], s.b.PSSRV[:], s.b.PSSampler[:])
-	}},
+	{"PS", func(s *stateCtx) []Row { return s.shaderRows("ps", s.b.PS, &s.b.Stages[d3d11.StagePS]) }},
 	{"OM", omRows},
 }
 
@@ -158,8 +156,7 @@ func (j *Journal) State(seq uint64, ctx string) (*State, error) {
 	if si < 0 {
 		return nil, fmt.Errorf("inspect: the call at event %d has no context whose state the journal holds", seq)
 	}
-	b := j.states[si].b
-	s := &stateCtx{j: j, b: &b}
+	s := &stateCtx{j: j, b: j.states[si].b}
 	st.Encoded = j.encoded(k, ci, s)
 	for _, sr := range stateRows {
 		st.Stages = append(st.Stages, Stage{Name: sr.stage, Rows: sr.rows(s)})
@@ -340,6 +337,12 @@ func packetKey(p isa.Packet) string {
 		return stage(0) + "cb" + arg(1)
 	case isa.OpSetTex:
 		return "pstex" + arg(0)
+	case isa.OpSetScissor:
+		return "scissor" + arg(0)
+	case isa.OpSetViewportN:
+		return "viewport" + arg(0)
+	case isa.OpSetDepthBias:
+		return "depthbias"
 	case isa.OpSetTexStage:
 		return stage(0) + "tex" + arg(1)
 	case isa.OpSetSampler:
@@ -353,7 +356,7 @@ func packetKey(p isa.Packet) string {
 	case isa.OpSetTopology:
 		return "topology"
 	case isa.OpSetViewport:
-		return "viewport"
+		return "viewport0"
 	case isa.OpSetRaster:
 		return "raster"
 	case isa.OpSetBlend:
@@ -455,7 +458,8 @@ func iaRows(s *stateCtx) []Row {
 // shaderRows are a shader stage's rows: the shader, its constant buffers
 // (with the layout its reflection gives), its shader resource views and
 // samplers.
-func (s *stateCtx) shaderRows(stage string, sh *d3d11.Shader, cbs []*d3d11.Resource, srvs []*d3d11.View, samps []*d3d11.State) []Row {
+func (s *stateCtx) shaderRows(stage string, sh *d3d11.Shader, st *d3d11.StageBindings) []Row {
+	cbs, srvs, samps := st.CB[:], st.SRV[:], st.Sampler[:]
 	r := Row{Binding: "shader", Value: "none", Packets: s.pk(stage + "program")}
 	var refl *reflection
 	if sh != nil {
@@ -520,12 +524,19 @@ func shaderSummary(sh *d3d11.Shader) string {
 
 func rsRows(s *stateCtx) []Row {
 	b := s.b
-	vp := Row{Binding: "viewport", Value: "none set: a draw covers nothing", Packets: s.pk("viewport")}
-	if b.HasViewport {
-		v := b.Viewport
-		vp.Value = fmt.Sprintf("%g %g %gx%g, depth %g..%g", v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+	var rows []Row
+	if len(b.Viewports) == 0 {
+		rows = append(rows, Row{Binding: "viewport", Value: "none set: a draw covers nothing", Packets: s.pk("viewport0")})
 	}
-	rs := Row{Binding: "rasterizer state", Packets: s.pk("raster")}
+	for i, v := range b.Viewports {
+		rows = append(rows, Row{Binding: "viewport " + strconv.Itoa(i), Packets: s.pk("viewport" + strconv.Itoa(i)),
+			Value: fmt.Sprintf("%g %g %gx%g, depth %g..%g", v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)})
+	}
+	for i, r := range b.Scissors {
+		rows = append(rows, Row{Binding: "scissor " + strconv.Itoa(i), Packets: s.pk("scissor" + strconv.Itoa(i)),
+			Value: fmt.Sprintf("left %d top %d right %d bottom %d", r.Left, r.Top, r.Right, r.Bottom)})
+	}
+	rs := Row{Binding: "rasterizer state", Packets: s.pk("raster", "depthbias")}
 	if b.Raster != nil {
 		s.object(&rs, b.Raster)
 		rs.Value, rs.Fields = descFields(b.Raster.Desc())
@@ -533,7 +544,7 @@ func rsRows(s *stateCtx) []Row {
 		rs.Value, rs.Fields = descFields(ddi.DefaultRasterizerDesc())
 		rs.Value = "default: " + rs.Value
 	}
-	return []Row{vp, rs}
+	return append(rows, rs)
 }
 
 func omRows(s *stateCtx) []Row {

@@ -2,6 +2,7 @@ package machine
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"d3dsim/core/d3d11"
@@ -40,7 +41,13 @@ type Config struct {
 	PaintPageFaults bool
 	MaxAllocBytes   uint64 // system memory the runtime's objects may hold
 	MaxObjects      int    // API objects the runtime may hold
-	RefreshHz       int    // the display's vertical blanks per second (0: 60)
+	// MaxPixels and MaxInstructions are the run's GPU budgets, checked
+	// inside draws (SetGPUBudgets; 0: none).
+	MaxPixels, MaxInstructions uint64
+	// GPUCosts is the GPU's virtual-time cost model (nil: DefaultGPUCosts);
+	// a slower GPU lets a test reach a timeout with little real work.
+	GPUCosts  *GPUCosts
+	RefreshHz int // the display's vertical blanks per second (0: 60)
 
 	// Preempt, when set, is called by the runtime inside the kernel
 	// callbacks: a simulated thread may be descheduled there
@@ -58,6 +65,12 @@ type Frame = gpu.Frame
 // GPUStats are the GPU's counters since the machine was built.
 type GPUStats = gpu.Stats
 
+// GPUCosts is the GPU's virtual-time cost model (gpu.Costs).
+type GPUCosts = gpu.Costs
+
+// DefaultGPUCosts is the simulated GPU's cost model.
+func DefaultGPUCosts() GPUCosts { return gpu.DefaultCosts() }
+
 // Machine is one simulated PC: a D3D11 runtime over the UMD, Dxgkrnl with
 // its KMD, and one GPU, sharing one simulation and one trace recorder.
 type Machine struct {
@@ -74,7 +87,11 @@ func New(c Config) *Machine {
 	s := sim.New(c.Seed)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	rec.SetStamp(s.Stamp)
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: gpu.DefaultCosts(), PaintPageFaults: c.PaintPageFaults}, s, rec)
+	costs := gpu.DefaultCosts()
+	if c.GPUCosts != nil {
+		costs = *c.GPUCosts
+	}
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})
@@ -88,7 +105,71 @@ func New(c Config) *Machine {
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
 	}
-	return &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+	m.SetGPUBudgets(c.MaxPixels, c.MaxInstructions)
+	return m
+}
+
+// SetGPUBudgets bounds what the GPU's draws may do in this run, checked
+// inside each draw (gpu.Limits): the pixels shaded, written or copied
+// (copies a pixel per 4 bytes) and the shader instructions executed (0:
+// no bound). A DMA buffer that would run past the deadline of timeout
+// detection stops executing there, as the engine is reset then (the
+// margin of one more preemption delay keeps it past the deadline
+// whenever the buffer started).
+func (m *Machine) SetGPUBudgets(maxPixels, maxInstructions uint64) {
+	t := m.kernel.TimeoutAfter()
+	m.gpu.SetLimits(gpu.Limits{MaxPixels: maxPixels, MaxInstructions: maxInstructions, RunNS: t + t/100})
+}
+
+// SetGPUYield gives the host a turn inside long draws (gpu.GPU.SetYield):
+// fn reports whether the draw goes on.
+func (m *Machine) SetGPUYield(fn func() bool) { m.gpu.SetYield(fn) }
+
+// GPUStop is the draw the GPU stopped at a budget of the run, named for
+// a message: which budget ("pixels", "instructions"), the draw packet
+// and its DMA buffer, and the shaders (the API objects whose code the
+// draw's programs are, "" for none).
+type GPUStop struct {
+	Limit    string
+	Draw     string // "DRAW_INSTANCED (packet 14 of DMA buffer 3 of device dev, at instance 12)"
+	VS, PS   string
+	Instance uint32
+}
+
+// GPUStopped reports the draw the GPU stopped at a budget, if one did.
+func (m *Machine) GPUStopped() (GPUStop, bool) {
+	s := m.gpu.Stopped()
+	if s == nil {
+		return GPUStop{}, false
+	}
+	out := GPUStop{Limit: s.Limit, Instance: s.Instance}
+	name := func(addr uint64) (string, string) {
+		if addr == 0 {
+			return "", ""
+		}
+		obj, dev, ok := m.kernel.AllocationAt(addr)
+		if !ok {
+			return fmt.Sprintf("the program at %#x", addr), ""
+		}
+		return obj, dev
+	}
+	var dev string
+	out.VS, dev = name(s.VS)
+	ps, dev2 := name(s.PS)
+	out.PS = ps
+	if dev == "" {
+		dev = dev2
+	}
+	out.Draw = fmt.Sprintf("%s (packet %d of DMA buffer %d", s.Op, s.Packet, s.DMA)
+	if dev != "" {
+		out.Draw += " of device " + dev
+	}
+	if strings.HasSuffix(s.Op, "INSTANCED") {
+		out.Draw += fmt.Sprintf(", at instance %d", s.Instance)
+	}
+	out.Draw += ")"
+	return out, true
 }
 
 // Runtime is the D3D11 runtime: the API the application calls.

@@ -4,6 +4,7 @@ import (
 	"image"
 	"strconv"
 
+	"d3dsim/core/machine"
 	"d3dsim/core/trace"
 )
 
@@ -61,12 +62,16 @@ type Overrides struct {
 
 	// Budgets set by the one running the scenario (the CLI's --max-*
 	// flags), past the Ranges a scenario's own options must keep to.
-	MaxSteps   *uint64 // option maxsteps
-	MaxEvents  *uint64 // option maxevents
-	MaxTime    *uint64 // option maxtime, milliseconds
-	MaxPixels  *uint64 // option maxpixels
-	MaxObjects *uint64 // option maxobjects
-	SysMem     *uint64 // option sysmem, bytes
+	MaxSteps  *uint64 // option maxsteps
+	MaxEvents *uint64 // option maxevents
+	MaxTime   *uint64 // option maxtime, milliseconds
+	MaxPixels *uint64 // option maxpixels
+	// MaxInstructions is option maxinstructions.
+	MaxInstructions *uint64
+
+	gpuCosts   *machine.GPUCosts // a slower GPU, for this package's tests
+	MaxObjects *uint64           // option maxobjects
+	SysMem     *uint64           // option sysmem, bytes
 }
 
 // Error is a bad-input error: FILE:LINE:COL: message.
@@ -89,3 +94,10 @@ func (r *Run) Events() []trace.Event { return r.rec.Events() }
 
 // Recorder returns the run's trace recorder (to subscribe to new events).
 func (r *Run) Recorder() *trace.Recorder { return r.rec }
+
+// SetGPUYield gives the host a turn inside the GPU's long draws, between
+// pieces of a draw's work (machine.Machine.SetGPUYield): the page lets the
+// browser's event loop run there. fn reports whether the draw goes on;
+// false means the host is done with this run: the draw stops and every
+// later one is skipped.
+func (r *Run) SetGPUYield(fn func() bool) { r.mach.SetGPUYield(fn) }

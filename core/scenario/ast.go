@@ -218,6 +218,7 @@ const (
 	ExpectData                             // expect data QUERY OP VALUE
 	ExpectProbe                            // expect probe RES X Y [RIGHT BOTTOM] == f32[...]|u32[...]|i32[...] [ulps=N]
 	ExpectSupport                          // expect support has FLAGS, expect support lacks FLAGS
+	ExpectGot                              // expect got == NAME|NULL|NUMBER ... (the last getter's)
 )
 
 // Expect is an assertion.
@@ -236,7 +237,7 @@ type Expect struct {
 	// of a typeless resource's family), "" for the resource's own.
 	As    string
 	Hex   string   // hash (lower case)
-	Names []string // calls
+	Names []string // calls; got
 	N     int      // violations, live
 	Data  *DataCmp // data
 	Probe *Probe   // probe

@@ -255,6 +255,21 @@ func execCreateTexture(x *call) error {
 	return err
 }
 
+// groups counts the positional arguments in groups of n: -1 when the
+// last group is incomplete.
+func (x *call) groups(n int) int {
+	k := 0
+	for i := range 16 * n {
+		if _, ok := x.posArg(i); ok {
+			k = i + 1
+		}
+	}
+	if k%n != 0 {
+		return -1
+	}
+	return k / n
+}
+
 func execCreateView(kind d3d11.ViewKind) func(*call) error {
 	return func(x *call) error {
 		res := x.res(0)
@@ -319,6 +334,12 @@ func execCreateRaster(x *call) error {
 	d.CullMode = d3d11.CullMode(x.enumNamed("CullMode", uint32(d.CullMode)))
 	d.FrontCounterClockwise = x.boolNamed("FrontCounterClockwise", false)
 	d.DepthClipEnable = x.boolNamed("DepthClipEnable", true)
+	d.DepthBias = int32(x.numNamed("DepthBias"))
+	d.DepthBiasClamp = x.f32Named("DepthBiasClamp")
+	d.SlopeScaledDepthBias = x.f32Named("SlopeScaledDepthBias")
+	d.ScissorEnable = x.boolNamed("ScissorEnable", false)
+	d.MultisampleEnable = x.boolNamed("MultisampleEnable", false)
+	d.AntialiasedLineEnable = x.boolNamed("AntialiasedLineEnable", false)
 	s, err := x.dev().CreateRasterizerState(x.result(0), d)
 	if err == nil {
 		x.bind(0, s)

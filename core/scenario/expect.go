@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/d3d11"
@@ -118,6 +119,10 @@ func (r *Run) expect(t *thread, e *Expect) {
 		if (e.Name == "has" && got&want != want) || (e.Name == "lacks" && got&want != 0) {
 			r.failf(e.Pos, "expected support of %s %s %s; CheckFormatSupport answered %s", d3d11.FormatName(r.support.f), e.Name,
 				strings.Join(e.Flags, "|"), d3d11.SupportString(got))
+		}
+	case ExpectGot:
+		if !gotEqual(r.got, e.Names) {
+			r.failf(e.Pos, "expected the getter to return %s; it returned %s", strings.Join(e.Names, " "), gotString(r.got))
 		}
 	case ExpectData:
 		ok, now, missing := r.compareData(e.Data)
@@ -520,4 +525,33 @@ func errMsgOf(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// gotEqual compares what a getter returned with expect got's words:
+// numbers as numbers, the rest as written.
+func gotEqual(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		g, gerr := strconv.ParseFloat(got[i], 64)
+		w, werr := strconv.ParseFloat(want[i], 64)
+		if gerr == nil && werr == nil {
+			if g != w {
+				return false
+			}
+			continue
+		}
+		if got[i] != want[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func gotString(got []string) string {
+	if len(got) == 0 {
+		return "nothing (no getter has run, or it was dropped)"
+	}
+	return strings.Join(got, " ")
 }

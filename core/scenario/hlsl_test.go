@@ -390,7 +390,7 @@ func TestInputLayoutErrors(t *testing.T) {
 		{"not a vertex format", "il = dev.CreateInputLayout vs elem[POSITION 0 D32_FLOAT] elem[COLOR 0 R8G8B8A8_UNORM]", "format D32_FLOAT cannot be fetched", ""},
 		{"step rate per vertex", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 0 PER_VERTEX 1] elem[COLOR 0 R8G8B8A8_UNORM]", "InstanceDataStepRate must be 0", ""},
 		{"twice", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT] elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R8G8B8A8_UNORM]", "is also element 0", ""},
-		{"slot", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 16] elem[COLOR 0 R8G8B8A8_UNORM]", "InputSlot 16 is outside 0..15", ""},
+		{"slot", "il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 32] elem[COLOR 0 R8G8B8A8_UNORM]", "InputSlot 32 is outside 0..31", ""},
 		{"built-in shader", "il = dev.CreateInputLayout bvs elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]", "SemanticName/Index 'TEXCOORD'/0", ""},
 		{"bytecode missing semantic", "il = dev.CreateInputLayout hlsl:s elem[POSITION 0 R32G32B32_FLOAT]", "the input signature of the shader bytecode expects to read an element with SemanticName/Index 'COLOR'/0", ""},
 		{"built-in bytecode", "il = dev.CreateInputLayout builtin:vs_passthrough elem[POSITION 0 R32G32B32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]", "SemanticName/Index 'TEXCOORD'/0", ""},

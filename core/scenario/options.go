@@ -33,6 +33,7 @@ type options struct {
 	maxevents  int
 	maxtime    int64 // virtual ns a scenario thread may reach
 	maxpixels  uint64
+	maxinstr   uint64 // maxinstructions: shader instructions the GPU may execute
 	sysmem     uint64
 	maxobjects int
 	bugs       rules.Set
@@ -43,10 +44,16 @@ type options struct {
 	noEngReset bool // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
 	paintPF    bool // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
 	refresh    int  // display.refresh: vertical blanks per second
+	gpuCosts   *machine.GPUCosts
 }
 
+// DefaultMaxInstructions is option maxinstructions' default: the shader
+// instructions a run's draws may execute (one per vertex or pixel each
+// runs for). The simulator runs about XXX of them a second natively.
+const DefaultMaxInstructions = 10_000_000_000
+
 func decodeOptions(s *Script, o Overrides) options {
-	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, sysmem: 512 << 20, maxobjects: 100_000, refresh: 60, bugs: rules.Set{}, recycle: true, cmdlists: true, freeth: true}
+	opt := options{seed: 1, vram: 256 << 20, cmdbuf: 64 << 10, engines: 1, maxsteps: 10_000_000, maxevents: 1_000_000, maxtime: 10e9, maxpixels: 2e9, maxinstr: DefaultMaxInstructions, sysmem: 512 << 20, maxobjects: 100_000, refresh: 60, bugs: rules.Set{}, recycle: true, cmdlists: true, freeth: true}
 	for _, op := range s.Options {
 		n, _ := parseSize(op.Value)
 		switch op.Key {
@@ -74,6 +81,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.maxevents = int(min(max(n, 1000), 1<<40))
 		case "maxpixels":
 			opt.maxpixels = max(n, 1)
+		case "maxinstructions":
+			opt.maxinstr = max(n, 1)
 		case "maxtime":
 			opt.maxtime = int64(min(max(n, 1), 1_000_000_000)) * 1e6 // milliseconds
 		case "bug":
@@ -118,6 +127,10 @@ func decodeOptions(s *Script, o Overrides) options {
 	if o.MaxPixels != nil {
 		opt.maxpixels = max(*o.MaxPixels, 1)
 	}
+	if o.MaxInstructions != nil {
+		opt.maxinstr = max(*o.MaxInstructions, 1)
+	}
+	opt.gpuCosts = o.gpuCosts
 	if o.SysMem != nil {
 		opt.sysmem = max(*o.SysMem, 1<<20)
 	}
@@ -136,7 +149,8 @@ func decodeOptions(s *Script, o Overrides) options {
 // the runtime's kernel callbacks.
 func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
 	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
-		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, OnFrame: onFrame}
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, OnFrame: onFrame,
+		MaxPixels: o.maxpixels, MaxInstructions: o.maxinstr, GPUCosts: o.gpuCosts}
 	if o.preempt {
 		c.Preempt = preempt
 	}
@@ -181,15 +195,17 @@ var RefreshRange = Range{1, 1000, false}
 
 // Ranges are the budget options' ranges (docs/security.md, "Limits").
 var Ranges = map[string]Range{
-	"maxsteps":    {1, 100_000_000, false},
-	"maxevents":   {1000, 4_000_000, false},
-	"maxtime":     {1, 60_000, false}, // milliseconds of virtual time
-	"maxpixels":   {1, 20_000_000_000, false},
-	"maxobjects":  {16, 250_000, false},
-	"sysmem":      {1 << 20, 512 << 20, true},
-	"gpu.vram":    {1 << 20, machine.MaxVRAM, true},
-	"gpu.engines": {1, 8, false},
-	"umd.cmdbuf":  {4 << 10, 64 << 20, true},
+	"maxsteps":  {1, 100_000_000, false},
+	"maxevents": {1000, 4_000_000, false},
+	"maxtime":   {1, 60_000, false}, // milliseconds of virtual time
+	"maxpixels": {1, 20_000_000_000, false},
+	// shader instructions executed, one per vertex or pixel each runs for
+	"maxinstructions": {1, 100_000_000_000, false},
+	"maxobjects":      {16, 250_000, false},
+	"sysmem":          {1 << 20, 512 << 20, true},
+	"gpu.vram":        {1 << 20, machine.MaxVRAM, true},
+	"gpu.engines":     {1, 8, false},
+	"umd.cmdbuf":      {4 << 10, 64 << 20, true},
 	// The HLSL compiler's own budgets (core/hlsl Limits), up to their
 	// ceilings.
 	"hlsl.tokens":       {1, hlsl.MaxTokens, false},

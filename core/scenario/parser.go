@@ -488,7 +488,7 @@ func (p *parser) inject() (Stmt, *Error) {
 	return in, nil
 }
 
-const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data, support"
+const expectForms = "hr, pixel, probe, hash, calls, violations, violation, live, data, support, got"
 
 func (p *parser) expect() (Stmt, *Error) {
 	kw := p.next()
@@ -674,6 +674,22 @@ func (p *parser) expect() (Stmt, *Error) {
 			return nil, p.errAt(lt, "expected D3D11_FORMAT_SUPPORT names (RENDER_TARGET|BLENDABLE) after 'expect support %s'", e.Name)
 		}
 		last = lt
+	case "got":
+		e.Kind = ExpectGot
+		if err = eq(); err != nil {
+			break
+		}
+		for !endsStmt(p.peek().kind) {
+			t := p.next()
+			if t.kind != tIdent && t.kind != tNumber {
+				return nil, p.errAt(t, "expected object names, NULL, enum names or numbers after 'expect got ==', found %s", describe(t))
+			}
+			e.Names, last = append(e.Names, t.text), t
+		}
+		if len(e.Names) == 0 {
+			t := p.peek()
+			return nil, p.errAt(t, "expected what the getter returned after 'expect got ==', found %s", describe(t))
+		}
 	default:
 		return nil, p.errAt(form, "unknown expect form %s (want %s)", quote(form.text), expectForms)
 	}

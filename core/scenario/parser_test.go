@@ -326,8 +326,8 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"expect hr without ==", "x.F\nexpect hr S_OK", "2:11: expected '==' after 'expect hr', found \"S_OK\""},
 		{"expect hr with =", "expect hr = S_OK", "1:11: expected '==' after 'expect hr', found \"=\""},
-		{"unknown expect form", "expect pixels bb 1 1 == #ff0000ff", `1:8: unknown expect form "pixels" (want hr, pixel, probe, hash, calls, violations, violation, live, data, support)`},
-		{"expect without a form", "expect\n", "1:7: expected what to expect after 'expect' (want hr, pixel, probe, hash, calls, violations, violation, live, data, support), found end of line"},
+		{"unknown expect form", "expect pixels bb 1 1 == #ff0000ff", `1:8: unknown expect form "pixels" (want hr, pixel, probe, hash, calls, violations, violation, live, data, support, got)`},
+		{"expect without a form", "expect\n", "1:7: expected what to expect after 'expect' (want hr, pixel, probe, hash, calls, violations, violation, live, data, support, got), found end of line"},
 		{"expect pixel with a short colour", "expect pixel bb 1 2 == #f00", `1:24: expected a colour #RRGGBBAA or a texel f32[...], u32[...] or i32[...] after 'expect pixel bb 1 2 ==', found comment "#f00" (a colour is '#' then 6 or 8 hex digits, then a space or the end of the line)`},
 		{"expect pixel with a comment instead of a colour", "expect pixel bb 1 2 == # red\n", "1:29: expected a colour #RRGGBBAA or a texel f32[...], u32[...] or i32[...] after 'expect pixel bb 1 2 ==', found end of line"},
 		{"expect pixel with a glued colour", "expect pixel bb 1 2 == #ff0000ff;", `1:24: expected a colour #RRGGBBAA or a texel f32[...], u32[...] or i32[...] after 'expect pixel bb 1 2 ==', found comment "#ff0000ff;" (a colour is '#' then 6 or 8 hex digits, then a space or the end of the line)`},

@@ -42,6 +42,10 @@ type Run struct {
 	steps    int
 	other    int // work of statements that are not API calls, in steps (budget too)
 	lastData uint64
+	// got is what the last getter returned (IAGetVertexBuffers,
+	// PSGetShaderResources, ...), for expect got: object names, NULL,
+	// enum names and numbers.
+	got []string
 	// support is the last CheckFormatSupport's answer, for expect support.
 	support struct {
 		f    d3d11.Format
@@ -245,6 +249,7 @@ func (r *Run) finish() {
 	}
 	r.sim.Switch("main")
 	r.mach.Idle()
+	r.gpuBudgets(Pos{Line: r.lastLine()}) // the GPU's last work ran in Idle
 	r.check()
 	var pending []*deferredCalls
 	r.rec.Do(func() { pending, r.deferred = r.deferred, nil })

@@ -64,3 +64,42 @@ repeat ` + fmt.Sprint(rounds/100) + ` {
 	}
 	runtime.KeepAlive(r)
 }
+
+// TestShaderMemoryFollowsBytecode: what a live shader holds is about what
+// the device counts for it against its memory limit (option sysmem): its
+// object with the bytecode the runtime copied, and its code allocation. A
+// live shader held its decoded DXBC and checked program besides (60 bytes a
+// byte of bytecode, 2 MB for a 1,200-instruction shader).
+func TestShaderMemoryFollowsBytecode(t *testing.T) {
+	body := "float4 main(float4 p : SV_Position) : SV_Target { float4 s = p; " + strings.Repeat("s = s * s + normalize(s);", 200) + " return s; }"
+	const n = 100
+	src := "option maxevents=1000\nhlsl s {\n// TestShaderMemoryFollowsBytecode\n" + body + "\n}\ndev, imm = D3D11CreateDevice\n"
+	for i := 0; i < n; i++ {
+		src += fmt.Sprintf("ps%d = dev.CreatePixelShader hlsl:s\n", i)
+	}
+	s, err := Load("t.d3ds", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRun(s, Overrides{})
+	r.Step(1)
+	dev := r.mach.Runtime().Devices()[0]
+	h0, o0, a0 := heapAfterGC(), dev.ObjectBytes(), dev.AllocatedBytes()
+	sum := r.Finish()
+	h1, o1, a1 := heapAfterGC(), dev.ObjectBytes(), dev.AllocatedBytes()
+	if !sum.OK() {
+		t.Fatalf("%s", strings.Join(sum.Failures, "\n"))
+	}
+	list, _ := r.Shaders()
+	code := len(list[0].Bytecode)
+	per := (int64(h1) - int64(h0)) / n
+	counted := ((o1 - o0) + int64(a1-a0)) / n
+	t.Logf("%d bytes of bytecode; a live shader: %d bytes of heap, %d counted against sysmem", code, per, counted)
+	if counted < int64(code) {
+		t.Errorf("a live shader counts %d bytes, less than its bytecode", counted)
+	}
+	if per > 2*counted {
+		t.Errorf("a live shader holds %d bytes, more than twice the %d it counts", per, counted)
+	}
+	runtime.KeepAlive(r)
+}

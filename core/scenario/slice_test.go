@@ -123,6 +123,9 @@ func TestSlicesDoNotChangeTheRun(t *testing.T) {
 		{"2000 calls or 8000 statements", func() SliceLimits { return SliceLimits{Calls: 2000, Statements: 8000} }},
 		{"clock", func() SliceLimits { return SliceLimits{Over: overEvery(1, 5, 2, 17, 3, 101)()} }},
 	}
+	if testing.Short() {
+		cuts = cuts[len(cuts)-2:] // make race: the two cheap cuts (a slice per call was two minutes under -race)
+	}
 	for name, src := range sliceScenarios(t) {
 		t.Run(name, func(t *testing.T) {
 			s, err := Load(name, []byte(src))

@@ -46,11 +46,14 @@ imm.PSSetShader ps
 imm.PSSetConstantBuffers 1 cb
 imm.PSSetShaderResources 0 srv
 imm.PSSetSamplers 0 smp
+imm.VSSetShaderResources 5 srv
+imm.VSSetSamplers 15 smp
 imm.OMSetRenderTargets rtv dsv
 imm.OMSetBlendState bs
 imm.OMSetDepthStencilState dss
 imm.RSSetState rs
 imm.RSSetViewports 0 0 16 16
+imm.RSSetScissorRects 0 0 16 16
 imm.ExecuteCommandList cl FALSE
 imm.OMSetRenderTargets rtv
 imm.ClearRenderTargetView rtv 0 1 0 1
@@ -62,8 +65,9 @@ expect violations == 0
 		t.Fatalf("%s", strings.Join(s.Failures, "\n"))
 	}
 	all := []string{"pfnStateIaInputLayoutCb", "pfnStateIaVertexBufCb", "pfnStateIaIndexBufCb", "pfnStateIaPrimitiveTopologyCb", "pfnStateVsShaderCb",
-		"pfnStateVsConstBufCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
-		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb"}
+		"pfnStateVsConstBufCb", "pfnStateVsSrvCb", "pfnStateVsSamplerCb", "pfnStatePsShaderCb", "pfnStatePsConstBufCb", "pfnStatePsSrvCb", "pfnStatePsSamplerCb",
+		"pfnStateOmRenderTargetsCb", "pfnStateOmBlendStateCb", "pfnStateOmDepthStateCb", "pfnStateRsRastStateCb", "pfnStateRsViewportsCb",
+		"pfnStateRsScissorCb"}
 	inside, after := map[string]string{}, map[string]string{}
 	executing, executed := false, false
 	for _, e := range r.Events() {

@@ -247,12 +247,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	} else if now := r.sim.Now(); now > r.opt.maxtime {
 		r.limitf(s.Pos, "time budget of %d ms of virtual time reached after %d API calls (option maxtime=MS raises it)", r.opt.maxtime/1e6, r.steps)
 		r.stop()
-	} else if st := r.mach.GPUStats(); st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels {
-		// Shading a pixel costs the simulator far more real time than
-		// the virtual time it charges: bound the pixels themselves —
-		// shaded, cleared or copied (a pixel per 4 bytes), and presented
-		// (the display engine copies each frame out).
-		r.limitf(s.Pos, "pixel budget of %d pixels shaded, written or presented reached after %d API calls (option maxpixels=N raises it)", r.opt.maxpixels, r.steps)
+	} else if r.gpuBudgets(s.Pos) {
 		r.stop()
 	} else if n := r.liveObjects(); n > r.opt.maxobjects {
 		// Each device holds at most maxobjects (its creations fail past
@@ -394,4 +389,45 @@ func typeOf(v any) string {
 		return tFence
 	}
 	return ""
+}
+
+// gpuBudgets checks the run's GPU budgets after a statement (and at the
+// end of the run, once the GPU is idle), and reports whether one was
+// passed (limitf said which).
+func (r *Run) gpuBudgets(p Pos) bool {
+	st := r.mach.GPUStats()
+	switch {
+	case st.Pixels+st.BytesCopied/4+r.scanned > r.opt.maxpixels:
+		// Shading a pixel costs the simulator far more real time than
+		// the virtual time it charges: bound the pixels themselves —
+		// shaded, cleared or copied (a pixel per 4 bytes), and presented
+		// (the display engine copies each frame out). The GPU checks
+		// the same inside each draw and stops it there (gpu.Limits).
+		r.limitf(p, "pixel budget of %d pixels shaded, written or presented reached after %d API calls%s (option maxpixels=N raises it)", r.opt.maxpixels, r.steps, r.stoppedDraw("pixels"))
+	case st.Instructions > r.opt.maxinstr:
+		// A shader's loop runs far longer in the simulator than the
+		// virtual time it charges: bound the instructions themselves,
+		// inside each draw (gpu.Limits).
+		r.limitf(p, "instruction budget of %d shader instructions executed reached after %d API calls%s (option maxinstructions=N raises it)", r.opt.maxinstr, r.steps, r.stoppedDraw("instructions"))
+	default:
+		return false
+	}
+	return true
+}
+
+// stoppedDraw names the draw the GPU stopped at the budget limit, for
+// the budget's message ("" when none did).
+func (r *Run) stoppedDraw(limit string) string {
+	st, ok := r.mach.GPUStopped()
+	if !ok || st.Limit != limit {
+		return ""
+	}
+	shaders := ""
+	switch {
+	case st.VS != "" && st.PS != "":
+		shaders = fmt.Sprintf(" running vertex shader %s and pixel shader %s", st.VS, st.PS)
+	case st.VS != "":
+		shaders = fmt.Sprintf(" running vertex shader %s and no pixel shader", st.VS)
+	}
+	return fmt.Sprintf(": the GPU stopped %s%s there", st.Draw, shaders)
 }

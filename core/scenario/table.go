@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -119,7 +120,9 @@ var methods = map[string]map[string]*method{
 		"CreateInputLayout": {pos: layoutParams(), named: shaderNamed, results: []string{tLayout}, exec: execCreateInputLayout},
 		"CreateBlendState":  {named: blendNamed(), results: []string{tBlend}, exec: execCreateBlend},
 		"CreateRasterizerState": {named: []param{{name: "FillMode", kind: pEnum, enum: "FillMode", opt: true}, {name: "CullMode", kind: pEnum, enum: "CullMode", opt: true},
-			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true}},
+			{name: "FrontCounterClockwise", kind: pBool, opt: true}, {name: "DepthClipEnable", kind: pBool, opt: true},
+			{name: "DepthBias", kind: pInt, opt: true}, {name: "DepthBiasClamp", kind: pFloat, opt: true}, {name: "SlopeScaledDepthBias", kind: pFloat, opt: true},
+			{name: "ScissorEnable", kind: pBool, opt: true}, {name: "MultisampleEnable", kind: pBool, opt: true}, {name: "AntialiasedLineEnable", kind: pBool, opt: true}},
 			results: []string{tRaster}, exec: execCreateRaster},
 		"CreateDepthStencilState": {named: depthNamed(), results: []string{tDepth}, exec: execCreateDepth},
 		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
@@ -158,11 +161,13 @@ var methods = map[string]map[string]*method{
 		}},
 	},
 	tContext: {
-		"IASetVertexBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
-			named: []param{{name: "Stride", kind: pUint, opt: true, def: 36}, {name: "Offset", kind: pUint, opt: true}},
-			exec: func(x *call) error {
-				return x.ctx().IASetVertexBuffers(x.uint(0), x.res(1), x.uintNamed("Stride"), x.uintNamed("Offset"))
-			}},
+		// IASetVertexBuffers SLOT BUF [BUF ...]: NumBuffers buffers from
+		// StartSlot, each with Stride and Offset or its entry of Strides
+		// and Offsets.
+		"IASetVertexBuffers": {pos: slotObjects("BUF", tBuffer, 32),
+			named: []param{{name: "Stride", kind: pUint, opt: true, def: 36}, {name: "Offset", kind: pUint, opt: true},
+				{name: "Strides", kind: pData, opt: true}, {name: "Offsets", kind: pData, opt: true}},
+			exec: execIASetVertexBuffers},
 		"IASetIndexBuffer": {pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}},
 			named: []param{{name: "Format", kind: pEnum, enum: "Format", opt: true}, {name: "Offset", kind: pUint, opt: true}},
 			exec: func(x *call) error {
@@ -175,14 +180,62 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().VSSetShader(x.shader(0)) }},
 		"PSSetShader": {pos: []param{{name: "SHADER", kind: pObj, types: tPS, opt: true}},
 			exec: func(x *call) error { return x.ctx().PSSetShader(x.shader(0)) }},
-		"VSSetConstantBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
-			exec: func(x *call) error { return x.ctx().VSSetConstantBuffers(x.uint(0), x.res(1)) }},
-		"PSSetConstantBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "BUF", kind: pObj, types: tBuffer, opt: true}},
-			exec: func(x *call) error { return x.ctx().PSSetConstantBuffers(x.uint(0), x.res(1)) }},
-		"PSSetShaderResources": {pos: []param{{name: "SLOT", kind: pUint}, {name: "SRV", kind: pObj, types: tSRV, opt: true}},
-			exec: func(x *call) error { return x.ctx().PSSetShaderResources(x.uint(0), x.view(1)) }},
-		"PSSetSamplers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "SAMPLER", kind: pObj, types: tSampler, opt: true}},
-			exec: func(x *call) error { return x.ctx().PSSetSamplers(x.uint(0), x.state(1)) }},
+		// *SetConstantBuffers, *SetShaderResources, *SetSamplers SLOT OBJ
+		// [OBJ ...]: a range from StartSlot (NULL unbinds).
+		"VSSetConstantBuffers": setCBs(d3d11.StageVS),
+		"PSSetConstantBuffers": setCBs(d3d11.StagePS),
+		"VSSetShaderResources": setSRVs(d3d11.StageVS),
+		"PSSetShaderResources": setSRVs(d3d11.StagePS),
+		"VSSetSamplers":        setSamplers(d3d11.StageVS),
+		"PSSetSamplers":        setSamplers(d3d11.StagePS),
+		// The getters: what they return goes to `expect got`.
+		"IAGetVertexBuffers": {pos: []param{{name: "SLOT", kind: pUint}, {name: "COUNT", kind: pUint, opt: true, def: 1}}, exec: func(x *call) error {
+			vbs, _, _, err := x.ctx().IAGetVertexBuffers(x.uint(0), x.uint(1))
+			return got(x, vbs, err)
+		}},
+		"IAGetIndexBuffer": {exec: func(x *call) error { ib, _, _ := x.ctx().IAGetIndexBuffer(); return got(x, []*d3d11.Resource{ib}, nil) }},
+		"IAGetInputLayout": {exec: func(x *call) error { return got(x, []*d3d11.InputLayout{x.ctx().IAGetInputLayout()}, nil) }},
+		"IAGetPrimitiveTopology": {exec: func(x *call) error {
+			x.run.got = []string{d3d11.EnumName("Topology", uint32(x.ctx().IAGetPrimitiveTopology()))}
+			return nil
+		}},
+		"VSGetShader":          {exec: func(x *call) error { return got(x, []*d3d11.Shader{x.ctx().GetShader(d3d11.StageVS)}, nil) }},
+		"PSGetShader":          {exec: func(x *call) error { return got(x, []*d3d11.Shader{x.ctx().GetShader(d3d11.StagePS)}, nil) }},
+		"VSGetConstantBuffers": getCBs(d3d11.StageVS),
+		"PSGetConstantBuffers": getCBs(d3d11.StagePS),
+		"VSGetShaderResources": getSRVs(d3d11.StageVS),
+		"PSGetShaderResources": getSRVs(d3d11.StagePS),
+		"VSGetSamplers":        getSamplers(d3d11.StageVS),
+		"PSGetSamplers":        getSamplers(d3d11.StagePS),
+		"OMGetRenderTargets": {pos: []param{{name: "COUNT", kind: pUint, opt: true, def: 1}}, exec: func(x *call) error {
+			rtvs, dsv, err := x.ctx().OMGetRenderTargets(x.uint(0))
+			if err != nil {
+				return got(x, rtvs, err)
+			}
+			return got(x, append(rtvs, dsv), nil)
+		}},
+		"OMGetBlendState": {exec: func(x *call) error { s, _, _ := x.ctx().OMGetBlendState(); return got(x, []*d3d11.State{s}, nil) }},
+		"OMGetDepthStencilState": {exec: func(x *call) error {
+			s, ref := x.ctx().OMGetDepthStencilState()
+			err := got(x, []*d3d11.State{s}, nil)
+			x.run.got = append(x.run.got, fmt.Sprint(ref))
+			return err
+		}},
+		"RSGetState": {exec: func(x *call) error { return got(x, []*d3d11.State{x.ctx().RSGetState()}, nil) }},
+		"RSGetViewports": {exec: func(x *call) error {
+			x.run.got = nil
+			for _, v := range x.ctx().RSGetViewports() {
+				x.run.got = append(x.run.got, fmt.Sprint(v.X), fmt.Sprint(v.Y), fmt.Sprint(v.Width), fmt.Sprint(v.Height))
+			}
+			return nil
+		}},
+		"RSGetScissorRects": {exec: func(x *call) error {
+			x.run.got = nil
+			for _, r := range x.ctx().RSGetScissorRects() {
+				x.run.got = append(x.run.got, fmt.Sprint(r.Left), fmt.Sprint(r.Top), fmt.Sprint(r.Right), fmt.Sprint(r.Bottom))
+			}
+			return nil
+		}},
 		// OMSetRenderTargets RTV... [DSV]: render target views in slot
 		// order (NULL: an empty slot), then the depth-stencil view.
 		"OMSetRenderTargets": {pos: omTargets(), exec: execOMSetRenderTargets},
@@ -202,11 +255,35 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().OMSetDepthStencilState(x.state(0), x.uint(1)) }},
 		"RSSetState": {pos: []param{{name: "STATE", kind: pObj, types: tRaster, opt: true}},
 			exec: func(x *call) error { return x.ctx().RSSetState(x.state(0)) }},
-		"RSSetViewports": {pos: []param{{name: "X", kind: pFloat}, {name: "Y", kind: pFloat}, {name: "W", kind: pFloat}, {name: "H", kind: pFloat}},
+		// RSSetViewports X Y W H [X Y W H ...]: up to 16 viewports,
+		// MinDepth and MaxDepth every one's.
+		"RSSetViewports": {pos: rectParams("X", "Y", "W", "H", pFloat),
 			named: []param{{name: "MinDepth", kind: pFloat, opt: true}, {name: "MaxDepth", kind: pFloat, opt: true, def: 1}},
 			exec: func(x *call) error {
-				return x.ctx().RSSetViewports(d3d11.Viewport{X: x.f32(0), Y: x.f32(1), Width: x.f32(2), Height: x.f32(3),
-					MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")})
+				n := x.groups(4)
+				if n < 0 {
+					return x.bad("viewports are four numbers each: X Y W H")
+				}
+				vps := make([]d3d11.Viewport, n)
+				for i := range vps {
+					vps[i] = d3d11.Viewport{X: x.f32(4 * i), Y: x.f32(4*i + 1), Width: x.f32(4*i + 2), Height: x.f32(4*i + 3),
+						MinDepth: x.f32Named("MinDepth"), MaxDepth: x.f32Named("MaxDepth")}
+				}
+				return x.ctx().RSSetViewports(vps...)
+			}},
+		// RSSetScissorRects [LEFT TOP RIGHT BOTTOM ...]: up to 16
+		// rectangles (none: NumRects 0).
+		"RSSetScissorRects": {pos: rectParams("LEFT", "TOP", "RIGHT", "BOTTOM", pInt),
+			exec: func(x *call) error {
+				n := x.groups(4)
+				if n < 0 {
+					return x.bad("scissor rectangles are four numbers each: LEFT TOP RIGHT BOTTOM")
+				}
+				rs := make([]d3d11.Rect, n)
+				for i := range rs {
+					rs[i] = d3d11.Rect{Left: int32(x.num(4 * i)), Top: int32(x.num(4*i + 1)), Right: int32(x.num(4*i + 2)), Bottom: int32(x.num(4*i + 3))}
+				}
+				return x.ctx().RSSetScissorRects(rs...)
 			}},
 		"ClearRenderTargetView": {pos: []param{{name: "RTV", kind: pObj, types: tRTV}, {name: "R", kind: pFloatOrColor}, {name: "G", kind: pFloat, opt: true},
 			{name: "B", kind: pFloat, opt: true}, {name: "A", kind: pFloat, opt: true}}, exec: execClearRTV},
@@ -229,6 +306,10 @@ var methods = map[string]map[string]*method{
 		"DrawInstanced": {pos: []param{{name: "COUNT", kind: pUint}, {name: "INSTANCES", kind: pUint}, {name: "START", kind: pUint, opt: true},
 			{name: "STARTINSTANCE", kind: pUint, opt: true}},
 			exec: func(x *call) error { return x.ctx().DrawInstanced(x.uint(0), x.uint(1), x.uint(2), x.uint(3)) }},
+		"DrawInstancedIndirect": {pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}, {name: "OFFSET", kind: pUint, opt: true}},
+			exec: func(x *call) error { return x.ctx().DrawInstancedIndirect(x.res(0), x.uint(1)) }},
+		"DrawIndexedInstancedIndirect": {pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}, {name: "OFFSET", kind: pUint, opt: true}},
+			exec: func(x *call) error { return x.ctx().DrawIndexedInstancedIndirect(x.res(0), x.uint(1)) }},
 		"DrawIndexedInstanced": {pos: []param{{name: "COUNT", kind: pUint}, {name: "INSTANCES", kind: pUint}, {name: "START", kind: pUint, opt: true},
 			{name: "BASE", kind: pInt, opt: true}, {name: "STARTINSTANCE", kind: pUint, opt: true}},
 			exec: func(x *call) error {
@@ -374,6 +455,132 @@ func clampF32(v float64) float32 {
 
 func fmtTypes(types string) string { return strings.ReplaceAll(types, "|", " or ") }
 
+// rectParams are 16 groups of four numbers (viewports, scissor
+// rectangles): the first group required for a pFloat (a viewport), none
+// for a pInt (a call may set no rectangle).
+// got keeps what a getter returned for `expect got`: each object's name
+// (NULL for none), and releases the references the getter added, as an
+// application must.
+func got[T d3d11.Object](x *call, objs []T, err error) error {
+	x.run.got = nil
+	if err != nil {
+		return err
+	}
+	for _, o := range objs {
+		if isNilObject(o) {
+			x.run.got = append(x.run.got, "NULL")
+			continue
+		}
+		name := x.run.names[o]
+		if name == "" {
+			name = o.Name()
+		}
+		x.run.got = append(x.run.got, name)
+		o.Release()
+	}
+	return nil
+}
+
+// slotObjects is SLOT then up to n objects of types (the first may be
+// NULL or left out: one NULL).
+func slotObjects(name, types string, n int) []param {
+	ps := []param{{name: "SLOT", kind: pUint}}
+	for range n {
+		ps = append(ps, param{name: name, kind: pObj, types: types, opt: true})
+	}
+	return ps
+}
+
+// objects are the call's positional objects from i on, up to the last
+// given (at least one: a missing first is NULL).
+func objects[T any](x *call, from int, get func(int) T) []T {
+	n := from + 1
+	for i := from; ; i++ {
+		if _, ok := x.posArg(i); !ok {
+			break
+		}
+		n = i + 1
+	}
+	out := make([]T, 0, n-from)
+	for i := from; i < n; i++ {
+		out = append(out, get(i))
+	}
+	return out
+}
+
+func execIASetVertexBuffers(x *call) error {
+	vbs := objects(x, 1, x.res)
+	strides, offsets := make([]uint32, len(vbs)), make([]uint32, len(vbs))
+	for i := range vbs {
+		strides[i], offsets[i] = x.uintNamed("Stride"), x.uintNamed("Offset")
+	}
+	for _, l := range []struct {
+		key string
+		to  []uint32
+	}{{"Strides", strides}, {"Offsets", offsets}} {
+		a, ok := x.namedArg(l.key)
+		if !ok {
+			continue
+		}
+		if a.Value.Kind != VU32 || len(a.Value.U32) != len(vbs) {
+			return x.bad("%s is one u32 per buffer: u32[...] of %d", l.key, len(vbs))
+		}
+		copy(l.to, a.Value.U32)
+	}
+	return x.ctx().IASetVertexBuffersRange(x.uint(0), vbs, strides, offsets)
+}
+
+func setCBs(st d3d11.Stage) *method {
+	return &method{pos: slotObjects("BUF", tBuffer, 14), exec: func(x *call) error {
+		return x.ctx().SetConstantBuffers(st, x.uint(0), objects(x, 1, x.res))
+	}}
+}
+
+func setSRVs(st d3d11.Stage) *method {
+	return &method{pos: slotObjects("SRV", tSRV, 128), exec: func(x *call) error {
+		return x.ctx().SetShaderResources(st, x.uint(0), objects(x, 1, x.view))
+	}}
+}
+
+func setSamplers(st d3d11.Stage) *method {
+	return &method{pos: slotObjects("SAMPLER", tSampler, 16), exec: func(x *call) error {
+		return x.ctx().SetSamplers(st, x.uint(0), objects(x, 1, x.state))
+	}}
+}
+
+var getRange = []param{{name: "SLOT", kind: pUint}, {name: "COUNT", kind: pUint, opt: true, def: 1}}
+
+func getCBs(st d3d11.Stage) *method {
+	return &method{pos: getRange, exec: func(x *call) error {
+		bufs, err := x.ctx().GetConstantBuffers(st, x.uint(0), x.uint(1))
+		return got(x, bufs, err)
+	}}
+}
+
+func getSRVs(st d3d11.Stage) *method {
+	return &method{pos: getRange, exec: func(x *call) error {
+		views, err := x.ctx().GetShaderResources(st, x.uint(0), x.uint(1))
+		return got(x, views, err)
+	}}
+}
+
+func getSamplers(st d3d11.Stage) *method {
+	return &method{pos: getRange, exec: func(x *call) error {
+		ss, err := x.ctx().GetSamplers(st, x.uint(0), x.uint(1))
+		return got(x, ss, err)
+	}}
+}
+
+func rectParams(a, b, c, d string, kind pkind) []param {
+	var ps []param
+	for i := range 16 {
+		for _, n := range []string{a, b, c, d} {
+			ps = append(ps, param{name: n, kind: kind, opt: i > 0 || kind == pInt})
+		}
+	}
+	return ps
+}
+
 // blendNamed are CreateBlendState's fields: RenderTarget[0]'s without a
 // suffix, RenderTarget[i]'s ending in i.
 func blendNamed() []param {
@@ -466,4 +673,23 @@ func layoutParams() []param {
 		ps = append(ps, param{name: "ELEMENT", kind: pElem, opt: i > 0})
 	}
 	return ps
+}
+
+// isNilObject reports a nil object of any kind.
+func isNilObject(o d3d11.Object) bool {
+	switch v := o.(type) {
+	case nil:
+		return true
+	case *d3d11.Resource:
+		return v == nil
+	case *d3d11.View:
+		return v == nil
+	case *d3d11.State:
+		return v == nil
+	case *d3d11.Shader:
+		return v == nil
+	case *d3d11.InputLayout:
+		return v == nil
+	}
+	return false
 }

@@ -55,6 +55,8 @@ type commandList struct {
 	ended    []*query
 	versions []version      // Map(WRITE_DISCARD) on the deferred context: the list's own allocations
 	nested   []*commandList // lists the deferred context executed into this one (their versions are theirs)
+	// endNew is the later state (newState) the list leaves on the GPU.
+	endNew gpuBindings
 }
 
 type version struct {
@@ -147,6 +149,7 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: command list from unknown deferred context %d", h)
 	}
 	cl.state, cl.dc = clValid, h
+	cl.endNew = dc.onGPU.newState()
 	cl.words = append([]uint32(nil), dc.cmd.Words...)
 	cl.list = append([]ddi.AllocationListEntry(nil), dc.list...)
 	cl.groups = append([]int(nil), dc.groups...)
@@ -268,6 +271,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	// the driver looks again at its next DDI (refreshNext).
 	ddi.RefreshAll(d.cb, d.core)
 	d.refreshNext = true
+	d.resetNewState(d) // the list starts from the later state's defaults
 	d.resetState()
 	// The list's Map(WRITE_DISCARD) versions become the resources' contents
 	// (and those of the lists it executed when it was recorded).
@@ -314,7 +318,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 			d.ended = append(d.ended, q)
 		}
 	}
-	d.onGPU = unknownGPU // what the list bound is still set on the GPU
+	d.onGPU = afterList(cl.endNew) // what the list bound is still set on the GPU
 	d.resetState()
 }
 

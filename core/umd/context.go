@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"math/bits"
 	"sync"
 
 	"d3dsim/core/ddi"
@@ -46,20 +47,186 @@ type context struct {
 // gpuBindings is one bit per binding point the GPU keeps in its state.
 type gpuBindings struct {
 	rt, ds, vb, ib, vs, ps bool
-	vsCB, psCB             uint8 // bit i: slot i
-	tex                    uint8
-	vbMore                 uint16 // bit i: vertex-buffer slot i (1..15)
-	rtMore                 uint8  // bit i: render target slot i (1..7)
+	// Each stage's (isa.StageVS, isa.StagePS): bit i slot i of the
+	// constant buffers, textures (tex[s][i/64] bit i%64) and samplers.
+	// Pixel sampler slot 0 is sent with every state and has no bit.
+	cb     [numStages]uint16
+	tex    [numStages][2]uint64
+	smp    [numStages]uint16
+	vbMore uint32 // bit i: vertex-buffer slot i (1..31)
+	rtMore uint8  // bit i: render target slot i (1..7)
 	// om: SET_BLEND_FACTOR sent a blend factor, sample mask or
 	// alpha-to-coverage other than the default; stencil: SET_STENCIL
-	// turned the stencil on.
-	om, stencil bool
+	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias.
+	om, stencil, bias bool
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
-// know: everything may be set.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, vsCB: 0xFF, psCB: 0xFF, tex: 0xFF, vbMore: 0xFFFE,
-	rtMore: 0xFE, om: true, stencil: true}
+// know: everything may be set. The later state (render targets 1..7, the
+// blend factor and sample mask, the stencil, the depth bias: newState) is
+// known, its defaults: a context that splices a command list in resets it
+// first (resetNewState), so a list that uses none of it carries none of
+// its packets.
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true,
+	cb: [numStages]uint16{oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
+
+// The binding slots a context had before the later state: constant
+// buffers 0..3 of each stage, pixel textures 0..7. The others (constant
+// buffers 4..13, pixel textures 8..127, vertex textures, every sampler
+// but pixel slot 0) are later state, which a command list starts without.
+const (
+	oldCBs = 0xF
+	oldTex = 0xFF
+)
+
+// numStages are the stages the driver binds for: the GPU runs programs in
+// isa.StageVS and isa.StagePS.
+const numStages = 2
+
+// newState is the part of g the later packets set.
+func (g *gpuBindings) newState() gpuBindings {
+	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp}
+	for s := range numStages {
+		n.cb[s] = g.cb[s] &^ oldCBs
+		n.tex[s] = g.tex[s]
+	}
+	n.tex[isa.StagePS][0] &^= oldTex
+	return n
+}
+
+// afterList is the GPU's state after a command list whose own ended at
+// end: the earlier bindings unknown, the later state the list's.
+func afterList(end gpuBindings) gpuBindings {
+	g := unknownGPU
+	n := end.newState()
+	g.rtMore, g.om, g.stencil, g.bias, g.smp = n.rtMore, n.om, n.stencil, n.bias, n.smp
+	for s := range numStages {
+		g.cb[s] |= n.cb[s]
+		g.tex[s][0] |= n.tex[s][0]
+		g.tex[s][1] |= n.tex[s][1]
+	}
+	return g
+}
+
+// laterBindings counts the binding packets the later slots of g (or,
+// with st, of st and g) take: words and allocations at most. With st it
+// adds what the earlier slots take beyond the room drawWords keeps for
+// them (oldBindingWords), and the vertex-buffer slots past 15.
+func laterBindings(g *gpuBindings, st *state) (words, allocs int) {
+	if st != nil {
+		old := 6 // pixel sampler 0
+		for s := range numStages {
+			ss := &st.stages[s]
+			old += 6*bits.OnesCount16((ss.cbs|g.cb[s])&oldCBs) + 6*bits.OnesCount16((ss.samps|g.smp[s])&0xFE)
+		}
+		old += 8 * bits.OnesCount64((st.stages[isa.StagePS].srvs[0]|g.tex[isa.StagePS][0])&oldTex)
+		words += max(old-oldBindingWords, 0)
+		for i := oldVBSlots; i < iaSlots; i++ {
+			if st.vbMore[i-1].buf != 0 || g.vbMore>>i&1 != 0 {
+				words, allocs = words+7, allocs+1
+			}
+		}
+	}
+	for s := range numStages {
+		cb, t0, t1, sm := g.cb[s], g.tex[s][0], g.tex[s][1], g.smp[s]
+		if st != nil {
+			ss := &st.stages[s]
+			cb, t0, t1, sm = cb|ss.cbs, t0|ss.srvs[0], t1|ss.srvs[1], sm|ss.samps
+		}
+		cb &^= oldCBs
+		texWords, smpWords := 9, 7 // SET_TEX_STAGE, SET_SAMPLER_STAGE
+		if s == isa.StagePS {
+			t0 &^= oldTex
+			sm &^= 1 // slot 0 is in drawWords
+			if st != nil {
+				sm &^= 0xFF // and for a draw slots 1..7 (oldBindingWords)
+			}
+			texWords, smpWords = 8, 6
+		}
+		n := bits.OnesCount16(cb)
+		words, allocs = words+6*n, allocs+n
+		n = bits.OnesCount64(t0) + bits.OnesCount64(t1)
+		words, allocs = words+texWords*n, allocs+n
+		words += smpWords * bits.OnesCount16(sm)
+	}
+	return words, allocs
+}
+
+// resetNewState puts the later state the GPU holds from this context back
+// to its defaults, before a command list is spliced in.
+func (c *context) resetNewState(rec recorder) {
+	g := &c.onGPU
+	if *g == (gpuBindings{}) || g.newState() == (gpuBindings{}) {
+		return
+	}
+	w, _ := laterBindings(g, nil)
+	rec.ensure(omWords+w, 0)
+	b := &c.cmd
+	// Unbind the later slots: an empty state holds nothing there.
+	c.emitBindings(rec, &state{}, true)
+	for i := 1; i < isa.MaxRenderTargets; i++ {
+		if g.rtMore>>i&1 != 0 {
+			b.SetRTSlot(uint32(i), isa.NullAddress, 0, 0, 0, 0)
+		}
+	}
+	if g.om {
+		b.SetBlendFactor([4]float32{1, 1, 1, 1}, ^uint32(0), 0)
+	}
+	if g.stencil {
+		c.stencilOff()
+	}
+	if g.bias {
+		b.SetDepthBias(0, 0, 0)
+	}
+	g.rtMore, g.om, g.stencil, g.bias = 0, false, false, false
+}
+
+// extraWords bounds what emitState writes beyond drawWords for the later
+// state (0 when st uses none of it and the GPU holds none), so a draw
+// reserves for the packets it will write.
+func (c *context) extraWords(st *state) (words, allocs int) {
+	g := &c.onGPU
+	words, allocs = laterBindings(g, st)
+	for i := 1; i < isa.MaxRenderTargets; i++ {
+		if st.rtv[i] != 0 || g.rtMore>>i&1 != 0 {
+			words, allocs = words+8, allocs+1
+		}
+	}
+	if st.blendFactor != [4]float32{1, 1, 1, 1} || st.sampleMask != ^uint32(0) || g.om {
+		words += 7 // SET_BLEND_FACTOR
+	}
+	if g.stencil {
+		words += 13
+	}
+	if g.bias {
+		words += 4
+	}
+	if st.blend != 0 || st.depth != 0 || st.raster != 0 {
+		o := c.dev
+		o.mu.Lock()
+		if bl := o.blends[st.blend]; bl != nil {
+			if bl.IndependentBlendEnable {
+				words += (isa.MaxRenderTargets - 1) * 10 // SET_BLEND_RT
+			}
+			if bl.AlphaToCoverageEnable {
+				words += 7
+			}
+		}
+		if ds := o.dss[st.depth]; ds != nil && ds.StencilEnable {
+			words += 13 // SET_STENCIL
+		}
+		if rs := o.rasts[st.raster]; rs != nil {
+			if rs.ScissorEnable {
+				words += ddi.MaxViewports * 6 // SET_SCISSOR
+			}
+			if rs.DepthBias != 0 || rs.SlopeScaledDepthBias != 0 {
+				words += 4 // SET_DEPTH_BIAS
+			}
+		}
+		o.mu.Unlock()
+	}
+	return words + max(st.nvp-1, 0)*8, allocs
+}
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
 	return context{dev: dev, h: h, rt: rt, core: core, cb: cb, cfg: cfg,
@@ -90,15 +257,14 @@ type state struct {
 	ibOffset uint32
 	topo     ddi.Topology
 	vs, ps   ddi.HSHADER
-	vsCB     [4]ddi.HRESOURCE
-	psCB     [4]ddi.HRESOURCE
-	srv      [8]ddi.HSHADERRESOURCEVIEW
-	samp     [8]ddi.HSAMPLER
-	rtv      [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW
-	dsv      ddi.HDEPTHSTENCILVIEW
-	blend    ddi.HBLENDSTATE
-	raster   ddi.HRASTERIZERSTATE
-	depth    ddi.HDEPTHSTENCILSTATE
+	// stages are each stage's constant buffers, shader resource views
+	// and samplers (isa.StageVS, isa.StagePS).
+	stages [numStages]stageState
+	rtv    [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW
+	dsv    ddi.HDEPTHSTENCILVIEW
+	blend  ddi.HBLENDSTATE
+	raster ddi.HRASTERIZERSTATE
+	depth  ddi.HDEPTHSTENCILSTATE
 	// pfnSetBlendState's BlendFactor and SampleMask, pfnSetDepthStencilState's
 	// StencilRef.
 	blendFactor [4]float32
@@ -107,10 +273,73 @@ type state struct {
 	vp          ddi.Viewport
 	hasVP       bool
 	dirty       bool
-	// vbMore are vertex-buffer slots 1..15 (slot 0 above), layout the
+	// Viewports 1..15 (vpMore[i-1]; nvp counts them all) and the scissor
+	// rectangles (pfnSetViewports, pfnSetScissorRects).
+	nvp      int
+	vpMore   [ddi.MaxViewports - 1]ddi.Viewport
+	nsc      int
+	scissors [ddi.MaxViewports]ddi.Rect
+	// vbMore are vertex-buffer slots 1..31 (slot 0 above), layout the
 	// input layout (IaSetInputLayout).
 	vbMore [iaSlots - 1]vbSlot
 	layout ddi.HELEMENTLAYOUT
+}
+
+// stageState is one shader stage's bindings, with a bit per slot that
+// holds a handle (srvs[i/64] bit i%64 for view i).
+type stageState struct {
+	cb    [ddi.ConstantBufferSlots]ddi.HRESOURCE
+	srv   [ddi.ShaderResourceSlots]ddi.HSHADERRESOURCEVIEW
+	samp  [ddi.SamplerSlots]ddi.HSAMPLER
+	cbs   uint16
+	srvs  [2]uint64
+	samps uint16
+}
+
+// setCBs, setSRVs and setSamplers are the pfn*Set* DDIs of one stage:
+// handles from start on (slots past the last are ignored).
+func (c *context) setCBs(stage int, start uint32, bufs []ddi.HRESOURCE) {
+	ss := &c.st.stages[stage]
+	for i, h := range bufs {
+		if j := int(start) + i; j < len(ss.cb) {
+			ss.cb[j] = h
+			ss.cbs = setBit16(ss.cbs, j, h != 0)
+		}
+	}
+	c.st.dirty = true
+}
+
+func (c *context) setSRVs(stage int, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	ss := &c.st.stages[stage]
+	for i, h := range views {
+		if j := int(start) + i; j < len(ss.srv) {
+			ss.srv[j] = h
+			if h != 0 {
+				ss.srvs[j/64] |= 1 << (j % 64)
+			} else {
+				ss.srvs[j/64] &^= 1 << (j % 64)
+			}
+		}
+	}
+	c.st.dirty = true
+}
+
+func (c *context) setSamplers(stage int, start uint32, samplers []ddi.HSAMPLER) {
+	ss := &c.st.stages[stage]
+	for i, h := range samplers {
+		if j := int(start) + i; j < len(ss.samp) {
+			ss.samp[j] = h
+			ss.samps = setBit16(ss.samps, j, h != 0)
+		}
+	}
+	c.st.dirty = true
+}
+
+func setBit16(m uint16, i int, on bool) uint16 {
+	if on {
+		return m | 1<<i
+	}
+	return m &^ (1 << i)
 }
 
 // vbSlot is one vertex-buffer binding.
@@ -119,7 +348,7 @@ type vbSlot struct {
 	stride, offset uint32
 }
 
-const iaSlots = 16 // D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
+const iaSlots = ddi.IAVertexInputResourceSlotCount
 
 func (c *context) resetState() { c.st = freshState() }
 
@@ -132,14 +361,21 @@ func freshState() state {
 // Words and list entries reserved for one draw with all its state, so a
 // command never straddles two buffers: the fixed-function state, then the
 // programs' (SET_LAYOUT at its largest, two SET_PROGRAMs and vertex-buffer
-// slots 1..15).
+// slots 1..31). The later bindings (laterBindings) come on top.
 const (
-	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (iaSlots-1)*8 + omWords
-	drawAllocs = 24 + 2 + iaSlots - 1 + isa.MaxRenderTargets - 1
-	writeChunk = 16 << 10 // bytes of inline data per WRITE packet
-	// omWords: render targets 1..7 and their blends, the blend factor and
-	// the stencil.
-	omWords = (isa.MaxRenderTargets-1)*(8+10) + 7 + 13
+	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (oldVBSlots-1)*8
+	drawAllocs = 24 + 2 + oldVBSlots - 1
+	// oldVBSlots: vertex-buffer slots 16..31 are reserved for as the later
+	// bindings are; oldBindingWords: what of drawWords' 160 the earlier
+	// constant buffers, textures and samplers may take (the other
+	// fixed-function packets take 59 at most).
+	oldVBSlots      = 16
+	oldBindingWords = 160 - 59
+	writeChunk      = 16 << 10 // bytes of inline data per WRITE packet
+	// omWords: the most the later state takes (extraWords): render
+	// targets 1..7 and their blends, the blend factor and the stencil; the
+	// viewports 1..15, the scissor rectangles and the depth bias.
+	omWords = (isa.MaxRenderTargets-1)*(8+10) + 7 + 13 + (ddi.MaxViewports-1)*8 + ddi.MaxViewports*6 + 4
 )
 
 // refAlloc puts an allocation on the list and returns the list-relative
@@ -220,12 +456,6 @@ func (c *context) emitState(rec recorder, st *state) {
 	vs := o.shaders[st.vs]
 	ps := o.shaders[st.ps]
 	layout := o.layouts[st.layout]
-	var samps [8]*ddi.SamplerDesc
-	for i, h := range st.samp {
-		if h != 0 {
-			samps[i] = o.samplers[h]
-		}
-	}
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
 		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
@@ -276,57 +506,17 @@ func (c *context) emitState(rec recorder, st *state) {
 		b.SetIB(isa.NullAddress, 0, 0, 0)
 		g.ib = false
 	}
-	for i, h := range st.vsCB {
-		bit := uint8(1) << i
-		if r := c.resource(h); r != nil {
-			b.SetCB(isa.StageVS, uint32(i), rec.ref(r, false, 0), uint32(r.size))
-			g.vsCB |= bit
-		} else if g.vsCB&bit != 0 {
-			b.SetCB(isa.StageVS, uint32(i), isa.NullAddress, 0)
-			g.vsCB &^= bit
-		}
-	}
-	for i, h := range st.psCB {
-		bit := uint8(1) << i
-		if r := c.resource(h); r != nil {
-			b.SetCB(isa.StagePS, uint32(i), rec.ref(r, false, 0), uint32(r.size))
-			g.psCB |= bit
-		} else if g.psCB&bit != 0 {
-			b.SetCB(isa.StagePS, uint32(i), isa.NullAddress, 0)
-			g.psCB &^= bit
-		}
-	}
-	for i, h := range st.srv {
-		bit := uint8(1) << i
-		if v, r := c.viewRes(uint32(h)); r != nil {
-			b.SetTex(uint32(i), rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
-			g.tex |= bit
-		} else if g.tex&bit != 0 {
-			b.SetTex(uint32(i), isa.NullAddress, 0, 0, 0, 0)
-			g.tex &^= bit
-		}
-	}
-	for i, s := range samps {
-		desc := ddi.DefaultSamplerDesc()
-		if s != nil {
-			desc = *s
-		} else if st.samp[i] == 0 && i > 0 {
-			continue
-		}
-		filter := uint32(isa.FilterLinear)
-		if desc.Filter == ddi.FilterMinMagMipPoint {
-			filter = isa.FilterPoint
-		}
-		c := desc.BorderColor
-		border := unorm8(c[0]) | unorm8(c[1])<<8 | unorm8(c[2])<<16 | unorm8(c[3])<<24
-		b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
-	}
+	c.emitBindings(rec, st, false)
 	c.emitVertexBuffers(rec, st, vs, layout)
 	c.emitPrograms(rec, vs, ps, layout)
 	switch {
 	case st.hasVP:
 		v := st.vp
 		b.SetViewport(v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+		for i := 1; i < st.nvp; i++ {
+			v := &st.vpMore[i-1]
+			b.SetViewportN(uint32(i), v.X, v.Y, v.Width, v.Height, v.MinDepth, v.MaxDepth)
+		}
 	default:
 		// No viewport: an empty one, which covers nothing, as in Direct3D 11
 		// (after ClearState too), for the buffer may hold another state's
@@ -341,7 +531,30 @@ func (c *context) emitState(rec recorder, st *state) {
 	if rd.FillMode == ddi.FillWireframe {
 		cull |= isa.RasterWireframe
 	}
+	if rd.MultisampleEnable {
+		cull |= isa.RasterMultisample
+	}
+	if rd.AntialiasedLineEnable {
+		cull |= isa.RasterAALine
+	}
+	if rd.ScissorEnable {
+		// The rectangles go with the flag (a buffer that never enables the
+		// scissor never carries them); with none set, rectangle 0 is
+		// empty and culls everything.
+		cull |= isa.RasterScissor
+		for i := range max(st.nsc, 1) {
+			r := &st.scissors[i]
+			b.SetScissor(uint32(i), r.Left, r.Top, r.Right, r.Bottom)
+		}
+	}
 	b.SetRaster(cull, rd.FrontCounterClockwise, rd.DepthClipEnable)
+	if rd.DepthBias != 0 || rd.SlopeScaledDepthBias != 0 {
+		b.SetDepthBias(rd.DepthBias, rd.DepthBiasClamp, rd.SlopeScaledDepthBias)
+		g.bias = true
+	} else if g.bias {
+		b.SetDepthBias(0, 0, 0)
+		g.bias = false
+	}
 	bd := ddi.DefaultBlendDesc()
 	if bl != nil {
 		bd = *bl
@@ -372,8 +585,109 @@ func (c *context) emitState(rec recorder, st *state) {
 		b.SetBlendFactor(st.blendFactor, st.sampleMask, 0)
 		g.om = false
 	}
-	b.SetTopology(uint32(st.topo))
+	b.SetTopology(topology(st.topo))
 	c.st.dirty = false
+}
+
+// emitBindings writes each stage's constant buffers, textures and
+// samplers (the vertex stage's with SET_TEX_STAGE and SET_SAMPLER_STAGE):
+// the bound ones, and an unbinding for each slot the GPU holds from this
+// context that st does not bind (for a sampler, the default one; pixel
+// sampler 0 is always sent). laterOnly limits it to the later slots
+// (resetNewState).
+func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
+	b := &c.cmd
+	g := &c.onGPU
+	for s := range numStages {
+		ss := &st.stages[s]
+		m := ss.cbs | g.cb[s]
+		if laterOnly {
+			m &^= oldCBs
+		}
+		for ; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			bit := uint16(1) << i
+			if r := c.resource(ss.cb[i]); r != nil {
+				b.SetCB(uint32(s), uint32(i), rec.ref(r, false, 0), uint32(r.size))
+				g.cb[s] |= bit
+			} else if g.cb[s]&bit != 0 {
+				b.SetCB(uint32(s), uint32(i), isa.NullAddress, 0)
+				g.cb[s] &^= bit
+			}
+		}
+	}
+	for s := range numStages {
+		ss := &st.stages[s]
+		for w := range 2 {
+			m := ss.srvs[w] | g.tex[s][w]
+			if laterOnly && s == isa.StagePS && w == 0 {
+				m &^= oldTex
+			}
+			for ; m != 0; m &= m - 1 {
+				i := 64*w + bits.TrailingZeros64(m)
+				bit := uint64(1) << (i % 64)
+				if v, r := c.viewRes(uint32(ss.srv[i])); r != nil {
+					c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+					g.tex[s][w] |= bit
+				} else if g.tex[s][w]&bit != 0 {
+					c.setTex(s, i, isa.NullAddress, 0, 0, 0, 0)
+					g.tex[s][w] &^= bit
+				}
+			}
+		}
+	}
+	var descs [numStages][ddi.SamplerSlots]*ddi.SamplerDesc
+	if st.stages[0].samps|st.stages[1].samps != 0 {
+		o := c.dev
+		o.mu.Lock()
+		for s := range numStages {
+			ss := &st.stages[s]
+			for m := ss.samps; m != 0; m &= m - 1 {
+				i := bits.TrailingZeros16(m)
+				descs[s][i] = o.samplers[ss.samp[i]]
+			}
+		}
+		o.mu.Unlock()
+	}
+	for s := range numStages {
+		ss := &st.stages[s]
+		m := ss.samps | g.smp[s]
+		if s == isa.StagePS && !laterOnly {
+			m |= 1
+		}
+		for ; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			desc := ddi.DefaultSamplerDesc()
+			if d := descs[s][i]; d != nil {
+				desc = *d
+			}
+			filter := uint32(isa.FilterLinear)
+			if desc.Filter == ddi.FilterMinMagMipPoint {
+				filter = isa.FilterPoint
+			}
+			bc := desc.BorderColor
+			border := unorm8(bc[0]) | unorm8(bc[1])<<8 | unorm8(bc[2])<<16 | unorm8(bc[3])<<24
+			if s == isa.StagePS {
+				b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+				if i == 0 {
+					continue // sent with every state: no bit
+				}
+			} else {
+				b.SetSamplerStage(uint32(s), uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+			}
+			g.smp[s] = setBit16(g.smp[s], i, ss.samp[i] != 0)
+		}
+	}
+}
+
+// setTex binds texture slot of stage: SET_TEX for the pixel stage (as
+// ever), SET_TEX_STAGE for the others.
+func (c *context) setTex(stage, slot int, addr uint64, w, h, pitch uint32, f isa.Format) {
+	if stage == isa.StagePS {
+		c.cmd.SetTex(uint32(slot), addr, w, h, pitch, f)
+		return
+	}
+	c.cmd.SetTexStage(uint32(stage), uint32(slot), addr, w, h, pitch, f)
 }
 
 func (c *context) IaSetVertexBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE, strides, offsets []uint32) {
@@ -403,39 +717,27 @@ func (c *context) IaSetInputLayout(_ ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
 func (c *context) PsSetShader(_ ddi.HDEVICE, s ddi.HSHADER) { c.st.ps = s; c.st.dirty = true }
 
 func (c *context) VsSetConstantBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
-	for i, b := range bufs {
-		if int(start)+i < len(c.st.vsCB) {
-			c.st.vsCB[int(start)+i] = b
-		}
-	}
-	c.st.dirty = true
+	c.setCBs(isa.StageVS, start, bufs)
 }
 
 func (c *context) PsSetConstantBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
-	for i, b := range bufs {
-		if int(start)+i < len(c.st.psCB) {
-			c.st.psCB[int(start)+i] = b
-		}
-	}
-	c.st.dirty = true
+	c.setCBs(isa.StagePS, start, bufs)
+}
+
+func (c *context) VsSetShaderResources(_ ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	c.setSRVs(isa.StageVS, start, views)
 }
 
 func (c *context) PsSetShaderResources(_ ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
-	for i, v := range views {
-		if int(start)+i < len(c.st.srv) {
-			c.st.srv[int(start)+i] = v
-		}
-	}
-	c.st.dirty = true
+	c.setSRVs(isa.StagePS, start, views)
+}
+
+func (c *context) VsSetSamplers(_ ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
+	c.setSamplers(isa.StageVS, start, s)
 }
 
 func (c *context) PsSetSamplers(_ ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
-	for i, v := range s {
-		if int(start)+i < len(c.st.samp) {
-			c.st.samp[int(start)+i] = v
-		}
-	}
-	c.st.dirty = true
+	c.setSamplers(isa.StagePS, start, s)
 }
 
 // SetRenderTargets is pfnSetRenderTargets: NumRTVs views (the rest of the
@@ -476,11 +778,25 @@ func stencilFace(f *ddi.DepthStencilOpDesc) isa.StencilFace {
 		Func: cmpFunc[f.StencilFunc]}
 }
 
+// SetViewports is pfnSetViewports: NumViewports viewports, the rest
+// cleared (ClearViewports).
 func (c *context) SetViewports(_ ddi.HDEVICE, vps []ddi.Viewport) {
-	c.st.hasVP = len(vps) > 0
+	vps = vps[:min(len(vps), ddi.MaxViewports)]
+	c.st.hasVP, c.st.nvp = len(vps) > 0, len(vps)
 	if c.st.hasVP {
 		c.st.vp = vps[0]
+		copy(c.st.vpMore[:], vps[1:])
 	}
+	c.st.dirty = true
+}
+
+// SetScissorRects is pfnSetScissorRects: NumRects rectangles, the rest
+// cleared (ClearRects).
+func (c *context) SetScissorRects(_ ddi.HDEVICE, rects []ddi.Rect) {
+	rects = rects[:min(len(rects), ddi.MaxViewports)]
+	c.st.nsc = len(rects)
+	c.st.scissors = [ddi.MaxViewports]ddi.Rect{}
+	copy(c.st.scissors[:], rects)
 	c.st.dirty = true
 }
 

@@ -7,6 +7,7 @@ import (
 	"d3dsim/gpu/isa"
 	"fmt"
 	"math"
+	"math/bits"
 )
 
 // deferredContext is a deferred context: the DDI table CreateDeferredContext
@@ -111,11 +112,22 @@ func (c *deferredContext) icState() state {
 	}
 	st.layout = ddi.HELEMENTLAYOUT(ic(uint32(st.layout)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
-	for i := range st.vsCB {
-		st.vsCB[i], st.psCB[i] = ddi.HRESOURCE(ic(uint32(st.vsCB[i]))), ddi.HRESOURCE(ic(uint32(st.psCB[i])))
-	}
-	for i := range st.srv {
-		st.srv[i], st.samp[i] = ddi.HSHADERRESOURCEVIEW(ic(uint32(st.srv[i]))), ddi.HSAMPLER(ic(uint32(st.samp[i])))
+	for s := range st.stages {
+		ss := &st.stages[s]
+		for m := ss.cbs; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			ss.cb[i] = ddi.HRESOURCE(ic(uint32(ss.cb[i])))
+		}
+		for w := range ss.srvs {
+			for m := ss.srvs[w]; m != 0; m &= m - 1 {
+				i := 64*w + bits.TrailingZeros64(m)
+				ss.srv[i] = ddi.HSHADERRESOURCEVIEW(ic(uint32(ss.srv[i])))
+			}
+		}
+		for m := ss.samps; m != 0; m &= m - 1 {
+			i := bits.TrailingZeros16(m)
+			ss.samp[i] = ddi.HSAMPLER(ic(uint32(ss.samp[i])))
+		}
 	}
 	for i := range st.rtv {
 		st.rtv[i] = ddi.HRENDERTARGETVIEW(ic(uint32(st.rtv[i])))
@@ -188,8 +200,9 @@ func (c *deferredContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.Draw(count, start)
 }
@@ -198,8 +211,9 @@ func (c *deferredContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start, 
 	if c.stopped("DrawInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawInstanced(count, start, instances, startInstance)
 }
@@ -208,10 +222,41 @@ func (c *deferredContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances, 
 	if c.stopped("DrawIndexedInstanced") || c.st.vs == 0 {
 		return
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
+}
+
+// DrawInstancedIndirect and DrawIndexedInstancedIndirect record the
+// draw with the address of its arguments: the GPU reads them when the
+// list runs.
+func (c *deferredContext) DrawInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	c.drawIndirect("DrawInstancedIndirect", buf, offset, false)
+}
+
+func (c *deferredContext) DrawIndexedInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	c.drawIndirect("DrawIndexedInstancedIndirect", buf, offset, true)
+}
+
+func (c *deferredContext) drawIndirect(name string, buf ddi.HRESOURCE, offset uint32, indexed bool) {
+	if c.stopped(name) || c.st.vs == 0 {
+		return
+	}
+	r := c.resource(ddi.HRESOURCE(c.icHandle(uint32(buf))))
+	if r == nil {
+		return
+	}
+	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a+1)
+	c.emitState(c, &st)
+	if indexed {
+		c.cmd.DrawIndexedIndirect(c.ref(r, false, offset))
+	} else {
+		c.cmd.DrawIndirect(c.ref(r, false, offset))
+	}
 }
 
 func (c *deferredContext) IaSetInputLayout(h ddi.HDEVICE, l ddi.HELEMENTLAYOUT) {
@@ -227,8 +272,9 @@ func (c *deferredContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base i
 	if c.st.vs == 0 {
 		return // no vertex shader: nothing to draw
 	}
-	c.ensure(drawWords, drawAllocs)
 	st := c.icState()
+	w, a := c.extraWords(&st)
+	c.ensure(drawWords+w, drawAllocs+a)
 	c.emitState(c, &st)
 	c.cmd.DrawIndexed(count, start, base)
 }
@@ -421,6 +467,18 @@ func (c *deferredContext) PsSetShaderResources(h ddi.HDEVICE, start uint32, view
 	}
 }
 
+func (c *deferredContext) VsSetShaderResources(h ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	if !c.stopped("VsSetShaderResources") {
+		c.context.VsSetShaderResources(h, start, views)
+	}
+}
+
+func (c *deferredContext) VsSetSamplers(h ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
+	if !c.stopped("VsSetSamplers") {
+		c.context.VsSetSamplers(h, start, s)
+	}
+}
+
 func (c *deferredContext) PsSetSamplers(h ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
 	if !c.stopped("PsSetSamplers") {
 		c.context.PsSetSamplers(h, start, s)
@@ -457,6 +515,12 @@ func (c *deferredContext) SetViewports(h ddi.HDEVICE, vps []ddi.Viewport) {
 	}
 }
 
+func (c *deferredContext) SetScissorRects(h ddi.HDEVICE, rects []ddi.Rect) {
+	if !c.stopped("SetScissorRects") {
+		c.context.SetScissorRects(h, rects)
+	}
+}
+
 // CommandListExecute on a deferred context records the command list into the
 // recording (ExecuteCommandList is legal on a deferred context): its packet
 // groups with their allocations re-referenced in this recording, its
@@ -474,6 +538,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 	if cl == nil || cl.state != clValid {
 		return
 	}
+	c.resetNewState(c) // the nested list starts from the later state's defaults
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]
@@ -497,7 +562,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 			}
 		}
 	}
-	c.onGPU = unknownGPU // what the nested list bound is still set
+	c.onGPU = afterList(cl.endNew) // what the nested list bound is still set
 	for _, u := range cl.used {
 		if _, ok := c.used[u.r]; !ok {
 			c.order = append(c.order, u.r)

@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
 )
 
@@ -93,9 +94,10 @@ var tableEntries = []string{
 	"pfnDefaultConstantBufferUpdateSubresourceUP", "pfnVsSetConstantBuffers", "pfnPsSetShaderResources", "pfnPsSetShader",
 	"pfnPsSetSamplers", "pfnVsSetShader", "pfnDrawIndexed", "pfnDraw", "pfnIaSetVertexBuffers", "pfnIaSetIndexBuffer",
 	"pfnIaSetTopology", "pfnSetBlendState", "pfnSetDepthStencilState", "pfnSetRasterizerState", "pfnQueryBegin",
-	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnFlush", "pfnResourceMap",
+	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnSetScissorRects", "pfnFlush", "pfnResourceMap",
 	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
 	"pfnClearDepthStencilView", "pfnCommandListExecute", "pfnIaSetInputLayout", "pfnDrawInstanced", "pfnDrawIndexedInstanced",
+	"pfnDrawInstancedIndirect", "pfnDrawIndexedInstancedIndirect", "pfnVsSetShaderResources", "pfnVsSetSamplers",
 	"pfnCalcPrivateResourceSize", "pfnCreateResource", "pfnOpenResource", "pfnDestroyResource",
 	"pfnCalcPrivateShaderResourceViewSize", "pfnCreateShaderResourceView", "pfnDestroyShaderResourceView",
 	"pfnCalcPrivateRenderTargetViewSize", "pfnCreateRenderTargetView", "pfnDestroyRenderTargetView",
@@ -144,9 +146,14 @@ type Device struct {
 	drawEntry func(ddi.HDEVICE, uint32, uint32)
 
 	// Object tables, guarded by mu.
-	res      map[ddi.HRESOURCE]*resource
-	views    map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
-	shaders  map[ddi.HSHADER]*shader
+	res     map[ddi.HRESOURCE]*resource
+	views   map[uint32]*view // keyed by the view handle value (RTV, SRV, DSV share the handle space)
+	shaders map[ddi.HSHADER]*shader
+	// The shader cache (translated in shaders.go): translations by the
+	// bytecode's hash and stage, oldest first in trOrder.
+	trCache  map[shaderKey]*translate.Shader
+	trOrder  []shaderKey
+	trBytes  int
 	layouts  map[ddi.HELEMENTLAYOUT]*elementLayout
 	blends   map[ddi.HBLENDSTATE]*ddi.BlendDesc
 	rasts    map[ddi.HRASTERIZERSTATE]*ddi.RasterizerDesc

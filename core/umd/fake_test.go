@@ -143,10 +143,13 @@ func (f *fakeRuntime) PfnStatePsShaderCb(ddi.HRTCORELAYER)                   {}
 func (f *fakeRuntime) PfnStatePsConstBufCb(ddi.HRTCORELAYER, uint32, uint32) {}
 func (f *fakeRuntime) PfnStatePsSrvCb(ddi.HRTCORELAYER, uint32, uint32)      {}
 func (f *fakeRuntime) PfnStatePsSamplerCb(ddi.HRTCORELAYER, uint32, uint32)  {}
+func (f *fakeRuntime) PfnStateVsSrvCb(ddi.HRTCORELAYER, uint32, uint32)      {}
+func (f *fakeRuntime) PfnStateVsSamplerCb(ddi.HRTCORELAYER, uint32, uint32)  {}
 func (f *fakeRuntime) PfnStateOmRenderTargetsCb(ddi.HRTCORELAYER)            {}
 func (f *fakeRuntime) PfnStateOmBlendStateCb(ddi.HRTCORELAYER)               {}
 func (f *fakeRuntime) PfnStateOmDepthStateCb(ddi.HRTCORELAYER)               {}
 func (f *fakeRuntime) PfnStateRsRastStateCb(ddi.HRTCORELAYER)                {}
+func (f *fakeRuntime) PfnStateRsScissorCb(ddi.HRTCORELAYER)                  {}
 func (f *fakeRuntime) PfnStateRsViewportsCb(ddi.HRTCORELAYER)                {}
 func (f *fakeRuntime) PfnStateIaVertexBufCb(ddi.HRTCORELAYER, uint32, uint32) {
 	f.log("StateIaVertexBuf")

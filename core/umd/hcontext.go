@@ -72,6 +72,18 @@ func (s *serialised) DrawIndexedInstanced(h ddi.HDEVICE, count, instances, start
 	s.Device.DrawIndexedInstanced(h, count, instances, start, base, startInstance)
 }
 
+func (s *serialised) DrawInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.DrawInstancedIndirect(h, buf, offset)
+}
+
+func (s *serialised) DrawIndexedInstancedIndirect(h ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.DrawIndexedInstancedIndirect(h, buf, offset)
+}
+
 func (s *serialised) ResourceCopy(h ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 	s.lock.Lock()
 	defer s.lock.Unlock()

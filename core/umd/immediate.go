@@ -93,6 +93,24 @@ func (d *immediateContext) ClearDepthStencilView(_ ddi.HDEVICE, v ddi.HDEPTHSTEN
 	d.clearDSV(d, uint32(v), flags, depth, stencil)
 }
 
+// drawState makes room for a draw and re-emits the state when it changed
+// or the buffer is fresh (a submission to make room leaves it dirty; the
+// fresh buffer has room for any state).
+func (d *immediateContext) drawState() { d.drawStateAllocs(0) }
+
+// drawStateAllocs is drawState for a draw that names more allocations.
+func (d *immediateContext) drawStateAllocs(more int) {
+	w, a := 0, more
+	if d.st.dirty {
+		w, a = d.extraWords(&d.st)
+		a += more
+	}
+	d.ensure(drawWords+w, drawAllocs+a)
+	if d.st.dirty {
+		d.emitState(d, &d.st)
+	}
+}
+
 // Draw is the hot path: the state is re-emitted only after it changed or a
 // submission.
 func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
@@ -100,10 +118,7 @@ func (d *immediateContext) Draw(_ ddi.HDEVICE, count, start uint32) {
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.Draw(count, start)
 }
 
@@ -112,10 +127,7 @@ func (d *immediateContext) DrawInstanced(_ ddi.HDEVICE, count, instances, start,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawInstanced(count, start, instances, startInstance)
 }
 
@@ -124,11 +136,34 @@ func (d *immediateContext) DrawIndexedInstanced(_ ddi.HDEVICE, count, instances,
 	if d.st.vs == 0 {
 		return
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawIndexedInstanced(count, start, base, instances, startInstance)
+}
+
+// DrawInstancedIndirect and DrawIndexedInstancedIndirect draw with the
+// arguments in buf at offset: DRAW_INDIRECT and DRAW_INDEXED_INDIRECT
+// name the buffer's memory, which the GPU reads when the draw runs (so an
+// earlier copy into the buffer in the same stream is seen).
+func (d *immediateContext) DrawInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	d.drawIndirect(buf, offset, false)
+}
+
+func (d *immediateContext) DrawIndexedInstancedIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	d.drawIndirect(buf, offset, true)
+}
+
+func (d *immediateContext) drawIndirect(buf ddi.HRESOURCE, offset uint32, indexed bool) {
+	d.busy()
+	r := d.resource(buf)
+	if d.st.vs == 0 || r == nil {
+		return
+	}
+	d.drawStateAllocs(1) // (drawWords keeps room for the draw packet; its list entry may be new)
+	if indexed {
+		d.cmd.DrawIndexedIndirect(d.ref(r, false, offset))
+	} else {
+		d.cmd.DrawIndirect(d.ref(r, false, offset))
+	}
 }
 
 func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base int32) {
@@ -136,10 +171,7 @@ func (d *immediateContext) DrawIndexed(_ ddi.HDEVICE, count, start uint32, base 
 	if d.st.vs == 0 {
 		return // no vertex shader: nothing to draw (a draw needs one in Direct3D 11)
 	}
-	d.ensure(drawWords, drawAllocs)
-	if d.st.dirty {
-		d.emitState(d, &d.st)
-	}
+	d.drawState()
 	d.cmd.DrawIndexed(count, start, base)
 }
 

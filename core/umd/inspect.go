@@ -27,7 +27,14 @@ func (d *Device) ShaderCode(h ddi.HSHADER) (ShaderCode, bool) {
 	if s == nil || s.destroyed {
 		return ShaderCode{}, false
 	}
-	return ShaderCode{Program: s.prog}, true
+	// The driver keeps only what draws need: the whole translation is
+	// made again from the bytecode (the same, translation being a
+	// function of it).
+	p, err := translate.Translate(s.bytecode, s.stage)
+	if err != nil {
+		return ShaderCode{}, false
+	}
+	return ShaderCode{Program: p}, true
 }
 
 // ISA is the translated program disassembled from the words the driver

@@ -84,15 +84,15 @@ func (c *context) emitVertexBuffers(rec recorder, st *state, vs *shader, layout 
 	}
 	b := &c.cmd
 	g := &c.onGPU
-	var reads uint16
+	var reads uint32
 	if layout != nil {
 		for _, e := range layout.elems {
-			reads |= 1 << (e.InputSlot & 15)
+			reads |= 1 << (e.InputSlot & 31)
 		}
 	}
 	for i, v := range st.vbMore {
 		slot := uint32(i + 1)
-		bit := uint16(1) << slot
+		bit := uint32(1) << slot
 		if r := c.resource(v.buf); r != nil {
 			b.SetVB(slot, rec.ref(r, false, 0), uint32(r.size), v.stride, v.offset)
 			g.vbMore |= bit

@@ -2,6 +2,7 @@ package umd
 
 import (
 	"d3dsim/core/ddi"
+	"d3dsim/core/dxbc"
 	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
 )
@@ -41,12 +42,18 @@ type view struct {
 // in a GPU-visible allocation that SET_PROGRAM names.
 type shader struct {
 	prog   *translate.Shader
-	code   *resource  // the allocation holding prog.Code
+	words  uint32     // the program's size in words
+	code   *resource  // the allocation holding the program's words
 	sysReg uint32     // SV_Position's register (isa.NoReg: none)
 	layout isa.Layout // vertex shader: the fetch of its inputs
 	// destroyed: DestroyShader was called and the destruction waits for
-	// a submission (deferDestroy); prog is a stub then.
+	// a submission (deferDestroy).
 	destroyed bool
+	// bytecode is what the shader was created from (the runtime's copy),
+	// and stage its kind: ShaderCode translates it again for a tool, prog
+	// holding only what draws read.
+	bytecode []byte
+	stage    dxbc.ProgramType
 }
 
 type query struct {
@@ -138,6 +145,22 @@ var cmpFunc = map[ddi.ComparisonFunc]uint32{
 	ddi.ComparisonLessEqual: isa.CmpLessEqual, ddi.ComparisonGreater: isa.CmpGreater,
 	ddi.ComparisonNotEqual: isa.CmpNotEqual, ddi.ComparisonGreaterEqual: isa.CmpGreaterEqual,
 	ddi.ComparisonAlways: isa.CmpAlways,
+}
+
+// topology is the GPU's code of a primitive topology (those with
+// adjacency have their own).
+func topology(t ddi.Topology) uint32 {
+	switch t {
+	case ddi.TopologyLineListAdj:
+		return isa.TopoLineListAdj
+	case ddi.TopologyLineStripAdj:
+		return isa.TopoLineStripAdj
+	case ddi.TopologyTriangleListAdj:
+		return isa.TopoTriangleAdj
+	case ddi.TopologyTriangleStripAdj:
+		return isa.TopoTriStripAdj
+	}
+	return uint32(t)
 }
 
 var cullMode = map[ddi.CullMode]uint32{ddi.CullNone: isa.CullNone, ddi.CullFront: isa.CullFront, ddi.CullBack: isa.CullBack}

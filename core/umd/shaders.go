@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
 	"strings"
@@ -31,11 +32,11 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	if stage == isa.StagePS {
 		want = dxbc.PixelShader
 	}
-	prog, err := translate.Translate(a.Bytecode, want)
+	prog, err := d.translated(a.Bytecode, want)
 	if err != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: %v", ddiName, err)
 	}
-	s := &shader{prog: prog, sysReg: isa.NoReg}
+	s := &shader{prog: prog, words: uint32(len(prog.Code)), sysReg: isa.NoReg}
 	if stage == isa.StageVS {
 		for _, o := range prog.Outputs {
 			if o.SystemValue == dxbc.SVPosition {
@@ -75,8 +76,14 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		return err
 	}
 	s.code = &resource{args: ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: size, Obj: obj}, alloc: cb.Allocations[0].Allocation, size: uint64(size), pitch: size}
+	// What a draw needs is the tables and the words; the decoded DXBC and
+	// the checked program (about 60 bytes a byte of bytecode) are made
+	// again from the bytecode when a tool asks (ShaderCode), so a live
+	// shader holds its bytecode, its words and its tables.
+	light := s.stub()
+	light.destroyed, light.bytecode, light.stage = false, a.Bytecode, want
 	d.mu.Lock()
-	d.shaders[h] = s
+	d.shaders[h] = light
 	d.mu.Unlock()
 	return nil
 }
@@ -108,14 +115,68 @@ func (d *Device) destroyShader(h ddi.HSHADER) {
 	})
 }
 
+// translated is the translation of bytecode for stage, through the
+// device's shader cache (keyed by the bytecode's hash and the stage, as a
+// driver's shader cache is): the same bytecode translates to the same
+// program, and an application that creates one shader again and again (a
+// loop of CreatePixelShader and Release, 10,000 shaders of one block)
+// pays its translation once. It keeps the light translation (tables and
+// words, what draws read), at most maxCachedShaders of them and
+// maxCachedShaderBytes of words, the oldest going first.
+func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate.Shader, error) {
+	k := shaderKey{sum: sha256.Sum256(bytecode), stage: stage}
+	d.mu.Lock()
+	p := d.trCache[k]
+	d.mu.Unlock()
+	if p != nil {
+		return p, nil
+	}
+	full, err := translate.Translate(bytecode, stage)
+	if err != nil {
+		return nil, err
+	}
+	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
+		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.trCache == nil {
+		d.trCache = map[shaderKey]*translate.Shader{}
+	}
+	if _, ok := d.trCache[k]; !ok {
+		d.trCache[k] = p
+		d.trOrder = append(d.trOrder, k)
+		d.trBytes += 4 * len(p.Code)
+		for len(d.trOrder) > maxCachedShaders || d.trBytes > maxCachedShaderBytes {
+			old := d.trOrder[0]
+			d.trOrder = d.trOrder[1:]
+			d.trBytes -= 4 * len(d.trCache[old].Code)
+			delete(d.trCache, old)
+		}
+	}
+	return p, nil
+}
+
+// shaderKey names a translation in the shader cache.
+type shaderKey struct {
+	sum   [32]byte
+	stage dxbc.ProgramType
+}
+
+// The shader cache's bounds.
+const (
+	maxCachedShaders     = 64
+	maxCachedShaderBytes = 16 << 20
+)
+
 // stub is what a destroyed shader keeps until its destruction finishes:
 // its allocation and the tables a draw binding it reads, not the decoded
 // programs.
 func (s *shader) stub() *shader {
 	p := s.prog
-	light := &translate.Shader{Stage: p.Stage, Code: p.Code, Inputs: p.Inputs, Outputs: p.Outputs,
+	light := &translate.Shader{Stage: p.Stage, Inputs: p.Inputs, Outputs: p.Outputs,
 		ConstantBuffers: p.ConstantBuffers, Textures: p.Textures, Samplers: p.Samplers}
-	return &shader{prog: light, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true}
+	return &shader{prog: light, words: s.words, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true,
+		bytecode: s.bytecode, stage: s.stage}
 }
 
 // builtinFetch is the vertex fetch of a vertex shader drawn without an
@@ -167,14 +228,14 @@ func (c *context) emitPrograms(rec recorder, vs, ps *shader, layout *elementLayo
 		} else {
 			b.SetLayout(vs.layout)
 		}
-		b.SetProgram(isa.StageVS, rec.ref(vs.code, false, 0), uint32(len(vs.prog.Code)), vs.sysReg)
+		b.SetProgram(isa.StageVS, rec.ref(vs.code, false, 0), vs.words, vs.sysReg)
 		g.vs = true
 	} else if g.vs {
 		b.SetProgram(isa.StageVS, isa.NullAddress, 0, isa.NoReg)
 		g.vs = false
 	}
 	if ps != nil {
-		b.SetProgram(isa.StagePS, rec.ref(ps.code, false, 0), uint32(len(ps.prog.Code)), ps.sysReg)
+		b.SetProgram(isa.StagePS, rec.ref(ps.code, false, 0), ps.words, ps.sysReg)
 		g.ps = true
 	} else if g.ps {
 		b.SetProgram(isa.StagePS, isa.NullAddress, 0, isa.NoReg)

@@ -51,7 +51,11 @@ func TestShaderFromBytecode(t *testing.T) {
 		t.Fatalf("%d allocations for two shaders, want 2", n)
 	}
 	code := f.allocs[before].Allocations[0]
-	words := d.shaders[hvs].prog.Code
+	sc, ok := d.ShaderCode(hvs) // (the driver keeps the words in the allocation; ShaderCode translates again)
+	if !ok || d.shaders[hvs].words != uint32(len(sc.Program.Code)) {
+		t.Fatalf("ShaderCode: %v, %d words kept", ok, d.shaders[hvs].words)
+	}
+	words := sc.Program.Code
 	if len(code.InitData) != 4*len(words) || binary.LittleEndian.Uint32(code.InitData) != words[0] {
 		t.Fatalf("the code allocation's initial data (%d bytes) is not the %d ISA words", len(code.InitData), len(words))
 	}

@@ -45,22 +45,7 @@ func clone[T any](desc *T) *T {
 	return &c
 }
 
-// CalcPrivateShaderSize follows the bytecode: what the driver keeps of a
-// live shader (its decoded DXBC, the checked program and the words for
-// SET_PROGRAM) grows with it, about shaderBytesPerByte bytes for each
-// byte of bytecode (TestShaderMemoryFollowsBytecode measures it), and the
-// runtime counts the answer against the device's memory (option sysmem),
-// so live shaders are bounded by their size and not only by their number.
-func (c *context) CalcPrivateShaderSize(a *ddi.ShaderArgs) int {
-	if a == nil {
-		return sizeShader
-	}
-	return sizeShader + shaderBytesPerByte*min(len(a.Bytecode), 1<<30/shaderBytesPerByte)
-}
-
-// shaderBytesPerByte is the driver's memory per byte of a live shader's
-// bytecode (an estimate on the high side of what was measured).
-const shaderBytesPerByte = 32
+func (c *context) CalcPrivateShaderSize(*ddi.ShaderArgs) int { return sizeShader }
 
 func (d *Device) CreateVertexShader(_ ddi.HDEVICE, a *ddi.ShaderArgs, h ddi.HSHADER, _ uint32) {
 	d.reportWhy(d.createShader(a, h, isa.StageVS, "CreateVertexShader"))

@@ -412,6 +412,8 @@ var refreshOf = map[string]string{
 	"IaSetTopology":        "pfnStateIaPrimitiveTopologyCb",
 	"VsSetShader":          "pfnStateVsShaderCb",
 	"VsSetConstantBuffers": "pfnStateVsConstBufCb",
+	"VsSetShaderResources": "pfnStateVsSrvCb",
+	"VsSetSamplers":        "pfnStateVsSamplerCb",
 	"PsSetShader":          "pfnStatePsShaderCb",
 	"PsSetConstantBuffers": "pfnStatePsConstBufCb",
 	"PsSetShaderResources": "pfnStatePsSrvCb",
@@ -421,6 +423,7 @@ var refreshOf = map[string]string{
 	"SetDepthStencilState": "pfnStateOmDepthStateCb",
 	"SetRasterizerState":   "pfnStateRsRastStateCb",
 	"SetViewports":         "pfnStateRsViewportsCb",
+	"SetScissorRects":      "pfnStateRsScissorCb",
 }
 
 // isRefresh reports a state-refresh callback.

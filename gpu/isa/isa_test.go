@@ -167,7 +167,7 @@ func TestLayoutRoundTrip(t *testing.T) {
 	for name, w := range map[string][]uint32{
 		"format 0":   {0xFFFF, 0, 0, 0},
 		"format 99":  {0xFFFF, 99 << 16, 0, 0},
-		"slot 16":    {0xFFFF, 16<<8 | 1<<16, 0, 0},
+		"slot 32":    {0xFFFF, 32<<8 | 1<<16, 0, 0},
 		"high bits":  {0xFFFF, 1<<16 | 1<<30, 0, 0},
 		"word 0":     {1 << 20},
 		"length":     {0xFFFF, 1 << 16},

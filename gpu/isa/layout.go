@@ -55,6 +55,7 @@ import (
 // Limits of programmable draws.
 const (
 	MaxVertexElements = 16   // elements of SET_LAYOUT
+	MaxVertexSlots    = 32   // vertex-buffer slots (SET_VB), D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
 	MaxVaryings       = 8    // output registers of a vertex program (position included)
 	NoReg             = 0xFF // no register for a system value
 )
@@ -215,8 +216,8 @@ func ParseLayout(a []uint32) (Layout, error) {
 			return Layout{}, fmt.Errorf("element %d: word %#x: bits 25-31 must be zero", i/3, w)
 		case e.Format == VtxNone || e.Format >= numVtxFormats:
 			return Layout{}, fmt.Errorf("element %d: vertex format %d", i/3, e.Format)
-		case e.Slot >= 16:
-			return Layout{}, fmt.Errorf("element %d: slot %d outside 0..15", i/3, e.Slot)
+		case e.Slot >= MaxVertexSlots:
+			return Layout{}, fmt.Errorf("element %d: slot %d outside 0..%d", i/3, e.Slot, MaxVertexSlots-1)
 		}
 		l.Elements = append(l.Elements, e)
 	}

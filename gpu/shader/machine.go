@@ -203,6 +203,14 @@ type Machine struct {
 	tex       Textures
 	noGrad    bool // tex is GradientFree
 	StepLimit int  // instructions per Run; 0 means DefaultStepLimit
+	// Steps is the instructions the last Run executed, each over the
+	// whole block, the fault's included; LaneSteps counts each once per
+	// lane it ran for, helper lanes left out: a lane's count is its own
+	// path's length, however the lanes were grouped into blocks, which is
+	// what the GPU charges in virtual time and counts against a run's
+	// budget.
+	Steps     int
+	LaneSteps uint64
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers

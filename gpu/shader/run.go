@@ -20,6 +20,7 @@ import (
 // quad with a live lane, as helpers: the caller fills their inputs too
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
+	m.Steps, m.LaneSteps = 0, 0
 	for _, z := range m.zero {
 		v := m.reg(z.file, z.index)
 		for c := range 4 {
@@ -44,6 +45,8 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	defer func() { m.stack = stack[:0] }()
 	code := m.code
 	steps, limit := 0, m.StepLimit
+	var lanes uint64
+	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
@@ -70,6 +73,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	}
 	for pc := 0; pc < len(code); {
 		steps++
+		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
 			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
 		}

@@ -75,7 +75,6 @@ func TestUnsupported(t *testing.T) {
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
 		}, "icb[1]"},
 		{"texture3d", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture3D, dxbc.ReturnFloat) }, "texture3d"},
-		{"front face", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVIsFrontFace) }, "FFACE"},
 		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
 		{"deriv in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpDerivRtx, r(0), r(1)) }, "vertex shader"},
 		{"sample in vs", dxbc.VertexShader, func(b *dxbc.Builder) {
