@@ -268,7 +268,7 @@ func fragmentInfo(g isa.Format, e *machine.PixelEvent) (*FragmentInfo, string) {
 		if !f.StencilPass {
 			res = "failed"
 		}
-		fi.Tests = append(fi.Tests, fmt.Sprintf("stencil: ref %d %s stored %d (read mask %#x): %s; stencil %d -> %d",
+		fi.Tests = append(fi.Tests, fmt.Sprintf("stencil ref %d %s stored %d (read mask %#x): %s; stencil %d -> %d",
 			f.StencilRef, cmpName(f.StencilFunc), f.StencilBefore, f.StencilReadMask, res, f.StencilBefore, f.StencilAfter))
 	}
 	if f.DepthTest {
@@ -280,7 +280,7 @@ func fragmentInfo(g isa.Format, e *machine.PixelEvent) (*FragmentInfo, string) {
 		if f.DepthPass && f.DepthWrite {
 			w = ", written"
 		}
-		fi.Tests = append(fi.Tests, fmt.Sprintf("depth: %s %s %s: %s%s", fmtF(f.Depth), cmpName(f.DepthFunc), fmtF(f.DepthBefore), res, w))
+		fi.Tests = append(fi.Tests, fmt.Sprintf("depth %s %s %s: %s%s", fmtF(f.Depth), cmpName(f.DepthFunc), fmtF(f.DepthBefore), res, w))
 	}
 	if b := f.Blend; b != nil {
 		bi := &BlendInfo{Enabled: b.Enable, Source: vecF(b.Src), Dest: vecF(b.Dst), Factor: vecF(b.Factor), Result: vecF(b.Result),

@@ -1,7 +1,9 @@
 package inspect
 
 import (
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/d3d11"
@@ -324,4 +326,53 @@ func (j *Journal) deviceCalls(di int16) []int32 {
 		j.byDevLen = len(j.calls)
 	}
 	return j.byDev[di]
+}
+
+// Resolve names an event: a seq ("104"), the K-th call of a method
+// ("Draw#2", 1 the first; "Draw" alone the last), or the last call made on
+// a scenario line ("line:24"). It returns the event's seq.
+func (j *Journal) Resolve(at string) (uint64, error) {
+	at = strings.TrimSpace(at)
+	if n, err := strconv.ParseUint(at, 10, 64); err == nil {
+		if j.callAt(n) < 0 {
+			return 0, fmt.Errorf("inspect: event %d is before the first API call", n)
+		}
+		return n, nil
+	}
+	if l, ok := strings.CutPrefix(at, "line:"); ok {
+		line, err := strconv.Atoi(l)
+		if err != nil {
+			return 0, fmt.Errorf("inspect: %q: line:N takes a line number", at)
+		}
+		for i := len(j.calls) - 1; i >= 0; i-- {
+			if int(j.calls[i].line) == line && j.calls[i].seq != 0 {
+				return j.calls[i].seq, nil
+			}
+		}
+		return 0, fmt.Errorf("inspect: no API call was made on line %d", line)
+	}
+	name, nth, hasN := strings.Cut(at, "#")
+	k := -1
+	if hasN {
+		n, err := strconv.Atoi(nth)
+		if err != nil || n < 1 {
+			return 0, fmt.Errorf("inspect: %q: NAME#K counts calls from 1", at)
+		}
+		k = n
+	}
+	var seqs []uint64
+	for i := range j.calls {
+		if j.methods[j.calls[i].method] == name && j.calls[i].seq != 0 {
+			seqs = append(seqs, j.calls[i].seq)
+		}
+	}
+	switch {
+	case len(seqs) == 0:
+		return 0, fmt.Errorf("inspect: %q: no call of %s was made (an event is a seq, NAME#K or line:N)", at, name)
+	case k < 0:
+		return seqs[len(seqs)-1], nil
+	case k > len(seqs):
+		return 0, fmt.Errorf("inspect: %q: %s was called %d times", at, name, len(seqs))
+	}
+	return seqs[k-1], nil
 }
