@@ -172,7 +172,7 @@ func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace fu
 			continue
 		}
 		kept = append(kept, we)
-		h.Entries = append(h.Entries, historyEntry(j, r.Recorder(), g, &we.ev))
+		h.Entries = append(h.Entries, historyEntry(j, r.Recorder(), g, &we.ev, target))
 	}
 	if data, err := m.ReadBack(res); err == nil {
 		pitch := int(g.RowBytes(res.Desc.Width))
@@ -184,7 +184,7 @@ func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace fu
 }
 
 // historyEntry describes one pixel event.
-func historyEntry(j *Journal, rec *trace.Recorder, g isa.Format, e *machine.PixelEvent) HistoryEntry {
+func historyEntry(j *Journal, rec *trace.Recorder, g isa.Format, e *machine.PixelEvent, alloc uint32) HistoryEntry {
 	he := HistoryEntry{DMA: e.DMA, Word: e.Word, Packet: e.Op.String(), Before: texelText(g, e.Before), After: texelText(g, e.After), Read: !e.Write}
 	if k := j.packetCall(e.DMA, e.Word); k >= 0 {
 		c := j.callRef(k)
@@ -202,7 +202,7 @@ func historyEntry(j *Journal, rec *trace.Recorder, g isa.Format, e *machine.Pixe
 			}
 		}
 	} else {
-		he.Paging = pagingOf(rec, e.DMA)
+		he.Paging = pagingOf(rec, e.DMA, "a"+strconv.FormatUint(uint64(alloc), 10))
 	}
 	switch e.Op {
 	case isa.OpClearRT, isa.OpClearDS, isa.OpClearStencil:
@@ -231,19 +231,20 @@ func historyEntry(j *Journal, rec *trace.Recorder, g isa.Format, e *machine.Pixe
 		he.What = strings.ToLower(e.Op.String())
 		he.Why = fmt.Sprintf("%s: %s -> %s", e.Op, he.Before, he.After)
 	}
-	if he.Paging != "" {
+	if _, ok := j.dmaByID[e.DMA]; !ok {
 		he.What = "paging"
-		he.Why = "the paging buffer " + he.Paging + ": " + he.Before + " -> " + he.After
+		he.Why = fmt.Sprintf("paging buffer %d (%s): %s -> %s", e.DMA, orNone(he.Paging), he.Before, he.After)
 	}
 	return he
 }
 
-// pagingOf is what a paging buffer did, from its DxgkDdiBuildPagingBuffer
-// events ("" when the buffer is not one, or the trace let it go).
-func pagingOf(rec *trace.Recorder, dma uint64) string {
+// pagingOf is what a paging buffer did to allocation alloc, from its
+// DxgkDdiBuildPagingBuffer events ("" when the buffer is not one, or the
+// trace let it go).
+func pagingOf(rec *trace.Recorder, dma uint64, alloc string) string {
 	var ops []string
 	for _, e := range rec.Events() {
-		if e.DMA == dma && e.Kind == trace.Call && e.Name == "DxgkDdiBuildPagingBuffer" {
+		if e.DMA == dma && e.Kind == trace.Call && e.Name == "DxgkDdiBuildPagingBuffer" && e.Handle == alloc {
 			ops = append(ops, e.Args.String())
 		}
 	}
@@ -254,8 +255,10 @@ func pagingOf(rec *trace.Recorder, dma uint64) string {
 func fragmentInfo(g isa.Format, e *machine.PixelEvent) (*FragmentInfo, string) {
 	f := e.Fragment
 	fi := &FragmentInfo{Primitive: f.Prim, Front: f.Front, Passed: f.Passed, Discarded: f.Discarded, Coverage: f.Coverage, Traced: f.Trace != nil}
-	for _, o := range f.Outputs {
-		fi.Outputs = append(fi.Outputs, vec4(o, g))
+	if !f.Discarded { // a discarded lane's outputs were never written
+		for _, o := range f.Outputs {
+			fi.Outputs = append(fi.Outputs, vec4(o, g))
+		}
 	}
 	if !f.Discarded && f.Coverage == "" {
 		fi.Depth = fmtF(f.Depth)

@@ -147,7 +147,7 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 	}
 	m := r.Machine()
 	out := &Resource{Name: name, Event: seq, Call: j.callRef(k), Width: int(res.Desc.Width), Height: int(res.Desc.Height),
-		Format: d3d11.FormatName(res.Desc.Format), Usage: enumName("Usage", uint32(res.Desc.Usage)),
+		Format: formatName(res.Desc.Format), Usage: enumName("Usage", uint32(res.Desc.Usage)),
 		BindFlags: flagNames("BindFlags", uint32(res.Desc.BindFlags)), Mips: 1, Slices: 1}
 	if res.Name() != name {
 		out.Name = res.Name()
@@ -250,6 +250,14 @@ func renames(rec *trace.Recorder, h uint32) []Rename {
 		}
 	}
 	return out
+}
+
+// formatName is a format's DXGI name (UNKNOWN for a buffer's none).
+func formatName(f d3d11.Format) string {
+	if f == 0 {
+		return "UNKNOWN"
+	}
+	return d3d11.FormatName(f)
 }
 
 // flagNames is a flags value by its names.

@@ -220,6 +220,7 @@ func semantic(sig *dxbc.Signature, reg int) string {
 			parts = append(parts, e.Name+strconv.Itoa(int(e.Index)))
 		}
 	}
+
 	if len(parts) == 0 {
 		return ""
 	}
