@@ -274,4 +274,3 @@ func (s *Steps) Text() string {
 	b.WriteString("\n")
 	return b.String()
 }
-
