@@ -87,20 +87,35 @@ type watchEvent struct {
 // PixelHistory is the history of texel (x, y) of resource name up to event
 // seq.
 func (s *Session) PixelHistory(j *Journal, seq uint64, name string, x, y int) (*History, error) {
-	k, err := s.at(j, seq)
+	a, err := s.HistoryQuery(j, seq, name, x, y).Run()
 	if err != nil {
 		return nil, err
 	}
-	h, _, err := s.watchReplay(k, seq, name, x, y, nil)
-	return h, err
+	return a.(*History), nil
 }
 
-// watchReplay runs the scenario to call k with a pixel watch on texel (x,
+// HistoryQuery is PixelHistory as a query the page runs a slice at a time.
+func (s *Session) HistoryQuery(j *Journal, seq uint64, name string, x, y int) *Query {
+	k, err := s.at(j, seq)
+	if err != nil {
+		return failed(err)
+	}
+	return s.watchQuery(k, seq, name, x, y, nil, func(w *watched) (any, error) { return w.h, nil })
+}
+
+// watched is what a watched run saw: the history and the events it was
+// made of (in the same order).
+type watched struct {
+	h   *History
+	evs []watchEvent
+}
+
+// watchQuery runs the scenario to call k with a pixel watch on texel (x,
 // y) of resource name (as the name is bound at the event), then lets the
-// GPU finish the work before the event, and makes the history. trace, if
-// not nil, chooses the draws whose pixel program is traced (by DMA buffer
-// and word, with the replay's journal).
-func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace func(j *Journal, dma uint64, word int) bool) (*History, []watchEvent, error) {
+// GPU finish the work before the event, makes the history and hands it to
+// answer. traced, if not nil, chooses the draws whose pixel program is
+// traced (by DMA buffer and word, with the copy's journal).
+func (s *Session) watchQuery(k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
 	var evs []watchEvent
 	var cur uint32 // the allocation the name's resource has now
 	var size int
@@ -122,8 +137,8 @@ func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace fu
 			},
 			On: func(e machine.PixelEvent) { evs = append(evs, watchEvent{e, cur}) },
 		}
-		if trace != nil {
-			w.Trace = func(dma uint64, word int) bool { return trace(rj, dma, word) }
+		if traced != nil {
+			w.Trace = func(dma uint64, word int) bool { return traced(rj, dma, word) }
 		}
 		// After each call (on the application's thread, between the
 		// layers' locks): the allocation the name's resource has now.
@@ -141,37 +156,46 @@ func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace fu
 		})
 		m.SetPixelWatch(w)
 	}
-	r, j, err := s.replay(k, setup)
-	if err != nil {
-		return nil, nil, err
-	}
+	return s.query(k, setup, func(r *scenario.Run, j *Journal) (any, error) {
+		w, err := watchedHistory(r, j, m, k, seq, name, x, y, &evs)
+		if err != nil {
+			return nil, err
+		}
+		return answer(w)
+	})
+}
+
+// watchedHistory makes the history once the watched copy reached the
+// event: it lets the GPU finish the work before it, and keeps the events
+// of the allocation the name's resource has at the event.
+func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq uint64, name string, x, y int, seen *[]watchEvent) (*watched, error) {
 	res, err := resourceOf(r, name)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if res.Kind == d3d11.KindBuffer {
-		return nil, nil, fmt.Errorf("inspect: %s is a buffer: a pixel history is a texture's", name)
+		return nil, fmt.Errorf("inspect: %s is a buffer: a pixel history is a texture's", name)
 	}
 	if x < 0 || y < 0 || x >= int(res.Desc.Width) || y >= int(res.Desc.Height) {
-		return nil, nil, fmt.Errorf("inspect: pixel %d,%d is outside %s (%dx%d)", x, y, name, res.Desc.Width, res.Desc.Height)
+		return nil, fmt.Errorf("inspect: pixel %d,%d is outside %s (%dx%d)", x, y, name, res.Desc.Width, res.Desc.Height)
 	}
 	if err := r.Settle(); err != nil {
-		return nil, nil, fmt.Errorf("inspect: the GPU cannot finish the work before event %d: %v", seq, err)
+		return nil, fmt.Errorf("inspect: the GPU cannot finish the work before event %d: %v", seq, err)
 	}
 	m.SetPixelWatch(nil)
 	allocs := m.Allocations(res)
 	if len(allocs) == 0 {
-		return nil, nil, fmt.Errorf("inspect: %s has no memory", name)
+		return nil, fmt.Errorf("inspect: %s has no memory", name)
 	}
 	target := allocs[len(allocs)-1]
 	g := machine.GPUFormat(res.Desc.Format)
 	h := &History{Resource: res.Name(), X: x, Y: y, Format: d3d11.FormatName(res.Desc.Format), Event: seq, Call: j.callRef(k)}
-	var kept []watchEvent
-	for _, we := range evs {
+	w := &watched{h: h}
+	for _, we := range *seen { // (the GPU ran most of them in Settle)
 		if we.alloc != target {
 			continue
 		}
-		kept = append(kept, we)
+		w.evs = append(w.evs, we)
 		h.Entries = append(h.Entries, historyEntry(j, r.Recorder(), g, &we.ev, target))
 	}
 	if data, err := m.ReadBack(res); err == nil {
@@ -180,7 +204,7 @@ func (s *Session) watchReplay(k int, seq uint64, name string, x, y int, trace fu
 			h.Final = texelText(g, data[o:o+int(g.Info().Bytes)])
 		}
 	}
-	return h, kept, nil
+	return w, nil
 }
 
 // historyEntry describes one pixel event.

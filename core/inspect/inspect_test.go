@@ -358,3 +358,25 @@ func TestResolve(t *testing.T) {
 		t.Errorf("event %d: %+v %v, want the Draw's state", draw+1, st, err)
 	}
 }
+
+// A query run a statement at a time (as the page runs it, between its
+// frames) answers what it answers in one go.
+func TestQueryInSlices(t *testing.T) {
+	s, j := session(t, "core/inspect/testdata/layers.d3ds")
+	whole, err := s.PixelHistory(j, at(t, j, "Present"), "bb", 5, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := s.HistoryQuery(j, at(t, j, "Present"), "bb", 5, 7)
+	slices := 0
+	for !q.Step(scenario.SliceLimits{Statements: 1}) {
+		slices++
+	}
+	a, err := q.Answer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices < 30 || a.(*History).Text() != whole.Text() {
+		t.Errorf("%d slices; sliced:\n%s\nwhole:\n%s", slices, a.(*History).Text(), whole.Text())
+	}
+}

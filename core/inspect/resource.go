@@ -129,15 +129,22 @@ type Buffer struct {
 // Resource reads resource name as it was at event seq (j: a journal of the
 // whole run, to place the event).
 func (s *Session) Resource(j *Journal, seq uint64, name string, o ResourceOptions) (*Resource, error) {
+	a, err := s.ResourceQuery(j, seq, name, o).Run()
+	if err != nil {
+		return nil, err
+	}
+	return a.(*Resource), nil
+}
+
+// ResourceQuery is Resource as a query the page runs a slice at a time.
+func (s *Session) ResourceQuery(j *Journal, seq uint64, name string, o ResourceOptions) *Query {
 	k, err := s.at(j, seq)
 	if err != nil {
-		return nil, err
+		return failed(err)
 	}
-	r, rj, err := s.replay(k, nil)
-	if err != nil {
-		return nil, err
-	}
-	return readResource(r, rj, k, seq, name, o)
+	return s.query(k, nil, func(r *scenario.Run, rj *Journal) (any, error) {
+		return readResource(r, rj, k, seq, name, o)
+	})
 }
 
 func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o ResourceOptions) (*Resource, error) {

@@ -34,25 +34,80 @@ func (s *Session) Run() (*scenario.Run, *Journal) {
 	return r, j
 }
 
-// replay runs the scenario again from the start until call index k has
-// been made (the call the event belongs to), after setup has prepared the
-// fresh run (a pixel watch). It returns the paused run and its journal.
-func (s *Session) replay(k int, setup func(*scenario.Run, *Journal)) (*scenario.Run, *Journal, error) {
+// Query is a question on its way to its answer: a copy of the run going
+// to the event's API call, then the answer made from it. Step runs it a
+// slice at a time (the page, which must keep answering); Run to the end
+// (the CLI, the tests).
+type Query struct {
+	r      *scenario.Run
+	j      *Journal
+	k      int
+	finish func(r *scenario.Run, j *Journal) (any, error)
+	answer any
+	err    error
+	done   bool
+	steps  int // statements run so far
+}
+
+// query starts a question: a fresh run of the scenario, prepared by setup
+// (a pixel watch), that stops once call index k has been made (the call
+// the event belongs to); then finish makes the answer.
+func (s *Session) query(k int, setup func(*scenario.Run, *Journal), finish func(*scenario.Run, *Journal) (any, error)) *Query {
 	r := scenario.NewRun(s.Script, s.Overrides)
 	j := Record(r)
 	if setup != nil {
 		setup(r, j)
 	}
-	for j.Calls() <= k {
-		if _, done := r.StepStatement(); done {
+	return &Query{r: r, j: j, k: k, finish: finish}
+}
+
+// failed is a query answered by an error before it ran.
+func failed(err error) *Query { return &Query{err: err, done: true} }
+
+// Step runs the query for at most l's calls and statements (0: no bound of
+// that kind) or until l.Over says stop, and reports whether it is answered.
+func (q *Query) Step(l scenario.SliceLimits) bool {
+	if q.done {
+		return true
+	}
+	calls, stmts := 0, 0
+	for q.j.Calls() <= q.k {
+		call, done := q.r.StepStatement()
+		stmts++
+		q.steps++
+		if call {
+			calls++
+		}
+		if done {
 			break
 		}
+		if l.Calls > 0 && calls >= l.Calls || l.Statements > 0 && stmts >= l.Statements || l.Over != nil && l.Over() {
+			if q.j.Calls() <= q.k {
+				return false
+			}
+		}
 	}
-	if j.Calls() <= k {
-		return nil, nil, fmt.Errorf("inspect: the scenario made %d API calls, and call %d was asked for", j.Calls(), k)
+	if q.j.Calls() <= q.k {
+		q.err = fmt.Errorf("inspect: the scenario made %d API calls, and call %d was asked for", q.j.Calls(), q.k+1)
+	} else {
+		q.answer, q.err = q.finish(q.r, q.j)
 	}
-	return r, j, nil
+	q.done, q.r, q.j = true, nil, nil
+	return true
 }
+
+// Run runs the query to its answer.
+func (q *Query) Run() (any, error) {
+	q.Step(scenario.SliceLimits{})
+	return q.answer, q.err
+}
+
+// Answer is the answer once Step said so.
+func (q *Query) Answer() (any, error) { return q.answer, q.err }
+
+// Progress is how many of the statements of the run the query has made
+// so far, and the call it runs to (its index among the calls).
+func (q *Query) Progress() (statements, call int) { return q.steps, q.k }
 
 // at resolves event seq to its call, in a journal of the whole run.
 func (s *Session) at(j *Journal, seq uint64) (int, error) {

@@ -85,22 +85,31 @@ type Write struct {
 // the draw's fragments there (-1: the last that was written, else the
 // last).
 func (s *Session) StepPixel(j *Journal, seq uint64, rt string, x, y, fragment int) (*Steps, error) {
-	k, err := s.at(j, seq)
+	a, err := s.StepQuery(j, seq, rt, x, y, fragment).Run()
 	if err != nil {
 		return nil, err
+	}
+	return a.(*Steps), nil
+}
+
+// StepQuery is StepPixel as a query the page runs a slice at a time.
+func (s *Session) StepQuery(j *Journal, seq uint64, rt string, x, y, fragment int) *Query {
+	k, err := s.at(j, seq)
+	if err != nil {
+		return failed(err)
 	}
 	c := &j.calls[k]
 	name := j.methods[c.method]
 	if !strings.HasPrefix(name, "Draw") || c.ctx < 0 || j.ctxs[c.ctx] != j.ctxs[c.ctx].Device().ImmediateContext() {
-		return nil, fmt.Errorf("inspect: event %d is %s: stepping a pixel needs a Draw on the immediate context", seq, name)
+		return failed(fmt.Errorf("inspect: event %d is %s: stepping a pixel needs a Draw on the immediate context", seq, name))
 	}
 	si := j.stateAt(c.ctx, k)
 	if si < 0 {
-		return nil, fmt.Errorf("inspect: the journal holds no state of the draw's context at event %d", seq)
+		return failed(fmt.Errorf("inspect: the journal holds no state of the draw's context at event %d", seq))
 	}
 	b := j.states[si].b
 	if b.PS == nil {
-		return nil, fmt.Errorf("inspect: the draw at event %d has no pixel shader bound", seq)
+		return failed(fmt.Errorf("inspect: the draw at event %d has no pixel shader bound", seq))
 	}
 	if rt == "" {
 		for _, v := range b.RTV {
@@ -110,14 +119,18 @@ func (s *Session) StepPixel(j *Journal, seq uint64, rt string, x, y, fragment in
 			}
 		}
 		if rt == "" {
-			return nil, fmt.Errorf("inspect: the draw at event %d has no render target bound", seq)
+			return failed(fmt.Errorf("inspect: the draw at event %d has no render target bound", seq))
 		}
 	}
 	traced := func(rj *Journal, dma uint64, word int) bool { return rj.packetCall(dma, word) == k }
-	h, evs, err := s.watchReplay(k, seq, rt, x, y, traced)
-	if err != nil {
-		return nil, err
-	}
+	return s.watchQuery(k, seq, rt, x, y, traced, func(w *watched) (any, error) {
+		return steps(j, k, seq, b, rt, x, y, fragment, w)
+	})
+}
+
+// steps makes the Steps of the traced fragment the watched run saw.
+func steps(j *Journal, k int, seq uint64, b *d3d11.Bindings, rt string, x, y, fragment int, w *watched) (*Steps, error) {
+	h, evs := w.h, w.evs
 	// The draw's fragments at the pixel, in order.
 	var frags []*machine.Fragment
 	for i, e := range evs {
