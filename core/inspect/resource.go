@@ -20,26 +20,30 @@ import (
 // ResourceOptions say how to read a resource.
 type ResourceOptions struct {
 	// Mip and Slice choose the subresource of a texture.
-	Mip, Slice int
+	Mip   int `json:"mip"`
+	Slice int `json:"slice"`
 	// As is a format (its DXGI name) to read the bytes as: a typed format
 	// of a typeless texture's family, or any format for a buffer ("": the
 	// resource's own; a buffer's default follows its bindings, Layout).
-	As string
+	As string `json:"as"`
 	// Layout is how a buffer's bytes become a table: "vertex" (the input
 	// layout of the vertex-buffer slot it is bound to at the event),
 	// "cbuffer" (the reflected cbuffer of the constant-buffer slot it is
 	// bound to), "format" (elements of As), "words" (32-bit words, Stride
 	// bytes a row), "" to pick by its bindings.
-	Layout string
-	Stride int
+	Layout string `json:"layout"`
+	Stride int    `json:"stride"`
 	// GPUNow reads the memory as the GPU had it at that moment of the run,
 	// without letting it finish the work submitted or recorded before the
 	// event (the default lets it: the contents the API calls before the
 	// event made).
-	GPUNow bool
+	GPUNow bool `json:"gpuNow"`
 	// X, Y, W, H is the region of texels (or rows of a buffer: Y, H) the
 	// answer lists; W or H 0: up to 16 from X, Y.
-	X, Y, W, H int
+	X int `json:"x"`
+	Y int `json:"y"`
+	W int `json:"w"`
+	H int `json:"h"`
 }
 
 // Resource is a resource at an event.
