@@ -270,6 +270,10 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	if p.stop {
 		return
 	}
+	if p.watch != nil && p.watch.covers(tx, ty, mask) {
+		p.watchRunBlock(t, tx, ty, mask, quads, ri, bi)
+		return
+	}
 	ps := p.prog
 	blk, m := p.blk, p.m
 	if blk.fused.on && !t.persp {

@@ -200,6 +200,7 @@ type watchDraw struct {
 	slot    int // render target slot, -1 the depth buffer
 	surf    *surface
 	inside  bool          // watchMerge is running mergeLane
+	block   bool          // watchRunBlock is running the pixel's block
 	traced  bool          // this draw's pixel program is traced
 	pending *shader.Trace // the trace of the block being shaded, for its fragment
 	lane    int
@@ -244,13 +245,70 @@ func (ex *executor) watchPipe() {
 	}
 	wd.traced = wd.w.Trace != nil && wd.w.Trace(ex.dma, wx.word)
 	p.watch = wd
-	p.generic, p.fast, p.tileable = true, false, false
-	p.words = nil
-	p.kind = spanGeneric
-	if p.prog != nil {
-		p.kind = spanProgram
-		p.blk.lazy, p.blk.words, p.blk.fused.on = false, nil, false
+	// Bands on other goroutines would report out of order: one goroutine.
+	p.tileable = false
+	if p.kind == spanSolid {
+		// A faulted draw's warning colour: every pixel through mergeLane.
+		p.generic, p.fast, p.kind = true, false, spanGeneric
 	}
+}
+
+// The watched pixel takes the general output merger, the rest of the draw
+// its fast paths: the block holding the pixel runs through watchRunBlock,
+// a run of Gouraud spans over it through the pixel program (programRows),
+// and a pixel with no program through mergeLane.
+
+// covers reports whether the block at (tx, ty) shades the watched pixel.
+func (wd *watchDraw) covers(tx, ty int, mask uint64) bool {
+	if wd.block || wd.x < tx || wd.x >= tx+8 || wd.y < ty || wd.y >= ty+8 {
+		return false
+	}
+	return mask>>shader.QuadLane(wd.x-tx, wd.y-ty)&1 != 0
+}
+
+// inRows reports whether the rows of spans cover the watched pixel.
+func (wd *watchDraw) inRows(rows []rowSpan) bool {
+	for _, r := range rows {
+		if r.y == wd.y && r.x0 <= wd.x && wd.x < r.x1 {
+			return true
+		}
+	}
+	return false
+}
+
+// watchRunBlock runs the block holding the watched pixel as runBlock does,
+// through the general path: each live lane through mergeLane (the watched
+// one through watchMerge), no fused or word-at-a-time writes.
+func (p *pipe) watchRunBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
+	wd, blk := p.watch, p.blk
+	generic, fast, words, fused := p.generic, p.fast, blk.words, blk.fused.on
+	p.generic, p.fast, blk.words, blk.fused.on = true, false, nil, false
+	if blk.kind[0] != perLane || blk.kind[1] != perLane {
+		// Weights by row and column: the lanes' own, which mergeLane reads.
+		for l := range blk.b1 {
+			x, y := laneXY[l][0], laneXY[l][1]
+			for k, w := range [2]*[shader.Lanes]float64{&blk.b1, &blk.b2} {
+				if blk.kind[k] == perRow {
+					w[l] = blk.w8[k][y]
+				} else {
+					w[l] = blk.w8[k][x]
+				}
+			}
+		}
+	}
+	wd.block = true
+	p.runBlock(t, tx, ty, mask, quads, ri, bi)
+	wd.block = false
+	p.generic, p.fast, blk.words, blk.fused.on = generic, fast, words, fused
+}
+
+// watchPixel runs the watched pixel of a draw with no pixel program
+// through mergeLane (pixel's other path writes it straight).
+func (p *pipe) watchPixel(t *tri, x, y int, b1, b2 float64) {
+	generic, fast := p.generic, p.fast
+	p.generic, p.fast = true, false
+	p.mergeLane(t, x, y, -1, b1, b2)
+	p.generic, p.fast = generic, fast
 }
 
 // watchTrace returns the trace to run the block at (tx, ty) with, when it
@@ -258,7 +316,7 @@ func (ex *executor) watchPipe() {
 func (p *pipe) watchTrace(tx, ty int, mask uint64) *shader.Trace {
 	wd := p.watch
 	wd.pending = nil
-	if !wd.traced || wd.x < tx || wd.x >= tx+8 || wd.y < ty || wd.y >= ty+8 {
+	if !wd.traced || !wd.block || wd.x < tx || wd.x >= tx+8 || wd.y < ty || wd.y >= ty+8 {
 		return nil
 	}
 	l := shader.QuadLane(wd.x-tx, wd.y-ty)
@@ -273,7 +331,7 @@ func (p *pipe) watchTrace(tx, ty int, mask uint64) *shader.Trace {
 // discarded it (the lanes alive go on to mergeLane).
 func (p *pipe) watchBlock(t *tri, tx, ty int, mask, alive uint64) {
 	wd := p.watch
-	if wd.x < tx || wd.x >= tx+8 || wd.y < ty || wd.y >= ty+8 {
+	if !wd.block || wd.x < tx || wd.x >= tx+8 || wd.y < ty || wd.y >= ty+8 {
 		return
 	}
 	l := shader.QuadLane(wd.x-tx, wd.y-ty)

@@ -216,14 +216,8 @@ func historyEntry(j *Journal, rec *trace.Recorder, g isa.Format, e *machine.Pixe
 	}
 	if di, ok := j.dmaByID[e.DMA]; ok {
 		he.Fence = j.dmas[di].info.Fence
-		if w := j.dmas[di].info.Words; w != nil {
-			if pk, err := isa.Decode(w); err == nil {
-				for _, p := range pk {
-					if p.At == e.Word {
-						he.Packet = p.String()
-					}
-				}
-			}
+		if t, ok := j.packetText(di, e.Word); ok {
+			he.Packet = t
 		}
 	} else {
 		he.Paging = pagingOf(rec, e.DMA, "a"+strconv.FormatUint(uint64(alloc), 10))

@@ -10,6 +10,7 @@ import (
 	"d3dsim/core/machine"
 	"d3dsim/core/scenario"
 	"d3dsim/core/trace"
+	"d3dsim/gpu/isa"
 )
 
 // Journal follows a run as it goes and keeps what the state query needs
@@ -49,6 +50,8 @@ type Journal struct {
 	byDevLen int
 
 	after []func() // called after each call is journaled (the queries' own hooks)
+
+	decoded map[int]map[int]isa.Packet // packetText's decoded buffers
 }
 
 // Bounds of a journal.
@@ -375,4 +378,32 @@ func (j *Journal) Resolve(at string) (uint64, error) {
 		return 0, fmt.Errorf("inspect: %q: %s was called %d times", at, name, len(seqs))
 	}
 	return seqs[k-1], nil
+}
+
+// packetText is the packet at word w of DMA buffer di as text, the buffer
+// decoded once (the pixel history asks for many packets of one buffer).
+func (j *Journal) packetText(di, w int) (string, bool) {
+	if j.decoded == nil {
+		j.decoded = map[int]map[int]isa.Packet{}
+	}
+	pk, ok := j.decoded[di]
+	if !ok {
+		pk = map[int]isa.Packet{}
+		if words := j.dmas[di].info.Words; words != nil {
+			if list, err := isa.Decode(words); err == nil {
+				for _, p := range list {
+					pk[p.At] = p
+				}
+			}
+		}
+		if len(j.decoded) > 64 {
+			clear(j.decoded)
+		}
+		j.decoded[di] = pk
+	}
+	p, ok := pk[w]
+	if !ok {
+		return "", false
+	}
+	return p.String(), true
 }
