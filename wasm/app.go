@@ -38,6 +38,7 @@ type app struct {
 	enc   columnEncoder // the panel's event batches
 	synth int           // >0: the panel's trace is this many synthetic events
 	shv   *shaderCache  // the Shaders view's answers for the loaded run (shaders.go)
+	ins   *inspection   // the State, Resource and Pixel views' journal and query (inspector.go)
 
 	// clock, when set, starts a slice's page clock: the predicate it
 	// returns says when the slice has had its time (sliceMillis). Only the
@@ -90,6 +91,7 @@ func (a *app) load(src []byte) (err error) {
 	a.cancel++
 	a.insp = nil
 	a.synth = 0
+	a.recordLocked(s, r)
 	return nil
 }
 

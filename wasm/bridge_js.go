@@ -29,6 +29,14 @@ package main
 //	                         null when its version is still the one given
 //	shaderCode(i)         -> shader i's {hlsl, listing, isa} (and notes saying why one is empty), null when none
 //	shaderDraws(i)        -> the draws that ran shader i [{seq, name, ctx, line}], null when none
+//	inspectState(seq, ctx) -> the pipeline state at event seq, runtime beside UMD (core/inspect State), or {error}
+//	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
+//	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
+//	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
+//	                         x, y, fragment}); core/inspect Resource, History, Steps, or {error}
+//	inspectImage(opts)    -> {width, height, pixels: Uint8ClampedArray} of the last resource answered,
+//	                         drawn with opts {channels, lo, hi} (null: none)
+//	inspectTexel(x, y)    -> texel (x, y) of the last resource answered in its format, null outside
 //	stepFrame()           -> summary after the next Present
 //	runFrame()            -> Promise of that summary, run in slices like run() (the Step frame button)
 //	stepToLine(n)         -> summary once scenario line n's call has run
@@ -220,6 +228,56 @@ func installBridge(a *app) *bridge {
 			return nil
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.shaderDraws(args[0].Int())))
+	})
+	// The inspector (wasm/inspector.go): the state at an event at once, the
+	// rest as queries run in slices.
+	b.fn("inspectState", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return js.Global().Get("JSON").Call("parse", `{"error":"inspectState(seq, ctx)"}`)
+		}
+		ctx := ""
+		if len(args) > 1 && args[1].Type() == js.TypeString {
+			ctx = args[1].String()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectState(uint64(args[0].Float()), ctx)))
+	})
+	b.fn("inspectResolve", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return map[string]any{"error": "inspectResolve(event)"}
+		}
+		seq, err := a.inspectResolve(args[0].String())
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		return map[string]any{"seq": seq}
+	})
+	b.fn("inspectQuery", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return js.Global().Get("Promise").Call("resolve", map[string]any{"error": "inspectQuery(kind, argsJSON)"})
+		}
+		p, failed := a.startQuery(args[0].String(), []byte(args[1].String()))
+		if p == nil {
+			return js.Global().Get("Promise").Call("resolve", js.Global().Get("JSON").Call("parse", string(failed)))
+		}
+		return b.runQuery(p)
+	})
+	b.fn("inspectImage", func(args []js.Value) any {
+		opts := "{}"
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			opts = args[0].String()
+		}
+		pix, w, h := a.resourceImage([]byte(opts))
+		if pix == nil {
+			return nil
+		}
+		arr := bytesToJS(pix)
+		return map[string]any{"width": w, "height": h, "pixels": js.Global().Get("Uint8ClampedArray").New(arr.Get("buffer"))}
+	})
+	b.fn("inspectTexel", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return nil
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.resourceTexel(args[0].Int(), args[1].Int())))
 	})
 	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
 	b.fn("runFrame", func(args []js.Value) any {
@@ -432,6 +490,35 @@ func (b *bridge) resumeLater(resume func()) {
 // resumeMillis is the page's turn inside a long draw, after each
 // sliceMillis of it.
 const resumeMillis = 8
+
+// runQuery answers a Promise resolved with an inspector query's answer
+// (or {error}), running one slice of it per task, as runSlices does.
+func (b *bridge) runQuery(p *pendingQuery) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve := args[0]
+		var turn func()
+		turn = func() {
+			defer func() {
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("d3dsim.inspectQuery: internal error: %v", r)
+					js.Global().Get("console").Call("error", msg)
+					resolve.Invoke(map[string]any{"error": msg})
+				}
+			}()
+			if ans, done := p.slice(overAfter(sliceMillis * time.Millisecond)); done {
+				resolve.Invoke(js.Global().Get("JSON").Call("parse", string(ans)))
+				return
+			}
+			b.later(turn)
+		}
+		b.later(turn)
+		return nil
+	})
+	pr := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	return pr
+}
 
 // initLater sets up later's MessageChannel (setTimeout when the page has
 // none).

@@ -193,7 +193,7 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle())}
+	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
@@ -410,7 +410,7 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &State{Kind: kind, h: d.rt.newHandle()}
+	s = &State{Kind: kind, h: d.rt.newHandle(), desc: desc}
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		d.unreserve(bytes)

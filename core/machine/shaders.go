@@ -63,3 +63,10 @@ func (d DriverShader) Steps() []Step {
 	}
 	return out
 }
+
+// StepTexts is the translation instruction by instruction: per ISA instruction
+// its text and the DXBC instruction it came from (an index into dxbc, the
+// DXBC instructions' texts, declarations included).
+func (d DriverShader) StepTexts() (isa []string, source []int, dxbc []string) {
+	return d.code.StepTexts()
+}

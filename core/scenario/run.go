@@ -77,8 +77,9 @@ type Run struct {
 	polled   uint64           // events handed to the verifier so far
 	lostRead bool             // the ring dropped events the verifier had not read
 
-	shaders shaderBook // the shaders created and the draws that ran them (shaders.go)
-	obs     *Observer  // sees each call and inject (observe.go)
+	shaders shaderBook      // the shaders created and the draws that ran them (shaders.go)
+	obs     *Observer       // sees each call and inject (observe.go)
+	onCall  func(*CallDone) // the inspector's hook (inspect.go)
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the
