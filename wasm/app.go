@@ -46,6 +46,8 @@ type app struct {
 	// ends never changes the run (core/scenario TestSlicesDoNotChangeTheRun):
 	// only how soon the page gets the thread back.
 	clock func() func() bool
+
+	y suspender // slices suspended inside long draws (yield.go)
 }
 
 // A slice is the work the page does before it gets the thread back: an
@@ -75,8 +77,10 @@ func (a *app) load(src []byte) (err error) {
 		return err
 	}
 	r := scenario.NewRun(s, scenario.Overrides{})
+	r.SetGPUYield(a.gpuYield)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.y.abort.Store(false)
 	a.src = append([]byte(nil), src...)
 	a.run = r
 	a.gen++
@@ -155,6 +159,9 @@ func (a *app) tick() {
 	if n <= 0 {
 		n = sliceCalls
 	}
+	// Ebiten's Update is a goroutine of its own: it may suspend.
+	a.y.may = true
+	defer func() { a.y.may = false }()
 	if a.playing && a.sliceLocked(n) {
 		a.playing = false
 	}
@@ -173,6 +180,8 @@ func (a *app) tickCount() uint64 {
 func (a *app) pumpIfStalled(lastTicks uint64) uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.y.may = true // the pump is a goroutine of its own
+	defer func() { a.y.may = false }()
 	if a.playing && a.ticks == lastTicks && a.sliceLocked(sliceCalls) {
 		a.playing = false
 	}
@@ -203,6 +212,9 @@ type runner struct {
 	cancel uint64
 	frame  bool   // runFrame: finished after the next Present
 	seen   uint64 // frame: the last seq looked at for a Present
+	// suspendable: its slices run on a goroutine of their own and may
+	// suspend inside a long draw (yield.go).
+	suspendable bool
 }
 
 // summary is the run's summary, cached until the next step.

@@ -69,6 +69,10 @@ type bridge struct {
 	a   *app
 	obj js.Value
 
+	// The last answers that stay meaningful while a slice is suspended
+	// (busyAnswer): the summary, the inspector's model, the frame size.
+	last map[string]any
+
 	mu    sync.Mutex
 	port  js.Value // a MessageChannel's port2: posting to it queues a task
 	queue []func() // what the tasks run, in order
@@ -95,6 +99,7 @@ func installBridge(a *app) *bridge {
 	b := &bridge{a: a, obj: obj}
 	a.mu.Lock()
 	a.clock = func() func() bool { return overAfter(sliceMillis * time.Millisecond) }
+	a.y.wake = b.resumeLater // a slice suspended inside a long draw resumes in a task of its own (yield.go)
 	a.mu.Unlock()
 	b.initLater()
 
@@ -217,7 +222,11 @@ func installBridge(a *app) *bridge {
 		return js.Global().Get("JSON").Call("parse", string(a.shaderDraws(args[0].Int())))
 	})
 	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
-	b.fn("runFrame", func(args []js.Value) any { return b.runSlices(a.startFrame(), "runFrame") })
+	b.fn("runFrame", func(args []js.Value) any {
+		r := a.startFrame()
+		r.suspendable = true
+		return b.runSlices(r, "runFrame")
+	})
 	b.fn("stepToLine", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {
 			return b.summaryJS(a.summary())
@@ -337,7 +346,15 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
+		if b.a.y.busy.Load() {
+			// A slice is suspended inside a long draw, holding the app's
+			// lock: answer without it (busy_js.go).
+			if ans, ok := b.busyAnswer(name, args); ok {
+				return ans
+			}
+		}
 		ret = f(args)
+		b.cacheAnswer(name, ret)
 		b.notifyPending() // a step that ended the run at a limit, say
 		return ret
 	}))
@@ -355,7 +372,11 @@ func (b *bridge) notifyPending() {
 // done (or cancelled by load, pause or step). Each slice runs in a task of
 // its own (later): between two, the event loop runs whatever else is
 // queued — input, the panel's poll, the canvas's frame.
-func (b *bridge) run() js.Value { return b.runSlices(b.a.startRun(), "run") }
+func (b *bridge) run() js.Value {
+	r := b.a.startRun()
+	r.suspendable = true
+	return b.runSlices(r, "run")
+}
 
 // runSlices answers a Promise resolved with the summary when r is finished,
 // running one slice of r per task (later).
@@ -365,21 +386,26 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 		resolve, reject := args[0], args[1]
 		var turn func()
 		turn = func() {
-			defer func() {
-				if p := recover(); p != nil {
-					msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
-					// Never a frozen page with stale counters: say so
-					// where the page shows notices.
-					b.notify(crashNotice(msg))
-					reject.Invoke(js.Global().Get("Error").New(msg))
+			// On a goroutine of its own, not in the task's callback: the
+			// slice may suspend inside a long draw until a later task
+			// resumes it (yield.go).
+			go func() {
+				defer func() {
+					if p := recover(); p != nil {
+						msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
+						// Never a frozen page with stale counters: say so
+						// where the page shows notices.
+						b.notify(crashNotice(msg))
+						reject.Invoke(js.Global().Get("Error").New(msg))
+					}
+				}()
+				if s, done := r.slice(); done {
+					b.notifyPending()
+					resolve.Invoke(b.summaryJS(s))
+					return
 				}
+				b.later(turn)
 			}()
-			if s, done := r.slice(); done {
-				b.notifyPending()
-				resolve.Invoke(b.summaryJS(s))
-				return
-			}
-			b.later(turn)
 		}
 		b.later(turn)
 		return nil
@@ -388,6 +414,24 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 	executor.Release()
 	return p
 }
+
+// resumeLater resumes a slice suspended inside a long draw (yield.go) in a
+// timer task resumeMillis later, not in the next task: the input, the
+// panel's polls and the canvas's frames queued meanwhile get their turns
+// first.
+func (b *bridge) resumeLater(resume func()) {
+	var cb js.Func
+	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
+		cb.Release()
+		resume()
+		return nil
+	})
+	js.Global().Call("setTimeout", cb, resumeMillis)
+}
+
+// resumeMillis is the page's turn inside a long draw, after each
+// sliceMillis of it.
+const resumeMillis = 8
 
 // initLater sets up later's MessageChannel (setTimeout when the page has
 // none).
@@ -445,6 +489,11 @@ func (b *bridge) notify(msg string) {
 // summaryJS converts a summary to a plain object, with the JSON names of
 // scenario.Summary plus playing and loads (scenarios loaded so far).
 func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
+	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount())
+}
+
+// summaryFields is summaryJS with playing and loads given.
+func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) map[string]any {
 	return map[string]any{
 		"frames":       s.Frames,
 		"events":       s.Events,
@@ -458,8 +507,8 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 		"limit":        s.Limit,
 		"done":         s.Done,
 		"steps":        s.Steps,
-		"playing":      b.a.isPlaying(),
-		"loads":        b.a.loadCount(),
+		"playing":      playing,
+		"loads":        loads,
 	}
 }
 

@@ -40,7 +40,24 @@ function fatal(err) {
   hook?.reject(err);
 }
 
-boot(fatal).then((d3dsim) => {
+// exited is the module ending while the page runs (out of memory, a
+// failure of the Go runtime): a notice says so, Restart reloads the page
+// (the link in its address is the scenario's), and nothing throws (boot.js
+// quiets window.d3dsim).
+let dead = false;
+function exited(err) {
+  if (!sim) {
+    fatal(err);
+    return;
+  }
+  dead = true;
+  ctl?.stop?.();
+  showNotice(`The simulator stopped: ${err.message}. Restart starts it again.`);
+  for (const id of ["play", "step", "step-frame", "share", "download"]) $(id).disabled = true;
+  $("restart").disabled = false;
+}
+
+boot(exited).then((d3dsim) => {
   $("stage-status").hidden = true;
   start(d3dsim);
 }).catch(fatal);
@@ -275,6 +292,10 @@ async function stepFrame() {
 }
 
 function restart() {
+  if (dead) {
+    location.reload(); // a new module; the address keeps the link
+    return;
+  }
   load();
 }
 

@@ -121,11 +121,8 @@ func laterBindings(g *gpuBindings, st *state) (words, allocs int) {
 		}
 		old += 8 * bits.OnesCount64((st.stages[isa.StagePS].srvs[0]|g.tex[isa.StagePS][0])&oldTex)
 		words += max(old-oldBindingWords, 0)
-		for i := oldVBSlots; i < iaSlots; i++ {
-			if st.vbMore[i-1].buf != 0 || g.vbMore>>i&1 != 0 {
-				words, allocs = words+7, allocs+1
-			}
-		}
+		n := bits.OnesCount32((st.vbBound | g.vbMore) >> oldVBSlots)
+		words, allocs = words+7*n, allocs+n
 	}
 	for s := range numStages {
 		cb, t0, t1, sm := g.cb[s], g.tex[s][0], g.tex[s][1], g.smp[s]
@@ -282,7 +279,9 @@ type state struct {
 	// vbMore are vertex-buffer slots 1..31 (slot 0 above), layout the
 	// input layout (IaSetInputLayout).
 	vbMore [iaSlots - 1]vbSlot
-	layout ddi.HELEMENTLAYOUT
+	// vbBound: bit i, slot i of vbMore holds a handle.
+	vbBound uint32
+	layout  ddi.HELEMENTLAYOUT
 }
 
 // stageState is one shader stage's bindings, with a bit per slot that
@@ -459,9 +458,9 @@ func (c *context) emitState(rec recorder, st *state) {
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
 		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
-		desc := ddi.DefaultDepthStencilDesc()
+		desc := &defaultDepthStencil
 		if ds != nil {
-			desc = *ds
+			desc = ds
 		}
 		// A read-only view ("D3D11_DSV_FLAG") tests and never writes.
 		write := desc.DepthWriteMask && v.flags&ddi.DSVReadOnlyDepth == 0
@@ -523,9 +522,9 @@ func (c *context) emitState(rec recorder, st *state) {
 		// (a command list's draws after the immediate context's).
 		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
-	rd := ddi.DefaultRasterizerDesc()
+	rd := &defaultRasterizer
 	if rs != nil {
-		rd = *rs
+		rd = rs
 	}
 	cull := cullMode[rd.CullMode]
 	if rd.FillMode == ddi.FillWireframe {
@@ -555,9 +554,9 @@ func (c *context) emitState(rec recorder, st *state) {
 		b.SetDepthBias(0, 0, 0)
 		g.bias = false
 	}
-	bd := ddi.DefaultBlendDesc()
+	bd := &defaultBlend
 	if bl != nil {
-		bd = *bl
+		bd = bl
 	}
 	// SET_BLEND sets every target's blend; with IndependentBlendEnable
 	// SET_BLEND_RT then sets those of the targets that differ.
@@ -588,6 +587,13 @@ func (c *context) emitState(rec recorder, st *state) {
 	b.SetTopology(topology(st.topo))
 	c.st.dirty = false
 }
+
+// D3D11's default state objects, for emitState to read (never written).
+var (
+	defaultDepthStencil = ddi.DefaultDepthStencilDesc()
+	defaultRasterizer   = ddi.DefaultRasterizerDesc()
+	defaultBlend        = ddi.DefaultBlendDesc()
+)
 
 // emitBindings writes each stage's constant buffers, textures and
 // samplers (the vertex stage's with SET_TEX_STAGE and SET_SAMPLER_STAGE):
@@ -694,6 +700,11 @@ func (c *context) IaSetVertexBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRE
 			c.st.vb, c.st.vbStride, c.st.vbOffset = bufs[i], strides[i], offsets[i]
 		case slot < iaSlots:
 			c.st.vbMore[slot-1] = vbSlot{bufs[i], strides[i], offsets[i]}
+			if bufs[i] != 0 {
+				c.st.vbBound |= 1 << slot
+			} else {
+				c.st.vbBound &^= 1 << slot
+			}
 		}
 	}
 	c.st.dirty = true
