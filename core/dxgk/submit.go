@@ -168,10 +168,10 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 				c.presents = append(c.presents, p.frame(c.lastSeq, fence, id, c.lastDMA, mmioFlip))
 				if !mmioFlip {
 					if v := k.bltVBlankLocked(c, p); v != 0 {
-						b.notBefore = k.VBlankTime(v)
+						b.waitVBlank = v
 						ab.Int(trace.KeyVBlank, v)
 						ret.Args = ab.Args()
-						ret.Msg += fmt.Sprintf("; the copy waits for vertical blank %d (%s)", v, msTime(b.notBefore))
+						ret.Msg += fmt.Sprintf("; the copy waits for vertical blank %d (%s)", v, msTime(k.VBlankTime(v)))
 					}
 				}
 			}
@@ -222,14 +222,14 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	if k.cfg.OutOfOrder {
 		deps = k.enqueueLocked(b)
 	}
-	notBefore := b.notBefore
+	waitVBlank := b.waitVBlank != 0
 	k.mu.Unlock()
 	for _, ev := range deps {
 		k.rec.Emit(ev)
 	}
 	k.s.Schedule(b.readyAt, "kernel", k.kick)
-	if notBefore > b.readyAt {
-		k.wakeAtVBlank(notBefore)
+	if waitVBlank {
+		k.updateVSync() // the copy is released at its blank's interrupt (display.go)
 	}
 	return b.fence, nil
 }

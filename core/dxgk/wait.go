@@ -116,7 +116,7 @@ func (k *Dxgkrnl) Idle() error {
 	idle := func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 {
+		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 || k.vsyncCalls > 0 {
 			return false
 		}
 		for _, e := range k.engines {

@@ -20,6 +20,14 @@ type Hardware interface {
 	// ScanOut points the display engine's scan-out at a surface: from
 	// then on the display shows it (a flip, DxgkDdiSetVidPnSourceAddress).
 	ScanOut(addr uint64, width, height, pitch, format uint32)
+	// FlipOnVSync programs the scan-out to change to a surface at the next
+	// vertical blank (a flip that waits for the blank).
+	FlipOnVSync(addr uint64, width, height, pitch, format uint32)
+	// EnableVSync turns the display's vertical-blank interrupt on or off.
+	EnableVSync(on bool)
+	// TakeVSync reads and clears the display's vertical-blank status: the
+	// blank that raised the display's line and the address it scanned out.
+	TakeVSync() (vblank int64, addr uint64, ok bool)
 }
 
 var _ dxgkddi.KMD = (*KMD)(nil)

@@ -91,7 +91,7 @@ func New(c Config) *Machine {
 	if c.GPUCosts != nil {
 		costs = *c.GPUCosts
 	}
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults}, s, rec)
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults, RefreshHz: c.RefreshHz}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})

@@ -48,6 +48,8 @@ var byName = map[string]uint32{
 	"DxgkDdiInterruptRoutine": ckFlow | ckClose,
 	"DxgkCbNotifyInterrupt":   ckFlow,
 	"DxgkCbQueueDpc":          ckFlow,
+	"DxgkDdiDpcRoutine":       ckFlow | ckClose,
+	"DxgkCbNotifyDpc":         ckFlow,
 	"GpuFault":                ckFlow,
 	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
