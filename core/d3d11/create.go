@@ -101,6 +101,7 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 	_, ht := ddiHandle(v)
 	cls := d.calcCLS(ht, v.h, name)
 	res.pin() // a view holds its resource
+	v.primary = res.primary
 	v.driverPart(private, cls)
 	d.initChild(&v.object, name, bytes, func() {
 		w := d.ddiIC().on(name, handleName(v.h))
@@ -373,7 +374,9 @@ func enumName(kind string, v uint32) string {
 // at once: "An application can create up to 4096 unique blend-state
 // objects" (ID3D11Device::CreateBlendState; the same for the rasterizer,
 // depth-stencil and sampler states). One more distinct descriptor fails
-// with E_OUTOFMEMORY.
+// with D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS: "There are too many
+// unique instances of a particular type of state object" ("Direct3D 11
+// Return Codes").
 const MaxUniqueStates = 4096
 
 // createState gives back the live state object with an equal descriptor
@@ -400,7 +403,7 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 		if d.debug {
 			d.message(api, name, "D3D11 ERROR: "+msg)
 		}
-		return nil, hresult.Errorf(hresult.E_OUTOFMEMORY, "%s", msg)
+		return nil, hresult.Errorf(hresult.D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS, "%s", msg)
 	}
 	if err := d.objectLimit(api, name); err != nil {
 		return nil, err

@@ -258,5 +258,6 @@ func (d *Device) createResource(name string, kind ResourceKind, args ddi.CreateR
 		delete(d.allocs, r.rth)
 		d.mu.Unlock()
 	})
+	r.primary = args.Primary
 	return r, nil
 }

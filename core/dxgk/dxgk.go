@@ -222,6 +222,7 @@ type dmaBuffer struct {
 	waitVBlank  int64 // a bitblt present with a SyncInterval: the vertical blank it waits for (present.go)
 	submittedAt int64
 	resubmits   int
+	keepSub     bool // a paging buffer resubmitted after a TDR keeps its submission fence id (wait.go)
 	retired     bool
 
 	// OutOfOrder (ooo.go): what the buffer reads and writes, the queued

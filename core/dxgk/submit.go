@@ -451,7 +451,12 @@ func (k *Dxgkrnl) dropIfRemoved(b *dmaBuffer) bool {
 func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	k.mu.Lock()
 	e := k.engines[b.engine]
-	if b.patchSub != 0 && b.patchSub == e.sub {
+	if b.keepSub {
+		// A paging packet resubmitted after a TDR: "The GPU scheduler asks
+		// the driver to resubmit paging packets with their original fence
+		// IDs" ("TDR changes in Windows 8").
+		b.keepSub = false
+	} else if b.patchSub != 0 && b.patchSub == e.sub {
 		// The id DxgkDdiPatch carried: nothing was submitted on the node
 		// since, so it is still the node's newest.
 		b.sub = b.patchSub

@@ -90,6 +90,25 @@ type KMD struct {
 	// preemptFence is each engine's completed fence when the scheduler
 	// last asked it to preempt (DxgkDdiQueryEngineStatus's progress).
 	preemptFence []uint64
+	// hangNext is an injected hang waiting for the next submission of its
+	// kind (InjectHang).
+	hangNext *hangInjection
+}
+
+type hangInjection struct {
+	paging bool
+	hang   func()
+}
+
+// InjectHang arranges for the driver's next DxgkDdiSubmitCommand of a
+// paging buffer (paging true) or of a device's DMA buffer (false) to call
+// hang right before it puts the buffer on the ring: the fault injection's
+// hook (the machine passes the GPU's InjectHang, so that buffer never
+// completes).
+func (d *KMD) InjectHang(paging bool, hang func()) {
+	d.mu.Lock()
+	d.hangNext = &hangInjection{paging, hang}
+	d.mu.Unlock()
 }
 
 type context struct {

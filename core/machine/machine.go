@@ -79,6 +79,7 @@ type Machine struct {
 	gpu    *gpu.GPU
 	kernel *dxgk.Dxgkrnl
 	rt     *d3d11.Runtime
+	drv    *kmd.KMD
 }
 
 // New builds a machine. This is the one place the concrete layers are wired
@@ -105,7 +106,7 @@ func New(c Config) *Machine {
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
 	}
-	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt, drv: drv}
 	m.SetGPUBudgets(c.MaxPixels, c.MaxInstructions)
 	return m
 }

@@ -106,7 +106,7 @@ var byName = map[string]uint32{
 	"DeviceFuncsWrite": ckFT,
 
 	"ReleasedWhileBound":        ckSync | ckDangling,
-	"StateShared":               ckDangling,
+	"StateShared":               ckDangling | ckSync,
 	"DxgkDdiDestroyAllocation":  ckSync,
 	"DestroyAllocationDeferred": ckSync,
 	"ClearState":                ckSync,
