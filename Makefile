@@ -4,9 +4,14 @@
 GO       ?= go
 # An execution count, not a duration: a duration ends in "context deadline
 # exceeded" when it runs out during a slow input (seen in CI).
-FUZZTIME ?= 100000x
-# FuzzRun runs whole scenarios, slower per input and with stalls on heavy ones.
-FUZZRUNTIME ?= 20000x
+# 20,000 inputs a target: the suite's fuzz pass is a bounded smoke run (the
+# corpus grows from the seeds each time); longer runs are `go test -fuzz`'s.
+FUZZTIME ?= 20000x
+# The targets that compile or run whole programs per input (FuzzRun runs
+# scenarios; FuzzCompile and FuzzTypeCheckLayoutGen compile HLSL through the
+# optimiser, some 60 inputs a second on a loaded 2-core machine): fewer.
+FUZZSLOW ?= FuzzRun FuzzCompile FuzzTypeCheckLayoutGen
+FUZZRUNTIME ?= 3000x
 # go_js_wasm_exec (runs GOOS=js test binaries under node) lives here.
 WASMEXEC := $(shell $(GO) env GOROOT)/lib/wasm
 
@@ -92,7 +97,7 @@ fuzz:
 	for file in $$(grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . | sort); do \
 		dir="$$(dirname "$$file")"; \
 		for fn in $$(sed -nE 's/^func (Fuzz[A-Za-z0-9_]*)\(.*/\1/p' "$$file"); do \
-			n=$(FUZZTIME); if [ "$$fn" = FuzzRun ]; then n=$(FUZZRUNTIME); fi; \
+			n=$(FUZZTIME); case " $(FUZZSLOW) " in *" $$fn "*) n=$(FUZZRUNTIME);; esac; \
 			echo "fuzz: $$fn in $$dir for $$n"; \
 			$(GO) test -timeout $(TESTTIMEOUT) -run '^$$' -fuzz "^$$fn\$$" -fuzztime $$n "$$dir" || failed="$$failed $$fn ($$dir)"; \
 		done; \

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"d3dsim/assets"
 	"d3dsim/core/link"
@@ -19,6 +20,7 @@ import (
 // the lock keeps each of them from seeing a half-done step of another.
 type app struct {
 	mu       sync.Mutex
+	ticking  atomic.Bool // a tickAsync goroutine is running
 	src      []byte
 	run      *scenario.Run
 	gen      uint64 // bumped by every load and every step: the canvas and the panel poll it
@@ -167,6 +169,19 @@ func (a *app) tick() {
 	if a.playing && a.sliceLocked(n) {
 		a.playing = false
 	}
+}
+
+// tickAsync runs tick on a goroutine of its own unless the last one is
+// still running (suspended inside a long draw): the canvas's Update never
+// waits for a slice (main_js.go).
+func (a *app) tickAsync() {
+	if !a.ticking.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer a.ticking.Store(false)
+		a.tick()
+	}()
 }
 
 // tickCount is the number of ticks so far.

@@ -406,10 +406,17 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 		}()
 		if b.a.y.busy.Load() {
 			// A slice is suspended inside a long draw, holding the app's
-			// lock: answer without it (busy_js.go).
+			// lock: answer without it (busy_js.go). A callback that waited
+			// for the lock would block the event loop the slice's wake-up
+			// needs, for good.
 			if ans, ok := b.busyAnswer(name, args); ok {
 				return ans
 			}
+			if lockFree[name] {
+				ret = f(args)
+				return ret
+			}
+			return js.Global().Get("Error").New("d3dsim." + name + ": " + busyNote + "; ask again when it pauses")
 		}
 		ret = f(args)
 		b.cacheAnswer(name, ret)
@@ -417,6 +424,12 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 		return ret
 	}))
 }
+
+// lockFree are the bridge's calls that never take the app's lock (the
+// assets, a syntax check, the canvas's rate): they answer while a slice is
+// suspended too.
+var lockFree = map[string]bool{"scenarios": true, "scenario": true, "tutorials": true, "tutorial": true, "check": true,
+	"captureFormat": true, "fps": true}
 
 // notifyPending shows the notice the app left (a limit that stopped the
 // run, a crash), if any.

@@ -101,6 +101,25 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 		return nil, true
 	case "pixel":
 		return "", true
+	// The inspector reads the run: while a slice is suspended the state
+	// and the resolve answer an error the view shows, a query waits for
+	// the slice (a Promise), an image or a texel is none yet.
+	case "inspectState", "inspectResolve":
+		return map[string]any{"error": busyNote}, true
+	case "inspectQuery":
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return nil, false
+		}
+		kind, q := args[0].String(), []byte(args[1].String())
+		return b.whenFree(func() any {
+			p, failed := a.startQuery(kind, q)
+			if p == nil {
+				return js.Global().Get("JSON").Call("parse", string(failed))
+			}
+			return b.runQuery(p)
+		}), true
+	case "inspectImage", "inspectTexel":
+		return nil, true
 	case "source":
 		return string(a.src), true
 	case "link":

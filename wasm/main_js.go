@@ -73,12 +73,21 @@ func newGame(a *app) *game {
 // new frame if one was presented. One slice per drawn frame: Ebiten calls
 // Update several times in a frame to catch up when frames are late (60 ticks
 // a second), and several slices in a row would make the late frame later.
+//
+// Ebiten's game goroutine never waits for the app's lock: the slice runs on
+// a goroutine of its own (tickAsync), which may suspend inside a long draw
+// holding the lock until a timer task wakes it (yield.go), and the frame is
+// picked up only when the lock is free. Ebiten's own JS callbacks (resize,
+// input) wait for locks its game goroutine holds; had that goroutine waited
+// in turn for the suspended slice, a callback would block the event loop
+// the slice's wake-up needs, and the page spun for good (seen on page loads
+// and reloads, where the canvas resizes while the first slices run).
 func (g *game) Update() error {
 	if g.drawn {
 		g.drawn = false
-		g.a.tick()
+		g.a.tickAsync()
 	}
-	g.gen = g.a.frame(g.gen, func(f scenario.Frame, ok bool) {
+	g.gen = g.a.frameIfFree(g.gen, func(f scenario.Frame, ok bool) {
 		if !ok {
 			if g.img != nil {
 				g.img.Deallocate()

@@ -18,6 +18,21 @@ import (
 func (a *app) frame(have uint64, fn func(f scenario.Frame, ok bool)) uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	return a.frameLocked(have, fn)
+}
+
+// frameIfFree is frame when the app's lock is free; when a slice holds it
+// (running, or suspended inside a long draw) the frame stays as it was and
+// have comes back.
+func (a *app) frameIfFree(have uint64, fn func(f scenario.Frame, ok bool)) uint64 {
+	if !a.mu.TryLock() {
+		return have
+	}
+	defer a.mu.Unlock()
+	return a.frameLocked(have, fn)
+}
+
+func (a *app) frameLocked(have uint64, fn func(f scenario.Frame, ok bool)) uint64 {
 	if a.gen == have {
 		return have
 	}

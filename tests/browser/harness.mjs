@@ -91,11 +91,24 @@ export async function launch() {
     h.server = s.server;
     h.baseURL = s.url;
     h.serverLog = s.log; // what the server printed (newcomer-shots.test.mjs reads it)
-    h.browser = await chromium.launchPersistentContext(path.join(tmp, "profile"), {
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      viewport: VIEWPORT,
-    });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    const perms = [];
+    // h.browser opens each page in a browser context of its own. Pages of
+    // one context may share a renderer process (and its one main thread):
+    // then a page a test left busy, closing or hung holds up every page the
+    // next tests open, and one stall failed a whole file by timeouts. In
+    // contexts of their own they never share a process.
+    h.browser = {
+      newPage: async () => {
+        const ctx = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
+        for (const [p, o] of perms) await ctx.grantPermissions(p, o);
+        const page = await ctx.newPage();
+        page.once("close", () => ctx.close().catch(() => {}));
+        return page;
+      },
+      grantPermissions: async (p, o) => { perms.push([p, o]); },
+      close: () => browser.close(),
+    };
   } catch (err) {
     await stopServer(h.server);
     rmSync(tmp, { recursive: true, force: true });
