@@ -426,7 +426,8 @@ func (p *parser) dataCmp(kw, data token) (*DataCmp, token, *Error) {
 	if !ok {
 		return nil, opTok, p.errAt(opTok, "expected a comparison (== != < <= > >=) after '%s', found %s", p.span(kw, q), describe(opTok))
 	}
-	d := &DataCmp{Query: q.text, Op: op}
+	d := &DataCmp{Op: op}
+	d.Query, d.Field, _ = strings.Cut(q.text, ".")
 	v := p.next()
 	switch {
 	case v.kind == tNumber:
@@ -439,7 +440,7 @@ func (p *parser) dataCmp(kw, data token) (*DataCmp, token, *Error) {
 		d.Value = 1
 	case v.kind == tIdent && v.text == "FALSE":
 	case v.kind == tIdent:
-		d.Ref = v.text
+		d.Ref, d.RefField, _ = strings.Cut(v.text, ".")
 	default:
 		return nil, v, p.errAt(v, "expected a number, TRUE, FALSE or a query after '%s', found %s", p.span(kw, opTok), describe(v))
 	}

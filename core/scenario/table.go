@@ -136,6 +136,13 @@ var methods = map[string]map[string]*method{
 			return err
 		}},
 		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"CreatePredicate": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: func(x *call) error {
+			q, err := x.dev().CreatePredicate(x.result(0), d3d11.QueryType(x.enumNamed("Query", 0)))
+			if err == nil {
+				x.bind(0, q)
+			}
+			return err
+		}},
 		// CheckFormatSupport: the answer is in its return events' args
 		// (support=...) and for `expect support has|lacks FLAGS`.
 		"CheckFormatSupport": {pos: []param{{name: "FORMAT", kind: pEnum, enum: "Format"}}, exec: func(x *call) error {
@@ -338,8 +345,8 @@ var methods = map[string]map[string]*method{
 			return err
 		}},
 		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
-			v, hr, err := x.ctx().GetData(x.query(0))
-			x.run.lastData = v
+			v, hr, err := x.ctx().GetQueryData(x.query(0))
+			x.run.lastData = v.Value()
 			x.run.recordQuery(x, v, hr, err)
 			if err != nil {
 				return err
@@ -350,6 +357,17 @@ var methods = map[string]map[string]*method{
 			return nil
 		}},
 		"Flush": {exec: func(x *call) error { return x.ctx().Flush() }},
+		// SetPredication PRED VALUE: the draws, clears, copies and
+		// updates after it are skipped while PRED's data equals VALUE;
+		// NULL turns predication off.
+		"SetPredication": {pos: []param{{name: "PREDICATE", kind: pObj, types: tQuery, opt: true}, {name: "VALUE", kind: pBool, opt: true}},
+			exec: func(x *call) error { return x.ctx().SetPredication(x.query(0), x.boolPos(1)) }},
+		"GetPredication": {exec: func(x *call) error {
+			q, v := x.ctx().GetPredication()
+			err := got(x, []*d3d11.Query{q}, nil)
+			x.run.got = append(x.run.got, map[bool]string{false: "FALSE", true: "TRUE"}[v])
+			return err
+		}},
 		// Signal is ID3D11DeviceContext4::Signal: the driver's
 		// pfnSignalSynchronizationObjectCb queues it behind the work
 		// submitted so far.
@@ -689,6 +707,8 @@ func isNilObject(o d3d11.Object) bool {
 	case *d3d11.Shader:
 		return v == nil
 	case *d3d11.InputLayout:
+		return v == nil
+	case *d3d11.Query:
 		return v == nil
 	}
 	return false
