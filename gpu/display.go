@@ -1,6 +1,9 @@
 package gpu
 
-import "d3dsim/gpu/isa"
+import (
+	"d3dsim/core/trace"
+	"d3dsim/gpu/isa"
+)
 
 // ScanOut is the display engine's scan-out address register: the driver
 // points it at a surface (a flip, DxgkDdiSetVidPnSourceAddress) and the
@@ -9,6 +12,24 @@ import "d3dsim/gpu/isa"
 // packet does when its DMA buffer completes. A surface that is not RGBA8 or
 // BGRA8, or not in memory, shows nothing.
 func (g *GPU) ScanOut(addr uint64, width, height, pitch, format uint32) {
+	g.mu.Lock()
+	g.disp.addr, g.disp.flip = addr, nil
+	g.mu.Unlock()
+	g.scanOut(addr, width, height, pitch, format)
+}
+
+// FlipOnVSync programs the scan-out address to change at the next vertical
+// blank: the display keeps showing the old surface until then, and the
+// blank's interrupt reports the new address (TakeVSync). The vertical-blank
+// interrupt must be on for the blank to come (EnableVSync); a second call
+// before the blank replaces the first.
+func (g *GPU) FlipOnVSync(addr uint64, width, height, pitch, format uint32) {
+	g.mu.Lock()
+	g.disp.flip = &scanSurface{addr, width, height, pitch, format}
+	g.mu.Unlock()
+}
+
+func (g *GPU) scanOut(addr uint64, width, height, pitch, format uint32) {
 	fm := isa.Format(format)
 	if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || width == 0 || height == 0 || pitch < 4*width {
 		return
@@ -36,4 +57,107 @@ func (g *GPU) ScanOut(addr uint64, width, height, pitch, format uint32) {
 		}
 	}
 	scan(f)
+}
+
+// DisplayLine is the interrupt line of the display controller; the engines'
+// lines are 0, 1, ... (ConnectInterrupt's fn gets it as the engine number).
+const DisplayLine = -1
+
+// DefaultRefreshHz is the display's refresh rate when Config.RefreshHz is 0.
+const DefaultRefreshHz = 60
+
+// display is the display controller's vertical-blank interrupt: while
+// enabled, at every vertical blank it latches the blank's number and raises
+// the display's interrupt line (the driver reports it as
+// DXGK_INTERRUPT_CRTC_VSYNC).
+type display struct {
+	hz      int64
+	on      bool
+	gen     uint64       // bumped by each enable: a blank scheduled before is dropped
+	pending int64        // the blank the ISR has not taken yet (0: none)
+	latched uint64       // the scan-out address at that blank
+	addr    uint64       // the scan-out address now
+	flip    *scanSurface // a flip programmed to be latched at the next blank
+}
+
+// scanSurface is a surface the scan-out address register points at.
+type scanSurface struct {
+	addr                         uint64
+	width, height, pitch, format uint32
+}
+
+// VBlankTime is the virtual time of vertical blank n (blank 0 at time 0).
+func (g *GPU) VBlankTime(n int64) int64 { return n * 1_000_000_000 / g.refreshHz() }
+
+func (g *GPU) refreshHz() int64 {
+	if g.disp.hz > 0 {
+		return g.disp.hz
+	}
+	return DefaultRefreshHz
+}
+
+// EnableVSync turns the vertical-blank interrupt on or off (the driver's
+// DxgkDdiControlInterrupt for DXGK_INTERRUPT_CRTC_VSYNC). While it is on,
+// thread "display" emits a VSync event at every blank (args vblank=N) and
+// raises DisplayLine.
+func (g *GPU) EnableVSync(on bool) {
+	g.mu.Lock()
+	if g.disp.on == on {
+		g.mu.Unlock()
+		return
+	}
+	g.disp.on = on
+	g.disp.gen++
+	gen := g.disp.gen
+	g.mu.Unlock()
+	if on {
+		g.scheduleVBlank(gen)
+	}
+}
+
+// scheduleVBlank schedules the first blank after now.
+func (g *GPU) scheduleVBlank(gen uint64) {
+	now := g.sim.Now()
+	n := now*g.refreshHz()/1_000_000_000 + 1
+	for g.VBlankTime(n) <= now {
+		n++
+	}
+	g.sim.Schedule(g.VBlankTime(n), "display", func() { g.vblank(gen, n) })
+}
+
+// vblank is blank n: latch it, trace it, raise the line, schedule the next.
+func (g *GPU) vblank(gen uint64, n int64) {
+	g.mu.Lock()
+	if !g.disp.on || g.disp.gen != gen {
+		g.mu.Unlock()
+		return
+	}
+	f := g.disp.flip
+	if f != nil {
+		g.disp.addr, g.disp.flip = f.addr, nil
+	}
+	g.disp.pending, g.disp.latched = n, g.disp.addr
+	intr := g.interrupt
+	g.mu.Unlock()
+	if f != nil {
+		g.scanOut(f.addr, f.width, f.height, f.pitch, f.format)
+	}
+	var b trace.ArgBuilder
+	g.rec.Emit(trace.Event{Thread: "display", From: trace.KMD, Layer: trace.GPU, Kind: trace.Interrupt, Name: "VSync",
+		Args: b.Int(trace.KeyVBlank, n).Args()})
+	if intr != nil {
+		intr(DisplayLine)
+	}
+	g.sim.Schedule(g.VBlankTime(n+1), "display", func() { g.vblank(gen, n+1) })
+}
+
+// TakeVSync reads and clears the display controller's latched blank: the
+// ISR's question "was it a vertical blank, which, and what did it scan
+// out" (the address the driver reports as the effective scan address).
+func (g *GPU) TakeVSync() (vblank int64, addr uint64, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n := g.disp.pending
+	g.disp.pending = 0
+	return n, g.disp.latched, n != 0
 }

@@ -106,6 +106,9 @@ type Config struct {
 	// Windows: the buffer never completes and the interrupt reports the
 	// fault (PageFault), for the driver to tell Dxgkrnl (pagefault.go).
 	PaintPageFaults bool
+	// RefreshHz is the display's refresh rate: a vertical blank every
+	// 1/RefreshHz s of virtual time (display.go). Zero is 60.
+	RefreshHz int
 }
 
 // Frame is a surface the display engine scanned out: RGBA8, row-major,
@@ -166,7 +169,8 @@ type GPU struct {
 	scanout   func(f Frame)
 	hangNext  bool
 	faultNext bool
-	paintPF   bool // Config.PaintPageFaults
+	paintPF   bool        // Config.PaintPageFaults
+	watch     *PixelWatch // SetPixelWatch's (watch.go), nil when none
 	limits    Limits
 	stopped   *Stop       // the draw that stopped at a limit (Stopped)
 	yield     func() bool // SetYield
@@ -174,6 +178,7 @@ type GPU struct {
 	faults    []Fault
 	stats     Stats
 	ex        executor // scratch of the command processor, used under mu
+	disp      display  // the display controller's vertical-blank interrupt (display.go)
 
 	// The samples-passed counter and the open occlusion queries are the
 	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
@@ -216,6 +221,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 		cfg.Costs = DefaultCosts()
 	}
 	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture), paintPF: cfg.PaintPageFaults}
+	g.disp.hz = int64(cfg.RefreshHz)
 	for i := 0; i < cfg.Engines; i++ {
 		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
 	}

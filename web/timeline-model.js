@@ -252,6 +252,7 @@ export class TimelineModel {
     if (th === "dpc") return this.lane("dpc", "DPC", 4);
     if (th === "worker") return this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
     if (/^gpu\d*$/.test(th)) return this.lane(th, "GPU " + th.slice(3) + " engine", 2);
+    if (th === "display") return this.lane("display", "Display (vertical blanks)", 2);
     const layer = st.layer(i);
     const from = st.from(i);
     if (from === LAYER.app) return this.appLane(th);

@@ -135,7 +135,7 @@ export class CommandListsView {
     const st = this.store;
     const box = el("div");
     box.append(el("h3", "pane-head", "Command lists"));
-    box.append(el("p", "hint", "The command list's states (\u201cSupporting command lists\u201d, Windows driver documentation): FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList) for the new list: the old one is then reused by it; freed is gone for good."));
+    box.append(el("p", "hint", "The command list's states, d3dsim's names for the diagram in \u201cSupporting command lists\u201d (Windows driver documentation): FinishCommandList makes a list valid; Release retires it while its deferred context lives (RecycleDestroyCommandList); the next FinishCommandList caches it (RecycleCommandList) and can revive its handle (RecycleCreateCommandList) for the new list: the old one is then reused by it; freed is gone for good."));
     if (!snap.lists.length) box.append(el("div", "empty", "No command list yet (FinishCommandList on a deferred context makes one)."));
     const t = el("table", "grid");
     const hr = el("tr");

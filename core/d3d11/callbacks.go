@@ -344,8 +344,8 @@ func (c *callbacks) CompletedFence(_ ddi.HRTDEVICE, h ddi.HCONTEXT) uint64 {
 
 // PfnPerformAmortizedProcessingCb is the runtime's amortized work ("Changes
 // from Direct3D 10":
-// the API uses it "to trim high-water marks and clean the deferred
-// object-destruction queue"): it trims the high-water mark of its
+// the API uses it "to trim high watermarks and flush out its deferred
+// object destruction queue, among other things"): it trims the high-water mark of its
 // context-local handle allocator back to what is in use and, called by the
 // immediate context, drains the runtime's destruction queue (objects
 // released while bound, queued when the immediate context unbound them).

@@ -29,6 +29,11 @@ type deferredContext struct {
 	cache     []ddi.HCOMMANDLIST
 	begun     []*Query
 	inRecycle bool // inside RecycleCommandList (errors there are critical)
+	// lost: re-creating the driver's deferred context failed
+	// (RecycleCreateDeferredContext, or CreateDeferredContext without
+	// recycling, returned an error): no driver object stands behind c.h
+	// until the runtime re-creates it (ensure), so nothing is opened on it.
+	lost bool
 }
 
 // CreateDeferredContext creates a deferred context. A driver with command
@@ -92,7 +97,25 @@ func (d *Device) nextDCName() string {
 }
 
 func (c *deferredContext) dropPin(p binder) { p.unpin() }
-func (c *deferredContext) discarding() bool { return c.failed }
+func (c *deferredContext) discarding() bool { return !c.ensure() || c.failed }
+
+// ensure re-creates the driver's deferred context if the last attempt
+// failed (lost), before any DDI reaches it: RecycleCreateDeferredContext
+// "clears out the pipeline state for a deferred context" and may fail with
+// E_OUTOFMEMORY ("PFND3D11DDI_RECYCLECREATEDEFERREDCONTEXT"), and a handle
+// opened on a context the driver could not re-create would name nothing.
+// When it fails again the call is dropped and the recording counts as
+// failed: FinishCommandList returns E_OUTOFMEMORY.
+func (c *deferredContext) ensure() bool {
+	if !c.lost {
+		return true
+	}
+	if err := c.recycleContext(c.name); err != nil {
+		c.failed, c.abandoned = true, true // nothing recorded to abandon
+		return false
+	}
+	return true
+}
 func (c *deferredContext) mapped(r *Resource, t ddi.MapType) {
 	c.mappedHere = append(c.mappedHere, r)
 	c.mappedOnList(r, t)
@@ -251,6 +274,13 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	d := c.dev
 	ic := d.ddiIC()
+	if c.lost {
+		// Re-created now, with nothing recorded on it since it was lost
+		// (each call in between re-created it first or was dropped).
+		if err := c.recycleContext(name); err != nil {
+			return nil, err
+		}
+	}
 	// FinishCommandList ends the queries begun on the context (rule
 	// CL-IMPLICIT; the bug leaves them open).
 	if d.rt.cfg.Bugs.Has(rules.CLImplicit) {
@@ -386,9 +416,11 @@ func (c *deferredContext) recycleContext(name string) error {
 			c.ddi.umd = table
 		}
 		c.failed, c.abandoned = false, false
+		c.lost = err != nil
 		return err
 	}
 	err := ic.on(c.name, handleName(uint32(c.h))).RecycleCreateDeferredContext(c.dev.hDev, c.h)
 	c.failed, c.abandoned = false, false
+	c.lost = err != nil
 	return err
 }

@@ -52,7 +52,7 @@ func (c *deferredContext) local(o Object) uint32 {
 	if l, ok := c.open[o]; ok && !c.dev.rt.cfg.Bugs.Has(rules.CLSOne) { // the bug: a new handle on every bind
 		return l
 	}
-	if c.failed {
+	if !c.ensure() || c.failed {
 		return 0
 	}
 	if v, isView := o.(*View); isView && !c.dev.rt.cfg.Bugs.Has(rules.CLSDep) {

@@ -34,6 +34,9 @@ type object struct {
 	bytes   int64  // the runtime and driver memory counted for it (memory.go)
 	private []byte // the driver's part, of the size CalcPrivate*Size answered (memory.go)
 	clsSize int64  // CalcDeferredContextHandleSize's answer: a context-local handle's slot size
+	// primary: a primary (a swap chain's buffer) or a view of one, whose
+	// destruction the runtime does not defer (unbind).
+	primary bool
 }
 
 func (o *object) Name() string { return o.name }
@@ -112,17 +115,29 @@ func (o *object) unpin() {
 // die on the spot: it goes into the runtime's destruction queue, which the
 // runtime drains in pfnPerformAmortizedProcessingCb, at the immediate
 // context's Flush and when the device goes (drainDestroyQueue). "Changes
-// from Direct3D 10": the API uses the amortized callback "to trim
-// high-water marks and clean the deferred object-destruction queue", and
-// the runtime "uses the same structure" as the driver's deferred
-// destruction; Release; ClearState; Flush is the official way to empty it
-// (rule DD-SYNC).
+// from Direct3D 10": the API uses the amortized callback "to trim high
+// watermarks and flush out its deferred object destruction queue, among
+// other things", and "The Direct3D runtime also uses this same design" as
+// the driver's deferred destruction; Release; ClearState; Flush is the official way to empty it
+// (rule DD-SYNC). A primary is the exception: "Primary destruction cannot
+// be deferred by the Direct3D runtime" ("Changes from Direct3D 10",
+// Primary Exceptions), so a primary, and a view that holds one, is
+// destroyed at the unbinding, on the immediate context's thread, whose
+// threading domain a primary's DestroyResource shares.
 func (o *object) unbind() {
 	if o.pins.Add(-1) != 0 || o.refs.Load() != 0 {
 		return
 	}
 	d := o.dev
 	if d == nil {
+		o.kill()
+		return
+	}
+	if o.primary {
+		if !o.dead.Load() {
+			d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "PrimaryNotDeferred", Obj: o.name,
+				Msg: o.name + ": unbound after its final Release; it is a primary or a view of one, and a primary's destruction is not deferred (\"Changes from Direct3D 10\", Primary Exceptions): destroyed now, not queued"})
+		}
 		o.kill()
 		return
 	}
@@ -266,6 +281,7 @@ type Shader struct {
 	Stage           string // "vs" or "ps"
 	Inputs, Outputs *dxbc.Signature
 	h               ddi.HSHADER
+	code            []byte // the bytecode it was created from (Bytecode)
 }
 
 // State is a blend, rasterizer, depth-stencil or sampler state.
@@ -273,6 +289,7 @@ type State struct {
 	object
 	Kind string // "blend", "rasterizer", "depthstencil", "sampler"
 	h    uint32
+	desc any // the descriptor it was created with (Desc)
 }
 
 // Query is an ID3D11Query.

@@ -38,7 +38,7 @@ type Config struct {
 	// CommandLists says the driver reports D3D11DDICAPS_COMMANDLISTS_BUILD_2,
 	// the cap that says it supports command lists; without it the runtime
 	// emulates them and calls no command-list DDI (option
-	// driver.commandlists; Device.driverLists).
+	// driver.commandlists; Device.driverLists). It needs FreeThreaded.
 	CommandLists bool
 	// FreeThreaded says the driver reports D3D11DDICAPS_FREETHREADED. Without
 	// it the runtime serialises every DDI but the CalcPrivate* and
@@ -66,14 +66,13 @@ type Config struct {
 // deferred contexts and command lists itself ("D3D11_FEATURE_DATA_THREADING
 // structure": DriverCommandLists FALSE) and calls none of them.
 //
-// The caps page also says that cap requires D3D11DDICAPS_FREETHREADED,
-// while "Changes from Direct3D 10" asks CalcDeferredContextHandleSize to be
-// free-threaded even for a driver without it: the simulator keeps a
-// command-list driver without FREETHREADED (option
-// driver.freethreaded=false) so that rule (FT-CALC) stays observable.
+// The caps page also says "To support D3D11DDICAPS_COMMANDLISTS_BUILD_2,
+// the driver must also support D3D11DDICAPS_FREETHREADED", so a driver
+// without FREETHREADED (option driver.freethreaded=false) reports no
+// command lists, whatever driver.commandlists says.
 func (d *Device) driverLists() bool {
 	_, ok := d.umd.(ddi.CommandLists)
-	return ok && d.rt.cfg.CommandLists
+	return ok && d.rt.cfg.CommandLists && d.rt.cfg.FreeThreaded
 }
 
 // Runtime is one process's D3D11 runtime.

@@ -114,7 +114,7 @@ func TestIdenticalStateBound(t *testing.T) {
 }
 
 // At most MaxUniqueStates distinct state objects of each kind: one more
-// fails with E_OUTOFMEMORY and the debug layer names the limit; an equal
+// fails with D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS and the debug layer names the limit; an equal
 // descriptor, another kind and room made by a Release still succeed.
 func TestUniqueStateLimit(t *testing.T) {
 	f := mustStack(t, fakeOpts{debug: true})
@@ -134,8 +134,8 @@ func TestUniqueStateLimit(t *testing.T) {
 		}
 	}
 	from := f.seq()
-	if _, err := f.dev.CreateSamplerState("s", desc(MaxUniqueStates)); hresult.Of(err) != hresult.E_OUTOFMEMORY {
-		t.Fatalf("sampler %d: %v, want E_OUTOFMEMORY", MaxUniqueStates+1, err)
+	if _, err := f.dev.CreateSamplerState("s", desc(MaxUniqueStates)); hresult.Of(err) != hresult.D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS {
+		t.Fatalf("sampler %d: %v, want D3D11_ERROR_TOO_MANY_UNIQUE_STATE_OBJECTS", MaxUniqueStates+1, err)
 	}
 	if m := f.messages(from); len(m) != 1 || m[0].Name != "CreateSamplerState" {
 		t.Errorf("debug messages %v, want one from CreateSamplerState", m)

@@ -219,14 +219,19 @@ func (sc *SwapChain) rotate() {
 
 // SetMaximumFrameLatency is IDXGIDevice1::SetMaximumFrameLatency: the most
 // frames the device may have queued and not shown before Present waits;
-// 0 restores the default (3), above 16 is DXGI_ERROR_INVALID_CALL
-// ("IDXGIDevice1::SetMaximumFrameLatency method").
+// 0 restores the default (3), above 16 is DXGI_ERROR_INVALID_CALL; on a
+// removed device it "Returns ... DXGI_ERROR_DEVICE_REMOVED if the device
+// was removed" and changes nothing ("IDXGIDevice1::SetMaximumFrameLatency
+// method").
 func (d *Device) SetMaximumFrameLatency(n uint32) (err error) {
 	done := d.api("SetMaximumFrameLatency", d.name, "")
 	done.ev.Args = trace.IntArg(trace.KeyLatency, int64(n))
 	defer func() { done.end(err) }()
 	if n > dxgk.MaxFrameLatency {
 		return d.invalidCall("SetMaximumFrameLatency", d.name, "MaxLatency %d is outside 0..%d (0 is the default, %d)", n, dxgk.MaxFrameLatency, dxgk.DefaultMaxFrameLatency)
+	}
+	if err := d.removedHR(); err != nil {
+		return err
 	}
 	if k, ok := d.displayKernel(); ok {
 		if err := k.SetMaximumFrameLatency(d.kdev, int(n)); err != nil {

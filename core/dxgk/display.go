@@ -1,7 +1,9 @@
 package dxgk
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/core/trace"
@@ -44,7 +46,8 @@ type frame struct {
 	src    HAllocation
 	flip   bool
 	vblank int64 // the vertical blank it waits for (0: none yet)
-	at     int64 // flip: the time its flip is scheduled at (0: not yet)
+	// flip: its DxgkDdiSetVidPnSourceAddress is scheduled or done
+	programmed bool
 }
 
 // refreshHz is the display's refresh rate.
@@ -123,26 +126,33 @@ func (k *Dxgkrnl) FrameQueueFull(ctx HContext) bool {
 	return !c.dev.removed && len(c.presents) >= c.dev.latencyLocked()
 }
 
-// advance shows what can be shown of c's queue now and schedules the flip
-// of the frame that waits for a vertical blank.
+// advance shows what can be shown of c's queue now and programs the flip
+// of the frame whose vertical blank is next.
 func (k *Dxgkrnl) advance(c *context) {
 	k.mu.Lock()
 	f := k.advanceLocked(c)
 	k.mu.Unlock()
 	if f.seq != 0 {
-		k.s.Schedule(f.at, "kernel", func() { k.flip(c, f.seq) })
+		k.s.Schedule(k.s.Now(), "kernel", func() { k.flip(c, f.seq) })
 	}
+	k.updateVSync()
 }
 
 // advanceLocked takes the frames at the head of c's queue that are shown
-// now off it, and returns the flip to schedule, if any (else the zero
+// now off it, and returns the flip to program, if any (else the zero
 // frame). A bitblt frame is shown when its copy is done (the copy waited for
 // its vertical blank, if it had one). A flip frame is ready once the
-// context's work before it is done: with SyncInterval 0 its flip is
-// scheduled at once, with n at the nth vertical blank after that and at
-// least n blanks after the context's flip before it. Frames are shown in the
-// order they were presented. Each context keeps its own pace. A removed
-// device's frames are dropped. The caller holds mu.
+// context's work before it is done: with SyncInterval 0 it is flipped at
+// once (FlipImmediate); with n it is due at the nth vertical blank after
+// that and at least n blanks after the context's flip before it, and its
+// flip is programmed after the blank before the due one, to be latched at
+// the due one ("DXGKDDI_SETVIDPNSOURCEADDRESS": the driver "must program
+// the DAC and start scanning out, at the following vertical sync, the
+// primary surface"). The simulated display has one scan-out: when two
+// contexts' flips are latched at one blank, the later programmed is the one
+// on screen, and both frames count as shown. Frames are shown in the order
+// they were presented. Each context keeps its own pace. A removed device's frames
+// are dropped. The caller holds mu.
 func (k *Dxgkrnl) advanceLocked(c *context) frame {
 	for len(c.presents) > 0 {
 		f := &c.presents[0]
@@ -151,7 +161,7 @@ func (k *Dxgkrnl) advanceLocked(c *context) frame {
 			c.shown = c.presents[len(c.presents)-1].seq
 			c.presents = nil
 			return frame{}
-		case f.fence > c.completed || f.at != 0:
+		case f.fence > c.completed || f.programmed:
 			return frame{}
 		case !f.flip:
 			c.shown = f.seq
@@ -159,24 +169,61 @@ func (k *Dxgkrnl) advanceLocked(c *context) frame {
 			continue
 		}
 		now := k.s.Now()
-		if f.sync == 0 {
-			f.at = now
-		} else {
+		if f.sync != 0 && f.vblank == 0 {
 			f.vblank = max(k.vblankAt(now)+int64(f.sync), c.lastFlip+int64(f.sync))
 			c.lastFlip = f.vblank
-			f.at = k.VBlankTime(f.vblank)
+		}
+		cur := k.vblankPassedLocked()
+		if f.sync != 0 && cur < f.vblank-1 {
+			return frame{} // the blank before f's is to come
+		}
+		f.programmed = true
+		if f.sync != 0 {
+			c.flipping = &pendingFlip{seq: f.seq, src: f.src, after: cur}
 		}
 		return *f
 	}
 	return frame{}
 }
 
-// flip shows frame seq of c: DxgkDdiSetVidPnSourceAddress on "kernel",
-// which points the display's scan-out at the frame's buffer, then the
-// frames behind it.
+// vblankPassedLocked is the last vertical blank that has surely come: the
+// last the driver reported, or the last before now by the clock (a blank
+// due at this very instant may not have been latched yet). The caller
+// holds mu.
+func (k *Dxgkrnl) vblankPassedLocked() int64 {
+	now := k.s.Now()
+	cur := k.vblankAt(now)
+	if cur > 0 && k.VBlankTime(cur) == now {
+		cur--
+	}
+	return max(cur, k.vsyncSeen)
+}
+
+// pendingFlip is a flip of a context programmed to be latched at a
+// vertical blank after blank after: its frame seq, showing src at address
+// addr.
+type pendingFlip struct {
+	seq   uint64
+	src   HAllocation
+	addr  uint64
+	after int64
+}
+
+// vsyncReport is a DXGK_INTERRUPT_CRTC_VSYNC the ISR reported: the blank
+// and the address it scanned out.
+type vsyncReport struct {
+	vblank int64
+	addr   uint64
+}
+
+// flip programs the flip of frame seq of c: DxgkDdiSetVidPnSourceAddress
+// on "kernel". With SyncInterval 0 (FlipImmediate) the display shows the
+// frame's buffer at once; otherwise from the next vertical blank on, and
+// the frame is shown when the driver reports that blank (vsyncDpc).
 func (k *Dxgkrnl) flip(c *context, seq uint64) {
 	k.mu.Lock()
 	if len(c.presents) == 0 || c.presents[0].seq != seq {
+		c.flipping = nil
 		k.mu.Unlock()
 		return // dropped: the device was removed
 	}
@@ -185,32 +232,177 @@ func (k *Dxgkrnl) flip(c *context, seq uint64) {
 	if a := k.allocLocked(f.src); a != nil {
 		args.PrimarySegment, args.PrimaryAddress = a.location()
 	}
+	if c.flipping != nil && c.flipping.seq == seq {
+		c.flipping.addr = args.PrimaryAddress
+	}
 	k.mu.Unlock()
 	var ab trace.ArgBuilder
 	ev := trace.Event{Handle: c.h.String(), Fence: f.fence, DMA: f.dma, Args: ab.Int(trace.KeyVBlank, f.vblank).Int(trace.KeySyncInterval, int64(f.sync)).Args()}
 	if f.sync == 0 {
-		ev.Msg = fmt.Sprintf("flip to %v now (SyncInterval 0: no vertical blank to wait for)", f.src)
+		ev.Msg = fmt.Sprintf("flip to %v now (SyncInterval 0, FlipImmediate: no vertical blank to wait for)", f.src)
 	} else {
 		at := k.VBlankTime(f.vblank)
-		ev.Msg = fmt.Sprintf("flip to %v at vertical blank %d (%d.%03d ms, %d Hz), SyncInterval %d",
+		ev.Msg = fmt.Sprintf("flip to %v at vertical blank %d (%d.%03d ms, %d Hz), SyncInterval %d: the display latches the new address at the next blank",
 			f.src, f.vblank, at/1_000_000, at/1000%1000, k.refreshHz(), f.sync)
 	}
 	err := k.ddi("DxgkDdiSetVidPnSourceAddress", ev, func() error { return k.drv.DxgkDdiSetVidPnSourceAddress(&args) })
 	k.mu.Lock()
-	if err == nil {
+	done := err != nil || f.sync == 0 // a failed flip still ends the frame's wait: the display keeps the old frame
+	if err == nil && f.sync == 0 {
 		k.scanout = f.src
-	} // a failed flip still ends the frame's wait: the display keeps the old frame
-	if len(c.presents) > 0 && c.presents[0].seq == seq {
-		c.presents = c.presents[1:]
-		c.shown = seq
 	}
-	k.wakeAt = max(k.wakeAt, k.s.Now())
-	kick := len(k.schedQ) > 0 // a buffer that writes the old scan-out may wait for this flip
+	if done {
+		c.flipping = nil
+		if len(c.presents) > 0 && c.presents[0].seq == seq {
+			c.presents = c.presents[1:]
+			c.shown = seq
+		}
+		k.wakeAt = max(k.wakeAt, k.s.Now())
+	}
+	kick := done && len(k.schedQ) > 0 // a buffer that writes the old scan-out may wait for this flip
 	k.mu.Unlock()
-	k.advance(c)
+	if done {
+		k.advanceAll()
+	}
 	if kick {
 		k.s.Schedule(k.s.Now(), "kernel", k.kick)
 	}
+}
+
+// advanceAll advances every context's frames: the display's scan-out was
+// freed, or a vertical blank came.
+func (k *Dxgkrnl) advanceAll() {
+	k.mu.Lock()
+	cs := k.presentingLocked()
+	k.mu.Unlock()
+	for _, c := range cs {
+		k.advance(c)
+	}
+	k.updateVSync()
+}
+
+// vsyncDpc processes, at DPC time (DxgkCbNotifyDpc), the vertical blank the
+// ISR reported: copies that waited for it are released to the scheduler, a
+// flip latched at it is done (its frame is shown), and the next flip due is
+// programmed.
+func (k *Dxgkrnl) vsyncDpc() {
+	k.mu.Lock()
+	r := k.vsyncNew
+	k.vsyncNew = nil
+	if r == nil {
+		k.mu.Unlock()
+		return
+	}
+	k.vsyncSeen = max(k.vsyncSeen, r.vblank)
+	type done struct {
+		c  *context
+		fl *pendingFlip
+		f  frame
+	}
+	var shown []done
+	for _, c := range k.presentingLocked() {
+		fl := c.flipping
+		if fl == nil || r.vblank <= fl.after {
+			continue
+		}
+		c.flipping = nil
+		if c.presents[0].seq == fl.seq {
+			shown = append(shown, done{c, fl, c.presents[0]})
+			c.presents = c.presents[1:]
+			c.shown = fl.seq
+			c.lastFlip = max(c.lastFlip, r.vblank)
+			k.scanout = fl.src
+		}
+	}
+	for _, d := range shown {
+		if d.fl.addr == r.addr {
+			k.scanout = d.fl.src
+		}
+	}
+	k.wakeAt = max(k.wakeAt, k.s.Now())
+	kick := len(k.schedQ) > 0 // a copy may wait for this blank, or a buffer for this flip
+	k.mu.Unlock()
+	for _, d := range shown {
+		var ab trace.ArgBuilder
+		msg := fmt.Sprintf("vertical blank %d scanned out %v: the flip of %v's present is done, its frame is on screen", r.vblank, d.fl.src, d.c.h)
+		if d.fl.addr != r.addr {
+			msg = fmt.Sprintf("vertical blank %d latched the flip to %v of %v, and a later flip replaced it on the one scan-out: its frame counts as shown", r.vblank, d.fl.src, d.c.h)
+		}
+		k.event(trace.Message, "FlipDone", trace.Event{Handle: d.c.h.String(), Fence: d.f.fence, DMA: d.f.dma,
+			Args: ab.Int(trace.KeyVBlank, r.vblank).Int(trace.KeySyncInterval, int64(d.f.sync)).Args(), Msg: msg})
+	}
+	k.advanceAll()
+	if kick {
+		k.s.Schedule(k.s.Now(), "kernel", k.kick)
+	}
+}
+
+// updateVSync turns the display's vertical-blank interrupt on while a
+// frame waits for a blank (a copy held for its blank, a flip due at one or
+// programmed and not latched yet) and off when none does
+// (DxgkDdiControlInterrupt with DXGK_INTERRUPT_CRTC_VSYNC, on "kernel").
+// Off, the display raises no interrupt, and a simulation with nothing else
+// to do ends.
+func (k *Dxgkrnl) updateVSync() {
+	k.mu.Lock()
+	want, why := k.vsyncWantedLocked()
+	if want == k.vsyncOn {
+		k.mu.Unlock()
+		return
+	}
+	k.vsyncOn = want
+	k.vsyncCalls++
+	k.mu.Unlock()
+	k.s.Schedule(k.s.Now(), "kernel", func() {
+		defer func() {
+			k.mu.Lock()
+			k.vsyncCalls--
+			k.mu.Unlock()
+		}()
+		args := dxgkddi.ControlInterruptArgs{Type: dxgkddi.InterruptCrtcVsync, Enable: want}
+		var ab trace.ArgBuilder
+		ev := trace.Event{Args: ab.Str(trace.KeyType, "DXGK_INTERRUPT_CRTC_VSYNC").Args()}
+		if want {
+			ev.Msg = "enable the vertical-blank interrupt: " + why
+		} else {
+			ev.Msg = "disable the vertical-blank interrupt: no present waits for a vertical blank"
+		}
+		k.ddi("DxgkDdiControlInterrupt", ev, func() error { return k.drv.DxgkDdiControlInterrupt(&args) })
+	})
+}
+
+// vsyncWantedLocked is whether a frame waits for a vertical blank, and
+// which. The caller holds mu.
+func (k *Dxgkrnl) vsyncWantedLocked() (bool, string) {
+	for _, c := range k.presentingLocked() {
+		if fl := c.flipping; fl != nil {
+			return true, fmt.Sprintf("the flip to %v waits to be latched", fl.src)
+		}
+		if c.dev.removed {
+			continue
+		}
+		for _, f := range c.presents {
+			if f.vblank > k.vsyncSeen {
+				return true, fmt.Sprintf("a present of %v waits for vertical blank %d", c.h, f.vblank)
+			}
+		}
+	}
+	return false, ""
+}
+
+// presentingLocked is the contexts with frames queued, by handle. The
+// caller holds mu.
+func (k *Dxgkrnl) presentingLocked() []*context {
+	var cs []*context
+	for _, d := range k.devices {
+		for _, c := range d.contexts {
+			if len(c.presents) > 0 {
+				cs = append(cs, c)
+			}
+		}
+	}
+	slices.SortFunc(cs, func(a, b *context) int { return cmp.Compare(a.h, b.h) })
+	return cs
 }
 
 // waitShown blocks the calling thread until frame seq of c is shown: a

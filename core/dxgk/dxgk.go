@@ -90,6 +90,7 @@ type Dxgkrnl struct {
 	cfg Config
 
 	mu         sync.Mutex
+	onDMA      func(DMAInfo) // ObserveDMA's observer (inspect.go), nil when none
 	devices    map[HDevice]*device
 	contexts   map[HContext]*context
 	allocs     map[HAllocation]*allocation
@@ -123,7 +124,15 @@ type Dxgkrnl struct {
 	scanout         HAllocation // what the display's scan-out points at since the last flip (0: nothing flipped yet)
 	workerQueued    int         // allocations handed to the worker thread and not freed yet
 	lastNotified    [2]uint64   // DMA buffer and fence DxgkCbNotifyInterrupt last reported (for DxgkCbQueueDpc's event)
-	deps            depGraph    // OutOfOrder only
+	// The display's vertical blanks (display.go): whether Dxgkrnl turned
+	// their interrupt on (DxgkDdiControlInterrupt), the last blank the
+	// driver reported (DXGK_INTERRUPT_CRTC_VSYNC), and one the ISR
+	// reported and the DPC has not processed yet.
+	vsyncOn    bool
+	vsyncCalls int // DxgkDdiControlInterrupt calls scheduled and not made yet
+	vsyncSeen  int64
+	vsyncNew   *vsyncReport
+	deps       depGraph // OutOfOrder only
 }
 
 type device struct {
@@ -161,6 +170,7 @@ type context struct {
 	lastSeq   uint64            // the number of the context's last present
 	shown     uint64            // the number of its last present shown
 	lastFlip  int64             // the vertical blank of its last flip scheduled
+	flipping  *pendingFlip      // its flip programmed and not latched yet (display.go)
 	gpuWaits  []gpuWait         // waits queued in the context's stream (gpuwait.go)
 }
 
@@ -209,9 +219,10 @@ type dmaBuffer struct {
 	present  bool
 
 	readyAt     int64
-	notBefore   int64 // a bitblt present with a SyncInterval: the vertical blank it waits for (present.go)
+	waitVBlank  int64 // a bitblt present with a SyncInterval: the vertical blank it waits for (present.go)
 	submittedAt int64
 	resubmits   int
+	keepSub     bool // a paging buffer resubmitted after a TDR keeps its submission fence id (wait.go)
 	retired     bool
 
 	// OutOfOrder (ooo.go): what the buffer reads and writes, the queued

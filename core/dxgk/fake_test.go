@@ -110,11 +110,20 @@ func (d *fakeDriver) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 }
 
 func (d *fakeDriver) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
-	d.cb.DxgkCbNotifyInterrupt(a.Engine, d.hw.fenceReg())
+	if a.Engine == dxgkddi.DisplayInterruptLine {
+		n, addr := d.hw.takeVSync()
+		d.cb.DxgkCbNotifyCrtcVsync(0, n, addr)
+	} else {
+		d.cb.DxgkCbNotifyInterrupt(a.Engine, d.hw.fenceReg())
+	}
 	d.cb.DxgkCbQueueDpc()
 	return true
 }
-func (d *fakeDriver) DxgkDdiDpcRoutine() {}
+func (d *fakeDriver) DxgkDdiDpcRoutine() { d.cb.DxgkCbNotifyDpc() }
+func (d *fakeDriver) DxgkDdiControlInterrupt(a *dxgkddi.ControlInterruptArgs) error {
+	d.hw.enableVSync(a.Enable)
+	return nil
+}
 func (d *fakeDriver) DxgkDdiResetFromTimeout(*dxgkddi.ResetFromTimeoutArgs) error {
 	d.hw.reset()
 	return nil
@@ -126,7 +135,14 @@ func (d *fakeDriver) DxgkDdiQueryDependentEngineGroup(a *dxgkddi.QueryDependentE
 	a.DependentNodeOrdinalMask = 1 << a.Engine
 	return nil
 }
-func (d *fakeDriver) DxgkDdiSetVidPnSourceAddress(*dxgkddi.SetVidPnSourceAddressArgs) error {
+func (d *fakeDriver) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs) error {
+	d.hw.mu.Lock()
+	if a.FlipImmediate {
+		d.hw.scan, d.hw.flipTo = a.PrimaryAddress, 0
+	} else {
+		d.hw.flipTo = a.PrimaryAddress
+	}
+	d.hw.mu.Unlock()
 	return nil
 }
 func (d *fakeDriver) DxgkDdiResetEngine(*dxgkddi.ResetEngineArgs) error {
@@ -154,6 +170,55 @@ type fakeHW struct {
 	ids     []uint64
 	cost    int64
 	hungNow bool
+
+	// The display: a vertical blank every 1/60 s while its interrupt is
+	// on; a flip programmed with flipTo is latched at the next one.
+	vsyncOn  bool
+	vsyncGen int
+	vblank   int64
+	scan     uint64
+	flipTo   uint64
+}
+
+func (h *fakeHW) enableVSync(on bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.vsyncOn == on {
+		return
+	}
+	h.vsyncOn = on
+	h.vsyncGen++
+	if on {
+		h.scheduleVBlankLocked(h.vsyncGen, h.s.Now()*60/1e9+1)
+	}
+}
+
+func (h *fakeHW) scheduleVBlankLocked(gen int, n int64) {
+	at := n * 1e9 / 60
+	for at <= h.s.Now() {
+		n++
+		at = n * 1e9 / 60
+	}
+	h.s.Schedule(at, "display", func() {
+		h.mu.Lock()
+		if !h.vsyncOn || h.vsyncGen != gen {
+			h.mu.Unlock()
+			return
+		}
+		if h.flipTo != 0 {
+			h.scan, h.flipTo = h.flipTo, 0
+		}
+		h.vblank = n
+		h.scheduleVBlankLocked(gen, n+1)
+		h.mu.Unlock()
+		h.intr(dxgkddi.DisplayInterruptLine)
+	})
+}
+
+func (h *fakeHW) takeVSync() (int64, uint64) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.vblank, h.scan
 }
 
 func (h *fakeHW) fenceReg() uint64 {

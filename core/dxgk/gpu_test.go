@@ -111,7 +111,7 @@ func TestGPUPresentFlow(t *testing.T) {
 	// The render, the redirection surface made for the first present, the
 	// copy; each buffer paged in and patched; four interrupts (two paging
 	// buffers, the render, the copy).
-	intr := "DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkCbQueueDpc DxgkDdiDpcRoutine "
+	intr := "DxgkDdiInterruptRoutine DxgkCbNotifyInterrupt DxgkCbQueueDpc DxgkDdiDpcRoutine DxgkCbNotifyDpc "
 	want := "DxgkDdiRender DxgkDdiCreateAllocation DxgkDdiPresent " +
 		"DxgkDdiBuildPagingBuffer DxgkDdiSubmitCommand DxgkDdiPatch DxgkDdiSubmitCommand " +
 		"DxgkDdiBuildPagingBuffer DxgkDdiSubmitCommand DxgkDdiPatch DxgkDdiSubmitCommand " +

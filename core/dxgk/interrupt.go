@@ -12,6 +12,8 @@ import (
 // Interrupt is the GPU's interrupt line: connect it with
 // gpu.ConnectInterrupt. The ISR (DxgkDdiInterruptRoutine) runs on the
 // simulated thread "isr" shortly after (WDDM operation flow, step 15).
+// engine is the engine that raised it, or dxgkddi.DisplayInterruptLine for
+// the display's vertical blank.
 func (k *Dxgkrnl) Interrupt(engine int) {
 	k.s.Schedule(k.s.Now()+k.cfg.Costs.InterruptLatency, "isr", func() { k.isr(engine) })
 }
@@ -25,6 +27,9 @@ func (k *Dxgkrnl) isr(engine int) {
 	args := dxgkddi.InterruptRoutineArgs{Engine: engine}
 	claimed := false
 	ev := trace.Event{Args: trace.IntArg(trace.KeyEngine, int64(engine))}
+	if engine == dxgkddi.DisplayInterruptLine {
+		ev = trace.Event{Msg: "the display's vertical-blank interrupt"}
+	}
 	k.mu.Lock()
 	if b := k.servedLocked(engine); b != nil {
 		ev.DMA, ev.Fence = b.id, b.fence
@@ -35,7 +40,11 @@ func (k *Dxgkrnl) isr(engine int) {
 		return nil
 	})
 	if !claimed {
-		k.event(trace.Message, "InterruptNotClaimed", trace.Event{Msg: fmt.Sprintf("the driver did not claim the interrupt of engine %d", engine)})
+		what := fmt.Sprintf("engine %d", engine)
+		if engine == dxgkddi.DisplayInterruptLine {
+			what = "the display"
+		}
+		k.event(trace.Message, "InterruptNotClaimed", trace.Event{Msg: "the driver did not claim the interrupt of " + what})
 	}
 }
 
@@ -103,6 +112,29 @@ func (cb *callbacks) DxgkCbNotifyInterrupt(eng int, fence uint64) {
 	k.mu.Unlock()
 }
 
+// DxgkCbNotifyCrtcVsync records the vertical blank the driver reports
+// (DxgkCbNotifyInterrupt with DXGK_INTERRUPT_CRTC_VSYNC); the DPC processes
+// it (vsyncDpc).
+func (cb *callbacks) DxgkCbNotifyCrtcVsync(target int, vblank int64, addr uint64) {
+	k := cb.k()
+	var ab trace.ArgBuilder
+	ev := trace.Event{Args: ab.Str(trace.KeyType, "DXGK_INTERRUPT_CRTC_VSYNC").Int(trace.KeyVBlank, vblank).Args(),
+		Msg: fmt.Sprintf("vertical blank %d of video present target %d", vblank, target)}
+	if addr != 0 {
+		ev.Msg += fmt.Sprintf(", scanning out %#x", addr)
+	}
+	cb.callback("DxgkCbNotifyInterrupt", ev, func() {
+		k.mu.Lock()
+		if target == 0 && (k.vsyncNew == nil || vblank > k.vsyncNew.vblank) {
+			k.vsyncNew = &vsyncReport{vblank: vblank, addr: addr}
+		}
+		k.mu.Unlock()
+	})
+	k.mu.Lock()
+	k.lastNotified = [2]uint64{}
+	k.mu.Unlock()
+}
+
 // DxgkCbQueueDpc queues the DPC on thread "dpc" unless it is queued already.
 func (cb *callbacks) DxgkCbQueueDpc() bool {
 	k := cb.k()
@@ -122,13 +154,20 @@ func (cb *callbacks) DxgkCbQueueDpc() bool {
 	return queued
 }
 
-// dpc runs DxgkDdiDpcRoutine, then retires every buffer the ISR reported
-// done: their fences are signalled, their allocations released, and
-// allocations whose destruction waited for them are freed.
+// dpc runs DxgkDdiDpcRoutine; the driver calls DxgkCbNotifyDpc from it,
+// where Dxgkrnl does its part of the DPC (notifyDpc).
 func (k *Dxgkrnl) dpc() {
 	k.mu.Lock()
 	k.dpcQueued = false
-	var ev trace.Event // the newest buffer this DPC retires
+	ev := k.dpcEventLocked()
+	k.mu.Unlock()
+	k.ddi("DxgkDdiDpcRoutine", ev, func() error { k.drv.DxgkDdiDpcRoutine(); return nil })
+}
+
+// dpcEventLocked names the newest buffer the DPC retires. The caller holds
+// mu.
+func (k *Dxgkrnl) dpcEventLocked() trace.Event {
+	var ev trace.Event
 	for _, e := range k.engines {
 		for _, b := range e.inflight {
 			if b.sub <= e.notified && b.id > ev.DMA {
@@ -136,8 +175,22 @@ func (k *Dxgkrnl) dpc() {
 			}
 		}
 	}
+	return ev
+}
+
+// DxgkCbNotifyDpc is Dxgkrnl's part of the DPC: it retires every buffer the
+// ISR reported done (their fences are signalled, their allocations
+// released, and allocations whose destruction waited for them are freed),
+// starts the recovery of a page fault, and processes a vertical blank.
+func (cb *callbacks) DxgkCbNotifyDpc() {
+	k := cb.k()
+	k.mu.Lock()
+	ev := k.dpcEventLocked()
 	k.mu.Unlock()
-	k.ddi("DxgkDdiDpcRoutine", ev, func() error { k.drv.DxgkDdiDpcRoutine(); return nil })
+	cb.callback("DxgkCbNotifyDpc", ev, k.notifyDpc)
+}
+
+func (k *Dxgkrnl) notifyDpc() {
 	for _, e := range k.engines {
 		k.mu.Lock()
 		n := 0
@@ -155,6 +208,7 @@ func (k *Dxgkrnl) dpc() {
 		}
 	}
 	k.schedulePageFaultRecovery()
+	k.vsyncDpc()
 }
 
 // retire ends a buffer: done (its fence signalled) or dropped (cancelled).

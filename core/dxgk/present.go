@@ -150,20 +150,14 @@ func (k *Dxgkrnl) bltVBlankLocked(c *context, p *presentReq) int64 {
 // msTime is virtual time t in milliseconds with three decimals.
 func msTime(t int64) string { return fmt.Sprintf("%d.%03d ms", t/1_000_000, t/1000%1000) }
 
-// wakeAtVBlank runs the scheduler at time t, a vertical blank a present's
-// copy waits for.
-func (k *Dxgkrnl) wakeAtVBlank(t int64) {
-	k.s.Schedule(t, "kernel", k.kick)
-}
-
 // queueFlip schedules the flip of a present without a DMA buffer, if the
 // work before it is done already.
 func (k *Dxgkrnl) queueFlip(c *context) { k.advance(c) }
 
 // vblankHeldLocked is whether a queued bitblt copy waits for its vertical
-// blank.
+// blank: until the driver reports it (DXGK_INTERRUPT_CRTC_VSYNC, display.go).
 func (k *Dxgkrnl) vblankHeldLocked(b *dmaBuffer) bool {
-	return b.notBefore > k.s.Now() && !b.dev.removed
+	return b.waitVBlank > k.vsyncSeen && !b.dev.removed
 }
 
 // scanoutHeldLocked is whether a queued DMA buffer writes a buffer the

@@ -168,10 +168,10 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 				c.presents = append(c.presents, p.frame(c.lastSeq, fence, id, c.lastDMA, mmioFlip))
 				if !mmioFlip {
 					if v := k.bltVBlankLocked(c, p); v != 0 {
-						b.notBefore = k.VBlankTime(v)
+						b.waitVBlank = v
 						ab.Int(trace.KeyVBlank, v)
 						ret.Args = ab.Args()
-						ret.Msg += fmt.Sprintf("; the copy waits for vertical blank %d (%s)", v, msTime(b.notBefore))
+						ret.Msg += fmt.Sprintf("; the copy waits for vertical blank %d (%s)", v, msTime(k.VBlankTime(v)))
 					}
 				}
 			}
@@ -187,6 +187,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 		return 0, err
 	}
 	k.tracePatchesOutside(b.id, patches, entries)
+	k.observeDMA(b, fence, dmaWords, patches)
 
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, dmaWords, patches
@@ -222,14 +223,14 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 	if k.cfg.OutOfOrder {
 		deps = k.enqueueLocked(b)
 	}
-	notBefore := b.notBefore
+	waitVBlank := b.waitVBlank != 0
 	k.mu.Unlock()
 	for _, ev := range deps {
 		k.rec.Emit(ev)
 	}
 	k.s.Schedule(b.readyAt, "kernel", k.kick)
-	if notBefore > b.readyAt {
-		k.wakeAtVBlank(notBefore)
+	if waitVBlank {
+		k.updateVSync() // the copy is released at its blank's interrupt (display.go)
 	}
 	return b.fence, nil
 }
@@ -450,7 +451,12 @@ func (k *Dxgkrnl) dropIfRemoved(b *dmaBuffer) bool {
 func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	k.mu.Lock()
 	e := k.engines[b.engine]
-	if b.patchSub != 0 && b.patchSub == e.sub {
+	if b.keepSub {
+		// A paging packet resubmitted after a TDR: "The GPU scheduler asks
+		// the driver to resubmit paging packets with their original fence
+		// IDs" ("TDR changes in Windows 8").
+		b.keepSub = false
+	} else if b.patchSub != 0 && b.patchSub == e.sub {
 		// The id DxgkDdiPatch carried: nothing was submitted on the node
 		// since, so it is still the node's newest.
 		b.sub = b.patchSub

@@ -116,7 +116,7 @@ func (k *Dxgkrnl) Idle() error {
 	idle := func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 {
+		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 || k.vsyncCalls > 0 {
 			return false
 		}
 		for _, e := range k.engines {
@@ -338,9 +338,14 @@ func (k *Dxgkrnl) preempt(e *engine, b *dmaBuffer) {
 // changes in Windows 8"): the device that owned the hung buffer is removed
 // as hung (for a paging buffer, the device whose buffer needed it) and the
 // other devices' buffers on the engine are submitted again. Otherwise, or if
-// the engine reset fails, it resets the adapter (DxgkDdiResetFromTimeout,
-// then DxgkDdiRestartFromTimeout): every engine loses its work and every
-// device is removed, the guilty one as hung, the others as reset.
+// the engine reset fails, or if the hung buffer was a paging buffer ("If the
+// engine reset affected a paging packet, the GPU scheduler follows the
+// engine reset with an adapter-wide reset"), it resets the adapter
+// (DxgkDdiResetFromTimeout, then DxgkDdiRestartFromTimeout): every engine
+// loses its work and every device is removed, the guilty one as hung, the
+// others as reset. Paging buffers are submitted again first, in their
+// order, with their submission fence ids; the render buffers kept get new
+// ones ("Packets unaffected by engine reset").
 func (k *Dxgkrnl) tdr(e *engine, hung *dmaBuffer) {
 	k.mu.Lock()
 	e.tdrPending = false
@@ -414,6 +419,11 @@ func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason 
 	engines := []*engine{e}
 	if perEngine {
 		engines, adapter = k.resetEngines(e, hung)
+		if !adapter && hung.paging {
+			adapter = true
+			k.event(trace.Message, "TdrPromotedToAdapterReset", trace.Event{Handle: hung.handle(), Fence: hung.fence, DMA: hung.id,
+				Msg: fmt.Sprintf("the engine reset affected a paging packet (%s): \"the GPU scheduler follows the engine reset with an adapter-wide reset\" (TdrEngineTimeoutPromotedToAdapterReset, \"TDR changes in Windows 8\")", hung.describe())})
+		}
 	}
 	if adapter {
 		k.ddi("DxgkDdiResetFromTimeout", trace.Event{}, func() error { return k.drv.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}) })
@@ -457,8 +467,27 @@ func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason 
 	for _, b := range drop {
 		k.retire(b, true)
 	}
+	// Paging packets first, in the order they were submitted, with their
+	// fence ids; then the rest, with new ones.
+	slices.SortStableFunc(again, func(a, b *dmaBuffer) int {
+		if a.paging != b.paging {
+			if a.paging {
+				return -1
+			}
+			return 1
+		}
+		if a.paging {
+			return cmp.Compare(a.sub, b.sub)
+		}
+		return 0
+	})
 	for _, b := range again {
 		b.resubmits++
-		k.submitToGPU(b, ", resubmitted after the TDR")
+		note := ", resubmitted after the TDR"
+		if b.paging {
+			b.keepSub = true
+			note = ", resubmitted after the TDR with its original fence id"
+		}
+		k.submitToGPU(b, note)
 	}
 }

@@ -306,9 +306,47 @@ type SubmitCommandArgs struct {
 }
 
 // InterruptRoutineArgs says which engine raised the interrupt line (the
-// MessageNumber of a message-signalled interrupt).
+// MessageNumber of a message-signalled interrupt): an engine's number, or
+// DisplayInterruptLine for the display controller's vertical blank.
 type InterruptRoutineArgs struct {
 	Engine int
+}
+
+// DisplayInterruptLine is the display controller's interrupt line.
+const DisplayInterruptLine = -1
+
+// InterruptType is DXGK_INTERRUPT_TYPE, for the types the simulated
+// adapter raises.
+type InterruptType int
+
+// The interrupt types ("DXGK_INTERRUPT_TYPE enumeration"), with their values.
+const (
+	InterruptDMACompleted   InterruptType = 1 // DXGK_INTERRUPT_DMA_COMPLETED
+	InterruptDMAPreempted   InterruptType = 2 // DXGK_INTERRUPT_DMA_PREEMPTED
+	InterruptCrtcVsync      InterruptType = 3 // DXGK_INTERRUPT_CRTC_VSYNC
+	InterruptDMAPageFaulted InterruptType = 9 // DXGK_INTERRUPT_DMA_PAGE_FAULTED
+)
+
+func (t InterruptType) String() string {
+	switch t {
+	case InterruptDMACompleted:
+		return "DMA_COMPLETED"
+	case InterruptDMAPreempted:
+		return "DMA_PREEMPTED"
+	case InterruptCrtcVsync:
+		return "CRTC_VSYNC"
+	case InterruptDMAPageFaulted:
+		return "DMA_PAGE_FAULTED"
+	}
+	return fmt.Sprintf("DXGK_INTERRUPT_TYPE(%d)", int(t))
+}
+
+// ControlInterruptArgs are DxgkDdiControlInterrupt's: the interrupt type
+// (Dxgkrnl only ever names DXGK_INTERRUPT_CRTC_VSYNC) and whether to report
+// it ("DXGKDDI_CONTROLINTERRUPT").
+type ControlInterruptArgs struct {
+	Type   InterruptType
+	Enable bool
 }
 
 // ResetFromTimeoutArgs and RestartFromTimeoutArgs are empty: the real

@@ -51,6 +51,12 @@ type KMD interface {
 	// "sets the address of the primary surface", and performs MMIO-based
 	// flips).
 	DxgkDdiSetVidPnSourceAddress(*SetVidPnSourceAddressArgs) error
+	// DxgkDdiControlInterrupt enables or disables an interrupt type: "A call
+	// to DxgkDdiControlInterrupt to enable the DXGK_INTERRUPT_CRTC_VSYNC
+	// interrupt type indicates for the driver to control vertical retrace
+	// interrupt" ("DXGKDDI_CONTROLINTERRUPT"). Dxgkrnl enables it while a
+	// present waits for a vertical blank.
+	DxgkDdiControlInterrupt(*ControlInterruptArgs) error
 }
 
 // DxgkrnlInterface is the callback table Dxgkrnl hands the driver at
@@ -67,9 +73,22 @@ type DxgkrnlInterface interface {
 	// before it are done ("DXGK_INTERRUPT_TYPE", "DXGK_PAGE_FAULT_FLAGS").
 	// Callable from the ISR.
 	DxgkCbNotifyDmaPageFaulted(engine int, faultedFence uint64)
+	// DxgkCbNotifyCrtcVsync is DxgkCbNotifyInterrupt with
+	// DXGK_INTERRUPT_CRTC_VSYNC: vertical blank vblank of video present
+	// target target has come, and scanAddress is the address it scanned
+	// out ("the effective scan address", DXGKDDI_SETVIDPNSOURCEADDRESS):
+	// a flip programmed before it is done. Callable from the ISR.
+	DxgkCbNotifyCrtcVsync(target int, vblank int64, scanAddress uint64)
 	// DxgkCbQueueDpc queues the DPC (DxgkDdiDpcRoutine); it reports false if
 	// it was already queued. Callable from the ISR.
 	DxgkCbQueueDpc() bool
+	// DxgkCbNotifyDpc, called from the driver's DPC, tells the GPU
+	// scheduler about what the ISR reported, at DPC time: "the GPU
+	// scheduler must also be notified, when the driver's DPC callback
+	// routine calls the DXGKCB_NOTIFY_DPC function, about the same event at
+	// DPC time" ("DXGKCB_NOTIFY_INTERRUPT"). Dxgkrnl retires the finished
+	// buffers and signals their fences inside it.
+	DxgkCbNotifyDpc()
 }
 
 // Memory is the physical memory Dxgkrnl's video memory manager commits

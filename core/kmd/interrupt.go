@@ -7,17 +7,27 @@ import "d3dsim/core/dxgkddi"
 // (DxgkCbNotifyInterrupt) and queues the DPC (DxgkCbQueueDpc, step 16). When
 // the fault register says a page fault stopped the engine, it reports that
 // instead (DXGK_INTERRUPT_DMA_PAGE_FAULTED, with the faulting buffer's
-// fence). It runs at interrupt level: no waiting, no allocation records
-// touched.
+// fence). The display's line is a vertical blank: it reports
+// DXGK_INTERRUPT_CRTC_VSYNC with the blank and the address scanned out. It
+// runs at interrupt level: no waiting, no allocation records touched.
 func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	d.charge(d.cfg.Costs.DDI)
-	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
-		return false
-	}
 	d.mu.Lock()
 	cb := d.cb
 	d.mu.Unlock()
 	if cb == nil {
+		return false
+	}
+	if a.Engine == dxgkddi.DisplayInterruptLine {
+		vblank, addr, ok := d.hw.TakeVSync()
+		if !ok {
+			return false
+		}
+		cb.DxgkCbNotifyCrtcVsync(0, vblank, addr)
+		cb.DxgkCbQueueDpc()
+		return true
+	}
+	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
 		return false
 	}
 	if fence, faulted := d.hw.PageFault(a.Engine); faulted {
@@ -30,9 +40,31 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 }
 
 // DxgkDdiDpcRoutine is the driver's DPC. The simulated hardware needs no
-// deferred work of the driver's own; Dxgkrnl processes the completions the
-// ISR reported after it returns.
-func (d *KMD) DxgkDdiDpcRoutine() { d.charge(d.cfg.Costs.DDI) }
+// deferred work of the driver's own; it calls DxgkCbNotifyDpc, in which
+// Dxgkrnl processes what the ISR reported ("DXGKCB_NOTIFY_DPC": "The
+// display miniport driver must call DxgkCbNotifyDpc from its
+// DxgkDdiDpcRoutine").
+func (d *KMD) DxgkDdiDpcRoutine() {
+	d.charge(d.cfg.Costs.DDI)
+	d.mu.Lock()
+	cb := d.cb
+	d.mu.Unlock()
+	if cb != nil {
+		cb.DxgkCbNotifyDpc()
+	}
+}
+
+// DxgkDdiControlInterrupt turns the display's vertical-blank interrupt on or
+// off; it is the only interrupt type Dxgkrnl controls
+// ("DXGKDDI_CONTROLINTERRUPT").
+func (d *KMD) DxgkDdiControlInterrupt(a *dxgkddi.ControlInterruptArgs) error {
+	d.charge(d.cfg.Costs.DDI)
+	if a.Type != dxgkddi.InterruptCrtcVsync {
+		return dxgkddi.Errorf(dxgkddi.STATUS_NOT_SUPPORTED, "kmd: DxgkDdiControlInterrupt: %v, only DXGK_INTERRUPT_CRTC_VSYNC is controlled", a.Type)
+	}
+	d.hw.EnableVSync(a.Enable)
+	return nil
+}
 
 // DxgkDdiSetVidPnSourceAddress programs the scan-out address of the one
 // video present source ("DXGKDDI_SETVIDPNSOURCEADDRESS": it "sets the
@@ -49,8 +81,14 @@ func (d *KMD) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs)
 	if r == nil || !r.flags.Primary {
 		return dxgkddi.Errorf(dxgkddi.STATUS_INVALID_PARAMETER, "kmd: DxgkDdiSetVidPnSourceAddress: %v is not a primary", a.PrimaryAllocation)
 	}
-	if a.PrimaryAddress != 0 {
+	switch {
+	case a.PrimaryAddress == 0:
+	case a.FlipImmediate:
 		d.hw.ScanOut(a.PrimaryAddress, r.desc.Width, r.desc.Height, r.desc.Pitch, r.desc.Format)
+	default:
+		// "must program the DAC and start scanning out, at the following
+		// vertical sync, the primary surface": the ISR reports that sync.
+		d.hw.FlipOnVSync(a.PrimaryAddress, r.desc.Width, r.desc.Height, r.desc.Pitch, r.desc.Format)
 	}
 	return nil
 }

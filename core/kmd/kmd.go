@@ -20,6 +20,14 @@ type Hardware interface {
 	// ScanOut points the display engine's scan-out at a surface: from
 	// then on the display shows it (a flip, DxgkDdiSetVidPnSourceAddress).
 	ScanOut(addr uint64, width, height, pitch, format uint32)
+	// FlipOnVSync programs the scan-out to change to a surface at the next
+	// vertical blank (a flip that waits for the blank).
+	FlipOnVSync(addr uint64, width, height, pitch, format uint32)
+	// EnableVSync turns the display's vertical-blank interrupt on or off.
+	EnableVSync(on bool)
+	// TakeVSync reads and clears the display's vertical-blank status: the
+	// blank that raised the display's line and the address it scanned out.
+	TakeVSync() (vblank int64, addr uint64, ok bool)
 }
 
 var _ dxgkddi.KMD = (*KMD)(nil)
@@ -82,6 +90,25 @@ type KMD struct {
 	// preemptFence is each engine's completed fence when the scheduler
 	// last asked it to preempt (DxgkDdiQueryEngineStatus's progress).
 	preemptFence []uint64
+	// hangNext is an injected hang waiting for the next submission of its
+	// kind (InjectHang).
+	hangNext *hangInjection
+}
+
+type hangInjection struct {
+	paging bool
+	hang   func()
+}
+
+// InjectHang arranges for the driver's next DxgkDdiSubmitCommand of a
+// paging buffer (paging true) or of a device's DMA buffer (false) to call
+// hang right before it puts the buffer on the ring: the fault injection's
+// hook (the machine passes the GPU's InjectHang, so that buffer never
+// completes).
+func (d *KMD) InjectHang(paging bool, hang func()) {
+	d.mu.Lock()
+	d.hangNext = &hangInjection{paging, hang}
+	d.mu.Unlock()
 }
 
 type context struct {

@@ -19,6 +19,8 @@ type fakeHW struct {
 	resets  []int
 	pf      uint64 // the fault register: the fence of the buffer a page fault stopped (0: none)
 	scans   []string
+	vsync   []bool // EnableVSync calls
+	vblank  int64  // the blank TakeVSync reports (0: none)
 }
 
 type submit struct {
@@ -37,6 +39,16 @@ func (h *fakeHW) ScanOut(addr uint64, w, ht, pitch, format uint32) {
 	h.scans = append(h.scans, fmt.Sprintf("%#x %dx%d pitch=%d fmt=%d", addr, w, ht, pitch, format))
 }
 
+func (h *fakeHW) FlipOnVSync(addr uint64, w, ht, pitch, format uint32) {
+	h.scans = append(h.scans, fmt.Sprintf("on vsync %#x %dx%d pitch=%d fmt=%d", addr, w, ht, pitch, format))
+}
+func (h *fakeHW) EnableVSync(on bool) { h.vsync = append(h.vsync, on) }
+func (h *fakeHW) TakeVSync() (int64, uint64, bool) {
+	n := h.vblank
+	h.vblank = 0
+	return n, 0x1000, n != 0
+}
+
 // fakeKernel is Dxgkrnl's callback table, recording the calls.
 type fakeKernel struct{ calls []string }
 
@@ -46,6 +58,10 @@ func (k *fakeKernel) DxgkCbNotifyInterrupt(engine int, fence uint64) {
 func (k *fakeKernel) DxgkCbNotifyDmaPageFaulted(engine int, fence uint64) {
 	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, %d)", fence))
 }
+func (k *fakeKernel) DxgkCbNotifyCrtcVsync(target int, vblank int64, addr uint64) {
+	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_CRTC_VSYNC, %d, %#x)", vblank, addr))
+}
+func (k *fakeKernel) DxgkCbNotifyDpc() { k.calls = append(k.calls, "DxgkCbNotifyDpc") }
 func (k *fakeKernel) DxgkCbQueueDpc() bool {
 	k.calls = append(k.calls, "DxgkCbQueueDpc")
 	return true
@@ -349,15 +365,50 @@ func TestPresentWritesTheCopy(t *testing.T) {
 			t.Errorf("%s: %v, want %v mentioning %q", tt.desc, err, tt.code, tt.want)
 		}
 	}
-	// The flip itself: the scan-out register points at the primary.
-	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 1, PrimaryAddress: 0x1000}); err != nil {
+	// The flip itself: the scan-out register points at the primary, now
+	// (FlipImmediate) or at the next vertical blank.
+	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 1, PrimaryAddress: 0x1000, FlipImmediate: true}); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 5, PrimaryAddress: 0x2000}); !errors.Is(err, dxgkddi.STATUS_INVALID_PARAMETER) {
 		t.Errorf("flip to what is not a primary: %v", err)
 	}
-	if fmt.Sprint(r.hw.scans) != "[0x1000 64x64 pitch=256 fmt=1]" {
+	if err := r.d.DxgkDdiSetVidPnSourceAddress(&dxgkddi.SetVidPnSourceAddressArgs{PrimaryAllocation: 1, PrimaryAddress: 0x1000}); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.hw.scans) != "[0x1000 64x64 pitch=256 fmt=1 on vsync 0x1000 64x64 pitch=256 fmt=1]" {
 		t.Errorf("scan-out %v", r.hw.scans)
+	}
+}
+
+// TestVerticalBlank: DxgkDdiControlInterrupt turns the display's interrupt
+// on and off; the display's line is reported as DXGK_INTERRUPT_CRTC_VSYNC
+// with the blank and the scanned-out address, then the DPC is queued; the
+// DPC calls DxgkCbNotifyDpc.
+func TestVerticalBlank(t *testing.T) {
+	r := newRig(t)
+	for _, on := range []bool{true, false} {
+		if err := r.d.DxgkDdiControlInterrupt(&dxgkddi.ControlInterruptArgs{Type: dxgkddi.InterruptCrtcVsync, Enable: on}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.d.DxgkDdiControlInterrupt(&dxgkddi.ControlInterruptArgs{Type: dxgkddi.InterruptDMACompleted, Enable: true}); !errors.Is(err, dxgkddi.STATUS_NOT_SUPPORTED) {
+		t.Errorf("DMA_COMPLETED controlled: %v", err)
+	}
+	if fmt.Sprint(r.hw.vsync) != "[true false]" {
+		t.Errorf("EnableVSync calls %v", r.hw.vsync)
+	}
+	if r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{Engine: dxgkddi.DisplayInterruptLine}) {
+		t.Error("claimed the display's line with no blank latched")
+	}
+	r.hw.vblank = 7
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{Engine: dxgkddi.DisplayInterruptLine}) {
+		t.Error("the vertical blank not claimed")
+	}
+	r.d.DxgkDdiDpcRoutine()
+	want := "[DxgkCbNotifyInterrupt(DXGK_INTERRUPT_CRTC_VSYNC, 7, 0x1000) DxgkCbQueueDpc DxgkCbNotifyDpc]"
+	if got := fmt.Sprint(r.k.calls); got != want {
+		t.Errorf("calls %s, want %s", got, want)
 	}
 }
 

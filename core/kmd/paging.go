@@ -77,6 +77,17 @@ func (d *KMD) DxgkDdiSubmitCommand(a *dxgkddi.SubmitCommandArgs) error {
 	b := isa.Builder{Words: make([]uint32, 0, len(a.DmaBuffer)+3)}
 	b.Words = append(b.Words, a.DmaBuffer...)
 	b.Fence(a.SubmissionFenceID)
+	d.mu.Lock()
+	h := d.hangNext
+	if h != nil && h.paging == a.Flags.Paging {
+		d.hangNext = nil
+	} else {
+		h = nil
+	}
+	d.mu.Unlock()
+	if h != nil {
+		h.hang()
+	}
 	d.hw.Submit(a.Engine, a.DmaBufferID, b.Words)
 	return nil
 }

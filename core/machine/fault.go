@@ -22,9 +22,14 @@ const (
 	FaultInvalidArg Fault = "E_INVALIDARG"
 	// FaultGPUFault makes the next DMA buffer fault on the GPU.
 	FaultGPUFault Fault = "gpu.fault"
-	// FaultGPUHang makes the next DMA buffer hang: it never completes, and
-	// Dxgkrnl's timeout detection resets the GPU.
+	// FaultGPUHang makes the next DMA buffer of a device (not a paging
+	// buffer) hang: it never completes, and Dxgkrnl's timeout detection
+	// resets the GPU.
 	FaultGPUHang Fault = "gpu.hang"
+	// FaultGPUHangPaging makes the next paging buffer hang: the engine
+	// reset that follows is promoted to an adapter-wide reset ("TDR
+	// changes in Windows 8").
+	FaultGPUHangPaging Fault = "gpu.hang-paging"
 	// FaultForeignAllocation makes a device's UMD reference another
 	// device's allocation in its next command buffer.
 	FaultForeignAllocation Fault = "umd.foreign"
@@ -37,7 +42,7 @@ const (
 
 // Faults lists every fault, sorted by name.
 func Faults() []Fault {
-	return []Fault{FaultInvalidArg, FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
+	return []Fault{FaultInvalidArg, FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultGPUHangPaging, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
 }
 
 // Known reports whether f is one of Faults.
@@ -47,7 +52,10 @@ func (f Fault) Known() bool { return slices.Contains(Faults(), f) }
 var ErrCannotInject = errors.New("cannot inject the fault here")
 
 // InjectGPUHang injects FaultGPUHang.
-func (m *Machine) InjectGPUHang() { m.gpu.InjectHang() }
+func (m *Machine) InjectGPUHang() { m.drv.InjectHang(false, m.gpu.InjectHang) }
+
+// InjectGPUHangPaging injects FaultGPUHangPaging.
+func (m *Machine) InjectGPUHangPaging() { m.drv.InjectHang(true, m.gpu.InjectHang) }
 
 // InjectGPUFault injects FaultGPUFault.
 func (m *Machine) InjectGPUFault() { m.gpu.InjectFault() }

@@ -79,6 +79,7 @@ type Machine struct {
 	gpu    *gpu.GPU
 	kernel *dxgk.Dxgkrnl
 	rt     *d3d11.Runtime
+	drv    *kmd.KMD
 }
 
 // New builds a machine. This is the one place the concrete layers are wired
@@ -91,7 +92,7 @@ func New(c Config) *Machine {
 	if c.GPUCosts != nil {
 		costs = *c.GPUCosts
 	}
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults}, s, rec)
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults, RefreshHz: c.RefreshHz}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
 		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})
@@ -105,7 +106,7 @@ func New(c Config) *Machine {
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
 	}
-	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt}
+	m := &Machine{sim: s, rec: rec, gpu: g, kernel: k, rt: rt, drv: drv}
 	m.SetGPUBudgets(c.MaxPixels, c.MaxInstructions)
 	return m
 }

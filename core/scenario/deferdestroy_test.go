@@ -112,3 +112,70 @@ func TestDeferredDestroyKeepsDriverObject(t *testing.T) {
 		})
 	}
 }
+
+// TestPrimaryNotDeferred: a swap chain's buffer released while its view is
+// bound is destroyed inside the ClearState that unbinds it, not queued for
+// the next Flush: "Primary destruction cannot be deferred by the Direct3D
+// runtime" ("Changes from Direct3D 10", Primary Exceptions). An ordinary
+// texture in the same place waits in the runtime's queue until the Flush.
+func TestPrimaryNotDeferred(t *testing.T) {
+	src := `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+tex = dev.CreateTexture2D Width=16 Height=16 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+trtv = dev.CreateRenderTargetView tex
+imm.OMSetRenderTargets rtv trtv
+imm.ClearRenderTargetView rtv 1 0 0 1
+rtv.Release
+bb.Release
+sc.Release
+trtv.Release
+tex.Release
+imm.ClearState
+imm.Flush
+`
+	r := runSource(t, src)
+	if f := r.Summary().Failures; len(f) > 0 {
+		t.Fatal(f)
+	}
+	var in string // the API call in progress
+	where := map[string]string{}
+	for _, e := range r.Events() {
+		if e.From == trace.App && e.Layer == trace.Runtime {
+			switch e.Kind {
+			case trace.Call:
+				in = e.Name
+			case trace.Return:
+				in = ""
+			}
+		}
+		if e.Kind == trace.Call && e.Name == "DestroyResource" {
+			where[e.Obj] = in
+		}
+	}
+	if where["sc.buffer0"] != "ClearState" || where["tex"] != "Flush" {
+		t.Errorf("DestroyResource inside %v, want sc.buffer0 in ClearState and tex in Flush", where)
+	}
+}
+
+// TestSyncDestroySharedState: a state object released while bound and then
+// handed back by an identical create is the application's again, so
+// Release; ClearState; Flush leaves it alive and rule DD-SYNC has nothing
+// to say.
+func TestSyncDestroySharedState(t *testing.T) {
+	src := `dev, imm = D3D11CreateDevice
+b = dev.CreateBlendState
+imm.OMSetBlendState b
+b.Release
+b2 = dev.CreateBlendState
+expect calls StateShared
+imm.ClearState
+imm.Flush
+expect violations == 0
+`
+	r := runSource(t, src)
+	if f := r.Summary().Failures; len(f) > 0 {
+		t.Fatal(f)
+	}
+}

@@ -7,9 +7,11 @@ import (
 	"d3dsim/core/trace"
 )
 
-// TestRuntimeDestroyQueue: the runtime's own deferred destruction (seed
-// 000: the runtime "uses the same structure" as the driver and cleans its
-// deferred object-destruction queue in pfnPerformAmortizedProcessingCb).
+// TestRuntimeDestroyQueue: the runtime's own deferred destruction
+// ("Changes from Direct3D 10": "The Direct3D runtime also uses this same
+// design when it must deal with similar issues", and flushes out "its
+// deferred object destruction queue" in its amortized processing,
+// pfnPerformAmortizedProcessingCb).
 // An object released while bound is queued when the immediate context
 // unbinds it -- dead for the API at once, destroyed later -- while a
 // deferred context's unbinding destroys at once. Each case lists events

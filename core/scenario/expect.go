@@ -490,6 +490,8 @@ func (r *Run) inject(s *Inject) {
 	switch s.Fault {
 	case machine.FaultGPUHang:
 		r.mach.InjectGPUHang()
+	case machine.FaultGPUHangPaging:
+		r.mach.InjectGPUHangPaging()
 	case machine.FaultGPUFault:
 		r.mach.InjectGPUFault()
 	case machine.FaultVRAMFull:

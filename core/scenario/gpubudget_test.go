@@ -100,7 +100,7 @@ imm.Draw 6 0
 imm.CopyResource stage t
 imm.Map stage READ
 expect hr == DXGI_ERROR_DEVICE_REMOVED
-expect calls ResourceMap pfnLockCb WaitForFence DxgkDdiPreemptCommand TDR DxgkDdiResetEngine DeviceRemoved
+expect calls StagingResourceMap pfnLockCb WaitForFence DxgkDdiPreemptCommand TDR DxgkDdiResetEngine DeviceRemoved
 dev.GetDeviceRemovedReason
 expect hr == DXGI_ERROR_DEVICE_HUNG
 `

@@ -225,3 +225,75 @@ sc2.Present 1
 		}
 	}
 }
+
+// TestVSyncInterrupt: a vertical blank reaches Dxgkrnl the way a finished
+// DMA buffer does. Dxgkrnl turns the display's interrupt on
+// (DxgkDdiControlInterrupt) while a present waits for a blank; the display
+// raises it (VSync), the KMD's ISR reports DXGK_INTERRUPT_CRTC_VSYNC and
+// queues the DPC, the DPC calls DxgkCbNotifyDpc, and inside it the flip the
+// blank latched is done (FlipDone, at that blank). The flip was programmed
+// before its blank; the frame is on screen after it. When nothing waits
+// any more the interrupt is turned off, and the run ends.
+func TestVSyncInterrupt(t *testing.T) {
+	src := vsyncHead + `sc2 = dev.CreateSwapChain Width=64 Height=64 SwapEffect=FLIP_DISCARD BufferCount=2
+b2 = sc2.GetBuffer 0
+rtv2 = dev.CreateRenderTargetView b2
+imm.ClearRenderTargetView rtv2 0 1 0 1
+sc2.Present 1
+imm.OMSetRenderTargets rtv2
+imm.ClearRenderTargetView rtv2 0 0 1 1
+sc2.Present 2
+`
+	r := runSource(t, src)
+	if f := r.Summary().Failures; len(f) > 0 {
+		t.Fatal(f)
+	}
+	var seq []string
+	var flipDone []int64
+	var programmed, shown []int64 // times
+	for _, e := range r.Events() {
+		switch {
+		case e.Kind == trace.Call && e.Name == "DxgkDdiControlInterrupt":
+			if strings.HasPrefix(e.Msg, "enable") {
+				seq = append(seq, "on")
+			} else {
+				seq = append(seq, "off")
+			}
+		case e.Kind == trace.Interrupt && e.Name == "VSync":
+			seq = append(seq, "VSync")
+		case e.Kind == trace.Call && e.Name == "DxgkCbNotifyInterrupt" && e.Args.Has(trace.KeyVBlank):
+			if ty := e.Args.Str(trace.KeyType); ty != "DXGK_INTERRUPT_CRTC_VSYNC" {
+				t.Errorf("vertical blank reported as %q", ty)
+			}
+			seq = append(seq, "CRTC_VSYNC")
+		case e.Kind == trace.Call && e.Name == "DxgkCbNotifyDpc" && len(seq) > 0 && seq[len(seq)-1] == "CRTC_VSYNC":
+			seq = append(seq, "NotifyDpc")
+		case e.Kind == trace.Call && e.Name == "DxgkDdiSetVidPnSourceAddress":
+			programmed = append(programmed, e.T)
+		case e.Name == "FlipDone":
+			n, _ := e.Args.Int(trace.KeyVBlank)
+			flipDone = append(flipDone, n)
+			shown = append(shown, e.T)
+		}
+	}
+	got := strings.Join(seq, " ")
+	// Blank 1 latches the first flip; the second (SyncInterval 2) is due
+	// at blank 3, programmed after blank 2.
+	want := "on VSync CRTC_VSYNC NotifyDpc VSync CRTC_VSYNC NotifyDpc VSync CRTC_VSYNC NotifyDpc off"
+	if got != want {
+		t.Errorf("interrupt sequence\n%s\nwant\n%s", got, want)
+	}
+	if len(flipDone) != 2 || flipDone[0] != 1 || flipDone[1] != 3 {
+		t.Fatalf("flips done at blanks %v, want [1 3]", flipDone)
+	}
+	vblankTime := func(n int64) int64 { return n * 1_000_000_000 / 60 }
+	for i, at := range shown {
+		blank := vblankTime(flipDone[i])
+		if programmed[i] >= blank || at <= blank || at > blank+100_000 {
+			t.Errorf("flip %d: programmed at %d, done at %d; its blank is at %d", i, programmed[i], at, blank)
+		}
+	}
+	if programmed[1] < vblankTime(2) {
+		t.Errorf("the second flip was programmed at %d, before blank 2 (%d)", programmed[1], vblankTime(2))
+	}
+}

@@ -48,6 +48,8 @@ var byName = map[string]uint32{
 	"DxgkDdiInterruptRoutine": ckFlow | ckClose,
 	"DxgkCbNotifyInterrupt":   ckFlow,
 	"DxgkCbQueueDpc":          ckFlow,
+	"DxgkDdiDpcRoutine":       ckFlow | ckClose,
+	"DxgkCbNotifyDpc":         ckFlow,
 	"GpuFault":                ckFlow,
 	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
@@ -104,7 +106,7 @@ var byName = map[string]uint32{
 	"DeviceFuncsWrite": ckFT,
 
 	"ReleasedWhileBound":        ckSync | ckDangling,
-	"StateShared":               ckDangling,
+	"StateShared":               ckDangling | ckSync,
 	"DxgkDdiDestroyAllocation":  ckSync,
 	"DestroyAllocationDeferred": ckSync,
 	"ClearState":                ckSync,

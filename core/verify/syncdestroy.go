@@ -40,6 +40,12 @@ func (v *Verifier) syncDestroy(e *trace.Event) []Violation {
 	case e.Kind == trace.Message && e.Name == "ReleasedWhileBound":
 		s.bound[e.Obj] = true
 		return nil
+	case e.Kind == trace.Message && e.Name == "StateShared":
+		// An identical create handed the released state object back to
+		// the application: it holds a reference again, and ClearState;
+		// Flush does not destroy it.
+		delete(s.bound, e.Obj)
+		return nil
 	case e.Kind == trace.Call && e.Layer == trace.UMD && (e.Ctx == "IC" || e.Ctx == "") && len(e.Name) > 7 && e.Name[:7] == "Destroy":
 		delete(s.bound, e.Obj)
 		return nil

@@ -85,7 +85,8 @@ type Verifier struct {
 	allocateCalls     map[uint64]bool // open pfnAllocateCb calls -> saw DxgkDdiCreateAllocation
 	dmaBuilt          map[uint64]bool // DMA ids produced by DxgkDdiRender/DxgkDdiPresent
 	dmaPatched        map[uint64]bool
-	interrupts        map[uint64]int // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
+	interrupts        map[uint64]int  // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
+	dpcs              map[uint64]bool // open DxgkDdiDpcRoutine calls -> DxgkCbNotifyDpc seen
 	// WDDM-ISOLATE state
 	foreign map[uint64]string // open render calls naming foreign allocations -> what
 	// MAP-HAZARD state
@@ -110,7 +111,7 @@ type Verifier struct {
 // New returns a verifier reading rec from its first event.
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
-		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, foreign: map[uint64]string{},
+		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, dpcs: map[uint64]bool{}, foreign: map[uint64]string{},
 		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}, released: map[string]bool{}, objOf: map[string]string{}}
 }
 
@@ -328,6 +329,13 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 			}
 			v.interrupts[e.Parent] |= bit
 		}
+	// The DPC tells the GPU scheduler about the ISR's events at DPC time.
+	case call && e.Name == "DxgkDdiDpcRoutine":
+		v.dpcs[e.Seq] = false
+	case call && e.Name == "DxgkCbNotifyDpc":
+		if _, open := v.dpcs[e.Parent]; open {
+			v.dpcs[e.Parent] = true
+		}
 	}
 	return out
 }
@@ -402,6 +410,15 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (WDDM operation flow, steps 15-16)"))
 				}
 				delete(v.interrupts, seq)
+			}
+		}
+	case "DxgkDdiDpcRoutine":
+		for seq, saw := range v.dpcs {
+			if v.threadOf(seq) == e.Thread {
+				if !saw {
+					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiDpcRoutine returned without calling DxgkCbNotifyDpc: the GPU scheduler hears of what the ISR reported only from it (DXGKCB_NOTIFY_DPC)"))
+				}
+				delete(v.dpcs, seq)
 			}
 		}
 	case "DxgkDdiRender", "DxgkDdiPresent":
