@@ -9,18 +9,18 @@ import "encoding/binary"
 // driver's QueryGetData a buffer of DataSize bytes (PFND3D10DDI_QUERYGETDATA's
 // pData and DataSize) and reads the fields back from it with Fields.
 const (
-	QueryEvent                      QueryType = 0
-	QueryOcclusion                  QueryType = 1
-	QueryTimestamp                  QueryType = 2
-	QueryTimestampDisjoint          QueryType = 3
-	QueryPipelineStatistics         QueryType = 4
-	QueryOcclusionPredicate         QueryType = 5
-	QuerySOStatistics               QueryType = 6
-	QuerySOOverflowPredicate        QueryType = 7
+	QueryEvent               QueryType = 0
+	QueryOcclusion           QueryType = 1
+	QueryTimestamp           QueryType = 2
+	QueryTimestampDisjoint   QueryType = 3
+	QueryPipelineStatistics  QueryType = 4
+	QueryOcclusionPredicate  QueryType = 5
+	QuerySOStatistics        QueryType = 6
+	QuerySOOverflowPredicate QueryType = 7
+	// The per-stream kinds alternate from 8: SO_STATISTICS_STREAMn is
+	// 8+2n, SO_OVERFLOW_PREDICATE_STREAMn 9+2n (d3d11.h's order).
 	QuerySOStatisticsStream0        QueryType = 8
-	QuerySOStatisticsStream3        QueryType = 11
-	QuerySOOverflowPredicateStream0 QueryType = 12
-	QuerySOOverflowPredicateStream3 QueryType = 15
+	QuerySOOverflowPredicateStream0 QueryType = 9
 	numQueryTypes                   QueryType = 16
 )
 
@@ -60,14 +60,14 @@ var queryInfo = [numQueryTypes]struct {
 	QueryOcclusionPredicate:             {name: "OCCLUSION_PREDICATE", data: boolData, begin: true, predicate: true},
 	QuerySOStatistics:                   {name: "SO_STATISTICS", data: soData, begin: true},
 	QuerySOOverflowPredicate:            {name: "SO_OVERFLOW_PREDICATE", data: boolData, begin: true, predicate: true},
-	QuerySOStatisticsStream0:            {name: "SO_STATISTICS_STREAM0", data: soData, begin: true},
-	QuerySOStatisticsStream0 + 1:        {name: "SO_STATISTICS_STREAM1", data: soData, begin: true},
-	QuerySOStatisticsStream0 + 2:        {name: "SO_STATISTICS_STREAM2", data: soData, begin: true},
-	QuerySOStatisticsStream3:            {name: "SO_STATISTICS_STREAM3", data: soData, begin: true},
-	QuerySOOverflowPredicateStream0:     {name: "SO_OVERFLOW_PREDICATE_STREAM0", data: boolData, begin: true, predicate: true},
-	QuerySOOverflowPredicateStream0 + 1: {name: "SO_OVERFLOW_PREDICATE_STREAM1", data: boolData, begin: true, predicate: true},
-	QuerySOOverflowPredicateStream0 + 2: {name: "SO_OVERFLOW_PREDICATE_STREAM2", data: boolData, begin: true, predicate: true},
-	QuerySOOverflowPredicateStream3:     {name: "SO_OVERFLOW_PREDICATE_STREAM3", data: boolData, begin: true, predicate: true},
+	QuerySOStatisticsStream0 + 0:        {name: "SO_STATISTICS_STREAM0", data: soData, begin: true},
+	QuerySOOverflowPredicateStream0 + 0: {name: "SO_OVERFLOW_PREDICATE_STREAM0", data: boolData, begin: true, predicate: true},
+	QuerySOStatisticsStream0 + 2:        {name: "SO_STATISTICS_STREAM1", data: soData, begin: true},
+	QuerySOOverflowPredicateStream0 + 2: {name: "SO_OVERFLOW_PREDICATE_STREAM1", data: boolData, begin: true, predicate: true},
+	QuerySOStatisticsStream0 + 4:        {name: "SO_STATISTICS_STREAM2", data: soData, begin: true},
+	QuerySOOverflowPredicateStream0 + 4: {name: "SO_OVERFLOW_PREDICATE_STREAM2", data: boolData, begin: true, predicate: true},
+	QuerySOStatisticsStream0 + 6:        {name: "SO_STATISTICS_STREAM3", data: soData, begin: true},
+	QuerySOOverflowPredicateStream0 + 6: {name: "SO_OVERFLOW_PREDICATE_STREAM3", data: boolData, begin: true, predicate: true},
 }
 
 func queryNames() map[string]uint32 {

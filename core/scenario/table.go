@@ -353,7 +353,7 @@ var methods = map[string]map[string]*method{
 		}},
 		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
 			v, hr, err := x.ctx().GetQueryData(x.query(0))
-			x.run.lastData = v.Value()
+			x.run.lastData, x.run.lastQuery = v.Value(), v
 			x.run.recordQuery(x, v, hr, err)
 			if err != nil {
 				return err

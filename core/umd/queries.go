@@ -41,9 +41,9 @@ func queryPackets(t ddi.QueryType) (begin, end uint32) {
 		return isa.QueryDisjointBegin, isa.QueryDisjointEnd
 	case t == ddi.QueryPipelineStatistics:
 		return isa.QueryStatsBegin, isa.QueryStatsEnd
-	case t == ddi.QuerySOStatistics || t >= ddi.QuerySOStatisticsStream0 && t <= ddi.QuerySOStatisticsStream3:
+	case t == ddi.QuerySOStatistics || t >= ddi.QuerySOStatisticsStream0 && t.Known() && (t-ddi.QuerySOStatisticsStream0)%2 == 0:
 		return isa.QuerySOBegin, isa.QuerySOEnd
-	case t == ddi.QuerySOOverflowPredicate || t >= ddi.QuerySOOverflowPredicateStream0 && t <= ddi.QuerySOOverflowPredicateStream3:
+	case t == ddi.QuerySOOverflowPredicate || t >= ddi.QuerySOOverflowPredicateStream0 && t.Known() && (t-ddi.QuerySOOverflowPredicateStream0)%2 == 0:
 		return isa.QueryOverflowBegin, isa.QueryOverflowEnd
 	}
 	return ^uint32(0), ^uint32(0)
@@ -78,12 +78,10 @@ func (c *context) queryEnd(rec recorder, q *query) {
 // the others.
 func queryData(q *query, res []byte, out []byte) {
 	clear(out)
-	switch q.kind {
-	case ddi.QueryEvent:
+	switch {
+	case q.kind == ddi.QueryEvent:
 		binary.LittleEndian.PutUint32(out, 1)
-	case ddi.QueryOcclusionPredicate, ddi.QuerySOOverflowPredicate,
-		ddi.QuerySOOverflowPredicateStream0, ddi.QuerySOOverflowPredicateStream0 + 1,
-		ddi.QuerySOOverflowPredicateStream0 + 2, ddi.QuerySOOverflowPredicateStream3:
+	case q.kind.IsPredicate():
 		if len(res) >= 8 && binary.LittleEndian.Uint64(res) != 0 {
 			binary.LittleEndian.PutUint32(out, 1)
 		}

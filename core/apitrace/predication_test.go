@@ -1,0 +1,101 @@
+package apitrace
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+)
+
+// TestQueriesAndPredicationRoundTrip exports a run with a pipeline-statistics
+// query, a disjoint query and an occlusion predicate: the capture holds
+// CreatePredicate, SetPredication and GetPredication, and GetData's pData is
+// each kind's structure with the run's values (GetDataSize bytes); the
+// import gives the statements back, and the imported scenario runs.
+func TestQueriesAndPredicationRoundTrip(t *testing.T) {
+	buf := bytes.NewBuffer(queriesCapture(t))
+	r, _, err := Open(bytes.NewReader(buf.Bytes()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dump strings.Builder
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		DumpCall(&dump, c, DumpOptions{})
+	}
+	for _, want := range []string{
+		"ID3D11Device::CreatePredicate(this = ",
+		"pPredicateDesc = &{Query = D3D11_QUERY_OCCLUSION_PREDICATE, MiscFlags = 0x0}",
+		"ID3D11DeviceContext::SetPredication(this = ",
+		"PredicateValue = TRUE)",
+		"pPredicate = NULL, PredicateValue = FALSE)",
+		"ID3D11DeviceContext::GetPredication(this = ",
+		"pData = &{IAVertices = 6, IAPrimitives = 2, VSInvocations = 6, GSInvocations = 0, GSPrimitives = 0, CInvocations = 2, CPrimitives = 2, PSInvocations = 64, HSInvocations = 0, DSInvocations = 0, CSInvocations = 0}, DataSize = 88,",
+		"pData = &{Frequency = 1000000000, Disjoint = FALSE}, DataSize = 16,",
+		"pData = &TRUE, DataSize = 4,",
+	} {
+		if !strings.Contains(dump.String(), want) {
+			t.Errorf("the capture lacks %q:\n%s", want, dump.String())
+		}
+	}
+	text, _ := importTrace(t, "queries", buf.Bytes())
+	for _, want := range []string{"dev.CreatePredicate Query=OCCLUSION_PREDICATE", ".SetPredication q", " TRUE", ".SetPredication NULL", ".GetPredication"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the import lacks %q:\n%s", want, text)
+		}
+	}
+	if sum := runText(t, "imported", []byte(text), nil); !sum.OK() {
+		t.Errorf("the imported scenario: %v\n%s", sum.Failures, numbered(text))
+	}
+}
+
+// queriesCapture is the capture of a run with queries and a predicate
+// (TestEveryRowUsed imports it too).
+func queriesCapture(t *testing.T) []byte {
+	t.Helper()
+	src := `dev, imm = D3D11CreateDevice
+t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+rtv = dev.CreateRenderTargetView t
+quad = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 8 8
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.IASetVertexBuffers 0 quad
+st = dev.CreateQuery Query=PIPELINE_STATISTICS
+dj = dev.CreateQuery Query=TIMESTAMP_DISJOINT
+seen = dev.CreatePredicate Query=OCCLUSION_PREDICATE
+imm.Begin dj
+imm.Begin st
+imm.Begin seen
+imm.Draw 6 0
+imm.End seen
+imm.End st
+imm.End dj
+imm.SetPredication seen TRUE
+imm.ClearRenderTargetView rtv 1 0 0 1
+imm.GetPredication
+imm.SetPredication NULL
+until hr == S_OK max 100 {
+  imm.GetData st
+}
+expect data st.PSInvocations == 64
+imm.GetData dj
+imm.GetData seen
+expect data seen == TRUE
+`
+	var buf bytes.Buffer
+	if sum := runText(t, "queries", []byte(src), &buf); !sum.OK() {
+		t.Fatalf("the run: %v", sum.Failures)
+	}
+	return buf.Bytes()
+}
