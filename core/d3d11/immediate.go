@@ -71,7 +71,12 @@ func (c *immediateContext) ClearState() error {
 // GetData returns S_FALSE while the GPU has not reached the query's End.
 func (c *immediateContext) GetData(q *Query) (v QueryData, hr hresult.HRESULT, err error) {
 	done := c.api("GetData", objName(q))
-	defer func() { done.end(getDataErr(hr, err)) }()
+	defer func() {
+		if hr == hresult.S_OK && err == nil {
+			done.ev.Args = v.args()
+		}
+		done.end(getDataErr(hr, err))
+	}()
 	if hr, err := c.getDataPrologue(q); err != nil {
 		return v, hr, err
 	}

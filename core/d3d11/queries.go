@@ -2,10 +2,12 @@ package d3d11
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/ddi"
 	"d3dsim/core/hresult"
+	"d3dsim/core/trace"
 )
 
 // Queries and predicates beyond the EVENT query: the runtime's side of
@@ -193,4 +195,20 @@ func (c *DeviceContext) getQueryData(q *Query) (QueryData, error) {
 		return QueryData{}, err
 	}
 	return QueryData{Type: q.Type, Fields: q.Type.Fields(buf)}, nil
+}
+
+// args are GetData's return args when it answers S_OK: type= the query
+// kind, data= its data (one number, or Name:value,... for a structure).
+func (d QueryData) args() trace.Args {
+	var b trace.ArgBuilder
+	b.Str(trace.KeyType, d.Type.String())
+	fs := d.Type.DataFields()
+	if len(fs) == 1 || len(fs) != len(d.Fields) {
+		return b.Uint(trace.KeyData, d.Value()).Args()
+	}
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.Name + ":" + strconv.FormatUint(d.Fields[i], 10)
+	}
+	return b.Str(trace.KeyData, strings.Join(parts, ",")).Args()
 }

@@ -3,6 +3,8 @@ package scenario
 import (
 	"strings"
 	"testing"
+
+	"d3dsim/core/trace"
 )
 
 // queryPrelude draws on an 8x8 render target with the built-in shaders.
@@ -75,7 +77,25 @@ imm.GetData ov
 expect data ov == FALSE
 expect violations == 0
 `
-	mustRun(t, src)
+	r := mustRun(t, src)
+	// GetData's return carries the answer in the trace (type=, data=).
+	want := map[string]bool{
+		"type=PIPELINE_STATISTICS data=IAVertices:12,IAPrimitives:4,VSInvocations:12,GSInvocations:0,GSPrimitives:0,CInvocations:4,CPrimitives:3,PSInvocations:72,HSInvocations:0,DSInvocations:0,CSInvocations:0": false,
+		"type=SO_STATISTICS data=NumPrimitivesWritten:0,PrimitivesStorageNeeded:0": false,
+		"type=SO_OVERFLOW_PREDICATE data=0": false,
+	}
+	for _, e := range r.Events() {
+		if e.Kind == trace.Return && e.Name == "GetData" && e.HR == "S_OK" {
+			if _, ok := want[e.Args.String()]; ok {
+				want[e.Args.String()] = true
+			}
+		}
+	}
+	for a, seen := range want {
+		if !seen {
+			t.Errorf("no GetData return with %s", a)
+		}
+	}
 }
 
 // TestOcclusionPredication: an OCCLUSION_PREDICATE's data is TRUE when a
