@@ -82,7 +82,7 @@ expect violations == 0
 	want := map[string]bool{
 		"type=PIPELINE_STATISTICS data=IAVertices:12,IAPrimitives:4,VSInvocations:12,GSInvocations:0,GSPrimitives:0,CInvocations:4,CPrimitives:3,PSInvocations:72,HSInvocations:0,DSInvocations:0,CSInvocations:0": false,
 		"type=SO_STATISTICS data=NumPrimitivesWritten:0,PrimitivesStorageNeeded:0": false,
-		"type=SO_OVERFLOW_PREDICATE data=0": false,
+		"type=SO_OVERFLOW_PREDICATE data=0":                                        false,
 	}
 	for _, e := range r.Events() {
 		if e.Kind == trace.Return && e.Name == "GetData" && e.HR == "S_OK" {
