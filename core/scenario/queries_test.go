@@ -281,3 +281,43 @@ expect violations == 0
 		mustRun(t, src)
 	}
 }
+
+// TestPredicationInNestedCommandLists: a command list executed on a
+// deferred context runs without the outer recording's predication, and
+// leaves the deferred context without it ("ExecuteCommandList": the
+// context returns to its default state), so the outer list's later
+// commands are performed; the outer list's predicated clear is skipped.
+func TestPredicationInNestedCommandLists(t *testing.T) {
+	bothPaths(t, queryPrelude+`seen = dev.CreatePredicate Query=OCCLUSION_PREDICATE
+imm.IASetVertexBuffers 0 quad
+imm.Begin seen
+imm.Draw 6 0
+imm.End seen
+dc1 = dev.CreateDeferredContext
+dc1.OMSetRenderTargets rtv
+dc1.ClearRenderTargetView rtv 0 1 0 1
+inner = dc1.FinishCommandList FALSE
+dc2 = dev.CreateDeferredContext
+dc2.OMSetRenderTargets rtv
+dc2.ClearRenderTargetView rtv 0 0 1 1
+dc2.SetPredication seen TRUE
+dc2.ClearRenderTargetView rtv 1 0 0 1
+dc2.ExecuteCommandList inner FALSE
+dc2.GetPredication
+expect got == NULL FALSE
+outer = dc2.FinishCommandList FALSE
+imm.ExecuteCommandList outer FALSE
+expect pixel t 1 1 == #00ff00ff
+dc3 = dev.CreateDeferredContext
+dc3.OMSetRenderTargets rtv
+dc3.ClearRenderTargetView rtv 0 0 1 1
+dc3.SetPredication seen TRUE
+dc3.ExecuteCommandList inner FALSE
+dc3.OMSetRenderTargets rtv
+dc3.ClearRenderTargetView rtv 1 1 1 1
+outer2 = dc3.FinishCommandList FALSE
+imm.ExecuteCommandList outer2 FALSE
+expect pixel t 1 1 == #ffffffff
+expect violations == 0
+`)
+}
