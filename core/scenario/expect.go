@@ -195,7 +195,7 @@ func (r *Run) dataOf(name, field string) (v uint64, now string, has bool) {
 	if field != "" {
 		f, ok := qd.data.Field(field)
 		if !ok {
-			return 0, fmt.Sprintf("a %s query's data has no member %s (it has %s)", q.Type, field, fieldList(q.Type)), false
+			return 0, fmt.Sprintf("%s is a %s query: its data has no member %s (it has %s)", name, q.Type, field, fieldList(q.Type)), false
 		}
 		return f, fmt.Sprintf("%s.%s is %d (GetData on line %d)", name, field, f, qd.line), true
 	}
