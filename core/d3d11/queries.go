@@ -177,13 +177,12 @@ func (c driverContext) SetPredication(q *Query, value bool) error {
 }
 
 // GetPredication is ID3D11DeviceContext::GetPredication: the predicate
-// (AddRef'd, as D3D11's getters do) and the value.
+// (AddRef'd, as D3D11's getters do) and the value; its event's bound= names
+// both.
 func (c *DeviceContext) GetPredication() (*Query, bool) {
-	c.api("GetPredication", objName(c.pred)).end(nil)
-	if c.pred != nil {
-		c.pred.AddRef()
-	}
-	return c.pred, c.predValue
+	q, v := c.pred, c.predValue
+	c.got("GetPredication", gotObjects([]*Query{q})+map[bool]string{false: " FALSE", true: " TRUE"}[v])
+	return q, v
 }
 
 // getQueryData calls pfnQueryGetData with a buffer of the kind's
