@@ -99,3 +99,36 @@ expect data seen == TRUE
 	}
 	return buf.Bytes()
 }
+
+// TestSwapChainGetDescRoundTrip: IDXGISwapChain::GetDesc goes out with the
+// swap chain's description and comes back as the statement.
+func TestSwapChainGetDescRoundTrip(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=64 Height=32 BufferCount=3 SwapEffect=FLIP_DISCARD\nsc.GetDesc\nexpect got == 64 32 R8G8B8A8_UNORM 3 FLIP_DISCARD TRUE\n"
+	var buf bytes.Buffer
+	if sum := runText(t, "desc", []byte(src), &buf); !sum.OK() {
+		t.Fatalf("the run: %v", sum.Failures)
+	}
+	r, _, err := Open(bytes.NewReader(buf.Bytes()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dump strings.Builder
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		DumpCall(&dump, c, DumpOptions{})
+	}
+	want := "IDXGISwapChain::GetDesc(this = 0x10400, pDesc = &{BufferDesc = {Width = 64, Height = 32,"
+	if !strings.Contains(dump.String(), want) || !strings.Contains(dump.String(), "BufferCount = 3, OutputWindow = NULL, Windowed = TRUE, SwapEffect = DXGI_SWAP_EFFECT_FLIP_DISCARD") {
+		t.Errorf("the capture lacks GetDesc's description:\n%s", dump.String())
+	}
+	text, _ := importTrace(t, "desc", buf.Bytes())
+	if !strings.Contains(text, ".GetDesc  # call") {
+		t.Errorf("the import lacks GetDesc:\n%s", text)
+	}
+}

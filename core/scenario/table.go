@@ -410,6 +410,17 @@ var methods = map[string]map[string]*method{
 			}
 			return err
 		}},
+		// GetDesc gives `expect got` Width Height Format BufferCount
+		// SwapEffect Windowed (IDXGISwapChain::GetDesc).
+		"GetDesc": {exec: func(x *call) error {
+			d, err := x.obj(-1).(*d3d11.SwapChain).GetDesc()
+			x.run.got = nil
+			if err == nil {
+				x.run.got = []string{fmt.Sprint(d.Width), fmt.Sprint(d.Height), d3d11.FormatName(d.Format), fmt.Sprint(d.BufferCount),
+					d3d11.EnumName("SwapEffect", uint32(d.SwapEffect)), map[bool]string{false: "FALSE", true: "TRUE"}[d.Windowed]}
+			}
+			return err
+		}},
 		"SetFullscreenState": {pos: []param{{name: "FULLSCREEN", kind: pBool}}, exec: func(x *call) error {
 			return x.obj(-1).(*d3d11.SwapChain).SetFullscreenState(x.boolPos(0))
 		}},
