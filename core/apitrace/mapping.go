@@ -141,6 +141,7 @@ var rows = append([]*row{
 	simple(swp, "Present", "swapchain", "Present", true, u("SyncInterval", "SYNCINTERVAL"), fl("Flags", "Flags", sigPresent)),
 	simple(swp, "SetFullscreenState", "swapchain", "SetFullscreenState", true, b("Fullscreen", "FULLSCREEN"), null("pTarget")),
 	custom(swp, "GetDesc", "swapchain", "GetDesc", fnSwapGetDesc, expSwapGetDesc, impSwapGetDesc),
+	custom(swp, "ResizeBuffers", "swapchain", "ResizeBuffers", fnSwapResize, expSwapResize, impSwapResize),
 	custom(dev, "CreateBuffer", "device", "CreateBuffer", fnCreateBuffer, expCreateBuffer, impCreateBuffer),
 	custom(dev, "CreateTexture2D", "device", "CreateTexture2D", fnCreateTexture2D, expCreateTexture(2), impCreateTexture(2)),
 	custom(dev, "CreateRenderTargetView", "device", "CreateRenderTargetView", fnCreateRTV, expCreateView(fnCreateRTV, "rtv"), impCreateView("rtv")),

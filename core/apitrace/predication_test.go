@@ -55,11 +55,13 @@ func TestQueriesAndPredicationRoundTrip(t *testing.T) {
 	}
 }
 
-// queriesCapture is the capture of a run with queries and a predicate
-// (TestEveryRowUsed imports it too).
+// queriesCapture is the capture of a run with queries and a predicate,
+// and a swap chain's ResizeBuffers (TestEveryRowUsed imports it too).
 func queriesCapture(t *testing.T) []byte {
 	t.Helper()
 	src := `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=8 Height=8
+sc.ResizeBuffers Width=4 Height=4
 t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
 rtv = dev.CreateRenderTargetView t
 quad = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
@@ -130,5 +132,43 @@ func TestSwapChainGetDescRoundTrip(t *testing.T) {
 	text, _ := importTrace(t, "desc", buf.Bytes())
 	if !strings.Contains(text, ".GetDesc  # call") {
 		t.Errorf("the import lacks GetDesc:\n%s", text)
+	}
+}
+
+// TestResizeBuffersRoundTrip: IDXGISwapChain::ResizeBuffers goes out with
+// its arguments and comes back as the statement (0 and UNKNOWN omitted),
+// and the imported scenario runs; SwapChainFlags are refused by name.
+func TestResizeBuffersRoundTrip(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\nsc = dev.CreateSwapChain Width=16 Height=16 BufferCount=2 SwapEffect=FLIP_DISCARD\nsc.ResizeBuffers Width=32 Height=8 NewFormat=R8G8B8A8_UNORM\nsc.ResizeBuffers BufferCount=3\nsc.GetDesc\nexpect got == 32 8 R8G8B8A8_UNORM 3 FLIP_DISCARD TRUE\n"
+	var buf bytes.Buffer
+	if sum := runText(t, "resize", []byte(src), &buf); !sum.OK() {
+		t.Fatalf("the run: %v", sum.Failures)
+	}
+	r, _, err := Open(bytes.NewReader(buf.Bytes()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dump strings.Builder
+	for {
+		c, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		DumpCall(&dump, c, DumpOptions{})
+	}
+	if want := "ResizeBuffers(this = 0x10400, BufferCount = 0, Width = 32, Height = 8, NewFormat = DXGI_FORMAT_R8G8B8A8_UNORM, SwapChainFlags = 0) = S_OK"; !strings.Contains(dump.String(), want) {
+		t.Errorf("the capture lacks %q:\n%s", want, dump.String())
+	}
+	text, _ := importTrace(t, "resize", buf.Bytes())
+	for _, want := range []string{".ResizeBuffers Width=32 Height=8 NewFormat=R8G8B8A8_UNORM  # call", ".ResizeBuffers BufferCount=3  # call"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the import lacks %q:\n%s", want, text)
+		}
+	}
+	if sum := runText(t, "imported", []byte(text), nil); !sum.OK() {
+		t.Errorf("the imported scenario: %v\n%s", sum.Failures, numbered(text))
 	}
 }

@@ -33,3 +33,38 @@ func impSwapGetDesc(m *importer, c *Call, sc *object) error {
 	m.emit(c, m.ref(sc)+".GetDesc", hrOf(c))
 	return nil
 }
+
+// IDXGISwapChain::ResizeBuffers: BufferCount, Width, Height and NewFormat
+// both ways (0 and UNKNOWN keep what the swap chain has); SwapChainFlags
+// other than 0 are not simulated.
+var fnSwapResize = method("IDXGISwapChain", "ResizeBuffers", "BufferCount", "Width", "Height", "NewFormat", "SwapChainFlags")
+
+func expSwapResize(e *Exporter, th uint64, r *scenario.CallRecord) {
+	e.write(th, fnSwapResize, []Arg{e.this(r), {1, UintV(uintArg(r, "BufferCount"))}, {2, UintV(uintArg(r, "Width"))},
+		{3, UintV(uintArg(r, "Height"))}, {4, EnumV(sigDXGIFormat, int64(bitsArg(r, "NewFormat", 0)))}, {5, UintV(0)}}, nil, hr(r), 0)
+}
+
+func impSwapResize(m *importer, c *Call, sc *object) error {
+	if f, _ := m.uintOf(c, "SwapChainFlags"); f != 0 {
+		return skip("SwapChainFlags %#x: the simulator's swap chains take none", f)
+	}
+	vals := map[string]string{}
+	for _, n := range []string{"BufferCount", "Width", "Height"} {
+		v, err := m.uintOf(c, n)
+		if err != nil {
+			return err
+		}
+		if v != 0 {
+			vals[n] = fmtU(v)
+		}
+	}
+	s, n, err := m.scenarioEnumArg(c.Arg("NewFormat"), sigDXGIFormat, "Format", "NewFormat")
+	if err != nil {
+		return err
+	}
+	if n != 0 {
+		vals["NewFormat"] = s
+	}
+	m.emit(c, m.callText(sc, "ResizeBuffers", vals), hrOf(c))
+	return nil
+}

@@ -410,6 +410,14 @@ var methods = map[string]map[string]*method{
 			}
 			return err
 		}},
+		// ResizeBuffers [BufferCount=0] [Width=0] [Height=0] [NewFormat=UNKNOWN]:
+		// 0 and UNKNOWN keep what the swap chain has.
+		"ResizeBuffers": {named: []param{{name: "BufferCount", kind: pUint, opt: true}, {name: "Width", kind: pUint, opt: true},
+			{name: "Height", kind: pUint, opt: true}, {name: "NewFormat", kind: pEnum, enum: "Format", opt: true}},
+			exec: func(x *call) error {
+				return x.obj(-1).(*d3d11.SwapChain).ResizeBuffers(x.uintNamed("BufferCount"), x.uintNamed("Width"), x.uintNamed("Height"),
+					d3d11.Format(x.enumNamed("NewFormat", 0)))
+			}},
 		// GetDesc gives `expect got` Width Height Format BufferCount
 		// SwapEffect Windowed (IDXGISwapChain::GetDesc).
 		"GetDesc": {exec: func(x *call) error {
