@@ -70,9 +70,9 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	ex.res = result{cost: g.costs.BufferStartNS}
 	ex.pkt, ex.suppressed = 0, 0
 	ex.st.reset()
-	e.samples = g.samples
+	e.ctr = g.ctr
 	ex.loop(j.dma)
-	g.samples = e.samples
+	g.ctr = e.ctr
 	if ex.suppressed > 0 {
 		// A summary, not a fault of its own: the suppressed ones were
 		// counted.
@@ -189,6 +189,9 @@ func (ex *executor) exec(p isa.Packet) {
 		return
 	}
 	a := p.Args
+	if ex.st.predAddr != 0 && isa.PredicatedOp(p.Op) && ex.predicatedOut() {
+		return
+	}
 	switch p.Op {
 	case isa.OpNop:
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
@@ -256,57 +259,12 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.res.hasFence = true
 	case isa.OpQuery:
 		ex.query(a[0], p.Addr(1))
+	case isa.OpSetPredication:
+		ex.st.predAddr, ex.st.predValue = p.Addr(0), a[2] != 0
 	case isa.OpScanout:
 		ex.scanoutPacket(p)
 	default:
 		ex.fault("opcode not implemented")
-	}
-}
-
-// openQuery is an occlusion query between its begin and end.
-type openQuery struct {
-	addr uint64
-	snap uint64
-}
-
-// maxOpenQueries bounds the occlusion queries open at once on an engine.
-const maxOpenQueries = 64
-
-// query runs QUERY. Occlusion begin remembers the GPU's samples-passed
-// counter (and zeroes the result at addr); end writes the samples passed since
-// the begin with the same address, or else since the latest open begin.
-// Begin and end may be in different buffers. A timestamp is the virtual time
-// at which the packet runs within its buffer.
-func (ex *executor) query(kind uint32, addr uint64) {
-	var v uint64
-	e, g := ex.e, ex.g
-	switch kind {
-	case isa.QueryOcclusionBegin:
-		if len(g.open) == maxOpenQueries {
-			g.open = append(g.open[:0], g.open[1:]...)
-		}
-		g.open = append(g.open, openQuery{addr: addr, snap: e.samples})
-	case isa.QueryOcclusionEnd:
-		k := len(g.open) - 1
-		for i := range g.open {
-			if g.open[i].addr == addr {
-				k = i
-			}
-		}
-		if k < 0 {
-			ex.fault("occlusion end at %#x without a begin", addr)
-		} else {
-			v = e.samples - g.open[k].snap
-			g.open = append(g.open[:k], g.open[k+1:]...)
-		}
-	case isa.QueryTimestamp:
-		v = uint64(ex.t0 + ex.res.cost)
-	default:
-		ex.fault("unknown query kind %d", kind)
-		return
-	}
-	if dst, ok := ex.bytes("query result", addr, 8); ok {
-		binary.LittleEndian.PutUint64(dst, v)
 	}
 }
 

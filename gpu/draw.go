@@ -45,12 +45,13 @@ type drawScratch struct {
 	tri  tri
 	pipe pipe
 
-	prog      progState  // programs from memory (program.go)
-	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
-	prim      int        // the primitive being drawn: its index in the draw, instances counted on (watch.go)
-	edgeBias  float64    // and their triangle's depth bias
-	params    drawParams // the draw packet's (vertexstage.go)
-	cols      colTerms   // pipe.cols of this goroutine
+	prog      progState    // programs from memory (program.go)
+	ctr       drawCounters // the draw's pipeline statistics (queries.go)
+	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
+	prim      int          // the primitive being drawn: its index in the draw, instances counted on (watch.go)
+	edgeBias  float64      // and their triangle's depth bias
+	params    drawParams   // the draw packet's (vertexstage.go)
+	cols      colTerms     // pipe.cols of this goroutine
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.
@@ -134,7 +135,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	ex.res.cost += ex.draw.vertexCost
 
 	d := &ex.draw
-	d.stop, d.vsInstrs = false, 0
+	d.stop, d.vsInstrs, d.ctr = false, 0, drawCounters{}
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
@@ -153,7 +154,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 		// crashes, nothing is reported to the application).
 		err := d.prog.err
 		ex.fault("%v: covered pixels get the warning colour", err)
-		shaded, passed, instrs := d.pipe.shaded, d.pipe.passed, d.pipe.instrs
+		shaded, passed, instrs, ctr := d.pipe.shaded, d.pipe.passed, d.pipe.instrs, d.ctr
 		d.prog.failed, d.prog.pxFailed = false, false
 		if ex.preparePipe(true) {
 			d.pipe.shaded, d.pipe.instrs = shaded, instrs // (for the checks)
@@ -161,6 +162,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 			d.pipe.shaded -= shaded
 			d.pipe.instrs -= instrs
 		}
+		d.ctr = ctr // the statistics of the draw, not of its second run
 		d.pipe.shaded += shaded
 		d.pipe.passed += passed
 		d.pipe.instrs += instrs
@@ -175,7 +177,16 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	g.stats.Pixels += p.shaded
 	instrs := d.vsInstrs + p.instrs
 	g.stats.Instructions += instrs
-	ex.e.samples += p.passed
+	c := &ex.e.ctr
+	c[ctrSamples] += p.passed
+	c[ctrIAVertices] += n
+	c[ctrIAPrimitives] += d.ctr.iaPrims
+	c[ctrVSInvocations] += d.ctr.vsInv
+	c[ctrCInvocations] += d.ctr.cInv
+	c[ctrCPrimitives] += d.ctr.cPrims
+	if s.prog[isa.StagePS].bound {
+		c[ctrPSInvocations] += p.shaded
+	}
 	ex.res.cost += ex.drawCost(p.shaded, instrs)
 }
 
@@ -319,26 +330,26 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 		case isa.TopoPointList:
 			ex.programVertex(i, &ring[0])
 			ex.draw.prim++
-			ex.point(&ring[0])
+			ex.assembled(ex.point(&ring[0]))
 		case isa.TopoLineList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
 				ex.draw.prim++
-				ex.line(&ring[0], &ring[1])
+				ex.assembled(ex.line(&ring[0], &ring[1]))
 				k = 0
 			}
 		case isa.TopoLineStrip:
 			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
 				ex.draw.prim++
-				ex.line(&ring[(k-1)%2], &ring[k%2])
+				ex.assembled(ex.line(&ring[(k-1)%2], &ring[k%2]))
 			}
 			k++
 		case isa.TopoTriangleList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
 				ex.draw.prim++
-				ex.triangle(&ring[0], &ring[1], &ring[2])
+				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
 				k = 0
 			}
 		case isa.TopoTriangleStrip:
@@ -349,7 +360,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 					a, b = b, a
 				}
 				ex.draw.prim++
-				ex.triangle(a, b, c)
+				ex.assembled(ex.triangle(a, b, c))
 			}
 			k++
 		// With adjacency ("Primitive Topologies"): with no geometry
@@ -359,11 +370,11 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j-1])
 			}
 			if k++; k%4 == 0 {
-				ex.line(&ring[0], &ring[1])
+				ex.assembled(ex.line(&ring[0], &ring[1]))
 			}
 		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
 			if k >= 3 {
-				ex.line(&ring[(k-2)%3], &ring[(k-1)%3])
+				ex.assembled(ex.line(&ring[(k-2)%3], &ring[(k-1)%3]))
 			}
 			if k >= 1 {
 				ex.programVertex(i, &ring[k%3])
@@ -374,7 +385,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j/2])
 			}
 			if k++; k%6 == 0 {
-				ex.triangle(&ring[0], &ring[1], &ring[2])
+				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
 			}
 		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
 			if k%2 == 0 {
@@ -386,11 +397,20 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				if m%2 == 1 {
 					a, b = b, a
 				}
-				ex.triangle(a, b, c)
+				ex.assembled(ex.triangle(a, b, c))
 			}
 			k++
 		}
 	}
+}
+
+// assembled counts a primitive the input assembler made and the clipper
+// took, and the n it passed on to the rasterizer (pipeline statistics).
+func (ex *executor) assembled(n uint64) {
+	c := &ex.draw.ctr
+	c.iaPrims++
+	c.cInv++
+	c.cPrims += n
 }
 
 // isStrip reports a topology whose primitives share vertices: restarted
@@ -471,20 +491,20 @@ func finite(v *cvert) bool {
 }
 
 // triangle clips a triangle and rasterizes what is left as a fan.
-func (ex *executor) triangle(v0, v1, v2 *cvert) {
+func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	d := &ex.draw
 	if !finite(v0) || !finite(v1) || !finite(v2) {
-		return
+		return 0
 	}
 	// clip
 	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
 	if c0&c1&c2 != 0 {
-		return // all three outside one plane
+		return 0 // all three outside one plane
 	}
 	s := &ex.st
 	if s.wireframe {
 		ex.wireTriangle(v0, v1, v2, c0|c1|c2)
-		return
+		return 1
 	}
 	if c0|c1|c2 == 0 {
 		// Inside every plane: no clipping, no copy.
@@ -497,7 +517,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 			}
 			d.emit()
 		}
-		return
+		return 1
 	}
 	poly := d.poly[0][:3]
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
@@ -510,7 +530,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 			}
 		}
 		if len(poly) < 3 {
-			return
+			return 0
 		}
 	}
 	// viewport
@@ -531,6 +551,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) {
 			d.emit()
 		}
 	}
+	return uint64(len(poly) - 2)
 }
 
 // project maps a clip-space vertex (inside the clip volume) through the

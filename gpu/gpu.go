@@ -7,6 +7,7 @@ import (
 
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
+	"d3dsim/gpu/isa"
 )
 
 // Segment bases of the GPU's physical address space.
@@ -184,8 +185,8 @@ type GPU struct {
 	// several engines, a query's begin, its draws and its end may
 	// run on different engines. Each engine's counter is loaded from it
 	// before a buffer runs and stored back after (buffers run one at a time).
-	samples uint64
-	open    []openQuery
+	ctr  counters
+	open []openQuery
 }
 
 // maxFaults bounds the faults Faults keeps (Stats.Faults counts them all).
@@ -198,10 +199,10 @@ type engine struct {
 	cur     *job // started or about to start; nil when idle
 	freeAt  int64
 	fence   uint64
-	gen     uint64 // bumped by Reset: events of dropped buffers are ignored
-	faulted bool   // a page fault stopped the engine (until Reset)
-	pfFence uint64 // the FENCE value of the buffer that faulted
-	samples uint64 // occlusion counter while a buffer runs (GPU.samples between buffers)
+	gen     uint64   // bumped by Reset: events of dropped buffers are ignored
+	faulted bool     // a page fault stopped the engine (until Reset)
+	pfFence uint64   // the FENCE value of the buffer that faulted
+	ctr     counters // the GPU's counters while a buffer runs (GPU.ctr between buffers)
 }
 
 type job struct {
@@ -353,7 +354,17 @@ func (g *GPU) Reset(engine int) {
 	e.ring = nil
 	e.cur = nil
 	e.faulted = false
-	g.open = nil
+	// The open queries' begins may never see their ends (their buffers
+	// are dropped), except a TIMESTAMP_DISJOINT's: the reset is what it
+	// reports (queries.go).
+	kept := g.open[:0]
+	for _, q := range g.open {
+		if q.family == isa.QueryDisjointBegin {
+			kept = append(kept, q)
+		}
+	}
+	g.open = kept
+	g.ctr[ctrResets]++
 	if now := g.sim.Now(); now > e.freeAt {
 		e.freeAt = now
 	}

@@ -278,7 +278,7 @@ func TestBadPackets(t *testing.T) {
 		{"copy too long", func(b *isa.Builder) { b.Copy(rt.addr, rt.addr+8, 4096) }, "page fault"},
 		{"fill not a multiple of 4", func(b *isa.Builder) { b.Fill(rt.addr, 6, 0) }, "multiple of 4"},
 		{"write to nowhere", func(b *isa.Builder) { b.Write(0x1234, []byte{1}) }, "page fault"},
-		{"query kind", func(b *isa.Builder) { b.Query(9, rt.addr) }, "query kind 9"},
+		{"query kind", func(b *isa.Builder) { b.Query(isa.NumQueryKinds, rt.addr) }, "query kind 11"},
 		{"occlusion end without begin", func(b *isa.Builder) { b.Query(isa.QueryOcclusionEnd, rt.addr) }, "without a begin"},
 		{"scanout", func(b *isa.Builder) { b.Scanout(rt.addr, 16, 16, 64, isa.FmtR32F) }, "format R32_FLOAT"},
 	}

@@ -23,9 +23,9 @@ import "d3dsim/gpu/isa"
 // slow reference in rational arithmetic). Attributes are perspective-correct
 // along the line.
 // point draws a point.
-func (ex *executor) point(v *cvert) {
+func (ex *executor) point(v *cvert) uint64 {
 	if !finite(v) || ex.outcode(v) != 0 {
-		return
+		return 0
 	}
 	d := &ex.draw
 	var c svert
@@ -45,18 +45,19 @@ func (ex *executor) point(v *cvert) {
 	if d.tri.setup(&q[1], &q[3], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
+	return 1
 }
 
 // line draws a line from a to b.
-func (ex *executor) line(a, b *cvert) {
+func (ex *executor) line(a, b *cvert) uint64 {
 	if !finite(a) || !finite(b) {
-		return
+		return 0
 	}
 	// clip: the part of the segment a + t(b-a), t in [t0, t1], inside every
 	// plane.
 	ca, cb := ex.outcode(a), ex.outcode(b)
 	if ca&cb != 0 {
-		return
+		return 0
 	}
 	t0, t1 := 0.0, 1.0
 	for k := 0; k < numPlanes; k++ {
@@ -71,7 +72,7 @@ func (ex *executor) line(a, b *cvert) {
 		}
 	}
 	if !(t0 < t1) {
-		return
+		return 0
 	}
 	d := &ex.draw
 	d.flush() // a line writes pixels itself: the triangles before it go first
@@ -89,7 +90,7 @@ func (ex *executor) line(a, b *cvert) {
 	t.z0 += d.edgeBias     // a wireframe triangle's depth bias (Depth Bias: lines of a wireframe only)
 	dx, dy := s1.x-s0.x, s1.y-s0.y
 	if dx == 0 && dy == 0 {
-		return
+		return 1 // passed the clipper: nothing to light
 	}
 	ri, bi := p.order()
 	if abs(dx) >= abs(dy) {
@@ -97,12 +98,13 @@ func (ex *executor) line(a, b *cvert) {
 			p.shaded++
 			p.pixel(t, px, py, f, 0, ri, bi)
 		})
-		return
+		return 1
 	}
 	lineWalk(s0.y, s0.x, s1.y, s1.x, p.sy0, p.sy1, p.sx0, p.sx1, true, func(py, px int, f float64) {
 		p.shaded++
 		p.pixel(t, px, py, f, 0, ri, bi)
 	})
+	return 1
 }
 
 // lineWalk lights the pixels of the line (a0, b0)-(a1, b1), in 24.8 fixed

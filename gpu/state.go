@@ -131,6 +131,10 @@ type state struct {
 	topo        uint32
 	prog        [2]progBinding // SET_PROGRAM (program.go)
 	layout      layoutState    // SET_LAYOUT
+	// SET_PREDICATION: the predicate's data (0: no predication) and the
+	// value that skips the predicated packets (queries.go).
+	predAddr  uint64
+	predValue bool
 }
 
 var (

@@ -95,6 +95,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if mask == 0 {
 		return
 	}
+	d.ctr.vsInv += uint64(bits.OnesCount64(mask))
 	if moves := ps.vs.moves; moves != nil {
 		runMoves(m, moves, mask)
 		d.vsInstrs += uint64(len(ps.vs.prog.Code) * bits.OnesCount64(mask)) // what the program would have run

@@ -31,7 +31,7 @@ export const KEY = {
   hctx: 36, code: 37, shared: 38, usage: 39, state: 40, dc: 41, why: 42, objects: 43, src: 44,
   cls_high: 45, cls_in_use: 46, recorded: 47, commandlists: 48, flags: 49, after: 50, pagefault: 51, irql: 52,
   vblank: 53, syncinterval: 54, latency: 55, support: 56, rtvs: 57, blendfactor: 58, samplemask: 59,
-  stencilref: 60, dst: 61, next: 62,
+  stencilref: 60, dst: 61, next: 62, data: 63,
 };
 export const ARG = { int: 1, uint: 2, str: 3, flag: 4, bool: 5, allocs: 6, pairs: 8 };
 export const ARG_STRIDE = 3; // argStride in wasm/columns.go

@@ -450,6 +450,8 @@ func TestEveryRowUsed(t *testing.T) {
 		_, rep := importTrace(t, a.name, capture.Bytes())
 		add(rep)
 	}
+	_, qrep := importTrace(t, "queries", queriesCapture(t))
+	add(qrep)
 	for _, r := range rows {
 		if r.imp != nil && used[r] == 0 {
 			t.Errorf("no test imports %s::%s", r.iface, r.name)

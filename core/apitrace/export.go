@@ -732,24 +732,15 @@ func expUnmap(e *Exporter, th uint64, r *scenario.CallRecord) {
 
 func expGetData(e *Exporter, th uint64, r *scenario.CallRecord) {
 	q := objArg(r, "QUERY")
-	size := uint64(8)
-	var data Value
-	kind := e.dims[q][0]
-	if kind == 0 { // EVENT: a BOOL
-		size = 4
-		data = ArrayV(boolV(r.Data != 0))
-	} else {
-		data = ArrayV(UintV(r.Data))
-	}
-	if r.HR != hresult.S_OK {
-		data = ArrayV(UintV(0))
-		if kind == 0 {
-			data = ArrayV(boolV(false))
-		}
-	}
+	kind := d3d11.QueryType(e.dims[q][0])
+	size := uint64(kind.DataSize())
 	var out []Arg
 	if succeeded(r) {
-		out = []Arg{{2, data}}
+		d := r.Query // (zeros while S_FALSE: nothing was written)
+		if r.HR != hresult.S_OK {
+			d = d3d11.QueryData{}
+		}
+		out = []Arg{{2, ArrayV(queryDataValue(kind, d))}}
 	}
 	e.write(th, fnGetData, []Arg{e.this(r), {1, e.obj(q)}, {3, UintV(size)}, {4, BitmaskV(sigAsyncFlag, 0)}}, out, hr(r), 0)
 }

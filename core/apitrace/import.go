@@ -333,7 +333,11 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 		return m.queryInterface(c, tgt)
 	case "SetPrivateData":
 		return m.privateData(c, tgt)
-	case "SetPrivateDataInterface", "GetPrivateData", "GetDesc", "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
+	case "GetDesc":
+		if family(iface) != "IDXGISwapChain" {
+			return nil // a resource's, a view's or a state's: no effect on the simulation
+		}
+	case "SetPrivateDataInterface", "GetPrivateData", "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
 		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFeatureSupport",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":

@@ -183,6 +183,7 @@ var voidMethods = map[string]bool{
 	"IAGetVertexBuffers": true, "IAGetIndexBuffer": true, "IAGetInputLayout": true, "IAGetPrimitiveTopology": true,
 	"OMGetRenderTargets": true, "OMGetBlendState": true, "OMGetDepthStencilState": true,
 	"RSGetState": true, "RSGetViewports": true, "RSGetScissorRects": true,
+	"SetPredication": true, "GetPredication": true,
 }
 
 func init() {

@@ -25,6 +25,7 @@ type slots struct {
 	rtv              [maxRTVs]*View
 	dsv              *View
 	blend, rs, depth *State
+	pred             *Query // SetPredication's predicate
 }
 
 // binding is a saved context state: every binding, with the vertex
@@ -40,6 +41,7 @@ type binding struct {
 	blendFactor        [4]float32
 	sampleMask         uint32
 	stencilRef         uint32
+	predValue          bool
 }
 
 // maxRTVs is D3D11_SIMULTANEOUS_RENDER_TARGET_COUNT.
@@ -47,7 +49,8 @@ const maxRTVs = 8
 
 func (c *DeviceContext) bindings() binding {
 	return binding{slots: c.slots, vbStride: c.vbStride, vbOffset: c.vbOffset, ibFormat: c.ibFormat, ibOffset: c.ibOffset,
-		topo: c.topo, vps: slices.Clone(c.vps), scissors: slices.Clone(c.scissors), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef}
+		topo: c.topo, vps: slices.Clone(c.vps), scissors: slices.Clone(c.scissors), blendFactor: c.blendFactor, sampleMask: c.sampleMask, stencilRef: c.stencilRef,
+		predValue: c.predValue}
 }
 
 // renderTargets is the bound render target views up to the last one bound
@@ -268,6 +271,9 @@ func (c *DeviceContext) restore(b binding) {
 	if b.depth != nil || b.stencilRef != 0 {
 		c.OMSetDepthStencilState(b.depth, b.stencilRef)
 	}
+	if b.pred != nil && b.pred.Alive() {
+		c.SetPredication(b.pred, b.predValue)
+	}
 }
 
 // unbindAll drops the context's bindings (and their pins).
@@ -287,6 +293,7 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.blend, nil, nilState)
 	bind(c, &c.rs, nil, nilState)
 	bind(c, &c.depth, nil, nilState)
+	bind(c, &c.pred, nil, nilQuery)
 	c.resetScalars()
 }
 
@@ -312,6 +319,7 @@ func (c *DeviceContext) resetScalars() {
 	c.vbStride, c.vbOffset, c.ibFormat, c.ibOffset = [iaSlots]uint32{}, [iaSlots]uint32{}, ddi.FormatUnknown, 0
 	c.topo, c.vps, c.scissors = ddi.TopologyUndefined, nil, nil
 	c.blendFactor, c.sampleMask, c.stencilRef = [4]float32{1, 1, 1, 1}, ^uint32(0), 0
+	c.predValue = false
 }
 
 // hold keeps the bound objects alive until the deferred context's handles
@@ -376,6 +384,9 @@ func (c *DeviceContext) pinBindings() func() {
 	}
 	if b.layout != nil {
 		add(b.layout)
+	}
+	if b.pred != nil {
+		add(b.pred)
 	}
 	return func() {
 		for _, o := range held {

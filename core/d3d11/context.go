@@ -72,6 +72,7 @@ type DeviceContext struct {
 	blendFactor [4]float32
 	sampleMask  uint32
 	stencilRef  uint32
+	predValue   bool // SetPredication's PredicateValue
 }
 
 // contextKind is what a kind of context implements: the API calls whose
@@ -106,7 +107,8 @@ type contextKind interface {
 	Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]byte, error)
 	Begin(q *Query) error
 	End(q *Query) error
-	GetData(q *Query) (uint64, hresult.HRESULT, error)
+	GetData(q *Query) (QueryData, hresult.HRESULT, error)
+	SetPredication(q *Query, value bool) error
 	Flush() error
 	ClearState() error
 	FinishCommandList(name string, restore bool) (*CommandList, error)
@@ -301,6 +303,7 @@ func nilView(v *View) bool          { return v == nil }
 func nilState(s *State) bool        { return s == nil }
 func nilShader(s *Shader) bool      { return s == nil }
 func nilLayout(l *InputLayout) bool { return l == nil }
+func nilQuery(q *Query) bool        { return q == nil }
 
 // checkAll catches a call that passes an object after its final Release
 // before it reaches the UMD (rule LIFE-DANGLING). bug=LIFE-DANGLING lets it

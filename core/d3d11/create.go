@@ -475,19 +475,29 @@ func (d *Device) forgetState(desc any, s *State) {
 	}
 }
 
-// CreateQuery creates an EVENT, OCCLUSION or TIMESTAMP query.
+// CreateQuery creates a query of any D3D11_QUERY kind, predicates
+// included (queries.go).
 func (d *Device) CreateQuery(name string, t ddi.QueryType) (q *Query, err error) {
-	done := d.api("CreateQuery", name, "")
+	return d.createQuery("CreateQuery", name, t)
+}
+
+// createQuery is CreateQuery and CreatePredicate: the driver makes both
+// with pfnCreateQuery.
+func (d *Device) createQuery(api, name string, t ddi.QueryType) (q *Query, err error) {
+	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
 		return nil, err
 	}
-	if err := d.objectLimit("CreateQuery", name); err != nil {
+	if err := d.checkQueryDesc(api, name, t); err != nil {
+		return nil, err
+	}
+	if err := d.objectLimit(api, name); err != nil {
 		return nil, err
 	}
 	private := d.calcPrivate(name, "CalcPrivateQuerySize", func(u ddi.Device) int { return u.CalcPrivateQuerySize(t) })
 	bytes := ObjectOverhead + int64(private)
-	if err := d.reserve("CreateQuery", name, bytes); err != nil {
+	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
 	q = &Query{Type: t, h: ddi.HQUERY(d.rt.newHandle())}

@@ -449,14 +449,20 @@ func (w ddiCall) QueryEnd(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
 
 // QueryGetData returns nothing: a query not finished yet is the driver's
 // DXGI_DDI_ERR_WASSTILLDRAWING through pfnSetErrorCb.
-func (w ddiCall) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32) (uint64, error) {
+// The runtime passes a buffer of the query kind's DataSize bytes.
+func (w ddiCall) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, data []byte, flags uint32) error {
 	sp := w.enter("QueryGetData")
 	w.watchErrors()
-	var v uint64
-	w.umd.QueryGetData(h, q, flags, &v)
+	w.umd.QueryGetData(h, q, data, flags)
 	err := w.reportedError("QueryGetData")
 	sp.end(err)
-	return v, err
+	return err
+}
+
+func (w ddiCall) SetPredication(h ddi.HDEVICE, q ddi.HQUERY, value bool) {
+	sp := w.enter("SetPredication")
+	w.umd.SetPredication(h, q, value)
+	sp.end(nil)
 }
 
 func (w ddiCall) Flush(a0 ddi.HDEVICE) {

@@ -178,7 +178,7 @@ type deferredOnly struct{ c *DeviceContext }
 
 func (d deferredOnly) Deferred() bool { return true }
 
-func (d deferredOnly) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+func (d deferredOnly) GetData(q *Query) (QueryData, hresult.HRESULT, error) {
 	return d.c.getDataDeferred(q)
 }
 

@@ -387,8 +387,22 @@ func (c *emulatedContext) Release() uint32 {
 // GetData and ExecuteCommandList are the deferred contexts' own
 // (deferredOnly), named here because DeviceContext has its own of each too
 // (owner.go).
-func (c *emulatedContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+func (c *emulatedContext) GetData(q *Query) (QueryData, hresult.HRESULT, error) {
 	return c.deferredOnly.GetData(q)
+}
+
+// SetPredication is recorded (validated now) and replayed on the
+// immediate context.
+func (c *emulatedContext) SetPredication(q *Query, value bool) error {
+	if err := c.checkPredication(q); err != nil {
+		return err
+	}
+	err := c.record("SetPredication", func(ic *DeviceContext) error { return ic.SetPredication(q, value) }, q)
+	if err == nil {
+		bind(c.DeviceContext, &c.pred, q, nilQuery)
+		c.predValue = value
+	}
+	return err
 }
 
 // ExecuteCommandList records the list's replay: it starts from and leaves

@@ -447,9 +447,15 @@ func (u *fakeUMD) QueryEnd(a0 ddi.HDEVICE, a1 ddi.HQUERY) {
 	u.log("QueryEnd")
 }
 
-func (u *fakeUMD) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32, data *uint64) {
+func (u *fakeUMD) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, data []byte, flags uint32) {
 	u.log("QueryGetData")
-	*data = 1
+	if len(data) > 0 {
+		data[0] = 1
+	}
+}
+
+func (u *fakeUMD) SetPredication(h ddi.HDEVICE, q ddi.HQUERY, value bool) {
+	u.log("SetPredication")
 }
 
 func (u *fakeUMD) Flush(a0 ddi.HDEVICE) {

@@ -69,31 +69,42 @@ func (c *immediateContext) ClearState() error {
 }
 
 // GetData returns S_FALSE while the GPU has not reached the query's End.
-func (c *immediateContext) GetData(q *Query) (v uint64, hr hresult.HRESULT, err error) {
+func (c *immediateContext) GetData(q *Query) (v QueryData, hr hresult.HRESULT, err error) {
 	done := c.api("GetData", objName(q))
-	defer func() { done.end(getDataErr(hr, err)) }()
+	defer func() {
+		if hr == hresult.S_OK && err == nil {
+			done.ev.Args = v.args()
+		}
+		done.end(getDataErr(hr, err))
+	}()
 	if hr, err := c.getDataPrologue(q); err != nil {
-		return 0, hr, err
+		return v, hr, err
 	}
 	if q.inLists.Load() > 0 {
 		// Ended in a command list the runtime recorded that has not run
 		// yet: not signalled until the list is executed and the GPU passes
 		// the End.
-		return 0, hresult.S_FALSE, nil
+		return v, hresult.S_FALSE, nil
 	}
 	if !q.issued {
 		err := c.dev.invalid("GetData", q.name, "the query was never ended")
-		return 0, hresult.E_INVALIDARG, err
+		return v, hresult.E_INVALIDARG, err
 	}
-	v, err = c.ddi.on(q.name, handleName(uint32(q.h))).QueryGetData(c.h, q.h, 0)
+	if q.began {
+		// "ID3D11DeviceContext::GetData": between Begin and End the data
+		// is not available (the debug layer says the query is building).
+		err := c.dev.invalid("GetData", q.name, "the query is between its Begin and its End")
+		return v, hresult.E_INVALIDARG, err
+	}
+	v, err = c.getQueryData(q)
 	switch {
 	case errors.Is(err, hresult.DXGI_DDI_ERR_WASSTILLDRAWING):
-		return 0, hresult.S_FALSE, nil // not finished yet: S_FALSE for the application
+		return QueryData{}, hresult.S_FALSE, nil // not finished yet: S_FALSE for the application
 	case err != nil:
 		if e := c.dev.removedHR(); e != nil {
-			return 0, hresult.Of(e), e
+			return QueryData{}, hresult.Of(e), e
 		}
-		return 0, hresult.Of(err), err
+		return QueryData{}, hresult.Of(err), err
 	}
 	return v, hresult.S_OK, nil
 }
@@ -119,13 +130,13 @@ func (c *DeviceContext) getDataPrologue(q *Query) (hresult.HRESULT, error) {
 }
 
 // getDataDeferred is GetData on a deferred context, which has none.
-func (c *DeviceContext) getDataDeferred(q *Query) (v uint64, hr hresult.HRESULT, err error) {
+func (c *DeviceContext) getDataDeferred(q *Query) (v QueryData, hr hresult.HRESULT, err error) {
 	done := c.api("GetData", objName(q))
 	defer func() { done.end(getDataErr(hr, err)) }()
 	if hr, err := c.getDataPrologue(q); err != nil {
-		return 0, hr, err
+		return v, hr, err
 	}
-	return 0, hresult.E_INVALIDARG, c.dev.invalid("GetData", q.name, "GetData is not available on a deferred context")
+	return v, hresult.E_INVALIDARG, c.dev.invalid("GetData", q.name, "GetData is not available on a deferred context")
 }
 
 // Flush drains the runtime's destruction queue and submits the command

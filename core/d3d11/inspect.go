@@ -78,6 +78,9 @@ type Bindings struct {
 	SampleMask  uint32
 	Depth       *State
 	StencilRef  uint32
+
+	Predicate      *Query // SetPredication's (nil: none)
+	PredicateValue bool
 }
 
 // StageBindings are one shader stage's resource bindings.
@@ -95,7 +98,7 @@ func (c *DeviceContext) Bindings() *Bindings {
 		VS: c.vs, PS: c.ps,
 		Raster: c.rs, Viewports: slices.Clone(c.vps), Scissors: slices.Clone(c.scissors),
 		RTV: c.rtv, DSV: c.dsv, Blend: c.blend, BlendFactor: c.blendFactor, SampleMask: c.sampleMask,
-		Depth: c.depth, StencilRef: c.stencilRef,
+		Depth: c.depth, StencilRef: c.stencilRef, Predicate: c.pred, PredicateValue: c.predValue,
 	}
 	for i := range c.stages {
 		b.Stages[i] = StageBindings{CB: c.stages[i].cb, SRV: c.stages[i].srv, Sampler: c.stages[i].samp}
@@ -109,5 +112,5 @@ func (b *Bindings) Equal(o *Bindings) bool {
 		b.IBOffset == o.IBOffset && b.Topology == o.Topology && b.Layout == o.Layout && b.VS == o.VS && b.PS == o.PS &&
 		b.Stages == o.Stages && b.Raster == o.Raster && slices.Equal(b.Viewports, o.Viewports) && slices.Equal(b.Scissors, o.Scissors) &&
 		b.RTV == o.RTV && b.DSV == o.DSV && b.Blend == o.Blend && b.BlendFactor == o.BlendFactor && b.SampleMask == o.SampleMask &&
-		b.Depth == o.Depth && b.StencilRef == o.StencilRef
+		b.Depth == o.Depth && b.StencilRef == o.StencilRef && b.Predicate == o.Predicate && b.PredicateValue == o.PredicateValue
 }

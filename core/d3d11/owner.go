@@ -265,13 +265,21 @@ func (c *DeviceContext) Map(r *Resource, t ddi.MapType, flags ddi.MapFlag) ([]by
 	return c.contextKind.Map(r, t, flags)
 }
 
-// GetData returns an HRESULT: E_INVALIDARG for a query of another device.
-func (c *DeviceContext) GetData(q *Query) (uint64, hresult.HRESULT, error) {
+// GetQueryData is GetData with the whole of the query's data. It returns
+// an HRESULT: E_INVALIDARG for a query of another device.
+func (c *DeviceContext) GetQueryData(q *Query) (QueryData, hresult.HRESULT, error) {
 	if err := c.refuseForeign("GetData", q); err != nil {
-		return 0, hresult.E_INVALIDARG, err
+		return QueryData{}, hresult.E_INVALIDARG, err
 	}
 	if err := c.refuseDangling("GetData", q); err != nil {
-		return 0, hresult.E_INVALIDARG, err
+		return QueryData{}, hresult.E_INVALIDARG, err
 	}
 	return c.contextKind.GetData(q)
+}
+
+func (c *DeviceContext) SetPredication(q *Query, value bool) error {
+	if c.dropForeign("SetPredication", q) {
+		return nil
+	}
+	return c.contextKind.SetPredication(q, value)
 }

@@ -417,8 +417,8 @@ func mapUsage(d *Device, r *Resource, t ddi.MapType) error {
 }
 
 func (c driverContext) Begin(q *Query) error {
-	if q != nil && q.Type == ddi.QueryEvent {
-		return c.invalidCall("Begin", q.name, "an EVENT query has no Begin")
+	if err := c.checkBeginEnd("Begin", q); err != nil {
+		return err
 	}
 	return c.simple("Begin", objName(q), []Object{q}, func(w ddiCall) {
 		q.began = true
@@ -428,8 +428,8 @@ func (c driverContext) Begin(q *Query) error {
 }
 
 func (c driverContext) End(q *Query) error {
-	if q != nil && q.Type == ddi.QueryOcclusion && !q.began {
-		return c.invalidCall("End", q.name, "End without Begin on an OCCLUSION query")
+	if err := c.checkBeginEnd("End", q); err != nil {
+		return err
 	}
 	return c.simple("End", objName(q), []Object{q}, func(w ddiCall) {
 		q.began, q.issued = false, true
@@ -486,6 +486,8 @@ func (c driverContext) clearState(then func()) error {
 	u.IaSetTopology(c.h, ddi.TopologyUndefined)
 	u.SetViewports(c.h, nil)
 	u.SetScissorRects(c.h, nil)
+	bind(cc, &c.pred, nil, nilQuery)
+	u.SetPredication(c.h, 0, false)
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {

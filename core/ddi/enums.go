@@ -179,13 +179,7 @@ const (
 	AddressBorder AddressMode = 4
 )
 
-type QueryType uint32 // D3D11_QUERY
-
-const (
-	QueryEvent     QueryType = 0
-	QueryOcclusion QueryType = 1
-	QueryTimestamp QueryType = 2
-)
+type QueryType uint32 // D3D11_QUERY (queries.go)
 
 type ClearFlag uint32 // D3D11_CLEAR_FLAG
 
@@ -228,7 +222,7 @@ var Enums = map[string]map[string]uint32{
 	"Comparison": {"NEVER": 1, "LESS": 2, "EQUAL": 3, "LESS_EQUAL": 4, "GREATER": 5, "NOT_EQUAL": 6, "GREATER_EQUAL": 7, "ALWAYS": 8},
 	"Filter":     {"MIN_MAG_MIP_POINT": 0, "MIN_MAG_MIP_LINEAR": 0x15},
 	"Address":    {"WRAP": 1, "MIRROR": 2, "CLAMP": 3, "BORDER": 4},
-	"Query":      {"EVENT": 0, "OCCLUSION": 1, "TIMESTAMP": 2},
+	"Query":      queryNames(),
 	// D3D11_INPUT_CLASSIFICATION, and D3D11_APPEND_ALIGNED_ELEMENT for an
 	// element's AlignedByteOffset.
 	"InputClassification": {"PER_VERTEX": 0, "PER_INSTANCE": 1},

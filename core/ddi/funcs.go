@@ -115,8 +115,14 @@ type Device interface {
 	// QueryGetData is PFND3D10DDI_QUERYGETDATA: it returns nothing. While
 	// the GPU has not passed the End the driver passes
 	// DXGI_DDI_ERR_WASSTILLDRAWING to pfnSetErrorCb ("to indicate that the
-	// query is not finished yet"); once it has, it writes the data.
-	QueryGetData(h HDEVICE, q HQUERY, flags uint32, data *uint64)
+	// query is not finished yet"); once it has, it writes the data: the
+	// query kind's structure (QueryType.DataSize bytes) into data.
+	QueryGetData(h HDEVICE, q HQUERY, data []byte, flags uint32)
+	// SetPredication is pfnSetPredication: the rendering and
+	// resource-manipulation commands after it are not performed when the
+	// predicate's data equals value ("ID3D11DeviceContext::SetPredication");
+	// q 0 turns predication off.
+	SetPredication(h HDEVICE, q HQUERY, value bool)
 	Flush(HDEVICE)
 	// PresentDXGI is the DXGI DDI's Present ("DXGI_DDI_BASE_FUNCTIONS",
 	// pfnPresent): the driver first submits every partially built command

@@ -155,8 +155,9 @@ type RenderArgs struct {
 
 	// Out, for a scheduler that reorders DMA buffers (the SamBookshelf article on asynchronous Draw): the GPU
 	// state outside the allocation list the buffer touches. Draws add to
-	// the GPU's samples-passed counter (additions commute); an occlusion
-	// query's begin or end reads it, so it orders against draws.
+	// the GPU's samples-passed and pipeline-statistics counters (additions
+	// commute); a query's begin or end that reads them (occlusion, pipeline
+	// statistics, stream output, disjoint) orders against draws.
 	Draws, OcclusionQueries bool
 }
 

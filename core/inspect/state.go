@@ -114,6 +114,7 @@ var stateRows = []stageRow{
 	{"RS", rsRows},
 	{"PS", func(s *stateCtx) []Row { return s.shaderRows("ps", s.b.PS, &s.b.Stages[d3d11.StagePS]) }},
 	{"OM", omRows},
+	{"Predication", predicationRows},
 }
 
 // stateCtx is what the rows are made from.
@@ -594,4 +595,18 @@ func omRows(s *stateCtx) []Row {
 	dr.Fields = append(dr.Fields, Field{"StencilRef", strconv.FormatUint(uint64(b.StencilRef), 10)})
 	rows = append(rows, dr)
 	return rows
+}
+
+// predicationRows is SetPredication's predicate: the GPU skips the draws,
+// clears, copies and updates while its data equals the value (the
+// SET_PREDICATION packets the UMD sent).
+func predicationRows(s *stateCtx) []Row {
+	b := s.b
+	r := Row{Binding: "predicate", Value: "none: every command is performed", Packets: s.pk("set_predication")}
+	if b.Predicate != nil {
+		s.object(&r, b.Predicate)
+		r.Value = fmt.Sprintf("%s (%s): commands skipped while its data is %s", b.Predicate.Name(), b.Predicate.Type,
+			map[bool]string{false: "FALSE", true: "TRUE"}[b.PredicateValue])
+	}
+	return []Row{r}
 }

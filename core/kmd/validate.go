@@ -218,8 +218,8 @@ func (t *translator) packet(n int, p isa.Packet) error {
 	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced ||
 		p.Op == isa.OpDrawIndirect || p.Op == isa.OpDrawIndexedIndirect:
 		t.draws = true
-	case p.Op == isa.OpQuery && (p.Args[0] == isa.QueryOcclusionBegin || p.Args[0] == isa.QueryOcclusionEnd):
-		t.occlusion = true
+	case p.Op == isa.OpQuery && p.Args[0] != isa.QueryTimestamp:
+		t.occlusion = true // the query reads the GPU's counters the draws add to
 	}
 	// A draw's vertex and index ranges are not the KMD's to check: the
 	// GPU bounds its fetches by the bindings (out-of-range reads return
@@ -337,7 +337,9 @@ func accesses(p isa.Packet) []access {
 	case isa.OpFill:
 		return []access{{0, uint64(a[2]), "fill destination"}}
 	case isa.OpQuery:
-		return []access{{1, 8, "query result"}}
+		return []access{{1, isa.QueryBytes(a[0]), "query result"}}
+	case isa.OpSetPredication:
+		return []access{{0, 8, "predicate"}}
 	case isa.OpScanout:
 		return []access{surf(0, "scanout surface")}
 	case isa.OpSetProgram:

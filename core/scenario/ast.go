@@ -191,10 +191,15 @@ type Cond struct {
 // data of another query (Ref; for two TIMESTAMP queries, say).
 type DataCmp struct {
 	Query string
-	Op    CmpOp
-	Value uint64
-	Ref   string
-	Text  string // as written (q == TRUE), for messages
+	// Field names a member of the query's data structure (q.IAVertices
+	// of a PIPELINE_STATISTICS query, t.Frequency of a TIMESTAMP_DISJOINT
+	// one); "" compares its first member, the whole data of most kinds.
+	Field    string
+	Op       CmpOp
+	Value    uint64
+	Ref      string
+	RefField string // Ref's member, as Field
+	Text     string // as written (q == TRUE), for messages
 }
 
 // Inject is `inject FAULT [Key=Value ...]`.

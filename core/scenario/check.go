@@ -490,9 +490,12 @@ func (c *checker) hresult(p Pos, name string) error {
 // data checks `data QUERY OP VALUE`: QUERY, and VALUE when it names one, are
 // queries.
 func (c *checker) data(p Pos, d *DataCmp) error {
-	for _, q := range []string{d.Query, d.Ref} {
+	for i, q := range []string{d.Query, d.Ref} {
 		if q == "" {
 			continue
+		}
+		if f := []string{d.Field, d.RefField}[i]; f != "" && !queryFieldNames[f] {
+			return c.errf(p, "%s.%s: no D3D11 query data has a member %s (PIPELINE_STATISTICS has IAVertices ... CSInvocations, TIMESTAMP_DISJOINT Frequency and Disjoint, SO_STATISTICS NumPrimitivesWritten and PrimitivesStorageNeeded)", q, f, f)
 		}
 		t, ok := c.types[q]
 		if !ok {
@@ -504,6 +507,17 @@ func (c *checker) data(p Pos, d *DataCmp) error {
 	}
 	return nil
 }
+
+// queryFieldNames are the member names of every query kind's data.
+var queryFieldNames = func() map[string]bool {
+	m := map[string]bool{}
+	for t := d3d11.QueryType(0); t.Known(); t++ {
+		for _, f := range d3d11.QueryFieldNames(t) {
+			m[f] = true
+		}
+	}
+	return m
+}()
 
 func (c *checker) expect(s *Expect) error {
 	switch s.Kind {

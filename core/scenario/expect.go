@@ -141,7 +141,8 @@ type queryData struct {
 	line  int             // the GetData statement
 	hr    hresult.HRESULT // its HRESULT (S_OK: value is the data)
 	value uint64
-	ended int // > 0: the line of an End of the query after that GetData
+	data  d3d11.QueryData // the whole of it (expect data q.Field)
+	ended int             // > 0: the line of an End of the query after that GetData
 }
 
 // String is the comparison as written: q >= 1, t1 < t2.
@@ -160,13 +161,13 @@ func (d *DataCmp) String() string {
 // was seen; missing names a query that has no data yet (no GetData,
 // S_FALSE, or ended again since), and now then says why.
 func (r *Run) compareData(d *DataCmp) (ok bool, now, missing string) {
-	v, now, has := r.dataOf(d.Query)
+	v, now, has := r.dataOf(d.Query, d.Field)
 	if !has {
 		return false, now, d.Query
 	}
 	want := d.Value
 	if d.Ref != "" {
-		w, nowRef, has := r.dataOf(d.Ref)
+		w, nowRef, has := r.dataOf(d.Ref, d.RefField)
 		if !has {
 			return false, nowRef, d.Ref
 		}
@@ -177,7 +178,7 @@ func (r *Run) compareData(d *DataCmp) (ok bool, now, missing string) {
 
 // dataOf is the data of query name, with what was seen in words; has is
 // false when it has none yet.
-func (r *Run) dataOf(name string) (v uint64, now string, has bool) {
+func (r *Run) dataOf(name, field string) (v uint64, now string, has bool) {
 	q, _ := r.vars[name].(*d3d11.Query)
 	if q == nil {
 		return 0, name + " is not set (its creating call failed or has not run yet on this thread's path)", false
@@ -191,7 +192,22 @@ func (r *Run) dataOf(name string) (v uint64, now string, has bool) {
 	case qd.hr != hresult.S_OK:
 		return 0, fmt.Sprintf("%s has no data yet: its last GetData (line %d) returned %s", name, qd.line, qd.hr.Name()), false
 	}
+	if field != "" {
+		f, ok := qd.data.Field(field)
+		if !ok {
+			return 0, fmt.Sprintf("%s is a %s query: its data has no member %s (it has %s)", name, q.Type, field, fieldList(q.Type)), false
+		}
+		return f, fmt.Sprintf("%s.%s is %d (GetData on line %d)", name, field, f, qd.line), true
+	}
 	return qd.value, fmt.Sprintf("data of %s is %d (GetData on line %d)", name, qd.value, qd.line), true
+}
+
+// fieldList names the members of a kind's data, for messages.
+func fieldList(t d3d11.QueryType) string {
+	if fs := d3d11.QueryFieldNames(t); len(fs) > 0 {
+		return strings.Join(fs, ", ")
+	}
+	return "one value: compare it without .FIELD"
 }
 
 // queryEnded notes an End of q: its data, if any, is from before.

@@ -44,6 +44,7 @@ func FuzzParse(f *testing.F) {
 		"until hr < S_OK max 0 { x.F }",
 		"until data q max 3 {",
 		"expect data q ! 3\nexpect data q => 3\nexpect data q == #ff0000ff\nexpect data q >= -1 <",
+		"expect data st.PSInvocations == 64\nexpect data dj.Frequency > t.x\nexpect data q. == 1\nexpect data q == .x\nexpect data q.a.b < q..\n",
 		// source blocks and shader values
 		"hlsl s {\nfloat4 main(float4 p : POSITION) : SV_Position { return p; }\n}\ndev, imm = D3D11CreateDevice\nvs = dev.CreateVertexShader hlsl:s entry=main target=vs_4_0\n",
 		"hlsl s { # c\n/* } */ // }\n\"}\"\n{\n}\n}\n",

@@ -21,6 +21,8 @@ func FuzzRun(f *testing.F) {
 	// must still stop at the step budget).
 	f.Add([]byte(queryScene + "until hr != S_FALSE max 1000000000 {\n  imm.GetData q\n  imm.GetData occ\n}\nuntil data t2 > 0 max 3 {\n  imm.GetData t2\n}\nexpect data occ >= 1\nexpect data t2 > t1\n"))
 	f.Add([]byte("dev, imm = D3D11CreateDevice\nuntil hr == S_FALSE max 1000000000 {\n  imm.Flush\n}\n"))
+	// Every query kind, predication and the data's members.
+	f.Add([]byte(queryScene + "st = dev.CreateQuery Query=PIPELINE_STATISTICS\np = dev.CreatePredicate Query=OCCLUSION_PREDICATE\nimm.Begin st\nimm.Begin p\nimm.Draw 6 0\nimm.End p\nimm.End st\nimm.SetPredication p TRUE\nimm.Draw 6 0\nimm.SetPredication st FALSE\nimm.GetPredication\nuntil hr == S_OK max 100 {\n  imm.GetData st\n}\nexpect data st.PSInvocations > 0\nexpect data st.Frequency == p\n"))
 	// What it found is kept in testdata/fuzz/FuzzRun (loops without API
 	// calls, a thread statement in a loop).
 	f.Fuzz(func(t *testing.T, src []byte) {

@@ -244,6 +244,10 @@ func compareQueries(a, b ModeRun) (int, string) {
 			return n, fmt.Sprintf("line %d, run %d of that statement: GetData %s (%s) = %d in %s, %d in %s",
 				k.line, k.n+1, x.Query, x.Type, x.Value, a.Mode.Name, y.Value, b.Mode.Name)
 		}
+		if x.Data != y.Data {
+			return n, fmt.Sprintf("line %d, run %d of that statement: GetData %s (%s) = %s in %s, %s in %s",
+				k.line, k.n+1, x.Query, x.Type, x.Data, a.Mode.Name, y.Data, b.Mode.Name)
+		}
 	}
 	return n, ""
 }

@@ -149,9 +149,10 @@ type CallRecord struct {
 	Results    []any // the objects the call made, in order (nil where it failed)
 	Err        error
 	HR         hresult.HRESULT
-	Dropped    bool   // a void method the runtime dropped
-	Mapped     []byte // Map: the memory it mapped (nil when it failed)
-	Data       uint64 // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's
+	Dropped    bool            // a void method the runtime dropped
+	Mapped     []byte          // Map: the memory it mapped (nil when it failed)
+	Data       uint64          // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's
+	Query      d3d11.QueryData // GetData's whole answer: every member of the kind's structure
 }
 
 // Arg is the argument called name (nil when the method has none).
@@ -231,6 +232,9 @@ func (r *Run) observe(t *thread, s *Call, x *call, err error) {
 		}
 	case "GetData", "GetMaximumFrameLatency", "GetCompletedValue":
 		rec.Data = r.lastData
+		if s.Method == "GetData" {
+			rec.Query = r.lastQuery
+		}
 	case "CheckFormatSupport":
 		rec.Data = uint64(r.support.s)
 	}

@@ -426,7 +426,12 @@ func (p *parser) dataCmp(kw, data token) (*DataCmp, token, *Error) {
 	if !ok {
 		return nil, opTok, p.errAt(opTok, "expected a comparison (== != < <= > >=) after '%s', found %s", p.span(kw, q), describe(opTok))
 	}
-	d := &DataCmp{Query: q.text, Op: op}
+	d := &DataCmp{Op: op}
+	var dot bool
+	d.Query, d.Field, dot = strings.Cut(q.text, ".")
+	if dot && (d.Query == "" || d.Field == "") {
+		return nil, q, p.errAt(q, "%s: expected QUERY.FIELD (st.PSInvocations), a query's name and a member of its data", q.text)
+	}
 	v := p.next()
 	switch {
 	case v.kind == tNumber:
@@ -439,7 +444,11 @@ func (p *parser) dataCmp(kw, data token) (*DataCmp, token, *Error) {
 		d.Value = 1
 	case v.kind == tIdent && v.text == "FALSE":
 	case v.kind == tIdent:
-		d.Ref = v.text
+		var dot bool
+		d.Ref, d.RefField, dot = strings.Cut(v.text, ".")
+		if dot && (d.Ref == "" || d.RefField == "") {
+			return nil, v, p.errAt(v, "%s: expected QUERY.FIELD (st.PSInvocations), a query's name and a member of its data", v.text)
+		}
 	default:
 		return nil, v, p.errAt(v, "expected a number, TRUE, FALSE or a query after '%s', found %s", p.span(kw, opTok), describe(v))
 	}

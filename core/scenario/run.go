@@ -32,18 +32,19 @@ type Run struct {
 	signals   map[string]signalled // when and by whom each event was first signalled
 	made      map[string]signalled // when and on which thread each name was last bound
 
-	frames   []Frame         // the presented frames kept (maxFrameBytes), oldest first
-	dropped  int             // older frames let go
-	frameMem int             // bytes of pixels in frames
-	scanned  uint64          // pixels presented in all (pixel budget)
-	failures tally           // failures, bounded (tally.go)
-	lastFail *pendingFailure // the last failure counted and not kept
-	done     bool
-	badInput bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
-	limit    string // the limit that stopped the run (Summary.Limit)
-	steps    int
-	other    int // work of statements that are not API calls, in steps (budget too)
-	lastData uint64
+	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
+	dropped   int             // older frames let go
+	frameMem  int             // bytes of pixels in frames
+	scanned   uint64          // pixels presented in all (pixel budget)
+	failures  tally           // failures, bounded (tally.go)
+	lastFail  *pendingFailure // the last failure counted and not kept
+	done      bool
+	badInput  bool   // the run stopped on a problem with the scenario itself (Summary.BadInput)
+	limit     string // the limit that stopped the run (Summary.Limit)
+	steps     int
+	other     int // work of statements that are not API calls, in steps (budget too)
+	lastData  uint64
+	lastQuery d3d11.QueryData // GetData's whole answer (CallRecord.Query)
 	// got is what the last getter returned (IAGetVertexBuffers,
 	// PSGetShaderResources, ...), for expect got: object names, NULL,
 	// enum names and numbers.

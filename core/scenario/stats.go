@@ -20,14 +20,22 @@ type QueryResult struct {
 	Query string // the scenario's name of the query
 	Type  string // EVENT, OCCLUSION or TIMESTAMP
 	HR    string // S_OK, S_FALSE or an error
-	Value uint64 // the data, when HR is S_OK
+	Value uint64 // the data, when HR is S_OK (its first member)
+	// Data is the whole of the data (PIPELINE_STATISTICS'
+	// IAVertices=... CSInvocations=..., TIMESTAMP_DISJOINT's Frequency and
+	// Disjoint), when HR is S_OK.
+	Data string
 }
 
 // QueryResults returns every GetData so far, in order.
 func (r *Run) QueryResults() []QueryResult { return r.queries }
 
-func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
+func (r *Run) recordQuery(x *call, d d3d11.QueryData, hr hresult.HRESULT, err error) {
+	v := d.Value()
 	q := QueryResult{Line: x.st.Line, Query: r.names[x.query(0)], Value: v, HR: hr.Name()}
+	if hr == hresult.S_OK && err == nil {
+		q.Data = d.String()
+	}
 	if err != nil {
 		q.HR = hresult.Of(err).Name()
 	}
@@ -47,10 +55,10 @@ func (r *Run) recordQuery(x *call, v uint64, hr hresult.HRESULT, err error) {
 		if err != nil {
 			now = hresult.Of(err)
 		}
-		r.qdata[qq] = queryData{line: q.Line, hr: now, value: v}
+		r.qdata[qq] = queryData{line: q.Line, hr: now, value: v, data: d}
 	}
 	if x.query(0) != nil {
-		q.Type = map[d3d11.QueryType]string{d3d11.QueryEvent: "EVENT", d3d11.QueryOcclusion: "OCCLUSION", d3d11.QueryTimestamp: "TIMESTAMP"}[x.query(0).Type]
+		q.Type = x.query(0).Type.String()
 	}
 	if n := len(r.queries); n > 0 && r.queries[n-1].Line == q.Line && r.queries[n-1].N == q.N {
 		// Another poll of the same question replaces the last: a loop

@@ -142,6 +142,13 @@ var methods = map[string]map[string]*method{
 			return err
 		}},
 		"CreateQuery": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: execCreateQuery},
+		"CreatePredicate": {named: []param{{name: "Query", kind: pEnum, enum: "Query"}}, results: []string{tQuery}, exec: func(x *call) error {
+			q, err := x.dev().CreatePredicate(x.result(0), d3d11.QueryType(x.enumNamed("Query", 0)))
+			if err == nil {
+				x.bind(0, q)
+			}
+			return err
+		}},
 		// CheckFormatSupport: the answer is in its return events' args
 		// (support=...) and for `expect support has|lacks FLAGS`.
 		"CheckFormatSupport": {pos: []param{{name: "FORMAT", kind: pEnum, enum: "Format"}}, exec: func(x *call) error {
@@ -345,8 +352,8 @@ var methods = map[string]map[string]*method{
 			return err
 		}},
 		"GetData": {pos: []param{{name: "QUERY", kind: pObj, types: tQuery}}, exec: func(x *call) error {
-			v, hr, err := x.ctx().GetData(x.query(0))
-			x.run.lastData = v
+			v, hr, err := x.ctx().GetQueryData(x.query(0))
+			x.run.lastData, x.run.lastQuery = v.Value(), v
 			x.run.recordQuery(x, v, hr, err)
 			if err != nil {
 				return err
@@ -357,6 +364,17 @@ var methods = map[string]map[string]*method{
 			return nil
 		}},
 		"Flush": {exec: func(x *call) error { return x.ctx().Flush() }},
+		// SetPredication PRED VALUE: the draws, clears, copies and
+		// updates after it are skipped while PRED's data equals VALUE;
+		// NULL turns predication off.
+		"SetPredication": {pos: []param{{name: "PREDICATE", kind: pObj, types: tQuery, opt: true}, {name: "VALUE", kind: pBool, opt: true}},
+			exec: func(x *call) error { return x.ctx().SetPredication(x.query(0), x.boolPos(1)) }},
+		"GetPredication": {exec: func(x *call) error {
+			q, v := x.ctx().GetPredication()
+			err := got(x, []*d3d11.Query{q}, nil)
+			x.run.got = append(x.run.got, map[bool]string{false: "FALSE", true: "TRUE"}[v])
+			return err
+		}},
 		// Signal is ID3D11DeviceContext4::Signal: the driver's
 		// pfnSignalSynchronizationObjectCb queues it behind the work
 		// submitted so far.
@@ -389,6 +407,25 @@ var methods = map[string]map[string]*method{
 			r, err := x.obj(-1).(*d3d11.SwapChain).GetBuffer(x.uint(0))
 			if err == nil {
 				x.bind(0, r)
+			}
+			return err
+		}},
+		// ResizeBuffers [BufferCount=0] [Width=0] [Height=0] [NewFormat=UNKNOWN]:
+		// 0 and UNKNOWN keep what the swap chain has.
+		"ResizeBuffers": {named: []param{{name: "BufferCount", kind: pUint, opt: true}, {name: "Width", kind: pUint, opt: true},
+			{name: "Height", kind: pUint, opt: true}, {name: "NewFormat", kind: pEnum, enum: "Format", opt: true}},
+			exec: func(x *call) error {
+				return x.obj(-1).(*d3d11.SwapChain).ResizeBuffers(x.uintNamed("BufferCount"), x.uintNamed("Width"), x.uintNamed("Height"),
+					d3d11.Format(x.enumNamed("NewFormat", 0)))
+			}},
+		// GetDesc gives `expect got` Width Height Format BufferCount
+		// SwapEffect Windowed (IDXGISwapChain::GetDesc).
+		"GetDesc": {exec: func(x *call) error {
+			d, err := x.obj(-1).(*d3d11.SwapChain).GetDesc()
+			x.run.got = nil
+			if err == nil {
+				x.run.got = []string{fmt.Sprint(d.Width), fmt.Sprint(d.Height), d3d11.FormatName(d.Format), fmt.Sprint(d.BufferCount),
+					d3d11.EnumName("SwapEffect", uint32(d.SwapEffect)), map[bool]string{false: "FALSE", true: "TRUE"}[d.Windowed]}
 			}
 			return err
 		}},
@@ -696,6 +733,8 @@ func isNilObject(o d3d11.Object) bool {
 	case *d3d11.Shader:
 		return v == nil
 	case *d3d11.InputLayout:
+		return v == nil
+	case *d3d11.Query:
 		return v == nil
 	}
 	return false

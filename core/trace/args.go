@@ -78,6 +78,7 @@ const (
 	KeyStencilRef   // pfnSetDepthStencilState's StencilRef (when not 0)
 	KeyDst          // a present's destination allocation
 	KeyNext         // pfnRenderCb: the size of the next command buffer (asked for, then granted)
+	KeyData         // GetData's answer: the query's data (Name:value,... for a structure of several members)
 	keyCount
 )
 
@@ -94,7 +95,7 @@ var keyNames = [keyCount]string{
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
 	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref", KeyDst: "dst",
-	KeyNext: "next",
+	KeyNext: "next", KeyData: "data",
 }
 
 // String is the key's name in the text form.

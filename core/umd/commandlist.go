@@ -149,6 +149,8 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: command list from unknown deferred context %d", h)
 	}
 	cl.state, cl.dc = clValid, h
+	dc.predicationOff(dc) // a list leaves the GPU without predication
+	dc.pred = nil
 	cl.endNew = dc.onGPU.newState()
 	cl.words = append([]uint32(nil), dc.cmd.Words...)
 	cl.list = append([]ddi.AllocationListEntry(nil), dc.list...)
@@ -267,6 +269,8 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		return
 	}
 	d.busy()
+	d.predicationOff(d) // the list starts without predication
+	d.pred = nil
 	// State refresh inside CommandListExecute still shows what was bound;
 	// the driver looks again at its next DDI (refreshNext).
 	ddi.RefreshAll(d.cb, d.core)

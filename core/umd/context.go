@@ -34,7 +34,11 @@ type context struct {
 	list    []ddi.AllocationListEntry
 	listIdx map[ddi.HALLOCATION]int
 	ended   []*query // queries whose End rides on the recording
-	clCalls int      // bug=CL-SIZE
+	// Predication (queries.go): what SetPredication set (pred nil: none),
+	// and what the recording's last SET_PREDICATION set on the GPU.
+	pred, gpuPred           *query
+	predValue, gpuPredValue bool
+	clCalls                 int // bug=CL-SIZE
 	// onGPU: the bindings this context has set in the GPU state of the
 	// buffer being recorded. A binding the context no longer has (unbound,
 	// ClearState) must be unset there too, or the next draw would use it;
@@ -349,7 +353,7 @@ type vbSlot struct {
 
 const iaSlots = ddi.IAVertexInputResourceSlotCount
 
-func (c *context) resetState() { c.st = freshState() }
+func (c *context) resetState() { c.st, c.pred, c.predValue = freshState(), nil, false }
 
 // freshState is a context's state with nothing bound: D3D11's defaults,
 // blend factor 1 and every sample.
@@ -856,32 +860,6 @@ func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, sub uint32,
 		return
 	}
 	c.updateRegion(rec, r, sub, box, data, rowPitch, depthPitch, chunk)
-}
-
-func (c *context) queryBegin(rec recorder, q *query) {
-	if q == nil {
-		return
-	}
-	q.active, q.ended = true, false
-	if q.kind == ddi.QueryOcclusion {
-		rec.ensure(8, 2)
-		c.cmd.Query(isa.QueryOcclusionBegin, c.refAlloc(q.alloc, true, 8))
-	}
-}
-
-// queryEnd encodes the End of q; the caller notes that the recording
-// carries it.
-func (c *context) queryEnd(rec recorder, q *query) {
-	rec.ensure(8, 2)
-	switch q.kind {
-	case ddi.QueryOcclusion:
-		c.cmd.Query(isa.QueryOcclusionEnd, c.refAlloc(q.alloc, true, 0))
-	case ddi.QueryTimestamp:
-		c.cmd.Query(isa.QueryTimestamp, c.refAlloc(q.alloc, true, 0))
-	default:
-		c.cmd.Words = append(c.cmd.Words, uint32(isa.OpNop)<<24) // the End needs a buffer to ride on
-	}
-	q.active, q.ended = false, true
 }
 
 // report passes a create DDI's error to the runtime the only way a create

@@ -55,6 +55,10 @@ func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferr
 // starts, for CommandListExecute to split at. Each time the recording
 // outgrows another command-buffer's worth, the context is out of space and
 // lets the runtime work (rule AM-DC).
+//
+// A group carries its predication: while predication is on every group
+// sends SET_PREDICATION (the splice may put it in a fresh buffer, which
+// starts without), and the first group after it is turned off sends it off.
 func (c *deferredContext) ensure(words, _ int) {
 	c.groups = append(c.groups, len(c.cmd.Words))
 	if chunks := (len(c.cmd.Words) + words) / c.dev.cmdCap; chunks > c.chunks {
@@ -62,6 +66,9 @@ func (c *deferredContext) ensure(words, _ int) {
 		if !c.cfg.Bugs.Has(rules.AMDC) { // the bug: a deferred context never lets the runtime work
 			c.cb.PfnPerformAmortizedProcessingCb(c.core)
 		}
+	}
+	if c.pred != nil || c.gpuPred != nil {
+		c.emitPredication()
 	}
 }
 
@@ -390,6 +397,7 @@ func (c *deferredContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 // discard drops what the context recorded.
 func (c *deferredContext) discard() {
 	c.cmd.Words = c.cmd.Words[:0]
+	c.pred, c.gpuPred = nil, nil
 	c.onGPU = unknownGPU // the next list runs after whatever was bound before it
 	c.list = c.list[:0]
 	clear(c.listIdx)
@@ -549,6 +557,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 		return
 	}
 	c.resetNewState(c) // the nested list starts from the later state's defaults
+	c.pred = nil       // and without predication
 	bounds := append(append([]int(nil), cl.groups...), len(cl.words))
 	for i := 0; i+1 < len(bounds); i++ {
 		group := cl.words[bounds[i]:bounds[i+1]]

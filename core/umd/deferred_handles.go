@@ -87,7 +87,7 @@ func errImmediateOnly(name string) error {
 }
 
 func (c *deferredContext) Flush(ddi.HDEVICE) {}
-func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, uint32, *uint64) {
+func (c *deferredContext) QueryGetData(ddi.HDEVICE, ddi.HQUERY, []byte, uint32) {
 	c.report(errImmediateOnly("QueryGetData"))
 }
 func (c *deferredContext) PresentDXGI(ddi.HDEVICE, *ddi.PresentArg) error {

@@ -96,7 +96,7 @@ var tableEntries = []string{
 	"pfnDefaultConstantBufferUpdateSubresourceUP", "pfnVsSetConstantBuffers", "pfnPsSetShaderResources", "pfnPsSetShader",
 	"pfnPsSetSamplers", "pfnVsSetShader", "pfnDrawIndexed", "pfnDraw", "pfnIaSetVertexBuffers", "pfnIaSetIndexBuffer",
 	"pfnIaSetTopology", "pfnSetBlendState", "pfnSetDepthStencilState", "pfnSetRasterizerState", "pfnQueryBegin",
-	"pfnQueryEnd", "pfnQueryGetData", "pfnSetRenderTargets", "pfnSetViewports", "pfnSetScissorRects", "pfnFlush", "pfnResourceMap",
+	"pfnQueryEnd", "pfnQueryGetData", "pfnSetPredication", "pfnSetRenderTargets", "pfnSetViewports", "pfnSetScissorRects", "pfnFlush", "pfnResourceMap",
 	"pfnResourceUnmap", "pfnResourceCopy", "pfnResourceUpdateSubresourceUP", "pfnClearRenderTargetView",
 	"pfnClearDepthStencilView", "pfnCommandListExecute", "pfnIaSetInputLayout", "pfnDrawInstanced", "pfnDrawIndexedInstanced",
 	"pfnDrawInstancedIndirect", "pfnDrawIndexedInstancedIndirect", "pfnVsSetShaderResources", "pfnVsSetSamplers",
@@ -387,15 +387,18 @@ func (d *Device) DestroyDepthStencilView(_ ddi.HDEVICE, h ddi.HDEPTHSTENCILVIEW)
 
 func (c *context) CalcPrivateQuerySize(ddi.QueryType) int { return sizeQuery }
 
-// createQuery allocates 16 bytes of CPU-visible memory the GPU writes
-// occlusion counts and timestamps into.
+// createQuery allocates the CPU-visible memory the GPU writes the query's
+// results into (queries.go: queryMemory).
 func (d *Device) createQuery(_ ddi.HDEVICE, t ddi.QueryType, h ddi.HQUERY, rt uint32) error {
 	if err := d.injectedErr("CreateQuery"); err != nil {
 		return err
 	}
+	if !t.Known() {
+		return hresult.Errorf(hresult.E_INVALIDARG, "umd: CreateQuery of an unknown D3D11_QUERY %d", t)
+	}
 	q := &query{kind: t}
-	if t != ddi.QueryEvent {
-		cb := ddi.AllocateCb{Allocations: []ddi.AllocationInfo{{Size: 16, CPUVisible: true, Width: 16, Height: 1, Pitch: 16, Obj: fmt.Sprintf("query%d", h)}}}
+	if n := queryMemory(t); n > 0 {
+		cb := ddi.AllocateCb{Allocations: []ddi.AllocationInfo{{Size: n, CPUVisible: true, Width: uint32(n), Height: 1, Pitch: uint32(n), Obj: fmt.Sprintf("query%d", h)}}}
 		if err := d.cb.PfnAllocateCb(d.rt, &cb); err != nil {
 			return err
 		}

@@ -119,10 +119,10 @@ func (s *serialised) QueryEnd(h ddi.HDEVICE, q ddi.HQUERY) {
 	s.Device.QueryEnd(h, q)
 }
 
-func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, flags uint32, data *uint64) {
+func (s *serialised) QueryGetData(h ddi.HDEVICE, q ddi.HQUERY, data []byte, flags uint32) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	s.Device.QueryGetData(h, q, flags, data)
+	s.Device.QueryGetData(h, q, data, flags)
 }
 
 func (s *serialised) Flush(h ddi.HDEVICE) {

@@ -53,7 +53,17 @@ var (
 // ensure makes room for a command: when the command buffer or the allocation
 // list cannot take it, the UMD submits what it has with pfnRenderCb, without
 // a Flush from the application (WDDM operation flow, step 8; rule WDDM-FULL).
+//
+// The GPU's predication goes with it: SET_PREDICATION is sent first when
+// the command buffer's predication is not what the context set (a fresh
+// buffer starts without).
 func (d *immediateContext) ensure(words, allocs int) {
+	pw, pa := d.predicationRoom()
+	d.room(words+pw, allocs+pa)
+	d.syncPredication()
+}
+
+func (d *immediateContext) room(words, allocs int) {
 	if len(d.cmd.Words)+words <= d.cmdCap && len(d.list)+allocs <= d.listCap || len(d.cmd.Words) == 0 || d.cfg.Bugs.Has(rules.WDDMFull) {
 		// (the WDDM-FULL bug lets the buffer grow in place past what
 		// the runtime gave)
@@ -306,10 +316,14 @@ func (d *immediateContext) QueryEnd(_ ddi.HDEVICE, h ddi.HQUERY) {
 // DXGI_DDI_ERR_WASSTILLDRAWING in a call to pfnSetErrorCb to indicate that
 // the query is not finished yet" ("PFND3D10DDI_QUERYGETDATA"). The DDI
 // returns nothing; once the query is done it writes the data.
-func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32, data *uint64) {
+func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, data []byte, _ uint32) {
 	q := d.query(h)
 	if q == nil || !q.ended {
 		d.report(hresult.Errorf(hresult.E_INVALIDARG, "umd: QueryGetData of a query that was never ended"))
+		return
+	}
+	if err := checkDataSize(q, data); err != nil {
+		d.report(err)
 		return
 	}
 	d.busy()
@@ -321,7 +335,7 @@ func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32, d
 		return
 	}
 	if q.kind == ddi.QueryEvent {
-		*data = 1
+		queryData(q, nil, data)
 		return
 	}
 	lk := ddi.LockCb{Allocation: q.alloc}
@@ -329,12 +343,8 @@ func (d *immediateContext) QueryGetData(_ ddi.HDEVICE, h ddi.HQUERY, _ uint32, d
 		d.report(mapError(err))
 		return
 	}
-	var v uint64
-	for i := 0; i < 8 && i < len(lk.Data); i++ {
-		v |= uint64(lk.Data[i]) << (8 * i)
-	}
+	queryData(q, lk.Data, data)
 	d.cb.PfnUnlockCb(d.rt, q.alloc)
-	*data = v
 }
 
 // Flush submits the command buffer with pfnRenderCb (WDDM operation flow, step 9) and
@@ -480,7 +490,10 @@ func (d *immediateContext) RotateResourceIdentitiesDXGI(_ ddi.HDEVICE, res []ddi
 func (d *immediateContext) submit() error {
 	if d.foreign != 0 {
 		// A rogue command: write into an allocation of another device, or
-		// across the end of one of its own.
+		// across the end of one of its own (never predicated).
+		if d.gpuPred != nil {
+			d.cmd.SetPredication(isa.NullAddress, false)
+		}
 		if d.overrun != 0 {
 			d.cmd.Fill(d.refAlloc(d.foreign, true, d.foreignOff), overrunBytes, 0xdeadbeef)
 			d.cmd.Write(d.refAlloc(d.foreign, true, d.overrun), []byte{0xef, 0xbe, 0xad, 0xde})
@@ -500,6 +513,7 @@ func (d *immediateContext) submit() error {
 	d.ended = d.ended[:0]
 	d.cmd.Words = d.cmd.Words[:0]
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
+	d.gpuPred = nil         // and without predication
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the

@@ -1,6 +1,7 @@
 package umd
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -275,9 +276,9 @@ func TestQueryEndRidesOnTheBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	getData := func() (uint64, error) {
-		var v uint64
-		err := createErr(d, func() { d.QueryGetData(hDev, hq, 0, &v) })
-		return v, err
+		b := make([]byte, 4)
+		err := createErr(d, func() { d.QueryGetData(hDev, hq, b, 0) })
+		return uint64(binary.LittleEndian.Uint32(b)), err
 	}
 	if _, err := getData(); hresult.Of(err) != hresult.E_INVALIDARG {
 		t.Errorf("GetData before End: %v", err)

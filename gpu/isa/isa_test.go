@@ -76,6 +76,7 @@ func every() (Builder, [][]int) {
 	one(b.SetView(1, 0xd000, ViewTex2DArray, FmtRGBA8, 8, 8, 3, 4, 1|3<<16, 0|3<<16))
 	b.SetSamplerEx(2, 0x55, AddrWrap, AddrMirrorOnce, AddrBorder, -0.5, 8, CmpLessEqual, [4]float32{0, 0.5, 1, 1}, 0, 6)
 	one()
+	one(b.SetPredication(0xf000, true))
 	return b, at
 }
 

@@ -79,6 +79,7 @@ var opcodes = []struct {
 	{OpSetViewportN, "SET_VIEWPORT_N", 7}, {OpSetDepthBias, "SET_DEPTH_BIAS", 3}, {OpDrawIndirect, "DRAW_INDIRECT", 2},
 	{OpDrawIndexedIndirect, "DRAW_INDEXED_INDIRECT", 2}, {OpSetTexStage, "SET_TEX_STAGE", 8}, {OpSetSamplerStage, "SET_SAMPLER_STAGE", 6},
 	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
+	{OpSetPredication, "SET_PREDICATION", 3},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -56,6 +56,8 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v value=%d", p.Op, p.Addr(0))
 	case OpQuery:
 		return fmt.Sprintf("%v kind=%d addr=%#x", p.Op, a[0], p.Addr(1))
+	case OpSetPredication:
+		return fmt.Sprintf("%v addr=%#x value=%d", p.Op, p.Addr(0), a[2])
 	case OpFill:
 		return fmt.Sprintf("%v dst=%#x n=%d value=%#x", p.Op, p.Addr(0), a[2], a[3])
 	case OpDrawInstanced:
@@ -163,7 +165,7 @@ func AddrFields(op Opcode) []int {
 		return addr0
 	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1
-	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect:
+	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication:
 		return addr0
 	case OpSetTexStage:
 		return addr2
