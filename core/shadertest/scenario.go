@@ -183,11 +183,24 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			if r.Kind == "dsv" {
 				bind = "DEPTH_STENCIL"
 			}
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s", tex, r.Width, r.Height, r.Format, bind)
+			data := ""
+			if r.Kind == "rtv" && r.Start != nil {
+				s.add(role{}, "# the target starts as the earlier cases of the file left it (the last to draw: %s)", r.Start.From)
+				if r.Start.Data != nil {
+					data = " Data=" + u32List(r.Start.Data, len(r.Start.Data))
+				}
+			}
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s%s", tex, r.Width, r.Height, r.Format, bind, data)
 			if r.Kind == "rtv" {
 				rtv = tex
 				s.add(rr, "%s = dev.CreateRenderTargetView %s_tex", tex, tex)
-				s.add(rr, "imm.ClearRenderTargetView %s 0 0 0 0", tex)
+				switch {
+				case r.Start == nil:
+					s.add(rr, "imm.ClearRenderTargetView %s 0 0 0 0", tex)
+				case r.Start.Data == nil:
+					v := r.Start.Clear
+					s.add(rr, "imm.ClearRenderTargetView %s %s %s %s %s", tex, fmtFloat(v[0]), fmtFloat(v[1]), fmtFloat(v[2]), fmtFloat(v[3]))
+				}
 			} else {
 				dsv = tex
 				s.add(rr, "%s = dev.CreateDepthStencilView %s_tex", tex, tex)

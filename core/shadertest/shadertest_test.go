@@ -13,6 +13,10 @@ import (
 // case's outcome and what its reason names.
 func TestOwnFiles(t *testing.T) {
 	want := map[string]struct{ outcome, reason string }{
+		"carry.shader_test:15":   {Pass, ""},
+		"carry.shader_test:29":   {Pass, ""},
+		"carry.shader_test:47":   {Pass, ""},
+		"carry.shader_test:61":   {Pass, ""},
 		"compile.shader_test:3":  {Pass, "(6,12): error X3004: undeclared identifier 'undeclared'"},
 		"compile.shader_test:9":  {Accepted, "compiled (ps_4_0)"},
 		"compile.shader_test:16": {Pass, ""},
@@ -67,7 +71,7 @@ func TestOwnFiles(t *testing.T) {
 		}
 	}
 	all, _ := rep.Tally()
-	if all.Pass != 8 || all.Wrong != 1 || all.NotApplicable != 2 || all.Applicable() != 12 {
+	if all.Pass != 12 || all.Wrong != 1 || all.NotApplicable != 2 || all.Applicable() != 16 {
 		t.Errorf("tally %+v", all)
 	}
 }
@@ -217,4 +221,41 @@ func FuzzParse(f *testing.F) {
 			_ = c.unsupported()
 		}
 	})
+}
+
+// TestCarriedTargets: a case starts from what the file's earlier cases
+// left in its render target (a clear to one colour, or the texels of a
+// small target), and its scenario, run on its own as a shared link would
+// be, passes with them.
+func TestCarriedTargets(t *testing.T) {
+	src, err := os.ReadFile("testdata/carry.shader_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{}
+	rep.RunFile("carry.shader_test", src, Options{Scenarios: true})
+	want := map[string]string{
+		"carry.shader_test:15": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:29": "imm.ClearRenderTargetView rtv0 0.25 0.5 0.75 1",
+		"carry.shader_test:47": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:61": "BindFlags=RENDER_TARGET Data=u32[",
+	}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("%d cases, want %d", len(rep.Results), len(want))
+	}
+	for _, r := range rep.Results {
+		if r.Outcome != Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Outcome, r.Reason)
+		}
+		if !strings.Contains(r.Scenario, want[r.Name]) {
+			t.Errorf("%s: the scenario lacks %q:\n%s", r.Name, want[r.Name], r.Scenario)
+		}
+		s, err := scenario.Load(r.Name, []byte(r.Scenario))
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		if sum := scenario.NewRun(s, scenario.Overrides{}).Finish(); len(sum.Failures) > 0 {
+			t.Errorf("%s on its own: %v", r.Name, sum.Failures)
+		}
+	}
 }
