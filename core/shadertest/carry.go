@@ -89,12 +89,15 @@ func (k *carrier) after(c *Case, res *Result, run *scenario.Run) {
 	if k.held == nil {
 		k.held = map[string][]heldTarget{}
 	}
+	// A case without probes leaves its draws recorded and unsubmitted:
+	// flush them and let the GPU finish, as the next case's draw would.
+	settled := run != nil && run.Settle() == nil
 	for _, r := range c.Resources {
 		if r.Kind != "rtv" {
 			continue
 		}
 		h := heldTarget{model: c.Model, maxModel: c.MaxModel, from: c.Name(), why: "which did not run here"}
-		if run != nil && (res.Outcome == Pass || res.Outcome == Wrong) {
+		if settled && (res.Outcome == Pass || res.Outcome == Wrong) {
 			h.why = fmt.Sprintf("which is too large to carry (%dx%d texels, not one colour)", r.Width, r.Height)
 			if h.contents = readTarget(run, r); h.contents != nil {
 				h.contents.From = c.Name()
@@ -105,8 +108,8 @@ func (k *carrier) after(c *Case, res *Result, run *scenario.Run) {
 	}
 }
 
-// readTarget reads a render target at the end of a case's run (the run
-// has waited for the GPU); nil when it cannot be carried.
+// readTarget reads a render target at the end of a case's run (settled:
+// the GPU has done the run's work); nil when it cannot be carried.
 func readTarget(run *scenario.Run, r *Resource) *Contents {
 	obj, _ := run.Object(fmt.Sprintf("rtv%d_tex", r.Slot)).(*d3d11.Resource)
 	if obj == nil || !obj.Alive() || r.TexelSize%4 != 0 {
@@ -126,12 +129,13 @@ func readTarget(run *scenario.Run, r *Resource) *Contents {
 	for i := per; i < len(words) && same; i++ {
 		same = words[i] == words[i%per]
 	}
-	// One colour of a 32-bit float format: a clear gives its bits back.
+	// One colour of a 32-bit float format: a clear gives its bits back
+	// (a finite colour: the scenario's clear takes numbers).
 	if same && r.DataType == "float" && strings.HasPrefix(r.Format, "R32") {
 		c := &Contents{}
 		for i := 0; i < per; i++ {
 			f := math.Float32frombits(words[i])
-			if f != f {
+			if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
 				same = false
 			}
 			c.Clear[i] = f
