@@ -93,7 +93,7 @@ func (g *gen) internalFn(key, src string) *funcDecl {
 		return fn
 	}
 	var diags []Diag
-	lx := &lexer{file: "<intrinsic>", diags: &diags}
+	lx := &lexer{file: "<intrinsic>", diags: &diags, lim: DefaultLimits()}
 	f := parse(lx.tokenize([]byte(src)), "<intrinsic>", &diags)
 	var fn *funcDecl
 	if f != nil && len(diags) == 0 && len(f.funcs) > 0 {
