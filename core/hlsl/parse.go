@@ -166,7 +166,7 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct" || unsupportedType(t.text) != ""
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -387,6 +387,11 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 			panic(bailout{})
 		}
 		ps.fail(t)
+	}
+	if why := unsupportedType(t.text); why != "" {
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
+			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		panic(bailout{})
 	}
 	ps.p++
 	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
