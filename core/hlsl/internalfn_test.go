@@ -14,6 +14,9 @@ func TestExpandedIntrinsics(t *testing.T) {
 		"faceforward(v.xyz, v.yzw, v.zwx).xyzz", "modf(v, ip)", "refract(v.xyz, v.yzw, v.w).xyzz", "lit(v.x, v.y, v.z)",
 		"dst(v, v.wzyx)", "determinant(float2x2(v))", "determinant(float3x3(v.xyz, v.yzw, v.zwx))",
 		"determinant(float4x4(v, v.yzwx, v.zwxy, v.wxyz))",
+		// fxc's determinant of a scalar, of a 1xN or Nx1 matrix (its first
+		// value) and of a matrix that is not square (its leading square).
+		"determinant(v.x)", "determinant(float2x1(v.xy))", "determinant(float3x4(v, v.yzwx, v.zwxy))",
 	}
 	for _, c := range calls {
 		src := "float4 main(float4 v : TEXCOORD0) : SV_Target {\n    float4 ip;\n    return " + c + ";\n}"
