@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -467,7 +468,10 @@ func (ps *parser) cbuffer() *cbufferDecl {
 	name := ps.ident()
 	c := &cbufferDecl{pos: pos{t.line, t.col}, name: name.text}
 	if ps.accept(":") {
-		c.register = ps.register()
+		c.regs = ps.addRegister(c.regs)
+		for ps.accept(":") {
+			c.regs = ps.addRegister(c.regs)
+		}
 	}
 	ps.expect("{")
 	for !ps.accept("}") {
@@ -487,13 +491,45 @@ func (ps *parser) cbuffer() *cbufferDecl {
 	return c
 }
 
-// register parses "register(t0)" after the colon and returns "t0".
-func (ps *parser) register() string {
-	ps.expect("register")
+// register parses "register(t0)", "register(ps, t0)", "register(ps_5_0,
+// t[0])" or "register(ps[2], c1)" after the colon. A profile is written
+// in lower case; a reservation with a bind point in brackets after its
+// profile is parsed and then ignored, as fxc ignores it.
+func (ps *parser) register() regSpec {
+	t := ps.expect("register")
 	ps.expect("(")
 	r := ps.ident()
+	spec := regSpec{pos: pos{t.line, t.col}}
+	if ps.is("[") || ps.is(",") {
+		spec.profile = r.text
+		if ps.accept("[") {
+			ps.expr()
+			ps.expect("]")
+			spec.ignored = true
+		}
+		ps.expect(",")
+		r = ps.ident()
+	}
+	spec.reg = strings.ToLower(r.text)
+	if ps.accept("[") {
+		n := ps.next()
+		if n.kind != tInt {
+			ps.fail(n)
+		}
+		spec.reg += strconv.FormatInt(int64(n.ival), 10)
+		ps.expect("]")
+	}
 	ps.expect(")")
-	return strings.ToLower(r.text)
+	return spec
+}
+
+// addRegister parses a register annotation and adds it to the list
+// unless fxc ignores it.
+func (ps *parser) addRegister(regs []regSpec) []regSpec {
+	if r := ps.register(); !r.ignored {
+		regs = append(regs, r)
+	}
+	return regs
 }
 
 // varRest parses what follows a declared name: array sizes, semantics,
@@ -508,7 +544,7 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 	for ps.accept(":") {
 		switch {
 		case ps.is("register"):
-			v.register = ps.register()
+			v.regs = ps.addRegister(v.regs)
 		case ps.is("packoffset"):
 			ps.next()
 			ps.expect("(")
