@@ -167,7 +167,15 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct" || unsupportedType(t.text) != ""
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
+}
+
+// isUnsupportedType reports whether t names a type this compiler lacks
+// (double, uint64_t ...) where a type is expected: fxc lets "double" be a
+// variable's name too, so only a declaration, a cast or a constructor is
+// taken for the type.
+func (ps *parser) isUnsupportedType(t token) bool {
+	return t.kind == tIdent && unsupportedType(t.text) != ""
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -382,17 +390,17 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		// "struct S x;" names an already declared struct.
 	}
 	t := ps.peek()
+	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
+			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		panic(bailout{})
+	}
 	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
 		if t.kind == tIdent && !keywords[t.text] {
 			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
 		}
 		ps.fail(t)
-	}
-	if why := unsupportedType(t.text); why != "" {
-		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
-			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
-		panic(bailout{})
 	}
 	ps.p++
 	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
@@ -759,7 +767,7 @@ func (ps *parser) simpleStmt() Stmt {
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
-		t.text == "struct" {
+		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent {
 		m := ps.modifiers()
 		if m.uniform || m.inout != "" {
 			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")
@@ -845,7 +853,7 @@ func (ps *parser) unary() Expr {
 			return &unaryExpr{pos: p, op: t.text, x: ps.unary()}
 		case "(":
 			// A cast: '(' type ')' unary.
-			if n := ps.peekN(1); ps.isTypeName(n) || n.kind == tIdent && modifiers[n.text] {
+			if n := ps.peekN(1); ps.isTypeName(n) || n.kind == tIdent && modifiers[n.text] || ps.isUnsupportedType(n) && ps.peekN(2).text == ")" {
 				save := ps.p
 				ps.next()
 				m := ps.modifiers()
@@ -924,7 +932,7 @@ func (ps *parser) primary() Expr {
 			ps.next()
 			return &boolLit{pos: p, v: t.text == "true"}
 		}
-		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" {
+		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(" {
 			typ := ps.typeSpec(mods{})
 			if !ps.is("(") {
 				ps.fail(ps.peek())

@@ -26,7 +26,9 @@ var regStages = map[string]bool{"vs": true, "ps": true, "gs": true, "hs": true, 
 // the target's stage or exact profile, or with none, applies; two that
 // apply and differ, two for the same profile that differ, or an
 // unqualified one beside another that differs, are an error (fxc does not
-// let a more specific profile take precedence).
+// let a more specific profile take precedence). Of reservations in
+// different groups (register(i0) : register(c1)) the last that applies is
+// kept.
 func pickRegister(name string, regs []regSpec, target string) (string, *Diag) {
 	bad := func(r regSpec, msg string, args ...any) (string, *Diag) {
 		return "", &Diag{Line: r.line, Col: r.col, Code: eSyntax, Msg: cutText(fmt.Sprintf(msg, args...))}
@@ -40,9 +42,11 @@ func pickRegister(name string, regs []regSpec, target string) (string, *Diag) {
 			return bad(r, "syntax error: unknown profile '%s' in the register reservation of '%s'", r.profile, name)
 		}
 	}
+	// Reservations of different register groups (c1 beside i0) do not
+	// conflict.
 	for i, a := range regs {
 		for _, b := range regs[i+1:] {
-			if a.reg != b.reg && (a.profile == b.profile || a.profile == "" || b.profile == "") {
+			if a.reg != b.reg && a.reg[:1] == b.reg[:1] && (a.profile == b.profile || a.profile == "" || b.profile == "") {
 				return bad(b, "conflicting register reservations for '%s': %s and %s", name, a.reg, b.reg)
 			}
 		}
@@ -52,7 +56,7 @@ func pickRegister(name string, regs []regSpec, target string) (string, *Diag) {
 		if r.profile != "" && r.profile != target[:2] && r.profile != target {
 			continue
 		}
-		if picked != "" && picked != r.reg {
+		if picked != "" && picked != r.reg && picked[:1] == r.reg[:1] {
 			return bad(r, "conflicting register reservations for '%s' in %s: %s and %s", name, target, picked, r.reg)
 		}
 		picked = r.reg

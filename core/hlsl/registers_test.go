@@ -24,6 +24,7 @@ func TestProfileRegisters(t *testing.T) {
 		{"register(ps, t[3])", "ps_4_0", 3, ""},
 		{"register(ps, t3) : register(ps, t3)", "ps_4_0", 3, ""},
 		{"register(ps[2], t3)", "ps_4_0", 0, ""},
+		{"register(s1) : register(t3)", "ps_4_0", 3, ""},
 		{"register(ps, t3) : register(ps_5_0, t2)", "ps_5_0", -1, "(2,36): error X3000: conflicting register reservations for 'tex' in ps_5_0: t3 and t2"},
 		{"register(ps_4_0, t3) : register(t2)", "ps_4_1", -1, "conflicting register reservations for 'tex': t3 and t2"},
 		{"register(vs, t3) : register(vs, t2)", "ps_4_0", -1, "conflicting register reservations for 'tex': t3 and t2"},

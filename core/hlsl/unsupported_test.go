@@ -15,6 +15,8 @@ func TestUnsupportedTypes(t *testing.T) {
 		{"double4x4 m;\nfloat4 main() : SV_Target { return 0; }", "t.hlsl(1,1): error X3000: not supported by this compiler: 'double4x4' (64-bit floats)"},
 		{"float4 main(float4 p : SV_Position) : SV_Target {\n    return (double)p.x;\n}", "t.hlsl(2,13): error X3000: not supported by this compiler: 'double' (64-bit floats)"},
 		{"uint64_t u;\nfloat4 main() : SV_Target { return 0; }", "t.hlsl(1,1): error X3000: not supported by this compiler: 'uint64_t' (64-bit integers)"},
+		{"float4 main(float4 p : SV_Position) : SV_Target {\n    return double2(p.xy).xyxy;\n}", "t.hlsl(2,12): error X3000: not supported by this compiler: 'double2' (64-bit floats)"},
+		{"uint64_t2 main() : SV_Target { return 0; }", "t.hlsl(1,1): error X3000: not supported by this compiler: 'uint64_t2' (64-bit integers)"},
 	} {
 		_, err := Compile([]byte(c.src), "t.hlsl", "main", "ps_5_0")
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -24,6 +26,7 @@ func TestUnsupportedTypes(t *testing.T) {
 	for _, src := range []string{
 		"float4 main(float4 p : SV_Position) : SV_Target {\n    float doubled = 2 * p.x;\n    return doubled;\n}",
 		"float double5;\nfloat4 main() : SV_Target { return double5; }",
+		"float4 main() : SV_Target {\n    float4 double = float4(1, 2, 3, 4);\n    return double;\n}",
 	} {
 		if _, err := Compile([]byte(src), "t.hlsl", "main", "ps_5_0"); err != nil {
 			t.Errorf("%q: %v", src, err)
