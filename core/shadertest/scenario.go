@@ -65,8 +65,8 @@ func (c *Case) unsupported() string {
 		switch {
 		case r.Kind == "uav":
 			return "unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
-		case r.Kind == "srv" && r.Dim == "buffer":
-			return "buffer shader-resource views ([srv " + strconv.Itoa(r.Slot) + "] of a buffer)"
+		case r.Kind == "srv" && r.Dim == "buffer" && (r.Raw || r.Stride > 0 || r.TexelSize == 0):
+			return "raw or structured buffer views ([srv " + strconv.Itoa(r.Slot) + "])"
 		case r.Samples > 1:
 			return "multisampled resources"
 		case r.Kind == "rtv" && r.Slot > 0:
@@ -204,6 +204,13 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			}
 		case "srv":
 			name := fmt.Sprintf("srv%d", r.Slot)
+			if r.Dim == "buffer" {
+				// A typed buffer view (Buffer<float4>) over the texels.
+				s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=SHADER_RESOURCE Data=%s", name, r.words()*4, u32List(r.Data, r.words()))
+				s.add(rr, "%s = dev.CreateShaderResourceView %s_tex Format=%s ViewDimension=BUFFER", name, name, r.Format)
+				s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
+				continue
+			}
 			data, levels := "", ""
 			if len(r.Data) > 0 {
 				data = " Data=" + u32List(r.Data, r.words())
@@ -397,7 +404,7 @@ func fmtFloat(f float32) string {
 // turn (the order of [srv]'s data and of the scenario's Data).
 func (r *Resource) words() int {
 	n := 0
-	w, h := r.Width, r.Height
+	w, h := r.Width, max(r.Height, 1)
 	for l := 0; l < max(r.Levels, 1); l++ {
 		n += w * h * r.TexelSize / 4
 		w, h = max(w/2, 1), max(h/2, 1)
