@@ -224,7 +224,10 @@ func (u *texUnit) general(v *texView, sm *sampler, q *shader.TexQuery) {
 		case shader.TexGather, shader.TexGatherCmp:
 			r = v.gather(sm, q, l)
 		case shader.TexLOD:
+			// x is clamped to the view's levels too (CalculateLevelOfDetail
+			// of a 3-level view is at most 2), y is not.
 			lod, raw := v.lod(sm, q, l, 0)
+			lod = min(max(lod, 0), float64(max(v.nmips, 1)-1))
 			r = [4]uint32{math.Float32bits(float32(lod)), math.Float32bits(float32(raw)), 0, 0}
 		default:
 			r = v.sample(sm, q, l)

@@ -178,8 +178,9 @@ type varDecl struct {
 	arrayLen  []Expr
 	init      Expr
 	semantic  string
-	register  string // t0, s0, b0, c0 (a global's register)
-	packoff   string // c1.y
+	register  string    // t0, s0, b0, c0 (a global's register, as regs resolve for the target)
+	regs      []regSpec // the register(...) annotations as written
+	packoff   string    // c1.y
 	static    bool
 	constQ    bool
 	uniform   bool
@@ -197,7 +198,8 @@ type structDecl struct {
 type cbufferDecl struct {
 	pos
 	name     string
-	register string
+	register string    // b0, as registers resolve for the target
+	regs     []regSpec // the register(...) annotations as written
 	vars     []*varDecl
 }
 

@@ -159,8 +159,12 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		d = dxbc.Texture(uint32(o.Index))
 	case FileSamp:
 		if in.Op == OpGather4 || in.Op == OpGather4C || in.Op == OpGather4Po || in.Op == OpGather4PoC {
-			// The channel a gather reads, as the sampler's swizzle.
-			return dxbc.Sampler(uint32(o.Index)).Select(o.Swz[0]), nil
+			// The channel a gather reads, as the sampler's selected
+			// component (s0.y: GatherGreen), as fxc writes it: a
+			// sampler operand of four components.
+			s := dxbc.Sampler(uint32(o.Index))
+			s.Components = 4
+			return s.Select(o.Swz[0]), nil
 		}
 		return dxbc.Sampler(uint32(o.Index)), nil
 	default:

@@ -162,6 +162,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if f == nil || len(diags) > 0 {
 		return nil, Errors(diags)
 	}
+	if diags = resolveRegisters(f, file, target); len(diags) > 0 {
+		return nil, Errors(diags)
+	}
 	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{},
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals

@@ -93,7 +93,7 @@ func (g *gen) internalFn(key, src string) *funcDecl {
 		return fn
 	}
 	var diags []Diag
-	lx := &lexer{file: "<intrinsic>", diags: &diags}
+	lx := &lexer{file: "<intrinsic>", diags: &diags, lim: DefaultLimits()}
 	f := parse(lx.tokenize([]byte(src)), "<intrinsic>", &diags)
 	var fn *funcDecl
 	if f != nil && len(diags) == 0 && len(f.funcs) > 0 {
@@ -397,12 +397,17 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		if len(args) != 1 {
 			return noMatch()
 		}
+		// fxc takes the determinant of the leading square of a matrix
+		// that is not square (a float3x4's first three columns), and a
+		// scalar's or a 1xN matrix's is its (first) value.
 		t := args[0].t
-		n := t.Rows
-
-		if t.Kind != KMatrix || t.Rows != t.Cols || n < 2 {
+		if t.Kind == KScalar || t.Kind == KMatrix && min(t.Rows, t.Cols) == 1 {
+			return g.convert(p, args[0], scalarT(Float), false), true
+		}
+		if t.Kind != KMatrix {
 			return noMatch()
 		}
+		n := min(t.Rows, t.Cols)
 		m := g.convert(p, args[0], matT(Float, n, n), false)
 		key := fmt.Sprintf("determinant%dx%d", n, n)
 		repl := []string{"SCALAR", "float"}

@@ -419,3 +419,19 @@ float4 main(float4 c : COLOR) : SV_Target {
 		t.Errorf("not flattened and vectorised:\n%s", got)
 	}
 }
+
+// TestSLPImmediateModifiers: two instructions packed into one keep each
+// lane's immediate with its modifiers: ref - d beside ref + d packs to
+// l(-d, d), for floats and for integers.
+func TestSLPImmediateModifiers(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"float ref;\nfloat4 main() : SV_Target {\n    float d = 0.25;\n    float2 v = float2(ref - d, ref + d);\n    return v.xyxy * v.yxyx;\n}", "add r0.xy, cb0[0].xx, l(-0.25, 0.25)"},
+		{"int ref;\nfloat4 main() : SV_Target {\n    int d = 3;\n    int2 v = int2(ref - d, ref + d);\n    return float4(v.xyxy * v.yxyx);\n}", "l(-3, 3)"},
+	} {
+		r := compileOK(t, c.src, "main", "ps_4_0")
+		text := r.Program.String()
+		if !strings.Contains(text, c.want) {
+			t.Errorf("want %q in\n%s", c.want, text)
+		}
+	}
+}

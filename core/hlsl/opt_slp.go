@@ -164,7 +164,10 @@ func vectorizeRun(run []Instr, temps int, single []bool, remap map[[2]int][2]int
 		c := firstLane(x.Dst[0].Mask)
 		o := x.Src[k]
 		if o.File == FileImm {
-			return eff{o: Operand{File: FileImm, Imm: [4]uint32{o.Imm[c]}, Float: o.Float}, lane: 0}
+			// The lane's value with the operand's modifiers applied (abs,
+			// then negation, as the hardware reads them): -l(d) beside
+			// l(d) packs to l(-d, d), not to l(d, d).
+			return eff{o: Operand{File: FileImm, Imm: [4]uint32{immLane(o, c, floatOp(x.Op))}, Float: o.Float}, lane: 0}
 		}
 		l := int(o.Swz[c] & 3)
 		if o.File == FileTemp {
@@ -527,4 +530,27 @@ func cyclic(deps [][]int, group []int, n int) bool {
 		}
 	}
 	return done != total
+}
+
+// immLane is lane c of an immediate operand with its Abs and Neg applied
+// (on the sign bit where the instruction reads floats, as two's complement
+// otherwise).
+func immLane(o Operand, c int, float bool) uint32 {
+	v := o.Imm[c]
+	if float {
+		if o.Abs {
+			v &^= 1 << 31
+		}
+		if o.Neg {
+			v ^= 1 << 31
+		}
+		return v
+	}
+	if o.Abs && int32(v) < 0 {
+		v = -v
+	}
+	if o.Neg {
+		v = -v
+	}
+	return v
 }

@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -167,6 +168,14 @@ func (ps *parser) isTypeName(t token) bool {
 		return false
 	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
+}
+
+// isUnsupportedType reports whether t names a type this compiler lacks
+// (double, uint64_t ...) where a type is expected: fxc lets "double" be a
+// variable's name too, so only a declaration, a cast or a constructor is
+// taken for the type.
+func (ps *parser) isUnsupportedType(t token) bool {
+	return t.kind == tIdent && unsupportedType(t.text) != ""
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -381,6 +390,11 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		// "struct S x;" names an already declared struct.
 	}
 	t := ps.peek()
+	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
+			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		panic(bailout{})
+	}
 	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
 		if t.kind == tIdent && !keywords[t.text] {
 			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
@@ -462,7 +476,10 @@ func (ps *parser) cbuffer() *cbufferDecl {
 	name := ps.ident()
 	c := &cbufferDecl{pos: pos{t.line, t.col}, name: name.text}
 	if ps.accept(":") {
-		c.register = ps.register()
+		c.regs = ps.addRegister(c.regs)
+		for ps.accept(":") {
+			c.regs = ps.addRegister(c.regs)
+		}
 	}
 	ps.expect("{")
 	for !ps.accept("}") {
@@ -482,13 +499,45 @@ func (ps *parser) cbuffer() *cbufferDecl {
 	return c
 }
 
-// register parses "register(t0)" after the colon and returns "t0".
-func (ps *parser) register() string {
-	ps.expect("register")
+// register parses "register(t0)", "register(ps, t0)", "register(ps_5_0,
+// t[0])" or "register(ps[2], c1)" after the colon. A profile is written
+// in lower case; a reservation with a bind point in brackets after its
+// profile is parsed and then ignored, as fxc ignores it.
+func (ps *parser) register() regSpec {
+	t := ps.expect("register")
 	ps.expect("(")
 	r := ps.ident()
+	spec := regSpec{pos: pos{t.line, t.col}}
+	if ps.is("[") || ps.is(",") {
+		spec.profile = r.text
+		if ps.accept("[") {
+			ps.expr()
+			ps.expect("]")
+			spec.ignored = true
+		}
+		ps.expect(",")
+		r = ps.ident()
+	}
+	spec.reg = strings.ToLower(r.text)
+	if ps.accept("[") {
+		n := ps.next()
+		if n.kind != tInt {
+			ps.fail(n)
+		}
+		spec.reg += strconv.FormatInt(int64(n.ival), 10)
+		ps.expect("]")
+	}
 	ps.expect(")")
-	return strings.ToLower(r.text)
+	return spec
+}
+
+// addRegister parses a register annotation and adds it to the list
+// unless fxc ignores it.
+func (ps *parser) addRegister(regs []regSpec) []regSpec {
+	if r := ps.register(); !r.ignored {
+		regs = append(regs, r)
+	}
+	return regs
 }
 
 // varRest parses what follows a declared name: array sizes, semantics,
@@ -503,7 +552,7 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 	for ps.accept(":") {
 		switch {
 		case ps.is("register"):
-			v.register = ps.register()
+			v.regs = ps.addRegister(v.regs)
 		case ps.is("packoffset"):
 			ps.next()
 			ps.expect("(")
@@ -718,7 +767,7 @@ func (ps *parser) simpleStmt() Stmt {
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
-		t.text == "struct" {
+		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent {
 		m := ps.modifiers()
 		if m.uniform || m.inout != "" {
 			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")
@@ -804,7 +853,7 @@ func (ps *parser) unary() Expr {
 			return &unaryExpr{pos: p, op: t.text, x: ps.unary()}
 		case "(":
 			// A cast: '(' type ')' unary.
-			if n := ps.peekN(1); ps.isTypeName(n) || n.kind == tIdent && modifiers[n.text] {
+			if n := ps.peekN(1); ps.isTypeName(n) || n.kind == tIdent && modifiers[n.text] || ps.isUnsupportedType(n) && ps.peekN(2).text == ")" {
 				save := ps.p
 				ps.next()
 				m := ps.modifiers()
@@ -883,7 +932,7 @@ func (ps *parser) primary() Expr {
 			ps.next()
 			return &boolLit{pos: p, v: t.text == "true"}
 		}
-		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" {
+		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(" {
 			typ := ps.typeSpec(mods{})
 			if !ps.is("(") {
 				ps.fail(ps.peek())

@@ -24,6 +24,7 @@ type Case struct {
 	Kind     string
 	Category string
 	Model    Model // the lowest shader model the case compiles for (4.0, 4.1, 5.0)
+	MaxModel Model // the highest its [require] allows
 	Options  []string
 	Shaders  []*Shader
 	// NotApplicable is why Direct3D 11 hardware at SM 4.0-5.0 never runs
@@ -74,6 +75,12 @@ type Resource struct {
 	Stride    int
 	Shadow    bool
 	Data      []uint32
+	// Start is what a render target holds when the case begins: what the
+	// earlier cases of the file drew to it (nil: nothing, cleared to 0).
+	// StartUnknown says what the target would hold and why it does not
+	// (an earlier case that did not run, or a target too large to carry).
+	Start        *Contents
+	StartUnknown string
 }
 
 func (r *Resource) copy() *Resource {
@@ -259,7 +266,7 @@ func source(s *Section) string {
 }
 
 func (st *state) newCase(file, cat string, line int, kind string) *Case {
-	c := &Case{File: file, Line: line, Kind: kind, Category: cat, Model: st.model,
+	c := &Case{File: file, Line: line, Kind: kind, Category: cat, Model: st.model, MaxModel: st.maxModel,
 		Options: append([]string(nil), st.options...), NotApplicable: st.notApplicable, Unsupported: st.unsupported}
 	return c
 }

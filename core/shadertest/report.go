@@ -139,8 +139,12 @@ func (r *Report) RunFile(name string, src []byte, o Options) {
 	if err == nil {
 		var cases []*Case
 		if cases, err = f.Cases(); err == nil {
+			var k carrier
 			for _, c := range cases {
-				r.Results = append(r.Results, Run(c, o))
+				k.before(c)
+				res, sr := run(c, o)
+				k.after(c, res, sr)
+				r.Results = append(r.Results, res)
 			}
 			return
 		}

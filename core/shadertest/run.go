@@ -53,10 +53,17 @@ const unsupportedMarker = "not supported by this compiler"
 
 // Run runs one case.
 func Run(c *Case, o Options) *Result {
-	res := &Result{Name: c.Name(), File: c.File, Line: c.Line, Kind: c.Kind, Category: c.Category, Model: c.Model.String(), Case: c}
+	res, _ := run(c, o)
+	return res
+}
+
+// run runs one case and returns the scenario run too when the case's
+// scenario ran (to read what it left in its render targets).
+func run(c *Case, o Options) (res *Result, sr *scenario.Run) {
+	res = &Result{Name: c.Name(), File: c.File, Line: c.Line, Kind: c.Kind, Category: c.Category, Model: c.Model.String(), Case: c}
 	if c.NotApplicable != "" {
 		res.Outcome, res.Reason = NotApplicable, c.NotApplicable
-		return res
+		return res, nil
 	}
 	// Compile each shader first: a shader the compiler cannot take is the
 	// compiler's failure whatever the device lacks.
@@ -66,21 +73,21 @@ func Run(c *Case, o Options) *Result {
 		switch {
 		case err == nil && sh.ExpectFail:
 			res.Outcome, res.Reason = Accepted, fmt.Sprintf("the %s of line %d compiled (%s), and the suite expects it not to", stageName(sh.Stage), sh.Line, sh.Profile(c.Model))
-			return res
+			return res, nil
 		case err != nil && sh.ExpectFail:
 			msg := firstLine(err.Error())
 			if strings.Contains(err.Error(), unsupportedMarker) {
 				res.Outcome, res.Reason = CompileFail, "expected not to compile, and refused for another reason: "+msg
-				return res
+				return res, nil
 			}
 			if !diagInside(err, sh) {
 				res.Outcome, res.Reason = CompileFail, fmt.Sprintf("rejected, but no diagnostic names a line of the shader (lines %d-%d): %s", sh.Line+1, sh.End, msg)
-				return res
+				return res, nil
 			}
 			res.Reason = msg
 		case err != nil:
 			res.Outcome, res.Reason = CompileFail, fmt.Sprintf("%s (%s): %s", stageName(sh.Stage), sh.Profile(c.Model), firstLine(err.Error()))
-			return res
+			return res, nil
 		}
 		if b != nil && o.Compile != nil {
 			code[sh.Stage] = b
@@ -91,18 +98,25 @@ func Run(c *Case, o Options) *Result {
 		if o.Scenarios && scenarioStages[c.Shaders[0].Stage] != "" {
 			res.Scenario, _ = c.Scenario(code)
 		}
-		return res
+		return res, nil
 	}
 	if why := c.unsupported(); why != "" {
 		res.Outcome, res.Reason = Skip, why
-		return res
+		return res, nil
 	}
 	text, roles := c.Scenario(code)
 	if o.Scenarios {
 		res.Scenario = text
 	}
-	res.Outcome, res.Reason = runScenario(c, text, roles)
-	return res
+	res.Outcome, res.Reason, sr = runScenario(c, text, roles)
+	if res.Outcome == Wrong {
+		for _, r := range c.Resources {
+			if r.StartUnknown != "" {
+				res.Reason += fmt.Sprintf(" (the target would hold %s)", r.StartUnknown)
+			}
+		}
+	}
+	return res, sr
 }
 
 func stageName(s string) string {
@@ -145,22 +159,23 @@ func diagInside(err error, sh *Shader) bool {
 
 // runScenario loads and runs a case's scenario and classifies what failed
 // by the role of the line it failed at.
-func runScenario(c *Case, text string, roles map[int]role) (outcome, reason string) {
+func runScenario(c *Case, text string, roles map[int]role) (outcome, reason string, r *scenario.Run) {
 	s, err := scenario.Load(c.Name()+".d3ds", []byte(text))
 	if err != nil {
 		var se *scenario.Error
 		if errors.As(err, &se) {
-			return classify(roles, se.Line, se.Msg, true)
+			outcome, reason = classify(roles, se.Line, se.Msg, true)
+			return outcome, reason, nil
 		}
-		return Failed, err.Error()
+		return Failed, err.Error(), nil
 	}
-	r := scenario.NewRun(s, scenario.Overrides{})
+	r = scenario.NewRun(s, scenario.Overrides{})
 	sum := r.Finish()
 	if len(sum.Failures) == 0 {
 		if sum.Limit != "" {
-			return Failed, sum.Limit
+			return Failed, sum.Limit, r
 		}
-		return Pass, ""
+		return Pass, "", r
 	}
 	// The first failure that is not a probe's decides, else the first
 	// probe's.
@@ -169,13 +184,13 @@ func runScenario(c *Case, text string, roles map[int]role) (outcome, reason stri
 		line, msg := splitFailure(f)
 		o, why := classify(roles, line, msg, false)
 		if o != Wrong {
-			return o, why
+			return o, why, r
 		}
 		if outcome == "" {
 			outcome, reason = o, why
 		}
 	}
-	return outcome, reason
+	return outcome, reason, r
 }
 
 func splitFailure(f string) (int, string) {

@@ -65,27 +65,17 @@ func (c *Case) unsupported() string {
 		switch {
 		case r.Kind == "uav":
 			return "unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
-		case r.Kind == "srv" && r.Dim == "buffer":
-			return "buffer shader-resource views ([srv " + strconv.Itoa(r.Slot) + "] of a buffer)"
+		case r.Kind == "srv" && r.Dim == "buffer" && (r.Raw || r.Stride > 0 || r.TexelSize == 0):
+			return "raw or structured buffer views ([srv " + strconv.Itoa(r.Slot) + "])"
 		case r.Samples > 1:
 			return "multisampled resources"
-		case r.Kind == "srv" && r.Levels > 1:
-			return "textures with mip levels ([srv " + strconv.Itoa(r.Slot) + "] levels " + strconv.Itoa(r.Levels) + ")"
 		case r.Kind == "rtv" && r.Slot > 0:
 			return "several render targets ([rtv " + strconv.Itoa(r.Slot) + "])"
 		}
 	}
 	for _, s := range c.Samplers {
-		if s.Compare != "" {
-			return "comparison samplers ([sampler " + strconv.Itoa(s.Slot) + "] comparison)"
-		}
 		if s.Filter != "point point point" && s.Filter != "linear linear linear" {
 			return "sampler filter " + s.Filter + " (the device filters point or linear for min, mag and mip together)"
-		}
-		for _, a := range s.Address {
-			if a == "mirror_once" {
-				return "address mode mirror_once"
-			}
 		}
 	}
 	for _, e := range c.Layout {
@@ -183,11 +173,24 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			if r.Kind == "dsv" {
 				bind = "DEPTH_STENCIL"
 			}
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s", tex, r.Width, r.Height, r.Format, bind)
+			data := ""
+			if r.Kind == "rtv" && r.Start != nil {
+				s.add(role{}, "# the target starts as the earlier cases of the file left it (the last to draw: %s)", r.Start.From)
+				if r.Start.Data != nil {
+					data = " Data=" + u32List(r.Start.Data, len(r.Start.Data))
+				}
+			}
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s%s", tex, r.Width, r.Height, r.Format, bind, data)
 			if r.Kind == "rtv" {
 				rtv = tex
 				s.add(rr, "%s = dev.CreateRenderTargetView %s_tex", tex, tex)
-				s.add(rr, "imm.ClearRenderTargetView %s 0 0 0 0", tex)
+				switch {
+				case r.Start == nil:
+					s.add(rr, "imm.ClearRenderTargetView %s 0 0 0 0", tex)
+				case r.Start.Data == nil:
+					v := r.Start.Clear
+					s.add(rr, "imm.ClearRenderTargetView %s %s %s %s %s", tex, fmtFloat(v[0]), fmtFloat(v[1]), fmtFloat(v[2]), fmtFloat(v[3]))
+				}
 			} else {
 				dsv = tex
 				s.add(rr, "%s = dev.CreateDepthStencilView %s_tex", tex, tex)
@@ -201,11 +204,21 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			}
 		case "srv":
 			name := fmt.Sprintf("srv%d", r.Slot)
-			data := ""
-			if len(r.Data) > 0 {
-				data = " Data=" + u32List(r.Data, r.Width*r.Height*r.TexelSize/4)
+			if r.Dim == "buffer" {
+				// A typed buffer view (Buffer<float4>) over the texels.
+				s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=SHADER_RESOURCE Data=%s", name, r.words()*4, u32List(r.Data, r.words()))
+				s.add(rr, "%s = dev.CreateShaderResourceView %s_tex Format=%s ViewDimension=BUFFER", name, name, r.Format)
+				s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
+				continue
 			}
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=SHADER_RESOURCE%s", name, r.Width, r.Height, r.Format, data)
+			data, levels := "", ""
+			if len(r.Data) > 0 {
+				data = " Data=" + u32List(r.Data, r.words())
+			}
+			if r.Levels > 1 {
+				levels = " MipLevels=" + strconv.Itoa(r.Levels)
+			}
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s%s BindFlags=SHADER_RESOURCE%s", name, r.Width, r.Height, r.Format, levels, data)
 			s.add(rr, "%s = dev.CreateShaderResourceView %s_tex", name, name)
 			s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
 		case "vb":
@@ -228,9 +241,15 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		if sm.Filter == "linear linear linear" {
 			filter = "MIN_MAG_MIP_LINEAR"
 		}
+		cmp := ""
+		if sm.Compare != "" {
+			// `comparison FUNC` makes the sampler's filter a comparison
+			// one (SampleCmp's), as shader_runner.c sets it.
+			filter, cmp = "COMPARISON_"+filter, " ComparisonFunc="+sm.Compare
+		}
 		addr := func(a string) string { return strings.ToUpper(a) }
 		s.add(role{kind: "resource", what: fmt.Sprintf("[sampler %d]", sm.Slot), line: sm.Line},
-			"sam%d = dev.CreateSamplerState Filter=%s AddressU=%s AddressV=%s", sm.Slot, filter, addr(sm.Address[0]), addr(sm.Address[1]))
+			"sam%d = dev.CreateSamplerState Filter=%s AddressU=%s AddressV=%s%s", sm.Slot, filter, addr(sm.Address[0]), addr(sm.Address[1]), cmp)
 		s.add(setup, "imm.PSSetSamplers %d sam%d", sm.Slot, sm.Slot)
 	}
 	// The uniforms: one constant buffer at slot 0 of every stage, as large
@@ -379,6 +398,18 @@ func fmtFloat(f float32) string {
 		return s
 	}
 	return strings.Replace(strconv.FormatFloat(float64(f), 'g', 9, 32), "e+", "e", 1)
+}
+
+// words is the 32-bit words of a texture's texels, every mip level's in
+// turn (the order of [srv]'s data and of the scenario's Data).
+func (r *Resource) words() int {
+	n := 0
+	w, h := r.Width, max(r.Height, 1)
+	for l := 0; l < max(r.Levels, 1); l++ {
+		n += w * h * r.TexelSize / 4
+		w, h = max(w/2, 1), max(h/2, 1)
+	}
+	return n
 }
 
 // list is the probe's expected channels as the scenario writes them.

@@ -13,19 +13,31 @@ import (
 // case's outcome and what its reason names.
 func TestOwnFiles(t *testing.T) {
 	want := map[string]struct{ outcome, reason string }{
-		"compile.shader_test:3":  {Pass, "(6,12): error X3004: undeclared identifier 'undeclared'"},
-		"compile.shader_test:9":  {Accepted, "compiled (ps_4_0)"},
-		"compile.shader_test:16": {Pass, ""},
-		"compile.shader_test:22": {Pass, "undeclared identifier 'missing'"},
-		"compile.shader_test:28": {Pass, ""},
-		"draw.shader_test:19":    {Pass, ""},
-		"draw.shader_test:25":    {Wrong, "probe of line 29: probe of rtv0_tex: texel (3, 4) is f32[0 0 1 1], expected f32[1 0 0 1]"},
-		"layout.shader_test:37":  {Pass, ""},
-		"packing.shader_test:39": {Pass, ""},
-		"skips.shader_test:10":   {NotApplicable, "Direct3D 12"},
-		"skips.shader_test:20":   {NotApplicable, "Direct3D 9"},
-		"skips.shader_test:31":   {Skip, "D3D11_FEATURE_DOUBLES"},
-		"skips.shader_test:48":   {CompileFail, "RWTexture2D"},
+		"carry.shader_test:15":    {Pass, ""},
+		"carry.shader_test:29":    {Pass, ""},
+		"carry.shader_test:47":    {Pass, ""},
+		"carry.shader_test:61":    {Pass, ""},
+		"carry.shader_test:82":    {Pass, ""},
+		"carry.shader_test:86":    {Pass, ""},
+		"carry.shader_test:95":    {Pass, ""},
+		"carry.shader_test:99":    {Pass, ""},
+		"compile.shader_test:3":   {Pass, "(6,12): error X3004: undeclared identifier 'undeclared'"},
+		"compile.shader_test:9":   {Accepted, "compiled (ps_4_0)"},
+		"compile.shader_test:16":  {Pass, ""},
+		"compile.shader_test:22":  {Pass, "undeclared identifier 'missing'"},
+		"compile.shader_test:28":  {Pass, ""},
+		"draw.shader_test:19":     {Pass, ""},
+		"draw.shader_test:25":     {Wrong, "probe of line 29: probe of rtv0_tex: texel (3, 4) is f32[0 0 1 1], expected f32[1 0 0 1]"},
+		"gather.shader_test:36":   {Pass, ""},
+		"sampling.shader_test:30": {Pass, ""},
+		"sampling.shader_test:56": {Pass, ""},
+		"sampling.shader_test:74": {Pass, ""},
+		"layout.shader_test:37":   {Pass, ""},
+		"packing.shader_test:39":  {Pass, ""},
+		"skips.shader_test:10":    {NotApplicable, "Direct3D 12"},
+		"skips.shader_test:20":    {NotApplicable, "Direct3D 9"},
+		"skips.shader_test:31":    {Skip, "D3D11_FEATURE_DOUBLES"},
+		"skips.shader_test:48":    {CompileFail, "RWTexture2D"},
 	}
 	files, _ := filepath.Glob("testdata/*.shader_test")
 	rep := &Report{}
@@ -66,7 +78,7 @@ func TestOwnFiles(t *testing.T) {
 		}
 	}
 	all, _ := rep.Tally()
-	if all.Pass != 7 || all.Wrong != 1 || all.NotApplicable != 2 || all.Applicable() != 11 {
+	if all.Pass != 19 || all.Wrong != 1 || all.NotApplicable != 2 || all.Applicable() != 23 {
 		t.Errorf("tally %+v", all)
 	}
 }
@@ -216,4 +228,45 @@ func FuzzParse(f *testing.F) {
 			_ = c.unsupported()
 		}
 	})
+}
+
+// TestCarriedTargets: a case starts from what the file's earlier cases
+// left in its render target (a clear to one colour, or the texels of a
+// small target), and its scenario, run on its own as a shared link would
+// be, passes with them.
+func TestCarriedTargets(t *testing.T) {
+	src, err := os.ReadFile("testdata/carry.shader_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &Report{}
+	rep.RunFile("carry.shader_test", src, Options{Scenarios: true})
+	want := map[string]string{
+		"carry.shader_test:15": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:29": "imm.ClearRenderTargetView rtv0 0.25 0.5 0.75 1",
+		"carry.shader_test:47": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:61": "BindFlags=RENDER_TARGET Data=u32[",
+		"carry.shader_test:82": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:86": "imm.ClearRenderTargetView rtv0 0.5 0.25 1 1",
+		"carry.shader_test:95": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+		"carry.shader_test:99": "imm.ClearRenderTargetView rtv0 0 0 0 0",
+	}
+	if len(rep.Results) != len(want) {
+		t.Fatalf("%d cases, want %d", len(rep.Results), len(want))
+	}
+	for _, r := range rep.Results {
+		if r.Outcome != Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Outcome, r.Reason)
+		}
+		if !strings.Contains(r.Scenario, want[r.Name]) {
+			t.Errorf("%s: the scenario lacks %q:\n%s", r.Name, want[r.Name], r.Scenario)
+		}
+		s, err := scenario.Load(r.Name, []byte(r.Scenario))
+		if err != nil {
+			t.Fatalf("%s: %v", r.Name, err)
+		}
+		if sum := scenario.NewRun(s, scenario.Overrides{}).Finish(); len(sum.Failures) > 0 {
+			t.Errorf("%s on its own: %v", r.Name, sum.Failures)
+		}
+	}
 }
