@@ -334,6 +334,11 @@ func TestResourceRenamed(t *testing.T) {
 	if old.Fence == 0 || old.Context == "" || old.Segment != "aperture" {
 		t.Errorf("earlier instance %+v, want a fence of a context", old)
 	}
+	// The Discard lock got a new handle for the new instance; the old
+	// one keeps its own, the one the rename names as the lock's.
+	if cur := res.Instances[0]; cur.Allocation == old.Allocation || !strings.Contains(res.Renames[0].Msg, "handle "+cur.Allocation+" ") {
+		t.Errorf("current instance %s, earlier %s, rename %+v: want two handles, the rename naming the current", cur.Allocation, old.Allocation, res.Renames[0])
+	}
 	if b := res.Buffer; b == nil || b.Stride != 36 || b.Rows[0][1] != "0.5 0.5 0.5" {
 		t.Errorf("vertex 0: %+v, want the second frame's 0.5 0.5 0.5", b)
 	}

@@ -188,7 +188,7 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 		cur := i == len(allocs)-1
 		out.Instances = append(out.Instances, instanceOf(in, cur))
 		for _, old := range in.Instances {
-			ins := Instance{Allocation: "a" + strconv.FormatUint(uint64(h), 10), Segment: "aperture", Address: fmt.Sprintf("%#x", old.Address),
+			ins := Instance{Allocation: old.Handle.String(), Segment: "aperture", Address: fmt.Sprintf("%#x", old.Address),
 				Size: in.Size, Fence: old.Fence, Idle: old.Idle}
 			if old.Context != 0 {
 				ins.Context = "kc" + strconv.FormatUint(uint64(old.Context), 10)
@@ -199,7 +199,7 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 			}
 			out.Instances = append(out.Instances, ins)
 		}
-		out.Renames = append(out.Renames, renames(r.Recorder(), h)...)
+		out.Renames = append(out.Renames, renames(r.Recorder(), in)...)
 	}
 	if len(allocs) == 0 {
 		return nil, fmt.Errorf("inspect: %s has no memory", out.Name)
@@ -232,7 +232,11 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 
 // instanceOf describes the current instance of an allocation.
 func instanceOf(in machine.AllocationInfo, cur bool) Instance {
-	i := Instance{Allocation: "a" + strconv.FormatUint(uint64(in.Handle), 10), Current: cur, Segment: in.Segment.String(),
+	name := in.Handle
+	if in.Current != 0 {
+		name = in.Current
+	}
+	i := Instance{Allocation: name.String(), Current: cur, Segment: in.Segment.String(),
 		Address: fmt.Sprintf("%#x", in.Address), Resident: in.Resident, Size: in.Size, Fence: max(in.LastRead, in.LastWrite)}
 	if in.Context != 0 {
 		i.Context = "kc" + strconv.FormatUint(uint64(in.Context), 10)
@@ -251,12 +255,18 @@ func instanceOf(in machine.AllocationInfo, cur bool) Instance {
 	return i
 }
 
-// renames are the VidMmRename events of allocation h the trace holds.
-func renames(rec *trace.Recorder, h uint32) []Rename {
+// renames are the VidMmRename events of allocation in the trace holds:
+// each names the handle the lock got, the allocation's first handle, its
+// current one or one of its renaming list's ("D3DDDICB_LOCK structure":
+// a Discard lock returns a new handle for the new instance).
+func renames(rec *trace.Recorder, in machine.AllocationInfo) []Rename {
 	var out []Rename
-	name := "a" + strconv.FormatUint(uint64(h), 10)
+	names := map[string]bool{in.Handle.String(): true, in.Current.String(): true}
+	for _, old := range in.Instances {
+		names[old.Handle.String()] = true
+	}
 	for _, e := range rec.Events() {
-		if e.Name == "VidMmRename" && e.Handle == name {
+		if e.Name == "VidMmRename" && names[e.Handle] {
 			out = append(out, Rename{Seq: e.Seq, Fence: e.Fence, Msg: e.Msg})
 		}
 	}
