@@ -360,7 +360,7 @@ export class ResourceView {
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("aria-label", `${r.name}: ${r.width}×${r.height} ${t.format}`);
     this.installCanvas(r);
-    wrap.append(bar, this.canvas, this.under);
+    wrap.append(bar, this.under, this.canvas);
     return wrap;
   }
 
@@ -368,7 +368,8 @@ export class ResourceView {
     const r = this.res;
     if (this.zoom > 0) return this.zoom;
     const w = Math.max(200, (this.box.clientWidth || 600) - 40);
-    return Math.max(1 / 8, Math.min(16, Math.floor(Math.min(w / r.width, 360 / r.height) * 8) / 8 || 1));
+    const hgt = Math.max(160, (this.box.clientHeight || 600) - 150);
+    return Math.max(1 / 8, Math.min(16, Math.floor(Math.min(w / r.width, hgt / r.height) * 8) / 8 || 1));
   }
 
   setZoom(z) {
@@ -383,7 +384,7 @@ export class ResourceView {
     if (!img) return;
     const s = this.scale();
     const cw = Math.min(Math.ceil(r.width * s), Math.max(200, (this.box.clientWidth || 600) - 40));
-    const ch = Math.min(Math.ceil(r.height * s), 420);
+    const ch = Math.min(Math.ceil(r.height * s), Math.max(160, (this.box.clientHeight || 600) - 150));
     this.canvas.width = cw;
     this.canvas.height = ch;
     const src = document.createElement("canvas");
@@ -592,16 +593,16 @@ export class PixelView {
       b.addEventListener("click", () => this.go(k()));
       return b;
     };
-    nav.append(mk("⏮", "the start", () => 0), mk("◀", "back a step (↑ or p)", () => this.k - 1), mk("▶", "forward a step (↓ or n)", () => this.k + 1),
-      mk("⏭", "after the last instruction", () => s.steps.length),
+    nav.append(mk("start", "before the first instruction", () => 0), mk("◀", "back a step (↑ or p)", () => this.k - 1), mk("▶", "forward a step (↓ or n)", () => this.k + 1),
+      mk("end", "after the last instruction", () => s.steps.length),
       el("span", "step-pos mono", this.k < s.steps.length ? `step ${this.k + 1} of ${s.steps.length}` : `after step ${s.steps.length} (the end)`));
     box.append(nav);
     const cols = el("div", "steps-cols");
     // The instructions.
     const list = el("ol", "step-list mono");
     s.steps.forEach((st, k) => {
-      const li = el("li", "step" + (k === this.k ? " current" : "") + (st.active ? "" : " inactive"));
-      li.append(el("span", "step-line", st.line ? `HLSL ${st.line}` : ""), el("span", "step-dxbc", st.dxbc || ""), el("span", "step-isa", st.isa));
+      const li = el("li", "sstep" + (k === this.k ? " current" : "") + (st.active ? "" : " inactive"));
+      li.append(el("span", "sstep-line", st.line ? `HLSL ${st.line}` : ""), el("span", "sstep-dxbc", st.dxbc || ""), el("span", "sstep-isa", st.isa));
       li.title = `pc ${st.pc}; quad lanes that ran it: ${st.quad}`;
       li.addEventListener("click", () => this.go(k));
       list.append(li);
@@ -619,6 +620,11 @@ export class PixelView {
     }
     // The registers.
     const before = this.regs(this.k);
+    // Components no instruction has written yet hold what the register
+    // file held before (an input's interpolated value, or a former
+    // block's leftovers): shown as · but for the inputs.
+    const written = new Set();
+    for (const st of s.steps.slice(0, this.k)) for (const w of st.writes || []) written.add(w.reg * 4 + w.comp);
     const t = el("table", "grid regs");
     const hr = el("tr");
     for (const h of ["register", "x", "y", "z", "w", "ddx", "ddy"]) hr.append(el("th", "", h));
@@ -628,11 +634,13 @@ export class PixelView {
       const tr = el("tr", changed.has(r) ? "changed" : "");
       tr.append(el("td", "mono", name));
       const ddx = [], ddy = [];
+      const input = name.startsWith("v");
       for (let c = 0; c < 4; c++) {
         const v = (l) => asFloat(before[(r * 4 + c) * 4 + l]);
-        tr.append(el("td", "mono num", fmt(v(s.lane))));
-        ddx.push(fmt(v(1) - v(0)));
-        ddy.push(fmt(v(2) - v(0)));
+        const known = input || written.has(r * 4 + c);
+        tr.append(el("td", "mono num" + (known ? "" : " muted"), known ? fmt(v(s.lane)) : "·"));
+        ddx.push(known ? fmt(v(1) - v(0)) : "·");
+        ddy.push(known ? fmt(v(2) - v(0)) : "·");
       }
       tr.append(el("td", "mono muted", ddx.join(" ")), el("td", "mono muted", ddy.join(" ")));
       t.append(tr);
@@ -642,7 +650,7 @@ export class PixelView {
     cols.append(left, right);
     box.append(cols);
     this.stepBox.replaceChildren(box);
-    this.stepBox.querySelector(".step.current")?.scrollIntoView({ block: "nearest" });
+    this.stepBox.querySelector(".sstep.current")?.scrollIntoView({ block: "nearest" });
   }
 }
 
