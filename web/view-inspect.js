@@ -196,7 +196,7 @@ export class ResourceView {
     this.seq = 0;
     this.name = "";
     this.res = null;
-    this.opts = { gpuNow: false, as: "", layout: "", rows: 0 };
+    this.opts = { gpuNow: false, as: "", layout: "", rows: 0, mip: 0, slice: 0 };
     this.image = { channels: 0xF, lo: 0, hi: 0 };
     this.zoom = 0; // 0: fit
     this.pan = [0, 0];
@@ -214,6 +214,7 @@ export class ResourceView {
 
   // show asks for resource name at event seq.
   async show(seq, name) {
+    if (name !== this.name) this.opts.mip = this.opts.slice = 0;
     this.seq = seq;
     this.name = name;
     await this.load();
@@ -223,7 +224,7 @@ export class ResourceView {
     if (!this.name || !this.seq) { this.render(); return; }
     busy(this.box, `Running the scenario to event ${this.seq} to read ${this.name}…`);
     const t0 = performance.now();
-    const o = { gpuNow: this.opts.gpuNow, as: this.opts.as, layout: this.opts.layout, y: this.opts.rows, h: 64, w: 1 };
+    const o = { gpuNow: this.opts.gpuNow, as: this.opts.as, layout: this.opts.layout, y: this.opts.rows, h: 64, w: 1, mip: this.opts.mip, slice: this.opts.slice };
     const res = await this.sim.inspectQuery("resource", JSON.stringify({ seq: this.seq, name: this.name, options: o }));
     this.lastMs = performance.now() - t0;
     this.res = res;
@@ -243,7 +244,11 @@ export class ResourceView {
     name.setAttribute("list", "res-names");
     for (const n of this.boundNames()) list.append(Object.assign(el("option"), { value: n }));
     const go = el("button", "small", "Show");
-    go.addEventListener("click", () => { this.name = name.value.trim(); this.load(); });
+    go.addEventListener("click", () => {
+      if (name.value.trim() !== this.name) this.opts.mip = this.opts.slice = 0;
+      this.name = name.value.trim();
+      this.load();
+    });
     name.addEventListener("keydown", (e) => { if (e.key === "Enter") go.click(); });
     const now = el("label", "muted");
     const cb = el("input");
@@ -281,7 +286,7 @@ export class ResourceView {
       return;
     }
     const head = el("div", "inspect-head");
-    const size = r.kind === "Buffer" ? `${r.width} bytes` : `${r.width}×${r.height}`;
+    const size = r.kind === "Buffer" ? `${r.width} bytes` : `${r.width}×${r.height}` + (r.mips > 1 || r.slices > 1 ? ` (mip ${r.mip}, slice ${r.slice})` : "");
     head.append(el("b", "", r.name), ` ${r.kind} ${size} ${r.format} · ${r.usage} · ${r.bindFlags} · `, seqLinkBySeq(this.store, r.call.seq, r.call.name),
       " ", lineLink(r.call.line), el("span", "muted", r.settled ? " · the GPU's work before it done" : " · as the GPU had it then"));
     box.append(head);
@@ -316,11 +321,14 @@ export class ResourceView {
     const t = r.texture;
     const wrap = el("div", "texture-wrap");
     const bar = el("div", "inspect-controls");
-    const mip = el("select");
-    for (let m = 0; m < r.mips; m++) mip.append(el("option", "", `mip ${m}`));
-    const slice = el("select");
-    for (let s = 0; s < r.slices; s++) slice.append(el("option", "", `slice ${s}`));
-    mip.title = slice.title = `${plural(r.mips, "mip level")}, ${plural(r.slices, "array slice")}`;
+    // The subresource: a level, an array slice (a 3D texture's depth slice).
+    const mip = el("select", "res-mip");
+    for (let m = 0; m < r.mips; m++) mip.append(Object.assign(el("option", "", `mip ${m}`), { value: m, selected: m === r.mip }));
+    const slice = el("select", "res-slice");
+    for (let s = 0; s < r.slices; s++) slice.append(Object.assign(el("option", "", `slice ${s}`), { value: s, selected: s === r.slice }));
+    mip.title = slice.title = `${plural(r.mips, "mip level")}, ${plural(r.slices, r.kind === "Texture3D" ? "depth slice" : "array slice")}: level ${r.mip} is ${r.width}×${r.height}`;
+    mip.addEventListener("change", () => { this.opts.mip = +mip.value; this.opts.slice = 0; this.load(); });
+    slice.addEventListener("change", () => { this.opts.slice = +slice.value; this.load(); });
     bar.append(mip, slice);
     const names = t.depth || t.stencil ? t.channels.map((c) => c === "depth" ? "R" : "G") : t.channels;
     ["R", "G", "B", "A"].forEach((c, k) => {
@@ -441,6 +449,8 @@ export class ResourceView {
       if (drag?.moved) return;
       const [x, y] = this.texelAt(e);
       if (x < 0 || y < 0 || x >= r.width || y >= r.height) return;
+      // A pixel's history is of a render target's level 0, slice 0.
+      if (this.res.mip || this.res.slice) return;
       this.hooks.pixel(this.seq, this.name, x, y);
     });
   }
