@@ -172,6 +172,7 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
   assert.match(await page.locator('#st-state [data-stage="IA"] tr[data-binding="vertex buffer 0"]').textContent(), /far/);
 
   assert.deepEqual(h.pageErrors, []);
+  await page.close();
 });
 
 // A texture's levels and an array's slices (core/inspect/testdata/
