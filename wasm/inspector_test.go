@@ -84,7 +84,7 @@ func TestInspectorQueries(t *testing.T) {
 		t.Errorf("texel outside: %s", tx)
 	}
 	step := ask("step", `{"seq":`+itoa(seq)+`,"name":"","x":5,"y":7}`)
-	if !strings.Contains(step, `"isa":"mul r1, v1, cb0[0]"`) {
+	if !strings.Contains(step, `"isa":"mul r0, v1, cb0[0]"`) {
 		t.Errorf("steps: %.400s", step)
 	}
 	if bad := ask("nope", `{}`); !strings.Contains(bad, "no query") {

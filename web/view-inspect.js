@@ -196,7 +196,7 @@ export class ResourceView {
     this.seq = 0;
     this.name = "";
     this.res = null;
-    this.opts = { gpuNow: false, as: "", layout: "", rows: 0 };
+    this.opts = { gpuNow: false, as: "", layout: "", rows: 0, mip: 0, slice: 0 };
     this.image = { channels: 0xF, lo: 0, hi: 0 };
     this.zoom = 0; // 0: fit
     this.pan = [0, 0];
@@ -214,6 +214,7 @@ export class ResourceView {
 
   // show asks for resource name at event seq.
   async show(seq, name) {
+    if (name !== this.name) this.opts.mip = this.opts.slice = 0;
     this.seq = seq;
     this.name = name;
     await this.load();
@@ -223,7 +224,7 @@ export class ResourceView {
     if (!this.name || !this.seq) { this.render(); return; }
     busy(this.box, `Running the scenario to event ${this.seq} to read ${this.name}…`);
     const t0 = performance.now();
-    const o = { gpuNow: this.opts.gpuNow, as: this.opts.as, layout: this.opts.layout, y: this.opts.rows, h: 64, w: 1 };
+    const o = { gpuNow: this.opts.gpuNow, as: this.opts.as, layout: this.opts.layout, y: this.opts.rows, h: 64, w: 1, mip: this.opts.mip, slice: this.opts.slice };
     const res = await this.sim.inspectQuery("resource", JSON.stringify({ seq: this.seq, name: this.name, options: o }));
     this.lastMs = performance.now() - t0;
     this.res = res;
@@ -243,7 +244,11 @@ export class ResourceView {
     name.setAttribute("list", "res-names");
     for (const n of this.boundNames()) list.append(Object.assign(el("option"), { value: n }));
     const go = el("button", "small", "Show");
-    go.addEventListener("click", () => { this.name = name.value.trim(); this.load(); });
+    go.addEventListener("click", () => {
+      if (name.value.trim() !== this.name) this.opts.mip = this.opts.slice = 0;
+      this.name = name.value.trim();
+      this.load();
+    });
     name.addEventListener("keydown", (e) => { if (e.key === "Enter") go.click(); });
     const now = el("label", "muted");
     const cb = el("input");
@@ -281,7 +286,7 @@ export class ResourceView {
       return;
     }
     const head = el("div", "inspect-head");
-    const size = r.kind === "Buffer" ? `${r.width} bytes` : `${r.width}×${r.height}`;
+    const size = r.kind === "Buffer" ? `${r.width} bytes` : `${r.width}×${r.height}` + (r.mips > 1 || r.slices > 1 ? ` (mip ${r.mip}, slice ${r.slice})` : "");
     head.append(el("b", "", r.name), ` ${r.kind} ${size} ${r.format} · ${r.usage} · ${r.bindFlags} · `, seqLinkBySeq(this.store, r.call.seq, r.call.name),
       " ", lineLink(r.call.line), el("span", "muted", r.settled ? " · the GPU's work before it done" : " · as the GPU had it then"));
     box.append(head);
@@ -316,11 +321,14 @@ export class ResourceView {
     const t = r.texture;
     const wrap = el("div", "texture-wrap");
     const bar = el("div", "inspect-controls");
-    const mip = el("select");
-    for (let m = 0; m < r.mips; m++) mip.append(el("option", "", `mip ${m}`));
-    const slice = el("select");
-    for (let s = 0; s < r.slices; s++) slice.append(el("option", "", `slice ${s}`));
-    mip.title = slice.title = `${plural(r.mips, "mip level")}, ${plural(r.slices, "array slice")}`;
+    // The subresource: a level, an array slice (a 3D texture's depth slice).
+    const mip = el("select", "res-mip");
+    for (let m = 0; m < r.mips; m++) mip.append(Object.assign(el("option", "", `mip ${m}`), { value: m, selected: m === r.mip }));
+    const slice = el("select", "res-slice");
+    for (let s = 0; s < r.slices; s++) slice.append(Object.assign(el("option", "", `slice ${s}`), { value: s, selected: s === r.slice }));
+    mip.title = slice.title = `${plural(r.mips, "mip level")}, ${plural(r.slices, r.kind === "Texture3D" ? "depth slice" : "array slice")}: level ${r.mip} is ${r.width}×${r.height}`;
+    mip.addEventListener("change", () => { this.opts.mip = +mip.value; this.opts.slice = 0; this.load(); });
+    slice.addEventListener("change", () => { this.opts.slice = +slice.value; this.load(); });
     bar.append(mip, slice);
     const names = t.depth || t.stencil ? t.channels.map((c) => c === "depth" ? "R" : "G") : t.channels;
     ["R", "G", "B", "A"].forEach((c, k) => {
@@ -360,7 +368,7 @@ export class ResourceView {
     this.canvas.tabIndex = 0;
     this.canvas.setAttribute("aria-label", `${r.name}: ${r.width}×${r.height} ${t.format}`);
     this.installCanvas(r);
-    wrap.append(bar, this.canvas, this.under);
+    wrap.append(bar, this.under, this.canvas);
     return wrap;
   }
 
@@ -368,7 +376,8 @@ export class ResourceView {
     const r = this.res;
     if (this.zoom > 0) return this.zoom;
     const w = Math.max(200, (this.box.clientWidth || 600) - 40);
-    return Math.max(1 / 8, Math.min(16, Math.floor(Math.min(w / r.width, 360 / r.height) * 8) / 8 || 1));
+    const hgt = Math.max(160, (this.box.clientHeight || 600) - 150);
+    return Math.max(1 / 8, Math.min(16, Math.floor(Math.min(w / r.width, hgt / r.height) * 8) / 8 || 1));
   }
 
   setZoom(z) {
@@ -383,7 +392,7 @@ export class ResourceView {
     if (!img) return;
     const s = this.scale();
     const cw = Math.min(Math.ceil(r.width * s), Math.max(200, (this.box.clientWidth || 600) - 40));
-    const ch = Math.min(Math.ceil(r.height * s), 420);
+    const ch = Math.min(Math.ceil(r.height * s), Math.max(160, (this.box.clientHeight || 600) - 150));
     this.canvas.width = cw;
     this.canvas.height = ch;
     const src = document.createElement("canvas");
@@ -440,6 +449,8 @@ export class ResourceView {
       if (drag?.moved) return;
       const [x, y] = this.texelAt(e);
       if (x < 0 || y < 0 || x >= r.width || y >= r.height) return;
+      // A pixel's history is of a render target's level 0, slice 0.
+      if (this.res.mip || this.res.slice) return;
       this.hooks.pixel(this.seq, this.name, x, y);
     });
   }
@@ -592,16 +603,16 @@ export class PixelView {
       b.addEventListener("click", () => this.go(k()));
       return b;
     };
-    nav.append(mk("⏮", "the start", () => 0), mk("◀", "back a step (↑ or p)", () => this.k - 1), mk("▶", "forward a step (↓ or n)", () => this.k + 1),
-      mk("⏭", "after the last instruction", () => s.steps.length),
+    nav.append(mk("start", "before the first instruction", () => 0), mk("◀", "back a step (↑ or p)", () => this.k - 1), mk("▶", "forward a step (↓ or n)", () => this.k + 1),
+      mk("end", "after the last instruction", () => s.steps.length),
       el("span", "step-pos mono", this.k < s.steps.length ? `step ${this.k + 1} of ${s.steps.length}` : `after step ${s.steps.length} (the end)`));
     box.append(nav);
     const cols = el("div", "steps-cols");
     // The instructions.
     const list = el("ol", "step-list mono");
     s.steps.forEach((st, k) => {
-      const li = el("li", "step" + (k === this.k ? " current" : "") + (st.active ? "" : " inactive"));
-      li.append(el("span", "step-line", st.line ? `HLSL ${st.line}` : ""), el("span", "step-dxbc", st.dxbc || ""), el("span", "step-isa", st.isa));
+      const li = el("li", "sstep" + (k === this.k ? " current" : "") + (st.active ? "" : " inactive"));
+      li.append(el("span", "sstep-line", st.line ? `HLSL ${st.line}` : ""), el("span", "sstep-dxbc", st.dxbc || ""), el("span", "sstep-isa", st.isa));
       li.title = `pc ${st.pc}; quad lanes that ran it: ${st.quad}`;
       li.addEventListener("click", () => this.go(k));
       list.append(li);
@@ -619,6 +630,11 @@ export class PixelView {
     }
     // The registers.
     const before = this.regs(this.k);
+    // Components no instruction has written yet hold what the register
+    // file held before (an input's interpolated value, or a former
+    // block's leftovers): shown as · but for the inputs.
+    const written = new Set();
+    for (const st of s.steps.slice(0, this.k)) for (const w of st.writes || []) written.add(w.reg * 4 + w.comp);
     const t = el("table", "grid regs");
     const hr = el("tr");
     for (const h of ["register", "x", "y", "z", "w", "ddx", "ddy"]) hr.append(el("th", "", h));
@@ -628,11 +644,13 @@ export class PixelView {
       const tr = el("tr", changed.has(r) ? "changed" : "");
       tr.append(el("td", "mono", name));
       const ddx = [], ddy = [];
+      const input = name.startsWith("v");
       for (let c = 0; c < 4; c++) {
         const v = (l) => asFloat(before[(r * 4 + c) * 4 + l]);
-        tr.append(el("td", "mono num", fmt(v(s.lane))));
-        ddx.push(fmt(v(1) - v(0)));
-        ddy.push(fmt(v(2) - v(0)));
+        const known = input || written.has(r * 4 + c);
+        tr.append(el("td", "mono num" + (known ? "" : " muted"), known ? fmt(v(s.lane)) : "·"));
+        ddx.push(known ? fmt(v(1) - v(0)) : "·");
+        ddy.push(known ? fmt(v(2) - v(0)) : "·");
       }
       tr.append(el("td", "mono muted", ddx.join(" ")), el("td", "mono muted", ddy.join(" ")));
       t.append(tr);
@@ -642,7 +660,7 @@ export class PixelView {
     cols.append(left, right);
     box.append(cols);
     this.stepBox.replaceChildren(box);
-    this.stepBox.querySelector(".step.current")?.scrollIntoView({ block: "nearest" });
+    this.stepBox.querySelector(".sstep.current")?.scrollIntoView({ block: "nearest" });
   }
 }
 

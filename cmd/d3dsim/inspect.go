@@ -68,6 +68,12 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		if n := flagUint(a, "stride"); n != nil {
 			ro.Stride = int(*n)
 		}
+		if n := flagUint(a, "mip"); n != nil {
+			ro.Mip = int(min(*n, 1<<20))
+		}
+		if n := flagUint(a, "slice"); n != nil {
+			ro.Slice = int(min(*n, 1<<20))
+		}
 		if r, ok := a.flags["region"]; ok {
 			v, perr := ints(r, 4)
 			if perr != nil {

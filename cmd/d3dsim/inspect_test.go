@@ -33,7 +33,7 @@ func TestInspect(t *testing.T) {
 			"src (0.5, 0.5, 0.5, 0.5), dst (1, 0, 0, 1), factor (1, 1, 1, 1) -> (0.75, 0.25, 0.25, 0.5)",
 			"read by the present's copy into the redirection surface"}},
 		{"shader steps", []string{"--at", "Draw#1", "--step", "5,7"}, []string{
-			"HLSL 19: float4 c = i.col * tint; | DXBC mul r1.xyzw, v1.xyzw, cb0[0].xyzw | ISA mul r1, v1, cb0[0]",
+			"HLSL 19: float4 c = i.col * tint; | DXBC mul r0.xyzw, v1.xyzw, cb0[0].xyzw | ISA mul r0, v1, cb0[0]",
 			"o0 = (1, 0, 0, 1)", "the fragment was written"}},
 	} {
 		code, out, errOut := runCLI(append([]string{"inspect", file}, c.args...)...)

@@ -43,7 +43,8 @@ const usage = `usage:
                                           answer one question about the run at an event (docs/inspect.md): the
                                           pipeline state (runtime beside UMD), a resource (--gpu-now: as the GPU
                                           had it then; --region X,Y,W,H; --as FORMAT; --layout vertex|cbuffer|
-                                          format|words; --stride N), a pixel's history, a pixel's shader steps.
+                                          format|words; --stride N; --mip N --slice N), a pixel's history, a pixel's
+                                          shader steps.
                                           EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
                                           (--link, --link-file too)
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
@@ -135,7 +136,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
 	"inspect": {"at": fString, "state": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
-		"seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
+		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }
 
 // args are a verb's positional words and --flags, which may come in any

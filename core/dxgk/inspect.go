@@ -46,18 +46,22 @@ func (k *Dxgkrnl) observeDMA(b *dmaBuffer, fence uint64, words []uint32, patches
 // Instance is an earlier instance of a renamed allocation the GPU may
 // still use ("Requesting to rename an allocation").
 type Instance struct {
-	Address uint64   // its system-memory backing store
-	Context HContext // whose fence retires it
-	Fence   uint64   // the last fence of Context that uses it
-	Idle    bool     // the GPU is done with it
+	Handle  HAllocation // the handle that names it
+	Address uint64      // its system-memory backing store
+	Context HContext    // whose fence retires it
+	Fence   uint64      // the last fence of Context that uses it
+	Idle    bool        // the GPU is done with it
 }
 
 // AllocationInfo is where an allocation lives and what holds it.
 type AllocationInfo struct {
 	Handle HAllocation
-	Device HDevice
-	Obj    string
-	Size   uint64
+	// Current is the handle of its current instance: Handle until a
+	// Discard lock renamed it (rename.go).
+	Current HAllocation
+	Device  HDevice
+	Obj     string
+	Size    uint64
 	// Segment and Address are where the GPU reaches it now: VRAM while
 	// resident, else its system pages through the aperture segment.
 	Segment    dxgkddi.SegmentID
@@ -83,14 +87,14 @@ func (k *Dxgkrnl) AllocationInfo(h HAllocation) (AllocationInfo, bool) {
 		return AllocationInfo{}, false
 	}
 	seg, addr := a.location()
-	in := AllocationInfo{Handle: a.h, Device: a.dev.h, Obj: a.obj, Size: a.size, Segment: seg, Address: addr,
+	in := AllocationInfo{Handle: a.h, Current: a.cur, Device: a.dev.h, Obj: a.obj, Size: a.size, Segment: seg, Address: addr,
 		Resident: a.resident, InAperture: a.inAperture, Backing: a.backing,
 		LastRead: a.lastRead, LastWrite: a.lastWrite, LastDMA: a.lastDMA, Destroyed: a.destroyed}
 	if a.lastCtx != nil {
 		in.Context = a.lastCtx.h
 	}
 	for _, r := range a.renaming {
-		i := Instance{Address: r.addr, Fence: r.fence, Idle: r.idle()}
+		i := Instance{Handle: r.h, Address: r.addr, Fence: r.fence, Idle: r.idle()}
 		if r.ctx != nil {
 			i.Context = r.ctx.h
 		}

@@ -334,6 +334,11 @@ func TestResourceRenamed(t *testing.T) {
 	if old.Fence == 0 || old.Context == "" || old.Segment != "aperture" {
 		t.Errorf("earlier instance %+v, want a fence of a context", old)
 	}
+	// The Discard lock got a new handle for the new instance; the old
+	// one keeps its own, the one the rename names as the lock's.
+	if cur := res.Instances[0]; cur.Allocation == old.Allocation || !strings.Contains(res.Renames[0].Msg, "handle "+cur.Allocation+" ") {
+		t.Errorf("current instance %s, earlier %s, rename %+v: want two handles, the rename naming the current", cur.Allocation, old.Allocation, res.Renames[0])
+	}
 	if b := res.Buffer; b == nil || b.Stride != 36 || b.Rows[0][1] != "0.5 0.5 0.5" {
 		t.Errorf("vertex 0: %+v, want the second frame's 0.5 0.5 0.5", b)
 	}
@@ -378,5 +383,50 @@ func TestQueryInSlices(t *testing.T) {
 	}
 	if slices < 30 || a.(*History).Text() != whole.Text() {
 		t.Errorf("%d slices; sliced:\n%s\nwhole:\n%s", slices, a.(*History).Text(), whole.Text())
+	}
+}
+
+// A texture's subresources: each level and array slice read where the UMD
+// placed it, at its own size; one that does not exist is refused.
+func TestResourceMipsAndSlices(t *testing.T) {
+	s, j := session(t, "core/inspect/testdata/mips.d3ds")
+	flush := at(t, j, "Flush")
+	for _, c := range []struct {
+		name        string
+		mip, slice  int
+		w, h        int
+		mips, count int
+		want        []string // the texels' text, row by row
+	}{
+		{"tex", 0, 0, 4, 4, 3, 1, []string{"0 1", "2 1", "4 1", "6 1", "8 1", "10 1", "12 1", "14 1", "16 1", "18 1", "20 1", "22 1", "24 1", "26 1", "28 1", "30 1"}},
+		{"tex", 1, 0, 2, 2, 3, 1, []string{"5 1", "9 1", "21 1", "25 1"}},
+		{"tex", 2, 0, 1, 1, 3, 1, []string{"15 1"}},
+		{"arr", 0, 1, 2, 2, 2, 2, []string{"1 2", "3 4", "5 6", "7 8"}},
+		{"arr", 1, 1, 1, 1, 2, 2, []string{"4 5"}},
+	} {
+		res, err := s.Resource(j, flush, c.name, ResourceOptions{Mip: c.mip, Slice: c.slice})
+		if err != nil {
+			t.Fatalf("%s mip %d slice %d: %v", c.name, c.mip, c.slice, err)
+		}
+		if res.Width != c.w || res.Height != c.h || res.Mips != c.mips || res.Slices != c.count || res.Mip != c.mip || res.Slice != c.slice {
+			t.Errorf("%s mip %d slice %d: %dx%d, %d levels %d slices (mip %d slice %d)", c.name, c.mip, c.slice, res.Width, res.Height, res.Mips, res.Slices, res.Mip, res.Slice)
+		}
+		var got []string
+		for _, row := range res.Texture.Texels {
+			for _, tx := range row {
+				got = append(got, tx.Text)
+			}
+		}
+		if strings.Join(got, ", ") != strings.Join(c.want, ", ") {
+			t.Errorf("%s mip %d slice %d: texels %q, want %q", c.name, c.mip, c.slice, got, c.want)
+		}
+		if img := res.Image(ImageOptions{}); len(img) != 4*c.w*c.h {
+			t.Errorf("%s mip %d slice %d: picture of %d bytes", c.name, c.mip, c.slice, len(img))
+		}
+	}
+	for _, bad := range []ResourceOptions{{Mip: 3}, {Slice: 1}, {Mip: -1}} {
+		if _, err := s.Resource(j, flush, "tex", bad); err == nil || !strings.Contains(err.Error(), "does not exist") {
+			t.Errorf("tex %+v: %v, want a refusal", bad, err)
+		}
 	}
 }

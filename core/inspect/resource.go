@@ -48,17 +48,20 @@ type ResourceOptions struct {
 
 // Resource is a resource at an event.
 type Resource struct {
-	Name      string     `json:"name"`
-	Event     uint64     `json:"event"`
-	Call      CallRef    `json:"call"`
-	Kind      string     `json:"kind"` // Texture2D, Buffer
-	Width     int        `json:"width"`
-	Height    int        `json:"height"`
-	Format    string     `json:"format"`
-	Usage     string     `json:"usage"`
-	BindFlags string     `json:"bindFlags"`
-	Mips      int        `json:"mips"`
-	Slices    int        `json:"slices"`
+	Name      string  `json:"name"`
+	Event     uint64  `json:"event"`
+	Call      CallRef `json:"call"`
+	Kind      string  `json:"kind"` // Texture2D, Buffer
+	Width     int     `json:"width"`
+	Height    int     `json:"height"`
+	Format    string  `json:"format"`
+	Usage     string  `json:"usage"`
+	BindFlags string  `json:"bindFlags"`
+	Mips      int     `json:"mips"`
+	Slices    int     `json:"slices"` // array slices; a 3D texture's depth slices of level Mip
+	// Mip and Slice are the subresource read; Width and Height are its.
+	Mip       int        `json:"mip"`
+	Slice     int        `json:"slice"`
 	Settled   bool       `json:"settled"` // the GPU had finished the work before the event
 	Bytes     int        `json:"bytes"`
 	Instances []Instance `json:"instances"`
@@ -163,13 +166,28 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 	if res.Name() != name {
 		out.Name = res.Name()
 	}
-	out.Kind = "Texture2D"
-	if res.Kind == d3d11.KindBuffer {
+	switch res.Desc.Dimension {
+	case ddi.DimBuffer:
 		out.Kind = "Buffer"
+	case ddi.DimTexture1D:
+		out.Kind = "Texture1D"
+	case ddi.DimTexture3D:
+		out.Kind = "Texture3D"
+	default:
+		out.Kind = "Texture2D"
 	}
-	if o.Mip != 0 || o.Slice != 0 {
-		return nil, fmt.Errorf("inspect: %s has %d mip level and %d array slice: mip %d slice %d does not exist", out.Name, out.Mips, out.Slices, o.Mip, o.Slice)
+	if out.Kind != "Buffer" {
+		// A texture's subresources: its levels, and its array slices (a
+		// 3D texture's depth slices of the level).
+		out.Mips, out.Slices = int(max(res.Desc.MipLevels, 1)), int(max(res.Desc.ArraySize, 1))
+		if out.Kind == "Texture3D" && o.Mip >= 0 && o.Mip < out.Mips {
+			out.Slices = int(isa.MipSize(max(res.Desc.Depth, 1), uint32(o.Mip)))
+		}
 	}
+	if o.Mip < 0 || o.Mip >= out.Mips || o.Slice < 0 || o.Slice >= out.Slices {
+		return nil, fmt.Errorf("inspect: %s has %s and %s: mip %d slice %d does not exist", out.Name, plural(out.Mips, "mip level"), plural(out.Slices, "slice"), o.Mip, o.Slice)
+	}
+	out.Mip, out.Slice = o.Mip, o.Slice
 	if !res.Alive() {
 		return nil, fmt.Errorf("inspect: %s was released before event %d", out.Name, seq)
 	}
@@ -188,7 +206,7 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 		cur := i == len(allocs)-1
 		out.Instances = append(out.Instances, instanceOf(in, cur))
 		for _, old := range in.Instances {
-			ins := Instance{Allocation: "a" + strconv.FormatUint(uint64(h), 10), Segment: "aperture", Address: fmt.Sprintf("%#x", old.Address),
+			ins := Instance{Allocation: old.Handle.String(), Segment: "aperture", Address: fmt.Sprintf("%#x", old.Address),
 				Size: in.Size, Fence: old.Fence, Idle: old.Idle}
 			if old.Context != 0 {
 				ins.Context = "kc" + strconv.FormatUint(uint64(old.Context), 10)
@@ -199,7 +217,7 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 			}
 			out.Instances = append(out.Instances, ins)
 		}
-		out.Renames = append(out.Renames, renames(r.Recorder(), h)...)
+		out.Renames = append(out.Renames, renames(r.Recorder(), in)...)
 	}
 	if len(allocs) == 0 {
 		return nil, fmt.Errorf("inspect: %s has no memory", out.Name)
@@ -232,7 +250,11 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 
 // instanceOf describes the current instance of an allocation.
 func instanceOf(in machine.AllocationInfo, cur bool) Instance {
-	i := Instance{Allocation: "a" + strconv.FormatUint(uint64(in.Handle), 10), Current: cur, Segment: in.Segment.String(),
+	name := in.Handle
+	if in.Current != 0 {
+		name = in.Current
+	}
+	i := Instance{Allocation: name.String(), Current: cur, Segment: in.Segment.String(),
 		Address: fmt.Sprintf("%#x", in.Address), Resident: in.Resident, Size: in.Size, Fence: max(in.LastRead, in.LastWrite)}
 	if in.Context != 0 {
 		i.Context = "kc" + strconv.FormatUint(uint64(in.Context), 10)
@@ -251,12 +273,18 @@ func instanceOf(in machine.AllocationInfo, cur bool) Instance {
 	return i
 }
 
-// renames are the VidMmRename events of allocation h the trace holds.
-func renames(rec *trace.Recorder, h uint32) []Rename {
+// renames are the VidMmRename events of allocation in the trace holds:
+// each names the handle the lock got, the allocation's first handle, its
+// current one or one of its renaming list's ("D3DDDICB_LOCK structure":
+// a Discard lock returns a new handle for the new instance).
+func renames(rec *trace.Recorder, in machine.AllocationInfo) []Rename {
 	var out []Rename
-	name := "a" + strconv.FormatUint(uint64(h), 10)
+	names := map[string]bool{in.Handle.String(): true, in.Current.String(): true}
+	for _, old := range in.Instances {
+		names[old.Handle.String()] = true
+	}
 	for _, e := range rec.Events() {
-		if e.Name == "VidMmRename" && e.Handle == name {
+		if e.Name == "VidMmRename" && names[e.Handle] {
 			out = append(out, Rename{Seq: e.Seq, Fence: e.Fence, Msg: e.Msg})
 		}
 	}
@@ -305,10 +333,27 @@ func (out *Resource) readTexture(res *d3d11.Resource, o ResourceOptions) error {
 	}
 	info := g.Info()
 	out.gpu, out.number = g, info.Number
-	out.pitch = int(g.RowBytes(res.Desc.Width))
-	if len(out.data) < out.pitch*int(g.Rows(res.Desc.Height)) {
-		return fmt.Errorf("inspect: %s holds %d bytes, a %dx%d %s needs %d", out.Name, len(out.data), out.Width, out.Height, d3d11.FormatName(f), out.pitch*int(g.Rows(res.Desc.Height)))
+	// The subresource, where the UMD placed it (isa.Subresources: slice
+	// by slice, each slice's levels from the most detailed).
+	mips, slices := uint32(out.Mips), uint32(max(res.Desc.ArraySize, 1))
+	subs, size, err := isa.Subresources(g, res.Desc.Width, max(res.Desc.Height, 1), max(res.Desc.Depth, 1), mips, slices)
+	if err != nil {
+		return fmt.Errorf("inspect: %s: %v", out.Name, err)
 	}
+	if uint64(len(out.data)) < size {
+		return fmt.Errorf("inspect: %s holds %d bytes, a %dx%dx%d %s of %d levels and %d slices needs %d", out.Name, len(out.data), res.Desc.Width, res.Desc.Height, max(res.Desc.Depth, 1), d3d11.FormatName(f), mips, slices, size)
+	}
+	sub, off := subs[0], uint64(0)
+	if out.Kind == "Texture3D" {
+		sub = subs[out.Mip]
+		off = sub.Offset + uint64(out.Slice)*uint64(sub.DepthPitch)
+	} else {
+		sub = subs[out.Mip+out.Slice*out.Mips]
+		off = sub.Offset
+	}
+	out.data = out.data[off : off+uint64(sub.DepthPitch)]
+	out.Width, out.Height = int(sub.W), int(sub.H)
+	out.pitch = int(sub.RowPitch)
 	t := &Texture{Format: d3d11.FormatName(f), Number: numberName(info.Number), Depth: info.Depth, Stencil: info.Stencil}
 	t.Channels = channelNames(g)
 	out.Texture = t
@@ -561,4 +606,12 @@ func stencilColour(s byte) [3]byte {
 	}
 	h := uint32(s) * 2654435761
 	return [3]byte{byte(64 + h>>24%192), byte(64 + h>>16%192), byte(64 + h>>8%192)}
+}
+
+// plural is n things, "1 slice" or "2 slices".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }

@@ -94,7 +94,15 @@ func (r *Resource) Text() string {
 	if r.Kind == "Buffer" {
 		size = fmt.Sprintf("%d bytes", r.Width)
 	}
-	fmt.Fprintf(&b, "%s %s %s, %s, %s; %d mip level, %d array slice\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, r.Mips, r.Slices)
+	slices := "array slice"
+	if r.Kind == "Texture3D" {
+		slices = "depth slice"
+	}
+	sub := ""
+	if r.Mips > 1 || r.Slices > 1 {
+		sub = fmt.Sprintf("; mip %d, slice %d", r.Mip, r.Slice)
+	}
+	fmt.Fprintf(&b, "%s %s %s, %s, %s; %s, %s%s\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, plural(r.Mips, "mip level"), plural(r.Slices, slices), sub)
 	for _, in := range r.Instances {
 		cur := "earlier instance"
 		if in.Current {

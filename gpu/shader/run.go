@@ -77,10 +77,18 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		if steps > limit {
 			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
 		}
-		if m.trace != nil {
-			m.trace.before(m, pc, mask, alive)
-		}
 		in := &code[pc]
+		if m.trace != nil {
+			// else and endif run for the lanes they hand on to: the
+			// else branch's, the construct's lanes after it.
+			tm := mask
+			if f := len(stack) - 1; f >= 0 && in.op == OpEndIf {
+				tm = stack[f].saved
+			} else if f >= 0 && in.op == OpElse {
+				tm = stack[f].saved &^ stack[f].cond
+			}
+			m.trace.before(m, pc, tm, alive)
+		}
 		switch in.op {
 		case OpNop:
 		case OpIf:

@@ -51,6 +51,11 @@ func TestTraceSteps(t *testing.T) {
 	if s := tr.Steps[3]; s.Active != 0b0101 {
 		t.Errorf("discard_nz active lanes %04b, want 0101", s.Active)
 	}
+	// endif runs for the lanes after the construct: lanes 1 and 3, which
+	// skipped the if (0 and 2 were discarded in it).
+	if s := tr.Steps[4]; s.Active != 0b1010 || s.Alive != 0b1010 {
+		t.Errorf("endif active lanes %04b alive %04b, want 1010 and 1010", s.Active, s.Alive)
+	}
 	if s := tr.Steps[5]; s.Alive != 0b1010 {
 		t.Errorf("after the discard alive %04b, want 1010", s.Alive)
 	}

@@ -144,24 +144,24 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
 
   // Its shader, step by step.
   await glass.locator("button", { hasText: "step shader" }).click();
-  await page.waitForFunction(() => document.querySelectorAll("#px-steps .step").length > 0);
-  const steps = await page.locator("#px-steps .step").allTextContents();
-  assert.match(steps[0], /HLSL 19.*mul r1\.xyzw, v1\.xyzw, cb0\[0\]\.xyzw.*mul r1, v1, cb0\[0\]/);
+  await page.waitForFunction(() => document.querySelectorAll("#px-steps .sstep").length > 0);
+  const steps = await page.locator("#px-steps .sstep").allTextContents();
+  assert.match(steps[0], /HLSL 19.*mul r0\.xyzw, v1\.xyzw, cb0\[0\]\.xyzw.*mul r0, v1, cb0\[0\]/);
   // Before the first step v1 holds the interpolated colour (1, 1, 1, 0.5).
   const v1 = page.locator("#px-steps table.regs tr", { hasText: "v1 (COLOR0)" });
   assert.match(await v1.textContent(), /^v1 \(COLOR0\)\s*1\s*1\s*1\s*0\.5/);
-  // Forward one step: r1 is the colour times the tint, (0.5, 0.5, 0.5, 0.5).
+  // Forward one step: r0 is the colour times the tint, (0.5, 0.5, 0.5, 0.5).
   await page.locator("#px-steps").focus();
   await page.keyboard.press("ArrowDown");
   await page.waitForFunction(() => /after step 1/.test(document.querySelector("#px-steps .steps-right .pane-head")?.textContent || ""));
-  const r1 = await page.locator("#px-steps table.regs tr.changed").first().textContent();
-  assert.match(r1, /^r1\s*0\.5\s*0\.5\s*0\.5\s*0\.5/);
+  const r0 = await page.locator("#px-steps table.regs tr.changed").first().textContent();
+  assert.match(r0, /^r0\s*0\.5\s*0\.5\s*0\.5\s*0\.5/);
   // To the end: o0 is what the blend took as its source.
-  await page.locator("#px-steps button", { hasText: "⏭" }).click();
+  await page.locator("#px-steps button", { hasText: "end" }).click();
   const o0 = await page.locator("#px-steps table.regs tr", { hasText: "o0 (SV_Target0)" }).textContent();
   assert.match(o0, /o0 \(SV_Target0\)\s*0\.5\s*0\.5\s*0\.5\s*0\.5/);
   // And back to the start.
-  await page.locator("#px-steps button", { hasText: "⏮" }).click();
+  await page.locator("#px-steps button", { hasText: "start" }).click();
   assert.match(await page.locator("#px-steps .step-pos").textContent(), /step 1 of/);
   assert.match(await page.locator("#px-steps .step-hlsl .hl-current").textContent(), /float4 c = i\.col \* tint;/);
 
@@ -172,6 +172,55 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
   assert.match(await page.locator('#st-state [data-stage="IA"] tr[data-binding="vertex buffer 0"]').textContent(), /far/);
 
   assert.deepEqual(h.pageErrors, []);
+  await page.close();
+});
+
+// A texture's levels and an array's slices (core/inspect/testdata/
+// mips.d3ds): GenerateMips averaged tex's level 1 to 5 9 / 21 25; arr's
+// slice 1 has level 0 1 2 .. 7 8 and level 1 (4, 5).
+test("the Resource view shows each mip level and array slice", { timeout: 240000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/mips.d3ds"), "utf8"));
+  assert.ok(await selectCall(page, "Flush", 1) > 0);
+  await page.locator(".tabs").click();
+  await page.keyboard.press("9");
+  await page.waitForSelector('.inspector .view[data-view="resource"]:not([hidden])');
+  const open = async (name) => {
+    await page.locator("#res input.res-name").fill(name);
+    await page.locator("#res button", { hasText: "Show" }).click();
+    await page.waitForFunction((n) => new RegExp(`^${n} `).test(document.querySelector("#res .inspect-head")?.textContent || ""), name);
+  };
+  // texel reads the text under the pointer at texel x, y of the picture.
+  const texel = async (x, y) => {
+    await nextFrames(page);
+    const box = await page.locator("#res canvas").boundingBox();
+    const scale = await page.evaluate(() => window.d3dsimUI.views.resource.scale());
+    await page.mouse.move(Math.round(box.x + (x + 0.5) * scale), Math.round(box.y + (y + 0.5) * scale));
+    await page.waitForFunction((p) => document.querySelector("#res .texel-under")?.textContent.startsWith(p), `${x},${y}: `);
+    return page.locator("#res .texel-under").textContent();
+  };
+  const choose = async (what, v, head) => {
+    await page.locator(`#res select.res-${what}`).selectOption(String(v));
+    await page.waitForFunction((h) => (document.querySelector("#res .inspect-head")?.textContent || "").includes(h), head);
+  };
+  await open("tex");
+  assert.match(await page.locator("#res .inspect-head").textContent(), /^tex Texture2D 4×4 \(mip 0, slice 0\) R32G32_FLOAT/);
+  assert.deepEqual(await page.locator("#res select.res-mip option").allTextContents(), ["mip 0", "mip 1", "mip 2"]);
+  assert.match(await texel(3, 2), /^3,2: 22 1 /);
+  await choose("mip", 1, "2×2 (mip 1, slice 0)");
+  assert.match(await texel(1, 1), /^1,1: 25 1 /);
+  assert.match(await texel(0, 1), /^0,1: 21 1 /);
+  await choose("mip", 2, "1×1 (mip 2, slice 0)");
+  assert.match(await texel(0, 0), /^0,0: 15 1 /);
+  await open("arr");
+  assert.deepEqual(await page.locator("#res select.res-slice option").allTextContents(), ["slice 0", "slice 1"]);
+  await choose("slice", 1, "2×2 (mip 0, slice 1)");
+  assert.match(await texel(1, 1), /^1,1: 7 8 /);
+  await choose("mip", 1, "1×1 (mip 1, slice 0)");
+  await choose("slice", 1, "1×1 (mip 1, slice 1)");
+  assert.match(await texel(0, 0), /^0,0: 4 5 /);
+  assert.deepEqual(h.pageErrors, []);
+  await page.close();
 });
 
 // The figures: selecting an event of a 1,000,000-event trace shows its

@@ -157,6 +157,48 @@ test("the timeline with 1,000,000 synthetic events", { timeout: 300000 }, async 
   await page.close();
 });
 
+test("the inspector's views: State at a draw, Resource and Pixel at the Present (core/inspect/testdata/layers.d3ds)", { timeout: 180000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, text("core/inspect/testdata/layers.d3ds"));
+  await selectCall(page, "Draw", 3);
+  await view(page, "state");
+  await page.waitForFunction(() => /State of IC/.test(document.querySelector("#st-state .inspect-head")?.textContent || ""));
+  await shot(page, "panel-state.png");
+  await selectCall(page, "Present");
+  await view(page, "state");
+  await page.waitForFunction(() => /Present/.test(document.querySelector("#st-state .inspect-head")?.textContent || ""));
+  // (the layers' pixel is a flat colour: the picture shot is spinning-cube's back buffer, below)
+  await page.locator('#st-state [data-stage="OM"] tr[data-binding="render target 0"] button', { hasText: "view" }).click();
+  await page.waitForSelector("#res canvas.texture-canvas");
+  const box = await page.locator("#res canvas").boundingBox();
+  const scale = await page.evaluate(() => window.d3dsimUI.views.resource.scale());
+  await page.mouse.click(box.x + 5.5 * scale, box.y + 7.5 * scale);
+  await page.waitForFunction(() => document.querySelectorAll("#px-history .hist-entry").length > 0);
+  await page.locator("#px-history .hist-draw").nth(3).locator("button", { hasText: "step shader" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#px-steps .sstep").length > 0);
+  await page.locator("#px-steps button", { hasText: "▶" }).click();
+  await page.locator("#px-steps button", { hasText: "▶" }).click();
+  await shot(page, "panel-pixel.png");
+  await page.close();
+});
+
+test("the Resource view: spinning-cube's back buffer at its second Present, the texel under the pointer", { timeout: 180000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, text("assets/scenarios/spinning-cube.d3ds"));
+  await selectCall(page, "Present", 1);
+  await view(page, "state");
+  await page.waitForFunction(() => /Present/.test(document.querySelector("#st-state .inspect-head")?.textContent || ""));
+  await page.locator('#st-state [data-stage="OM"] tr[data-binding="render target 0"] button', { hasText: "view" }).click();
+  await page.waitForSelector("#res canvas.texture-canvas");
+  const box = await page.locator("#res canvas").boundingBox();
+  const scale = await page.evaluate(() => window.d3dsimUI.views.resource.scale());
+  // Mouse events carry whole CSS pixels: the one nearest the texel's middle.
+  await page.mouse.move(Math.round(box.x + 64.5 * scale), Math.round(box.y + 60.5 * scale));
+  await page.waitForFunction(() => /^64,60: /.test(document.querySelector("#res .texel-under")?.textContent || ""));
+  await shot(page, "panel-resource.png");
+  await page.close();
+});
+
 test("the page threw nothing", () => {
   assert.deepEqual(h.pageErrors, []);
 });
