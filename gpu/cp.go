@@ -47,6 +47,7 @@ type executor struct {
 
 	st   state
 	draw drawScratch
+	wx   packetWatch // the pixel watch's, while a packet runs (watch.go)
 }
 
 // countPackets counts the well-formed packets at the start of buf.
@@ -183,6 +184,10 @@ func (ex *executor) chargeCopy(n uint64) {
 
 // exec runs one packet.
 func (ex *executor) exec(p isa.Packet) {
+	if ex.g.watch != nil && !ex.wx.inside {
+		ex.watchExec(p)
+		return
+	}
 	a := p.Args
 	switch p.Op {
 	case isa.OpNop:

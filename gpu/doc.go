@@ -58,8 +58,18 @@
 //     with a program (vertex, pixel) has its own 16 constant buffers, 128
 //     textures and 16 samplers: SET_TEX and SET_SAMPLER set the pixel
 //     stage's, SET_TEX_STAGE and SET_SAMPLER_STAGE any stage's (a stage
-//     without programs on this GPU faults). The texture unit samples with
-//     point or bilinear filtering and four address modes (sample.go). builtins.go holds reference programs in
+//     without programs on this GPU faults). The texture unit samples a
+//     one-level 2D texture with point or bilinear filtering and four
+//     address modes on its fast paths (sample.go, the fused block);
+//     SET_VIEW (1D, 2D, 3D and cube textures and their arrays, mip chains,
+//     typed, raw and structured buffers: isa's view.go) and SET_SAMPLER_EX
+//     (the whole D3D11_SAMPLER_DESC) take it to its general path
+//     (texunit.go: the level of detail from the quad's or the program's
+//     gradients, point, linear and anisotropic min/mag/mip filters, bias
+//     and LOD clamps, every address mode and border, comparison, gather,
+//     texel offsets, cube faces and their seams, loads from buffers), held
+//     to a reference written from the functional specification's words
+//     (texref_test.go). builtins.go holds reference programs in
 //     the ISA for the GPU's own tests and benchmarks (the UMD translates
 //     its own built-in shaders from HLSL).
 //   - Faults (bad packets, page faults, a pixel program that faults, InjectFault)

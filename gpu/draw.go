@@ -47,6 +47,7 @@ type drawScratch struct {
 
 	prog      progState  // programs from memory (program.go)
 	backEdges bool       // the lines being drawn are a back-facing wireframe triangle's edges
+	prim      int        // the primitive being drawn: its index in the draw, instances counted on (watch.go)
 	edgeBias  float64    // and their triangle's depth bias
 	params    drawParams // the draw packet's (vertexstage.go)
 	cols      colTerms   // pipe.cols of this goroutine
@@ -249,6 +250,7 @@ func (ex *executor) stopDraw(limit string) {
 func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
+	d.prim = -1
 	for inst := uint32(0); inst < instances && !d.prog.failed && !d.stop; inst++ {
 		if inst > 0 && !ex.checkpoint() {
 			break
@@ -316,22 +318,26 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 		switch topo {
 		case isa.TopoPointList:
 			ex.programVertex(i, &ring[0])
+			ex.draw.prim++
 			ex.point(&ring[0])
 		case isa.TopoLineList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
+				ex.draw.prim++
 				ex.line(&ring[0], &ring[1])
 				k = 0
 			}
 		case isa.TopoLineStrip:
 			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
+				ex.draw.prim++
 				ex.line(&ring[(k-1)%2], &ring[k%2])
 			}
 			k++
 		case isa.TopoTriangleList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
+				ex.draw.prim++
 				ex.triangle(&ring[0], &ring[1], &ring[2])
 				k = 0
 			}
@@ -342,6 +348,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				if k%2 == 1 {
 					a, b = b, a
 				}
+				ex.draw.prim++
 				ex.triangle(a, b, c)
 			}
 			k++

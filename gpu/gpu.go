@@ -168,7 +168,8 @@ type GPU struct {
 	scanout   func(f Frame)
 	hangNext  bool
 	faultNext bool
-	paintPF   bool // Config.PaintPageFaults
+	paintPF   bool        // Config.PaintPageFaults
+	watch     *PixelWatch // SetPixelWatch's (watch.go), nil when none
 	limits    Limits
 	stopped   *Stop       // the draw that stopped at a limit (Stopped)
 	yield     func() bool // SetYield

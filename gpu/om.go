@@ -26,6 +26,10 @@ func laneOut(p *pipe, r, l int) [4]uint32 {
 // pixel with no program (a faulted draw's warning colour, or depth and
 // stencil only); b1, b2 are its weights.
 func (p *pipe) mergeLane(t *tri, x, y, l int, b1, b2 float64) {
+	if w := p.watch; w != nil && !w.inside && x == w.x && y == w.y {
+		p.watchMerge(t, x, y, l, b1, b2)
+		return
+	}
 	prog := l >= 0 && p.prog != nil
 	// Coverage: with one sample per pixel, the sample mask's bit 0 and,
 	// with alpha-to-coverage, o0's alpha: the pixel is covered when it is

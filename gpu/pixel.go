@@ -87,6 +87,8 @@ type pipe struct {
 	// pipe; stop is set once it said stop, and the rasterizer returns.
 	check func() bool
 	stop  bool
+
+	watch *watchDraw // the pixel watch's, when a target holds its texel (watch.go)
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
@@ -170,6 +172,9 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	p.tileable = p.isTileable()
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
+	if ex.g != nil && ex.g.watch != nil {
+		ex.watchPipe()
+	}
 	return true
 }
 
@@ -224,6 +229,10 @@ type rowSpan struct {
 // pixel program a block at a time; each computes exactly what pixel would,
 // so the pictures are the same.
 func (p *pipe) spans(t *tri, rows []rowSpan) {
+	if p.watch != nil && p.kind == spanColor && p.watch.inRows(rows) {
+		p.programRows(t, rows) // the watched pixel's block through watchRunBlock
+		return
+	}
 	switch p.kind {
 	case spanProgram:
 		p.programRows(t, rows)
@@ -521,6 +530,10 @@ func unormIn(v float32) uint32 { return uint32(int32(float32(v*255) + 0.5)) }
 func (p *pipe) pixel(t *tri, x, y int, b1, b2 float64, ri, bi int) {
 	if p.prog != nil {
 		p.programPixel(t, x, y, b1, b2, ri, bi)
+		return
+	}
+	if w := p.watch; w != nil && x == w.x && y == w.y && !p.generic {
+		p.watchPixel(t, x, y, b1, b2)
 		return
 	}
 	if p.generic {

@@ -133,6 +133,9 @@ func (ex *executor) tileablePixelProgram() bool {
 			if t := &ex.st.tex[st][i]; t.bound() && (overlap(t.mem, p.rt.mem) || overlap(t.mem, p.ds.mem)) {
 				return false
 			}
+			if v := ex.st.view[st][i]; v != nil && (overlap(v.mem, p.rt.mem) || overlap(v.mem, p.ds.mem)) {
+				return false // a SET_VIEW's resource: GenerateMips reads a level of the target's
+			}
 		}
 	}
 	return true
@@ -270,6 +273,10 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	if p.stop {
 		return
 	}
+	if p.watch != nil && p.watch.covers(tx, ty, mask) {
+		p.watchRunBlock(t, tx, ty, mask, quads, ri, bi)
+		return
+	}
 	ps := p.prog
 	blk, m := p.blk, p.m
 	if blk.fused.on && !t.persp {
@@ -354,7 +361,17 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 	}
 	p.shaded += uint64(bits.OnesCount64(mask))
+	var tr *shader.Trace
+	if p.watch != nil {
+		if tr = p.watchTrace(tx, ty, mask); tr != nil {
+			m.SetTrace(tr)
+		}
+	}
 	alive, err := m.Run(mask)
+	if tr != nil {
+		tr.Finish(m)
+		m.SetTrace(nil)
+	}
 	p.instrs += m.LaneSteps
 	if ps.ps.mayFault && p.check != nil {
 		// A program that loops may run 65,536 instructions a block: its
@@ -367,6 +384,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		return
 	}
 	if p.generic {
+		if p.watch != nil {
+			p.watchBlock(t, tx, ty, mask, alive)
+		}
 		for a := alive; a != 0; a &= a - 1 {
 			l := bits.TrailingZeros64(a)
 			p.mergeLane(t, tx+laneXY[l][0], ty+laneXY[l][1], l, blk.b1[l], blk.b2[l])

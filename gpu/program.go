@@ -419,10 +419,12 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	if q.Texture < 0 || q.Texture >= numTex {
 		return fmt.Errorf("texture slot %d outside 0..%d", q.Texture, numTex-1)
 	}
-	tex, view := &u.st.tex[u.stage][q.Texture], u.viewOf(q.Texture)
+	tex := &u.st.tex[u.stage][q.Texture]
+	// plain: SET_TEX's surface (a one-level 2D SET_VIEW's too) or nothing.
+	plain := tex.bound() || u.st.view[u.stage][q.Texture] == nil
 	out := q.Out
 	noOffset := q.Offset == [3]int32{}
-	if q.Op == shader.TexLoad && noOffset && (tex.bound() || !view.bound()) {
+	if q.Op == shader.TexLoad && noOffset && plain {
 		for m := q.Mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros64(m)
 			x, y := int32(q.Coord[0][l]), int32(q.Coord[1][l])
@@ -437,7 +439,7 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	}
 	switch q.Op {
 	case shader.TexLoad, shader.TexLoadRaw, shader.TexLoadStructured:
-		u.general(view, &loadSampler, q)
+		u.general(u.viewOf(q.Texture), &loadSampler, q)
 		return nil
 	}
 	if q.Sampler < 0 || q.Sampler >= numSamplers {
@@ -445,9 +447,9 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 	}
 	sm := &u.st.smp[u.stage][q.Sampler]
 	simple := (q.Op == shader.TexSample || q.Op == shader.TexSampleLevel || q.Op == shader.TexSampleGrad) &&
-		(!sm.ex || sm.simple) && noOffset && (tex.bound() || !view.bound())
+		(!sm.ex || sm.simple) && noOffset && plain
 	if !simple {
-		u.general(view, sm, q)
+		u.general(u.viewOf(q.Texture), sm, q)
 		return nil
 	}
 	if tex.bound() && (tex.fmt == isa.FmtRGBA8 || tex.fmt == isa.FmtBGRA8) {
@@ -466,16 +468,11 @@ func (u *texUnit) Texture(q *shader.TexQuery) error {
 // viewOf is slot t's view (a surface set without SET_TEX's view, as the
 // GPU's own tests do, as its view of one level).
 func (u *texUnit) viewOf(t int) *texView {
-	if u.stage == isa.StagePS {
-		if v := &u.st.view[t]; v.bound() {
-			return v
-		}
+	if v := u.st.view[u.stage][t]; v != nil {
+		return v
 	}
-	if tex := &u.st.tex[u.stage][t]; tex.bound() {
-		sv := surfaceView(tex) // not kept: the unit is shared by the tile workers
-		return &sv
-	}
-	return &texView{}
+	sv := surfaceView(&u.st.tex[u.stage][t]) // not kept: the unit is shared by the tile workers
+	return &sv
 }
 
 // IgnoresGradients: with one level, one filter for magnification and
@@ -484,17 +481,13 @@ func (u *texUnit) viewOf(t int) *texView {
 // derivatives (the lod instruction takes them anyway).
 func (u *texUnit) IgnoresGradients() bool {
 	bound := false
-	for i := range numTex {
-		if u.stage == isa.StagePS {
-			if v := &u.st.view[i]; v.bound() {
-				bound = true
-				if !isa.IsBuffer(v.kind) && v.nmips > 1 {
-					return false
-				}
-				continue
+	for i := range u.st.texN[u.stage] {
+		if v := u.st.view[u.stage][i]; v != nil {
+			bound = true
+			if !isa.IsBuffer(v.kind) && v.nmips > 1 {
+				return false
 			}
-		}
-		if u.st.tex[u.stage][i].bound() {
+		} else if u.st.tex[u.stage][i].bound() {
 			bound = true // one level
 		}
 	}
@@ -533,7 +526,7 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 	case isa.ViewTexCubeArray:
 		info.Layers = v.nslice / 6
 	}
-	if u.st.tex[u.stage][t].bound() && v.kind == isa.ViewTex2D && v.nmips == 1 && len(v.subs) == 1 {
+	if u.st.view[u.stage][t] == nil {
 		info.Kind = 0 // SET_TEX's: as it always was
 	}
 	return info, nil

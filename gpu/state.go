@@ -95,10 +95,9 @@ type state struct {
 	cb  [numStages][numCB][]byte
 	tex [numStages][numTex]surface // SET_TEX (the pixel stage's) and SET_TEX_STAGE
 	smp [numStages][numSamplers]sampler
-	// view: the pixel stage's bound views (SET_VIEW, texunit.go); tex
-	// holds the one-level 2D ones too. The vertex stage reads its
-	// SET_TEX_STAGE surfaces as one-level views (texUnit.viewOf).
-	view [numTex]texView
+	// view holds each stage's SET_VIEW views (texunit.go); nil where
+	// SET_TEX bound a one-level 2D texture or nothing.
+	view [numStages][numTex]*texView
 	// texN: each stage's texture slots below it may be bound (one past the
 	// highest slot ever bound in this buffer).
 	texN  [numStages]int
@@ -234,13 +233,10 @@ func (ex *executor) setTex(p isa.Packet, stage, slot uint32, i int) {
 		ex.fault("slot %d outside 0..%d", slot, numTex-1)
 		return
 	}
-	s.tex[stage][slot] = surface{}
+	s.tex[stage][slot], s.view[stage][slot] = surface{}, nil
 	if p.Addr(i) != 0 {
 		s.tex[stage][slot], _ = ex.surface(p, i, "texture", useTexture)
 		s.texN[stage] = max(s.texN[stage], int(slot)+1)
-	}
-	if stage == isa.StagePS {
-		s.view[slot] = surfaceView(&s.tex[stage][slot])
 	}
 }
 

@@ -263,7 +263,11 @@ type oneLane struct {
 func newOneLane(v texView, sm sampler) *oneLane {
 	o := &oneLane{}
 	o.st.reset()
-	o.st.view[0], o.st.smp[isa.StagePS][0] = v, sm
+	if v.bound() {
+		o.st.view[isa.StagePS][0] = &v
+		o.st.texN[isa.StagePS] = 1
+	}
+	o.st.smp[isa.StagePS][0] = sm
 	o.u = texUnit{st: &o.st, stage: isa.StagePS}
 	o.q = shader.TexQuery{Mask: 1, Out: &o.out}
 	for k := range 4 {
@@ -698,6 +702,7 @@ func TestGeneralMatchesFastPath(t *testing.T) {
 		}
 		a := newOneLane(texView{}, old)
 		a.st.tex[isa.StagePS][0] = fast
+		a.st.texN[isa.StagePS] = 1
 		b := newOneLane(v, ex)
 		for _, o := range []*oneLane{a, b} {
 			o.q.Op = shader.TexSample

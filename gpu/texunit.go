@@ -43,15 +43,19 @@ func (v *texView) bound() bool { return v.kind != 0 }
 // setView runs SET_VIEW.
 func (ex *executor) setView(p isa.Packet) {
 	s, a := &ex.st, p.Args
-	slot := a[0]
+	stage, slot := isa.SplitStageSlot(a[0])
+	if !ex.stageOK(stage) {
+		return
+	}
 	if slot >= numTex {
 		ex.fault("slot %d outside 0..%d", slot, numTex-1)
 		return
 	}
-	s.tex[isa.StagePS][slot], s.view[slot] = surface{}, texView{}
+	s.tex[stage][slot], s.view[stage][slot] = surface{}, nil
 	if p.Addr(1) == 0 {
 		return
 	}
+	s.texN[stage] = max(s.texN[stage], int(slot)+1)
 	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
 	v := texView{kind: kind, fm: fm}
 	if isa.IsBuffer(kind) {
@@ -77,7 +81,7 @@ func (ex *executor) setView(p isa.Packet) {
 			return
 		}
 		v.mem, v.w = mem, w
-		s.view[slot] = v
+		s.view[stage][slot] = &v
 		return
 	}
 	if kind == 0 || kind > isa.ViewTexCubeArray {
@@ -116,11 +120,11 @@ func (ex *executor) setView(p isa.Packet) {
 		return
 	}
 	v.mem, v.subs, v.mips, v.w, v.h, v.d, v.slices = mem, subs, mips, w, h, d, slices
-	s.view[slot] = v
+	s.view[stage][slot] = &v
 	if kind == isa.ViewTex2D && v.nmips == 1 {
 		// One 2D level: the fast path's surface too.
 		sub := subs[v.slice0*mips+v.mip0]
-		s.tex[isa.StagePS][slot] = surface{mem: mem[sub.Offset : sub.Offset+uint64(sub.DepthPitch)], w: int(sub.W), h: int(sub.H),
+		s.tex[stage][slot] = surface{mem: mem[sub.Offset : sub.Offset+uint64(sub.DepthPitch)], w: int(sub.W), h: int(sub.H),
 			pitch: int(sub.RowPitch), fmt: fm, bpp: int(fm.Info().Bytes)}
 	}
 }
@@ -137,7 +141,11 @@ func surfaceView(t *surface) texView {
 // setSamplerEx runs SET_SAMPLER_EX.
 func (ex *executor) setSamplerEx(p isa.Packet) {
 	a := p.Args
-	slot, filter := a[0], a[1]
+	stage, slot := isa.SplitStageSlot(a[0])
+	filter := a[1]
+	if !ex.stageOK(stage) {
+		return
+	}
 	addrOK := func(m uint32) bool { return m <= isa.AddrMirrorOnce }
 	if slot >= numSamplers || filter&^isa.FilterValidMask != 0 || !addrOK(a[2]) || !addrOK(a[3]) || !addrOK(a[4]) ||
 		a[6] > isa.MaxAnisotropyBits || a[7] > isa.CmpAlways {
@@ -157,7 +165,7 @@ func (ex *executor) setSamplerEx(p isa.Packet) {
 	}
 	sm.simple = filter&(isa.FilterAniso|isa.FilterComparison) == 0 &&
 		filter&isa.FilterMinLinear != 0 == (filter&isa.FilterMagLinear != 0) && sm.u <= isa.AddrBorder && sm.v <= isa.AddrBorder
-	ex.st.smp[isa.StagePS][slot] = sm
+	ex.st.smp[stage][slot] = sm
 }
 
 // sanef is a sampler's float field: NaN as 0, clamped to [lo, hi].

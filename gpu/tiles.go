@@ -16,6 +16,10 @@ import (
 const (
 	tileRows  = 16   // rows of a band
 	batchTris = 4096 // triangles per batch
+	// batchArea bounds a batch's work (the sum of its triangles' bounding
+	// boxes, in pixels): a round of rows of a batch of 4,096 full-screen
+	// triangles on 8192x8192 was 8.6e9 pixels between two checkpoints.
+	batchArea = 1 << 22
 	// parallelArea is the smallest batch (sum of the triangles' bounding
 	// boxes, in pixels) worth handing to other goroutines: waking one costs
 	// microseconds, and far more on a busy machine.
@@ -45,7 +49,7 @@ func (d *drawScratch) emit() {
 	t := &d.tri
 	d.batch = append(d.batch, *t)
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
-	if len(d.batch) == batchTris {
+	if len(d.batch) == batchTris || d.area >= batchArea {
 		d.flush()
 	}
 }

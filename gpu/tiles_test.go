@@ -103,7 +103,11 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 // goroutine draws (and counts the same pixels), whatever the number of
 // workers, with blending, depth tests, textures, lines and points in the mix.
 func TestTilesSamePixels(t *testing.T) {
-	for seed := uint64(1); seed <= 4; seed++ {
+	seeds := uint64(4)
+	if testing.Short() {
+		seeds = 1 // make race (14 minutes for four at a load of 30): every worker count and aliasing, one scene
+	}
+	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, alias := range []bool{false, true} {
 			t.Run(fmt.Sprintf("seed %d alias %v", seed, alias), func(t *testing.T) {
 				rgba1, depth1, st1, _ := tileScene(t, 1, seed, alias)

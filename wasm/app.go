@@ -38,6 +38,7 @@ type app struct {
 	enc   columnEncoder // the panel's event batches
 	synth int           // >0: the panel's trace is this many synthetic events
 	shv   *shaderCache  // the Shaders view's answers for the loaded run (shaders.go)
+	ins   *inspection   // the State, Resource and Pixel views' journal and query (inspector.go)
 
 	// clock, when set, starts a slice's page clock: the predicate it
 	// returns says when the slice has had its time (sliceMillis). Only the
@@ -46,6 +47,8 @@ type app struct {
 	// ends never changes the run (core/scenario TestSlicesDoNotChangeTheRun):
 	// only how soon the page gets the thread back.
 	clock func() func() bool
+
+	y suspender // slices suspended inside long draws (yield.go)
 }
 
 // A slice is the work the page does before it gets the thread back: an
@@ -75,8 +78,10 @@ func (a *app) load(src []byte) (err error) {
 		return err
 	}
 	r := scenario.NewRun(s, scenario.Overrides{})
+	r.SetGPUYield(a.gpuYield)
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.y.abort.Store(false)
 	a.src = append([]byte(nil), src...)
 	a.run = r
 	a.gen++
@@ -86,6 +91,7 @@ func (a *app) load(src []byte) (err error) {
 	a.cancel++
 	a.insp = nil
 	a.synth = 0
+	a.recordLocked(s, r)
 	return nil
 }
 
@@ -155,6 +161,9 @@ func (a *app) tick() {
 	if n <= 0 {
 		n = sliceCalls
 	}
+	// Ebiten's Update is a goroutine of its own: it may suspend.
+	a.y.may = true
+	defer func() { a.y.may = false }()
 	if a.playing && a.sliceLocked(n) {
 		a.playing = false
 	}
@@ -173,6 +182,8 @@ func (a *app) tickCount() uint64 {
 func (a *app) pumpIfStalled(lastTicks uint64) uint64 {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.y.may = true // the pump is a goroutine of its own
+	defer func() { a.y.may = false }()
 	if a.playing && a.ticks == lastTicks && a.sliceLocked(sliceCalls) {
 		a.playing = false
 	}
@@ -203,6 +214,9 @@ type runner struct {
 	cancel uint64
 	frame  bool   // runFrame: finished after the next Present
 	seen   uint64 // frame: the last seq looked at for a Present
+	// suspendable: its slices run on a goroutine of their own and may
+	// suspend inside a long draw (yield.go).
+	suspendable bool
 }
 
 // summary is the run's summary, cached until the next step.

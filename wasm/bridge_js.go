@@ -29,6 +29,14 @@ package main
 //	                         null when its version is still the one given
 //	shaderCode(i)         -> shader i's {hlsl, listing, isa} (and notes saying why one is empty), null when none
 //	shaderDraws(i)        -> the draws that ran shader i [{seq, name, ctx, line}], null when none
+//	inspectState(seq, ctx) -> the pipeline state at event seq, runtime beside UMD (core/inspect State), or {error}
+//	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
+//	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
+//	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
+//	                         x, y, fragment}); core/inspect Resource, History, Steps, or {error}
+//	inspectImage(opts)    -> {width, height, pixels: Uint8ClampedArray} of the last resource answered,
+//	                         drawn with opts {channels, lo, hi} (null: none)
+//	inspectTexel(x, y)    -> texel (x, y) of the last resource answered in its format, null outside
 //	stepFrame()           -> summary after the next Present
 //	runFrame()            -> Promise of that summary, run in slices like run() (the Step frame button)
 //	stepToLine(n)         -> summary once scenario line n's call has run
@@ -69,6 +77,10 @@ type bridge struct {
 	a   *app
 	obj js.Value
 
+	// The last answers that stay meaningful while a slice is suspended
+	// (busyAnswer): the summary, the inspector's model, the frame size.
+	last map[string]any
+
 	mu    sync.Mutex
 	port  js.Value // a MessageChannel's port2: posting to it queues a task
 	queue []func() // what the tasks run, in order
@@ -95,6 +107,7 @@ func installBridge(a *app) *bridge {
 	b := &bridge{a: a, obj: obj}
 	a.mu.Lock()
 	a.clock = func() func() bool { return overAfter(sliceMillis * time.Millisecond) }
+	a.y.wake = b.resumeLater // a slice suspended inside a long draw resumes in a task of its own (yield.go)
 	a.mu.Unlock()
 	b.initLater()
 
@@ -216,8 +229,62 @@ func installBridge(a *app) *bridge {
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.shaderDraws(args[0].Int())))
 	})
+	// The inspector (wasm/inspector.go): the state at an event at once, the
+	// rest as queries run in slices.
+	b.fn("inspectState", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return js.Global().Get("JSON").Call("parse", `{"error":"inspectState(seq, ctx)"}`)
+		}
+		ctx := ""
+		if len(args) > 1 && args[1].Type() == js.TypeString {
+			ctx = args[1].String()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectState(uint64(args[0].Float()), ctx)))
+	})
+	b.fn("inspectResolve", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeString {
+			return map[string]any{"error": "inspectResolve(event)"}
+		}
+		seq, err := a.inspectResolve(args[0].String())
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		return map[string]any{"seq": seq}
+	})
+	b.fn("inspectQuery", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return js.Global().Get("Promise").Call("resolve", map[string]any{"error": "inspectQuery(kind, argsJSON)"})
+		}
+		p, failed := a.startQuery(args[0].String(), []byte(args[1].String()))
+		if p == nil {
+			return js.Global().Get("Promise").Call("resolve", js.Global().Get("JSON").Call("parse", string(failed)))
+		}
+		return b.runQuery(p)
+	})
+	b.fn("inspectImage", func(args []js.Value) any {
+		opts := "{}"
+		if len(args) > 0 && args[0].Type() == js.TypeString {
+			opts = args[0].String()
+		}
+		pix, w, h := a.resourceImage([]byte(opts))
+		if pix == nil {
+			return nil
+		}
+		arr := bytesToJS(pix)
+		return map[string]any{"width": w, "height": h, "pixels": js.Global().Get("Uint8ClampedArray").New(arr.Get("buffer"))}
+	})
+	b.fn("inspectTexel", func(args []js.Value) any {
+		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
+			return nil
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.resourceTexel(args[0].Int(), args[1].Int())))
+	})
 	b.fn("stepFrame", func(args []js.Value) any { return b.summaryJS(a.stepFrame()) })
-	b.fn("runFrame", func(args []js.Value) any { return b.runSlices(a.startFrame(), "runFrame") })
+	b.fn("runFrame", func(args []js.Value) any {
+		r := a.startFrame()
+		r.suspendable = true
+		return b.runSlices(r, "runFrame")
+	})
 	b.fn("stepToLine", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {
 			return b.summaryJS(a.summary())
@@ -337,7 +404,15 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
+		if b.a.y.busy.Load() {
+			// A slice is suspended inside a long draw, holding the app's
+			// lock: answer without it (busy_js.go).
+			if ans, ok := b.busyAnswer(name, args); ok {
+				return ans
+			}
+		}
 		ret = f(args)
+		b.cacheAnswer(name, ret)
 		b.notifyPending() // a step that ended the run at a limit, say
 		return ret
 	}))
@@ -355,7 +430,11 @@ func (b *bridge) notifyPending() {
 // done (or cancelled by load, pause or step). Each slice runs in a task of
 // its own (later): between two, the event loop runs whatever else is
 // queued — input, the panel's poll, the canvas's frame.
-func (b *bridge) run() js.Value { return b.runSlices(b.a.startRun(), "run") }
+func (b *bridge) run() js.Value {
+	r := b.a.startRun()
+	r.suspendable = true
+	return b.runSlices(r, "run")
+}
 
 // runSlices answers a Promise resolved with the summary when r is finished,
 // running one slice of r per task (later).
@@ -365,21 +444,26 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 		resolve, reject := args[0], args[1]
 		var turn func()
 		turn = func() {
-			defer func() {
-				if p := recover(); p != nil {
-					msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
-					// Never a frozen page with stale counters: say so
-					// where the page shows notices.
-					b.notify(crashNotice(msg))
-					reject.Invoke(js.Global().Get("Error").New(msg))
+			// On a goroutine of its own, not in the task's callback: the
+			// slice may suspend inside a long draw until a later task
+			// resumes it (yield.go).
+			go func() {
+				defer func() {
+					if p := recover(); p != nil {
+						msg := fmt.Sprintf("d3dsim.%s: internal error: %v", name, p)
+						// Never a frozen page with stale counters: say so
+						// where the page shows notices.
+						b.notify(crashNotice(msg))
+						reject.Invoke(js.Global().Get("Error").New(msg))
+					}
+				}()
+				if s, done := r.slice(); done {
+					b.notifyPending()
+					resolve.Invoke(b.summaryJS(s))
+					return
 				}
+				b.later(turn)
 			}()
-			if s, done := r.slice(); done {
-				b.notifyPending()
-				resolve.Invoke(b.summaryJS(s))
-				return
-			}
-			b.later(turn)
 		}
 		b.later(turn)
 		return nil
@@ -387,6 +471,53 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 	p := js.Global().Get("Promise").New(executor)
 	executor.Release()
 	return p
+}
+
+// resumeLater resumes a slice suspended inside a long draw (yield.go) in a
+// timer task resumeMillis later, not in the next task: the input, the
+// panel's polls and the canvas's frames queued meanwhile get their turns
+// first.
+func (b *bridge) resumeLater(resume func()) {
+	var cb js.Func
+	cb = js.FuncOf(func(this js.Value, args []js.Value) any {
+		cb.Release()
+		resume()
+		return nil
+	})
+	js.Global().Call("setTimeout", cb, resumeMillis)
+}
+
+// resumeMillis is the page's turn inside a long draw, after each
+// sliceMillis of it.
+const resumeMillis = 8
+
+// runQuery answers a Promise resolved with an inspector query's answer
+// (or {error}), running one slice of it per task, as runSlices does.
+func (b *bridge) runQuery(p *pendingQuery) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve := args[0]
+		var turn func()
+		turn = func() {
+			defer func() {
+				if r := recover(); r != nil {
+					msg := fmt.Sprintf("d3dsim.inspectQuery: internal error: %v", r)
+					js.Global().Get("console").Call("error", msg)
+					resolve.Invoke(map[string]any{"error": msg})
+				}
+			}()
+			if ans, done := p.slice(overAfter(sliceMillis * time.Millisecond)); done {
+				resolve.Invoke(js.Global().Get("JSON").Call("parse", string(ans)))
+				return
+			}
+			b.later(turn)
+		}
+		b.later(turn)
+		return nil
+	})
+	pr := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	return pr
 }
 
 // initLater sets up later's MessageChannel (setTimeout when the page has
@@ -445,6 +576,11 @@ func (b *bridge) notify(msg string) {
 // summaryJS converts a summary to a plain object, with the JSON names of
 // scenario.Summary plus playing and loads (scenarios loaded so far).
 func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
+	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount())
+}
+
+// summaryFields is summaryJS with playing and loads given.
+func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) map[string]any {
 	return map[string]any{
 		"frames":       s.Frames,
 		"events":       s.Events,
@@ -458,8 +594,8 @@ func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
 		"limit":        s.Limit,
 		"done":         s.Done,
 		"steps":        s.Steps,
-		"playing":      b.a.isPlaying(),
-		"loads":        b.a.loadCount(),
+		"playing":      playing,
+		"loads":        loads,
 	}
 }
 

@@ -86,13 +86,14 @@ func (g *game) Update() error {
 			}
 			return
 		}
-		if g.img == nil || g.img.Bounds().Dx() != f.Width || g.img.Bounds().Dy() != f.Height {
+		w, h, pix := shownFrame(f) // (a frame past maxShown shrunk: shown.go)
+		if g.img == nil || g.img.Bounds().Dx() != w || g.img.Bounds().Dy() != h {
 			if g.img != nil {
 				g.img.Deallocate()
 			}
-			g.img = ebiten.NewImage(f.Width, f.Height)
+			g.img = ebiten.NewImage(w, h)
 		}
-		g.img.WritePixels(f.Pix[:f.Width*f.Height*4])
+		g.img.WritePixels(pix)
 	})
 	return nil
 }

@@ -314,18 +314,13 @@ func TestInspectCommandLists(t *testing.T) {
 	}
 	// Every IC handle of an object the runtime asked CalcPrivate*Size
 	// for shows the driver part it allocated: the UMD's sizes.
-	// A shader's driver part grows with its bytecode (the UMD keeps the
-	// decoded and translated program: CalcPrivateShaderSize), above the
-	// 128 bytes of its handle.
 	sizes := map[string]int{"CreateResource": 256, "CreateRenderTargetView": 64, "CreateShaderResourceView": 64,
-		"CreateVertexShader": -128, "CreatePixelShader": -128, "CreateCommandList": 256}
+		"CreateVertexShader": 128, "CreatePixelShader": 128, "CreateCommandList": 256}
 	seen := 0
 	for _, h := range snap.Handles {
 		if w, ok := sizes[h.DDI]; ok && h.Ctx == "IC" {
 			seen++
-			if w < 0 && h.Private <= -w {
-				t.Errorf("%s %s (%s): driver part %d bytes, want more than %d", h.Handle, h.Obj, h.DDI, h.Private, -w)
-			} else if w > 0 && h.Private != w {
+			if h.Private != w {
 				t.Errorf("%s %s (%s): driver part %d bytes, want %d", h.Handle, h.Obj, h.DDI, h.Private, w)
 			}
 		}

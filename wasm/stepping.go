@@ -26,6 +26,7 @@ func (a *app) sliceLocked(calls int) (done bool) {
 		if a.clock != nil {
 			l.Over = a.clock()
 		}
+		a.y.over = l.Over // a draw inside the slice suspends past it (yield.go)
 		_, done := a.run.Slice(l)
 		return done
 	})
@@ -71,6 +72,12 @@ func (r *runner) slice() (scenario.Summary, bool) {
 	a := r.a
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if r.suspendable {
+		// run() turns run on a goroutine of their own (bridge_js.go): the
+		// slice may suspend inside a long draw.
+		a.y.may = true
+		defer func() { a.y.may = false }()
+	}
 	if a.cancel != r.cancel || a.run == nil {
 		return a.summaryLocked(), true
 	}
@@ -80,6 +87,7 @@ func (r *runner) slice() (scenario.Summary, bool) {
 			over = a.clock()
 		}
 		left := sliceStatements
+		a.y.over = over
 		if presented, done := a.toPresentLocked(&r.seen, &left, sliceCalls, over); presented || done {
 			return a.summaryLocked(), true
 		}

@@ -20,6 +20,7 @@ import { ShadersView } from "./view-shaders.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
+import { StateView, ResourceView, PixelView } from "./view-inspect.js";
 import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
 import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
@@ -40,7 +41,24 @@ function fatal(err) {
   hook?.reject(err);
 }
 
-boot(fatal).then((d3dsim) => {
+// exited is the module ending while the page runs (out of memory, a
+// failure of the Go runtime): a notice says so, Restart reloads the page
+// (the link in its address is the scenario's), and nothing throws (boot.js
+// quiets window.d3dsim).
+let dead = false;
+function exited(err) {
+  if (!sim) {
+    fatal(err);
+    return;
+  }
+  dead = true;
+  ctl?.stop?.();
+  showNotice(`The simulator stopped: ${err.message}. Restart starts it again.`);
+  for (const id of ["play", "step", "step-frame", "share", "download"]) $(id).disabled = true;
+  $("restart").disabled = false;
+}
+
+boot(exited).then((d3dsim) => {
   $("stage-status").hidden = true;
   start(d3dsim);
 }).catch(fatal);
@@ -56,6 +74,7 @@ let tutorialName = "";
 
 const store = new Store();
 let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let stateView, resourceView, pixelView; // the inspector's views (view-inspect.js)
 let probe = null; // the pixel probe under the stage (layout.js)
 
 function setState(state, label) {
@@ -92,7 +111,18 @@ function start(d3dsim) {
   viewTools.trace = [filter, count];
   viewTools.timeline = timelineTools();
 
-  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView], {
+  // The inspector's views: a resource's "view" opens the Resource view, a
+  // pixel's click its history in the Pixel view.
+  pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
+  resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
+  stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  // A click on an editor line's number selects the last call made on it.
+  $("gutter-inner").addEventListener("click", (e) => {
+    const ln = e.target.closest(".ln");
+    if (ln) selectLine(Number(ln.dataset.line));
+  });
+
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView, stateView, resourceView, pixelView], {
     reset: () => { $("detail").hidden = true; },
     loaded: () => {
       // Show the new scenario's text.
@@ -180,7 +210,7 @@ function start(d3dsim) {
   }
 
   window.d3dsimUI = {
-    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView },
+    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView, state: stateView, resource: resourceView, pixel: pixelView },
     get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
@@ -275,6 +305,10 @@ async function stepFrame() {
 }
 
 function restart() {
+  if (dead) {
+    location.reload(); // a new module; the address keeps the link
+    return;
+  }
   load();
 }
 
@@ -515,7 +549,7 @@ function timelineTools() {
     mk("fit", "show the whole trace (f, double-click)", () => { timeline.follow = true; timeline.fit(); })];
 }
 
-// showTab shows the view of the n-th tab (1-based: the 1 … 7 keys).
+// showTab shows the view of the n-th tab (1-based: the 1 … 9 and 0 keys).
 function showTab(n) {
   const tab = document.querySelectorAll(".tabs [data-view]")[n - 1];
   if (tab) showView(tab.dataset.view);
@@ -548,6 +582,9 @@ function refreshView(force) {
     case "flow":
       if (force || flow.current !== ctl.selected) flow.render(ctl.selected);
       break;
+    case "state":
+      stateView.show();
+      break;
     case "problems":
       problems.render();
       break;
@@ -570,6 +607,8 @@ function showSelection(i, source) {
   timeline.select(i);
   cmdlists.select(i);
   shaders.select(i);
+  stateView.select(i);
+  resourceView.select(i);
   traceView.selected = i;
   if (source !== "trace") traceView.select(i);
   if (activeView === "flow" || source === "flow") flow.render(i);
@@ -579,6 +618,17 @@ function showSelection(i, source) {
   editor.mark("selected", store.line(i));
   if (store.line(i) && source !== "tutorial") editor.reveal(store.line(i));
   showDetail(i);
+}
+
+// selectLine selects the last API call made on scenario line line (the
+// editor's line numbers), when the panel holds one.
+function selectLine(line) {
+  for (let i = store.n - 1; i >= 0; i--) {
+    if (store.line(i) === line && store.kind(i) === KIND.call && store.from(i) === LAYER.app) {
+      select(i, "line");
+      return;
+    }
+  }
 }
 
 function showDetail(i) {
@@ -598,7 +648,7 @@ function showDetail(i) {
     });
     return b;
   };
-  parts.push(el("span", "spacer"), go("flow", "flow"), go("timeline", "timeline"), go("trace", "trace"));
+  parts.push(el("span", "spacer"), go("state", "state"), go("flow", "flow"), go("timeline", "timeline"), go("trace", "trace"));
   d.replaceChildren(...parts);
   d.hidden = false;
 }

@@ -37,8 +37,11 @@ function hint() {
 }
 
 // boot starts the module and resolves with window.d3dsim once it is ready.
-// onExit, when given, hears of the program exiting later (the module never
-// exits while the page runs); without it that is an uncaught error.
+// onExit, when given, hears of the program exiting later (it never exits on
+// its own: only running out of memory or a failure of the Go runtime ends
+// it); without it that is an uncaught error. Either way window.d3dsim then
+// answers every call quietly (quiet), and so do the module's callbacks
+// (the canvas's frames): no "Go program has already exited" in the page.
 export async function boot(onExit) {
   if (typeof Go !== "function") {
     throw new Error("wasm_exec.js did not load: it belongs beside this page (`make site` writes it into dist/; `go run .` at the repo root serves it)");
@@ -46,11 +49,49 @@ export async function boot(onExit) {
   const go = new Go();
   const { instance } = await instantiate(go);
   go.run(instance).then(() => {
-    const err = new Error("the WebAssembly program exited; see the console");
+    go._resume = () => {}; // the module's callbacks (Ebiten's frames) answer nothing
+    const err = new Error("the WebAssembly program exited (out of memory, or a failure of the Go runtime; see the console)");
+    if (window.d3dsim) quiet(window.d3dsim, err);
     if (!onExit) throw err;
     onExit(err);
   });
-  return window.d3dsim.ready;
+  const d3dsim = await window.d3dsim.ready;
+  keepLast(d3dsim);
+  return d3dsim;
+}
+
+// keepLast wraps d3dsim.summary to remember its last answer, which quiet
+// gives back once the module has exited (the page's counters stay).
+function keepLast(d) {
+  const summary = d.summary;
+  if (typeof summary !== "function" || summary.kept) return;
+  d.summary = Object.assign((...args) => (d.lastSummary = summary(...args)), { kept: true });
+}
+
+// quiet replaces window.d3dsim's functions once the module has exited:
+// each answers what the page can use (the last summary, marked done and
+// failed, empty event batches, loads refused with the reason), never an
+// exception.
+export function quiet(d, err) {
+  const why = `the simulator stopped: ${err.message}. Restart reloads the page`;
+  const { busy, ...last } = d.lastSummary || {}; // (no slice is running any more)
+  const summary = {
+    ...last, done: true, playing: false, failures: [...(last.failures || []), why],
+    failureCount: (last.failureCount || 0) + 1, messages: last.messages || [], limit: last.limit || "",
+  };
+  const answers = {
+    summary: () => summary, step: () => summary, stepFrame: () => summary, stepToLine: () => summary,
+    run: () => Promise.resolve(summary), runFrame: () => Promise.resolve(summary),
+    load: () => ({ ok: false, error: `1:1: ${why}` }), restart: () => ({ ok: false, error: `1:1: ${why}` }),
+    check: () => ({ ok: true, error: "", line: 0, col: 0 }),
+    batch: () => ({ n: 0, ints: new Int32Array(0), t: new Float64Array(0), strings: "", nstrings: 0 }),
+    events: () => [], scenarios: () => [], tutorials: () => [], pixel: () => "", link: () => location.href,
+    frameSize: () => ({ width: 0, height: 0 }), fps: () => 0,
+  };
+  for (const k of Object.keys(d)) {
+    if (typeof d[k] === "function") d[k] = answers[k] || (() => null);
+  }
+  d.exited = why;
 }
 
 // fragment reads a URL fragment's &-separated keys ("#demo=x&view=flow"),

@@ -41,7 +41,12 @@ export class Controller {
   // start polls now and every 100 ms.
   start() {
     this.poll();
-    setInterval(() => this.poll(), 100);
+    this.timer = setInterval(() => this.poll(), 100);
+  }
+
+  // stop ends the polls (the module exited).
+  stop() {
+    clearInterval(this.timer);
   }
 
   // poll runs one poll and, when events are left, schedules the next.

@@ -128,9 +128,10 @@ export function installKeys(a) {
     } else if (e.key === "Escape" && a.keysOpen()) {
       e.preventDefault();
       a.showKeys(false);
-    } else if (/^[1-9]$/.test(e.key) && plain && !e.shiftKey && a.showView) {
+    } else if (/^[0-9]$/.test(e.key) && plain && !e.shiftKey && a.showView) {
       e.preventDefault();
-      a.showView(Number(e.key));
+      a.showView(Number(e.key) || 10); // 0: the tenth tab
+
     } else if (e.key === "?" && plain) {
       e.preventDefault();
       a.showKeys(!a.keysOpen());

@@ -35,7 +35,7 @@ func TestFxcVerb(t *testing.T) {
 		files       []string
 		notOnStdout string
 	}{
-		{"listing to stdout", "", []string{"/T", "ps_4_0", imguiPS}, 0, "sample r1.xyzw, v2.xyxx, t0.xyzw, s0", "", nil, ""},
+		{"listing to stdout", "", []string{"/T", "ps_4_0", imguiPS}, 0, "sample r0.xyzw, v2.xyxx, t0.xyzw, s0", "", nil, ""},
 		{"dash options, attached", "", []string{"-Tps_5_0", "-EPSMain", phong}, 0, "sample_indexable(texture2d)(float,float,float,float)", "", nil, ""},
 		{"shader model 5 flags", "", []string{"/T", "vs_5_0", "/E", "VSMain", phong}, 0, "vs_5_0\ndcl_globalFlags refactoringAllowed\n", "", nil, ""},
 		{"standard input", "float4 main() : SV_Target { return 1; }", []string{"/T", "ps_4_0", "-"}, 0, "mov o0.xyzw", "", nil, ""},

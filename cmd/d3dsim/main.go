@@ -38,6 +38,14 @@ const usage = `usage:
                                           goes to standard error. --blobs: where "apitrace dump --blobs" wrote the
                                           blob_callN.bin files (default: the dump's directory); --strict: stop at
                                           the first call not simulated
+  d3dsim inspect FILE|- --at EVENT (--state [--ctx IC|DCn] | --resource NAME | --pixel X,Y --target NAME |
+                 --step X,Y [--target NAME] [--fragment N]) [--json] [--seed N] [--sync] [--max-steps N]
+                                          answer one question about the run at an event (docs/inspect.md): the
+                                          pipeline state (runtime beside UMD), a resource (--gpu-now: as the GPU
+                                          had it then; --region X,Y,W,H; --as FORMAT; --layout vertex|cbuffer|
+                                          format|words; --stride N), a pixel's history, a pixel's shader steps.
+                                          EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
+                                          (--link, --link-file too)
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
@@ -125,6 +133,9 @@ var verbFlags = map[string]map[string]flagKind{
 	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
+	"inspect": {"at": fString, "state": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
+		"seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }
 
 // args are a verb's positional words and --flags, which may come in any
@@ -255,6 +266,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdExport(a, stdin, stdout, stderr)
 	case "import":
 		return cmdImport(a, stdin, stdout, stderr)
+	case "inspect":
+		return cmdInspect(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

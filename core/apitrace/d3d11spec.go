@@ -163,6 +163,22 @@ var (
 	sigAsyncFlag = flagsSig("D3D11_ASYNC_GETDATA_", bf{"DONOTFLUSH", 1})
 	sigFenceFlag = enumSig(ev{"D3D11_FENCE_FLAG_NONE", 0}, ev{"D3D11_FENCE_FLAG_SHARED", 2},
 		ev{"D3D11_FENCE_FLAG_SHARED_CROSS_ADAPTER", 4}, ev{"D3D11_FENCE_FLAG_NON_MONITORED", 8})
+	sigFormatSupport = func() *BitmaskSig {
+		names := []string{"BUFFER", "IA_VERTEX_BUFFER", "IA_INDEX_BUFFER", "SO_BUFFER", "TEXTURE1D", "TEXTURE2D", "TEXTURE3D",
+			"TEXTURECUBE", "SHADER_LOAD", "SHADER_SAMPLE", "SHADER_SAMPLE_COMPARISON", "SHADER_SAMPLE_MONO_TEXT", "MIP", "MIP_AUTOGEN",
+			"RENDER_TARGET", "BLENDABLE", "DEPTH_STENCIL", "CPU_LOCKABLE", "MULTISAMPLE_RESOLVE", "DISPLAY", "CAST_WITHIN_BIT_LAYOUT",
+			"MULTISAMPLE_RENDERTARGET", "MULTISAMPLE_LOAD", "SHADER_GATHER", "BACK_BUFFER_CAST", "TYPED_UNORDERED_ACCESS_VIEW",
+			"SHADER_GATHER_COMPARISON", "DECODER_OUTPUT", "VIDEO_PROCESSOR_OUTPUT", "VIDEO_PROCESSOR_INPUT", "VIDEO_ENCODER"}
+		var flags []BitmaskFlag
+		for i, n := range names {
+			flags = append(flags, bf{n, 1 << i})
+		}
+		return flagsSig("D3D11_FORMAT_SUPPORT_", flags...)
+	}()
+	sigDSVFlag = flagsSig("D3D11_DSV_", bf{"READ_ONLY_DEPTH", 1}, bf{"READ_ONLY_STENCIL", 2})
+	sigRTVDim  = seqEnum("D3D11_RTV_DIMENSION_", 0, "UNKNOWN", "BUFFER", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY", "TEXTURE3D")
+	sigSRVDim  = seqEnum("D3D11_SRV_DIMENSION_", 0, "UNKNOWN", "BUFFER", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY", "TEXTURE3D", "TEXTURECUBE", "TEXTURECUBEARRAY", "BUFFEREX")
+	sigDSVDim  = seqEnum("D3D11_DSV_DIMENSION_", 0, "UNKNOWN", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY")
 	sigHRESULT = func() *EnumSig {
 		s := &EnumSig{ID: sigID("enum")}
 		add := func(name string, v uint32) { s.Values = append(s.Values, ev{name, int64(int32(v))}) }
@@ -216,6 +232,15 @@ var (
 	stRational      = structSig("DXGI_RATIONAL", "Numerator", "Denominator")
 	stModeDesc      = structSig("DXGI_MODE_DESC", "Width", "Height", "RefreshRate", "Format", "ScanlineOrdering", "Scaling")
 	stSwapChainDesc = structSig("DXGI_SWAP_CHAIN_DESC", "BufferDesc", "SampleDesc", "BufferUsage", "BufferCount", "OutputWindow", "Windowed", "SwapEffect", "Flags")
+	stRTVDesc       = structSig("D3D11_RENDER_TARGET_VIEW_DESC", "Format", "ViewDimension", "")
+	stSRVDesc       = structSig("D3D11_SHADER_RESOURCE_VIEW_DESC", "Format", "ViewDimension", "")
+	stDSVDesc       = structSig("D3D11_DEPTH_STENCIL_VIEW_DESC", "Format", "ViewDimension", "Flags", "")
+	stTex2DRTV      = structSig("D3D11_TEX2D_RTV", "MipSlice")
+	stTex2DSRV      = structSig("D3D11_TEX2D_SRV", "MostDetailedMip", "MipLevels")
+	stTex2DDSV      = structSig("D3D11_TEX2D_DSV", "MipSlice")
+	stRTVUnion      = structSig("", "Texture2D")
+	stSRVUnion      = structSig("", "Texture2D")
+	stDSVUnion      = structSig("", "Texture2D")
 )
 
 // The functions and methods the exporter writes.
@@ -245,6 +270,7 @@ var (
 	fnCreateDeferred     = method("ID3D11Device", "CreateDeferredContext", "ContextFlags", "ppDeferredContext")
 	fnCreateFence        = method("ID3D11Device5", "CreateFence", "InitialValue", "Flags", "ReturnedInterface", "ppFence")
 	fnRemovedReason      = method("ID3D11Device", "GetDeviceRemovedReason")
+	fnCheckFormat        = method("ID3D11Device", "CheckFormatSupport", "Format", "pFormatSupport")
 	fnIASetVertexBuffers = method("ID3D11DeviceContext", "IASetVertexBuffers", "StartSlot", "NumBuffers", "ppVertexBuffers", "pStrides", "pOffsets")
 	fnVSSetCB            = method("ID3D11DeviceContext", "VSSetConstantBuffers", "StartSlot", "NumBuffers", "ppConstantBuffers")
 	fnPSSetCB            = method("ID3D11DeviceContext", "PSSetConstantBuffers", "StartSlot", "NumBuffers", "ppConstantBuffers")

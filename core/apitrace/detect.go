@@ -31,8 +31,10 @@ var dumpLine = regexp.MustCompile(`^(\d+ )?(@[0-9a-f]+ )?(<\w*> )?[A-Za-z_][A-Za
 func Detect(head []byte) Format {
 	if len(head) >= 2 && (head[0] == 'a' && head[1] == 't' || head[0] == 0x1f && head[1] == 0x8b) {
 		// "at" could start a scenario line ("at = ..."): a trace's next
-		// bytes are a chunk length, not text.
-		if head[0] == 0x1f || len(head) < 6 || bytes.IndexByte(head[2:6], '\n') < 0 && !isText(head[2:6]) {
+		// four bytes are a chunk's length, little-endian and under 16 MiB,
+		// so the last is a NUL no text has (the others may be any byte, a
+		// newline too).
+		if head[0] == 0x1f || len(head) < 6 || head[5] == 0 {
 			return FormatTrace
 		}
 	}
@@ -49,15 +51,6 @@ func Detect(head []byte) Format {
 		return FormatScenario
 	}
 	return FormatScenario
-}
-
-func isText(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 && c != '\t' && c != '\r' && c != '\n' {
-			return false
-		}
-	}
-	return true
 }
 
 // Open reads a capture, binary or dump text, from r.

@@ -80,7 +80,7 @@ func (e *Exporter) SetLimit(n int64) { e.maxBytes = n }
 
 // Observer is what the run reports to.
 func (e *Exporter) Observer() *scenario.Observer {
-	return &scenario.Observer{Call: e.call, Inject: e.inject}
+	return &scenario.Observer{Call: e.call, Inject: e.inject, Expect: e.expect}
 }
 
 // Close releases the factory the capture created and ends the stream.
@@ -176,6 +176,15 @@ func (e *Exporter) inject(r *scenario.InjectRecord) {
 		b.WriteString(text)
 	}
 	e.marker(r.Thread, b.String())
+}
+
+// expect writes an expect statement that reads a resource back as a
+// marker: an import keeps the check and the wait for the GPU it makes.
+func (e *Exporter) expect(r *scenario.ExpectRecord) {
+	if e.err != nil || r.Object == nil {
+		return
+	}
+	e.marker(r.Thread, r.Stmt.Format(e.markerRef(r.Object)))
 }
 
 // call writes one call of the run, by the table of mappings.
@@ -283,23 +292,9 @@ func objArg(r *scenario.CallRecord, name string) any {
 	return nil
 }
 
-// formatSize is the bytes per texel of the formats the simulated GPU
-// knows (0 for others).
-func formatSize(f uint32) uint32 {
-	switch f {
-	case 2, 3, 4: // R32G32B32A32
-		return 16
-	case 6, 7, 8: // R32G32B32
-		return 12
-	case 16, 17, 18: // R32G32
-		return 8
-	case 28, 87, 40, 41, 42, 43, 45: // R8G8B8A8_UNORM B8G8R8A8_UNORM D32_FLOAT R32_FLOAT R32_UINT R32_SINT D24_UNORM_S8_UINT
-		return 4
-	case 57: // R16_UINT
-		return 2
-	}
-	return 0
-}
+// formatSize is the bytes per element of a DXGI format (0 for the ones
+// the simulator does not have).
+func formatSize(f uint32) uint32 { return d3d11.FormatSize(d3d11.Format(f)) }
 
 // exportFunc writes one scenario method's calls.
 type exportFunc func(e *Exporter, th uint64, r *scenario.CallRecord)
@@ -397,10 +392,37 @@ func expCreateTexture2D(e *Exporter, th uint64, r *scenario.CallRecord) {
 	e.write(th, fnCreateTexture2D, []Arg{e.this(r), {1, ArrayV(desc)}, {2, init}}, out, hr(r), 0)
 }
 
-func expCreateView(sig *FuncSig) exportFunc {
+// expCreateView writes a view: pDesc NULL for the texture's own format, a
+// 2D descriptor with the view's Format (and a depth-stencil view's Flags)
+// otherwise.
+func expCreateView(sig *FuncSig, typ string) exportFunc {
 	return func(e *Exporter, th uint64, r *scenario.CallRecord) {
-		e.write(th, sig, []Arg{e.this(r), {1, e.obj(objArg(r, "RES"))}, {2, Null}}, e.outObj(r, 3, 0), hr(r), 0)
+		desc := Null
+		format := int64(bitsArg(r, "Format", 0))
+		flags := uint64(bitsArg(r, "Flags", 0))
+		if format != 0 || flags != 0 {
+			if format == 0 {
+				format = int64(e.dims[objArg(r, "RES")][2])
+			}
+			switch typ {
+			case "rtv":
+				desc = ArrayV(StructV(stRTVDesc, EnumV(sigDXGIFormat, format), EnumV(sigRTVDim, 4), StructV(stRTVUnion, StructV(stTex2DRTV, UintV(0)))))
+			case "srv":
+				desc = ArrayV(StructV(stSRVDesc, EnumV(sigDXGIFormat, format), EnumV(sigSRVDim, 4), StructV(stSRVUnion, StructV(stTex2DSRV, UintV(0), UintV(1)))))
+			case "dsv":
+				desc = ArrayV(StructV(stDSVDesc, EnumV(sigDXGIFormat, format), EnumV(sigDSVDim, 3), BitmaskV(sigDSVFlag, flags), StructV(stDSVUnion, StructV(stTex2DDSV, UintV(0)))))
+			}
+		}
+		e.write(th, sig, []Arg{e.this(r), {1, e.obj(objArg(r, "RES"))}, {2, desc}}, e.outObj(r, 3, 0), hr(r), 0)
 	}
+}
+
+func expCheckFormatSupport(e *Exporter, th uint64, r *scenario.CallRecord) {
+	var out []Arg
+	if succeeded(r) {
+		out = []Arg{{2, ArrayV(BitmaskV(sigFormatSupport, r.Data))}}
+	}
+	e.write(th, fnCheckFormat, []Arg{e.this(r), {1, EnumV(sigDXGIFormat, int64(bitsArg(r, "FORMAT", 0)))}}, out, hr(r), 0)
 }
 
 // shaderValue is bytecode as the tracer writes it: the disassembly and the

@@ -333,7 +333,7 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 	case "SetPrivateData":
 		return m.privateData(c, tgt)
 	case "SetPrivateDataInterface", "GetPrivateData", "GetDesc", "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
-		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFormatSupport", "CheckFeatureSupport",
+		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFeatureSupport",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":
 		return nil // queries with no effect on the simulation

@@ -289,7 +289,7 @@ func (m *importer) bytesOf(v *Value, what string) ([]byte, error) {
 func (m *importer) dataArg(b []byte, what string) (string, error) {
 	s, ok := dataText(b)
 	if !ok {
-		return "", skip("%s: %d bytes (the scenario's data lists hold 2- and 4-byte values)", what, len(b))
+		return "", skip("%s: no bytes", what)
 	}
 	return s, nil
 }
@@ -552,8 +552,8 @@ func (m *importer) marker(c *Call, name string, v *Value) error {
 }
 
 // directive reads back what the exporter wrote as a marker: an option, an
-// inject, a driver-private call or an expectation of a dropped call, with
-// objects as <0xADDR>.
+// inject, a driver-private call, an expectation of a dropped call or one
+// that reads a resource back, with objects as <0xADDR>.
 func (m *importer) directive(c *Call, text string) error {
 	if strings.ContainsAny(text, "\n\r{}") {
 		return skip("marker %q is not one statement", text)
@@ -586,10 +586,16 @@ func (m *importer) directive(c *Call, text string) error {
 		if n := len(m.stmts); n > 0 && !m.stmts[n-1].comment && m.stmts[n-1].hr == "" {
 			m.stmts[n-1].hr = "DROPPED"
 		}
-	case strings.HasPrefix(s, "inject "), strings.Contains(s, ".Escape"):
+	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "):
+		// an inject, or an expect that reads a resource back (its check, and
+		// its wait for the GPU)
+		m.emit(c, s, "").directive = true
+	case strings.HasPrefix(s, "\x01"):
+		// a call of the scenario language D3D11 has no call for (the
+		// driver-private Escape): OBJ.Method ARGS
 		m.emit(c, s, "").directive = true
 	default:
-		return skip("marker %q is not an option, an inject or a call d3dsim writes", s)
+		return skip("marker %q is not an option, an inject, an expect or a call d3dsim writes", s)
 	}
 	return nil
 }
@@ -959,10 +965,8 @@ func impCreateView(typ string) importFunc {
 		if res.typ != "texture" {
 			return skip("a view of a buffer: the simulated views are of textures")
 		}
+		vals := map[string]string{}
 		if desc := c.Arg("pDesc").Deref(); desc != nil && desc.Kind != KNull {
-			if f, fname, ok := enumOf(m.member(desc, "Format"), sigDXGIFormat); ok && f != 0 && uint32(f) != res.format && (res.traceFormat == 0 || uint32(f) != res.traceFormat) {
-				return skip("the view's Format %s is not its texture's: the simulated views keep the texture's format", fname)
-			}
 			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && !strings.HasSuffix(dim, "_TEXTURE2D") {
 				return skip("ViewDimension %s: the simulated views are of whole 2D textures", dim)
 			}
@@ -973,21 +977,55 @@ func impCreateView(typ string) importFunc {
 					}
 				}
 			}
+			f, fname, ok := enumOf(m.member(desc, "Format"), sigDXGIFormat)
+			if !ok {
+				return skip("the view's Format is %s", describe(m.member(desc, "Format")))
+			}
+			// the texture's own format is the view's without Format=; a
+			// swap chain's buffer was another format in the capture
+			if f != 0 && uint32(f) != res.format && !(res.traceFormat != 0 && uint32(f) == res.traceFormat) {
+				name, err := scenarioEnum("Format", f, fname)
+				if err != nil {
+					return err
+				}
+				vals["Format"] = name
+			}
+			if typ == "dsv" {
+				s, n, err := m.scenarioFlagsArg(m.member(desc, "Flags"), sigDSVFlag, "DSVFlags", "Flags")
+				if err != nil {
+					return err
+				}
+				if n != 0 {
+					vals["Flags"] = s
+				}
+			}
 		}
 		v := m.out(c, out, typ, typ)
 		if v != nil {
 			v.dev = d
 		}
-		m.emit(c, m.bind(v)+m.ref(d)+"."+method+" "+m.ref(res), hrOf(c))
+		text := m.ref(d) + "." + method + " " + m.ref(res)
+		if a := argList(typ, method, vals); vals["Format"] != "" || vals["Flags"] != "" {
+			_ = a
+			for _, k := range []string{"Format", "Flags"} {
+				if vals[k] != "" {
+					text += " " + k + "=" + vals[k]
+				}
+			}
+		}
+		m.emit(c, m.bind(v)+text, hrOf(c))
 		return nil
 	}
 }
 
-var (
-	sigRTVDim = seqEnum("D3D11_RTV_DIMENSION_", 0, "UNKNOWN", "BUFFER", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY", "TEXTURE3D")
-	sigSRVDim = seqEnum("D3D11_SRV_DIMENSION_", 0, "UNKNOWN", "BUFFER", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY", "TEXTURE3D", "TEXTURECUBE", "TEXTURECUBEARRAY", "BUFFEREX")
-	sigDSVDim = seqEnum("D3D11_DSV_DIMENSION_", 0, "UNKNOWN", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE2DMS", "TEXTURE2DMSARRAY")
-)
+func impCheckFormatSupport(m *importer, c *Call, d *object) error {
+	f, _, err := m.scenarioEnumArg(c.Arg("Format"), sigDXGIFormat, "Format", "Format")
+	if err != nil {
+		return err
+	}
+	m.emit(c, m.ref(d)+".CheckFormatSupport "+f, hrOf(c))
+	return nil
+}
 
 func dimSig(typ string) *EnumSig {
 	switch typ {

@@ -253,12 +253,27 @@ func (m *importer) text() string {
 
 // dataText writes bytes as a data list: f32[...] when every word reads as
 // a float a person would write, u32[...] otherwise, u16[...] for a length
-// that is two more than a multiple of four.
+// that is two more than a multiple of four, u8[...] for an odd one.
 func dataText(data []byte) (string, bool) {
-	if len(data)%2 != 0 || len(data) == 0 {
+	if len(data) == 0 {
 		return "", false
 	}
 	var b strings.Builder
+	if len(data)%2 != 0 {
+		b.WriteString("u8[")
+		for i, x := range data {
+			if i > 0 {
+				if i%24 == 0 {
+					b.WriteString("\n  ")
+				} else {
+					b.WriteByte(' ')
+				}
+			}
+			b.WriteString(strconv.Itoa(int(x)))
+		}
+		b.WriteString("]")
+		return b.String(), true
+	}
 	if len(data)%4 == 2 {
 		b.WriteString("u16[")
 		for i := 0; i < len(data); i += 2 {

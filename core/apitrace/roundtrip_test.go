@@ -100,6 +100,13 @@ func TestExportImportRoundTrip(t *testing.T) {
 			if !got.OK() {
 				t.Errorf("the imported scenario fails: %v\n%s", got.Failures, numbered(text))
 			}
+			// An expect that reads back waits for the GPU (09-errors
+			// presents a frame only because one does before a hang).
+			for _, k := range []string{"pixel", "hash", "probe"} {
+				if bytes.Contains(a.src, []byte("\nexpect "+k+" ")) && !strings.Contains(text, "\nexpect "+k+" ") {
+					t.Errorf("the imported scenario lost its expect %s statements", k)
+				}
+			}
 			var again bytes.Buffer
 			runText(t, a.name+" (imported)", []byte(text), &again)
 			text2, _ := importTrace(t, a.name, again.Bytes())

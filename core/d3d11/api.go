@@ -59,6 +59,9 @@ func FormatName(f Format) string { return ddi.FormatName(f) }
 // FormatSupport is D3D11_FORMAT_SUPPORT, CheckFormatSupport's answer.
 type FormatSupport = ddi.FormatSupport
 
+// FormatSize is the bytes of one element of a format (0: unknown).
+func FormatSize(f Format) uint32 { return ddi.FormatSize(f) }
+
 // DSVFlag is D3D11_DSV_FLAG, a depth-stencil view's read-only flags.
 type DSVFlag = ddi.DSVFlag
 

@@ -21,6 +21,9 @@ import (
 type ViewDesc struct {
 	Format ddi.Format
 	Flags  ddi.DSVFlag
+	// SRV is a shader-resource view's dimension and ranges (textures.go);
+	// its zero value views the whole texture as its own kind.
+	SRV SRVDesc
 }
 
 // CreateView creates a render-target, shader-resource or depth-stencil view
@@ -56,13 +59,23 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 	if !res.Desc.BindFlags.Has(need) {
 		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)
 	}
-	if kind == ddi.ViewSRV && res.Kind != KindTexture2D {
-		return nil, d.invalid(api, name, "shader resource views onto buffers are not supported by the simulated GPU")
+	if kind != ddi.ViewSRV && res.Kind == KindBuffer {
+		return nil, d.invalid(api, name, "a buffer has shader resource views only")
 	}
-	if err := d.checkViewDesc(api, name, kind, res, &desc); err != nil {
-		return nil, err
+	if kind != ddi.ViewSRV && desc.SRV != (SRVDesc{}) {
+		return nil, d.invalid(api, name, "ViewDimension and its ranges are a shader resource view's")
 	}
-	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name}
+	if kind == ddi.ViewSRV {
+		if err := d.checkSRVDesc(api, name, res, &desc); err != nil {
+			return nil, err
+		}
+	}
+	if res.Kind != KindBuffer {
+		if err := d.checkViewDesc(api, name, kind, res, &desc); err != nil {
+			return nil, err
+		}
+	}
+	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name, SRV: desc.SRV}
 	// Traced under the view kind's own DDI (CalcPrivateRenderTargetViewSize,
 	// CalcPrivateShaderResourceViewSize, CalcPrivateDepthStencilViewSize).
 	private := d.calcPrivate(name, "CalcPrivate"+viewDDINames[kind]+"Size", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
@@ -181,7 +194,7 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle())}
+	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	if stage == "vs" {
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
@@ -247,6 +260,9 @@ func (d *Device) CreateDepthStencilState(name string, desc ddi.DepthStencilDesc)
 }
 
 func (d *Device) CreateSamplerState(name string, desc ddi.SamplerDesc) (*State, error) {
+	if msg := samplerDescError(&desc); msg != "" {
+		return nil, d.refuseState("CreateSamplerState", name, msg)
+	}
 	return d.createState(name, "sampler", "CreateSamplerState", desc,
 		"CalcPrivateSamplerSize", func(u ddi.Device) int { return u.CalcPrivateSamplerSize(&desc) },
 		func(w ddiCall, h uint32) error { return w.CreateSampler(d.hDev, &desc, ddi.HSAMPLER(h), h) },
@@ -397,7 +413,7 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &State{Kind: kind, h: d.rt.newHandle()}
+	s = &State{Kind: kind, h: d.rt.newHandle(), desc: desc}
 	err = create(d.ddiIC().on(name, handleName(s.h)), s.h)
 	if err != nil {
 		d.unreserve(bytes)

@@ -384,9 +384,15 @@ func (w ddiCall) ResourceCopy(h ddi.HDEVICE, dst ddi.HRESOURCE, src ddi.HRESOURC
 	sp.end(nil)
 }
 
-func (w ddiCall) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (w ddiCall) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32) {
 	sp := w.enter("ResourceUpdateSubresourceUP")
-	w.umd.ResourceUpdateSubresourceUP(h, dst, data)
+	w.umd.ResourceUpdateSubresourceUP(h, dst, sub, box, data, rowPitch, depthPitch)
+	sp.end(nil)
+}
+
+func (w ddiCall) GenerateMips(h ddi.HDEVICE, v ddi.HSHADERRESOURCEVIEW) {
+	sp := w.enter("GenerateMips")
+	w.umd.GenerateMips(h, v)
 	sp.end(nil)
 }
 

@@ -421,7 +421,9 @@ func (u *fakeUMD) ResourceCopy(h ddi.HDEVICE, dst ddi.HRESOURCE, src ddi.HRESOUR
 	u.log("ResourceCopy")
 }
 
-func (u *fakeUMD) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (u *fakeUMD) GenerateMips(ddi.HDEVICE, ddi.HSHADERRESOURCEVIEW) { u.log("GenerateMips") }
+
+func (u *fakeUMD) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, _ uint32, _ *ddi.Box, data []byte, _, _ uint32) {
 	u.log("ResourceUpdateSubresourceUP")
 }
 

@@ -281,6 +281,7 @@ type Shader struct {
 	Stage           string // "vs" or "ps"
 	Inputs, Outputs *dxbc.Signature
 	h               ddi.HSHADER
+	code            []byte // the bytecode it was created from (Bytecode)
 }
 
 // State is a blend, rasterizer, depth-stencil or sampler state.
@@ -288,6 +289,7 @@ type State struct {
 	object
 	Kind string // "blend", "rasterizer", "depthstencil", "sampler"
 	h    uint32
+	desc any // the descriptor it was created with (Desc)
 }
 
 // Query is an ID3D11Query.

@@ -305,7 +305,7 @@ func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
 		return err
 	}
 	hd := c.resH(dst)
-	c.ddi.on(dst.name, handleName(uint32(hd))).ResourceUpdateSubresourceUP(c.h, hd, data)
+	c.ddi.on(dst.name, handleName(uint32(hd))).ResourceUpdateSubresourceUP(c.h, hd, 0, nil, data, 0, 0)
 	c.afterDDI()
 	done.end(nil)
 	return nil

@@ -20,10 +20,11 @@ type BufferDesc struct {
 	BindFlags      ddi.BindFlag
 	CPUAccessFlags ddi.CPUAccess
 	MiscFlags      ddi.ResourceMisc
+	// StructureByteStride is a BUFFER_STRUCTURED buffer's (textures.go).
+	StructureByteStride uint32
 }
 
-// Texture2DDesc mirrors D3D11_TEXTURE2D_DESC (one mip, one array slice,
-// one sample).
+// Texture2DDesc mirrors D3D11_TEXTURE2D_DESC (one sample).
 type Texture2DDesc struct {
 	Width, Height  uint32
 	Format         ddi.Format
@@ -31,6 +32,11 @@ type Texture2DDesc struct {
 	BindFlags      ddi.BindFlag
 	CPUAccessFlags ddi.CPUAccess
 	MiscFlags      ddi.ResourceMisc
+	// MipLevels and ArraySize (textures.go): 0 and 1 are both one;
+	// MipLevels MipLevelsFull is D3D11's 0, the whole chain. Data then
+	// holds every subresource in D3D11CalcSubresource order, each packed
+	// tightly.
+	MipLevels, ArraySize uint32
 }
 
 // validateUsage applies D3D11's rules tying usage, CPU access and binding.
@@ -103,8 +109,14 @@ func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *R
 	if err := d.validateMisc("CreateBuffer", name, desc.MiscFlags, desc.Usage); err != nil {
 		return nil, err
 	}
+	if msg := bufferMiscError(&desc); msg != "" {
+		return nil, d.invalid("CreateBuffer", name, "%s", msg)
+	}
 	args := ddi.CreateResourceArgs{Dimension: ddi.DimBuffer, Width: desc.ByteWidth, Height: 1,
 		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Obj: name}
+	if desc.MiscFlags.Has(ddi.ResourceMiscBufferStructured) {
+		args.StructureByteStride = desc.StructureByteStride
+	}
 	return d.createResource(name, KindBuffer, args)
 }
 
@@ -119,40 +131,8 @@ func (d *Device) CreateTexture2D(name string, desc Texture2DDesc, data []byte) (
 }
 
 func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []byte, primary bool) (*Resource, error) {
-	if desc.Width == 0 || desc.Height == 0 || desc.Width > 16384 || desc.Height > 16384 {
-		return nil, d.invalid(call, name, "size %dx%d is outside 1..16384", desc.Width, desc.Height)
-	}
-	fd := ddi.Describe(desc.Format)
-	if ddi.Required(desc.Format)&ddi.SupportTexture2D == 0 {
-		return nil, d.invalid(call, name, "format %s is not a supported texture format", formatName(desc.Format))
-	}
-	if fd.Block == 4 && (desc.Width%4 != 0 || desc.Height%4 != 0) {
-		// "Texture Block Compression in Direct3D 11": the top level of a
-		// block-compressed texture is whole blocks.
-		return nil, d.invalid(call, name, "a %s texture's Width and Height must be multiples of 4 (the block size), not %dx%d",
-			formatName(desc.Format), desc.Width, desc.Height)
-	}
-	if msg := formatBindError(desc.Format, desc.BindFlags); msg != "" {
-		return nil, d.invalid(call, name, "%s: %s", call, msg)
-	}
-	if desc.BindFlags.Has(ddi.BindVertexBuffer | ddi.BindIndexBuffer | ddi.BindConstantBuffer) {
-		return nil, d.invalid(call, name, "a texture cannot be bound as a vertex, index or constant buffer")
-	}
-	if err := d.validateUsage(call, name, desc.Usage, desc.BindFlags, desc.CPUAccessFlags, data != nil); err != nil {
-		return nil, err
-	}
-	if err := d.validateMisc(call, name, desc.MiscFlags, desc.Usage); err != nil {
-		return nil, err
-	}
-	size := int(ddi.RowBytes(desc.Format, desc.Width) * ddi.Rows(desc.Format, desc.Height))
-	if data != nil && len(data) < size {
-		padded := make([]byte, size)
-		copy(padded, data)
-		data = padded
-	}
-	args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: desc.Width, Height: desc.Height, Format: desc.Format,
-		Usage: desc.Usage, BindFlags: desc.BindFlags, CPUAccessFlags: desc.CPUAccessFlags, MiscFlags: desc.MiscFlags, InitData: data, Primary: primary, Obj: name}
-	return d.createResource(name, KindTexture2D, args)
+	return d.createTexture(call, name, texDesc{kind: KindTexture2D, w: desc.Width, h: desc.Height, depth: 1, mips: desc.MipLevels,
+		slices: desc.ArraySize, format: desc.Format, usage: desc.Usage, bind: desc.BindFlags, cpu: desc.CPUAccessFlags, misc: desc.MiscFlags}, data, primary)
 }
 
 // bindNeeds are the bind flags a texture's format is checked for, with
@@ -213,11 +193,14 @@ func depthFormat(f ddi.Format) bool { return ddi.Describe(f).Kind == ddi.KindDep
 // formatName is the DXGI_FORMAT name without its prefix, as scenarios spell it.
 func formatName(f ddi.Format) string { return ddi.FormatName(f) }
 
-// validateMisc checks MiscFlags: only SHARED is simulated, and a shared
-// resource lives in video memory the GPU owns (DEFAULT usage).
+// validateMisc checks MiscFlags: SHARED and those of textures.go are
+// simulated, and a shared resource lives in video memory the GPU owns
+// (DEFAULT usage).
 func (d *Device) validateMisc(call, name string, misc ddi.ResourceMisc, u ddi.Usage) error {
-	if misc&^(ddi.ResourceMiscShared|ddi.ResourceMiscDrawIndirectArgs) != 0 {
-		return d.invalid(call, name, "MiscFlags %#x: only SHARED and DRAWINDIRECT_ARGS are supported", uint32(misc))
+	known := ddi.ResourceMiscShared | ddi.ResourceMiscGenerateMips | ddi.ResourceMiscTextureCube |
+		ddi.ResourceMiscBufferAllowRawViews | ddi.ResourceMiscBufferStructured | ddi.ResourceMiscDrawIndirectArgs
+	if misc&^known != 0 {
+		return d.invalid(call, name, "MiscFlags %#x: SHARED, DRAWINDIRECT_ARGS, GENERATE_MIPS, TEXTURECUBE, BUFFER_ALLOW_RAW_VIEWS and BUFFER_STRUCTURED are supported", uint32(misc))
 	}
 	if misc.Has(ddi.ResourceMiscDrawIndirectArgs) && call != "CreateBuffer" {
 		return d.invalid(call, name, "MiscFlags DRAWINDIRECT_ARGS is for buffers only")

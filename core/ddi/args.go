@@ -1,11 +1,15 @@
 package ddi
 
+import "math"
+
 // ResourceDimension says what kind of resource CreateResource makes.
 type ResourceDimension uint8
 
 const (
 	DimBuffer ResourceDimension = iota + 1
 	DimTexture2D
+	DimTexture1D // texture.go
+	DimTexture3D
 )
 
 // CreateResourceArgs mirrors D3D11DDIARG_CREATERESOURCE.
@@ -20,6 +24,16 @@ type CreateResourceArgs struct {
 	Primary        bool   // pPrimaryDesc != NULL: a swap-chain buffer that can be scanned out
 	MiscFlags      ResourceMisc
 	Obj            string // the scenario's name, for traces only
+	// Textures of more than one subresource and structured buffers
+	// (texture.go): a 3D texture's Depth, the MipLevels and ArraySize of
+	// the others (0 and 1 both one; the runtime resolves D3D11's MipLevels
+	// 0 to the full chain), a structured buffer's StructureByteStride.
+	// InitData then holds every subresource in D3D11CalcSubresource order,
+	// each packed tightly (isa.Subresources' layout).
+	Depth               uint32
+	MipLevels           uint32
+	ArraySize           uint32
+	StructureByteStride uint32
 }
 
 // ResourceMisc mirrors D3D11_RESOURCE_MISC_FLAG (the flags the simulation
@@ -56,6 +70,10 @@ type CreateViewArgs struct {
 	Format   Format
 	Flags    DSVFlag
 	Obj      string
+	// SRV is a shader-resource view's D3D11_SHADER_RESOURCE_VIEW_DESC
+	// beyond its format (texture.go); the zero value is the whole
+	// resource as its own kind.
+	SRV SRVDesc
 }
 
 // DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be
@@ -190,16 +208,25 @@ func DefaultDepthStencilDesc() DepthStencilDesc {
 		StencilReadMask: 0xFF, StencilWriteMask: 0xFF, FrontFace: face, BackFace: face}
 }
 
-// SamplerDesc mirrors D3D11_SAMPLER_DESC (filter, address modes, border).
+// SamplerDesc mirrors D3D11_SAMPLER_DESC.
 type SamplerDesc struct {
 	Filter             Filter
 	AddressU, AddressV AddressMode
 	BorderColor        [4]float32
+	AddressW           AddressMode
+	MipLODBias         float32
+	MaxAnisotropy      uint32
+	ComparisonFunc     ComparisonFunc
+	MinLOD, MaxLOD     float32
 }
 
-// DefaultSamplerDesc is D3D11's default: linear, clamp.
+// DefaultSamplerDesc is D3D11's default ("D3D11_SAMPLER_DESC structure"):
+// linear, clamp, no bias, MaxAnisotropy 1, NEVER and every level (MinLOD
+// -FLT_MAX, MaxLOD FLT_MAX); its BorderColor is (0, 0, 0, 0), which a
+// scenario's sampler without one always had here (D3D11's is white).
 func DefaultSamplerDesc() SamplerDesc {
-	return SamplerDesc{Filter: FilterMinMagMipLinear, AddressU: AddressClamp, AddressV: AddressClamp}
+	return SamplerDesc{Filter: FilterMinMagMipLinear, AddressU: AddressClamp, AddressV: AddressClamp, AddressW: AddressClamp,
+		MaxAnisotropy: 1, ComparisonFunc: ComparisonNever, MinLOD: -math.MaxFloat32, MaxLOD: math.MaxFloat32}
 }
 
 // Viewport mirrors D3D11_VIEWPORT.

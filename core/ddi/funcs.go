@@ -94,7 +94,15 @@ type Device interface {
 	DrawInstancedIndirect(h HDEVICE, buf HRESOURCE, offset uint32)
 	DrawIndexedInstancedIndirect(h HDEVICE, buf HRESOURCE, offset uint32)
 	ResourceCopy(h HDEVICE, dst, src HRESOURCE)
-	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, data []byte)
+	// ResourceUpdateSubresourceUP writes data into subresource sub of dst
+	// (within box, nil: the whole subresource), rows rowPitch and 2D
+	// slices depthPitch bytes apart in data; rowPitch 0: data packed
+	// tightly from the subresource's start, on into the following
+	// subresources if it is longer (texture.go).
+	ResourceUpdateSubresourceUP(h HDEVICE, dst HRESOURCE, sub uint32, box *Box, data []byte, rowPitch, depthPitch uint32)
+	// GenerateMips fills the levels of a shader-resource view below its
+	// most detailed one from it (pfnGenerateMips).
+	GenerateMips(h HDEVICE, v HSHADERRESOURCEVIEW)
 	// ResourceMap is PFND3D10DDI_RESOURCEMAP, the function behind the six
 	// map entries of the table (MapEntry): it returns nothing. It fills out
 	// or reports an error through pfnSetErrorCb: DXGI_DDI_ERR_WASSTILLDRAWING

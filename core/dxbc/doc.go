@@ -17,12 +17,19 @@
 // type), then operand tokens with their register type, component
 // selection (mask, swizzle or one component), up to three indices each an
 // immediate, a register or both, immediate values and the neg/abs
-// modifier. Declarations carry their literal words. An opcode the table
-// does not know is an error naming it, never a panic; the fuzz targets
-// hold the decoders to that.
+// modifier. Declarations carry their literal words. Every opcode of
+// shader models 4.0 to 5.0 and the Direct3D 11.1 additions is in the table
+// (opcodes.go), every register type among the operands, for every stage:
+// compute, geometry, hull (with its phases) and domain shaders decode and
+// list as fxc lists them even where the device cannot run them. An opcode
+// the table does not know is an error naming it, never a panic; the fuzz
+// targets hold the decoders to that.
 //
 // Disassemble and Listing print the text fxc's /Fc listing prints, down to
-// the signature tables; the tests compare against listings fxc wrote. The
+// the signature tables and the Patch Constant signature; the tests
+// compare against listings fxc wrote (TestFxcCorpus over a directory of
+// fxc's /Fh headers, D3DSIM_FXC_CORPUS, with the float ties of the D3D
+// Shader Disassembler allowed). The
 // Builder is the encoder a compiler uses: typed operands (Temp(0).Mask(XY),
 // Input(1).Swz("xyxx"), CB(0, 3), Imm(1, 0, 0, 1)), Emit, and Build for the
 // whole container. Validate is what the runtime runs on bytecode given to a

@@ -90,6 +90,7 @@ type Dxgkrnl struct {
 	cfg Config
 
 	mu         sync.Mutex
+	onDMA      func(DMAInfo) // ObserveDMA's observer (inspect.go), nil when none
 	devices    map[HDevice]*device
 	contexts   map[HContext]*context
 	allocs     map[HAllocation]*allocation

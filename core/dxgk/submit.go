@@ -187,6 +187,7 @@ func (k *Dxgkrnl) submit(h HContext, cmd []uint32, list []AllocationListEntry, p
 		return 0, err
 	}
 	k.tracePatchesOutside(b.id, patches, entries)
+	k.observeDMA(b, fence, dmaWords, patches)
 
 	k.mu.Lock()
 	b.fence, b.words, b.patches = fence, dmaWords, patches

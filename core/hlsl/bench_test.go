@@ -34,3 +34,35 @@ func BenchmarkRunPhong(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileSDLAdvanced compiles the largest shader of the tests:
+// SDL's PixelShader_Advanced (its #include written in place).
+func BenchmarkCompileSDLAdvanced(b *testing.B) {
+	common, err := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Common.hlsli")
+	if err != nil {
+		b.Fatal(err)
+	}
+	main, err := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Advanced.hlsl")
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := append(common, includeRe.ReplaceAll(main, nil)...)
+	for b.Loop() {
+		if _, err := Compile(src, "advanced.hlsl", "main", "ps_5_0"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same without the optimiser: what it costs.
+func BenchmarkCompileSDLAdvancedPlain(b *testing.B) {
+	noOptimize = true
+	defer func() { noOptimize = false }()
+	BenchmarkCompileSDLAdvanced(b)
+}
+
+func BenchmarkCompilePhongPlain(b *testing.B) {
+	noOptimize = true
+	defer func() { noOptimize = false }()
+	BenchmarkCompilePhong(b)
+}

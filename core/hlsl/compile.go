@@ -185,7 +185,8 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		return nil, withMore(g.errs, file, g.more)
 	}
 	g.placeResources()
-	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: loopEnds(dropUnreachable(g.code)), Temps: g.maxTemp, Indexables: g.xs}
+	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
+	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than

@@ -5,10 +5,12 @@
 // lowers one entry point to an IR whose instructions are Shader Model 4/5
 // instructions one for one (mov, mad, dp4, sample, if_nz, loop, ...) on
 // SM4 registers (v#, o#, r#, cb#[n], t#, s#, l(...)) with swizzles and
-// write masks. Functions are inlined, as fxc inlines them. Texture2D's
-// methods: Sample, SampleLevel, SampleBias, SampleGrad and Load (sample,
-// sample_l, sample_b, sample_d, ld) and GetDimensions (resinfo_uint for
-// integer outs, resinfo for float outs).
+// write masks. Functions are inlined, as fxc inlines them. The texture
+// objects (Texture1D/2D/3D/Cube and their arrays, Texture2DMS) and their
+// methods: Sample, SampleLevel, SampleBias, SampleGrad, SampleCmp,
+// SampleCmpLevelZero, Gather*, Load, CalculateLevelOfDetail and
+// GetDimensions (sample, sample_l, sample_b, sample_d, sample_c,
+// sample_c_lz, gather4*, ld, ldms, lod, resinfo).
 //
 // Compile returns the program, its input and output signatures, the
 // reflection data RDEF carries (constant buffers with variable offsets
@@ -36,17 +38,27 @@
 //     mirrors and its disassembly syntax.
 //   - "packoffset (DirectX HLSL)" and "register (DirectX HLSL)".
 //
-// Differences from fxc, on purpose or not yet done: every signature
-// element takes a register of its own (fxc sometimes packs two small
-// ones into one register); loops are kept as loop/endloop instead of
-// being unrolled; code after an unconditional break, continue or ret is
-// dropped, so is a continue that ends a loop, and a break that ends one
-// is written breakc_nz l(-1) (vkd3d-shader 1.2, the tests' independent
-// reader, mistranslates those patterns); switch, #include, local arrays
-// indexed by a non-constant, matrices in signatures, geometry/hull/
-// domain/compute stages and textures other than Texture2D<float..float4>
-// are refused with a clear error; the optimiser is absent (the code is
-// correct, not minimal: more movs and temps than fxc's).
+// Signatures are packed as fxc packs them (a vertex shader's outputs and
+// a pixel shader's inputs share registers: float2 and float2 in .xy and
+// .zw; elements of different interpolation modes never share), so d3dsim's
+// and fxc's shaders link both ways.
+//
+// The optimiser (opt.go, one pass per file) rewrites the generated IR:
+// webs get registers of their own, then copy propagation with constant
+// folding, dead code, results written where a mov would copy them, mul and
+// add fused into mad, common subexpressions, short ifs flattened into
+// movc, movs merged, conditions read through a not, one-lane instructions
+// vectorised, copies coalesced and temps renumbered. Every pass keeps
+// each instruction's HLSL line (Instr.Line).
+//
+// Differences from fxc, on purpose or not yet done: loops are kept as
+// loop/endloop instead of being unrolled; code after an unconditional
+// break, continue or ret is dropped, so is a continue that ends a loop,
+// and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
+// the tests' independent reader, mistranslates those patterns); #include,
+// matrices in signatures, geometry/hull/domain/compute stages, unordered
+// access views and doubles are refused with an error that says "not
+// supported by this compiler" and names the construct.
 //
 // Bounds (limits.go): the source, the tokens after macro expansion (the
 // #if lines' included), nesting, inlining depth, the nodes lowered after

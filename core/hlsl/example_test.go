@@ -35,15 +35,11 @@ PS_INPUT main(VS_INPUT input) {
 	// dcl_input v1.xyzw
 	// dcl_output_siv o0.xyzw, position
 	// dcl_output o1.xyzw
-	// dcl_temps 6
-	// mul r2.xyzw, cb0[0].xyzw, v0.xxxx
-	// mad r3.xyzw, cb0[1].xyzw, v0.yyyy, r2.xyzw
-	// mad r4.xyzw, cb0[2].xyzw, l(0.000000, 0.000000, 0.000000, 0.000000), r3.xyzw
-	// mad r5.xyzw, cb0[3].xyzw, l(1.000000, 1.000000, 1.000000, 1.000000), r4.xyzw
-	// mov r0.xyzw, r5.xyzw
-	// mov r1.xyzw, v1.xyzw
-	// mov o0.xyzw, r0.xyzw
-	// mov o1.xyzw, r1.xyzw
+	// dcl_temps 2
+	// mul r0.xyzw, cb0[0].xyzw, v0.xxxx
+	// mad r1.xyzw, cb0[1].xyzw, v0.yyyy, r0.xyzw
+	// add o0.xyzw, cb0[3].xyzw, r1.xyzw
+	// mov o1.xyzw, v1.xyzw
 	// ret
 	// output SV_POSITION0 o0 POS
 	// output COLOR0 o1 NONE

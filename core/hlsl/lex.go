@@ -327,7 +327,7 @@ func (lx *lexer) tokenize(src []byte) []token {
 			case "line", "":
 			case "include":
 				if active {
-					lx.errorf(ln.line, 1, eSyntax, "#include is not supported: d3dsim compiles one source file")
+					lx.errorf(ln.line, 1, eSyntax, "not supported by this compiler: #include (d3dsim compiles one source file)")
 				}
 			case "error":
 				if active {

@@ -182,7 +182,7 @@ PSOut main(float4 a : COLOR0) { PSOut o; o.c0 = a; o.c2 = a * 2; return o; }`
 
 func TestRefusedClearly(t *testing.T) {
 	tests := []struct{ src, want string }{
-		{"#include \"common.hlsli\"\nfloat4 main() : SV_Target { return 0; }", "#include is not supported"},
+		{"#include \"common.hlsli\"\nfloat4 main() : SV_Target { return 0; }", "not supported by this compiler: #include"},
 		{"float f(float x) { return f(x); }\nfloat4 main() : SV_Target { return f(1); }", "recursive functions are not allowed"},
 	}
 	for _, tc := range tests {

@@ -35,3 +35,38 @@ func (d DriverShader) ISA() (string, error) { return d.code.ISA() }
 // each DXBC instruction (as a comment) followed by the ISA instructions it
 // became.
 func (d DriverShader) Translation() string { return d.code.Translation() }
+
+// Step is one ISA instruction with the DXBC instruction it came from
+// (the UMD translator's translate.Step): PC the GPU's program counter,
+// ISA its text and Word its first word in the code allocation; DXBC the
+// index of the DXBC instruction in the shader's program (declarations
+// included; -1: none), DXBCWord its opcode token's word offset in the
+// SHDR/SHEX chunk, DXBCText as fxc lists it.
+type Step struct {
+	PC       int
+	ISA      string
+	Word     int
+	DXBC     int
+	DXBCWord int
+	DXBCText string
+}
+
+// Steps is the stepping data of the translation: per ISA instruction, the
+// DXBC instruction it came from, for a debugger that steps the HLSL line,
+// the DXBC and the ISA side by side. Not in the GPU's words: the
+// translation's metadata.
+func (d DriverShader) Steps() []Step {
+	src := d.code.Steps()
+	out := make([]Step, len(src))
+	for i, s := range src {
+		out[i] = Step{PC: s.PC, ISA: s.ISA, Word: s.Word, DXBC: s.DXBC, DXBCWord: s.DXBCWord, DXBCText: s.DXBCText}
+	}
+	return out
+}
+
+// StepTexts is the translation instruction by instruction: per ISA instruction
+// its text and the DXBC instruction it came from (an index into dxbc, the
+// DXBC instructions' texts, declarations included).
+func (d DriverShader) StepTexts() (isa []string, source []int, dxbc []string) {
+	return d.code.StepTexts()
+}

@@ -232,7 +232,7 @@ func execCreateBuffer(x *call) error {
 	}
 	desc := d3d11.BufferDesc{ByteWidth: w, Usage: d3d11.Usage(x.enumNamed("Usage", 0)),
 		BindFlags: d3d11.BindFlag(x.enumNamed("BindFlags", 0)), CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)),
-		MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0))}
+		MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0)), StructureByteStride: x.uintNamed("StructureByteStride")}
 	r, err := x.dev().CreateBuffer(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)
@@ -247,7 +247,8 @@ func execCreateTexture(x *call) error {
 	}
 	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: d3d11.Format(x.enumNamed("Format", 0)),
 		Usage: d3d11.Usage(x.enumNamed("Usage", 0)), BindFlags: d3d11.BindFlag(x.enumNamed("BindFlags", 0)),
-		CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0))}
+		CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0)),
+		MipLevels: x.mipLevels(), ArraySize: x.uintNamed("ArraySize")}
 	r, err := x.dev().CreateTexture2D(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)
@@ -279,6 +280,9 @@ func execCreateView(kind d3d11.ViewKind) func(*call) error {
 		desc := d3d11.ViewDesc{Format: d3d11.Format(x.enumNamed("Format", 0))}
 		if kind == d3d11.ViewDSV {
 			desc.Flags = d3d11.DSVFlag(x.enumNamed("Flags", 0))
+		}
+		if kind == d3d11.ViewSRV {
+			desc.SRV = x.srvDesc(res) // (textures.go)
 		}
 		v, err := x.dev().CreateViewDesc(x.result(0), kind, res, desc)
 		if err == nil {
@@ -381,6 +385,11 @@ func execCreateSampler(x *call) error {
 			d.BorderColor[i] = float32(a.Value.Color[i]) / 255
 		}
 	}
+	d.AddressW = d3d11.AddressMode(x.enumNamed("AddressW", uint32(d.AddressW)))
+	d.MipLODBias = x.f32Named("MipLODBias")
+	d.MaxAnisotropy = x.uintNamed("MaxAnisotropy")
+	d.ComparisonFunc = d3d11.ComparisonFunc(x.enumNamed("ComparisonFunc", uint32(d.ComparisonFunc)))
+	d.MinLOD, d.MaxLOD = x.f32Named("MinLOD"), x.f32Named("MaxLOD")
 	s, err := x.dev().CreateSamplerState(x.result(0), d)
 	if err == nil {
 		x.bind(0, s)

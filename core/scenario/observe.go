@@ -1,7 +1,11 @@
 package scenario
 
 import (
+	"fmt"
+	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
@@ -147,7 +151,7 @@ type CallRecord struct {
 	HR         hresult.HRESULT
 	Dropped    bool   // a void method the runtime dropped
 	Mapped     []byte // Map: the memory it mapped (nil when it failed)
-	Data       uint64 // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's
+	Data       uint64 // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's
 }
 
 // Arg is the argument called name (nil when the method has none).
@@ -169,13 +173,27 @@ type InjectRecord struct {
 	Objects map[string]any // at=OBJ.Method, target=, on=: the objects by name
 }
 
+// ExpectRecord is an expect statement that reads a resource back (pixel,
+// hash, probe): it waits for the GPU to finish the work on the resource's
+// device, so a run without it can present fewer frames (a hang injected
+// next cancels a Present the GPU has not done yet). Object is the
+// resource, or the swap chain, the statement names.
+type ExpectRecord struct {
+	Thread string
+	Line   int
+	Stmt   *Expect
+	Object any
+}
+
 // Observer receives what a run does as it does it.
 type Observer struct {
 	Call   func(*CallRecord)
 	Inject func(*InjectRecord)
+	Expect func(*ExpectRecord)
 }
 
-// Observe has o see every API call and inject statement from now on.
+// Observe has o see every API call, inject statement and expect statement
+// that reads a resource back from now on.
 func (r *Run) Observe(o *Observer) { r.obs = o }
 
 // observe reports the call x just made.
@@ -213,6 +231,8 @@ func (r *Run) observe(t *thread, s *Call, x *call, err error) {
 		}
 	case "GetData", "GetMaximumFrameLatency", "GetCompletedValue":
 		rec.Data = r.lastData
+	case "CheckFormatSupport":
+		rec.Data = uint64(r.support.s)
 	}
 	r.obs.Call(rec)
 }
@@ -280,6 +300,88 @@ func (r *Run) observeInject(s *Inject) {
 		}
 	}
 	r.obs.Inject(rec)
+}
+
+// observeExpect reports an expect statement that reads a resource back.
+func (r *Run) observeExpect(t *thread, e *Expect) {
+	if r.obs == nil || r.obs.Expect == nil || e.Format(e.Name) == "" {
+		return
+	}
+	r.obs.Expect(&ExpectRecord{Thread: t.name, Line: e.Line, Stmt: e, Object: r.vars[e.Name]})
+}
+
+// Format writes an expect statement that reads a resource back (pixel,
+// hash, probe) as the language does, with name for the resource; "" for
+// the other kinds. Load reads it back to the same statement.
+func (e *Expect) Format(name string) string {
+	switch e.Kind {
+	case ExpectPixel:
+		s := fmt.Sprintf("expect pixel %s %d %d", name, e.X, e.Y)
+		if e.As != "" {
+			s += " as " + e.As
+		}
+		if e.Texel == nil {
+			return s + " == " + colorString(e.Color)
+		}
+		s += " == " + formatList(e.Texel.Kind, e.Texel.F32, e.Texel.U32)
+		if e.Within != 0 {
+			s += " within " + strconv.FormatFloat(e.Within, 'g', -1, 64)
+		}
+		return s
+	case ExpectHash:
+		return fmt.Sprintf("expect hash %s == %s", name, e.Hex)
+	case ExpectProbe:
+		p := e.Probe
+		if p == nil {
+			return ""
+		}
+		s := fmt.Sprintf("expect probe %s %d %d", name, e.X, e.Y)
+		if p.Right != e.X+1 || p.Bottom != e.Y+1 {
+			s += fmt.Sprintf(" %d %d", p.Right, p.Bottom)
+		}
+		var f []float32
+		if p.Kind == VF32 {
+			for _, v := range p.Values {
+				f = append(f, math.Float32frombits(v))
+			}
+		}
+		s += " == " + formatList(p.Kind, f, p.Values)
+		if p.Ulps != 0 {
+			s += " ulps=" + strconv.Itoa(p.Ulps)
+		}
+		return s
+	}
+	return ""
+}
+
+// formatList writes an f32, u32 or i32 list as the language does.
+func formatList(kind ValueKind, f []float32, u []uint32) string {
+	var parts []string
+	switch kind {
+	case VF32:
+		for _, x := range f {
+			switch {
+			case math.IsNaN(float64(x)):
+				parts = append(parts, "nan")
+			case math.IsInf(float64(x), 1):
+				parts = append(parts, "inf")
+			case math.IsInf(float64(x), -1):
+				parts = append(parts, "-inf")
+			default:
+				parts = append(parts, strconv.FormatFloat(float64(x), 'g', -1, 32))
+			}
+		}
+		return "f32[" + strings.Join(parts, " ") + "]"
+	case VI32:
+		for _, x := range u {
+			parts = append(parts, strconv.Itoa(int(int32(x))))
+		}
+		return "i32[" + strings.Join(parts, " ") + "]"
+	}
+	for _, x := range u {
+		parts = append(parts, strconv.FormatUint(uint64(x), 10))
+	}
+	return "u32[" + strings.Join(parts, " ") + "]"
 }
 
 func indexByte(s string, c byte) int {

@@ -70,6 +70,7 @@ func (r *Run) exec(t *thread) bool {
 		r.inject(s)
 	case *Expect:
 		t.advance()
+		r.observeExpect(t, s)
 		r.expect(t, s)
 	}
 	r.check()
@@ -184,6 +185,9 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 	err := x.m.exec(x)
 	if err == nil {
 		r.noteDraw(t, s, x, from)
+	}
+	if r.onCall != nil {
+		r.onCall(&CallDone{Thread: t.name, Line: s.Line, Method: s.Method, Target: x.tgt, From: from, Err: err})
 	}
 	if r.opt.sync && err == nil && r.nesting == 0 {
 		// (a preempting call is synced with the call it ran inside: the

@@ -94,13 +94,16 @@ var methods = map[string]map[string]*method{
 			results: []string{tSwap}, exec: execCreateSwapChain},
 		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
 			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
-			{name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true},
+			{name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true}, {name: "StructureByteStride", kind: pUint, opt: true},
 			{name: "Data", kind: pData, opt: true}}, results: []string{tBuffer}, exec: execCreateBuffer},
 		"CreateTexture2D": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "Format", kind: pEnum, enum: "Format"},
 			{name: "Usage", kind: pEnum, enum: "Usage", opt: true}, {name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true},
 			{name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true}, {name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true},
-			{name: "Data", kind: pData, opt: true}},
+			{name: "Data", kind: pData, opt: true}, {name: "MipLevels", kind: pUint, opt: true, def: 1}, {name: "ArraySize", kind: pUint, opt: true, def: 1}},
 			results: []string{tTexture}, exec: execCreateTexture},
+		// CreateTexture1D and CreateTexture3D: textures.go.
+		"CreateTexture1D": {named: texture1DNamed(), results: []string{tTexture}, exec: execCreateTexture1D},
+		"CreateTexture3D": {named: texture3DNamed(), results: []string{tTexture}, exec: execCreateTexture3D},
 		// Escape is a driver-private call (a vendor's private API), not part
 		// of D3D11: the UMD answers it with pfnEscapeCb.
 		"Escape": {named: []param{{name: "Code", kind: pUint, opt: true, def: 1}}, exec: func(x *call) error {
@@ -109,7 +112,7 @@ var methods = map[string]map[string]*method{
 		}},
 		"CreateRenderTargetView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(false),
 			results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
-		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(false),
+		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture + "|" + tBuffer}}, named: srvNamed(),
 			results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
 		"CreateDepthStencilView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(true),
 			results: []string{tDSV}, exec: execCreateView(d3d11.ViewDSV)},
@@ -126,7 +129,10 @@ var methods = map[string]map[string]*method{
 			results: []string{tRaster}, exec: execCreateRaster},
 		"CreateDepthStencilState": {named: depthNamed(), results: []string{tDepth}, exec: execCreateDepth},
 		"CreateSamplerState": {named: []param{{name: "Filter", kind: pEnum, enum: "Filter", opt: true}, {name: "AddressU", kind: pEnum, enum: "Address", opt: true},
-			{name: "AddressV", kind: pEnum, enum: "Address", opt: true}, {name: "BorderColor", kind: pData, opt: true}},
+			{name: "AddressV", kind: pEnum, enum: "Address", opt: true}, {name: "BorderColor", kind: pData, opt: true},
+			{name: "AddressW", kind: pEnum, enum: "Address", opt: true}, {name: "MipLODBias", kind: pFloat, opt: true},
+			{name: "MaxAnisotropy", kind: pUint, opt: true, def: 1}, {name: "ComparisonFunc", kind: pEnum, enum: "Comparison", opt: true},
+			{name: "MinLOD", kind: pFloat, opt: true, def: -math.MaxFloat32}, {name: "MaxLOD", kind: pFloat, opt: true, def: math.MaxFloat32}},
 			results: []string{tSampler}, exec: execCreateSampler},
 		"CreateFence": {named: []param{{name: "InitialValue", kind: pUint, opt: true}}, results: []string{tFence}, exec: func(x *call) error {
 			f, err := x.dev().CreateFence(x.result(0), uint64(x.numNamed("InitialValue")))
@@ -319,8 +325,9 @@ var methods = map[string]map[string]*method{
 			exec: func(x *call) error { return x.ctx().DrawIndexed(x.uint(0), x.uint(1), int32(x.num(2))) }},
 		"CopyResource": {pos: []param{{name: "DST", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "SRC", kind: pObj, types: tBuffer + "|" + tTexture}},
 			exec: func(x *call) error { return x.ctx().CopyResource(x.res(0), x.res(1)) }},
-		"UpdateSubresource": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}}, named: []param{{name: "Data", kind: pData}},
-			exec: func(x *call) error { return x.ctx().UpdateSubresource(x.res(0), x.data("Data")) }},
+		"UpdateSubresource": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}}, named: []param{{name: "Data", kind: pData},
+			{name: "DstSubresource", kind: pUint, opt: true}}, exec: execUpdateSubresource},
+		"GenerateMips": {pos: []param{{name: "SRV", kind: pObj, types: tSRV}}, exec: func(x *call) error { return x.ctx().GenerateMips(x.view(0)) }},
 		"Map": {pos: []param{{name: "RES", kind: pObj, types: tBuffer + "|" + tTexture}, {name: "TYPE", kind: pEnum, enum: "MapType"}},
 			named: []param{{name: "Flags", kind: pFlags, enum: "MapFlags", opt: true}},
 			exec: func(x *call) error {

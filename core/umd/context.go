@@ -121,11 +121,8 @@ func laterBindings(g *gpuBindings, st *state) (words, allocs int) {
 		}
 		old += 8 * bits.OnesCount64((st.stages[isa.StagePS].srvs[0]|g.tex[isa.StagePS][0])&oldTex)
 		words += max(old-oldBindingWords, 0)
-		for i := oldVBSlots; i < iaSlots; i++ {
-			if st.vbMore[i-1].buf != 0 || g.vbMore>>i&1 != 0 {
-				words, allocs = words+7, allocs+1
-			}
-		}
+		n := bits.OnesCount32((st.vbBound | g.vbMore) >> oldVBSlots)
+		words, allocs = words+7*n, allocs+n
 	}
 	for s := range numStages {
 		cb, t0, t1, sm := g.cb[s], g.tex[s][0], g.tex[s][1], g.smp[s]
@@ -282,7 +279,9 @@ type state struct {
 	// vbMore are vertex-buffer slots 1..31 (slot 0 above), layout the
 	// input layout (IaSetInputLayout).
 	vbMore [iaSlots - 1]vbSlot
-	layout ddi.HELEMENTLAYOUT
+	// vbBound: bit i, slot i of vbMore holds a handle.
+	vbBound uint32
+	layout  ddi.HELEMENTLAYOUT
 }
 
 // stageState is one shader stage's bindings, with a bit per slot that
@@ -459,9 +458,9 @@ func (c *context) emitState(rec recorder, st *state) {
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
 		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
-		desc := ddi.DefaultDepthStencilDesc()
+		desc := &defaultDepthStencil
 		if ds != nil {
-			desc = *ds
+			desc = ds
 		}
 		// A read-only view ("D3D11_DSV_FLAG") tests and never writes.
 		write := desc.DepthWriteMask && v.flags&ddi.DSVReadOnlyDepth == 0
@@ -523,9 +522,9 @@ func (c *context) emitState(rec recorder, st *state) {
 		// (a command list's draws after the immediate context's).
 		b.SetViewport(0, 0, 0, 0, 0, 0)
 	}
-	rd := ddi.DefaultRasterizerDesc()
+	rd := &defaultRasterizer
 	if rs != nil {
-		rd = *rs
+		rd = rs
 	}
 	cull := cullMode[rd.CullMode]
 	if rd.FillMode == ddi.FillWireframe {
@@ -555,9 +554,9 @@ func (c *context) emitState(rec recorder, st *state) {
 		b.SetDepthBias(0, 0, 0)
 		g.bias = false
 	}
-	bd := ddi.DefaultBlendDesc()
+	bd := &defaultBlend
 	if bl != nil {
-		bd = *bl
+		bd = bl
 	}
 	// SET_BLEND sets every target's blend; with IndependentBlendEnable
 	// SET_BLEND_RT then sets those of the targets that differ.
@@ -589,6 +588,13 @@ func (c *context) emitState(rec recorder, st *state) {
 	c.st.dirty = false
 }
 
+// D3D11's default state objects, for emitState to read (never written).
+var (
+	defaultDepthStencil = ddi.DefaultDepthStencilDesc()
+	defaultRasterizer   = ddi.DefaultRasterizerDesc()
+	defaultBlend        = ddi.DefaultBlendDesc()
+)
+
 // emitBindings writes each stage's constant buffers, textures and
 // samplers (the vertex stage's with SET_TEX_STAGE and SET_SAMPLER_STAGE):
 // the bound ones, and an unbinding for each slot the GPU holds from this
@@ -616,6 +622,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			}
 		}
 	}
+	plainViews := [numStages]bool{true, true} // every bound view of the stage is SET_TEX's
 	for s := range numStages {
 		ss := &st.stages[s]
 		for w := range 2 {
@@ -627,7 +634,12 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 				i := 64*w + bits.TrailingZeros64(m)
 				bit := uint64(1) << (i % 64)
 				if v, r := c.viewRes(uint32(ss.srv[i])); r != nil {
-					c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+					if v.srv != nil {
+						c.setView(rec, s, i, v, r) // (texture.go)
+						plainViews[s] = false
+					} else {
+						c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+					}
 					g.tex[s][w] |= bit
 				} else if g.tex[s][w]&bit != 0 {
 					c.setTex(s, i, isa.NullAddress, 0, 0, 0, 0)
@@ -661,19 +673,9 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			if d := descs[s][i]; d != nil {
 				desc = *d
 			}
-			filter := uint32(isa.FilterLinear)
-			if desc.Filter == ddi.FilterMinMagMipPoint {
-				filter = isa.FilterPoint
-			}
-			bc := desc.BorderColor
-			border := unorm8(bc[0]) | unorm8(bc[1])<<8 | unorm8(bc[2])<<16 | unorm8(bc[3])<<24
-			if s == isa.StagePS {
-				b.SetSampler(uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
-				if i == 0 {
-					continue // sent with every state: no bit
-				}
-			} else {
-				b.SetSamplerStage(uint32(s), uint32(i), filter, addressMode[desc.AddressU], addressMode[desc.AddressV], border)
+			c.setSampler(s, i, &desc, plainViews[s]) // (texture.go)
+			if s == isa.StagePS && i == 0 {
+				continue // sent with every state: no bit
 			}
 			g.smp[s] = setBit16(g.smp[s], i, ss.samp[i] != 0)
 		}
@@ -698,6 +700,11 @@ func (c *context) IaSetVertexBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRE
 			c.st.vb, c.st.vbStride, c.st.vbOffset = bufs[i], strides[i], offsets[i]
 		case slot < iaSlots:
 			c.st.vbMore[slot-1] = vbSlot{bufs[i], strides[i], offsets[i]}
+			if bufs[i] != 0 {
+				c.st.vbBound |= 1 << slot
+			} else {
+				c.st.vbBound &^= 1 << slot
+			}
 		}
 	}
 	c.st.dirty = true
@@ -841,20 +848,14 @@ func (c *context) copyResource(rec recorder, dst, src ddi.HRESOURCE) {
 }
 
 // updateSubresource carries the data inline in the command buffer, in WRITE
-// packets of at most chunk bytes.
-func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, data []byte, chunk int) {
+// packets of at most chunk bytes (texture.go: where subresource sub and
+// the box lie).
+func (c *context) updateSubresource(rec recorder, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32, chunk int) {
 	r := c.resource(dst)
 	if r == nil {
 		return
 	}
-	if uint64(len(data)) > r.size {
-		data = data[:r.size]
-	}
-	for off := 0; off < len(data); off += chunk {
-		end := min(off+chunk, len(data))
-		rec.ensure(4+(end-off+3)/4, 2)
-		c.cmd.Write(rec.ref(r, true, uint32(off)), data[off:end])
-	}
+	c.updateRegion(rec, r, sub, box, data, rowPitch, depthPitch, chunk)
 }
 
 func (c *context) queryBegin(rec recorder, q *query) {

@@ -285,9 +285,9 @@ func (c *deferredContext) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 	}
 }
 
-func (c *deferredContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (c *deferredContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32) {
 	if !c.stopped("ResourceUpdateSubresourceUP") {
-		c.updateSubresource(c, ddi.HRESOURCE(c.icHandle(uint32(dst))), data, writeChunk)
+		c.updateSubresource(c, ddi.HRESOURCE(c.icHandle(uint32(dst))), sub, box, data, rowPitch, depthPitch, writeChunk)
 	}
 }
 

@@ -179,6 +179,7 @@ type Device struct {
 	dcs      map[ddi.HDEVICE]*deferredContext  // its deferred contexts
 	cls      map[ddi.HCOMMANDLIST]*commandList // command-list handles and their state
 	destroyQ []*resource                       // destroyed on any thread, waiting for the immediate context
+	blit     *mipBlit                          // GenerateMips's programs (generatemips.go), made at its first call
 	// destroyLater holds the other objects' destructions, queued by their
 	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
 	destroyLater []func()
@@ -273,6 +274,12 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		// runtime's range at feature level 11_0 (a driver limit of 8192
 		// refused 16384x16384 with E_INVALIDARG, which the runtime reports
 		// as a driver bug); the device's memory bounds what is left.
+		if multiSub(a) {
+			if err := d.layoutTexture(r, a, &info); err != nil {
+				return err
+			}
+			break
+		}
 		r.format = gpuFormat(a.Format)
 		if r.format == isa.FmtNone {
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
@@ -280,6 +287,10 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = uint32(r.format.RowBytes(a.Width))
 		r.size = uint64(r.pitch) * uint64(r.format.Rows(a.Height))
 		info.Width, info.Height, info.Pitch, info.GPUFormat = a.Width, a.Height, r.pitch, uint32(r.format)
+	case ddi.DimTexture1D, ddi.DimTexture3D:
+		if err := d.layoutTexture(r, a, &info); err != nil {
+			return err
+		}
 	default:
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: unknown resource dimension %d", a.Dimension)
 	}
@@ -344,7 +355,14 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 	if f == ddi.FormatUnknown {
 		f = d.res[a.Resource].args.Format
 	}
-	d.views[h] = &view{kind: a.Kind, res: a.Resource, format: f, gpu: gpuFormat(f), flags: a.Flags}
+	v := &view{kind: a.Kind, res: a.Resource, format: f, gpu: gpuFormat(f), flags: a.Flags}
+	if a.Kind == ddi.ViewSRV {
+		var err error
+		if v.srv, err = srvOf(a, d.res[a.Resource], f); err != nil {
+			return err
+		}
+	}
+	d.views[h] = v
 	return nil
 }
 
@@ -456,6 +474,7 @@ func (d *Device) DestroyDevice(ddi.HDEVICE) {
 	d.Flush(d.h)
 	d.processDestroyQueue()
 	d.freePending()
+	d.freeBlit()
 	d.cb.PfnDestroyContextCb(d.rt, d.ctx)
 }
 

@@ -89,10 +89,16 @@ func (s *serialised) ResourceCopy(h ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 	s.Device.ResourceCopy(h, dst, src)
 }
 
-func (s *serialised) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (s *serialised) ResourceUpdateSubresourceUP(h ddi.HDEVICE, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32) {
 	s.lock.Lock()
 	defer s.lock.Unlock()
-	s.Device.ResourceUpdateSubresourceUP(h, dst, data)
+	s.Device.ResourceUpdateSubresourceUP(h, dst, sub, box, data, rowPitch, depthPitch)
+}
+
+func (s *serialised) GenerateMips(h ddi.HDEVICE, v ddi.HSHADERRESOURCEVIEW) {
+	s.lock.Lock()
+	defer s.lock.Unlock()
+	s.Device.GenerateMips(h, v)
 }
 
 func (s *serialised) ResourceMap(h ddi.HDEVICE, r ddi.HRESOURCE, t ddi.MapType, flags ddi.MapFlag, out *ddi.MappedSubresource) {

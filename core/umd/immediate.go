@@ -186,9 +186,9 @@ func (d *immediateContext) ResourceCopy(_ ddi.HDEVICE, dst, src ddi.HRESOURCE) {
 
 // ResourceUpdateSubresourceUP carries the data inline in the command buffer,
 // in chunks that fit in one.
-func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, data []byte) {
+func (d *immediateContext) ResourceUpdateSubresourceUP(_ ddi.HDEVICE, dst ddi.HRESOURCE, sub uint32, box *ddi.Box, data []byte, rowPitch, depthPitch uint32) {
 	d.busy()
-	d.updateSubresource(d, dst, data, min(writeChunk, (d.cmdCap-16)*4/2))
+	d.updateSubresource(d, dst, sub, box, data, rowPitch, depthPitch, min(writeChunk, (d.cmdCap-16)*4/2))
 }
 
 // ResourceMap gives the CPU the resource's memory through pfnLockCb, which

@@ -55,3 +55,42 @@ func (c ShaderCode) Translation() string {
 	}
 	return c.Program.Listing()
 }
+
+// Steps is the stepping data: each ISA instruction with the DXBC
+// instruction it came from (translate.Shader.Steps; nil for none).
+func (c ShaderCode) Steps() []translate.Step {
+	if c.Program == nil {
+		return nil
+	}
+	return c.Program.Steps()
+}
+
+// Recording is where the immediate context's recording stands, for the
+// inspector (core/inspect) to tell which packets an API call encoded: the
+// GPU context it submits to (HCONTEXT), the command buffers it has handed
+// to pfnRenderCb so far and the words of the one it is filling.
+func (d *Device) Recording() (ctx ddi.HCONTEXT, submits uint64, words int) {
+	return d.ctx, d.submits, len(d.cmd.Words)
+}
+
+// StepTexts is the translation instruction by instruction, for a debugger
+// that steps through the program: per ISA instruction its text and the
+// index of the DXBC instruction it came from, and the DXBC instructions'
+// texts (declarations included, in bytecode order).
+func (c ShaderCode) StepTexts() (isa []string, source []int, dxbc []string) {
+	p := c.Program
+	if p == nil || p.Program == nil {
+		return nil, nil, nil
+	}
+	for i := range p.Program.Code {
+		isa = append(isa, p.Program.Code[i].String())
+	}
+	return isa, p.Source, p.DXBCText()
+}
+
+// Pending is a copy of the immediate context's command buffer as it stands
+// (not yet submitted): its words, whose address words are relative to the
+// allocation list (low word: list index, high word: offset), and that list.
+func (d *Device) Pending() ([]uint32, []ddi.AllocationListEntry) {
+	return append([]uint32(nil), d.cmd.Words...), append([]ddi.AllocationListEntry(nil), d.list...)
+}

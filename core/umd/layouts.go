@@ -5,6 +5,7 @@ import (
 	"d3dsim/core/dxbc"
 	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
+	"math/bits"
 )
 
 // Element layouts (CalcPrivateElementLayoutSize, CreateElementLayout,
@@ -74,7 +75,7 @@ func (l *elementLayout) fetch(p *translate.Shader) isa.Layout {
 	return out
 }
 
-// emitVertexBuffers binds vertex-buffer slots 1..15 (slot 0 is
+// emitVertexBuffers binds vertex-buffer slots 1..31 (slot 0 is
 // emitState's): a bound slot, and a slot the input layout reads that the
 // GPU may still hold from an earlier binding, which is unset so it reads
 // zeros.
@@ -90,9 +91,10 @@ func (c *context) emitVertexBuffers(rec recorder, st *state, vs *shader, layout 
 			reads |= 1 << (e.InputSlot & 31)
 		}
 	}
-	for i, v := range st.vbMore {
-		slot := uint32(i + 1)
+	for m := st.vbBound | g.vbMore&reads; m != 0; m &= m - 1 {
+		slot := uint32(bits.TrailingZeros32(m))
 		bit := uint32(1) << slot
+		v := &st.vbMore[slot-1]
 		if r := c.resource(v.buf); r != nil {
 			b.SetVB(slot, rec.ref(r, false, 0), uint32(r.size), v.stride, v.offset)
 			g.vbMore |= bit

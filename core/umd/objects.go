@@ -15,6 +15,7 @@ type resource struct {
 	size   uint64
 	pitch  uint32
 	format isa.Format
+	tex    *texLayout // a texture of several subresources, 1D or 3D (texture.go); nil: one 2D level or a buffer
 	// lastFence is the fence of the last submitted command buffer that used
 	// the resource; inBuffer says the unsubmitted buffer uses it.
 	lastFence      uint64
@@ -36,6 +37,7 @@ type view struct {
 	format ddi.Format
 	gpu    isa.Format  // the GPU's format of the view (its DXGI format's)
 	flags  ddi.DSVFlag // a depth-stencil view's read-only flags
+	srv    *srvView    // a shader-resource view SET_VIEW binds (texture.go); nil: SET_TEX's
 }
 
 // shader is a shader translated from bytecode (shaders.go): its ISA words

@@ -101,7 +101,9 @@ func (d *Device) destroyShader(h ddi.HSHADER) {
 	// defers the destruction of objects").
 	d.mu.Lock()
 	if s := d.shaders[h]; s != nil && !s.destroyed {
-		d.shaders[h] = s.stub()
+		st := s.stub()
+		st.bytecode = nil // (nothing lists a destroyed shader again)
+		d.shaders[h] = st
 	}
 	d.mu.Unlock()
 	d.deferDestroy(func() {

@@ -314,7 +314,7 @@ func TestCommandListExecute(t *testing.T) {
 	}
 	// An immediate command first, naming the vertex buffer: in the list it
 	// is entry 1, in the immediate buffer entry 0.
-	d.ResourceUpdateSubresourceUP(hDev, hVB, []byte{1, 2, 3, 4})
+	d.ResourceUpdateSubresourceUP(hDev, hVB, 0, nil, []byte{1, 2, 3, 4}, 0, 0)
 	d.IaSetVertexBuffers(hDev, 0, []ddi.HRESOURCE{0}, []uint32{0}, []uint32{0})
 	d.CommandListExecute(hDev, hCL)
 	d.Flush(hDev)

@@ -11,7 +11,7 @@ import "fmt"
 //
 // SET_VIEW slot addr(2) kind format width height depth mips mipRange sliceRange
 //
-// binds the view of kind (View*) over a resource at addr whose
+// (slot: StageSlot's word, the slot of a stage) binds the view of kind (View*) over a resource at addr whose
 // subresources are laid out as Subresources says (width x height x depth
 // texels at level 0, depth the slices of an array, six per cube; mips
 // levels), the view seeing levels mipRange&0xFFFF .. +mipRange>>16 and
@@ -24,7 +24,7 @@ import "fmt"
 // SET_SAMPLER_EX slot filter addressU addressV addressW mipLODBias(f32)
 // maxAnisotropy comparison border(4 f32) minLOD(f32) maxLOD(f32)
 //
-// sets a sampler: filter is D3D11_FILTER's encoding (minification,
+// sets a sampler of a stage (slot as SET_VIEW's): filter is D3D11_FILTER's encoding (minification,
 // magnification and mip filters of 1 bit each, bit 6 anisotropic, bit 7
 // comparison), the address modes Addr* and AddrMirrorOnce, comparison one
 // of Cmp* (the comparison filter's function).
@@ -142,20 +142,48 @@ func Subresources(f Format, w, h, d, mips, slices uint32) ([]Subresource, uint64
 	return out, off, nil
 }
 
+// StageSlot is SET_VIEW's and SET_SAMPLER_EX's slot word: the slot in
+// bits 0-15, the stage plus one in bits 16-23 (0 there: the pixel stage,
+// as SET_TEX and SET_SAMPLER bind).
+func StageSlot(stage, slot uint32) uint32 {
+	if stage == StagePS {
+		return slot
+	}
+	return slot | (stage+1)<<16
+}
+
+// SplitStageSlot undoes StageSlot.
+func SplitStageSlot(w uint32) (stage, slot uint32) {
+	if s := w >> 16; s != 0 {
+		return s - 1, w & 0xFFFF
+	}
+	return StagePS, w & 0xFFFF
+}
+
 // ViewRange splits SET_VIEW's mipRange and sliceRange words.
 func ViewRange(w uint32) (first, count uint32) { return w & 0xFFFF, w >> 16 }
 
-// SetView encodes SET_VIEW (see above).
+// SetView encodes SET_VIEW (see above) for the pixel stage.
 func (b *Builder) SetView(slot uint32, addr uint64, kind uint32, fm Format, w, h, d, mips, mipRange, sliceRange uint32) int {
+	return b.SetViewStage(StagePS, slot, addr, kind, fm, w, h, d, mips, mipRange, sliceRange)
+}
+
+// SetViewStage encodes SET_VIEW for a stage's slot.
+func (b *Builder) SetViewStage(stage, slot uint32, addr uint64, kind uint32, fm Format, w, h, d, mips, mipRange, sliceRange uint32) int {
 	b.header(OpSetView, 11)
-	b.Words = append(b.Words, slot)
+	b.Words = append(b.Words, StageSlot(stage, slot))
 	at := b.addr(addr)
 	b.Words = append(b.Words, kind, uint32(fm), w, h, d, mips, mipRange, sliceRange)
 	return at
 }
 
-// SetSamplerEx encodes SET_SAMPLER_EX (see above).
+// SetSamplerEx encodes SET_SAMPLER_EX (see above) for the pixel stage.
 func (b *Builder) SetSamplerEx(slot, filter, u, v, w uint32, bias float32, maxAniso, cmp uint32, border [4]float32, minLOD, maxLOD float32) {
+	b.SetSamplerExStage(StagePS, slot, filter, u, v, w, bias, maxAniso, cmp, border, minLOD, maxLOD)
+}
+
+// SetSamplerExStage encodes SET_SAMPLER_EX for a stage's slot.
+func (b *Builder) SetSamplerExStage(stage, slot, filter, u, v, w uint32, bias float32, maxAniso, cmp uint32, border [4]float32, minLOD, maxLOD float32) {
 	b.header(OpSetSamplerEx, 14)
-	b.Words = append(b.Words, slot, filter, u, v, w, f(bias), maxAniso, cmp, f(border[0]), f(border[1]), f(border[2]), f(border[3]), f(minLOD), f(maxLOD))
+	b.Words = append(b.Words, StageSlot(stage, slot), filter, u, v, w, f(bias), maxAniso, cmp, f(border[0]), f(border[1]), f(border[2]), f(border[3]), f(minLOD), f(maxLOD))
 }

@@ -38,9 +38,15 @@
 // discarded inside it gone). Implicit-derivative sampling (sample, sample_b) hands the texture
 // unit d(u,v)/dx and /dy per quad, sample_d the program's gradients per
 // lane (TexSampleGrad): the unit selects the level of detail from them
-// the same way, plus TexQuery.Bias for sample_b. resinfo asks
-// Textures.Info for the view's TexInfo and computes its result here
-// (ResInfo).
+// the same way, plus TexQuery.Bias for sample_b (and d(w) for 3D and cube
+// views). The later queries go the same way: sample_c and sample_c_lz
+// (TexQuery.Ref), gather4 and gather4_c (Channel, the instruction's; the
+// offsets of gather4_po per lane in OffsetXY), lod (the quad's
+// derivatives even when the unit ignores them otherwise), ld_raw and
+// ld_structured; every texture op but gather4_po takes the instruction's
+// immediate Offset. resinfo and bufinfo ask Textures.Info for the view's
+// TexInfo (its kind, sizes, levels, array size, elements) and compute
+// their results here (ResInfo).
 //
 // # Determinism
 //

@@ -262,6 +262,7 @@ type Machine struct {
 	query   TexQuery
 	relErr  *Fault // a relative cb read that faulted (gather), reported by Run
 	stack   []frame
+	trace   *Trace // SetTrace's (trace.go), nil when not tracing
 }
 
 // NewMachine resolves p's operands against a new register file. p must be

@@ -77,6 +77,9 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		if steps > limit {
 			return alive, &Fault{PC: pc, Reason: fmt.Sprintf("more than %d instructions in one block", limit), Err: ErrStepLimit}
 		}
+		if m.trace != nil {
+			m.trace.before(m, pc, mask, alive)
+		}
 		in := &code[pc]
 		switch in.op {
 		case OpNop:

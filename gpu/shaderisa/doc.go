@@ -26,7 +26,11 @@
 // urem; itof, utof, ftoi, ftou; if/else/endif, loop/endloop, break, breakc,
 // continue, continuec, ret, retc, discard (tests _z or _nz of one
 // component); sample, sample_l, sample_d (explicit gradients), sample_b
-// (biased), ld, resinfo (and _uint, _rcpfloat); deriv_rtx, deriv_rty (coarse) and
+// (biased), sample_c and sample_c_lz (comparison), gather4, gather4_c,
+// gather4_po and gather4_po_c (one channel of the bilinear footprint; _po:
+// per-lane offsets), lod, ld, ld_raw, ld_structured, resinfo (and _uint,
+// _rcpfloat), bufinfo -- the coordinates SM4's for every view kind, the
+// kind the bound view's; deriv_rtx, deriv_rty (coarse) and
 // their _fine forms; shader model 5's bit ops ubfe, ibfe, bfi (four
 // sources), bfrev, countbits, firstbit_hi, firstbit_lo, firstbit_shi, the
 // carry and borrow of uaddc and usubb, the high halves umul_hi and
@@ -55,7 +59,9 @@
 // one word longer (the buffer's length in vec4s) and followed by the
 // buffer's words. Each instruction: a token (opcode in bits 0-7, its
 // length in words in bits 8-15, saturate in bit 16, _nz in bit 17, the
-// label of call, callc and label in bits 18-29), the destination operand
+// label of call, callc and label in bits 18-29, a texture op's immediate
+// texel offsets u, v, w in bits 18-21, 22-25, 26-29 (4-bit two's
+// complement, aoffimmi's) and a gather's channel in bits 30-31), the destination operand
 // if the op has one, then the sources. Each operand: a token (file in
 // bits 0-3, write mask in 4-7, swizzle in 8-15, negate 16, abs 17,
 // relative 18) and its words: an index; or a cb slot, element and

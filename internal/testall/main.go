@@ -15,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"encoding/xml"
 	"flag"
@@ -344,6 +345,14 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// node writes a failure's message as it is, ANSI colour codes (ESC)
+	// included, which XML 1.0 does not allow: drop such characters.
+	b = bytes.Map(func(r rune) rune {
+		if r < 0x20 && r != '\t' && r != '\n' && r != '\r' {
+			return -1
+		}
+		return r
+	}, b)
 	var root junitCase
 	if err := xml.Unmarshal(b, &root); err != nil {
 		return nil, nil, err

@@ -86,19 +86,20 @@ func TestGoJSON(t *testing.T) {
 func TestReadJUnit(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "j.xml")
 	// What node 20's junit reporter writes: test() at the top level, and
-	// a describe() block nesting its tests.
+	// a describe() block nesting its tests; a failure's message with the
+	// ANSI codes of Playwright's call log.
 	x := `<?xml version="1.0" encoding="utf-8"?>
 <testsuites>
 	<testcase name="the default scenario runs" time="12.500000" classname="test"/>
-	<testcase name="a link &lt;replays&gt;" time="3.250000" classname="test" failure="Expected values to be strictly equal">
-		<failure type="testCodeFailure" message="Expected values to be strictly equal">boom</failure>
+	<testcase name="a link &lt;replays&gt;" time="3.250000" classname="test" failure="page.click: Timeout.Call log:ESC[2m  - waitingESC[22m">
+		<failure type="testCodeFailure" message="page.click: Timeout.Call log:ESC[2m  - waitingESC[22m">boom</failure>
 	</testcase>
 	<testsuite name="a group" time="1.0" tests="1">
 		<testcase name="inside the group" time="1.000000" classname="test"/>
 	</testsuite>
 </testsuites>
 `
-	if err := os.WriteFile(p, []byte(x), 0o644); err != nil {
+	if err := os.WriteFile(p, []byte(strings.ReplaceAll(x, "ESC", "\x1b")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	failed, tests, err := readJUnit(p)

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"d3dsim/core/inspect"
+	"d3dsim/core/scenario"
+)
+
+// cmdInspect answers one question about the run at an event (docs/inspect.md):
+// the pipeline state, a resource, a pixel's history or a pixel's shader
+// steps, as text or JSON. The scenario runs once with a journal (to name
+// the event and answer the state), and once more up to the event for the
+// others.
+func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
+	bad := func(format string, v ...any) int {
+		fmt.Fprintf(stderr, "d3dsim inspect: %s\n", fmt.Sprintf(format, v...))
+		return exitBadIn
+	}
+	// The package's errors say "inspect: ..." already.
+	failed := func(err error) int {
+		fmt.Fprintf(stderr, "d3dsim %v\n", err)
+		return exitBadIn
+	}
+	asked := 0
+	for _, q := range []string{"state", "resource", "pixel", "step"} {
+		if _, ok := a.flags[q]; ok {
+			asked++
+		}
+	}
+	if asked != 1 {
+		return bad("ask one of --state, --resource NAME, --pixel X,Y or --step X,Y")
+	}
+	at, ok := a.flags["at"]
+	if !ok {
+		return bad("--at EVENT is needed: a seq, NAME#K (the K-th call of NAME) or line:N")
+	}
+	name, src, err := readScenario(a, stdin)
+	if err != nil {
+		return bad("%v", err)
+	}
+	sc, err := scenario.Load(name, src)
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return exitBadIn
+	}
+	o := scenario.Overrides{Seed: flagUint(a, "seed"), MaxSteps: flagUint(a, "max-steps")}
+	if _, ok := a.flags["sync"]; ok {
+		t := true
+		o.Sync = &t
+	}
+	s := inspect.NewSession(sc, o)
+	_, j := s.Run()
+	seq, err := j.Resolve(at)
+	if err != nil {
+		return failed(err)
+	}
+	var answer interface{ Text() string }
+	switch {
+	case a.flags["state"] != "":
+		answer, err = j.State(seq, a.flags["ctx"])
+	case a.flags["resource"] != "":
+		ro := inspect.ResourceOptions{As: a.flags["as"], Layout: a.flags["layout"], GPUNow: a.flags["gpu-now"] == "true"}
+		if n := flagUint(a, "stride"); n != nil {
+			ro.Stride = int(*n)
+		}
+		if r, ok := a.flags["region"]; ok {
+			v, perr := ints(r, 4)
+			if perr != nil {
+				return bad("--region %q: %v", r, perr)
+			}
+			ro.X, ro.Y, ro.W, ro.H = v[0], v[1], v[2], v[3]
+		}
+		answer, err = s.Resource(j, seq, a.flags["resource"], ro)
+	default:
+		flag := "pixel"
+		if _, ok := a.flags["step"]; ok {
+			flag = "step"
+		}
+		xy, perr := ints(a.flags[flag], 2)
+		if perr != nil {
+			return bad("--%s %q: %v", flag, a.flags[flag], perr)
+		}
+		target := a.flags["target"]
+		if flag == "pixel" {
+			if target == "" {
+				return bad("--pixel X,Y needs --target NAME: the texture (or its view, or a swap chain) the pixel is on")
+			}
+			answer, err = s.PixelHistory(j, seq, target, xy[0], xy[1])
+		} else {
+			frag := -1
+			if n := flagUint(a, "fragment"); n != nil {
+				frag = int(*n)
+			}
+			answer, err = s.StepPixel(j, seq, target, xy[0], xy[1], frag)
+		}
+	}
+	if err != nil {
+		return failed(err)
+	}
+	if _, ok := a.flags["json"]; ok {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(answer); err != nil {
+			fmt.Fprintf(stderr, "d3dsim inspect: %v\n", err)
+			return exitIO
+		}
+		return exitOK
+	}
+	fmt.Fprint(stdout, answer.Text())
+	return exitOK
+}
+
+// ints parses n comma-separated whole numbers (X,Y or X,Y,W,H).
+func ints(s string, n int) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != n {
+		return nil, fmt.Errorf("want %d whole numbers separated by commas", n)
+	}
+	out := make([]int, n)
+	for i, p := range parts {
+		v, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || v < 0 {
+			return nil, fmt.Errorf("%q is not a whole number", p)
+		}
+		out[i] = v
+	}
+	return out, nil
+}

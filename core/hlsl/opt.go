@@ -1,0 +1,100 @@
+package hlsl
+
+// The optimiser runs over the IR once the whole entry point is lowered.
+// First every web of a temp gets a register of its own (opt_webs.go), so
+// that the passes after it can count a value's reads; then, in rounds
+// while one of them changes something (a few at most):
+//
+//   - copy propagation and constant folding (opt_copy.go)
+//   - dead code (opt_dce.go)
+//   - results written where a mov would copy them (opt_copy.go)
+//   - mul then add fused into mad (opt_mad.go)
+//   - common subexpressions (opt_cse.go)
+//   - short ifs flattened into movc (opt_flatten.go)
+//   - movs into one register merged (opt_movs.go)
+//   - conditions read through a not (opt_cond.go)
+//   - one-lane instructions vectorised (opt_slp.go)
+//
+// then copies coalesced (opt_coalesce.go) with the first three again, and
+// the temps renumbered densely (opt_temps.go). Each pass keeps an
+// instruction's source line (a merged instruction the first one's). Each
+// has tests of its own (opt_passes_test.go), and every shader of the
+// tests, with random programs, computes the same optimised as generated
+// (opt_test.go).
+
+// maxOptRounds bounds the rounds.
+const maxOptRounds = 8
+
+// pass is one transformation: the code and temps after it, whether it
+// changed anything.
+type pass func(code []Instr, temps int) ([]Instr, int, bool)
+
+func simple(f func([]Instr, int) ([]Instr, bool)) pass {
+	return func(code []Instr, temps int) ([]Instr, int, bool) {
+		code, ch := f(code, temps)
+		return code, temps, ch
+	}
+}
+
+var (
+	mainPasses = []pass{simple(copyProp), simple(deadCode), simple(forwardResults), simple(fuseMad),
+		simple(commonSubexprs), flatten, simple(func(c []Instr, _ int) ([]Instr, bool) { return mergeMovs(c) }),
+		simple(func(c []Instr, _ int) ([]Instr, bool) { return invertConds(c) }), vectorize}
+	finalPasses = []pass{simple(coalesce), simple(copyProp), simple(deadCode), simple(forwardResults)}
+)
+
+// optimize returns the code improved and the temps it needs.
+func optimize(code []Instr, temps int) ([]Instr, int) {
+	if noOptimize {
+		return code, temps
+	}
+	code, temps = splitWebs(code, temps)
+	code, temps = runPasses(code, temps, mainPasses)
+	code, temps = runPasses(code, temps, finalPasses)
+	code, temps = renumberTemps(code, temps)
+	tidySwizzles(code)
+	return code, temps
+}
+
+func runPasses(code []Instr, temps int, passes []pass) ([]Instr, int) {
+	for round := 0; round < maxOptRounds; round++ {
+		any := false
+		for _, p := range passes {
+			var ch bool
+			code, temps, ch = p(code, temps)
+			any = any || ch
+		}
+		if !any {
+			break
+		}
+	}
+	return code, temps
+}
+
+// tidySwizzles writes the lanes of a source an instruction does not read
+// as fxc does, repeating the first lane read (`r0.xyxx` for .xy).
+func tidySwizzles(code []Instr) {
+	for i := range code {
+		x := &code[i]
+		for k := range x.Src {
+			o := &x.Src[k]
+			if o.File == FileImm || texOp(x.Op) && k > 0 {
+				continue
+			}
+			lanes := x.readLanes(k)
+			if lanes == 0 || lanes == 0xf {
+				continue
+			}
+			first := o.Swz[firstLane(lanes)]
+			for c := 0; c < 4; c++ {
+				if lanes&(1<<c) == 0 {
+					o.Swz[c] = first
+				}
+			}
+		}
+	}
+}
+
+// noOptimize, set by a test, leaves the code as generated (the
+// optimiser's tests compare the two).
+var noOptimize bool

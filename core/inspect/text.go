@@ -1,0 +1,276 @@
+package inspect
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Text forms of the answers, as `d3dsim inspect` prints them (and as
+// tutorials and bug reports quote them).
+
+func (c CallRef) String() string {
+	s := fmt.Sprintf("%s (event %d, line %d", c.Name, c.Seq, c.Line)
+	if c.Ctx != "" {
+		s += ", " + c.Ctx
+	}
+	if c.Failed {
+		s += ", failed"
+	}
+	return s + ")"
+}
+
+// Text prints the state, stage by stage: each binding's runtime side, then
+// the packets the UMD encoded for it.
+func (st *State) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "state of %s at event %d: %s\n", st.Context, st.Event, st.Call)
+	e := st.Encoded
+	switch {
+	case e.Note != "":
+		fmt.Fprintf(&b, "UMD: %s\n", e.Note)
+	case e.Pending:
+		fmt.Fprintf(&b, "UMD: still in the immediate context's command buffer (not submitted yet; addresses are allocation-list entries)\n")
+	default:
+		fmt.Fprintf(&b, "UMD: DMA buffer %d (fence %d): %d allocations, %d patch locations", e.DMA, e.Fence, e.AllocLen, e.Patches)
+		if e.Word >= 0 {
+			fmt.Fprintf(&b, "; the call's packet %s at word %d", e.Packet, e.Word)
+		}
+		b.WriteString("\n")
+	}
+	for _, sg := range st.Stages {
+		fmt.Fprintf(&b, "%s\n", sg.Name)
+		for _, r := range sg.Rows {
+			obj := ""
+			if r.Object != "" {
+				obj = r.Object
+				if r.Handle != "" {
+					obj += " (" + r.Handle + ")"
+				}
+				obj += ": "
+			}
+			al := ""
+			if len(r.Allocations) > 0 {
+				al = " [" + strings.Join(r.Allocations, " ") + "]"
+			}
+			fmt.Fprintf(&b, "  %-20s runtime: %s%s%s\n", r.Binding, obj, r.Value, al)
+			for _, f := range r.Fields {
+				fmt.Fprintf(&b, "  %-20s          %s = %s\n", "", f.Name, f.Value)
+			}
+			if r.CBuffer != nil {
+				for _, v := range r.CBuffer.Variables {
+					fmt.Fprintf(&b, "  %-20s          %s %s at offset %d\n", "", v.Type, v.Name, v.Offset)
+				}
+			}
+			for _, p := range r.Packets {
+				fmt.Fprintf(&b, "  %-20s UMD:     %s (word %d)", "", p.Text, p.Word)
+				for _, a := range p.Addresses {
+					switch {
+					case a.ListIndex < 0:
+						b.WriteString("; no allocation")
+					case a.Patch >= 0:
+						fmt.Fprintf(&b, "; %s+%d (list entry %d) patched at word %d", a.Allocation, a.Offset, a.ListIndex, a.Patch)
+					default:
+						fmt.Fprintf(&b, "; %s+%d (list entry %d)", a.Allocation, a.Offset, a.ListIndex)
+					}
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+	return b.String()
+}
+
+// Text prints the resource: what it is, where its memory lives, and its
+// texels (the region asked for) or its rows.
+func (r *Resource) Text() string {
+	var b strings.Builder
+	how := "with the GPU's work before the event done"
+	if !r.Settled {
+		how = "as the GPU had it at that moment (work before the event may still be queued)"
+	}
+	fmt.Fprintf(&b, "%s at event %d, %s: %s\n", r.Name, r.Event, r.Call, how)
+	size := fmt.Sprintf("%dx%d", r.Width, r.Height)
+	if r.Kind == "Buffer" {
+		size = fmt.Sprintf("%d bytes", r.Width)
+	}
+	fmt.Fprintf(&b, "%s %s %s, %s, %s; %d mip level, %d array slice\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, r.Mips, r.Slices)
+	for _, in := range r.Instances {
+		cur := "earlier instance"
+		if in.Current {
+			cur = "current"
+		}
+		used := "not used by the GPU since it became current"
+		if in.Fence != 0 {
+			used = fmt.Sprintf("last used by fence %d of %s", in.Fence, orNone(in.Context))
+		}
+		fmt.Fprintf(&b, "  %s (%s): %s %s, %d bytes; %s; %s\n", in.Allocation, cur, in.Segment, in.Address, in.Size, used, in.Where)
+	}
+	for _, rn := range r.Renames {
+		fmt.Fprintf(&b, "  renamed at event %d: %s\n", rn.Seq, rn.Msg)
+	}
+	if t := r.Texture; t != nil {
+		fmt.Fprintf(&b, "texels %d,%d %dx%d (%s, %s)", t.Region[0], t.Region[1], t.Region[2], t.Region[3], strings.Join(t.Channels, " "), t.Number)
+		if t.Number == "float" || t.Depth {
+			var rng []string
+			for c := range t.Channels {
+				rng = append(rng, fmt.Sprintf("%s %s..%s", t.Channels[c], fmtF(t.Min[c]), fmtF(t.Max[c])))
+			}
+			fmt.Fprintf(&b, "; range %s", strings.Join(rng, ", "))
+		}
+		b.WriteString(":\n")
+		for _, row := range t.Texels {
+			for _, tx := range row {
+				fmt.Fprintf(&b, "  %d,%d  %s  %s\n", tx.X, tx.Y, tx.Text, tx.Hex)
+			}
+		}
+	}
+	if bf := r.Buffer; bf != nil {
+		fmt.Fprintf(&b, "as %s", bf.Layout)
+		if bf.Note != "" {
+			fmt.Fprintf(&b, ": %s", bf.Note)
+		}
+		fmt.Fprintf(&b, " (rows %d..%d of %d)\n", bf.First, bf.First+len(bf.Rows), bf.Total)
+		fmt.Fprintf(&b, "  %s\n", strings.Join(bf.Columns, " | "))
+		for _, row := range bf.Rows {
+			fmt.Fprintf(&b, "  %s\n", strings.Join(row, " | "))
+		}
+	}
+	return b.String()
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
+}
+
+// Text prints the history, one numbered entry per packet or fragment.
+func (h *History) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pixel %d,%d of %s (%s) up to event %d, %s:\n", h.X, h.Y, h.Resource, h.Format, h.Event, h.Call)
+	for i, e := range h.Entries {
+		call := "(paging, by Dxgkrnl)"
+		if e.Call != nil {
+			call = e.Call.String()
+		}
+		carried := fmt.Sprintf("DMA buffer %d", e.DMA)
+		if e.Fence != 0 {
+			carried += fmt.Sprintf(" (fence %d)", e.Fence)
+		}
+		fmt.Fprintf(&b, "%3d. %-7s %s, %s: %s\n", i+1, e.What, call, carried, e.Why)
+		if f := e.Fragment; f != nil {
+			fmt.Fprintf(&b, "       primitive %d (%s)", f.Primitive, map[bool]string{true: "front", false: "back"}[f.Front])
+			if len(f.Outputs) > 0 {
+				fmt.Fprintf(&b, "; shader output o0 %s", f.Outputs[0])
+				for k, o := range f.Outputs[1:] {
+					fmt.Fprintf(&b, ", o%d %s", k+1, o)
+				}
+			}
+			if f.Depth != "" {
+				fmt.Fprintf(&b, "; depth %s", f.Depth)
+			}
+			b.WriteString("\n")
+			for _, t := range f.Tests {
+				fmt.Fprintf(&b, "       %s\n", t)
+			}
+			if bl := f.Blend; bl != nil {
+				if bl.Enabled {
+					fmt.Fprintf(&b, "       blend: colour %s, alpha %s; src %s, dst %s, factor %s -> %s, mask %s, stored %s\n",
+						bl.Color, bl.Alpha, bl.Source, bl.Dest, bl.Factor, bl.Result, bl.Mask, bl.Written)
+				} else {
+					fmt.Fprintf(&b, "       no blending: src %s, mask %s, stored %s\n", bl.Source, bl.Mask, bl.Written)
+				}
+			}
+		}
+	}
+	fmt.Fprintf(&b, "final: %s\n", h.Final)
+	return b.String()
+}
+
+// RegistersAt returns the quad's registers just before step i (i ==
+// len(Steps): after the last): for register r, component c, lane l, the
+// bits at (r*4+c)*4+l.
+func (s *Steps) RegistersAt(i int) []uint32 {
+	regs := append([]uint32(nil), s.Start...)
+	for _, st := range s.Steps[:min(max(i, 0), len(s.Steps))] {
+		for _, w := range st.Writes {
+			regs[(w.Reg*4+w.Comp)*4+w.Lane] = w.Bits
+		}
+	}
+	return regs
+}
+
+// Text prints the steps: the inputs, then per instruction the HLSL line,
+// the DXBC and the ISA instruction, and the registers it changed in the
+// pixel's lane with their derivatives across the quad.
+func (s *Steps) Text() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "pixel %d,%d of %s in %s: %s shader %s, fragment %d of %d, primitive %d, lane %d of the quad %v\n",
+		s.X, s.Y, s.Resource, s.Draw, s.Stage, s.Shader, s.Fragment+1, s.Fragments, s.Primitive, s.Lane, s.Quad)
+	regs := s.RegistersAt(0)
+	val := func(regs []uint32, r, c, l int) float64 {
+		return float64(math.Float32frombits(regs[(r*4+c)*4+l]))
+	}
+	vec := func(regs []uint32, r, l int) string {
+		var p []string
+		for c := range 4 {
+			p = append(p, fmtF(val(regs, r, c, l)))
+		}
+		return "(" + strings.Join(p, ", ") + ")"
+	}
+	for r, n := range s.Registers {
+		if strings.HasPrefix(n, "v") {
+			fmt.Fprintf(&b, "  input %s = %s\n", n, vec(regs, r, s.Lane))
+		}
+	}
+	hl := strings.Split(s.HLSL, "\n")
+	for i, st := range s.Steps {
+		mark := " "
+		if !st.Active {
+			mark = "-" // the pixel's lane did not run it
+		}
+		fmt.Fprintf(&b, "%s%4d. pc %-3d", mark, i+1, st.PC)
+		if st.Line > 0 && st.Line <= len(hl) {
+			fmt.Fprintf(&b, " HLSL %d: %s |", st.Line, strings.TrimSpace(hl[st.Line-1]))
+		}
+		if st.DXBC != "" {
+			fmt.Fprintf(&b, " DXBC %s |", st.DXBC)
+		}
+		fmt.Fprintf(&b, " ISA %s  (quad lanes %s)\n", st.ISA, st.Quad)
+		after := s.RegistersAt(i + 1)
+		seen := map[int]bool{}
+		for _, w := range st.Writes {
+			if seen[w.Reg] {
+				continue
+			}
+			seen[w.Reg] = true
+			name := s.Registers[w.Reg]
+			if k := strings.IndexByte(name, ' '); k >= 0 {
+				name = name[:k]
+			}
+			ddx, ddy := []string{}, []string{}
+			// the quad's coarse derivatives: across its top row, down its
+			// left column
+			for c := range 4 {
+				ddx = append(ddx, fmtF(val(after, w.Reg, c, 1)-val(after, w.Reg, c, 0)))
+				ddy = append(ddy, fmtF(val(after, w.Reg, c, 2)-val(after, w.Reg, c, 0)))
+			}
+			fmt.Fprintf(&b, "         %s = %s  ddx (%s) ddy (%s)\n", name, vec(after, w.Reg, s.Lane), strings.Join(ddx, ", "), strings.Join(ddy, ", "))
+		}
+	}
+	end := "written"
+	switch {
+	case s.Discarded:
+		end = "discarded"
+	case !s.Passed:
+		end = "not written (a test failed)"
+	}
+	fmt.Fprintf(&b, "the fragment was %s", end)
+	if s.Truncated {
+		b.WriteString("; the trace stopped at its limit of steps")
+	}
+	b.WriteString("\n")
+	return b.String()
+}

@@ -1,0 +1,107 @@
+package scenario
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"d3dsim/core/memlimit"
+)
+
+// shaderProbes are the hostile probes of the HLSL compiler and of shader
+// creation and execution: each must end at a limit that names itself (at
+// load or in the run), under the memory ceiling. The draws keep the
+// issue's shapes with their budgets lowered, so the test's time stays
+// small (the budgets' defaults are measured in docs/security.md).
+func shaderProbes() []struct{ name, src, want string } {
+	var doubling strings.Builder
+	doubling.WriteString("struct S0 { float4 a; float4 b; };\n")
+	for i := 1; i <= 16; i++ {
+		fmt.Fprintf(&doubling, "struct S%d { S%d a; S%d b; };\n", i, i-1, i-1)
+	}
+	shader := func(block string) string {
+		return "hlsl s {\n" + block + "\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s\n"
+	}
+	big := strings.Repeat("M", 60_000)
+	heavy := "float4 main(float4 p : SV_Position) : SV_Target { float4 s = p; " + strings.Repeat("s = s * s + normalize(s);", 200) + " return s; }"
+	long := "float4 main(float4 p : SV_Position) : SV_Target { float4 s = p; " + strings.Repeat("s = s * s + normalize(s);", 1200) + " return s; }"
+	return []struct{ name, src, want string }{
+		{"static float4 g[4096][4096]", shader("static float4 g[4096][4096];\nfloat4 main() : SV_Target { return g[1][2]; }"), "array of 16777216 elements"},
+		{"structs doubling 16 times in a cbuffer", shader(doubling.String() + "cbuffer C { S16 x; };\nfloat4 main() : SV_Target { return x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a; }"), "constant buffer 'C' needs 131072 registers"},
+		{"65,545 preprocessor errors", shader("#define F(a,b) a\n#define A F(1) F(1) F(1) F(1)\n#define B A A A A A A A A\n#define C B B B B B B B B\n#define D C C C C C C C C\n#define E D D D D D D D D\nE E E E\nfloat4 main() : SV_Target { return 1; }"), "more errors not shown"},
+		{"errors repeating a 60 KB macro name", shader("#define " + big + "(a,b) a\n#define A " + big + "(1) " + big + "(1)\n#define B A A A A A A A A A A\n#define C B B B B B B B B B B\nC C C C\nfloat4 main() : SV_Target { return 1; }"), "more errors not shown"},
+		{"10,000 references to one block", "hlsl s {\n" + heavy + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1 {\n" + strings.Repeat("ps = dev.CreatePixelShader hlsl:s\n", 10_000) + "}\n", "option sysmem=SIZE"},
+		// Without a Flush the destructions wait (D3D11 defers them), each
+		// holding its code allocation: the run's GPU memory bounds them.
+		{"CreatePixelShader and Release of a long shader in a loop", "option maxsteps=20000\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n}\n", "bytes of GPU memory committed in this run"},
+		{"the same with a Flush each round", "option maxsteps=20000\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n imm.Flush\n}\n", "step budget of 20000 API calls"},
+		{"DrawInstanced 6 699050 of a full-screen quad on 64x64", fullScreen("option maxpixels=200000000\n", "", 64, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"), "pixel budget of 200000000"},
+		{"DrawInstanced 6 699050 of a full-screen quad on 8192x8192", fullScreen("option maxpixels=200000000\n", "", 8192, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"), "pixel budget of 200000000"},
+		{"a pixel shader looping 8,150 times on 8192x8192", fullScreen("option maxinstructions=200000000\n", loopHLSL, 8192, "builtin:vs_passthrough", "hlsl:s", "imm.Draw 6 0"), "instruction budget of 200000000"},
+	}
+}
+
+// TestHostileShaders runs each probe to its end with a watchdog sampling
+// the Go heap every 20 ms (natively, and under WebAssembly in node: the
+// peak heap must stay under the ceiling there too), and checks the limit's
+// message and the summary's size. Skipped with -short.
+func TestHostileShaders(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long: runs each probe to its limit")
+	}
+	for _, c := range shaderProbes() {
+		t.Run(c.name, func(t *testing.T) {
+			runtime.GC()
+			var peak atomic.Uint64
+			stop := make(chan struct{})
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				tick := time.NewTicker(20 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					if h := memlimit.HeapObjects(); h > peak.Load() {
+						peak.Store(h)
+					}
+					select {
+					case <-stop:
+						return
+					case <-tick.C:
+					}
+				}
+			}()
+			start := time.Now()
+			var text string
+			steps := 0
+			s, err := Load(c.name, []byte(c.src))
+			if err != nil {
+				text = err.Error()
+			} else {
+				sum := NewRun(s, Overrides{}).Finish()
+				text = strings.Join(sum.Failures, "\n")
+				steps = sum.Steps
+			}
+			took := time.Since(start)
+			close(stop)
+			<-done
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if h := ms.HeapAlloc; h > peak.Load() {
+				peak.Store(h)
+			}
+			t.Logf("%s: peak heap %d MiB, %v, %d steps, %d bytes of messages: %s", c.name, peak.Load()>>20, took.Round(time.Millisecond), steps, len(text), cut(text, 300))
+			if !strings.Contains(text, c.want) {
+				t.Errorf("did not end at %q: %s", c.want, cut(text, 2000))
+			}
+			if peak.Load() > hostileCeiling {
+				t.Errorf("peak heap %d MiB, over the ceiling of %d MiB", peak.Load()>>20, hostileCeiling>>20)
+			}
+			if len(text) > 64<<10 {
+				t.Errorf("%d bytes of messages", len(text))
+			}
+		})
+	}
+}

@@ -1,0 +1,201 @@
+// The hostile probes of the compiler, shader creation and execution, through
+// share links in the page: each ends in a notice naming its limit, the page
+// keeps answering while a long draw runs (the slice suspends between pieces
+// of the draw and answers with busy set), and a module that exits leaves a
+// notice with Restart and no uncaught error. No wall-clock assertions: the
+// tests count answers and look at states.
+//
+//   cd tests/browser && npm ci && node --test hostile.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { deflateRawSync } from "node:zlib";
+import { SERVER_START_TIMEOUT, launch } from "./harness.mjs";
+
+let h;
+
+before(async () => {
+  h = await launch();
+}, { timeout: SERVER_START_TIMEOUT });
+
+after(async () => {
+  await h?.close();
+});
+
+// open opens url and waits for the module, as h.openPage does, with room
+// for a machine busy with other builds (a module that starts in seconds took
+// over 30 s on a loaded 2-core machine).
+async function open(url) {
+  const page = await h.browser.newPage();
+  page.on("pageerror", (err) => h.pageErrors.push(`${url.slice(0, 120)}: ${err.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: 600000 });
+  await page.evaluate(() => window.d3dsim.ready.then(() => true));
+  return page;
+}
+
+// link is a share link of src (core/link: "1." and the base64url of its
+// raw DEFLATE).
+const link = (src) => `${h.baseURL}#s=1.${deflateRawSync(Buffer.from(src), { level: 9 }).toString("base64url")}`;
+
+const hlslShader = (block) => `hlsl s {\n${block}\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s\n`;
+
+function structs() {
+  const l = ["struct S0 { float4 a; float4 b; };"];
+  for (let i = 1; i <= 16; i++) l.push(`struct S${i} { S${i - 1} a; S${i - 1} b; };`);
+  return l.join("\n");
+}
+
+const bigName = "M".repeat(60000);
+
+// Probes that end when the scenario loads: the page keeps the default
+// scenario and says why, naming the limit.
+const loadProbes = [
+  ["static float4 g[4096][4096]", hlslShader("static float4 g[4096][4096];\nfloat4 main() : SV_Target { return g[1][2]; }"),
+    /array of 16777216 elements \(4096x4096 float4\): more than 4096/],
+  ["structs doubling 16 times in a cbuffer", hlslShader(`${structs()}\ncbuffer C { S16 x; };\nfloat4 main() : SV_Target { return x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a; }`),
+    /constant buffer 'C' needs 131072 registers/],
+  ["cbuffer C { float4 a[2][2049]; }", hlslShader("cbuffer C { float4 a[2][2049]; }\nfloat4 main() : SV_Target { return a[1][3]; }"),
+    /array of 4098 elements/],
+  ["65,545 preprocessor errors", hlslShader("#define F(a,b) a\n#define A F(1) F(1) F(1) F(1)\n#define B A A A A A A A A\n#define C B B B B B B B B\n#define D C C C C C C C C\n#define E D D D D D D D D\nE E E E\nfloat4 main() : SV_Target { return 1; }"),
+    /more errors not shown \(the first 32 are\)/],
+  ["errors repeating a 60 KB macro name", hlslShader(`#define ${bigName}(a,b) a\n#define A ${bigName}(1) ${bigName}(1)\n#define B A A A A A A A A A A\n#define C B B B B B B B B B B\nC C C C\nfloat4 main() : SV_Target { return 1; }`),
+    /bytes\)' takes 2 arguments, 1 given[\s\S]*more errors not shown/],
+];
+
+for (const [name, src, want] of loadProbes) {
+  test(`a link with ${name} loads no further, with a notice naming the limit`, { timeout: 120000 }, async () => {
+    const url = link(src);
+    const page = await open(url);
+    const notice = await page.evaluate(() => window.d3dsim.notice);
+    assert.match(notice, /does not load/);
+    assert.match(notice, want);
+    assert.ok(notice.length < 20000, `a notice of ${notice.length} characters`);
+    await page.waitForSelector("#notice:not([hidden])");
+    // The page answers: the default scenario runs.
+    const s = await page.evaluate(() => window.d3dsim.summary());
+    assert.equal(typeof s.steps, "number");
+    await page.close();
+    assert.deepEqual(h.pageErrors, [], "uncaught exceptions in the page");
+  });
+}
+
+// A full-screen quad on an NxN swap chain, drawn by draw.
+const fullScreen = (opts, block, n, ps, draw) => `${opts}${block ? `hlsl s {\n${block}\n}\n` : ""}dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=${n} Height=${n}
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader ${ps}
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 ${n} ${n}
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb
+imm.VSSetShader vs
+imm.PSSetShader ps
+${draw}
+sc.Present
+`;
+
+const loop = `float4 main(float4 p : SV_Position, float4 c : COLOR) : SV_Target {
+  float4 s = c;
+  for (int i = 0; i < 8150; i++) { s = s * 0.5 + 0.25; }
+  return s;
+}`;
+
+// Probes that end inside a draw: the link plays on its own; while the draw
+// runs the page answers (busy summaries), Pause is taken, and the run ends
+// at its budget with a notice naming it, the draw and the shaders.
+const drawProbes = [
+  // (the budgets lowered for the test's time; the defaults stop them the
+  // same way, later)
+  ["DrawInstanced 6 699050 of a full-screen quad on 8192x8192 (the issue's 456-character link, its budget lowered)",
+    fullScreen("option maxpixels=200000000\n", "", 8192, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"),
+    /pixel budget of 200000000 pixels[\s\S]*DRAW_INSTANCED[\s\S]*vertex shader vs and pixel shader ps/],
+  ["a pixel shader looping 8,150 times on 8192x8192 (its budget lowered for the test)",
+    fullScreen("option maxinstructions=300000000\n", loop, 8192, "hlsl:s", "imm.Draw 6 0"),
+    /instruction budget of 300000000 shader instructions[\s\S]*the GPU stopped DRAW \(packet[\s\S]*pixel shader ps/],
+];
+
+for (const [name, src, want] of drawProbes) {
+  test(`${name}: the page answers during the draw, and a notice names the limit`, { timeout: 900000 }, async () => {
+    const page = await open(link(src));
+    const notices = page.evaluate(() => new Promise((resolve) => {
+      if (/stopped at a limit/.test(window.d3dsim.notice)) resolve(window.d3dsim.notice);
+      window.addEventListener("d3dsim:notice", (e) => resolve(e.detail), { once: true });
+    }));
+    // Poll as the panel does until the run is done: some answers come
+    // while a draw is suspended (busy), and a Pause given then is taken.
+    let busy = 0;
+    let paused = false;
+    for (;;) {
+      const s = await page.evaluate(() => window.d3dsim.summary());
+      if (s.busy) {
+        busy++;
+        if (!paused && busy === 3) {
+          await page.click("#play"); // Pause, during the draw
+          const after = await page.evaluate(() => window.d3dsim.summary());
+          assert.equal(after.playing, false, "Pause not taken during the draw");
+          paused = true;
+          await page.click("#play"); // and Play again
+        }
+      }
+      if (s.done) break;
+      await page.waitForTimeout(50);
+    }
+    assert.ok(busy >= 3, `${busy} answers during the draw`);
+    const s = await page.evaluate(() => window.d3dsim.summary());
+    assert.match(s.limit, want);
+    assert.match(await notices, want);
+    await page.close();
+    assert.deepEqual(h.pageErrors, [], "uncaught exceptions in the page");
+  });
+}
+
+test("a module that exits leaves a notice with Restart, never an uncaught error", { timeout: 300000 }, async () => {
+  const page = await h.browser.newPage();
+  page.on("pageerror", (err) => h.pageErrors.push(`exit: ${err.message}`));
+  // Keep the Go instance wasm_exec.js makes, to end it as an out-of-memory
+  // ends it: the runtime's exit marks it exited and resolves run().
+  await page.addInitScript(() => {
+    let G;
+    Object.defineProperty(window, "Go", {
+      configurable: true,
+      get: () => G,
+      set: (cls) => {
+        G = class extends cls {
+          constructor() {
+            super();
+            window.__go = this;
+          }
+        };
+      },
+    });
+  });
+  await page.goto(h.baseURL);
+  await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: 600000 });
+  await page.evaluate(() => window.d3dsim.ready.then(() => true));
+  await page.evaluate(() => {
+    window.__go.exited = true;
+    window.__go._resolveExitPromise();
+  });
+  await page.waitForSelector("#notice:not([hidden])");
+  assert.match(await page.textContent("#notice"), /The simulator stopped: the WebAssembly program exited.*Restart starts it again/);
+  // The panel's polls, the canvas's frames and the buttons go on for a
+  // while: nothing throws.
+  await page.waitForTimeout(1500);
+  const s = await page.evaluate(() => window.d3dsim.summary());
+  assert.equal(s.done, true);
+  assert.equal(await page.isDisabled("#restart"), false);
+  assert.equal(await page.isDisabled("#play"), true);
+  // Restart starts a new module.
+  await Promise.all([page.waitForNavigation(), page.click("#restart")]);
+  await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: 600000 });
+  await page.evaluate(() => window.d3dsim.ready.then(() => true));
+  const after = await page.evaluate(() => window.d3dsim.summary());
+  assert.equal(typeof after.steps, "number");
+  assert.equal(after.busy, undefined);
+  await page.close();
+  assert.deepEqual(h.pageErrors, [], "uncaught exceptions in the page");
+});

@@ -1,0 +1,262 @@
+// The page's inspector views: State (the runtime beside the UMD at the
+// selected event), Resource (a texture as a picture with the texel under
+// the cursor, a constant buffer's values), Pixel (a pixel's history and its
+// shader's steps), over core/inspect's testdata/layers.d3ds: a red quad, a
+// farther green one that fails the depth test, a blue one its shader
+// discards and a half-transparent one that blends. Also the figures the
+// inspector is held to, measured in the page and printed (never asserted:
+// docs/testing.md): the state of an event in a 1,000,000-event trace and a
+// pixel history of a 1,000-draw frame.
+//
+//   cd tests/browser && node --test inspect.test.mjs
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
+
+let h = null; // the server and browser (harness.mjs)
+
+before(async () => {
+  h = await launch();
+}, { timeout: SERVER_START_TIMEOUT + 60000 });
+
+after(async () => {
+  await h?.close();
+});
+
+const layers = readFileSync(path.join(ROOT, "core/inspect/testdata/layers.d3ds"), "utf8");
+
+// loadAndRun loads text, runs it to its end and lets the panel take the
+// trace in.
+async function loadAndRun(page, text) {
+  const res = await page.evaluate((t) => window.d3dsim.load(t), text);
+  assert.equal(res.ok, true, res.error);
+  await page.evaluate(async () => {
+    await window.d3dsim.run();
+    window.d3dsimUI.poll();
+  });
+  await page.waitForFunction(() => window.d3dsimUI.store.n > 0 && window.d3dsim.summary().done);
+  await page.evaluate(async () => {
+    for (let i = 0; i < 200 && window.d3dsimUI.store.n < window.d3dsim.summary().events; i++) {
+      window.d3dsimUI.poll();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  });
+}
+
+// selectCall selects the k-th app→runtime call named name (1 the first)
+// and returns its seq.
+const selectCall = (page, name, k) => page.evaluate(([name, k]) => {
+  const st = window.d3dsimUI.store;
+  let n = 0;
+  for (let i = 0; i < st.n; i++) {
+    if (st.name(i) === name && st.kind(i) === 1 && st.from(i) === 1 && ++n === k) {
+      window.d3dsimUI.select(i, "test");
+      return st.seq(i);
+    }
+  }
+  return 0;
+}, [name, k]);
+
+test("State, Resource and Pixel views answer the inspector's questions in the page", { timeout: 240000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, layers);
+  const drawSeq = await selectCall(page, "Draw", 4);
+  assert.ok(drawSeq > 0, "the fourth Draw is in the panel");
+
+  // The 8 key shows the eighth tab, State (outside the editor).
+  await page.locator(".tabs").click();
+  await page.keyboard.press("8");
+  await page.waitForSelector('.inspector .view[data-view="state"]:not([hidden])');
+  await page.waitForFunction(() => /State of IC/.test(document.querySelector("#st-state .inspect-head")?.textContent || ""));
+  const head = await page.locator("#st-state .inspect-head").textContent();
+  assert.match(head, new RegExp(`#${drawSeq}`));
+  assert.match(await page.locator("#st-state .inspect-sub").textContent(), /DMA buffer 1 \(fence 1\).*DRAW count=6/);
+  const blend = page.locator('#st-state [data-stage="OM"] tr[data-binding="blend state"]');
+  assert.match(await blend.locator(".state-runtime").textContent(), /blend.*SRC_ALPHA \* src ADD INV_SRC_ALPHA \* dst/);
+  assert.match(await blend.locator(".state-umd").textContent(), /SET_BLEND 1 4 5 0/);
+  const vb = page.locator('#st-state [data-stage="IA"] tr[data-binding="vertex buffer 0"]');
+  assert.match(await vb.locator(".state-runtime").textContent(), /glass.*stride 36/);
+  assert.match(await vb.locator(".state-umd").textContent(), /SET_VB slot=0.*a6\+0 · list entry \d+ · patched at word \d+/);
+
+  // A constant buffer's values at this event, by its cbuffer's layout.
+  const cb = page.locator('#st-state [data-stage="PS"] tr[data-binding="constant buffer 0"]');
+  await cb.locator("button", { hasText: "values" }).click();
+  await page.waitForFunction(() => document.querySelector('#st-state tr[data-binding="constant buffer 0"] .cb-values table'));
+  const values = await cb.locator(".cb-values table").textContent();
+  assert.match(values, /tint.*float4.*\(0\.5, 0\.5, 0\.5, 1\)/);
+  assert.match(values, /cut.*float.*2/);
+  // At the first Draw the scenario had written other values.
+  await selectCall(page, "Draw", 1);
+  await page.waitForFunction(() => !document.querySelector('#st-state tr[data-binding="constant buffer 0"] .cb-values table'));
+  await page.locator('#st-state tr[data-binding="constant buffer 0"] button', { hasText: "values" }).click();
+  await page.waitForFunction(() => document.querySelector('#st-state tr[data-binding="constant buffer 0"] .cb-values table'));
+  assert.match(await page.locator('#st-state tr[data-binding="constant buffer 0"] .cb-values table').textContent(), /\(1, 1, 1, 1\).*cut.*0\.5/s);
+
+  // The back buffer at the Present: the Resource view, as a picture.
+  const presentSeq = await selectCall(page, "Present", 1);
+  await page.keyboard.press("8");
+  await page.waitForFunction((s) => new RegExp(`#${s}`).test(document.querySelector("#st-state .inspect-head")?.textContent || ""), presentSeq);
+  await page.locator('#st-state [data-stage="OM"] tr[data-binding="render target 0"] button', { hasText: "view" }).click();
+  await page.waitForSelector('.inspector .view[data-view="resource"]:not([hidden])');
+  await page.waitForSelector("#res canvas.texture-canvas");
+  await nextFrames(page);
+  assert.match(await page.locator("#res .inspect-head").textContent(), /sc\.buffer0 Texture2D 16×16 R8G8B8A8_UNORM/);
+  assert.match(await page.locator("#res .instances").textContent(), /a1.*current.*resident in VRAM/);
+  // The picture: texel (5, 7) at the canvas's scale, and the texel under the cursor.
+  const box = await page.locator("#res canvas").boundingBox();
+  const scale = await page.evaluate(() => window.d3dsimUI.views.resource.scale());
+  const px = [box.x + (5 + 0.5) * scale, box.y + (7 + 0.5) * scale];
+  const drawn = await page.evaluate(([x, y]) => {
+    const c = document.querySelector("#res canvas");
+    const d = c.getContext("2d").getImageData(x, y, 1, 1).data;
+    return [...d.slice(0, 3)];
+  }, [(5 + 0.5) * scale, (7 + 0.5) * scale]);
+  assert.deepEqual(drawn, [0xbf, 0x40, 0x40]);
+  await page.mouse.move(px[0], px[1]);
+  await page.waitForFunction(() => /^5,7: /.test(document.querySelector("#res .texel-under")?.textContent || ""));
+  assert.match(await page.locator("#res .texel-under").textContent(), /5,7: 0\.74902 0\.25098 0\.25098 0\.501961 {2}\(bf404080\) {2}R8G8B8A8_UNORM/);
+  // The green channel alone shows grey.
+  await page.locator('#res button.chan[data-channel="R"]').click();
+  await page.locator('#res button.chan[data-channel="B"]').click();
+  await page.locator('#res button.chan[data-channel="A"]').click();
+  const grey = await page.evaluate(([x, y]) => [...document.querySelector("#res canvas").getContext("2d").getImageData(x, y, 1, 1).data.slice(0, 3)], [(5 + 0.5) * scale, (7 + 0.5) * scale]);
+  assert.deepEqual(grey, [0x40, 0x40, 0x40]);
+
+  // A click: the pixel's history in the Pixel view.
+  await page.mouse.click(px[0], px[1]);
+  await page.waitForSelector('.inspector .view[data-view="pixel"]:not([hidden])');
+  await page.waitForFunction(() => document.querySelectorAll("#px-history .hist-entry").length > 0);
+  const entries = await page.locator("#px-history .hist-entry .hist-what").allTextContents();
+  assert.deepEqual(entries.filter((w) => w !== "paging"), ["clear", "draw", "draw", "draw", "draw", "present"]);
+  const hist = await page.locator("#px-history").textContent();
+  assert.match(hist, /failed the depth test: depth 0\.75 LESS 0\.25: failed/);
+  assert.match(hist, /discarded by the pixel shader/);
+  const glass = page.locator("#px-history .hist-draw").nth(3);
+  const bt = await glass.locator("table.blend").textContent();
+  assert.match(bt, /src \(shader\)\(0\.5, 0\.5, 0\.5, 0\.5\)/);
+  assert.match(bt, /dst \(target\)\(1, 0, 0, 1\)/);
+  assert.match(bt, /result\(0\.75, 0\.25, 0\.25, 0\.5\)/);
+  // The draw links to its call: line 68 of the scenario.
+  assert.match(await glass.locator(".line-link").textContent(), /line 68/);
+
+  // Its shader, step by step.
+  await glass.locator("button", { hasText: "step shader" }).click();
+  await page.waitForFunction(() => document.querySelectorAll("#px-steps .step").length > 0);
+  const steps = await page.locator("#px-steps .step").allTextContents();
+  assert.match(steps[0], /HLSL 19.*mul r1\.xyzw, v1\.xyzw, cb0\[0\]\.xyzw.*mul r1, v1, cb0\[0\]/);
+  // Before the first step v1 holds the interpolated colour (1, 1, 1, 0.5).
+  const v1 = page.locator("#px-steps table.regs tr", { hasText: "v1 (COLOR0)" });
+  assert.match(await v1.textContent(), /^v1 \(COLOR0\)\s*1\s*1\s*1\s*0\.5/);
+  // Forward one step: r1 is the colour times the tint, (0.5, 0.5, 0.5, 0.5).
+  await page.locator("#px-steps").focus();
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(() => /after step 1/.test(document.querySelector("#px-steps .steps-right .pane-head")?.textContent || ""));
+  const r1 = await page.locator("#px-steps table.regs tr.changed").first().textContent();
+  assert.match(r1, /^r1\s*0\.5\s*0\.5\s*0\.5\s*0\.5/);
+  // To the end: o0 is what the blend took as its source.
+  await page.locator("#px-steps button", { hasText: "⏭" }).click();
+  const o0 = await page.locator("#px-steps table.regs tr", { hasText: "o0 (SV_Target0)" }).textContent();
+  assert.match(o0, /o0 \(SV_Target0\)\s*0\.5\s*0\.5\s*0\.5\s*0\.5/);
+  // And back to the start.
+  await page.locator("#px-steps button", { hasText: "⏮" }).click();
+  assert.match(await page.locator("#px-steps .step-pos").textContent(), /step 1 of/);
+  assert.match(await page.locator("#px-steps .step-hlsl .hl-current").textContent(), /float4 c = i\.col \* tint;/);
+
+  // An editor line's number selects the call made on it: line 62, the far quad's Draw.
+  await page.locator('#gutter-inner .ln[data-line="62"]').click();
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForFunction(() => /line 62/.test(document.querySelector("#st-state .inspect-head")?.textContent || ""));
+  assert.match(await page.locator('#st-state [data-stage="IA"] tr[data-binding="vertex buffer 0"]').textContent(), /far/);
+
+  assert.deepEqual(h.pageErrors, []);
+});
+
+// The figures: selecting an event of a 1,000,000-event trace shows its
+// state in the page in (report) ms; a pixel history of a 1,000-draw frame
+// in (report) ms. Printed, never asserted (the machine is shared).
+test("figures: the state in a 1,000,000-event trace, a pixel history of a 1,000-draw frame", { timeout: 900000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  // 250,000 Draw calls are four events each: a million events.
+  const big = `option maxevents=4000000
+option maxsteps=100000000
+dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 64 64
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+repeat 250000 {
+    imm.Draw 3 0
+}
+sc.Present
+`;
+  const res = await page.evaluate((t) => window.d3dsim.load(t), big);
+  assert.equal(res.ok, true, res.error);
+  const sum = await page.evaluate(() => window.d3dsim.run());
+  assert.ok(sum.events >= 1000000, `${sum.events} events`);
+  // The state of a Draw near the end: the journal's answer and the view's DOM.
+  const ms = await page.evaluate(() => {
+    const st = window.d3dsimUI.views.state;
+    const seq = window.d3dsim.inspectResolve("Draw#249000").seq;
+    const t0 = performance.now();
+    const s = window.d3dsim.inspectState(seq, "");
+    const q = performance.now() - t0;
+    if (s.error) throw new Error(s.error);
+    window.d3dsimUI.showView("state");
+    // (the panel's store holds the first events only: the view is asked
+    // by seq, as a selection asks it)
+    st.renderSeq(seq);
+    return { query: q, view: st.lastMs };
+  });
+  console.log(`figure: state of event Draw#249000 in a ${sum.events.toLocaleString("en-US")}-event trace: query ${ms.query.toFixed(1)} ms, query and view ${ms.view.toFixed(1)} ms`);
+
+  // Frames of 1,000 draws over one pixel, then its history: triangles
+  // (half the target each), and full-target quads blended (every pixel of
+  // every draw blends: the GPU's work the copy of the run does again).
+  for (const [what, mesh, blend] of [["triangles", "mesh:triangle", "FALSE"], ["blended full-target quads", "mesh:quad", "TRUE"]]) {
+    const frame = `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=64 Height=64
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=${mesh}
+color = dev.CreateBuffer Usage=IMMUTABLE BindFlags=CONSTANT_BUFFER Data=f32[0.001 0 0 1]
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_solid
+blend = dev.CreateBlendState BlendEnable=${blend} SrcBlend=ONE DestBlend=ONE BlendOp=ADD
+imm.OMSetRenderTargets rtv
+imm.OMSetBlendState blend
+imm.RSSetViewports 0 0 64 64
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.PSSetConstantBuffers 0 color
+imm.ClearRenderTargetView rtv 0 0 0 1
+repeat 1000 {
+    imm.Draw ${mesh === "mesh:quad" ? 6 : 3} 0
+}
+sc.Present
+`;
+    await loadAndRun(page, frame);
+    const hist = await page.evaluate(async () => {
+      const seq = window.d3dsim.inspectResolve("Present").seq;
+      const t0 = performance.now();
+      const a = await window.d3dsim.inspectQuery("history", JSON.stringify({ seq, name: "bb", x: 32, y: 32 }));
+      return { ms: performance.now() - t0, n: a.entries?.length, error: a.error };
+    });
+    assert.equal(hist.error, undefined);
+    assert.ok(hist.n >= 1001, `${hist.n} entries`);
+    console.log(`figure: pixel history of a 1,000-draw frame of ${what}: ${hist.n} entries in ${hist.ms.toFixed(0)} ms`);
+  }
+  assert.deepEqual(h.pageErrors, []);
+});

@@ -1,0 +1,155 @@
+//go:build js
+
+package main
+
+import (
+	"syscall/js"
+
+	"d3dsim/core/link"
+)
+
+// Answers while a slice is suspended inside a long draw (yield.go): the
+// slice holds the app's lock, and a JS callback that waited for it would
+// block the event loop the slice waits for. So the bridge answers from
+// what it has: the last summary (busy set, playing as the page last asked),
+// nothing new for the polls that fetch events, the last inspector model.
+// Play, Pause and the speed take effect at once (the slice reads them when
+// it resumes); a load or a restart is checked now, stops the suspended run
+// (its draw stops at its next piece, the GPU skips the rest) and is done
+// once the slice has returned; a run() or runFrame() starts then too; a
+// step answers with the summary, without stepping.
+
+// busyNote is the summary's busy field while a slice is suspended.
+const busyNote = "a long draw is running: the page answers between its pieces"
+
+// cacheAnswer keeps the answers busyAnswer gives again.
+func (b *bridge) cacheAnswer(name string, v any) {
+	switch name {
+	case "inspect", "frameSize":
+	default:
+		return
+	}
+	if b.last == nil {
+		b.last = map[string]any{}
+	}
+	b.last[name] = v
+}
+
+// busyAnswer answers d3dsim[name] while a slice is suspended; false for a
+// function that takes no lock (the answer is its own).
+func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
+	a := b.a
+	switch name {
+	case "summary", "step", "stepFrame", "stepToLine":
+		return b.busySummary(), true
+	case "play":
+		if !a.sum.Done {
+			a.playing = true
+		}
+		return nil, true
+	case "pause":
+		a.playing = false
+		a.cancel++
+		return nil, true
+	case "setSpeed":
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			a.speed = max(0, min(args[0].Int(), sliceCalls))
+		}
+		return nil, true
+	case "load", "restart":
+		src := string(a.src)
+		if name == "load" {
+			if len(args) < 1 || args[0].Type() != js.TypeString {
+				return map[string]any{"ok": false, "error": "1:1: load expects the scenario text as a string"}, true
+			}
+			src = args[0].String()
+		}
+		if err := check([]byte(src)); err != nil {
+			return map[string]any{"ok": false, "error": err.Error()}, true
+		}
+		a.y.abort.Store(true) // the suspended run stops at its draw's next piece
+		b.whenFree(func() any {
+			if err := a.load([]byte(src)); err != nil {
+				return nil
+			}
+			return nil
+		})
+		return map[string]any{"ok": true, "error": ""}, true
+	case "run":
+		return b.whenFree(func() any { return b.run() }), true
+	case "runFrame":
+		return b.whenFree(func() any {
+			r := a.startFrame()
+			r.suspendable = true
+			return b.runSlices(r, "runFrame")
+		}), true
+	case "batch":
+		return map[string]any{"n": 0, "ints": js.Global().Get("Int32Array").New(0), "t": js.Global().Get("Float64Array").New(0),
+			"strings": "", "nstrings": 0}, true
+	case "events":
+		return []any{}, true
+	case "inspect", "frameSize":
+		v, ok := b.last[name]
+		if !ok {
+			if name == "frameSize" {
+				return map[string]any{"width": 0, "height": 0}, true
+			}
+			return nil, true // (the inspector takes null as "nothing new")
+		}
+		return v, true
+	case "shaders", "shaderCode", "shaderDraws", "download", "synthetic":
+		return nil, true
+	case "pixel":
+		return "", true
+	case "source":
+		return string(a.src), true
+	case "link":
+		loc := js.Global().Get("location")
+		return link.URL(loc.Get("origin").String()+loc.Get("pathname").String(), string(a.src)), true
+	}
+	return nil, false
+}
+
+// busySummary is the last summary the page was given, marked busy.
+func (b *bridge) busySummary() map[string]any {
+	a := b.a
+	s := b.summaryFields(a.sum, a.playing, a.loads)
+	s["busy"] = busyNote
+	return s
+}
+
+// whenFree answers a Promise of what f returns (a Promise is followed),
+// called in a task once no slice is suspended.
+func (b *bridge) whenFree(f func() any) js.Value {
+	var executor js.Func
+	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		var try func()
+		try = func() {
+			if b.a.y.busy.Load() {
+				b.later(try)
+				return
+			}
+			// A goroutine: f may take the app's lock, which a slice on
+			// another goroutine may hold for a moment.
+			go func() {
+				defer func() {
+					if p := recover(); p != nil {
+						reject.Invoke(js.Global().Get("Error").New("d3dsim: internal error"))
+					}
+				}()
+				v := f()
+				if jv, ok := v.(js.Value); ok && jv.Type() == js.TypeObject && jv.Get("then").Type() == js.TypeFunction {
+					jv.Call("then", resolve, reject)
+					return
+				}
+				resolve.Invoke(v)
+			}()
+		}
+		b.later(try)
+		return nil
+	})
+	p := js.Global().Get("Promise").New(executor)
+	executor.Release()
+	return p
+}

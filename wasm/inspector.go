@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"d3dsim/core/inspect"
+	"d3dsim/core/scenario"
+)
+
+// The page's State, Resource and Pixel views ask the inspector's query API
+// (core/inspect) what the CLI asks: the loaded run keeps a journal (the
+// state at any event, at once), and a query that needs the machine at an
+// event (a resource, a pixel's history, a pixel's shader steps) runs a copy
+// of the scenario to it a slice at a time, so the page keeps answering.
+// One query runs at a time: a new one replaces the one in flight.
+
+// inspection is the inspector's side of the loaded run.
+type inspection struct {
+	loads   uint64 // the load it belongs to
+	session *inspect.Session
+	journal *inspect.Journal
+	query   *inspect.Query
+	gen     uint64            // bumped by every new query: a replaced one stops
+	res     *inspect.Resource // the last resource answered (its picture and texels)
+}
+
+// record starts the inspector's journal of a new run (load calls it).
+func (a *app) recordLocked(s *scenario.Script, r *scenario.Run) {
+	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r)}
+}
+
+// errJSON is an answer that failed.
+func errJSON(err error) []byte {
+	b, _ := json.Marshal(map[string]string{"error": err.Error()})
+	return b
+}
+
+func toJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return errJSON(err)
+	}
+	return b
+}
+
+// inspectState is the state at event seq (ctx: a context's name, "" the
+// call's own) as JSON.
+func (a *app) inspectState(seq uint64, ctx string) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	st, err := a.ins.journal.State(seq, ctx)
+	if err != nil {
+		return errJSON(err)
+	}
+	return toJSON(st)
+}
+
+// inspectResolve names an event (a seq, NAME#K, line:N) as its seq.
+func (a *app) inspectResolve(at string) (uint64, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil {
+		return 0, fmt.Errorf("inspect: no scenario loaded")
+	}
+	return a.ins.journal.Resolve(at)
+}
+
+// queryArgs are a query's arguments as the page sends them.
+type queryArgs struct {
+	Seq      uint64                  `json:"seq"`
+	Name     string                  `json:"name"`
+	X        int                     `json:"x"`
+	Y        int                     `json:"y"`
+	Fragment *int                    `json:"fragment"`
+	Options  inspect.ResourceOptions `json:"options"`
+}
+
+// pendingQuery is one query in flight.
+type pendingQuery struct {
+	a    *app
+	ins  *inspection
+	gen  uint64
+	kind string
+	q    *inspect.Query
+}
+
+// startQuery starts a query of kind resource, history or step; the page
+// runs it with slices (pendingQuery.slice).
+func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
+	var qa queryArgs
+	if err := json.Unmarshal(args, &qa); err != nil {
+		return nil, errJSON(fmt.Errorf("inspect: bad arguments: %v", err))
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	ins := a.ins
+	if ins == nil {
+		return nil, errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	ins.gen++
+	var q *inspect.Query
+	switch kind {
+	case "resource":
+		q = ins.session.ResourceQuery(ins.journal, qa.Seq, qa.Name, qa.Options)
+	case "history":
+		q = ins.session.HistoryQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y)
+	case "step":
+		frag := -1
+		if qa.Fragment != nil {
+			frag = *qa.Fragment
+		}
+		q = ins.session.StepQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y, frag)
+	default:
+		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step)", kind))
+	}
+	ins.query = q
+	return &pendingQuery{a: a, ins: ins, gen: ins.gen, kind: kind, q: q}, nil
+}
+
+// slice runs one slice of the query; done with its answer as JSON once it
+// is answered (or replaced by another query, or its load by another).
+func (p *pendingQuery) slice(over func() bool) (answer []byte, done bool) {
+	a := p.a
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins != p.ins || p.ins.gen != p.gen {
+		return errJSON(fmt.Errorf("inspect: replaced by a newer question")), true
+	}
+	if !p.q.Step(scenario.SliceLimits{Calls: sliceCalls, Statements: sliceStatements, Over: over}) {
+		return nil, false
+	}
+	v, err := p.q.Answer()
+	p.ins.query = nil
+	if err != nil {
+		return errJSON(err), true
+	}
+	if r, ok := v.(*inspect.Resource); ok {
+		p.ins.res = r
+	}
+	return toJSON(v), true
+}
+
+// imageOptions are the picture's options as the page sends them.
+type imageOptions struct {
+	Channels uint8   `json:"channels"`
+	Lo       float64 `json:"lo"`
+	Hi       float64 `json:"hi"`
+}
+
+// resourceImage is the last resource's texture as RGBA8 (nil: none).
+func (a *app) resourceImage(opts []byte) (pix []byte, w, h int) {
+	var o imageOptions
+	_ = json.Unmarshal(opts, &o) // the zero options are the defaults
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.ins.res == nil || a.ins.res.Texture == nil {
+		return nil, 0, 0
+	}
+	r := a.ins.res
+	return r.Image(inspect.ImageOptions{Channels: o.Channels, Lo: o.Lo, Hi: o.Hi}), r.Width, r.Height
+}
+
+// resourceTexel is texel (x, y) of the last resource as JSON ("null":
+// none there).
+func (a *app) resourceTexel(x, y int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.ins.res == nil {
+		return []byte("null")
+	}
+	t, ok := a.ins.res.Texel(x, y)
+	if !ok {
+		return []byte("null")
+	}
+	return toJSON(t)
+}

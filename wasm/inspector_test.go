@@ -1,0 +1,101 @@
+//go:build !js
+
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The page's inspector views ask what the CLI asks: the state at once, the
+// rest as queries run a slice at a time.
+func TestInspectorQueries(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "core", "inspect", "testdata", "layers.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, a)
+	seq, err := a.inspectResolve("Draw#4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Call   struct{ Name string }
+		Stages []struct {
+			Name string
+			Rows []struct{ Binding, Object, Value string }
+		}
+	}
+	if err := json.Unmarshal(a.inspectState(seq, ""), &st); err != nil || st.Call.Name != "Draw" {
+		t.Fatalf("state: %v %+v", err, st)
+	}
+	found := false
+	for _, s := range st.Stages {
+		for _, r := range s.Rows {
+			if s.Name == "OM" && r.Binding == "blend state" && r.Object == "blend" {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no OM blend state row naming blend: %+v", st.Stages)
+	}
+	if !strings.Contains(string(a.inspectState(1, "")), "error") {
+		t.Errorf("the state before any call answers no error")
+	}
+
+	ask := func(kind, args string) string {
+		p, failed := a.startQuery(kind, []byte(args))
+		if p == nil {
+			return string(failed)
+		}
+		for i := 0; i < 100000; i++ {
+			if ans, done := p.slice(nil); done {
+				return string(ans)
+			}
+		}
+		t.Fatal("the query never finished")
+		return ""
+	}
+	present, _ := a.inspectResolve("Present")
+	h := ask("history", `{"seq":`+itoa(present)+`,"name":"bb","x":5,"y":7}`)
+	if !strings.Contains(h, "failed the depth test") || !strings.Contains(h, "#bf404080") {
+		t.Errorf("history: %.400s", h)
+	}
+	res := ask("resource", `{"seq":`+itoa(present)+`,"name":"bb","options":{"x":5,"y":7,"w":1,"h":1}}`)
+	if !strings.Contains(res, `"hex":"bf404080"`) {
+		t.Errorf("resource: %.400s", res)
+	}
+	pix, w, h2 := a.resourceImage([]byte(`{}`))
+	if w != 16 || h2 != 16 || len(pix) != 4*16*16 || pix[4*(7*16+5)] != 0xbf {
+		t.Errorf("picture %dx%d, %d bytes", w, h2, len(pix))
+	}
+	if tx := string(a.resourceTexel(5, 7)); !strings.Contains(tx, "bf404080") {
+		t.Errorf("texel: %s", tx)
+	}
+	if tx := string(a.resourceTexel(99, 7)); tx != "null" {
+		t.Errorf("texel outside: %s", tx)
+	}
+	step := ask("step", `{"seq":`+itoa(seq)+`,"name":"","x":5,"y":7}`)
+	if !strings.Contains(step, `"isa":"mul r1, v1, cb0[0]"`) {
+		t.Errorf("steps: %.400s", step)
+	}
+	if bad := ask("nope", `{}`); !strings.Contains(bad, "no query") {
+		t.Errorf("unknown kind: %s", bad)
+	}
+	// A newer question replaces the one in flight.
+	p1, _ := a.startQuery("history", []byte(`{"seq":`+itoa(present)+`,"name":"bb","x":1,"y":1}`))
+	ask("resource", `{"seq":`+itoa(present)+`,"name":"tint"}`)
+	if ans, done := p1.slice(nil); !done || !strings.Contains(string(ans), "replaced") {
+		t.Errorf("replaced query: %s %v", ans, done)
+	}
+}
+
+func itoa(n uint64) string { b, _ := json.Marshal(n); return string(b) }
