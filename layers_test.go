@@ -26,7 +26,7 @@ var allowedImports = map[string][]string{
 	"wasm":                 {"assets", "core/link", "core/machine", "core/scenario", "core/trace", "core/verify", "core/rules", "core/hresult", "core/memlimit", "core/dxbc", "core/builtins", "core/apitrace", "core/inspect"},
 	"core/scenario":        {"assets", "core/d3d11", "core/hresult", "core/machine", "core/rules", "core/sim", "core/trace", "core/verify", "core/memlimit", "core/link", "core/dxbc", "core/hlsl", "core/builtins"}, // hlsl: the scenario's source blocks, compiled at load as fxc would
 	"core/link":            {},
-	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11"},                                                                // apitrace's .trace and dump text, as scenarios
+	"core/apitrace":        {"core/scenario", "core/dxbc", "core/hresult", "core/d3d11", "core/ddi"},                                                    // apitrace's .trace and dump text, as scenarios
 	"core/shadertest":      {"core/hlsl", "core/scenario"},                                                                                              // shader_test files: each case a scenario
 	"core/inspect":         {"core/scenario", "core/machine", "core/d3d11", "core/ddi", "core/dxbc", "core/hlsl", "core/trace", "gpu/isa", "gpu/texel"}, // the inspector's queries: state, resources, pixel history, shader steps at any event; gpu/isa and gpu/texel only to read packets and texels
 	"core/machine":         {"core/d3d11", "core/ddi", "core/dxgk", "core/kmd", "core/umd", "core/rules", "core/sim", "core/trace", "gpu", "gpu/isa", "gpu/texel"},

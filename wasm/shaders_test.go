@@ -62,7 +62,7 @@ func TestShadersViewHLSL(t *testing.T) {
 	}
 	for i, want := range []struct{ obj, stage, hlsl, listing, isa string }{
 		{"vs", "vs", "vsmain", "vs_4_0", "vs inputs="},
-		{"ps", "ps", "Texture2D", "sample", "sample r1, v2.xyxx, t0, s0"},
+		{"ps", "ps", "Texture2D", "sample", "sample r0, v2.xyxx, t0, s0"},
 	} {
 		s := l.Shaders[i]
 		if s.Index != i || s.Obj != want.obj || s.Stage != want.stage || s.Source != "hlsl" || s.Block != "imgui" || s.DrawCount != 1 {

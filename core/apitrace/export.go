@@ -354,7 +354,7 @@ func expCreateBuffer(e *Exporter, th uint64, r *scenario.CallRecord) {
 	}
 	desc := StructV(stBufferDesc, UintV(uint64(width)), EnumV(sigUsage, int64(bitsArg(r, "Usage", 0))),
 		BitmaskV(sigBindFlag, uint64(bitsArg(r, "BindFlags", 0))), BitmaskV(sigCPUAccess, uint64(bitsArg(r, "CPUAccessFlags", 0))),
-		BitmaskV(sigMiscFlag, uint64(bitsArg(r, "MiscFlags", 0))), UintV(0))
+		BitmaskV(sigMiscFlag, uint64(bitsArg(r, "MiscFlags", 0))), UintV(uintArg(r, "StructureByteStride")))
 	init := Null
 	if data != nil && data.Given {
 		b := data.Bytes
@@ -370,28 +370,6 @@ func expCreateBuffer(e *Exporter, th uint64, r *scenario.CallRecord) {
 	e.write(th, fnCreateBuffer, []Arg{e.this(r), {1, ArrayV(desc)}, {2, init}}, out, hr(r), 0)
 }
 
-func expCreateTexture2D(e *Exporter, th uint64, r *scenario.CallRecord) {
-	w, h, f := uint32(uintArg(r, "Width")), uint32(uintArg(r, "Height")), bitsArg(r, "Format", 0)
-	desc := StructV(stTexture2DDesc, UintV(uint64(w)), UintV(uint64(h)), UintV(1), UintV(1), EnumV(sigDXGIFormat, int64(f)),
-		StructV(stSampleDesc, UintV(1), EnumV(sigQuality, 0)), EnumV(sigUsage, int64(bitsArg(r, "Usage", 0))),
-		BitmaskV(sigBindFlag, uint64(bitsArg(r, "BindFlags", 0))), BitmaskV(sigCPUAccess, uint64(bitsArg(r, "CPUAccessFlags", 0))),
-		BitmaskV(sigMiscFlag, uint64(bitsArg(r, "MiscFlags", 0))))
-	init := Null
-	if data := r.Arg("Data"); data != nil && data.Given {
-		pitch := w * formatSize(f)
-		b := data.Bytes
-		if n := int(pitch * h); len(b) < n {
-			b = append(append([]byte(nil), b...), make([]byte, n-len(b))...)
-		}
-		init = ArrayV(StructV(stSubresource, BlobV(b), UintV(uint64(pitch)), UintV(uint64(pitch*h))))
-	}
-	out := e.outObj(r, 3, 0)
-	if out != nil {
-		e.dims[r.Results[0]] = [3]uint32{w, h, f}
-	}
-	e.write(th, fnCreateTexture2D, []Arg{e.this(r), {1, ArrayV(desc)}, {2, init}}, out, hr(r), 0)
-}
-
 // expCreateView writes a view: pDesc NULL for the texture's own format, a
 // 2D descriptor with the view's Format (and a depth-stencil view's Flags)
 // otherwise.
@@ -400,6 +378,17 @@ func expCreateView(sig *FuncSig, typ string) exportFunc {
 		desc := Null
 		format := int64(bitsArg(r, "Format", 0))
 		flags := uint64(bitsArg(r, "Flags", 0))
+		res, _ := objArg(r, "RES").(*d3d11.Resource)
+		if typ == "srv" {
+			f := format
+			if f == 0 && res != nil && res.Kind != d3d11.KindBuffer {
+				f = int64(res.Desc.Format)
+			}
+			if d, ok := srvDescValue(r, res, f); ok {
+				e.write(th, sig, []Arg{e.this(r), {1, e.obj(objArg(r, "RES"))}, {2, d}}, e.outObj(r, 3, 0), hr(r), 0)
+				return
+			}
+		}
 		if format != 0 || flags != 0 {
 			if format == 0 {
 				format = int64(e.dims[objArg(r, "RES")][2])
@@ -489,7 +478,9 @@ func expCreateRaster(e *Exporter, th uint64, r *scenario.CallRecord) {
 	d := d3d11.DefaultRasterizerDesc()
 	desc := StructV(stRasterDesc, EnumV(sigFill, int64(bitsArg(r, "FillMode", uint32(d.FillMode)))),
 		EnumV(sigCull, int64(bitsArg(r, "CullMode", uint32(d.CullMode)))), boolV(boolArg(r, "FrontCounterClockwise", false)),
-		IntV(0), FloatV(0), FloatV(0), boolV(boolArg(r, "DepthClipEnable", true)), boolV(false), boolV(false), boolV(false))
+		IntV(int64(floatArg(r, "DepthBias"))), FloatV(floatArg(r, "DepthBiasClamp")), FloatV(floatArg(r, "SlopeScaledDepthBias")),
+		boolV(boolArg(r, "DepthClipEnable", true)), boolV(boolArg(r, "ScissorEnable", false)), boolV(boolArg(r, "MultisampleEnable", false)),
+		boolV(boolArg(r, "AntialiasedLineEnable", false)))
 	e.write(th, fnCreateRaster, []Arg{e.this(r), {1, ArrayV(desc)}}, e.outObj(r, 2, 0), hr(r), 0)
 }
 
@@ -562,14 +553,57 @@ func expCreateFence(e *Exporter, th uint64, r *scenario.CallRecord) {
 }
 
 func expIASetVertexBuffers(e *Exporter, th uint64, r *scenario.CallRecord) {
-	e.write(th, fnIASetVertexBuffers, []Arg{e.this(r), {1, UintV(uintArg(r, "SLOT"))}, {2, UintV(1)},
-		{3, ArrayV(e.obj(objArg(r, "BUF")))}, {4, ArrayV(UintV(uintArg(r, "Stride")))}, {5, ArrayV(UintV(uintArg(r, "Offset")))}}, nil, nil, 0)
+	objs := posObjects(r, "BUF")
+	bufs, strides, offsets := make([]Value, len(objs)), make([]Value, len(objs)), make([]Value, len(objs))
+	perBuffer := func(key string, i int, def uint64) uint64 {
+		if a := r.Arg(key + "s"); a != nil && a.Given && i < len(a.Value.U32) {
+			return uint64(a.Value.U32[i])
+		}
+		if a := r.Arg(key); a != nil && a.Given {
+			return uint64(a.Num)
+		}
+		return def
+	}
+	for i, o := range objs {
+		bufs[i] = e.obj(o)
+		strides[i] = UintV(perBuffer("Stride", i, 36))
+		offsets[i] = UintV(perBuffer("Offset", i, 0))
+	}
+	e.write(th, fnIASetVertexBuffers, []Arg{e.this(r), {1, UintV(uintArg(r, "SLOT"))}, {2, UintV(uint64(len(objs)))},
+		{3, ArrayV(bufs...)}, {4, ArrayV(strides...)}, {5, ArrayV(offsets...)}}, nil, nil, 0)
 }
 
-// expSlots writes a StartSlot, Num, ppObjects call for one slot.
+// posObjects are a ranged setter's objects (param repeated) up to the last
+// one written, at least one (a missing first is NULL), as the scenario
+// binds them.
+func posObjects(r *scenario.CallRecord, param string) []any {
+	var all []any
+	n := 1
+	for _, a := range r.Args {
+		if a.Name != param {
+			continue
+		}
+		all = append(all, a.Obj)
+		if a.Given {
+			n = len(all)
+		}
+	}
+	if len(all) < n {
+		all = append(all, make([]any, n-len(all))...)
+	}
+	return all[:n]
+}
+
+// expSlots writes a StartSlot, Num, ppObjects call for the statement's
+// range of slots.
 func expSlots(sig *FuncSig, param string) exportFunc {
 	return func(e *Exporter, th uint64, r *scenario.CallRecord) {
-		e.write(th, sig, []Arg{e.this(r), {1, UintV(uintArg(r, "SLOT"))}, {2, UintV(1)}, {3, ArrayV(e.obj(objArg(r, param)))}}, nil, nil, 0)
+		objs := posObjects(r, param)
+		vals := make([]Value, len(objs))
+		for i, o := range objs {
+			vals[i] = e.obj(o)
+		}
+		e.write(th, sig, []Arg{e.this(r), {1, UintV(uintArg(r, "SLOT"))}, {2, UintV(uint64(len(objs)))}, {3, ArrayV(vals...)}}, nil, nil, 0)
 	}
 }
 
@@ -605,11 +639,20 @@ func expOMSetRenderTargets(e *Exporter, th uint64, r *scenario.CallRecord) {
 }
 
 func expOMSetBlendState(e *Exporter, th uint64, r *scenario.CallRecord) {
-	e.write(th, fnOMSetBlend, []Arg{e.this(r), {1, e.obj(objArg(r, "STATE"))}, {2, Null}, {3, EnumV(sigSampleMask, 0xffffffff)}}, nil, nil, 0)
+	factor := Null
+	if a := r.Arg("BlendFactor"); a != nil && a.Given && len(a.Value.F32) == 4 {
+		f := a.Value.F32
+		factor = ArrayV(FloatV(f[0]), FloatV(f[1]), FloatV(f[2]), FloatV(f[3]))
+	}
+	mask := int64(0xffffffff)
+	if a := r.Arg("SampleMask"); a != nil && a.Given {
+		mask = int64(uint32(a.Num))
+	}
+	e.write(th, fnOMSetBlend, []Arg{e.this(r), {1, e.obj(objArg(r, "STATE"))}, {2, factor}, {3, EnumV(sigSampleMask, mask)}}, nil, nil, 0)
 }
 
 func expOMSetDepthStencilState(e *Exporter, th uint64, r *scenario.CallRecord) {
-	e.write(th, fnOMSetDepth, []Arg{e.this(r), {1, e.obj(objArg(r, "STATE"))}, {2, UintV(0)}}, nil, nil, 0)
+	e.write(th, fnOMSetDepth, []Arg{e.this(r), {1, e.obj(objArg(r, "STATE"))}, {2, UintV(uintArg(r, "STENCILREF"))}}, nil, nil, 0)
 }
 
 func expRSSetViewports(e *Exporter, th uint64, r *scenario.CallRecord) {

@@ -120,6 +120,7 @@ type object struct {
 	imm    bool
 	// resources
 	w, h, format uint32
+	mips, slices uint32 // a texture's levels and slices (0: one)
 	traceFormat  uint32 // a swap chain's format in the capture (the simulated one is R8G8B8A8_UNORM)
 	size         uint32
 	mapAddr      uint64

@@ -423,10 +423,13 @@ func argList(typ, method string, vals map[string]string) string {
 	}
 	var pos, named []string
 	lastPos := -1
+	seen := map[string]bool{}
 	for i, p := range info.Params {
 		if p.Positional {
-			if _, ok := vals[p.Name]; ok {
-				lastPos = i
+			if _, ok := vals[p.Name]; ok && !seen[p.Name] {
+				// A repeated parameter (a ranged setter's objects) takes
+				// the one value at its first place.
+				lastPos, seen[p.Name] = i, true
 			}
 		}
 	}
@@ -835,6 +838,11 @@ func impCreateBuffer(m *importer, c *Call, d *object) error {
 	if err != nil {
 		return err
 	}
+	if v := m.member(desc, "StructureByteStride"); v != nil {
+		if n, _ := valInt(v); n != 0 {
+			vals["StructureByteStride"] = fmtU(uint64(n))
+		}
+	}
 	if init := c.Arg("pInitialData").Deref(); init != nil && init.Kind != KNull {
 		data, err := m.bytesOf(m.member(init, "pSysMem"), "pInitialData")
 		if err != nil {
@@ -877,59 +885,6 @@ func allZero(b []byte) bool {
 	return true
 }
 
-func impCreateTexture2D(m *importer, c *Call, d *object) error {
-	desc := c.Arg("pDesc")
-	w, err := m.uintMember(desc, "Width")
-	if err != nil {
-		return err
-	}
-	h, err := m.uintMember(desc, "Height")
-	if err != nil {
-		return err
-	}
-	for _, f := range []string{"MipLevels", "ArraySize"} {
-		if n, err := m.uintMember(desc, f); err != nil {
-			return err
-		} else if n != 1 {
-			return skip("%s %d: the simulated textures have one mip and one slice", f, n)
-		}
-	}
-	if s, _ := m.uintMember(m.member(desc, "SampleDesc"), "Count"); s > 1 {
-		return skip("SampleDesc.Count %d: the simulator does not multisample", s)
-	}
-	format, fv, err := m.scenarioEnumArg(m.member(desc, "Format"), sigDXGIFormat, "Format", "Format")
-	if err != nil {
-		return err
-	}
-	vals := map[string]string{"Width": fmtU(w), "Height": fmtU(h), "Format": format}
-	usage, err := m.resourceFlags(desc, vals)
-	if err != nil {
-		return err
-	}
-	if init := c.Arg("pInitialData").Deref(); init != nil && init.Kind != KNull {
-		sys := m.member(init, "pSysMem")
-		data, err := m.bytesOf(sys, "pInitialData")
-		if err != nil {
-			return err
-		}
-		pitch, _ := m.uintMember(init, "SysMemPitch")
-		data = repack(data, uint32(pitch), uint32(w)*formatSize(uint32(fv)), uint32(h))
-		if !(sys.NoBytes && usage != 1) {
-			s, err := m.dataArg(data, "pInitialData")
-			if err != nil {
-				return err
-			}
-			vals["Data"] = s
-		}
-	}
-	t := m.out(c, "ppTexture2D", "texture", "tex")
-	if t != nil {
-		t.w, t.h, t.format, t.dev = uint32(w), uint32(h), uint32(fv), d
-	}
-	m.emit(c, m.bind(t)+m.callText(d, "CreateTexture2D", vals), hrOf(c))
-	return nil
-}
-
 // repack lays rows of pitch bytes out tightly (row bytes each).
 func repack(data []byte, pitch, row, rows uint32) []byte {
 	if pitch == 0 || pitch == row || row == 0 {
@@ -962,16 +917,26 @@ func impCreateView(typ string) importFunc {
 		if res == nil {
 			return skip("pResource is NULL")
 		}
-		if res.typ != "texture" {
-			return skip("a view of a buffer: the simulated views are of textures")
+		if res.typ != "texture" && typ != "srv" {
+			return skip("a %s of a buffer: the simulated ones are of textures", typ)
 		}
 		vals := map[string]string{}
-		if desc := c.Arg("pDesc").Deref(); desc != nil && desc.Kind != KNull {
-			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && !strings.HasSuffix(dim, "_TEXTURE2D") {
+		desc := c.Arg("pDesc").Deref()
+		if desc == nil || desc.Kind == KNull {
+			if res.typ != "texture" {
+				return skip("a view of a buffer without a description")
+			}
+		} else if typ == "srv" {
+			if err := m.impSRVDesc(desc, res, vals); err != nil {
+				return err
+			}
+		}
+		if desc != nil && desc.Kind != KNull {
+			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") {
 				return skip("ViewDimension %s: the simulated views are of whole 2D textures", dim)
 			}
-			for _, f := range []string{"MipSlice", "MostDetailedMip"} {
-				if v := m.member(m.member(desc, "Texture2D"), f); v != nil {
+			for _, f := range []string{"MipSlice"} {
+				if v := m.member(m.member(desc, "Texture2D"), f); v != nil && typ != "srv" {
 					if n, _ := valInt(v); n != 0 {
 						return skip("%s %d: the simulated textures have one mip", f, n)
 					}
@@ -1004,16 +969,8 @@ func impCreateView(typ string) importFunc {
 		if v != nil {
 			v.dev = d
 		}
-		text := m.ref(d) + "." + method + " " + m.ref(res)
-		if a := argList(typ, method, vals); vals["Format"] != "" || vals["Flags"] != "" {
-			_ = a
-			for _, k := range []string{"Format", "Flags"} {
-				if vals[k] != "" {
-					text += " " + k + "=" + vals[k]
-				}
-			}
-		}
-		m.emit(c, m.bind(v)+text, hrOf(c))
+		vals["RES"] = m.ref(res)
+		m.emit(c, m.bind(v)+m.callText(d, method, vals), hrOf(c))
 		return nil
 	}
 }
@@ -1207,17 +1164,17 @@ func impCreateRaster(m *importer, c *Call, d *object) error {
 	if _, err := m.boolField(desc, "DepthClipEnable", true, vals); err != nil {
 		return err
 	}
-	for _, f := range []string{"DepthBias", "DepthBiasClamp", "SlopeScaledDepthBias"} {
+	if v, ok := valInt(m.member(desc, "DepthBias")); ok && v != 0 {
+		vals["DepthBias"] = strconv.FormatInt(v, 10)
+	}
+	for _, f := range []string{"DepthBiasClamp", "SlopeScaledDepthBias"} {
 		if v, _ := valFloat(m.member(desc, f)); v != 0 {
-			return skip("%s %g: the simulated rasterizer has no depth bias", f, v)
+			vals[f] = floatText(v)
 		}
 	}
-	if b, _ := m.boolOf(m.member(desc, "ScissorEnable"), "ScissorEnable"); b {
-		return skip("ScissorEnable: the simulated rasterizer has no scissor test")
-	}
-	for _, f := range []string{"MultisampleEnable", "AntialiasedLineEnable"} {
-		if b, _ := m.boolOf(m.member(desc, f), f); b {
-			m.notice("%s: the simulator draws aliased, single-sample lines and triangles", f)
+	for _, f := range []string{"ScissorEnable", "MultisampleEnable", "AntialiasedLineEnable"} {
+		if _, err := m.boolField(desc, f, false, vals); err != nil {
+			return err
 		}
 	}
 	return m.state(c, d, "rasterizer", "rs", "CreateRasterizerState", "ppRasterizerState", vals)
@@ -1349,10 +1306,19 @@ func impIASetVertexBuffers(m *importer, c *Call, ctx *object) error {
 	if err != nil {
 		return err
 	}
+	if n > 32 {
+		return skip("NumBuffers %d: D3D11 has 32 vertex-buffer slots", n)
+	}
+	if n == 0 {
+		return nil
+	}
+	// One statement for the range, as the call binds it: the strides and
+	// offsets as Stride= and Offset= when they are one value, lists when not.
 	bufs, strides, offsets := elems(c.Arg("ppVertexBuffers")), elems(c.Arg("pStrides")), elems(c.Arg("pOffsets"))
-	var texts []string
+	text := m.ref(ctx) + ".IASetVertexBuffers " + fmtU(start)
+	st, off := make([]string, n), make([]string, n)
 	for i := uint64(0); i < n; i++ {
-		vals := map[string]string{"SLOT": fmtU(start + i), "BUF": "NULL"}
+		ref := "NULL"
 		if int(i) < len(bufs) {
 			o, err := m.objOf(&bufs[i])
 			if err != nil {
@@ -1361,24 +1327,35 @@ func impIASetVertexBuffers(m *importer, c *Call, ctx *object) error {
 			if o != nil && o.typ != "buffer" {
 				return skip("ppVertexBuffers[%d] is a %s", i, orKind(o))
 			}
-			vals["BUF"] = m.ref(o)
+			ref = m.ref(o)
 		}
+		text += " " + ref
+		st[i], off[i] = "0", "0"
 		if int(i) < len(strides) {
 			s, _ := valInt(&strides[i])
-			if s != 36 {
-				vals["Stride"] = strconv.FormatInt(s, 10)
-			}
+			st[i] = strconv.FormatInt(s, 10)
 		}
 		if int(i) < len(offsets) {
-			if o, _ := valInt(&offsets[i]); o != 0 {
-				vals["Offset"] = strconv.FormatInt(o, 10)
-			}
+			o, _ := valInt(&offsets[i])
+			off[i] = strconv.FormatInt(o, 10)
 		}
-		texts = append(texts, m.callText(ctx, "IASetVertexBuffers", vals))
 	}
-	for _, t := range texts {
-		m.emit(c, t, "")
+	for _, l := range []struct {
+		one, list, def string
+		v              []string
+	}{{"Stride", "Strides", "36", st}, {"Offset", "Offsets", "0", off}} {
+		same := true
+		for _, x := range l.v {
+			same = same && x == l.v[0]
+		}
+		switch {
+		case same && l.v[0] != l.def:
+			text += " " + l.one + "=" + l.v[0]
+		case !same:
+			text += " " + l.list + "=u32[" + strings.Join(l.v, " ") + "]"
+		}
 	}
+	m.emit(c, text, "")
 	return nil
 }
 
@@ -1423,7 +1400,14 @@ func impSlots(param string) importFunc {
 			}
 		}
 		objs := elems(c.Arg(sig.Args[3]))
-		var texts []string
+		if n > 128 {
+			return skip("%s %d: no stage has more than 128 slots", sig.Args[2], n)
+		}
+		if n == 0 {
+			return nil
+		}
+		// One statement for the range, as the call binds it.
+		text := m.ref(ctx) + "." + meth + " " + fmtU(start)
 		for i := uint64(0); i < n; i++ {
 			ref := "NULL"
 			if int(i) < len(objs) {
@@ -1442,11 +1426,9 @@ func impSlots(param string) importFunc {
 				}
 				ref = m.ref(o)
 			}
-			texts = append(texts, m.ref(ctx)+"."+meth+" "+fmtU(start+i)+" "+ref)
+			text += " " + ref
 		}
-		for _, t := range texts {
-			m.emit(c, t, "")
-		}
+		m.emit(c, text, "")
 		return nil
 	}
 }
@@ -1498,10 +1480,23 @@ func impOMSetBlendState(m *importer, c *Call, ctx *object) error {
 	if err != nil {
 		return err
 	}
-	if mask, ok := valInt(c.Arg("SampleMask")); ok && uint32(mask) != 0xffffffff {
-		m.notice("SampleMask %#x: the simulator does not multisample", uint32(mask))
+	text := m.ref(ctx) + ".OMSetBlendState " + m.ref(s)
+	// BlendFactor NULL is {1, 1, 1, 1}, the scenario's default.
+	if f := elems(c.Arg("BlendFactor")); len(f) == 4 {
+		var v [4]float64
+		for i := range v {
+			if v[i], err = m.floatOf(&f[i], "BlendFactor"); err != nil {
+				return err
+			}
+		}
+		if v != [4]float64{1, 1, 1, 1} {
+			text += fmt.Sprintf(" BlendFactor=f32[%s %s %s %s]", floatText(v[0]), floatText(v[1]), floatText(v[2]), floatText(v[3]))
+		}
 	}
-	m.emit(c, m.ref(ctx)+".OMSetBlendState "+m.ref(s), "")
+	if mask, ok := valInt(c.Arg("SampleMask")); ok && uint32(mask) != 0xffffffff {
+		text += fmt.Sprintf(" SampleMask=%d", uint32(mask))
+	}
+	m.emit(c, text, "")
 	return nil
 }
 
@@ -1510,7 +1505,11 @@ func impOMSetDepthStencilState(m *importer, c *Call, ctx *object) error {
 	if err != nil {
 		return err
 	}
-	m.emit(c, m.ref(ctx)+".OMSetDepthStencilState "+m.ref(s), "")
+	text := m.ref(ctx) + ".OMSetDepthStencilState " + m.ref(s)
+	if ref, ok := valInt(c.Arg("StencilRef")); ok && ref != 0 {
+		text += " " + strconv.FormatInt(ref, 10)
+	}
+	m.emit(c, text, "")
 	return nil
 }
 

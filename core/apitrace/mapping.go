@@ -133,7 +133,7 @@ const (
 // rows is the table. Methods the scenario lacks but a capture holds with
 // no effect on the simulation (markers, debug names, the DXGI factory and
 // adapter, QueryInterface) are the import's own (import.go).
-var rows = []*row{
+var rows = append([]*row{
 	custom("", "D3D11CreateDevice", "", "D3D11CreateDevice", fnD3D11CreateDevice, expCreateDevice, impCreateDevice),
 	custom("", "D3D11CreateDeviceAndSwapChain", "", "", nil, nil, impCreateDeviceAndSwapChain),
 	custom("IDXGIFactory", "CreateSwapChain", "device", "CreateSwapChain", fnFactoryCreateSwap, expCreateSwapChain, impCreateSwapChain),
@@ -141,7 +141,7 @@ var rows = []*row{
 	simple(swp, "Present", "swapchain", "Present", true, u("SyncInterval", "SYNCINTERVAL"), fl("Flags", "Flags", sigPresent)),
 	simple(swp, "SetFullscreenState", "swapchain", "SetFullscreenState", true, b("Fullscreen", "FULLSCREEN"), null("pTarget")),
 	custom(dev, "CreateBuffer", "device", "CreateBuffer", fnCreateBuffer, expCreateBuffer, impCreateBuffer),
-	custom(dev, "CreateTexture2D", "device", "CreateTexture2D", fnCreateTexture2D, expCreateTexture2D, impCreateTexture2D),
+	custom(dev, "CreateTexture2D", "device", "CreateTexture2D", fnCreateTexture2D, expCreateTexture(2), impCreateTexture(2)),
 	custom(dev, "CreateRenderTargetView", "device", "CreateRenderTargetView", fnCreateRTV, expCreateView(fnCreateRTV, "rtv"), impCreateView("rtv")),
 	custom(dev, "CreateShaderResourceView", "device", "CreateShaderResourceView", fnCreateSRV, expCreateView(fnCreateSRV, "srv"), impCreateView("srv")),
 	custom(dev, "CreateDepthStencilView", "device", "CreateDepthStencilView", fnCreateDSV, expCreateView(fnCreateDSV, "dsv"), impCreateView("dsv")),
@@ -205,7 +205,7 @@ var rows = []*row{
 	simple("ID3D11Fence", "SetEventOnCompletion", "fence", "SetEventOnCompletion", true, u("Value", "VALUE"), null("hEvent")),
 	custom("", "AddRef", "", "AddRef", nil, expRef(+1), impAddRef),
 	custom("", "Release", "", "Release", nil, expRef(-1), impRelease),
-}
+}, breadthRows()...)
 
 // exportMappings finds the export of a scenario method: "type.Method",
 // ".Method" for the methods of every object.

@@ -2,6 +2,7 @@ package apitrace
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,6 +32,27 @@ func allAssets(t *testing.T) []asset {
 	}
 	if len(out) < 30 {
 		t.Fatalf("only %d assets", len(out))
+	}
+	breadth, err := os.ReadFile("testdata/breadth.d3ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, asset{"breadth", breadth})
+	return append(out, docExamples(t)...)
+}
+
+// docExamples are docs/scenario.md's examples: each a complete scenario
+// (core/scenario's TestDocExamples runs them), the language's breadth in
+// the fewest lines.
+func docExamples(t *testing.T) []asset {
+	doc, err := os.ReadFile("../../docs/scenario.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []asset
+	for i, b := range strings.Split(string(doc), "```d3ds\n")[1:] {
+		src, _, _ := strings.Cut(b, "```")
+		out = append(out, asset{fmt.Sprintf("scenario.md example %d", i+1), []byte(src)})
 	}
 	return out
 }

@@ -56,7 +56,7 @@ func TestGPUBudgetsInsideDraws(t *testing.T) {
 			[]string{"pixel budget of 20000000 pixels shaded, written or presented reached after", "the GPU stopped DRAW_INSTANCED (packet", "of device dev, at instance 0) running vertex shader vs and pixel shader ps there (option maxpixels=N raises it)"}},
 		{"the same on 64x64",
 			fullScreen("option maxpixels=20000000\n", "", 64, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"),
-			[]string{"pixel budget of 20000000", "the GPU stopped DRAW_INSTANCED (packet", "at instance 6143)"}},
+			[]string{"pixel budget of 20000000", "the GPU stopped DRAW_INSTANCED (packet", "at instance 5119)"}},
 		{"a pixel shader looping 8,150 times on 8192x8192",
 			fullScreen("option maxinstructions=100000000\n", loopHLSL, 8192, "builtin:vs_passthrough", "hlsl:s", "imm.Draw 6 0"),
 			[]string{"instruction budget of 100000000 shader instructions executed reached after", "the GPU stopped DRAW (packet", "running vertex shader vs and pixel shader ps there (option maxinstructions=N raises it)"}},

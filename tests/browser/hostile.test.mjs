@@ -10,7 +10,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { deflateRawSync } from "node:zlib";
-import { SERVER_START_TIMEOUT, launch } from "./harness.mjs";
+import { SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
 
 let h;
 
@@ -142,7 +142,7 @@ for (const [name, src, want] of drawProbes) {
         }
       }
       if (s.done) break;
-      await page.waitForTimeout(50);
+      await nextFrames(page, 3);
     }
     assert.ok(busy >= 3, `${busy} answers during the draw`);
     const s = await page.evaluate(() => window.d3dsim.summary());
@@ -182,9 +182,9 @@ test("a module that exits leaves a notice with Restart, never an uncaught error"
   });
   await page.waitForSelector("#notice:not([hidden])");
   assert.match(await page.textContent("#notice"), /The simulator stopped: the WebAssembly program exited.*Restart starts it again/);
-  // The panel's polls, the canvas's frames and the buttons go on for a
-  // while: nothing throws.
-  await page.waitForTimeout(1500);
+  // The panel's polls, the canvas's frames and the buttons go on for ninety
+  // animation frames: nothing throws.
+  await nextFrames(page, 90);
   const s = await page.evaluate(() => window.d3dsim.summary());
   assert.equal(s.done, true);
   assert.equal(await page.isDisabled("#restart"), false);
