@@ -322,7 +322,7 @@ func expCreateSwapChain(e *Exporter, th uint64, r *scenario.CallRecord) {
 			EnumV(sigDXGIFormat, 28), EnumV(sigScanline, 0), EnumV(sigScaling, 0)),
 		StructV(stSampleDesc, UintV(1), EnumV(sigQuality, 0)),
 		BitmaskV(sigDXGIUsage, 0x20), UintV(uintArg(r, "BufferCount")), PtrV(0x20000+0x10*e.hwnds), boolV(true),
-		EnumV(sigSwapEffect, 0), BitmaskV(sigSwapFlags, 0))
+		EnumV(sigSwapEffect, int64(bitsArg(r, "SwapEffect", 0))), BitmaskV(sigSwapFlags, 0))
 	var out []Arg
 	if succeeded(r) && len(r.Results) == 1 && r.Results[0] != nil {
 		out = []Arg{{3, ArrayV(e.made(r.Results[0]))}}

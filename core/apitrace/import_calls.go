@@ -758,6 +758,9 @@ func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error 
 	if n != 1 {
 		vals["BufferCount"] = fmtU(n)
 	}
+	if _, e, ok := enumOf(m.member(desc, "SwapEffect"), sigSwapEffect); ok && e != "DXGI_SWAP_EFFECT_DISCARD" {
+		vals["SwapEffect"] = strings.TrimPrefix(e, "DXGI_SWAP_EFFECT_") // the bitblt or flip model
+	}
 	m.emit(c, m.bind(sc)+m.callText(d, "CreateSwapChain", vals), hrOf(c))
 	return nil
 }

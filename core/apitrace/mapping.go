@@ -164,6 +164,8 @@ var rows = append([]*row{
 	simple(dev, "GetDeviceRemovedReason", "device", "GetDeviceRemovedReason", true),
 	custom("IDXGIDevice", "SetMaximumFrameLatency", "device", "SetMaximumFrameLatency", fnDXGISetLatency, expSetLatency, impSetLatency),
 	custom("IDXGIDevice", "GetMaximumFrameLatency", "device", "GetMaximumFrameLatency", fnDXGIGetLatency, expGetLatency, impGetLatency),
+	custom("IDXGIDevice", "OfferResources", "device", "OfferResources", fnDXGIOffer, expOffer, impOffer),
+	custom("IDXGIDevice", "ReclaimResources", "device", "ReclaimResources", fnDXGIReclaim, expReclaim, impReclaim),
 
 	custom(ctx, "IASetVertexBuffers", "context", "IASetVertexBuffers", fnIASetVertexBuffers, expIASetVertexBuffers, impIASetVertexBuffers),
 	simple(ctx, "IASetIndexBuffer", "context", "IASetIndexBuffer", false, o("pIndexBuffer", "BUF"),

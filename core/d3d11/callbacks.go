@@ -311,6 +311,18 @@ func (c *callbacks) PfnUnlockCb(_ ddi.HRTDEVICE, h ddi.HALLOCATION) (err error) 
 // waits, not the caller. It names the HCONTEXT: one thread at a time (rule
 // FT-HCTX).
 func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.WaitForSynchronizationObjectCb) (err error) {
+	return c.gpuWait("pfnWaitForSynchronizationObjectCb", w)
+}
+
+// PfnWaitForSynchronizationObjectFromGpuCb is the WDDM 2.0 form for
+// monitored fences ("Context Monitoring", GPU wait): "The graphics
+// kernel queues the dependency to its internal database, then returns immediately to the UMD
+// so that it can continue to queue work behind the wait operation".
+func (c *callbacks) PfnWaitForSynchronizationObjectFromGpuCb(_ ddi.HRTDEVICE, w *ddi.WaitForSynchronizationObjectCb) (err error) {
+	return c.gpuWait("pfnWaitForSynchronizationObjectFromGpuCb", w)
+}
+
+func (c *callbacks) gpuWait(name string, w *ddi.WaitForSynchronizationObjectCb) (err error) {
 	obj := ""
 	objs := make([]dxgk.HSyncObject, len(w.ObjectHandleArray))
 	for i, h := range w.ObjectHandleArray {
@@ -321,7 +333,7 @@ func (c *callbacks) PfnWaitForSynchronizationObjectCb(_ ddi.HRTDEVICE, w *ddi.Wa
 	}
 	var b trace.ArgBuilder
 	ev := trace.Event{Obj: obj, Fence: w.FenceValue, Args: b.Str(trace.KeyDev, c.name).Str(trace.KeyHctx, fmt.Sprintf("c%d", w.Context)).Args()}
-	done := c.enter("pfnWaitForSynchronizationObjectCb", ev)
+	done := c.enter(name, ev)
 	defer func() { done.end(err) }()
 	c.preempt()
 	k, ok := c.rt.cfg.Kernel.(gpuWaitKernel)

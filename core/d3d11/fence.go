@@ -55,7 +55,24 @@ func (d *Device) CreateFence(name string, initial uint64) (f *Fence, err error) 
 	if err := d.reserve("CreateFence", name, ObjectOverhead); err != nil {
 		return nil, err
 	}
+	var cb span
+	if d.rt.cfg.MonitoredFences {
+		var b trace.ArgBuilder
+		cb = d.kernelCall("pfnCreateSynchronizationObject2Cb", trace.Event{Obj: name, Fence: initial,
+			Args: b.Str(trace.KeyType, "D3DDDI_MONITORED_FENCE").Args()})
+	}
 	h, err := k.CreateSynchronizationObject(d.kdev, initial, name)
+	if d.rt.cfg.MonitoredFences {
+		if err == nil {
+			cb.ev.Handle = h.String()
+		}
+		cb.end(err)
+		if err == nil {
+			d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "MonitoredFence", Obj: name, Handle: h.String(),
+				Msg: fmt.Sprintf("WDDM 2.0 monitored fence %v: FenceValueCPUVirtualAddress %#x (read-only for the CPU), FenceValueGPUVirtualAddress %#x (\"Context Monitoring\")",
+					h, monitoredCPUVA(h), monitoredGPUVA(h))})
+		}
+	}
 	if err != nil {
 		d.unreserve(ObjectOverhead)
 		return nil, kernelErr(err)
@@ -72,10 +89,32 @@ func (f *Fence) GetCompletedValue() uint64 {
 	if k, ok := f.dev.syncKernel(); ok && f.Alive() {
 		v = k.SynchronizationObjectValue(f.h)
 	}
+	if f.dev.rt.cfg.MonitoredFences {
+		// "Allows the CPU to keep track of the fence progress by just
+		// reading this memory location": no callback, no kernel.
+		f.dev.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: "MonitoredFenceRead", Obj: f.name, Handle: f.h.String(), Fence: v,
+			Msg: fmt.Sprintf("read %d from the monitored fence's FenceValueCPUVirtualAddress %#x: no callback, no kernel call (WDDM 2.0)", v, monitoredCPUVA(f.h))})
+	}
 	done.ev.Fence = v
 	done.end(nil)
 	return v
 }
+
+// kernelCall traces the runtime's own call into the kernel (a
+// pfn*Cb the runtime makes without the driver).
+func (d *Device) kernelCall(name string, ev trace.Event) span {
+	cfg := d.rt.cfg
+	cfg.Sim.Charge(cfg.Costs.Callback)
+	ev.From, ev.Layer, ev.Kind, ev.Name = trace.Runtime, trace.Runtime, trace.Call, name
+	cfg.Rec.Emit(ev)
+	return span{rec: cfg.Rec, ev: ev, kernel: true}
+}
+
+// monitoredCPUVA and monitoredGPUVA are the simulated addresses of a
+// monitored fence's value: one 64-bit slot per synchronization object in a
+// page the kernel maps read-only for the CPU and read-write for the GPU.
+func monitoredCPUVA(h dxgk.HSyncObject) uint64 { return 0x7ff0_0000_0000 + 8*uint64(h) }
+func monitoredGPUVA(h dxgk.HSyncObject) uint64 { return 0x0000_4000_0000 + 8*uint64(h) }
 
 // SetEventOnCompletion waits until the fence reaches value. The scenario
 // language has no event objects: the call blocks as ID3D12Fence's does with
@@ -87,6 +126,14 @@ func (f *Fence) SetEventOnCompletion(value uint64) (err error) {
 		return err
 	}
 	k, _ := f.dev.syncKernel()
+	if f.dev.rt.cfg.MonitoredFences {
+		// WDDM 2.0: "WaitForSynchronizationObjectFromCpuCb blocks until the
+		// wait is satisfied" ("Context Monitoring", CPU wait).
+		cb := f.dev.kernelCall("pfnWaitForSynchronizationObjectFromCpuCb", trace.Event{Obj: f.name, Handle: f.h.String(), Fence: value})
+		err := kernelErr(k.WaitForSynchronizationObjectFromCpu(f.h, value))
+		cb.end(err)
+		return err
+	}
 	if err := k.WaitForSynchronizationObjectFromCpu(f.h, value); err != nil {
 		return kernelErr(err)
 	}
@@ -138,6 +185,18 @@ func (w ddiCall) Signal(h ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64) error 
 // when the work submitted on the context before it is done. It names the
 // HCONTEXT: one thread at a time (rule FT-HCTX).
 func (c *callbacks) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, a *ddi.SignalSynchronizationObjectCb) (err error) {
+	return c.gpuSignal("pfnSignalSynchronizationObjectCb", a)
+}
+
+// PfnSignalSynchronizationObjectFromGpuCb is the WDDM 2.0 form for
+// monitored fences: a software signal packet queued to the GPU context
+// ("Context Monitoring", GPU signal). Dxgkrnl writes the fence's value
+// where the CPU reads it once the work before it is done.
+func (c *callbacks) PfnSignalSynchronizationObjectFromGpuCb(_ ddi.HRTDEVICE, a *ddi.SignalSynchronizationObjectCb) (err error) {
+	return c.gpuSignal("pfnSignalSynchronizationObjectFromGpuCb", a)
+}
+
+func (c *callbacks) gpuSignal(name string, a *ddi.SignalSynchronizationObjectCb) (err error) {
 	obj := ""
 	objs := make([]dxgk.HSyncObject, len(a.ObjectHandleArray))
 	for i, h := range a.ObjectHandleArray {
@@ -148,7 +207,7 @@ func (c *callbacks) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, a *ddi.Sig
 	}
 	var b trace.ArgBuilder
 	ev := trace.Event{Obj: obj, Fence: a.FenceValue, Args: b.Str(trace.KeyDev, c.name).Str(trace.KeyHctx, fmt.Sprintf("c%d", a.Context)).Args()}
-	done := c.enter("pfnSignalSynchronizationObjectCb", ev)
+	done := c.enter(name, ev)
 	defer func() { done.end(err) }()
 	c.preempt()
 	k, ok := c.dev().syncKernel()

@@ -45,6 +45,12 @@ type Config struct {
 	// CalcDeferredContextHandleSize ones ("Changes from Direct3D 10";
 	// rules FT-CAP, FT-CALC; option driver.freethreaded).
 	FreeThreaded bool
+	// MonitoredFences: fences are WDDM 2.0 monitored fences ("Context
+	// Monitoring"): CreateFence calls pfnCreateSynchronizationObject2Cb,
+	// GetCompletedValue reads the fence's CPU address, SetEventOnCompletion
+	// calls pfnWaitForSynchronizationObjectFromCpuCb, and the driver signals
+	// and waits with the FromGpu callbacks (option wddm2.monitored-fences).
+	MonitoredFences bool
 	// Limits keep any scenario inside the machine (and the browser tab):
 	// bytes of video memory a device may allocate and live API objects it
 	// may hold (options sysmem and maxobjects); 0 means no limit. The

@@ -214,6 +214,21 @@ func (sc *SwapChain) rotate() {
 		hs[i] = b.h
 	}
 	d.ddiIC().on(sc.name, "").RotateResourceIdentitiesDXGI(d.hDev, hs)
+	// The runtime's own record of each buffer's allocations rotates the
+	// same way (buffer i takes buffer i+1's, the last the first's), so
+	// what it reads back for buffer 0 is the buffer 0 of now.
+	if len(sc.Buffers) > 1 {
+		d.mu.Lock()
+		first := d.allocs[sc.Buffers[0].rth]
+		for i, b := range sc.Buffers {
+			if i+1 < len(sc.Buffers) {
+				d.allocs[b.rth] = d.allocs[sc.Buffers[i+1].rth]
+			} else {
+				d.allocs[b.rth] = first
+			}
+		}
+		d.mu.Unlock()
+	}
 	d.imm.unbindResource(sc.Buffers[0])
 }
 

@@ -449,6 +449,18 @@ type DeviceCallbacks interface {
 	// at a time per HCONTEXT, like the other callbacks that name one ("Changes
 	// from Direct3D 10", rule FT-HCTX).
 	PfnSignalSynchronizationObjectCb(HRTDEVICE, *SignalSynchronizationObjectCb) error
+	// PfnSignalSynchronizationObjectFromGpuCb and
+	// PfnWaitForSynchronizationObjectFromGpuCb are the WDDM 2.0 callbacks
+	// for monitored fences ("Context Monitoring"): "If a GPU engine isn't
+	// capable of writing to a monitored fence using its virtual address, the
+	// user-mode driver (UMD) uses the SignalSynchronizationObjectFromGpuCb
+	// callback to queue a software signal packet to the GPU context"; to
+	// wait on the GPU "the
+	// UMD first needs to flush its pending command buffer then call
+	// WaitForSynchronizationObjectFromGpuCb". A driver on monitored fences
+	// calls these instead of the two above (umd.Config.MonitoredFences).
+	PfnSignalSynchronizationObjectFromGpuCb(HRTDEVICE, *SignalSynchronizationObjectCb) error
+	PfnWaitForSynchronizationObjectFromGpuCb(HRTDEVICE, *WaitForSynchronizationObjectCb) error
 	// CompletedFence reads the context's monitored fence value, which the
 	// real UMD reads from shared memory: no kernel transition, no event.
 	CompletedFence(HRTDEVICE, HCONTEXT) uint64

@@ -197,6 +197,8 @@ var Enums = map[string]map[string]uint32{
 	// DXGI_SWAP_EFFECT: DISCARD and SEQUENTIAL are the bitblt model, the
 	// FLIP_ ones the flip model.
 	"SwapEffect": {"DISCARD": 0, "SEQUENTIAL": 1, "FLIP_SEQUENTIAL": 3, "FLIP_DISCARD": 4},
+	// DXGI_OFFER_RESOURCE_PRIORITY (IDXGIDevice2::OfferResources)
+	"OfferPriority": {"LOW": 1, "NORMAL": 2, "HIGH": 3},
 	"BindFlags": {
 		"VERTEX_BUFFER": 0x1, "INDEX_BUFFER": 0x2, "CONSTANT_BUFFER": 0x4, "SHADER_RESOURCE": 0x8,
 		"STREAM_OUTPUT": 0x10, "RENDER_TARGET": 0x20, "DEPTH_STENCIL": 0x40, "UNORDERED_ACCESS": 0x80,

@@ -60,6 +60,10 @@ type allocation struct {
 
 	destroyed bool // by the runtime; freed once refs is 0
 	freeing   bool
+
+	offered   bool          // offered (offer.go): evicted first, its content dropped
+	offerPrio OfferPriority // how readily
+	discarded bool          // its content was dropped while offered
 }
 
 // location is where the GPU reaches the allocation now: VRAM while

@@ -132,10 +132,10 @@ func (k *Dxgkrnl) advance(c *context) {
 	k.mu.Lock()
 	f := k.advanceLocked(c)
 	k.mu.Unlock()
+	k.updateVSync() // the interrupt goes on before the flip is programmed
 	if f.seq != 0 {
 		k.s.Schedule(k.s.Now(), "kernel", func() { k.flip(c, f.seq) })
 	}
-	k.updateVSync()
 }
 
 // advanceLocked takes the frames at the head of c's queue that are shown

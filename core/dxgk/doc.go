@@ -86,6 +86,12 @@
 // (DxgkCbNotifyInterrupt). Traces show it as "subfence=N" and the context's
 // progress as the event's fence.
 //
+// Offer and reclaim (offer.go, "Video memory offer and reclaim", WDDM 1.2):
+// OfferAllocations marks allocations the memory manager may take; an
+// offered allocation is evicted first, the lowest priority first, and its
+// content is discarded instead of paged out; ReclaimAllocations says which
+// lost their content.
+//
 // Threading: every exported method is safe for concurrent use (the D3D11
 // creation paths are free-threaded, "Changes from Direct3D 10"). Methods that wait run the
 // simulation on the calling goroutine.

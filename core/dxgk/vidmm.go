@@ -275,16 +275,28 @@ func (k *Dxgkrnl) makeResident(a *allocation, b *dmaBuffer, pg *pager) {
 }
 
 // victimLocked picks the least recently used resident allocation that b
-// does not use and nobody has locked.
+// does not use and nobody has locked; an offered one first, the lowest
+// offer priority first (offer.go).
 func (k *Dxgkrnl) victimLocked(b *dmaBuffer) *allocation {
 	var best *allocation
 	for _, v := range k.allocs {
 		if !v.resident || v.locks > 0 || uses(b, v) || k.usedElsewhereLocked(v, b.engine) {
 			continue
 		}
-		if best == nil || v.lru < best.lru || v.lru == best.lru && v.h < best.h {
-			best = v
+		switch {
+		case best == nil:
+		case v.offered != best.offered:
+			if !v.offered {
+				continue
+			}
+		case v.offered && v.offerPrio != best.offerPrio:
+			if v.offerPrio > best.offerPrio {
+				continue
+			}
+		case v.lru > best.lru || v.lru == best.lru && v.h > best.h:
+			continue
 		}
+		best = v
 	}
 	return best
 }
@@ -304,17 +316,29 @@ func uses(b *dmaBuffer, a *allocation) bool {
 // frees v's VRAM.
 func (k *Dxgkrnl) evict(v, a *allocation, b *dmaBuffer, pg *pager) bool {
 	k.mu.Lock()
-	old, destroyed := v.vram, v.destroyed
+	old, destroyed, offered := v.vram, v.destroyed, v.offered
 	v.resident = false
+	if offered && !destroyed {
+		// Offered: its content is dropped, not paged out; it pages in
+		// again with a FILL, and its backing store holds no old bytes.
+		v.discarded, v.content = true, false
+		if bs, ok := k.mem.Bytes(v.backing, v.size); ok {
+			clear(bs)
+		}
+	}
 	k.mu.Unlock()
 	args := dxgkddi.BuildPagingBufferArgs{Operation: dxgkddi.PagingTransfer, Allocation: v.h, Size: v.region,
 		Source:      dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: old},
 		Destination: dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentSystem, Address: v.backing}}
-	if destroyed {
+	why := fmt.Sprintf("evict least recently used %v to its system-memory backing store to make room for %v (%s)", v.h, a.h, b.describe())
+	if destroyed || offered {
 		args.Operation, args.Source = dxgkddi.PagingDiscardContent, dxgkddi.SegmentAddress{}
 		args.Destination = dxgkddi.SegmentAddress{Segment: dxgkddi.SegmentVRAM, Address: old}
 	}
-	pg.op(v, args, fmt.Sprintf("evict least recently used %v to its system-memory backing store to make room for %v (%s)", v.h, a.h, b.describe()))
+	if offered && !destroyed {
+		why = fmt.Sprintf("evict offered %v (%v): its content is dropped, not paged out, to make room for %v (%s)", v.h, v.offerPrio, a.h, b.describe())
+	}
+	pg.op(v, args, why)
 	buf := pg.flush()
 	if buf == nil || !uses(buf, v) {
 		k.mu.Lock()

@@ -48,6 +48,9 @@ type Config struct {
 	// a slower GPU lets a test reach a timeout with little real work.
 	GPUCosts  *GPUCosts
 	RefreshHz int // the display's vertical blanks per second (0: 60)
+	// MonitoredFences: fences are WDDM 2.0 monitored fences ("Context
+	// Monitoring"; d3d11.Config.MonitoredFences, umd.Config.MonitoredFences).
+	MonitoredFences bool
 
 	// Preempt, when set, is called by the runtime inside the kernel
 	// callbacks: a simulated thread may be descheduled there
@@ -101,7 +104,7 @@ func New(c Config) *Machine {
 	if c.OnFrame != nil {
 		g.OnScanout(c.OnFrame)
 	}
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, NewLock: hcontextLock(s, rec)}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded,
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, NewLock: hcontextLock(s, rec), MonitoredFences: c.MonitoredFences}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded, MonitoredFences: c.MonitoredFences,
 		MaxAllocBytes: c.MaxAllocBytes, MaxObjects: c.MaxObjects})
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)

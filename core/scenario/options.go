@@ -44,6 +44,7 @@ type options struct {
 	noEngReset bool // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
 	paintPF    bool // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
 	refresh    int  // display.refresh: vertical blanks per second
+	monitored  bool // wddm2.monitored-fences: WDDM 2.0 monitored fences
 	gpuCosts   *machine.GPUCosts
 }
 
@@ -99,6 +100,8 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.noEngReset = op.Value != "true"
 		case "gpu.pagefault":
 			opt.paintPF = op.Value == "warning-colour"
+		case "wddm2.monitored-fences":
+			opt.monitored = op.Value == "true"
 		case "display.refresh":
 			opt.refresh = int(min(max(n, RefreshRange.Min), RefreshRange.Max))
 		}
@@ -149,7 +152,7 @@ func decodeOptions(s *Script, o Overrides) options {
 // the runtime's kernel callbacks.
 func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
 	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
-		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, OnFrame: onFrame,
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, MonitoredFences: o.monitored, OnFrame: onFrame,
 		MaxPixels: o.maxpixels, MaxInstructions: o.maxinstr, GPUCosts: o.gpuCosts}
 	if o.preempt {
 		c.Preempt = preempt

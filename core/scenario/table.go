@@ -104,6 +104,22 @@ var methods = map[string]map[string]*method{
 		// CreateTexture1D and CreateTexture3D: textures.go.
 		"CreateTexture1D": {named: texture1DNamed(), results: []string{tTexture}, exec: execCreateTexture1D},
 		"CreateTexture3D": {named: texture3DNamed(), results: []string{tTexture}, exec: execCreateTexture3D},
+		// OfferResources RES [RES ...] and ReclaimResources RES [RES ...]:
+		// IDXGIDevice2's ("Video Memory Offer and Reclaim"); what
+		// ReclaimResources returns (pDiscarded, TRUE or FALSE per resource)
+		// goes to `expect got`.
+		"OfferResources": {pos: resObjects("RES", 16), named: []param{{name: "Priority", kind: pEnum, enum: "OfferPriority", opt: true}},
+			exec: func(x *call) error {
+				return x.dev().OfferResources(objects(x, 0, x.res), d3d11.OfferPriority(x.enumNamed("Priority", 2)))
+			}},
+		"ReclaimResources": {pos: resObjects("RES", 16), exec: func(x *call) error {
+			x.run.got = nil
+			d, err := x.dev().ReclaimResources(objects(x, 0, x.res))
+			for _, b := range d {
+				x.run.got = append(x.run.got, map[bool]string{true: "TRUE", false: "FALSE"}[b])
+			}
+			return err
+		}},
 		// Escape is a driver-private call (a vendor's private API), not part
 		// of D3D11: the UMD answers it with pfnEscapeCb.
 		"Escape": {named: []param{{name: "Code", kind: pUint, opt: true, def: 1}}, exec: func(x *call) error {
@@ -527,6 +543,15 @@ func got[T d3d11.Object](x *call, objs []T, err error) error {
 
 // slotObjects is SLOT then up to n objects of types (the first may be
 // NULL or left out: one NULL).
+// resObjects are a list of 1 to n resources.
+func resObjects(name string, n int) []param {
+	ps := []param{{name: name, kind: pObj, types: tTexture + "|" + tBuffer}}
+	for range n - 1 {
+		ps = append(ps, param{name: name, kind: pObj, types: tTexture + "|" + tBuffer, opt: true})
+	}
+	return ps
+}
+
 func slotObjects(name, types string, n int) []param {
 	ps := []param{{name: "SLOT", kind: pUint}}
 	for range n {

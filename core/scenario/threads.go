@@ -152,7 +152,8 @@ func (r *Run) preempt() {
 // hctxCallbacks are the kernel callbacks that name the immediate context's
 // HCONTEXT and may deschedule the thread ("Changes from Direct3D 10").
 var hctxCallbacks = map[string]bool{"pfnRenderCb": true, "pfnPresentCb": true,
-	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true}
+	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true,
+	"pfnWaitForSynchronizationObjectFromGpuCb": true, "pfnSignalSynchronizationObjectFromGpuCb": true}
 
 // inHContextCallback says whether thread th is descheduled inside one of
 // them: the runtime calls the preemption hook right after the callback's

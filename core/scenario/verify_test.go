@@ -18,6 +18,7 @@ var bugCases = []struct {
 	{"WDDM-FLOW", "hello-triangle"},
 	{"WDDM-FULL", "full-command-buffer"},
 	{"WDDM-ISOLATE", "two-devices"},
+	{"WDDM-PRESENT", "hello-triangle"},
 	{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
 	{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
 	{"ASYNC-SAME", "out-of-order"},

@@ -22,6 +22,10 @@ type Config struct {
 	// no other thread to keep out (a driver tested on one thread); the
 	// driver hands over its bare table.
 	NewLock func(ddi.HCONTEXT) sync.Locker
+	// MonitoredFences: the driver is a WDDM 2.0 one for fences: Signal and
+	// Wait use pfnSignalSynchronizationObjectFromGpuCb and
+	// pfnWaitForSynchronizationObjectFromGpuCb ("Context Monitoring").
+	MonitoredFences bool
 }
 
 // Adapter is the UMD's adapter object (what OpenAdapter10_2 returns).

@@ -133,6 +133,14 @@ func (f *fakeRuntime) PfnSignalSynchronizationObjectCb(_ ddi.HRTDEVICE, cb *ddi.
 	cb.Fence = f.fence
 	return nil
 }
+func (f *fakeRuntime) PfnWaitForSynchronizationObjectFromGpuCb(rt ddi.HRTDEVICE, cb *ddi.WaitForSynchronizationObjectCb) error {
+	f.log("FromGpu:")
+	return f.PfnWaitForSynchronizationObjectCb(rt, cb)
+}
+func (f *fakeRuntime) PfnSignalSynchronizationObjectFromGpuCb(rt ddi.HRTDEVICE, cb *ddi.SignalSynchronizationObjectCb) error {
+	f.log("FromGpu:")
+	return f.PfnSignalSynchronizationObjectCb(rt, cb)
+}
 func (f *fakeRuntime) CompletedFence(ddi.HRTDEVICE, ddi.HCONTEXT) uint64 { return f.completed }
 func (f *fakeRuntime) PfnSetErrorCb(core ddi.HRTCORELAYER, err error) {
 	f.log("SetError core=%d", core)

@@ -436,7 +436,9 @@ func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, a *ddi.PresentArg) error {
 		}
 		dst = x.alloc
 	}
-	if len(d.cmd.Words) > 0 || d.foreign != 0 {
+	pending := len(d.cmd.Words) > 0 || d.foreign != 0
+	late := d.cfg.Bugs.Has(rules.WDDMPresent) // the bug: present first, render data after
+	if pending && !late {
 		if err := d.submit(); err != nil {
 			return err
 		}
@@ -445,6 +447,11 @@ func (d *immediateContext) PresentDXGI(_ ddi.HDEVICE, a *ddi.PresentArg) error {
 	if err == nil && a.Flags.Blt {
 		d.fences++ // the copy's DMA buffer
 		r.lastFence = d.fences
+	}
+	if pending && late {
+		if serr := d.submit(); err == nil {
+			err = serr
+		}
 	}
 	d.amortize()
 	return err

@@ -17,6 +17,11 @@ func (d *immediateContext) Signal(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint
 		}
 	}
 	cb := ddi.SignalSynchronizationObjectCb{Context: d.ctx, ObjectHandleArray: []ddi.HSYNCOBJECT{obj}, FenceValue: value}
+	if d.cfg.MonitoredFences {
+		// WDDM 2.0: a software signal packet queued to the context
+		// ("Context Monitoring", GPU signal).
+		return d.cb.PfnSignalSynchronizationObjectFromGpuCb(d.rt, &cb)
+	}
 	return d.cb.PfnSignalSynchronizationObjectCb(d.rt, &cb)
 }
 
@@ -35,5 +40,8 @@ func (d *immediateContext) Wait(_ ddi.HDEVICE, obj ddi.HSYNCOBJECT, value uint64
 		}
 	}
 	cb := ddi.WaitForSynchronizationObjectCb{Context: d.ctx, ObjectHandleArray: []ddi.HSYNCOBJECT{obj}, FenceValue: value}
+	if d.cfg.MonitoredFences {
+		return d.cb.PfnWaitForSynchronizationObjectFromGpuCb(d.rt, &cb)
+	}
 	return d.cb.PfnWaitForSynchronizationObjectCb(d.rt, &cb)
 }

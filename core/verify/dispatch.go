@@ -54,6 +54,7 @@ var byName = map[string]uint32{
 	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,
+	"PresentDXGI":             ckFlow | ckClose,
 
 	"ResourceMap":                     ckMapHazard,
 	"DynamicIABufferMapDiscard":       ckMapHazard,

@@ -20,6 +20,8 @@ import (
 var hctxCallbacks = map[string]bool{
 	"pfnPresentCb": true, "pfnRenderCb": true, "pfnEscapeCb": true, "pfnDestroyContextCb": true,
 	"pfnWaitForSynchronizationObjectCb": true, "pfnSignalSynchronizationObjectCb": true,
+	// (their WDDM 2.0 forms for monitored fences name it too)
+	"pfnWaitForSynchronizationObjectFromGpuCb": true, "pfnSignalSynchronizationObjectFromGpuCb": true,
 }
 
 type ftState struct {

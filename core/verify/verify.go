@@ -87,6 +87,7 @@ type Verifier struct {
 	dmaPatched        map[uint64]bool
 	interrupts        map[uint64]int  // open DxgkDdiInterruptRoutine calls -> callbacks seen (bits)
 	dpcs              map[uint64]bool // open DxgkDdiDpcRoutine calls -> DxgkCbNotifyDpc seen
+	presents          map[uint64]bool // open PresentDXGI calls -> pfnPresentCb seen
 	// WDDM-ISOLATE state
 	foreign map[uint64]string // open render calls naming foreign allocations -> what
 	// MAP-HAZARD state
@@ -111,7 +112,7 @@ type Verifier struct {
 // New returns a verifier reading rec from its first event.
 func New(rec *trace.Recorder) *Verifier {
 	return &Verifier{rec: rec, resourceCalls: map[uint64]bool{}, allocateCalls: map[uint64]bool{},
-		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, dpcs: map[uint64]bool{}, foreign: map[uint64]string{},
+		dmaBuilt: map[uint64]bool{}, dmaPatched: map[uint64]bool{}, interrupts: map[uint64]int{}, dpcs: map[uint64]bool{}, presents: map[uint64]bool{}, foreign: map[uint64]string{},
 		renders: map[uint64]trace.Args{}, pending: map[string]map[uint64]bool{}, usage: map[string]string{}, destroyed: map[string]string{}, released: map[string]bool{}, objOf: map[string]string{}}
 }
 
@@ -336,6 +337,20 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		if _, open := v.dpcs[e.Parent]; open {
 			v.dpcs[e.Parent] = true
 		}
+	// Steps 9-10 for a present, as "DXGI_DDI_BASE_FUNCTIONS" words them
+	// for PresentDXGI: "The driver must submit all partially built render
+	// data (command buffers) using the pfnRenderCb function. Thereafter"
+	// pfnPresentCb. Render data submitted after the present misses the frame.
+	case call && e.Name == "PresentDXGI" && e.Layer == trace.UMD:
+		v.presents[e.Seq] = false
+	case call && e.Name == "pfnPresentCb":
+		if _, open := v.presents[e.Parent]; open {
+			v.presents[e.Parent] = true
+		}
+	case call && e.Name == "pfnRenderCb":
+		if v.presents[e.Parent] {
+			out = append(out, v.violation(rules.WDDMPresent, e, "pfnRenderCb after pfnPresentCb in PresentDXGI: the frame's render data reaches the GPU after its present (DXGI_DDI_BASE_FUNCTIONS: submit it with pfnRenderCb, thereafter pfnPresentCbDXGI)"))
+		}
 	}
 	return out
 }
@@ -410,6 +425,12 @@ func (v *Verifier) closeCall(e *trace.Event) []Violation {
 					out = append(out, v.violation(rules.WDDMFlow, e, "DxgkDdiInterruptRoutine returned without calling both DxgkCbNotifyInterrupt and DxgkCbQueueDpc (WDDM operation flow, steps 15-16)"))
 				}
 				delete(v.interrupts, seq)
+			}
+		}
+	case "PresentDXGI":
+		for seq := range v.presents {
+			if v.threadOf(seq) == e.Thread {
+				delete(v.presents, seq)
 			}
 		}
 	case "DxgkDdiDpcRoutine":
