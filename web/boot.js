@@ -49,7 +49,16 @@ export async function boot(onExit) {
   const go = new Go();
   const { instance } = await instantiate(go);
   go.run(instance).then(() => {
-    go._resume = () => {}; // the module's callbacks (Ebiten's frames) answer nothing
+    // The module's callbacks (Ebiten's frames) answer nothing. Its pending
+    // timers are dropped too: wasm_exec.js's timer callback resumes the
+    // module until it takes the timer off its list, which a module that has
+    // exited never does (the page looped on "missed timeout event").
+    const dropTimers = () => {
+      for (const t of go._scheduledTimeouts?.values?.() ?? []) clearTimeout(t);
+      go._scheduledTimeouts?.clear?.();
+    };
+    dropTimers();
+    go._resume = dropTimers;
     const err = new Error("the WebAssembly program exited (out of memory, or a failure of the Go runtime; see the console)");
     if (window.d3dsim) quiet(window.d3dsim, err);
     if (!onExit) throw err;

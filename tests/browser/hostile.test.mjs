@@ -109,18 +109,23 @@ const loop = `float4 main(float4 p : SV_Position, float4 c : COLOR) : SV_Target 
 // Probes that end inside a draw: the link plays on its own; while the draw
 // runs the page answers (busy summaries), Pause is taken, and the run ends
 // at its budget with a notice naming it, the draw and the shaders.
-// An 8192x8192 swap chain in the bitblt model holds its back buffer and the
-// redirection surface the Present copies it to, 256 MiB each: past the
-// default sysmem of 512 MiB by the rest of the run, so the probes raise it.
-const big = "option sysmem=768M\n";
+// The issue's links drew on 8192x8192. A bitblt swap chain holds its back
+// buffer and the redirection surface the Present copies it to, 256 MiB
+// each at that size: with the rest of the run past sysmem's most, 512 MiB,
+// so the run ends at the memory limit before the draw. 8000x8000 (244 MiB
+// each) keeps the probes' shape, with VRAM for both (else the Present
+// evicts the shaders' code, and the limit's message, written after the
+// Present, finds no shader at the addresses the draw ran).
+const N = 8000;
+const vram = "option gpu.vram=1GiB\n";
 const drawProbes = [
   // (the budgets lowered for the test's time; the defaults stop them the
   // same way, later)
-  ["DrawInstanced 6 699050 of a full-screen quad on 8192x8192 (the issue's 456-character link, its budget lowered)",
-    fullScreen(big + "option maxpixels=200000000\n", "", 8192, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"),
+  ["DrawInstanced 6 699050 of a full-screen quad on 8000x8000 (the issue's 456-character link, its budget lowered)",
+    fullScreen(vram + "option maxpixels=200000000\n", "", N, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"),
     /pixel budget of 200000000 pixels[\s\S]*DRAW_INSTANCED[\s\S]*vertex shader vs and pixel shader ps/],
-  ["a pixel shader looping 8,150 times on 8192x8192 (its budget lowered for the test)",
-    fullScreen(big + "option maxinstructions=300000000\n", loop, 8192, "hlsl:s", "imm.Draw 6 0"),
+  ["a pixel shader looping 8,150 times on 8000x8000 (its budget lowered for the test)",
+    fullScreen(vram + "option maxinstructions=300000000\n", loop, N, "hlsl:s", "imm.Draw 6 0"),
     /instruction budget of 300000000 shader instructions[\s\S]*the GPU stopped DRAW \(packet[\s\S]*pixel shader ps/],
 ];
 
