@@ -200,7 +200,7 @@ func everyCall(t *testing.T) []byte {
 	rt := StructV(stRTBlend, boolV(true), EnumV(sigBlend, 5), EnumV(sigBlend, 6), EnumV(sigBlendOp, 1), EnumV(sigBlend, 2), EnumV(sigBlend, 1), EnumV(sigBlendOp, 1), UintV(15))
 	c.call(0, fnCreateBlend, []Arg{this(dev), {1, ArrayV(StructV(stBlendDesc, boolV(false), boolV(false), ArrayV(rt, rt, rt, rt, rt, rt, rt, rt)))}}, out1(2, blend), ok0())
 	c.call(0, fnCreateDepth, []Arg{this(dev), {1, ArrayV(StructV(stDepthDesc, boolV(true), EnumV(sigDepthWrite, 1), EnumV(sigComparison, 4), boolV(false),
-		UintV(255), UintV(255), stencilOps(), stencilOps()))}}, out1(2, dss), ok0())
+		UintV(255), UintV(255), stencilOps(&scenario.CallRecord{}, "FrontFace"), stencilOps(&scenario.CallRecord{}, "BackFace")))}}, out1(2, dss), ok0())
 	c.call(0, fnCreateRaster, []Arg{this(dev), {1, ArrayV(StructV(stRasterDesc, EnumV(sigFill, 3), EnumV(sigCull, 1), boolV(true), IntV(0), FloatV(0), FloatV(0),
 		boolV(true), boolV(false), boolV(false), boolV(false)))}}, out1(2, rs), ok0())
 	c.call(0, fnRSSetStateSig, []Arg{this(imm), {1, PtrV(rs)}}, nil, nil)

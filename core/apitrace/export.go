@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 
 	"d3dsim/core/d3d11"
@@ -460,17 +461,23 @@ func expCreateInputLayout(e *Exporter, th uint64, r *scenario.CallRecord) {
 
 func expCreateBlend(e *Exporter, th uint64, r *scenario.CallRecord) {
 	d := d3d11.DefaultBlendDesc().RenderTarget[0]
-	rt := func(enable bool, src, dst, op, srcA, dstA, opA uint32, mask uint64) Value {
-		return StructV(stRTBlend, boolV(enable), EnumV(sigBlend, int64(src)), EnumV(sigBlend, int64(dst)), EnumV(sigBlendOp, int64(op)),
-			EnumV(sigBlend, int64(srcA)), EnumV(sigBlend, int64(dstA)), EnumV(sigBlendOp, int64(opA)), UintV(mask))
+	rts := make([]Value, 8)
+	for i := range rts {
+		sfx := ""
+		if i > 0 {
+			sfx = strconv.Itoa(i)
+		}
+		mask := uint64(15)
+		if a := r.Arg("RenderTargetWriteMask" + sfx); a != nil && a.Given {
+			mask = uint64(a.Num)
+		}
+		rts[i] = StructV(stRTBlend, boolV(boolArg(r, "BlendEnable"+sfx, false)),
+			EnumV(sigBlend, int64(bitsArg(r, "SrcBlend"+sfx, uint32(d.SrcBlend)))), EnumV(sigBlend, int64(bitsArg(r, "DestBlend"+sfx, uint32(d.DestBlend)))),
+			EnumV(sigBlendOp, int64(bitsArg(r, "BlendOp"+sfx, uint32(d.BlendOp)))), EnumV(sigBlend, int64(bitsArg(r, "SrcBlendAlpha"+sfx, uint32(d.SrcBlendAlpha)))),
+			EnumV(sigBlend, int64(bitsArg(r, "DestBlendAlpha"+sfx, uint32(d.DestBlendAlpha)))), EnumV(sigBlendOp, int64(bitsArg(r, "BlendOpAlpha"+sfx, uint32(d.BlendOpAlpha)))),
+			UintV(mask))
 	}
-	rts := []Value{rt(boolArg(r, "BlendEnable", false), bitsArg(r, "SrcBlend", uint32(d.SrcBlend)), bitsArg(r, "DestBlend", uint32(d.DestBlend)),
-		bitsArg(r, "BlendOp", uint32(d.BlendOp)), bitsArg(r, "SrcBlendAlpha", uint32(d.SrcBlendAlpha)),
-		bitsArg(r, "DestBlendAlpha", uint32(d.DestBlendAlpha)), bitsArg(r, "BlendOpAlpha", uint32(d.BlendOpAlpha)), uintArg(r, "RenderTargetWriteMask"))}
-	for len(rts) < 8 {
-		rts = append(rts, rt(false, uint32(d.SrcBlend), uint32(d.DestBlend), uint32(d.BlendOp), uint32(d.SrcBlendAlpha), uint32(d.DestBlendAlpha), uint32(d.BlendOpAlpha), 15))
-	}
-	desc := StructV(stBlendDesc, boolV(false), boolV(false), ArrayV(rts...))
+	desc := StructV(stBlendDesc, boolV(boolArg(r, "AlphaToCoverageEnable", false)), boolV(boolArg(r, "IndependentBlendEnable", false)), ArrayV(rts...))
 	e.write(th, fnCreateBlend, []Arg{e.this(r), {1, ArrayV(desc)}}, e.outObj(r, 2, 0), hr(r), 0)
 }
 
@@ -484,14 +491,27 @@ func expCreateRaster(e *Exporter, th uint64, r *scenario.CallRecord) {
 	e.write(th, fnCreateRaster, []Arg{e.this(r), {1, ArrayV(desc)}}, e.outObj(r, 2, 0), hr(r), 0)
 }
 
-func stencilOps() Value {
-	return StructV(stStencilOpDesc, EnumV(sigStencilOp, 1), EnumV(sigStencilOp, 1), EnumV(sigStencilOp, 1), EnumV(sigComparison, 8))
+// stencilOps is a face's D3D11_DEPTH_STENCILOP_DESC from the scenario's
+// FrontFace... or BackFace... fields.
+func stencilOps(r *scenario.CallRecord, face string) Value {
+	d := d3d11.DefaultDepthStencilDesc().FrontFace
+	return StructV(stStencilOpDesc, EnumV(sigStencilOp, int64(bitsArg(r, face+"StencilFailOp", uint32(d.StencilFailOp)))),
+		EnumV(sigStencilOp, int64(bitsArg(r, face+"StencilDepthFailOp", uint32(d.StencilDepthFailOp)))),
+		EnumV(sigStencilOp, int64(bitsArg(r, face+"StencilPassOp", uint32(d.StencilPassOp)))),
+		EnumV(sigComparison, int64(bitsArg(r, face+"StencilFunc", uint32(d.StencilFunc)))))
 }
 
 func expCreateDepth(e *Exporter, th uint64, r *scenario.CallRecord) {
 	d := d3d11.DefaultDepthStencilDesc()
+	mask := func(n string) Value {
+		if a := r.Arg(n); a != nil && a.Given {
+			return UintV(uint64(a.Num))
+		}
+		return UintV(0xff)
+	}
 	desc := StructV(stDepthDesc, boolV(boolArg(r, "DepthEnable", true)), EnumV(sigDepthWrite, int64(bitsArg(r, "DepthWriteMask", 1))),
-		EnumV(sigComparison, int64(bitsArg(r, "DepthFunc", uint32(d.DepthFunc)))), boolV(false), UintV(0xff), UintV(0xff), stencilOps(), stencilOps())
+		EnumV(sigComparison, int64(bitsArg(r, "DepthFunc", uint32(d.DepthFunc)))), boolV(boolArg(r, "StencilEnable", false)),
+		mask("StencilReadMask"), mask("StencilWriteMask"), stencilOps(r, "FrontFace"), stencilOps(r, "BackFace"))
 	e.write(th, fnCreateDepth, []Arg{e.this(r), {1, ArrayV(desc)}}, e.outObj(r, 2, 0), hr(r), 0)
 }
 
@@ -656,9 +676,25 @@ func expOMSetDepthStencilState(e *Exporter, th uint64, r *scenario.CallRecord) {
 }
 
 func expRSSetViewports(e *Exporter, th uint64, r *scenario.CallRecord) {
-	vp := StructV(stViewport, FloatV(floatArg(r, "X")), FloatV(floatArg(r, "Y")), FloatV(floatArg(r, "W")), FloatV(floatArg(r, "H")),
-		FloatV(floatArg(r, "MinDepth")), FloatV(floatArg(r, "MaxDepth")))
-	e.write(th, fnRSSetViewports, []Arg{e.this(r), {1, UintV(1)}, {2, ArrayV(vp)}}, nil, nil, 0)
+	var xywh []float32
+	for _, a := range r.Args {
+		switch a.Name {
+		case "X", "Y", "W", "H":
+			if a.Given {
+				xywh = append(xywh, float32(a.Num))
+			}
+		}
+	}
+	var vps []Value
+	for i := 0; i+4 <= len(xywh); i += 4 {
+		vps = append(vps, StructV(stViewport, FloatV(xywh[i]), FloatV(xywh[i+1]), FloatV(xywh[i+2]), FloatV(xywh[i+3]),
+			FloatV(floatArg(r, "MinDepth")), FloatV(floatArg(r, "MaxDepth"))))
+	}
+	arr := Null
+	if len(vps) > 0 {
+		arr = ArrayV(vps...)
+	}
+	e.write(th, fnRSSetViewports, []Arg{e.this(r), {1, UintV(uint64(len(vps)))}, {2, arr}}, nil, nil, 0)
 }
 
 func expClearRTV(e *Exporter, th uint64, r *scenario.CallRecord) {

@@ -1116,37 +1116,55 @@ func (m *importer) state(c *Call, d *object, typ, prefix, method, out string, va
 
 func impCreateBlend(m *importer, c *Call, d *object) error {
 	desc := c.Arg("pBlendStateDesc")
-	if b, err := m.boolOf(m.member(desc, "AlphaToCoverageEnable"), "AlphaToCoverageEnable"); err != nil || b {
-		return skip("AlphaToCoverageEnable: the simulator does not multisample")
+	vals := map[string]string{}
+	for _, f := range []string{"AlphaToCoverageEnable", "IndependentBlendEnable"} {
+		if _, err := m.boolField(desc, f, false, vals); err != nil {
+			return err
+		}
 	}
 	rts := m.member(desc, "RenderTarget")
 	if rts == nil || rts.Kind != KArray || len(rts.Elems) == 0 {
 		return skip("RenderTarget is %s", describe(rts))
 	}
-	rt := &rts.Elems[0]
-	def := d3d11.DefaultBlendDesc().RenderTarget[0]
-	vals := map[string]string{}
-	if _, err := m.boolField(rt, "BlendEnable", false, vals); err != nil {
-		return err
+	// Render target 0's fields, and the other seven's when
+	// IndependentBlendEnable makes them count (else D3D11 uses the first).
+	n := 1
+	if vals["IndependentBlendEnable"] == "TRUE" {
+		n = min(8, len(rts.Elems))
 	}
-	for _, f := range []struct {
-		name string
-		sig  *EnumSig
-		kind string
-		def  int64
-	}{{"SrcBlend", sigBlend, "Blend", int64(def.SrcBlend)}, {"DestBlend", sigBlend, "Blend", int64(def.DestBlend)},
-		{"BlendOp", sigBlendOp, "BlendOp", int64(def.BlendOp)}, {"SrcBlendAlpha", sigBlend, "Blend", int64(def.SrcBlendAlpha)},
-		{"DestBlendAlpha", sigBlend, "Blend", int64(def.DestBlendAlpha)}, {"BlendOpAlpha", sigBlendOp, "BlendOp", int64(def.BlendOpAlpha)}} {
-		if err := m.enumField(rt, f.name, f.sig, f.kind, f.def, vals); err != nil {
+	def := d3d11.DefaultBlendDesc().RenderTarget[0]
+	for i := range n {
+		rt := &rts.Elems[i]
+		sfx := ""
+		if i > 0 {
+			sfx = strconv.Itoa(i)
+		}
+		one := map[string]string{}
+		if _, err := m.boolField(rt, "BlendEnable", false, one); err != nil {
 			return err
 		}
-	}
-	mask, err := m.uintMember(rt, "RenderTargetWriteMask")
-	if err != nil {
-		return err
-	}
-	if mask != 15 {
-		vals["RenderTargetWriteMask"] = fmtU(mask)
+		for _, f := range []struct {
+			name string
+			sig  *EnumSig
+			kind string
+			def  int64
+		}{{"SrcBlend", sigBlend, "Blend", int64(def.SrcBlend)}, {"DestBlend", sigBlend, "Blend", int64(def.DestBlend)},
+			{"BlendOp", sigBlendOp, "BlendOp", int64(def.BlendOp)}, {"SrcBlendAlpha", sigBlend, "Blend", int64(def.SrcBlendAlpha)},
+			{"DestBlendAlpha", sigBlend, "Blend", int64(def.DestBlendAlpha)}, {"BlendOpAlpha", sigBlendOp, "BlendOp", int64(def.BlendOpAlpha)}} {
+			if err := m.enumField(rt, f.name, f.sig, f.kind, f.def, one); err != nil {
+				return err
+			}
+		}
+		mask, err := m.uintMember(rt, "RenderTargetWriteMask")
+		if err != nil {
+			return err
+		}
+		if mask != 15 {
+			one["RenderTargetWriteMask"] = fmtU(mask)
+		}
+		for k, v := range one {
+			vals[k+sfx] = v
+		}
 	}
 	return m.state(c, d, "blend", "blend", "CreateBlendState", "ppBlendState", vals)
 }
@@ -1196,8 +1214,36 @@ func impCreateDepth(m *importer, c *Call, d *object) error {
 	if err := m.enumField(desc, "DepthFunc", sigComparison, "Comparison", int64(def.DepthFunc), vals); err != nil {
 		return err
 	}
-	if b, _ := m.boolOf(m.member(desc, "StencilEnable"), "StencilEnable"); b {
-		return skip("StencilEnable: the simulated depth-stencil state has no stencil test")
+	if _, err := m.boolField(desc, "StencilEnable", false, vals); err != nil {
+		return err
+	}
+	for _, f := range []string{"StencilReadMask", "StencilWriteMask"} {
+		if n, ok := valInt(m.member(desc, f)); ok && n != 0xff {
+			vals[f] = fmtU(uint64(n))
+		}
+	}
+	for _, face := range []string{"FrontFace", "BackFace"} {
+		ops := m.member(desc, face)
+		if ops == nil {
+			continue
+		}
+		for _, f := range []struct {
+			name string
+			sig  *EnumSig
+			kind string
+			def  int64
+		}{{"StencilFailOp", sigStencilOp, "StencilOp", int64(def.FrontFace.StencilFailOp)},
+			{"StencilDepthFailOp", sigStencilOp, "StencilOp", int64(def.FrontFace.StencilDepthFailOp)},
+			{"StencilPassOp", sigStencilOp, "StencilOp", int64(def.FrontFace.StencilPassOp)},
+			{"StencilFunc", sigComparison, "Comparison", int64(def.FrontFace.StencilFunc)}} {
+			one := map[string]string{}
+			if err := m.enumField(ops, f.name, f.sig, f.kind, f.def, one); err != nil {
+				return err
+			}
+			if v, ok := one[f.name]; ok {
+				vals[face+f.name] = v
+			}
+		}
 	}
 	return m.state(c, d, "depthstencil", "dss", "CreateDepthStencilState", "ppDepthStencilState", vals)
 }
@@ -1525,22 +1571,30 @@ func impRSSetViewports(m *importer, c *Call, ctx *object) error {
 	if n == 0 || len(vps) == 0 {
 		return skip("no viewport: the scenario sets one")
 	}
-	if n > 1 {
-		m.notice("%d viewports: the simulated rasterizer uses the first", n)
+	if n > 16 || uint64(len(vps)) < n {
+		return skip("NumViewports %d with %d viewports: D3D11 has 16", n, len(vps))
 	}
-	vp := &vps[0]
-	var f [6]float64
-	for i, name := range []string{"TopLeftX", "TopLeftY", "Width", "Height", "MinDepth", "MaxDepth"} {
-		if f[i], err = m.floatOf(m.member(vp, name), name); err != nil {
-			return err
+	text := m.ref(ctx) + ".RSSetViewports"
+	var depth [2]float64
+	for i := range n {
+		var f [6]float64
+		for k, name := range []string{"TopLeftX", "TopLeftY", "Width", "Height", "MinDepth", "MaxDepth"} {
+			if f[k], err = m.floatOf(m.member(&vps[i], name), name); err != nil {
+				return err
+			}
 		}
+		if i == 0 {
+			depth = [2]float64{f[4], f[5]}
+		} else if depth != [2]float64{f[4], f[5]} {
+			m.notice("viewport %d's MinDepth and MaxDepth differ from the first's: the scenario gives every viewport the first's", i)
+		}
+		text += fmt.Sprintf(" %s %s %s %s", floatText(f[0]), floatText(f[1]), floatText(f[2]), floatText(f[3]))
 	}
-	text := fmt.Sprintf("%s.RSSetViewports %s %s %s %s", m.ref(ctx), floatText(f[0]), floatText(f[1]), floatText(f[2]), floatText(f[3]))
-	if f[4] != 0 {
-		text += " MinDepth=" + floatText(f[4])
+	if depth[0] != 0 {
+		text += " MinDepth=" + floatText(depth[0])
 	}
-	if f[5] != 1 {
-		text += " MaxDepth=" + floatText(f[5])
+	if depth[1] != 1 {
+		text += " MaxDepth=" + floatText(depth[1])
 	}
 	m.emit(c, text, "")
 	return nil

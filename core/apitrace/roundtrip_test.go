@@ -277,3 +277,31 @@ func TestDumpRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// TestBreadthSurvivesTheRoundTrip: the fields a round trip would lose
+// without changing a pixel of testdata/breadth.d3ds (states it binds but
+// that draw nothing differently, getters) come back from the capture.
+func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
+	src, err := os.ReadFile("testdata/breadth.d3ds")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var capture bytes.Buffer
+	runText(t, "breadth", src, &capture)
+	text, _ := importTrace(t, "breadth", capture.Bytes())
+	for _, want := range []string{
+		"CreateTexture1D Width=4 ArraySize=2 Format=R8G8B8A8_UNORM", "CreateTexture3D Width=2 Height=2 Depth=2 Format=R8G8B8A8_UNORM MipLevels=2",
+		"CreateShaderResourceView tex2 ViewDimension=TEXTURE3D MostDetailedMip=1",
+		"ScissorEnable=TRUE", "DepthBias=2", "SlopeScaledDepthBias=0.5",
+		"StencilEnable=TRUE", "StencilReadMask=15", "FrontFaceStencilPassOp=REPLACE", "BackFaceStencilFunc=NEVER",
+		"IndependentBlendEnable=TRUE", "BlendEnable1=TRUE", "DestBlend1=ONE", "RenderTargetWriteMask2=3",
+		"BlendFactor=f32[0.5 0.5 0.5 1] SampleMask=255", "OMSetDepthStencilState dss 7",
+		"RSSetScissorRects 0 0 64 32", "RSSetViewports 0 0 64 64 0 0 32 32", "VSSetShaderResources 0 srv srv2", "VSSetSamplers 0 smp",
+		"DrawIndexedInstancedIndirect buf3", "IAGetVertexBuffers 0 2", "VSGetShaderResources 0 2", "RSGetScissorRects",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))
+			break
+		}
+	}
+}
