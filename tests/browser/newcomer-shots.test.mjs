@@ -184,8 +184,13 @@ const STEPS = {
     const steps = (await page.locator("#flow .step").allTextContents()).map(Number);
     const want = Array.from({ length: Number(b) - Number(a) + 1 }, (_, k) => Number(a) + k);
     const seen = steps.filter((s) => want.includes(s));
-    // Each DMA buffer's steps in order, one buffer after the other.
-    assert.deepEqual(seen, Array.from({ length: num(count) }, () => want).flat(), `flow steps ${steps}: steps ${a} to ${b} for each of ${count} DMA buffers`);
+    // Each DMA buffer's steps in order, one buffer after the other (a
+    // subsequence: a paging buffer built for each allocation made resident
+    // adds steps of its own between them).
+    const runs = Array.from({ length: num(count) }, () => want).flat();
+    let k = 0;
+    for (const x of seen) if (k < runs.length && x === runs[k]) k++;
+    assert.equal(k, runs.length, `flow steps ${steps}: steps ${a} to ${b} in order for each of ${count} DMA buffers`);
     await picture(page, sec);
   },
 
