@@ -125,7 +125,10 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 func (ex *executor) tileablePixelProgram() bool {
 	d := &ex.draw
 	p := &d.pipe
-	if d.workers <= 1 || d.prog.ps.mayFault {
+	// Not the worker count: a draw is batched however many goroutines
+	// rasterize (tiles.go emit), or where it stops at a budget would depend
+	// on the machine's CPUs (and differ in WebAssembly).
+	if d.prog.ps.mayFault {
 		return false
 	}
 	for st := range ex.st.tex {
