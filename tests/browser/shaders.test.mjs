@@ -25,6 +25,12 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   const page = await h.openPage(h.baseURL + "#demo=hlsl-textured");
   assert.match(await page.evaluate(() => window.d3dsim.source()), /hlsl imgui \{/);
 
+  // A #demo= link plays at once, as the default page does: Restart goes
+  // back to the start, paused.
+  await page.waitForSelector("#restart:not([disabled])");
+  await page.click("#restart");
+  await page.waitForFunction(() => { const s = window.d3dsim.summary(); return s.steps === 0 && !s.playing; });
+  await page.evaluate(() => window.d3dsimUI.poll());
   // The 4 key shows the fourth tab, Shaders (outside the editor). Before
   // the run, no shader; the view follows the run as the panel polls.
   await page.locator(".tabs").click();
@@ -63,7 +69,7 @@ test("the Shaders view shows HLSL, DXBC and ISA side by side and links the draws
   // By DXBC instruction: each one above the ISA it became; and back.
   const toggle = page.locator('#sh-detail .shader-col[data-col="isa"] .shader-toggle');
   await toggle.click();
-  assert.match(await code(page, "isa"), /\/\/ sample r1\.xyzw, v2\.xyxx, t0\.xyzw, s0\s+\d+\s+sample r1, v2\.xyxx, t0, s0/);
+  assert.match(await code(page, "isa"), /\/\/ sample r0\.xyzw, v2\.xyxx, t0\.xyzw, s0\s+\d+\s+sample r0, v2\.xyxx, t0, s0/);
   await toggle.click();
   assert.equal(await code(page, "isa"), isa);
   // Side by side on a wide page.
