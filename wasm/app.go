@@ -27,6 +27,7 @@ type app struct {
 	loads    uint64 // scenarios loaded so far: the panel resets its trace when it changes
 	sum      scenario.Summary
 	sumGen   uint64 // gen the cached summary was taken at (0: none)
+	sumLoads uint64 // loads when it was taken: a summary of an earlier scenario is not this one's
 	playing  bool   // Update (or the fallback pump) advances the run
 	cancel   uint64 // bumped by load and pause: pending run() loops stop
 	crash    string // a panic caught while running, reported as a failure
@@ -277,7 +278,7 @@ func (a *app) summaryLocked() (s scenario.Summary) {
 		if s.Messages == nil {
 			s.Messages = []string{}
 		}
-		a.sum, a.sumGen = s, a.gen
+		a.sum, a.sumGen, a.sumLoads = s, a.gen, a.loads
 	}()
 	return a.run.Summary()
 }

@@ -6,6 +6,7 @@ import (
 	"syscall/js"
 
 	"d3dsim/core/link"
+	"d3dsim/core/scenario"
 )
 
 // Answers while a slice is suspended inside a long draw (yield.go): the
@@ -132,7 +133,13 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 // busySummary is the last summary the page was given, marked busy.
 func (b *bridge) busySummary() map[string]any {
 	a := b.a
-	s := b.summaryFields(a.sum, a.playing, a.loads)
+	sum := a.sum
+	if a.sumLoads != a.loads {
+		// The last summary was the scenario loaded before this one: this
+		// one has not answered yet (and is not done).
+		sum = scenario.Summary{Failures: []string{}, Messages: []string{}}
+	}
+	s := b.summaryFields(sum, a.playing, a.loads)
 	s["busy"] = busyNote
 	return s
 }

@@ -298,13 +298,13 @@ test("two embed iframes on another origin's page both run, fit their frame and o
   await Promise.all([ready(a), ready(b)]);
 
   // a: hello-triangle by name, the timeline.
-  await a.waitForFunction(() => window.d3dsimEmbed && window.d3dsim.summary().done && window.d3dsimEmbed.store.n > 100, null, { timeout: 60000 });
+  await a.waitForFunction(() => window.d3dsimEmbed && window.d3dsim.summary().done && !window.d3dsim.summary().busy && window.d3dsimEmbed.store.n > 100, null, { timeout: 60000 });
   const sa = await a.evaluate(() => window.d3dsim.summary());
   assert.equal(sa.hash, helloHash, "the embedded hello-triangle gives the full page's frame");
   assert.deepEqual(sa.failures, []);
   assert.equal(await a.evaluate(() => window.d3dsimEmbed.view), "timeline");
   // b: alpha-blend from the link, the command lists.
-  await b.waitForFunction(() => window.d3dsimEmbed && window.d3dsim.summary().done && document.querySelectorAll(".ctx").length > 0, null, { timeout: 60000 });
+  await b.waitForFunction(() => window.d3dsimEmbed && window.d3dsim.summary().done && !window.d3dsim.summary().busy && document.querySelectorAll(".ctx").length > 0, null, { timeout: 60000 });
   await checkPixels(b, readFileSync(path.join(dist, "scenarios/alpha-blend.d3ds"), "utf8"));
   assert.equal(await b.evaluate(() => window.d3dsimEmbed.view), "cmdlists");
 
