@@ -247,56 +247,7 @@ func assignedNames(b *blockStmt, funcs map[string][]*funcDecl) map[string]bool {
 			ex(e.i)
 		}
 	}
-	var st func(s Stmt)
-	st = func(s Stmt) {
-		switch s := s.(type) {
-		case *blockStmt:
-			for _, x := range s.list {
-				st(x)
-			}
-		case *declStmt:
-			for _, d := range s.vars {
-				if d.init != nil {
-					ex(d.init)
-				}
-			}
-		case *exprStmt:
-			ex(s.x)
-		case *ifStmt:
-			ex(s.cond)
-			st(s.then)
-			if s.els_ != nil {
-				st(s.els_)
-			}
-		case *forStmt:
-			if s.init != nil {
-				st(s.init)
-			}
-			if s.cond != nil {
-				ex(s.cond)
-			}
-			if s.post != nil {
-				ex(s.post)
-			}
-			st(s.body)
-		case *whileStmt:
-			ex(s.cond)
-			st(s.body)
-		case *switchStmt:
-			ex(s.sel)
-			for _, gr := range s.groups {
-				for _, x := range gr.body {
-					st(x)
-				}
-			}
-		case *typeStmt:
-		case *returnStmt:
-			if s.x != nil {
-				ex(s.x)
-			}
-		}
-	}
-	st(b)
+	walkStmtExprs(b, ex)
 	return m
 }
 

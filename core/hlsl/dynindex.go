@@ -33,7 +33,6 @@ func dynIndexed(f *file) map[string]bool {
 		return ""
 	}
 	var ex func(e Expr)
-	var st func(s Stmt)
 	ex = func(e Expr) {
 		switch e := e.(type) {
 		case *indexExpr:
@@ -77,56 +76,9 @@ func dynIndexed(f *file) map[string]bool {
 			}
 		}
 	}
-	st = func(s Stmt) {
-		switch s := s.(type) {
-		case *blockStmt:
-			for _, x := range s.list {
-				st(x)
-			}
-		case *declStmt:
-			for _, d := range s.vars {
-				if d.init != nil {
-					ex(d.init)
-				}
-			}
-		case *exprStmt:
-			ex(s.x)
-		case *ifStmt:
-			ex(s.cond)
-			st(s.then)
-			if s.els_ != nil {
-				st(s.els_)
-			}
-		case *forStmt:
-			if s.init != nil {
-				st(s.init)
-			}
-			if s.cond != nil {
-				ex(s.cond)
-			}
-			if s.post != nil {
-				ex(s.post)
-			}
-			st(s.body)
-		case *whileStmt:
-			ex(s.cond)
-			st(s.body)
-		case *switchStmt:
-			ex(s.sel)
-			for _, gr := range s.groups {
-				for _, x := range gr.body {
-					st(x)
-				}
-			}
-		case *returnStmt:
-			if s.x != nil {
-				ex(s.x)
-			}
-		}
-	}
 	for _, fn := range f.funcs {
 		if fn.body != nil {
-			st(fn.body)
+			walkStmtExprs(fn.body, ex)
 		}
 	}
 	for _, v := range f.globals {

@@ -239,6 +239,58 @@ func (g *gen) cond(e Expr) *Operand {
 	return &o
 }
 
+// walkStmtExprs calls ex with each expression s and the statements inside
+// it hold directly (declarations' initialisers, conditions, a for's post,
+// a switch's selector, returned values), in source order; ex walks into
+// the expressions itself.
+func walkStmtExprs(s Stmt, ex func(Expr)) {
+	switch s := s.(type) {
+	case *blockStmt:
+		for _, x := range s.list {
+			walkStmtExprs(x, ex)
+		}
+	case *declStmt:
+		for _, d := range s.vars {
+			if d.init != nil {
+				ex(d.init)
+			}
+		}
+	case *exprStmt:
+		ex(s.x)
+	case *ifStmt:
+		ex(s.cond)
+		walkStmtExprs(s.then, ex)
+		if s.els_ != nil {
+			walkStmtExprs(s.els_, ex)
+		}
+	case *forStmt:
+		if s.init != nil {
+			walkStmtExprs(s.init, ex)
+		}
+		if s.cond != nil {
+			ex(s.cond)
+		}
+		if s.post != nil {
+			ex(s.post)
+		}
+		walkStmtExprs(s.body, ex)
+	case *whileStmt:
+		ex(s.cond)
+		walkStmtExprs(s.body, ex)
+	case *switchStmt:
+		ex(s.sel)
+		for _, gr := range s.groups {
+			for _, x := range gr.body {
+				walkStmtExprs(x, ex)
+			}
+		}
+	case *returnStmt:
+		if s.x != nil {
+			ex(s.x)
+		}
+	}
+}
+
 func hasJump(s Stmt, kind string) bool {
 	found := false
 	var walk func(s Stmt, inLoop bool)
