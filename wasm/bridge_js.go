@@ -81,6 +81,15 @@ type bridge struct {
 	// (busyAnswer): the summary, the inspector's model, the frame size.
 	last map[string]any
 
+	// pending are the sources of loads (and restarts) asked for while a
+	// slice was suspended, in order: they are done once it has returned,
+	// and until then summary() and source() answer for the last of them,
+	// as they would have had the load been done at once.
+	pending []string
+	// playAfter is a Play asked for after such a load: the load would
+	// otherwise undo it (a load pauses).
+	playAfter bool
+
 	mu    sync.Mutex
 	port  js.Value // a MessageChannel's port2: posting to it queues a task
 	queue []func() // what the tasks run, in order

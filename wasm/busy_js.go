@@ -44,11 +44,14 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	case "summary", "step", "stepFrame", "stepToLine":
 		return b.busySummary(), true
 	case "play":
-		if !a.sum.Done {
+		if len(b.pending) > 0 {
+			b.playAfter = true
+		} else if !a.sum.Done {
 			a.playing = true
 		}
 		return nil, true
 	case "pause":
+		b.playAfter = false
 		a.playing = false
 		a.cancel++
 		return nil, true
@@ -69,9 +72,13 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 			return map[string]any{"ok": false, "error": err.Error()}, true
 		}
 		a.y.abort.Store(true) // the suspended run stops at its draw's next piece
+		b.pending = append(b.pending, src)
+		b.playAfter = false
 		b.whenFree(func() any {
-			if err := a.load([]byte(src)); err != nil {
-				return nil
+			b.pending = b.pending[1:]
+			if a.load([]byte(src)) == nil && len(b.pending) == 0 && b.playAfter {
+				b.playAfter = false
+				a.play()
 			}
 			return nil
 		})
@@ -122,6 +129,9 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	case "inspectImage", "inspectTexel":
 		return nil, true
 	case "source":
+		if n := len(b.pending); n > 0 {
+			return b.pending[n-1], true
+		}
 		return string(a.src), true
 	case "link":
 		loc := js.Global().Get("location")
@@ -133,13 +143,17 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 // busySummary is the last summary the page was given, marked busy.
 func (b *bridge) busySummary() map[string]any {
 	a := b.a
-	sum := a.sum
-	if a.sumLoads != a.loads {
-		// The last summary was the scenario loaded before this one: this
-		// one has not answered yet (and is not done).
+	sum, playing, loads := a.sum, a.playing, a.loads
+	if a.sumLoads != a.loads || len(b.pending) > 0 {
+		// The last summary was the scenario loaded before this one (or a
+		// load waits for the slice): this one has not answered yet, and is
+		// not done.
 		sum = scenario.Summary{Failures: []string{}, Messages: []string{}}
 	}
-	s := b.summaryFields(sum, a.playing, a.loads)
+	if n := len(b.pending); n > 0 {
+		playing, loads = b.playAfter, a.loads+uint64(n)
+	}
+	s := b.summaryFields(sum, playing, loads)
 	s["busy"] = busyNote
 	return s
 }

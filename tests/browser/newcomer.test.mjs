@@ -189,11 +189,18 @@ test("index.html honours #demo= and #t= like the embed, and names unknown ones",
 
 test("the shortcuts the buttons name work, and ? lists them all", { timeout: 120000 }, async () => {
   const page = await h.openPage(baseURL);
-  const fresh = () => page.evaluate(() => {
-    window.d3dsim.load(window.d3dsim.scenario("spinning-cube"));
-    window.d3dsimUI.poll();
-    return window.d3dsim.summary().steps;
-  });
+  // The default scenario plays on a fresh page: a load asked for during one
+  // of its long draws is done once the draw pauses (summary() answers for
+  // the new scenario at once); a step is taken only after that.
+  const fresh = async () => {
+    const steps = await page.evaluate(() => {
+      window.d3dsim.load(window.d3dsim.scenario("spinning-cube"));
+      window.d3dsimUI.poll();
+      return window.d3dsim.summary().steps;
+    });
+    await page.waitForFunction(() => !window.d3dsim.summary().busy);
+    return steps;
+  };
   // F10: one API call.
   assert.equal(await fresh(), 0);
   await page.click(".tabs [data-view=trace]"); // focus off the editor
