@@ -72,6 +72,24 @@ type (
 		pos
 		x, i Expr
 	}
+	// stateExpr is `sampler_state { ... }`: a sampler's initial value in
+	// the effects framework.
+	stateExpr struct {
+		pos
+		sb *stateBlock
+	}
+	// compileExpr is `compile ps_4_0 f(args)`: an effect's shader.
+	compileExpr struct {
+		pos
+		profile string
+		call    Expr
+	}
+	// stringLit is a string: only an effect's states and
+	// ConstructGSWithSO take one.
+	stringLit struct {
+		pos
+		s string
+	}
 	initList struct {
 		pos
 		elems []Expr
@@ -187,6 +205,22 @@ type varDecl struct {
 	inout     string // in, out, inout
 	interp    string // nointerpolation, noperspective, linear, centroid
 	groupshrd bool
+	states    *stateBlock // an effects state block, checked and ignored
+}
+
+// stateBlock is an effects-framework state block after a declaration.
+type stateBlock struct {
+	pos
+	list   bool           // a list of blocks, one per component
+	blocks [][]stateEntry // the blocks
+}
+
+// stateEntry is `name[index] = value;` in a state block.
+type stateEntry struct {
+	pos
+	name   string
+	index  int    // -1: none
+	values []Expr // the value's expressions (a braced list's, flattened)
 }
 
 type structDecl struct {
@@ -220,4 +254,7 @@ type file struct {
 	globals  []*varDecl
 	funcs    []*funcDecl
 	order    []any // declarations in source order
+	// techniques: the passes' state blocks of the effect's techniques,
+	// checked and otherwise ignored.
+	techniques []*stateBlock
 }

@@ -252,6 +252,9 @@ func (g *gen) declareGlobals(f *file) {
 			g.globalVar(d)
 		}
 	}
+	for _, sb := range f.techniques {
+		g.stateVars = append(g.stateVars, &varDecl{pos: sb.pos, states: sb})
+	}
 	// Lay out each buffer now that all its variables are known. A buffer
 	// past D3D11's 4096 registers is an error at its line (the runtime's
 	// validator would refuse the bytecode), found before anything is
@@ -389,11 +392,15 @@ func parsePackoffset(s string) (int, bool) {
 }
 
 func (g *gen) globalVar(d *varDecl) {
+	if d.states != nil {
+		g.stateVars = append(g.stateVars, d) // checked where the entry point starts
+	}
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		return
 	}
 	if et, n := objectElem(t); et != nil {
+		g.checkObjectInit(d, t, et, n)
 		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')
 		if et.Kind == KSampler {
@@ -417,15 +424,28 @@ func (g *gen) globalVar(d *varDecl) {
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		return
 	}
+	if effectObject(t) {
+		// An effect's object: its initial value (compile ps_4_0 f(),
+		// CompileShader(...)) is the effects framework's, never a shader's.
+		g.checkEffectInit(d, t)
+		g.declare(d.pos, d.name, &value{t: t, ro: true})
+		return
+	}
+	if x, ok := d.init.(*identExpr); ok && x.name == "NULL" {
+		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'NULL' to '%s'", t)
+		return
+	}
 	if d.static {
 		// Statics are initialised at the top of the shader (see lowerEntry).
 		g.statics = append(g.statics, d)
 		return
 	}
-	if d.init != nil {
-		// A uniform's initialiser is only a default for the effects
-		// framework; D3D11 ignores it, and so does this compiler.
+	if x, ok := d.init.(*stateExpr); ok {
+		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'sampler' to '%s'", t)
+		return
 	}
+	// A uniform's initialiser is otherwise only a default for the effects
+	// framework; D3D11 ignores it, and so does this compiler.
 	if g.globals == nil {
 		g.globals = &cbInfo{name: "$Globals", line: d.line}
 		g.cbufs = append([]*cbInfo{g.globals}, g.cbufs...)

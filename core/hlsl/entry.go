@@ -30,6 +30,9 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		}
 	}
 	g.scopes = saved
+	for _, d := range g.stateVars {
+		g.checkStates(d)
+	}
 	inReg, outReg := 0, 0
 	var copies [][2]*value // written inputs and their temps
 	// Outputs: the return value's elements, then out parameters.

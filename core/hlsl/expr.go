@@ -24,14 +24,42 @@ func (g *gen) expr(e Expr) *value {
 		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
+	case *compileExpr:
+		if g.stateMode > 0 {
+			g.checkCompile(e.pos, e.profile, e.call)
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
+		g.errorf(e.pos, eTypeMismatch, "'compile' makes an effect's shader object, used only in its states")
+		return poison
+	case *stringLit:
+		g.errorf(e.pos, eSyntax, "syntax error: unexpected string \"%s\"", clean(e.s))
+		return poison
+	case *stateExpr:
+		if g.stateMode > 0 {
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
+		g.errorf(e.pos, eTypeMismatch, "sampler_state is only the initial value of a global sampler")
+		return poison
 	case *identExpr:
 		v := g.lookup(e.name)
+		if v == nil && g.stateMode > 0 {
+			// fxc takes a name it does not know in a state block for a
+			// const int (a state's value such as LINEAR).
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
 		if v == nil {
 			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
 			return poison
 		}
 		if v.tdef != nil {
 			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
+			return poison
+		}
+		if effectObject(v.t) {
+			if g.stateMode > 0 {
+				return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+			}
+			g.errorf(e.pos, eTypeMismatch, "'%s': a %s is the effects framework's object, used only in its states", e.name, v.t)
 			return poison
 		}
 		if r := v.glob; r != nil {

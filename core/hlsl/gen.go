@@ -44,6 +44,9 @@ type gen struct {
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
 
+	stateVars []*varDecl // globals with a state block (states.go)
+	stateMode int        // checking a state block's values: an unknown name is a const int
+
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
 	nodes int // expression and statement nodes lowered (Limits.Nodes)

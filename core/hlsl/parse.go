@@ -120,7 +120,7 @@ func (ps *parser) expect(s string) token {
 
 func (ps *parser) ident() token {
 	t := ps.peek()
-	if t.kind != tIdent || keywords[t.text] {
+	if t.kind != tIdent || keywords[t.text] || isTechnique(t.text) || t.text == "fxgroup" {
 		ps.fail(t)
 	}
 	ps.p++
@@ -291,8 +291,11 @@ func (ps *parser) topLevel(f *file) {
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
-	case t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+	case t.text == "tbuffer":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
+	case isTechnique(t.text) || t.text == "fxgroup":
+		f.techniques = append(f.techniques, ps.technique()...)
+		return
 	}
 	mods := ps.modifiers()
 	typ := ps.typeSpec(mods)
@@ -568,24 +571,11 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 			v.semantic = s.text
 		}
 	}
-	if ps.is("{") && typ.name != "" && builtinType(typ.name) == tSampler {
-		// A sampler state block of the effects framework: its values are
-		// set by the application in D3D11, so it is skipped.
-		level := 0
-		for {
-			t := ps.next()
-			if t.kind == tEOF {
-				ps.fail(t)
-			}
-			if t.text == "{" {
-				level++
-			} else if t.text == "}" {
-				level--
-				if level == 0 {
-					break
-				}
-			}
-		}
+	if ps.is("{") {
+		// A state block of the effects framework: parsed and checked as fxc
+		// checks it, then ignored (D3D11 sets state through the API).
+		v.states = ps.stateBlock()
+		return v
 	}
 	if ps.accept("=") {
 		if !allowInit {
@@ -598,6 +588,144 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 		}
 	}
 	return v
+}
+
+// stateBlock parses `{ name[index] = value; ... }` or, for a variable of
+// several components, a list of such blocks `{ {...}, {...} }` (no comma
+// after the last). An index is a non-negative integer literal; a value is
+// an expression or a braced list that may hold strings.
+func (ps *parser) stateBlock() *stateBlock {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.expect("{")
+	sb := &stateBlock{pos: pos{t.line, t.col}}
+	if ps.is("{") {
+		sb.list = true
+		for {
+			sb.blocks = append(sb.blocks, ps.stateEntries())
+			if !ps.accept(",") {
+				break
+			}
+		}
+		ps.expect("}")
+		return sb
+	}
+	ps.p--
+	sb.blocks = append(sb.blocks, ps.stateEntries())
+	return sb
+}
+
+func (ps *parser) stateEntries() []stateEntry {
+	ps.expect("{")
+	var es []stateEntry
+	for !ps.accept("}") {
+		n := ps.ident()
+		e := stateEntry{pos: pos{n.line, n.col}, name: n.text, index: -1}
+		if ps.accept("[") {
+			i := ps.next()
+			if i.kind != tInt {
+				ps.fail(i)
+			}
+			e.index = int(min(i.ival, 1<<20))
+			ps.expect("]")
+		}
+		if e.index < 0 && ps.is("(") {
+			// SetPixelShader(...), SetDepthStencilState(...) in a pass.
+			e.values = ps.args()
+			ps.expect(";")
+			es = append(es, e)
+			continue
+		}
+		ps.expect("=")
+		if ps.is("{") {
+			e.values = ps.stateValues(e.values)
+		} else {
+			e.values = append(e.values, ps.expr())
+		}
+		ps.expect(";")
+		es = append(es, e)
+	}
+	return es
+}
+
+// stateValues parses a braced list of a state's values, keeping the
+// expressions (strings are skipped).
+func (ps *parser) stateValues(out []Expr) []Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	ps.expect("{")
+	for !ps.accept("}") {
+		switch {
+		case ps.is("{"):
+			out = ps.stateValues(out)
+		case ps.peek().kind == tString:
+			ps.next()
+		default:
+			out = append(out, ps.assign())
+		}
+		if !ps.accept(",") {
+			ps.expect("}")
+			break
+		}
+	}
+	return out
+}
+
+// isTechnique reports the keywords that start a technique: "technique" in
+// any case, technique10 and technique11 as written.
+func isTechnique(s string) bool {
+	return strings.EqualFold(s, "technique") || s == "technique10" || s == "technique11"
+}
+
+// technique parses an effect's technique (`technique11 name <annotations>
+// { pass name { states } ... }`) or group of them (`fxgroup name {
+// technique10 ... }`), and returns the passes' state blocks: a shader
+// profile checks them and ignores the rest, as fxc does.
+func (ps *parser) technique() []*stateBlock {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.next()
+	group := t.text == "fxgroup"
+	if group || !ps.is("{") && !ps.is("<") {
+		ps.ident()
+	}
+	ps.annotations()
+	ps.expect("{")
+	var out []*stateBlock
+	for !ps.accept("}") {
+		if group {
+			if n := ps.peek(); n.text != "technique10" && n.text != "technique11" {
+				ps.fail(n)
+			}
+			out = append(out, ps.technique()...)
+			continue
+		}
+		p := ps.peek()
+		if p.text != "pass" {
+			ps.fail(p)
+		}
+		ps.next()
+		if !ps.is("{") && !ps.is("<") {
+			ps.ident()
+		}
+		ps.annotations()
+		out = append(out, &stateBlock{pos: pos{p.line, p.col}, blocks: [][]stateEntry{ps.stateEntries()}})
+	}
+	ps.accept(";")
+	return out
+}
+
+// annotations skips `<type name = value; ...>` after an effect's name.
+func (ps *parser) annotations() {
+	if !ps.accept("<") {
+		return
+	}
+	for !ps.accept(">") {
+		if ps.peek().kind == tEOF {
+			ps.fail(ps.peek())
+		}
+		ps.next()
+	}
 }
 
 func (ps *parser) initList() Expr {
@@ -923,6 +1051,9 @@ func (ps *parser) primary() Expr {
 		ps.next()
 		u := strings.ContainsAny(t.text, "uU")
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
+	case tString:
+		ps.next()
+		return &stringLit{pos: p, s: t.text}
 	case tFloat:
 		ps.next()
 		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
@@ -931,6 +1062,17 @@ func (ps *parser) primary() Expr {
 		case "true", "false":
 			ps.next()
 			return &boolLit{pos: p, v: t.text == "true"}
+		case "compile":
+			if n := ps.peekN(1); n.kind == tIdent && ps.peekN(2).kind == tIdent {
+				ps.next()
+				ps.next()
+				return &compileExpr{pos: p, profile: n.text, call: ps.postfix(ps.primary())}
+			}
+		case "sampler_state":
+			if ps.peekN(1).text == "{" {
+				ps.next()
+				return &stateExpr{pos: p, sb: ps.stateBlock()}
+			}
 		}
 		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(" {
 			typ := ps.typeSpec(mods{})

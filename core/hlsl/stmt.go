@@ -30,6 +30,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		for _, d := range s.vars {
 			g.declLocal(d)
+			g.checkStates(d)
 		}
 		return
 	case *exprStmt:
@@ -342,6 +343,11 @@ func (g *gen) declLocal(d *varDecl) {
 	}
 	if t.Kind == KVoid {
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
+		g.declare(d.pos, d.name, poison)
+		return
+	}
+	if effectObject(t) {
+		g.errorf(d.pos, eTypeMismatch, "'%s': an effect's %s is declared only at global scope", d.name, t)
 		g.declare(d.pos, d.name, poison)
 		return
 	}

@@ -1,0 +1,56 @@
+package hlsl
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEffectSyntax checks the effects framework's syntax that fxc parses,
+// checks and ignores for a shader profile: state blocks, sampler_state,
+// techniques. Each source compiles for ps_4_0, or fails on the line given.
+func TestEffectSyntax(t *testing.T) {
+	const ret = "\nfloat4 main() : sv_target { return 0; }\n"
+	tests := []struct {
+		desc string
+		src  string
+		line int // 0: compiles
+	}{
+		{"sampler state block", "sampler s { Filter = LINEAR; dogs[3] = {1, {2, \"x\"}, any}; };" + ret, 0},
+		{"state block list, one per element", "sampler s[2] { { Filter = A; }, { } };" + ret, 0},
+		{"state block list of a float3[2]", "float3 a[2] { {}, {}, {}, {}, {}, {} };" + ret, 0},
+		{"local state blocks ignored", "float4 main() : sv_target {\n float z = 0;\n float b { foo = z++; foo = float4(bar, 1, 2, 3); };\n return z;\n}", 0},
+		{"sampler_state initial value", "sampler s = sampler_state { texture = NULL; };\nsampler t[2] = { sampler_state {}, sampler_state {} };" + ret, 0},
+		{"unknown names are scalars", "DepthStencilState d { F = foobar.x; };" + ret, 0},
+		{"a type as a value", "sampler s\n{ foo = float; };" + ret, 2},
+		{"a list short of the components", "sampler s[2]\n{ { } };" + ret, 2},
+		{"a trailing comma in a list", "sampler s[2] { {},\n{}, };" + ret, 2},
+		{"an index that is not a literal", "sampler s {\n d[1 + 2] = 1; };" + ret, 2},
+		{"an undefined function", "sampler s {\n c = fun(); };" + ret, 2},
+		{"an unknown name's second component", "sampler s {\n c = foo.y; };" + ret, 2},
+		{"an initialiser after the block", "float f {} = 1;" + ret, 1},
+		{"sampler_state for a float4", "float4 f =\n sampler_state { mipfilter = LINEAR; };" + ret, 2},
+		{"a technique and its passes", "float4 f(uniform float4 a) : sv_target { return a; }\ntechnique11 T <string s = \"x\";> { pass P { PixelShader = compile ps_4_0 f(1); SetPixelShader(CompileShader(ps_4_0, f(2))); } }" + ret, 0},
+		{"an effect group", "fxgroup g { technique10 { pass { a = b; } } technique11 t { pass { c = d; } } }" + ret, 0},
+		{"effect objects declared and ignored", "float4 f() : sv_target { return 1; }\nPixelShader p = compile ps_4_0 f();\nBlendState b { x = 1; };\nTexture t = NULL;\nGeometryShader g = ConstructGSWithSO(\"a\", \"b\");" + ret, 0},
+		{"technique is a keyword in any case", "float4 main() : sv_target {\n float4 teChnique = 0; return 0; }", 2},
+		{"a group's technique without version", "fxgroup g {\n technique { pass { } } }" + ret, 2},
+		{"compile with the wrong uniforms", "float4 f(uniform float4 a) : sv_target { return a; }\ntechnique { pass {\n p = compile ps_4_0 f(1, 2); } }" + ret, 3},
+		{"a profile effects do not take", "float4 f() : sv_target { return 1; }\nPixelShader p =\n compile ps_6_0 f();" + ret, 3},
+		{"an effect object in the shader", "PixelShader p;\nfloat4 main() : sv_target {\n return p; }", 3},
+		{"NULL for a float4", "float4 v =\n NULL;" + ret, 2},
+		{"sampler_state in an expression", "Texture2D t;\nfloat4 main() : sv_target {\n return t.Sample(sampler_state {}, 0); }", 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Compile([]byte(tc.src), "fx.hlsl", "main", "ps_4_0")
+			switch {
+			case tc.line == 0 && err != nil:
+				t.Fatalf("does not compile: %v", err)
+			case tc.line != 0 && err == nil:
+				t.Fatalf("compiled; want an error on line %d", tc.line)
+			case tc.line != 0 && !strings.HasPrefix(err.Error(), "fx.hlsl("+itoa(tc.line)+","):
+				t.Fatalf("error %q; want it on line %d", err, tc.line)
+			}
+		})
+	}
+}
