@@ -90,7 +90,9 @@ type (
 		pos
 		s string
 	}
-	initList struct {
+	// implicitDim is the size left out of `float a[] = {...}`.
+	implicitDim struct{ pos }
+	initList    struct {
 		pos
 		elems []Expr
 	}

@@ -395,6 +395,7 @@ func (g *gen) globalVar(d *varDecl) {
 	if d.states != nil {
 		g.stateVars = append(g.stateVars, d) // checked where the entry point starts
 	}
+	g.implicitSize(d)
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		return

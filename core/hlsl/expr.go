@@ -788,6 +788,9 @@ func (g *gen) index(e *indexExpr) *value {
 		k := immInt(i.c[0], i.t.Base)
 		switch x.t.Kind {
 		case KArray:
+			if (k < 0 || k >= int64(x.t.Len)) && g.stateMode > 0 {
+				return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true} // fxc checks no index in a state
+			}
 			if k < 0 || k >= int64(x.t.Len) {
 				g.errorf(e.pos, eSubscript, "array index out of bounds")
 				return poison

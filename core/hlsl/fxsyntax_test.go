@@ -38,6 +38,10 @@ func TestEffectSyntax(t *testing.T) {
 		{"a profile effects do not take", "float4 f() : sv_target { return 1; }\nPixelShader p =\n compile ps_6_0 f();" + ret, 3},
 		{"an effect object in the shader", "PixelShader p;\nfloat4 main() : sv_target {\n return p; }", 3},
 		{"NULL for a float4", "float4 v =\n NULL;" + ret, 2},
+		{"an implicit size the initializer does not fill", "float4 main() : sv_target {\n float4 a[] = {1, 2, 3}; return a[0]; }", 2},
+		{"an implicit size without an initializer", "float4 main() : sv_target {\n float4 a[]; return 0; }", 2},
+		{"an implicit inner size", "float4 main() : sv_target {\n float2 a[2][] = {1, 2, 3, 4}; return 0; }", 2},
+		{"an implicit size for a parameter", "float4 f(float4 a[]) { return a[0]; }\nfloat4 main() : sv_target { float4 b[1] = {1, 2, 3, 4}; return f(b); }", 1},
 		{"sampler_state in an expression", "Texture2D t;\nfloat4 main() : sv_target {\n return t.Sample(sampler_state {}, 0); }", 3},
 	}
 	for _, tc := range tests {

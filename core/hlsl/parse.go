@@ -462,6 +462,10 @@ func (ps *parser) typedef() *typedefDecl {
 		n := ps.declName()
 		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
 		for ps.accept("[") {
+			if t := ps.peek(); ps.accept("]") {
+				v.arrayLen = append(v.arrayLen, &implicitDim{pos{t.line, t.col}})
+				continue
+			}
 			v.arrayLen = append(v.arrayLen, ps.expr())
 			ps.expect("]")
 		}
@@ -549,6 +553,10 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 	v := &varDecl{pos: pos{name.line, name.col}, typ: typ, name: name.text, static: m.static, constQ: m.constQ,
 		uniform: m.uniform, inout: m.inout, interp: m.interp}
 	for ps.accept("[") {
+		if t := ps.peek(); ps.accept("]") {
+			v.arrayLen = append(v.arrayLen, &implicitDim{pos{t.line, t.col}}) // float a[] = {...}: the initialiser sizes it
+			continue
+		}
 		v.arrayLen = append(v.arrayLen, ps.expr())
 		ps.expect("]")
 	}

@@ -37,6 +37,15 @@ float4 main(float4 a : A) : SV_Target { return a * SCALE + OFFSET; }`, [4]float3
 #define W 30
 #endif
 float4 main() : SV_Target { return float4(V, W, 0, 0); }`, [4]float32{1, 20, 0, 0}},
+		{"an array sized by its initializer", `
+struct S { float2 p; float4 q[2]; };
+static const float2 k[] = {1, 2, 3, 4};
+float4 main(float4 a : A) : SV_Target {
+	float4 arr[] = {10, 20, 30, 40, a};
+	float2 m[][2] = {1, 2, 3, 4, 5, 6, 7, 8};
+	S s[] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 3, 3, 3, 3, 4, 4, 4, 4};
+	return arr[1] + float4(m[1][1], k[1]) + s[1].q[1];
+}`, [4]float32{1 + 7 + 4, 2 + 8 + 4, 3 + 3 + 4, 4 + 4 + 4}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))

@@ -336,6 +336,7 @@ func (g *gen) declLocal(d *varDecl) {
 	if d.constQ && !d.static && d.init == nil && len(g.scopes) > 1 {
 		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
 	}
+	g.implicitSize(d)
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
