@@ -184,6 +184,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
+	g.checkOverlaps()
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
@@ -245,8 +246,15 @@ func (g *gen) declareGlobals(f *file) {
 				cb.slot, cb.explicit = slot, true
 			}
 			g.cbufs = append(g.cbufs, cb)
+			packed := 0
 			for _, v := range d.vars {
 				g.cbVarDecl(cb, v)
+				if v.packoff != "" {
+					packed++
+				}
+			}
+			if packed > 0 && packed < len(d.vars) {
+				g.errorf(d.pos, eSyntax, "'%s': packoffset is given to some of the buffer's variables and not to all", d.name)
 			}
 		case *varDecl:
 			g.globalVar(d)
@@ -353,6 +361,9 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		if !ok {
 			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
 		}
+		if o%16 != 0 && (t.Kind == KArray || t.Kind == KMatrix || t.Kind == KStruct) {
+			g.errorf(d.pos, eSyntax, "packoffset '%s': an array, matrix or struct starts a register", d.packoff)
+		}
 		if o%16+sizeOf(t) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
 			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
 		}
@@ -434,6 +445,10 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	if x, ok := d.init.(*identExpr); ok && x.name == "NULL" {
 		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'NULL' to '%s'", t)
+		return
+	}
+	if d.packoff != "" && !d.static {
+		g.errorf(d.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
 		return
 	}
 	if d.static {
@@ -676,6 +691,29 @@ func (g *gen) checkAttrs(as []attr) {
 			g.top, g.code = saved, g.code[:nCode]
 			if v != poison && (!v.t.numeric() || !allImm(v.c)) {
 				g.errorf(x.at(), eSyntax, "syntax error: the arguments of attribute '%s' must be constant", a.name)
+			}
+		}
+	}
+}
+
+// checkOverlaps refuses, in a constant buffer the shader reads, two
+// variables whose packoffset or register(cN) make them share bytes (fxc
+// for shader models 4 and 5; shader model 6 aliases them).
+func (g *gen) checkOverlaps() {
+	for _, cb := range g.cbufs {
+		used := false
+		for _, v := range cb.vars {
+			used = used || v.used
+		}
+		if !used {
+			continue
+		}
+		for i, v := range cb.vars {
+			for _, w := range cb.vars[:i] {
+				if v.fixed >= 0 && w.fixed >= 0 && v.fixed < w.fixed+sizeOf(w.t) && w.fixed < v.fixed+sizeOf(v.t) {
+					g.errorf(pos{cb.line, 1}, eSyntax, "'%s' and '%s' overlap in constant buffer '%s'", w.name, v.name, cb.name)
+					return
+				}
 			}
 		}
 	}

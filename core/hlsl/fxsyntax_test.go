@@ -58,3 +58,47 @@ func TestEffectSyntax(t *testing.T) {
 		})
 	}
 }
+
+// TestConstantBufferChecks checks what fxc refuses in constant buffer
+// layouts and register offsets, and the offsets it folds.
+func TestConstantBufferChecks(t *testing.T) {
+	tests := []struct {
+		desc string
+		src  string
+		line int // 0: compiles
+	}{
+		{"overlapping reservations, read", "float4 a : register(c3);\nfloat4 b : register(c3);\nfloat4 main() : sv_target { return b; }", 1},
+		{"overlapping reservations, unread", "float4 a : register(c3);\nfloat4 b : register(c3);\nfloat4 main() : sv_target { return 0; }", 0},
+		{"packoffset on some variables only", "cbuffer c\n{ float4 a : packoffset(c0); float4 b; }\nfloat4 main() : sv_target { return a + b; }", 1},
+		{"an array not at .x", "cbuffer c {\n float a[1] : packoffset(c0.y); }\nfloat4 main() : sv_target { return 0; }", 2},
+		{"packoffset outside a cbuffer", "float4 a\n : packoffset(c0);\nfloat4 main() : sv_target { return 0; }", 1},
+		{"a folded register offset", "float a : register(c0[0.6 + 0.6 + true]);\nfloat b : register(c2[-1]);\nfloat4 main() : sv_target { return a + b; }", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Compile([]byte(tc.src), "cb.hlsl", "main", "ps_4_0")
+			switch {
+			case tc.line == 0 && err != nil:
+				t.Fatalf("does not compile: %v", err)
+			case tc.line != 0 && err == nil:
+				t.Fatalf("compiled; want an error on line %d", tc.line)
+			case tc.line != 0 && !strings.HasPrefix(err.Error(), "cb.hlsl("+itoa(tc.line)+","):
+				t.Fatalf("error %q; want it on line %d", err, tc.line)
+			}
+		})
+	}
+	// c0[0.6 + 0.6 + true] is c2, c2[-1] is c1: a at byte 32, b at 16.
+	r, err := Compile([]byte("float a : register(c0[0.6 + 0.6 + true]);\nfloat b : register(c2[-1]);\nfloat4 main() : sv_target { return a + b; }"), "cb.hlsl", "main", "ps_4_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs := map[string]int{}
+	for _, cb := range r.CBuffers {
+		for _, v := range cb.Vars {
+			offs[v.Name] = v.Offset
+		}
+	}
+	if offs["a"] != 32 || offs["b"] != 16 {
+		t.Errorf("offsets %v, want a 32 and b 16", offs)
+	}
+}

@@ -515,7 +515,8 @@ func (ps *parser) register() regSpec {
 	ps.expect("(")
 	r := ps.ident()
 	spec := regSpec{pos: pos{t.line, t.col}}
-	if ps.is("[") || ps.is(",") {
+	isProfile := len(r.text) >= 2 && (r.text[1] < '0' || r.text[1] > '9') // ps, ps_5_0; c, c0, t1 are registers
+	if ps.is(",") || ps.is("[") && isProfile {
 		spec.profile = r.text
 		if ps.accept("[") {
 			ps.expr()
@@ -527,11 +528,16 @@ func (ps *parser) register() regSpec {
 	}
 	spec.reg = strings.ToLower(r.text)
 	if ps.accept("[") {
-		n := ps.next()
-		if n.kind != tInt {
-			ps.fail(n)
+		// c2[1] is c3, t[1] is t1: the offset is a constant expression
+		// (floats truncated, bools 0 or 1).
+		x := ps.expr()
+		off, ok := constFold(x)
+		if !ok {
+			ps.failMsg(ps.toks[ps.p-1], "syntax error: a register's offset is a constant expression")
 		}
-		spec.reg += strconv.FormatInt(int64(n.ival), 10)
+		letter, digits := spec.reg[:1], leadingDigits(spec.reg[1:])
+		base, _ := strconv.ParseInt(digits, 10, 32)
+		spec.reg = letter + strconv.FormatInt(max(0, min(base+int64(off), 1<<20)), 10)
 		ps.expect("]")
 	}
 	ps.expect(")")
@@ -1107,4 +1113,48 @@ func (ps *parser) primary() Expr {
 	}
 	ps.fail(t)
 	return nil
+}
+
+// constFold evaluates a literal arithmetic expression (numbers, bools,
+// + - * / and negation) as fxc does a register offset.
+func constFold(e Expr) (float64, bool) {
+	switch e := e.(type) {
+	case *intLit:
+		return float64(e.v), true
+	case *floatLit:
+		return e.v, true
+	case *boolLit:
+		if e.v {
+			return 1, true
+		}
+		return 0, true
+	case *unaryExpr:
+		x, ok := constFold(e.x)
+		switch {
+		case !ok:
+		case e.op == "-":
+			return -x, true
+		case e.op == "+":
+			return x, true
+		}
+	case *binaryExpr:
+		x, ok1 := constFold(e.x)
+		y, ok2 := constFold(e.y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.op {
+		case "+":
+			return x + y, true
+		case "-":
+			return x - y, true
+		case "*":
+			return x * y, true
+		case "/":
+			if y != 0 {
+				return x / y, true
+			}
+		}
+	}
+	return 0, false
 }
