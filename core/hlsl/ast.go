@@ -222,6 +222,7 @@ type stateEntry struct {
 	pos
 	name   string
 	index  int    // -1: none
+	call   bool   // SetPixelShader(...): values are the arguments
 	values []Expr // the value's expressions (a braced list's, flattened)
 }
 

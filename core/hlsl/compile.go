@@ -180,6 +180,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn == nil && len(g.errs) == 0 {
 		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: cutText(fmt.Sprintf("'%s': entrypoint not found", clean(entry)))}}
 	}
+	if fn != nil {
+		g.entryUniforms(fn)
+	}
 	var ins, outs []SigElement
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
@@ -716,5 +719,25 @@ func (g *gen) checkOverlaps() {
 				}
 			}
 		}
+	}
+}
+
+// entryUniforms puts the entry point's uniform parameters in a constant
+// buffer of their own, $Params, as fxc does; a register(cN) on one is
+// ignored (it places only $Globals' variables).
+func (g *gen) entryUniforms(fn *funcDecl) {
+	var cb *cbInfo
+	for _, p := range fn.params {
+		if !p.uniform {
+			continue
+		}
+		if cb == nil {
+			cb = &cbInfo{name: "$Params", line: fn.line}
+			g.cbufs = append(g.cbufs, cb)
+		}
+		g.cbVarDecl(cb, p)
+	}
+	if cb != nil {
+		layoutCB(cb)
 	}
 }

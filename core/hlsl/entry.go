@@ -47,8 +47,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			continue
 		}
 		if p.uniform {
-			g.errorf(p.pos, eNotImplemented, "uniform parameters of an entry point are not supported: declare them in a cbuffer")
-			continue
+			continue // in $Params (entryUniforms)
 		}
 		switch p.inout {
 		case "out":
@@ -58,7 +57,16 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			ctx.outs = append(ctx.outs, v, tmp)
 			g.declare(p.pos, p.name, tmp)
 		case "inout":
-			g.errorf(p.pos, eNotImplemented, "inout parameters of an entry point are not supported")
+			// An input and an output of the same semantic: the variable
+			// starts as the input and ends in the output.
+			vin, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
+			ins = append(ins, el...)
+			vout, el := g.sigValue(p.pos, "output parameter '"+p.name+"'", t, p.semantic, FileOutput, &outReg, false, p.interp)
+			outs = append(outs, el...)
+			tmp := g.newVar(t)
+			copies = append(copies, [2]*value{tmp, vin})
+			ctx.outs = append(ctx.outs, vout, tmp)
+			g.declare(p.pos, p.name, tmp)
 		default:
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
@@ -121,7 +129,7 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		var els []SigElement
 		for _, f := range t.Fields {
 			fi := interp
-			if f.Interp != "" {
+			if f.Interp != "" && interp != "nointerpolation" { // nointerpolation on the parameter wins, as in fxc
 				fi = f.Interp
 			}
 			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, fi)
@@ -194,6 +202,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	}
 	// The register is given when the whole signature is known (packSig).
 	mode := "linear"
+	if interp == "nointerpolation" && t.Base == Float && input && g.stage == Pixel {
+		// The simulated GPU interpolates every input it is given (it reads
+		// no interpolation mode): a constant float would come out blended.
+		g.errorf(p, eNotImplemented, "not supported by this compiler: nointerpolation on float pixel shader input '%s' (the GPU interpolates every input)", sem)
+		return poison, nil
+	}
 	switch {
 	case interp == "nointerpolation" || t.Base != Float:
 		mode = "constant"

@@ -32,6 +32,9 @@ func (g *gen) expr(e Expr) *value {
 		g.errorf(e.pos, eTypeMismatch, "'compile' makes an effect's shader object, used only in its states")
 		return poison
 	case *stringLit:
+		if g.stateMode > 0 {
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
 		g.errorf(e.pos, eSyntax, "syntax error: unexpected string \"%s\"", clean(e.s))
 		return poison
 	case *stateExpr:

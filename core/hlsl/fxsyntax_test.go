@@ -102,3 +102,44 @@ func TestConstantBufferChecks(t *testing.T) {
 		t.Errorf("offsets %v, want a 32 and b 16", offs)
 	}
 }
+
+// TestEntryInout checks an inout parameter of an entry point: an input and
+// an output of one semantic, the output starting as the input.
+func TestEntryInout(t *testing.T) {
+	r := compileOK(t, "void main(inout float4 t : TEXCOORD, float4 a : A, out float4 p : SV_Position) { t = t * 2 + a; p = a; }", "main", "vs_4_0")
+	var in, out int
+	for _, e := range r.Inputs {
+		if e.Semantic == "TEXCOORD" {
+			in++
+		}
+	}
+	for _, e := range r.Outputs {
+		if e.Semantic == "TEXCOORD" {
+			out++
+		}
+	}
+	if in != 1 || out != 1 {
+		t.Fatalf("TEXCOORD: %d inputs and %d outputs, want 1 and 1", in, out)
+	}
+	// A constant float pixel input is refused by name: the GPU would
+	// blend it.
+	_, err := Compile([]byte("float4 main(nointerpolation float4 t : T) : SV_Target { return t; }"), "ps.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "not supported by this compiler: nointerpolation") {
+		t.Errorf("nointerpolation float input: %v", err)
+	}
+}
+
+// TestEntryUniforms checks that an entry point's uniform parameters live in
+// a constant buffer of their own, $Params, laid out as fxc lays it out.
+func TestEntryUniforms(t *testing.T) {
+	r := compileOK(t, "float4 main(uniform float2x2 m, uniform float4 v : register(c5)) : sv_target { return float4(m[0][1], v.y, 0, 0); }", "main", "ps_4_0")
+	var got []string
+	for _, cb := range r.CBuffers {
+		for _, v := range cb.Vars {
+			got = append(got, cb.Name+"."+v.Name+"@"+itoa(v.Offset))
+		}
+	}
+	if want := "$Params.m@0 $Params.v@32"; strings.Join(got, " ") != want {
+		t.Errorf("constant buffers %v, want %s", got, want)
+	}
+}

@@ -378,6 +378,9 @@ func (ps *parser) modifiers() mods {
 				m.inout = t.text
 			}
 		case "nointerpolation", "noperspective", "linear", "centroid":
+			if m.interp != "" && (m.interp == "nointerpolation" || t.text == "nointerpolation") {
+				ps.failMsg(t, "syntax error: nointerpolation combined with another interpolation modifier")
+			}
 			m.interp = t.text
 		}
 	}
@@ -645,7 +648,7 @@ func (ps *parser) stateEntries() []stateEntry {
 		}
 		if e.index < 0 && ps.is("(") {
 			// SetPixelShader(...), SetDepthStencilState(...) in a pass.
-			e.values = ps.args()
+			e.values, e.call = ps.args(), true
 			ps.expect(";")
 			es = append(es, e)
 			continue

@@ -30,6 +30,13 @@ func (g *gen) checkStates(d *varDecl) {
 	g.stateMode++
 	for _, b := range sb.blocks {
 		for _, e := range b {
+			if e.call {
+				lo, hi := stateCallArgs(e.name)
+				if n := len(e.values); n < lo || n > hi {
+					g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter state function", e.name, n)
+					continue
+				}
+			}
 			for _, x := range e.values {
 				g.expr(x)
 			}
@@ -61,7 +68,7 @@ func stateComponents(t *Type) int {
 // sampler_state { ... } (an array of n, a list of n of them), which is
 // checked as a state block and ignored.
 func (g *gen) checkObjectInit(d *varDecl, t, et *Type, n int) {
-	if d.init == nil {
+	if d.init == nil || d.static {
 		return
 	}
 	if x, ok := d.init.(*identExpr); ok && x.name == "NULL" {
@@ -132,6 +139,15 @@ func (g *gen) checkEffectInit(d *varDecl, t *Type) {
 		g.errorf(d.pos, eTypeMismatch, "'%s': the initial value of a %s is NULL, compile or CompileShader", d.name, t)
 		return
 	}
+	if c, ok := call.(*callExpr); ok && g.stateMode == 0 {
+		// Outside a state block an argument's names must be declared.
+		for _, a := range c.args {
+			if id, ok := a.(*identExpr); ok && g.lookup(id.name) == nil {
+				g.errorf(id.pos, eUndeclared, "undeclared identifier '%s'", id.name)
+				return
+			}
+		}
+	}
 	g.checkCompile(d.init.at(), profile, call)
 }
 
@@ -176,4 +192,21 @@ func effectProfile(p string) bool {
 		return true
 	}
 	return false
+}
+
+// stateCallArgs is how many arguments a state function of a state block
+// or pass takes (0, 0 for a name that is none).
+func stateCallArgs(name string) (lo, hi int) {
+	switch name {
+	case "SetBlendState":
+		return 3, 3
+	case "SetDepthStencilState":
+		return 2, 2
+	case "SetRasterizerState", "SetVertexShader", "SetDomainShader", "SetHullShader", "SetGeometryShader",
+		"SetPixelShader", "SetComputeShader":
+		return 1, 1
+	case "OMSetRenderTargets":
+		return 2, 9
+	}
+	return 1, 0
 }
