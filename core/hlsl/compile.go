@@ -60,9 +60,10 @@ type SigElement struct {
 	// Used is the components the shader reads (inputs) or writes
 	// (outputs). RDEF's ReadWriteMask is Used for an input and
 	// Mask &^ Used (never written) for an output.
-	Used   uint8
-	SysVal SysVal
-	Type   ComponentType
+	Used     uint8
+	SysVal   SysVal
+	Type     ComponentType
+	rowMajor bool // a row of a row_major matrix: fxc never lets it share a semantic with a vector
 }
 
 // CBuffer is a constant buffer as RDEF describes it.

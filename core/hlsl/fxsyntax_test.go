@@ -143,3 +143,38 @@ func TestEntryUniforms(t *testing.T) {
 		t.Errorf("constant buffers %v, want %s", got, want)
 	}
 }
+
+// TestMatrixAndArraySignatures checks signature elements of matrices (a
+// register per column, or per row when row_major) and arrays (an element
+// each), with successive semantic indexes, and two inputs of one semantic.
+func TestMatrixAndArraySignatures(t *testing.T) {
+	for _, src := range []string{
+		"float4x1 main() : sv_target { return float4(1.0, 2.0, 3.0, 4.0); }",
+		"row_major float1x4 main() : sv_target { return float4(1.0, 2.0, 3.0, 4.0); }",
+	} {
+		r := compileOK(t, src, "main", "ps_4_0")
+		out, err := Run(r.Program, &Env{})
+		if err != nil {
+			t.Fatalf("%s: run: %v", src, err)
+		}
+		if got := floats4(out.Regs[0]); got != [4]float32{1, 2, 3, 4} {
+			t.Errorf("%s: o0 = %v, want (1, 2, 3, 4)", src, got)
+		}
+	}
+	r := compileOK(t, "struct A { float4x2 m[2] : TEXCOORD1; };\nfloat4 main(float3 tp[2] : T, A a) : sv_target { return float4(tp[1].x, a.m[1][0].x, 0, 0); }", "main", "ps_4_0")
+	var got []string
+	for _, e := range r.Inputs {
+		got = append(got, e.Semantic+itoa(e.Index))
+	}
+	if want := "T0 T1 TEXCOORD1 TEXCOORD2 TEXCOORD3 TEXCOORD4"; strings.Join(got, " ") != want {
+		t.Errorf("inputs %v, want %s", got, want)
+	}
+	for _, tc := range []struct{ src, want string }{
+		{"float4 main(float2 a : T, int2 b : T) : sv_target { return 0; }", "error X3000: 'main': semantic T0 is given to two outputs, or to two inputs of different layouts"},
+		{"float4 main(float2 a : T, float2 b : T) : sv_target { return 0; }", "not supported by this compiler: two elements of one semantic (T0)"},
+	} {
+		if _, err := Compile([]byte(tc.src), "s.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}
