@@ -108,6 +108,7 @@ type typeSpec struct {
 	argType  string
 	rowMajor bool
 	colMajor bool
+	unsigned bool        // `unsigned int`: the int type made uint
 	latent   uint8       // the packing #pragma pack_matrix has set where it is written (latentNone before any)
 	def      *structDecl // struct S { ... } written in place (S may be empty: an unnamed struct)
 }

@@ -152,6 +152,14 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 	if t == poison.t || ts == nil {
 		return t
 	}
+	if ts.unsigned {
+		// `unsigned int2` is uint2; unsigned of another type is an error.
+		if !t.numeric() || t.Base != Int || t.Min {
+			g.errorf(ts.pos, eSyntax, "syntax error: 'unsigned' applies only to int types, not '%s'", t)
+			return poison.t
+		}
+		t = t.withBase(Uint)
+	}
 	if ts.rowMajor && ts.colMajor {
 		g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major both given")
 		return poison.t

@@ -154,7 +154,7 @@ var keywords = map[string]bool{
 	"register": true, "packoffset": true, "row_major": true, "column_major": true, "switch": true, "case": true,
 	"default": true, "typedef": true, "extern": true, "volatile": true, "inline": true, "shared": true,
 	"groupshared": true, "nointerpolation": true, "noperspective": true, "linear": true, "centroid": true,
-	"sample": false, "precise": true, "line": true, "point": true, "triangle": true,
+	"sample": false, "line": true, "point": true, "triangle": true,
 }
 
 var modifiers = map[string]bool{
@@ -352,6 +352,9 @@ func (ps *parser) modifiers() mods {
 		if t.kind != tIdent || !modifiers[t.text] {
 			return m
 		}
+		if n := ps.peekN(1); t.text == "precise" && !(n.kind == tIdent && (modifiers[n.text] || ps.isTypeName(n) || n.text == "vector" || n.text == "matrix")) {
+			return m // precise is a name where no type follows it: `float4 precise;`
+		}
 		if seen[t.text] && t.text != "precise" {
 			ps.failMsg(t, "syntax error: modifier '"+t.text+"' given twice")
 		}
@@ -395,6 +398,11 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	if ps.accept("struct") {
 		// "struct S x;" names an already declared struct.
 	}
+	unsigned := false
+	if ps.is("unsigned") && ps.isTypeName(ps.peekN(1)) {
+		ps.next()
+		unsigned = true
+	}
 	t := ps.peek()
 	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
 		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
@@ -409,7 +417,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, unsigned: unsigned, latent: ps.latentAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -417,6 +425,9 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 			switch a.kind {
 			case tIdent:
 				ts.argType = a.text
+				if a.text == "unsigned" && strings.HasPrefix(ps.peek().text, "int") {
+					ts.argType = "u" + ps.next().text
+				}
 			case tInt:
 				ts.args = append(ts.args, int(a.ival))
 			default:
@@ -912,7 +923,7 @@ func (ps *parser) simpleStmt() Stmt {
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
-		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent {
+		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent || t.text == "unsigned" && ps.isTypeName(ps.peekN(1)) {
 		m := ps.modifiers()
 		if m.uniform || m.inout != "" {
 			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")

@@ -46,6 +46,14 @@ float4 main(float4 a : A) : SV_Target {
 	S s[] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 3, 3, 3, 3, 4, 4, 4, 4};
 	return arr[1] + float4(m[1][1], k[1]) + s[1].q[1];
 }`, [4]float32{1 + 7 + 4, 2 + 8 + 4, 3 + 3 + 4, 4 + 4 + 4}},
+		{"unsigned int and precise as a name", `
+unsigned int2 g;
+float4 precise;
+float4 main(float4 a : A) : SV_Target {
+	unsigned int u = 0xffffffff;
+	precise float4 p = a;
+	return float4(u > 5, u >> 31, p.x, 0);
+}`, [4]float32{1, 1, 1, 0}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))
