@@ -87,7 +87,7 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
 		}
-		t := g.binaryType(e.pos, a.t, b.t, false)
+		t := g.opType(e.pos, a.t, b.t, false)
 		if t == nil {
 			return poison
 		}
@@ -285,6 +285,34 @@ func (g *gen) binary(e *binaryExpr) *value {
 	return g.binop(e.pos, e.op, v[0], v[1])
 }
 
+// opType is the type of an operator's result: binaryType's, and for a
+// vector and a matrix (which intrinsics never mix): a matrix of one row or
+// column acts as a vector (the two truncated to the shorter), another
+// matrix of as many components as the vector pairs component by component
+// in row order.
+func (g *gen) opType(p pos, a, b *Type, arith bool) *Type {
+	if a.Kind == KVector && b.Kind == KMatrix || a.Kind == KMatrix && b.Kind == KVector {
+		base := max(a.Base, b.Base)
+		if arith && base == Bool {
+			base = Int
+		}
+		m, v := a, b
+		if b.Kind == KMatrix {
+			m, v = b, a
+		}
+		switch {
+		case m.Rows == 1 || m.Cols == 1:
+			if m.comps() != v.Cols {
+				g.warnf(p, eTruncation, "implicit truncation of vector type")
+			}
+			return vecT(base, min(m.comps(), v.Cols))
+		case m.comps() == v.Cols:
+			return vecT(base, v.Cols)
+		}
+	}
+	return g.binaryType(p, a, b, arith)
+}
+
 // foldLiterals folds arithmetic on two integer literals as fxc does for
 // shader models 4 and 5: in floating point (shader model 1 to 3 have no
 // integers, and fxc's folder is shared), the result converted back to an
@@ -322,7 +350,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	}
 	switch op {
 	case "&&", "||":
-		t := g.binaryType(p, x.t, y.t, false)
+		t := g.opType(p, x.t, y.t, false)
 		if t == nil {
 			return poison
 		}
@@ -334,7 +362,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		}
 		return &value{t: t, c: g.op(o, t.comps(), a.c, b.c)}
 	case "<", ">", "<=", ">=", "==", "!=":
-		t := g.binaryType(p, x.t, y.t, false)
+		t := g.opType(p, x.t, y.t, false)
 		if t == nil {
 			return poison
 		}
@@ -348,7 +376,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		}
 		return &value{t: t.withBase(Bool), c: g.op(cmpOps[name][t.Base], t.comps(), a.c, b.c)}
 	}
-	t := g.binaryType(p, x.t, y.t, true)
+	t := g.opType(p, x.t, y.t, true)
 	if t == nil {
 		return poison
 	}

@@ -54,6 +54,14 @@ float4 main(float4 a : A) : SV_Target {
 	precise float4 p = a;
 	return float4(u > 5, u >> 31, p.x, 0);
 }`, [4]float32{1, 1, 1, 0}},
+		{"vectors with one-row, one-column and same-size matrices", `
+float4 main(float4 a : A) : SV_Target {
+	float1x4 r = float1x4(1, 2, 3, 4);
+	float4x1 c = float4x1(1, 2, 3, 4);
+	float2x2 m = float2x2(1, 2, 3, 4);
+	float2 t = a.xy + c;
+	return (a + r) + (c + a) + (m + a) - a - float4(t, 0, 0);
+}`, [4]float32{3*2 - 1 - 2, 3*4 - 2 - 4, 3*6 - 3, 3*8 - 4}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))
