@@ -250,14 +250,18 @@ func (g *gen) declareGlobals(f *file) {
 				cb.slot, cb.explicit = slot, true
 			}
 			g.cbufs = append(g.cbufs, cb)
-			packed := 0
+			// Manual packing: a packoffset, or a register other than c#
+			// (which a cbuffer ignores); then every numeric variable needs
+			// a packoffset.
+			manual, unpacked := false, false
 			for _, v := range d.vars {
 				g.cbVarDecl(cb, v)
-				if v.packoff != "" {
-					packed++
+				manual = manual || v.packoff != "" || v.register != "" && v.register[0] != 'c'
+				if v.packoff == "" && (v.register == "" || v.register[0] == 'c') {
+					unpacked = true
 				}
 			}
-			if packed > 0 && packed < len(d.vars) {
+			if manual && unpacked {
 				g.errorf(d.pos, eSyntax, "'%s': packoffset is given to some of the buffer's variables and not to all", d.name)
 			}
 		case *varDecl:
@@ -344,6 +348,19 @@ func leadingDigits(s string) string {
 func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
+		return
+	}
+	if et, _ := objectElem(t); et != nil && !hasNumeric(t) {
+		if d.packoff != "" && d.packoff[0] != 'c' {
+			g.errorf(d.pos, eSyntax, "syntax error: packoffset(%s): a texture or sampler takes register(), and ignores a packoffset(c#)", d.packoff)
+			return
+		}
+		// A texture or sampler declared in a cbuffer is a global of its
+		// own, as fxc makes it: the buffer's layout skips it.
+		g.globalVar(d)
+		if v := g.lookup(d.name); d.packoff != "" && d.register == "" && v != nil && v.res != nil {
+			g.packedObjs = append(g.packedObjs, v.res) // refused if used (checkOverlaps)
+		}
 		return
 	}
 	if !t.numeric() && t.Kind != KStruct && t.Kind != KArray {
@@ -704,6 +721,14 @@ func (g *gen) checkAttrs(as []attr) {
 // variables whose packoffset or register(cN) make them share bytes (fxc
 // for shader models 4 and 5; shader model 6 aliases them).
 func (g *gen) checkOverlaps() {
+	for _, r := range g.packedObjs {
+		for _, u := range g.resList {
+			if u == r {
+				g.errorf(pos{r.line, 1}, eSyntax, "'%s': a texture or sampler the shader uses takes register(), not packoffset()", r.name)
+				return
+			}
+		}
+	}
 	for _, cb := range g.cbufs {
 		used := false
 		for _, v := range cb.vars {
@@ -741,4 +766,20 @@ func (g *gen) entryUniforms(fn *funcDecl) {
 	if cb != nil {
 		layoutCB(cb)
 	}
+}
+
+// hasNumeric reports whether t holds a numeric component.
+func hasNumeric(t *Type) bool {
+	switch t.Kind {
+	case KArray:
+		return hasNumeric(t.Elem)
+	case KStruct:
+		for _, f := range t.Fields {
+			if hasNumeric(f.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.numeric()
 }

@@ -72,6 +72,9 @@ func TestConstantBufferChecks(t *testing.T) {
 		{"packoffset on some variables only", "cbuffer c\n{ float4 a : packoffset(c0); float4 b; }\nfloat4 main() : sv_target { return a + b; }", 1},
 		{"an array not at .x", "cbuffer c {\n float a[1] : packoffset(c0.y); }\nfloat4 main() : sv_target { return 0; }", 2},
 		{"packoffset outside a cbuffer", "float4 a\n : packoffset(c0);\nfloat4 main() : sv_target { return 0; }", 1},
+		{"a texture in a cbuffer is a global", "cbuffer c { float4 f : packoffset(c0); Texture2D t : register(t1); }\nSamplerState s;\nfloat4 main() : sv_target { return t.Sample(s, 0) + f; }", 0},
+		{"a texture's packoffset(t0)", "cbuffer c {\n Texture2D t : packoffset(t0); }\nfloat4 main() : sv_target { return 0; }", 2},
+		{"manual packing and a texture without a register", "cbuffer c\n{ float4 f : packoffset(c0); Texture2D t; }\nfloat4 main() : sv_target { return f; }", 1},
 		{"a folded register offset", "float a : register(c0[0.6 + 0.6 + true]);\nfloat b : register(c2[-1]);\nfloat4 main() : sv_target { return a + b; }", 0},
 	}
 	for _, tc := range tests {

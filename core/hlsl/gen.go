@@ -44,8 +44,9 @@ type gen struct {
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
 
-	stateVars []*varDecl // globals with a state block (states.go)
-	stateMode int        // checking a state block's values: an unknown name is a const int
+	packedObjs []*resource // textures and samplers of a cbuffer given only a packoffset
+	stateVars  []*varDecl  // globals with a state block (states.go)
+	stateMode  int         // checking a state block's values: an unknown name is a const int
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
