@@ -358,7 +358,7 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		// A texture or sampler declared in a cbuffer is a global of its
 		// own, as fxc makes it: the buffer's layout skips it.
 		g.globalVar(d)
-		if v := g.lookup(d.name); d.packoff != "" && d.register == "" && v != nil && v.res != nil {
+		if v := g.lookup(d.name); d.packoff != "" && d.register == "" && v != nil && v.res != nil && v.res.kind == KSampler {
 			g.packedObjs = append(g.packedObjs, v.res) // refused if used (checkOverlaps)
 		}
 		return
@@ -649,6 +649,9 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 		if ft.Kind == KVoid {
 			g.errorf(fd.pos, eSyntax, "syntax error: unexpected token 'void'")
 		}
+		if effectObject(ft) {
+			g.errorf(fd.pos, eTypeMismatch, "'%s': a struct cannot hold a %s", fd.name, ft)
+		}
 		for _, o := range t.Fields {
 			if o.Name == fd.name {
 				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
@@ -724,7 +727,7 @@ func (g *gen) checkOverlaps() {
 	for _, r := range g.packedObjs {
 		for _, u := range g.resList {
 			if u == r {
-				g.errorf(pos{r.line, 1}, eSyntax, "'%s': a texture or sampler the shader uses takes register(), not packoffset()", r.name)
+				g.errorf(pos{r.line, 1}, eSyntax, "'%s': a sampler the shader uses takes register(), not packoffset()", r.name)
 				return
 			}
 		}

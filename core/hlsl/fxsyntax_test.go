@@ -42,6 +42,8 @@ func TestEffectSyntax(t *testing.T) {
 		{"an implicit size without an initializer", "float4 main() : sv_target {\n float4 a[]; return 0; }", 2},
 		{"an implicit inner size", "float4 main() : sv_target {\n float2 a[2][] = {1, 2, 3, 4}; return 0; }", 2},
 		{"an implicit size for a parameter", "float4 f(float4 a[]) { return a[0]; }\nfloat4 main() : sv_target { float4 b[1] = {1, 2, 3, 4}; return f(b); }", 1},
+		{"strings, declared and ignored", "string s = \"a\\\"b\" \"c\";\nString t;\nstring u[2] = {\"x\", \"y\"};\nsingle cbuffer c { float4 single; };" + ret, 0},
+		{"a string in a struct", "struct S {\n string b; };" + ret, 2},
 		{"sampler_state in an expression", "Texture2D t;\nfloat4 main() : sv_target {\n return t.Sample(sampler_state {}, 0); }", 3},
 	}
 	for _, tc := range tests {

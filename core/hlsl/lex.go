@@ -75,6 +75,9 @@ func stripComments(src []byte) []byte {
 		switch {
 		case out[i] == '"':
 			for i++; i < len(out) && out[i] != '"' && out[i] != '\n'; i++ {
+				if out[i] == '\\' && i+1 < len(out) && out[i+1] != '\n' {
+					i++ // an escape: \" does not end the string
+				}
 			}
 		case out[i] == '/' && i+1 < len(out) && out[i+1] == '/':
 			for ; i < len(out) && out[i] != '\n'; i++ {
@@ -152,6 +155,9 @@ func (lx *lexer) lexLine(s string, line int, out []token) []token {
 		case c == '"':
 			j := i + 1
 			for j < len(s) && s[j] != '"' {
+				if s[j] == '\\' && j+1 < len(s) {
+					j++ // an escape: \" does not end the string
+				}
 				j++
 			}
 			out = append(out, token{kind: tString, text: s[i+1 : min(j, len(s))], line: line, col: col})

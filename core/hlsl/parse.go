@@ -291,6 +291,10 @@ func (ps *parser) topLevel(f *file) {
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
+	case t.text == "single" && !ps.structs["single"] && ps.peekN(1).text == "cbuffer":
+		ps.next() // the effects framework's single cbuffer: a plain one here
+		ps.topLevel(f)
+		return
 	case t.text == "tbuffer":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
 	case isTechnique(t.text) || t.text == "fxgroup":
@@ -1081,7 +1085,11 @@ func (ps *parser) primary() Expr {
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
 	case tString:
 		ps.next()
-		return &stringLit{pos: p, s: t.text}
+		text := t.text
+		for ps.peek().kind == tString { // "foo" "bar" is "foobar"
+			text += ps.next().text
+		}
+		return &stringLit{pos: p, s: text}
 	case tFloat:
 		ps.next()
 		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}

@@ -109,6 +109,14 @@ func effectObject(t *Type) bool {
 func (g *gen) checkEffectInit(d *varDecl, t *Type) {
 	var profile string
 	var call Expr
+	if t.Name == "string" || t.Name == "String" {
+		switch d.init.(type) {
+		case nil, *stringLit, *initList:
+		default:
+			g.errorf(d.pos, eTypeMismatch, "'%s': a string's initial value is a string", d.name)
+		}
+		return
+	}
 	switch x := d.init.(type) {
 	case nil:
 		return

@@ -200,7 +200,7 @@ func builtinType(name string) *Type {
 	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
 	case "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader", "ComputeShader",
-		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState":
+		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState", "string", "String":
 		return &Type{Kind: KEffect, Name: name}
 	case "SamplerComparisonState":
 		return &Type{Kind: KSampler, Cmp: true}
