@@ -402,6 +402,16 @@ func (g *gen) overload(e *callExpr, fns []*funcDecl, args []*value) *funcDecl {
 		return nil
 	}
 	if best.f.body == nil {
+		// A prototype called before its definition: the definition of
+		// the same signature later in the file is the one called.
+		for _, f := range g.funcs[e.name] {
+			if f.body != nil && sameSignature(g, best.f, f) {
+				best.f = f
+				break
+			}
+		}
+	}
+	if best.f.body == nil {
 		g.errorf(e.pos, eNotDefined, "'%s': function declared but not defined", e.name)
 		return nil
 	}

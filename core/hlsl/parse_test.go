@@ -62,6 +62,10 @@ float4 main(float4 a : A) : SV_Target {
 	float2 t = a.xy + c;
 	return (a + r) + (c + a) + (m + a) - a - float4(t, 0, 0);
 }`, [4]float32{3*2 - 1 - 2, 3*4 - 2 - 4, 3*6 - 3, 3*8 - 4}},
+		{"a prototype defined after the entry point", `
+float2 concat(float x, float y);
+float4 main(float4 a : A) : SV_Target { return float4(concat(a.x, 5), concat(6, a.w)); }
+float2 concat(float p, float q) { return float2(p, q); }`, [4]float32{1, 5, 6, 4}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))
