@@ -350,6 +350,10 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	if t == poison.t {
 		return
 	}
+	if p, ok := g.nonLiteral(d.init); ok && cb != g.globals {
+		g.errorf(p, eSyntax, "'%s': a constant's initial value must be a literal expression", d.name)
+		return
+	}
 	if et, _ := objectElem(t); et != nil && !hasNumeric(t) {
 		if d.packoff != "" && d.packoff[0] != 'c' {
 			g.errorf(d.pos, eSyntax, "syntax error: packoffset(%s): a texture or sampler takes register(), and ignores a packoffset(c#)", d.packoff)
@@ -479,6 +483,10 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	if x, ok := d.init.(*stateExpr); ok {
 		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'sampler' to '%s'", t)
+		return
+	}
+	if p, ok := g.nonLiteral(d.init); ok && !d.static {
+		g.errorf(p, eSyntax, "'%s': a uniform's initial value must be a literal expression", d.name)
 		return
 	}
 	// A uniform's initialiser is otherwise only a default for the effects
@@ -785,4 +793,47 @@ func hasNumeric(t *Type) bool {
 		return false
 	}
 	return t.numeric()
+}
+
+// nonLiteral finds a name in a uniform's initial value (only a default
+// for the effects framework, which fxc wants literal): where, and whether
+// there is one.
+func (g *gen) nonLiteral(e Expr) (pos, bool) {
+	switch e := e.(type) {
+	case *identExpr:
+		// A static const with a constant value is literal enough.
+		for _, d := range g.statics { // declared, valued at the entry point
+			if d.name == e.name && d.constQ {
+				return pos{}, false
+			}
+		}
+		return e.pos, true
+	case *callExpr:
+		if e.name == "CompileShader" && e.recv == nil {
+			return pos{}, false // an effect's shader: fxc takes it and writes no default
+		}
+		return e.pos, true
+	case *initList:
+		for _, x := range e.elems {
+			if p, ok := g.nonLiteral(x); ok {
+				return p, true
+			}
+		}
+	case *ctorExpr:
+		for _, x := range e.args {
+			if p, ok := g.nonLiteral(x); ok {
+				return p, true
+			}
+		}
+	case *unaryExpr:
+		return g.nonLiteral(e.x)
+	case *binaryExpr:
+		if p, ok := g.nonLiteral(e.x); ok {
+			return p, true
+		}
+		return g.nonLiteral(e.y)
+	case *castExpr:
+		return g.nonLiteral(e.x)
+	}
+	return pos{}, false
 }

@@ -77,6 +77,8 @@ func TestConstantBufferChecks(t *testing.T) {
 		{"a texture in a cbuffer is a global", "cbuffer c { float4 f : packoffset(c0); Texture2D t : register(t1); }\nSamplerState s;\nfloat4 main() : sv_target { return t.Sample(s, 0) + f; }", 0},
 		{"a texture's packoffset(t0)", "cbuffer c {\n Texture2D t : packoffset(t0); }\nfloat4 main() : sv_target { return 0; }", 2},
 		{"manual packing and a texture without a register", "cbuffer c\n{ float4 f : packoffset(c0); Texture2D t; }\nfloat4 main() : sv_target { return f; }", 1},
+		{"default values, ignored", "static const float k = 7;\ncbuffer c { float2 a = {1, 2}; float4x2 b = {1, 2, 3, 4, 5, 6, 7, 8}; }\nfloat4 g = {1, 2, k, 4};\nfloat4 main() : sv_target { return float4(a, b[1]) + g; }", 0},
+		{"a default value that is not literal", "float a = 7;\nfloat4 b = {1, 2,\n a, 4};\nfloat4 main() : sv_target { return b; }", 3},
 		{"a folded register offset", "float a : register(c0[0.6 + 0.6 + true]);\nfloat b : register(c2[-1]);\nfloat4 main() : sv_target { return a + b; }", 0},
 	}
 	for _, tc := range tests {

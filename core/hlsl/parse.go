@@ -512,7 +512,7 @@ func (ps *parser) cbuffer() *cbufferDecl {
 		typ := ps.typeSpec(m)
 		for {
 			n := ps.ident()
-			v := ps.varRest(typ, n, m, false)
+			v := ps.varRest(typ, n, m, true) // a default value, for the effects framework
 			c.vars = append(c.vars, v)
 			if !ps.accept(",") {
 				break
