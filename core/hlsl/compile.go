@@ -477,6 +477,23 @@ func (g *gen) globalVar(d *varDecl) {
 		return
 	}
 	if d.static {
+		// A static const of a constant scalar or vector is a value now,
+		// so that a later declaration's array size can name it.
+		if _, isList := d.init.(*initList); d.constQ && d.init != nil && !isList && t.numeric() {
+			saved, nCode, nErr, nWarn, nMore := g.top, len(g.code), len(g.errs), len(g.warns), g.more
+			v := g.expr(d.init)
+			if v != poison {
+				v = g.convert(d.pos, v, t, true)
+			}
+			if v != poison && allImm(v.c) {
+				g.top = saved
+				cv := *v
+				cv.ro = true
+				g.declare(d.pos, d.name, &cv)
+				return
+			}
+			g.top, g.code, g.errs, g.warns, g.more = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn], nMore
+		}
 		// Statics are initialised at the top of the shader (see lowerEntry).
 		g.statics = append(g.statics, d)
 		return
@@ -802,6 +819,9 @@ func (g *gen) nonLiteral(e Expr) (pos, bool) {
 	switch e := e.(type) {
 	case *identExpr:
 		// A static const with a constant value is literal enough.
+		if v := g.lookup(e.name); v != nil && v.glob == nil && v.res == nil && v.t.numeric() && len(v.c) > 0 && allImm(v.c) {
+			return pos{}, false // a static const valued already
+		}
 		for _, d := range g.statics { // declared, valued at the entry point
 			if d.name == e.name && d.constQ {
 				return pos{}, false

@@ -66,6 +66,10 @@ float4 main(float4 a : A) : SV_Target {
 float2 concat(float x, float y);
 float4 main(float4 a : A) : SV_Target { return float4(concat(a.x, 5), concat(6, a.w)); }
 float2 concat(float p, float q) { return float2(p, q); }`, [4]float32{1, 5, 6, 4}},
+		{"a static const as a global array's size", `
+static const int size = 3;
+static const float arr[size] = {1, 2, 3};
+float4 main(float4 a : A) : SV_Target { return float4(arr[2], size, a.x, arr[0]); }`, [4]float32{3, 3, 1, 1}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))
