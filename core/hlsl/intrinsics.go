@@ -317,9 +317,18 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		if len(args) != 2 {
 			return noMatch()
 		}
-		t, a := floats()
-		if t == nil || t.comps() != 3 {
-			return noMatch()
+		// cross takes float3: a longer vector is truncated, a scalar
+		// splatted, as in fxc.
+		t := vecT(Float, 3)
+		var a [2]*value
+		for i, x := range args {
+			if !x.t.numeric() || x.t.Kind == KMatrix || x.t.comps() != 1 && x.t.comps() < 3 {
+				return noMatch()
+			}
+			a[i] = g.convert(p, x, t, true)
+			if a[i] == poison {
+				return poison
+			}
 		}
 		x, y := a[0].c, a[1].c
 		sw := func(c []Operand, i, j, k int) []Operand { return []Operand{c[i], c[j], c[k]} }
