@@ -340,6 +340,9 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		}
 		return g.mul(p, args[0], args[1])
 	case "transpose":
+		if n1() && args[0].t.Kind == KScalar {
+			return args[0] // a scalar is its own transpose (fxc takes it; a vector it does not)
+		}
 		if !n1() || args[0].t.Kind != KMatrix {
 			return noMatch()
 		}

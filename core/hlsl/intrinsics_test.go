@@ -63,6 +63,9 @@ var intrinsicCases = []intrinsicCase{
 	{"dot", "return dot(a.xyz, b.xyz);", func(a, b, c [4]float32) [4]float32 { return splat(dp(a, b, 3)) }, 0, false},
 	{"dot4", "return dot(a, b);", func(a, b, c [4]float32) [4]float32 { return splat(dp(a, b, 4)) }, 0, false},
 	{"dot2", "return dot(a.xy, b.xy);", func(a, b, c [4]float32) [4]float32 { return splat(dp(a, b, 2)) }, 0, false},
+	{"transpose of a scalar", "return transpose(a.y);", func(a, b, c [4]float32) [4]float32 {
+		return [4]float32{a[1], a[1], a[1], a[1]}
+	}, 1, false},
 	{"cross of a float4 and a scalar (truncated, splatted)", "return float4(cross(a, 4), 0);", func(a, b, c [4]float32) [4]float32 {
 		return [4]float32{a[1]*4 - a[2]*4, a[2]*4 - a[0]*4, a[0]*4 - a[1]*4, 0}
 	}, 1, false},
