@@ -297,14 +297,14 @@ const NumOps = int(numOps)
 type Arg uint8
 
 const (
-	ArgReg Arg = iota // r, v, cb, l
-	ArgTex            // t#
-	ArgSmp            // s#
-	ArgRes            // t#, u# or g#: what ld_raw and ld_structured read
-	ArgUAV            // u#
-	ArgMem            // u# or g#: what an atomic changes
-	ArgTGSM           // g#
-	ArgImm            // l(): a declaration's values
+	ArgReg  Arg = iota // r, v, cb, l
+	ArgTex             // t#
+	ArgSmp             // s#
+	ArgRes             // t#, u# or g#: what ld_raw and ld_structured read
+	ArgUAV             // u#
+	ArgMem             // u# or g#: what an atomic changes
+	ArgTGSM            // g#
+	ArgImm             // l(): a declaration's values
 )
 
 const (
