@@ -156,3 +156,49 @@ imm.CSGetShaderResources 0
 expect got == NULL
 `)
 }
+
+// A typed view of a texture's mip slice (RWTexture2D<float4>) written by
+// store_uav_typed at each thread's (x, y), constant buffer 0's scale, and
+// a typed buffer view (RWBuffer<uint>) read with ld_uav_typed.
+const texCS = `cs_5_0
+dcl_globalFlags refactoringAllowed
+dcl_constantbuffer CB0[1], immediateIndexed
+dcl_uav_typed_texture2d (float,float,float,float) u0
+dcl_uav_typed_buffer (uint,uint,uint,uint) u1
+dcl_input vThreadID.xy
+dcl_temps 2
+dcl_thread_group 4, 2, 1
+utof r0.xy, vThreadID.xyxx
+mul r0.xy, r0.xyxx, cb0[0].xxxx
+ld_uav_typed r1.x, vThreadID.xxxx, u1.xyzw
+utof r0.z, r1.x
+mov r0.w, l(1.000000)
+store_uav_typed u0.xyzw, vThreadID.xyyy, r0.xyzw
+ret
+`
+
+func TestComputeTexture2DUAV(t *testing.T) {
+	bc, err := dxbc.Assemble(texCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, `dev, imm = D3D11CreateDevice Flags=DEBUG
+tex = dev.CreateTexture2D Width=4 Height=4 Format=R32G32B32A32_FLOAT BindFlags=UNORDERED_ACCESS MipLevels=2
+tv = dev.CreateUnorderedAccessView tex MipSlice=1
+full = dev.CreateUnorderedAccessView tex
+ids = dev.CreateBuffer BindFlags=UNORDERED_ACCESS Data=u32[7 8 9 10]
+idv = dev.CreateUnorderedAccessView ids Format=R32_UINT
+cb = dev.CreateBuffer BindFlags=CONSTANT_BUFFER Data=f32[0.5 0 0 0]
+cs = dev.CreateComputeShader bytes:`+hex.EncodeToString(bc)+`
+imm.CSSetShader cs
+imm.CSSetConstantBuffers 0 cb
+imm.CSSetUnorderedAccessViews 0 full idv
+imm.Dispatch 1 2 1
+expect probe tex 0 0 == f32[0 0 7 1]
+expect probe tex 3 3 == f32[1.5 1.5 10 1]
+expect probe tex 2 1 == f32[1 0.5 9 1]
+imm.CSSetUnorderedAccessViews 0 tv
+imm.Dispatch 1 1 1
+expect violations == 0
+`)
+}
