@@ -131,6 +131,8 @@ st = dev.CreateBuffer ByteWidth=64 BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_S
 		{"u = dev.CreateUnorderedAccessView raw Format=R8G8B8A8_UNORM_SRGB\n", "no typed unordered-access support"},
 		{"u = dev.CreateUnorderedAccessView raw Format=R32_TYPELESS Flags=RAW\nimm.Dispatch 65536\n", "ThreadGroupCountX 65536, Y 1, Z 1: each at most 65535"},
 		{"u = dev.CreateUnorderedAccessView raw Format=R32_TYPELESS Flags=RAW\nimm.CSSetUnorderedAccessViews 7 u u\n", "StartSlot 7 + NumUAVs 2 is more than the 8 slots"},
+		{"dc = dev.CreateDeferredContext\ndc.Dispatch 1\n", "the compute stage on a deferred context"},
+		{"cs = dev.CreateComputeShader " + bigGroup(t) + "\n", "numthreads(32, 32, 2): x and y 1..1024, z 1..64, at most 1024 threads a group"},
 	} {
 		r := runSource(t, pre+c.src)
 		if sum := r.Summary(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), c.want) {
@@ -201,4 +203,14 @@ imm.CSSetUnorderedAccessViews 0 tv
 imm.Dispatch 1 1 1
 expect violations == 0
 `)
+}
+
+// bigGroup is a compute shader of 2048 threads a group: bytecode the
+// runtime's container checks pass and the driver refuses, naming the limit.
+func bigGroup(t *testing.T) string {
+	bc, err := dxbc.Assemble("cs_5_0\ndcl_thread_group 32, 32, 2\nret\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return "bytes:" + hex.EncodeToString(bc)
 }
