@@ -243,3 +243,12 @@ expect probe buf 0 0 == `+u32List(want)+`
 expect violations == 0
 `)
 }
+
+// With a driver that has no command lists the runtime emulates deferred
+// contexts, and its emulation refuses the compute stage by name.
+func TestComputeEmulatedDeferredRefused(t *testing.T) {
+	r := runSource(t, "option driver.commandlists=false\ndev, imm = D3D11CreateDevice Flags=DEBUG\ndc = dev.CreateDeferredContext\ndc.Dispatch 1\n")
+	if sum := r.Summary(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), "the runtime's emulation does not record it") {
+		t.Errorf("failures %q", sum.Failures)
+	}
+}
