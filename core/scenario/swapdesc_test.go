@@ -106,4 +106,14 @@ expect violations == 0
 			t.Errorf("no debug message %q in\n%s", want, msgs)
 		}
 	}
+	// The summary's messages carry DXGI's as they carry D3D11's.
+	dxgi := 0
+	for _, m := range r.Summary().Messages {
+		if strings.Contains(m, ": DXGI ERROR: ") {
+			dxgi++
+		}
+	}
+	if dxgi != strings.Count(msgs, "\n") {
+		t.Errorf("%d DXGI messages in the summary, %d in the trace: %q", dxgi, strings.Count(msgs, "\n"), r.Summary().Messages)
+	}
 }
