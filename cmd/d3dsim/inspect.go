@@ -27,13 +27,13 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadIn
 	}
 	asked := 0
-	for _, q := range []string{"state", "resource", "pixel", "step"} {
+	for _, q := range []string{"state", "resource", "pixel", "step", "wait"} {
 		if _, ok := a.flags[q]; ok {
 			asked++
 		}
 	}
 	if asked != 1 {
-		return bad("ask one of --state, --resource NAME, --pixel X,Y or --step X,Y")
+		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y or --wait")
 	}
 	at, ok := a.flags["at"]
 	if !ok {
@@ -54,13 +54,15 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		o.Sync = &t
 	}
 	s := inspect.NewSession(sc, o)
-	_, j := s.Run()
+	r, j := s.Run()
 	seq, err := j.Resolve(at)
 	if err != nil {
 		return failed(err)
 	}
 	var answer interface{ Text() string }
 	switch {
+	case a.flags["wait"] != "":
+		answer, err = inspect.ExplainWait(r.Events(), seq)
 	case a.flags["state"] != "":
 		answer, err = j.State(seq, a.flags["ctx"])
 	case a.flags["resource"] != "":

@@ -1,0 +1,85 @@
+package inspect
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
+)
+
+// runEvents runs a scenario of the repository to its end: its trace and
+// journal.
+func runEvents(t *testing.T, file string) ([]trace.Event, *Journal) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "..", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := scenario.Load(file, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, j := NewSession(sc, scenario.Overrides{}).Run()
+	return r.Events(), j
+}
+
+// TestExplainWait: a Map's RAW and WAR waits and a Present throttled by the
+// frame latency are linked to their fence, the DMA buffer that signals it,
+// the calls whose commands it carries, the hazard and the time lost; the
+// wait is found from the API call, its start event or its end event.
+func TestExplainWait(t *testing.T) {
+	ev, j := runEvents(t, "assets/tutorials/03-map-hazards.d3ds")
+	raw, err := ExplainWait(ev, at(t, j, "line:29"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw.Why != "map" || raw.Hazard != "RAW" || raw.Obj != "shot" || raw.Fence == 0 || raw.Buffer == nil || raw.Lost <= 0 ||
+		raw.Call == nil || raw.Call.Name != "Map" || raw.Call.Line != 29 {
+		t.Fatalf("RAW wait: %+v", raw)
+	}
+	var carried []string
+	for _, c := range raw.Buffer.Calls {
+		carried = append(carried, c.Name)
+	}
+	if strings.Join(carried, " ") != "ClearRenderTargetView CopyResource" {
+		t.Errorf("DMA buffer %d carries %v, want the clear and the copy of lines 27-28", raw.Buffer.ID, carried)
+	}
+	b := raw.Buffer
+	if !(b.Submitted >= 0 && b.Started >= b.Submitted && b.Done >= b.Started && raw.End == b.Done) {
+		t.Errorf("DMA buffer times: %+v, wait ends at %d", b, raw.End)
+	}
+	for _, want := range []string{"Map(shot) at line 29 waited 6.52 µs", "RAW — read after write", "which DMA buffer 3 signals",
+		"carries the commands of ClearRenderTargetView(rtv) at line 27, CopyResource(shot) at line 28"} {
+		if !strings.Contains(raw.Sentence, want) {
+			t.Errorf("sentence lacks %q:\n%s", want, raw.Sentence)
+		}
+	}
+	// The same wait from its start and its end events.
+	for _, seq := range []uint64{raw.Seq, raw.EndSeq} {
+		w, err := ExplainWait(ev, seq)
+		if err != nil || w.Seq != raw.Seq || w.Sentence != raw.Sentence {
+			t.Errorf("from event %d: %+v, %v", seq, w, err)
+		}
+	}
+	war, err := ExplainWait(ev, at(t, j, "line:41"))
+	if err != nil || war.Hazard != "WAR" || !strings.Contains(war.Sentence, "the map writes up, which the GPU had still to read") {
+		t.Errorf("WAR wait: %+v, %v", war, err)
+	}
+	// A call that did not wait says so.
+	if _, err := ExplainWait(ev, at(t, j, "line:36")); err == nil || !strings.Contains(err.Error(), "did not wait") {
+		t.Errorf("a Map with no hazard: %v", err)
+	}
+
+	ev, j = runEvents(t, "assets/tutorials/15-frame-latency.d3ds")
+	p, err := ExplainWait(ev, at(t, j, "line:24"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Why != "present" || p.Buffer == nil || p.Buffer.Built == nil || p.Buffer.Built.Name != "Present" ||
+		!strings.Contains(p.Sentence, "3 presents of kc1 are queued, the maximum frame latency") {
+		t.Errorf("throttled Present: %+v", p)
+	}
+}
