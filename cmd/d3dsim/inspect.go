@@ -62,7 +62,7 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	var answer interface{ Text() string }
 	switch {
 	case a.flags["wait"] != "":
-		answer, err = inspect.ExplainWait(r.Events(), seq)
+		answer, err = inspect.ExplainWait(r.Recorder(), seq)
 	case a.flags["state"] != "":
 		answer, err = j.State(seq, a.flags["ctx"])
 	case a.flags["resource"] != "":

@@ -80,104 +80,146 @@ type WaitAnswer struct {
 	Sentence string `json:"sentence"`
 }
 
-// events is a trace in seq order, searched by seq.
-type events []trace.Event
+// Source is a trace read by seq: a *trace.Recorder (the run's ring, read
+// in place), or Events (a slice of it).
+type Source interface {
+	At(seq uint64) (trace.Event, bool)
+	LenDropped() (int, uint64) // the last seq, and how many the ring dropped before the first held
+}
 
-func (ev events) index(seq uint64) int {
+// Events is a trace in seq order as a Source.
+type Events []trace.Event
+
+func (ev Events) At(seq uint64) (trace.Event, bool) {
 	i := sort.Search(len(ev), func(i int) bool { return ev[i].Seq >= seq })
 	if i < len(ev) && ev[i].Seq == seq {
-		return i
+		return ev[i], true
 	}
-	return -1
+	return trace.Event{}, false
 }
 
-// apiCall is the application's API call an event belongs to: its
-// outermost ancestor called from the app layer (-1: none).
-func (ev events) apiCall(i int) int {
-	for n := 0; i >= 0 && n < 64; n++ {
-		e := &ev[i]
+func (ev Events) LenDropped() (int, uint64) {
+	if len(ev) == 0 {
+		return 0, 0
+	}
+	return int(ev[len(ev)-1].Seq), ev[0].Seq - 1
+}
+
+// scanLimit bounds each walk over the trace (a million events).
+const scanLimit = 1 << 20
+
+// reader walks a Source by seq.
+type reader struct {
+	src         Source
+	first, last uint64
+}
+
+func newReader(src Source) reader {
+	n, dropped := src.LenDropped()
+	return reader{src: src, first: dropped + 1, last: uint64(n)}
+}
+
+func (r reader) get(seq uint64) (trace.Event, bool) {
+	if seq < r.first || seq > r.last {
+		return trace.Event{}, false
+	}
+	return r.src.At(seq)
+}
+
+// apiCall is the application's API call event seq belongs to: its
+// outermost ancestor called from the app layer (0: none).
+func (r reader) apiCall(seq uint64) uint64 {
+	for n := 0; n < 64; n++ {
+		e, ok := r.get(seq)
+		if !ok {
+			return 0
+		}
 		if e.From == trace.App && e.Kind == trace.Call {
-			return i
+			return seq
 		}
 		if e.Parent == 0 {
-			break
+			return 0
 		}
-		i = ev.index(e.Parent)
+		seq = e.Parent
 	}
-	return -1
+	return 0
 }
 
-func (ev events) ref(i int) *WaitCall {
-	e := &ev[i]
+func refOf(e *trace.Event) *WaitCall {
 	return &WaitCall{Seq: e.Seq, T: e.T, Name: e.Name, Ctx: e.Ctx, Obj: e.Obj, Line: e.Line}
+}
+
+func (r reader) ref(seq uint64) *WaitCall {
+	e, _ := r.get(seq)
+	return refOf(&e)
 }
 
 // ExplainWait explains the wait at event seq: a wait event (its start or
 // its end), or an API call with a wait inside it (the first one).
-func ExplainWait(all []trace.Event, seq uint64) (*WaitAnswer, error) {
-	ev := events(all)
-	i := ev.index(seq)
-	if i < 0 {
+func ExplainWait(src Source, seq uint64) (*WaitAnswer, error) {
+	r := newReader(src)
+	e, ok := r.get(seq)
+	if !ok {
 		return nil, fmt.Errorf("inspect: no event %d in the trace", seq)
 	}
-	start := -1
-	switch e := &ev[i]; {
-	case e.Kind == trace.Wait && e.Args.Has(trace.KeyDone) || e.Kind == trace.Wait && strings.HasPrefix(e.Args.String(), "done"):
-		for j := i - 1; j >= 0; j-- {
-			s := &ev[j]
-			if s.Kind == trace.Wait && s.Thread == e.Thread && s.Name == e.Name && !isDone(s) {
-				start = j
+	var start uint64
+	switch {
+	case e.Kind == trace.Wait && isDone(&e):
+		for s := seq - 1; s >= r.first && s > 0 && seq-s < scanLimit; s-- {
+			w, _ := r.get(s)
+			if w.Kind == trace.Wait && w.Thread == e.Thread && w.Name == e.Name && !isDone(&w) {
+				start = s
 				break
 			}
 		}
 	case e.Kind == trace.Wait:
-		start = i
+		start = seq
 	default:
-		c := ev.apiCall(i)
-		if c < 0 {
+		c := r.apiCall(seq)
+		if c == 0 {
 			return nil, fmt.Errorf("inspect: event %d is neither a wait nor inside an API call", seq)
 		}
-		call := &ev[c]
-		for j := c + 1; j < len(ev); j++ {
-			s := &ev[j]
-			if s.Thread != call.Thread {
+		call, _ := r.get(c)
+		for s := c + 1; s <= r.last && s-c < scanLimit; s++ {
+			w, _ := r.get(s)
+			if w.Thread != call.Thread {
 				continue
 			}
-			if s.Kind == trace.Wait && !isDone(s) && ev.apiCall(j) == c {
-				start = j
+			if w.Kind == trace.Wait && !isDone(&w) && r.apiCall(s) == c {
+				start = s
 				break
 			}
-			if s.Kind == trace.Return && s.From == trace.App && s.Name == call.Name {
+			if w.Kind == trace.Return && w.From == trace.App && w.Name == call.Name {
 				break
 			}
 		}
-		if start < 0 {
-			return nil, fmt.Errorf("inspect: %s (event %d) did not wait: no wait event inside it", ev.ref(c).text(), call.Seq)
+		if start == 0 {
+			return nil, fmt.Errorf("inspect: %s (event %d) did not wait: no wait event inside it", refOf(&call).text(), c)
 		}
 	}
-	if start < 0 {
+	if start == 0 {
 		return nil, fmt.Errorf("inspect: the start of the wait that ends at event %d is not in the trace", seq)
 	}
-	return ev.explain(start), nil
+	return r.explain(start), nil
 }
 
 func isDone(e *trace.Event) bool {
 	return e.Args.Has(trace.KeyDone) || strings.HasPrefix(e.Args.String(), "done")
 }
 
-// explain answers for the wait that starts at events[s].
-func (ev events) explain(s int) *WaitAnswer {
-	w := &ev[s]
+// explain answers for the wait that starts at event s.
+func (r reader) explain(s uint64) *WaitAnswer {
+	w, _ := r.get(s)
 	a := &WaitAnswer{Seq: w.Seq, Name: w.Name, Thread: w.Thread, Line: w.Line, Start: w.T, End: -1, Context: w.Handle, Fence: w.Fence,
 		Hazard: w.Args.Str(trace.KeyHazard), Res: w.Args.Str(trace.KeyRes), Obj: w.Obj, Reason: w.Msg}
-	for j := s + 1; j < len(ev); j++ {
-		if e := &ev[j]; e.Kind == trace.Wait && e.Thread == w.Thread && e.Name == w.Name && isDone(e) {
+	for j := s + 1; j <= r.last && j-s < scanLimit; j++ {
+		if e, _ := r.get(j); e.Kind == trace.Wait && e.Thread == w.Thread && e.Name == w.Name && isDone(&e) {
 			a.EndSeq, a.End, a.Lost = e.Seq, e.T, e.T-w.T
 			break
 		}
 	}
-	if c := ev.apiCall(s); c >= 0 {
-		a.Call = ev.ref(c)
+	if c := r.apiCall(s); c != 0 {
+		a.Call = r.ref(c)
 	}
 	a.Held = strings.Contains(w.Msg, "done but held")
 	switch {
@@ -203,12 +245,12 @@ func (ev events) explain(s int) *WaitAnswer {
 		a.Why = "wait"
 	}
 	if w.DMA != 0 {
-		a.Buffer = ev.card(w.DMA)
+		a.Buffer = r.card(w.DMA, s)
 	} else if a.Why == "idle" && a.EndSeq != 0 {
 		// The buffer that finished last before the GPU went idle.
-		for j := ev.index(a.EndSeq) - 1; j > s; j-- {
-			if e := &ev[j]; e.Kind == trace.Fence && e.Name == "FenceSignaled" && e.DMA != 0 {
-				a.Buffer = ev.card(e.DMA)
+		for j := a.EndSeq - 1; j > s; j-- {
+			if e, _ := r.get(j); e.Kind == trace.Fence && e.Name == "FenceSignaled" && e.DMA != 0 {
+				a.Buffer = r.card(e.DMA, j)
 				break
 			}
 		}
@@ -217,65 +259,76 @@ func (ev events) explain(s int) *WaitAnswer {
 	return a
 }
 
-// card gathers DMA buffer id's events.
-func (ev events) card(id uint64) *DMACard {
+// card gathers DMA buffer id's events, around event near (one of them, or
+// a wait for it): the buffer was built before it, and runs near it.
+func (r reader) card(id, near uint64) *DMACard {
 	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1}
-	render := -1
-	for j := range ev {
-		e := &ev[j]
+	var render uint64
+	for s := near; s >= r.first && s > 0 && near-s < scanLimit; s-- {
+		if e, _ := r.get(s); e.DMA == id && e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
+			render = s
+			c.Context = e.Handle
+			if c.Allocs = e.Args.Str(trace.KeyAllocs); c.Allocs == "" {
+				c.Allocs = allocsText(e.Args)
+			}
+			break
+		}
+	}
+	from := render
+	if from == 0 {
+		from = near
+	}
+	for s := from; s <= r.last && s-from < scanLimit && c.Done < 0; s++ {
+		e, _ := r.get(s)
 		if e.DMA != id {
 			continue
 		}
 		switch {
-		case render < 0 && e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent" || e.Name == "DxgkDdiRenderKm"):
-			render = j
-			c.Context = e.Handle
-			c.Allocs = e.Args.Str(trace.KeyAllocs)
-			if c.Allocs == "" {
-				c.Allocs = allocsText(e.Args)
-			}
 		case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") && c.Fence == 0:
 			c.Fence = e.Fence
 		case e.Kind == trace.Call && e.Name == "DxgkDdiSubmitCommand" && c.Submitted < 0:
 			c.Submitted = e.T
 		case e.Kind == trace.Exec && e.Name == "DmaBufferStart" && c.Started < 0:
 			c.Started = e.T
-		case e.Kind == trace.Fence && e.Name == "FenceSignaled" && c.Done < 0:
+		case e.Kind == trace.Fence && e.Name == "FenceSignaled":
 			c.Done = e.T
 		}
 	}
-	if render < 0 {
+	if render == 0 {
 		return c
 	}
-	b := ev.apiCall(render)
-	if b < 0 {
+	b := r.apiCall(render)
+	if b == 0 {
 		return c
 	}
-	c.Built, c.BuiltSeq = ev.ref(b), ev[b].Seq
+	built := r.ref(b)
+	c.Built, c.BuiltSeq = built, b
 	// The calls whose commands it carries: the API calls on the building
-	// call's context that reached the driver (a DDI of the UMD inside
-	// them) since the context's previous buffer was built.
-	prev := -1
-	for j := render - 1; j >= 0; j-- {
-		if e := &ev[j]; e.Kind == trace.Call && e.Handle == c.Context && e.DMA != 0 && e.DMA != id &&
+	// call's context whose DDIs put commands in a buffer, since the
+	// context's previous buffer was built.
+	var prev uint64
+	for s := render - 1; s >= r.first && s > 0 && render-s < scanLimit; s-- {
+		if e, _ := r.get(s); e.Kind == trace.Call && e.Handle == c.Context && e.DMA != 0 && e.DMA != id &&
 			(e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
-			prev = j
+			prev = s
 			break
 		}
 	}
-	ctx := ev[b].Ctx
-	last := -1
-	for j := max(prev, 0); j <= render; j++ {
-		e := &ev[j]
-		if e.Layer != trace.UMD || e.Kind != trace.Call || e.Ctx != ctx || noCommands.MatchString(e.Name) {
+	if prev == 0 {
+		prev = max(r.first, render-min(render, scanLimit))
+	}
+	var last uint64
+	for s := prev; s <= render; s++ {
+		e, _ := r.get(s)
+		if e.Layer != trace.UMD || e.Kind != trace.Call || e.Ctx != built.Ctx || noCommands.MatchString(e.Name) {
 			continue
 		}
-		k := ev.apiCall(j)
-		if k < 0 || k == last || k < prev {
+		k := r.apiCall(s)
+		if k == 0 || k == last || k < prev {
 			continue
 		}
 		last = k
-		c.Calls = append(c.Calls, *ev.ref(k))
+		c.Calls = append(c.Calls, *r.ref(k))
 	}
 	return c
 }

@@ -32,7 +32,7 @@ func runEvents(t *testing.T, file string) ([]trace.Event, *Journal) {
 // wait is found from the API call, its start event or its end event.
 func TestExplainWait(t *testing.T) {
 	ev, j := runEvents(t, "assets/tutorials/03-map-hazards.d3ds")
-	raw, err := ExplainWait(ev, at(t, j, "line:29"))
+	raw, err := ExplainWait(Events(ev), at(t, j, "line:29"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,22 +59,22 @@ func TestExplainWait(t *testing.T) {
 	}
 	// The same wait from its start and its end events.
 	for _, seq := range []uint64{raw.Seq, raw.EndSeq} {
-		w, err := ExplainWait(ev, seq)
+		w, err := ExplainWait(Events(ev), seq)
 		if err != nil || w.Seq != raw.Seq || w.Sentence != raw.Sentence {
 			t.Errorf("from event %d: %+v, %v", seq, w, err)
 		}
 	}
-	war, err := ExplainWait(ev, at(t, j, "line:41"))
+	war, err := ExplainWait(Events(ev), at(t, j, "line:41"))
 	if err != nil || war.Hazard != "WAR" || !strings.Contains(war.Sentence, "the map writes up, which the GPU had still to read") {
 		t.Errorf("WAR wait: %+v, %v", war, err)
 	}
 	// A call that did not wait says so.
-	if _, err := ExplainWait(ev, at(t, j, "line:36")); err == nil || !strings.Contains(err.Error(), "did not wait") {
+	if _, err := ExplainWait(Events(ev), at(t, j, "line:36")); err == nil || !strings.Contains(err.Error(), "did not wait") {
 		t.Errorf("a Map with no hazard: %v", err)
 	}
 
 	ev, j = runEvents(t, "assets/tutorials/15-frame-latency.d3ds")
-	p, err := ExplainWait(ev, at(t, j, "line:24"))
+	p, err := ExplainWait(Events(ev), at(t, j, "line:24"))
 	if err != nil {
 		t.Fatal(err)
 	}
