@@ -128,7 +128,7 @@ export class FlowView {
 
     const box = el("div", "flow");
     const head = el("div", "flow-head");
-    head.append(el("b", "", `${st.name(root)}${st.s(root, C.obj) ? " " + st.s(root, C.obj) : ""}`), " ", seqLink(st, root), " ", lineLink(st.line(root)));
+    head.append(el("b", "", `${st.name(root)}${st.s(root, C.obj) ? " " + st.named(st.s(root, C.obj)) : ""}`), " ", seqLink(st, root), " ", lineLink(st.line(root)));
     head.append(el("span", "muted", ` · ${plural(rows.length, "synchronous event")}${asyncRows.length ? `, ${asyncRows.length} asynchronous (DMA ${[...dmas].join(", ")})` : ""}`));
     box.append(head);
     const t = el("table", "grid flow-table");

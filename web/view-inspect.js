@@ -88,9 +88,51 @@ export class StateView {
         + (e.word >= 0 ? ` — the call's packet ${e.packet} at word ${e.word}` : "");
     }
     box.append(enc);
+    const wait = this.waitCard(seq);
+    if (wait) box.append(wait);
     for (const sg of st.stages) box.append(this.stage(seq, sg));
     this.box.replaceChildren(box);
     this.lastMs = performance.now() - t0;
+  }
+
+  // waitCard explains the wait at seq (a wait event, or the API call it
+  // happened in): the sentence, then the wait, the call, the DMA buffer
+  // that signals its fence and the calls that buffer carries, as links.
+  // null when seq is no wait.
+  waitCard(seq) {
+    const w = this.sim.inspectWait ? this.sim.inspectWait(seq) : null;
+    if (!w || w.error) return null;
+    const st = this.store;
+    const card = el("section", "wait-card");
+    card.append(el("h3", "pane-head", "Why it waited"), el("p", "wait-sentence", w.sentence));
+    const facts = el("div", "wait-facts");
+    const row = (label, ...parts) => {
+      const d = el("div", "wait-fact");
+      d.append(el("span", "muted", label + " "), ...parts);
+      facts.append(d);
+    };
+    const span = [seqLinkBySeq(st, w.seq, `#${w.seq}`)];
+    if (w.endSeq) span.push(" to ", seqLinkBySeq(st, w.endSeq, `#${w.endSeq}`));
+    row("wait", `${w.name} on ${w.thread}, `, ...span);
+    if (w.call) row("call", seqLinkBySeq(st, w.call.seq, w.call.name + (w.call.obj ? `(${w.call.obj})` : "")), " ", lineLink(w.call.line));
+    if (w.fence) row("fence", `${w.fence} of ${w.context}`);
+    if (w.hazard) row("hazard", `${w.hazard} on ${w.obj || w.res}`);
+    const b = w.buffer;
+    if (b) {
+      const parts = [`DMA ${b.id}`];
+      if (b.built) parts.push(", built by ", seqLinkBySeq(st, b.built.seq, b.built.name), " ", lineLink(b.built.line));
+      row("buffer", ...parts);
+      if (b.calls?.length) {
+        const list = [];
+        b.calls.forEach((c, k) => {
+          if (k) list.push(", ");
+          list.push(seqLinkBySeq(st, c.seq, c.name + (c.obj ? `(${c.obj})` : "")));
+        });
+        row("carries", ...list);
+      }
+    }
+    card.append(facts);
+    return card;
   }
 
   stage(seq, sg) {
@@ -107,7 +149,7 @@ export class StateView {
       tr.append(el("td", "mono", r.binding));
       const rt = el("td", "state-runtime");
       if (r.object) {
-        rt.append(el("b", "", r.object));
+        rt.append(el("b", "", this.store.named(r.object)));
         if (r.handle) rt.append(" ", el("span", "muted mono", r.handle));
         rt.append(": ");
       }

@@ -26,13 +26,24 @@ type WaitCall struct {
 	Name string `json:"name"`
 	Ctx  string `json:"ctx,omitempty"`
 	Obj  string `json:"obj,omitempty"`
-	Line int    `json:"line,omitempty"`
+	// Debug is the object's debug name (WKPDID_D3DDebugObjectName), if it
+	// had one then.
+	Debug string `json:"debug,omitempty"`
+	Line  int    `json:"line,omitempty"`
+}
+
+// named is an object's name with its debug name.
+func named(obj, debug string) string {
+	if debug == "" {
+		return obj
+	}
+	return fmt.Sprintf("%s %q", obj, debug)
 }
 
 func (c WaitCall) text() string {
 	s := c.Name
 	if c.Obj != "" {
-		s += "(" + c.Obj + ")"
+		s += "(" + named(c.Obj, c.Debug) + ")"
 	}
 	if c.Line > 0 {
 		s += fmt.Sprintf(" at line %d", c.Line)
@@ -71,8 +82,9 @@ type WaitAnswer struct {
 	Context string    `json:"context,omitempty"`
 	Fence   uint64    `json:"fence,omitempty"`
 	Hazard  string    `json:"hazard,omitempty"`
-	Res     string    `json:"res,omitempty"` // the allocation
-	Obj     string    `json:"obj,omitempty"` // the resource's scenario name
+	Res     string    `json:"res,omitempty"`   // the allocation
+	Obj     string    `json:"obj,omitempty"`   // the resource's scenario name
+	Debug   string    `json:"debug,omitempty"` // and its debug name
 	Held    bool      `json:"held,omitempty"`
 	Reason  string    `json:"reason,omitempty"` // the wait's own message
 	Buffer  *DMACard  `json:"buffer,omitempty"`
@@ -112,11 +124,35 @@ const scanLimit = 1 << 20
 type reader struct {
 	src         Source
 	first, last uint64
+	debug       map[string]string // debugName's answers
 }
 
 func newReader(src Source) reader {
 	n, dropped := src.LenDropped()
-	return reader{src: src, first: dropped + 1, last: uint64(n)}
+	return reader{src: src, first: dropped + 1, last: uint64(n), debug: map[string]string{}}
+}
+
+// debugName is the debug name obj had at event before: the last
+// SetPrivateData(WKPDID_D3DDebugObjectName) on it.
+func (r reader) debugName(obj string, before uint64) string {
+	if obj == "" {
+		return ""
+	}
+	if d, ok := r.debug[obj]; ok {
+		return d
+	}
+	d := ""
+	for s := before; s >= r.first && s > 0 && before-s < scanLimit; s-- {
+		e, _ := r.get(s)
+		if e.Kind == trace.Call && e.From == trace.App && e.Name == "SetPrivateData" && e.Obj == obj {
+			if g := e.Args.Str(trace.KeyGUID); g == "WKPDID_D3DDebugObjectName" || g == "WKPDID_D3DDebugObjectNameW" {
+				d = e.Msg
+				break
+			}
+		}
+	}
+	r.debug[obj] = d
+	return d
 }
 
 func (r reader) get(seq uint64) (trace.Event, bool) {
@@ -151,7 +187,9 @@ func refOf(e *trace.Event) *WaitCall {
 
 func (r reader) ref(seq uint64) *WaitCall {
 	e, _ := r.get(seq)
-	return refOf(&e)
+	c := refOf(&e)
+	c.Debug = r.debugName(c.Obj, seq)
+	return c
 }
 
 // ExplainWait explains the wait at event seq: a wait event (its start or
@@ -221,6 +259,7 @@ func (r reader) explain(s uint64) *WaitAnswer {
 	if c := r.apiCall(s); c != 0 {
 		a.Call = r.ref(c)
 	}
+	a.Debug = r.debugName(a.Obj, s)
 	a.Held = strings.Contains(w.Msg, "done but held")
 	switch {
 	case w.Name == "WaitForFence" && a.Hazard != "":
@@ -394,7 +433,7 @@ func (a *WaitAnswer) sentence() string {
 		}
 		switch a.Why {
 		case "map":
-			obj := a.Obj
+			obj := named(a.Obj, a.Debug)
 			if obj == "" {
 				obj = a.Res
 			}
