@@ -7,7 +7,8 @@
 // of items narrower than a pixel (dense) a pixel column at a time.
 //
 // Lanes (docs/browser.md): per app thread its API calls (with Map and
-// fence waits beneath) and its runtime/UMD calls; Dxgkrnl/KMD; each GPU
+// fence waits beneath), its marker groups (BeginEvent to EndEvent, nested)
+// and its runtime/UMD calls; Dxgkrnl/KMD; each GPU
 // engine (DMA and paging buffers as spans labelled with DMA and fence ids,
 // interrupts); ISR; DPC (fences signalled). Presents are marked across all
 // lanes; dependency edges (trace kind "dep") are drawn between DMA buffers.
@@ -24,7 +25,7 @@ export const RULER_H = 24;
 // Item styles (timeline-draw.js STYLE has their colours).
 export const S = {
   api: 0, present: 1, umd: 2, callback: 3, kernel: 4, dma: 5, paging: 6, isr: 7, dpc: 8,
-  wait: 9, interrupt: 10, fence: 11, submit: 12, violation: 13, message: 14, exec: 15,
+  wait: 9, interrupt: 10, fence: 11, submit: 12, violation: 13, message: 14, exec: 15, marker: 16,
 };
 export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec]);
 
@@ -279,12 +280,25 @@ export class TimelineModel {
     return d;
   }
 
+  // ingestMarker opens (m 1) or closes (m -1) a marker group's span on
+  // thread th's marker lane: the BeginEvent's text, from it to its EndEvent.
+  ingestMarker(st, i, m, th, t) {
+    const lane = this.lane(th + "/markers", th + " · markers", 0);
+    const key = "markers|" + th;
+    let stack = this.stacks.get(key);
+    if (!stack) this.stacks.set(key, (stack = []));
+    if (m > 0) stack.push(lane.push(t, NaN, i, S.marker, Math.min(stack.length, 255)));
+    else if (stack.length) lane.close(stack.pop(), t);
+  }
+
   // ingestOne turns event i into a lane item, or closes the item it ends.
   ingestOne(st, i) {
     const kind = st.kind(i);
     const th = st.thread(i);
     const t = st.t[i];
     const name = st.name(i);
+    const m = st.marker(i);
+    if (m) this.ingestMarker(st, i, m, th, t);
     switch (kind) {
       case KIND.call: {
         const lane = this.callLane(st, i, th);
@@ -410,12 +424,13 @@ export class TimelineModel {
       const f = lane.lab[i];
       return `${style === S.paging ? "paging " : "DMA "}${st.dma(ev)}${f ? " · fence " + f : ""}`;
     }
+    if (style === S.marker) return st.s(ev, C.msg) || "(unnamed group)";
     if (style === S.wait) {
       const f = st.fence(ev);
       const obj = st.s(ev, C.obj);
       return `${st.name(ev)}${f ? " fence " + f : ""}${obj ? " · " + obj : ""}`;
     }
-    const obj = st.s(ev, C.obj);
+    const obj = st.named(st.s(ev, C.obj));
     return obj && (style === S.api || style === S.present) ? `${st.name(ev)} ${obj}` : st.name(ev);
   }
 }

@@ -223,6 +223,16 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   assert.equal(before - after, hidden);
   assert.equal(await page.locator("#trace-rows .trace-row.marker", { hasText: "Clear and copy" }).first().locator(".fold").textContent(), "▸");
   assert.equal(await page.locator("#trace-rows .trace-row", { hasText: "ClearRenderTargetView" }).count(), 0);
+  // The timeline's marker lane: the two groups, nested, labelled with their text.
+  const spans = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.ingestEvents();
+    const lane = tl.lanes.get("main/markers");
+    const out = [];
+    for (let k = 0; lane && k < lane.n; k++) out.push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}:${lane.e[k] > lane.s[k]}`);
+    return out;
+  });
+  assert.deepEqual(spans, ["Frame@0:true", "Clear and copy@1:true"]);
   // The debug name beside the object's name.
   assert.match(await page.locator("#trace-rows").textContent(), /obj=shot "Readback copy"/);
 
