@@ -33,6 +33,8 @@ package main
 //	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
 //	inspectWait(seq)      -> why the wait at event seq (or inside the API call there) waited
 //	                         (core/inspect WaitAnswer), or {error}
+//	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
+//	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
 //	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
 //	                         x, y, fragment}); core/inspect Resource, History, Steps, or {error}
@@ -257,6 +259,12 @@ func installBridge(a *app) *bridge {
 			return js.Global().Get("JSON").Call("parse", `{"error":"inspectWait(seq)"}`)
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.inspectWait(uint64(args[0].Float()))))
+	})
+	b.fn("inspectDMA", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return js.Global().Get("JSON").Call("parse", `{"error":"inspectDMA(seq)"}`)
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectDMA(uint64(args[0].Float()))))
 	})
 	b.fn("inspectResolve", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {

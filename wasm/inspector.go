@@ -75,6 +75,20 @@ func (a *app) inspectWait(seq uint64) []byte {
 	return toJSON(w)
 }
 
+// inspectDMA is the card of the DMA buffer event seq names, as JSON.
+func (a *app) inspectDMA(seq uint64) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	c, err := inspect.ExplainDMA(a.run.Recorder(), seq)
+	if err != nil {
+		return errJSON(err)
+	}
+	return toJSON(c)
+}
+
 // inspectResolve names an event (a seq, NAME#K, line:N) as its seq.
 func (a *app) inspectResolve(at string) (uint64, error) {
 	a.mu.Lock()

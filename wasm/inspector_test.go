@@ -128,4 +128,11 @@ func TestInspectWait(t *testing.T) {
 	if !strings.Contains(string(a.inspectWait(1)), "error") {
 		t.Error("the first event answers a wait")
 	}
+	var c struct {
+		ID    uint64
+		Calls []struct{ Name string }
+	}
+	if err := json.Unmarshal(a.inspectDMA(seq), &c); err != nil || c.ID != w.Buffer.ID || len(c.Calls) != 2 {
+		t.Errorf("DMA card: %v %+v", err, c)
+	}
 }

@@ -90,6 +90,11 @@ export class StateView {
     box.append(enc);
     const wait = this.waitCard(seq);
     if (wait) box.append(wait);
+    else {
+      const i = this.store.index(seq);
+      const dma = i >= 0 && this.store.dma(i) ? this.dmaCard(seq) : null;
+      if (dma) box.append(dma);
+    }
     for (const sg of st.stages) box.append(this.stage(seq, sg));
     this.box.replaceChildren(box);
     this.lastMs = performance.now() - t0;
@@ -130,6 +135,43 @@ export class StateView {
         });
         row("carries", ...list);
       }
+    }
+    card.append(facts);
+    return card;
+  }
+
+  // dmaCard is the card of the DMA buffer event seq names: the call that
+  // built it, its times (submitted, started, interrupt, DPC, done), its
+  // packets and allocations, and the calls whose commands it carries.
+  dmaCard(seq) {
+    const c = this.sim.inspectDMA ? this.sim.inspectDMA(seq) : null;
+    if (!c || c.error) return null;
+    const st = this.store;
+    const card = el("section", "wait-card dma-card");
+    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id} of ${c.context} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "")));
+    const facts = el("div", "wait-facts");
+    const row = (label, ...parts) => {
+      const d = el("div", "wait-fact");
+      d.append(el("span", "muted", label + " "), ...parts);
+      facts.append(d);
+    };
+    const us = (t) => (t < 0 ? "not yet" : `${(t / 1000).toFixed(3)} µs`);
+    if (c.built) row("built by", seqLinkBySeq(st, c.built.seq, c.built.name + (c.built.obj ? `(${st.named(c.built.obj)})` : "")), " ", lineLink(c.built.line));
+    row("submitted", c.submitSeq ? seqLinkBySeq(st, c.submitSeq, us(c.submitted)) : us(c.submitted));
+    row("started", c.startSeq ? seqLinkBySeq(st, c.startSeq, us(c.started)) : us(c.started),
+      c.started >= 0 && c.submitted >= 0 ? ` (${((c.started - c.submitted) / 1000).toFixed(3)} µs in the queue)` : "");
+    row("interrupt", us(c.isr));
+    row("DPC", us(c.dpc));
+    row("done", c.signalSeq ? seqLinkBySeq(st, c.signalSeq, us(c.done)) : us(c.done));
+    if (c.packets || c.patches) row("packets", `${c.packets}, ${plural(c.patches, "patch location")}`);
+    if (c.allocs) row("allocations", el("span", "mono", c.allocs));
+    if (c.calls?.length) {
+      const list = [];
+      c.calls.forEach((k, n) => {
+        if (n) list.push(", ");
+        list.push(seqLinkBySeq(st, k.seq, k.name + (k.obj ? `(${st.named(k.obj)})` : "")));
+      });
+      row("carries", ...list);
     }
     card.append(facts);
     return card;

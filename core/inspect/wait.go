@@ -64,6 +64,15 @@ type DMACard struct {
 	Submitted int64      `json:"submitted"` // DxgkDdiSubmitCommand (-1: not in the trace)
 	Started   int64      `json:"started"`   // DmaBufferStart on the GPU (-1: not yet)
 	Done      int64      `json:"done"`      // FenceSignaled (-1: not yet)
+	ISR       int64      `json:"isr"`       // DxgkDdiInterruptRoutine saw it (-1: not yet)
+	DPC       int64      `json:"dpc"`       // DxgkDdiDpcRoutine ran for it (-1: not yet)
+	Engine    int        `json:"engine"`    // the GPU engine it ran on
+	Packets   int        `json:"packets,omitempty"`
+	Patches   int        `json:"patches,omitempty"`
+	Paging    bool       `json:"paging,omitempty"` // a paging buffer (DxgkDdiBuildPagingBuffer's)
+	Submit    uint64     `json:"submitSeq,omitempty"`
+	Start     uint64     `json:"startSeq,omitempty"`
+	Signal    uint64     `json:"signalSeq,omitempty"`
 	Calls     []WaitCall `json:"calls,omitempty"`
 }
 
@@ -301,7 +310,7 @@ func (r reader) explain(s uint64) *WaitAnswer {
 // card gathers DMA buffer id's events, around event near (one of them, or
 // a wait for it): the buffer was built before it, and runs near it.
 func (r reader) card(id, near uint64) *DMACard {
-	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1}
+	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1, ISR: -1, DPC: -1}
 	var render uint64
 	for s := near; s >= r.first && s > 0 && near-s < scanLimit; s-- {
 		if e, _ := r.get(s); e.DMA == id && e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
@@ -326,11 +335,28 @@ func (r reader) card(id, near uint64) *DMACard {
 		case e.Kind == trace.Return && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") && c.Fence == 0:
 			c.Fence = e.Fence
 		case e.Kind == trace.Call && e.Name == "DxgkDdiSubmitCommand" && c.Submitted < 0:
-			c.Submitted = e.T
+			c.Submitted, c.Submit = e.T, e.Seq
+			if n, ok := e.Args.Uint(trace.KeyPatches); ok {
+				c.Patches = int(n)
+			}
+			if n, ok := e.Args.Uint(trace.KeyEngine); ok {
+				c.Engine = int(n)
+			}
+			c.Paging = e.Args.Has(trace.KeyPaging)
+			if c.Context == "" {
+				c.Context = e.Handle
+			}
 		case e.Kind == trace.Exec && e.Name == "DmaBufferStart" && c.Started < 0:
-			c.Started = e.T
+			c.Started, c.Start = e.T, e.Seq
+			if n, ok := e.Args.Uint(trace.KeyPackets); ok {
+				c.Packets = int(n)
+			}
+		case e.Kind == trace.Call && e.Name == "DxgkDdiInterruptRoutine" && c.ISR < 0:
+			c.ISR = e.T
+		case e.Kind == trace.Call && e.Name == "DxgkDdiDpcRoutine" && c.DPC < 0:
+			c.DPC = e.T
 		case e.Kind == trace.Fence && e.Name == "FenceSignaled":
-			c.Done = e.T
+			c.Done, c.Signal = e.T, e.Seq
 		}
 	}
 	if render == 0 {
@@ -370,6 +396,82 @@ func (r reader) card(id, near uint64) *DMACard {
 		c.Calls = append(c.Calls, *r.ref(k))
 	}
 	return c
+}
+
+// ExplainDMA is the card of the DMA buffer event seq names (its dma): the
+// call that built it, when Dxgkrnl submitted it, when the GPU started it,
+// the interrupt, the DPC and the fence, its allocation list, and the API
+// calls whose commands it carries.
+func ExplainDMA(src Source, seq uint64) (*DMACard, error) {
+	r := newReader(src)
+	e, ok := r.get(seq)
+	if !ok {
+		return nil, fmt.Errorf("inspect: no event %d in the trace", seq)
+	}
+	if e.DMA != 0 {
+		return r.card(e.DMA, seq), nil
+	}
+	// An API call: the DMA buffer its commands went into, the next one
+	// its context built from it on.
+	c := r.apiCall(seq)
+	if c == 0 {
+		return nil, fmt.Errorf("inspect: event %d (%s) names no DMA buffer and is inside no API call", seq, e.Name)
+	}
+	call, _ := r.get(c)
+	for s := c; s <= r.last && s-c < scanLimit; s++ {
+		b, _ := r.get(s)
+		if b.DMA == 0 || b.Kind != trace.Call || b.Name != "DxgkDdiRender" && b.Name != "DxgkDdiPresent" {
+			continue
+		}
+		if k := r.apiCall(s); k != 0 {
+			if bc, _ := r.get(k); bc.Ctx == call.Ctx {
+				return r.card(b.DMA, s), nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("inspect: the commands of %s (event %d) went into no DMA buffer the trace holds (not submitted yet)", refOf(&call).text(), c)
+}
+
+// Text is the card as `d3dsim inspect --dma` prints it.
+func (c *DMACard) Text() string {
+	var b strings.Builder
+	kind := "DMA buffer"
+	if c.Paging {
+		kind = "paging buffer"
+	}
+	fmt.Fprintf(&b, "%s %d of %s on engine %d", kind, c.ID, c.Context, c.Engine)
+	if c.Fence != 0 {
+		fmt.Fprintf(&b, ", fence %d", c.Fence)
+	}
+	b.WriteString("\n")
+	if c.Built != nil {
+		fmt.Fprintf(&b, "built by   #%d %s\n", c.Built.Seq, c.Built.text())
+	}
+	at := func(t int64) string {
+		if t < 0 {
+			return "not yet"
+		}
+		return Duration(t)
+	}
+	fmt.Fprintf(&b, "submitted  %s\nstarted    %s", at(c.Submitted), at(c.Started))
+	if c.Submitted >= 0 && c.Started >= 0 {
+		fmt.Fprintf(&b, " (%s in the queue)", Duration(c.Started-c.Submitted))
+	}
+	fmt.Fprintf(&b, "\ninterrupt  %s\nDPC        %s\ndone       %s", at(c.ISR), at(c.DPC), at(c.Done))
+	if c.Started >= 0 && c.Done >= 0 {
+		fmt.Fprintf(&b, " (%s after it started)", Duration(c.Done-c.Started))
+	}
+	b.WriteString("\n")
+	if c.Packets > 0 || c.Patches > 0 {
+		fmt.Fprintf(&b, "packets    %d, %d patch locations\n", c.Packets, c.Patches)
+	}
+	if c.Allocs != "" {
+		fmt.Fprintf(&b, "allocs     %s\n", c.Allocs)
+	}
+	for _, k := range c.Calls {
+		fmt.Fprintf(&b, "carries    #%d %s\n", k.Seq, k.text())
+	}
+	return b.String()
 }
 
 // noCommands are the UMD's DDIs that put nothing in a DMA buffer: maps,

@@ -83,3 +83,31 @@ func TestExplainWait(t *testing.T) {
 		t.Errorf("throttled Present: %+v", p)
 	}
 }
+
+// TestExplainDMA: a DMA buffer's card, from an event that names it or from
+// an API call whose commands went into it: the call that built it, its
+// times in order, its packets and allocations, the calls it carries.
+func TestExplainDMA(t *testing.T) {
+	ev, j := runEvents(t, "assets/tutorials/03-map-hazards.d3ds")
+	c, err := ExplainDMA(Events(ev), at(t, j, "line:28"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ID != 3 || c.Context != "kc1" || c.Built == nil || c.Built.Line != 29 || c.Packets != 3 || c.Patches != 3 ||
+		c.Allocs != "a1@kd1:w,a2@kd1:w" || len(c.Calls) != 2 {
+		t.Fatalf("card: %+v", c)
+	}
+	if !(0 <= c.Submitted && c.Submitted <= c.Started && c.Started <= c.ISR && c.ISR <= c.DPC && c.DPC <= c.Done) {
+		t.Errorf("times out of order: %+v", c)
+	}
+	// The same card from its DmaBufferStart and from its fence.
+	for _, seq := range []uint64{c.Start, c.Signal} {
+		d, err := ExplainDMA(Events(ev), seq)
+		if err != nil || d.Text() != c.Text() {
+			t.Errorf("from event %d: %v\n%s\nwant\n%s", seq, err, d.Text(), c.Text())
+		}
+	}
+	if _, err := ExplainDMA(Events(ev), 1); err == nil {
+		t.Error("the first event has a DMA buffer")
+	}
+}

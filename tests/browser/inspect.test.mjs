@@ -249,6 +249,16 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   const sel = await page.evaluate(() => window.d3dsimUI.store.name(window.d3dsimUI.selected));
   assert.equal(sel, "CopyResource");
   assert.ok(mapSeq > 0);
+  // The GPU's start of that DMA buffer: its card.
+  await page.evaluate(() => {
+    const st = window.d3dsimUI.store;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "DmaBufferStart" && st.dma(i) === 1) return window.d3dsimUI.select(i, "test");
+  });
+  await page.waitForSelector("#st-state .dma-card");
+  const dma = await page.locator("#st-state .dma-card").textContent();
+  assert.match(dma, /DMA buffer 1 of kc1 on engine 0, fence 1/);
+  assert.match(dma, /built by Map\(shot "Readback copy"\)/);
+  assert.match(dma, /carries ClearRenderTargetView\(rtv\), CopyResource\(shot "Readback copy"\)/);
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });
