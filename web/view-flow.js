@@ -149,7 +149,7 @@ export class FlowView {
       const det = el("td", "small");
       for (const k of ["ctx", "obj", "handle", "hr"]) {
         const v = st.s(j, C[k]) || (k === "hr" && r >= 0 ? st.s(r, C.hr) : "");
-        if (v) det.append(el("span", "kv", `${k}=${v}`));
+        if (v) det.append(el("span", "kv", `${k}=${k === "obj" ? st.named(v) : v}`));
       }
       if (st.dma(j)) det.append(el("span", "kv", `dma=${st.dma(j)}`));
       if (st.fence(j)) det.append(el("span", "kv", `fence=${st.fence(j)}`));

@@ -119,9 +119,9 @@ export class StateView {
     const span = [seqLinkBySeq(st, w.seq, `#${w.seq}`)];
     if (w.endSeq) span.push(" to ", seqLinkBySeq(st, w.endSeq, `#${w.endSeq}`));
     row("wait", `${w.name} on ${w.thread}, `, ...span);
-    if (w.call) row("call", seqLinkBySeq(st, w.call.seq, w.call.name + (w.call.obj ? `(${w.call.obj})` : "")), " ", lineLink(w.call.line));
+    if (w.call) row("call", seqLinkBySeq(st, w.call.seq, w.call.name + (w.call.obj ? `(${st.named(w.call.obj)})` : "")), " ", lineLink(w.call.line));
     if (w.fence) row("fence", `${w.fence} of ${w.context}`);
-    if (w.hazard) row("hazard", `${w.hazard} on ${w.obj || w.res}`);
+    if (w.hazard) row("hazard", `${w.hazard} on ${st.named(w.obj) || w.res}`);
     const b = w.buffer;
     if (b) {
       const parts = [`DMA ${b.id}`];
@@ -131,7 +131,7 @@ export class StateView {
         const list = [];
         b.calls.forEach((c, k) => {
           if (k) list.push(", ");
-          list.push(seqLinkBySeq(st, c.seq, c.name + (c.obj ? `(${c.obj})` : "")));
+          list.push(seqLinkBySeq(st, c.seq, c.name + (c.obj ? `(${st.named(c.obj)})` : "")));
         });
         row("carries", ...list);
       }

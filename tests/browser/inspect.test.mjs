@@ -233,6 +233,20 @@ test("markers fold in the trace, objects show their debug names, a wait explains
     return out;
   });
   assert.deepEqual(spans, ["Frame@0:true", "Clear and copy@1:true"]);
+  // GPUView's queues: DMA buffer 1 waited in kc1's context queue, then in
+  // engine 0's hardware queue until the GPU was done with it.
+  const queues = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    const out = {};
+    for (const key of ["cpuq/kc1", "hwq/0"]) {
+      const lane = tl.lanes.get(key);
+      out[key] = [];
+      for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}:${lane.e[k] >= lane.s[k]}`);
+    }
+    return out;
+  });
+  assert.ok(queues["cpuq/kc1"].includes("DMA 1:true"), JSON.stringify(queues));
+  assert.ok(queues["hwq/0"].includes("DMA 1:true"), JSON.stringify(queues));
   // The debug name beside the object's name.
   assert.match(await page.locator("#trace-rows").textContent(), /obj=shot "Readback copy"/);
 
