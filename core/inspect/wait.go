@@ -240,6 +240,11 @@ func ExplainWait(src Source, seq uint64) (*WaitAnswer, error) {
 				break
 			}
 		}
+		if start == 0 && call.Name == "GetData" {
+			if a := r.poll(c); a != nil {
+				return a, nil
+			}
+		}
 		if start == 0 {
 			return nil, fmt.Errorf("inspect: %s (event %d) did not wait: no wait event inside it", refOf(&call).text(), c)
 		}
@@ -417,6 +422,16 @@ func ExplainDMA(src Source, seq uint64) (*DMACard, error) {
 	if c == 0 {
 		return nil, fmt.Errorf("inspect: event %d (%s) names no DMA buffer and is inside no API call", seq, e.Name)
 	}
+	if card := r.bufferOf(c); card != nil {
+		return card, nil
+	}
+	call, _ := r.get(c)
+	return nil, fmt.Errorf("inspect: the commands of %s (event %d) went into no DMA buffer the trace holds (not submitted yet)", refOf(&call).text(), c)
+}
+
+// bufferOf is the card of the DMA buffer API call c's commands went into:
+// the next one its context built from c on (nil: none yet).
+func (r reader) bufferOf(c uint64) *DMACard {
 	call, _ := r.get(c)
 	for s := c; s <= r.last && s-c < scanLimit; s++ {
 		b, _ := r.get(s)
@@ -425,11 +440,100 @@ func ExplainDMA(src Source, seq uint64) (*DMACard, error) {
 		}
 		if k := r.apiCall(s); k != 0 {
 			if bc, _ := r.get(k); bc.Ctx == call.Ctx {
-				return r.card(b.DMA, s), nil
+				return r.card(b.DMA, s)
 			}
 		}
 	}
-	return nil, fmt.Errorf("inspect: the commands of %s (event %d) went into no DMA buffer the trace holds (not submitted yet)", refOf(&call).text(), c)
+	return nil
+}
+
+// poll explains a GetData that answered S_FALSE: the run of polls of its
+// query, from the first after the query's End to the one that answered
+// S_OK, and the DMA buffer the End went into, which the GPU had to finish
+// first (nil: the call did not answer S_FALSE, or no End is in the trace).
+func (r reader) poll(c uint64) *WaitAnswer {
+	call, _ := r.get(c)
+	q, th := call.Obj, call.Thread
+	var returned int64 // the time the last call answer looked at returned
+	answer := func(s uint64) string { // the HRESULT GetData call s returned
+		for j := s + 1; j <= r.last && j-s < scanLimit; j++ {
+			if e, _ := r.get(j); e.Thread == th && e.Kind == trace.Return && e.From == trace.App && e.Name == "GetData" && e.Obj == q {
+				returned = e.T
+				return e.HR
+			}
+		}
+		return ""
+	}
+	isGetData := func(e *trace.Event) bool {
+		return e.Kind == trace.Call && e.From == trace.App && e.Name == "GetData" && e.Obj == q && e.Thread == th
+	}
+	if answer(c) != "S_FALSE" {
+		return nil
+	}
+	// Back to the query's End: the first poll after it.
+	first, end := c, uint64(0)
+	for s := c - 1; s >= r.first && s > 0 && c-s < scanLimit; s-- {
+		e, _ := r.get(s)
+		if e.Kind == trace.Call && e.From == trace.App && e.Name == "End" && e.Obj == q {
+			end = s
+			break
+		}
+		if isGetData(&e) {
+			first = s
+		}
+	}
+	if end == 0 {
+		return nil
+	}
+	// On to the poll that answered S_OK.
+	polls, last, ok := 0, c, false
+	for s := first; s <= r.last && s-first < scanLimit; s++ {
+		e, _ := r.get(s)
+		if !isGetData(&e) {
+			continue
+		}
+		last = s
+		if hr := answer(s); hr == "S_FALSE" {
+			polls++
+		} else {
+			ok = hr == "S_OK"
+			break
+		}
+	}
+	f, _ := r.get(first)
+	a := &WaitAnswer{Seq: first, EndSeq: last, Name: "GetData", Thread: th, Line: f.Line, Start: f.T, End: returned, Lost: returned - f.T,
+		Call: r.ref(first), Why: "poll", Obj: q, Reason: fmt.Sprintf("%d polls answered S_FALSE", polls)}
+	if !ok {
+		a.EndSeq, a.End = 0, -1
+	}
+	a.Debug = r.debugName(q, c)
+	a.Buffer = r.bufferOf(end)
+	if a.Buffer != nil {
+		a.Fence, a.Context = a.Buffer.Fence, a.Buffer.Context
+	}
+	endRef := r.ref(end)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s answered S_FALSE %d times", a.Call.text(), polls)
+	if ok {
+		fmt.Fprintf(&b, ", for %s until it answered S_OK (events %d to %d)", Duration(a.Lost), first, last)
+	} else {
+		b.WriteString(" to the end of the trace")
+	}
+	fmt.Fprintf(&b, ": the query's %s", endRef.text())
+	if c := a.Buffer; c != nil {
+		fmt.Fprintf(&b, " went into DMA buffer %d (fence %d of %s), and GetData answers S_OK once the GPU has finished it", c.ID, c.Fence, c.Context)
+		if c.Done >= 0 {
+			fmt.Fprintf(&b, ": done at %s", Duration(c.Done))
+		}
+		if c.Built != nil {
+			fmt.Fprintf(&b, "; it was built by %s", c.Built.text())
+		}
+	} else {
+		b.WriteString(" had not reached the GPU")
+	}
+	b.WriteString(".")
+	a.Sentence = b.String()
+	return a
 }
 
 // Text is the card as `d3dsim inspect --dma` prints it.

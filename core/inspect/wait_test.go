@@ -3,6 +3,7 @@ package inspect
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -81,6 +82,31 @@ func TestExplainWait(t *testing.T) {
 	if p.Why != "present" || p.Buffer == nil || p.Buffer.Built == nil || p.Buffer.Built.Name != "Present" ||
 		!strings.Contains(p.Sentence, "3 presents of kc1 are queued, the maximum frame latency") {
 		t.Errorf("throttled Present: %+v", p)
+	}
+}
+
+// TestExplainPoll: GetData answering S_FALSE is a wait too: the polls
+// until S_OK, the query's End and the DMA buffer it went into.
+func TestExplainPoll(t *testing.T) {
+	ev, j := runEvents(t, "assets/tutorials/02-draw-is-asynchronous.d3ds")
+	first := at(t, j, "GetData#1")
+	for _, k := range []string{"GetData#1", "GetData#5"} {
+		p, err := ExplainWait(Events(ev), at(t, j, k))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Why != "poll" || p.Seq != first || p.EndSeq != at(t, j, "line:40") || p.Lost <= 0 || p.Buffer == nil || p.Buffer.Built == nil ||
+			p.Buffer.Built.Name != "Flush" || p.Buffer.Done < 0 || p.Buffer.Done > p.End {
+			t.Fatalf("%s: %+v", k, p)
+		}
+		if !strings.Contains(p.Sentence, "the query's End(done) at line 30 went into DMA buffer 1") ||
+			!regexp.MustCompile(`^GetData\(done\) at line 40 answered S_FALSE \d+ times, for [\d.]+ µs until it answered S_OK`).MatchString(p.Sentence) {
+			t.Errorf("%s: %s", k, p.Sentence)
+		}
+	}
+	// The GetData that answered S_OK did not wait.
+	if _, err := ExplainWait(Events(ev), at(t, j, "line:40")); err == nil {
+		t.Error("the S_OK GetData waited")
 	}
 }
 
