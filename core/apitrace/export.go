@@ -322,16 +322,17 @@ func expCreateSwapChain(e *Exporter, th uint64, r *scenario.CallRecord) {
 	}
 	e.hwnds++
 	w, h := uint32(uintArg(r, "Width")), uint32(uintArg(r, "Height"))
+	format := uint32(bitsArg(r, "Format", 28))
 	desc := StructV(stSwapChainDesc,
 		StructV(stModeDesc, UintV(uint64(w)), UintV(uint64(h)), StructV(stRational, UintV(60), UintV(1)),
-			EnumV(sigDXGIFormat, 28), EnumV(sigScanline, 0), EnumV(sigScaling, 0)),
+			EnumV(sigDXGIFormat, int64(format)), EnumV(sigScanline, 0), EnumV(sigScaling, 0)),
 		StructV(stSampleDesc, UintV(1), EnumV(sigQuality, 0)),
 		BitmaskV(sigDXGIUsage, 0x20), UintV(uintArg(r, "BufferCount")), PtrV(0x20000+0x10*e.hwnds), boolV(true),
 		EnumV(sigSwapEffect, int64(bitsArg(r, "SwapEffect", 0))), BitmaskV(sigSwapFlags, 0))
 	var out []Arg
 	if succeeded(r) && len(r.Results) == 1 && r.Results[0] != nil {
 		out = []Arg{{3, ArrayV(e.made(r.Results[0]))}}
-		e.dims[r.Results[0]] = [3]uint32{w, h, 28}
+		e.dims[r.Results[0]] = [3]uint32{w, h, format}
 	}
 	e.write(th, fnFactoryCreateSwap, []Arg{{0, PtrV(e.factory)}, {1, e.obj(r.Target)}, {2, ArrayV(desc)}}, out, hr(r), 0)
 }

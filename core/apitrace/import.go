@@ -121,7 +121,7 @@ type object struct {
 	// resources
 	w, h, format uint32
 	mips, slices uint32 // a texture's levels and slices (0: one)
-	traceFormat  uint32 // a swap chain's format in the capture (the simulated one is R8G8B8A8_UNORM)
+	traceFormat  uint32 // a swap chain's format in the capture where the simulated one is another (R8G8B8A8_UNORM in its place)
 	size         uint32
 	mapAddr      uint64
 	mapRow       uint64

@@ -108,7 +108,7 @@ var globals = map[string]*method{
 var methods = map[string]map[string]*method{
 	tDevice: {
 		"CreateSwapChain": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "BufferCount", kind: pUint, opt: true, def: 1},
-			{name: "SwapEffect", kind: pEnum, enum: "SwapEffect", opt: true}},
+			{name: "SwapEffect", kind: pEnum, enum: "SwapEffect", opt: true}, {name: "Format", kind: pEnum, enum: "Format", opt: true}},
 			results: []string{tSwap}, exec: execCreateSwapChain},
 		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
 			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
