@@ -33,21 +33,25 @@ const MarkerPrefix = "d3dsim: "
 // Exporter writes a run as an apitrace capture. Make one with NewExporter,
 // have the run report to Observer(), and Close it when the run is done.
 type Exporter struct {
-	w        *Writer
-	threads  map[string]uint64
-	addr     map[any]uint64
-	typ      map[any]string
-	refs     map[any]int
-	code     map[any][]byte    // a vertex shader's bytecode (CreateInputLayout VS)
-	dims     map[any][3]uint32 // a texture's width, height and DXGI format
-	size     map[any]uint32    // a buffer's size
-	maps     map[any]mapping   // mapped resources
-	objects  uint64
-	heap     uint64
-	factory  uint64
-	hwnds    uint64
-	maxBytes int64
-	err      error
+	w       *Writer
+	threads map[string]uint64
+	addr    map[any]uint64
+	typ     map[any]string
+	refs    map[any]int
+	code    map[any][]byte    // a vertex shader's bytecode (CreateInputLayout VS)
+	dims    map[any][3]uint32 // a texture's width, height and DXGI format
+	size    map[any]uint32    // a buffer's size
+	maps    map[any]mapping   // mapped resources
+	objects uint64
+	heap    uint64
+	// annDepth and perfDepth count the open BeginEvent groups, per
+	// context and of D3DPERF, for the values BeginEvent and EndEvent return.
+	annDepth  map[any]int64
+	perfDepth int64
+	factory   uint64
+	hwnds     uint64
+	maxBytes  int64
+	err       error
 
 	// Dropped counts scenario calls that have no D3D11 form and no
 	// marker: a Write to memory that is not mapped.

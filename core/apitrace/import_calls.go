@@ -640,30 +640,13 @@ func (m *importer) queryInterface(c *Call, tgt *object) error {
 
 // privateData keeps a debug name (WKPDID_D3DDebugObjectName): the object
 // takes it as its scenario name.
-func (m *importer) privateData(c *Call, tgt *object) error {
-	g := c.Arg("guid")
-	name := ""
-	if g != nil {
-		if gg, ok := guidOf(g); ok {
-			name = GUIDName(gg)
-		} else if g.Kind == KName {
-			name = g.Str
-		}
+func (m *importer) privateData(tgt *object, guid string, data []byte) {
+	if guid != "WKPDID_D3DDebugObjectName" {
+		return
 	}
-	if name != "WKPDID_D3DDebugObjectName" {
-		return nil
+	if s := strings.TrimRight(string(data), "\x00"); tgt.typ != "" && s != "" {
+		tgt.debug = s
 	}
-	if v := c.Arg("pData"); v != nil {
-		s := v.Str
-		if v.Kind == KBlob {
-			s = string(v.Bytes)
-		}
-		s = strings.TrimRight(s, "\x00")
-		if tgt.typ != "" && s != "" {
-			tgt.debug = s
-		}
-	}
-	return nil
 }
 
 func impCreateDevice(m *importer, c *Call, _ *object) error {
