@@ -180,7 +180,7 @@ const (
 	useColor   = iota // a render target: a colour format the output merger writes (tfmt.Writable)
 	useDepth          // a depth buffer: FmtD32F, FmtD24S8, FmtD16, FmtD32FS8
 	useTexture        // a texture: any format the texture unit decodes
-	useScanout        // what the display engine shows: FmtRGBA8, FmtBGRA8
+	useScanout        // what the display engine shows (isa.Displayable)
 )
 
 // formatFor reports whether format f may be a surface of the kind use.
@@ -194,7 +194,7 @@ func formatFor(use int, f isa.Format) bool {
 	case useTexture:
 		return f.Known()
 	}
-	return f == isa.FmtRGBA8 || f == isa.FmtBGRA8
+	return isa.Displayable(f)
 }
 
 // surface resolves the addr(2) w h pitch fmt fields at a[i:] of p; the format

@@ -280,7 +280,7 @@ func (t *translator) displayable(i int, primary bool) error {
 	}
 	desc := r.desc
 	fm := isa.Format(desc.Format)
-	if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
+	if !isa.Displayable(fm) || desc.Width == 0 || desc.Height == 0 {
 		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present surface %v (list entry %d): %dx%d format %d is not a displayable surface",
 			h, i, desc.Width, desc.Height, desc.Format)
 	}

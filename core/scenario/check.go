@@ -206,7 +206,7 @@ func (c *checker) call(s *Call) error {
 	if s.Target == "" {
 		m = globals[s.Method]
 		if m == nil {
-			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the only global function is D3D11CreateDevice)", s.Method, s.Method)
+			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the global functions are D3D11CreateDevice and the D3DPERF_ markers)", s.Method, s.Method)
 		}
 	} else {
 		var ok bool
@@ -366,6 +366,10 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 	case pElem:
 		if _, msg := elemDesc(v); msg != "" {
 			return c.errf(v.Pos, "%s", msg)
+		}
+	case pString:
+		if v.Kind != VString {
+			return c.errf(v.Pos, "%s of %s must be a string in double quotes (\"text\")", p.name, s.Method)
 		}
 	case pWord:
 		if v.Kind != VIdent {

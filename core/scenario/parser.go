@@ -690,8 +690,8 @@ func (p *parser) expect() (Stmt, *Error) {
 		}
 		for !endsStmt(p.peek().kind) {
 			t := p.next()
-			if t.kind != tIdent && t.kind != tNumber {
-				return nil, p.errAt(t, "expected object names, NULL, enum names or numbers after 'expect got ==', found %s", describe(t))
+			if t.kind != tIdent && t.kind != tNumber && t.kind != tString {
+				return nil, p.errAt(t, "expected object names, NULL, enum names, numbers or strings after 'expect got ==', found %s", describe(t))
 			}
 			e.Names, last = append(e.Names, t.text), t
 		}
@@ -801,6 +801,9 @@ func (p *parser) value() (Value, token, *Error) {
 		return v, t, nil
 	case tColor:
 		v.Kind, v.Color = VColor, parseColor(t.text)
+		return v, t, nil
+	case tString:
+		v.Kind = VString
 		return v, t, nil
 	case tLBrack:
 		return v, t, p.errAt(t, "a list needs a type: f32[...], u16[...] or u32[...]")
