@@ -454,7 +454,7 @@ func (r reader) bufferOf(c uint64) *DMACard {
 func (r reader) poll(c uint64) *WaitAnswer {
 	call, _ := r.get(c)
 	q, th := call.Obj, call.Thread
-	var returned int64 // the time the last call answer looked at returned
+	var returned int64                // the time the last call answer looked at returned
 	answer := func(s uint64) string { // the HRESULT GetData call s returned
 		for j := s + 1; j <= r.last && j-s < scanLimit; j++ {
 			if e, _ := r.get(j); e.Thread == th && e.Kind == trace.Return && e.From == trace.App && e.Name == "GetData" && e.Obj == q {
@@ -543,7 +543,11 @@ func (c *DMACard) Text() string {
 	if c.Paging {
 		kind = "paging buffer"
 	}
-	fmt.Fprintf(&b, "%s %d of %s on engine %d", kind, c.ID, c.Context, c.Engine)
+	fmt.Fprintf(&b, "%s %d", kind, c.ID)
+	if c.Context != "" {
+		fmt.Fprintf(&b, " of %s", c.Context)
+	}
+	fmt.Fprintf(&b, " on engine %d", c.Engine)
 	if c.Fence != 0 {
 		fmt.Fprintf(&b, ", fence %d", c.Fence)
 	}
