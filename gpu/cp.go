@@ -263,6 +263,12 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.st.predAddr, ex.st.predValue = p.Addr(0), a[2] != 0
 	case isa.OpScanout:
 		ex.scanoutPacket(p)
+	case isa.OpSetUAV:
+		ex.setUAV(p)
+	case isa.OpDispatch:
+		ex.dispatch(a[0], a[1], a[2])
+	case isa.OpDispatchIndirect:
+		ex.dispatchIndirect(p)
 	default:
 		ex.fault("opcode not implemented")
 	}

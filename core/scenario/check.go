@@ -544,8 +544,14 @@ func (c *checker) expect(s *Expect) error {
 		if t != tTexture && t != tBuffer && !((s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tSwap) {
 			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash", ExpectProbe: "probe"}[s.Kind], s.Name, t)
 		}
-		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
-			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
+		if s.Kind == ExpectPixel && t == tBuffer {
+			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		}
+		if s.Kind == ExpectProbe && t != tBuffer && len(s.Probe.Values) > 4 {
+			return c.errf(s.Pos, "a probe of a texture compares 1 to 4 channels, found %d (a buffer's compares its words from X)", len(s.Probe.Values))
+		}
+		if s.Kind == ExpectProbe && t == tBuffer && (s.Y != 0 || s.Probe.Bottom != 1 || s.Probe.Right != s.X+1) {
+			return c.errf(s.Pos, "a probe of buffer %s is `expect probe %s WORD 0 == LIST`: the words from WORD (a 32-bit index), no rectangle", s.Name, s.Name)
 		}
 		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
 			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))

@@ -1136,6 +1136,9 @@ func hexVal(c byte) uint8 {
 	return 0
 }
 
+// maxProbeWords bounds the list of a buffer's probe.
+const maxProbeWords = 1 << 16
+
 // probe parses what follows `expect probe`: RES X Y [RIGHT BOTTOM] ==
 // LIST [ulps=N]. The list says how the texels are read: f32 as floats
 // (within N units in the last place), u32 and i32 as integers (exactly).
@@ -1189,8 +1192,8 @@ func (p *parser) probe(e *Expect, kw, form token) (token, *Error) {
 	} else {
 		pr.Values = v.U32
 	}
-	if n := len(pr.Values); n < 1 || n > 4 {
-		return end, p.errAt(end, "a probe compares 1 to 4 channels, found %d", n)
+	if n := len(pr.Values); n < 1 || n > maxProbeWords {
+		return end, p.errAt(end, "a probe compares 1 to 4 channels of a texel, or up to %d words of a buffer, found %d", maxProbeWords, n)
 	}
 	if t := p.peek(); t.kind == tIdent && t.text == "ulps" && p.peekN(1).kind == tAssign {
 		p.next()
