@@ -199,6 +199,8 @@ sc.Present
 test("markers fold in the trace, objects show their debug names, a wait explains itself", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, marked);
+  // The editor colours the strings as strings.
+  assert.deepEqual(await page.locator("#backdrop .t-string").allTextContents(), ['"Readback copy"', '"Frame"', '"Clear and copy"']);
   await page.locator('.tabs [data-view="trace"]').click();
   await page.waitForSelector("#trace-rows .trace-row");
   // The inner group's ClearRenderTargetView sits two levels down.
