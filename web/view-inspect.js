@@ -148,7 +148,7 @@ export class StateView {
     if (!c || c.error) return null;
     const st = this.store;
     const card = el("section", "wait-card dma-card");
-    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id}${c.context ? " of " + c.context : ""} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "")));
+    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id}${c.context ? " of " + c.context : ""} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "") + (c.for ? `, for DMA buffer ${c.for}` : "")));
     const facts = el("div", "wait-facts");
     const row = (label, ...parts) => {
       const d = el("div", "wait-fact");

@@ -70,6 +70,7 @@ type DMACard struct {
 	Packets   int        `json:"packets,omitempty"`
 	Patches   int        `json:"patches,omitempty"`
 	Paging    bool       `json:"paging,omitempty"` // a paging buffer (DxgkDdiBuildPagingBuffer's)
+	For       uint64     `json:"for,omitempty"`    // the DMA buffer a paging buffer was built for
 	Submit    uint64     `json:"submitSeq,omitempty"`
 	Start     uint64     `json:"startSeq,omitempty"`
 	Signal    uint64     `json:"signalSeq,omitempty"`
@@ -348,6 +349,9 @@ func (r reader) card(id, near uint64) *DMACard {
 				c.Engine = int(n)
 			}
 			c.Paging = e.Args.Has(trace.KeyPaging)
+			if n, ok := e.Args.Uint(trace.KeyFor); ok {
+				c.For = n
+			}
 			if c.Context == "" {
 				c.Context = e.Handle
 			}
@@ -550,6 +554,9 @@ func (c *DMACard) Text() string {
 	fmt.Fprintf(&b, " on engine %d", c.Engine)
 	if c.Fence != 0 {
 		fmt.Fprintf(&b, ", fence %d", c.Fence)
+	}
+	if c.For != 0 {
+		fmt.Fprintf(&b, ", for DMA buffer %d", c.For)
 	}
 	b.WriteString("\n")
 	if c.Built != nil {

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -131,6 +132,16 @@ func TestExplainDMA(t *testing.T) {
 		d, err := ExplainDMA(Events(ev), seq)
 		if err != nil || d.Text() != c.Text() {
 			t.Errorf("from event %d: %v\n%s\nwant\n%s", seq, err, d.Text(), c.Text())
+		}
+	}
+	// A paging buffer names the DMA buffer it was built for.
+	for _, e := range ev {
+		if e.Name == "DxgkDdiBuildPagingBuffer" && e.DMA != 0 {
+			p, err := ExplainDMA(Events(ev), e.Seq)
+			if err != nil || !p.Paging || p.For == 0 || !strings.Contains(p.Text(), fmt.Sprintf("paging buffer %d on engine 0, for DMA buffer %d", p.ID, p.For)) {
+				t.Errorf("paging buffer: %v %+v", err, p)
+			}
+			break
 		}
 	}
 	if _, err := ExplainDMA(Events(ev), 1); err == nil {
