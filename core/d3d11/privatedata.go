@@ -242,6 +242,17 @@ func (d *Device) DebugName(name string) string {
 	return d.debugNames[name]
 }
 
+// DebugNameOf is o's debug name (WKPDID_D3DDebugObjectName), "" if none.
+func DebugNameOf(o Object) string {
+	if isNil(o) {
+		return ""
+	}
+	if d := deviceOf(o); d != nil {
+		return d.DebugName(o.Name())
+	}
+	return ""
+}
+
 // named is how a debug-layer message names the object called name: with
 // its debug name when it has one.
 func (d *Device) named(name string) string {

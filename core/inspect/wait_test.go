@@ -148,3 +148,30 @@ func TestExplainDMA(t *testing.T) {
 		t.Error("the first event has a DMA buffer")
 	}
 }
+
+// TestStateDebugNames: the state names a bound object by its debug name
+// too (WKPDID_D3DDebugObjectName), in the row and in the text.
+func TestStateDebugNames(t *testing.T) {
+	sc, err := scenario.Load("named.d3ds", []byte(`dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+rtv.SetPrivateData WKPDID_D3DDebugObjectName "Back buffer view"
+imm.OMSetRenderTargets rtv
+imm.ClearRenderTargetView rtv #3366ccff
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, j := NewSession(sc, scenario.Overrides{}).Run()
+	st, err := j.State(at(t, j, "line:7"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(t, st, "OM", "render target 0"); r.Object != "rtv" || r.Debug != "Back buffer view" {
+		t.Errorf("row %+v", r)
+	}
+	if !strings.Contains(st.Text(), `runtime: rtv "Back buffer view" (h`) {
+		t.Errorf("text:\n%s", st.Text())
+	}
+}
