@@ -160,6 +160,7 @@ export class StateView {
     row("submitted", c.submitSeq ? seqLinkBySeq(st, c.submitSeq, us(c.submitted)) : us(c.submitted));
     row("started", c.startSeq ? seqLinkBySeq(st, c.startSeq, us(c.started)) : us(c.started),
       c.started >= 0 && c.submitted >= 0 ? ` (${((c.started - c.submitted) / 1000).toFixed(3)} µs in the queue)` : "");
+    row("finished", us(c.finished));
     row("interrupt", us(c.isr));
     row("DPC", us(c.dpc));
     row("done", c.signalSeq ? seqLinkBySeq(st, c.signalSeq, us(c.done)) : us(c.done));

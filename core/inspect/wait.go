@@ -64,6 +64,7 @@ type DMACard struct {
 	Submitted int64      `json:"submitted"` // DxgkDdiSubmitCommand (-1: not in the trace)
 	Started   int64      `json:"started"`   // DmaBufferStart on the GPU (-1: not yet)
 	Done      int64      `json:"done"`      // FenceSignaled (-1: not yet)
+	Finished  int64      `json:"finished"`  // the GPU wrote its fence (FenceWrite; -1: not yet)
 	ISR       int64      `json:"isr"`       // DxgkDdiInterruptRoutine saw it (-1: not yet)
 	DPC       int64      `json:"dpc"`       // DxgkDdiDpcRoutine ran for it (-1: not yet)
 	Engine    int        `json:"engine"`    // the GPU engine it ran on
@@ -316,7 +317,7 @@ func (r reader) explain(s uint64) *WaitAnswer {
 // card gathers DMA buffer id's events, around event near (one of them, or
 // a wait for it): the buffer was built before it, and runs near it.
 func (r reader) card(id, near uint64) *DMACard {
-	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1, ISR: -1, DPC: -1}
+	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1, Finished: -1, ISR: -1, DPC: -1}
 	var render uint64
 	for s := near; s >= r.first && s > 0 && near-s < scanLimit; s-- {
 		if e, _ := r.get(s); e.DMA == id && e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
@@ -360,6 +361,8 @@ func (r reader) card(id, near uint64) *DMACard {
 			if n, ok := e.Args.Uint(trace.KeyPackets); ok {
 				c.Packets = int(n)
 			}
+		case e.Kind == trace.Fence && e.Name == "FenceWrite" && c.Finished < 0:
+			c.Finished = e.T
 		case e.Kind == trace.Call && e.Name == "DxgkDdiInterruptRoutine" && c.ISR < 0:
 			c.ISR = e.T
 		case e.Kind == trace.Call && e.Name == "DxgkDdiDpcRoutine" && c.DPC < 0:
@@ -572,7 +575,7 @@ func (c *DMACard) Text() string {
 	if c.Submitted >= 0 && c.Started >= 0 {
 		fmt.Fprintf(&b, " (%s in the queue)", Duration(c.Started-c.Submitted))
 	}
-	fmt.Fprintf(&b, "\ninterrupt  %s\nDPC        %s\ndone       %s", at(c.ISR), at(c.DPC), at(c.Done))
+	fmt.Fprintf(&b, "\nfinished   %s\ninterrupt  %s\nDPC        %s\ndone       %s", at(c.Finished), at(c.ISR), at(c.DPC), at(c.Done))
 	if c.Started >= 0 && c.Done >= 0 {
 		fmt.Fprintf(&b, " (%s after it started)", Duration(c.Done-c.Started))
 	}
@@ -699,7 +702,9 @@ func (a *WaitAnswer) sentence() string {
 		if c.Started >= 0 {
 			parts = append(parts, "started at "+Duration(c.Started))
 		}
-		if c.Done >= 0 {
+		if c.Finished >= 0 && c.Done > c.Finished && a.Held {
+			parts = append(parts, "finished by the GPU at "+Duration(c.Finished), "its fence signalled at "+Duration(c.Done))
+		} else if c.Done >= 0 {
 			parts = append(parts, "done at "+Duration(c.Done))
 		}
 		if len(parts) > 0 {

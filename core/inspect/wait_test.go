@@ -75,6 +75,14 @@ func TestExplainWait(t *testing.T) {
 		t.Errorf("a Map with no hazard: %v", err)
 	}
 
+	// Out of order: the buffer was done, its fence held behind lower ones.
+	ev, j = runEvents(t, "assets/tutorials/12-out-of-order.d3ds")
+	h, err := ExplainWait(Events(ev), at(t, j, "line:78"))
+	if err != nil || !h.Held || h.Buffer == nil || h.Buffer.Finished < 0 || h.Buffer.Finished >= h.Buffer.Done ||
+		!strings.Contains(h.Sentence, "held by the out-of-order scheduler") || !strings.Contains(h.Sentence, "finished by the GPU at") {
+		t.Errorf("held fence: %v %+v", err, h)
+	}
+
 	ev, j = runEvents(t, "assets/tutorials/15-frame-latency.d3ds")
 	p, err := ExplainWait(Events(ev), at(t, j, "line:24"))
 	if err != nil {
