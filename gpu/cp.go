@@ -290,6 +290,12 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.st.predAddr, ex.st.predValue = p.Addr(0), a[2] != 0
 	case isa.OpScanout:
 		ex.scanoutPacket(p)
+	case isa.OpSetUAV:
+		ex.setUAV(p)
+	case isa.OpDispatch:
+		ex.dispatch(a[0], a[1], a[2])
+	case isa.OpDispatchIndirect:
+		ex.dispatchIndirect(p)
 	default:
 		ex.fault("opcode not implemented")
 	}
@@ -304,14 +310,7 @@ func (ex *executor) scanoutPacket(p isa.Packet) {
 	}
 	f := Frame{Width: s.w, Height: s.h, Pix: make([]byte, 4*s.w*s.h)}
 	for y := 0; y < s.h; y++ {
-		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
-		out := f.Pix[4*s.w*y : 4*s.w*(y+1)]
-		copy(out, row)
-		if s.fmt == isa.FmtBGRA8 {
-			for i := 0; i < len(out); i += 4 {
-				out[i], out[i+2] = out[i+2], out[i]
-			}
-		}
+		scanRow(s.fmt, f.Pix[4*s.w*y:4*s.w*(y+1)], s.mem, s.pitch, y)
 	}
 	ex.res.frames = append(ex.res.frames, f)
 }

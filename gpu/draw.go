@@ -383,10 +383,12 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j-1])
 			}
 			if k++; k%4 == 0 {
+				ex.draw.prim++
 				ex.assembled(ex.line(&ring[0], &ring[1]))
 			}
 		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
 			if k >= 3 {
+				ex.draw.prim++
 				ex.assembled(ex.line(&ring[(k-2)%3], &ring[(k-1)%3]))
 			}
 			if k >= 1 {
@@ -398,6 +400,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j/2])
 			}
 			if k++; k%6 == 0 {
+				ex.draw.prim++
 				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
 			}
 		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
@@ -410,6 +413,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				if m%2 == 1 {
 					a, b = b, a
 				}
+				ex.draw.prim++
 				ex.assembled(ex.triangle(a, b, c))
 			}
 			k++

@@ -29,6 +29,8 @@ const STYLE = [
   ["#ff3b3b", ""], // violation
   ["#f0c04a", ""], // message
   ["#8fd1a8", ""], // exec (other)
+  ["#9c7a1e", "#fff7e0"], // marker (BeginEvent .. EndEvent)
+  ["#3d6b52", "#e8fff1"], // queued (a DMA buffer waiting in a queue)
 ];
 const HAZARD_COLOR = { RAW: "#ff6b6b", WAR: "#f0a040", WAW: "#f0d040" };
 

@@ -250,6 +250,14 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, tfAnnRelease, []Arg{this(ann)}, nil, ptrU(UintV(1)))
 	c.call(0, refSig("ID3D11Buffer", "AddRef"), []Arg{this(vb)}, nil, ptrU(UintV(2)))
 	c.call(0, refSig("ID3D11Buffer", "Release"), []Arg{this(vb)}, nil, ptrU(UintV(1)))
+	// the rest of the markers and private data
+	c.call(0, tfCtxQI, []Arg{this(imm), {1, guidValue("IID_ID3DUserDefinedAnnotation")}}, out1(2, ann), ok0())
+	c.call(0, fnAnnSetMarker, []Arg{this(ann), {1, WStrV("Mark \"one\"")}}, nil, nil)
+	c.call(0, fnAnnGetStatus, []Arg{this(ann)}, nil, ptrU(boolV(true)))
+	c.call(0, tfAnnRelease, []Arg{this(ann)}, nil, ptrU(UintV(1)))
+	c.call(0, fnPerfGetStatus, nil, nil, ptrU(UintV(1)))
+	c.call(0, method("ID3D11Buffer", "SetPrivateDataInterface", "guid", "pData"), []Arg{this(vb), {1, guidValue("IID_ID3D11Fence")}, {2, PtrV(dev)}}, nil, ok0())
+	c.call(0, method("ID3D11Buffer", "GetPrivateData", "guid", "pDataSize", "pData"), []Arg{this(vb), {1, guidValue("WKPDID_D3DDebugObjectName")}}, []Arg{{2, ArrayV(UintV(0))}}, hrV("DXGI_ERROR_NOT_FOUND"))
 	c.call(0, refSig("IDXGIAdapter1", "Release"), []Arg{this(adapter)}, nil, ptrU(UintV(0)))
 	c.call(0, refSig("IDXGIFactory1", "Release"), []Arg{this(factory)}, nil, ptrU(UintV(0)))
 	c.w.Enter(0, fnPresentSig, []Arg{this(sc), u32(1, 0), {2, BitmaskV(sigPresent, 0)}}, 0, nil) // never left
@@ -329,14 +337,14 @@ func TestImportEveryCall(t *testing.T) {
 	text, rep := importBoth(t, everyCall(t), ImportOptions{Name: "tri.exe.trace"})
 	for _, want := range []string{
 		"Device, imm = D3D11CreateDevice Flags=DEBUG  # call 2",
-		"sc = Device.CreateSwapChain Width=32 Height=32 BufferCount=2  # call 2",
+		"sc = Device.CreateSwapChain Width=32 Height=32 BufferCount=2 Format=B8G8R8A8_UNORM  # call 2",
 		"Device.AddRef  # call 3", "imm.AddRef  # call 5",
-		`# call 6: BeginEvent "Setup"`,
+		`imm.BeginEvent "Setup"  # call 6`, `Device.SetPrivateData WKPDID_D3DDebugObjectName "Device"  # call 4`,
 		"Device.SetMaximumFrameLatency 2  # call 8", "Device.GetMaximumFrameLatency  # call 9",
 		"BackBuffer = sc.GetBuffer 0  # call 12",
 		"rtv = Device.CreateRenderTargetView BackBuffer  # call 14",
 		"imm.OMSetRenderTargets rtv  # call 15",
-		`# call 16: D3DPERF_BeginEvent "Frame"`,
+		`D3DPERF_BeginEvent "Frame" Color=#00ff00ff  # call 16`,
 		"imm.ClearRenderTargetView rtv #0000ffff  # call 17",
 		"buf = Device.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[-1 1 0.5 1 1 1 1 0 0 1 1 0.5",
 		"buf2 = Device.CreateBuffer ByteWidth=12 BindFlags=INDEX_BUFFER  # call 19",
@@ -368,8 +376,10 @@ func TestImportEveryCall(t *testing.T) {
 		"fence = Device.CreateFence  # call 77", "imm.Signal fence 1  # call 78", "imm.Wait fence 1  # call 79",
 		"fence.GetCompletedValue  # call 80", "fence.SetEventOnCompletion 1  # call 81", "Device.GetDeviceRemovedReason  # call 82",
 		"sc.Present  # call 83", "sc.SetFullscreenState FALSE  # call 84", "imm.AddRef  # call 85", "imm.Release  # call 86",
-		"# call 87: EndEvent", "imm.Release  # call 88", "buf.AddRef  # call 89", "buf.Release  # call 90",
-		"# call 93: IDXGISwapChain::Present: never returned (the capture ends inside it)",
+		"imm.EndEvent  # call 87", "imm.Release  # call 88", "buf.AddRef  # call 89", "buf.Release  # call 90",
+		`imm.SetMarker "Mark \"one\""  # call 92`, "imm.GetStatus  # call 93", "D3DPERF_GetStatus  # call 95",
+		"buf.SetPrivateDataInterface IID_ID3D11Fence Device  # call 96", "buf.GetPrivateData WKPDID_D3DDebugObjectName  # call 97\nexpect hr == DXGI_ERROR_NOT_FOUND",
+		"# call 100: IDXGISwapChain::Present: never returned (the capture ends inside it)",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {
 			t.Errorf("the scenario lacks %q", want)
@@ -381,7 +391,7 @@ func TestImportEveryCall(t *testing.T) {
 	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::CSSetShader" || rep.Unsupported[0].First != 65 {
 		t.Errorf("unsupported: %+v", rep.Unsupported)
 	}
-	for _, n := range []string{"BGRA_SUPPORT", "B8G8R8A8_UNORM", "CLEAR_STENCIL"} {
+	for _, n := range []string{"BGRA_SUPPORT", "CLEAR_STENCIL"} {
 		if !strings.Contains(rep.String(), n) {
 			t.Errorf("the report lacks a notice about %s:\n%s", n, rep)
 		}

@@ -25,7 +25,8 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 	case *Resource:
 		return uint32(v.h), ddi.HTResource
 	case *View:
-		return v.h, map[ddi.ViewKind]ddi.HandleType{ddi.ViewRTV: ddi.HTRenderTargetView, ddi.ViewSRV: ddi.HTShaderResourceView, ddi.ViewDSV: ddi.HTDepthStencilView}[v.ViewKind]
+		return v.h, map[ddi.ViewKind]ddi.HandleType{ddi.ViewRTV: ddi.HTRenderTargetView, ddi.ViewSRV: ddi.HTShaderResourceView, ddi.ViewDSV: ddi.HTDepthStencilView,
+			ddi.ViewUAV: ddi.HTUnorderedAccessView}[v.ViewKind]
 	case *Shader:
 		return uint32(v.h), ddi.HTShader // every stage: D3D10DDI_HT_SHADER
 	case *State:

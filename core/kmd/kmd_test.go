@@ -624,6 +624,14 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 			b.SetIB(la(0, 4096-6+2*o), 6, 2, 0)
 			b.DrawIndexed(3, 0, 0)
 		}, list(2), "index buffer [4092, +6)"},
+		{"unordered access view", func(b *isa.Builder, o uint32) {
+			b.SetUAV(0, la(0, 4096-256+4*o), isa.ViewRawBuffer, 0, 256, 4, 64, 0, 0, isa.NullAddress)
+			b.Dispatch(1, 1, 1)
+		}, list(2), "unordered access view [3844, +256)"},
+		{"UAV counter", func(b *isa.Builder, o uint32) {
+			b.SetUAV(0, la(0, 0), isa.ViewRawBuffer, 0, 256, 4, 64, 0, 0, la(0, 4092+4*o))
+		}, list(2), "UAV counter [4096, +4)"},
+		{"indirect dispatch arguments", func(b *isa.Builder, o uint32) { b.DispatchIndirect(la(0, 4+o)) }, list(4), "indirect dispatch arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

@@ -212,7 +212,7 @@ func (c *checker) call(s *Call) error {
 	if s.Target == "" {
 		m = globals[s.Method]
 		if m == nil {
-			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the only global function is D3D11CreateDevice)", s.Method, s.Method)
+			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the global functions are D3D11CreateDevice and the D3DPERF_ markers)", s.Method, s.Method)
 		}
 	} else {
 		var ok bool
@@ -372,6 +372,10 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 	case pElem:
 		if _, msg := elemDesc(v); msg != "" {
 			return c.errf(v.Pos, "%s", msg)
+		}
+	case pString:
+		if v.Kind != VString {
+			return c.errf(v.Pos, "%s of %s must be a string in double quotes (\"text\")", p.name, s.Method)
 		}
 	case pWord:
 		if v.Kind != VIdent {
@@ -546,8 +550,14 @@ func (c *checker) expect(s *Expect) error {
 		if t != tTexture && t != tBuffer && !((s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tSwap) {
 			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash", ExpectProbe: "probe"}[s.Kind], s.Name, t)
 		}
-		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
-			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
+		if s.Kind == ExpectPixel && t == tBuffer {
+			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		}
+		if s.Kind == ExpectProbe && t != tBuffer && len(s.Probe.Values) > 4 {
+			return c.errf(s.Pos, "a probe of a texture compares 1 to 4 channels, found %d (a buffer's compares its words from X)", len(s.Probe.Values))
+		}
+		if s.Kind == ExpectProbe && t == tBuffer && (s.Y != 0 || s.Probe.Bottom != 1 || s.Probe.Right != s.X+1) {
+			return c.errf(s.Pos, "a probe of buffer %s is `expect probe %s WORD 0 == LIST`: the words from WORD (a 32-bit index), no rectangle", s.Name, s.Name)
 		}
 		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
 			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))

@@ -431,7 +431,7 @@ func (r *Run) onEvent(e *trace.Event) {
 	for _, d := range r.deferred {
 		d.follow(e)
 	}
-	if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
+	if e.Kind == trace.Message && e.Layer == trace.Runtime && (strings.HasPrefix(e.Msg, "D3D11") || strings.HasPrefix(e.Msg, "DXGI ")) {
 		if r.messages.full() { // counted only: not even formatted
 			r.messages.count(e.Line)
 		} else {

@@ -33,11 +33,12 @@ const (
 	ParamBool                                // TRUE or FALSE (Bool)
 	ParamFloatOrColor                        // a number (Num) or a #RRGGBBAA colour (Color, IsColor)
 	ParamObjectOrShader                      // an object (Obj), or shader bytecode (Bytes)
+	ParamString                              // a quoted string (Text)
 )
 
 var paramKinds = map[pkind]ParamKind{pObj: ParamObject, pUint: ParamUint, pInt: ParamInt, pFloat: ParamFloat, pEnum: ParamEnum,
 	pFlags: ParamFlags, pData: ParamData, pBuiltin: ParamShader, pWord: ParamWord, pElem: ParamElem, pBool: ParamBool,
-	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader}
+	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader, pString: ParamString}
 
 // ParamInfo describes one parameter of a method.
 type ParamInfo struct {
@@ -131,6 +132,7 @@ type ArgRecord struct {
 	Obj     any // nil for NULL
 	Bytes   []byte
 	Ident   string
+	Text    string // ParamString: the decoded string
 	Bool    bool
 	Elem    d3d11.InputElementDesc
 	Color   [4]float32
@@ -271,6 +273,8 @@ func (r *Run) argRecord(p param, a *Arg, positional bool) ArgRecord {
 		ar.Bytes = v.Bytes
 	case pWord:
 		ar.Ident = v.Ident
+	case pString:
+		ar.Text = v.Text
 	case pElem:
 		ar.Elem, _ = elemDesc(v)
 	case pBool:

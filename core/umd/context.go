@@ -46,6 +46,8 @@ type context struct {
 	// no unbinding. A deferred context's commands run after whatever the
 	// immediate context bound, so it assumes everything set.
 	onGPU gpuBindings
+	// cs is the compute stage's state (compute.go).
+	cs csState
 }
 
 // gpuBindings is one bit per binding point the GPU keeps in its state.

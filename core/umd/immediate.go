@@ -521,6 +521,7 @@ func (d *immediateContext) submit() error {
 	d.cmd.Words = d.cmd.Words[:0]
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.gpuPred = nil         // and without predication
+	d.cs.sent = csSent{}    // the compute stage's bindings too
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the
