@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"d3dsim/core/ddi"
+	"d3dsim/core/rules"
 )
 
 // WDDM 2.0 residency (Config.Residency; "Driver residency in WDDM 2.0",
@@ -23,6 +24,9 @@ type residencySet struct {
 	used map[ddi.HALLOCATION]uint64
 	tick uint64
 	skip bool // inject umd.no-makeresident: the next submission makes nothing resident
+	// lost: with bug=WDDM-RESIDENT, the allocations the driver evicted and
+	// forgot it did: it counts them resident still.
+	lost map[ddi.HALLOCATION]bool
 }
 
 // SkipMakeResident makes the driver's next submission skip
@@ -86,11 +90,24 @@ func (d *immediateContext) makeResident(list []ddi.AllocationListEntry) error {
 		if !ok {
 			return err // nothing left to evict: over budget with this buffer alone
 		}
-		delete(rs.used, v)
+		rs.evicted(v, d.cfg.Bugs.Has(rules.WDDMResident))
 		ev := ddi.EvictCb{Allocations: []ddi.HALLOCATION{v}}
 		_ = cb.PfnEvictCb(d.rt, &ev) // an allocation destroyed since is off the list already
 	}
 	return nil
+}
+
+// evicted takes v out of the set; with forget (bug=WDDM-RESIDENT) the
+// driver keeps counting it resident, so it never makes it resident again.
+func (rs *residencySet) evicted(v ddi.HALLOCATION, forget bool) {
+	if !forget {
+		delete(rs.used, v)
+		return
+	}
+	if rs.lost == nil {
+		rs.lost = map[ddi.HALLOCATION]bool{}
+	}
+	rs.lost[v] = true
 }
 
 // victim is the least recently used allocation of the set that the buffer
@@ -98,7 +115,7 @@ func (d *immediateContext) makeResident(list []ddi.AllocationListEntry) error {
 func (rs *residencySet) victim(inList map[ddi.HALLOCATION]bool) (ddi.HALLOCATION, bool) {
 	var cands []ddi.HALLOCATION
 	for a := range rs.used {
-		if !inList[a] {
+		if !inList[a] && !rs.lost[a] {
 			cands = append(cands, a)
 		}
 	}
@@ -131,7 +148,7 @@ func (d *immediateContext) TrimResidencySet(_ ddi.HDEVICE, a *ddi.TrimResidencyS
 		if !ok {
 			return nil // nothing left to evict
 		}
-		delete(rs.used, v)
+		rs.evicted(v, d.cfg.Bugs.Has(rules.WDDMResident))
 		ev := ddi.EvictCb{Allocations: []ddi.HALLOCATION{v}}
 		if cb.PfnEvictCb(d.rt, &ev) == nil {
 			left = ev.NumBytesToTrim
