@@ -2,7 +2,9 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -146,6 +148,17 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}
 	ex.runInstances(indexed, count, start, instances)
+	if d.prog.failed && !g.paintLoops && errors.Is(d.prog.err, shader.ErrStepLimit) {
+		// A program past the step limit is the simulator's stand-in for a
+		// loop that never ends: on a GPU the draw would never reach its
+		// boundary, so the engine neither completes the buffer nor answers
+		// a preemption request, and timeout detection resets it ("GPU
+		// preemption": "long-running GPU packets that cannot be preempted
+		// can cause a TDR process to repeatedly reset the GPU").
+		d.stop = true
+		ex.res.overrun = fmt.Sprintf("%s (packet %d) never reaches its boundary: %v, the simulator's stand-in for a shader loop that never ends; the engine can neither complete nor preempt the buffer", ex.op, ex.pkt, d.prog.err)
+		return
+	}
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
 		// the draw runs again with its covered pixels in the warning

@@ -378,7 +378,9 @@ export class TimelineModel {
       case KIND.exec: {
         const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
         const dma = st.dma(i);
-        if (name === "DmaBufferStart" && dma) {
+        // A preempted buffer's span ends at DmaBufferPreempted and a new
+        // one opens where it resumes ("GPU preemption"; gpu/preempt.go).
+        if ((name === "DmaBufferStart" || name === "DmaBufferResume") && dma) {
           const idx = lane.push(t, NaN, i, this.paging.has(dma) ? S.paging : S.dma, 0);
           this.dmaItem.set(dma, [lane, idx]);
           this.mark(i, lane, idx);
@@ -444,7 +446,16 @@ export class TimelineModel {
         break;
       }
       case KIND.message: {
-        if (/^D3D11/.test(st.s(i, C.msg))) {
+        const pdma = name === "DmaBufferPreempted" ? st.dma(i) : 0;
+        const popen = pdma ? this.dmaItem.get(pdma) : null;
+        if (popen && Number.isNaN(popen[0].e[popen[1]])) {
+          popen[0].close(popen[1], t); // stopped at a boundary: the engine is free until it resumes
+          this.mark(i, popen[0], popen[1]);
+        }
+        if (pdma) {
+          const lane = this.callLane(st, i, th);
+          this.mark(i, lane, lane.push(t, t, i, S.message, 0));
+        } else if (/^D3D11/.test(st.s(i, C.msg))) {
           const lane = /^(isr|dpc|gpu\d*)$/.test(th) ? this.callLane(st, i, th) : this.appLane(th);
           this.mark(i, lane, lane.push(t, t, i, S.message, 0));
         }

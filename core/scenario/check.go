@@ -62,6 +62,9 @@ var knownOptions = map[string]func(string) bool{
 	"kmd.engine-reset":       isBool,
 	"gpu.pagefault":          func(v string) bool { return v == "report" || v == "warning-colour" },
 	"display.refresh":        isUint,
+	"gpu.endless":            func(v string) bool { return v == "report" || v == "warning-colour" },
+	"tdr.delay":              isUint,
+	"wddm2.budget":           isSize,
 	"wddm2.monitored-fences": isBool,
 	"gpu.vram":               isSize,
 	"gpu.engines":            isUint,
@@ -147,6 +150,9 @@ func (c *checker) options(opts []Option) error {
 			if n, _ := parseSize(o.Value); n < rg.Min || n > rg.Max {
 				return c.errf(o.Pos, "option %s=%s: out of range, must be %s", o.Key, o.Value, rg)
 			}
+		}
+		if n, _ := parseSize(o.Value); o.Key == "tdr.delay" && (n < 1 || n > 10_000) {
+			return c.errf(o.Pos, "option tdr.delay=%s: the TDR delay in milliseconds must be 1..10000", o.Value)
 		}
 		if n, _ := parseSize(o.Value); o.Key == "display.refresh" && (n < RefreshRange.Min || n > RefreshRange.Max) {
 			return c.errf(o.Pos, "option display.refresh=%s: the display's refresh rate in Hz must be %s", o.Value, RefreshRange)

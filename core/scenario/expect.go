@@ -506,6 +506,27 @@ func (r *Run) inject(s *Inject) {
 		if r.mach.InjectOverrun(res) != nil {
 			r.failf(s.Pos, "cannot inject %s here", machine.FaultOverrun)
 		}
+	case machine.FaultNoMakeResident:
+		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
+		if dev == nil {
+			r.failf(s.Pos, "inject %s needs on=DEVICE", machine.FaultNoMakeResident)
+			r.badInput = true
+			return
+		}
+		if r.mach.InjectNoMakeResident(dev) != nil {
+			r.failf(s.Pos, "cannot inject %s here: the driver runs WDDM 2.0 residency only with option wddm2.budget", machine.FaultNoMakeResident)
+		}
+	case machine.FaultBudget:
+		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
+		size := args["size"].Value
+		if dev == nil || size.Kind != VNumber || size.Num < 1 || size.Num > 1<<40 {
+			r.failf(s.Pos, "inject %s needs on=DEVICE size=BYTES (1 to 1TiB)", machine.FaultBudget)
+			r.badInput = true
+			return
+		}
+		if r.mach.InjectBudget(dev, uint64(size.Num)) != nil {
+			r.failf(s.Pos, "cannot inject %s here: residency budgets are WDDM 2.0's, option wddm2.budget", machine.FaultBudget)
+		}
 	case machine.FaultForeignAllocation:
 		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
 		res, _ := r.vars[args["target"].Value.Ident].(*d3d11.Resource)

@@ -538,6 +538,10 @@ func (d *immediateContext) submit() error {
 		}
 		d.filled = false
 	}
+	// WDDM 2.0: what the buffer uses goes on the residency list first (a
+	// failure leaves it off, and Dxgkrnl removes the device that
+	// submits it).
+	_ = d.makeResident(list)
 	err := d.cb.PfnRenderCb(d.rt, &rc)
 	if err == nil && rc.NewCommandBufferSize > 0 {
 		// (a runtime that grants the buffer and not its patch list would
