@@ -720,6 +720,29 @@ func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
 // component, through the resource's swizzle (all the same); 0 for a view
 // that is not a buffer or an unbound slot.
 func (m *Machine) bufinfo(in *xinst, mask uint64, pc int) error {
+	if in.src[0].file != FileTex {
+		// A view of the compute stage (RWBuffer, RWStructuredBuffer,
+		// RWByteAddressBuffer GetDimensions): its elements, a raw view's
+		// bytes; 0 for an unbound slot or groupshared memory.
+		var n uint32
+		if in.src[0].file == FileUAV {
+			if u := m.compute.uav[in.src[0].index]; u != nil {
+				switch u.Kind {
+				case ViewRawBuffer:
+					n = uint32(len(u.Mem)) &^ 3
+				case ViewBuffer, ViewStructured:
+					n = u.Elements
+				}
+			}
+		}
+		for k := range 4 {
+			for i := range Lanes {
+				m.res[k][i] = n
+			}
+		}
+		m.commit(in, mask, false)
+		return nil
+	}
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}

@@ -299,7 +299,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		case argSmp:
 			ok = o.File == FileSampler && !o.Neg && !o.Abs
 		case argRes:
-			ok = (o.File == FileTex || o.File == FileUAV && p.Stage == StageCompute || o.File == FileTGSM) && !o.Neg && !o.Abs && !o.Rel
+			ok = (o.File == FileTex || (o.File == FileUAV || o.File == FileTGSM) && p.Stage == StageCompute) && !o.Neg && !o.Abs && !o.Rel
 		case argUAV:
 			ok = o.File == FileUAV && !o.Neg && !o.Abs && !o.Rel
 		case argMem:

@@ -244,7 +244,7 @@ const (
 	OpGather4PO    // gather4_po dst, coord, t#, s#, offset (xy: texels)
 	OpGather4POC   // gather4_po_c dst, coord, t#, s#, offset, ref
 	OpLod          // lod dst, coord, t#, s# (pixel stage)
-	OpBufInfo      // bufinfo dst, t#: the element count, in every component
+	OpBufInfo      // bufinfo dst, t# (or u#): the element count (a raw view's bytes), in every component
 	OpLdRaw        // ld_raw dst, byteOffset, t#
 	OpLdStructured // ld_structured dst, index, byteOffset, t# (or u#, g#)
 	// The compute stage ("Shader Model 5 Assembly"). Declarations are
@@ -452,7 +452,7 @@ var ops = [numOps]opInfo{
 	OpGather4PO:    {name: "gather4_po", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
 	OpGather4POC:   {name: "gather4_po_c", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
 	OpLod:          {name: "lod", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
-	OpBufInfo:      {name: "bufinfo", dst: true, srcs: []Arg{argTex}, kind: KindTex},
+	OpBufInfo:      {name: "bufinfo", dst: true, srcs: []Arg{argRes}, kind: KindTex},
 	OpLdRaw:        {name: "ld_raw", dst: true, srcs: []Arg{argReg, argRes}, kind: KindTex},
 	OpLdStructured: {name: "ld_structured", dst: true, srcs: []Arg{argReg, argReg, argRes}, kind: KindTex},
 

@@ -182,6 +182,31 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 		}
 	}
 	switch in.Op {
+	case dxbc.OpResinfo:
+		if len(ops) == 3 && ops[2].Type == dxbc.RegUAV {
+			return true, t.fail("resinfo of a u#: GetDimensions of an unordered access view's texture (RWTexture2D) is not in this GPU's ISA; a buffer view's (bufinfo) is")
+		}
+		return false, nil
+	case dxbc.OpBufinfo:
+		if len(ops) != 2 || ops[1].Type != dxbc.RegUAV {
+			return false, nil // a t#: texture.go
+		}
+		if t.out.Stage != shaderisa.StageCompute {
+			return true, t.refuse(in.Op)
+		}
+		m, err := t.memOperand(&ops[1], false)
+		if err != nil {
+			return true, err
+		}
+		if dim := t.uavs[m.Index]; dim != dxbc.DimBuffer && dim != dxbc.DimRawBuffer && dim != dxbc.DimStructuredBuffer {
+			return true, t.fail("bufinfo of u%d, a %s view: GetDimensions of a buffer view", m.Index, dim)
+		}
+		d, ok, err := t.dst(&ops[0])
+		if err != nil || !ok {
+			return true, err
+		}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpBufInfo, Dst: d, Src: []shaderisa.Operand{m}})
+		return true, nil
 	case dxbc.OpSync:
 		if in.Controls&1 != 0 {
 			t.emit(shaderisa.Inst{Op: shaderisa.OpSync})

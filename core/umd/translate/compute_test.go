@@ -163,6 +163,7 @@ func TestComputeRefusals(t *testing.T) {
 		{"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_structured u0.x, l(0), l(0), l(1)\nret\n", "structured access is for RWStructuredBuffer"},
 		{"cs_5_0\ndcl_temps 1\ndcl_tgsm_raw g0, 16\ndcl_thread_group 1, 1, 1\nld_structured r0.x, l(0), l(0), g0.xxxx\nret\n", "declared raw"},
 		{"cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nimm_atomic_alloc r0.x, u3\nret\n", "u3 is not declared"},
+		{"cs_5_0\ndcl_uav_typed_texture2d (float,float,float,float) u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nresinfo r0.xy, l(0), u0.xyzw\nret\n", "resinfo of a u#: GetDimensions of an unordered access view's texture"},
 	} {
 		bc, err := dxbc.Assemble(c.text)
 		if err != nil {
@@ -176,5 +177,38 @@ func TestComputeRefusals(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: %v, want %q", c.text, err, c.want)
 		}
+	}
+}
+
+// GetDimensions of the compute stage's buffer views: a typed view's
+// elements, a raw view's bytes, a structured view's structures.
+func TestComputeBufInfo(t *testing.T) {
+	bc, err := dxbc.Assemble(`cs_5_0
+dcl_uav_typed_buffer (uint,uint,uint,uint) u0
+dcl_uav_raw u1
+dcl_uav_structured u2, 8
+dcl_temps 1
+dcl_thread_group 1, 1, 1
+bufinfo r0.x, u0.xxxx
+bufinfo r0.y, u1.xxxx
+bufinfo r0.z, u2.xxxx
+store_raw u1.xyz, l(0), r0.xyzx
+ret
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, dxbc.ComputeShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := make([]byte, 40)
+	dispatch(t, sh, 1, [shaderisa.MaxUAVs]*shader.UAV{
+		0: {Kind: shader.ViewBuffer, Mem: make([]byte, 28), Stride: 4, Elements: 7},
+		1: {Kind: shader.ViewRawBuffer, Mem: raw},
+		2: {Kind: shader.ViewStructured, Mem: make([]byte, 24), Stride: 8, Elements: 3},
+	})
+	if got := words(raw)[:3]; got[0] != 7 || got[1] != 40 || got[2] != 3 {
+		t.Fatalf("bufinfo = %v, want [7 40 3]", got)
 	}
 }
