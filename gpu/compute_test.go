@@ -1,6 +1,8 @@
 package gpu
 
 import (
+	"d3dsim/core/sim"
+	"d3dsim/core/trace"
 	"d3dsim/gpu/isa"
 	"encoding/binary"
 	"math"
@@ -119,5 +121,35 @@ func TestDispatchFaults(t *testing.T) {
 	}
 	if n := r.g.Stats().Instructions; n < 1_000_000 || n > 1_000_000+3*64*1000+64*10 {
 		t.Errorf("%d instructions at a budget of 1,000,000", n)
+	}
+}
+
+// A dispatch that runs past the buffer's deadline (timeout detection) is a
+// hang like a draw's: the buffer never completes and DmaBufferOverrun
+// names the DISPATCH.
+func TestDispatchOverrunIsAHang(t *testing.T) {
+	s := sim.New(1)
+	rec := trace.NewRecorder(s.Now, s.Thread)
+	g := New(Config{VRAM: 64 << 20, Aperture: 16 << 20, Engines: 1, Costs: DefaultCosts(), PaintPageFaults: true}, s, rec)
+	r := &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
+	g.SetLimits(Limits{RunNS: 50_000})
+	cs, cn := r.program("cs inputs=4 temps=1\ndcl_thread_group l(256, 1, 1, 0)\nmov r0.x, l(20000, 0, 0, 0)\nloop\nbreakc_z r0.x\niadd r0.x, r0.x, l(-1, 0, 0, 0)\nendloop\nret")
+	var b isa.Builder
+	b.SetProgram(isa.StageCS, cs, cn, 0)
+	b.Dispatch(1000, 1, 1)
+	b.Fence(1)
+	g.Submit(0, 1, b.Words)
+	s.RunUntil(func() bool { return false })
+	if g.CompletedFence(0) != 0 || !g.Busy(0) {
+		t.Fatalf("fence %d, busy %v: the buffer completed", g.CompletedFence(0), g.Busy(0))
+	}
+	var msg string
+	for _, e := range rec.Events() {
+		if e.Name == "DmaBufferOverrun" {
+			msg = e.Msg
+		}
+	}
+	if !strings.Contains(msg, "DISPATCH (packet") || !strings.Contains(msg, "the deadline of timeout detection") {
+		t.Errorf("DmaBufferOverrun %q", msg)
 	}
 }

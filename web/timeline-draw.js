@@ -65,6 +65,22 @@ export function draw(tl) {
     }
   }
 
+  // TDRs, resets and device removals: red lines across every lane, named
+  // under the ruler.
+  g.font = FONT;
+  g.textBaseline = "top";
+  let lastLabel = -1e9;
+  for (const [t, what] of tl.resets) {
+    if (t < t0 || t > t1) continue;
+    const x = Math.floor(tl.x(t));
+    g.fillStyle = "rgba(255,80,80,0.55)";
+    g.fillRect(x, RULER_H, 1, H - RULER_H);
+    if (x - lastLabel < 56) continue; // one label for marks a few pixels apart
+    lastLabel = x;
+    g.fillStyle = "#ff6b6b";
+    g.fillText(what, x + 3, RULER_H + 1);
+  }
+
   // Lanes.
   g.font = FONT;
   g.textBaseline = "middle";

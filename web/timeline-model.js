@@ -202,6 +202,7 @@ export class TimelineModel {
     this.dmaInfo = new Map();
     this.edges = []; // [eventIndex, fromDma, toDma, hazard]
     this.presents = []; // start times of Present calls
+    this.resets = []; // [time, what] of TDRs, engine and adapter resets, device removals (marked across the lanes)
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
     this.itemIdx = new Int32Array(0);
   }
@@ -323,6 +324,8 @@ export class TimelineModel {
     const name = st.name(i);
     const m = st.marker(i);
     if (m) this.ingestMarker(st, i, m, th, t);
+    if (kind === KIND.message && (name === "TDR" || name === "DeviceRemoved")) this.resets.push([t, name === "TDR" ? "TDR" : "removed"]);
+    else if (kind === KIND.call && (name === "DxgkDdiResetEngine" || name === "DxgkDdiResetFromTimeout")) this.resets.push([t, "reset"]);
     switch (kind) {
       case KIND.call: {
         const lane = this.callLane(st, i, th);

@@ -145,7 +145,7 @@ export class CommandListsView {
       const tr = el("tr", "cl-row");
       tr.dataset.obj = l.obj;
       const fin = el("td");
-      fin.append(el("b", "", l.obj || "?"), " ");
+      fin.append(el("b", "", st.named(l.obj) || "?"), " ");
       if (l.finish) fin.append(seqLinkBySeq(st, l.finish, "Finish"), " ");
       fin.append(lineLink(l.line));
       if (l.reuses) {

@@ -148,7 +148,7 @@ export class StateView {
     if (!c || c.error) return null;
     const st = this.store;
     const card = el("section", "wait-card dma-card");
-    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id} of ${c.context} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "")));
+    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id}${c.context ? " of " + c.context : ""} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "") + (c.for ? `, for DMA buffer ${c.for}` : "")));
     const facts = el("div", "wait-facts");
     const row = (label, ...parts) => {
       const d = el("div", "wait-fact");
@@ -160,6 +160,7 @@ export class StateView {
     row("submitted", c.submitSeq ? seqLinkBySeq(st, c.submitSeq, us(c.submitted)) : us(c.submitted));
     row("started", c.startSeq ? seqLinkBySeq(st, c.startSeq, us(c.started)) : us(c.started),
       c.started >= 0 && c.submitted >= 0 ? ` (${((c.started - c.submitted) / 1000).toFixed(3)} µs in the queue)` : "");
+    row("finished", us(c.finished));
     row("interrupt", us(c.isr));
     row("DPC", us(c.dpc));
     row("done", c.signalSeq ? seqLinkBySeq(st, c.signalSeq, us(c.done)) : us(c.done));

@@ -994,8 +994,8 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1407,8 +1407,11 @@ func impIASetVertexBuffers(m *importer, c *Call, ctx *object) error {
 func impSetShader(m *importer, c *Call, ctx *object) error {
 	_, meth := c.Method()
 	arg, typ := "pVertexShader", "vs"
-	if meth == "PSSetShader" {
+	switch meth {
+	case "PSSetShader":
 		arg, typ = "pPixelShader", "ps"
+	case "CSSetShader":
+		arg, typ = "pComputeShader", "cs"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

@@ -304,6 +304,8 @@ func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
 		// from the name in the capture, and comes back by its text
 		".SetPrivateData uuid_ed41a1be_a680_8426_2684_80a6bea141ed Data=u8[1 2 3]", ".GetPrivateData uuid_ed41a1be_a680_8426_2684_80a6bea141ed",
 		".SetPrivateDataInterface uuid_ed41a1be_a680_8426_2684_80a6bea141ed rs",
+		"CreateComputeShader fxc:cs1", "CSSetShader cs", "imm.Dispatch 2", "CSGetShader", "CreateUnorderedAccessView buf5 NumElements=16 Flags=COUNTER",
+		"CSSetUnorderedAccessViews 0 uav UAVInitialCounts=u32[3]", "DispatchIndirect buf3 8", "CSGetUnorderedAccessViews 0 2",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))

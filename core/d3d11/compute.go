@@ -11,8 +11,9 @@ import (
 // here), CSSetShader, CS*SetConstantBuffers/ShaderResources/Samplers (the
 // stages' shared code, stages.go), CSSetUnorderedAccessViews, Dispatch and
 // DispatchIndirect, each through its DDI (pfnCsSetShader ... pfnDispatch,
-// ddi.Compute). The immediate context runs them; a deferred context refuses
-// them by name (its command lists do not record the compute stage yet).
+// ddi.Compute). The immediate context runs them and a deferred context
+// records them like draws; the runtime's emulation of command lists (a
+// driver without them) refuses them by name.
 
 // csUAVSlots is D3D11_PS_CS_UAV_REGISTER_COUNT at feature level 11_0.
 const csUAVSlots = 8
@@ -111,10 +112,13 @@ func (d *Device) typedUAVFormat(f ddi.Format) string {
 // computeContext is the context's driver kind for the compute calls: the
 // immediate context's; a deferred context refuses them.
 func (c *DeviceContext) computeContext(call, obj string) (driverContext, error) {
-	if ic, ok := c.contextKind.(*immediateContext); ok {
-		return ic.driverContext, nil
+	switch k := c.contextKind.(type) {
+	case *immediateContext:
+		return k.driverContext, nil
+	case *deferredContext:
+		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "the compute stage on a deferred context: this runtime's command lists do not record it yet (call it on the immediate context)")
+	return driverContext{}, c.dropCall(call, obj, "the compute stage on a deferred context of a driver without command lists: the runtime's emulation does not record it (call it on the immediate context)")
 }
 
 // CSSetShader binds a compute shader (nil unbinds it).

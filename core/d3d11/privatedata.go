@@ -80,6 +80,10 @@ func SetPrivateData(o Object, guid string, data []byte, text bool) error {
 		msg = debugNameOf(guid, data)
 	}
 	done := privateCall(d, "SetPrivateData", o, guid, msg)
+	if err := d.dangling("SetPrivateData", o); err != nil {
+		done.end(err)
+		return err
+	}
 	if len(data) == 0 {
 		d.setPrivate(o, guid, nil)
 	} else {
@@ -136,6 +140,10 @@ func SetPrivateDataInterface(o Object, guid string, iface Object) error {
 		name = iface.Name()
 	}
 	done := privateCall(d, "SetPrivateDataInterface", o, guid, name)
+	if err := d.dangling("SetPrivateDataInterface", o, iface); err != nil {
+		done.end(err)
+		return err
+	}
 	if iface == nil {
 		d.setPrivate(o, guid, nil)
 	} else {
@@ -155,6 +163,10 @@ func GetPrivateData(o Object, guid string) (data []byte, text bool, iface Object
 		return nil, false, nil, hresult.Errorf(hresult.E_INVALIDARG, "GetPrivateData: no object")
 	}
 	done := privateCall(d, "GetPrivateData", o, guid, "")
+	if err := d.dangling("GetPrivateData", o); err != nil {
+		done.end(err)
+		return nil, false, nil, err
+	}
 	d.privMu.Lock()
 	e := d.private[privateKey(o)][guid]
 	d.privMu.Unlock()
@@ -189,7 +201,7 @@ func (d *Device) setPrivate(o Object, guid string, e *privateEntry) {
 	}
 	d.privMu.Unlock()
 	if old != nil && old.iface != nil {
-		old.iface.Release()
+		releaseHeld(old.iface)
 	}
 }
 
@@ -205,9 +217,21 @@ func (d *Device) dropPrivate(o *object) {
 	d.privMu.Unlock()
 	for _, g := range slices.Sorted(maps.Keys(m)) {
 		if e := m[g]; e.iface != nil {
-			e.iface.Release()
+			releaseHeld(e.iface)
 		}
 	}
+}
+
+// releaseHeld gives back the reference private data held on o: the
+// runtime's own release, not an API call of the application's (no Release
+// event), except for a device or a context, whose references the API
+// counts itself.
+func releaseHeld(o Object) {
+	if b, ok := o.(interface{ base() *object }); ok {
+		b.base().release()
+		return
+	}
+	o.Release()
 }
 
 // DebugName is the debug name the object called name was given
@@ -216,6 +240,17 @@ func (d *Device) DebugName(name string) string {
 	d.privMu.Lock()
 	defer d.privMu.Unlock()
 	return d.debugNames[name]
+}
+
+// DebugNameOf is o's debug name (WKPDID_D3DDebugObjectName), "" if none.
+func DebugNameOf(o Object) string {
+	if isNil(o) {
+		return ""
+	}
+	if d := deviceOf(o); d != nil {
+		return d.DebugName(o.Name())
+	}
+	return ""
 }
 
 // named is how a debug-layer message names the object called name: with

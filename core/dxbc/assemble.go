@@ -219,6 +219,9 @@ func (a *assembler) header(lines []string, at []int) error {
 				return err
 			}
 		case "in", "out":
+			if t == "no Input" || t == "no Output" {
+				continue // an empty signature, as D3DDisassemble prints it (a compute shader's)
+			}
 			m := sigLine.FindStringSubmatch(t)
 			if m == nil {
 				return a.errf("%q is not a signature row (Name Index Mask Register SysValue Format Used)", t)

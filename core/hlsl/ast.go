@@ -72,7 +72,27 @@ type (
 		pos
 		x, i Expr
 	}
-	initList struct {
+	// stateExpr is `sampler_state { ... }`: a sampler's initial value in
+	// the effects framework.
+	stateExpr struct {
+		pos
+		sb *stateBlock
+	}
+	// compileExpr is `compile ps_4_0 f(args)`: an effect's shader.
+	compileExpr struct {
+		pos
+		profile string
+		call    Expr
+	}
+	// stringLit is a string: only an effect's states and
+	// ConstructGSWithSO take one.
+	stringLit struct {
+		pos
+		s string
+	}
+	// implicitDim is the size left out of `float a[] = {...}`.
+	implicitDim struct{ pos }
+	initList    struct {
 		pos
 		elems []Expr
 	}
@@ -88,6 +108,7 @@ type typeSpec struct {
 	argType  string
 	rowMajor bool
 	colMajor bool
+	unsigned bool        // `unsigned int`: the int type made uint
 	latent   uint8       // the packing #pragma pack_matrix has set where it is written (latentNone before any)
 	def      *structDecl // struct S { ... } written in place (S may be empty: an unnamed struct)
 }
@@ -187,6 +208,23 @@ type varDecl struct {
 	inout     string // in, out, inout
 	interp    string // nointerpolation, noperspective, linear, centroid
 	groupshrd bool
+	states    *stateBlock // an effects state block, checked and ignored
+}
+
+// stateBlock is an effects-framework state block after a declaration.
+type stateBlock struct {
+	pos
+	list   bool           // a list of blocks, one per component
+	blocks [][]stateEntry // the blocks
+}
+
+// stateEntry is `name[index] = value;` in a state block.
+type stateEntry struct {
+	pos
+	name   string
+	index  int    // -1: none
+	call   bool   // SetPixelShader(...): values are the arguments
+	values []Expr // the value's expressions (a braced list's, flattened)
 }
 
 type structDecl struct {
@@ -220,4 +258,7 @@ type file struct {
 	globals  []*varDecl
 	funcs    []*funcDecl
 	order    []any // declarations in source order
+	// techniques: the passes' state blocks of the effect's techniques,
+	// checked and otherwise ignored.
+	techniques []*stateBlock
 }

@@ -6,6 +6,15 @@ func (g *gen) call(e *callExpr) *value {
 	if e.recv != nil {
 		return g.method(e)
 	}
+	if e.name == "CompileShader" && g.stateMode > 0 && len(g.funcs[e.name]) == 0 {
+		// An effect's shader object (CompileShader(ps_4_0, f())), ignored.
+		if p, ok := e.args[0].(*identExpr); ok && len(e.args) == 2 {
+			g.checkCompile(e.pos, p.name, e.args[1])
+		} else {
+			g.errorf(e.pos, eNoOverload, "'CompileShader': no matching %d parameter function", len(e.args))
+		}
+		return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+	}
 	if fns := g.funcs[e.name]; len(fns) > 0 {
 		return g.userCall(e, fns)
 	}

@@ -60,9 +60,10 @@ type SigElement struct {
 	// Used is the components the shader reads (inputs) or writes
 	// (outputs). RDEF's ReadWriteMask is Used for an input and
 	// Mask &^ Used (never written) for an output.
-	Used   uint8
-	SysVal SysVal
-	Type   ComponentType
+	Used     uint8
+	SysVal   SysVal
+	Type     ComponentType
+	rowMajor bool // a row of a row_major matrix: fxc never lets it share a semantic with a vector
 }
 
 // CBuffer is a constant buffer as RDEF describes it.
@@ -180,10 +181,14 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn == nil && len(g.errs) == 0 {
 		return nil, Errors{{File: file, Code: eEntryNotFound, Msg: cutText(fmt.Sprintf("'%s': entrypoint not found", clean(entry)))}}
 	}
+	if fn != nil {
+		g.entryUniforms(fn)
+	}
 	var ins, outs []SigElement
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
+	g.checkOverlaps()
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
@@ -245,12 +250,26 @@ func (g *gen) declareGlobals(f *file) {
 				cb.slot, cb.explicit = slot, true
 			}
 			g.cbufs = append(g.cbufs, cb)
+			// Manual packing: a packoffset, or a register other than c#
+			// (which a cbuffer ignores); then every numeric variable needs
+			// a packoffset.
+			manual, unpacked := false, false
 			for _, v := range d.vars {
 				g.cbVarDecl(cb, v)
+				manual = manual || v.packoff != "" || v.register != "" && v.register[0] != 'c'
+				if v.packoff == "" && (v.register == "" || v.register[0] == 'c') {
+					unpacked = true
+				}
+			}
+			if manual && unpacked {
+				g.errorf(d.pos, eSyntax, "'%s': packoffset is given to some of the buffer's variables and not to all", d.name)
 			}
 		case *varDecl:
 			g.globalVar(d)
 		}
+	}
+	for _, sb := range f.techniques {
+		g.stateVars = append(g.stateVars, &varDecl{pos: sb.pos, states: sb})
 	}
 	// Lay out each buffer now that all its variables are known. A buffer
 	// past D3D11's 4096 registers is an error at its line (the runtime's
@@ -331,6 +350,19 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	if t == poison.t {
 		return
 	}
+	if et, _ := objectElem(t); et != nil && !hasNumeric(t) {
+		if d.packoff != "" && d.packoff[0] != 'c' {
+			g.errorf(d.pos, eSyntax, "syntax error: packoffset(%s): a texture or sampler takes register(), and ignores a packoffset(c#)", d.packoff)
+			return
+		}
+		// A texture or sampler declared in a cbuffer is a global of its
+		// own, as fxc makes it: the buffer's layout skips it.
+		g.globalVar(d)
+		if v := g.lookup(d.name); d.packoff != "" && d.register == "" && v != nil && v.res != nil {
+			g.packedObjs = append(g.packedObjs, v.res) // refused if used (checkOverlaps)
+		}
+		return
+	}
 	if !t.numeric() && t.Kind != KStruct && t.Kind != KArray {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
@@ -349,6 +381,9 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		o, ok := parsePackoffset(d.packoff)
 		if !ok {
 			g.errorf(d.pos, eSyntax, "syntax error: bad packoffset '%s'", d.packoff)
+		}
+		if o%16 != 0 && (t.Kind == KArray || t.Kind == KMatrix || t.Kind == KStruct) {
+			g.errorf(d.pos, eSyntax, "packoffset '%s': an array, matrix or struct starts a register", d.packoff)
 		}
 		if o%16+sizeOf(t) > 16 && (o%16 != 0 || !startsRegister(t)) && t.Kind != KArray && t.Kind != KMatrix && t.Kind != KStruct {
 			g.errorf(d.pos, eSyntax, "packoffset '%s' makes '%s' straddle a register", d.packoff, d.name)
@@ -389,11 +424,16 @@ func parsePackoffset(s string) (int, bool) {
 }
 
 func (g *gen) globalVar(d *varDecl) {
+	if d.states != nil {
+		g.stateVars = append(g.stateVars, d) // checked where the entry point starts
+	}
+	g.implicitSize(d)
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		return
 	}
 	if et, n := objectElem(t); et != nil {
+		g.checkObjectInit(d, t, et, n)
 		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')
 		if et.Kind == KSampler {
@@ -417,15 +457,32 @@ func (g *gen) globalVar(d *varDecl) {
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
 		return
 	}
+	if effectObject(t) {
+		// An effect's object: its initial value (compile ps_4_0 f(),
+		// CompileShader(...)) is the effects framework's, never a shader's.
+		g.checkEffectInit(d, t)
+		g.declare(d.pos, d.name, &value{t: t, ro: true})
+		return
+	}
+	if x, ok := d.init.(*identExpr); ok && x.name == "NULL" {
+		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'NULL' to '%s'", t)
+		return
+	}
+	if d.packoff != "" && !d.static {
+		g.errorf(d.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
+		return
+	}
 	if d.static {
 		// Statics are initialised at the top of the shader (see lowerEntry).
 		g.statics = append(g.statics, d)
 		return
 	}
-	if d.init != nil {
-		// A uniform's initialiser is only a default for the effects
-		// framework; D3D11 ignores it, and so does this compiler.
+	if x, ok := d.init.(*stateExpr); ok {
+		g.errorf(x.pos, eTypeMismatch, "cannot implicitly convert from 'sampler' to '%s'", t)
+		return
 	}
+	// A uniform's initialiser is otherwise only a default for the effects
+	// framework; D3D11 ignores it, and so does this compiler.
 	if g.globals == nil {
 		g.globals = &cbInfo{name: "$Globals", line: d.line}
 		g.cbufs = append([]*cbInfo{g.globals}, g.cbufs...)
@@ -658,4 +715,71 @@ func (g *gen) checkAttrs(as []attr) {
 			}
 		}
 	}
+}
+
+// checkOverlaps refuses, in a constant buffer the shader reads, two
+// variables whose packoffset or register(cN) make them share bytes (fxc
+// for shader models 4 and 5; shader model 6 aliases them).
+func (g *gen) checkOverlaps() {
+	for _, r := range g.packedObjs {
+		for _, u := range g.resList {
+			if u == r {
+				g.errorf(pos{r.line, 1}, eSyntax, "'%s': a texture or sampler the shader uses takes register(), not packoffset()", r.name)
+				return
+			}
+		}
+	}
+	for _, cb := range g.cbufs {
+		used := false
+		for _, v := range cb.vars {
+			used = used || v.used
+		}
+		if !used {
+			continue
+		}
+		for i, v := range cb.vars {
+			for _, w := range cb.vars[:i] {
+				if v.fixed >= 0 && w.fixed >= 0 && v.fixed < w.fixed+sizeOf(w.t) && w.fixed < v.fixed+sizeOf(v.t) {
+					g.errorf(pos{cb.line, 1}, eSyntax, "'%s' and '%s' overlap in constant buffer '%s'", w.name, v.name, cb.name)
+					return
+				}
+			}
+		}
+	}
+}
+
+// entryUniforms puts the entry point's uniform parameters in a constant
+// buffer of their own, $Params, as fxc does; a register(cN) on one is
+// ignored (it places only $Globals' variables).
+func (g *gen) entryUniforms(fn *funcDecl) {
+	var cb *cbInfo
+	for _, p := range fn.params {
+		if !p.uniform {
+			continue
+		}
+		if cb == nil {
+			cb = &cbInfo{name: "$Params", line: fn.line}
+			g.cbufs = append(g.cbufs, cb)
+		}
+		g.cbVarDecl(cb, p)
+	}
+	if cb != nil {
+		layoutCB(cb)
+	}
+}
+
+// hasNumeric reports whether t holds a numeric component.
+func hasNumeric(t *Type) bool {
+	switch t.Kind {
+	case KArray:
+		return hasNumeric(t.Elem)
+	case KStruct:
+		for _, f := range t.Fields {
+			if hasNumeric(f.Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return t.numeric()
 }

@@ -1,6 +1,9 @@
 package hlsl
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // lowerEntry binds the entry point's inputs to v# registers, lowers its
 // body, and writes its outputs to o# registers at each return. It returns
@@ -30,6 +33,9 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		}
 	}
 	g.scopes = saved
+	for _, d := range g.stateVars {
+		g.checkStates(d)
+	}
 	inReg, outReg := 0, 0
 	var copies [][2]*value // written inputs and their temps
 	// Outputs: the return value's elements, then out parameters.
@@ -44,8 +50,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			continue
 		}
 		if p.uniform {
-			g.errorf(p.pos, eNotImplemented, "uniform parameters of an entry point are not supported: declare them in a cbuffer")
-			continue
+			continue // in $Params (entryUniforms)
 		}
 		switch p.inout {
 		case "out":
@@ -55,7 +60,16 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			ctx.outs = append(ctx.outs, v, tmp)
 			g.declare(p.pos, p.name, tmp)
 		case "inout":
-			g.errorf(p.pos, eNotImplemented, "inout parameters of an entry point are not supported")
+			// An input and an output of the same semantic: the variable
+			// starts as the input and ends in the output.
+			vin, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
+			ins = append(ins, el...)
+			vout, el := g.sigValue(p.pos, "output parameter '"+p.name+"'", t, p.semantic, FileOutput, &outReg, false, p.interp)
+			outs = append(outs, el...)
+			tmp := g.newVar(t)
+			copies = append(copies, [2]*value{tmp, vin})
+			ctx.outs = append(ctx.outs, vout, tmp)
+			g.declare(p.pos, p.name, tmp)
 		default:
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
@@ -70,6 +84,23 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	}
 	if len(g.errs) > 0 {
 		return nil, nil
+	}
+	for si, side := range [][]SigElement{ins, outs} {
+		for i, a := range side {
+			for _, b := range side[:i] {
+				if !strings.EqualFold(a.Semantic, b.Semantic) || a.Index != b.Index {
+					continue
+				}
+				if si == 1 || a.Mask != b.Mask || (a.Type == CompFloat32) != (b.Type == CompFloat32) || a.rowMajor != b.rowMajor {
+					g.errorf(fn.pos, eSyntax, "'%s': semantic %s%d is given to two outputs, or to two inputs of different layouts", fn.name, a.Semantic, a.Index)
+				} else {
+					// fxc reads both from one register; here each would
+					// take its own.
+					g.errorf(fn.pos, eNotImplemented, "not supported by this compiler: two elements of one semantic (%s%d)", a.Semantic, a.Index)
+				}
+				return nil, nil
+			}
+		}
 	}
 	g.placeSig(ins, outs)
 	if len(g.errs) > 0 {
@@ -118,7 +149,7 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		var els []SigElement
 		for _, f := range t.Fields {
 			fi := interp
-			if f.Interp != "" {
+			if f.Interp != "" && interp != "nointerpolation" { // nointerpolation on the parameter wins, as in fxc
 				fi = f.Interp
 			}
 			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, fi)
@@ -134,7 +165,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
 		return poison, nil
 	}
-	if !t.numeric() || t.Kind == KMatrix {
+	if t.Kind == KArray && t.Elem.numeric() || t.Kind == KMatrix {
+		return g.sigSplit(p, what, t, sem, file, reg, input, interp)
+	}
+	if !t.numeric() {
 		g.errorf(p, eNotImplemented, "signature element '%s' of type '%s' is not supported: use a scalar or vector", sem, t)
 		return poison, nil
 	}
@@ -191,6 +225,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	}
 	// The register is given when the whole signature is known (packSig).
 	mode := "linear"
+	if interp == "nointerpolation" && t.Base == Float && input && g.stage == Pixel {
+		// The simulated GPU interpolates every input it is given (it reads
+		// no interpolation mode): a constant float would come out blended.
+		g.errorf(p, eNotImplemented, "not supported by this compiler: nointerpolation on float pixel shader input '%s' (the GPU interpolates every input)", sem)
+		return poison, nil
+	}
 	switch {
 	case interp == "nointerpolation" || t.Base != Float:
 		mode = "constant"
@@ -208,10 +248,14 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 type pendingSig struct {
 	input bool
 	v     *value
-	cols  int
-	mode  string // interpolation mode: elements of different modes share no register
-	reg   int
-	first int // its first component
+	// parent, pidx: a matrix's register, whose components are also
+	// parent.c[pidx[i]] (sigSplit).
+	parent *value
+	pidx   []int
+	cols   int
+	mode   string // interpolation mode: elements of different modes share no register
+	reg    int
+	first  int // its first component
 }
 
 // packSig gives the signature elements of one side their registers as
@@ -339,10 +383,76 @@ func (g *gen) placeSig(ins, outs []SigElement) {
 			el.Mask = uint8(1<<e.cols-1) << e.first
 			for c := range e.v.c {
 				e.v.c[c] = comp(e.v.c[c].File, e.reg, e.first+c)
+				if e.parent != nil {
+					e.parent.c[e.pidx[c]] = e.v.c[c]
+				}
 			}
 			if side.input && g.stage == Pixel && e.mode != "linear" {
 				g.interp[e.reg] = e.mode
 			}
 		}
 	}
+}
+
+// sigSplit makes an array or matrix signature element, as fxc does: one
+// element per array element, or per column of a column_major matrix (per
+// row of a row_major one), with consecutive semantic indexes (TEXCOORD2,
+// TEXCOORD3, ...).
+func (g *gen) sigSplit(p pos, what string, t *Type, sem string, file File, reg *int, input bool, interp string) (*value, []SigElement) {
+	name, idx := parseSemantic(sem)
+	at := func(k int) string { return name + strconv.Itoa(idx+k) }
+	var els []SigElement
+	if t.Kind == KArray {
+		v := &value{t: t, ro: input}
+		step := 1 // the semantic indexes an element takes: a matrix's registers
+		if m := t.Elem; m.Kind == KMatrix {
+			step = m.Cols
+			if m.RowMajor {
+				step = m.Rows
+			}
+		}
+		for k := 0; k < t.Len; k++ {
+			ev, e := g.sigValue(p, what, t.Elem, at(k*step), file, reg, input, interp)
+			if ev == poison {
+				return poison, nil
+			}
+			v.elems = append(v.elems, ev)
+			els = append(els, e...)
+		}
+		return v, els
+	}
+	// A matrix's value keeps its components row by row (c[r*Cols+col]).
+	v := &value{t: t, c: make([]Operand, t.Rows*t.Cols), ro: input}
+	n, w := t.Cols, t.Rows // column_major: a register per column, of Rows components
+	if t.RowMajor {
+		n, w = t.Rows, t.Cols
+	}
+	for k := 0; k < n; k++ {
+		var pidx []int
+		for i := 0; i < w; i++ {
+			if t.RowMajor {
+				pidx = append(pidx, k*t.Cols+i)
+			} else {
+				pidx = append(pidx, i*t.Cols+k)
+			}
+		}
+		pend := len(g.sigPend)
+		ev, e := g.sigValue(p, what, vecT(t.Base, w), at(k), file, reg, input, interp)
+		if ev == poison {
+			return poison, nil
+		}
+		if t.RowMajor {
+			for i := range e {
+				e[i].rowMajor = true
+			}
+		}
+		if len(g.sigPend) > pend {
+			g.sigPend[len(g.sigPend)-1].parent, g.sigPend[len(g.sigPend)-1].pidx = v, pidx
+		}
+		for i, j := range pidx {
+			v.c[j] = ev.c[i]
+		}
+		els = append(els, e...)
+	}
+	return v, els
 }

@@ -24,14 +24,45 @@ func (g *gen) expr(e Expr) *value {
 		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
+	case *compileExpr:
+		if g.stateMode > 0 {
+			g.checkCompile(e.pos, e.profile, e.call)
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
+		g.errorf(e.pos, eTypeMismatch, "'compile' makes an effect's shader object, used only in its states")
+		return poison
+	case *stringLit:
+		if g.stateMode > 0 {
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
+		g.errorf(e.pos, eSyntax, "syntax error: unexpected string \"%s\"", clean(e.s))
+		return poison
+	case *stateExpr:
+		if g.stateMode > 0 {
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
+		g.errorf(e.pos, eTypeMismatch, "sampler_state is only the initial value of a global sampler")
+		return poison
 	case *identExpr:
 		v := g.lookup(e.name)
+		if v == nil && g.stateMode > 0 {
+			// fxc takes a name it does not know in a state block for a
+			// const int (a state's value such as LINEAR).
+			return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+		}
 		if v == nil {
 			g.errorf(e.pos, eUndeclared, "undeclared identifier '%s'", e.name)
 			return poison
 		}
 		if v.tdef != nil {
 			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
+			return poison
+		}
+		if effectObject(v.t) {
+			if g.stateMode > 0 {
+				return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
+			}
+			g.errorf(e.pos, eTypeMismatch, "'%s': a %s is the effects framework's object, used only in its states", e.name, v.t)
 			return poison
 		}
 		if r := v.glob; r != nil {
@@ -56,7 +87,7 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
 		}
-		t := g.binaryType(e.pos, a.t, b.t, false)
+		t := g.opType(e.pos, a.t, b.t, false)
 		if t == nil {
 			return poison
 		}
@@ -254,6 +285,34 @@ func (g *gen) binary(e *binaryExpr) *value {
 	return g.binop(e.pos, e.op, v[0], v[1])
 }
 
+// opType is the type of an operator's result: binaryType's, and for a
+// vector and a matrix (which intrinsics never mix): a matrix of one row or
+// column acts as a vector (the two truncated to the shorter), another
+// matrix of as many components as the vector pairs component by component
+// in row order.
+func (g *gen) opType(p pos, a, b *Type, arith bool) *Type {
+	if a.Kind == KVector && b.Kind == KMatrix || a.Kind == KMatrix && b.Kind == KVector {
+		base := max(a.Base, b.Base)
+		if arith && base == Bool {
+			base = Int
+		}
+		m, v := a, b
+		if b.Kind == KMatrix {
+			m, v = b, a
+		}
+		switch {
+		case m.Rows == 1 || m.Cols == 1:
+			if m.comps() != v.Cols {
+				g.warnf(p, eTruncation, "implicit truncation of vector type")
+			}
+			return vecT(base, min(m.comps(), v.Cols))
+		case m.comps() == v.Cols:
+			return vecT(base, v.Cols)
+		}
+	}
+	return g.binaryType(p, a, b, arith)
+}
+
 // foldLiterals folds arithmetic on two integer literals as fxc does for
 // shader models 4 and 5: in floating point (shader model 1 to 3 have no
 // integers, and fxc's folder is shared), the result converted back to an
@@ -291,7 +350,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	}
 	switch op {
 	case "&&", "||":
-		t := g.binaryType(p, x.t, y.t, false)
+		t := g.opType(p, x.t, y.t, false)
 		if t == nil {
 			return poison
 		}
@@ -303,7 +362,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		}
 		return &value{t: t, c: g.op(o, t.comps(), a.c, b.c)}
 	case "<", ">", "<=", ">=", "==", "!=":
-		t := g.binaryType(p, x.t, y.t, false)
+		t := g.opType(p, x.t, y.t, false)
 		if t == nil {
 			return poison
 		}
@@ -317,7 +376,7 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		}
 		return &value{t: t.withBase(Bool), c: g.op(cmpOps[name][t.Base], t.comps(), a.c, b.c)}
 	}
-	t := g.binaryType(p, x.t, y.t, true)
+	t := g.opType(p, x.t, y.t, true)
 	if t == nil {
 		return poison
 	}
@@ -760,6 +819,9 @@ func (g *gen) index(e *indexExpr) *value {
 		k := immInt(i.c[0], i.t.Base)
 		switch x.t.Kind {
 		case KArray:
+			if (k < 0 || k >= int64(x.t.Len)) && g.stateMode > 0 {
+				return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true} // fxc checks no index in a state
+			}
 			if k < 0 || k >= int64(x.t.Len) {
 				g.errorf(e.pos, eSubscript, "array index out of bounds")
 				return poison

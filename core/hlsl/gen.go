@@ -44,6 +44,10 @@ type gen struct {
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
 
+	packedObjs []*resource // textures and samplers of a cbuffer given only a packoffset
+	stateVars  []*varDecl  // globals with a state block (states.go)
+	stateMode  int         // checking a state block's values: an unknown name is a const int
+
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
 	nodes int // expression and statement nodes lowered (Limits.Nodes)
@@ -149,6 +153,14 @@ func (g *gen) resolveType(ts *typeSpec) *Type {
 	if t == poison.t || ts == nil {
 		return t
 	}
+	if ts.unsigned {
+		// `unsigned int2` is uint2; unsigned of another type is an error.
+		if !t.numeric() || t.Base != Int || t.Min {
+			g.errorf(ts.pos, eSyntax, "syntax error: 'unsigned' applies only to int types, not '%s'", t)
+			return poison.t
+		}
+		t = t.withBase(Uint)
+	}
 	if ts.rowMajor && ts.colMajor {
 		g.errorf(ts.pos, eSyntax, "syntax error: row_major and column_major both given")
 		return poison.t
@@ -230,6 +242,10 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 // arrayType applies declared array sizes, which must be constant.
 func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 	for i := len(dims) - 1; i >= 0; i-- {
+		if _, ok := dims[i].(*implicitDim); ok {
+			g.errorf(dims[i].at(), eSyntax, "syntax error: an array without a size is declared only with an initializer, and only its first dimension")
+			return poison.t
+		}
 		v := g.expr(dims[i])
 		if v == poison {
 			return poison.t
@@ -487,3 +503,47 @@ func parseSemantic(s string) (string, int) {
 }
 
 func isSV(name, sv string) bool { return strings.EqualFold(name, sv) }
+
+// implicitSize sizes `T a[] = init`: the first dimension is as many
+// elements as the initialiser's components fill, which must fill each
+// element exactly. The dimension becomes a literal in d.
+func (g *gen) implicitSize(d *varDecl) {
+	if len(d.arrayLen) == 0 || d.init == nil {
+		return
+	}
+	if _, ok := d.arrayLen[0].(*implicitDim); !ok {
+		return
+	}
+	elem := g.arrayType(g.resolveType(d.typ), d.arrayLen[1:])
+	if elem == poison.t {
+		return
+	}
+	per := flatComps(elem)
+	saved, nCode := g.top, len(g.code)
+	total, ok := 0, true
+	var count func(e Expr)
+	count = func(e Expr) {
+		if l, isList := e.(*initList); isList {
+			for _, x := range l.elems {
+				count(x)
+			}
+			return
+		}
+		v := g.expr(e)
+		if v == poison {
+			ok = false
+			return
+		}
+		total += flatComps(v.t)
+	}
+	count(d.init)
+	g.top, g.code = saved, g.code[:nCode]
+	if !ok {
+		return
+	}
+	if per == 0 || total == 0 || total%per != 0 {
+		g.errorf(d.pos, eTypeMismatch, "'%s': an initializer of %d components cannot size an array of elements of %d", d.name, total, per)
+		return
+	}
+	d.arrayLen = append([]Expr{&intLit{pos: d.pos, v: uint64(total / per), text: "n"}}, d.arrayLen[1:]...)
+}

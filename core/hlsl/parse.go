@@ -120,7 +120,7 @@ func (ps *parser) expect(s string) token {
 
 func (ps *parser) ident() token {
 	t := ps.peek()
-	if t.kind != tIdent || keywords[t.text] {
+	if t.kind != tIdent || keywords[t.text] || isTechnique(t.text) || t.text == "fxgroup" {
 		ps.fail(t)
 	}
 	ps.p++
@@ -154,7 +154,7 @@ var keywords = map[string]bool{
 	"register": true, "packoffset": true, "row_major": true, "column_major": true, "switch": true, "case": true,
 	"default": true, "typedef": true, "extern": true, "volatile": true, "inline": true, "shared": true,
 	"groupshared": true, "nointerpolation": true, "noperspective": true, "linear": true, "centroid": true,
-	"sample": false, "precise": true, "line": true, "point": true, "triangle": true,
+	"sample": false, "line": true, "point": true, "triangle": true,
 }
 
 var modifiers = map[string]bool{
@@ -291,8 +291,11 @@ func (ps *parser) topLevel(f *file) {
 		f.cbuffers = append(f.cbuffers, c)
 		f.order = append(f.order, c)
 		return
-	case t.text == "tbuffer" || t.text == "technique" || t.text == "technique10" || t.text == "technique11":
+	case t.text == "tbuffer":
 		ps.failMsg(t, "syntax error: '"+t.text+"' is not supported by this compiler")
+	case isTechnique(t.text) || t.text == "fxgroup":
+		f.techniques = append(f.techniques, ps.technique()...)
+		return
 	}
 	mods := ps.modifiers()
 	typ := ps.typeSpec(mods)
@@ -349,6 +352,9 @@ func (ps *parser) modifiers() mods {
 		if t.kind != tIdent || !modifiers[t.text] {
 			return m
 		}
+		if n := ps.peekN(1); t.text == "precise" && !(n.kind == tIdent && (modifiers[n.text] || ps.isTypeName(n) || n.text == "vector" || n.text == "matrix")) {
+			return m // precise is a name where no type follows it: `float4 precise;`
+		}
 		if seen[t.text] && t.text != "precise" {
 			ps.failMsg(t, "syntax error: modifier '"+t.text+"' given twice")
 		}
@@ -375,6 +381,9 @@ func (ps *parser) modifiers() mods {
 				m.inout = t.text
 			}
 		case "nointerpolation", "noperspective", "linear", "centroid":
+			if m.interp != "" && (m.interp == "nointerpolation" || t.text == "nointerpolation") {
+				ps.failMsg(t, "syntax error: nointerpolation combined with another interpolation modifier")
+			}
 			m.interp = t.text
 		}
 	}
@@ -388,6 +397,11 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	if ps.accept("struct") {
 		// "struct S x;" names an already declared struct.
+	}
+	unsigned := false
+	if ps.is("unsigned") && ps.isTypeName(ps.peekN(1)) {
+		ps.next()
+		unsigned = true
 	}
 	t := ps.peek()
 	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
@@ -403,7 +417,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		ps.fail(t)
 	}
 	ps.p++
-	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1)}
+	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, unsigned: unsigned, latent: ps.latentAt(ps.p - 1)}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -411,6 +425,9 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 			switch a.kind {
 			case tIdent:
 				ts.argType = a.text
+				if a.text == "unsigned" && strings.HasPrefix(ps.peek().text, "int") {
+					ts.argType = "u" + ps.next().text
+				}
 			case tInt:
 				ts.args = append(ts.args, int(a.ival))
 			default:
@@ -459,6 +476,10 @@ func (ps *parser) typedef() *typedefDecl {
 		n := ps.declName()
 		v := &varDecl{pos: pos{n.line, n.col}, typ: d.typ, name: n.text}
 		for ps.accept("[") {
+			if t := ps.peek(); ps.accept("]") {
+				v.arrayLen = append(v.arrayLen, &implicitDim{pos{t.line, t.col}})
+				continue
+			}
 			v.arrayLen = append(v.arrayLen, ps.expr())
 			ps.expect("]")
 		}
@@ -508,7 +529,8 @@ func (ps *parser) register() regSpec {
 	ps.expect("(")
 	r := ps.ident()
 	spec := regSpec{pos: pos{t.line, t.col}}
-	if ps.is("[") || ps.is(",") {
+	isProfile := len(r.text) >= 2 && (r.text[1] < '0' || r.text[1] > '9') // ps, ps_5_0; c, c0, t1 are registers
+	if ps.is(",") || ps.is("[") && isProfile {
 		spec.profile = r.text
 		if ps.accept("[") {
 			ps.expr()
@@ -520,11 +542,16 @@ func (ps *parser) register() regSpec {
 	}
 	spec.reg = strings.ToLower(r.text)
 	if ps.accept("[") {
-		n := ps.next()
-		if n.kind != tInt {
-			ps.fail(n)
+		// c2[1] is c3, t[1] is t1: the offset is a constant expression
+		// (floats truncated, bools 0 or 1).
+		x := ps.expr()
+		off, ok := constFold(x)
+		if !ok {
+			ps.failMsg(ps.toks[ps.p-1], "syntax error: a register's offset is a constant expression")
 		}
-		spec.reg += strconv.FormatInt(int64(n.ival), 10)
+		letter, digits := spec.reg[:1], leadingDigits(spec.reg[1:])
+		base, _ := strconv.ParseInt(digits, 10, 32)
+		spec.reg = letter + strconv.FormatInt(max(0, min(base+int64(off), 1<<20)), 10)
 		ps.expect("]")
 	}
 	ps.expect(")")
@@ -546,6 +573,10 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 	v := &varDecl{pos: pos{name.line, name.col}, typ: typ, name: name.text, static: m.static, constQ: m.constQ,
 		uniform: m.uniform, inout: m.inout, interp: m.interp}
 	for ps.accept("[") {
+		if t := ps.peek(); ps.accept("]") {
+			v.arrayLen = append(v.arrayLen, &implicitDim{pos{t.line, t.col}}) // float a[] = {...}: the initialiser sizes it
+			continue
+		}
 		v.arrayLen = append(v.arrayLen, ps.expr())
 		ps.expect("]")
 	}
@@ -568,24 +599,11 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 			v.semantic = s.text
 		}
 	}
-	if ps.is("{") && typ.name != "" && builtinType(typ.name) == tSampler {
-		// A sampler state block of the effects framework: its values are
-		// set by the application in D3D11, so it is skipped.
-		level := 0
-		for {
-			t := ps.next()
-			if t.kind == tEOF {
-				ps.fail(t)
-			}
-			if t.text == "{" {
-				level++
-			} else if t.text == "}" {
-				level--
-				if level == 0 {
-					break
-				}
-			}
-		}
+	if ps.is("{") {
+		// A state block of the effects framework: parsed and checked as fxc
+		// checks it, then ignored (D3D11 sets state through the API).
+		v.states = ps.stateBlock()
+		return v
 	}
 	if ps.accept("=") {
 		if !allowInit {
@@ -598,6 +616,144 @@ func (ps *parser) varRest(typ *typeSpec, name token, m mods, allowInit bool) *va
 		}
 	}
 	return v
+}
+
+// stateBlock parses `{ name[index] = value; ... }` or, for a variable of
+// several components, a list of such blocks `{ {...}, {...} }` (no comma
+// after the last). An index is a non-negative integer literal; a value is
+// an expression or a braced list that may hold strings.
+func (ps *parser) stateBlock() *stateBlock {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.expect("{")
+	sb := &stateBlock{pos: pos{t.line, t.col}}
+	if ps.is("{") {
+		sb.list = true
+		for {
+			sb.blocks = append(sb.blocks, ps.stateEntries())
+			if !ps.accept(",") {
+				break
+			}
+		}
+		ps.expect("}")
+		return sb
+	}
+	ps.p--
+	sb.blocks = append(sb.blocks, ps.stateEntries())
+	return sb
+}
+
+func (ps *parser) stateEntries() []stateEntry {
+	ps.expect("{")
+	var es []stateEntry
+	for !ps.accept("}") {
+		n := ps.ident()
+		e := stateEntry{pos: pos{n.line, n.col}, name: n.text, index: -1}
+		if ps.accept("[") {
+			i := ps.next()
+			if i.kind != tInt {
+				ps.fail(i)
+			}
+			e.index = int(min(i.ival, 1<<20))
+			ps.expect("]")
+		}
+		if e.index < 0 && ps.is("(") {
+			// SetPixelShader(...), SetDepthStencilState(...) in a pass.
+			e.values, e.call = ps.args(), true
+			ps.expect(";")
+			es = append(es, e)
+			continue
+		}
+		ps.expect("=")
+		if ps.is("{") {
+			e.values = ps.stateValues(e.values)
+		} else {
+			e.values = append(e.values, ps.expr())
+		}
+		ps.expect(";")
+		es = append(es, e)
+	}
+	return es
+}
+
+// stateValues parses a braced list of a state's values, keeping the
+// expressions (strings are skipped).
+func (ps *parser) stateValues(out []Expr) []Expr {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	ps.expect("{")
+	for !ps.accept("}") {
+		switch {
+		case ps.is("{"):
+			out = ps.stateValues(out)
+		case ps.peek().kind == tString:
+			ps.next()
+		default:
+			out = append(out, ps.assign())
+		}
+		if !ps.accept(",") {
+			ps.expect("}")
+			break
+		}
+	}
+	return out
+}
+
+// isTechnique reports the keywords that start a technique: "technique" in
+// any case, technique10 and technique11 as written.
+func isTechnique(s string) bool {
+	return strings.EqualFold(s, "technique") || s == "technique10" || s == "technique11"
+}
+
+// technique parses an effect's technique (`technique11 name <annotations>
+// { pass name { states } ... }`) or group of them (`fxgroup name {
+// technique10 ... }`), and returns the passes' state blocks: a shader
+// profile checks them and ignores the rest, as fxc does.
+func (ps *parser) technique() []*stateBlock {
+	ps.enter()
+	defer func() { ps.depth-- }()
+	t := ps.next()
+	group := t.text == "fxgroup"
+	if group || !ps.is("{") && !ps.is("<") {
+		ps.ident()
+	}
+	ps.annotations()
+	ps.expect("{")
+	var out []*stateBlock
+	for !ps.accept("}") {
+		if group {
+			if n := ps.peek(); n.text != "technique10" && n.text != "technique11" {
+				ps.fail(n)
+			}
+			out = append(out, ps.technique()...)
+			continue
+		}
+		p := ps.peek()
+		if p.text != "pass" {
+			ps.fail(p)
+		}
+		ps.next()
+		if !ps.is("{") && !ps.is("<") {
+			ps.ident()
+		}
+		ps.annotations()
+		out = append(out, &stateBlock{pos: pos{p.line, p.col}, blocks: [][]stateEntry{ps.stateEntries()}})
+	}
+	ps.accept(";")
+	return out
+}
+
+// annotations skips `<type name = value; ...>` after an effect's name.
+func (ps *parser) annotations() {
+	if !ps.accept("<") {
+		return
+	}
+	for !ps.accept(">") {
+		if ps.peek().kind == tEOF {
+			ps.fail(ps.peek())
+		}
+		ps.next()
+	}
 }
 
 func (ps *parser) initList() Expr {
@@ -767,7 +923,7 @@ func (ps *parser) simpleStmt() Stmt {
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
-		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent {
+		t.text == "struct" || ps.isUnsupportedType(t) && ps.peekN(1).kind == tIdent || t.text == "unsigned" && ps.isTypeName(ps.peekN(1)) {
 		m := ps.modifiers()
 		if m.uniform || m.inout != "" {
 			ps.failMsg(t, "syntax error: a local variable cannot be uniform, in or out")
@@ -923,6 +1079,9 @@ func (ps *parser) primary() Expr {
 		ps.next()
 		u := strings.ContainsAny(t.text, "uU")
 		return &intLit{pos: p, v: t.ival, uns: u, text: t.text}
+	case tString:
+		ps.next()
+		return &stringLit{pos: p, s: t.text}
 	case tFloat:
 		ps.next()
 		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
@@ -931,6 +1090,17 @@ func (ps *parser) primary() Expr {
 		case "true", "false":
 			ps.next()
 			return &boolLit{pos: p, v: t.text == "true"}
+		case "compile":
+			if n := ps.peekN(1); n.kind == tIdent && ps.peekN(2).kind == tIdent {
+				ps.next()
+				ps.next()
+				return &compileExpr{pos: p, profile: n.text, call: ps.postfix(ps.primary())}
+			}
+		case "sampler_state":
+			if ps.peekN(1).text == "{" {
+				ps.next()
+				return &stateExpr{pos: p, sb: ps.stateBlock()}
+			}
 		}
 		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(" {
 			typ := ps.typeSpec(mods{})
@@ -957,4 +1127,48 @@ func (ps *parser) primary() Expr {
 	}
 	ps.fail(t)
 	return nil
+}
+
+// constFold evaluates a literal arithmetic expression (numbers, bools,
+// + - * / and negation) as fxc does a register offset.
+func constFold(e Expr) (float64, bool) {
+	switch e := e.(type) {
+	case *intLit:
+		return float64(e.v), true
+	case *floatLit:
+		return e.v, true
+	case *boolLit:
+		if e.v {
+			return 1, true
+		}
+		return 0, true
+	case *unaryExpr:
+		x, ok := constFold(e.x)
+		switch {
+		case !ok:
+		case e.op == "-":
+			return -x, true
+		case e.op == "+":
+			return x, true
+		}
+	case *binaryExpr:
+		x, ok1 := constFold(e.x)
+		y, ok2 := constFold(e.y)
+		if !ok1 || !ok2 {
+			return 0, false
+		}
+		switch e.op {
+		case "+":
+			return x + y, true
+		case "-":
+			return x - y, true
+		case "*":
+			return x * y, true
+		case "/":
+			if y != 0 {
+				return x / y, true
+			}
+		}
+	}
+	return 0, false
 }

@@ -37,6 +37,31 @@ float4 main(float4 a : A) : SV_Target { return a * SCALE + OFFSET; }`, [4]float3
 #define W 30
 #endif
 float4 main() : SV_Target { return float4(V, W, 0, 0); }`, [4]float32{1, 20, 0, 0}},
+		{"an array sized by its initializer", `
+struct S { float2 p; float4 q[2]; };
+static const float2 k[] = {1, 2, 3, 4};
+float4 main(float4 a : A) : SV_Target {
+	float4 arr[] = {10, 20, 30, 40, a};
+	float2 m[][2] = {1, 2, 3, 4, 5, 6, 7, 8};
+	S s[] = {0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0, 3, 3, 3, 3, 4, 4, 4, 4};
+	return arr[1] + float4(m[1][1], k[1]) + s[1].q[1];
+}`, [4]float32{1 + 7 + 4, 2 + 8 + 4, 3 + 3 + 4, 4 + 4 + 4}},
+		{"unsigned int and precise as a name", `
+unsigned int2 g;
+float4 precise;
+float4 main(float4 a : A) : SV_Target {
+	unsigned int u = 0xffffffff;
+	precise float4 p = a;
+	return float4(u > 5, u >> 31, p.x, 0);
+}`, [4]float32{1, 1, 1, 0}},
+		{"vectors with one-row, one-column and same-size matrices", `
+float4 main(float4 a : A) : SV_Target {
+	float1x4 r = float1x4(1, 2, 3, 4);
+	float4x1 c = float4x1(1, 2, 3, 4);
+	float2x2 m = float2x2(1, 2, 3, 4);
+	float2 t = a.xy + c;
+	return (a + r) + (c + a) + (m + a) - a - float4(t, 0, 0);
+}`, [4]float32{3*2 - 1 - 2, 3*4 - 2 - 4, 3*6 - 3, 3*8 - 4}},
 		{"function-like macro and line continuation", `
 #define MADD(x, y, z) ((x) * (y) + \
                        (z))

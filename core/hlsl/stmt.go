@@ -30,6 +30,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		for _, d := range s.vars {
 			g.declLocal(d)
+			g.checkStates(d)
 		}
 		return
 	case *exprStmt:
@@ -335,6 +336,7 @@ func (g *gen) declLocal(d *varDecl) {
 	if d.constQ && !d.static && d.init == nil && len(g.scopes) > 1 {
 		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
 	}
+	g.implicitSize(d)
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
@@ -342,6 +344,11 @@ func (g *gen) declLocal(d *varDecl) {
 	}
 	if t.Kind == KVoid {
 		g.errorf(d.pos, eSyntax, "syntax error: unexpected token 'void'")
+		g.declare(d.pos, d.name, poison)
+		return
+	}
+	if effectObject(t) {
+		g.errorf(d.pos, eTypeMismatch, "'%s': an effect's %s is declared only at global scope", d.name, t)
 		g.declare(d.pos, d.name, poison)
 		return
 	}

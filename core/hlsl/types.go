@@ -32,6 +32,7 @@ const (
 	KArray
 	KTexture
 	KSampler
+	KEffect // an effects-framework object (PixelShader, BlendState, ...): declared and ignored
 )
 
 // Field is a struct member.
@@ -160,6 +161,8 @@ func (t *Type) String() string {
 			return "SamplerComparisonState"
 		}
 		return "SamplerState"
+	case KEffect:
+		return t.Name
 	}
 	return "?"
 }
@@ -196,6 +199,9 @@ func builtinType(name string) *Type {
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
+	case "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader", "ComputeShader",
+		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState":
+		return &Type{Kind: KEffect, Name: name}
 	case "SamplerComparisonState":
 		return &Type{Kind: KSampler, Cmp: true}
 	case "matrix":

@@ -64,12 +64,14 @@ type DMACard struct {
 	Submitted int64      `json:"submitted"` // DxgkDdiSubmitCommand (-1: not in the trace)
 	Started   int64      `json:"started"`   // DmaBufferStart on the GPU (-1: not yet)
 	Done      int64      `json:"done"`      // FenceSignaled (-1: not yet)
+	Finished  int64      `json:"finished"`  // the GPU wrote its fence (FenceWrite; -1: not yet)
 	ISR       int64      `json:"isr"`       // DxgkDdiInterruptRoutine saw it (-1: not yet)
 	DPC       int64      `json:"dpc"`       // DxgkDdiDpcRoutine ran for it (-1: not yet)
 	Engine    int        `json:"engine"`    // the GPU engine it ran on
 	Packets   int        `json:"packets,omitempty"`
 	Patches   int        `json:"patches,omitempty"`
 	Paging    bool       `json:"paging,omitempty"` // a paging buffer (DxgkDdiBuildPagingBuffer's)
+	For       uint64     `json:"for,omitempty"`    // the DMA buffer a paging buffer was built for
 	Submit    uint64     `json:"submitSeq,omitempty"`
 	Start     uint64     `json:"startSeq,omitempty"`
 	Signal    uint64     `json:"signalSeq,omitempty"`
@@ -315,7 +317,7 @@ func (r reader) explain(s uint64) *WaitAnswer {
 // card gathers DMA buffer id's events, around event near (one of them, or
 // a wait for it): the buffer was built before it, and runs near it.
 func (r reader) card(id, near uint64) *DMACard {
-	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1, ISR: -1, DPC: -1}
+	c := &DMACard{ID: id, Submitted: -1, Started: -1, Done: -1, Finished: -1, ISR: -1, DPC: -1}
 	var render uint64
 	for s := near; s >= r.first && s > 0 && near-s < scanLimit; s-- {
 		if e, _ := r.get(s); e.DMA == id && e.Kind == trace.Call && (e.Name == "DxgkDdiRender" || e.Name == "DxgkDdiPresent") {
@@ -348,6 +350,9 @@ func (r reader) card(id, near uint64) *DMACard {
 				c.Engine = int(n)
 			}
 			c.Paging = e.Args.Has(trace.KeyPaging)
+			if n, ok := e.Args.Uint(trace.KeyFor); ok {
+				c.For = n
+			}
 			if c.Context == "" {
 				c.Context = e.Handle
 			}
@@ -356,6 +361,8 @@ func (r reader) card(id, near uint64) *DMACard {
 			if n, ok := e.Args.Uint(trace.KeyPackets); ok {
 				c.Packets = int(n)
 			}
+		case e.Kind == trace.Fence && e.Name == "FenceWrite" && c.Finished < 0:
+			c.Finished = e.T
 		case e.Kind == trace.Call && e.Name == "DxgkDdiInterruptRoutine" && c.ISR < 0:
 			c.ISR = e.T
 		case e.Kind == trace.Call && e.Name == "DxgkDdiDpcRoutine" && c.DPC < 0:
@@ -454,7 +461,7 @@ func (r reader) bufferOf(c uint64) *DMACard {
 func (r reader) poll(c uint64) *WaitAnswer {
 	call, _ := r.get(c)
 	q, th := call.Obj, call.Thread
-	var returned int64 // the time the last call answer looked at returned
+	var returned int64                // the time the last call answer looked at returned
 	answer := func(s uint64) string { // the HRESULT GetData call s returned
 		for j := s + 1; j <= r.last && j-s < scanLimit; j++ {
 			if e, _ := r.get(j); e.Thread == th && e.Kind == trace.Return && e.From == trace.App && e.Name == "GetData" && e.Obj == q {
@@ -543,9 +550,16 @@ func (c *DMACard) Text() string {
 	if c.Paging {
 		kind = "paging buffer"
 	}
-	fmt.Fprintf(&b, "%s %d of %s on engine %d", kind, c.ID, c.Context, c.Engine)
+	fmt.Fprintf(&b, "%s %d", kind, c.ID)
+	if c.Context != "" {
+		fmt.Fprintf(&b, " of %s", c.Context)
+	}
+	fmt.Fprintf(&b, " on engine %d", c.Engine)
 	if c.Fence != 0 {
 		fmt.Fprintf(&b, ", fence %d", c.Fence)
+	}
+	if c.For != 0 {
+		fmt.Fprintf(&b, ", for DMA buffer %d", c.For)
 	}
 	b.WriteString("\n")
 	if c.Built != nil {
@@ -561,7 +575,7 @@ func (c *DMACard) Text() string {
 	if c.Submitted >= 0 && c.Started >= 0 {
 		fmt.Fprintf(&b, " (%s in the queue)", Duration(c.Started-c.Submitted))
 	}
-	fmt.Fprintf(&b, "\ninterrupt  %s\nDPC        %s\ndone       %s", at(c.ISR), at(c.DPC), at(c.Done))
+	fmt.Fprintf(&b, "\nfinished   %s\ninterrupt  %s\nDPC        %s\ndone       %s", at(c.Finished), at(c.ISR), at(c.DPC), at(c.Done))
 	if c.Started >= 0 && c.Done >= 0 {
 		fmt.Fprintf(&b, " (%s after it started)", Duration(c.Done-c.Started))
 	}
@@ -688,7 +702,9 @@ func (a *WaitAnswer) sentence() string {
 		if c.Started >= 0 {
 			parts = append(parts, "started at "+Duration(c.Started))
 		}
-		if c.Done >= 0 {
+		if c.Finished >= 0 && c.Done > c.Finished && a.Held {
+			parts = append(parts, "finished by the GPU at "+Duration(c.Finished), "its fence signalled at "+Duration(c.Done))
+		} else if c.Done >= 0 {
 			parts = append(parts, "done at "+Duration(c.Done))
 		}
 		if len(parts) > 0 {

@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -74,6 +75,14 @@ func TestExplainWait(t *testing.T) {
 		t.Errorf("a Map with no hazard: %v", err)
 	}
 
+	// Out of order: the buffer was done, its fence held behind lower ones.
+	ev, j = runEvents(t, "assets/tutorials/12-out-of-order.d3ds")
+	h, err := ExplainWait(Events(ev), at(t, j, "line:78"))
+	if err != nil || !h.Held || h.Buffer == nil || h.Buffer.Finished < 0 || h.Buffer.Finished >= h.Buffer.Done ||
+		!strings.Contains(h.Sentence, "held by the out-of-order scheduler") || !strings.Contains(h.Sentence, "finished by the GPU at") {
+		t.Errorf("held fence: %v %+v", err, h)
+	}
+
 	ev, j = runEvents(t, "assets/tutorials/15-frame-latency.d3ds")
 	p, err := ExplainWait(Events(ev), at(t, j, "line:24"))
 	if err != nil {
@@ -133,7 +142,44 @@ func TestExplainDMA(t *testing.T) {
 			t.Errorf("from event %d: %v\n%s\nwant\n%s", seq, err, d.Text(), c.Text())
 		}
 	}
+	// A paging buffer names the DMA buffer it was built for.
+	for _, e := range ev {
+		if e.Name == "DxgkDdiBuildPagingBuffer" && e.DMA != 0 {
+			p, err := ExplainDMA(Events(ev), e.Seq)
+			if err != nil || !p.Paging || p.For == 0 || !strings.Contains(p.Text(), fmt.Sprintf("paging buffer %d on engine 0, for DMA buffer %d", p.ID, p.For)) {
+				t.Errorf("paging buffer: %v %+v", err, p)
+			}
+			break
+		}
+	}
 	if _, err := ExplainDMA(Events(ev), 1); err == nil {
 		t.Error("the first event has a DMA buffer")
+	}
+}
+
+// TestStateDebugNames: the state names a bound object by its debug name
+// too (WKPDID_D3DDebugObjectName), in the row and in the text.
+func TestStateDebugNames(t *testing.T) {
+	sc, err := scenario.Load("named.d3ds", []byte(`dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+rtv.SetPrivateData WKPDID_D3DDebugObjectName "Back buffer view"
+imm.OMSetRenderTargets rtv
+imm.ClearRenderTargetView rtv #3366ccff
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, j := NewSession(sc, scenario.Overrides{}).Run()
+	st, err := j.State(at(t, j, "line:7"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := row(t, st, "OM", "render target 0"); r.Object != "rtv" || r.Debug != "Back buffer view" {
+		t.Errorf("row %+v", r)
+	}
+	if !strings.Contains(st.Text(), `runtime: rtv "Back buffer view" (h`) {
+		t.Errorf("text:\n%s", st.Text())
 	}
 }

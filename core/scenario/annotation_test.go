@@ -53,12 +53,21 @@ vb.GetPrivateData MyGuid
 expect hr == DXGI_ERROR_NOT_FOUND
 imm.Map vb WRITE_DISCARD
 expect hr == E_INVALIDARG
+tmp = dev.CreateBuffer ByteWidth=16 BindFlags=VERTEX_BUFFER
+tmp.SetPrivateDataInterface MyGuid vb
+tmp.Release
+tmp.SetPrivateData WKPDID_D3DDebugObjectName "gone"
+expect hr == E_INVALIDARG
+vb.SetPrivateDataInterface MyGuid tmp
+expect hr == E_INVALIDARG
 `
 
 // TestAnnotationsAndNames: the markers' answers (expect got), their
 // events with the text as msg, a command list's markers replayed inside
 // ExecuteCommandList, D3DPERF's colour, private data's lifetime, and the
-// debug layer naming an object by its debug name.
+// debug layer naming an object by its debug name, a released object
+// refused (LIFE-DANGLING), and the interface a destroyed object held given
+// back.
 func TestAnnotationsAndNames(t *testing.T) {
 	r := runSource(t, annotationSrc)
 	if f := r.Summary().Failures; len(f) > 0 {
@@ -93,6 +102,11 @@ func TestAnnotationsAndNames(t *testing.T) {
 	}
 	if !warned {
 		t.Error("an EndEvent with no group open has no warning")
+	}
+	// tmp held vb through SetPrivateDataInterface: its destruction gave
+	// that reference back, so vb's count is the scenario's own again.
+	if vb, ok := r.Object("vb").(interface{ AddRef() uint32 }); !ok || vb.AddRef() != 2 {
+		t.Error("the destroyed tmp still holds a reference on vb")
 	}
 }
 

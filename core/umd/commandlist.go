@@ -323,6 +323,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		}
 	}
 	d.onGPU = afterList(cl.endNew) // what the list bound is still set on the GPU
+	d.cs.sent = csUnknown
 	d.resetState()
 }
 

@@ -51,6 +51,12 @@ type csSent struct {
 	prog bool
 }
 
+// csUnknown is a buffer's compute bindings when the context cannot know
+// them: a deferred context's commands run after whatever the immediate
+// context bound, and the immediate context's after a command list's.
+// Every slot the context does not bind is unset before its dispatch.
+var csUnknown = csSent{cb: 1<<ddi.ConstantBufferSlots - 1, srv: [2]uint64{^uint64(0), ^uint64(0)}, smp: ^uint16(0), uav: ^uint8(0)}
+
 // defaultSamplerDesc is D3D11's default sampler state, what an unbound
 // sampler slot samples with ("D3D11_SAMPLER_DESC structure").
 var defaultSamplerDesc = ddi.SamplerDesc{Filter: ddi.FilterMinMagMipLinear, AddressU: ddi.AddressClamp, AddressV: ddi.AddressClamp,
@@ -178,20 +184,25 @@ func (d *immediateContext) CsSetSamplers(_ ddi.HDEVICE, start uint32, samplers [
 // the dispatches after it start from it.
 func (d *immediateContext) CsSetUnorderedAccessViews(_ ddi.HDEVICE, start uint32, views []ddi.HUNORDEREDACCESSVIEW, counts []uint32) {
 	d.busy()
+	d.csSetUAVs(d, start, views, counts)
+}
+
+// csSetUAVs binds views (the immediate context's handles) from start.
+func (c *context) csSetUAVs(rec recorder, start uint32, views []ddi.HUNORDEREDACCESSVIEW, counts []uint32) {
 	for i, v := range views {
 		k := int(start) + i
-		if k >= len(d.cs.uavs) {
+		if k >= len(c.cs.uavs) {
 			break
 		}
-		d.cs.uavs[k] = v
+		c.cs.uavs[k] = v
 		if i >= len(counts) || counts[i] == ddi.NoInitialCount {
 			continue
 		}
-		if vw, _ := d.viewRes(uint32(v)); vw != nil && vw.uav != nil && vw.uav.counter != nil {
-			d.ensure(8, 1)
+		if vw, _ := c.viewRes(uint32(v)); vw != nil && vw.uav != nil && vw.uav.counter != nil {
+			rec.ensure(8, 1)
 			var b [4]byte
 			binary.LittleEndian.PutUint32(b[:], counts[i])
-			d.cmd.Write(d.ref(vw.uav.counter, true, 0), b[:])
+			c.cmd.Write(rec.ref(vw.uav.counter, true, 0), b[:])
 		}
 	}
 }
@@ -296,3 +307,89 @@ func (c *context) computeState(rec recorder) bool {
 	}
 	return true
 }
+
+// A deferred context records the compute stage as it records draws: its
+// handles are context-local ones, each the immediate context's object
+// (icHandle), and the recording assumes nothing of the GPU's compute
+// bindings (csUnknown).
+
+func (c *deferredContext) CreateUnorderedAccessView(_ ddi.HDEVICE, _ *ddi.CreateViewArgs, h ddi.HUNORDEREDACCESSVIEW, rt uint32) {
+	c.report(c.open("CreateUnorderedAccessView", uint32(h), rt))
+}
+
+func (c *deferredContext) DestroyUnorderedAccessView(_ ddi.HDEVICE, h ddi.HUNORDEREDACCESSVIEW) {
+	c.close(uint32(h))
+}
+
+func (c *deferredContext) CreateComputeShader(_ ddi.HDEVICE, _ *ddi.ShaderArgs, h ddi.HSHADER, rt uint32) {
+	c.report(c.open("CreateComputeShader", uint32(h), rt))
+}
+
+func (c *deferredContext) CsSetShader(_ ddi.HDEVICE, s ddi.HSHADER) {
+	if !c.stopped("CsSetShader") {
+		c.cs.shader = ddi.HSHADER(c.icHandle(uint32(s)))
+	}
+}
+
+func (c *deferredContext) CsSetConstantBuffers(_ ddi.HDEVICE, start uint32, bufs []ddi.HRESOURCE) {
+	if c.stopped("CsSetConstantBuffers") {
+		return
+	}
+	for i, b := range bufs {
+		if k := int(start) + i; k < len(c.cs.cbs) {
+			c.cs.cbs[k] = ddi.HRESOURCE(c.icHandle(uint32(b)))
+		}
+	}
+}
+
+func (c *deferredContext) CsSetShaderResources(_ ddi.HDEVICE, start uint32, views []ddi.HSHADERRESOURCEVIEW) {
+	if c.stopped("CsSetShaderResources") {
+		return
+	}
+	for i, v := range views {
+		if k := int(start) + i; k < len(c.cs.srvs) {
+			c.cs.srvs[k] = ddi.HSHADERRESOURCEVIEW(c.icHandle(uint32(v)))
+		}
+	}
+}
+
+func (c *deferredContext) CsSetSamplers(_ ddi.HDEVICE, start uint32, samplers []ddi.HSAMPLER) {
+	if c.stopped("CsSetSamplers") {
+		return
+	}
+	for i, s := range samplers {
+		if k := int(start) + i; k < len(c.cs.samps) {
+			c.cs.samps[k] = ddi.HSAMPLER(c.icHandle(uint32(s)))
+		}
+	}
+}
+
+func (c *deferredContext) CsSetUnorderedAccessViews(_ ddi.HDEVICE, start uint32, views []ddi.HUNORDEREDACCESSVIEW, counts []uint32) {
+	if c.stopped("CsSetUnorderedAccessViews") {
+		return
+	}
+	ic := make([]ddi.HUNORDEREDACCESSVIEW, len(views))
+	for i, v := range views {
+		ic[i] = ddi.HUNORDEREDACCESSVIEW(c.icHandle(uint32(v)))
+	}
+	c.csSetUAVs(c, start, ic, counts)
+}
+
+func (c *deferredContext) Dispatch(_ ddi.HDEVICE, x, y, z uint32) {
+	if !c.stopped("Dispatch") && c.computeState(c) {
+		c.cmd.Dispatch(x, y, z)
+	}
+}
+
+func (c *deferredContext) DispatchIndirect(_ ddi.HDEVICE, buf ddi.HRESOURCE, offset uint32) {
+	if c.stopped("DispatchIndirect") {
+		return
+	}
+	r := c.resource(ddi.HRESOURCE(c.icHandle(uint32(buf))))
+	if r != nil && c.computeState(c) {
+		c.ensure(3, 1)
+		c.cmd.DispatchIndirect(c.ref(r, false, offset))
+	}
+}
+
+var _ ddi.Compute = (*deferredContext)(nil)

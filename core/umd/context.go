@@ -355,7 +355,10 @@ type vbSlot struct {
 
 const iaSlots = ddi.IAVertexInputResourceSlotCount
 
-func (c *context) resetState() { c.st, c.pred, c.predValue = freshState(), nil, false }
+func (c *context) resetState() {
+	c.st, c.pred, c.predValue = freshState(), nil, false
+	c.cs = csState{sent: c.cs.sent} // the compute stage's bindings too; what the GPU has stays known
+}
 
 // freshState is a context's state with nothing bound: D3D11's defaults,
 // blend factor 1 and every sample.

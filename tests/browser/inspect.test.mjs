@@ -196,9 +196,11 @@ imm.EndEvent
 sc.Present
 `;
 
-test("markers fold in the trace, objects show their debug names, a wait explains itself", { timeout: 120000 }, async () => {
+test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, marked);
+  // The editor colours the strings as strings.
+  assert.deepEqual(await page.locator("#backdrop .t-string").allTextContents(), ['"Readback copy"', '"Frame"', '"Clear and copy"']);
   await page.locator('.tabs [data-view="trace"]').click();
   await page.waitForSelector("#trace-rows .trace-row");
   // The inner group's ClearRenderTargetView sits two levels down.
@@ -273,6 +275,14 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   assert.match(dma, /DMA buffer 1 of kc1 on engine 0, fence 1/);
   assert.match(dma, /built by Map\(shot "Readback copy"\)/);
   assert.match(dma, /carries ClearRenderTargetView\(rtv\), CopyResource\(shot "Readback copy"\)/);
+
+  // A hung GPU on the same page: the TDR, the engine's reset and the device's removal are marked on the timeline.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
+  const marks = await page.evaluate(() => {
+    window.d3dsimUI.timeline.ingestEvents();
+    return window.d3dsimUI.timeline.resets.map(([, what]) => what);
+  });
+  assert.deepEqual(marks, ["TDR", "reset", "removed"]);
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });
