@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"encoding/binary"
 	"strings"
 	"testing"
 
@@ -126,5 +127,49 @@ func TestEndlessLoopNeverAnswers(t *testing.T) {
 		if !strings.Contains(msg, "never reaches its boundary") || !strings.Contains(msg, "step limit") {
 			t.Errorf("DmaBufferOverrun %q", msg)
 		}
+	}
+}
+
+// TestPreemptBetweenDispatches: a DISPATCH is one packet, so compute work
+// is preempted between dispatches (D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY)
+// and, resumed, runs every dispatch once: the atomic counter counts each
+// thread of the ten dispatches exactly once.
+func TestPreemptBetweenDispatches(t *testing.T) {
+	r := preemptRig(t, false)
+	counter := r.buffer(make([]byte, 16))
+	prog, words := r.program(`cs inputs=4 outputs=0 temps=1
+dcl_thread_group l(64, 1, 1, 0)
+loop
+  iadd r0.x, r0.x, l(1, 1, 1, 1)
+  uge r0.y, r0.x, l(64, 64, 64, 64)
+  breakc_nz r0.y
+endloop
+atomic_iadd u0, l(0, 0, 0, 0), l(1, 1, 1, 1)
+ret
+`)
+	var b isa.Builder
+	b.SetProgram(isa.StageCS, prog, words, 0)
+	b.SetUAV(0, counter, isa.ViewRawBuffer, 0, 4, 4, 1, 0, 0, 0)
+	for range 10 {
+		b.Dispatch(64, 1, 1)
+	}
+	b.Fence(1)
+	r.g.Submit(0, 1, b.Words)
+	r.sim.Schedule(r.sim.Now()+3000, "kernel", func() { r.g.Preempt(0, 2) })
+	var ok bool
+	r.sim.RunUntil(func() bool { _, _, ok = r.g.Preempted(0); return ok || r.g.CompletedFence(0) >= 1 })
+	if !ok {
+		t.Fatal("the ten dispatches completed before the request: make them longer")
+	}
+	ran := binary.LittleEndian.Uint32(r.mem(counter, 4))
+	if ran == 0 || ran%(64*64) != 0 || ran >= 10*64*64 {
+		t.Fatalf("%d threads ran before the preemption: want whole dispatches, fewer than ten", ran)
+	}
+	r.g.Submit(0, 1, b.Words)
+	if !r.sim.RunUntil(func() bool { return r.g.CompletedFence(0) >= 1 }) {
+		t.Fatal("the resubmitted buffer never completed")
+	}
+	if got := binary.LittleEndian.Uint32(r.mem(counter, 4)); got != 10*64*64 {
+		t.Errorf("%d threads ran in all, want %d: a dispatch ran twice or not at all", got, 10*64*64)
 	}
 }

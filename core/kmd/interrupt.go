@@ -96,8 +96,13 @@ func (d *KMD) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs)
 }
 
 // DxgkDdiPreemptCommand asks the engine to stop at its next packet
-// boundary (between two draws: the granularity this driver reports is
-// D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY, PreemptionGranularity).
+// boundary: between two draws, the granularity the GPU honours for graphics
+// (D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY), and between two
+// dispatches for compute, a DISPATCH packet being one packet too
+// (D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY: "The driver cannot stop
+// currently executing compute shader commands that were dispatched from a
+// thread group but can prevent all pending commands from being
+// dispatched").
 // The engine answers with its interrupt, which the ISR reports as
 // DXGK_INTERRUPT_DMA_PREEMPTED with the preemption fence id; an engine that
 // finished everything answers at once, as the page asks of the driver
