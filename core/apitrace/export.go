@@ -184,9 +184,18 @@ func (e *Exporter) inject(r *scenario.InjectRecord) {
 }
 
 // expect writes an expect statement that reads a resource back as a
-// marker: an import keeps the check and the wait for the GPU it makes.
+// marker: an import keeps the check and the wait for the GPU it makes. An
+// expected violation goes the same way: the capture of a run that breaks a
+// rule on purpose (an inject's driver bug) replays with the same verdict.
 func (e *Exporter) expect(r *scenario.ExpectRecord) {
-	if e.err != nil || r.Object == nil {
+	if e.err != nil {
+		return
+	}
+	if r.Stmt.Kind == scenario.ExpectViolation {
+		e.marker(r.Thread, r.Stmt.Format(""))
+		return
+	}
+	if r.Object == nil {
 		return
 	}
 	e.marker(r.Thread, r.Stmt.Format(e.markerRef(r.Object)))

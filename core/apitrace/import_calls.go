@@ -589,9 +589,11 @@ func (m *importer) directive(c *Call, text string) error {
 		if n := len(m.stmts); n > 0 && !m.stmts[n-1].comment && m.stmts[n-1].hr == "" {
 			m.stmts[n-1].hr = "DROPPED"
 		}
-	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "):
-		// an inject, or an expect that reads a resource back (its check, and
-		// its wait for the GPU)
+	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "),
+		strings.HasPrefix(s, "expect violation "):
+		// an inject, an expect that reads a resource back (its check, and
+		// its wait for the GPU), or one of a violation the run makes on
+		// purpose
 		m.emit(c, s, "").directive = true
 	case strings.HasPrefix(s, "\x01"):
 		// a call of the scenario language D3D11 has no call for (the

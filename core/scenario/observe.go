@@ -310,7 +310,8 @@ func (r *Run) observeInject(s *Inject) {
 	r.obs.Inject(rec)
 }
 
-// observeExpect reports an expect statement that reads a resource back.
+// observeExpect reports an expect statement that reads a resource back or
+// expects a violation (Format).
 func (r *Run) observeExpect(t *thread, e *Expect) {
 	if r.obs == nil || r.obs.Expect == nil || e.Format(e.Name) == "" {
 		return
@@ -319,10 +320,14 @@ func (r *Run) observeExpect(t *thread, e *Expect) {
 }
 
 // Format writes an expect statement that reads a resource back (pixel,
-// hash, probe) as the language does, with name for the resource; "" for
-// the other kinds. Load reads it back to the same statement.
+// hash, probe) as the language does, with name for the resource, and one
+// that expects a violation of a rule (a run that breaks the rule on
+// purpose, an inject's driver bug, says so); "" for the other kinds. Load
+// reads it back to the same statement.
 func (e *Expect) Format(name string) string {
 	switch e.Kind {
+	case ExpectViolation:
+		return "expect violation " + e.Name
 	case ExpectPixel:
 		s := fmt.Sprintf("expect pixel %s %d %d", name, e.X, e.Y)
 		if e.As != "" {
