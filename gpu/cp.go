@@ -29,6 +29,10 @@ type result struct {
 	// timeout detection (Limits.RunNS): its execution stopped there and it
 	// never completes ("" for a buffer that completes).
 	overrun string
+	// paused: the buffer reached a packet boundary after
+	// Limits.PreemptCheckNS of work and goes on from there in a later
+	// event, where a preemption request may stop it (preempt.go).
+	paused bool
 }
 
 // executor runs one buffer at a time; it lives in the GPU so its scratch
@@ -67,21 +71,36 @@ func countPackets(buf []uint32) int {
 func (ex *executor) run(e *engine, j *job, t0 int64) result {
 	g := ex.g
 	ex.e, ex.dma, ex.t0 = e, j.id, t0
-	ex.res = result{cost: g.costs.BufferStartNS}
-	ex.pkt, ex.suppressed = 0, 0
-	ex.st.reset()
+	ex.res = result{}
+	if j.pc == 0 {
+		ex.res.cost = g.costs.BufferStartNS
+	}
+	ex.pkt, ex.suppressed = j.pkt, 0
+	first := ex.pkt
+	if j.saved != nil {
+		ex.st = *j.saved // the state the buffer's packets set before it paused
+		j.saved = nil
+	} else {
+		ex.st.reset()
+	}
 	e.ctr = g.ctr
-	ex.loop(j.dma)
+	next := ex.loop(j.dma, j.pc)
 	g.ctr = e.ctr
+	if ex.res.paused {
+		s := ex.st
+		j.pc, j.pkt, j.saved = next, ex.pkt, &s
+	}
 	if ex.suppressed > 0 {
 		// A summary, not a fault of its own: the suppressed ones were
 		// counted.
 		f := g.keepFaultLocked(Fault{DMA: ex.dma, Packet: ex.pkt, Reason: fmt.Sprintf("%d more faults in this buffer", ex.suppressed)})
 		ex.res.faults = append(ex.res.faults, f)
 	}
-	ex.res.packets = ex.pkt
-	g.stats.Buffers++
-	g.stats.Packets += uint64(ex.pkt)
+	ex.res.packets = ex.pkt - first
+	if !ex.res.paused {
+		g.stats.Buffers++
+	}
+	g.stats.Packets += uint64(ex.pkt - first)
 	res := ex.res
 	ex.res = result{}
 	ex.st.reset() // drop references to memory
@@ -93,8 +112,9 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 // buffer panicked: a bug of the simulator, not of the buffer.
 const internalError = "gpu: internal error: "
 
-// loop executes the packets of buf.
-func (ex *executor) loop(buf []uint32) {
+// loop executes the packets of buf from word pc; it returns the word it
+// paused at (res.paused) for the buffer to go on from.
+func (ex *executor) loop(buf []uint32, pc int) (next int) {
 	// Never let a bug take the whole simulation (or a browser page) down:
 	// the buffer faults, loudly, and still completes.
 	defer func() {
@@ -104,29 +124,36 @@ func (ex *executor) loop(buf []uint32) {
 			ex.tailFence(buf, 0)
 		}
 	}()
-	for i := 0; i < len(buf); {
+	for i := pc; i < len(buf); {
 		p, next, err := isa.Next(buf, i)
 		if err != nil {
 			ex.op = isa.OpNop
 			ex.fault("%v", err)
 			ex.tailFence(buf, i)
-			return
+			return 0
 		}
 		ex.op = p.Op
 		ex.res.cost += ex.g.costs.PacketNS
 		ex.exec(p)
 		ex.pkt++
 		i = next
-		// A packet boundary: where a preemption at packet granularity
-		// would take effect (the draws check inside themselves too,
-		// checkpoint in draw.go).
+		// A packet boundary: the deadline of timeout detection is checked
+		// here (the draws check inside themselves too, checkpoint in
+		// draw.go), and after Limits.PreemptCheckNS of work the buffer
+		// pauses here, for a preemption request to take effect
+		// (preempt.go).
 		if lim := ex.g.limits.RunNS; lim > 0 && ex.res.cost > lim && ex.res.overrun == "" {
 			ex.res.overrun = fmt.Sprintf("%s (packet %d) took the buffer past %d ns of virtual time, the deadline of timeout detection: it is still running when the engine is reset, so the GPU executes no more of it", ex.op, ex.pkt-1, lim)
 		}
 		if ex.res.overrun != "" {
-			return
+			return 0
+		}
+		if q := ex.g.limits.PreemptCheckNS; q > 0 && ex.res.cost >= q && i < len(buf) {
+			ex.res.paused = true
+			return i
 		}
 	}
+	return 0
 }
 
 // tailFence is for a buffer whose execution stopped at word i: nothing after
@@ -263,6 +290,12 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.st.predAddr, ex.st.predValue = p.Addr(0), a[2] != 0
 	case isa.OpScanout:
 		ex.scanoutPacket(p)
+	case isa.OpSetUAV:
+		ex.setUAV(p)
+	case isa.OpDispatch:
+		ex.dispatch(a[0], a[1], a[2])
+	case isa.OpDispatchIndirect:
+		ex.dispatchIndirect(p)
 	default:
 		ex.fault("opcode not implemented")
 	}
@@ -277,14 +310,7 @@ func (ex *executor) scanoutPacket(p isa.Packet) {
 	}
 	f := Frame{Width: s.w, Height: s.h, Pix: make([]byte, 4*s.w*s.h)}
 	for y := 0; y < s.h; y++ {
-		row := s.mem[y*s.pitch : y*s.pitch+4*s.w]
-		out := f.Pix[4*s.w*y : 4*s.w*(y+1)]
-		copy(out, row)
-		if s.fmt == isa.FmtBGRA8 {
-			for i := 0; i < len(out); i += 4 {
-				out[i], out[i+2] = out[i+2], out[i]
-			}
-		}
+		scanRow(s.fmt, f.Pix[4*s.w*y:4*s.w*(y+1)], s.mem, s.pitch, y)
 	}
 	ex.res.frames = append(ex.res.frames, f)
 }

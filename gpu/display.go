@@ -3,14 +3,16 @@ package gpu
 import (
 	"d3dsim/core/trace"
 	"d3dsim/gpu/isa"
+	tfmt "d3dsim/gpu/texel"
 )
 
 // ScanOut is the display engine's scan-out address register: the driver
 // points it at a surface (a flip, DxgkDdiSetVidPnSourceAddress) and the
 // display shows that surface from then on. The simulated display reads the
 // surface once, now, and hands the frame to the OnScanout hook, as a SCANOUT
-// packet does when its DMA buffer completes. A surface that is not RGBA8 or
-// BGRA8, or not in memory, shows nothing.
+// packet does when its DMA buffer completes. A surface of a format the
+// display cannot scan out (isa.Displayable), or not in memory, shows
+// nothing.
 func (g *GPU) ScanOut(addr uint64, width, height, pitch, format uint32) {
 	g.mu.Lock()
 	g.disp.addr, g.disp.flip = addr, nil
@@ -31,7 +33,8 @@ func (g *GPU) FlipOnVSync(addr uint64, width, height, pitch, format uint32) {
 
 func (g *GPU) scanOut(addr uint64, width, height, pitch, format uint32) {
 	fm := isa.Format(format)
-	if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || width == 0 || height == 0 || pitch < 4*width {
+	row := fm.RowBytes(width)
+	if !isa.Displayable(fm) || width == 0 || height == 0 || uint64(pitch) < row {
 		return
 	}
 	g.mu.Lock()
@@ -40,7 +43,7 @@ func (g *GPU) scanOut(addr uint64, width, height, pitch, format uint32) {
 	if scan == nil {
 		return
 	}
-	n := uint64(pitch)*uint64(height-1) + 4*uint64(width)
+	n := uint64(pitch)*uint64(height-1) + row
 	mem, ok := g.mem.Bytes(addr, n)
 	if !ok {
 		return
@@ -49,14 +52,37 @@ func (g *GPU) scanOut(addr uint64, width, height, pitch, format uint32) {
 	f := Frame{Width: w, Height: h, Pix: make([]byte, 4*w*h)}
 	for y := 0; y < h; y++ {
 		out := f.Pix[4*w*y : 4*w*(y+1)]
-		copy(out, mem[y*int(pitch):y*int(pitch)+4*w])
-		if fm == isa.FmtBGRA8 {
-			for i := 0; i < len(out); i += 4 {
-				out[i], out[i+2] = out[i+2], out[i]
-			}
-		}
+		scanRow(fm, out, mem, int(pitch), y)
 	}
 	scan(f)
+}
+
+// scanRow converts row y of a displayable surface into the frame's RGBA8.
+// The 8-bit formats go out as they are stored (an _SRGB surface holds
+// sRGB-encoded bytes, which is what a display takes); R10G10B10A2 keeps
+// its top 8 bits, rounded; an R16G16B16A16_FLOAT surface holds linear
+// scRGB ("DXGI_COLOR_SPACE_TYPE": RGB_FULL_G10_NONE_P709, the colour space
+// of a float swap chain), encoded for an sRGB display here and clamped to
+// its range.
+func scanRow(fm isa.Format, out, mem []byte, pitch, y int) {
+	w := len(out) / 4
+	switch fm {
+	case isa.FmtRGBA8, isa.FmtRGBA8SRGB:
+		copy(out, mem[y*pitch:y*pitch+4*w])
+	case isa.FmtBGRA8, isa.FmtBGRA8SRGB:
+		copy(out, mem[y*pitch:y*pitch+4*w])
+		for i := 0; i < len(out); i += 4 {
+			out[i], out[i+2] = out[i+2], out[i]
+		}
+	default:
+		as := isa.FmtRGBA8
+		if fm == isa.FmtRGBA16F {
+			as = isa.FmtRGBA8SRGB
+		}
+		for x := 0; x < w; x++ {
+			tfmt.Encode(as, tfmt.Load(fm, mem, pitch, x, y), 0xF, out[4*x:4*x+4])
+		}
+	}
 }
 
 // DisplayLine is the interrupt line of the display controller; the engines'

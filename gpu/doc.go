@@ -80,7 +80,17 @@
 //     (PageFault) holds its fence until Reset (pagefault.go).
 //     Config.PaintPageFaults keeps the SamBookshelf article's illustration
 //     instead: the buffer completes and nothing is reported. InjectHang
-//     makes a buffer never complete, for TDR (Reset).
+//     makes a buffer never complete, for TDR (Reset). A program past the
+//     step limit stands for a loop that never ends: its draw never reaches
+//     its boundary, and the buffer neither completes nor answers a
+//     preemption request (Config.PaintEndlessLoops paints it instead).
+//   - Preemption (preempt.go): Preempt asks an engine to stop at its next
+//     packet boundary (a draw is one packet); it stops there, drops the
+//     buffers queued behind it, raises its interrupt with the answer
+//     (Preempted: the preemption fence and the last completed fence), and
+//     the buffer, submitted again, resumes where it stopped with the state
+//     its earlier packets set. The command processor looks for a request
+//     at the first boundary after every Limits.PreemptCheckNS of work.
 //
 // Shader work and limits (gpu.go Costs and Limits, draw.go checkpoint): a
 // draw costs its vertices and pixels or, when longer, its shaders'

@@ -2,7 +2,9 @@ package gpu
 
 import (
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 )
@@ -146,6 +148,17 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}
 	ex.runInstances(indexed, count, start, instances)
+	if d.prog.failed && !g.paintLoops && errors.Is(d.prog.err, shader.ErrStepLimit) {
+		// A program past the step limit is the simulator's stand-in for a
+		// loop that never ends: on a GPU the draw would never reach its
+		// boundary, so the engine neither completes the buffer nor answers
+		// a preemption request, and timeout detection resets it ("GPU
+		// preemption": "long-running GPU packets that cannot be preempted
+		// can cause a TDR process to repeatedly reset the GPU").
+		d.stop = true
+		ex.res.overrun = fmt.Sprintf("%s (packet %d) never reaches its boundary: %v, the simulator's stand-in for a shader loop that never ends; the engine can neither complete nor preempt the buffer", ex.op, ex.pkt, d.prog.err)
+		return
+	}
 	if d.prog.failed && d.prog.pxFailed && !faulted {
 		// A pixel program that faults is a GPU fault the device tolerates:
 		// the draw runs again with its covered pixels in the warning
@@ -370,10 +383,12 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j-1])
 			}
 			if k++; k%4 == 0 {
+				ex.draw.prim++
 				ex.assembled(ex.line(&ring[0], &ring[1]))
 			}
 		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
 			if k >= 3 {
+				ex.draw.prim++
 				ex.assembled(ex.line(&ring[(k-2)%3], &ring[(k-1)%3]))
 			}
 			if k >= 1 {
@@ -385,6 +400,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				ex.programVertex(i, &ring[j/2])
 			}
 			if k++; k%6 == 0 {
+				ex.draw.prim++
 				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
 			}
 		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
@@ -397,6 +413,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				if m%2 == 1 {
 					a, b = b, a
 				}
+				ex.draw.prim++
 				ex.assembled(ex.triangle(a, b, c))
 			}
 			k++

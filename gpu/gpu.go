@@ -75,6 +75,11 @@ type Limits struct {
 	MaxPixels       uint64
 	MaxInstructions uint64
 	RunNS           int64
+	// PreemptCheckNS is how often the command processor looks at its
+	// engine's preemption request: at the first packet boundary after
+	// each PreemptCheckNS of the buffer's work (preempt.go). 0: never
+	// inside a buffer, only between buffers.
+	PreemptCheckNS int64
 }
 
 // Stop is the draw that stopped at a limit (Limits).
@@ -106,6 +111,13 @@ type Config struct {
 	// Windows: the buffer never completes and the interrupt reports the
 	// fault (PageFault), for the driver to tell Dxgkrnl (pagefault.go).
 	PaintPageFaults bool
+	// PaintEndlessLoops keeps the same illustration for a shader loop
+	// that never ends: the program stops at the step limit, the draw's
+	// pixels get the warning colour and the buffer completes. Off (the
+	// default), such a draw never reaches its boundary: the buffer neither
+	// completes nor answers a preemption request, and timeout detection
+	// resets the engine, as on Windows (preempt.go).
+	PaintEndlessLoops bool
 	// RefreshHz is the display's refresh rate: a vertical blank every
 	// 1/RefreshHz s of virtual time (display.go). Zero is 60.
 	RefreshHz int
@@ -169,16 +181,18 @@ type GPU struct {
 	scanout   func(f Frame)
 	hangNext  bool
 	faultNext bool
-	paintPF   bool        // Config.PaintPageFaults
-	watch     *PixelWatch // SetPixelWatch's (watch.go), nil when none
-	limits    Limits
-	stopped   *Stop       // the draw that stopped at a limit (Stopped)
-	yield     func() bool // SetYield
-	abandoned bool        // the host said stop (SetYield): every draw is skipped
-	faults    []Fault
-	stats     Stats
-	ex        executor // scratch of the command processor, used under mu
-	disp      display  // the display controller's vertical-blank interrupt (display.go)
+	paintPF   bool // Config.PaintPageFaults
+	// paintLoops is Config.PaintEndlessLoops.
+	paintLoops bool
+	watch      *PixelWatch // SetPixelWatch's (watch.go), nil when none
+	limits     Limits
+	stopped    *Stop       // the draw that stopped at a limit (Stopped)
+	yield      func() bool // SetYield
+	abandoned  bool        // the host said stop (SetYield): every draw is skipped
+	faults     []Fault
+	stats      Stats
+	ex         executor // scratch of the command processor, used under mu
+	disp       display  // the display controller's vertical-blank interrupt (display.go)
 
 	// The samples-passed counter and the open occlusion queries are the
 	// GPU's, not an engine's: when Dxgkrnl runs buffers out of order on
@@ -187,6 +201,10 @@ type GPU struct {
 	// before a buffer runs and stored back after (buffers run one at a time).
 	ctr  counters
 	open []openQuery
+
+	// paused holds the buffers preempted inside, by DMA buffer id, until
+	// they are submitted again (preempt.go).
+	paused map[uint64]*job
 }
 
 // maxFaults bounds the faults Faults keeps (Stats.Faults counts them all).
@@ -203,6 +221,10 @@ type engine struct {
 	faulted bool     // a page fault stopped the engine (until Reset)
 	pfFence uint64   // the FENCE value of the buffer that faulted
 	ctr     counters // the GPU's counters while a buffer runs (GPU.ctr between buffers)
+	// preemptReq is the preemption fence id of the driver's pending
+	// request (0: none); preempted the answer the ISR reads (preempt.go).
+	preemptReq uint64
+	preempted  *preemptReport
 }
 
 type job struct {
@@ -210,6 +232,14 @@ type job struct {
 	dma      []uint32
 	submitAt int64
 	hang     bool
+	// Where the buffer goes on (preempt.go): the word and the packet
+	// ordinal of its next packet, and the state its packets set so far
+	// (nil: it has not run yet). resumed: it was preempted there and
+	// submitted again.
+	pc, pkt int
+	saved   *state
+	resumed bool
+	engine  int
 }
 
 // New returns a GPU driven by s and tracing to rec (which may be nil).
@@ -220,7 +250,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 	if cfg.Costs == (Costs{}) {
 		cfg.Costs = DefaultCosts()
 	}
-	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture), paintPF: cfg.PaintPageFaults}
+	g := &GPU{sim: s, rec: rec, costs: cfg.Costs, mem: newMemory(cfg.VRAM, cfg.Aperture), paintPF: cfg.PaintPageFaults, paintLoops: cfg.PaintEndlessLoops}
 	g.disp.hz = int64(cfg.RefreshHz)
 	for i := 0; i < cfg.Engines; i++ {
 		g.engines = append(g.engines, &engine{idx: i, thread: "gpu" + strconv.Itoa(i)})
@@ -312,6 +342,12 @@ func (g *GPU) Submit(engine int, id uint64, dma []uint32) {
 	}
 	j := &job{id: id, dma: append([]uint32(nil), dma...), submitAt: g.sim.Now(), hang: g.hangNext}
 	g.hangNext = false
+	if p := g.paused[id]; p != nil {
+		// A buffer preempted inside: it resumes where it stopped, with
+		// the state its packets had set (preempt.go).
+		delete(g.paused, id)
+		j.pc, j.pkt, j.saved, j.resumed = p.pc, p.pkt, p.saved, true
+	}
 	e.ring = append(e.ring, j)
 	g.kickLocked(e)
 	g.mu.Unlock()
@@ -354,6 +390,12 @@ func (g *GPU) Reset(engine int) {
 	e.ring = nil
 	e.cur = nil
 	e.faulted = false
+	e.preemptReq, e.preempted = 0, nil
+	for id, j := range g.paused {
+		if j.engine == engine {
+			delete(g.paused, id) // its saved state went with the engine
+		}
+	}
 	// The open queries' begins may never see their ends (their buffers
 	// are dropped), except a TIMESTAMP_DISJOINT's: the reset is what it
 	// reports (queries.go).
@@ -444,14 +486,23 @@ func (g *GPU) kickLocked(e *engine) {
 }
 
 // start executes a buffer: all its packets run now (memory effects happen
-// here), and completion is scheduled after their cost.
+// here), and completion is scheduled after their cost. A buffer that
+// pauses at a packet boundary (Limits.PreemptCheckNS) goes on in an event
+// at the boundary's time, where a pending preemption request stops it
+// (preempt.go); so does one about to start.
 func (g *GPU) start(e *engine, gen uint64, j *job) {
 	g.mu.Lock()
 	if e.gen != gen || e.cur != j {
 		g.mu.Unlock()
 		return
 	}
+	if e.preemptReq != 0 && !j.hang {
+		g.preemptLocked(e, j)
+		return
+	}
 	t0 := g.sim.Now()
+	began, resumed := j.pc == 0, j.resumed && j.saved != nil
+	j.resumed = false
 	var res result
 	if j.hang {
 		res.packets = countPackets(j.dma)
@@ -461,8 +512,19 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 	pf := !j.hang && !g.paintPF && hasPageFault(res.faults)
 	g.mu.Unlock()
 
-	g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
-		Name: "DmaBufferStart", DMA: j.id, Args: trace.IntArg(trace.KeyPackets, int64(res.packets))})
+	switch {
+	case began:
+		n := res.packets
+		if res.paused {
+			n = countPackets(j.dma)
+		}
+		g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
+			Name: "DmaBufferStart", DMA: j.id, Args: trace.IntArg(trace.KeyPackets, int64(n))})
+	case resumed:
+		g.rec.Emit(trace.Event{Thread: e.thread, From: trace.KMD, Layer: trace.GPU, Kind: trace.Exec,
+			Name: "DmaBufferResume", DMA: j.id, Args: trace.IntArg(trace.KeyPackets, int64(res.packets)),
+			Msg: "the preempted buffer goes on where it stopped, with the state its earlier packets set"})
+	}
 	for _, f := range res.faults {
 		g.emitFault(e.thread, f)
 	}
@@ -480,7 +542,29 @@ func (g *GPU) start(e *engine, gen uint64, j *job) {
 		g.sim.Schedule(t0+res.cost, e.thread, func() { g.pageFaulted(e, gen, j, res.fence) })
 		return
 	}
+	if res.paused {
+		g.sim.Schedule(t0+res.cost, e.thread, func() { g.boundary(e, gen, j, res.frames) })
+		return
+	}
 	g.sim.Schedule(t0+res.cost, e.thread, func() { g.complete(e, gen, j, &res) })
+}
+
+// boundary is a buffer reaching the packet boundary it paused at: the
+// frames its packets scanned out are shown and it goes on (start).
+func (g *GPU) boundary(e *engine, gen uint64, j *job, frames []Frame) {
+	g.mu.Lock()
+	scan := g.scanout
+	live := e.gen == gen && e.cur == j
+	g.mu.Unlock()
+	if !live {
+		return
+	}
+	if scan != nil {
+		for _, f := range frames {
+			scan(f)
+		}
+	}
+	g.start(e, gen, j)
 }
 
 // complete writes the fence register, traces, shows scanned-out frames,
@@ -497,6 +581,12 @@ func (g *GPU) complete(e *engine, gen uint64, j *job, res *result) {
 	e.cur = nil
 	e.freeAt = g.sim.Now()
 	g.kickLocked(e)
+	if e.cur == nil && e.preemptReq != 0 {
+		// Asked to preempt a buffer that has just completed, with
+		// nothing behind it: the answer reports that completion.
+		e.preempted = &preemptReport{fence: e.preemptReq, last: e.fence}
+		e.preemptReq = 0
+	}
 	intr, scan := g.interrupt, g.scanout
 	g.mu.Unlock()
 

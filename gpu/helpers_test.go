@@ -30,7 +30,7 @@ func newRig(t testing.TB) *rig {
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	// PaintPageFaults: these tests watch the command processor finish every
 	// buffer, faults included; pagefault_test.go tests the engine stopping.
-	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2, PaintPageFaults: true}, s, rec)
+	g := New(Config{VRAM: 256 << 20, Aperture: 64 << 20, Engines: 2, PaintPageFaults: true, PaintEndlessLoops: true}, s, rec)
 	return &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 }
 

@@ -128,7 +128,7 @@ func TestOverrunIsAHang(t *testing.T) {
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	c := DefaultCosts()
 	c.PixelNS = 1_000_000 // a millisecond a pixel: 64x64 is 4 s
-	g := New(Config{VRAM: 64 << 20, Aperture: 16 << 20, Engines: 1, Costs: c, PaintPageFaults: true}, s, rec)
+	g := New(Config{VRAM: 64 << 20, Aperture: 16 << 20, Engines: 1, Costs: c, PaintPageFaults: true, PaintEndlessLoops: true}, s, rec)
 	r := &rig{t: t, sim: s, rec: rec, g: g, next: VRAMBase}
 	g.SetLimits(Limits{RunNS: 2_020_000_000})
 	b, _ := loopScene(r, 64, 64, 0, 1)

@@ -45,8 +45,7 @@ func (ex *executor) setProgramState(p isa.Packet) {
 	switch p.Op {
 	case isa.OpSetProgram:
 		stage, addr, words, sys := a[0], p.Addr(1), a[3], a[4]
-		if stage > isa.StagePS {
-			ex.fault("stage %d outside 0..1", stage)
+		if !ex.stageOK(&stage) {
 			return
 		}
 		s.prog[stage] = progBinding{}

@@ -105,6 +105,40 @@ func tdecodeDepth(r *rig, ds target, x, y int) uint32 {
 	return binary.LittleEndian.Uint32(b)
 }
 
+// TestAdjacencyPrimitiveNumbers: each primitive of a topology with
+// adjacency is numbered as the ones without it are (a pixel's history and
+// SV_PrimitiveID read the number): the strip's second triangle, drawn over
+// (6, 6), is primitive 1.
+func TestAdjacencyPrimitiveNumbers(t *testing.T) {
+	c := [4]float32{1, 0, 0, 1}
+	off := func() vtx { return vtx{50, 50, 0.5, 0, 0, 1, 1, 0, 0} }
+	for _, tc := range []struct {
+		name string
+		topo uint32
+		vs   []vtx
+	}{
+		{"triangle list with adjacency", isa.TopoTriangleAdj, []vtx{
+			pxv(0, 0, 8, 8, c), off(), pxv(8, 0, 8, 8, c), off(), pxv(0, 8, 8, 8, c), off(),
+			pxv(8, 0, 8, 8, c), off(), pxv(8, 8, 8, 8, c), off(), pxv(0, 8, 8, 8, c), off()}},
+		{"triangle strip with adjacency", isa.TopoTriStripAdj, []vtx{
+			pxv(0, 0, 8, 8, c), off(), pxv(8, 0, 8, 8, c), off(), pxv(0, 8, 8, 8, c), off(), pxv(8, 8, 8, 8, c), off()}},
+	} {
+		r := newRig(t)
+		rt := r.target(8, 8, isa.FmtRGBA8)
+		b := r.scene(rt, "ps_vertexcolor", tc.vs)
+		b.SetTopology(tc.topo)
+		b.Draw(uint32(len(tc.vs)), 0)
+		evs := r.watch(rt, 6, 6)
+		r.mustExec(b)
+		if len(*evs) != 1 || (*evs)[0].Fragment == nil {
+			t.Fatalf("%s: events at (6, 6) %+v, want one fragment", tc.name, *evs)
+		}
+		if p := (*evs)[0].Fragment.Prim; p != 1 {
+			t.Errorf("%s: the fragment at (6, 6) is of primitive %d, want 1", tc.name, p)
+		}
+	}
+}
+
 // TestAdjacencyTopologies draws the primitives of each topology with
 // adjacency: the adjacent vertices (here far off the target) are neither
 // drawn nor joined to the others.

@@ -17,9 +17,12 @@ const (
 	numCB           = 16                  // constant buffer slots per stage
 	numTex          = isa.MaxTexSlots     // texture slots per stage (t0..t127)
 	numSamplers     = isa.MaxSamplerSlots // sampler slots per stage
-	// numStages are the stages with a program on this GPU: isa.StageVS and
-	// isa.StagePS (SET_TEX_STAGE and SET_SAMPLER_STAGE fault for the others).
-	numStages   = 2
+	// numStages are the stages with a program on this GPU: isa.StageVS,
+	// isa.StagePS and the compute stage, whose state is at index stageCS
+	// (isa.StageCS on the wire: stageOK maps it; SET_TEX_STAGE and
+	// SET_SAMPLER_STAGE fault for the others).
+	numStages   = 3
+	stageCS     = 2
 	vertexBytes = isa.VertexBytes
 )
 
@@ -129,8 +132,9 @@ type state struct {
 	a2c         bool
 	stencil     stencilState
 	topo        uint32
-	prog        [2]progBinding // SET_PROGRAM (program.go)
-	layout      layoutState    // SET_LAYOUT
+	prog        [numStages]progBinding      // SET_PROGRAM (program.go)
+	uav         [isa.MaxUAVSlots]uavBinding // SET_UAV (compute.go)
+	layout      layoutState                 // SET_LAYOUT
 	// SET_PREDICATION: the predicate's data (0: no predication) and the
 	// value that skips the predicated packets (queries.go).
 	predAddr  uint64
@@ -176,7 +180,7 @@ const (
 	useColor   = iota // a render target: a colour format the output merger writes (tfmt.Writable)
 	useDepth          // a depth buffer: FmtD32F, FmtD24S8, FmtD16, FmtD32FS8
 	useTexture        // a texture: any format the texture unit decodes
-	useScanout        // what the display engine shows: FmtRGBA8, FmtBGRA8
+	useScanout        // what the display engine shows (isa.Displayable)
 )
 
 // formatFor reports whether format f may be a surface of the kind use.
@@ -190,7 +194,7 @@ func formatFor(use int, f isa.Format) bool {
 	case useTexture:
 		return f.Known()
 	}
-	return f == isa.FmtRGBA8 || f == isa.FmtBGRA8
+	return isa.Displayable(f)
 }
 
 // surface resolves the addr(2) w h pitch fmt fields at a[i:] of p; the format
@@ -221,9 +225,14 @@ func (ex *executor) surface(p isa.Packet, i int, what string, use int) (surface,
 
 // stageOK reports whether stage has a program on this GPU (it faults
 // when not).
-func (ex *executor) stageOK(stage uint32) bool {
-	if stage >= numStages {
-		ex.fault("stage %d: this GPU runs programs in stages %d (vertex) and %d (pixel) only", stage, isa.StageVS, isa.StagePS)
+// isa.StageCS becomes stageCS, the index of the compute stage's state.
+func (ex *executor) stageOK(stage *uint32) bool {
+	if *stage == isa.StageCS {
+		*stage = stageCS
+		return true
+	}
+	if *stage >= stageCS {
+		ex.fault("stage %d: this GPU runs programs in stages %d (vertex), %d (pixel) and %d (compute) only", *stage, isa.StageVS, isa.StagePS, isa.StageCS)
 		return false
 	}
 	return true
@@ -310,8 +319,11 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 	case isa.OpSetCB:
 		stage, slot, addr, size := a[0], a[1], p.Addr(2), uint64(a[4])
-		if stage > isa.StagePS || slot >= numCB {
-			ex.fault("stage %d slot %d outside stages 0..1, slots 0..%d", stage, slot, numCB-1)
+		if !ex.stageOK(&stage) {
+			return
+		}
+		if slot >= numCB {
+			ex.fault("slot %d outside 0..%d", slot, numCB-1)
 			return
 		}
 		s.cb[stage][slot] = nil
@@ -324,8 +336,8 @@ func (ex *executor) setState(p isa.Packet) {
 	case isa.OpSetTex:
 		ex.setTex(p, isa.StagePS, a[0], 1)
 	case isa.OpSetTexStage:
-		if ex.stageOK(a[0]) {
-			ex.setTex(p, a[0], a[1], 2)
+		if st := a[0]; ex.stageOK(&st) {
+			ex.setTex(p, st, a[1], 2)
 		}
 	case isa.OpSetView:
 		ex.setView(p)
@@ -334,8 +346,8 @@ func (ex *executor) setState(p isa.Packet) {
 	case isa.OpSetSampler:
 		ex.setSampler(isa.StagePS, a)
 	case isa.OpSetSamplerStage:
-		if ex.stageOK(a[0]) {
-			ex.setSampler(a[0], a[1:])
+		if st := a[0]; ex.stageOK(&st) {
+			ex.setSampler(st, a[1:])
 		}
 	case isa.OpSetProgram, isa.OpSetLayout:
 		ex.setProgramState(p)

@@ -44,7 +44,7 @@ func (v *texView) bound() bool { return v.kind != 0 }
 func (ex *executor) setView(p isa.Packet) {
 	s, a := &ex.st, p.Args
 	stage, slot := isa.SplitStageSlot(a[0])
-	if !ex.stageOK(stage) {
+	if !ex.stageOK(&stage) {
 		return
 	}
 	if slot >= numTex {
@@ -143,7 +143,7 @@ func (ex *executor) setSamplerEx(p isa.Packet) {
 	a := p.Args
 	stage, slot := isa.SplitStageSlot(a[0])
 	filter := a[1]
-	if !ex.stageOK(stage) {
+	if !ex.stageOK(&stage) {
 		return
 	}
 	addrOK := func(m uint32) bool { return m <= isa.AddrMirrorOnce }

@@ -31,6 +31,10 @@ package main
 //	shaderDraws(i)        -> the draws that ran shader i [{seq, name, ctx, line}], null when none
 //	inspectState(seq, ctx) -> the pipeline state at event seq, runtime beside UMD (core/inspect State), or {error}
 //	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
+//	inspectWait(seq)      -> why the wait at event seq (or inside the API call there) waited
+//	                         (core/inspect WaitAnswer), or {error}
+//	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
+//	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
 //	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
 //	                         x, y, fragment}); core/inspect Resource, History, Steps, or {error}
@@ -249,6 +253,18 @@ func installBridge(a *app) *bridge {
 			ctx = args[1].String()
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.inspectState(uint64(args[0].Float()), ctx)))
+	})
+	b.fn("inspectWait", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return js.Global().Get("JSON").Call("parse", `{"error":"inspectWait(seq)"}`)
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectWait(uint64(args[0].Float()))))
+	})
+	b.fn("inspectDMA", func(args []js.Value) any {
+		if len(args) < 1 || args[0].Type() != js.TypeNumber {
+			return js.Global().Get("JSON").Call("parse", `{"error":"inspectDMA(seq)"}`)
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectDMA(uint64(args[0].Float()))))
 	})
 	b.fn("inspectResolve", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeString {

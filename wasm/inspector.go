@@ -59,6 +59,36 @@ func (a *app) inspectState(seq uint64, ctx string) []byte {
 	return toJSON(st)
 }
 
+// inspectWait explains the wait at event seq (a wait event, or an API
+// call with a wait inside it) from the run's trace, as JSON; {error} for
+// an event that is no wait.
+func (a *app) inspectWait(seq uint64) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	w, err := inspect.ExplainWait(a.run.Recorder(), seq)
+	if err != nil {
+		return errJSON(err)
+	}
+	return toJSON(w)
+}
+
+// inspectDMA is the card of the DMA buffer event seq names, as JSON.
+func (a *app) inspectDMA(seq uint64) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	c, err := inspect.ExplainDMA(a.run.Recorder(), seq)
+	if err != nil {
+		return errJSON(err)
+	}
+	return toJSON(c)
+}
+
 // inspectResolve names an event (a seq, NAME#K, line:N) as its seq.
 func (a *app) inspectResolve(at string) (uint64, error) {
 	a.mu.Lock()

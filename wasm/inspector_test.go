@@ -99,3 +99,40 @@ func TestInspectorQueries(t *testing.T) {
 }
 
 func itoa(n uint64) string { b, _ := json.Marshal(n); return string(b) }
+
+// The page's wait explanation is the CLI's: a Map's RAW wait, asked by the
+// Map's event, names its hazard and the DMA buffer; an event with no wait
+// answers an error the page shows nothing for.
+func TestInspectWait(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "assets", "tutorials", "03-map-hazards.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, a)
+	seq, err := a.inspectResolve("line:29")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w struct {
+		Hazard, Sentence string
+		Buffer           struct{ ID uint64 }
+	}
+	if err := json.Unmarshal(a.inspectWait(seq), &w); err != nil || w.Hazard != "RAW" || w.Buffer.ID == 0 ||
+		!strings.HasPrefix(w.Sentence, "Map(shot) at line 29 waited") {
+		t.Fatalf("wait: %v %+v", err, w)
+	}
+	if !strings.Contains(string(a.inspectWait(1)), "error") {
+		t.Error("the first event answers a wait")
+	}
+	var c struct {
+		ID    uint64
+		Calls []struct{ Name string }
+	}
+	if err := json.Unmarshal(a.inspectDMA(seq), &c); err != nil || c.ID != w.Buffer.ID || len(c.Calls) != 2 {
+		t.Errorf("DMA card: %v %+v", err, c)
+	}
+}

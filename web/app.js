@@ -637,7 +637,7 @@ function showDetail(i) {
   const parts = [];
   parts.push(seqLink(store, i), el("b", "", e.name), el("span", "muted", [e.thread, e.layer ? (e.from && e.from !== e.layer ? e.from + "→" : "") + e.layer : "", e.kind, formatT(e.t)].filter(Boolean).join(" · ")));
   for (const k of ["ctx", "obj", "handle", "hr", "fence", "dma", "rule", "msg", "args"]) {
-    if (e[k] !== undefined) parts.push(el("span", "kv", `${k}=${e[k]}`));
+    if (e[k] !== undefined) parts.push(el("span", "kv", `${k}=${k === "obj" ? store.named(e[k]) : e[k]}`));
   }
   if (e.line) parts.push(lineLink(e.line));
   const go = (view, text) => {

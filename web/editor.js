@@ -143,8 +143,8 @@ const span = (cls, t) => `<span class="${cls}">${esc(t)}</span>`;
 
 // highlight returns the text as HTML with each token in a span of its
 // class: t-comment, t-keyword, t-name (an object's name), t-method (after
-// '.'), t-key (Key= of Key=Value), t-enum (CAPS), t-number, t-color
-// (#RRGGBB[AA]), t-data (f32[...], mesh:, builtin:), t-op (= == != < <= > >=
+// '.'), t-key (Key= of Key=Value), t-enum (CAPS), t-number, t-string
+// ("text"), t-color (#RRGGBB[AA]), t-data (f32[...], mesh:, builtin:), t-op (= == != < <= > >=
 // , |).
 // It follows lexer.go's tokens, '#' rule included; what it cannot read it
 // leaves plain (the parser reports it).
@@ -165,7 +165,7 @@ export function highlight(text) {
     }
     if (SOURCE_OPEN.test(line)) { raw = 1; inComment = false; }
     const toks = [];
-    const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|!=|<=|>=|[=,|{}\[\]:<>])|(.)/g;
+    const re = /([ \t\r]+)|(#)|([A-Za-z_][A-Za-z0-9_.-]*)|([-+]?\.?[0-9][A-Za-z0-9_.+-]*)|(==|!=|<=|>=|[=,|{}\[\]:<>])|("(?:[^"\\]|\\.)*"?)|(.)/g;
     let m;
     while ((m = re.exec(line))) {
       if (m[2]) {
@@ -184,7 +184,8 @@ export function highlight(text) {
       else if (m[3]) toks.push({ k: "word", t: m[3] });
       else if (m[4]) toks.push({ k: "number", t: m[4] });
       else if (m[5]) toks.push({ k: "punct", t: m[5] });
-      else toks.push({ k: "other", t: m[6] });
+      else if (m[6]) toks.push({ k: "string", t: m[6] });
+      else toks.push({ k: "other", t: m[7] });
     }
     out.push(colourLine(toks, inList));
     for (const t of toks) {
@@ -218,6 +219,7 @@ function colourLine(toks, inList) {
       case "comment": html += span("t-comment", t.t); break;
       case "color": html += span("t-color", t.t); break;
       case "number": html += span("t-number", t.t); break;
+      case "string": html += span("t-string", t.t); break;
       case "punct":
         html += /^(=|==|!=|<|<=|>|>=|,|\|)$/.test(t.t) ? span("t-op", t.t) : t.t === "[" || t.t === "]" || t.t === ":" ? span("t-data", t.t) : esc(t.t);
         break;

@@ -31,7 +31,7 @@ export const KEY = {
   hctx: 36, code: 37, shared: 38, usage: 39, state: 40, dc: 41, why: 42, objects: 43, src: 44,
   cls_high: 45, cls_in_use: 46, recorded: 47, commandlists: 48, flags: 49, after: 50, pagefault: 51, irql: 52,
   vblank: 53, syncinterval: 54, latency: 55, support: 56, rtvs: 57, blendfactor: 58, samplemask: 59,
-  stencilref: 60, dst: 61, next: 62, data: 63,
+  stencilref: 60, dst: 61, next: 62, data: 63, color: 64, guid: 65, debugname: 66,
 };
 export const ARG = { int: 1, uint: 2, str: 3, flag: 4, bool: 5, allocs: 6, pairs: 8 };
 export const ARG_STRIDE = 3; // argStride in wasm/columns.go
@@ -93,7 +93,51 @@ export class Store {
     this.maxT = 0;
     this.lastApiLine = 0;
     this.capped = false; // MAX_HELD reached: later events are not fetched
+    // Markers (BeginEvent/EndEvent, D3DPERF_*): each event's depth in the
+    // groups open when it happened, each group's end, and the debug names
+    // SetPrivateData(WKPDID_D3DDebugObjectName) gave objects.
+    this.depth = new Uint16Array(1024);
+    this.openGroups = [];
+    this.groupEnd = new Map(); // index of a BeginEvent -> index of its EndEvent
+    this.debugNames = new Map(); // object (or context) name -> debug name
     this.version++;
+  }
+
+  // marker says whether event i opens (1) or closes (-1) a marker group:
+  // an application's BeginEvent/EndEvent (the annotation's or D3DPERF's),
+  // or a command list's markers replayed where it is executed.
+  marker(i) {
+    const k = this.kind(i);
+    const name = this.name(i);
+    if (k === KIND.call && this.from(i) === LAYER.app) {
+      if (name === "BeginEvent" || name === "D3DPERF_BeginEvent") return 1;
+      if (name === "EndEvent" || name === "D3DPERF_EndEvent") return -1;
+    } else if (k === KIND.message && this.layer(i) === LAYER.runtime && this.s(i, C.obj)) {
+      if (name === "BeginEvent") return 1;
+      if (name === "EndEvent") return -1;
+    }
+    return 0;
+  }
+
+  // follow keeps the markers and the debug names up with event i.
+  follow(i) {
+    const m = this.marker(i);
+    if (m < 0 && this.openGroups.length) this.groupEnd.set(this.openGroups.pop(), i);
+    this.depth[i] = Math.min(this.openGroups.length, 0xffff);
+    if (m > 0) this.openGroups.push(i);
+    if (this.kind(i) === KIND.call && this.from(i) === LAYER.app && this.name(i) === "SetPrivateData" &&
+        /^WKPDID_D3DDebugObjectNameW?$/.test(this.argStr(i, KEY.guid))) {
+      const who = this.s(i, C.obj) || this.s(i, C.ctx);
+      const name = this.s(i, C.msg);
+      if (name) this.debugNames.set(who, name);
+      else this.debugNames.delete(who);
+    }
+  }
+
+  // named is an object's name with its debug name, when it has one.
+  named(obj) {
+    const d = obj && this.debugNames.get(obj);
+    return d ? `${obj} "${d}"` : obj;
   }
 
   // append adds one batch from d3dsim.batch; false when its seqs do not
@@ -128,6 +172,7 @@ export class Store {
         const l = this.ints[i * STRIDE + C.line];
         if (l > 0) this.lastApiLine = l;
       }
+      this.follow(i);
     }
     this.version++;
     return true;
@@ -142,8 +187,11 @@ export class Store {
     ints.set(this.ints.subarray(0, this.n * STRIDE));
     const t = new Float64Array(cap);
     t.set(this.t.subarray(0, this.n));
+    const depth = new Uint16Array(cap);
+    depth.set(this.depth.subarray(0, this.n));
     this.ints = ints;
     this.t = t;
+    this.depth = depth;
   }
 
   // Accessors by index (0 .. n-1).

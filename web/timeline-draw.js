@@ -29,6 +29,8 @@ const STYLE = [
   ["#ff3b3b", ""], // violation
   ["#f0c04a", ""], // message
   ["#8fd1a8", ""], // exec (other)
+  ["#9c7a1e", "#fff7e0"], // marker (BeginEvent .. EndEvent)
+  ["#3d6b52", "#e8fff1"], // queued (a DMA buffer waiting in a queue)
 ];
 const HAZARD_COLOR = { RAW: "#ff6b6b", WAR: "#f0a040", WAW: "#f0d040" };
 
@@ -61,6 +63,22 @@ export function draw(tl) {
       last = x;
       g.fillRect(x, RULER_H, 1, H - RULER_H);
     }
+  }
+
+  // TDRs, resets and device removals: red lines across every lane, named
+  // under the ruler.
+  g.font = FONT;
+  g.textBaseline = "top";
+  let lastLabel = -1e9;
+  for (const [t, what] of tl.resets) {
+    if (t < t0 || t > t1) continue;
+    const x = Math.floor(tl.x(t));
+    g.fillStyle = "rgba(255,80,80,0.55)";
+    g.fillRect(x, RULER_H, 1, H - RULER_H);
+    if (x - lastLabel < 56) continue; // one label for marks a few pixels apart
+    lastLabel = x;
+    g.fillStyle = "#ff6b6b";
+    g.fillText(what, x + 3, RULER_H + 1);
   }
 
   // Lanes.

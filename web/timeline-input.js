@@ -208,7 +208,7 @@ function showTip(tl, i, x, y) {
     if (inf.allocs || inf.patches) add("", `${inf.allocs || 0} ${inf.allocs === 1 ? "allocation" : "allocations"}, ${inf.patches || 0} ${inf.patches === 1 ? "patch" : "patches"}`);
   }
   add("ctx", e.ctx);
-  add("obj", e.obj);
+  add("obj", st.named(e.obj));
   add("handle", e.handle);
   add("dma", e.dma);
   add("fence", e.fence || (lane && lane.lab[idx]) || "");

@@ -7,7 +7,10 @@
 // of items narrower than a pixel (dense) a pixel column at a time.
 //
 // Lanes (docs/browser.md): per app thread its API calls (with Map and
-// fence waits beneath) and its runtime/UMD calls; Dxgkrnl/KMD; each GPU
+// fence waits beneath), its marker groups (BeginEvent to EndEvent, nested)
+// and its runtime/UMD calls; per kernel context its queue (DMA buffers built
+// and not yet submitted), per engine its hardware queue (submitted, not yet
+// done), as GPUView draws them; Dxgkrnl/KMD; each GPU
 // engine (DMA and paging buffers as spans labelled with DMA and fence ids,
 // interrupts); ISR; DPC (fences signalled). Presents are marked across all
 // lanes; dependency edges (trace kind "dep") are drawn between DMA buffers.
@@ -24,7 +27,7 @@ export const RULER_H = 24;
 // Item styles (timeline-draw.js STYLE has their colours).
 export const S = {
   api: 0, present: 1, umd: 2, callback: 3, kernel: 4, dma: 5, paging: 6, isr: 7, dpc: 8,
-  wait: 9, interrupt: 10, fence: 11, submit: 12, violation: 13, message: 14, exec: 15,
+  wait: 9, interrupt: 10, fence: 11, submit: 12, violation: 13, message: 14, exec: 15, marker: 16, queued: 17,
 };
 export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec]);
 
@@ -190,6 +193,7 @@ export class TimelineModel {
     this.stacks = new Map(); // lane|thread -> open item stack
     this.waits = new Map(); // thread|name -> open wait item
     this.dmaItem = new Map(); // dma -> [lane, item]
+    this.queued = new Map(); // dma -> [lane, item] waiting in its context's queue or in an engine's hardware queue
     this.paging = new Set();
     // dma -> the four times a WDDM analyst looks for (docs/browser.md):
     // submitted (DxgkDdiSubmitCommand), started on the GPU (the span's
@@ -198,6 +202,7 @@ export class TimelineModel {
     this.dmaInfo = new Map();
     this.edges = []; // [eventIndex, fromDma, toDma, hazard]
     this.presents = []; // start times of Present calls
+    this.resets = []; // [time, what] of TDRs, engine and adapter resets, device removals (marked across the lanes)
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
     this.itemIdx = new Int32Array(0);
   }
@@ -279,12 +284,48 @@ export class TimelineModel {
     return d;
   }
 
+  // ingestMarker opens (m 1) or closes (m -1) a marker group's span on
+  // thread th's marker lane: the BeginEvent's text, from it to its EndEvent.
+  ingestMarker(st, i, m, th, t) {
+    const lane = this.lane(th + "/markers", th + " · markers", 0);
+    const key = "markers|" + th;
+    let stack = this.stacks.get(key);
+    if (!stack) this.stacks.set(key, (stack = []));
+    if (m > 0) stack.push(lane.push(t, NaN, i, S.marker, Math.min(stack.length, 255)));
+    else if (stack.length) lane.close(stack.pop(), t);
+  }
+
+  // enqueue puts DMA buffer dma in a queue lane (GPUView's context queue:
+  // built, not yet submitted to the GPU; or an engine's hardware queue:
+  // submitted, not yet done), on the lowest row free, until dequeue.
+  enqueue(lane, dma, i, t) {
+    const slots = lane.slots || (lane.slots = []);
+    let d = slots.indexOf(false);
+    if (d < 0) d = slots.length;
+    slots[d] = true;
+    const idx = lane.push(t, NaN, i, S.queued, Math.min(d, 255));
+    this.queued.set(dma, [lane, idx, d]);
+  }
+
+  dequeue(dma, t) {
+    const q = this.queued.get(dma);
+    if (!q) return;
+    const [lane, idx, d] = q;
+    lane.close(idx, t);
+    lane.slots[d] = false;
+    this.queued.delete(dma);
+  }
+
   // ingestOne turns event i into a lane item, or closes the item it ends.
   ingestOne(st, i) {
     const kind = st.kind(i);
     const th = st.thread(i);
     const t = st.t[i];
     const name = st.name(i);
+    const m = st.marker(i);
+    if (m) this.ingestMarker(st, i, m, th, t);
+    if (kind === KIND.message && (name === "TDR" || name === "DeviceRemoved")) this.resets.push([t, name === "TDR" ? "TDR" : "removed"]);
+    else if (kind === KIND.call && (name === "DxgkDdiResetEngine" || name === "DxgkDdiResetFromTimeout")) this.resets.push([t, "reset"]);
     switch (kind) {
       case KIND.call: {
         const lane = this.callLane(st, i, th);
@@ -303,6 +344,11 @@ export class TimelineModel {
         if (name === "DxgkDdiBuildPagingBuffer" || (name === "DxgkDdiSubmitCommand" && st.argHas(i, KEY.paging))) {
           if (st.dma(i)) this.paging.add(st.dma(i));
         }
+        if (st.dma(i) && name === "DxgkDdiSubmitCommand") {
+          this.dequeue(st.dma(i), t);
+          const eng = st.argInt(i, KEY.engine);
+          this.enqueue(this.lane("hwq/" + eng, `engine ${eng} · hardware queue`, 2), st.dma(i), i, t);
+        }
         if (st.dma(i)) {
           if (name === "DxgkDdiSubmitCommand") {
             const d = this.info(st.dma(i));
@@ -316,6 +362,10 @@ export class TimelineModel {
         break;
       }
       case KIND.ret: {
+        if (st.dma(i) && (name === "DxgkDdiRender" || name === "DxgkDdiPresent")) {
+          const h = st.s(i, C.handle);
+          this.enqueue(this.lane("cpuq/" + h, `${h} · context queue`, 1), st.dma(i), i, t);
+        }
         const lane = this.callLane(st, i, th);
         const stack = this.stacks.get(lane.key + "|" + th);
         if (stack && stack.length) {
@@ -328,7 +378,9 @@ export class TimelineModel {
       case KIND.exec: {
         const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
         const dma = st.dma(i);
-        if (name === "DmaBufferStart" && dma) {
+        // A preempted buffer's span ends at DmaBufferPreempted and a new
+        // one opens where it resumes ("GPU preemption"; gpu/preempt.go).
+        if ((name === "DmaBufferStart" || name === "DmaBufferResume") && dma) {
           const idx = lane.push(t, NaN, i, this.paging.has(dma) ? S.paging : S.dma, 0);
           this.dmaItem.set(dma, [lane, idx]);
           this.mark(i, lane, idx);
@@ -340,6 +392,7 @@ export class TimelineModel {
       case KIND.fence: {
         const dma = st.dma(i);
         const open = dma ? this.dmaItem.get(dma) : null;
+        if (dma && /^gpu\d*$/.test(th)) this.dequeue(dma, t);
         if (/^gpu\d*$/.test(th) && open && Number.isNaN(open[0].e[open[1]])) {
           const [lane, idx] = open;
           lane.lab[idx] = st.fence(i);
@@ -393,7 +446,16 @@ export class TimelineModel {
         break;
       }
       case KIND.message: {
-        if (/^D3D11/.test(st.s(i, C.msg))) {
+        const pdma = name === "DmaBufferPreempted" ? st.dma(i) : 0;
+        const popen = pdma ? this.dmaItem.get(pdma) : null;
+        if (popen && Number.isNaN(popen[0].e[popen[1]])) {
+          popen[0].close(popen[1], t); // stopped at a boundary: the engine is free until it resumes
+          this.mark(i, popen[0], popen[1]);
+        }
+        if (pdma) {
+          const lane = this.callLane(st, i, th);
+          this.mark(i, lane, lane.push(t, t, i, S.message, 0));
+        } else if (/^D3D11/.test(st.s(i, C.msg))) {
           const lane = /^(isr|dpc|gpu\d*)$/.test(th) ? this.callLane(st, i, th) : this.appLane(th);
           this.mark(i, lane, lane.push(t, t, i, S.message, 0));
         }
@@ -410,12 +472,14 @@ export class TimelineModel {
       const f = lane.lab[i];
       return `${style === S.paging ? "paging " : "DMA "}${st.dma(ev)}${f ? " · fence " + f : ""}`;
     }
+    if (style === S.marker) return st.s(ev, C.msg) || "(unnamed group)";
+    if (style === S.queued) return `DMA ${st.dma(ev)}`;
     if (style === S.wait) {
       const f = st.fence(ev);
       const obj = st.s(ev, C.obj);
       return `${st.name(ev)}${f ? " fence " + f : ""}${obj ? " · " + obj : ""}`;
     }
-    const obj = st.s(ev, C.obj);
+    const obj = st.named(st.s(ev, C.obj));
     return obj && (style === S.api || style === S.present) ? `${st.name(ev)} ${obj}` : st.name(ev);
   }
 }

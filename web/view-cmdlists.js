@@ -101,7 +101,7 @@ export class CommandListsView {
     const hr = ret >= 0 ? st.s(ret, C.hr) : "";
     head.append(tw, seqLink(st, i), lineLink(st.line(i), `:${st.line(i)}`), el("span", "api-name", st.name(i)));
     const obj = st.s(i, C.obj);
-    if (obj) head.append(el("span", "obj", obj));
+    if (obj) head.append(el("span", "obj", st.named(obj)));
     if (hr && hr !== "S_OK") head.append(el("span", /^(E_|DXGI_ERROR|D3DDDIERR)/.test(hr) ? "hr bad" : "hr", hr));
     head.append(el("span", "muted count", kids ? plural(kids, "DDI/kernel call") : ""));
     head.addEventListener("click", () => links.select(i, "cmdlists"));
@@ -145,7 +145,7 @@ export class CommandListsView {
       const tr = el("tr", "cl-row");
       tr.dataset.obj = l.obj;
       const fin = el("td");
-      fin.append(el("b", "", l.obj || "?"), " ");
+      fin.append(el("b", "", st.named(l.obj) || "?"), " ");
       if (l.finish) fin.append(seqLinkBySeq(st, l.finish, "Finish"), " ");
       fin.append(lineLink(l.line));
       if (l.reuses) {

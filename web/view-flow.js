@@ -128,7 +128,7 @@ export class FlowView {
 
     const box = el("div", "flow");
     const head = el("div", "flow-head");
-    head.append(el("b", "", `${st.name(root)}${st.s(root, C.obj) ? " " + st.s(root, C.obj) : ""}`), " ", seqLink(st, root), " ", lineLink(st.line(root)));
+    head.append(el("b", "", `${st.name(root)}${st.s(root, C.obj) ? " " + st.named(st.s(root, C.obj)) : ""}`), " ", seqLink(st, root), " ", lineLink(st.line(root)));
     head.append(el("span", "muted", ` · ${plural(rows.length, "synchronous event")}${asyncRows.length ? `, ${asyncRows.length} asynchronous (DMA ${[...dmas].join(", ")})` : ""}`));
     box.append(head);
     const t = el("table", "grid flow-table");
@@ -149,7 +149,7 @@ export class FlowView {
       const det = el("td", "small");
       for (const k of ["ctx", "obj", "handle", "hr"]) {
         const v = st.s(j, C[k]) || (k === "hr" && r >= 0 ? st.s(r, C.hr) : "");
-        if (v) det.append(el("span", "kv", `${k}=${v}`));
+        if (v) det.append(el("span", "kv", `${k}=${k === "obj" ? st.named(v) : v}`));
       }
       if (st.dma(j)) det.append(el("span", "kv", `dma=${st.dma(j)}`));
       if (st.fence(j)) det.append(el("span", "kv", `fence=${st.fence(j)}`));

@@ -66,7 +66,7 @@ export class HandlesView {
       const tr = el("tr", h.destroyed ? "dead" : "");
       tr.dataset.handle = h.handle;
       const obj = el("td");
-      obj.append(el("b", "", h.obj || "–"), " ", lineLink(h.line));
+      obj.append(el("b", "", this.store?.named(h.obj) || h.obj || "–"), " ", lineLink(h.line));
       const life = el("td", "life");
       life.append(seqLinkBySeq(st, h.created, "created"));
       if (h.destroyed) life.append(" → ", seqLinkBySeq(st, h.destroyed, "destroyed"));
@@ -99,7 +99,7 @@ export class HandlesView {
       life.append(seqLinkBySeq(st, h.created, "created"));
       if (h.destroyed) life.append(" → ", seqLinkBySeq(st, h.destroyed, "destroyed"));
       else life.append(el("span", "alive", " live"));
-      tr.append(el("td", "mono", h.handle), el("td", "", h.obj || "–"), el("td", "mono small", h.ddi), el("td", "num", h.size ? `${h.size} B` : "–"), life);
+      tr.append(el("td", "mono", h.handle), el("td", "", this.store?.named(h.obj) || h.obj || "–"), el("td", "mono small", h.ddi), el("td", "num", h.size ? `${h.size} B` : "–"), life);
       k.append(tr);
     }
     box.append(k);

@@ -88,9 +88,94 @@ export class StateView {
         + (e.word >= 0 ? ` — the call's packet ${e.packet} at word ${e.word}` : "");
     }
     box.append(enc);
+    const wait = this.waitCard(seq);
+    if (wait) box.append(wait);
+    else {
+      const i = this.store.index(seq);
+      const dma = i >= 0 && this.store.dma(i) ? this.dmaCard(seq) : null;
+      if (dma) box.append(dma);
+    }
     for (const sg of st.stages) box.append(this.stage(seq, sg));
     this.box.replaceChildren(box);
     this.lastMs = performance.now() - t0;
+  }
+
+  // waitCard explains the wait at seq (a wait event, or the API call it
+  // happened in): the sentence, then the wait, the call, the DMA buffer
+  // that signals its fence and the calls that buffer carries, as links.
+  // null when seq is no wait.
+  waitCard(seq) {
+    const w = this.sim.inspectWait ? this.sim.inspectWait(seq) : null;
+    if (!w || w.error) return null;
+    const st = this.store;
+    const card = el("section", "wait-card");
+    card.append(el("h3", "pane-head", "Why it waited"), el("p", "wait-sentence", w.sentence));
+    const facts = el("div", "wait-facts");
+    const row = (label, ...parts) => {
+      const d = el("div", "wait-fact");
+      d.append(el("span", "muted", label + " "), ...parts);
+      facts.append(d);
+    };
+    const span = [seqLinkBySeq(st, w.seq, `#${w.seq}`)];
+    if (w.endSeq) span.push(" to ", seqLinkBySeq(st, w.endSeq, `#${w.endSeq}`));
+    row("wait", `${w.name} on ${w.thread}, `, ...span);
+    if (w.call) row("call", seqLinkBySeq(st, w.call.seq, w.call.name + (w.call.obj ? `(${st.named(w.call.obj)})` : "")), " ", lineLink(w.call.line));
+    if (w.fence) row("fence", `${w.fence} of ${w.context}`);
+    if (w.hazard) row("hazard", `${w.hazard} on ${st.named(w.obj) || w.res}`);
+    const b = w.buffer;
+    if (b) {
+      const parts = [`DMA ${b.id}`];
+      if (b.built) parts.push(", built by ", seqLinkBySeq(st, b.built.seq, b.built.name), " ", lineLink(b.built.line));
+      row("buffer", ...parts);
+      if (b.calls?.length) {
+        const list = [];
+        b.calls.forEach((c, k) => {
+          if (k) list.push(", ");
+          list.push(seqLinkBySeq(st, c.seq, c.name + (c.obj ? `(${st.named(c.obj)})` : "")));
+        });
+        row("carries", ...list);
+      }
+    }
+    card.append(facts);
+    return card;
+  }
+
+  // dmaCard is the card of the DMA buffer event seq names: the call that
+  // built it, its times (submitted, started, interrupt, DPC, done), its
+  // packets and allocations, and the calls whose commands it carries.
+  dmaCard(seq) {
+    const c = this.sim.inspectDMA ? this.sim.inspectDMA(seq) : null;
+    if (!c || c.error) return null;
+    const st = this.store;
+    const card = el("section", "wait-card dma-card");
+    card.append(el("h3", "pane-head", `${c.paging ? "Paging" : "DMA"} buffer ${c.id}${c.context ? " of " + c.context : ""} on engine ${c.engine}` + (c.fence ? `, fence ${c.fence}` : "") + (c.for ? `, for DMA buffer ${c.for}` : "")));
+    const facts = el("div", "wait-facts");
+    const row = (label, ...parts) => {
+      const d = el("div", "wait-fact");
+      d.append(el("span", "muted", label + " "), ...parts);
+      facts.append(d);
+    };
+    const us = (t) => (t < 0 ? "not yet" : `${(t / 1000).toFixed(3)} µs`);
+    if (c.built) row("built by", seqLinkBySeq(st, c.built.seq, c.built.name + (c.built.obj ? `(${st.named(c.built.obj)})` : "")), " ", lineLink(c.built.line));
+    row("submitted", c.submitSeq ? seqLinkBySeq(st, c.submitSeq, us(c.submitted)) : us(c.submitted));
+    row("started", c.startSeq ? seqLinkBySeq(st, c.startSeq, us(c.started)) : us(c.started),
+      c.started >= 0 && c.submitted >= 0 ? ` (${((c.started - c.submitted) / 1000).toFixed(3)} µs in the queue)` : "");
+    row("finished", us(c.finished));
+    row("interrupt", us(c.isr));
+    row("DPC", us(c.dpc));
+    row("done", c.signalSeq ? seqLinkBySeq(st, c.signalSeq, us(c.done)) : us(c.done));
+    if (c.packets || c.patches) row("packets", `${c.packets}, ${plural(c.patches, "patch location")}`);
+    if (c.allocs) row("allocations", el("span", "mono", c.allocs));
+    if (c.calls?.length) {
+      const list = [];
+      c.calls.forEach((k, n) => {
+        if (n) list.push(", ");
+        list.push(seqLinkBySeq(st, k.seq, k.name + (k.obj ? `(${st.named(k.obj)})` : "")));
+      });
+      row("carries", ...list);
+    }
+    card.append(facts);
+    return card;
   }
 
   stage(seq, sg) {
@@ -107,7 +192,7 @@ export class StateView {
       tr.append(el("td", "mono", r.binding));
       const rt = el("td", "state-runtime");
       if (r.object) {
-        rt.append(el("b", "", r.object));
+        rt.append(el("b", "", this.store.named(r.object)));
         if (r.handle) rt.append(" ", el("span", "muted mono", r.handle));
         rt.append(": ");
       }

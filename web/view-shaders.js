@@ -66,7 +66,7 @@ export class ShadersView {
       tr.dataset.obj = s.obj;
       tr.tabIndex = 0;
       const obj = el("td");
-      obj.append(el("b", "", s.obj), " ", lineLink(s.line));
+      obj.append(el("b", "", this.store?.named(s.obj) || s.obj), " ", lineLink(s.line));
       tr.append(obj, el("td", "mono", s.stage), el("td", "", sourceText(s)), el("td", "num", String(s.drawCount)));
       const pick = () => this.show(s.index);
       tr.addEventListener("click", pick);
@@ -114,7 +114,7 @@ export class ShadersView {
     }
     const box = el("div", "shader-detail");
     const head = el("div", "shader-head");
-    head.append(el("b", "", s.obj), " ", el("span", "", `${STAGES[s.stage] || s.stage} · ${origin(s)}`), " ");
+    head.append(el("b", "", this.store?.named(s.obj) || s.obj), " ", el("span", "", `${STAGES[s.stage] || s.stage} · ${origin(s)}`), " ");
     if (s.seq) head.append(seqLinkBySeq(this.store, s.seq, "created"), " ");
     head.append(lineLink(s.line));
     box.append(head, this.drawsBox(s));

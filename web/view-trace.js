@@ -1,5 +1,8 @@
 // The trace view: the raw events as a virtualised list (only the rows in
-// sight exist), with a text filter.
+// sight exist), with a text filter. Events between a BeginEvent and its
+// EndEvent (ID3DUserDefinedAnnotation's, D3DPERF's) are indented under it,
+// a tree whose groups fold with a click on the marker's triangle; objects
+// show their debug names.
 
 import { LAYER_NAMES, KIND_NAMES, C } from "./model.js";
 import { el, links, layerText, plural } from "./view-common.js";
@@ -19,13 +22,20 @@ export class TraceView {
     this.viewDone = 0;
     this.selected = -1;
     this.store = null;
+    this.collapsed = new Set(); // indices of folded BeginEvents
+    this.foldKey = "";
     this.scroll.addEventListener("scroll", () => {
       this.follow = this.scroll.scrollTop + this.scroll.clientHeight >= this.scroll.scrollHeight - this.rowH;
       this.render();
     });
     this.rowsEl.addEventListener("click", (e) => {
       const row = e.target.closest(".trace-row");
-      if (row && row._i !== undefined) links.select(row._i, "trace");
+      if (!row || row._i === undefined) return;
+      if (e.target.closest(".fold")) {
+        this.toggle(row._i);
+        return;
+      }
+      links.select(row._i, "trace");
     });
     new ResizeObserver(() => this.render()).observe(this.scroll);
   }
@@ -36,6 +46,37 @@ export class TraceView {
     this.viewDone = 0;
     this.selected = -1;
     this.follow = true;
+    this.collapsed = new Set();
+    this.foldKey = "";
+  }
+
+  // toggle folds or unfolds the marker group BeginEvent i opens.
+  toggle(i) {
+    if (this.collapsed.has(i)) this.collapsed.delete(i);
+    else this.collapsed.add(i);
+    this.foldKey = "";
+    if (!this.filter) this.view = null;
+    this.render();
+  }
+
+  // folded is the list of the rows shown with groups folded (null: every
+  // event), rebuilt when the trace grows or a group folds.
+  folded() {
+    const st = this.store;
+    if (!this.collapsed.size) return null;
+    const key = `${st.version}/${this.collapsed.size}`;
+    if (key === this.foldKey) return this.foldView;
+    const out = [];
+    for (let i = 0; i < st.n; i++) {
+      out.push(i);
+      if (this.collapsed.has(i)) {
+        const end = st.groupEnd.get(i);
+        i = end === undefined ? st.n : end - 1; // the EndEvent shows
+      }
+    }
+    this.foldKey = key;
+    this.foldView = out;
+    return out;
   }
 
   setFilter(text) {
@@ -57,9 +98,19 @@ export class TraceView {
     return String(st.seq(i)) === f;
   }
 
-  count() { return this.view ? this.view.length : this.store ? this.store.n : 0; }
+  count() {
+    const v = this.rowsView();
+    return v ? v.length : this.store ? this.store.n : 0;
+  }
 
-  at(k) { return this.view ? this.view[k] : k; }
+  // rowsView is the rows' indices: the filter's matches, the folded tree,
+  // or null for every event.
+  rowsView() { return this.view || (this.store ? this.folded() : null); }
+
+  at(k) {
+    const v = this.rowsView();
+    return v ? v[k] : k;
+  }
 
   render() {
     const st = this.store;
@@ -87,14 +138,17 @@ export class TraceView {
     this.rowsEl.style.transform = `translateY(${first * this.rowH}px)`;
     while (this.pool.length < count) this.pool.push(makeRow());
     const rows = this.pool.slice(0, count);
-    for (let k = 0; k < rows.length; k++) fillRow(st, rows[k], this.at(first + k), this.selected);
+    const v = this.rowsView();
+    const tree = !this.view; // a filter lists its matches flat
+    for (let k = 0; k < rows.length; k++) fillRow(st, rows[k], v ? v[first + k] : first + k, this.selected, tree ? this.collapsed : null);
     if (this.rowsEl.childElementCount !== rows.length) this.rowsEl.replaceChildren(...rows);
   }
 
   select(i) {
     this.selected = i;
     if (i >= 0) {
-      const k = this.view ? this.view.indexOf(i) : i;
+      const v = this.rowsView();
+      const k = v ? v.indexOf(i) : i;
       if (k >= 0) {
         const y = k * this.rowH;
         if (y < this.scroll.scrollTop || y > this.scroll.scrollTop + this.scroll.clientHeight - this.rowH) {
@@ -112,12 +166,13 @@ const CELLS = ["c-seq", "c-t", "c-thread", "c-layer", "c-kind", "c-name", "c-mor
 function makeRow() {
   const row = el("div", "trace-row");
   for (const c of CELLS) row.append(el("span", c));
+  row.children[5].append(el("span", "fold"), el("span", "nm"));
   return row;
 }
 
 const FAIL_HR = /^(E_|DXGI_ERROR|D3DDDIERR|STATUS_(?!SUCCESS))/;
 
-function fillRow(st, row, i, selected) {
+function fillRow(st, row, i, selected, collapsed) {
   row._i = i;
   const kind = KIND_NAMES[st.kind(i)];
   row.className = `trace-row k-${kind}` + (i === selected ? " selected" : "");
@@ -128,9 +183,16 @@ function fillRow(st, row, i, selected) {
   layer.textContent = layerText(st, i);
   layer.className = `c-layer l-${LAYER_NAMES[st.layer(i)]}`;
   kindEl.textContent = kind;
-  name.textContent = st.name(i);
+  const [fold, nm] = name.children;
+  nm.textContent = st.name(i);
   name.title = st.name(i);
   name.className = `c-name l-${LAYER_NAMES[st.layer(i)]}`;
+  const depth = collapsed ? st.depth[i] : 0;
+  name.style.paddingLeft = depth ? `${Math.min(depth, 16) * 10}px` : "";
+  const opens = collapsed && st.marker(i) > 0;
+  fold.textContent = opens ? (collapsed.has(i) ? "▸" : "▾") : "";
+  fold.title = opens ? (collapsed.has(i) ? "unfold the group" : "fold the group") : "";
+  row.classList.toggle("marker", st.marker(i) !== 0);
   const parts = [];
   const add = (k, v, cls) => {
     if (!v) return;
@@ -139,7 +201,7 @@ function fillRow(st, row, i, selected) {
     parts.push(key, val);
   };
   add("ctx", st.s(i, C.ctx));
-  add("obj", st.s(i, C.obj));
+  add("obj", st.named(st.s(i, C.obj)));
   add("handle", st.s(i, C.handle));
   const hr = st.s(i, C.hr);
   add("hr", hr, hr && FAIL_HR.test(hr) ? "hr-bad" : "");

@@ -48,7 +48,7 @@ var (
 
 // breadthRows are appended to rows (mapping.go).
 func breadthRows() []*row {
-	return []*row{
+	return append(annotationRows(), append([]*row{
 		custom(dev, "CreateTexture1D", "device", "CreateTexture1D", fnCreateTexture1D, expCreateTexture(1), impCreateTexture(1)),
 		custom(dev, "CreateTexture3D", "device", "CreateTexture3D", fnCreateTexture3D, expCreateTexture(3), impCreateTexture(3)),
 		custom(ctx, "VSSetShaderResources", "context", "VSSetShaderResources", fnVSSetSRV, expSlots(fnVSSetSRV, "SRV"), impSlots("SRV")),
@@ -77,7 +77,7 @@ func breadthRows() []*row {
 		getter("RSGetState", fnRSGetState),
 		getter("RSGetViewports", fnRSGetViewports),
 		getter("RSGetScissorRects", fnRSGetScissorRects),
-	}
+	}, computeRows()...)...)
 }
 
 // getter is a row for a Get method whose inputs are the scenario's

@@ -37,7 +37,7 @@ var (
 	tfAnnEnd         = method("ID3DUserDefinedAnnotation", "EndEvent")
 	tfAnnRelease     = method("ID3DUserDefinedAnnotation", "Release")
 	tfGetImmediate   = method("ID3D11Device1", "GetImmediateContext", "ppImmediateContext")
-	tfCSSetShader    = method("ID3D11DeviceContext", "CSSetShader", "pComputeShader", "ppClassInstances", "NumClassInstances")
+	tfGSSetShader    = method("ID3D11DeviceContext", "GSSetShader", "pShader", "ppClassInstances", "NumClassInstances")
 	tfGetDesc        = method("IDXGISwapChain", "GetDesc", "pDesc")
 	tfDrawIndexed    = method("ID3D11DeviceContext1", "DrawIndexed", "IndexCount", "StartIndexLocation", "BaseVertexLocation")
 )
@@ -221,7 +221,7 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, tfDrawIndexed, []Arg{this(imm), u32(1, 6), u32(2, 0), {3, IntV(0)}}, nil, nil)
 	c.call(0, fnDrawInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 2), u32(3, 0), u32(4, 0)}, nil, nil)
 	c.call(0, fnDrawIndexedInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 1), u32(3, 0), {4, IntV(-1)}, u32(5, 0)}, nil, nil)
-	c.call(0, tfCSSetShader, []Arg{this(imm), {1, Null}, {2, Null}, u32(3, 0)}, nil, nil)
+	c.call(0, tfGSSetShader, []Arg{this(imm), {1, Null}, {2, Null}, u32(3, 0)}, nil, nil)
 	c.call(0, tfPerfEnd, nil, nil, ptrU(IntV(0)))
 	// a query polled until it answers
 	c.call(0, fnCreateQuery, []Arg{this(dev), {1, ArrayV(StructV(stQueryDesc, EnumV(sigQuery, 0), BitmaskV(sigQueryMisc, 0)))}}, out1(2, q), ok0())
@@ -250,6 +250,14 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, tfAnnRelease, []Arg{this(ann)}, nil, ptrU(UintV(1)))
 	c.call(0, refSig("ID3D11Buffer", "AddRef"), []Arg{this(vb)}, nil, ptrU(UintV(2)))
 	c.call(0, refSig("ID3D11Buffer", "Release"), []Arg{this(vb)}, nil, ptrU(UintV(1)))
+	// the rest of the markers and private data
+	c.call(0, tfCtxQI, []Arg{this(imm), {1, guidValue("IID_ID3DUserDefinedAnnotation")}}, out1(2, ann), ok0())
+	c.call(0, fnAnnSetMarker, []Arg{this(ann), {1, WStrV("Mark \"one\"")}}, nil, nil)
+	c.call(0, fnAnnGetStatus, []Arg{this(ann)}, nil, ptrU(boolV(true)))
+	c.call(0, tfAnnRelease, []Arg{this(ann)}, nil, ptrU(UintV(1)))
+	c.call(0, fnPerfGetStatus, nil, nil, ptrU(UintV(1)))
+	c.call(0, method("ID3D11Buffer", "SetPrivateDataInterface", "guid", "pData"), []Arg{this(vb), {1, guidValue("IID_ID3D11Fence")}, {2, PtrV(dev)}}, nil, ok0())
+	c.call(0, method("ID3D11Buffer", "GetPrivateData", "guid", "pDataSize", "pData"), []Arg{this(vb), {1, guidValue("WKPDID_D3DDebugObjectName")}}, []Arg{{2, ArrayV(UintV(0))}}, hrV("DXGI_ERROR_NOT_FOUND"))
 	c.call(0, refSig("IDXGIAdapter1", "Release"), []Arg{this(adapter)}, nil, ptrU(UintV(0)))
 	c.call(0, refSig("IDXGIFactory1", "Release"), []Arg{this(factory)}, nil, ptrU(UintV(0)))
 	c.w.Enter(0, fnPresentSig, []Arg{this(sc), u32(1, 0), {2, BitmaskV(sigPresent, 0)}}, 0, nil) // never left
@@ -329,14 +337,14 @@ func TestImportEveryCall(t *testing.T) {
 	text, rep := importBoth(t, everyCall(t), ImportOptions{Name: "tri.exe.trace"})
 	for _, want := range []string{
 		"Device, imm = D3D11CreateDevice Flags=DEBUG  # call 2",
-		"sc = Device.CreateSwapChain Width=32 Height=32 BufferCount=2  # call 2",
+		"sc = Device.CreateSwapChain Width=32 Height=32 BufferCount=2 Format=B8G8R8A8_UNORM  # call 2",
 		"Device.AddRef  # call 3", "imm.AddRef  # call 5",
-		`# call 6: BeginEvent "Setup"`,
+		`imm.BeginEvent "Setup"  # call 6`, `Device.SetPrivateData WKPDID_D3DDebugObjectName "Device"  # call 4`,
 		"Device.SetMaximumFrameLatency 2  # call 8", "Device.GetMaximumFrameLatency  # call 9",
 		"BackBuffer = sc.GetBuffer 0  # call 12",
 		"rtv = Device.CreateRenderTargetView BackBuffer  # call 14",
 		"imm.OMSetRenderTargets rtv  # call 15",
-		`# call 16: D3DPERF_BeginEvent "Frame"`,
+		`D3DPERF_BeginEvent "Frame" Color=#00ff00ff  # call 16`,
 		"imm.ClearRenderTargetView rtv #0000ffff  # call 17",
 		"buf = Device.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[-1 1 0.5 1 1 1 1 0 0 1 1 0.5",
 		"buf2 = Device.CreateBuffer ByteWidth=12 BindFlags=INDEX_BUFFER  # call 19",
@@ -362,14 +370,16 @@ func TestImportEveryCall(t *testing.T) {
 		"imm.VSSetConstantBuffers 0 buf3 NULL  # call 60",
 		"imm.PSSetConstantBuffers 1 buf3  # call 61",
 		"imm.DrawIndexed 6  # call 62", "imm.DrawInstanced 3 2  # call 63", "imm.DrawIndexedInstanced 3 1 0 -1  # call 64",
-		"# call 65: ID3D11DeviceContext::CSSetShader: not simulated: the scenario language has no CSSetShader",
+		"# call 65: ID3D11DeviceContext::GSSetShader: not simulated: the scenario language has no GSSetShader",
 		"until hr != S_FALSE max 1000 {  # calls 69-72 (4 polls)\n  imm.GetData q\n}",
 		"thread t1 {\n  wait c73\n  dc = Device.CreateDeferredContext  # call 73\n  dc.ClearRenderTargetView rtv #00ff00ff  # call 74\n  cl = dc.FinishCommandList  # call 75\n  signal c76\n}\nsignal c73\nwait c76\nimm.ExecuteCommandList cl  # call 76",
 		"fence = Device.CreateFence  # call 77", "imm.Signal fence 1  # call 78", "imm.Wait fence 1  # call 79",
 		"fence.GetCompletedValue  # call 80", "fence.SetEventOnCompletion 1  # call 81", "Device.GetDeviceRemovedReason  # call 82",
 		"sc.Present  # call 83", "sc.SetFullscreenState FALSE  # call 84", "imm.AddRef  # call 85", "imm.Release  # call 86",
-		"# call 87: EndEvent", "imm.Release  # call 88", "buf.AddRef  # call 89", "buf.Release  # call 90",
-		"# call 93: IDXGISwapChain::Present: never returned (the capture ends inside it)",
+		"imm.EndEvent  # call 87", "imm.Release  # call 88", "buf.AddRef  # call 89", "buf.Release  # call 90",
+		`imm.SetMarker "Mark \"one\""  # call 92`, "imm.GetStatus  # call 93", "D3DPERF_GetStatus  # call 95",
+		"buf.SetPrivateDataInterface IID_ID3D11Fence Device  # call 96", "buf.GetPrivateData WKPDID_D3DDebugObjectName  # call 97\nexpect hr == DXGI_ERROR_NOT_FOUND",
+		"# call 100: IDXGISwapChain::Present: never returned (the capture ends inside it)",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {
 			t.Errorf("the scenario lacks %q", want)
@@ -378,10 +388,10 @@ func TestImportEveryCall(t *testing.T) {
 	if t.Failed() {
 		t.Log(numbered(text))
 	}
-	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::CSSetShader" || rep.Unsupported[0].First != 65 {
+	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::GSSetShader" || rep.Unsupported[0].First != 65 {
 		t.Errorf("unsupported: %+v", rep.Unsupported)
 	}
-	for _, n := range []string{"BGRA_SUPPORT", "B8G8R8A8_UNORM", "CLEAR_STENCIL"} {
+	for _, n := range []string{"BGRA_SUPPORT", "CLEAR_STENCIL"} {
 		if !strings.Contains(rep.String(), n) {
 			t.Errorf("the report lacks a notice about %s:\n%s", n, rep)
 		}
@@ -422,7 +432,7 @@ func TestImportStrict(t *testing.T) {
 	r, _ := NewReader(bytes.NewReader(everyCall(t)), Options{})
 	_, _, err := Import(r, ImportOptions{Strict: true})
 	var ue *UnsupportedError
-	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::CSSetShader") || !asUnsupported(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::GSSetShader") || !asUnsupported(err, &ue) {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -33,21 +33,25 @@ const MarkerPrefix = "d3dsim: "
 // Exporter writes a run as an apitrace capture. Make one with NewExporter,
 // have the run report to Observer(), and Close it when the run is done.
 type Exporter struct {
-	w        *Writer
-	threads  map[string]uint64
-	addr     map[any]uint64
-	typ      map[any]string
-	refs     map[any]int
-	code     map[any][]byte    // a vertex shader's bytecode (CreateInputLayout VS)
-	dims     map[any][3]uint32 // a texture's width, height and DXGI format
-	size     map[any]uint32    // a buffer's size
-	maps     map[any]mapping   // mapped resources
-	objects  uint64
-	heap     uint64
-	factory  uint64
-	hwnds    uint64
-	maxBytes int64
-	err      error
+	w       *Writer
+	threads map[string]uint64
+	addr    map[any]uint64
+	typ     map[any]string
+	refs    map[any]int
+	code    map[any][]byte    // a vertex shader's bytecode (CreateInputLayout VS)
+	dims    map[any][3]uint32 // a texture's width, height and DXGI format
+	size    map[any]uint32    // a buffer's size
+	maps    map[any]mapping   // mapped resources
+	objects uint64
+	heap    uint64
+	// annDepth and perfDepth count the open BeginEvent groups, per
+	// context and of D3DPERF, for the values BeginEvent and EndEvent return.
+	annDepth  map[any]int64
+	perfDepth int64
+	factory   uint64
+	hwnds     uint64
+	maxBytes  int64
+	err       error
 
 	// Dropped counts scenario calls that have no D3D11 form and no
 	// marker: a Write to memory that is not mapped.
@@ -180,9 +184,18 @@ func (e *Exporter) inject(r *scenario.InjectRecord) {
 }
 
 // expect writes an expect statement that reads a resource back as a
-// marker: an import keeps the check and the wait for the GPU it makes.
+// marker: an import keeps the check and the wait for the GPU it makes. An
+// expected violation goes the same way: the capture of a run that breaks a
+// rule on purpose (an inject's driver bug) replays with the same verdict.
 func (e *Exporter) expect(r *scenario.ExpectRecord) {
-	if e.err != nil || r.Object == nil {
+	if e.err != nil {
+		return
+	}
+	if r.Stmt.Kind == scenario.ExpectViolation {
+		e.marker(r.Thread, r.Stmt.Format(""))
+		return
+	}
+	if r.Object == nil {
 		return
 	}
 	e.marker(r.Thread, r.Stmt.Format(e.markerRef(r.Object)))
@@ -318,16 +331,17 @@ func expCreateSwapChain(e *Exporter, th uint64, r *scenario.CallRecord) {
 	}
 	e.hwnds++
 	w, h := uint32(uintArg(r, "Width")), uint32(uintArg(r, "Height"))
+	format := uint32(bitsArg(r, "Format", 28))
 	desc := StructV(stSwapChainDesc,
 		StructV(stModeDesc, UintV(uint64(w)), UintV(uint64(h)), StructV(stRational, UintV(60), UintV(1)),
-			EnumV(sigDXGIFormat, 28), EnumV(sigScanline, 0), EnumV(sigScaling, 0)),
+			EnumV(sigDXGIFormat, int64(format)), EnumV(sigScanline, 0), EnumV(sigScaling, 0)),
 		StructV(stSampleDesc, UintV(1), EnumV(sigQuality, 0)),
 		BitmaskV(sigDXGIUsage, 0x20), UintV(uintArg(r, "BufferCount")), PtrV(0x20000+0x10*e.hwnds), boolV(true),
 		EnumV(sigSwapEffect, int64(bitsArg(r, "SwapEffect", 0))), BitmaskV(sigSwapFlags, 0))
 	var out []Arg
 	if succeeded(r) && len(r.Results) == 1 && r.Results[0] != nil {
 		out = []Arg{{3, ArrayV(e.made(r.Results[0]))}}
-		e.dims[r.Results[0]] = [3]uint32{w, h, 28}
+		e.dims[r.Results[0]] = [3]uint32{w, h, format}
 	}
 	e.write(th, fnFactoryCreateSwap, []Arg{{0, PtrV(e.factory)}, {1, e.obj(r.Target)}, {2, ArrayV(desc)}}, out, hr(r), 0)
 }

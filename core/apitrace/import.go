@@ -121,7 +121,7 @@ type object struct {
 	// resources
 	w, h, format uint32
 	mips, slices uint32 // a texture's levels and slices (0: one)
-	traceFormat  uint32 // a swap chain's format in the capture (the simulated one is R8G8B8A8_UNORM)
+	traceFormat  uint32 // a swap chain's format in the capture where the simulated one is another (R8G8B8A8_UNORM in its place)
 	size         uint32
 	mapAddr      uint64
 	mapRow       uint64
@@ -310,9 +310,9 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 				m.define(out, "", "factory", "")
 			}
 			return nil
-		case "D3DPERF_BeginEvent", "D3DPERF_EndEvent", "D3DPERF_SetMarker", "D3DPERF_SetRegion":
+		case "D3DPERF_SetRegion":
 			return m.marker(c, name, c.Arg("wszName"))
-		case "D3DPERF_QueryRepeatFrame", "D3DPERF_SetOptions", "D3DPERF_GetStatus":
+		case "D3DPERF_QueryRepeatFrame", "D3DPERF_SetOptions":
 			return nil
 		}
 		return skip("no D3D11 or DXGI call of the simulator is %s", name)
@@ -331,26 +331,17 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 	switch meth {
 	case "QueryInterface":
 		return m.queryInterface(c, tgt)
-	case "SetPrivateData":
-		return m.privateData(c, tgt)
 	case "GetDesc":
 		if family(iface) != "IDXGISwapChain" {
 			return nil // a resource's, a view's or a state's: no effect on the simulation
 		}
-	case "SetPrivateDataInterface", "GetPrivateData", "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
+	case "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
 		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFeatureSupport",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":
 		return nil // queries with no effect on the simulation
 	}
 	switch family(iface) {
-	case "ID3DUserDefinedAnnotation":
-		switch meth {
-		case "BeginEvent", "EndEvent", "SetMarker":
-			return m.marker(c, name, c.Arg("Name"))
-		case "GetStatus":
-			return nil
-		}
 	case "IDXGIFactory":
 		switch meth {
 		case "EnumAdapters", "EnumAdapters1":

@@ -589,9 +589,11 @@ func (m *importer) directive(c *Call, text string) error {
 		if n := len(m.stmts); n > 0 && !m.stmts[n-1].comment && m.stmts[n-1].hr == "" {
 			m.stmts[n-1].hr = "DROPPED"
 		}
-	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "):
-		// an inject, or an expect that reads a resource back (its check, and
-		// its wait for the GPU)
+	case strings.HasPrefix(s, "inject "), strings.HasPrefix(s, "expect pixel "), strings.HasPrefix(s, "expect hash "), strings.HasPrefix(s, "expect probe "),
+		strings.HasPrefix(s, "expect violation "):
+		// an inject, an expect that reads a resource back (its check, and
+		// its wait for the GPU), or one of a violation the run makes on
+		// purpose
 		m.emit(c, s, "").directive = true
 	case strings.HasPrefix(s, "\x01"):
 		// a call of the scenario language D3D11 has no call for (the
@@ -640,30 +642,13 @@ func (m *importer) queryInterface(c *Call, tgt *object) error {
 
 // privateData keeps a debug name (WKPDID_D3DDebugObjectName): the object
 // takes it as its scenario name.
-func (m *importer) privateData(c *Call, tgt *object) error {
-	g := c.Arg("guid")
-	name := ""
-	if g != nil {
-		if gg, ok := guidOf(g); ok {
-			name = GUIDName(gg)
-		} else if g.Kind == KName {
-			name = g.Str
-		}
+func (m *importer) privateData(tgt *object, guid string, data []byte) {
+	if guid != "WKPDID_D3DDebugObjectName" {
+		return
 	}
-	if name != "WKPDID_D3DDebugObjectName" {
-		return nil
+	if s := strings.TrimRight(string(data), "\x00"); tgt.typ != "" && s != "" {
+		tgt.debug = s
 	}
-	if v := c.Arg("pData"); v != nil {
-		s := v.Str
-		if v.Kind == KBlob {
-			s = string(v.Bytes)
-		}
-		s = strings.TrimRight(s, "\x00")
-		if tgt.typ != "" && s != "" {
-			tgt.debug = s
-		}
-	}
-	return nil
 }
 
 func impCreateDevice(m *importer, c *Call, _ *object) error {
@@ -722,6 +707,11 @@ func (m *importer) deviceFlags(c *Call) (string, error) {
 	return scenarioFlags("CreateDeviceFlags", n, sigCreateFlag)
 }
 
+// swapFormats are the formats of the simulated swap chains' buffers
+// (d3d11.Device.CreateSwapChainFormat): a capture's other swap chain
+// formats become R8G8B8A8_UNORM, with a notice.
+var swapFormats = map[uint32]bool{28: true, 87: true, 24: true, 10: true, 29: true, 91: true}
+
 // swapChain writes CreateSwapChain for a DXGI_SWAP_CHAIN_DESC.
 func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error {
 	mode := m.member(desc, "BufferDesc")
@@ -740,17 +730,22 @@ func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error 
 	if err != nil {
 		return err
 	}
-	if _, f, ok := enumOf(m.member(mode, "Format"), sigDXGIFormat); ok && f != "DXGI_FORMAT_R8G8B8A8_UNORM" {
-		m.notice("swap chain Format %s: the simulated swap chain's buffers are R8G8B8A8_UNORM", f)
+	fv, fname, fok := enumOf(m.member(mode, "Format"), sigDXGIFormat)
+	format := uint32(28)
+	switch {
+	case fok && swapFormats[uint32(fv)]:
+		format = uint32(fv)
+	case fok:
+		m.notice("swap chain Format %s: the simulated swap chain's buffers are R8G8B8A8_UNORM in its place", fname)
 	}
 	if s, _ := m.uintMember(m.member(desc, "SampleDesc"), "Count"); s > 1 {
 		m.notice("swap chain SampleDesc.Count %d: the simulator does not multisample", s)
 	}
 	sc := m.out(c, out, "swapchain", "sc")
 	if sc != nil {
-		sc.w, sc.h, sc.format = uint32(w), uint32(h), 28
-		if f, _, ok := enumOf(m.member(mode, "Format"), sigDXGIFormat); ok {
-			sc.traceFormat = uint32(f)
+		sc.w, sc.h, sc.format = uint32(w), uint32(h), format
+		if fok && uint32(fv) != format {
+			sc.traceFormat = uint32(fv)
 		}
 		sc.dev = d
 	}
@@ -760,6 +755,9 @@ func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error 
 	}
 	if _, e, ok := enumOf(m.member(desc, "SwapEffect"), sigSwapEffect); ok && e != "DXGI_SWAP_EFFECT_DISCARD" {
 		vals["SwapEffect"] = strings.TrimPrefix(e, "DXGI_SWAP_EFFECT_") // the bitblt or flip model
+	}
+	if format != 28 {
+		vals["Format"] = strings.TrimPrefix(fname, "DXGI_FORMAT_")
 	}
 	m.emit(c, m.bind(sc)+m.callText(d, "CreateSwapChain", vals), hrOf(c))
 	return nil
@@ -998,8 +996,8 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1411,8 +1409,11 @@ func impIASetVertexBuffers(m *importer, c *Call, ctx *object) error {
 func impSetShader(m *importer, c *Call, ctx *object) error {
 	_, meth := c.Method()
 	arg, typ := "pVertexShader", "vs"
-	if meth == "PSSetShader" {
+	switch meth {
+	case "PSSetShader":
 		arg, typ = "pPixelShader", "ps"
+	case "CSSetShader":
+		arg, typ = "pComputeShader", "cs"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

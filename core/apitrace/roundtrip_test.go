@@ -298,6 +298,14 @@ func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
 		"BlendFactor=f32[0.5 0.5 0.5 1] SampleMask=255", "OMSetDepthStencilState dss 7",
 		"RSSetScissorRects 0 0 64 32", "RSSetViewports 0 0 64 64 0 0 32 32", "VSSetShaderResources 0 srv srv2", "VSSetSamplers 0 smp",
 		"DrawIndexedInstancedIndirect buf3", "IAGetVertexBuffers 0 2", "VSGetShaderResources 0 2", "RSGetScissorRects",
+		`imm.BeginEvent "Readback \"A\""`, `imm.SetMarker "mark"`, "imm.GetStatus", "imm.EndEvent",
+		`D3DPERF_BeginEvent "Perf" Color=#10203040`, `D3DPERF_SetMarker "tick"`, "D3DPERF_GetStatus", "D3DPERF_EndEvent",
+		`.SetPrivateData WKPDID_D3DDebugObjectName "Blend one"`, // the application's own GUID, named in the scenario, is a GUID made
+		// from the name in the capture, and comes back by its text
+		".SetPrivateData uuid_ed41a1be_a680_8426_2684_80a6bea141ed Data=u8[1 2 3]", ".GetPrivateData uuid_ed41a1be_a680_8426_2684_80a6bea141ed",
+		".SetPrivateDataInterface uuid_ed41a1be_a680_8426_2684_80a6bea141ed rs",
+		"CreateComputeShader fxc:cs1", "CSSetShader cs", "imm.Dispatch 2", "CSGetShader", "CreateUnorderedAccessView buf5 NumElements=16 Flags=COUNTER",
+		"CSSetUnorderedAccessViews 0 uav UAVInitialCounts=u32[3]", "DispatchIndirect buf3 8", "CSGetUnorderedAccessViews 0 2",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))

@@ -73,6 +73,18 @@ const (
 	ViewRTV = ddi.ViewRTV
 	ViewSRV = ddi.ViewSRV
 	ViewDSV = ddi.ViewDSV
+	ViewUAV = ddi.ViewUAV
+)
+
+// UAVDimension is D3D11_UAV_DIMENSION; the flags are D3D11_BUFFER_UAV_FLAG.
+type UAVDimension = ddi.UAVDimension
+
+const (
+	UAVDimBuffer     = ddi.UAVDimBuffer
+	UAVDimTexture2D  = ddi.UAVDimTexture2D
+	BufferUAVRaw     = ddi.BufferUAVRaw
+	BufferUAVAppend  = ddi.BufferUAVAppend
+	BufferUAVCounter = ddi.BufferUAVCounter
 )
 
 // Map (D3D11_MAP, D3D11_MAP_FLAG).

@@ -26,6 +26,8 @@ type slots struct {
 	dsv              *View
 	blend, rs, depth *State
 	pred             *Query // SetPredication's predicate
+	cs               *Shader
+	uav              [csUAVSlots]*View // CSSetUnorderedAccessViews (compute.go)
 }
 
 // binding is a saved context state: every binding, with the vertex
@@ -294,6 +296,10 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.rs, nil, nilState)
 	bind(c, &c.depth, nil, nilState)
 	bind(c, &c.pred, nil, nilQuery)
+	bind(c, &c.cs, nil, nilShader)
+	for i := range c.uav {
+		bind(c, &c.uav[i], nil, nilView)
+	}
 	c.resetScalars()
 }
 

@@ -19,6 +19,9 @@ type CommandList struct {
 	// private is what CalcPrivateCommandListSize answered (0 for a
 	// recycled handle or an emulated list).
 	private int
+	// markers are the annotation calls the recording made, replayed where
+	// the list is executed (annotation.go).
+	markers []Marker
 }
 
 // listBody is what a command list holds: a driver's command list handle

@@ -49,6 +49,8 @@ type DeviceContext struct {
 
 	droppedCall bool // a void call dropped without an error (TakeDropped)
 
+	ann annotations // BeginEvent's open groups, a deferred context's recorded markers (annotation.go)
+
 	// linked is the last vertex and pixel shader pair checkLinkage found
 	// to link: a Draw with the same pair skips dxbc.Link.
 	linked [2]*Shader

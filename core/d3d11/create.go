@@ -24,6 +24,9 @@ type ViewDesc struct {
 	// SRV is a shader-resource view's dimension and ranges (textures.go);
 	// its zero value views the whole texture as its own kind.
 	SRV SRVDesc
+	// UAV is an unordered access view's D3D11_UNORDERED_ACCESS_VIEW_DESC
+	// beyond its format (compute.go).
+	UAV ddi.UAVDesc
 }
 
 // CreateView creates a render-target, shader-resource or depth-stencil view
@@ -40,7 +43,8 @@ func (d *Device) CreateView(name string, kind ddi.ViewKind, res *Resource) (v *V
 // format, the format supports the view's use, and READ_ONLY_STENCIL needs a
 // format with stencil.
 func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, desc ViewDesc) (v *View, err error) {
-	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView"}[kind]
+	api := map[ddi.ViewKind]string{ddi.ViewRTV: "CreateRenderTargetView", ddi.ViewSRV: "CreateShaderResourceView", ddi.ViewDSV: "CreateDepthStencilView",
+		ddi.ViewUAV: "CreateUnorderedAccessView"}[kind]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -55,11 +59,23 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 	if o := d.foreign(res); o != nil { // (owner.go)
 		return nil, d.invalid(api, name, "%s", d.foreignMsg(api, o))
 	}
-	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil}[kind]
+	need := map[ddi.ViewKind]ddi.BindFlag{ddi.ViewRTV: ddi.BindRenderTarget, ddi.ViewSRV: ddi.BindShaderResource, ddi.ViewDSV: ddi.BindDepthStencil,
+		ddi.ViewUAV: ddi.BindUnorderedAccess}[kind]
 	if !res.Desc.BindFlags.Has(need) {
+		if kind == ddi.ViewUAV {
+			return nil, d.invalid(api, name, "resource %s was not created with BindFlags UNORDERED_ACCESS", res.name)
+		}
 		return nil, d.invalid(api, name, "resource %s was not created with the bind flag this view needs", res.name)
 	}
-	if kind != ddi.ViewSRV && res.Kind == KindBuffer {
+	if kind != ddi.ViewUAV && desc.UAV != (ddi.UAVDesc{}) {
+		return nil, d.invalid(api, name, "the UAV description is an unordered access view's")
+	}
+	if kind == ddi.ViewUAV {
+		if err := d.checkUAVDesc(api, name, res, &desc); err != nil {
+			return nil, err
+		}
+	}
+	if kind != ddi.ViewSRV && kind != ddi.ViewUAV && res.Kind == KindBuffer {
 		return nil, d.invalid(api, name, "a buffer has shader resource views only")
 	}
 	if kind != ddi.ViewSRV && desc.SRV != (SRVDesc{}) {
@@ -70,12 +86,12 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 			return nil, err
 		}
 	}
-	if res.Kind != KindBuffer {
+	if res.Kind != KindBuffer && kind != ddi.ViewUAV {
 		if err := d.checkViewDesc(api, name, kind, res, &desc); err != nil {
 			return nil, err
 		}
 	}
-	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name, SRV: desc.SRV}
+	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name, SRV: desc.SRV, UAV: desc.UAV}
 	// Traced under the view kind's own DDI (CalcPrivateRenderTargetViewSize,
 	// CalcPrivateShaderResourceViewSize, CalcPrivateDepthStencilViewSize).
 	private := d.calcPrivate(name, "CalcPrivate"+viewDDINames[kind]+"Size", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
@@ -93,6 +109,8 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 		err = w.CreateShaderResourceView(d.hDev, &args, ddi.HSHADERRESOURCEVIEW(v.h), v.h)
 	case ddi.ViewDSV:
 		err = w.CreateDepthStencilView(d.hDev, &args, ddi.HDEPTHSTENCILVIEW(v.h), v.h)
+	case ddi.ViewUAV:
+		err = w.CreateUnorderedAccessView(d.hDev, &args, ddi.HUNORDEREDACCESSVIEW(v.h), v.h)
 	}
 	if err != nil {
 		d.unreserve(bytes)
@@ -112,6 +130,8 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 			w.DestroyShaderResourceView(d.hDev, ddi.HSHADERRESOURCEVIEW(v.h))
 		case ddi.ViewDSV:
 			w.DestroyDepthStencilView(d.hDev, ddi.HDEPTHSTENCILVIEW(v.h))
+		case ddi.ViewUAV:
+			w.DestroyUnorderedAccessView(d.hDev, ddi.HUNORDEREDACCESSVIEW(v.h))
 		}
 		res.unpin()
 	})
@@ -166,7 +186,7 @@ func (d *Device) checkViewDesc(api, name string, kind ddi.ViewKind, res *Resourc
 // the call creates): bad bytecode is E_INVALIDARG with the reason, and
 // never reaches the driver.
 func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shader, err error) {
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}[stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -176,8 +196,11 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		return nil, err
 	}
 	want := dxbc.VertexShader
-	if stage == "ps" {
+	switch stage {
+	case "ps":
 		want = dxbc.PixelShader
+	case "cs":
+		want = dxbc.ComputeShader
 	}
 	in, out, err := d.valid.validate(code, want)
 	if err != nil {
@@ -196,9 +219,12 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	}
 	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
-	if stage == "vs" {
+	switch stage {
+	case "vs":
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
-	} else {
+	case "cs":
+		err = w.CreateComputeShader(d.hDev, &args, s.h, uint32(s.h))
+	default:
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
 	if err != nil {

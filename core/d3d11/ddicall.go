@@ -286,7 +286,8 @@ func (w ddiCall) Draw(h ddi.HDEVICE, count, start uint32) {
 	sp.end(nil)
 }
 
-var viewDDINames = map[ddi.ViewKind]string{ddi.ViewRTV: "RenderTargetView", ddi.ViewSRV: "ShaderResourceView", ddi.ViewDSV: "DepthStencilView"}
+var viewDDINames = map[ddi.ViewKind]string{ddi.ViewRTV: "RenderTargetView", ddi.ViewSRV: "ShaderResourceView", ddi.ViewDSV: "DepthStencilView",
+	ddi.ViewUAV: "UnorderedAccessView"}
 
 // CalcPrivateViewSize is traced under the view kind's own name
 // (CalcPrivateRenderTargetViewSize, ...).

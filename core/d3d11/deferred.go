@@ -201,6 +201,7 @@ func (c *deferredContext) ExecuteCommandList(l *CommandList, restore bool) (err 
 	if c.discarding() {
 		return nil // the recording was discarded; FinishCommandList will say so
 	}
+	c.replayMarkers(l)
 	saved := c.bindings()
 	hold := c.hold()
 	lh := c.local(l)
@@ -313,7 +314,7 @@ func (c *deferredContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	c.recycle = c.recycle[:0]
 	args := &ddi.CreateCommandListArgs{DeferredContext: c.h}
-	l = &CommandList{dc: c.DeviceContext}
+	l = &CommandList{dc: c.DeviceContext, markers: c.takeMarkers()}
 	// The list holds a reference on every object its recording used, so the
 	// application may release them before it executes the list.
 	body := &driverList{l: l, dc: c}

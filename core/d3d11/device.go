@@ -46,13 +46,16 @@ type Device struct {
 	allocBytes  uint64                              // bytes allocated through pfnAllocateCb and not freed
 	objBytes    int64                               // runtime and driver memory of the live objects (memory.go)
 	allocSize   map[ddi.HALLOCATION]uint64
-	shared      map[ddi.HRTRESOURCE]bool // resources created with MiscFlags=SHARED (rule FT-ALLOC)
-	table       *ddi.FuncTable           // the device function table the driver filled (rule FT-TABLE)
-	destroyQ    []*object                // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
-	states      map[any]*State           // live state objects by descriptor (createState)
-	stateKinds  map[string]int           // how many of each kind states holds
-	maxLatency  atomic.Uint32            // SetMaximumFrameLatency's value (0: the default, 3)
-	presentSync atomic.Uint32            // the SyncInterval of the Present under way, for pfnPresentCb
+	shared      map[ddi.HRTRESOURCE]bool         // resources created with MiscFlags=SHARED (rule FT-ALLOC)
+	table       *ddi.FuncTable                   // the device function table the driver filled (rule FT-TABLE)
+	destroyQ    []*object                        // the runtime's destruction queue: released objects the immediate context unbound since (drainDestroyQueue)
+	states      map[any]*State                   // live state objects by descriptor (createState)
+	stateKinds  map[string]int                   // how many of each kind states holds
+	maxLatency  atomic.Uint32                    // SetMaximumFrameLatency's value (0: the default, 3)
+	presentSync atomic.Uint32                    // the SyncInterval of the Present under way, for pfnPresentCb
+	privMu      sync.Mutex                       // guards private and debugNames (messages read them under mu)
+	private     map[any]map[string]*privateEntry // SetPrivateData's entries, by object and GUID (privatedata.go)
+	debugNames  map[string]string                // WKPDID_D3DDebugObjectName's, by the object's name
 }
 
 func (d *Device) Name() string { return d.name }

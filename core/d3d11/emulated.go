@@ -353,7 +353,7 @@ func (c *emulatedContext) FinishCommandList(name string, restore bool) (l *Comma
 	}
 	c.discarded = c.discarded[:0]
 	clear(c.versions)
-	l = &CommandList{dc: c.DeviceContext}
+	l = &CommandList{dc: c.DeviceContext, markers: c.takeMarkers()}
 	body := &recordedList{l: l, cmds: c.cmds, held: c.held, ends: c.ends, queried: slices.Clone(c.ends)}
 	l.body = body
 	c.cmds, c.held, c.ends = nil, nil, nil
@@ -424,6 +424,7 @@ func (c *emulatedContext) ExecuteCommandList(l *CommandList, restore bool) error
 	if err != nil {
 		return err
 	}
+	c.replayMarkers(l)
 	for _, q := range inner.queries() {
 		q.inLists.Add(1) // GetData: S_FALSE until the outer list has run
 		c.ends = append(c.ends, q)

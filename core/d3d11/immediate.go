@@ -189,6 +189,7 @@ func (c *immediateContext) ExecuteCommandList(l *CommandList, restore bool) (err
 	if err := c.checkList(l); err != nil {
 		return err
 	}
+	c.replayMarkers(l)
 	saved := c.bindings()
 	if restore {
 		// RestoreContextState: the bindings survive the reset, released

@@ -25,7 +25,8 @@ func ddiHandle(o Object) (uint32, ddi.HandleType) {
 	case *Resource:
 		return uint32(v.h), ddi.HTResource
 	case *View:
-		return v.h, map[ddi.ViewKind]ddi.HandleType{ddi.ViewRTV: ddi.HTRenderTargetView, ddi.ViewSRV: ddi.HTShaderResourceView, ddi.ViewDSV: ddi.HTDepthStencilView}[v.ViewKind]
+		return v.h, map[ddi.ViewKind]ddi.HandleType{ddi.ViewRTV: ddi.HTRenderTargetView, ddi.ViewSRV: ddi.HTShaderResourceView, ddi.ViewDSV: ddi.HTDepthStencilView,
+			ddi.ViewUAV: ddi.HTUnorderedAccessView}[v.ViewKind]
 	case *Shader:
 		return uint32(v.h), ddi.HTShader // every stage: D3D10DDI_HT_SHADER
 	case *State:
@@ -74,12 +75,17 @@ func (c *deferredContext) local(o Object) uint32 {
 			err = w.CreateShaderResourceView(c.h, args, ddi.HSHADERRESOURCEVIEW(l), h)
 		case ddi.ViewDSV:
 			err = w.CreateDepthStencilView(c.h, args, ddi.HDEPTHSTENCILVIEW(l), h)
+		case ddi.ViewUAV:
+			err = w.CreateUnorderedAccessView(c.h, args, ddi.HUNORDEREDACCESSVIEW(l), h)
 		}
 	case *Shader:
 		w := c.ddi.with(name, handleName(l), strArg(trace.KeyRT, handleName(h)))
-		if v.Stage == "vs" {
+		switch v.Stage {
+		case "vs":
 			err = w.CreateVertexShader(c.h, nil, ddi.HSHADER(l), h)
-		} else {
+		case "cs":
+			err = w.CreateComputeShader(c.h, nil, ddi.HSHADER(l), h)
+		default:
 			err = w.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
 		}
 	case *State:
@@ -130,6 +136,8 @@ func (c *deferredContext) closeHandles() {
 				w.DestroyShaderResourceView(c.h, ddi.HSHADERRESOURCEVIEW(l))
 			case ddi.ViewDSV:
 				w.DestroyDepthStencilView(c.h, ddi.HDEPTHSTENCILVIEW(l))
+			case ddi.ViewUAV:
+				w.DestroyUnorderedAccessView(c.h, ddi.HUNORDEREDACCESSVIEW(l))
 			}
 		case *Shader:
 			w.DestroyShader(c.h, ddi.HSHADER(l))

@@ -225,6 +225,7 @@ func (o *object) finish() {
 		o.destroy()
 	}
 	o.private = nil // the driver's part goes once its Destroy* DDI returned
+	o.dev.dropPrivate(o)
 	o.dev.unreserve(o.bytes)
 	o.dev.childGone()
 }

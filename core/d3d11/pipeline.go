@@ -488,6 +488,23 @@ func (c driverContext) clearState(then func()) error {
 	u.SetScissorRects(c.h, nil)
 	bind(cc, &c.pred, nil, nilQuery)
 	u.SetPredication(c.h, 0, false)
+	// The compute stage (compute.go): its shader and views; its constant
+	// buffers, views and samplers went with unbindStages.
+	bind(cc, &c.cs, nil, nilShader)
+	for i := range c.uav {
+		bind(cc, &c.uav[i], nil, nilView)
+	}
+	if cu, ok := u.(ddi.Compute); ok {
+		cu.CsSetShader(c.h, 0)
+		cu.CsSetConstantBuffers(c.h, 0, cbs)
+		cu.CsSetShaderResources(c.h, 0, srvs)
+		cu.CsSetSamplers(c.h, 0, samps)
+		counts := make([]uint32, csUAVSlots)
+		for i := range counts {
+			counts[i] = ddi.NoInitialCount
+		}
+		cu.CsSetUnorderedAccessViews(c.h, 0, make([]ddi.HUNORDEREDACCESSVIEW, csUAVSlots), counts)
+	}
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {

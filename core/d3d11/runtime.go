@@ -89,6 +89,8 @@ type Runtime struct {
 	objBytes atomic.Int64  // runtime and driver memory of all devices' live objects (memory.go)
 	mu       sync.Mutex
 	devices  []*Device
+	// perfDepth counts the D3DPERF_BeginEvent groups open (annotation.go).
+	perfDepth int32
 }
 
 // New returns a runtime over the given layers.
@@ -201,8 +203,17 @@ func (d *Device) api(name, obj, ctx string) span {
 }
 
 // message emits a debug-layer message (kind message).
+// An object with a debug name (WKPDID_D3DDebugObjectName) is named by it
+// too: in the message's text and its payload's debugname=.
 func (d *Device) message(name, obj, msg string) {
-	d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: name, Obj: obj, Msg: msg})
+	var args trace.Args
+	if obj != "" {
+		if dn := d.DebugName(obj); dn != "" {
+			msg += fmt.Sprintf(" [%s is %q]", obj, dn)
+			args = strArg(trace.KeyDebugName, dn)
+		}
+	}
+	d.rt.cfg.Rec.Emit(trace.Event{From: trace.Runtime, Layer: trace.Runtime, Kind: trace.Message, Name: name, Obj: obj, Msg: msg, Args: args})
 }
 
 func errMsg(err error) string {

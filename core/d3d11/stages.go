@@ -40,8 +40,8 @@ func (s Stage) String() string {
 }
 
 // driven reports whether the driver has the stage's DDIs (pfnVsSet*,
-// pfnPsSet*): the vertex and pixel stages.
-func (s Stage) driven() bool { return s <= StagePS }
+// pfnPsSet*, pfnCsSet*): the vertex, pixel and compute stages.
+func (s Stage) driven() bool { return s <= StagePS || s == StageCS }
 
 // ddiPrefix is the stage in DDI names: Vs, Ps.
 func (s Stage) ddiPrefix() string { return s.String()[:1] + strings.ToLower(s.String()[1:]) }
@@ -83,6 +83,11 @@ func firstName[T Object](objs []T) string {
 func (c *DeviceContext) checkSlots(call, obj string, stage Stage, start uint32, n int, count string, slots int, limit string) error {
 	if !stage.driven() {
 		return c.dropCall(call, obj, "the simulated driver and GPU have no %s-shader stage yet (its binding tables are kept; its DDIs are not there)", stageLongNames[stage])
+	}
+	if stage == StageCS {
+		if _, err := c.computeContext(call, obj); err != nil {
+			return err
+		}
 	}
 	if uint64(start)+uint64(n) > uint64(slots) {
 		return c.dropCall(call, obj, "StartSlot %d + %s %d is more than the %d slots (%s)", start, count, n, slots, limit)
@@ -204,9 +209,12 @@ func (c driverContext) SetConstantBuffers(stage Stage, start uint32, bufs []*Res
 			bind(c.DeviceContext, &t.cb[int(start)+i], b, nilRes)
 			hs[i] = c.resH(b)
 		}
-		if stage == StageVS {
+		switch stage {
+		case StageVS:
 			w.VsSetConstantBuffers(c.h, start, hs)
-		} else {
+		case StageCS:
+			w.CsSetConstantBuffers(c.h, start, hs)
+		default:
 			w.PsSetConstantBuffers(c.h, start, hs)
 		}
 	})
@@ -225,9 +233,12 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 			bind(c.DeviceContext, &t.srv[int(start)+i], v, nilView)
 			hs[i] = ddi.HSHADERRESOURCEVIEW(c.viewH(v))
 		}
-		if stage == StageVS {
+		switch stage {
+		case StageVS:
 			w.VsSetShaderResources(c.h, start, hs)
-		} else {
+		case StageCS:
+			w.CsSetShaderResources(c.h, start, hs)
+		default:
 			w.PsSetShaderResources(c.h, start, hs)
 		}
 	})
@@ -246,9 +257,12 @@ func (c driverContext) SetSamplers(stage Stage, start uint32, samplers []*State)
 			bind(c.DeviceContext, &t.samp[int(start)+i], s, nilState)
 			hs[i] = ddi.HSAMPLER(c.stH(s))
 		}
-		if stage == StageVS {
+		switch stage {
+		case StageVS:
 			w.VsSetSamplers(c.h, start, hs)
-		} else {
+		case StageCS:
+			w.CsSetSamplers(c.h, start, hs)
+		default:
 			w.PsSetSamplers(c.h, start, hs)
 		}
 	})

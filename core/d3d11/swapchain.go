@@ -48,11 +48,20 @@ func (d *Device) CreateSwapChain(name string, width, height, count uint32) (sc *
 	return d.CreateSwapChainEffect(name, width, height, count, SwapEffectDiscard)
 }
 
-// CreateSwapChainEffect creates a swap chain whose buffers are primary
-// surfaces (R8G8B8A8_UNORM render targets the display engine can scan out)
-// with the given presentation model. A flip-model swap chain needs 2 to 16
-// buffers ("DXGI flip model": "BufferCount to a value between 2 and 16").
+// CreateSwapChainEffect creates a swap chain of R8G8B8A8_UNORM buffers
+// with the given presentation model: see CreateSwapChainFormat.
 func (d *Device) CreateSwapChainEffect(name string, width, height, count uint32, effect SwapEffect) (sc *SwapChain, err error) {
+	return d.CreateSwapChainFormat(name, width, height, count, effect, ddi.FormatR8G8B8A8Unorm)
+}
+
+// CreateSwapChainFormat creates a swap chain whose buffers are primary
+// surfaces (render targets the display engine can scan out) of the given
+// format, with the given presentation model. A flip-model swap chain needs
+// 2 to 16 buffers ("DXGI flip model": "BufferCount to a value between 2
+// and 16") of R16G16B16A16_FLOAT, B8G8R8A8_UNORM, R8G8B8A8_UNORM or
+// R10G10B10A2_UNORM ("DXGI_SWAP_CHAIN_DESC1"); a bitblt-model one may also
+// have R8G8B8A8_UNORM_SRGB or B8G8R8A8_UNORM_SRGB buffers.
+func (d *Device) CreateSwapChainFormat(name string, width, height, count uint32, effect SwapEffect, format ddi.Format) (sc *SwapChain, err error) {
 	done := d.api("CreateSwapChain", name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -64,13 +73,16 @@ func (d *Device) CreateSwapChainEffect(name string, width, height, count uint32,
 	case effect.Flip() && (count < 2 || count > 16):
 		return nil, d.invalidCall("CreateSwapChain", name, "%v needs BufferCount 2..16 (DXGI flip model), not %d", effect, count)
 	}
+	if why := swapChainFormat(format, effect); why != "" {
+		return nil, d.invalidCall("CreateSwapChain", name, "Format %s: %s", FormatName(format), why)
+	}
 	if count == 0 || count > 16 {
 		return nil, d.invalid("CreateSwapChain", name, "BufferCount %d is outside 1..16", count)
 	}
 	sc = &SwapChain{Width: width, Height: height, SwapEffect: effect}
 	for i := uint32(0); i < count; i++ {
 		bn := fmt.Sprintf("%s.buffer%d", name, i)
-		r, err := d.createTexture2D("CreateSwapChain", bn, Texture2DDesc{Width: width, Height: height, Format: ddi.FormatR8G8B8A8Unorm,
+		r, err := d.createTexture2D("CreateSwapChain", bn, Texture2DDesc{Width: width, Height: height, Format: format,
 			Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget | ddi.BindShaderResource}, nil, true)
 		if err != nil {
 			for _, b := range sc.Buffers {
@@ -86,6 +98,21 @@ func (d *Device) CreateSwapChainEffect(name string, width, height, count uint32,
 		}
 	})
 	return sc, nil
+}
+
+// swapChainFormat says why format cannot be a swap chain's with effect
+// ("" when it can).
+func swapChainFormat(format ddi.Format, effect SwapEffect) string {
+	switch format {
+	case ddi.FormatR8G8B8A8Unorm, ddi.FormatB8G8R8A8Unorm, ddi.FormatR10G10B10A2Unorm, ddi.FormatR16G16B16A16Float:
+		return ""
+	case ddi.FormatR8G8B8A8UnormSRGB, ddi.FormatB8G8R8A8UnormSRGB:
+		if effect.Flip() {
+			return "a flip-model swap chain's buffers are R16G16B16A16_FLOAT, B8G8R8A8_UNORM, R8G8B8A8_UNORM or R10G10B10A2_UNORM (DXGI_SWAP_CHAIN_DESC1); _SRGB is for the bitblt model (DISCARD, SEQUENTIAL)"
+		}
+		return ""
+	}
+	return "not a format the display scans out: a swap chain's buffers are R8G8B8A8_UNORM, B8G8R8A8_UNORM, R10G10B10A2_UNORM, R16G16B16A16_FLOAT, or (bitblt model) R8G8B8A8_UNORM_SRGB, B8G8R8A8_UNORM_SRGB"
 }
 
 // SetFullscreenState switches the swap chain to full screen (or back): the

@@ -39,8 +39,8 @@ func (sc *SwapChain) GetDesc() (desc SwapChainDesc, err error) {
 
 // ResizeBuffers is IDXGISwapChain::ResizeBuffers: new buffers of the
 // given size (0 keeps the current one: the simulator's window is the swap
-// chain's size) and count (0 keeps it). The format stays R8G8B8A8_UNORM
-// (Format UNKNOWN keeps it). "Before you call ResizeBuffers, ensure that
+// chain's size), count (0 keeps it) and format (UNKNOWN keeps it; the
+// formats CreateSwapChainFormat takes for the swap chain's model). "Before you call ResizeBuffers, ensure that
 // the application releases all references ... on the resources, any views
 // to the resource, and any command lists that use either the resources or
 // views, and ensure that neither the resource nor a view is still bound to
@@ -67,8 +67,8 @@ func (sc *SwapChain) ResizeBuffers(count, width, height uint32, format ddi.Forma
 		height = sc.Height
 	}
 	switch {
-	case format != ddi.FormatUnknown && format != ddi.FormatR8G8B8A8Unorm:
-		return d.invalidCall("ResizeBuffers", sc.name, "NewFormat %s: this device's swap chains have R8G8B8A8_UNORM buffers only (UNKNOWN keeps it)", FormatName(format))
+	case format != ddi.FormatUnknown && swapChainFormat(format, sc.SwapEffect) != "":
+		return d.invalidCall("ResizeBuffers", sc.name, "NewFormat %s: %s (UNKNOWN keeps the format)", FormatName(format), swapChainFormat(format, sc.SwapEffect))
 	case sc.SwapEffect.Flip() && (count < 2 || count > 16):
 		return d.invalidCall("ResizeBuffers", sc.name, "%v needs BufferCount 2..16 (DXGI flip model), not %d", sc.SwapEffect, count)
 	case count > 16:
@@ -80,10 +80,16 @@ func (sc *SwapChain) ResizeBuffers(count, width, height uint32, format ddi.Forma
 				i, b.name, app, held)
 		}
 	}
+	if format == ddi.FormatUnknown {
+		format = ddi.FormatR8G8B8A8Unorm
+		if len(sc.Buffers) > 0 {
+			format = sc.Buffers[0].Desc.Format
+		}
+	}
 	var fresh []*Resource
 	for i := uint32(0); i < count; i++ {
 		r, err := d.createTexture2D("ResizeBuffers", fmt.Sprintf("%s.buffer%d", sc.name, i), Texture2DDesc{Width: width, Height: height,
-			Format: ddi.FormatR8G8B8A8Unorm, Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget | ddi.BindShaderResource}, nil, true)
+			Format: format, Usage: ddi.UsageDefault, BindFlags: ddi.BindRenderTarget | ddi.BindShaderResource}, nil, true)
 		if err != nil {
 			for _, b := range fresh {
 				b.release()

@@ -74,6 +74,8 @@ type CreateViewArgs struct {
 	// beyond its format (texture.go); the zero value is the whole
 	// resource as its own kind.
 	SRV SRVDesc
+	// UAV is an unordered access view's description (compute.go).
+	UAV UAVDesc
 }
 
 // DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be

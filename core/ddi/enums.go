@@ -24,6 +24,11 @@ const (
 	FormatD16Unorm          Format = 55
 	FormatR16Uint           Format = 57
 	FormatB8G8R8A8Unorm     Format = 87
+
+	FormatR16G16B16A16Float Format = 10
+	FormatR10G10B10A2Unorm  Format = 24
+	FormatR8G8B8A8UnormSRGB Format = 29
+	FormatB8G8R8A8UnormSRGB Format = 91
 )
 
 type Usage uint32 // D3D11_USAGE

@@ -250,11 +250,28 @@ func init() {
 		if r.bytes == 0 {
 			s = 0
 		}
+		if typedUAV[r.f] {
+			s |= SupportTypedUnorderedAccess
+		}
 		formats[r.f] = FormatDesc{Name: r.name, Bytes: r.bytes, Block: r.block, Family: r.family, Typeless: r.typelessGroup,
 			Kind: r.kind, Required: s, Optional: optional[r.f]}
 		Enums["Format"][r.name] = uint32(r.f)
 	}
 }
+
+// typedUAV are the formats of typed unordered access views (stores)
+// feature level 11.0 requires ("Format support for Direct3D feature level
+// 11.0 hardware": every 1-, 2- and 4-channel UNORM, SNORM, UINT, SINT and
+// FLOAT format of 8, 16 and 32 bits and the packed 10:10:10:2 and 11:11:10;
+// not sRGB, BGRA, the 96-bit ones or depth).
+var typedUAV = func() map[Format]bool {
+	m := map[Format]bool{}
+	for _, f := range []Format{2, 3, 4, 10, 11, 12, 13, 14, 16, 17, 18, 24, 25, 26, 28, 30, 31, 32, 34, 35, 36, 37, 38,
+		41, 42, 43, 49, 50, 51, 52, 54, 56, 57, 58, 59, 61, 62, 63, 64} {
+		m[f] = true
+	}
+	return m
+}()
 
 // optional is the support feature level 11.0 leaves optional, of the
 // targets modelled: render targets of the 96-bit formats.

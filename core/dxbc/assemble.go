@@ -219,6 +219,9 @@ func (a *assembler) header(lines []string, at []int) error {
 				return err
 			}
 		case "in", "out":
+			if t == "no Input" || t == "no Output" {
+				continue // an empty signature, as D3DDisassemble prints it (a compute shader's)
+			}
 			m := sigLine.FindStringSubmatch(t)
 			if m == nil {
 				return a.errf("%q is not a signature row (Name Index Mask Register SysValue Format Used)", t)
@@ -511,6 +514,32 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 		}
 		op, err := a.operand(ops[0], true)
 		return Instruction{Op: OpDclSampler, Controls: uint32(mode), Operands: []Operand{op}}, err
+	case word == "dcl_thread_group":
+		var x, y, z uint32
+		if k, _ := fmt.Sscanf(rest, "%d, %d, %d", &x, &y, &z); k != 3 {
+			return Instruction{}, a.errf("dcl_thread_group %q: X, Y, Z", rest)
+		}
+		return Instruction{Op: OpDclThreadGroup, Extra: []uint32{x, y, z}}, nil
+	case word == "dcl_resource_raw" || word == "dcl_resource_structured" || word == "dcl_tgsm_raw" || word == "dcl_tgsm_structured" ||
+		strings.HasPrefix(word, "dcl_uav_raw") || strings.HasPrefix(word, "dcl_uav_structured"):
+		return a.computeDecl(word, rest)
+	case strings.HasPrefix(word, "dcl_uav_typed_"):
+		dimText, flags := strings.TrimPrefix(word, "dcl_uav_typed_"), uint32(0)
+		dimText, flags = uavFlagSuffixes(dimText)
+		dim := indexOf(dimNames, dimText)
+		if dim < 0 {
+			return Instruction{}, a.errf("UAV dimension %q", dimText)
+		}
+		types, opText, ok := strings.Cut(rest, " ")
+		if !ok {
+			return Instruction{}, a.errf("dcl_uav_typed %q: (TYPES) uN", rest)
+		}
+		rt, err := a.returnTypes(types)
+		if err != nil {
+			return Instruction{}, err
+		}
+		op, err := a.operand(strings.TrimSpace(opText), true)
+		return Instruction{Op: OpDclUAVTyped, Controls: uint32(dim) | flags, Operands: []Operand{op}, Extra: []uint32{rt}}, err
 	case strings.HasPrefix(word, "dcl_resource_"):
 		dimText := strings.TrimPrefix(word, "dcl_resource_")
 		var samples uint32
@@ -622,6 +651,47 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 	return a.operation(word, rest)
 }
 
+// uavFlagSuffixes splits a UAV declaration's _glc and _opc suffixes
+// (globally coherent, the hidden counter) from its name.
+func uavFlagSuffixes(w string) (string, uint32) {
+	var flags uint32
+	for {
+		switch {
+		case strings.HasSuffix(w, "_opc"):
+			w, flags = strings.TrimSuffix(w, "_opc"), flags|1<<12
+		case strings.HasSuffix(w, "_glc"):
+			w, flags = strings.TrimSuffix(w, "_glc"), flags|1<<5
+		default:
+			return w, flags
+		}
+	}
+}
+
+// computeDecl assembles the raw and structured declarations of shader
+// resources, UAVs and groupshared memory: REGISTER[, STRIDE[, COUNT]].
+func (a *assembler) computeDecl(word, rest string) (Instruction, error) {
+	name, flags := uavFlagSuffixes(word)
+	in := Instruction{Op: opByName[name], Controls: flags}
+	ops := splitOperands(rest)
+	want := 1 + opTable[in.Op].extra
+	if len(ops) != want {
+		return in, a.errf("%s %q: a register and %d numbers", name, rest, want-1)
+	}
+	op, err := a.operand(ops[0], true)
+	if err != nil {
+		return in, err
+	}
+	in.Operands = []Operand{op}
+	for _, f := range ops[1:] {
+		n, err := strconv.ParseUint(f, 10, 32)
+		if err != nil {
+			return in, a.errf("%s: %q is not a number", name, f)
+		}
+		in.Extra = append(in.Extra, uint32(n))
+	}
+	return in, nil
+}
+
 func (a *assembler) returnTypes(s string) (uint32, error) {
 	s = strings.TrimSuffix(strings.TrimPrefix(s, "("), ")")
 	parts := strings.Split(s, ",")
@@ -687,6 +757,19 @@ func (a *assembler) operation(word, rest string) (Instruction, error) {
 		case strings.HasPrefix(tail, "_sat"):
 			in.Controls |= ControlSaturate
 			tail = tail[4:]
+		case in.Op == OpSync && (strings.HasPrefix(tail, "_uglobal") || strings.HasPrefix(tail, "_ugroup") ||
+			strings.HasPrefix(tail, "_g") || strings.HasPrefix(tail, "_t")):
+			// sync's flags: device memory, group memory, the threads.
+			for _, f := range []struct {
+				s string
+				c uint32
+			}{{"_uglobal", 8}, {"_ugroup", 4}, {"_g", 2}, {"_t", 1}} {
+				if strings.HasPrefix(tail, f.s) {
+					in.Controls |= f.c
+					tail = tail[len(f.s):]
+					break
+				}
+			}
 		case strings.HasPrefix(tail, "_aoffimmi("):
 			end := strings.IndexByte(tail, ')')
 			var u, v, w int32

@@ -47,6 +47,7 @@ type allocation struct {
 	inAperture bool   // mapped into the aperture segment for want of VRAM (MAP_APERTURE_SEGMENT)
 	content    bool   // its bytes matter (initial data, CPU or GPU writes): page in with TRANSFER, not FILL
 	lru        uint64 // last scheduled use
+	inSet      bool   // WDDM 2.0: on its device's residency list, charged to the budget (residency.go)
 	locks      int
 	refs       int          // queued or running DMA and paging buffers that name it
 	paging     *dmaBuffer   // the last paging buffer that moved it
@@ -220,6 +221,7 @@ func (k *Dxgkrnl) free(a *allocation) {
 		a.resident = false
 	}
 	k.decommitLocked(&k.aperture, a.backing, a.region)
+	k.dropFromSetLocked(a)
 	k.freeInstancesLocked(a)
 	delete(k.allocs, a.h)
 	for h, x := range k.instances {

@@ -54,8 +54,12 @@
 // instead (rename.go, "Requesting to rename an allocation"); a GPU-side wait
 // (gpuwait.go) holds a context's later DMA buffers in the scheduler's queue
 // and blocks no thread. A buffer still running PreemptAfter
-// after it could start is asked to preempt (DxgkDdiPreemptCommand); no
-// answer within TDRDelay is a hang (wait.go). Timeout detection and recovery
+// after it could start is asked to preempt (DxgkDdiPreemptCommand); the
+// engine stops at its next boundary and answers DXGK_INTERRUPT_DMA_PREEMPTED,
+// and the DPC submits the rest again, the stopped buffer resuming where it
+// stopped (preempt.go); no answer within TDRDelay is a hang (wait.go). With
+// Config.ResidencyBudget the devices keep WDDM 2.0 residency lists
+// (MakeResident, Evict) charged to a process budget (residency.go). Timeout detection and recovery
 // then resets the engine (DxgkDdiResetEngine) when the driver reported
 // SupportPerEngineTDR, else the adapter (DxgkDdiResetFromTimeout,
 // DxgkDdiRestartFromTimeout). The device that owned the buffer is removed as

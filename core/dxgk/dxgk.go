@@ -53,7 +53,11 @@ type Config struct {
 	// the TDR delay counts from that request. A simulation figure, not
 	// Windows' (zero: TDRDelay/100).
 	PreemptAfter int64 // virtual ns
-	Costs        Costs
+	// ResidencyBudget turns on WDDM 2.0's residency model with this
+	// per-process budget in bytes (residency.go; 0: WDDM 1.x, residency
+	// from the allocation lists alone).
+	ResidencyBudget uint64
+	Costs           Costs
 
 	// OutOfOrder is the SALVIA scheduler of the SamBookshelf article on
 	// asynchronous Draw, not Windows': it builds the RAW/WAR/WAW dependency
@@ -114,7 +118,12 @@ type Dxgkrnl struct {
 	lru        uint64
 
 	// GPU scheduler.
-	schedQ       []*dmaBuffer // by (readyAt, id)
+	schedQ []*dmaBuffer // by (readyAt, id)
+	// resubmitQ: buffers a preemption took off an engine, in ring order,
+	// which the scheduler submits again before anything else (preempt.go).
+	resubmitQ []*dmaBuffer
+	// charged: the bytes on the devices' residency lists (residency.go).
+	charged      uint64
 	scheduling   bool
 	dpcQueued    bool
 	perEngineTDR bool // the driver reported SupportPerEngineTDR
@@ -193,7 +202,14 @@ type engine struct {
 	preempted  *dmaBuffer // the buffer a DxgkDdiPreemptCommand was issued for
 	pageFault  uint64     // submission fence of the buffer DXGK_INTERRUPT_DMA_PAGE_FAULTED reported (0: none)
 	preemptAt  int64      // when: the TDR delay counts from it
-	load       int        // OutOfOrder: DMA buffers placed on the engine and not retired
+	// preemptFence is the preemption fence id of the pending request (0:
+	// none); answered, the DMA_PREEMPTED report the DPC processes.
+	preemptFence uint64
+	answered     *preemptAnswer
+	// held: buffers scheduled while a preemption request is pending, kept
+	// from the engine until it answers (preempt.go).
+	held []*dmaBuffer
+	load int // OutOfOrder: DMA buffers placed on the engine and not retired
 }
 
 // dmaBuffer is a DMA or paging buffer from Render/Present (or the video

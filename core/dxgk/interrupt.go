@@ -208,6 +208,7 @@ func (k *Dxgkrnl) notifyDpc() {
 		}
 	}
 	k.schedulePageFaultRecovery()
+	k.preemptedDpc()
 	k.vsyncDpc()
 }
 

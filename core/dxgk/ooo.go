@@ -225,6 +225,9 @@ func (k *Dxgkrnl) kickOOO() {
 	}
 	k.scheduling = true
 	for {
+		if k.resubmitLocked() {
+			continue
+		}
 		now := k.s.Now()
 		idx := -1
 		for i, b := range k.schedQ {

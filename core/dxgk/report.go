@@ -26,3 +26,7 @@ func (k *Dxgkrnl) AllocationAt(addr uint64) (obj, device string, ok bool) {
 // scheduler asks to preempt it (DxgkDdiPreemptCommand) and the TDR delay
 // after that request (wait.go).
 func (k *Dxgkrnl) TimeoutAfter() int64 { return k.cfg.PreemptAfter + k.cfg.TDRDelay }
+
+// PreemptAfter is how long a buffer runs before the scheduler asks to
+// preempt it (Config.PreemptAfter).
+func (k *Dxgkrnl) PreemptAfter() int64 { return k.cfg.PreemptAfter }

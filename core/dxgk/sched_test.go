@@ -17,7 +17,7 @@ func newNodesMachine(t testing.TB, salvia bool) *machine {
 	s := sim.New(1)
 	rec := trace.NewRecorder(s.Now, s.Thread)
 	g := gpu.New(gpu.Config{VRAM: 64 << 20, Aperture: 64 << 20, Engines: 2}, s, rec)
-	k := dxgk.New(s, rec, kmd.New(g, s, kmd.Config{Engines: 2}), dxgk.Config{TDRDelay: 5_000_000, OutOfOrder: salvia})
+	k := dxgk.New(s, rec, kmd.New(g, s, kmd.Config{Engines: 2}), dxgk.Config{TDRDelay: 5_000_000, PreemptAfter: 1_000_000, OutOfOrder: salvia})
 	k.SetSegments(gpu.VRAMBase, 64<<20, gpu.ApertureBase, 64<<20, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	return &machine{s: s, rec: rec, g: g, k: k}

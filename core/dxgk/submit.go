@@ -326,6 +326,9 @@ func (k *Dxgkrnl) kick() {
 	}
 	k.scheduling = true
 	for {
+		if k.resubmitLocked() {
+			continue
+		}
 		i := k.nextReadyLocked()
 		if i < 0 {
 			break
@@ -388,6 +391,9 @@ func (k *Dxgkrnl) pagingElsewhereLocked(b *dmaBuffer) bool {
 // 11-12), DxgkDdiPatch (13), DxgkDdiSubmitCommand (14).
 func (k *Dxgkrnl) schedule(b *dmaBuffer) {
 	k.charge(k.cfg.Costs.Schedule)
+	if k.refuseNonResident(b) {
+		return
+	}
 	pg := &pager{k: k, trigger: b}
 	for _, a := range b.allocs {
 		if k.dropIfRemoved(b) {
@@ -451,6 +457,13 @@ func (k *Dxgkrnl) dropIfRemoved(b *dmaBuffer) bool {
 func (k *Dxgkrnl) submitToGPU(b *dmaBuffer, note string) {
 	k.mu.Lock()
 	e := k.engines[b.engine]
+	if e.preemptFence != 0 {
+		// The engine is asked to stop: nothing new goes to it until it
+		// answers (preempt.go).
+		e.held = append(e.held, b)
+		k.mu.Unlock()
+		return
+	}
 	if b.keepSub {
 		// A paging packet resubmitted after a TDR: "The GPU scheduler asks
 		// the driver to resubmit paging packets with their original fence

@@ -116,11 +116,11 @@ func (k *Dxgkrnl) Idle() error {
 	idle := func() bool {
 		k.mu.Lock()
 		defer k.mu.Unlock()
-		if len(k.schedQ) > 0 || k.scheduling || k.workerQueued > 0 || k.vsyncCalls > 0 {
+		if len(k.schedQ) > 0 || len(k.resubmitQ) > 0 || k.scheduling || k.workerQueued > 0 || k.vsyncCalls > 0 {
 			return false
 		}
 		for _, e := range k.engines {
-			if len(e.inflight) > 0 {
+			if len(e.inflight) > 0 || len(e.held) > 0 {
 				return false
 			}
 		}
@@ -312,9 +312,10 @@ func (k *Dxgkrnl) scheduleTDR(eng int, at int64) {
 }
 
 // preempt asks the driver to preempt the engine's running buffer
-// (DxgkDdiPreemptCommand). The answer would be DXGK_INTERRUPT_DMA_PREEMPTED;
-// the simulated engine answers only by completing the buffer, and a hung one
-// never does: TDRDelay later the engine has timed out.
+// (DxgkDdiPreemptCommand) with a new preemption fence id, the node's next
+// submission fence id. The engine answers at its next boundary
+// (DXGK_INTERRUPT_DMA_PREEMPTED, preempt.go); one that never reaches a
+// boundary never answers: TDRDelay later the engine has timed out.
 func (k *Dxgkrnl) preempt(e *engine, b *dmaBuffer) {
 	k.mu.Lock()
 	e.tdrPending = false
@@ -323,13 +324,16 @@ func (k *Dxgkrnl) preempt(e *engine, b *dmaBuffer) {
 		return
 	}
 	e.preempted, e.preemptAt = b, k.s.Now()
-	last := e.sub
+	e.sub++
+	pf := e.sub
+	e.preemptFence = pf
 	k.mu.Unlock()
 	var ab trace.ArgBuilder
 	ev := trace.Event{Handle: b.handle(), Fence: b.fence, DMA: b.id,
-		Args: ab.Int(trace.KeyEngine, int64(e.idx)).Uint(trace.KeySubfence, last).Args()}
+		Args: ab.Int(trace.KeyEngine, int64(e.idx)).Uint(trace.KeySubfence, pf).Args(),
+		Msg:  fmt.Sprintf("%s has run %d ns: preemption fence %d on engine %d", b.describe(), k.s.Now()-max(b.submittedAt, e.lastRetire), pf, e.idx)}
 	k.ddi("DxgkDdiPreemptCommand", ev, func() error {
-		return k.drv.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{LastSubmittedFenceID: last, Engine: e.idx})
+		return k.drv.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{PreemptionFenceID: pf, Engine: e.idx})
 	})
 }
 
@@ -435,7 +439,9 @@ func (k *Dxgkrnl) recover(e *engine, hung *dmaBuffer, why RemovalReason, reason 
 	var lost []*dmaBuffer
 	for _, x := range engines {
 		lost = append(lost, x.inflight...)
-		x.inflight, x.preempted = nil, nil
+		lost = append(lost, x.held...)
+		x.inflight, x.preempted, x.held = nil, nil, nil
+		x.preemptFence, x.answered = 0, nil
 		x.lastRetire = k.s.Now()
 	}
 	guilty := hung.dev

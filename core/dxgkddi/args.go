@@ -358,12 +358,14 @@ type (
 )
 
 // PreemptCommandArgs mirrors part of DXGKARG_PREEMPTCOMMAND: preempt the
-// engine's work, up to the last submission fence it was given; the driver
-// answers with DXGK_INTERRUPT_DMA_PREEMPTED once the hardware has stopped
-// ("DxgkDdiPreemptCommand").
+// engine's work; PreemptionFenceId is "A unique identifier that the display
+// miniport driver must patch into the fence command at the end of the DMA
+// buffer to preempt the previously submitted DMA buffer", which the driver
+// reports with DXGK_INTERRUPT_DMA_PREEMPTED once the hardware has stopped
+// ("DXGKARG_PREEMPTCOMMAND structure").
 type PreemptCommandArgs struct {
-	LastSubmittedFenceID uint64
-	Engine               int // NodeOrdinal
+	PreemptionFenceID uint64
+	Engine            int // NodeOrdinal
 }
 
 // QueryEngineStatusArgs mirrors DXGKARG_QUERYENGINESTATUS: the node asked

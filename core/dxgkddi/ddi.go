@@ -73,6 +73,13 @@ type DxgkrnlInterface interface {
 	// before it are done ("DXGK_INTERRUPT_TYPE", "DXGK_PAGE_FAULT_FLAGS").
 	// Callable from the ISR.
 	DxgkCbNotifyDmaPageFaulted(engine int, faultedFence uint64)
+	// DxgkCbNotifyDmaPreempted is DxgkCbNotifyInterrupt with
+	// DXGK_INTERRUPT_DMA_PREEMPTED: the engine stopped for the preemption
+	// request with id preemptionFence, and every buffer up to submission
+	// fence lastCompleted is done; the rest are the scheduler's to submit
+	// again (DXGKARGCB_NOTIFY_INTERRUPT_DATA's DmaPreempted:
+	// PreemptionFenceId, LastCompletedFenceId). Callable from the ISR.
+	DxgkCbNotifyDmaPreempted(engine int, preemptionFence, lastCompleted uint64)
 	// DxgkCbNotifyCrtcVsync is DxgkCbNotifyInterrupt with
 	// DXGK_INTERRUPT_CRTC_VSYNC: vertical blank vblank of video present
 	// target target has come, and scanAddress is the address it scanned

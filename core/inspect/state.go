@@ -46,6 +46,7 @@ type Stage struct {
 type Row struct {
 	Binding string  `json:"binding"`          // "vertex buffer 0", "blend state"
 	Object  string  `json:"object,omitempty"` // the API object bound ("" none)
+	Debug   string  `json:"debug,omitempty"`  // its debug name (WKPDID_D3DDebugObjectName)
 	Handle  string  `json:"handle,omitempty"` // its driver handle (h5)
 	Value   string  `json:"value"`            // what the runtime holds, in words
 	Fields  []Field `json:"fields,omitempty"` // the descriptor's fields, a layout's elements
@@ -395,6 +396,7 @@ func (s *stateCtx) object(r *Row, o d3d11.Object) {
 		return
 	}
 	r.Object = o.Name()
+	r.Debug = d3d11.DebugNameOf(o)
 	if h := d3d11.Handle(o); h != 0 {
 		r.Handle = "h" + strconv.FormatUint(uint64(h), 10)
 	}

@@ -44,6 +44,9 @@ func (st *State) Text() string {
 			obj := ""
 			if r.Object != "" {
 				obj = r.Object
+				if r.Debug != "" {
+					obj += fmt.Sprintf(" %q", r.Debug)
+				}
 				if r.Handle != "" {
 					obj += " (" + r.Handle + ")"
 				}

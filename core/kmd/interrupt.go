@@ -32,6 +32,8 @@ func (d *KMD) DxgkDdiInterruptRoutine(a *dxgkddi.InterruptRoutineArgs) bool {
 	}
 	if fence, faulted := d.hw.PageFault(a.Engine); faulted {
 		cb.DxgkCbNotifyDmaPageFaulted(a.Engine, fence)
+	} else if pf, last, ok := d.hw.Preempted(a.Engine); ok {
+		cb.DxgkCbNotifyDmaPreempted(a.Engine, pf, last)
 	} else {
 		cb.DxgkCbNotifyInterrupt(a.Engine, d.hw.CompletedFence(a.Engine))
 	}
@@ -93,11 +95,21 @@ func (d *KMD) DxgkDdiSetVidPnSourceAddress(a *dxgkddi.SetVidPnSourceAddressArgs)
 	return nil
 }
 
-// DxgkDdiPreemptCommand asks the engine to stop at the next packet
-// boundary. The simulated engine runs a buffer as one step and cannot stop
-// inside it: the request is answered by the buffer completing (its normal
-// interrupt), and a hung buffer never answers, which is what the scheduler's
-// timeout detection waits for ("Timeout Detection and Recovery (TDR)").
+// DxgkDdiPreemptCommand asks the engine to stop at its next packet
+// boundary: between two draws, the granularity the GPU honours for graphics
+// (D3DKMDT_GRAPHICS_PREEMPTION_PRIMITIVE_BOUNDARY), and between two
+// dispatches for compute, a DISPATCH packet being one packet too
+// (D3DKMDT_COMPUTE_PREEMPTION_DISPATCH_BOUNDARY: "The driver cannot stop
+// currently executing compute shader commands that were dispatched from a
+// thread group but can prevent all pending commands from being
+// dispatched").
+// The engine answers with its interrupt, which the ISR reports as
+// DXGK_INTERRUPT_DMA_PREEMPTED with the preemption fence id; an engine that
+// finished everything answers at once, as the page asks of the driver
+// ("DXGKDDI_PREEMPTCOMMAND": "Inform the GPU scheduler about the
+// preemption information"). A draw that never reaches its boundary never
+// answers, which is what the scheduler's timeout detection waits for
+// ("Timeout Detection and Recovery (TDR)").
 func (d *KMD) DxgkDdiPreemptCommand(a *dxgkddi.PreemptCommandArgs) error {
 	d.charge(d.cfg.Costs.DDI)
 	if a.Engine < 0 || a.Engine >= d.cfg.Engines {
@@ -106,6 +118,7 @@ func (d *KMD) DxgkDdiPreemptCommand(a *dxgkddi.PreemptCommandArgs) error {
 	d.mu.Lock()
 	d.preemptFence[a.Engine] = d.hw.CompletedFence(a.Engine)
 	d.mu.Unlock()
+	d.hw.Preempt(a.Engine, a.PreemptionFenceID)
 	return nil
 }
 

@@ -16,6 +16,11 @@ type Hardware interface {
 	Submit(engine int, id uint64, dma []uint32)
 	CompletedFence(engine int) uint64
 	PageFault(engine int) (fence uint64, faulted bool)
+	// Preempt asks the engine to stop at its next boundary and answer
+	// with fence; Preempted reads and clears the answer: the preemption
+	// fence and the last completed fence.
+	Preempt(engine int, fence uint64)
+	Preempted(engine int) (fence, lastCompleted uint64, ok bool)
 	Reset(engine int)
 	// ScanOut points the display engine's scan-out at a surface: from
 	// then on the display shows it (a flip, DxgkDdiSetVidPnSourceAddress).

@@ -21,6 +21,10 @@ type fakeHW struct {
 	scans   []string
 	vsync   []bool // EnableVSync calls
 	vblank  int64  // the blank TakeVSync reports (0: none)
+	// preempts are the Preempt calls' fences; preemptAnswer the fence
+	// Preempted reports once (0: none).
+	preempts      []uint64
+	preemptAnswer uint64
 }
 
 type submit struct {
@@ -34,7 +38,18 @@ func (h *fakeHW) Submit(engine int, id uint64, dma []uint32) {
 }
 func (h *fakeHW) CompletedFence(int) uint64    { return h.fence }
 func (h *fakeHW) PageFault(int) (uint64, bool) { return h.pf, h.pf != 0 }
-func (h *fakeHW) Reset(engine int)             { h.resets, h.pf = append(h.resets, engine), 0 }
+func (h *fakeHW) Preempt(engine int, fence uint64) {
+	h.preempts = append(h.preempts, fence)
+}
+func (h *fakeHW) Preempted(int) (uint64, uint64, bool) {
+	if h.preemptAnswer == 0 {
+		return 0, 0, false
+	}
+	f := h.preemptAnswer
+	h.preemptAnswer = 0
+	return f, h.fence, true
+}
+func (h *fakeHW) Reset(engine int) { h.resets, h.pf = append(h.resets, engine), 0 }
 func (h *fakeHW) ScanOut(addr uint64, w, ht, pitch, format uint32) {
 	h.scans = append(h.scans, fmt.Sprintf("%#x %dx%d pitch=%d fmt=%d", addr, w, ht, pitch, format))
 }
@@ -60,6 +75,9 @@ func (k *fakeKernel) DxgkCbNotifyDmaPageFaulted(engine int, fence uint64) {
 }
 func (k *fakeKernel) DxgkCbNotifyCrtcVsync(target int, vblank int64, addr uint64) {
 	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_CRTC_VSYNC, %d, %#x)", vblank, addr))
+}
+func (k *fakeKernel) DxgkCbNotifyDmaPreempted(engine int, pf, last uint64) {
+	k.calls = append(k.calls, fmt.Sprintf("DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PREEMPTED, %d, %d)", pf, last))
 }
 func (k *fakeKernel) DxgkCbNotifyDpc() { k.calls = append(k.calls, "DxgkCbNotifyDpc") }
 func (k *fakeKernel) DxgkCbQueueDpc() bool {
@@ -503,6 +521,21 @@ func TestSubmitInterruptReset(t *testing.T) {
 	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PAGE_FAULTED, 43) DxgkCbQueueDpc" {
 		t.Fatalf("callbacks on a page fault %q", got)
 	}
+	// A preemption request goes to the engine with its preemption fence
+	// id; the engine's answer is reported as DXGK_INTERRUPT_DMA_PREEMPTED
+	// with that id and the last completed fence.
+	r.k.calls, r.hw.pf = nil, 0
+	if err := r.d.DxgkDdiPreemptCommand(&dxgkddi.PreemptCommandArgs{PreemptionFenceID: 44}); err != nil || len(r.hw.preempts) != 1 || r.hw.preempts[0] != 44 {
+		t.Fatalf("DxgkDdiPreemptCommand: %v, engine asked %v", err, r.hw.preempts)
+	}
+	r.hw.preemptAnswer = 44
+	if !r.d.DxgkDdiInterruptRoutine(&dxgkddi.InterruptRoutineArgs{}) {
+		t.Fatal("ISR did not claim the preemption's interrupt")
+	}
+	if got := strings.Join(r.k.calls, " "); got != "DxgkCbNotifyInterrupt(DXGK_INTERRUPT_DMA_PREEMPTED, 44, 42) DxgkCbQueueDpc" {
+		t.Fatalf("callbacks on a preemption %q", got)
+	}
+	r.hw.pf = 43
 	if err := r.d.DxgkDdiResetFromTimeout(&dxgkddi.ResetFromTimeoutArgs{}); err != nil || len(r.hw.resets) != 1 {
 		t.Fatalf("reset: %v %v", err, r.hw.resets)
 	}
@@ -591,6 +624,14 @@ func TestRenderRejectsOutOfRange(t *testing.T) {
 			b.SetIB(la(0, 4096-6+2*o), 6, 2, 0)
 			b.DrawIndexed(3, 0, 0)
 		}, list(2), "index buffer [4092, +6)"},
+		{"unordered access view", func(b *isa.Builder, o uint32) {
+			b.SetUAV(0, la(0, 4096-256+4*o), isa.ViewRawBuffer, 0, 256, 4, 64, 0, 0, isa.NullAddress)
+			b.Dispatch(1, 1, 1)
+		}, list(2), "unordered access view [3844, +256)"},
+		{"UAV counter", func(b *isa.Builder, o uint32) {
+			b.SetUAV(0, la(0, 0), isa.ViewRawBuffer, 0, 256, 4, 64, 0, 0, la(0, 4092+4*o))
+		}, list(2), "UAV counter [4096, +4)"},
+		{"indirect dispatch arguments", func(b *isa.Builder, o uint32) { b.DispatchIndirect(la(0, 4+o)) }, list(4), "indirect dispatch arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.desc, func(t *testing.T) {

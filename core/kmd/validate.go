@@ -216,7 +216,7 @@ func (t *translator) packet(n int, p isa.Packet) error {
 	}
 	switch {
 	case p.Op == isa.OpDraw || p.Op == isa.OpDrawIndexed || p.Op == isa.OpDrawInstanced || p.Op == isa.OpDrawIndexedInstanced ||
-		p.Op == isa.OpDrawIndirect || p.Op == isa.OpDrawIndexedIndirect:
+		p.Op == isa.OpDrawIndirect || p.Op == isa.OpDrawIndexedIndirect || p.Op == isa.OpDispatch || p.Op == isa.OpDispatchIndirect:
 		t.draws = true
 	case p.Op == isa.OpQuery && p.Args[0] != isa.QueryTimestamp:
 		t.occlusion = true // the query reads the GPU's counters the draws add to
@@ -280,7 +280,7 @@ func (t *translator) displayable(i int, primary bool) error {
 	}
 	desc := r.desc
 	fm := isa.Format(desc.Format)
-	if fm != isa.FmtRGBA8 && fm != isa.FmtBGRA8 || desc.Width == 0 || desc.Height == 0 {
+	if !isa.Displayable(fm) || desc.Width == 0 || desc.Height == 0 {
 		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "present surface %v (list entry %d): %dx%d format %d is not a displayable surface",
 			h, i, desc.Width, desc.Height, desc.Format)
 	}
@@ -344,6 +344,12 @@ func accesses(p isa.Packet) []access {
 		return []access{surf(0, "scanout surface")}
 	case isa.OpSetProgram:
 		return []access{{1, 4 * uint64(a[3]), "program"}}
+	case isa.OpSetUAV:
+		// The view's bytes and its hidden counter's word (the GPU bounds
+		// every access by the view).
+		return []access{{1, uint64(a[5]), "unordered access view"}, {10, 4, "UAV counter"}}
+	case isa.OpDispatchIndirect:
+		return []access{{0, isa.IndirectDispatchBytes, "indirect dispatch arguments"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

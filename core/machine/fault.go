@@ -38,11 +38,20 @@ const (
 	FaultOverrun Fault = "umd.overrun"
 	// FaultVRAMFull makes Dxgkrnl's video memory manager find VRAM full.
 	FaultVRAMFull Fault = "vram.full"
+	// FaultNoMakeResident makes a device's UMD skip pfnMakeResidentCb
+	// before its next submission (WDDM 2.0 residency, option
+	// wddm2.budget): an allocation it evicted is used off the residency
+	// list.
+	FaultNoMakeResident Fault = "umd.no-makeresident"
+	// FaultBudget shrinks the process's residency budget (WDDM 2.0,
+	// option wddm2.budget): memory pressure; the device named gets the
+	// trim notification.
+	FaultBudget Fault = "wddm2.budget"
 )
 
 // Faults lists every fault, sorted by name.
 func Faults() []Fault {
-	return []Fault{FaultInvalidArg, FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultGPUHangPaging, FaultForeignAllocation, FaultOverrun, FaultVRAMFull}
+	return []Fault{FaultInvalidArg, FaultOutOfMemory, FaultGPUFault, FaultGPUHang, FaultGPUHangPaging, FaultForeignAllocation, FaultNoMakeResident, FaultOverrun, FaultVRAMFull, FaultBudget}
 }
 
 // Known reports whether f is one of Faults.
@@ -73,6 +82,30 @@ func (m *Machine) InjectForeignAllocation(on *d3d11.Device, target *d3d11.Resour
 		return ErrCannotInject
 	}
 	inj.InjectForeignAllocation(allocs[len(allocs)-1])
+	return nil
+}
+
+// InjectNoMakeResident injects FaultNoMakeResident on dev's UMD; it fails
+// when the driver does not run the WDDM 2.0 residency model.
+func (m *Machine) InjectNoMakeResident(dev *d3d11.Device) error {
+	inj, ok := dev.UMD().(interface{ SkipMakeResident() bool })
+	if !ok || !inj.SkipMakeResident() {
+		return ErrCannotInject
+	}
+	return nil
+}
+
+// InjectBudget injects FaultBudget: the process's residency budget becomes
+// size bytes; when the residency lists are over it, Dxgkrnl's trim
+// notification reaches dev's runtime, which asks the driver to trim.
+func (m *Machine) InjectBudget(dev *d3d11.Device, size uint64) error {
+	over, err := m.kernel.SetResidencyBudget(size)
+	if err != nil {
+		return ErrCannotInject
+	}
+	if over > 0 {
+		return dev.TrimToBudget(over)
+	}
 	return nil
 }
 

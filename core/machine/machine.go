@@ -39,6 +39,20 @@ type Config struct {
 	// the SamBookshelf article's illustration, instead of stopping the
 	// engine and being reported to Dxgkrnl (Windows' behaviour, the default).
 	PaintPageFaults bool
+	// PaintEndlessLoops: a shader loop that never ends stops at the GPU's
+	// step limit and paints, as in the same illustration, instead of
+	// never reaching its boundary and being reset by timeout detection
+	// (Windows' behaviour, the default).
+	PaintEndlessLoops bool
+	// TDRDelay is the delay a preemption request may wait before timeout
+	// detection resets the engine (Windows' TdrDelay; 0: 2 s), in virtual
+	// ns.
+	TDRDelay int64
+	// ResidencyBudget runs WDDM 2.0's residency model with this process
+	// budget in bytes: the UMD makes allocations resident and evicts
+	// (pfnMakeResidentCb, pfnEvictCb), Dxgkrnl charges the budget (0: WDDM
+	// 1.x residency).
+	ResidencyBudget uint64
 	MaxAllocBytes   uint64 // system memory the runtime's objects may hold
 	MaxObjects      int    // API objects the runtime may hold
 	// MaxPixels and MaxInstructions are the run's GPU budgets, checked
@@ -95,16 +109,16 @@ func New(c Config) *Machine {
 	if c.GPUCosts != nil {
 		costs = *c.GPUCosts
 	}
-	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults, RefreshHz: c.RefreshHz}, s, rec)
+	g := gpu.New(gpu.Config{VRAM: c.VRAM, Aperture: ApertureSize, Engines: c.Engines, Costs: costs, PaintPageFaults: c.PaintPageFaults, PaintEndlessLoops: c.PaintEndlessLoops, RefreshHz: c.RefreshHz}, s, rec)
 	drv := kmd.New(g, s, kmd.Config{Engines: c.Engines, DmaBufferSize: int(c.CommandBuffer), Bugs: c.Bugs, NoEngineReset: c.NoEngineReset})
 	k := dxgk.New(s, rec, drv, dxgk.Config{CommandBufferSize: int(c.CommandBuffer), AllocationListSize: 256, PatchLocationListSize: 1024,
-		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz})
+		OutOfOrder: c.OutOfOrder, Bugs: c.Bugs, RefreshHz: c.RefreshHz, TDRDelay: c.TDRDelay, ResidencyBudget: c.ResidencyBudget})
 	k.SetSegments(gpu.VRAMBase, c.VRAM, gpu.ApertureBase, ApertureSize, g.Memory())
 	g.ConnectInterrupt(k.Interrupt)
 	if c.OnFrame != nil {
 		g.OnScanout(c.OnFrame)
 	}
-	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, NewLock: hcontextLock(s, rec), MonitoredFences: c.MonitoredFences}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded, MonitoredFences: c.MonitoredFences,
+	rt := d3d11.New(d3d11.Config{Sim: s, Rec: rec, Kernel: k, Adapter: umd.NewAdapter(umd.Config{Bugs: c.Bugs, NewLock: hcontextLock(s, rec), MonitoredFences: c.MonitoredFences, Residency: c.ResidencyBudget > 0}), Bugs: c.Bugs, Recycle: c.Recycle, CommandLists: c.CommandLists, FreeThreaded: c.FreeThreaded, MonitoredFences: c.MonitoredFences,
 		MaxAllocBytes: c.MaxAllocBytes, MaxObjects: c.MaxObjects})
 	if c.Preempt != nil {
 		rt.SetPreempt(c.Preempt)
@@ -120,10 +134,13 @@ func New(c Config) *Machine {
 // no bound). A DMA buffer that would run past the deadline of timeout
 // detection stops executing there, as the engine is reset then (the
 // margin of one more preemption delay keeps it past the deadline
-// whenever the buffer started).
+// whenever the buffer started). The GPU looks for a preemption request at
+// a packet boundary after every tenth of the delay before the scheduler
+// asks for one (gpu/preempt.go).
 func (m *Machine) SetGPUBudgets(maxPixels, maxInstructions uint64) {
 	t := m.kernel.TimeoutAfter()
-	m.gpu.SetLimits(gpu.Limits{MaxPixels: maxPixels, MaxInstructions: maxInstructions, RunNS: t + t/100})
+	m.gpu.SetLimits(gpu.Limits{MaxPixels: maxPixels, MaxInstructions: maxInstructions, RunNS: t + t/100,
+		PreemptCheckNS: max(m.kernel.PreemptAfter()/10, 1)})
 }
 
 // SetGPUYield gives the host a turn inside long draws (gpu.GPU.SetYield):

@@ -73,8 +73,8 @@ func TestPresentReadBackLive(t *testing.T) {
 
 func TestFaults(t *testing.T) {
 	fs := Faults()
-	if !slices.IsSorted(fs) || len(fs) != 8 {
-		t.Errorf("Faults() = %v, want 8 sorted", fs)
+	if !slices.IsSorted(fs) || len(fs) != 10 {
+		t.Errorf("Faults() = %v, want 10 sorted", fs)
 	}
 	for _, f := range fs {
 		if !f.Known() {

@@ -9,6 +9,7 @@ const (
 	WDDMFull        ID = "WDDM-FULL"
 	WDDMIsolate     ID = "WDDM-ISOLATE"
 	WDDMPresent     ID = "WDDM-PRESENT"
+	WDDMResident    ID = "WDDM-RESIDENT"
 	MapHazard       ID = "MAP-HAZARD"
 	LifeDangling    ID = "LIFE-DANGLING"
 	AsyncSame       ID = "ASYNC-SAME"
@@ -79,6 +80,7 @@ var All = []Rule{
 	{WDDMFull, OperationFlow, "a full command buffer is submitted (pfnRenderCb) without a Flush from the application, not grown in place: no buffer exceeds the size the runtime gave for it (pfnCreateContextCb's, then each pfnRenderCb's NewCommandBufferSize)"},
 	{WDDMIsolate, OperationFlow, "the KMD rejects a command buffer that names another device's allocation or an address outside an allocation"},
 	{WDDMPresent, OperationFlow, "a present submits the frame's render data with pfnRenderCb before it calls pfnPresentCb (steps 9 and 10, which the DDI reference, \"DXGI_DDI_BASE_FUNCTIONS\", orders for PresentDXGI)"},
+	{WDDMResident, OperationFlow, "in WDDM 2.0's residency model (option wddm2.budget) every allocation a submitted buffer names is on its device's residency list (pfnMakeResidentCb): the residency of steps 11 and 12, which \"Driver residency in WDDM 2.0\" moves to the driver (\"GPU access to allocations that aren't resident is illegal and will result in the device removed\")"},
 	{MapHazard, AsyncDraw, "Map for read waits for pending GPU writes, Map for write for pending GPU reads and writes; DISCARD and NO_OVERWRITE never wait (in d3dsim: \"Requesting to rename an allocation\" lets the video memory manager stall a DISCARD instead, depending on the memory condition); IMMUTABLE is never mapped"},
 	{LifeDangling, AsyncDraw, "a call that uses an object after its final Release never reaches the UMD"},
 	{AsyncSame, AsyncDraw, "out-of-order execution keeps the in-order result: no DMA buffer starts before a buffer it depends on (RAW/WAR/WAW) has finished"},

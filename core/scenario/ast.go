@@ -80,6 +80,7 @@ const (
 	VI8                           // i8[...]
 	VI16                          // i16[...]
 	VI32                          // i32[...]
+	VString                       // "text" (Text is the decoded string)
 )
 
 // Value is one argument value.

@@ -62,6 +62,9 @@ var knownOptions = map[string]func(string) bool{
 	"kmd.engine-reset":       isBool,
 	"gpu.pagefault":          func(v string) bool { return v == "report" || v == "warning-colour" },
 	"display.refresh":        isUint,
+	"gpu.endless":            func(v string) bool { return v == "report" || v == "warning-colour" },
+	"tdr.delay":              isUint,
+	"wddm2.budget":           isSize,
 	"wddm2.monitored-fences": isBool,
 	"gpu.vram":               isSize,
 	"gpu.engines":            isUint,
@@ -148,6 +151,9 @@ func (c *checker) options(opts []Option) error {
 				return c.errf(o.Pos, "option %s=%s: out of range, must be %s", o.Key, o.Value, rg)
 			}
 		}
+		if n, _ := parseSize(o.Value); o.Key == "tdr.delay" && (n < 1 || n > 10_000) {
+			return c.errf(o.Pos, "option tdr.delay=%s: the TDR delay in milliseconds must be 1..10000", o.Value)
+		}
 		if n, _ := parseSize(o.Value); o.Key == "display.refresh" && (n < RefreshRange.Min || n > RefreshRange.Max) {
 			return c.errf(o.Pos, "option display.refresh=%s: the display's refresh rate in Hz must be %s", o.Value, RefreshRange)
 		}
@@ -206,7 +212,7 @@ func (c *checker) call(s *Call) error {
 	if s.Target == "" {
 		m = globals[s.Method]
 		if m == nil {
-			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the only global function is D3D11CreateDevice)", s.Method, s.Method)
+			return c.errf(s.MethodPos, "unknown function %q (did you mean OBJECT.%s? the global functions are D3D11CreateDevice and the D3DPERF_ markers)", s.Method, s.Method)
 		}
 	} else {
 		var ok bool
@@ -366,6 +372,10 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 	case pElem:
 		if _, msg := elemDesc(v); msg != "" {
 			return c.errf(v.Pos, "%s", msg)
+		}
+	case pString:
+		if v.Kind != VString {
+			return c.errf(v.Pos, "%s of %s must be a string in double quotes (\"text\")", p.name, s.Method)
 		}
 	case pWord:
 		if v.Kind != VIdent {
@@ -540,8 +550,14 @@ func (c *checker) expect(s *Expect) error {
 		if t != tTexture && t != tBuffer && !((s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tSwap) {
 			return c.errf(s.Pos, "expect %s needs a resource, and %s is a %s", map[ExpectKind]string{ExpectPixel: "pixel", ExpectHash: "hash", ExpectProbe: "probe"}[s.Kind], s.Name, t)
 		}
-		if (s.Kind == ExpectPixel || s.Kind == ExpectProbe) && t == tBuffer {
-			return c.errf(s.Pos, "expect %s needs a texture, and %s is a buffer", map[ExpectKind]string{ExpectPixel: "pixel", ExpectProbe: "probe"}[s.Kind], s.Name)
+		if s.Kind == ExpectPixel && t == tBuffer {
+			return c.errf(s.Pos, "expect pixel needs a texture, and %s is a buffer", s.Name)
+		}
+		if s.Kind == ExpectProbe && t != tBuffer && len(s.Probe.Values) > 4 {
+			return c.errf(s.Pos, "a probe of a texture compares 1 to 4 channels, found %d (a buffer's compares its words from X)", len(s.Probe.Values))
+		}
+		if s.Kind == ExpectProbe && t == tBuffer && (s.Y != 0 || s.Probe.Bottom != 1 || s.Probe.Right != s.X+1) {
+			return c.errf(s.Pos, "a probe of buffer %s is `expect probe %s WORD 0 == LIST`: the words from WORD (a 32-bit index), no rectangle", s.Name, s.Name)
 		}
 		if _, ok := d3d11.Enum("Format")[s.As]; s.As != "" && !ok {
 			return c.errf(s.Pos, "unknown format %s after 'as'", quote(s.As))
@@ -578,13 +594,16 @@ func hlslLimits(l hlsl.Limits) hlsl.Limits {
 // builtin:NAME (the built-in shader's HLSL, compiled once per process by
 // package builtins): the runtime gets bytecode whatever the source.
 func (c *checker) shaderCode(s *Call) error {
-	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateInputLayout" {
+	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateComputeShader" && s.Method != "CreateInputLayout" {
 		return nil
 	}
 	var prog *Value
 	entry, target := "main", "vs_5_0"
-	if s.Method == "CreatePixelShader" {
+	switch s.Method {
+	case "CreatePixelShader":
 		target = "ps_5_0"
+	case "CreateComputeShader":
+		target = "cs_5_0"
 	}
 	var opts *Arg
 	for i := range s.Args {

@@ -213,8 +213,8 @@ func execCreateDevice(x *call) error {
 }
 
 func execCreateSwapChain(x *call) error {
-	sc, err := x.dev().CreateSwapChainEffect(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"),
-		d3d11.SwapEffect(x.enumNamed("SwapEffect", 0)))
+	sc, err := x.dev().CreateSwapChainFormat(x.result(0), x.uintNamed("Width"), x.uintNamed("Height"), x.uintNamed("BufferCount"),
+		d3d11.SwapEffect(x.enumNamed("SwapEffect", 0)), d3d11.Format(x.enumNamed("Format", uint32(d3d11.FormatR8G8B8A8Unorm))))
 	if err == nil {
 		x.bind(0, sc)
 	}

@@ -431,7 +431,7 @@ func (r *Run) onEvent(e *trace.Event) {
 	for _, d := range r.deferred {
 		d.follow(e)
 	}
-	if e.Kind == trace.Message && e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11") {
+	if e.Kind == trace.Message && e.Layer == trace.Runtime && (strings.HasPrefix(e.Msg, "D3D11") || strings.HasPrefix(e.Msg, "DXGI ")) {
 		if r.messages.full() { // counted only: not even formatted
 			r.messages.count(e.Line)
 		} else {
@@ -505,6 +505,27 @@ func (r *Run) inject(s *Inject) {
 		}
 		if r.mach.InjectOverrun(res) != nil {
 			r.failf(s.Pos, "cannot inject %s here", machine.FaultOverrun)
+		}
+	case machine.FaultNoMakeResident:
+		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
+		if dev == nil {
+			r.failf(s.Pos, "inject %s needs on=DEVICE", machine.FaultNoMakeResident)
+			r.badInput = true
+			return
+		}
+		if r.mach.InjectNoMakeResident(dev) != nil {
+			r.failf(s.Pos, "cannot inject %s here: the driver runs WDDM 2.0 residency only with option wddm2.budget", machine.FaultNoMakeResident)
+		}
+	case machine.FaultBudget:
+		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)
+		size := args["size"].Value
+		if dev == nil || size.Kind != VNumber || size.Num < 1 || size.Num > 1<<40 {
+			r.failf(s.Pos, "inject %s needs on=DEVICE size=BYTES (1 to 1TiB)", machine.FaultBudget)
+			r.badInput = true
+			return
+		}
+		if r.mach.InjectBudget(dev, uint64(size.Num)) != nil {
+			r.failf(s.Pos, "cannot inject %s here: residency budgets are WDDM 2.0's, option wddm2.budget", machine.FaultBudget)
 		}
 	case machine.FaultForeignAllocation:
 		dev, _ := r.vars[args["on"].Value.Ident].(*d3d11.Device)

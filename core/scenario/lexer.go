@@ -58,6 +58,7 @@ const (
 	tLe              // <=
 	tGt              // >
 	tGe              // >=
+	tString          // "text": its text is the decoded string, not the source
 	tError           // a lexical error; text is the message
 )
 
@@ -115,6 +116,47 @@ func (lx *lexer) fail(off int, format string, args ...any) token {
 	t := token{kind: tError, text: fmt.Sprintf(format, args...), off: off, end: off, pos: lx.pos(off)}
 	lx.last = &t
 	return t
+}
+
+// MaxString is the longest quoted string (a marker's text, a debug
+// name), decoded: the trace keeps it whole in each event that carries it.
+const MaxString = 1024
+
+// str reads a quoted string: one line, `\"` and `\\` the only escapes, any
+// UTF-8 but control characters. Its token's text is the decoded string.
+func (lx *lexer) str(off int) token {
+	src := lx.src
+	var b strings.Builder
+	for i := off + 1; i < len(src); {
+		c := src[i]
+		switch {
+		case c == '"':
+			t := lx.tok(tString, off, i+1)
+			t.text = b.String()
+			return t
+		case c == '\\':
+			if i+1 < len(src) && (src[i+1] == '"' || src[i+1] == '\\') {
+				b.WriteByte(src[i+1])
+				i += 2
+				continue
+			}
+			return lx.fail(i, "unknown escape in a string (the only escapes are \\\" and \\\\)")
+		case c == '\n' || c == '\r':
+			return lx.fail(off, "unclosed string: a string ends with '\"' on the line it starts")
+		case c < 0x20 || c == 0x7f:
+			return lx.fail(i, "control character 0x%02x in a string", c)
+		}
+		r, n := utf8.DecodeRuneInString(src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return lx.fail(i, "invalid UTF-8 in a string")
+		}
+		b.WriteString(src[i : i+n])
+		i += n
+		if b.Len() > MaxString {
+			return lx.fail(off, "a string longer than %d bytes", MaxString)
+		}
+	}
+	return lx.fail(off, "unclosed string: a string ends with '\"' on the line it starts")
 }
 
 // MaxWord is the longest word (an object, event or thread name, a method,
@@ -193,6 +235,8 @@ func (lx *lexer) next() token {
 			return lx.tok(tRBrack, off, off+1)
 		case ':':
 			return lx.tok(tColon, off, off+1)
+		case '"':
+			return lx.str(off)
 		case '!':
 			if off+1 < len(src) && src[off+1] == '=' {
 				return lx.tok(tNe, off, off+2)
@@ -293,6 +337,8 @@ func describe(t token) string {
 		return "end of file"
 	case tNewline:
 		return "end of line"
+	case tString:
+		return "the string " + quote(t.text)
 	}
 	return quote(t.text)
 }

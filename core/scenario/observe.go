@@ -33,11 +33,12 @@ const (
 	ParamBool                                // TRUE or FALSE (Bool)
 	ParamFloatOrColor                        // a number (Num) or a #RRGGBBAA colour (Color, IsColor)
 	ParamObjectOrShader                      // an object (Obj), or shader bytecode (Bytes)
+	ParamString                              // a quoted string (Text)
 )
 
 var paramKinds = map[pkind]ParamKind{pObj: ParamObject, pUint: ParamUint, pInt: ParamInt, pFloat: ParamFloat, pEnum: ParamEnum,
 	pFlags: ParamFlags, pData: ParamData, pBuiltin: ParamShader, pWord: ParamWord, pElem: ParamElem, pBool: ParamBool,
-	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader}
+	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader, pString: ParamString}
 
 // ParamInfo describes one parameter of a method.
 type ParamInfo struct {
@@ -131,6 +132,7 @@ type ArgRecord struct {
 	Obj     any // nil for NULL
 	Bytes   []byte
 	Ident   string
+	Text    string // ParamString: the decoded string
 	Bool    bool
 	Elem    d3d11.InputElementDesc
 	Color   [4]float32
@@ -271,6 +273,8 @@ func (r *Run) argRecord(p param, a *Arg, positional bool) ArgRecord {
 		ar.Bytes = v.Bytes
 	case pWord:
 		ar.Ident = v.Ident
+	case pString:
+		ar.Text = v.Text
 	case pElem:
 		ar.Elem, _ = elemDesc(v)
 	case pBool:
@@ -306,7 +310,8 @@ func (r *Run) observeInject(s *Inject) {
 	r.obs.Inject(rec)
 }
 
-// observeExpect reports an expect statement that reads a resource back.
+// observeExpect reports an expect statement that reads a resource back or
+// expects a violation (Format).
 func (r *Run) observeExpect(t *thread, e *Expect) {
 	if r.obs == nil || r.obs.Expect == nil || e.Format(e.Name) == "" {
 		return
@@ -315,10 +320,14 @@ func (r *Run) observeExpect(t *thread, e *Expect) {
 }
 
 // Format writes an expect statement that reads a resource back (pixel,
-// hash, probe) as the language does, with name for the resource; "" for
-// the other kinds. Load reads it back to the same statement.
+// hash, probe) as the language does, with name for the resource, and one
+// that expects a violation of a rule (a run that breaks the rule on
+// purpose, an inject's driver bug, says so); "" for the other kinds. Load
+// reads it back to the same statement.
 func (e *Expect) Format(name string) string {
 	switch e.Kind {
+	case ExpectViolation:
+		return "expect violation " + e.Name
 	case ExpectPixel:
 		s := fmt.Sprintf("expect pixel %s %d %d", name, e.X, e.Y)
 		if e.As != "" {

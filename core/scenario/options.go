@@ -37,14 +37,17 @@ type options struct {
 	sysmem     uint64
 	maxobjects int
 	bugs       rules.Set
-	recycle    bool // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
-	cmdlists   bool // driver.commandlists: the driver records command lists itself
-	freeth     bool // driver.freethreaded: D3D11DDICAPS_FREETHREADED
-	preempt    bool // preempt: threads may be descheduled inside kernel callbacks
-	noEngReset bool // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
-	paintPF    bool // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
-	refresh    int  // display.refresh: vertical blanks per second
-	monitored  bool // wddm2.monitored-fences: WDDM 2.0 monitored fences
+	recycle    bool   // driver.recycle: D3D11DDICAPS_COMMANDLISTS_BUILD_2
+	cmdlists   bool   // driver.commandlists: the driver records command lists itself
+	freeth     bool   // driver.freethreaded: D3D11DDICAPS_FREETHREADED
+	preempt    bool   // preempt: threads may be descheduled inside kernel callbacks
+	noEngReset bool   // kmd.engine-reset=false: the KMD lacks SupportPerEngineTDR
+	paintPF    bool   // gpu.pagefault=warning-colour: the SamBookshelf illustration, page faults only paint
+	paintLoops bool   // gpu.endless=warning-colour: the same illustration for a shader loop that never ends
+	tdrDelay   int64  // tdr.delay: the TDR delay in virtual ns (0: Windows' 2 s)
+	budget     uint64 // wddm2.budget: WDDM 2.0 residency with this process budget
+	refresh    int    // display.refresh: vertical blanks per second
+	monitored  bool   // wddm2.monitored-fences: WDDM 2.0 monitored fences
 	gpuCosts   *machine.GPUCosts
 }
 
@@ -100,6 +103,12 @@ func decodeOptions(s *Script, o Overrides) options {
 			opt.noEngReset = op.Value != "true"
 		case "gpu.pagefault":
 			opt.paintPF = op.Value == "warning-colour"
+		case "wddm2.budget":
+			opt.budget = max(n, 4<<10)
+		case "gpu.endless":
+			opt.paintLoops = op.Value == "warning-colour"
+		case "tdr.delay":
+			opt.tdrDelay = int64(min(max(n, 1), 10_000)) * 1e6 // milliseconds
 		case "wddm2.monitored-fences":
 			opt.monitored = op.Value == "true"
 		case "display.refresh":
@@ -152,7 +161,7 @@ func decodeOptions(s *Script, o Overrides) options {
 // the runtime's kernel callbacks.
 func (o options) machine(onFrame func(machine.Frame), preempt func()) machine.Config {
 	c := machine.Config{Seed: o.seed, VRAM: o.vram, Engines: o.engines, CommandBuffer: o.cmdbuf, OutOfOrder: o.ooo, Bugs: o.bugs,
-		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, MonitoredFences: o.monitored, OnFrame: onFrame,
+		Recycle: o.recycle, CommandLists: o.cmdlists, FreeThreaded: o.freeth, NoEngineReset: o.noEngReset, PaintPageFaults: o.paintPF, PaintEndlessLoops: o.paintLoops, TDRDelay: o.tdrDelay, ResidencyBudget: o.budget, MaxAllocBytes: o.sysmem, MaxObjects: o.maxobjects, RefreshHz: o.refresh, MonitoredFences: o.monitored, OnFrame: onFrame,
 		MaxPixels: o.maxpixels, MaxInstructions: o.maxinstr, GPUCosts: o.gpuCosts}
 	if o.preempt {
 		c.Preempt = preempt

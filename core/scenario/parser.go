@@ -690,8 +690,8 @@ func (p *parser) expect() (Stmt, *Error) {
 		}
 		for !endsStmt(p.peek().kind) {
 			t := p.next()
-			if t.kind != tIdent && t.kind != tNumber {
-				return nil, p.errAt(t, "expected object names, NULL, enum names or numbers after 'expect got ==', found %s", describe(t))
+			if t.kind != tIdent && t.kind != tNumber && t.kind != tString {
+				return nil, p.errAt(t, "expected object names, NULL, enum names, numbers or strings after 'expect got ==', found %s", describe(t))
 			}
 			e.Names, last = append(e.Names, t.text), t
 		}
@@ -801,6 +801,9 @@ func (p *parser) value() (Value, token, *Error) {
 		return v, t, nil
 	case tColor:
 		v.Kind, v.Color = VColor, parseColor(t.text)
+		return v, t, nil
+	case tString:
+		v.Kind = VString
 		return v, t, nil
 	case tLBrack:
 		return v, t, p.errAt(t, "a list needs a type: f32[...], u16[...] or u32[...]")
@@ -1133,6 +1136,9 @@ func hexVal(c byte) uint8 {
 	return 0
 }
 
+// maxProbeWords bounds the list of a buffer's probe.
+const maxProbeWords = 1 << 16
+
 // probe parses what follows `expect probe`: RES X Y [RIGHT BOTTOM] ==
 // LIST [ulps=N]. The list says how the texels are read: f32 as floats
 // (within N units in the last place), u32 and i32 as integers (exactly).
@@ -1186,8 +1192,8 @@ func (p *parser) probe(e *Expect, kw, form token) (token, *Error) {
 	} else {
 		pr.Values = v.U32
 	}
-	if n := len(pr.Values); n < 1 || n > 4 {
-		return end, p.errAt(end, "a probe compares 1 to 4 channels, found %d", n)
+	if n := len(pr.Values); n < 1 || n > maxProbeWords {
+		return end, p.errAt(end, "a probe compares 1 to 4 channels of a texel, or up to %d words of a buffer, found %d", maxProbeWords, n)
 	}
 	if t := p.peek(); t.kind == tIdent && t.text == "ulps" && p.peekN(1).kind == tAssign {
 		p.next()

@@ -50,6 +50,10 @@ func (r *Run) probe(e *Expect) {
 		v = sc.Buffers[0]
 	}
 	res := v.(*d3d11.Resource)
+	if res.Kind == d3d11.KindBuffer {
+		r.probeWords(e, data)
+		return
+	}
 	lay, known := texelLayouts[uint32(res.Desc.Format)]
 	if !known {
 		r.failf(e.Pos, "expect probe cannot read %s: format %d is not one of R32G32B32A32, R32G32B32, R32G32, R32 (FLOAT, UINT, SINT), D32_FLOAT, R8G8B8A8_UNORM, B8G8R8A8_UNORM", e.Name, res.Desc.Format)
@@ -145,4 +149,30 @@ func probeString(kind ValueKind, v []uint32) string {
 		}
 	}
 	return map[ValueKind]string{VF32: "f32", VU32: "u32", VI32: "i32"}[kind] + "[" + strings.Join(parts, " ") + "]"
+}
+
+// probeWords checks `expect probe BUF WORD 0 == LIST`: the buffer's 32-bit
+// words from WORD against the list, as the probe of a texture compares a
+// texel's channels (floats within the ulps, integers exactly).
+func (r *Run) probeWords(e *Expect, data []byte) {
+	pr := e.Probe
+	if (e.X+len(pr.Values))*4 > len(data) {
+		r.failf(e.Pos, "probe of %s: words %d..%d are past its %d bytes", e.Name, e.X, e.X+len(pr.Values)-1, len(data))
+		return
+	}
+	bad, first := 0, ""
+	for i, want := range pr.Values {
+		got := binary.LittleEndian.Uint32(data[4*(e.X+i):])
+		one := &Probe{Kind: pr.Kind, Values: []uint32{want}, Ulps: pr.Ulps}
+		if probeMatches(one, []uint32{got}) {
+			continue
+		}
+		if bad == 0 {
+			first = fmt.Sprintf("word %d is %s, expected %s", e.X+i, probeString(pr.Kind, []uint32{got}), probeString(pr.Kind, []uint32{want}))
+		}
+		bad++
+	}
+	if bad > 0 {
+		r.failf(e.Pos, "probe of %s: %s (%d of %d words differ)", e.Name, first, bad, len(pr.Values))
+	}
 }

@@ -16,14 +16,18 @@ import (
 )
 
 // TestRaceFreeThreadedCreateDestroy is the free-threading of "Changes from Direct3D 10" under load:
-// 8 goroutines each create and destroy 10,000 rounds of a texture, a view
+// 8 goroutines each create and destroy 3,000 rounds of a texture, a view
 // onto it, a blend state and a sampler while the immediate context draws
 // and flushes. Run with -race: no race, no leak, and the deferred
 // destructions still queued at the end all complete in DestroyDevice.
 // Without the race detector (make unit) it is the same check at the -short
-// size: make race runs the full size under the detector.
+// size: make race runs the full size under the detector. (It was 10,000
+// rounds, 127 s of make test's 31 minutes under the detector; the detector
+// reports a race the first time two unordered accesses meet, and 24,000
+// create/destroy pairs against a drawing context meet every pair of paths
+// many times over.)
 func TestRaceFreeThreadedCreateDestroy(t *testing.T) {
-	rounds := 10000
+	rounds := 3000
 	if testing.Short() || !raceDetector {
 		rounds = 1000
 	}

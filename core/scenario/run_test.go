@@ -230,6 +230,9 @@ func TestBadInput(t *testing.T) {
 		{"unknown mesh", "dev, imm = D3D11CreateDevice\nvb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=mesh:teapot\n", `unknown mesh "teapot"`},
 		{"unknown misc flag", "dev, imm = D3D11CreateDevice\nt = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET MiscFlags=GDI_COMPATIBLE\n", `unknown MiscFlags value "GDI_COMPATIBLE"`},
 		{"bad preempt", "option preempt=yes\n", `bad value "yes" for option preempt`},
+		{"TDR delay of 0", "option tdr.delay=0\n", `option tdr.delay=0: the TDR delay in milliseconds must be 1..10000`},
+		{"TDR delay too long", "option tdr.delay=20000\n", `the TDR delay in milliseconds must be 1..10000`},
+		{"bad endless", "option gpu.endless=ignore\n", `bad value "ignore" for option gpu.endless`},
 		{"escape on a context", "dev, imm = D3D11CreateDevice\nimm.Escape\n", "unknown method imm.Escape"},
 	}
 	for _, tt := range tests {

@@ -377,7 +377,7 @@ func typeOf(v any) string {
 		}
 		return tTexture
 	case *d3d11.View:
-		return map[d3d11.ViewKind]string{d3d11.ViewRTV: tRTV, d3d11.ViewSRV: tSRV, d3d11.ViewDSV: tDSV}[o.ViewKind]
+		return map[d3d11.ViewKind]string{d3d11.ViewRTV: tRTV, d3d11.ViewSRV: tSRV, d3d11.ViewDSV: tDSV, d3d11.ViewUAV: tUAV}[o.ViewKind]
 	case *d3d11.Shader:
 		return o.Stage
 	case *d3d11.State:

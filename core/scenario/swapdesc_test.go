@@ -65,7 +65,7 @@ expect pixel bb2 31 23 == #00ff00ff
 fl = dev.CreateSwapChain Width=8 Height=8 BufferCount=2 SwapEffect=FLIP_DISCARD
 fl.ResizeBuffers BufferCount=1
 expect hr == DXGI_ERROR_INVALID_CALL
-fl.ResizeBuffers Width=4 Height=4 NewFormat=B8G8R8A8_UNORM
+fl.ResizeBuffers Width=4 Height=4 NewFormat=R32_FLOAT
 expect hr == DXGI_ERROR_INVALID_CALL
 fl.ResizeBuffers Width=4 Height=4
 expect hr == S_OK
@@ -100,10 +100,20 @@ expect violations == 0
 		"buffer 0 (sc.buffer0) is still referenced: 1 reference(s) of the application (GetBuffer's: Release them) and 1 of views",
 		"buffer 0 (sc.buffer0) is still referenced: 0 reference(s) of the application (GetBuffer's: Release them) and 1 of views",
 		"FLIP_DISCARD needs BufferCount 2..16 (DXGI flip model), not 1",
-		"NewFormat B8G8R8A8_UNORM: this device's swap chains have R8G8B8A8_UNORM buffers only",
+		"NewFormat R32_FLOAT: not a format the display scans out",
 	} {
 		if !strings.Contains(msgs, want) {
 			t.Errorf("no debug message %q in\n%s", want, msgs)
 		}
+	}
+	// The summary's messages carry DXGI's as they carry D3D11's.
+	dxgi := 0
+	for _, m := range r.Summary().Messages {
+		if strings.Contains(m, ": DXGI ERROR: ") {
+			dxgi++
+		}
+	}
+	if dxgi != strings.Count(msgs, "\n") {
+		t.Errorf("%d DXGI messages in the summary, %d in the trace: %q", dxgi, strings.Count(msgs, "\n"), r.Summary().Messages)
 	}
 }

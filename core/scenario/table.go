@@ -31,6 +31,7 @@ const (
 	pBool                          // TRUE or FALSE
 	pFloatOrColor                  // a number or a #RRGGBBAA colour
 	pObjOrCode                     // pObj, or shader code as pBuiltin (CreateInputLayout's VS)
+	pString                        // "text": a marker's text, a debug name
 )
 
 type param struct {
@@ -85,12 +86,29 @@ var globals = map[string]*method{
 		results: []string{tDevice, tContext},
 		exec:    execCreateDevice,
 	},
+	// The D3DPERF_* markers (annotation.go): functions, with no context.
+	"D3DPERF_BeginEvent": {pos: markerParams, named: markerColor, exec: func(x *call) error {
+		x.run.got = []string{fmt.Sprint(x.run.rt.PerfBeginEvent(x.str(0), x.d3dColor()))}
+		return nil
+	}},
+	"D3DPERF_EndEvent": {exec: func(x *call) error {
+		x.run.got = []string{fmt.Sprint(x.run.rt.PerfEndEvent())}
+		return nil
+	}},
+	"D3DPERF_SetMarker": {pos: markerParams, named: markerColor, exec: func(x *call) error {
+		x.run.rt.PerfSetMarker(x.str(0), x.d3dColor())
+		return nil
+	}},
+	"D3DPERF_GetStatus": {exec: func(x *call) error {
+		x.run.got = []string{fmt.Sprint(x.run.rt.PerfGetStatus())}
+		return nil
+	}},
 }
 
 var methods = map[string]map[string]*method{
 	tDevice: {
 		"CreateSwapChain": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "BufferCount", kind: pUint, opt: true, def: 1},
-			{name: "SwapEffect", kind: pEnum, enum: "SwapEffect", opt: true}},
+			{name: "SwapEffect", kind: pEnum, enum: "SwapEffect", opt: true}, {name: "Format", kind: pEnum, enum: "Format", opt: true}},
 			results: []string{tSwap}, exec: execCreateSwapChain},
 		"CreateBuffer": {named: []param{{name: "ByteWidth", kind: pUint, opt: true}, {name: "Usage", kind: pEnum, enum: "Usage", opt: true},
 			{name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true}, {name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true},
@@ -380,6 +398,24 @@ var methods = map[string]map[string]*method{
 			return nil
 		}},
 		"Flush": {exec: func(x *call) error { return x.ctx().Flush() }},
+		// ID3DUserDefinedAnnotation's markers (annotation.go): `expect
+		// got` reads BeginEvent's and EndEvent's count and GetStatus's BOOL.
+		"BeginEvent": {pos: markerParams, exec: func(x *call) error {
+			x.run.got = []string{fmt.Sprint(x.ctx().BeginEvent(x.str(0), 0))}
+			return nil
+		}},
+		"EndEvent": {exec: func(x *call) error {
+			x.run.got = []string{fmt.Sprint(x.ctx().EndEvent())}
+			return nil
+		}},
+		"SetMarker": {pos: markerParams, exec: func(x *call) error {
+			x.ctx().SetMarker(x.str(0), 0)
+			return nil
+		}},
+		"GetStatus": {exec: func(x *call) error {
+			x.run.got = []string{map[bool]string{false: "FALSE", true: "TRUE"}[x.ctx().GetStatus()]}
+			return nil
+		}},
 		// SetPredication PRED VALUE: the draws, clears, copies and
 		// updates after it are skipped while PRED's data equals VALUE;
 		// NULL turns predication off.
@@ -479,6 +515,82 @@ var writeMethod = &method{pos: []param{{name: "DATA", kind: pData}}, named: []pa
 var common = map[string]*method{
 	"Release": {exec: func(x *call) error { x.target().Release(); return nil }},
 	"AddRef":  {exec: func(x *call) error { x.target().AddRef(); return nil }},
+	// Private data (privatedata.go): GUID is WKPDID_D3DDebugObjectName
+	// (the debug name, a string), WKPDID_D3DDebugObjectNameW, or a name
+	// of the application's own; no data removes the entry.
+	"SetPrivateData": {pos: []param{{name: "GUID", kind: pWord}, {name: "TEXT", kind: pString, opt: true}},
+		named: []param{{name: "Data", kind: pData, opt: true}}, exec: execSetPrivateData},
+	"SetPrivateDataInterface": {pos: []param{{name: "GUID", kind: pWord}, {name: "OBJ", kind: pObj, types: strings.Join(allTypes, "|"), opt: true}},
+		exec: func(x *call) error {
+			o, _ := x.obj(1).(d3d11.Object)
+			return d3d11.SetPrivateDataInterface(x.target(), x.word(0), o)
+		}},
+	"GetPrivateData": {pos: []param{{name: "GUID", kind: pWord}}, exec: execGetPrivateData},
+}
+
+// markerParams is a marker's text; markerColor D3DPERF's colour.
+var (
+	markerParams = []param{{name: "TEXT", kind: pString, opt: true}}
+	markerColor  = []param{{name: "Color", kind: pFloatOrColor, opt: true}}
+)
+
+// str is positional argument i's string ("" when absent).
+func (x *call) str(i int) string {
+	if a := x.posArgP(i); a != nil && a.Value.Kind == VString {
+		return a.Value.Text
+	}
+	return ""
+}
+
+// word is positional argument i's name.
+func (x *call) word(i int) string {
+	if a := x.posArgP(i); a != nil {
+		return a.Value.Ident
+	}
+	return ""
+}
+
+// d3dColor is Color= as a D3DCOLOR, 0xAARRGGBB (0 when absent).
+func (x *call) d3dColor() uint32 {
+	a, ok := x.namedArg("Color")
+	if !ok {
+		return 0
+	}
+	if a.Value.Kind != VColor {
+		return uint32(a.Value.Num)
+	}
+	c := a.Value.Color
+	return uint32(c[3])<<24 | uint32(c[0])<<16 | uint32(c[1])<<8 | uint32(c[2])
+}
+
+func execSetPrivateData(x *call) error {
+	if a := x.posArgP(1); a != nil && a.Value.Kind == VString {
+		return d3d11.SetPrivateData(x.target(), x.word(0), []byte(a.Value.Text), true)
+	}
+	var data []byte
+	if a, ok := x.namedArg("Data"); ok {
+		data, _ = dataBytes(a.Value)
+	}
+	return d3d11.SetPrivateData(x.target(), x.word(0), data, false)
+}
+
+// execGetPrivateData gives `expect got` what is kept: the string, the
+// object's name, or the bytes as numbers.
+func execGetPrivateData(x *call) error {
+	data, text, iface, err := d3d11.GetPrivateData(x.target(), x.word(0))
+	x.run.got = nil
+	switch {
+	case err != nil:
+	case iface != nil:
+		err = got(x, []d3d11.Object{iface}, nil)
+	case text:
+		x.run.got = []string{string(data)}
+	default:
+		for _, b := range data {
+			x.run.got = append(x.run.got, fmt.Sprint(b))
+		}
+	}
+	return err
 }
 
 func lookupMethod(typ, name string) *method {

@@ -19,6 +19,7 @@ var bugCases = []struct {
 	{"WDDM-FULL", "full-command-buffer"},
 	{"WDDM-ISOLATE", "two-devices"},
 	{"WDDM-PRESENT", "hello-triangle"},
+	{"WDDM-RESIDENT", "testdata/async/residency.d3ds"},
 	{"MAP-HAZARD", "testdata/async/staging-readback.d3ds"},
 	{"LIFE-DANGLING", "testdata/async/dangling.d3ds"},
 	{"ASYNC-SAME", "out-of-order"},

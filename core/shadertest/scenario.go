@@ -43,7 +43,7 @@ type Bytecode func(stage, profile, source string) ([]byte, error)
 
 // supported stages a scenario can create (CreateVertexShader,
 // CreatePixelShader).
-var scenarioStages = map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader"}
+var scenarioStages = map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}
 
 // elemFormats are the input-layout formats the scenario language takes.
 var elemFormats = map[string]bool{"R32G32B32A32_FLOAT": true, "R32G32B32_FLOAT": true, "R32G32_FLOAT": true, "R32_FLOAT": true,
@@ -61,10 +61,15 @@ func (c *Case) unsupported() string {
 				": the device has no such stage"
 		}
 	}
+	compute := c.compute()
 	for _, r := range c.Resources {
 		switch {
-		case r.Kind == "uav":
-			return "unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
+		case r.Kind == "uav" && !compute:
+			return "unordered access views outside a compute shader ([uav " + strconv.Itoa(r.Slot) + "])"
+		case r.Kind == "uav" && r.Dim == "2d" && r.Samples > 1:
+			return "multisampled unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
+		case r.Kind == "uav" && r.Slot >= 8:
+			return "unordered access view slot " + strconv.Itoa(r.Slot) + " (the compute stage has 8)"
 		case r.Kind == "srv" && r.Dim == "buffer" && (r.Raw || r.Stride > 0 || r.TexelSize == 0):
 			return "raw or structured buffer views ([srv " + strconv.Itoa(r.Slot) + "])"
 		case r.Samples > 1:
@@ -87,12 +92,14 @@ func (c *Case) unsupported() string {
 		switch {
 		case cmd.Why != "":
 			return cmd.Why
-		case cmd.Op == "dispatch":
-			return "compute shaders: the device has no such stage"
+		case cmd.Op == "draw" && compute:
+			return "a draw in a case with a compute shader (the runner's scenario dispatches)"
 		case cmd.Op == "sample mask" && cmd.Mask != 0xffffffff:
 			return "sample masks (the device has one sample)"
-		case cmd.Op == "probe" && cmd.Probe.Res == "uav":
-			return "unordered access views (probe uav)"
+		case cmd.Op == "probe" && cmd.Probe.Res == "uav" && !compute:
+			return "unordered access views outside a compute shader (probe uav)"
+		case cmd.Op == "probe" && cmd.Probe.Res != "uav" && compute:
+			return "a probe of a render target in a case with a compute shader"
 		case cmd.Op == "probe" && cmd.Probe.Res == "rtv" && cmd.Probe.Slot > 0:
 			return "several render targets (probe rtv " + strconv.Itoa(cmd.Probe.Slot) + ")"
 		case cmd.Op == "probe" && (cmd.Probe.Kind == "rd" || cmd.Probe.Kind == "rui64" || cmd.Probe.Kind == "ri64"):
@@ -159,6 +166,10 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		if len(c.Shaders) == 1 && c.Shaders[0].ExpectFail {
 			s.add(role{}, "# expected not to compile")
 		}
+		return s.b.String(), s.roles
+	}
+	if c.compute() {
+		c.computeScenario(s, shaderRef)
 		return s.b.String(), s.roles
 	}
 	// Resources, in the order the file declares them.
@@ -432,4 +443,113 @@ func (p *Probe) list() string {
 		s += " ulps=" + strconv.Itoa(p.Ulps)
 	}
 	return s
+}
+
+// compute reports whether the case runs a compute shader (it then
+// dispatches: computeScenario).
+func (c *Case) compute() bool {
+	for _, sh := range c.Shaders {
+		if sh.Stage == "cs" {
+			return true
+		}
+	}
+	return false
+}
+
+// computeScenario writes a compute case: its resources as the compute
+// stage's views ([uav N]: a texture or buffer with an unordered access
+// view, bound with CSSetUnorderedAccessViews; [srv N] too, with
+// CSSetShaderResources), the uniforms as constant buffer 0, each dispatch
+// a Dispatch, each `probe uav N` an expect probe of the view's resource (a
+// buffer's element by element).
+func (c *Case) computeScenario(s *script, shaderRef map[string]string) {
+	setup := role{kind: "setup"}
+	uavs := map[int]*Resource{}
+	for _, r := range c.Resources {
+		rr := role{kind: "resource", what: r.describe(), line: r.Line}
+		switch {
+		case r.Kind == "uav" && r.Dim == "buffer":
+			name := fmt.Sprintf("uav%d", r.Slot)
+			uavs[r.Slot] = r
+			elem := max(r.TexelSize, 4)
+			if r.Stride > 0 {
+				elem = r.Stride
+			}
+			n := r.Width * elem / 4
+			misc, view := "", fmt.Sprintf("Format=%s", r.Format)
+			switch {
+			case r.Raw:
+				misc, view = " MiscFlags=BUFFER_ALLOW_RAW_VIEWS", "Format=R32_TYPELESS Flags=RAW"
+			case r.Stride > 0:
+				misc, view = fmt.Sprintf(" MiscFlags=BUFFER_STRUCTURED StructureByteStride=%d", r.Stride), ""
+				if r.Counter {
+					view = "Flags=COUNTER"
+				}
+			}
+			s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=UNORDERED_ACCESS%s Data=%s", name, 4*n, misc, u32List(r.Data, n))
+			s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex %s", name, name, view)
+			s.add(rr, "imm.CSSetUnorderedAccessViews %d %s", r.Slot, name)
+		case r.Kind == "uav":
+			name := fmt.Sprintf("uav%d", r.Slot)
+			uavs[r.Slot] = r
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=UNORDERED_ACCESS Data=%s", name, r.Width, max(r.Height, 1), r.Format, u32List(r.Data, r.words()))
+			s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex", name, name)
+			s.add(rr, "imm.CSSetUnorderedAccessViews %d %s", r.Slot, name)
+		case r.Kind == "srv" && r.Dim == "buffer":
+			name := fmt.Sprintf("srv%d", r.Slot)
+			s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=SHADER_RESOURCE Data=%s", name, r.words()*4, u32List(r.Data, r.words()))
+			s.add(rr, "%s = dev.CreateShaderResourceView %s_tex Format=%s ViewDimension=BUFFER", name, name, r.Format)
+			s.add(rr, "imm.CSSetShaderResources %d %s", r.Slot, name)
+		case r.Kind == "srv":
+			name := fmt.Sprintf("srv%d", r.Slot)
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=SHADER_RESOURCE Data=%s", name, r.Width, max(r.Height, 1), r.Format, u32List(r.Data, r.words()))
+			s.add(rr, "%s = dev.CreateShaderResourceView %s_tex", name, name)
+			s.add(rr, "imm.CSSetShaderResources %d %s", r.Slot, name)
+		}
+	}
+	words := len(c.Uniforms)
+	for _, cmd := range c.Cmds {
+		if cmd.Op == "uniform" {
+			words = max(words, len(cmd.Uniforms))
+		}
+	}
+	if words > 0 {
+		s.add(setup, "cb = dev.CreateBuffer BindFlags=CONSTANT_BUFFER Data=%s", u32List(pad(c.Uniforms, words), words))
+		s.add(setup, "imm.CSSetConstantBuffers 0 cb")
+	}
+	for _, sh := range c.Shaders {
+		if sh.Stage == "cs" {
+			s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "cs = dev.CreateComputeShader %s", shaderRef[sh.Stage])
+		}
+	}
+	s.add(setup, "imm.CSSetShader cs")
+	for _, cmd := range c.Cmds {
+		cr := role{kind: "draw", line: cmd.Line}
+		switch cmd.Op {
+		case "uniform":
+			s.add(cr, "imm.UpdateSubresource cb Data=%s", u32List(pad(cmd.Uniforms, words), words))
+		case "dispatch":
+			s.add(cr, "imm.Dispatch %d %d %d", cmd.Groups[0], cmd.Groups[1], cmd.Groups[2])
+		case "probe":
+			p := cmd.Probe
+			r := uavs[p.Slot]
+			pr := role{kind: "probe", what: "probe", line: cmd.Line}
+			if r == nil {
+				s.add(pr, "# probe uav %d: no such view", p.Slot)
+				continue
+			}
+			name := fmt.Sprintf("uav%d_tex", p.Slot)
+			if r.Dim != "buffer" {
+				s.add(pr, "expect probe %s %d %d %d %d == %s", name, p.X0, p.Y0, p.X1, p.Y1, p.list())
+				continue
+			}
+			elem := max(r.TexelSize, 4)
+			if r.Stride > 0 {
+				elem = r.Stride
+			}
+			for x := p.X0; x < p.X1 && x < p.X0+256; x++ {
+				s.add(pr, "expect probe %s %d 0 == %s", name, x*elem/4, p.list())
+			}
+		}
+	}
 }

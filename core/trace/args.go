@@ -79,6 +79,9 @@ const (
 	KeyDst          // a present's destination allocation
 	KeyNext         // pfnRenderCb: the size of the next command buffer (asked for, then granted)
 	KeyData         // GetData's answer: the query's data (Name:value,... for a structure of several members)
+	KeyColor        // a D3DPERF marker's colour, #AARRGGBB
+	KeyGUID         // SetPrivateData's GUID: WKPDID_D3DDebugObjectName, or the application's own
+	KeyDebugName    // an object's debug name (WKPDID_D3DDebugObjectName), where a message names the object
 	keyCount
 )
 
@@ -95,7 +98,7 @@ var keyNames = [keyCount]string{
 	KeyRecorded: "recorded", KeyCommandLists: "commandlists", KeyFlags: "flags", KeyAfter: "after",
 	KeyPageFault: "pagefault", KeyIRQL: "irql", KeyVBlank: "vblank", KeySyncInterval: "syncinterval", KeyLatency: "latency",
 	KeySupport: "support", KeyNumRTVs: "rtvs", KeyBlendFactor: "blendfactor", KeySampleMask: "samplemask", KeyStencilRef: "stencilref", KeyDst: "dst",
-	KeyNext: "next", KeyData: "data",
+	KeyNext: "next", KeyData: "data", KeyColor: "color", KeyGUID: "guid", KeyDebugName: "debugname",
 }
 
 // String is the key's name in the text form.

@@ -22,7 +22,7 @@ var handleSizes = []ddi.HandleSize{
 	{Type: ddi.HTDepthStencilView, Size: 32}, {Type: ddi.HTShader, Size: 48},
 	{Type: ddi.HTBlendState, Size: 16}, {Type: ddi.HTDepthStencilState, Size: 16}, {Type: ddi.HTRasterizerState, Size: 16},
 	{Type: ddi.HTSamplerState, Size: 16}, {Type: ddi.HTQuery, Size: 32}, {Type: ddi.HTCommandList, Size: 128},
-	{Type: ddi.HTElementLayout, Size: 32},
+	{Type: ddi.HTElementLayout, Size: 32}, {Type: ddi.HTUnorderedAccessView, Size: 32},
 }
 
 const (
@@ -323,6 +323,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 		}
 	}
 	d.onGPU = afterList(cl.endNew) // what the list bound is still set on the GPU
+	d.cs.sent = csUnknown
 	d.resetState()
 }
 

@@ -46,6 +46,8 @@ type context struct {
 	// no unbinding. A deferred context's commands run after whatever the
 	// immediate context bound, so it assumes everything set.
 	onGPU gpuBindings
+	// cs is the compute stage's state (compute.go).
+	cs csState
 }
 
 // gpuBindings is one bit per binding point the GPU keeps in its state.
@@ -353,7 +355,10 @@ type vbSlot struct {
 
 const iaSlots = ddi.IAVertexInputResourceSlotCount
 
-func (c *context) resetState() { c.st, c.pred, c.predValue = freshState(), nil, false }
+func (c *context) resetState() {
+	c.st, c.pred, c.predValue = freshState(), nil, false
+	c.cs = csState{sent: c.cs.sent} // the compute stage's bindings too; what the GPU has stays known
+}
 
 // freshState is a context's state with nothing bound: D3D11's defaults,
 // blend factor 1 and every sample.

@@ -48,6 +48,7 @@ func newDeferredContext(d *Device, h ddi.HDEVICE, core ddi.HRTCORELAYER) *deferr
 	c := &deferredContext{context: newContext(d, h, d.rt, core, d.cb, d.cfg),
 		local: map[uint32]uint32{}, used: map[*resource]bool{}, versions: map[*resource]ddi.HALLOCATION{}}
 	c.onGPU = unknownGPU // its commands run after the immediate context's
+	c.cs.sent = csUnknown
 	return c
 }
 
@@ -399,6 +400,7 @@ func (c *deferredContext) discard() {
 	c.cmd.Words = c.cmd.Words[:0]
 	c.pred, c.gpuPred = nil, nil
 	c.onGPU = unknownGPU // the next list runs after whatever was bound before it
+	c.cs.sent = csUnknown
 	c.list = c.list[:0]
 	clear(c.listIdx)
 	c.groups = c.groups[:0]
@@ -582,6 +584,7 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 		}
 	}
 	c.onGPU = afterList(cl.endNew) // what the nested list bound is still set
+	c.cs.sent = csUnknown
 	for _, u := range cl.used {
 		if _, ok := c.used[u.r]; !ok {
 			c.order = append(c.order, u.r)

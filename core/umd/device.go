@@ -26,6 +26,11 @@ type Config struct {
 	// Wait use pfnSignalSynchronizationObjectFromGpuCb and
 	// pfnWaitForSynchronizationObjectFromGpuCb ("Context Monitoring").
 	MonitoredFences bool
+	// Residency: the driver runs WDDM 2.0's residency model: it makes the
+	// allocations of every buffer resident before submitting it
+	// (pfnMakeResidentCb), evicting within the process budget
+	// (pfnEvictCb; residency.go).
+	Residency bool
 }
 
 // Adapter is the UMD's adapter object (what OpenAdapter10_2 returns).
@@ -183,6 +188,9 @@ type Device struct {
 	// destroyLater holds the other objects' destructions, queued by their
 	// free-threaded Destroy* DDIs for the immediate context (deferDestroy).
 	destroyLater []func()
+	// rs is the device's residency list, WDDM 2.0 (residency.go); used on
+	// the immediate context's thread.
+	rs residencySet
 }
 
 type pendingFree struct {

@@ -521,6 +521,7 @@ func (d *immediateContext) submit() error {
 	d.cmd.Words = d.cmd.Words[:0]
 	d.onGPU = gpuBindings{} // the GPU starts the next buffer with nothing bound
 	d.gpuPred = nil         // and without predication
+	d.cs.sent = csSent{}    // the compute stage's bindings too
 	d.list = d.list[:0]
 	clear(d.listIdx)
 	// Ask for the next buffer and lists (D3DDDICB_RENDER, [in/out]): the
@@ -537,6 +538,10 @@ func (d *immediateContext) submit() error {
 		}
 		d.filled = false
 	}
+	// WDDM 2.0: what the buffer uses goes on the residency list first (a
+	// failure leaves it off, and Dxgkrnl removes the device that
+	// submits it).
+	_ = d.makeResident(list)
 	err := d.cb.PfnRenderCb(d.rt, &rc)
 	if err == nil && rc.NewCommandBufferSize > 0 {
 		// (a runtime that grants the buffer and not its patch list would

@@ -38,6 +38,7 @@ type view struct {
 	gpu    isa.Format  // the GPU's format of the view (its DXGI format's)
 	flags  ddi.DSVFlag // a depth-stencil view's read-only flags
 	srv    *srvView    // a shader-resource view SET_VIEW binds (texture.go); nil: SET_TEX's
+	uav    *uavView    // an unordered access view (compute.go)
 }
 
 // shader is a shader translated from bytecode (shaders.go): its ISA words

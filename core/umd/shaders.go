@@ -29,22 +29,28 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		return err
 	}
 	want := dxbc.VertexShader
-	if stage == isa.StagePS {
+	switch stage {
+	case isa.StagePS:
 		want = dxbc.PixelShader
+	case isa.StageCS:
+		want = dxbc.ComputeShader
 	}
 	prog, err := d.translated(a.Bytecode, want)
 	if err != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: %v", ddiName, err)
 	}
 	s := &shader{prog: prog, words: uint32(len(prog.Code)), sysReg: isa.NoReg}
-	if stage == isa.StageVS {
+	switch stage {
+	case isa.StageCS:
+		s.sysReg = 0
+	case isa.StageVS:
 		for _, o := range prog.Outputs {
 			if o.SystemValue == dxbc.SVPosition {
 				s.sysReg = o.ISA
 			}
 		}
 		s.layout = builtinFetch(prog)
-	} else {
+	default:
 		// SET_PROGRAM's system values (isa's layout.go): SV_Position in
 		// bits 0..7, SV_Depth's output + 1 in 8..15, SV_IsFrontFace's
 		// input + 1 in 16..23.

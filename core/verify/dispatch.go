@@ -51,6 +51,7 @@ var byName = map[string]uint32{
 	"DxgkDdiDpcRoutine":       ckFlow | ckClose,
 	"DxgkCbNotifyDpc":         ckFlow,
 	"GpuFault":                ckFlow,
+	"NonResidentAccess":       ckFlow,
 	"PatchOutsideAllocation":  ckFlow,
 	"pfnRenderCb":             ckFlow | ckAm | ckCallbacks,
 	"pfnPresentCb":            ckFlow | ckAm | ckCallbacks,

@@ -347,6 +347,10 @@ func (v *Verifier) flow(e *trace.Event, call, ret bool) []Violation {
 		if _, open := v.presents[e.Parent]; open {
 			v.presents[e.Parent] = true
 		}
+	// WDDM 2.0 residency: Dxgkrnl found a buffer naming an allocation on no
+	// residency list ("Driver residency in WDDM 2.0").
+	case e.Kind == trace.Message && e.Name == "NonResidentAccess":
+		out = append(out, v.violation(rules.WDDMResident, e, "%s (the driver did not make it resident with pfnMakeResidentCb before pfnRenderCb)", e.Msg))
 	case call && e.Name == "pfnRenderCb":
 		if v.presents[e.Parent] {
 			out = append(out, v.violation(rules.WDDMPresent, e, "pfnRenderCb after pfnPresentCb in PresentDXGI: the frame's render data reaches the GPU after its present (DXGI_DDI_BASE_FUNCTIONS: submit it with pfnRenderCb, thereafter pfnPresentCbDXGI)"))

@@ -225,3 +225,16 @@ func itoa(v uint32) string {
 		}
 	}
 }
+
+// Displayable reports whether the display engine scans out surfaces of
+// format f: the formats of a swap chain's buffers ("DXGI_SWAP_CHAIN_DESC1":
+// R16G16B16A16_FLOAT, B8G8R8A8_UNORM, R8G8B8A8_UNORM and R10G10B10A2_UNORM
+// for the flip model; a bitblt-model swap chain may also have the _SRGB
+// variants of the 8-bit ones).
+func Displayable(f Format) bool {
+	switch f {
+	case FmtRGBA8, FmtBGRA8, FmtRGBA8SRGB, FmtBGRA8SRGB, FmtRGB10A2UN, FmtRGBA16F:
+		return true
+	}
+	return false
+}

@@ -77,6 +77,11 @@ func every() (Builder, [][]int) {
 	b.SetSamplerEx(2, 0x55, AddrWrap, AddrMirrorOnce, AddrBorder, -0.5, 8, CmpLessEqual, [4]float32{0, 0.5, 1, 1}, 0, 6)
 	one()
 	one(b.SetPredication(0xf000, true))
+	a1, a2 := b.SetUAV(3, 0x10000, ViewStructured, 0, 256, 16, 16, 0, 0, 0x11000)
+	one(a1, a2)
+	b.Dispatch(4, 2, 1)
+	one()
+	one(b.DispatchIndirect(0x12000))
 	return b, at
 }
 

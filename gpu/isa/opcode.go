@@ -80,6 +80,7 @@ var opcodes = []struct {
 	{OpDrawIndexedIndirect, "DRAW_INDEXED_INDIRECT", 2}, {OpSetTexStage, "SET_TEX_STAGE", 8}, {OpSetSamplerStage, "SET_SAMPLER_STAGE", 6},
 	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 	{OpSetPredication, "SET_PREDICATION", 3},
+	{OpSetUAV, "SET_UAV", 12}, {OpDispatch, "DISPATCH", 3}, {OpDispatchIndirect, "DISPATCH_INDIRECT", 2},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

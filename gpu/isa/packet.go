@@ -82,6 +82,12 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v bias=%d clamp=%g slope=%g", p.Op, int32(a[0]), p.F32(1), p.F32(2))
 	case OpDrawIndirect, OpDrawIndexedIndirect:
 		return fmt.Sprintf("%v args=%#x", p.Op, p.Addr(0))
+	case OpSetUAV:
+		return uavString(p)
+	case OpDispatch:
+		return fmt.Sprintf("%v %d %d %d", p.Op, a[0], a[1], a[2])
+	case OpDispatchIndirect:
+		return fmt.Sprintf("%v args=%#x", p.Op, p.Addr(0))
 	case OpSetLayout:
 		l, err := ParseLayout(a)
 		if err != nil {
@@ -165,8 +171,10 @@ func AddrFields(op Opcode) []int {
 		return addr0
 	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1
-	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication:
+	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication, OpDispatchIndirect:
 		return addr0
+	case OpSetUAV:
+		return addr1and10
 	case OpSetTexStage:
 		return addr2
 	case OpSetCB:
@@ -177,7 +185,7 @@ func AddrFields(op Opcode) []int {
 	return nil
 }
 
-var addr0, addr1, addr2, addr02 = []int{0}, []int{1}, []int{2}, []int{0, 2}
+var addr0, addr1, addr2, addr02, addr1and10 = []int{0}, []int{1}, []int{2}, []int{0, 2}, []int{1, 10}
 
 // NullAddress in an address field of a command buffer the UMD writes names
 // no allocation (allocation-list index 0xFFFFFFFF): the KMD leaves it 0, the

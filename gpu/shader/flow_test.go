@@ -388,6 +388,9 @@ func TestEveryOpRuns(t *testing.T) {
 // with register operands (r0, v0, t0, s0), inside the constructs its
 // control flow needs.
 func oneOpProgram(op Op) string {
+	if op.ComputeOnly() {
+		return oneComputeOp(op)
+	}
 	var b strings.Builder
 	b.WriteString(op.String())
 	if op.HasTest() {
@@ -403,7 +406,7 @@ func oneOpProgram(op Op) string {
 	}
 	for _, a := range op.Srcs() {
 		b.WriteString(sep)
-		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0"}[a])
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0", ArgRes: "t0"}[a])
 		sep = ", "
 	}
 	body := b.String()
@@ -430,4 +433,34 @@ func oneOpProgram(op Op) string {
 		sub = "label l" + map[bool]string{true: "1", false: "0"}[op == OpLabel] + "\nmov r0, v0\nret\n"
 	}
 	return "ps inputs=1 outputs=1 temps=1\n" + body + "\nmov o0, r0\nret\n" + sub
+}
+
+// oneComputeOp returns a compute program that uses op once (u0, g0 of 16
+// bytes, v0, r0).
+func oneComputeOp(op Op) string {
+	head := "cs inputs=4 outputs=0 temps=1\ndcl_thread_group l(4, 2, 1, 0)\ndcl_tgsm g0, l(16, 0, 0, 0)\n"
+	if op == OpDclThreadGroup || op == OpDclTGSM {
+		return head + "ret\n"
+	}
+	var b strings.Builder
+	b.WriteString(op.String())
+	sep := " "
+	if op.HasDst() {
+		switch {
+		case op == OpStoreUAVTyped:
+			b.WriteString(" u0")
+		case op.MemDst():
+			b.WriteString(" g0.x")
+		default:
+			b.WriteString(" r0")
+		}
+		sep = ", "
+	}
+	for _, a := range op.Srcs() {
+		b.WriteString(sep)
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0", ArgRes: "u0", ArgUAV: "u0", ArgMem: "g0",
+			ArgTGSM: "g0", ArgImm: "l(0, 0, 0, 0)"}[a])
+		sep = ", "
+	}
+	return head + b.String() + "\nret\n"
 }

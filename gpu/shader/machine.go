@@ -176,7 +176,8 @@ type xsrc struct {
 	// rel, not cb: the file, and the array's first register and length
 	relFile   File
 	base, len uint32
-	index     uint32 // t#, s#
+	index     uint32 // t#, s#, u#, g#
+	file      File
 }
 
 // maxSrcs is the most sources an op has (sample_d).
@@ -262,7 +263,8 @@ type Machine struct {
 	query   TexQuery
 	relErr  *Fault // a relative cb read that faulted (gather), reported by Run
 	stack   []frame
-	trace   *Trace // SetTrace's (trace.go), nil when not tracing
+	trace   *Trace
+	compute computeState // the compute stage's views and groupshared memory (compute.go) // SetTrace's (trace.go), nil when not tracing
 }
 
 // NewMachine resolves p's operands against a new register file. p must be
@@ -312,7 +314,11 @@ func NewMachine(p *Program) *Machine {
 		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
 		x.canon = canonical[in.Op]
-		if in.Op.HasDst() {
+		if in.Op.MemDst() {
+			// A store's or atomic's view or groupshared memory:
+			// compute.go writes it, never a register.
+			x.mask, x.dstFile, x.dstBase = in.Dst.Mask, in.Dst.File, in.Dst.Index
+		} else if in.Op.HasDst() {
 			x.mask = in.Dst.Mask
 			v := m.reg(in.Dst.File, in.Dst.Index)
 			x.dstVec = v
@@ -329,7 +335,7 @@ func NewMachine(p *Program) *Machine {
 			xs := &x.src[k]
 			xs.swz, xs.neg, xs.abs = s.Swizzle, s.Neg, s.Abs
 			xs.mod = s.Neg || s.Abs
-			xs.index = s.Index
+			xs.index, xs.file = s.Index, s.File
 			var v *Vec
 			switch s.File {
 			case FileTemp, FileInput, FileICB:
@@ -365,7 +371,7 @@ func NewMachine(p *Program) *Machine {
 
 // setDirect decides whether x may write its destination as it goes.
 func (x *xinst) setDirect() {
-	if x.mask == 0 || x.dstRel {
+	if x.mask == 0 || x.dstRel || x.op.MemDst() {
 		return
 	}
 	x.direct = true

@@ -21,7 +21,12 @@ import (
 // (attributes extrapolated over the quad), and they are never alive.
 func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	m.Steps, m.LaneSteps = 0, 0
+	resume := m.compute.parked
+	m.compute.parked = nil
 	for _, z := range m.zero {
+		if resume != nil {
+			break // a block resumed after sync_g_t keeps its registers
+		}
 		v := m.reg(z.file, z.index)
 		for c := range 4 {
 			if z.mask>>c&1 != 0 {
@@ -46,6 +51,11 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 	code := m.code
 	steps, limit := 0, m.StepLimit
 	var lanes uint64
+	pc := 0
+	if resume != nil {
+		mask, alive, live, pc, steps, lanes = resume.mask, resume.alive, resume.live, resume.pc, resume.steps, resume.lanes
+		stack = append(stack, resume.stack...)
+	}
 	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
 	if limit <= 0 {
 		limit = DefaultStepLimit
@@ -71,7 +81,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			f.saved &^= lanes
 		}
 	}
-	for pc := 0; pc < len(code); {
+	for pc < len(code) {
 		steps++
 		lanes += uint64(bits.OnesCount64(mask & live))
 		if steps > limit {
@@ -147,9 +157,27 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			leave(mask, false, false)
 		case OpSample, OpSampleL, OpLd, OpSampleD, OpSampleB, OpSampleC, OpSampleCLZ, OpGather4, OpGather4C,
 			OpGather4PO, OpGather4POC, OpLod, OpLdRaw, OpLdStructured:
+			if in.op == OpLdRaw && in.src[1].file != FileTex || in.op == OpLdStructured && in.src[2].file != FileTex {
+				m.memory(in, mask) // a view's or groupshared memory's words (compute.go)
+				break
+			}
 			if err := m.texture(in, mask, pc); err != nil {
 				return alive, err
 			}
+		case OpDclThreadGroup, OpDclTGSM:
+		case OpSync:
+			if m.compute.yield {
+				// The group's other blocks run up to here before this
+				// one goes on (RunGroup).
+				m.compute.parked = &parked{pc: pc + 1, mask: mask, alive: alive, live: live, steps: steps, lanes: lanes,
+					stack: append([]frame(nil), stack...)}
+				return alive, errSynced
+			}
+		case OpLdUAVTyped, OpStoreUAVTyped, OpStoreRaw, OpStoreStructured, OpAtomicAnd, OpAtomicOr, OpAtomicXor,
+			OpAtomicCmpStore, OpAtomicIAdd, OpAtomicIMax, OpAtomicIMin, OpAtomicUMax, OpAtomicUMin, OpImmAtomicAlloc,
+			OpImmAtomicConsume, OpImmAtomicIAdd, OpImmAtomicAnd, OpImmAtomicOr, OpImmAtomicXor, OpImmAtomicExch,
+			OpImmAtomicCmpExch, OpImmAtomicIMax, OpImmAtomicIMin, OpImmAtomicUMax, OpImmAtomicUMin:
+			m.memory(in, mask)
 		case OpBufInfo:
 			if err := m.bufinfo(in, mask, pc); err != nil {
 				return alive, err
@@ -542,7 +570,7 @@ func (m *Machine) texture(in *xinst, mask uint64, pc int) error {
 	nreg, ti, si := 0, -1, -1
 	for k, cls := range in.op.Srcs() {
 		switch cls {
-		case ArgTex:
+		case ArgTex, ArgRes:
 			ti = k
 		case ArgSmp:
 			si = k
@@ -692,6 +720,29 @@ func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
 // component, through the resource's swizzle (all the same); 0 for a view
 // that is not a buffer or an unbound slot.
 func (m *Machine) bufinfo(in *xinst, mask uint64, pc int) error {
+	if in.src[0].file != FileTex {
+		// A view of the compute stage (RWBuffer, RWStructuredBuffer,
+		// RWByteAddressBuffer GetDimensions): its elements, a raw view's
+		// bytes; 0 for an unbound slot or groupshared memory.
+		var n uint32
+		if in.src[0].file == FileUAV {
+			if u := m.compute.uav[in.src[0].index]; u != nil {
+				switch u.Kind {
+				case ViewRawBuffer:
+					n = uint32(len(u.Mem)) &^ 3
+				case ViewBuffer, ViewStructured:
+					n = u.Elements
+				}
+			}
+		}
+		for k := range 4 {
+			for i := range Lanes {
+				m.res[k][i] = n
+			}
+		}
+		m.commit(in, mask, false)
+		return nil
+	}
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}

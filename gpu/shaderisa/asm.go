@@ -290,8 +290,10 @@ func (p *Program) parseHeader(line string) error {
 		p.Stage = StageVertex
 	case "ps":
 		p.Stage = StagePixel
+	case "cs":
+		p.Stage = StageCompute
 	default:
-		return fmt.Errorf("the header starts with vs or ps, not %q", f[0])
+		return fmt.Errorf("the header starts with vs, ps or cs, not %q", f[0])
 	}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")
@@ -452,6 +454,10 @@ func regName(s string) (File, uint32, error) {
 			f = FileTex
 		case 's':
 			f = FileSampler
+		case 'u':
+			f = FileUAV
+		case 'g':
+			f = FileTGSM
 		default:
 			return 0, 0, fmt.Errorf("unknown register %q", s)
 		}

@@ -104,7 +104,7 @@ func TestEveryOpRoundTrips(t *testing.T) {
 func TestAssembleErrors(t *testing.T) {
 	tests := []struct{ desc, src, want string }{
 		{"no header", "", "no header"},
-		{"bad stage", "gs inputs=1", "vs or ps"},
+		{"bad stage", "gs inputs=1", "vs, ps or cs"},
 		{"unknown op", "ps inputs=1 outputs=1\nfrob o0, v0", "unknown instruction"},
 		{"missing test", "ps inputs=1 outputs=1\nif v0.x\nendif", "needs _z or _nz"},
 		{"operand count", "ps inputs=1 outputs=1\nadd o0, v0", "takes 3 operands"},
@@ -221,6 +221,9 @@ func TestListing(t *testing.T) {
 // with register operands (r0, v0, t0, s0), inside the constructs its
 // control flow needs.
 func oneOpProgram(op Op) string {
+	if op.ComputeOnly() {
+		return oneComputeOp(op)
+	}
 	var b strings.Builder
 	b.WriteString(op.String())
 	if op.HasTest() {
@@ -236,7 +239,7 @@ func oneOpProgram(op Op) string {
 	}
 	for _, a := range op.Srcs() {
 		b.WriteString(sep)
-		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0"}[a])
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0", ArgRes: "t0"}[a])
 		sep = ", "
 	}
 	body := b.String()
@@ -315,4 +318,34 @@ func TestAssembleRoundTripSM5(t *testing.T) {
 	if w := mustAsm(t, vertexColor).Encode(); w[1]&0xFFFF != Version {
 		t.Errorf("version %d, want %d", w[1]&0xFFFF, Version)
 	}
+}
+
+// oneComputeOp returns a compute program that uses op once (u0, g0 of 16
+// bytes, v0, r0).
+func oneComputeOp(op Op) string {
+	head := "cs inputs=4 outputs=0 temps=1\ndcl_thread_group l(4, 2, 1, 0)\ndcl_tgsm g0, l(16, 0, 0, 0)\n"
+	if op == OpDclThreadGroup || op == OpDclTGSM {
+		return head + "ret\n"
+	}
+	var b strings.Builder
+	b.WriteString(op.String())
+	sep := " "
+	if op.HasDst() {
+		switch {
+		case op == OpStoreUAVTyped:
+			b.WriteString(" u0")
+		case op.MemDst():
+			b.WriteString(" g0.x")
+		default:
+			b.WriteString(" r0")
+		}
+		sep = ", "
+	}
+	for _, a := range op.Srcs() {
+		b.WriteString(sep)
+		b.WriteString([...]string{ArgReg: "v0", ArgTex: "t0", ArgSmp: "s0", ArgRes: "u0", ArgUAV: "u0", ArgMem: "g0",
+			ArgTGSM: "g0", ArgImm: "l(0, 0, 0, 0)"}[a])
+		sep = ", "
+	}
+	return head + b.String() + "\nret\n"
 }

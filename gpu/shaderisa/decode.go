@@ -81,7 +81,100 @@ func Decode(words []uint32) (*Program, error) {
 	if _, err := p.Flow(); err != nil {
 		return nil, err
 	}
+	if err := p.checkCompute(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// SharedDecl is a groupshared declaration (dcl_tgsm): its size in bytes,
+// its structure stride (0: raw) and where it starts in the group's
+// memory, in 32-bit words.
+type SharedDecl struct {
+	Bytes, Stride, Word uint32
+}
+
+// ThreadGroup returns a compute program's thread-group size (its
+// dcl_thread_group), or zeros for a program without one.
+func (p *Program) ThreadGroup() [3]uint32 {
+	for i := range p.Code {
+		if in := &p.Code[i]; in.Op == OpDclThreadGroup {
+			return [3]uint32{in.Src[0].Imm[0], in.Src[0].Imm[1], in.Src[0].Imm[2]}
+		}
+	}
+	return [3]uint32{}
+}
+
+// Shared returns the groupshared declarations by g# (zero for a g# not
+// declared) and the words of groupshared memory they take together.
+func (p *Program) Shared() ([]SharedDecl, uint32) {
+	var out []SharedDecl
+	var words uint32
+	for i := range p.Code {
+		in := &p.Code[i]
+		if in.Op != OpDclTGSM {
+			continue
+		}
+		g := in.Src[0].Index
+		for uint32(len(out)) <= g {
+			out = append(out, SharedDecl{})
+		}
+		out[g] = SharedDecl{Bytes: in.Src[1].Imm[0], Stride: in.Src[1].Imm[1], Word: words}
+		words += in.Src[1].Imm[0] / 4
+	}
+	return out, words
+}
+
+// checkCompute checks a compute program's declarations: exactly one
+// dcl_thread_group within D3D11's limits (x and y 1..1024, z 1..64, at
+// most 1024 threads), each g# declared once before it is used, with a
+// size that is a multiple of 4 (and of a structured declaration's
+// stride), MaxTGSMBytes in all.
+func (p *Program) checkCompute() error {
+	if p.Stage != StageCompute {
+		return nil
+	}
+	groups := 0
+	var declared [MaxTGSM]bool
+	total := uint64(0)
+	for pc := range p.Code {
+		in := &p.Code[pc]
+		switch in.Op {
+		case OpDclThreadGroup:
+			groups++
+			v := in.Src[0].Imm
+			x, y, z := uint64(v[0]), uint64(v[1]), uint64(v[2])
+			if x == 0 || y == 0 || z == 0 || x > MaxGroupThreads || y > MaxGroupThreads || z > MaxGroupThreadsZ ||
+				x*y*z > MaxGroupThreads || v[3] != 0 {
+				return bad("instruction %d: dcl_thread_group %d, %d, %d: each 1..1024 (z 1..64), at most %d threads in all",
+					pc, v[0], v[1], v[2], MaxGroupThreads)
+			}
+		case OpDclTGSM:
+			g, v := in.Src[0].Index, in.Src[1].Imm
+			if declared[g] {
+				return bad("instruction %d: g%d declared twice", pc, g)
+			}
+			declared[g] = true
+			if v[0] == 0 || v[0]%4 != 0 || v[1]%4 != 0 || v[1] != 0 && v[0]%v[1] != 0 || v[2] != 0 || v[3] != 0 {
+				return bad("instruction %d: dcl_tgsm g%d of %d bytes, stride %d: a multiple of 4 bytes (and of the stride)", pc, g, v[0], v[1])
+			}
+			total += uint64(v[0])
+			if total > MaxTGSMBytes {
+				return bad("instruction %d: groupshared memory past %d bytes", pc, MaxTGSMBytes)
+			}
+		default:
+			ops := append([]Operand{in.Dst}, in.Src...)
+			for _, o := range ops {
+				if o.File == FileTGSM && !declared[o.Index] {
+					return bad("instruction %d: %s uses g%d before its dcl_tgsm", pc, in.Op, o.Index)
+				}
+			}
+		}
+	}
+	if groups != 1 {
+		return bad("a compute program has one dcl_thread_group, this one %d", groups)
+	}
+	return nil
 }
 
 // Check validates a program built in memory (by an encoder or the
@@ -169,11 +262,23 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	if info.ps && p.Stage != StagePixel {
 		return in, 0, bad("%s: pixel stage only", in.Op)
 	}
+	if info.cs && p.Stage != StageCompute {
+		return in, 0, bad("%s: compute stage only", in.Op)
+	}
 	body := w[1:size]
 	if info.dst {
 		o, k, err := decodeOperand(body, true, p)
 		if err != nil {
 			return in, 0, fmt.Errorf("%w (%s destination)", err, in.Op)
+		}
+		mem := o.File == FileUAV || o.File == FileTGSM && !info.uavOnly
+		switch {
+		case info.mem && !mem:
+			return in, 0, bad("%s: destination in register file %s, want u#%s", in.Op, fileName(o.File), map[bool]string{false: " or g#", true: ""}[info.uavOnly])
+		case !info.mem && (o.File == FileUAV || o.File == FileTGSM):
+			return in, 0, bad("%s: destination in register file %s", in.Op, fileName(o.File))
+		case mem && o.Rel:
+			return in, 0, bad("%s: a relative %s", in.Op, fileName(o.File))
 		}
 		in.Dst, body = o, body[k:]
 	}
@@ -193,6 +298,16 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 			ok = o.File == FileTex && !o.Neg && !o.Abs
 		case argSmp:
 			ok = o.File == FileSampler && !o.Neg && !o.Abs
+		case argRes:
+			ok = (o.File == FileTex || (o.File == FileUAV || o.File == FileTGSM) && p.Stage == StageCompute) && !o.Neg && !o.Abs && !o.Rel
+		case argUAV:
+			ok = o.File == FileUAV && !o.Neg && !o.Abs && !o.Rel
+		case argMem:
+			ok = (o.File == FileUAV || o.File == FileTGSM) && !o.Neg && !o.Abs && !o.Rel
+		case ArgTGSM:
+			ok = o.File == FileTGSM && !o.Rel && o.Swizzle == Identity
+		case ArgImm:
+			ok = o.File == FileImm && o.Swizzle == Identity && !o.Neg && !o.Abs
 		}
 		if !ok {
 			return in, 0, bad("%s source %d: register file %s not allowed", in.Op, i, fileName(o.File))
@@ -284,7 +399,7 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 	}
 	o.Neg, o.Abs, o.Rel = tok&opndNeg != 0, tok&opndAbs != 0, tok&opndRel != 0
 	switch {
-	case dst && (o.File != FileTemp && o.File != FileOutput):
+	case dst && (o.File != FileTemp && o.File != FileOutput && o.File != FileUAV && o.File != FileTGSM):
 		return o, 0, bad("destination in register file %s", fileName(o.File))
 	case dst && (o.Mask == 0 || tok>>8&0xFF != 0 || o.Neg || o.Abs):
 		return o, 0, bad("destination token %#08x: a mask, and no swizzle or modifier", tok)
@@ -338,6 +453,10 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 		limit = MaxCBSlots
 	case FileICB:
 		limit = uint32(len(p.ICB))
+	case FileUAV:
+		limit = MaxUAVs
+	case FileTGSM:
+		limit = MaxTGSM
 	}
 	o.Index = w[1]
 	if o.Index >= limit {

@@ -33,6 +33,15 @@ const (
 	MaxICB       = 4096 // immediate constant buffer elements (D3D11's limit)
 	MaxLabels    = 4096 // subroutine labels l0..l4095
 	MaxCallDepth = 32   // nested calls, as shader model 4 and 5 allow
+	// The compute stage's: unordered access views u0..u7 (D3D11's CS
+	// slots at feature level 11_0), groupshared declarations g0..g63 and
+	// their total size (D3D11_CS_TGSM_REGISTER_COUNT's 8192 words), and
+	// the thread group's limits (D3D11_CS_THREAD_GROUP_MAX_*).
+	MaxUAVs          = 8
+	MaxTGSM          = 64
+	MaxTGSMBytes     = 32768
+	MaxGroupThreads  = 1024
+	MaxGroupThreadsZ = 64
 )
 
 // Stage is the pipeline stage a program is written for.
@@ -41,8 +50,17 @@ type Stage uint8
 const (
 	StageVertex Stage = iota
 	StagePixel
+	// StageCompute programs run per thread of a Dispatch's thread groups:
+	// their inputs are v0 SV_DispatchThreadID, v1 SV_GroupID, v2
+	// SV_GroupThreadID and v3.x SV_GroupIndex (ComputeInputs), their size
+	// is the program's dcl_thread_group.
+	StageCompute
 	numStages
 )
+
+// ComputeInputs is a compute program's input count: the four thread
+// identifiers the GPU fills (v0..v3).
+const ComputeInputs = 4
 
 func (s Stage) String() string {
 	switch s {
@@ -50,6 +68,8 @@ func (s Stage) String() string {
 		return "vs"
 	case StagePixel:
 		return "ps"
+	case StageCompute:
+		return "cs"
 	}
 	return fmt.Sprintf("stage(%d)", uint8(s))
 }
@@ -67,10 +87,12 @@ const (
 	FileTex          // t#: a texture
 	FileSampler      // s#: a sampler
 	FileICB          // icb[r#.c + n]: the program's immediate constant buffer, indexed per lane
+	FileUAV          // u#: an unordered access view (compute stage)
+	FileTGSM         // g#: a groupshared declaration (compute stage)
 	numFiles
 )
 
-var filePrefix = [numFiles]string{"", "r", "v", "o", "cb", "l", "t", "s", "icb"}
+var filePrefix = [numFiles]string{"", "r", "v", "o", "cb", "l", "t", "s", "icb", "u", "g"}
 
 // Kind says how an op reads its operands, for the source modifiers: float
 // ops negate and take the absolute value of floats, integer ops of
@@ -222,9 +244,48 @@ const (
 	OpGather4PO    // gather4_po dst, coord, t#, s#, offset (xy: texels)
 	OpGather4POC   // gather4_po_c dst, coord, t#, s#, offset, ref
 	OpLod          // lod dst, coord, t#, s# (pixel stage)
-	OpBufInfo      // bufinfo dst, t#: the element count, in every component
+	OpBufInfo      // bufinfo dst, t# (or u#): the element count (a raw view's bytes), in every component
 	OpLdRaw        // ld_raw dst, byteOffset, t#
-	OpLdStructured // ld_structured dst, index, byteOffset, t#
+	OpLdStructured // ld_structured dst, index, byteOffset, t# (or u#, g#)
+	// The compute stage ("Shader Model 5 Assembly"). Declarations are
+	// instructions that do nothing when run: dcl_thread_group l(x, y, z,
+	// 0), exactly one per compute program; dcl_tgsm g#, l(bytes, stride,
+	// 0, 0) (stride 0: raw). sync is GroupMemoryBarrierWithGroupSync: every
+	// thread of the group reaches it before any goes on. Stores and the
+	// atomics without a result name the view or groupshared memory as
+	// their destination (its mask: the words written); the imm_ atomics
+	// return the value before the operation. Addresses: typed views the
+	// integer coordinates, raw a byte offset (.x), structured the index
+	// (.x) and byte offset (.y) -- ld_structured and store_structured take
+	// them as two sources, as SM5 does.
+	OpDclThreadGroup // dcl_thread_group l(x, y, z, 0)
+	OpDclTGSM        // dcl_tgsm g#, l(bytes, stride, 0, 0)
+	OpSync           // sync_g_t
+	OpLdUAVTyped     // ld_uav_typed dst, coord, u#
+	OpStoreUAVTyped  // store_uav_typed u#, coord, value
+	OpStoreRaw       // store_raw u#|g#, byteOffset, value
+	OpStoreStructured
+	OpAtomicAnd // atomic_and u#|g#, address, value
+	OpAtomicOr
+	OpAtomicXor
+	OpAtomicCmpStore // atomic_cmp_store u#|g#, address, compare, value
+	OpAtomicIAdd
+	OpAtomicIMax
+	OpAtomicIMin
+	OpAtomicUMax
+	OpAtomicUMin
+	OpImmAtomicAlloc   // imm_atomic_alloc dst, u#: the hidden counter, then incremented
+	OpImmAtomicConsume // imm_atomic_consume dst, u#: the counter decremented, then read
+	OpImmAtomicIAdd    // imm_atomic_iadd dst, u#|g#, address, value
+	OpImmAtomicAnd
+	OpImmAtomicOr
+	OpImmAtomicXor
+	OpImmAtomicExch
+	OpImmAtomicCmpExch // imm_atomic_cmp_exch dst, u#|g#, address, compare, value
+	OpImmAtomicIMax
+	OpImmAtomicIMin
+	OpImmAtomicUMax
+	OpImmAtomicUMin
 	numOps
 )
 
@@ -236,15 +297,23 @@ const NumOps = int(numOps)
 type Arg uint8
 
 const (
-	ArgReg Arg = iota // r, v, cb, l
-	ArgTex            // t#
-	ArgSmp            // s#
+	ArgReg  Arg = iota // r, v, cb, l
+	ArgTex             // t#
+	ArgSmp             // s#
+	ArgRes             // t#, u# or g#: what ld_raw and ld_structured read
+	ArgUAV             // u#
+	ArgMem             // u# or g#: what an atomic changes
+	ArgTGSM            // g#
+	ArgImm             // l(): a declaration's values
 )
 
 const (
 	argReg = ArgReg
 	argTex = ArgTex
 	argSmp = ArgSmp
+	argRes = ArgRes
+	argUAV = ArgUAV
+	argMem = ArgMem
 )
 
 // opInfo describes an opcode for the decoder, assembler and executor.
@@ -255,6 +324,10 @@ type opInfo struct {
 	kind Kind
 	test bool // has a _z/_nz condition
 	ps   bool // pixel stage only
+	cs   bool // compute stage only
+	// mem: the destination is a view or groupshared memory (u#, or g#
+	// unless uavOnly), not a register.
+	mem, uavOnly bool
 }
 
 var (
@@ -379,10 +452,46 @@ var ops = [numOps]opInfo{
 	OpGather4PO:    {name: "gather4_po", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg}, kind: KindTex},
 	OpGather4POC:   {name: "gather4_po_c", dst: true, srcs: []Arg{argReg, argTex, argSmp, argReg, argReg}, kind: KindTex},
 	OpLod:          {name: "lod", dst: true, srcs: []Arg{argReg, argTex, argSmp}, kind: KindTex, ps: true},
-	OpBufInfo:      {name: "bufinfo", dst: true, srcs: []Arg{argTex}, kind: KindTex},
-	OpLdRaw:        {name: "ld_raw", dst: true, srcs: []Arg{argReg, argTex}, kind: KindTex},
-	OpLdStructured: {name: "ld_structured", dst: true, srcs: []Arg{argReg, argReg, argTex}, kind: KindTex},
+	OpBufInfo:      {name: "bufinfo", dst: true, srcs: []Arg{argRes}, kind: KindTex},
+	OpLdRaw:        {name: "ld_raw", dst: true, srcs: []Arg{argReg, argRes}, kind: KindTex},
+	OpLdStructured: {name: "ld_structured", dst: true, srcs: []Arg{argReg, argReg, argRes}, kind: KindTex},
+
+	OpDclThreadGroup:   {name: "dcl_thread_group", srcs: []Arg{ArgImm}, kind: KindFlow, cs: true},
+	OpDclTGSM:          {name: "dcl_tgsm", srcs: []Arg{ArgTGSM, ArgImm}, kind: KindFlow, cs: true},
+	OpSync:             {name: "sync_g_t", kind: KindFlow, cs: true},
+	OpLdUAVTyped:       {name: "ld_uav_typed", dst: true, srcs: []Arg{argReg, argUAV}, kind: KindInt, cs: true},
+	OpStoreUAVTyped:    {name: "store_uav_typed", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true, uavOnly: true},
+	OpStoreRaw:         {name: "store_raw", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpStoreStructured:  {name: "store_structured", dst: true, srcs: r3, kind: KindInt, cs: true, mem: true},
+	OpAtomicAnd:        {name: "atomic_and", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicOr:         {name: "atomic_or", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicXor:        {name: "atomic_xor", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicCmpStore:   {name: "atomic_cmp_store", dst: true, srcs: r3, kind: KindInt, cs: true, mem: true},
+	OpAtomicIAdd:       {name: "atomic_iadd", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicIMax:       {name: "atomic_imax", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicIMin:       {name: "atomic_imin", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicUMax:       {name: "atomic_umax", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpAtomicUMin:       {name: "atomic_umin", dst: true, srcs: r2, kind: KindInt, cs: true, mem: true},
+	OpImmAtomicAlloc:   {name: "imm_atomic_alloc", dst: true, srcs: []Arg{argUAV}, kind: KindInt, cs: true},
+	OpImmAtomicConsume: {name: "imm_atomic_consume", dst: true, srcs: []Arg{argUAV}, kind: KindInt, cs: true},
+	OpImmAtomicIAdd:    {name: "imm_atomic_iadd", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicAnd:     {name: "imm_atomic_and", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicOr:      {name: "imm_atomic_or", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicXor:     {name: "imm_atomic_xor", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicExch:    {name: "imm_atomic_exch", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicCmpExch: {name: "imm_atomic_cmp_exch", dst: true, srcs: []Arg{argMem, argReg, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicIMax:    {name: "imm_atomic_imax", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicIMin:    {name: "imm_atomic_imin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicUMax:    {name: "imm_atomic_umax", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+	OpImmAtomicUMin:    {name: "imm_atomic_umin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
 }
+
+// MemDst reports whether the op's destination is a view or groupshared
+// memory (stores, atomics without a result) rather than a register.
+func (o Op) MemDst() bool { return o < numOps && ops[o].mem }
+
+// ComputeOnly reports whether the op exists in compute programs only.
+func (o Op) ComputeOnly() bool { return o < numOps && ops[o].cs }
 
 func (o Op) String() string {
 	if o < numOps {

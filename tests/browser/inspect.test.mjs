@@ -175,6 +175,118 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
   await page.close();
 });
 
+// Markers, debug names and a wait, on one page: the trace view indents the
+// events of a BeginEvent's group under it and folds them; objects show
+// their debug names; a Map that waited for a copy explains itself in the
+// State view (the fence, the DMA buffer, the calls it carries, the hazard).
+const marked = `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=16 Height=16
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+shot = dev.CreateTexture2D Width=16 Height=16 Format=R8G8B8A8_UNORM Usage=STAGING CPUAccessFlags=READ
+shot.SetPrivateData WKPDID_D3DDebugObjectName "Readback copy"
+imm.BeginEvent "Frame"
+imm.BeginEvent "Clear and copy"
+imm.ClearRenderTargetView rtv #3366ccff
+imm.CopyResource shot bb
+imm.EndEvent
+imm.Map shot READ
+imm.Unmap shot
+imm.EndEvent
+sc.Present
+`;
+
+test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, marked);
+  // The editor colours the strings as strings.
+  assert.deepEqual(await page.locator("#backdrop .t-string").allTextContents(), ['"Readback copy"', '"Frame"', '"Clear and copy"']);
+  await page.locator('.tabs [data-view="trace"]').click();
+  await page.waitForSelector("#trace-rows .trace-row");
+  // The inner group's ClearRenderTargetView sits two levels down.
+  const depth = await page.evaluate(() => {
+    const st = window.d3dsimUI.store;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "ClearRenderTargetView" && st.from(i) === 1) return st.depth[i];
+    return -1;
+  });
+  assert.equal(depth, 2);
+  const begin = await selectCall(page, "BeginEvent", 2);
+  const row = page.locator("#trace-rows .trace-row.marker", { hasText: "Clear and copy" }).first();
+  assert.equal(await row.locator(".fold").textContent(), "▾");
+  const before = await page.evaluate(() => window.d3dsimUI.views.trace.count());
+  await row.locator(".fold").click();
+  const after = await page.evaluate(() => window.d3dsimUI.views.trace.count());
+  const hidden = await page.evaluate((seq) => {
+    const st = window.d3dsimUI.store;
+    const i = st.index(seq);
+    return st.groupEnd.get(i) - i - 1;
+  }, begin);
+  assert.ok(hidden > 4, `the group holds ${hidden} events`);
+  assert.equal(before - after, hidden);
+  assert.equal(await page.locator("#trace-rows .trace-row.marker", { hasText: "Clear and copy" }).first().locator(".fold").textContent(), "▸");
+  assert.equal(await page.locator("#trace-rows .trace-row", { hasText: "ClearRenderTargetView" }).count(), 0);
+  // The timeline's marker lane: the two groups, nested, labelled with their text.
+  const spans = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.ingestEvents();
+    const lane = tl.lanes.get("main/markers");
+    const out = [];
+    for (let k = 0; lane && k < lane.n; k++) out.push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}:${lane.e[k] > lane.s[k]}`);
+    return out;
+  });
+  assert.deepEqual(spans, ["Frame@0:true", "Clear and copy@1:true"]);
+  // GPUView's queues: DMA buffer 1 waited in kc1's context queue, then in
+  // engine 0's hardware queue until the GPU was done with it.
+  const queues = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    const out = {};
+    for (const key of ["cpuq/kc1", "hwq/0"]) {
+      const lane = tl.lanes.get(key);
+      out[key] = [];
+      for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}:${lane.e[k] >= lane.s[k]}`);
+    }
+    return out;
+  });
+  assert.ok(queues["cpuq/kc1"].includes("DMA 1:true"), JSON.stringify(queues));
+  assert.ok(queues["hwq/0"].includes("DMA 1:true"), JSON.stringify(queues));
+  // The debug name beside the object's name.
+  assert.match(await page.locator("#trace-rows").textContent(), /obj=shot "Readback copy"/);
+
+  // The Map waited for the copy: the State view says why.
+  const mapSeq = await selectCall(page, "Map", 1);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state .wait-card");
+  const card = await page.locator("#st-state .wait-card").textContent();
+  assert.match(card, /Map\(shot "Readback copy"\) at line 12 waited [\d.]+ µs \(WaitForFence/);
+  assert.match(card, /RAW — read after write/);
+  assert.match(card, /carries the commands of ClearRenderTargetView\(rtv\) at line 9, CopyResource\(shot "Readback copy"\) at line 10/);
+  // Its links select the events: the DMA buffer's copy.
+  await page.locator("#st-state .wait-card .wait-fact", { hasText: "carries" }).locator("a", { hasText: "CopyResource" }).click();
+  const sel = await page.evaluate(() => window.d3dsimUI.store.name(window.d3dsimUI.selected));
+  assert.equal(sel, "CopyResource");
+  assert.ok(mapSeq > 0);
+  // The GPU's start of that DMA buffer: its card.
+  await page.evaluate(() => {
+    const st = window.d3dsimUI.store;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "DmaBufferStart" && st.dma(i) === 1) return window.d3dsimUI.select(i, "test");
+  });
+  await page.waitForSelector("#st-state .dma-card");
+  const dma = await page.locator("#st-state .dma-card").textContent();
+  assert.match(dma, /DMA buffer 1 of kc1 on engine 0, fence 1/);
+  assert.match(dma, /built by Map\(shot "Readback copy"\)/);
+  assert.match(dma, /carries ClearRenderTargetView\(rtv\), CopyResource\(shot "Readback copy"\)/);
+
+  // A hung GPU on the same page: the TDR, the engine's reset and the device's removal are marked on the timeline.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
+  const marks = await page.evaluate(() => {
+    window.d3dsimUI.timeline.ingestEvents();
+    return window.d3dsimUI.timeline.resets.map(([, what]) => what);
+  });
+  assert.deepEqual(marks, ["TDR", "reset", "removed"]);
+  assert.deepEqual(h.pageErrors, []);
+  await page.close();
+});
+
 // A texture's levels and an array's slices (core/inspect/testdata/
 // mips.d3ds): GenerateMips averaged tex's level 1 to 5 9 / 21 25; arr's
 // slice 1 has level 0 1 2 .. 7 8 and level 1 (4, 5).

@@ -36,6 +36,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 		t.temps = in.Extra[0]
 		return nil
 	}
+	if computeOps[in.Op] {
+		return t.computeDecl(in)
+	}
 	if len(in.Operands) != 1 {
 		return t.refuse(in.Op)
 	}
@@ -71,6 +74,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 }
 
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
+		return nil // the thread identifiers: always the ISA's v0..v3
+	}
 	if o.Type != dxbc.RegInput {
 		return t.fail("input register type %d is not supported by the GPU (only v#)", o.Type)
 	}

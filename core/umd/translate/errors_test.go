@@ -158,7 +158,7 @@ func TestTranslateErrors(t *testing.T) {
 		t.Fatal("FromShader(nil) translated")
 	}
 	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
-	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex and pixel") {
+	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex, pixel and compute") {
 		t.Fatalf("geometry shader: %v", err)
 	}
 }

@@ -167,6 +167,11 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 		if r, err = t.cb(o); err != nil {
 			return r, err
 		}
+	case dxbc.RegInputThreadID, dxbc.RegInputThreadGroupID, dxbc.RegInputThreadIDInGroup, dxbc.RegInputThreadIDInGroupFlat:
+		if t.out.Stage != shaderisa.StageCompute {
+			return r, t.fail("%s outside a compute shader", o.Type)
+		}
+		r = shaderisa.V(computeInputs[o.Type])
 	default:
 		return r, t.fail("source register %s is not supported by the GPU's ISA", o.Type)
 	}

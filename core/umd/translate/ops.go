@@ -51,7 +51,7 @@ var operands = map[dxbc.Opcode]int{
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if _, ok := refusals[in.Op]; ok {
+	if _, ok := refusals[in.Op]; ok && !(computeOps[in.Op] && t.out.Stage == shaderisa.StageCompute) {
 		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
@@ -68,6 +68,9 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	}
 	if op, ok := flow[in.Op]; ok {
 		return t.flow(in, op)
+	}
+	if done, err := t.computeInst(in); done {
+		return err
 	}
 	if _, ok := texForms[in.Op]; ok {
 		return t.texture(in)

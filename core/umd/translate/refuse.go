@@ -10,8 +10,8 @@ import "d3dsim/core/dxbc"
 
 const (
 	featUAV = "unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, " +
-		"AppendStructuredBuffer): this GPU has none"
-	featCS      = "compute shaders (thread groups, groupshared memory, barriers): this GPU runs vertex and pixel shaders only"
+		"AppendStructuredBuffer) outside a compute shader: this GPU binds them to the compute stage only"
+	featCS      = "thread groups, groupshared memory and barriers outside a compute shader"
 	featGS      = "geometry shaders (streams, emit and cut): this GPU runs vertex and pixel shaders only"
 	featTess    = "hull and domain shaders (the tessellator): this GPU runs vertex and pixel shaders only"
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
@@ -23,7 +23,8 @@ const (
 )
 
 // refusals is why each DXBC instruction the translator does not take is
-// refused: the feature, and that this GPU lacks it.
+// refused: the feature, and that this GPU lacks it. A compute shader
+// takes the featUAV and featCS instructions (computeOps).
 var refusals = map[dxbc.Opcode]string{
 	dxbc.OpDclUAVTyped: featUAV, dxbc.OpDclUAVRaw: featUAV, dxbc.OpDclUAVStructured: featUAV,
 	dxbc.OpLdUAVTyped: featUAV, dxbc.OpStoreUAVTyped: featUAV, dxbc.OpStoreRaw: featUAV, dxbc.OpStoreStructured: featUAV,

@@ -22,6 +22,9 @@ type Shader struct {
 	ConstantBuffers []ConstantBuffer
 	Textures        []Texture
 	Samplers        []uint32 // s# slots declared
+	// A compute shader's unordered access views and numthreads.
+	UAVs        []UAV
+	ThreadGroup [3]uint32
 
 	// Source is, per ISA instruction, the index of the DXBC instruction
 	// it came from (for the listing and fault reports).
@@ -138,6 +141,14 @@ type translator struct {
 	ranges    []indexRange
 	swTemps   int  // temps per switch level: switchTemps, one more with a continue inside a switch
 	useICB    bool // an icb read with a register index: the program carries icb
+	// A compute shader's (compute.go): the ISA declarations, which go
+	// first, and the DXBC instruction of each; g# (stride | 1<<31) and
+	// u# declared.
+	decls       []shaderisa.Inst
+	declSrc     []int
+	tgsm        map[uint32]uint32
+	uavs        map[uint32]dxbc.ResourceDimension
+	sharedBytes uint64
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -151,14 +162,18 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		return nil, &Error{Index: -1, Reason: "no program"}
 	}
 	t := &translator{prog: p, out: &Shader{}, dims: map[uint32]dxbc.ResourceDimension{},
-		cbs: map[uint32]bool{}, xs: map[uint32]*indexable{}, samps: map[uint32]bool{}, ins: map[uint32]bool{}, outs: map[uint32]bool{}}
+		cbs: map[uint32]bool{}, xs: map[uint32]*indexable{}, samps: map[uint32]bool{}, ins: map[uint32]bool{}, outs: map[uint32]bool{},
+		tgsm: map[uint32]uint32{}, uavs: map[uint32]dxbc.ResourceDimension{}}
 	switch p.Type {
 	case dxbc.VertexShader:
 		t.out.Stage = shaderisa.StageVertex
 	case dxbc.PixelShader:
 		t.out.Stage = shaderisa.StagePixel
+	case dxbc.ComputeShader:
+		t.out.Stage = shaderisa.StageCompute
+		t.inputs = shaderisa.ComputeInputs
 	default:
-		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex and pixel shaders only", p.Profile())}
+		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex, pixel and compute shaders only", p.Profile())}
 	}
 	defer func() {
 		// Errors name the instruction's word offset and text.
@@ -197,6 +212,13 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	temps := t.fixed + uint32(t.swTemps*t.maxSwitch) + t.scratch
 	if temps > shaderisa.MaxTemps {
 		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries (with %d for lowering), the GPU has %d", temps, t.scratch, shaderisa.MaxTemps)}
+	}
+	if t.out.Stage == shaderisa.StageCompute {
+		if t.out.ThreadGroup[0] == 0 {
+			return nil, &Error{Index: -1, Reason: "a compute shader without dcl_thread_group (numthreads)"}
+		}
+		t.code = append(t.decls, t.code...)
+		t.source = append(t.declSrc, t.source...)
 	}
 	prog := &shaderisa.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
 	if t.useICB {
