@@ -35,7 +35,7 @@ var (
 // recordTraces records the oracle traces once per test binary: testdata/
 // tiny.c (blobs, fake memcpy calls, two threads, backtraces of glClear and
 // glDrawArrays, three frames), glxinfo (many enums and strings, a clean
-// exit) and glxgears stopped by SIGINT (the tracer flushes on the signal;
+// exit) and glxgears stopped by SIGTERM (the tracer flushes on the signal;
 // the call it was in comes out incomplete).
 func recordTraces(t *testing.T) []recorded {
 	t.Helper()
@@ -69,9 +69,17 @@ func recordTraces(t *testing.T) []recorded {
 		}
 		run("tiny", []string{"APITRACE_BACKTRACE=glDrawArrays glClear"}, tiny)
 		run("glxinfo", nil, "glxinfo")
-		// glxgears draws until it is stopped: timeout sends SIGINT after
-		// a second, which the tracer catches to flush the trace.
-		run("glxgears", nil, "timeout", "-s", "INT", "1", "glxgears")
+		// glxgears draws until it is stopped: SIGTERM, which the tracer
+		// catches to flush the trace, once the trace has a compressed chunk
+		// on disk (more than 4 KiB: the header and frames). A fixed second
+		// of wall time was not enough on a loaded machine: the signal came
+		// before the tracer had written the header. (SIGINT cannot stop it
+		// here: a background job of sh ignores SIGINT.) The wait is bounded,
+		// 600 looks 0.2 s apart, so a glxgears that never draws still ends.
+		gears := filepath.Join(dir, "glxgears.trace")
+		run("glxgears", nil, "sh", "-c", `glxgears >/dev/null & p=$!; i=0
+until [ "$(wc -c < "$0" 2>/dev/null || echo 0)" -gt 4096 ] || [ $i -ge 600 ]; do sleep 0.2; i=$((i+1)); done
+kill -TERM $p; wait $p; exit 0`, gears)
 	})
 	if recordErr != "" {
 		if os.Getenv("CI") == "true" {
