@@ -147,7 +147,12 @@ func (j *Journal) State(seq uint64, ctx string) (*State, error) {
 		}
 	}
 	if ci < 0 && c.dev >= 0 {
-		ci = j.ctxIdx[j.devs[c.dev].ImmediateContext()]
+		// (the device's immediate context is journaled once it has made
+		// a call: before that, as at D3D11CreateDevice itself, there is
+		// no state to show)
+		if i, ok := j.ctxIdx[j.devs[c.dev].ImmediateContext()]; ok {
+			ci = i
+		}
 	}
 	st := &State{Event: seq, Call: j.callRef(k)}
 	si := int32(-1)

@@ -40,13 +40,19 @@ async function view(page, name) {
   await page.waitForSelector(`.inspector .view[data-view="${name}"]:not([hidden])`);
 }
 
-// selectFirst selects the first event of an API call named name.
+// selectCall selects the nth event of an API call named name, once the
+// panel's store has it: the summary says done before the panel has polled
+// the last events (CI once looked between the two and found no Present).
 async function selectCall(page, name, nth = 0) {
-  const i = await page.evaluate(([name, nth]) => {
-    const st = window.d3dsimUI.store;
+  const find = ([name, nth]) => {
+    const ui = window.d3dsimUI;
+    ui.poll();
+    const st = ui.store;
     for (let i = 0; i < st.n; i++) if (st.name(i) === name && st.kind(i) === 1 && st.from(i) === 1 && nth-- === 0) return i;
     return -1;
-  }, [name, nth]);
+  };
+  await page.waitForFunction(`(${find})(${JSON.stringify([name, nth])}) >= 0`).catch(() => {});
+  const i = await page.evaluate(find, [name, nth]);
   assert.ok(i >= 0, `no ${name} call`);
   await page.evaluate((i) => window.d3dsimUI.select(i, "test"), i);
   return i;
