@@ -48,19 +48,11 @@ func (d *Device) checkUAVDesc(api, name string, res *Resource, desc *ViewDesc) e
 		}
 		var elem uint32
 		switch {
-		case u.Flags&ddi.BufferUAVRaw != 0:
-			if !res.Desc.MiscFlags.Has(ddi.ResourceMiscBufferAllowRawViews) {
-				return d.invalid(api, name, "a raw view of %s, which was not created with BUFFER_ALLOW_RAW_VIEWS", res.name)
+		case u.Flags&ddi.BufferUAVRaw != 0, structured:
+			var err error
+			if elem, err = d.bufferViewElem(api, name, res, desc.Format, u.Flags&ddi.BufferUAVRaw != 0); err != nil {
+				return err
 			}
-			if desc.Format != formatR32Typeless {
-				return d.invalid(api, name, "Format: a raw view's is R32_TYPELESS")
-			}
-			elem = 4
-		case structured:
-			if desc.Format != ddi.FormatUnknown {
-				return d.invalid(api, name, "Format: a view of structured buffer %s has UNKNOWN", res.name)
-			}
-			elem = res.Desc.StructureByteStride
 		default:
 			if msg := d.typedUAVFormat(desc.Format); msg != "" {
 				return d.invalid(api, name, "Format: %s", msg)

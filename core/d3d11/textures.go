@@ -303,6 +303,9 @@ func bufferMiscError(desc *BufferDesc) string {
 // checkSRVDesc checks a shader-resource view's description against its
 // resource and completes it: the dimension of the resource's own kind
 // when it names none, MipLevels AllMips resolved.
+//
+// (bufferViewElem checks the raw and structured cases for both kinds of
+// buffer view, SRV and UAV.)
 func (d *Device) checkSRVDesc(api, name string, res *Resource, desc *ViewDesc) error {
 	s := &desc.SRV
 	if res.Kind == KindBuffer {
@@ -320,18 +323,15 @@ func (d *Device) checkSRVDesc(api, name string, res *Resource, desc *ViewDesc) e
 			if s.Dimension != ddi.SRVDimBufferEx {
 				return d.invalid(api, name, "Flags: RAW is BUFFEREX's")
 			}
-			if !res.Desc.MiscFlags.Has(ddi.ResourceMiscBufferAllowRawViews) {
-				return d.invalid(api, name, "a raw view of %s, which was not created with BUFFER_ALLOW_RAW_VIEWS", res.name)
+			var err error
+			if elem, err = d.bufferViewElem(api, name, res, desc.Format, true); err != nil {
+				return err
 			}
-			if desc.Format != formatR32Typeless {
-				return d.invalid(api, name, "Format: a raw view's is R32_TYPELESS")
-			}
-			elem = 4
 		case structured:
-			if desc.Format != ddi.FormatUnknown {
-				return d.invalid(api, name, "Format: a view of structured buffer %s has UNKNOWN", res.name)
+			var err error
+			if elem, err = d.bufferViewElem(api, name, res, desc.Format, false); err != nil {
+				return err
 			}
-			elem = res.Desc.StructureByteStride
 		default:
 			if res.Desc.MiscFlags.Has(ddi.ResourceMiscBufferAllowRawViews) && desc.Format == formatR32Typeless {
 				return d.invalid(api, name, "Flags: a view of R32_TYPELESS over %s is raw (BUFFEREX, RAW)", res.name)
@@ -582,3 +582,24 @@ func (c *DeviceContext) checkGenerateMips(v *View) error {
 
 // formatR32Typeless is DXGI_FORMAT_R32_TYPELESS, a raw buffer view's.
 const formatR32Typeless ddi.Format = 39
+
+// bufferViewElem checks a raw (raw true) or structured view of buffer res,
+// a shader resource or unordered access view alike, and answers its
+// element size: a raw view is R32_TYPELESS over a buffer created with
+// BUFFER_ALLOW_RAW_VIEWS (4-byte elements), a structured one has format
+// UNKNOWN (elements of the buffer's StructureByteStride).
+func (d *Device) bufferViewElem(api, name string, res *Resource, format ddi.Format, raw bool) (uint32, error) {
+	if raw {
+		if !res.Desc.MiscFlags.Has(ddi.ResourceMiscBufferAllowRawViews) {
+			return 0, d.invalid(api, name, "a raw view of %s, which was not created with BUFFER_ALLOW_RAW_VIEWS", res.name)
+		}
+		if format != formatR32Typeless {
+			return 0, d.invalid(api, name, "Format: a raw view's is R32_TYPELESS")
+		}
+		return 4, nil
+	}
+	if format != ddi.FormatUnknown {
+		return 0, d.invalid(api, name, "Format: a view of structured buffer %s has UNKNOWN", res.name)
+	}
+	return res.Desc.StructureByteStride, nil
+}
