@@ -97,6 +97,10 @@ type bridge struct {
 	mu    sync.Mutex
 	port  js.Value // a MessageChannel's port2: posting to it queues a task
 	queue []func() // what the tasks run, in order
+	// free are the calls whenFree holds, in order; freeDraining: they (or
+	// the last of them) have not all returned.
+	free         []freeCall
+	freeDraining bool
 }
 
 // overAfter starts a slice's page clock: the predicate is true once d has
@@ -429,19 +433,23 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 				ret = js.Global().Get("Error").New(msg)
 			}
 		}()
-		if b.a.y.busy.Load() {
+		if busy := b.a.y.busy.Load(); busy || b.queuedFree() {
 			// A slice is suspended inside a long draw, holding the app's
 			// lock: answer without it (busy_js.go). A callback that waited
 			// for the lock would block the event loop the slice's wake-up
-			// needs, for good.
+			// needs, for good. Calls asked for during it that wait to run
+			// (a load, a run) are answered for in the same way until they
+			// have: a step must not run ahead of a load asked for first.
 			if ans, ok := b.busyAnswer(name, args); ok {
 				return ans
 			}
-			if lockFree[name] {
+			if busy && !lockFree[name] {
+				return js.Global().Get("Error").New("d3dsim." + name + ": " + busyNote + "; ask again when it pauses")
+			}
+			if busy {
 				ret = f(args)
 				return ret
 			}
-			return js.Global().Get("Error").New("d3dsim." + name + ": " + busyNote + "; ask again when it pauses")
 		}
 		ret = f(args)
 		b.cacheAnswer(name, ret)

@@ -158,38 +158,73 @@ func (b *bridge) busySummary() map[string]any {
 	return s
 }
 
+// freeCall is a call whenFree holds until no slice is suspended.
+type freeCall struct {
+	f               func() any
+	resolve, reject js.Value
+}
+
 // whenFree answers a Promise of what f returns (a Promise is followed),
-// called in a task once no slice is suspended.
+// called once no slice is suspended and every call asked for before it has
+// returned: a load() then a run() asked for during a long draw run in that
+// order (two goroutines started one after the other run the second first:
+// the run played the old scenario to its end, then the load replaced it).
 func (b *bridge) whenFree(f func() any) js.Value {
 	var executor js.Func
 	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
-		resolve, reject := args[0], args[1]
-		var try func()
-		try = func() {
-			if b.a.y.busy.Load() {
-				b.later(try)
-				return
-			}
-			// A goroutine: f may take the app's lock, which a slice on
-			// another goroutine may hold for a moment.
-			go func() {
-				defer func() {
-					if p := recover(); p != nil {
-						reject.Invoke(js.Global().Get("Error").New("d3dsim: internal error"))
-					}
-				}()
-				v := f()
-				if jv, ok := v.(js.Value); ok && jv.Type() == js.TypeObject && jv.Get("then").Type() == js.TypeFunction {
-					jv.Call("then", resolve, reject)
-					return
-				}
-				resolve.Invoke(v)
-			}()
+		b.mu.Lock()
+		b.free = append(b.free, freeCall{f: f, resolve: args[0], reject: args[1]})
+		start := !b.freeDraining
+		b.freeDraining = true
+		b.mu.Unlock()
+		if start {
+			b.later(b.drainFree)
 		}
-		b.later(try)
 		return nil
 	})
 	p := js.Global().Get("Promise").New(executor)
 	executor.Release()
 	return p
+}
+
+// queuedFree reports whether calls wait in whenFree's queue: until they
+// have run, the bridge answers as it does during a suspended slice, so a
+// summary() or a step cannot run ahead of a load asked for before it.
+func (b *bridge) queuedFree() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.freeDraining
+}
+
+// drainFree runs whenFree's calls one at a time, in order, each on a
+// goroutine (f may take the app's lock, which a slice on another goroutine
+// may hold for a moment), the next once it has returned.
+func (b *bridge) drainFree() {
+	if b.a.y.busy.Load() {
+		b.later(b.drainFree)
+		return
+	}
+	b.mu.Lock()
+	if len(b.free) == 0 {
+		b.freeDraining = false
+		b.mu.Unlock()
+		return
+	}
+	c := b.free[0]
+	b.free = b.free[1:]
+	b.mu.Unlock()
+	go func() {
+		defer b.later(b.drainFree)
+		defer func() {
+			if p := recover(); p != nil {
+				c.reject.Invoke(js.Global().Get("Error").New("d3dsim: internal error"))
+			}
+		}()
+		v := c.f()
+		if jv, ok := v.(js.Value); ok && jv.Type() == js.TypeObject && jv.Get("then").Type() == js.TypeFunction {
+			jv.Call("then", c.resolve, c.reject)
+			return
+		}
+		c.resolve.Invoke(v)
+	}()
 }

@@ -32,6 +32,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // goTargets are the targets whose `go test` runs take GOTESTFLAGS.
@@ -101,6 +102,7 @@ type result struct {
 	log     string
 	failed  []string   // the Go tests or browser tests that failed, or packages that did not build
 	tests   []testTime // Go tests (top level) or browser tests, with their durations
+	why     []string   // a failed browser test's name and message, one line each
 }
 
 type testTime struct {
@@ -176,8 +178,8 @@ func runTarget(makeCmd, target, dir string, out io.Writer) result {
 	g.flush()
 	r.failed, r.tests = g.failed, g.tests
 	if target == browserTarget {
-		if f, tests, err := readJUnit(junit); err == nil {
-			r.failed, r.tests = f, tests
+		if f, tests, why, err := readJUnit(junit); err == nil {
+			r.failed, r.tests, r.why = f, tests, why
 		}
 	}
 	if !r.ok && len(r.failed) == 0 {
@@ -333,17 +335,20 @@ func (g *goJSON) flush() {
 // junitCase is the part of node's JUnit report read here: every
 // testcase, at any depth (describe blocks nest them in testsuites).
 type junitCase struct {
-	Name    string      `xml:"name,attr"`
-	Time    string      `xml:"time,attr"`
-	Failure *struct{}   `xml:"failure"`
-	Cases   []junitCase `xml:"testcase"`
-	Suites  []junitCase `xml:"testsuite"`
+	Name    string `xml:"name,attr"`
+	Time    string `xml:"time,attr"`
+	Failure *struct {
+		Message string `xml:"message,attr"`
+		Body    string `xml:",chardata"`
+	} `xml:"failure"`
+	Cases  []junitCase `xml:"testcase"`
+	Suites []junitCase `xml:"testsuite"`
 }
 
-func readJUnit(path string) (failed []string, tests []testTime, err error) {
+func readJUnit(path string) (failed []string, tests []testTime, why []string, err error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	// node writes a failure's message as it is, ANSI colour codes (ESC)
 	// included, which XML 1.0 does not allow: drop such characters.
@@ -355,7 +360,7 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 	}, b)
 	var root junitCase
 	if err := xml.Unmarshal(b, &root); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var walk func(c junitCase, top bool)
 	walk = func(c junitCase, top bool) {
@@ -364,6 +369,11 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 			tests = append(tests, testTime{"browser", c.Name, secs})
 			if c.Failure != nil {
 				failed = append(failed, c.Name)
+				msg := c.Failure.Message
+				if strings.TrimSpace(msg) == "" {
+					msg = c.Failure.Body
+				}
+				why = append(why, c.Name+": "+oneLine(msg, 400))
 			}
 		}
 		for _, s := range c.Cases {
@@ -374,7 +384,20 @@ func readJUnit(path string) (failed []string, tests []testTime, err error) {
 		}
 	}
 	walk(root, true)
-	return failed, tests, nil
+	return failed, tests, why, nil
+}
+
+// oneLine is s with its runs of white space made one space, cut to n bytes
+// (at a rune's start).
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + " ..."
 }
 
 // summary prints what passed and failed and the slowest tests; it reports
@@ -425,6 +448,17 @@ func summary(w io.Writer, results []result, took time.Duration, dir string) bool
 	}
 	slowest(w, "slowest Go tests", goTests)
 	slowest(w, "slowest browser tests", browserTests)
+	// Last, where a reader of the log's tail (CI keeps only its end) sees
+	// them: why the browser tests failed.
+	for _, r := range results {
+		for i, y := range r.why {
+			if i == 5 {
+				fmt.Fprintf(w, "  ... and %d more failures in %s\n", len(r.why)-i, rel(r.log))
+				break
+			}
+			fmt.Fprintf(w, "failed: %s\n", y)
+		}
+	}
 	if ok {
 		fmt.Fprintf(w, "PASS: every target passed (%s)\n", minutes(took))
 	} else if len(failedNames) > 0 {

@@ -102,9 +102,12 @@ func TestReadJUnit(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.ReplaceAll(x, "ESC", "\x1b")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	failed, tests, err := readJUnit(p)
+	failed, tests, why, err := readJUnit(p)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if want := "a link <replays>: page.click: Timeout.Call log:[2m - waiting[22m"; strings.Join(why, "|") != want {
+		t.Errorf("why = %q, want %q", why, want)
 	}
 	if strings.Join(failed, "|") != "a link <replays>" {
 		t.Errorf("failed = %q", failed)
@@ -147,6 +150,8 @@ esac
 	if !results[0].ok || results[1].ok || results[2].ok || results[3].ok {
 		t.Fatalf("ok: %v %v %v %v\n%s", results[0].ok, results[1].ok, results[2].ok, results[3].ok, out.String())
 	}
+	results = append(results, result{target: browserTarget, log: filepath.Join(dir, "test-browser.log"),
+		failed: []string{"a link replays"}, why: []string{"a link replays: Timeout 30000ms exceeded"}})
 	if ok := summary(&out, results, 90*time.Second, dir); ok {
 		t.Error("summary says every target passed")
 	}
@@ -164,7 +169,7 @@ esac
 		"  FAIL  fuzz ",
 		"          failed: FuzzX (./a)\n",
 		"slowest Go tests:\n     42.2 s  unit m/a  TestSlow\n",
-		"FAIL: unit, vet, fuzz",
+		"failed: a link replays: Timeout 30000ms exceeded\nFAIL: unit, vet, fuzz, test-browser",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("output lacks %q:\n%s", want, got)

@@ -166,6 +166,61 @@ for (const [name, src, want] of drawProbes) {
   });
 }
 
+// A load() asked for while a draw is suspended is done once the slice has
+// returned, and until then the page answers for the scenario loaded: the
+// embed page loads its demo and plays it as the default scenario's long
+// draw runs, then polls until done. Between the slice's return and the
+// load, summary() answered with the run the load replaced (done, its draws
+// cut short) and a run() ran it: an embed test saw a wrong frame, a Share
+// test a link whose run differed from the one shared (CI, a loaded
+// machine). Now every answer after the load is for the scenario loaded,
+// and a run() after it plays it.
+test("a load() during a long draw: every answer after it is for the scenario loaded", { timeout: 900000 }, async () => {
+  const small = fullScreen("", "", 16, "builtin:ps_vertexcolor", "imm.Draw 6 0");
+  const long = fullScreen(vram + "option maxpixels=200000000\n", "", N, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0");
+  const page = await open(link(long));
+  // At rest: what the small scenario gives.
+  const rest = await page.evaluate(async (t) => (window.d3dsim.load(t), window.d3dsim.run()), small);
+  assert.deepEqual(rest.failures, []);
+  for (const how of ["play", "run"]) {
+    await page.evaluate((t) => (window.d3dsim.load(t), window.d3dsim.play()), long);
+    await page.waitForFunction(() => window.d3dsim.summary().busy, null, { timeout: 600000, polling: 50 });
+    const got = await page.evaluate(async ([t, how]) => {
+      const d = window.d3dsim;
+      const loads = d.summary().loads + 1;
+      const loaded = d.load(t);
+      const stale = [];
+      const note = (s, when) => {
+        if (s.loads !== loads) stale.push(`${when}: loads ${s.loads}, want ${loads}`);
+      };
+      note(d.summary(), "at once");
+      if (how === "run") {
+        const run = d.run();
+        note(d.summary(), "after run()");
+        return { loaded, source: d.source(), stale, last: await run };
+      }
+      d.play();
+      // Poll as the embed page does, a task of the event loop apart, until
+      // the run is done and the page no longer busy.
+      for (let i = 0; i < 1000000; i++) {
+        const s = d.summary();
+        note(s, `poll ${i}`);
+        if (s.done && !s.busy) return { loaded, source: d.source(), stale, last: s };
+        await new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); });
+      }
+      return { loaded, stale: ["never done"] };
+    }, [small, how]);
+    assert.deepEqual(got.loaded, { ok: true, error: "" }, how);
+    assert.deepEqual(got.stale, [], how);
+    assert.equal(got.source, small, how);
+    assert.deepEqual(got.last.failures, [], how);
+    assert.equal(got.last.hash, rest.hash, `${how}: the run that ended was not the scenario loaded`);
+    assert.equal(got.last.steps, rest.steps, how);
+  }
+  await page.close();
+  assert.deepEqual(h.pageErrors, [], "uncaught exceptions in the page");
+});
+
 test("a module that exits leaves a notice with Restart, never an uncaught error", { timeout: 300000 }, async () => {
   const page = await h.browser.newPage();
   page.on("pageerror", (err) => h.pageErrors.push(`exit: ${err.message}`));

@@ -345,6 +345,7 @@ test("two embed iframes on another origin's page both run, fit their frame and o
   const full = await openPage(open.href);
   await ready(full);
   assert.equal(await full.evaluate(() => window.d3dsim.source()), open.src);
+  assert.deepEqual((await runToEnd(full)).failures, []); // (it plays on its own: read its pixels once it has run)
   await checkPixels(full, open.src);
   await full.close();
   await page.close();
