@@ -330,10 +330,10 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 		made := false
 		switch topo {
 		case shaderisa.GSOutPointList:
-			drawn, made = ex.point(&vs[i].v), true
+			drawn, made = ex.outPoint(&vs[i].v), true
 		case shaderisa.GSOutLineStrip:
 			if k >= 1 {
-				drawn, made = ex.line(&vs[i-1].v, &vs[i].v), true
+				drawn, made = ex.outLine(&vs[i-1].v, &vs[i].v), true
 			}
 		case shaderisa.GSOutTriangleStrip:
 			if k >= 2 {
@@ -341,7 +341,7 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 				if k%2 == 1 {
 					a, b = b, a
 				}
-				drawn, made = ex.triangle(a, b, &vs[i].v), true
+				drawn, made = ex.outTriangle(a, b, &vs[i].v), true
 			}
 		}
 		k++

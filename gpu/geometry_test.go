@@ -1,6 +1,9 @@
 package gpu
 
 import (
+	"bytes"
+	"encoding/binary"
+	"math"
 	"strings"
 	"testing"
 
@@ -135,5 +138,80 @@ func TestGeometryTopologyMismatch(t *testing.T) {
 	b.Draw(6, 0)
 	if fs := r.exec(b); !hasFault(fs, "input primitive is point, but the topology TRIANGLELIST makes triangle") {
 		t.Fatalf("faults %v", fs)
+	}
+}
+
+// Stream output of the billboard geometry program: each square's strip
+// is written as two triangles (the second with its first two vertices
+// swapped), position and colour's xyz to slot 0 (28 bytes a vertex),
+// with nothing rasterized; the odd primitive writes nothing; the
+// statistics count two primitives written per square; appending goes on
+// from the filled size, and a primitive that does not fit is not written.
+func TestStreamOutput(t *testing.T) {
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	red := [4]float32{1, 0, 0, 1}
+	pts := []vtx{pxv(4, 4, 16, 16, red), pxv(12, 12, 16, 16, red)}
+	b := r.isaScene(rt, vsPass, psGSColor, pts)
+	a, n := r.program(gsBillboard)
+	b.SetProgram(isa.StageGS, a, n, 0)
+	b.SetTopology(isa.TopoPointList)
+	buf := r.alloc(28 * 6 * 2)
+	ctr := r.buffer([]byte{0, 0, 0, 0})
+	b.SetSOTarget(0, buf, 28*6+28*2, ctr, 0) // room for one square, not a third triangle
+	b.SetSODecl(0, [4]uint32{28}, []uint32{isa.SOEntry(0, 0, 0, 4), isa.SOEntry(0, 1, 0, 3)})
+	q := r.alloc(64)
+	b.Query(isa.QuerySOBegin, q)
+	b.Draw(2, 0)
+	b.Draw(1, 0) // appends: no room for the second square
+	b.Query(isa.QuerySOEnd, q)
+	r.mustExec(b)
+	got := r.mem(buf, 28*6)
+	x0, y0 := float32(-0.5)-0.25, float32(0.5)+0.25 // pixel (4, 4): clip (-0.5, 0.5)
+	corners := [][2]float32{{x0, y0}, {x0 + 0.5, y0}, {x0, y0 - 0.5}, {x0 + 0.5, y0 - 0.5}}
+	order := []int{0, 1, 2, 2, 1, 3} // triangles (0 1 2) and (2 1 3): the odd one swapped
+	for i, c := range order {
+		want := []float32{corners[c][0], corners[c][1], 0.5, 1, 1, 0, 0}
+		for k, w := range want {
+			if g := math.Float32frombits(binary.LittleEndian.Uint32(got[28*i+4*k:])); g != w {
+				t.Fatalf("vertex %d component %d = %v, want %v", i, k, g, w)
+			}
+		}
+	}
+	if filled := binary.LittleEndian.Uint32(r.mem(ctr, 4)); filled != 28*6 {
+		t.Errorf("filled size %d, want %d", filled, 28*6)
+	}
+	if countDrawn(r, rt) != 0 {
+		t.Error("pixels drawn with no rasterized stream")
+	}
+	st := r.mem(q, 16)
+	if w, need := binary.LittleEndian.Uint64(st), binary.LittleEndian.Uint64(st[8:]); w != 2 || need != 4 {
+		t.Errorf("NumPrimitivesWritten %d, PrimitivesStorageNeeded %d, want 2 and 4", w, need)
+	}
+}
+
+// DRAW_AUTO draws the vertices a stream-output buffer holds: a vertex
+// program's triangle, streamed out (no geometry program) and rasterized
+// into one target, is drawn again from the buffer into another, the same
+// pixels.
+func TestDrawAuto(t *testing.T) {
+	r := newRig(t)
+	rt, rt2 := r.target(16, 16, isa.FmtRGBA8), r.target(16, 16, isa.FmtRGBA8)
+	white := [4]float32{1, 1, 1, 1}
+	b := r.isaScene(rt, vsPass, psGSColor, quadVerts(0, 0, 8, 8, 16, 16, white)[:3])
+	buf := r.alloc(36 * 3)
+	ctr := r.buffer([]byte{0, 0, 0, 0})
+	b.SetSOTarget(0, buf, 36*3, ctr, 0)
+	// The built-in vertex again: position xyz, colour, uv (36 bytes).
+	b.SetSODecl(isa.SORasterize, [4]uint32{36}, []uint32{isa.SOEntry(0, 0, 0, 3), isa.SOEntry(0, 1, 0, 4), isa.SOEntry(0, 2, 0, 2)})
+	b.Draw(3, 0)
+	b.SetSODecl(0, [4]uint32{}, nil)
+	b.SetSOTarget(0, 0, 0, 0, 0)
+	rt2.set(b)
+	b.SetVB(0, buf, 36*3, 36, 0)
+	b.DrawAuto(ctr, 36)
+	r.mustExec(b)
+	if n := countDrawn(r, rt); n == 0 || !bytes.Equal(r.rgba(rt), r.rgba(rt2)) {
+		t.Errorf("%d pixels drawn directly, %d from the stream-output buffer: want the same, more than none", n, countDrawn(r, rt2))
 	}
 }

@@ -137,6 +137,7 @@ type state struct {
 	prog        [numStages]progBinding      // SET_PROGRAM (program.go)
 	uav         [isa.MaxUAVSlots]uavBinding // SET_UAV (compute.go)
 	layout      layoutState                 // SET_LAYOUT
+	so          soState                     // SET_SO_TARGET, SET_SO_DECL (so.go)
 	// SET_PREDICATION: the predicate's data (0: no predication) and the
 	// value that skips the predicated packets (queries.go).
 	predAddr  uint64
