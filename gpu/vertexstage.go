@@ -116,6 +116,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	outs := ps.vs.prog.Outputs
 	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
 	pos := m.Out(ps.vsPos)
+	flat := ps.flatRegs()
 	for j := range n {
 		if mask>>j&1 == 0 {
 			continue
@@ -131,6 +132,11 @@ func (ex *executor) shadeVertices(i0 uint32) {
 				continue
 			}
 			o := m.Out(r)
+			if flat>>r&1 != 0 {
+				// A constant input: its bits, unchanged (interp.go).
+				a[0], a[1], a[2], a[3] = float64(o[0][j]), float64(o[1][j]), float64(o[2][j]), float64(o[3][j])
+				continue
+			}
 			a[0], a[1], a[2], a[3] = float64(math.Float32frombits(o[0][j])), float64(math.Float32frombits(o[1][j])),
 				float64(math.Float32frombits(o[2][j])), float64(math.Float32frombits(o[3][j]))
 		}
