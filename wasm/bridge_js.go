@@ -33,6 +33,8 @@ package main
 //	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
 //	inspectWait(seq)      -> why the wait at event seq (or inside the API call there) waited
 //	                         (core/inspect WaitAnswer), or {error}
+//	inspectProblems(from, max) -> {loads, from, total, list}: the run's problems (core/inspect Problem:
+//	                         seq, kind, title, line, call, cause) from index from on, at most max
 //	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
 //	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
@@ -263,6 +265,16 @@ func installBridge(a *app) *bridge {
 			return js.Global().Get("JSON").Call("parse", `{"error":"inspectWait(seq)"}`)
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.inspectWait(uint64(args[0].Float()))))
+	})
+	b.fn("inspectProblems", func(args []js.Value) any {
+		from, n := 0, 1000
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			from = args[0].Int()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			n = args[1].Int()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectProblems(from, n)))
 	})
 	b.fn("inspectDMA", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {

@@ -23,11 +23,50 @@ type inspection struct {
 	query   *inspect.Query
 	gen     uint64            // bumped by every new query: a replaced one stops
 	res     *inspect.Resource // the last resource answered (its picture and texels)
+
+	probs    *inspect.ProblemScanner // the Problems view's, fed from the trace
+	problems []inspect.Problem       // found so far (at most maxProblems)
+	more     int                     // found past maxProblems
 }
+
+// maxProblems bounds the problems the page is told of (a runaway loop of
+// violations counts the rest).
+const maxProblems = 10000
 
 // record starts the inspector's journal of a new run (load calls it).
 func (a *app) recordLocked(s *scenario.Script, r *scenario.Run) {
-	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r)}
+	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r),
+		probs: inspect.NewProblemScanner()}
+}
+
+// problemsAnswer is inspectProblems' answer: the problems from index From
+// on, of Total found in the load Loads.
+type problemsAnswer struct {
+	Loads uint64            `json:"loads"`
+	From  int               `json:"from"`
+	Total int               `json:"total"` // found so far, those past maxProblems included
+	List  []inspect.Problem `json:"list"`
+}
+
+// inspectProblems scans the events the run added since the last ask and
+// answers the problems from index from on (at most n), as JSON.
+func (a *app) inspectProblems(from, n int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	in := a.ins
+	for _, p := range in.probs.Scan(a.run.Recorder()) {
+		if len(in.problems) < maxProblems {
+			in.problems = append(in.problems, p)
+		} else {
+			in.more++
+		}
+	}
+	from = min(max(from, 0), len(in.problems))
+	to := min(from+max(n, 0), len(in.problems))
+	return toJSON(problemsAnswer{Loads: in.loads, From: from, Total: len(in.problems) + in.more, List: append([]inspect.Problem{}, in.problems[from:to]...)})
 }
 
 // errJSON is an answer that failed.

@@ -175,6 +175,10 @@ function start(d3dsim) {
   $("restart").addEventListener("click", restart);
   $("speed").addEventListener("change", () => sim.setSpeed(Number($("speed").value)));
   $("share").addEventListener("click", share);
+  $("summary-problems").addEventListener("click", (e) => {
+    e.preventDefault();
+    showView("problems");
+  });
   $("download").addEventListener("click", (e) => {
     e.stopPropagation();
     $("download-menu").hidden = !$("download-menu").hidden;
@@ -697,6 +701,14 @@ function renderSummary(s) {
   document.querySelector('#summary [data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
   problems.ingest(s);
   if (activeView === "problems") problems.render();
+  // The problems' count, the tab badge's: in the line under the editor and
+  // in the status pill; each problem marked on its line.
+  const np = problems.count;
+  editor.setProblems(editor.value === sim.source() ? problems.lineMarks() : []);
+  const foot = $("summary-problems");
+  foot.hidden = np === 0;
+  foot.querySelector("b").textContent = np.toLocaleString("en-US");
+  foot.querySelector("[data-unit]").textContent = np === 1 ? "problem" : "problems";
   const running = s.playing || runPending > 0;
   $("play").textContent = running ? "⏸ Pause" : s.done ? "▶ Replay" : "▶ Play";
   $("play").title = running ? "Pause (Space)"
@@ -709,8 +721,9 @@ function renderSummary(s) {
     setState("failed", "parse error");
     return;
   }
-  if (s.failures.length > 0) setState("failed", `failed · ${s.failures.length}`);
-  else if (s.done) setState("done", "done");
+  const nps = `${np.toLocaleString("en-US")} ${np === 1 ? "problem" : "problems"}`;
+  if (s.failures.length > 0) setState("failed", `failed · ${nps}`);
+  else if (s.done) setState(np ? "problems" : "done", np ? `done · ${nps}` : "done");
   else if (running) setState("playing", "playing");
   else setState("paused", s.steps ? "paused" : "ready");
 }

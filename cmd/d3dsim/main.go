@@ -49,6 +49,10 @@ const usage = `usage:
                                           commands went into).
                                           EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
                                           (--link, --link-file too)
+  d3dsim inspect FILE|- --problems [--json]
+                                          what went wrong in the run, each with its event, line and cause:
+                                          failures, violations, debug messages, refused shaders, KMD
+                                          rejections, TDRs, GPU faults, removed devices
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
@@ -136,7 +140,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
-	"inspect": {"at": fString, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+	"inspect": {"at": fString, "problems": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
 		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }

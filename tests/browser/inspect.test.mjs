@@ -23,6 +23,7 @@ before(async () => {
 }, { timeout: SERVER_START_TIMEOUT + 60000 });
 
 after(async () => {
+  await shared?.close();
   await h?.close();
 });
 
@@ -195,6 +196,32 @@ imm.Unmap shot
 imm.EndEvent
 sc.Present
 `;
+
+// shared is one page the short tests of the problems, the exports and
+// the comparison reuse (a page open costs seconds of CI).
+let shared = null;
+const sharedPage = async () => (shared ??= await h.openPage(h.baseURL));
+
+test("problems teach: a TDR and the device it removed, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
+  await page.locator('.tabs [data-view="problems"]').click();
+  await page.waitForSelector("#problems .problem.tdr");
+  const tdr = page.locator("#problems .problem.tdr");
+  assert.match(await tdr.textContent(), /neither finished nor preempted DMA buffer 1 \(fence 1 of kc1\).*carries ClearRenderTargetView\(artv\) at line 22, CopyResource\(astage\) at line 23/);
+  assert.match(await page.locator("#problems .problem.removed").textContent(), /Device a was removed \(hung\)/);
+  // One count everywhere: the tab's badge, the status pill, the footer.
+  const badge = await page.locator("#problem-count").textContent();
+  assert.equal(badge, "2");
+  assert.equal(await page.locator("#state").textContent(), "done · 2 problems");
+  assert.equal(await page.locator("#summary-problems").textContent(), "2 problems");
+  // The TDR's line is marked in the editor; a click selects its event.
+  assert.match(await page.locator('.gutter .ln.problem[data-line="24"]').getAttribute("title"), /^TDR: /);
+  await tdr.click();
+  const ev = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
+  assert.equal(ev.name, "TDR");
+  assert.equal(ev.line, 24);
+});
 
 test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
