@@ -23,7 +23,7 @@ import { TraceView } from "./view-trace.js";
 import { StateView, ResourceView, PixelView } from "./view-inspect.js";
 import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
-import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
+import { MAX_LINK, shareLong, localOnly, save, reproHTML, siteURL } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
@@ -364,6 +364,27 @@ function onHashChange() {
 }
 
 function download(kind) {
+  if (kind === "repro") {
+    // Any scenario, not only one too long for a link (share.js).
+    save("d3dsim-repro.html", reproHTML(sim.source(), siteURL()), "text/html");
+    return;
+  }
+  const range = /^range-(.*)$/.exec(kind);
+  if (range) {
+    // The timeline's shift-drag selection, clipped (core/inspect ClipTrace).
+    if (!timeline.range || timeline.range[0] === timeline.range[1]) {
+      toast("Select a stretch of time first: shift-drag on the timeline", 4000);
+      return;
+    }
+    const [a, b] = timeline.range[0] <= timeline.range[1] ? timeline.range : [timeline.range[1], timeline.range[0]];
+    const t0 = Math.floor(a);
+    const t1 = Math.ceil(b);
+    const data = sim.download(range[1], t0, t1);
+    if (!data) return;
+    const ext = range[1] === "jsonl" ? "jsonl" : "perfetto.json";
+    save(`trace-${t0}-${t1}ns.${ext}`, data, range[1] === "jsonl" ? "application/x-ndjson" : "application/json");
+    return;
+  }
   const data = sim.download(kind);
   if (!data) {
     // Say what there is instead.

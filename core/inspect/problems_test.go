@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
 )
 
 // runScenario runs a scenario of the repository (failed expectations
@@ -117,5 +118,66 @@ func TestProblemsIncremental(t *testing.T) {
 		if got[i].Seq != all[i].Seq || got[i].Cause != all[i].Cause {
 			t.Errorf("problem %d: %s, whole scan %s", i, got[i].Text(), all[i].Text())
 		}
+	}
+}
+
+// A clipped trace holds the events of its time range and the calls open
+// at its start that enclose them; nothing after it.
+func TestClipTrace(t *testing.T) {
+	r := runScenario(t, "assets/tutorials/03-map-hazards.d3ds")
+	all := r.Recorder().Events()
+	// The range: from the first WaitForFence's start to its end.
+	var t0, t1 int64 = -1, -1
+	var wait uint64
+	for _, e := range all {
+		if e.Name == "WaitForFence" && t0 < 0 {
+			t0, wait = e.T, e.Seq
+		} else if e.Name == "WaitForFence" && t0 >= 0 && e.Seq > wait {
+			t1 = e.T
+			break
+		}
+	}
+	if t0 < 0 || t1 <= t0 {
+		t.Fatalf("no wait in the tutorial: %d..%d", t0, t1)
+	}
+	got := ClipTrace(r.Recorder(), t0, t1)
+	inRange, before := 0, 0
+	for i, e := range got {
+		if i > 0 && e.Seq <= got[i-1].Seq {
+			t.Fatalf("event %d after %d: not in seq order", e.Seq, got[i-1].Seq)
+		}
+		switch {
+		case e.T > t1:
+			t.Errorf("event %d at %d is after the range's end %d", e.Seq, e.T, t1)
+		case e.T < t0:
+			before++
+			if e.Kind != trace.Call {
+				t.Errorf("event %d before the range is a %v, not an enclosing call", e.Seq, e.Kind)
+			}
+		default:
+			inRange++
+		}
+	}
+	want := 0
+	for _, e := range all {
+		if e.T >= t0 && e.T <= t1 {
+			want++
+		}
+	}
+	if inRange != want || before == 0 {
+		t.Errorf("%d events in the range (want %d), %d enclosing calls (want the Map and its DDIs)", inRange, want, before)
+	}
+	// The Map that waited encloses the wait.
+	found := false
+	for _, e := range got {
+		if e.Kind == trace.Call && e.From == trace.App && e.Name == "Map" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("the Map whose wait the range holds is not in the clip")
+	}
+	if n := len(ClipTrace(r.Recorder(), t1, t0)); n != len(got) {
+		t.Errorf("a reversed range clips %d events, want %d", n, len(got))
 	}
 }
