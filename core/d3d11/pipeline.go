@@ -95,6 +95,9 @@ func (c driverContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
 	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
 		return err
 	}
+	if err := c.unbindInputsOf(rtvs, dsv); err != nil {
+		return err
+	}
 	objs := make([]Object, 0, len(rtvs)+1)
 	for _, v := range rtvs {
 		objs = append(objs, v)
