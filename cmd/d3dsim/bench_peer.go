@@ -14,7 +14,7 @@ import (
 	"strings"
 	"time"
 
-	machine "d3dsim/gpu"
+	"d3dsim/core/machine"
 )
 
 // The speed peer (`d3dsim bench --peer`): Mesa's llvmpipe, the software

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	machine "d3dsim/gpu"
+	"d3dsim/core/machine"
 )
 
 func TestParsePeer(t *testing.T) {
