@@ -46,7 +46,7 @@ export class ProblemsView {
     if (!sim?.inspectProblems) return;
     for (let k = 0; k < 8; k++) {
       const a = sim.inspectProblems(this.items.length, PROBLEMS_ASK);
-      if (!a || a.error) return;
+      if (!a || a.error || !Array.isArray(a.list)) return; // busy: a long draw holds the run (ask again at the next poll)
       if (a.loads !== this.loads) {
         const fresh = this.loads === -1;
         this.loads = a.loads;
