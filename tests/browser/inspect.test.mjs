@@ -3,7 +3,10 @@
 // the cursor, a constant buffer's values), Pixel (a pixel's history and its
 // shader's steps), over core/inspect's testdata/layers.d3ds: a red quad, a
 // farther green one that fails the depth test, a blue one its shader
-// discards and a half-transparent one that blends. Also the figures the
+// discards and a half-transparent one that blends; Problems with their
+// causes (a TDR), the exports (the state as JSON, a resource as PNG, the
+// trace of a timeline selection, the one-page repro) and the Compare view,
+// three short tests on one shared page. Also the figures the
 // inspector is held to, measured in the page and printed (never asserted:
 // docs/testing.md): the state of an event in a 1,000,000-event trace and a
 // pixel history of a 1,000-draw frame.
