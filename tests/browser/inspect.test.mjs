@@ -205,7 +205,7 @@ sc.Present
 let shared = null;
 const sharedPage = async () => (shared ??= await h.openPage(h.baseURL));
 
-test("problems teach: a TDR and the device it removed, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
+test("problems teach: a TDR and the device it removed, a GPU fault, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
   await page.locator('.tabs [data-view="problems"]').click();
@@ -224,6 +224,11 @@ test("problems teach: a TDR and the device it removed, with their causes, counte
   const ev = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
   assert.equal(ev.name, "TDR");
   assert.equal(ev.line, 24);
+  // A GPU fault, and the violation the scenario expects said to be expected.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/29-residency-budgets.d3ds"), "utf8"));
+  await page.waitForSelector("#problems .problem.fault");
+  assert.match(await page.locator("#problems .problem.fault").textContent(), /on no residency list.*CopyResource\(s\) at line 42/);
+  assert.match(await page.locator("#problems .problem.violation.expected").textContent(), /WDDM-RESIDENT.*expected by line 46/);
 });
 
 // download clicks what click names and returns the download's name and bytes.
