@@ -235,8 +235,10 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		d.unreserve(bytes)
 		if d.debug {
 			// The driver's reason (the DXBC instruction and the feature
-			// this GPU lacks), as the debug layer shows a failed create.
-			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+			// this GPU lacks), as the debug layer shows a failed create:
+			// E_INVALIDARG from the driver is its own error, not the
+			// application's (rule ERR-APP), so CORRUPTION, not ERROR.
+			d.message(api, name, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver refused the shader with E_INVALIDARG, an error of the driver (this GPU lacks what the shader needs), not of the application: %v", api, name, err))
 		}
 		return nil, err
 	}
@@ -449,8 +451,10 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 		d.unreserve(bytes)
 		if d.debug {
 			// The driver's reason (the DXBC instruction and the feature
-			// this GPU lacks), as the debug layer shows a failed create.
-			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+			// this GPU lacks), as the debug layer shows a failed create:
+			// E_INVALIDARG from the driver is its own error, not the
+			// application's (rule ERR-APP), so CORRUPTION, not ERROR.
+			d.message(api, name, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver refused the shader with E_INVALIDARG, an error of the driver (this GPU lacks what the shader needs), not of the application: %v", api, name, err))
 		}
 		return nil, err
 	}
