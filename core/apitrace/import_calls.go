@@ -996,8 +996,8 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1435,6 +1435,8 @@ func impSetShader(m *importer, c *Call, ctx *object) error {
 		arg, typ = "pPixelShader", "ps"
 	case "CSSetShader":
 		arg, typ = "pComputeShader", "cs"
+	case "GSSetShader":
+		arg, typ = "pShader", "gs"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

@@ -229,11 +229,14 @@ func (c driverContext) warnNoVertexShader(call string) {
 // DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
 	vs, ps := c.vs, c.ps
+	if c.gs != nil {
+		vs = c.gs // the pixel shader reads the geometry shader's outputs
+	}
 	if vs == nil || ps == nil || c.linked == [2]*Shader{vs, ps} {
 		return nil // (a pair that linked links again: signatures never change)
 	}
 	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
-		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: %v", vs.name, ps.name, err)
+		return c.invalidCall(call, "", "shader linkage: %s shader %s and pixel shader %s: %v", stageLong(vs.Stage), vs.name, ps.name, err)
 	}
 	c.linked = [2]*Shader{vs, ps}
 	return nil
@@ -515,10 +518,25 @@ func (c driverContext) clearState(then func()) error {
 		}
 		cu.CsSetUnorderedAccessViews(c.h, 0, make([]ddi.HUNORDEREDACCESSVIEW, csUAVSlots), counts)
 	}
+	bind(cc, &c.gs, nil, nilShader)
+	if gu, ok := u.(ddi.Geometry); ok {
+		gu.GsSetShader(c.h, 0)
+		gu.GsSetConstantBuffers(c.h, 0, cbs)
+		gu.GsSetShaderResources(c.h, 0, srvs)
+		gu.GsSetSamplers(c.h, 0, samps)
+	}
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {
 		then()
 	}
 	return nil
+}
+
+// stageLong is a shader's stage in words ("vertex", "geometry").
+func stageLong(stage string) string {
+	if stage == "gs" {
+		return "geometry"
+	}
+	return "vertex"
 }

@@ -469,7 +469,25 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 			}
 		}
 		return in, nil
-	case word == "dcl_temps" || word == "dcl_maxout":
+	case word == "dcl_inputprimitive" || word == "dcl_outputtopology":
+		// A geometry shader's (the disassembler's names; a hull
+		// shader's patchN input primitive too).
+		names := []string{"undefined", "point", "line", "triangle", "4", "5", "line_adj", "triangle_adj"}
+		if word == "dcl_outputtopology" {
+			names = []string{"undefined", "pointlist", "linelist", "linestrip", "trianglelist", "trianglestrip"}
+		}
+		v := indexOf(names, rest)
+		if n, err := strconv.ParseUint(strings.TrimPrefix(rest, "patch"), 10, 6); v < 0 && err == nil && word == "dcl_inputprimitive" && strings.HasPrefix(rest, "patch") && n >= 1 && n <= 32 {
+			v = int(n) + 7
+		}
+		if v < 0 {
+			return Instruction{}, a.errf("%s %q", word, rest)
+		}
+		return Instruction{Op: opByName[word], Controls: uint32(v)}, nil
+	case word == "dcl_stream":
+		op, err := a.operand(rest, true)
+		return Instruction{Op: OpDclStream, Operands: []Operand{op}}, err
+	case word == "dcl_temps" || word == "dcl_maxout" || word == "dcl_gsinstances":
 		n, err := strconv.ParseUint(rest, 10, 32)
 		if err != nil {
 			return Instruction{}, a.errf("%s %q: a count", word, rest)
