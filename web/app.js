@@ -19,6 +19,7 @@ import { HandlesView } from "./view-handles.js";
 import { ShadersView } from "./view-shaders.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
+import { CompareView } from "./view-compare.js";
 import { TraceView } from "./view-trace.js";
 import { StateView, ResourceView, PixelView } from "./view-inspect.js";
 import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
@@ -73,7 +74,7 @@ let firstFrameAt = 0;
 let tutorialName = "";
 
 const store = new Store();
-let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial, compareView;
 let stateView, resourceView, pixelView; // the inspector's views (view-inspect.js)
 let probe = null; // the pixel probe under the stage (layout.js)
 
@@ -116,13 +117,14 @@ function start(d3dsim) {
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
   resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
   stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  compareView = new CompareView($("compare"), sim);
   // A click on an editor line's number selects the last call made on it.
   $("gutter-inner").addEventListener("click", (e) => {
     const ln = e.target.closest(".ln");
     if (ln) selectLine(Number(ln.dataset.line));
   });
 
-  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView, stateView, resourceView, pixelView], {
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView, stateView, resourceView, pixelView, compareView], {
     reset: () => { $("detail").hidden = true; },
     loaded: () => {
       // Show the new scenario's text.
@@ -214,7 +216,7 @@ function start(d3dsim) {
   }
 
   window.d3dsimUI = {
-    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView, state: stateView, resource: resourceView, pixel: pixelView },
+    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView, state: stateView, resource: resourceView, pixel: pixelView, compare: compareView },
     get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
@@ -634,6 +636,7 @@ function showSelection(i, source) {
   shaders.select(i);
   stateView.select(i);
   resourceView.select(i);
+  compareView.select(i);
   traceView.selected = i;
   if (source !== "trace") traceView.select(i);
   if (activeView === "flow" || source === "flow") flow.render(i);

@@ -46,7 +46,7 @@ export class ProblemsView {
     if (!sim?.inspectProblems) return;
     for (let k = 0; k < 8; k++) {
       const a = sim.inspectProblems(this.items.length, PROBLEMS_ASK);
-      if (!a || a.error) return;
+      if (!a || a.error || !Array.isArray(a.list)) return; // busy: a long draw holds the run (ask again at the next poll)
       if (a.loads !== this.loads) {
         const fresh = this.loads === -1;
         this.loads = a.loads;
@@ -123,6 +123,14 @@ export class ProblemsView {
       if (m) row.addEventListener("click", () => links.line(Number(m[1])));
       box.append(row);
     }
+    // A rule the scenario expects (`expect violation RULE`, scenario.md)
+    // is still a problem, said to be expected, with the line that says so.
+    const expected = new Map();
+    const src = window.d3dsim?.source?.() || "";
+    src.split("\n").forEach((l, k) => {
+      const m = /^\s*expect\s+violation\s+(\S+)/.exec(l);
+      if (m && !expected.has(m[1])) expected.set(m[1], k + 1);
+    });
     for (const p of this.items.slice(0, MAX_SHOWN)) {
       const row = el("div", `problem ${p.kind}${p.kind === "debug" ? " message" : ""}`);
       row.dataset.kind = p.kind;
@@ -131,6 +139,10 @@ export class ProblemsView {
       if (i >= 0) row.dataset.ev = i;
       const text = el("span", "text", p.cause);
       row.append(el("span", "sev", p.title), seqLinkBySeq(st, p.seq), lineLink(p.line), text);
+      if (p.kind === "violation" && expected.has(p.title)) {
+        row.classList.add("expected");
+        row.append(el("span", "muted expected-by", "expected by "), lineLink(expected.get(p.title)));
+      }
       row.title = `event ${p.seq}${p.call ? ` in ${p.call.name} (event ${p.call.seq})` : ""}: select it in every view`;
       row.addEventListener("click", () => {
         const j = st.index(p.seq);

@@ -92,25 +92,21 @@ var diffLayers = []trace.Layer{trace.Runtime, trace.UMD, trace.Dxgkrnl, trace.KM
 
 // Compare compares two runs (each to its end, or as far as it went); at,
 // when not "", names an event in both (a seq, NAME#K, line:N) whose
-// states are compared.
+// states are compared. It reads the runs' traces in place, event by event,
+// and stops at each sequence's first difference: a million-event trace is
+// neither copied nor held as text.
 func Compare(a, b DiffSide, at string) *Comparison {
-	ea, eb := a.Run.Events(), b.Run.Events()
+	ra, rb := newReader(a.Run.Recorder()), newReader(b.Run.Recorder())
 	c := &Comparison{A: a.Label, B: b.Label}
-	c.Calls = diverge("API calls", apiCalls(ea), apiCalls(eb))
+	c.Calls = diverge("API calls", ra, rb, isAPICall, apiCallKey)
 	for _, l := range diffLayers {
-		c.Layers = append(c.Layers, diverge(l.String(), layerEvents(ea, l), layerEvents(eb, l)))
+		c.Layers = append(c.Layers, diverge(l.String(), ra, rb, func(e *trace.Event) bool { return e.Layer == l }, layerKey))
 	}
 	c.Pixels = comparePixels(a.Run, b.Run)
 	if at != "" && a.Journal != nil && b.Journal != nil {
 		c.State = compareState(a.Journal, b.Journal, at)
 	}
 	return c
-}
-
-// keyed is an event with the key it is compared by.
-type keyed struct {
-	key string
-	ev  DiffEvent
 }
 
 func describe(e *trace.Event) string {
@@ -140,80 +136,101 @@ func describe(e *trace.Event) string {
 	return b.String()
 }
 
-// apiCalls are the application's API calls, each with the HRESULT it
-// returned: name(object) on its context and line.
-func apiCalls(evs []trace.Event) []keyed {
-	var out []keyed
-	open := map[string][]int{} // thread -> indices of calls not returned yet
-	for i := range evs {
-		e := &evs[i]
-		if e.From != trace.App {
+func isAPICall(e *trace.Event) bool { return e.From == trace.App && e.Kind == trace.Call }
+
+// apiCallKey is an API call in words — name(object) at its line, on its
+// context — with the HRESULT its return gave (its return is the first
+// application-level Return of its name on its thread after it).
+func apiCallKey(r reader, e *trace.Event) string {
+	text := refOf(e).text()
+	if e.Ctx != "" {
+		text += " on " + e.Ctx
+	}
+	for s := e.Seq + 1; s <= r.last && s-e.Seq < scanLimit; s++ {
+		x, ok := r.get(s)
+		if !ok || x.Thread != e.Thread || x.From != trace.App {
 			continue
 		}
-		switch e.Kind {
-		case trace.Call:
-			open[e.Thread] = append(open[e.Thread], len(out))
-			text := refOf(e).text()
-			if e.Ctx != "" {
-				text += " on " + e.Ctx
+		if x.Kind == trace.Return && x.Name == e.Name {
+			if x.HR != "" {
+				text += " -> " + x.HR
 			}
-			out = append(out, keyed{key: text, ev: DiffEvent{Seq: e.Seq, T: e.T, Line: e.Line, Text: text}})
-		case trace.Return:
-			st := open[e.Thread]
-			if len(st) == 0 {
-				continue
-			}
-			k := st[len(st)-1]
-			open[e.Thread] = st[:len(st)-1]
-			if e.HR != "" {
-				out[k].key += " -> " + e.HR
-				out[k].ev.Text += " -> " + e.HR
-			}
-		}
-	}
-	return out
-}
-
-// layerEvents are the events of one layer, keyed by what they say (not by
-// their seq or time, which any earlier difference shifts).
-func layerEvents(evs []trace.Event, l trace.Layer) []keyed {
-	var out []keyed
-	for i := range evs {
-		e := &evs[i]
-		if e.Layer != l {
-			continue
-		}
-		d := describe(e) + " (" + e.Thread + ")"
-		out = append(out, keyed{key: d, ev: DiffEvent{Seq: e.Seq, T: e.T, Line: e.Line, Text: d}})
-	}
-	return out
-}
-
-func diverge(layer string, a, b []keyed) Divergence {
-	d := Divergence{Layer: layer, Count: [2]int{len(a), len(b)}, Index: -1}
-	n := min(len(a), len(b))
-	for i := 0; i < n; i++ {
-		if a[i].key != b[i].key {
-			d.Index = i
 			break
 		}
+		if x.Kind == trace.Call {
+			break // the next call on the thread: this one returned nothing traced
+		}
 	}
-	if d.Index < 0 {
-		if len(a) == len(b) {
-			d.Same = true
+	return text
+}
+
+// layerKey is an event of a layer by what it says (not its seq or time,
+// which any earlier difference shifts), with its thread.
+func layerKey(_ reader, e *trace.Event) string { return describe(e) + " (" + e.Thread + ")" }
+
+// cursor walks one run's events that match a sequence.
+type cursor struct {
+	r     reader
+	s     uint64 // the next seq to look at
+	match func(*trace.Event) bool
+}
+
+// next is the next matching event (false: the trace ends).
+func (c *cursor) next() (trace.Event, bool) {
+	for ; c.s <= c.r.last && c.s > 0; c.s++ {
+		if e, ok := c.r.get(c.s); ok && c.match(&e) {
+			c.s++
+			return e, true
+		}
+	}
+	return trace.Event{}, false
+}
+
+// count is how many events after the cursor match, and how many are left.
+func (c *cursor) count() int {
+	n := 0
+	for {
+		if _, ok := c.next(); !ok {
+			return n
+		}
+		n++
+	}
+}
+
+// diverge walks the two runs' sequences of the events match picks, in
+// step, to the first pair whose keys differ (or where one sequence ends).
+func diverge(layer string, ra, rb reader, match func(*trace.Event) bool, key func(reader, *trace.Event) string) Divergence {
+	d := Divergence{Layer: layer}
+	ca, cb := &cursor{r: ra, s: ra.first, match: match}, &cursor{r: rb, s: rb.first, match: match}
+	for i := 0; ; i++ {
+		ea, oka := ca.next()
+		eb, okb := cb.next()
+		if !oka && !okb {
+			d.Same, d.Count = true, [2]int{i, i}
 			return d
 		}
-		d.Index = n
+		var ka, kb string
+		if oka {
+			ka = key(ra, &ea)
+		}
+		if okb {
+			kb = key(rb, &eb)
+		}
+		if oka && okb && ka == kb {
+			continue
+		}
+		d.Index = i
+		d.Count = [2]int{i, i}
+		if oka {
+			d.A = &DiffEvent{Seq: ea.Seq, T: ea.T, Line: ea.Line, Text: ka}
+			d.Count[0] += 1 + ca.count()
+		}
+		if okb {
+			d.B = &DiffEvent{Seq: eb.Seq, T: eb.T, Line: eb.Line, Text: kb}
+			d.Count[1] += 1 + cb.count()
+		}
+		return d
 	}
-	if d.Index < len(a) {
-		ev := a[d.Index].ev
-		d.A = &ev
-	}
-	if d.Index < len(b) {
-		ev := b[d.Index].ev
-		d.B = &ev
-	}
-	return d
 }
 
 func hexColor(p []byte) string { return fmt.Sprintf("#%02x%02x%02x%02x", p[0], p[1], p[2], p[3]) }

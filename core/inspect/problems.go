@@ -96,8 +96,24 @@ var kmdSucceeded = map[string]bool{
 	"STATUS_GRAPHICS_NO_VIDEO_MEMORY": true, "STATUS_GRAPHICS_ADAPTER_WAS_RESET": true,
 }
 
+// problemMessages are the kernel's and the GPU's messages that are
+// problems.
+var problemMessages = map[string]bool{"TDR": true, "TdrPromotedToAdapterReset": true, "GpuFault": true, "NonResidentAccess": true, "DeviceRemoved": true}
+
 func (ps *ProblemScanner) classify(r reader, e *trace.Event) (Problem, bool) {
 	p := Problem{Seq: e.Seq, Line: e.Line}
+	// Most events are none: the API call a problem belongs to is looked up
+	// for the few that are (a walk up the parents).
+	switch e.Kind {
+	case trace.Violation, trace.Message, trace.Call, trace.Return:
+	default:
+		return p, false
+	}
+	if e.Kind == trace.Message && !problemMessages[e.Name] && !(e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11")) ||
+		e.Kind == trace.Call && e.Name != "pfnSetErrorCb" || e.Kind == trace.Return && e.HR != "DXGI_ERROR_DEVICE_REMOVED" &&
+		(e.Layer != trace.KMD || !strings.HasPrefix(e.HR, "STATUS_") || kmdSucceeded[e.HR]) {
+		return p, false
+	}
 	if c := r.apiCall(e.Seq); c != 0 {
 		p.Call = r.ref(c)
 	}

@@ -3,7 +3,10 @@
 // the cursor, a constant buffer's values), Pixel (a pixel's history and its
 // shader's steps), over core/inspect's testdata/layers.d3ds: a red quad, a
 // farther green one that fails the depth test, a blue one its shader
-// discards and a half-transparent one that blends. Also the figures the
+// discards and a half-transparent one that blends; Problems with their
+// causes (a TDR), the exports (the state as JSON, a resource as PNG, the
+// trace of a timeline selection, the one-page repro) and the Compare view,
+// three short tests on one shared page. Also the figures the
 // inspector is held to, measured in the page and printed (never asserted:
 // docs/testing.md): the state of an event in a 1,000,000-event trace and a
 // pixel history of a 1,000-draw frame.
@@ -202,7 +205,7 @@ sc.Present
 let shared = null;
 const sharedPage = async () => (shared ??= await h.openPage(h.baseURL));
 
-test("problems teach: a TDR and the device it removed, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
+test("problems teach: a TDR and the device it removed, a GPU fault, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
   await page.locator('.tabs [data-view="problems"]').click();
@@ -221,6 +224,11 @@ test("problems teach: a TDR and the device it removed, with their causes, counte
   const ev = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
   assert.equal(ev.name, "TDR");
   assert.equal(ev.line, 24);
+  // A GPU fault, and the violation the scenario expects said to be expected.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/29-residency-budgets.d3ds"), "utf8"));
+  await page.waitForSelector("#problems .problem.fault");
+  assert.match(await page.locator("#problems .problem.fault").textContent(), /on no residency list.*CopyResource\(s\) at line 42/);
+  assert.match(await page.locator("#problems .problem.violation.expected").textContent(), /WDDM-RESIDENT.*expected by line 46/);
 });
 
 // download clicks what click names and returns the download's name and bytes.
@@ -293,6 +301,35 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
   const html = repro.data.toString("utf8");
   assert.match(html, /<iframe id="d3dsim" src="[^"]*index\.html#from=parent"/);
   assert.ok(html.includes("imm.Draw 6 0") && html.includes("half-transparent"), "the scenario is in the page");
+});
+
+test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/hello-triangle.d3ds"), "utf8"));
+  await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/hello-narrow.d3ds"), "utf8"));
+  await selectCall(page, "Draw", 1);
+  await page.locator('.tabs [data-view="compare"]').click();
+  await page.waitForSelector("#compare .cmp-go");
+  assert.equal(await page.locator("#compare .cmp-at").inputValue(), "Draw#1");
+  await page.selectOption("#compare .cmp-against", "edit");
+  await page.click("#compare .cmp-go");
+  await page.waitForSelector("#compare .cmp-table");
+  assert.match(await page.locator("#compare .inspect-head").textContent(), /^before the edit against this run$/);
+  const row = (layer) => page.locator(`#compare tr[data-layer="${layer}"]`);
+  assert.match(await row("API calls").textContent(), /the 15th of 17 and 18.*Draw at line 24 on IC -> S_OK.*RSSetViewports at line 24 on IC -> S_OK/);
+  assert.match(await row("umd").textContent(), /SetViewports/);
+  assert.match(await row("kmd").textContent(), /the same \(58\)/);
+  assert.match(await page.locator("#compare .cmp-pixels").textContent(), /725 of 4,096 differ.*the first at 31,17: #f3020aff against #1a1a33ff/);
+  // The mask: the first differing pixel red, a corner of the clear colour not.
+  const mask = await page.evaluate(() => {
+    const c = document.querySelector("#compare .cmp-mask");
+    const s = c.width / 64;
+    const at = (x, y) => [...c.getContext("2d").getImageData((x + 0.5) * s, (y + 0.5) * s, 1, 1).data.slice(0, 3)];
+    return { first: at(31, 17), corner: at(0, 0) };
+  });
+  assert.deepEqual(mask.first, [255, 48, 48]);
+  assert.notDeepEqual(mask.corner, [255, 48, 48]);
+  assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
 });
 
 test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
