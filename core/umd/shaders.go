@@ -194,7 +194,7 @@ func (s *shader) stub() *shader {
 	light := &translate.Shader{Stage: p.Stage, Inputs: p.Inputs, Outputs: p.Outputs,
 		ConstantBuffers: p.ConstantBuffers, Textures: p.Textures, Samplers: p.Samplers}
 	return &shader{prog: light, words: s.words, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true,
-		bytecode: s.bytecode, stage: s.stage}
+		bytecode: s.bytecode, stage: s.stage, so: s.so}
 }
 
 // builtinFetch is the vertex fetch of a vertex shader drawn without an
