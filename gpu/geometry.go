@@ -40,7 +40,9 @@ func (ex *executor) prepareGeometry() bool {
 	gp := ps.gs.prog
 	ps.gsDecl = gp.GS()
 	ps.gsPos = int(s.prog[stageGS].sysReg & 0xFF)
-	if ps.gsPos >= gp.Outputs {
+	if ps.gsPos >= gp.Outputs && s.so.on && !s.so.rasterize {
+		ps.gsPos = -1 // stream output only: no position is needed
+	} else if ps.gsPos >= gp.Outputs {
 		ex.fault("geometry program: SV_Position in o%d, but the program has %d outputs", ps.gsPos, gp.Outputs)
 		return false
 	}

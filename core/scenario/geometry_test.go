@@ -167,3 +167,32 @@ func TestStreamOutputValidation(t *testing.T) {
 		}
 	}
 }
+
+// TestGeometryDeferredScenario: a deferred context records the geometry
+// stage (its context-local handle of the shader, pfnGsSetShader on its
+// own table); the command list executed on the immediate context draws
+// the squares; ClearState unbinds the stage.
+func TestGeometryDeferredScenario(t *testing.T) {
+	src := strings.Replace(gsScene, "GS", geometryBytes(t, "billboard"), 1)
+	src = strings.Replace(src, "imm.OMSetRenderTargets rtv", "dc = dev.CreateDeferredContext\nimm.OMSetRenderTargets rtv", 1)
+	mustRun(t, src+`dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.IASetPrimitiveTopology POINTLIST
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.VSSetShader vs
+dc.GSSetShader gs
+expect calls GSSetShader CreateGeometryShader GsSetShader
+dc.GSSetConstantBuffers 0 cb
+dc.PSSetShader ps
+dc.Draw 4 0
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+expect pixel bb 12 12 == #ff0000ff
+expect pixel bb 48 48 == #0000ffff
+expect pixel bb 48 16 == #000000ff
+imm.ClearState
+imm.GSGetShader
+expect got == NULL
+expect violations == 0
+`)
+}
