@@ -34,7 +34,7 @@
 // TEXCOORD                 0   xy          2     NONE   float   xy
 //
 gs_4_0
-dcl_constantbuffer cb0[1], immediateIndexed
+dcl_constantbuffer CB0[1], immediateIndexed
 dcl_input_siv v[1][0].xyzw, position
 dcl_input v[1][1].xyzw
 dcl_temps 1
