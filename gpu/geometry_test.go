@@ -254,3 +254,30 @@ ret
 		t.Errorf("GSInvocations %d, GSPrimitives %d, want 3 and 3", s[3], s[4])
 	}
 }
+
+// SV_ViewportArrayIndex: a geometry program of two instances sends its
+// point to viewport 0 (the target's left half) and viewport 1 (the right
+// half) by its instance id, in o2 (SET_PROGRAM's bits 8..15: o2 + 1).
+func TestGeometryViewportIndex(t *testing.T) {
+	const gsVP = `gs inputs=5 outputs=3 temps=0
+dcl_gs l(513, 1, 1, 3)
+mov o0, v0
+mov o1, v1
+mov o2.x, v4.x
+emit
+ret
+`
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.isaScene(rt, vsPass, psGSColor, []vtx{{0.125, -0.0625, 0.5, 1, 1, 1, 1, 0, 0}})
+	b.SetViewport(0, 0, 8, 16, 0, 1)
+	b.SetViewportN(1, 8, 0, 8, 16, 0, 1)
+	a, n := r.program(gsVP)
+	b.SetProgram(isa.StageGS, a, n, 3<<8)
+	b.SetTopology(isa.TopoPointList)
+	b.Draw(1, 0)
+	r.mustExec(b)
+	if r.px(rt, 4, 8)[0] != 255 || r.px(rt, 12, 8)[0] != 255 || countDrawn(r, rt) != 2 {
+		t.Errorf("pixels (4, 8) %v and (12, 8) %v, %d drawn: want the point in both viewports, 2", r.px(rt, 4, 8), r.px(rt, 12, 8), countDrawn(r, rt))
+	}
+}

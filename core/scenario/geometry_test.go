@@ -196,3 +196,23 @@ expect got == NULL
 expect violations == 0
 `)
 }
+
+// TestGeometryViewportScenario: the billboard shader writes
+// SV_ViewportArrayIndex 1 (dcl_output_siv o2.x, viewport_array_index);
+// with two viewports, the left and right halves of the target, its
+// squares are drawn in the right half only: point 0 at clip (-0.5, 0.5)
+// lands at pixel (40, 16), and pixel (8, 16) of viewport 0 stays clear.
+func TestGeometryViewportScenario(t *testing.T) {
+	gs := geometryBytes(t, "billboard",
+		"// COLOR                    0   xyzw        1     NONE   float   xyzw\n//\ngs_4_0",
+		"// COLOR                    0   xyzw        1     NONE   float   xyzw\n// SV_ViewportArrayIndex     0   x           2  VPINDEX    uint   x\n//\ngs_4_0",
+		"dcl_output o1.xyzw\n", "dcl_output o1.xyzw\ndcl_output_siv o2.x, viewport_array_index\n",
+		"mov r0.zw, l(0,0,0,0)\n", "mov o2.x, l(1)\nmov r0.zw, l(0,0,0,0)\n")
+	src := strings.Replace(gsScene, "GS", gs, 1)
+	src = strings.Replace(src, "imm.RSSetViewports 0 0 64 64", "imm.RSSetViewports 0 0 32 64 32 0 32 64", 1)
+	mustRun(t, src+`imm.Draw 4 0
+expect pixel bb 40 16 == #ff0000ff
+expect pixel bb 8 16 == #000000ff
+expect violations == 0
+`)
+}
