@@ -52,6 +52,8 @@ type drawScratch struct {
 	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
 	prim      int          // the primitive being drawn: its index in the draw, instances counted on (watch.go)
 	edgeBias  float64      // and their triangle's depth bias
+	pvSecond  bool         // the triangle's provoking vertex is its second argument (a strip's odd triangle, swapped)
+	wireLines bool         // the lines being drawn are a wireframe triangle's edges: its provoking vertex stays
 	params    drawParams   // the draw packet's (vertexstage.go)
 	cols      colTerms     // pipe.cols of this goroutine
 
@@ -379,7 +381,9 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 					a, b = b, a
 				}
 				ex.draw.prim++
+				ex.draw.pvSecond = k%2 == 1
 				ex.assembled(ex.outTriangle(a, b, c))
+				ex.draw.pvSecond = false
 			}
 			k++
 		// With adjacency ("Primitive Topologies"): with no geometry
@@ -420,7 +424,9 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 					a, b = b, a
 				}
 				ex.draw.prim++
+				ex.draw.pvSecond = m%2 == 1
 				ex.assembled(ex.outTriangle(a, b, c))
+				ex.draw.pvSecond = false
 			}
 			k++
 		}
@@ -519,6 +525,10 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	if !finite(v0) || !finite(v1) || !finite(v2) {
 		return 0
 	}
+	d.pipe.pv = &v0.a
+	if d.pvSecond {
+		d.pipe.pv = &v1.a
+	}
 	// clip
 	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
 	if c0&c1&c2 != 0 {
@@ -548,7 +558,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		dst := 1
 		for k := 0; k < numPlanes && len(poly) >= 3; k++ {
 			if out&(1<<k) != 0 {
-				poly = clipPoly(poly, d.poly[dst][:0], k)
+				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
 				dst ^= 1
 			}
 		}
@@ -594,7 +604,7 @@ func (d *drawScratch) project(c *cvert, sv *svert) {
 // into out, whose capacity must hold len(in)+1 vertices. An intersection is
 // always computed from the inside vertex of its edge, so an edge shared by two
 // triangles is cut at exactly the same point for both.
-func clipPoly(in, out []cvert, plane int) []cvert {
+func clipPoly(in, out []cvert, plane int, lin uint32) []cvert {
 	n := len(in)
 	for i := 0; i < n; i++ {
 		a, b := &in[i], &in[(i+1)%n]
@@ -607,8 +617,14 @@ func clipPoly(in, out []cvert, plane int) []cvert {
 			var v cvert
 			if ina {
 				lerpVert(&v, a, b, da/(da-db))
+				if lin != 0 {
+					lerpLinear(&v, a, b, da/(da-db), lin)
+				}
 			} else {
 				lerpVert(&v, b, a, db/(db-da))
+				if lin != 0 {
+					lerpLinear(&v, b, a, db/(db-da), lin)
+				}
 			}
 			out = append(out, v)
 		}

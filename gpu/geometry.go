@@ -273,6 +273,7 @@ func (ex *executor) gsRun() {
 	m := ps.gs.m
 	dcl := &ps.gsDecl
 	outs := ps.gs.prog.Outputs
+	flat := ps.flatRegs() // the pixel program's constant inputs: their bits, unchanged (interp.go)
 	m.Emit = func(lanes uint64, cut bool) {
 		for a := lanes; a != 0; a &= a - 1 {
 			j := bits.TrailingZeros64(a)
@@ -290,7 +291,11 @@ func (ex *executor) gsRun() {
 				o := m.Out(r)
 				var val [4]float64
 				for c := range 4 {
-					val[c] = float64(math.Float32frombits(o[c][j]))
+					if flat>>r&1 != 0 && r != ps.gsPos {
+						val[c] = float64(o[c][j])
+					} else {
+						val[c] = float64(math.Float32frombits(o[c][j]))
+					}
 				}
 				if r == ps.gsPos {
 					v.p = val

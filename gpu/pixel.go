@@ -19,6 +19,9 @@ type pipe struct {
 	sx0, sy0, sx1, sy1 int // scissor: viewport ∩ targets, x1/y1 exclusive
 	tw, th             int // the targets' size
 	lo, hi             int // attributes the pixel program reads
+	// pv is the provoking vertex's attributes, for constant inputs
+	// (interp.go): the primitive's first vertex, before clipping.
+	pv *[numAttr]float64
 
 	rt    surface // render target 0, for the fast paths
 	color bool    // a colour is written

@@ -115,6 +115,7 @@ type progState struct {
 	psDepth1   int        // output register of SV_Depth plus one, 0 for none
 	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	vsIn, psIn int        // input registers of each program
+	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err        error
@@ -373,6 +374,7 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
+	ps.flat, ps.lin = 0, 0
 	if ps.ps != nil {
 		pp := ps.ps.prog
 		sys := s.prog[isa.StagePS].sysReg
@@ -389,6 +391,7 @@ func (ex *executor) prepareProgram() bool {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
 			return false
 		}
+		ps.setInterp(pp)
 		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			ex.fault("pixel program: %v", err)
 			return false

@@ -122,6 +122,7 @@ func (ex *executor) streamOut(vs ...*cvert) {
 		}
 	}
 	pos := ex.soPosReg()
+	flat := ex.draw.prog.flatRegs() // registers the vertices carry as bits (interp.go)
 	for _, v := range vs {
 		var off [isa.MaxSOTargets]uint32
 		for _, e := range s.entries {
@@ -136,6 +137,10 @@ func (ex *executor) streamOut(vs ...*cvert) {
 						f = v.a[4*reg+k]
 					}
 					o := at[slot] + off[slot] + 4*(k-start)
+					if int(reg) != pos && flat>>reg&1 != 0 {
+						binary.LittleEndian.PutUint32(t.mem[o:], uint32(f))
+						continue
+					}
 					binary.LittleEndian.PutUint32(t.mem[o:], math.Float32bits(float32(f)))
 				}
 			}

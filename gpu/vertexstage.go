@@ -122,6 +122,10 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if ps.vsPos >= 0 {
 		pos = m.Out(ps.vsPos)
 	}
+	flat := ps.flatRegs()
+	if ps.gs != nil {
+		flat = 0 // the geometry program reads values; its outputs are the pixel program's inputs
+	}
 	for j := range n {
 		if mask>>j&1 == 0 {
 			continue
@@ -140,6 +144,11 @@ func (ex *executor) shadeVertices(i0 uint32) {
 				continue
 			}
 			o := m.Out(r)
+			if flat>>r&1 != 0 {
+				// A constant input: its bits, unchanged (interp.go).
+				a[0], a[1], a[2], a[3] = float64(o[0][j]), float64(o[1][j]), float64(o[2][j]), float64(o[3][j])
+				continue
+			}
 			a[0], a[1], a[2], a[3] = float64(math.Float32frombits(o[0][j])), float64(math.Float32frombits(o[1][j])),
 				float64(math.Float32frombits(o[2][j])), float64(math.Float32frombits(o[3][j]))
 		}

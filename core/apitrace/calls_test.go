@@ -354,7 +354,7 @@ func TestImportEveryCall(t *testing.T) {
 		"il = Device.CreateInputLayout fxc:vs1 elem[POSITION 0 R32G32B32A32_FLOAT 0 0 PER_VERTEX 0] elem[COLOR 0 R32G32B32A32_FLOAT 0 16 PER_VERTEX 0] elem[TEXCOORD 0 R32G32_FLOAT 0 APPEND_ALIGNED PER_VERTEX 0]  # call 27",
 		"tex = Device.CreateTexture2D Width=2 Height=2 Format=R8G8B8A8_UNORM BindFlags=SHADER_RESOURCE Data=u32[0xff0000ff 0xff00ff00 0xffff0000 0xffffffff]  # call 28",
 		"srv = Device.CreateShaderResourceView tex  # call 29",
-		"smp = Device.CreateSamplerState Filter=MIN_MAG_MIP_POINT AddressU=WRAP AddressV=WRAP  # call 30",
+		"smp = Device.CreateSamplerState Filter=MIN_MAG_MIP_POINT AddressU=WRAP AddressV=WRAP AddressW=WRAP MinLOD=0  # call 30",
 		"until hr != DXGI_ERROR_WAS_STILL_DRAWING max 1000 {  # calls 32-33 (2 polls)\n  imm.Map tex2 WRITE Flags=DO_NOT_WAIT\n}",
 		"tex2.Write u32[0x4030201 0x8070605 0xc0b0a09 0x100f0e0d]  # call 34",
 		"imm.CopyResource tex tex2  # call 36",

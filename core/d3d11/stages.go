@@ -234,7 +234,7 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 	if err := c.checkSRVs(stage, start, views); err != nil {
 		return err
 	}
-	views = slices.Clone(views)
+	views = slices.Clone(c.outputsDropped(stage, start, views))
 	return c.simple(stage.setSRVs(), firstName(views), asObjects(views), func(w ddiCall) {
 		t := &c.stages[stage]
 		hs := make([]ddi.HSHADERRESOURCEVIEW, len(views))

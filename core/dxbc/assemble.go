@@ -159,7 +159,7 @@ func (a *assembler) run(text string) error {
 
 var (
 	varLine  = regexp.MustCompile(`^\s*(.+?) (\w+)(\[(\d+)\])?;\s*// Offset:\s*(\d+) Size:\s*(\d+)( \[unused\])?$`)
-	bindLine = regexp.MustCompile(`^(\S+)\s+(cbuffer|tbuffer|texture|sampler)\s+(\S+)\s+(\S+)\s+(cb|t|s)(\d+)\s+(\d+)$`)
+	bindLine = regexp.MustCompile(`^(\S+)\s+(cbuffer|tbuffer|texture|sampler_c|sampler)\s+(\S+)\s+(\S+)\s+(cb|t|s)(\d+)\s+(\d+)$`)
 	sigLine  = regexp.MustCompile(`^(\S+)\s+(\d+)   (.{4}) +(\d+) +(\S+) +(\S+)(?:   (.{0,4}))?$`)
 )
 
@@ -274,7 +274,10 @@ var (
 func (a *assembler) binding(m []string) error {
 	slot, _ := strconv.ParseUint(m[6], 10, 32)
 	count, _ := strconv.ParseUint(m[7], 10, 32)
-	b := Binding{Name: m[1], Type: inputTypes[m[2]], BindPoint: uint32(slot), BindCount: uint32(count)}
+	b := Binding{Name: m[1], Type: inputTypes[strings.TrimSuffix(m[2], "_c")], BindPoint: uint32(slot), BindCount: uint32(count)}
+	if m[2] == "sampler_c" {
+		b.Flags = SIFComparisonSampler
+	}
 	if b.Type == InputTexture || b.Type == InputTBuffer {
 		f := strings.TrimRight(m[3], "1234")
 		rt, ok := returnTypeN[f]

@@ -15,8 +15,46 @@ const (
 	VersionICB = 2
 )
 
+// HeaderInterp is a bit of the header's second word: the program is a
+// pixel program whose inputs are not all interpolated with perspective,
+// and two words of interpolation modes follow the header's first four (2
+// bits per input, v0 in the low bits of the first), before the immediate
+// constant buffer's.
+const HeaderInterp = 1 << 24
+
+// Interp is how the rasterizer gives a pixel program's input register its
+// value ("Interpolation Modifiers" of HLSL's variable syntax; dcl_input_ps's
+// mode): at one sample per pixel, centroid and sample positions are the
+// pixel's centre, so a centroid or sample input is interpolated as its
+// mode without them.
+type Interp uint8
+
+const (
+	// InterpPerspective: perspective-correct across the primitive (linear).
+	InterpPerspective Interp = iota
+	// InterpNoPerspective: linear in screen space (noperspective).
+	InterpNoPerspective
+	// InterpConstant: the provoking vertex's value, bit for bit
+	// (nointerpolation; every integer input). Direct3D 11's provoking
+	// vertex is the primitive's first.
+	InterpConstant
+	numInterps
+)
+
+func (m Interp) String() string {
+	switch m {
+	case InterpPerspective:
+		return "linear"
+	case InterpNoPerspective:
+		return "linear noperspective"
+	case InterpConstant:
+		return "constant"
+	}
+	return fmt.Sprintf("interp(%d)", uint8(m))
+}
+
 // HeaderWords is the length of the header in front of the code (Version;
-// VersionICB's is one word longer).
+// VersionICB's is one word longer, HeaderInterp's two; HeaderLen says).
 const HeaderWords = 4
 
 // Limits of the machine, checked by Decode.

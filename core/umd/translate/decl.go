@@ -108,6 +108,9 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	var mode dxbc.Interpolation
 	if isPS {
 		mode = dxbc.Interpolation(in.Controls & 0xF)
+		if err := t.interpolation(in, reg, mode, sv); err != nil {
+			return err
+		}
 	}
 	mask := uint8(0xF)
 	if o.Components == 4 && o.Mode == dxbc.SelectMask {
@@ -116,6 +119,33 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	t.ins[reg] = true
 	t.inputs = max(t.inputs, reg+1)
 	t.out.Inputs = append(t.out.Inputs, Input{Reg: reg, ISA: reg, Mask: mask, Interp: mode, SystemValue: sv})
+	return nil
+}
+
+// interpolation records a pixel input's mode for the GPU's rasterizer
+// (shaderisa.Program.Interp). At one sample per pixel, the centroid and the
+// sample position are the pixel's centre: linear centroid interpolates as
+// linear. The position and the face are system values the rasterizer gives
+// whatever their mode.
+func (t *translator) interpolation(in *dxbc.Instruction, reg uint32, mode dxbc.Interpolation, sv dxbc.SystemValue) error {
+	var m shaderisa.Interp
+	switch mode {
+	case dxbc.InterpUndefined, dxbc.InterpLinear, dxbc.InterpLinearCentroid, dxbc.InterpLinearSample:
+		m = shaderisa.InterpPerspective
+	case dxbc.InterpLinearNoPerspective, dxbc.InterpLinearNoPerspectiveCentroid, dxbc.InterpLinearNoPerspectiveSample:
+		m = shaderisa.InterpNoPerspective
+	case dxbc.InterpConstant:
+		m = shaderisa.InterpConstant
+	default:
+		return t.fail("%s: interpolation mode %d", in.Op, mode)
+	}
+	if sv == dxbc.SVPosition || sv == dxbc.SVIsFrontFace {
+		m = shaderisa.InterpPerspective
+	}
+	if t.interpSet[reg] && t.interp[reg] != m {
+		return t.fail("v%d declared with two interpolation modes (%s and %s): the GPU interpolates a register one way", reg, t.interp[reg], m)
+	}
+	t.interp[reg], t.interpSet[reg] = m, true
 	return nil
 }
 

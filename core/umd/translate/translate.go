@@ -144,6 +144,10 @@ type translator struct {
 	ranges    []indexRange
 	swTemps   int  // temps per switch level: switchTemps, one more with a continue inside a switch
 	useICB    bool // an icb read with a register index: the program carries icb
+	// interp is the pixel shader's interpolation mode per input
+	// register, set (interpSet) by its first dcl_input_ps.
+	interp    [shaderisa.MaxInputs]shaderisa.Interp
+	interpSet [shaderisa.MaxInputs]bool
 	// A compute shader's (compute.go): the ISA declarations, which go
 	// first, and the DXBC instruction of each; g# (stride | 1<<31) and
 	// u# declared.
@@ -234,6 +238,9 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	prog := &shaderisa.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
 	if t.useICB {
 		prog.ICB = t.icb
+	}
+	if t.out.Stage == shaderisa.StagePixel {
+		prog.Interp = t.interp
 	}
 	checked, err := prog.Check()
 	if err != nil {
