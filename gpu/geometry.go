@@ -40,7 +40,9 @@ func (ex *executor) prepareGeometry() bool {
 	gp := ps.gs.prog
 	ps.gsDecl = gp.GS()
 	ps.gsPos = int(s.prog[stageGS].sysReg & 0xFF)
-	if ps.gsPos >= gp.Outputs {
+	if ps.gsPos >= gp.Outputs && s.so.on && !s.so.rasterize {
+		ps.gsPos = -1 // stream output only: no position is needed
+	} else if ps.gsPos >= gp.Outputs {
 		ex.fault("geometry program: SV_Position in o%d, but the program has %d outputs", ps.gsPos, gp.Outputs)
 		return false
 	}
@@ -48,6 +50,14 @@ func (ex *executor) prepareGeometry() bool {
 		ex.fault("geometry program: %d outputs, more than the %d the GPU interpolates", gp.Outputs, isa.MaxVaryings)
 		return false
 	}
+	// SET_PROGRAM's system values: SV_ViewportArrayIndex's output + 1 in
+	// bits 8..15 (0: none).
+	ps.gsVP = int(s.prog[stageGS].sysReg>>8&0xFF) - 1
+	if ps.gsVP >= gp.Outputs || ps.gsVP >= 0 && ps.gsVP == ps.gsPos || s.prog[stageGS].sysReg>>16 != 0 {
+		ex.fault("geometry program: system values %#x: SV_ViewportArrayIndex in o%d, SV_Position in o%d, of %d outputs", s.prog[stageGS].sysReg, ps.gsVP, ps.gsPos, gp.Outputs)
+		return false
+	}
+	ps.curVP = 0
 	if want := gsInputOf(s.topo); want != ps.gsDecl.Input {
 		ex.fault("geometry program: its input primitive is %s, but the topology %s makes %s", gsPrimName(ps.gsDecl.Input), topoName(s.topo), gsPrimName(want))
 		return false
@@ -333,6 +343,18 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 		}
 		var drawn uint64
 		made := false
+		if ex.draw.prog.gsVP >= 0 {
+			// The primitive's viewport: its first vertex's
+			// SV_ViewportArrayIndex.
+			first := i
+			switch topo {
+			case shaderisa.GSOutLineStrip:
+				first = max(i-1, 0)
+			case shaderisa.GSOutTriangleStrip:
+				first = max(i-2, 0)
+			}
+			ex.useViewport(math.Float32bits(float32(vs[first].v.a[4*ex.draw.prog.gsVP])))
+		}
 		switch topo {
 		case shaderisa.GSOutPointList:
 			drawn, made = ex.outPoint(&vs[i].v), true
@@ -357,4 +379,27 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 			d.ctr.cPrims += drawn
 		}
 	}
+}
+
+// useViewport makes viewport i (and scissor rectangle i) the one the
+// rasterizer draws into, for the primitives after it (an index past the
+// viewports is viewport 0): the triangles batched so far are drawn first.
+func (ex *executor) useViewport(i uint32) {
+	d, s := &ex.draw, &ex.st
+	if i >= isa.MaxViewports {
+		i = 0
+	}
+	if int(i) == d.prog.curVP {
+		return
+	}
+	d.flush()
+	d.prog.curVP = int(i)
+	if i == 0 {
+		d.vp = s.vp
+	} else {
+		d.vp = s.vpN[i]
+	}
+	ex.viewportBounds(int(i))
+	p := &d.pipe
+	p.zmin, p.zmax = min(d.vp.minZ, d.vp.maxZ), max(d.vp.minZ, d.vp.maxZ)
 }

@@ -215,3 +215,69 @@ func TestDrawAuto(t *testing.T) {
 		t.Errorf("%d pixels drawn directly, %d from the stream-output buffer: want the same, more than none", n, countDrawn(r, rt2))
 	}
 }
+
+// dcl_gsinstances 3: each point runs three times, SV_GSInstanceID 0..2,
+// each instance a one-pixel point offset by its id (the instances of a
+// primitive in order); the statistics count three invocations a point.
+func TestGeometryInstances(t *testing.T) {
+	const gsInst = `gs inputs=5 outputs=2 temps=1
+dcl_gs l(769, 1, 1, 3)
+utof r0.x, v4.x
+mad r0.x, r0.x, l(0.25, 0, 0, 0), v0.x
+mov o0, v0
+mov o0.x, r0.x
+mov o1, v1
+emit
+ret
+`
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	white := [4]float32{1, 1, 1, 1}
+	b := r.isaScene(rt, vsPass, psGSColor, []vtx{pxv(2.5, 8.5, 16, 16, white)})
+	a, n := r.program(gsInst)
+	b.SetProgram(isa.StageGS, a, n, 0)
+	b.SetTopology(isa.TopoPointList)
+	q := r.alloc(256)
+	b.Query(isa.QueryStatsBegin, q)
+	b.Draw(1, 0)
+	b.Query(isa.QueryStatsEnd, q)
+	r.mustExec(b)
+	for _, x := range []int{2, 4, 6} { // 0.25 of clip space is 2 pixels
+		if r.px(rt, x, 8)[0] != 255 {
+			t.Errorf("pixel %d,8 not drawn by its instance", x)
+		}
+	}
+	if n := countDrawn(r, rt); n != 3 {
+		t.Errorf("%d pixels drawn, want 3", n)
+	}
+	if s := r.stats(q); s[3] != 3 || s[4] != 3 {
+		t.Errorf("GSInvocations %d, GSPrimitives %d, want 3 and 3", s[3], s[4])
+	}
+}
+
+// SV_ViewportArrayIndex: a geometry program of two instances sends its
+// point to viewport 0 (the target's left half) and viewport 1 (the right
+// half) by its instance id, in o2 (SET_PROGRAM's bits 8..15: o2 + 1).
+func TestGeometryViewportIndex(t *testing.T) {
+	const gsVP = `gs inputs=5 outputs=3 temps=0
+dcl_gs l(513, 1, 1, 3)
+mov o0, v0
+mov o1, v1
+mov o2.x, v4.x
+emit
+ret
+`
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.isaScene(rt, vsPass, psGSColor, []vtx{{0.125, -0.0625, 0.5, 1, 1, 1, 1, 0, 0}})
+	b.SetViewport(0, 0, 8, 16, 0, 1)
+	b.SetViewportN(1, 8, 0, 8, 16, 0, 1)
+	a, n := r.program(gsVP)
+	b.SetProgram(isa.StageGS, a, n, 3<<8)
+	b.SetTopology(isa.TopoPointList)
+	b.Draw(1, 0)
+	r.mustExec(b)
+	if r.px(rt, 4, 8)[0] != 255 || r.px(rt, 12, 8)[0] != 255 || countDrawn(r, rt) != 2 {
+		t.Errorf("pixels (4, 8) %v and (12, 8) %v, %d drawn: want the point in both viewports, 2", r.px(rt, 4, 8), r.px(rt, 12, 8), countDrawn(r, rt))
+	}
+}

@@ -17,6 +17,7 @@ var warning = [4]float32{1, 0, 1, 1}
 // pipe is the pixel pipeline of one draw, resolved from the state.
 type pipe struct {
 	sx0, sy0, sx1, sy1 int // scissor: viewport ∩ targets, x1/y1 exclusive
+	tw, th             int // the targets' size
 	lo, hi             int // attributes the pixel program reads
 	// pv is the provoking vertex's attributes, for constant inputs
 	// (interp.go): the primitive's first vertex, before clipping.
@@ -121,22 +122,11 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	if !s.vpSet {
 		return false
 	}
-	d.vp = s.vp
-	// A pixel is inside the viewport when its centre is.
+	d.vp, d.prog.curVP = s.vp, 0
 	vp := &d.vp
-	p.sx0 = max(0, int(math.Ceil(vp.x-0.5)))
-	p.sy0 = max(0, int(math.Ceil(vp.y-0.5)))
-	p.sx1 = min(w, int(math.Ceil(vp.x+vp.w-0.5)))
-	p.sy1 = min(h, int(math.Ceil(vp.y+vp.h-0.5)))
-	if s.scissorOn {
-		// ScissorEnable: pixels outside scissor rectangle 0 are culled
-		// (an unset one is empty: nothing is drawn).
-		sc := &s.scissor[0]
-		p.sx0, p.sy0 = max(p.sx0, int(sc.x0)), max(p.sy0, int(sc.y0))
-		p.sx1, p.sy1 = min(p.sx1, int(sc.x1)), min(p.sy1, int(sc.y1))
-	}
-	if p.sx0 >= p.sx1 || p.sy0 >= p.sy1 {
-		return false
+	p.tw, p.th = w, h
+	if !ex.viewportBounds(0) && ex.draw.prog.gs == nil {
+		return false // (a geometry program may choose another viewport: SV_ViewportArrayIndex)
 	}
 	p.bias = !faulted && (s.depthBias != 0 || s.biasSS != 0) && s.ds.bound()
 	if p.bias {
@@ -771,4 +761,24 @@ func clamp01(v float32) float32 {
 		return 0
 	}
 	return min(v, 1)
+}
+
+// viewportBounds sets the pixels viewport i covers (with scissor
+// rectangle i under ScissorEnable, where an unset one is empty); it
+// reports whether any are on the targets. A pixel is inside the viewport
+// when its centre is.
+func (ex *executor) viewportBounds(i int) bool {
+	s, d := &ex.st, &ex.draw
+	p := &d.pipe
+	vp := &d.vp
+	p.sx0 = max(0, int(math.Ceil(vp.x-0.5)))
+	p.sy0 = max(0, int(math.Ceil(vp.y-0.5)))
+	p.sx1 = min(p.tw, int(math.Ceil(vp.x+vp.w-0.5)))
+	p.sy1 = min(p.th, int(math.Ceil(vp.y+vp.h-0.5)))
+	if s.scissorOn {
+		sc := &s.scissor[i]
+		p.sx0, p.sy0 = max(p.sx0, int(sc.x0)), max(p.sy0, int(sc.y0))
+		p.sx1, p.sy1 = min(p.sx1, int(sc.x1)), min(p.sy1, int(sc.y1))
+	}
+	return p.sx0 < p.sx1 && p.sy0 < p.sy1
 }

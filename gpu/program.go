@@ -130,6 +130,8 @@ type progState struct {
 	gs       *progEntry
 	gsDecl   shaderisa.GSDecl
 	gsPos    int
+	gsVP     int // SV_ViewportArrayIndex's output register, -1 for none
+	curVP    int // the viewport the draw's primitives go to now
 	gsConsts cbView
 	gsTex    texUnit
 	gsBatch  gsBatch

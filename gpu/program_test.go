@@ -82,6 +82,13 @@ func TestProgramFaults(t *testing.T) {
 			b.Draw(6, 0)
 			return b
 		}, "vertex program: shader: instruction"},
+		{"geometry step limit", func(r *rig, rt target) *isa.Builder {
+			b := r.isaScene(rt, vsPass, "", quad)
+			a, n := r.program("gs inputs=11 outputs=1\ndcl_gs l(259, 5, 3, 3)\nloop\nendloop\nmov o0, v0\nemit\nret")
+			b.SetProgram(isa.StageGS, a, n, 0)
+			b.Draw(6, 0)
+			return b
+		}, "geometry program: shader: instruction"},
 		{"pixel program, vertex program unbound", func(r *rig, rt target) *isa.Builder {
 			b := r.isaScene(rt, vsPass, "ps inputs=2 outputs=1\nmov o0, v1", quad)
 			b.SetProgram(isa.StageVS, 0, 0, 0)

@@ -27,8 +27,9 @@ type slots struct {
 	blend, rs, depth *State
 	pred             *Query // SetPredication's predicate
 	cs               *Shader
-	uav              [csUAVSlots]*View // CSSetUnorderedAccessViews (compute.go)
-	gs               *Shader           // GSSetShader (geometry.go)
+	uav              [csUAVSlots]*View  // CSSetUnorderedAccessViews (compute.go)
+	gs               *Shader            // GSSetShader (geometry.go)
+	so               [soSlots]*Resource // SOSetTargets (stream.go)
 }
 
 // binding is a saved context state: every binding, with the vertex
@@ -310,6 +311,9 @@ func (c *DeviceContext) unbindAll() {
 		bind(c, &c.uav[i], nil, nilView)
 	}
 	bind(c, &c.gs, nil, nilShader)
+	for i := range c.so {
+		bind(c, &c.so[i], nil, nilRes)
+	}
 	c.resetScalars()
 }
 

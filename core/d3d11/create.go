@@ -186,7 +186,17 @@ func (d *Device) checkViewDesc(api, name string, kind ddi.ViewKind, res *Resourc
 // the call creates): bad bytecode is E_INVALIDARG with the reason, and
 // never reaches the driver.
 func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shader, err error) {
+	return d.createShaderBytecode(name, stage, code, nil)
+}
+
+// createShaderBytecode is CreateShaderBytecode; with so, it is
+// CreateGeometryShaderWithStreamOutput (stream.go): so checks the
+// declaration against the validated signatures and makes the DDI's.
+func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soRequest) (s *Shader, err error) {
 	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
+	if so != nil {
+		api = "CreateGeometryShaderWithStreamOutput"
+	}
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -205,8 +215,23 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		want = dxbc.GeometryShader
 	}
 	in, out, err := d.valid.validate(code, want)
+	if err != nil && so != nil && want == dxbc.GeometryShader {
+		// Stream output of a vertex shader: its bytecode, no geometry
+		// shader ("ID3D11Device::CreateGeometryShaderWithStreamOutput").
+		var err2 error
+		if in, out, err2 = d.valid.validate(code, dxbc.VertexShader); err2 == nil {
+			err = nil
+			so.vs = true
+		}
+	}
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
+	}
+	var soArgs *ddi.SOShaderArgs
+	if so != nil {
+		if soArgs, err = d.soArgs(api, name, so, out); err != nil {
+			return nil, err
+		}
 	}
 	code = append([]byte{}, code...)
 	args := ddi.ShaderArgs{Bytecode: code, Obj: name}
@@ -227,6 +252,11 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 	case "cs":
 		err = w.CreateComputeShader(d.hDev, &args, s.h, uint32(s.h))
 	case "gs":
+		if soArgs != nil {
+			soArgs.ShaderArgs = args
+			err = w.CreateGeometryShaderWithStreamOutput(d.hDev, soArgs, s.h, uint32(s.h))
+			break
+		}
 		err = w.CreateGeometryShader(d.hDev, &args, s.h, uint32(s.h))
 	default:
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))

@@ -525,6 +525,12 @@ func (c driverContext) clearState(then func()) error {
 		gu.GsSetShaderResources(c.h, 0, srvs)
 		gu.GsSetSamplers(c.h, 0, samps)
 	}
+	for i := range c.so {
+		bind(cc, &c.so[i], nil, nilRes)
+	}
+	if su, ok := u.(ddi.StreamOutput); ok {
+		su.SoSetTargets(c.h, nil, nil)
+	}
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/hex"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -77,4 +78,141 @@ expect pixel bb 16 48 == #000000ff
 expect violations == 0
 `)
 	mustRun(t, b.String())
+}
+
+// f32Words is u32[...] of the float32 bits of vs, for expect probe.
+func f32Words(vs ...float32) string {
+	w := make([]uint32, len(vs))
+	for i, v := range vs {
+		w[i] = math.Float32bits(v)
+	}
+	return u32List(w)
+}
+
+// TestStreamOutputScenario: the billboard geometry shader created with a
+// stream-output declaration (position xy to slot 0, colour's xyz after a
+// gap of z and w) and no rasterized stream; the first square (point 0 at
+// clip (-0.5, 0.5), half size 0.125) is read back from the buffer as two
+// triangles, the second with its first two vertices swapped, computed
+// here; SO_STATISTICS counts what was written and what needed room; the
+// odd primitive writes nothing; nothing is drawn. Then the buffer is
+// drawn with DrawAuto as a vertex buffer of the same layout.
+func TestStreamOutputScenario(t *testing.T) {
+	var b strings.Builder
+	scene := strings.Replace(gsScene, "gs = dev.CreateGeometryShader GS\nexpect calls CreateGeometryShader CalcPrivateShaderSize CreateGeometryShader pfnAllocateCb",
+		`so = dev.CreateBuffer ByteWidth=640 BindFlags=VERTEX_BUFFER|STREAM_OUTPUT
+gs = dev.CreateGeometryShaderWithStreamOutput GS Decl="SV_Position.xy; $SKIP.zw; COLOR.xyz" Strides=u32[28] RasterizedStream=4294967295
+expect calls CreateGeometryShaderWithStreamOutput CalcPrivateShaderSize CreateGeometryShaderWithStreamOutput pfnAllocateCb`, 1)
+	b.WriteString(strings.Replace(scene, "GS", geometryBytes(t, "billboard"), 1))
+	b.WriteString(`q = dev.CreateQuery Query=SO_STATISTICS
+imm.SOSetTargets so
+expect calls SOSetTargets SoSetTargets
+imm.Begin q
+imm.Draw 4 0
+imm.End q
+until hr == S_OK max 100 {
+  imm.GetData q
+}
+expect data q.NumPrimitivesWritten == 4
+expect data q.PrimitivesStorageNeeded == 4
+imm.SOGetTargets 2
+expect got == so NULL
+expect pixel bb 16 16 == #000000ff
+`)
+	x0, y0, x1, y1 := float32(-0.625), float32(0.625), float32(-0.375), float32(0.375)
+	var want []float32
+	for _, c := range [][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x0, y1}, {x1, y0}, {x1, y1}} {
+		want = append(want, c[0], c[1], 0, 0, 1, 0, 0) // the gap keeps the buffer's zeros
+	}
+	b.WriteString("expect probe so 0 0 == " + f32Words(want...) + "\n")
+	// The buffer as a vertex buffer of 28-byte vertices, the geometry
+	// stage unbound: position xy (z from the gap, 0), the colour's xyz
+	// after it (w the default 1), the texture coordinate from the gap.
+	// Both squares come back, the odd point's still missing.
+	b.WriteString(`imm.GSSetShader
+imm.SOSetTargets
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 0] elem[COLOR 0 R32G32B32_FLOAT 0 16] elem[TEXCOORD 0 R32G32_FLOAT 0 8]
+imm.IASetInputLayout il
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 so Stride=28
+imm.DrawAuto
+expect calls DrawAuto DrawAuto
+expect pixel bb 16 16 == #ff0000ff
+expect pixel bb 48 48 == #0000ffff
+expect pixel bb 48 16 == #000000ff
+expect violations == 0
+`)
+	mustRun(t, b.String())
+}
+
+// The runtime's checks of stream output, each an E_INVALIDARG naming the
+// field, before any DDI: a semantic the shader does not output, a stream
+// past 0 (not supported), components past the output's, a stride too
+// small for the entries, a target without STREAM_OUTPUT, DrawAuto without
+// a stream-output buffer at input slot 0.
+func TestStreamOutputValidation(t *testing.T) {
+	gs := geometryBytes(t, "billboard")
+	tests := []struct{ line, want string }{
+		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="TEXCOORD.xy"`, "pSODeclaration[0].SemanticName TEXCOORD0: not an output"},
+		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="SV_Position" RasterizedStream=1`, "RasterizedStream 1: this device's geometry stage writes stream 0 only"},
+		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="COLOR.yzw; 4:SV_Position"`, "pSODeclaration[1].OutputSlot 4"},
+		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="SV_Position; COLOR" Strides=u32[16]`, "pBufferStrides[0] 16: the entries of output slot 0 take 32 bytes"},
+		{`imm.SOSetTargets vb`, "ppSOTargets[0]: vb was not created as a buffer with BindFlags STREAM_OUTPUT"},
+		{`imm.DrawAuto`, "the vertex buffer at input slot 0, vb, was not created with BindFlags STREAM_OUTPUT"},
+	}
+	for _, tc := range tests {
+		r := mustRun(t, strings.Replace(gsScene, "GS", gs, 1)+tc.line+"\nexpect hr == E_INVALIDARG\n")
+		if msgs := strings.Join(r.Summary().Messages, "\n"); !strings.Contains(msgs, tc.want) {
+			t.Errorf("%s: messages\n%s\nwant one with %q", tc.line[:min(len(tc.line), 60)], msgs, tc.want)
+		}
+	}
+}
+
+// TestGeometryDeferredScenario: a deferred context records the geometry
+// stage (its context-local handle of the shader, pfnGsSetShader on its
+// own table); the command list executed on the immediate context draws
+// the squares; ClearState unbinds the stage.
+func TestGeometryDeferredScenario(t *testing.T) {
+	src := strings.Replace(gsScene, "GS", geometryBytes(t, "billboard"), 1)
+	src = strings.Replace(src, "imm.OMSetRenderTargets rtv", "dc = dev.CreateDeferredContext\nimm.OMSetRenderTargets rtv", 1)
+	mustRun(t, src+`dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.IASetPrimitiveTopology POINTLIST
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.VSSetShader vs
+dc.GSSetShader gs
+expect calls GSSetShader CreateGeometryShader GsSetShader
+dc.GSSetConstantBuffers 0 cb
+dc.PSSetShader ps
+dc.Draw 4 0
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+expect pixel bb 12 12 == #ff0000ff
+expect pixel bb 48 48 == #0000ffff
+expect pixel bb 48 16 == #000000ff
+imm.ClearState
+imm.GSGetShader
+expect got == NULL
+expect violations == 0
+`)
+}
+
+// TestGeometryViewportScenario: the billboard shader writes
+// SV_ViewportArrayIndex 1 (dcl_output_siv o2.x, viewport_array_index);
+// with two viewports, the left and right halves of the target, its
+// squares are drawn in the right half only: point 0 at clip (-0.5, 0.5)
+// lands at pixel (40, 16), and pixel (8, 16) of viewport 0 stays clear.
+func TestGeometryViewportScenario(t *testing.T) {
+	gs := geometryBytes(t, "billboard",
+		"// COLOR                    0   xyzw        1     NONE   float   xyzw\n//\ngs_4_0",
+		"// COLOR                    0   xyzw        1     NONE   float   xyzw\n// SV_ViewportArrayIndex     0   x           2  VPINDEX    uint   x\n//\ngs_4_0",
+		"dcl_output o1.xyzw\n", "dcl_output o1.xyzw\ndcl_output_siv o2.x, viewport_array_index\n",
+		"mov r0.zw, l(0,0,0,0)\n", "mov o2.x, l(1)\nmov r0.zw, l(0,0,0,0)\n")
+	src := strings.Replace(gsScene, "GS", gs, 1)
+	src = strings.Replace(src, "imm.RSSetViewports 0 0 64 64", "imm.RSSetViewports 0 0 32 64 32 0 32 64", 1)
+	mustRun(t, src+`imm.Draw 4 0
+expect pixel bb 40 16 == #ff0000ff
+expect pixel bb 8 16 == #000000ff
+expect violations == 0
+`)
 }

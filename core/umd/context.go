@@ -52,7 +52,8 @@ type context struct {
 
 // gpuBindings is one bit per binding point the GPU keeps in its state.
 type gpuBindings struct {
-	rt, ds, vb, ib, vs, ps, gs bool
+	rt, ds, vb, ib, vs, ps, gs, so bool
+	soT                            uint8 // bit i: stream-output target i (stream.go)
 	// Each stage's (isa.StageVS, isa.StagePS, isa.StageGS): bit i slot i of the
 	// constant buffers, textures (tex[s][i/64] bit i%64) and samplers.
 	// Pixel sampler slot 0 is sent with every state and has no bit.
@@ -73,7 +74,7 @@ type gpuBindings struct {
 // known, its defaults: a context that splices a command list in resets it
 // first (resetNewState), so a list that uses none of it carries none of
 // its packets.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, gs: true,
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, gs: true, so: true,
 	cb: [numStages]uint16{oldCBs, oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
 
 // The binding slots a context had before the later state: constant
@@ -229,6 +230,9 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 		}
 		o.mu.Unlock()
 	}
+	if st.gs != 0 || st.soSet || c.onGPU.so || c.onGPU.soT != 0 {
+		words, allocs = words+soWords, allocs+soAllocs // the stream-output stage's (stream.go)
+	}
 	return words + max(st.nvp-1, 0)*8, allocs
 }
 
@@ -262,6 +266,10 @@ type state struct {
 	topo     ddi.Topology
 	vs, ps   ddi.HSHADER
 	gs       ddi.HSHADER // (geometry.go)
+	// so are the stream-output targets; soSet: SoSetTargets was called
+	// since they were last sent (stream.go).
+	so    [isa.MaxSOTargets]soTarget
+	soSet bool
 	// stages are each stage's constant buffers, shader resource views
 	// and samplers (isa.StageVS, isa.StagePS, isa.StageGS).
 	stages [numStages]stageState

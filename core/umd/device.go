@@ -303,6 +303,10 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: unknown resource dimension %d", a.Dimension)
 	}
 	info.Size = r.size
+	if a.Dimension == ddi.DimBuffer && a.BindFlags.Has(ddi.BindStreamOutput) {
+		r.soFilled = (r.size + 3) &^ 3 // the filled size's word after the bytes (stream.go)
+		info.Size = r.soFilled + 4
+	}
 	if len(info.InitData) > int(r.size) {
 		info.InitData = info.InitData[:r.size]
 	}

@@ -38,13 +38,14 @@ func (c *context) GsSetSamplers(_ ddi.HDEVICE, start uint32, s []ddi.HSAMPLER) {
 func (c *context) emitGeometry(rec recorder, gs *shader) {
 	b := &c.cmd
 	g := &c.onGPU
-	if gs != nil {
+	if gs != nil && (gs.so == nil || !gs.so.noProg) {
 		b.SetProgram(isa.StageGS, rec.ref(gs.code, false, 0), gs.words, gs.sysReg)
 		g.gs = true
 	} else if g.gs {
 		b.SetProgram(isa.StageGS, isa.NullAddress, 0, isa.NoReg)
 		g.gs = false
 	}
+	c.emitSO(rec, gs)
 }
 
 // A deferred context records the geometry stage's calls as it records

@@ -24,6 +24,9 @@ type resource struct {
 	writeInBuffer  bool
 	mapped         bool
 	destroyed      bool
+	// soFilled: a stream-output buffer's filled size is the word at this
+	// offset of its allocation, after its bytes (stream.go); 0: none.
+	soFilled uint64
 	// extra holds allocations added to the resource after CreateResource
 	// (bug=FT-ALLOC does that to a shared resource).
 	extra []ddi.HALLOCATION
@@ -57,6 +60,7 @@ type shader struct {
 	// holding only what draws read.
 	bytecode []byte
 	stage    dxbc.ProgramType
+	so       *soDecl // a stream-output declaration (stream.go)
 }
 
 type query struct {

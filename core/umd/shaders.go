@@ -48,9 +48,13 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	case isa.StageGS:
 		// SET_PROGRAM's system value: SV_Position's output register
 		// (a geometry shader without one draws nothing: NoReg).
+		// SV_ViewportArrayIndex's output + 1 in bits 8..15.
 		for _, o := range prog.Outputs {
-			if o.SystemValue == dxbc.SVPosition {
-				s.sysReg = o.ISA
+			switch o.SystemValue {
+			case dxbc.SVPosition:
+				s.sysReg = s.sysReg&^0xFF | o.ISA
+			case dxbc.SVViewportIndex:
+				s.sysReg |= (o.ISA + 1) << 8
 			}
 		}
 	case isa.StageVS:
@@ -194,7 +198,7 @@ func (s *shader) stub() *shader {
 	light := &translate.Shader{Stage: p.Stage, Inputs: p.Inputs, Outputs: p.Outputs,
 		ConstantBuffers: p.ConstantBuffers, Textures: p.Textures, Samplers: p.Samplers}
 	return &shader{prog: light, words: s.words, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true,
-		bytecode: s.bytecode, stage: s.stage}
+		bytecode: s.bytecode, stage: s.stage, so: s.so}
 }
 
 // builtinFetch is the vertex fetch of a vertex shader drawn without an

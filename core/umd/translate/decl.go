@@ -177,8 +177,9 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry):
 		case sv == dxbc.SVRenderTargetIndex:
 			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
+		case sv == dxbc.SVViewportIndex && t.out.Stage == shaderisa.StageGeometry:
 		case sv == dxbc.SVViewportIndex:
-			return t.fail("SV_ViewportArrayIndex as an output: this GPU's geometry stage draws into viewport 0 only")
+			return t.fail("SV_ViewportArrayIndex as an output of a %s shader: this GPU takes it from a geometry shader only", t.out.Stage)
 		default:
 			return t.fail("system value %s as an output: the GPU does not take it", sv)
 		}

@@ -123,3 +123,31 @@ func TestGeometryRefusals(t *testing.T) {
 		})
 	}
 }
+
+// TestGeometryOutline: a triangle's outline as a line strip of four
+// vertices, the input array indexed by a register in a loop
+// (v[r0.z + 0][0], the vertex index i % 3): the emitted positions are
+// vertices 0, 1, 2 and 0 again.
+func TestGeometryOutline(t *testing.T) {
+	sh := geometryShader(t, "outline")
+	d := sh.GS
+	if d.Input != shaderisa.GSInTriangle || d.Output != shaderisa.GSOutLineStrip || d.Stride != 2 || sh.Program.Inputs != 8 {
+		t.Fatalf("declaration %+v, %d inputs", d, sh.Program.Inputs)
+	}
+	m := shader.NewMachine(sh.Program)
+	m.Bind(nil, nil)
+	for v := range 3 {
+		m.In(v * 2)[0][0] = math.Float32bits(float32(v + 1)) // x of vertex v
+		m.In(v*2 + 1)[1][0] = math.Float32bits(float32(10 * (v + 1)))
+	}
+	var got []string
+	m.Emit = func(lanes uint64, cut bool) {
+		got = append(got, fmt.Sprint(math.Float32frombits(m.Out(0)[0][0]), math.Float32frombits(m.Out(1)[1][0])))
+	}
+	if _, err := m.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[1 10 2 20 3 30 1 10]"; fmt.Sprint(got) != want {
+		t.Fatalf("emitted %v, want %s", got, want)
+	}
+}

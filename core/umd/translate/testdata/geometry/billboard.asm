@@ -33,7 +33,7 @@
 // COLOR                    0   xyzw        1     NONE   float   xyzw
 //
 gs_4_0
-dcl_constantbuffer cb0[1], immediateIndexed
+dcl_constantbuffer CB0[1], immediateIndexed
 dcl_input_siv v[1][0].xyzw, position
 dcl_input v[1][1].xyzw
 dcl_input vPrim
