@@ -42,7 +42,7 @@ func computeRows() []*row {
 		getter("CSGetShaderResources", fnCSGetSRV, "SLOT", "COUNT"),
 		getter("CSGetSamplers", fnCSGetSamplers, "SLOT", "COUNT"),
 		getter("CSGetUnorderedAccessViews", fnCSGetUAVs, "SLOT", "COUNT"),
-	}, uavRows()...)
+	}, append(append(uavRows(), omUAVRows()...), clearUAVRows()...)...)
 }
 
 var (

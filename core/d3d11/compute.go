@@ -233,15 +233,22 @@ func (c *DeviceContext) DispatchIndirect(buf *Resource, offset uint32) error {
 	return dc.simple(call, buf.name, []Object{buf}, func(w ddiCall) { w.DispatchIndirect(c.h, c.resH(buf), offset) })
 }
 
-// CSGetShader is the bound compute shader (nil for none).
-func (c *DeviceContext) CSGetShader() *Shader { return c.cs }
+// CSGetShader is the bound compute shader (nil for none), with a
+// reference the caller releases, as every getter's.
+func (c *DeviceContext) CSGetShader() *Shader {
+	s := c.cs
+	c.got("CSGetShader", gotObjects([]*Shader{s}))
+	return s
+}
 
-// CSGetUnorderedAccessViews returns n views from slot start.
+// CSGetUnorderedAccessViews returns n views from slot start, each with a
+// reference the caller releases.
 func (c *DeviceContext) CSGetUnorderedAccessViews(start, n uint32) []*View {
 	out := make([]*View, 0, n)
 	for i := start; i < start+n && i < csUAVSlots; i++ {
 		out = append(out, c.uav[i])
 	}
+	c.got("CSGetUnorderedAccessViews", gotObjects(out))
 	return out
 }
 

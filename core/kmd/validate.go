@@ -350,6 +350,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{1, uint64(a[5]), "unordered access view"}, {10, 4, "UAV counter"}}
 	case isa.OpDispatchIndirect:
 		return []access{{0, isa.IndirectDispatchBytes, "indirect dispatch arguments"}}
+	case isa.OpClearUAV:
+		return []access{{0, uint64(a[4]), "unordered access view"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

@@ -82,6 +82,7 @@ func every() (Builder, [][]int) {
 	b.Dispatch(4, 2, 1)
 	one()
 	one(b.DispatchIndirect(0x12000))
+	one(b.ClearUAV(0x13000, ViewTex2D, FmtRGBA8, 1024, 4, 16, 16, 64, ClearUAVFloat, [4]uint32{1, 2, 3, 4}))
 	return b, at
 }
 

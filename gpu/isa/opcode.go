@@ -81,6 +81,7 @@ var opcodes = []struct {
 	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 	{OpSetPredication, "SET_PREDICATION", 3},
 	{OpSetUAV, "SET_UAV", 12}, {OpDispatch, "DISPATCH", 3}, {OpDispatchIndirect, "DISPATCH_INDIRECT", 2},
+	{OpClearUAV, "CLEAR_UAV", 14},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -84,6 +84,8 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v args=%#x", p.Op, p.Addr(0))
 	case OpSetUAV:
 		return uavString(p)
+	case OpClearUAV:
+		return clearUAVString(p)
 	case OpDispatch:
 		return fmt.Sprintf("%v %d %d %d", p.Op, a[0], a[1], a[2])
 	case OpDispatchIndirect:
@@ -167,7 +169,7 @@ func Next(buf []uint32, i int) (Packet, int, error) {
 // the UMD to relocate a command list into an immediate command buffer.
 func AddrFields(op Opcode) []int {
 	switch op {
-	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill:
+	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill, OpClearUAV:
 		return addr0
 	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1

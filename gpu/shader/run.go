@@ -177,6 +177,10 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			OpAtomicCmpStore, OpAtomicIAdd, OpAtomicIMax, OpAtomicIMin, OpAtomicUMax, OpAtomicUMin, OpImmAtomicAlloc,
 			OpImmAtomicConsume, OpImmAtomicIAdd, OpImmAtomicAnd, OpImmAtomicOr, OpImmAtomicXor, OpImmAtomicExch,
 			OpImmAtomicCmpExch, OpImmAtomicIMax, OpImmAtomicIMin, OpImmAtomicUMax, OpImmAtomicUMin:
+			if in.op != OpLdUAVTyped {
+				m.memory(in, mask&live) // a pixel program's helper lanes write nothing
+				break
+			}
 			m.memory(in, mask)
 		case OpBufInfo:
 			if err := m.bufinfo(in, mask, pc); err != nil {

@@ -191,7 +191,7 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 		if len(ops) != 2 || ops[1].Type != dxbc.RegUAV {
 			return false, nil // a t#: texture.go
 		}
-		if t.out.Stage != shaderisa.StageCompute {
+		if !t.takes(in.Op) {
 			return true, t.refuse(in.Op)
 		}
 		m, err := t.memOperand(&ops[1], false)
@@ -224,7 +224,7 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 	if len(ops) != n {
 		return true, t.fail("%d operands, want %d", len(ops), n)
 	}
-	if t.out.Stage != shaderisa.StageCompute {
+	if !t.takes(in.Op) {
 		return true, t.refuse(in.Op)
 	}
 	isa := shaderisa.Inst{Op: map[dxbc.Opcode]shaderisa.Op{dxbc.OpLdUAVTyped: shaderisa.OpLdUAVTyped,

@@ -158,7 +158,9 @@ func slicesEqual(a, b []uint32) bool {
 // lacks, are refused by name.
 func TestComputeRefusals(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"ps_5_0\ndcl_uav_raw u1\nret\n", "dcl_uav_raw: unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, AppendStructuredBuffer) outside a compute shader"},
+		{"vs_5_0\ndcl_uav_raw u1\nret\n", "dcl_uav_raw: unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, AppendStructuredBuffer) outside a compute or pixel shader"},
+		{"ps_5_0\ndcl_tgsm_raw g0, 16\nret\n", "dcl_tgsm_raw: thread groups, groupshared memory and barriers outside a compute shader"},
+		{"ps_5_0\nsync_uglobal\nret\n", "sync: thread groups, groupshared memory and barriers outside a compute shader"},
 		{"cs_5_0\ndcl_uav_typed_texture3d (float,float,float,float) u0\ndcl_thread_group 1, 1, 1\nret\n", "dcl_uav_typed_texture3d u0: this GPU's unordered access views are buffers and 2D textures"},
 		{"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_structured u0.x, l(0), l(0), l(1)\nret\n", "structured access is for RWStructuredBuffer"},
 		{"cs_5_0\ndcl_temps 1\ndcl_tgsm_raw g0, 16\ndcl_thread_group 1, 1, 1\nld_structured r0.x, l(0), l(0), g0.xxxx\nret\n", "declared raw"},
@@ -172,6 +174,9 @@ func TestComputeRefusals(t *testing.T) {
 		stage := dxbc.ComputeShader
 		if strings.HasPrefix(c.text, "ps") {
 			stage = dxbc.PixelShader
+		}
+		if strings.HasPrefix(c.text, "vs") {
+			stage = dxbc.VertexShader
 		}
 		_, err = Translate(bc, stage)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -1,0 +1,39 @@
+package isa
+
+import "fmt"
+
+// CLEAR_UAV clears an unordered access view (ClearUnorderedAccessViewUint
+// and ClearUnorderedAccessViewFloat):
+//
+//	CLEAR_UAV addr(2) kind format bytes stride elements height pitch mode v0 v1 v2 v3
+//
+// The view is laid out as SET_UAV's (kind ViewBuffer typed, ViewRawBuffer,
+// ViewStructured or ViewTex2D, from addr). mode ClearUAVUint writes the
+// low bits of v0..v3 to each channel as they are (bit-precise; a raw or
+// structured view gets v0 in every 32-bit word); ClearUAVFloat converts
+// the floats v0..v3 to a typed view's format (FLOAT, UNORM, SNORM).
+const OpClearUAV Opcode = 0x5A
+
+// CLEAR_UAV's modes.
+const (
+	ClearUAVUint  = 0
+	ClearUAVFloat = 1
+)
+
+// ClearUAV encodes CLEAR_UAV; it returns the word offset of the address.
+func (b *Builder) ClearUAV(addr uint64, kind uint32, fm Format, bytes, stride, elements, height, pitch, mode uint32, v [4]uint32) int {
+	b.header(OpClearUAV, 14)
+	at := b.addr(addr)
+	b.Words = append(b.Words, kind, uint32(fm), bytes, stride, elements, height, pitch, mode, v[0], v[1], v[2], v[3])
+	return at
+}
+
+func clearUAVString(p Packet) string {
+	a := p.Args
+	mode := "uint"
+	if a[9] == ClearUAVFloat {
+		mode = "float"
+	}
+	return fmt.Sprintf("%v addr=%#x %s fmt=%d bytes=%d stride=%d elements=%d height=%d pitch=%d %s %#x %#x %#x %#x",
+		p.Op, p.Addr(0), ViewKindName(a[2]), a[3], a[4], a[5], a[6], a[7], a[8], mode, a[10], a[11], a[12], a[13])
+}
