@@ -29,7 +29,10 @@
 //     triangles (their edges as lines), homogeneous clipping, a viewport
 //     (none until SET_VIEWPORT: a draw without one covers nothing), a
 //     fixed-point rasterizer with the top-left fill rule,
-//     perspective-correct interpolation, and an output merger: up to
+//     interpolation as each pixel program input's mode says (the
+//     program header's: perspective-correct, noperspective, or constant
+//     from the provoking vertex, the primitive's first; interp.go), and an
+//     output merger: up to
 //     eight render targets of any colour format package gpu/texel writes
 //     (SET_RT, SET_RT_SLOT), each blended with its own factors (every
 //     D3D11 factor and operation, the blend factor, dual-source) and write

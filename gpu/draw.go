@@ -52,6 +52,8 @@ type drawScratch struct {
 	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
 	prim      int          // the primitive being drawn: its index in the draw, instances counted on (watch.go)
 	edgeBias  float64      // and their triangle's depth bias
+	pvSecond  bool         // the triangle's provoking vertex is its second argument (a strip's odd triangle, swapped)
+	wireLines bool         // the lines being drawn are a wireframe triangle's edges: its provoking vertex stays
 	params    drawParams   // the draw packet's (vertexstage.go)
 	cols      colTerms     // pipe.cols of this goroutine
 
@@ -196,6 +198,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	c[ctrIAVertices] += n
 	c[ctrIAPrimitives] += d.ctr.iaPrims
 	c[ctrVSInvocations] += d.ctr.vsInv
+	c[ctrGSInvocations] += d.ctr.gsInv
+	c[ctrGSPrimitives] += d.ctr.gsPrims
 	c[ctrCInvocations] += d.ctr.cInv
 	c[ctrCPrimitives] += d.ctr.cPrims
 	if s.prog[isa.StagePS].bound {
@@ -329,6 +333,10 @@ func (ib *ibuf) cut() uint32 {
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
 func (ex *executor) assemble(indexed bool, count, start uint32) {
+	if ex.draw.prog.gs != nil {
+		ex.assembleGS(indexed, count, start)
+		return
+	}
 	s := &ex.st
 	topo := s.topo
 	strip := isStrip(topo)
@@ -344,26 +352,26 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 		case isa.TopoPointList:
 			ex.programVertex(i, &ring[0])
 			ex.draw.prim++
-			ex.assembled(ex.point(&ring[0]))
+			ex.assembled(ex.outPoint(&ring[0]))
 		case isa.TopoLineList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[0], &ring[1]))
+				ex.assembled(ex.outLine(&ring[0], &ring[1]))
 				k = 0
 			}
 		case isa.TopoLineStrip:
 			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[(k-1)%2], &ring[k%2]))
+				ex.assembled(ex.outLine(&ring[(k-1)%2], &ring[k%2]))
 			}
 			k++
 		case isa.TopoTriangleList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
 				ex.draw.prim++
-				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
+				ex.assembled(ex.outTriangle(&ring[0], &ring[1], &ring[2]))
 				k = 0
 			}
 		case isa.TopoTriangleStrip:
@@ -374,7 +382,9 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 					a, b = b, a
 				}
 				ex.draw.prim++
-				ex.assembled(ex.triangle(a, b, c))
+				ex.draw.pvSecond = k%2 == 1
+				ex.assembled(ex.outTriangle(a, b, c))
+				ex.draw.pvSecond = false
 			}
 			k++
 		// With adjacency ("Primitive Topologies"): with no geometry
@@ -385,12 +395,12 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			}
 			if k++; k%4 == 0 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[0], &ring[1]))
+				ex.assembled(ex.outLine(&ring[0], &ring[1]))
 			}
 		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
 			if k >= 3 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[(k-2)%3], &ring[(k-1)%3]))
+				ex.assembled(ex.outLine(&ring[(k-2)%3], &ring[(k-1)%3]))
 			}
 			if k >= 1 {
 				ex.programVertex(i, &ring[k%3])
@@ -402,7 +412,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			}
 			if k++; k%6 == 0 {
 				ex.draw.prim++
-				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
+				ex.assembled(ex.outTriangle(&ring[0], &ring[1], &ring[2]))
 			}
 		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
 			if k%2 == 0 {
@@ -415,7 +425,9 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 					a, b = b, a
 				}
 				ex.draw.prim++
-				ex.assembled(ex.triangle(a, b, c))
+				ex.draw.pvSecond = m%2 == 1
+				ex.assembled(ex.outTriangle(a, b, c))
+				ex.draw.pvSecond = false
 			}
 			k++
 		}
@@ -514,6 +526,10 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	if !finite(v0) || !finite(v1) || !finite(v2) {
 		return 0
 	}
+	d.pipe.pv = &v0.a
+	if d.pvSecond {
+		d.pipe.pv = &v1.a
+	}
 	// clip
 	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
 	if c0&c1&c2 != 0 {
@@ -543,7 +559,7 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		dst := 1
 		for k := 0; k < numPlanes && len(poly) >= 3; k++ {
 			if out&(1<<k) != 0 {
-				poly = clipPoly(poly, d.poly[dst][:0], k)
+				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
 				dst ^= 1
 			}
 		}
@@ -589,7 +605,7 @@ func (d *drawScratch) project(c *cvert, sv *svert) {
 // into out, whose capacity must hold len(in)+1 vertices. An intersection is
 // always computed from the inside vertex of its edge, so an edge shared by two
 // triangles is cut at exactly the same point for both.
-func clipPoly(in, out []cvert, plane int) []cvert {
+func clipPoly(in, out []cvert, plane int, lin uint32) []cvert {
 	n := len(in)
 	for i := 0; i < n; i++ {
 		a, b := &in[i], &in[(i+1)%n]
@@ -602,8 +618,14 @@ func clipPoly(in, out []cvert, plane int) []cvert {
 			var v cvert
 			if ina {
 				lerpVert(&v, a, b, da/(da-db))
+				if lin != 0 {
+					lerpLinear(&v, a, b, da/(da-db), lin)
+				}
 			} else {
 				lerpVert(&v, b, a, db/(db-da))
+				if lin != 0 {
+					lerpLinear(&v, b, a, db/(db-da), lin)
+				}
 			}
 			out = append(out, v)
 		}

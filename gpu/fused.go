@@ -141,7 +141,7 @@ func (ex *executor) prepareFused() {
 	fz := &ps.block.fused
 	fz.on = false
 	f := &ps.ps.fused
-	if !f.ok || ps.block.words == nil || !p.color || !p.fast || p.depth ||
+	if !f.ok || ps.flat != 0 || ps.block.words == nil || !p.color || !p.fast || p.depth ||
 		int(f.coord) == ps.psPos || int(f.color) == ps.psPos || f.tex >= numTex || f.smp >= numSamplers {
 		return
 	}

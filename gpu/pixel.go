@@ -18,6 +18,9 @@ var warning = [4]float32{1, 0, 1, 1}
 type pipe struct {
 	sx0, sy0, sx1, sy1 int // scissor: viewport ∩ targets, x1/y1 exclusive
 	lo, hi             int // attributes the pixel program reads
+	// pv is the provoking vertex's attributes, for constant inputs
+	// (interp.go): the primitive's first vertex, before clipping.
+	pv *[numAttr]float64
 
 	rt    surface // render target 0, for the fast paths
 	color bool    // a colour is written

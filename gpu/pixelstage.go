@@ -103,7 +103,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		}
 	}
 	ex.prepareFused()
-	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && p.color && p.fast && !p.depth && blk.words != nil {
+	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && ps.flat == 0 && p.color && p.fast && !p.depth && blk.words != nil {
 		// The program writes its input: the Gouraud spans of
 		// ps_vertexcolor, reading that register's attributes, write what
 		// it would (unorm8 of the input rounded to float32); triangles
@@ -321,6 +321,16 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 				in[3][l] = math.Float32bits(float32(w))
 			}
 			continue
+		}
+		if bit := uint32(1) << r; (ps.flat|ps.lin)&bit != 0 {
+			if ps.flat&bit != 0 {
+				flatInput(t, r, reads, in, quads)
+				continue
+			}
+			if t.persp {
+				linearInput(t, blk, r, reads, in, quads)
+				continue
+			}
 		}
 		for c := range 4 {
 			if reads>>c&1 == 0 {

@@ -28,6 +28,7 @@ func (ex *executor) point(v *cvert) uint64 {
 		return 0
 	}
 	d := &ex.draw
+	d.pipe.pv = &v.a
 	var c svert
 	d.project(v, &c)
 	const h = 1 << (subBits - 1) // half a pixel
@@ -79,6 +80,13 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	var p0, p1 cvert
 	lerpVert(&p0, a, b, t0)
 	lerpVert(&p1, a, b, t1)
+	if lin := d.prog.linRegs(); lin != 0 {
+		lerpLinear(&p0, a, b, t0, lin)
+		lerpLinear(&p1, a, b, t1, lin)
+	}
+	if !d.wireLines {
+		d.pipe.pv = &a.a
+	}
 	s0, s1 := &d.sv[0], &d.sv[1]
 	d.project(&p0, s0)
 	d.project(&p1, s1)
@@ -216,7 +224,7 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	dst := 1
 	for k := 0; k < numPlanes && len(poly) >= 3; k++ {
 		if out&(1<<k) != 0 {
-			poly = clipPoly(poly, d.poly[dst][:0], k)
+			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
 			dst ^= 1
 		}
 	}
@@ -244,8 +252,12 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	if d.pipe.bias {
 		d.edgeBias = d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
 	}
+	d.pipe.pv, d.wireLines = &v0.a, true
+	if d.pvSecond {
+		d.pipe.pv = &v1.a
+	}
 	ex.line(v0, v1)
 	ex.line(v1, v2)
 	ex.line(v2, v0)
-	d.backEdges, d.edgeBias = false, 0
+	d.backEdges, d.edgeBias, d.wireLines = false, 0, false
 }

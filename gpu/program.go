@@ -118,6 +118,7 @@ type progState struct {
 	psDepth1   int        // output register of SV_Depth plus one, 0 for none
 	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	vsIn, psIn int        // input registers of each program
+	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err        error
@@ -126,6 +127,15 @@ type progState struct {
 	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
 	chunk  vsChunk
 	block  psBlock
+
+	// The geometry stage's (geometry.go): its program (nil for none),
+	// declaration, output register of SV_Position, bindings and batch.
+	gs       *progEntry
+	gsDecl   shaderisa.GSDecl
+	gsPos    int
+	gsConsts cbView
+	gsTex    texUnit
+	gsBatch  gsBatch
 }
 
 // program returns the decoded program in mem. The cache is keyed by the
@@ -310,7 +320,7 @@ func mayFault(p *shaderisa.Program) bool {
 // fault) when the draw cannot run.
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
-	ps.vs, ps.ps, ps.failed, ps.pxFailed, ps.err = nil, nil, false, false, nil
+	ps.vs, ps.ps, ps.gs, ps.failed, ps.pxFailed, ps.err = nil, nil, nil, false, false, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound {
 		ex.fault("no vertex program")
@@ -339,9 +349,19 @@ func (ex *executor) prepareProgram() bool {
 	if ps.ps, ok = stage(isa.StagePS, shaderisa.StagePixel, "pixel"); !ok {
 		return false
 	}
+	if ps.gs, ok = stage(stageGS, shaderisa.StageGeometry, "geometry"); !ok {
+		return false
+	}
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
-	if ps.vsPos >= vp.Outputs {
+	if ps.gs != nil {
+		if !ex.prepareGeometry() {
+			return false
+		}
+		if ps.vsPos >= vp.Outputs {
+			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
+		}
+	} else if ps.vsPos >= vp.Outputs {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false
 	}
@@ -356,6 +376,7 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
+	ps.flat, ps.lin = 0, 0
 	if ps.ps != nil {
 		pp := ps.ps.prog
 		sys := s.prog[isa.StagePS].sysReg
@@ -372,6 +393,7 @@ func (ex *executor) prepareProgram() bool {
 			ex.fault("pixel program: %d inputs, SV_Position in v%d: at most %d inputs, the position one of them", pp.Inputs, ps.psPos, isa.MaxVaryings)
 			return false
 		}
+		ps.setInterp(pp)
 		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
 			ex.fault("pixel program: %v", err)
 			return false

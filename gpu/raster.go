@@ -138,6 +138,9 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 			t.a0[k], t.d1[k], t.d2[k] = v0.a[k], v1.a[k]-v0.a[k], v2.a[k]-v0.a[k]
 		}
 	}
+	if p.prog != nil && p.prog.flat|p.prog.lin != 0 {
+		t.setupModes(v0, v1, v2, p)
+	}
 	t.inRange, t.alpha = false, 0x100
 	if p.prog != nil {
 		t.finite = true

@@ -136,3 +136,46 @@ func TestInspectWait(t *testing.T) {
 		t.Errorf("DMA card: %v %+v", err, c)
 	}
 }
+
+// The page's problems are the CLI's, asked in pieces: two-devices' KMD
+// rejection and the device it removed, each asked once.
+func TestInspectProblems(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "assets", "scenarios", "two-devices.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		Loads, From, Total int
+		List               []struct{ Kind, Cause string }
+	}
+	var got []string
+	total := 0
+	for done := false; !done; {
+		a.mu.Lock()
+		done = a.run.Step(3)
+		a.mu.Unlock()
+		var ans answer
+		if err := json.Unmarshal(a.inspectProblems(len(got), 1), &ans); err != nil || ans.From != len(got) {
+			t.Fatalf("problems from %d: %v %+v", len(got), err, ans)
+		}
+		for _, p := range ans.List {
+			got = append(got, p.Kind)
+		}
+		total = ans.Total
+	}
+	for len(got) < total {
+		var ans answer
+		_ = json.Unmarshal(a.inspectProblems(len(got), 1), &ans)
+		if len(ans.List) == 0 {
+			t.Fatalf("problems from %d of %d: none", len(got), total)
+		}
+		got = append(got, ans.List[0].Kind)
+	}
+	if strings.Join(got, " ") != "rejected removed" || total != 2 {
+		t.Errorf("problems %v of %d, want rejected removed", got, total)
+	}
+}

@@ -23,7 +23,7 @@ import { TraceView } from "./view-trace.js";
 import { StateView, ResourceView, PixelView } from "./view-inspect.js";
 import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
-import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
+import { MAX_LINK, shareLong, localOnly, save, reproHTML, siteURL } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
@@ -175,6 +175,10 @@ function start(d3dsim) {
   $("restart").addEventListener("click", restart);
   $("speed").addEventListener("change", () => sim.setSpeed(Number($("speed").value)));
   $("share").addEventListener("click", share);
+  $("summary-problems").addEventListener("click", (e) => {
+    e.preventDefault();
+    showView("problems");
+  });
   $("download").addEventListener("click", (e) => {
     e.stopPropagation();
     $("download-menu").hidden = !$("download-menu").hidden;
@@ -360,6 +364,27 @@ function onHashChange() {
 }
 
 function download(kind) {
+  if (kind === "repro") {
+    // Any scenario, not only one too long for a link (share.js).
+    save("d3dsim-repro.html", reproHTML(sim.source(), siteURL()), "text/html");
+    return;
+  }
+  const range = /^range-(.*)$/.exec(kind);
+  if (range) {
+    // The timeline's shift-drag selection, clipped (core/inspect ClipTrace).
+    if (!timeline.range || timeline.range[0] === timeline.range[1]) {
+      toast("Select a stretch of time first: shift-drag on the timeline", 4000);
+      return;
+    }
+    const [a, b] = timeline.range[0] <= timeline.range[1] ? timeline.range : [timeline.range[1], timeline.range[0]];
+    const t0 = Math.floor(a);
+    const t1 = Math.ceil(b);
+    const data = sim.download(range[1], t0, t1);
+    if (!data) return;
+    const ext = range[1] === "jsonl" ? "jsonl" : "perfetto.json";
+    save(`trace-${t0}-${t1}ns.${ext}`, data, range[1] === "jsonl" ? "application/x-ndjson" : "application/json");
+    return;
+  }
   const data = sim.download(kind);
   if (!data) {
     // Say what there is instead.
@@ -697,6 +722,14 @@ function renderSummary(s) {
   document.querySelector('#summary [data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
   problems.ingest(s);
   if (activeView === "problems") problems.render();
+  // The problems' count, the tab badge's: in the line under the editor and
+  // in the status pill; each problem marked on its line.
+  const np = problems.count;
+  editor.setProblems(editor.value === sim.source() ? problems.lineMarks() : []);
+  const foot = $("summary-problems");
+  foot.hidden = np === 0;
+  foot.querySelector("b").textContent = np.toLocaleString("en-US");
+  foot.querySelector("[data-unit]").textContent = np === 1 ? "problem" : "problems";
   const running = s.playing || runPending > 0;
   $("play").textContent = running ? "⏸ Pause" : s.done ? "▶ Replay" : "▶ Play";
   $("play").title = running ? "Pause (Space)"
@@ -709,8 +742,9 @@ function renderSummary(s) {
     setState("failed", "parse error");
     return;
   }
-  if (s.failures.length > 0) setState("failed", `failed · ${s.failures.length}`);
-  else if (s.done) setState("done", "done");
+  const nps = `${np.toLocaleString("en-US")} ${np === 1 ? "problem" : "problems"}`;
+  if (s.failures.length > 0) setState("failed", `failed · ${nps}`);
+  else if (s.done) setState(np ? "problems" : "done", np ? `done · ${nps}` : "done");
   else if (running) setState("playing", "playing");
   else setState("paused", s.steps ? "paused" : "ready");
 }

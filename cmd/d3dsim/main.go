@@ -49,6 +49,17 @@ const usage = `usage:
                                           commands went into).
                                           EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
                                           (--link, --link-file too)
+  d3dsim inspect FILE|- --problems [--json]
+                                          what went wrong in the run, each with its event, line and cause:
+                                          failures, violations, debug messages, refused shaders, KMD
+                                          rejections, TDRs, GPU faults, removed devices
+  d3dsim diff A B [--at EVENT] [--mask FILE.png] [--json] [--seed N] [--max-steps N]
+  d3dsim diff FILE --modes [--a MODE --b MODE] [...]
+                                          compare two runs (docs/inspect.md): two scenarios, or one in two modes
+                                          (MODE sync, in-order, out-of-order; default in-order against
+                                          out-of-order): the first API call and the first event of each layer
+                                          where the traces part, the pixels of the last frames that differ
+                                          (--mask: a PNG of them), the bindings that differ at EVENT
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
   d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
@@ -136,7 +147,8 @@ var verbFlags = map[string]map[string]flagKind{
 	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
-	"inspect": {"at": fString, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+	"diff":       {"modes": fBool, "a": fString, "b": fString, "at": fString, "mask": fString, "json": fBool, "seed": fUint, "max-steps": fCount},
+	"inspect": {"at": fString, "problems": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
 		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }
@@ -271,6 +283,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdImport(a, stdin, stdout, stderr)
 	case "inspect":
 		return cmdInspect(a, stdin, stdout, stderr)
+	case "diff":
+		return cmdDiff(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

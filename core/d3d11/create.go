@@ -186,7 +186,7 @@ func (d *Device) checkViewDesc(api, name string, kind ddi.ViewKind, res *Resourc
 // the call creates): bad bytecode is E_INVALIDARG with the reason, and
 // never reaches the driver.
 func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shader, err error) {
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -201,6 +201,8 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		want = dxbc.PixelShader
 	case "cs":
 		want = dxbc.ComputeShader
+	case "gs":
+		want = dxbc.GeometryShader
 	}
 	in, out, err := d.valid.validate(code, want)
 	if err != nil {
@@ -224,6 +226,8 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
 	case "cs":
 		err = w.CreateComputeShader(d.hDev, &args, s.h, uint32(s.h))
+	case "gs":
+		err = w.CreateGeometryShader(d.hDev, &args, s.h, uint32(s.h))
 	default:
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}

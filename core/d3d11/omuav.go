@@ -71,6 +71,9 @@ func (c *DeviceContext) OMSetRenderTargetsAndUnorderedAccessViews(numRTVs uint32
 		if err := c.checkRenderTargetsFor(call, rtvs, dsv); err != nil {
 			return err
 		}
+		if err := c.unbindInputsOf(rtvs, dsv); err != nil {
+			return err
+		}
 	}
 	// The hazard: a resource written through a view is not read through
 	// one bound for input at the same time.

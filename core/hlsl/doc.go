@@ -56,10 +56,9 @@
 // break, continue or ret is dropped, so is a continue that ends a loop,
 // and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
 // the tests' independent reader, mistranslates those patterns); #include,
-// geometry/hull/domain/compute stages, unordered access views, doubles and
-// nointerpolation float pixel inputs (the simulated GPU blends every
-// input) are refused with an error that says "not supported by this
-// compiler" and names the construct. The effects framework's syntax
+// geometry/hull/domain/compute stages, unordered access views and doubles
+// are refused with an error that says "not supported by this compiler" and
+// names the construct. The effects framework's syntax
 // (state blocks, sampler_state, techniques, effect objects; states.go) is
 // checked as fxc checks it for a shader profile and emits nothing.
 //

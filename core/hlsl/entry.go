@@ -225,12 +225,6 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	}
 	// The register is given when the whole signature is known (packSig).
 	mode := "linear"
-	if interp == "nointerpolation" && t.Base == Float && input && g.stage == Pixel {
-		// The simulated GPU interpolates every input it is given (it reads
-		// no interpolation mode): a constant float would come out blended.
-		g.errorf(p, eNotImplemented, "not supported by this compiler: nointerpolation on float pixel shader input '%s' (the GPU interpolates every input)", sem)
-		return poison, nil
-	}
 	switch {
 	case interp == "nointerpolation" || t.Base != Float:
 		mode = "constant"

@@ -128,11 +128,11 @@ func TestEntryInout(t *testing.T) {
 	if in != 1 || out != 1 {
 		t.Fatalf("TEXCOORD: %d inputs and %d outputs, want 1 and 1", in, out)
 	}
-	// A constant float pixel input is refused by name: the GPU would
-	// blend it.
-	_, err := Compile([]byte("float4 main(nointerpolation float4 t : T) : SV_Target { return t; }"), "ps.hlsl", "main", "ps_4_0")
-	if err == nil || !strings.Contains(err.Error(), "not supported by this compiler: nointerpolation") {
-		t.Errorf("nointerpolation float input: %v", err)
+	// A constant float pixel input is declared constant (the GPU gives it
+	// the provoking vertex's value).
+	r = compileOK(t, "float4 main(nointerpolation float4 t : T) : SV_Target { return t; }", "main", "ps_4_0")
+	if l := r.Program.String(); !strings.Contains(l, "dcl_input_ps constant v0.xyzw") {
+		t.Errorf("nointerpolation float input:\n%s", l)
 	}
 }
 

@@ -102,6 +102,9 @@ imm.PSGetShaderResources 0
 expect got == NULL
 imm.OMGetRenderTargetsAndUnorderedAccessViews 1 1 3
 expect got == rtv NULL cntv marksv orderv
+imm.PSSetShaderResources 0 marks_srv
+imm.PSGetShaderResources 0
+expect got == NULL
 imm.RSSetViewports 0 0 8 8
 imm.IASetPrimitiveTopology TRIANGLELIST
 imm.VSSetShader vs

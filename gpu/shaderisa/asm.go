@@ -15,7 +15,9 @@ import (
 //	sample r0, v1.xyxx, t0, s0
 //	mul_sat o0, r0, v0
 //
-// The first line is the stage and the register counts; then one
+// The first line is the stage and the register counts; then a pixel
+// program's inputs that are not perspective-correct, one a line
+// (interp v1 constant, interp v2 noperspective); then one
 // instruction per line: the mnemonic (with _sat, and _z or _nz for the
 // tests), the destination with its mask (r0.xy; none means all four), then
 // the sources with their swizzle (.yxzw, or one letter for all four; none
@@ -38,6 +40,11 @@ var opByName = func() map[string]Op {
 func (p *Program) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s inputs=%d outputs=%d temps=%d\n", p.Stage, p.Inputs, p.Outputs, p.Temps)
+	for r, m := range p.Interp {
+		if m != InterpPerspective {
+			fmt.Fprintf(&b, "interp v%d %s\n", r, interpWord[m])
+		}
+	}
 	for _, v := range p.ICB {
 		fmt.Fprintf(&b, "icb %s, %s, %s, %s\n", immString(v[0]), immString(v[1]), immString(v[2]), immString(v[3]))
 	}
@@ -67,6 +74,14 @@ func (p *Program) Listing() string {
 	fmt.Fprintf(&b, "%04x: %08x %08x %08x %08x  %s inputs=%d outputs=%d temps=%d\n",
 		0, w[0], w[1], w[2], w[3], p.Stage, p.Inputs, p.Outputs, p.Temps)
 	off := HeaderWords
+	if p.hasInterp() {
+		fmt.Fprintf(&b, "%04x: %08x %08x  interpolation:", off, w[off], w[off+1])
+		for r := range p.Inputs {
+			fmt.Fprintf(&b, " v%d %s;", r, p.Interp[r])
+		}
+		b.WriteString("\n")
+		off += 2
+	}
 	if len(p.ICB) > 0 {
 		fmt.Fprintf(&b, "%04x: %08x  icb, %d elements\n", off, w[off], len(p.ICB))
 		off++
@@ -242,6 +257,8 @@ func Assemble(text string) (*Program, error) {
 		if !header {
 			err = p.parseHeader(line)
 			header = true
+		} else if rest, ok := strings.CutPrefix(line, "interp "); ok && len(p.Code) == 0 && len(p.ICB) == 0 {
+			err = p.parseInterp(rest)
 		} else if rest, ok := strings.CutPrefix(line, "icb "); ok && len(p.Code) == 0 {
 			err = p.parseICB(rest)
 		} else if len(p.Code) >= MaxCode {
@@ -259,6 +276,29 @@ func Assemble(text string) (*Program, error) {
 		return nil, fmt.Errorf("%w: no header line (ps or vs, and the register counts)", ErrSyntax)
 	}
 	return p.Check()
+}
+
+// interpWord is an interpolation mode's word in the text form (the header's
+// interp lines: interp v1 constant).
+var interpWord = [numInterps]string{"linear", "noperspective", "constant"}
+
+// parseInterp reads an input's interpolation mode: "v1 constant".
+func (p *Program) parseInterp(rest string) error {
+	f := strings.Fields(rest)
+	if len(f) != 2 || !strings.HasPrefix(f[0], "v") {
+		return fmt.Errorf("interp %q: want interp v# linear|noperspective|constant", rest)
+	}
+	r, err := strconv.Atoi(f[0][1:])
+	if err != nil || r < 0 || r >= MaxInputs {
+		return fmt.Errorf("interp %q: an input v0..v%d", rest, MaxInputs-1)
+	}
+	for m, w := range interpWord {
+		if w == f[1] {
+			p.Interp[r] = Interp(m)
+			return nil
+		}
+	}
+	return fmt.Errorf("interp %q: the mode is linear, noperspective or constant", rest)
 }
 
 // parseICB reads one element of the immediate constant buffer: four
@@ -292,8 +332,10 @@ func (p *Program) parseHeader(line string) error {
 		p.Stage = StagePixel
 	case "cs":
 		p.Stage = StageCompute
+	case "gs":
+		p.Stage = StageGeometry
 	default:
-		return fmt.Errorf("the header starts with vs, ps or cs, not %q", f[0])
+		return fmt.Errorf("the header starts with vs, ps, cs or gs, not %q", f[0])
 	}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")

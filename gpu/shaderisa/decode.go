@@ -31,7 +31,7 @@ func Decode(words []uint32) (*Program, error) {
 	if v != Version && v != VersionICB {
 		return nil, bad("version %d, want %d or %d", v, Version, VersionICB)
 	}
-	if words[1]>>24 != 0 {
+	if words[1]>>25 != 0 {
 		return nil, bad("reserved header bits %#08x", words[1])
 	}
 	p := &Program{
@@ -51,19 +51,38 @@ func Decode(words []uint32) (*Program, error) {
 		return nil, bad("%d temps, at most %d", p.Temps, MaxTemps)
 	}
 	header := HeaderWords
-	if v == VersionICB {
-		if len(words) < HeaderWords+1 {
+	if words[1]&HeaderInterp != 0 {
+		if len(words) < header+2 {
 			return nil, bad("%d words, shorter than the header", len(words))
 		}
-		k := words[HeaderWords]
-		if k == 0 || k > MaxICB || uint64(HeaderWords+1)+4*uint64(k) > uint64(len(words)) {
+		if p.Stage != StagePixel {
+			return nil, bad("interpolation modes in a %s program", p.Stage)
+		}
+		for r := range p.Interp {
+			m := Interp(words[header+r/16] >> (2 * (r % 16)) & 3)
+			if m >= numInterps || m != InterpPerspective && r >= p.Inputs {
+				return nil, bad("interpolation mode %d for v%d of %d inputs", m, r, p.Inputs)
+			}
+			p.Interp[r] = m
+		}
+		if !p.hasInterp() {
+			return nil, bad("interpolation modes all linear, yet given")
+		}
+		header += 2
+	}
+	if v == VersionICB {
+		if len(words) < header+1 {
+			return nil, bad("%d words, shorter than the header", len(words))
+		}
+		k := words[header]
+		if k == 0 || k > MaxICB || uint64(header+1)+4*uint64(k) > uint64(len(words)) {
 			return nil, bad("an immediate constant buffer of %d elements (1..%d, in %d words)", k, MaxICB, len(words))
 		}
 		p.ICB = make([][4]uint32, k)
 		for i := range p.ICB {
-			copy(p.ICB[i][:], words[HeaderWords+1+4*i:])
+			copy(p.ICB[i][:], words[header+1+4*i:])
 		}
-		header = HeaderWords + 1 + 4*int(k)
+		header += 1 + 4*int(k)
 	}
 	n := words[3]
 	if n > MaxCode || int(n) != len(words)-header {
@@ -82,6 +101,9 @@ func Decode(words []uint32) (*Program, error) {
 		return nil, err
 	}
 	if err := p.checkCompute(); err != nil {
+		return nil, err
+	}
+	if err := p.checkGeometry(); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -264,6 +286,9 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	}
 	if info.cs && p.Stage != StageCompute && !(p.Stage == StagePixel && PixelUAVOp(in.Op)) {
 		return in, 0, bad("%s: compute stage only", in.Op)
+	}
+	if info.gs && p.Stage != StageGeometry {
+		return in, 0, bad("%s: geometry stage only", in.Op)
 	}
 	body := w[1:size]
 	if info.dst {

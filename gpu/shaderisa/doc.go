@@ -55,9 +55,11 @@
 //
 // Little-endian uint32 words. The header: Magic, then Version | stage<<16,
 // then inputs | outputs<<8 | temps<<16, then the code's length in words;
-// a program with an immediate constant buffer is VersionICB, its header
-// one word longer (the buffer's length in vec4s) and followed by the
-// buffer's words. Each instruction: a token (opcode in bits 0-7, its
+// a pixel program with inputs not interpolated with perspective sets
+// HeaderInterp (bit 24 of the second word) and two words of modes follow
+// (Interp, 2 bits per input: v0..v15, then v16..v31); a program with an
+// immediate constant buffer is VersionICB, its header one word longer (the
+// buffer's length in vec4s) and followed by the buffer's words. Each instruction: a token (opcode in bits 0-7, its
 // length in words in bits 8-15, saturate in bit 16, _nz in bit 17, the
 // label of call, callc and label in bits 18-29, a texture op's immediate
 // texel offsets u, v, w in bits 18-21, 22-25, 26-29 (4-bit two's

@@ -14,15 +14,34 @@ type Program struct {
 	Temps   int // r0..r(Temps-1)
 	Code    []Inst
 	ICB     [][4]uint32 // the immediate constant buffer icb[] (dcl_immediateConstantBuffer)
+	// Interp is a pixel program's interpolation mode per input register
+	// (all InterpPerspective, the zero value, for other stages).
+	Interp [MaxInputs]Interp
+}
+
+// hasInterp reports whether the header carries the interpolation modes.
+func (p *Program) hasInterp() bool { return p.Interp != [MaxInputs]Interp{} }
+
+// HeaderLen is the length in words of the program's encoded header: the
+// code begins there.
+func (p *Program) HeaderLen() int {
+	n := HeaderWords
+	if p.hasInterp() {
+		n += 2
+	}
+	if len(p.ICB) > 0 {
+		n += 1 + 4*len(p.ICB)
+	}
+	return n
 }
 
 // Encode returns the program's binary form: the header, then the code.
 // Decode(p.Encode()) gives p back when p is valid; Encode itself does not
 // validate (the GPU decodes whatever reaches its memory).
 func (p *Program) Encode() []uint32 {
-	header, version := HeaderWords, uint32(Version)
+	header, version := p.HeaderLen(), uint32(Version)
 	if len(p.ICB) > 0 {
-		header, version = HeaderWords+1+4*len(p.ICB), VersionICB
+		version = VersionICB
 	}
 	w := make([]uint32, header, header+4*len(p.Code))
 	for i := range p.Code {
@@ -32,10 +51,18 @@ func (p *Program) Encode() []uint32 {
 	w[1] = version | uint32(p.Stage)<<16
 	w[2] = uint32(p.Inputs)&0xFF | (uint32(p.Outputs)&0xFF)<<8 | (uint32(p.Temps)&0xFFFF)<<16
 	w[3] = uint32(len(w) - header)
+	at := HeaderWords
+	if p.hasInterp() {
+		w[1] |= HeaderInterp
+		for r, m := range p.Interp {
+			w[at+r/16] |= uint32(m&3) << (2 * (r % 16))
+		}
+		at += 2
+	}
 	if len(p.ICB) > 0 {
-		w[4] = uint32(len(p.ICB))
+		w[at] = uint32(len(p.ICB))
 		for i, v := range p.ICB {
-			copy(w[HeaderWords+1+4*i:], v[:])
+			copy(w[at+1+4*i:], v[:])
 		}
 	}
 	return w

@@ -15,8 +15,46 @@ const (
 	VersionICB = 2
 )
 
+// HeaderInterp is a bit of the header's second word: the program is a
+// pixel program whose inputs are not all interpolated with perspective,
+// and two words of interpolation modes follow the header's first four (2
+// bits per input, v0 in the low bits of the first), before the immediate
+// constant buffer's.
+const HeaderInterp = 1 << 24
+
+// Interp is how the rasterizer gives a pixel program's input register its
+// value ("Interpolation Modifiers" of HLSL's variable syntax; dcl_input_ps's
+// mode): at one sample per pixel, centroid and sample positions are the
+// pixel's centre, so a centroid or sample input is interpolated as its
+// mode without them.
+type Interp uint8
+
+const (
+	// InterpPerspective: perspective-correct across the primitive (linear).
+	InterpPerspective Interp = iota
+	// InterpNoPerspective: linear in screen space (noperspective).
+	InterpNoPerspective
+	// InterpConstant: the provoking vertex's value, bit for bit
+	// (nointerpolation; every integer input). Direct3D 11's provoking
+	// vertex is the primitive's first.
+	InterpConstant
+	numInterps
+)
+
+func (m Interp) String() string {
+	switch m {
+	case InterpPerspective:
+		return "linear"
+	case InterpNoPerspective:
+		return "linear noperspective"
+	case InterpConstant:
+		return "constant"
+	}
+	return fmt.Sprintf("interp(%d)", uint8(m))
+}
+
 // HeaderWords is the length of the header in front of the code (Version;
-// VersionICB's is one word longer).
+// VersionICB's is one word longer, HeaderInterp's two; HeaderLen says).
 const HeaderWords = 4
 
 // Limits of the machine, checked by Decode.
@@ -55,6 +93,12 @@ const (
 	// SV_GroupThreadID and v3.x SV_GroupIndex (ComputeInputs), their size
 	// is the program's dcl_thread_group.
 	StageCompute
+	// StageGeometry programs run once per input primitive (and GS
+	// instance): their inputs are the primitive's vertices, vertex n's
+	// register r at v(n*stride + r), then v(n*stride...) the primitive's
+	// SV_PrimitiveID and SV_GSInstanceID in .x (GSDecl); emit and cut
+	// build the output strips from the o# registers.
+	StageGeometry
 	numStages
 )
 
@@ -70,6 +114,8 @@ func (s Stage) String() string {
 		return "ps"
 	case StageCompute:
 		return "cs"
+	case StageGeometry:
+		return "gs"
 	}
 	return fmt.Sprintf("stage(%d)", uint8(s))
 }
@@ -286,6 +332,14 @@ const (
 	OpImmAtomicIMin
 	OpImmAtomicUMax
 	OpImmAtomicUMin
+	// The geometry stage ("Geometry-Shader Stage"): dcl_gs l(input
+	// primitive | instances<<8, output topology, max vertices, stride),
+	// exactly one per geometry program (GSDecl); emit hands the o#
+	// registers of the active lanes to the stage as one vertex of the
+	// current strip, cut ends the strip.
+	OpDclGS
+	OpEmit
+	OpCut
 	numOps
 )
 
@@ -325,6 +379,7 @@ type opInfo struct {
 	test bool // has a _z/_nz condition
 	ps   bool // pixel stage only
 	cs   bool // compute stage only
+	gs   bool // geometry stage only
 	// mem: the destination is a view or groupshared memory (u#, or g#
 	// unless uavOnly), not a register.
 	mem, uavOnly bool
@@ -484,7 +539,14 @@ var ops = [numOps]opInfo{
 	OpImmAtomicIMin:    {name: "imm_atomic_imin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
 	OpImmAtomicUMax:    {name: "imm_atomic_umax", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
 	OpImmAtomicUMin:    {name: "imm_atomic_umin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+
+	OpDclGS: {name: "dcl_gs", srcs: []Arg{ArgImm}, kind: KindFlow, gs: true},
+	OpEmit:  {name: "emit", kind: KindFlow, gs: true},
+	OpCut:   {name: "cut", kind: KindFlow, gs: true},
 }
+
+// GeometryOnly reports whether the op exists in geometry programs only.
+func (o Op) GeometryOnly() bool { return o < numOps && ops[o].gs }
 
 // MemDst reports whether the op's destination is a view or groupshared
 // memory (stores, atomics without a result) rather than a register.

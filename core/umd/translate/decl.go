@@ -74,6 +74,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 }
 
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if t.out.Stage == shaderisa.StageGeometry {
+		return t.gsInput(in, o)
+	}
 	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
 		return nil // the thread identifiers: always the ISA's v0..v3
 	}
@@ -105,6 +108,9 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	var mode dxbc.Interpolation
 	if isPS {
 		mode = dxbc.Interpolation(in.Controls & 0xF)
+		if err := t.interpolation(in, reg, mode, sv); err != nil {
+			return err
+		}
 	}
 	mask := uint8(0xF)
 	if o.Components == 4 && o.Mode == dxbc.SelectMask {
@@ -113,6 +119,33 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	t.ins[reg] = true
 	t.inputs = max(t.inputs, reg+1)
 	t.out.Inputs = append(t.out.Inputs, Input{Reg: reg, ISA: reg, Mask: mask, Interp: mode, SystemValue: sv})
+	return nil
+}
+
+// interpolation records a pixel input's mode for the GPU's rasterizer
+// (shaderisa.Program.Interp). At one sample per pixel, the centroid and the
+// sample position are the pixel's centre: linear centroid interpolates as
+// linear. The position and the face are system values the rasterizer gives
+// whatever their mode.
+func (t *translator) interpolation(in *dxbc.Instruction, reg uint32, mode dxbc.Interpolation, sv dxbc.SystemValue) error {
+	var m shaderisa.Interp
+	switch mode {
+	case dxbc.InterpUndefined, dxbc.InterpLinear, dxbc.InterpLinearCentroid, dxbc.InterpLinearSample:
+		m = shaderisa.InterpPerspective
+	case dxbc.InterpLinearNoPerspective, dxbc.InterpLinearNoPerspectiveCentroid, dxbc.InterpLinearNoPerspectiveSample:
+		m = shaderisa.InterpNoPerspective
+	case dxbc.InterpConstant:
+		m = shaderisa.InterpConstant
+	default:
+		return t.fail("%s: interpolation mode %d", in.Op, mode)
+	}
+	if sv == dxbc.SVPosition || sv == dxbc.SVIsFrontFace {
+		m = shaderisa.InterpPerspective
+	}
+	if t.interpSet[reg] && t.interp[reg] != m {
+		return t.fail("v%d declared with two interpolation modes (%s and %s): the GPU interpolates a register one way", reg, t.interp[reg], m)
+	}
+	t.interp[reg], t.interpSet[reg] = m, true
 	return nil
 }
 
@@ -140,7 +173,13 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	sv := dxbc.SVUndefined
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
-		if sv != dxbc.SVPosition || t.out.Stage != shaderisa.StageVertex {
+		switch {
+		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry):
+		case sv == dxbc.SVRenderTargetIndex:
+			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
+		case sv == dxbc.SVViewportIndex:
+			return t.fail("SV_ViewportArrayIndex as an output: this GPU's geometry stage draws into viewport 0 only")
+		default:
 			return t.fail("system value %s as an output: the GPU does not take it", sv)
 		}
 	}

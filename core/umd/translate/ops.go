@@ -51,7 +51,7 @@ var operands = map[dxbc.Opcode]int{
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if _, ok := refusals[in.Op]; ok && !t.takes(in.Op) {
+	if _, ok := refusals[in.Op]; ok && !t.takes(in.Op) && !(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) {
 		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
@@ -68,6 +68,9 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	}
 	if op, ok := flow[in.Op]; ok {
 		return t.flow(in, op)
+	}
+	if done, err := t.geometryInst(in); done {
+		return err
 	}
 	if done, err := t.computeInst(in); done {
 		return err

@@ -1,7 +1,5 @@
 package translate
 
-import "d3dsim/gpu/shaderisa"
-
 // Stepping data: what a debugger needs to step through a shader at the
 // three levels the inspector shows side by side (HLSL line, DXBC
 // instruction, ISA instruction). The GPU reports the ISA program counter
@@ -43,10 +41,7 @@ func (sh *Shader) Steps() []Step {
 		}
 	}
 	out := make([]Step, len(sh.Program.Code))
-	word := shaderisa.HeaderWords
-	if len(sh.Program.ICB) > 0 {
-		word += 1 + 4*len(sh.Program.ICB)
-	}
+	word := sh.Program.HeaderLen()
 	for pc := range sh.Program.Code {
 		in := &sh.Program.Code[pc]
 		s := Step{PC: pc, ISA: in.String(), Word: word, DXBC: -1, DXBCWord: -1}
