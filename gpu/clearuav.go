@@ -19,6 +19,9 @@ func (ex *executor) clearUAV(p isa.Packet) {
 	if !ok {
 		return
 	}
+	if !ex.uavSlices(&v, a[14], a[15]) {
+		return
+	}
 	mode, val := a[9], [4]uint32{a[10], a[11], a[12], a[13]}
 	var px []byte
 	switch {
@@ -42,10 +45,12 @@ func (ex *executor) clearUAV(p isa.Packet) {
 		px = make([]byte, fm.Info().Bytes)
 		tfmt.Encode(fm, val, 0xF, px)
 	}
-	if kind == isa.ViewTex2D {
-		s := surface{mem: v.Mem, w: int(v.Width), h: int(v.Height), pitch: int(v.Pitch)}
-		fillRect(&s, px)
-		ex.chargeClear(s.w, s.h)
+	if v.Width > 0 {
+		for z := range max(v.Depth, 1) {
+			s := surface{mem: v.Mem[uint64(z)*uint64(v.SlicePitch):], w: int(v.Width), h: int(v.Height), pitch: int(v.Pitch)}
+			fillRect(&s, px)
+			ex.chargeClear(s.w, s.h)
+		}
 		return
 	}
 	n := len(v.Mem) / len(px) * len(px)

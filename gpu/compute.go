@@ -77,7 +77,7 @@ func (ex *executor) uavLayout(addr uint64, kind uint32, fm isa.Format, bytes, st
 			ex.fault("a structured view of %d elements of %d bytes in %d bytes: the stride a multiple of 4 up to 2048", elements, stride, bytes)
 			return v, false
 		}
-	case isa.ViewBuffer, isa.ViewTex2D:
+	case isa.ViewBuffer, isa.ViewTex1D, isa.ViewTex1DArray, isa.ViewTex2D, isa.ViewTex2DArray, isa.ViewTex3D:
 		if !tfmt.Writable(fm) || fm.Info().Depth || uint32(fm.Info().Bytes) != stride {
 			ex.fault("a typed view of format %v (element %d bytes): not a format the GPU writes", fm, stride)
 			return v, false
@@ -90,14 +90,18 @@ func (ex *executor) uavLayout(addr uint64, kind uint32, fm isa.Format, bytes, st
 			}
 			break
 		}
-		v.Width, v.Height, v.Pitch = elements, height, pitch
+		v.Width, v.Height, v.Pitch, v.Depth = elements, height, pitch, 1
+		if (kind == isa.ViewTex1D || kind == isa.ViewTex1DArray) && height != 1 {
+			ex.fault("a 1D texture view of height %d", height)
+			return v, false
+		}
 		if elements == 0 || height == 0 || elements > maxDim || height > maxDim || uint64(pitch) < fm.RowBytes(elements) ||
 			uint64(pitch)*uint64(height-1)+fm.RowBytes(elements) > uint64(bytes) {
 			ex.fault("a %dx%d texture view of pitch %d in %d bytes", elements, height, pitch, bytes)
 			return v, false
 		}
 	default:
-		ex.fault("view kind %s: a UAV is a typed, raw or structured buffer or a 2D texture", isa.ViewKindName(kind))
+		ex.fault("view kind %s: a UAV is a typed, raw or structured buffer or a 1D, 2D or 3D texture (or array)", isa.ViewKindName(kind))
 		return v, false
 	}
 	mem, ok := ex.bytes("unordered access view", addr, uint64(bytes))

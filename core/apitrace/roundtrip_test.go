@@ -310,6 +310,7 @@ func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
 		"OMGetRenderTargetsAndUnorderedAccessViews 1 1 2", "OMSetRenderTargetsAndUnorderedAccessViews uav UAVStartSlot=3 Keep=RENDER_TARGETS_AND_DEPTH_STENCIL",
 		"OMSetRenderTargetsAndUnorderedAccessViews rtv Keep=UNORDERED_ACCESS_VIEWS",
 		"ClearUnorderedAccessViewUint uav 7 0 0 0", "ClearUnorderedAccessViewFloat uav2 0.5 1 2 3", "CopyStructureCount buf6 4 uav",
+		"ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=1", "ViewDimension=TEXTURE3D FirstWSlice=1 WSize=3",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))

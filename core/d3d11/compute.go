@@ -67,11 +67,8 @@ func (d *Device) checkUAVDesc(api, name string, res *Resource, desc *ViewDesc) e
 	if u.Flags != 0 || u.FirstElement != 0 || u.NumElements != 0 {
 		return d.invalid(api, name, "Buffer.FirstElement, NumElements and Flags are a buffer view's")
 	}
-	if res.Kind != KindTexture2D || u.Dimension != ddi.UAVDimTexture2D || max(res.Desc.ArraySize, 1) > 1 {
-		return d.invalid(api, name, "ViewDimension %d of %s: this device's unordered access views are buffers and single 2D textures (D3D11_UAV_DIMENSION_BUFFER, TEXTURE2D)", u.Dimension, res.name)
-	}
-	if u.MipSlice >= max(res.Desc.MipLevels, 1) {
-		return d.invalid(api, name, "Texture2D.MipSlice %d: %s has %d mip levels", u.MipSlice, res.name, max(res.Desc.MipLevels, 1))
+	if err := d.checkUAVTexture(api, name, res, u); err != nil {
+		return err
 	}
 	if desc.Format == ddi.FormatUnknown {
 		desc.Format = res.Desc.Format

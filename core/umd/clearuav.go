@@ -60,8 +60,8 @@ func (c *context) clearUAV(rec recorder, h uint32, mode uint32, values [4]uint32
 		return
 	}
 	u := v.uav
-	rec.ensure(15, 1)
-	c.cmd.ClearUAV(rec.ref(r, true, u.offset), u.kind, u.fm, u.bytes, u.stride, u.elements, u.height, u.pitch, mode, values)
+	rec.ensure(17, 1)
+	c.cmd.ClearUAV(rec.ref(r, true, u.offset), u.kind, u.fm, u.bytes, u.stride, u.elements, u.height, u.pitch, mode, values, max(u.depth, 1), u.slicePitch)
 }
 
 // copyStructureCount copies view h's hidden counter to dst at offset.

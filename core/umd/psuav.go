@@ -23,8 +23,9 @@ var (
 	_ ddi.OutputMergerUAVs = (*deferredContext)(nil)
 )
 
-// uavPacketWords is SET_UAV's size: its header and 12 words.
-const uavPacketWords = 13
+// uavPacketWords is SET_UAV's size, its header and 12 words, and
+// SET_UAV_SLICES' after it (4).
+const uavPacketWords = 13 + 4
 
 // pixelUAVWords is what the pixel stage's SET_UAVs take: the slots st
 // binds (with st) and those g holds, two allocations each (the view's and
@@ -106,6 +107,7 @@ func (c *context) emitPixelUAVs(rec recorder, st *state) {
 			counter = rec.ref(u.counter, true, 0)
 		}
 		b.SetUAV(isa.UAVStageSlot(isa.StagePS, uint32(i)), rec.ref(r, true, u.offset), u.kind, u.fm, u.bytes, u.stride, u.elements, u.height, u.pitch, counter)
+		c.sendSlices(isa.UAVStageSlot(isa.StagePS, uint32(i)), u)
 		g.psUAV |= bit
 	}
 }

@@ -88,6 +88,9 @@ func (p Packet) String() string {
 		return soString(p)
 	case OpClearUAV:
 		return clearUAVString(p)
+	case OpSetUAVSlices:
+		stage, slot := SplitUAVStageSlot(a[0])
+		return fmt.Sprintf("%v stage=%d slot=%d depth=%d slicePitch=%d", p.Op, stage, slot, a[1], a[2])
 	case OpDispatch:
 		return fmt.Sprintf("%v %d %d %d", p.Op, a[0], a[1], a[2])
 	case OpDispatchIndirect:

@@ -707,6 +707,10 @@ func clampBias(v float32) float32 {
 // dimensions at the mip level in the source's first component (an unsigned
 // integer), through the resource's swizzle ("resinfo (sm4 - asm)").
 func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
+	if in.src[1].file == FileUAV {
+		m.uavResinfo(in, mask)
+		return nil
+	}
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}

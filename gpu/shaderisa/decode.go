@@ -335,7 +335,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		case ArgImm:
 			ok = o.File == FileImm && o.Swizzle == Identity && !o.Neg && !o.Abs
 		}
-		if !ok {
+		if !ok || isResInfo(in.Op) && o.File == FileTGSM {
 			return in, 0, bad("%s source %d: register file %s not allowed", in.Op, i, fileName(o.File))
 		}
 		if info.kind == KindFlow && (o.Neg || o.Abs) {

@@ -26,3 +26,12 @@ func (t *translator) takes(op dxbc.Opcode) bool {
 	}
 	return false
 }
+
+// typedUAVDims are the typed views the GPU has (dcl_uav_typed_*): a
+// buffer and the 1D, 2D and 3D textures and arrays; ld_uav_typed and
+// store_uav_typed address them with x, then y (a 1D array's slice), then
+// z (a 2D array's slice, a 3D texture's depth).
+var typedUAVDims = map[dxbc.ResourceDimension]bool{
+	dxbc.DimBuffer: true, dxbc.DimTexture1D: true, dxbc.DimTexture1DArray: true, dxbc.DimTexture2D: true,
+	dxbc.DimTexture2DArray: true, dxbc.DimTexture3D: true,
+}
