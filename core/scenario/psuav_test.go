@@ -209,3 +209,42 @@ expect probe cnt 0 0 == `+u32List([]uint32{uint32(even)})+`
 expect violations == 0
 `)
 }
+
+// TestPixelUAVsDeferred: a deferred context records the views with its
+// render target and a draw; the command list, executed, counts the 64
+// pixels of the quad, and again from the counter's value then; the
+// immediate context's own draw after it, with no views bound, counts
+// nothing (a command list's bindings end with it).
+func TestPixelUAVsDeferred(t *testing.T) {
+	mustRun(t, `dev, imm = D3D11CreateDevice Flags=DEBUG
+t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+rtv = dev.CreateRenderTargetView t
+quad = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+cnt = dev.CreateBuffer ByteWidth=8 BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_ALLOW_RAW_VIEWS
+cntv = dev.CreateUnorderedAccessView cnt Format=R32_TYPELESS Flags=RAW
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader `+pixelBytes(t, "count_pixels")+`
+dc = dev.CreateDeferredContext
+dc.OMSetRenderTargetsAndUnorderedAccessViews rtv cntv
+dc.RSSetViewports 0 0 8 8
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.VSSetShader vs
+dc.PSSetShader ps
+dc.IASetVertexBuffers 0 quad
+dc.Draw 6
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+expect probe cnt 0 0 == u32[64 119]
+imm.ExecuteCommandList cl
+expect probe cnt 0 0 == u32[128 119]
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 8 8
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.IASetVertexBuffers 0 quad
+imm.Draw 6
+expect probe cnt 0 0 == u32[128 119]
+expect violations == 0
+`)
+}
