@@ -34,64 +34,82 @@ func (t typedUAV) Store(b []byte, v [4]uint32) { tfmt.Encode(t.f, v, 0xF, b) }
 // setUAV runs SET_UAV.
 func (ex *executor) setUAV(p isa.Packet) {
 	a := p.Args
-	slot, addr, kind, fm := a[0], p.Addr(1), a[3], isa.Format(a[4])
+	stage, slot := isa.SplitUAVStageSlot(a[0])
+	addr, kind, fm := p.Addr(1), a[3], isa.Format(a[4])
 	bytes, stride, elements, height, pitch := a[5], a[6], a[7], a[8], a[9]
-	if slot >= isa.MaxUAVSlots {
-		ex.fault("slot %d outside 0..%d", slot, isa.MaxUAVSlots-1)
+	if slot >= isa.MaxUAVSlots || (stage != isa.StageCS && stage != isa.StagePS) {
+		ex.fault("slot %d of stage %d: u0..u%d of the compute or the pixel stage", slot, stage, isa.MaxUAVSlots-1)
 		return
 	}
 	u := &ex.st.uav[slot]
+	if stage == isa.StagePS {
+		u = &ex.st.psUAV[slot]
+	}
 	*u = uavBinding{}
 	if addr == 0 {
 		return
 	}
-	v := shader.UAV{Kind: kind, Elements: elements, Stride: stride}
-	switch kind {
-	case isa.ViewRawBuffer:
-		if bytes%4 != 0 || fm != isa.FmtNone {
-			ex.fault("a raw view of %d bytes, format %v: whole 32-bit words, no format", bytes, fm)
-			return
-		}
-		v.Stride, v.Elements = 4, bytes/4
-	case isa.ViewStructured:
-		if stride == 0 || stride%4 != 0 || stride > 2048 || uint64(stride)*uint64(elements) > uint64(bytes) {
-			ex.fault("a structured view of %d elements of %d bytes in %d bytes: the stride a multiple of 4 up to 2048", elements, stride, bytes)
-			return
-		}
-	case isa.ViewBuffer, isa.ViewTex2D:
-		if !tfmt.Writable(fm) || fm.Info().Depth || uint32(fm.Info().Bytes) != stride {
-			ex.fault("a typed view of format %v (element %d bytes): not a format the GPU writes", fm, stride)
-			return
-		}
-		v.Typed = typedUAV{fm}
-		if kind == isa.ViewBuffer {
-			if uint64(stride)*uint64(elements) > uint64(bytes) {
-				ex.fault("a typed view of %d elements of %d bytes in %d bytes", elements, stride, bytes)
-				return
-			}
-			break
-		}
-		v.Width, v.Height, v.Pitch = elements, height, pitch
-		if elements == 0 || height == 0 || elements > maxDim || height > maxDim || uint64(pitch) < fm.RowBytes(elements) ||
-			uint64(pitch)*uint64(height-1)+fm.RowBytes(elements) > uint64(bytes) {
-			ex.fault("a %dx%d texture view of pitch %d in %d bytes", elements, height, pitch, bytes)
-			return
-		}
-	default:
-		ex.fault("view kind %s: a UAV is a typed, raw or structured buffer or a 2D texture", isa.ViewKindName(kind))
-		return
-	}
-	mem, ok := ex.bytes("unordered access view", addr, uint64(bytes))
+	v, ok := ex.uavLayout(addr, kind, fm, bytes, stride, elements, height, pitch)
 	if !ok {
 		return
 	}
-	v.Mem = mem
 	if c := p.Addr(10); c != 0 {
 		if u.counter, ok = ex.bytes("UAV counter", c, 4); !ok {
 			return
 		}
 	}
 	u.view, u.bound = v, true
+}
+
+// uavLayout checks a view's layout (SET_UAV's and CLEAR_UAV's words) and
+// returns it over its memory; false after a fault.
+func (ex *executor) uavLayout(addr uint64, kind uint32, fm isa.Format, bytes, stride, elements, height, pitch uint32) (shader.UAV, bool) {
+	v := shader.UAV{Kind: kind, Elements: elements, Stride: stride}
+	switch kind {
+	case isa.ViewRawBuffer:
+		if bytes%4 != 0 || fm != isa.FmtNone {
+			ex.fault("a raw view of %d bytes, format %v: whole 32-bit words, no format", bytes, fm)
+			return v, false
+		}
+		v.Stride, v.Elements = 4, bytes/4
+	case isa.ViewStructured:
+		if stride == 0 || stride%4 != 0 || stride > 2048 || uint64(stride)*uint64(elements) > uint64(bytes) {
+			ex.fault("a structured view of %d elements of %d bytes in %d bytes: the stride a multiple of 4 up to 2048", elements, stride, bytes)
+			return v, false
+		}
+	case isa.ViewBuffer, isa.ViewTex1D, isa.ViewTex1DArray, isa.ViewTex2D, isa.ViewTex2DArray, isa.ViewTex3D:
+		if !tfmt.Writable(fm) || fm.Info().Depth || uint32(fm.Info().Bytes) != stride {
+			ex.fault("a typed view of format %v (element %d bytes): not a format the GPU writes", fm, stride)
+			return v, false
+		}
+		v.Typed = typedUAV{fm}
+		if kind == isa.ViewBuffer {
+			if uint64(stride)*uint64(elements) > uint64(bytes) {
+				ex.fault("a typed view of %d elements of %d bytes in %d bytes", elements, stride, bytes)
+				return v, false
+			}
+			break
+		}
+		v.Width, v.Height, v.Pitch, v.Depth = elements, height, pitch, 1
+		if (kind == isa.ViewTex1D || kind == isa.ViewTex1DArray) && height != 1 {
+			ex.fault("a 1D texture view of height %d", height)
+			return v, false
+		}
+		if elements == 0 || height == 0 || elements > maxDim || height > maxDim || uint64(pitch) < fm.RowBytes(elements) ||
+			uint64(pitch)*uint64(height-1)+fm.RowBytes(elements) > uint64(bytes) {
+			ex.fault("a %dx%d texture view of pitch %d in %d bytes", elements, height, pitch, bytes)
+			return v, false
+		}
+	default:
+		ex.fault("view kind %s: a UAV is a typed, raw or structured buffer or a 1D, 2D or 3D texture (or array)", isa.ViewKindName(kind))
+		return v, false
+	}
+	mem, ok := ex.bytes("unordered access view", addr, uint64(bytes))
+	if !ok {
+		return v, false
+	}
+	v.Mem = mem
+	return v, true
 }
 
 // dispatchIndirect reads DISPATCH_INDIRECT's three counts and dispatches.

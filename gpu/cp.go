@@ -292,6 +292,10 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.scanoutPacket(p)
 	case isa.OpSetUAV:
 		ex.setUAV(p)
+	case isa.OpClearUAV:
+		ex.clearUAV(p)
+	case isa.OpSetUAVSlices:
+		ex.setUAVSlices(p)
 	case isa.OpDispatch:
 		ex.dispatch(a[0], a[1], a[2])
 	case isa.OpDispatchIndirect:

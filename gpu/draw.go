@@ -146,6 +146,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	if !ex.preparePipe(faulted) {
 		return
 	}
+	defer ex.endPixelUAVs()
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}

@@ -115,7 +115,9 @@ func (ex *executor) preparePipe(faulted bool) bool {
 		w, h, any = min(w, s.ds.w), min(h, s.ds.h), true
 	}
 	if !any {
-		return false
+		if w, h, any = ex.uavOnlySize(); !any {
+			return false
+		}
 	}
 	// No viewport, no pixels: Direct3D 11 has no implicit full-target
 	// viewport (the runtime's default state, and ClearState's, sets none).

@@ -115,6 +115,9 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		}
 	}
 	p.tileable = p.tileable && ex.tileablePixelProgram()
+	if ps.ps.uav {
+		ex.bindPixelUAVs()
+	}
 }
 
 // tileablePixelProgram reports whether the draw's pixel program may run on

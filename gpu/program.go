@@ -95,6 +95,9 @@ type progEntry struct {
 	// (vs_passthrough's kind), so the vertex stage writes its outputs
 	// itself (movesOnly); nil for any other program.
 	moves []vsMove
+	// uav: the program reads or writes an unordered access view
+	// (psuav.go).
+	uav bool
 }
 
 // maxCachedPrograms and maxCachedBytes bound the cache; past either it
@@ -163,6 +166,7 @@ func (ps *progState) program(mem []byte) *progEntry {
 		e.mayFault = mayFault(e.prog)
 		e.fused = fusedProgram(e.prog)
 		e.moves = movesOnly(e.prog)
+		e.uav = usesUAV(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {
 				if src.File != shaderisa.FileInput {

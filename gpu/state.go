@@ -136,6 +136,7 @@ type state struct {
 	topo        uint32
 	prog        [numStages]progBinding      // SET_PROGRAM (program.go)
 	uav         [isa.MaxUAVSlots]uavBinding // SET_UAV (compute.go)
+	psUAV       [isa.MaxUAVSlots]uavBinding // SET_UAV of the pixel stage (psuav.go)
 	layout      layoutState                 // SET_LAYOUT
 	so          soState                     // SET_SO_TARGET, SET_SO_DECL (so.go)
 	// SET_PREDICATION: the predicate's data (0: no predication) and the

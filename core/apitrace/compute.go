@@ -42,7 +42,7 @@ func computeRows() []*row {
 		getter("CSGetShaderResources", fnCSGetSRV, "SLOT", "COUNT"),
 		getter("CSGetSamplers", fnCSGetSamplers, "SLOT", "COUNT"),
 		getter("CSGetUnorderedAccessViews", fnCSGetUAVs, "SLOT", "COUNT"),
-	}, uavRows()...)
+	}, append(append(uavRows(), omUAVRows()...), clearUAVRows()...)...)
 }
 
 var (
@@ -86,6 +86,8 @@ func expCreateUAV(e *Exporter, th uint64, r *scenario.CallRecord) {
 		}
 		desc = StructV(stUAVDesc, EnumV(sigDXGIFormat, format), EnumV(sigUAVDim, 1),
 			StructV(stUAVBufUnion, StructV(stBufferUAV, UintV(first), UintV(n), BitmaskV(sigBufferUAV, flags))))
+	} else if d := texUAVDesc(r, format); d != nil {
+		desc = *d
 	} else {
 		desc = StructV(stUAVDesc, EnumV(sigDXGIFormat, format), EnumV(sigUAVDim, 4),
 			StructV(stUAVTex2Union, StructV(stTex2DUAV, UintV(uintArg(r, "MipSlice")))))
@@ -140,7 +142,9 @@ func impCreateUAV(m *importer, c *Call, d *object) error {
 				vals["MipSlice"] = fmtU(uint64(n))
 			}
 		default:
-			return skip("ViewDimension %s: the simulated unordered access views are buffers and 2D textures", dim)
+			if !impTexUAV(m, desc, dim, vals) {
+				return skip("ViewDimension %s: the simulated unordered access views are buffers and 1D, 2D and 3D textures and arrays", dim)
+			}
 		}
 	}
 	v := m.out(c, "ppUAView", "uav", "uav")

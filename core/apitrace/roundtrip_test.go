@@ -306,6 +306,11 @@ func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
 		".SetPrivateDataInterface uuid_ed41a1be_a680_8426_2684_80a6bea141ed rs",
 		"CreateComputeShader fxc:cs1", "CSSetShader cs", "imm.Dispatch 2", "CSGetShader", "CreateUnorderedAccessView buf5 NumElements=16 Flags=COUNTER",
 		"CSSetUnorderedAccessViews 0 uav UAVInitialCounts=u32[3]", "DispatchIndirect buf3 8", "CSGetUnorderedAccessViews 0 2",
+		"OMSetRenderTargetsAndUnorderedAccessViews rtv uav UAVStartSlot=2 UAVInitialCounts=u32[5]",
+		"OMGetRenderTargetsAndUnorderedAccessViews 1 1 2", "OMSetRenderTargetsAndUnorderedAccessViews uav UAVStartSlot=3 Keep=RENDER_TARGETS_AND_DEPTH_STENCIL",
+		"OMSetRenderTargetsAndUnorderedAccessViews rtv Keep=UNORDERED_ACCESS_VIEWS",
+		"ClearUnorderedAccessViewUint uav 7 0 0 0", "ClearUnorderedAccessViewFloat uav2 0.5 1 2 3", "CopyStructureCount buf6 4 uav",
+		"ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=1", "ViewDimension=TEXTURE3D FirstWSlice=1 WSize=3",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))

@@ -28,6 +28,7 @@ type slots struct {
 	pred             *Query // SetPredication's predicate
 	cs               *Shader
 	uav              [csUAVSlots]*View  // CSSetUnorderedAccessViews (compute.go)
+	omUAV            [psUAVSlots]*View  // OMSetRenderTargetsAndUnorderedAccessViews (omuav.go)
 	gs               *Shader            // GSSetShader (geometry.go)
 	so               [soSlots]*Resource // SOSetTargets (stream.go)
 }
@@ -153,9 +154,14 @@ func (c *DeviceContext) checkScissors(rects []ddi.Rect) error {
 // eight render target views, each one, and the depth-stencil view, of the
 // right kind, all the same size, and no resource bound twice.
 func (c *DeviceContext) checkRenderTargets(rtvs []*View, dsv *View) error {
+	return c.checkRenderTargetsFor("OMSetRenderTargets", rtvs, dsv)
+}
+
+// checkRenderTargetsFor is checkRenderTargets for call.
+func (c *DeviceContext) checkRenderTargetsFor(call string, rtvs []*View, dsv *View) error {
 	bad := func(obj, format string, a ...any) error {
-		err := c.dev.invalid("OMSetRenderTargets", obj, format, a...)
-		c.api("OMSetRenderTargets", obj).end(err)
+		err := c.dev.invalid(call, obj, format, a...)
+		c.api(call, obj).end(err)
 		return err
 	}
 	if len(rtvs) > maxRTVs {
@@ -274,6 +280,7 @@ func (c *DeviceContext) restore(b binding) {
 	if len(rtvs) > 0 || b.dsv != nil {
 		c.OMSetRenderTargets(slices.Clone(rtvs), b.dsv)
 	}
+	c.restoreOMUAVs(b.omUAV)
 	if b.blend != nil || b.blendFactor != [4]float32{1, 1, 1, 1} || b.sampleMask != ^uint32(0) {
 		c.OMSetBlendState(b.blend, b.blendFactor, b.sampleMask)
 	}
@@ -309,6 +316,9 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.cs, nil, nilShader)
 	for i := range c.uav {
 		bind(c, &c.uav[i], nil, nilView)
+	}
+	for i := range c.omUAV {
+		bind(c, &c.omUAV[i], nil, nilView)
 	}
 	bind(c, &c.gs, nil, nilShader)
 	for i := range c.so {

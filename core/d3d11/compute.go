@@ -67,11 +67,8 @@ func (d *Device) checkUAVDesc(api, name string, res *Resource, desc *ViewDesc) e
 	if u.Flags != 0 || u.FirstElement != 0 || u.NumElements != 0 {
 		return d.invalid(api, name, "Buffer.FirstElement, NumElements and Flags are a buffer view's")
 	}
-	if res.Kind != KindTexture2D || u.Dimension != ddi.UAVDimTexture2D || max(res.Desc.ArraySize, 1) > 1 {
-		return d.invalid(api, name, "ViewDimension %d of %s: this device's unordered access views are buffers and single 2D textures (D3D11_UAV_DIMENSION_BUFFER, TEXTURE2D)", u.Dimension, res.name)
-	}
-	if u.MipSlice >= max(res.Desc.MipLevels, 1) {
-		return d.invalid(api, name, "Texture2D.MipSlice %d: %s has %d mip levels", u.MipSlice, res.name, max(res.Desc.MipLevels, 1))
+	if err := d.checkUAVTexture(api, name, res, u); err != nil {
+		return err
 	}
 	if desc.Format == ddi.FormatUnknown {
 		desc.Format = res.Desc.Format
@@ -233,15 +230,22 @@ func (c *DeviceContext) DispatchIndirect(buf *Resource, offset uint32) error {
 	return dc.simple(call, buf.name, []Object{buf}, func(w ddiCall) { w.DispatchIndirect(c.h, c.resH(buf), offset) })
 }
 
-// CSGetShader is the bound compute shader (nil for none).
-func (c *DeviceContext) CSGetShader() *Shader { return c.cs }
+// CSGetShader is the bound compute shader (nil for none), with a
+// reference the caller releases, as every getter's.
+func (c *DeviceContext) CSGetShader() *Shader {
+	s := c.cs
+	c.got("CSGetShader", gotObjects([]*Shader{s}))
+	return s
+}
 
-// CSGetUnorderedAccessViews returns n views from slot start.
+// CSGetUnorderedAccessViews returns n views from slot start, each with a
+// reference the caller releases.
 func (c *DeviceContext) CSGetUnorderedAccessViews(start, n uint32) []*View {
 	out := make([]*View, 0, n)
 	for i := start; i < start+n && i < csUAVSlots; i++ {
 		out = append(out, c.uav[i])
 	}
+	c.got("CSGetUnorderedAccessViews", gotObjects(out))
 	return out
 }
 

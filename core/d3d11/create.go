@@ -99,7 +99,7 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	v = &View{ViewKind: kind, Res: res, Format: desc.Format, Flags: desc.Flags, h: d.rt.newHandle()}
+	v = &View{ViewKind: kind, Res: res, Format: desc.Format, Flags: desc.Flags, UAV: desc.UAV, h: d.rt.newHandle()}
 	// (res=: the resource the view depends on, so the trace names it)
 	w := d.ddiIC().with(name, handleName(v.h), strArg(trace.KeyRes, handleName(uint32(res.h))))
 	switch kind {

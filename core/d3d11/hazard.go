@@ -75,5 +75,10 @@ func (c *DeviceContext) boundForOutput(r *Resource) bool {
 			return true
 		}
 	}
+	for _, v := range c.omUAV {
+		if v != nil && v.Res == r {
+			return true // a pixel shader's unordered access view (omuav.go)
+		}
+	}
 	return false
 }

@@ -272,7 +272,9 @@ type View struct {
 	// Flags are a depth-stencil view's D3D11_DSV_FLAG (read-only depth,
 	// read-only stencil).
 	Flags ddi.DSVFlag
-	h     uint32
+	// UAV is an unordered access view's description beyond its format.
+	UAV ddi.UAVDesc
+	h   uint32
 }
 
 // Shader is a vertex or pixel shader built from bytecode; Inputs and

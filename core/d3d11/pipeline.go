@@ -490,6 +490,7 @@ func (c driverContext) clearState(then func()) error {
 	}
 	bind(cc, &c.dsv, nil, nilView)
 	u.SetRenderTargets(c.h, nil, 0)
+	c.clearOMUAVs(u)
 	bind(cc, &c.blend, nil, nilState)
 	bind(cc, &c.rs, nil, nilState)
 	bind(cc, &c.depth, nil, nilState)

@@ -45,7 +45,16 @@ type UAVDesc struct {
 	NumElements  uint32
 	Flags        uint32 // BufferUAV*
 	MipSlice     uint32
+	// A 1D or 2D array view's slices (D3D11_TEX1D_ARRAY_UAV,
+	// D3D11_TEX2D_ARRAY_UAV), a 3D view's depth slices of its mip
+	// (D3D11_TEX3D_UAV: WSize AllSlices for every one from FirstWSlice).
+	FirstArraySlice, ArraySize uint32
+	FirstWSlice, WSize         uint32
 }
+
+// AllSlices is D3D11_TEX3D_UAV's WSize of -1: every depth slice from
+// FirstWSlice.
+const AllSlices = ^uint32(0)
 
 // NoInitialCount is a UAVInitialCounts entry of -1: the hidden counter
 // keeps its value.
@@ -73,6 +82,7 @@ type Compute interface {
 func init() {
 	// D3D11_UAV_DIMENSION (the values this device views) and
 	// D3D11_BUFFER_UAV_FLAG, for the scenario language and traces.
-	Enums["UAVDimension"] = map[string]uint32{"UNKNOWN": 0, "BUFFER": 1, "TEXTURE2D": 4}
+	Enums["UAVDimension"] = map[string]uint32{"UNKNOWN": 0, "BUFFER": 1, "TEXTURE1D": 2, "TEXTURE1DARRAY": 3, "TEXTURE2D": 4,
+		"TEXTURE2DARRAY": 5, "TEXTURE3D": 8}
 	Enums["BufferUAVFlags"] = map[string]uint32{"RAW": BufferUAVRaw, "APPEND": BufferUAVAppend, "COUNTER": BufferUAVCounter}
 }

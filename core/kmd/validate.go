@@ -355,6 +355,8 @@ func accesses(p isa.Packet) []access {
 		return []access{{1, uint64(a[3]), "stream-output buffer"}, {4, 4, "stream-output filled size"}}
 	case isa.OpDrawAuto:
 		return []access{{0, 4, "stream-output filled size"}}
+	case isa.OpClearUAV:
+		return []access{{0, uint64(a[4]), "unordered access view"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

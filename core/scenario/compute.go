@@ -20,7 +20,9 @@ func init() {
 	dev["CreateUnorderedAccessView"] = &method{pos: []param{{name: "RES", kind: pObj, types: tTexture + "|" + tBuffer}},
 		named: []param{{name: "Format", kind: pEnum, enum: "Format", opt: true}, {name: "ViewDimension", kind: pEnum, enum: "UAVDimension", opt: true},
 			{name: "FirstElement", kind: pUint, opt: true}, {name: "NumElements", kind: pUint, opt: true},
-			{name: "Flags", kind: pFlags, enum: "BufferUAVFlags", opt: true}, {name: "MipSlice", kind: pUint, opt: true}},
+			{name: "Flags", kind: pFlags, enum: "BufferUAVFlags", opt: true}, {name: "MipSlice", kind: pUint, opt: true},
+			{name: "FirstArraySlice", kind: pUint, opt: true}, {name: "ArraySize", kind: pUint, opt: true},
+			{name: "FirstWSlice", kind: pUint, opt: true}, {name: "WSize", kind: pInt, opt: true}},
 		results: []string{tUAV}, exec: execCreateUAV}
 	ctx["CSSetShader"] = &method{pos: []param{{name: "SHADER", kind: pObj, types: tCS, opt: true}},
 		exec: func(x *call) error { return x.ctx().CSSetShader(x.shader(0)) }}
@@ -55,12 +57,7 @@ func execCreateUAV(x *call) error {
 	u.Dimension = d3d11.UAVDimension(x.enumNamed("ViewDimension", 0))
 	u.FirstElement, u.NumElements, u.MipSlice = x.uintNamed("FirstElement"), x.uintNamed("NumElements"), x.uintNamed("MipSlice")
 	u.Flags = x.enumNamed("Flags", 0)
-	if u.Dimension == 0 {
-		u.Dimension = d3d11.UAVDimTexture2D
-		if res.Kind == d3d11.KindBuffer {
-			u.Dimension = d3d11.UAVDimBuffer
-		}
-	}
+	uavSlices(x, res, u)
 	if res.Kind == d3d11.KindBuffer && u.NumElements == 0 && !x.hasNamed("NumElements") {
 		// The rest of the buffer, in elements of the view's size.
 		elem := uint32(4)

@@ -9,19 +9,15 @@ import (
 	"d3dsim/core/trace"
 )
 
-// uavPixelShader is a ps_5_0 that writes a RWTexture2D (dcl_uav_typed, a
-// pixel shader UAV of feature level 11_0): valid bytecode the runtime
-// accepts and this GPU's driver refuses.
-func uavPixelShader(t *testing.T) string {
+// tgsmPixelShader is a ps_5_0 that declares groupshared memory
+// (dcl_tgsm_raw, a compute shader's): valid bytecode the runtime accepts
+// and this GPU's driver refuses.
+func tgsmPixelShader(t *testing.T) string {
 	t.Helper()
 	b := dxbc.NewBuilder(dxbc.PixelShader, 5, 0)
-	b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbc.DimTexture2D),
-		Operands: []dxbc.Operand{{Type: dxbc.RegUAV, Indices: []dxbc.Index{{Imm: 1}}}}, Extra: []uint32{0x5555}})
+	b.Declare(dxbc.Instruction{Op: dxbc.OpDclTGSMRaw, Operands: []dxbc.Operand{{Type: dxbc.RegTGSM, Indices: []dxbc.Index{{Imm: 0}}}}, Extra: []uint32{16}})
 	b.DclInputPSSIV(0, dxbc.XY, dxbc.InterpLinearNoPerspective, dxbc.SVPosition)
 	b.DclOutput(0, dxbc.XYZW)
-	b.Emit(dxbc.OpFtou, dxbc.Temp(0).Mask(dxbc.XY), dxbc.Input(0).Swz("xyxx"))
-	u := dxbc.Operand{Type: dxbc.RegUAV, Components: 4, Mode: dxbc.SelectMask, WriteMask: dxbc.XYZW, Indices: []dxbc.Index{{Imm: 1}}}
-	b.EmitInstruction(dxbc.Instruction{Op: dxbc.OpStoreUAVTyped, Operands: []dxbc.Operand{u, dxbc.Temp(0).Swz("xyxx"), dxbc.Imm(1, 0, 0, 1)}})
 	b.Emit(dxbc.OpMov, dxbc.Output(0), dxbc.Imm(1, 0, 0, 1))
 	b.Ret()
 	in := &dxbc.Signature{Elements: []dxbc.Element{{Name: "SV_Position", SystemValue: dxbc.SVPosition, ComponentType: dxbc.ComponentFloat32, Mask: dxbc.XYZW, ReadWrite: dxbc.XY}}}
@@ -38,8 +34,8 @@ func uavPixelShader(t *testing.T) string {
 // and the feature -- in the pfnSetErrorCb event, the failed call's error,
 // the debug layer's message and the run's failures.
 func TestRefusalNamesTheInstruction(t *testing.T) {
-	ps := uavPixelShader(t)
-	const want = "dcl_uav_typed: unordered access views"
+	ps := tgsmPixelShader(t)
+	const want = "dcl_tgsm_raw: thread groups, groupshared memory and barriers outside a compute shader"
 	for _, debug := range []bool{true, false} {
 		flags := ""
 		if debug {

@@ -64,12 +64,10 @@ func (c *Case) unsupported() string {
 	compute := c.compute()
 	for _, r := range c.Resources {
 		switch {
-		case r.Kind == "uav" && !compute:
-			return "unordered access views outside a compute shader ([uav " + strconv.Itoa(r.Slot) + "])"
 		case r.Kind == "uav" && r.Dim == "2d" && r.Samples > 1:
 			return "multisampled unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
 		case r.Kind == "uav" && r.Slot >= 8:
-			return "unordered access view slot " + strconv.Itoa(r.Slot) + " (the compute stage has 8)"
+			return "unordered access view slot " + strconv.Itoa(r.Slot) + " (the compute stage and the output merger have 8)"
 		case r.Kind == "srv" && r.Dim == "buffer" && (r.Raw || r.Stride > 0 || r.TexelSize == 0):
 			return "raw or structured buffer views ([srv " + strconv.Itoa(r.Slot) + "])"
 		case r.Samples > 1:
@@ -96,8 +94,6 @@ func (c *Case) unsupported() string {
 			return "a draw in a case with a compute shader (the runner's scenario dispatches)"
 		case cmd.Op == "sample mask" && cmd.Mask != 0xffffffff:
 			return "sample masks (the device has one sample)"
-		case cmd.Op == "probe" && cmd.Probe.Res == "uav" && !compute:
-			return "unordered access views outside a compute shader (probe uav)"
 		case cmd.Op == "probe" && cmd.Probe.Res != "uav" && compute:
 			return "a probe of a render target in a case with a compute shader"
 		case cmd.Op == "probe" && cmd.Probe.Res == "rtv" && cmd.Probe.Slot > 0:
@@ -175,9 +171,13 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	// Resources, in the order the file declares them.
 	var rtv, dsv string
 	w, h := 0, 0
+	uavs, uavNames := map[int]*Resource{}, map[int]string{}
 	for _, r := range c.Resources {
 		rr := role{kind: "resource", what: r.describe(), line: r.Line}
 		switch r.Kind {
+		case "uav":
+			// A pixel shader's view, bound with the render target below.
+			uavs[r.Slot], uavNames[r.Slot] = r, r.uav(s, rr)
 		case "rtv", "dsv":
 			tex := fmt.Sprintf("%s%d", r.Kind, r.Slot)
 			bind := "RENDER_TARGET"
@@ -297,7 +297,11 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	if dsv != "" {
 		targets += " " + dsv
 	}
-	s.add(setup, "imm.OMSetRenderTargets %s", targets)
+	if len(uavNames) == 0 {
+		s.add(setup, "imm.OMSetRenderTargets %s", targets)
+	} else {
+		s.add(setup, "imm.OMSetRenderTargetsAndUnorderedAccessViews %s", omUAVArgs(rtv, dsv, uavNames))
+	}
 	s.add(setup, "imm.RSSetViewports 0 0 %d %d", w, h)
 	s.add(setup, "imm.VSSetShader vs")
 	s.add(setup, "imm.PSSetShader ps")
@@ -337,6 +341,10 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			}
 		case "probe":
 			p := cmd.Probe
+			if p.Res == "uav" {
+				probeUAV(s, cmd, uavs)
+				continue
+			}
 			res := rtv
 			if p.Res == "dsv" {
 				res = dsv
@@ -468,32 +476,9 @@ func (c *Case) computeScenario(s *script, shaderRef map[string]string) {
 	for _, r := range c.Resources {
 		rr := role{kind: "resource", what: r.describe(), line: r.Line}
 		switch {
-		case r.Kind == "uav" && r.Dim == "buffer":
-			name := fmt.Sprintf("uav%d", r.Slot)
-			uavs[r.Slot] = r
-			elem := max(r.TexelSize, 4)
-			if r.Stride > 0 {
-				elem = r.Stride
-			}
-			n := r.Width * elem / 4
-			misc, view := "", fmt.Sprintf("Format=%s", r.Format)
-			switch {
-			case r.Raw:
-				misc, view = " MiscFlags=BUFFER_ALLOW_RAW_VIEWS", "Format=R32_TYPELESS Flags=RAW"
-			case r.Stride > 0:
-				misc, view = fmt.Sprintf(" MiscFlags=BUFFER_STRUCTURED StructureByteStride=%d", r.Stride), ""
-				if r.Counter {
-					view = "Flags=COUNTER"
-				}
-			}
-			s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=UNORDERED_ACCESS%s Data=%s", name, 4*n, misc, u32List(r.Data, n))
-			s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex %s", name, name, view)
-			s.add(rr, "imm.CSSetUnorderedAccessViews %d %s", r.Slot, name)
 		case r.Kind == "uav":
-			name := fmt.Sprintf("uav%d", r.Slot)
 			uavs[r.Slot] = r
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=UNORDERED_ACCESS Data=%s", name, r.Width, max(r.Height, 1), r.Format, u32List(r.Data, r.words()))
-			s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex", name, name)
+			name := r.uav(s, rr)
 			s.add(rr, "imm.CSSetUnorderedAccessViews %d %s", r.Slot, name)
 		case r.Kind == "srv" && r.Dim == "buffer":
 			name := fmt.Sprintf("srv%d", r.Slot)
@@ -531,25 +516,86 @@ func (c *Case) computeScenario(s *script, shaderRef map[string]string) {
 		case "dispatch":
 			s.add(cr, "imm.Dispatch %d %d %d", cmd.Groups[0], cmd.Groups[1], cmd.Groups[2])
 		case "probe":
-			p := cmd.Probe
-			r := uavs[p.Slot]
-			pr := role{kind: "probe", what: "probe", line: cmd.Line}
-			if r == nil {
-				s.add(pr, "# probe uav %d: no such view", p.Slot)
-				continue
-			}
-			name := fmt.Sprintf("uav%d_tex", p.Slot)
-			if r.Dim != "buffer" {
-				s.add(pr, "expect probe %s %d %d %d %d == %s", name, p.X0, p.Y0, p.X1, p.Y1, p.list())
-				continue
-			}
-			elem := max(r.TexelSize, 4)
-			if r.Stride > 0 {
-				elem = r.Stride
-			}
-			for x := p.X0; x < p.X1 && x < p.X0+256; x++ {
-				s.add(pr, "expect probe %s %d 0 == %s", name, x*elem/4, p.list())
-			}
+			probeUAV(s, cmd, uavs)
 		}
 	}
+}
+
+// uav writes a [uav N] resource: a texture or buffer (typed, raw,
+// structured, with a counter) and its unordered access view, uavN over
+// uavN_tex; it returns the view's name.
+func (r *Resource) uav(s *script, rr role) string {
+	name := fmt.Sprintf("uav%d", r.Slot)
+	if r.Dim != "buffer" {
+		s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=UNORDERED_ACCESS Data=%s", name, r.Width, max(r.Height, 1), r.Format, u32List(r.Data, r.words()))
+		s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex", name, name)
+		return name
+	}
+	elem := max(r.TexelSize, 4)
+	if r.Stride > 0 {
+		elem = r.Stride
+	}
+	n := r.Width * elem / 4
+	misc, view := "", fmt.Sprintf("Format=%s", r.Format)
+	switch {
+	case r.Raw:
+		misc, view = " MiscFlags=BUFFER_ALLOW_RAW_VIEWS", "Format=R32_TYPELESS Flags=RAW"
+	case r.Stride > 0:
+		misc, view = fmt.Sprintf(" MiscFlags=BUFFER_STRUCTURED StructureByteStride=%d", r.Stride), ""
+		if r.Counter {
+			view = "Flags=COUNTER"
+		}
+	}
+	s.add(rr, "%s_tex = dev.CreateBuffer ByteWidth=%d BindFlags=UNORDERED_ACCESS%s Data=%s", name, 4*n, misc, u32List(r.Data, n))
+	s.add(rr, "%s = dev.CreateUnorderedAccessView %s_tex %s", name, name, view)
+	return name
+}
+
+// probeUAV writes `probe uav N` as an expect probe of the view's texture,
+// or of the buffer's elements one by one.
+func probeUAV(s *script, cmd Cmd, uavs map[int]*Resource) {
+	p := cmd.Probe
+	r := uavs[p.Slot]
+	pr := role{kind: "probe", what: "probe", line: cmd.Line}
+	if r == nil {
+		s.add(pr, "# probe uav %d: no such view", p.Slot)
+		return
+	}
+	name := fmt.Sprintf("uav%d_tex", p.Slot)
+	if r.Dim != "buffer" {
+		s.add(pr, "expect probe %s %d %d %d %d == %s", name, p.X0, p.Y0, p.X1, p.Y1, p.list())
+		return
+	}
+	elem := max(r.TexelSize, 4)
+	if r.Stride > 0 {
+		elem = r.Stride
+	}
+	for x := p.X0; x < p.X1 && x < p.X0+256; x++ {
+		s.add(pr, "expect probe %s %d 0 == %s", name, x*elem/4, p.list())
+	}
+}
+
+// omUAVArgs is OMSetRenderTargetsAndUnorderedAccessViews' arguments: the
+// render target, the depth-stencil view, the views from the lowest slot to
+// the highest (NULL between), from that slot.
+func omUAVArgs(rtv, dsv string, names map[int]string) string {
+	lo, hi := 8, -1
+	for k := range names {
+		lo, hi = min(lo, k), max(hi, k)
+	}
+	var args []string
+	if rtv != "" {
+		args = append(args, rtv)
+	}
+	if dsv != "" {
+		args = append(args, dsv)
+	}
+	for k := lo; k <= hi; k++ {
+		if n, ok := names[k]; ok {
+			args = append(args, n)
+		} else {
+			args = append(args, "NULL")
+		}
+	}
+	return strings.Join(args, " ") + fmt.Sprintf(" UAVStartSlot=%d", lo)
 }

@@ -28,6 +28,7 @@ type uavView struct {
 	fm                      isa.Format
 	offset, bytes, stride   uint32
 	elements, height, pitch uint32
+	depth, slicePitch       uint32    // an array's slices or a 3D view's depth slices, and their distance (uavdims.go)
 	counter                 *resource // the hidden counter's allocation, nil for none
 	counterObj              string
 }
@@ -123,21 +124,10 @@ func (d *Device) createUAV(a *ddi.CreateViewArgs, h uint32) error {
 				desc.FirstElement, desc.NumElements, u.stride, r.size)
 		}
 		u.offset, u.bytes, u.elements = uint32(off), uint32(n), desc.NumElements
-	case ddi.UAVDimTexture2D:
-		var mips uint32 = 1
-		if r.tex != nil {
-			mips = r.tex.mips
-		}
-		sub, ok := r.subresourceAt(desc.MipSlice)
-		if !ok || desc.MipSlice >= mips {
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: UAV of mip slice %d of a texture of %d levels", desc.MipSlice, mips)
-		}
-		u.kind, u.fm = isa.ViewTex2D, gpuFormat(f)
-		u.stride = uint32(u.fm.Info().Bytes)
-		u.offset, u.elements, u.height, u.pitch = uint32(sub.Offset), sub.W, sub.H, sub.RowPitch
-		u.bytes = sub.RowPitch*(sub.H-1) + uint32(u.fm.RowBytes(sub.W))
 	default:
-		return hresult.Errorf(hresult.E_INVALIDARG, "umd: a UAV of dimension %d: this GPU's are buffers and 2D textures", desc.Dimension)
+		if err := textureUAV(u, r, gpuFormat(f), &desc); err != nil {
+			return err
+		}
 	}
 	if desc.Flags&(ddi.BufferUAVAppend|ddi.BufferUAVCounter) != 0 {
 		u.counterObj = fmt.Sprintf("%s.counter", a.Obj)
@@ -244,7 +234,7 @@ func (c *context) computeState(rec recorder) bool {
 			nsrv++
 		}
 	}
-	rec.ensure(6+len(cs.cbs)*6+nsrv*12+len(cs.samps)*15+len(cs.uavs)*13+4+8, 1+len(cs.cbs)+nsrv+2*len(cs.uavs)+1)
+	rec.ensure(6+len(cs.cbs)*6+nsrv*12+len(cs.samps)*15+len(cs.uavs)*(13+4)+4+8, 1+len(cs.cbs)+nsrv+2*len(cs.uavs)+1)
 	b := &c.cmd
 	b.SetProgram(isa.StageCS, rec.ref(sh.code, false, 0), sh.words, 0)
 	for i, h := range cs.cbs {
@@ -303,6 +293,7 @@ func (c *context) computeState(rec recorder) bool {
 			counter = rec.ref(u.counter, true, 0)
 		}
 		b.SetUAV(uint32(i), rec.ref(r, true, u.offset), u.kind, u.fm, u.bytes, u.stride, u.elements, u.height, u.pitch, counter)
+		c.sendSlices(uint32(i), u)
 		cs.sent.uav |= bit
 	}
 	return true

@@ -66,6 +66,7 @@ type gpuBindings struct {
 	// alpha-to-coverage other than the default; stencil: SET_STENCIL
 	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias.
 	om, stencil, bias bool
+	psUAV             uint8 // bit i: SET_UAV of pixel slot i (psuav.go)
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
@@ -93,7 +94,7 @@ const numStages = 3
 
 // newState is the part of g the later packets set.
 func (g *gpuBindings) newState() gpuBindings {
-	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp}
+	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp, psUAV: g.psUAV}
 	for s := range numStages {
 		n.cb[s] = g.cb[s] &^ oldCBs
 		n.tex[s] = g.tex[s]
@@ -107,7 +108,7 @@ func (g *gpuBindings) newState() gpuBindings {
 func afterList(end gpuBindings) gpuBindings {
 	g := unknownGPU
 	n := end.newState()
-	g.rtMore, g.om, g.stencil, g.bias, g.smp = n.rtMore, n.om, n.stencil, n.bias, n.smp
+	g.rtMore, g.om, g.stencil, g.bias, g.smp, g.psUAV = n.rtMore, n.om, n.stencil, n.bias, n.smp, n.psUAV
 	for s := range numStages {
 		g.cb[s] |= n.cb[s]
 		g.tex[s][0] |= n.tex[s][0]
@@ -154,7 +155,8 @@ func laterBindings(g *gpuBindings, st *state) (words, allocs int) {
 		words, allocs = words+texWords*n, allocs+n
 		words += smpWords * bits.OnesCount16(sm)
 	}
-	return words, allocs
+	w, a := pixelUAVWords(g, st)
+	return words + w, allocs + a
 }
 
 // resetNewState puts the later state the GPU holds from this context back
@@ -183,6 +185,7 @@ func (c *context) resetNewState(rec recorder) {
 	if g.bias {
 		b.SetDepthBias(0, 0, 0)
 	}
+	c.unsetPixelUAVs()
 	g.rtMore, g.om, g.stencil, g.bias = 0, false, false, false
 }
 
@@ -298,6 +301,10 @@ type state struct {
 	// vbBound: bit i, slot i of vbMore holds a handle.
 	vbBound uint32
 	layout  ddi.HELEMENTLAYOUT
+	// uav are the output merger's unordered access views (psuav.go);
+	// uavs has bit i set when slot i holds a handle.
+	uav  [isa.MaxUAVSlots]ddi.HUNORDEREDACCESSVIEW
+	uavs uint8
 }
 
 // stageState is one shader stage's bindings, with a bit per slot that
@@ -526,6 +533,7 @@ func (c *context) emitState(rec recorder, st *state) {
 		g.ib = false
 	}
 	c.emitBindings(rec, st, false)
+	c.emitPixelUAVs(rec, st)
 	c.emitVertexBuffers(rec, st, vs, layout)
 	c.emitPrograms(rec, vs, ps, layout)
 	c.emitGeometry(rec, gs)

@@ -141,6 +141,9 @@ func (c *deferredContext) icState() state {
 	for i := range st.rtv {
 		st.rtv[i] = ddi.HRENDERTARGETVIEW(ic(uint32(st.rtv[i])))
 	}
+	for i := range st.uav {
+		st.uav[i] = ddi.HUNORDEREDACCESSVIEW(ic(uint32(st.uav[i])))
+	}
 	st.dsv = ddi.HDEPTHSTENCILVIEW(ic(uint32(st.dsv)))
 	st.blend = ddi.HBLENDSTATE(ic(uint32(st.blend)))
 	st.raster = ddi.HRASTERIZERSTATE(ic(uint32(st.raster)))

@@ -62,6 +62,11 @@ func (b *Builder) DispatchIndirect(addr uint64) int {
 
 func uavString(p Packet) string {
 	a := p.Args
-	return fmt.Sprintf("%v slot=%d addr=%#x %s fmt=%d bytes=%d stride=%d elements=%d height=%d pitch=%d counter=%#x",
-		p.Op, a[0], p.Addr(1), ViewKindName(a[3]), a[4], a[5], a[6], a[7], a[8], a[9], p.Addr(10))
+	stage, slot := SplitUAVStageSlot(a[0])
+	st := "cs"
+	if stage == StagePS {
+		st = "ps"
+	}
+	return fmt.Sprintf("%v %s slot=%d addr=%#x %s fmt=%d bytes=%d stride=%d elements=%d height=%d pitch=%d counter=%#x",
+		p.Op, st, slot, p.Addr(1), ViewKindName(a[3]), a[4], a[5], a[6], a[7], a[8], a[9], p.Addr(10))
 }

@@ -87,6 +87,9 @@ func every() (Builder, [][]int) {
 	b.SetSODecl(SORasterize, [MaxSOTargets]uint32{16, 8}, []uint32{SOEntry(0, 0, 0, 4), SOEntry(1, SOGap, 0, 2)})
 	one()
 	one(b.DrawAuto(0x14000, 16))
+	one(b.ClearUAV(0x13000, ViewTex2D, FmtRGBA8, 1024, 4, 16, 16, 64, ClearUAVFloat, [4]uint32{1, 2, 3, 4}, 1, 0))
+	b.SetUAVSlices(UAVStageSlot(StagePS, 2), 4, 1024)
+	one()
 	return b, at
 }
 

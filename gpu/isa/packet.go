@@ -86,6 +86,11 @@ func (p Packet) String() string {
 		return uavString(p)
 	case OpSetSOTarget, OpSetSODecl, OpDrawAuto:
 		return soString(p)
+	case OpClearUAV:
+		return clearUAVString(p)
+	case OpSetUAVSlices:
+		stage, slot := SplitUAVStageSlot(a[0])
+		return fmt.Sprintf("%v stage=%d slot=%d depth=%d slicePitch=%d", p.Op, stage, slot, a[1], a[2])
 	case OpDispatch:
 		return fmt.Sprintf("%v %d %d %d", p.Op, a[0], a[1], a[2])
 	case OpDispatchIndirect:
@@ -173,7 +178,7 @@ func Next(buf []uint32, i int) (Packet, int, error) {
 // the UMD to relocate a command list into an immediate command buffer.
 func AddrFields(op Opcode) []int {
 	switch op {
-	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill:
+	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill, OpClearUAV:
 		return addr0
 	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1

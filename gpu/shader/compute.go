@@ -28,10 +28,14 @@ type UAV struct {
 	Mem      []byte
 	Elements uint32 // typed and structured views: elements; raw: 32-bit words
 	Stride   uint32 // bytes per element: a structure's stride, a typed format's size
-	Width    uint32 // ViewTex2D: the mip level's size and row pitch
+	Width    uint32 // texture views: the mip level's size and row pitch
 	Height   uint32
 	Pitch    uint32
-	Typed    TypedFormat // typed views: the format's conversion
+	// Depth and SlicePitch: an array view's slices or a 3D view's depth
+	// slices, SlicePitch bytes apart (Depth 1 for one).
+	Depth      uint32
+	SlicePitch uint32
+	Typed      TypedFormat // typed views: the format's conversion
 	// Counter is the view's hidden counter (an append or consume view,
 	// or one created with D3D11_BUFFER_UAV_FLAG_COUNTER): nil for none.
 	Counter *uint32
@@ -415,6 +419,8 @@ func (u *UAV) element(addr *[4]*[Lanes]uint32, i int) ([]byte, bool) {
 			return nil, false
 		}
 		off = y*uint64(u.Pitch) + x*uint64(u.Stride)
+	case ViewTex1D, ViewTex1DArray, ViewTex2DArray, ViewTex3D:
+		return u.sliceElement(addr, i)
 	default:
 		return nil, false
 	}

@@ -183,6 +183,10 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			OpAtomicCmpStore, OpAtomicIAdd, OpAtomicIMax, OpAtomicIMin, OpAtomicUMax, OpAtomicUMin, OpImmAtomicAlloc,
 			OpImmAtomicConsume, OpImmAtomicIAdd, OpImmAtomicAnd, OpImmAtomicOr, OpImmAtomicXor, OpImmAtomicExch,
 			OpImmAtomicCmpExch, OpImmAtomicIMax, OpImmAtomicIMin, OpImmAtomicUMax, OpImmAtomicUMin:
+			if in.op != OpLdUAVTyped {
+				m.memory(in, mask&live) // a pixel program's helper lanes write nothing
+				break
+			}
 			m.memory(in, mask)
 		case OpBufInfo:
 			if err := m.bufinfo(in, mask, pc); err != nil {
@@ -703,6 +707,10 @@ func clampBias(v float32) float32 {
 // dimensions at the mip level in the source's first component (an unsigned
 // integer), through the resource's swizzle ("resinfo (sm4 - asm)").
 func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
+	if in.src[1].file == FileUAV {
+		m.uavResinfo(in, mask)
+		return nil
+	}
 	if m.tex == nil {
 		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
 	}

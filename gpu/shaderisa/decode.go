@@ -284,7 +284,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	if info.ps && p.Stage != StagePixel {
 		return in, 0, bad("%s: pixel stage only", in.Op)
 	}
-	if info.cs && p.Stage != StageCompute {
+	if info.cs && p.Stage != StageCompute && !(p.Stage == StagePixel && PixelUAVOp(in.Op)) {
 		return in, 0, bad("%s: compute stage only", in.Op)
 	}
 	if info.gs && p.Stage != StageGeometry {
@@ -324,7 +324,8 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		case argSmp:
 			ok = o.File == FileSampler && !o.Neg && !o.Abs
 		case argRes:
-			ok = (o.File == FileTex || (o.File == FileUAV || o.File == FileTGSM) && p.Stage == StageCompute) && !o.Neg && !o.Abs && !o.Rel
+			ok = (o.File == FileTex || (o.File == FileUAV || o.File == FileTGSM) && p.Stage == StageCompute ||
+				o.File == FileUAV && p.Stage == StagePixel) && !o.Neg && !o.Abs && !o.Rel
 		case argUAV:
 			ok = o.File == FileUAV && !o.Neg && !o.Abs && !o.Rel
 		case argMem:
@@ -334,7 +335,7 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 		case ArgImm:
 			ok = o.File == FileImm && o.Swizzle == Identity && !o.Neg && !o.Abs
 		}
-		if !ok {
+		if !ok || isResInfo(in.Op) && o.File == FileTGSM {
 			return in, 0, bad("%s source %d: register file %s not allowed", in.Op, i, fileName(o.File))
 		}
 		if info.kind == KindFlow && (o.Neg || o.Abs) {
@@ -434,6 +435,8 @@ func decodeOperand(w []uint32, dst bool, p *Program) (Operand, int, error) {
 		return o, 0, bad("sampler with a swizzle")
 	case o.Rel && o.File != FileCB && o.File != FileTemp && o.File != FileInput && o.File != FileOutput && o.File != FileICB:
 		return o, 0, bad("a relative index on register file %s", fileName(o.File))
+	case o.File == FileTGSM && p.Stage != StageCompute:
+		return o, 0, bad("g#: groupshared memory is a compute program's")
 	case o.File == FileICB && !o.Rel:
 		return o, 0, bad("icb without a relative index (a constant element is an immediate)")
 	}

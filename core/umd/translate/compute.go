@@ -121,8 +121,8 @@ func (t *translator) computeDecl(in *dxbc.Instruction) error {
 		}
 	default:
 		u.Dimension = dxbc.ResourceDimension(in.Controls & 0x1F)
-		if u.Dimension != dxbc.DimBuffer && u.Dimension != dxbc.DimTexture2D {
-			return t.fail("dcl_uav_typed_%s u%d: this GPU's unordered access views are buffers and 2D textures (RWBuffer, RWTexture2D)", u.Dimension, slot)
+		if !typedUAVDims[u.Dimension] {
+			return t.fail("dcl_uav_typed_%s u%d: this GPU's typed unordered access views are buffers and 1D, 2D and 3D textures and arrays (RWBuffer, RWTexture1D, RWTexture1DArray, RWTexture2D, RWTexture2DArray, RWTexture3D)", u.Dimension, slot)
 		}
 		for c := range u.Return {
 			if len(in.Extra) > 0 {
@@ -184,14 +184,14 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 	switch in.Op {
 	case dxbc.OpResinfo:
 		if len(ops) == 3 && ops[2].Type == dxbc.RegUAV {
-			return true, t.fail("resinfo of a u#: GetDimensions of an unordered access view's texture (RWTexture2D) is not in this GPU's ISA; a buffer view's (bufinfo) is")
+			return true, t.uavResinfo(in)
 		}
 		return false, nil
 	case dxbc.OpBufinfo:
 		if len(ops) != 2 || ops[1].Type != dxbc.RegUAV {
 			return false, nil // a t#: texture.go
 		}
-		if t.out.Stage != shaderisa.StageCompute {
+		if !t.takes(in.Op) {
 			return true, t.refuse(in.Op)
 		}
 		m, err := t.memOperand(&ops[1], false)
@@ -224,7 +224,7 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 	if len(ops) != n {
 		return true, t.fail("%d operands, want %d", len(ops), n)
 	}
-	if t.out.Stage != shaderisa.StageCompute {
+	if !t.takes(in.Op) {
 		return true, t.refuse(in.Op)
 	}
 	isa := shaderisa.Inst{Op: map[dxbc.Opcode]shaderisa.Op{dxbc.OpLdUAVTyped: shaderisa.OpLdUAVTyped,
@@ -253,8 +253,8 @@ func (t *translator) computeInst(in *dxbc.Instruction) (bool, error) {
 			return true, t.fail("%s of groupshared memory: a counter belongs to a view", in.Op)
 		}
 	case isa.Op == shaderisa.OpLdUAVTyped || isa.Op == shaderisa.OpStoreUAVTyped:
-		if dim != dxbc.DimBuffer && dim != dxbc.DimTexture2D {
-			return true, t.fail("%s of u%d, a %s view: typed access is for RWBuffer and RWTexture2D", in.Op, m.Index, dim)
+		if !typedUAVDims[dim] {
+			return true, t.fail("%s of u%d, a %s view: typed access is for RWBuffer and the RWTexture views", in.Op, m.Index, dim)
 		}
 	case isa.Op == shaderisa.OpLdRaw || isa.Op == shaderisa.OpStoreRaw:
 		if dim != dxbc.DimRawBuffer {

@@ -158,12 +158,14 @@ func slicesEqual(a, b []uint32) bool {
 // lacks, are refused by name.
 func TestComputeRefusals(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
-		{"ps_5_0\ndcl_uav_raw u1\nret\n", "dcl_uav_raw: unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, AppendStructuredBuffer) outside a compute shader"},
-		{"cs_5_0\ndcl_uav_typed_texture3d (float,float,float,float) u0\ndcl_thread_group 1, 1, 1\nret\n", "dcl_uav_typed_texture3d u0: this GPU's unordered access views are buffers and 2D textures"},
+		{"vs_5_0\ndcl_uav_raw u1\nret\n", "dcl_uav_raw: unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, AppendStructuredBuffer) outside a compute or pixel shader"},
+		{"ps_5_0\ndcl_tgsm_raw g0, 16\nret\n", "dcl_tgsm_raw: thread groups, groupshared memory and barriers outside a compute shader"},
+		{"ps_5_0\nsync_uglobal\nret\n", "sync: thread groups, groupshared memory and barriers outside a compute shader"},
+		{"cs_5_0\ndcl_uav_typed_texturecube (float,float,float,float) u0\ndcl_thread_group 1, 1, 1\nret\n", "dcl_uav_typed_texturecube u0: this GPU's typed unordered access views are buffers and 1D, 2D and 3D textures"},
 		{"cs_5_0\ndcl_uav_raw u0\ndcl_thread_group 1, 1, 1\nstore_structured u0.x, l(0), l(0), l(1)\nret\n", "structured access is for RWStructuredBuffer"},
 		{"cs_5_0\ndcl_temps 1\ndcl_tgsm_raw g0, 16\ndcl_thread_group 1, 1, 1\nld_structured r0.x, l(0), l(0), g0.xxxx\nret\n", "declared raw"},
 		{"cs_5_0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nimm_atomic_alloc r0.x, u3\nret\n", "u3 is not declared"},
-		{"cs_5_0\ndcl_uav_typed_texture2d (float,float,float,float) u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nresinfo r0.xy, l(0), u0.xyzw\nret\n", "resinfo of a u#: GetDimensions of an unordered access view's texture"},
+		{"cs_5_0\ndcl_uav_typed_buffer (float,float,float,float) u0\ndcl_temps 1\ndcl_thread_group 1, 1, 1\nresinfo r0.xy, l(0), u0.xyzw\nret\n", "resinfo of u0, a buffer view: GetDimensions of a RWTexture view (a buffer view's is bufinfo)"},
 	} {
 		bc, err := dxbc.Assemble(c.text)
 		if err != nil {
@@ -172,6 +174,9 @@ func TestComputeRefusals(t *testing.T) {
 		stage := dxbc.ComputeShader
 		if strings.HasPrefix(c.text, "ps") {
 			stage = dxbc.PixelShader
+		}
+		if strings.HasPrefix(c.text, "vs") {
+			stage = dxbc.VertexShader
 		}
 		_, err = Translate(bc, stage)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -81,7 +81,7 @@ func TestUnsupported(t *testing.T) {
 		{"eval_snapped", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpEvalSnapped, r(0), dxbc.Input(1), dxbc.ImmInt(1, 1, 0, 0))
 		}, "EvaluateAttributeSnapped"},
-		{"a UAV", dxbc.PixelShader, func(b *dxbc.Builder) {
+		{"a UAV", dxbc.VertexShader, func(b *dxbc.Builder) {
 			b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVRaw, Operands: []dxbc.Operand{{Type: dxbc.RegUAV, Indices: []dxbc.Index{{Imm: 0}}}}})
 		}, "dcl_uav_raw: unordered access views"},
 		{"indexable temp too big", dxbc.VertexShader, func(b *dxbc.Builder) { b.DclIndexableTemp(0, 4096, 4) }, "the GPU has 256 temporaries"},

@@ -51,8 +51,7 @@ var operands = map[dxbc.Opcode]int{
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if _, ok := refusals[in.Op]; ok && !(computeOps[in.Op] && t.out.Stage == shaderisa.StageCompute) &&
-		!(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) {
+	if _, ok := refusals[in.Op]; ok && !t.takes(in.Op) && !(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) {
 		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {

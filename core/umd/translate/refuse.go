@@ -10,7 +10,7 @@ import "d3dsim/core/dxbc"
 
 const (
 	featUAV = "unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, " +
-		"AppendStructuredBuffer) outside a compute shader: this GPU binds them to the compute stage only"
+		"AppendStructuredBuffer) outside a compute or pixel shader: this GPU binds them to the compute and pixel stages only"
 	featCS      = "thread groups, groupshared memory and barriers outside a compute shader"
 	featGS      = "geometry-shader instructions (input primitive, streams, emit and cut) outside a geometry shader"
 	featTess    = "hull and domain shaders (the tessellator): this GPU runs vertex and pixel shaders only"
