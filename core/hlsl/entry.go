@@ -165,6 +165,9 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
 		return poison, nil
 	}
+	if g.stage == Compute {
+		return g.computeInput(p, what, t, sem, input)
+	}
 	if t.Kind == KArray && t.Elem.numeric() || t.Kind == KMatrix {
 		return g.sigSplit(p, what, t, sem, file, reg, input, interp)
 	}

@@ -26,6 +26,8 @@ type gen struct {
 	cbufs     []*cbInfo
 	globals   *cbInfo // $Globals
 	textures  []*resource
+	uavs      []*resource // typed unordered access views (compute.go)
+	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
 	cbMax     map[int]int  // slot -> registers read
 	cbDyn     map[int]bool // slot -> indexed by a register
@@ -231,7 +233,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV}
 		}
 		return t
 	}
@@ -350,6 +352,10 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 	}
 	if dst.ro {
 		g.errorf(p, eConst, "l-value specifies const object")
+		return
+	}
+	if dst.uav != nil {
+		g.storeUAV(p, dst, src)
 		return
 	}
 	if dst.wb != nil && !dst.t.numeric() {

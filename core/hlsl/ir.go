@@ -121,17 +121,19 @@ const (
 	OpDerivRtxFine
 	OpDerivRtyCoarse
 	OpDerivRtyFine
-	OpRcp        // rcp (shader model 5)
-	OpSampleC    // sample_c dst, addr, t, s, reference
-	OpSampleCLz  // sample_c_lz: at level 0
-	OpGather4    // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
-	OpGather4C   // gather4_c dst, addr, t, s, reference
-	OpGather4Po  // gather4_po dst, addr, offset, t, s
-	OpGather4PoC // gather4_po_c dst, addr, offset, t, s, reference
-	OpLod        // lod dst, addr, t, s
-	OpLdMS       // ld_ms dst, addr, t, sample
-	OpBufinfo    // bufinfo dst, t
-	OpSampleInfo // sample_info dst, t
+	OpRcp           // rcp (shader model 5)
+	OpSampleC       // sample_c dst, addr, t, s, reference
+	OpSampleCLz     // sample_c_lz: at level 0
+	OpGather4       // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
+	OpGather4C      // gather4_c dst, addr, t, s, reference
+	OpGather4Po     // gather4_po dst, addr, offset, t, s
+	OpGather4PoC    // gather4_po_c dst, addr, offset, t, s, reference
+	OpLod           // lod dst, addr, t, s
+	OpLdMS          // ld_ms dst, addr, t, sample
+	OpBufinfo       // bufinfo dst, t
+	OpSampleInfo    // sample_info dst, t
+	OpLdUAVTyped    // ld_uav_typed dst, address, u#
+	OpStoreUAVTyped // store_uav_typed u#, address, value (Dst the u#, all four lanes)
 	numOps
 )
 
@@ -144,6 +146,7 @@ var opNames = [numOps]string{
 	"switch", "case", "default", "endswitch", "round_ne", "countbits", "firstbit_hi", "firstbit_lo", "firstbit_shi", "bfrev",
 	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
 	"rcp", "sample_c", "sample_c_lz", "gather4", "gather4_c", "gather4_po", "gather4_po_c", "lod", "ldms", "bufinfo", "sampleinfo",
+	"ld_uav_typed", "store_uav_typed",
 }
 
 func (o Op) String() string {
@@ -167,6 +170,7 @@ const (
 	FileTex                   // t#
 	FileSamp                  // s#
 	FileIndexable             // x#[n]: an indexable temp array (Index the array, Elem the element, Rel a dynamic index)
+	FileUAV                   // u#: an unordered access view (compute.go)
 )
 
 // Operand is one source or destination of an instruction. For a source,
@@ -223,6 +227,7 @@ type Program struct {
 	CBSizes  []CBDecl   // dcl_constantbuffer
 	Samplers []SampDecl // dcl_sampler s#
 	Textures []TexDecl  // dcl_resource_* t#
+	UAVs     []TexDecl  // dcl_uav_typed_* u#
 	Inputs   []IODecl
 	Outputs  []IODecl
 	Temps    int // dcl_temps
@@ -230,6 +235,8 @@ type Program struct {
 	Indexables []int
 	Code       []Instr
 	immFloats  bool
+	// ThreadGroup is a compute shader's [numthreads] (dcl_thread_group).
+	ThreadGroup [3]int
 }
 
 // TexDecl declares texture t<Slot>: its dimension and element type.
@@ -252,6 +259,7 @@ type Stage uint8
 const (
 	Vertex Stage = iota
 	Pixel
+	Compute // compute.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic
