@@ -249,6 +249,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		switch {
 		case p.Stage == Pixel && in.SysVal == SysPosition:
 			b.DclInputPSSIV(r, in.Mask, dxbc.InterpLinearNoPerspective, dxbc.SVPosition)
+		case p.Stage == Pixel && in.SysVal == SysFrontFace:
+			b.DclInputPSSGV(r, in.Mask, dxbc.SVIsFrontFace)
 		case p.Stage == Pixel:
 			mode, ok := interps[in.Interp]
 			if !ok {

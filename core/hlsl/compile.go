@@ -18,6 +18,7 @@ const (
 	SysPosition   SysVal = 1
 	SysVertexID   SysVal = 6
 	SysInstanceID SysVal = 8
+	SysFrontFace  SysVal = 9
 	SysTarget     SysVal = 64
 )
 
@@ -29,6 +30,8 @@ func (s SysVal) String() string {
 		return "VERTID"
 	case SysInstanceID:
 		return "INSTID"
+	case SysFrontFace:
+		return "FFACE"
 	case SysTarget:
 		return "TARGET"
 	}
@@ -202,6 +205,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		return nil, withMore(g.errs, file, g.more)
 	}
 	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
+	if errs := divideByZero(code, file); len(errs) > 0 {
+		return nil, errs
+	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
@@ -883,4 +889,24 @@ func (g *gen) nonLiteral(e Expr) (pos, bool) {
 		return g.nonLiteral(e.x)
 	}
 	return pos{}, false
+}
+
+// divideByZero refuses, as fxc does, an integer division or remainder whose
+// divisor is the constant 0 once constants are folded (x / y with y a
+// local set to 0): the result is undefined on the hardware (udiv gives
+// 0xFFFFFFFF).
+func divideByZero(code []Instr, file string) Errors {
+	for i := range code {
+		in := &code[i]
+		if in.Op != OpUdiv || in.Src[1].File != FileImm {
+			continue
+		}
+		lanes := in.readLanes(1)
+		for c := range 4 {
+			if lanes>>c&1 != 0 && in.Src[1].Imm[c] == 0 {
+				return Errors{{File: file, Line: in.Line, Col: 1, Code: eDivZero, Msg: "integer divide by zero"}}
+			}
+		}
+	}
+	return nil
 }

@@ -474,6 +474,8 @@ func (p *Program) String() string {
 		switch {
 		case p.Stage == Pixel && in.SysVal == SysPosition:
 			fmt.Fprintf(&b, "dcl_input_ps_siv linear noperspective v%d.%s, position\n", in.Reg, maskString(in.Mask))
+		case p.Stage == Pixel && in.SysVal == SysFrontFace:
+			fmt.Fprintf(&b, "dcl_input_ps_sgv constant v%d.%s, is_front_face\n", in.Reg, maskString(in.Mask))
 		case p.Stage == Pixel:
 			fmt.Fprintf(&b, "dcl_input_ps %s v%d.%s\n", in.Interp, in.Reg, maskString(in.Mask))
 		case in.SysVal == SysVertexID:

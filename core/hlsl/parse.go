@@ -267,6 +267,9 @@ func (ps *parser) unrollCount(as []attr) int {
 	if names["unroll"] && (names["loop"] || names["fastopt"]) {
 		ps.failMsg(ps.peek(), "syntax error: [unroll] contradicts [loop] and [fastopt]")
 	}
+	if names["branch"] && names["flatten"] {
+		ps.failMsg(ps.peek(), "syntax error: [branch] contradicts [flatten]")
+	}
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
@@ -325,6 +328,9 @@ func (ps *parser) topLevel(f *file) {
 		return
 	}
 	switch {
+	case len(attrs) > 0:
+		// Shader model 6 takes attributes on variables; fxc does not.
+		ps.failMsg(t, "syntax error: attribute '"+attrs[0].name+"' on a variable: attributes are for functions and statements")
 	case mods.inout != "":
 		ps.failMsg(t, "syntax error: a global variable cannot be '"+mods.inout+"'")
 	case mods.static && mods.uniform:
@@ -461,6 +467,11 @@ func (ps *parser) structDecl() *structDecl {
 		for {
 			n := ps.ident()
 			v := ps.varRest(typ, n, m, false)
+			if v.packoff != "" {
+				// fxc: packoffset places a constant buffer's own
+				// variables, not a struct's members.
+				ps.failMsg(n, "syntax error: packoffset is for the variables of a constant buffer, not struct member '"+n.text+"'")
+			}
 			s.fields = append(s.fields, v)
 			if !ps.accept(",") {
 				break
