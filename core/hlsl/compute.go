@@ -271,3 +271,90 @@ func (g *gen) uavMethod(e *callExpr, tv *value, args []*value) *value {
 	g.errorf(e.pos, eNoOverload, "'%s': no matching %d parameter intrinsic method", e.name, len(args))
 	return poison
 }
+
+// writesUAV reports the instructions whose destination may be a u#.
+func writesUAV(o Op) bool {
+	return o == OpStoreUAVTyped || o >= OpAtomicIadd && o <= OpImmAtomicCmpExch
+}
+
+// interlocked lowers InterlockedAdd, And, Or, Xor, Max, Min, Exchange,
+// CompareStore and CompareExchange on an int or uint element of a typed
+// view (u[i]) to atomic_* or, with the original value asked for,
+// imm_atomic_* ("Interlocked functions" of the HLSL reference).
+func (g *gen) interlocked(e *callExpr, args []*value) *value {
+	p := e.pos
+	noMatch := func() *value {
+		g.errorf(p, eNoOverload, "'%s': no matching %d parameter intrinsic function", e.name, len(args))
+		return poison
+	}
+	if len(args) < 2 {
+		return noMatch()
+	}
+	dst := args[0]
+	var u *uavRef
+	if dst.wb != nil && dst.wb.base != nil {
+		u = dst.wb.base.uav
+	}
+	if u == nil {
+		g.errorf(p, eNotImplemented, "not supported by this compiler: %s of anything but an element of a RWTexture or RWBuffer (groupshared memory, structured and byte-address buffers)", e.name)
+		return poison
+	}
+	t := dst.t
+	if t.Kind != KScalar || t.Base != Int && t.Base != Uint {
+		g.errorf(p, eNoOverload, "'%s': the destination is an int or uint element, not %s", e.name, t)
+		return poison
+	}
+	vals := 1
+	if e.name == "InterlockedCompareStore" || e.name == "InterlockedCompareExchange" {
+		vals = 2
+	}
+	orig := false
+	switch {
+	case e.name == "InterlockedExchange" || e.name == "InterlockedCompareExchange":
+		if len(args) != 2+vals {
+			return noMatch()
+		}
+		orig = true
+	case len(args) == 1+vals:
+	case len(args) == 2+vals && e.name != "InterlockedCompareStore":
+		orig = true
+	default:
+		return noMatch()
+	}
+	src := []Operand{u.addr}
+	for _, a := range args[1 : 1+vals] {
+		v := g.convert(p, a, scalarT(t.Base), false)
+		if v == poison {
+			return poison
+		}
+		src = append(src, v.c[0])
+	}
+	signed := t.Base == Int
+	ops := map[string][2]Op{
+		"InterlockedAdd": {OpAtomicIadd, OpImmAtomicIadd}, "InterlockedAnd": {OpAtomicAnd, OpImmAtomicAnd},
+		"InterlockedOr": {OpAtomicOr, OpImmAtomicOr}, "InterlockedXor": {OpAtomicXor, OpImmAtomicXor},
+		"InterlockedMax": {OpAtomicUmax, OpImmAtomicUmax}, "InterlockedMin": {OpAtomicUmin, OpImmAtomicUmin},
+		"InterlockedExchange": {OpNop, OpImmAtomicExch}, "InterlockedCompareStore": {OpAtomicCmpStore, OpNop},
+		"InterlockedCompareExchange": {OpNop, OpImmAtomicCmpExch},
+	}[e.name]
+	if signed && e.name == "InterlockedMax" {
+		ops = [2]Op{OpAtomicImax, OpImmAtomicImax}
+	}
+	if signed && e.name == "InterlockedMin" {
+		ops = [2]Op{OpAtomicImin, OpImmAtomicImin}
+	}
+	ud := Operand{File: FileUAV, Index: u.slot, Mask: 0xf}
+	if !orig {
+		g.emit(Instr{Op: ops[0], Dim: u.dim, Dst: []Operand{ud}, Src: src})
+		return &value{t: tVoid, ro: true}
+	}
+	out := args[len(args)-1]
+	if out.ro {
+		g.errorf(e.args[len(args)-1].at(), eConst, "out parameters require l-value arguments")
+		return poison
+	}
+	r := g.alloc()
+	g.emit(Instr{Op: ops[1], Dim: u.dim, Dst: []Operand{{File: FileTemp, Index: r, Mask: 1}, ud}, Src: src})
+	g.store(p, out, g.convert(p, &value{t: scalarT(t.Base), c: []Operand{comp(FileTemp, r, 0)}}, out.t, false), false)
+	return &value{t: tVoid, ro: true}
+}

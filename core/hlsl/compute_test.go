@@ -133,3 +133,50 @@ void main(uint3 id : SV_DispatchThreadID)
 		}
 	}
 }
+
+// TestInterlocked: the Interlocked functions on a typed view's int or uint
+// element: atomic_* without the original value, imm_atomic_* with it (the
+// signed or unsigned max and min by the element's type); anything else as
+// the destination is refused by name.
+func TestInterlocked(t *testing.T) {
+	r := compileOK(t, `
+RWTexture2D<uint> u : register(u1);
+RWBuffer<int> b;
+uniform uint4 v;
+[numthreads(3, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID)
+{
+    uint old;
+    InterlockedAnd(u[uint2(0, 0)], v.x);
+    InterlockedCompareStore(u[uint2(1, 0)], v.y, v.x);
+    InterlockedExchange(u[uint2(7, 0)], v.x, old);
+    InterlockedMax(u[uint2(4, 0)], old);
+    int o2;
+    InterlockedMax(b[id.x], -3, o2);
+    InterlockedCompareExchange(b[1], 2, o2, o2);
+    b[2] = o2;
+}`, "main", "cs_5_0")
+	text := listing(t, r.Bytecode)
+	for _, want := range []string{
+		"atomic_and u1, l(0, 0, 0, 0), cb0[0].xxxx",
+		"atomic_cmp_store u1, l(1, 0, 0, 0), cb0[0].yxxx, cb0[0].xxxx",
+		"imm_atomic_exch r0.x, u1, l(7, 0, 0, 0), cb0[0].xxxx",
+		"atomic_umax u1, l(4, 0, 0, 0), r0.xxxx",
+		"imm_atomic_imax r0.x, u0, vThreadID.xxxx, l(-3, 0, 0, 0)",
+		"imm_atomic_cmp_exch r1.x, u0, l(1, 1, 1, 1), l(2, 0, 0, 0), r0.xxxx",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
+		}
+	}
+	for _, c := range []struct{ src, want string }{
+		{"RWBuffer<uint> b; [numthreads(1,1,1)] void main() { uint x = 0; InterlockedAdd(x, 1); }", "not supported by this compiler: InterlockedAdd of anything but an element"},
+		{"RWBuffer<float> b; [numthreads(1,1,1)] void main() { InterlockedAdd(b[0], 1); }", "the destination is an int or uint element"},
+		{"RWBuffer<uint> b; [numthreads(1,1,1)] void main() { InterlockedExchange(b[0], 1); }", "'InterlockedExchange': no matching 2 parameter"},
+		{"RWBuffer<uint> b; [numthreads(1,1,1)] void main() { InterlockedAdd(b[0], 1, 2); }", "out parameters require l-value arguments"},
+	} {
+		if _, err := Compile([]byte(c.src), "i.hlsl", "main", "cs_5_0"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+}

@@ -134,6 +134,29 @@ const (
 	OpSampleInfo    // sample_info dst, t
 	OpLdUAVTyped    // ld_uav_typed dst, address, u#
 	OpStoreUAVTyped // store_uav_typed u#, address, value (Dst the u#, all four lanes)
+	// The atomics of a view's element (compute.go): Dst the u# (and, for
+	// imm_atomic_*, first the temp that receives the old value), Src the
+	// address and the value (cmp_store, cmp_exch: the comparand, then the
+	// value).
+	OpAtomicIadd
+	OpAtomicAnd
+	OpAtomicOr
+	OpAtomicXor
+	OpAtomicImax
+	OpAtomicImin
+	OpAtomicUmax
+	OpAtomicUmin
+	OpAtomicCmpStore
+	OpImmAtomicIadd
+	OpImmAtomicAnd
+	OpImmAtomicOr
+	OpImmAtomicXor
+	OpImmAtomicImax
+	OpImmAtomicImin
+	OpImmAtomicUmax
+	OpImmAtomicUmin
+	OpImmAtomicExch
+	OpImmAtomicCmpExch
 	numOps
 )
 
@@ -147,6 +170,9 @@ var opNames = [numOps]string{
 	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
 	"rcp", "sample_c", "sample_c_lz", "gather4", "gather4_c", "gather4_po", "gather4_po_c", "lod", "ldms", "bufinfo", "sampleinfo",
 	"ld_uav_typed", "store_uav_typed",
+	"atomic_iadd", "atomic_and", "atomic_or", "atomic_xor", "atomic_imax", "atomic_imin", "atomic_umax", "atomic_umin", "atomic_cmp_store",
+	"imm_atomic_iadd", "imm_atomic_and", "imm_atomic_or", "imm_atomic_xor", "imm_atomic_imax", "imm_atomic_imin", "imm_atomic_umax",
+	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
 }
 
 func (o Op) String() string {

@@ -32,6 +32,13 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 1
 	case OpLdUAVTyped, OpStoreUAVTyped:
 		return 1, 2
+	case OpAtomicCmpStore:
+		return 1, 3
+	case OpImmAtomicCmpExch:
+		return 2, 3
+	}
+	if o >= OpImmAtomicIadd && o <= OpImmAtomicExch {
+		return 2, 2
 	}
 	return 1, 2
 }
@@ -53,7 +60,7 @@ func (p *Program) Validate() error {
 			switch d.File {
 			case FileNull:
 			case FileUAV:
-				if in.Op != OpStoreUAVTyped || d.Mask != 0xF {
+				if !writesUAV(in.Op) || d.Mask != 0xF {
 					return fmt.Errorf("hlsl: instruction %d (%s): u%d as a destination", i, in.Op, d.Index)
 				}
 			case FileTemp, FileOutput, FileIndexable:

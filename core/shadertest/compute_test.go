@@ -130,12 +130,44 @@ probe uav 1 (3) rui (101)
 probe uav 1 (6) rui (102)
 probe uav 1 (7) rui (103)
 `
-	rep := &Report{}
-	rep.RunFile("compute.shader_test", []byte(file), Options{})
-	if len(rep.Errors) > 0 || len(rep.Results) != 1 {
-		t.Fatalf("%v %v", rep.Errors, rep.Results)
-	}
-	if r := rep.Results[0]; r.Outcome != Pass {
-		t.Errorf("%s: %s %s", r.Name, r.Outcome, r.Reason)
+	// Atomics: 2 x 64 threads add 1 and their index (the max and the
+	// exchange run too; what they leave depends on the threads' order,
+	// which the probes do not read).
+	const atomics = `[require]
+shader model >= 5.0
+
+[uav 0]
+format r32-uint
+size (buffer, 4)
+
+0 0 0 0
+
+[compute shader]
+RWBuffer<uint> b;
+
+    [numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex)
+{
+    uint old;
+    InterlockedAdd(b[0], 1);
+    InterlockedAdd(b[1], id.x, old);
+    InterlockedMax(b[2], old);
+    InterlockedExchange(b[3], gi, old);
+}
+
+[test]
+dispatch 2 1 1
+probe uav 0 (0) rui (128)
+probe uav 0 (1) rui (8128)
+`
+	for name, src := range map[string]string{"compute.shader_test": file, "atomics.shader_test": atomics} {
+		rep := &Report{}
+		rep.RunFile(name, []byte(src), Options{})
+		if len(rep.Errors) > 0 || len(rep.Results) != 1 {
+			t.Fatalf("%v %v", rep.Errors, rep.Results)
+		}
+		if r := rep.Results[0]; r.Outcome != Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Outcome, r.Reason)
+		}
 	}
 }
