@@ -328,6 +328,10 @@ func (ps *parser) topLevel(f *file) {
 		return
 	}
 	switch {
+	case mods.groupshared:
+		// Not a uniform: a variable of the thread group's shared memory
+		// (dcl_tgsm_*), which this compiler does not lay out yet.
+		ps.failMsg(t, "not supported by this compiler: groupshared memory ('"+name.text+"')")
 	case len(attrs) > 0:
 		// Shader model 6 takes attributes on variables; fxc does not.
 		ps.failMsg(t, "syntax error: attribute '"+attrs[0].name+"' on a variable: attributes are for functions and statements")
@@ -350,6 +354,7 @@ func (ps *parser) topLevel(f *file) {
 
 type mods struct {
 	static, constQ, uniform, rowMajor, colMajor bool
+	groupshared                                 bool
 	inout, interp                               string
 	first                                       pos // where the modifiers start
 }
@@ -374,6 +379,8 @@ func (ps *parser) modifiers() mods {
 		}
 		ps.p++
 		switch t.text {
+		case "groupshared":
+			m.groupshared = true
 		case "static":
 			m.static = true
 		case "const":
