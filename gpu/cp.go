@@ -296,6 +296,10 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.dispatch(a[0], a[1], a[2])
 	case isa.OpDispatchIndirect:
 		ex.dispatchIndirect(p)
+	case isa.OpSetSOTarget, isa.OpSetSODecl:
+		ex.setSO(p)
+	case isa.OpDrawAuto:
+		ex.drawAuto(p)
 	default:
 		ex.fault("opcode not implemented")
 	}

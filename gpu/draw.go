@@ -197,6 +197,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	c[ctrIAVertices] += n
 	c[ctrIAPrimitives] += d.ctr.iaPrims
 	c[ctrVSInvocations] += d.ctr.vsInv
+	c[ctrGSInvocations] += d.ctr.gsInv
+	c[ctrGSPrimitives] += d.ctr.gsPrims
 	c[ctrCInvocations] += d.ctr.cInv
 	c[ctrCPrimitives] += d.ctr.cPrims
 	if s.prog[isa.StagePS].bound {
@@ -330,6 +332,10 @@ func (ib *ibuf) cut() uint32 {
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
 func (ex *executor) assemble(indexed bool, count, start uint32) {
+	if ex.draw.prog.gs != nil {
+		ex.assembleGS(indexed, count, start)
+		return
+	}
 	s := &ex.st
 	topo := s.topo
 	strip := isStrip(topo)
@@ -345,26 +351,26 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 		case isa.TopoPointList:
 			ex.programVertex(i, &ring[0])
 			ex.draw.prim++
-			ex.assembled(ex.point(&ring[0]))
+			ex.assembled(ex.outPoint(&ring[0]))
 		case isa.TopoLineList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 2 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[0], &ring[1]))
+				ex.assembled(ex.outLine(&ring[0], &ring[1]))
 				k = 0
 			}
 		case isa.TopoLineStrip:
 			ex.programVertex(i, &ring[k%2])
 			if k >= 1 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[(k-1)%2], &ring[k%2]))
+				ex.assembled(ex.outLine(&ring[(k-1)%2], &ring[k%2]))
 			}
 			k++
 		case isa.TopoTriangleList:
 			ex.programVertex(i, &ring[k])
 			if k++; k == 3 {
 				ex.draw.prim++
-				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
+				ex.assembled(ex.outTriangle(&ring[0], &ring[1], &ring[2]))
 				k = 0
 			}
 		case isa.TopoTriangleStrip:
@@ -376,7 +382,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				}
 				ex.draw.prim++
 				ex.draw.pvSecond = k%2 == 1
-				ex.assembled(ex.triangle(a, b, c))
+				ex.assembled(ex.outTriangle(a, b, c))
 				ex.draw.pvSecond = false
 			}
 			k++
@@ -388,12 +394,12 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			}
 			if k++; k%4 == 0 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[0], &ring[1]))
+				ex.assembled(ex.outLine(&ring[0], &ring[1]))
 			}
 		case isa.TopoLineStripAdj: // lines v1-v2 ... v(n-3)-v(n-2)
 			if k >= 3 {
 				ex.draw.prim++
-				ex.assembled(ex.line(&ring[(k-2)%3], &ring[(k-1)%3]))
+				ex.assembled(ex.outLine(&ring[(k-2)%3], &ring[(k-1)%3]))
 			}
 			if k >= 1 {
 				ex.programVertex(i, &ring[k%3])
@@ -405,7 +411,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 			}
 			if k++; k%6 == 0 {
 				ex.draw.prim++
-				ex.assembled(ex.triangle(&ring[0], &ring[1], &ring[2]))
+				ex.assembled(ex.outTriangle(&ring[0], &ring[1], &ring[2]))
 			}
 		case isa.TopoTriStripAdj: // the even vertices form a triangle strip; triangle m needs vertex 2m+5
 			if k%2 == 0 {
@@ -419,7 +425,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 				}
 				ex.draw.prim++
 				ex.draw.pvSecond = m%2 == 1
-				ex.assembled(ex.triangle(a, b, c))
+				ex.assembled(ex.outTriangle(a, b, c))
 				ex.draw.pvSecond = false
 			}
 			k++

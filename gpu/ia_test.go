@@ -93,7 +93,7 @@ func TestVertexStageTextures(t *testing.T) {
 		set  func(b *isa.Builder)
 		want string
 	}{
-		{"texture of the geometry stage", func(b *isa.Builder) { b.SetTexStage(isa.StageGS, 0, tex.addr, 1, 1, 4, tex.fmt) }, "stage 2"},
+		{"texture of the hull stage", func(b *isa.Builder) { b.SetTexStage(isa.StageHS, 0, tex.addr, 1, 1, 4, tex.fmt) }, "stage 3"},
 		{"sampler of the domain stage", func(b *isa.Builder) { b.SetSamplerStage(isa.StageDS, 0, 0, 0, 0, 0) }, "stage 4"},
 		{"texture slot 128", func(b *isa.Builder) { b.SetTexStage(isa.StageVS, 128, tex.addr, 1, 1, 4, tex.fmt) }, "slot 128 outside 0..127"},
 		{"sampler slot 16", func(b *isa.Builder) { b.SetSamplerStage(isa.StagePS, 16, 0, 0, 0, 0) }, "slot 16"},

@@ -124,6 +124,15 @@ type progState struct {
 	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
 	chunk  vsChunk
 	block  psBlock
+
+	// The geometry stage's (geometry.go): its program (nil for none),
+	// declaration, output register of SV_Position, bindings and batch.
+	gs       *progEntry
+	gsDecl   shaderisa.GSDecl
+	gsPos    int
+	gsConsts cbView
+	gsTex    texUnit
+	gsBatch  gsBatch
 }
 
 // program returns the decoded program in mem. The cache is keyed by the
@@ -307,7 +316,7 @@ func mayFault(p *shaderisa.Program) bool {
 // fault) when the draw cannot run.
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
-	ps.vs, ps.ps, ps.failed, ps.pxFailed, ps.err = nil, nil, false, false, nil
+	ps.vs, ps.ps, ps.gs, ps.failed, ps.pxFailed, ps.err = nil, nil, nil, false, false, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound {
 		ex.fault("no vertex program")
@@ -336,9 +345,19 @@ func (ex *executor) prepareProgram() bool {
 	if ps.ps, ok = stage(isa.StagePS, shaderisa.StagePixel, "pixel"); !ok {
 		return false
 	}
+	if ps.gs, ok = stage(stageGS, shaderisa.StageGeometry, "geometry"); !ok {
+		return false
+	}
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
-	if ps.vsPos >= vp.Outputs {
+	if ps.gs != nil {
+		if !ex.prepareGeometry() {
+			return false
+		}
+		if ps.vsPos >= vp.Outputs {
+			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
+		}
+	} else if ps.vsPos >= vp.Outputs {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false
 	}

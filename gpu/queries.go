@@ -57,6 +57,7 @@ const maxOpenQueries = 64
 // counters when the draw is done.
 type drawCounters struct {
 	iaPrims, vsInv, cInv, cPrims uint64
+	gsInv, gsPrims               uint64
 }
 
 // query runs QUERY. A begin remembers the counters under its address (the

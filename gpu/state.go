@@ -18,11 +18,13 @@ const (
 	numTex          = isa.MaxTexSlots     // texture slots per stage (t0..t127)
 	numSamplers     = isa.MaxSamplerSlots // sampler slots per stage
 	// numStages are the stages with a program on this GPU: isa.StageVS,
-	// isa.StagePS and the compute stage, whose state is at index stageCS
-	// (isa.StageCS on the wire: stageOK maps it; SET_TEX_STAGE and
-	// SET_SAMPLER_STAGE fault for the others).
-	numStages   = 3
+	// isa.StagePS, the compute stage, whose state is at index stageCS
+	// (isa.StageCS on the wire: stageOK maps it), and the geometry stage
+	// at stageGS (isa.StageGS on the wire); SET_TEX_STAGE and
+	// SET_SAMPLER_STAGE fault for the others.
+	numStages   = 4
 	stageCS     = 2
+	stageGS     = 3
 	vertexBytes = isa.VertexBytes
 )
 
@@ -135,6 +137,7 @@ type state struct {
 	prog        [numStages]progBinding      // SET_PROGRAM (program.go)
 	uav         [isa.MaxUAVSlots]uavBinding // SET_UAV (compute.go)
 	layout      layoutState                 // SET_LAYOUT
+	so          soState                     // SET_SO_TARGET, SET_SO_DECL (so.go)
 	// SET_PREDICATION: the predicate's data (0: no predication) and the
 	// value that skips the predicated packets (queries.go).
 	predAddr  uint64
@@ -225,17 +228,21 @@ func (ex *executor) surface(p isa.Packet, i int, what string, use int) (surface,
 
 // stageOK reports whether stage has a program on this GPU (it faults
 // when not).
-// isa.StageCS becomes stageCS, the index of the compute stage's state.
+// isa.StageCS becomes stageCS, the index of the compute stage's state,
+// isa.StageGS stageGS, the geometry stage's.
 func (ex *executor) stageOK(stage *uint32) bool {
-	if *stage == isa.StageCS {
+	switch *stage {
+	case isa.StageVS, isa.StagePS:
+		return true
+	case isa.StageCS:
 		*stage = stageCS
 		return true
+	case isa.StageGS:
+		*stage = stageGS
+		return true
 	}
-	if *stage >= stageCS {
-		ex.fault("stage %d: this GPU runs programs in stages %d (vertex), %d (pixel) and %d (compute) only", *stage, isa.StageVS, isa.StagePS, isa.StageCS)
-		return false
-	}
-	return true
+	ex.fault("stage %d: this GPU runs programs in stages %d (vertex), %d (pixel), %d (geometry) and %d (compute) only", *stage, isa.StageVS, isa.StagePS, isa.StageGS, isa.StageCS)
+	return false
 }
 
 // setTex binds texture slot of stage to the surface at a[i:] of p (unbinds

@@ -115,15 +115,27 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	// them; a draw with no pixel program reads none: psIn only errs high).
 	outs := ps.vs.prog.Outputs
 	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
-	pos := m.Out(ps.vsPos)
+	if ps.gs != nil {
+		vary = min(outs, isa.MaxVaryings) // the geometry program reads them, not the pixel program
+	}
+	var pos *shader.Vec
+	if ps.vsPos >= 0 {
+		pos = m.Out(ps.vsPos)
+	}
 	flat := ps.flatRegs()
+	if ps.gs != nil {
+		flat = 0 // the geometry program reads values; its outputs are the pixel program's inputs
+	}
 	for j := range n {
 		if mask>>j&1 == 0 {
 			continue
 		}
 		cv := &c.out[j]
 		for k := range 4 {
-			cv.p[k] = float64(math.Float32frombits(pos[k][j]))
+			cv.p[k] = 0
+			if pos != nil {
+				cv.p[k] = float64(math.Float32frombits(pos[k][j]))
+			}
 		}
 		for r := range vary {
 			a := (*[4]float64)(cv.a[4*r : 4*r+4])

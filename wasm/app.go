@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 	"sync"
@@ -22,6 +23,7 @@ type app struct {
 	mu       sync.Mutex
 	ticking  atomic.Bool // a tickAsync goroutine is running
 	src      []byte
+	prevSrc  []byte // the text loaded before src, when it differed (the page's Compare view: before the edit)
 	run      *scenario.Run
 	gen      uint64 // bumped by every load and every step: the canvas and the panel poll it
 	loads    uint64 // scenarios loaded so far: the panel resets its trace when it changes
@@ -85,6 +87,9 @@ func (a *app) load(src []byte) (err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.y.abort.Store(false)
+	if len(a.src) > 0 && !bytes.Equal(a.src, src) {
+		a.prevSrc = a.src
+	}
 	a.src = append([]byte(nil), src...)
 	a.run = r
 	a.gen++

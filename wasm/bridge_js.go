@@ -33,11 +33,15 @@ package main
 //	inspectResolve(at)    -> {seq} of an event named "Draw#2", "line:24" or a seq, or {error}
 //	inspectWait(seq)      -> why the wait at event seq (or inside the API call there) waited
 //	                         (core/inspect WaitAnswer), or {error}
+//	inspectProblems(from, max) -> {loads, from, total, list}: the run's problems (core/inspect Problem:
+//	                         seq, kind, title, line, call, cause) from index from on, at most max
 //	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
 //	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
 //	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
-//	                         x, y, fragment}); core/inspect Resource, History, Steps, or {error}
+//	                         x, y, fragment}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
+//	                         at: an event both runs name}); core/inspect Resource, History, Steps, Comparison, or {error}
+//	compareMask()         -> {width, height, pixels} of the last comparison's differing pixels (red), null when none
 //	inspectImage(opts)    -> {width, height, pixels: Uint8ClampedArray} of the last resource answered,
 //	                         drawn with opts {channels, lo, hi} (null: none)
 //	inspectTexel(x, y)    -> texel (x, y) of the last resource answered in its format, null outside
@@ -47,6 +51,8 @@ package main
 //	restart()             -> reload the loaded scenario (paused at its start)
 //	setSpeed(n)           API calls per canvas tick while playing (0: as fast as slices go)
 //	download(kind)        -> Uint8Array: "jsonl" (trace.jsonl), "perfetto" (trace.perfetto.json), "png" (the frame); null when none
+//	download(kind, t0, t1) -> "jsonl" or "perfetto" of the events in virtual time [t0, t1] ns and the calls
+//	                         open at t0 that enclose them (core/inspect ClipTrace)
 //	tutorials()           -> names of the tutorials; tutorial(name) -> {scenario, notes} or null
 //	frameSize()           -> {width, height} of the last presented frame (0, 0: none)
 //	fps()                 the canvas's frames per second (ebiten.ActualFPS)
@@ -264,6 +270,16 @@ func installBridge(a *app) *bridge {
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.inspectWait(uint64(args[0].Float()))))
 	})
+	b.fn("inspectProblems", func(args []js.Value) any {
+		from, n := 0, 1000
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			from = args[0].Int()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			n = args[1].Int()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectProblems(from, n)))
+	})
 	b.fn("inspectDMA", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {
 			return js.Global().Get("JSON").Call("parse", `{"error":"inspectDMA(seq)"}`)
@@ -296,6 +312,14 @@ func installBridge(a *app) *bridge {
 			opts = args[0].String()
 		}
 		pix, w, h := a.resourceImage([]byte(opts))
+		if pix == nil {
+			return nil
+		}
+		arr := bytesToJS(pix)
+		return map[string]any{"width": w, "height": h, "pixels": js.Global().Get("Uint8ClampedArray").New(arr.Get("buffer"))}
+	})
+	b.fn("compareMask", func(args []js.Value) any {
+		pix, w, h := a.compareMask()
 		if pix == nil {
 			return nil
 		}
@@ -337,12 +361,16 @@ func installBridge(a *app) *bridge {
 		if len(args) > 0 && args[0].Type() == js.TypeString {
 			kind = args[0].String()
 		}
+		var span *[2]int64 // download(kind, t0, t1): the trace of a time range
+		if len(args) > 2 && args[1].Type() == js.TypeNumber && args[2].Type() == js.TypeNumber {
+			span = &[2]int64{int64(args[1].Float()), int64(args[2].Float())}
+		}
 		var data []byte
 		switch kind {
 		case "jsonl":
-			data = a.traceFile(false)
+			data = a.traceFileRange(false, span)
 		case "perfetto":
-			data = a.traceFile(true)
+			data = a.traceFileRange(true, span)
 		case "png":
 			data = a.framePNG()
 		case "trace":

@@ -112,7 +112,7 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	// The inspector reads the run: while a slice is suspended the state
 	// and the resolve answer an error the view shows, a query waits for
 	// the slice (a Promise), an image or a texel is none yet.
-	case "inspectState", "inspectResolve", "inspectWait", "inspectDMA":
+	case "inspectState", "inspectResolve", "inspectWait", "inspectDMA", "inspectProblems":
 		return map[string]any{"error": busyNote}, true
 	case "inspectQuery":
 		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
@@ -126,7 +126,7 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 			}
 			return b.runQuery(p)
 		}), true
-	case "inspectImage", "inspectTexel":
+	case "inspectImage", "inspectTexel", "compareMask":
 		return nil, true
 	case "source":
 		if n := len(b.pending); n > 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"d3dsim/core/inspect"
 	"d3dsim/core/scenario"
@@ -20,14 +21,55 @@ type inspection struct {
 	loads   uint64 // the load it belongs to
 	session *inspect.Session
 	journal *inspect.Journal
-	query   *inspect.Query
+	query   query
 	gen     uint64            // bumped by every new query: a replaced one stops
 	res     *inspect.Resource // the last resource answered (its picture and texels)
+
+	cmp *inspect.Comparison // the last comparison answered (its pixel mask)
+
+	probs    *inspect.ProblemScanner // the Problems view's, fed from the trace
+	problems []inspect.Problem       // found so far (at most maxProblems)
+	more     int                     // found past maxProblems
 }
+
+// maxProblems bounds the problems the page is told of (a runaway loop of
+// violations counts the rest).
+const maxProblems = 10000
 
 // record starts the inspector's journal of a new run (load calls it).
 func (a *app) recordLocked(s *scenario.Script, r *scenario.Run) {
-	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r)}
+	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r),
+		probs: inspect.NewProblemScanner()}
+}
+
+// problemsAnswer is inspectProblems' answer: the problems from index From
+// on, of Total found in the load Loads.
+type problemsAnswer struct {
+	Loads uint64            `json:"loads"`
+	From  int               `json:"from"`
+	Total int               `json:"total"` // found so far, those past maxProblems included
+	List  []inspect.Problem `json:"list"`
+}
+
+// inspectProblems scans the events the run added since the last ask and
+// answers the problems from index from on (at most n), as JSON.
+func (a *app) inspectProblems(from, n int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	in := a.ins
+	for _, p := range in.probs.Scan(a.run.Recorder()) {
+		if len(in.problems) < maxProblems {
+			in.problems = append(in.problems, p)
+		} else {
+			in.more++
+		}
+	}
+	from = min(max(from, 0), len(in.problems))
+	to := min(from+max(n, 0), len(in.problems))
+	return toJSON(problemsAnswer{Loads: in.loads, From: from, Total: len(in.problems) + in.more, List: append([]inspect.Problem{}, in.problems[from:to]...)})
 }
 
 // errJSON is an answer that failed.
@@ -99,8 +141,21 @@ func (a *app) inspectResolve(at string) (uint64, error) {
 	return a.ins.journal.Resolve(at)
 }
 
+// query is a question answered a slice at a time: an inspect.Query, or a
+// comparison's other run (inspect.CompareQuery).
+type query interface {
+	Step(l scenario.SliceLimits) bool
+	Answer() (any, error)
+}
+
 // queryArgs are a query's arguments as the page sends them.
 type queryArgs struct {
+	// Against and At are a comparison's: "edit" (the text loaded before
+	// this one) or a mode (sync, in-order, out-of-order); the event whose
+	// states are compared ("" none).
+	Against string `json:"against"`
+	At      string `json:"at"`
+
 	Seq      uint64                  `json:"seq"`
 	Name     string                  `json:"name"`
 	X        int                     `json:"x"`
@@ -115,7 +170,7 @@ type pendingQuery struct {
 	ins  *inspection
 	gen  uint64
 	kind string
-	q    *inspect.Query
+	q    query
 }
 
 // startQuery starts a query of kind resource, history or step; the page
@@ -132,8 +187,14 @@ func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
 		return nil, errJSON(fmt.Errorf("inspect: no scenario loaded"))
 	}
 	ins.gen++
-	var q *inspect.Query
+	var q query
 	switch kind {
+	case "compare":
+		cq, err := a.compareQuery(qa.Against, qa.At)
+		if err != nil {
+			return nil, errJSON(err)
+		}
+		q = cq
 	case "resource":
 		q = ins.session.ResourceQuery(ins.journal, qa.Seq, qa.Name, qa.Options)
 	case "history":
@@ -145,7 +206,7 @@ func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
 		}
 		q = ins.session.StepQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y, frag)
 	default:
-		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step)", kind))
+		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step, compare)", kind))
 	}
 	ins.query = q
 	return &pendingQuery{a: a, ins: ins, gen: ins.gen, kind: kind, q: q}, nil
@@ -170,6 +231,9 @@ func (p *pendingQuery) slice(over func() bool) (answer []byte, done bool) {
 	}
 	if r, ok := v.(*inspect.Resource); ok {
 		p.ins.res = r
+	}
+	if c, ok := v.(*inspect.Comparison); ok {
+		p.ins.cmp = c
 	}
 	return toJSON(v), true
 }
@@ -207,4 +271,48 @@ func (a *app) resourceTexel(x, y int) []byte {
 		return []byte("null")
 	}
 	return toJSON(t)
+}
+
+// compareQuery starts comparing the loaded run with another: the text
+// loaded before this one ("edit"), or this one in a mode. The caller holds
+// mu.
+func (a *app) compareQuery(against, at string) (*inspect.CompareQuery, error) {
+	cur := inspect.DiffSide{Label: "this run", Run: a.run, Journal: a.ins.journal}
+	if against == "edit" {
+		if a.prevSrc == nil {
+			return nil, fmt.Errorf("inspect: no earlier text to compare with: edit the scenario and run it (Ctrl+Enter), then compare")
+		}
+		s, err := scenario.Load("", a.prevSrc)
+		if err != nil {
+			return nil, err
+		}
+		return inspect.NewCompareQuery(cur, "before the edit", s, scenario.Overrides{}, true, at), nil
+	}
+	s, err := scenario.Load("", a.src)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, m := range scenario.Modes(s, scenario.Overrides{}) {
+		if m.Name == against {
+			return inspect.NewCompareQuery(cur, m.Name, s, m.O, false, at), nil
+		}
+		names = append(names, m.Name)
+	}
+	return nil, fmt.Errorf("inspect: compare against %q: give edit or a mode (%s)", against, strings.Join(names, ", "))
+}
+
+// compareMask is the last comparison's mask of differing pixels as RGBA8
+// (nil: none).
+func (a *app) compareMask() (pix []byte, w, h int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.ins.cmp == nil {
+		return nil, 0, 0
+	}
+	m := a.ins.cmp.Pixels.Mask()
+	if m == nil {
+		return nil, 0, 0
+	}
+	return m.Pix, m.Rect.Dx(), m.Rect.Dy()
 }

@@ -136,3 +136,104 @@ func TestInspectWait(t *testing.T) {
 		t.Errorf("DMA card: %v %+v", err, c)
 	}
 }
+
+// The page's problems are the CLI's, asked in pieces: two-devices' KMD
+// rejection and the device it removed, each asked once.
+func TestInspectProblems(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "assets", "scenarios", "two-devices.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		Loads, From, Total int
+		List               []struct{ Kind, Cause string }
+	}
+	var got []string
+	total := 0
+	for done := false; !done; {
+		a.mu.Lock()
+		done = a.run.Step(3)
+		a.mu.Unlock()
+		var ans answer
+		if err := json.Unmarshal(a.inspectProblems(len(got), 1), &ans); err != nil || ans.From != len(got) {
+			t.Fatalf("problems from %d: %v %+v", len(got), err, ans)
+		}
+		for _, p := range ans.List {
+			got = append(got, p.Kind)
+		}
+		total = ans.Total
+	}
+	for len(got) < total {
+		var ans answer
+		_ = json.Unmarshal(a.inspectProblems(len(got), 1), &ans)
+		if len(ans.List) == 0 {
+			t.Fatalf("problems from %d of %d: none", len(got), total)
+		}
+		got = append(got, ans.List[0].Kind)
+	}
+	if strings.Join(got, " ") != "rejected removed" || total != 2 {
+		t.Errorf("problems %v of %d, want rejected removed", got, total)
+	}
+}
+
+// The page's comparison: the run against the text before the edit (the
+// viewport narrowed: its mask and the state at the Draw), against a mode,
+// and with no earlier text an error that says what to do.
+func TestInspectCompare(t *testing.T) {
+	read := func(p string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", p))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	a := &app{}
+	ask := func(args string) string {
+		p, failed := a.startQuery("compare", []byte(args))
+		if p == nil {
+			return string(failed)
+		}
+		for i := 0; i < 1e5; i++ {
+			if ans, done := p.slice(nil); done {
+				return string(ans)
+			}
+		}
+		t.Fatal("the comparison never finished")
+		return ""
+	}
+	if err := a.load(read("assets/scenarios/hello-triangle.d3ds")); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, a)
+	if ans := ask(`{"against":"edit"}`); !strings.Contains(ans, "no earlier text") {
+		t.Errorf("no edit yet: %s", ans)
+	}
+	if err := a.load(read("core/inspect/testdata/hello-narrow.d3ds")); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, a)
+	var c struct {
+		A, B   string
+		Calls  struct{ Same bool }
+		Pixels struct{ Count int }
+		State  struct{ Rows []struct{ Binding string } }
+	}
+	if err := json.Unmarshal([]byte(ask(`{"against":"edit","at":"Draw#1"}`)), &c); err != nil || c.A != "before the edit" || c.B != "this run" ||
+		c.Calls.Same || c.Pixels.Count != 725 || len(c.State.Rows) != 1 || c.State.Rows[0].Binding != "viewport 0" {
+		t.Errorf("against the edit: %v %+v", err, c)
+	}
+	pix, w, h := a.compareMask()
+	if w != 64 || h != 64 || len(pix) != 64*64*4 {
+		t.Errorf("mask %dx%d, %d bytes", w, h, len(pix))
+	}
+	if err := json.Unmarshal([]byte(ask(`{"against":"in-order"}`)), &c); err != nil || c.B != "in-order" || !c.Calls.Same || c.Pixels.Count != 0 {
+		t.Errorf("against in-order: %v %+v", err, c)
+	}
+	if ans := ask(`{"against":"fast"}`); !strings.Contains(ans, "give edit or a mode") {
+		t.Errorf("unknown mode: %s", ans)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"image/png"
 
+	"d3dsim/core/inspect"
 	"d3dsim/core/scenario"
 	"d3dsim/core/trace"
 )
@@ -143,10 +144,20 @@ func (a *app) inspect() []byte {
 // traceFile is the run's trace as trace.jsonl or trace.perfetto.json (the
 // download buttons; the same writers as `d3dsim run --out`).
 func (a *app) traceFile(perfetto bool) []byte {
+	return a.traceFileRange(perfetto, nil)
+}
+
+// traceFileRange is traceFile clipped to the virtual-time range span
+// ([t0, t1] ns, the timeline's selection: inspect.ClipTrace); nil: all.
+func (a *app) traceFileRange(perfetto bool, span *[2]int64) []byte {
 	a.mu.Lock()
 	var evs []trace.Event
 	if a.run != nil {
-		evs = a.run.Events()
+		if span != nil {
+			evs = inspect.ClipTrace(a.run.Recorder(), span[0], span[1])
+		} else {
+			evs = a.run.Events()
+		}
 	}
 	a.mu.Unlock()
 	var buf bytes.Buffer

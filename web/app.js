@@ -19,11 +19,12 @@ import { HandlesView } from "./view-handles.js";
 import { ShadersView } from "./view-shaders.js";
 import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
+import { CompareView } from "./view-compare.js";
 import { TraceView } from "./view-trace.js";
 import { StateView, ResourceView, PixelView } from "./view-inspect.js";
 import { TutorialPane, linkedTutorial, linkedStep } from "./tutorial.js";
 import { tutorialSteps } from "./tutorial-steps.js";
-import { MAX_LINK, shareLong, localOnly, save } from "./share.js";
+import { MAX_LINK, shareLong, localOnly, save, reproHTML, siteURL } from "./share.js";
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
@@ -73,7 +74,7 @@ let firstFrameAt = 0;
 let tutorialName = "";
 
 const store = new Store();
-let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial;
+let editor, timeline, cmdlists, handles, shaders, flow, problems, traceView, tutorial, compareView;
 let stateView, resourceView, pixelView; // the inspector's views (view-inspect.js)
 let probe = null; // the pixel probe under the stage (layout.js)
 
@@ -116,13 +117,14 @@ function start(d3dsim) {
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
   resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
   stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  compareView = new CompareView($("compare"), sim);
   // A click on an editor line's number selects the last call made on it.
   $("gutter-inner").addEventListener("click", (e) => {
     const ln = e.target.closest(".ln");
     if (ln) selectLine(Number(ln.dataset.line));
   });
 
-  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView, stateView, resourceView, pixelView], {
+  ctl = new Controller(sim, store, [timeline, cmdlists, handles, shaders, flow, problems, traceView, stateView, resourceView, pixelView, compareView], {
     reset: () => { $("detail").hidden = true; },
     loaded: () => {
       // Show the new scenario's text.
@@ -175,6 +177,10 @@ function start(d3dsim) {
   $("restart").addEventListener("click", restart);
   $("speed").addEventListener("change", () => sim.setSpeed(Number($("speed").value)));
   $("share").addEventListener("click", share);
+  $("summary-problems").addEventListener("click", (e) => {
+    e.preventDefault();
+    showView("problems");
+  });
   $("download").addEventListener("click", (e) => {
     e.stopPropagation();
     $("download-menu").hidden = !$("download-menu").hidden;
@@ -210,7 +216,7 @@ function start(d3dsim) {
   }
 
   window.d3dsimUI = {
-    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView, state: stateView, resource: resourceView, pixel: pixelView },
+    store, timeline, select, showView, editor, tutorial, views: { cmdlists, handles, shaders, flow, problems, trace: traceView, state: stateView, resource: resourceView, pixel: pixelView, compare: compareView },
     get selected() { return ctl.selected; },
     get firstFrameAt() { return firstFrameAt; },
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
@@ -360,6 +366,27 @@ function onHashChange() {
 }
 
 function download(kind) {
+  if (kind === "repro") {
+    // Any scenario, not only one too long for a link (share.js).
+    save("d3dsim-repro.html", reproHTML(sim.source(), siteURL()), "text/html");
+    return;
+  }
+  const range = /^range-(.*)$/.exec(kind);
+  if (range) {
+    // The timeline's shift-drag selection, clipped (core/inspect ClipTrace).
+    if (!timeline.range || timeline.range[0] === timeline.range[1]) {
+      toast("Select a stretch of time first: shift-drag on the timeline", 4000);
+      return;
+    }
+    const [a, b] = timeline.range[0] <= timeline.range[1] ? timeline.range : [timeline.range[1], timeline.range[0]];
+    const t0 = Math.floor(a);
+    const t1 = Math.ceil(b);
+    const data = sim.download(range[1], t0, t1);
+    if (!data) return;
+    const ext = range[1] === "jsonl" ? "jsonl" : "perfetto.json";
+    save(`trace-${t0}-${t1}ns.${ext}`, data, range[1] === "jsonl" ? "application/x-ndjson" : "application/json");
+    return;
+  }
   const data = sim.download(kind);
   if (!data) {
     // Say what there is instead.
@@ -609,6 +636,7 @@ function showSelection(i, source) {
   shaders.select(i);
   stateView.select(i);
   resourceView.select(i);
+  compareView.select(i);
   traceView.selected = i;
   if (source !== "trace") traceView.select(i);
   if (activeView === "flow" || source === "flow") flow.render(i);
@@ -697,6 +725,14 @@ function renderSummary(s) {
   document.querySelector('#summary [data-k="violations"]').classList.toggle("nonzero", s.violations > 0);
   problems.ingest(s);
   if (activeView === "problems") problems.render();
+  // The problems' count, the tab badge's: in the line under the editor and
+  // in the status pill; each problem marked on its line.
+  const np = problems.count;
+  editor.setProblems(editor.value === sim.source() ? problems.lineMarks() : []);
+  const foot = $("summary-problems");
+  foot.hidden = np === 0;
+  foot.querySelector("b").textContent = np.toLocaleString("en-US");
+  foot.querySelector("[data-unit]").textContent = np === 1 ? "problem" : "problems";
   const running = s.playing || runPending > 0;
   $("play").textContent = running ? "⏸ Pause" : s.done ? "▶ Replay" : "▶ Play";
   $("play").title = running ? "Pause (Space)"
@@ -709,8 +745,9 @@ function renderSummary(s) {
     setState("failed", "parse error");
     return;
   }
-  if (s.failures.length > 0) setState("failed", `failed · ${s.failures.length}`);
-  else if (s.done) setState("done", "done");
+  const nps = `${np.toLocaleString("en-US")} ${np === 1 ? "problem" : "problems"}`;
+  if (s.failures.length > 0) setState("failed", `failed · ${nps}`);
+  else if (s.done) setState(np ? "problems" : "done", np ? `done · ${nps}` : "done");
   else if (running) setState("playing", "playing");
   else setState("paused", s.steps ? "paused" : "ready");
 }

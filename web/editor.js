@@ -255,6 +255,8 @@ export class Editor {
     this.lines = 0;
     this.marks = { error: 0, focus: [0, 0], selected: 0, ran: 0 };
     this.failures = new Map(); // line -> the run's failure messages on it
+    this.problems = new Map(); // line -> the run's problems on it (a TDR, a removed device, ...)
+    this.problemsKey = "";
     this.failuresKey = "";
     this.hl = highlight || null; // the coloured copy of the text (a <pre>)
     this.errorText = "";
@@ -262,6 +264,7 @@ export class Editor {
     this.onChange = () => {};
     this.ta.addEventListener("input", () => {
       this.setFailures([]); // they belong to the text that ran
+      this.setProblems([]);
       this.renderColours();
       this.renderGutter();
       clearTimeout(this.timer);
@@ -329,6 +332,21 @@ export class Editor {
     this.hl.hidden = !on;
     if (on) this.hl.innerHTML = highlight(text) + "\n";
     this.syncScroll();
+  }
+
+  // setProblems marks the run's problems ([{line, text}]: a TDR, a GPU
+  // fault, a removed device, a refused shader, a rule violation) on their
+  // lines; [] clears them.
+  setProblems(list) {
+    const key = (list || []).map((p) => `${p.line}:${p.text}`).join("\n");
+    if (key === this.problemsKey) return;
+    this.problemsKey = key;
+    this.problems = new Map();
+    for (const p of list || []) {
+      if (!p.line) continue;
+      this.problems.set(p.line, this.problems.has(p.line) ? this.problems.get(p.line) + "\n" + p.text : p.text);
+    }
+    this.renderMarks();
   }
 
   // setFailures marks a run's failures ("LINE:COL: message", the summary's
@@ -413,11 +431,12 @@ export class Editor {
     for (let l = f0; l && l <= f1; l++) bar(l, "focus");
     bar(this.marks.ran, "ran");
     bar(this.marks.selected, "selected");
+    for (const [line, msg] of this.problems) if (!this.failures.has(line)) bar(line, "problem", msg);
     for (const [line, msg] of this.failures) bar(line, "failure", msg);
     bar(this.marks.error, "error", this.errorText);
     this.backdrop.replaceChildren(...bars);
-    for (const ln of this.gutterInner.querySelectorAll(".ln.error, .ln.failure, .ln.focus, .ln.ran, .ln.selected")) {
-      ln.classList.remove("error", "failure", "focus", "ran", "selected");
+    for (const ln of this.gutterInner.querySelectorAll(".ln.error, .ln.failure, .ln.problem, .ln.focus, .ln.ran, .ln.selected")) {
+      ln.classList.remove("error", "failure", "problem", "focus", "ran", "selected");
       ln.removeAttribute("title");
     }
     const mark = (line, cls, title) => {
@@ -429,6 +448,7 @@ export class Editor {
     for (let l = f0; l && l <= f1; l++) mark(l, "focus");
     if (this.marks.ran) mark(this.marks.ran, "ran");
     if (this.marks.selected) mark(this.marks.selected, "selected");
+    for (const [line, msg] of this.problems) if (!this.failures.has(line)) mark(line, "problem", msg);
     for (const [line, msg] of this.failures) mark(line, "failure", msg);
     if (this.marks.error) mark(this.marks.error, "error", this.errorText);
     this.gutterInner.style.paddingTop = top + "px";

@@ -8,6 +8,7 @@
 // of the run taken to the event, a slice at a time (a Promise).
 
 import { el, links, seqLinkBySeq, lineLink, plural } from "./view-common.js";
+import { save } from "./share.js";
 
 // asFloat reads register bits as a float32.
 const f32 = new DataView(new ArrayBuffer(4));
@@ -78,6 +79,11 @@ export class StateView {
     const head = el("div", "inspect-head");
     head.append(el("b", "", `State of ${st.context}`), " at ", seqLinkBySeq(this.store, seq, `#${seq}`), " — ",
       seqLinkBySeq(this.store, st.call.seq, st.call.name), " ", lineLink(st.call.line));
+    // The state as JSON: what `d3dsim inspect FILE --at N --state --json` prints.
+    const json = el("button", "ghost small export-json", "JSON");
+    json.title = `Download the state at event ${seq} as JSON (d3dsim inspect FILE --at ${seq} --state --json prints the same)`;
+    json.addEventListener("click", () => save(`state-${st.context}-event${seq}.json`, JSON.stringify(st, null, 2) + "\n", "application/json"));
+    head.append(el("span", "spacer"), json);
     box.append(head);
     const e = st.encoded;
     const enc = el("div", "inspect-sub muted");
@@ -447,7 +453,10 @@ export class ResourceView {
     zoomOut.addEventListener("click", () => this.setZoom(this.scale() / 2));
     zoomIn.addEventListener("click", () => this.setZoom(this.scale() * 2));
     fit.addEventListener("click", () => { this.zoom = 0; this.pan = [0, 0]; this.draw(); });
-    bar.append(zoomOut, zoomIn, fit);
+    const png = el("button", "ghost small export-png", "PNG");
+    png.title = "Download the picture as PNG, at the resource's own size, with the channels and range shown";
+    png.addEventListener("click", () => this.savePNG());
+    bar.append(zoomOut, zoomIn, fit, png);
     this.under = el("div", "texel-under mono", "move over the picture: the texel under the cursor; click: its history");
     this.canvas = el("canvas", "texture-canvas");
     this.canvas.tabIndex = 0;
@@ -473,22 +482,42 @@ export class ResourceView {
   draw() {
     const r = this.res;
     if (!r?.texture || !this.canvas) return;
-    const img = this.sim.inspectImage(JSON.stringify({ channels: this.image.channels, lo: this.image.lo, hi: this.image.hi }));
-    if (!img) return;
+    const src = this.picture();
+    if (!src) return;
     const s = this.scale();
     const cw = Math.min(Math.ceil(r.width * s), Math.max(200, (this.box.clientWidth || 600) - 40));
     const ch = Math.min(Math.ceil(r.height * s), Math.max(160, (this.box.clientHeight || 600) - 150));
     this.canvas.width = cw;
     this.canvas.height = ch;
-    const src = document.createElement("canvas");
-    src.width = img.width;
-    src.height = img.height;
-    src.getContext("2d").putImageData(new ImageData(img.pixels, img.width, img.height), 0, 0);
     const g = this.canvas.getContext("2d");
     g.imageSmoothingEnabled = false;
     g.fillStyle = "#111";
     g.fillRect(0, 0, cw, ch);
     g.drawImage(src, this.pan[0], this.pan[1], r.width * s, r.height * s);
+  }
+
+  // picture is the resource as shown (channels, range) at its own size,
+  // one pixel a texel, on a canvas (null: no texture answered).
+  picture() {
+    const r = this.res;
+    if (!r?.texture) return null;
+    const img = this.sim.inspectImage(JSON.stringify({ channels: this.image.channels, lo: this.image.lo, hi: this.image.hi }));
+    if (!img) return null;
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    c.getContext("2d").putImageData(new ImageData(img.pixels, img.width, img.height), 0, 0);
+    return c;
+  }
+
+  // savePNG downloads picture() as NAME-eventSEQ[-mipM-sliceS].png.
+  savePNG() {
+    const r = this.res;
+    const c = this.picture();
+    if (!c) return;
+    const sub = r.mips > 1 || r.slices > 1 ? `-mip${r.mip}-slice${r.slice}` : "";
+    const name = `${r.name.replace(/[^A-Za-z0-9_.-]+/g, "_")}-event${this.seq}${sub}.png`;
+    c.toBlob((blob) => { if (blob) save(name, blob, "image/png"); }, "image/png");
   }
 
   // texelAt is the texel under a mouse event.

@@ -169,6 +169,8 @@ type benchResult struct {
 	PeakRSSMiB        float64 `json:"peak_rss_mib"`       // after the draws scene, which runs first
 	PeakRSSNote       string  `json:"peak_rss_note,omitempty"`
 	PeakRSSAllMiB     float64 `json:"peak_rss_all_mib"` // after every scene
+
+	peerResults // --peer: Mesa llvmpipe on the same scenes (bench_peer.go)
 }
 
 func runScene(src string) (*scenario.Run, time.Duration, error) {
@@ -200,6 +202,7 @@ type rate struct {
 	mpix, mtri         float64
 	mpixCPU, mtriCPU   float64
 	mpixBest, mtriBest float64 // the fastest frame: the least disturbed by other work
+	pixelsPerFrame     uint64
 }
 
 // gpuScene runs frames of a rasterizer scene at the GPU level, after one
@@ -223,7 +226,7 @@ func gpuScene(sc machine.BenchScene, workers int, atLeast time.Duration) (rate, 
 		return rate{}, fmt.Errorf("%s scene faulted: %v", sc.Name, f[0])
 	}
 	px, tris := float64(r.Stats().Pixels-before.Pixels)/1e6, float64(uint64(frames)*sc.Triangles)/1e6
-	out := rate{mpix: px / d, mtri: tris / d}
+	out := rate{mpix: px / d, mtri: tris / d, pixelsPerFrame: (r.Stats().Pixels - before.Pixels) / uint64(frames)}
 	if b := best.Seconds(); b > 0 {
 		out.mpixBest, out.mtriBest = px/float64(frames)/b, tris/float64(frames)/b
 	}
@@ -400,6 +403,13 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	res.OOOSpeedup = float64(inOrder) / float64(ooo)
 	res.OOOInOrderNs, res.OOONs = inOrder, ooo
 
+	if _, ok := a.flags["peer"]; ok {
+		res.peerResults = benchPeer(isaScene(machine.FillTexturedISAScene()), minTime)
+		if res.Note == "" {
+			res.RotatedSamplesD = rot1.pixelsPerFrame
+		}
+	}
+
 	if _, ok := a.flags["json"]; ok {
 		b, _ := json.Marshal(res)
 		fmt.Fprintln(stdout, string(b))
@@ -461,4 +471,25 @@ func printBench(w io.Writer, res *benchResult) {
 	row("ooo=true, gpu.engines=2 speed-up over in-order", f(res.OOOSpeedup, 2)+"x", fmt.Sprintf("virtual GPU time %d -> %d ns", res.OOOInOrderNs, res.OOONs))
 	row("peak RSS after draws, MiB", rss, res.PeakRSSNote)
 	row("peak RSS after every scene, MiB", rssAll, "")
+	p := &res.peerResults
+	switch {
+	case p.Note != "":
+		row("llvmpipe peer", "n/a", p.Note)
+	case p.Renderer != "":
+		ratio := func(ours, theirs float64) string {
+			if theirs == 0 {
+				return ""
+			}
+			return fmt.Sprintf("d3dsim / llvmpipe: x%.2f", ours/theirs)
+		}
+		fmt.Fprintf(w, "peer: %s through OSMesa, the same scenes and shaders in GLSL\n", p.Renderer)
+		row("llvmpipe fill, Mpixels/s (1 thread)", f(p.Fill1, 1), ratio(res.FillMpixPerSec, p.Fill1))
+		row("llvmpipe fill, Mpixels/s (2 threads)", f(p.Fill2, 1), ratio(res.FillMpixParallel, p.Fill2)+" (tile-parallel)")
+		row("llvmpipe fill, quads turned 10 degrees (1 thread)", f(p.FillRotated1, 1),
+			ratio(res.FillRotatedMpix, p.FillRotated1)+fmt.Sprintf("; pixels a frame: %d, d3dsim %d", p.RotatedSamples, p.RotatedSamplesD))
+		row("llvmpipe fill, texture × colour (1 thread)", f(p.FillTextured1, 1), ratio(res.FillTexISAMpix, p.FillTextured1))
+		row("llvmpipe fill, texture × colour (2 threads)", f(p.FillTextured2, 1), ratio(res.FillTexISAMpixPar, p.FillTextured2)+" (tile-parallel)")
+		row("llvmpipe tris, Mtriangles/s (1 thread)", f(p.Tris1, 2), ratio(res.TrisMtriPerSec, p.Tris1))
+		row("llvmpipe tris, Mtriangles/s (2 threads)", f(p.Tris2, 2), ratio(res.TrisMtriParallel, p.Tris2)+" (tile-parallel)")
+	}
 }

@@ -27,16 +27,17 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadIn
 	}
 	asked := 0
-	for _, q := range []string{"state", "resource", "pixel", "step", "wait", "dma"} {
+	for _, q := range []string{"problems", "state", "resource", "pixel", "step", "wait", "dma"} {
 		if _, ok := a.flags[q]; ok {
 			asked++
 		}
 	}
 	if asked != 1 {
-		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait or --dma")
+		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait, --dma or --problems")
 	}
+	_, problems := a.flags["problems"]
 	at, ok := a.flags["at"]
-	if !ok {
+	if !ok && !problems {
 		return bad("--at EVENT is needed: a seq, NAME#K (the K-th call of NAME) or line:N")
 	}
 	name, src, err := readScenario(a, stdin)
@@ -55,6 +56,9 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	s := inspect.NewSession(sc, o)
 	r, j := s.Run()
+	if problems {
+		return printProblems(a, inspect.Problems(r.Recorder()), r.Summary().Failures, stdout, stderr)
+	}
 	seq, err := j.Resolve(at)
 	if err != nil {
 		return failed(err)
@@ -122,6 +126,31 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	fmt.Fprint(stdout, answer.Text())
+	return exitOK
+}
+
+// printProblems prints the run's problems (docs/inspect.md "Problems"):
+// the failed expectations, then each problem of the trace with its cause.
+func printProblems(a args, ps []inspect.Problem, failures []string, stdout, stderr io.Writer) int {
+	if _, ok := a.flags["json"]; ok {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(struct {
+			Failures []string          `json:"failures"`
+			Problems []inspect.Problem `json:"problems"`
+		}{append([]string{}, failures...), append([]inspect.Problem{}, ps...)}); err != nil {
+			fmt.Fprintf(stderr, "d3dsim inspect: %v\n", err)
+			return exitIO
+		}
+		return exitOK
+	}
+	fmt.Fprintf(stdout, "%d problems\n", len(ps)+len(failures))
+	for _, f := range failures {
+		fmt.Fprintf(stdout, "failure   %s\n", f)
+	}
+	for _, p := range ps {
+		fmt.Fprintln(stdout, p.Text())
+	}
 	return exitOK
 }
 

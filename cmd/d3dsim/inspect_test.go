@@ -79,7 +79,7 @@ func TestInspectBadInput(t *testing.T) {
 	}
 }
 
-// Every `d3dsim inspect` example in docs/inspect.md prints what the doc
+// Every `d3dsim inspect` and `d3dsim diff` example in docs/inspect.md prints what the doc
 // shows: each line the doc quotes is a line of the output, in order (the
 // doc may leave lines out).
 func TestInspectDocs(t *testing.T) {
@@ -90,9 +90,13 @@ func TestInspectDocs(t *testing.T) {
 	lines := strings.Split(string(doc), "\n")
 	n := 0
 	for i := 0; i < len(lines); i++ {
+		verb := "inspect"
 		cmd, ok := strings.CutPrefix(lines[i], "$ d3dsim inspect ")
 		if !ok {
-			continue
+			if cmd, ok = strings.CutPrefix(lines[i], "$ d3dsim diff "); !ok {
+				continue
+			}
+			verb = "diff"
 		}
 		var want []string
 		for i++; i < len(lines) && !strings.HasPrefix(lines[i], "$ ") && lines[i] != "```"; i++ {
@@ -100,13 +104,18 @@ func TestInspectDocs(t *testing.T) {
 		}
 		i--
 		args := strings.Fields(cmd)
-		args[0] = filepath.Join("..", "..", args[0])
-		code, out, errOut := runCLI(append([]string{"inspect"}, args...)...)
+		for k, a := range args {
+			if strings.HasSuffix(a, ".d3ds") {
+				args[k] = filepath.Join("..", "..", a)
+			}
+		}
+		code, out, errOut := runCLI(append([]string{verb}, args...)...)
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", cmd, code, errOut)
 			continue
 		}
-		got := strings.Split(out, "\n")
+		// diff labels each run by its file: as the doc names it.
+		got := strings.Split(strings.ReplaceAll(out, filepath.Join("..", "..")+"/", ""), "\n")
 		k := 0
 		for _, w := range want {
 			for k < len(got) && got[k] != w {
@@ -121,5 +130,38 @@ func TestInspectDocs(t *testing.T) {
 	}
 	if n < 6 {
 		t.Errorf("%d examples in docs/inspect.md, want at least 6", n)
+	}
+}
+
+// d3dsim diff: two files with a mask, one file in two modes, and bad
+// questions.
+func TestDiff(t *testing.T) {
+	a, b := "../../assets/scenarios/hello-triangle.d3ds", "../../core/inspect/testdata/hello-narrow.d3ds"
+	mask := filepath.Join(t.TempDir(), "mask.png")
+	code, out, errOut := runCLI("diff", a, b, "--at", "Draw", "--mask", mask)
+	if code != 0 || !strings.Contains(out, "RSSetViewports at line 24") || !strings.Contains(out, "1 binding differ") {
+		t.Errorf("diff: exit %d %s\n%s", code, errOut, out)
+	}
+	if png, err := os.ReadFile(mask); err != nil || len(png) < 8 || string(png[1:4]) != "PNG" {
+		t.Errorf("mask: %v", err)
+	}
+	code, out, _ = runCLI("diff", "../../assets/scenarios/out-of-order.d3ds", "--modes", "--a", "in-order", "--b", "out-of-order", "--json")
+	var c struct {
+		A, B   string
+		Calls  struct{ Same bool }
+		Pixels struct{ Count int }
+	}
+	if err := json.Unmarshal([]byte(out), &c); code != 0 || err != nil || c.A != "in-order" || c.B != "out-of-order" || !c.Calls.Same || c.Pixels.Count != 0 {
+		t.Errorf("--modes --json: exit %d %v %+v", code, err, c)
+	}
+	for _, bad := range [][]string{
+		{"diff", a},
+		{"diff", a, b, "--a", "sync"},
+		{"diff", a, "--modes", "--b", "fast"},
+		{"diff", a, "../../nothing.d3ds"},
+	} {
+		if code, _, errOut := runCLI(bad...); code != exitBadIn || !strings.HasPrefix(errOut, "d3dsim diff: ") {
+			t.Errorf("%v: exit %d %q", bad, code, errOut)
+		}
 	}
 }

@@ -49,9 +49,21 @@ const usage = `usage:
                                           commands went into).
                                           EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
                                           (--link, --link-file too)
+  d3dsim inspect FILE|- --problems [--json]
+                                          what went wrong in the run, each with its event, line and cause:
+                                          failures, violations, debug messages, refused shaders, KMD
+                                          rejections, TDRs, GPU faults, removed devices
+  d3dsim diff A B [--at EVENT] [--mask FILE.png] [--json] [--seed N] [--max-steps N]
+  d3dsim diff FILE --modes [--a MODE --b MODE] [...]
+                                          compare two runs (docs/inspect.md): two scenarios, or one in two modes
+                                          (MODE sync, in-order, out-of-order; default in-order against
+                                          out-of-order): the first API call and the first event of each layer
+                                          where the traces part, the pixels of the last frames that differ
+                                          (--mask: a PNG of them), the bindings that differ at EVENT
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
-  d3dsim bench [--json] [--n N]           print the benchmark figures (--n: draws, 1..100000000, default 1000000)
+  d3dsim bench [--json] [--n N] [--peer]  print the benchmark figures (--n: draws, 1..100000000, default 1000000;
+                                          --peer: Mesa llvmpipe on the same scenes, when cc and libosmesa6-dev are here)
   d3dsim gallery --out DIR [--base URL] [--files URL]
                                           thumbnails + index.html of every tutorial and demo
   d3dsim dxbc FILE|- [--stage vs|ps|...]  list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header),
@@ -129,14 +141,15 @@ var verbFlags = map[string]map[string]flagKind{
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
 	"link":       {"base": fURL},
-	"bench":      {"json": fBool, "n": fCount},
+	"bench":      {"json": fBool, "n": fCount, "peer": fBool},
 	"gallery":    {"out": fString, "base": fString, "files": fString},
 	"dxbc":       {"stage": fStage},
 	"fxc":        {}, // fxc's own /T /E ... options: parseFxcArgs
 	"shadertest": {"json": fBool, "all": fBool, "out": fString, "compiler": fString},
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
-	"inspect": {"at": fString, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+	"diff":       {"modes": fBool, "a": fString, "b": fString, "at": fString, "mask": fString, "json": fBool, "seed": fUint, "max-steps": fCount},
+	"inspect": {"at": fString, "problems": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
 		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }
@@ -271,6 +284,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return cmdImport(a, stdin, stdout, stderr)
 	case "inspect":
 		return cmdInspect(a, stdin, stdout, stderr)
+	case "diff":
+		return cmdDiff(a, stdin, stdout, stderr)
 	default: // gallery
 		return cmdGallery(a, stdout, stderr)
 	}

@@ -77,7 +77,7 @@ func breadthRows() []*row {
 		getter("RSGetState", fnRSGetState),
 		getter("RSGetViewports", fnRSGetViewports),
 		getter("RSGetScissorRects", fnRSGetScissorRects),
-	}, computeRows()...)...)
+	}, append(computeRows(), geometryRows()...)...)...)
 }
 
 // getter is a row for a Get method whose inputs are the scenario's

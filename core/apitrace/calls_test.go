@@ -37,7 +37,7 @@ var (
 	tfAnnEnd         = method("ID3DUserDefinedAnnotation", "EndEvent")
 	tfAnnRelease     = method("ID3DUserDefinedAnnotation", "Release")
 	tfGetImmediate   = method("ID3D11Device1", "GetImmediateContext", "ppImmediateContext")
-	tfGSSetShader    = method("ID3D11DeviceContext", "GSSetShader", "pShader", "ppClassInstances", "NumClassInstances")
+	tfHSSetShader    = method("ID3D11DeviceContext", "HSSetShader", "pHullShader", "ppClassInstances", "NumClassInstances")
 	tfGetDesc        = method("IDXGISwapChain", "GetDesc", "pDesc")
 	tfDrawIndexed    = method("ID3D11DeviceContext1", "DrawIndexed", "IndexCount", "StartIndexLocation", "BaseVertexLocation")
 )
@@ -221,7 +221,7 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, tfDrawIndexed, []Arg{this(imm), u32(1, 6), u32(2, 0), {3, IntV(0)}}, nil, nil)
 	c.call(0, fnDrawInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 2), u32(3, 0), u32(4, 0)}, nil, nil)
 	c.call(0, fnDrawIndexedInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 1), u32(3, 0), {4, IntV(-1)}, u32(5, 0)}, nil, nil)
-	c.call(0, tfGSSetShader, []Arg{this(imm), {1, Null}, {2, Null}, u32(3, 0)}, nil, nil)
+	c.call(0, tfHSSetShader, []Arg{this(imm), {1, Null}, {2, Null}, u32(3, 0)}, nil, nil)
 	c.call(0, tfPerfEnd, nil, nil, ptrU(IntV(0)))
 	// a query polled until it answers
 	c.call(0, fnCreateQuery, []Arg{this(dev), {1, ArrayV(StructV(stQueryDesc, EnumV(sigQuery, 0), BitmaskV(sigQueryMisc, 0)))}}, out1(2, q), ok0())
@@ -354,7 +354,7 @@ func TestImportEveryCall(t *testing.T) {
 		"il = Device.CreateInputLayout fxc:vs1 elem[POSITION 0 R32G32B32A32_FLOAT 0 0 PER_VERTEX 0] elem[COLOR 0 R32G32B32A32_FLOAT 0 16 PER_VERTEX 0] elem[TEXCOORD 0 R32G32_FLOAT 0 APPEND_ALIGNED PER_VERTEX 0]  # call 27",
 		"tex = Device.CreateTexture2D Width=2 Height=2 Format=R8G8B8A8_UNORM BindFlags=SHADER_RESOURCE Data=u32[0xff0000ff 0xff00ff00 0xffff0000 0xffffffff]  # call 28",
 		"srv = Device.CreateShaderResourceView tex  # call 29",
-		"smp = Device.CreateSamplerState Filter=MIN_MAG_MIP_POINT AddressU=WRAP AddressV=WRAP  # call 30",
+		"smp = Device.CreateSamplerState Filter=MIN_MAG_MIP_POINT AddressU=WRAP AddressV=WRAP AddressW=WRAP MinLOD=0  # call 30",
 		"until hr != DXGI_ERROR_WAS_STILL_DRAWING max 1000 {  # calls 32-33 (2 polls)\n  imm.Map tex2 WRITE Flags=DO_NOT_WAIT\n}",
 		"tex2.Write u32[0x4030201 0x8070605 0xc0b0a09 0x100f0e0d]  # call 34",
 		"imm.CopyResource tex tex2  # call 36",
@@ -370,7 +370,7 @@ func TestImportEveryCall(t *testing.T) {
 		"imm.VSSetConstantBuffers 0 buf3 NULL  # call 60",
 		"imm.PSSetConstantBuffers 1 buf3  # call 61",
 		"imm.DrawIndexed 6  # call 62", "imm.DrawInstanced 3 2  # call 63", "imm.DrawIndexedInstanced 3 1 0 -1  # call 64",
-		"# call 65: ID3D11DeviceContext::GSSetShader: not simulated: the scenario language has no GSSetShader",
+		"# call 65: ID3D11DeviceContext::HSSetShader: not simulated: the scenario language has no HSSetShader",
 		"until hr != S_FALSE max 1000 {  # calls 69-72 (4 polls)\n  imm.GetData q\n}",
 		"thread t1 {\n  wait c73\n  dc = Device.CreateDeferredContext  # call 73\n  dc.ClearRenderTargetView rtv #00ff00ff  # call 74\n  cl = dc.FinishCommandList  # call 75\n  signal c76\n}\nsignal c73\nwait c76\nimm.ExecuteCommandList cl  # call 76",
 		"fence = Device.CreateFence  # call 77", "imm.Signal fence 1  # call 78", "imm.Wait fence 1  # call 79",
@@ -388,7 +388,7 @@ func TestImportEveryCall(t *testing.T) {
 	if t.Failed() {
 		t.Log(numbered(text))
 	}
-	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::GSSetShader" || rep.Unsupported[0].First != 65 {
+	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::HSSetShader" || rep.Unsupported[0].First != 65 {
 		t.Errorf("unsupported: %+v", rep.Unsupported)
 	}
 	for _, n := range []string{"BGRA_SUPPORT", "CLEAR_STENCIL"} {
@@ -432,7 +432,7 @@ func TestImportStrict(t *testing.T) {
 	r, _ := NewReader(bytes.NewReader(everyCall(t)), Options{})
 	_, _, err := Import(r, ImportOptions{Strict: true})
 	var ue *UnsupportedError
-	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::GSSetShader") || !asUnsupported(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::HSSetShader") || !asUnsupported(err, &ue) {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package apitrace
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -537,10 +536,17 @@ func expCreateSampler(e *Exporter, th uint64, r *scenario.CallRecord) {
 			border[i] = float32(a.Bytes[i]) / 255
 		}
 	}
+	num := func(n string, def float32) float32 {
+		if a := r.Arg(n); a != nil && a.Given {
+			return float32(a.Num)
+		}
+		return def
+	}
 	desc := StructV(stSamplerDesc, EnumV(sigFilter, int64(bitsArg(r, "Filter", uint32(d.Filter)))),
 		EnumV(sigAddress, int64(bitsArg(r, "AddressU", uint32(d.AddressU)))), EnumV(sigAddress, int64(bitsArg(r, "AddressV", uint32(d.AddressV)))),
-		EnumV(sigAddress, 3), FloatV(0), UintV(1), EnumV(sigComparison, 1),
-		ArrayV(FloatV(border[0]), FloatV(border[1]), FloatV(border[2]), FloatV(border[3])), FloatV(-math.MaxFloat32), FloatV(math.MaxFloat32))
+		EnumV(sigAddress, int64(bitsArg(r, "AddressW", uint32(d.AddressW)))), FloatV(num("MipLODBias", d.MipLODBias)),
+		UintV(uint64(num("MaxAnisotropy", float32(d.MaxAnisotropy)))), EnumV(sigComparison, int64(bitsArg(r, "ComparisonFunc", uint32(d.ComparisonFunc)))),
+		ArrayV(FloatV(border[0]), FloatV(border[1]), FloatV(border[2]), FloatV(border[3])), FloatV(num("MinLOD", d.MinLOD)), FloatV(num("MaxLOD", d.MaxLOD)))
 	e.write(th, fnCreateSampler, []Arg{e.this(r), {1, ArrayV(desc)}}, e.outObj(r, 2, 0), hr(r), 0)
 }
 

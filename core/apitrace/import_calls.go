@@ -996,8 +996,8 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1259,6 +1259,27 @@ func impCreateSampler(m *importer, c *Call, d *object) error {
 	if err := m.enumField(desc, "AddressV", sigAddress, "Address", int64(def.AddressV), vals); err != nil {
 		return err
 	}
+	if err := m.enumField(desc, "AddressW", sigAddress, "Address", int64(def.AddressW), vals); err != nil {
+		return err
+	}
+	if err := m.enumField(desc, "ComparisonFunc", sigComparison, "Comparison", int64(def.ComparisonFunc), vals); err != nil {
+		return err
+	}
+	if v, ok := valInt(m.member(desc, "MaxAnisotropy")); ok && v != int64(def.MaxAnisotropy) {
+		vals["MaxAnisotropy"] = strconv.FormatInt(v, 10)
+	}
+	for _, f := range []struct {
+		name string
+		def  float32
+	}{{"MipLODBias", def.MipLODBias}, {"MinLOD", def.MinLOD}, {"MaxLOD", def.MaxLOD}} {
+		// (A bound past 1e30 is no clamp, as the default: apitrace dump
+		// prints FLT_MAX to 7 digits, 3.402823e+38, and programs write
+		// 3.4e38 for D3D11_FLOAT32_MAX.)
+		v, ok := valFloat(m.member(desc, f.name))
+		if ok && v != float64(f.def) && !(f.def != 0 && math.Abs(v) >= 1e30 && (v > 0) == (f.def > 0)) {
+			vals[f.name] = floatText(v)
+		}
+	}
 	if bc := m.member(desc, "BorderColor"); bc != nil && bc.Kind == KArray && len(bc.Elems) == 4 {
 		var col [4]float64
 		for i := range col {
@@ -1414,6 +1435,8 @@ func impSetShader(m *importer, c *Call, ctx *object) error {
 		arg, typ = "pPixelShader", "ps"
 	case "CSSetShader":
 		arg, typ = "pComputeShader", "cs"
+	case "GSSetShader":
+		arg, typ = "pShader", "gs"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

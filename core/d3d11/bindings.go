@@ -28,6 +28,7 @@ type slots struct {
 	pred             *Query // SetPredication's predicate
 	cs               *Shader
 	uav              [csUAVSlots]*View // CSSetUnorderedAccessViews (compute.go)
+	gs               *Shader           // GSSetShader (geometry.go)
 }
 
 // binding is a saved context state: every binding, with the vertex
@@ -233,6 +234,9 @@ func (c *DeviceContext) restore(b binding) {
 	if b.ps != nil && b.ps.Alive() {
 		c.PSSetShader(b.ps)
 	}
+	if b.gs != nil && b.gs.Alive() {
+		c.GSSetShader(b.gs)
+	}
 	// (one call per slot, as before the ranges: the traces of a restore
 	// stay what they were; VS's then PS's, constant buffers first)
 	for i := range ddi.ConstantBufferSlots {
@@ -242,7 +246,12 @@ func (c *DeviceContext) restore(b binding) {
 			}
 		}
 	}
-	for st := range StagePS + 1 {
+	for i := range ddi.ConstantBufferSlots {
+		if r := b.stages[StageGS].cb[i]; r != nil && r.Alive() {
+			c.SetConstantBuffers(StageGS, uint32(i), []*Resource{r})
+		}
+	}
+	for st := range StageGS + 1 {
 		t := &b.stages[st]
 		for i := range t.srv {
 			if v := t.srv[i]; v != nil && v.Alive() {
@@ -300,6 +309,7 @@ func (c *DeviceContext) unbindAll() {
 	for i := range c.uav {
 		bind(c, &c.uav[i], nil, nilView)
 	}
+	bind(c, &c.gs, nil, nilShader)
 	c.resetScalars()
 }
 

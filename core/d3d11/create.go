@@ -186,7 +186,7 @@ func (d *Device) checkViewDesc(api, name string, kind ddi.ViewKind, res *Resourc
 // the call creates): bad bytecode is E_INVALIDARG with the reason, and
 // never reaches the driver.
 func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shader, err error) {
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}[stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
 	done := d.api(api, name, "")
 	defer func() { done.end(err) }()
 	if err := d.removedHR(); err != nil {
@@ -201,6 +201,8 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		want = dxbc.PixelShader
 	case "cs":
 		want = dxbc.ComputeShader
+	case "gs":
+		want = dxbc.GeometryShader
 	}
 	in, out, err := d.valid.validate(code, want)
 	if err != nil {
@@ -224,6 +226,8 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		err = w.CreateVertexShader(d.hDev, &args, s.h, uint32(s.h))
 	case "cs":
 		err = w.CreateComputeShader(d.hDev, &args, s.h, uint32(s.h))
+	case "gs":
+		err = w.CreateGeometryShader(d.hDev, &args, s.h, uint32(s.h))
 	default:
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}
@@ -231,8 +235,10 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 		d.unreserve(bytes)
 		if d.debug {
 			// The driver's reason (the DXBC instruction and the feature
-			// this GPU lacks), as the debug layer shows a failed create.
-			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+			// this GPU lacks), as the debug layer shows a failed create:
+			// E_INVALIDARG from the driver is its own error, not the
+			// application's (rule ERR-APP), so CORRUPTION, not ERROR.
+			d.message(api, name, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver refused the shader with E_INVALIDARG, an error of the driver (this GPU lacks what the shader needs), not of the application: %v", api, name, err))
 		}
 		return nil, err
 	}
@@ -445,8 +451,10 @@ func (d *Device) createState(name, kind, api string, desc any, calcName string, 
 		d.unreserve(bytes)
 		if d.debug {
 			// The driver's reason (the DXBC instruction and the feature
-			// this GPU lacks), as the debug layer shows a failed create.
-			d.message(api, name, fmt.Sprintf("D3D11 ERROR: %s(%s): the driver refused the shader: %v", api, name, err))
+			// this GPU lacks), as the debug layer shows a failed create:
+			// E_INVALIDARG from the driver is its own error, not the
+			// application's (rule ERR-APP), so CORRUPTION, not ERROR.
+			d.message(api, name, fmt.Sprintf("D3D11 CORRUPTION: %s(%s): the driver refused the shader with E_INVALIDARG, an error of the driver (this GPU lacks what the shader needs), not of the application: %v", api, name, err))
 		}
 		return nil, err
 	}

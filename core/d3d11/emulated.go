@@ -117,7 +117,7 @@ func (c *emulatedContext) SetShaderResources(stage Stage, start uint32, views []
 	if err := c.checkSRVs(stage, start, views); err != nil {
 		return err
 	}
-	views = slices.Clone(views)
+	views = slices.Clone(c.outputsDropped(stage, start, views))
 	defer c.track(func() {
 		for i, v := range views {
 			bind(c.DeviceContext, &c.stages[stage].srv[int(start)+i], v, nilView)
@@ -210,6 +210,9 @@ func (c *emulatedContext) PSSetShader(s *Shader) error {
 
 func (c *emulatedContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
 	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
+		return err
+	}
+	if err := c.unbindInputsOf(rtvs, dsv); err != nil {
 		return err
 	}
 	rtvs = slices.Clone(rtvs)

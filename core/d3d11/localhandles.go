@@ -85,6 +85,8 @@ func (c *deferredContext) local(o Object) uint32 {
 			err = w.CreateVertexShader(c.h, nil, ddi.HSHADER(l), h)
 		case "cs":
 			err = w.CreateComputeShader(c.h, nil, ddi.HSHADER(l), h)
+		case "gs":
+			err = w.CreateGeometryShader(c.h, nil, ddi.HSHADER(l), h)
 		default:
 			err = w.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
 		}

@@ -95,6 +95,9 @@ func (c driverContext) OMSetRenderTargets(rtvs []*View, dsv *View) error {
 	if err := c.checkRenderTargets(rtvs, dsv); err != nil {
 		return err
 	}
+	if err := c.unbindInputsOf(rtvs, dsv); err != nil {
+		return err
+	}
 	objs := make([]Object, 0, len(rtvs)+1)
 	for _, v := range rtvs {
 		objs = append(objs, v)
@@ -201,13 +204,22 @@ func (c driverContext) ClearDepthStencilView(v *View, flags ddi.ClearFlag, depth
 // Draw: on the immediate context, the wrapper calls the function the
 // device function table's pfnDraw points at (rule FT-TABLE).
 func (c driverContext) Draw(count, start uint32) error {
-	if c.dev.debug && (c.vs == nil || c.ps == nil) {
-		c.dev.message("Draw", "", "D3D11 WARNING: Draw with no vertex or pixel shader bound draws nothing")
-	}
+	c.warnNoVertexShader("Draw")
 	if err := c.checkLinkage("Draw"); err != nil {
 		return err
 	}
 	return c.simple("Draw", "", nil, func(w ddiCall) { w.Draw(c.h, count, start) })
+}
+
+// warnNoVertexShader is the debug layer's warning for a draw with no
+// vertex shader, which draws nothing. A draw with no pixel shader is not
+// warned about: it is how a depth-only pass (a shadow map's) is drawn —
+// the rasterizer and the depth test run and no colour is written
+// ("ID3D11DeviceContext::PSSetShader": NULL disables the stage).
+func (c driverContext) warnNoVertexShader(call string) {
+	if c.dev.debug && c.vs == nil {
+		c.dev.message(call, "", "D3D11 WARNING: "+call+" with no vertex shader bound draws nothing")
+	}
 }
 
 // checkLinkage is the draw-time check of the bound shaders' signatures
@@ -217,11 +229,14 @@ func (c driverContext) Draw(count, start uint32) error {
 // DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
 	vs, ps := c.vs, c.ps
+	if c.gs != nil {
+		vs = c.gs // the pixel shader reads the geometry shader's outputs
+	}
 	if vs == nil || ps == nil || c.linked == [2]*Shader{vs, ps} {
 		return nil // (a pair that linked links again: signatures never change)
 	}
 	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
-		return c.invalidCall(call, "", "shader linkage: vertex shader %s and pixel shader %s: %v", vs.name, ps.name, err)
+		return c.invalidCall(call, "", "shader linkage: %s shader %s and pixel shader %s: %v", stageLong(vs.Stage), vs.name, ps.name, err)
 	}
 	c.linked = [2]*Shader{vs, ps}
 	return nil
@@ -249,9 +264,7 @@ func (c driverContext) IASetInputLayout(l *InputLayout) error {
 }
 
 func (c driverContext) DrawInstanced(count, instances, start, startInstance uint32) error {
-	if c.dev.debug && (c.vs == nil || c.ps == nil) {
-		c.dev.message("DrawInstanced", "", "D3D11 WARNING: DrawInstanced with no vertex or pixel shader bound draws nothing")
-	}
+	c.warnNoVertexShader("DrawInstanced")
 	if err := c.checkLinkage("DrawInstanced"); err != nil {
 		return err
 	}
@@ -505,10 +518,25 @@ func (c driverContext) clearState(then func()) error {
 		}
 		cu.CsSetUnorderedAccessViews(c.h, 0, make([]ddi.HUNORDEREDACCESSVIEW, csUAVSlots), counts)
 	}
+	bind(cc, &c.gs, nil, nilShader)
+	if gu, ok := u.(ddi.Geometry); ok {
+		gu.GsSetShader(c.h, 0)
+		gu.GsSetConstantBuffers(c.h, 0, cbs)
+		gu.GsSetShaderResources(c.h, 0, srvs)
+		gu.GsSetSamplers(c.h, 0, samps)
+	}
 	c.resetScalars()
 	done.end(nil)
 	if then != nil {
 		then()
 	}
 	return nil
+}
+
+// stageLong is a shader's stage in words ("vertex", "geometry").
+func stageLong(stage string) string {
+	if stage == "gs" {
+		return "geometry"
+	}
+	return "vertex"
 }

@@ -12,8 +12,9 @@ import (
 // Each shader stage's bindings: constant buffers, shader resource views and
 // samplers ("ID3D11DeviceContext" *SetConstantBuffers, *SetShaderResources,
 // *SetSamplers and their Get*), kept for all six stages. The driver and the
-// GPU have the vertex and pixel stages; the others' tables are here for
-// when they come, and the calls that would bind in them are refused.
+// GPU have the vertex, pixel, geometry and compute stages; the hull and
+// domain stages' tables are here for when they come, and the calls that
+// would bind in them are refused.
 
 // Stage is a shader stage, numbered as the GPU's stage words (isa.StageVS
 // and so on).
@@ -40,8 +41,9 @@ func (s Stage) String() string {
 }
 
 // driven reports whether the driver has the stage's DDIs (pfnVsSet*,
-// pfnPsSet*, pfnCsSet*): the vertex, pixel and compute stages.
-func (s Stage) driven() bool { return s <= StagePS || s == StageCS }
+// pfnPsSet*, pfnGsSet*, pfnCsSet*): the vertex, pixel, geometry and
+// compute stages.
+func (s Stage) driven() bool { return s <= StageGS || s == StageCS }
 
 // ddiPrefix is the stage in DDI names: Vs, Ps.
 func (s Stage) ddiPrefix() string { return s.String()[:1] + strings.ToLower(s.String()[1:]) }
@@ -86,6 +88,11 @@ func (c *DeviceContext) checkSlots(call, obj string, stage Stage, start uint32, 
 	}
 	if stage == StageCS {
 		if _, err := c.computeContext(call, obj); err != nil {
+			return err
+		}
+	}
+	if stage == StageGS {
+		if _, err := c.geometryContext(call, obj); err != nil {
 			return err
 		}
 	}
@@ -214,6 +221,8 @@ func (c driverContext) SetConstantBuffers(stage Stage, start uint32, bufs []*Res
 			w.VsSetConstantBuffers(c.h, start, hs)
 		case StageCS:
 			w.CsSetConstantBuffers(c.h, start, hs)
+		case StageGS:
+			w.GsSetConstantBuffers(c.h, start, hs)
 		default:
 			w.PsSetConstantBuffers(c.h, start, hs)
 		}
@@ -225,7 +234,7 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 	if err := c.checkSRVs(stage, start, views); err != nil {
 		return err
 	}
-	views = slices.Clone(views)
+	views = slices.Clone(c.outputsDropped(stage, start, views))
 	return c.simple(stage.setSRVs(), firstName(views), asObjects(views), func(w ddiCall) {
 		t := &c.stages[stage]
 		hs := make([]ddi.HSHADERRESOURCEVIEW, len(views))
@@ -238,6 +247,8 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 			w.VsSetShaderResources(c.h, start, hs)
 		case StageCS:
 			w.CsSetShaderResources(c.h, start, hs)
+		case StageGS:
+			w.GsSetShaderResources(c.h, start, hs)
 		default:
 			w.PsSetShaderResources(c.h, start, hs)
 		}
@@ -262,6 +273,8 @@ func (c driverContext) SetSamplers(stage Stage, start uint32, samplers []*State)
 			w.VsSetSamplers(c.h, start, hs)
 		case StageCS:
 			w.CsSetSamplers(c.h, start, hs)
+		case StageGS:
+			w.GsSetSamplers(c.h, start, hs)
 		default:
 			w.PsSetSamplers(c.h, start, hs)
 		}

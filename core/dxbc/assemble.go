@@ -159,7 +159,7 @@ func (a *assembler) run(text string) error {
 
 var (
 	varLine  = regexp.MustCompile(`^\s*(.+?) (\w+)(\[(\d+)\])?;\s*// Offset:\s*(\d+) Size:\s*(\d+)( \[unused\])?$`)
-	bindLine = regexp.MustCompile(`^(\S+)\s+(cbuffer|tbuffer|texture|sampler)\s+(\S+)\s+(\S+)\s+(cb|t|s)(\d+)\s+(\d+)$`)
+	bindLine = regexp.MustCompile(`^(\S+)\s+(cbuffer|tbuffer|texture|sampler_c|sampler)\s+(\S+)\s+(\S+)\s+(cb|t|s)(\d+)\s+(\d+)$`)
 	sigLine  = regexp.MustCompile(`^(\S+)\s+(\d+)   (.{4}) +(\d+) +(\S+) +(\S+)(?:   (.{0,4}))?$`)
 )
 
@@ -274,7 +274,10 @@ var (
 func (a *assembler) binding(m []string) error {
 	slot, _ := strconv.ParseUint(m[6], 10, 32)
 	count, _ := strconv.ParseUint(m[7], 10, 32)
-	b := Binding{Name: m[1], Type: inputTypes[m[2]], BindPoint: uint32(slot), BindCount: uint32(count)}
+	b := Binding{Name: m[1], Type: inputTypes[strings.TrimSuffix(m[2], "_c")], BindPoint: uint32(slot), BindCount: uint32(count)}
+	if m[2] == "sampler_c" {
+		b.Flags = SIFComparisonSampler
+	}
 	if b.Type == InputTexture || b.Type == InputTBuffer {
 		f := strings.TrimRight(m[3], "1234")
 		rt, ok := returnTypeN[f]
@@ -466,7 +469,25 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 			}
 		}
 		return in, nil
-	case word == "dcl_temps" || word == "dcl_maxout":
+	case word == "dcl_inputprimitive" || word == "dcl_outputtopology":
+		// A geometry shader's (the disassembler's names; a hull
+		// shader's patchN input primitive too).
+		names := []string{"undefined", "point", "line", "triangle", "4", "5", "line_adj", "triangle_adj"}
+		if word == "dcl_outputtopology" {
+			names = []string{"undefined", "pointlist", "linelist", "linestrip", "trianglelist", "trianglestrip"}
+		}
+		v := indexOf(names, rest)
+		if n, err := strconv.ParseUint(strings.TrimPrefix(rest, "patch"), 10, 6); v < 0 && err == nil && word == "dcl_inputprimitive" && strings.HasPrefix(rest, "patch") && n >= 1 && n <= 32 {
+			v = int(n) + 7
+		}
+		if v < 0 {
+			return Instruction{}, a.errf("%s %q", word, rest)
+		}
+		return Instruction{Op: opByName[word], Controls: uint32(v)}, nil
+	case word == "dcl_stream":
+		op, err := a.operand(rest, true)
+		return Instruction{Op: OpDclStream, Operands: []Operand{op}}, err
+	case word == "dcl_temps" || word == "dcl_maxout" || word == "dcl_gsinstances":
 		n, err := strconv.ParseUint(rest, 10, 32)
 		if err != nil {
 			return Instruction{}, a.errf("%s %q: a count", word, rest)

@@ -110,7 +110,11 @@ func WriteListing(w io.Writer, c *Container) error {
 			case InputUAVRWByteAddress:
 				bind, format, dim = "u", "byte", "r/w"
 			}
-			line("// %-30s %10s %7s %11s %14s %6d", r.Name, r.Type, format, dim, fmt.Sprintf("%s%d", bind, r.BindPoint), r.BindCount)
+			typ := r.Type.String()
+			if r.Type == InputSampler && r.Flags&SIFComparisonSampler != 0 {
+				typ = "sampler_c" // a SamplerComparisonState, as fxc prints it
+			}
+			line("// %-30s %10s %7s %11s %14s %6d", r.Name, typ, format, dim, fmt.Sprintf("%s%d", bind, r.BindPoint), r.BindCount)
 		}
 		line("//")
 		line("//")

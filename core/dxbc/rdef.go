@@ -106,6 +106,10 @@ type ConstantBuffer struct {
 	Kind      uint32 // D3D_CBUFFER_TYPE: 0 cbuffer, 1 tbuffer
 }
 
+// SIFComparisonSampler is D3D_SIF_COMPARISON_SAMPLER, the flag of a
+// SamplerComparisonState's binding (fxc's listing types it sampler_c).
+const SIFComparisonSampler = 2
+
 // Binding is one row of the resource-binding table: a cbuffer, texture or
 // sampler and the register it is bound to.
 type Binding struct {

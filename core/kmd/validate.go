@@ -350,6 +350,11 @@ func accesses(p isa.Packet) []access {
 		return []access{{1, uint64(a[5]), "unordered access view"}, {10, 4, "UAV counter"}}
 	case isa.OpDispatchIndirect:
 		return []access{{0, isa.IndirectDispatchBytes, "indirect dispatch arguments"}}
+	case isa.OpSetSOTarget:
+		// The buffer's bytes the stage may write and its filled size.
+		return []access{{1, uint64(a[3]), "stream-output buffer"}, {4, 4, "stream-output filled size"}}
+	case isa.OpDrawAuto:
+		return []access{{0, 4, "stream-output filled size"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

@@ -594,7 +594,7 @@ func hlslLimits(l hlsl.Limits) hlsl.Limits {
 // builtin:NAME (the built-in shader's HLSL, compiled once per process by
 // package builtins): the runtime gets bytecode whatever the source.
 func (c *checker) shaderCode(s *Call) error {
-	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateComputeShader" && s.Method != "CreateInputLayout" {
+	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateComputeShader" && s.Method != "CreateGeometryShader" && s.Method != "CreateInputLayout" {
 		return nil
 	}
 	var prog *Value
@@ -604,6 +604,8 @@ func (c *checker) shaderCode(s *Call) error {
 		target = "ps_5_0"
 	case "CreateComputeShader":
 		target = "cs_5_0"
+	case "CreateGeometryShader":
+		target = "gs_5_0"
 	}
 	var opts *Arg
 	for i := range s.Args {

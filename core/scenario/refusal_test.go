@@ -52,6 +52,9 @@ func TestRefusalNamesTheInstruction(t *testing.T) {
 		}
 		r := NewRun(s, Overrides{})
 		sum := r.Finish()
+		if sum.Violations != 0 {
+			t.Errorf("debug %v: %d violations: the debug layer must not blame the application for the driver's refusal (ERR-APP)", debug, sum.Violations)
+		}
 		if sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), want) || !strings.Contains(strings.Join(sum.Failures, "\n"), "pfnSetErrorCb") {
 			t.Errorf("debug %v: failures %q do not name the instruction", debug, sum.Failures)
 		}
@@ -62,7 +65,7 @@ func TestRefusalNamesTheInstruction(t *testing.T) {
 				cb = e.HR == "E_INVALIDARG" && strings.Contains(e.Msg, want)
 			case e.Name == "CreatePixelShader" && e.Kind == trace.Return && e.Layer == trace.Runtime:
 				ret = e.HR == "E_INVALIDARG" && strings.Contains(e.Msg, want)
-			case e.Kind == trace.Message && strings.HasPrefix(e.Msg, "D3D11 ERROR: CreatePixelShader(ps): the driver refused the shader"):
+			case e.Kind == trace.Message && strings.HasPrefix(e.Msg, "D3D11 CORRUPTION: CreatePixelShader(ps): the driver refused the shader"):
 				layer = strings.Contains(e.Msg, want)
 			}
 		}

@@ -52,8 +52,8 @@ type context struct {
 
 // gpuBindings is one bit per binding point the GPU keeps in its state.
 type gpuBindings struct {
-	rt, ds, vb, ib, vs, ps bool
-	// Each stage's (isa.StageVS, isa.StagePS): bit i slot i of the
+	rt, ds, vb, ib, vs, ps, gs bool
+	// Each stage's (isa.StageVS, isa.StagePS, isa.StageGS): bit i slot i of the
 	// constant buffers, textures (tex[s][i/64] bit i%64) and samplers.
 	// Pixel sampler slot 0 is sent with every state and has no bit.
 	cb     [numStages]uint16
@@ -73,8 +73,8 @@ type gpuBindings struct {
 // known, its defaults: a context that splices a command list in resets it
 // first (resetNewState), so a list that uses none of it carries none of
 // its packets.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true,
-	cb: [numStages]uint16{oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, gs: true,
+	cb: [numStages]uint16{oldCBs, oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
 
 // The binding slots a context had before the later state: constant
 // buffers 0..3 of each stage, pixel textures 0..7. The others (constant
@@ -85,9 +85,10 @@ const (
 	oldTex = 0xFF
 )
 
-// numStages are the stages the driver binds for: the GPU runs programs in
-// isa.StageVS and isa.StagePS.
-const numStages = 2
+// numStages are the stages the driver binds for at a draw: the GPU runs
+// programs in isa.StageVS, isa.StagePS and isa.StageGS (the compute
+// stage's bindings are compute.go's).
+const numStages = 3
 
 // newState is the part of g the later packets set.
 func (g *gpuBindings) newState() gpuBindings {
@@ -260,8 +261,9 @@ type state struct {
 	ibOffset uint32
 	topo     ddi.Topology
 	vs, ps   ddi.HSHADER
+	gs       ddi.HSHADER // (geometry.go)
 	// stages are each stage's constant buffers, shader resource views
-	// and samplers (isa.StageVS, isa.StagePS).
+	// and samplers (isa.StageVS, isa.StagePS, isa.StageGS).
 	stages [numStages]stageState
 	rtv    [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW
 	dsv    ddi.HDEPTHSTENCILVIEW
@@ -368,11 +370,11 @@ func freshState() state {
 
 // Words and list entries reserved for one draw with all its state, so a
 // command never straddles two buffers: the fixed-function state, then the
-// programs' (SET_LAYOUT at its largest, two SET_PROGRAMs and vertex-buffer
+// programs' (SET_LAYOUT at its largest, three SET_PROGRAMs and vertex-buffer
 // slots 1..31). The later bindings (laterBindings) come on top.
 const (
-	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 2*6 + (oldVBSlots-1)*8
-	drawAllocs = 24 + 2 + oldVBSlots - 1
+	drawWords  = 160 + 2 + 3*isa.MaxVertexElements + 3*6 + (oldVBSlots-1)*8
+	drawAllocs = 24 + 3 + oldVBSlots - 1
 	// oldVBSlots: vertex-buffer slots 16..31 are reserved for as the later
 	// bindings are; oldBindingWords: what of drawWords' 160 the earlier
 	// constant buffers, textures and samplers may take (the other
@@ -463,6 +465,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	rs := o.rasts[st.raster]
 	vs := o.shaders[st.vs]
 	ps := o.shaders[st.ps]
+	gs := o.shaders[st.gs]
 	layout := o.layouts[st.layout]
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
@@ -517,6 +520,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	c.emitBindings(rec, st, false)
 	c.emitVertexBuffers(rec, st, vs, layout)
 	c.emitPrograms(rec, vs, ps, layout)
+	c.emitGeometry(rec, gs)
 	switch {
 	case st.hasVP:
 		v := st.vp
@@ -631,7 +635,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			}
 		}
 	}
-	plainViews := [numStages]bool{true, true} // every bound view of the stage is SET_TEX's
+	plainViews := [numStages]bool{true, true, true} // every bound view of the stage is SET_TEX's
 	for s := range numStages {
 		ss := &st.stages[s]
 		for w := range 2 {
@@ -658,7 +662,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 		}
 	}
 	var descs [numStages][ddi.SamplerSlots]*ddi.SamplerDesc
-	if st.stages[0].samps|st.stages[1].samps != 0 {
+	if st.stages[0].samps|st.stages[1].samps|st.stages[2].samps != 0 {
 		o := c.dev
 		o.mu.Lock()
 		for s := range numStages {

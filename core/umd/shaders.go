@@ -34,6 +34,8 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		want = dxbc.PixelShader
 	case isa.StageCS:
 		want = dxbc.ComputeShader
+	case isa.StageGS:
+		want = dxbc.GeometryShader
 	}
 	prog, err := d.translated(a.Bytecode, want)
 	if err != nil {
@@ -43,6 +45,14 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	switch stage {
 	case isa.StageCS:
 		s.sysReg = 0
+	case isa.StageGS:
+		// SET_PROGRAM's system value: SV_Position's output register
+		// (a geometry shader without one draws nothing: NoReg).
+		for _, o := range prog.Outputs {
+			if o.SystemValue == dxbc.SVPosition {
+				s.sysReg = o.ISA
+			}
+		}
 	case isa.StageVS:
 		for _, o := range prog.Outputs {
 			if o.SystemValue == dxbc.SVPosition {

@@ -82,6 +82,11 @@ func every() (Builder, [][]int) {
 	b.Dispatch(4, 2, 1)
 	one()
 	one(b.DispatchIndirect(0x12000))
+	a1, a2 = b.SetSOTarget(1, 0x13000, 256, 0x14000, SOAppend)
+	one(a1, a2)
+	b.SetSODecl(SORasterize, [MaxSOTargets]uint32{16, 8}, []uint32{SOEntry(0, 0, 0, 4), SOEntry(1, SOGap, 0, 2)})
+	one()
+	one(b.DrawAuto(0x14000, 16))
 	return b, at
 }
 

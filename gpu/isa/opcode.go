@@ -81,6 +81,7 @@ var opcodes = []struct {
 	{OpSetView, "SET_VIEW", 11}, {OpSetSamplerEx, "SET_SAMPLER_EX", 14},
 	{OpSetPredication, "SET_PREDICATION", 3},
 	{OpSetUAV, "SET_UAV", 12}, {OpDispatch, "DISPATCH", 3}, {OpDispatchIndirect, "DISPATCH_INDIRECT", 2},
+	{OpSetSOTarget, "SET_SO_TARGET", 7}, {OpSetSODecl, "SET_SO_DECL", 5}, {OpDrawAuto, "DRAW_AUTO", 3},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -84,6 +84,8 @@ func (p Packet) String() string {
 		return fmt.Sprintf("%v args=%#x", p.Op, p.Addr(0))
 	case OpSetUAV:
 		return uavString(p)
+	case OpSetSOTarget, OpSetSODecl, OpDrawAuto:
+		return soString(p)
 	case OpDispatch:
 		return fmt.Sprintf("%v %d %d %d", p.Op, a[0], a[1], a[2])
 	case OpDispatchIndirect:
@@ -147,6 +149,10 @@ func Next(buf []uint32, i int) (Packet, int, error) {
 		if n < 1 || n > 1+3*MaxVertexElements || (n-1)%3 != 0 {
 			return Packet{}, 0, fmt.Errorf("%w: SET_LAYOUT at word %d has %d payload words, want 1 + 3 per element (at most %d)", ErrMalformed, i, n, MaxVertexElements)
 		}
+	case op == OpSetSODecl:
+		if n < 5 || n > 5+MaxSOEntries {
+			return Packet{}, 0, fmt.Errorf("%w: SET_SO_DECL at word %d has %d payload words, want 5 + 1 per entry (at most %d)", ErrMalformed, i, n, MaxSOEntries)
+		}
 	case !known:
 		return Packet{}, 0, fmt.Errorf("%w: unknown opcode %#02x at word %d", ErrMalformed, uint8(op), i)
 	case n != want:
@@ -171,8 +177,10 @@ func AddrFields(op Opcode) []int {
 		return addr0
 	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
 		return addr1
-	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication, OpDispatchIndirect:
+	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication, OpDispatchIndirect, OpDrawAuto:
 		return addr0
+	case OpSetSOTarget:
+		return addr1and4
 	case OpSetUAV:
 		return addr1and10
 	case OpSetTexStage:
@@ -185,7 +193,7 @@ func AddrFields(op Opcode) []int {
 	return nil
 }
 
-var addr0, addr1, addr2, addr02, addr1and10 = []int{0}, []int{1}, []int{2}, []int{0, 2}, []int{1, 10}
+var addr0, addr1, addr2, addr02, addr1and10, addr1and4 = []int{0}, []int{1}, []int{2}, []int{0, 2}, []int{1, 10}, []int{1, 4}
 
 // NullAddress in an address field of a command buffer the UMD writes names
 // no allocation (allocation-list index 0xFFFFFFFF): the KMD leaves it 0, the

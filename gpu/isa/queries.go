@@ -66,7 +66,7 @@ func (b *Builder) SetPredication(addr uint64, value bool) int {
 // copies, updates, resolves, mipmap generation).
 func PredicatedOp(op Opcode) bool {
 	switch op {
-	case OpDraw, OpDrawIndexed, OpDrawInstanced, OpDrawIndexedInstanced, OpDrawIndirect, OpDrawIndexedIndirect,
+	case OpDraw, OpDrawIndexed, OpDrawInstanced, OpDrawIndexedInstanced, OpDrawIndirect, OpDrawIndexedIndirect, OpDrawAuto,
 		OpClearRT, OpClearDS, OpClearStencil, OpCopy, OpWrite:
 		return true
 	}

@@ -391,6 +391,15 @@ func oneOpProgram(op Op) string {
 	if op.ComputeOnly() {
 		return oneComputeOp(op)
 	}
+	if op.GeometryOnly() {
+		// A point in, v0 its one vertex's one register, v1 and v2 the
+		// identifiers; a triangle strip of at most 4 vertices out.
+		head := "gs inputs=3 outputs=1 temps=1\ndcl_gs l(257, 5, 4, 1)\n"
+		if op == OpDclGS {
+			return head + "ret\n"
+		}
+		return head + "mov o0, v0\n" + op.String() + "\nret\n"
+	}
 	var b strings.Builder
 	b.WriteString(op.String())
 	if op.HasTest() {

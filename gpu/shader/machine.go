@@ -252,6 +252,10 @@ type Machine struct {
 	// budget.
 	Steps     int
 	LaneSteps uint64
+	// Emit is the geometry stage's: called at emit (cut false) and cut
+	// (cut true) with the lanes that run it, whose o# registers hold the
+	// vertex emitted.
+	Emit func(lanes uint64, cut bool)
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers

@@ -164,7 +164,13 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			if err := m.texture(in, mask, pc); err != nil {
 				return alive, err
 			}
-		case OpDclThreadGroup, OpDclTGSM:
+		case OpDclThreadGroup, OpDclTGSM, OpDclGS:
+		case OpEmit, OpCut:
+			// The geometry stage takes the active lanes' o# registers
+			// as a vertex (emit) or ends their strips (cut).
+			if m.Emit != nil && mask&live != 0 {
+				m.Emit(mask&live, in.op == OpCut)
+			}
 		case OpSync:
 			if m.compute.yield {
 				// The group's other blocks run up to here before this

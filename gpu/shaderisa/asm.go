@@ -332,8 +332,10 @@ func (p *Program) parseHeader(line string) error {
 		p.Stage = StagePixel
 	case "cs":
 		p.Stage = StageCompute
+	case "gs":
+		p.Stage = StageGeometry
 	default:
-		return fmt.Errorf("the header starts with vs, ps or cs, not %q", f[0])
+		return fmt.Errorf("the header starts with vs, ps, cs or gs, not %q", f[0])
 	}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")

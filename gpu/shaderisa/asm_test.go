@@ -104,7 +104,8 @@ func TestEveryOpRoundTrips(t *testing.T) {
 func TestAssembleErrors(t *testing.T) {
 	tests := []struct{ desc, src, want string }{
 		{"no header", "", "no header"},
-		{"bad stage", "gs inputs=1", "vs, ps or cs"},
+		{"bad stage", "hs inputs=1", "vs, ps, cs or gs"},
+		{"geometry program without dcl_gs", "gs inputs=3", "one dcl_gs"},
 		{"unknown op", "ps inputs=1 outputs=1\nfrob o0, v0", "unknown instruction"},
 		{"missing test", "ps inputs=1 outputs=1\nif v0.x\nendif", "needs _z or _nz"},
 		{"operand count", "ps inputs=1 outputs=1\nadd o0, v0", "takes 3 operands"},
@@ -223,6 +224,15 @@ func TestListing(t *testing.T) {
 func oneOpProgram(op Op) string {
 	if op.ComputeOnly() {
 		return oneComputeOp(op)
+	}
+	if op.GeometryOnly() {
+		// A point in, v0 its one vertex's one register, v1 and v2 the
+		// identifiers; a triangle strip of at most 4 vertices out.
+		head := "gs inputs=3 outputs=1 temps=1\ndcl_gs l(257, 5, 4, 1)\n"
+		if op == OpDclGS {
+			return head + "ret\n"
+		}
+		return head + "mov o0, v0\n" + op.String() + "\nret\n"
 	}
 	var b strings.Builder
 	b.WriteString(op.String())

@@ -103,6 +103,9 @@ func Decode(words []uint32) (*Program, error) {
 	if err := p.checkCompute(); err != nil {
 		return nil, err
 	}
+	if err := p.checkGeometry(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -283,6 +286,9 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	}
 	if info.cs && p.Stage != StageCompute {
 		return in, 0, bad("%s: compute stage only", in.Op)
+	}
+	if info.gs && p.Stage != StageGeometry {
+		return in, 0, bad("%s: geometry stage only", in.Op)
 	}
 	body := w[1:size]
 	if info.dst {

@@ -93,6 +93,12 @@ const (
 	// SV_GroupThreadID and v3.x SV_GroupIndex (ComputeInputs), their size
 	// is the program's dcl_thread_group.
 	StageCompute
+	// StageGeometry programs run once per input primitive (and GS
+	// instance): their inputs are the primitive's vertices, vertex n's
+	// register r at v(n*stride + r), then v(n*stride...) the primitive's
+	// SV_PrimitiveID and SV_GSInstanceID in .x (GSDecl); emit and cut
+	// build the output strips from the o# registers.
+	StageGeometry
 	numStages
 )
 
@@ -108,6 +114,8 @@ func (s Stage) String() string {
 		return "ps"
 	case StageCompute:
 		return "cs"
+	case StageGeometry:
+		return "gs"
 	}
 	return fmt.Sprintf("stage(%d)", uint8(s))
 }
@@ -324,6 +332,14 @@ const (
 	OpImmAtomicIMin
 	OpImmAtomicUMax
 	OpImmAtomicUMin
+	// The geometry stage ("Geometry-Shader Stage"): dcl_gs l(input
+	// primitive | instances<<8, output topology, max vertices, stride),
+	// exactly one per geometry program (GSDecl); emit hands the o#
+	// registers of the active lanes to the stage as one vertex of the
+	// current strip, cut ends the strip.
+	OpDclGS
+	OpEmit
+	OpCut
 	numOps
 )
 
@@ -363,6 +379,7 @@ type opInfo struct {
 	test bool // has a _z/_nz condition
 	ps   bool // pixel stage only
 	cs   bool // compute stage only
+	gs   bool // geometry stage only
 	// mem: the destination is a view or groupshared memory (u#, or g#
 	// unless uavOnly), not a register.
 	mem, uavOnly bool
@@ -522,7 +539,14 @@ var ops = [numOps]opInfo{
 	OpImmAtomicIMin:    {name: "imm_atomic_imin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
 	OpImmAtomicUMax:    {name: "imm_atomic_umax", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
 	OpImmAtomicUMin:    {name: "imm_atomic_umin", dst: true, srcs: []Arg{argMem, argReg, argReg}, kind: KindInt, cs: true},
+
+	OpDclGS: {name: "dcl_gs", srcs: []Arg{ArgImm}, kind: KindFlow, gs: true},
+	OpEmit:  {name: "emit", kind: KindFlow, gs: true},
+	OpCut:   {name: "cut", kind: KindFlow, gs: true},
 }
+
+// GeometryOnly reports whether the op exists in geometry programs only.
+func (o Op) GeometryOnly() bool { return o < numOps && ops[o].gs }
 
 // MemDst reports whether the op's destination is a view or groupshared
 // memory (stores, atomics without a result) rather than a register.

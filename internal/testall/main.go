@@ -30,6 +30,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
@@ -44,10 +45,11 @@ const browserTarget = "test-browser"
 func main() {
 	logs := flag.String("logs", "out/test", "directory for each target's log and the browser tests' JUnit report")
 	makeCmd := flag.String("make", "make", "the make to run the targets with")
+	alongside := flag.String("alongside", "", "comma-separated targets to run from the start beside the others (their output goes to their logs only)")
 	flag.Parse()
 	targets := flag.Args()
 	if len(targets) == 0 {
-		fmt.Fprintln(os.Stderr, "usage: testall [-logs DIR] [-make MAKE] TARGET...")
+		fmt.Fprintln(os.Stderr, "usage: testall [-logs DIR] [-make MAKE] [-alongside T,...] TARGET...")
 		os.Exit(2)
 	}
 	dir, err := filepath.Abs(*logs)
@@ -71,25 +73,93 @@ func main() {
 
 	start := time.Now()
 	fmt.Printf("make test: %s on %d CPUs (load average %s); logs in %s\n", strings.Join(targets, " "), runtime.NumCPU(), loadAverage(), rel(dir))
-	var results []result
-	for i, t := range targets {
-		if interrupted.Load() {
-			results = append(results, result{target: t, skipped: true})
-			continue
-		}
-		fmt.Printf("\n==> [%d/%d] %s\n", i+1, len(targets), t)
-		r := runTarget(*makeCmd, t, dir, os.Stdout)
-		status := "ok"
-		if !r.ok {
-			status = "FAIL"
-		}
-		fmt.Printf("<== %s: %s in %s (%s of CPU)\n", t, status, seconds(r.took), seconds(r.cpu))
-		results = append(results, r)
-	}
+	results := runAll(*makeCmd, targets, splitList(*alongside), dir, os.Stdout, &interrupted)
 	ok := summary(os.Stdout, results, time.Since(start), dir)
 	if !ok {
 		os.Exit(1)
 	}
+}
+
+// splitList is a comma-separated list's non-empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// runAll runs targets one after the other, and those of them named in
+// beside from the start, each on its own, beside the others: the browser
+// tests spend most of their time waiting on pages (819 s of wall clock for
+// 300 s of CPU on 2 cores), the Go targets keep both cores busy, so side by
+// side the suite takes about as long as the longer of the two. A target
+// beside the others writes to its log only (its lines would interleave),
+// with a line when it starts and one when it ends. The results keep the
+// order of targets.
+func runAll(makeCmd string, targets, beside []string, dir string, out io.Writer, interrupted *atomic.Bool) []result {
+	isBeside := map[string]bool{}
+	for _, b := range beside {
+		isBeside[b] = true
+	}
+	var mu sync.Mutex // out, between the targets beside and the others
+	say := func(format string, args ...any) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(out, format, args...)
+	}
+	results := make([]result, len(targets))
+	var wg sync.WaitGroup
+	for i, t := range targets {
+		if !isBeside[t] {
+			continue
+		}
+		say("\n==> [%d/%d] %s (beside the others; its output in %s)\n", i+1, len(targets), t, rel(filepath.Join(dir, t+".log")))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := runTarget(makeCmd, t, dir, io.Discard)
+			results[i] = r
+			say("<== %s: %s in %s (%s of CPU)\n", t, okOrFail(r.ok), seconds(r.took), seconds(r.cpu))
+		}()
+	}
+	w := lockedWriter{mu: &mu, w: out}
+	for i, t := range targets {
+		if isBeside[t] {
+			continue
+		}
+		if interrupted.Load() {
+			results[i] = result{target: t, skipped: true}
+			continue
+		}
+		say("\n==> [%d/%d] %s\n", i+1, len(targets), t)
+		r := runTarget(makeCmd, t, dir, w)
+		say("<== %s: %s in %s (%s of CPU)\n", t, okOrFail(r.ok), seconds(r.took), seconds(r.cpu))
+		results[i] = r
+	}
+	wg.Wait()
+	return results
+}
+
+func okOrFail(ok bool) string {
+	if ok {
+		return "ok"
+	}
+	return "FAIL"
+}
+
+// lockedWriter writes to w under mu.
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // result is what one target did.

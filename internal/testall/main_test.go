@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -177,5 +179,45 @@ esac
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "vet.log")); err != nil || !strings.Contains(string(b), "something is wrong") {
 		t.Errorf("vet.log: %q, %v", b, err)
+	}
+}
+
+// TestRunAllBeside runs a target beside the others: its output goes to its
+// log only, the others print as before, and the results keep the order the
+// targets were given in.
+func TestRunAllBeside(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "make")
+	script := `#!/bin/sh
+case "$2" in
+fmt) echo "gofmt: fine" ;;
+vet) echo "vet: fine" ;;
+slow) echo "a page opened"; exit 1 ;;
+esac
+`
+	if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	var interrupted atomic.Bool
+	results := runAll(fake, []string{"fmt", "slow", "vet"}, []string{"slow"}, dir, &out, &interrupted)
+	var names []string
+	for _, r := range results {
+		names = append(names, fmt.Sprintf("%s:%v", r.target, r.ok))
+	}
+	if got := strings.Join(names, " "); got != "fmt:true slow:false vet:true" {
+		t.Errorf("results = %s", got)
+	}
+	got := out.String()
+	for _, want := range []string{"gofmt: fine", "vet: fine", "==> [2/3] slow (beside the others", "<== slow: FAIL"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "a page opened") {
+		t.Errorf("the target beside the others printed into the output:\n%s", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "slow.log")); err != nil || !strings.Contains(string(b), "a page opened") {
+		t.Errorf("slow.log: %q, %v", b, err)
 	}
 }

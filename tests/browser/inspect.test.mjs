@@ -3,7 +3,10 @@
 // the cursor, a constant buffer's values), Pixel (a pixel's history and its
 // shader's steps), over core/inspect's testdata/layers.d3ds: a red quad, a
 // farther green one that fails the depth test, a blue one its shader
-// discards and a half-transparent one that blends. Also the figures the
+// discards and a half-transparent one that blends; Problems with their
+// causes (a TDR), the exports (the state as JSON, a resource as PNG, the
+// trace of a timeline selection, the one-page repro) and the Compare view,
+// three short tests on one shared page. Also the figures the
 // inspector is held to, measured in the page and printed (never asserted:
 // docs/testing.md): the state of an event in a 1,000,000-event trace and a
 // pixel history of a 1,000-draw frame.
@@ -23,6 +26,7 @@ before(async () => {
 }, { timeout: SERVER_START_TIMEOUT + 60000 });
 
 after(async () => {
+  await shared?.close();
   await h?.close();
 });
 
@@ -195,6 +199,138 @@ imm.Unmap shot
 imm.EndEvent
 sc.Present
 `;
+
+// shared is one page the short tests of the problems, the exports and
+// the comparison reuse (a page open costs seconds of CI).
+let shared = null;
+const sharedPage = async () => (shared ??= await h.openPage(h.baseURL));
+
+test("problems teach: a TDR and the device it removed, a GPU fault, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
+  await page.locator('.tabs [data-view="problems"]').click();
+  await page.waitForSelector("#problems .problem.tdr");
+  const tdr = page.locator("#problems .problem.tdr");
+  assert.match(await tdr.textContent(), /neither finished nor preempted DMA buffer 1 \(fence 1 of kc1\).*carries ClearRenderTargetView\(artv\) at line 22, CopyResource\(astage\) at line 23/);
+  assert.match(await page.locator("#problems .problem.removed").textContent(), /Device a was removed \(hung\)/);
+  // One count everywhere: the tab's badge, the status pill, the footer.
+  const badge = await page.locator("#problem-count").textContent();
+  assert.equal(badge, "2");
+  assert.equal(await page.locator("#state").textContent(), "done · 2 problems");
+  assert.equal(await page.locator("#summary-problems").textContent(), "2 problems");
+  // The TDR's line is marked in the editor; a click selects its event.
+  assert.match(await page.locator('.gutter .ln.problem[data-line="24"]').getAttribute("title"), /^TDR: /);
+  await tdr.click();
+  const ev = await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected));
+  assert.equal(ev.name, "TDR");
+  assert.equal(ev.line, 24);
+  // A GPU fault, and the violation the scenario expects said to be expected.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/29-residency-budgets.d3ds"), "utf8"));
+  await page.waitForSelector("#problems .problem.fault");
+  assert.match(await page.locator("#problems .problem.fault").textContent(), /on no residency list.*CopyResource\(s\) at line 42/);
+  assert.match(await page.locator("#problems .problem.violation.expected").textContent(), /WDDM-RESIDENT.*expected by line 46/);
+});
+
+// download clicks what click names and returns the download's name and bytes.
+async function download(page, click) {
+  const [d] = await Promise.all([page.waitForEvent("download"), click()]);
+  return { name: d.suggestedFilename(), data: readFileSync(await d.path()) };
+}
+
+// fromMenu picks a Download menu item.
+const fromMenu = (page, kind) => download(page, async () => {
+  await page.click("#download");
+  await page.click(`#download-menu [data-kind="${kind}"]`);
+});
+
+test("export: the state as JSON, a resource as PNG, the trace of the timeline's selection, the scenario as one HTML page", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, layers);
+  // The state at the fourth Draw, as the CLI's --state --json has it.
+  const drawSeq = await selectCall(page, "Draw", 4);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state .export-json");
+  const st = await download(page, () => page.click("#st-state .export-json"));
+  assert.equal(st.name, `state-IC-event${drawSeq}.json`);
+  const state = JSON.parse(st.data.toString("utf8"));
+  assert.equal(state.call.seq, drawSeq);
+  const om = state.stages.find((g) => g.name === "OM");
+  assert.match(JSON.stringify(om.rows.find((r) => r.binding === "blend state")), /SRC_ALPHA \* src ADD INV_SRC_ALPHA \* dst/);
+  // The back buffer at the Present as PNG: its own size, texel (5, 7) blended.
+  const presentSeq = await selectCall(page, "Present", 1);
+  await page.evaluate((seq) => {
+    window.d3dsimUI.showView("resource");
+    return window.d3dsimUI.views.resource.show(seq, "bb");
+  }, presentSeq);
+  await page.waitForSelector("#res .export-png");
+  const png = await download(page, () => page.click("#res .export-png"));
+  assert.equal(png.name, `sc.buffer0-event${presentSeq}.png`);
+  const texel = await page.evaluate(async (b64) => {
+    const img = new Image();
+    img.src = "data:image/png;base64," + b64;
+    await img.decode();
+    const c = document.createElement("canvas");
+    c.width = img.width;
+    c.height = img.height;
+    c.getContext("2d").drawImage(img, 0, 0);
+    return [img.width, img.height, ...c.getContext("2d").getImageData(5, 7, 1, 1).data.slice(0, 3)];
+  }, png.data.toString("base64"));
+  assert.deepEqual(texel, [16, 16, 0xbf, 0x40, 0x40]);
+  // The trace of a stretch of the timeline: the events in it and the calls open at its start.
+  const span = await page.evaluate(() => {
+    const ui = window.d3dsimUI;
+    const st = ui.store;
+    let a = -1, b = -1, n = 0;
+    for (let i = 0; i < st.n; i++) if (st.name(i) === "Draw" && st.kind(i) === 1 && st.from(i) === 1 && ++n >= 2) { if (a < 0) a = st.t[i]; b = st.t[i]; }
+    ui.timeline.range = [b, a];
+    let inside = 0;
+    for (let i = 0; i < st.n; i++) if (st.t[i] >= a && st.t[i] <= b) inside++;
+    return { a, b, inside };
+  });
+  assert.ok(span.b > span.a && span.inside > 10, JSON.stringify(span));
+  const clip = await fromMenu(page, "range-jsonl");
+  assert.equal(clip.name, `trace-${Math.floor(span.a)}-${Math.ceil(span.b)}ns.jsonl`);
+  const evs = clip.data.toString("utf8").trim().split("\n").map((l) => JSON.parse(l));
+  assert.equal(evs.filter((e) => e.t >= span.a && e.t <= span.b).length, span.inside);
+  assert.ok(evs.every((e) => e.t <= span.b && (e.t >= span.a || e.kind === "call")), "only the range and the calls open at its start");
+  const chrome = JSON.parse((await fromMenu(page, "range-perfetto")).data.toString("utf8"));
+  assert.ok(chrome.traceEvents.length > span.inside);
+  // Any scenario as one HTML page that runs it.
+  const repro = await fromMenu(page, "repro");
+  assert.equal(repro.name, "d3dsim-repro.html");
+  const html = repro.data.toString("utf8");
+  assert.match(html, /<iframe id="d3dsim" src="[^"]*index\.html#from=parent"/);
+  assert.ok(html.includes("imm.Draw 6 0") && html.includes("half-transparent"), "the scenario is in the page");
+});
+
+test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/hello-triangle.d3ds"), "utf8"));
+  await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/hello-narrow.d3ds"), "utf8"));
+  await selectCall(page, "Draw", 1);
+  await page.locator('.tabs [data-view="compare"]').click();
+  await page.waitForSelector("#compare .cmp-go");
+  assert.equal(await page.locator("#compare .cmp-at").inputValue(), "Draw#1");
+  await page.selectOption("#compare .cmp-against", "edit");
+  await page.click("#compare .cmp-go");
+  await page.waitForSelector("#compare .cmp-table");
+  assert.match(await page.locator("#compare .inspect-head").textContent(), /^before the edit against this run$/);
+  const row = (layer) => page.locator(`#compare tr[data-layer="${layer}"]`);
+  assert.match(await row("API calls").textContent(), /the 15th of 17 and 18.*Draw at line 24 on IC -> S_OK.*RSSetViewports at line 24 on IC -> S_OK/);
+  assert.match(await row("umd").textContent(), /SetViewports/);
+  assert.match(await row("kmd").textContent(), /the same \(58\)/);
+  assert.match(await page.locator("#compare .cmp-pixels").textContent(), /725 of 4,096 differ.*the first at 31,17: #f3020aff against #1a1a33ff/);
+  // The mask: the first differing pixel red, a corner of the clear colour not.
+  const mask = await page.evaluate(() => {
+    const c = document.querySelector("#compare .cmp-mask");
+    const s = c.width / 64;
+    const at = (x, y) => [...c.getContext("2d").getImageData((x + 0.5) * s, (y + 0.5) * s, 1, 1).data.slice(0, 3)];
+    return { first: at(31, 17), corner: at(0, 0) };
+  });
+  assert.deepEqual(mask.first, [255, 48, 48]);
+  assert.notDeepEqual(mask.corner, [255, 48, 48]);
+  assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
+});
 
 test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);

@@ -188,6 +188,18 @@ test("the inspector's views: State at a draw, Resource and Pixel at the Present 
   await page.close();
 });
 
+test("the Compare view: hello-triangle against the same with a narrower viewport, at its Draw", { timeout: 180000 }, async () => {
+  const page = await h.openPage(h.baseURL);
+  await loadAndRun(page, text("assets/scenarios/hello-triangle.d3ds"));
+  await loadAndRun(page, text("core/inspect/testdata/hello-narrow.d3ds"));
+  await selectCall(page, "Draw");
+  await view(page, "compare");
+  await page.click("#compare .cmp-go");
+  await page.waitForSelector("#compare .cmp-mask");
+  await shot(page, "panel-compare.png");
+  await page.close();
+});
+
 test("the Resource view: spinning-cube's back buffer at its second Present, the texel under the pointer", { timeout: 180000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, text("assets/scenarios/spinning-cube.d3ds"));

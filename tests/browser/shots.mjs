@@ -45,6 +45,7 @@ export const SHOTS = {
   "panel-state.png": "screenshots.test.mjs",
   "panel-resource.png": "screenshots.test.mjs",
   "panel-pixel.png": "screenshots.test.mjs",
+  "panel-compare.png": "screenshots.test.mjs",
   "timeline-1m.png": "screenshots.test.mjs",
   "tutorial.png": "screenshots.test.mjs",
   "newcomer-1-open.png": "newcomer-shots.test.mjs",

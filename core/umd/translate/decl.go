@@ -74,6 +74,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 }
 
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
+	if t.out.Stage == shaderisa.StageGeometry {
+		return t.gsInput(in, o)
+	}
 	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
 		return nil // the thread identifiers: always the ISA's v0..v3
 	}
@@ -170,7 +173,13 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	sv := dxbc.SVUndefined
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
-		if sv != dxbc.SVPosition || t.out.Stage != shaderisa.StageVertex {
+		switch {
+		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry):
+		case sv == dxbc.SVRenderTargetIndex:
+			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
+		case sv == dxbc.SVViewportIndex:
+			return t.fail("SV_ViewportArrayIndex as an output: this GPU's geometry stage draws into viewport 0 only")
+		default:
 			return t.fail("system value %s as an output: the GPU does not take it", sv)
 		}
 	}

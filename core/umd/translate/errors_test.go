@@ -157,9 +157,13 @@ func TestTranslateErrors(t *testing.T) {
 	if _, err := FromShader(nil); err == nil {
 		t.Fatal("FromShader(nil) translated")
 	}
+	hs := &dxbc.Program{Type: dxbc.HullShader, Major: 5, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
+	if _, err := translateProgram(hs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex, geometry, pixel and compute") {
+		t.Fatalf("hull shader: %v", err)
+	}
 	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
-	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex, pixel and compute") {
-		t.Fatalf("geometry shader: %v", err)
+	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "declares its input primitive, output topology and maxvertexcount") {
+		t.Fatalf("geometry shader without declarations: %v", err)
 	}
 }
 

@@ -108,7 +108,18 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 		return r, err
 	}
 	switch o.Type {
+	case dxbc.RegInputPrimitiveID, dxbc.RegInputGSInstanceID:
+		if t.out.Stage != shaderisa.StageGeometry {
+			return r, t.fail("%s outside a geometry shader: this GPU provides SV_PrimitiveID to the geometry stage only", o.Type)
+		}
+		fallthrough
 	case dxbc.RegInput:
+		if t.out.Stage == shaderisa.StageGeometry {
+			if r, err = t.gsSrc(o); err != nil {
+				return r, err
+			}
+			break
+		}
 		if len(o.Indices) == 1 && o.Indices[0].Rel != nil {
 			if r, err = t.rangeOperand(o); err != nil {
 				return r, err

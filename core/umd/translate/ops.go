@@ -51,7 +51,8 @@ var operands = map[dxbc.Opcode]int{
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if _, ok := refusals[in.Op]; ok && !(computeOps[in.Op] && t.out.Stage == shaderisa.StageCompute) {
+	if _, ok := refusals[in.Op]; ok && !(computeOps[in.Op] && t.out.Stage == shaderisa.StageCompute) &&
+		!(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) {
 		return t.refuse(in.Op)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
@@ -68,6 +69,9 @@ func (t *translator) instruction(in *dxbc.Instruction) error {
 	}
 	if op, ok := flow[in.Op]; ok {
 		return t.flow(in, op)
+	}
+	if done, err := t.geometryInst(in); done {
+		return err
 	}
 	if done, err := t.computeInst(in); done {
 		return err

@@ -12,7 +12,7 @@ const (
 	featUAV = "unordered access views (RWTexture*, RWBuffer, RWStructuredBuffer, RWByteAddressBuffer, " +
 		"AppendStructuredBuffer) outside a compute shader: this GPU binds them to the compute stage only"
 	featCS      = "thread groups, groupshared memory and barriers outside a compute shader"
-	featGS      = "geometry shaders (streams, emit and cut): this GPU runs vertex and pixel shaders only"
+	featGS      = "geometry-shader instructions (input primitive, streams, emit and cut) outside a geometry shader"
 	featTess    = "hull and domain shaders (the tessellator): this GPU runs vertex and pixel shaders only"
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
 	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
@@ -24,7 +24,8 @@ const (
 
 // refusals is why each DXBC instruction the translator does not take is
 // refused: the feature, and that this GPU lacks it. A compute shader
-// takes the featUAV and featCS instructions (computeOps).
+// takes the featUAV and featCS instructions (computeOps), a geometry
+// shader the featGS ones (geometryOps).
 var refusals = map[dxbc.Opcode]string{
 	dxbc.OpDclUAVTyped: featUAV, dxbc.OpDclUAVRaw: featUAV, dxbc.OpDclUAVStructured: featUAV,
 	dxbc.OpLdUAVTyped: featUAV, dxbc.OpStoreUAVTyped: featUAV, dxbc.OpStoreRaw: featUAV, dxbc.OpStoreStructured: featUAV,

@@ -25,6 +25,9 @@ type Shader struct {
 	// A compute shader's unordered access views and numthreads.
 	UAVs        []UAV
 	ThreadGroup [3]uint32
+	// A geometry shader's declaration (input primitive, output
+	// topology, maxvertexcount, instances, the input array's stride).
+	GS shaderisa.GSDecl
 
 	// Source is, per ISA instruction, the index of the DXBC instruction
 	// it came from (for the listing and fault reports).
@@ -153,6 +156,7 @@ type translator struct {
 	tgsm        map[uint32]uint32
 	uavs        map[uint32]dxbc.ResourceDimension
 	sharedBytes uint64
+	gs          gsState // a geometry shader's (geometry.go)
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -176,8 +180,10 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	case dxbc.ComputeShader:
 		t.out.Stage = shaderisa.StageCompute
 		t.inputs = shaderisa.ComputeInputs
+	case dxbc.GeometryShader:
+		t.out.Stage = shaderisa.StageGeometry
 	default:
-		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex, pixel and compute shaders only", p.Profile())}
+		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex, geometry, pixel and compute shaders only", p.Profile())}
 	}
 	defer func() {
 		// Errors name the instruction's word offset and text.
@@ -223,6 +229,11 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		}
 		t.code = append(t.decls, t.code...)
 		t.source = append(t.declSrc, t.source...)
+	}
+	if t.out.Stage == shaderisa.StageGeometry {
+		if err := t.finishGeometry(); err != nil {
+			return nil, err
+		}
 	}
 	prog := &shaderisa.Program{Stage: t.out.Stage, Inputs: int(t.inputs), Outputs: int(t.outputs), Temps: int(temps), Code: t.code}
 	if t.useICB {

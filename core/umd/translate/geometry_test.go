@@ -1,0 +1,125 @@
+package translate
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
+)
+
+// geometryShader assembles testdata/geometry/NAME.asm and translates it.
+func geometryShader(t *testing.T, name string) *Shader {
+	t.Helper()
+	text, err := os.ReadFile("testdata/geometry/" + name + ".asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := dxbc.Assemble(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, dxbc.GeometryShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+type fixedCB [4]uint32
+
+func (c fixedCB) Constant(slot, elem int) ([4]uint32, error) {
+	if slot == 0 && elem == 0 {
+		return c, nil
+	}
+	return [4]uint32{}, nil
+}
+
+// TestGeometryBillboard: a point becomes the four corners of a square, as
+// a triangle strip, with the point's colour; an odd SV_PrimitiveID emits
+// nothing.
+func TestGeometryBillboard(t *testing.T) {
+	sh := geometryShader(t, "billboard")
+	d := sh.GS
+	if sh.Stage != shaderisa.StageGeometry || d.Input != shaderisa.GSInPoint || d.Output != shaderisa.GSOutTriangleStrip ||
+		d.MaxVertices != 4 || d.Instances != 1 || d.Stride != 2 {
+		t.Fatalf("stage %v, declaration %+v", sh.Stage, d)
+	}
+	m := shader.NewMachine(sh.Program)
+	f := math.Float32bits
+	if err := m.Bind(fixedCB{f(0.25), f(0.5), 0, 0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Lane 0: primitive 0 at (0.1, 0.2); lane 1: primitive 1.
+	for l, p := range [][4]float32{{0.1, 0.2, 0.5, 1}, {-0.5, -0.5, 0, 1}} {
+		for c := range 4 {
+			m.In(0)[c][l] = f(p[c])
+			m.In(1)[c][l] = f(float32(c + l))
+		}
+		m.In(int(d.PrimitiveIDReg()))[0][l] = uint32(l)
+	}
+	var got [2][]string
+	m.Emit = func(lanes uint64, cut bool) {
+		for l := range 2 {
+			if lanes>>l&1 == 0 {
+				continue
+			}
+			if cut {
+				got[l] = append(got[l], "cut")
+				continue
+			}
+			o, col := m.Out(0), m.Out(1)
+			v := func(r *shader.Vec, c int) float32 { return math.Float32frombits(r[c][l]) }
+			got[l] = append(got[l], (strings.Join([]string{ftoa(v(o, 0)), ftoa(v(o, 1)), ftoa(v(o, 2)), ftoa(v(o, 3)), ftoa(v(col, 0)), ftoa(v(col, 3))}, " ")))
+		}
+	}
+	if _, err := m.Run(3); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-0.15 0.70 0.50 1.00 0.00 3.00", "0.35 0.70 0.50 1.00 0.00 3.00", "-0.15 -0.30 0.50 1.00 0.00 3.00", "0.35 -0.30 0.50 1.00 0.00 3.00", "cut"}
+	if strings.Join(got[0], "|") != strings.Join(want, "|") || len(got[1]) != 0 {
+		t.Fatalf("emitted\n%q\n%q\nwant\n%q and nothing", got[0], got[1], want)
+	}
+}
+
+func ftoa(f float32) string { return fmt.Sprintf("%.2f", f) }
+
+// What the geometry stage refuses, by name: a stream past 0, a
+// maxvertexcount past 1024 output scalars, SV_RenderTargetArrayIndex.
+func TestGeometryRefusals(t *testing.T) {
+	text, err := os.ReadFile("testdata/geometry/billboard.asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct{ name, from, to, want string }{
+		{"stream 1", "emit\n", "emit_stream m1\n", "emit_stream m1: geometry-shader output streams 1..3"},
+		{"declared stream 1", "dcl_maxout 4\n", "dcl_maxout 4\ndcl_stream m1\n", "dcl_stream m1: geometry-shader output streams 1..3"},
+		{"1028 scalars", "dcl_maxout 4\n", "dcl_maxout 129\n", "maxvertexcount(129) times 8 output components is past the 1024 scalars"},
+		{"render target array index", "dcl_output o1.xyzw\n", "dcl_output o1.xyzw\ndcl_output_siv o2.x, rendertarget_array_index\n", "SV_RenderTargetArrayIndex"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.Replace(string(text), tc.from, tc.to, 1)
+			if tc.name == "render target array index" {
+				src = strings.Replace(src, "// COLOR                    0   xyzw        1     NONE   float   xyzw\n//\ngs_4_0",
+					"// COLOR                    0   xyzw        1     NONE   float   xyzw\n// SV_RenderTargetArrayIndex     0   x           2  RTINDEX    uint   x\n//\ngs_4_0", 1)
+			}
+			bc, err := dxbc.Assemble(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			typ := dxbc.GeometryShader
+			if strings.Contains(src, "vs_4_0") {
+				typ = dxbc.VertexShader
+			}
+			_, err = Translate(bc, typ)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one with %q", err, tc.want)
+			}
+		})
+	}
+}
