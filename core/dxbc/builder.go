@@ -46,6 +46,13 @@ func Sampler(n uint32) Operand {
 	return Operand{Type: RegSampler, Indices: []Index{{Imm: uint64(n)}}}
 }
 
+// UAV is u<n>: as a destination of store_uav_typed (u0.xyzw), and with a
+// swizzle the view of ld_uav_typed.
+func UAV(n uint32) Operand { return reg(RegUAV, n) }
+
+// UAVDecl is u<n> as dcl_uav_* declares it (no components).
+func UAVDecl(n uint32) Operand { return Operand{Type: RegUAV, Indices: []Index{{Imm: uint64(n)}}} }
+
 // Null is the null destination (the unused half of sincos, udiv ...).
 func Null() Operand { return Operand{Type: RegNull} }
 

@@ -109,6 +109,8 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 	case FileIndexable:
 		d, err := xOperand(o)
 		return d.Mask(o.Mask), err
+	case FileUAV:
+		return dxbc.UAV(uint32(o.Index)), nil
 	}
 	return dxbc.Operand{}, fmt.Errorf("cannot write register file %d", o.File)
 }
@@ -157,6 +159,8 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		}
 	case FileTex:
 		d = dxbc.Texture(uint32(o.Index))
+	case FileUAV:
+		d = dxbc.UAV(uint32(o.Index)).Swz("xyzw")
 	case FileSamp:
 		if in.Op == OpGather4 || in.Op == OpGather4C || in.Op == OpGather4Po || in.Op == OpGather4PoC {
 			// The channel a gather reads, as the sampler's selected
@@ -204,8 +208,11 @@ func EncodeProgram(p *Program) (*dxbc.Program, error) {
 
 func encode(p *Program) (*dxbc.Builder, error) {
 	stage := dxbc.VertexShader
-	if p.Stage == Pixel {
+	switch p.Stage {
+	case Pixel:
 		stage = dxbc.PixelShader
+	case Compute:
+		stage = dxbc.ComputeShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -225,11 +232,25 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	for _, t := range p.Textures {
 		b.DclResource(uint32(t.Slot), dxbcDim[t.Dim], dxbcRet(t.Base))
 	}
+	for _, u := range p.UAVs {
+		rt := uint32(dxbcRet(u.Base)) * 0x1111
+		b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbcDim[u.Dim]), Operands: []dxbc.Operand{dxbc.UAVDecl(uint32(u.Slot))}, Extra: []uint32{rt}})
+	}
+	if p.Stage == Compute {
+		if err := encodeComputeInputs(b, p); err != nil {
+			return nil, err
+		}
+	}
 	for _, in := range p.Inputs {
+		if p.Stage == Compute {
+			break
+		}
 		r := uint32(in.Reg)
 		switch {
 		case p.Stage == Pixel && in.SysVal == SysPosition:
 			b.DclInputPSSIV(r, in.Mask, dxbc.InterpLinearNoPerspective, dxbc.SVPosition)
+		case p.Stage == Pixel && in.SysVal == SysFrontFace:
+			b.DclInputPSSGV(r, in.Mask, dxbc.SVIsFrontFace)
 		case p.Stage == Pixel:
 			mode, ok := interps[in.Interp]
 			if !ok {
@@ -257,6 +278,10 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	for i, n := range p.Indexables {
 		b.DclIndexableTemp(uint32(i), uint32(n), 4)
 	}
+	if p.Stage == Compute {
+		g := p.ThreadGroup
+		b.Declare(dxbc.Instruction{Op: dxbc.OpDclThreadGroup, Extra: []uint32{uint32(g[0]), uint32(g[1]), uint32(g[2])}})
+	}
 	for i := range p.Code {
 		if err := encodeInstr(b, p, &p.Code[i]); err != nil {
 			return nil, fmt.Errorf("hlsl: instruction %d (%s): %w", i, &p.Code[i], err)
@@ -280,6 +305,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 			return err
 		}
 		ops = append(ops, o)
+	}
+	if p.Stage == Compute {
+		computeOperands(ops)
 	}
 	op := opcodes[in.Op]
 	switch in.Op {
@@ -357,8 +385,11 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 func (r *Result) Reflection() *dxbc.Reflection {
 	p := r.Program
 	rf := &dxbc.Reflection{Major: uint8(p.Major), Minor: uint8(p.Minor), ProgramType: 0xfffe, Flags: rdefFlags, Creator: Creator}
-	if p.Stage == Pixel {
+	switch p.Stage {
+	case Pixel:
 		rf.ProgramType = 0xffff
+	case Compute:
+		rf.ProgramType = 0x4353 // "CS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -374,6 +405,9 @@ func (r *Result) Reflection() *dxbc.Reflection {
 			// but for multisampled textures; the flags say how many
 			// components (12: four).
 			x.Type, x.ReturnType, x.Dimension, x.Samples = dxbc.InputTexture, uint32(dxbcRet(bd.Base)), srvDim[bd.Dim], 0xffffffff
+			x.Flags = uint32(max(bd.Comps, 1)-1) << 2
+		case BindUAV:
+			x.Type, x.ReturnType, x.Dimension, x.Samples = dxbc.InputUAVRWTyped, uint32(dxbcRet(bd.Base)), srvDim[bd.Dim], 0xffffffff
 			x.Flags = uint32(max(bd.Comps, 1)-1) << 2
 		case BindCBuffer:
 			x.Type = dxbc.InputCBuffer

@@ -18,6 +18,7 @@ const (
 	SysPosition   SysVal = 1
 	SysVertexID   SysVal = 6
 	SysInstanceID SysVal = 8
+	SysFrontFace  SysVal = 9
 	SysTarget     SysVal = 64
 )
 
@@ -29,6 +30,8 @@ func (s SysVal) String() string {
 		return "VERTID"
 	case SysInstanceID:
 		return "INSTID"
+	case SysFrontFace:
+		return "FFACE"
 	case SysTarget:
 		return "TARGET"
 	}
@@ -93,10 +96,11 @@ const (
 	BindCBuffer BindKind = 0
 	BindTexture BindKind = 2
 	BindSampler BindKind = 3
+	BindUAV     BindKind = 4 // a typed unordered access view (D3D_SIT_UAV_RWTYPED)
 )
 
 func (k BindKind) String() string {
-	return map[BindKind]string{BindCBuffer: "cbuffer", BindTexture: "texture", BindSampler: "sampler"}[k]
+	return map[BindKind]string{BindCBuffer: "cbuffer", BindTexture: "texture", BindSampler: "sampler", BindUAV: "UAV"}[k]
 }
 
 // Binding is one entry of RDEF's bound-resource list; fxc lists samplers,
@@ -146,8 +150,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Vertex
 	case "ps_4_0", "ps_4_1", "ps_5_0":
 		stage = Pixel
+	case "cs_5_0":
+		stage = Compute
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1 or ps_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0 or cs_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -185,16 +191,24 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		g.entryUniforms(fn)
 	}
 	var ins, outs []SigElement
+	var group [3]int
+	if fn != nil && stage == Compute {
+		group = g.numThreads(fn)
+	}
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
 	g.checkOverlaps()
+	g.uavBase = uavBase(stage, outs)
+	g.placeResources()
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
-	g.placeResources()
 	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
-	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs}
+	if errs := divideByZero(code, file); len(errs) > 0 {
+		return nil, errs
+	}
+	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -208,7 +222,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader}[stage]); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil
@@ -440,10 +454,14 @@ func (g *gen) globalVar(d *varDecl) {
 		g.checkObjectInit(d, t, et, n)
 		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')
-		if et.Kind == KSampler {
+		switch {
+		case et.Kind == KSampler:
 			want = 's'
 			g.samplers = append(g.samplers, r)
-		} else {
+		case et.UAV:
+			want = 'u'
+			g.uavs = append(g.uavs, r)
+		default:
 			g.textures = append(g.textures, r)
 		}
 		if d.register != "" {
@@ -560,6 +578,12 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 		}
 		p.Inputs = append(p.Inputs, IODecl{Reg: e.Register, Mask: e.Used, SysVal: e.SysVal, Interp: interp})
 	}
+	if p.Stage == Compute {
+		// The thread identifiers are registers of their own, in no
+		// signature; fxc declares them in register order.
+		res.Inputs = nil
+		sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Reg < p.Inputs[j].Reg })
+	}
 	for _, e := range outs {
 		p.Outputs = append(p.Outputs, IODecl{Reg: e.Register, Mask: e.Mask, SysVal: e.SysVal})
 	}
@@ -588,6 +612,15 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 				Dim: t.elem.Dim, Base: t.elem.Base})
 			for k := 0; k < t.count; k++ {
 				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+			}
+		}
+	}
+	for _, t := range g.uavs {
+		if t.used {
+			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindUAV, Slot: t.slot, Count: t.count, Comps: t.comps,
+				Dim: t.elem.Dim, Base: t.elem.Base})
+			for k := 0; k < t.count; k++ {
+				p.UAVs = append(p.UAVs, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
 			}
 		}
 	}
@@ -856,4 +889,24 @@ func (g *gen) nonLiteral(e Expr) (pos, bool) {
 		return g.nonLiteral(e.x)
 	}
 	return pos{}, false
+}
+
+// divideByZero refuses, as fxc does, an integer division or remainder whose
+// divisor is the constant 0 once constants are folded (x / y with y a
+// local set to 0): the result is undefined on the hardware (udiv gives
+// 0xFFFFFFFF).
+func divideByZero(code []Instr, file string) Errors {
+	for i := range code {
+		in := &code[i]
+		if in.Op != OpUdiv || in.Src[1].File != FileImm {
+			continue
+		}
+		lanes := in.readLanes(1)
+		for c := range 4 {
+			if lanes>>c&1 != 0 && in.Src[1].Imm[c] == 0 {
+				return Errors{{File: file, Line: in.Line, Col: 1, Code: eDivZero, Msg: "integer divide by zero"}}
+			}
+		}
+	}
+	return nil
 }

@@ -66,5 +66,6 @@ const (
 	eEntryNotFound  = 3501 // 'main': entrypoint not found
 	eMissingSem     = 3502 // 'main': input parameter 'x' missing semantics
 	eTruncation     = 3206 // warning: implicit truncation of vector type
+	eDivZero        = 4010 // integer divide by zero
 	eNotImplemented = 3000 // not an fxc number: constructs this compiler leaves out are reported as syntax errors with a clear text
 )

@@ -56,9 +56,12 @@
 // break, continue or ret is dropped, so is a continue that ends a loop,
 // and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
 // the tests' independent reader, mistranslates those patterns); #include,
-// geometry/hull/domain/compute stages, unordered access views and doubles
-// are refused with an error that says "not supported by this compiler" and
-// names the construct. The effects framework's syntax
+// geometry/hull/domain stages, structured and byte-address buffers,
+// groupshared memory and doubles are refused with an error that says "not
+// supported by this compiler" and names the construct. Compute shaders
+// (cs_5_0, compute.go) take [numthreads], the thread identifiers, typed
+// views (RWTexture*, RWBuffer, also in pixel shaders) and the Interlocked
+// functions on their elements. The effects framework's syntax
 // (state blocks, sampler_state, techniques, effect objects; states.go) is
 // checked as fxc checks it for a shader profile and emits nothing.
 //

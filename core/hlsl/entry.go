@@ -165,6 +165,9 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
 		return poison, nil
 	}
+	if g.stage == Compute {
+		return g.computeInput(p, what, t, sem, input)
+	}
 	if t.Kind == KArray && t.Elem.numeric() || t.Kind == KMatrix {
 		return g.sigSplit(p, what, t, sem, file, reg, input, interp)
 	}
@@ -184,11 +187,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	}
 	up := strings.ToUpper(name)
 	switch {
+	case up == "SV_POSITION" && g.stage == Vertex && input:
+		// A vertex shader's input is what the input layout gives it, by
+		// semantic: no system value (fxc's signature says NONE).
 	case up == "SV_POSITION":
-		if g.stage == Vertex && input {
-			g.errorf(p, eNotImplemented, "SV_Position is not a vertex shader input")
-			return poison, nil
-		}
 		el.SysVal = SysPosition
 	case up == "SV_VERTEXID" || up == "SV_INSTANCEID":
 		if g.stage != Vertex || !input {
@@ -203,6 +205,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 			g.errorf(p, eNotImplemented, "%s must be uint or int", sem)
 			return poison, nil
 		}
+	case up == "SV_ISFRONTFACE":
+		if g.stage != Pixel || !input || t.Cols != 1 || t.Base == Float {
+			g.errorf(p, eNotImplemented, "SV_IsFrontFace is a pixel shader input of type bool or uint")
+			return poison, nil
+		}
+		el.SysVal = SysFrontFace
 	case up == "SV_TARGET":
 		if g.stage != Pixel || input {
 			g.errorf(p, eNotImplemented, "SV_Target is only a pixel shader output")

@@ -26,6 +26,8 @@ type gen struct {
 	cbufs     []*cbInfo
 	globals   *cbInfo // $Globals
 	textures  []*resource
+	uavs      []*resource // typed unordered access views (compute.go)
+	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
 	cbMax     map[int]int  // slot -> registers read
 	cbDyn     map[int]bool // slot -> indexed by a register
@@ -196,6 +198,15 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 		return poison.t
 	}
 	switch ts.name {
+	case "vector", "matrix":
+		if want := map[string]int{"vector": 1, "matrix": 2}[ts.name]; ts.argType != "" && len(ts.args) != want {
+			// vector<float> and matrix<float, 4>: fxc wants the sizes
+			// (or no arguments at all: float4, float4x4).
+			g.errorf(ts.pos, eSyntax, "syntax error: %s<%s> needs %d size arguments", ts.name, ts.argType, want)
+			return poison.t
+		}
+	}
+	switch ts.name {
 	case "vector":
 		if len(ts.args) == 1 {
 			b := builtinType(ts.argType)
@@ -219,9 +230,17 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 		g.declareStruct(ts.def)
 	}
 	if v := g.lookup(ts.name); v != nil && v.tdef != nil {
+		if ts.argType != "" {
+			g.errorf(ts.pos, eSyntax, "syntax error: '%s' is a typedef: it takes no element type", ts.name)
+			return poison.t
+		}
 		return v.tdef
 	}
 	if t := builtinType(ts.name); t != nil {
+		if t.Kind == KTexture && ts.argType != "" && strings.EqualFold(ts.name, "texture") {
+			g.errorf(ts.pos, eSyntax, "syntax error: the shader model 1-3 texture type takes no element type")
+			return poison.t
+		}
 		if t.Kind == KTexture && ts.argType != "" {
 			b := builtinType(ts.argType)
 			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
@@ -231,7 +250,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV}
 		}
 		return t
 	}
@@ -350,6 +369,10 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 	}
 	if dst.ro {
 		g.errorf(p, eConst, "l-value specifies const object")
+		return
+	}
+	if dst.uav != nil {
+		g.storeUAV(p, dst, src)
 		return
 	}
 	if dst.wb != nil && !dst.t.numeric() {

@@ -412,6 +412,9 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		key := fmt.Sprintf("determinant%dx%d", n, n)
 		repl := []string{"SCALAR", "float"}
 		return g.callInternal(e, []*value{m}, key, repl...), true
+	case "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange", "InterlockedCompareStore", "InterlockedExchange",
+		"InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor":
+		return g.interlocked(e, args), true
 	case "noise", "tex1D", "tex2D", "tex3D", "texCUBE", "tex1Dbias", "tex2Dbias", "tex3Dbias", "texCUBEbias", "tex1Dgrad",
 		"tex2Dgrad", "tex3Dgrad", "texCUBEgrad", "tex1Dlod", "tex2Dlod", "tex3Dlod", "texCUBElod", "tex1Dproj", "tex2Dproj",
 		"tex3Dproj", "texCUBEproj":
@@ -420,9 +423,7 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 	case "abort", "errorf", "printf", "msad4", "mad24", "dot2add", "EvaluateAttributeAtCentroid", "EvaluateAttributeAtSample",
 		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition", "AllMemoryBarrier",
 		"AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrier", "DeviceMemoryBarrierWithGroupSync", "GroupMemoryBarrier",
-		"GroupMemoryBarrierWithGroupSync", "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange",
-		"InterlockedCompareStore", "InterlockedExchange", "InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor",
-		"Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
+		"GroupMemoryBarrierWithGroupSync", "Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
 		"asdouble", "clip_distance":
 		g.errorf(p, eNotImplemented, "not supported by this compiler: the intrinsic '%s'", e.name)
 		return poison, true

@@ -121,17 +121,42 @@ const (
 	OpDerivRtxFine
 	OpDerivRtyCoarse
 	OpDerivRtyFine
-	OpRcp        // rcp (shader model 5)
-	OpSampleC    // sample_c dst, addr, t, s, reference
-	OpSampleCLz  // sample_c_lz: at level 0
-	OpGather4    // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
-	OpGather4C   // gather4_c dst, addr, t, s, reference
-	OpGather4Po  // gather4_po dst, addr, offset, t, s
-	OpGather4PoC // gather4_po_c dst, addr, offset, t, s, reference
-	OpLod        // lod dst, addr, t, s
-	OpLdMS       // ld_ms dst, addr, t, sample
-	OpBufinfo    // bufinfo dst, t
-	OpSampleInfo // sample_info dst, t
+	OpRcp           // rcp (shader model 5)
+	OpSampleC       // sample_c dst, addr, t, s, reference
+	OpSampleCLz     // sample_c_lz: at level 0
+	OpGather4       // gather4 dst, addr, t, s (the sampler's swizzle picks the channel)
+	OpGather4C      // gather4_c dst, addr, t, s, reference
+	OpGather4Po     // gather4_po dst, addr, offset, t, s
+	OpGather4PoC    // gather4_po_c dst, addr, offset, t, s, reference
+	OpLod           // lod dst, addr, t, s
+	OpLdMS          // ld_ms dst, addr, t, sample
+	OpBufinfo       // bufinfo dst, t
+	OpSampleInfo    // sample_info dst, t
+	OpLdUAVTyped    // ld_uav_typed dst, address, u#
+	OpStoreUAVTyped // store_uav_typed u#, address, value (Dst the u#, all four lanes)
+	// The atomics of a view's element (compute.go): Dst the u# (and, for
+	// imm_atomic_*, first the temp that receives the old value), Src the
+	// address and the value (cmp_store, cmp_exch: the comparand, then the
+	// value).
+	OpAtomicIadd
+	OpAtomicAnd
+	OpAtomicOr
+	OpAtomicXor
+	OpAtomicImax
+	OpAtomicImin
+	OpAtomicUmax
+	OpAtomicUmin
+	OpAtomicCmpStore
+	OpImmAtomicIadd
+	OpImmAtomicAnd
+	OpImmAtomicOr
+	OpImmAtomicXor
+	OpImmAtomicImax
+	OpImmAtomicImin
+	OpImmAtomicUmax
+	OpImmAtomicUmin
+	OpImmAtomicExch
+	OpImmAtomicCmpExch
 	numOps
 )
 
@@ -144,6 +169,10 @@ var opNames = [numOps]string{
 	"switch", "case", "default", "endswitch", "round_ne", "countbits", "firstbit_hi", "firstbit_lo", "firstbit_shi", "bfrev",
 	"f32tof16", "f16tof32", "deriv_rtx", "deriv_rty", "deriv_rtx_coarse", "deriv_rtx_fine", "deriv_rty_coarse", "deriv_rty_fine",
 	"rcp", "sample_c", "sample_c_lz", "gather4", "gather4_c", "gather4_po", "gather4_po_c", "lod", "ldms", "bufinfo", "sampleinfo",
+	"ld_uav_typed", "store_uav_typed",
+	"atomic_iadd", "atomic_and", "atomic_or", "atomic_xor", "atomic_imax", "atomic_imin", "atomic_umax", "atomic_umin", "atomic_cmp_store",
+	"imm_atomic_iadd", "imm_atomic_and", "imm_atomic_or", "imm_atomic_xor", "imm_atomic_imax", "imm_atomic_imin", "imm_atomic_umax",
+	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
 }
 
 func (o Op) String() string {
@@ -167,6 +196,7 @@ const (
 	FileTex                   // t#
 	FileSamp                  // s#
 	FileIndexable             // x#[n]: an indexable temp array (Index the array, Elem the element, Rel a dynamic index)
+	FileUAV                   // u#: an unordered access view (compute.go)
 )
 
 // Operand is one source or destination of an instruction. For a source,
@@ -223,6 +253,7 @@ type Program struct {
 	CBSizes  []CBDecl   // dcl_constantbuffer
 	Samplers []SampDecl // dcl_sampler s#
 	Textures []TexDecl  // dcl_resource_* t#
+	UAVs     []TexDecl  // dcl_uav_typed_* u#
 	Inputs   []IODecl
 	Outputs  []IODecl
 	Temps    int // dcl_temps
@@ -230,6 +261,8 @@ type Program struct {
 	Indexables []int
 	Code       []Instr
 	immFloats  bool
+	// ThreadGroup is a compute shader's [numthreads] (dcl_thread_group).
+	ThreadGroup [3]int
 }
 
 // TexDecl declares texture t<Slot>: its dimension and element type.
@@ -252,6 +285,7 @@ type Stage uint8
 const (
 	Vertex Stage = iota
 	Pixel
+	Compute // compute.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic
@@ -466,6 +500,8 @@ func (p *Program) String() string {
 		switch {
 		case p.Stage == Pixel && in.SysVal == SysPosition:
 			fmt.Fprintf(&b, "dcl_input_ps_siv linear noperspective v%d.%s, position\n", in.Reg, maskString(in.Mask))
+		case p.Stage == Pixel && in.SysVal == SysFrontFace:
+			fmt.Fprintf(&b, "dcl_input_ps_sgv constant v%d.%s, is_front_face\n", in.Reg, maskString(in.Mask))
 		case p.Stage == Pixel:
 			fmt.Fprintf(&b, "dcl_input_ps %s v%d.%s\n", in.Interp, in.Reg, maskString(in.Mask))
 		case in.SysVal == SysVertexID:

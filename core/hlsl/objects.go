@@ -75,12 +75,19 @@ func (g *gen) objSlot(p pos, v *value) (int, bool) {
 // explicit registers (used or not, as fxc reserves them) and of the ones
 // placed before it; then the operands get their slots.
 func (g *gen) placeResources() {
-	for _, list := range [][]*resource{g.textures, g.samplers} {
+	for _, list := range [][]*resource{g.textures, g.samplers, g.uavs} {
 		for _, r := range list {
+			first := 0
+			if r.elem.UAV {
+				first = g.uavBase
+				if r.used && r.explicit && r.slot < first {
+					g.errorf(pos{r.line, 1}, eSyntax, "'%s': register u%d is a render target's: a pixel shader's views start at u%d", r.name, r.slot, first)
+				}
+			}
 			if !r.used || r.explicit {
 				continue
 			}
-			for s := 0; ; s++ {
+			for s := first; ; s++ {
 				free := true
 				for _, o := range list {
 					if o != r && (o.explicit || o.used && o.placed) && s < o.slot+o.count && o.slot < s+r.count {
@@ -99,7 +106,14 @@ func (g *gen) placeResources() {
 	for i := range g.code {
 		in := &g.code[i]
 		for k := range in.Src {
-			if o := &in.Src[k]; (o.File == FileTex || o.File == FileSamp) && o.Index < 0 {
+			if o := &in.Src[k]; (o.File == FileTex || o.File == FileSamp || o.File == FileUAV) && o.Index < 0 {
+				c := -1 - o.Index
+				r := g.resList[c>>16]
+				o.Index = r.slot + c&0xffff
+			}
+		}
+		for k := range in.Dst {
+			if o := &in.Dst[k]; o.File == FileUAV && o.Index < 0 {
 				c := -1 - o.Index
 				r := g.resList[c>>16]
 				o.Index = r.slot + c&0xffff

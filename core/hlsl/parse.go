@@ -267,6 +267,9 @@ func (ps *parser) unrollCount(as []attr) int {
 	if names["unroll"] && (names["loop"] || names["fastopt"]) {
 		ps.failMsg(ps.peek(), "syntax error: [unroll] contradicts [loop] and [fastopt]")
 	}
+	if names["branch"] && names["flatten"] {
+		ps.failMsg(ps.peek(), "syntax error: [branch] contradicts [flatten]")
+	}
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
@@ -325,6 +328,13 @@ func (ps *parser) topLevel(f *file) {
 		return
 	}
 	switch {
+	case mods.groupshared:
+		// Not a uniform: a variable of the thread group's shared memory
+		// (dcl_tgsm_*), which this compiler does not lay out yet.
+		ps.failMsg(t, "not supported by this compiler: groupshared memory ('"+name.text+"')")
+	case len(attrs) > 0:
+		// Shader model 6 takes attributes on variables; fxc does not.
+		ps.failMsg(t, "syntax error: attribute '"+attrs[0].name+"' on a variable: attributes are for functions and statements")
 	case mods.inout != "":
 		ps.failMsg(t, "syntax error: a global variable cannot be '"+mods.inout+"'")
 	case mods.static && mods.uniform:
@@ -344,6 +354,7 @@ func (ps *parser) topLevel(f *file) {
 
 type mods struct {
 	static, constQ, uniform, rowMajor, colMajor bool
+	groupshared                                 bool
 	inout, interp                               string
 	first                                       pos // where the modifiers start
 }
@@ -368,6 +379,8 @@ func (ps *parser) modifiers() mods {
 		}
 		ps.p++
 		switch t.text {
+		case "groupshared":
+			m.groupshared = true
 		case "static":
 			m.static = true
 		case "const":
@@ -461,6 +474,11 @@ func (ps *parser) structDecl() *structDecl {
 		for {
 			n := ps.ident()
 			v := ps.varRest(typ, n, m, false)
+			if v.packoff != "" {
+				// fxc: packoffset places a constant buffer's own
+				// variables, not a struct's members.
+				ps.failMsg(n, "syntax error: packoffset is for the variables of a constant buffer, not struct member '"+n.text+"'")
+			}
 			s.fields = append(s.fields, v)
 			if !ps.accept(",") {
 				break

@@ -26,6 +26,9 @@ func (g *gen) method(e *callExpr) *value {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
 	}
+	if tv.t.UAV {
+		return g.uavMethod(e, tv, args)
+	}
 	slot, ok := g.objSlot(e.pos, tv)
 	if !ok {
 		return poison
@@ -326,6 +329,9 @@ func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
 	if dim == TexCube || dim == TexCubeArray || dim == Tex2DMS || dim == Tex2DMSArray {
 		g.errorf(p, eNotImplemented, "not supported by this compiler: indexing a %s", tv.t)
 		return poison
+	}
+	if tv.t.UAV {
+		return g.uavIndex(p, tv, iv, slot)
 	}
 	n := dim.coords()
 	if iv.t.comps() != n || !iv.t.numeric() || iv.t.Base == Float {

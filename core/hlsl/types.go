@@ -69,6 +69,9 @@ type Type struct {
 	// samplers: Cmp for SamplerComparisonState.
 	Dim TexDim
 	Cmp bool
+	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
+	// compute.go), read and written at u#.
+	UAV bool
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
@@ -155,6 +158,9 @@ func (t *Type) String() string {
 	case KArray:
 		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
 	case KTexture:
+		if t.UAV {
+			return "RW" + t.Dim.String() + "<" + vecT(t.Base, max(t.Cols, 1)).String() + ">"
+		}
 		return t.Dim.String() + "<" + vecT(t.Base, max(t.Cols, 1)).String() + ">"
 	case KSampler:
 		if t.Cmp {
@@ -175,7 +181,7 @@ func sameType(a, b *Type) bool {
 	case KStruct:
 		return a.Name == b.Name
 	case KTexture:
-		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols
+		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV
 	case KSampler:
 		return a.Cmp == b.Cmp
 	case KArray:
@@ -190,6 +196,9 @@ func builtinType(name string) *Type {
 	for d, n := range texNames {
 		if name == n {
 			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4}
+		}
+		if name == "RW"+n && uavDims[TexDim(d)] {
+			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4, UAV: true}
 		}
 	}
 	switch name {

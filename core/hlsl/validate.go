@@ -30,6 +30,15 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 2
 	case OpBufinfo, OpSampleInfo:
 		return 1, 1
+	case OpLdUAVTyped, OpStoreUAVTyped:
+		return 1, 2
+	case OpAtomicCmpStore:
+		return 1, 3
+	case OpImmAtomicCmpExch:
+		return 2, 3
+	}
+	if o >= OpImmAtomicIadd && o <= OpImmAtomicExch {
+		return 2, 2
 	}
 	return 1, 2
 }
@@ -50,6 +59,10 @@ func (p *Program) Validate() error {
 		for _, d := range in.Dst {
 			switch d.File {
 			case FileNull:
+			case FileUAV:
+				if !writesUAV(in.Op) || d.Mask != 0xF {
+					return fmt.Errorf("hlsl: instruction %d (%s): u%d as a destination", i, in.Op, d.Index)
+				}
 			case FileTemp, FileOutput, FileIndexable:
 				if d.Mask == 0 || d.Mask > 15 {
 					return fmt.Errorf("hlsl: instruction %d (%s): write mask %#x", i, in.Op, d.Mask)
@@ -69,6 +82,10 @@ func (p *Program) Validate() error {
 			case FileTemp:
 				if s.Index < 0 || s.Index >= p.Temps {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, s.Index, p.Temps)
+				}
+			case FileUAV:
+				if in.Op != OpLdUAVTyped || k != 1 {
+					return fmt.Errorf("hlsl: instruction %d (%s): u%d in place %d", i, in.Op, s.Index, k)
 				}
 			case FileTex, FileSamp:
 				tp, sp := resPos(in.Op)

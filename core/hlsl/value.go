@@ -22,6 +22,7 @@ type value struct {
 	glob   *cbRef     // a constant-buffer variable, read at each use
 	tdef   *Type      // the name is a type (a struct or a typedef), not a value
 	wb     *writeBack // an l-value that is not a register of its own (dynindex.go)
+	uav    *uavRef    // an element of an unordered access view, which a store writes (compute.go)
 }
 
 // cbArray locates an array that lives in a constant buffer (file FileCB,

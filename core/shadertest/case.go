@@ -308,7 +308,13 @@ func (st *state) require(file string, s *Section) error {
 					return &Error{file, l.N, fmt.Sprintf("unknown format %q", clip(f[0]))}
 				}
 			}
-			st.addUnsupported("UAV typed loads of " + strings.Join(f, " ") + " (the device has no unordered access views)")
+			if len(f) == 2 && f[1] == "uav-load" && (f[0] == "r32-float" || f[0] == "r32-uint" || f[0] == "r32-sint") {
+				// Typed UAV loads of these three every Direct3D 11 device
+				// at feature level 11_0 does ("Typed unordered access
+				// view (UAV) loads"); the others are optional.
+				break
+			}
+			st.addUnsupported("UAV typed loads of " + strings.Join(f, " ") + " (an optional capability this device does not report)")
 		default:
 			switch t {
 			case "float64":

@@ -87,3 +87,87 @@ func TestComputeCase(t *testing.T) {
 		}
 	}
 }
+
+// TestComputeCompiled: a compute case whose shader d3dsim's compiler makes
+// (cs_5_0, the thread identifiers, typed views read and written) runs on
+// the compute stage and writes what the source says.
+func TestComputeCompiled(t *testing.T) {
+	const file = `[require]
+shader model >= 5.0
+format r32-float uav-load
+
+[uav 0]
+format r32-float
+size (2d, 4, 2)
+
+1.0 2.0 3.0 4.0
+5.0 6.0 7.0 8.0
+
+[uav 1]
+format r32-uint
+size (buffer, 8)
+
+0 0 0 0 0 0 0 0
+
+[compute shader]
+RWTexture2D<float> u;
+RWBuffer<uint> b : register(u1);
+
+    [numthreads(2, 2, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex, uint3 g : SV_GroupID)
+{
+    u[id.xy] = u[id.xy] * 10 + id.x;
+    b[id.y * 4 + id.x] = gi + 100 * g.x;
+}
+
+[test]
+dispatch 2 1 1
+probe uav 0 (0, 0) r (10.0)
+probe uav 0 (3, 0) r (43.0)
+probe uav 0 (2, 1) r (72.0)
+probe uav 1 (0) rui (0)
+probe uav 1 (3) rui (101)
+probe uav 1 (6) rui (102)
+probe uav 1 (7) rui (103)
+`
+	// Atomics: 2 x 64 threads add 1 and their index (the max and the
+	// exchange run too; what they leave depends on the threads' order,
+	// which the probes do not read).
+	const atomics = `[require]
+shader model >= 5.0
+
+[uav 0]
+format r32-uint
+size (buffer, 4)
+
+0 0 0 0
+
+[compute shader]
+RWBuffer<uint> b;
+
+    [numthreads(64, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint gi : SV_GroupIndex)
+{
+    uint old;
+    InterlockedAdd(b[0], 1);
+    InterlockedAdd(b[1], id.x, old);
+    InterlockedMax(b[2], old);
+    InterlockedExchange(b[3], gi, old);
+}
+
+[test]
+dispatch 2 1 1
+probe uav 0 (0) rui (128)
+probe uav 0 (1) rui (8128)
+`
+	for name, src := range map[string]string{"compute.shader_test": file, "atomics.shader_test": atomics} {
+		rep := &Report{}
+		rep.RunFile(name, []byte(src), Options{})
+		if len(rep.Errors) > 0 || len(rep.Results) != 1 {
+			t.Fatalf("%v %v", rep.Errors, rep.Results)
+		}
+		if r := rep.Results[0]; r.Outcome != Pass {
+			t.Errorf("%s: %s %s", r.Name, r.Outcome, r.Reason)
+		}
+	}
+}
