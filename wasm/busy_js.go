@@ -167,8 +167,8 @@ type freeCall struct {
 // whenFree answers a Promise of what f returns (a Promise is followed),
 // called once no slice is suspended and every call asked for before it has
 // returned: a load() then a run() asked for during a long draw run in that
-// order (two goroutines started one after the other run the second first:
-// the run played the old scenario to its end, then the load replaced it).
+// order, each after the one before it has returned (queuedFree: until then
+// the bridge answers as during the draw).
 func (b *bridge) whenFree(f func() any) js.Value {
 	var executor js.Func
 	executor = js.FuncOf(func(this js.Value, args []js.Value) any {
