@@ -5,8 +5,8 @@
 // farther green one that fails the depth test, a blue one its shader
 // discards and a half-transparent one that blends; Problems with their
 // causes (a TDR), the exports (the state as JSON, a resource as PNG, the
-// trace of a timeline selection, the one-page repro) and the Compare view,
-// three short tests on one shared page. Also the figures the
+// trace of a timeline selection, the one-page repro, the standalone page
+// opened from file://) and the Compare view, short tests on one shared page. Also the figures the
 // inspector is held to, measured in the page and printed (never asserted:
 // docs/testing.md): the state of an event in a 1,000,000-event trace and a
 // pixel history of a 1,000-draw frame.
@@ -15,8 +15,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, copyFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
 
 let h = null; // the server and browser (harness.mjs)
@@ -301,6 +302,40 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
   const html = repro.data.toString("utf8");
   assert.match(html, /<iframe id="d3dsim" src="[^"]*index\.html#from=parent"/);
   assert.ok(html.includes("imm.Draw 6 0") && html.includes("half-transparent"), "the scenario is in the page");
+});
+
+// The standalone page: the scenario and the simulator in one file, opened
+// from disk with no server, replays to the page's frame hash. (Its one new
+// page is the file itself: nothing else can open it.)
+test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 240000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, layers);
+  const want = await page.evaluate(() => ({ hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7) }));
+  assert.equal(want.px, "#bf404080");
+  const [d] = await Promise.all([
+    page.waitForEvent("download", { timeout: 180000 }),
+    (async () => {
+      await page.click("#download");
+      await page.click('#download-menu [data-kind="standalone"]');
+    })(),
+  ]);
+  assert.equal(d.suggestedFilename(), "d3dsim-standalone.html");
+  const file = path.join(h.tmp, "d3dsim-standalone.html");
+  copyFileSync(await d.path(), file);
+  const html = readFileSync(file, "utf8");
+  console.log(`d3dsim-standalone.html: ${statSync(file).size.toLocaleString("en-US")} bytes`);
+  assert.ok(!/<script[^>]*\ssrc=|<link[^>]*stylesheet/.test(html), "nothing is loaded from beside the file");
+  assert.ok(html.includes('id="d3dsim-wasm"') && html.includes('"imports"'), "the module and the panel's modules are in the file");
+  const errors = h.pageErrors.length;
+  const sp = await h.openPage(pathToFileURL(file).href);
+  await sp.waitForFunction((t) => window.d3dsim.source() === t, layers);
+  const got = await sp.evaluate(async () => {
+    await window.d3dsim.run();
+    return { hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7), status: document.getElementById("stage-status").hidden };
+  });
+  assert.deepEqual(got, { ...want, status: true });
+  assert.deepEqual(h.pageErrors.slice(errors), []);
+  await sp.close();
 });
 
 test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, async () => {
