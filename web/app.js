@@ -94,6 +94,7 @@ function start(d3dsim) {
   editor.onChange = () => syncPicker();
 
   timeline = new Timeline($("timeline"), $("tl-tip"), select);
+  timeline.memorySource = (from) => sim.inspectMemory?.(from, 4096); // the memory lanes (core/inspect Memory)
   cmdlists = new CommandListsView($("cl-contexts"), $("cl-lists"));
   handles = new HandlesView($("h-objects"), $("h-caches"));
   shaders = new ShadersView($("sh-list"), $("sh-detail"), sim);

@@ -183,7 +183,8 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
 // Markers, debug names and a wait, on one page: the trace view indents the
 // events of a BeginEvent's group under it and folds them; objects show
 // their debug names; a Map that waited for a copy explains itself in the
-// State view (the fence, the DMA buffer, the calls it carries, the hazard).
+// State view (the fence, the DMA buffer, the calls it carries, the hazard);
+// the DMA buffer's card lists its packets; the timeline's memory lanes.
 const marked = `dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=16 Height=16
 bb = sc.GetBuffer 0
@@ -367,7 +368,7 @@ test("compare: this run against the text before an edit, by API call, by layer, 
   assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
 });
 
-test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
+test("markers fold in the trace, objects show their debug names, a wait explains itself, a DMA buffer's card its packets, the timeline shows queues, TDRs and memory", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, marked);
   // The editor colours the strings as strings.
@@ -446,6 +447,13 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   assert.match(dma, /DMA buffer 1 of kc1 on engine 0, fence 1/);
   assert.match(dma, /built by Map\(shot "Readback copy"\)/);
   assert.match(dma, /carries ClearRenderTargetView\(rtv\), CopyResource\(shot "Readback copy"\)/);
+  // The buffer itself: its packets decoded, each with the call that
+  // encoded it, its allocation list and its patch locations.
+  const packets = await page.locator("#st-state .dma-card table.dma-packets tr").allTextContents();
+  assert.match(packets[1], /^0CLEAR_RT addr=0x0 16x16 rgba=0\.2,0\.4,0\.8,1a1\+0 \(entry 0, patched at word 1\)ClearRenderTargetView\(rtv\) · line 9$/);
+  assert.match(packets[2], /^11COPY dst=0x0 src=0x0 n=1024a2\+0 \(entry 1, patched at word 12\), a1\+0 \(entry 0, patched at word 14\)CopyResource\(shot "Readback copy"\) · line 10$/);
+  assert.match(await page.locator("#st-state .dma-card table.dma-allocs").textContent(), /0a1sc\.buffer0write1a2shot "Readback copy"write/);
+  assert.equal(await page.locator("#st-state .dma-card table.dma-patches tr").count(), 1 + 3);
 
   // A hung GPU on the same page: the TDR, the engine's reset and the device's removal are marked on the timeline.
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
@@ -454,6 +462,23 @@ test("markers fold in the trace, objects show their debug names, a wait explains
     return window.d3dsimUI.timeline.resets.map(([, what]) => what);
   });
   assert.deepEqual(marks, ["TDR", "reset", "removed"]);
+
+  // GPUView's memory lanes: memory-pressure's three 512 KiB textures in a
+  // 1 MiB VRAM segment; c's residency evicts a, the least recently used.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/memory-pressure.d3ds"), "utf8"));
+  const mem = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.ingestEvents();
+    const out = {};
+    for (const key of ["mem/kd1/allocs", "mem/kd1/vram"]) {
+      const lane = tl.lanes.get(key);
+      out[key] = [];
+      for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}${Number.isNaN(lane.e[k]) ? "" : ":closed"}`);
+    }
+    return out;
+  });
+  assert.deepEqual(mem["mem/kd1/vram"], ["a2 a · 512 KiB@0:closed", "a3 b · 512 KiB@1", "evicted a2 a · 512 KiB@0:closed", "a4 c · 512 KiB@0"]);
+  assert.deepEqual(mem["mem/kd1/allocs"], ["a1 sc.buffer0 · 1 KiB@0", "a2 a · 512 KiB@1", "a3 b · 512 KiB@2", "a4 c · 512 KiB@3"]);
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });
