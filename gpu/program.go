@@ -76,6 +76,10 @@ type progEntry struct {
 	prog *shaderisa.Program
 	m    *shader.Machine
 	err  error
+	// inLanes: lanes 0..inLanes-1 of m's input registers may hold a
+	// vertex's values; the others are zero (shadeVertices clears only
+	// those it must).
+	inLanes int
 	// reads has bit c of entry r set when the program may read component
 	// c of input register v#r: the pixel stage interpolates only those.
 	reads [isa.MaxVaryings]uint8

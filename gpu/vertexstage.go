@@ -51,9 +51,18 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	m := ps.vs.m
 	n := int(min(uint32(shader.Lanes), dp.count-i0))
 	c.base, c.n = i0, n
-	for r := range ps.vsIn {
-		*m.In(r) = shader.Vec{}
+	// Every lane of every input register reads zero but for what the
+	// fetch below writes; only the lanes the last block wrote can be
+	// other than zero.
+	if z := max(ps.vs.inLanes, n); z > 0 {
+		for r := range ps.vsIn {
+			in := m.In(r)
+			for j := range z {
+				in[0][j], in[1][j], in[2][j], in[3][j] = 0, 0, 0, 0
+			}
+		}
 	}
+	ps.vs.inLanes = n
 	cut := s.ib.cut()
 	var mask uint64
 	for j := range n {
@@ -218,8 +227,14 @@ func fetchElement(vb *vbuf, v int64, e *isa.VertexElement, in *shader.Vec, j int
 		for k := range 4 {
 			in[k][j] = uint32(b[k])
 		}
-	case isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRGB32UI, isa.VtxRG32UI, isa.VtxR32UI,
-		isa.VtxRGBA32SI, isa.VtxRGB32SI, isa.VtxRG32SI, isa.VtxR32SI:
+	case isa.VtxRGBA32F, isa.VtxRGBA32UI, isa.VtxRGBA32SI:
+		b = b[:16] // (one bounds check for the four words)
+		in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
+			binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:])
+	case isa.VtxRGB32F, isa.VtxRGB32UI, isa.VtxRGB32SI:
+		b = b[:12]
+		in[0][j], in[1][j], in[2][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+	case isa.VtxRG32F, isa.VtxR32F, isa.VtxRG32UI, isa.VtxR32UI, isa.VtxRG32SI, isa.VtxR32SI:
 		for k := range e.Format.Components() {
 			in[k][j] = binary.LittleEndian.Uint32(b[4*k:])
 		}
