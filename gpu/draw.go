@@ -44,6 +44,7 @@ type drawScratch struct {
 	vp   viewport
 	poly [2][maxPoly]cvert
 	sv   [maxPoly]svert
+	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
 	tri  tri
 	pipe pipe
 
@@ -347,7 +348,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 	topo := s.topo
 	strip := isStrip(topo)
 	cut := s.ib.cut()
-	var ring [3]cvert
+	ring := &ex.draw.ring // every vertex is written (programVertex) before it is read
 	k := 0
 	for i := uint32(0); i < count && !ex.draw.prog.failed && !ex.draw.stop; i++ {
 		if indexed && strip && s.ib.index(uint64(start)+uint64(i)) == cut {

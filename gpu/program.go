@@ -76,6 +76,10 @@ type progEntry struct {
 	prog *shaderisa.Program
 	m    *shader.Machine
 	err  error
+	// inLanes: lanes 0..inLanes-1 of m's input registers may hold a
+	// vertex's values; the others are zero (shadeVertices clears only
+	// those it must).
+	inLanes int
 	// reads has bit c of entry r set when the program may read component
 	// c of input register v#r: the pixel stage interpolates only those.
 	reads [isa.MaxVaryings]uint8
@@ -111,6 +115,7 @@ const (
 type progState struct {
 	cache      map[string]*progEntry // keyed by the program's bytes
 	cacheBytes int
+	recent     [4]*progEntry // the last programs found, compared before the map is hashed (a draw's programs, draw after draw)
 
 	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
 	vsPos      int        // output register of SV_Position
@@ -149,12 +154,26 @@ type progState struct {
 // words themselves, so a program rewritten in place, or moved by paging to
 // another address, is decoded again only if its words changed: the GPU
 // needs no notice from the driver that memory changed, and a stale program
-// can never run. The key costs a hash of the words per draw, about what
-// copying them would.
+// can never run. The last few programs found are compared word for word
+// first: a draw after a draw with the same programs costs a compare of
+// their words, not a hash and a map probe.
 func (ps *progState) program(mem []byte) *progEntry {
-	if e, ok := ps.cache[string(mem)]; ok {
-		return e
+	for _, e := range &ps.recent {
+		if e != nil && string(e.code) == string(mem) {
+			return e
+		}
 	}
+	e, ok := ps.cache[string(mem)]
+	if !ok {
+		e = ps.decodeProgram(mem)
+	}
+	copy(ps.recent[1:], ps.recent[:len(ps.recent)-1])
+	ps.recent[0] = e
+	return e
+}
+
+// decodeProgram decodes the program in mem and caches it.
+func (ps *progState) decodeProgram(mem []byte) *progEntry {
 	if ps.cache == nil || len(ps.cache) >= maxCachedPrograms || ps.cacheBytes+len(mem) > maxCachedBytes {
 		ps.cache, ps.cacheBytes = map[string]*progEntry{}, 0
 	}

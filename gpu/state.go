@@ -145,6 +145,9 @@ type state struct {
 	// value that skips the predicated packets (queries.go).
 	predAddr  uint64
 	predValue bool
+	// SET_SAMPLES: the output merger's targets' samples a pixel (0 or 1:
+	// one; msaa.go).
+	samples uint32
 }
 
 var (
