@@ -230,7 +230,7 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		b.DclSampler(uint32(s.Slot), mode)
 	}
 	for _, t := range p.Textures {
-		b.DclResource(uint32(t.Slot), dxbcDim[t.Dim], dxbcRet(t.Base))
+		dclResource(b, t) // (msaa.go)
 	}
 	for _, u := range p.UAVs {
 		rt := uint32(dxbcRet(u.Base)) * 0x1111

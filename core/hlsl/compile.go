@@ -611,7 +611,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
 				Dim: t.elem.Dim, Base: t.elem.Base})
 			for k := 0; k < t.count; k++ {
-				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Samples: t.elem.Samples})
 			}
 		}
 	}

@@ -270,6 +270,8 @@ type TexDecl struct {
 	Slot int
 	Dim  TexDim
 	Base Base
+	// Samples: a Texture2DMS<T, N>'s N, 0 when not given (msaa.go).
+	Samples int
 }
 
 // SampDecl declares sampler s<Slot>; Cmp is mode_comparison.

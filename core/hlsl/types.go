@@ -72,6 +72,8 @@ type Type struct {
 	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
 	// compute.go), read and written at u#.
 	UAV bool
+	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
+	Samples int
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
