@@ -322,3 +322,75 @@ imm.Draw 6 0
 	}
 	runOK(t, sb.String())
 }
+
+// TestMultisampleStencilOcclusion: the stencil is tested and written per
+// sample, and an OCCLUSION query counts samples. The left 1.5 pixels of a
+// 4x1 target of 4 samples write stencil 1 (REPLACE); a full draw where the
+// stencil EQUAL 0 then passes at none of pixel 0's samples, two of pixel
+// 1's (the two right of its centre) and all of pixels 2 and 3's: 10
+// samples, and pixel 1 resolves to half white.
+func TestMultisampleStencilOcclusion(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`d = dev.CreateTexture2D Width=4 Height=1 Format=D24_UNORM_S8_UINT BindFlags=DEPTH_STENCIL SampleCount=4
+dsv = dev.CreateDepthStencilView d
+imm.ClearDepthStencilView dsv 1 0
+imm.OMSetRenderTargets rtv dsv
+left = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+full = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+mark = dev.CreateDepthStencilState DepthEnable=FALSE StencilEnable=TRUE FrontFaceStencilPassOp=REPLACE
+none = dev.CreateBlendState RenderTargetWriteMask=0
+imm.OMSetBlendState none
+imm.OMSetDepthStencilState mark 1
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+test = dev.CreateDepthStencilState DepthEnable=FALSE StencilEnable=TRUE FrontFaceStencilFunc=EQUAL
+occ = dev.CreateQuery Query=OCCLUSION
+imm.OMSetBlendState NULL
+imm.OMSetDepthStencilState test 0
+imm.IASetVertexBuffers 0 full Stride=36
+imm.Begin occ
+imm.Draw 6 0
+imm.End occ
+until hr == S_OK max 1000 {
+  imm.GetData occ
+}
+expect data occ == 10
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 0 0 == #000000ff
+expect pixel out 1 0 == #808080ff
+expect pixel out 2 0 == #ffffffff
+`, msaaRect(-1, -1, -0.25, 1, 0.5), msaaRect(-1, -1, 1, 1, 0.5)))
+}
+
+// TestMultisampleDeferred records a draw to a 4-sample target and its
+// ResolveSubresource on a deferred context: executed (the immediate
+// context's state restored), the command list
+// sends SET_SAMPLES and RESOLVE as the immediate context does (pixel 1
+// half covered), and the immediate context's next draw, to a one-sample
+// target, is at one sample again (its pixel 1, centre on the edge, stays
+// black).
+func TestMultisampleDeferred(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+one = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+onev = dev.CreateRenderTargetView one
+dc = dev.CreateDeferredContext
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.VSSetShader vs
+dc.PSSetShader ps
+dc.RSSetViewports 0 0 4 1
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.OMSetRenderTargets rtv
+dc.Draw 6 0
+dc.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl TRUE
+expect pixel out 0 0 == #ffffffff
+expect pixel out 1 0 == #808080ff
+expect pixel out 2 0 == #000000ff
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.OMSetRenderTargets onev
+imm.ClearRenderTargetView onev #000000ff
+imm.Draw 6 0
+expect pixel one 0 0 == #ffffffff
+expect pixel one 1 0 == #000000ff
+`, msaaRect(-1, -1, -0.25, 1, 0.5)))
+}
