@@ -18,7 +18,8 @@ const (
 
 // Costs is the virtual-time cost model of the GPU, in nanoseconds. A DMA
 // buffer costs BufferStartNS plus, for each packet, PacketNS and the work it
-// does: VertexNS per vertex and PixelNS per pixel shaded for draws,
+// does: VertexNS per vertex and PixelNS per pixel shaded for draws (on a
+// multisampled target, per covered sample: each is tested and merged),
 // ClearPer16PxNS per 16 pixels cleared, CopyPer64BNS per 64 bytes copied,
 // written or filled. A draw's shaders cost too: its shader instructions
 // executed (one per vertex or pixel each ran for: Stats.Instructions)

@@ -243,6 +243,9 @@ func (g *gen) method(e *callExpr) *value {
 		return g.texLoad(e, args, tv, tex, dst, r)
 	case "GetDimensions":
 		return g.getDimensions(e, args, tt, tex, r)
+	case "GetSamplePosition":
+		g.errorf(e.pos, eNotImplemented, "not supported by this compiler: the method 'GetSamplePosition' (samplepos)")
+		return poison
 	}
 	g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 	return poison

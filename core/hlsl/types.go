@@ -76,6 +76,8 @@ type Type struct {
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
 	BufElem *Type
+	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
+	Samples int
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.

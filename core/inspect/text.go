@@ -105,6 +105,9 @@ func (r *Resource) Text() string {
 	if r.Mips > 1 || r.Slices > 1 {
 		sub = fmt.Sprintf("; mip %d, slice %d", r.Mip, r.Slice)
 	}
+	if r.Samples > 1 {
+		sub += fmt.Sprintf("; %d samples a pixel", r.Samples)
+	}
 	fmt.Fprintf(&b, "%s %s %s, %s, %s; %s, %s%s\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, plural(r.Mips, "mip level"), plural(r.Slices, slices), sub)
 	for _, in := range r.Instances {
 		cur := "earlier instance"
