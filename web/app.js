@@ -118,7 +118,10 @@ function start(d3dsim) {
   // pixel's click its history in the Pixel view.
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
   resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
-  stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  stateView = new StateView($("st-state"), sim, {
+    resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); },
+    step: (kind, args) => { showView("pixel"); pixelView.stepOther(kind, args); },
+  });
   compareView = new CompareView($("compare"), sim);
   // A click on an editor line's number selects the last call made on it.
   $("gutter-inner").addEventListener("click", (e) => {
