@@ -336,6 +336,12 @@ function selectLastCall() {
 
 async function share() {
   if (!ensureLoaded()) return;
+  if (location.protocol === "file:") {
+    // A standalone page opened from disk (standalone.js): no address
+    // anyone else can open; the file is what to hand on.
+    toast("This page was opened from disk: a link to it opens nowhere else. Hand on the file itself (Download → d3dsim-standalone.html makes one on the d3dsim site)", 6000);
+    return;
+  }
   const url = sim.link() + tutorialKeys();
   if (url.length > MAX_LINK) {
     // Too long for a link: offer files instead, and say why (share.js).
