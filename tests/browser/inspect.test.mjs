@@ -512,8 +512,12 @@ test("markers fold in the trace, objects show their debug names, a wait explains
       out[key] = [];
       for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}${Number.isNaN(lane.e[k]) ? "" : ":closed"}`);
     }
+    // The eviction's event (its DxgkDdiBuildPagingBuffer) carries its record for the tooltip.
+    const ev = [...tl.memByEvent.entries()].find(([, m]) => m.what === "evicted");
+    out.evicted = ev ? `${window.d3dsimUI.store.name(ev[0])} ${ev[1].allocation} ${ev[1].used} dma ${ev[1].dma} for ${ev[1].for}` : "";
     return out;
   });
+  assert.equal(mem.evicted, "DxgkDdiBuildPagingBuffer a2 524288 dma 6 for 4");
   assert.deepEqual(mem["mem/kd1/vram"], ["a2 a · 512 KiB@0:closed", "a3 b · 512 KiB@1", "evicted a2 a · 512 KiB@0:closed", "a4 c · 512 KiB@0"]);
   assert.deepEqual(mem["mem/kd1/allocs"], ["a1 sc.buffer0 · 1 KiB@0", "a2 a · 512 KiB@1", "a3 b · 512 KiB@2", "a4 c · 512 KiB@3"]);
   assert.deepEqual(h.pageErrors, []);
