@@ -506,6 +506,12 @@ func (g *gen) convert(p pos, v *value, t *Type, implicit bool) *value {
 		return v
 	}
 	if !v.t.numeric() || !t.numeric() {
+		if aggregate(v.t) && aggregate(t) && sameLeaves(v.t, t) {
+			// Structs and arrays of the same components (types
+			// included: no int to float) convert component by
+			// component, implicitly too.
+			return g.cast(p, v, t)
+		}
 		g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -597,7 +603,16 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		}
 		// Component by component, in order: the source's first as many
 		// components as the destination has.
-		if n, m := flatComps(v.t), flatComps(t); n > 0 && m > 0 && n >= m {
+		if n, m := castComps(v.t), castComps(t); n > 0 && m > 0 && n >= m {
+			if n != m && (t.Kind == KMatrix && t.Rows > 1 || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1) {
+				// fxc (shader models 4 and 5): to a matrix of more than
+				// one row, or from one of more than one row and column,
+				// from or to a struct or array, as many components on
+				// both sides; a 1xN matrix (or an Nx1 source) truncates
+				// as a vector does.
+				g.errorf(p, eConvert, "cannot convert from '%s' to '%s': %d components to %d", v.t, t, n, m)
+				return poison
+			}
 			dst := g.newVar(t)
 			k := 0
 			if g.fill(p, dst, g.scalars(v), &k) {
@@ -607,7 +622,7 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
-	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() {
+	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() && !(t.Rows == 1 && v.t.comps() > t.comps()) {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -619,6 +634,68 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		return poison
 	}
 	return g.convert(p, v, t, false)
+}
+
+func aggregate(t *Type) bool { return t.Kind == KStruct || t.Kind == KArray }
+
+// sameLeaves reports two types of the same components in order: numbers
+// of the same base, objects of the same type.
+func sameLeaves(a, b *Type) bool {
+	la, lb := leaves(a, nil), leaves(b, nil)
+	if len(la) == 0 || len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		if la[i].numeric() != lb[i].numeric() || la[i].numeric() && la[i].Base != lb[i].Base || !la[i].numeric() && !sameType(la[i], lb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// leaves lists a type's components: a scalar type per number, the object
+// types, in order.
+func leaves(t *Type, out []*Type) []*Type {
+	switch t.Kind {
+	case KStruct:
+		for _, f := range t.Fields {
+			out = leaves(f.Type, out)
+		}
+	case KArray:
+		for i := 0; i < t.Len && len(out) < 1<<16; i++ {
+			out = leaves(t.Elem, out)
+		}
+	case KTexture, KSampler:
+		out = append(out, t)
+	default:
+		for i := 0; i < t.comps(); i++ {
+			out = append(out, scalarT(t.Base))
+		}
+	}
+	return out
+}
+
+// castComps is flatComps counting a texture or sampler as one component
+// (a struct holding a texture casts component-wise to another, the
+// texture to the texture).
+func castComps(t *Type) int {
+	switch t.Kind {
+	case KTexture, KSampler:
+		return 1
+	case KStruct:
+		n := 0
+		for _, f := range t.Fields {
+			k := castComps(f.Type)
+			if k == 0 {
+				return 0
+			}
+			n += k
+		}
+		return n
+	case KArray:
+		return t.Len * castComps(t.Elem)
+	}
+	return flatComps(t)
 }
 
 // splat builds a struct or array value whose every component is the
@@ -671,6 +748,19 @@ func (g *gen) ctor(e *ctorExpr) *value {
 		return poison
 	}
 	for i, v := range args {
+		if !v.t.numeric() && flatComps(v.t) > 0 {
+			// A struct or array of numbers gives its components in
+			// order: float4(arr), as fxc takes it.
+			var c []Operand
+			for _, s := range g.scalars(v) {
+				c = append(c, g.convertBase(s.c, s.t.Base, t.Base)...)
+			}
+			args[i] = &value{t: vecT(t.Base, len(c)), c: c, ro: true}
+			if len(c) > 4 {
+				args[i].t = &Type{Kind: KVector, Base: t.Base, Rows: 1, Cols: len(c)}
+			}
+			continue
+		}
 		if !v.t.numeric() {
 			g.errorf(e.args[i].at(), eConvert, "cannot convert from '%s' to '%s'", v.t, t.withBase(v.t.Base))
 			return poison

@@ -299,6 +299,7 @@ type TexDecl struct {
 	Buf     BufKind
 	Stride  int
 	Counter bool
+	ROV     bool // rasterizer ordered (the declaration's _rov)
 }
 
 // SampDecl declares sampler s<Slot>; Cmp is mode_comparison.

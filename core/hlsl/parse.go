@@ -161,6 +161,7 @@ var modifiers = map[string]bool{
 	"static": true, "const": true, "uniform": true, "in": true, "out": true, "inout": true, "row_major": true,
 	"column_major": true, "extern": true, "volatile": true, "inline": true, "shared": true, "groupshared": true,
 	"nointerpolation": true, "noperspective": true, "linear": true, "centroid": true, "precise": true,
+	"export": true, // a library's exported function (lib_* profiles): nothing to a shader's entry point
 }
 
 func (ps *parser) isTypeName(t token) bool {
@@ -524,6 +525,7 @@ func (ps *parser) cbuffer() *cbufferDecl {
 			c.regs = ps.addRegister(c.regs)
 		}
 	}
+	ps.annotations() // cbuffer cb : register(b1) < int i = 1; >
 	ps.expect("{")
 	for !ps.accept("}") {
 		m := ps.modifiers()

@@ -22,6 +22,11 @@ func (g *gen) method(e *callExpr) *value {
 			return poison
 		}
 	}
+	return g.methodOn(e, tv, args)
+}
+
+// methodOn is method e of texture tv, its arguments lowered.
+func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 	if tv.t.Kind != KTexture {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
