@@ -264,7 +264,9 @@ func (g *gen) declareGlobals(f *file) {
 			cb := &cbInfo{name: d.name, line: d.line}
 			if d.register != "" {
 				slot, ok := regSlot(d.register, 'b')
-				if !ok {
+				if !ok || leadingDigits(d.register[1:]) != d.register[1:] {
+					// b0manymanyletters: fxc reads a loose uniform's
+					// c1abc as c1, not a cbuffer's register.
 					g.errorf(d.pos, eSyntax, "syntax error: bad register '%s' for a cbuffer", d.register)
 				}
 				cb.slot, cb.explicit = slot, true

@@ -533,7 +533,11 @@ func (g *gen) convert(p pos, v *value, t *Type, implicit bool) *value {
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}
 	case v.t.Kind == KMatrix && t.Kind == KVector || v.t.Kind == KVector && t.Kind == KMatrix:
-		if v.t.comps() < t.comps() || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1 && v.t.comps() != t.comps() {
+		if v.t.comps() < t.comps() || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1 && v.t.comps() != t.comps() ||
+			implicit && t.Kind == KMatrix && t.Rows > 1 && v.t.comps() != t.comps() {
+			// A vector truncates to a 1xN matrix, implicitly too, and
+			// to an Nx1 one only explicitly (fxc: float3x1 f() {
+			// return float4(...); } fails).
 			g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
 			return poison
 		}

@@ -65,3 +65,33 @@ func TestDeclarationRules(t *testing.T) {
 		t.Errorf("numthreads(f): %v", err)
 	}
 }
+
+// TestFxcRejectsMore: what fxc refuses for shader models 4 and 5 and the
+// compiler used to take.
+func TestFxcRejectsMore(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"cbuffer buf : register(b0manymanyletters) { float a; } float4 main() : SV_Target { return a; }", "bad register 'b0manymanyletters' for a cbuffer"},
+		{"float3x1 f() { return float4(1, 2, 3, 4); } float4 main() : SV_Target { return float4(f(), 0); }", "cannot implicitly convert from 'float4' to 'float3x1'"},
+	} {
+		_, err := Compile([]byte(c.src), "r.hlsl", "main", "ps_4_0")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.src, err, c.want)
+		}
+	}
+	compileOK(t, "float1x3 f() { return float4(1, 2, 3, 4); } float4 main() : SV_Target { return float4(f(), 0); }", "main", "ps_4_0")
+}
+
+// TestNormModifiersAndFloatAddresses: unorm and snorm modify float types
+// only; a texture indexed by floats reads at their conversion to uint.
+func TestNormModifiersAndFloatAddresses(t *testing.T) {
+	compileOK(t, "unorm float v; RWTexture2D<snorm float> u; float4 main() : SV_Target { u[uint2(0, 0)] = v; return v; }", "main", "ps_5_0")
+	r := compileOK(t, "Texture2D t; float4 main(float4 p : SV_Position) : SV_Target { return t[p.yx]; }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "ftou") || !strings.Contains(text, "ld ") {
+		t.Errorf("t[float2]:\n%s", text)
+	}
+	for _, src := range []string{"unorm uint4 v; float4 main() : SV_Target { return 0; }", "float4 unorm; float4 main() : SV_Target { return 0; }"} {
+		if _, err := Compile([]byte(src), "n.hlsl", "main", "ps_5_0"); err == nil {
+			t.Errorf("%s compiled", src)
+		}
+	}
+}

@@ -345,7 +345,8 @@ func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
 		return g.uavIndex(p, tv, iv, slot)
 	}
 	n := dim.coords()
-	if iv.t.comps() != n || !iv.t.numeric() || iv.t.Base == Float {
+	if iv.t.comps() != n || !iv.t.numeric() {
+		// fxc converts a float address (t[pos.yx]) to uint.
 		g.errorf(p, eSubscript, "invalid subscript: %s is indexed by %d integer coordinates, not %s", tv.t, n, iv.t)
 		return poison
 	}
