@@ -41,12 +41,20 @@ func shaderProbes() []struct{ name, src, want string } {
 		// (256 MiB here: GPU memory is Go heap, and at the default 512 MiB
 		// the garbage of the loop took the peak past the ceiling, 1033 MiB).
 		{"CreatePixelShader and Release of a long shader in a loop", "option maxsteps=20000\noption sysmem=256MiB\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n}\n", "bytes of GPU memory committed in this run"},
-		{"the same with a Flush each round", "option maxsteps=20000\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n imm.Flush\n}\n", "step budget of 20000 API calls"},
-		{"DrawInstanced 6 699050 of a full-screen quad on 64x64", fullScreen("option maxpixels=200000000\n", "", 64, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"), "pixel budget of 200000000"},
+		// 8,000 API calls: twice the 3,972 after which the loop above
+		// reaches the memory limit (the Flush is what frees).
+		{"the same with a Flush each round", "option maxsteps=8000\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n imm.Flush\n}\n", "step budget of 8000 API calls"},
+		// A small target: the budget, not the memory, is what this one
+		// probes, so under WebAssembly (several times slower) a quarter
+		// of it.
+		{"DrawInstanced 6 699050 of a full-screen quad on 64x64", fullScreen("option maxpixels="+smallPixelBudget+"\n", "", 64, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"), "pixel budget of " + smallPixelBudget},
 		{"DrawInstanced 6 699050 of a full-screen quad on 8192x8192", fullScreen("option maxpixels=200000000\n", "", 8192, "builtin:vs_passthrough", "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0"), "pixel budget of 200000000"},
 		{"a pixel shader looping 8,150 times on 8192x8192", fullScreen("option maxinstructions=200000000\n", loopHLSL, 8192, "builtin:vs_passthrough", "hlsl:s", "imm.Draw 6 0"), "instruction budget of 200000000"},
 	}
 }
+
+// smallPixelBudget is the pixel budget of the 64x64 probe.
+var smallPixelBudget = map[bool]string{false: "200000000", true: "50000000"}[runtime.GOOS == "js"]
 
 // TestHostileShaders runs each probe to its end with a watchdog sampling
 // the Go heap every 20 ms (natively, and under WebAssembly in node: the

@@ -83,6 +83,9 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if t.out.Stage == shaderisa.StageGeometry {
 		return t.gsInput(in, o)
 	}
+	if t.tessStage() {
+		return t.tessInput(in, o)
+	}
 	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
 		return nil // the thread identifiers: always the ISA's v0..v3
 	}
@@ -180,7 +183,7 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
-		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry):
+		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry || t.tessStage()):
 		case sv == dxbc.SVRenderTargetIndex:
 			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
 		case sv == dxbc.SVViewportIndex && t.out.Stage == shaderisa.StageGeometry:
