@@ -86,6 +86,14 @@ func (g *gen) expr(e Expr) *value {
 			return poison
 		}
 		c, a, b := v[0], v[1], v[2]
+		if isObject(a.t) && sameType(a.t, b.t) && c.t.numeric() && c.t.comps() == 1 && allImm(c.c) {
+			// Objects of one type, picked by a constant (0 ? t : u):
+			// a reference chosen while compiling, as fxc does.
+			if c.c[0].Imm[0] != 0 && (c.t.Base != Float || c.c[0].Imm[0] != 0x80000000) {
+				return a
+			}
+			return b
+		}
 		if !a.t.numeric() || !b.t.numeric() || !c.t.numeric() {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
@@ -257,6 +265,12 @@ func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
 		}
 		return vecT(base, min(a.Cols, b.Cols))
 	case a.Kind == KMatrix && b.Kind == KMatrix:
+		if (a.Rows < b.Rows) != (a.Cols < b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
+			// float2x4 with float3x2: neither holds the other (fxc:
+			// incompatible types).
+			g.errorf(p, eTypeMismatch, "type mismatch: '%s' and '%s' (neither matrix is as large as the other in both dimensions)", a, b)
+			return nil
+		}
 		if a.Rows != b.Rows || a.Cols != b.Cols {
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}

@@ -95,3 +95,17 @@ func TestNormModifiersAndFloatAddresses(t *testing.T) {
 		}
 	}
 }
+
+// TestTernaryRules: objects of one type picked by a constant; matrices of
+// which neither is as large as the other in both dimensions do not mix.
+func TestTernaryRules(t *testing.T) {
+	r := compileOK(t, "Texture2D t, u; float4 main() : SV_Target { Texture2D x = 1 ? u : t; return x.Load(0); }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "t0.xyzw") {
+		t.Errorf("1 ? u : t:\n%s", text)
+	}
+	_, err := Compile([]byte("float2x4 a; float3x2 b; float4 main() : SV_Target { 0 ? a : b; return 0; }"), "t.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "neither matrix is as large as the other") {
+		t.Errorf("float2x4 ? float3x2: %v", err)
+	}
+	compileOK(t, "float2x4 a; float2x2 b; float4 main() : SV_Target { return (a + b)[0].xyxy; }", "main", "ps_4_0")
+}
