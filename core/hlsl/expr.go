@@ -98,6 +98,12 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
 		}
+		if x, y := a.t, b.t; x.Kind == KMatrix && y.Kind == KMatrix && (x.Rows < y.Rows) != (x.Cols < y.Cols) && x.Rows != y.Rows && x.Cols != y.Cols {
+			// c ? float2x4 : float3x2: neither holds the other (fxc:
+			// incompatible types; the intrinsics take them).
+			g.errorf(e.pos, eTypeMismatch, "type mismatch: '%s' and '%s' (neither matrix is as large as the other in both dimensions)", x, y)
+			return poison
+		}
 		t := g.opType(e.pos, a.t, b.t, false)
 		if t == nil {
 			return poison
@@ -265,12 +271,6 @@ func (g *gen) binaryType(p pos, a, b *Type, arith bool) *Type {
 		}
 		return vecT(base, min(a.Cols, b.Cols))
 	case a.Kind == KMatrix && b.Kind == KMatrix:
-		if (a.Rows < b.Rows) != (a.Cols < b.Cols) && a.Rows != b.Rows && a.Cols != b.Cols {
-			// float2x4 with float3x2: neither holds the other (fxc:
-			// incompatible types).
-			g.errorf(p, eTypeMismatch, "type mismatch: '%s' and '%s' (neither matrix is as large as the other in both dimensions)", a, b)
-			return nil
-		}
 		if a.Rows != b.Rows || a.Cols != b.Cols {
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}

@@ -109,3 +109,9 @@ func TestTernaryRules(t *testing.T) {
 	}
 	compileOK(t, "float2x4 a; float2x2 b; float4 main() : SV_Target { return (a + b)[0].xyxy; }", "main", "ps_4_0")
 }
+
+// TestIntrinsicsMixMatrices: the intrinsics take matrices of which
+// neither is as large as the other (their common part), where ?: does not.
+func TestIntrinsicsMixMatrices(t *testing.T) {
+	compileOK(t, "float2x3 a; float3x2 b; float4 main() : SV_Target { return max(a, b)[0].xyxy; }", "main", "ps_4_0")
+}
