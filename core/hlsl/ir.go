@@ -301,6 +301,7 @@ type TexDecl struct {
 	Counter bool
 	// Samples: a Texture2DMS<T, N>'s N, 0 when not given (msaa.go).
 	Samples int
+	ROV     bool // rasterizer ordered (the declaration's _rov)
 }
 
 // SampDecl declares sampler s<Slot>; Cmp is mode_comparison.
