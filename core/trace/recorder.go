@@ -65,6 +65,7 @@ type Recorder struct {
 	shapeID map[shape]uint32  // and their ids
 	shapeB  int64             // bytes the shapes take, about (ShapeBytes)
 	compact int64             // shapeB at which the table is compacted next (compactShapes)
+	compFst uint64            // first at the last compaction: nothing dropped since, nothing to compact
 	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
 }
@@ -331,7 +332,14 @@ func (r *Recorder) store(e *Event) {
 	}
 	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if r.shapeB > max(r.compact, minCompact) {
-		r.compactShapes()
+		if r.first == 1 || r.first == r.compFst {
+			// No event dropped since the last compaction: every shape is
+			// still some held event's, and compacting would renumber
+			// nothing (ids follow first appearance).
+			r.compact = 2 * r.shapeB
+		} else {
+			r.compactShapes()
+		}
 	}
 	if e.Parent != 0 {
 		if d := e.Seq - e.Parent; e.Parent < e.Seq && d < farParent {
@@ -516,6 +524,7 @@ func (r *Recorder) compactShapes() {
 	r.shapes, r.shapeID, r.shapeB = shapes, ids, bytes
 	r.recent = [64]uint32{}
 	r.compact = 2 * bytes
+	r.compFst = r.first
 }
 
 func (r *Recorder) Dropped() uint64 {
