@@ -296,6 +296,14 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.clearUAV(p)
 	case isa.OpSetUAVSlices:
 		ex.setUAVSlices(p)
+	case isa.OpSetSamples:
+		if !isa.SampleCountOK(a[0]) {
+			ex.fault("SET_SAMPLES %d: this GPU renders at 1, 2 or 4 samples a pixel", a[0])
+			return
+		}
+		ex.st.samples = a[0]
+	case isa.OpResolve:
+		ex.resolve(p)
 	case isa.OpDispatch:
 		ex.dispatch(a[0], a[1], a[2])
 	case isa.OpDispatchIndirect:

@@ -201,6 +201,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	c[ctrVSInvocations] += d.ctr.vsInv
 	c[ctrGSInvocations] += d.ctr.gsInv
 	c[ctrGSPrimitives] += d.ctr.gsPrims
+	c[ctrHSInvocations] += d.ctr.hsInv
+	c[ctrDSInvocations] += d.ctr.dsInv
 	c[ctrCInvocations] += d.ctr.cInv
 	c[ctrCPrimitives] += d.ctr.cPrims
 	if s.prog[isa.StagePS].bound {
@@ -334,6 +336,10 @@ func (ib *ibuf) cut() uint32 {
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
 func (ex *executor) assemble(indexed bool, count, start uint32) {
+	if ex.draw.prog.hs != nil {
+		ex.assembleTess(count)
+		return
+	}
 	if ex.draw.prog.gs != nil {
 		ex.assembleGS(indexed, count, start)
 		return

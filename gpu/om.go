@@ -30,6 +30,10 @@ func (p *pipe) mergeLane(t *tri, x, y, l int, b1, b2 float64) {
 		p.watchMerge(t, x, y, l, b1, b2)
 		return
 	}
+	if p.ms.samples > 1 {
+		p.mergeMS(t, x, y, l, b1, b2)
+		return
+	}
 	prog := l >= 0 && p.prog != nil
 	// Coverage: with one sample per pixel, the sample mask's bit 0 and,
 	// with alpha-to-coverage, o0's alpha: the pixel is covered when it is

@@ -93,6 +93,8 @@ type pipe struct {
 	stop  bool
 
 	watch *watchDraw // the pixel watch's, when a target holds its texel (watch.go)
+
+	ms msPipe // a multisampled draw's (msaa.go)
 }
 
 // preparePipe resolves the draw's viewport and pixel pipeline. It reports
@@ -118,6 +120,8 @@ func (ex *executor) preparePipe(faulted bool) bool {
 		if w, h, any = ex.uavOnlySize(); !any {
 			return false
 		}
+	} else if s.samples > 1 && !ex.prepareMS(&w) {
+		return false
 	}
 	// No viewport, no pixels: Direct3D 11 has no implicit full-target
 	// viewport (the runtime's default state, and ClearState's, sets none).
@@ -161,10 +165,13 @@ func (ex *executor) preparePipe(faulted bool) bool {
 		p.st = s.stencil
 		p.generic = (p.nrt > 0 && !rt8) || p.stencil || s.sampleMask&1 == 0 || s.a2c || extendedBlend(s.blend[:max(p.nrt, 1)])
 	}
+	if p.ms.samples > 1 {
+		p.generic = true // every sample through mergeMS
+	}
 	if p.generic {
 		p.fast = false
 	}
-	p.tileable = p.isTileable()
+	p.tileable = p.isTileable() && p.ms.samples == 0
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
 	if ex.g != nil && ex.g.watch != nil {

@@ -143,6 +143,11 @@ type progState struct {
 	gsConsts cbView
 	gsTex    texUnit
 	gsBatch  gsBatch
+
+	// The hull and domain stages' (tessstage.go): their programs (both
+	// nil, or both bound) and the patch being tessellated.
+	hs, ds *progEntry
+	ts     tessState
 }
 
 // program returns the decoded program in mem. The cache is keyed by the
@@ -342,6 +347,7 @@ func mayFault(p *shaderisa.Program) bool {
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
 	ps.vs, ps.ps, ps.gs, ps.failed, ps.pxFailed, ps.err = nil, nil, nil, false, false, nil
+	ps.hs, ps.ds = nil, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound {
 		ex.fault("no vertex program")
@@ -373,8 +379,20 @@ func (ex *executor) prepareProgram() bool {
 	if ps.gs, ok = stage(stageGS, shaderisa.StageGeometry, "geometry"); !ok {
 		return false
 	}
+	if ps.hs, ok = stage(stageHS, shaderisa.StageHull, "hull"); !ok {
+		return false
+	}
+	if ps.ds, ok = stage(stageDS, shaderisa.StageDomain, "domain"); !ok {
+		return false
+	}
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
+	if !ex.prepareTess() {
+		return false
+	}
+	if ps.hs != nil && ps.vsPos >= vp.Outputs {
+		ps.vsPos = -1 // the domain program makes the position: the vertex program need not
+	}
 	if ps.gs != nil {
 		if !ex.prepareGeometry() {
 			return false
@@ -382,7 +400,7 @@ func (ex *executor) prepareProgram() bool {
 		if ps.vsPos >= vp.Outputs {
 			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
 		}
-	} else if ps.vsPos >= vp.Outputs {
+	} else if ps.vsPos >= vp.Outputs && ps.hs == nil {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false
 	}

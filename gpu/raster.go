@@ -103,10 +103,14 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 	// Pixels whose centres can be inside, within the scissor rectangle.
 	minX, maxX := min(v0.x, v1.x, v2.x), max(v0.x, v1.x, v2.x)
 	minY, maxY := min(v0.y, v1.y, v2.y), max(v0.y, v1.y, v2.y)
-	t.x0 = max(int((minX-half+(1<<subBits)-1)>>subBits), p.sx0)
-	t.y0 = max(int((minY-half+(1<<subBits)-1)>>subBits), p.sy0)
-	t.x1 = min(int((maxX-half)>>subBits)+1, p.sx1)
-	t.y1 = min(int((maxY-half)>>subBits)+1, p.sy1)
+	if p.ms.samples > 1 {
+		t.msBounds(minX, minY, maxX, maxY, p)
+	} else {
+		t.x0 = max(int((minX-half+(1<<subBits)-1)>>subBits), p.sx0)
+		t.y0 = max(int((minY-half+(1<<subBits)-1)>>subBits), p.sy0)
+		t.x1 = min(int((maxX-half)>>subBits)+1, p.sx1)
+		t.y1 = min(int((maxY-half)>>subBits)+1, p.sy1)
+	}
 	if t.x0 >= t.x1 || t.y0 >= t.y1 {
 		return false
 	}
@@ -185,7 +189,13 @@ func (e *edgeFn) span(v int64, w, h int) (lo, hi int64) {
 
 // raster visits the triangle's pixels and hands each covered one to the
 // pixel pipeline with its (exact, integer) barycentric weights.
-func (t *tri) raster(p *pipe) { t.rasterRows(p, t.y0, t.y1) }
+func (t *tri) raster(p *pipe) {
+	if p.ms.samples > 1 {
+		t.rasterMS(p) // (msaa.go)
+		return
+	}
+	t.rasterRows(p, t.y0, t.y1)
+}
 
 // rasterRows rasterizes the triangle's rows in [ylo, yhi), block by block.
 // Blocks are visited from the triangle's own top-left pixel, not from a grid

@@ -125,16 +125,16 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	// them; a draw with no pixel program reads none: psIn only errs high).
 	outs := ps.vs.prog.Outputs
 	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
-	if ps.gs != nil {
-		vary = min(outs, isa.MaxVaryings) // the geometry program reads them, not the pixel program
+	if ps.gs != nil || ps.hs != nil {
+		vary = min(outs, isa.MaxVaryings) // the geometry or hull program reads them, not the pixel program
 	}
 	var pos *shader.Vec
 	if ps.vsPos >= 0 {
 		pos = m.Out(ps.vsPos)
 	}
 	flat := ps.flatRegs()
-	if ps.gs != nil {
-		flat = 0 // the geometry program reads values; its outputs are the pixel program's inputs
+	if ps.gs != nil || ps.hs != nil {
+		flat = 0 // the geometry or hull program reads values; its outputs are the pixel program's inputs
 	}
 	for j := range n {
 		if mask>>j&1 == 0 {

@@ -181,7 +181,63 @@ export class StateView {
       row("carries", ...list);
     }
     card.append(facts);
+    card.append(...this.dmaContents(c));
     return card;
+  }
+
+  // dmaContents are the buffer itself (core/inspect Journal.Contents): a
+  // paging buffer's operations, the allocation list, the patch locations
+  // and the packets decoded, each with the call that encoded it.
+  dmaContents(c) {
+    const st = this.store;
+    const out = [];
+    const table = (cls, head, rows) => {
+      const t = el("table", "grid " + cls);
+      const hr = el("tr");
+      for (const h of head) hr.append(el("th", "", h));
+      t.append(hr);
+      for (const cells of rows) {
+        const tr = el("tr");
+        for (const x of cells) {
+          const td = el("td");
+          td.append(x);
+          tr.append(td);
+        }
+        t.append(tr);
+      }
+      return t;
+    };
+    const section = (title, body, open) => {
+      const d = el("details", "dma-list");
+      d.open = open;
+      d.append(el("summary", "muted", title), body);
+      out.push(d);
+    };
+    const call = (k) => (k ? seqLinkBySeq(st, k.seq, k.name + (k.obj ? `(${st.named(k.obj)})` : "") + (k.line ? ` · line ${k.line}` : "")) : "");
+    if (c.ops?.length) {
+      section(`paging operations (${c.ops.length})`, table("dma-ops", ["op", "allocation", "as the driver was given it", "why"],
+        c.ops.map((o) => [seqLinkBySeq(st, o.seq, o.op), `${o.allocation}${o.obj ? " " + st.named(o.obj) : ""}`, el("span", "mono", o.text), o.why || ""])), true);
+    }
+    if (c.allocList?.length) {
+      section(`allocation list (${c.allocList.length})`, table("dma-allocs", ["entry", "allocation", "object", "access"],
+        c.allocList.map((a) => [String(a.index), el("span", "mono", a.allocation), a.obj ? st.named(a.obj) : "", a.write ? "write" : "read"])), false);
+    }
+    if (c.patchList?.length) {
+      section(`patch locations (${c.patchList.length})`, table("dma-patches", ["word", "entry", "allocation", "offset"],
+        c.patchList.map((p) => [String(p.word), String(p.index), el("span", "mono", p.allocation || ""), String(p.offset)])), false);
+    }
+    if (c.packetList?.length) {
+      const rows = c.packetList.map((p) => {
+        const addrs = (p.addresses || []).filter((a) => a.patch >= 0).map((a) => `${a.allocation}+${a.offset} (entry ${a.listIndex}, patched at word ${a.patch})`).join(", ");
+        return [String(p.word), el("span", "mono", p.text), el("span", "mono muted", addrs), call(p.call)];
+      });
+      const more = c.packetsLeft ? `, ${c.packetsLeft.toLocaleString("en-US")} more not listed` : "";
+      section(`packets as DxgkDdiRender wrote them (${c.packetList.length}${more}; ${c.words} words, then the FENCE DxgkDdiSubmitCommand appends)`,
+        table("dma-packets", ["word", "packet", "addresses", "encoded by"], rows), true);
+    } else if (c.packetNote) {
+      out.push(el("div", "muted", `packets: ${c.packetNote}`));
+    }
+    return out;
   }
 
   stage(seq, sg) {

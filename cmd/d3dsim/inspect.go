@@ -27,17 +27,18 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadIn
 	}
 	asked := 0
-	for _, q := range []string{"problems", "state", "resource", "pixel", "step", "wait", "dma"} {
+	for _, q := range []string{"problems", "memory", "state", "resource", "pixel", "step", "wait", "dma"} {
 		if _, ok := a.flags[q]; ok {
 			asked++
 		}
 	}
 	if asked != 1 {
-		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait, --dma or --problems")
+		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait, --dma, --problems or --memory")
 	}
 	_, problems := a.flags["problems"]
+	_, memory := a.flags["memory"]
 	at, ok := a.flags["at"]
-	if !ok && !problems {
+	if !ok && !problems && !memory {
 		return bad("--at EVENT is needed: a seq, NAME#K (the K-th call of NAME) or line:N")
 	}
 	name, src, err := readScenario(a, stdin)
@@ -59,16 +60,23 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if problems {
 		return printProblems(a, inspect.Problems(r.Recorder()), r.Summary().Failures, stdout, stderr)
 	}
+	var answer interface{ Text() string }
+	if memory {
+		return printAnswer(a, memoryAnswer(inspect.Memory(r.Recorder())), stdout, stderr)
+	}
 	seq, err := j.Resolve(at)
 	if err != nil {
 		return failed(err)
 	}
-	var answer interface{ Text() string }
 	switch {
 	case a.flags["wait"] != "":
 		answer, err = inspect.ExplainWait(r.Recorder(), seq)
 	case a.flags["dma"] != "":
-		answer, err = inspect.ExplainDMA(r.Recorder(), seq)
+		var card *inspect.DMACard
+		if card, err = inspect.ExplainDMA(r.Recorder(), seq); err == nil {
+			j.Contents(card)
+			answer = card
+		}
 	case a.flags["state"] != "":
 		answer, err = j.State(seq, a.flags["ctx"])
 	case a.flags["resource"] != "":
@@ -116,6 +124,11 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(err)
 	}
+	return printAnswer(a, answer, stdout, stderr)
+}
+
+// printAnswer prints an answer as text, or as JSON with --json.
+func printAnswer(a args, answer interface{ Text() string }, stdout, stderr io.Writer) int {
 	if _, ok := a.flags["json"]; ok {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -128,6 +141,11 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprint(stdout, answer.Text())
 	return exitOK
 }
+
+// memoryAnswer is the memory events as an answer (--memory).
+type memoryAnswer []inspect.MemoryEvent
+
+func (m memoryAnswer) Text() string { return inspect.MemoryText(m) }
 
 // printProblems prints the run's problems (docs/inspect.md "Problems"):
 // the failed expectations, then each problem of the trace with its cause.

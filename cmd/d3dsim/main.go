@@ -53,6 +53,10 @@ const usage = `usage:
                                           what went wrong in the run, each with its event, line and cause:
                                           failures, violations, debug messages, refused shaders, KMD
                                           rejections, TDRs, GPU faults, removed devices
+  d3dsim inspect FILE|- --memory [--json]
+                                          GPUView's memory view: per device, allocations created and destroyed,
+                                          made resident in VRAM, evicted, mapped into the aperture segment, each
+                                          with its paging buffer and the segment's bytes in use
   d3dsim diff A B [--at EVENT] [--mask FILE.png] [--json] [--seed N] [--max-steps N]
   d3dsim diff FILE --modes [--a MODE --b MODE] [...]
                                           compare two runs (docs/inspect.md): two scenarios, or one in two modes
@@ -149,7 +153,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
 	"diff":       {"modes": fBool, "a": fString, "b": fString, "at": fString, "mask": fString, "json": fBool, "seed": fUint, "max-steps": fCount},
-	"inspect": {"at": fString, "problems": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+	"inspect": {"at": fString, "problems": fBool, "memory": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
 		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }

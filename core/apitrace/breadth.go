@@ -77,7 +77,7 @@ func breadthRows() []*row {
 		getter("RSGetState", fnRSGetState),
 		getter("RSGetViewports", fnRSGetViewports),
 		getter("RSGetScissorRects", fnRSGetScissorRects),
-	}, append(computeRows(), append(geometryRows(), streamRows()...)...)...)...)
+	}, append(computeRows(), append(geometryRows(), append(streamRows(), msaaRows()...)...)...)...)...)
 }
 
 // getter is a row for a Get method whose inputs are the scenario's
@@ -224,7 +224,7 @@ func expCreateTexture(dim int) exportFunc {
 			sig = fnCreateTexture2D
 			h = uint32(uintArg(r, "Height"))
 			desc = StructV(stTexture2DDesc, UintV(uint64(w)), UintV(uint64(h)), UintV(uint64(mipsArg)), UintV(uint64(slices)), EnumV(sigDXGIFormat, int64(f)),
-				StructV(stSampleDesc, UintV(1), EnumV(sigQuality, 0)), usage, bind, cpu, misc)
+				sampleDescV(r), usage, bind, cpu, misc)
 		default:
 			sig = fnCreateTexture3D
 			h, d = uint32(uintArg(r, "Height")), uint32(uintArg(r, "Depth"))
@@ -256,12 +256,10 @@ func impCreateTexture(dim int) importFunc {
 	}
 	return func(m *importer, c *Call, d *object) error {
 		desc := c.Arg("pDesc")
-		if dim == 2 {
-			if s, _ := m.uintMember(m.member(desc, "SampleDesc"), "Count"); s > 1 {
-				return skip("SampleDesc.Count %d: the simulator does not multisample", s)
-			}
-		}
 		vals := map[string]string{}
+		if dim == 2 {
+			m.sampleDesc(desc, vals) // (msaa.go)
+		}
 		got := map[string]uint32{"Height": 1, "Depth": 1, "ArraySize": 1}
 		for _, f := range members {
 			n, err := m.uintMember(desc, f)

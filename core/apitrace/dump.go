@@ -22,7 +22,15 @@ type DumpOptions struct {
 	// (Debian's) prints it; later versions print the machine form's blob.
 	Blobs bool
 	Blob  func(name string, b []byte)
+	// Verbose is --verbose: the calls apitrace's parser marks
+	// CALL_FLAG_VERBOSE (verboseCalls) are printed too.
+	Verbose bool
 }
+
+// verboseCalls are the Direct3D 11 calls apitrace's parser marks
+// CALL_FLAG_VERBOSE (trace_parser_flags.cpp): `apitrace dump` leaves them
+// out unless --verbose.
+var verboseCalls = map[string]bool{"ID3D11Device::CheckMultisampleQualityLevels": true}
 
 // DumpProperties writes the header lines of `apitrace dump`.
 func DumpProperties(sb *strings.Builder, props []Property) {
@@ -36,6 +44,9 @@ func DumpProperties(sb *strings.Builder, props []Property) {
 // DumpCall writes one call as `apitrace dump` prints it, with its newline
 // (and the blank line after a call that ends a frame).
 func DumpCall(sb *strings.Builder, c *Call, o DumpOptions) {
+	if !o.Verbose && verboseCalls[c.Name()] {
+		return
+	}
 	d := dumper{sb: sb, o: o, call: c.No}
 	if !o.NoCallNos {
 		sb.WriteString(strconv.FormatUint(c.No, 10) + " ")

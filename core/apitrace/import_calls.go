@@ -739,7 +739,7 @@ func (m *importer) swapChain(c *Call, d *object, desc *Value, out string) error 
 		m.notice("swap chain Format %s: the simulated swap chain's buffers are R8G8B8A8_UNORM in its place", fname)
 	}
 	if s, _ := m.uintMember(m.member(desc, "SampleDesc"), "Count"); s > 1 {
-		m.notice("swap chain SampleDesc.Count %d: the simulator does not multisample", s)
+		m.notice("swap chain SampleDesc.Count %d: the simulator's swap chains have one sample a pixel (render to a multisampled texture and ResolveSubresource into the back buffer)", s)
 	}
 	sc := m.out(c, out, "swapchain", "sc")
 	if sc != nil {

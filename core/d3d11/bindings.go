@@ -199,6 +199,9 @@ func (c *DeviceContext) checkRenderTargetsFor(call string, rtvs []*View, dsv *Vi
 				v.Res.Desc.Width, v.Res.Desc.Height, i, what, size.Res.Desc.Width, size.Res.Desc.Height)
 		}
 	}
+	if msg := checkTargetSamples(rtvs, dsv); msg != "" {
+		return bad("", "%s", msg)
+	}
 	return nil
 }
 

@@ -289,8 +289,9 @@ func (c driverContext) CopyResource(dst, src *Resource) error {
 		done.end(err)
 		return err
 	}
-	if dst == src || dst.Kind != src.Kind || dst.Desc.Width != src.Desc.Width || dst.Desc.Height != src.Desc.Height || dst.Desc.Format != src.Desc.Format {
-		err := c.dev.invalid("CopyResource", dst.name, "source %s and destination must be different resources of the same kind, size and format", src.name)
+	if dst == src || dst.Kind != src.Kind || dst.Desc.Width != src.Desc.Width || dst.Desc.Height != src.Desc.Height || dst.Desc.Format != src.Desc.Format ||
+		dst.samples() != src.samples() {
+		err := c.dev.invalid("CopyResource", dst.name, "source %s and destination must be different resources of the same kind, size, format and sample count", src.name)
 		done.end(err)
 		return err
 	}
@@ -314,6 +315,11 @@ func (c driverContext) UpdateSubresource(dst *Resource, data []byte) error {
 	}
 	if dst.Desc.Usage != ddi.UsageDefault {
 		err := c.dev.invalid("UpdateSubresource", dst.name, "only DEFAULT resources can be updated with UpdateSubresource")
+		done.end(err)
+		return err
+	}
+	if dst.samples() > 1 {
+		err := c.dev.invalid("UpdateSubresource", dst.name, "%s is multisampled: UpdateSubresource cannot write samples", dst.name)
 		done.end(err)
 		return err
 	}

@@ -37,6 +37,8 @@ type Texture2DDesc struct {
 	// holds every subresource in D3D11CalcSubresource order, each packed
 	// tightly.
 	MipLevels, ArraySize uint32
+	// SampleDesc is DXGI_SAMPLE_DESC (msaa.go): the zero value one sample.
+	SampleDesc SampleDesc
 }
 
 // validateUsage applies D3D11's rules tying usage, CPU access and binding.
@@ -132,7 +134,8 @@ func (d *Device) CreateTexture2D(name string, desc Texture2DDesc, data []byte) (
 
 func (d *Device) createTexture2D(call, name string, desc Texture2DDesc, data []byte, primary bool) (*Resource, error) {
 	return d.createTexture(call, name, texDesc{kind: KindTexture2D, w: desc.Width, h: desc.Height, depth: 1, mips: desc.MipLevels,
-		slices: desc.ArraySize, format: desc.Format, usage: desc.Usage, bind: desc.BindFlags, cpu: desc.CPUAccessFlags, misc: desc.MiscFlags}, data, primary)
+		slices: desc.ArraySize, format: desc.Format, usage: desc.Usage, bind: desc.BindFlags, cpu: desc.CPUAccessFlags, misc: desc.MiscFlags,
+		samples: desc.SampleDesc.Count, quality: desc.SampleDesc.Quality}, data, primary)
 }
 
 // bindNeeds are the bind flags a texture's format is checked for, with

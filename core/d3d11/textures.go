@@ -132,6 +132,8 @@ type texDesc struct {
 	bind         ddi.BindFlag
 	cpu          ddi.CPUAccess
 	misc         ddi.ResourceMisc
+	// samples, quality: a 2D texture's SampleDesc (msaa.go).
+	samples, quality uint32
 }
 
 // maxMips is how many levels a texture of these sizes has, down to 1x1x1.
@@ -191,6 +193,12 @@ func (d *Device) createTexture(call, name string, t texDesc, data []byte, primar
 		return nil, d.invalid(call, name, "a %s texture's Width and Height must be multiples of 4 (the block size), not %dx%d",
 			formatName(t.format), t.w, t.h)
 	}
+	if err := d.checkSampleDesc(call, name, &t); err != nil {
+		return nil, err
+	}
+	if t.samples > 1 && data != nil {
+		return nil, d.invalid(call, name, "pInitialData: a multisampled texture is created without data (it is rendered to)")
+	}
 	if msg := formatBindError(t.format, t.bind); msg != "" {
 		return nil, d.invalid(call, name, "%s: %s", call, msg)
 	}
@@ -232,6 +240,9 @@ func (d *Device) createTexture(call, name string, t texDesc, data []byte, primar
 		}
 		args := ddi.CreateResourceArgs{Dimension: ddi.DimTexture2D, Width: t.w, Height: t.h, Format: t.format,
 			Usage: t.usage, BindFlags: t.bind, CPUAccessFlags: t.cpu, MiscFlags: t.misc, InitData: data, Primary: primary, Obj: name}
+		if t.samples > 1 {
+			args.SampleCount, args.SampleQuality = t.samples, t.quality
+		}
 		return d.createResource(name, KindTexture2D, args)
 	}
 	if primary {
@@ -358,11 +369,11 @@ func (d *Device) checkSRVDesc(api, name string, res *Resource, desc *ViewDesc) e
 		KindTexture2D: {ddi.SRVDimTexture2D, ddi.SRVDimTexture2DArray, ddi.SRVDimTextureCube, ddi.SRVDimTextureCubeArray},
 		KindTexture3D: {ddi.SRVDimTexture3D},
 	}[res.Kind]
-	switch s.Dimension {
-	case ddi.SRVDimUnknown:
+	if ms, err := d.checkSRVSamples(api, name, res, s); ms || err != nil {
+		return err // (msaa.go)
+	}
+	if s.Dimension == ddi.SRVDimUnknown {
 		return nil // the whole resource as its own kind
-	case ddi.SRVDimTexture2DMS, ddi.SRVDimTexture2DMSArray:
-		return d.invalid(api, name, "ViewDimension %s: %s has one sample (this device has no multisampled resources)", enumName("SRVDimension", uint32(s.Dimension)), res.name)
 	}
 	ok := false
 	for _, w := range want {

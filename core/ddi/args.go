@@ -34,6 +34,9 @@ type CreateResourceArgs struct {
 	MipLevels           uint32
 	ArraySize           uint32
 	StructureByteStride uint32
+	// SampleCount and SampleQuality are a 2D texture's DXGI_SAMPLE_DESC
+	// (msaa.go): 0 and 1 both one sample.
+	SampleCount, SampleQuality uint32
 }
 
 // ResourceMisc mirrors D3D11_RESOURCE_MISC_FLAG (the flags the simulation

@@ -114,6 +114,11 @@ type Binding struct {
 	Dim   TexDim
 	Base  Base
 	Cmp   bool // SamplerComparisonState
+	// Buf: a structured or byte-address buffer (buffers.go), Stride its
+	// element's size, Counter a RWStructuredBuffer's hidden counter.
+	Buf     BufKind
+	Stride  int
+	Counter bool
 }
 
 // Result is a compiled shader: the lowered program and its reflection.
@@ -208,7 +213,8 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if errs := divideByZero(code, file); len(errs) > 0 {
 		return nil, errs
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group}
+	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
+		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
 	// A failure below is a compiler bug, reported as an error rather than
@@ -494,6 +500,10 @@ func (g *gen) globalVar(d *varDecl) {
 		g.errorf(d.pos, eSyntax, "syntax error: packoffset is only valid in a constant buffer")
 		return
 	}
+	if d.groupshrd && !d.static {
+		g.groupshared(d, t)
+		return
+	}
 	if d.static {
 		// A static const of a constant scalar or vector is a value now,
 		// so that a later declaration's array size can name it.
@@ -609,18 +619,18 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 	for _, t := range g.textures {
 		if t.used {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
-				Dim: t.elem.Dim, Base: t.elem.Base})
+				Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem)})
 			for k := 0; k < t.count; k++ {
-				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem)})
 			}
 		}
 	}
 	for _, t := range g.uavs {
 		if t.used {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindUAV, Slot: t.slot, Count: t.count, Comps: t.comps,
-				Dim: t.elem.Dim, Base: t.elem.Base})
+				Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Counter: t.counter})
 			for k := 0; k < t.count; k++ {
-				p.UAVs = append(p.UAVs, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base})
+				p.UAVs = append(p.UAVs, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Counter: t.counter})
 			}
 		}
 	}

@@ -65,6 +65,9 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eTypeMismatch, "'%s': a %s is the effects framework's object, used only in its states", e.name, v.t)
 			return poison
 		}
+		if v.mem != nil {
+			return g.memUse(e.pos, v)
+		}
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
@@ -810,6 +813,9 @@ func (g *gen) index(e *indexExpr) *value {
 	i, x := v[0], v[1]
 	if x.t.Kind == KTexture {
 		return g.texIndex(e.pos, x, i)
+	}
+	if x.mem != nil {
+		return g.memIndex(e.pos, x, i)
 	}
 	if !i.t.numeric() || i.t.comps() != 1 {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")

@@ -29,6 +29,7 @@ type gen struct {
 	uavs      []*resource // typed unordered access views (compute.go)
 	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
+	tgsm      []TGSMDecl   // groupshared memory, g# (buffers.go)
 	cbMax     map[int]int  // slot -> registers read
 	cbDyn     map[int]bool // slot -> indexed by a register
 	loopDep   int
@@ -240,6 +241,20 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 		if t.Kind == KTexture && ts.argType != "" && strings.EqualFold(ts.name, "texture") {
 			g.errorf(ts.pos, eSyntax, "syntax error: the shader model 1-3 texture type takes no element type")
 			return poison.t
+		}
+		if t.Buf != BufNone {
+			if ts.argType == "" && t.Buf == BufStructured {
+				g.errorf(ts.pos, eSyntax, "syntax error: %s takes an element type (%s<float4>)", t, t)
+				return poison.t
+			}
+			if ts.argType == "" {
+				return t
+			}
+			b := builtinType(ts.argType)
+			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
+				b = v.tdef
+			}
+			return g.bufElemType(ts.pos, t, b)
 		}
 		if t.Kind == KTexture && ts.argType != "" {
 			b := builtinType(ts.argType)

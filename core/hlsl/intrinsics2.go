@@ -412,6 +412,9 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		key := fmt.Sprintf("determinant%dx%d", n, n)
 		repl := []string{"SCALAR", "float"}
 		return g.callInternal(e, []*value{m}, key, repl...), true
+	case "AllMemoryBarrier", "AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrier", "DeviceMemoryBarrierWithGroupSync",
+		"GroupMemoryBarrier", "GroupMemoryBarrierWithGroupSync":
+		return g.barrier(e, args), true
 	case "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange", "InterlockedCompareStore", "InterlockedExchange",
 		"InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor":
 		return g.interlocked(e, args), true
@@ -421,9 +424,8 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		g.errorf(p, eNotImplemented, "'%s': intrinsic function not supported in shader model %d (a shader model 1 to 3 function)", e.name, g.major)
 		return poison, true
 	case "abort", "errorf", "printf", "msad4", "mad24", "dot2add", "EvaluateAttributeAtCentroid", "EvaluateAttributeAtSample",
-		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition", "AllMemoryBarrier",
-		"AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrier", "DeviceMemoryBarrierWithGroupSync", "GroupMemoryBarrier",
-		"GroupMemoryBarrierWithGroupSync", "Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
+		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition",
+		"Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
 		"asdouble", "clip_distance":
 		g.errorf(p, eNotImplemented, "not supported by this compiler: the intrinsic '%s'", e.name)
 		return poison, true

@@ -328,10 +328,6 @@ func (ps *parser) topLevel(f *file) {
 		return
 	}
 	switch {
-	case mods.groupshared:
-		// Not a uniform: a variable of the thread group's shared memory
-		// (dcl_tgsm_*), which this compiler does not lay out yet.
-		ps.failMsg(t, "not supported by this compiler: groupshared memory ('"+name.text+"')")
 	case len(attrs) > 0:
 		// Shader model 6 takes attributes on variables; fxc does not.
 		ps.failMsg(t, "syntax error: attribute '"+attrs[0].name+"' on a variable: attributes are for functions and statements")
@@ -342,6 +338,7 @@ func (ps *parser) topLevel(f *file) {
 	}
 	for {
 		v := ps.varRest(typ, name, mods, true)
+		v.groupshrd = mods.groupshared // not a uniform: the thread group's shared memory (buffers.go)
 		f.globals = append(f.globals, v)
 		f.order = append(f.order, v)
 		if !ps.accept(",") {
@@ -441,6 +438,9 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 			a := ps.next()
 			switch a.kind {
 			case tIdent:
+				if a.text == "struct" && ps.peek().kind == tIdent {
+					a = ps.next() // RWStructuredBuffer<struct s>
+				}
 				ts.argType = a.text
 				if a.text == "unsigned" && strings.HasPrefix(ps.peek().text, "int") {
 					ts.argType = "u" + ps.next().text

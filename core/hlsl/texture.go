@@ -26,6 +26,9 @@ func (g *gen) method(e *callExpr) *value {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
 	}
+	if tv.t.Buf != BufNone {
+		return g.bufMethod(e, tv, args)
+	}
 	if tv.t.UAV {
 		return g.uavMethod(e, tv, args)
 	}
@@ -321,6 +324,9 @@ func (g *gen) texLoad(e *callExpr, args []*value, tv *value, tex, dst Operand, r
 
 // texIndex is t[i]: Load at mip 0.
 func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
+	if tv.t.Buf != BufNone {
+		return g.bufIndex(p, tv, iv)
+	}
 	slot, ok := g.objSlot(p, tv)
 	if !ok {
 		return poison

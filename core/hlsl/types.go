@@ -72,6 +72,10 @@ type Type struct {
 	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
 	// compute.go), read and written at u#.
 	UAV bool
+	// Buf: a structured or byte-address buffer (buffers.go), its element
+	// type BufElem (structured); Dim is TexBuffer.
+	Buf     BufKind
+	BufElem *Type
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
@@ -158,6 +162,9 @@ func (t *Type) String() string {
 	case KArray:
 		return fmt.Sprintf("%s[%d]", t.Elem, t.Len)
 	case KTexture:
+		if t.Buf != BufNone {
+			return bufTypeName(t)
+		}
 		if t.UAV {
 			return "RW" + t.Dim.String() + "<" + vecT(t.Base, max(t.Cols, 1)).String() + ">"
 		}
@@ -181,7 +188,8 @@ func sameType(a, b *Type) bool {
 	case KStruct:
 		return a.Name == b.Name
 	case KTexture:
-		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV
+		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV && a.Buf == b.Buf &&
+			(a.BufElem == nil) == (b.BufElem == nil) && (a.BufElem == nil || sameType(a.BufElem, b.BufElem))
 	case KSampler:
 		return a.Cmp == b.Cmp
 	case KArray:
@@ -200,6 +208,9 @@ func builtinType(name string) *Type {
 		if name == "RW"+n && uavDims[TexDim(d)] {
 			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4, UAV: true}
 		}
+	}
+	if t := bufType(name); t != nil {
+		return t
 	}
 	switch name {
 	case "void":

@@ -357,6 +357,13 @@ func accesses(p isa.Packet) []access {
 		return []access{{0, 4, "stream-output filled size"}}
 	case isa.OpClearUAV:
 		return []access{{0, uint64(a[4]), "unordered access view"}}
+	case isa.OpResolve:
+		// The destination's pixels and the source's samples, side by side
+		// (a row of width x samples texels: isa.OpSetSamples).
+		fm := isa.Format(a[8])
+		dst, _ := surfaceExtent(a[4], a[5], a[6], fm)
+		src, _ := surfaceExtent(a[4]*min(a[9], isa.MaxSamples), a[5], a[7], fm)
+		return []access{{0, dst, "resolve destination"}, {2, src, "resolve source"}}
 	}
 	var out []access
 	for _, f := range isa.AddrFields(p.Op) {

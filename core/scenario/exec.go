@@ -248,7 +248,8 @@ func execCreateTexture(x *call) error {
 	desc := d3d11.Texture2DDesc{Width: x.uintNamed("Width"), Height: x.uintNamed("Height"), Format: d3d11.Format(x.enumNamed("Format", 0)),
 		Usage: d3d11.Usage(x.enumNamed("Usage", 0)), BindFlags: d3d11.BindFlag(x.enumNamed("BindFlags", 0)),
 		CPUAccessFlags: d3d11.CPUAccess(x.enumNamed("CPUAccessFlags", 0)), MiscFlags: d3d11.ResourceMisc(x.enumNamed("MiscFlags", 0)),
-		MipLevels: x.mipLevels(), ArraySize: x.uintNamed("ArraySize")}
+		MipLevels: x.mipLevels(), ArraySize: x.uintNamed("ArraySize"),
+		SampleDesc: d3d11.SampleDesc{Count: x.uintNamed("SampleCount"), Quality: x.uintNamed("SampleQuality")}}
 	r, err := x.dev().CreateTexture2D(x.result(0), desc, data)
 	if err == nil {
 		x.bind(0, r)

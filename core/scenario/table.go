@@ -117,7 +117,8 @@ var methods = map[string]map[string]*method{
 		"CreateTexture2D": {named: []param{{name: "Width", kind: pUint}, {name: "Height", kind: pUint}, {name: "Format", kind: pEnum, enum: "Format"},
 			{name: "Usage", kind: pEnum, enum: "Usage", opt: true}, {name: "BindFlags", kind: pFlags, enum: "BindFlags", opt: true},
 			{name: "CPUAccessFlags", kind: pFlags, enum: "CPUAccessFlags", opt: true}, {name: "MiscFlags", kind: pFlags, enum: "MiscFlags", opt: true},
-			{name: "Data", kind: pData, opt: true}, {name: "MipLevels", kind: pUint, opt: true, def: 1}, {name: "ArraySize", kind: pUint, opt: true, def: 1}},
+			{name: "Data", kind: pData, opt: true}, {name: "MipLevels", kind: pUint, opt: true, def: 1}, {name: "ArraySize", kind: pUint, opt: true, def: 1},
+			{name: "SampleCount", kind: pUint, opt: true, def: 1}, {name: "SampleQuality", kind: pUint, opt: true}},
 			results: []string{tTexture}, exec: execCreateTexture},
 		// CreateTexture1D and CreateTexture3D: textures.go.
 		"CreateTexture1D": {named: texture1DNamed(), results: []string{tTexture}, exec: execCreateTexture1D},

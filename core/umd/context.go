@@ -67,6 +67,7 @@ type gpuBindings struct {
 	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias.
 	om, stencil, bias bool
 	psUAV             uint8 // bit i: SET_UAV of pixel slot i (psuav.go)
+	samples           uint8 // SET_SAMPLES sent this count (msaa.go); 0: none, one sample
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
@@ -94,7 +95,7 @@ const numStages = 3
 
 // newState is the part of g the later packets set.
 func (g *gpuBindings) newState() gpuBindings {
-	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp, psUAV: g.psUAV}
+	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp, psUAV: g.psUAV, samples: g.samples}
 	for s := range numStages {
 		n.cb[s] = g.cb[s] &^ oldCBs
 		n.tex[s] = g.tex[s]
@@ -108,7 +109,7 @@ func (g *gpuBindings) newState() gpuBindings {
 func afterList(end gpuBindings) gpuBindings {
 	g := unknownGPU
 	n := end.newState()
-	g.rtMore, g.om, g.stencil, g.bias, g.smp, g.psUAV = n.rtMore, n.om, n.stencil, n.bias, n.smp, n.psUAV
+	g.rtMore, g.om, g.stencil, g.bias, g.smp, g.psUAV, g.samples = n.rtMore, n.om, n.stencil, n.bias, n.smp, n.psUAV, n.samples
 	for s := range numStages {
 		g.cb[s] |= n.cb[s]
 		g.tex[s][0] |= n.tex[s][0]
@@ -186,7 +187,10 @@ func (c *context) resetNewState(rec recorder) {
 		b.SetDepthBias(0, 0, 0)
 	}
 	c.unsetPixelUAVs()
-	g.rtMore, g.om, g.stencil, g.bias = 0, false, false, false
+	if g.samples != 0 {
+		b.SetSamples(1)
+	}
+	g.rtMore, g.om, g.stencil, g.bias, g.samples = 0, false, false, false, 0
 }
 
 // extraWords bounds what emitState writes beyond drawWords for the later
@@ -209,6 +213,7 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 	if g.bias {
 		words += 4
 	}
+	words += 2 // SET_SAMPLES (msaa.go)
 	if st.blend != 0 || st.depth != 0 || st.raster != 0 {
 		o := c.dev
 		o.mu.Lock()
@@ -456,8 +461,10 @@ func (c *context) query(h ddi.HQUERY) *query {
 func (c *context) emitState(rec recorder, st *state) {
 	b := &c.cmd
 	g := &c.onGPU
+	samples := uint32(1) // the targets' (msaa.go)
 	if v, r := c.viewRes(uint32(st.rtv[0])); r != nil {
-		b.SetRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+		b.SetRT(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+		samples = r.samples()
 		g.rt = true
 	} else if g.rt {
 		b.SetRT(isa.NullAddress, 0, 0, 0, 0)
@@ -466,7 +473,8 @@ func (c *context) emitState(rec recorder, st *state) {
 	for i := 1; i < isa.MaxRenderTargets; i++ {
 		bit := uint8(1) << i
 		if v, r := c.viewRes(uint32(st.rtv[i])); r != nil {
-			b.SetRTSlot(uint32(i), rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+			b.SetRTSlot(uint32(i), rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+			samples = r.samples()
 			g.rtMore |= bit
 		} else if g.rtMore&bit != 0 {
 			b.SetRTSlot(uint32(i), isa.NullAddress, 0, 0, 0, 0)
@@ -484,7 +492,8 @@ func (c *context) emitState(rec recorder, st *state) {
 	layout := o.layouts[st.layout]
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
-		b.SetDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+		b.SetDS(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+		samples = r.samples()
 		desc := &defaultDepthStencil
 		if ds != nil {
 			desc = ds
@@ -513,6 +522,7 @@ func (c *context) emitState(rec recorder, st *state) {
 			c.stencilOff()
 		}
 	}
+	c.emitSamples(samples)
 	// Unbound buffers read zeros (Direct3D 11's input assembler rules).
 	if r := c.resource(st.vb); r != nil {
 		b.SetVB(0, rec.ref(r, false, 0), uint32(r.size), st.vbStride, st.vbOffset)
@@ -846,7 +856,7 @@ func (c *context) clearRTV(rec recorder, v uint32, rgba [4]float32) {
 		return
 	}
 	rec.ensure(16, 2)
-	c.cmd.ClearRT(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, rgba)
+	c.cmd.ClearRT(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, rgba)
 }
 
 // clearDSV clears the depth (CLEAR_DS) and, for a format that has one,
@@ -858,11 +868,11 @@ func (c *context) clearDSV(rec recorder, v uint32, flags ddi.ClearFlag, depth fl
 	}
 	if flags&ddi.ClearDepth != 0 {
 		rec.ensure(16, 2)
-		c.cmd.ClearDS(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, depth)
+		c.cmd.ClearDS(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, depth)
 	}
 	if flags&ddi.ClearStencil != 0 && vw.gpu.Info().Stencil {
 		rec.ensure(16, 2)
-		c.cmd.ClearStencil(rec.ref(r, true, 0), r.args.Width, r.args.Height, r.pitch, vw.gpu, uint32(stencil))
+		c.cmd.ClearStencil(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, uint32(stencil))
 	}
 }
 

@@ -269,6 +269,9 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		r.pitch = a.Width
 		info.Width, info.Height, info.Pitch = a.Width, 1, a.Width
 	case ddi.DimTexture2D:
+		if err := checkMultisample(a); err != nil {
+			return err
+		}
 		if a.BindFlags.Has(ddi.BindRenderTarget) && ddi.Optional(a.Format)&ddi.SupportRenderTarget&^gpuOptional != 0 {
 			// Render-target support of R32G32B32_FLOAT is optional at
 			// feature level 11.0 ("Format support for Direct3D Feature
@@ -292,9 +295,11 @@ func (d *Device) createResource(_ ddi.HDEVICE, a *ddi.CreateResourceArgs, h ddi.
 		if r.format == isa.FmtNone {
 			return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
 		}
-		r.pitch = uint32(r.format.RowBytes(a.Width))
+		// A multisampled texture's samples side by side: a surface
+		// SampleCount times as wide (msaa.go).
+		r.pitch = uint32(r.format.RowBytes(r.texels()))
 		r.size = uint64(r.pitch) * uint64(r.format.Rows(a.Height))
-		info.Width, info.Height, info.Pitch, info.GPUFormat = a.Width, a.Height, r.pitch, uint32(r.format)
+		info.Width, info.Height, info.Pitch, info.GPUFormat = r.texels(), a.Height, r.pitch, uint32(r.format)
 	case ddi.DimTexture1D, ddi.DimTexture3D:
 		if err := d.layoutTexture(r, a, &info); err != nil {
 			return err

@@ -144,6 +144,10 @@ func (c *context) generateMips(rec recorder, h uint32) {
 					}
 				}
 				g.rtMore = 0
+				if g.samples != 0 {
+					b.SetSamples(1) // the levels have one sample (msaa.go)
+					g.samples = 0
+				}
 				if g.ds {
 					b.SetDS(isa.NullAddress, 0, 0, 0, 0)
 					g.ds = false

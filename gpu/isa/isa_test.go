@@ -90,6 +90,10 @@ func every() (Builder, [][]int) {
 	one(b.ClearUAV(0x13000, ViewTex2D, FmtRGBA8, 1024, 4, 16, 16, 64, ClearUAVFloat, [4]uint32{1, 2, 3, 4}, 1, 0))
 	b.SetUAVSlices(UAVStageSlot(StagePS, 2), 4, 1024)
 	one()
+	b.SetSamples(4)
+	one()
+	r := b.Resolve(0x15000, 0x16000, 4, 4, 16, 64, FmtRGBA8, 4)
+	one(r, r+2)
 	return b, at
 }
 

@@ -88,6 +88,8 @@ func (p Packet) String() string {
 		return soString(p)
 	case OpClearUAV:
 		return clearUAVString(p)
+	case OpSetSamples, OpResolve:
+		return msaaString(p)
 	case OpSetUAVSlices:
 		stage, slot := SplitUAVStageSlot(a[0])
 		return fmt.Sprintf("%v stage=%d slot=%d depth=%d slicePitch=%d", p.Op, stage, slot, a[1], a[2])
@@ -192,7 +194,7 @@ func AddrFields(op Opcode) []int {
 		return addr2
 	case OpSetCB:
 		return addr2
-	case OpCopy:
+	case OpCopy, OpResolve:
 		return addr02
 	}
 	return nil

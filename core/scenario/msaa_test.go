@@ -1,0 +1,217 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// msaaRect is two triangles of the built-in vertex format covering x in
+// [x0, x1] and y in [y0, y1] (normalized device coordinates) at depth z,
+// white.
+func msaaRect(x0, y0, x1, y1, z float32) string {
+	return msaaQuad(x0, y0, x1, y1, z, z, [4]float32{1, 1, 1, 1})
+}
+
+// msaaQuad is msaaRect of colour c whose depth goes from zl at x0 to zr
+// at x1.
+func msaaQuad(x0, y0, x1, y1, zl, zr float32, c [4]float32) string {
+	v := func(x, y, z float32) string {
+		return fmt.Sprintf("%g %g %g %g %g %g %g 0 0", x, y, z, c[0], c[1], c[2], c[3])
+	}
+	return "f32[" + strings.Join([]string{v(x0, y1, zl), v(x1, y1, zr), v(x0, y0, zl), v(x0, y0, zl), v(x1, y1, zr), v(x1, y0, zr)}, "  ") + "]"
+}
+
+// msaaPrelude sets up a 4x1 viewport, the built-in passthrough shaders and
+// a 4x1 R8G8B8A8 target ms of n samples (rtv), cleared black, with out to
+// resolve it into.
+func msaaPrelude(n int) string {
+	return fmt.Sprintf(`dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.RSSetViewports 0 0 4 1
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.VSSetShader vs
+imm.PSSetShader ps
+ms = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=%d
+rtv = dev.CreateRenderTargetView ms
+out = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=SHADER_RESOURCE
+imm.ClearRenderTargetView rtv #000000ff
+`, n)
+}
+
+func runOK(t *testing.T, src string) *Run {
+	t.Helper()
+	r := runSource(t, src+"expect violations == 0\n")
+	if sum := r.Summary(); !sum.OK() {
+		t.Fatalf("failures: %q", sum.Failures)
+	}
+	return r
+}
+
+// TestMultisampleDepthPerSample: a full-target draw at depth 0.5, then one
+// whose depth goes from 0.35 at x = 0 to 0.75 at x = 4 pixels (0.5 at x =
+// 1.5, pixel 1's centre) with depth LESS: at one sample per pixel pixel 1
+// fails whole (0.5 is not less than 0.5); at 4 samples the depth is
+// interpolated at each sample, and the two left of the centre pass (0.5
+// resolved); each sample of a multisampled depth buffer holds its own.
+func TestMultisampleDepthPerSample(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "#000000ff"}, {4, "#808080ff"}} {
+		src := msaaPrelude(c.n) + fmt.Sprintf(`d = dev.CreateTexture2D Width=4 Height=1 Format=D32_FLOAT BindFlags=DEPTH_STENCIL SampleCount=%d
+dsv = dev.CreateDepthStencilView d
+imm.ClearDepthStencilView dsv 1
+imm.OMSetRenderTargets rtv dsv
+a = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+b = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+imm.IASetVertexBuffers 0 a Stride=36
+imm.Draw 6 0
+imm.IASetVertexBuffers 0 b Stride=36
+imm.Draw 6 0
+`, c.n, msaaQuad(-1, -1, 1, 1, 0.5, 0.5, [4]float32{0, 0, 0, 1}), msaaQuad(-1, -1, 1, 1, 0.35, 0.75, [4]float32{1, 1, 1, 1}))
+		if c.n == 1 {
+			src += "imm.CopyResource out ms\n"
+		} else {
+			src += "imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM\n"
+		}
+		src += "expect pixel out 0 0 == #ffffffff\nexpect pixel out 1 0 == " + c.want + "\nexpect pixel out 2 0 == #000000ff\n"
+		runOK(t, src)
+	}
+}
+
+// TestMultisampleCoverageMasks: the blend state's SampleMask keeps the
+// samples of its set bits (0x5: two of four, 0x1: one), and
+// alpha-to-coverage keeps round(alpha x 4) samples: a white of alpha 0.5
+// over black covers two, resolved to (0.5, 0.5, 0.5) and the alpha of
+// bytes 128, 128, 255, 255: 191.5, rounded to 192 (0xc0).
+func TestMultisampleCoverageMasks(t *testing.T) {
+	for _, c := range []struct {
+		setup string
+		alpha float32
+		want  string
+	}{
+		{"imm.OMSetBlendState NULL SampleMask=0x5", 1, "#808080ff"},
+		{"imm.OMSetBlendState NULL SampleMask=0x1", 1, "#404040ff"},
+		{"imm.OMSetBlendState NULL SampleMask=0x0", 1, "#000000ff"},
+		{"a2c = dev.CreateBlendState AlphaToCoverageEnable=TRUE\nimm.OMSetBlendState a2c", 0.5, "#808080c0"},
+		{"a2c = dev.CreateBlendState AlphaToCoverageEnable=TRUE\nimm.OMSetBlendState a2c", 0.25, "#404040cf"},
+	} {
+		src := msaaPrelude(4) + fmt.Sprintf(`vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.OMSetRenderTargets rtv
+%s
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 3 0 == %s
+`, msaaQuad(-1, -1, 1, 1, 0.5, 0.5, [4]float32{1, 1, 1, c.alpha}), c.setup, c.want)
+		runOK(t, src)
+	}
+}
+
+// TestMultisampleResolve draws the left 1.5 pixels of a 4x1 target white
+// at 1, 2 and 4 samples and resolves: pixel 1's centre is on the edge (a
+// right edge: not covered at one sample), and of the standard positions
+// ("D3D11_STANDARD_MULTISAMPLE_QUALITY_LEVELS enumeration") x = -2/16,
+// 6/16, -6/16, 2/16 of 4 samples two are left of it (0.5 resolved: 0x80),
+// of 2 samples (4/16, -4/16) one.
+func TestMultisampleResolve(t *testing.T) {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `dev, imm = D3D11CreateDevice Flags=DEBUG
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.RSSetViewports 0 0 4 1
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+`, msaaRect(-1, -1, -0.25, 1, 0.5))
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "#000000ff"}, {2, "#808080ff"}, {4, "#808080ff"}} {
+		fmt.Fprintf(&sb, `ms%[1]d = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=%[1]d
+rtv%[1]d = dev.CreateRenderTargetView ms%[1]d
+out%[1]d = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=SHADER_RESOURCE
+imm.OMSetRenderTargets rtv%[1]d
+imm.ClearRenderTargetView rtv%[1]d #000000ff
+imm.Draw 6 0
+`, c.n)
+		if c.n == 1 {
+			fmt.Fprintf(&sb, "imm.CopyResource out1 ms1\n")
+		} else {
+			fmt.Fprintf(&sb, "imm.ResolveSubresource out%[1]d 0 ms%[1]d 0 R8G8B8A8_UNORM\n", c.n)
+		}
+		fmt.Fprintf(&sb, "expect pixel out%[1]d 0 0 == #ffffffff\nexpect pixel out%[1]d 1 0 == %[2]s\nexpect pixel out%[1]d 2 0 == #000000ff\n", c.n, c.want)
+	}
+	sb.WriteString("expect violations == 0\n")
+	r := runSource(t, sb.String())
+	if sum := r.Summary(); !sum.OK() {
+		t.Fatalf("failures: %q", sum.Failures)
+	}
+}
+
+// TestMultisampleQualityLevels: CheckMultisampleQualityLevels answers from
+// the format table: one level at 1, 2 and 4 samples for a format that can
+// be a multisampled render target or depth buffer, none at 8 (this GPU's
+// patterns are the standard 2 and 4) nor for a format that cannot
+// (block-compressed, 128-bit), and a count outside 1..32 is an error.
+func TestMultisampleQualityLevels(t *testing.T) {
+	src := "dev, imm = D3D11CreateDevice\n"
+	for _, c := range []struct {
+		f     string
+		n     int
+		level int
+	}{
+		{"R8G8B8A8_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 2, 1}, {"R8G8B8A8_UNORM", 4, 1}, {"R8G8B8A8_UNORM", 8, 0},
+		{"R16G16B16A16_FLOAT", 4, 1}, {"D24_UNORM_S8_UINT", 4, 1}, {"D32_FLOAT", 2, 1}, {"R32_UINT", 4, 1},
+		{"R8G8B8A8_TYPELESS", 4, 1}, {"R32G32B32A32_FLOAT", 4, 0}, {"BC1_UNORM", 4, 0}, {"BC1_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 3, 0},
+	} {
+		src += fmt.Sprintf("dev.CheckMultisampleQualityLevels %s %d\nexpect got == %d\n", c.f, c.n, c.level)
+	}
+	src += "dev.CheckMultisampleQualityLevels R8G8B8A8_UNORM 33\nexpect hr == E_INVALIDARG\n"
+	runOK(t, src)
+}
+
+// TestMultisampleValidation: the runtime's checks of a multisampled
+// texture ("D3D11_TEXTURE2D_DESC structure", "DXGI_SAMPLE_DESC
+// structure"), its views, the output merger's sample counts and
+// ResolveSubresource, each an E_INVALIDARG naming the field.
+func TestMultisampleValidation(t *testing.T) {
+	pre := `dev, imm = D3D11CreateDevice Flags=DEBUG
+ms = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET|SHADER_RESOURCE SampleCount=4
+ms2 = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=2
+one = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET|SHADER_RESOURCE
+small = dev.CreateTexture2D Width=2 Height=2 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+ui = dev.CreateTexture2D Width=4 Height=4 Format=R32_UINT BindFlags=RENDER_TARGET SampleCount=4
+ui1 = dev.CreateTexture2D Width=4 Height=4 Format=R32_UINT BindFlags=RENDER_TARGET
+`
+	for _, c := range []struct{ src, want string }{
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=8\n", "SampleDesc.Count 8: the device has no quality level of R8G8B8A8_UNORM at 8 samples"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=4 SampleQuality=1\n", "SampleDesc.Quality 1: R8G8B8A8_UNORM at 4 samples has 1 quality level(s)"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleQuality=1\n", "SampleDesc.Quality 1: one sample has quality level 0 only"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=4 MipLevels=2\n", "MipLevels 2: a multisampled texture has one level"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM Usage=STAGING CPUAccessFlags=READ SampleCount=4\n", "Usage: a multisampled texture is DEFAULT"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET|UNORDERED_ACCESS SampleCount=4\n", "BindFlags UNORDERED_ACCESS: a multisampled texture cannot be"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=BC1_UNORM BindFlags=SHADER_RESOURCE SampleCount=4\n", "no quality level of BC1_UNORM at 4 samples"},
+		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=4 Data=u8[1 2 3 4]\n", "pInitialData: a multisampled texture is created without data"},
+		{"v = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2D\n", "ViewDimension TEXTURE2D: ms has 4 samples (TEXTURE2DMS views it)"},
+		{"v = dev.CreateShaderResourceView one ViewDimension=TEXTURE2DMS\n", "ViewDimension TEXTURE2DMS: one has one sample"},
+		{"a = dev.CreateRenderTargetView ms\nb = dev.CreateRenderTargetView ms2\nimm.OMSetRenderTargets a b\n", "ppRenderTargetViews[1] (b) has 2 sample(s) and a 4"},
+		{"imm.ResolveSubresource one 0 one 0 R8G8B8A8_UNORM\n", "source and destination are both one"},
+		{"imm.ResolveSubresource one 0 ms2 0 R8G8B8A8_UNORM\nimm.ResolveSubresource one 0 small 0 R8G8B8A8_UNORM\n", "pSrcResource small has one sample"},
+		{"imm.ResolveSubresource ms2 0 ms 0 R8G8B8A8_UNORM\n", "pDstResource ms2 has 2 samples: the destination has one"},
+		{"imm.ResolveSubresource small 0 ms 0 R8G8B8A8_UNORM\n", "small's subresource 0 is 2x2 and ms 4x4"},
+		{"imm.ResolveSubresource ui1 0 ui 0 R32_UINT\n", "Format R32_UINT does not resolve"},
+		{"imm.ResolveSubresource one 0 ms 0 B8G8R8A8_UNORM\n", "Format B8G8R8A8_UNORM: ms is R8G8B8A8_UNORM"},
+		{"imm.UpdateSubresource ms Data=u8[1 2 3 4]\n", "ms is multisampled: UpdateSubresource cannot write samples"},
+		{"imm.CopyResource one ms\n", "the same kind, size, format and sample count"},
+	} {
+		r := runSource(t, pre+c.src)
+		if sum := r.Summary(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), c.want) {
+			t.Errorf("%q: failures %q, want %q", c.src, sum.Failures, c.want)
+		}
+	}
+}

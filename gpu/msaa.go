@@ -1,0 +1,265 @@
+package gpu
+
+import (
+	"math"
+	"math/bits"
+
+	"d3dsim/gpu/isa"
+	tfmt "d3dsim/gpu/texel"
+)
+
+// Multisampling ("Rasterization Rules", Direct3D 11 documentation: the
+// multisample anti-aliasing rasterization rules). SET_SAMPLES gives the
+// output merger's targets 2 or 4 samples a pixel, kept side by side
+// (isa.OpSetSamples): the rasterizer tests each triangle's edges at the
+// standard sample positions (isa.SamplePositions) with the same top-left
+// rule as at the pixel centre, and a pixel with any sample covered runs
+// the pixel program once, its inputs at the pixel centre. The depth and
+// stencil tests run per covered sample, the depth interpolated at the
+// sample; the colour is blended and written to each sample that passed.
+// The coverage is also ANDed with the blend state's SampleMask and, with
+// alpha-to-coverage, with the first round(alpha x samples) samples. Lines
+// and their pixels cover every sample (the aliased line algorithm: on a
+// multisampled target MultisampleEnable picks quadrilateral lines in
+// Direct3D 11; this GPU draws the aliased ones, every sample of each lit
+// pixel). At one sample none of this runs: the draw is what it was.
+
+// msPipe is the multisampled part of a draw's pipe.
+type msPipe struct {
+	samples int // 2 or 4; 0: one sample a pixel (the draw does not use msPipe)
+	// pos[s] is sample s's offset from the pixel centre in 24.8 fixed
+	// point, x then y.
+	pos [isa.MaxSamples][2]int64
+	// cov[y-y0][x] is the coverage of pixel (x, y) of the rows being
+	// shaded (band): bit s for sample s. Outside a band (lines) every
+	// sample is covered.
+	cov  [blk][]uint8
+	y0   int
+	band bool
+	rows []rowSpan
+}
+
+// prepareMS sets the pipe up for a draw at ex.st.samples samples; w is the
+// targets' width in texels (samples a pixel), made pixels. It reports
+// false (a fault) when the width is not whole pixels.
+func (ex *executor) prepareMS(w *int) bool {
+	n := int(ex.st.samples)
+	if *w%n != 0 {
+		ex.fault("SET_SAMPLES %d: the targets' width of %d texels is not whole pixels of %d samples", n, *w, n)
+		return false
+	}
+	*w /= n
+	ms := &ex.draw.pipe.ms
+	ms.samples = n
+	for s, o := range isa.SamplePositions(uint32(n)) {
+		// A sixteenth of a pixel is 16 units of 24.8 fixed point.
+		ms.pos[s] = [2]int64{int64(o[0]) << (subBits - 4), int64(o[1]) << (subBits - 4)}
+	}
+	buf := make([]uint8, blk**w)
+	for i := range ms.cov {
+		ms.cov[i] = buf[i**w : (i+1)**w]
+	}
+	return true
+}
+
+// msBounds are the pixels a triangle's samples can be in: every pixel the
+// bounding box touches (samples lie within 6/16 of a pixel's centre).
+func (t *tri) msBounds(minX, minY, maxX, maxY int64, p *pipe) {
+	t.x0 = max(int(minX>>subBits), p.sx0)
+	t.y0 = max(int(minY>>subBits), p.sy0)
+	t.x1 = min(int(maxX>>subBits)+1, p.sx1)
+	t.y1 = min(int(maxY>>subBits)+1, p.sy1)
+}
+
+// msEdge is what sample offset (ox, oy), in fixed point, adds to edge e:
+// E(P) = (Py-yi)*dx - (Px-xi)*dy.
+func msEdge(e *edgeFn, ox, oy int64) int64 { return oy*e.dx - ox*e.dy }
+
+// rasterMS visits the triangle's pixels with a covered sample, a band of
+// at most blk rows at a time, and shades them (spans) with the coverage in
+// ms.cov for the output merger (mergeMS).
+func (t *tri) rasterMS(p *pipe) {
+	ms := &p.ms
+	n := ms.samples
+	var d [isa.MaxSamples][3]int64
+	for s := range n {
+		ox, oy := ms.pos[s][0], ms.pos[s][1]
+		for i := range 3 {
+			d[s][i] = msEdge(&t.e[i], ox, oy) + t.e[i].bias
+		}
+	}
+	e0, e1, e2 := &t.e[0], &t.e[1], &t.e[2]
+	for by := t.y0; by < t.y1 && !p.stop; by += blk {
+		if by > t.y0 && p.check != nil && !p.check() {
+			return
+		}
+		bh := min(blk, t.y1-by)
+		rows := ms.rows[:0]
+		for y := by; y < by+bh; y++ {
+			cov := ms.cov[y-by]
+			w0, w1, w2 := e0.at(t.x0, y), e1.at(t.x0, y), e2.at(t.x0, y)
+			start := -1
+			var s1, s2 int64
+			for x := t.x0; x < t.x1; x++ {
+				var m uint8
+				for s := range n {
+					ds := &d[s]
+					if (w0+ds[0])|(w1+ds[1])|(w2+ds[2]) >= 0 {
+						m |= 1 << s
+					}
+				}
+				cov[x] = m
+				switch {
+				case m != 0 && start < 0:
+					start, s1, s2 = x, w1, w2
+				case m == 0 && start >= 0:
+					rows = append(rows, rowSpan{y: y, x0: start, x1: x, w1: s1, w2: s2})
+					start = -1
+				}
+				w0, w1, w2 = w0+e0.a, w1+e1.a, w2+e2.a
+			}
+			if start >= 0 {
+				rows = append(rows, rowSpan{y: y, x0: start, x1: t.x1, w1: s1, w2: s2})
+			}
+		}
+		ms.rows = rows
+		if len(rows) > 0 {
+			ms.y0, ms.band = by, true
+			p.spans(t, rows)
+			ms.band = false
+		}
+	}
+}
+
+// a2cSamples is how many samples alpha-to-coverage keeps of n for alpha a:
+// round(a x n), so that at one sample a pixel is covered from 0.5 up.
+func a2cSamples(a float32, n int) int {
+	if !(a > 0) {
+		return 0
+	}
+	return min(int(float64(a)*float64(n)+0.5), n)
+}
+
+// mergeMS is mergeLane on a multisampled target: lane l's colour (or, l
+// -1, no program's) to the samples of pixel (x, y) that are covered and
+// pass the depth and stencil tests.
+func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
+	ms := &p.ms
+	n := ms.samples
+	prog := l >= 0 && p.prog != nil
+	cov := uint32(1)<<n - 1
+	if ms.band {
+		cov = uint32(ms.cov[y-ms.y0][x])
+	}
+	if !p.fault {
+		cov &= p.sampleMask
+		if prog && p.a2c && p.outs > 0 {
+			cov &= uint32(1)<<a2cSamples(math.Float32frombits(p.m.Out(0)[3][l]), n) - 1
+		}
+	}
+	if cov == 0 {
+		return
+	}
+	z, own := 0.0, false
+	if prog && p.depthOut >= 0 {
+		z, own = float64(math.Float32frombits(p.m.Out(p.depthOut)[0][l])), true
+	}
+	var pass uint32
+	var c1, c2 int64
+	if ms.band {
+		c1, c2 = t.e[1].at(x, y), t.e[2].at(x, y)
+	}
+	for m := cov; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros32(m)
+		sb1, sb2 := b1, b2
+		if ms.band {
+			ox, oy := ms.pos[s][0], ms.pos[s][1]
+			sb1 = float64(c1+msEdge(&t.e[1], ox, oy)) * t.invArea
+			sb2 = float64(c2+msEdge(&t.e[2], ox, oy)) * t.invArea
+		}
+		if p.depthStencil(t, x*n+s, y, sb1, sb2, z, own) {
+			pass |= 1 << s
+			p.passed++
+		}
+	}
+	if pass == 0 || !p.color {
+		return
+	}
+	if p.fault || !prog {
+		if p.fault {
+			w := tfmt.FloatBits(warning)
+			for k := range p.nrt {
+				if rt := &p.rts[k]; rt.bound() {
+					for m := pass; m != 0; m &= m - 1 {
+						p.mergeTarget(k, x*n+bits.TrailingZeros32(m), y, w, nil, true)
+					}
+				}
+			}
+		}
+		return
+	}
+	var src1 [4]uint32
+	if p.outs > 1 {
+		src1 = laneOut(p, 1, l)
+	}
+	for k := range min(p.nrt, p.outs) {
+		if rt := &p.rts[k]; rt.bound() && k != p.depthOut {
+			var s1 *[4]uint32
+			if k == 0 {
+				s1 = &src1
+			}
+			v := laneOut(p, k, l)
+			for m := pass; m != 0; m &= m - 1 {
+				p.mergeTarget(k, x*n+bits.TrailingZeros32(m), y, v, s1, false)
+			}
+		}
+	}
+}
+
+// resolve is RESOLVE: each destination pixel the average of the source
+// pixel's samples, decoded to floats, summed in float64 and encoded in the
+// format (ResolveSubresource).
+func (ex *executor) resolve(p isa.Packet) {
+	a := p.Args
+	w, h, dp, sp, fm, n := a[4], a[5], a[6], a[7], isa.Format(a[8]), a[9]
+	switch {
+	case !isa.SampleCountOK(n) || n == 1:
+		ex.fault("RESOLVE: %d samples (2 or 4 resolve)", n)
+		return
+	case !formatFor(useColor, fm) || fm.Info().Number == isa.NumUInt || fm.Info().Number == isa.NumSInt:
+		ex.fault("RESOLVE: format %v does not resolve (a colour format of floats, UNORM or SNORM)", fm)
+		return
+	case w == 0 || h == 0 || w > maxDim || h > maxDim:
+		ex.fault("RESOLVE: size %dx%d outside 1..%d", w, h, maxDim)
+		return
+	}
+	bpp := uint32(fm.Info().Bytes)
+	if dp < w*bpp || sp < w*n*bpp {
+		ex.fault("RESOLVE: pitches %d and %d are smaller than rows of %d and %d bytes", dp, sp, w*bpp, w*n*bpp)
+		return
+	}
+	dst, ok1 := ex.bytes("resolve destination", p.Addr(0), uint64(dp)*uint64(h-1)+uint64(w*bpp))
+	src, ok2 := ex.bytes("resolve source", p.Addr(2), uint64(sp)*uint64(h-1)+uint64(w*n*bpp))
+	if !ok1 || !ok2 {
+		return
+	}
+	for y := range h {
+		for x := range w {
+			var sum [4]float64
+			for s := range n {
+				o := y*sp + (x*n+s)*bpp
+				v := floats(tfmt.Decode(fm, src[o:o+bpp:o+bpp]))
+				for c := range 4 {
+					sum[c] += float64(v[c])
+				}
+			}
+			var avg [4]float32
+			for c := range 4 {
+				avg[c] = float32(sum[c] / float64(n))
+			}
+			o := y*dp + x*bpp
+			tfmt.Encode(fm, tfmt.FloatBits(avg), 0xF, dst[o:o+bpp:o+bpp])
+		}
+	}
+	ex.chargeClear(int(w*n), int(h))
+}
