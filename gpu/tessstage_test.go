@@ -180,3 +180,67 @@ func TestTessFaults(t *testing.T) {
 		})
 	}
 }
+
+// An isoline patch of density 4 and detail 3 is four lines of three
+// segments, at v = 0, 1/4, 1/2 and 3/4 (the line at v = 1 is not drawn):
+// 16 domain points, 12 lines at the clipper.
+func TestTessIsolines(t *testing.T) {
+	d := shaderisa.HSDecl{InCP: 4, OutCP: 4, Domain: shaderisa.TessDomainIsoline, Part: shaderisa.TessPartInteger, Output: shaderisa.TessOutLine,
+		InStride: 1, OutStride: 1, PCRegs: 2,
+		EdgeFactor: [4]uint8{0, 1, shaderisa.NoFactor, shaderisa.NoFactor}, InsideFactor: [4]uint8{shaderisa.NoFactor, shaderisa.NoFactor, shaderisa.NoFactor, shaderisa.NoFactor}}
+	hs := strings.Replace(quadHS(shaderisa.TessPartInteger, shaderisa.TessOutTriangleCW, "l(4.0, 3.0, 0.0, 0.0)", "l(0.0, 0.0, 0.0, 0.0)"), immOf(shaderisa.HSDecl{InCP: 4, OutCP: 4, Domain: shaderisa.TessDomainQuad, Part: shaderisa.TessPartInteger, Output: shaderisa.TessOutTriangleCW,
+		InStride: 1, OutStride: 1, PCRegs: 2,
+		EdgeFactor: [4]uint8{0, 1, 2, 3}, InsideFactor: [4]uint8{4, 5, shaderisa.NoFactor, shaderisa.NoFactor}}.Imm()), immOf(d.Imm()), 1)
+	ds := strings.Replace(quadDS, immOf(shaderisa.DSDecl{CP: 4, Domain: shaderisa.TessDomainQuad, Stride: 1, PCRegs: 2}.Imm()),
+		immOf(shaderisa.DSDecl{CP: 4, Domain: shaderisa.TessDomainIsoline, Stride: 1, PCRegs: 2}.Imm()), 1)
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.tessScene(rt, hs, ds)
+	q := r.alloc(256)
+	b.Query(isa.QueryStatsBegin, q)
+	b.Draw(4, 0)
+	b.Query(isa.QueryStatsEnd, q)
+	r.mustExec(b)
+	st := r.stats(q)
+	//                 IAV IAP VS GSI GSP CI  CP  PS     HS DS  CS
+	want := [11]uint64{4, 1, 4, 0, 0, 12, 12, st[7], 1, 16, 0}
+	if st != want || st[7] < 48 {
+		t.Errorf("statistics %v, want %v with at least 48 pixels", st, want)
+	}
+	// The lines lie on pixel-row boundaries (y = 0, 4, 8 and 12): each
+	// lights the row above it across the target (the diamond-exit rule),
+	// the one on the target's top edge none.
+	for y := range 16 {
+		for x := range 16 {
+			lit := r.px(rt, x, y)[3] != 0
+			if want := y == 3 || y == 7 || y == 11; lit != want {
+				t.Fatalf("pixel %d,%d lit %v, want %v", x, y, lit, want)
+			}
+		}
+	}
+}
+
+// Tessellated points into a geometry shader: each of a quad patch's 9
+// domain points (integer factor 2, output point) is a primitive of the
+// geometry stage, which makes it a square of two triangles.
+func TestTessIntoGeometry(t *testing.T) {
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.tessScene(rt, quadHS(shaderisa.TessPartInteger, shaderisa.TessOutPoint, "l(2.0, 2.0, 2.0, 2.0)", "l(2.0, 2.0, 0.0, 0.0)"), quadDS)
+	a, n := r.program(gsBillboard)
+	b.SetProgram(isa.StageGS, a, n, 0)
+	q := r.alloc(256)
+	b.Query(isa.QueryStatsBegin, q)
+	b.Draw(4, 0)
+	b.Query(isa.QueryStatsEnd, q)
+	r.mustExec(b)
+	st := r.stats(q)
+	if st[1] != 1 || st[3] != 9 || st[4] != 18 || st[8] != 1 || st[9] != 9 {
+		t.Errorf("statistics %v: want 1 patch, 9 GS invocations, 18 GS primitives, 1 HS, 9 DS", st)
+	}
+	// The centre point (domain location 0.5, 0.5) is a square around pixel
+	// (8, 8) in its colour.
+	if got := r.px(rt, 8, 8); got[0] < 120 || got[0] > 136 || got[1] < 120 || got[1] > 136 {
+		t.Errorf("pixel 8,8 = %v, want about the domain location (0.5, 0.5)", got)
+	}
+}
