@@ -933,7 +933,8 @@ func impCreateView(typ string) importFunc {
 			}
 		}
 		if desc != nil && desc.Kind != KNull {
-			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") {
+			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") &&
+				!strings.HasSuffix(dim, "_TEXTURE2DMS") { // (a multisampled texture's: the runtime's view of it is one)
 				return skip("ViewDimension %s: the simulated views are of whole 2D textures", dim)
 			}
 			for _, f := range []string{"MipSlice"} {

@@ -308,7 +308,9 @@ func (c *DeviceContext) restore(b binding) {
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
 	for i := range c.vb {
-		bind(c, &c.vb[i], nil, nilRes)
+		if c.vb[i] != nil {
+			bind(c, &c.vb[i], nil, nilRes)
+		}
 	}
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
@@ -325,7 +327,9 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.pred, nil, nilQuery)
 	bind(c, &c.cs, nil, nilShader)
 	for i := range c.uav {
-		bind(c, &c.uav[i], nil, nilView)
+		if c.uav[i] != nil {
+			bind(c, &c.uav[i], nil, nilView)
+		}
 	}
 	for i := range c.omUAV {
 		bind(c, &c.omUAV[i], nil, nilView)
@@ -341,16 +345,24 @@ func (c *DeviceContext) unbindAll() {
 
 // unbindStages drops every stage's constant buffers, views and samplers.
 func (c *DeviceContext) unbindStages() {
+	// (An empty slot stays empty: only the bound ones are unbound, not a
+	// call for each of the 158 slots of each stage.)
 	for st := range c.stages {
 		t := &c.stages[st]
 		for i := range t.cb {
-			bind(c, &t.cb[i], nil, nilRes)
+			if t.cb[i] != nil {
+				bind(c, &t.cb[i], nil, nilRes)
+			}
 		}
 		for i := range t.srv {
-			bind(c, &t.srv[i], nil, nilView)
+			if t.srv[i] != nil {
+				bind(c, &t.srv[i], nil, nilView)
+			}
 		}
 		for i := range t.samp {
-			bind(c, &t.samp[i], nil, nilState)
+			if t.samp[i] != nil {
+				bind(c, &t.samp[i], nil, nilState)
+			}
 		}
 	}
 }

@@ -685,7 +685,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 						c.setView(rec, s, i, v, r) // (texture.go)
 						plainViews[s] = false
 					} else {
-						c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+						c.setTex(s, i, rec.ref(r, false, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
 					}
 					g.tex[s][w] |= bit
 				} else if g.tex[s][w]&bit != 0 {
