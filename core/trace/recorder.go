@@ -27,7 +27,7 @@ import (
 // are written (after every statement, or Subscribe), not after the run.
 //
 // Events are stored compactly (at most 64 bytes an event on average): a
-// pointer-free 32-byte record per event in fixed-size chunks, the strings
+// pointer-free 24-byte record per event in fixed-size chunks, the strings
 // that repeat (thread, layers, kind, name, ctx, obj, handle, hr, rule)
 // interned together as one "shape" id, Seq implicit in the position, Parent
 // as a distance, and Msg, Args, Fence and DMA (when set) in the chunk's text
@@ -68,6 +68,7 @@ type Recorder struct {
 	compFst uint64            // first at the last compaction: nothing dropped since, nothing to compact
 	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
+	farT    map[uint64]int64  // seq -> time when the difference does not fit a record (farTime)
 }
 
 // chunkBits sizes a chunk: 4,096 events (160 KiB of records).
@@ -76,16 +77,20 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// record is one event in memory: 32 bytes, no pointers.
+// record is one event in memory: 24 bytes, no pointers.
 type record struct {
-	t      int64
+	dt     int32  // T minus the chunk's t0; farTime: see Recorder.farT
 	shape  uint32 // index into Recorder.shapes
 	parent uint32 // seq - Parent; 0: no parent; farParent: see Recorder.far
 	line   int32
 	off    uint32 // offset in the chunk's text of [fence][dma][msg][args] (offMask), and hasFence, hasDMA
-	msg    uint32 // lengths
-	args   uint32
+	msg    uint16 // lengths (at most MaxText and a few bytes: capEvent)
+	args   uint16
 }
+
+// farTime marks a record whose time is not within an int32 of its chunk's
+// first event's (over 2.1 virtual seconds apart): Recorder.farT has it.
+const farTime = math.MinInt32
 
 // The two high bits of record.off say whether the text starts with a fence
 // and a DMA buffer id; the offset is the rest (a chunk's text stays far below
@@ -105,6 +110,7 @@ const farParent = math.MaxUint32
 type chunk struct {
 	recs [chunkSize]record
 	text []byte
+	t0   int64 // the time of its first event: records keep theirs as a difference
 }
 
 // shape is what an event shares with many others: the interned part.
@@ -189,6 +195,11 @@ func (r *Recorder) drop(n uint64) {
 	for s := range r.far {
 		if s < r.first {
 			delete(r.far, s)
+		}
+	}
+	for s := range r.farT {
+		if s < r.first {
+			delete(r.farT, s)
 		}
 	}
 }
@@ -333,7 +344,19 @@ func (r *Recorder) store(e *Event) {
 		}
 		r.recent[slot] = id
 	}
-	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
+	if pos&(chunkSize-1) == 0 {
+		c.t0 = e.T // a chunk is filled in order from its first record
+	}
+	dt := int32(farTime)
+	if d := e.T - c.t0; d > math.MinInt32 && d <= math.MaxInt32 {
+		dt = int32(d)
+	} else {
+		if r.farT == nil {
+			r.farT = map[uint64]int64{}
+		}
+		r.farT[e.Seq] = e.T
+	}
+	*rc = record{dt: dt, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if r.shapeB > max(r.compact, minCompact) {
 		if r.first == 1 || r.first == r.compFst {
 			// No event dropped since the last compaction: every shape is
@@ -359,6 +382,10 @@ func (r *Recorder) store(e *Event) {
 		return
 	}
 	msg, args := e.Msg, e.Args.b
+	if len(msg) > math.MaxUint16 || len(args) > math.MaxUint16 { // cannot happen (capEvent): kept for safety
+		msg, args = "", ""
+		r.cut++
+	}
 	need := len(msg) + len(args) + 16
 	// A chunk's text stays under half the byte limit (and 1 GiB, offMask): past
 	// that, keep the record and cut the text.
@@ -394,7 +421,7 @@ func (r *Recorder) store(e *Event) {
 		rc.off |= hasDMA
 		c.text = binary.LittleEndian.AppendUint64(c.text, e.DMA)
 	}
-	rc.msg, rc.args = uint32(len(msg)), uint32(len(args))
+	rc.msg, rc.args = uint16(len(msg)), uint16(len(args))
 	c.text = append(c.text, msg...)
 	c.text = append(c.text, args...)
 }
@@ -408,7 +435,10 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	rc := &c.recs[pos&(chunkSize-1)]
 	sh := &r.shapes[rc.shape]
 	// Field by field: *e = Event{...} builds the event aside and copies it.
-	e.Seq, e.T, e.Line = seq, rc.t, int(rc.line)
+	e.Seq, e.T, e.Line = seq, c.t0+int64(rc.dt), int(rc.line)
+	if rc.dt == farTime {
+		e.T = r.farT[seq]
+	}
 	e.Thread, e.Name, e.Ctx, e.Obj, e.Handle, e.HR, e.Rule = sh.thread, sh.name, sh.ctx, sh.obj, sh.handle, sh.hr, sh.rule
 	e.From, e.Layer, e.Kind = sh.from, sh.layer, sh.kind
 	switch rc.parent {
