@@ -68,7 +68,6 @@ type Recorder struct {
 	compFst uint64            // first at the last compaction: nothing dropped since, nothing to compact
 	recent  [64]uint32        // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
 	far     map[uint64]uint64 // seq -> parent when the distance does not fit a record
-	farT    map[uint64]int64  // seq -> time when the difference does not fit a record (farTime)
 }
 
 // chunkBits sizes a chunk: 4,096 events (160 KiB of records).
@@ -79,7 +78,7 @@ const (
 
 // record is one event in memory: 24 bytes, no pointers.
 type record struct {
-	dt     int32  // T minus the chunk's t0; farTime: see Recorder.farT
+	dt     int32  // T minus the chunk's t0; farTime: see chunk.wide
 	shape  uint32 // index into Recorder.shapes
 	parent uint32 // seq - Parent; 0: no parent; farParent: see Recorder.far
 	line   int32
@@ -89,7 +88,7 @@ type record struct {
 }
 
 // farTime marks a record whose time is not within an int32 of its chunk's
-// first event's (over 2.1 virtual seconds apart): Recorder.farT has it.
+// first event's (over 2.1 virtual seconds apart): chunk.wide has it.
 const farTime = math.MinInt32
 
 // The two high bits of record.off say whether the text starts with a fence
@@ -111,6 +110,10 @@ type chunk struct {
 	recs [chunkSize]record
 	text []byte
 	t0   int64 // the time of its first event: records keep theirs as a difference
+	// wide has the times of the records marked farTime, by position; nil
+	// until one is (a run of sparse events over virtual seconds): a chunk
+	// never takes more than a record of 32 bytes an event.
+	wide []int64
 }
 
 // shape is what an event shares with many others: the interned part.
@@ -185,6 +188,10 @@ func (r *Recorder) drop(n uint64) {
 		c := r.chunks[k]
 		r.bytes -= int64(cap(c.text))
 		c.text = nil // strings handed out may still point into the old one
+		if c.wide != nil {
+			r.bytes -= 8 * chunkSize
+			c.wide = nil
+		}
 		r.free = append(r.free, c)
 		k++
 	}
@@ -197,11 +204,7 @@ func (r *Recorder) drop(n uint64) {
 			delete(r.far, s)
 		}
 	}
-	for s := range r.farT {
-		if s < r.first {
-			delete(r.farT, s)
-		}
-	}
+
 }
 
 // SetLine sets the scenario line stamped on the events that follow.
@@ -351,10 +354,11 @@ func (r *Recorder) store(e *Event) {
 	if d := e.T - c.t0; d > math.MinInt32 && d <= math.MaxInt32 {
 		dt = int32(d)
 	} else {
-		if r.farT == nil {
-			r.farT = map[uint64]int64{}
+		if c.wide == nil {
+			c.wide = make([]int64, chunkSize)
+			r.bytes += 8 * chunkSize
 		}
-		r.farT[e.Seq] = e.T
+		c.wide[pos&(chunkSize-1)] = e.T
 	}
 	*rc = record{dt: dt, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if r.shapeB > max(r.compact, minCompact) {
@@ -437,7 +441,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	// Field by field: *e = Event{...} builds the event aside and copies it.
 	e.Seq, e.T, e.Line = seq, c.t0+int64(rc.dt), int(rc.line)
 	if rc.dt == farTime {
-		e.T = r.farT[seq]
+		e.T = c.wide[pos&(chunkSize-1)]
 	}
 	e.Thread, e.Name, e.Ctx, e.Obj, e.Handle, e.HR, e.Rule = sh.thread, sh.name, sh.ctx, sh.obj, sh.handle, sh.hr, sh.rule
 	e.From, e.Layer, e.Kind = sh.from, sh.layer, sh.kind
