@@ -376,6 +376,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 			}
 		}
 	}
+	if ps.cent != 0 && p.ms.band {
+		p.centroidInputs(t, tx, ty, mask) // (msaa.go)
+	}
 	p.shaded += uint64(bits.OnesCount64(mask))
 	var tr *shader.Trace
 	if p.watch != nil {

@@ -119,6 +119,7 @@ type progState struct {
 	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	vsIn, psIn int        // input registers of each program
 	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
+	cent       uint32     // its centroid inputs (msaa.go)
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err        error

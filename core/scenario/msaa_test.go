@@ -394,3 +394,50 @@ expect pixel one 0 0 == #ffffffff
 expect pixel one 1 0 == #000000ff
 `, msaaRect(-1, -1, -0.25, 1, 0.5)))
 }
+
+// TestMultisampleCentroid: an input declared centroid is interpolated, on
+// a partly covered pixel of a 4-sample target, at its first covered
+// sample: the left 1.5 pixels of a 4x1 R32G32_FLOAT target, red = x/4
+// (x in pixels, linear on the screen), cover samples 0 and 2 of pixel 1,
+// and sample 0 is at x = 1.375: a centroid input gives 0.34375 there (0.375
+// at the centre, what a linear input gives), resolved with the two black
+// samples to half of it. Pixel 0 is split by the rectangle's diagonal
+// (x/1.5 + y = 1): its first triangle covers samples 0, 1 and 2, each
+// given the value at sample 0 (x = 0.375: 0.09375), the second sample 3
+// (x = 0.625: 0.15625), resolved to 0.109375; linear gives the centre's
+// 0.125 to all four.
+func TestMultisampleCentroid(t *testing.T) {
+	red := func(x, y float32) string { return fmt.Sprintf("%g %g 0.5 %g 0 0 1 0 0", x, y, (x+1)*2/4) }
+	quad := "f32[" + strings.Join([]string{red(-1, 1), red(-0.25, 1), red(-1, -1), red(-1, -1), red(-0.25, 1), red(-0.25, -1)}, "  ") + "]"
+	runOK(t, fmt.Sprintf(`hlsl cent {
+struct PSIn { float4 pos : SV_Position; centroid float4 col : COLOR; };
+float4 main(PSIn i) : SV_Target { return i.col; }
+float4 lin(float4 pos : SV_Position, float4 col : COLOR) : SV_Target { return col; }
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+pc = dev.CreatePixelShader hlsl:cent entry=main target=ps_5_0
+pl = dev.CreatePixelShader hlsl:cent entry=lin target=ps_5_0
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+ms = dev.CreateTexture2D Width=4 Height=1 Format=R32G32_FLOAT BindFlags=RENDER_TARGET SampleCount=4
+rtv = dev.CreateRenderTargetView ms
+out = dev.CreateTexture2D Width=4 Height=1 Format=R32G32_FLOAT BindFlags=SHADER_RESOURCE
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.RSSetViewports 0 0 4 1
+imm.OMSetRenderTargets rtv
+imm.ClearRenderTargetView rtv 0 0 0 0
+imm.PSSetShader pc
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R32G32_FLOAT
+expect pixel out 0 0 == f32[0.109375 0]
+expect pixel out 1 0 == f32[0.171875 0]
+imm.ClearRenderTargetView rtv 0 0 0 0
+imm.PSSetShader pl
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R32G32_FLOAT
+expect pixel out 0 0 == f32[0.125 0]
+expect pixel out 1 0 == f32[0.1875 0]
+`, quad))
+}
