@@ -441,3 +441,70 @@ expect pixel out 0 0 == f32[0.125 0]
 expect pixel out 1 0 == f32[0.1875 0]
 `, quad))
 }
+
+// rastInfoPS is GetRenderTargetSampleCount and
+// GetRenderTargetSamplePosition(1) (sampleinfo and samplepos of the
+// rasterizer): (count, x, y, 0).
+const rastInfoPS = `//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_output o0.xyzw
+dcl_temps 1
+sampleinfo r0.x, rasterizer.x
+samplepos r0.yz, rasterizer.xxyx, l(1)
+mov r0.w, l(0)
+mov o0.xyzw, r0.xyzw
+ret
+`
+
+// TestMultisampleRasterizerInfo: GetRenderTargetSampleCount and
+// GetRenderTargetSamplePosition answer for the render target bound at the
+// draw: 1 and (0, 0) at one sample, 2 and sample 1's (-4/16, -4/16) at
+// two, 4 and (6/16, -2/16) at four (the same program, translated once).
+func TestMultisampleRasterizerInfo(t *testing.T) {
+	bc, err := dxbc.Assemble(rastInfoPS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader bytes:%s
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.RSSetViewports 0 0 2 2
+`, hex.EncodeToString(bc))
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "0 0"}, {2, "-0.25 -0.25"}, {4, "0.375 -0.125"}} {
+		fmt.Fprintf(&sb, `t%[1]d = dev.CreateTexture2D Width=2 Height=2 Format=R16G16B16A16_FLOAT BindFlags=RENDER_TARGET SampleCount=%[1]d
+v%[1]d = dev.CreateRenderTargetView t%[1]d
+imm.OMSetRenderTargets v%[1]d
+imm.Draw 6 0
+`, c.n)
+		src := fmt.Sprintf("t%d", c.n)
+		if c.n > 1 {
+			fmt.Fprintf(&sb, "o%[1]d = dev.CreateTexture2D Width=2 Height=2 Format=R16G16B16A16_FLOAT BindFlags=SHADER_RESOURCE\nimm.ResolveSubresource o%[1]d 0 t%[1]d 0 R16G16B16A16_FLOAT\n", c.n)
+			src = fmt.Sprintf("o%d", c.n)
+		}
+		fmt.Fprintf(&sb, "expect pixel %s 1 1 == f32[%d %s 0]\n", src, c.n, c.want)
+	}
+	runOK(t, sb.String())
+}
