@@ -409,13 +409,51 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if name == "" {
 		name = "index.html"
 	}
-	if name == "main.wasm" && dir == h.web && h.ensure != nil {
+	if (name == "main.wasm" || name == "main.wasm.gz") && dir == h.web && h.ensure != nil {
 		if err := h.ensure(); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
 	}
+	if name == "main.wasm.gz" && dir == h.web {
+		h.serveWasmGzip(w, r)
+		return
+	}
 	h.serveFile(w, r, dir, name)
+}
+
+// serveWasmGzip answers main.wasm.gz as the published site has it (make
+// site writes one): main.wasm's gzip form, from the cache, as a file of its
+// own (application/gzip, no Content-Encoding). The page's standalone export
+// (web/standalone.js) puts it in the file as it is, without compressing
+// 24 MiB again in the browser.
+func (h *handler) serveWasmGzip(w http.ResponseWriter, r *http.Request) {
+	root, err := os.OpenRoot(h.web)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer root.Close()
+	f, err := root.Open("main.wasm")
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxGzip {
+		http.NotFound(w, r)
+		return
+	}
+	z, err := h.gz.get(h.web+"/main.wasm", fi, f)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/gzip")
+	securityHeaders(w.Header(), "main.wasm.gz", nil)
+	w.Header().Set("ETag", `"`+strconv.FormatInt(fi.Size(), 36)+"-"+strconv.FormatInt(fi.ModTime().UnixNano(), 36)+`-gzfile"`)
+	http.ServeContent(w, r, "main.wasm.gz", fi.ModTime(), bytes.NewReader(z))
 }
 
 func (h *handler) serveFile(w http.ResponseWriter, r *http.Request, dir, name string) {

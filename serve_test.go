@@ -213,6 +213,7 @@ func TestServeFiles(t *testing.T) {
 		{desc: "module script gzipped", path: "/app.js", gzip: true, status: 200, ctype: "text/javascript; charset=utf-8", encoding: "gzip", contains: "export const x"},
 		{desc: "wasm", path: "/main.wasm", status: 200, ctype: "application/wasm", contains: "\x00asm"},
 		{desc: "wasm gzipped", path: "/main.wasm", gzip: true, status: 200, ctype: "application/wasm", encoding: "gzip", contains: "\x00asm"},
+		{desc: "wasm's gzip file", path: "/main.wasm.gz", gzip: true, status: 200, ctype: "application/gzip", contains: "\x1f\x8b"},
 		{desc: "png never gzipped", path: "/shot.png", gzip: true, status: 200, ctype: "image/png"},
 		{desc: "scenario from disk", path: "/assets/scenarios/hello-triangle.d3ds", gzip: true, status: 200, ctype: "text/plain; charset=utf-8", encoding: "gzip", contains: "option seed=1"},
 		{desc: "missing file", path: "/nope.js", status: 404},

@@ -76,6 +76,15 @@
 //     (texref_test.go). builtins.go holds reference programs in
 //     the ISA for the GPU's own tests and benchmarks (the UMD translates
 //     its own built-in shaders from HLSL).
+//   - Tessellation (tessstage.go): a draw of a patch-list topology (33..64,
+//     1..32 control points) with hull and domain programs bound (SET_PROGRAM
+//     of isa.StageHS and isa.StageDS; either without the other, or a patch
+//     list without them, faults the draw) runs the hull program per output
+//     control point and once more for the patch constants, the
+//     fixed-function tessellator of package gpu/tess on the tess factors
+//     the hull program wrote, and the domain program per domain point;
+//     the primitives then go to the geometry program or the clipper. HS
+//     and DS invocations are counted in the pipeline statistics.
 //   - Faults (bad packets, page faults, a pixel program that faults, InjectFault)
 //     are recorded (Faults), traced as GpuFault events and never panic; a
 //     faulting draw paints its pixels the warning colour, opaque magenta.

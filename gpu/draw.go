@@ -44,6 +44,7 @@ type drawScratch struct {
 	vp   viewport
 	poly [2][maxPoly]cvert
 	sv   [maxPoly]svert
+	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
 	tri  tri
 	pipe pipe
 
@@ -200,6 +201,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	c[ctrVSInvocations] += d.ctr.vsInv
 	c[ctrGSInvocations] += d.ctr.gsInv
 	c[ctrGSPrimitives] += d.ctr.gsPrims
+	c[ctrHSInvocations] += d.ctr.hsInv
+	c[ctrDSInvocations] += d.ctr.dsInv
 	c[ctrCInvocations] += d.ctr.cInv
 	c[ctrCPrimitives] += d.ctr.cPrims
 	if s.prog[isa.StagePS].bound {
@@ -333,6 +336,10 @@ func (ib *ibuf) cut() uint32 {
 // after the second, odd ones with their first two vertices swapped so the
 // winding stays the same. Strips restart at a cut index.
 func (ex *executor) assemble(indexed bool, count, start uint32) {
+	if ex.draw.prog.hs != nil {
+		ex.assembleTess(count)
+		return
+	}
 	if ex.draw.prog.gs != nil {
 		ex.assembleGS(indexed, count, start)
 		return
@@ -341,7 +348,7 @@ func (ex *executor) assemble(indexed bool, count, start uint32) {
 	topo := s.topo
 	strip := isStrip(topo)
 	cut := s.ib.cut()
-	var ring [3]cvert
+	ring := &ex.draw.ring // every vertex is written (programVertex) before it is read
 	k := 0
 	for i := uint32(0); i < count && !ex.draw.prog.failed && !ex.draw.stop; i++ {
 		if indexed && strip && s.ib.index(uint64(start)+uint64(i)) == cut {

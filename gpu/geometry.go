@@ -58,12 +58,13 @@ func (ex *executor) prepareGeometry() bool {
 		return false
 	}
 	ps.curVP = 0
-	if want := gsInputOf(s.topo); want != ps.gsDecl.Input {
+	if ps.hs != nil {
+		if want := ps.ts.gsInput(); want != ps.gsDecl.Input {
+			ex.fault("geometry program: its input primitive is %s, but the tessellator makes %s", gsPrimName(ps.gsDecl.Input), gsPrimName(want))
+			return false
+		}
+	} else if want := gsInputOf(s.topo); want != ps.gsDecl.Input {
 		ex.fault("geometry program: its input primitive is %s, but the topology %s makes %s", gsPrimName(ps.gsDecl.Input), topoName(s.topo), gsPrimName(want))
-		return false
-	}
-	if s.topo == isa.TopoTriStripAdj {
-		ex.fault("geometry program: a triangle strip with adjacency into a geometry program is not supported by this GPU")
 		return false
 	}
 	ps.gsConsts = cbView{bufs: &s.cb[stageGS]}
@@ -141,6 +142,10 @@ func topoName(t uint32) string {
 func (ex *executor) assembleGS(indexed bool, count, start uint32) {
 	s, d := &ex.st, &ex.draw
 	topo := s.topo
+	if topo == isa.TopoTriStripAdj {
+		ex.assembleGSStripAdj(indexed, count, start)
+		return
+	}
 	strip := isStrip(topo)
 	cut := s.ib.cut()
 	var ring [6]cvert
@@ -230,12 +235,16 @@ func (ex *executor) gsPrimitive(in *[6]*cvert, n int, prim uint32) {
 	ex.draw.ctr.iaPrims++
 	m := ps.gs.m
 	stride := int(dcl.Stride)
+	pos := ps.vsPos
+	if ps.ds != nil {
+		pos = ps.ts.dsPos // the domain program's vertices
+	}
 	for v := range n {
 		cv := in[v]
 		for r := range stride {
 			var val [4]float64
 			switch {
-			case r == ps.vsPos:
+			case r == pos:
 				val = cv.p
 			case r < isa.MaxVaryings:
 				val = [4]float64(cv.a[4*r : 4*r+4])

@@ -185,7 +185,8 @@ type GPU struct {
 	paintPF   bool // Config.PaintPageFaults
 	// paintLoops is Config.PaintEndlessLoops.
 	paintLoops bool
-	watch      *PixelWatch // SetPixelWatch's (watch.go), nil when none
+	watch      *PixelWatch  // SetPixelWatch's (watch.go), nil when none
+	swatch     *ShaderWatch // SetShaderWatch's (shaderwatch.go), nil when none
 	limits     Limits
 	stopped    *Stop       // the draw that stopped at a limit (Stopped)
 	yield      func() bool // SetYield

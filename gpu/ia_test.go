@@ -93,8 +93,8 @@ func TestVertexStageTextures(t *testing.T) {
 		set  func(b *isa.Builder)
 		want string
 	}{
-		{"texture of the hull stage", func(b *isa.Builder) { b.SetTexStage(isa.StageHS, 0, tex.addr, 1, 1, 4, tex.fmt) }, "stage 3"},
-		{"sampler of the domain stage", func(b *isa.Builder) { b.SetSamplerStage(isa.StageDS, 0, 0, 0, 0, 0) }, "stage 4"},
+		{"texture of a stage past the compute stage", func(b *isa.Builder) { b.SetTexStage(isa.StageCS+1, 0, tex.addr, 1, 1, 4, tex.fmt) }, "stage 6"},
+		{"sampler of stage 7", func(b *isa.Builder) { b.SetSamplerStage(7, 0, 0, 0, 0, 0) }, "stage 7"},
 		{"texture slot 128", func(b *isa.Builder) { b.SetTexStage(isa.StageVS, 128, tex.addr, 1, 1, 4, tex.fmt) }, "slot 128 outside 0..127"},
 		{"sampler slot 16", func(b *isa.Builder) { b.SetSamplerStage(isa.StagePS, 16, 0, 0, 0, 0) }, "slot 16"},
 		{"vertex buffer slot 32", func(b *isa.Builder) { b.SetVB(32, tex.addr, 4, 4, 0) }, "slot 32 outside 0..31"},

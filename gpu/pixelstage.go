@@ -31,6 +31,7 @@ type psBlock struct {
 	// off is each lane's word offset from its block's top-left pixel in
 	// the target viewed as words (pixelWords), for the draw's pitch.
 	off   [shader.Lanes]int
+	offWP int      // the pitch off is for (0: none yet): a draw at the same pitch keeps it
 	words []uint32 // the target as words, or nil
 	wp    int      // its pitch in words
 	// fused: the texture × colour program drawn without the machine
@@ -97,8 +98,11 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	if p.color && p.fast && !p.depth {
 		if w := pixelWords(&p.rt); w != nil {
 			blk.words, blk.wp = w, p.rt.pitch/4
-			for l := range blk.off {
-				blk.off[l] = laneXY[l][1]*blk.wp + laneXY[l][0]
+			if blk.offWP != blk.wp {
+				for l := range blk.off {
+					blk.off[l] = laneXY[l][1]*blk.wp + laneXY[l][0]
+				}
+				blk.offWP = blk.wp
 			}
 		}
 	}

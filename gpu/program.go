@@ -76,6 +76,10 @@ type progEntry struct {
 	prog *shaderisa.Program
 	m    *shader.Machine
 	err  error
+	// inLanes: lanes 0..inLanes-1 of m's input registers may hold a
+	// vertex's values; the others are zero (shadeVertices clears only
+	// those it must).
+	inLanes int
 	// reads has bit c of entry r set when the program may read component
 	// c of input register v#r: the pixel stage interpolates only those.
 	reads [isa.MaxVaryings]uint8
@@ -111,6 +115,7 @@ const (
 type progState struct {
 	cache      map[string]*progEntry // keyed by the program's bytes
 	cacheBytes int
+	recent     [4]*progEntry // the last programs found, compared before the map is hashed (a draw's programs, draw after draw)
 
 	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
 	vsPos      int        // output register of SV_Position
@@ -140,18 +145,37 @@ type progState struct {
 	gsConsts cbView
 	gsTex    texUnit
 	gsBatch  gsBatch
+
+	// The hull and domain stages' (tessstage.go): their programs (both
+	// nil, or both bound) and the patch being tessellated.
+	hs, ds *progEntry
+	ts     tessState
 }
 
 // program returns the decoded program in mem. The cache is keyed by the
 // words themselves, so a program rewritten in place, or moved by paging to
 // another address, is decoded again only if its words changed: the GPU
 // needs no notice from the driver that memory changed, and a stale program
-// can never run. The key costs a hash of the words per draw, about what
-// copying them would.
+// can never run. The last few programs found are compared word for word
+// first: a draw after a draw with the same programs costs a compare of
+// their words, not a hash and a map probe.
 func (ps *progState) program(mem []byte) *progEntry {
-	if e, ok := ps.cache[string(mem)]; ok {
-		return e
+	for _, e := range &ps.recent {
+		if e != nil && string(e.code) == string(mem) {
+			return e
+		}
 	}
+	e, ok := ps.cache[string(mem)]
+	if !ok {
+		e = ps.decodeProgram(mem)
+	}
+	copy(ps.recent[1:], ps.recent[:len(ps.recent)-1])
+	ps.recent[0] = e
+	return e
+}
+
+// decodeProgram decodes the program in mem and caches it.
+func (ps *progState) decodeProgram(mem []byte) *progEntry {
 	if ps.cache == nil || len(ps.cache) >= maxCachedPrograms || ps.cacheBytes+len(mem) > maxCachedBytes {
 		ps.cache, ps.cacheBytes = map[string]*progEntry{}, 0
 	}
@@ -325,6 +349,7 @@ func mayFault(p *shaderisa.Program) bool {
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
 	ps.vs, ps.ps, ps.gs, ps.failed, ps.pxFailed, ps.err = nil, nil, nil, false, false, nil
+	ps.hs, ps.ds = nil, nil
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound {
 		ex.fault("no vertex program")
@@ -356,8 +381,20 @@ func (ex *executor) prepareProgram() bool {
 	if ps.gs, ok = stage(stageGS, shaderisa.StageGeometry, "geometry"); !ok {
 		return false
 	}
+	if ps.hs, ok = stage(stageHS, shaderisa.StageHull, "hull"); !ok {
+		return false
+	}
+	if ps.ds, ok = stage(stageDS, shaderisa.StageDomain, "domain"); !ok {
+		return false
+	}
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
+	if !ex.prepareTess() {
+		return false
+	}
+	if ps.hs != nil && ps.vsPos >= vp.Outputs {
+		ps.vsPos = -1 // the domain program makes the position: the vertex program need not
+	}
 	if ps.gs != nil {
 		if !ex.prepareGeometry() {
 			return false
@@ -365,7 +402,7 @@ func (ex *executor) prepareProgram() bool {
 		if ps.vsPos >= vp.Outputs {
 			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
 		}
-	} else if ps.vsPos >= vp.Outputs {
+	} else if ps.vsPos >= vp.Outputs && ps.hs == nil {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false
 	}

@@ -58,6 +58,7 @@ const maxOpenQueries = 64
 type drawCounters struct {
 	iaPrims, vsInv, cInv, cPrims uint64
 	gsInv, gsPrims               uint64
+	hsInv, dsInv                 uint64
 }
 
 // query runs QUERY. A begin remembers the counters under its address (the

@@ -20,11 +20,13 @@ const (
 	// numStages are the stages with a program on this GPU: isa.StageVS,
 	// isa.StagePS, the compute stage, whose state is at index stageCS
 	// (isa.StageCS on the wire: stageOK maps it), and the geometry stage
-	// at stageGS (isa.StageGS on the wire); SET_TEX_STAGE and
-	// SET_SAMPLER_STAGE fault for the others.
-	numStages   = 4
+	// at stageGS (isa.StageGS on the wire), the hull and domain stages
+	// at stageHS and stageDS (isa.StageHS and isa.StageDS).
+	numStages   = 6
 	stageCS     = 2
 	stageGS     = 3
+	stageHS     = 4
+	stageDS     = 5
 	vertexBytes = isa.VertexBytes
 )
 
@@ -244,8 +246,14 @@ func (ex *executor) stageOK(stage *uint32) bool {
 	case isa.StageGS:
 		*stage = stageGS
 		return true
+	case isa.StageHS:
+		*stage = stageHS
+		return true
+	case isa.StageDS:
+		*stage = stageDS
+		return true
 	}
-	ex.fault("stage %d: this GPU runs programs in stages %d (vertex), %d (pixel), %d (geometry) and %d (compute) only", *stage, isa.StageVS, isa.StagePS, isa.StageGS, isa.StageCS)
+	ex.fault("stage %d: this GPU runs programs in stages %d (vertex), %d (pixel), %d (geometry), %d (hull), %d (domain) and %d (compute) only", *stage, isa.StageVS, isa.StagePS, isa.StageGS, isa.StageHS, isa.StageDS, isa.StageCS)
 	return false
 }
 
@@ -431,7 +439,7 @@ func (ex *executor) setState(p isa.Packet) {
 		}
 		s.depth = depthState{enable: a[0] != 0, write: a[1] != 0, fn: a[2]}
 	case isa.OpSetTopology:
-		if a[0] >= isa.NumTopologies {
+		if a[0] >= isa.NumTopologies && isa.PatchControlPoints(a[0]) == 0 {
 			ex.fault("topology %d", a[0])
 			return
 		}

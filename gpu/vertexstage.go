@@ -51,9 +51,18 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	m := ps.vs.m
 	n := int(min(uint32(shader.Lanes), dp.count-i0))
 	c.base, c.n = i0, n
-	for r := range ps.vsIn {
-		*m.In(r) = shader.Vec{}
+	// Every lane of every input register reads zero but for what the
+	// fetch below writes; only the lanes the last block wrote can be
+	// other than zero.
+	if z := max(ps.vs.inLanes, n); z > 0 {
+		for r := range ps.vsIn {
+			in := m.In(r)
+			for j := range z {
+				in[0][j], in[1][j], in[2][j], in[3][j] = 0, 0, 0, 0
+			}
+		}
 	}
+	ps.vs.inLanes = n
 	cut := s.ib.cut()
 	var mask uint64
 	for j := range n {
@@ -96,11 +105,29 @@ func (ex *executor) shadeVertices(i0 uint32) {
 		return
 	}
 	d.ctr.vsInv += uint64(bits.OnesCount64(mask))
-	if moves := ps.vs.moves; moves != nil {
-		runMoves(m, moves, mask)
+	var tr *shader.Trace
+	if ex.g.swatch != nil {
+		if tr = ex.traceVertices(m, i0, n, dp.instance); tr != nil {
+			w := ex.g.swatch
+			if dp.indexed {
+				w.VertexID = s.ib.index(uint64(dp.start) + uint64(w.Vertex))
+			} else {
+				w.VertexID = dp.start + w.Vertex
+			}
+		}
+	}
+	moves := ps.vs.moves
+	if tr != nil {
+		moves = nil // traced: the program runs on the machine, and its outputs are the machine's
+	}
+	if moves != nil {
+		// The outputs are read straight from the inputs below (movedWord).
 		d.vsInstrs += uint64(len(ps.vs.prog.Code) * bits.OnesCount64(mask)) // what the program would have run
 	} else {
 		_, err := m.Run(mask)
+		if tr != nil {
+			ex.endTrace(m, tr)
+		}
 		d.vsInstrs += m.LaneSteps
 		if err != nil {
 			ps.fail("vertex", err)
@@ -115,22 +142,26 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	// them; a draw with no pixel program reads none: psIn only errs high).
 	outs := ps.vs.prog.Outputs
 	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
-	if ps.gs != nil {
-		vary = min(outs, isa.MaxVaryings) // the geometry program reads them, not the pixel program
+	if ps.gs != nil || ps.hs != nil {
+		vary = min(outs, isa.MaxVaryings) // the geometry or hull program reads them, not the pixel program
 	}
 	var pos *shader.Vec
 	if ps.vsPos >= 0 {
 		pos = m.Out(ps.vsPos)
 	}
 	flat := ps.flatRegs()
-	if ps.gs != nil {
-		flat = 0 // the geometry program reads values; its outputs are the pixel program's inputs
+	if ps.gs != nil || ps.hs != nil {
+		flat = 0 // the geometry or hull program reads values; its outputs are the pixel program's inputs
 	}
 	for j := range n {
 		if mask>>j&1 == 0 {
 			continue
 		}
 		cv := &c.out[j]
+		if moves != nil {
+			movedVertex(cv, m, moves, j, ps.vsPos, vary, outs, flat)
+			continue
+		}
 		for k := range 4 {
 			cv.p[k] = 0
 			if pos != nil {
@@ -155,25 +186,42 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	}
 }
 
-// runMoves computes, for the lanes in mask, what a program of movs only
-// computes (movesOnly): each output component's bits from its source. The
-// machine would run every instruction over all its lanes; a draw's vertices
-// are often a few (the Draw-call rate is what this is for).
-func runMoves(m *shader.Machine, moves []vsMove, mask uint64) {
-	for _, mv := range moves {
-		o := &m.Out(int(mv.out))[mv.c]
-		switch mv.kind {
-		case moveInput:
-			src := &m.In(int(mv.reg))[mv.src]
-			for a := mask; a != 0; a &= a - 1 {
-				j := bits.TrailingZeros64(a)
-				o[j] = src[j]
-			}
-		default: // moveZero (imm 0) or moveImm
-			for a := mask; a != 0; a &= a - 1 {
-				o[bits.TrailingZeros64(a)] = mv.imm
-			}
+// movedWord is output component mv's bits in lane j for a program of movs
+// only (movesOnly): the input component it copies, or its immediate. The
+// vertex stage reads a draw's few vertices' outputs this way instead of
+// running the movs over the machine's registers.
+func movedWord(m *shader.Machine, mv *vsMove, j int) uint32 {
+	if mv.kind == moveInput {
+		return m.In(int(mv.reg))[mv.src][j]
+	}
+	return mv.imm // moveZero's is 0
+}
+
+// movedVertex is shadeVertices' conversion of lane j's outputs to a
+// clip-space vertex for a program of movs only (moves has every component of
+// every output, 4*outs of them, in order): the same values the machine's
+// outputs give.
+func movedVertex(cv *cvert, m *shader.Machine, moves []vsMove, j, pos, vary, outs int, flat uint32) {
+	for k := range 4 {
+		cv.p[k] = 0
+		if pos >= 0 {
+			cv.p[k] = float64(math.Float32frombits(movedWord(m, &moves[4*pos+k], j)))
 		}
+	}
+	for r := range vary {
+		a := (*[4]float64)(cv.a[4*r : 4*r+4])
+		if r >= outs || r == pos {
+			*a = [4]float64{}
+			continue
+		}
+		mv := (*[4]vsMove)(moves[4*r : 4*r+4])
+		if flat>>r&1 != 0 {
+			a[0], a[1], a[2], a[3] = float64(movedWord(m, &mv[0], j)), float64(movedWord(m, &mv[1], j)),
+				float64(movedWord(m, &mv[2], j)), float64(movedWord(m, &mv[3], j))
+			continue
+		}
+		a[0], a[1], a[2], a[3] = float64(math.Float32frombits(movedWord(m, &mv[0], j))), float64(math.Float32frombits(movedWord(m, &mv[1], j))),
+			float64(math.Float32frombits(movedWord(m, &mv[2], j))), float64(math.Float32frombits(movedWord(m, &mv[3], j)))
 	}
 }
 
@@ -218,8 +266,14 @@ func fetchElement(vb *vbuf, v int64, e *isa.VertexElement, in *shader.Vec, j int
 		for k := range 4 {
 			in[k][j] = uint32(b[k])
 		}
-	case isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRGB32UI, isa.VtxRG32UI, isa.VtxR32UI,
-		isa.VtxRGBA32SI, isa.VtxRGB32SI, isa.VtxRG32SI, isa.VtxR32SI:
+	case isa.VtxRGBA32F, isa.VtxRGBA32UI, isa.VtxRGBA32SI:
+		b = b[:16] // (one bounds check for the four words)
+		in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
+			binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:])
+	case isa.VtxRGB32F, isa.VtxRGB32UI, isa.VtxRGB32SI:
+		b = b[:12]
+		in[0][j], in[1][j], in[2][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+	case isa.VtxRG32F, isa.VtxR32F, isa.VtxRG32UI, isa.VtxR32UI, isa.VtxRG32SI, isa.VtxR32SI:
 		for k := range e.Format.Components() {
 			in[k][j] = binary.LittleEndian.Uint32(b[4*k:])
 		}

@@ -35,12 +35,16 @@ package main
 //	                         (core/inspect WaitAnswer), or {error}
 //	inspectProblems(from, max) -> {loads, from, total, list}: the run's problems (core/inspect Problem:
 //	                         seq, kind, title, line, call, cause) from index from on, at most max
+//	inspectMemory(from, max) -> {loads, from, total, list}: the run's memory events (core/inspect
+//	                         MemoryEvent: allocations created, destroyed, made resident, evicted) from index from on
 //	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
 //	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
 //	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
-//	                         x, y, fragment}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
-//	                         at: an event both runs name}); core/inspect Resource, History, Steps, Comparison, or {error}
+//	                         x, y, fragment}), "stepVertex" ({seq, vertex, instance}), "stepThread" ({seq,
+//	                         group: [x, y, z], thread: [x, y, z]}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
+//	                         at: an event both runs name}); core/inspect Resource, History, Steps (of a pixel,
+//	                         a vertex, a thread), Comparison, or {error}
 //	compareMask()         -> {width, height, pixels} of the last comparison's differing pixels (red), null when none
 //	inspectImage(opts)    -> {width, height, pixels: Uint8ClampedArray} of the last resource answered,
 //	                         drawn with opts {channels, lo, hi} (null: none)
@@ -279,6 +283,16 @@ func installBridge(a *app) *bridge {
 			n = args[1].Int()
 		}
 		return js.Global().Get("JSON").Call("parse", string(a.inspectProblems(from, n)))
+	})
+	b.fn("inspectMemory", func(args []js.Value) any {
+		from, n := 0, 4096
+		if len(args) > 0 && args[0].Type() == js.TypeNumber {
+			from = args[0].Int()
+		}
+		if len(args) > 1 && args[1].Type() == js.TypeNumber {
+			n = args[1].Int()
+		}
+		return js.Global().Get("JSON").Call("parse", string(a.inspectMemory(from, n)))
 	})
 	b.fn("inspectDMA", func(args []js.Value) any {
 		if len(args) < 1 || args[0].Type() != js.TypeNumber {

@@ -112,7 +112,7 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	// The inspector reads the run: while a slice is suspended the state
 	// and the resolve answer an error the view shows, a query waits for
 	// the slice (a Promise), an image or a texel is none yet.
-	case "inspectState", "inspectResolve", "inspectWait", "inspectDMA", "inspectProblems":
+	case "inspectState", "inspectResolve", "inspectWait", "inspectDMA", "inspectProblems", "inspectMemory":
 		return map[string]any{"error": busyNote}, true
 	case "inspectQuery":
 		if len(args) < 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {

@@ -28,6 +28,7 @@ type inspection struct {
 	cmp *inspect.Comparison // the last comparison answered (its pixel mask)
 
 	probs    *inspect.ProblemScanner // the Problems view's, fed from the trace
+	memory   *inspect.MemoryTracker  // the timeline's memory lanes', fed from the trace
 	problems []inspect.Problem       // found so far (at most maxProblems)
 	more     int                     // found past maxProblems
 }
@@ -39,7 +40,35 @@ const maxProblems = 10000
 // record starts the inspector's journal of a new run (load calls it).
 func (a *app) recordLocked(s *scenario.Script, r *scenario.Run) {
 	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r),
-		probs: inspect.NewProblemScanner()}
+		probs: inspect.NewProblemScanner(), memory: inspect.NewMemoryTracker()}
+}
+
+// memoryAnswer is inspectMemory's answer: the memory events from index
+// From on, of Total found in the load Loads.
+type memoryAnswer struct {
+	Loads uint64                `json:"loads"`
+	From  int                   `json:"from"`
+	Total int                   `json:"total"`
+	List  []inspect.MemoryEvent `json:"list"`
+}
+
+// inspectMemory feeds the memory tracker the events the run added since
+// the last ask and answers its events from index from on (at most n), as
+// JSON: the timeline's memory lanes (core/inspect Memory).
+func (a *app) inspectMemory(from, n int) []byte {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.ins == nil || a.run == nil {
+		return errJSON(fmt.Errorf("inspect: no scenario loaded"))
+	}
+	if a.synth > 0 { // the panel's trace is synthetic: the run's memory is not its
+		return toJSON(memoryAnswer{Loads: a.ins.loads, List: []inspect.MemoryEvent{}})
+	}
+	m := a.ins.memory
+	m.Scan(a.run.Recorder())
+	from = min(max(from, 0), len(m.Events))
+	to := min(from+max(n, 0), len(m.Events))
+	return toJSON(memoryAnswer{Loads: a.ins.loads, From: from, Total: len(m.Events), List: append([]inspect.MemoryEvent{}, m.Events[from:to]...)})
 }
 
 // problemsAnswer is inspectProblems' answer: the problems from index From
@@ -128,6 +157,9 @@ func (a *app) inspectDMA(seq uint64) []byte {
 	if err != nil {
 		return errJSON(err)
 	}
+	if a.ins != nil {
+		a.ins.journal.Contents(c)
+	}
 	return toJSON(c)
 }
 
@@ -162,6 +194,13 @@ type queryArgs struct {
 	Y        int                     `json:"y"`
 	Fragment *int                    `json:"fragment"`
 	Options  inspect.ResourceOptions `json:"options"`
+
+	// A vertex's (stepVertex): the draw's vertex and its instance; a
+	// compute thread's (stepThread): its group and its thread in it.
+	Vertex   uint32    `json:"vertex"`
+	Instance uint32    `json:"instance"`
+	Group    [3]uint32 `json:"group"`
+	Thread   [3]uint32 `json:"thread"`
 }
 
 // pendingQuery is one query in flight.
@@ -205,8 +244,12 @@ func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
 			frag = *qa.Fragment
 		}
 		q = ins.session.StepQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y, frag)
+	case "stepVertex":
+		q = ins.session.StepVertexQuery(ins.journal, qa.Seq, qa.Vertex, qa.Instance)
+	case "stepThread":
+		q = ins.session.StepThreadQuery(ins.journal, qa.Seq, qa.Group, qa.Thread)
 	default:
-		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step, compare)", kind))
+		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step, stepVertex, stepThread, compare)", kind))
 	}
 	ins.query = q
 	return &pendingQuery{a: a, ins: ins, gen: ins.gen, kind: kind, q: q}, nil

@@ -28,6 +28,7 @@ import { MAX_LINK, shareLong, localOnly, save, reproHTML, siteURL } from "./shar
 import "./inbox.js"; // a scenario handed over by a parent window (#from=parent)
 import "./drop.js"; // a .d3ds file dropped onto the page
 import { capture, installPaste } from "./capture.js"; // apitrace captures dropped or pasted
+import { standaloneHTML, embeddedScenario } from "./standalone.js";
 
 const $ = (id) => document.getElementById(id);
 const hook = window.__d3dsimReady;
@@ -93,6 +94,7 @@ function start(d3dsim) {
   editor.onChange = () => syncPicker();
 
   timeline = new Timeline($("timeline"), $("tl-tip"), select);
+  timeline.memorySource = (from) => sim.inspectMemory?.(from, 4096); // the memory lanes (core/inspect Memory)
   cmdlists = new CommandListsView($("cl-contexts"), $("cl-lists"));
   handles = new HandlesView($("h-objects"), $("h-caches"));
   shaders = new ShadersView($("sh-list"), $("sh-detail"), sim);
@@ -116,7 +118,10 @@ function start(d3dsim) {
   // pixel's click its history in the Pixel view.
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
   resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
-  stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  stateView = new StateView($("st-state"), sim, {
+    resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); },
+    step: (kind, args) => { showView("pixel"); pixelView.stepOther(kind, args); },
+  });
   compareView = new CompareView($("compare"), sim);
   // A click on an editor line's number selects the last call made on it.
   $("gutter-inner").addEventListener("click", (e) => {
@@ -161,6 +166,7 @@ function start(d3dsim) {
   showNotice(sim.notice);
   openLinkedTutorial();
   openNamed();
+  openEmbedded();
   $("notice").title = "Click to close";
   $("notice").addEventListener("click", () => { $("notice").hidden = true; });
   window.addEventListener("d3dsim:notice", (e) => showNotice(e.detail));
@@ -330,6 +336,12 @@ function selectLastCall() {
 
 async function share() {
   if (!ensureLoaded()) return;
+  if (location.protocol === "file:") {
+    // A standalone page opened from disk (standalone.js): no address
+    // anyone else can open; the file is what to hand on.
+    toast("This page was opened from disk: a link to it opens nowhere else. Hand on the file itself (Download → d3dsim-standalone.html makes one on the d3dsim site)", 6000);
+    return;
+  }
   const url = sim.link() + tutorialKeys();
   if (url.length > MAX_LINK) {
     // Too long for a link: offer files instead, and say why (share.js).
@@ -366,6 +378,19 @@ function onHashChange() {
 }
 
 function download(kind) {
+  if (kind === "standalone") {
+    // The scenario and the simulator in one file (standalone.js).
+    if (embeddedScenario() != null && location.protocol === "file:") {
+      showNotice("This page was opened from disk: a standalone page is made from the d3dsim site (its main.wasm and modules), not from a copy. Open the site, paste the scenario and download it there.");
+      return;
+    }
+    toast("Packing the scenario and the simulator into one file…", 20000);
+    standaloneHTML(sim.source(), siteURL()).then((html) => {
+      save("d3dsim-standalone.html", html, "text/html");
+      toast(`d3dsim-standalone.html: ${(html.length / 1048576).toFixed(1)} MB, runs from disk with no server`, 4000);
+    }, (err) => showNotice(`The standalone page could not be made: ${err.message}`));
+    return;
+  }
   if (kind === "repro") {
     // Any scenario, not only one too long for a link (share.js).
     save("d3dsim-repro.html", reproHTML(sim.source(), siteURL()), "text/html");
@@ -534,6 +559,18 @@ function openNamed() {
     openTutorial(tname, t.scenario, t.notes);
     openAt(linkedStep(location.hash));
   }
+}
+
+// openEmbedded plays the scenario a standalone page carries
+// (standalone.js), unless the fragment names what to open.
+function openEmbedded() {
+  const text = embeddedScenario();
+  if (text == null || /(^#|&)(s|demo|t|tutorial)=/.test(location.hash)) return;
+  editor.value = text;
+  load();
+  syncPicker();
+  sim.play();
+  poll();
 }
 
 // unknownName is the notice for a name the fragment gives that does not exist.

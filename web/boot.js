@@ -11,6 +11,8 @@
 // or an HTTP error (a failed build on the dev server), gets the plain path,
 // which says which.
 export async function instantiate(go, url = "main.wasm") {
+  const inline = document.getElementById("d3dsim-wasm");
+  if (inline) return instantiateInline(go, inline.textContent);
   if (WebAssembly.instantiateStreaming) {
     try {
       return await WebAssembly.instantiateStreaming(fetch(url), go.importObject);
@@ -28,6 +30,42 @@ export async function instantiate(go, url = "main.wasm") {
     throw new Error(`${url}: HTTP ${resp.status}${hint()}\n${(await resp.text()).slice(0, 4000)}`);
   }
   return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
+}
+
+// instantiateInline instantiates the module a standalone page carries
+// (standalone.js): main.wasm gzipped, as base64 text, decompressed with
+// DecompressionStream.
+async function instantiateInline(go, b64) {
+  let gz;
+  try {
+    gz = fromBase64(b64.replace(/\s+/g, ""));
+  } catch (err) {
+    throw new Error(`the module this page carries is damaged (${err.message}): export the page again`);
+  }
+  // Compiled as it decompresses (a streaming Response of application/wasm).
+  const resp = () => new Response(new Blob([gz]).stream().pipeThrough(new DecompressionStream("gzip")), { headers: { "Content-Type": "application/wasm" } });
+  try {
+    if (WebAssembly.instantiateStreaming) return await WebAssembly.instantiateStreaming(resp(), go.importObject);
+  } catch (err) {
+    console.warn("d3dsim: instantiateStreaming failed, retrying without streaming:", err);
+  }
+  let bytes;
+  try {
+    bytes = await resp().arrayBuffer();
+  } catch (err) {
+    throw new Error(`the module this page carries does not decompress (${err.message}): export the page again`);
+  }
+  return WebAssembly.instantiate(bytes, go.importObject);
+}
+
+// fromBase64 decodes base64 text to bytes (Uint8Array.fromBase64 where
+// the browser has it).
+function fromBase64(b64) {
+  if (typeof Uint8Array.fromBase64 === "function") return Uint8Array.fromBase64(b64);
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
 }
 
 // hint says what usually went wrong.

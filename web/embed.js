@@ -156,6 +156,7 @@ function makeView(name) {
       wrap.append(canvas, tip);
       v.append(wrap);
       const t = new Timeline(canvas, tip, (i) => select(i));
+      t.memorySource = (from) => sim.inspectMemory?.(from, 4096);
       return {
         t,
         setStore: (s) => t.setStore(s),

@@ -11,7 +11,8 @@
   window.__d3dsimReady = { resolve, reject };
   // Opened from disk, the modules and main.wasm do not load: say why
   // instead of "loading" forever (docs/embedding.md).
-  if (location.protocol === "file:") {
+  // A standalone page (web/standalone.js) carries both and starts.
+  if (location.protocol === "file:" && !window.d3dsimStandalone) {
     addEventListener("DOMContentLoaded", () => {
       const s = document.getElementById("stage-status");
       s.textContent = "d3dsim cannot start from file://: browsers do not load its modules and main.wasm from disk.\nServe this directory over HTTP (any static server, e.g. python3 -m http.server) or open the published site.";

@@ -31,6 +31,10 @@ const STYLE = [
   ["#8fd1a8", ""], // exec (other)
   ["#9c7a1e", "#fff7e0"], // marker (BeginEvent .. EndEvent)
   ["#3d6b52", "#e8fff1"], // queued (a DMA buffer waiting in a queue)
+  ["#46505e", "#e6ebf2"], // alloc (an allocation, created to destroyed)
+  ["#2b7fa8", "#eaf7ff"], // resident (in VRAM, paged in to evicted)
+  ["#7a5aa8", "#f5efff"], // aperture (mapped into the aperture segment)
+  ["#ff8a3d", ""], // evict (paged out of VRAM)
 ];
 const HAZARD_COLOR = { RAW: "#ff6b6b", WAR: "#f0a040", WAW: "#f0d040" };
 
@@ -107,7 +111,7 @@ export function draw(tl) {
   g.fillRect(LABEL_W - 1, RULER_H, 1, H - RULER_H);
   for (const [lane, ly] of laneY) {
     if (ly + lane.rows * ROW < RULER_H || ly > H) continue;
-    g.fillStyle = ["#ff3b3b", "#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f"][lane.rank + 1];
+    g.fillStyle = ["#ff3b3b", "#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f", "#8d96a3", "#2b7fa8"][lane.rank + 1];
     g.fillRect(0, ly, 3, lane.rows * ROW);
     g.fillStyle = "#c9d1d9";
     g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);

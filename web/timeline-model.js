@@ -28,8 +28,11 @@ export const RULER_H = 24;
 export const S = {
   api: 0, present: 1, umd: 2, callback: 3, kernel: 4, dma: 5, paging: 6, isr: 7, dpc: 8,
   wait: 9, interrupt: 10, fence: 11, submit: 12, violation: 13, message: 14, exec: 15, marker: 16, queued: 17,
+  alloc: 18, resident: 19, aperture: 20, evict: 21,
 };
-export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec]);
+export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec, S.evict]);
+// MEMORY are the styles of the memory lanes' items (their label is their record's).
+export const MEMORY = new Set([S.alloc, S.resident, S.aperture, S.evict]);
 
 // dense reports whether a bucket's items are all under two pixels wide at
 // scale (ns per pixel): it is drawn as density columns then.
@@ -118,7 +121,7 @@ export class Lane {
   constructor(key, title, rank, order) {
     this.key = key;
     this.title = title;
-    this.rank = rank; // group: -1 verifier, 0 app threads, 1 kernel, 2 GPU, 3 ISR, 4 DPC
+    this.rank = rank; // group: -1 verifier, 0 app threads, 1 kernel, 2 GPU, 3 ISR, 4 DPC, 5 worker, 6 memory
     this.order0 = order; // first seen
     this.n = 0;
     this.cap = 256;
@@ -172,6 +175,13 @@ export class Lane {
   }
 }
 
+// bytes is a size as people read it: 512 KiB, 1.5 MiB, 300 B.
+export function bytes(n) {
+  if (n >= 1048576) return `${+(n / 1048576).toFixed(1)} MiB`;
+  if (n >= 1024) return `${+(n / 1024).toFixed(1)} KiB`;
+  return `${n} B`;
+}
+
 // lowerBound: first k in [lo, n) with a[k] >= v.
 export function lowerBound(a, v, lo, n) {
   let hi = n;
@@ -205,6 +215,72 @@ export class TimelineModel {
     this.resets = []; // [time, what] of TDRs, engine and adapter resets, device removals (marked across the lanes)
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
     this.itemIdx = new Int32Array(0);
+    // The memory lanes (GPUView's memory view): the records of core/inspect
+    // Memory, pulled through memorySource (window.d3dsim.inspectMemory).
+    this.memDone = 0; // records taken in
+    this.memRecs = []; // the records the items name (lane.lab)
+    this.memOpen = new Map(); // lane key|allocation -> [lane, item, row]
+    this.memByEvent = new Map(); // event index -> its memory record (the tooltip's)
+  }
+
+  // ingestMemory takes in the memory records of events the store holds
+  // (core/inspect MemoryEvent): per device, each allocation's life (created
+  // to destroyed), its residency in VRAM (paged in to evicted or freed) and
+  // in the aperture segment (mapped to unmapped); an eviction is also an
+  // instant. False when there were none.
+  ingestMemory() {
+    const st = this.store;
+    const src = this.memorySource;
+    if (!st || !src || st.n === 0) return false;
+    let any = false;
+    for (let round = 0; round < 64; round++) {
+      const a = src(this.memDone);
+      if (!a || a.error || !a.list || !a.list.length) break;
+      let k = 0;
+      for (; k < a.list.length; k++) {
+        const m = a.list[k];
+        if (m.seq > st.lastSeq) break; // the store has not got its event yet
+        const i = st.index(m.seq);
+        if (i >= 0) this.ingestMem(m, i);
+      }
+      this.memDone += k;
+      any = any || k > 0;
+      if (k < a.list.length || this.memDone >= a.total) break;
+    }
+    return any;
+  }
+
+  // ingestMem turns one memory record (of event i) into items.
+  ingestMem(m, i) {
+    const dev = m.device || "device";
+    const t = m.t;
+    const lanes = {
+      "": [`mem/${dev}/allocs`, `${dev} · allocations`, S.alloc],
+      vram: [`mem/${dev}/vram`, `${dev} · VRAM (memory segment)`, S.resident],
+      aperture: [`mem/${dev}/aperture`, `${dev} · aperture segment`, S.aperture],
+    };
+    const [key, title, style] = lanes[m.segment || ""] || lanes[""];
+    const lane = this.lane(key, title, 6);
+    const okey = key + "|" + m.allocation;
+    const rec = this.memRecs.push(m) - 1;
+    this.memByEvent.set(i, m);
+    if (m.what === "created" || m.what === "resident" || m.what === "mapped") {
+      const slots = lane.slots || (lane.slots = []);
+      let d = slots.indexOf(false);
+      if (d < 0) d = slots.length;
+      slots[d] = true;
+      const idx = lane.push(t, NaN, i, style, Math.min(d, 255));
+      lane.lab[idx] = rec;
+      this.memOpen.set(okey, [lane, idx, d]);
+      return;
+    }
+    const open = this.memOpen.get(okey);
+    if (open) {
+      open[0].close(open[1], t);
+      open[0].slots[open[2]] = false;
+      this.memOpen.delete(okey);
+    }
+    if (m.what === "evicted" || m.what === "discarded") lane.lab[lane.push(t, t, i, S.evict, open ? Math.min(open[2], 255) : 0)] = rec;
   }
 
   // lane is the lane of that key, made (with title and rank) when new.
@@ -242,6 +318,7 @@ export class TimelineModel {
     }
     for (let i = this.done; i < st.n; i++) this.ingestOne(st, i);
     this.done = st.n;
+    this.ingestMemory();
     return true;
   }
 
@@ -473,6 +550,12 @@ export class TimelineModel {
       return `${style === S.paging ? "paging " : "DMA "}${st.dma(ev)}${f ? " · fence " + f : ""}`;
     }
     if (style === S.marker) return st.s(ev, C.msg) || "(unnamed group)";
+    if (MEMORY.has(style)) {
+      const m = this.memRecs[lane.lab[i]];
+      if (!m) return st.name(ev);
+      const what = style === S.evict ? `${m.what} ` : "";
+      return `${what}${m.allocation}${m.obj ? " " + st.named(m.obj) : ""} · ${bytes(m.size)}`;
+    }
     if (style === S.queued) return `DMA ${st.dma(ev)}`;
     if (style === S.wait) {
       const f = st.fence(ev);

@@ -10,7 +10,8 @@ import (
 )
 
 // cmdDxbc prints the fxc-style listing of shader bytecode: a compiled
-// blob (.cso, .dxbc) or the C header fxc /Fh writes. With --stage it also
+// blob (.cso, .dxbc), the C header fxc /Fh writes, or a file that carries a
+// container inside it. With --stage it also
 // runs the checks CreateVertexShader or CreatePixelShader runs.
 func cmdDxbc(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(a.pos) != 1 {
@@ -32,8 +33,12 @@ func cmdDxbc(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	blob := src
 	if !bytes.HasPrefix(src, []byte("DXBC")) {
 		if blob, err = dxbc.ParseFxcHeader(string(src)); err != nil {
-			fmt.Fprintf(stderr, "d3dsim dxbc: %s: not DXBC bytecode, and as an fxc /Fh header: %v\n", name, err)
-			return exitBadIn
+			// A file of an engine's own that carries the container
+			// (bgfx's compiled shaders).
+			if blob = dxbc.Embedded(src); blob == nil {
+				fmt.Fprintf(stderr, "d3dsim dxbc: %s: not DXBC bytecode, no DXBC container inside it, and as an fxc /Fh header: %v\n", name, err)
+				return exitBadIn
+			}
 		}
 	}
 	c, err := dxbc.Parse(blob)

@@ -27,17 +27,18 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadIn
 	}
 	asked := 0
-	for _, q := range []string{"problems", "state", "resource", "pixel", "step", "wait", "dma"} {
+	for _, q := range []string{"problems", "memory", "state", "resource", "pixel", "step", "step-vertex", "step-thread", "wait", "dma"} {
 		if _, ok := a.flags[q]; ok {
 			asked++
 		}
 	}
 	if asked != 1 {
-		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait, --dma or --problems")
+		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --step-vertex N[,INSTANCE], --step-thread GX,GY,GZ/TX,TY,TZ, --wait, --dma, --problems or --memory")
 	}
 	_, problems := a.flags["problems"]
+	_, memory := a.flags["memory"]
 	at, ok := a.flags["at"]
-	if !ok && !problems {
+	if !ok && !problems && !memory {
 		return bad("--at EVENT is needed: a seq, NAME#K (the K-th call of NAME) or line:N")
 	}
 	name, src, err := readScenario(a, stdin)
@@ -59,16 +60,38 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if problems {
 		return printProblems(a, inspect.Problems(r.Recorder()), r.Summary().Failures, stdout, stderr)
 	}
+	var answer interface{ Text() string }
+	if memory {
+		return printAnswer(a, memoryAnswer(inspect.Memory(r.Recorder())), stdout, stderr)
+	}
 	seq, err := j.Resolve(at)
 	if err != nil {
 		return failed(err)
 	}
-	var answer interface{ Text() string }
 	switch {
 	case a.flags["wait"] != "":
 		answer, err = inspect.ExplainWait(r.Recorder(), seq)
 	case a.flags["dma"] != "":
-		answer, err = inspect.ExplainDMA(r.Recorder(), seq)
+		var card *inspect.DMACard
+		if card, err = inspect.ExplainDMA(r.Recorder(), seq); err == nil {
+			j.Contents(card)
+			answer = card
+		}
+	case a.flags["step-vertex"] != "":
+		v, perr := uints(a.flags["step-vertex"], 1, 2)
+		if perr != nil {
+			return bad("--step-vertex %q: %v (N or N,INSTANCE)", a.flags["step-vertex"], perr)
+		}
+		v = append(v, 0)
+		answer, err = s.StepVertex(j, seq, v[0], v[1])
+	case a.flags["step-thread"] != "":
+		gs, ts, two := strings.Cut(a.flags["step-thread"], "/")
+		g, perr := uints(gs, 3, 3)
+		t, terr := uints(ts, 3, 3)
+		if !two || perr != nil || terr != nil {
+			return bad("--step-thread %q: give the group and the thread as GX,GY,GZ/TX,TY,TZ", a.flags["step-thread"])
+		}
+		answer, err = s.StepThread(j, seq, [3]uint32{g[0], g[1], g[2]}, [3]uint32{t[0], t[1], t[2]})
 	case a.flags["state"] != "":
 		answer, err = j.State(seq, a.flags["ctx"])
 	case a.flags["resource"] != "":
@@ -116,6 +139,11 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return failed(err)
 	}
+	return printAnswer(a, answer, stdout, stderr)
+}
+
+// printAnswer prints an answer as text, or as JSON with --json.
+func printAnswer(a args, answer interface{ Text() string }, stdout, stderr io.Writer) int {
 	if _, ok := a.flags["json"]; ok {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -128,6 +156,11 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 	fmt.Fprint(stdout, answer.Text())
 	return exitOK
 }
+
+// memoryAnswer is the memory events as an answer (--memory).
+type memoryAnswer []inspect.MemoryEvent
+
+func (m memoryAnswer) Text() string { return inspect.MemoryText(m) }
 
 // printProblems prints the run's problems (docs/inspect.md "Problems"):
 // the failed expectations, then each problem of the trace with its cause.
@@ -167,6 +200,23 @@ func ints(s string, n int) ([]int, error) {
 			return nil, fmt.Errorf("%q is not a whole number", p)
 		}
 		out[i] = v
+	}
+	return out, nil
+}
+
+// uints reads lo to hi comma-separated unsigned integers.
+func uints(s string, lo, hi int) ([]uint32, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < lo || len(parts) > hi {
+		return nil, fmt.Errorf("%d to %d numbers", lo, hi)
+	}
+	out := make([]uint32, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number of 0 or more", p)
+		}
+		out[i] = uint32(n)
 	}
 	return out, nil
 }

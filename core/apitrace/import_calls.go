@@ -997,8 +997,10 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader",
+		"hs": "CreateHullShader", "ds": "CreateDomainShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader",
+		"hs": "ppHullShader", "ds": "ppDomainShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1438,6 +1440,10 @@ func impSetShader(m *importer, c *Call, ctx *object) error {
 		arg, typ = "pComputeShader", "cs"
 	case "GSSetShader":
 		arg, typ = "pShader", "gs"
+	case "HSSetShader":
+		arg, typ = "pHullShader", "hs"
+	case "DSSetShader":
+		arg, typ = "pDomainShader", "ds"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

@@ -484,6 +484,36 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 			return Instruction{}, a.errf("%s %q", word, rest)
 		}
 		return Instruction{Op: opByName[word], Controls: uint32(v)}, nil
+	case word == "dcl_input_control_point_count" || word == "dcl_output_control_point_count":
+		// A hull or domain shader's (the count in the opcode token).
+		n, err := strconv.ParseUint(rest, 10, 6)
+		if err != nil || n > 32 {
+			return Instruction{}, a.errf("%s %q: a count of 0..32", word, rest)
+		}
+		return Instruction{Op: opByName[word], Controls: uint32(n)}, nil
+	case word == "dcl_tessellator_domain" || word == "dcl_tessellator_partitioning" || word == "dcl_tessellator_output_primitive":
+		names := map[string][]string{
+			"dcl_tessellator_domain":           {"domain_undefined", "domain_isoline", "domain_tri", "domain_quad"},
+			"dcl_tessellator_partitioning":     {"partitioning_undefined", "partitioning_integer", "partitioning_pow2", "partitioning_fractional_odd", "partitioning_fractional_even"},
+			"dcl_tessellator_output_primitive": {"output_undefined", "output_point", "output_line", "output_triangle_cw", "output_triangle_ccw"},
+		}[word]
+		v := indexOf(names, rest)
+		if v < 0 {
+			return Instruction{}, a.errf("%s %q: one of %s", word, rest, strings.Join(names, ", "))
+		}
+		return Instruction{Op: opByName[word], Controls: uint32(v)}, nil
+	case word == "dcl_hs_max_tessfactor":
+		v, err := a.immediate(strings.TrimSuffix(strings.TrimPrefix(rest, "l("), ")"))
+		if err != nil || !strings.HasPrefix(rest, "l(") {
+			return Instruction{}, a.errf("dcl_hs_max_tessfactor %q: l(FLOAT)", rest)
+		}
+		return Instruction{Op: OpDclHSMaxTessFactor, Extra: []uint32{v}}, nil
+	case word == "dcl_hs_fork_phase_instance_count" || word == "dcl_hs_join_phase_instance_count":
+		n, err := strconv.ParseUint(rest, 10, 32)
+		if err != nil {
+			return Instruction{}, a.errf("%s %q: a count", word, rest)
+		}
+		return Instruction{Op: opByName[word], Extra: []uint32{uint32(n)}}, nil
 	case word == "dcl_stream":
 		op, err := a.operand(rest, true)
 		return Instruction{Op: OpDclStream, Operands: []Operand{op}}, err
@@ -672,8 +702,9 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 	return a.operation(word, rest)
 }
 
-// uavFlagSuffixes splits a UAV declaration's _glc and _opc suffixes
-// (globally coherent, the hidden counter) from its name.
+// uavFlagSuffixes splits a UAV declaration's _glc, _opc and _rov suffixes
+// (globally coherent, the hidden counter, rasterizer ordered) from its
+// name.
 func uavFlagSuffixes(w string) (string, uint32) {
 	var flags uint32
 	for {
@@ -682,6 +713,8 @@ func uavFlagSuffixes(w string) (string, uint32) {
 			w, flags = strings.TrimSuffix(w, "_opc"), flags|1<<12
 		case strings.HasSuffix(w, "_glc"):
 			w, flags = strings.TrimSuffix(w, "_glc"), flags|1<<5
+		case strings.HasSuffix(w, "_rov"):
+			w, flags = strings.TrimSuffix(w, "_rov"), flags|1<<6
 		default:
 			return w, flags
 		}

@@ -251,3 +251,45 @@ func FuzzAssemble(f *testing.F) {
 		}
 	})
 }
+
+// TestAssembleHullDeclarations: the hull and domain shaders' declarations
+// (control-point counts, the tessellator's domain, partitioning and
+// output primitive, the max tess factor, fork-phase instances) assemble
+// and disassemble back to the same text.
+func TestAssembleHullDeclarations(t *testing.T) {
+	for _, name := range []string{"quad_hs", "quad_ds"} {
+		text, err := os.ReadFile(filepath.Join("..", "umd", "translate", "testdata", "tess", name+".asm"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := dxbc.Assemble(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		again, err := dxbc.D3DDisassemble(code)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for _, want := range []string{"dcl_input_control_point_count 4", "dcl_tessellator_domain domain_quad"} {
+			if !strings.Contains(again, want+"\n") {
+				t.Errorf("%s: the disassembly lacks %q:\n%s", name, want, again)
+			}
+		}
+		if name == "quad_hs" {
+			for _, want := range []string{"dcl_output_control_point_count 4", "dcl_tessellator_partitioning partitioning_integer",
+				"dcl_tessellator_output_primitive output_triangle_cw", "dcl_hs_max_tessfactor l(64.000000)", "dcl_hs_fork_phase_instance_count 4"} {
+				if !strings.Contains(again, want+"\n") {
+					t.Errorf("%s: the disassembly lacks %q", name, want)
+				}
+			}
+		}
+		if code2, err := dxbc.Assemble(again); err != nil || !bytes.Equal(code2, code) {
+			t.Errorf("%s: the disassembly does not assemble to the same bytes: %v", name, err)
+		}
+	}
+	for _, bad := range []string{"dcl_input_control_point_count 33", "dcl_tessellator_domain domain_cube", "dcl_hs_max_tessfactor 64"} {
+		if _, err := dxbc.Assemble("hs_5_0\nhs_decls\n" + bad + "\n"); err == nil || !strings.Contains(err.Error(), strings.Fields(bad)[0]) {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}

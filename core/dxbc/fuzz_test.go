@@ -30,6 +30,13 @@ func FuzzParse(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// A container found inside the bytes parses (Embedded's
+		// promise), wherever it is.
+		if e := Embedded(append([]byte("wrapper"), b...)); e != nil {
+			if _, err := Parse(e); err != nil {
+				t.Fatalf("Embedded gave a container that does not parse: %v", err)
+			}
+		}
 		c, err := ParseNoChecksum(b)
 		if err != nil {
 			return

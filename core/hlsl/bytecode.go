@@ -94,6 +94,10 @@ func (in *Instr) scalarSrc(k int) bool {
 		return k == 2
 	case OpResinfo:
 		return k == 0
+	case OpLdRaw, OpStoreRaw:
+		return k == 0
+	case OpLdStructured, OpStoreStructured:
+		return k < 2
 	}
 	return false
 }
@@ -110,7 +114,12 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 		d, err := xOperand(o)
 		return d.Mask(o.Mask), err
 	case FileUAV:
+		if o.Mask != 0xf {
+			return dxbc.UAV(uint32(o.Index)).Mask(o.Mask), nil
+		}
 		return dxbc.UAV(uint32(o.Index)), nil
+	case FileTGSM:
+		return tgsmOperand(o.Index).Mask(o.Mask), nil
 	}
 	return dxbc.Operand{}, fmt.Errorf("cannot write register file %d", o.File)
 }
@@ -161,6 +170,8 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		d = dxbc.Texture(uint32(o.Index))
 	case FileUAV:
 		d = dxbc.UAV(uint32(o.Index)).Swz("xyzw")
+	case FileTGSM:
+		d = tgsmOperand(o.Index)
 	case FileSamp:
 		if in.Op == OpGather4 || in.Op == OpGather4C || in.Op == OpGather4Po || in.Op == OpGather4PoC {
 			// The channel a gather reads, as the sampler's selected
@@ -217,7 +228,11 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
 		// fxc's default without /Gfp: the driver may reorder float math.
-		b.GlobalFlags(dxbc.FlagRefactoringAllowed)
+		flags := uint32(dxbc.FlagRefactoringAllowed)
+		if p.EarlyDepth {
+			flags |= dxbc.FlagForceEarlyDepthStencil
+		}
+		b.GlobalFlags(flags)
 	}
 	for _, c := range p.CBSizes {
 		b.DclConstantBuffer(uint32(c.Slot), uint32(c.Regs), c.Dynamic)
@@ -230,11 +245,19 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		b.DclSampler(uint32(s.Slot), mode)
 	}
 	for _, t := range p.Textures {
+		if t.Buf != BufNone {
+			declareBuffer(b, t, false)
+			continue
+		}
 		dclResource(b, t) // (msaa.go)
 	}
 	for _, u := range p.UAVs {
+		if u.Buf != BufNone {
+			declareBuffer(b, u, true)
+			continue
+		}
 		rt := uint32(dxbcRet(u.Base)) * 0x1111
-		b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbcDim[u.Dim]), Operands: []dxbc.Operand{dxbc.UAVDecl(uint32(u.Slot))}, Extra: []uint32{rt}})
+		b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbcDim[u.Dim]) | uint32(b2i(u.ROV))<<6, Operands: []dxbc.Operand{dxbc.UAVDecl(uint32(u.Slot))}, Extra: []uint32{rt}})
 	}
 	if p.Stage == Compute {
 		if err := encodeComputeInputs(b, p); err != nil {
@@ -281,6 +304,10 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	if p.Stage == Compute {
 		g := p.ThreadGroup
 		b.Declare(dxbc.Instruction{Op: dxbc.OpDclThreadGroup, Extra: []uint32{uint32(g[0]), uint32(g[1]), uint32(g[2])}})
+		for i, m := range p.TGSM {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclTGSMStructured, Operands: []dxbc.Operand{{Type: dxbc.RegTGSM, Indices: []dxbc.Index{{Imm: uint64(i)}}}},
+				Extra: []uint32{uint32(m.Stride), uint32(m.Count)}})
+		}
 	}
 	for i := range p.Code {
 		if err := encodeInstr(b, p, &p.Code[i]); err != nil {
@@ -341,6 +368,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 		if in.HasOffs {
 			b.Offset(int(in.Offs[0]), int(in.Offs[1]), int(in.Offs[2]))
 		}
+		return nil
+	case OpSync:
+		b.EmitControls(op, uint32(in.Sync))
 		return nil
 	case OpSampleInfo:
 		if in.Uint {
@@ -409,6 +439,7 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		case BindUAV:
 			x.Type, x.ReturnType, x.Dimension, x.Samples = dxbc.InputUAVRWTyped, uint32(dxbcRet(bd.Base)), srvDim[bd.Dim], 0xffffffff
 			x.Flags = uint32(max(bd.Comps, 1)-1) << 2
+
 		case BindCBuffer:
 			x.Type = dxbc.InputCBuffer
 			for _, cb := range r.CBuffers {
@@ -416,6 +447,9 @@ func (r *Result) Reflection() *dxbc.Reflection {
 					rf.ConstantBuffers = append(rf.ConstantBuffers, types.cbuffer(cb))
 				}
 			}
+		}
+		if bd.Buf != BufNone {
+			x = bufferBinding(x, bd)
 		}
 		rf.Bindings = append(rf.Bindings, x)
 	}

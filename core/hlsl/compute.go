@@ -235,10 +235,22 @@ type uavRef struct {
 	slot int
 	addr Operand
 	dim  TexDim
+	// A structured element's component (buffers.go): the view's file
+	// (FileUAV, or FileTGSM for groupshared memory), the element and byte
+	// offset, the lanes a store changes.
+	file  File
+	kind  BufKind
+	idx   Operand
+	off   int
+	lanes uint8
 }
 
 // storeUAV writes src, of the element's type, to the view's element.
 func (g *gen) storeUAV(p pos, dst, src *value) {
+	if dst.uav.kind == BufStructured {
+		g.storeMem(p, dst, src)
+		return
+	}
 	v := g.convert(p, src, dst.t, true)
 	if v == poison {
 		return
@@ -274,7 +286,7 @@ func (g *gen) uavMethod(e *callExpr, tv *value, args []*value) *value {
 
 // writesUAV reports the instructions whose destination may be a u#.
 func writesUAV(o Op) bool {
-	return o == OpStoreUAVTyped || o >= OpAtomicIadd && o <= OpImmAtomicCmpExch
+	return o == OpStoreUAVTyped || o == OpStoreRaw || o == OpStoreStructured || o >= OpAtomicIadd && o <= OpImmAtomicCmpExch
 }
 
 // interlocked lowers InterlockedAdd, And, Or, Xor, Max, Min, Exchange,
@@ -344,6 +356,9 @@ func (g *gen) interlocked(e *callExpr, args []*value) *value {
 		ops = [2]Op{OpAtomicImin, OpImmAtomicImin}
 	}
 	ud := Operand{File: FileUAV, Index: u.slot, Mask: 0xf}
+	if u.file == FileTGSM {
+		ud.File = FileTGSM
+	}
 	if !orig {
 		g.emit(Instr{Op: ops[0], Dim: u.dim, Dst: []Operand{ud}, Src: src})
 		return &value{t: tVoid, ro: true}

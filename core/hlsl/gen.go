@@ -29,6 +29,7 @@ type gen struct {
 	uavs      []*resource // typed unordered access views (compute.go)
 	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
+	tgsm      []TGSMDecl   // groupshared memory, g# (buffers.go)
 	cbMax     map[int]int  // slot -> registers read
 	cbDyn     map[int]bool // slot -> indexed by a register
 	loopDep   int
@@ -45,6 +46,11 @@ type gen struct {
 	cdepth  int           // conditions, loops and switches around the code lowered now
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
+	// combined maps a sampler that tex2D and its siblings read to the
+	// texture made for it, combinedList those textures by first use
+	// (legacy.go).
+	combined     map[*resource]*resource
+	combinedList []*resource
 
 	packedObjs []*resource // textures and samplers of a cbuffer given only a packoffset
 	stateVars  []*varDecl  // globals with a state block (states.go)
@@ -241,10 +247,27 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			g.errorf(ts.pos, eSyntax, "syntax error: the shader model 1-3 texture type takes no element type")
 			return poison.t
 		}
+		if t.Buf != BufNone {
+			if ts.argType == "" && t.Buf == BufStructured {
+				g.errorf(ts.pos, eSyntax, "syntax error: %s takes an element type (%s<float4>)", t, t)
+				return poison.t
+			}
+			if ts.argType == "" {
+				return t
+			}
+			b := builtinType(ts.argType)
+			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
+				b = v.tdef
+			}
+			return g.bufElemType(ts.pos, t, b)
+		}
 		if t.Kind == KTexture && ts.argType != "" {
 			b := builtinType(ts.argType)
 			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
 				b = v.tdef
+			}
+			if et := texElemOther(t, b, ts.argType); et != nil {
+				return et
 			}
 			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
@@ -254,7 +277,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			if !ok {
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: n}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: n, ROV: t.ROV}
 		}
 		return t
 	}

@@ -412,18 +412,18 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		key := fmt.Sprintf("determinant%dx%d", n, n)
 		repl := []string{"SCALAR", "float"}
 		return g.callInternal(e, []*value{m}, key, repl...), true
+	case "AllMemoryBarrier", "AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrier", "DeviceMemoryBarrierWithGroupSync",
+		"GroupMemoryBarrier", "GroupMemoryBarrierWithGroupSync":
+		return g.barrier(e, args), true
 	case "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange", "InterlockedCompareStore", "InterlockedExchange",
 		"InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor":
 		return g.interlocked(e, args), true
-	case "noise", "tex1D", "tex2D", "tex3D", "texCUBE", "tex1Dbias", "tex2Dbias", "tex3Dbias", "texCUBEbias", "tex1Dgrad",
-		"tex2Dgrad", "tex3Dgrad", "texCUBEgrad", "tex1Dlod", "tex2Dlod", "tex3Dlod", "texCUBElod", "tex1Dproj", "tex2Dproj",
-		"tex3Dproj", "texCUBEproj":
+	case "noise":
 		g.errorf(p, eNotImplemented, "'%s': intrinsic function not supported in shader model %d (a shader model 1 to 3 function)", e.name, g.major)
 		return poison, true
 	case "abort", "errorf", "printf", "msad4", "mad24", "dot2add", "EvaluateAttributeAtCentroid", "EvaluateAttributeAtSample",
-		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition", "AllMemoryBarrier",
-		"AllMemoryBarrierWithGroupSync", "DeviceMemoryBarrier", "DeviceMemoryBarrierWithGroupSync", "GroupMemoryBarrier",
-		"GroupMemoryBarrierWithGroupSync", "Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
+		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition",
+		"Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
 		"asdouble", "clip_distance":
 		g.errorf(p, eNotImplemented, "not supported by this compiler: the intrinsic '%s'", e.name)
 		return poison, true

@@ -157,6 +157,16 @@ const (
 	OpImmAtomicUmin
 	OpImmAtomicExch
 	OpImmAtomicCmpExch
+	// Structured and byte-address buffers and groupshared memory
+	// (buffers.go). The view (t#, u# or g#) is the last source of a load
+	// and the destination of a store.
+	OpLdRaw            // ld_raw dst, byte address, view
+	OpStoreRaw         // store_raw view.mask, byte address, value
+	OpLdStructured     // ld_structured dst, element, byte offset, view
+	OpStoreStructured  // store_structured view.mask, element, byte offset, value
+	OpSync             // sync (Instr.Sync: the _uglobal, _g and _t flags)
+	OpImmAtomicAlloc   // imm_atomic_alloc dst, u#: IncrementCounter
+	OpImmAtomicConsume // imm_atomic_consume dst, u#: DecrementCounter
 	numOps
 )
 
@@ -173,6 +183,7 @@ var opNames = [numOps]string{
 	"atomic_iadd", "atomic_and", "atomic_or", "atomic_xor", "atomic_imax", "atomic_imin", "atomic_umax", "atomic_umin", "atomic_cmp_store",
 	"imm_atomic_iadd", "imm_atomic_and", "imm_atomic_or", "imm_atomic_xor", "imm_atomic_imax", "imm_atomic_imin", "imm_atomic_umax",
 	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
+	"ld_raw", "store_raw", "ld_structured", "store_structured", "sync", "imm_atomic_alloc", "imm_atomic_consume",
 }
 
 func (o Op) String() string {
@@ -197,6 +208,7 @@ const (
 	FileSamp                  // s#
 	FileIndexable             // x#[n]: an indexable temp array (Index the array, Elem the element, Rel a dynamic index)
 	FileUAV                   // u#: an unordered access view (compute.go)
+	FileTGSM                  // g#: groupshared memory (buffers.go)
 )
 
 // Operand is one source or destination of an instruction. For a source,
@@ -237,7 +249,10 @@ type Instr struct {
 	HasOffs bool
 	// Dim is the dimension of the texture a texture instruction reads:
 	// how many address lanes it reads.
-	Dim  TexDim
+	Dim TexDim
+	// Sync is a sync instruction's flags, as the token holds them
+	// (1 _t, 2 _g, 8 _uglobal).
+	Sync uint8
 	Dst  []Operand
 	Src  []Operand
 	Line int // source line the instruction comes from
@@ -263,15 +278,30 @@ type Program struct {
 	immFloats  bool
 	// ThreadGroup is a compute shader's [numthreads] (dcl_thread_group).
 	ThreadGroup [3]int
+	// TGSM is a compute shader's groupshared memory: g# is TGSM[#], Count
+	// elements of Stride bytes (dcl_tgsm_structured).
+	TGSM []TGSMDecl
+	// EarlyDepth: a pixel shader's [earlydepthstencil], the
+	// forceEarlyDepthStencil global flag.
+	EarlyDepth bool
 }
+
+// TGSMDecl declares groupshared memory g#: Count elements of Stride bytes.
+type TGSMDecl struct{ Stride, Count int }
 
 // TexDecl declares texture t<Slot>: its dimension and element type.
 type TexDecl struct {
 	Slot int
 	Dim  TexDim
 	Base Base
+	// Buf: a structured (Stride bytes an element) or byte-address buffer
+	// (buffers.go); Counter: a RWStructuredBuffer with its hidden counter.
+	Buf     BufKind
+	Stride  int
+	Counter bool
 	// Samples: a Texture2DMS<T, N>'s N, 0 when not given (msaa.go).
 	Samples int
+	ROV     bool // rasterizer ordered (the declaration's _rov)
 }
 
 // SampDecl declares sampler s<Slot>; Cmp is mode_comparison.
@@ -339,6 +369,10 @@ func (o Operand) srcString(n int) string {
 		s = fmt.Sprintf("o%d", o.Index)
 	case FileTex:
 		s = fmt.Sprintf("t%d", o.Index)
+	case FileUAV:
+		s = fmt.Sprintf("u%d", o.Index)
+	case FileTGSM:
+		s = fmt.Sprintf("g%d", o.Index)
 	case FileSamp:
 		return fmt.Sprintf("s%d", o.Index)
 	case FileCB:

@@ -173,7 +173,7 @@ func (in *Instr) reads(mark func(r, c int)) {
 func (in *Instr) removable() bool {
 	switch in.Op {
 	case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpDiscard, OpSwitch, OpCase,
-		OpDefault, OpEndswitch, OpNop:
+		OpDefault, OpEndswitch, OpNop, OpSync, OpImmAtomicAlloc, OpImmAtomicConsume:
 		return false
 	}
 	for _, d := range in.Dst {

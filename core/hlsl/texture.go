@@ -22,9 +22,17 @@ func (g *gen) method(e *callExpr) *value {
 			return poison
 		}
 	}
+	return g.methodOn(e, tv, args)
+}
+
+// methodOn is method e of texture tv, its arguments lowered.
+func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 	if tv.t.Kind != KTexture {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
+	}
+	if tv.t.Buf != BufNone {
+		return g.bufMethod(e, tv, args)
 	}
 	if tv.t.UAV {
 		return g.uavMethod(e, tv, args)
@@ -324,6 +332,9 @@ func (g *gen) texLoad(e *callExpr, args []*value, tv *value, tex, dst Operand, r
 
 // texIndex is t[i]: Load at mip 0.
 func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
+	if tv.t.Buf != BufNone {
+		return g.bufIndex(p, tv, iv)
+	}
 	slot, ok := g.objSlot(p, tv)
 	if !ok {
 		return poison
@@ -337,7 +348,8 @@ func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
 		return g.uavIndex(p, tv, iv, slot)
 	}
 	n := dim.coords()
-	if iv.t.comps() != n || !iv.t.numeric() || iv.t.Base == Float {
+	if iv.t.comps() != n || !iv.t.numeric() {
+		// fxc converts a float address (t[pos.yx]) to uint.
 		g.errorf(p, eSubscript, "invalid subscript: %s is indexed by %d integer coordinates, not %s", tv.t, n, iv.t)
 		return poison
 	}

@@ -36,6 +36,14 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 3
 	case OpImmAtomicCmpExch:
 		return 2, 3
+	case OpLdRaw, OpStoreRaw:
+		return 1, 2
+	case OpLdStructured, OpStoreStructured:
+		return 1, 3
+	case OpSync:
+		return 0, 0
+	case OpImmAtomicAlloc, OpImmAtomicConsume:
+		return 1, 1
 	}
 	if o >= OpImmAtomicIadd && o <= OpImmAtomicExch {
 		return 2, 2
@@ -59,9 +67,9 @@ func (p *Program) Validate() error {
 		for _, d := range in.Dst {
 			switch d.File {
 			case FileNull:
-			case FileUAV:
-				if !writesUAV(in.Op) || d.Mask != 0xF {
-					return fmt.Errorf("hlsl: instruction %d (%s): u%d as a destination", i, in.Op, d.Index)
+			case FileUAV, FileTGSM:
+				if !writesUAV(in.Op) || d.Mask == 0 || d.Mask > 15 || d.File == FileTGSM && in.Op == OpStoreUAVTyped {
+					return fmt.Errorf("hlsl: instruction %d (%s): %s as a destination", i, in.Op, d.srcString(4))
 				}
 			case FileTemp, FileOutput, FileIndexable:
 				if d.Mask == 0 || d.Mask > 15 {
@@ -83,13 +91,22 @@ func (p *Program) Validate() error {
 				if s.Index < 0 || s.Index >= p.Temps {
 					return fmt.Errorf("hlsl: instruction %d (%s): r%d outside dcl_temps %d", i, in.Op, s.Index, p.Temps)
 				}
-			case FileUAV:
-				if in.Op != OpLdUAVTyped || k != 1 {
-					return fmt.Errorf("hlsl: instruction %d (%s): u%d in place %d", i, in.Op, s.Index, k)
+			case FileUAV, FileTGSM:
+				if viewPos(in.Op) != k || s.File == FileTGSM && (in.Op == OpLdUAVTyped || in.Op == OpImmAtomicAlloc || in.Op == OpImmAtomicConsume) {
+					return fmt.Errorf("hlsl: instruction %d (%s): %s in place %d", i, in.Op, s.srcString(4), k)
 				}
-			case FileTex, FileSamp:
-				tp, sp := resPos(in.Op)
-				if !(s.File == FileTex && k == tp || s.File == FileSamp && k == sp) {
+			case FileTex:
+				if bufLoad(in.Op) {
+					if viewPos(in.Op) != k {
+						return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
+					}
+					break
+				}
+				if tp, _ := resPos(in.Op); k != tp {
+					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
+				}
+			case FileSamp:
+				if _, sp := resPos(in.Op); k != sp {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
 			case FileInput, FileOutput, FileImm, FileCB, FileIndexable:

@@ -23,6 +23,7 @@ type value struct {
 	tdef   *Type      // the name is a type (a struct or a typedef), not a value
 	wb     *writeBack // an l-value that is not a register of its own (dynindex.go)
 	uav    *uavRef    // an element of an unordered access view, which a store writes (compute.go)
+	mem    *memArray  // groupshared memory, read at each use (buffers.go)
 }
 
 // cbArray locates an array that lives in a constant buffer (file FileCB,
@@ -50,6 +51,7 @@ type resource struct {
 	comps    int // textures: components of the element type
 	id       int // the order of first use
 	placed   bool
+	counter  bool // a RWStructuredBuffer whose counter the shader uses (buffers.go)
 }
 
 var poison = &value{t: &Type{Kind: KVoid}}

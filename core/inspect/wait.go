@@ -76,6 +76,16 @@ type DMACard struct {
 	Start     uint64     `json:"startSeq,omitempty"`
 	Signal    uint64     `json:"signalSeq,omitempty"`
 	Calls     []WaitCall `json:"calls,omitempty"`
+	// The buffer itself (Journal.Contents; dmacard.go): its packets
+	// decoded, its allocation and patch location lists; a paging buffer's
+	// operations (from the trace).
+	PacketList  []CardPacket     `json:"packetList,omitempty"`
+	PacketsLeft int              `json:"packetsLeft,omitempty"` // packets past MaxCardPackets
+	PacketNote  string           `json:"packetNote,omitempty"`  // why the packets are not listed
+	Words       int              `json:"words,omitempty"`
+	AllocList   []CardAllocation `json:"allocList,omitempty"`
+	PatchList   []CardPatch      `json:"patchList,omitempty"`
+	Ops         []PagingOp       `json:"ops,omitempty"`
 }
 
 // WaitAnswer explains one wait.
@@ -371,6 +381,9 @@ func (r reader) card(id, near uint64) *DMACard {
 			c.Done, c.Signal = e.T, e.Seq
 		}
 	}
+	if c.Paging && c.Submit != 0 {
+		c.Ops = r.pagingOps(id, c.Submit)
+	}
 	if render == 0 {
 		return c
 	}
@@ -589,6 +602,7 @@ func (c *DMACard) Text() string {
 	for _, k := range c.Calls {
 		fmt.Fprintf(&b, "carries    #%d %s\n", k.Seq, k.text())
 	}
+	c.contentsText(&b)
 	return b.String()
 }
 

@@ -81,6 +81,10 @@ type Run struct {
 	shaders shaderBook      // the shaders created and the draws that ran them (shaders.go)
 	obs     *Observer       // sees each call and inject (observe.go)
 	onCall  func(*CallDone) // the inspector's hook (inspect.go)
+
+	// The last method looked up (callWith): a loop calls the same one.
+	lastTyp, lastMethod string
+	lastM               *method
 }
 
 // deferredCalls is an `expect calls` checked once the run is over, when the

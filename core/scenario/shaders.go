@@ -148,7 +148,8 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 		info.Bytecode = v.Bytes
 	}
 	info.Code, info.Driver, info.CodeDropped = b.code(x.dev(), s, info.Bytecode)
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[s.Stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader",
+		"hs": "CreateHullShader", "ds": "CreateDomainShader"}[s.Stage]
 	th := r.sim.Thread()
 	n := 0
 	r.rec.ScanBack(^uint64(0), func(e *trace.Event) bool {
@@ -223,6 +224,18 @@ func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
 	if b.by[vs] == nil && b.by[ps] == nil {
 		return
 	}
+	infos := [2]*ShaderInfo{b.by[vs], b.by[ps]}
+	b.draws++
+	keep := false // a shader that lists fewer than MaxShaderDraws draws: only then is the draw's event looked for
+	for _, info := range infos {
+		if info != nil {
+			info.DrawCount++
+			keep = keep || len(info.Draws) < MaxShaderDraws
+		}
+	}
+	if !keep {
+		return
+	}
 	d := ShaderDraw{Name: s.Method, Line: s.Line}
 	end := uint64(r.rec.Len())
 	for q := from + 1; q <= end && q <= from+256; q++ {
@@ -232,13 +245,9 @@ func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
 			break
 		}
 	}
-	b.draws++
-	for _, sh := range [2]*d3d11.Shader{vs, ps} {
-		if info := b.by[sh]; info != nil {
-			info.DrawCount++
-			if len(info.Draws) < MaxShaderDraws {
-				info.Draws = append(info.Draws, d)
-			}
+	for _, info := range infos {
+		if info != nil && len(info.Draws) < MaxShaderDraws {
+			info.Draws = append(info.Draws, d)
 		}
 	}
 }

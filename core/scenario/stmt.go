@@ -146,7 +146,12 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 			r.stop()
 			return
 		}
-		x.m = lookupMethod(typeOf(x.tgt), s.Method)
+		if typ := typeOf(x.tgt); typ == r.lastTyp && s.Method == r.lastMethod && r.lastM != nil {
+			x.m = r.lastM
+		} else {
+			x.m = lookupMethod(typ, s.Method)
+			r.lastTyp, r.lastMethod, r.lastM = typ, s.Method, x.m
+		}
 	}
 	if x.m == nil {
 		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)

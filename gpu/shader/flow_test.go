@@ -391,6 +391,12 @@ func oneOpProgram(op Op) string {
 	if op.ComputeOnly() {
 		return oneComputeOp(op)
 	}
+	switch op {
+	case OpDclHS: // a patch of one control point in and out, integer triangles, the factors in o0
+		return "hs inputs=3 outputs=1 temps=0\ndcl_hs l(0x3120101, 0x10101, 0xff020100, 0xffffff03)\nmov o0, l(1, 1, 1, 1)\nret\n"
+	case OpDclDS:
+		return "ds inputs=4 outputs=1 temps=0\ndcl_ds l(0x201, 0x101, 0, 0)\nmov o0, v2\nret\n"
+	}
 	if op.GeometryOnly() {
 		// A point in, v0 its one vertex's one register, v1 and v2 the
 		// identifiers; a triangle strip of at most 4 vertices out.

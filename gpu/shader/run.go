@@ -164,7 +164,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			if err := m.texture(in, mask, pc); err != nil {
 				return alive, err
 			}
-		case OpDclThreadGroup, OpDclTGSM, OpDclGS:
+		case OpDclThreadGroup, OpDclTGSM, OpDclGS, OpDclHS, OpDclDS:
 		case OpEmit, OpCut:
 			// The geometry stage takes the active lanes' o# registers
 			// as a vertex (emit) or ends their strips (cut).

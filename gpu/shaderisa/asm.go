@@ -334,8 +334,12 @@ func (p *Program) parseHeader(line string) error {
 		p.Stage = StageCompute
 	case "gs":
 		p.Stage = StageGeometry
+	case "hs":
+		p.Stage = StageHull
+	case "ds":
+		p.Stage = StageDomain
 	default:
-		return fmt.Errorf("the header starts with vs, ps, cs or gs, not %q", f[0])
+		return fmt.Errorf("the header starts with vs, ps, cs, gs, hs or ds, not %q", f[0])
 	}
 	for _, kv := range f[1:] {
 		k, v, ok := strings.Cut(kv, "=")

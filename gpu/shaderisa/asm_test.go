@@ -2,6 +2,7 @@ package shaderisa
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -104,7 +105,7 @@ func TestEveryOpRoundTrips(t *testing.T) {
 func TestAssembleErrors(t *testing.T) {
 	tests := []struct{ desc, src, want string }{
 		{"no header", "", "no header"},
-		{"bad stage", "hs inputs=1", "vs, ps, cs or gs"},
+		{"bad stage", "ts inputs=1", "vs, ps, cs, gs, hs or ds"},
 		{"geometry program without dcl_gs", "gs inputs=3", "one dcl_gs"},
 		{"unknown op", "ps inputs=1 outputs=1\nfrob o0, v0", "unknown instruction"},
 		{"missing test", "ps inputs=1 outputs=1\nif v0.x\nendif", "needs _z or _nz"},
@@ -224,6 +225,12 @@ func TestListing(t *testing.T) {
 func oneOpProgram(op Op) string {
 	if op.ComputeOnly() {
 		return oneComputeOp(op)
+	}
+	switch op {
+	case OpDclHS: // a patch of one control point in and out, integer triangles, the factors in o0
+		return "hs inputs=3 outputs=1 temps=0\ndcl_hs l(0x3120101, 0x10101, 0xff020100, 0xffffff03)\nmov o0, l(1, 1, 1, 1)\nret\n"
+	case OpDclDS:
+		return "ds inputs=4 outputs=1 temps=0\ndcl_ds l(0x201, 0x101, 0, 0)\nmov o0, v2\nret\n"
 	}
 	if op.GeometryOnly() {
 		// A point in, v0 its one vertex's one register, v1 and v2 the
@@ -358,4 +365,44 @@ func oneComputeOp(op Op) string {
 		sep = ", "
 	}
 	return head + b.String() + "\nret\n"
+}
+
+func TestTessDecls(t *testing.T) {
+	hs := HSDecl{InCP: 4, OutCP: 4, Domain: TessDomainQuad, Part: TessPartFractionalOdd, Output: TessOutTriangleCCW,
+		InStride: 2, OutStride: 1, PCRegs: 2,
+		EdgeFactor: [4]uint8{0, 1, 2, 3}, InsideFactor: [4]uint8{4, 5, NoFactor, NoFactor}}
+	if got := hsDeclOf(hs.Imm()); got != hs {
+		t.Errorf("dcl_hs round trip: %+v, want %+v", got, hs)
+	}
+	if hs.IDReg() != 12 {
+		t.Errorf("IDReg %d", hs.IDReg())
+	}
+	imm := func(v [4]uint32) string { return fmt.Sprintf("l(%d, %d, %d, %d)", v[0], v[1], v[2], v[3]) }
+	ok := "hs inputs=13 outputs=2 temps=0\ndcl_hs " + imm(hs.Imm()) + "\nret\n"
+	p, err := Assemble(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HS() != hs {
+		t.Errorf("HS() %+v", p.HS())
+	}
+	ds := DSDecl{CP: 4, Domain: TessDomainQuad, Stride: 1, PCRegs: 2}
+	if p, err := Assemble("ds inputs=8 outputs=1 temps=0\ndcl_ds " + imm(ds.Imm()) + "\nret\n"); err != nil || p.DS() != ds {
+		t.Errorf("dcl_ds: %v %+v", err, p)
+	}
+	bad := []struct{ desc, src, want string }{
+		{"inside factor missing", "hs inputs=13 outputs=2 temps=0\ndcl_hs " + imm(HSDecl{InCP: 4, OutCP: 4, Domain: TessDomainQuad, Part: 1, Output: 3, InStride: 2, OutStride: 1, PCRegs: 2,
+			EdgeFactor: [4]uint8{0, 1, 2, 3}, InsideFactor: [4]uint8{4, NoFactor, NoFactor, NoFactor}}.Imm()) + "\nret\n", "inside factor 1"},
+		{"lines from a quad", "hs inputs=13 outputs=2 temps=0\ndcl_hs " + imm(HSDecl{InCP: 4, OutCP: 4, Domain: TessDomainQuad, Part: 1, Output: TessOutLine, InStride: 2, OutStride: 1, PCRegs: 2,
+			EdgeFactor: [4]uint8{0, 1, 2, 3}, InsideFactor: [4]uint8{4, 5, NoFactor, NoFactor}}.Imm()) + "\nret\n", "output primitive the domain has"},
+		{"inputs too few", "hs inputs=12 outputs=2 temps=0\ndcl_hs " + imm(hs.Imm()) + "\nret\n", "12 inputs"},
+		{"33 control points", "ds inputs=32 outputs=1 temps=0\ndcl_ds l(0x321, 0x1, 0, 0)\nret\n", "1..32 control points"},
+		{"no dcl_ds", "ds inputs=8 outputs=1 temps=0\nret\n", "one dcl_ds, this one 0"},
+		{"dcl_ds in a vertex program", "vs inputs=8 outputs=1 temps=0\ndcl_ds " + imm(ds.Imm()) + "\nret\n", "domain stage only"},
+	}
+	for _, c := range bad {
+		if _, err := Assemble(c.src); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.desc, err, c.want)
+		}
+	}
 }

@@ -106,6 +106,9 @@ func Decode(words []uint32) (*Program, error) {
 	if err := p.checkGeometry(); err != nil {
 		return nil, err
 	}
+	if err := p.checkTess(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 
@@ -289,6 +292,9 @@ func decodeInst(w []uint32, p *Program) (Inst, int, error) {
 	}
 	if info.gs && p.Stage != StageGeometry {
 		return in, 0, bad("%s: geometry stage only", in.Op)
+	}
+	if info.hs && p.Stage != StageHull || info.ds && p.Stage != StageDomain {
+		return in, 0, bad("%s: %s stage only", in.Op, map[bool]string{true: "hull", false: "domain"}[info.hs])
 	}
 	body := w[1:size]
 	if info.dst {

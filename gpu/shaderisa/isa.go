@@ -107,6 +107,12 @@ const (
 	// SV_PrimitiveID and SV_GSInstanceID in .x (GSDecl); emit and cut
 	// build the output strips from the o# registers.
 	StageGeometry
+	// StageHull programs run per patch in two phases (HSDecl): once per
+	// output control point, then once for the patch constants.
+	StageHull
+	// StageDomain programs run once per domain point the tessellator
+	// makes (DSDecl).
+	StageDomain
 	numStages
 )
 
@@ -124,6 +130,10 @@ func (s Stage) String() string {
 		return "cs"
 	case StageGeometry:
 		return "gs"
+	case StageHull:
+		return "hs"
+	case StageDomain:
+		return "ds"
 	}
 	return fmt.Sprintf("stage(%d)", uint8(s))
 }
@@ -348,6 +358,10 @@ const (
 	OpDclGS
 	OpEmit
 	OpCut
+	// The hull and domain stages (tess.go): dcl_hs and dcl_ds, exactly one
+	// per hull or domain program.
+	OpDclHS
+	OpDclDS
 	numOps
 )
 
@@ -388,6 +402,8 @@ type opInfo struct {
 	ps   bool // pixel stage only
 	cs   bool // compute stage only
 	gs   bool // geometry stage only
+	hs   bool // hull stage only
+	ds   bool // domain stage only
 	// mem: the destination is a view or groupshared memory (u#, or g#
 	// unless uavOnly), not a register.
 	mem, uavOnly bool
@@ -551,6 +567,8 @@ var ops = [numOps]opInfo{
 	OpDclGS: {name: "dcl_gs", srcs: []Arg{ArgImm}, kind: KindFlow, gs: true},
 	OpEmit:  {name: "emit", kind: KindFlow, gs: true},
 	OpCut:   {name: "cut", kind: KindFlow, gs: true},
+	OpDclHS: {name: "dcl_hs", srcs: []Arg{ArgImm}, kind: KindFlow, hs: true},
+	OpDclDS: {name: "dcl_ds", srcs: []Arg{ArgImm}, kind: KindFlow, ds: true},
 }
 
 // GeometryOnly reports whether the op exists in geometry programs only.

@@ -5,8 +5,8 @@
 // farther green one that fails the depth test, a blue one its shader
 // discards and a half-transparent one that blends; Problems with their
 // causes (a TDR), the exports (the state as JSON, a resource as PNG, the
-// trace of a timeline selection, the one-page repro) and the Compare view,
-// three short tests on one shared page. Also the figures the
+// trace of a timeline selection, the one-page repro, the standalone page
+// opened from file://) and the Compare view, short tests on one shared page. Also the figures the
 // inspector is held to, measured in the page and printed (never asserted:
 // docs/testing.md): the state of an event in a 1,000,000-event trace and a
 // pixel history of a 1,000-draw frame.
@@ -15,8 +15,9 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, copyFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
 
 let h = null; // the server and browser (harness.mjs)
@@ -182,7 +183,8 @@ test("State, Resource and Pixel views answer the inspector's questions in the pa
 // Markers, debug names and a wait, on one page: the trace view indents the
 // events of a BeginEvent's group under it and folds them; objects show
 // their debug names; a Map that waited for a copy explains itself in the
-// State view (the fence, the DMA buffer, the calls it carries, the hazard).
+// State view (the fence, the DMA buffer, the calls it carries, the hazard);
+// the DMA buffer's card lists its packets; the timeline's memory lanes.
 const marked = `dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=16 Height=16
 bb = sc.GetBuffer 0
@@ -303,6 +305,40 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
   assert.ok(html.includes("imm.Draw 6 0") && html.includes("half-transparent"), "the scenario is in the page");
 });
 
+// The standalone page: the scenario and the simulator in one file, opened
+// from disk with no server, replays to the page's frame hash. (Its one new
+// page is the file itself: nothing else can open it.)
+test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 240000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, layers);
+  const want = await page.evaluate(() => ({ hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7) }));
+  assert.equal(want.px, "#bf404080");
+  const [d] = await Promise.all([
+    page.waitForEvent("download", { timeout: 180000 }),
+    (async () => {
+      await page.click("#download");
+      await page.click('#download-menu [data-kind="standalone"]');
+    })(),
+  ]);
+  assert.equal(d.suggestedFilename(), "d3dsim-standalone.html");
+  const file = path.join(h.tmp, "d3dsim-standalone.html");
+  copyFileSync(await d.path(), file);
+  const html = readFileSync(file, "utf8");
+  console.log(`d3dsim-standalone.html: ${statSync(file).size.toLocaleString("en-US")} bytes`);
+  assert.ok(!/<script[^>]*\ssrc=|<link[^>]*stylesheet/.test(html), "nothing is loaded from beside the file");
+  assert.ok(html.includes('id="d3dsim-wasm"') && html.includes('"imports"'), "the module and the panel's modules are in the file");
+  const errors = h.pageErrors.length;
+  const sp = await h.openPage(pathToFileURL(file).href);
+  await sp.waitForFunction((t) => window.d3dsim.source() === t, layers);
+  const got = await sp.evaluate(async () => {
+    await window.d3dsim.run();
+    return { hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7), status: document.getElementById("stage-status").hidden };
+  });
+  assert.deepEqual(got, { ...want, status: true });
+  assert.deepEqual(h.pageErrors.slice(errors), []);
+  await sp.close();
+});
+
 test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/hello-triangle.d3ds"), "utf8"));
@@ -332,7 +368,44 @@ test("compare: this run against the text before an edit, by API call, by layer, 
   assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
 });
 
-test("markers fold in the trace, objects show their debug names, a wait explains itself, the timeline shows queues and TDRs", { timeout: 120000 }, async () => {
+// A compute thread and a vertex, stepped from the State view's form
+// (tutorial 30: a dispatch moves 64 particles, an instanced draw reads
+// them), on the shared page.
+test("stepping a compute thread and a vertex: the State view's form, the steps with their registers", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/30-compute-shaders.d3ds"), "utf8"));
+  await selectCall(page, "Dispatch", 1);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state form.stepper");
+  const boxes = page.locator("#st-state form.stepper input");
+  assert.equal(await boxes.count(), 6);
+  await boxes.nth(3).fill("1"); // thread 1 of group 0: particle 1
+  await page.locator("#st-state form.stepper button").click();
+  await page.waitForSelector('.inspector .view[data-view="pixel"]:not([hidden])');
+  await page.waitForFunction(() => document.querySelectorAll("#px-steps .sstep").length > 0);
+  assert.match(await page.locator("#px-steps .inspect-head").textContent(), /cs \(compute shader\) at thread 1,0,0 of group 0,0,0, lane 1 of its quad of threads · Dispatch/);
+  assert.match(await page.locator("#px-steps table.regs tr", { hasText: "SV_DispatchThreadID" }).textContent(), /^v0 \(SV_DispatchThreadID\)\s*1\s*0\s*0\s*0$/);
+  // At the end, particle 1 moved by its velocity times dt: (-0.58, -0.8) + 0.05 * (-0.375, -0.5).
+  await page.locator("#px-steps button", { hasText: "end" }).click();
+  assert.match(await page.locator("#px-steps table.regs tr", { hasText: /^r0/ }).first().textContent(), /^r0\s*-0\.59875\s*-0\.825\s*-0\.375\s*-0\.5$/);
+  assert.equal(await page.locator("#px-steps table.regs th").count(), 5, "no derivatives for a thread");
+
+  // The instanced draw: vertex 2 of instance 3.
+  await selectCall(page, "DrawInstanced", 1);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state form.stepper");
+  const v = page.locator("#st-state form.stepper input");
+  assert.equal(await v.count(), 2);
+  await v.nth(0).fill("2");
+  await v.nth(1).fill("3");
+  await page.locator("#st-state form.stepper button").click();
+  await page.waitForFunction(() => /vertex 2/.test(document.querySelector("#px-steps .inspect-head")?.textContent || ""));
+  assert.match(await page.locator("#px-steps .inspect-head").textContent(), /vs \(vertex shader\) at vertex 2 \(SV_VertexID 2\) of instance 3, lane 2 of its quad of vertices · DrawInstanced/);
+  assert.deepEqual(await page.locator("#px-steps table.regs tr", { hasText: "SV_InstanceID" }).locator("td").allTextContents(), ["v1 (SV_InstanceID0)", "3", "0", "0", "0"]);
+  assert.ok(await page.locator("#px-steps .sstep").count() > 3);
+});
+
+test("markers fold in the trace, objects show their debug names, a wait explains itself, a DMA buffer's card its packets, the timeline shows queues, TDRs and memory", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, marked);
   // The editor colours the strings as strings.
@@ -411,6 +484,13 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   assert.match(dma, /DMA buffer 1 of kc1 on engine 0, fence 1/);
   assert.match(dma, /built by Map\(shot "Readback copy"\)/);
   assert.match(dma, /carries ClearRenderTargetView\(rtv\), CopyResource\(shot "Readback copy"\)/);
+  // The buffer itself: its packets decoded, each with the call that
+  // encoded it, its allocation list and its patch locations.
+  const packets = await page.locator("#st-state .dma-card table.dma-packets tr").allTextContents();
+  assert.match(packets[1], /^0CLEAR_RT addr=0x0 16x16 rgba=0\.2,0\.4,0\.8,1a1\+0 \(entry 0, patched at word 1\)ClearRenderTargetView\(rtv\) · line 9$/);
+  assert.match(packets[2], /^11COPY dst=0x0 src=0x0 n=1024a2\+0 \(entry 1, patched at word 12\), a1\+0 \(entry 0, patched at word 14\)CopyResource\(shot "Readback copy"\) · line 10$/);
+  assert.match(await page.locator("#st-state .dma-card table.dma-allocs").textContent(), /0a1sc\.buffer0write1a2shot "Readback copy"write/);
+  assert.equal(await page.locator("#st-state .dma-card table.dma-patches tr").count(), 1 + 3);
 
   // A hung GPU on the same page: the TDR, the engine's reset and the device's removal are marked on the timeline.
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
@@ -419,6 +499,27 @@ test("markers fold in the trace, objects show their debug names, a wait explains
     return window.d3dsimUI.timeline.resets.map(([, what]) => what);
   });
   assert.deepEqual(marks, ["TDR", "reset", "removed"]);
+
+  // GPUView's memory lanes: memory-pressure's three 512 KiB textures in a
+  // 1 MiB VRAM segment; c's residency evicts a, the least recently used.
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/memory-pressure.d3ds"), "utf8"));
+  const mem = await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.ingestEvents();
+    const out = {};
+    for (const key of ["mem/kd1/allocs", "mem/kd1/vram"]) {
+      const lane = tl.lanes.get(key);
+      out[key] = [];
+      for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}${Number.isNaN(lane.e[k]) ? "" : ":closed"}`);
+    }
+    // The eviction's event (its DxgkDdiBuildPagingBuffer) carries its record for the tooltip.
+    const ev = [...tl.memByEvent.entries()].find(([, m]) => m.what === "evicted");
+    out.evicted = ev ? `${window.d3dsimUI.store.name(ev[0])} ${ev[1].allocation} ${ev[1].used} dma ${ev[1].dma} for ${ev[1].for}` : "";
+    return out;
+  });
+  assert.equal(mem.evicted, "DxgkDdiBuildPagingBuffer a2 524288 dma 6 for 4");
+  assert.deepEqual(mem["mem/kd1/vram"], ["a2 a · 512 KiB@0:closed", "a3 b · 512 KiB@1", "evicted a2 a · 512 KiB@0:closed", "a4 c · 512 KiB@0"]);
+  assert.deepEqual(mem["mem/kd1/allocs"], ["a1 sc.buffer0 · 1 KiB@0", "a2 a · 512 KiB@1", "a3 b · 512 KiB@2", "a4 c · 512 KiB@3"]);
   assert.deepEqual(h.pageErrors, []);
   await page.close();
 });

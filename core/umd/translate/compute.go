@@ -164,6 +164,12 @@ func (t *translator) memOperand(o *dxbc.Operand, dst bool) (shaderisa.Operand, e
 		}
 		return r, nil
 	}
+	if o.Components == 0 {
+		// fxc writes the view of an imm_atomic_* with no components
+		// (imm_atomic_iadd r5.x, u4, l(0), l(1)): nothing is selected.
+		r.Swizzle = shaderisa.Identity
+		return r, nil
+	}
 	r.Swizzle, err = t.swizzle(o)
 	return r, err
 }

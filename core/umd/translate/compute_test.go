@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/binary"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,5 +216,38 @@ ret
 	})
 	if got := words(raw)[:3]; got[0] != 7 || got[1] != 40 || got[2] != 3 {
 		t.Fatalf("bufinfo = %v, want [7 40 3]", got)
+	}
+}
+
+// TestComputeAtomicViewWithoutComponents: fxc writes the view of an
+// imm_atomic_* as an operand with no components (imm_atomic_iadd r0.x, u0,
+// l(0), l(5)), where d3dsim's assembler writes u0.xyzw; both translate and
+// run (real fxc output of a public engine's compute shaders was refused
+// with "a source without components").
+func TestComputeAtomicViewWithoutComponents(t *testing.T) {
+	u0 := dxbc.Operand{Type: dxbc.RegUAV, Indices: []dxbc.Index{{Imm: 0}}}
+	decl := u0
+	decl.Components = 0
+	p := &dxbc.Program{Type: dxbc.ComputeShader, Major: 5, Instructions: []dxbc.Instruction{
+		{Op: dxbc.OpDclUAVRaw, Operands: []dxbc.Operand{decl}},
+		{Op: dxbc.OpDclTemps, Extra: []uint32{1}},
+		{Op: dxbc.OpDclThreadGroup, Extra: []uint32{1, 1, 1}},
+		{Op: dxbc.OpImmAtomicIadd, Operands: []dxbc.Operand{dxbc.Temp(0).Mask(dxbc.X), u0, dxbc.ImmUint(0), dxbc.ImmUint(5)}},
+		{Op: dxbc.OpImmAtomicExch, Operands: []dxbc.Operand{dxbc.Temp(0).Mask(dxbc.Y), u0, dxbc.ImmUint(4), dxbc.ImmUint(9)}},
+		{Op: dxbc.OpStoreRaw, Operands: []dxbc.Operand{{Type: dxbc.RegUAV, Components: 4, Mode: dxbc.SelectMask, WriteMask: dxbc.X | dxbc.Y, Indices: []dxbc.Index{{Imm: 0}}}, dxbc.ImmUint(8), dxbc.Temp(0).Swz("xyxx")}},
+		{Op: dxbc.OpRet},
+	}}
+	bc, err := dxbc.BuildShader(p, nil, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, dxbc.ComputeShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := []byte{2, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}
+	dispatch(t, sh, 1, [shaderisa.MaxUAVs]*shader.UAV{0: {Kind: shader.ViewRawBuffer, Mem: raw}})
+	if got, want := words(raw), []uint32{7, 9, 2, 7}; !slices.Equal(got, want) {
+		t.Fatalf("words %v, want %v (the sum, the exchanged value, and the two old values)", got, want)
 	}
 }

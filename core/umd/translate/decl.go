@@ -12,6 +12,12 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 	case dxbc.OpDclGlobalFlags:
 		// refactoringAllowed and the like change nothing here; double
 		// precision never gets this far (no double opcodes are decoded).
+		// The GPU tests depth after the pixel shader, always: a shader
+		// that asks for the test before it ([earlydepthstencil]) would
+		// write its views for pixels that fail it, so it is refused.
+		if in.Controls&dxbc.FlagForceEarlyDepthStencil != 0 {
+			return t.fail("forceEarlyDepthStencil ([earlydepthstencil]): this GPU runs the depth test after the pixel shader")
+		}
 		return nil
 	case dxbc.OpCustomData:
 		if in.CustomClass != 3 {
@@ -76,6 +82,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if t.out.Stage == shaderisa.StageGeometry {
 		return t.gsInput(in, o)
+	}
+	if t.tessStage() {
+		return t.tessInput(in, o)
 	}
 	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
 		return nil // the thread identifiers: always the ISA's v0..v3
@@ -178,7 +187,7 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
-		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry):
+		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry || t.tessStage()):
 		case sv == dxbc.SVRenderTargetIndex:
 			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
 		case sv == dxbc.SVViewportIndex && t.out.Stage == shaderisa.StageGeometry:

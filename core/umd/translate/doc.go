@@ -64,8 +64,9 @@
 // its fxc name and the feature this GPU lacks (refuse.go) -- never a
 // panic: the UMD reports it as CreateXShader failing, and the reason
 // reaches the application (pfnSetErrorCb). That is: UAVs, thread-group
-// shared memory and sync (compute shaders), the geometry, hull and domain
-// shaders' instructions, the Direct3D 11.1 doubles (ddiv, dfma, drcp,
+// shared memory and sync (outside compute shaders), the geometry, hull and domain
+// shaders' instructions outside their stages (tess.go: hull and domain shaders),
+// the Direct3D 11.1 doubles (ddiv, dfma, drcp,
 // dtoi, dtou, itod, utod, msad: the device is feature level 11_0),
 // interfaces, eval_snapped, abort and debug_break, and multisampled
 // texture arrays and a Texture2DMS declared without its sample count

@@ -161,8 +161,12 @@ func TestTranslateErrors(t *testing.T) {
 		t.Fatal("FromShader(nil) translated")
 	}
 	hs := &dxbc.Program{Type: dxbc.HullShader, Major: 5, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
-	if _, err := translateProgram(hs, nil, nil); err == nil || !strings.Contains(err.Error(), "vertex, geometry, pixel and compute") {
-		t.Fatalf("hull shader: %v", err)
+	if _, err := translateProgram(hs, nil, nil); err == nil || !strings.Contains(err.Error(), "an instruction before the first phase") {
+		t.Fatalf("hull shader without phases: %v", err)
+	}
+	ds := &dxbc.Program{Type: dxbc.DomainShader, Major: 5, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
+	if _, err := translateProgram(ds, nil, nil); err == nil || !strings.Contains(err.Error(), "declares its control-point count and domain") {
+		t.Fatalf("domain shader without declarations: %v", err)
 	}
 	gs := &dxbc.Program{Type: dxbc.GeometryShader, Major: 4, Instructions: []dxbc.Instruction{{Op: dxbc.OpRet}}}
 	if _, err := translateProgram(gs, nil, nil); err == nil || !strings.Contains(err.Error(), "declares its input primitive, output topology and maxvertexcount") {

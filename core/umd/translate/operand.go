@@ -107,6 +107,18 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 	if err != nil {
 		return r, err
 	}
+	if t.tessStage() {
+		switch o.Type {
+		case dxbc.RegInputPrimitiveID, dxbc.RegOutputControlPointID, dxbc.RegInputForkInstanceID, dxbc.RegInputJoinInstanceID,
+			dxbc.RegInputDomainPoint, dxbc.RegInputPatchConstant, dxbc.RegInputControlPoint, dxbc.RegOutputControlPoint, dxbc.RegInput:
+			if r, err = t.tessSrc(o, swz); err != nil {
+				return r, err
+			}
+			r.Neg = o.Modifier&dxbc.ModNeg != 0
+			r.Abs = o.Modifier&dxbc.ModAbs != 0
+			return r, nil
+		}
+	}
 	switch o.Type {
 	case dxbc.RegInputPrimitiveID, dxbc.RegInputGSInstanceID:
 		if t.out.Stage != shaderisa.StageGeometry {

@@ -51,8 +51,11 @@ var operands = map[dxbc.Opcode]int{
 
 // instruction translates one DXBC instruction or declaration.
 func (t *translator) instruction(in *dxbc.Instruction) error {
-	if _, ok := refusals[in.Op]; ok && !t.takes(in.Op) && !(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) {
+	if _, ok := refusals[in.Op]; ok && !t.takes(in.Op) && !(geometryOps[in.Op] && t.out.Stage == shaderisa.StageGeometry) && !(tessOps[in.Op] && t.tessStage()) {
 		return t.refuse(in.Op)
+	}
+	if tessOps[in.Op] {
+		return t.tessDecl(in)
 	}
 	if len(t.code) > 0 && isDecl(in.Op) {
 		return t.fail("a declaration after the first instruction")

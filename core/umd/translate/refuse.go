@@ -13,7 +13,7 @@ const (
 		"AppendStructuredBuffer) outside a compute or pixel shader: this GPU binds them to the compute and pixel stages only"
 	featCS      = "thread groups, groupshared memory and barriers outside a compute shader"
 	featGS      = "geometry-shader instructions (input primitive, streams, emit and cut) outside a geometry shader"
-	featTess    = "hull and domain shaders (the tessellator): this GPU runs vertex and pixel shaders only"
+	featTess    = "hull-shader phases and tessellator declarations outside a hull or domain shader"
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
 	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
 	featDebug   = "shader debugging instructions (abort, debug_break): not supported by this GPU"
@@ -25,7 +25,8 @@ const (
 // refusals is why each DXBC instruction the translator does not take is
 // refused: the feature, and that this GPU lacks it. A compute shader
 // takes the featUAV and featCS instructions (computeOps), a geometry
-// shader the featGS ones (geometryOps).
+// shader the featGS ones (geometryOps), hull and domain shaders the
+// featTess ones (tessOps).
 var refusals = map[dxbc.Opcode]string{
 	dxbc.OpDclUAVTyped: featUAV, dxbc.OpDclUAVRaw: featUAV, dxbc.OpDclUAVStructured: featUAV,
 	dxbc.OpLdUAVTyped: featUAV, dxbc.OpStoreUAVTyped: featUAV, dxbc.OpStoreRaw: featUAV, dxbc.OpStoreStructured: featUAV,

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"d3dsim/core/dxbc"
@@ -28,6 +29,9 @@ type Shader struct {
 	// A geometry shader's declaration (input primitive, output
 	// topology, maxvertexcount, instances, the input array's stride).
 	GS shaderisa.GSDecl
+	// A hull or domain shader's (tess.go).
+	HS shaderisa.HSDecl
+	DS shaderisa.DSDecl
 
 	// Source is, per ISA instruction, the index of the DXBC instruction
 	// it came from (for the listing and fault reports).
@@ -163,6 +167,7 @@ type translator struct {
 	uavs        map[uint32]dxbc.ResourceDimension
 	sharedBytes uint64
 	gs          gsState // a geometry shader's (geometry.go)
+	ts          tsState // a hull or domain shader's (tess.go)
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -188,8 +193,15 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		t.inputs = shaderisa.ComputeInputs
 	case dxbc.GeometryShader:
 		t.out.Stage = shaderisa.StageGeometry
+	case dxbc.HullShader, dxbc.DomainShader:
+		t.out.Stage = shaderisa.StageDomain
+		if p.Type == dxbc.HullShader {
+			t.out.Stage = shaderisa.StageHull
+		}
+		nf := uint8(shaderisa.NoFactor)
+		t.ts.edge, t.ts.inside, t.ts.declAt = [4]uint8{nf, nf, nf, nf}, [4]uint8{nf, nf, nf, nf}, -1
 	default:
-		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex, geometry, pixel and compute shaders only", p.Profile())}
+		return nil, &Error{Index: -1, Reason: fmt.Sprintf("%s: the GPU runs vertex, hull, domain, geometry, pixel and compute shaders only", p.Profile())}
 	}
 	defer func() {
 		// Errors name the instruction's word offset and text.
@@ -206,7 +218,15 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	if t.maxSwitch > shaderisa.MaxNesting {
 		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
 	}
+	if t.out.Stage == shaderisa.StageHull {
+		if err := t.hull(); err != nil {
+			return nil, err
+		}
+	}
 	for i := range p.Instructions {
+		if t.out.Stage == shaderisa.StageHull {
+			break // hull() did its phases
+		}
 		t.cur, t.next = i, 0
 		in := &p.Instructions[i]
 		if !isDecl(in.Op) {
@@ -238,6 +258,11 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 	}
 	if t.out.Stage == shaderisa.StageGeometry {
 		if err := t.finishGeometry(); err != nil {
+			return nil, err
+		}
+	}
+	if t.tessStage() {
+		if err := t.finishTess(); err != nil {
 			return nil, err
 		}
 	}
@@ -307,6 +332,20 @@ func (sh *Shader) Listing() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s -> %s: %d inputs, %d outputs, %d temps, %d words\n",
 		p.Profile(), sh.Stage, sh.Program.Inputs, sh.Program.Outputs, sh.Program.Temps, len(sh.Code))
+	if !slices.IsSorted(sh.Source) {
+		// A hull shader's fork and join phases are written once per
+		// instance: each run of ISA instructions under the DXBC one it
+		// came from.
+		last := -1
+		for pc, i := range sh.Source {
+			if i != last && i >= 0 && i < len(p.Instructions) {
+				fmt.Fprintf(&b, "// %s\n", p.Instructions[i].String())
+			}
+			last = i
+			fmt.Fprintf(&b, "%4d  %s\n", pc, sh.Program.Code[pc].String())
+		}
+		return b.String()
+	}
 	pc := 0
 	for i := range p.Instructions {
 		fmt.Fprintf(&b, "// %s\n", p.Instructions[i].String())

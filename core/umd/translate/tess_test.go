@@ -1,0 +1,167 @@
+package translate
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
+)
+
+// tessShader assembles testdata/tess/NAME.asm and translates it.
+func tessShader(t *testing.T, name string, stage dxbc.ProgramType) *Shader {
+	t.Helper()
+	text, err := os.ReadFile("testdata/tess/" + name + ".asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc, err := dxbc.Assemble(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, stage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
+}
+
+// A quad-domain hull shader as fxc writes one: a control-point phase
+// that copies point SV_OutputControlPointID (position and texture
+// coordinate), a fork phase of four instances writing the edge factors
+// through o[r0.x] and two fork phases for the inside factors, all from
+// cb0. Phase 0 must copy each lane's control point, phase 1 put the
+// factors where dcl_hs says they are.
+func TestHullQuad(t *testing.T) {
+	sh := tessShader(t, "quad_hs", dxbc.HullShader)
+	d := sh.HS
+	want := shaderisa.HSDecl{InCP: 4, OutCP: 4, Domain: shaderisa.TessDomainQuad, Part: shaderisa.TessPartInteger,
+		Output: shaderisa.TessOutTriangleCW, InStride: 2, OutStride: 2, PCRegs: 6,
+		EdgeFactor: [4]uint8{0 << 2, 1 << 2, 2 << 2, 3 << 2}, InsideFactor: [4]uint8{4 << 2, 5 << 2, shaderisa.NoFactor, shaderisa.NoFactor}}
+	if sh.Stage != shaderisa.StageHull || d != want {
+		t.Fatalf("stage %v, declaration %+v, want %+v", sh.Stage, d, want)
+	}
+	f := math.Float32bits
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(fixedCB{f(3), f(5), 0, 0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// Input control point n: position (n, 10n, 0, 1), texcoord (n/4, 1).
+	for n := range 4 {
+		for l := range 4 {
+			pos, tc := m.In(2*n), m.In(2*n+1)
+			pos[0][l], pos[1][l], pos[2][l], pos[3][l] = f(float32(n)), f(float32(10*n)), 0, f(1)
+			tc[0][l], tc[1][l] = f(float32(n)/4), f(1)
+		}
+	}
+	id := m.In(int(d.IDReg()))
+	for l := range 4 {
+		id[0][l], id[1][l], id[2][l] = 7, uint32(3-l), 0 // lane l makes output point 3-l
+	}
+	if _, err := m.Run(0xF); err != nil {
+		t.Fatal(err)
+	}
+	for l := range 4 {
+		n := float32(3 - l)
+		if got := math.Float32frombits(m.Out(0)[1][l]); got != 10*n {
+			t.Errorf("phase 0 lane %d: position.y %g, want %g", l, got, 10*n)
+		}
+		if got := math.Float32frombits(m.Out(1)[0][l]); got != n/4 {
+			t.Errorf("phase 0 lane %d: texcoord.x %g, want %g", l, got, n/4)
+		}
+	}
+	id[2][0] = 1
+	for r := range 6 {
+		*m.Out(r) = shader.Vec{}
+	}
+	if _, err := m.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	for k, loc := range d.EdgeFactor {
+		if got := math.Float32frombits(m.Out(int(loc >> 2))[loc&3][0]); got != 3 {
+			t.Errorf("edge factor %d at o%d.%d: %g, want 3", k, loc>>2, loc&3, got)
+		}
+	}
+	for k, loc := range d.InsideFactor[:2] {
+		if got := math.Float32frombits(m.Out(int(loc >> 2))[loc&3][0]); got != 5 {
+			t.Errorf("inside factor %d: %g, want 5", k, got)
+		}
+	}
+}
+
+// The quad-domain domain shader places a point bilinearly between the
+// four control points and passes SV_DomainLocation on.
+func TestDomainQuad(t *testing.T) {
+	sh := tessShader(t, "quad_ds", dxbc.DomainShader)
+	d := sh.DS
+	if sh.Stage != shaderisa.StageDomain || d != (shaderisa.DSDecl{CP: 4, Domain: shaderisa.TessDomainQuad, Stride: 1, PCRegs: 0}) {
+		t.Fatalf("stage %v, declaration %+v", sh.Stage, d)
+	}
+	f := math.Float32bits
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(fixedCB{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	corners := [4][2]float32{{-1, 1}, {1, 1}, {1, -1}, {-1, -1}} // (0,0) (1,0) (1,1) (0,1) of the domain
+	uv := [][2]float32{{0, 0}, {0.5, 0.5}, {0.25, 0.75}, {1, 0}}
+	for l := range uv {
+		for n, c := range corners {
+			p := m.In(n)
+			p[0][l], p[1][l], p[2][l], p[3][l] = f(c[0]), f(c[1]), 0, f(1)
+		}
+		loc := m.In(int(d.LocationReg()))
+		loc[0][l], loc[1][l] = f(uv[l][0]), f(uv[l][1])
+	}
+	if _, err := m.Run(0xF); err != nil {
+		t.Fatal(err)
+	}
+	for l, p := range uv {
+		x, y := math.Float32frombits(m.Out(0)[0][l]), math.Float32frombits(m.Out(0)[1][l])
+		if x != 2*p[0]-1 || y != 1-2*p[1] {
+			t.Errorf("domain point %v: position %g %g, want %g %g", p, x, y, 2*p[0]-1, 1-2*p[1])
+		}
+		if u := math.Float32frombits(m.Out(1)[0][l]); u != p[0] {
+			t.Errorf("domain point %v: texcoord.x %g", p, u)
+		}
+	}
+	if o := sh.Outputs; len(o) != 2 || o[0].SystemValue != dxbc.SVPosition {
+		t.Errorf("outputs %+v", o)
+	}
+}
+
+// What a hull shader cannot do on this GPU is refused by name.
+func TestHullRefusals(t *testing.T) {
+	text, err := os.ReadFile("testdata/tess/quad_hs.asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(text)
+	cases := []struct{ desc, from, to, want string }{
+		{"no inside factor", "dcl_output_siv o5.x, finalQuadVInsideTessFactor\nmov o5.x, cb0[0].y\n", "dcl_output o5.x\nmov o5.x, cb0[0].y\n", "inside 1 is missing"},
+		{"lines from a quad", "output_triangle_cw", "output_line", "the quad domain does not output line"},
+		{"ret in a block of a fork phase", "mov o5.x, cb0[0].y\nret", "mov o5.x, cb0[0].y\nif_nz cb0[0].x\nret\nendif\nret", "ret inside a block of a hull shader's fork phase"},
+		{"too many instances", "dcl_hs_fork_phase_instance_count 4", "dcl_hs_fork_phase_instance_count 33", "1..32 instances"},
+	}
+	for _, c := range cases {
+		if !strings.Contains(src, c.from) {
+			t.Fatalf("%s: the listing lacks %q", c.desc, c.from)
+		}
+		bc, err := dxbc.Assemble(strings.Replace(src, c.from, c.to, 1))
+		if err != nil {
+			t.Fatalf("%s: %v", c.desc, err)
+		}
+		if _, err := Translate(bc, dxbc.HullShader); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want an error with %q", c.desc, err, c.want)
+		}
+	}
+	// The tessellator's declarations stay refused outside hull and domain shaders.
+	bc, err := dxbc.Assemble("vs_5_0\ndcl_tessellator_domain domain_quad\nret\n")
+	if err == nil {
+		if _, err = Translate(bc, dxbc.VertexShader); err == nil || !strings.Contains(err.Error(), "dcl_tessellator_domain") {
+			t.Errorf("a vertex shader's dcl_tessellator_domain: %v", err)
+		}
+	}
+}
