@@ -72,12 +72,13 @@ type Type struct {
 	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
 	// compute.go), read and written at u#.
 	UAV bool
+	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go). A
+	// byte beside the flags: a Type is allocated per node.
+	Samples uint8
 	// Buf: a structured or byte-address buffer (buffers.go), its element
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
 	BufElem *Type
-	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
-	Samples int
 	// ROV: a rasterizer-ordered view (RasterizerOrderedTexture2D ...):
 	// a UAV whose accesses happen in primitive order, pixel by pixel.
 	// ElemNote: a view's element type that is no scalar or vector (a
