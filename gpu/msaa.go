@@ -213,6 +213,19 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 				s1 = &src1
 			}
 			v := laneOut(p, k, l)
+			if b := &p.blends[k]; (!b.enable || rt.fmt.Int()) && b.mask&0xF == 0xF {
+				// No blending, every channel written: every sample gets
+				// the same bytes, encoded once and copied.
+				s0 := bits.TrailingZeros32(pass)
+				p.mergeTarget(k, x*n+s0, y, v, nil, false)
+				o := y*rt.pitch + (x*n+s0)*rt.bpp
+				src := rt.mem[o : o+rt.bpp]
+				for m := pass & (pass - 1); m != 0; m &= m - 1 {
+					o := y*rt.pitch + (x*n+bits.TrailingZeros32(m))*rt.bpp
+					copy(rt.mem[o:o+rt.bpp], src)
+				}
+				continue
+			}
 			for m := pass; m != 0; m &= m - 1 {
 				p.mergeTarget(k, x*n+bits.TrailingZeros32(m), y, v, s1, false)
 			}

@@ -508,3 +508,34 @@ imm.Draw 6 0
 	}
 	runOK(t, sb.String())
 }
+
+// TestMultisampleBlendPerSample: blending reads and writes each sample:
+// the left 1.5 pixels drawn white, then the whole target white at alpha
+// 0.5 with SRC_ALPHA / INV_SRC_ALPHA over black: pixel 1's two white
+// samples stay 255, its two black ones become 128 (0.5), resolved to
+// (255+255+128+128)/4 = 191.5, 192 (0xc0); pixel 3 all 128; alpha is the
+// source's 0.5 (SrcBlendAlpha ONE, DestBlendAlpha ZERO). A write mask
+// of red alone keeps the other channels of each sample as they were.
+func TestMultisampleBlendPerSample(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`left = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+half = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+imm.OMSetRenderTargets rtv
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+b = dev.CreateBlendState BlendEnable=TRUE SrcBlend=SRC_ALPHA DestBlend=INV_SRC_ALPHA
+imm.OMSetBlendState b
+imm.IASetVertexBuffers 0 half Stride=36
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 0 0 == #ffffff80
+expect pixel out 1 0 == #c0c0c080
+expect pixel out 3 0 == #80808080
+red = dev.CreateBlendState RenderTargetWriteMask=1
+imm.OMSetBlendState red
+imm.ClearRenderTargetView rtv #000000ff
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 1 0 == #800000ff
+`, msaaRect(-1, -1, -0.25, 1, 0.5), msaaQuad(-1, -1, 1, 1, 0.5, 0.5, [4]float32{1, 1, 1, 0.5})))
+}
