@@ -140,10 +140,14 @@ func maskName(m uint8) string {
 }
 
 // streamContext is the context's driver kind for SOSetTargets and
-// DrawAuto: the immediate context's.
+// DrawAuto: the immediate context's (an emulated deferred context records
+// them: emulated_more.go).
 func (c *DeviceContext) streamContext(call, obj string) (driverContext, error) {
 	if k, ok := c.contextKind.(*immediateContext); ok {
 		return k.driverContext, nil
+	}
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
 	}
 	return driverContext{}, c.dropCall(call, obj, "stream-output targets on a deferred context are not supported by this device (call it on the immediate context)")
 }
@@ -175,6 +179,17 @@ func (c *DeviceContext) SOSetTargets(bufs []*Resource, offsets []uint32) error {
 	bufs = slices.Clone(bufs)
 	offs := make([]uint32, len(bufs))
 	copy(offs, offsets)
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.SOSetTargets(bufs, offs) }, func() {
+		for i := range c.so {
+			var b *Resource
+			if i < len(bufs) {
+				b = bufs[i]
+			}
+			bind(c, &c.so[i], b, nilRes)
+		}
+	}, anys(bufs)...); ok {
+		return err
+	}
 	return dc.simple(call, obj, asObjects(bufs), func(w ddiCall) {
 		hs := make([]ddi.HRESOURCE, len(bufs))
 		for i := range c.so {
@@ -226,6 +241,9 @@ func (c *DeviceContext) DrawAuto() error {
 		return c.dropCall(call, vb.name, "the vertex buffer at input slot 0, %s, was not created with BindFlags STREAM_OUTPUT", vb.name)
 	}
 	if err := dc.checkLinkage(call); err != nil {
+		return err
+	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.DrawAuto() }, nil); ok {
 		return err
 	}
 	return dc.simple(call, vb.name, nil, func(w ddiCall) { w.DrawAuto(c.h) })

@@ -1,0 +1,94 @@
+package scenario
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEmulatedGeometryStreamOutput: with a driver that has no command
+// lists, the runtime's emulation records the geometry stage, SOSetTargets
+// and DrawAuto and makes them again on the immediate context at
+// ExecuteCommandList: TestStreamOutputScenario's squares, streamed out by
+// one list (the first square's two triangles read back, computed there)
+// and drawn from the buffer by a second with DrawAuto.
+func TestEmulatedGeometryStreamOutput(t *testing.T) {
+	scene := strings.Replace(gsScene, "gs = dev.CreateGeometryShader GS\nexpect calls CreateGeometryShader CalcPrivateShaderSize CreateGeometryShader pfnAllocateCb",
+		`so = dev.CreateBuffer ByteWidth=640 BindFlags=VERTEX_BUFFER|STREAM_OUTPUT
+gs = dev.CreateGeometryShaderWithStreamOutput GS Decl="SV_Position.xy; $SKIP.zw; COLOR.xyz" Strides=u32[28] RasterizedStream=4294967295`, 1)
+	scene = strings.Replace(scene, "GS", geometryBytes(t, "billboard"), 1)
+	// The immediate context's setup is the deferred context's.
+	scene = strings.Replace(scene, "imm.OMSetRenderTargets rtv", "dc = dev.CreateDeferredContext\ndc.OMSetRenderTargets rtv", 1)
+	for _, call := range []string{"RSSetViewports", "IASetPrimitiveTopology", "IASetVertexBuffers", "VSSetShader", "GSSetShader", "GSSetConstantBuffers", "PSSetShader"} {
+		scene = strings.Replace(scene, "imm."+call, "dc."+call, 1)
+	}
+	scene = strings.NewReplacer("expect calls GSSetShader GsSetShader\n", "", "expect calls GSSetConstantBuffers GsSetConstantBuffers\n", "").Replace(scene)
+	x0, y0, x1, y1 := float32(-0.625), float32(0.625), float32(-0.375), float32(0.375)
+	var want []float32
+	for _, c := range [][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x0, y1}, {x1, y0}, {x1, y1}} {
+		want = append(want, c[0], c[1], 0, 0, 1, 0, 0)
+	}
+	mustRun(t, "option driver.commandlists=false\n"+scene+`dc.SOSetTargets so
+dc.SOGetTargets 1
+expect got == so
+dc.Draw 4 0
+cl = dc.FinishCommandList
+expect probe so 0 0 == u32[0 0]
+imm.ExecuteCommandList cl
+expect calls ExecuteCommandList ClearState GSSetShader GsSetShader GSSetConstantBuffers GsSetConstantBuffers SOSetTargets SoSetTargets Draw Draw
+expect probe so 0 0 == `+f32Words(want...)+`
+expect pixel bb 16 16 == #000000ff
+dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.VSSetShader vs
+dc.PSSetShader ps
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 0] elem[COLOR 0 R32G32B32_FLOAT 0 16] elem[TEXCOORD 0 R32G32_FLOAT 0 8]
+dc.IASetInputLayout il
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.IASetVertexBuffers 0 so Stride=28
+dc.DrawAuto
+cl2 = dc.FinishCommandList
+imm.ExecuteCommandList cl2
+expect calls ExecuteCommandList ClearState DrawAuto DrawAuto
+expect pixel bb 16 16 == #ff0000ff
+expect pixel bb 48 48 == #0000ffff
+expect pixel bb 48 16 == #000000ff
+expect violations == 0
+`)
+}
+
+// TestEmulatedPixelShaderUAVs: OMSetRenderTargetsAndUnorderedAccessViews
+// recorded by the runtime's emulation of command lists and made again at
+// ExecuteCommandList: TestPixelShaderUAVs' count_pixels over the full
+// quad counts 64 pixels, the largest x*16+y 7*16+7.
+func TestEmulatedPixelShaderUAVs(t *testing.T) {
+	mustRun(t, `option driver.commandlists=false
+dev, imm = D3D11CreateDevice Flags=DEBUG
+t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+rtv = dev.CreateRenderTargetView t
+quad = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+cnt = dev.CreateBuffer ByteWidth=8 BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_ALLOW_RAW_VIEWS
+cntv = dev.CreateUnorderedAccessView cnt Format=R32_TYPELESS Flags=RAW
+marks = dev.CreateTexture2D Width=8 Height=8 Format=R32_UINT BindFlags=UNORDERED_ACCESS
+marksv = dev.CreateUnorderedAccessView marks
+order = dev.CreateBuffer ByteWidth=512 BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_STRUCTURED StructureByteStride=4
+orderv = dev.CreateUnorderedAccessView order
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader `+pixelBytes(t, "count_pixels")+`
+dc = dev.CreateDeferredContext
+dc.OMSetRenderTargetsAndUnorderedAccessViews rtv cntv marksv orderv
+dc.OMGetRenderTargetsAndUnorderedAccessViews 1 1 3
+expect got == rtv NULL cntv marksv orderv
+dc.RSSetViewports 0 0 8 8
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.VSSetShader vs
+dc.PSSetShader ps
+dc.IASetVertexBuffers 0 quad
+dc.Draw 6
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+expect calls ExecuteCommandList ClearState OMSetRenderTargetsAndUnorderedAccessViews SetRenderTargets Draw Draw
+expect probe cnt 0 0 == u32[64 119]
+expect pixel t 0 0 == #ff0000ff
+expect violations == 0
+`)
+}
