@@ -105,12 +105,29 @@ func (ex *executor) shadeVertices(i0 uint32) {
 		return
 	}
 	d.ctr.vsInv += uint64(bits.OnesCount64(mask))
+	var tr *shader.Trace
+	if ex.g.swatch != nil {
+		if tr = ex.traceVertices(m, i0, n, dp.instance); tr != nil {
+			w := ex.g.swatch
+			if dp.indexed {
+				w.VertexID = s.ib.index(uint64(dp.start) + uint64(w.Vertex))
+			} else {
+				w.VertexID = dp.start + w.Vertex
+			}
+		}
+	}
 	moves := ps.vs.moves
+	if tr != nil {
+		moves = nil // traced: the program runs on the machine, and its outputs are the machine's
+	}
 	if moves != nil {
 		// The outputs are read straight from the inputs below (movedWord).
 		d.vsInstrs += uint64(len(ps.vs.prog.Code) * bits.OnesCount64(mask)) // what the program would have run
 	} else {
 		_, err := m.Run(mask)
+		if tr != nil {
+			ex.endTrace(m, tr)
+		}
 		d.vsInstrs += m.LaneSteps
 		if err != nil {
 			ps.fail("vertex", err)

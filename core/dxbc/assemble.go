@@ -702,8 +702,9 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 	return a.operation(word, rest)
 }
 
-// uavFlagSuffixes splits a UAV declaration's _glc and _opc suffixes
-// (globally coherent, the hidden counter) from its name.
+// uavFlagSuffixes splits a UAV declaration's _glc, _opc and _rov suffixes
+// (globally coherent, the hidden counter, rasterizer ordered) from its
+// name.
 func uavFlagSuffixes(w string) (string, uint32) {
 	var flags uint32
 	for {
@@ -712,6 +713,8 @@ func uavFlagSuffixes(w string) (string, uint32) {
 			w, flags = strings.TrimSuffix(w, "_opc"), flags|1<<12
 		case strings.HasSuffix(w, "_glc"):
 			w, flags = strings.TrimSuffix(w, "_glc"), flags|1<<5
+		case strings.HasSuffix(w, "_rov"):
+			w, flags = strings.TrimSuffix(w, "_rov"), flags|1<<6
 		default:
 			return w, flags
 		}

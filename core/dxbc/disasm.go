@@ -250,7 +250,8 @@ func enumName(v uint32, names ...string) string {
 }
 
 // uavFlags is a UAV declaration's suffixes: _glc for globally coherent
-// access, _opc for a structured buffer's order-preserving counter.
+// access, _opc for a structured buffer's order-preserving counter, _rov
+// for a rasterizer-ordered view.
 func uavFlags(controls uint32) string {
 	var s string
 	if controls&(1<<5) != 0 {
@@ -258,6 +259,9 @@ func uavFlags(controls uint32) string {
 	}
 	if controls&(1<<12) != 0 {
 		s += "_opc"
+	}
+	if controls&(1<<6) != 0 {
+		s += "_rov"
 	}
 	return s
 }

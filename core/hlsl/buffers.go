@@ -46,6 +46,10 @@ func bufType(name string) *Type {
 		return &Type{Kind: KTexture, Dim: TexBuffer, Base: Uint, Cols: 1, Buf: BufRaw}
 	case "RWByteAddressBuffer":
 		return &Type{Kind: KTexture, Dim: TexBuffer, Base: Uint, Cols: 1, Buf: BufRaw, UAV: true}
+	case "RasterizerOrderedStructuredBuffer":
+		return &Type{Kind: KTexture, Dim: TexBuffer, Base: Uint, Cols: 1, Buf: BufStructured, UAV: true, ROV: true}
+	case "RasterizerOrderedByteAddressBuffer":
+		return &Type{Kind: KTexture, Dim: TexBuffer, Base: Uint, Cols: 1, Buf: BufRaw, UAV: true, ROV: true}
 	}
 	return nil
 }
@@ -58,7 +62,10 @@ func bufTypeName(t *Type) string {
 			s += "<" + t.BufElem.String() + ">"
 		}
 	}
-	if t.UAV {
+	switch {
+	case t.ROV:
+		s = "RasterizerOrdered" + s
+	case t.UAV:
 		s = "RW" + s
 	}
 	return s
@@ -137,6 +144,9 @@ func declareBuffer(b *dxbc.Builder, d TexDecl, uav bool) {
 	}
 	if d.Counter {
 		in.Controls |= 1 << 12 // _opc: the counter of IncrementCounter
+	}
+	if d.ROV {
+		in.Controls |= 1 << 6 // _rov: rasterizer ordered
 	}
 	b.Declare(in)
 }

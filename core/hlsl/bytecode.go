@@ -249,7 +249,7 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			declareBuffer(b, t, false)
 			continue
 		}
-		b.DclResource(uint32(t.Slot), dxbcDim[t.Dim], dxbcRet(t.Base))
+		dclResource(b, t) // (msaa.go)
 	}
 	for _, u := range p.UAVs {
 		if u.Buf != BufNone {
@@ -257,7 +257,7 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			continue
 		}
 		rt := uint32(dxbcRet(u.Base)) * 0x1111
-		b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbcDim[u.Dim]), Operands: []dxbc.Operand{dxbc.UAVDecl(uint32(u.Slot))}, Extra: []uint32{rt}})
+		b.Declare(dxbc.Instruction{Op: dxbc.OpDclUAVTyped, Controls: uint32(dxbcDim[u.Dim]) | uint32(b2i(u.ROV))<<6, Operands: []dxbc.Operand{dxbc.UAVDecl(uint32(u.Slot))}, Extra: []uint32{rt}})
 	}
 	if p.Stage == Compute {
 		if err := encodeComputeInputs(b, p); err != nil {

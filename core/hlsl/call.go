@@ -46,7 +46,19 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 	for i := len(args); i < len(fn.params); i++ {
 		saved := g.scopes
 		g.scopes = g.scopes[:1]
-		v := g.expr(fn.params[i].init)
+		var v *value
+		if _, isList := fn.params[i].init.(*initList); isList {
+			// float4 b = {1.0, 2.0, 3.0, 4.0}: the list fills a
+			// variable of the parameter's type.
+			if t := g.arrayType(g.resolveType(fn.params[i].typ), fn.params[i].arrayLen); t != poison.t {
+				v = g.makeVar(t)
+				g.initVar(fn.params[i].pos, v, fn.params[i].init)
+			} else {
+				v = poison
+			}
+		} else {
+			v = g.expr(fn.params[i].init)
+		}
 		g.scopes = saved
 		if v == poison {
 			return poison

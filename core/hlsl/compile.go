@@ -264,7 +264,9 @@ func (g *gen) declareGlobals(f *file) {
 			cb := &cbInfo{name: d.name, line: d.line}
 			if d.register != "" {
 				slot, ok := regSlot(d.register, 'b')
-				if !ok {
+				if !ok || leadingDigits(d.register[1:]) != d.register[1:] {
+					// b0manymanyletters: fxc reads a loose uniform's
+					// c1abc as c1, not a cbuffer's register.
 					g.errorf(d.pos, eSyntax, "syntax error: bad register '%s' for a cbuffer", d.register)
 				}
 				cb.slot, cb.explicit = slot, true
@@ -356,6 +358,12 @@ func regSlot(r string, kind byte) (int, bool) {
 	return n, err == nil && n >= 0 && n < 128
 }
 
+// otherClass reports a register of another class than kind (s2 for a
+// texture, b0, c1, u0 ...): a letter and a number.
+func otherClass(r string, kind byte) bool {
+	return len(r) >= 2 && r[0] != kind && strings.IndexByte("bcstu", r[0]) >= 0 && leadingDigits(r[1:]) == r[1:]
+}
+
 func leadingDigits(s string) string {
 	i := 0
 	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
@@ -398,8 +406,12 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	off := -1
 	if d.register != "" && cb == g.globals && d.register[0] == 'c' {
 		// register(cN) on a loose uniform: where packoffset(cN) puts it.
-		// fxc reads the leading digits (c1manymanyletters is c1).
+		// fxc reads the leading digits (c1manymanyletters is c1), and
+		// register(c) alone is c0.
 		d.packoff = "c" + leadingDigits(d.register[1:])
+		if d.packoff == "c" {
+			d.packoff = "c0"
+		}
 	}
 	if d.packoff != "" {
 		o, ok := parsePackoffset(d.packoff)
@@ -439,6 +451,9 @@ func parsePackoffset(s string) (int, bool) {
 	off := n * 16
 	if c != "" {
 		k := strings.IndexByte("xyzw", c[0])
+		if k < 0 {
+			k = strings.IndexByte("rgba", c[0]) // c0.b is c0.z
+		}
 		if k < 0 || len(c) != 1 {
 			return 0, false
 		}
@@ -472,10 +487,15 @@ func (g *gen) globalVar(d *varDecl) {
 		}
 		if d.register != "" {
 			slot, ok := regSlot(d.register, want)
-			if !ok {
+			switch {
+			case !ok && otherClass(d.register, want):
+				// fxc ignores a register of another class: a
+				// Texture2D's register(s0) binds nothing.
+			case !ok:
 				g.errorf(d.pos, eSyntax, "syntax error: bad register '%s' for '%s'", d.register, d.name)
+			default:
+				r.slot, r.explicit = slot, true
 			}
-			r.slot, r.explicit = slot, true
 		}
 		g.declare(d.pos, d.name, &value{t: t, res: r, ro: true})
 		return
@@ -621,7 +641,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
 				Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem)})
 			for k := 0; k < t.count; k++ {
-				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem)})
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Samples: t.elem.Samples})
 			}
 		}
 	}
@@ -630,7 +650,8 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindUAV, Slot: t.slot, Count: t.count, Comps: t.comps,
 				Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Counter: t.counter})
 			for k := 0; k < t.count; k++ {
-				p.UAVs = append(p.UAVs, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Counter: t.counter})
+				p.UAVs = append(p.UAVs, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Counter: t.counter,
+					ROV: t.elem.ROV})
 			}
 		}
 	}
@@ -770,10 +791,14 @@ func (g *gen) checkParams(f *funcDecl) {
 	}
 }
 
-// checkAttrs checks a function's attributes: each argument that is an
-// expression must be a constant one.
+// checkAttrs checks a function's attributes: numthreads' arguments must
+// be expressions, and a compute shader's constant ones. fxc ignores the
+// attributes it does not know, arguments and all ([one(i++)]).
 func (g *gen) checkAttrs(as []attr) {
 	for _, a := range as {
+		if a.name != "numthreads" {
+			continue
+		}
 		for _, x := range a.exprs {
 			if x == nil {
 				continue
@@ -781,7 +806,7 @@ func (g *gen) checkAttrs(as []attr) {
 			saved, nCode := g.top, len(g.code)
 			v := g.expr(x)
 			g.top, g.code = saved, g.code[:nCode]
-			if v != poison && (!v.t.numeric() || !allImm(v.c)) {
+			if v != poison && (!v.t.numeric() || !allImm(v.c)) && g.stage == Compute {
 				g.errorf(x.at(), eSyntax, "syntax error: the arguments of attribute '%s' must be constant", a.name)
 			}
 		}

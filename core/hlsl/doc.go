@@ -56,12 +56,15 @@
 // break, continue or ret is dropped, so is a continue that ends a loop,
 // and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
 // the tests' independent reader, mistranslates those patterns); #include,
-// geometry/hull/domain stages, structured and byte-address buffers,
-// groupshared memory and doubles are refused with an error that says "not
+// geometry stages and doubles are refused with an error that says "not
 // supported by this compiler" and names the construct. Compute shaders
 // (cs_5_0, compute.go) take [numthreads], the thread identifiers, typed
 // views (RWTexture*, RWBuffer, also in pixel shaders) and the Interlocked
-// functions on their elements. The effects framework's syntax
+// functions on their elements; structured and byte-address buffers and
+// groupshared memory (buffers.go) are loads and stores of their words, a
+// store writing only the components it changes; rasterizer-ordered views
+// and views of matrices or structs are texelem.go's; shader model 1-3
+// sampling (tex2D of a sampler2D) is legacy.go's. The effects framework's syntax
 // (state blocks, sampler_state, techniques, effect objects; states.go) is
 // checked as fxc checks it for a shader profile and emits nothing.
 //

@@ -86,8 +86,22 @@ func (g *gen) expr(e Expr) *value {
 			return poison
 		}
 		c, a, b := v[0], v[1], v[2]
+		if isObject(a.t) && sameType(a.t, b.t) && c.t.numeric() && c.t.comps() == 1 && allImm(c.c) {
+			// Objects of one type, picked by a constant (0 ? t : u):
+			// a reference chosen while compiling, as fxc does.
+			if c.c[0].Imm[0] != 0 && (c.t.Base != Float || c.c[0].Imm[0] != 0x80000000) {
+				return a
+			}
+			return b
+		}
 		if !a.t.numeric() || !b.t.numeric() || !c.t.numeric() {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
+			return poison
+		}
+		if x, y := a.t, b.t; x.Kind == KMatrix && y.Kind == KMatrix && (x.Rows < y.Rows) != (x.Cols < y.Cols) && x.Rows != y.Rows && x.Cols != y.Cols {
+			// c ? float2x4 : float3x2: neither holds the other (fxc:
+			// incompatible types; the intrinsics take them).
+			g.errorf(e.pos, eTypeMismatch, "type mismatch: '%s' and '%s' (neither matrix is as large as the other in both dimensions)", x, y)
 			return poison
 		}
 		t := g.opType(e.pos, a.t, b.t, false)
@@ -506,6 +520,12 @@ func (g *gen) convert(p pos, v *value, t *Type, implicit bool) *value {
 		return v
 	}
 	if !v.t.numeric() || !t.numeric() {
+		if aggregate(v.t) && aggregate(t) && sameLeaves(v.t, t) {
+			// Structs and arrays of the same components (types
+			// included: no int to float) convert component by
+			// component, implicitly too.
+			return g.cast(p, v, t)
+		}
 		g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -527,7 +547,11 @@ func (g *gen) convert(p pos, v *value, t *Type, implicit bool) *value {
 			g.warnf(p, eTruncation, "implicit truncation of vector type")
 		}
 	case v.t.Kind == KMatrix && t.Kind == KVector || v.t.Kind == KVector && t.Kind == KMatrix:
-		if v.t.comps() < t.comps() || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1 && v.t.comps() != t.comps() {
+		if v.t.comps() < t.comps() || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1 && v.t.comps() != t.comps() ||
+			implicit && t.Kind == KMatrix && t.Rows > 1 && v.t.comps() != t.comps() {
+			// A vector truncates to a 1xN matrix, implicitly too, and
+			// to an Nx1 one only explicitly (fxc: float3x1 f() {
+			// return float4(...); } fails).
 			g.errorf(p, eConvert, "cannot implicitly convert from '%s' to '%s'", v.t, t)
 			return poison
 		}
@@ -597,7 +621,16 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		}
 		// Component by component, in order: the source's first as many
 		// components as the destination has.
-		if n, m := flatComps(v.t), flatComps(t); n > 0 && m > 0 && n >= m {
+		if n, m := castComps(v.t), castComps(t); n > 0 && m > 0 && n >= m {
+			if n != m && (t.Kind == KMatrix && t.Rows > 1 || v.t.Kind == KMatrix && v.t.Rows > 1 && v.t.Cols > 1) {
+				// fxc (shader models 4 and 5): to a matrix of more than
+				// one row, or from one of more than one row and column,
+				// from or to a struct or array, as many components on
+				// both sides; a 1xN matrix (or an Nx1 source) truncates
+				// as a vector does.
+				g.errorf(p, eConvert, "cannot convert from '%s' to '%s': %d components to %d", v.t, t, n, m)
+				return poison
+			}
 			dst := g.newVar(t)
 			k := 0
 			if g.fill(p, dst, g.scalars(v), &k) {
@@ -607,7 +640,7 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
-	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() {
+	if v.t.Kind == KVector && t.Kind == KMatrix && v.t.comps() != t.comps() && !(t.Rows == 1 && v.t.comps() > t.comps()) {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
@@ -619,6 +652,68 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		return poison
 	}
 	return g.convert(p, v, t, false)
+}
+
+func aggregate(t *Type) bool { return t.Kind == KStruct || t.Kind == KArray }
+
+// sameLeaves reports two types of the same components in order: numbers
+// of the same base, objects of the same type.
+func sameLeaves(a, b *Type) bool {
+	la, lb := leaves(a, nil), leaves(b, nil)
+	if len(la) == 0 || len(la) != len(lb) {
+		return false
+	}
+	for i := range la {
+		if la[i].numeric() != lb[i].numeric() || la[i].numeric() && la[i].Base != lb[i].Base || !la[i].numeric() && !sameType(la[i], lb[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// leaves lists a type's components: a scalar type per number, the object
+// types, in order.
+func leaves(t *Type, out []*Type) []*Type {
+	switch t.Kind {
+	case KStruct:
+		for _, f := range t.Fields {
+			out = leaves(f.Type, out)
+		}
+	case KArray:
+		for i := 0; i < t.Len && len(out) < 1<<16; i++ {
+			out = leaves(t.Elem, out)
+		}
+	case KTexture, KSampler:
+		out = append(out, t)
+	default:
+		for i := 0; i < t.comps(); i++ {
+			out = append(out, scalarT(t.Base))
+		}
+	}
+	return out
+}
+
+// castComps is flatComps counting a texture or sampler as one component
+// (a struct holding a texture casts component-wise to another, the
+// texture to the texture).
+func castComps(t *Type) int {
+	switch t.Kind {
+	case KTexture, KSampler:
+		return 1
+	case KStruct:
+		n := 0
+		for _, f := range t.Fields {
+			k := castComps(f.Type)
+			if k == 0 {
+				return 0
+			}
+			n += k
+		}
+		return n
+	case KArray:
+		return t.Len * castComps(t.Elem)
+	}
+	return flatComps(t)
 }
 
 // splat builds a struct or array value whose every component is the
@@ -671,6 +766,19 @@ func (g *gen) ctor(e *ctorExpr) *value {
 		return poison
 	}
 	for i, v := range args {
+		if !v.t.numeric() && flatComps(v.t) > 0 {
+			// A struct or array of numbers gives its components in
+			// order: float4(arr), as fxc takes it.
+			var c []Operand
+			for _, s := range g.scalars(v) {
+				c = append(c, g.convertBase(s.c, s.t.Base, t.Base)...)
+			}
+			args[i] = &value{t: vecT(t.Base, len(c)), c: c, ro: true}
+			if len(c) > 4 {
+				args[i].t = &Type{Kind: KVector, Base: t.Base, Rows: 1, Cols: len(c)}
+			}
+			continue
+		}
 		if !v.t.numeric() {
 			g.errorf(e.args[i].at(), eConvert, "cannot convert from '%s' to '%s'", v.t, t.withBase(v.t.Base))
 			return poison

@@ -46,6 +46,11 @@ type gen struct {
 	cdepth  int           // conditions, loops and switches around the code lowered now
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
+	// combined maps a sampler that tex2D and its siblings read to the
+	// texture made for it, combinedList those textures by first use
+	// (legacy.go).
+	combined     map[*resource]*resource
+	combinedList []*resource
 
 	packedObjs []*resource // textures and samplers of a cbuffer given only a packoffset
 	stateVars  []*varDecl  // globals with a state block (states.go)
@@ -261,11 +266,18 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
 				b = v.tdef
 			}
+			if et := texElemOther(t, b, ts.argType); et != nil {
+				return et
+			}
 			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV}
+			n, ok := g.texSamples(ts, t.Dim) // (msaa.go)
+			if !ok {
+				return poison.t
+			}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: n, ROV: t.ROV}
 		}
 		return t
 	}

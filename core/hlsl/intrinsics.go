@@ -8,6 +8,9 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		g.errorf(p, eNoOverload, "'%s': no matching %d parameter intrinsic function", e.name, len(args))
 		return poison
 	}
+	if legacyTex[e.name] {
+		return g.texLegacy(e, args)
+	}
 	for _, a := range args {
 		if !a.t.numeric() {
 			return noMatch()

@@ -418,9 +418,7 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 	case "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange", "InterlockedCompareStore", "InterlockedExchange",
 		"InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor":
 		return g.interlocked(e, args), true
-	case "noise", "tex1D", "tex2D", "tex3D", "texCUBE", "tex1Dbias", "tex2Dbias", "tex3Dbias", "texCUBEbias", "tex1Dgrad",
-		"tex2Dgrad", "tex3Dgrad", "texCUBEgrad", "tex1Dlod", "tex2Dlod", "tex3Dlod", "texCUBElod", "tex1Dproj", "tex2Dproj",
-		"tex3Dproj", "texCUBEproj":
+	case "noise":
 		g.errorf(p, eNotImplemented, "'%s': intrinsic function not supported in shader model %d (a shader model 1 to 3 function)", e.name, g.major)
 		return poison, true
 	case "abort", "errorf", "printf", "msad4", "mad24", "dot2add", "EvaluateAttributeAtCentroid", "EvaluateAttributeAtSample",

@@ -61,6 +61,14 @@ func (g *gen) objSlot(p pos, v *value) (int, bool) {
 		g.errorf(p, eSyntax, "syntax error: the %s is used before it is given a texture or sampler", v.t)
 		return 0, false
 	}
+	if v.t.ElemNote != "" {
+		g.errorf(p, eNotImplemented, "not supported by this compiler: reading or writing a %s (elements of type %s)", v.t, v.t.ElemNote)
+		return 0, false
+	}
+	if v.t.ROV && g.stage != Pixel {
+		g.errorf(p, eSyntax, "%s: rasterizer-ordered views are a pixel shader's", v.t)
+		return 0, false
+	}
 	r := v.res
 	if !r.used {
 		r.used = true
@@ -75,6 +83,11 @@ func (g *gen) objSlot(p pos, v *value) (int, bool) {
 // explicit registers (used or not, as fxc reserves them) and of the ones
 // placed before it; then the operands get their slots.
 func (g *gen) placeResources() {
+	// The textures made for tex2D's samplers come first, by first use,
+	// as fxc allocates them (legacy.go).
+	sortCombined(g.combinedList)
+	g.textures = append(g.combinedList, g.textures...)
+	g.combinedList = nil
 	for _, list := range [][]*resource{g.textures, g.samplers, g.uavs} {
 		for _, r := range list {
 			first := 0

@@ -154,13 +154,17 @@ var keywords = map[string]bool{
 	"register": true, "packoffset": true, "row_major": true, "column_major": true, "switch": true, "case": true,
 	"default": true, "typedef": true, "extern": true, "volatile": true, "inline": true, "shared": true,
 	"groupshared": true, "nointerpolation": true, "noperspective": true, "linear": true, "centroid": true,
-	"sample": false, "line": true, "point": true, "triangle": true,
+	"sample": false, "line": true, "point": true, "triangle": true, "unorm": true, "snorm": true,
 }
 
 var modifiers = map[string]bool{
 	"static": true, "const": true, "uniform": true, "in": true, "out": true, "inout": true, "row_major": true,
 	"column_major": true, "extern": true, "volatile": true, "inline": true, "shared": true, "groupshared": true,
 	"nointerpolation": true, "noperspective": true, "linear": true, "centroid": true, "precise": true,
+	"export": true, // a library's exported function (lib_* profiles): nothing to a shader's entry point
+	// unorm and snorm: a float kept in [0, 1] or [-1, 1] (a typed view's
+	// format says so); to a shader a float.
+	"unorm": true, "snorm": true,
 }
 
 func (ps *parser) isTypeName(t token) bool {
@@ -375,6 +379,11 @@ func (ps *parser) modifiers() mods {
 			m.first = pos{t.line, t.col}
 		}
 		ps.p++
+		if t.text == "unorm" || t.text == "snorm" {
+			if n := ps.peek(); builtinType(n.text) == nil || builtinType(n.text).Base != Float || !builtinType(n.text).numeric() {
+				ps.failMsg(n, "syntax error: "+t.text+" is a modifier of float types")
+			}
+		}
 		switch t.text {
 		case "groupshared":
 			m.groupshared = true
@@ -438,8 +447,8 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 			a := ps.next()
 			switch a.kind {
 			case tIdent:
-				if a.text == "struct" && ps.peek().kind == tIdent {
-					a = ps.next() // RWStructuredBuffer<struct s>
+				if (a.text == "struct" || a.text == "unorm" || a.text == "snorm") && ps.peek().kind == tIdent {
+					a = ps.next() // RWStructuredBuffer<struct s>, RWTexture2D<unorm float>
 				}
 				ts.argType = a.text
 				if a.text == "unsigned" && strings.HasPrefix(ps.peek().text, "int") {
@@ -524,6 +533,7 @@ func (ps *parser) cbuffer() *cbufferDecl {
 			c.regs = ps.addRegister(c.regs)
 		}
 	}
+	ps.annotations() // cbuffer cb : register(b1) < int i = 1; >
 	ps.expect("{")
 	for !ps.accept("}") {
 		m := ps.modifiers()

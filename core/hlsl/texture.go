@@ -22,6 +22,11 @@ func (g *gen) method(e *callExpr) *value {
 			return poison
 		}
 	}
+	return g.methodOn(e, tv, args)
+}
+
+// methodOn is method e of texture tv, its arguments lowered.
+func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 	if tv.t.Kind != KTexture {
 		g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 		return poison
@@ -243,6 +248,9 @@ func (g *gen) method(e *callExpr) *value {
 		return g.texLoad(e, args, tv, tex, dst, r)
 	case "GetDimensions":
 		return g.getDimensions(e, args, tt, tex, r)
+	case "GetSamplePosition":
+		g.errorf(e.pos, eNotImplemented, "not supported by this compiler: the method 'GetSamplePosition' (samplepos)")
+		return poison
 	}
 	g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 	return poison
@@ -340,7 +348,8 @@ func (g *gen) texIndex(p pos, tv *value, iv *value) *value {
 		return g.uavIndex(p, tv, iv, slot)
 	}
 	n := dim.coords()
-	if iv.t.comps() != n || !iv.t.numeric() || iv.t.Base == Float {
+	if iv.t.comps() != n || !iv.t.numeric() {
+		// fxc converts a float address (t[pos.yx]) to uint.
 		g.errorf(p, eSubscript, "invalid subscript: %s is indexed by %d integer coordinates, not %s", tv.t, n, iv.t)
 		return poison
 	}

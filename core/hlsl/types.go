@@ -76,6 +76,18 @@ type Type struct {
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
 	BufElem *Type
+	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
+	Samples int
+	// ROV: a rasterizer-ordered view (RasterizerOrderedTexture2D ...):
+	// a UAV whose accesses happen in primitive order, pixel by pixel.
+	// ElemNote: a view's element type that is no scalar or vector (a
+	// matrix, a struct, double2), spelled; such a view is declared but
+	// not used (texelem.go).
+	ROV      bool
+	ElemNote string
+	// SampDim: a sampler1D, sampler2D, sampler3D or samplerCUBE, its
+	// dimension plus one (0: any sampler).
+	SampDim TexDim
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
@@ -165,6 +177,9 @@ func (t *Type) String() string {
 		if t.Buf != BufNone {
 			return bufTypeName(t)
 		}
+		if t.ROV || t.ElemNote != "" {
+			return viewTypeName(t)
+		}
 		if t.UAV {
 			return "RW" + t.Dim.String() + "<" + vecT(t.Base, max(t.Cols, 1)).String() + ">"
 		}
@@ -188,7 +203,7 @@ func sameType(a, b *Type) bool {
 	case KStruct:
 		return a.Name == b.Name
 	case KTexture:
-		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV && a.Buf == b.Buf &&
+		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV && a.Buf == b.Buf && a.ROV == b.ROV && a.ElemNote == b.ElemNote &&
 			(a.BufElem == nil) == (b.BufElem == nil) && (a.BufElem == nil || sameType(a.BufElem, b.BufElem))
 	case KSampler:
 		return a.Cmp == b.Cmp
@@ -212,6 +227,14 @@ func builtinType(name string) *Type {
 	if t := bufType(name); t != nil {
 		return t
 	}
+	if rest, ok := strings.CutPrefix(name, "RasterizerOrdered"); ok {
+		if t := builtinType("RW" + rest); t != nil && t.UAV {
+			c := *t
+			c.ROV = true
+			return &c
+		}
+		return nil
+	}
 	switch name {
 	case "void":
 		return tVoid
@@ -219,8 +242,12 @@ func builtinType(name string) *Type {
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
+	case "sampler1D", "sampler2D", "sampler3D", "samplerCUBE":
+		// Shader model 1-3 samplers of one dimension (legacy.go).
+		return &Type{Kind: KSampler, SampDim: map[string]TexDim{"sampler1D": Tex1D, "sampler2D": Tex2D, "sampler3D": Tex3D, "samplerCUBE": TexCube}[name] + 1}
 	case "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader", "ComputeShader",
-		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState", "string", "String":
+		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState", "string", "String",
+		"DepthStencilView", "RenderTargetView":
 		return &Type{Kind: KEffect, Name: name}
 	case "SamplerComparisonState":
 		return &Type{Kind: KSampler, Cmp: true}

@@ -384,10 +384,11 @@ func (t *translator) hull() error {
 			continue
 		}
 		if in.Op == dxbc.OpDclHSForkPhaseInstanceCount || in.Op == dxbc.OpDclHSJoinPhaseInstanceCount {
-			ph := &phases[len(phases)-1]
-			if len(phases) == 0 || (in.Op == dxbc.OpDclHSForkPhaseInstanceCount) != (ph.kind == phaseFork) {
+			if len(phases) == 0 || (in.Op == dxbc.OpDclHSForkPhaseInstanceCount) != (phases[len(phases)-1].kind == phaseFork) ||
+				in.Op == dxbc.OpDclHSJoinPhaseInstanceCount && phases[len(phases)-1].kind != phaseJoin {
 				return t.fail("%s outside its phase", in.Op)
 			}
+			ph := &phases[len(phases)-1]
 			if len(in.Extra) != 1 || in.Extra[0] == 0 || in.Extra[0] > maxPhaseInstances {
 				return t.fail("%s %v: 1..%d instances", in.Op, in.Extra, maxPhaseInstances)
 			}
