@@ -92,3 +92,63 @@ expect pixel t 0 0 == #ff0000ff
 expect violations == 0
 `)
 }
+
+// TestDeferredStreamOutput: a driver's command lists carry stream output:
+// the deferred context's SoSetTargets and DrawAuto (its context-local
+// handle of the buffer), the list's draw sends every SET_SO_TARGET.
+// TestStreamOutputScenario's squares streamed out by one list (the first
+// square read back) and drawn from the buffer with DrawAuto by a second,
+// after the immediate context streamed into another buffer, which the
+// lists leave alone (ExecuteCommandList, restoring nothing, unbinds it).
+func TestDeferredStreamOutput(t *testing.T) {
+	scene := strings.Replace(gsScene, "gs = dev.CreateGeometryShader GS\nexpect calls CreateGeometryShader CalcPrivateShaderSize CreateGeometryShader pfnAllocateCb",
+		`so = dev.CreateBuffer ByteWidth=640 BindFlags=VERTEX_BUFFER|STREAM_OUTPUT
+so2 = dev.CreateBuffer ByteWidth=640 BindFlags=VERTEX_BUFFER|STREAM_OUTPUT
+gs = dev.CreateGeometryShaderWithStreamOutput GS Decl="SV_Position.xy; $SKIP.zw; COLOR.xyz" Strides=u32[28] RasterizedStream=4294967295`, 1)
+	scene = strings.Replace(scene, "GS", geometryBytes(t, "billboard"), 1)
+	x0, y0, x1, y1 := float32(-0.625), float32(0.625), float32(-0.375), float32(0.375)
+	var want []float32
+	for _, c := range [][2]float32{{x0, y0}, {x1, y0}, {x0, y1}, {x0, y1}, {x1, y0}, {x1, y1}} {
+		want = append(want, c[0], c[1], 0, 0, 1, 0, 0)
+	}
+	src := scene + `imm.SOSetTargets so2
+imm.Draw 1 0
+dc = dev.CreateDeferredContext
+dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.IASetPrimitiveTopology POINTLIST
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.VSSetShader vs
+dc.GSSetShader gs
+dc.GSSetConstantBuffers 0 cb
+dc.PSSetShader ps
+dc.SOSetTargets so
+expect calls SOSetTargets CreateResource SoSetTargets
+dc.SOGetTargets 1
+expect got == so
+dc.Draw 4 0
+cl = dc.FinishCommandList
+expect probe so 0 0 == u32[0 0]
+imm.ExecuteCommandList cl
+expect probe so 0 0 == ` + f32Words(want...) + `
+expect probe so2 0 0 == ` + f32Words(want...) + `
+expect pixel bb 16 16 == #000000ff
+dc.OMSetRenderTargets rtv
+dc.RSSetViewports 0 0 64 64
+dc.VSSetShader vs
+dc.PSSetShader ps
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32_FLOAT 0 0] elem[COLOR 0 R32G32B32_FLOAT 0 16] elem[TEXCOORD 0 R32G32_FLOAT 0 8]
+dc.IASetInputLayout il
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.IASetVertexBuffers 0 so Stride=28
+dc.DrawAuto
+expect calls DrawAuto DrawAuto
+cl2 = dc.FinishCommandList
+imm.ExecuteCommandList cl2
+expect pixel bb 16 16 == #ff0000ff
+expect pixel bb 48 48 == #0000ffff
+expect pixel bb 48 16 == #000000ff
+expect violations == 0
+`
+	mustRun(t, src)
+}
