@@ -32,7 +32,7 @@ gs_4_0
 dcl_input_siv v[6][0].xyzw, position
 dcl_input v[6][1].xyzw
 dcl_temps 1
-dcl_inputprimitive triangle_adj
+dcl_inputprimitive triangleadj
 dcl_outputtopology pointlist
 dcl_output_siv o0.xyzw, position
 dcl_output o1.xyzw
