@@ -152,3 +152,31 @@ expect violations == 0
 `
 	mustRun(t, src)
 }
+
+// TestEmulatedTessellation: the runtime's emulation of command lists
+// records the hull and domain stages (HSSetShader, HSSetConstantBuffers,
+// DSSetShader) and makes them again on the immediate context:
+// TestTessellationScenario's patch, drawn by a command list, the same
+// pixels (each its domain location, worked out there).
+func TestEmulatedTessellation(t *testing.T) {
+	scene := strings.Replace(tessScene(t), "imm.OMSetRenderTargets rtv", "dc = dev.CreateDeferredContext\ndc.OMSetRenderTargets rtv", 1)
+	for _, call := range []string{"RSSetViewports", "IASetPrimitiveTopology", "IASetVertexBuffers", "VSSetShader", "HSSetShader", "HSSetConstantBuffers", "DSSetShader", "PSSetShader"} {
+		scene = strings.Replace(scene, "imm."+call, "dc."+call, 1)
+	}
+	scene = strings.NewReplacer("expect calls HSSetShader HsSetShader\n", "", "expect calls HSSetConstantBuffers HsSetConstantBuffers\n", "").Replace(scene)
+	var b strings.Builder
+	b.WriteString("option driver.commandlists=false\n" + scene + `dc.HSGetShader
+expect got == hs
+dc.Draw 4 0
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+expect calls ExecuteCommandList ClearState HSSetShader HsSetShader HSSetConstantBuffers HsSetConstantBuffers DSSetShader DsSetShader
+`)
+	for _, p := range [][2]int{{0, 0}, {8, 40}, {63, 63}} {
+		r := int(float64(p[0])*255/64 + 255/128.0 + 0.5)
+		g := int(float64(p[1])*255/64 + 255/128.0 + 0.5)
+		b.WriteString("expect pixel bb " + itoa(p[0]) + " " + itoa(p[1]) + " == #" + hex2(r) + hex2(g) + "00ff\n")
+	}
+	b.WriteString("expect violations == 0\n")
+	mustRun(t, b.String())
+}
