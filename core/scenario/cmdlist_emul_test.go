@@ -180,3 +180,42 @@ expect calls ExecuteCommandList ClearState HSSetShader HsSetShader HSSetConstant
 	b.WriteString("expect violations == 0\n")
 	mustRun(t, b.String())
 }
+
+// TestRestoreStreamOutputAndCompute: ExecuteCommandList's
+// RestoreContextState gives the immediate context back its stream-output
+// target, which goes on appending (the draw of points 0..2 after the
+// first square: its squares 6 and 12 vertices of 28 bytes on, each
+// square's first vertex computed as TestStreamOutputScenario's), and its
+// compute shader and view (bound
+// again: CSGetShader, CSGetUnorderedAccessViews), with a driver's command
+// lists and with the runtime's emulation alike.
+func TestRestoreStreamOutputAndCompute(t *testing.T) {
+	scene := strings.Replace(gsScene, "gs = dev.CreateGeometryShader GS\nexpect calls CreateGeometryShader CalcPrivateShaderSize CreateGeometryShader pfnAllocateCb",
+		`so = dev.CreateBuffer ByteWidth=640 BindFlags=VERTEX_BUFFER|STREAM_OUTPUT
+gs = dev.CreateGeometryShaderWithStreamOutput GS Decl="SV_Position.xy; $SKIP.zw; COLOR.xyz" Strides=u32[28] RasterizedStream=4294967295`, 1)
+	scene = strings.Replace(scene, "GS", geometryBytes(t, "billboard"), 1)
+	// Point 2 (clip (0.5, -0.5), blue) is the second even primitive.
+	bothPaths(t, scene+`buf = dev.CreateBuffer ByteWidth=16 BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_ALLOW_RAW_VIEWS
+uav = dev.CreateUnorderedAccessView buf Format=R32_TYPELESS Flags=RAW
+cs = dev.CreateComputeShader `+computeBytes(t, "prefix_sum")+`
+imm.CSSetShader cs
+imm.CSSetUnorderedAccessViews 0 uav
+imm.SOSetTargets so
+imm.Draw 1 0
+dc = dev.CreateDeferredContext
+dc.ClearRenderTargetView rtv 0 0 0 1
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl TRUE
+imm.CSGetShader
+expect got == cs
+imm.CSGetUnorderedAccessViews 0
+expect got == uav
+imm.SOGetTargets 1
+expect got == so
+imm.Draw 3 0
+expect probe so 0 0 == `+f32Words(-0.625, 0.625, 0, 0, 1, 0, 0)+`
+expect probe so 42 0 == `+f32Words(-0.625, 0.625, 0, 0, 1, 0, 0)+`
+expect probe so 84 0 == `+f32Words(0.375, -0.375, 0, 0, 0, 0, 1)+`
+expect violations == 0
+`)
+}
