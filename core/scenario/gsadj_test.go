@@ -57,6 +57,7 @@ ret
 // triangle 1 3 5 with 2 7 4 beside its edges, the last (odd, i = 1) 2i+3
 // 2i+1 2i+5 with 2i-1 2i+4 2i+6. No render target and no viewport are
 // bound: stream output comes before the rasterizer and needs neither.
+// SO_STATISTICS_STREAM0 counts the 12 points written, STREAM1 none.
 func TestGeometryTriangleStripAdjScenario(t *testing.T) {
 	bc, err := dxbc.Assemble(gsAdjEcho)
 	if err != nil {
@@ -72,19 +73,34 @@ so = dev.CreateBuffer ByteWidth=64 BindFlags=STREAM_OUTPUT
 vs = dev.CreateVertexShader builtin:vs_passthrough
 gs = dev.CreateGeometryShaderWithStreamOutput bytes:` + hex.EncodeToString(bc) + ` Decl="COLOR.x" RasterizedStream=4294967295
 q = dev.CreateQuery Query=PIPELINE_STATISTICS
+s0 = dev.CreateQuery Query=SO_STATISTICS_STREAM0
+s1 = dev.CreateQuery Query=SO_STATISTICS_STREAM1
 imm.IASetPrimitiveTopology TRIANGLESTRIP_ADJ
 imm.IASetVertexBuffers 0 vb Stride=36
 imm.VSSetShader vs
 imm.GSSetShader gs
 imm.SOSetTargets so
 imm.Begin q
+imm.Begin s0
+imm.Begin s1
 imm.Draw 8 0
 imm.End q
+imm.End s0
+imm.End s1
 until hr == S_OK max 100 {
   imm.GetData q
 }
 expect data q.GSInvocations == 2
 expect data q.GSPrimitives == 12
+until hr == S_OK max 100 {
+  imm.GetData s0
+}
+expect data s0.NumPrimitivesWritten == 12
+expect data s0.PrimitivesStorageNeeded == 12
+until hr == S_OK max 100 {
+  imm.GetData s1
+}
+expect data s1.NumPrimitivesWritten == 0
 expect probe so 0 0 == ` + f32Words(0, 1, 2, 6, 4, 3, 4, 0, 2, 5, 6, 7) + `
 expect violations == 0
 `
