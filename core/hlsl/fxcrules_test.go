@@ -115,3 +115,17 @@ func TestTernaryRules(t *testing.T) {
 func TestIntrinsicsMixMatrices(t *testing.T) {
 	compileOK(t, "float2x3 a; float3x2 b; float4 main() : SV_Target { return max(a, b)[0].xyxy; }", "main", "ps_4_0")
 }
+
+// TestOffsetsThroughVariables: a texel offset read from a variable that
+// straight-line code set to constants (through swizzles and copies) is
+// that constant; one set in a branch is not known, and refused.
+func TestOffsetsThroughVariables(t *testing.T) {
+	r := compileOK(t, "Texture2D t; int i; float4 main() : SV_Target { int4 a = {1, 2, i, i}; int4 b = a.yxww; return t.Load(int3(0, 0, 0), b.yx); }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "ld_aoffimmi(1,2,0)") {
+		t.Errorf("offset (1, 2):\n%s", text)
+	}
+	_, err := Compile([]byte("Texture2D t; int i; float4 main() : SV_Target { int2 a = 1; if (i) a.x = 2; return t.Load(int3(0, 0, 0), a); }"), "o.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "a texel offset that is not a constant") {
+		t.Errorf("offset set in a branch: %v", err)
+	}
+}
