@@ -177,7 +177,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if diags = resolveRegisters(f, file, target); len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{},
+	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{}, entryName: entry,
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
@@ -248,7 +248,9 @@ func (g *gen) declareGlobals(f *file) {
 			g.declareTypedef(d)
 		case *funcDecl:
 			g.checkParams(d)
-			g.checkAttrs(d.attrs)
+			if d.name == g.entryName {
+				g.checkAttrs(d.attrs) // another function's attributes are ignored, as fxc ignores them
+			}
 			if d.body != nil {
 				for _, o := range g.funcs[d.name] {
 					if o.body != nil && sameSignature(g, o, d) {
@@ -795,6 +797,9 @@ func (g *gen) checkParams(f *funcDecl) {
 // be expressions, and a compute shader's constant ones. fxc ignores the
 // attributes it does not know, arguments and all ([one(i++)]).
 func (g *gen) checkAttrs(as []attr) {
+	g.push()
+	defer g.pop()
+	g.constStatics()
 	for _, a := range as {
 		if a.name != "numthreads" {
 			continue

@@ -57,3 +57,32 @@ func (g *gen) constComp(c Operand) (Operand, bool) {
 	}
 	return c, false
 }
+
+// constStatics declares, in the current scope, the global statics of a
+// numeric scalar type whose initial value is a constant, as that constant
+// (read only): fxc takes `static int x = 1; [numthreads(x, 1, 1)]`.
+// Statics are otherwise variables set where the entry point starts.
+func (g *gen) constStatics() {
+	for _, d := range g.statics {
+		if d.init == nil || len(d.arrayLen) > 0 {
+			continue
+		}
+		if _, isList := d.init.(*initList); isList {
+			continue
+		}
+		t := g.resolveType(d.typ)
+		if t == poison.t || !t.numeric() || t.comps() != 1 {
+			continue
+		}
+		saved, nCode, nErr, nWarn, nMore := g.top, len(g.code), len(g.errs), len(g.warns), g.more
+		v := g.expr(d.init)
+		if v != poison {
+			v = g.convert(d.pos, v, t, true)
+		}
+		ok := v != poison && allImm(v.c) && len(g.errs) == nErr
+		g.top, g.code, g.errs, g.warns, g.more = saved, g.code[:nCode], g.errs[:nErr], g.warns[:nWarn], nMore
+		if ok {
+			g.declare(d.pos, d.name, &value{t: t, c: v.c, ro: true})
+		}
+	}
+}

@@ -129,3 +129,16 @@ func TestOffsetsThroughVariables(t *testing.T) {
 		t.Errorf("offset set in a branch: %v", err)
 	}
 }
+
+// TestNumthreadsStatics: numthreads takes a static of a constant value;
+// another function's attributes are not the entry point's.
+func TestNumthreadsStatics(t *testing.T) {
+	r := compileOK(t, "static int x = 2; [numthreads(x, 1, 1)] void main() {}", "main", "cs_5_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "dcl_thread_group 2, 1, 1") {
+		t.Errorf("numthreads(x):\n%s", text)
+	}
+	compileOK(t, "static int x = 1; [numthreads(++x, 1, 1)] void f() {} [numthreads(1, 1, 1)] void main() { f(); }", "main", "cs_5_0")
+	if _, err := Compile([]byte("static int x = 1; [numthreads(x++, 1, 1)] void main() {}"), "n.hlsl", "main", "cs_5_0"); err == nil {
+		t.Error("numthreads(x++) compiled")
+	}
+}

@@ -30,6 +30,7 @@ type gen struct {
 	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
 	tgsm      []TGSMDecl   // groupshared memory, g# (buffers.go)
+	entryName string       // the entry point's name: the function whose attributes count
 	cbMax     map[int]int  // slot -> registers read
 	cbDyn     map[int]bool // slot -> indexed by a register
 	loopDep   int
