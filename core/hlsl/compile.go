@@ -405,6 +405,12 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
 		return
 	}
+	if g.unalignedBase(t) {
+		// Whether fxc packs a base's members inline or as a struct of
+		// its own shows only where the base ends inside a register.
+		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s' in a constant buffer: a struct derived from one whose size is not whole registers", d.name)
+		return
+	}
 	off := -1
 	if d.register != "" && cb == g.globals && d.register[0] == 'c' {
 		// register(cN) on a loose uniform: where packoffset(cN) puts it.
@@ -735,6 +741,22 @@ func loopEnds(code []Instr) []Instr {
 // scope (a function's struct is local to it).
 func (g *gen) declareStruct(d *structDecl) *Type {
 	t := &Type{Kind: KStruct, Name: d.name}
+	own := 0
+	if d.base.text != "" {
+		// struct c : b: b's members, then c's, which may shadow them
+		// (a member's name reads the last of that name).
+		v := g.lookup(d.base.text)
+		if v == nil || v.tdef == nil || v.tdef.Kind != KStruct {
+			g.errorf(pos{d.base.line, d.base.col}, eSyntax, "syntax error: '%s' is no struct to derive '%s' from", d.base.text, d.name)
+		} else {
+			t.Fields = append(t.Fields, v.tdef.Fields...)
+			own = len(t.Fields)
+			if g.baseSize == nil {
+				g.baseSize = map[string]int{}
+			}
+			g.baseSize[d.name] = sizeOf(v.tdef)
+		}
+	}
 	for _, fd := range d.fields {
 		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
 		if ft.Kind == KVoid {
@@ -743,7 +765,7 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 		if effectObject(ft) {
 			g.errorf(fd.pos, eTypeMismatch, "'%s': a struct cannot hold a %s", fd.name, ft)
 		}
-		for _, o := range t.Fields {
+		for _, o := range t.Fields[own:] {
 			if o.Name == fd.name {
 				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
 			}

@@ -86,3 +86,22 @@ func (g *gen) constStatics() {
 		}
 	}
 }
+
+// unalignedBase reports a derived struct, in t, whose base does not end
+// on a register boundary of a constant buffer.
+func (g *gen) unalignedBase(t *Type) bool {
+	switch t.Kind {
+	case KArray:
+		return g.unalignedBase(t.Elem)
+	case KStruct:
+		if g.baseSize[t.Name]%16 != 0 {
+			return true
+		}
+		for _, f := range t.Fields {
+			if g.unalignedBase(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}

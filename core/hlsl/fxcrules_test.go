@@ -142,3 +142,24 @@ func TestNumthreadsStatics(t *testing.T) {
 		t.Error("numthreads(x++) compiled")
 	}
 }
+
+// TestStructInheritance: struct b : a holds a's members first; a member
+// of the derived struct shadows the base's of its name; a derived struct
+// whose base ends inside a register stays out of constant buffers.
+func TestStructInheritance(t *testing.T) {
+	in := [4]float32{1, 2, 3, 4}
+	// v.y is B's y (a.wzyx), not A's, which stays 0 (the cast to A reads it).
+	body := "struct A { float4 x; float4 y; }; struct B : A { float4 z; float4 y; }; B v = (B)0; v.x = a; v.y = a.wzyx; v.z = 2; " +
+		"A u = (A)v; return v.y + v.z + v.x + 10 * u.y;"
+	if got := runPS(t, body, in, in, in); got != [4]float32{7, 7, 7, 7} {
+		t.Errorf("got %v, want 7 7 7 7", got)
+	}
+	r := compileOK(t, "struct A { float4 p; }; struct B : A { float4 q; }; B b; float4 main() : SV_Target { return b.p + b.q; }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "cb0[0]") || !strings.Contains(text, "cb0[1]") {
+		t.Errorf("B's members:\n%s", text)
+	}
+	_, err := Compile([]byte("struct A { float p; }; struct B : A { float q; }; B b; float4 main() : SV_Target { return b.q; }"), "s.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "a struct derived from one whose size is not whole registers") {
+		t.Errorf("unaligned base: %v", err)
+	}
+}
