@@ -163,3 +163,22 @@ func TestStructInheritance(t *testing.T) {
 		t.Errorf("unaligned base: %v", err)
 	}
 }
+
+// TestInputArraysOfStructs: every element of an input array of structs
+// reads the registers of the first (fxc gives them the same semantics),
+// and writing one element leaves the others; the last of a function's
+// semantics counts.
+func TestInputArraysOfStructs(t *testing.T) {
+	src := "struct S { float4 a : TEXCOORD0; }; float4 main(in S s[2][2]) : BOGUS : SV_Target { s[1][1].a.x = 7; return float4(s[0][0].a.x, s[1][1].a.x, s[0][1].a.yz); }"
+	r := compileOK(t, src, "main", "ps_4_0")
+	if len(r.Inputs) != 1 || r.Outputs[0].Semantic != "SV_Target" {
+		t.Fatalf("signatures %v %v", r.Inputs, r.Outputs)
+	}
+	out, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4([4]float32{1, 2, 3, 4})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{1, 7, 2, 3} {
+		t.Errorf("got %v, want 1 7 2 3", got)
+	}
+}

@@ -826,8 +826,8 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 			break
 		}
 	}
-	if ps.accept(":") {
-		fn.semantic = ps.ident().text
+	for ps.accept(":") {
+		fn.semantic = ps.ident().text // fxc: the last of several semantics counts
 	}
 	if ps.accept(";") {
 		return fn // a prototype
