@@ -73,7 +73,7 @@ type Type struct {
 	// used (texelem.go).
 	Buf BufKind
 	// ROV: a rasterizer-ordered view (RasterizerOrderedTexture2D ...):
-	// a UAV whose accesses happen in primitive order, pixel by pixel.
+	// a UAV that the invocations of one pixel access in primitive order.
 	ROV bool
 	// SampDim: a sampler1D, sampler2D, sampler3D or samplerCUBE, its
 	// dimension plus one (0: any sampler).
