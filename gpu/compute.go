@@ -206,7 +206,11 @@ run:
 			for gx = 0; gx < x; gx++ {
 				clear(shared)
 				var steps uint64
+				tr := ex.traceThread(m, gx, gy, gz, tg, n)
 				steps, err = m.RunGroup(n, shared, fill)
+				if tr != nil {
+					ex.endTrace(m, tr)
+				}
 				d.vsInstrs += steps
 				groups++
 				if err != nil || !ex.checkpoint() {

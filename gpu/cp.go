@@ -52,6 +52,9 @@ type executor struct {
 	st   state
 	draw drawScratch
 	wx   packetWatch // the pixel watch's, while a packet runs (watch.go)
+	// swWord is the running packet's first word, noted while a shader
+	// watch is set (shaderwatch.go).
+	swWord int
 }
 
 // countPackets counts the well-formed packets at the start of buf.
@@ -211,6 +214,9 @@ func (ex *executor) chargeCopy(n uint64) {
 
 // exec runs one packet.
 func (ex *executor) exec(p isa.Packet) {
+	if ex.g.swatch != nil {
+		ex.swWord = p.At
+	}
 	if ex.g.watch != nil && !ex.wx.inside {
 		ex.watchExec(p)
 		return

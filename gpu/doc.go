@@ -36,7 +36,8 @@
 //     eight render targets of any colour format package gpu/texel writes
 //     (SET_RT, SET_RT_SLOT), each blended with its own factors (every
 //     D3D11 factor and operation, the blend factor, dual-source) and write
-//     mask, the sample mask and alpha-to-coverage at one sample, the
+//     mask, the sample mask and alpha-to-coverage at 1, 2 or 4 samples
+//     (msaa.go: coverage, depth and stencil per sample), the
 //     stencil and depth tests in D32_FLOAT, D24_UNORM_S8_UINT, D16_UNORM
 //     and D32_FLOAT_S8X24_UINT buffers, a pixel program's SV_Depth (om.go,
 //     whose general path takes every draw the fast paths below do not).

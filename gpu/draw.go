@@ -208,7 +208,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	if s.prog[isa.StagePS].bound {
 		c[ctrPSInvocations] += p.shaded
 	}
-	ex.res.cost += ex.drawCost(p.shaded, instrs)
+	ex.res.cost += ex.drawCost(p.shaded+p.ms.extra, instrs)
 }
 
 // drawCost is what a draw costs besides its vertices (charged when it
@@ -250,7 +250,7 @@ func (ex *executor) checkpoint() bool {
 		ex.stopDraw("pixels")
 	case lim.MaxInstructions > 0 && g.stats.Instructions+instrs > lim.MaxInstructions:
 		ex.stopDraw("instructions")
-	case lim.RunNS > 0 && ex.res.cost+ex.drawCost(p.shaded, instrs) > lim.RunNS:
+	case lim.RunNS > 0 && ex.res.cost+ex.drawCost(p.shaded+p.ms.extra, instrs) > lim.RunNS:
 		d.stop = true
 		ex.res.overrun = fmt.Sprintf("%s (packet %d) would take the buffer past %d ns of virtual time, the deadline of timeout detection (%d pixels shaded and %d shader instructions executed so far): it is still running when the engine is reset, so the GPU executes no more of it",
 			ex.op, ex.pkt, lim.RunNS, p.shaded, instrs)

@@ -67,10 +67,6 @@ func (ex *executor) prepareGeometry() bool {
 		ex.fault("geometry program: its input primitive is %s, but the topology %s makes %s", gsPrimName(ps.gsDecl.Input), topoName(s.topo), gsPrimName(want))
 		return false
 	}
-	if s.topo == isa.TopoTriStripAdj {
-		ex.fault("geometry program: a triangle strip with adjacency into a geometry program is not supported by this GPU")
-		return false
-	}
 	ps.gsConsts = cbView{bufs: &s.cb[stageGS]}
 	ps.gsTex = texUnit{st: s, stage: stageGS}
 	if err := ps.gs.m.Bind(&ps.gsConsts, &ps.gsTex); err != nil {
@@ -146,6 +142,10 @@ func topoName(t uint32) string {
 func (ex *executor) assembleGS(indexed bool, count, start uint32) {
 	s, d := &ex.st, &ex.draw
 	topo := s.topo
+	if topo == isa.TopoTriStripAdj {
+		ex.assembleGSStripAdj(indexed, count, start)
+		return
+	}
 	strip := isStrip(topo)
 	cut := s.ib.cut()
 	var ring [6]cvert

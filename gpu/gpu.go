@@ -18,7 +18,8 @@ const (
 
 // Costs is the virtual-time cost model of the GPU, in nanoseconds. A DMA
 // buffer costs BufferStartNS plus, for each packet, PacketNS and the work it
-// does: VertexNS per vertex and PixelNS per pixel shaded for draws,
+// does: VertexNS per vertex and PixelNS per pixel shaded for draws (on a
+// multisampled target, per covered sample: each is tested and merged),
 // ClearPer16PxNS per 16 pixels cleared, CopyPer64BNS per 64 bytes copied,
 // written or filled. A draw's shaders cost too: its shader instructions
 // executed (one per vertex or pixel each ran for: Stats.Instructions)
@@ -184,7 +185,8 @@ type GPU struct {
 	paintPF   bool // Config.PaintPageFaults
 	// paintLoops is Config.PaintEndlessLoops.
 	paintLoops bool
-	watch      *PixelWatch // SetPixelWatch's (watch.go), nil when none
+	watch      *PixelWatch  // SetPixelWatch's (watch.go), nil when none
+	swatch     *ShaderWatch // SetShaderWatch's (shaderwatch.go), nil when none
 	limits     Limits
 	stopped    *Stop       // the draw that stopped at a limit (Stopped)
 	yield      func() bool // SetYield

@@ -37,6 +37,9 @@ type msPipe struct {
 	y0   int
 	band bool
 	rows []rowSpan
+	// extra is the covered samples the output merger reached beyond one
+	// a pixel: each costs PixelNS as a pixel does (draw.go).
+	extra uint64
 }
 
 // prepareMS sets the pipe up for a draw at ex.st.samples samples; w is the
@@ -160,6 +163,7 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 	if cov == 0 {
 		return
 	}
+	ms.extra += uint64(bits.OnesCount32(cov) - 1)
 	z, own := 0.0, false
 	if prog && p.depthOut >= 0 {
 		z, own = float64(math.Float32frombits(p.m.Out(p.depthOut)[0][l])), true

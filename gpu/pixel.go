@@ -174,8 +174,8 @@ func (ex *executor) preparePipe(faulted bool) bool {
 	p.tileable = p.isTileable() && p.ms.samples == 0
 	p.chooseSpan()
 	ex.preparePixelProgram(faulted)
-	if ex.g != nil && ex.g.watch != nil {
-		ex.watchPipe()
+	if ex.g != nil && ex.g.watch != nil && p.ms.samples == 0 {
+		ex.watchPipe() // (a multisampled draw's pixels are not watched: msaa.go)
 	}
 	return true
 }

@@ -117,8 +117,8 @@ type state struct {
 	scissor [isa.MaxViewports]rect
 	// SET_RASTER's flags: the scissor test; MultisampleEnable and
 	// AntialiasedLineEnable, which select the line algorithm of a
-	// multisampled target only (every target has one sample: lines stay
-	// aliased).
+	// multisampled target only (this GPU draws aliased lines at any
+	// sample count, lighting every sample of a pixel they cross: msaa.go).
 	scissorOn, msaaLines, aaLines bool
 	// SET_DEPTH_BIAS: DepthBias, DepthBiasClamp, SlopeScaledDepthBias.
 	depthBias         int32

@@ -41,8 +41,10 @@ package main
 //	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
 //	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
-//	                         x, y, fragment}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
-//	                         at: an event both runs name}); core/inspect Resource, History, Steps, Comparison, or {error}
+//	                         x, y, fragment}), "stepVertex" ({seq, vertex, instance}), "stepThread" ({seq,
+//	                         group: [x, y, z], thread: [x, y, z]}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
+//	                         at: an event both runs name}); core/inspect Resource, History, Steps (of a pixel,
+//	                         a vertex, a thread), Comparison, or {error}
 //	compareMask()         -> {width, height, pixels} of the last comparison's differing pixels (red), null when none
 //	inspectImage(opts)    -> {width, height, pixels: Uint8ClampedArray} of the last resource answered,
 //	                         drawn with opts {channels, lo, hi} (null: none)

@@ -62,7 +62,7 @@ func TestCaptureDownloadAndImport(t *testing.T) {
 		t.Errorf("a cut capture: %+v", res)
 	}
 	res = captureResult{}
-	json.Unmarshal(importCapture("dump.txt", []byte("0 ID3D11DeviceContext::HSSetShader(this = 0x1, pHullShader = NULL)\n")), &res)
+	json.Unmarshal(importCapture("dump.txt", []byte("0 ID3D11DeviceContext::SetResourceMinLOD(this = 0x1, pResource = NULL, MinLOD = 0)\n")), &res)
 	if !res.OK || res.Format != "apitrace dump" || len(res.Report.Unsupported) != 1 {
 		t.Errorf("dump text: %+v", res)
 	}

@@ -194,6 +194,13 @@ type queryArgs struct {
 	Y        int                     `json:"y"`
 	Fragment *int                    `json:"fragment"`
 	Options  inspect.ResourceOptions `json:"options"`
+
+	// A vertex's (stepVertex): the draw's vertex and its instance; a
+	// compute thread's (stepThread): its group and its thread in it.
+	Vertex   uint32    `json:"vertex"`
+	Instance uint32    `json:"instance"`
+	Group    [3]uint32 `json:"group"`
+	Thread   [3]uint32 `json:"thread"`
 }
 
 // pendingQuery is one query in flight.
@@ -237,8 +244,12 @@ func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
 			frag = *qa.Fragment
 		}
 		q = ins.session.StepQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y, frag)
+	case "stepVertex":
+		q = ins.session.StepVertexQuery(ins.journal, qa.Seq, qa.Vertex, qa.Instance)
+	case "stepThread":
+		q = ins.session.StepThreadQuery(ins.journal, qa.Seq, qa.Group, qa.Thread)
 	default:
-		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step, compare)", kind))
+		return nil, errJSON(fmt.Errorf("inspect: no query %q (resource, history, step, stepVertex, stepThread, compare)", kind))
 	}
 	ins.query = q
 	return &pendingQuery{a: a, ins: ins, gen: ins.gen, kind: kind, q: q}, nil

@@ -237,3 +237,87 @@ func TestInspectCompare(t *testing.T) {
 		t.Errorf("unknown mode: %s", ans)
 	}
 }
+
+// The timeline's memory lanes ask as the run goes (inspectMemory, fed
+// incrementally): memory-pressure's allocations and residency, in order;
+// a DMA buffer's card carries its packets; a vertex and a compute thread
+// step as the CLI's.
+func TestInspectMemoryAndSteps(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "assets", "scenarios", "memory-pressure.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &app{}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	type answer struct {
+		From, Total int
+		List        []struct{ What, Segment, Allocation string }
+	}
+	var got []string
+	for done := false; !done; {
+		a.mu.Lock()
+		done = a.run.Step(2)
+		a.mu.Unlock()
+		var ans answer
+		if err := json.Unmarshal(a.inspectMemory(len(got), 1000), &ans); err != nil || ans.From != len(got) {
+			t.Fatalf("memory from %d: %v %+v", len(got), err, ans)
+		}
+		for _, m := range ans.List {
+			got = append(got, m.What+" "+m.Segment+" "+m.Allocation)
+		}
+	}
+	want := "created  a1,created  a2,created  a3,created  a4,resident vram a2,resident vram a3,evicted vram a2,resident vram a4"
+	if strings.Join(got, ",") != want {
+		t.Errorf("memory events\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+
+	src, err = os.ReadFile(filepath.Join("..", "assets", "tutorials", "30-compute-shaders.d3ds"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	runToEnd(t, a)
+	ask := func(kind, args string) string {
+		p, failed := a.startQuery(kind, []byte(args))
+		if p == nil {
+			return string(failed)
+		}
+		for i := 0; i < 100000; i++ {
+			if ans, done := p.slice(nil); done {
+				return string(ans)
+			}
+		}
+		t.Fatal("the query never finished")
+		return ""
+	}
+	dispatch, _ := a.inspectResolve("Dispatch#1")
+	if th := ask("stepThread", `{"seq":`+itoa(dispatch)+`,"group":[0,0,0],"thread":[1,0,0]}`); !strings.Contains(th, `"stage":"cs"`) || !strings.Contains(th, `"thread":[1,0,0]`) || !strings.Contains(th, "SV_DispatchThreadID") {
+		t.Errorf("thread steps: %.400s", th)
+	}
+	draw, _ := a.inspectResolve("DrawInstanced")
+	if v := ask("stepVertex", `{"seq":`+itoa(draw)+`,"vertex":2,"instance":3}`); !strings.Contains(v, `"stage":"vs"`) || !strings.Contains(v, `"vertexID":2`) || !strings.Contains(v, `"instance":3`) {
+		t.Errorf("vertex steps: %.400s", v)
+	}
+	var card struct {
+		PacketList []struct {
+			Text string
+			Call *struct{ Name string }
+		}
+	}
+	if err := json.Unmarshal(a.inspectDMA(dispatch), &card); err != nil || len(card.PacketList) == 0 {
+		t.Fatalf("card: %v %+v", err, card)
+	}
+	found := false
+	for _, p := range card.PacketList {
+		if strings.HasPrefix(p.Text, "DISPATCH") && p.Call != nil && p.Call.Name == "Dispatch" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no DISPATCH packet of the Dispatch in the card: %+v", card.PacketList)
+	}
+}

@@ -118,7 +118,10 @@ function start(d3dsim) {
   // pixel's click its history in the Pixel view.
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
   resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
-  stateView = new StateView($("st-state"), sim, { resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); } });
+  stateView = new StateView($("st-state"), sim, {
+    resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); },
+    step: (kind, args) => { showView("pixel"); pixelView.stepOther(kind, args); },
+  });
   compareView = new CompareView($("compare"), sim);
   // A click on an editor line's number selects the last call made on it.
   $("gutter-inner").addEventListener("click", (e) => {
@@ -333,6 +336,12 @@ function selectLastCall() {
 
 async function share() {
   if (!ensureLoaded()) return;
+  if (location.protocol === "file:") {
+    // A standalone page opened from disk (standalone.js): no address
+    // anyone else can open; the file is what to hand on.
+    toast("This page was opened from disk: a link to it opens nowhere else. Hand on the file itself (Download → d3dsim-standalone.html makes one on the d3dsim site)", 6000);
+    return;
+  }
   const url = sim.link() + tutorialKeys();
   if (url.length > MAX_LINK) {
     // Too long for a link: offer files instead, and say why (share.js).

@@ -3,7 +3,7 @@
 // tooltip of the item under the pointer.
 
 import { formatT } from "./model.js";
-import { ROW, LANE_PAD, MAX_ROWS, LABEL_W, RULER_H, S, lowerBound } from "./timeline-model.js";
+import { ROW, LANE_PAD, MAX_ROWS, LABEL_W, RULER_H, S, lowerBound, bytes } from "./timeline-model.js";
 
 // fit shows the whole trace.
 export function fit(tl) {
@@ -206,6 +206,11 @@ function showTip(tl, i, x, y) {
     add("ISR saw it", rel(inf.isr));
     add("DPC done", rel(inf.dpc));
     if (inf.allocs || inf.patches) add("", `${inf.allocs || 0} ${inf.allocs === 1 ? "allocation" : "allocations"}, ${inf.patches || 0} ${inf.patches === 1 ? "patch" : "patches"}`);
+  }
+  const mem = tl.memByEvent?.get(i); // a memory lane's record (core/inspect Memory)
+  if (mem) {
+    add("memory", `${mem.allocation} ${mem.what}${mem.segment ? " · " + mem.segment : ""} · ${bytes(mem.size)}`);
+    add(mem.segment ? `${mem.segment} in use` : "allocated", `${bytes(mem.used)} (${mem.device})`);
   }
   add("ctx", e.ctx);
   add("obj", st.named(e.obj));

@@ -220,6 +220,7 @@ export class TimelineModel {
     this.memDone = 0; // records taken in
     this.memRecs = []; // the records the items name (lane.lab)
     this.memOpen = new Map(); // lane key|allocation -> [lane, item, row]
+    this.memByEvent = new Map(); // event index -> its memory record (the tooltip's)
   }
 
   // ingestMemory takes in the memory records of events the store holds
@@ -262,6 +263,7 @@ export class TimelineModel {
     const lane = this.lane(key, title, 6);
     const okey = key + "|" + m.allocation;
     const rec = this.memRecs.push(m) - 1;
+    this.memByEvent.set(i, m);
     if (m.what === "created" || m.what === "resident" || m.what === "mapped") {
       const slots = lane.slots || (lane.slots = []);
       let d = slots.indexOf(false);

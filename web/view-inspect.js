@@ -94,6 +94,8 @@ export class StateView {
         + (e.word >= 0 ? ` — the call's packet ${e.packet} at word ${e.word}` : "");
     }
     box.append(enc);
+    const stepper = this.stepper(st.call);
+    if (stepper) box.append(stepper);
     const wait = this.waitCard(seq);
     if (wait) box.append(wait);
     else {
@@ -104,6 +106,43 @@ export class StateView {
     for (const sg of st.stages) box.append(this.stage(seq, sg));
     this.box.replaceChildren(box);
     this.lastMs = performance.now() - t0;
+  }
+
+  // stepper is the form that steps a vertex of a Draw or a thread of a
+  // Dispatch through its shader (in the Pixel view's steps), null for
+  // other calls.
+  stepper(call) {
+    const draw = /^Draw/.test(call.name);
+    if (!this.hooks.step || (!draw && !/^Dispatch/.test(call.name))) return null;
+    const form = el("form", "inspect-controls stepper");
+    const num = (label, title, w = 4) => {
+      const i = el("input", "mono");
+      i.type = "number";
+      i.min = "0";
+      i.value = "0";
+      i.style.width = w + "em";
+      i.title = title;
+      i.setAttribute("aria-label", label);
+      return i;
+    };
+    let inputs;
+    if (draw) {
+      inputs = [num("vertex", "the draw's vertex: 0 the first it fetched"), num("instance", "the instance: 0 the first")];
+      form.append(el("span", "muted", "step vertex"), inputs[0], el("span", "muted", "of instance"), inputs[1]);
+    } else {
+      inputs = ["group x", "group y", "group z", "thread x", "thread y", "thread z"].map((l) => num(l, `SV_GroupID / SV_GroupThreadID: ${l}`, 3.5));
+      form.append(el("span", "muted", "step thread: group"), ...inputs.slice(0, 3), el("span", "muted", "thread"), ...inputs.slice(3));
+    }
+    const go = el("button", "small", draw ? "step vertex shader" : "step compute shader");
+    go.type = "submit";
+    form.append(go);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = inputs.map((i) => Math.max(0, Math.floor(Number(i.value) || 0)));
+      if (draw) this.hooks.step("stepVertex", { seq: call.seq, vertex: v[0], instance: v[1] });
+      else this.hooks.step("stepThread", { seq: call.seq, group: v.slice(0, 3), thread: v.slice(3) });
+    });
+    return form;
   }
 
   // waitCard explains the wait at seq (a wait event, or the API call it
@@ -737,6 +776,19 @@ export class PixelView {
     this.renderSteps();
   }
 
+  // stepOther steps a vertex (kind stepVertex: args {seq, vertex,
+  // instance}) or a compute thread (stepThread: {seq, group, thread})
+  // through its shader.
+  async stepOther(kind, args) {
+    const what = kind === "stepVertex" ? `vertex ${args.vertex} of instance ${args.instance}` : `thread ${args.thread.join(",")} of group ${args.group.join(",")}`;
+    busy(this.stepBox, `Running the scenario to event ${args.seq} with ${what} traced…`);
+    const t0 = performance.now();
+    this.steps = await this.sim.inspectQuery(kind, JSON.stringify(args));
+    this.stepMs = performance.now() - t0;
+    this.k = 0;
+    this.renderSteps();
+  }
+
   // regs are the quad's registers before step k (k = steps: after the last).
   regs(k) {
     const s = this.steps;
@@ -763,8 +815,17 @@ export class PixelView {
     }
     const box = el("div", "steps-view");
     const head = el("div", "inspect-head");
-    head.append(el("b", "", `${s.shader}`), ` at ${s.x},${s.y}: fragment ${s.fragment + 1} of ${s.fragments}, primitive ${s.primitive}, lane ${s.lane} of its quad · `,
-      seqLinkBySeq(this.store, s.draw.seq, s.draw.name), " ", lineLink(s.draw.line), el("span", "muted", s.discarded ? " · discarded" : s.passed ? " · written" : " · not written"));
+    const pixel = s.stage === "ps";
+    if (s.vertex != null) {
+      head.append(el("b", "", `${s.shader}`), ` (vertex shader) at vertex ${s.vertex} (SV_VertexID ${s.vertexID || 0}) of instance ${s.instance || 0}, lane ${s.lane} of its quad of vertices · `,
+        seqLinkBySeq(this.store, s.draw.seq, s.draw.name), " ", lineLink(s.draw.line));
+    } else if (s.group) {
+      head.append(el("b", "", `${s.shader}`), ` (compute shader) at thread ${s.thread.join(",")} of group ${s.group.join(",")}, lane ${s.lane} of its quad of threads · `,
+        seqLinkBySeq(this.store, s.draw.seq, s.draw.name), " ", lineLink(s.draw.line));
+    } else {
+      head.append(el("b", "", `${s.shader}`), ` at ${s.x},${s.y}: fragment ${s.fragment + 1} of ${s.fragments}, primitive ${s.primitive}, lane ${s.lane} of its quad · `,
+        seqLinkBySeq(this.store, s.draw.seq, s.draw.name), " ", lineLink(s.draw.line), el("span", "muted", s.discarded ? " · discarded" : s.passed ? " · written" : " · not written"));
+    }
     box.append(head);
     const nav = el("div", "inspect-controls");
     const mk = (t, title, k) => {
@@ -807,7 +868,7 @@ export class PixelView {
     for (const st of s.steps.slice(0, this.k)) for (const w of st.writes || []) written.add(w.reg * 4 + w.comp);
     const t = el("table", "grid regs");
     const hr = el("tr");
-    for (const h of ["register", "x", "y", "z", "w", "ddx", "ddy"]) hr.append(el("th", "", h));
+    for (const h of pixel ? ["register", "x", "y", "z", "w", "ddx", "ddy"] : ["register", "x", "y", "z", "w"]) hr.append(el("th", "", h));
     t.append(hr);
     const changed = new Set((s.steps[this.k - 1]?.writes || []).map((w) => w.reg));
     s.registers.forEach((name, r) => {
@@ -818,11 +879,14 @@ export class PixelView {
       for (let c = 0; c < 4; c++) {
         const v = (l) => asFloat(before[(r * 4 + c) * 4 + l]);
         const known = input || written.has(r * 4 + c);
-        tr.append(el("td", "mono num" + (known ? "" : " muted"), known ? fmt(v(s.lane)) : "·"));
+        // A vertex's or a thread's registers hold ids and indices as often
+        // as floats: a denormal's bits read as the integer.
+        const shown = pixel ? fmt(v(s.lane)) : word(before[(r * 4 + c) * 4 + s.lane]);
+        tr.append(el("td", "mono num" + (known ? "" : " muted"), known ? shown : "·"));
         ddx.push(known ? fmt(v(1) - v(0)) : "·");
         ddy.push(known ? fmt(v(2) - v(0)) : "·");
       }
-      tr.append(el("td", "mono muted", ddx.join(" ")), el("td", "mono muted", ddy.join(" ")));
+      if (pixel) tr.append(el("td", "mono muted", ddx.join(" ")), el("td", "mono muted", ddy.join(" ")));
       t.append(tr);
     });
     const right = el("div", "steps-right");
@@ -832,6 +896,13 @@ export class PixelView {
     this.stepBox.replaceChildren(box);
     this.stepBox.querySelector(".sstep.current")?.scrollIntoView({ block: "nearest" });
   }
+}
+
+// word is a register word as a float, or as an integer when its bits are
+// a denormal (an id, an index, a count).
+function word(x) {
+  if (x !== 0 && ((x >>> 23) & 0xff) === 0) return String(x | 0);
+  return fmt(asFloat(x));
 }
 
 function blendTable(b) {

@@ -34,17 +34,17 @@ func TestExportImportRun(t *testing.T) {
 	// dump text, from a file and from standard input
 	dump := filepath.Join(dir, "tri.txt")
 	text := "0 D3D11CreateDevice(pAdapter = NULL, DriverType = D3D_DRIVER_TYPE_HARDWARE, Software = NULL, Flags = 0x0, pFeatureLevels = NULL, FeatureLevels = 0, SDKVersion = 7, ppDevice = &0x100, pFeatureLevel = NULL, ppImmediateContext = &0x200) = S_OK\n" +
-		"1 ID3D11DeviceContext::Flush(this = 0x200)\n2 ID3D11DeviceContext::HSSetShader(this = 0x200, pHullShader = NULL, ppClassInstances = NULL, NumClassInstances = 0)\n"
+		"1 ID3D11DeviceContext::Flush(this = 0x200)\n2 ID3D11DeviceContext::SetResourceMinLOD(this = 0x200, pResource = NULL, MinLOD = 0)\n"
 	os.WriteFile(dump, []byte(text), 0o644)
 	code, out, errOut = runCLI("run", dump)
-	if code != 0 || !strings.Contains(out, "steps: 2") || !strings.Contains(errOut, "ID3D11DeviceContext::HSSetShader: 1, first call 2") {
+	if code != 0 || !strings.Contains(out, "steps: 2") || !strings.Contains(errOut, "ID3D11DeviceContext::SetResourceMinLOD: 1, first call 2") {
 		t.Fatalf("run dump: exit %d %q %q", code, out, errOut)
 	}
 	code, out, _ = runCLIIn(text, "import", "-")
 	if code != 0 || !strings.Contains(out, "imm.Flush  # call 1") {
 		t.Fatalf("import -: exit %d %q", code, out)
 	}
-	if code, _, errOut = runCLI("import", dump, "--strict"); code != exitBadIn || !strings.Contains(errOut, "call 2: ID3D11DeviceContext::HSSetShader") {
+	if code, _, errOut = runCLI("import", dump, "--strict"); code != exitBadIn || !strings.Contains(errOut, "call 2: ID3D11DeviceContext::SetResourceMinLOD") {
 		t.Fatalf("import --strict: exit %d %q", code, errOut)
 	}
 	// a malformed capture: exit 2, the byte and the call named

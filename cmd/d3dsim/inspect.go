@@ -27,13 +27,13 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitBadIn
 	}
 	asked := 0
-	for _, q := range []string{"problems", "memory", "state", "resource", "pixel", "step", "wait", "dma"} {
+	for _, q := range []string{"problems", "memory", "state", "resource", "pixel", "step", "step-vertex", "step-thread", "wait", "dma"} {
 		if _, ok := a.flags[q]; ok {
 			asked++
 		}
 	}
 	if asked != 1 {
-		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --wait, --dma, --problems or --memory")
+		return bad("ask one of --state, --resource NAME, --pixel X,Y, --step X,Y, --step-vertex N[,INSTANCE], --step-thread GX,GY,GZ/TX,TY,TZ, --wait, --dma, --problems or --memory")
 	}
 	_, problems := a.flags["problems"]
 	_, memory := a.flags["memory"]
@@ -77,6 +77,21 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 			j.Contents(card)
 			answer = card
 		}
+	case a.flags["step-vertex"] != "":
+		v, perr := uints(a.flags["step-vertex"], 1, 2)
+		if perr != nil {
+			return bad("--step-vertex %q: %v (N or N,INSTANCE)", a.flags["step-vertex"], perr)
+		}
+		v = append(v, 0)
+		answer, err = s.StepVertex(j, seq, v[0], v[1])
+	case a.flags["step-thread"] != "":
+		gs, ts, two := strings.Cut(a.flags["step-thread"], "/")
+		g, perr := uints(gs, 3, 3)
+		t, terr := uints(ts, 3, 3)
+		if !two || perr != nil || terr != nil {
+			return bad("--step-thread %q: give the group and the thread as GX,GY,GZ/TX,TY,TZ", a.flags["step-thread"])
+		}
+		answer, err = s.StepThread(j, seq, [3]uint32{g[0], g[1], g[2]}, [3]uint32{t[0], t[1], t[2]})
 	case a.flags["state"] != "":
 		answer, err = j.State(seq, a.flags["ctx"])
 	case a.flags["resource"] != "":
@@ -185,6 +200,23 @@ func ints(s string, n int) ([]int, error) {
 			return nil, fmt.Errorf("%q is not a whole number", p)
 		}
 		out[i] = v
+	}
+	return out, nil
+}
+
+// uints reads lo to hi comma-separated unsigned integers.
+func uints(s string, lo, hi int) ([]uint32, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) < lo || len(parts) > hi {
+		return nil, fmt.Errorf("%d to %d numbers", lo, hi)
+	}
+	out := make([]uint32, len(parts))
+	for i, p := range parts {
+		n, err := strconv.ParseUint(strings.TrimSpace(p), 10, 32)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number of 0 or more", p)
+		}
+		out[i] = uint32(n)
 	}
 	return out, nil
 }

@@ -35,6 +35,10 @@ func TestInspect(t *testing.T) {
 		{"shader steps", []string{"--at", "Draw#1", "--step", "5,7"}, []string{
 			"HLSL 19: float4 c = i.col * tint; | DXBC mul r0.xyzw, v1.xyzw, cb0[0].xyzw | ISA mul r0, v1, cb0[0]",
 			"o0 = (1, 0, 0, 1)", "the fragment was written"}},
+		{"a vertex's steps", []string{"--at", "Draw#1", "--step-vertex", "2,0"}, []string{
+			"vertex 2 (SV_VertexID 2) of instance 0 in Draw (event 204, line 60, IC): vs shader"}},
+		{"a DMA buffer's packets", []string{"--at", "Draw#4", "--dma"}, []string{
+			"allocation list\n", "patch locations\n", "DRAW count=6 start=0"}},
 	} {
 		code, out, errOut := runCLI(append([]string{"inspect", file}, c.args...)...)
 		if code != 0 {
@@ -48,7 +52,7 @@ func TestInspect(t *testing.T) {
 		}
 		code, out, errOut = runCLI(append([]string{"inspect", file, "--json"}, c.args...)...)
 		var v map[string]any
-		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v["event"] == nil {
+		if code != 0 || json.Unmarshal([]byte(out), &v) != nil || v["event"] == nil && v["id"] == nil { // (a DMA buffer's card has its id)
 			t.Errorf("%s --json: exit %d, %s %.200s", c.desc, code, errOut, out)
 		}
 	}
@@ -71,6 +75,12 @@ func TestInspectBadInput(t *testing.T) {
 		{[]string{"--at", "Present", "--resource", "nothing"}, "nothing names nothing"},
 		{[]string{"--at", "Present", "--step", "1,1"}, "stepping a pixel needs a Draw"},
 		{[]string{"--at", "Present", "--resource", "bb", "--as", "R8G8_UNORM"}, "not of its size"},
+		{[]string{"--at", "Draw", "--step-vertex", "x"}, "--step-vertex \"x\""},
+		{[]string{"--at", "Draw", "--step-vertex", "1,2,3"}, "N or N,INSTANCE"},
+		{[]string{"--at", "Draw", "--step-vertex", "99"}, "shaded no vertex 99"},
+		{[]string{"--at", "Draw", "--step-thread", "0,0,0"}, "GX,GY,GZ/TX,TY,TZ"},
+		{[]string{"--at", "Draw", "--step-thread", "0,0,0/0,0,0"}, "stepping a compute thread needs a Dispatch"},
+		{[]string{"--memory", "--state"}, "ask one of --state"},
 	} {
 		code, _, errOut := runCLI(append([]string{"inspect", file}, c.args...)...)
 		if code != exitBadIn || !strings.Contains(errOut, c.want) {

@@ -39,12 +39,14 @@ const usage = `usage:
                                           blob_callN.bin files (default: the dump's directory); --strict: stop at
                                           the first call not simulated
   d3dsim inspect FILE|- --at EVENT (--state [--ctx IC|DCn] | --resource NAME | --pixel X,Y --target NAME |
-                 --step X,Y [--target NAME] [--fragment N] | --wait | --dma) [--json] [--seed N] [--sync] [--max-steps N]
+                 --step X,Y [--target NAME] [--fragment N] | --step-vertex N[,INSTANCE] | --step-thread GX,GY,GZ/TX,TY,TZ |
+                 --wait | --dma) [--json] [--seed N] [--sync] [--max-steps N]
                                           answer one question about the run at an event (docs/inspect.md): the
                                           pipeline state (runtime beside UMD), a resource (--gpu-now: as the GPU
                                           had it then; --region X,Y,W,H; --as FORMAT; --layout vertex|cbuffer|
                                           format|words; --stride N; --mip N --slice N), a pixel's history, a pixel's
-                                          shader steps, why a wait waited (the fence, the DMA buffer, its calls),
+                                          shader steps, a vertex's (the draw's N-th) or a compute thread's (group
+                                          and thread ids) shader steps, why a wait waited (the fence, the DMA buffer, its calls),
                                           a DMA buffer's card (--dma: the event's buffer, or the one a call's
                                           commands went into).
                                           EVENT: a seq, NAME#K (the K-th call of NAME, 1 the first) or line:N
@@ -153,7 +155,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"export":     {"o": fString, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString, "blobs": fString, "strict": fBool},
 	"import":     {"o": fString, "blobs": fString, "strict": fBool},
 	"diff":       {"modes": fBool, "a": fString, "b": fString, "at": fString, "mask": fString, "json": fBool, "seed": fUint, "max-steps": fCount},
-	"inspect": {"at": fString, "problems": fBool, "memory": fBool, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
+	"inspect": {"at": fString, "problems": fBool, "memory": fBool, "step-vertex": fString, "step-thread": fString, "state": fBool, "wait": fBool, "dma": fBool, "resource": fString, "pixel": fString, "step": fString, "json": fBool, "ctx": fString,
 		"target": fString, "gpu-now": fBool, "region": fString, "as": fString, "layout": fString, "stride": fCount, "fragment": fUint,
 		"mip": fUint, "slice": fUint, "seed": fUint, "sync": fBool, "max-steps": fCount, "link": fString, "link-file": fString},
 }

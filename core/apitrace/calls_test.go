@@ -37,7 +37,7 @@ var (
 	tfAnnEnd         = method("ID3DUserDefinedAnnotation", "EndEvent")
 	tfAnnRelease     = method("ID3DUserDefinedAnnotation", "Release")
 	tfGetImmediate   = method("ID3D11Device1", "GetImmediateContext", "ppImmediateContext")
-	tfHSSetShader    = method("ID3D11DeviceContext", "HSSetShader", "pHullShader", "ppClassInstances", "NumClassInstances")
+	tfSetMinLOD      = method("ID3D11DeviceContext", "SetResourceMinLOD", "pResource", "MinLOD")
 	tfGetDesc        = method("IDXGISwapChain", "GetDesc", "pDesc")
 	tfDrawIndexed    = method("ID3D11DeviceContext1", "DrawIndexed", "IndexCount", "StartIndexLocation", "BaseVertexLocation")
 )
@@ -221,7 +221,7 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, tfDrawIndexed, []Arg{this(imm), u32(1, 6), u32(2, 0), {3, IntV(0)}}, nil, nil)
 	c.call(0, fnDrawInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 2), u32(3, 0), u32(4, 0)}, nil, nil)
 	c.call(0, fnDrawIndexedInstancedSig, []Arg{this(imm), u32(1, 3), u32(2, 1), u32(3, 0), {4, IntV(-1)}, u32(5, 0)}, nil, nil)
-	c.call(0, tfHSSetShader, []Arg{this(imm), {1, Null}, {2, Null}, u32(3, 0)}, nil, nil)
+	c.call(0, tfSetMinLOD, []Arg{this(imm), {1, Null}, {2, FloatV(0)}}, nil, nil)
 	c.call(0, tfPerfEnd, nil, nil, ptrU(IntV(0)))
 	// a query polled until it answers
 	c.call(0, fnCreateQuery, []Arg{this(dev), {1, ArrayV(StructV(stQueryDesc, EnumV(sigQuery, 0), BitmaskV(sigQueryMisc, 0)))}}, out1(2, q), ok0())
@@ -370,7 +370,7 @@ func TestImportEveryCall(t *testing.T) {
 		"imm.VSSetConstantBuffers 0 buf3 NULL  # call 60",
 		"imm.PSSetConstantBuffers 1 buf3  # call 61",
 		"imm.DrawIndexed 6  # call 62", "imm.DrawInstanced 3 2  # call 63", "imm.DrawIndexedInstanced 3 1 0 -1  # call 64",
-		"# call 65: ID3D11DeviceContext::HSSetShader: not simulated: the scenario language has no HSSetShader",
+		"# call 65: ID3D11DeviceContext::SetResourceMinLOD: not simulated: the scenario language has no SetResourceMinLOD",
 		"until hr != S_FALSE max 1000 {  # calls 69-72 (4 polls)\n  imm.GetData q\n}",
 		"thread t1 {\n  wait c73\n  dc = Device.CreateDeferredContext  # call 73\n  dc.ClearRenderTargetView rtv #00ff00ff  # call 74\n  cl = dc.FinishCommandList  # call 75\n  signal c76\n}\nsignal c73\nwait c76\nimm.ExecuteCommandList cl  # call 76",
 		"fence = Device.CreateFence  # call 77", "imm.Signal fence 1  # call 78", "imm.Wait fence 1  # call 79",
@@ -388,7 +388,7 @@ func TestImportEveryCall(t *testing.T) {
 	if t.Failed() {
 		t.Log(numbered(text))
 	}
-	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::HSSetShader" || rep.Unsupported[0].First != 65 {
+	if len(rep.Unsupported) != 1 || rep.Unsupported[0].Name != "ID3D11DeviceContext::SetResourceMinLOD" || rep.Unsupported[0].First != 65 {
 		t.Errorf("unsupported: %+v", rep.Unsupported)
 	}
 	for _, n := range []string{"BGRA_SUPPORT", "CLEAR_STENCIL"} {
@@ -432,7 +432,7 @@ func TestImportStrict(t *testing.T) {
 	r, _ := NewReader(bytes.NewReader(everyCall(t)), Options{})
 	_, _, err := Import(r, ImportOptions{Strict: true})
 	var ue *UnsupportedError
-	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::HSSetShader") || !asUnsupported(err, &ue) {
+	if err == nil || !strings.Contains(err.Error(), "call 65: ID3D11DeviceContext::SetResourceMinLOD") || !asUnsupported(err, &ue) {
 		t.Fatalf("got %v", err)
 	}
 }

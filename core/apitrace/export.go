@@ -407,13 +407,17 @@ func expCreateView(sig *FuncSig, typ string) exportFunc {
 			if format == 0 {
 				format = int64(e.dims[objArg(r, "RES")][2])
 			}
-			switch typ {
-			case "rtv":
-				desc = ArrayV(StructV(stRTVDesc, EnumV(sigDXGIFormat, format), EnumV(sigRTVDim, 4), StructV(stRTVUnion, StructV(stTex2DRTV, UintV(0)))))
-			case "srv":
-				desc = ArrayV(StructV(stSRVDesc, EnumV(sigDXGIFormat, format), EnumV(sigSRVDim, 4), StructV(stSRVUnion, StructV(stTex2DSRV, UintV(0), UintV(1)))))
-			case "dsv":
-				desc = ArrayV(StructV(stDSVDesc, EnumV(sigDXGIFormat, format), EnumV(sigDSVDim, 3), BitmaskV(sigDSVFlag, flags), StructV(stDSVUnion, StructV(stTex2DDSV, UintV(0)))))
+			if d, ok := msViewDesc(typ, res, format, flags); ok {
+				desc = d // (msaa.go)
+			} else {
+				switch typ {
+				case "rtv":
+					desc = ArrayV(StructV(stRTVDesc, EnumV(sigDXGIFormat, format), EnumV(sigRTVDim, 4), StructV(stRTVUnion, StructV(stTex2DRTV, UintV(0)))))
+				case "srv":
+					desc = ArrayV(StructV(stSRVDesc, EnumV(sigDXGIFormat, format), EnumV(sigSRVDim, 4), StructV(stSRVUnion, StructV(stTex2DSRV, UintV(0), UintV(1)))))
+				case "dsv":
+					desc = ArrayV(StructV(stDSVDesc, EnumV(sigDXGIFormat, format), EnumV(sigDSVDim, 3), BitmaskV(sigDSVFlag, flags), StructV(stDSVUnion, StructV(stTex2DDSV, UintV(0)))))
+				}
 			}
 		}
 		e.write(th, sig, []Arg{e.this(r), {1, e.obj(objArg(r, "RES"))}, {2, desc}}, e.outObj(r, 3, 0), hr(r), 0)

@@ -933,7 +933,8 @@ func impCreateView(typ string) importFunc {
 			}
 		}
 		if desc != nil && desc.Kind != KNull {
-			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") {
+			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") &&
+				!strings.HasSuffix(dim, "_TEXTURE2DMS") { // (a multisampled texture's: the runtime's view of it is one)
 				return skip("ViewDimension %s: the simulated views are of whole 2D textures", dim)
 			}
 			for _, f := range []string{"MipSlice"} {
@@ -996,8 +997,10 @@ func dimSig(typ string) *EnumSig {
 }
 
 func impCreateShader(stage string) importFunc {
-	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
-	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader"}[stage]
+	method := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader",
+		"hs": "CreateHullShader", "ds": "CreateDomainShader"}[stage]
+	out := map[string]string{"vs": "ppVertexShader", "ps": "ppPixelShader", "cs": "ppComputeShader", "gs": "ppGeometryShader",
+		"hs": "ppHullShader", "ds": "ppDomainShader"}[stage]
 	return func(m *importer, c *Call, d *object) error {
 		if o, err := m.objOf(c.Arg("pClassLinkage")); err != nil || o != nil {
 			return skip("a class linkage: the simulator has no dynamic shader linkage")
@@ -1437,6 +1440,10 @@ func impSetShader(m *importer, c *Call, ctx *object) error {
 		arg, typ = "pComputeShader", "cs"
 	case "GSSetShader":
 		arg, typ = "pShader", "gs"
+	case "HSSetShader":
+		arg, typ = "pHullShader", "hs"
+	case "DSSetShader":
+		arg, typ = "pDomainShader", "ds"
 	}
 	if n, _ := valInt(c.Arg("NumClassInstances")); n != 0 {
 		return skip("class instances: the simulator has no dynamic shader linkage")

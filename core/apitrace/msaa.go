@@ -1,6 +1,7 @@
 package apitrace
 
 import (
+	"d3dsim/core/d3d11"
 	"d3dsim/core/scenario"
 )
 
@@ -51,4 +52,29 @@ func (m *importer) sampleDesc(desc *Value, vals map[string]string) {
 func expCheckMSQuality(e *Exporter, th uint64, r *scenario.CallRecord) {
 	e.write(th, fnCheckMSQuality, []Arg{e.this(r), {1, EnumV(sigDXGIFormat, int64(bitsArg(r, "FORMAT", 0)))}, {2, UintV(uintArg(r, "COUNT"))}},
 		nil, hr(r), 0)
+}
+
+var (
+	stTex2DMSRTV = structSig("D3D11_TEX2DMS_RTV", "UnusedField_NothingToDefine")
+	stTex2DMSDSV = structSig("D3D11_TEX2DMS_DSV", "UnusedField_NothingToDefine")
+	// The unions' member for the dimension (apitrace writes the member the
+	// dimension selects).
+	stRTVUnionMS = structSig("", "Texture2DMS")
+	stDSVUnionMS = structSig("", "Texture2DMS")
+)
+
+// msViewDesc is the description of a render-target or depth-stencil view
+// of a multisampled texture: D3D11_RTV_DIMENSION_TEXTURE2DMS (6) or
+// D3D11_DSV_DIMENSION_TEXTURE2DMS (5); ok false for any other view.
+func msViewDesc(typ string, res *d3d11.Resource, format int64, flags uint64) (Value, bool) {
+	if res == nil || res.Desc.SampleCount <= 1 {
+		return Null, false
+	}
+	switch typ {
+	case "rtv":
+		return ArrayV(StructV(stRTVDesc, EnumV(sigDXGIFormat, format), EnumV(sigRTVDim, 6), StructV(stRTVUnionMS, StructV(stTex2DMSRTV, UintV(0))))), true
+	case "dsv":
+		return ArrayV(StructV(stDSVDesc, EnumV(sigDXGIFormat, format), EnumV(sigDSVDim, 5), BitmaskV(sigDSVFlag, flags), StructV(stDSVUnionMS, StructV(stTex2DMSDSV, UintV(0))))), true
+	}
+	return Null, false
 }

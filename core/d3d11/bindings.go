@@ -30,6 +30,7 @@ type slots struct {
 	uav              [csUAVSlots]*View  // CSSetUnorderedAccessViews (compute.go)
 	omUAV            [psUAVSlots]*View  // OMSetRenderTargetsAndUnorderedAccessViews (omuav.go)
 	gs               *Shader            // GSSetShader (geometry.go)
+	hs, ds           *Shader            // HSSetShader, DSSetShader (tess.go)
 	so               [soSlots]*Resource // SOSetTargets (stream.go)
 }
 
@@ -86,13 +87,13 @@ func (c *DeviceContext) bindRenderTargets(rtvs []*View, dsv *View) {
 }
 
 // checkTopology is IASetPrimitiveTopology's validation: a
-// D3D11_PRIMITIVE_TOPOLOGY value; the patch lists (33..64) need hull and
-// domain shaders, which the simulated GPU does not have yet.
+// D3D11_PRIMITIVE_TOPOLOGY value (the patch lists, 33..64, are checked
+// against the hull and domain shaders at the draw: tess.go).
 func (c *DeviceContext) checkTopology(t ddi.Topology) error {
 	msg := ""
 	switch {
-	case t >= 33 && t <= 64:
-		msg = fmt.Sprintf("Topology %d is a %d-control-point patch list: the simulated GPU has no hull and domain shaders to draw it", t, t-32)
+	case t.ControlPoints() != 0:
+		return nil
 	case enumName("Topology", uint32(t)) == "":
 		msg = fmt.Sprintf("Topology %d is not a D3D11_PRIMITIVE_TOPOLOGY value", t)
 	default:
@@ -247,6 +248,12 @@ func (c *DeviceContext) restore(b binding) {
 	if b.gs != nil && b.gs.Alive() {
 		c.GSSetShader(b.gs)
 	}
+	if b.hs != nil && b.hs.Alive() {
+		c.HSSetShader(b.hs)
+	}
+	if b.ds != nil && b.ds.Alive() {
+		c.DSSetShader(b.ds)
+	}
 	// (one call per slot, as before the ranges: the traces of a restore
 	// stay what they were; VS's then PS's, constant buffers first)
 	for i := range ddi.ConstantBufferSlots {
@@ -301,7 +308,9 @@ func (c *DeviceContext) restore(b binding) {
 // unbindAll drops the context's bindings (and their pins).
 func (c *DeviceContext) unbindAll() {
 	for i := range c.vb {
-		bind(c, &c.vb[i], nil, nilRes)
+		if c.vb[i] != nil {
+			bind(c, &c.vb[i], nil, nilRes)
+		}
 	}
 	bind(c, &c.ib, nil, nilRes)
 	bind(c, &c.vs, nil, nilShader)
@@ -318,12 +327,16 @@ func (c *DeviceContext) unbindAll() {
 	bind(c, &c.pred, nil, nilQuery)
 	bind(c, &c.cs, nil, nilShader)
 	for i := range c.uav {
-		bind(c, &c.uav[i], nil, nilView)
+		if c.uav[i] != nil {
+			bind(c, &c.uav[i], nil, nilView)
+		}
 	}
 	for i := range c.omUAV {
 		bind(c, &c.omUAV[i], nil, nilView)
 	}
 	bind(c, &c.gs, nil, nilShader)
+	bind(c, &c.hs, nil, nilShader)
+	bind(c, &c.ds, nil, nilShader)
 	for i := range c.so {
 		bind(c, &c.so[i], nil, nilRes)
 	}
@@ -332,16 +345,24 @@ func (c *DeviceContext) unbindAll() {
 
 // unbindStages drops every stage's constant buffers, views and samplers.
 func (c *DeviceContext) unbindStages() {
+	// (An empty slot stays empty: only the bound ones are unbound, not a
+	// call for each of the 158 slots of each stage.)
 	for st := range c.stages {
 		t := &c.stages[st]
 		for i := range t.cb {
-			bind(c, &t.cb[i], nil, nilRes)
+			if t.cb[i] != nil {
+				bind(c, &t.cb[i], nil, nilRes)
+			}
 		}
 		for i := range t.srv {
-			bind(c, &t.srv[i], nil, nilView)
+			if t.srv[i] != nil {
+				bind(c, &t.srv[i], nil, nilView)
+			}
 		}
 		for i := range t.samp {
-			bind(c, &t.samp[i], nil, nilState)
+			if t.samp[i] != nil {
+				bind(c, &t.samp[i], nil, nilState)
+			}
 		}
 	}
 }

@@ -193,7 +193,8 @@ func (d *Device) CreateShaderBytecode(name, stage string, code []byte) (s *Shade
 // CreateGeometryShaderWithStreamOutput (stream.go): so checks the
 // declaration against the validated signatures and makes the DDI's.
 func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soRequest) (s *Shader, err error) {
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader",
+		"hs": "CreateHullShader", "ds": "CreateDomainShader"}[stage]
 	if so != nil {
 		api = "CreateGeometryShaderWithStreamOutput"
 	}
@@ -213,6 +214,10 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 		want = dxbc.ComputeShader
 	case "gs":
 		want = dxbc.GeometryShader
+	case "hs":
+		want = dxbc.HullShader
+	case "ds":
+		want = dxbc.DomainShader
 	}
 	in, out, err := d.valid.validate(code, want)
 	if err != nil && so != nil && want == dxbc.GeometryShader {
@@ -245,6 +250,9 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 		return nil, err
 	}
 	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
+	if stage == "hs" {
+		s.cps = hullControlPoints(code)
+	}
 	w := d.ddiIC().on(name, handleName(uint32(s.h)))
 	switch stage {
 	case "vs":
@@ -258,6 +266,10 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 			break
 		}
 		err = w.CreateGeometryShader(d.hDev, &args, s.h, uint32(s.h))
+	case "hs":
+		err = w.CreateHullShader(d.hDev, &args, s.h, uint32(s.h))
+	case "ds":
+		err = w.CreateDomainShader(d.hDev, &args, s.h, uint32(s.h))
 	default:
 		err = w.CreatePixelShader(d.hDev, &args, s.h, uint32(s.h))
 	}

@@ -66,7 +66,7 @@ func TestDescriptorValidation(t *testing.T) {
 		want string
 	}{
 		{ic.IASetPrimitiveTopology(7), "Topology 7 is not a D3D11_PRIMITIVE_TOPOLOGY value"},
-		{ic.IASetPrimitiveTopology(36), "a 4-control-point patch list"},
+		{ic.IASetPrimitiveTopology(65), "Topology 65 is not a D3D11_PRIMITIVE_TOPOLOGY value"},
 		{ic.RSSetViewports(make([]ddi.Viewport, 17)...), "NumViewports 17"},
 		{ic.RSSetViewports(ddi.Viewport{Width: -1}), "pViewports[0]: Width -1"},
 		{ic.RSSetViewports(ddi.Viewport{}, ddi.Viewport{MaxDepth: 2}), "pViewports[1]: MinDepth 0 and MaxDepth 2"},

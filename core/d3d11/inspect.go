@@ -114,3 +114,7 @@ func (b *Bindings) Equal(o *Bindings) bool {
 		b.RTV == o.RTV && b.DSV == o.DSV && b.Blend == o.Blend && b.BlendFactor == o.BlendFactor && b.SampleMask == o.SampleMask &&
 		b.Depth == o.Depth && b.StencilRef == o.StencilRef && b.Predicate == o.Predicate && b.PredicateValue == o.PredicateValue
 }
+
+// ComputeShader is the compute shader the context has bound now (nil:
+// none): what a Dispatch made now runs.
+func (c *DeviceContext) ComputeShader() *Shader { return c.cs }

@@ -87,6 +87,10 @@ func (c *deferredContext) local(o Object) uint32 {
 			err = w.CreateComputeShader(c.h, nil, ddi.HSHADER(l), h)
 		case "gs":
 			err = w.CreateGeometryShader(c.h, nil, ddi.HSHADER(l), h)
+		case "hs":
+			err = w.CreateHullShader(c.h, nil, ddi.HSHADER(l), h)
+		case "ds":
+			err = w.CreateDomainShader(c.h, nil, ddi.HSHADER(l), h)
 		default:
 			err = w.CreatePixelShader(c.h, nil, ddi.HSHADER(l), h)
 		}

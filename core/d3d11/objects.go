@@ -285,6 +285,7 @@ type Shader struct {
 	Inputs, Outputs *dxbc.Signature
 	h               ddi.HSHADER
 	code            []byte // the bytecode it was created from (Bytecode)
+	cps             uint32 // a hull shader's input control points (tess.go)
 }
 
 // State is a blend, rasterizer, depth-stencil or sampler state.

@@ -228,7 +228,13 @@ func (c driverContext) warnNoVertexShader(call string) {
 // debug layer names the semantic ("Shader signatures", D3D11 ERROR
 // DEVICE_SHADER_LINKAGE_*).
 func (c driverContext) checkLinkage(call string) error {
+	if err := c.checkTess(call); err != nil {
+		return err
+	}
 	vs, ps := c.vs, c.ps
+	if c.ds != nil {
+		vs = c.ds // the pixel shader reads the domain shader's outputs
+	}
 	if c.gs != nil {
 		vs = c.gs // the pixel shader reads the geometry shader's outputs
 	}
@@ -525,6 +531,18 @@ func (c driverContext) clearState(then func()) error {
 		}
 		cu.CsSetUnorderedAccessViews(c.h, 0, make([]ddi.HUNORDEREDACCESSVIEW, csUAVSlots), counts)
 	}
+	bind(cc, &c.hs, nil, nilShader)
+	bind(cc, &c.ds, nil, nilShader)
+	if tu, ok := u.(ddi.Tessellation); ok {
+		tu.HsSetShader(c.h, 0)
+		tu.HsSetConstantBuffers(c.h, 0, cbs)
+		tu.HsSetShaderResources(c.h, 0, srvs)
+		tu.HsSetSamplers(c.h, 0, samps)
+		tu.DsSetShader(c.h, 0)
+		tu.DsSetConstantBuffers(c.h, 0, cbs)
+		tu.DsSetShaderResources(c.h, 0, srvs)
+		tu.DsSetSamplers(c.h, 0, samps)
+	}
 	bind(cc, &c.gs, nil, nilShader)
 	if gu, ok := u.(ddi.Geometry); ok {
 		gu.GsSetShader(c.h, 0)
@@ -548,8 +566,13 @@ func (c driverContext) clearState(then func()) error {
 
 // stageLong is a shader's stage in words ("vertex", "geometry").
 func stageLong(stage string) string {
-	if stage == "gs" {
+	switch stage {
+	case "gs":
 		return "geometry"
+	case "ds":
+		return "domain"
+	case "hs":
+		return "hull"
 	}
 	return "vertex"
 }

@@ -43,7 +43,7 @@ func (s Stage) String() string {
 // driven reports whether the driver has the stage's DDIs (pfnVsSet*,
 // pfnPsSet*, pfnGsSet*, pfnCsSet*): the vertex, pixel, geometry and
 // compute stages.
-func (s Stage) driven() bool { return s <= StageGS || s == StageCS }
+func (s Stage) driven() bool { return s < NumStages }
 
 // ddiPrefix is the stage in DDI names: Vs, Ps.
 func (s Stage) ddiPrefix() string { return s.String()[:1] + strings.ToLower(s.String()[1:]) }
@@ -93,6 +93,11 @@ func (c *DeviceContext) checkSlots(call, obj string, stage Stage, start uint32, 
 	}
 	if stage == StageGS {
 		if _, err := c.geometryContext(call, obj); err != nil {
+			return err
+		}
+	}
+	if stage == StageHS || stage == StageDS {
+		if _, err := c.tessContext(call, obj); err != nil {
 			return err
 		}
 	}
@@ -223,6 +228,10 @@ func (c driverContext) SetConstantBuffers(stage Stage, start uint32, bufs []*Res
 			w.CsSetConstantBuffers(c.h, start, hs)
 		case StageGS:
 			w.GsSetConstantBuffers(c.h, start, hs)
+		case StageHS:
+			w.HsSetConstantBuffers(c.h, start, hs)
+		case StageDS:
+			w.DsSetConstantBuffers(c.h, start, hs)
 		default:
 			w.PsSetConstantBuffers(c.h, start, hs)
 		}
@@ -249,6 +258,10 @@ func (c driverContext) SetShaderResources(stage Stage, start uint32, views []*Vi
 			w.CsSetShaderResources(c.h, start, hs)
 		case StageGS:
 			w.GsSetShaderResources(c.h, start, hs)
+		case StageHS:
+			w.HsSetShaderResources(c.h, start, hs)
+		case StageDS:
+			w.DsSetShaderResources(c.h, start, hs)
 		default:
 			w.PsSetShaderResources(c.h, start, hs)
 		}
@@ -275,6 +288,10 @@ func (c driverContext) SetSamplers(stage Stage, start uint32, samplers []*State)
 			w.CsSetSamplers(c.h, start, hs)
 		case StageGS:
 			w.GsSetSamplers(c.h, start, hs)
+		case StageHS:
+			w.HsSetSamplers(c.h, start, hs)
+		case StageDS:
+			w.DsSetSamplers(c.h, start, hs)
 		default:
 			w.PsSetSamplers(c.h, start, hs)
 		}

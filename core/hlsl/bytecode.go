@@ -249,7 +249,7 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			declareBuffer(b, t, false)
 			continue
 		}
-		b.DclResource(uint32(t.Slot), dxbcDim[t.Dim], dxbcRet(t.Base))
+		dclResource(b, t) // (msaa.go)
 	}
 	for _, u := range p.UAVs {
 		if u.Buf != BufNone {

@@ -275,7 +275,11 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, ROV: t.ROV}
+			n, ok := g.texSamples(ts, t.Dim) // (msaa.go)
+			if !ok {
+				return poison.t
+			}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: n, ROV: t.ROV}
 		}
 		return t
 	}

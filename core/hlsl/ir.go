@@ -299,6 +299,8 @@ type TexDecl struct {
 	Buf     BufKind
 	Stride  int
 	Counter bool
+	// Samples: a Texture2DMS<T, N>'s N, 0 when not given (msaa.go).
+	Samples int
 	ROV     bool // rasterizer ordered (the declaration's _rov)
 }
 

@@ -251,6 +251,9 @@ func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 		return g.texLoad(e, args, tv, tex, dst, r)
 	case "GetDimensions":
 		return g.getDimensions(e, args, tt, tex, r)
+	case "GetSamplePosition":
+		g.errorf(e.pos, eNotImplemented, "not supported by this compiler: the method 'GetSamplePosition' (samplepos)")
+		return poison
 	}
 	g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 	return poison

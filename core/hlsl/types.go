@@ -81,7 +81,9 @@ type Type struct {
 	// Min: a minimum-precision type (min16float, min16int, min16uint,
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
-	Min     bool
+	Min bool
+	// (The small fields are together: a Type is allocated for many of
+	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
 	Rows    int
 	Cols    int
 	Name    string  // struct name
@@ -89,6 +91,8 @@ type Type struct {
 	Elem    *Type   // array element
 	Len     int     // array length
 	BufElem *Type
+	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
+	Samples int
 }
 
 // TexDim is a texture's dimension, as its HLSL type names it.

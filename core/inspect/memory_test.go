@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"d3dsim/core/scenario"
 )
 
 // TestMemory: memory-pressure's three 512 KiB textures in a 1 MiB VRAM
@@ -76,9 +78,50 @@ func TestMemoryDestroyed(t *testing.T) {
 	if destroyed == 0 {
 		t.Fatalf("sync-destroy destroys nothing:\n%s", MemoryText(evs))
 	}
+	for _, c := range []struct{ text, op, src, dst string }{
+		{"op=TRANSFER a2 vram->system 524288B for=4", "TRANSFER", "vram", "system"},
+		{"op=FILL a2 vram 524288B pattern=0x0 for=1", "FILL", "", "vram"},
+		{"op=MAP_APERTURE_SEGMENT a5 system->aperture 524288B for=3", "MAP_APERTURE_SEGMENT", "system", "aperture"},
+		{"op=DISCARD_CONTENT a3 vram 524288B for=2", "DISCARD_CONTENT", "", "vram"},
+	} {
+		op, src, dst, size, ok := pagingOp(c.text)
+		if !ok || op != c.op || src != c.src || dst != c.dst || size != 524288 {
+			t.Errorf("pagingOp(%q) = %q %q %q %d %v", c.text, op, src, dst, size, ok)
+		}
+	}
 	for _, bad := range []string{"op=", "op=X a1 vram", "op=FILL a1 vram xB"} {
 		if _, _, _, _, ok := pagingOp(bad); ok {
 			t.Errorf("pagingOp(%q) read an operation", bad)
 		}
+	}
+}
+
+// TestMemoryAperture: with VRAM full and nothing to evict, the video
+// memory manager maps the allocations into the aperture segment.
+func TestMemoryAperture(t *testing.T) {
+	sc, err := scenario.Load("aperture.d3ds", []byte(`dev, imm = D3D11CreateDevice
+a = dev.CreateTexture2D Width=64 Height=64 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+b = dev.CreateTexture2D Width=64 Height=64 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+arv = dev.CreateRenderTargetView a
+imm.ClearRenderTargetView arv 1 0 0 1
+imm.Flush
+inject vram.full
+imm.CopyResource b a
+imm.Flush
+expect pixel b 1 1 == #ff0000ff
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := NewSession(sc, scenario.Overrides{}).Run()
+	var got []string
+	for _, e := range Memory(r.Recorder()) {
+		if e.Segment != "" {
+			got = append(got, fmt.Sprintf("%s %s %s %s %d", e.What, e.Segment, e.Allocation, e.Op, e.Used>>10))
+		}
+	}
+	want := "mapped aperture a1 MAP_APERTURE_SEGMENT 16; mapped aperture a2 MAP_APERTURE_SEGMENT 32"
+	if strings.Join(got, "; ") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "; "), want)
 	}
 }

@@ -61,7 +61,7 @@ func TestProblems(t *testing.T) {
 			{"violation", 43, []string{"pfnMakeResidentCb"}},
 		}},
 		{"core/inspect/testdata/refused.d3ds", []want{
-			{"refused", 8, []string{"pfnSetErrorCb (E_INVALIDARG)", "multisampled textures (Texture2DMS)", "CreatePixelShader(ps) at line 8 fails"}},
+			{"refused", 8, []string{"pfnSetErrorCb (E_INVALIDARG)", "a Texture2DMS without its sample count", "CreatePixelShader(ps) at line 8 fails"}},
 		}},
 		{"assets/scenarios/hello-triangle.d3ds", nil},
 	} {

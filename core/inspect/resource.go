@@ -58,7 +58,8 @@ type Resource struct {
 	Usage     string  `json:"usage"`
 	BindFlags string  `json:"bindFlags"`
 	Mips      int     `json:"mips"`
-	Slices    int     `json:"slices"` // array slices; a 3D texture's depth slices of level Mip
+	Slices    int     `json:"slices"`            // array slices; a 3D texture's depth slices of level Mip
+	Samples   int     `json:"samples,omitempty"` // a multisampled texture's samples a pixel (0: one)
 	// Mip and Slice are the subresource read; Width and Height are its.
 	Mip       int        `json:"mip"`
 	Slice     int        `json:"slice"`
@@ -180,6 +181,9 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 		// A texture's subresources: its levels, and its array slices (a
 		// 3D texture's depth slices of the level).
 		out.Mips, out.Slices = int(max(res.Desc.MipLevels, 1)), int(max(res.Desc.ArraySize, 1))
+		if n := res.Desc.SampleCount; n > 1 {
+			out.Samples = int(n)
+		}
 		if out.Kind == "Texture3D" && o.Mip >= 0 && o.Mip < out.Mips {
 			out.Slices = int(isa.MipSize(max(res.Desc.Depth, 1), uint32(o.Mip)))
 		}

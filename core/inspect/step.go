@@ -52,6 +52,14 @@ type Steps struct {
 	HLSL     string `json:"hlsl,omitempty"`
 	HLSLLine int    `json:"hlslLine,omitempty"`
 	Note     string `json:"note,omitempty"`
+	// A vertex's (Stage vs): the draw's vertex (0 the first it fetched),
+	// its instance and its SV_VertexID; a compute thread's (Stage cs): its
+	// group (SV_GroupID) and its thread in the group (SV_GroupThreadID).
+	Vertex   *uint32    `json:"vertex,omitempty"`
+	Instance uint32     `json:"instance,omitempty"`
+	VertexID uint32     `json:"vertexID,omitempty"`
+	Group    *[3]uint32 `json:"group,omitempty"`
+	Thread   *[3]uint32 `json:"thread,omitempty"`
 }
 
 // Step is one instruction the quad ran.
@@ -162,21 +170,28 @@ func steps(j *Journal, k int, seq uint64, b *d3d11.Bindings, rt string, x, y, fr
 	if tr == nil {
 		return nil, fmt.Errorf("inspect: the fragment at %d,%d was not traced (the draw ran no pixel program there)", x, y)
 	}
-	out.Registers = registerNames(b.PS, tr.Regs, tr.Inputs, tr.Outputs)
+	traceSteps(out, j.run, b.PS, tr, f.Lane)
+	return out, nil
+}
+
+// traceSteps fills out's registers and steps from trace tr of shader sh
+// (run's), for the lane of the quad followed.
+func traceSteps(out *Steps, run *scenario.Run, sh *d3d11.Shader, tr *machine.ShaderTrace, lane int) {
+	out.Registers = registerNames(sh, tr.Regs, tr.Inputs, tr.Outputs)
 	out.Start = tr.Start
 	out.Truncated = tr.Truncated
 	isaText, source, dxbcText := []string(nil), []int(nil), []string(nil)
-	if code, ok := machine.ShaderCode(b.PS.Device(), b.PS); ok {
+	if code, ok := machine.ShaderCode(sh.Device(), sh); ok {
 		isaText, source, dxbcText = code.StepTexts()
 	} else {
 		out.Note = "the driver did not say what it made of the shader: no GPU or DXBC instructions"
 	}
-	lines := hlslLines(j.run, b.PS, dxbcText)
-	if info := shaderInfo(j.run, b.PS); info != nil {
+	lines := hlslLines(run, sh, dxbcText)
+	if info := shaderInfo(run, sh); info != nil {
 		out.HLSL, out.HLSLLine = info.HLSL, info.HLSLLine
 	}
 	for _, ts := range tr.Steps {
-		st := Step{PC: ts.PC, DXBCIndex: -1, Active: ts.Active>>f.Lane&1 != 0}
+		st := Step{PC: ts.PC, DXBCIndex: -1, Active: ts.Active>>lane&1 != 0}
 		for l := range 4 {
 			if ts.Active>>l&1 != 0 {
 				st.Quad += "1"
@@ -202,7 +217,6 @@ func steps(j *Journal, k int, seq uint64, b *d3d11.Bindings, rt string, x, y, fr
 		}
 		out.Steps = append(out.Steps, st)
 	}
-	return out, nil
 }
 
 // registerNames names the traced register file: inputs and outputs with

@@ -3,6 +3,7 @@ package inspect
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -104,6 +105,9 @@ func (r *Resource) Text() string {
 	sub := ""
 	if r.Mips > 1 || r.Slices > 1 {
 		sub = fmt.Sprintf("; mip %d, slice %d", r.Mip, r.Slice)
+	}
+	if r.Samples > 1 {
+		sub += fmt.Sprintf("; %d samples a pixel", r.Samples)
 	}
 	fmt.Fprintf(&b, "%s %s %s, %s, %s; %s, %s%s\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, plural(r.Mips, "mip level"), plural(r.Slices, slices), sub)
 	for _, in := range r.Instances {
@@ -218,8 +222,31 @@ func (s *Steps) RegistersAt(i int) []uint32 {
 // pixel's lane with their derivatives across the quad.
 func (s *Steps) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pixel %d,%d of %s in %s: %s shader %s, fragment %d of %d, primitive %d, lane %d of the quad %v\n",
-		s.X, s.Y, s.Resource, s.Draw, s.Stage, s.Shader, s.Fragment+1, s.Fragments, s.Primitive, s.Lane, s.Quad)
+	switch {
+	case s.Vertex != nil:
+		fmt.Fprintf(&b, "vertex %d (SV_VertexID %d) of instance %d in %s: %s shader %s, lane %d of its quad of vertices\n",
+			*s.Vertex, s.VertexID, s.Instance, s.Draw, s.Stage, s.Shader, s.Lane)
+	case s.Group != nil && s.Thread != nil:
+		g, t := *s.Group, *s.Thread
+		fmt.Fprintf(&b, "thread %d,%d,%d of group %d,%d,%d in %s: %s shader %s, lane %d of its quad of threads\n",
+			t[0], t[1], t[2], g[0], g[1], g[2], s.Draw, s.Stage, s.Shader, s.Lane)
+	default:
+		fmt.Fprintf(&b, "pixel %d,%d of %s in %s: %s shader %s, fragment %d of %d, primitive %d, lane %d of the quad %v\n",
+			s.X, s.Y, s.Resource, s.Draw, s.Stage, s.Shader, s.Fragment+1, s.Fragments, s.Primitive, s.Lane, s.Quad)
+	}
+	pixel := s.Stage == "ps"
+	if !pixel {
+		// Vertex and compute registers hold integers as often as floats
+		// (ids, indices): a denormal's bits read as the integer.
+		vecBits := func(regs []uint32, r, l int) string {
+			var p []string
+			for c := range 4 {
+				p = append(p, wordText(regs[(r*4+c)*4+l]))
+			}
+			return "(" + strings.Join(p, ", ") + ")"
+		}
+		return s.stepsText(&b, vecBits)
+	}
 	regs := s.RegistersAt(0)
 	val := func(regs []uint32, r, c, l int) float64 {
 		return float64(math.Float32frombits(regs[(r*4+c)*4+l]))
@@ -283,5 +310,58 @@ func (s *Steps) Text() string {
 		b.WriteString("; the trace stopped at its limit of steps")
 	}
 	b.WriteString("\n")
+	return b.String()
+}
+
+// wordText is a register word as a float, or as an integer when its bits
+// are a denormal (an id, an index, a count).
+func wordText(x uint32) string {
+	if x != 0 && x>>23&0xFF == 0 {
+		return strconv.FormatInt(int64(int32(x)), 10)
+	}
+	return fmtF(float64(math.Float32frombits(x)))
+}
+
+// stepsText is a vertex's or a compute thread's steps (Text after the
+// head line): the inputs, then each step with the registers it changed in
+// the lane followed (no derivatives: the quad is four vertices or threads).
+func (s *Steps) stepsText(b *strings.Builder, vec func(regs []uint32, r, l int) string) string {
+	regs := s.RegistersAt(0)
+	for r, n := range s.Registers {
+		if strings.HasPrefix(n, "v") {
+			fmt.Fprintf(b, "  input %s = %s\n", n, vec(regs, r, s.Lane))
+		}
+	}
+	hl := strings.Split(s.HLSL, "\n")
+	for i, st := range s.Steps {
+		mark := " "
+		if !st.Active {
+			mark = "-"
+		}
+		fmt.Fprintf(b, "%s%4d. pc %-3d", mark, i+1, st.PC)
+		if st.Line > 0 && st.Line <= len(hl) {
+			fmt.Fprintf(b, " HLSL %d: %s |", st.Line, strings.TrimSpace(hl[st.Line-1]))
+		}
+		if st.DXBC != "" {
+			fmt.Fprintf(b, " DXBC %s |", st.DXBC)
+		}
+		fmt.Fprintf(b, " ISA %s  (quad lanes %s)\n", st.ISA, st.Quad)
+		after := s.RegistersAt(i + 1)
+		seen := map[int]bool{}
+		for _, w := range st.Writes {
+			if seen[w.Reg] || w.Lane != s.Lane {
+				continue
+			}
+			seen[w.Reg] = true
+			name := s.Registers[w.Reg]
+			if k := strings.IndexByte(name, ' '); k >= 0 {
+				name = name[:k]
+			}
+			fmt.Fprintf(b, "         %s = %s\n", name, vec(after, w.Reg, s.Lane))
+		}
+	}
+	if s.Truncated {
+		b.WriteString("the trace stopped at its limit of steps\n")
+	}
 	return b.String()
 }

@@ -3,7 +3,6 @@ package kmd
 import (
 	"fmt"
 	"math/bits"
-	"sync"
 
 	"d3dsim/core/dxgkddi"
 	"d3dsim/gpu/isa"
@@ -160,32 +159,33 @@ func (t *translator) errorf(code dxgkddi.NTSTATUS, format string, args ...any) e
 	return dxgkddi.Errorf(code, "kmd: %s %v: %s", t.ddi, t.dev, fmt.Sprintf(format, args...))
 }
 
-// packetBufs are the decoded-packet slices translator.run reuses (renders
-// may run on several goroutines at once: free-threaded submissions).
-var packetBufs = sync.Pool{New: func() any { return new([]isa.Packet) }}
-
 func (t *translator) run(cmd []uint32) error {
 	if t.check {
 		if err := t.checkList(); err != nil {
 			return err
 		}
-	}
-	buf := packetBufs.Get().(*[]isa.Packet)
-	pkts, derr := isa.AppendDecode((*buf)[:0], cmd)
-	defer func() {
-		clear(pkts) // do not keep the command buffer alive
-		*buf = pkts[:0]
-		packetBufs.Put(buf)
-	}()
-	if derr != nil && t.check {
-		return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", derr)
+		// A malformed buffer is refused before any packet is translated.
+		// The packets are walked in place (isa.Next), twice when checking:
+		// a slice of them, grown for every buffer, cost more than the walk.
+		for i := 0; i < len(cmd); {
+			_, next, err := isa.Next(cmd, i)
+			if err != nil {
+				return t.errorf(dxgkddi.STATUS_INVALID_PARAMETER, "malformed command buffer: %v", err)
+			}
+			i = next
+		}
 	}
 	t.dma = append(make([]uint32, 0, len(cmd)+16), cmd...)
-	for n, p := range pkts {
+	for i, n := 0, 0; i < len(cmd); n++ {
+		p, next, err := isa.Next(cmd, i)
+		if err != nil {
+			return nil // (not checking: the packets before the malformed one)
+		}
 		t.packets++
 		if err := t.packet(n, p); err != nil {
 			return err
 		}
+		i = next
 	}
 	return nil
 }

@@ -51,6 +51,17 @@ func (m *Machine) Allocation(h uint32) (AllocationInfo, bool) {
 // lock or a wait (false: not committed).
 func (m *Machine) Peek(addr, n uint64) ([]byte, bool) { return m.kernel.Peek(addr, n) }
 
+// ShaderTrace is one quad's record through a program (a Fragment's, a
+// ShaderWatch's).
+type ShaderTrace = gpu.ShaderTrace
+
+// ShaderWatch is the GPU's request to trace one vertex or compute thread
+// (SetShaderWatch).
+type ShaderWatch = gpu.ShaderWatch
+
+// SetShaderWatch sets the GPU's shader watch (nil: none).
+func (m *Machine) SetShaderWatch(w *ShaderWatch) { m.gpu.SetShaderWatch(w) }
+
 // SetPixelWatch sets the GPU's pixel watch (nil: none).
 func (m *Machine) SetPixelWatch(w *PixelWatch) { m.gpu.SetPixelWatch(w) }
 

@@ -594,7 +594,8 @@ func hlslLimits(l hlsl.Limits) hlsl.Limits {
 // builtin:NAME (the built-in shader's HLSL, compiled once per process by
 // package builtins): the runtime gets bytecode whatever the source.
 func (c *checker) shaderCode(s *Call) error {
-	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateComputeShader" && s.Method != "CreateGeometryShader" && s.Method != "CreateGeometryShaderWithStreamOutput" && s.Method != "CreateInputLayout" {
+	if s.Method != "CreateVertexShader" && s.Method != "CreatePixelShader" && s.Method != "CreateComputeShader" && s.Method != "CreateGeometryShader" && s.Method != "CreateGeometryShaderWithStreamOutput" && s.Method != "CreateInputLayout" &&
+		s.Method != "CreateHullShader" && s.Method != "CreateDomainShader" {
 		return nil
 	}
 	var prog *Value
@@ -606,6 +607,10 @@ func (c *checker) shaderCode(s *Call) error {
 		target = "cs_5_0"
 	case "CreateGeometryShader", "CreateGeometryShaderWithStreamOutput":
 		target = "gs_5_0"
+	case "CreateHullShader":
+		target = "hs_5_0"
+	case "CreateDomainShader":
+		target = "ds_5_0"
 	}
 	var opts *Arg
 	for i := range s.Args {

@@ -1,9 +1,12 @@
 package scenario
 
 import (
+	"encoding/hex"
 	"fmt"
 	"strings"
 	"testing"
+
+	"d3dsim/core/dxbc"
 )
 
 // msaaRect is two triangles of the built-in vertex format covering x in
@@ -214,4 +217,180 @@ ui1 = dev.CreateTexture2D Width=4 Height=4 Format=R32_UINT BindFlags=RENDER_TARG
 			t.Errorf("%q: failures %q, want %q", c.src, sum.Failures, c.want)
 		}
 	}
+}
+
+// loadMSPS reads a 4-sample Texture2DMS into a target four times as
+// wide: pixel X is sample X%4 of pixel X/4 (Load, ld2dms), beside the
+// texture's width (GetDimensions, resinfo_uint), its sample count
+// (sampleinfo) and the sample's x position (GetSamplePosition,
+// samplepos).
+const loadMSPS = `//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   x
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_resource_texture2dms(4) (float,float,float,float) t0
+dcl_input_ps_siv linear noperspective v0.x, position
+dcl_output o0.xyzw
+dcl_temps 3
+ftou r0.x, v0.x
+ushr r1.x, r0.x, l(2)
+and r1.z, r0.x, l(3)
+mov r1.yw, l(0,0,0,0)
+ldms r2.xyzw, r1.xyww, t0.xyzw, r1.z
+resinfo_uint r0.y, l(0), t0.yxzw
+utof r0.y, r0.y
+sampleinfo r0.z, t0.x
+samplepos r0.w, t0.yzwx, r1.z
+mov r0.x, r2.x
+mov o0.xyzw, r0.xyzw
+ret
+`
+
+// TestMultisampleLoad renders sample s of every pixel of a 4-sample
+// R32G32_FLOAT texture with (s+1)/8 (a full draw with SampleMask 1<<s)
+// and reads each sample back through a Texture2DMS: Load of sample s is
+// (s+1)/8, GetDimensions' width 4 (pixels, not samples), the sample count
+// 4 and GetSamplePosition(s).x the standard pattern's -2/16, 6/16, -6/16,
+// 2/16.
+func TestMultisampleLoad(t *testing.T) {
+	bc, err := dxbc.Assemble(loadMSPS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	sb.WriteString(`dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.VSSetShader vs
+imm.PSSetShader ps
+ms = dev.CreateTexture2D Width=4 Height=1 Format=R32G32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE SampleCount=4
+rtv = dev.CreateRenderTargetView ms
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 4 1
+`)
+	for s := range 4 {
+		v := float32(s+1) / 8
+		fmt.Fprintf(&sb, "vb%d = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s\n", s, msaaQuad(-1, -1, 1, 1, 0.5, 0.5, [4]float32{v, 0, 0, 1}))
+		fmt.Fprintf(&sb, "imm.IASetVertexBuffers 0 vb%d Stride=36\nimm.OMSetBlendState NULL SampleMask=%d\nimm.Draw 6 0\n", s, 1<<s)
+	}
+	fmt.Fprintf(&sb, `out = dev.CreateTexture2D Width=16 Height=1 Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
+orv = dev.CreateRenderTargetView out
+srv = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2DMS
+load = dev.CreatePixelShader bytes:%s
+imm.OMSetBlendState NULL
+imm.OMSetRenderTargets orv
+imm.RSSetViewports 0 0 16 1
+imm.PSSetShader load
+imm.PSSetShaderResources 0 srv
+imm.IASetVertexBuffers 0 vb0 Stride=36
+imm.Draw 6 0
+`, hex.EncodeToString(bc))
+	pos := []float32{-2, 6, -6, 2}
+	for x := range 16 {
+		s := x % 4
+		fmt.Fprintf(&sb, "expect pixel out %d 0 == f32[%g 4 4 %g]\n", x, float32(s+1)/8, pos[s]/16)
+	}
+	// The same from HLSL: Texture2DMS<float4, 4>'s Load and GetDimensions.
+	sb.WriteString(`hlsl msload {
+Texture2DMS<float4, 4> t : register(t0);
+float4 main(float4 p : SV_Position) : SV_Target {
+    uint x = (uint)p.x;
+    uint w, h, n;
+    t.GetDimensions(w, h, n);
+    return float4(t.Load(int2(x / 4, 0), x % 4).x, (float)w, (float)h, (float)n);
+}
+}
+hl = dev.CreatePixelShader hlsl:msload entry=main target=ps_5_0
+imm.PSSetShader hl
+imm.Draw 6 0
+`)
+	for x := range 16 {
+		fmt.Fprintf(&sb, "expect pixel out %d 0 == f32[%g 4 1 4]\n", x, float32(x%4+1)/8)
+	}
+	runOK(t, sb.String())
+}
+
+// TestMultisampleStencilOcclusion: the stencil is tested and written per
+// sample, and an OCCLUSION query counts samples. The left 1.5 pixels of a
+// 4x1 target of 4 samples write stencil 1 (REPLACE); a full draw where the
+// stencil EQUAL 0 then passes at none of pixel 0's samples, two of pixel
+// 1's (the two right of its centre) and all of pixels 2 and 3's: 10
+// samples, and pixel 1 resolves to half white.
+func TestMultisampleStencilOcclusion(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`d = dev.CreateTexture2D Width=4 Height=1 Format=D24_UNORM_S8_UINT BindFlags=DEPTH_STENCIL SampleCount=4
+dsv = dev.CreateDepthStencilView d
+imm.ClearDepthStencilView dsv 1 0
+imm.OMSetRenderTargets rtv dsv
+left = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+full = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+mark = dev.CreateDepthStencilState DepthEnable=FALSE StencilEnable=TRUE FrontFaceStencilPassOp=REPLACE
+none = dev.CreateBlendState RenderTargetWriteMask=0
+imm.OMSetBlendState none
+imm.OMSetDepthStencilState mark 1
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+test = dev.CreateDepthStencilState DepthEnable=FALSE StencilEnable=TRUE FrontFaceStencilFunc=EQUAL
+occ = dev.CreateQuery Query=OCCLUSION
+imm.OMSetBlendState NULL
+imm.OMSetDepthStencilState test 0
+imm.IASetVertexBuffers 0 full Stride=36
+imm.Begin occ
+imm.Draw 6 0
+imm.End occ
+until hr == S_OK max 1000 {
+  imm.GetData occ
+}
+expect data occ == 10
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 0 0 == #000000ff
+expect pixel out 1 0 == #808080ff
+expect pixel out 2 0 == #ffffffff
+`, msaaRect(-1, -1, -0.25, 1, 0.5), msaaRect(-1, -1, 1, 1, 0.5)))
+}
+
+// TestMultisampleDeferred records a draw to a 4-sample target and its
+// ResolveSubresource on a deferred context: executed (the immediate
+// context's state restored), the command list
+// sends SET_SAMPLES and RESOLVE as the immediate context does (pixel 1
+// half covered), and the immediate context's next draw, to a one-sample
+// target, is at one sample again (its pixel 1, centre on the edge, stays
+// black).
+func TestMultisampleDeferred(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+one = dev.CreateTexture2D Width=4 Height=1 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+onev = dev.CreateRenderTargetView one
+dc = dev.CreateDeferredContext
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.VSSetShader vs
+dc.PSSetShader ps
+dc.RSSetViewports 0 0 4 1
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.OMSetRenderTargets rtv
+dc.Draw 6 0
+dc.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl TRUE
+expect pixel out 0 0 == #ffffffff
+expect pixel out 1 0 == #808080ff
+expect pixel out 2 0 == #000000ff
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.OMSetRenderTargets onev
+imm.ClearRenderTargetView onev #000000ff
+imm.Draw 6 0
+expect pixel one 0 0 == #ffffffff
+expect pixel one 1 0 == #000000ff
+`, msaaRect(-1, -1, -0.25, 1, 0.5)))
 }

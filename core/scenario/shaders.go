@@ -148,7 +148,8 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 		info.Bytecode = v.Bytes
 	}
 	info.Code, info.Driver, info.CodeDropped = b.code(x.dev(), s, info.Bytecode)
-	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader"}[s.Stage]
+	api := map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader", "gs": "CreateGeometryShader",
+		"hs": "CreateHullShader", "ds": "CreateDomainShader"}[s.Stage]
 	th := r.sim.Thread()
 	n := 0
 	r.rec.ScanBack(^uint64(0), func(e *trace.Event) bool {

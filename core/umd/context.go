@@ -53,8 +53,9 @@ type context struct {
 // gpuBindings is one bit per binding point the GPU keeps in its state.
 type gpuBindings struct {
 	rt, ds, vb, ib, vs, ps, gs, so bool
+	hs, dsh                        bool  // the hull and domain stages' programs (tess.go)
 	soT                            uint8 // bit i: stream-output target i (stream.go)
-	// Each stage's (isa.StageVS, isa.StagePS, isa.StageGS): bit i slot i of the
+	// Each stage's (isa.StageVS, isa.StagePS, isa.StageGS, isa.StageHS, isa.StageDS): bit i slot i of the
 	// constant buffers, textures (tex[s][i/64] bit i%64) and samplers.
 	// Pixel sampler slot 0 is sent with every state and has no bit.
 	cb     [numStages]uint16
@@ -76,8 +77,8 @@ type gpuBindings struct {
 // known, its defaults: a context that splices a command list in resets it
 // first (resetNewState), so a list that uses none of it carries none of
 // its packets.
-var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, gs: true, so: true,
-	cb: [numStages]uint16{oldCBs, oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
+var unknownGPU = gpuBindings{rt: true, ds: true, vb: true, ib: true, vs: true, ps: true, gs: true, so: true, hs: true, dsh: true,
+	cb: [numStages]uint16{oldCBs, oldCBs, oldCBs, oldCBs, oldCBs}, tex: [numStages][2]uint64{isa.StagePS: {oldTex, 0}}, vbMore: 0xFFFFFFFE}
 
 // The binding slots a context had before the later state: constant
 // buffers 0..3 of each stage, pixel textures 0..7. The others (constant
@@ -89,9 +90,9 @@ const (
 )
 
 // numStages are the stages the driver binds for at a draw: the GPU runs
-// programs in isa.StageVS, isa.StagePS and isa.StageGS (the compute
-// stage's bindings are compute.go's).
-const numStages = 3
+// programs in isa.StageVS, isa.StagePS, isa.StageGS, isa.StageHS and
+// isa.StageDS (the compute stage's bindings are compute.go's).
+const numStages = 5
 
 // newState is the part of g the later packets set.
 func (g *gpuBindings) newState() gpuBindings {
@@ -241,6 +242,9 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 	if st.gs != 0 || st.soSet || c.onGPU.so || c.onGPU.soT != 0 {
 		words, allocs = words+soWords, allocs+soAllocs // the stream-output stage's (stream.go)
 	}
+	if st.hs != 0 || st.ds != 0 || c.onGPU.hs || c.onGPU.dsh {
+		words, allocs = words+tessWords, allocs+tessAllocs // the hull and domain programs (tess.go)
+	}
 	return words + max(st.nvp-1, 0)*8, allocs
 }
 
@@ -274,12 +278,14 @@ type state struct {
 	topo     ddi.Topology
 	vs, ps   ddi.HSHADER
 	gs       ddi.HSHADER // (geometry.go)
+	hs, ds   ddi.HSHADER // (tess.go)
 	// so are the stream-output targets; soSet: SoSetTargets was called
 	// since they were last sent (stream.go).
 	so    [isa.MaxSOTargets]soTarget
 	soSet bool
 	// stages are each stage's constant buffers, shader resource views
-	// and samplers (isa.StageVS, isa.StagePS, isa.StageGS).
+	// and samplers (isa.StageVS, isa.StagePS, isa.StageGS, isa.StageHS,
+	// isa.StageDS).
 	stages [numStages]stageState
 	rtv    [isa.MaxRenderTargets]ddi.HRENDERTARGETVIEW
 	dsv    ddi.HDEPTHSTENCILVIEW
@@ -489,6 +495,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	vs := o.shaders[st.vs]
 	ps := o.shaders[st.ps]
 	gs := o.shaders[st.gs]
+	hs, dsh := o.shaders[st.hs], o.shaders[st.ds]
 	layout := o.layouts[st.layout]
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
@@ -547,6 +554,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	c.emitVertexBuffers(rec, st, vs, layout)
 	c.emitPrograms(rec, vs, ps, layout)
 	c.emitGeometry(rec, gs)
+	c.emitTess(rec, hs, dsh)
 	switch {
 	case st.hasVP:
 		v := st.vp
@@ -661,7 +669,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 			}
 		}
 	}
-	plainViews := [numStages]bool{true, true, true} // every bound view of the stage is SET_TEX's
+	plainViews := [numStages]bool{true, true, true, true, true} // every bound view of the stage is SET_TEX's
 	for s := range numStages {
 		ss := &st.stages[s]
 		for w := range 2 {
@@ -677,7 +685,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 						c.setView(rec, s, i, v, r) // (texture.go)
 						plainViews[s] = false
 					} else {
-						c.setTex(s, i, rec.ref(r, false, 0), r.args.Width, r.args.Height, r.pitch, v.gpu)
+						c.setTex(s, i, rec.ref(r, false, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
 					}
 					g.tex[s][w] |= bit
 				} else if g.tex[s][w]&bit != 0 {
@@ -688,7 +696,7 @@ func (c *context) emitBindings(rec recorder, st *state, laterOnly bool) {
 		}
 	}
 	var descs [numStages][ddi.SamplerSlots]*ddi.SamplerDesc
-	if st.stages[0].samps|st.stages[1].samps|st.stages[2].samps != 0 {
+	if st.stages[0].samps|st.stages[1].samps|st.stages[2].samps|st.stages[3].samps|st.stages[4].samps != 0 {
 		o := c.dev
 		o.mu.Lock()
 		for s := range numStages {

@@ -121,6 +121,7 @@ func (c *deferredContext) icState() state {
 	st.layout = ddi.HELEMENTLAYOUT(ic(uint32(st.layout)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
 	st.gs = ddi.HSHADER(ic(uint32(st.gs)))
+	st.hs, st.ds = ddi.HSHADER(ic(uint32(st.hs))), ddi.HSHADER(ic(uint32(st.ds)))
 	for s := range st.stages {
 		ss := &st.stages[s]
 		for m := ss.cbs; m != 0; m &= m - 1 {

@@ -36,6 +36,10 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		want = dxbc.ComputeShader
 	case isa.StageGS:
 		want = dxbc.GeometryShader
+	case isa.StageHS:
+		want = dxbc.HullShader
+	case isa.StageDS:
+		want = dxbc.DomainShader
 	}
 	prog, err := d.translated(a.Bytecode, want)
 	if err != nil {
@@ -55,6 +59,16 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 				s.sysReg = s.sysReg&^0xFF | o.ISA
 			case dxbc.SVViewportIndex:
 				s.sysReg |= (o.ISA + 1) << 8
+			}
+		}
+	case isa.StageHS:
+		s.sysReg = 0 // (the GPU reads none)
+	case isa.StageDS:
+		// SET_PROGRAM's system value: SV_Position's output register (a
+		// domain shader without one feeds a geometry shader).
+		for _, o := range prog.Outputs {
+			if o.SystemValue == dxbc.SVPosition {
+				s.sysReg = o.ISA
 			}
 		}
 	case isa.StageVS:

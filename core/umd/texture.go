@@ -90,8 +90,9 @@ func srvOf(a *ddi.CreateViewArgs, r *resource, f ddi.Format) (*srvView, error) {
 		return v, nil
 	}
 	t := r.tex
-	if t == nil && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D) {
-		return nil, nil // SET_TEX
+	if t == nil && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D ||
+		s.Dimension == ddi.SRVDimTexture2DMS || s.Dimension == ddi.SRVDimTexture2DMSArray) {
+		return nil, nil // SET_TEX (a multisampled texture's samples as texels: msaa.go)
 	}
 	if t == nil {
 		t = &texLayout{kind: ddi.DimTexture2D, w: r.args.Width, h: r.args.Height, d: 1, mips: 1, slices: 1}

@@ -57,6 +57,8 @@ type computeState struct {
 	decls  []SharedDecl
 	yield  bool    // sync_g_t parks the block (RunGroup with several blocks)
 	parked *parked // where Run resumes
+	// traceBlock is the block a trace follows (SetTraceBlock).
+	traceBlock int
 }
 
 // parked is a block stopped at sync_g_t: Run goes on from pc.
@@ -105,12 +107,31 @@ func (m *Machine) RunGroup(n int, shared []uint32, fill func(b int)) (steps uint
 		}
 		return AllLanes
 	}
+	// A trace (SetTrace) follows block TraceBlock's quad only: the other
+	// blocks run untraced, and the trace is finished when its block is.
+	tr := m.trace
+	defer func() { m.trace = tr }()
+	traceOn := func(b int) {
+		if tr != nil {
+			m.trace = nil
+			if b == m.compute.traceBlock {
+				m.trace = tr
+			}
+		}
+	}
+	traceEnd := func(b int) {
+		if tr != nil && b == m.compute.traceBlock {
+			tr.Finish(m)
+		}
+	}
 	if blocks == 1 {
 		// One block runs in lockstep: every thread reaches a barrier at
 		// the same instruction.
 		m.compute.yield = false
 		fill(0)
+		traceOn(0)
 		_, err := m.Run(maskOf(0))
+		traceEnd(0)
 		return m.LaneSteps, err
 	}
 	m.compute.yield = true
@@ -137,6 +158,7 @@ func (m *Machine) RunGroup(n int, shared []uint32, fill func(b int)) (steps uint
 				copy(m.regs, k.regs)
 				m.compute.parked = k.park
 			}
+			traceOn(b)
 			_, err := m.Run(maskOf(b))
 			steps += m.LaneSteps
 			switch {
@@ -147,6 +169,7 @@ func (m *Machine) RunGroup(n int, shared []uint32, fill func(b int)) (steps uint
 			case err != nil:
 				return steps, err
 			default:
+				traceEnd(b)
 				k.done = true
 				left--
 			}
@@ -451,3 +474,7 @@ func (t *memTarget) storeTyped(addr *[4]*[Lanes]uint32, i int, v [4]uint32) {
 		u.Typed.Store(b[:u.Stride], v)
 	}
 }
+
+// SetTraceBlock chooses the block of Lanes threads whose quad RunGroup's
+// trace follows (SetTrace): block b holds threads b*Lanes ...
+func (m *Machine) SetTraceBlock(b int) { m.compute.traceBlock = b }

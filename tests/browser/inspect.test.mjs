@@ -368,6 +368,43 @@ test("compare: this run against the text before an edit, by API call, by layer, 
   assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
 });
 
+// A compute thread and a vertex, stepped from the State view's form
+// (tutorial 30: a dispatch moves 64 particles, an instanced draw reads
+// them), on the shared page.
+test("stepping a compute thread and a vertex: the State view's form, the steps with their registers", { timeout: 120000 }, async () => {
+  const page = await sharedPage();
+  await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/30-compute-shaders.d3ds"), "utf8"));
+  await selectCall(page, "Dispatch", 1);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state form.stepper");
+  const boxes = page.locator("#st-state form.stepper input");
+  assert.equal(await boxes.count(), 6);
+  await boxes.nth(3).fill("1"); // thread 1 of group 0: particle 1
+  await page.locator("#st-state form.stepper button").click();
+  await page.waitForSelector('.inspector .view[data-view="pixel"]:not([hidden])');
+  await page.waitForFunction(() => document.querySelectorAll("#px-steps .sstep").length > 0);
+  assert.match(await page.locator("#px-steps .inspect-head").textContent(), /cs \(compute shader\) at thread 1,0,0 of group 0,0,0, lane 1 of its quad of threads · Dispatch/);
+  assert.match(await page.locator("#px-steps table.regs tr", { hasText: "SV_DispatchThreadID" }).textContent(), /^v0 \(SV_DispatchThreadID\)\s*1\s*0\s*0\s*0$/);
+  // At the end, particle 1 moved by its velocity times dt: (-0.58, -0.8) + 0.05 * (-0.375, -0.5).
+  await page.locator("#px-steps button", { hasText: "end" }).click();
+  assert.match(await page.locator("#px-steps table.regs tr", { hasText: /^r0/ }).first().textContent(), /^r0\s*-0\.59875\s*-0\.825\s*-0\.375\s*-0\.5$/);
+  assert.equal(await page.locator("#px-steps table.regs th").count(), 5, "no derivatives for a thread");
+
+  // The instanced draw: vertex 2 of instance 3.
+  await selectCall(page, "DrawInstanced", 1);
+  await page.locator('.tabs [data-view="state"]').click();
+  await page.waitForSelector("#st-state form.stepper");
+  const v = page.locator("#st-state form.stepper input");
+  assert.equal(await v.count(), 2);
+  await v.nth(0).fill("2");
+  await v.nth(1).fill("3");
+  await page.locator("#st-state form.stepper button").click();
+  await page.waitForFunction(() => /vertex 2/.test(document.querySelector("#px-steps .inspect-head")?.textContent || ""));
+  assert.match(await page.locator("#px-steps .inspect-head").textContent(), /vs \(vertex shader\) at vertex 2 \(SV_VertexID 2\) of instance 3, lane 2 of its quad of vertices · DrawInstanced/);
+  assert.deepEqual(await page.locator("#px-steps table.regs tr", { hasText: "SV_InstanceID" }).locator("td").allTextContents(), ["v1 (SV_InstanceID0)", "3", "0", "0", "0"]);
+  assert.ok(await page.locator("#px-steps .sstep").count() > 3);
+});
+
 test("markers fold in the trace, objects show their debug names, a wait explains itself, a DMA buffer's card its packets, the timeline shows queues, TDRs and memory", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, marked);
@@ -475,8 +512,12 @@ test("markers fold in the trace, objects show their debug names, a wait explains
       out[key] = [];
       for (let k = 0; lane && k < lane.n; k++) out[key].push(`${tl.label(lane, k, lane.st[k])}@${lane.d[k]}${Number.isNaN(lane.e[k]) ? "" : ":closed"}`);
     }
+    // The eviction's event (its DxgkDdiBuildPagingBuffer) carries its record for the tooltip.
+    const ev = [...tl.memByEvent.entries()].find(([, m]) => m.what === "evicted");
+    out.evicted = ev ? `${window.d3dsimUI.store.name(ev[0])} ${ev[1].allocation} ${ev[1].used} dma ${ev[1].dma} for ${ev[1].for}` : "";
     return out;
   });
+  assert.equal(mem.evicted, "DxgkDdiBuildPagingBuffer a2 524288 dma 6 for 4");
   assert.deepEqual(mem["mem/kd1/vram"], ["a2 a · 512 KiB@0:closed", "a3 b · 512 KiB@1", "evicted a2 a · 512 KiB@0:closed", "a4 c · 512 KiB@0"]);
   assert.deepEqual(mem["mem/kd1/allocs"], ["a1 sc.buffer0 · 1 KiB@0", "a2 a · 512 KiB@1", "a3 b · 512 KiB@2", "a4 c · 512 KiB@3"]);
   assert.deepEqual(h.pageErrors, []);

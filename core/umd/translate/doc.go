@@ -19,8 +19,9 @@
 // operands (texture.go): sample, sample_l, sample_d, sample_b, sample_c,
 // sample_c_lz, gather4, gather4_c, gather4_po, gather4_po_c, lod, ld,
 // ld_raw, ld_structured, resinfo and bufinfo, for every resource kind
-// dcl_resource, dcl_resource_raw and dcl_resource_structured declare but
-// the multisampled ones. The ISA's coordinate layouts are SM4's (sample:
+// dcl_resource, dcl_resource_raw and dcl_resource_structured declare (a
+// Texture2DMS<T, N>: ld2dms, resinfo, sampleinfo and samplepos of it, on
+// the wide texture of its samples: msaa.go). The ISA's coordinate layouts are SM4's (sample:
 // u, v or a 1D array's slice, w or a 2D array's slice or a cube's
 // direction, a cube array's slice; ld: the same in integers, mip in w; a
 // buffer's element in x) and the view bound at the slot says the kind;
@@ -29,7 +30,8 @@
 // resinfo's return type (float, _uint, _rcpFloat) the ISA op's, and the
 // resource operand's swizzle picks the result's components. Texture.Dimension
 // and Stride tell the UMD what each t# holds. sampleinfo and samplepos of
-// the rasterizer are constants: one sample, at the pixel's centre.
+// the rasterizer are constants: one sample, at the pixel's centre (not
+// the render target's count: the GPU gives a program none).
 //
 // # Lowering
 //
@@ -47,8 +49,8 @@
 // program's immediate constant buffer, v[]/o[] over a dcl_indexrange; a
 // register outside the array reads 0 and is not written. Subroutines
 // (call, callc, label) are the ISA's. eval_centroid and eval_sample_index
-// read the input itself: at one sample per pixel both are the pixel's
-// centre.
+// read the input itself: the pixel's centre, where the GPU evaluates every
+// input, multisampled or not.
 //
 // Each ISA instruction remembers the DXBC instruction it came from
 // (Shader.Source), for the page's listing and for stepping.
@@ -65,6 +67,6 @@
 // the Direct3D 11.1 doubles (ddiv, dfma, drcp,
 // dtoi, dtou, itod, utod, msad: the device is feature level 11_0),
 // interfaces, eval_snapped, abort and debug_break, and multisampled
-// textures (dcl_resource_texture2dms, ldms, sampleinfo and samplepos of a
-// resource): the GPU renders and samples at one sample.
+// texture arrays and a Texture2DMS declared without its sample count
+// (msaa.go).
 package translate

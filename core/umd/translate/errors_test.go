@@ -50,7 +50,7 @@ func TestUnsupported(t *testing.T) {
 		}, "lod (implicit derivatives) in a vertex shader"},
 		{"sampleinfo of a texture", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpSampleInfo, r(0), dxbc.Texture(0))
-		}, "sampleinfo of a resource: multisampled"},
+		}, "sampleinfo of t0: not a declared Texture2DMS"},
 		{"structured stride", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Declare(dxbc.Instruction{Op: dxbc.OpDclResourceStructured, Operands: []dxbc.Operand{{Type: dxbc.RegResource, Indices: []dxbc.Index{{Imm: 3}}}}, Extra: []uint32{6}})
 		}, "multiple of 4"},
@@ -96,7 +96,10 @@ func TestUnsupported(t *testing.T) {
 			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
 		}, "icb[1]"},
-		{"texture2dms", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMS, dxbc.ReturnFloat) }, "texture2dms: multisampled textures"},
+		{"texture2dms without a count", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMS, dxbc.ReturnFloat) },
+			"a Texture2DMS without its sample count"},
+		{"texture2dmsarray", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMSArray, dxbc.ReturnFloat) },
+			"texture2dmsarray: multisampled texture arrays"},
 		{"primitive id", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVPrimitiveID) }, "PRIMID"},
 		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
 		{"deriv in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpDerivRtx, r(0), r(1)) }, "vertex shader"},

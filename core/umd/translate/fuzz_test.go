@@ -2,6 +2,7 @@ package translate
 
 import (
 	"encoding/binary"
+	"os"
 	"strings"
 	"testing"
 
@@ -36,6 +37,30 @@ func FuzzTranslateTokens(f *testing.F) {
 			f.Fatal(err)
 		}
 		b, err := s.Program.Bytes()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	// The hull and domain listings' (tess_test.go).
+	for _, name := range []string{"quad_hs", "quad_ds"} {
+		text, err := os.ReadFile("testdata/tess/" + name + ".asm")
+		if err != nil {
+			f.Fatal(err)
+		}
+		bc, err := dxbc.Assemble(string(text))
+		if err != nil {
+			f.Fatal(err)
+		}
+		c, err := dxbc.Parse(bc)
+		if err != nil {
+			f.Fatal(err)
+		}
+		p, err := c.Program()
+		if err != nil {
+			f.Fatal(err)
+		}
+		b, err := p.Bytes()
 		if err != nil {
 			f.Fatal(err)
 		}

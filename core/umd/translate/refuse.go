@@ -17,7 +17,7 @@ const (
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
 	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
 	featDebug   = "shader debugging instructions (abort, debug_break): not supported by this GPU"
-	featMSAA    = "multisampled textures (Texture2DMS): this GPU renders and samples at one sample"
+	featMSAA    = "multisampled texture arrays (Texture2DMSArray): this device's multisampled textures have one slice"
 	feat11_1    = "a Direct3D 11.1 instruction: this device is feature level 11_0"
 	featUnknown = "not an instruction this GPU's driver knows"
 )
@@ -56,8 +56,6 @@ var refusals = map[dxbc.Opcode]string{
 	dxbc.OpInterfaceCall: featIface,
 	dxbc.OpEvalSnapped:   featEval,
 	dxbc.OpAbort:         featDebug, dxbc.OpDebugBreak: featDebug,
-
-	dxbc.OpLdMS: featMSAA,
 }
 
 // refuse fails the current instruction with its feature.

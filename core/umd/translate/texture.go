@@ -87,7 +87,9 @@ func (t *translator) declResource(in *dxbc.Instruction, o *dxbc.Operand) error {
 		tex.Dimension = dxbc.ResourceDimension(in.Controls & 0x1F)
 		switch tex.Dimension {
 		case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
-			return t.fail("dcl_resource_%s: %s", tex.Dimension, featMSAA)
+			if err := t.declMS(in, &tex); err != nil {
+				return err // (msaa.go)
+			}
 		case dxbc.DimBuffer:
 		default:
 			if kindsSample&kindsOf(tex.Dimension) == 0 {
@@ -125,6 +127,9 @@ func (t *translator) texture(in *dxbc.Instruction) error {
 	dim, ok := t.dims[slot]
 	if !ok {
 		return t.fail("t%d is not declared", slot)
+	}
+	if dim == dxbc.DimTexture2DMS {
+		return t.textureMS(in, slot) // (msaa.go)
 	}
 	if form.kinds&kindsOf(dim) == 0 {
 		return t.fail("%s of t%d, a %s resource: %s", in.Op, slot, dim, wrongKind(in.Op))
@@ -254,8 +259,11 @@ func (t *translator) sampleInfo(in *dxbc.Instruction) error {
 	if len(ops) != want {
 		return t.fail("%d operands, want %d", len(ops), want)
 	}
+	if ops[1].Type == dxbc.RegResource {
+		return t.sampleInfoMS(in) // (msaa.go)
+	}
 	if ops[1].Type != dxbc.RegRasterizer {
-		return t.fail("%s of a resource: %s", in.Op, featMSAA)
+		return t.fail("%s of a %v operand", in.Op, ops[1].Type)
 	}
 	dst, ok, err := t.dst(&ops[0])
 	if err != nil || !ok {

@@ -83,6 +83,7 @@ type Texture struct {
 	Dimension dxbc.ResourceDimension
 	Return    [4]dxbc.ReturnType
 	Stride    uint32
+	Samples   uint32 // a Texture2DMS's declared sample count (msaa.go)
 }
 
 // Error is a translation failure: the instruction (index and word offset

@@ -1,0 +1,214 @@
+package translate
+
+import (
+	"math"
+
+	"d3dsim/core/dxbc"
+	"d3dsim/gpu/shaderisa"
+)
+
+// standardPositions are the standard sample positions of 1, 2 and 4
+// samples ("D3D11_STANDARD_MULTISAMPLE_QUALITY_LEVELS enumeration"), in
+// sixteenths of a pixel from its centre: the GPU's pattern (the
+// rasterizer's own table is gpu/isa's SamplePositions, a layer this one
+// does not import).
+var standardPositions = map[uint32][][2]int32{1: {{0, 0}}, 2: {{4, 4}, {-4, -4}}, 4: {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}}}
+
+// Multisampled textures (Texture2DMS<T, N>). The driver binds one as the
+// plain 2D texture its allocation is: the N samples of a pixel side by
+// side, a texture N times as wide (isa.OpSetSamples). So the translator
+// needs the count the declaration gives (dcl_resource_texture2dms(N):
+// fxc writes it for Texture2DMS<T, N>) and makes
+//
+//   - ld2dms (Texture2DMS.Load(xy, s)) an ld of texel (x*N + s, y) at
+//     level 0, sample indices outside 0..N-1 reading outside the texture
+//     (zeros, as an ld out of range does);
+//   - resinfo (GetDimensions) a resinfo whose width is divided by N;
+//   - sampleinfo of t# (GetDimensions' sample count) N, samplepos of t#
+//     (GetSamplePosition) the standard position of the sample index, in
+//     pixels from the centre, (0, 0) for an index past N.
+//
+// A declaration without its count (N 0) and arrays are refused by name.
+
+func init() {
+	// ld2dms reads a Texture2DMS only (textureMS lowers it).
+	texForms[dxbc.OpLdMS] = texForm{op: shaderisa.OpLd, n: 4, addr: 1, res: 2, kinds: kindsOf(dxbc.DimTexture2DMS)}
+}
+
+// declMS checks a dcl_resource_texture2dms(N) and records N.
+func (t *translator) declMS(in *dxbc.Instruction, tex *Texture) error {
+	n := in.Controls >> 5 & 0x7F
+	switch {
+	case tex.Dimension == dxbc.DimTexture2DMSArray:
+		return t.fail("dcl_resource_%s: %s", tex.Dimension, featMSAA)
+	case n == 0:
+		return t.fail("dcl_resource_texture2dms(0): a Texture2DMS without its sample count (declare Texture2DMS<T, N>: the driver lays the samples out by N)")
+	case standardPositions[n] == nil:
+		return t.fail("dcl_resource_texture2dms(%d): this GPU's textures have 1, 2 or 4 samples", n)
+	}
+	tex.Samples = n
+	return nil
+}
+
+// msSamples is the declared sample count of t# slot.
+func (t *translator) msSamples(slot uint32) uint32 {
+	for _, x := range t.out.Textures {
+		if x.Slot == slot {
+			return x.Samples
+		}
+	}
+	return 1
+}
+
+// textureMS translates ld2dms and resinfo of a Texture2DMS (the other
+// texture instructions do not read one: fxc refuses them).
+func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
+	ops := in.Operands
+	n := t.msSamples(slot)
+	switch in.Op {
+	case dxbc.OpLdMS:
+		if len(ops) != 4 {
+			return t.fail("%d operands, want 4", len(ops))
+		}
+		if off, err := t.offsets(in); err != nil || off != [3]int8{} {
+			if err != nil {
+				return err
+			}
+			return t.fail("ld2dms with immediate texel offsets (aoffimmi)")
+		}
+		dst, ok, err := t.dst(&ops[0])
+		if err != nil || !ok {
+			return err
+		}
+		addr, err := t.src(&ops[1])
+		if err != nil {
+			return err
+		}
+		s, err := t.src(&ops[3])
+		if err != nil {
+			return err
+		}
+		tex := shaderisa.T(slot)
+		if tex.Swizzle, err = t.swizzle(&ops[2]); err != nil {
+			return err
+		}
+		// a.xy = (x*N + s, y), a.w = 0 (level 0); a.x = -1 (outside)
+		// unless s < N.
+		a, ok2 := t.newScratch(), t.newScratch()
+		sx := s
+		sx.Swizzle = [4]uint8{s.Swizzle[0], s.Swizzle[0], s.Swizzle[0], s.Swizzle[0]}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(a), Src: []shaderisa.Operand{addr}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: mask(shaderisa.R(a), 8), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: mask(shaderisa.R(a), 1), Src: []shaderisa.Operand{shaderisa.R(a), shaderisa.L(n, n, n, n)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: mask(shaderisa.R(a), 1), Src: []shaderisa.Operand{shaderisa.R(a), sx}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpULt, Dst: mask(shaderisa.R(ok2), 1), Src: []shaderisa.Operand{sx, shaderisa.L(n, n, n, n)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: mask(shaderisa.R(a), 1),
+			Src: []shaderisa.Operand{shaderisa.R(ok2), shaderisa.R(a), shaderisa.L(math.MaxUint32, 0, 0, 0)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpLd, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(a), tex}})
+		return nil
+	case dxbc.OpResinfo:
+		if len(ops) != 3 {
+			return t.fail("%d operands, want 3", len(ops))
+		}
+		dst, ok, err := t.dst(&ops[0])
+		if err != nil || !ok {
+			return err
+		}
+		mip, err := t.src(&ops[1])
+		if err != nil {
+			return err
+		}
+		if mip.Neg || mip.Abs {
+			return t.fail("a modifier on resinfo's mip level")
+		}
+		tex := shaderisa.T(slot) // the whole result, swizzled at the move
+		swz, err := t.swizzle(&ops[2])
+		if err != nil {
+			return err
+		}
+		r := t.newScratch()
+		op, fix := shaderisa.OpResInfo, shaderisa.Inst{Op: shaderisa.OpMul, Dst: mask(shaderisa.R(r), 1),
+			Src: []shaderisa.Operand{shaderisa.R(r), shaderisa.LF(1/float32(n), 0, 0, 0)}}
+		switch in.Controls & 3 {
+		case dxbc.ResinfoFloat:
+		case dxbc.ResinfoRcpFloat:
+			op, fix.Src[1] = shaderisa.OpResInfoRcp, shaderisa.LF(float32(n), 0, 0, 0)
+		case dxbc.ResinfoUint:
+			if in.Saturate() {
+				return t.fail("resinfo_uint with _sat")
+			}
+			op, fix = shaderisa.OpResInfoUint, shaderisa.Inst{Op: shaderisa.OpUDiv, Dst: mask(shaderisa.R(r), 1),
+				Src: []shaderisa.Operand{shaderisa.R(r), shaderisa.L(n, n, n, n)}}
+		default:
+			return t.fail("resinfo with return type %d", in.Controls&3)
+		}
+		t.emit(shaderisa.Inst{Op: op, Dst: shaderisa.R(r), Src: []shaderisa.Operand{mip, tex}})
+		t.emit(fix)
+		src := shaderisa.R(r)
+		src.Swizzle = swz
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{src}})
+		return nil
+	}
+	return t.fail("%s of t%d, a texture2dms resource: a Texture2DMS is read with Load (ld2dms) and GetDimensions", in.Op, slot)
+}
+
+// mask is o writing the components of m only.
+func mask(o shaderisa.Operand, m uint8) shaderisa.Operand {
+	o.Mask = m
+	return o
+}
+
+// sampleInfoMS translates sampleinfo and samplepos of a Texture2DMS: its
+// declared count, and the standard position of a sample index (a chain
+// of comparisons: the index may be a register).
+func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
+	ops := in.Operands
+	slot, err := t.index(&ops[1], 0)
+	if err != nil {
+		return err
+	}
+	if d, ok := t.dims[slot]; !ok || d != dxbc.DimTexture2DMS {
+		return t.fail("%s of t%d: not a declared Texture2DMS", in.Op, slot)
+	}
+	n := t.msSamples(slot)
+	dst, ok, err := t.dst(&ops[0])
+	if err != nil || !ok {
+		return err
+	}
+	swz := shaderisa.Identity
+	if ops[1].Components != 0 {
+		if swz, err = t.swizzle(&ops[1]); err != nil {
+			return err
+		}
+	}
+	if in.Op == dxbc.OpSampleInfo {
+		v := [4]uint32{math.Float32bits(float32(n)), 0, 0, 0}
+		if in.Controls&1 != 0 { // _uint
+			v[0] = n
+		}
+		var out [4]uint32
+		for k := range out {
+			out[k] = v[swz[k]]
+		}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.L(out[0], out[1], out[2], out[3])}})
+		return nil
+	}
+	idx, err := t.src(&ops[2])
+	if err != nil {
+		return err
+	}
+	idx.Swizzle = [4]uint8{idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0]}
+	r, c := t.newScratch(), t.newScratch()
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+	for s, p := range standardPositions[n] {
+		pos := [4]float32{float32(p[0]) / 16, float32(p[1]) / 16, 0, 0}
+		var out [4]float32
+		for k := range out {
+			out[k] = pos[swz[k]]
+		}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(c), Src: []shaderisa.Operand{idx, shaderisa.L(uint32(s), uint32(s), uint32(s), uint32(s))}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.R(c), shaderisa.LF(out[0], out[1], out[2], out[3]), shaderisa.R(r)}})
+	}
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
+	return nil
+}

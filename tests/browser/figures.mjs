@@ -1,0 +1,132 @@
+// The page's speed figures (docs/performance.md, "The page"): measured in
+// headless Chromium, printed, never asserted — a measurement, not a test,
+// so `node --test` does not pick it up (make figures runs it).
+//
+//   - a scenario of 1,000 small Draw calls a frame (a triangle in a 16x16
+//     viewport: the calls' cost, not the pixels') played with the panel open, one
+//     frame per animation frame (runFrame, as Step frame does) for 600
+//     frames: frames per second, and the median and 99th percentile of the
+//     time between two animation frames;
+//   - the editor's check of the tutorial with the largest HLSL block (what
+//     the page does as you type: the scenario parsed and every block
+//     compiled), its text changed each time so that nothing is reused.
+//
+//   cd tests/browser && npm ci && node figures.mjs
+import { readFileSync, readdirSync } from "node:fs";
+import path from "node:path";
+import { ROOT, launch } from "./harness.mjs";
+
+const FRAMES = Number(process.env.FIGURE_FRAMES || 600);
+const DRAWS = 1000;
+
+// hlslBlocks returns the hlsl blocks of a scenario's text: name and lines
+// (the braces inside counted in pairs, as the scenario language does).
+function hlslBlocks(text) {
+  const out = [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^hlsl\s+(\w+)\s*\{/.exec(lines[i]);
+    if (!m) continue;
+    let depth = 1;
+    let j = i + 1;
+    for (; j < lines.length && depth > 0; j++) {
+      for (const ch of lines[j].replace(/\/\/.*$/, "")) {
+        if (ch === "{") depth++;
+        else if (ch === "}") depth--;
+      }
+    }
+    out.push({ name: m[1], line: i + 1, lines: j - i - 2 });
+    i = j - 1;
+  }
+  return out;
+}
+
+const quantile = (xs, q) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+};
+
+const h = await launch();
+try {
+  const page = await h.openPage(h.baseURL);
+
+  // 1. 1,000 draws a frame with the panel open.
+  const scene = `dev, imm = D3D11CreateDevice
+sc = dev.CreateSwapChain Width=256 Height=256
+bb = sc.GetBuffer 0
+rtv = dev.CreateRenderTargetView bb
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 16 16
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+repeat ${FRAMES + 1} {
+    imm.ClearRenderTargetView rtv 0 0 0 1
+    repeat ${DRAWS} {
+        imm.Draw 3 0
+    }
+    sc.Present
+}
+`;
+  const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
+  if (!res.ok) throw new Error(res.error);
+  await page.click('.tabs [data-view="timeline"]');
+  const f = await page.evaluate(async (frames) => {
+    const sim = window.d3dsim;
+    await sim.runFrame(); // the first frame: set-up and warm-up
+    const gaps = [];
+    let last = 0;
+    let presented = 0;
+    const t0 = performance.now();
+    await new Promise((resolve, reject) => {
+      const tick = (now) => {
+        if (last) gaps.push(now - last);
+        last = now;
+        sim.runFrame().then((s) => {
+          presented = s.frames;
+          if (gaps.length >= frames || s.done) resolve();
+          else requestAnimationFrame(tick);
+        }, reject);
+      };
+      requestAnimationFrame(tick);
+    });
+    const ms = performance.now() - t0;
+    return { gaps, ms, presented, events: sim.summary().events };
+  }, FRAMES);
+  const med = quantile(f.gaps, 0.5);
+  const p99 = quantile(f.gaps, 0.99);
+  console.log(`figure: ${DRAWS.toLocaleString("en-US")} Draw calls a frame with the panel open, ${f.gaps.length} frames: ` +
+    `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+    `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events`);
+
+  // 2. The editor's check of the largest tutorial shader.
+  const dir = path.join(ROOT, "assets/tutorials");
+  let best = null;
+  for (const file of readdirSync(dir).filter((n) => n.endsWith(".d3ds"))) {
+    const text = readFileSync(path.join(dir, file), "utf8");
+    for (const b of hlslBlocks(text)) if (!best || b.lines > best.lines) best = { ...b, file, text };
+  }
+  const times = await page.evaluate(({ text, line }) => {
+    const lines = text.split("\n");
+    const out = [];
+    for (let i = 0; i < 7; i++) {
+      // A comment of its own in the block each time: an edit.
+      const edited = [...lines.slice(0, line), `// edit ${i}`, ...lines.slice(line)].join("\n");
+      const t0 = performance.now();
+      const r = window.d3dsim.check(edited);
+      out.push(performance.now() - t0);
+      if (!r.ok) throw new Error(r.error);
+    }
+    return out;
+  }, best);
+  console.log(`figure: the editor's check of ${best.file} (hlsl block ${best.name}, ${best.lines} lines, the largest of the tutorials): ` +
+    `${times.map((t) => t.toFixed(1)).join(", ")} ms (median ${quantile(times, 0.5).toFixed(1)} ms)`);
+  await page.close();
+  if (h.pageErrors.length) throw new Error(`errors in the page: ${h.pageErrors.join("; ")}`);
+} finally {
+  await h.close();
+}
