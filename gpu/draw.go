@@ -64,6 +64,7 @@ type drawScratch struct {
 	// the vertex program's instructions so far, the vertices' cost, the
 	// draw packet.
 	stop       bool
+	clip       clipBlock // the pixel watch's clip (watchclip.go)
 	vsInstrs   uint64
 	vertexCost int64
 	check      func() bool // the executor's checkpoint
@@ -108,6 +109,7 @@ func (ex *executor) drawIndirect(p isa.Packet) {
 func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
+	ex.draw.clip = clipBlock{}
 
 	// A faulting draw (injected, or one whose pixel program faults: see
 	// below) still runs: its covered pixels get the warning colour.
@@ -141,6 +143,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 
 	d := &ex.draw
 	d.stop, d.vsInstrs, d.ctr = false, 0, drawCounters{}
+	faults := g.stats.Faults
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
@@ -191,6 +194,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	}
 
 	p := &d.pipe
+	ex.logDraw(faults)
+	ex.chargeClipped()
 	g.stats.Pixels += p.shaded
 	instrs := d.vsInstrs + p.instrs
 	g.stats.Instructions += instrs
