@@ -69,7 +69,9 @@ type drawKey struct {
 // logDraw is the GPU's draw log.
 func (j *Journal) logDraw(dma uint64, word int, c machine.DrawCharge) {
 	j.chargeMu.Lock()
-	j.charges[drawKey{dma, word}] = c
+	if len(j.charges) < MaxDrawCharges {
+		j.charges[drawKey{dma, word}] = c
+	}
 	j.chargeMu.Unlock()
 }
 
@@ -85,6 +87,9 @@ func (j *Journal) charge(dma uint64, word int) (machine.DrawCharge, bool) {
 const (
 	MaxCalls    = 1 << 23  // API calls journaled
 	MaxDMAWords = 16 << 20 // words of DMA buffers kept (64 MiB)
+	// MaxDrawCharges: draws whose charge is kept (a history clips no draw
+	// past them, and costs the whole copy there).
+	MaxDrawCharges = 1 << 18
 )
 
 // callRec is one API call.
