@@ -9,7 +9,7 @@ import (
 // A pixel's history from a copy whose draws are clipped to the pixel's 8x8
 // block and charged what the run's draws charged is the history of the
 // whole copy: the same entries, DMA buffers, fences, tests, blends and
-// final texel. A copy that samples what a clipped draw left undrawn (the
+// final texel, and the same GPU statistics and virtual time. A copy that samples what a clipped draw left undrawn (the
 // shadow map, read by the main pass) is refused and answered unclipped.
 func TestPixelHistoryClipped(t *testing.T) {
 	cases := []struct {
@@ -51,6 +51,9 @@ func TestPixelHistoryClipped(t *testing.T) {
 		} else {
 			if clipped.clipped == 0 {
 				t.Errorf("%s %s: no draw clipped", c.file, c.target)
+			}
+			if clipped.stats != whole.stats || clipped.now != whole.now {
+				t.Errorf("%s %s: clipped copy's GPU %+v at %d ns, the whole copy's %+v at %d ns", c.file, c.target, clipped.stats, clipped.now, whole.stats, whole.now)
 			}
 			if !reflect.DeepEqual(clipped.h, whole.h) {
 				t.Errorf("%s %s %d,%d: clipped history\n%+v\nwant\n%+v", c.file, c.target, c.x, c.y, clipped.h, whole.h)

@@ -110,6 +110,10 @@ type watched struct {
 	h       *History
 	evs     []watchEvent
 	clipped int // the copy's draws clipped to the texel's block
+	// The copy's GPU statistics and virtual time once its work before the
+	// event was done (a clipped copy's are the whole copy's: its tests).
+	stats machine.GPUStats
+	now   int64
 }
 
 // watchQuery runs the scenario to call k with a pixel watch on texel (x,
@@ -190,6 +194,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 			return nil, err
 		}
 		w.clipped = pw.Clipped
+		w.stats, w.now = m.GPUStats(), m.Sim().Now()
 		return answer(w)
 	})
 }
