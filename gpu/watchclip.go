@@ -195,7 +195,14 @@ func (ex *executor) watchTaint(p isa.Packet) {
 			n = uint64(p.Args[4])
 		}
 		if p.Op == isa.OpResolve {
-			return // (multisampled surfaces are never clipped; a resolve's source is one)
+			// (a multisampled draw is never clipped: a resolve's source
+			// meets the taint only as a one-sample surface resolved)
+			if len(p.Args) >= 6 {
+				if src, ok := ex.g.mem.Bytes(p.Addr(2), 1); ok {
+					read(src, "a resolve's source")
+				}
+			}
+			return
 		}
 		if src, ok := ex.g.mem.Bytes(p.Addr(2), n); ok {
 			for _, t := range w.taint {
