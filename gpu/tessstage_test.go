@@ -180,3 +180,133 @@ func TestTessFaults(t *testing.T) {
 		})
 	}
 }
+
+// An isoline patch of density 4 and detail 3 is four lines of three
+// segments, at v = 0, 1/4, 1/2 and 3/4 (the line at v = 1 is not drawn):
+// 16 domain points, 12 lines at the clipper.
+func TestTessIsolines(t *testing.T) {
+	d := shaderisa.HSDecl{InCP: 4, OutCP: 4, Domain: shaderisa.TessDomainIsoline, Part: shaderisa.TessPartInteger, Output: shaderisa.TessOutLine,
+		InStride: 1, OutStride: 1, PCRegs: 2,
+		EdgeFactor: [4]uint8{0, 1, shaderisa.NoFactor, shaderisa.NoFactor}, InsideFactor: [4]uint8{shaderisa.NoFactor, shaderisa.NoFactor, shaderisa.NoFactor, shaderisa.NoFactor}}
+	hs := strings.Replace(quadHS(shaderisa.TessPartInteger, shaderisa.TessOutTriangleCW, "l(4.0, 3.0, 0.0, 0.0)", "l(0.0, 0.0, 0.0, 0.0)"), immOf(shaderisa.HSDecl{InCP: 4, OutCP: 4, Domain: shaderisa.TessDomainQuad, Part: shaderisa.TessPartInteger, Output: shaderisa.TessOutTriangleCW,
+		InStride: 1, OutStride: 1, PCRegs: 2,
+		EdgeFactor: [4]uint8{0, 1, 2, 3}, InsideFactor: [4]uint8{4, 5, shaderisa.NoFactor, shaderisa.NoFactor}}.Imm()), immOf(d.Imm()), 1)
+	ds := strings.Replace(quadDS, immOf(shaderisa.DSDecl{CP: 4, Domain: shaderisa.TessDomainQuad, Stride: 1, PCRegs: 2}.Imm()),
+		immOf(shaderisa.DSDecl{CP: 4, Domain: shaderisa.TessDomainIsoline, Stride: 1, PCRegs: 2}.Imm()), 1)
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.tessScene(rt, hs, ds)
+	q := r.alloc(256)
+	b.Query(isa.QueryStatsBegin, q)
+	b.Draw(4, 0)
+	b.Query(isa.QueryStatsEnd, q)
+	r.mustExec(b)
+	st := r.stats(q)
+	//                 IAV IAP VS GSI GSP CI  CP  PS     HS DS  CS
+	want := [11]uint64{4, 1, 4, 0, 0, 12, 12, st[7], 1, 16, 0}
+	if st != want || st[7] < 48 {
+		t.Errorf("statistics %v, want %v with at least 48 pixels", st, want)
+	}
+	// The lines lie on pixel-row boundaries (y = 0, 4, 8 and 12): each
+	// lights the row above it across the target (the diamond-exit rule),
+	// the one on the target's top edge none.
+	for y := range 16 {
+		for x := range 16 {
+			lit := r.px(rt, x, y)[3] != 0
+			if want := y == 3 || y == 7 || y == 11; lit != want {
+				t.Fatalf("pixel %d,%d lit %v, want %v", x, y, lit, want)
+			}
+		}
+	}
+}
+
+// Tessellated points into a geometry shader: each of a quad patch's 9
+// domain points (integer factor 2, output point) is a primitive of the
+// geometry stage, which makes it a square of two triangles.
+func TestTessIntoGeometry(t *testing.T) {
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	b := r.tessScene(rt, quadHS(shaderisa.TessPartInteger, shaderisa.TessOutPoint, "l(2.0, 2.0, 2.0, 2.0)", "l(2.0, 2.0, 0.0, 0.0)"), quadDS)
+	a, n := r.program(gsBillboard)
+	b.SetProgram(isa.StageGS, a, n, 0)
+	q := r.alloc(256)
+	b.Query(isa.QueryStatsBegin, q)
+	b.Draw(4, 0)
+	b.Query(isa.QueryStatsEnd, q)
+	r.mustExec(b)
+	st := r.stats(q)
+	if st[1] != 1 || st[3] != 9 || st[4] != 18 || st[8] != 1 || st[9] != 9 {
+		t.Errorf("statistics %v: want 1 patch, 9 GS invocations, 18 GS primitives, 1 HS, 9 DS", st)
+	}
+	// The centre point (domain location 0.5, 0.5) is a square around pixel
+	// (8, 8) in its colour.
+	if got := r.px(rt, 8, 8); got[0] < 120 || got[0] > 136 || got[1] < 120 || got[1] > 136 {
+		t.Errorf("pixel 8,8 = %v, want about the domain location (0.5, 0.5)", got)
+	}
+}
+
+// A triangle patch tessellated at integer factor 3 (12 domain points, 13
+// triangles) covers exactly the pixels the triangle covers drawn whole:
+// the small triangles share their edges, so the top-left rule gives each
+// pixel to one of them, and none past the patch's edges.
+func TestTessTriangleCoverage(t *testing.T) {
+	d := shaderisa.HSDecl{InCP: 3, OutCP: 3, Domain: shaderisa.TessDomainTri, Part: shaderisa.TessPartInteger, Output: shaderisa.TessOutTriangleCW,
+		InStride: 1, OutStride: 1, PCRegs: 1,
+		EdgeFactor: [4]uint8{0, 1, 2, shaderisa.NoFactor}, InsideFactor: [4]uint8{3, shaderisa.NoFactor, shaderisa.NoFactor, shaderisa.NoFactor}}
+	hs := `hs inputs=7 outputs=1 temps=1
+dcl_hs ` + immOf(d.Imm()) + `
+ieq r0.x, v6.z, l(0, 0, 0, 0)
+if_nz r0.x
+mov r0.x, v6.y
+mov o0, v0[3][r0.x + 0]
+ret
+endif
+mov o0, l(3.0, 3.0, 3.0, 3.0)
+ret
+`
+	// SV_DomainLocation (u, v, w) weighs control points 0, 1 and 2.
+	ds := `ds inputs=6 outputs=2 temps=1
+dcl_ds ` + immOf(shaderisa.DSDecl{CP: 3, Domain: shaderisa.TessDomainTri, Stride: 1, PCRegs: 1}.Imm()) + `
+mul r0, v0, v4.xxxx
+mad r0, v1, v4.yyyy, r0
+mad o0, v2, v4.zzzz, r0
+mov o1, l(1.0, 1.0, 1.0, 1.0)
+ret
+`
+	tri := []vtx{pxv(1.3, 2.1, 16, 16, white), pxv(14.6, 4.7, 16, 16, white), pxv(5.2, 15.1, 16, 16, white)}
+	count := func(tess bool) ([11]uint64, [16][16]bool) {
+		r := newRig(t)
+		rt := r.target(16, 16, isa.FmtRGBA8)
+		b := r.isaScene(rt, vsPass, psGSColor, tri)
+		if tess {
+			a, n := r.program(hs)
+			b.SetProgram(isa.StageHS, a, n, 0)
+			a, n = r.program(ds)
+			b.SetProgram(isa.StageDS, a, n, 0)
+			b.SetTopology(isa.TopoPatchList1 + 2)
+		}
+		q := r.alloc(256)
+		b.Query(isa.QueryStatsBegin, q)
+		b.Draw(3, 0)
+		b.Query(isa.QueryStatsEnd, q)
+		r.mustExec(b)
+		var lit [16][16]bool
+		for y := range 16 {
+			for x := range 16 {
+				lit[y][x] = r.px(rt, x, y)[3] != 0
+			}
+		}
+		return r.stats(q), lit
+	}
+	whole, want := count(false)
+	st, got := count(true)
+	if st[9] != 12 || st[5] != 13 || st[8] != 1 {
+		t.Errorf("statistics %v: want 12 domain points, 13 triangles, 1 patch", st)
+	}
+	if whole[7] < 50 {
+		t.Fatalf("the whole triangle shades %d pixels", whole[7])
+	}
+	if got != want || st[7] != whole[7] {
+		t.Errorf("the tessellated triangle shades %d pixels, the whole one %d (or other pixels)", st[7], whole[7])
+	}
+}

@@ -65,7 +65,14 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	ps.vs.inLanes = n
 	cut := s.ib.cut()
 	var mask uint64
+	linear := !dp.indexed && ex.fetchLinear(m, int64(dp.start)+int64(i0), n)
+	if linear {
+		mask = ^uint64(0) >> (shader.Lanes - n)
+	}
 	for j := range n {
+		if linear {
+			break // fetched by fetchLinear
+		}
 		i := i0 + uint32(j)
 		var v int64
 		var vid uint32
@@ -223,6 +230,93 @@ func movedVertex(cv *cvert, m *shader.Machine, moves []vsMove, j, pos, vary, out
 		a[0], a[1], a[2], a[3] = float64(math.Float32frombits(movedWord(m, &mv[0], j))), float64(math.Float32frombits(movedWord(m, &mv[1], j))),
 			float64(math.Float32frombits(movedWord(m, &mv[2], j))), float64(math.Float32frombits(movedWord(m, &mv[3], j)))
 	}
+}
+
+// fetchLinear is the fetch of shadeVertices for n consecutive vertices
+// v0.. of a draw that is not indexed, when every element the program reads is
+// per vertex, of 32-bit components, and inside its buffer for all n (the
+// bounds checked once, for the last): element by element, lane by lane,
+// the same words fetchElement writes. It reports false, having written
+// nothing, for any other draw.
+func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
+	s, ps, dp := &ex.st, &ex.draw.prog, &ex.draw.params
+	if v0 < 0 || n == 0 {
+		return false
+	}
+	last := uint64(v0) + uint64(n-1)
+	for k := range s.layout.n {
+		e := &s.layout.els[k]
+		if int(e.Reg) >= ps.vsIn {
+			continue
+		}
+		if e.PerInstance || vtxWords(e.Format) == 0 {
+			return false
+		}
+		vb := &s.vb[e.Slot]
+		size, mem := uint64(e.Format.Size()), uint64(len(vb.mem))
+		if vb.stride == 0 || vb.offset > mem || last > (mem-vb.offset)/vb.stride {
+			return false
+		}
+		if base := vb.offset + vb.stride*last; uint64(e.Offset) > mem-base || mem-base-uint64(e.Offset) < size {
+			return false
+		}
+	}
+	for k := range s.layout.n {
+		e := &s.layout.els[k]
+		if int(e.Reg) >= ps.vsIn {
+			continue
+		}
+		in, vb := m.In(int(e.Reg)), &s.vb[e.Slot]
+		one := math.Float32bits(1)
+		if e.Format.Int() {
+			one = 1
+		}
+		w := vtxWords(e.Format)
+		at := vb.offset + vb.stride*uint64(v0) + uint64(e.Offset)
+		for j := range n {
+			b := vb.mem[at : at+uint64(4*w)]
+			switch w {
+			case 4:
+				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
+					binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:])
+			case 3:
+				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
+					binary.LittleEndian.Uint32(b[8:]), one
+			case 2:
+				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), 0, one
+			default:
+				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), 0, 0, one
+			}
+			at += vb.stride
+		}
+	}
+	if r := int(s.layout.vid); r < ps.vsIn {
+		for j := range n {
+			m.In(r)[0][j] = uint32(v0 + int64(j))
+		}
+	}
+	if r := int(s.layout.iid); r < ps.vsIn {
+		for j := range n {
+			m.In(r)[0][j] = dp.instance
+		}
+	}
+	return true
+}
+
+// vtxWords is the 32-bit words of a vertex format of 32-bit components, 0
+// for any other.
+func vtxWords(f isa.VertexFormat) int {
+	switch f {
+	case isa.VtxRGBA32F, isa.VtxRGBA32UI, isa.VtxRGBA32SI:
+		return 4
+	case isa.VtxRGB32F, isa.VtxRGB32UI, isa.VtxRGB32SI:
+		return 3
+	case isa.VtxRG32F, isa.VtxRG32UI, isa.VtxRG32SI:
+		return 2
+	case isa.VtxR32F, isa.VtxR32UI, isa.VtxR32SI:
+		return 1
+	}
+	return 0
 }
 
 // fetchElement reads element e of vertex (or instance) v from vb into lane

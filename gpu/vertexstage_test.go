@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
 	"d3dsim/gpu/shaderisa"
 )
@@ -128,5 +129,77 @@ func TestMovesOnly(t *testing.T) {
 		if got := movesOnly(p) != nil; got != tt.want {
 			t.Errorf("%q: movesOnly %v, want %v", tt.src, got, tt.want)
 		}
+	}
+}
+
+// TestFetchLinearMatchesFetchElement: for random layouts of 32-bit formats
+// (two elements may share a register; SV_VertexID and SV_InstanceID among
+// them), strides, offsets and buffer sizes, fetchLinear either declines or
+// writes, lane by lane, the words fetchElement writes — the last vertex
+// partly outside its buffer makes it decline.
+func TestFetchLinearMatchesFetchElement(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	formats := []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
+	took := 0
+	for range 400 {
+		ex := &executor{}
+		s := &ex.st
+		s.layout.n = 1 + r.IntN(4)
+		s.layout.vid, s.layout.iid = isa.NoReg, isa.NoReg
+		if r.IntN(3) == 0 {
+			s.layout.vid = uint8(r.IntN(5))
+		}
+		if r.IntN(3) == 0 {
+			s.layout.iid = uint8(r.IntN(5))
+		}
+		for k := range s.layout.n {
+			s.layout.els[k] = isa.VertexElement{Reg: uint8(r.IntN(5)), Slot: uint8(r.IntN(2)), Format: formats[r.IntN(len(formats))], Offset: uint32(4 * r.IntN(4))}
+		}
+		for slot := range 2 {
+			mem := make([]byte, 4*r.IntN(200))
+			for i := range mem {
+				mem[i] = byte(r.Uint32())
+			}
+			s.vb[slot] = vbuf{mem: mem, stride: uint64(4 * r.IntN(8)), offset: uint64(4 * r.IntN(4)), bound: true}
+		}
+		ex.draw.prog.vsIn = 4
+		ex.draw.params.instance = r.Uint32()
+		p, err := shaderisa.Assemble("vs inputs=5 outputs=1\nmov o0, v0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, want := shader.NewMachine(p), shader.NewMachine(p)
+		v0, n := int64(r.IntN(12)), 1+r.IntN(shader.Lanes)
+		if !ex.fetchLinear(got, v0, n) {
+			for reg := range 5 {
+				if *got.In(reg) != (shader.Vec{}) {
+					t.Fatal("declined, but wrote")
+				}
+			}
+			continue
+		}
+		took++
+		for j := range n {
+			v := v0 + int64(j)
+			for k := range s.layout.n {
+				if e := &s.layout.els[k]; int(e.Reg) < ex.draw.prog.vsIn {
+					fetchElement(&s.vb[e.Slot], v, e, want.In(int(e.Reg)), j)
+				}
+			}
+			if r := int(s.layout.vid); r < ex.draw.prog.vsIn {
+				want.In(r)[0][j] = uint32(v)
+			}
+			if r := int(s.layout.iid); r < ex.draw.prog.vsIn {
+				want.In(r)[0][j] = ex.draw.params.instance
+			}
+		}
+		for reg := range 5 {
+			if *got.In(reg) != *want.In(reg) {
+				t.Fatalf("v%d differs: layout %+v, v0 %d, n %d", reg, s.layout, v0, n)
+			}
+		}
+	}
+	if took < 50 {
+		t.Fatalf("fetchLinear took %d of 400 draws: the test draws too few in bounds", took)
 	}
 }

@@ -72,19 +72,9 @@ type Type struct {
 	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
 	// compute.go), read and written at u#.
 	UAV bool
-	// Buf: a structured or byte-address buffer (buffers.go), its element
-	// type BufElem (structured); Dim is TexBuffer.
-	Buf     BufKind
-	BufElem *Type
-	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
-	Samples int
 	// ROV: a rasterizer-ordered view (RasterizerOrderedTexture2D ...):
 	// a UAV whose accesses happen in primitive order, pixel by pixel.
-	// ElemNote: a view's element type that is no scalar or vector (a
-	// matrix, a struct, double2), spelled; such a view is declared but
-	// not used (texelem.go).
-	ROV      bool
-	ElemNote string
+	ROV bool
 	// SampDim: a sampler1D, sampler2D, sampler3D or samplerCUBE, its
 	// dimension plus one (0: any sampler).
 	SampDim TexDim
@@ -92,6 +82,18 @@ type Type struct {
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
 	Min bool
+	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
+	Samples uint8
+	// Buf: a structured or byte-address buffer (buffers.go), its element
+	// type BufElem (structured); Dim is TexBuffer.
+	Buf     BufKind
+	BufElem *Type
+	// ElemNote: a view's element type that is no scalar or vector (a
+	// matrix, a struct, double2), spelled; such a view is declared but
+	// not used (texelem.go).
+	ElemNote string
+	// (The small fields are together: a Type is allocated for many of
+	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
 }
 
 // TexDim is a texture's dimension, as its HLSL type names it.

@@ -27,7 +27,7 @@ import (
 // are written (after every statement, or Subscribe), not after the run.
 //
 // Events are stored compactly (at most 64 bytes an event on average): a
-// pointer-free 32-byte record per event in fixed-size chunks, the strings
+// pointer-free 24-byte record per event in fixed-size chunks, the strings
 // that repeat (thread, layers, kind, name, ctx, obj, handle, hr, rule)
 // interned together as one "shape" id, Seq implicit in the position, Parent
 // as a distance, and Msg, Args, Fence and DMA (when set) in the chunk's text
@@ -76,16 +76,20 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// record is one event in memory: 32 bytes, no pointers.
+// record is one event in memory: 24 bytes, no pointers.
 type record struct {
-	t      int64
+	dt     int32  // T minus the chunk's t0; farTime: see chunk.wide
 	shape  uint32 // index into Recorder.shapes
 	parent uint32 // seq - Parent; 0: no parent; farParent: see Recorder.far
 	line   int32
 	off    uint32 // offset in the chunk's text of [fence][dma][msg][args] (offMask), and hasFence, hasDMA
-	msg    uint32 // lengths
-	args   uint32
+	msg    uint16 // lengths (at most MaxText and a few bytes: capEvent)
+	args   uint16
 }
+
+// farTime marks a record whose time is not within an int32 of its chunk's
+// first event's (over 2.1 virtual seconds apart): chunk.wide has it.
+const farTime = math.MinInt32
 
 // The two high bits of record.off say whether the text starts with a fence
 // and a DMA buffer id; the offset is the rest (a chunk's text stays far below
@@ -105,6 +109,11 @@ const farParent = math.MaxUint32
 type chunk struct {
 	recs [chunkSize]record
 	text []byte
+	t0   int64 // the time of its first event: records keep theirs as a difference
+	// wide has the times of the records marked farTime, by position; nil
+	// until one is (a run of sparse events over virtual seconds): a chunk
+	// never takes more than a record of 32 bytes an event.
+	wide []int64
 }
 
 // shape is what an event shares with many others: the interned part.
@@ -179,6 +188,10 @@ func (r *Recorder) drop(n uint64) {
 		c := r.chunks[k]
 		r.bytes -= int64(cap(c.text))
 		c.text = nil // strings handed out may still point into the old one
+		if c.wide != nil {
+			r.bytes -= 8 * chunkSize
+			c.wide = nil
+		}
 		r.free = append(r.free, c)
 		k++
 	}
@@ -191,6 +204,7 @@ func (r *Recorder) drop(n uint64) {
 			delete(r.far, s)
 		}
 	}
+
 }
 
 // SetLine sets the scenario line stamped on the events that follow.
@@ -333,7 +347,20 @@ func (r *Recorder) store(e *Event) {
 		}
 		r.recent[slot] = id
 	}
-	*rc = record{t: e.T, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
+	if pos&(chunkSize-1) == 0 {
+		c.t0 = e.T // a chunk is filled in order from its first record
+	}
+	dt := int32(farTime)
+	if d := e.T - c.t0; d > math.MinInt32 && d <= math.MaxInt32 {
+		dt = int32(d)
+	} else {
+		if c.wide == nil {
+			c.wide = make([]int64, chunkSize)
+			r.bytes += 8 * chunkSize
+		}
+		c.wide[pos&(chunkSize-1)] = e.T
+	}
+	*rc = record{dt: dt, shape: id, line: int32(min(max(e.Line, math.MinInt32), math.MaxInt32))}
 	if r.shapeB > max(r.compact, minCompact) {
 		if r.first == 1 || r.first == r.compFst {
 			// No event dropped since the last compaction: every shape is
@@ -359,6 +386,10 @@ func (r *Recorder) store(e *Event) {
 		return
 	}
 	msg, args := e.Msg, e.Args.b
+	if len(msg) > math.MaxUint16 || len(args) > math.MaxUint16 { // cannot happen (capEvent): kept for safety
+		msg, args = "", ""
+		r.cut++
+	}
 	need := len(msg) + len(args) + 16
 	// A chunk's text stays under half the byte limit (and 1 GiB, offMask): past
 	// that, keep the record and cut the text.
@@ -394,7 +425,7 @@ func (r *Recorder) store(e *Event) {
 		rc.off |= hasDMA
 		c.text = binary.LittleEndian.AppendUint64(c.text, e.DMA)
 	}
-	rc.msg, rc.args = uint32(len(msg)), uint32(len(args))
+	rc.msg, rc.args = uint16(len(msg)), uint16(len(args))
 	c.text = append(c.text, msg...)
 	c.text = append(c.text, args...)
 }
@@ -408,7 +439,10 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 	rc := &c.recs[pos&(chunkSize-1)]
 	sh := &r.shapes[rc.shape]
 	// Field by field: *e = Event{...} builds the event aside and copies it.
-	e.Seq, e.T, e.Line = seq, rc.t, int(rc.line)
+	e.Seq, e.T, e.Line = seq, c.t0+int64(rc.dt), int(rc.line)
+	if rc.dt == farTime {
+		e.T = c.wide[pos&(chunkSize-1)]
+	}
 	e.Thread, e.Name, e.Ctx, e.Obj, e.Handle, e.HR, e.Rule = sh.thread, sh.name, sh.ctx, sh.obj, sh.handle, sh.hr, sh.rule
 	e.From, e.Layer, e.Kind = sh.from, sh.layer, sh.kind
 	switch rc.parent {

@@ -38,6 +38,10 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 		r, err := t.xDst(o, mask)
 		return r, err == nil, err
 	}
+	if o.Type == dxbc.RegOutput && t.out.Stage == shaderisa.StageHull && t.ts.pcTemps && t.ts.phase >= phaseFork {
+		r, err := t.pcTempDst(o, mask)
+		return r, err == nil, err
+	}
 	if o.Type == dxbc.RegOutput && len(o.Indices) == 1 && o.Indices[0].Rel != nil {
 		r, err := t.rangeOperand(o)
 		r.Mask = mask

@@ -62,6 +62,11 @@ type tsState struct {
 	phase                int
 	instance             uint32 // the fork or join phase instance being written
 	declAt               int
+	// With a join phase, phase 1 writes the patch constants to temps
+	// pcBase.. (a join phase reads them back as vpc#) and copies them to
+	// the outputs at its end.
+	pcTemps bool
+	pcBase  uint32
 }
 
 // tessStage reports a hull or domain shader.
@@ -135,8 +140,8 @@ func (t *translator) tessInput(in *dxbc.Instruction, o *dxbc.Operand) error {
 		ts.domainIn = true
 		return nil
 	case dxbc.RegInputPatchConstant:
-		if hull {
-			return t.fail("vpc in a hull shader: this GPU's join phase does not read the fork phases' patch constants back")
+		if hull && ts.phase != phaseJoin {
+			return t.fail("vpc in a hull shader's %s: only a join phase reads the patch constants back", phaseName(ts.phase))
 		}
 		reg, err := t.index(o, 0)
 		if err != nil {
@@ -297,6 +302,12 @@ func (t *translator) tessSrc(o *dxbc.Operand, swz [4]uint8) (shaderisa.Operand, 
 			return shaderisa.Operand{}, t.fail("vpc%d is not declared", reg)
 		}
 		r := shaderisa.V(ts.inCP*ts.inStride + reg)
+		if hull {
+			if !ts.pcTemps || ts.phase != phaseJoin {
+				return shaderisa.Operand{}, t.fail("vpc%d outside a join phase", reg)
+			}
+			r = shaderisa.R(ts.pcBase + reg) // what the fork phases wrote
+		}
 		r.Swizzle = swz
 		return r, nil
 	}
@@ -439,6 +450,16 @@ func (t *translator) hull() error {
 		return &Error{Index: -1, Reason: "a hull shader declares its input and output control-point counts, domain, partitioning and output primitive"}
 	}
 	hasCP := len(phases) > 0 && phases[0].kind == phaseCP
+	for _, ph := range phases {
+		if ph.kind == phaseJoin && !ts.pcTemps {
+			// The patch constants live in temps through phase 1.
+			ts.pcTemps, ts.pcBase = true, t.temps
+			t.temps += max(ts.pcRegs, 1)
+			if t.temps > shaderisa.MaxTemps {
+				return &Error{Index: -1, Reason: fmt.Sprintf("%d temporaries with the patch constants a join phase reads, the GPU has %d", t.temps, shaderisa.MaxTemps)}
+			}
+		}
+	}
 	if !hasCP {
 		ts.outStride = max(ts.outStride, ts.inStride) // the pass-through copies the input points
 	}
@@ -519,9 +540,46 @@ func (t *translator) hull() error {
 		}
 	}
 	t.cur = ts.declAt
+	if ts.pcTemps {
+		for k := range ts.pcRegs {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.O(k), Src: []shaderisa.Operand{shaderisa.R(ts.pcBase + k)}})
+		}
+	}
 	t.emit(shaderisa.Inst{Op: shaderisa.OpRet})
 	t.cur = -1
 	return nil
+}
+
+// pcTempDst is a fork or join phase's o# (or o[r#.c + n] over its
+// dcl_indexrange) when the patch constants live in temps.
+func (t *translator) pcTempDst(o *dxbc.Operand, mask uint8) (shaderisa.Operand, error) {
+	ts := &t.ts
+	if len(o.Indices) == 1 && o.Indices[0].Rel != nil {
+		ix := o.Indices[0]
+		n := uint32(min(ix.Imm, 1<<20))
+		for _, rg := range t.ranges {
+			if rg.file == dxbc.RegOutput && n-rg.start < rg.count {
+				reg, comp, err := t.relReg(ix)
+				if err != nil {
+					return shaderisa.Operand{}, err
+				}
+				r := shaderisa.R(ts.pcBase+rg.start).WithRel(ts.pcBase+n, rg.count, reg, comp)
+				r.Mask = mask
+				return r, nil
+			}
+		}
+		return shaderisa.Operand{}, t.fail("o[%s + %d]: no dcl_indexrange holds register %d", ix.Rel.Type, n, n)
+	}
+	idx, err := t.index(o, 0)
+	if err != nil {
+		return shaderisa.Operand{}, err
+	}
+	if !t.outs[idx] || idx >= ts.pcRegs {
+		return shaderisa.Operand{}, t.fail("o%d is not declared", idx)
+	}
+	r := shaderisa.R(ts.pcBase + idx)
+	r.Mask = mask
+	return r, nil
 }
 
 // finishTess checks a hull or domain shader's declarations, sizes its

@@ -165,3 +165,48 @@ func TestHullRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A triangle-domain hull shader as fxc writes one for an inside factor
+// computed from the edges: a fork phase of three instances writes edge
+// factor i as cb0.x + i through o[r0.x], and the join phase reads them
+// back (vpc0..vpc2) for their average. No control-point phase: the
+// points pass through.
+func TestHullJoinPhase(t *testing.T) {
+	sh := tessShader(t, "tri_join_hs", dxbc.HullShader)
+	d := sh.HS
+	if d.Domain != shaderisa.TessDomainTri || d.Part != shaderisa.TessPartFractionalOdd || d.PCRegs != 4 ||
+		d.EdgeFactor != [4]uint8{0 << 2, 1 << 2, 2 << 2, shaderisa.NoFactor} || d.InsideFactor[0] != 3<<2 {
+		t.Fatalf("declaration %+v", d)
+	}
+	f := math.Float32bits
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(fixedCB{f(2), 0, 0, 0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := range 3 {
+		m.In(n)[0][0], m.In(n)[0][1], m.In(n)[0][2] = f(float32(n)), f(float32(n)), f(float32(n))
+	}
+	id := m.In(int(d.IDReg()))
+	// Phase 0: the points pass through (lane l makes point l).
+	for l := range 3 {
+		id[1][l], id[2][l] = uint32(l), 0
+	}
+	if _, err := m.Run(0x7); err != nil {
+		t.Fatal(err)
+	}
+	for l := range 3 {
+		if got := math.Float32frombits(m.Out(0)[0][l]); got != float32(l) {
+			t.Errorf("phase 0 lane %d: %g, want %d", l, got, l)
+		}
+	}
+	id[2][0] = 1
+	if _, err := m.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range []float32{2, 3, 4, 3} {
+		got := math.Float32frombits(m.Out(k)[0][0])
+		if math.Abs(float64(got-want)) > 1e-5 {
+			t.Errorf("patch constant o%d.x = %g, want %g", k, got, want)
+		}
+	}
+}
