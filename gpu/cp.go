@@ -55,6 +55,11 @@ type executor struct {
 	// swWord is the running packet's first word, noted while a shader
 	// watch is set (shaderwatch.go).
 	swWord int
+	// at is the running packet's first word (a draw's key in the draw
+	// log: watchclip.go); clipCheckTargets: the draw running under a
+	// clipping watch has its targets checked once it is done.
+	at               int
+	clipCheckTargets bool
 }
 
 // countPackets counts the well-formed packets at the start of buf.
@@ -214,6 +219,7 @@ func (ex *executor) chargeCopy(n uint64) {
 
 // exec runs one packet.
 func (ex *executor) exec(p isa.Packet) {
+	ex.at = p.At
 	if ex.g.swatch != nil {
 		ex.swWord = p.At
 	}

@@ -64,7 +64,8 @@ type drawScratch struct {
 	// the vertex program's instructions so far, the vertices' cost, the
 	// draw packet.
 	stop       bool
-	soOnly     bool // stream output with nothing to rasterize into (so.go)
+	soOnly     bool      // stream output with nothing to rasterize into (so.go)
+	clip       clipBlock // the pixel watch's clip (watchclip.go)
 	vsInstrs   uint64
 	vertexCost int64
 	check      func() bool // the executor's checkpoint
@@ -109,6 +110,7 @@ func (ex *executor) drawIndirect(p isa.Packet) {
 func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
+	ex.draw.clip = clipBlock{}
 
 	// A faulting draw (injected, or one whose pixel program faults: see
 	// below) still runs: its covered pixels get the warning colour.
@@ -142,6 +144,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 
 	d := &ex.draw
 	d.stop, d.vsInstrs, d.ctr, d.soOnly = false, 0, drawCounters{}, false
+	faults := g.stats.Faults
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
@@ -199,6 +202,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	}
 
 	p := &d.pipe
+	ex.logDraw(faults)
+	ex.chargeClipped()
 	g.stats.Pixels += p.shaded
 	instrs := d.vsInstrs + p.instrs
 	g.stats.Instructions += instrs

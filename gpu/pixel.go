@@ -789,5 +789,6 @@ func (ex *executor) viewportBounds(i int) bool {
 		p.sx0, p.sy0 = max(p.sx0, int(sc.x0)), max(p.sy0, int(sc.y0))
 		p.sx1, p.sy1 = min(p.sx1, int(sc.x1)), min(p.sy1, int(sc.y1))
 	}
+	ex.clipBounds()
 	return p.sx0 < p.sx1 && p.sy0 < p.sy1
 }
