@@ -114,6 +114,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		// whose colours leave [0, 1] go through the program (spans).
 		p.kind = spanColor
 		p.words, p.wpitch = blk.words, blk.wp
+		p.copySteps = uint64(len(e.prog.Code))
 		for c, k := range e.copySwz {
 			p.ch[c] = uint8(4*e.copyIn) + k
 		}
