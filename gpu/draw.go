@@ -66,6 +66,7 @@ type drawScratch struct {
 	// the vertex program's instructions so far, the vertices' cost, the
 	// draw packet.
 	stop       bool
+	soOnly     bool // stream output with nothing to rasterize into (so.go)
 	vsInstrs   uint64
 	vertexCost int64
 	check      func() bool // the executor's checkpoint
@@ -142,14 +143,21 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	ex.res.cost += ex.draw.vertexCost
 
 	d := &ex.draw
-	d.stop, d.vsInstrs, d.ctr = false, 0, drawCounters{}
+	d.stop, d.vsInstrs, d.ctr, d.soOnly = false, 0, drawCounters{}, false
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
 	if !ex.cachedPipe(faulted) {
-		return
+		if !s.so.on {
+			return
+		}
+		// Nothing to rasterize into (no target, no viewport): stream
+		// output still writes every primitive ("Stream-Output Stage":
+		// it comes before the rasterizer).
+		d.soOnly = true
+	} else {
+		defer ex.endPixelUAVs()
 	}
-	defer ex.endPixelUAVs()
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}

@@ -82,12 +82,12 @@ type Type struct {
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
 	Min bool
+	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
+	Samples uint8
 	// Buf: a structured or byte-address buffer (buffers.go), its element
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
 	BufElem *Type
-	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
-	Samples int
 	// ElemNote: a view's element type that is no scalar or vector (a
 	// matrix, a struct, double2), spelled; such a view is declared but
 	// not used (texelem.go).
