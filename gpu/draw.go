@@ -48,6 +48,8 @@ type drawScratch struct {
 	tri  tri
 	pipe pipe
 
+	pipeCache pipeCache // the last draw's pipe, for the next one with the same state (pipecache.go)
+
 	prog      progState    // programs from memory (program.go)
 	ctr       drawCounters // the draw's pipeline statistics (queries.go)
 	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
@@ -148,7 +150,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
-	if !ex.preparePipe(faulted) {
+	if !ex.cachedPipe(faulted) {
 		if !s.so.on {
 			return
 		}
