@@ -224,6 +224,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		stage = dxbc.PixelShader
 	case Compute:
 		stage = dxbc.ComputeShader
+	case Domain:
+		stage = dxbc.DomainShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -233,6 +235,11 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			flags |= dxbc.FlagForceEarlyDepthStencil
 		}
 		b.GlobalFlags(flags)
+	}
+	if p.Stage == Domain {
+		if err := encodeDomainDecls(b, p, true); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range p.CBSizes {
 		b.DclConstantBuffer(uint32(c.Slot), uint32(c.Regs), c.Dynamic)
@@ -288,6 +295,11 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			b.DclInput(r, in.Mask)
 		}
 	}
+	if p.Stage == Domain {
+		if err := encodeDomainDecls(b, p, false); err != nil {
+			return nil, err
+		}
+	}
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
@@ -335,6 +347,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	}
 	if p.Stage == Compute {
 		computeOperands(ops)
+	}
+	if p.Stage == Domain {
+		domainOperands(ops)
 	}
 	op := opcodes[in.Op]
 	switch in.Op {
@@ -420,6 +435,8 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		rf.ProgramType = 0xffff
 	case Compute:
 		rf.ProgramType = 0x4353 // "CS"
+	case Domain:
+		rf.ProgramType = 0x4453 // "DS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -520,6 +537,13 @@ func (r *Result) bytecode() ([]byte, error) {
 	b, err := encode(r.Program)
 	if err != nil {
 		return nil, err
+	}
+	if r.Program.Stage == Domain {
+		p, err := b.Program()
+		if err != nil {
+			return nil, err
+		}
+		return dxbc.BuildShaderPatch(p, dxbcSignature(r.Inputs, true), dxbcSignature(r.Outputs, false), dxbcSignature(r.PatchConstants, true), r.Reflection())
 	}
 	return b.Build(dxbcSignature(r.Inputs, true), dxbcSignature(r.Outputs, false), r.Reflection())
 }

@@ -129,6 +129,8 @@ type Result struct {
 	CBuffers []CBuffer
 	Bindings []Binding
 	Warnings []Diag
+	// PatchConstants: a domain shader's patch-constant signature (PCSG).
+	PatchConstants []SigElement
 	// Bytecode is the shader as fxc writes it (a .cso): the DXBC container
 	// that CreateVertexShader or CreatePixelShader takes.
 	Bytecode []byte
@@ -157,8 +159,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Pixel
 	case "cs_5_0":
 		stage = Compute
+	case "ds_5_0":
+		stage = Domain
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0 or cs_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, cs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -200,6 +204,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn != nil && stage == Compute {
 		group = g.numThreads(fn)
 	}
+	if fn != nil && stage == Domain {
+		g.domainAttrs(fn)
+	}
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
 	}
@@ -228,7 +235,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader}[stage]); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil
@@ -613,6 +620,9 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 		// signature; fxc declares them in register order.
 		res.Inputs = nil
 		sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Reg < p.Inputs[j].Reg })
+	}
+	if p.Stage == Domain {
+		g.finishDomain(res, p)
 	}
 	for _, e := range outs {
 		p.Outputs = append(p.Outputs, IODecl{Reg: e.Register, Mask: e.Mask, SysVal: e.SysVal})

@@ -284,6 +284,9 @@ type Program struct {
 	// EarlyDepth: a pixel shader's [earlydepthstencil], the
 	// forceEarlyDepthStencil global flag.
 	EarlyDepth bool
+	// Tess: a domain shader's tessellator domain, control points and
+	// the special inputs it reads (domain.go).
+	Tess *TessDecl
 }
 
 // TGSMDecl declares groupshared memory g#: Count elements of Stride bytes.
@@ -318,6 +321,7 @@ const (
 	Vertex Stage = iota
 	Pixel
 	Compute // compute.go
+	Domain  // domain.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic

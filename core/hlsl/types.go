@@ -82,6 +82,9 @@ type Type struct {
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
 	Min bool
+	// Patch: InputPatch<T, N> or OutputPatch<T, N>, an array of N
+	// control points (domain.go).
+	Patch bool
 	// Buf: a structured or byte-address buffer (buffers.go), its element
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
@@ -240,6 +243,8 @@ func builtinType(name string) *Type {
 	switch name {
 	case "void":
 		return tVoid
+	case "InputPatch", "OutputPatch":
+		return &Type{Kind: KArray, Patch: true}
 	case "texture", "Texture":
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":
