@@ -14,15 +14,18 @@ import (
 // (nointerpolation) one is the provoking vertex's value, bit for bit:
 // Direct3D 11's provoking vertex is a primitive's first ("Primitive
 // Topologies": the leading vertex), for a strip's odd triangles too, whose
-// first two vertices the rasterizer swaps to keep their winding. At one
-// sample per pixel, centroid and sample interpolation are at the pixel's
-// centre, as linear is.
+// first two vertices the rasterizer swaps to keep their winding. Sample
+// interpolation is at the pixel's centre, as linear is (the program runs
+// once a pixel); linear centroid too but at a multisampled target's partly
+// covered pixel, at its first covered sample (msaa.go).
 
 // setInterp records the pixel program's modes as masks of input registers.
 func (ps *progState) setInterp(pp *shaderisa.Program) {
-	ps.flat, ps.lin = 0, 0
+	ps.flat, ps.lin, ps.cent = 0, 0, 0
 	for r := range pp.Inputs {
 		switch pp.Interp[r] {
+		case shaderisa.InterpCentroid:
+			ps.cent |= 1 << r // perspective-correct, at the centroid (msaa.go)
 		case shaderisa.InterpConstant:
 			ps.flat |= 1 << r
 		case shaderisa.InterpNoPerspective:

@@ -213,6 +213,19 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 				s1 = &src1
 			}
 			v := laneOut(p, k, l)
+			if b := &p.blends[k]; (!b.enable || rt.fmt.Int()) && b.mask&0xF == 0xF {
+				// No blending, every channel written: every sample gets
+				// the same bytes, encoded once and copied.
+				s0 := bits.TrailingZeros32(pass)
+				p.mergeTarget(k, x*n+s0, y, v, nil, false)
+				o := y*rt.pitch + (x*n+s0)*rt.bpp
+				src := rt.mem[o : o+rt.bpp]
+				for m := pass & (pass - 1); m != 0; m &= m - 1 {
+					o := y*rt.pitch + (x*n+bits.TrailingZeros32(m))*rt.bpp
+					copy(rt.mem[o:o+rt.bpp], src)
+				}
+				continue
+			}
 			for m := pass; m != 0; m &= m - 1 {
 				p.mergeTarget(k, x*n+bits.TrailingZeros32(m), y, v, s1, false)
 			}
@@ -266,4 +279,48 @@ func (ex *executor) resolve(p isa.Packet) {
 		}
 	}
 	ex.chargeClear(int(w*n), int(h))
+}
+
+// centroidInputs re-interpolates the pixel program's centroid inputs
+// (shaderisa.InterpCentroid) of the lanes in mask whose pixel is partly
+// covered at the first covered sample, in the pattern's order ("Rasterization
+// Rules": centroid sampling evaluates at a covered sample when not every
+// sample is covered); a fully covered pixel keeps the centre's values.
+func (p *pipe) centroidInputs(t *tri, tx, ty int, mask uint64) {
+	ms, ps := &p.ms, p.prog
+	full := uint8(1)<<ms.samples - 1
+	for a := mask; a != 0; a &= a - 1 {
+		l := bits.TrailingZeros64(a)
+		x, y := tx+laneXY[l][0], ty+laneXY[l][1]
+		if y < ms.y0 || y-ms.y0 >= blk || x < 0 || x >= len(ms.cov[y-ms.y0]) {
+			continue
+		}
+		cov := ms.cov[y-ms.y0][x]
+		if cov == 0 || cov == full {
+			continue
+		}
+		o := ms.pos[bits.TrailingZeros8(cov)]
+		b1 := float64(t.e[1].at(x, y)+msEdge(&t.e[1], o[0], o[1])) * t.invArea
+		b2 := float64(t.e[2].at(x, y)+msEdge(&t.e[2], o[0], o[1])) * t.invArea
+		w := 1.0
+		if t.persp {
+			w = 1 / (t.iw0 + float64(b1*t.diw1) + float64(b2*t.diw2))
+		}
+		for m := ps.cent; m != 0; m &= m - 1 {
+			r := bits.TrailingZeros32(m)
+			reads := ps.ps.reads[r]
+			in := p.m.In(r)
+			for c := range 4 {
+				k := 4*r + c
+				if reads>>c&1 == 0 || k < p.lo || k >= p.hi {
+					continue
+				}
+				v := t.a0[k] + float64(b1*t.d1[k]) + float64(b2*t.d2[k])
+				if t.persp {
+					v *= w
+				}
+				in[c][l] = math.Float32bits(float32(v))
+			}
+		}
+	}
 }

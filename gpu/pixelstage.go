@@ -300,6 +300,15 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 			continue
 		}
 		in := m.In(r)
+		if r == ps.psSamples1-1 {
+			// The render target's sample count (GetRenderTargetSampleCount).
+			n := uint32(max(p.ms.samples, 1))
+			for q := quads; q != 0; q &= q - 1 {
+				l := bits.TrailingZeros64(q)
+				in[0][l], in[1][l], in[2][l], in[3][l] = n, 0, 0, 0
+			}
+			continue
+		}
 		if r == ps.psFront1-1 {
 			// SV_IsFrontFace: all ones for a front-facing primitive.
 			v := uint32(0)
@@ -379,6 +388,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 				out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
 			}
 		}
+	}
+	if ps.cent != 0 && p.ms.band {
+		p.centroidInputs(t, tx, ty, mask) // (msaa.go)
 	}
 	p.shaded += uint64(bits.OnesCount64(mask))
 	var tr *shader.Trace

@@ -122,8 +122,10 @@ type progState struct {
 	psPos      int        // input register of SV_Position, -1 for none
 	psDepth1   int        // output register of SV_Depth plus one, 0 for none
 	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
+	psSamples1 int        // input register of the render target's sample count plus one, 0 for none (msaa.go)
 	vsIn, psIn int        // input registers of each program
 	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
+	cent       uint32     // its centroid inputs (msaa.go)
 	failed     bool       // a program faulted: the draw stops
 	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err        error
@@ -415,7 +417,7 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("vertex program: %v", err)
 		return false
 	}
-	ps.flat, ps.lin = 0, 0
+	ps.flat, ps.lin, ps.cent = 0, 0, 0
 	if ps.ps != nil {
 		pp := ps.ps.prog
 		sys := s.prog[isa.StagePS].sysReg
@@ -423,8 +425,9 @@ func (ex *executor) prepareProgram() bool {
 		if ps.psPos == isa.NoReg {
 			ps.psPos = -1
 		}
-		ps.psDepth1, ps.psFront1 = int(sys>>8&0xFF), int(sys>>16&0xFF)
-		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos || sys>>24 != 0 {
+		ps.psDepth1, ps.psFront1, ps.psSamples1 = int(sys>>8&0xFF), int(sys>>16&0xFF), int(sys>>24)
+		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos ||
+			ps.psSamples1 > pp.Inputs || ps.psSamples1 != 0 && (ps.psSamples1-1 == ps.psPos || ps.psSamples1 == ps.psFront1) {
 			ex.fault("pixel program: system values %#x: SV_Depth in o%d, SV_IsFrontFace in v%d, of %d outputs and %d inputs", sys, ps.psDepth1-1, ps.psFront1-1, pp.Outputs, pp.Inputs)
 			return false
 		}

@@ -106,6 +106,11 @@ func TestMain(m *testing.M) {
 }
 
 // readAll reads a trace with this package and prints it as apitrace dump.
+// It reads as apitrace does (Tolerant): glxgears' recording ends with a
+// SIGTERM, and under load the tracer was once stopped with an event half
+// written across its 1 MiB chunk; apitrace dump then ends at the cut, the
+// calls still open incomplete, and so does this reader. The recordings that
+// exit by themselves must have no cut.
 func readAll(t *testing.T, path string, o DumpOptions) (string, []*Call, *Reader) {
 	t.Helper()
 	f, err := os.Open(path)
@@ -113,7 +118,18 @@ func readAll(t *testing.T, path string, o DumpOptions) (string, []*Call, *Reader
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r, err := NewReader(f, Options{})
+	r, err := NewReader(f, Options{Tolerant: true})
+	if err == nil {
+		defer func() {
+			if r.Cut != "" {
+				if strings.HasSuffix(path, "glxgears.trace") {
+					t.Logf("%s: %s", path, r.Cut)
+				} else {
+					t.Errorf("%s: %s", path, r.Cut)
+				}
+			}
+		}()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -651,7 +651,7 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 			res.Bindings = append(res.Bindings, Binding{Name: t.name, Kind: BindTexture, Slot: t.slot, Count: t.count, Comps: t.comps,
 				Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem)})
 			for k := 0; k < t.count; k++ {
-				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Samples: t.elem.Samples})
+				p.Textures = append(p.Textures, TexDecl{Slot: t.slot + k, Dim: t.elem.Dim, Base: t.elem.Base, Buf: t.elem.Buf, Stride: bufStride(t.elem), Samples: int(t.elem.Samples)})
 			}
 		}
 	}

@@ -281,7 +281,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			if !ok {
 				return poison.t
 			}
-			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: n, ROV: t.ROV}
+			return &Type{Kind: KTexture, Dim: t.Dim, Base: b.Base, Cols: b.Cols, UAV: t.UAV, Samples: uint8(n), ROV: t.ROV}
 		}
 		return t
 	}

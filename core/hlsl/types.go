@@ -82,6 +82,8 @@ type Type struct {
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
 	Min bool
+	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
+	Samples uint8
 	// Patch: InputPatch<T, N> or OutputPatch<T, N>, an array of N
 	// control points (domain.go).
 	Patch bool
@@ -89,8 +91,6 @@ type Type struct {
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
 	BufElem *Type
-	// Samples: Texture2DMS<T, N>'s N (0: not given; msaa.go).
-	Samples int
 	// ElemNote: a view's element type that is no scalar or vector (a
 	// matrix, a struct, double2), spelled; such a view is declared but
 	// not used (texelem.go).

@@ -340,7 +340,9 @@ func (out *Resource) readTexture(res *d3d11.Resource, o ResourceOptions) error {
 	// The subresource, where the UMD placed it (isa.Subresources: slice
 	// by slice, each slice's levels from the most detailed).
 	mips, slices := uint32(out.Mips), uint32(max(res.Desc.ArraySize, 1))
-	subs, size, err := isa.Subresources(g, res.Desc.Width, max(res.Desc.Height, 1), max(res.Desc.Depth, 1), mips, slices)
+	// (A multisampled texture's samples side by side: a surface SampleCount
+	// times as wide, whose texel x*N+s is sample s of pixel x.)
+	subs, size, err := isa.Subresources(g, res.Desc.Width*max(res.Desc.SampleCount, 1), max(res.Desc.Height, 1), max(res.Desc.Depth, 1), mips, slices)
 	if err != nil {
 		return fmt.Errorf("inspect: %s: %v", out.Name, err)
 	}

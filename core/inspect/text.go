@@ -107,7 +107,8 @@ func (r *Resource) Text() string {
 		sub = fmt.Sprintf("; mip %d, slice %d", r.Mip, r.Slice)
 	}
 	if r.Samples > 1 {
-		sub += fmt.Sprintf("; %d samples a pixel", r.Samples)
+		size = fmt.Sprintf("%dx%d", r.Width/r.Samples, r.Height)
+		sub += fmt.Sprintf("; %d samples a pixel, side by side in %dx%d texels: texel x*%d+s is sample s of pixel x", r.Samples, r.Width, r.Height, r.Samples)
 	}
 	fmt.Fprintf(&b, "%s %s %s, %s, %s; %s, %s%s\n", r.Kind, size, r.Format, r.Usage, r.BindFlags, plural(r.Mips, "mip level"), plural(r.Slices, slices), sub)
 	for _, in := range r.Instances {

@@ -394,3 +394,148 @@ expect pixel one 0 0 == #ffffffff
 expect pixel one 1 0 == #000000ff
 `, msaaRect(-1, -1, -0.25, 1, 0.5)))
 }
+
+// TestMultisampleCentroid: an input declared centroid is interpolated, on
+// a partly covered pixel of a 4-sample target, at its first covered
+// sample: the left 1.5 pixels of a 4x1 R32G32_FLOAT target, red = x/4
+// (x in pixels, linear on the screen), cover samples 0 and 2 of pixel 1,
+// and sample 0 is at x = 1.375: a centroid input gives 0.34375 there (0.375
+// at the centre, what a linear input gives), resolved with the two black
+// samples to half of it. Pixel 0 is split by the rectangle's diagonal
+// (x/1.5 + y = 1): its first triangle covers samples 0, 1 and 2, each
+// given the value at sample 0 (x = 0.375: 0.09375), the second sample 3
+// (x = 0.625: 0.15625), resolved to 0.109375; linear gives the centre's
+// 0.125 to all four.
+func TestMultisampleCentroid(t *testing.T) {
+	red := func(x, y float32) string { return fmt.Sprintf("%g %g 0.5 %g 0 0 1 0 0", x, y, (x+1)*2/4) }
+	quad := "f32[" + strings.Join([]string{red(-1, 1), red(-0.25, 1), red(-1, -1), red(-1, -1), red(-0.25, 1), red(-0.25, -1)}, "  ") + "]"
+	runOK(t, fmt.Sprintf(`hlsl cent {
+struct PSIn { float4 pos : SV_Position; centroid float4 col : COLOR; };
+float4 main(PSIn i) : SV_Target { return i.col; }
+float4 lin(float4 pos : SV_Position, float4 col : COLOR) : SV_Target { return col; }
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+pc = dev.CreatePixelShader hlsl:cent entry=main target=ps_5_0
+pl = dev.CreatePixelShader hlsl:cent entry=lin target=ps_5_0
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+ms = dev.CreateTexture2D Width=4 Height=1 Format=R32G32_FLOAT BindFlags=RENDER_TARGET SampleCount=4
+rtv = dev.CreateRenderTargetView ms
+out = dev.CreateTexture2D Width=4 Height=1 Format=R32G32_FLOAT BindFlags=SHADER_RESOURCE
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.RSSetViewports 0 0 4 1
+imm.OMSetRenderTargets rtv
+imm.ClearRenderTargetView rtv 0 0 0 0
+imm.PSSetShader pc
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R32G32_FLOAT
+expect pixel out 0 0 == f32[0.109375 0]
+expect pixel out 1 0 == f32[0.171875 0]
+imm.ClearRenderTargetView rtv 0 0 0 0
+imm.PSSetShader pl
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R32G32_FLOAT
+expect pixel out 0 0 == f32[0.125 0]
+expect pixel out 1 0 == f32[0.1875 0]
+`, quad))
+}
+
+// rastInfoPS is GetRenderTargetSampleCount and
+// GetRenderTargetSamplePosition(1) (sampleinfo and samplepos of the
+// rasterizer): (count, x, y, 0).
+const rastInfoPS = `//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_output o0.xyzw
+dcl_temps 1
+sampleinfo r0.x, rasterizer.x
+samplepos r0.yz, rasterizer.xxyx, l(1)
+mov r0.w, l(0)
+mov o0.xyzw, r0.xyzw
+ret
+`
+
+// TestMultisampleRasterizerInfo: GetRenderTargetSampleCount and
+// GetRenderTargetSamplePosition answer for the render target bound at the
+// draw: 1 and (0, 0) at one sample, 2 and sample 1's (-4/16, -4/16) at
+// two, 4 and (6/16, -2/16) at four (the same program, translated once).
+func TestMultisampleRasterizerInfo(t *testing.T) {
+	bc, err := dxbc.Assemble(rastInfoPS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sb strings.Builder
+	fmt.Fprintf(&sb, `dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader bytes:%s
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.PSSetShader ps
+imm.RSSetViewports 0 0 2 2
+`, hex.EncodeToString(bc))
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{1, "0 0"}, {2, "-0.25 -0.25"}, {4, "0.375 -0.125"}} {
+		fmt.Fprintf(&sb, `t%[1]d = dev.CreateTexture2D Width=2 Height=2 Format=R16G16B16A16_FLOAT BindFlags=RENDER_TARGET SampleCount=%[1]d
+v%[1]d = dev.CreateRenderTargetView t%[1]d
+imm.OMSetRenderTargets v%[1]d
+imm.Draw 6 0
+`, c.n)
+		src := fmt.Sprintf("t%d", c.n)
+		if c.n > 1 {
+			fmt.Fprintf(&sb, "o%[1]d = dev.CreateTexture2D Width=2 Height=2 Format=R16G16B16A16_FLOAT BindFlags=SHADER_RESOURCE\nimm.ResolveSubresource o%[1]d 0 t%[1]d 0 R16G16B16A16_FLOAT\n", c.n)
+			src = fmt.Sprintf("o%d", c.n)
+		}
+		fmt.Fprintf(&sb, "expect pixel %s 1 1 == f32[%d %s 0]\n", src, c.n, c.want)
+	}
+	runOK(t, sb.String())
+}
+
+// TestMultisampleBlendPerSample: blending reads and writes each sample:
+// the left 1.5 pixels drawn white, then the whole target white at alpha
+// 0.5 with SRC_ALPHA / INV_SRC_ALPHA over black: pixel 1's two white
+// samples stay 255, its two black ones become 128 (0.5), resolved to
+// (255+255+128+128)/4 = 191.5, 192 (0xc0); pixel 3 all 128; alpha is the
+// source's 0.5 (SrcBlendAlpha ONE, DestBlendAlpha ZERO). A write mask
+// of red alone keeps the other channels of each sample as they were.
+func TestMultisampleBlendPerSample(t *testing.T) {
+	runOK(t, msaaPrelude(4)+fmt.Sprintf(`left = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+half = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=%s
+imm.OMSetRenderTargets rtv
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+b = dev.CreateBlendState BlendEnable=TRUE SrcBlend=SRC_ALPHA DestBlend=INV_SRC_ALPHA
+imm.OMSetBlendState b
+imm.IASetVertexBuffers 0 half Stride=36
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 0 0 == #ffffff80
+expect pixel out 1 0 == #c0c0c080
+expect pixel out 3 0 == #80808080
+red = dev.CreateBlendState RenderTargetWriteMask=1
+imm.OMSetBlendState red
+imm.ClearRenderTargetView rtv #000000ff
+imm.IASetVertexBuffers 0 left Stride=36
+imm.Draw 6 0
+imm.ResolveSubresource out 0 ms 0 R8G8B8A8_UNORM
+expect pixel out 1 0 == #800000ff
+`, msaaRect(-1, -1, -0.25, 1, 0.5), msaaQuad(-1, -1, 1, 1, 0.5, 0.5, [4]float32{1, 1, 1, 0.5})))
+}

@@ -95,6 +95,7 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 				s.sysReg |= (o.ISA + 1) << 8
 			}
 		}
+		s.sysReg |= prog.SampleCountReg << 24 // the render target's sample count's input + 1 (msaa.go)
 	}
 	data := make([]byte, 4*len(prog.Code))
 	for i, w := range prog.Code {
@@ -172,7 +173,7 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 		return nil, err
 	}
 	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
-		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers}
+		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.trCache == nil {

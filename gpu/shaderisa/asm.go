@@ -280,13 +280,13 @@ func Assemble(text string) (*Program, error) {
 
 // interpWord is an interpolation mode's word in the text form (the header's
 // interp lines: interp v1 constant).
-var interpWord = [numInterps]string{"linear", "noperspective", "constant"}
+var interpWord = [numInterps]string{"linear", "noperspective", "constant", "centroid"}
 
 // parseInterp reads an input's interpolation mode: "v1 constant".
 func (p *Program) parseInterp(rest string) error {
 	f := strings.Fields(rest)
 	if len(f) != 2 || !strings.HasPrefix(f[0], "v") {
-		return fmt.Errorf("interp %q: want interp v# linear|noperspective|constant", rest)
+		return fmt.Errorf("interp %q: want interp v# linear|noperspective|constant|centroid", rest)
 	}
 	r, err := strconv.Atoi(f[0][1:])
 	if err != nil || r < 0 || r >= MaxInputs {
@@ -298,7 +298,7 @@ func (p *Program) parseInterp(rest string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("interp %q: the mode is linear, noperspective or constant", rest)
+	return fmt.Errorf("interp %q: the mode is linear, noperspective, constant or centroid", rest)
 }
 
 // parseICB reads one element of the immediate constant buffer: four

@@ -44,14 +44,13 @@ add o0, r0, v2
 	}
 }
 
-// TestInterpRefusals: modes on another stage, past the inputs, or of a
-// value with no meaning are bad code; a bad interp line a syntax error.
+// TestInterpRefusals: modes on another stage or past the inputs are bad
+// code; a bad interp line a syntax error. Mode 3 is centroid.
 func TestInterpRefusals(t *testing.T) {
 	p := mustAsm(t, "ps inputs=2 outputs=1 temps=0\ninterp v1 constant\nmov o0, v1\n")
 	good := p.Encode()
 	for name, edit := range map[string]func(w []uint32){
 		"past the inputs": func(w []uint32) { w[4] |= 2 << 6 },
-		"mode 3":          func(w []uint32) { w[4] |= 3 },
 		"all linear":      func(w []uint32) { w[4] = 0 },
 		"vertex stage":    func(w []uint32) { w[1] = w[1]&^(0xFF<<16) | uint32(StageVertex)<<16 },
 		"short":           func(w []uint32) {},
@@ -64,6 +63,11 @@ func TestInterpRefusals(t *testing.T) {
 		if _, err := Decode(w); err == nil {
 			t.Errorf("%s: decoded", name)
 		}
+	}
+	w := slices.Clone(good)
+	w[4] |= 3 << 2 // v1: 2 (constant) | 3 = 3
+	if q, err := Decode(w); err != nil || q.Interp[1] != InterpCentroid {
+		t.Errorf("mode 3: %v, %v", q, err)
 	}
 	for _, line := range []string{"interp v1", "interp r1 constant", "interp v32 constant", "interp v1 flat"} {
 		if _, err := Assemble("ps inputs=2 outputs=1 temps=0\n" + line + "\nmov o0, v1\n"); err == nil {

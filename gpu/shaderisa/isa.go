@@ -24,9 +24,10 @@ const HeaderInterp = 1 << 24
 
 // Interp is how the rasterizer gives a pixel program's input register its
 // value ("Interpolation Modifiers" of HLSL's variable syntax; dcl_input_ps's
-// mode): at one sample per pixel, centroid and sample positions are the
-// pixel's centre, so a centroid or sample input is interpolated as its
-// mode without them.
+// mode): the program runs once a pixel, at its centre, so a sample input
+// is interpolated as its mode without it, and a linear centroid one
+// (InterpCentroid) differs only at a multisampled target's partly covered
+// pixels.
 type Interp uint8
 
 const (
@@ -38,6 +39,11 @@ const (
 	// (nointerpolation; every integer input). Direct3D 11's provoking
 	// vertex is the primitive's first.
 	InterpConstant
+	// InterpCentroid: perspective-correct at the centroid (linear
+	// centroid): on a multisampled target, a partly covered pixel's first
+	// covered sample in the pattern's order; the pixel's centre otherwise,
+	// as InterpPerspective.
+	InterpCentroid
 	numInterps
 )
 
@@ -49,6 +55,8 @@ func (m Interp) String() string {
 		return "linear noperspective"
 	case InterpConstant:
 		return "constant"
+	case InterpCentroid:
+		return "linear centroid"
 	}
 	return fmt.Sprintf("interp(%d)", uint8(m))
 }

@@ -134,13 +134,17 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 // interpolation records a pixel input's mode for the GPU's rasterizer
 // (shaderisa.Program.Interp). At one sample per pixel, the centroid and the
 // sample position are the pixel's centre: linear centroid interpolates as
-// linear. The position and the face are system values the rasterizer gives
+// linear there, and at a multisampled target's partly covered pixel at its
+// first covered sample (InterpCentroid); sample and noperspective centroid
+// at the centre (the pixel program runs once a pixel). The position and the face are system values the rasterizer gives
 // whatever their mode.
 func (t *translator) interpolation(in *dxbc.Instruction, reg uint32, mode dxbc.Interpolation, sv dxbc.SystemValue) error {
 	var m shaderisa.Interp
 	switch mode {
-	case dxbc.InterpUndefined, dxbc.InterpLinear, dxbc.InterpLinearCentroid, dxbc.InterpLinearSample:
+	case dxbc.InterpUndefined, dxbc.InterpLinear, dxbc.InterpLinearSample:
 		m = shaderisa.InterpPerspective
+	case dxbc.InterpLinearCentroid:
+		m = shaderisa.InterpCentroid // (the centre but on a multisampled target's partly covered pixels)
 	case dxbc.InterpLinearNoPerspective, dxbc.InterpLinearNoPerspectiveCentroid, dxbc.InterpLinearNoPerspectiveSample:
 		m = shaderisa.InterpNoPerspective
 	case dxbc.InterpConstant:

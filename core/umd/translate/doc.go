@@ -30,8 +30,10 @@
 // resinfo's return type (float, _uint, _rcpFloat) the ISA op's, and the
 // resource operand's swizzle picks the result's components. Texture.Dimension
 // and Stride tell the UMD what each t# holds. sampleinfo and samplepos of
-// the rasterizer are constants: one sample, at the pixel's centre (not
-// the render target's count: the GPU gives a program none).
+// the rasterizer read, in a pixel shader, the render target's sample count
+// the GPU puts in an input register of their own (Shader.SampleCountReg,
+// msaa.go); in the other stages they are constants: one sample, at the
+// pixel's centre.
 //
 // # Lowering
 //

@@ -70,6 +70,11 @@ func checkEquiv(t *testing.T, p *dxbc.Program, seed uint64, rounds int) {
 			for l := range shader.Lanes {
 				for c := range 4 {
 					w := randWord(r)
+					if uint32(i)+1 == sh.SampleCountReg {
+						// The render target's sample count, which the GPU
+						// gives (msaa.go): the reference's one sample.
+						w = map[bool]uint32{true: 1, false: 0}[c == 0]
+					}
 					in[c][l] = w
 					ref.lanes[l].v[i][c] = w
 				}

@@ -212,3 +212,68 @@ func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
 	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
 	return nil
 }
+
+// sampleInfoRast translates sampleinfo and samplepos of the rasterizer in
+// a pixel shader (GetRenderTargetSampleCount, GetRenderTargetSamplePosition):
+// the count is the output merger's, which the GPU gives the program in an
+// input register of its own past the declared ones (SampleCountReg,
+// SET_PROGRAM's bits 24..31), and a position the standard pattern's of
+// that count ((0, 0) for an index past it).
+func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
+	ops := in.Operands
+	if t.out.SampleCountReg == 0 {
+		if t.inputs >= shaderisa.MaxInputs {
+			return t.fail("%s: the render target's sample count needs an input register past the %d the shader declares", in.Op, t.inputs)
+		}
+		t.out.SampleCountReg = t.inputs + 1
+		t.inputs++
+	}
+	cnt := shaderisa.V(t.out.SampleCountReg - 1)
+	cnt.Swizzle = [4]uint8{}
+	dst, ok, err := t.dst(&ops[0])
+	if err != nil || !ok {
+		return err
+	}
+	swz := shaderisa.Identity
+	if ops[1].Components != 0 {
+		if swz, err = t.swizzle(&ops[1]); err != nil {
+			return err
+		}
+	}
+	r := t.newScratch()
+	if in.Op == dxbc.OpSampleInfo {
+		// r = (count, 0, 0, 0), float unless _uint, then swizzled.
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		op := shaderisa.OpUToF
+		if in.Controls&1 != 0 { // _uint
+			op = shaderisa.OpMov
+		}
+		t.emit(shaderisa.Inst{Op: op, Dst: mask(shaderisa.R(r), 1), Src: []shaderisa.Operand{cnt}})
+		src := shaderisa.R(r)
+		src.Swizzle = swz
+		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{src}})
+		return nil
+	}
+	idx, err := t.src(&ops[2])
+	if err != nil {
+		return err
+	}
+	idx.Swizzle = [4]uint8{idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0]}
+	c, d := t.newScratch(), t.newScratch()
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+	for _, n := range []uint32{2, 4} { // (one sample: the centre, r's zeros)
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(c), Src: []shaderisa.Operand{cnt, shaderisa.L(n, n, n, n)}})
+		for s, p := range standardPositions[n] {
+			pos := [4]float32{float32(p[0]) / 16, float32(p[1]) / 16, 0, 0}
+			var out [4]float32
+			for k := range out {
+				out[k] = pos[swz[k]]
+			}
+			t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(d), Src: []shaderisa.Operand{idx, shaderisa.L(uint32(s), uint32(s), uint32(s), uint32(s))}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpAnd, Dst: shaderisa.R(d), Src: []shaderisa.Operand{shaderisa.R(d), shaderisa.R(c)}})
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.R(d), shaderisa.LF(out[0], out[1], out[2], out[3]), shaderisa.R(r)}})
+		}
+	}
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
+	return nil
+}

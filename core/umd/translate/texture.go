@@ -265,6 +265,9 @@ func (t *translator) sampleInfo(in *dxbc.Instruction) error {
 	if ops[1].Type != dxbc.RegRasterizer {
 		return t.fail("%s of a %v operand", in.Op, ops[1].Type)
 	}
+	if t.out.Stage == shaderisa.StagePixel {
+		return t.sampleInfoRast(in) // the render target's count (msaa.go)
+	}
 	dst, ok, err := t.dst(&ops[0])
 	if err != nil || !ok {
 		return err

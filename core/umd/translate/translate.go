@@ -37,6 +37,11 @@ type Shader struct {
 	// it came from (for the listing and fault reports).
 	Source []int
 
+	// SampleCountReg is a pixel shader's ISA input register, plus one,
+	// that the GPU fills with the render target's sample count (x) for
+	// sampleinfo and samplepos of the rasterizer: 0 for none (msaa.go).
+	SampleCountReg uint32
+
 	dxbc *dxbc.Program // for Listing
 }
 
