@@ -151,6 +151,13 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		d = dxbc.Temp(uint32(o.Index))
 	case FileInput:
 		d = dxbc.Input(uint32(o.Index))
+		if o.Rel != nil {
+			// A control point chosen by a register (hull.go).
+			if o.Rel.File != FileTemp {
+				return d, fmt.Errorf("an input is indexed by register file %d", o.Rel.File)
+			}
+			d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+		}
 	case FileOutput:
 		d = dxbc.Output(uint32(o.Index))
 	case FileCB:
@@ -226,6 +233,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		stage = dxbc.ComputeShader
 	case Domain:
 		stage = dxbc.DomainShader
+	case Hull:
+		stage = dxbc.HullShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -300,6 +309,9 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			return nil, err
 		}
 	}
+	if p.Stage == Hull && p.Hull != nil {
+		encodeHullDecls(b, p)
+	}
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
@@ -347,6 +359,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	}
 	if p.Stage == Compute {
 		computeOperands(ops)
+	}
+	if p.Stage == Hull {
+		hullOperands(ops, p.fork)
 	}
 	if p.Stage == Domain {
 		domainOperands(ops)
@@ -437,6 +452,8 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		rf.ProgramType = 0x4353 // "CS"
 	case Domain:
 		rf.ProgramType = 0x4453 // "DS"
+	case Hull:
+		rf.ProgramType = 0x4853 // "HS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -537,6 +554,9 @@ func (r *Result) bytecode() ([]byte, error) {
 	b, err := encode(r.Program)
 	if err != nil {
 		return nil, err
+	}
+	if r.Program.Stage == Hull {
+		return r.hullBytecode()
 	}
 	if r.Program.Stage == Domain {
 		p, err := b.Program()

@@ -161,8 +161,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Compute
 	case "ds_5_0":
 		stage = Domain
+	case "hs_5_0":
+		stage = Hull
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, cs_5_0 or ds_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -207,8 +209,16 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn != nil && stage == Domain {
 		g.domainAttrs(fn)
 	}
+	var hull *HullDecl
+	var pcFn *funcDecl
+	if fn != nil && stage == Hull {
+		hull, pcFn = g.hullAttrs(fn)
+	}
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
+		if hull != nil && pcFn != nil && len(g.errs) == 0 {
+			g.lowerHull(hull, pcFn)
+		}
 	}
 	g.checkOverlaps()
 	g.uavBase = uavBase(stage, outs)
@@ -220,10 +230,23 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if errs := divideByZero(code, file); len(errs) > 0 {
 		return nil, errs
 	}
+	if hull != nil && len(g.xs) > 0 {
+		return nil, Errors{{File: file, Line: fn.line, Col: fn.col, Code: eNotImplemented,
+			Msg: "not supported by this compiler: a local array indexed by a variable in a hull shader (the driver takes no indexable temps in one; index a literal, or unroll the loop by hand)"}}
+	}
+	if hull != nil {
+		hull.PCCode, hull.PCTemps = optimize(loopEnds(dropUnreachable(hull.PCCode)), g.maxTemp)
+		if errs := divideByZero(hull.PCCode, file); len(errs) > 0 {
+			return nil, errs
+		}
+	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if hull != nil {
+		g.finishHull(res, prog, hull)
+	}
 	// A failure below is a compiler bug, reported as an error rather than
 	// bad code: Compile returns only shaders the runtime accepts.
 	internal := func(err error) error {
@@ -235,7 +258,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader, Hull: dxbc.HullShader}[stage]); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil

@@ -53,6 +53,8 @@ type domainGen struct {
 	domain  uint32
 	cps     int
 	pcSide  bool // sigValue is laying out patch constants
+	hull    bool // a hull shader (hull.go)
+	pcPhase bool // lowering a hull shader's patch constant function
 	pcSig   []SigElement
 	pcVals  []*value
 	patches []patchParam
@@ -118,7 +120,7 @@ func (g *gen) patchType(ts *typeSpec) *Type {
 		g.errorf(ts.pos, eSyntax, "%s<%s, %d>: a patch has 1 to 32 control points", ts.name, ts.argType, n)
 		return poison.t
 	}
-	return &Type{Kind: KArray, Elem: elem, Len: ts.args[0], Patch: true}
+	return &Type{Kind: KArray, Elem: elem, Len: ts.args[0], Patch: builtinType(ts.name).Patch}
 }
 
 // domainParam lowers one input parameter of a domain shader: the output
@@ -126,8 +128,8 @@ func (g *gen) patchType(ts *typeSpec) *Type {
 // location and primitive id, or patch constants.
 func (g *gen) domainParam(p *varDecl, t *Type, reg *int) (*value, []SigElement) {
 	what := "input parameter '" + p.name + "'"
-	if t.Patch {
-		if strings.HasPrefix(t.String(), "InputPatch") {
+	if t.Patch != 0 {
+		if t.Patch == 1 {
 			g.errorf(p.pos, eSyntax, "'%s': a domain shader reads an OutputPatch, not an InputPatch", p.name)
 			return poison, nil
 		}
@@ -355,7 +357,8 @@ func domainOperands(ops []dxbc.Operand) {
 			o.Type, o.Indices[0].Imm = dxbc.RegInputPatchConstant, uint64(r-dsPCBase)
 		case r >= dsICPBase && r < dsICPEnd:
 			r -= dsICPBase
-			o.Type, o.Indices = dxbc.RegInputControlPoint, []dxbc.Index{{Imm: uint64(r / dsICPStride)}, {Imm: uint64(r % dsICPStride)}}
+			ix := o.Indices[0]
+			o.Type, o.Indices = dxbc.RegInputControlPoint, []dxbc.Index{{Repr: ix.Repr, Imm: uint64(r / dsICPStride), Rel: ix.Rel}, {Imm: uint64(r % dsICPStride)}}
 		}
 	}
 }

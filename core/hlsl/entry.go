@@ -71,8 +71,12 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			ctx.outs = append(ctx.outs, vout, tmp)
 			g.declare(p.pos, p.name, tmp)
 		default:
-			if g.stage == Domain {
-				v, el := g.domainParam(p, t, &inReg)
+			if g.stage == Domain || g.stage == Hull {
+				param := g.domainParam
+				if g.stage == Hull {
+					param = g.hullParam
+				}
+				v, el := param(p, t, &inReg)
 				ins = append(ins, el...)
 				g.declare(p.pos, p.name, v)
 				continue
@@ -233,7 +237,7 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 			g.errorf(p, eNotImplemented, "SV_Target%d: the index must be 0 to 7", idx)
 			return poison, nil
 		}
-	case (up == "SV_TESSFACTOR" || up == "SV_INSIDETESSFACTOR") && g.dom != nil && g.dom.pcSide && input:
+	case (up == "SV_TESSFACTOR" || up == "SV_INSIDETESSFACTOR") && g.dom != nil && (g.dom.pcSide && input || g.dom.pcPhase && !input):
 		if el.SysVal = g.tessFactorName(p, up, idx, t); el.SysVal == SysNone {
 			return poison, nil
 		}
@@ -391,7 +395,7 @@ func (g *gen) placeSig(ins, outs []SigElement) {
 		}
 		// Patch constants take a register each, as fxc lays out the tess
 		// factors (one per register, in .x).
-		pack := (side.input && g.stage != Vertex || !side.input && g.stage != Pixel) && !side.pc
+		pack := (side.input && g.stage != Vertex || !side.input && g.stage != Pixel) && !side.pc && (g.dom == nil || !g.dom.pcPhase || side.input)
 		packSig(pend, pack)
 		k := 0
 		for i := range side.els {

@@ -244,7 +244,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 		return v.tdef
 	}
 	if t := builtinType(ts.name); t != nil {
-		if t.Patch {
+		if t.Patch != 0 {
 			return g.patchType(ts)
 		}
 		if t.Kind == KTexture && ts.argType != "" && strings.EqualFold(ts.name, "texture") {

@@ -287,6 +287,10 @@ type Program struct {
 	// Tess: a domain shader's tessellator domain, control points and
 	// the special inputs it reads (domain.go).
 	Tess *TessDecl
+	// Hull: a hull shader's declarations and fork phase (hull.go); fork
+	// marks the fork phase's program while it is encoded.
+	Hull *HullDecl
+	fork bool
 }
 
 // TGSMDecl declares groupshared memory g#: Count elements of Stride bytes.
@@ -322,6 +326,7 @@ const (
 	Pixel
 	Compute // compute.go
 	Domain  // domain.go
+	Hull    // hull.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic

@@ -86,7 +86,7 @@ type Type struct {
 	Samples uint8
 	// Patch: InputPatch<T, N> or OutputPatch<T, N>, an array of N
 	// control points (domain.go).
-	Patch bool
+	Patch uint8 // 1 InputPatch, 2 OutputPatch
 	// Buf: a structured or byte-address buffer (buffers.go), its element
 	// type BufElem (structured); Dim is TexBuffer.
 	Buf     BufKind
@@ -243,8 +243,10 @@ func builtinType(name string) *Type {
 	switch name {
 	case "void":
 		return tVoid
-	case "InputPatch", "OutputPatch":
-		return &Type{Kind: KArray, Patch: true}
+	case "InputPatch":
+		return &Type{Kind: KArray, Patch: 1}
+	case "OutputPatch":
+		return &Type{Kind: KArray, Patch: 2}
 	case "texture", "Texture":
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":

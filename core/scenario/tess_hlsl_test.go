@@ -25,18 +25,65 @@ DSOut main(PC pc, float2 uv : SV_DomainLocation, const OutputPatch<CP, 4> patch)
 }
 `
 
+// tessHullHLSL is tessScene's quad hull shader in HLSL: the control
+// points passed on (ip[id]: v[r0.x + 0][r]), cb0's factors (edges .x,
+// inside .y) as the patch constants.
+const tessHullHLSL = `hlsl quadhs {
+cbuffer C { float2 factors; };
+struct CP { float4 pos : POSITION; float2 tc : TEXCOORD; };
+struct PC { float edges[4] : SV_TessFactor; float inside[2] : SV_InsideTessFactor; };
+PC consts(InputPatch<CP, 4> ip, uint pid : SV_PrimitiveID)
+{
+    PC o;
+    o.edges[0] = factors.x; o.edges[1] = factors.x; o.edges[2] = factors.x; o.edges[3] = factors.x;
+    o.inside[0] = factors.y;
+    o.inside[1] = factors.y;
+    return o;
+}
+[domain("quad")]
+[partitioning("integer")]
+[outputtopology("triangle_cw")]
+[outputcontrolpoints(4)]
+[patchconstantfunc("consts")]
+[maxtessfactor(64.0)]
+CP main(InputPatch<CP, 4> ip, uint id : SV_OutputControlPointID)
+{
+    return ip[id];
+}
+}
+`
+
 // TestTessellationHLSLDomain: the tessellated quad of
 // TestTessellationScenario with its domain shader compiled from HLSL by
 // CreateDomainShader hlsl:NAME (ds_5_0) draws the same pixels as the
 // bytecode one: 9 domain-shader invocations, each pixel its domain
 // location.
 func TestTessellationHLSLDomain(t *testing.T) {
+	tessHLSLRun(t, false)
+}
+
+// TestTessellationHLSLHull: the same with the hull shader from HLSL too
+// (hs_5_0: a control-point phase and a fork phase): the same pixels.
+func TestTessellationHLSLHull(t *testing.T) {
+	tessHLSLRun(t, true)
+}
+
+func tessHLSLRun(t *testing.T, hull bool) {
+	t.Helper()
 	scene := tessScene(t)
-	i := strings.Index(scene, "ds = dev.CreateDomainShader ")
-	j := i + strings.Index(scene[i:], "\n")
+	swap := func(method, with string) {
+		i := strings.Index(scene, method)
+		j := i + strings.Index(scene[i:], "\n")
+		scene = scene[:i] + method + with + scene[j:]
+	}
 	var b strings.Builder
 	b.WriteString(tessDomainHLSL)
-	b.WriteString(scene[:i] + "ds = dev.CreateDomainShader hlsl:quadds" + scene[j:])
+	swap("ds = dev.CreateDomainShader ", "hlsl:quadds")
+	if hull {
+		b.WriteString(tessHullHLSL)
+		swap("hs = dev.CreateHullShader ", "hlsl:quadhs")
+	}
+	b.WriteString(scene)
 	b.WriteString(`q = dev.CreateQuery Query=PIPELINE_STATISTICS
 imm.Begin q
 imm.Draw 4 0
