@@ -222,7 +222,15 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	}
 	g.checkOverlaps()
 	g.uavBase = uavBase(stage, outs)
-	g.placeResources()
+	if hull != nil {
+		// The fork phase's textures and samplers get their slots too.
+		n := len(g.code)
+		g.code = append(g.code, hull.PCCode...)
+		g.placeResources()
+		hull.PCCode, g.code = g.code[n:], g.code[:n]
+	} else {
+		g.placeResources()
+	}
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}

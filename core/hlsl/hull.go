@@ -126,6 +126,10 @@ func (g *gen) hullAttrs(fn *funcDecl) (*HullDecl, *funcDecl) {
 		g.errorf(fn.pos, eSyntax, "'%s': outputtopology \"line\" is for the isoline domain, and the isoline domain outputs points or lines", fn.name)
 	}
 	g.dom.domain = h.Domain
+	if pcName == fn.name {
+		g.errorf(fn.pos, eSyntax, "'%s': the patch constant function cannot be the entry point", fn.name)
+		return nil, nil
+	}
 	var pc *funcDecl
 	for _, x := range g.funcOrder {
 		if x.name == pcName {
@@ -210,6 +214,12 @@ func (g *gen) lowerHull(h *HullDecl, pc *funcDecl) {
 	if len(g.statics) > 0 || len(g.fnStatics) > 0 {
 		g.errorf(pc.pos, eNotImplemented, "not supported by this compiler: static variables in a hull shader (its phases would each need them)")
 		return
+	}
+	for _, p := range pc.params {
+		if p.uniform {
+			g.errorf(p.pos, eSyntax, "'%s': a patch constant function takes no uniform parameters ('%s')", pc.name, p.name)
+			return
+		}
 	}
 	cpCode := g.code
 	g.code, g.sigPend, g.dom.patches = nil, nil, nil

@@ -8,13 +8,14 @@ import (
 )
 
 const quadHullSrc = `cbuffer C { float2 factors; };
+Texture2D<float> tex;
 struct CP { float4 pos : POSITION; float2 tc : TEXCOORD; };
 struct PC { float edges[4] : SV_TessFactor; float inside[2] : SV_InsideTessFactor; };
 PC consts(InputPatch<CP, 4> ip, uint pid : SV_PrimitiveID)
 {
     PC o;
     o.edges[0] = factors.x; o.edges[1] = factors.x; o.edges[2] = ip[2].pos.x; o.edges[3] = factors.x;
-    o.inside[0] = factors.y;
+    o.inside[0] = factors.y + tex[uint2(1, 1)];
     o.inside[1] = pid;
     return o;
 }
@@ -52,7 +53,7 @@ func TestHullShader(t *testing.T) {
 	for _, want := range []string{
 		"hs_5_0\nhs_decls\ndcl_input_control_point_count 4\ndcl_output_control_point_count 4\ndcl_tessellator_domain domain_quad\n" +
 			"dcl_tessellator_partitioning partitioning_fractional_odd\ndcl_tessellator_output_primitive output_triangle_cw\ndcl_hs_max_tessfactor l(15.000000)\n",
-		"dcl_constantbuffer CB0[1], immediateIndexed\nhs_control_point_phase\ndcl_input vOutputControlPointID\ndcl_input v[4][0].xyzw\ndcl_input v[4][1].xy\n",
+		"dcl_constantbuffer CB0[1], immediateIndexed\ndcl_resource_texture2d (float,float,float,float) t0\nhs_control_point_phase\ndcl_input vOutputControlPointID\ndcl_input v[4][0].xyzw\ndcl_input v[4][1].xy\n",
 		"mov r0.x, vOutputControlPointID\nmov o0.xyzw, v[r0.x + 0][0].xyzw\nmov o1.xy, v[r0.x + 0][1].xyxx\nret\nhs_fork_phase\n",
 		"dcl_input vPrim\n", "dcl_input vicp[4][0].x\n",
 		"dcl_output_siv o2.x, finalQuadUeq1EdgeTessFactor\n", "dcl_output_siv o5.x, finalQuadVInsideTessFactor\n",
@@ -77,6 +78,8 @@ func TestHullShaderErrors(t *testing.T) {
 		{"uint id : SV_OutputControlPointID", "float4 id : COLOR", "not 'COLOR'"},
 		{"o.edges[0] = factors.x;", "for (int i = 0; i < 4; i++) o.edges[i] = factors.x;", "indexed by a variable in a hull shader"},
 		{"[maxtessfactor(15.0)]", "[maxtessfactor(65.0)]", "1 to 64"},
+		{`"consts"`, `"main"`, "cannot be the entry point"},
+		{"uint pid : SV_PrimitiveID", "uint pid : SV_PrimitiveID, uniform float k", "takes no uniform parameters ('k')"},
 	} {
 		src := strings.Replace(quadHullSrc, c.from, c.to, 1)
 		_, err := Compile([]byte(src), "hs.hlsl", "main", "hs_5_0")
