@@ -101,5 +101,14 @@ expect data q.PSInvocations == 4096
 		b.WriteString("expect pixel bb " + itoa(p[0]) + " " + itoa(p[1]) + " == #" + hex2(r) + hex2(g) + "00ff\n")
 	}
 	b.WriteString("expect violations == 0\n")
-	mustRun(t, b.String())
+	r := mustRun(t, b.String())
+	// The shader list (the page's Shaders view) names each block's target.
+	list, _ := r.Shaders()
+	found := map[string]string{}
+	for _, s := range list {
+		found[s.Block] = s.Target
+	}
+	if found["quadds"] != "ds_5_0" || hull && found["quadhs"] != "hs_5_0" {
+		t.Errorf("shader targets %v, want quadds ds_5_0 and quadhs hs_5_0", found)
+	}
 }
