@@ -431,6 +431,9 @@ func declRank(in *Instruction) (group int, reg uint64) {
 		return 0, 0
 	case OpCustomData:
 		return 1, 0
+	case OpDclInputControlPointCount, OpDclTessDomain:
+		// A domain shader's, first after the flags, as fxc writes them.
+		return 1, uint64(in.Op)
 	case OpDclConstantBuffer:
 		group = 2
 	case OpDclSampler:

@@ -151,6 +151,13 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		d = dxbc.Temp(uint32(o.Index))
 	case FileInput:
 		d = dxbc.Input(uint32(o.Index))
+		if o.Rel != nil {
+			// A control point chosen by a register (hull.go).
+			if o.Rel.File != FileTemp {
+				return d, fmt.Errorf("an input is indexed by register file %d", o.Rel.File)
+			}
+			d = d.Rel(dxbc.Temp(uint32(o.Rel.Index)).Select(o.Rel.Swz[0]))
+		}
 	case FileOutput:
 		d = dxbc.Output(uint32(o.Index))
 	case FileCB:
@@ -224,6 +231,10 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		stage = dxbc.PixelShader
 	case Compute:
 		stage = dxbc.ComputeShader
+	case Domain:
+		stage = dxbc.DomainShader
+	case Hull:
+		stage = dxbc.HullShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -233,6 +244,11 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			flags |= dxbc.FlagForceEarlyDepthStencil
 		}
 		b.GlobalFlags(flags)
+	}
+	if p.Stage == Domain {
+		if err := encodeDomainDecls(b, p, true); err != nil {
+			return nil, err
+		}
 	}
 	for _, c := range p.CBSizes {
 		b.DclConstantBuffer(uint32(c.Slot), uint32(c.Regs), c.Dynamic)
@@ -288,6 +304,14 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			b.DclInput(r, in.Mask)
 		}
 	}
+	if p.Stage == Domain {
+		if err := encodeDomainDecls(b, p, false); err != nil {
+			return nil, err
+		}
+	}
+	if p.Stage == Hull && p.Hull != nil {
+		encodeHullDecls(b, p)
+	}
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
@@ -335,6 +359,12 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	}
 	if p.Stage == Compute {
 		computeOperands(ops)
+	}
+	if p.Stage == Hull {
+		hullOperands(ops, p.fork)
+	}
+	if p.Stage == Domain {
+		domainOperands(ops)
 	}
 	op := opcodes[in.Op]
 	switch in.Op {
@@ -420,6 +450,10 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		rf.ProgramType = 0xffff
 	case Compute:
 		rf.ProgramType = 0x4353 // "CS"
+	case Domain:
+		rf.ProgramType = 0x4453 // "DS"
+	case Hull:
+		rf.ProgramType = 0x4853 // "HS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -520,6 +554,16 @@ func (r *Result) bytecode() ([]byte, error) {
 	b, err := encode(r.Program)
 	if err != nil {
 		return nil, err
+	}
+	if r.Program.Stage == Hull {
+		return r.hullBytecode()
+	}
+	if r.Program.Stage == Domain {
+		p, err := b.Program()
+		if err != nil {
+			return nil, err
+		}
+		return dxbc.BuildShaderPatch(p, dxbcSignature(r.Inputs, true), dxbcSignature(r.Outputs, false), dxbcSignature(r.PatchConstants, true), r.Reflection())
 	}
 	return b.Build(dxbcSignature(r.Inputs, true), dxbcSignature(r.Outputs, false), r.Reflection())
 }

@@ -129,6 +129,8 @@ type Result struct {
 	CBuffers []CBuffer
 	Bindings []Binding
 	Warnings []Diag
+	// PatchConstants: a domain shader's patch-constant signature (PCSG).
+	PatchConstants []SigElement
 	// Bytecode is the shader as fxc writes it (a .cso): the DXBC container
 	// that CreateVertexShader or CreatePixelShader takes.
 	Bytecode []byte
@@ -157,8 +159,12 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Pixel
 	case "cs_5_0":
 		stage = Compute
+	case "ds_5_0":
+		stage = Domain
+	case "hs_5_0":
+		stage = Hull
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0 or cs_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -200,12 +206,31 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn != nil && stage == Compute {
 		group = g.numThreads(fn)
 	}
+	if fn != nil && stage == Domain {
+		g.domainAttrs(fn)
+	}
+	var hull *HullDecl
+	var pcFn *funcDecl
+	if fn != nil && stage == Hull {
+		hull, pcFn = g.hullAttrs(fn)
+	}
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
+		if hull != nil && pcFn != nil && len(g.errs) == 0 {
+			g.lowerHull(hull, pcFn)
+		}
 	}
 	g.checkOverlaps()
 	g.uavBase = uavBase(stage, outs)
-	g.placeResources()
+	if hull != nil {
+		// The fork phase's textures and samplers get their slots too.
+		n := len(g.code)
+		g.code = append(g.code, hull.PCCode...)
+		g.placeResources()
+		hull.PCCode, g.code = g.code[n:], g.code[:n]
+	} else {
+		g.placeResources()
+	}
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
@@ -213,10 +238,23 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if errs := divideByZero(code, file); len(errs) > 0 {
 		return nil, errs
 	}
+	if hull != nil && len(g.xs) > 0 {
+		return nil, Errors{{File: file, Line: fn.line, Col: fn.col, Code: eNotImplemented,
+			Msg: "not supported by this compiler: a local array indexed by a variable in a hull shader (the driver takes no indexable temps in one; index a literal, or unroll the loop by hand)"}}
+	}
+	if hull != nil {
+		hull.PCCode, hull.PCTemps = optimize(loopEnds(dropUnreachable(hull.PCCode)), g.maxTemp)
+		if errs := divideByZero(hull.PCCode, file); len(errs) > 0 {
+			return nil, errs
+		}
+	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if hull != nil {
+		g.finishHull(res, prog, hull)
+	}
 	// A failure below is a compiler bug, reported as an error rather than
 	// bad code: Compile returns only shaders the runtime accepts.
 	internal := func(err error) error {
@@ -228,7 +266,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader, Hull: dxbc.HullShader}[stage]); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil
@@ -621,6 +659,9 @@ func (g *gen) finish(res *Result, ins, outs []SigElement) {
 		// signature; fxc declares them in register order.
 		res.Inputs = nil
 		sort.Slice(p.Inputs, func(i, j int) bool { return p.Inputs[i].Reg < p.Inputs[j].Reg })
+	}
+	if p.Stage == Domain {
+		g.finishDomain(res, p)
 	}
 	for _, e := range outs {
 		p.Outputs = append(p.Outputs, IODecl{Reg: e.Register, Mask: e.Mask, SysVal: e.SysVal})

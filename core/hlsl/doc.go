@@ -56,7 +56,7 @@
 // break, continue or ret is dropped, so is a continue that ends a loop,
 // and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
 // the tests' independent reader, mistranslates those patterns); #include,
-// geometry stages and doubles are refused with an error that says "not
+// geometry shaders and doubles are refused with an error that says "not
 // supported by this compiler" and names the construct. Compute shaders
 // (cs_5_0, compute.go) take [numthreads], the thread identifiers, typed
 // views (RWTexture*, RWBuffer, also in pixel shaders) and the Interlocked
@@ -64,7 +64,9 @@
 // groupshared memory (buffers.go) are loads and stores of their words, a
 // store writing only the components it changes; rasterizer-ordered views
 // and views of matrices or structs are texelem.go's; shader model 1-3
-// sampling (tex2D of a sampler2D) is legacy.go's. The effects framework's syntax
+// sampling (tex2D of a sampler2D) is legacy.go's; domain shaders (ds_5_0:
+// OutputPatch, the patch constants, SV_DomainLocation) are domain.go's,
+// hull shaders (hs_5_0: a control-point phase and a fork phase) hull.go's. The effects framework's syntax
 // (state blocks, sampler_state, techniques, effect objects; states.go) is
 // checked as fxc checks it for a shader profile and emits nothing.
 //

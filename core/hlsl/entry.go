@@ -71,6 +71,16 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			ctx.outs = append(ctx.outs, vout, tmp)
 			g.declare(p.pos, p.name, tmp)
 		default:
+			if g.stage == Domain || g.stage == Hull {
+				param := g.domainParam
+				if g.stage == Hull {
+					param = g.hullParam
+				}
+				v, el := param(p, t, &inReg)
+				ins = append(ins, el...)
+				g.declare(p.pos, p.name, v)
+				continue
+			}
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
 			if written[p.name] {
@@ -106,6 +116,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	if len(g.errs) > 0 {
 		return nil, nil
 	}
+	g.domainRemap()
 	for _, c := range copies {
 		g.store(fn.pos, c[0], c[1], false)
 	}
@@ -182,6 +193,11 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	if g.stage == Compute {
 		return g.computeInput(p, what, t, sem, input)
 	}
+	if g.stage == Domain && input {
+		if v, ok := g.domainSystemValue(p, t, sem); ok {
+			return v, nil
+		}
+	}
 	if t.Kind == KArray && t.Elem.numeric() || t.Kind == KMatrix {
 		return g.sigSplit(p, what, t, sem, file, reg, input, interp)
 	}
@@ -235,6 +251,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 			g.errorf(p, eNotImplemented, "SV_Target%d: the index must be 0 to 7", idx)
 			return poison, nil
 		}
+	case (up == "SV_TESSFACTOR" || up == "SV_INSIDETESSFACTOR") && g.dom != nil && (g.dom.pcSide && input || g.dom.pcPhase && !input):
+		if el.SysVal = g.tessFactorName(p, up, idx, t); el.SysVal == SysNone {
+			return poison, nil
+		}
 	case strings.HasPrefix(up, "SV_"):
 		g.errorf(p, eNotImplemented, "system value '%s' is not supported by this compiler", sem)
 		return poison, nil
@@ -256,13 +276,14 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		mode = "linear centroid"
 	}
 	el.Register = -1
-	g.sigPend = append(g.sigPend, &pendingSig{input: input, v: v, cols: t.Cols, mode: mode})
+	g.sigPend = append(g.sigPend, &pendingSig{input: input, v: v, cols: t.Cols, mode: mode, pc: g.dom != nil && g.dom.pcSide})
 	return v, []SigElement{el}
 }
 
 // pendingSig is a signature element waiting for its register.
 type pendingSig struct {
 	input bool
+	pc    bool // a domain shader's patch constant (domain.go)
 	v     *value
 	// parent, pidx: a matrix's register, whose components are also
 	// parent.c[pidx[i]] (sigSplit).
@@ -371,17 +392,24 @@ func localStatics(b *blockStmt) []*varDecl {
 // placeSig packs the inputs and outputs (packSig) and gives each element
 // and the values reading or writing it its register and components.
 func (g *gen) placeSig(ins, outs []SigElement) {
-	for _, side := range []struct {
-		input bool
-		els   []SigElement
-	}{{true, ins}, {false, outs}} {
+	type sigSide struct {
+		input, pc bool
+		els       []SigElement
+	}
+	sides := []sigSide{{true, false, ins}, {false, false, outs}}
+	if g.dom != nil {
+		sides = append(sides, sigSide{true, true, g.dom.pcSig})
+	}
+	for _, side := range sides {
 		var pend []*pendingSig
 		for _, e := range g.sigPend {
-			if e.input == side.input {
+			if e.input == side.input && e.pc == side.pc {
 				pend = append(pend, e)
 			}
 		}
-		pack := side.input && g.stage != Vertex || !side.input && g.stage != Pixel
+		// Patch constants take a register each, as fxc lays out the tess
+		// factors (one per register, in .x).
+		pack := (side.input && g.stage != Vertex || !side.input && g.stage != Pixel) && !side.pc && (g.dom == nil || !g.dom.pcPhase || side.input)
 		packSig(pend, pack)
 		k := 0
 		for i := range side.els {

@@ -962,6 +962,9 @@ func (g *gen) index(e *indexExpr) *value {
 		g.errorf(e.pos, eSubscript, "invalid subscript")
 		return poison
 	}
+	if x.t.Patch != 0 {
+		return g.patchIndex(e.pos, x, g.convert(e.pos, i, scalarT(Int), false))
+	}
 	return g.dynIndex(e.pos, x, g.convert(e.pos, i, scalarT(Int), false))
 }
 

@@ -284,6 +284,13 @@ type Program struct {
 	// EarlyDepth: a pixel shader's [earlydepthstencil], the
 	// forceEarlyDepthStencil global flag.
 	EarlyDepth bool
+	// Tess: a domain shader's tessellator domain, control points and
+	// the special inputs it reads (domain.go).
+	Tess *TessDecl
+	// Hull: a hull shader's declarations and fork phase (hull.go); fork
+	// marks the fork phase's program while it is encoded.
+	Hull *HullDecl
+	fork bool
 }
 
 // TGSMDecl declares groupshared memory g#: Count elements of Stride bytes.
@@ -318,6 +325,8 @@ const (
 	Vertex Stage = iota
 	Pixel
 	Compute // compute.go
+	Domain  // domain.go
+	Hull    // hull.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic

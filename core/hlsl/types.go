@@ -84,6 +84,9 @@ type Type struct {
 	Min bool
 	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
 	Samples uint8
+	// Patch: InputPatch<T, N> (1) or OutputPatch<T, N> (2), an array of
+	// N control points (domain.go).
+	Patch uint8
 	// (The small fields are together: a Type is allocated for many of
 	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
 	Rows    int
@@ -239,6 +242,10 @@ func builtinType(name string) *Type {
 	switch name {
 	case "void":
 		return tVoid
+	case "InputPatch":
+		return &Type{Kind: KArray, Patch: 1}
+	case "OutputPatch":
+		return &Type{Kind: KArray, Patch: 2}
 	case "texture", "Texture":
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":

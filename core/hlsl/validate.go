@@ -110,7 +110,7 @@ func (p *Program) Validate() error {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
 				}
 			case FileInput, FileOutput, FileImm, FileCB, FileIndexable:
-				if s.Rel != nil && (s.File != FileCB && s.File != FileIndexable || s.Rel.File != FileTemp) {
+				if s.Rel != nil && (s.File != FileCB && s.File != FileIndexable && !(s.File == FileInput && s.Index >= dsICPBase) || s.Rel.File != FileTemp) {
 					return fmt.Errorf("hlsl: instruction %d (%s): bad relative index", i, in.Op)
 				}
 				if err := p.checkX(s); err != nil {
@@ -172,7 +172,7 @@ func (p *Program) Validate() error {
 // when the index is constant, a temp as a dynamic index.
 func (p *Program) checkX(o Operand) error {
 	if o.File != FileIndexable {
-		if o.Rel != nil && o.File != FileCB {
+		if o.Rel != nil && o.File != FileCB && !(o.File == FileInput && o.Index >= dsICPBase) {
 			return fmt.Errorf("a relative index on register file %d", o.File)
 		}
 		return nil

@@ -194,8 +194,17 @@ func (b *shaderBook) code(dev *d3d11.Device, s *d3d11.Shader, bytecode []byte) (
 // defaults the checker compiled it with.
 func hlslOptions(st *Call) (entry, target string) {
 	entry, target = "main", "vs_5_0"
-	if st.Method == "CreatePixelShader" {
+	switch st.Method {
+	case "CreatePixelShader":
 		target = "ps_5_0"
+	case "CreateComputeShader":
+		target = "cs_5_0"
+	case "CreateGeometryShader", "CreateGeometryShaderWithStreamOutput":
+		target = "gs_5_0"
+	case "CreateHullShader":
+		target = "hs_5_0"
+	case "CreateDomainShader":
+		target = "ds_5_0"
 	}
 	for _, a := range st.Args {
 		switch a.Key {

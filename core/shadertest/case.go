@@ -605,8 +605,8 @@ func (st *state) directive(l Line) (cmd Cmd, skip bool, err error) {
 		}
 		st.defaultTarget()
 		cmd.Op, cmd.Topology, cmd.Vertices, cmd.Instances = "draw", topo, int(min(n, 1<<20)), int(min(inst, 1<<16))
-		if strings.HasPrefix(topo, "PATCH") {
-			st.addCmdUnsupported(&cmd, "patch-list topologies (the device has no tessellation stages)")
+		if strings.HasPrefix(topo, "PATCH") && st.shaders["hs"] == nil {
+			st.addCmdUnsupported(&cmd, "a patch-list topology without a hull shader")
 		}
 	case strings.HasPrefix(t, "copy "):
 		cmd.Op = "unsupported"

@@ -43,7 +43,17 @@ type Bytecode func(stage, profile, source string) ([]byte, error)
 
 // supported stages a scenario can create (CreateVertexShader,
 // CreatePixelShader).
-var scenarioStages = map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader"}
+var scenarioStages = map[string]string{"vs": "CreateVertexShader", "ps": "CreatePixelShader", "cs": "CreateComputeShader",
+	"hs": "CreateHullShader", "ds": "CreateDomainShader"}
+
+// stageVar is the scenario's variable of a stage's shader ("ds" is the
+// depth-stencil state's).
+func stageVar(stage string) string {
+	if v, ok := map[string]string{"hs": "hsh", "ds": "dsh"}[stage]; ok {
+		return v
+	}
+	return stage
+}
 
 // elemFormats are the input-layout formats the scenario language takes.
 var elemFormats = map[string]bool{"R32G32B32A32_FLOAT": true, "R32G32B32_FLOAT": true, "R32G32_FLOAT": true, "R32_FLOAT": true,
@@ -150,7 +160,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		if sh.Default {
 			s.add(role{}, "# the vertex shader of `draw quad`")
 		} else {
-			s.add(role{}, "# [%s] of line %d", map[string]string{"vs": "vertex shader", "ps": "pixel shader"}[sh.Stage], sh.Line)
+			s.add(role{}, "# [%s] of line %d", map[string]string{"vs": "vertex shader", "ps": "pixel shader", "hs": "hull shader", "ds": "domain shader"}[sh.Stage], sh.Line)
 		}
 		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "hlsl %s {\n%s}", name, strings.TrimRight(src, "\n")+"\n")
 		shaderRef[sh.Stage] = fmt.Sprintf("hlsl:%s target=%s", name, sh.Profile(c.Model))
@@ -159,7 +169,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	s.add(setup, "dev, imm = D3D11CreateDevice")
 	if c.Kind == KindCompile {
 		for _, sh := range c.Shaders {
-			s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", sh.Stage, scenarioStages[sh.Stage], shaderRef[sh.Stage])
+			s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", stageVar(sh.Stage), scenarioStages[sh.Stage], shaderRef[sh.Stage])
 		}
 		if len(c.Shaders) == 1 && c.Shaders[0].ExpectFail {
 			s.add(role{}, "# expected not to compile")
@@ -278,7 +288,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		s.add(setup, "imm.PSSetConstantBuffers 0 cb")
 	}
 	for _, sh := range c.Shaders {
-		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", sh.Stage, scenarioStages[sh.Stage], shaderRef[sh.Stage])
+		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", stageVar(sh.Stage), scenarioStages[sh.Stage], shaderRef[sh.Stage])
 	}
 	if len(c.Layout) > 0 {
 		var elems []string
@@ -305,6 +315,15 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	s.add(setup, "imm.RSSetViewports 0 0 %d %d", w, h)
 	s.add(setup, "imm.VSSetShader vs")
 	s.add(setup, "imm.PSSetShader ps")
+	for _, sh := range c.Shaders {
+		if sh.Stage == "hs" || sh.Stage == "ds" {
+			st := strings.ToUpper(sh.Stage)
+			s.add(setup, "imm.%sSetShader %s", st, stageVar(sh.Stage))
+			if words > 0 {
+				s.add(setup, "imm.%sSetConstantBuffers 0 cb", st)
+			}
+		}
+	}
 	depth := "LESS"
 	depthSet := false
 	for _, cmd := range c.Cmds {
@@ -332,6 +351,9 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			topo := cmd.Topology
 			if topo == "quad" {
 				topo = "TRIANGLELIST"
+			}
+			if n, ok := strings.CutPrefix(topo, "PATCH"); ok {
+				topo = "PATCHLIST_" + n
 			}
 			s.add(cr, "imm.IASetPrimitiveTopology %s", topo)
 			if cmd.Instances > 1 {
