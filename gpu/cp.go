@@ -55,6 +55,16 @@ type executor struct {
 	// swWord is the running packet's first word, noted while a shader
 	// watch is set (shaderwatch.go).
 	swWord int
+	// at is the running packet's first word (a draw's key in the draw
+	// log: watchclip.go); clipCheckTargets: the draw running under a
+	// clipping watch has its targets checked once it is done.
+	at               int
+	clipCheckTargets bool
+	// gen is the state generation: bumped by every packet that is not a
+	// draw and at the start of every buffer (a new or restored state), so
+	// a draw that finds it unchanged since the last one sees the same
+	// targets, viewport and pipeline (pipeCache, pipecache.go).
+	gen uint64
 }
 
 // countPackets counts the well-formed packets at the start of buf.
@@ -79,6 +89,7 @@ func (ex *executor) run(e *engine, j *job, t0 int64) result {
 		ex.res.cost = g.costs.BufferStartNS
 	}
 	ex.pkt, ex.suppressed = j.pkt, 0
+	ex.gen++
 	first := ex.pkt
 	if j.saved != nil {
 		ex.st = *j.saved // the state the buffer's packets set before it paused
@@ -214,6 +225,10 @@ func (ex *executor) chargeCopy(n uint64) {
 
 // exec runs one packet.
 func (ex *executor) exec(p isa.Packet) {
+	ex.at = p.At
+	if !isDrawOp(p.Op) {
+		ex.gen++ // (a state packet, a copy, a clear, a query: anything but a draw)
+	}
 	if ex.g.swatch != nil {
 		ex.swWord = p.At
 	}

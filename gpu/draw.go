@@ -48,6 +48,8 @@ type drawScratch struct {
 	tri  tri
 	pipe pipe
 
+	pipeCache pipeCache // the last draw's pipe, for the next one with the same state (pipecache.go)
+
 	prog      progState    // programs from memory (program.go)
 	ctr       drawCounters // the draw's pipeline statistics (queries.go)
 	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
@@ -64,6 +66,8 @@ type drawScratch struct {
 	// the vertex program's instructions so far, the vertices' cost, the
 	// draw packet.
 	stop       bool
+	soOnly     bool      // stream output with nothing to rasterize into (so.go)
+	clip       clipBlock // the pixel watch's clip (watchclip.go)
 	vsInstrs   uint64
 	vertexCost int64
 	check      func() bool // the executor's checkpoint
@@ -108,6 +112,7 @@ func (ex *executor) drawIndirect(p isa.Packet) {
 func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32, instances, startInstance uint32) {
 	g, s := ex.g, &ex.st
 	g.stats.Draws++
+	ex.draw.clip = clipBlock{}
 
 	// A faulting draw (injected, or one whose pixel program faults: see
 	// below) still runs: its covered pixels get the warning colour.
@@ -140,14 +145,22 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	ex.res.cost += ex.draw.vertexCost
 
 	d := &ex.draw
-	d.stop, d.vsInstrs, d.ctr = false, 0, drawCounters{}
+	d.stop, d.vsInstrs, d.ctr, d.soOnly = false, 0, drawCounters{}, false
+	faults := g.stats.Faults
 	if g.stopped != nil || g.abandoned {
 		return // a draw stopped at a limit (the run ends) or the host is done: later draws are skipped
 	}
-	if !ex.preparePipe(faulted) {
-		return
+	if !ex.cachedPipe(faulted) {
+		if !s.so.on {
+			return
+		}
+		// Nothing to rasterize into (no target, no viewport): stream
+		// output still writes every primitive ("Stream-Output Stage":
+		// it comes before the rasterizer).
+		d.soOnly = true
+	} else {
+		defer ex.endPixelUAVs()
 	}
-	defer ex.endPixelUAVs()
 	d.batch, d.area = d.batch[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}
@@ -191,6 +204,8 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	}
 
 	p := &d.pipe
+	ex.logDraw(faults)
+	ex.chargeClipped()
 	g.stats.Pixels += p.shaded
 	instrs := d.vsInstrs + p.instrs
 	g.stats.Instructions += instrs

@@ -185,8 +185,9 @@ type GPU struct {
 	paintPF   bool // Config.PaintPageFaults
 	// paintLoops is Config.PaintEndlessLoops.
 	paintLoops bool
-	watch      *PixelWatch  // SetPixelWatch's (watch.go), nil when none
-	swatch     *ShaderWatch // SetShaderWatch's (shaderwatch.go), nil when none
+	watch      *PixelWatch                              // SetPixelWatch's (watch.go), nil when none
+	drawLog    func(dma uint64, word int, c DrawCharge) // SetDrawLog's (watchclip.go)
+	swatch     *ShaderWatch                             // SetShaderWatch's (shaderwatch.go), nil when none
 	limits     Limits
 	stopped    *Stop       // the draw that stopped at a limit (Stopped)
 	yield      func() bool // SetYield

@@ -89,3 +89,32 @@ ret
 		t.Errorf("GSInvocations %d, GSPrimitives %d, want %d and %d", s[3], s[4], prims, 6*prims)
 	}
 }
+
+// Stream output needs nothing to rasterize into: with no render target
+// bound the vertex program's triangle is still written (its three
+// vertices' positions), and nothing is drawn.
+func TestStreamOutputNoTarget(t *testing.T) {
+	r := newRig(t)
+	rt := r.target(16, 16, isa.FmtRGBA8)
+	white := [4]float32{1, 1, 1, 1}
+	tri := quadVerts(0, 0, 8, 8, 16, 16, white)[:3]
+	b := r.isaScene(rt, vsPass, psGSColor, tri)
+	b.SetRT(0, 0, 0, 0, 0) // unbound
+	buf := r.alloc(16 * 3)
+	ctr := r.buffer([]byte{0, 0, 0, 0})
+	b.SetSOTarget(0, buf, 16*3, ctr, 0)
+	b.SetSODecl(isa.SORasterize, [4]uint32{16}, []uint32{isa.SOEntry(0, 0, 0, 4)})
+	b.Draw(3, 0)
+	r.mustExec(b)
+	got := r.mem(buf, 16*3)
+	for i, v := range tri {
+		for k := range 3 {
+			if g := math.Float32frombits(binary.LittleEndian.Uint32(got[16*i+4*k:])); g != v[k] {
+				t.Fatalf("vertex %d component %d = %v, want %v", i, k, g, v[k])
+			}
+		}
+	}
+	if countDrawn(r, rt) != 0 {
+		t.Error("pixels drawn with no render target bound")
+	}
+}

@@ -77,6 +77,9 @@ type pipe struct {
 	// alpha: an input register's (through its swizzle) for a pixel
 	// program that copies it (pixelstage.go).
 	ch [4]uint8
+	// copySteps is the copy program's instructions a pixel (1, or 2 with
+	// its ret): what the machine would count for each (Stats.Instructions).
+	copySteps uint64
 
 	// cols is where spanColorCols keeps its column terms: the draw's, or a
 	// tile worker's own (tiles.go). Outside the pipe, which is reset for
@@ -248,7 +251,7 @@ func (p *pipe) spans(t *tri, rows []rowSpan) {
 			}
 			p.shaded += uint64(n)
 			p.passed += uint64(n)
-			p.instrs += uint64(n) // the copy program's one instruction a pixel
+			p.instrs += uint64(n) * p.copySteps // the copy program's instructions a pixel
 			// Column terms pay off when several rows share them: not for
 			// the few pixels of a small triangle's block.
 			if len(rows) >= 4 && n >= 32 && p.cols != nil && t.alpha <= 0xFF && t.separable() {
@@ -790,5 +793,6 @@ func (ex *executor) viewportBounds(i int) bool {
 		p.sx0, p.sy0 = max(p.sx0, int(sc.x0)), max(p.sy0, int(sc.y0))
 		p.sx1, p.sy1 = min(p.sx1, int(sc.x1)), min(p.sy1, int(sc.y1))
 	}
+	ex.clipBounds()
 	return p.sx0 < p.sx1 && p.sy0 < p.sy1
 }

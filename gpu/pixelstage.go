@@ -112,13 +112,14 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 		}
 	}
 	ex.prepareFused()
-	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && ps.flat == 0 && p.color && p.fast && !p.depth && blk.words != nil {
+	if e := ps.ps; e.copyIn >= 0 && e.copyIn != ps.psPos && e.copyIn != ps.psFront1-1 && e.copyIn != ps.psSamples1-1 && ps.flat == 0 && p.color && p.fast && !p.depth && blk.words != nil {
 		// The program writes its input: the Gouraud spans of
 		// ps_vertexcolor, reading that register's attributes, write what
 		// it would (unorm8 of the input rounded to float32); triangles
 		// whose colours leave [0, 1] go through the program (spans).
 		p.kind = spanColor
 		p.words, p.wpitch = blk.words, blk.wp
+		p.copySteps = uint64(len(e.prog.Code))
 		for c, k := range e.copySwz {
 			p.ch[c] = uint8(4*e.copyIn) + k
 		}

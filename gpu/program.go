@@ -85,8 +85,9 @@ type progEntry struct {
 	reads [isa.MaxVaryings]uint8
 	// copyIn is the input register the program copies to o0, whole and
 	// unchanged but for its swizzle copySwz, when that is all it does
-	// (mov o0, v#): its pixels are the interpolated input's, which the
-	// Gouraud spans compute (pixelstage.go); -1 for any other program.
+	// (mov o0, v#, and the ret an HLSL shader compiles to after it): its
+	// pixels are the interpolated input's, which the Gouraud spans compute
+	// (pixelstage.go); -1 for any other program.
 	copyIn  int
 	copySwz [4]uint8
 	// mayFault: the program may fault while it runs (a loop may reach
@@ -216,10 +217,11 @@ func (ps *progState) decodeProgram(mem []byte) *progEntry {
 }
 
 // copiedInput recognises a program whose one instruction is mov o0, v#
-// (all four components, no modifier, no saturate): it returns the input
-// register and the swizzle, or -1.
+// (all four components, no modifier, no saturate), or that and a ret (what
+// the translator makes of an HLSL shader returning its input): it returns
+// the input register and the swizzle, or -1.
 func copiedInput(p *shaderisa.Program) (int, [4]uint8) {
-	if len(p.Code) != 1 {
+	if n := len(p.Code); n != 1 && (n != 2 || p.Code[1].Op != shaderisa.OpRet) {
 		return -1, [4]uint8{}
 	}
 	in := &p.Code[0]

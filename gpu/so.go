@@ -164,7 +164,7 @@ func (ex *executor) streamOut(vs ...*cvert) {
 func (ex *executor) outPoint(v *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(v)
-		if !ex.st.so.rasterize {
+		if !ex.st.so.rasterize || ex.draw.soOnly {
 			return 0
 		}
 	}
@@ -174,7 +174,7 @@ func (ex *executor) outPoint(v *cvert) uint64 {
 func (ex *executor) outLine(a, b *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(a, b)
-		if !ex.st.so.rasterize {
+		if !ex.st.so.rasterize || ex.draw.soOnly {
 			return 0
 		}
 	}
@@ -184,7 +184,7 @@ func (ex *executor) outLine(a, b *cvert) uint64 {
 func (ex *executor) outTriangle(a, b, c *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(a, b, c)
-		if !ex.st.so.rasterize {
+		if !ex.st.so.rasterize || ex.draw.soOnly {
 			return 0
 		}
 	}

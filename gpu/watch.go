@@ -41,6 +41,15 @@ type PixelWatch struct {
 	// On receives each event, on the GPU's thread with the GPU's lock
 	// held: it must not call the GPU.
 	On func(PixelEvent)
+	// Clip, if set, returns what the draw at a DMA buffer's word charged
+	// in the run being replayed (SetDrawLog): a draw it knows and whose
+	// targets hold the texel then rasterizes only the texel's 8x8 block
+	// (watchclip.go). Spoiled says why the clipped run cannot be trusted
+	// ("" when it can): read it once the GPU is done.
+	Clip    func(dma uint64, word int) (DrawCharge, bool)
+	Spoiled string
+	Clipped int // draws clipped
+	taint   []span
 }
 
 // PixelEvent is one packet that touched the watched texel.
@@ -145,7 +154,9 @@ func (ex *executor) watchExec(p isa.Packet) {
 		}
 	}
 	before := bytes.Clone(wx.texel)
+	ex.watchTaint(p)
 	ex.exec(p)
+	ex.watchTaintAfter(p)
 	if wx.texel == nil {
 		return
 	}
@@ -245,6 +256,7 @@ func (ex *executor) watchPipe() {
 	}
 	wd.traced = wd.w.Trace != nil && wd.w.Trace(ex.dma, wx.word)
 	p.watch = wd
+	ex.watchClip(wd)
 	// Bands on other goroutines would report out of order: one goroutine.
 	p.tileable = false
 	if p.kind == spanSolid {

@@ -6,9 +6,17 @@
 //	s=1.…            the scenario (a share link's payload; read by the module itself)
 //	demo=NAME        a built-in example scenario instead (assets/scenarios/NAME.d3ds)
 //	tutorial=NAME    a tutorial's scenario (assets/tutorials/NAME.d3ds)
-//	view=V           timeline (default), cmdlists, handles, shaders, flow, problems, trace, none
+//	view=V           timeline (default), cmdlists, handles, shaders, flow, problems, trace,
+//	                 state, resource, pixel, compare, none
 //	select=EVENT     select the first event of that name (flow: the call tree shown)
+//	at=EVENT         the inspector's event (state, resource, pixel, compare): Draw#2, line:24, a seq
+//	resource=NAME    the resource view's resource, the pixel view's texture (default: bb)
+//	pixel=X,Y        the pixel view's pixel (its history, up to at=)
+//	against=MODE     the compare view's other run: in-order, out-of-order, sync
 //	from=parent      take the scenario from the parent window (inbox.js)
+//
+// Changing the fragment's view parameters (view, at, resource, pixel,
+// against, select) switches the view in place; the run goes on.
 
 import { Store, KIND, LAYER } from "./model.js";
 import { Timeline } from "./timeline.js";
@@ -19,18 +27,21 @@ import { FlowView } from "./view-flow.js";
 import { ProblemsView } from "./view-problems.js";
 import { TraceView } from "./view-trace.js";
 import { ShadersView } from "./view-shaders.js";
+import { StateView, ResourceView, PixelView } from "./view-inspect.js";
+import { CompareView } from "./view-compare.js";
 import { boot, fragment } from "./boot.js";
 import { Controller } from "./controller.js";
 import "./inbox.js";
 
 const $ = (id) => document.getElementById(id);
-const VIEWS = ["timeline", "cmdlists", "handles", "shaders", "flow", "problems", "trace", "none"];
+const VIEWS = ["timeline", "cmdlists", "handles", "shaders", "flow", "problems", "trace", "state", "resource", "pixel", "compare", "none"];
+const INSPECT = ["state", "resource", "pixel", "compare"]; // views of the inspector: they ask at= once the run is done
 
-const P = fragment(location.hash);
-const viewName = VIEWS.includes(P.view) ? P.view : "timeline";
+let P = fragment(location.hash);
+let viewName = VIEWS.includes(P.view) ? P.view : "timeline";
 // An unknown view= is named in a notice once the page runs (start).
-const badView = P.view != null && !VIEWS.includes(P.view) ? P.view : null;
-if (viewName === "none") document.documentElement.classList.add("no-view");
+let badView = P.view != null && !VIEWS.includes(P.view) ? P.view : null;
+document.documentElement.classList.toggle("no-view", viewName === "none");
 
 const store = new Store();
 let sim = null;
@@ -76,18 +87,22 @@ function start(d3dsim) {
       title = named[1];
     }
   }
-  if (badView != null) notes.push(`There is no view named "${badView}"; showing the timeline. The views are: ${VIEWS.join(", ")}.`);
+  if (badView != null) notes.push(badViewNote());
   showNotice(notes.join("\n"));
   $("title").textContent = title;
   if (title) document.title = `d3dsim — ${title} (embedded)`;
   view = makeView(viewName);
-  ctl = new Controller(sim, store, [view], {
+  // The controller's one view: the view shown now (it changes with the
+  // fragment: switchView).
+  const holder = { setStore: (s) => view.setStore(s), refresh: (f) => view.refresh(f), select: (i) => view.select(i) };
+  ctl = new Controller(sim, store, [holder], {
     loaded: updateOpen,
     pulled: (s, grew, loaded) => {
       if (grew || loaded) {
         view.refresh(loaded);
         autoSelect();
       }
+      if (s.done) view.ready?.();
     },
     summary: showSummary,
     select: (i) => view.select(i),
@@ -113,8 +128,73 @@ function start(d3dsim) {
   // loaded, pointed at index.html beside this page.
   $("open").addEventListener("pointerdown", updateOpen);
   $("open").addEventListener("focus", updateOpen);
-  window.d3dsimEmbed = { store, get selected() { return ctl.selected; }, view: viewName, openURL, poll: () => poll() };
+  window.d3dsimEmbed = { store, get selected() { return ctl.selected; }, get view() { return viewName; }, get shown() { return view; }, openURL, poll: () => poll() };
+  window.addEventListener("hashchange", switchView);
   ctl.start();
+}
+
+function badViewNote() {
+  return `There is no view named "${badView}"; showing the timeline. The views are: ${VIEWS.join(", ")}.`;
+}
+
+// switchView shows the view the fragment names now, with its parameters;
+// a new scenario in the fragment loads the page again.
+function switchView() {
+  const next = fragment(location.hash);
+  for (const k of ["s", "demo", "tutorial", "from"]) {
+    if (next[k] !== P[k]) {
+      location.reload();
+      return;
+    }
+  }
+  P = next;
+  viewName = VIEWS.includes(P.view) ? P.view : "timeline";
+  badView = P.view != null && !VIEWS.includes(P.view) ? P.view : null;
+  showNotice(badView != null ? badViewNote() : "");
+  document.documentElement.classList.toggle("no-view", viewName === "none");
+  $("inspector").hidden = false;
+  $("inspector").replaceChildren();
+  wantSelect = P.select || "";
+  view = makeView(viewName);
+  view.setStore(store);
+  view.refresh(true);
+  if (ctl.selected >= 0) view.select(ctl.selected);
+  if (sim.summary().done) view.ready?.();
+  autoSelect();
+}
+
+// atSeq resolves the fragment's at= (default: the last Present, else the
+// last API call) to a seq, or says why not.
+function atSeq() {
+  const names = P.at ? [P.at] : ["Present", "line:999999999"];
+  let r = null;
+  for (const n of names) {
+    r = sim.inspectResolve(n);
+    if (r && r.seq) return { seq: r.seq };
+  }
+  return { error: `at=${P.at || "Present"}: ${(r?.error || "no such event").replace(/^inspect: /, "")}` };
+}
+
+// inspectView wraps an inspector view: once the run is done it asks the
+// question the fragment names (ask), once.
+function inspectView(w, ask, box) {
+  let asked = false;
+  return {
+    w,
+    setStore: (s) => w.setStore(s),
+    refresh: () => {},
+    select: (i) => w.select(i),
+    ready: () => {
+      if (asked) return;
+      asked = true;
+      const at = atSeq();
+      if (at.error) {
+        box.replaceChildren(el("div", "empty", at.error));
+        return;
+      }
+      ask(at.seq);
+    },
+  };
 }
 
 function poll() {
@@ -214,6 +294,51 @@ function makeView(name) {
         select: () => {},
       };
     }
+    case "state": {
+      const p = pane();
+      v.append(p);
+      const w = new StateView(p, sim, {
+        resource: (seq, name) => { location.hash = withParams({ view: "resource", at: String(seq), resource: name }); },
+        step: () => {},
+      });
+      return inspectView(w, (seq) => w.renderSeq(seq), p);
+    }
+    case "resource": {
+      const p = pane();
+      v.append(p);
+      const w = new ResourceView(p, sim, {
+        pixel: (seq, name, x, y) => { location.hash = withParams({ view: "pixel", at: String(seq), resource: name, pixel: `${x},${y}` }); },
+      });
+      return inspectView(w, (seq) => w.show(seq, P.resource || "bb"), p);
+    }
+    case "pixel": {
+      const split = el("div", "split");
+      const a = pane("pane pixel-history");
+      const b = pane();
+      b.tabIndex = 0;
+      split.append(a, b);
+      v.append(split);
+      const w = new PixelView(a, b, sim, {});
+      return inspectView(w, (seq) => {
+        const m = /^(\d+),(\d+)$/.exec(P.pixel || "");
+        if (!m) {
+          a.replaceChildren(el("div", "empty", `pixel=${P.pixel ?? ""}: say which pixel as pixel=X,Y (e.g. pixel=32,20)`));
+          return;
+        }
+        w.show(seq, P.resource || "bb", Number(m[1]), Number(m[2]));
+      }, a);
+    }
+    case "compare": {
+      const p = pane();
+      v.append(p);
+      const w = new CompareView(p, sim);
+      w.setStore(store);
+      const iv = inspectView(w, (seq) => {
+        if (P.against) w.compare(P.against, P.at || "");
+      }, p);
+      iv.ready = P.against ? iv.ready : () => {};
+      return iv;
+    }
     case "trace": {
       const scroll = el("div", "trace-scroll");
       const spacer = el("div", "trace-spacer");
@@ -229,6 +354,12 @@ function makeView(name) {
     }
   }
   return null;
+}
+
+// withParams is the fragment with params changed (the scenario kept).
+function withParams(params) {
+  const q = { ...fragment(location.hash), ...params };
+  return "#" + Object.entries(q).map(([k, v]) => `${k}=${k === "s" ? v : encodeURIComponent(v)}`).join("&");
 }
 
 function select(i) {

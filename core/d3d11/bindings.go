@@ -303,6 +303,7 @@ func (c *DeviceContext) restore(b binding) {
 	if b.pred != nil && b.pred.Alive() {
 		c.SetPredication(b.pred, b.predValue)
 	}
+	c.restoreLater(b) // (restore_more.go)
 }
 
 // unbindAll drops the context's bindings (and their pins).

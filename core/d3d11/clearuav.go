@@ -36,6 +36,9 @@ func (c *DeviceContext) ClearUnorderedAccessViewUint(v *View, values [4]uint32) 
 	if err := c.clearView(call, v); err != nil {
 		return err
 	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.ClearUnorderedAccessViewUint(v, values) }, nil, v); ok {
+		return err
+	}
 	return dc.simple(call, v.name, []Object{v}, func(w ddiCall) {
 		w.ClearUnorderedAccessViewUint(c.h, ddi.HUNORDEREDACCESSVIEW(c.viewH(v)), values)
 	})
@@ -67,6 +70,9 @@ func (c *DeviceContext) ClearUnorderedAccessViewFloat(v *View, values [4]float32
 			return c.dropCall(call, v.name, "%s is a %s view: ClearUnorderedAccessViewFloat is for FLOAT, UNORM and SNORM views (ClearUnorderedAccessViewUint clears the others)", v.name, formatName(v.Format))
 		}
 	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.ClearUnorderedAccessViewFloat(v, values) }, nil, v); ok {
+		return err
+	}
 	return dc.simple(call, v.name, []Object{v}, func(w ddiCall) {
 		w.ClearUnorderedAccessViewFloat(c.h, ddi.HUNORDEREDACCESSVIEW(c.viewH(v)), values)
 	})
@@ -93,6 +99,9 @@ func (c *DeviceContext) CopyStructureCount(dst *Resource, offset uint32, src *Vi
 		return c.dropCall(call, objName(src), "pSrcView: %s is not an unordered access view", objName(src))
 	case src.UAV.Flags&(ddi.BufferUAVAppend|ddi.BufferUAVCounter) == 0:
 		return c.dropCall(call, src.name, "pSrcView: %s has no hidden counter (a structured buffer's view with D3D11_BUFFER_UAV_FLAG_APPEND or COUNTER has one)", src.name)
+	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.CopyStructureCount(dst, offset, src) }, nil, dst, src); ok {
+		return err
 	}
 	return dc.simple(call, src.name, []Object{dst, src}, func(w ddiCall) {
 		w.CopyStructureCount(c.h, c.resH(dst), offset, ddi.HUNORDEREDACCESSVIEW(c.viewH(src)))

@@ -98,8 +98,9 @@ func (d *Device) typedUAVFormat(f ddi.Format) string {
 	return ""
 }
 
-// computeContext is the context's driver kind for the compute calls: the
-// immediate context's; a deferred context refuses them.
+// computeContext is the context's driver kind for the compute calls (a
+// deferred context of a driver without command lists records them:
+// emulated_more.go).
 func (c *DeviceContext) computeContext(call, obj string) (driverContext, error) {
 	switch k := c.contextKind.(type) {
 	case *immediateContext:
@@ -107,7 +108,10 @@ func (c *DeviceContext) computeContext(call, obj string) (driverContext, error) 
 	case *deferredContext:
 		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "the compute stage on a deferred context of a driver without command lists: the runtime's emulation does not record it (call it on the immediate context)")
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
+	}
+	return driverContext{}, c.dropCall(call, obj, "%s: the context is neither an immediate nor a deferred context", call)
 }
 
 // CSSetShader binds a compute shader (nil unbinds it).
@@ -121,6 +125,9 @@ func (c *DeviceContext) CSSetShader(s *Shader) error {
 	}
 	if s != nil && s.Stage != "cs" {
 		return c.dropCall("CSSetShader", s.name, "pComputeShader: %s is a %s shader, not a compute shader", s.name, s.Stage)
+	}
+	if ok, err := c.emulate("CSSetShader", func(ic *DeviceContext) error { return ic.CSSetShader(s) }, func() { bind(c, &c.cs, s, nilShader) }, s); ok {
+		return err
 	}
 	return dc.simple("CSSetShader", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c, &c.cs, s, nilShader)
@@ -179,6 +186,13 @@ func (c *DeviceContext) CSSetUnorderedAccessViews(start uint32, views []*View, c
 		}
 	}
 	views, counts = slices.Clone(views), slices.Clone(counts)
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.CSSetUnorderedAccessViews(start, views, counts) }, func() {
+		for i, v := range views {
+			bind(c, &c.uav[int(start)+i], v, nilView)
+		}
+	}, anys(views)...); ok {
+		return err
+	}
 	return dc.simple(call, obj, objs, func(w ddiCall) {
 		hs := make([]ddi.HUNORDEREDACCESSVIEW, len(views))
 		for i, v := range views {
@@ -210,6 +224,9 @@ func (c *DeviceContext) Dispatch(x, y, z uint32) error {
 	if c.dev.debug && c.cs == nil {
 		c.dev.message(call, "", "D3D11 WARNING: Dispatch with no compute shader bound does nothing")
 	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.Dispatch(x, y, z) }, nil); ok {
+		return err
+	}
 	return dc.simple(call, "", nil, func(w ddiCall) { w.Dispatch(c.h, x, y, z) })
 }
 
@@ -225,6 +242,9 @@ func (c *DeviceContext) DispatchIndirect(buf *Resource, offset uint32) error {
 		return err
 	}
 	if err := c.checkIndirect(call, buf, offset, 12); err != nil {
+		return err
+	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.DispatchIndirect(buf, offset) }, nil, buf); ok {
 		return err
 	}
 	return dc.simple(call, buf.name, []Object{buf}, func(w ddiCall) { w.DispatchIndirect(c.h, c.resH(buf), offset) })

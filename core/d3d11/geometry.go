@@ -7,8 +7,8 @@ import "d3dsim/core/ddi"
 // stages.go) and the GSGet* getters, each through its DDI
 // (pfnCreateGeometryShader, pfnGsSetShader ..., ddi.Geometry). The
 // immediate context runs them and a deferred context records them like
-// the other stages'; the runtime's emulation of command lists (a driver
-// without them) refuses them by name, as it does the compute stage's.
+// the other stages', as does the runtime's emulation of command lists (a
+// driver without them: emulated_more.go).
 
 // geometryContext is the context's driver kind for the geometry calls.
 func (c *DeviceContext) geometryContext(call, obj string) (driverContext, error) {
@@ -18,7 +18,10 @@ func (c *DeviceContext) geometryContext(call, obj string) (driverContext, error)
 	case *deferredContext:
 		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "the geometry stage on a deferred context of a driver without command lists: the runtime's emulation does not record it (call it on the immediate context)")
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
+	}
+	return driverContext{}, c.dropCall(call, obj, "%s: the context is neither an immediate nor a deferred context", call)
 }
 
 // GSSetShader binds a geometry shader (nil unbinds it: the vertex
@@ -33,6 +36,9 @@ func (c *DeviceContext) GSSetShader(s *Shader) error {
 	}
 	if s != nil && s.Stage != "gs" {
 		return c.dropCall("GSSetShader", s.name, "pShader: %s is a %s shader, not a geometry shader", s.name, s.Stage)
+	}
+	if ok, err := c.emulate("GSSetShader", func(ic *DeviceContext) error { return ic.GSSetShader(s) }, func() { bind(c, &c.gs, s, nilShader) }, s); ok {
+		return err
 	}
 	return dc.simple("GSSetShader", objName(s), []Object{s}, func(w ddiCall) {
 		bind(c, &c.gs, s, nilShader)

@@ -139,6 +139,9 @@ func (c *DeviceContext) ResolveSubresource(dst *Resource, dstSub uint32, src *Re
 	if msg := resolveError(dst, dstSub, src, srcSub, f); msg != "" {
 		return c.dropCall(call, objName(dst), "%s", msg)
 	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.ResolveSubresource(dst, dstSub, src, srcSub, f) }, nil, dst, src); ok {
+		return err
+	}
 	return dc.simple(call, dst.name, []Object{dst, src}, func(w ddiCall) {
 		w.ResolveSubresource(c.h, c.resH(dst), dstSub, c.resH(src), srcSub, f)
 	})

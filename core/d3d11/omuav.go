@@ -21,9 +21,9 @@ import (
 // views (-1 keeps one). A resource bound for input is unbound there first,
 // as for CSSetUnorderedAccessViews ("Forcing to NULL").
 
-// omContext is the context's driver kind for the output merger's views: a
-// deferred context of a driver without command lists (the runtime's
-// emulation) refuses them by name.
+// omContext is the context's driver kind for the output merger's views (a
+// deferred context of a driver without command lists records them:
+// emulated_more.go).
 func (c *DeviceContext) omContext(call, obj string) (driverContext, error) {
 	switch k := c.contextKind.(type) {
 	case *immediateContext:
@@ -31,7 +31,10 @@ func (c *DeviceContext) omContext(call, obj string) (driverContext, error) {
 	case *deferredContext:
 		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "%s on a deferred context of a driver without command lists: the runtime's emulation does not record it (call it on the immediate context)", call)
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
+	}
+	return driverContext{}, c.dropCall(call, obj, "%s: the context is neither an immediate nor a deferred context", call)
 }
 
 // OMSetRenderTargetsAndUnorderedAccessViews binds numRTVs render targets
@@ -96,6 +99,24 @@ func (c *DeviceContext) OMSetRenderTargetsAndUnorderedAccessViews(numRTVs uint32
 		}
 	}
 	rtvs, uavs, counts = slices.Clone(rtvs), slices.Clone(uavs), slices.Clone(counts)
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error {
+		return ic.OMSetRenderTargetsAndUnorderedAccessViews(numRTVs, rtvs, dsv, uavStart, numUAVs, uavs, counts)
+	}, func() {
+		if !keepRT {
+			c.bindRenderTargets(rtvs, dsv)
+		}
+		if !keepUAV {
+			for i := range c.omUAV {
+				var v *View
+				if k := i - int(uavStart); k >= 0 && k < len(uavs) {
+					v = uavs[k]
+				}
+				bind(c, &c.omUAV[i], v, nilView)
+			}
+		}
+	}, anys(objs)...); ok {
+		return err
+	}
 	return dc.simple(call, obj, objs, func(w ddiCall) {
 		if keepRT {
 			rtvs, dsv = c.renderTargets(), c.dsv

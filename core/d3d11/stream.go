@@ -13,9 +13,9 @@ import (
 // page and the debug layer state it, its semantics resolved to output
 // registers for the DDI), SOSetTargets, SOGetTargets and DrawAuto, each
 // through its DDI (pfnCreateGeometryShaderWithStreamOutput, pfnSoSetTargets,
-// pfnDrawAuto: ddi.StreamOutput). The immediate context runs them; a
-// deferred context refuses SOSetTargets and DrawAuto by name (its
-// geometry shaders still bind, writing no buffer).
+// pfnDrawAuto: ddi.StreamOutput). The immediate context runs them and a
+// deferred context records them on its own table; the runtime's emulation
+// of command lists records the API calls (emulated_more.go).
 
 // SODeclarationEntry is D3D11_SO_DECLARATION_ENTRY. An empty SemanticName
 // is a gap of ComponentCount components.
@@ -140,12 +140,19 @@ func maskName(m uint8) string {
 }
 
 // streamContext is the context's driver kind for SOSetTargets and
-// DrawAuto: the immediate context's.
+// DrawAuto: a deferred context records them through its own table (an
+// emulated one records the API calls: emulated_more.go).
 func (c *DeviceContext) streamContext(call, obj string) (driverContext, error) {
-	if k, ok := c.contextKind.(*immediateContext); ok {
+	switch k := c.contextKind.(type) {
+	case *immediateContext:
+		return k.driverContext, nil
+	case *deferredContext:
 		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "stream-output targets on a deferred context are not supported by this device (call it on the immediate context)")
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
+	}
+	return driverContext{}, c.dropCall(call, obj, "%s: the context is neither an immediate nor a deferred context", call)
 }
 
 // SOSetTargets is ID3D11DeviceContext::SOSetTargets: bufs to slots 0..
@@ -175,6 +182,17 @@ func (c *DeviceContext) SOSetTargets(bufs []*Resource, offsets []uint32) error {
 	bufs = slices.Clone(bufs)
 	offs := make([]uint32, len(bufs))
 	copy(offs, offsets)
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.SOSetTargets(bufs, offs) }, func() {
+		for i := range c.so {
+			var b *Resource
+			if i < len(bufs) {
+				b = bufs[i]
+			}
+			bind(c, &c.so[i], b, nilRes)
+		}
+	}, anys(bufs)...); ok {
+		return err
+	}
 	return dc.simple(call, obj, asObjects(bufs), func(w ddiCall) {
 		hs := make([]ddi.HRESOURCE, len(bufs))
 		for i := range c.so {
@@ -226,6 +244,9 @@ func (c *DeviceContext) DrawAuto() error {
 		return c.dropCall(call, vb.name, "the vertex buffer at input slot 0, %s, was not created with BindFlags STREAM_OUTPUT", vb.name)
 	}
 	if err := dc.checkLinkage(call); err != nil {
+		return err
+	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.DrawAuto() }, nil); ok {
 		return err
 	}
 	return dc.simple(call, vb.name, nil, func(w ddiCall) { w.DrawAuto(c.h) })

@@ -18,8 +18,8 @@ import (
 // round) and a patch-list topology, and the patch's control points are
 // the hull shader's input control points; the debug layer names the
 // rule. The immediate context runs the calls and a deferred context
-// records them; the runtime's emulation of command lists refuses them by
-// name, as it does the geometry stage's.
+// records them, as does the runtime's emulation of command lists
+// (emulated_more.go).
 
 // tessContext is the context's driver kind for the hull and domain calls.
 func (c *DeviceContext) tessContext(call, obj string) (driverContext, error) {
@@ -29,7 +29,10 @@ func (c *DeviceContext) tessContext(call, obj string) (driverContext, error) {
 	case *deferredContext:
 		return k.driverContext, nil
 	}
-	return driverContext{}, c.dropCall(call, obj, "the hull and domain stages on a deferred context of a driver without command lists: the runtime's emulation does not record them (call it on the immediate context)")
+	if dc, ok := c.emulated(); ok {
+		return dc, nil // recorded (emulated_more.go)
+	}
+	return driverContext{}, c.dropCall(call, obj, "%s: the context is neither an immediate nor a deferred context", call)
 }
 
 // HSSetShader binds a hull shader (nil unbinds it).
@@ -52,6 +55,14 @@ func (c *DeviceContext) setTessShader(call, stage, long string, slot **Shader, s
 	}
 	if s != nil && s.Stage != stage {
 		return c.dropCall(call, s.name, "pShader: %s is a %s shader, not a %s shader", s.name, stageLong(s.Stage), long)
+	}
+	if ok, err := c.emulate(call, func(ic *DeviceContext) error {
+		if stage == "hs" {
+			return ic.HSSetShader(s)
+		}
+		return ic.DSSetShader(s)
+	}, func() { bind(c, slot, s, nilShader) }, s); ok {
+		return err
 	}
 	return dc.simple(call, objName(s), []Object{s}, func(w ddiCall) {
 		bind(c, slot, s, nilShader)

@@ -470,9 +470,11 @@ func (a *assembler) instruction(l string) (Instruction, error) {
 		}
 		return in, nil
 	case word == "dcl_inputprimitive" || word == "dcl_outputtopology":
-		// A geometry shader's (the disassembler's names; a hull
+		// A geometry shader's (the disassembler's names, fxc's: lineadj
+		// and triangleadj, also spelt line_adj and triangle_adj; a hull
 		// shader's patchN input primitive too).
-		names := []string{"undefined", "point", "line", "triangle", "4", "5", "line_adj", "triangle_adj"}
+		names := []string{"undefined", "point", "line", "triangle", "4", "5", "lineadj", "triangleadj"}
+		rest := strings.NewReplacer("line_adj", "lineadj", "triangle_adj", "triangleadj").Replace(rest)
 		if word == "dcl_outputtopology" {
 			names = []string{"undefined", "pointlist", "linelist", "linestrip", "trianglelist", "trianglestrip"}
 		}

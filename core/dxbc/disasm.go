@@ -94,7 +94,7 @@ func (in *Instruction) String() string {
 		if p >= 8 && p <= 39 {
 			return fmt.Sprintf("%s patch%d", info.name, p-7)
 		}
-		return info.name + " " + enumName(p, "undefined", "point", "line", "triangle", "4", "5", "line_adj", "triangle_adj")
+		return info.name + " " + enumName(p, "undefined", "point", "line", "triangle", "4", "5", "lineadj", "triangleadj")
 	case OpDclOutputTopology:
 		return info.name + " " + enumName(in.Controls&0x3f, "undefined", "pointlist", "linelist", "linestrip", "trianglelist",
 			"trianglestrip", "6", "7", "8", "9", "linelist_adj", "linestrip_adj", "trianglelist_adj", "trianglestrip_adj")

@@ -231,6 +231,7 @@ type structDecl struct {
 	pos
 	name   string
 	fields []*varDecl
+	base   token // struct b : a
 }
 
 type cbufferDecl struct {

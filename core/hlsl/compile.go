@@ -180,7 +180,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if diags = resolveRegisters(f, file, target); len(diags) > 0 {
 		return nil, Errors(diags)
 	}
-	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{},
+	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{}, entryName: entry,
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
@@ -251,7 +251,9 @@ func (g *gen) declareGlobals(f *file) {
 			g.declareTypedef(d)
 		case *funcDecl:
 			g.checkParams(d)
-			g.checkAttrs(d.attrs)
+			if d.name == g.entryName {
+				g.checkAttrs(d.attrs) // another function's attributes are ignored, as fxc ignores them
+			}
 			if d.body != nil {
 				for _, o := range g.funcs[d.name] {
 					if o.body != nil && sameSignature(g, o, d) {
@@ -404,6 +406,12 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	}
 	if hasObject(t) {
 		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
+		return
+	}
+	if g.unalignedBase(t) {
+		// Whether fxc packs a base's members inline or as a struct of
+		// its own shows only where the base ends inside a register.
+		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s' in a constant buffer: a struct derived from one whose size is not whole registers", d.name)
 		return
 	}
 	off := -1
@@ -736,6 +744,22 @@ func loopEnds(code []Instr) []Instr {
 // scope (a function's struct is local to it).
 func (g *gen) declareStruct(d *structDecl) *Type {
 	t := &Type{Kind: KStruct, Name: d.name}
+	own := 0
+	if d.base.text != "" {
+		// struct c : b: b's members, then c's, which may shadow them
+		// (a member's name reads the last of that name).
+		v := g.lookup(d.base.text)
+		if v == nil || v.tdef == nil || v.tdef.Kind != KStruct {
+			g.errorf(pos{d.base.line, d.base.col}, eSyntax, "syntax error: '%s' is no struct to derive '%s' from", d.base.text, d.name)
+		} else {
+			t.Fields = append(t.Fields, v.tdef.Fields...)
+			own = len(t.Fields)
+			if g.baseSize == nil {
+				g.baseSize = map[string]int{}
+			}
+			g.baseSize[d.name] = sizeOf(v.tdef)
+		}
+	}
 	for _, fd := range d.fields {
 		ft := g.arrayType(g.resolveType(fd.typ), fd.arrayLen)
 		if ft.Kind == KVoid {
@@ -744,7 +768,7 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 		if effectObject(ft) {
 			g.errorf(fd.pos, eTypeMismatch, "'%s': a struct cannot hold a %s", fd.name, ft)
 		}
-		for _, o := range t.Fields {
+		for _, o := range t.Fields[own:] {
 			if o.Name == fd.name {
 				g.errorf(fd.pos, eRedefinition, "redefinition of '%s'", fd.name)
 			}
@@ -798,6 +822,9 @@ func (g *gen) checkParams(f *funcDecl) {
 // be expressions, and a compute shader's constant ones. fxc ignores the
 // attributes it does not know, arguments and all ([one(i++)]).
 func (g *gen) checkAttrs(as []attr) {
+	g.push()
+	defer g.pop()
+	g.constStatics()
 	for _, a := range as {
 		if a.name != "numthreads" {
 			continue

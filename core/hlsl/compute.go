@@ -102,6 +102,9 @@ func (g *gen) numThreads(fn *funcDecl) [3]int {
 		g.errorf(at.pos, eSyntax, "syntax error: numthreads takes 3 arguments, not %d", len(at.exprs))
 		return n
 	}
+	g.push()
+	defer g.pop()
+	g.constStatics()
 	for i, x := range at.exprs {
 		if c, ok := x.(*ctorExpr); x == nil || ok && c.typ != nil && strings.HasSuffix(c.typ.name, "1") {
 			// A string, or a vector of one (uint1(1)): fxc wants a

@@ -161,6 +161,20 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		}
 		return v, els
 	}
+	if t.Kind == KArray && sem == "" && input && g.stage != Compute && (t.Elem.Kind == KStruct || t.Elem.Kind == KArray) {
+		// An input array of structs (in apple aps[2][2]): fxc gives the
+		// fields of every element the same semantics, so each element
+		// reads the same registers as the first.
+		ev, els := g.sigValue(p, what, t.Elem, sem, file, reg, input, interp)
+		if ev == poison {
+			return poison, nil
+		}
+		v := &value{t: t, ro: true}
+		for i := 0; i < t.Len; i++ {
+			v.elems = append(v.elems, ev)
+		}
+		return v, els
+	}
 	if sem == "" {
 		g.errorf(p, eMissingSem, "'%s': %s missing semantics", g.fn.decl.name, what)
 		return poison, nil

@@ -805,8 +805,8 @@ func (g *gen) member(e *memberExpr) *value {
 		return poison
 	}
 	if x.t.Kind == KStruct {
-		for i, f := range x.t.Fields {
-			if f.Name == e.name {
+		for i := len(x.t.Fields) - 1; i >= 0; i-- { // the last: a derived struct's member shadows its base's
+			if f := x.t.Fields[i]; f.Name == e.name {
 				return g.through(x, x.fields[i], func(nv, src *value) { nv.fields[i] = src })
 			}
 		}

@@ -37,6 +37,8 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("Texture2D t : register(t1); SamplerState s; float4 main(float4 p : SV_Position, float2 uv : UV) : SV_Target { return t.Load(int3(p.xy, 0)) + t.SampleLevel(s, uv, 1) + t.Sample(s, uv).wzyx; }"), "main", "ps_5_0")
 	f.Add([]byte("Texture2D t; SamplerState s; float4 main(float2 uv : UV, float b : B) : SV_Target { uint w, h, n; float fw, fh; t.GetDimensions(w, h); t.GetDimensions(1, fw, fh, n); return t.SampleGrad(s, uv, uv, uv.yx) + t.SampleBias(s, uv, b) + float4(w, h, fw, fh) + n; }"), "main", "ps_4_0")
 	f.Add([]byte("cbuffer C { float4 v[4]; } float4 main(uint id : SV_VertexID) : SV_Position { return v[id & 3] * id; }"), "main", "vs_5_0")
+	f.Add([]byte("struct D { float f; uint2 u; }; RWStructuredBuffer<D> sb; RWByteAddressBuffer rb; groupshared D m[4]; [numthreads(4, 1, 1)] void main(uint i : SV_GroupIndex) { m[i].f = sb[i].f; GroupMemoryBarrierWithGroupSync(); InterlockedAdd(m[0].u.x, 1); rb.Store2(8 * i, m[3 - i].u); sb.IncrementCounter(); }"), "main", "cs_5_0")
+	f.Add([]byte("sampler s[2]; sampler2D t; float4 main(float4 uv : UV) : SV_Target { return tex2D(s[1], uv.xy) + tex2Dlod(t, uv) + tex2Dproj(t, uv); }"), "main", "ps_4_0")
 	for _, name := range []string{"imgui_vs.hlsl", "phong.hlsl", "tutorial06.hlsl"} {
 		if b, err := os.ReadFile(filepath.Join("testdata", name)); err == nil {
 			f.Add(b, "main", "vs_4_0")

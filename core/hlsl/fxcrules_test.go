@@ -115,3 +115,70 @@ func TestTernaryRules(t *testing.T) {
 func TestIntrinsicsMixMatrices(t *testing.T) {
 	compileOK(t, "float2x3 a; float3x2 b; float4 main() : SV_Target { return max(a, b)[0].xyxy; }", "main", "ps_4_0")
 }
+
+// TestOffsetsThroughVariables: a texel offset read from a variable that
+// straight-line code set to constants (through swizzles and copies) is
+// that constant; one set in a branch is not known, and refused.
+func TestOffsetsThroughVariables(t *testing.T) {
+	r := compileOK(t, "Texture2D t; int i; float4 main() : SV_Target { int4 a = {1, 2, i, i}; int4 b = a.yxww; return t.Load(int3(0, 0, 0), b.yx); }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "ld_aoffimmi(1,2,0)") {
+		t.Errorf("offset (1, 2):\n%s", text)
+	}
+	_, err := Compile([]byte("Texture2D t; int i; float4 main() : SV_Target { int2 a = 1; if (i) a.x = 2; return t.Load(int3(0, 0, 0), a); }"), "o.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "a texel offset that is not a constant") {
+		t.Errorf("offset set in a branch: %v", err)
+	}
+}
+
+// TestNumthreadsStatics: numthreads takes a static of a constant value;
+// another function's attributes are not the entry point's.
+func TestNumthreadsStatics(t *testing.T) {
+	r := compileOK(t, "static int x = 2; [numthreads(x, 1, 1)] void main() {}", "main", "cs_5_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "dcl_thread_group 2, 1, 1") {
+		t.Errorf("numthreads(x):\n%s", text)
+	}
+	compileOK(t, "static int x = 1; [numthreads(++x, 1, 1)] void f() {} [numthreads(1, 1, 1)] void main() { f(); }", "main", "cs_5_0")
+	if _, err := Compile([]byte("static int x = 1; [numthreads(x++, 1, 1)] void main() {}"), "n.hlsl", "main", "cs_5_0"); err == nil {
+		t.Error("numthreads(x++) compiled")
+	}
+}
+
+// TestStructInheritance: struct b : a holds a's members first; a member
+// of the derived struct shadows the base's of its name; a derived struct
+// whose base ends inside a register stays out of constant buffers.
+func TestStructInheritance(t *testing.T) {
+	in := [4]float32{1, 2, 3, 4}
+	// v.y is B's y (a.wzyx), not A's, which stays 0 (the cast to A reads it).
+	body := "struct A { float4 x; float4 y; }; struct B : A { float4 z; float4 y; }; B v = (B)0; v.x = a; v.y = a.wzyx; v.z = 2; " +
+		"A u = (A)v; return v.y + v.z + v.x + 10 * u.y;"
+	if got := runPS(t, body, in, in, in); got != [4]float32{7, 7, 7, 7} {
+		t.Errorf("got %v, want 7 7 7 7", got)
+	}
+	r := compileOK(t, "struct A { float4 p; }; struct B : A { float4 q; }; B b; float4 main() : SV_Target { return b.p + b.q; }", "main", "ps_4_0")
+	if text := listing(t, r.Bytecode); !strings.Contains(text, "cb0[0]") || !strings.Contains(text, "cb0[1]") {
+		t.Errorf("B's members:\n%s", text)
+	}
+	_, err := Compile([]byte("struct A { float p; }; struct B : A { float q; }; B b; float4 main() : SV_Target { return b.q; }"), "s.hlsl", "main", "ps_4_0")
+	if err == nil || !strings.Contains(err.Error(), "a struct derived from one whose size is not whole registers") {
+		t.Errorf("unaligned base: %v", err)
+	}
+}
+
+// TestInputArraysOfStructs: every element of an input array of structs
+// reads the registers of the first (fxc gives them the same semantics),
+// and writing one element leaves the others; the last of a function's
+// semantics counts.
+func TestInputArraysOfStructs(t *testing.T) {
+	src := "struct S { float4 a : TEXCOORD0; }; float4 main(in S s[2][2]) : BOGUS : SV_Target { s[1][1].a.x = 7; return float4(s[0][0].a.x, s[1][1].a.x, s[0][1].a.yz); }"
+	r := compileOK(t, src, "main", "ps_4_0")
+	if len(r.Inputs) != 1 || r.Outputs[0].Semantic != "SV_Target" {
+		t.Fatalf("signatures %v %v", r.Inputs, r.Outputs)
+	}
+	out, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4([4]float32{1, 2, 3, 4})}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{1, 7, 2, 3} {
+		t.Errorf("got %v, want 1 7 2 3", got)
+	}
+}

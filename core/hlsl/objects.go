@@ -61,8 +61,8 @@ func (g *gen) objSlot(p pos, v *value) (int, bool) {
 		g.errorf(p, eSyntax, "syntax error: the %s is used before it is given a texture or sampler", v.t)
 		return 0, false
 	}
-	if v.t.ElemNote != "" {
-		g.errorf(p, eNotImplemented, "not supported by this compiler: reading or writing a %s (elements of type %s)", v.t, v.t.ElemNote)
+	if v.t.Buf == BufNone && v.t.BufElem != nil {
+		g.errorf(p, eNotImplemented, "not supported by this compiler: reading or writing a %s (elements of type %s)", v.t, v.t.BufElem)
 		return 0, false
 	}
 	if v.t.ROV && g.stage != Pixel {

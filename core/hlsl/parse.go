@@ -413,7 +413,7 @@ func (ps *parser) modifiers() mods {
 }
 
 func (ps *parser) typeSpec(m mods) *typeSpec {
-	if t := ps.peek(); t.text == "struct" && (ps.peekN(1).text == "{" || ps.peekN(2).text == "{") {
+	if t := ps.peek(); t.text == "struct" && (ps.peekN(1).text == "{" || ps.peekN(2).text == "{" || ps.peekN(2).text == ":" && ps.peekN(4).text == "{") {
 		// struct S { ... } (or an unnamed struct { ... }) written in place.
 		d := ps.structDecl()
 		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
@@ -475,6 +475,9 @@ func (ps *parser) structDecl() *structDecl {
 		name = ps.ident()
 	}
 	s := &structDecl{pos: pos{t.line, t.col}, name: name.text}
+	if ps.accept(":") {
+		s.base = ps.ident() // struct b : a: a's members first (one base)
+	}
 	ps.structs[name.text] = true
 	ps.expect("{")
 	for !ps.accept("}") {
@@ -823,8 +826,8 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 			break
 		}
 	}
-	if ps.accept(":") {
-		fn.semantic = ps.ident().text
+	for ps.accept(":") {
+		fn.semantic = ps.ident().text // fxc: the last of several semantics counts
 	}
 	if ps.accept(";") {
 		return fn // a prototype

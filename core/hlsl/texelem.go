@@ -22,14 +22,14 @@ func texElemOther(t, b *Type, arg string) *Type {
 			return nil
 		}
 		c := *t
-		c.Base, c.Cols, c.ElemNote = Uint, 2*n, arg
+		c.Base, c.Cols, c.BufElem = Uint, 2*n, &Type{Kind: KEffect, Name: arg} // spelled as written
 		return &c
 	}
 	if b.Kind != KMatrix && b.Kind != KStruct || !flatNumbers(b) || memSize(b) > 16 {
 		return nil
 	}
 	c := *t
-	c.Base, c.Cols, c.ElemNote = firstBase(b), memSize(b)/4, b.String()
+	c.Base, c.Cols, c.BufElem = firstBase(b), memSize(b)/4, b
 	return &c
 }
 
@@ -86,9 +86,9 @@ func viewTypeName(t *Type) string {
 	case t.UAV:
 		s = "RW" + s
 	}
-	el := t.ElemNote
-	if el == "" {
-		el = vecT(t.Base, max(t.Cols, 1)).String()
+	el := vecT(t.Base, max(t.Cols, 1)).String()
+	if t.BufElem != nil {
+		el = t.BufElem.String()
 	}
 	return s + "<" + el + ">"
 }

@@ -70,6 +70,9 @@ func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 			return false
 		}
 		v := g.convert(e.args[k].at(), args[k], vecT(Int, n), true)
+		if v != poison && !allImm(v.c) {
+			v = g.constValue(v)
+		}
 		if v == poison || !allImm(v.c) {
 			g.errorf(e.args[k].at(), eNotImplemented, "not supported by this compiler: a texel offset that is not a constant")
 			return false
@@ -314,6 +317,9 @@ func (g *gen) texLoad(e *callExpr, args []*value, tv *value, tex, dst Operand, r
 	if len(args) == fixed+1 {
 		k := fixed
 		v := g.convert(e.args[k].at(), args[k], vecT(Int, dim.offs()), true)
+		if v != poison && !allImm(v.c) {
+			v = g.constValue(v)
+		}
 		if v == poison || !allImm(v.c) {
 			g.errorf(e.args[k].at(), eNotImplemented, "not supported by this compiler: a texel offset that is not a constant")
 			return poison

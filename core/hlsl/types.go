@@ -47,14 +47,8 @@ type Field struct {
 // Type is an HLSL type. Rows and Cols give a numeric type's shape (a
 // vector is one row; floatRxC has R rows of C columns).
 type Type struct {
-	Kind   Kind
-	Base   Base
-	Rows   int
-	Cols   int
-	Name   string  // struct name
-	Fields []Field // struct members
-	Elem   *Type   // array element
-	Len    int     // array length
+	Kind Kind
+	Base Base
 	// RowMajor: a matrix stored row by row (row_major, or #pragma
 	// pack_matrix(row_major) where it was declared); column by column
 	// otherwise. It changes the layout in constant buffers and signatures,
@@ -72,8 +66,14 @@ type Type struct {
 	// UAV: a typed unordered access view (RWTexture2D, RWBuffer, ...:
 	// compute.go), read and written at u#.
 	UAV bool
+	// Buf: a structured or byte-address buffer (buffers.go), its element
+	// type BufElem (structured); Dim is TexBuffer. A typed view or texture
+	// whose element is no scalar or vector (a matrix, a struct, double2)
+	// has Buf none and that element in BufElem: it is declared and never
+	// used (texelem.go).
+	Buf BufKind
 	// ROV: a rasterizer-ordered view (RasterizerOrderedTexture2D ...):
-	// a UAV whose accesses happen in primitive order, pixel by pixel.
+	// a UAV that the invocations of one pixel access in primitive order.
 	ROV bool
 	// SampDim: a sampler1D, sampler2D, sampler3D or samplerCUBE, its
 	// dimension plus one (0: any sampler).
@@ -84,16 +84,15 @@ type Type struct {
 	Min bool
 	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
 	Samples uint8
-	// Buf: a structured or byte-address buffer (buffers.go), its element
-	// type BufElem (structured); Dim is TexBuffer.
-	Buf     BufKind
-	BufElem *Type
-	// ElemNote: a view's element type that is no scalar or vector (a
-	// matrix, a struct, double2), spelled; such a view is declared but
-	// not used (texelem.go).
-	ElemNote string
 	// (The small fields are together: a Type is allocated for many of
 	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
+	Rows    int
+	Cols    int
+	Name    string  // struct name
+	Fields  []Field // struct members
+	Elem    *Type   // array element
+	Len     int     // array length
+	BufElem *Type
 }
 
 // TexDim is a texture's dimension, as its HLSL type names it.
@@ -179,7 +178,7 @@ func (t *Type) String() string {
 		if t.Buf != BufNone {
 			return bufTypeName(t)
 		}
-		if t.ROV || t.ElemNote != "" {
+		if t.ROV || t.BufElem != nil {
 			return viewTypeName(t)
 		}
 		if t.UAV {
@@ -205,7 +204,7 @@ func sameType(a, b *Type) bool {
 	case KStruct:
 		return a.Name == b.Name
 	case KTexture:
-		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV && a.Buf == b.Buf && a.ROV == b.ROV && a.ElemNote == b.ElemNote &&
+		return a.Dim == b.Dim && a.Base == b.Base && a.Cols == b.Cols && a.UAV == b.UAV && a.Buf == b.Buf && a.ROV == b.ROV &&
 			(a.BufElem == nil) == (b.BufElem == nil) && (a.BufElem == nil || sameType(a.BufElem, b.BufElem))
 	case KSampler:
 		return a.Cmp == b.Cmp

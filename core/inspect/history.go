@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -100,14 +101,19 @@ func (s *Session) HistoryQuery(j *Journal, seq uint64, name string, x, y int) *Q
 	if err != nil {
 		return failed(err)
 	}
-	return s.watchQuery(k, seq, name, x, y, nil, func(w *watched) (any, error) { return w.h, nil })
+	return s.watchQuery(j, k, seq, name, x, y, nil, func(w *watched) (any, error) { return w.h, nil })
 }
 
 // watched is what a watched run saw: the history and the events it was
 // made of (in the same order).
 type watched struct {
-	h   *History
-	evs []watchEvent
+	h       *History
+	evs     []watchEvent
+	clipped int // the copy's draws clipped to the texel's block
+	// The copy's GPU statistics and virtual time once its work before the
+	// event was done (a clipped copy's are the whole copy's: its tests).
+	stats machine.GPUStats
+	now   int64
 }
 
 // watchQuery runs the scenario to call k with a pixel watch on texel (x,
@@ -115,12 +121,31 @@ type watched struct {
 // GPU finish the work before the event, makes the history and hands it to
 // answer. traced, if not nil, chooses the draws whose pixel program is
 // traced (by DMA buffer and word, with the copy's journal).
-func (s *Session) watchQuery(k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
+//
+// The copy's draws that hold the texel are clipped to its 8x8 block and
+// charged what the run's journal j says they charged (gpu's watchclip.go):
+// the history needs one pixel, not the frame (1,000 blended full-target
+// draws of 64x64: the copy blends 64,000 pixels instead of 4,096,000). If
+// the copy then reads pixels a clipped draw left undrawn (the target
+// sampled as a texture, say), the question runs again without clipping.
+func (s *Session) watchQuery(j *Journal, k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
+	q := s.watchQueryClip(j, k, seq, name, x, y, traced, answer)
+	q.again = func() *Query { return s.watchQueryClip(nil, k, seq, name, x, y, traced, answer) }
+	return q
+}
+
+// errSpoiled: a clipped copy read what it did not draw.
+var errSpoiled = errors.New("inspect: the clipped copy read pixels it did not draw")
+
+// watchQueryClip is watchQuery's copy, clipped by the charges of journal
+// main (nil: not clipped).
+func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
 	var evs []watchEvent
 	var cur uint32 // the allocation the name's resource has now
 	var size int
 	var m *machine.Machine
 	var rj *Journal
+	var pw *machine.PixelWatch
 	setup := func(r *scenario.Run, j *Journal) {
 		m, rj = r.Machine(), j
 		var rowPitch int
@@ -140,6 +165,10 @@ func (s *Session) watchQuery(k int, seq uint64, name string, x, y int, traced fu
 		if traced != nil {
 			w.Trace = func(dma uint64, word int) bool { return traced(rj, dma, word) }
 		}
+		if main != nil {
+			w.Clip = main.charge
+		}
+		pw = w
 		// After each call (on the application's thread, between the
 		// layers' locks): the allocation the name's resource has now.
 		j.after = append(j.after, func() {
@@ -158,9 +187,14 @@ func (s *Session) watchQuery(k int, seq uint64, name string, x, y int, traced fu
 	}
 	return s.query(k, setup, func(r *scenario.Run, j *Journal) (any, error) {
 		w, err := watchedHistory(r, j, m, k, seq, name, x, y, &evs)
+		if err == nil && pw.Spoiled != "" {
+			return nil, fmt.Errorf("%w: %s", errSpoiled, pw.Spoiled)
+		}
 		if err != nil {
 			return nil, err
 		}
+		w.clipped = pw.Clipped
+		w.stats, w.now = m.GPUStats(), m.Sim().Now()
 		return answer(w)
 	})
 }

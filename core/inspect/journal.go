@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"d3dsim/core/d3d11"
 	"d3dsim/core/machine"
@@ -52,12 +53,43 @@ type Journal struct {
 	after []func() // called after each call is journaled (the queries' own hooks)
 
 	decoded map[int]map[int]isa.Packet // packetText's decoded buffers
+
+	// charges: what each draw charged for its pixels, by DMA buffer and
+	// packet word (the GPU's draw log, on its thread): a pixel history
+	// replays them for the draws it clips (history.go).
+	chargeMu sync.Mutex
+	charges  map[drawKey]machine.DrawCharge
+}
+
+type drawKey struct {
+	dma  uint64
+	word int
+}
+
+// logDraw is the GPU's draw log.
+func (j *Journal) logDraw(dma uint64, word int, c machine.DrawCharge) {
+	j.chargeMu.Lock()
+	if len(j.charges) < MaxDrawCharges {
+		j.charges[drawKey{dma, word}] = c
+	}
+	j.chargeMu.Unlock()
+}
+
+// charge is what the draw at a DMA buffer's word charged in the run.
+func (j *Journal) charge(dma uint64, word int) (machine.DrawCharge, bool) {
+	j.chargeMu.Lock()
+	defer j.chargeMu.Unlock()
+	c, ok := j.charges[drawKey{dma, word}]
+	return c, ok
 }
 
 // Bounds of a journal.
 const (
 	MaxCalls    = 1 << 23  // API calls journaled
 	MaxDMAWords = 16 << 20 // words of DMA buffers kept (64 MiB)
+	// MaxDrawCharges: draws whose charge is kept (a history clips no draw
+	// past them, and costs the whole copy there).
+	MaxDrawCharges = 1 << 18
 )
 
 // callRec is one API call.
@@ -93,9 +125,10 @@ type dmaRec struct {
 func Record(run *scenario.Run) *Journal {
 	j := &Journal{run: run, mach: run.Machine(), rec: run.Recorder(), method: map[string]uint16{},
 		ctxIdx: map[*d3d11.DeviceContext]int16{}, last: map[int16]int32{}, devIdx: map[*d3d11.Device]int16{},
-		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}}
+		hctxDev: map[uint32]int16{}, dmaByID: map[uint64]int{}, charges: map[drawKey]machine.DrawCharge{}}
 	run.OnCall(j.call)
 	j.mach.ObserveDMA(j.dma)
+	j.mach.SetDrawLog(j.logDraw)
 	return j
 }
 

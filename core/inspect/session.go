@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -47,6 +48,9 @@ type Query struct {
 	err    error
 	done   bool
 	steps  int // statements run so far
+	// again makes the question again another way when finish answers
+	// errSpoiled (a clipped pixel watch: history.go).
+	again func() *Query
 }
 
 // query starts a question: a fresh run of the scenario, prepared by setup
@@ -92,13 +96,23 @@ func (q *Query) Step(l scenario.SliceLimits) bool {
 	} else {
 		q.answer, q.err = q.finish(q.r, q.j)
 	}
+	if errors.Is(q.err, errSpoiled) && q.again != nil {
+		n := q.again()
+		q.r, q.j, q.finish, q.err, q.again = n.r, n.j, n.finish, n.err, nil
+		if n.done {
+			q.answer, q.done = n.answer, true
+			return true
+		}
+		return false // (the slices go on with the unclipped copy)
+	}
 	q.done, q.r, q.j = true, nil, nil
 	return true
 }
 
 // Run runs the query to its answer.
 func (q *Query) Run() (any, error) {
-	q.Step(scenario.SliceLimits{})
+	for !q.Step(scenario.SliceLimits{}) {
+	}
 	return q.answer, q.err
 }
 

@@ -131,7 +131,7 @@ func (s *Session) StepQuery(j *Journal, seq uint64, rt string, x, y, fragment in
 		}
 	}
 	traced := func(rj *Journal, dma uint64, word int) bool { return rj.packetCall(dma, word) == k }
-	return s.watchQuery(k, seq, rt, x, y, traced, func(w *watched) (any, error) {
+	return s.watchQuery(j, k, seq, rt, x, y, traced, func(w *watched) (any, error) {
 		return steps(j, k, seq, b, rt, x, y, fragment, w)
 	})
 }

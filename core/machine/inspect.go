@@ -65,6 +65,13 @@ func (m *Machine) SetShaderWatch(w *ShaderWatch) { m.gpu.SetShaderWatch(w) }
 // SetPixelWatch sets the GPU's pixel watch (nil: none).
 func (m *Machine) SetPixelWatch(w *PixelWatch) { m.gpu.SetPixelWatch(w) }
 
+// DrawCharge is what a draw charged for its pixels (SetDrawLog).
+type DrawCharge = gpu.DrawCharge
+
+// SetDrawLog has the GPU hand every draw's charge, by DMA buffer and
+// packet word, to f (nil: none): what a clipped pixel watch replays.
+func (m *Machine) SetDrawLog(f func(dma uint64, word int, c DrawCharge)) { m.gpu.SetDrawLog(f) }
+
 // Recording is where dev's immediate context stands in its command
 // buffers (umd.Device.Recording): the kernel context it submits to, the
 // buffers submitted and the words of the one being filled. ok is false

@@ -245,10 +245,34 @@ expect violations == 0
 }
 
 // With a driver that has no command lists the runtime emulates deferred
-// contexts, and its emulation refuses the compute stage by name.
-func TestComputeEmulatedDeferredRefused(t *testing.T) {
-	r := runSource(t, "option driver.commandlists=false\ndev, imm = D3D11CreateDevice Flags=DEBUG\ndc = dev.CreateDeferredContext\ndc.Dispatch 1\n")
-	if sum := r.Summary(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), "the runtime's emulation does not record it") {
-		t.Errorf("failures %q", sum.Failures)
+// contexts: its emulation records the compute stage too and runs it again
+// on the immediate context at ExecuteCommandList (the prefix sum of
+// TestComputeDeferredContext, the same values).
+func TestComputeEmulatedDeferred(t *testing.T) {
+	in := make([]uint32, 256)
+	want := make([]uint32, 256)
+	var sum uint32
+	for i := range in {
+		in[i] = uint32(i % 5)
+		sum += in[i]
+		want[i] = sum
 	}
+	mustRun(t, `option driver.commandlists=false
+dev, imm = D3D11CreateDevice Flags=DEBUG
+buf = dev.CreateBuffer BindFlags=UNORDERED_ACCESS MiscFlags=BUFFER_ALLOW_RAW_VIEWS Data=`+u32List(in)+`
+uav = dev.CreateUnorderedAccessView buf Format=R32_TYPELESS Flags=RAW
+cs = dev.CreateComputeShader `+computeBytes(t, "prefix_sum")+`
+dc = dev.CreateDeferredContext
+dc.CSSetShader cs
+dc.CSSetUnorderedAccessViews 0 uav
+dc.CSGetShader
+expect got == cs
+dc.Dispatch 1
+cl = dc.FinishCommandList
+expect probe buf 0 0 == u32[0 1 2 3 4]
+imm.ExecuteCommandList cl
+expect calls ExecuteCommandList ClearState CSSetShader CsSetShader CSSetUnorderedAccessViews CsSetUnorderedAccessViews Dispatch Dispatch
+expect probe buf 0 0 == `+u32List(want)+`
+expect violations == 0
+`)
 }

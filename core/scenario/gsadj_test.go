@@ -32,7 +32,7 @@ gs_4_0
 dcl_input_siv v[6][0].xyzw, position
 dcl_input v[6][1].xyzw
 dcl_temps 1
-dcl_inputprimitive triangle_adj
+dcl_inputprimitive triangleadj
 dcl_outputtopology pointlist
 dcl_output_siv o0.xyzw, position
 dcl_output o1.xyzw
@@ -55,7 +55,9 @@ ret
 // receives them. The order is "Primitive Topologies"' table (OpenGL's
 // "Triangle strips with adjacency" is the same), 1-based there: the first
 // triangle 1 3 5 with 2 7 4 beside its edges, the last (odd, i = 1) 2i+3
-// 2i+1 2i+5 with 2i-1 2i+4 2i+6.
+// 2i+1 2i+5 with 2i-1 2i+4 2i+6. No render target and no viewport are
+// bound: stream output comes before the rasterizer and needs neither.
+// SO_STATISTICS_STREAM0 counts the 12 points written, STREAM1 none.
 func TestGeometryTriangleStripAdjScenario(t *testing.T) {
 	bc, err := dxbc.Assemble(gsAdjEcho)
 	if err != nil {
@@ -68,26 +70,37 @@ func TestGeometryTriangleStripAdjScenario(t *testing.T) {
 	src := `dev, imm = D3D11CreateDevice Flags=DEBUG
 vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[` + strings.TrimSpace(vb.String()) + `]
 so = dev.CreateBuffer ByteWidth=64 BindFlags=STREAM_OUTPUT
-t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
-rtv = dev.CreateRenderTargetView t
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 8 8
 vs = dev.CreateVertexShader builtin:vs_passthrough
 gs = dev.CreateGeometryShaderWithStreamOutput bytes:` + hex.EncodeToString(bc) + ` Decl="COLOR.x" RasterizedStream=4294967295
 q = dev.CreateQuery Query=PIPELINE_STATISTICS
+s0 = dev.CreateQuery Query=SO_STATISTICS_STREAM0
+s1 = dev.CreateQuery Query=SO_STATISTICS_STREAM1
 imm.IASetPrimitiveTopology TRIANGLESTRIP_ADJ
 imm.IASetVertexBuffers 0 vb Stride=36
 imm.VSSetShader vs
 imm.GSSetShader gs
 imm.SOSetTargets so
 imm.Begin q
+imm.Begin s0
+imm.Begin s1
 imm.Draw 8 0
 imm.End q
+imm.End s0
+imm.End s1
 until hr == S_OK max 100 {
   imm.GetData q
 }
 expect data q.GSInvocations == 2
 expect data q.GSPrimitives == 12
+until hr == S_OK max 100 {
+  imm.GetData s0
+}
+expect data s0.NumPrimitivesWritten == 12
+expect data s0.PrimitivesStorageNeeded == 12
+until hr == S_OK max 100 {
+  imm.GetData s1
+}
+expect data s1.NumPrimitivesWritten == 0
 expect probe so 0 0 == ` + f32Words(0, 1, 2, 6, 4, 3, 4, 0, 2, 5, 6, 7) + `
 expect violations == 0
 `

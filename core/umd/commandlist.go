@@ -152,6 +152,7 @@ func (d *Device) take(cl *commandList, h ddi.HDEVICE) error {
 	dc.predicationOff(dc) // a list leaves the GPU without predication
 	dc.pred = nil
 	cl.endNew = dc.onGPU.newState()
+	cl.endNew.soT = dc.onGPU.soT // the stream-output targets the list leaves bound (stream_deferred.go)
 	cl.words = append([]uint32(nil), dc.cmd.Words...)
 	cl.list = append([]ddi.AllocationListEntry(nil), dc.list...)
 	cl.groups = append([]int(nil), dc.groups...)
@@ -325,6 +326,7 @@ func (d *Device) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) {
 	d.onGPU = afterList(cl.endNew) // what the list bound is still set on the GPU
 	d.cs.sent = csUnknown
 	d.resetState()
+	d.afterSOList(cl)
 }
 
 // adopt makes a list's Map(WRITE_DISCARD) versions, and those of the lists

@@ -121,6 +121,9 @@ func (c *deferredContext) icState() state {
 	st.layout = ddi.HELEMENTLAYOUT(ic(uint32(st.layout)))
 	st.vs, st.ps = ddi.HSHADER(ic(uint32(st.vs))), ddi.HSHADER(ic(uint32(st.ps)))
 	st.gs = ddi.HSHADER(ic(uint32(st.gs)))
+	for i := range st.so {
+		st.so[i].buf = ddi.HRESOURCE(ic(uint32(st.so[i].buf)))
+	}
 	st.hs, st.ds = ddi.HSHADER(ic(uint32(st.hs))), ddi.HSHADER(ic(uint32(st.ds)))
 	for s := range st.stages {
 		ss := &st.stages[s]
@@ -588,7 +591,10 @@ func (c *deferredContext) CommandListExecute(_ ddi.HDEVICE, h ddi.HCOMMANDLIST) 
 			}
 		}
 	}
+	soT := c.onGPU.soT
 	c.onGPU = afterList(cl.endNew) // what the nested list bound is still set
+	c.onGPU.soT = soT
+	c.afterSOList(cl)
 	c.cs.sent = csUnknown
 	for _, u := range cl.used {
 		if _, ok := c.used[u.r]; !ok {

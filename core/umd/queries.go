@@ -41,6 +41,10 @@ func queryPackets(t ddi.QueryType) (begin, end uint32) {
 		return isa.QueryDisjointBegin, isa.QueryDisjointEnd
 	case t == ddi.QueryPipelineStatistics:
 		return isa.QueryStatsBegin, isa.QueryStatsEnd
+	case t >= ddi.QuerySOStatisticsStream0+2 && t <= ddi.QuerySOOverflowPredicateStream0+6:
+		// Streams 1..3: this GPU writes stream 0 only, so nothing counts
+		// them; the End rides on a NOP and the data stays zero (0, FALSE).
+		return ^uint32(0), ^uint32(0)
 	case t == ddi.QuerySOStatistics || t >= ddi.QuerySOStatisticsStream0 && t.Known() && (t-ddi.QuerySOStatisticsStream0)%2 == 0:
 		return isa.QuerySOBegin, isa.QuerySOEnd
 	case t == ddi.QuerySOOverflowPredicate || t >= ddi.QuerySOOverflowPredicateStream0 && t.Known() && (t-ddi.QuerySOOverflowPredicateStream0)%2 == 0:

@@ -126,9 +126,18 @@ func (c *context) emitSO(rec recorder, gs *shader) {
 		g.so = false
 	}
 	st := &c.st
+	dc, deferred := rec.(*deferredContext)
 	for i := range st.so {
 		t := &st.so[i]
-		r := c.resource(t.buf)
+		buf := t.buf
+		if deferred {
+			buf = ddi.HRESOURCE(dc.icHandle(uint32(buf))) // its context-local handle
+		}
+		r := c.resource(buf)
+		if deferred && gs != nil && gs.so != nil {
+			dc.sendSOTarget(rec, uint32(i), r, t)
+			continue
+		}
 		if r == nil || r.soFilled == 0 {
 			if st.soSet && g.soT&(1<<i) != 0 {
 				b.SetSOTarget(uint32(i), isa.NullAddress, 0, isa.NullAddress, 0)

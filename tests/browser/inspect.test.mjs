@@ -527,6 +527,31 @@ test("markers fold in the trace, objects show their debug names, a wait explains
 // A texture's levels and an array's slices (core/inspect/testdata/
 // mips.d3ds): GenerateMips averaged tex's level 1 to 5 9 / 21 25; arr's
 // slice 1 has level 0 1 2 .. 7 8 and level 1 (4, 5).
+// The embed shows the inspector's views by its fragment, and a new
+// fragment switches the view in place (one embed page, the run kept).
+test("embed: the state, resource and pixel views by the fragment, switched in place; an unknown view named with the list", { timeout: 120000 }, async () => {
+  const page = await h.openPage(`${h.baseURL}embed.html#demo=alpha-blend&view=state&at=Draw`);
+  const shown = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector("#inspector .view")?.textContent || ""), re.source, { timeout: 60000 });
+  // The state at the Draw: the blend state the scenario made.
+  await shown(/SRC_ALPHA \* src ADD INV_SRC_ALPHA \* dst/);
+  assert.equal(await page.evaluate(() => window.d3dsimEmbed.view), "state");
+  // The back buffer at the Present, then its pixel's history: the clear, the blended draw, the present.
+  await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=resource&resource=bb&at=Present"; });
+  await shown(/Texture2D 32×32 R8G8B8A8_UNORM.*resident in VRAM/);
+  await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=pixel&resource=bb&pixel=16,16&at=Present"; });
+  await shown(/final: .*#80008080/);
+  const what = await page.$$eval("#inspector .hist-entry .hist-what", (es) => es.map((e) => e.textContent).filter((w) => w !== "paging"));
+  assert.deepEqual(what, ["clear", "draw", "present"]);
+  assert.match(await page.textContent("#inspector .history"), /src \(1, 0, 0, 0\.5\), dst \(0, 0, 1, 1\)/);
+  // An unknown view: the timeline, and a notice with the views.
+  await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=pixels"; });
+  await page.waitForFunction(() => !document.getElementById("notice").hidden);
+  assert.match(await page.textContent("#notice"), /no view named "pixels".*state, resource, pixel, compare/);
+  assert.equal(await page.evaluate(() => window.d3dsimEmbed.view), "timeline");
+  assert.deepEqual(h.pageErrors, []);
+  await page.close();
+});
+
 test("the Resource view shows each mip level and array slice", { timeout: 240000 }, async () => {
   const page = await h.openPage(h.baseURL);
   await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/mips.d3ds"), "utf8"));

@@ -1,5 +1,6 @@
 // The pictures README.md and docs/browser.md show (docs/screenshot.png,
-// docs/panel-*.png, docs/timeline-1m.png, docs/tutorial.png), each from a
+// docs/panel-*.png, docs/timeline-1m.png, docs/timeline-memory.png,
+// docs/tutorial.png), each from a
 // fixed scenario in a fixed state of the page, at 1280x800. With
 // UPDATE_SCREENSHOTS=1 (make screenshots) it writes them; without, it
 // compares them with the committed ones and fails when the page draws
@@ -12,7 +13,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd, nextFrames } from "./harness.mjs";
 import { SHOTS, DOCS, shot } from "./shots.mjs";
 
 let h = null;
@@ -83,13 +84,39 @@ test("screenshot.png and the flow and trace views: hello-triangle played, its Pr
   await page.close();
 });
 
-test("the timeline: spinning-cube's three frames", { timeout: 120000 }, async () => {
+test("the timeline: spinning-cube's three frames; memory-pressure's memory lanes", { timeout: 120000 }, async () => {
   const page = await h.openPage(h.baseURL);
   const s = await loadAndRun(page, text("assets/scenarios/spinning-cube.d3ds"));
   assert.equal(s.frames, 3);
   await selectCall(page, "Present", 1);
   await page.evaluate(() => { const t = window.d3dsimUI.timeline; t.follow = true; t.fit(); });
   await shot(page, "panel-timeline.png");
+  // The same page: memory-pressure, the lanes scrolled to its memory
+  // lanes, the paging buffer that evicted a selected (its card below).
+  await loadAndRun(page, text("assets/scenarios/memory-pressure.d3ds"));
+  await page.waitForFunction(() => {
+    const ui = window.d3dsimUI;
+    ui.poll();
+    ui.timeline.ingestEvents();
+    return ui.store.n === window.d3dsim.summary().events && [...ui.timeline.memByEvent.values()].some((m) => m.what === "evicted");
+  });
+  await page.evaluate(() => {
+    const ui = window.d3dsimUI;
+    const t = ui.timeline;
+    t.follow = false;
+    t.fit();
+    const [i] = [...t.memByEvent.entries()].find(([, m]) => m.what === "evicted");
+    ui.select(i, "test");
+  });
+  // (once the selection's card has taken its room: the lanes' height)
+  await nextFrames(page);
+  await page.evaluate(() => {
+    const t = window.d3dsimUI.timeline;
+    t.scrollY = t.maxScroll();
+    t.request();
+  });
+  assert.ok(await page.evaluate(() => window.d3dsimUI.timeline.lanes.has("mem/kd1/vram")));
+  await shot(page, "timeline-memory.png");
   await page.close();
 });
 

@@ -47,6 +47,7 @@ export const SHOTS = {
   "panel-pixel.png": "screenshots.test.mjs",
   "panel-compare.png": "screenshots.test.mjs",
   "timeline-1m.png": "screenshots.test.mjs",
+  "timeline-memory.png": "screenshots.test.mjs",
   "tutorial.png": "screenshots.test.mjs",
   "newcomer-1-open.png": "newcomer-shots.test.mjs",
   "newcomer-2-played.png": "newcomer-shots.test.mjs",

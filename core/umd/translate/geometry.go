@@ -44,7 +44,7 @@ func (t *translator) geometryInst(in *dxbc.Instruction) (bool, error) {
 	case dxbc.OpDclInputPrimitive:
 		p := in.Controls & 0x3f
 		if shaderisa.GSInputVertices(p) == 0 {
-			return true, t.fail("dcl_inputprimitive %d: a geometry shader takes point, line, triangle, line_adj or triangle_adj", p)
+			return true, t.fail("dcl_inputprimitive %d: a geometry shader takes point, line, triangle, lineadj or triangleadj", p)
 		}
 		g.decl.Input, g.declAt = p, t.cur
 	case dxbc.OpDclOutputTopology:

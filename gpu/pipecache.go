@@ -1,0 +1,75 @@
+package gpu
+
+import "d3dsim/gpu/isa"
+
+// The pipe of a draw that follows another with nothing in between.
+//
+// A stream of draws with no state packet between them (the common case of
+// an engine's batches, and of a page drawing a thousand small things a
+// frame) resolves the same targets, viewport, scissor, depth, stencil and
+// blend into the same pipe every time: preparePipe's work is a function of
+// the state, the programs and the inspector's watches. pipeCache keeps the
+// pipe preparePipe made, with what it depends on (the executor's state
+// generation, bumped by every packet that is not a draw and by every buffer,
+// whose state is new or restored after a preemption, and the programs'
+// entries), and gives a copy of it to the next draw that finds them the
+// same. Draws that prepare more than the pipe are not cached: a faulted
+// draw (the warning colour), a multisampled target (prepareMS), a pixel
+// program with UAVs (bindPixelUAVs binds them per draw), and any draw while
+// the pixel or shader watch is set (the inspector changes the pipe).
+type pipeCache struct {
+	ok    bool
+	gen   uint64
+	progs [5]*progEntry // vs, ps, gs, hs, ds
+	pipe  pipe
+	// the pixel block's view of the target (runInstances drops it after
+	// every draw so as not to keep the target's memory)
+	words []uint32
+	wp    int
+	hits  uint64 // draws that took the copy (for tests)
+	off   bool   // every draw prepares its pipe (for tests: the reference)
+}
+
+// isDrawOp reports whether op is one of the draw packets, the only ones
+// that leave the state generation alone.
+func isDrawOp(op isa.Opcode) bool {
+	switch op {
+	case isa.OpDraw, isa.OpDrawIndexed, isa.OpDrawInstanced, isa.OpDrawIndexedInstanced,
+		isa.OpDrawIndirect, isa.OpDrawIndexedIndirect:
+		return true
+	}
+	return false
+}
+
+// progKey is the programs prepareProgram chose for the draw.
+func (ps *progState) progKey() [5]*progEntry {
+	return [5]*progEntry{ps.vs, ps.ps, ps.gs, ps.hs, ps.ds}
+}
+
+// cachedPipe is preparePipe for a draw that may reuse the last draw's pipe:
+// the copy when nothing it depends on changed, otherwise preparePipe's
+// work, kept for the next draw when it may be.
+func (ex *executor) cachedPipe(faulted bool) bool {
+	d := &ex.draw
+	c := &d.pipeCache
+	g := ex.g
+	cacheable := !faulted && g.watch == nil && g.swatch == nil && !c.off
+	if cacheable && c.ok && c.gen == ex.gen && c.progs == d.prog.progKey() {
+		d.pipe = c.pipe
+		d.vp, d.prog.curVP = ex.st.vp, 0
+		d.prog.block.words, d.prog.block.wp = c.words, c.wp
+		c.hits++
+		return true
+	}
+	c.ok, c.words = false, nil
+	if !ex.preparePipe(faulted) {
+		return false
+	}
+	p := &d.pipe
+	if cacheable && p.ms.samples == 0 && ex.st.samples <= 1 && p.watch == nil &&
+		(d.prog.ps == nil || !d.prog.ps.uav) {
+		c.ok, c.gen, c.progs, c.pipe = true, ex.gen, d.prog.progKey(), *p
+		c.words, c.wp = d.prog.block.words, d.prog.block.wp
+	}
+	return true
+}

@@ -1,0 +1,67 @@
+package gpu
+
+import (
+	"bytes"
+	"testing"
+
+	"d3dsim/gpu/isa"
+)
+
+// A run of draws in one buffer reuses the pipe while nothing between them
+// changes the state, and prepares it again after every state packet: the
+// pictures are those of the same draws with the cache off (every draw
+// prepares its pipe), state changes between them included.
+func TestPipeCacheFollowsState(t *testing.T) {
+	red, green := [4]float32{1, 0, 0, 1}, [4]float32{0, 1, 0, 0.5}
+	tri := func(x0, y0 float32, c [4]float32) []vtx {
+		return []vtx{pxv(x0, y0, 32, 32, c), pxv(x0+12, y0, 32, 32, c), pxv(x0, y0+12, 32, 32, c)}
+	}
+	var vs []vtx
+	vs = append(vs, tri(1, 1, red)...)
+	vs = append(vs, tri(10, 4, green)...)
+	vs = append(vs, tri(18, 18, red)...)
+	// steps are the packets between the draws of the three triangles, drawn
+	// twice each: none, a viewport, a blend, another target.
+	type step func(b *isa.Builder, a, c target)
+	steps := []step{
+		func(b *isa.Builder, a, c target) {},
+		func(b *isa.Builder, a, c target) { b.SetViewport(4, 2, 24, 24, 0, 1) },
+		func(b *isa.Builder, a, c target) {
+			b.SetBlend(true, isa.BlendSrcAlpha, isa.BlendInvSrcAlpha, isa.BlendOpAdd, isa.BlendOne, isa.BlendOne, isa.BlendOpAdd, 0xF)
+		},
+		func(b *isa.Builder, a, c target) { c.set(b) },
+		func(b *isa.Builder, a, c target) { b.SetScissor(0, 0, 0, 20, 30) },
+	}
+	draw := func(cache bool) (pics [2][]byte, hits uint64) {
+		r := newRig(t)
+		r.g.ex.draw.pipeCache.off = !cache
+		a, c := r.target(32, 32, isa.FmtRGBA8), r.target(32, 32, isa.FmtBGRA8)
+		b := r.scene(a, "ps_vertexcolor", vs)
+		c.clear(b, [4]float32{0, 0, 0.25, 1})
+		a.clear(b, [4]float32{0, 0, 0.25, 1})
+		for _, st := range steps {
+			st(b, a, c)
+			for k := range 3 {
+				b.Draw(3, uint32(3*k))
+				b.Draw(3, uint32(3*k))
+			}
+		}
+		r.mustExec(b)
+		return [2][]byte{r.rgba(a), r.rgba(c)}, r.g.ex.draw.pipeCache.hits
+	}
+	got, hits := draw(true)
+	want, none := draw(false)
+	for i := range got {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("target %d: the draws differ from the same draws with every pipe prepared", i)
+		}
+	}
+	if none != 0 {
+		t.Errorf("the cache off, %d draws took the last draw's pipe", none)
+	}
+	// Each step's six draws: the first prepares the pipe, the other five
+	// take the copy.
+	if want := uint64(5 * len(steps)); hits != want {
+		t.Errorf("%d draws took the last draw's pipe, want %d", hits, want)
+	}
+}
