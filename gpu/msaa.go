@@ -17,8 +17,11 @@ import (
 // the pixel program once, its inputs at the pixel centre. The depth and
 // stencil tests run per covered sample, the depth interpolated at the
 // sample; the colour is blended and written to each sample that passed.
-// The coverage is also ANDed with the blend state's SampleMask and, with
-// alpha-to-coverage, with the first round(alpha x samples) samples. Lines
+// The coverage is also ANDed with the blend state's SampleMask, the pixel
+// program's SV_Coverage output when it writes one (SET_PROGRAM's bit 31)
+// and, with alpha-to-coverage, the first round(alpha x samples) samples;
+// the program reads its pixel's coverage as SV_Coverage's input
+// (laneCoverage). Lines
 // and their pixels cover every sample (the aliased line algorithm: on a
 // multisampled target MultisampleEnable picks quadrilateral lines in
 // Direct3D 11; this GPU draws the aliased ones, every sample of each lit
@@ -156,6 +159,9 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 	}
 	if !p.fault {
 		cov &= p.sampleMask
+		if prog && p.covOut >= 0 {
+			cov &= p.m.Out(p.covOut)[0][l] // SV_Coverage's output
+		}
 		if prog && p.a2c && p.outs > 0 {
 			cov &= uint32(1)<<a2cSamples(math.Float32frombits(p.m.Out(0)[3][l]), n) - 1
 		}
@@ -323,4 +329,22 @@ func (p *pipe) centroidInputs(t *tri, tx, ty int, mask uint64) {
 			}
 		}
 	}
+}
+
+// laneCoverage is SV_Coverage's input for lane l of the block at (tx, ty):
+// the pixel's covered samples, a bit a sample (every sample of a line's
+// pixel; at one sample bit 0); 0 for a helper lane outside mask.
+func (p *pipe) laneCoverage(tx, ty, l int, mask uint64) uint32 {
+	if mask>>l&1 == 0 {
+		return 0
+	}
+	ms := &p.ms
+	if ms.samples <= 1 {
+		return 1
+	}
+	x, y := tx+laneXY[l][0], ty+laneXY[l][1]
+	if !ms.band || y < ms.y0 || y-ms.y0 >= blk || x < 0 || x >= len(ms.cov[y-ms.y0]) {
+		return uint32(1)<<ms.samples - 1
+	}
+	return uint32(ms.cov[y-ms.y0][x])
 }

@@ -41,6 +41,9 @@ func (p *pipe) mergeLane(t *tri, x, y, l int, b1, b2 float64) {
 	if p.sampleMask&1 == 0 && !p.fault {
 		return
 	}
+	if prog && p.covOut >= 0 && p.m.Out(p.covOut)[0][l]&1 == 0 && !p.fault {
+		return // SV_Coverage written without sample 0
+	}
 	if prog && p.a2c && p.outs > 0 && !p.fault {
 		if a := math.Float32frombits(p.m.Out(0)[3][l]); !(a >= 0.5) {
 			return

@@ -43,6 +43,7 @@ type pipe struct {
 	stencil     bool // the stencil test is on (enabled, with a depth buffer that has stencil)
 	st          stencilState
 	depthOut    int  // the pixel program's output register of SV_Depth, or -1 (set with the program)
+	covOut      int  // its output register of SV_Coverage (oMask), or -1 (msaa.go)
 	outs        int  // the pixel program's outputs
 	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
@@ -106,7 +107,7 @@ type pipe struct {
 func (ex *executor) preparePipe(faulted bool) bool {
 	s, d := &ex.st, &ex.draw
 	p := &d.pipe
-	*p = pipe{cols: &d.cols, depthOut: -1, check: d.check}
+	*p = pipe{cols: &d.cols, depthOut: -1, covOut: -1, check: d.check}
 	// The pixels are those of the targets bound, render targets and depth
 	// buffer alike (Direct3D 11 requires them the same size).
 	w, h, any := math.MaxInt, math.MaxInt, false

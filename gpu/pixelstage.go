@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"d3dsim/gpu/shader"
+	"d3dsim/gpu/shaderisa"
 	"math"
 	"math/bits"
 )
@@ -84,9 +85,13 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	s := &ex.st
 	p.prog = ps
 	p.blk, p.m = &ps.block, ps.ps.m
-	p.outs, p.depthOut = ps.ps.prog.Outputs, ps.psDepth1-1
-	if p.depthOut >= 0 && !p.generic {
-		// SV_Depth: the general output merger tests the program's depth.
+	p.outs, p.depthOut, p.covOut = ps.ps.prog.Outputs, ps.psDepth1-1, -1
+	if ps.psMask {
+		p.covOut = shaderisa.CoverageOutput
+	}
+	if (p.depthOut >= 0 || p.covOut >= 0) && !p.generic {
+		// SV_Depth, SV_Coverage: the general output merger tests the
+		// program's depth and coverage.
 		p.generic, p.fast, p.kind = true, false, spanGeneric
 	}
 	p.color = p.nrt > 0 && p.outs > 0 && (s.blend[0].mask != 0 || p.generic)
@@ -302,11 +307,13 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		}
 		in := m.In(r)
 		if r == ps.psSamples1-1 {
-			// The render target's sample count (GetRenderTargetSampleCount).
+			// The rasterizer's values: the render target's sample count
+			// (GetRenderTargetSampleCount) and the pixel's coverage
+			// (SV_Coverage's input, msaa.go).
 			n := uint32(max(p.ms.samples, 1))
 			for q := quads; q != 0; q &= q - 1 {
 				l := bits.TrailingZeros64(q)
-				in[0][l], in[1][l], in[2][l], in[3][l] = n, 0, 0, 0
+				in[0][l], in[1][l], in[2][l], in[3][l] = n, p.laneCoverage(tx, ty, l, mask), 0, 0
 			}
 			continue
 		}

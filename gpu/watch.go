@@ -392,6 +392,8 @@ func (p *pipe) watchMerge(t *tri, x, y, l int, b1, b2 float64) {
 	switch {
 	case p.sampleMask&1 == 0 && !p.fault:
 		f.Coverage = fmt.Sprintf("the sample mask %#x leaves out sample 0, the pixel's one sample (SampleMask of OMSetBlendState)", p.sampleMask)
+	case prog && p.covOut >= 0 && p.m.Out(p.covOut)[0][l]&1 == 0 && !p.fault:
+		f.Coverage = fmt.Sprintf("the pixel shader's SV_Coverage %#x leaves out sample 0, the pixel's one sample", p.m.Out(p.covOut)[0][l])
 	case prog && p.a2c && p.outs > 0 && !p.fault:
 		if a := math.Float32frombits(p.m.Out(0)[3][l]); !(a >= 0.5) {
 			f.Coverage = fmt.Sprintf("alpha-to-coverage: o0.a = %g covers no sample (below 0.5)", a)

@@ -92,6 +92,8 @@ func (in *Instr) scalarSrc(k int) bool {
 		return k == 4
 	case OpLdMS:
 		return k == 2
+	case OpSamplePos:
+		return k == 1
 	case OpResinfo:
 		return k == 0
 	case OpLdRaw, OpStoreRaw:
@@ -109,6 +111,9 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 	case FileTemp:
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
+		if o.Index == coverageReg {
+			return coverageOperand(false), nil
+		}
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
 	case FileIndexable:
 		d, err := xOperand(o)
@@ -150,6 +155,16 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 	case FileTemp:
 		d = dxbc.Temp(uint32(o.Index))
 	case FileInput:
+		if o.Index == coverageReg {
+			d = coverageOperand(true) // one component: no swizzle
+			if o.Abs {
+				d = d.Abs()
+			}
+			if o.Neg {
+				d = d.Neg()
+			}
+			return d, nil
+		}
 		d = dxbc.Input(uint32(o.Index))
 		if o.Rel != nil {
 			// A control point chosen by a register (hull.go).
@@ -175,6 +190,8 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 		}
 	case FileTex:
 		d = dxbc.Texture(uint32(o.Index))
+	case FileRasterizer:
+		d = dxbc.Operand{Type: dxbc.RegRasterizer, Components: 4}
 	case FileUAV:
 		d = dxbc.UAV(uint32(o.Index)).Swz("xyzw")
 	case FileTGSM:
@@ -290,6 +307,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 			b.DclInputPSSIV(r, in.Mask, dxbc.InterpLinearNoPerspective, dxbc.SVPosition)
 		case p.Stage == Pixel && in.SysVal == SysFrontFace:
 			b.DclInputPSSGV(r, in.Mask, dxbc.SVIsFrontFace)
+		case in.SysVal == SysCoverage:
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclInput, Operands: []dxbc.Operand{coverageOperand(true)}})
 		case p.Stage == Pixel:
 			mode, ok := interps[in.Interp]
 			if !ok {
@@ -315,6 +334,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
+		} else if o.SysVal == SysCoverage {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclOutput, Operands: []dxbc.Operand{coverageOperand(false)}})
 		} else {
 			b.DclOutput(uint32(o.Reg), o.Mask)
 		}
@@ -427,13 +448,22 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 		if e.SysVal == SysTarget {
 			sv = dxbc.SVUndefined
 		}
+		reg := uint32(e.Register)
+		if e.SysVal == SysCoverage {
+			// fxc lists SV_Coverage's output with no register (oMask)
+			// and its input not at all (vCoverage).
+			if input {
+				continue
+			}
+			sv, reg = dxbc.SVUndefined, ^uint32(0)
+		}
 		rw := e.Used
 		if !input {
 			rw = e.Mask &^ e.Used
 		}
 		s.Elements = append(s.Elements, dxbc.Element{
 			Name: e.Semantic, Index: uint32(e.Index), SystemValue: sv, ComponentType: dxbc.ComponentType(e.Type),
-			Register: uint32(e.Register), Mask: e.Mask, ReadWrite: rw,
+			Register: reg, Mask: e.Mask, ReadWrite: rw,
 		})
 	}
 	return s

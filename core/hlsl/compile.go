@@ -20,6 +20,7 @@ const (
 	SysInstanceID SysVal = 8
 	SysFrontFace  SysVal = 9
 	SysTarget     SysVal = 64
+	SysCoverage   SysVal = 66 // a pixel shader's vCoverage and oMask (coverage.go)
 )
 
 func (s SysVal) String() string {
@@ -34,6 +35,8 @@ func (s SysVal) String() string {
 		return "FFACE"
 	case SysTarget:
 		return "TARGET"
+	case SysCoverage:
+		return "COVERAGE"
 	}
 	return "NONE"
 }

@@ -241,6 +241,8 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 			return poison, nil
 		}
 		el.SysVal = SysFrontFace
+	case up == "SV_COVERAGE":
+		return g.coverageSig(p, t, el, file, input) // (coverage.go)
 	case up == "SV_TARGET":
 		if g.stage != Pixel || input {
 			g.errorf(p, eNotImplemented, "SV_Target is only a pixel shader output")

@@ -418,11 +418,15 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 	case "InterlockedAdd", "InterlockedAnd", "InterlockedCompareExchange", "InterlockedCompareStore", "InterlockedExchange",
 		"InterlockedMax", "InterlockedMin", "InterlockedOr", "InterlockedXor":
 		return g.interlocked(e, args), true
+	case "GetRenderTargetSampleCount":
+		return g.rastSampleCount(e, args), true // (samplepos.go)
+	case "GetRenderTargetSamplePosition":
+		return g.samplePos(e, args, Operand{File: FileRasterizer}), true
 	case "noise":
 		g.errorf(p, eNotImplemented, "'%s': intrinsic function not supported in shader model %d (a shader model 1 to 3 function)", e.name, g.major)
 		return poison, true
 	case "abort", "errorf", "printf", "msad4", "mad24", "dot2add", "EvaluateAttributeAtCentroid", "EvaluateAttributeAtSample",
-		"EvaluateAttributeSnapped", "GetRenderTargetSampleCount", "GetRenderTargetSamplePosition",
+		"EvaluateAttributeSnapped",
 		"Process2DQuadTessFactorsAvg", "ProcessIsolineTessFactors", "ProcessTriTessFactorsAvg", "CheckAccessFullyMapped",
 		"asdouble", "clip_distance":
 		g.errorf(p, eNotImplemented, "not supported by this compiler: the intrinsic '%s'", e.name)

@@ -167,6 +167,7 @@ const (
 	OpSync             // sync (Instr.Sync: the _uglobal, _g and _t flags)
 	OpImmAtomicAlloc   // imm_atomic_alloc dst, u#: IncrementCounter
 	OpImmAtomicConsume // imm_atomic_consume dst, u#: DecrementCounter
+	OpSamplePos        // samplepos dst, t# or rasterizer, index (samplepos.go)
 	numOps
 )
 
@@ -184,6 +185,7 @@ var opNames = [numOps]string{
 	"imm_atomic_iadd", "imm_atomic_and", "imm_atomic_or", "imm_atomic_xor", "imm_atomic_imax", "imm_atomic_imin", "imm_atomic_umax",
 	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
 	"ld_raw", "store_raw", "ld_structured", "store_structured", "sync", "imm_atomic_alloc", "imm_atomic_consume",
+	"samplepos",
 }
 
 func (o Op) String() string {
@@ -374,6 +376,9 @@ func (o Operand) srcString(n int) string {
 		s = fmt.Sprintf("r%d", o.Index)
 	case FileInput:
 		s = fmt.Sprintf("v%d", o.Index)
+		if o.Index == coverageReg {
+			s = "vCoverage"
+		}
 	case FileOutput:
 		s = fmt.Sprintf("o%d", o.Index)
 	case FileTex:
@@ -384,6 +389,8 @@ func (o Operand) srcString(n int) string {
 		s = fmt.Sprintf("g%d", o.Index)
 	case FileSamp:
 		return fmt.Sprintf("s%d", o.Index)
+	case FileRasterizer:
+		s = "rasterizer"
 	case FileCB:
 		if o.Rel != nil {
 			s = fmt.Sprintf("cb%d[%s + %d]", o.Index, o.Rel.srcString(1), o.Elem)
@@ -450,6 +457,9 @@ func (o Operand) dstString() string {
 	case FileTemp:
 		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
 	case FileOutput:
+		if o.Index == coverageReg {
+			return "oMask"
+		}
 		return fmt.Sprintf("o%d.%s", o.Index, maskString(o.Mask))
 	}
 	return "?"
@@ -547,6 +557,8 @@ func (p *Program) String() string {
 			fmt.Fprintf(&b, "dcl_input_ps_siv linear noperspective v%d.%s, position\n", in.Reg, maskString(in.Mask))
 		case p.Stage == Pixel && in.SysVal == SysFrontFace:
 			fmt.Fprintf(&b, "dcl_input_ps_sgv constant v%d.%s, is_front_face\n", in.Reg, maskString(in.Mask))
+		case in.SysVal == SysCoverage:
+			b.WriteString("dcl_input vCoverage\n")
 		case p.Stage == Pixel:
 			fmt.Fprintf(&b, "dcl_input_ps %s v%d.%s\n", in.Interp, in.Reg, maskString(in.Mask))
 		case in.SysVal == SysVertexID:
@@ -560,6 +572,8 @@ func (p *Program) String() string {
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			fmt.Fprintf(&b, "dcl_output_siv o%d.%s, position\n", o.Reg, maskString(o.Mask))
+		} else if o.SysVal == SysCoverage {
+			b.WriteString("dcl_output oMask\n")
 		} else {
 			fmt.Fprintf(&b, "dcl_output o%d.%s\n", o.Reg, maskString(o.Mask))
 		}
@@ -602,7 +616,7 @@ func resPos(o Op) (tex, samp int) {
 		return 2, 3
 	case OpLd, OpResinfo, OpLdMS:
 		return 1, -1
-	case OpBufinfo, OpSampleInfo:
+	case OpBufinfo, OpSampleInfo, OpSamplePos:
 		return 0, -1
 	}
 	return -1, -1

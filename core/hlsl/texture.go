@@ -252,8 +252,10 @@ func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 	case "GetDimensions":
 		return g.getDimensions(e, args, tt, tex, r)
 	case "GetSamplePosition":
-		g.errorf(e.pos, eNotImplemented, "not supported by this compiler: the method 'GetSamplePosition' (samplepos)")
-		return poison
+		if dim != Tex2DMS && dim != Tex2DMSArray {
+			break
+		}
+		return g.samplePos(e, args, tex) // (samplepos.go)
 	}
 	g.errorf(e.pos, eSubscript, "invalid subscript '%s'", e.name)
 	return poison

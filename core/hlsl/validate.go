@@ -30,6 +30,8 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 2
 	case OpBufinfo, OpSampleInfo:
 		return 1, 1
+	case OpSamplePos:
+		return 1, 2
 	case OpLdUAVTyped, OpStoreUAVTyped:
 		return 1, 2
 	case OpAtomicCmpStore:
@@ -104,6 +106,10 @@ func (p *Program) Validate() error {
 				}
 				if tp, _ := resPos(in.Op); k != tp {
 					return fmt.Errorf("hlsl: instruction %d (%s): resource operand in place %d", i, in.Op, k)
+				}
+			case FileRasterizer:
+				if k != 0 || in.Op != OpSampleInfo && in.Op != OpSamplePos {
+					return fmt.Errorf("hlsl: instruction %d (%s): rasterizer in place %d", i, in.Op, k)
 				}
 			case FileSamp:
 				if _, sp := resPos(in.Op); k != sp {

@@ -94,8 +94,11 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 			if o.SystemValue == dxbc.SVDepth {
 				s.sysReg |= (o.ISA + 1) << 8
 			}
+			if o.SystemValue == dxbc.SVCoverage {
+				s.sysReg |= 1 << 31 // oMask in shaderisa.CoverageOutput (translate's coverage.go)
+			}
 		}
-		s.sysReg |= prog.SampleCountReg << 24 // the render target's sample count's input + 1 (msaa.go)
+		s.sysReg |= prog.SampleCountReg << 24 // the rasterizer's values' input + 1 (msaa.go, coverage.go)
 	}
 	data := make([]byte, 4*len(prog.Code))
 	for i, w := range prog.Code {

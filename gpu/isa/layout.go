@@ -20,7 +20,11 @@ import (
 // depth; its x replaces the interpolated depth, clamped to the viewport's
 // range), bits 16..23 the input register of SV_IsFrontFace plus one (0:
 // none; it reads all ones for a front-facing primitive, 0 for a
-// back-facing one). Address 0 with 0 words unbinds the program (the stage has none;
+// back-facing one), bits 24..29 the input register of the rasterizer's
+// values plus one (0: none; x the render target's sample count, y the
+// pixel's covered samples, SV_Coverage's input), bit 31 set when the
+// program writes a coverage mask in output shaderisa.CoverageOutput
+// (SV_Coverage's output, ANDed with the pixel's coverage). Address 0 with 0 words unbinds the program (the stage has none;
 // a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a
 // vertex program; with no pixel program it writes no colour and still
 // tests and writes depth (a depth-only pass, as with a null pixel shader).

@@ -89,6 +89,9 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if _, ok := computeInputs[o.Type]; ok && t.out.Stage == shaderisa.StageCompute && in.Op == dxbc.OpDclInput {
 		return nil // the thread identifiers: always the ISA's v0..v3
 	}
+	if o.Type == dxbc.RegInputCoverageMask {
+		return t.declCoverageIn(in) // (coverage.go)
+	}
 	if o.Type != dxbc.RegInput {
 		return t.fail("input register type %d is not supported by the GPU (only v#)", o.Type)
 	}
@@ -173,8 +176,11 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 		t.out.Outputs = append(t.out.Outputs, Output{Reg: DepthOutput, ISA: DepthOutput, Mask: 1, SystemValue: dxbc.SVDepth})
 		return nil
 	}
+	if o.Type == dxbc.RegOutputCoverageMask && t.out.Stage == shaderisa.StagePixel {
+		return t.declCoverageOut() // (coverage.go)
+	}
 	if o.Type != dxbc.RegOutput {
-		return t.fail("output register type %d (oMask, oDepthGE, oDepthLE) is not supported by the GPU (o# and a pixel shader's oDepth only)", o.Type)
+		return t.fail("output register type %d (oDepthGE, oDepthLE) is not supported by the GPU (o#, a pixel shader's oDepth and oMask only)", o.Type)
 	}
 	reg, err := t.index(o, 0)
 	if err != nil {
@@ -182,6 +188,9 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	}
 	if reg >= shaderisa.MaxOutputs {
 		return t.fail("o%d: the GPU has %d outputs", reg, shaderisa.MaxOutputs)
+	}
+	if reg >= DepthOutput && t.out.Stage == shaderisa.StagePixel {
+		return t.fail("o%d: a pixel shader has 8 render targets' outputs, o0..o7", reg)
 	}
 	sv := dxbc.SVUndefined
 	if len(in.Extra) == 1 {

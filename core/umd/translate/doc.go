@@ -33,7 +33,9 @@
 // the rasterizer read, in a pixel shader, the render target's sample count
 // the GPU puts in an input register of their own (Shader.SampleCountReg,
 // msaa.go); in the other stages they are constants: one sample, at the
-// pixel's centre.
+// pixel's centre. A pixel shader's vCoverage (SV_Coverage's input) is that
+// register's y, the pixel's covered samples, and its oMask (SV_Coverage's
+// output) the ISA output shaderisa.CoverageOutput (coverage.go).
 //
 // # Lowering
 //

@@ -221,14 +221,11 @@ func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
 // that count ((0, 0) for an index past it).
 func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
 	ops := in.Operands
-	if t.out.SampleCountReg == 0 {
-		if t.inputs >= shaderisa.MaxInputs {
-			return t.fail("%s: the render target's sample count needs an input register past the %d the shader declares", in.Op, t.inputs)
-		}
-		t.out.SampleCountReg = t.inputs + 1
-		t.inputs++
+	reg, err := t.rastReg(in.Op.String())
+	if err != nil {
+		return err
 	}
-	cnt := shaderisa.V(t.out.SampleCountReg - 1)
+	cnt := shaderisa.V(reg)
 	cnt.Swizzle = [4]uint8{}
 	dst, ok, err := t.dst(&ops[0])
 	if err != nil || !ok {

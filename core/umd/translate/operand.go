@@ -22,6 +22,9 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 		r.Mask = 1
 		return r, true, nil
 	}
+	if o.Type == dxbc.RegOutputCoverageMask {
+		return t.coverageDst() // (coverage.go)
+	}
 	mask := uint8(0xF)
 	if o.Components == 4 {
 		if o.Mode != dxbc.SelectMask {
@@ -124,6 +127,11 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 		}
 	}
 	switch o.Type {
+	case dxbc.RegInputCoverageMask:
+		if r, err = t.coverageSrc(); err != nil { // (coverage.go)
+			return r, err
+		}
+		swz = [4]uint8{1, 1, 1, 1} // the rasterizer's register's y
 	case dxbc.RegInputPrimitiveID, dxbc.RegInputGSInstanceID:
 		if t.out.Stage != shaderisa.StageGeometry {
 			return r, t.fail("%s outside a geometry shader: this GPU provides SV_PrimitiveID to the geometry stage only", o.Type)

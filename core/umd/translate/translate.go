@@ -168,6 +168,7 @@ type translator struct {
 	sharedBytes uint64
 	gs          gsState // a geometry shader's (geometry.go)
 	ts          tsState // a hull or domain shader's (tess.go)
+	covIn       bool    // a pixel shader's dcl_input vCoverage (coverage.go)
 }
 
 func (t *translator) fail(format string, args ...any) error {
