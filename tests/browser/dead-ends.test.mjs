@@ -219,7 +219,12 @@ test("what is missing is said with what there is", { timeout: 120000 }, async ()
   const page = await h.openPage(h.baseURL);
   // Download the frame before any Present: what the run has so far.
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), scenario("hello-triangle"))).ok, true);
-  await page.evaluate(() => { window.d3dsim.step(3); window.d3dsimUI.poll(); });
+  // The load waits while the default scenario's slice is suspended in a
+  // draw, and until it has run a step is answered for and does nothing
+  // (busy): step once it has (seen failing in CI: 0 API calls).
+  await page.waitForFunction(() => !window.d3dsim.summary().busy, null, { timeout: 60000 });
+  const stepped = await page.evaluate(() => { const s = window.d3dsim.step(3); window.d3dsimUI.poll(); return s.steps; });
+  assert.equal(stepped, 3);
   await page.click("#download");
   await page.click('#download-menu [data-kind="png"]');
   await page.waitForSelector(".toast");
