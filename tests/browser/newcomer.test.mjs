@@ -123,7 +123,10 @@ test("the command lists' sticky header never covers the row a selection scrolls 
   assert.ok(counts.some((c) => /^[2-9] DDI\/kernel calls$/.test(c)), `counts: ${[...new Set(counts)].join(", ")}`);
 
   // One API call run: the summary says "1 call".
-  await page.evaluate(() => { window.d3dsim.load(window.d3dsim.source()); window.d3dsim.step(1); window.d3dsimUI.poll(); });
+  // (the step once the load has run: until then it is answered for, busy)
+  await page.evaluate(() => window.d3dsim.load(window.d3dsim.source()));
+  await page.waitForFunction(() => !window.d3dsim.summary().busy, null, { timeout: 60000 });
+  await page.evaluate(() => { window.d3dsim.step(1); window.d3dsimUI.poll(); });
   await page.waitForFunction(() => document.querySelector('#summary [data-k="steps"]').textContent === "1");
   const summary = await page.textContent("#summary");
   assert.match(summary, /\b1 call\b/, summary);
