@@ -13,6 +13,16 @@ import { SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
 
 let h = null;
 
+// within names the step that did not end in time (a page.evaluate has no
+// timeout of its own: seen in CI as the whole test's 180 s, no step named).
+const within = (label, ms, p) => {
+  let timer;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${label}: not done in ${ms / 1000} s`)), ms); }),
+  ]);
+};
+
 before(async () => {
   h = await launch();
 }, { timeout: SERVER_START_TIMEOUT + 60000 });
@@ -23,12 +33,12 @@ after(async () => {
 
 test("Download capture.trace, drop it back: the same frame; paste a dump: Problems lists what is not simulated", { timeout: 180000 }, async () => {
   const page = await h.openPage(h.baseURL + "#demo=hello-triangle");
-  const want = await runToEnd(page);
+  const want = await within("the first run", 60000, runToEnd(page));
   assert.match(want.hash, /^[0-9a-f]{16}$/);
 
   // Download offers the run as an apitrace capture.
   const [dl] = await Promise.all([
-    page.waitForEvent("download"),
+    page.waitForEvent("download", { timeout: 60000 }),
     (async () => {
       await page.click("#download");
       await page.click('#download-menu [data-kind="trace"]');
@@ -49,12 +59,12 @@ test("Download capture.trace, drop it back: the same frame; paste a dump: Proble
   const src = await page.evaluate(() => window.d3dsim.source());
   assert.match(src, /sc = dev\.CreateSwapChain Width=64 Height=64  # call 3/);
   await page.waitForFunction(() => document.getElementById("source").value.startsWith("# Imported from capture.trace"));
-  const got = await runToEnd(page);
+  const got = await within("the run of the dropped capture", 60000, runToEnd(page));
   assert.equal(got.hash, want.hash);
   assert.deepEqual(got.failures, []);
   await page.click('.tabs [data-view="problems"]');
   await page.evaluate(() => window.d3dsimUI.poll());
-  await page.waitForFunction(() => /Imported from capture\.trace: \d+ calls, \d+ statements; every call simulated/.test(document.getElementById("problems").textContent));
+  await page.waitForFunction(() => /Imported from capture\.trace: \d+ calls, \d+ statements; every call simulated/.test(document.getElementById("problems").textContent), null, { timeout: 30000 });
 
   // Dump text pasted into the empty editor imports; the call the
   // simulator lacks is in Problems, the scenario runs.
@@ -77,7 +87,7 @@ test("Download capture.trace, drop it back: the same frame; paste a dump: Proble
   await page.waitForFunction(() => window.d3dsim.source().includes("imm.Flush  # call 2"), null, { timeout: 60000 });
   const pasted = await page.evaluate(() => window.d3dsim.source());
   assert.match(pasted, /# call 1: ID3D11DeviceContext::SetResourceMinLOD: not simulated/);
-  const s = await runToEnd(page);
+  const s = await within("the run of the pasted dump", 60000, runToEnd(page));
   assert.deepEqual(s.failures, []);
   await page.evaluate(() => window.d3dsimUI.poll());
   await page.waitForFunction(() => /not simulated\s*ID3D11DeviceContext::SetResourceMinLOD ×1, first call 1/.test(document.getElementById("problems").textContent), null, { timeout: 30000 })

@@ -332,6 +332,9 @@ test("standalone: one file with the scenario and main.wasm replays from file:// 
   await sp.waitForFunction((t) => window.d3dsim.source() === t, layers);
   const got = await sp.evaluate(async () => {
     await window.d3dsim.run();
+    // pixel() is "" while a slice is suspended (the page's own frame after
+    // the run, on a loaded machine: seen in CI), so read once it is free.
+    while (window.d3dsim.summary().busy) await new Promise((r) => setTimeout(r, 20));
     return { hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7), status: document.getElementById("stage-status").hidden };
   });
   assert.deepEqual(got, { ...want, status: true });
