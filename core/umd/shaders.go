@@ -50,17 +50,7 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	case isa.StageCS:
 		s.sysReg = 0
 	case isa.StageGS:
-		// SET_PROGRAM's system value: SV_Position's output register
-		// (a geometry shader without one draws nothing: NoReg).
-		// SV_ViewportArrayIndex's output + 1 in bits 8..15.
-		for _, o := range prog.Outputs {
-			switch o.SystemValue {
-			case dxbc.SVPosition:
-				s.sysReg = s.sysReg&^0xFF | o.ISA
-			case dxbc.SVViewportIndex:
-				s.sysReg |= (o.ISA + 1) << 8
-			}
-		}
+		s.sysReg = gsSysReg(prog, 0) // stream 0 rasterized (stream.go: another)
 	case isa.StageHS:
 		s.sysReg = 0 // (the GPU reads none)
 	case isa.StageDS:

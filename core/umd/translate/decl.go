@@ -215,6 +215,6 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	}
 	t.outs[reg] = true
 	t.outputs = max(t.outputs, reg+1)
-	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv})
+	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv, Stream: uint8(t.gs.stream)})
 	return nil
 }

@@ -71,6 +71,7 @@ type Output struct {
 	SystemValue   dxbc.SystemValue
 	Semantic      string
 	SemanticIndex uint32
+	Stream        uint8 // a geometry shader's: the stream (dcl_stream m#) it was declared for
 }
 
 // ConstantBuffer is one declared cb# slot.
