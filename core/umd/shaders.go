@@ -89,6 +89,9 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 			}
 		}
 		s.sysReg |= prog.SampleCountReg << 24 // the rasterizer's values' input + 1 (msaa.go, coverage.go)
+		if prog.PerSample {
+			s.sysReg |= 1 << 30 // once a covered sample (translate's persample.go)
+		}
 	}
 	data := make([]byte, 4*len(prog.Code))
 	for i, w := range prog.Code {
@@ -166,7 +169,8 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 		return nil, err
 	}
 	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
-		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg}
+		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg,
+		PerSample: full.PerSample}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.trCache == nil {
