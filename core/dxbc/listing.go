@@ -146,12 +146,13 @@ func WriteListing(w io.Writer, c *Container) error {
 		if len(sig.Elements) == 0 {
 			line("// no %s", strings.TrimSuffix(s.title, " signature"))
 		}
+		streams := sig.hasStreams()
 		for _, e := range sig.Elements {
 			used := e.ReadWrite
 			if output {
 				used = e.Mask &^ e.ReadWrite
 			}
-			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.Name, e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
+			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.listedName(streams), e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
 		}
 		line("//")
 	}
