@@ -239,6 +239,9 @@ func builtinType(name string) *Type {
 		}
 		return nil
 	}
+	if strings.EqualFold(name, "texture") { // fxc reads the shader model 1-3 type's name in any case
+		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
+	}
 	switch name {
 	case "void":
 		return tVoid
@@ -246,8 +249,6 @@ func builtinType(name string) *Type {
 		return &Type{Kind: KArray, Patch: 1}
 	case "OutputPatch":
 		return &Type{Kind: KArray, Patch: 2}
-	case "texture", "Texture":
-		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
 	case "sampler1D", "sampler2D", "sampler3D", "samplerCUBE":
