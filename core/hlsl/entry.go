@@ -111,19 +111,21 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 				}
 				if si == 1 || a.Mask != b.Mask || (a.Type == CompFloat32) != (b.Type == CompFloat32) || a.rowMajor != b.rowMajor {
 					g.errorf(fn.pos, eSyntax, "'%s': semantic %s%d is given to two outputs, or to two inputs of different layouts", fn.name, a.Semantic, a.Index)
+				} else if g.stage != Vertex && g.stage != Pixel {
+					g.errorf(fn.pos, eNotImplemented, "not supported by this compiler: two elements of one semantic (%s%d) outside a vertex or pixel shader", a.Semantic, a.Index)
 				} else {
-					// fxc reads both from one register; here each would
-					// take its own.
-					g.errorf(fn.pos, eNotImplemented, "not supported by this compiler: two elements of one semantic (%s%d)", a.Semantic, a.Index)
+					continue // read from one register (sigalias.go)
 				}
 				return nil, nil
 			}
 		}
 	}
+	ins, aliases := g.aliasInputs(ins)
 	g.placeSig(ins, outs)
 	if len(g.errs) > 0 {
 		return nil, nil
 	}
+	resolveAliases(aliases)
 	g.domainRemap()
 	for _, c := range copies {
 		g.store(fn.pos, c[0], c[1], false)

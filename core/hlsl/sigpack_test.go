@@ -155,3 +155,38 @@ func TestTextureTypeNameAsVariable(t *testing.T) {
 		compileOK(t, src, "main", "ps_4_0")
 	}
 }
+
+// TestInputsOfOneSemantic: two inputs of one semantic and layout read one
+// register, as fxc reads them, each a variable of its own (writing one
+// leaves the other as read); int2 and uint2 share one, as float2 and half2
+// do; another layout is refused.
+func TestInputsOfOneSemantic(t *testing.T) {
+	r := compileOK(t, `float4 main(float4 t1 : TEXCOORD0, float4 t2 : TEXCOORD0, float2 c : TEXCOORD1, uint2 u : U, int2 i : U) : sv_target
+{
+    t1 = 99;
+    return float4(t1.xy, t2.x + c.y, u.y + i.x);
+}`, "main", "ps_4_0")
+	var got []string
+	for _, e := range r.Inputs {
+		got = append(got, fmt.Sprintf("%s%d:%d.%s", e.Semantic, e.Index, e.Register, maskString(e.Mask)))
+	}
+	if want := "TEXCOORD0:0.xyzw TEXCOORD1:1.xy U0:2.xy"; strings.Join(got, " ") != want {
+		t.Errorf("inputs %s, want %s", strings.Join(got, " "), want)
+	}
+	in := [][4]uint32{fl4(10, 11, 12, 13), fl4(0, 20, 0, 0), {3, 4}}
+	out, err := Run(r.Program, &Env{Inputs: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{99, 99, 30, 7} {
+		t.Errorf("o0 = %v, want [99 99 30 7]", got)
+	}
+	for _, src := range []string{
+		"float4 main(float2 a : T, float3 b : T) : sv_target { return 0; }",
+		"float4 main(float2 a : T, int2 b : T) : sv_target { return 0; }",
+	} {
+		if _, err := Compile([]byte(src), "s.hlsl", "main", "ps_4_0"); err == nil || !strings.Contains(err.Error(), "two inputs of different layouts") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}
