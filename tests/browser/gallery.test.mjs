@@ -107,9 +107,9 @@ function scenarioOf(href) {
 
 // Every card's link carries its scenario (checked with node's inflate:
 // every card, both galleries); a demo's and a tutorial's card open the app
-// with it, from a click and from a fresh load. Opening each of the 50-odd
+// with it, from a click and from a fresh load. Opening each of the 59
 // links as a page load (about 3 s each, most of this file's 145 s) checked
-// the app's decoder 50 times on the same path; core/link's tests and
+// the app's decoder 59 times on the same path; core/link's tests and
 // fuzzing check the decoder itself.
 test("every card's link opens the app with its scenario", { timeout: 15 * 60000 }, async () => {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
