@@ -252,6 +252,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		stage = dxbc.DomainShader
 	case Hull:
 		stage = dxbc.HullShader
+	case Geometry:
+		stage = dxbc.GeometryShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -387,6 +389,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	if p.Stage == Domain {
 		domainOperands(ops)
 	}
+	if p.Stage == Geometry {
+		gsOperands(ops)
+	}
 	op := opcodes[in.Op]
 	switch in.Op {
 	case OpIf, OpBreakc, OpDiscard:
@@ -422,6 +427,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 		return nil
 	case OpSync:
 		b.EmitControls(op, uint32(in.Sync))
+		return nil
+	case OpEmit, OpCut:
+		gsEmit(b, p, in)
 		return nil
 	case OpSampleInfo:
 		if in.Uint {
@@ -484,6 +492,8 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		rf.ProgramType = 0x4453 // "DS"
 	case Hull:
 		rf.ProgramType = 0x4853 // "HS"
+	case Geometry:
+		rf.ProgramType = 0x4753 // "GS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -587,6 +597,9 @@ func (r *Result) bytecode() ([]byte, error) {
 	}
 	if r.Program.Stage == Hull {
 		return r.hullBytecode()
+	}
+	if r.Program.Stage == Geometry {
+		return r.gsBytecode()
 	}
 	if r.Program.Stage == Domain {
 		p, err := b.Program()

@@ -98,6 +98,10 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 		a := args[i]
 		switch p.inout {
 		case "out", "inout":
+			if pt.Stream != 0 || a.t.Stream != 0 {
+				g.streamArg(e.args[i].at(), p, pt, a) // (gs.go)
+				continue
+			}
 			if a.ro {
 				g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
 				continue

@@ -3,6 +3,8 @@ package hlsl
 import (
 	"strconv"
 	"strings"
+
+	"d3dsim/core/dxbc"
 )
 
 // lowerEntry binds the entry point's inputs to v# registers, lowers its
@@ -51,6 +53,12 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		}
 		if p.uniform {
 			continue // in $Params (entryUniforms)
+		}
+		if g.stage == Geometry {
+			v, in, out := g.gsParam(p, t, &inReg)
+			ins, outs = append(ins, in...), append(outs, out...)
+			g.declare(p.pos, p.name, v)
+			continue
 		}
 		switch p.inout {
 		case "out":
@@ -257,6 +265,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		if el.SysVal = g.tessFactorName(p, up, idx, t); el.SysVal == SysNone {
 			return poison, nil
 		}
+	case (up == "SV_RENDERTARGETARRAYINDEX" || up == "SV_VIEWPORTARRAYINDEX") && g.stage == Geometry && !input:
+		if t.Cols != 1 || t.Base == Float {
+			g.errorf(p, eConvert, "%s of type '%s': a uint", sem, t)
+			return poison, nil
+		}
+		el.SysVal = SysVal(dxbc.SVRenderTargetIndex) + SysVal(b2i(up == "SV_VIEWPORTARRAYINDEX"))
 	case strings.HasPrefix(up, "SV_"):
 		g.errorf(p, eNotImplemented, "system value '%s' is not supported by this compiler", sem)
 		return poison, nil

@@ -47,6 +47,7 @@ type gen struct {
 
 	cdepth  int           // conditions, loops and switches around the code lowered now
 	dom     *domainGen    // a domain shader's patch inputs (domain.go)
+	gs      *gsGen        // a geometry shader's streams (gs.go)
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
 	// combined maps a sampler that tex2D and its siblings read to the
@@ -248,6 +249,9 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 	if t := builtinType(ts.name); t != nil {
 		if t.Patch != 0 {
 			return g.patchType(ts)
+		}
+		if t.Stream != 0 {
+			return g.streamType(ts)
 		}
 		if t.Kind == KTexture && ts.argType != "" && strings.EqualFold(ts.name, "texture") {
 			g.errorf(ts.pos, eSyntax, "syntax error: the shader model 1-3 texture type takes no element type")

@@ -810,6 +810,16 @@ func (ps *parser) initList() Expr {
 	return l
 }
 
+// primQualifier takes a geometry shader's input primitive qualifier
+// (triangle VSOut v[3]) before a parameter's type.
+func (ps *parser) primQualifier() string {
+	if t := ps.peek(); t.kind == tIdent && gsPrims[t.text] != [2]int{} && ps.peekN(1).kind == tIdent {
+		ps.next()
+		return t.text
+	}
+	return ""
+}
+
 func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 	fn := &funcDecl{pos: pos{name.line, name.col}, ret: ret, name: name.text}
 	ps.expect("(")
@@ -817,10 +827,15 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		ps.next()
 	}
 	for !ps.accept(")") {
+		prim := ps.primQualifier()
 		m := ps.modifiers()
+		if prim == "" {
+			prim = ps.primQualifier()
+		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
+		fn.params[len(fn.params)-1].prim = prim
 		if !ps.accept(",") {
 			ps.expect(")")
 			break

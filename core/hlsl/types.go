@@ -87,6 +87,10 @@ type Type struct {
 	// Patch: InputPatch<T, N> (1) or OutputPatch<T, N> (2), an array of
 	// N control points (domain.go).
 	Patch uint8
+	// Stream: PointStream<T>, LineStream<T> or TriangleStream<T>, a
+	// geometry shader's output stream (gs.go): its output topology; Elem
+	// is T.
+	Stream uint8
 	// (The small fields are together: a Type is allocated for many of
 	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
 	Rows    int
@@ -242,6 +246,8 @@ func builtinType(name string) *Type {
 	switch name {
 	case "void":
 		return tVoid
+	case "PointStream", "LineStream", "TriangleStream":
+		return &Type{Kind: KEffect, Name: name, Stream: uint8(gsStreamTopo[name])}
 	case "InputPatch":
 		return &Type{Kind: KArray, Patch: 1}
 	case "OutputPatch":
