@@ -43,17 +43,17 @@ func TestFxcCorpusRun(t *testing.T) {
 			stages[stage] = &tally{}
 		}
 		n := stages[stage]
+		// Only what TestFxcCorpusCreate creates is run.
+		if why := corpusRun(corpusCreateOnly(sh.blob, sh.prog)); why != "" {
+			continue
+		}
+		n.created++
 		src, err := corpusRunScenario(sh.blob, sh.cont, sh.prog, "FLOAT")
 		if err != nil {
 			n.notRun++
 			reasons["not run: "+err.Error()] = append(reasons["not run: "+err.Error()], sh.name)
 			continue
 		}
-		// Only what TestFxcCorpusCreate creates is run.
-		if why := corpusRun(corpusCreateOnly(sh.blob, sh.prog)); why != "" {
-			continue
-		}
-		n.created++
 		why := corpusRun(src)
 		if strings.Contains(why, "step limit") {
 			// A loop whose count is read from a constant buffer as an
@@ -249,6 +249,15 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 				return "", fmt.Errorf("pass-through pixel shader: %v", err)
 			}
 			fmt.Fprintf(&b, "ps = dev.CreatePixelShader %s\nimm.PSSetShader ps\n", hexOf(ps))
+		} else {
+			// Written for stream output (or a hull shader): its outputs
+			// streamed out to a buffer, nothing rasterized.
+			var decl []string
+			for _, e := range out.Elements {
+				decl = append(decl, fmt.Sprintf("%s%d.%s", e.Name, e.Index, corpusMask(e.Mask)))
+			}
+			fmt.Fprintf(&b, "so = dev.CreateGeometryShaderWithStreamOutput %s Decl=\"%s\" RasterizedStream=4294967295\n", hexOf(blob), strings.Join(decl, "; "))
+			b.WriteString("sob = dev.CreateBuffer ByteWidth=4096 BindFlags=STREAM_OUTPUT\nimm.SOSetTargets sob\nimm.GSSetShader so\n")
 		}
 		b.WriteString(corpusTargets([]dxbc.Element{{Name: "SV_Target", SystemValue: dxbc.SVTarget, ComponentType: 3, Mask: dxbc.XYZW}}, nil))
 		b.WriteString("imm.IASetPrimitiveTopology TRIANGLELIST\nimm.Draw 3\n")
@@ -265,6 +274,56 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 		b.WriteString(corpusTargets(out.Elements, uavs))
 		b.WriteString("imm.IASetPrimitiveTopology TRIANGLELIST\nimm.Draw 3\n")
 		check = "expect data st.PSInvocations == 64\n"
+	case dxbc.GeometryShader:
+		prim := corpusDecl(p, dxbc.OpDclInputPrimitive) & 0x3f
+		topo := map[uint32]string{1: "POINTLIST", 2: "LINELIST", 3: "TRIANGLELIST", 6: "LINELIST_ADJ", 7: "TRIANGLELIST_ADJ"}[prim]
+		if topo == "" {
+			return "", fmt.Errorf("input primitive %d", prim)
+		}
+		if err := corpusFeed(&b, in, 6); err != nil {
+			return "", err
+		}
+		b.WriteString("imm.GSSetShader s\n")
+		if err := corpusRaster(&b, corpusStream0(out), topo, 6); err != nil {
+			return "", err
+		}
+		check = "expect data st.GSInvocations > 0\n"
+	case dxbc.HullShader:
+		pcsg, err := corpusPatchSignature(c)
+		if err != nil {
+			return "", err
+		}
+		ds, err := corpusDomainFor(p, out, pcsg)
+		if err != nil {
+			return "", fmt.Errorf("domain shader for it: %v", err)
+		}
+		n := corpusDecl(p, dxbc.OpDclInputControlPointCount)
+		if err := corpusFeed(&b, in, int(n)); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "ds = dev.CreateDomainShader %s\nimm.HSSetShader s\nimm.DSSetShader ds\n", hexOf(ds))
+		if err := corpusRaster(&b, corpusDomainOut, fmt.Sprint("PATCHLIST_", n), int(n)); err != nil {
+			return "", err
+		}
+		check = "expect data st.HSInvocations > 0\n"
+	case dxbc.DomainShader:
+		pcsg, err := corpusPatchSignature(c)
+		if err != nil {
+			return "", err
+		}
+		n := corpusDecl(p, dxbc.OpDclInputControlPointCount)
+		hs, err := corpusHullFor(p, n, in, pcsg)
+		if err != nil {
+			return "", fmt.Errorf("hull shader for it: %v", err)
+		}
+		if err := corpusFeed(&b, in, int(n)); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "hs = dev.CreateHullShader %s\nimm.HSSetShader hs\nimm.DSSetShader s\n", hexOf(hs))
+		if err := corpusRaster(&b, out, fmt.Sprint("PATCHLIST_", n), int(n)); err != nil {
+			return "", err
+		}
+		check = "expect data st.DSInvocations > 0\n"
 	default:
 		return "", fmt.Errorf("%s shaders are not run yet", p.Type.Prefix())
 	}
@@ -702,4 +761,188 @@ func corpusLogReasons(t *testing.T, reasons map[string][]string) {
 		ex := reasons[r]
 		t.Logf("  %4d %s (%s)", len(ex), r, strings.Join(ex[:min(len(ex), 3)], ", "))
 	}
+}
+
+// corpusDecl is the controls of a program's first declaration op (its
+// primitive, domain ...), or its first extra word for a count.
+func corpusDecl(p *dxbc.Program, op dxbc.Opcode) uint32 {
+	for _, in := range p.Instructions {
+		if in.Op != op {
+			continue
+		}
+		if op == dxbc.OpDclTessDomain || op == dxbc.OpDclInputPrimitive {
+			return in.Controls
+		}
+		// The control-point counts are in the opcode token's bits 11..16.
+		return in.Controls & 0x3f
+	}
+	return 0
+}
+
+// corpusFeed writes a vertex shader that writes exactly a stage's input
+// signature, fed by a vertex buffer of n positions.
+func corpusFeed(b *strings.Builder, in *dxbc.Signature, n int) error {
+	vs, err := corpusFeedingVS(in)
+	if err != nil {
+		return fmt.Errorf("feeding vertex shader: %v", err)
+	}
+	pos := [][4]float32{{-1, -1, 0.5, 1}, {-1, 3, 0.5, 1}, {3, -1, 0.5, 1}, {0, 0, 0.5, 1}}
+	var v []string
+	for i := range max(n, 1) {
+		for _, x := range pos[i%4] {
+			v = append(v, fmt.Sprint(x))
+		}
+	}
+	fmt.Fprintf(b, "vs = dev.CreateVertexShader bytes:%s\n", hex.EncodeToString(vs))
+	b.WriteString("il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT 0]\nimm.IASetInputLayout il\n")
+	fmt.Fprintf(b, "vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]\n", strings.Join(v, " "))
+	b.WriteString("imm.IASetVertexBuffers 0 vb Stride=16\nimm.VSSetShader vs\n")
+	return nil
+}
+
+// corpusRaster writes a pass-through pixel shader for the last stage's
+// outputs (none if they have no SV_Position), a render target and the
+// draw of n vertices.
+func corpusRaster(b *strings.Builder, out *dxbc.Signature, topo string, n int) error {
+	for _, e := range out.Elements {
+		if e.SystemValue == dxbc.SVPosition {
+			ps, err := corpusPassThroughPS(out)
+			if err != nil {
+				return fmt.Errorf("pass-through pixel shader: %v", err)
+			}
+			fmt.Fprintf(b, "ps = dev.CreatePixelShader bytes:%s\nimm.PSSetShader ps\n", hex.EncodeToString(ps))
+			break
+		}
+	}
+	b.WriteString(corpusTargets([]dxbc.Element{{Name: "SV_Target", ComponentType: 3, Mask: dxbc.XYZW}}, nil))
+	fmt.Fprintf(b, "imm.IASetPrimitiveTopology %s\nimm.Draw %d\n", topo, n)
+	return nil
+}
+
+// corpusStream0 is a geometry shader's stream-0 outputs.
+func corpusStream0(out *dxbc.Signature) *dxbc.Signature {
+	s := &dxbc.Signature{}
+	for _, e := range out.Elements {
+		if e.Stream == 0 {
+			s.Elements = append(s.Elements, e)
+		}
+	}
+	return s
+}
+
+// corpusPatchSignature is a hull or domain shader's PCSG.
+func corpusPatchSignature(c *dxbc.Container) (*dxbc.Signature, error) {
+	ch := c.Chunk("PCSG")
+	if ch == nil {
+		return &dxbc.Signature{}, nil
+	}
+	s, err := dxbc.ParseSignature("PCSG", ch.Data)
+	if err != nil {
+		return nil, fmt.Errorf("patch-constant signature: %v", err)
+	}
+	return s, nil
+}
+
+var corpusDomains = []string{"domain_undefined", "domain_isoline", "domain_tri", "domain_quad"}
+
+// corpusDomainOut is the made domain shader's output: SV_Position.
+var corpusDomainOut = &dxbc.Signature{Elements: []dxbc.Element{{Name: "SV_Position", SystemValue: dxbc.SVPosition, ComponentType: 3, Mask: dxbc.XYZW}}}
+
+// corpusAssemble assembles a listing and lays it out with the signatures
+// given (the assembler writes no patch-constant signature).
+func corpusAssemble(text string, build func(*dxbc.Program) ([]byte, error)) ([]byte, error) {
+	bc, err := dxbc.Assemble(text)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dxbc.Parse(bc)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Program()
+	if err != nil {
+		return nil, err
+	}
+	return build(p)
+}
+
+// corpusDomainFor is a domain shader for a hull shader: its output control
+// points and patch constants as its inputs (read by none), the domain
+// location as the position.
+func corpusDomainFor(hs *dxbc.Program, hsOut, pcsg *dxbc.Signature) ([]byte, error) {
+	n := corpusDecl(hs, dxbc.OpDclOutputControlPointCount)
+	dom := corpusDecl(hs, dxbc.OpDclTessDomain) & 3
+	text := fmt.Sprintf(`ds_5_0
+dcl_input_control_point_count %d
+dcl_tessellator_domain %s
+dcl_input vDomain.xy
+dcl_output_siv o0.xyzw, position
+mad o0.xy, vDomain.xyxx, l(2.0, 2.0, 0.0, 0.0), l(-1.0, -1.0, 0.0, 0.0)
+mov o0.zw, l(0.0, 0.0, 0.5, 1.0)
+ret
+`, n, corpusDomains[dom])
+	return corpusAssemble(text, func(p *dxbc.Program) ([]byte, error) {
+		return dxbc.BuildShaderPatch(p, hsOut, corpusDomainOut, pcsg, nil)
+	})
+}
+
+// corpusTessNames are the dcl_output_siv names of the tess factors, by
+// their signature's system value (the first of each, the semantic index
+// added).
+var corpusTessNames = map[dxbc.SystemValue]uint32{
+	dxbc.SVQuadEdgeTess: 11, dxbc.SVQuadInsideTess: 15, dxbc.SVTriEdgeTess: 17, dxbc.SVTriInsideTess: 20,
+	dxbc.SVLineDetailTess: 21, dxbc.SVLineDensityTess: 22,
+}
+
+// corpusTessListing are the listing's names of D3D10_SB_NAME 11 to 22.
+var corpusTessListing = []string{"finalQuadUeq0EdgeTessFactor", "finalQuadVeq0EdgeTessFactor", "finalQuadUeq1EdgeTessFactor",
+	"finalQuadVeq1EdgeTessFactor", "finalQuadUInsideTessFactor", "finalQuadVInsideTessFactor",
+	"finalTriUeq0EdgeTessFactor", "finalTriVeq0EdgeTessFactor", "finalTriWeq0EdgeTessFactor",
+	"finalTriInsideTessFactor", "finalLineDetailTessFactor", "finalLineDensityTessFactor"}
+
+// corpusHullFor is a hull shader for a domain shader: its control points
+// passed through (no control-point phase), one fork phase writing every
+// tess factor 2 and the other patch constants a pattern.
+func corpusHullFor(ds *dxbc.Program, n uint32, cp, pcsg *dxbc.Signature) ([]byte, error) {
+	dom := corpusDecl(ds, dxbc.OpDclTessDomain) & 3
+	prim := "output_triangle_cw"
+	if dom == 1 {
+		prim = "output_line"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "hs_5_0\nhs_decls\ndcl_input_control_point_count %d\ndcl_output_control_point_count %d\n", n, n)
+	fmt.Fprintf(&b, "dcl_tessellator_domain %s\ndcl_tessellator_partitioning partitioning_integer\n", corpusDomains[dom])
+	fmt.Fprintf(&b, "dcl_tessellator_output_primitive %s\nhs_fork_phase\n", prim)
+	var code strings.Builder
+	regs, by := corpusRegisters(pcsg, func(e dxbc.Element) bool { return corpusTessNames[e.SystemValue] != 0 })
+	for _, e := range pcsg.Elements {
+		if name, ok := corpusTessNames[e.SystemValue]; ok {
+			c := "xyzw"[bits.TrailingZeros8(e.Mask)]
+			if e.SystemValue != dxbc.SVLineDetailTess && e.SystemValue != dxbc.SVLineDensityTess {
+				name += e.Index // an isoline's two are told apart by their system values
+			}
+			fmt.Fprintf(&b, "dcl_output_siv o%d.%c, %s\n", e.Register, c, corpusTessListing[name-11])
+			fmt.Fprintf(&code, "mov o%d.%c, l(2.0)\n", e.Register, c)
+		}
+	}
+	for _, r := range regs {
+		m := corpusMask(by[r].Mask)
+		fmt.Fprintf(&b, "dcl_output o%d.%s\n", r, m)
+		fmt.Fprintf(&code, "mov o%d.%s, l(0.25, 0.5, 0.75, 1.0)\n", r, m)
+	}
+	b.WriteString(code.String() + "ret\n")
+	return corpusAssemble(b.String(), func(p *dxbc.Program) ([]byte, error) {
+		return dxbc.BuildShaderHull(p, cp, cp, pcsg, nil)
+	})
+}
+
+// corpusMask is a write mask's letters: 0b0101 -> "xz".
+func corpusMask(m uint8) string {
+	s := ""
+	for i, c := range "xyzw" {
+		if m&(1<<i) != 0 {
+			s += string(c)
+		}
+	}
+	return s
 }
