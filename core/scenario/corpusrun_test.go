@@ -48,24 +48,15 @@ func TestFxcCorpusRun(t *testing.T) {
 			continue
 		}
 		n.created++
-		src, err := corpusRunScenario(sh.blob, sh.cont, sh.prog, "FLOAT")
+		why, src, err := corpusRunVariants(sh)
 		if err != nil {
 			n.notRun++
 			reasons["not run: "+err.Error()] = append(reasons["not run: "+err.Error()], sh.name)
 			continue
 		}
-		why := corpusRun(src)
-		if strings.Contains(why, "step limit") {
-			// A loop whose count is read from a constant buffer as an
-			// integer takes the float pattern's bits (0.125 is
-			// 1,040,187,392) and runs into the step limit, as a real GPU
-			// would into its timeout: small integers instead.
-			src, _ = corpusRunScenario(sh.blob, sh.cont, sh.prog, "UINT")
-			if corpusRun(src) == "" {
-				why = ""
-				r := "ran with integers in its constant buffers (with floats a loop's count passed the step limit)"
-				reasons[r] = append(reasons[r], sh.name)
-			}
+		if strings.HasPrefix(why, "ran ") {
+			reasons[why] = append(reasons[why], sh.name)
+			why = ""
 		}
 		if why == "" {
 			n.ran++
@@ -91,6 +82,41 @@ func TestFxcCorpusRun(t *testing.T) {
 		t.Logf("  %-8s created %4d, ran %4d, failed %4d, not run %4d", s, n.created, n.ran, n.failed, n.notRun)
 	}
 	corpusLogReasons(t, reasons)
+}
+
+// corpusRunVariants runs a shader twice: with one-level textures of 4
+// texels a side and with 8-texel textures of every level (R8G8B8A8_UNORM
+// for float views), and says why the first that failed did, and its
+// scenario. A loop whose count is read from a constant buffer as an
+// integer takes the float pattern's bits (0.125 is 1,040,187,392) and
+// runs into the step limit, as a real GPU would into its timeout: such a
+// shader runs again with small integers in its constant buffers, and the
+// answer says so ("ran ...").
+func corpusRunVariants(sh corpusShader) (why, src string, err error) {
+	retried := false
+	for _, mips := range []bool{false, true} {
+		src, err = corpusRunScenario(sh.blob, sh.cont, sh.prog, "FLOAT", mips)
+		if err != nil {
+			return "", "", err
+		}
+		why = corpusRun(src)
+		if strings.Contains(why, "step limit") {
+			src, _ = corpusRunScenario(sh.blob, sh.cont, sh.prog, "UINT", mips)
+			if why = corpusRun(src); why == "" {
+				retried = true
+			}
+		}
+		if why != "" {
+			if mips {
+				why = "with mips: " + why
+			}
+			return why, src, nil
+		}
+	}
+	if retried {
+		return "ran with integers in its constant buffers (with floats a loop's count passed the step limit)", src, nil
+	}
+	return "", src, nil
 }
 
 // corpusShort is a scenario with its long hex strings cut, for a log.
@@ -207,8 +233,9 @@ var corpusStagePrefix = map[dxbc.ProgramType]string{
 
 // corpusRunScenario writes the scenario that runs a shader: its bindings
 // from its declarations, its neighbours from its signatures.
-// The constant buffers hold a pattern of cbKind, FLOAT or UINT.
-func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind string) (string, error) {
+// The constant buffers hold a pattern of cbKind, FLOAT or UINT; with mips
+// the shader resources are textures of 8 texels a side with every level.
+func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind string, mips bool) (string, error) {
 	in, err := c.Signature(true)
 	if err != nil {
 		return "", fmt.Errorf("input signature: %v", err)
@@ -221,7 +248,7 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 	b.WriteString("dev, imm = D3D11CreateDevice Flags=DEBUG\n")
 	hexOf := func(bc []byte) string { return "bytes:" + hex.EncodeToString(bc) }
 	fmt.Fprintf(&b, "s = dev.%s %s\n", corpusCreate[p.Type], hexOf(blob))
-	uavs := corpusBindings(&b, p, cbKind)
+	uavs := corpusBindings(&b, p, cbKind, mips)
 	// The pipeline statistics say the shader ran: for a draw, the vertex
 	// shader's 3 vertices and pixels the pixel shader ran for.
 	b.WriteString("st = dev.CreateQuery Query=PIPELINE_STATISTICS\nimm.Begin st\n")
@@ -371,6 +398,10 @@ func corpusKind(ret dxbc.ReturnType) string {
 func corpusData(kind string, n int) string {
 	v := make([]string, n)
 	for i := range v {
+		if kind == "RGBA8" {
+			v[i] = fmt.Sprintf("0x%08x", uint32(i)*0x01234567|0xff000000)
+			continue
+		}
 		if kind == "FLOAT" {
 			v[i] = fmt.Sprint(float32(i%8+1) * 0.125)
 		} else {
@@ -386,7 +417,7 @@ func corpusData(kind string, n int) string {
 // corpusBindings writes what a shader's declarations read: constant
 // buffers, shader resource views, samplers and unordered access views,
 // each bound on the shader's stage but the views, which are returned.
-func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpusUAV {
+func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string, mips bool) []corpusUAV {
 	st := corpusStagePrefix[p.Type]
 	compare := map[uint64]bool{}
 	counter := map[uint64]bool{}
@@ -426,11 +457,11 @@ func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpus
 			}
 			fmt.Fprintf(b, "imm.%sSetSamplers %d smp%d\n", st, slot, i)
 		case dxbc.OpDclResource, dxbc.OpDclResourceRaw, dxbc.OpDclResourceStructured:
-			corpusResource(b, fmt.Sprint("t", i), in, "SHADER_RESOURCE", compare[slot])
+			corpusResource(b, fmt.Sprint("t", i), in, "SHADER_RESOURCE", compare[slot], mips)
 			fmt.Fprintf(b, "imm.%sSetShaderResources %d t%dv\n", st, slot, i)
 		case dxbc.OpDclUAVTyped, dxbc.OpDclUAVRaw, dxbc.OpDclUAVStructured:
 			name := fmt.Sprint("u", i)
-			corpusResource(b, name, in, "UNORDERED_ACCESS", false)
+			corpusResource(b, name, in, "UNORDERED_ACCESS", false, false)
 			if counter[slot] || in.Op == dxbc.OpDclUAVStructured && in.Controls&(1<<12) != 0 {
 				b.WriteString(" Flags=COUNTER")
 			}
@@ -445,7 +476,7 @@ func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpus
 // declaration and the start of its view (NAME and NAMEv). A shader
 // resource view's line is ended; an unordered access view's is not (its
 // flags follow).
-func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind string, compare bool) {
+func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind string, compare, mips bool) {
 	end := "\n"
 	view := "CreateShaderResourceView"
 	if bind == "UNORDERED_ACCESS" {
@@ -479,33 +510,11 @@ func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind s
 	if compare || bind == "UNORDERED_ACCESS" {
 		format, comps = corpusFormat(kind, 1), 1
 	}
-	texels := 0
 	switch dim {
 	case dxbc.DimBuffer:
 		fmt.Fprintf(b, "%s = dev.CreateBuffer BindFlags=%s Data=%s\n", name, bind, corpusData(kind, 16*comps))
 		fmt.Fprintf(b, "%sv = dev.%s %s Format=%s ViewDimension=BUFFER"+end, name, view, name, format)
 		return
-	case dxbc.DimTexture1D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture1D Width=4", name)
-		texels = 4
-	case dxbc.DimTexture1DArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture1D Width=4 ArraySize=2", name)
-		texels = 8
-	case dxbc.DimTexture2D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4", name)
-		texels = 16
-	case dxbc.DimTexture2DArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=2", name)
-		texels = 32
-	case dxbc.DimTexture3D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture3D Width=4 Height=4 Depth=4", name)
-		texels = 64
-	case dxbc.DimTextureCube:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=6 MiscFlags=TEXTURECUBE", name)
-		texels = 96
-	case dxbc.DimTextureCubeArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=12 MiscFlags=TEXTURECUBE", name)
-		texels = 192
 	case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
 		samples := max((in.Controls>>5)&0x7f, 1)
 		arr := ""
@@ -516,8 +525,63 @@ func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind s
 		fmt.Fprintf(b, "%sv = dev.%s %s"+end, name, view, name)
 		return
 	}
-	fmt.Fprintf(b, " Format=%s BindFlags=%s Data=%s\n", format, bind, corpusData(kind, texels*comps))
+	k, ok := corpusTextureKinds[dim]
+	if !ok {
+		return
+	}
+	// 4 texels a side, one level; with mips (a shader resource's), 8 and
+	// the whole chain, in R8G8B8A8_UNORM for a float view.
+	size, levels, data := uint32(4), "", ""
+	if mips && bind == "SHADER_RESOURCE" {
+		size, levels = 8, " MipLevels=0"
+		if kind == "FLOAT" && !compare {
+			format, comps, kind = "R8G8B8A8_UNORM", 1, "RGBA8"
+		}
+	}
+	texels := 0
+	for w := size; ; w /= 2 {
+		n := int(w)
+		if k.height {
+			n *= int(w)
+		}
+		if k.depth {
+			n *= int(w)
+		}
+		texels += n
+		if w == 1 || levels == "" {
+			break
+		}
+	}
+	dims := fmt.Sprintf("Width=%d", size)
+	if k.height {
+		dims += fmt.Sprintf(" Height=%d", size)
+	}
+	if k.depth {
+		dims += fmt.Sprintf(" Depth=%d", size)
+	}
+	if k.slices > 1 {
+		dims += fmt.Sprintf(" ArraySize=%d", k.slices)
+	}
+	if k.misc != "" {
+		dims += " MiscFlags=" + k.misc
+	}
+	data = corpusData(kind, texels*k.slices*comps)
+	fmt.Fprintf(b, "%s = dev.%s %s%s Format=%s BindFlags=%s Data=%s\n", name, k.call, dims, levels, format, bind, data)
 	fmt.Fprintf(b, "%sv = dev.%s %s"+end, name, view, name)
+}
+
+// corpusTextureKinds are the textures of each dimension: the create call,
+// whether it has a height and a depth, its slices and misc flags.
+var corpusTextureKinds = map[dxbc.ResourceDimension]struct {
+	call          string
+	height, depth bool
+	slices        int
+	misc          string
+}{
+	dxbc.DimTexture1D: {"CreateTexture1D", false, false, 1, ""}, dxbc.DimTexture1DArray: {"CreateTexture1D", false, false, 2, ""},
+	dxbc.DimTexture2D: {"CreateTexture2D", true, false, 1, ""}, dxbc.DimTexture2DArray: {"CreateTexture2D", true, false, 2, ""},
+	dxbc.DimTexture3D: {"CreateTexture3D", true, true, 1, ""}, dxbc.DimTextureCube: {"CreateTexture2D", true, false, 6, "TEXTURECUBE"},
+	dxbc.DimTextureCubeArray: {"CreateTexture2D", true, false, 12, "TEXTURECUBE"},
 }
 
 // corpusVertexInputs is an input layout for a vertex shader's input
