@@ -134,9 +134,10 @@ figures: wasm
 # them): the soak, 1,000 rounds of the example scenarios in one process
 # (make unit: 100), the hostile scenarios at 2,000,000 API calls each with
 # the default trace ring (make unit: 400,000, a ring of 40,000 events), and
-# the runaway loop at the default step budget of 10,000,000 API calls.
+# the runaway loop at the default step budget of 10,000,000 API calls (make
+# unit: the default read from the run, the loop stopped at 100,000).
 soak:
-	$(GO) test -count=1 -timeout $(TESTTIMEOUT) -run '^(TestSoak|TestHostile|TestStepBudgetDefault)$$' -v ./core/scenario -args -soak.rounds=1000 -hostile.steps=2000000
+	$(GO) test -count=1 -timeout $(TESTTIMEOUT) -run '^(TestSoak|TestHostile|TestStepBudgetDefault)$$' -v ./core/scenario -args -soak.rounds=1000 -hostile.steps=2000000 -budget.default
 
 # Headless Chromium (/usr/bin/chromium) through playwright-core; the test
 # builds and starts the server itself. npm ci installs playwright-core from
