@@ -406,6 +406,8 @@ func (ex *executor) prepareProgram() bool {
 		if ps.vsPos >= vp.Outputs {
 			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
 		}
+	} else if ps.vsPos >= vp.Outputs && ps.hs == nil && ex.st.so.on && !ex.st.so.rasterize {
+		ps.vsPos = -1 // streamed out and never rasterized (D3D11_SO_NO_RASTERIZED_STREAM): no position is needed
 	} else if ps.vsPos >= vp.Outputs && ps.hs == nil {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false

@@ -165,6 +165,9 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 		return p, nil
 	}
 	full, err := translate.Translate(bytecode, stage)
+	if err == nil {
+		err = checkVaryings(full) // (varyings.go)
+	}
 	if err != nil {
 		return nil, err
 	}

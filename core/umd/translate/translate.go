@@ -226,6 +226,7 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
 	}
 	if t.out.Stage == shaderisa.StageHull {
+		t.ts.sigStride = signatureRegisters(inSig)
 		if err := t.hull(); err != nil {
 			return nil, err
 		}
