@@ -217,27 +217,12 @@ func TestHullJoinPhase(t *testing.T) {
 // factors must come out as TestHullJoinPhase's: 2, 3, 4 and their mean 3;
 // with the early return taken (cb0.y nonzero) instance 1 writes 10.
 func TestHullIndexableTempsAndEarlyReturn(t *testing.T) {
-	text, err := os.ReadFile("testdata/tess/tri_join_hs.asm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.NewReplacer(
+	sh := editedHull(t, "tri_join_hs", "x0[2], 4\nmov x0[1].x", // (the fork phase's edit: the early return's 10 below)
 		"dcl_indexrange o0.x 3\nmov r0.x, vForkInstanceID.x\nutof r0.y, r0.x\nadd r0.y, r0.y, cb0[0].x\nmov o[r0.x + 0].x, r0.y\nret",
 		"dcl_indexrange o0.x 3\ndcl_indexableTemp x0[3], 4\nmov r0.x, vForkInstanceID.x\nutof r0.y, r0.x\nadd r0.y, r0.y, cb0[0].x\n"+
 			"mov x0[r0.x + 0].x, r0.y\nmov r0.y, x0[r0.x + 0].x\nieq r0.z, r0.x, l(1)\nand r0.z, r0.z, cb0[0].y\nif_nz r0.z\n"+
 			"mov o[r0.x + 0].x, l(10.000000)\nret\nendif\nmov o[r0.x + 0].x, r0.y\nret",
-		"dcl_temps 1\nadd r0.x, vpc0.x, vpc1.x", "dcl_temps 1\ndcl_indexableTemp x0[2], 4\nmov x0[1].x, vpc1.x\nadd r0.x, vpc0.x, x0[1].x").Replace(string(text))
-	if src == string(text) || !strings.Contains(src, "x0[2]") || !strings.Contains(src, "if_nz r0.z") {
-		t.Fatal("the listing did not change as planned")
-	}
-	bc, err := dxbc.Assemble(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := Translate(bc, dxbc.HullShader)
-	if err != nil {
-		t.Fatal(err)
-	}
+		"dcl_temps 1\nadd r0.x, vpc0.x, vpc1.x", "dcl_temps 1\ndcl_indexableTemp x0[2], 4\nmov x0[1].x, vpc1.x\nadd r0.x, vpc0.x, x0[1].x")
 	f := math.Float32bits
 	for _, tc := range []struct {
 		early uint32
@@ -266,23 +251,8 @@ func TestHullIndexableTempsAndEarlyReturn(t *testing.T) {
 // point n's register n&1, its position (n, 10n, 0, 1) when even, its
 // texture coordinate (n/4, 1, 0, 0) when odd.
 func TestHullControlPointIndexRange(t *testing.T) {
-	text, err := os.ReadFile("testdata/tess/quad_hs.asm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := strings.NewReplacer("dcl_temps 1\nmov r0.x, vOutputControlPointID\nmov o0.xyzw, v[r0.x + 0][0].xyzw",
-		"dcl_temps 1\ndcl_indexrange v[4][0].xyzw 2\nmov r0.x, vOutputControlPointID\nand r0.y, r0.x, l(1)\nmov o0.xyzw, v[r0.x + 0][r0.y + 0].xyzw").Replace(string(text))
-	if !strings.Contains(src, "v[r0.x + 0][r0.y + 0]") {
-		t.Fatal("the listing did not change as planned")
-	}
-	bc, err := dxbc.Assemble(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh, err := Translate(bc, dxbc.HullShader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	sh := editedHull(t, "quad_hs", "v[r0.x + 0][r0.y + 0]", "dcl_temps 1\nmov r0.x, vOutputControlPointID\nmov o0.xyzw, v[r0.x + 0][0].xyzw",
+		"dcl_temps 1\ndcl_indexrange v[4][0].xyzw 2\nmov r0.x, vOutputControlPointID\nand r0.y, r0.x, l(1)\nmov o0.xyzw, v[r0.x + 0][r0.y + 0].xyzw")
 	f := math.Float32bits
 	m := shader.NewMachine(sh.Program)
 	if err := m.Bind(fixedCB{f(3), f(5), 0, 0}, nil); err != nil {
@@ -312,4 +282,27 @@ func TestHullControlPointIndexRange(t *testing.T) {
 			t.Errorf("point %d: o0.xy (%g, %g), want %v", n, x, y, want)
 		}
 	}
+}
+
+// editedHull translates testdata/tess/NAME.asm with the replacer's pairs
+// applied (the edited text must contain mark).
+func editedHull(t *testing.T, name, mark string, pairs ...string) *Shader {
+	t.Helper()
+	text, err := os.ReadFile("testdata/tess/" + name + ".asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.NewReplacer(pairs...).Replace(string(text))
+	if !strings.Contains(src, mark) {
+		t.Fatal("the listing did not change as planned")
+	}
+	bc, err := dxbc.Assemble(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, dxbc.HullShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
 }
