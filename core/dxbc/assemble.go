@@ -32,10 +32,11 @@ func Assemble(text string) ([]byte, error) {
 	if a.creator != "" && a.creator != DisassemblerBanner {
 		rdef = a.reflection()
 	}
-	b, err := BuildShader(a.prog, a.sig[0], a.sig[1], rdef)
-	if err == nil && a.sig[1].hasStreams() {
-		b, err = withOSG5(b, a.sig[1])
+	build := BuildShader
+	if a.prog.Type == GeometryShader {
+		build = BuildShaderGeometry // OSG5 at shader model 5, with the rows' streams (osg5.go)
 	}
+	b, err := build(a.prog, a.sig[0], a.sig[1], rdef)
 	if err != nil || a.slots == 0 {
 		return b, err
 	}

@@ -41,7 +41,10 @@ func streamScene(t *testing.T, create string) string {
 		`so0 = dev.CreateBuffer ByteWidth=64 BindFlags=STREAM_OUTPUT
 so1 = dev.CreateBuffer ByteWidth=128 BindFlags=STREAM_OUTPUT
 `+create, 1)
-	return strings.Replace(scene, "GS", streamsBytes(t), 1) + `q0 = dev.CreateQuery Query=SO_STATISTICS_STREAM0
+	if strings.Contains(create, " GS ") {
+		scene = strings.Replace(scene, " GS ", " "+streamsBytes(t)+" ", 1)
+	}
+	return scene + `q0 = dev.CreateQuery Query=SO_STATISTICS_STREAM0
 q1 = dev.CreateQuery Query=SO_STATISTICS_STREAM1
 p1 = dev.CreateQuery Query=SO_OVERFLOW_PREDICATE_STREAM1
 p0 = dev.CreateQuery Query=SO_OVERFLOW_PREDICATE_STREAM0
@@ -141,4 +144,29 @@ func TestGeometryStreamsValidation(t *testing.T) {
 			t.Errorf("%s: messages\n%s\nwant one with %q", tc.line[len(tc.line)-40:], msgs, tc.want)
 		}
 	}
+}
+
+// TestGeometryStreamsHLSL: a two-stream shader written in HLSL (two
+// PointStream parameters, core/hlsl's gs_5_0; stream 1 a TEXCOORD of its
+// own): stream 0 drawn and to slot 0, stream 1 to slot 1 only.
+func TestGeometryStreamsHLSL(t *testing.T) {
+	src := streamScene(t, `gs = dev.CreateGeometryShaderWithStreamOutput hlsl:streams Decl="SV_Position.xy" Decl1="1:TEXCOORD"`)
+	mustRun(t, `hlsl streams {
+struct V { float4 pos : SV_Position; float4 col : COLOR; };
+struct W { float4 c : TEXCOORD; };
+[maxvertexcount(2)]
+void main(point V p[1], inout PointStream<V> s0, inout PointStream<W> s1) {
+    s0.Append(p[0]);
+    W o; o.c = float4(1, 2, 3, 4) * p[0].pos.x;
+    s1.Append(o);
+}
+}
+`+src+`expect data q0.NumPrimitivesWritten == 4
+expect data q1.NumPrimitivesWritten == 4
+expect pixel bb 15 15 == #ff0000ff
+expect pixel bb 23 15 == #000000ff
+expect probe so0 0 0 == `+f32Words(-0.5, 0.5, 0.5, 0.5, 0.5, -0.5, -0.5, -0.5)+`
+expect probe so1 0 0 == `+f32Words(-0.5, -1, -1.5, -2, 0.5, 1, 1.5, 2)+`
+expect violations == 0
+`)
 }

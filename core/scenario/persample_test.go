@@ -155,3 +155,58 @@ expect pixel out 1 0 == f32[1.375 1.875 1.125 1.625]
 expect pixel ms 3 0 == f32[3.5 0 0 1]
 `)
 }
+
+// evalSamplePS writes eval_sample_index(COLOR.x, INDEX) in red, INDEX
+// SV_SampleIndex (a sample-frequency shader) or a literal.
+const evalSamplePS = `//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float
+// COLOR                    0   xyzw        1     NONE   float   x
+// SV_SampleIndex           0   x           2   SAMPLE    uint   x
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Target                0   xyzw        0   TARGET   float   xyzw
+//
+ps_5_0
+dcl_globalFlags refactoringAllowed
+dcl_input_ps linear v1.x
+dcl_input_ps_sgv constant v2.x, sampleIndex
+dcl_output o0.xyzw
+dcl_temps 1
+eval_sample_index r0.x, v1.x, INDEX
+mov o0.x, r0.x
+mov o0.yzw, l(0,0,0,1.000000)
+ret
+`
+
+// TestEvalSampleIndex: eval_sample_index (EvaluateAttributeAtSample) of
+// an input linear on the screen, the x-ramp of TestSampleFrequencyInput:
+// with SV_SampleIndex in a sample-frequency shader each sample gets its
+// own position's value (0.375 0.875 0.125 0.625 in pixel 0), with the
+// literal 2 every sample gets sample 2's, 0.5 - 6/16, the shader running
+// once a pixel a triangle (8: the rectangle's diagonal crosses the four
+// pixels, each shaded by both triangles); at one sample the pixel's
+// centre, 0.5.
+func TestEvalSampleIndex(t *testing.T) {
+	v := func(x, y, r float32) string { return fmt.Sprintf("%g %g 0.5 %g 0 0 1 0 0", x, y, r) }
+	vb := "f32[" + strings.Join([]string{v(-1, 1, 0), v(1, 1, 4), v(-1, -1, 0), v(-1, -1, 0), v(1, 1, 4), v(1, -1, 4)}, "  ") + "]"
+	bySample := "bytes:" + assembledHex(t, strings.Replace(evalSamplePS, "INDEX", "v2.x", 1))
+	literal := "bytes:" + assembledHex(t, strings.Replace(strings.Replace(evalSamplePS, "INDEX", "l(2)", 1),
+		"dcl_input_ps_sgv constant v2.x, sampleIndex\n", "", 1))
+	runOK(t, perSampleScene(4, bySample, vb)+`expect pixel out 0 0 == f32[0.375 0.875 0.125 0.625]
+expect pixel out 2 0 == f32[2.375 2.875 2.125 2.625]
+`)
+	runOK(t, perSampleScene(4, literal, vb)+`expect data st.PSInvocations == 8
+expect pixel out 0 0 == f32[0.125 0.125 0.125 0.125]
+expect pixel out 3 0 == f32[3.125 3.125 3.125 3.125]
+`)
+	runOK(t, perSampleScene(1, literal, vb)+`expect pixel ms 1 0 == f32[1.5 0 0 1]
+`)
+}

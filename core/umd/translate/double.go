@@ -80,15 +80,19 @@ func (t *translator) double(in *dxbc.Instruction) error {
 	return nil
 }
 
-// eval translates eval_centroid and eval_sample_index: at one sample per
-// pixel the centroid and sample 0 are the pixel's centre, where the
-// input is interpolated already (the attribute itself).
+// eval translates eval_centroid and eval_sample_index: the centroid is
+// taken as the pixel's centre, where the input is interpolated already
+// (the attribute itself); a sample's position moves the value along the
+// input's derivatives (evalSampleIndex).
 func (t *translator) eval(in *dxbc.Instruction) error {
 	if t.out.Stage != shaderisa.StagePixel {
 		return t.fail("%s outside a pixel shader", in.Op)
 	}
 	if len(in.Operands) < 2 || in.Operands[1].Type != dxbc.RegInput {
 		return t.fail("%s evaluates an input v#", in.Op)
+	}
+	if in.Op == dxbc.OpEvalSampleIndex && len(in.Operands) == 3 {
+		return t.evalSampleIndex(in) // (msaa.go)
 	}
 	return t.alu2(in, 0, shaderisa.OpMov, in.Operands[1])
 }

@@ -255,6 +255,16 @@ func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
 	if err != nil {
 		return err
 	}
+	t.rastSamplePos(r, cnt, idx, swz)
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
+	return nil
+}
+
+// rastSamplePos writes into temp r the standard position of sample idx
+// (its first component) of the render target's sample count cnt, as
+// offsets from the pixel's centre in pixels, swizzled by swz ((0, 0) at
+// one sample or for an index past the count).
+func (t *translator) rastSamplePos(r uint32, cnt, idx shaderisa.Operand, swz [4]uint8) {
 	idx.Swizzle = [4]uint8{idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0]}
 	c, d := t.newScratch(), t.newScratch()
 	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
@@ -271,6 +281,41 @@ func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
 			t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.R(d), shaderisa.LF(out[0], out[1], out[2], out[3]), shaderisa.R(r)}})
 		}
 	}
-	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
+}
+
+// evalSampleIndex translates eval_sample_index dst, v#, index: the input
+// at sample index's position, the value at the pixel (v#) moved by the
+// sample's offset along the input's fine screen-space derivatives (exact
+// for an input linear on the screen; at one sample the input's value).
+func (t *translator) evalSampleIndex(in *dxbc.Instruction) error {
+	ops := in.Operands
+	dst, ok, err := t.dst(&ops[0])
+	if err != nil || !ok {
+		return err
+	}
+	v, err := t.src(&ops[1])
+	if err != nil {
+		return err
+	}
+	idx, err := t.src(&ops[2])
+	if err != nil {
+		return err
+	}
+	reg, err := t.rastReg(in.Op.String())
+	if err != nil {
+		return err
+	}
+	cnt := shaderisa.V(reg)
+	cnt.Swizzle = [4]uint8{}
+	pos, dx, dy := t.newScratch(), t.newScratch(), t.newScratch()
+	t.rastSamplePos(pos, cnt, idx, shaderisa.Identity)
+	t.emit(shaderisa.Inst{Op: shaderisa.OpDerivXFine, Dst: shaderisa.R(dx), Src: []shaderisa.Operand{v}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpDerivYFine, Dst: shaderisa.R(dy), Src: []shaderisa.Operand{v}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMad, Dst: shaderisa.R(dx), Src: []shaderisa.Operand{shaderisa.R(dx), shaderisa.R(pos).WithSwizzle("xxxx"), v}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMad, Dst: shaderisa.R(dx), Src: []shaderisa.Operand{shaderisa.R(dy), shaderisa.R(pos).WithSwizzle("yyyy"), shaderisa.R(dx)}})
+	// At one sample the input itself (an infinite derivative times a
+	// zero offset must not make a NaN).
+	t.emit(shaderisa.Inst{Op: shaderisa.OpULt, Dst: shaderisa.R(dy), Src: []shaderisa.Operand{shaderisa.L(1, 1, 1, 1), cnt}})
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(dy), shaderisa.R(dx), v}})
 	return nil
 }

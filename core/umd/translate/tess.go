@@ -317,8 +317,12 @@ func (t *translator) tessSrc(o *dxbc.Operand, swz [4]uint8) (shaderisa.Operand, 
 	if len(o.Indices) != 2 {
 		return shaderisa.Operand{}, t.fail("%s is %s[point][register]", o.Type, o.Type)
 	}
-	reg, err := t.index(o, 1)
-	if err != nil {
+	ri := o.Indices[1]
+	var reg uint32
+	var err error
+	if ri.Rel != nil {
+		reg = uint32(min(ri.Imm, 1<<20)) // v[n][r#.c + reg]: over a dcl_indexrange of the point's registers
+	} else if reg, err = t.index(o, 1); err != nil {
 		return shaderisa.Operand{}, err
 	}
 	points, stride, base := ts.inCP, ts.inStride, uint32(0)
@@ -334,21 +338,38 @@ func (t *translator) tessSrc(o *dxbc.Operand, swz [4]uint8) (shaderisa.Operand, 
 	ix := o.Indices[0]
 	n := uint32(min(ix.Imm, 1<<20))
 	var r shaderisa.Operand
-	if ix.Rel == nil {
+	switch {
+	case ix.Rel == nil && ri.Rel == nil:
 		if n >= points {
 			return r, t.fail("%s[%d][%d]: the patch has %d control points", o.Type, n, reg, points)
 		}
 		r = shaderisa.V(base + n*stride + reg)
-	} else {
-		rr, comp, err := t.relReg(ix)
-		if err != nil {
-			return r, err
-		}
+	default:
+		// The flattened register: point*stride + register, either or
+		// both from a register (a read past the patch gives 0).
 		tmp := t.newScratch()
-		idx := shaderisa.R(rr)
-		idx.Swizzle = [4]uint8{comp, comp, comp, comp}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: shaderisa.R(tmp).WithMask("x"),
-			Src: []shaderisa.Operand{idx, shaderisa.L(stride, stride, stride, stride)}})
+		if ix.Rel != nil {
+			rr, comp, err := t.relReg(ix)
+			if err != nil {
+				return r, err
+			}
+			idx := shaderisa.R(rr)
+			idx.Swizzle = [4]uint8{comp, comp, comp, comp}
+			t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: shaderisa.R(tmp).WithMask("x"),
+				Src: []shaderisa.Operand{idx, shaderisa.L(stride, stride, stride, stride)}})
+		} else {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(tmp).WithMask("x"), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
+		}
+		if ri.Rel != nil {
+			rr, comp, err := t.relReg(ri)
+			if err != nil {
+				return r, err
+			}
+			idx := shaderisa.R(rr)
+			idx.Swizzle = [4]uint8{comp, comp, comp, comp}
+			t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: shaderisa.R(tmp).WithMask("x"),
+				Src: []shaderisa.Operand{shaderisa.R(tmp).WithSwizzle("xxxx"), idx}})
+		}
 		r = shaderisa.V(base).WithRel(n*stride+reg, points*stride, tmp, 0)
 	}
 	r.Swizzle = swz
@@ -421,7 +442,15 @@ func (t *translator) hull() error {
 			t.temps = max(t.temps, in.Extra[0]) // the phases' temps overlap: they run one after the other
 			continue
 		case dxbc.OpDclIndexableTemp:
-			return t.fail("dcl_indexableTemp in a hull shader: this GPU's hull stage has no indexable temps")
+			// Each phase declares its own x# arrays; the phases run one
+			// after the other, so one array of a number serves them all,
+			// as long as the longest declaration.
+			if len(in.Extra) == 3 {
+				if x := t.xs[in.Extra[0]]; x != nil {
+					x.count = max(x.count, min(in.Extra[1], shaderisa.MaxTemps))
+					continue
+				}
+			}
 		case dxbc.OpDclInput, dxbc.OpDclInputSGV, dxbc.OpDclInputSIV:
 			if len(in.Operands) == 1 {
 				if err := t.tessInput(in, &in.Operands[0]); err != nil {
@@ -514,11 +543,30 @@ func (t *translator) hull() error {
 	t.emit(shaderisa.Inst{Op: shaderisa.OpEndIf})
 
 	// Phase 1: the patch constants, phase after phase, instance after
-	// instance.
+	// instance. A phase with a ret inside a block runs each instance as
+	// a subroutine (call; its ret returns to the next instance), placed
+	// after the program's end.
+	type sub struct {
+		ph    phase
+		inst  uint32
+		label uint32
+	}
+	var subs []sub
 	for _, ph := range phases {
 		ts.phase = ph.kind
+		blockRet := t.blockRet(ph.start, ph.end)
 		for inst := range ph.instances {
 			ts.instance = inst
+			if blockRet {
+				lbl := uint32(shaderisa.MaxLabels - 1 - len(subs))
+				if len(subs) >= shaderisa.MaxLabels/2 {
+					return t.fail("more than %d fork and join phase instances with a ret inside a block", shaderisa.MaxLabels/2)
+				}
+				subs = append(subs, sub{ph, inst, lbl})
+				t.cur = ph.start - 1
+				t.emit(shaderisa.Inst{Op: shaderisa.OpCall, Label: lbl})
+				continue
+			}
 			depth := len(t.blocks)
 			for i := ph.start; i < ph.end; i++ {
 				in := &p.Instructions[i]
@@ -528,9 +576,6 @@ func (t *translator) hull() error {
 				t.cur, t.next = i, 0
 				if in.Op == dxbc.OpRet && len(t.blocks) == depth {
 					break // the phase's end (what follows an unconditional ret never runs)
-				}
-				if in.Op == dxbc.OpRet || in.Op == dxbc.OpRetc {
-					return t.fail("%s inside a block of a hull shader's %s: this GPU ends a fork or join phase at its last instruction only", in.Op, phaseName(ph.kind))
 				}
 				if err := t.instruction(in); err != nil {
 					return err
@@ -548,8 +593,66 @@ func (t *translator) hull() error {
 		}
 	}
 	t.emit(shaderisa.Inst{Op: shaderisa.OpRet})
+	for _, sb := range subs {
+		ts.phase, ts.instance = sb.ph.kind, sb.inst
+		t.cur = sb.ph.start - 1
+		t.emit(shaderisa.Inst{Op: shaderisa.OpLabel, Label: sb.label})
+		for i := sb.ph.start; i < sb.ph.end; i++ {
+			in := &p.Instructions[i]
+			if isDecl(in.Op) {
+				continue
+			}
+			t.cur, t.next = i, 0
+			if err := t.instruction(in); err != nil {
+				return err
+			}
+			if in.Op == dxbc.OpRet && len(t.blocks) == 0 {
+				break // the phase's end
+			}
+		}
+		if len(t.blocks) != 0 {
+			return &Error{Index: -1, Reason: "unbalanced if/loop/switch blocks in a " + phaseName(sb.ph.kind)}
+		}
+		t.emit(shaderisa.Inst{Op: shaderisa.OpRet})
+	}
 	t.cur = -1
 	return nil
+}
+
+// controlPointRange checks a hull or domain shader's dcl_indexrange over
+// control points' registers (v[3][0] 2: registers 0 and 1 of every
+// point), which a relative register index reads (tessSrc: the flattened
+// patch, so nothing is recorded).
+func (t *translator) controlPointRange(o *dxbc.Operand, count uint32) error {
+	if o.Indices[1].Rel != nil || o.Indices[0].Rel != nil {
+		return t.fail("dcl_indexrange of %s with a relative index", o.Type)
+	}
+	if r := o.Indices[1].Imm; count == 0 || r+uint64(count) > shaderisa.MaxInputs {
+		return t.fail("dcl_indexrange %s[][%d] %d: past the GPU's %d registers", o.Type, r, count, shaderisa.MaxInputs)
+	}
+	return nil
+}
+
+// blockRet reports whether instructions [start, end) of a fork or join
+// phase return from inside a block (or with retc): the phase then runs as
+// a subroutine.
+func (t *translator) blockRet(start, end int) bool {
+	depth := 0
+	for i := start; i < end; i++ {
+		switch t.prog.Instructions[i].Op {
+		case dxbc.OpIf, dxbc.OpLoop, dxbc.OpSwitch:
+			depth++
+		case dxbc.OpEndif, dxbc.OpEndloop, dxbc.OpEndswitch:
+			depth--
+		case dxbc.OpRetc:
+			return true
+		case dxbc.OpRet:
+			if depth > 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // pcTempDst is a fork or join phase's o# (or o[r#.c + n] over its

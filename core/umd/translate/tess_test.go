@@ -142,7 +142,6 @@ func TestHullRefusals(t *testing.T) {
 	cases := []struct{ desc, from, to, want string }{
 		{"no inside factor", "dcl_output_siv o5.x, finalQuadVInsideTessFactor\nmov o5.x, cb0[0].y\n", "dcl_output o5.x\nmov o5.x, cb0[0].y\n", "inside 1 is missing"},
 		{"lines from a quad", "output_triangle_cw", "output_line", "the quad domain does not output line"},
-		{"ret in a block of a fork phase", "mov o5.x, cb0[0].y\nret", "mov o5.x, cb0[0].y\nif_nz cb0[0].x\nret\nendif\nret", "ret inside a block of a hull shader's fork phase"},
 		{"too many instances", "dcl_hs_fork_phase_instance_count 4", "dcl_hs_fork_phase_instance_count 33", "1..32 instances"},
 	}
 	for _, c := range cases {
@@ -209,4 +208,101 @@ func TestHullJoinPhase(t *testing.T) {
 			t.Errorf("patch constant o%d.x = %g, want %g", k, got, want)
 		}
 	}
+}
+
+// Hull shaders as fxc writes them for what the phases may do that the
+// translator once refused: indexable temps (each phase its own x0, of
+// different lengths) and a ret inside a block of a fork phase (an early
+// return: the instance runs as a subroutine). The join-phase shader's
+// factors must come out as TestHullJoinPhase's: 2, 3, 4 and their mean 3;
+// with the early return taken (cb0.y nonzero) instance 1 writes 10.
+func TestHullIndexableTempsAndEarlyReturn(t *testing.T) {
+	sh := editedHull(t, "tri_join_hs", "x0[2], 4\nmov x0[1].x", // (the fork phase's edit: the early return's 10 below)
+		"dcl_indexrange o0.x 3\nmov r0.x, vForkInstanceID.x\nutof r0.y, r0.x\nadd r0.y, r0.y, cb0[0].x\nmov o[r0.x + 0].x, r0.y\nret",
+		"dcl_indexrange o0.x 3\ndcl_indexableTemp x0[3], 4\nmov r0.x, vForkInstanceID.x\nutof r0.y, r0.x\nadd r0.y, r0.y, cb0[0].x\n"+
+			"mov x0[r0.x + 0].x, r0.y\nmov r0.y, x0[r0.x + 0].x\nieq r0.z, r0.x, l(1)\nand r0.z, r0.z, cb0[0].y\nif_nz r0.z\n"+
+			"mov o[r0.x + 0].x, l(10.000000)\nret\nendif\nmov o[r0.x + 0].x, r0.y\nret",
+		"dcl_temps 1\nadd r0.x, vpc0.x, vpc1.x", "dcl_temps 1\ndcl_indexableTemp x0[2], 4\nmov x0[1].x, vpc1.x\nadd r0.x, vpc0.x, x0[1].x")
+	f := math.Float32bits
+	for _, tc := range []struct {
+		early uint32
+		want  []float32
+	}{{0, []float32{2, 3, 4, 3}}, {1, []float32{2, 10, 4, 16.0 / 3}}} {
+		m := shader.NewMachine(sh.Program)
+		if err := m.Bind(fixedCB{f(2), tc.early, 0, 0}, nil); err != nil {
+			t.Fatal(err)
+		}
+		id := m.In(int(sh.HS.IDReg()))
+		id[2][0] = 1 // phase 1
+		if _, err := m.Run(1); err != nil {
+			t.Fatal(err)
+		}
+		for k, want := range tc.want {
+			if got := math.Float32frombits(m.Out(k)[0][0]); math.Abs(float64(got-want)) > 1e-5 {
+				t.Errorf("early return %d: patch constant o%d.x = %g, want %g", tc.early, k, got, want)
+			}
+		}
+	}
+}
+
+// A control-point phase that reads v[r0.x + 0][r0.y + 0], both indices
+// from registers over dcl_indexrange v[4][0] 2 (as fxc writes an input
+// patch indexed by a variable register): output point n's o0 is input
+// point n's register n&1, its position (n, 10n, 0, 1) when even, its
+// texture coordinate (n/4, 1, 0, 0) when odd.
+func TestHullControlPointIndexRange(t *testing.T) {
+	sh := editedHull(t, "quad_hs", "v[r0.x + 0][r0.y + 0]", "dcl_temps 1\nmov r0.x, vOutputControlPointID\nmov o0.xyzw, v[r0.x + 0][0].xyzw",
+		"dcl_temps 1\ndcl_indexrange v[4][0].xyzw 2\nmov r0.x, vOutputControlPointID\nand r0.y, r0.x, l(1)\nmov o0.xyzw, v[r0.x + 0][r0.y + 0].xyzw")
+	f := math.Float32bits
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(fixedCB{f(3), f(5), 0, 0}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for n := range 4 {
+		for l := range 4 {
+			pos, tc := m.In(2*n), m.In(2*n+1)
+			pos[0][l], pos[1][l], pos[2][l], pos[3][l] = f(float32(n)), f(float32(10*n)), 0, f(1)
+			tc[0][l], tc[1][l] = f(float32(n)/4), f(1)
+		}
+	}
+	id := m.In(int(sh.HS.IDReg()))
+	for l := range 4 {
+		id[0][l], id[1][l], id[2][l] = 7, uint32(3-l), 0 // lane l makes output point 3-l
+	}
+	if _, err := m.Run(0xF); err != nil {
+		t.Fatal(err)
+	}
+	for l := range 4 {
+		n := 3 - l
+		want := [2]float32{float32(n), float32(10 * n)}
+		if n&1 == 1 {
+			want = [2]float32{float32(n) / 4, 1}
+		}
+		if x, y := math.Float32frombits(m.Out(0)[0][l]), math.Float32frombits(m.Out(0)[1][l]); x != want[0] || y != want[1] {
+			t.Errorf("point %d: o0.xy (%g, %g), want %v", n, x, y, want)
+		}
+	}
+}
+
+// editedHull translates testdata/tess/NAME.asm with the replacer's pairs
+// applied (the edited text must contain mark).
+func editedHull(t *testing.T, name, mark string, pairs ...string) *Shader {
+	t.Helper()
+	text, err := os.ReadFile("testdata/tess/" + name + ".asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := strings.NewReplacer(pairs...).Replace(string(text))
+	if !strings.Contains(src, mark) {
+		t.Fatal("the listing did not change as planned")
+	}
+	bc, err := dxbc.Assemble(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh, err := Translate(bc, dxbc.HullShader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sh
 }
