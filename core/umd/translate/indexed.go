@@ -52,6 +52,9 @@ func (t *translator) declIndexRange(in *dxbc.Instruction) error {
 		return t.fail("dcl_indexrange takes a register and a count")
 	}
 	o := &in.Operands[0]
+	if ok, err := t.controlPointRange(o, in.Extra[0]); ok {
+		return err // cprange.go
+	}
 	if o.Type != dxbc.RegInput && o.Type != dxbc.RegOutput || len(o.Indices) != 1 {
 		return t.fail("dcl_indexrange of %s: this GPU indexes the inputs v# and outputs o# only", o.Type)
 	}

@@ -317,6 +317,9 @@ func (t *translator) tessSrc(o *dxbc.Operand, swz [4]uint8) (shaderisa.Operand, 
 	if len(o.Indices) != 2 {
 		return shaderisa.Operand{}, t.fail("%s is %s[point][register]", o.Type, o.Type)
 	}
+	if o.Indices[1].Rel != nil {
+		return t.controlPointRel(o, hull, swz) // cprange.go
+	}
 	reg, err := t.index(o, 1)
 	if err != nil {
 		return shaderisa.Operand{}, err
