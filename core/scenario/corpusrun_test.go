@@ -24,11 +24,13 @@ import (
 // of its input signature and feeds a pixel shader made from its output
 // signature; a pixel shader is fed by a vertex shader made to write exactly
 // its input signature and writes render targets of its outputs' types; a
-// compute shader runs one group. A run fails on a GPU fault, a device
-// removal, a KMD rejection, a driver's refusal, a call the runtime drops, a
+// geometry, hull or domain shader runs between made neighbours; a compute
+// shader runs one group. A run fails on a GPU fault, a device removal, a
+// KMD rejection, a driver's refusal, a call the runtime drops, a
 // debug-layer error or a Go panic; the counts per stage and the failures by
-// reason are printed (docs/shaders.md quotes them). Skipped without
-// D3DSIM_FXC_CORPUS.
+// reason are printed (docs/shaders.md quotes them). A panic, and a
+// scenario that does not load (the test's own mistake), fail the test.
+// Skipped without D3DSIM_FXC_CORPUS.
 func TestFxcCorpusRun(t *testing.T) {
 	dir := os.Getenv("D3DSIM_FXC_CORPUS")
 	if dir == "" {
@@ -64,6 +66,9 @@ func TestFxcCorpusRun(t *testing.T) {
 		}
 		n.failed++
 		reasons[why] = append(reasons[why], sh.name)
+		if strings.HasPrefix(why, "panic") || strings.HasPrefix(why, "load:") {
+			t.Errorf("%s: %s", sh.name, why)
+		}
 		if testing.Verbose() && os.Getenv("D3DSIM_FXC_CORPUS_SHOW") != "" && strings.Contains(sh.name, os.Getenv("D3DSIM_FXC_CORPUS_SHOW")) {
 			t.Logf("%s:\n%s", sh.name, corpusShort(src))
 		}
