@@ -61,32 +61,8 @@ expect hr == S_OK
 // colour. The driver sized the points from the registers the hull shader
 // declared (one), and the GPU faulted.
 func TestHullPassThroughWholePoints(t *testing.T) {
-	cp := &dxbc.Signature{Elements: []dxbc.Element{
-		{Name: "SV_Position", SystemValue: dxbc.SVPosition, ComponentType: 3, Mask: dxbc.XYZW},
-		{Name: "COLOR", ComponentType: 3, Register: 1, Mask: dxbc.XYZW}}}
-	pcsg := &dxbc.Signature{}
-	for i := range 4 {
-		e := dxbc.Element{Name: "SV_TessFactor", Index: uint32(i), SystemValue: dxbc.SVTriEdgeTess, ComponentType: 3, Register: uint32(i), Mask: dxbc.X}
-		if i == 3 {
-			e.Name, e.Index, e.SystemValue = "SV_InsideTessFactor", 0, dxbc.SVTriInsideTess
-		}
-		pcsg.Elements = append(pcsg.Elements, e)
-	}
-	ds, err := corpusAssemble(`ds_5_0
-dcl_input_control_point_count 3
-dcl_tessellator_domain domain_tri
-dcl_input vDomain.xyz
-dcl_input vicp[3][0].xyzw
-dcl_input vicp[3][1].xyzw
-dcl_output_siv o0.xyzw, position
-dcl_output o1.xyzw
-dcl_temps 1
-mul r0.xyzw, vDomain.yyyy, vicp[1][0].xyzw
-mad r0.xyzw, vDomain.xxxx, vicp[0][0].xyzw, r0.xyzw
-mad o0.xyzw, vDomain.zzzz, vicp[2][0].xyzw, r0.xyzw
-mov o1.xyzw, vicp[0][1].xyzw
-ret
-`, func(p *dxbc.Program) ([]byte, error) { return dxbc.BuildShaderPatch(p, cp, cp, pcsg, nil) })
+	cp, pcsg := triPatchSignatures()
+	ds, err := corpusAssemble(triColorDS, func(p *dxbc.Program) ([]byte, error) { return dxbc.BuildShaderPatch(p, cp, cp, pcsg, nil) })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,34 +81,126 @@ ret
 	if strings.Contains(dxbcListing(t, hs), "dcl_input v") {
 		t.Fatal("the hull shader declares its points' registers")
 	}
-	mustRun(t, `hlsl s {
+	mustRun(t, tessColorScene(hs, ds)+`expect pixel tex 1 1 == #00ff00ff
+dev.GetDeviceRemovedReason
+expect hr == S_OK
+`)
+}
+
+// triPatchSignatures are a triangle patch's control points (SV_Position,
+// COLOR) and its tess factors' signature.
+func triPatchSignatures() (cp, pcsg *dxbc.Signature) {
+	cp = &dxbc.Signature{Elements: []dxbc.Element{
+		{Name: "SV_Position", SystemValue: dxbc.SVPosition, ComponentType: 3, Mask: dxbc.XYZW},
+		{Name: "COLOR", ComponentType: 3, Register: 1, Mask: dxbc.XYZW}}}
+	pcsg = &dxbc.Signature{}
+	for i := range 4 {
+		e := dxbc.Element{Name: "SV_TessFactor", Index: uint32(i), SystemValue: dxbc.SVTriEdgeTess, ComponentType: 3, Register: uint32(i), Mask: dxbc.X}
+		if i == 3 {
+			e.Name, e.Index, e.SystemValue = "SV_InsideTessFactor", 0, dxbc.SVTriInsideTess
+		}
+		pcsg.Elements = append(pcsg.Elements, e)
+	}
+	return cp, pcsg
+}
+
+// triColorDS is a domain shader of triangle patches of SV_Position and
+// COLOR points: the position interpolated, the colour point 0's.
+const triColorDS = `ds_5_0
+dcl_input_control_point_count 3
+dcl_tessellator_domain domain_tri
+dcl_input vDomain.xyz
+dcl_input vicp[3][0].xyzw
+dcl_input vicp[3][1].xyzw
+dcl_output_siv o0.xyzw, position
+dcl_output o1.xyzw
+dcl_temps 1
+mul r0.xyzw, vDomain.yyyy, vicp[1][0].xyzw
+mad r0.xyzw, vDomain.xxxx, vicp[0][0].xyzw, r0.xyzw
+mad o0.xyzw, vDomain.zzzz, vicp[2][0].xyzw, r0.xyzw
+mov o1.xyzw, vicp[0][1].xyzw
+ret
+`
+
+// tessColorScene draws one triangle patch over a 4x4 target through a
+// hull and a domain shader, its vertices green, blue and red.
+func tessColorScene(hs, ds []byte) string {
+	return `hlsl s {
 struct V { float4 pos : SV_Position; float4 col : COLOR; };
-V vsmain(float4 p : POSITION) { V o; o.pos = p; o.col = float4(0, 1, 0, 1); return o; }
+V vsmain(float4 p : POSITION, float4 c : COLOR) { V o; o.pos = p; o.col = c; return o; }
 float4 psmain(V v) : SV_Target { return v.col; }
 }
 dev, imm = D3D11CreateDevice Flags=DEBUG
 tex = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
 rtv = dev.CreateRenderTargetView tex
 vs = dev.CreateVertexShader hlsl:s entry=vsmain
-hs = dev.CreateHullShader bytes:`+hex.EncodeToString(hs)+`
-ds = dev.CreateDomainShader bytes:`+hex.EncodeToString(ds)+`
+hs = dev.CreateHullShader bytes:` + hex.EncodeToString(hs) + `
+ds = dev.CreateDomainShader bytes:` + hex.EncodeToString(ds) + `
 ps = dev.CreatePixelShader hlsl:s entry=psmain
-il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT 0]
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0.5 1  -1 3 0.5 1  3 -1 0.5 1]
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT 0] elem[COLOR 0 R32G32B32A32_FLOAT 0]
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0.5 1 0 1 0 1  -1 3 0.5 1 0 0 1 1  3 -1 0.5 1 1 0 0 1]
 imm.OMSetRenderTargets rtv
 imm.RSSetViewports 0 0 4 4
 imm.IASetPrimitiveTopology PATCHLIST_3
 imm.IASetInputLayout il
-imm.IASetVertexBuffers 0 vb Stride=16
+imm.IASetVertexBuffers 0 vb Stride=32
 imm.VSSetShader vs
 imm.HSSetShader hs
 imm.DSSetShader ds
 imm.PSSetShader ps
 imm.Draw 3
-expect pixel tex 1 1 == #00ff00ff
-dev.GetDeviceRemovedReason
-expect hr == S_OK
-`)
+`
+}
+
+// TestHullControlPointRegisterIndex: fxc's ip[i][j] of an array in the
+// point's structure, v[r0.x + 0][r0.y + 0] after dcl_indexrange v[3][0] 2,
+// was refused ("dcl_indexrange of v"). Each output point's COLOR is read
+// through a register index: v[id][1 + 0] (its own colour), then
+// v[2][r + 0] (point 2's); the domain shader colours the patch with
+// point 0's.
+func TestHullControlPointRegisterIndex(t *testing.T) {
+	cp, pcsg := triPatchSignatures()
+	ds, err := corpusAssemble(triColorDS, func(p *dxbc.Program) ([]byte, error) { return dxbc.BuildShaderPatch(p, cp, cp, pcsg, nil) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ point, want string }{{"r0.x + 0", "#00ff00ff"}, {"2", "#ff0000ff"}} {
+		hs, err := corpusAssemble(`hs_5_0
+hs_decls
+dcl_input_control_point_count 3
+dcl_output_control_point_count 3
+dcl_tessellator_domain domain_tri
+dcl_tessellator_partitioning partitioning_integer
+dcl_tessellator_output_primitive output_triangle_cw
+hs_control_point_phase
+dcl_input vOutputControlPointID
+dcl_input v[3][0].xyzw
+dcl_input v[3][1].xyzw
+dcl_output o0.xyzw
+dcl_output o1.xyzw
+dcl_temps 1
+dcl_indexrange v[3][0].xyzw 2
+mov r0.x, vOutputControlPointID
+mov r0.y, l(1)
+mov o0.xyzw, v[r0.x + 0][0].xyzw
+mov o1.xyzw, v[`+c.point+`][r0.y + 0].xyzw
+ret
+hs_fork_phase
+dcl_output_siv o0.x, finalTriUeq0EdgeTessFactor
+dcl_output_siv o1.x, finalTriVeq0EdgeTessFactor
+dcl_output_siv o2.x, finalTriWeq0EdgeTessFactor
+dcl_output_siv o3.x, finalTriInsideTessFactor
+mov o0.x, l(1.0)
+mov o1.x, l(1.0)
+mov o2.x, l(1.0)
+mov o3.x, l(1.0)
+ret
+`, func(p *dxbc.Program) ([]byte, error) { return dxbc.BuildShaderHull(p, cp, cp, pcsg, nil) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustRun(t, tessColorScene(hs, ds)+"expect pixel tex 1 1 == "+c.want+"\nexpect violations == 0\n")
+	}
 }
 
 // dxbcListing is a blob's listing.

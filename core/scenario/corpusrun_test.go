@@ -24,11 +24,13 @@ import (
 // of its input signature and feeds a pixel shader made from its output
 // signature; a pixel shader is fed by a vertex shader made to write exactly
 // its input signature and writes render targets of its outputs' types; a
-// compute shader runs one group. A run fails on a GPU fault, a device
-// removal, a KMD rejection, a driver's refusal, a call the runtime drops, a
+// geometry, hull or domain shader runs between made neighbours; a compute
+// shader runs one group. A run fails on a GPU fault, a device removal, a
+// KMD rejection, a driver's refusal, a call the runtime drops, a
 // debug-layer error or a Go panic; the counts per stage and the failures by
-// reason are printed (docs/shaders.md quotes them). Skipped without
-// D3DSIM_FXC_CORPUS.
+// reason are printed (docs/shaders.md quotes them). A panic, and a
+// scenario that does not load (the test's own mistake), fail the test.
+// Skipped without D3DSIM_FXC_CORPUS.
 func TestFxcCorpusRun(t *testing.T) {
 	dir := os.Getenv("D3DSIM_FXC_CORPUS")
 	if dir == "" {
@@ -64,6 +66,9 @@ func TestFxcCorpusRun(t *testing.T) {
 		}
 		n.failed++
 		reasons[why] = append(reasons[why], sh.name)
+		if strings.HasPrefix(why, "panic") || strings.HasPrefix(why, "load:") {
+			t.Errorf("%s: %s", sh.name, why)
+		}
 		if testing.Verbose() && os.Getenv("D3DSIM_FXC_CORPUS_SHOW") != "" && strings.Contains(sh.name, os.Getenv("D3DSIM_FXC_CORPUS_SHOW")) {
 			t.Logf("%s:\n%s", sh.name, corpusShort(src))
 		}
@@ -117,6 +122,48 @@ func corpusRunVariants(sh corpusShader) (why, src string, err error) {
 		return "ran with integers in its constant buffers (with floats a loop's count passed the step limit)", src, nil
 	}
 	return "", src, nil
+}
+
+// TestFxcCorpusRunInRepo runs what the repository holds through
+// TestFxcCorpusRun's harness, every variable or not: SDL's and Nuklear's
+// fxc-compiled shaders (core/dxbc/testdata) and the translator's listings
+// of every stage (core/umd/translate/testdata). Every one runs.
+func TestFxcCorpusRunInRepo(t *testing.T) {
+	shaders := corpusShaders(t, "../dxbc/testdata")
+	files, err := filepath.Glob("../umd/translate/testdata/*/*.asm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bc, err := dxbc.Assemble(string(text))
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		c, err := dxbc.Parse(bc)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		p, err := c.Program()
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		shaders = append(shaders, corpusShader{filepath.Base(f), bc, c, p})
+	}
+	stages := map[dxbc.ProgramType]int{}
+	for _, sh := range shaders {
+		why, _, err := corpusRunVariants(sh)
+		if err != nil || why != "" {
+			t.Errorf("%s: %v%s", sh.name, err, why)
+		}
+		stages[sh.prog.Type]++
+	}
+	if len(stages) != 6 || len(shaders) < 20 {
+		t.Errorf("%d shaders of %d stages, want every stage's", len(shaders), len(stages))
+	}
 }
 
 // corpusShort is a scenario with its long hex strings cut, for a log.
@@ -339,6 +386,9 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 			return "", err
 		}
 		n := corpusDecl(p, dxbc.OpDclInputControlPointCount)
+		if len(pcsg.Elements) == 0 {
+			pcsg = corpusTessFactors(corpusDecl(p, dxbc.OpDclTessDomain) & 3)
+		}
 		hs, err := corpusHullFor(p, n, in, pcsg)
 		if err != nil {
 			return "", fmt.Errorf("hull shader for it: %v", err)
@@ -956,6 +1006,34 @@ ret
 var corpusTessNames = map[dxbc.SystemValue]uint32{
 	dxbc.SVQuadEdgeTess: 11, dxbc.SVQuadInsideTess: 15, dxbc.SVTriEdgeTess: 17, dxbc.SVTriInsideTess: 20,
 	dxbc.SVLineDetailTess: 21, dxbc.SVLineDensityTess: 22,
+}
+
+// corpusTessFactors is a domain's tess factors as fxc lays them out, for
+// a domain shader that has no patch-constant signature (an assembled
+// listing): a quad's four edges and two insides, a triangle's three and
+// one, an isoline's density and detail, a register each.
+func corpusTessFactors(domain uint32) *dxbc.Signature {
+	kinds := map[uint32][]dxbc.SystemValue{
+		1: {dxbc.SVLineDensityTess, dxbc.SVLineDetailTess},
+		2: {dxbc.SVTriEdgeTess, dxbc.SVTriEdgeTess, dxbc.SVTriEdgeTess, dxbc.SVTriInsideTess},
+		3: {dxbc.SVQuadEdgeTess, dxbc.SVQuadEdgeTess, dxbc.SVQuadEdgeTess, dxbc.SVQuadEdgeTess, dxbc.SVQuadInsideTess, dxbc.SVQuadInsideTess},
+	}[domain]
+	s := &dxbc.Signature{}
+	index := map[dxbc.SystemValue]uint32{}
+	for r, sv := range kinds {
+		name := "SV_TessFactor"
+		if sv == dxbc.SVTriInsideTess || sv == dxbc.SVQuadInsideTess {
+			name = "SV_InsideTessFactor"
+		}
+		s.Elements = append(s.Elements, dxbc.Element{Name: name, Index: index[sv], SystemValue: sv, ComponentType: 3, Register: uint32(r), Mask: dxbc.X})
+		if sv != dxbc.SVLineDensityTess && sv != dxbc.SVLineDetailTess {
+			index[sv]++
+		}
+	}
+	if domain == 1 {
+		s.Elements[1].Index = 1 // SV_TessFactor[1], the detail
+	}
+	return s
 }
 
 // corpusTessListing are the listing's names of D3D10_SB_NAME 11 to 22.
