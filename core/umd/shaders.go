@@ -52,13 +52,16 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	case isa.StageGS:
 		// SET_PROGRAM's system value: SV_Position's output register
 		// (a geometry shader without one draws nothing: NoReg).
-		// SV_ViewportArrayIndex's output + 1 in bits 8..15.
+		// SV_ViewportArrayIndex's output + 1 in bits 8..15,
+		// SV_RenderTargetArrayIndex's in bits 16..23 (rtview.go).
 		for _, o := range prog.Outputs {
 			switch o.SystemValue {
 			case dxbc.SVPosition:
 				s.sysReg = s.sysReg&^0xFF | o.ISA
 			case dxbc.SVViewportIndex:
 				s.sysReg |= (o.ISA + 1) << 8
+			case dxbc.SVRenderTargetIndex:
+				s.sysReg |= (o.ISA + 1) << isa.RTArrayIndexShift
 			}
 		}
 	case isa.StageHS:

@@ -89,7 +89,8 @@ func TestGeometryBillboard(t *testing.T) {
 func ftoa(f float32) string { return fmt.Sprintf("%.2f", f) }
 
 // What the geometry stage refuses, by name: a stream past 0, a
-// maxvertexcount past 1024 output scalars, SV_RenderTargetArrayIndex.
+// maxvertexcount past 1024 output scalars (SV_RenderTargetArrayIndex:
+// rtindex_test.go).
 func TestGeometryRefusals(t *testing.T) {
 	text, err := os.ReadFile("testdata/geometry/billboard.asm")
 	if err != nil {
@@ -99,15 +100,10 @@ func TestGeometryRefusals(t *testing.T) {
 		{"stream 1", "emit\n", "emit_stream m1\n", "emit_stream m1: geometry-shader output streams 1..3"},
 		{"declared stream 1", "dcl_maxout 4\n", "dcl_maxout 4\ndcl_stream m1\n", "dcl_stream m1: geometry-shader output streams 1..3"},
 		{"1028 scalars", "dcl_maxout 4\n", "dcl_maxout 129\n", "maxvertexcount(129) times 8 output components is past the 1024 scalars"},
-		{"render target array index", "dcl_output o1.xyzw\n", "dcl_output o1.xyzw\ndcl_output_siv o2.x, rendertarget_array_index\n", "SV_RenderTargetArrayIndex"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := strings.Replace(string(text), tc.from, tc.to, 1)
-			if tc.name == "render target array index" {
-				src = strings.Replace(src, "// COLOR                    0   xyzw        1     NONE   float   xyzw\n//\ngs_4_0",
-					"// COLOR                    0   xyzw        1     NONE   float   xyzw\n// SV_RenderTargetArrayIndex     0   x           2  RTINDEX    uint   x\n//\ngs_4_0", 1)
-			}
 			bc, err := dxbc.Assemble(src)
 			if err != nil {
 				t.Fatal(err)
