@@ -147,3 +147,57 @@ expect violations == 0
 `
 	runTextureScenario(t, "layers.d3ds", strings.Replace(src, "GS", gs, 1))
 }
+
+// TestLayered3DSlices: the same shader into a view of a 3D texture's depth
+// slices 1..3 (TEXTURE3D FirstWSlice=1 WSize=3): SV_RenderTargetArrayIndex
+// picks the view's depth slice, so index 0 draws w 1, 1 w 2, 2 w 3, and
+// 3..5, past the view's three, its first (w 1: the last there is 6); w 0,
+// outside the view, keeps its clear.
+func TestLayered3DSlices(t *testing.T) {
+	bc, err := dxbc.Assemble(cubeGS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runTextureScenario(t, "layers3d.d3ds", `hlsl s {
+Texture3D vol : register(t0);
+float4 vs(uint id : SV_VertexID) : SV_Position {
+  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
+  return float4(p, 0, 1);
+}
+float4 read() : SV_Target {
+  return float4(vol.Load(int4(0, 0, 0, 0)).x, vol.Load(int4(1, 1, 1, 0)).x, vol.Load(int4(0, 1, 2, 0)).x, vol.Load(int4(1, 0, 3, 0)).x);
+}
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+gs = dev.CreateGeometryShader bytes:`+hex.EncodeToString(bc)+`
+vol = dev.CreateTexture3D Width=2 Height=2 Depth=4 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
+all = dev.CreateRenderTargetView vol
+ws = dev.CreateRenderTargetView vol ViewDimension=TEXTURE3D FirstWSlice=1 WSize=3
+imm.ClearRenderTargetView all 9 9 9 9
+imm.OMSetRenderTargets ws
+imm.RSSetViewports 0 0 2 2
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 vb Stride=36
+imm.VSSetShader vs
+imm.GSSetShader gs
+imm.PSSetShader ps
+imm.Draw 3 0
+out = dev.CreateTexture2D Width=1 Height=1 Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
+outv = dev.CreateRenderTargetView out
+sv = dev.CreateShaderResourceView vol
+read = dev.CreatePixelShader hlsl:s entry=read target=ps_5_0
+vs2 = dev.CreateVertexShader hlsl:s entry=vs target=vs_5_0
+imm.GSSetShader
+imm.OMSetRenderTargets outv
+imm.VSSetShader vs2
+imm.PSSetShader read
+imm.PSSetShaderResources 0 sv
+imm.RSSetViewports 0 0 1 1
+imm.Draw 3 0
+expect pixel out 0 0 == f32[9 6 2 3]
+expect violations == 0
+`)
+}
