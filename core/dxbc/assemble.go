@@ -349,7 +349,9 @@ func (a *assembler) element(m []string, output bool) error {
 	}
 	used := maskOf(m[7])
 	if output {
-		e.ReadWrite = e.Mask &^ used
+		// fxc's never-written mask covers xyzw, not only the element's
+		// components (TEXCOORD0 in o2.xy: zw), and so does d3dsim's compiler.
+		e.ReadWrite = 0xf &^ used
 	} else {
 		e.ReadWrite = used
 	}
