@@ -199,6 +199,9 @@ func (c *DeviceContext) checkRenderTargetsFor(call string, rtvs []*View, dsv *Vi
 			}
 			return bad(v.name, "render target %dx%d (ppRenderTargetViews[%d]) and %s %dx%d differ in size", vw, vh, i, what, sw, sh)
 		}
+		if msg := targetSlicesError(i, v, size); msg != "" { // (rtvdesc.go)
+			return bad(v.name, "%s", msg)
+		}
 	}
 	if msg := checkTargetSamples(rtvs, dsv); msg != "" {
 		return bad("", "%s", msg)

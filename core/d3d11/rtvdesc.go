@@ -246,3 +246,14 @@ func viewsOverlap(a, b *View) bool {
 	bm, bn, bs, bc := b.subresources()
 	return am < bm+bn && bm < am+an && as < bs+bc && bs < as+ac
 }
+
+// targetSlicesError is OMSetRenderTargets' rule that the targets are "the
+// same size in all dimensions (width and height, and depth for 3D or array
+// size for *Array types)" ("ID3D11DeviceContext::OMSetRenderTargets"): v,
+// ppRenderTargetViews[i], against the first target bound.
+func targetSlicesError(i int, v, first *View) string {
+	if n, m := v.Target.Slices(), first.Target.Slices(); n != m {
+		return fmt.Sprintf("ppRenderTargetViews[%d] (%s) has %d slices and %s %d: the targets have one array size (or depth)", i, v.name, n, first.name, m)
+	}
+	return ""
+}

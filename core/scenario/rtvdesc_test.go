@@ -138,6 +138,8 @@ ms = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER
 		{"v = dev.CreateDepthStencilView depth ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=2\n", "FirstArraySlice 1, ArraySize 2: depth has 2 array slices"},
 		{"v = dev.CreateDepthStencilView depth ViewDimension=TEXTURE2D MipSlice=1\n", "MipSlice 1: depth has 1 mip levels"},
 		{"v = dev.CreateDepthStencilView depth ViewDimension=TEXTURE1D\n", "ViewDimension D3D11_DSV_DIMENSION_TEXTURE1D does not view depth"},
+		{"a = dev.CreateRenderTargetView arr\nd = dev.CreateDepthStencilView depth\nimm.OMSetRenderTargets a d\n", "ppRenderTargetViews[0] (a) has 3 slices and d 2: the targets have one array size"},
+		{"a = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY FirstArraySlice=1\nb = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY ArraySize=2\nimm.OMSetRenderTargets a b\n", "ppRenderTargetViews[0] and [1] are both views of resource arr: a subresource is bound to one slot at a time"},
 	} {
 		r := runSource(t, pre+c.src)
 		if sum := r.Summary(); sum.OK() || !strings.Contains(strings.Join(sum.Failures, "\n"), c.want) {
@@ -211,6 +213,24 @@ imm.PSSetShader read
 imm.PSSetShaderResources 0 sd sall
 imm.Draw 3 0
 expect pixel out 0 0 == f32[0 0.25 7 6]
+expect violations == 0
+`)
+}
+
+// TestTargetViewsOfOneResource: views of different slices of one texture
+// are bound to two slots at once ("you can set multiple non-overlapping
+// resource views of a single resource as simultaneous multiple render
+// targets", ID3D11DeviceContext::OMSetRenderTargets), and cleared apart.
+func TestTargetViewsOfOneResource(t *testing.T) {
+	mustRun(t, `dev, imm = D3D11CreateDevice Flags=DEBUG
+arr = dev.CreateTexture2D Width=2 Height=2 ArraySize=2 Format=R32_FLOAT BindFlags=RENDER_TARGET
+a0 = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY ArraySize=1
+a1 = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=1
+imm.OMSetRenderTargets a0 a1
+expect hr == S_OK
+imm.ClearRenderTargetView a1 3 3 3 3
+imm.ClearRenderTargetView a0 2 2 2 2
+expect probe arr 0 0 2 2 == f32[2]
 expect violations == 0
 `)
 }
