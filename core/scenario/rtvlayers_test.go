@@ -201,3 +201,62 @@ expect pixel out 0 0 == f32[9 6 2 3]
 expect violations == 0
 `)
 }
+
+// TestLayeredInCommandList: the cube map's layered draw and a clear of one
+// face's view recorded on a deferred context and executed: the command
+// list's SET_RT_LAYERS and its per-slice clears are relocated into the
+// immediate context's buffer like any packet with an address.
+func TestLayeredInCommandList(t *testing.T) {
+	bc, err := dxbc.Assemble(cubeGS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, `hlsl s {
+Texture2DArray arr : register(t0);
+float4 vs(uint id : SV_VertexID) : SV_Position {
+  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
+  return float4(p, 0, 1);
+}
+float4 read(float4 pos : SV_Position) : SV_Target {
+  int s = (int)pos.x * 3;
+  return float4(arr.Load(int4(0, 0, s, 0)).x, arr.Load(int4(1, 1, s + 1, 0)).x, arr.Load(int4(1, 0, s + 2, 0)).x, 0);
+}
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+gs = dev.CreateGeometryShader bytes:`+hex.EncodeToString(bc)+`
+arr = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
+all = dev.CreateRenderTargetView arr
+f5 = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY FirstArraySlice=5 ArraySize=1
+dc = dev.CreateDeferredContext
+dc.ClearRenderTargetView all 0 0 0 0
+dc.OMSetRenderTargets all
+dc.RSSetViewports 0 0 2 2
+dc.IASetPrimitiveTopology TRIANGLELIST
+dc.IASetVertexBuffers 0 vb Stride=36
+dc.VSSetShader vs
+dc.GSSetShader gs
+dc.PSSetShader ps
+dc.Draw 3 0
+dc.ClearRenderTargetView f5 8 8 8 8
+cl = dc.FinishCommandList
+imm.ExecuteCommandList cl
+out = dev.CreateTexture2D Width=2 Height=1 Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
+outv = dev.CreateRenderTargetView out
+sa = dev.CreateShaderResourceView arr
+read = dev.CreatePixelShader hlsl:s entry=read target=ps_5_0
+vs2 = dev.CreateVertexShader hlsl:s entry=vs target=vs_5_0
+imm.OMSetRenderTargets outv
+imm.RSSetViewports 0 0 2 1
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.VSSetShader vs2
+imm.PSSetShader read
+imm.PSSetShaderResources 0 sa
+imm.Draw 3 0
+expect pixel out 0 0 == f32[1 2 3 0]
+expect pixel out 1 0 == f32[4 5 8 0]
+expect violations == 0
+`)
+}
