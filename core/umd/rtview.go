@@ -20,10 +20,6 @@ type targetView struct {
 	slices, slicePitch  uint32
 }
 
-// whole reports whether the view is the resource's one surface, bound as it
-// always was (a one-level 2D texture's).
-func (t *targetView) whole() bool { return t.offset == 0 && t.slices == 1 }
-
 // targetOf lays out a view of r (the runtime has checked and resolved the
 // description).
 func targetOf(a *ddi.CreateViewArgs, r *resource, fm isa.Format) (*targetView, error) {
