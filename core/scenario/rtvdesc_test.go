@@ -16,11 +16,7 @@ Texture2DArray arr : register(t1);
 TextureCube cube : register(t2);
 Texture3D vol : register(t3);
 SamplerState sp : register(s0);
-float4 vs(uint id : SV_VertexID) : SV_Position {
-  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
-  return float4(p, 0, 1);
-}
-float4 ps5() : SV_Target { return 5; }
+` + fullVS + `float4 ps5() : SV_Target { return 5; }
 float4 ps7() : SV_Target { return 7; }
 float4 ps9() : SV_Target { return 9; }
 float4 read(float4 pos : SV_Position) : SV_Target {
@@ -160,11 +156,7 @@ func TestTargetViewsBufferDepthAndDownsample(t *testing.T) {
 	runTextureScenario(t, "rtvbuf.d3ds", `hlsl s {
 Texture2DArray<float> d : register(t0);
 Texture2D<float> m : register(t1);
-float4 vs(uint id : SV_VertexID) : SV_Position {
-  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
-  return float4(p, 0, 1);
-}
-float4 ps5() : SV_Target { return 5; }
+`+fullVS+`float4 ps5() : SV_Target { return 5; }
 float4 down(float4 pos : SV_Position) : SV_Target { return m.Load(int3(pos.xy * 2, 0)) + 1; }
 float4 read() : SV_Target { return float4(d.Load(int4(0, 0, 0, 0)), d.Load(int4(1, 1, 1, 0)), m.Load(int3(1, 1, 1)), m.Load(int3(3, 3, 0))); }
 }

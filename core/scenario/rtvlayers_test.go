@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"encoding/hex"
-	"strings"
 	"testing"
 
 	"d3dsim/core/dxbc"
@@ -62,6 +61,29 @@ endloop
 ret
 `
 
+// fullVS is a vertex shader's HLSL: the triangle that covers the viewport,
+// from SV_VertexID.
+const fullVS = `float4 vs(uint id : SV_VertexID) : SV_Position {
+  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
+  return float4(p, 0, 1);
+}
+`
+
+// cubeSetup creates a triangle covering the viewport (vb, 36-byte
+// vertices), the pass-through vertex shader, the vertex-colour pixel shader
+// and cubeGS (gs).
+func cubeSetup(t *testing.T) string {
+	t.Helper()
+	bc, err := dxbc.Assemble(cubeGS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return `vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
+vs = dev.CreateVertexShader builtin:vs_passthrough
+ps = dev.CreatePixelShader builtin:ps_vertexcolor
+gs = dev.CreateGeometryShader bytes:` + hex.EncodeToString(bc) + "\n"
+}
+
 // TestLayeredCubeRendering: a cube map drawn in one pass by a geometry
 // shader writing SV_RenderTargetArrayIndex, with a layered depth buffer
 // (a view of six slices) tested LESS: face i holds i + 1 (each copy at
@@ -72,20 +94,11 @@ ret
 // specifies -- the last, 6, stays there; the slices outside the view keep
 // their clear.
 func TestLayeredCubeRendering(t *testing.T) {
-	bc, err := dxbc.Assemble(cubeGS)
-	if err != nil {
-		t.Fatal(err)
-	}
-	gs := "bytes:" + hex.EncodeToString(bc)
 	src := `hlsl s {
 TextureCube cube : register(t0);
 Texture2DArray arr : register(t1);
 SamplerState sp : register(s0);
-float4 vs(uint id : SV_VertexID) : SV_Position {
-  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
-  return float4(p, 0, 1);
-}
-float4 read(float4 pos : SV_Position) : SV_Target {
+` + fullVS + `float4 read(float4 pos : SV_Position) : SV_Target {
   if (pos.x < 1)
     return float4(cube.SampleLevel(sp, float3(1, 0, 0), 0).x, cube.SampleLevel(sp, float3(-1, 0, 0), 0).x,
                   cube.SampleLevel(sp, float3(0, 1, 0), 0).x, cube.SampleLevel(sp, float3(0, -1, 0), 0).x);
@@ -97,11 +110,7 @@ float4 read(float4 pos : SV_Position) : SV_Target {
 }
 }
 dev, imm = D3D11CreateDevice Flags=DEBUG
-vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-gs = dev.CreateGeometryShader GS
-cube = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE MiscFlags=TEXTURECUBE
+` + cubeSetup(t) + `cube = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE MiscFlags=TEXTURECUBE
 faces = dev.CreateRenderTargetView cube
 depth = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=D32_FLOAT BindFlags=DEPTH_STENCIL
 dfaces = dev.CreateDepthStencilView depth
@@ -145,7 +154,7 @@ expect pixel out 2 0 == f32[9 9 6 2]
 expect pixel out 3 0 == f32[9 9 0 0]
 expect violations == 0
 `
-	runTextureScenario(t, "layers.d3ds", strings.Replace(src, "GS", gs, 1))
+	runTextureScenario(t, "layers.d3ds", src)
 }
 
 // TestLayered3DSlices: the same shader into a view of a 3D texture's depth
@@ -154,26 +163,14 @@ expect violations == 0
 // 3..5, past the view's three, its first (w 1: the last there is 6); w 0,
 // outside the view, keeps its clear.
 func TestLayered3DSlices(t *testing.T) {
-	bc, err := dxbc.Assemble(cubeGS)
-	if err != nil {
-		t.Fatal(err)
-	}
 	runTextureScenario(t, "layers3d.d3ds", `hlsl s {
 Texture3D vol : register(t0);
-float4 vs(uint id : SV_VertexID) : SV_Position {
-  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
-  return float4(p, 0, 1);
-}
-float4 read() : SV_Target {
+`+fullVS+`float4 read() : SV_Target {
   return float4(vol.Load(int4(0, 0, 0, 0)).x, vol.Load(int4(1, 1, 1, 0)).x, vol.Load(int4(0, 1, 2, 0)).x, vol.Load(int4(1, 0, 3, 0)).x);
 }
 }
 dev, imm = D3D11CreateDevice Flags=DEBUG
-vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-gs = dev.CreateGeometryShader bytes:`+hex.EncodeToString(bc)+`
-vol = dev.CreateTexture3D Width=2 Height=2 Depth=4 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
+`+cubeSetup(t)+`vol = dev.CreateTexture3D Width=2 Height=2 Depth=4 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
 all = dev.CreateRenderTargetView vol
 ws = dev.CreateRenderTargetView vol ViewDimension=TEXTURE3D FirstWSlice=1 WSize=3
 imm.ClearRenderTargetView all 9 9 9 9
@@ -207,27 +204,15 @@ expect violations == 0
 // list's SET_RT_LAYERS and its per-slice clears are relocated into the
 // immediate context's buffer like any packet with an address.
 func TestLayeredInCommandList(t *testing.T) {
-	bc, err := dxbc.Assemble(cubeGS)
-	if err != nil {
-		t.Fatal(err)
-	}
 	mustRun(t, `hlsl s {
 Texture2DArray arr : register(t0);
-float4 vs(uint id : SV_VertexID) : SV_Position {
-  float2 p = float2((id >> 1) * 4.0 - 1.0, (id & 1) * 4.0 - 1.0);
-  return float4(p, 0, 1);
-}
-float4 read(float4 pos : SV_Position) : SV_Target {
+`+fullVS+`float4 read(float4 pos : SV_Position) : SV_Target {
   int s = (int)pos.x * 3;
   return float4(arr.Load(int4(0, 0, s, 0)).x, arr.Load(int4(1, 1, s + 1, 0)).x, arr.Load(int4(1, 0, s + 2, 0)).x, 0);
 }
 }
 dev, imm = D3D11CreateDevice Flags=DEBUG
-vb = dev.CreateBuffer BindFlags=VERTEX_BUFFER Data=f32[-1 -1 0 1 0 0 0 0 0  -1 3 0 1 0 0 0 0 0  3 -1 0 1 0 0 0 0 0]
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-gs = dev.CreateGeometryShader bytes:`+hex.EncodeToString(bc)+`
-arr = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
+`+cubeSetup(t)+`arr = dev.CreateTexture2D Width=2 Height=2 ArraySize=6 Format=R32_FLOAT BindFlags=RENDER_TARGET|SHADER_RESOURCE
 all = dev.CreateRenderTargetView arr
 f5 = dev.CreateRenderTargetView arr ViewDimension=TEXTURE2DARRAY FirstArraySlice=5 ArraySize=1
 dc = dev.CreateDeferredContext
