@@ -249,6 +249,8 @@ func (ex *executor) exec(p isa.Packet) {
 		ex.setState(p)
 	case isa.OpClearStencil:
 		ex.clearStencil(p)
+	case isa.OpSetRTLayers:
+		ex.setRTLayers(p)
 	case isa.OpDraw:
 		ex.drawPacket(false, a[0], a[1], 0)
 	case isa.OpDrawIndexed:

@@ -50,15 +50,16 @@ type drawScratch struct {
 
 	pipeCache pipeCache // the last draw's pipe, for the next one with the same state (pipecache.go)
 
-	prog      progState    // programs from memory (program.go)
-	ctr       drawCounters // the draw's pipeline statistics (queries.go)
-	backEdges bool         // the lines being drawn are a back-facing wireframe triangle's edges
-	prim      int          // the primitive being drawn: its index in the draw, instances counted on (watch.go)
-	edgeBias  float64      // and their triangle's depth bias
-	pvSecond  bool         // the triangle's provoking vertex is its second argument (a strip's odd triangle, swapped)
-	wireLines bool         // the lines being drawn are a wireframe triangle's edges: its provoking vertex stays
-	params    drawParams   // the draw packet's (vertexstage.go)
-	cols      colTerms     // pipe.cols of this goroutine
+	prog      progState                     // programs from memory (program.go)
+	ctr       drawCounters                  // the draw's pipeline statistics (queries.go)
+	backEdges bool                          // the lines being drawn are a back-facing wireframe triangle's edges
+	prim      int                           // the primitive being drawn: its index in the draw, instances counted on (watch.go)
+	edgeBias  float64                       // and their triangle's depth bias
+	pvSecond  bool                          // the triangle's provoking vertex is its second argument (a strip's odd triangle, swapped)
+	wireLines bool                          // the lines being drawn are a wireframe triangle's edges: its provoking vertex stays
+	params    drawParams                    // the draw packet's (vertexstage.go)
+	cols      colTerms                      // pipe.cols of this goroutine
+	layerRTs  [isa.MaxRenderTargets]surface // the render targets' slices a geometry program chose (layers.go)
 
 	// Tile-parallel rasterization (tiles.go): set-up triangles waiting to
 	// be rasterized, the sum of their bounding boxes, and the goroutines.

@@ -54,8 +54,11 @@ func (ex *executor) prepareGeometry() bool {
 	// SET_PROGRAM's system values: SV_ViewportArrayIndex's output + 1 in
 	// bits 8..15 (0: none).
 	ps.gsVP = int(s.prog[stageGS].sysReg>>8&0xFF) - 1
-	if ps.gsVP >= gp.Outputs || ps.gsVP >= 0 && ps.gsVP == ps.gsPos || s.prog[stageGS].sysReg>>16 != 0 {
+	if ps.gsVP >= gp.Outputs || ps.gsVP >= 0 && ps.gsVP == ps.gsPos || s.prog[stageGS].sysReg>>24 != 0 {
 		ex.fault("geometry program: system values %#x: SV_ViewportArrayIndex in o%d, SV_Position in o%d, of %d outputs", s.prog[stageGS].sysReg, ps.gsVP, ps.gsPos, gp.Outputs)
+		return false
+	}
+	if !ex.prepareLayers(gp.Outputs) { // (layers.go)
 		return false
 	}
 	ps.curVP = 0
@@ -367,9 +370,10 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 		last[st] = [2]int{i, prev1}
 		var drawn uint64
 		made := false
-		if ex.draw.prog.gsVP >= 0 {
-			// The primitive's viewport: its first vertex's
-			// SV_ViewportArrayIndex.
+		if ps := &ex.draw.prog; ps.gsVP >= 0 || ps.gsRT >= 0 {
+			// The primitive's viewport and render target array slice:
+			// its first vertex's SV_ViewportArrayIndex and
+			// SV_RenderTargetArrayIndex.
 			first := i
 			switch {
 			case topo == shaderisa.GSOutLineStrip && k >= 1:
@@ -377,7 +381,12 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 			case topo == shaderisa.GSOutTriangleStrip && k >= 2:
 				first = prev2
 			}
-			ex.useViewport(math.Float32bits(float32(vs[first].v.a[4*ex.draw.prog.gsVP])))
+			if ps.gsVP >= 0 {
+				ex.useViewport(math.Float32bits(float32(vs[first].v.a[4*ps.gsVP])))
+			}
+			if ps.gsRT >= 0 {
+				ex.useLayer(math.Float32bits(float32(vs[first].v.a[4*ps.gsRT]))) // (layers.go)
+			}
 		}
 		switch topo {
 		case shaderisa.GSOutPointList:

@@ -145,6 +145,8 @@ type progState struct {
 	gsPos    int
 	gsVP     int // SV_ViewportArrayIndex's output register, -1 for none
 	curVP    int // the viewport the draw's primitives go to now
+	gsRT     int // SV_RenderTargetArrayIndex's output register, -1 for none (layers.go)
+	curRT    int // the slice of the layered targets the draw's primitives go to now
 	gsConsts cbView
 	gsTex    texUnit
 	gsBatch  gsBatch

@@ -38,6 +38,8 @@ type surface struct {
 	pitch int
 	fmt   isa.Format
 	bpp   int
+	// layers are a layered target's slices, nil for one (layers.go).
+	layers *layers
 }
 
 func (s *surface) bound() bool { return s.w > 0 }

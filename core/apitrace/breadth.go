@@ -469,12 +469,9 @@ func (m *importer) impSRVDesc(desc *Value, res *object, vals map[string]string) 
 	if !ok {
 		return skip("ViewDimension %d: the simulated resources have one sample", dim)
 	}
-	body := m.member(m.member(desc, ""), u.member)
-	if body == nil {
-		body = m.member(desc, u.member)
-	}
-	if body == nil {
-		return skip("the view's description has no %s member", u.member)
+	body, err := m.unionMember(desc, u.member)
+	if err != nil {
+		return err
 	}
 	// A 2D view of a 2D texture of one slice, every level: the
 	// default, written as the Format alone (as before this breadth).

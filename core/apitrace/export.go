@@ -403,6 +403,16 @@ func expCreateView(sig *FuncSig, typ string) exportFunc {
 				return
 			}
 		}
+		if typ != "srv" {
+			f := format
+			if f == 0 {
+				f = int64(e.dims[objArg(r, "RES")][2])
+			}
+			if d, ok := targetDescValue(r, res, typ, f, flags); ok { // (rtvdesc.go)
+				e.write(th, sig, []Arg{e.this(r), {1, e.obj(objArg(r, "RES"))}, {2, d}}, e.outObj(r, 3, 0), hr(r), 0)
+				return
+			}
+		}
 		if format != 0 || flags != 0 {
 			if format == 0 {
 				format = int64(e.dims[objArg(r, "RES")][2])

@@ -918,8 +918,8 @@ func impCreateView(typ string) importFunc {
 		if res == nil {
 			return skip("pResource is NULL")
 		}
-		if res.typ != "texture" && typ != "srv" {
-			return skip("a %s of a buffer: the simulated ones are of textures", typ)
+		if res.typ != "texture" && typ == "dsv" {
+			return skip("a depth stencil view of a buffer")
 		}
 		vals := map[string]string{}
 		desc := c.Arg("pDesc").Deref()
@@ -931,19 +931,10 @@ func impCreateView(typ string) importFunc {
 			if err := m.impSRVDesc(desc, res, vals); err != nil {
 				return err
 			}
+		} else if err := m.impTargetDesc(desc, res, typ, vals); err != nil { // (rtvdesc.go)
+			return err
 		}
 		if desc != nil && desc.Kind != KNull {
-			if _, dim, ok := enumOf(m.member(desc, "ViewDimension"), dimSig(typ)); ok && typ != "srv" && !strings.HasSuffix(dim, "_TEXTURE2D") &&
-				!strings.HasSuffix(dim, "_TEXTURE2DMS") { // (a multisampled texture's: the runtime's view of it is one)
-				return skip("ViewDimension %s: the simulated views are of whole 2D textures", dim)
-			}
-			for _, f := range []string{"MipSlice"} {
-				if v := m.member(m.member(desc, "Texture2D"), f); v != nil && typ != "srv" {
-					if n, _ := valInt(v); n != 0 {
-						return skip("%s %d: the simulated textures have one mip", f, n)
-					}
-				}
-			}
 			f, fname, ok := enumOf(m.member(desc, "Format"), sigDXGIFormat)
 			if !ok {
 				return skip("the view's Format is %s", describe(m.member(desc, "Format")))

@@ -312,6 +312,8 @@ func TestBreadthSurvivesTheRoundTrip(t *testing.T) {
 		"ClearUnorderedAccessViewUint uav 7 0 0 0", "ClearUnorderedAccessViewFloat uav2 0.5 1 2 3", "CopyStructureCount buf6 4 uav",
 		"ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=1", "ViewDimension=TEXTURE3D FirstWSlice=1 WSize=3",
 		"SampleCount=4 SampleQuality=4294967295", "CreateDepthStencilView tex7 Format=D24_UNORM_S8_UINT", "OMSetRenderTargets rtv3 dsv", "ResolveSubresource tex6 0 tex5 0 R8G8B8A8_UNORM",
+		"ViewDimension=TEXTURE2DARRAY MipSlice=1 FirstArraySlice=1 ArraySize=2", "ViewDimension=TEXTURE3D FirstWSlice=2 WSize=-1",
+		"Format=R32_FLOAT ViewDimension=BUFFER FirstElement=2 NumElements=8", "CreateDepthStencilView tex10 ViewDimension=TEXTURE2DARRAY FirstArraySlice=1 ArraySize=1",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the imported scenario lacks %q:\n%s", want, numbered(text))

@@ -180,24 +180,27 @@ func (c *DeviceContext) checkRenderTargetsFor(call string, rtvs []*View, dsv *Vi
 			return bad(v.name, "ppRenderTargetViews[%d]: %s is not a render target view", i, v.name)
 		}
 		for j, u := range rtvs[:i] {
-			if u != nil && u.Res == v.Res {
-				return bad(v.name, "ppRenderTargetViews[%d] and [%d] are both views of resource %s: a resource is bound to one slot at a time", j, i, v.Res.name)
+			if u != nil && viewsOverlap(u, v) {
+				return bad(v.name, "ppRenderTargetViews[%d] and [%d] are both views of resource %s: a subresource is bound to one slot at a time", j, i, v.Res.name)
 			}
 		}
-		if dsv != nil && dsv.Res == v.Res {
+		if dsv != nil && viewsOverlap(dsv, v) {
 			return bad(v.name, "ppRenderTargetViews[%d] and pDepthStencilView are both views of resource %s", i, v.Res.name)
 		}
 		if size == nil {
 			size = v
 			continue
 		}
-		if v.Res.Desc.Width != size.Res.Desc.Width || v.Res.Desc.Height != size.Res.Desc.Height {
+		vw, vh := v.TargetSize()
+		if sw, sh := size.TargetSize(); vw != sw || vh != sh {
 			what := "depth buffer"
 			if size.ViewKind == ddi.ViewRTV {
 				what = "render target"
 			}
-			return bad(v.name, "render target %dx%d (ppRenderTargetViews[%d]) and %s %dx%d differ in size",
-				v.Res.Desc.Width, v.Res.Desc.Height, i, what, size.Res.Desc.Width, size.Res.Desc.Height)
+			return bad(v.name, "render target %dx%d (ppRenderTargetViews[%d]) and %s %dx%d differ in size", vw, vh, i, what, sw, sh)
+		}
+		if msg := targetSlicesError(i, v, size); msg != "" { // (rtvdesc.go)
+			return bad(v.name, "%s", msg)
 		}
 	}
 	if msg := checkTargetSamples(rtvs, dsv); msg != "" {

@@ -27,6 +27,10 @@ type ViewDesc struct {
 	// UAV is an unordered access view's D3D11_UNORDERED_ACCESS_VIEW_DESC
 	// beyond its format (compute.go).
 	UAV ddi.UAVDesc
+	// Target is a render-target or depth-stencil view's ViewDimension and
+	// subresources (rtvdesc.go); a depth-stencil view's Dimension is its
+	// D3D11_DSV_DIMENSION value. The zero value is mip 0, every slice.
+	Target ddi.TargetDesc
 }
 
 // CreateView creates a render-target, shader-resource or depth-stencil view
@@ -75,8 +79,8 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 			return nil, err
 		}
 	}
-	if kind != ddi.ViewSRV && kind != ddi.ViewUAV && res.Kind == KindBuffer {
-		return nil, d.invalid(api, name, "a buffer has shader resource views only")
+	if kind == ddi.ViewDSV && res.Kind == KindBuffer {
+		return nil, d.invalid(api, name, "a buffer has no depth stencil views")
 	}
 	if kind != ddi.ViewSRV && desc.SRV != (SRVDesc{}) {
 		return nil, d.invalid(api, name, "ViewDimension and its ranges are a shader resource view's")
@@ -86,12 +90,15 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 			return nil, err
 		}
 	}
+	if err := d.checkTargetDesc(api, name, kind, res, &desc); err != nil { // (rtvdesc.go)
+		return nil, err
+	}
 	if res.Kind != KindBuffer && kind != ddi.ViewUAV {
 		if err := d.checkViewDesc(api, name, kind, res, &desc); err != nil {
 			return nil, err
 		}
 	}
-	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name, SRV: desc.SRV, UAV: desc.UAV}
+	args := ddi.CreateViewArgs{Kind: kind, Resource: res.h, Format: desc.Format, Flags: desc.Flags, Obj: name, SRV: desc.SRV, UAV: desc.UAV, Target: desc.Target}
 	// Traced under the view kind's own DDI (CalcPrivateRenderTargetViewSize,
 	// CalcPrivateShaderResourceViewSize, CalcPrivateDepthStencilViewSize).
 	private := d.calcPrivate(name, "CalcPrivate"+viewDDINames[kind]+"Size", func(u ddi.Device) int { return u.CalcPrivateViewSize(&args) })
@@ -99,7 +106,7 @@ func (d *Device) CreateViewDesc(name string, kind ddi.ViewKind, res *Resource, d
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	v = &View{ViewKind: kind, Res: res, Format: desc.Format, Flags: desc.Flags, UAV: desc.UAV, h: d.rt.newHandle()}
+	v = &View{ViewKind: kind, Res: res, Format: desc.Format, Flags: desc.Flags, UAV: desc.UAV, SRV: desc.SRV, Target: desc.Target, h: d.rt.newHandle()}
 	// (res=: the resource the view depends on, so the trace names it)
 	w := d.ddiIC().with(name, handleName(v.h), strArg(trace.KeyRes, handleName(uint32(res.h))))
 	switch kind {

@@ -30,7 +30,7 @@ func (c *DeviceContext) unbindInputsOf(rtvs []*View, dsv *View) error {
 		}
 		for _, st := range []Stage{StageVS, StagePS, StageCS} {
 			for slot, srv := range c.stages[st].srv {
-				if srv == nil || srv.Res != v.Res {
+				if srv == nil || !viewsOverlap(srv, v) {
 					continue
 				}
 				if c.dev.debug {
@@ -51,7 +51,7 @@ func (c *DeviceContext) unbindInputsOf(rtvs []*View, dsv *View) error {
 func (c *DeviceContext) outputsDropped(stage Stage, start uint32, views []*View) []*View {
 	out := views
 	for i, v := range views {
-		if v == nil || !c.boundForOutput(v.Res) {
+		if v == nil || !c.boundForOutput(v) {
 			continue
 		}
 		if c.dev.debug {
@@ -66,17 +66,20 @@ func (c *DeviceContext) outputsDropped(stage Stage, start uint32, views []*View)
 	return out
 }
 
-func (c *DeviceContext) boundForOutput(r *Resource) bool {
-	if c.dsv != nil && c.dsv.Res == r {
+// boundForOutput reports whether a subresource of in is bound as a render
+// target, the depth-stencil view or a pixel shader's UAV (rtvdesc.go: a
+// shader may read mip 0 while the output merger writes mip 1).
+func (c *DeviceContext) boundForOutput(in *View) bool {
+	if c.dsv != nil && viewsOverlap(c.dsv, in) {
 		return true
 	}
 	for _, v := range c.rtv {
-		if v != nil && v.Res == r {
+		if v != nil && viewsOverlap(v, in) {
 			return true
 		}
 	}
 	for _, v := range c.omUAV {
-		if v != nil && v.Res == r {
+		if v != nil && v.Res == in.Res {
 			return true // a pixel shader's unordered access view (omuav.go)
 		}
 	}

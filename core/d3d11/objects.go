@@ -274,6 +274,11 @@ type View struct {
 	Flags ddi.DSVFlag
 	// UAV is an unordered access view's description beyond its format.
 	UAV ddi.UAVDesc
+	// Target is a render-target or depth-stencil view's subresources
+	// (rtvdesc.go), resolved: its Dimension D3D11_RTV_DIMENSION's.
+	Target ddi.TargetDesc
+	// SRV is a shader-resource view's dimension and ranges, resolved.
+	SRV SRVDesc
 	h   uint32
 }
 

@@ -100,8 +100,9 @@ func (d *Device) CreateBuffer(name string, desc BufferDesc, data []byte) (res *R
 			return nil, d.invalid("CreateBuffer", name, "a constant buffer's ByteWidth must be a multiple of 16, not %d", desc.ByteWidth)
 		}
 	}
-	if desc.BindFlags.Has(ddi.BindRenderTarget | ddi.BindDepthStencil) {
-		return nil, d.invalid("CreateBuffer", name, "a buffer cannot be a render target or depth stencil")
+	if desc.BindFlags.Has(ddi.BindDepthStencil) {
+		// (a buffer's render target views: rtvdesc.go)
+		return nil, d.invalid("CreateBuffer", name, "a buffer cannot be a depth stencil")
 	}
 	if data != nil && len(data) < int(desc.ByteWidth) {
 		padded := make([]byte, desc.ByteWidth)

@@ -79,6 +79,9 @@ type CreateViewArgs struct {
 	SRV SRVDesc
 	// UAV is an unordered access view's description (compute.go).
 	UAV UAVDesc
+	// Target is a render-target or depth-stencil view's subresources
+	// (rtvdesc.go), resolved by the runtime.
+	Target TargetDesc
 }
 
 // DSVFlag mirrors D3D11_DSV_FLAG: a read-only depth-stencil view may be

@@ -336,6 +336,11 @@ func packetKey(p isa.Packet) string {
 		return "rt" + arg(0)
 	case isa.OpSetDS:
 		return "ds"
+	case isa.OpSetRTLayers: // a layered target's slot (isa/layers.go)
+		if len(a) > 0 && a[0] == isa.DSLayers {
+			return "ds"
+		}
+		return "rt" + arg(0)
 	case isa.OpSetVB:
 		return "vb" + arg(0)
 	case isa.OpSetIB:

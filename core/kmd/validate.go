@@ -2,6 +2,7 @@ package kmd
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"d3dsim/core/dxgkddi"
@@ -357,6 +358,15 @@ func accesses(p isa.Packet) []access {
 		return []access{{0, 4, "stream-output filled size"}}
 	case isa.OpClearUAV:
 		return []access{{0, uint64(a[4]), "unordered access view"}}
+	case isa.OpSetRTLayers:
+		// Every slice: the first's surface and the others slicePitch
+		// apart (isa/layers.go).
+		ext, _ := surfaceExtent(a[3], a[4], a[5], isa.Format(a[6]))
+		all, ok := mulAdd(uint64(a[8]), uint64(max(a[7], 1)-1), ext)
+		if !ok {
+			all = math.MaxUint64
+		}
+		return []access{{1, all, "layered render target"}}
 	case isa.OpResolve:
 		// The destination's pixels and the source's samples, side by side
 		// (a row of width x samples texels: isa.OpSetSamples).

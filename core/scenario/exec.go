@@ -284,6 +284,8 @@ func execCreateView(kind d3d11.ViewKind) func(*call) error {
 		}
 		if kind == d3d11.ViewSRV {
 			desc.SRV = x.srvDesc(res) // (textures.go)
+		} else {
+			desc.Target = x.targetDesc(res, kind == d3d11.ViewDSV) // (rtvdesc.go)
 		}
 		v, err := x.dev().CreateViewDesc(x.result(0), kind, res, desc)
 		if err == nil {

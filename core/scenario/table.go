@@ -145,7 +145,7 @@ var methods = map[string]map[string]*method{
 			_, err := x.dev().Escape(x.uintNamed("Code"))
 			return err
 		}},
-		"CreateRenderTargetView": {pos: []param{{name: "RES", kind: pObj, types: tTexture}}, named: viewNamed(false),
+		"CreateRenderTargetView": {pos: []param{{name: "RES", kind: pObj, types: tTexture + "|" + tBuffer}}, named: viewNamed(false),
 			results: []string{tRTV}, exec: execCreateView(d3d11.ViewRTV)},
 		"CreateShaderResourceView": {pos: []param{{name: "RES", kind: pObj, types: tTexture + "|" + tBuffer}}, named: srvNamed(),
 			results: []string{tSRV}, exec: execCreateView(d3d11.ViewSRV)},
@@ -843,7 +843,7 @@ func viewNamed(dsv bool) []param {
 	if dsv {
 		ps = append(ps, param{name: "Flags", kind: pFlags, enum: "DSVFlags", opt: true})
 	}
-	return ps
+	return append(ps, targetNamed(dsv)...) // (rtvdesc.go)
 }
 
 // layoutParams are CreateInputLayout's: the vertex shader whose input

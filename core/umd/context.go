@@ -245,7 +245,7 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 	if st.hs != 0 || st.ds != 0 || c.onGPU.hs || c.onGPU.dsh {
 		words, allocs = words+tessWords, allocs+tessAllocs // the hull and domain programs (tess.go)
 	}
-	return words + max(st.nvp-1, 0)*8, allocs
+	return words + max(st.nvp-1, 0)*8 + c.layerWords(st), allocs
 }
 
 func newContext(dev *Device, h ddi.HDEVICE, rt ddi.HRTDEVICE, core ddi.HRTCORELAYER, cb ddi.DeviceCallbacks, cfg Config) context {
@@ -469,7 +469,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	g := &c.onGPU
 	samples := uint32(1) // the targets' (msaa.go)
 	if v, r := c.viewRes(uint32(st.rtv[0])); r != nil {
-		b.SetRT(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+		c.bindTarget(rec, 0, v, r) // (rtview.go)
 		samples = r.samples()
 		g.rt = true
 	} else if g.rt {
@@ -479,7 +479,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	for i := 1; i < isa.MaxRenderTargets; i++ {
 		bit := uint8(1) << i
 		if v, r := c.viewRes(uint32(st.rtv[i])); r != nil {
-			b.SetRTSlot(uint32(i), rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+			c.bindTarget(rec, uint32(i), v, r)
 			samples = r.samples()
 			g.rtMore |= bit
 		} else if g.rtMore&bit != 0 {
@@ -499,7 +499,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	layout := o.layouts[st.layout]
 	o.mu.Unlock()
 	if v, r := c.viewRes(uint32(st.dsv)); r != nil {
-		b.SetDS(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, v.gpu)
+		c.bindTarget(rec, isa.DSLayers, v, r)
 		samples = r.samples()
 		desc := &defaultDepthStencil
 		if ds != nil {
@@ -863,8 +863,7 @@ func (c *context) clearRTV(rec recorder, v uint32, rgba [4]float32) {
 	if r == nil {
 		return
 	}
-	rec.ensure(16, 2)
-	c.cmd.ClearRT(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, rgba)
+	c.targetSlices(rec, vw, r, func(addr uint64, t *targetView) { c.cmd.ClearRT(addr, t.w, t.h, t.pitch, vw.gpu, rgba) })
 }
 
 // clearDSV clears the depth (CLEAR_DS) and, for a format that has one,
@@ -875,12 +874,10 @@ func (c *context) clearDSV(rec recorder, v uint32, flags ddi.ClearFlag, depth fl
 		return
 	}
 	if flags&ddi.ClearDepth != 0 {
-		rec.ensure(16, 2)
-		c.cmd.ClearDS(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, depth)
+		c.targetSlices(rec, vw, r, func(addr uint64, t *targetView) { c.cmd.ClearDS(addr, t.w, t.h, t.pitch, vw.gpu, depth) })
 	}
 	if flags&ddi.ClearStencil != 0 && vw.gpu.Info().Stencil {
-		rec.ensure(16, 2)
-		c.cmd.ClearStencil(rec.ref(r, true, 0), r.texels(), r.args.Height, r.pitch, vw.gpu, uint32(stencil))
+		c.targetSlices(rec, vw, r, func(addr uint64, t *targetView) { c.cmd.ClearStencil(addr, t.w, t.h, t.pitch, vw.gpu, uint32(stencil)) })
 	}
 }
 

@@ -379,6 +379,12 @@ func (d *Device) createView(a *ddi.CreateViewArgs, h, rt uint32) error {
 			return err
 		}
 	}
+	if a.Kind == ddi.ViewRTV || a.Kind == ddi.ViewDSV {
+		var err error
+		if v.target, err = targetOf(a, d.res[a.Resource], v.gpu); err != nil { // (rtview.go)
+			return err
+		}
+	}
 	d.views[h] = v
 	return nil
 }

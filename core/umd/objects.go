@@ -42,6 +42,7 @@ type view struct {
 	flags  ddi.DSVFlag // a depth-stencil view's read-only flags
 	srv    *srvView    // a shader-resource view SET_VIEW binds (texture.go); nil: SET_TEX's
 	uav    *uavView    // an unordered access view (compute.go)
+	target *targetView // a render-target or depth-stencil view's surface (rtview.go)
 }
 
 // shader is a shader translated from bytecode (shaders.go): its ISA words

@@ -124,6 +124,8 @@ func gsSysReg(prog *translate.Shader, stream uint8) uint32 {
 			r = r&^0xFF | o.ISA
 		case dxbc.SVViewportIndex:
 			r |= (o.ISA + 1) << 8
+		case dxbc.SVRenderTargetIndex:
+			r |= (o.ISA + 1) << isa.RTArrayIndexShift // (rtview.go)
 		}
 	}
 	return r

@@ -94,6 +94,7 @@ func every() (Builder, [][]int) {
 	one()
 	r := b.Resolve(0x15000, 0x16000, 4, 4, 16, 64, FmtRGBA8, 4)
 	one(r, r+2)
+	one(b.SetRTLayers(DSLayers, 0x17000, 4, 4, 16, FmtD32F, 6, 64))
 	return b, at
 }
 

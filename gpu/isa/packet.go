@@ -90,6 +90,8 @@ func (p Packet) String() string {
 		return clearUAVString(p)
 	case OpSetSamples, OpResolve:
 		return msaaString(p)
+	case OpSetRTLayers:
+		return layersString(p)
 	case OpSetUAVSlices:
 		stage, slot := SplitUAVStageSlot(a[0])
 		return fmt.Sprintf("%v stage=%d slot=%d depth=%d slicePitch=%d", p.Op, stage, slot, a[1], a[2])
@@ -182,7 +184,7 @@ func AddrFields(op Opcode) []int {
 	switch op {
 	case OpSetRT, OpSetDS, OpSetIB, OpClearRT, OpClearDS, OpWrite, OpScanout, OpFill, OpClearUAV:
 		return addr0
-	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView:
+	case OpSetVB, OpSetTex, OpQuery, OpSetProgram, OpSetRTSlot, OpSetView, OpSetRTLayers:
 		return addr1
 	case OpClearStencil, OpDrawIndirect, OpDrawIndexedIndirect, OpSetPredication, OpDispatchIndirect, OpDrawAuto:
 		return addr0

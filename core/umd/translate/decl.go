@@ -204,8 +204,9 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
 		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry || t.tessStage()):
+		case sv == dxbc.SVRenderTargetIndex && t.out.Stage == shaderisa.StageGeometry:
 		case sv == dxbc.SVRenderTargetIndex:
-			return t.fail("SV_RenderTargetArrayIndex as an output: this GPU's rasterizer draws into render target array slice 0 only")
+			return t.fail("SV_RenderTargetArrayIndex as an output of a %s shader: this GPU takes it from a geometry shader only", t.out.Stage)
 		case sv == dxbc.SVViewportIndex && t.out.Stage == shaderisa.StageGeometry:
 		case sv == dxbc.SVViewportIndex:
 			return t.fail("SV_ViewportArrayIndex as an output of a %s shader: this GPU takes it from a geometry shader only", t.out.Stage)
