@@ -123,12 +123,13 @@ fuzz:
 figures: wasm
 	cd tests/browser && npm ci --no-audit --no-fund && node figures.mjs && D3DSIM_FIGURES=full node --test --test-name-pattern='^figures' inspect.test.mjs
 
-# The two long tests on their own (make unit runs them too, the soak at 250
-# rounds; -short skips them): the soak, 1,000 rounds of the example
-# scenarios in one process, and the runaway loop at the default step budget
-# of 10,000,000 API calls.
+# The long tests on their own (make unit runs them smaller; -short skips
+# them): the soak, 1,000 rounds of the example scenarios in one process
+# (make unit: 100), the hostile scenarios at 2,000,000 API calls each with
+# the default trace ring (make unit: 400,000, a ring of 40,000 events), and
+# the runaway loop at the default step budget of 10,000,000 API calls.
 soak:
-	$(GO) test -count=1 -timeout $(TESTTIMEOUT) -run 'TestSoak|TestStepBudgetDefault' -v ./core/scenario -args -soak.rounds=1000
+	$(GO) test -count=1 -timeout $(TESTTIMEOUT) -run '^(TestSoak|TestHostile|TestStepBudgetDefault)$$' -v ./core/scenario -args -soak.rounds=1000 -hostile.steps=2000000
 
 # Headless Chromium (/usr/bin/chromium) through playwright-core; the test
 # builds and starts the server itself. npm ci installs playwright-core from

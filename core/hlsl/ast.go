@@ -207,6 +207,7 @@ type varDecl struct {
 	uniform   bool
 	inout     string // in, out, inout
 	interp    string // nointerpolation, noperspective, linear, centroid
+	prim      string // a geometry shader's input primitive: point, line, triangle, lineadj, triangleadj (gs.go)
 	groupshrd bool
 	states    *stateBlock // an effects state block, checked and ignored
 }

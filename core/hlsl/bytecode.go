@@ -83,6 +83,11 @@ func (in *Instr) readLanes(k int) uint8 {
 // scalarSrc reports whether source k is read as one component (select-1
 // mode): conditions and sample_l's level of detail.
 func (in *Instr) scalarSrc(k int) bool {
+	if len(in.Dst) == 1 && in.Dst[0].File == FileOutput {
+		if _, ok := specialOutput(in.Dst[0].Index); ok {
+			return true // oDepth, oMask: one component
+		}
+	}
 	switch in.Op {
 	case OpIf, OpBreakc, OpDiscard, OpSwitch:
 		return true
@@ -111,8 +116,8 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 	case FileTemp:
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
-		if o.Index == coverageReg {
-			return coverageOperand(false), nil
+		if s, ok := specialOutput(o.Index); ok {
+			return dxbc.Operand{Type: s.typ, Components: 1}, nil
 		}
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
 	case FileIndexable:
@@ -252,6 +257,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		stage = dxbc.DomainShader
 	case Hull:
 		stage = dxbc.HullShader
+	case Geometry:
+		stage = dxbc.GeometryShader
 	}
 	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
@@ -332,10 +339,10 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		encodeHullDecls(b, p)
 	}
 	for _, o := range p.Outputs {
-		if o.SysVal == SysPosition {
-			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
-		} else if o.SysVal == SysCoverage {
-			b.Declare(dxbc.Instruction{Op: dxbc.OpDclOutput, Operands: []dxbc.Operand{coverageOperand(false)}})
+		if o.SysVal == SysPosition || o.SysVal == SysClipDist || o.SysVal == SysCullDist {
+			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SystemValue(o.SysVal))
+		} else if s, ok := specialOutput(o.Reg); ok && s.sv == o.SysVal {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclOutput, Operands: []dxbc.Operand{{Type: s.typ, Components: 1}}})
 		} else {
 			b.DclOutput(uint32(o.Reg), o.Mask)
 		}
@@ -387,6 +394,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	if p.Stage == Domain {
 		domainOperands(ops)
 	}
+	if p.Stage == Geometry {
+		gsOperands(ops)
+	}
 	op := opcodes[in.Op]
 	switch in.Op {
 	case OpIf, OpBreakc, OpDiscard:
@@ -423,6 +433,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 	case OpSync:
 		b.EmitControls(op, uint32(in.Sync))
 		return nil
+	case OpEmit, OpCut:
+		gsEmit(b, p, in)
+		return nil
 	case OpSampleInfo:
 		if in.Uint {
 			b.EmitControls(op, 1, ops...)
@@ -441,6 +454,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 // chunk's elements. The ReadWrite column is the components read for an
 // input and those never written for an output; SV_Target's system value
 // is stored as 0, as fxc stores it.
+// fxc counts the never-written components over the whole register, xyzw,
+// not the element's mask: a float2 in o1.xy written whole has zw never
+// written (so does one in o1.zw, xy), whatever shares the register.
 func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 	s := &dxbc.Signature{Elements: []dxbc.Element{}}
 	for _, e := range els {
@@ -457,9 +473,14 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 			}
 			sv, reg = dxbc.SVUndefined, ^uint32(0)
 		}
+		if _, ok := specialOutput(e.Register); ok && !input && e.SysVal != SysCoverage {
+			// oDepth: no register, stored as no system value (listed
+			// from the semantic), as fxc stores it (depth.go).
+			sv, reg = dxbc.SVUndefined, ^uint32(0)
+		}
 		rw := e.Used
 		if !input {
-			rw = e.Mask &^ e.Used
+			rw = 0xF &^ e.Used
 		}
 		s.Elements = append(s.Elements, dxbc.Element{
 			Name: e.Semantic, Index: uint32(e.Index), SystemValue: sv, ComponentType: dxbc.ComponentType(e.Type),
@@ -484,6 +505,8 @@ func (r *Result) Reflection() *dxbc.Reflection {
 		rf.ProgramType = 0x4453 // "DS"
 	case Hull:
 		rf.ProgramType = 0x4853 // "HS"
+	case Geometry:
+		rf.ProgramType = 0x4753 // "GS"
 	}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
@@ -587,6 +610,9 @@ func (r *Result) bytecode() ([]byte, error) {
 	}
 	if r.Program.Stage == Hull {
 		return r.hullBytecode()
+	}
+	if r.Program.Stage == Geometry {
+		return r.gsBytecode()
 	}
 	if r.Program.Stage == Domain {
 		p, err := b.Program()

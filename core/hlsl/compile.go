@@ -37,6 +37,8 @@ func (s SysVal) String() string {
 		return "TARGET"
 	case SysCoverage:
 		return "COVERAGE"
+	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist:
+		return dxbc.SystemValue(s).String()
 	}
 	return "NONE"
 }
@@ -56,8 +58,7 @@ func (c ComponentType) String() string {
 }
 
 // SigElement is one row of an input or output signature (ISGN/OSGN).
-// Every semantic takes a register of its own: fxc packs several small
-// elements into one register in some cases, and this compiler does not.
+// Elements share registers as fxc packs them (packSig in entry.go).
 type SigElement struct {
 	Semantic string
 	Index    int
@@ -166,8 +167,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Domain
 	case "hs_5_0":
 		stage = Hull
+	case "gs_4_0", "gs_4_1", "gs_5_0":
+		stage = Geometry
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -212,6 +215,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if fn != nil && stage == Domain {
 		g.domainAttrs(fn)
 	}
+	if fn != nil && stage == Geometry {
+		g.gsAttrs(fn)
+	}
 	var hull *HullDecl
 	var pcFn *funcDecl
 	if fn != nil && stage == Hull {
@@ -219,6 +225,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	}
 	if fn != nil && len(g.errs) == 0 {
 		ins, outs = g.lowerEntry(fn)
+		if stage == Geometry && len(g.errs) == 0 {
+			g.gsCheck(fn)
+		}
 		if hull != nil && pcFn != nil && len(g.errs) == 0 {
 			g.lowerHull(hull, pcFn)
 		}
@@ -258,6 +267,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if hull != nil {
 		g.finishHull(res, prog, hull)
 	}
+	if stage == Geometry {
+		g.finishGS(res, prog)
+	}
 	// A failure below is a compiler bug, reported as an error rather than
 	// bad code: Compile returns only shaders the runtime accepts.
 	internal := func(err error) error {
@@ -269,7 +281,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader, Hull: dxbc.HullShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[stage]); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil

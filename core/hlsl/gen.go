@@ -35,18 +35,20 @@ type gen struct {
 	cbMax     map[int]int    // slot -> registers read
 	cbDyn     map[int]bool   // slot -> indexed by a register
 	loopDep   int
-	internals map[string]*funcDecl // expanded intrinsics, parsed once (intrinsics2.go)
-	fixLine   int                  // while an expanded intrinsic is inlined: the line of its call
-	funcOrder []*funcDecl          // the functions with a body, in source order
-	fnStatics map[*varDecl]*value  // functions' static locals: one variable for all calls
-	xs        []int                // the x# arrays: registers each
-	dynNames  map[string]bool      // names indexed by a non-constant somewhere: their arrays live in x#
-	brk       []byte               // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
+	internals map[string]*funcDecl    // expanded intrinsics, parsed once (intrinsics2.go)
+	fixLine   int                     // while an expanded intrinsic is inlined: the line of its call
+	funcOrder []*funcDecl             // the functions with a body, in source order
+	fnStatics map[*varDecl]*value     // functions' static locals: one variable for all calls
+	xs        []int                   // the x# arrays: registers each
+	dynNames  map[string]bool         // names indexed by a non-constant somewhere: their arrays live in x#
+	callMemo  map[*funcDecl]*callInfo // what every inlining of a function shares (call.go)
+	brk       []byte                  // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics   []*varDecl
 	interp    map[int]string // pixel input register -> interpolation mode
 
 	cdepth  int           // conditions, loops and switches around the code lowered now
 	dom     *domainGen    // a domain shader's patch inputs (domain.go)
+	gs      *gsGen        // a geometry shader's streams (gs.go)
 	sigPend []*pendingSig // signature elements waiting for their registers (placeSig)
 	resList []*resource   // the textures and samplers used, in the order of first use
 	// combined maps a sampler that tex2D and its siblings read to the
@@ -248,6 +250,9 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 	if t := builtinType(ts.name); t != nil {
 		if t.Patch != 0 {
 			return g.patchType(ts)
+		}
+		if t.Stream != 0 {
+			return g.streamType(ts)
 		}
 		if t.Kind == KTexture && ts.argType != "" && strings.EqualFold(ts.name, "texture") {
 			g.errorf(ts.pos, eSyntax, "syntax error: the shader model 1-3 texture type takes no element type")

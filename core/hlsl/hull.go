@@ -42,6 +42,26 @@ type HullDecl struct {
 	PCOutputs           []IODecl // the patch constants, SysVal a dcl_output_siv name
 }
 
+// attrNum is the constant number an attribute takes ([maxtessfactor(64)],
+// [maxvertexcount(4)]).
+func (g *gen) attrNum(a attr) (float64, bool) {
+	if len(a.exprs) != 1 || a.exprs[0] == nil {
+		g.errorf(a.pos, eSyntax, "syntax error: %s takes one number", a.name)
+		return 0, false
+	}
+	saved, nCode := g.top, len(g.code)
+	v := g.expr(a.exprs[0])
+	g.top, g.code = saved, g.code[:nCode]
+	if v == poison || !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
+		g.errorf(a.pos, eSyntax, "syntax error: %s takes a constant number", a.name)
+		return 0, false
+	}
+	if v.t.Base == Float {
+		return float64(math.Float32frombits(v.c[0].Imm[0])), true
+	}
+	return float64(int32(v.c[0].Imm[0])), true
+}
+
 // hullAttrs reads the entry point's attributes into a HullDecl.
 func (g *gen) hullAttrs(fn *funcDecl) (*HullDecl, *funcDecl) {
 	h := &HullDecl{MaxTess: 64}
@@ -60,23 +80,7 @@ func (g *gen) hullAttrs(fn *funcDecl) (*HullDecl, *funcDecl) {
 		g.errorf(a.pos, eSyntax, "'%s': %s \"%s\" is not one of %s", fn.name, what, clean(a.args[0].text), strings.Join(names[1:], ", "))
 		return 0
 	}
-	num := func(a attr) (float64, bool) {
-		if len(a.exprs) != 1 || a.exprs[0] == nil {
-			g.errorf(a.pos, eSyntax, "syntax error: %s takes one number", a.name)
-			return 0, false
-		}
-		saved, nCode := g.top, len(g.code)
-		v := g.expr(a.exprs[0])
-		g.top, g.code = saved, g.code[:nCode]
-		if v == poison || !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
-			g.errorf(a.pos, eSyntax, "syntax error: %s takes a constant number", a.name)
-			return 0, false
-		}
-		if v.t.Base == Float {
-			return float64(math.Float32frombits(v.c[0].Imm[0])), true
-		}
-		return float64(int32(v.c[0].Imm[0])), true
-	}
+	num := g.attrNum
 	for _, d := range append(g.funcs[fn.name], fn) {
 		if d != fn && !sameSignature(g, d, fn) {
 			continue

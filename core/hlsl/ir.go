@@ -168,6 +168,8 @@ const (
 	OpImmAtomicAlloc   // imm_atomic_alloc dst, u#: IncrementCounter
 	OpImmAtomicConsume // imm_atomic_consume dst, u#: DecrementCounter
 	OpSamplePos        // samplepos dst, t# or rasterizer, index (samplepos.go)
+	OpEmit             // emit (emit_stream m#: Instr.Stream; gs.go)
+	OpCut              // cut (cut_stream m#)
 	numOps
 )
 
@@ -185,7 +187,7 @@ var opNames = [numOps]string{
 	"imm_atomic_iadd", "imm_atomic_and", "imm_atomic_or", "imm_atomic_xor", "imm_atomic_imax", "imm_atomic_imin", "imm_atomic_umax",
 	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
 	"ld_raw", "store_raw", "ld_structured", "store_structured", "sync", "imm_atomic_alloc", "imm_atomic_consume",
-	"samplepos",
+	"samplepos", "emit", "cut",
 }
 
 func (o Op) String() string {
@@ -255,9 +257,12 @@ type Instr struct {
 	// Sync is a sync instruction's flags, as the token holds them
 	// (1 _t, 2 _g, 8 _uglobal).
 	Sync uint8
-	Dst  []Operand
-	Src  []Operand
-	Line int // source line the instruction comes from
+	// Stream is the stream an emit or cut of a geometry shader is for
+	// (gs.go).
+	Stream uint8
+	Dst    []Operand
+	Src    []Operand
+	Line   int // source line the instruction comes from
 }
 
 // Program is a lowered shader: declarations as fxc's disassembly lists
@@ -293,6 +298,8 @@ type Program struct {
 	// marks the fork phase's program while it is encoded.
 	Hull *HullDecl
 	fork bool
+	// GS: a geometry shader's declarations (gs.go).
+	GS *GSDecl
 }
 
 // TGSMDecl declares groupshared memory g#: Count elements of Stride bytes.
@@ -326,9 +333,10 @@ type Stage uint8
 const (
 	Vertex Stage = iota
 	Pixel
-	Compute // compute.go
-	Domain  // domain.go
-	Hull    // hull.go
+	Compute  // compute.go
+	Domain   // domain.go
+	Hull     // hull.go
+	Geometry // gs.go
 )
 
 // CBDecl declares constant buffer Slot with Regs 16-byte registers; Dynamic
@@ -457,8 +465,8 @@ func (o Operand) dstString() string {
 	case FileTemp:
 		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
 	case FileOutput:
-		if o.Index == coverageReg {
-			return "oMask"
+		if s, ok := specialOutput(o.Index); ok {
+			return s.name
 		}
 		return fmt.Sprintf("o%d.%s", o.Index, maskString(o.Mask))
 	}
@@ -572,8 +580,8 @@ func (p *Program) String() string {
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			fmt.Fprintf(&b, "dcl_output_siv o%d.%s, position\n", o.Reg, maskString(o.Mask))
-		} else if o.SysVal == SysCoverage {
-			b.WriteString("dcl_output oMask\n")
+		} else if s, ok := specialOutput(o.Reg); ok && s.sv == o.SysVal {
+			b.WriteString("dcl_output " + s.name + "\n")
 		} else {
 			fmt.Fprintf(&b, "dcl_output o%d.%s\n", o.Reg, maskString(o.Mask))
 		}

@@ -73,7 +73,7 @@ func invertConds(code []Instr) ([]Instr, bool) {
 func controlOp(o Op) bool {
 	switch o {
 	case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpSwitch, OpCase,
-		OpDefault, OpEndswitch, OpDiscard:
+		OpDefault, OpEndswitch, OpDiscard, OpEmit, OpCut:
 		return true
 	}
 	return false

@@ -69,7 +69,9 @@ func buildFlow(code []Instr) *flowGraph {
 	for i, in := range code {
 		switch in.Op {
 		case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpSwitch, OpCase,
-			OpDefault, OpEndswitch, OpDiscard:
+			OpDefault, OpEndswitch, OpDiscard, OpEmit, OpCut:
+			// (emit and cut read or end the outputs written before them:
+			// no write of an output moves across one.)
 			leader[i] = true
 			leader[i+1] = true
 		}
@@ -173,7 +175,7 @@ func (in *Instr) reads(mark func(r, c int)) {
 func (in *Instr) removable() bool {
 	switch in.Op {
 	case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpDiscard, OpSwitch, OpCase,
-		OpDefault, OpEndswitch, OpNop, OpSync, OpImmAtomicAlloc, OpImmAtomicConsume:
+		OpDefault, OpEndswitch, OpNop, OpSync, OpImmAtomicAlloc, OpImmAtomicConsume, OpEmit, OpCut:
 		return false
 	}
 	for _, d := range in.Dst {

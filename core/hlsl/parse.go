@@ -19,6 +19,7 @@ type parser struct {
 	file    string
 	diags   *[]Diag
 	structs map[string]bool
+	shadow  map[string]bool // type names declared as variables (declName)
 	depth   int
 	failed  bool
 }
@@ -132,6 +133,14 @@ func (ps *parser) ident() token {
 // to redeclare.
 func (ps *parser) declName() token {
 	t := ps.peek()
+	if t.kind == tIdent && strings.EqualFold(t.text, "texture") && !keywords[t.text] {
+		// fxc takes the shader model 1-3 texture type's name, in any
+		// case, as a name (DirectXTK's Texture2D Texture): from here on
+		// it names the variable.
+		ps.shadow[t.text] = true
+		ps.p++
+		return t
+	}
 	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
 		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
 		t.text == "unorm" || t.text == "snorm") {
@@ -171,6 +180,9 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
+	if ps.shadow[t.text] && !ps.structs[t.text] {
+		return false
+	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
@@ -183,7 +195,7 @@ func (ps *parser) isUnsupportedType(t token) bool {
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}, shadow: map[string]bool{}}
 	// The pack_matrix pragmas come out of the stream, each kept with the
 	// index of the token it precedes (filtered in place: no copy).
 	ps.toks = toks[:0]
@@ -810,6 +822,16 @@ func (ps *parser) initList() Expr {
 	return l
 }
 
+// primQualifier takes a geometry shader's input primitive qualifier
+// (triangle VSOut v[3]) before a parameter's type.
+func (ps *parser) primQualifier() string {
+	if t := ps.peek(); t.kind == tIdent && gsPrims[t.text] != [2]int{} && ps.peekN(1).kind == tIdent {
+		ps.next()
+		return t.text
+	}
+	return ""
+}
+
 func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 	fn := &funcDecl{pos: pos{name.line, name.col}, ret: ret, name: name.text}
 	ps.expect("(")
@@ -817,10 +839,15 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		ps.next()
 	}
 	for !ps.accept(")") {
+		prim := ps.primQualifier()
 		m := ps.modifiers()
+		if prim == "" {
+			prim = ps.primQualifier()
+		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
+		fn.params[len(fn.params)-1].prim = prim
 		if !ps.accept(",") {
 			ps.expect(")")
 			break

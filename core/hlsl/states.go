@@ -99,7 +99,7 @@ func effectObject(t *Type) bool {
 	for t.Kind == KArray {
 		t = t.Elem
 	}
-	return t.Kind == KEffect
+	return t.Kind == KEffect && t.Stream == 0 // (a stream is a geometry shader's: gs.go)
 }
 
 // checkEffectInit checks an effect object's initial value as fxc does for a

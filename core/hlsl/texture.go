@@ -22,6 +22,9 @@ func (g *gen) method(e *callExpr) *value {
 			return poison
 		}
 	}
+	if tv.t.Stream != 0 {
+		return g.streamMethod(e, tv, args) // (gs.go)
+	}
 	return g.methodOn(e, tv, args)
 }
 

@@ -42,7 +42,7 @@ func operandCounts(o Op) (dst, src int) {
 		return 1, 2
 	case OpLdStructured, OpStoreStructured:
 		return 1, 3
-	case OpSync:
+	case OpSync, OpEmit, OpCut:
 		return 0, 0
 	case OpImmAtomicAlloc, OpImmAtomicConsume:
 		return 1, 1

@@ -1,9 +1,7 @@
 package scenario
 
 import (
-	"encoding/hex"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -28,52 +26,16 @@ func TestFxcCorpusCreate(t *testing.T) {
 	if dir == "" {
 		t.Skip("D3DSIM_FXC_CORPUS is not set")
 	}
-	var files []string
-	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			switch strings.ToLower(filepath.Ext(p)) {
-			case ".h", ".inc", ".cso", ".fxo", ".dxbc", ".bin":
-				files = append(files, p)
-			}
-		}
-		return nil
-	})
-	sort.Strings(files)
 	type tally struct{ created, refused int }
 	stages := map[string]*tally{}
 	reasons := map[string][]string{}
-	create := map[dxbc.ProgramType]string{
-		dxbc.VertexShader: "CreateVertexShader", dxbc.PixelShader: "CreatePixelShader", dxbc.GeometryShader: "CreateGeometryShader",
-		dxbc.HullShader: "CreateHullShader", dxbc.DomainShader: "CreateDomainShader", dxbc.ComputeShader: "CreateComputeShader",
-	}
-	seen := map[string]bool{}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blob := corpusBlob(raw)
-		if blob == nil {
-			continue
-		}
-		if seen[string(blob)] {
-			continue // the same bytes under another name
-		}
-		seen[string(blob)] = true
-		c, err := dxbc.Parse(blob)
-		if err != nil || c.Chunk("SHDR") == nil && c.Chunk("SHEX") == nil {
-			continue
-		}
-		p, err := c.Program()
-		if err != nil {
-			t.Errorf("%s: %v", f, err)
-			continue
-		}
+	for _, sh := range corpusShaders(t, dir) {
+		f, p := sh.name, sh.prog
 		stage := fmt.Sprintf("%s_%d_%d", p.Type.Prefix(), p.Major, p.Minor)
 		if stages[stage] == nil {
 			stages[stage] = &tally{}
 		}
-		src := "dev, imm = D3D11CreateDevice\ns = dev." + create[p.Type] + " bytes:" + hex.EncodeToString(blob) + "\n"
+		src := corpusCreateOnly(sh.blob, p)
 		why := ""
 		if s, err := Load(filepath.Base(f), []byte(src)); err != nil {
 			why = err.Error()
@@ -103,20 +65,7 @@ func TestFxcCorpusCreate(t *testing.T) {
 	for _, s := range names {
 		t.Logf("  %-8s created %4d, refused %4d", s, stages[s].created, stages[s].refused)
 	}
-	rs := make([]string, 0, len(reasons))
-	for r := range reasons {
-		rs = append(rs, r)
-	}
-	sort.Slice(rs, func(i, j int) bool {
-		if len(reasons[rs[i]]) != len(reasons[rs[j]]) {
-			return len(reasons[rs[i]]) > len(reasons[rs[j]])
-		}
-		return rs[i] < rs[j]
-	})
-	for _, r := range rs {
-		ex := reasons[r]
-		t.Logf("  %4d %s (%s)", len(ex), r, strings.Join(ex[:min(len(ex), 3)], ", "))
-	}
+	corpusLogReasons(t, reasons)
 }
 
 // corpusBlob finds the DXBC container in a file: the file itself, the
