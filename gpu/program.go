@@ -100,6 +100,11 @@ type progEntry struct {
 	// (vs_passthrough's kind), so the vertex stage writes its outputs
 	// itself (movesOnly); nil for any other program.
 	moves []vsMove
+	// outLanes and movedOut are where a vertex program's output r,
+	// component c is read from (vertexOuts): m's output register, or
+	// for a program of movs the input register it copies or an
+	// immediate; made once, at decoding (m is the entry's for its life).
+	outLanes, movedOut *[isa.MaxVaryings][4]laneSrc
 	// uav: the program reads or writes an unordered access view
 	// (psuav.go).
 	uav bool
@@ -197,6 +202,9 @@ func (ps *progState) decodeProgram(mem []byte) *progEntry {
 		e.mayFault = mayFault(e.prog)
 		e.fused = fusedProgram(e.prog)
 		e.moves = movesOnly(e.prog)
+		if e.prog.Stage == shaderisa.StageVertex && e.prog.Outputs <= isa.MaxVaryings {
+			e.outLanes, e.movedOut = vertexLanes(e.m, e.prog.Outputs, e.moves)
+		}
 		e.uav = usesUAV(e.prog)
 		for _, in := range e.prog.Code {
 			for _, src := range in.Src {

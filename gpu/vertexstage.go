@@ -156,65 +156,96 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if ps.gs != nil || ps.hs != nil {
 		flat = 0 // the geometry or hull program reads values; its outputs are the pixel program's inputs
 	}
-	src := func(o, c int) (*[shader.Lanes]uint32, uint32) {
-		return &m.Out(o)[c], 0
-	}
+	src := ps.vs.outLanes
 	if moves != nil {
-		src = func(o, c int) (*[shader.Lanes]uint32, uint32) { return movedLanes(m, &moves[4*o+c]) }
+		src = ps.vs.movedOut // the outputs read straight from the inputs
 	}
 	vertexOuts(&c.out, mask, src, ps.vsPos, vary, outs, flat)
 }
 
-// vertexOuts converts the outputs of the block's lanes in mask to
-// clip-space vertices: the position (output pos, or none when it is below
-// 0) and vary varyings, output r's component c read from src(r, c) — the
-// lanes of a register, or nil and the immediate every lane has — as a
-// float (or, for the constant registers of flat, its bits unchanged:
-// interp.go), zeros for the registers past the program's outs. Component
-// by component over the lanes, so that each register is looked up once a
-// block rather than once a vertex.
-func vertexOuts(out *[shader.Lanes]cvert, mask uint64, src func(o, c int) (*[shader.Lanes]uint32, uint32), pos, vary, outs int, flat uint32) {
-	for k := range 4 {
-		var v *[shader.Lanes]uint32
-		var imm uint32 // no position: zeros
-		if pos >= 0 {
-			v, imm = src(pos, k)
+// laneSrc is where a vertex program's output component is read from: the
+// lanes of a register, or when v is nil the immediate every lane has.
+type laneSrc struct {
+	v   *[shader.Lanes]uint32
+	imm uint32
+}
+
+// vertexLanes makes a vertex program's tables of laneSrc (progEntry): its
+// outputs in m, and for a program of movs (moves, or nil) what each output
+// component copies (movedLanes).
+func vertexLanes(m *shader.Machine, outs int, moves []vsMove) (out, moved *[isa.MaxVaryings][4]laneSrc) {
+	out = new([isa.MaxVaryings][4]laneSrc)
+	for r := range outs {
+		for c := range 4 {
+			out[r][c].v = &m.Out(r)[c]
 		}
-		for w := mask; w != 0; w &= w - 1 {
-			j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
-			if v != nil {
-				out[j].p[k] = float64(math.Float32frombits(v[j]))
-			} else {
-				out[j].p[k] = float64(math.Float32frombits(imm))
+	}
+	if moves != nil {
+		moved = new([isa.MaxVaryings][4]laneSrc)
+		for r := range outs {
+			for c := range 4 {
+				moved[r][c].v, moved[r][c].imm = movedLanes(m, &moves[4*r+c])
 			}
 		}
 	}
-	for r := range vary {
-		for c := range 4 {
-			i := 4*r + c
-			var v *[shader.Lanes]uint32
-			var imm uint32 // past the outputs, and the position's register: zeros
-			if r < outs && r != pos {
-				v, imm = src(r, c)
+	return out, moved
+}
+
+// vertexOuts converts the outputs of the block's lanes in mask to
+// clip-space vertices: the position (output pos, or none when it is below
+// 0) and vary varyings, output r's component c read from src[r][c], as a
+// float (or, for the constant registers of flat, its bits unchanged:
+// interp.go), zeros for the registers past the program's outs. Component
+// by component over the mask's lanes, each register looked up once a
+// block rather than once a vertex.
+func vertexOuts(out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
+	var buf [shader.Lanes]uint8
+	lanes := buf[:0]
+	for w := mask; w != 0; w &= w - 1 {
+		lanes = append(lanes, uint8(bits.TrailingZeros64(w)))
+	}
+	const lm = shader.Lanes - 1
+	var zero laneSrc // no position, past the outputs, the position's register: zeros
+	for k := range 4 {
+		s := &zero
+		if pos >= 0 {
+			s = &src[pos&(isa.MaxVaryings-1)][k]
+		}
+		if s.v == nil {
+			x := float64(math.Float32frombits(s.imm))
+			for _, j := range lanes {
+				out[j&lm].p[k] = x
 			}
+			continue
+		}
+		for _, j := range lanes {
+			out[j&lm].p[k] = float64(math.Float32frombits(s.v[j&lm]))
+		}
+	}
+	for r := range min(vary, isa.MaxVaryings) {
+		fl := flat>>r&1 != 0
+		for c := range 4 {
+			s := &zero
+			if r < outs && r != pos {
+				s = &src[r][c]
+			}
+			i := (4*r + c) & (numAttr - 1)
 			switch {
-			case v == nil:
-				x := float64(math.Float32frombits(imm))
-				if flat>>r&1 != 0 {
-					x = float64(imm)
+			case s.v == nil:
+				x := float64(math.Float32frombits(s.imm))
+				if fl {
+					x = float64(s.imm)
 				}
-				for w := mask; w != 0; w &= w - 1 {
-					out[bits.TrailingZeros64(w)&(shader.Lanes-1)].a[i] = x
+				for _, j := range lanes {
+					out[j&lm].a[i] = x
 				}
-			case flat>>r&1 != 0:
-				for w := mask; w != 0; w &= w - 1 {
-					j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
-					out[j].a[i] = float64(v[j])
+			case fl:
+				for _, j := range lanes {
+					out[j&lm].a[i] = float64(s.v[j&lm])
 				}
 			default:
-				for w := mask; w != 0; w &= w - 1 {
-					j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
-					out[j].a[i] = float64(math.Float32frombits(v[j]))
+				for _, j := range lanes {
+					out[j&lm].a[i] = float64(math.Float32frombits(s.v[j&lm]))
 				}
 			}
 		}

@@ -418,8 +418,16 @@ func (m *Machine) Out(i int) *Vec { return &m.out[i] }
 // unbound constant reads as zero, a texture access faults.
 func (m *Machine) Bind(c Constants, t Textures) error {
 	m.consts, m.tex = c, t
-	g, ok := t.(GradientFree)
-	m.noGrad = ok && g.IgnoresGradients()
+	m.noGrad = false
+	if m.quads {
+		// (Only sample, sample_b and sample_c read it, and they make
+		// m.quads: a program without them, every vertex program of a
+		// draw, need not ask; under WebAssembly the interface assertion
+		// and the unit's walk of its samplers were 1.4% of the draws
+		// scene.)
+		g, ok := t.(GradientFree)
+		m.noGrad = ok && g.IgnoresGradients()
+	}
 	for i, k := range m.uniKeys {
 		var v [4]uint32
 		if c != nil {
