@@ -370,10 +370,7 @@ func (a *assembler) element(m []string, output bool) error {
 // reflection builds RDEF as d3dsim's compiler lays it out.
 func (a *assembler) reflection() *Reflection {
 	p := a.prog
-	rf := &Reflection{Major: p.Major, Minor: p.Minor, ProgramType: 0xfffe, Flags: 0x100, Creator: a.creator}
-	if p.Type == PixelShader {
-		rf.ProgramType = 0xffff
-	}
+	rf := &Reflection{Major: p.Major, Minor: p.Minor, ProgramType: p.Type.RDEFType(), Flags: 0x100, Creator: a.creator}
 	for _, cb := range a.cbuffers {
 		c := ConstantBuffer{Name: cb.name}
 		end := uint32(0)
@@ -923,7 +920,7 @@ var oneComponent = map[RegisterType]bool{RegOutputDepth: true, RegOutputDepthGE:
 	RegInputPrimitiveID: true, RegInputCoverageMask: true, RegOutputCoverageMask: true}
 
 // noComponent are the registers with none.
-var noComponent = map[RegisterType]bool{RegSampler: true, RegNull: true, RegRasterizer: true, RegLabel: true}
+var noComponent = map[RegisterType]bool{RegSampler: true, RegNull: true, RegRasterizer: true, RegLabel: true, RegStream: true}
 
 // operand reads one operand. dst: a destination or a declaration's
 // register, whose components are a mask.

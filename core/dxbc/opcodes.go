@@ -409,6 +409,26 @@ const (
 	ComputeShader  ProgramType = 5
 )
 
+// RDEFType is the stage as the RDEF chunk's version word writes it: 0xfffe
+// for a vertex shader, 0xffff for a pixel shader (the Direct3D 9 values),
+// the profile's two letters in ASCII for the stages Direct3D 10 and 11 added
+// ("GS" 0x4753 ...), as fxc writes them.
+func (t ProgramType) RDEFType() uint16 {
+	switch t {
+	case PixelShader:
+		return 0xffff
+	case GeometryShader:
+		return 0x4753
+	case HullShader:
+		return 0x4853
+	case DomainShader:
+		return 0x4453
+	case ComputeShader:
+		return 0x4353
+	}
+	return 0xfffe
+}
+
 // Prefix is the stage's two letters in a profile name: "ps", "vs" ...
 func (t ProgramType) Prefix() string {
 	switch t {

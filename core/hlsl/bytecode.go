@@ -247,20 +247,7 @@ func EncodeProgram(p *Program) (*dxbc.Program, error) {
 }
 
 func encode(p *Program) (*dxbc.Builder, error) {
-	stage := dxbc.VertexShader
-	switch p.Stage {
-	case Pixel:
-		stage = dxbc.PixelShader
-	case Compute:
-		stage = dxbc.ComputeShader
-	case Domain:
-		stage = dxbc.DomainShader
-	case Hull:
-		stage = dxbc.HullShader
-	case Geometry:
-		stage = dxbc.GeometryShader
-	}
-	b := dxbc.NewBuilder(stage, uint8(p.Major), uint8(p.Minor))
+	b := dxbc.NewBuilder(p.Stage.programType(), uint8(p.Major), uint8(p.Minor))
 	if p.Major >= 5 {
 		// fxc's default without /Gfp: the driver may reorder float math.
 		flags := uint32(dxbc.FlagRefactoringAllowed)
@@ -495,19 +482,7 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 // constant buffer, its unused variables included.
 func (r *Result) Reflection() *dxbc.Reflection {
 	p := r.Program
-	rf := &dxbc.Reflection{Major: uint8(p.Major), Minor: uint8(p.Minor), ProgramType: 0xfffe, Flags: rdefFlags, Creator: Creator}
-	switch p.Stage {
-	case Pixel:
-		rf.ProgramType = 0xffff
-	case Compute:
-		rf.ProgramType = 0x4353 // "CS"
-	case Domain:
-		rf.ProgramType = 0x4453 // "DS"
-	case Hull:
-		rf.ProgramType = 0x4853 // "HS"
-	case Geometry:
-		rf.ProgramType = 0x4753 // "GS"
-	}
+	rf := &dxbc.Reflection{Major: uint8(p.Major), Minor: uint8(p.Minor), ProgramType: p.Stage.programType().RDEFType(), Flags: rdefFlags, Creator: Creator}
 	types := &rdefTypes{sm5: p.Major >= 5}
 	for _, bd := range r.Bindings {
 		x := dxbc.Binding{Name: bd.Name, BindPoint: uint32(bd.Slot), BindCount: uint32(bd.Count)}
@@ -660,4 +635,10 @@ func b2i(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// programType is the stage as DXBC's version token names it.
+func (s Stage) programType() dxbc.ProgramType {
+	return map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader,
+		Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[s]
 }
