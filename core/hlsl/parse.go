@@ -456,6 +456,18 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
+			if n := ps.peekN(1); ts.argType != "" && !(ps.peek().kind == tInt && (n.text == "," || n.text == ">")) {
+				// A count written as a constant expression
+				// (Texture2DMS<float4, size - 1>): no comparison, whose
+				// '>' would close the list.
+				ts.argExprs = append(ts.argExprs, make([]Expr, len(ts.args)-len(ts.argExprs))...)
+				ts.argExprs = append(ts.argExprs, ps.binary(binPrec[">"]))
+				ts.args = append(ts.args, 0)
+				if !ps.accept(",") {
+					break
+				}
+				continue
+			}
 			a := ps.next()
 			switch a.kind {
 			case tIdent:
