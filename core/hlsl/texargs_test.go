@@ -1,6 +1,7 @@
 package hlsl
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -16,5 +17,39 @@ func TestTemplateCountExpression(t *testing.T) {
 	}
 	if _, err := Compile([]byte("uniform int k;\nTexture2DMS<float4, k + 1> t;\nfloat4 main() : sv_target { return t.Load(int2(0, 0), 0); }"), "c.hlsl", "main", "ps_4_1"); err == nil || !strings.Contains(err.Error(), "sample count must be a literal expression") {
 		t.Errorf("a uniform count: %v", err)
+	}
+}
+
+// TestLowercaseTextureNames: texture1D, texture2D, texture3D and
+// textureCUBE name the texture types, as fxc takes them.
+func TestLowercaseTextureNames(t *testing.T) {
+	r := compileOK(t, "texture2D<float> f1;\ntexture3D t3;\ntextureCUBE tc;\ntexture1D t1;\nSamplerState s;\nfloat4 main() : sv_target { return f1.Load(int3(0, 0, 0)) + t3.Load(int4(0, 0, 0, 0)) + t1.Load(int2(0, 0)) + tc.SampleLevel(s, 0, 0); }", "main", "ps_4_0")
+	var dims []TexDim
+	for _, tx := range r.Program.Textures {
+		dims = append(dims, tx.Dim)
+	}
+	if want := []TexDim{Tex2D, Tex3D, TexCube, Tex1D}; !slices.Equal(dims, want) {
+		t.Errorf("texture dimensions %v, want %v", dims, want)
+	}
+}
+
+// TestCastOutArgument: a cast of a variable passed as an out argument
+// writes the variable back through the cast, as fxc does: func((float4)x)
+// of an int4 x and func((int4)x) of a float4 x both give (-1, -1, 2, 4)
+// from (-1.9, -1.0, 2.9, 4.0).
+func TestCastOutArgument(t *testing.T) {
+	for _, src := range []string{
+		"uniform float4 f;\nvoid func(out float4 o) { o = f; }\nfloat4 main() : sv_target { int4 x; func((float4)x); return x; }",
+		"uniform float4 f;\nvoid func(out float4 o) { o = f; }\nfloat4 main() : sv_target { float4 x; func((int4)x); return x; }",
+		"uniform float4 f;\nvoid func(inout float4 o) { o += f; }\nfloat4 main() : sv_target { float4 x = 0.5; func((int4)x); return x; }",
+	} {
+		r := compileOK(t, src, "main", "ps_4_0")
+		out, err := Run(r.Program, &Env{CB: [][][4]uint32{{{0xbff33333, 0xbf800000, 0x4039999a, 0x40800000}}}})
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := floats4(out.Regs[0]); got != [4]float32{-1, -1, 2, 4} {
+			t.Errorf("%s: %v, want [-1 -1 2 4]", src, got)
+		}
 	}
 }

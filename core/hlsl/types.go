@@ -226,9 +226,16 @@ func sameType(a, b *Type) bool {
 	return a.Base == b.Base && a.Rows == b.Rows && a.Cols == b.Cols
 }
 
+// lowerTexNames are the texture types' other spellings, which fxc takes
+// (the effect framework's texture2D).
+var lowerTexNames = map[string]string{"texture1D": "Texture1D", "texture2D": "Texture2D", "texture3D": "Texture3D", "textureCUBE": "TextureCube"}
+
 // builtinType parses the spelling of a built-in type name: float, float3,
 // float4x4, int2, uint, bool4, half (as float), matrix, vector.
 func builtinType(name string) *Type {
+	if alias, ok := lowerTexNames[name]; ok {
+		name = alias
+	}
 	for d, n := range texNames {
 		if name == n {
 			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4}
