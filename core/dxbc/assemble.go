@@ -33,6 +33,9 @@ func Assemble(text string) ([]byte, error) {
 		rdef = a.reflection()
 	}
 	b, err := BuildShader(a.prog, a.sig[0], a.sig[1], rdef)
+	if err == nil && a.sig[1].hasStreams() {
+		b, err = withOSG5(b, a.sig[1])
+	}
 	if err != nil || a.slots == 0 {
 		return b, err
 	}
@@ -161,6 +164,8 @@ var (
 	varLine  = regexp.MustCompile(`^\s*(.+?) (\w+)(\[(\d+)\])?;\s*// Offset:\s*(\d+) Size:\s*(\d+)( \[unused\])?$`)
 	bindLine = regexp.MustCompile(`^(\S+)\s+(cbuffer|tbuffer|texture|sampler_c|sampler)\s+(\S+)\s+(\S+)\s+(cb|t|s)(\d+)\s+(\d+)$`)
 	sigLine  = regexp.MustCompile(`^(\S+)\s+(\d+)   (.{4}) +(\d+) +(\S+) +(\S+)(?:   (.{0,4}))?$`)
+	// sigLineNA is a row of an output with no register (oDepth, oMask).
+	sigLineNA = regexp.MustCompile(`^(\S+)\s+(\d+)\s+N/A\s+(oDepth|oDepthGE|oDepthLE|oMask)\s+(\S+)\s+(\S+)\s+(YES|NO)$`)
 )
 
 // header reads the comment tables.
@@ -223,6 +228,9 @@ func (a *assembler) header(lines []string, at []int) error {
 				continue // an empty signature, as D3DDisassemble prints it (a compute shader's)
 			}
 			m := sigLine.FindStringSubmatch(t)
+			if n := sigLineNA.FindStringSubmatch(t); n != nil {
+				m = []string{n[0], n[1], n[2], "x   ", "4294967295", n[4], n[5], map[bool]string{true: "x"}[n[6] == "YES"]}
+			}
 			if m == nil {
 				return a.errf("%q is not a signature row (Name Index Mask Register SysValue Format Used)", t)
 			}
@@ -328,7 +336,7 @@ func (a *assembler) element(m []string, output bool) error {
 	if !ok {
 		return a.errf("system value %q", m[5])
 	}
-	if sv == SVTarget || sv == SVDepth || sv == SVCoverage {
+	if sv == SVTarget || sv == SVDepth || sv == SVCoverage || sv == SVDepthGreaterEqual || sv == SVDepthLessEqual {
 		sv = SVUndefined // stored as 0, listed from the semantic
 	}
 	ct, ok := componentTypes[m[6]]
@@ -336,9 +344,14 @@ func (a *assembler) element(m []string, output bool) error {
 		return a.errf("component type %q", m[6])
 	}
 	e := Element{Name: m[1], Index: uint32(idx), SystemValue: sv, ComponentType: ct, Register: uint32(reg), Mask: maskOf(m[3])}
+	if st, name, ok := streamPrefix(m[1]); ok && output {
+		e.Stream, e.Name = st, name // a gs_5_0 stream's element (osg5.go)
+	}
 	used := maskOf(m[7])
 	if output {
-		e.ReadWrite = e.Mask &^ used
+		// fxc's never-written mask covers xyzw, not only the element's
+		// components (TEXCOORD0 in o2.xy: zw), and so does d3dsim's compiler.
+		e.ReadWrite = 0xf &^ used
 	} else {
 		e.ReadWrite = used
 	}

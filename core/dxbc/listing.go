@@ -146,12 +146,19 @@ func WriteListing(w io.Writer, c *Container) error {
 		if len(sig.Elements) == 0 {
 			line("// no %s", strings.TrimSuffix(s.title, " signature"))
 		}
+		streams := sig.hasStreams()
 		for _, e := range sig.Elements {
 			used := e.ReadWrite
 			if output {
 				used = e.Mask &^ e.ReadWrite
 			}
-			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.Name, e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
+			if reg, ok := noRegister[e.Listed()]; ok && e.Register == ^uint32(0) {
+				// oDepth, oMask: no register, as fxc lists them.
+				yes := map[bool]string{true: "YES", false: "NO"}[used != 0]
+				line("// %-20s %5d    N/A %8s %8s %7s   %4s", e.listedName(streams), e.Index, reg, e.Listed(), e.ComponentType, yes)
+				continue
+			}
+			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.listedName(streams), e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
 		}
 		line("//")
 	}
@@ -160,6 +167,9 @@ func WriteListing(w io.Writer, c *Container) error {
 	}
 	return b.Flush()
 }
+
+// noRegister names the outputs a signature lists with no register.
+var noRegister = map[SystemValue]string{SVCoverage: "oMask", SVDepth: "oDepth", SVDepthGreaterEqual: "oDepthGE", SVDepthLessEqual: "oDepthLE"}
 
 // maskColumn prints a mask as the signature tables do: each present
 // component in its own column, "xy  ".
@@ -264,6 +274,10 @@ func (e *Element) Listed() SystemValue {
 			return SVDepth
 		case equalFold(e.Name, "SV_Coverage"):
 			return SVCoverage
+		case equalFold(e.Name, "SV_DepthGreaterEqual"):
+			return SVDepthGreaterEqual
+		case equalFold(e.Name, "SV_DepthLessEqual"):
+			return SVDepthLessEqual
 		}
 	}
 	return e.SystemValue

@@ -83,6 +83,11 @@ func (in *Instr) readLanes(k int) uint8 {
 // scalarSrc reports whether source k is read as one component (select-1
 // mode): conditions and sample_l's level of detail.
 func (in *Instr) scalarSrc(k int) bool {
+	if len(in.Dst) == 1 && in.Dst[0].File == FileOutput {
+		if _, ok := specialOutput(in.Dst[0].Index); ok {
+			return true // oDepth, oMask: one component
+		}
+	}
 	switch in.Op {
 	case OpIf, OpBreakc, OpDiscard, OpSwitch:
 		return true
@@ -111,8 +116,8 @@ func dstOperand(o Operand) (dxbc.Operand, error) {
 	case FileTemp:
 		return dxbc.Temp(uint32(o.Index)).Mask(o.Mask), nil
 	case FileOutput:
-		if o.Index == coverageReg {
-			return coverageOperand(false), nil
+		if s, ok := specialOutput(o.Index); ok {
+			return dxbc.Operand{Type: s.typ, Components: 1}, nil
 		}
 		return dxbc.Output(uint32(o.Index)).Mask(o.Mask), nil
 	case FileIndexable:
@@ -334,10 +339,10 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		encodeHullDecls(b, p)
 	}
 	for _, o := range p.Outputs {
-		if o.SysVal == SysPosition {
-			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SVPosition)
-		} else if o.SysVal == SysCoverage {
-			b.Declare(dxbc.Instruction{Op: dxbc.OpDclOutput, Operands: []dxbc.Operand{coverageOperand(false)}})
+		if o.SysVal == SysPosition || o.SysVal == SysClipDist || o.SysVal == SysCullDist {
+			b.DclOutputSIV(uint32(o.Reg), o.Mask, dxbc.SystemValue(o.SysVal))
+		} else if s, ok := specialOutput(o.Reg); ok && s.sv == o.SysVal {
+			b.Declare(dxbc.Instruction{Op: dxbc.OpDclOutput, Operands: []dxbc.Operand{{Type: s.typ, Components: 1}}})
 		} else {
 			b.DclOutput(uint32(o.Reg), o.Mask)
 		}
@@ -466,6 +471,11 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 			if input {
 				continue
 			}
+			sv, reg = dxbc.SVUndefined, ^uint32(0)
+		}
+		if _, ok := specialOutput(e.Register); ok && !input && e.SysVal != SysCoverage {
+			// oDepth: no register, stored as no system value (listed
+			// from the semantic), as fxc stores it (depth.go).
 			sv, reg = dxbc.SVUndefined, ^uint32(0)
 		}
 		rw := e.Used

@@ -37,6 +37,8 @@ func (s SysVal) String() string {
 		return "TARGET"
 	case SysCoverage:
 		return "COVERAGE"
+	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist:
+		return dxbc.SystemValue(s).String()
 	}
 	return "NONE"
 }

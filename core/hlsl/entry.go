@@ -257,6 +257,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		el.SysVal = SysFrontFace
 	case up == "SV_COVERAGE":
 		return g.coverageSig(p, t, el, file, input) // (coverage.go)
+	case up == "SV_DEPTH" || up == "SV_DEPTHGREATEREQUAL" || up == "SV_DEPTHLESSEQUAL":
+		return g.depthSig(p, t, el, up, input) // (depth.go)
+	case up == "SV_CLIPDISTANCE" || up == "SV_CULLDISTANCE":
+		if el.SysVal = g.clipCullName(p, up, t, input); el.SysVal == SysNone {
+			return poison, nil
+		}
 	case up == "SV_TARGET":
 		if g.stage != Pixel || input {
 			g.errorf(p, eNotImplemented, "SV_Target is only a pixel shader output")
@@ -296,6 +302,9 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		mode = "linear noperspective"
 	case interp == "centroid":
 		mode = "linear centroid"
+	}
+	if el.SysVal == SysClipDist || el.SysVal == SysCullDist {
+		mode += " clip" // packed with each other only (depth.go)
 	}
 	el.Register = -1
 	g.sigPend = append(g.sigPend, &pendingSig{input: input, v: v, cols: t.Cols, mode: mode, pc: g.dom != nil && g.dom.pcSide})

@@ -113,19 +113,7 @@ func TestGeometryShader(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := compileOK(t, c.src, "main", c.target)
-			ct, err := dxbc.Parse(r.Bytecode)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lst, err := dxbc.Listing(ct)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, w := range c.want {
-				if !strings.Contains(lst, w) {
-					t.Errorf("listing lacks %q:\n%s", w, lst)
-				}
-			}
+			ct, _ := listingHas(t, r, c.want)
 			osg5 := ct.Chunk("OSG5")
 			if (osg5 != nil) != (c.streams != nil) {
 				t.Fatalf("OSG5 chunk present %v, want %v", osg5 != nil, c.streams != nil)
@@ -152,6 +140,26 @@ func TestGeometryShader(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listingHas parses r's bytecode and lists it (failing the test on an
+// error), reporting each of want that the listing lacks.
+func listingHas(t *testing.T, r *Result, want []string) (*dxbc.Container, string) {
+	t.Helper()
+	ct, err := dxbc.Parse(r.Bytecode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lst, err := dxbc.Listing(ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range want {
+		if !strings.Contains(lst, w) {
+			t.Errorf("listing lacks %q:\n%s", w, lst)
+		}
+	}
+	return ct, lst
 }
 
 // TestGeometryShaderErrors: what a geometry shader needs, named.

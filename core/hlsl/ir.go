@@ -465,8 +465,8 @@ func (o Operand) dstString() string {
 	case FileTemp:
 		return fmt.Sprintf("r%d.%s", o.Index, maskString(o.Mask))
 	case FileOutput:
-		if o.Index == coverageReg {
-			return "oMask"
+		if s, ok := specialOutput(o.Index); ok {
+			return s.name
 		}
 		return fmt.Sprintf("o%d.%s", o.Index, maskString(o.Mask))
 	}
@@ -580,8 +580,8 @@ func (p *Program) String() string {
 	for _, o := range p.Outputs {
 		if o.SysVal == SysPosition {
 			fmt.Fprintf(&b, "dcl_output_siv o%d.%s, position\n", o.Reg, maskString(o.Mask))
-		} else if o.SysVal == SysCoverage {
-			b.WriteString("dcl_output oMask\n")
+		} else if s, ok := specialOutput(o.Reg); ok && s.sv == o.SysVal {
+			b.WriteString("dcl_output " + s.name + "\n")
 		} else {
 			fmt.Fprintf(&b, "dcl_output o%d.%s\n", o.Reg, maskString(o.Mask))
 		}
