@@ -133,10 +133,11 @@ func (ps *parser) ident() token {
 // to redeclare.
 func (ps *parser) declName() token {
 	t := ps.peek()
-	if t.kind == tIdent && strings.EqualFold(t.text, "texture") && !keywords[t.text] {
+	if t.kind == tIdent && (strings.EqualFold(t.text, "texture") || strings.EqualFold(t.text, "string") && t.text != "string" && t.text != "String") {
 		// fxc takes the shader model 1-3 texture type's name, in any
-		// case, as a name (DirectXTK's Texture2D Texture): from here on
-		// it names the variable.
+		// case, as a name (DirectXTK's Texture2D Texture), and the
+		// string type's other spellings (typedef float4 sTring): from
+		// here on it names the variable or the typedef.
 		ps.shadow[t.text] = true
 		ps.p++
 		return t

@@ -53,3 +53,14 @@ func TestCastOutArgument(t *testing.T) {
 		}
 	}
 }
+
+// TestStringTypeSpellings: string and String are the effect's string type
+// and may not be redeclared; its other spellings (sTring) name it too, and
+// may be a typedef's name, as fxc takes them.
+func TestStringTypeSpellings(t *testing.T) {
+	compileOK(t, "String s = \"text\";\nstring s2 = \"text2\";\nsTring s3 = \"text3\";\nfloat4 main() : sv_target { return 0; }", "main", "ps_4_0")
+	compileOK(t, "typedef float4 sTring;\nsTring var = float4(1, 2, 3, 4);\nfloat4 main() : sv_target { return var; }", "main", "ps_4_0")
+	if _, err := Compile([]byte("typedef float4 string;\nfloat4 main() : sv_target { return 0; }"), "s.hlsl", "main", "ps_4_0"); err == nil {
+		t.Error("typedef float4 string compiled")
+	}
+}

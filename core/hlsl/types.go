@@ -258,6 +258,9 @@ func builtinType(name string) *Type {
 	if strings.EqualFold(name, "texture") { // fxc reads the shader model 1-3 type's name in any case
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	}
+	if strings.EqualFold(name, "string") { // an effect's string, in any case too (sTring)
+		return &Type{Kind: KEffect, Name: name}
+	}
 	switch name {
 	case "void":
 		return tVoid
@@ -273,7 +276,7 @@ func builtinType(name string) *Type {
 		// Shader model 1-3 samplers of one dimension (legacy.go).
 		return &Type{Kind: KSampler, SampDim: map[string]TexDim{"sampler1D": Tex1D, "sampler2D": Tex2D, "sampler3D": Tex3D, "samplerCUBE": TexCube}[name] + 1}
 	case "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader", "ComputeShader",
-		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState", "string", "String",
+		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState",
 		"DepthStencilView", "RenderTargetView":
 		return &Type{Kind: KEffect, Name: name}
 	case "SamplerComparisonState":
@@ -321,3 +324,7 @@ func builtinType(name string) *Type {
 	}
 	return nil
 }
+
+// isStringName reports a spelling of the effect's string type (string,
+// String, sTring: fxc reads it in any case).
+func isStringName(name string) bool { return strings.EqualFold(name, "string") }
