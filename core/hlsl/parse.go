@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -20,8 +21,11 @@ type parser struct {
 	diags   *[]Diag
 	structs map[string]bool
 	shadow  map[string]bool // type names declared as variables (declName)
-	depth   int
-	failed  bool
+	// varShadow: the struct and typedef names a parameter of the function
+	// being read takes (function).
+	varShadow map[string]bool
+	depth     int
+	failed    bool
 }
 
 type bailout struct{}
@@ -181,7 +185,7 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	if ps.shadow[t.text] && !ps.structs[t.text] {
+	if ps.shadow[t.text] && !ps.structs[t.text] || ps.varShadow[t.text] {
 		return false
 	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
@@ -847,6 +851,8 @@ func (ps *parser) primQualifier() string {
 
 func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 	fn := &funcDecl{pos: pos{name.line, name.col}, ret: ret, name: name.text}
+	saved := ps.varShadow
+	defer func() { ps.varShadow = saved }() // a parameter's name shadows a type in its function only
 	ps.expect("(")
 	if ps.is("void") && ps.peekN(1).text == ")" {
 		ps.next()
@@ -859,6 +865,15 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
+		if ps.structs[n.text] {
+			// out vertex vertex: in the body the name is the
+			// parameter, as fxc reads it.
+			ps.varShadow = maps.Clone(ps.varShadow)
+			if ps.varShadow == nil {
+				ps.varShadow = map[string]bool{}
+			}
+			ps.varShadow[n.text] = true
+		}
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
 		fn.params[len(fn.params)-1].prim = prim
 		if !ps.accept(",") {

@@ -64,3 +64,12 @@ func TestStringTypeSpellings(t *testing.T) {
 		t.Error("typedef float4 string compiled")
 	}
 }
+
+// TestParameterNamedAsItsType: a parameter may take its struct type's
+// name (out vertex vertex), which in the function's body is the
+// parameter; past the function the name is the type again.
+func TestParameterNamedAsItsType(t *testing.T) {
+	compileOK(t, `struct vertex { float4 position : SV_Position; float clip : C; };
+void main(float4 p : POSITION, out vertex vertex) { vertex.position = p; vertex.clip = p.x; }
+vertex other(float4 p) { vertex v; v.position = p; v.clip = 0; return v; }`, "main", "vs_4_0")
+}
