@@ -73,3 +73,16 @@ func TestParameterNamedAsItsType(t *testing.T) {
 void main(float4 p : POSITION, out vertex vertex) { vertex.position = p; vertex.clip = p.x; }
 vertex other(float4 p) { vertex v; v.position = p; v.clip = 0; return v; }`, "main", "vs_4_0")
 }
+
+// TestArrayDimensionBool: an array's dimension may be a bool, true being
+// 1 (its register holds all ones), as fxc takes float d[true].
+func TestArrayDimensionBool(t *testing.T) {
+	r := compileOK(t, "float4 main() : sv_target { const int dim = 4; float a[2 * 2] = {0.1, 0.2, 0.3, 0.4}; float c[dim] = a; float d[true] = {c[0]}; return float4(d[0], c[0], c[1], c[3]); }", "main", "ps_4_0")
+	out, err := Run(r.Program, &Env{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := floats4(out.Regs[0]); got != [4]float32{0.1, 0.1, 0.2, 0.4} {
+		t.Errorf("o0 = %v", got)
+	}
+}
