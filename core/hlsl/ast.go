@@ -104,7 +104,8 @@ func (p pos) at() pos { return p }
 type typeSpec struct {
 	pos
 	name     string
-	args     []int // vector<float,3>, matrix<float,4,4>
+	args     []int  // vector<float,3>, matrix<float,4,4>
+	argExprs []Expr // args written as constant expressions (nil for a literal, or none at all)
 	argType  string
 	rowMajor bool
 	colMajor bool

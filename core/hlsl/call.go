@@ -90,6 +90,7 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 		ctx.retDst = g.newVar(rt)
 	}
 	written := info.written
+	casts := g.castTargets(e, fn, args) // (castout.go), in the caller's scope
 	g.scopesSave = append(g.scopesSave, g.scopes)
 	g.scopes = g.scopes[:1:1] // only globals are visible in the callee
 	g.push()
@@ -103,7 +104,11 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 				g.streamArg(e.args[i].at(), p, pt, a) // (gs.go)
 				continue
 			}
-			if a.ro {
+			dst, via := a, []*Type(nil)
+			if a.ro && casts != nil {
+				dst, via = casts[i].dst, casts[i].via
+			}
+			if dst == nil || dst.ro {
 				g.errorf(e.args[i].at(), eConst, "out parameters require l-value arguments")
 				continue
 			}
@@ -111,8 +116,13 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 			if p.inout == "inout" {
 				g.store(e.pos, pv, g.convert(e.pos, a, pt, true), false)
 			}
-			dst := a
-			backs = append(backs, func() { g.store(e.pos, dst, g.convert(e.pos, pv, dst.t, true), false) })
+			backs = append(backs, func() {
+				v := pv
+				for _, t := range via {
+					v = g.convert(e.pos, v, t, true)
+				}
+				g.store(e.pos, dst, g.convert(e.pos, v, dst.t, true), false)
+			})
 			g.declare(p.pos, p.name, pv)
 		default:
 			cv := g.convert(e.args[i].at(), a, pt, true)

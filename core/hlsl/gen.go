@@ -312,6 +312,9 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 			return poison.t
 		}
 		n := immInt(v.c[0], v.t.Base)
+		if v.t.Base == Bool && n != 0 {
+			n = 1 // float d[true]: a bool is 0 or 1 (its register holds all ones)
+		}
 		if n < 1 || n > MaxArrayElements {
 			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, %d]", n, MaxArrayElements)
 			return poison.t

@@ -11,17 +11,33 @@ import "d3dsim/core/dxbc"
 // when not given; another texture takes none.
 func (g *gen) texSamples(ts *typeSpec, dim TexDim) (int, bool) {
 	ms := dim == Tex2DMS || dim == Tex2DMSArray
+	n := 0
+	if len(ts.args) > 0 {
+		n = ts.args[0]
+	}
+	if len(ts.argExprs) > 0 && ts.argExprs[0] != nil {
+		// A constant expression (static const int size = 2; size - 1).
+		v := g.expr(ts.argExprs[0])
+		if v == poison {
+			return 0, false
+		}
+		if !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
+			g.errorf(ts.argExprs[0].at(), eSyntax, "syntax error: %s's sample count must be a literal expression", dim)
+			return 0, false
+		}
+		n = int(max(min(immInt(v.c[0], v.t.Base), 1<<20), -1))
+	}
 	switch {
 	case len(ts.args) == 0:
 		return 0, true
 	case !ms || len(ts.args) > 1:
 		g.errorf(ts.pos, eSyntax, "syntax error: %s takes an element type%s", dim, map[bool]string{true: " and a sample count", false: ""}[ms])
 		return 0, false
-	case ts.args[0] < 1 || ts.args[0] > 128:
-		g.errorf(ts.pos, eSyntax, "syntax error: %s's sample count %d is outside 1..128", dim, ts.args[0])
+	case n < 1 || n > 128:
+		g.errorf(ts.pos, eSyntax, "syntax error: %s's sample count %d is outside 1..128", dim, n)
 		return 0, false
 	}
-	return ts.args[0], true
+	return n, true
 }
 
 // dclResource declares texture t, a multisampled one with its count.

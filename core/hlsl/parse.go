@@ -2,6 +2,7 @@ package hlsl
 
 import (
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 )
@@ -20,8 +21,11 @@ type parser struct {
 	diags   *[]Diag
 	structs map[string]bool
 	shadow  map[string]bool // type names declared as variables (declName)
-	depth   int
-	failed  bool
+	// varShadow: the struct and typedef names a parameter of the function
+	// being read takes (function).
+	varShadow map[string]bool
+	depth     int
+	failed    bool
 }
 
 type bailout struct{}
@@ -133,10 +137,11 @@ func (ps *parser) ident() token {
 // to redeclare.
 func (ps *parser) declName() token {
 	t := ps.peek()
-	if t.kind == tIdent && strings.EqualFold(t.text, "texture") && !keywords[t.text] {
+	if t.kind == tIdent && (strings.EqualFold(t.text, "texture") || strings.EqualFold(t.text, "string") && t.text != "string" && t.text != "String") {
 		// fxc takes the shader model 1-3 texture type's name, in any
-		// case, as a name (DirectXTK's Texture2D Texture): from here on
-		// it names the variable.
+		// case, as a name (DirectXTK's Texture2D Texture), and the
+		// string type's other spellings (typedef float4 sTring): from
+		// here on it names the variable or the typedef.
 		ps.shadow[t.text] = true
 		ps.p++
 		return t
@@ -180,7 +185,7 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
-	if ps.shadow[t.text] && !ps.structs[t.text] {
+	if ps.shadow[t.text] && !ps.structs[t.text] || ps.varShadow[t.text] {
 		return false
 	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
@@ -456,6 +461,18 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
+			if n := ps.peekN(1); ts.argType != "" && !(ps.peek().kind == tInt && (n.text == "," || n.text == ">")) {
+				// A count written as a constant expression
+				// (Texture2DMS<float4, size - 1>): no comparison, whose
+				// '>' would close the list.
+				ts.argExprs = append(ts.argExprs, make([]Expr, len(ts.args)-len(ts.argExprs))...)
+				ts.argExprs = append(ts.argExprs, ps.binary(binPrec[">"]))
+				ts.args = append(ts.args, 0)
+				if !ps.accept(",") {
+					break
+				}
+				continue
+			}
 			a := ps.next()
 			switch a.kind {
 			case tIdent:
@@ -834,6 +851,8 @@ func (ps *parser) primQualifier() string {
 
 func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 	fn := &funcDecl{pos: pos{name.line, name.col}, ret: ret, name: name.text}
+	saved := ps.varShadow
+	defer func() { ps.varShadow = saved }() // a parameter's name shadows a type in its function only
 	ps.expect("(")
 	if ps.is("void") && ps.peekN(1).text == ")" {
 		ps.next()
@@ -846,6 +865,15 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
+		if ps.structs[n.text] {
+			// out vertex vertex: in the body the name is the
+			// parameter, as fxc reads it.
+			ps.varShadow = maps.Clone(ps.varShadow)
+			if ps.varShadow == nil {
+				ps.varShadow = map[string]bool{}
+			}
+			ps.varShadow[n.text] = true
+		}
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
 		fn.params[len(fn.params)-1].prim = prim
 		if !ps.accept(",") {

@@ -109,7 +109,7 @@ func effectObject(t *Type) bool {
 func (g *gen) checkEffectInit(d *varDecl, t *Type) {
 	var profile string
 	var call Expr
-	if t.Name == "string" || t.Name == "String" {
+	if isStringName(t.Name) {
 		switch d.init.(type) {
 		case nil, *stringLit, *initList:
 		default:

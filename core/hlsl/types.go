@@ -226,9 +226,16 @@ func sameType(a, b *Type) bool {
 	return a.Base == b.Base && a.Rows == b.Rows && a.Cols == b.Cols
 }
 
+// lowerTexNames are the texture types' other spellings, which fxc takes
+// (the effect framework's texture2D).
+var lowerTexNames = map[string]string{"texture1D": "Texture1D", "texture2D": "Texture2D", "texture3D": "Texture3D", "textureCUBE": "TextureCube"}
+
 // builtinType parses the spelling of a built-in type name: float, float3,
 // float4x4, int2, uint, bool4, half (as float), matrix, vector.
 func builtinType(name string) *Type {
+	if alias, ok := lowerTexNames[name]; ok {
+		name = alias
+	}
 	for d, n := range texNames {
 		if name == n {
 			return &Type{Kind: KTexture, Dim: TexDim(d), Base: Float, Cols: 4}
@@ -251,6 +258,9 @@ func builtinType(name string) *Type {
 	if strings.EqualFold(name, "texture") { // fxc reads the shader model 1-3 type's name in any case
 		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	}
+	if strings.EqualFold(name, "string") { // an effect's string, in any case too (sTring)
+		return &Type{Kind: KEffect, Name: name}
+	}
 	switch name {
 	case "void":
 		return tVoid
@@ -266,7 +276,7 @@ func builtinType(name string) *Type {
 		// Shader model 1-3 samplers of one dimension (legacy.go).
 		return &Type{Kind: KSampler, SampDim: map[string]TexDim{"sampler1D": Tex1D, "sampler2D": Tex2D, "sampler3D": Tex3D, "samplerCUBE": TexCube}[name] + 1}
 	case "PixelShader", "VertexShader", "GeometryShader", "HullShader", "DomainShader", "ComputeShader",
-		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState", "string", "String",
+		"pixelshader", "vertexshader", "BlendState", "DepthStencilState", "RasterizerState",
 		"DepthStencilView", "RenderTargetView":
 		return &Type{Kind: KEffect, Name: name}
 	case "SamplerComparisonState":
@@ -314,3 +324,7 @@ func builtinType(name string) *Type {
 	}
 	return nil
 }
+
+// isStringName reports a spelling of the effect's string type (string,
+// String, sTring: fxc reads it in any case).
+func isStringName(name string) bool { return strings.EqualFold(name, "string") }
