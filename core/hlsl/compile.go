@@ -282,10 +282,16 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if res.Bytecode, err = res.bytecode(); err != nil {
 		return nil, internal(err)
 	}
-	if _, err := dxbc.Validate(res.Bytecode, map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader, Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[stage]); err != nil {
+	if _, err := dxbc.Validate(res.Bytecode, stage.programType()); err != nil {
 		return nil, internal(err)
 	}
 	return res, nil
+}
+
+// programType is the DXBC program type of a stage's bytecode.
+func (s Stage) programType() dxbc.ProgramType {
+	return map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader,
+		Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[s]
 }
 
 // declareGlobals registers structs, functions, constant buffers, loose
