@@ -282,6 +282,15 @@ func (g *gen) gsCheck(fn *funcDecl) {
 	if len(g.gs.order) == 0 {
 		g.errorf(fn.pos, eSyntax, "'%s': a geometry shader writes to a stream (inout TriangleStream<T> s, PointStream or LineStream)", fn.name)
 	}
+	// Direct3D 11 takes at most 1024 scalars from one invocation:
+	// maxvertexcount times the output components.
+	n := 0
+	for _, s := range g.gs.order {
+		n += flatComps(s.out.t)
+	}
+	if d := g.gs.decl; d.MaxOut*n > 1024 {
+		g.errorf(fn.pos, eSyntax, "'%s': maxvertexcount(%d) times the %d output components is past the 1024 scalars a geometry shader may emit", fn.name, d.MaxOut, n)
+	}
 	if len(g.gs.order) > 1 {
 		for _, s := range g.gs.order {
 			if s.topo != 1 {

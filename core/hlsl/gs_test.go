@@ -167,6 +167,7 @@ func TestGeometryShaderErrors(t *testing.T) {
 	for _, c := range []struct{ src, edit, repl, target, want string }{
 		{gsQuadSrc, "[maxvertexcount(4)]", "", "gs_4_0", "need a maxvertexcount attribute"},
 		{gsQuadSrc, "[maxvertexcount(4)]", "[maxvertexcount(2000)]", "gs_4_0", "maxvertexcount(2000): 1 to 1024"},
+		{gsQuadSrc, "[maxvertexcount(4)]", "[maxvertexcount(103)]", "gs_4_0", "maxvertexcount(103) times the 10 output components is past the 1024 scalars"},
 		{gsQuadSrc, "point VSOut p[1]", "point VSOut p[3]", "gs_4_0", "a point input is an array of 1 vertices"},
 		{gsQuadSrc, "point VSOut p[1]", "VSOut p[1]", "gs_4_0", "a geometry shader's inputs are the primitive's vertices"},
 		{gsQuadSrc, "inout TriangleStream", "TriangleStream", "gs_4_0", "a stream parameter is inout"},
