@@ -37,7 +37,7 @@ func (s SysVal) String() string {
 		return "TARGET"
 	case SysCoverage:
 		return "COVERAGE"
-	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist:
+	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist, SysSampleIndex:
 		return dxbc.SystemValue(s).String()
 	}
 	return "NONE"

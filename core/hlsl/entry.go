@@ -251,6 +251,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		el.SysVal = SysFrontFace
 	case up == "SV_COVERAGE":
 		return g.coverageSig(p, t, el, file, input) // (coverage.go)
+	case up == "SV_SAMPLEINDEX":
+		if g.stage != Pixel || !input || t.Cols != 1 || t.Base == Float || g.major*10+g.minor < 41 {
+			g.errorf(p, eNotImplemented, "SV_SampleIndex is a pixel shader input of type uint, from ps_4_1 on")
+			return poison, nil
+		}
+		el.SysVal = SysSampleIndex // (depth.go)
 	case up == "SV_DEPTH" || up == "SV_DEPTHGREATEREQUAL" || up == "SV_DEPTHLESSEQUAL":
 		return g.depthSig(p, t, el, up, input) // (depth.go)
 	case up == "SV_CLIPDISTANCE" || up == "SV_CULLDISTANCE":
