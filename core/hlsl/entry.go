@@ -57,6 +57,12 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		if g.stage == Geometry {
 			v, in, out := g.gsParam(p, t, &inReg)
 			ins, outs = append(ins, in...), append(outs, out...)
+			if written[p.name] && len(in) > 0 {
+				// The vertices written: a copy, as for other inputs.
+				tmp := g.newVar(t)
+				copies = append(copies, [2]*value{tmp, v})
+				v = tmp
+			}
 			g.declare(p.pos, p.name, v)
 			continue
 		}

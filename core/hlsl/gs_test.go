@@ -72,7 +72,8 @@ void main(lineadj V v[4], inout LineStream<V> s)
 `
 )
 
-// TestGeometryShader: each shader compiles to what fxc's listing of it
+// TestGeometryShader: each shader (and one writing its input vertices,
+// which are then a copy, as fxc takes them) compiles to what fxc's listing of it
 // shows (the declarations in fxc's order: inputs v[N][r], vPrim and
 // vGSInstanceID, temps, dcl_gsinstances, dcl_inputprimitive, per stream
 // dcl_stream, dcl_outputtopology and the outputs, dcl_maxout; emit and cut,
@@ -106,6 +107,13 @@ func TestGeometryShader(t *testing.T) {
 			"dcl_stream m0\ndcl_outputtopology pointlist\ndcl_output o0.xyzw\ndcl_stream m1\ndcl_outputtopology pointlist\ndcl_output o1.xy\ndcl_maxout 2\n",
 			"emit_stream m0\n", "emit_stream m1\ncut_stream m1\n",
 		}, []uint32{0, 1}},
+		{"written input", `struct V { float4 pos : SV_Position; };
+[maxvertexcount(3)]
+void main(triangle V v[3], inout TriangleStream<V> s)
+{
+    v[0].pos.x += 1;
+    for (int i = 0; i < 3; i++) s.Append(v[i]);
+}`, "gs_4_0", []string{"add r0.x, v[0][0].xxxx, l(1.000000)\n", "v[2][0].xyzw", "  emit\n"}, nil},
 		{"helper", gsHelperSrc, "gs_4_0", []string{
 			"dcl_input_siv v[4][0].xyzw, position\ndcl_input v[4][1].xyzw\n", "dcl_inputprimitive lineadj\ndcl_outputtopology linestrip\n",
 			"add r2.x, v[r0.x + 0][0].xxxx, l(0.100000)\n", "  emit\n", "endloop\ncut\n",
