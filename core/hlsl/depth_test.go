@@ -41,6 +41,11 @@ O main(float4 pos : SV_Position) { O o; o.c = pos; o.d = pos.z * 0.5; return o; 
 			"// SV_SampleIndex           0   x           1   SAMPLE    uint   x\n",
 			"dcl_input_ps_siv linear noperspective v0.x, position\ndcl_input_ps_sgv constant v1.x, sampleIndex\n", "ishl r0.x, l(1), v1.x",
 		}},
+		{"clip, a variable named as its struct", `struct input { float4 position : POSITION; float distance : CLIP_DISTANCE; };
+struct vertex { float4 position : SV_POSITION; float clip : SV_ClipDistance; };
+void main(input vin, out vertex vertex) { vertex.position = vin.position; vertex.clip = vin.distance; }`, "vs_4_0", []string{
+			"// SV_ClipDistance          0   x           1  CLIPDST   float   x\n", "dcl_output_siv o1.x, clip_distance\n", "mov o1.x, v1.x",
+		}},
 		{"clip and cull", `struct O { float4 pos : SV_Position; float2 uv : TEXCOORD; float2 c0 : SV_ClipDistance0; float c1 : SV_ClipDistance1; float k : SV_CullDistance0; };
 O main(float4 p : POSITION) { O o; o.pos = p; o.uv = p.xy; o.c0 = p.xy; o.c1 = p.z; o.k = p.w; return o; }`, "vs_4_0", []string{
 			"// SV_ClipDistance          0   xy          2  CLIPDST   float   xy\n",
