@@ -57,10 +57,19 @@ func BenchmarkFillRotated(b *testing.B) {
 // BenchmarkFillISA: "color/1" is fill (the same scene as BenchmarkFill/1:
 // every scene runs programs in the ISA, kept under this name for scripts
 // that ask for it); "textured" is texture × vertex colour
-// (FillTexturedISAScene); "textured/N" is it tile-parallel.
+// (FillTexturedISAScene); "textured/N" is it tile-parallel;
+// "textured-hlsl/1" the same shader as the HLSL compiler and D3D11 give it
+// (a ret after the mul), 20 quads a frame (a tenth of the others: short
+// enough for valgrind).
 func BenchmarkFillISA(b *testing.B) {
 	b.Run("color/1", func(b *testing.B) { benchScene(b, FillScene(), 1) })
 	b.Run("textured/1", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), 1) })
+	b.Run("textured-hlsl/1", func(b *testing.B) {
+		sc := FillTexturedISAScene()
+		sc.PS += "\nret"
+		sc.Draws, sc.Triangles, sc.Pixels = sc.Draws/10, sc.Triangles/10, sc.Pixels/10
+		benchScene(b, sc, 1)
+	})
 	b.Run("textured/N", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), runtime.GOMAXPROCS(0)) })
 }
 

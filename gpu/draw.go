@@ -77,6 +77,8 @@ type drawScratch struct {
 	area     int
 	lanes    []lane
 	parallel uint64 // batches rasterized by several goroutines (for tests)
+	tp       tilePipeline
+	ahead    func(area uint64, hazards bool) bool // executor.runAhead
 }
 
 // drawPacket runs DRAW and DRAW_INDEXED.
@@ -250,6 +252,9 @@ func (ex *executor) drawCost(shaded, instrs uint64) int64 {
 func (ex *executor) checkpoint() bool {
 	d, g := &ex.draw, ex.g
 	p := &d.pipe
+	if d.inFlight() && !ex.runAhead(0, false) {
+		d.drain() // the counters this checkpoint needs (tiles_native.go)
+	}
 	if d.stop {
 		p.stop = true
 		return false
@@ -258,20 +263,34 @@ func (ex *executor) checkpoint() bool {
 		g.abandoned, d.stop, p.stop = true, true, true
 		return false
 	}
-	lim := &g.limits
 	instrs := d.vsInstrs + p.instrs
-	switch {
-	case lim.MaxPixels > 0 && g.stats.Pixels+p.shaded+g.stats.BytesCopied/4 > lim.MaxPixels:
-		ex.stopDraw("pixels")
-	case lim.MaxInstructions > 0 && g.stats.Instructions+instrs > lim.MaxInstructions:
-		ex.stopDraw("instructions")
-	case lim.RunNS > 0 && ex.res.cost+ex.drawCost(p.shaded+p.ms.extra, instrs) > lim.RunNS:
+	switch over := ex.overBudget(p.shaded, instrs); over {
+	case "pixels", "instructions":
+		ex.stopDraw(over)
+	case "time":
 		d.stop = true
 		ex.res.overrun = fmt.Sprintf("%s (packet %d) would take the buffer past %d ns of virtual time, the deadline of timeout detection (%d pixels shaded and %d shader instructions executed so far): it is still running when the engine is reset, so the GPU executes no more of it",
-			ex.op, ex.pkt, lim.RunNS, p.shaded, instrs)
+			ex.op, ex.pkt, g.limits.RunNS, p.shaded, instrs)
 	}
 	p.stop = d.stop
 	return !d.stop
+}
+
+// overBudget names the budget of the run (Limits) the draw is past with
+// shaded pixels and instrs instructions done: "pixels", "instructions",
+// "time" (the buffer's deadline), or "".
+func (ex *executor) overBudget(shaded, instrs uint64) string {
+	g := ex.g
+	lim := &g.limits
+	switch {
+	case lim.MaxPixels > 0 && g.stats.Pixels+shaded+g.stats.BytesCopied/4 > lim.MaxPixels:
+		return "pixels"
+	case lim.MaxInstructions > 0 && g.stats.Instructions+instrs > lim.MaxInstructions:
+		return "instructions"
+	case lim.RunNS > 0 && ex.res.cost+ex.drawCost(shaded+ex.draw.pipe.ms.extra, instrs) > lim.RunNS:
+		return "time"
+	}
+	return ""
 }
 
 // stopDraw stops the draw running at a budget of the run (Limits) and
@@ -297,6 +316,7 @@ func (ex *executor) stopDraw(limit string) {
 func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
 	d.batch, d.area = d.batch[:0], 0
+	defer d.drain() // (after a panic: the workers stopped before it goes on)
 	d.prim = -1
 	for inst := uint32(0); inst < instances && !d.prog.failed && !d.stop; inst++ {
 		if inst > 0 && !ex.checkpoint() {
@@ -567,9 +587,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		d.project(v0, &d.sv[0])
 		d.project(v1, &d.sv[1])
 		d.project(v2, &d.sv[2])
-		if d.tri.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
+		if t := d.next(); t.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
 			if d.pipe.bias {
-				d.tri.z0 += d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
+				t.z0 += d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
 			}
 			d.emit()
 		}
@@ -597,12 +617,12 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	// first triangle that is not degenerate)
 	bias, biased := 0.0, false
 	for i := 1; i+1 < len(poly); i++ {
-		if d.tri.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
+		if t := d.next(); t.setup(&d.sv[0], &d.sv[i], &d.sv[i+1], s.cull, s.frontCCW, &d.pipe) {
 			if d.pipe.bias {
 				if !biased {
 					bias, biased = d.pipe.triBias(&d.sv[0], &d.sv[i], &d.sv[i+1]), true
 				}
-				d.tri.z0 += bias
+				t.z0 += bias
 			}
 			d.emit()
 		}

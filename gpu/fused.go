@@ -43,12 +43,19 @@ type fusedPattern struct {
 }
 
 // fusedProgram recognises sample then mul into o0 (or into a temp then
-// mov o0 of it): sample rT, vA, tN, sM with no saturate; mul with all four
+// mov o0 of it), and a ret after them: sample rT, vA, tN, sM with no saturate; mul with all four
 // components written, a source rT (reading only components the sample
 // wrote) and a source vB, no modifiers; the mov, if any, with no modifier
 // or saturate. Anything else is not the pattern.
 func fusedProgram(p *shaderisa.Program) (f fusedPattern) {
 	code := p.Code
+	if n := len(code); n > 0 && code[n-1].Op == shaderisa.OpRet {
+		// A ret at the end, which fxc and the translator write (the HLSL
+		// texture × colour shader through D3D11 is sample, mul, ret),
+		// ends the program as its end does; it is one of the program's
+		// instructions fusedRun counts.
+		code = code[:n-1]
+	}
 	if p.Stage != shaderisa.StagePixel || len(code) < 2 || len(code) > 3 {
 		return f
 	}

@@ -241,6 +241,8 @@ func TestFusedProgram(t *testing.T) {
 		{"sample r0.xw, v2, t1, s0\nmul_sat o0, r0.xxxw, v1", fusedPattern{ok: true, coord: 2, uv: [2]uint8{0, 1}, color: 1, colSw: [4]uint8{0, 1, 2, 3}, texSw: [4]uint8{0, 0, 0, 3}, tex: 1}},
 		{"sample r0, v2, t0, s0\nmul r1, r0, v1.x\nmov o0, r1.wzyx", fusedPattern{ok: true, coord: 2, uv: [2]uint8{0, 1}, color: 1, texSw: [4]uint8{3, 2, 1, 0}}},
 		{"sample r0, v2, t0, s0\nmul r0, r0.yyyy, v1\nmov o0, r0", fusedPattern{ok: true, coord: 2, uv: [2]uint8{0, 1}, color: 1, colSw: [4]uint8{0, 1, 2, 3}, texSw: [4]uint8{1, 1, 1, 1}}},
+		{"sample r0, v2.xyxx, t0, s0\nmul o0, r0, v1\nret", fusedPattern{ok: true, coord: 2, uv: [2]uint8{0, 1}, color: 1, colSw: [4]uint8{0, 1, 2, 3}, texSw: [4]uint8{0, 1, 2, 3}}},
+		{"sample r0, v2, t0, s0\nmul r1, r0, v1.x\nmov o0, r1.wzyx\nret", fusedPattern{ok: true, coord: 2, uv: [2]uint8{0, 1}, color: 1, texSw: [4]uint8{3, 2, 1, 0}}},
 	}
 	no := []string{
 		"sample r0, v2, t0, s0\nmul o1, r0, v1",                  // not o0
@@ -263,6 +265,9 @@ func TestFusedProgram(t *testing.T) {
 		"sample r0, v2, t0, s0\nmul r1.xyz, r0, v1\nmov o0, r1",  // r1.w not written
 		"sample r0, v2, t0, s0\nmul o0, r0, v1\nmov o1, v0",      // more
 		"sample o0, v2, t0, s0\nmul o0, r0, v1",
+		"sample r0, v2, t0, s0\nret\nmul o0, r0, v1",          // a ret before the end
+		"sample r0, v2, t0, s0\nmul o0, r0, v1\nretc_nz v0.x", // a conditional ret
+		"sample r0, v2, t0, s0\nmul o0, r0, v1\nret\nret",     // two
 	}
 	for _, c := range yes {
 		p, err := shaderisa.Assemble(head + c.src)
@@ -294,7 +299,10 @@ func TestFusedProgram(t *testing.T) {
 func TestFusedDraws(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 5))
 	const w, h = 61, 47
-	fused := TexturedColorPS
+	// fused is the pattern, every other draw as the HLSL shader through
+	// D3D11 gives it, with a ret after (then the same three instructions
+	// a pixel as plain).
+	fused, withRet := TexturedColorPS, TexturedColorPS+"\nret"
 	plain := "ps inputs=3 outputs=1 temps=2\nsample r0, v2.xyxx, t0, s0\nmov r1, v1\nmul o0, r0, r1"
 	value := func() float32 {
 		switch r.IntN(12) {
@@ -357,7 +365,12 @@ func TestFusedDraws(t *testing.T) {
 		filter, au, av, border := uint32(r.IntN(2)), uint32(r.IntN(4)), uint32(r.IntN(4)), r.Uint32()
 		blend, alias := iter%8 == 3, iter%8 == 5
 		var got [2][]byte
-		for i, ps := range []string{fused, plain} {
+		var instrs [2]uint64
+		first := fused
+		if iter%4 >= 2 {
+			first = withRet
+		}
+		for i, ps := range []string{first, plain} {
 			rg := newRig(t)
 			rt := rg.target(w, h, fm)
 			b := rg.isaScene(rt, vsPass, ps, verts)
@@ -373,13 +386,16 @@ func TestFusedDraws(t *testing.T) {
 			}
 			b.Draw(uint32(len(verts)), 0)
 			rg.mustExec(b)
-			got[i] = rg.rgba(rt)
+			got[i], instrs[i] = rg.rgba(rt), rg.g.Stats().Instructions
 			if f := rg.g.ex.draw.prog.block.fused.on; i == 0 && f != !(blend || alias) || i == 1 && f {
 				t.Fatalf("iteration %d, %q: fused %v (blending %v, the target as texture %v)", iter, ps, f, blend, alias)
 			}
 			if i == 0 && !(blend || alias) {
 				on++
 			}
+		}
+		if first == withRet && instrs[0] != instrs[1] {
+			t.Fatalf("iteration %d: %d instructions, through the machine %d", iter, instrs[0], instrs[1])
 		}
 		for i := 0; i < len(got[0]); i += 4 {
 			if string(got[0][i:i+4]) != string(got[1][i:i+4]) {

@@ -20,10 +20,11 @@ import (
 // the primitives and, within one, of the instances: the output is
 // ordered as D3D11 orders it.
 
-// gsVert is one emitted vertex, or a cut.
+// gsVert is one emitted vertex, or a cut, of a stream (emit_stream m#).
 type gsVert struct {
-	v   cvert
-	cut bool
+	v      cvert
+	cut    bool
+	stream uint8
 }
 
 // gsBatch is the primitives of one run of the geometry program.
@@ -283,18 +284,18 @@ func (ex *executor) gsRun() {
 	dcl := &ps.gsDecl
 	outs := ps.gs.prog.Outputs
 	flat := ps.flatRegs() // the pixel program's constant inputs: their bits, unchanged (interp.go)
-	m.Emit = func(lanes uint64, cut bool) {
+	m.Emit = func(lanes uint64, cut bool, stream uint8) {
 		for a := lanes; a != 0; a &= a - 1 {
 			j := bits.TrailingZeros64(a)
 			if cut {
-				b.out[j] = append(b.out[j], gsVert{cut: true})
+				b.out[j] = append(b.out[j], gsVert{cut: true, stream: stream})
 				continue
 			}
 			if b.emitted[j] >= dcl.MaxVertices {
 				continue // past dcl_maxout: dropped
 			}
 			b.emitted[j]++
-			b.out[j] = append(b.out[j], gsVert{})
+			b.out[j] = append(b.out[j], gsVert{stream: stream})
 			v := &b.out[j][len(b.out[j])-1].v
 			for r := range outs {
 				o := m.Out(r)
@@ -342,25 +343,39 @@ func (ex *executor) gsRun() {
 }
 
 // gsDraw cuts one lane's output strips into primitives and draws them.
+// Each stream has its own strips; a stream's primitives go to the
+// stream-output buffers that take it and, the rasterized stream's, on
+// to the rasterizer (the others are dropped with no stream output).
 func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 	d := &ex.draw
-	k := 0
+	so := &ex.st.so
+	defer func() { so.cur = 0 }()
+	var ks [4]int
+	var last [4][2]int // each stream's two latest vertices (indices in vs)
 	for i := range vs {
+		st := vs[i].stream & 3
 		if vs[i].cut {
-			k = 0
+			ks[st] = 0
 			continue
 		}
+		if st != uint8(so.rast) && !so.on {
+			continue // a stream nothing takes
+		}
+		so.cur = uint32(st)
+		k := ks[st]
+		prev1, prev2 := last[st][0], last[st][1] // the stream's vertices before this one
+		last[st] = [2]int{i, prev1}
 		var drawn uint64
 		made := false
 		if ex.draw.prog.gsVP >= 0 {
 			// The primitive's viewport: its first vertex's
 			// SV_ViewportArrayIndex.
 			first := i
-			switch topo {
-			case shaderisa.GSOutLineStrip:
-				first = max(i-1, 0)
-			case shaderisa.GSOutTriangleStrip:
-				first = max(i-2, 0)
+			switch {
+			case topo == shaderisa.GSOutLineStrip && k >= 1:
+				first = prev1
+			case topo == shaderisa.GSOutTriangleStrip && k >= 2:
+				first = prev2
 			}
 			ex.useViewport(math.Float32bits(float32(vs[first].v.a[4*ex.draw.prog.gsVP])))
 		}
@@ -369,18 +384,18 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 			drawn, made = ex.outPoint(&vs[i].v), true
 		case shaderisa.GSOutLineStrip:
 			if k >= 1 {
-				drawn, made = ex.outLine(&vs[i-1].v, &vs[i].v), true
+				drawn, made = ex.outLine(&vs[prev1].v, &vs[i].v), true
 			}
 		case shaderisa.GSOutTriangleStrip:
 			if k >= 2 {
-				a, b := &vs[i-2].v, &vs[i-1].v
+				a, b := &vs[prev2].v, &vs[prev1].v
 				if k%2 == 1 {
 					a, b = b, a
 				}
 				drawn, made = ex.outTriangle(a, b, &vs[i].v), true
 			}
 		}
-		k++
+		ks[st]++
 		if made {
 			d.prim++
 			d.ctr.gsPrims++

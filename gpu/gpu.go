@@ -260,6 +260,7 @@ func New(cfg Config, s *sim.Sim, rec *trace.Recorder) *GPU {
 	}
 	g.ex.g = g
 	g.ex.draw.check = g.ex.checkpoint
+	g.ex.draw.ahead = g.ex.runAhead
 	g.ex.draw.workers = rasterWorkers(cfg.RasterWorkers)
 	return g
 }

@@ -14,7 +14,8 @@ import (
 // (isa.OpSetSamples): the rasterizer tests each triangle's edges at the
 // standard sample positions (isa.SamplePositions) with the same top-left
 // rule as at the pixel centre, and a pixel with any sample covered runs
-// the pixel program once, its inputs at the pixel centre. The depth and
+// the pixel program once, its inputs at the pixel centre (a
+// sample-frequency program once a covered sample: sampleRate). The depth and
 // stencil tests run per covered sample, the depth interpolated at the
 // sample; the colour is blended and written to each sample that passed.
 // The coverage is also ANDed with the blend state's SampleMask, the pixel
@@ -43,6 +44,12 @@ type msPipe struct {
 	// extra is the covered samples the output merger reached beyond one
 	// a pixel: each costs PixelNS as a pixel does (draw.go).
 	extra uint64
+	// A sample-frequency pixel program (psSample) shades a band once a
+	// sample: full keeps the band's coverage while cov holds sample cur's
+	// bit alone (sampleRate).
+	full  [blk][]uint8
+	cur   int
+	srows []rowSpan
 }
 
 // prepareMS sets the pipe up for a draw at ex.st.samples samples; w is the
@@ -64,6 +71,13 @@ func (ex *executor) prepareMS(w *int) bool {
 	buf := make([]uint8, blk**w)
 	for i := range ms.cov {
 		ms.cov[i] = buf[i**w : (i+1)**w]
+	}
+	ms.cur = 0
+	if ex.st.prog[isa.StagePS].sysReg>>30&1 != 0 { // a sample-frequency program (sampleRate)
+		full := make([]uint8, blk**w)
+		for i := range ms.full {
+			ms.full[i] = full[i**w : (i+1)**w]
+		}
 	}
 	return true
 }
@@ -131,9 +145,59 @@ func (t *tri) rasterMS(p *pipe) {
 		ms.rows = rows
 		if len(rows) > 0 {
 			ms.y0, ms.band = by, true
-			p.spans(t, rows)
+			if p.prog != nil && p.prog.psSample && ms.full[0] != nil {
+				t.sampleRate(p, rows, bh)
+			} else {
+				p.spans(t, rows)
+			}
 			ms.band = false
 		}
+	}
+}
+
+// sampleRate shades a band's spans once a sample, for a pixel program
+// that runs at sample frequency ("a pixel shader that reads
+// SV_SampleIndex or has an input with the sample interpolation modifier
+// runs once per covered sample"): pass s sees the pixels whose sample s
+// is covered, with cov holding that sample's bit alone, so the program's
+// colour, its depth test and SV_Coverage's input are sample s's
+// (mergeMS), its rasterizer register's z is s and its centroid-mode
+// inputs (the translator's sample ones) are interpolated at sample s
+// (centroidInputs).
+func (t *tri) sampleRate(p *pipe, rows []rowSpan, bh int) {
+	ms := &p.ms
+	for i := range bh {
+		copy(ms.full[i][t.x0:t.x1], ms.cov[i][t.x0:t.x1])
+	}
+	for s := range ms.samples {
+		bit := uint8(1) << s
+		sr := ms.srows[:0]
+		for _, r := range rows {
+			full, cov := ms.full[r.y-ms.y0], ms.cov[r.y-ms.y0]
+			start := -1
+			for x := r.x0; x <= r.x1; x++ {
+				on := x < r.x1 && full[x]&bit != 0
+				if x < r.x1 {
+					cov[x] = full[x] & bit
+				}
+				switch {
+				case on && start < 0:
+					start = x
+				case !on && start >= 0:
+					sr = append(sr, rowSpan{y: r.y, x0: start, x1: x, w1: t.e[1].at(start, r.y), w2: t.e[2].at(start, r.y)})
+					start = -1
+				}
+			}
+		}
+		ms.srows = sr
+		if len(sr) > 0 && !p.stop {
+			ms.cur = s
+			p.spans(t, sr)
+		}
+	}
+	ms.cur = 0
+	for i := range bh {
+		copy(ms.cov[i][t.x0:t.x1], ms.full[i][t.x0:t.x1])
 	}
 }
 
@@ -302,10 +366,14 @@ func (p *pipe) centroidInputs(t *tri, tx, ty int, mask uint64) {
 			continue
 		}
 		cov := ms.cov[y-ms.y0][x]
-		if cov == 0 || cov == full {
+		per := ps.psSample // at sample cur (sampleRate), covered or not
+		if cov == 0 || cov == full && !per {
 			continue
 		}
 		o := ms.pos[bits.TrailingZeros8(cov)]
+		if per {
+			o = ms.pos[ms.cur]
+		}
 		b1 := float64(t.e[1].at(x, y)+msEdge(&t.e[1], o[0], o[1])) * t.invArea
 		b2 := float64(t.e[2].at(x, y)+msEdge(&t.e[2], o[0], o[1])) * t.invArea
 		w := 1.0

@@ -310,10 +310,12 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 			// The rasterizer's values: the render target's sample count
 			// (GetRenderTargetSampleCount) and the pixel's coverage
 			// (SV_Coverage's input, msaa.go).
-			n := uint32(max(p.ms.samples, 1))
+			// and, z, the sample a sample-frequency program shades
+			// (SV_SampleIndex, sampleRate).
+			n, cur := uint32(max(p.ms.samples, 1)), uint32(p.ms.cur)
 			for q := quads; q != 0; q &= q - 1 {
 				l := bits.TrailingZeros64(q)
-				in[0][l], in[1][l], in[2][l], in[3][l] = n, p.laneCoverage(tx, ty, l, mask), 0, 0
+				in[0][l], in[1][l], in[2][l], in[3][l] = n, p.laneCoverage(tx, ty, l, mask), cur, 0
 			}
 			continue
 		}

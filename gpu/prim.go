@@ -40,10 +40,10 @@ func (ex *executor) point(v *cvert) uint64 {
 	q[1].x, q[1].y = c.x+h, c.y-h // top right
 	q[2].x, q[2].y = c.x-h, c.y+h // bottom left
 	q[3].x, q[3].y = c.x+h, c.y+h // bottom right
-	if d.tri.setup(&q[0], &q[1], &q[2], isa.CullNone, false, &d.pipe) {
+	if d.next().setup(&q[0], &q[1], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
-	if d.tri.setup(&q[1], &q[3], &q[2], isa.CullNone, false, &d.pipe) {
+	if d.next().setup(&q[1], &q[3], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
 	return 1

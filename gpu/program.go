@@ -125,6 +125,7 @@ type progState struct {
 	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
 	psSamples1 int        // input register of the rasterizer's values plus one, 0 for none: x the sample count, y the coverage (msaa.go)
 	psMask     bool       // the program writes SV_Coverage in output shaderisa.CoverageOutput
+	psSample   bool       // the program runs once a covered sample on a multisampled target (SET_PROGRAM's bit 30, msaa.go)
 	vsIn, psIn int        // input registers of each program
 	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
 	cent       uint32     // its centroid inputs (msaa.go)
@@ -405,6 +406,8 @@ func (ex *executor) prepareProgram() bool {
 		if ps.vsPos >= vp.Outputs {
 			ps.vsPos = -1 // the geometry program makes the position: the vertex program need not
 		}
+	} else if ps.vsPos >= vp.Outputs && ps.hs == nil && ex.st.so.on && !ex.st.so.rasterize {
+		ps.vsPos = -1 // streamed out and never rasterized (D3D11_SO_NO_RASTERIZED_STREAM): no position is needed
 	} else if ps.vsPos >= vp.Outputs && ps.hs == nil {
 		ex.fault("vertex program: SV_Position in o%d, but the program has %d outputs", ps.vsPos, vp.Outputs)
 		return false
@@ -429,9 +432,10 @@ func (ex *executor) prepareProgram() bool {
 			ps.psPos = -1
 		}
 		ps.psDepth1, ps.psFront1, ps.psSamples1, ps.psMask = int(sys>>8&0xFF), int(sys>>16&0xFF), int(sys>>24&0x3F), sys>>31 != 0
+		ps.psSample = sys>>30&1 != 0
 		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos ||
 			ps.psSamples1 > pp.Inputs || ps.psSamples1 != 0 && (ps.psSamples1-1 == ps.psPos || ps.psSamples1 == ps.psFront1) ||
-			sys>>30&1 != 0 || ps.psMask && (pp.Outputs <= shaderisa.CoverageOutput || ps.psDepth1-1 == shaderisa.CoverageOutput) {
+			ps.psMask && (pp.Outputs <= shaderisa.CoverageOutput || ps.psDepth1-1 == shaderisa.CoverageOutput) {
 			ex.fault("pixel program: system values %#x: SV_Depth in o%d, SV_IsFrontFace in v%d, of %d outputs and %d inputs", sys, ps.psDepth1-1, ps.psFront1-1, pp.Outputs, pp.Inputs)
 			return false
 		}

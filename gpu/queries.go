@@ -33,11 +33,12 @@ const (
 	ctrHSInvocations
 	ctrDSInvocations
 	ctrCSInvocations
-	ctrSOWritten  // primitives stream output wrote
-	ctrSONeeded   // primitives it would have written with room
-	ctrSOOverflow // stream-output overflows
-	ctrResets     // engine resets: a timestamp discontinuity (TIMESTAMP_DISJOINT)
-	numCounters
+	ctrResets // engine resets: a timestamp discontinuity (TIMESTAMP_DISJOINT)
+	// Stream output's, four of each, one a stream (ctrSOWritten+n).
+	ctrSOWritten                     // primitives stream output wrote
+	ctrSONeeded   = ctrSOWritten + 4 // primitives it would have written with room
+	ctrSOOverflow = ctrSONeeded + 4  // stream-output overflows
+	numCounters   = ctrSOOverflow + 4
 )
 
 type counters [numCounters]uint64
@@ -78,6 +79,13 @@ func (ex *executor) query(kind uint32, addr uint64) {
 	}
 	var out [11]uint64
 	n := 1 // uint64s written
+	// A stream-output query's stream (isa.SOQuery): its begin has the
+	// same bits, the counters are the stream's (any stream's for
+	// QueryAnyStream).
+	stream, streamBits := uint32(0), uint32(0)
+	if b := isa.QueryBase(kind); b == isa.QuerySOEnd || b == isa.QueryOverflowEnd {
+		stream, streamBits, kind = kind>>isa.QueryStreamShift&3, kind&^b, b
+	}
 	since := func(begin uint32) (d counters, ok bool) {
 		k := -1
 		for i := range g.open {
@@ -111,11 +119,11 @@ func (ex *executor) query(kind uint32, addr uint64) {
 		}
 		n = copy(out[:], d[ctrIAVertices:ctrCSInvocations+1])
 	case isa.QuerySOEnd:
-		d, ok := since(isa.QuerySOBegin)
+		d, ok := since(isa.QuerySOBegin | streamBits)
 		if !ok {
 			return
 		}
-		out[0], out[1], n = d[ctrSOWritten], d[ctrSONeeded], 2
+		out[0], out[1], n = d[ctrSOWritten+stream], d[ctrSONeeded+stream], 2
 	case isa.QueryDisjointEnd:
 		d, ok := since(isa.QueryDisjointBegin)
 		if !ok {
@@ -126,11 +134,12 @@ func (ex *executor) query(kind uint32, addr uint64) {
 			out[1] = 1
 		}
 	case isa.QueryOverflowEnd:
-		d, ok := since(isa.QueryOverflowBegin)
+		d, ok := since(isa.QueryOverflowBegin | streamBits)
 		if !ok {
 			return
 		}
-		if d[ctrSOOverflow] != 0 {
+		any := streamBits&isa.QueryAnyStream != 0 && d[ctrSOOverflow]+d[ctrSOOverflow+1]+d[ctrSOOverflow+2]+d[ctrSOOverflow+3] != 0
+		if any || d[ctrSOOverflow+stream] != 0 {
 			out[0] = 1
 		}
 	default:

@@ -147,10 +147,14 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 	}
 	t.inRange, t.alpha = false, 0x100
 	if p.prog != nil {
-		t.finite = true
+		// Every plane finite: v-v is +0 for a finite v and NaN
+		// otherwise, and a NaN makes the sum NaN (one test, no branch a
+		// value).
+		z := 0.0
 		for k := p.lo; k < p.hi; k++ {
-			t.finite = t.finite && finiteF(t.a0[k]) && finiteF(t.d1[k]) && finiteF(t.d2[k])
+			z += (t.a0[k] - t.a0[k]) + (t.d1[k] - t.d1[k]) + (t.d2[k] - t.d2[k])
 		}
+		t.finite = z == 0
 	}
 	if p.kind == spanColor && !t.persp {
 		t.inRange = true
@@ -162,9 +166,6 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 		}
 	}
 }
-
-// finiteF reports whether v is neither infinite nor NaN.
-func finiteF(v float64) bool { return v-v == 0 }
 
 // unit reports whether v is in [0, 1] (false for NaN).
 func unit(v float64) bool { return v >= 0 && v <= 1 }

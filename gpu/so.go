@@ -14,8 +14,11 @@ import (
 // primitive that does not fit in every buffer is written to none
 // (PrimitivesStorageNeeded counts it, NumPrimitivesWritten does not, and
 // the overflow predicate is set). With SORasterize off the primitive goes
-// no further (D3D11_SO_NO_RASTERIZED_STREAM). DRAW_AUTO draws what a
-// buffer holds.
+// no further (D3D11_SO_NO_RASTERIZED_STREAM). A geometry program's
+// emit_stream m# puts its vertices in stream #: each buffer takes one
+// stream's primitives (its own counters, SO_STATISTICS_STREAMn), and
+// only the rasterized stream's reach the rasterizer. DRAW_AUTO draws
+// what a buffer holds.
 
 // soTarget is a bound stream-output buffer.
 type soTarget struct {
@@ -30,6 +33,9 @@ type soState struct {
 	rasterize bool
 	strides   [isa.MaxSOTargets]uint32
 	used      [isa.MaxSOTargets]bool
+	stream    [isa.MaxSOTargets]uint32 // the stream each slot takes
+	rast      uint32                   // the rasterized stream
+	cur       uint32                   // the stream of the primitive on its way (gsDraw)
 	entries   []uint32
 }
 
@@ -57,11 +63,15 @@ func (ex *executor) setSO(p isa.Packet) {
 		}
 		s.target[slot] = soTarget{mem: mem, counter: ctr}
 	case isa.OpSetSODecl:
-		s.on, s.rasterize, s.used, s.entries = false, true, [isa.MaxSOTargets]bool{}, s.entries[:0]
-		if a[0]&^isa.SORasterize != 0 {
+		s.on, s.rasterize, s.used, s.entries, s.rast = false, true, [isa.MaxSOTargets]bool{}, s.entries[:0], 0
+		if a[0]&^isa.SOFlagsMask != 0 {
 			ex.fault("SET_SO_DECL flags %#x", a[0])
 			return
 		}
+		for slot := range s.stream {
+			s.stream[slot] = isa.SOStreamOf(a[0], uint32(slot))
+		}
+		s.rast = isa.SORasterizedOf(a[0])
 		copy(s.strides[:], a[1:5])
 		for _, st := range s.strides {
 			if st%4 != 0 || st > isa.MaxSOStride {
@@ -98,17 +108,20 @@ func (ex *executor) soPosReg() int {
 	}
 }
 
-// streamOut writes one primitive of vs to the bound buffers.
+// streamOut writes one primitive of vs, of stream s.cur, to the bound
+// buffers that take that stream.
 func (ex *executor) streamOut(vs ...*cvert) {
 	s := &ex.st.so
 	c := &ex.e.ctr
-	c[ctrSONeeded]++
+	c[ctrSONeeded+s.cur]++
 	n := uint32(len(vs))
 	var at [isa.MaxSOTargets]uint32
+	var mine [isa.MaxSOTargets]bool
 	for slot := range s.used {
-		if !s.used[slot] {
+		if !s.used[slot] || s.stream[slot] != s.cur {
 			continue
 		}
+		mine[slot] = true
 		t := &s.target[slot]
 		if t.mem == nil {
 			// An unbound slot takes nothing: D3D11 writes to no buffer
@@ -117,7 +130,7 @@ func (ex *executor) streamOut(vs ...*cvert) {
 		}
 		at[slot] = binary.LittleEndian.Uint32(t.counter)
 		if uint64(at[slot])+uint64(n)*uint64(s.strides[slot]) > uint64(len(t.mem)) {
-			c[ctrSOOverflow]++
+			c[ctrSOOverflow+s.cur]++
 			return
 		}
 	}
@@ -127,6 +140,9 @@ func (ex *executor) streamOut(vs ...*cvert) {
 		var off [isa.MaxSOTargets]uint32
 		for _, e := range s.entries {
 			slot, reg, start, count := isa.SplitSOEntry(e)
+			if !mine[slot] {
+				continue
+			}
 			t := &s.target[slot]
 			if reg != isa.SOGap && t.mem != nil {
 				for k := start; k < start+count; k++ {
@@ -151,20 +167,28 @@ func (ex *executor) streamOut(vs ...*cvert) {
 		}
 	}
 	for slot := range s.used {
-		if t := &s.target[slot]; s.used[slot] && t.mem != nil {
+		if t := &s.target[slot]; mine[slot] && t.mem != nil {
 			binary.LittleEndian.PutUint32(t.counter, at[slot])
 		}
 	}
-	c[ctrSOWritten]++
+	c[ctrSOWritten+s.cur]++
 }
 
 // The primitives on their way to the clipper: stream output first, then
-// the rasterizer unless the declaration says no rasterized stream.
+// the rasterizer unless the declaration says no rasterized stream or the
+// primitive is of another stream.
+
+// soDropped reports whether the primitive that went to stream output
+// goes no further.
+func (ex *executor) soDropped() bool {
+	s := &ex.st.so
+	return !s.rasterize || ex.draw.soOnly || s.cur != s.rast
+}
 
 func (ex *executor) outPoint(v *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(v)
-		if !ex.st.so.rasterize || ex.draw.soOnly {
+		if ex.soDropped() {
 			return 0
 		}
 	}
@@ -174,7 +198,7 @@ func (ex *executor) outPoint(v *cvert) uint64 {
 func (ex *executor) outLine(a, b *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(a, b)
-		if !ex.st.so.rasterize || ex.draw.soOnly {
+		if ex.soDropped() {
 			return 0
 		}
 	}
@@ -184,7 +208,7 @@ func (ex *executor) outLine(a, b *cvert) uint64 {
 func (ex *executor) outTriangle(a, b, c *cvert) uint64 {
 	if ex.st.so.on {
 		ex.streamOut(a, b, c)
-		if !ex.st.so.rasterize || ex.draw.soOnly {
+		if ex.soDropped() {
 			return 0
 		}
 	}

@@ -37,26 +37,44 @@ type lane struct {
 	_     [128]byte
 }
 
-// emit rasterizes d.tri, now or as part of a batch. A draw that may be
-// tiled is batched however many goroutines rasterize (one, natively or in
-// WebAssembly, or several), so that its checkpoints (draw.go) come after
-// the same work: the end of a batch, a round of rows of one.
+// next is where the geometry sets up its next triangle, which emit then
+// rasterizes: d.tri, or for a draw that is batched the batch's next slot
+// (set up in place: a triangle is about 1 KB, and copying it was a fifth
+// of the tris scene's geometry).
+func (d *drawScratch) next() *tri {
+	if !d.pipe.tileable {
+		return &d.tri
+	}
+	n := len(d.batch)
+	if n == cap(d.batch) {
+		d.batch = append(d.batch, tri{})[:n]
+	}
+	return &d.batch[:n+1][n]
+}
+
+// emit rasterizes the triangle set up at next, now or as part of a batch.
+// A draw that may be tiled is batched however many goroutines rasterize
+// (one, natively or in WebAssembly, or several), so that its checkpoints
+// (draw.go) come after the same work: the end of a batch, a round of rows
+// of one.
 func (d *drawScratch) emit() {
 	if !d.pipe.tileable {
 		d.tri.raster(&d.pipe)
 		return
 	}
-	t := &d.tri
-	d.batch = append(d.batch, *t)
+	d.batch = d.batch[:len(d.batch)+1]
+	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
 	if len(d.batch) == batchTris || d.area >= batchArea {
-		d.flush()
+		d.handOver() // to the tile workers running ahead, or flush
 	}
 }
 
-// flush rasterizes the batched triangles. Anything that writes pixels
-// outside the batch (lines) flushes first, to keep primitive order.
+// flush rasterizes the batched triangles, after the batches handed to the
+// tile workers (tiles_native.go). Anything that writes pixels outside the
+// batch (lines) flushes first, to keep primitive order.
 func (d *drawScratch) flush() {
+	d.drain()
 	if len(d.batch) == 0 {
 		return
 	}
@@ -89,11 +107,11 @@ func (d *drawScratch) rasterRounds() {
 	}
 }
 
-// rasterBands is worker i of n's share of the batch's rows [ylo, yhi)
+// rasterBands is worker i of n's share of batch's rows [ylo, yhi)
 // (multiples of tileRows): its bands, each triangle in order.
-func (d *drawScratch) rasterBands(p *pipe, i, n, ylo, yhi int) {
-	for j := range d.batch {
-		t := &d.batch[j]
+func rasterBands(batch []tri, p *pipe, i, n, ylo, yhi int) {
+	for j := range batch {
+		t := &batch[j]
 		lo, hi := max(t.y0, ylo), min(t.y1, yhi)
 		if lo >= hi {
 			continue
@@ -114,9 +132,10 @@ const roundRows = 16 * tileRows
 // batchRows is the rows the batch's triangles span, rounded out to
 // multiples of tileRows.
 func (d *drawScratch) batchRows() (lo, hi int) {
-	lo, hi = d.batch[0].y0, d.batch[0].y1
-	for j := range d.batch {
-		lo, hi = min(lo, d.batch[j].y0), max(hi, d.batch[j].y1)
+	b := d.batch
+	lo, hi = b[0].y0, b[0].y1
+	for j := range b {
+		lo, hi = min(lo, b[j].y0), max(hi, b[j].y1)
 	}
 	return lo / tileRows * tileRows, hi
 }

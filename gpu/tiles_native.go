@@ -40,7 +40,7 @@ func (d *drawScratch) rasterParallel() {
 	work := func(i int) {
 		l := &d.lanes[i]
 		defer func() { l.panic = recover() }()
-		d.rasterBands(&l.p, i, n, ylo, yhi)
+		rasterBands(d.batch, &l.p, i, n, ylo, yhi)
 	}
 	for i := range n {
 		d.lanes[i].p = d.pipe

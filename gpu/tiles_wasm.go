@@ -6,3 +6,10 @@ package gpu
 func rasterWorkers(int) int { return 1 }
 
 func (d *drawScratch) rasterParallel() { d.rasterRounds() }
+
+// tilePipeline is empty: no tile worker runs ahead (tiles_native.go).
+type tilePipeline struct{ area, handed uint64 }
+
+func (d *drawScratch) handOver()      { d.flush() }
+func (d *drawScratch) drain()         {}
+func (d *drawScratch) inFlight() bool { return false }

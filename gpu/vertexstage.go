@@ -128,7 +128,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 		moves = nil // traced: the program runs on the machine, and its outputs are the machine's
 	}
 	if moves != nil {
-		// The outputs are read straight from the inputs below (movedWord).
+		// The outputs are read straight from the inputs below (movedLanes).
 		d.vsInstrs += uint64(len(ps.vs.prog.Code) * bits.OnesCount64(mask)) // what the program would have run
 	} else {
 		_, err := m.Run(mask)
@@ -152,84 +152,84 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if ps.gs != nil || ps.hs != nil {
 		vary = min(outs, isa.MaxVaryings) // the geometry or hull program reads them, not the pixel program
 	}
-	var pos *shader.Vec
-	if ps.vsPos >= 0 {
-		pos = m.Out(ps.vsPos)
-	}
 	flat := ps.flatRegs()
 	if ps.gs != nil || ps.hs != nil {
 		flat = 0 // the geometry or hull program reads values; its outputs are the pixel program's inputs
 	}
-	for j := range n {
-		if mask>>j&1 == 0 {
-			continue
-		}
-		cv := &c.out[j]
-		if moves != nil {
-			movedVertex(cv, m, moves, j, ps.vsPos, vary, outs, flat)
-			continue
-		}
-		for k := range 4 {
-			cv.p[k] = 0
-			if pos != nil {
-				cv.p[k] = float64(math.Float32frombits(pos[k][j]))
-			}
-		}
-		for r := range vary {
-			a := (*[4]float64)(cv.a[4*r : 4*r+4])
-			if r >= outs || r == ps.vsPos {
-				*a = [4]float64{}
-				continue
-			}
-			o := m.Out(r)
-			if flat>>r&1 != 0 {
-				// A constant input: its bits, unchanged (interp.go).
-				a[0], a[1], a[2], a[3] = float64(o[0][j]), float64(o[1][j]), float64(o[2][j]), float64(o[3][j])
-				continue
-			}
-			a[0], a[1], a[2], a[3] = float64(math.Float32frombits(o[0][j])), float64(math.Float32frombits(o[1][j])),
-				float64(math.Float32frombits(o[2][j])), float64(math.Float32frombits(o[3][j]))
-		}
+	src := func(o, c int) (*[shader.Lanes]uint32, uint32) {
+		return &m.Out(o)[c], 0
 	}
+	if moves != nil {
+		src = func(o, c int) (*[shader.Lanes]uint32, uint32) { return movedLanes(m, &moves[4*o+c]) }
+	}
+	vertexOuts(&c.out, mask, src, ps.vsPos, vary, outs, flat)
 }
 
-// movedWord is output component mv's bits in lane j for a program of movs
-// only (movesOnly): the input component it copies, or its immediate. The
-// vertex stage reads a draw's few vertices' outputs this way instead of
-// running the movs over the machine's registers.
-func movedWord(m *shader.Machine, mv *vsMove, j int) uint32 {
-	if mv.kind == moveInput {
-		return m.In(int(mv.reg))[mv.src][j]
-	}
-	return mv.imm // moveZero's is 0
-}
-
-// movedVertex is shadeVertices' conversion of lane j's outputs to a
-// clip-space vertex for a program of movs only (moves has every component of
-// every output, 4*outs of them, in order): the same values the machine's
-// outputs give.
-func movedVertex(cv *cvert, m *shader.Machine, moves []vsMove, j, pos, vary, outs int, flat uint32) {
+// vertexOuts converts the outputs of the block's lanes in mask to
+// clip-space vertices: the position (output pos, or none when it is below
+// 0) and vary varyings, output r's component c read from src(r, c) — the
+// lanes of a register, or nil and the immediate every lane has — as a
+// float (or, for the constant registers of flat, its bits unchanged:
+// interp.go), zeros for the registers past the program's outs. Component
+// by component over the lanes, so that each register is looked up once a
+// block rather than once a vertex.
+func vertexOuts(out *[shader.Lanes]cvert, mask uint64, src func(o, c int) (*[shader.Lanes]uint32, uint32), pos, vary, outs int, flat uint32) {
 	for k := range 4 {
-		cv.p[k] = 0
+		var v *[shader.Lanes]uint32
+		var imm uint32 // no position: zeros
 		if pos >= 0 {
-			cv.p[k] = float64(math.Float32frombits(movedWord(m, &moves[4*pos+k], j)))
+			v, imm = src(pos, k)
+		}
+		for w := mask; w != 0; w &= w - 1 {
+			j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
+			if v != nil {
+				out[j].p[k] = float64(math.Float32frombits(v[j]))
+			} else {
+				out[j].p[k] = float64(math.Float32frombits(imm))
+			}
 		}
 	}
 	for r := range vary {
-		a := (*[4]float64)(cv.a[4*r : 4*r+4])
-		if r >= outs || r == pos {
-			*a = [4]float64{}
-			continue
+		for c := range 4 {
+			i := 4*r + c
+			var v *[shader.Lanes]uint32
+			var imm uint32 // past the outputs, and the position's register: zeros
+			if r < outs && r != pos {
+				v, imm = src(r, c)
+			}
+			switch {
+			case v == nil:
+				x := float64(math.Float32frombits(imm))
+				if flat>>r&1 != 0 {
+					x = float64(imm)
+				}
+				for w := mask; w != 0; w &= w - 1 {
+					out[bits.TrailingZeros64(w)&(shader.Lanes-1)].a[i] = x
+				}
+			case flat>>r&1 != 0:
+				for w := mask; w != 0; w &= w - 1 {
+					j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
+					out[j].a[i] = float64(v[j])
+				}
+			default:
+				for w := mask; w != 0; w &= w - 1 {
+					j := bits.TrailingZeros64(w) & (shader.Lanes - 1)
+					out[j].a[i] = float64(math.Float32frombits(v[j]))
+				}
+			}
 		}
-		mv := (*[4]vsMove)(moves[4*r : 4*r+4])
-		if flat>>r&1 != 0 {
-			a[0], a[1], a[2], a[3] = float64(movedWord(m, &mv[0], j)), float64(movedWord(m, &mv[1], j)),
-				float64(movedWord(m, &mv[2], j)), float64(movedWord(m, &mv[3], j))
-			continue
-		}
-		a[0], a[1], a[2], a[3] = float64(math.Float32frombits(movedWord(m, &mv[0], j))), float64(math.Float32frombits(movedWord(m, &mv[1], j))),
-			float64(math.Float32frombits(movedWord(m, &mv[2], j))), float64(math.Float32frombits(movedWord(m, &mv[3], j)))
 	}
+}
+
+// movedLanes is output component mv's lanes for a program of movs only
+// (movesOnly): the input component it copies, or nil and its immediate
+// (moveZero's is 0). The vertex stage reads a draw's vertices' outputs this
+// way instead of running the movs over the machine's registers.
+func movedLanes(m *shader.Machine, mv *vsMove) (*[shader.Lanes]uint32, uint32) {
+	if mv.kind == moveInput {
+		return &m.In(int(mv.reg))[mv.src], 0
+	}
+	return nil, mv.imm
 }
 
 // fetchLinear is the fetch of shadeVertices for n consecutive vertices

@@ -62,14 +62,18 @@ func expCreateGSSO(e *Exporter, th uint64, r *scenario.CallRecord) {
 		e.code[r.Results[0]] = code
 	}
 	var decl []Value
-	if a := r.Arg("Decl"); a != nil {
+	for n, arg := range scenario.SODeclArgs {
+		a := r.Arg(arg)
+		if a == nil || !a.Given && n > 0 {
+			continue
+		}
 		entries, _ := scenario.ParseSODecl(a.Value.Text)
 		for _, d := range entries {
 			name := Null
 			if d.SemanticName != "" {
 				name = StrV(d.SemanticName)
 			}
-			decl = append(decl, StructV(stSODecl, UintV(uint64(d.Stream)), name, UintV(uint64(d.SemanticIndex)),
+			decl = append(decl, StructV(stSODecl, UintV(uint64(n)), name, UintV(uint64(d.SemanticIndex)),
 				UintV(uint64(d.StartComponent)), UintV(uint64(d.ComponentCount)), UintV(uint64(d.OutputSlot))))
 		}
 	}
@@ -94,14 +98,14 @@ func impCreateGSSO(m *importer, c *Call, d *object) error {
 	if err != nil {
 		return err
 	}
-	var parts []string
+	var parts [4][]string // each stream's entries (Decl, Decl1..Decl3)
 	for i, e := range elems(c.Arg("pSODeclaration")) {
 		stream, err := m.uintMember(&e, "Stream")
 		if err != nil {
 			return err
 		}
-		if stream != 0 {
-			return skip("pSODeclaration[%d].Stream %d: the simulator's geometry stage writes stream 0 only", i, stream)
+		if stream > 3 {
+			return skip("pSODeclaration[%d].Stream %d: streams are 0..3", i, stream)
 		}
 		idx, _ := m.uintMember(&e, "SemanticIndex")
 		start, _ := m.uintMember(&e, "StartComponent")
@@ -128,13 +132,18 @@ func impCreateGSSO(m *importer, c *Call, d *object) error {
 		default:
 			return skip("pSODeclaration[%d].SemanticName is %s", i, describe(sem))
 		}
-		parts = append(parts, text)
+		parts[stream] = append(parts[stream], text)
 	}
 	s := m.out(c, "ppGeometryShader", "gs", "gs")
 	if s != nil {
 		s.dev = d
 	}
-	line := m.bind(s) + m.ref(d) + ".CreateGeometryShaderWithStreamOutput " + code + ` Decl="` + strings.Join(parts, "; ") + `"`
+	line := m.bind(s) + m.ref(d) + ".CreateGeometryShaderWithStreamOutput " + code + ` Decl="` + strings.Join(parts[0], "; ") + `"`
+	for n := 1; n < 4; n++ {
+		if len(parts[n]) > 0 {
+			line += " " + scenario.SODeclArgs[n] + `="` + strings.Join(parts[n], "; ") + `"`
+		}
+	}
 	if st := elems(c.Arg("pBufferStrides")); len(st) > 0 {
 		var ws []string
 		for _, v := range st {

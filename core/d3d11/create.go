@@ -234,9 +234,16 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 	}
 	var soArgs *ddi.SOShaderArgs
 	if so != nil {
+		so.profile, so.sm5 = shaderProfile(code)
+		so.sm5 = so.sm5 && !so.vs
 		if soArgs, err = d.soArgs(api, name, so, out); err != nil {
 			return nil, err
 		}
+		if !so.vs {
+			out = rasterizedOutputs(out, so.rasterized)
+		}
+	} else if want == dxbc.GeometryShader {
+		out = rasterizedOutputs(out, 0)
 	}
 	code = append([]byte{}, code...)
 	args := ddi.ShaderArgs{Bytecode: code, Obj: name}

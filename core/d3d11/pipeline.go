@@ -231,6 +231,9 @@ func (c driverContext) checkLinkage(call string) error {
 	if err := c.checkTess(call); err != nil {
 		return err
 	}
+	if err := c.checkPosition(call); err != nil {
+		return err
+	}
 	vs, ps := c.vs, c.ps
 	if c.ds != nil {
 		vs = c.ds // the pixel shader reads the domain shader's outputs

@@ -44,7 +44,43 @@ type soRequest struct {
 	decl       []SODeclarationEntry
 	strides    []uint32
 	rasterized uint32
-	vs         bool // the bytecode is a vertex shader's
+	vs         bool   // the bytecode is a vertex shader's
+	sm5        bool   // a gs_5_0 shader's: streams past 0 allowed
+	profile    string // the bytecode's (for the messages)
+}
+
+// shaderProfile is the bytecode's profile (gs_5_0) and whether it is
+// shader model 5; the caller validated the bytecode.
+func shaderProfile(code []byte) (string, bool) {
+	c, err := dxbc.Parse(code)
+	if err != nil {
+		return "", false
+	}
+	p, err := c.Program()
+	if err != nil {
+		return "", false
+	}
+	return p.Profile(), p.Major == 5
+}
+
+// rasterizedOutputs is a geometry shader's output signature as the next
+// stage sees it: the rasterized stream's elements (stream 0's without a
+// stream-output declaration or with D3D11_SO_NO_RASTERIZED_STREAM).
+// A signature of stream 0 only is returned as it is.
+func rasterizedOutputs(out *dxbc.Signature, stream uint32) *dxbc.Signature {
+	if out == nil || !slices.ContainsFunc(out.Elements, func(e dxbc.Element) bool { return e.Stream != 0 }) {
+		return out
+	}
+	if stream == NoRasterizedStream {
+		stream = 0 // nothing is drawn: the linkage is stream 0's
+	}
+	r := &dxbc.Signature{}
+	for _, e := range out.Elements {
+		if e.Stream == stream {
+			r.Elements = append(r.Elements, e)
+		}
+	}
+	return r
 }
 
 // CreateGeometryShaderWithStreamOutput is
@@ -67,8 +103,8 @@ func (d *Device) soArgs(api, name string, so *soRequest, out *dxbc.Signature) (*
 		return nil, d.invalid(api, name, "NumStrides %d: at most %d (D3D11_SO_BUFFER_SLOT_COUNT)", len(so.strides), soSlots)
 	case so.rasterized != NoRasterizedStream && so.rasterized >= soStreams:
 		return nil, d.invalid(api, name, "RasterizedStream %d: 0..3 or D3D11_SO_NO_RASTERIZED_STREAM", so.rasterized)
-	case so.rasterized != NoRasterizedStream && so.rasterized != 0:
-		return nil, d.invalid(api, name, "RasterizedStream %d: this device's geometry stage writes stream 0 only (streams 1..3 are not supported)", so.rasterized)
+	case so.rasterized != NoRasterizedStream && so.rasterized != 0 && !so.sm5:
+		return nil, d.invalid(api, name, "RasterizedStream %d: a stream past 0 needs a gs_5_0 shader (this bytecode is %s)", so.rasterized, so.profile)
 	}
 	for i, s := range so.strides {
 		if s%4 != 0 || s > soMaxStride {
@@ -77,16 +113,22 @@ func (d *Device) soArgs(api, name string, so *soRequest, out *dxbc.Signature) (*
 	}
 	a := &ddi.SOShaderArgs{Strides: slices.Clone(so.strides), RasterizedStream: so.rasterized}
 	var fill [soSlots]uint32
+	var slotStream [soSlots]uint32 // each slot's stream + 1 (0: none yet)
 	for i, e := range so.decl {
 		switch {
 		case e.Stream >= soStreams:
 			return nil, d.invalid(api, name, "pSODeclaration[%d].Stream %d: 0..3", i, e.Stream)
-		case e.Stream != 0:
-			return nil, d.invalid(api, name, "pSODeclaration[%d].Stream %d: this device's geometry stage writes stream 0 only (streams 1..3 are not supported)", i, e.Stream)
+		case e.Stream != 0 && !so.sm5:
+			return nil, d.invalid(api, name, "pSODeclaration[%d].Stream %d: a stream past 0 needs a gs_5_0 shader (this bytecode is %s)", i, e.Stream, so.profile)
 		case e.OutputSlot >= soSlots:
 			return nil, d.invalid(api, name, "pSODeclaration[%d].OutputSlot %d: 0..3", i, e.OutputSlot)
 		case e.ComponentCount == 0:
 			return nil, d.invalid(api, name, "pSODeclaration[%d].ComponentCount 0: an entry writes (or skips) at least one component", i)
+		}
+		if ss := &slotStream[e.OutputSlot]; *ss != 0 && *ss != e.Stream+1 {
+			return nil, d.invalid(api, name, "pSODeclaration[%d]: OutputSlot %d takes stream %d already, and this entry is stream %d's (a buffer takes one stream)", i, e.OutputSlot, *ss-1, e.Stream)
+		} else {
+			*ss = e.Stream + 1
 		}
 		fill[e.OutputSlot] += 4 * uint32(e.ComponentCount)
 		if e.SemanticName == "" {
@@ -96,7 +138,7 @@ func (d *Device) soArgs(api, name string, so *soRequest, out *dxbc.Signature) (*
 				return nil, d.invalid(api, name, "pSODeclaration[%d]: a gap (SemanticName NULL) has StartComponent 0", i)
 			}
 			for n := uint32(e.ComponentCount); n > 0; n -= min(n, 4) {
-				a.Decl = append(a.Decl, ddi.SODeclEntry{OutputSlot: uint32(e.OutputSlot), RegisterIndex: ddi.SORegisterGap, RegisterMask: uint8(1<<min(n, 4) - 1)})
+				a.Decl = append(a.Decl, ddi.SODeclEntry{Stream: e.Stream, OutputSlot: uint32(e.OutputSlot), RegisterIndex: ddi.SORegisterGap, RegisterMask: uint8(1<<min(n, 4) - 1)})
 			}
 			continue
 		}
@@ -119,7 +161,7 @@ func (d *Device) soArgs(api, name string, so *soRequest, out *dxbc.Signature) (*
 		case el.Mask&mask != mask:
 			return nil, d.invalid(api, name, "pSODeclaration[%d]: components %s of %s%d, whose output has %s", i, maskName(mask), e.SemanticName, e.SemanticIndex, maskName(el.Mask))
 		}
-		a.Decl = append(a.Decl, ddi.SODeclEntry{OutputSlot: uint32(e.OutputSlot), RegisterIndex: el.Register, RegisterMask: mask})
+		a.Decl = append(a.Decl, ddi.SODeclEntry{Stream: e.Stream, OutputSlot: uint32(e.OutputSlot), RegisterIndex: el.Register, RegisterMask: mask})
 	}
 	for slot, n := range fill {
 		if slot < len(so.strides) && n > so.strides[slot] {

@@ -33,6 +33,9 @@ func Assemble(text string) ([]byte, error) {
 		rdef = a.reflection()
 	}
 	b, err := BuildShader(a.prog, a.sig[0], a.sig[1], rdef)
+	if err == nil && a.sig[1].hasStreams() {
+		b, err = withOSG5(b, a.sig[1])
+	}
 	if err != nil || a.slots == 0 {
 		return b, err
 	}
@@ -341,9 +344,14 @@ func (a *assembler) element(m []string, output bool) error {
 		return a.errf("component type %q", m[6])
 	}
 	e := Element{Name: m[1], Index: uint32(idx), SystemValue: sv, ComponentType: ct, Register: uint32(reg), Mask: maskOf(m[3])}
+	if st, name, ok := streamPrefix(m[1]); ok && output {
+		e.Stream, e.Name = st, name // a gs_5_0 stream's element (osg5.go)
+	}
 	used := maskOf(m[7])
 	if output {
-		e.ReadWrite = e.Mask &^ used
+		// fxc's never-written mask covers xyzw, not only the element's
+		// components (TEXCOORD0 in o2.xy: zw), and so does d3dsim's compiler.
+		e.ReadWrite = 0xf &^ used
 	} else {
 		e.ReadWrite = used
 	}

@@ -146,6 +146,7 @@ func WriteListing(w io.Writer, c *Container) error {
 		if len(sig.Elements) == 0 {
 			line("// no %s", strings.TrimSuffix(s.title, " signature"))
 		}
+		streams := sig.hasStreams()
 		for _, e := range sig.Elements {
 			used := e.ReadWrite
 			if output {
@@ -154,10 +155,10 @@ func WriteListing(w io.Writer, c *Container) error {
 			if reg, ok := noRegister[e.Listed()]; ok && e.Register == ^uint32(0) {
 				// oDepth, oMask: no register, as fxc lists them.
 				yes := map[bool]string{true: "YES", false: "NO"}[used != 0]
-				line("// %-20s %5d    N/A %8s %8s %7s   %4s", e.Name, e.Index, reg, e.Listed(), e.ComponentType, yes)
+				line("// %-20s %5d    N/A %8s %8s %7s   %4s", e.listedName(streams), e.Index, reg, e.Listed(), e.ComponentType, yes)
 				continue
 			}
-			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.Name, e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
+			line("// %-20s %5d   %-4s %8d %8s %7s   %-4s", e.listedName(streams), e.Index, maskColumn(e.Mask), e.Register, e.Listed(), e.ComponentType, maskColumn(used))
 		}
 		line("//")
 	}

@@ -454,6 +454,9 @@ func encodeInstr(b *dxbc.Builder, p *Program, in *Instr) error {
 // chunk's elements. The ReadWrite column is the components read for an
 // input and those never written for an output; SV_Target's system value
 // is stored as 0, as fxc stores it.
+// fxc counts the never-written components over the whole register, xyzw,
+// not the element's mask: a float2 in o1.xy written whole has zw never
+// written (so does one in o1.zw, xy), whatever shares the register.
 func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 	s := &dxbc.Signature{Elements: []dxbc.Element{}}
 	for _, e := range els {
@@ -477,7 +480,7 @@ func dxbcSignature(els []SigElement, input bool) *dxbc.Signature {
 		}
 		rw := e.Used
 		if !input {
-			rw = e.Mask &^ e.Used
+			rw = 0xF &^ e.Used
 		}
 		s.Elements = append(s.Elements, dxbc.Element{
 			Name: e.Semantic, Index: uint32(e.Index), SystemValue: sv, ComponentType: dxbc.ComponentType(e.Type),

@@ -83,18 +83,19 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 		g.errorf(e.pos, eNotImplemented, "calls nested deeper than %d", maxInline)
 		return poison
 	}
-	rt := g.resolveType(fn.ret)
+	info := g.callInfo(fn)
+	rt := info.ret
 	ctx := &fnCtx{decl: fn, ret: rt, loopDepth: g.loopDep}
 	if rt.Kind != KVoid {
 		ctx.retDst = g.newVar(rt)
 	}
-	written := assignedNames(fn.body, g.funcs)
+	written := info.written
 	g.scopesSave = append(g.scopesSave, g.scopes)
 	g.scopes = g.scopes[:1:1] // only globals are visible in the callee
 	g.push()
 	var backs []func()
 	for i, p := range fn.params {
-		pt := g.arrayType(g.resolveType(p.typ), p.arrayLen)
+		pt := info.params[i]
 		a := args[i]
 		switch p.inout {
 		case "out", "inout":
@@ -122,8 +123,8 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 				pv := g.newNamedVar(p.name, pt)
 				g.store(e.pos, pv, cv, false)
 				cv = pv
-			} else {
-				cv = rvalue(cv)
+			} else if !cv.ro {
+				cv = rvalue(cv) // a read-only value is shared as it is
 			}
 			g.declare(p.pos, p.name, cv)
 		}
@@ -168,9 +169,36 @@ func (g *gen) userCallArgs(e *callExpr, fns []*funcDecl, args []*value) *value {
 		b()
 	}
 	if rt.Kind == KVoid {
-		return &value{t: tVoid, ro: true}
+		return voidResult
 	}
 	return rvalue(ctx.retDst)
+}
+
+// voidResult is every void call's value: nothing reads or changes it.
+var voidResult = &value{t: tVoid, ro: true}
+
+// callInfo is what every inlining of one function shares: its return and
+// parameter types and the names its body assigns. A function called a
+// million times (the Limits.Nodes budget) allocates them once.
+type callInfo struct {
+	ret     *Type
+	params  []*Type
+	written map[string]bool
+}
+
+func (g *gen) callInfo(fn *funcDecl) *callInfo {
+	if c := g.callMemo[fn]; c != nil {
+		return c
+	}
+	c := &callInfo{ret: g.resolveType(fn.ret), written: assignedNames(fn.body, g.funcs)}
+	for _, p := range fn.params {
+		c.params = append(c.params, g.arrayType(g.resolveType(p.typ), p.arrayLen))
+	}
+	if g.callMemo == nil {
+		g.callMemo = map[*funcDecl]*callInfo{}
+	}
+	g.callMemo[fn] = c
+	return c
 }
 
 // needsLoop reports whether a function returns from anywhere but its last

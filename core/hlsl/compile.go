@@ -58,8 +58,7 @@ func (c ComponentType) String() string {
 }
 
 // SigElement is one row of an input or output signature (ISGN/OSGN).
-// Every semantic takes a register of its own: fxc packs several small
-// elements into one register in some cases, and this compiler does not.
+// Elements share registers as fxc packs them (packSig in entry.go).
 type SigElement struct {
 	Semantic string
 	Index    int

@@ -1,6 +1,9 @@
 package hlsl
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // alloc takes a fresh temp register.
 func (g *gen) alloc() int {
@@ -25,6 +28,9 @@ func (g *gen) emit(in Instr) {
 		return
 	}
 	in.Line = g.line
+	if len(g.code) == cap(g.code) {
+		g.code = slices.Grow(g.code, max(len(g.code), 64)) // doubling: append's 1.25x steps allocate five times the final size
+	}
 	g.code = append(g.code, in)
 }
 

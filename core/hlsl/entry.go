@@ -117,19 +117,21 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 				}
 				if si == 1 || a.Mask != b.Mask || (a.Type == CompFloat32) != (b.Type == CompFloat32) || a.rowMajor != b.rowMajor {
 					g.errorf(fn.pos, eSyntax, "'%s': semantic %s%d is given to two outputs, or to two inputs of different layouts", fn.name, a.Semantic, a.Index)
+				} else if g.stage != Vertex && g.stage != Pixel {
+					g.errorf(fn.pos, eNotImplemented, "not supported by this compiler: two elements of one semantic (%s%d) outside a vertex or pixel shader", a.Semantic, a.Index)
 				} else {
-					// fxc reads both from one register; here each would
-					// take its own.
-					g.errorf(fn.pos, eNotImplemented, "not supported by this compiler: two elements of one semantic (%s%d)", a.Semantic, a.Index)
+					continue // read from one register (sigalias.go)
 				}
 				return nil, nil
 			}
 		}
 	}
+	ins, aliases := g.aliasInputs(ins)
 	g.placeSig(ins, outs)
 	if len(g.errs) > 0 {
 		return nil, nil
 	}
+	resolveAliases(aliases)
 	g.domainRemap()
 	for _, c := range copies {
 		g.store(fn.pos, c[0], c[1], false)
@@ -172,14 +174,18 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	if t.Kind == KStruct {
 		v := &value{t: t, ro: input}
 		var els []SigElement
-		for _, f := range t.Fields {
+		for i, f := range t.Fields {
 			fi := interp
 			if f.Interp != "" && interp != "nointerpolation" { // nointerpolation on the parameter wins, as in fxc
 				fi = f.Interp
 			}
+			pend := len(g.sigPend)
 			fv, fe := g.sigValue(p, what, f.Type, f.Semantic, file, reg, input, fi)
 			if fv == poison {
 				return poison, nil
+			}
+			if i == 0 && len(g.sigPend) > pend {
+				g.sigPend[pend].align = true // a struct's first member starts a register
 			}
 			v.fields = append(v.fields, fv)
 			els = append(els, fe...)
@@ -328,8 +334,19 @@ type pendingSig struct {
 	pidx   []int
 	cols   int
 	mode   string // interpolation mode: elements of different modes share no register
-	reg    int
-	first  int // its first component
+	// align: the element starts a register of its own, as fxc places an
+	// array's elements, a matrix's columns and a struct's first member
+	// (later elements may still fill its other components).
+	align bool
+	reg   int
+	first int // its first component
+}
+
+// alignFrom marks signature elements as starting a register each.
+func alignFrom(pend []*pendingSig) {
+	for _, e := range pend {
+		e.align = true
+	}
 }
 
 // packSig gives the signature elements of one side their registers as
@@ -340,7 +357,10 @@ type pendingSig struct {
 // the register with the most free components (the lowest such one) that
 // holds no element of another interpolation mode, at its first free
 // components, else a new register. So float2, float2 share o1.xy and
-// o1.zw, and a float3 and a float share o2.xyz and o2.w.
+// o1.zw, and a float3 and a float share o2.xyz and o2.w. An array's
+// elements, a matrix's columns (rows when row_major) and a struct's first
+// member each start a new register, at .x: float a[2] then float3 b is
+// o1.x, o2.x, then b in o1.yzw.
 func packSig(pend []*pendingSig, pack bool) {
 	var used []uint8   // free components per register (a mask of the taken ones)
 	var modes []string // the register's mode
@@ -351,7 +371,7 @@ func packSig(pend []*pendingSig, pack bool) {
 		}
 		best, bestFree := -1, 0
 		for r := range used {
-			if modes[r] != e.mode {
+			if modes[r] != e.mode || e.align {
 				continue
 			}
 			free := 4 - bitsSet(used[r])
@@ -493,10 +513,12 @@ func (g *gen) sigSplit(p pos, what string, t *Type, sem string, file File, reg *
 			}
 		}
 		for k := 0; k < t.Len; k++ {
+			pend := len(g.sigPend)
 			ev, e := g.sigValue(p, what, t.Elem, at(k*step), file, reg, input, interp)
 			if ev == poison {
 				return poison, nil
 			}
+			alignFrom(g.sigPend[pend:]) // every element starts a register
 			v.elems = append(v.elems, ev)
 			els = append(els, e...)
 		}
@@ -530,6 +552,7 @@ func (g *gen) sigSplit(p pos, what string, t *Type, sem string, file File, reg *
 		if len(g.sigPend) > pend {
 			g.sigPend[len(g.sigPend)-1].parent, g.sigPend[len(g.sigPend)-1].pidx = v, pidx
 		}
+		alignFrom(g.sigPend[pend:]) // every column (row) starts a register
 		for i, j := range pidx {
 			v.c[j] = ev.c[i]
 		}

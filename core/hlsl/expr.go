@@ -929,6 +929,9 @@ func (g *gen) index(e *indexExpr) *value {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison
 	}
+	if !g.indexable(e.pos, x, i) { // (onevec.go)
+		return poison
+	}
 	if allImm(i.c) {
 		k := immInt(i.c[0], i.t.Base)
 		switch x.t.Kind {
@@ -953,7 +956,7 @@ func (g *gen) index(e *indexExpr) *value {
 				return poison
 			}
 			n := int64(x.t.Cols)
-			return g.through(x, &value{t: vecT(x.t.Base, x.t.Cols), c: x.c[k*n : (k+1)*n], ro: x.ro}, func(nv, src *value) { copy(nv.c[k*n:], src.c) })
+			return g.through(x, &value{t: rowT(x.t), c: x.c[k*n : (k+1)*n], ro: x.ro}, func(nv, src *value) { copy(nv.c[k*n:], src.c) })
 		}
 		g.errorf(e.pos, eSubscript, "invalid subscript")
 		return poison

@@ -35,13 +35,14 @@ type gen struct {
 	cbMax     map[int]int    // slot -> registers read
 	cbDyn     map[int]bool   // slot -> indexed by a register
 	loopDep   int
-	internals map[string]*funcDecl // expanded intrinsics, parsed once (intrinsics2.go)
-	fixLine   int                  // while an expanded intrinsic is inlined: the line of its call
-	funcOrder []*funcDecl          // the functions with a body, in source order
-	fnStatics map[*varDecl]*value  // functions' static locals: one variable for all calls
-	xs        []int                // the x# arrays: registers each
-	dynNames  map[string]bool      // names indexed by a non-constant somewhere: their arrays live in x#
-	brk       []byte               // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
+	internals map[string]*funcDecl    // expanded intrinsics, parsed once (intrinsics2.go)
+	fixLine   int                     // while an expanded intrinsic is inlined: the line of its call
+	funcOrder []*funcDecl             // the functions with a body, in source order
+	fnStatics map[*varDecl]*value     // functions' static locals: one variable for all calls
+	xs        []int                   // the x# arrays: registers each
+	dynNames  map[string]bool         // names indexed by a non-constant somewhere: their arrays live in x#
+	callMemo  map[*funcDecl]*callInfo // what every inlining of a function shares (call.go)
+	brk       []byte                  // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics   []*varDecl
 	interp    map[int]string // pixel input register -> interpolation mode
 

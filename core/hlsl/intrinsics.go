@@ -213,7 +213,7 @@ func (g *gen) intrinsic(e *callExpr, args []*value) *value {
 		}
 		return &value{t: t, c: g.op(OpMad, t.comps(), a[0].c, a[1].c, a[2].c)}
 	case "step":
-		if len(args) != 2 {
+		if len(args) != 2 || oneWithMatrix(args) {
 			return noMatch()
 		}
 		t, a := floats()
@@ -433,6 +433,7 @@ func (g *gen) idot(a, b []Operand) []Operand {
 // constant matrix does) or a mul/mad chain over rows, as fxc emits them.
 func (g *gen) mul(p pos, a, b *value) *value {
 	base := max(a.t.Base, b.t.Base, Int)
+	a, b = mulOne(a, b), mulOne(b, a) // a float1 times a matrix is a vector's product (onevec.go)
 	if a.t.Kind == KScalar || b.t.Kind == KScalar {
 		return g.binop(p, "*", a, b)
 	}

@@ -222,7 +222,7 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		return &value{t: tVoid, ro: true}, true
 	case "ldexp":
 		t, a := floatArgs(2)
-		if t == nil {
+		if t == nil || oneWithMatrix(args) {
 			return noMatch()
 		}
 		ex := g.op(OpExp, t.comps(), a[1].c)
@@ -383,7 +383,7 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		}
 		return g.callInternal(e, a, e.name), true
 	case "dst":
-		if len(args) != 2 {
+		if len(args) != 2 || args[0].t.One || args[1].t.One { // fxc takes a scalar or a float4, not a float1
 			return noMatch()
 		}
 		t := g.binaryType(p, args[0].t, args[1].t, true)
@@ -401,6 +401,9 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		// that is not square (a float3x4's first three columns), and a
 		// scalar's or a 1xN matrix's is its (first) value.
 		t := args[0].t
+		if t.One { // a float1 is no matrix
+			return noMatch()
+		}
 		if t.Kind == KScalar || t.Kind == KMatrix && min(t.Rows, t.Cols) == 1 {
 			return g.convert(p, args[0], scalarT(Float), false), true
 		}

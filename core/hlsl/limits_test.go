@@ -34,7 +34,12 @@ func voidChain(n int) string {
 
 // TestLimitsNamed: each hostile source ends in an error that names its
 // limit at the line that passed it, allocating a bounded amount on the
-// way (each limit is checked before the allocation it guards).
+// way (each limit is checked before the allocation it guards). The most
+// any case allocates (go1.26, amd64): 118 MiB for the nodes budget (a
+// million inlined calls, each function's types and assigned names
+// resolved once: 234 MiB before), 113 MiB for the instructions (the token
+// and code slices grown by doubling: 156), 78 MiB for the long macro
+// argument (98); the ceiling leaves room above them.
 func TestLimitsNamed(t *testing.T) {
 	longArg := strings.Repeat("x + ", 50_000) + "x"
 	tests := []struct {
@@ -56,7 +61,7 @@ func TestLimitsNamed(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			var err error
-			memlimit.Check(t, 256<<20, tc.desc, func() {
+			memlimit.Check(t, 160<<20, tc.desc, func() {
 				_, err = Compile([]byte(tc.src), "h.hlsl", "main", "ps_5_0")
 			})
 			var es Errors

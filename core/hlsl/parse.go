@@ -19,6 +19,7 @@ type parser struct {
 	file    string
 	diags   *[]Diag
 	structs map[string]bool
+	shadow  map[string]bool // type names declared as variables (declName)
 	depth   int
 	failed  bool
 }
@@ -132,6 +133,14 @@ func (ps *parser) ident() token {
 // to redeclare.
 func (ps *parser) declName() token {
 	t := ps.peek()
+	if t.kind == tIdent && strings.EqualFold(t.text, "texture") && !keywords[t.text] {
+		// fxc takes the shader model 1-3 texture type's name, in any
+		// case, as a name (DirectXTK's Texture2D Texture): from here on
+		// it names the variable.
+		ps.shadow[t.text] = true
+		ps.p++
+		return t
+	}
 	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
 		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
 		t.text == "unorm" || t.text == "snorm") {
@@ -171,6 +180,9 @@ func (ps *parser) isTypeName(t token) bool {
 	if t.kind != tIdent {
 		return false
 	}
+	if ps.shadow[t.text] && !ps.structs[t.text] {
+		return false
+	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
@@ -183,7 +195,7 @@ func (ps *parser) isUnsupportedType(t token) bool {
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
-	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}}
+	ps := &parser{file: fname, diags: diags, structs: map[string]bool{}, shadow: map[string]bool{}}
 	// The pack_matrix pragmas come out of the stream, each kept with the
 	// index of the token it precedes (filtered in place: no copy).
 	ps.toks = toks[:0]

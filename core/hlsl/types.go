@@ -91,6 +91,11 @@ type Type struct {
 	// geometry shader's output stream (gs.go): its output topology; Elem
 	// is T.
 	Stream uint8
+	// One: a one-component vector (float1, int1), which HLSL takes as a
+	// scalar except where it tells them apart: mul takes it as a vector,
+	// it indexes ([0]) where a scalar does not, it is no index and does
+	// not broadcast to a matrix (onevec.go).
+	One bool
 	// (The small fields are together: a Type is allocated for many of
 	// the nodes a compile lowers, and TestLimitsNamed bounds the bytes.)
 	Rows    int
@@ -243,6 +248,9 @@ func builtinType(name string) *Type {
 		}
 		return nil
 	}
+	if strings.EqualFold(name, "texture") { // fxc reads the shader model 1-3 type's name in any case
+		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
+	}
 	switch name {
 	case "void":
 		return tVoid
@@ -252,8 +260,6 @@ func builtinType(name string) *Type {
 		return &Type{Kind: KArray, Patch: 1}
 	case "OutputPatch":
 		return &Type{Kind: KArray, Patch: 2}
-	case "texture", "Texture":
-		return &Type{Kind: KTexture, Dim: Tex2D, Base: Float, Cols: 4}
 	case "SamplerState", "sampler", "sampler_state":
 		return tSampler
 	case "sampler1D", "sampler2D", "sampler3D", "samplerCUBE":
@@ -294,6 +300,9 @@ func builtinType(name string) *Type {
 		case 0:
 			return scalarT(bs.b)
 		case 1:
+			if rest[0] == '1' {
+				return oneVecT(bs.b)
+			}
 			if rest[0] >= '1' && rest[0] <= '4' {
 				return vecT(bs.b, int(rest[0]-'0'))
 			}

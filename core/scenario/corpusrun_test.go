@@ -43,29 +43,20 @@ func TestFxcCorpusRun(t *testing.T) {
 			stages[stage] = &tally{}
 		}
 		n := stages[stage]
-		src, err := corpusRunScenario(sh.blob, sh.cont, sh.prog, "FLOAT")
-		if err != nil {
-			n.notRun++
-			reasons["not run: "+err.Error()] = append(reasons["not run: "+err.Error()], sh.name)
-			continue
-		}
 		// Only what TestFxcCorpusCreate creates is run.
 		if why := corpusRun(corpusCreateOnly(sh.blob, sh.prog)); why != "" {
 			continue
 		}
 		n.created++
-		why := corpusRun(src)
-		if strings.Contains(why, "step limit") {
-			// A loop whose count is read from a constant buffer as an
-			// integer takes the float pattern's bits (0.125 is
-			// 1,040,187,392) and runs into the step limit, as a real GPU
-			// would into its timeout: small integers instead.
-			src, _ = corpusRunScenario(sh.blob, sh.cont, sh.prog, "UINT")
-			if corpusRun(src) == "" {
-				why = ""
-				r := "ran with integers in its constant buffers (with floats a loop's count passed the step limit)"
-				reasons[r] = append(reasons[r], sh.name)
-			}
+		why, src, err := corpusRunVariants(sh)
+		if err != nil {
+			n.notRun++
+			reasons["not run: "+err.Error()] = append(reasons["not run: "+err.Error()], sh.name)
+			continue
+		}
+		if strings.HasPrefix(why, "ran ") {
+			reasons[why] = append(reasons[why], sh.name)
+			why = ""
 		}
 		if why == "" {
 			n.ran++
@@ -91,6 +82,41 @@ func TestFxcCorpusRun(t *testing.T) {
 		t.Logf("  %-8s created %4d, ran %4d, failed %4d, not run %4d", s, n.created, n.ran, n.failed, n.notRun)
 	}
 	corpusLogReasons(t, reasons)
+}
+
+// corpusRunVariants runs a shader twice: with one-level textures of 4
+// texels a side and with 8-texel textures of every level (R8G8B8A8_UNORM
+// for float views), and says why the first that failed did, and its
+// scenario. A loop whose count is read from a constant buffer as an
+// integer takes the float pattern's bits (0.125 is 1,040,187,392) and
+// runs into the step limit, as a real GPU would into its timeout: such a
+// shader runs again with small integers in its constant buffers, and the
+// answer says so ("ran ...").
+func corpusRunVariants(sh corpusShader) (why, src string, err error) {
+	retried := false
+	for _, mips := range []bool{false, true} {
+		src, err = corpusRunScenario(sh.blob, sh.cont, sh.prog, "FLOAT", mips)
+		if err != nil {
+			return "", "", err
+		}
+		why = corpusRun(src)
+		if strings.Contains(why, "step limit") {
+			src, _ = corpusRunScenario(sh.blob, sh.cont, sh.prog, "UINT", mips)
+			if why = corpusRun(src); why == "" {
+				retried = true
+			}
+		}
+		if why != "" {
+			if mips {
+				why = "with mips: " + why
+			}
+			return why, src, nil
+		}
+	}
+	if retried {
+		return "ran with integers in its constant buffers (with floats a loop's count passed the step limit)", src, nil
+	}
+	return "", src, nil
 }
 
 // corpusShort is a scenario with its long hex strings cut, for a log.
@@ -207,8 +233,9 @@ var corpusStagePrefix = map[dxbc.ProgramType]string{
 
 // corpusRunScenario writes the scenario that runs a shader: its bindings
 // from its declarations, its neighbours from its signatures.
-// The constant buffers hold a pattern of cbKind, FLOAT or UINT.
-func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind string) (string, error) {
+// The constant buffers hold a pattern of cbKind, FLOAT or UINT; with mips
+// the shader resources are textures of 8 texels a side with every level.
+func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind string, mips bool) (string, error) {
 	in, err := c.Signature(true)
 	if err != nil {
 		return "", fmt.Errorf("input signature: %v", err)
@@ -221,7 +248,7 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 	b.WriteString("dev, imm = D3D11CreateDevice Flags=DEBUG\n")
 	hexOf := func(bc []byte) string { return "bytes:" + hex.EncodeToString(bc) }
 	fmt.Fprintf(&b, "s = dev.%s %s\n", corpusCreate[p.Type], hexOf(blob))
-	uavs := corpusBindings(&b, p, cbKind)
+	uavs := corpusBindings(&b, p, cbKind, mips)
 	// The pipeline statistics say the shader ran: for a draw, the vertex
 	// shader's 3 vertices and pixels the pixel shader ran for.
 	b.WriteString("st = dev.CreateQuery Query=PIPELINE_STATISTICS\nimm.Begin st\n")
@@ -249,6 +276,15 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 				return "", fmt.Errorf("pass-through pixel shader: %v", err)
 			}
 			fmt.Fprintf(&b, "ps = dev.CreatePixelShader %s\nimm.PSSetShader ps\n", hexOf(ps))
+		} else {
+			// Written for stream output (or a hull shader): its outputs
+			// streamed out to a buffer, nothing rasterized.
+			var decl []string
+			for _, e := range out.Elements {
+				decl = append(decl, fmt.Sprintf("%s%d.%s", e.Name, e.Index, corpusMask(e.Mask)))
+			}
+			fmt.Fprintf(&b, "so = dev.CreateGeometryShaderWithStreamOutput %s Decl=\"%s\" RasterizedStream=4294967295\n", hexOf(blob), strings.Join(decl, "; "))
+			b.WriteString("sob = dev.CreateBuffer ByteWidth=4096 BindFlags=STREAM_OUTPUT\nimm.SOSetTargets sob\nimm.GSSetShader so\n")
 		}
 		b.WriteString(corpusTargets([]dxbc.Element{{Name: "SV_Target", SystemValue: dxbc.SVTarget, ComponentType: 3, Mask: dxbc.XYZW}}, nil))
 		b.WriteString("imm.IASetPrimitiveTopology TRIANGLELIST\nimm.Draw 3\n")
@@ -265,6 +301,56 @@ func corpusRunScenario(blob []byte, c *dxbc.Container, p *dxbc.Program, cbKind s
 		b.WriteString(corpusTargets(out.Elements, uavs))
 		b.WriteString("imm.IASetPrimitiveTopology TRIANGLELIST\nimm.Draw 3\n")
 		check = "expect data st.PSInvocations == 64\n"
+	case dxbc.GeometryShader:
+		prim := corpusDecl(p, dxbc.OpDclInputPrimitive) & 0x3f
+		topo := map[uint32]string{1: "POINTLIST", 2: "LINELIST", 3: "TRIANGLELIST", 6: "LINELIST_ADJ", 7: "TRIANGLELIST_ADJ"}[prim]
+		if topo == "" {
+			return "", fmt.Errorf("input primitive %d", prim)
+		}
+		if err := corpusFeed(&b, in, 6); err != nil {
+			return "", err
+		}
+		b.WriteString("imm.GSSetShader s\n")
+		if err := corpusRaster(&b, corpusStream0(out), topo, 6); err != nil {
+			return "", err
+		}
+		check = "expect data st.GSInvocations > 0\n"
+	case dxbc.HullShader:
+		pcsg, err := corpusPatchSignature(c)
+		if err != nil {
+			return "", err
+		}
+		ds, err := corpusDomainFor(p, out, pcsg)
+		if err != nil {
+			return "", fmt.Errorf("domain shader for it: %v", err)
+		}
+		n := corpusDecl(p, dxbc.OpDclInputControlPointCount)
+		if err := corpusFeed(&b, in, int(n)); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "ds = dev.CreateDomainShader %s\nimm.HSSetShader s\nimm.DSSetShader ds\n", hexOf(ds))
+		if err := corpusRaster(&b, corpusDomainOut, fmt.Sprint("PATCHLIST_", n), int(n)); err != nil {
+			return "", err
+		}
+		check = "expect data st.HSInvocations > 0\n"
+	case dxbc.DomainShader:
+		pcsg, err := corpusPatchSignature(c)
+		if err != nil {
+			return "", err
+		}
+		n := corpusDecl(p, dxbc.OpDclInputControlPointCount)
+		hs, err := corpusHullFor(p, n, in, pcsg)
+		if err != nil {
+			return "", fmt.Errorf("hull shader for it: %v", err)
+		}
+		if err := corpusFeed(&b, in, int(n)); err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "hs = dev.CreateHullShader %s\nimm.HSSetShader hs\nimm.DSSetShader s\n", hexOf(hs))
+		if err := corpusRaster(&b, out, fmt.Sprint("PATCHLIST_", n), int(n)); err != nil {
+			return "", err
+		}
+		check = "expect data st.DSInvocations > 0\n"
 	default:
 		return "", fmt.Errorf("%s shaders are not run yet", p.Type.Prefix())
 	}
@@ -312,6 +398,10 @@ func corpusKind(ret dxbc.ReturnType) string {
 func corpusData(kind string, n int) string {
 	v := make([]string, n)
 	for i := range v {
+		if kind == "RGBA8" {
+			v[i] = fmt.Sprintf("0x%08x", uint32(i)*0x01234567|0xff000000)
+			continue
+		}
 		if kind == "FLOAT" {
 			v[i] = fmt.Sprint(float32(i%8+1) * 0.125)
 		} else {
@@ -327,7 +417,7 @@ func corpusData(kind string, n int) string {
 // corpusBindings writes what a shader's declarations read: constant
 // buffers, shader resource views, samplers and unordered access views,
 // each bound on the shader's stage but the views, which are returned.
-func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpusUAV {
+func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string, mips bool) []corpusUAV {
 	st := corpusStagePrefix[p.Type]
 	compare := map[uint64]bool{}
 	counter := map[uint64]bool{}
@@ -367,11 +457,11 @@ func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpus
 			}
 			fmt.Fprintf(b, "imm.%sSetSamplers %d smp%d\n", st, slot, i)
 		case dxbc.OpDclResource, dxbc.OpDclResourceRaw, dxbc.OpDclResourceStructured:
-			corpusResource(b, fmt.Sprint("t", i), in, "SHADER_RESOURCE", compare[slot])
+			corpusResource(b, fmt.Sprint("t", i), in, "SHADER_RESOURCE", compare[slot], mips)
 			fmt.Fprintf(b, "imm.%sSetShaderResources %d t%dv\n", st, slot, i)
 		case dxbc.OpDclUAVTyped, dxbc.OpDclUAVRaw, dxbc.OpDclUAVStructured:
 			name := fmt.Sprint("u", i)
-			corpusResource(b, name, in, "UNORDERED_ACCESS", false)
+			corpusResource(b, name, in, "UNORDERED_ACCESS", false, false)
 			if counter[slot] || in.Op == dxbc.OpDclUAVStructured && in.Controls&(1<<12) != 0 {
 				b.WriteString(" Flags=COUNTER")
 			}
@@ -386,7 +476,7 @@ func corpusBindings(b *strings.Builder, p *dxbc.Program, cbKind string) []corpus
 // declaration and the start of its view (NAME and NAMEv). A shader
 // resource view's line is ended; an unordered access view's is not (its
 // flags follow).
-func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind string, compare bool) {
+func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind string, compare, mips bool) {
 	end := "\n"
 	view := "CreateShaderResourceView"
 	if bind == "UNORDERED_ACCESS" {
@@ -420,33 +510,11 @@ func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind s
 	if compare || bind == "UNORDERED_ACCESS" {
 		format, comps = corpusFormat(kind, 1), 1
 	}
-	texels := 0
 	switch dim {
 	case dxbc.DimBuffer:
 		fmt.Fprintf(b, "%s = dev.CreateBuffer BindFlags=%s Data=%s\n", name, bind, corpusData(kind, 16*comps))
 		fmt.Fprintf(b, "%sv = dev.%s %s Format=%s ViewDimension=BUFFER"+end, name, view, name, format)
 		return
-	case dxbc.DimTexture1D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture1D Width=4", name)
-		texels = 4
-	case dxbc.DimTexture1DArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture1D Width=4 ArraySize=2", name)
-		texels = 8
-	case dxbc.DimTexture2D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4", name)
-		texels = 16
-	case dxbc.DimTexture2DArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=2", name)
-		texels = 32
-	case dxbc.DimTexture3D:
-		fmt.Fprintf(b, "%s = dev.CreateTexture3D Width=4 Height=4 Depth=4", name)
-		texels = 64
-	case dxbc.DimTextureCube:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=6 MiscFlags=TEXTURECUBE", name)
-		texels = 96
-	case dxbc.DimTextureCubeArray:
-		fmt.Fprintf(b, "%s = dev.CreateTexture2D Width=4 Height=4 ArraySize=12 MiscFlags=TEXTURECUBE", name)
-		texels = 192
 	case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
 		samples := max((in.Controls>>5)&0x7f, 1)
 		arr := ""
@@ -457,8 +525,63 @@ func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind s
 		fmt.Fprintf(b, "%sv = dev.%s %s"+end, name, view, name)
 		return
 	}
-	fmt.Fprintf(b, " Format=%s BindFlags=%s Data=%s\n", format, bind, corpusData(kind, texels*comps))
+	k, ok := corpusTextureKinds[dim]
+	if !ok {
+		return
+	}
+	// 4 texels a side, one level; with mips (a shader resource's), 8 and
+	// the whole chain, in R8G8B8A8_UNORM for a float view.
+	size, levels, data := uint32(4), "", ""
+	if mips && bind == "SHADER_RESOURCE" {
+		size, levels = 8, " MipLevels=0"
+		if kind == "FLOAT" && !compare {
+			format, comps, kind = "R8G8B8A8_UNORM", 1, "RGBA8"
+		}
+	}
+	texels := 0
+	for w := size; ; w /= 2 {
+		n := int(w)
+		if k.height {
+			n *= int(w)
+		}
+		if k.depth {
+			n *= int(w)
+		}
+		texels += n
+		if w == 1 || levels == "" {
+			break
+		}
+	}
+	dims := fmt.Sprintf("Width=%d", size)
+	if k.height {
+		dims += fmt.Sprintf(" Height=%d", size)
+	}
+	if k.depth {
+		dims += fmt.Sprintf(" Depth=%d", size)
+	}
+	if k.slices > 1 {
+		dims += fmt.Sprintf(" ArraySize=%d", k.slices)
+	}
+	if k.misc != "" {
+		dims += " MiscFlags=" + k.misc
+	}
+	data = corpusData(kind, texels*k.slices*comps)
+	fmt.Fprintf(b, "%s = dev.%s %s%s Format=%s BindFlags=%s Data=%s\n", name, k.call, dims, levels, format, bind, data)
 	fmt.Fprintf(b, "%sv = dev.%s %s"+end, name, view, name)
+}
+
+// corpusTextureKinds are the textures of each dimension: the create call,
+// whether it has a height and a depth, its slices and misc flags.
+var corpusTextureKinds = map[dxbc.ResourceDimension]struct {
+	call          string
+	height, depth bool
+	slices        int
+	misc          string
+}{
+	dxbc.DimTexture1D: {"CreateTexture1D", false, false, 1, ""}, dxbc.DimTexture1DArray: {"CreateTexture1D", false, false, 2, ""},
+	dxbc.DimTexture2D: {"CreateTexture2D", true, false, 1, ""}, dxbc.DimTexture2DArray: {"CreateTexture2D", true, false, 2, ""},
+	dxbc.DimTexture3D: {"CreateTexture3D", true, true, 1, ""}, dxbc.DimTextureCube: {"CreateTexture2D", true, false, 6, "TEXTURECUBE"},
+	dxbc.DimTextureCubeArray: {"CreateTexture2D", true, false, 12, "TEXTURECUBE"},
 }
 
 // corpusVertexInputs is an input layout for a vertex shader's input
@@ -702,4 +825,188 @@ func corpusLogReasons(t *testing.T, reasons map[string][]string) {
 		ex := reasons[r]
 		t.Logf("  %4d %s (%s)", len(ex), r, strings.Join(ex[:min(len(ex), 3)], ", "))
 	}
+}
+
+// corpusDecl is the controls of a program's first declaration op (its
+// primitive, domain ...), or its first extra word for a count.
+func corpusDecl(p *dxbc.Program, op dxbc.Opcode) uint32 {
+	for _, in := range p.Instructions {
+		if in.Op != op {
+			continue
+		}
+		if op == dxbc.OpDclTessDomain || op == dxbc.OpDclInputPrimitive {
+			return in.Controls
+		}
+		// The control-point counts are in the opcode token's bits 11..16.
+		return in.Controls & 0x3f
+	}
+	return 0
+}
+
+// corpusFeed writes a vertex shader that writes exactly a stage's input
+// signature, fed by a vertex buffer of n positions.
+func corpusFeed(b *strings.Builder, in *dxbc.Signature, n int) error {
+	vs, err := corpusFeedingVS(in)
+	if err != nil {
+		return fmt.Errorf("feeding vertex shader: %v", err)
+	}
+	pos := [][4]float32{{-1, -1, 0.5, 1}, {-1, 3, 0.5, 1}, {3, -1, 0.5, 1}, {0, 0, 0.5, 1}}
+	var v []string
+	for i := range max(n, 1) {
+		for _, x := range pos[i%4] {
+			v = append(v, fmt.Sprint(x))
+		}
+	}
+	fmt.Fprintf(b, "vs = dev.CreateVertexShader bytes:%s\n", hex.EncodeToString(vs))
+	b.WriteString("il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT 0]\nimm.IASetInputLayout il\n")
+	fmt.Fprintf(b, "vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]\n", strings.Join(v, " "))
+	b.WriteString("imm.IASetVertexBuffers 0 vb Stride=16\nimm.VSSetShader vs\n")
+	return nil
+}
+
+// corpusRaster writes a pass-through pixel shader for the last stage's
+// outputs (none if they have no SV_Position), a render target and the
+// draw of n vertices.
+func corpusRaster(b *strings.Builder, out *dxbc.Signature, topo string, n int) error {
+	for _, e := range out.Elements {
+		if e.SystemValue == dxbc.SVPosition {
+			ps, err := corpusPassThroughPS(out)
+			if err != nil {
+				return fmt.Errorf("pass-through pixel shader: %v", err)
+			}
+			fmt.Fprintf(b, "ps = dev.CreatePixelShader bytes:%s\nimm.PSSetShader ps\n", hex.EncodeToString(ps))
+			break
+		}
+	}
+	b.WriteString(corpusTargets([]dxbc.Element{{Name: "SV_Target", ComponentType: 3, Mask: dxbc.XYZW}}, nil))
+	fmt.Fprintf(b, "imm.IASetPrimitiveTopology %s\nimm.Draw %d\n", topo, n)
+	return nil
+}
+
+// corpusStream0 is a geometry shader's stream-0 outputs.
+func corpusStream0(out *dxbc.Signature) *dxbc.Signature {
+	s := &dxbc.Signature{}
+	for _, e := range out.Elements {
+		if e.Stream == 0 {
+			s.Elements = append(s.Elements, e)
+		}
+	}
+	return s
+}
+
+// corpusPatchSignature is a hull or domain shader's PCSG.
+func corpusPatchSignature(c *dxbc.Container) (*dxbc.Signature, error) {
+	ch := c.Chunk("PCSG")
+	if ch == nil {
+		return &dxbc.Signature{}, nil
+	}
+	s, err := dxbc.ParseSignature("PCSG", ch.Data)
+	if err != nil {
+		return nil, fmt.Errorf("patch-constant signature: %v", err)
+	}
+	return s, nil
+}
+
+var corpusDomains = []string{"domain_undefined", "domain_isoline", "domain_tri", "domain_quad"}
+
+// corpusDomainOut is the made domain shader's output: SV_Position.
+var corpusDomainOut = &dxbc.Signature{Elements: []dxbc.Element{{Name: "SV_Position", SystemValue: dxbc.SVPosition, ComponentType: 3, Mask: dxbc.XYZW}}}
+
+// corpusAssemble assembles a listing and lays it out with the signatures
+// given (the assembler writes no patch-constant signature).
+func corpusAssemble(text string, build func(*dxbc.Program) ([]byte, error)) ([]byte, error) {
+	bc, err := dxbc.Assemble(text)
+	if err != nil {
+		return nil, err
+	}
+	c, err := dxbc.Parse(bc)
+	if err != nil {
+		return nil, err
+	}
+	p, err := c.Program()
+	if err != nil {
+		return nil, err
+	}
+	return build(p)
+}
+
+// corpusDomainFor is a domain shader for a hull shader: its output control
+// points and patch constants as its inputs (read by none), the domain
+// location as the position.
+func corpusDomainFor(hs *dxbc.Program, hsOut, pcsg *dxbc.Signature) ([]byte, error) {
+	n := corpusDecl(hs, dxbc.OpDclOutputControlPointCount)
+	dom := corpusDecl(hs, dxbc.OpDclTessDomain) & 3
+	text := fmt.Sprintf(`ds_5_0
+dcl_input_control_point_count %d
+dcl_tessellator_domain %s
+dcl_input vDomain.xy
+dcl_output_siv o0.xyzw, position
+mad o0.xy, vDomain.xyxx, l(2.0, 2.0, 0.0, 0.0), l(-1.0, -1.0, 0.0, 0.0)
+mov o0.zw, l(0.0, 0.0, 0.5, 1.0)
+ret
+`, n, corpusDomains[dom])
+	return corpusAssemble(text, func(p *dxbc.Program) ([]byte, error) {
+		return dxbc.BuildShaderPatch(p, hsOut, corpusDomainOut, pcsg, nil)
+	})
+}
+
+// corpusTessNames are the dcl_output_siv names of the tess factors, by
+// their signature's system value (the first of each, the semantic index
+// added).
+var corpusTessNames = map[dxbc.SystemValue]uint32{
+	dxbc.SVQuadEdgeTess: 11, dxbc.SVQuadInsideTess: 15, dxbc.SVTriEdgeTess: 17, dxbc.SVTriInsideTess: 20,
+	dxbc.SVLineDetailTess: 21, dxbc.SVLineDensityTess: 22,
+}
+
+// corpusTessListing are the listing's names of D3D10_SB_NAME 11 to 22.
+var corpusTessListing = []string{"finalQuadUeq0EdgeTessFactor", "finalQuadVeq0EdgeTessFactor", "finalQuadUeq1EdgeTessFactor",
+	"finalQuadVeq1EdgeTessFactor", "finalQuadUInsideTessFactor", "finalQuadVInsideTessFactor",
+	"finalTriUeq0EdgeTessFactor", "finalTriVeq0EdgeTessFactor", "finalTriWeq0EdgeTessFactor",
+	"finalTriInsideTessFactor", "finalLineDetailTessFactor", "finalLineDensityTessFactor"}
+
+// corpusHullFor is a hull shader for a domain shader: its control points
+// passed through (no control-point phase), one fork phase writing every
+// tess factor 2 and the other patch constants a pattern.
+func corpusHullFor(ds *dxbc.Program, n uint32, cp, pcsg *dxbc.Signature) ([]byte, error) {
+	dom := corpusDecl(ds, dxbc.OpDclTessDomain) & 3
+	prim := "output_triangle_cw"
+	if dom == 1 {
+		prim = "output_line"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "hs_5_0\nhs_decls\ndcl_input_control_point_count %d\ndcl_output_control_point_count %d\n", n, n)
+	fmt.Fprintf(&b, "dcl_tessellator_domain %s\ndcl_tessellator_partitioning partitioning_integer\n", corpusDomains[dom])
+	fmt.Fprintf(&b, "dcl_tessellator_output_primitive %s\nhs_fork_phase\n", prim)
+	var code strings.Builder
+	regs, by := corpusRegisters(pcsg, func(e dxbc.Element) bool { return corpusTessNames[e.SystemValue] != 0 })
+	for _, e := range pcsg.Elements {
+		if name, ok := corpusTessNames[e.SystemValue]; ok {
+			c := "xyzw"[bits.TrailingZeros8(e.Mask)]
+			if e.SystemValue != dxbc.SVLineDetailTess && e.SystemValue != dxbc.SVLineDensityTess {
+				name += e.Index // an isoline's two are told apart by their system values
+			}
+			fmt.Fprintf(&b, "dcl_output_siv o%d.%c, %s\n", e.Register, c, corpusTessListing[name-11])
+			fmt.Fprintf(&code, "mov o%d.%c, l(2.0)\n", e.Register, c)
+		}
+	}
+	for _, r := range regs {
+		m := corpusMask(by[r].Mask)
+		fmt.Fprintf(&b, "dcl_output o%d.%s\n", r, m)
+		fmt.Fprintf(&code, "mov o%d.%s, l(0.25, 0.5, 0.75, 1.0)\n", r, m)
+	}
+	b.WriteString(code.String() + "ret\n")
+	return corpusAssemble(b.String(), func(p *dxbc.Program) ([]byte, error) {
+		return dxbc.BuildShaderHull(p, cp, cp, pcsg, nil)
+	})
+}
+
+// corpusMask is a write mask's letters: 0b0101 -> "xz".
+func corpusMask(m uint8) string {
+	s := ""
+	for i, c := range "xyzw" {
+		if m&(1<<i) != 0 {
+			s += string(c)
+		}
+	}
+	return s
 }

@@ -30,7 +30,8 @@ func init() {
 	ctx["GSGetShaderResources"] = getSRVs(d3d11.StageGS)
 	ctx["GSGetSamplers"] = getSamplers(d3d11.StageGS)
 	dev["CreateGeometryShaderWithStreamOutput"] = &method{pos: []param{{name: "PROGRAM", kind: pBuiltin, enum: "gs"}},
-		named: append([]param{{name: "Decl", kind: pString}, {name: "Strides", kind: pData, opt: true},
+		named: append([]param{{name: "Decl", kind: pString}, {name: "Decl1", kind: pString, opt: true}, {name: "Decl2", kind: pString, opt: true},
+			{name: "Decl3", kind: pString, opt: true}, {name: "Strides", kind: pData, opt: true},
 			{name: "RasterizedStream", kind: pUint, opt: true}}, shaderNamed...),
 		results: []string{tGS}, exec: execCreateSOShader}
 	ctx["SOSetTargets"] = &method{pos: []param{{name: "BUF", kind: pObj, types: tBuffer, opt: true}, {name: "BUF", kind: pObj, types: tBuffer, opt: true},
@@ -44,17 +45,28 @@ func init() {
 }
 
 // execCreateSOShader is CreateGeometryShaderWithStreamOutput. Decl is
-// the stream-0 declaration as the Effects framework writes it:
+// the stream-0 declaration (Decl1..Decl3 streams 1..3's, as
+// ConstructGSWithSO's OutputDecl1..3) as the Effects framework writes it:
 // entries separated by ";", each "[SLOT:]SEMANTIC[INDEX][.MASK]" (the
 // mask's components consecutive, xyzw when left out) or "[SLOT:]$SKIP.MASK"
 // for a gap of as many components; Strides the buffers' strides in bytes
 // (u32[...], each slot's entries packed when left out); RasterizedStream
 // 0, or 4294967295 for D3D11_SO_NO_RASTERIZED_STREAM.
 func execCreateSOShader(x *call) error {
-	a, _ := x.namedArg("Decl")
-	decl, err := ParseSODecl(a.Value.Text)
-	if err != nil {
-		return x.bad("Decl %q: %v", a.Value.Text, err)
+	var decl []d3d11.SODeclarationEntry
+	for n, name := range SODeclArgs {
+		a, ok := x.namedArg(name)
+		if !ok {
+			continue
+		}
+		d, err := ParseSODecl(a.Value.Text)
+		if err != nil {
+			return x.bad("%s %q: %v", name, a.Value.Text, err)
+		}
+		for i := range d {
+			d[i].Stream = uint32(n)
+		}
+		decl = append(decl, d...)
 	}
 	var strides []uint32
 	if sa, ok := x.namedArg("Strides"); ok {
@@ -70,6 +82,10 @@ func execCreateSOShader(x *call) error {
 	}
 	return err
 }
+
+// SODeclArgs are CreateGeometryShaderWithStreamOutput's declarations,
+// stream n's at n.
+var SODeclArgs = [4]string{"Decl", "Decl1", "Decl2", "Decl3"}
 
 // soError is a stream-output declaration that does not parse.
 type soError string

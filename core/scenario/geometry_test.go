@@ -147,14 +147,14 @@ expect violations == 0
 
 // The runtime's checks of stream output, each an E_INVALIDARG naming the
 // field, before any DDI: a semantic the shader does not output, a stream
-// past 0 (not supported), components past the output's, a stride too
-// small for the entries, a target without STREAM_OUTPUT, DrawAuto without
+// past 0 of gs_4_0, components past the output's, a stride too
+// small for the entries (a stream past 0 needs gs_5_0), a target without STREAM_OUTPUT, DrawAuto without
 // a stream-output buffer at input slot 0.
 func TestStreamOutputValidation(t *testing.T) {
 	gs := geometryBytes(t, "billboard")
 	tests := []struct{ line, want string }{
 		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="TEXCOORD.xy"`, "pSODeclaration[0].SemanticName TEXCOORD0: not an output"},
-		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="SV_Position" RasterizedStream=1`, "RasterizedStream 1: this device's geometry stage writes stream 0 only"},
+		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="SV_Position" RasterizedStream=1`, "RasterizedStream 1: a stream past 0 needs a gs_5_0 shader (this bytecode is gs_4_0)"},
 		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="COLOR.yzw; 4:SV_Position"`, "pSODeclaration[1].OutputSlot 4"},
 		{`gs = dev.CreateGeometryShaderWithStreamOutput ` + gs + ` Decl="SV_Position; COLOR" Strides=u32[16]`, "pBufferStrides[0] 16: the entries of output slot 0 take 32 bytes"},
 		{`imm.SOSetTargets vb`, "ppSOTargets[0]: vb was not created as a buffer with BindFlags STREAM_OUTPUT"},

@@ -148,9 +148,12 @@ func TestHostile(t *testing.T) {
 			// second half of the budget the peak grows by less than half
 			// of the first half's. A bound taken away shows here long
 			// before it passes the ceiling (the trace's two bounds taken
-			// away: the blend states' peak 800 MiB, twice the first
-			// half's). Under WebAssembly the smaller budget ends before
-			// the trace ring is full: no check there.
+			// away: the blend states' peak 800 MiB at 2,000,000 calls,
+			// twice the first half's; at 400,000 calls 167 MiB against
+			// 83, the big name's 74 against 39, the debug messages' 88
+			// against 50). Under WebAssembly (node) no check: it was
+			// written when the budget there ended before the ring was
+			// full, and has not been measured there since.
 			if half && runtime.GOOS != "js" && peak > firstHalf+max(firstHalf/2, 32<<20) {
 				t.Errorf("the heap keeps growing: peak %d MiB over the first half of the step budget, %d MiB over the whole run", firstHalf>>20, peak>>20)
 			}

@@ -41,14 +41,19 @@ func queryPackets(t ddi.QueryType) (begin, end uint32) {
 		return isa.QueryDisjointBegin, isa.QueryDisjointEnd
 	case t == ddi.QueryPipelineStatistics:
 		return isa.QueryStatsBegin, isa.QueryStatsEnd
-	case t >= ddi.QuerySOStatisticsStream0+2 && t <= ddi.QuerySOOverflowPredicateStream0+6:
-		// Streams 1..3: this GPU writes stream 0 only, so nothing counts
-		// them; the End rides on a NOP and the data stays zero (0, FALSE).
-		return ^uint32(0), ^uint32(0)
-	case t == ddi.QuerySOStatistics || t >= ddi.QuerySOStatisticsStream0 && t.Known() && (t-ddi.QuerySOStatisticsStream0)%2 == 0:
-		return isa.QuerySOBegin, isa.QuerySOEnd
-	case t == ddi.QuerySOOverflowPredicate || t >= ddi.QuerySOOverflowPredicateStream0 && t.Known() && (t-ddi.QuerySOOverflowPredicateStream0)%2 == 0:
-		return isa.QueryOverflowBegin, isa.QueryOverflowEnd
+	case t == ddi.QuerySOStatistics:
+		return isa.QuerySOBegin, isa.QuerySOEnd // stream 0's
+	case t == ddi.QuerySOOverflowPredicate:
+		// "any of the streaming output buffers overflowed"
+		return isa.QueryOverflowBegin | isa.QueryAnyStream, isa.QueryOverflowEnd | isa.QueryAnyStream
+	case t >= ddi.QuerySOStatisticsStream0 && t <= ddi.QuerySOOverflowPredicateStream0+6:
+		// SO_STATISTICS_STREAMn and SO_OVERFLOW_PREDICATE_STREAMn
+		// alternate: the stream's counters.
+		n := uint32(t-ddi.QuerySOStatisticsStream0) / 2
+		if (t-ddi.QuerySOStatisticsStream0)%2 == 0 {
+			return isa.SOQuery(isa.QuerySOBegin, n), isa.SOQuery(isa.QuerySOEnd, n)
+		}
+		return isa.SOQuery(isa.QueryOverflowBegin, n), isa.SOQuery(isa.QueryOverflowEnd, n)
 	}
 	return ^uint32(0), ^uint32(0)
 }

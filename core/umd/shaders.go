@@ -50,17 +50,7 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	case isa.StageCS:
 		s.sysReg = 0
 	case isa.StageGS:
-		// SET_PROGRAM's system value: SV_Position's output register
-		// (a geometry shader without one draws nothing: NoReg).
-		// SV_ViewportArrayIndex's output + 1 in bits 8..15.
-		for _, o := range prog.Outputs {
-			switch o.SystemValue {
-			case dxbc.SVPosition:
-				s.sysReg = s.sysReg&^0xFF | o.ISA
-			case dxbc.SVViewportIndex:
-				s.sysReg |= (o.ISA + 1) << 8
-			}
-		}
+		s.sysReg = gsSysReg(prog, 0) // stream 0 rasterized (stream.go: another)
 	case isa.StageHS:
 		s.sysReg = 0 // (the GPU reads none)
 	case isa.StageDS:
@@ -99,6 +89,9 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 			}
 		}
 		s.sysReg |= prog.SampleCountReg << 24 // the rasterizer's values' input + 1 (msaa.go, coverage.go)
+		if prog.PerSample {
+			s.sysReg |= 1 << 30 // once a covered sample (translate's persample.go)
+		}
 	}
 	data := make([]byte, 4*len(prog.Code))
 	for i, w := range prog.Code {
@@ -172,11 +165,15 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 		return p, nil
 	}
 	full, err := translate.Translate(bytecode, stage)
+	if err == nil {
+		err = checkVaryings(full) // (varyings.go)
+	}
 	if err != nil {
 		return nil, err
 	}
 	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
-		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg}
+		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg,
+		PerSample: full.PerSample}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.trCache == nil {

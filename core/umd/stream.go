@@ -6,6 +6,7 @@ import (
 	"d3dsim/core/ddi"
 	"d3dsim/core/dxbc"
 	"d3dsim/core/hresult"
+	"d3dsim/core/umd/translate"
 	"d3dsim/gpu/isa"
 )
 
@@ -56,14 +57,21 @@ func (d *Device) createSOShader(a *ddi.SOShaderArgs, h ddi.HSHADER) error {
 		}
 	}
 	so := &soDecl{noProg: vs}
-	if a.RasterizedStream == 0 {
-		so.flags = isa.SORasterize
+	if a.RasterizedStream < 4 {
+		so.flags = isa.SORasterize | isa.SORasterizedStream(a.RasterizedStream)
 	}
 	var fill [isa.MaxSOTargets]uint32
+	var slotStream [isa.MaxSOTargets]int // each slot's stream + 1 (0: none yet)
 	for _, e := range a.Decl {
-		if e.Stream != 0 || e.OutputSlot >= isa.MaxSOTargets || e.RegisterMask == 0 || e.RegisterMask > 0xF {
-			return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: entry %+v: this GPU writes stream 0 to slots 0..3", name, e)
+		if e.Stream > 3 || e.OutputSlot >= isa.MaxSOTargets || e.RegisterMask == 0 || e.RegisterMask > 0xF {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: entry %+v: this GPU writes streams 0..3 to slots 0..3", name, e)
 		}
+		if ss := &slotStream[e.OutputSlot]; *ss != 0 && *ss != int(e.Stream)+1 {
+			return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: slot %d takes streams %d and %d: a buffer takes one stream", name, e.OutputSlot, *ss-1, e.Stream)
+		} else {
+			*ss = int(e.Stream) + 1
+		}
+		so.flags |= isa.SOSlotStream(e.OutputSlot, e.Stream)
 		start := uint32(bits.TrailingZeros8(e.RegisterMask))
 		count := uint32(bits.OnesCount8(e.RegisterMask))
 		reg := uint32(isa.SOGap)
@@ -93,9 +101,32 @@ func (d *Device) createSOShader(a *ddi.SOShaderArgs, h ddi.HSHADER) error {
 		return err
 	}
 	d.mu.Lock()
+	if sh := d.shaders[h]; !vs && a.RasterizedStream < 4 {
+		sh.sysReg = gsSysReg(sh.prog, uint8(a.RasterizedStream)) // the rasterized stream's SV_Position
+	}
 	d.shaders[h].so = so
 	d.mu.Unlock()
 	return nil
+}
+
+// gsSysReg is a geometry shader's SET_PROGRAM system values for the
+// rasterized stream: SV_Position's output register in bits 0..7 (a
+// shader without one draws nothing: NoReg's), SV_ViewportArrayIndex's
+// output + 1 in bits 8..15.
+func gsSysReg(prog *translate.Shader, stream uint8) uint32 {
+	r := uint32(isa.NoReg)
+	for _, o := range prog.Outputs {
+		if o.Stream != stream {
+			continue
+		}
+		switch o.SystemValue {
+		case dxbc.SVPosition:
+			r = r&^0xFF | o.ISA
+		case dxbc.SVViewportIndex:
+			r |= (o.ISA + 1) << 8
+		}
+	}
+	return r
 }
 
 func (c *context) SoSetTargets(_ ddi.HDEVICE, bufs []ddi.HRESOURCE, offsets []uint32) {

@@ -22,7 +22,10 @@ import (
 // none; it reads all ones for a front-facing primitive, 0 for a
 // back-facing one), bits 24..29 the input register of the rasterizer's
 // values plus one (0: none; x the render target's sample count, y the
-// pixel's covered samples, SV_Coverage's input), bit 31 set when the
+// pixel's covered samples, SV_Coverage's input; z the sample a bit 30
+// program shades, SV_SampleIndex), bit 30 set when the program runs at
+// sample frequency (once a covered sample of a multisampled target, its
+// centroid inputs at that sample), bit 31 set when the
 // program writes a coverage mask in output shaderisa.CoverageOutput
 // (SV_Coverage's output, ANDed with the pixel's coverage). Address 0 with 0 words unbinds the program (the stage has none;
 // a UMD writes isa.NullAddress, which the KMD leaves 0). A draw needs a

@@ -26,6 +26,25 @@ const (
 	NumQueryKinds      = 11
 )
 
+// QueryStreamShift places the bits of a QUERY kind that name the stream-output
+// stream (0..3) of QuerySO* and QueryOverflow* (the D3D11 queries
+// SO_STATISTICS_STREAMn and SO_OVERFLOW_PREDICATE_STREAMn): SOQuery(kind,
+// n) is kind | n<<8.
+// QueryAnyStream on QueryOverflow* is every stream's
+// (D3D11_QUERY_SO_OVERFLOW_PREDICATE: "any of the streaming output
+// buffers").
+const (
+	QueryStreamShift = 8
+	QueryAnyStream   = 1 << 10
+	queryStreamBits  = 3<<QueryStreamShift | QueryAnyStream
+)
+
+// QueryBase is kind without its stream bits.
+func QueryBase(kind uint32) uint32 { return kind &^ queryStreamBits }
+
+// SOQuery is a stream-output query kind for stream n.
+func SOQuery(kind, n uint32) uint32 { return kind | (n&3)<<QueryStreamShift }
+
 // TimestampFrequency is the GPU's timestamp frequency in Hz, what a
 // TIMESTAMP_DISJOINT query reports: the timestamp counter is the GPU's
 // virtual clock, one tick a virtual nanosecond.
@@ -34,7 +53,7 @@ const TimestampFrequency = 1_000_000_000
 // QueryBytes is the bytes a QUERY packet of the kind reaches at its
 // address: what its end writes (a begin is keyed by the same address).
 func QueryBytes(kind uint32) uint64 {
-	switch kind {
+	switch kind &^ queryStreamBits {
 	case QueryStatsBegin, QueryStatsEnd:
 		return 88
 	case QuerySOBegin, QuerySOEnd, QueryDisjointBegin, QueryDisjointEnd:
@@ -46,6 +65,7 @@ func QueryBytes(kind uint32) uint64 {
 // QueryBegins reports whether kind is a begin, and QueryEndOf is the end
 // that matches begin kind b.
 func QueryBegins(kind uint32) bool {
+	kind &^= queryStreamBits
 	return kind == QueryOcclusionBegin || kind == QueryStatsBegin || kind == QuerySOBegin || kind == QueryDisjointBegin || kind == QueryOverflowBegin
 }
 

@@ -19,8 +19,11 @@ import "fmt"
 // declares what each vertex writes: entries in order, each
 // SOEntry(slot, reg, start, count) (reg SOGap: count components
 // skipped), a slot's entries one after another in its vertex of strideN
-// bytes. flags SORasterize: the primitives are also rasterized (off:
-// D3D11_SO_NO_RASTERIZED_STREAM). No entries: stream output off.
+// bytes. flags SORasterize: the primitives of the rasterized stream are
+// also rasterized (off: D3D11_SO_NO_RASTERIZED_STREAM); SOSlotStream(slot,
+// n) says slot takes the vertices of the geometry program's stream n
+// (0..3, emit_stream m#), SORasterizedStream(n) which stream the
+// rasterizer takes (0 when left out). No entries: stream output off.
 //
 // DRAW_AUTO counter(2) stride draws the vertices a stream-output buffer
 // holds: its filled size (the word at counter) over stride, from vertex 0
@@ -41,6 +44,16 @@ const (
 	SORasterize  = 1
 	SOGap        = 0xFF
 )
+
+// SOSlotStream is SET_SO_DECL's flag bits saying output slot takes
+// stream n; SORasterizedStream names the rasterized stream; SOStreamOf
+// and SORasterizedOf read them back; SOFlagsMask is every flag bit.
+func SOSlotStream(slot, n uint32) uint32   { return (n & 3) << (8 + 2*(slot&3)) }
+func SORasterizedStream(n uint32) uint32   { return (n & 3) << 16 }
+func SOStreamOf(flags, slot uint32) uint32 { return flags >> (8 + 2*(slot&3)) & 3 }
+func SORasterizedOf(flags uint32) uint32   { return flags >> 16 & 3 }
+
+const SOFlagsMask = SORasterize | 0xFF<<8 | 3<<16
 
 // SOEntry is one SET_SO_DECL entry word: the output slot in bits 0-7,
 // the register in 8-15 (SOGap for a gap), the first component in 16-23,

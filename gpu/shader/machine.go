@@ -254,8 +254,8 @@ type Machine struct {
 	LaneSteps uint64
 	// Emit is the geometry stage's: called at emit (cut false) and cut
 	// (cut true) with the lanes that run it, whose o# registers hold the
-	// vertex emitted.
-	Emit func(lanes uint64, cut bool)
+	// vertex emitted, and the output stream (0..3) the instruction names.
+	Emit func(lanes uint64, cut bool, stream uint8)
 
 	res     Vec
 	scratch [maxSrcs]Vec // per source: modifiers, relative gathers

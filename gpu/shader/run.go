@@ -169,7 +169,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			// The geometry stage takes the active lanes' o# registers
 			// as a vertex (emit) or ends their strips (cut).
 			if m.Emit != nil && mask&live != 0 {
-				m.Emit(mask&live, in.op == OpCut)
+				m.Emit(mask&live, in.op == OpCut, in.channel)
 			}
 		case OpSync:
 			if m.compute.yield {

@@ -126,7 +126,12 @@ func (in *Inst) String() string {
 			b.WriteString("_z")
 		}
 	}
-	if in.Op.TakesChannel() {
+	switch {
+	case in.Op == OpEmit || in.Op == OpCut:
+		if in.Channel != 0 {
+			fmt.Fprintf(&b, "_s%d", in.Channel&3) // stream m# (emit_s1)
+		}
+	case in.Op.TakesChannel():
 		b.WriteString("_" + compLetters[in.Channel&3:in.Channel&3+1])
 	}
 	if in.Offset != [3]int8{} {
@@ -384,6 +389,9 @@ func parseInst(line string) (Inst, error) {
 			in.Offset[k] = int8(o)
 		}
 		mn = mn[:i]
+	}
+	if s, n, ok := strings.Cut(mn, "_s"); ok && (s == "emit" || s == "cut") && len(n) == 1 && n[0] >= '1' && n[0] <= '3' {
+		in.Channel, mn = n[0]-'0', s // emit_s1: stream m1
 	}
 	if i := strings.LastIndexByte(mn, '_'); i > 0 && len(mn) == i+2 && strings.HasPrefix(mn, "gather4") {
 		if c := compIndex(mn[i+1]); c < 4 {

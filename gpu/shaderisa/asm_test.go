@@ -406,3 +406,31 @@ func TestTessDecls(t *testing.T) {
 		}
 	}
 }
+
+// TestEmitStreams: emit and cut name a geometry stream in their
+// channel bits (emit_s1 .. cut_s3; stream 0 plain emit and cut), which
+// encode, decode and list back the same; emit_s4 is no instruction.
+func TestEmitStreams(t *testing.T) {
+	src := "gs inputs=3 outputs=1 temps=1\ndcl_gs l(257, 1, 4, 1)\nmov o0, v0\nemit\nemit_s1\ncut_s1\nemit_s3\ncut\nret\n"
+	p, err := Assemble(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var streams []uint8
+	for _, in := range p.Code[1:6] {
+		streams = append(streams, in.Channel)
+	}
+	if fmt.Sprint(streams) != "[0 0 1 1 3]" {
+		t.Fatalf("streams %v", streams)
+	}
+	back, err := Decode(p.Encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.String(); !strings.Contains(got, "emit\nemit_s1\ncut_s1\nemit_s3\ncut\n") {
+		t.Fatalf("listed back:\n%s", got)
+	}
+	if _, err := Assemble(strings.Replace(src, "emit_s3", "emit_s4", 1)); err == nil {
+		t.Fatal("emit_s4 assembled")
+	}
+}

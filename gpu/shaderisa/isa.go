@@ -636,7 +636,8 @@ func OpByName(name string) (Op, bool) {
 // for call, callc and label the label's number in bits 18-29, for the
 // texture ops that take them the immediate texel offsets u, v, w in bits
 // 18-21, 22-25, 26-29 (4-bit two's complement, -8..7) and for gather4 and
-// gather4_c the channel in bits 30-31; the other bits are zero.
+// gather4_c the channel in bits 30-31 (for emit and cut the stream); the
+// other bits are zero.
 const (
 	instSat          = 1 << 16
 	instNZ           = 1 << 17
@@ -658,10 +659,12 @@ func (o Op) TakesOffset() bool {
 	return false
 }
 
-// TakesChannel reports whether op gathers one channel (Inst.Channel).
+// TakesChannel reports whether op gathers one channel (Inst.Channel), or
+// is emit or cut, whose Channel is the geometry program's output stream
+// (0..3, emit_stream m#).
 func (o Op) TakesChannel() bool {
 	switch o {
-	case OpGather4, OpGather4C, OpGather4PO, OpGather4POC:
+	case OpGather4, OpGather4C, OpGather4PO, OpGather4POC, OpEmit, OpCut:
 		return true
 	}
 	return false

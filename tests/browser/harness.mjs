@@ -24,6 +24,8 @@ export const CHROMIUM_ARGS = [
 ];
 export const SERVER_START_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 export const VIEWPORT = { width: 1280, height: 800 };
+// OPEN_TIMEOUT bounds openPage's waits for the page and its module.
+export const OPEN_TIMEOUT = 120000;
 
 // startServer builds the server (go build, so killing it kills the server,
 // not a `go run` parent) into tmp and runs it on a free port; it builds
@@ -77,6 +79,15 @@ export async function stopServer(server) {
   clearTimeout(timer);
 }
 
+// pageOpens counts the pages this process opened through openPage and the
+// seconds they took to load the module: each file prints them when it ends
+// ("# harness: N page opens, S s"), the figure that says what a test file
+// costs on a loaded machine (a page open is 2-8 s of a core's time).
+export const pageOpens = { n: 0, ms: 0 };
+process.on("exit", () => {
+  if (pageOpens.n) console.log(`# harness: ${pageOpens.n} page opens, ${(pageOpens.ms / 1000).toFixed(1)} s to load the module`);
+});
+
 // launch starts a server and a browser with a fresh profile in a temp dir.
 // openPage(url) opens url and waits for the module; errors thrown in the
 // page are collected in pageErrors. close() stops both and removes the dir.
@@ -115,14 +126,20 @@ export async function launch() {
     throw err;
   }
   h.openPage = async (url) => {
+    const t0 = performance.now();
     const page = await h.browser.newPage();
     page.on("pageerror", (err) => h.pageErrors.push(`${url}: ${err.message}`));
     page.on("console", (msg) => {
       if (msg.type() === "error") console.log(`[page console.error] ${msg.text()}`);
     });
-    await page.goto(url);
-    await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready);
+    // Playwright's default of 30 s is a hang detector that a loaded machine
+    // trips: at a load of 20 on 2 cores a page open took 14 s on average
+    // and two of eight passed 30 s. The test's own limit still ends a hang.
+    await page.goto(url, { timeout: OPEN_TIMEOUT });
+    await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: OPEN_TIMEOUT });
     await page.evaluate(() => window.d3dsim.ready.then(() => true));
+    pageOpens.n++;
+    pageOpens.ms += performance.now() - t0;
     return page;
   };
   h.close = async () => {

@@ -112,6 +112,8 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
 		case pixel && (sv == dxbc.SVPosition || sv == dxbc.SVIsFrontFace):
+		case pixel && sv == dxbc.SVSampleIndex:
+			return t.declSampleIndex(reg) // (persample.go)
 		case !pixel && (sv == dxbc.SVVertexID || sv == dxbc.SVInstanceID):
 		default:
 			return t.fail("system value %s as an input: the GPU does not provide it", sv)
@@ -144,11 +146,16 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 func (t *translator) interpolation(in *dxbc.Instruction, reg uint32, mode dxbc.Interpolation, sv dxbc.SystemValue) error {
 	var m shaderisa.Interp
 	switch mode {
-	case dxbc.InterpUndefined, dxbc.InterpLinear, dxbc.InterpLinearSample:
+	case dxbc.InterpUndefined, dxbc.InterpLinear:
 		m = shaderisa.InterpPerspective
+	case dxbc.InterpLinearSample:
+		m = t.sampleInput() // (persample.go)
 	case dxbc.InterpLinearCentroid:
 		m = shaderisa.InterpCentroid // (the centre but on a multisampled target's partly covered pixels)
-	case dxbc.InterpLinearNoPerspective, dxbc.InterpLinearNoPerspectiveCentroid, dxbc.InterpLinearNoPerspectiveSample:
+	case dxbc.InterpLinearNoPerspectiveSample:
+		t.sampleInput()
+		m = shaderisa.InterpNoPerspective // (at the centre: persample.go)
+	case dxbc.InterpLinearNoPerspective, dxbc.InterpLinearNoPerspectiveCentroid:
 		m = shaderisa.InterpNoPerspective
 	case dxbc.InterpConstant:
 		m = shaderisa.InterpConstant
@@ -215,6 +222,6 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	}
 	t.outs[reg] = true
 	t.outputs = max(t.outputs, reg+1)
-	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv})
+	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv, Stream: uint8(t.gs.stream)})
 	return nil
 }

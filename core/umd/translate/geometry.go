@@ -11,7 +11,11 @@ import (
 // register declared; vPrim (SV_PrimitiveID) and vGSInstanceID follow the
 // array (shaderisa.GSDecl). dcl_inputprimitive, dcl_outputtopology,
 // dcl_maxout and dcl_gsinstances become the ISA's one dcl_gs; emit and cut
-// (and their _stream forms on stream 0) the ISA's emit and cut.
+// (and their _stream forms, gs_5_0's streams m0..m3) the ISA's emit and
+// cut with the stream in the instruction's channel bits. The outputs
+// declared after dcl_stream m# are stream #'s (Output.Stream); the
+// streams share the o# registers, as D3D11's do. A shader that writes
+// several streams outputs point lists on each, as D3D11 requires.
 
 // geometryOps are the instructions a geometry shader may use that the
 // other stages refuse (refusals).
@@ -21,16 +25,15 @@ var geometryOps = map[dxbc.Opcode]bool{
 	dxbc.OpEmitThenCut: true, dxbc.OpEmitStream: true, dxbc.OpCutStream: true, dxbc.OpEmitThenCutStream: true,
 }
 
-// featStreams is what stays refused of the geometry stage: streams 1..3.
-const featStreams = "geometry-shader output streams 1..3: this GPU's geometry stage writes stream 0 only"
-
 // gsState is a geometry shader's declarations as the translator reads them.
 type gsState struct {
 	decl      shaderisa.GSDecl
 	maxReg    uint32 // one past the highest v[][r] declared
 	prim, iid bool   // vPrim, vGSInstanceID declared
 	topoSet   bool
-	declAt    int // the DXBC instruction dcl_gs is listed under: dcl_inputprimitive
+	declAt    int    // the DXBC instruction dcl_gs is listed under: dcl_inputprimitive
+	stream    uint32 // the latest dcl_stream's: the stream of the outputs declared after it
+	streams   uint8  // the streams declared or written (bit n: m#)
 }
 
 // geometryInst translates a geometry shader's declarations and emit and
@@ -52,6 +55,9 @@ func (t *translator) geometryInst(in *dxbc.Instruction) (bool, error) {
 		if p != shaderisa.GSOutPointList && p != shaderisa.GSOutLineStrip && p != shaderisa.GSOutTriangleStrip {
 			return true, t.fail("dcl_outputtopology %d: a geometry shader outputs a point list, line strip or triangle strip", p)
 		}
+		if g.topoSet && p != g.decl.Output {
+			return true, t.fail("dcl_outputtopology: the streams output different topologies (D3D11 takes point lists when a shader writes several streams)")
+		}
 		g.decl.Output, g.topoSet = p, true
 	case dxbc.OpDclMaxOutputVertexCount:
 		if len(in.Extra) != 1 || in.Extra[0] == 0 || in.Extra[0] > shaderisa.MaxGSVertices {
@@ -64,43 +70,46 @@ func (t *translator) geometryInst(in *dxbc.Instruction) (bool, error) {
 		}
 		g.decl.Instances = in.Extra[0]
 	case dxbc.OpDclStream:
-		if s, err := t.stream(in); err != nil || s != 0 {
+		s, err := t.stream(in)
+		if err != nil {
 			return true, err
 		}
-	case dxbc.OpEmit, dxbc.OpEmitStream:
-		if _, err := t.stream(in); err != nil {
+		g.stream = s
+	default: // emit, cut, emitThenCut and their _stream forms
+		s, err := t.stream(in)
+		if err != nil {
 			return true, err
 		}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpEmit})
-	case dxbc.OpCut, dxbc.OpCutStream:
-		if _, err := t.stream(in); err != nil {
-			return true, err
+		if in.Op != dxbc.OpCut && in.Op != dxbc.OpCutStream {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpEmit, Channel: uint8(s)})
 		}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpCut})
-	case dxbc.OpEmitThenCut, dxbc.OpEmitThenCutStream:
-		if _, err := t.stream(in); err != nil {
-			return true, err
+		if in.Op != dxbc.OpEmit && in.Op != dxbc.OpEmitStream {
+			t.emit(shaderisa.Inst{Op: shaderisa.OpCut, Channel: uint8(s)})
 		}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpEmit})
-		t.emit(shaderisa.Inst{Op: shaderisa.OpCut})
 	}
 	return true, nil
 }
 
-// stream returns the m# an instruction names (0 for one without), refusing
-// streams past 0 by name.
+// stream returns the m# an instruction names (0 for one without): m0..m3,
+// past m0 in gs_5_0 only (D3D11_SO_STREAM_COUNT).
 func (t *translator) stream(in *dxbc.Instruction) (uint32, error) {
 	if len(in.Operands) == 0 {
+		t.gs.streams |= 1
 		return 0, nil
 	}
 	o := &in.Operands[0]
 	if o.Type != dxbc.RegStream || len(o.Indices) != 1 || o.Indices[0].Rel != nil {
 		return 0, t.fail("%s takes a stream m#", in.Op)
 	}
-	if o.Indices[0].Imm != 0 {
-		return 0, t.fail("%s m%d: %s", in.Op, o.Indices[0].Imm, featStreams)
+	s := o.Indices[0].Imm
+	switch {
+	case s > 3:
+		return 0, t.fail("%s m%d: a geometry shader has streams m0..m3", in.Op, s)
+	case s > 0 && t.prog.Major < 5:
+		return 0, t.fail("%s m%d: streams past m0 need gs_5_0", in.Op, s)
 	}
-	return 0, nil
+	t.gs.streams |= 1 << s
+	return uint32(s), nil
 }
 
 // gsInput records a geometry shader's dcl_input: v[n][r], vPrim,
@@ -208,12 +217,16 @@ func (t *translator) finishGeometry() error {
 	if g.decl.Instances == 0 {
 		g.decl.Instances = 1
 	}
-	// D3D11 refuses a geometry shader whose maxvertexcount times its
-	// output components is past 1024 scalars.
-	var scalars uint32
-	for _, o := range t.out.Outputs {
-		scalars += uint32(popcount4(o.Mask))
+	if g.streams&(g.streams-1) != 0 && g.decl.Output != shaderisa.GSOutPointList {
+		return &Error{Index: -1, Reason: "a geometry shader that writes several streams outputs point lists (D3D11: multiple streams are PointStreams)"}
 	}
+	// D3D11 refuses a geometry shader whose maxvertexcount times its
+	// output components (its largest stream's) is past 1024 scalars.
+	var perStream [4]uint32
+	for _, o := range t.out.Outputs {
+		perStream[o.Stream&3] += uint32(popcount4(o.Mask))
+	}
+	scalars := max(perStream[0], perStream[1], perStream[2], perStream[3])
 	if uint64(scalars)*uint64(g.decl.MaxVertices) > shaderisa.MaxGSOutputScalars {
 		return &Error{Index: -1, Reason: "maxvertexcount(" + itoa(g.decl.MaxVertices) + ") times " + itoa(scalars) +
 			" output components is past the 1024 scalars a geometry shader may emit"}

@@ -63,7 +63,7 @@ func TestGeometryBillboard(t *testing.T) {
 		m.In(int(d.PrimitiveIDReg()))[0][l] = uint32(l)
 	}
 	var got [2][]string
-	m.Emit = func(lanes uint64, cut bool) {
+	m.Emit = func(lanes uint64, cut bool, _ uint8) {
 		for l := range 2 {
 			if lanes>>l&1 == 0 {
 				continue
@@ -88,7 +88,8 @@ func TestGeometryBillboard(t *testing.T) {
 
 func ftoa(f float32) string { return fmt.Sprintf("%.2f", f) }
 
-// What the geometry stage refuses, by name: a stream past 0, a
+// What the geometry stage refuses, by name: a stream past 0 of gs_4_0 or
+// past 3, several streams of strips, a
 // maxvertexcount past 1024 output scalars, SV_RenderTargetArrayIndex.
 func TestGeometryRefusals(t *testing.T) {
 	text, err := os.ReadFile("testdata/geometry/billboard.asm")
@@ -96,14 +97,22 @@ func TestGeometryRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	tests := []struct{ name, from, to, want string }{
-		{"stream 1", "emit\n", "emit_stream m1\n", "emit_stream m1: geometry-shader output streams 1..3"},
-		{"declared stream 1", "dcl_maxout 4\n", "dcl_maxout 4\ndcl_stream m1\n", "dcl_stream m1: geometry-shader output streams 1..3"},
+		{"stream 1 of gs_4_0", "emit\n", "emit_stream m1\n", "emit_stream m1: streams past m0 need gs_5_0"},
+		{"declared stream 1 of gs_4_0", "dcl_maxout 4\n", "dcl_maxout 4\ndcl_stream m1\n", "dcl_stream m1: streams past m0 need gs_5_0"},
+		{"stream 4", "gs_4_0\n", "gs_5_0\n", "emit_stream m4: a geometry shader has streams m0..m3"},
+		{"two streams of triangle strips", "gs_4_0\n", "gs_5_0\n", "writes several streams outputs point lists"},
 		{"1028 scalars", "dcl_maxout 4\n", "dcl_maxout 129\n", "maxvertexcount(129) times 8 output components is past the 1024 scalars"},
 		{"render target array index", "dcl_output o1.xyzw\n", "dcl_output o1.xyzw\ndcl_output_siv o2.x, rendertarget_array_index\n", "SV_RenderTargetArrayIndex"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			src := strings.Replace(string(text), tc.from, tc.to, 1)
+			switch tc.name {
+			case "stream 4":
+				src = strings.Replace(src, "cut\nret", "emit_stream m4\nret", 1)
+			case "two streams of triangle strips":
+				src = strings.Replace(src, "cut\nret", "emit_stream m1\nret", 1)
+			}
 			if tc.name == "render target array index" {
 				src = strings.Replace(src, "// COLOR                    0   xyzw        1     NONE   float   xyzw\n//\ngs_4_0",
 					"// COLOR                    0   xyzw        1     NONE   float   xyzw\n// SV_RenderTargetArrayIndex     0   x           2  RTINDEX    uint   x\n//\ngs_4_0", 1)
@@ -141,7 +150,7 @@ func TestGeometryOutline(t *testing.T) {
 		m.In(v*2 + 1)[1][0] = math.Float32bits(float32(10 * (v + 1)))
 	}
 	var got []string
-	m.Emit = func(lanes uint64, cut bool) {
+	m.Emit = func(lanes uint64, cut bool, _ uint8) {
 		got = append(got, fmt.Sprint(math.Float32frombits(m.Out(0)[0][0]), math.Float32frombits(m.Out(1)[1][0])))
 	}
 	if _, err := m.Run(1); err != nil {
@@ -149,5 +158,46 @@ func TestGeometryOutline(t *testing.T) {
 	}
 	if want := "[1 10 2 20 3 30 1 10]"; fmt.Sprint(got) != want {
 		t.Fatalf("emitted %v, want %s", got, want)
+	}
+}
+
+// TestGeometryStreams: gs_5_0's emit_stream m0 and m1 become the ISA's
+// emit with the stream in the instruction (emit_s1 in its listing); the
+// outputs declared after dcl_stream m1 are stream 1's; the machine hands
+// the stage each emit's stream and the o# registers as they were.
+func TestGeometryStreams(t *testing.T) {
+	sh := geometryShader(t, "streams")
+	if sh.GS.Output != shaderisa.GSOutPointList || sh.GS.MaxVertices != 2 {
+		t.Fatalf("declaration %+v", sh.GS)
+	}
+	var streams []uint8
+	for _, o := range sh.Outputs {
+		streams = append(streams, o.Stream)
+	}
+	if fmt.Sprint(streams) != "[0 0 1 1]" {
+		t.Fatalf("the outputs' streams %v, want [0 0 1 1]", streams)
+	}
+	if listing := sh.Program.String(); !strings.Contains(listing, "emit_s1") || strings.Contains(listing, "emit_s0") {
+		t.Fatalf("listing without emit_s1 (or with emit_s0):\n%s", listing)
+	}
+	m := shader.NewMachine(sh.Program)
+	if err := m.Bind(fixedCB{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	f := math.Float32bits
+	for c, v := range [4]float32{0.1, 0.2, 0.5, 1} {
+		m.In(0)[c][0] = f(v)
+		m.In(1)[c][0] = f(float32(c))
+	}
+	var got []string
+	m.Emit = func(lanes uint64, cut bool, stream uint8) {
+		v := func(r int, c int) string { return ftoa(math.Float32frombits(m.Out(r)[c][0])) }
+		got = append(got, fmt.Sprintf("m%d %s %s %s", stream, v(0, 0), v(1, 0), v(1, 1)))
+	}
+	if _, err := m.Run(1); err != nil {
+		t.Fatal(err)
+	}
+	if want := "m0 0.10 0.00 1.00|m1 0.35 1.00 1.00"; strings.Join(got, "|") != want {
+		t.Fatalf("emitted %q, want %q", got, want)
 	}
 }

@@ -150,6 +150,13 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 			}
 			break
 		}
+		if t.sampleIdx != 0 && len(o.Indices) == 1 && o.Indices[0].Imm == uint64(t.sampleIdx-1) {
+			if r, err = t.sampleIndexSrc(); err != nil { // (persample.go)
+				return r, err
+			}
+			swz = [4]uint8{2, 2, 2, 2} // the rasterizer's register's z
+			break
+		}
 		fallthrough
 	case dxbc.RegTemp:
 		idx, err := t.index(o, 0)

@@ -56,6 +56,7 @@ type tsState struct {
 	domain, part, output uint32
 	inStride             uint32 // one past the highest input control-point register (v[][r], vicp[][r])
 	outStride            uint32 // one past the highest output control-point register
+	sigStride            uint32 // one past the highest register of the input signature (passthrough.go)
 	pcRegs               uint32 // one past the highest patch constant
 	edge, inside         [4]uint8
 	prim, cpID, domainIn bool
@@ -461,6 +462,7 @@ func (t *translator) hull() error {
 		}
 	}
 	if !hasCP {
+		ts.inStride = max(ts.inStride, ts.sigStride)  // every register of the points, read or not
 		ts.outStride = max(ts.outStride, ts.inStride) // the pass-through copies the input points
 	}
 	ts.inStride, ts.outStride = max(ts.inStride, 1), max(ts.outStride, 1)

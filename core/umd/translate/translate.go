@@ -41,6 +41,10 @@ type Shader struct {
 	// that the GPU fills with the render target's sample count (x) for
 	// sampleinfo and samplepos of the rasterizer: 0 for none (msaa.go).
 	SampleCountReg uint32
+	// PerSample: a pixel shader that runs once a covered sample on a
+	// multisampled target (it reads SV_SampleIndex or has a sample
+	// input: persample.go).
+	PerSample bool
 
 	dxbc *dxbc.Program // for Listing
 }
@@ -71,6 +75,7 @@ type Output struct {
 	SystemValue   dxbc.SystemValue
 	Semantic      string
 	SemanticIndex uint32
+	Stream        uint8 // a geometry shader's: the stream (dcl_stream m#) it was declared for
 }
 
 // ConstantBuffer is one declared cb# slot.
@@ -169,6 +174,7 @@ type translator struct {
 	gs          gsState // a geometry shader's (geometry.go)
 	ts          tsState // a hull or domain shader's (tess.go)
 	covIn       bool    // a pixel shader's dcl_input vCoverage (coverage.go)
+	sampleIdx   uint32  // a pixel shader's SV_SampleIndex input register, plus one (persample.go)
 }
 
 func (t *translator) fail(format string, args ...any) error {
@@ -220,6 +226,7 @@ func translateProgram(p *dxbc.Program, inSig, outSig *dxbc.Signature) (sh *Shade
 		return nil, &Error{Index: -1, Reason: "switches nested too deep"}
 	}
 	if t.out.Stage == shaderisa.StageHull {
+		t.ts.sigStride = signatureRegisters(inSig)
 		if err := t.hull(); err != nil {
 			return nil, err
 		}
