@@ -167,7 +167,7 @@ func (g *gen) gsParam(p *varDecl, t *Type, reg *int) (v *value, ins, outs []SigE
 			return poison, nil, nil
 		}
 		for _, e := range g.sigPend[first:] {
-			e.mode += fmt.Sprintf(" stream %d", n) // no register holds two streams' elements
+			e.stream = uint8(n)
 		}
 		st := &gsStream{index: n, topo: uint32(t.Stream), out: out, n: len(els)}
 		g.gs.streams[t] = st
@@ -217,6 +217,21 @@ func (g *gen) gsParam(p *varDecl, t *Type, reg *int) (v *value, ins, outs []SigE
 	return poison, nil, nil
 }
 
+// gsPackSig packs a geometry shader's outputs stream by stream: each
+// stream's from o0, as fxc packs them (the streams share the output
+// registers; each stream's are declared after its dcl_stream).
+func gsPackSig(pend []*pendingSig, pack bool) {
+	for s := uint8(0); s < 4; s++ {
+		var group []*pendingSig
+		for _, e := range pend {
+			if e.stream == s {
+				group = append(group, e)
+			}
+		}
+		packSig(group, pack)
+	}
+}
+
 // streamMethod is a stream's Append(v) or RestartStrip().
 func (g *gen) streamMethod(e *callExpr, sv *value, args []*value) *value {
 	st := g.gs.lookup(sv.t)
@@ -264,6 +279,12 @@ func (g *gen) streamArg(at pos, p *varDecl, pt *Type, a *value) {
 		return
 	}
 	g.declare(p.pos, p.name, a)
+}
+
+// otherStreams reports output signature elements i and j of different
+// streams (which may have one semantic).
+func (s *gsGen) otherStreams(i, j int) bool {
+	return s != nil && i < len(s.decl.OutStream) && j < len(s.decl.OutStream) && s.decl.OutStream[i] != s.decl.OutStream[j]
 }
 
 func (s *gsGen) lookup(t *Type) *gsStream {
