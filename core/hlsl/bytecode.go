@@ -299,8 +299,8 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		switch {
 		case p.Stage == Pixel && in.SysVal == SysPosition:
 			b.DclInputPSSIV(r, in.Mask, dxbc.InterpLinearNoPerspective, dxbc.SVPosition)
-		case p.Stage == Pixel && in.SysVal == SysFrontFace:
-			b.DclInputPSSGV(r, in.Mask, dxbc.SVIsFrontFace)
+		case p.Stage == Pixel && (in.SysVal == SysFrontFace || in.SysVal == SysSampleIndex):
+			b.DclInputPSSGV(r, in.Mask, dxbc.SystemValue(in.SysVal))
 		case in.SysVal == SysCoverage:
 			b.Declare(dxbc.Instruction{Op: dxbc.OpDclInput, Operands: []dxbc.Operand{coverageOperand(true)}})
 		case p.Stage == Pixel:

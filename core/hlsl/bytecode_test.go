@@ -161,12 +161,7 @@ func corpus(t *testing.T) []corpusShader {
 	return append(out, extraShaders...)
 }
 
-func stageOf(p *Program) dxbc.ProgramType {
-	if p.Stage == Pixel {
-		return dxbc.PixelShader
-	}
-	return dxbc.VertexShader
-}
+func stageOf(p *Program) dxbc.ProgramType { return p.Stage.programType() }
 
 // TestBytecodeValidatesAndRoundTrips: every compiled shader is a container
 // the runtime's checks accept for its stage, in SHDR for *_4_0 and SHEX

@@ -37,7 +37,7 @@ func (s SysVal) String() string {
 		return "TARGET"
 	case SysCoverage:
 		return "COVERAGE"
-	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist:
+	case SysDepth, SysDepthGE, SysDepthLE, SysClipDist, SysCullDist, SysSampleIndex:
 		return dxbc.SystemValue(s).String()
 	}
 	return "NONE"
@@ -285,6 +285,12 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		return nil, internal(err)
 	}
 	return res, nil
+}
+
+// programType is the DXBC program type of a stage's bytecode.
+func (s Stage) programType() dxbc.ProgramType {
+	return map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader,
+		Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[s]
 }
 
 // declareGlobals registers structs, functions, constant buffers, loose

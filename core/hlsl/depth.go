@@ -56,6 +56,12 @@ func (g *gen) clipCullName(p pos, up string, t *Type, input bool) SysVal {
 	return sv
 }
 
+// SysSampleIndex: SV_SampleIndex, a pixel shader's uint input from
+// shader model 4.1 on, the sample the invocation runs for (it makes the
+// shader run once per sample), declared dcl_input_ps_sgv constant ...,
+// sampleIndex, as fxc declares it.
+const SysSampleIndex SysVal = SysVal(dxbc.SVSampleIndex)
+
 // specialOut is a pixel shader's output that is no o#: its IR register,
 // its DXBC register type, its name in a listing and its system value.
 type specialOut struct {

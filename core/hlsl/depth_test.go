@@ -14,7 +14,9 @@ import (
 // register, beside oMask (and the listing assembles back to the same
 // signature); SV_ClipDistance and SV_CullDistance packed into a
 // register of their own (a float2 and two floats in o2), declared with
-// dcl_output_siv. vkd3d-compiler reads each and spirv-val accepts it.
+// dcl_output_siv; SV_SampleIndex a pixel shader's input declared
+// dcl_input_ps_sgv ... sampleIndex. vkd3d-compiler reads each and spirv-val
+// accepts it.
 func TestDepthAndClipOutputs(t *testing.T) {
 	vkd3d := oracle.Tool(t, "vkd3d-compiler")
 	spirvVal := oracle.Tool(t, "spirv-val")
@@ -34,6 +36,15 @@ O main(float4 pos : SV_Position) { O o; o.c = pos; o.d = pos.z * 0.5; return o; 
 			"// SV_DepthLessEqual        0    N/A oDepthLE  DEPTHLE   float    YES\n",
 			"// SV_Coverage              0    N/A    oMask COVERAGE    uint    YES\n",
 			"dcl_output oDepthGE\ndcl_output oDepthLE\ndcl_output oMask\n", "add oDepthGE, v0.z, l(0.100000)\n", "mov oDepthLE, v0.z\n", "mov oMask, l(3)\n",
+		}},
+		{"sample index", `float4 main(float4 pos : SV_Position, uint id : SV_SampleIndex) : SV_Target { return float4(1u << id, 0.25f, pos.x, 1.0f); }`, "ps_4_1", []string{
+			"// SV_SampleIndex           0   x           1   SAMPLE    uint   x\n",
+			"dcl_input_ps_siv linear noperspective v0.x, position\ndcl_input_ps_sgv constant v1.x, sampleIndex\n", "ishl r0.x, l(1), v1.x",
+		}},
+		{"clip, a variable named as its struct", `struct input { float4 position : POSITION; float distance : CLIP_DISTANCE; };
+struct vertex { float4 position : SV_POSITION; float clip : SV_ClipDistance; };
+void main(input vin, out vertex vertex) { vertex.position = vin.position; vertex.clip = vin.distance; }`, "vs_4_0", []string{
+			"// SV_ClipDistance          0   x           1  CLIPDST   float   x\n", "dcl_output_siv o1.x, clip_distance\n", "mov o1.x, v1.x",
 		}},
 		{"clip and cull", `struct O { float4 pos : SV_Position; float2 uv : TEXCOORD; float2 c0 : SV_ClipDistance0; float c1 : SV_ClipDistance1; float k : SV_CullDistance0; };
 O main(float4 p : POSITION) { O o; o.pos = p; o.uv = p.xy; o.c0 = p.xy; o.c1 = p.z; o.k = p.w; return o; }`, "vs_4_0", []string{
@@ -71,6 +82,8 @@ func TestDepthAndClipErrors(t *testing.T) {
 		{"float4 main(float d : SV_Depth) : SV_Target { return d; }", "ps_4_0", "SV_Depth is a pixel shader's output"},
 		{"float4 main(out float d : SV_Depth) : SV_Position { d = 0; return 0; }", "vs_4_0", "SV_Depth is a pixel shader's output"},
 		{"float4 main(float c : SV_ClipDistance) : SV_Target { return c; }", "ps_4_0", "SV_ClipDistance other than as a vertex, domain or geometry shader's output"},
+		{"float4 main(uint s : SV_SampleIndex) : SV_Target { return s; }", "ps_4_0", "SV_SampleIndex is a pixel shader input of type uint, from ps_4_1 on"},
+		{"float4 main(float s : SV_SampleIndex) : SV_Target { return s; }", "ps_5_0", "SV_SampleIndex is a pixel shader input of type uint"},
 		{"float4 main(out uint c : SV_CullDistance) : SV_Position { c = 0; return 0; }", "vs_4_0", "SV_CullDistance of type 'uint'"},
 	} {
 		_, err := Compile([]byte(c.src), "t.hlsl", "main", c.target)

@@ -57,6 +57,12 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 		if g.stage == Geometry {
 			v, in, out := g.gsParam(p, t, &inReg)
 			ins, outs = append(ins, in...), append(outs, out...)
+			if written[p.name] && len(in) > 0 {
+				// The vertices written: a copy, as for other inputs.
+				tmp := g.newVar(t)
+				copies = append(copies, [2]*value{tmp, v})
+				v = tmp
+			}
 			g.declare(p.pos, p.name, v)
 			continue
 		}
@@ -105,8 +111,8 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	}
 	for si, side := range [][]SigElement{ins, outs} {
 		for i, a := range side {
-			for _, b := range side[:i] {
-				if !strings.EqualFold(a.Semantic, b.Semantic) || a.Index != b.Index {
+			for j, b := range side[:i] {
+				if !strings.EqualFold(a.Semantic, b.Semantic) || a.Index != b.Index || si == 1 && g.gs.otherStreams(i, j) {
 					continue
 				}
 				if si == 1 || a.Mask != b.Mask || (a.Type == CompFloat32) != (b.Type == CompFloat32) || a.rowMajor != b.rowMajor {
@@ -257,6 +263,12 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		el.SysVal = SysFrontFace
 	case up == "SV_COVERAGE":
 		return g.coverageSig(p, t, el, file, input) // (coverage.go)
+	case up == "SV_SAMPLEINDEX":
+		if g.stage != Pixel || !input || t.Cols != 1 || t.Base == Float || g.major*10+g.minor < 41 {
+			g.errorf(p, eNotImplemented, "SV_SampleIndex is a pixel shader input of type uint, from ps_4_1 on")
+			return poison, nil
+		}
+		el.SysVal = SysSampleIndex // (depth.go)
 	case up == "SV_DEPTH" || up == "SV_DEPTHGREATEREQUAL" || up == "SV_DEPTHLESSEQUAL":
 		return g.depthSig(p, t, el, up, input) // (depth.go)
 	case up == "SV_CLIPDISTANCE" || up == "SV_CULLDISTANCE":
@@ -313,9 +325,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 
 // pendingSig is a signature element waiting for its register.
 type pendingSig struct {
-	input bool
-	pc    bool // a domain shader's patch constant (domain.go)
-	v     *value
+	input  bool
+	stream uint8 // a geometry shader's output stream (gs.go)
+	pc     bool  // a domain shader's patch constant (domain.go)
+	v      *value
 	// parent, pidx: a matrix's register, whose components are also
 	// parent.c[pidx[i]] (sigSplit).
 	parent *value
@@ -455,7 +468,11 @@ func (g *gen) placeSig(ins, outs []SigElement) {
 		// Patch constants take a register each, as fxc lays out the tess
 		// factors (one per register, in .x).
 		pack := (side.input && g.stage != Vertex || !side.input && g.stage != Pixel) && !side.pc && (g.dom == nil || !g.dom.pcPhase || side.input)
-		packSig(pend, pack)
+		if !side.input && g.gs != nil {
+			gsPackSig(pend, pack) // (gs.go)
+		} else {
+			packSig(pend, pack)
+		}
 		k := 0
 		for i := range side.els {
 			el := &side.els[i]

@@ -167,7 +167,7 @@ func (g *gen) gsParam(p *varDecl, t *Type, reg *int) (v *value, ins, outs []SigE
 			return poison, nil, nil
 		}
 		for _, e := range g.sigPend[first:] {
-			e.mode += fmt.Sprintf(" stream %d", n) // no register holds two streams' elements
+			e.stream = uint8(n)
 		}
 		st := &gsStream{index: n, topo: uint32(t.Stream), out: out, n: len(els)}
 		g.gs.streams[t] = st
@@ -215,6 +215,21 @@ func (g *gen) gsParam(p *varDecl, t *Type, reg *int) (v *value, ins, outs []SigE
 	}
 	g.errorf(p.pos, eSyntax, "'%s': a geometry shader's inputs are the primitive's vertices (point, line, triangle, lineadj or triangleadj T %s[N]), SV_PrimitiveID and SV_GSInstanceID", p.name, p.name)
 	return poison, nil, nil
+}
+
+// gsPackSig packs a geometry shader's outputs stream by stream: each
+// stream's from o0, as fxc packs them (the streams share the output
+// registers; each stream's are declared after its dcl_stream).
+func gsPackSig(pend []*pendingSig, pack bool) {
+	for s := uint8(0); s < 4; s++ {
+		var group []*pendingSig
+		for _, e := range pend {
+			if e.stream == s {
+				group = append(group, e)
+			}
+		}
+		packSig(group, pack)
+	}
 }
 
 // streamMethod is a stream's Append(v) or RestartStrip().
@@ -266,6 +281,12 @@ func (g *gen) streamArg(at pos, p *varDecl, pt *Type, a *value) {
 	g.declare(p.pos, p.name, a)
 }
 
+// otherStreams reports output signature elements i and j of different
+// streams (which may have one semantic).
+func (s *gsGen) otherStreams(i, j int) bool {
+	return s != nil && i < len(s.decl.OutStream) && j < len(s.decl.OutStream) && s.decl.OutStream[i] != s.decl.OutStream[j]
+}
+
 func (s *gsGen) lookup(t *Type) *gsStream {
 	if s == nil {
 		return nil
@@ -281,6 +302,15 @@ func (g *gen) gsCheck(fn *funcDecl) {
 	}
 	if len(g.gs.order) == 0 {
 		g.errorf(fn.pos, eSyntax, "'%s': a geometry shader writes to a stream (inout TriangleStream<T> s, PointStream or LineStream)", fn.name)
+	}
+	// Direct3D 11 takes at most 1024 scalars from one invocation:
+	// maxvertexcount times the output components.
+	n := 0
+	for _, s := range g.gs.order {
+		n += flatComps(s.out.t)
+	}
+	if d := g.gs.decl; d.MaxOut*n > 1024 {
+		g.errorf(fn.pos, eSyntax, "'%s': maxvertexcount(%d) times the %d output components is past the 1024 scalars a geometry shader may emit", fn.name, d.MaxOut, n)
 	}
 	if len(g.gs.order) > 1 {
 		for _, s := range g.gs.order {

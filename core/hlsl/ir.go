@@ -565,6 +565,8 @@ func (p *Program) String() string {
 			fmt.Fprintf(&b, "dcl_input_ps_siv linear noperspective v%d.%s, position\n", in.Reg, maskString(in.Mask))
 		case p.Stage == Pixel && in.SysVal == SysFrontFace:
 			fmt.Fprintf(&b, "dcl_input_ps_sgv constant v%d.%s, is_front_face\n", in.Reg, maskString(in.Mask))
+		case p.Stage == Pixel && in.SysVal == SysSampleIndex:
+			fmt.Fprintf(&b, "dcl_input_ps_sgv constant v%d.%s, sampleIndex\n", in.Reg, maskString(in.Mask))
 		case in.SysVal == SysCoverage:
 			b.WriteString("dcl_input vCoverage\n")
 		case p.Stage == Pixel:

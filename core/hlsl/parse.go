@@ -1196,7 +1196,10 @@ func (ps *parser) primary() Expr {
 				return &stateExpr{pos: p, sb: ps.stateBlock()}
 			}
 		}
-		if ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(" {
+		// A struct's name where no constructor follows is a variable
+		// of that name (out vertex vertex; vertex.pos = p), as fxc reads it.
+		asVar := ps.structs[t.text] && builtinType(t.text) == nil && ps.peekN(1).text != "(" && ps.peekN(1).kind != tIdent
+		if (ps.isTypeName(t) || t.text == "vector" || t.text == "matrix" || ps.isUnsupportedType(t) && ps.peekN(1).text == "(") && !asVar {
 			typ := ps.typeSpec(mods{})
 			if !ps.is("(") {
 				ps.fail(ps.peek())
