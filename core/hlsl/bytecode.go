@@ -636,9 +636,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// programType is the stage as DXBC's version token names it.
-func (s Stage) programType() dxbc.ProgramType {
-	return map[Stage]dxbc.ProgramType{Vertex: dxbc.VertexShader, Pixel: dxbc.PixelShader, Compute: dxbc.ComputeShader,
-		Domain: dxbc.DomainShader, Hull: dxbc.HullShader, Geometry: dxbc.GeometryShader}[s]
-}
