@@ -498,6 +498,12 @@ func (b *Builder) Build(inputs, outputs *Signature, rdef *Reflection) ([]byte, e
 
 // BuildShader lays a program and its signatures out as fxc does.
 func BuildShader(p *Program, inputs, outputs *Signature, rdef *Reflection) ([]byte, error) {
+	return buildShader(p, inputs, outputs, rdef, false)
+}
+
+// buildShader is BuildShader with the output signature as OSG5 (each
+// element with its stream) when osg5 is set.
+func buildShader(p *Program, inputs, outputs *Signature, rdef *Reflection, osg5 bool) ([]byte, error) {
 	code, err := p.Bytes()
 	if err != nil {
 		return nil, err
@@ -508,13 +514,17 @@ func BuildShader(p *Program, inputs, outputs *Signature, rdef *Reflection) ([]by
 	if outputs == nil {
 		outputs = &Signature{}
 	}
+	out := Chunk{FourCC: "OSGN", Data: outputs.Bytes()}
+	if osg5 {
+		out = Chunk{FourCC: "OSG5", Data: outputs.Bytes5()}
+	}
 	c := &Container{}
 	if rdef != nil {
 		c.Chunks = append(c.Chunks, Chunk{FourCC: "RDEF", Data: rdef.Bytes()})
 	}
 	c.Chunks = append(c.Chunks,
 		Chunk{FourCC: "ISGN", Data: inputs.Bytes()},
-		Chunk{FourCC: "OSGN", Data: outputs.Bytes()},
+		out,
 		Chunk{FourCC: p.FourCC(), Data: code})
 	return c.Build()
 }

@@ -30,23 +30,5 @@ func BuildShaderGeometry(p *Program, inputs, outputs *Signature, rdef *Reflectio
 	if p.Major < 5 {
 		return BuildShader(p, inputs, outputs, rdef)
 	}
-	code, err := p.Bytes()
-	if err != nil {
-		return nil, err
-	}
-	if inputs == nil {
-		inputs = &Signature{}
-	}
-	if outputs == nil {
-		outputs = &Signature{}
-	}
-	c := &Container{}
-	if rdef != nil {
-		c.Chunks = append(c.Chunks, Chunk{FourCC: "RDEF", Data: rdef.Bytes()})
-	}
-	c.Chunks = append(c.Chunks,
-		Chunk{FourCC: "ISGN", Data: inputs.Bytes()},
-		Chunk{FourCC: "OSG5", Data: outputs.Bytes5()},
-		Chunk{FourCC: p.FourCC(), Data: code})
-	return c.Build()
+	return buildShader(p, inputs, outputs, rdef, true)
 }

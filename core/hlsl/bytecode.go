@@ -40,6 +40,19 @@ var opcodes = func() [numOps]dxbc.Opcode {
 	return m
 }()
 
+// readComponents is the mask of the register components instruction in
+// reads through its source k: the lanes it reads, through the swizzle.
+func (in *Instr) readComponents(k int) uint8 {
+	var m uint8
+	lanes := in.readLanes(k)
+	for j := 0; j < 4; j++ {
+		if lanes&(1<<j) != 0 {
+			m |= 1 << in.Src[k].Swz[j]
+		}
+	}
+	return m
+}
+
 // readLanes is the mask of lanes instruction in reads from its source k:
 // the destination mask for per-component operations, the first n for dpN,
 // one lane for conditions and the level of detail, the address lanes of

@@ -106,14 +106,8 @@ func (g *gen) patchType(ts *typeSpec) *Type {
 		g.errorf(ts.pos, eSyntax, "syntax error: %s takes a type and a count (%s<VSOut, 3>)", ts.name, ts.name)
 		return poison.t
 	}
-	var elem *Type
-	if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
-		elem = v.tdef
-	} else {
-		elem = builtinType(ts.argType)
-	}
-	if elem == nil || elem.Kind != KStruct && !elem.numeric() {
-		g.errorf(ts.pos, eSyntax, "syntax error: the control point type of %s must be a struct or a scalar or vector", ts.name)
+	elem := g.templateElem(ts, "control point")
+	if elem == nil {
 		return poison.t
 	}
 	if n := ts.args[0]; n < 1 || n > 32 {
@@ -274,13 +268,7 @@ func (g *gen) finishDomain(res *Result, p *Program) {
 			if s.File != FileInput {
 				continue
 			}
-			var m uint8
-			lanes := in.readLanes(k)
-			for j := 0; j < 4; j++ {
-				if lanes&(1<<j) != 0 {
-					m |= 1 << s.Swz[j]
-				}
-			}
+			m := in.readComponents(k)
 			switch r := s.Index; {
 			case r == dsDomainReg:
 				d.DomainMask |= m
@@ -395,4 +383,21 @@ func encodeDomainDecls(b *dxbc.Builder, p *Program, first bool) error {
 		b.Declare(dxbc.Instruction{Op: dxbc.OpDclInput, Operands: []dxbc.Operand{{Type: dxbc.RegInputPrimitiveID, Components: 0}}})
 	}
 	return nil
+}
+
+// templateElem is the element type of a stream or patch template
+// (TriangleStream<T>, InputPatch<T, N>): a struct or a scalar or vector
+// type, or nil with the error said (what names T's role in the message).
+func (g *gen) templateElem(ts *typeSpec, what string) *Type {
+	var elem *Type
+	if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
+		elem = v.tdef
+	} else {
+		elem = builtinType(ts.argType)
+	}
+	if elem == nil || elem.Kind != KStruct && !elem.numeric() {
+		g.errorf(ts.pos, eSyntax, "syntax error: the %s type of %s must be a struct or a scalar or vector", what, ts.name)
+		return nil
+	}
+	return elem
 }

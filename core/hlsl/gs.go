@@ -127,14 +127,8 @@ func (g *gen) streamType(ts *typeSpec) *Type {
 		g.errorf(ts.pos, eSyntax, "syntax error: %s takes a vertex type (%s<GSOut>)", ts.name, ts.name)
 		return poison.t
 	}
-	var elem *Type
-	if v := g.lookup(ts.argType); v != nil && v.tdef != nil {
-		elem = v.tdef
-	} else {
-		elem = builtinType(ts.argType)
-	}
-	if elem == nil || elem.Kind != KStruct && !elem.numeric() {
-		g.errorf(ts.pos, eSyntax, "syntax error: the vertex type of %s must be a struct or a scalar or vector", ts.name)
+	elem := g.templateElem(ts, "vertex")
+	if elem == nil {
 		return poison.t
 	}
 	return &Type{Kind: KEffect, Name: ts.name + "<" + ts.argType + ">", Stream: uint8(gsStreamTopo[ts.name]), Elem: elem}
@@ -334,13 +328,7 @@ func (g *gen) finishGS(res *Result, p *Program) {
 			if s.File != FileInput {
 				continue
 			}
-			var m uint8
-			lanes := in.readLanes(k)
-			for j := 0; j < 4; j++ {
-				if lanes&(1<<j) != 0 {
-					m |= 1 << s.Swz[j]
-				}
-			}
+			m := in.readComponents(k)
 			switch r := s.Index; {
 			case r == dsPrimReg:
 				d.PrimID = true

@@ -247,13 +247,7 @@ func (g *gen) finishHull(res *Result, p *Program, h *HullDecl) {
 				if s.File != FileInput {
 					continue
 				}
-				var m uint8
-				lanes := in.readLanes(k)
-				for j := 0; j < 4; j++ {
-					if lanes&(1<<j) != 0 {
-						m |= 1 << s.Swz[j]
-					}
-				}
+				m := in.readComponents(k)
 				switch r := s.Index; {
 				case r == hsOCPIDReg:
 					ocpid = true
