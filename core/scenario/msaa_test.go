@@ -200,7 +200,7 @@ ui1 = dev.CreateTexture2D Width=4 Height=4 Format=R32_UINT BindFlags=RENDER_TARG
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET|UNORDERED_ACCESS SampleCount=4\n", "BindFlags UNORDERED_ACCESS: a multisampled texture cannot be"},
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=BC1_UNORM BindFlags=SHADER_RESOURCE SampleCount=4\n", "no quality level of BC1_UNORM at 4 samples"},
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=4 Data=u8[1 2 3 4]\n", "pInitialData: a multisampled texture is created without data"},
-		{"v = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2D\n", "ViewDimension TEXTURE2D: ms has 4 samples (TEXTURE2DMS views it)"},
+		{"v = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2D\n", "ViewDimension TEXTURE2D: ms has 4 samples (TEXTURE2DMS or TEXTURE2DMSARRAY views it)"},
 		{"v = dev.CreateShaderResourceView one ViewDimension=TEXTURE2DMS\n", "ViewDimension TEXTURE2DMS: one has one sample"},
 		{"a = dev.CreateRenderTargetView ms\nb = dev.CreateRenderTargetView ms2\nimm.OMSetRenderTargets a b\n", "ppRenderTargetViews[1] (b) has 2 sample(s) and a 4"},
 		{"imm.ResolveSubresource one 0 one 0 R8G8B8A8_UNORM\n", "source and destination are both one"},
