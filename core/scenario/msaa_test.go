@@ -160,7 +160,7 @@ imm.Draw 6 0
 // the format table: one level at 1, 2 and 4 samples for a format that can
 // be a multisampled render target or depth buffer, none at 8 (this GPU's
 // patterns are the standard 2 and 4) nor for a format that cannot
-// (block-compressed, 128-bit), and a count outside 1..32 is an error.
+// (block-compressed), and a count outside 1..32 is an error.
 func TestMultisampleQualityLevels(t *testing.T) {
 	src := "dev, imm = D3D11CreateDevice\n"
 	for _, c := range []struct {
@@ -170,7 +170,7 @@ func TestMultisampleQualityLevels(t *testing.T) {
 	}{
 		{"R8G8B8A8_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 2, 1}, {"R8G8B8A8_UNORM", 4, 1}, {"R8G8B8A8_UNORM", 8, 0},
 		{"R16G16B16A16_FLOAT", 4, 1}, {"D24_UNORM_S8_UINT", 4, 1}, {"D32_FLOAT", 2, 1}, {"R32_UINT", 4, 1},
-		{"R8G8B8A8_TYPELESS", 4, 1}, {"R32G32B32A32_FLOAT", 4, 0}, {"BC1_UNORM", 4, 0}, {"BC1_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 3, 0},
+		{"R8G8B8A8_TYPELESS", 4, 1}, {"R32G32B32A32_FLOAT", 4, 1}, {"BC1_UNORM", 4, 0}, {"BC1_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 3, 0},
 	} {
 		src += fmt.Sprintf("dev.CheckMultisampleQualityLevels %s %d\nexpect got == %d\n", c.f, c.n, c.level)
 	}
