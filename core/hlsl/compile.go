@@ -448,7 +448,7 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(p, eSyntax, "'%s': a constant's initial value must be a literal expression", d.name)
 		return
 	}
-	if et, _ := objectElem(t); et != nil && !hasNumeric(t) {
+	if et, _ := objectElem(t); (et != nil || t.Kind == KStruct && hasObject(t)) && !hasNumeric(t) {
 		if d.packoff != "" && d.packoff[0] != 'c' {
 			g.errorf(d.pos, eSyntax, "syntax error: packoffset(%s): a texture or sampler takes register(), and ignores a packoffset(c#)", d.packoff)
 			return
@@ -465,9 +465,11 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
 	}
+	var objs *value
 	if hasObject(t) {
-		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
-		return
+		if objs = g.objectStruct(d, t); objs == poison {
+			return
+		}
 	}
 	if g.unalignedBase(t) {
 		// Whether fxc packs a base's members inline or as a struct of
@@ -502,13 +504,14 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	cb.vars = append(cb.vars, v)
 	// The value is built at each use, which marks the variable and its
 	// buffer used and gives the buffer its slot.
-	g.declare(d.pos, d.name, &value{t: t, ro: true, glob: &cbRef{cb: cb, v: v}})
+	g.declare(d.pos, d.name, &value{t: t, ro: true, glob: &cbRef{cb: cb, v: v, objs: objs}})
 }
 
 // cbRef ties a global name to its constant-buffer variable.
 type cbRef struct {
-	cb *cbInfo
-	v  *cbVar
+	cb   *cbInfo
+	v    *cbVar
+	objs *value // a struct's objects (objstruct.go)
 }
 
 func parsePackoffset(s string) (int, bool) {
@@ -624,6 +627,12 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	if p, ok := g.nonLiteral(d.init); ok && !d.static {
 		g.errorf(p, eSyntax, "'%s': a uniform's initial value must be a literal expression", d.name)
+		return
+	}
+	if t.Kind == KStruct && hasObject(t) && !hasNumeric(t) {
+		if v := g.objectStruct(d, t); v != poison { // no bytes of $Globals (objstruct.go)
+			g.declare(d.pos, d.name, v)
+		}
 		return
 	}
 	// A uniform's initialiser is otherwise only a default for the effects
@@ -829,7 +838,9 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 		if ft.Kind == KVoid {
 			g.errorf(fd.pos, eSyntax, "syntax error: unexpected token 'void'")
 		}
-		if effectObject(ft) {
+		if et := arrayBase(ft); et.Kind == KEffect && isStringName(et.Name) {
+			// A string member is refused; a shader or state object is
+			// taken (the effects framework's, ignored here).
 			g.errorf(fd.pos, eTypeMismatch, "'%s': a struct cannot hold a %s", fd.name, ft)
 		}
 		for _, o := range t.Fields[own:] {
@@ -944,7 +955,7 @@ func (g *gen) checkOverlaps() {
 func (g *gen) entryUniforms(fn *funcDecl) {
 	var cb *cbInfo
 	for _, p := range fn.params {
-		if !p.uniform {
+		if g.entryObject(p) || !p.uniform {
 			continue
 		}
 		if cb == nil {
