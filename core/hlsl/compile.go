@@ -170,6 +170,12 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	case "gs_4_0", "gs_4_1", "gs_5_0":
 		stage = Geometry
 	default:
+		if base, ok := strings.CutSuffix(target, "_level_9_1"); ok || strings.HasSuffix(target, "_level_9_3") {
+			if !ok {
+				base = strings.TrimSuffix(target, "_level_9_3")
+			}
+			return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s': a _level_9_x profile's bytecode carries a Direct3D 9 shader for feature level 9 hardware besides its shader model 4 one, which is all a feature level 11_0 device runs: compile for %s", clean(target), clean(base)))}}
+		}
 		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_4_0, cs_4_1, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
