@@ -16,9 +16,10 @@ import (
 // discards it (only its colour is not written). The program's SV_Depth,
 // if it writes one, is not used: the depth was written before it ran.
 //
-// At one sample a pixel; on a multisampled target the tests run after the
-// program, per sample, as without the flag (the GPU keeps no per-sample
-// result between the two).
+// On a multisampled target each covered sample is tested at its position
+// (a sample-frequency program: the sample it runs for), the samples that
+// pass kept for the output merger (earlyPass), which writes the colour to
+// those alone; a pixel none of whose samples pass does not run.
 
 // earlyTest runs the depth and stencil tests of the lanes in mask of the
 // block at (tx, ty) and returns the lanes that pass.
@@ -27,7 +28,15 @@ func (p *pipe) earlyTest(t *tri, tx, ty int, mask uint64) uint64 {
 	p.earlyNow = true
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros64(m)
-		if !p.depthStencil(t, tx+laneXY[l][0], ty+laneXY[l][1], blk.b1[l], blk.b2[l], 0, false) {
+		x, y := tx+laneXY[l][0], ty+laneXY[l][1]
+		if p.ms.samples > 1 {
+			cov := p.laneCoverage(tx, ty, l, mask) & p.sampleMask
+			if p.earlyPass[l] = p.sampleTests(t, x, y, blk.b1[l], blk.b2[l], cov, 0, false); p.earlyPass[l] == 0 {
+				mask &^= 1 << l
+			}
+			continue
+		}
+		if !p.depthStencil(t, x, y, blk.b1[l], blk.b2[l], 0, false) {
 			mask &^= 1 << l
 		}
 	}
@@ -36,7 +45,7 @@ func (p *pipe) earlyTest(t *tri, tx, ty int, mask uint64) uint64 {
 }
 
 // earlyOn reports whether the draw's pixel program tests early: sysReg
-// its SET_PROGRAM word, samples the targets' samples a pixel.
-func earlyOn(sysReg uint32, samples int) bool {
-	return sysReg&isa.EarlyDepthStencil != 0 && samples <= 1
+// its SET_PROGRAM word.
+func earlyOn(sysReg uint32) bool {
+	return sysReg&isa.EarlyDepthStencil != 0
 }

@@ -47,6 +47,7 @@ type pipe struct {
 	// early: the depth and stencil tests run before the pixel program
 	// (early.go), earlyNow while they do (at the merge they are done).
 	early, earlyNow bool
+	earlyPass       [shader.Lanes]uint32 // on a multisampled target: each lane's samples that passed them
 	// lineCov is the coverage of the alpha-antialiased line's pixel being
 	// shaded, which multiplies o0.a (aaline.go); 0 for none.
 	lineCov float32

@@ -87,7 +87,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.blk, p.m = &ps.block, ps.ps.m
 	p.outs, p.depthOut, p.covOut = ps.ps.prog.Outputs, ps.psDepth1-1, -1
 	p.depthKind = ps.psDepthKind
-	if p.early = earlyOn(s.prog[isa.StagePS].sysReg, p.ms.samples) && (p.depth || p.stencil); p.early {
+	if p.early = earlyOn(s.prog[isa.StagePS].sysReg) && (p.depth || p.stencil); p.early {
 		p.depthOut = -1 // (early.go: the depth was written before the program ran)
 	}
 	if ps.psMask {
