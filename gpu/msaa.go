@@ -415,18 +415,20 @@ func (p *pipe) centroidInputs(t *tri, tx, ty int, mask uint64) {
 
 // laneCoverage is SV_Coverage's input for lane l of the block at (tx, ty):
 // the pixel's covered samples, a bit a sample (every sample of a line's
-// pixel; at one sample bit 0); 0 for a helper lane outside mask.
+// pixel; at one sample bit 0), through the blend state's SampleMask, as
+// Direct3D 11 hardware gives it (vkd3d's coverage test, run on it: a mask
+// of 0x1 reads 0x1); 0 for a helper lane outside mask.
 func (p *pipe) laneCoverage(tx, ty, l int, mask uint64) uint32 {
 	if mask>>l&1 == 0 {
 		return 0
 	}
 	ms := &p.ms
 	if ms.samples <= 1 {
-		return 1
+		return 1 & p.sampleMask
 	}
 	x, y := tx+laneXY[l][0], ty+laneXY[l][1]
 	if !ms.band || y < ms.y0 || y-ms.y0 >= blk || x < 0 || x >= len(ms.cov[y-ms.y0]) {
-		return uint32(1)<<ms.samples - 1
+		return (uint32(1)<<ms.samples - 1) & p.sampleMask
 	}
-	return uint32(ms.cov[y-ms.y0][x])
+	return uint32(ms.cov[y-ms.y0][x]) & p.sampleMask
 }
