@@ -21,6 +21,7 @@ type (
 		pos
 		v     float64
 		typed bool // a suffix (1.0f, 1.0h) gives it its type; 1.0 is a literal of no fixed precision
+		dbl   bool // 1.0l, 1.0lf: a double
 	}
 	boolLit struct {
 		pos

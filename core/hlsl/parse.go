@@ -188,6 +188,11 @@ func (ps *parser) isTypeName(t token) bool {
 	if ps.shadow[t.text] && !ps.structs[t.text] || ps.varShadow[t.text] {
 		return false
 	}
+	if doubleTypeName(t.text) {
+		// fxc lets "double" name a variable too: as unsupportedType's
+		// names, it is a type only where isUnsupportedType says so.
+		return false
+	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
 }
 
@@ -196,7 +201,7 @@ func (ps *parser) isTypeName(t token) bool {
 // variable's name too, so only a declaration, a cast or a constructor is
 // taken for the type.
 func (ps *parser) isUnsupportedType(t token) bool {
-	return t.kind == tIdent && unsupportedType(t.text) != ""
+	return t.kind == tIdent && (unsupportedType(t.text) != "" || doubleTypeName(t.text) && !ps.varShadow[t.text])
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -445,11 +450,15 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	t := ps.peek()
 	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
-		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
-			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		msg := "not supported by this compiler: '" + t.text + "' (" + why + ")"
+		if why == "64-bit integers" {
+			// fxc has none (they are shader model 6's): its error.
+			msg = "unrecognized identifier '" + t.text + "' (64-bit integers are shader model 6's: fxc and shader models 4 and 5 have none)"
+		}
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented, Msg: cutText(msg)})
 		panic(bailout{})
 	}
-	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
+	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix" || doubleTypeName(t.text))) {
 		if t.kind == tIdent && !keywords[t.text] {
 			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
@@ -1178,7 +1187,7 @@ func (ps *parser) primary() Expr {
 		return &stringLit{pos: p, s: text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhHlL"), dbl: strings.ContainsAny(t.text, "lL")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

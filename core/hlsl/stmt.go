@@ -501,6 +501,9 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		c = append(c, g.convertBase(x.c, x.t.Base, v.t.Base)...)
 	}
 	*k += n
+	if v.t.Base == Double {
+		c, v = dlanes(c), &value{t: v.t, c: dlanes(v.c)} // both words of each
+	}
 	g.assign(v.c, c, false)
 	return true
 }
