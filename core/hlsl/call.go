@@ -16,7 +16,7 @@ func (g *gen) call(e *callExpr) *value {
 		return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
 	}
 	if fns := g.funcs[e.name]; len(fns) > 0 {
-		return g.userCall(e, fns)
+		return g.userOrIntrinsic(e, fns) // (unroll.go)
 	}
 	args, ok := g.exprs(e.args)
 	if !ok {

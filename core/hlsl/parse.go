@@ -906,7 +906,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	unroll := ps.unrollCount(ps.attributes())
+	as := ps.attributes()
+	unroll := ps.unrollCount(as)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -939,7 +940,7 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll = unroll
+		s.unroll, s.unrollAll = unroll, bareUnroll(as)
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
