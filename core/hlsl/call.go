@@ -519,7 +519,9 @@ func convRank(a *value, p *Type) int {
 		switch {
 		case sameType(t, p):
 			return rankExact
-		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && flatComps(t) == flatComps(p) && flatComps(t) > 0:
+		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && castComps(t) == castComps(p) && castComps(t) > 0:
+			// Component-wise, a texture or sampler counting as one (a
+			// struct holding a texture passes as another of its shape).
 			return rankToParam
 		}
 		return -1
