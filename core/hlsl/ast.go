@@ -162,6 +162,9 @@ type (
 		post   Expr
 		body   Stmt
 		unroll int // [unroll(N)]: fxc runs at most N trips
+		// unrollAll: [unroll] without a count, which fxc refuses for a
+		// loop of 1,024 trips or more (unroll.go)
+		unrollAll bool
 	}
 	whileStmt struct {
 		pos
