@@ -160,7 +160,8 @@ type (
 		cond   Expr
 		post   Expr
 		body   Stmt
-		unroll int // [unroll(N)]: fxc runs at most N trips
+		unroll int  // [unroll(N)]: fxc runs at most N trips
+		hint   int8 // loopHint: [unroll] 1, [loop] -1
 	}
 	whileStmt struct {
 		pos
@@ -168,6 +169,7 @@ type (
 		body   Stmt
 		do     bool
 		unroll int
+		hint   int8
 	}
 	returnStmt struct {
 		pos

@@ -299,6 +299,20 @@ func (ps *parser) unrollCount(as []attr) int {
 	return 0
 }
 
+// loopHint is what a loop's attributes ask of the optimiser: 1 [unroll]
+// (with or without a count), -1 [loop] or [fastopt], 0 nothing.
+func loopHint(as []attr) int8 {
+	for _, a := range as {
+		switch a.name {
+		case "unroll":
+			return 1
+		case "loop", "fastopt":
+			return -1
+		}
+	}
+	return 0
+}
+
 func (ps *parser) topLevel(f *file) {
 	attrs := ps.attributes()
 	t := ps.peek()
@@ -906,7 +920,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	unroll := ps.unrollCount(ps.attributes())
+	attrs := ps.attributes()
+	unroll, hint := ps.unrollCount(attrs), loopHint(attrs)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -939,16 +954,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll = unroll
+		s.unroll, s.hint = unroll, hint
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll, hint: hint}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true, unroll: unroll}
+		s := &whileStmt{pos: p, do: true, unroll: unroll, hint: hint}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
