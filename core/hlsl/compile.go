@@ -270,6 +270,12 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 			return nil, errs
 		}
 	}
+	// The constant buffers as the optimised code reads them.
+	g.cbDyn = map[int]bool{}
+	cbUse(code, g.cbMax, g.cbDyn)
+	if hull != nil {
+		cbUse(hull.PCCode, g.cbMax, g.cbDyn)
+	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}

@@ -311,6 +311,20 @@ func (ps *parser) unrollCount(as []attr) int {
 	return 0
 }
 
+// loopHint is what a loop's attributes ask of the optimiser: 1 [unroll]
+// (with or without a count), -1 [loop] or [fastopt], 0 nothing.
+func loopHint(as []attr) int8 {
+	for _, a := range as {
+		switch a.name {
+		case "unroll":
+			return 1
+		case "loop", "fastopt":
+			return -1
+		}
+	}
+	return 0
+}
+
 func (ps *parser) topLevel(f *file) {
 	attrs := ps.attributes()
 	t := ps.peek()
@@ -925,8 +939,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	as := ps.attributes()
-	unroll := ps.unrollCount(as)
+	attrs := ps.attributes()
+	unroll, hint := ps.unrollCount(attrs), loopHint(attrs)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -959,16 +973,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll, s.unrollAll = unroll, bareUnroll(as)
+		s.unroll, s.hint, s.unrollAll = unroll, hint, bareUnroll(attrs)
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll, hint: hint}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true, unroll: unroll}
+		s := &whileStmt{pos: p, do: true, unroll: unroll, hint: hint}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")

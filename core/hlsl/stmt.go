@@ -67,7 +67,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -105,7 +105,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
