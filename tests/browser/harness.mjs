@@ -237,10 +237,12 @@ export const nextFrames = (page, n = 2) => page.evaluate((n) => new Promise((res
   requestAnimationFrame(tick);
 }), n);
 
+const run = () => window.d3dsim.run();
+
 // runToEnd runs the loaded scenario to its end and returns the summary;
 // ms bounds the wait ("runToEnd(LABEL): not done in N s").
 export const runToEnd = (page, label = page.url(), ms = WAIT_TIMEOUT) =>
-  within(`runToEnd(${label})`, ms, (page.evaluateUnbounded ?? page.evaluate)(() => window.d3dsim.run()));
+  within(`runToEnd(${label})`, ms, (page.evaluateUnbounded ? page.evaluateUnbounded(run) : page.evaluate(run)));
 
 // MIME is what a plain static host sends for the site's files.
 export const MIME = {
