@@ -696,6 +696,38 @@ test("the timeline's buckets merge new items into start order", { timeout: 60000
   assert.deepEqual(bad, []);
 }));
 
+// A run() in progress when the module exits (out of memory, a failure of
+// the Go runtime) holds its resolve inside the module, which never calls it
+// again: boot.js settleOnExit settles it with the quiet summary. Without it
+// this test waits until its bound ("a run() pending at the exit: not done").
+test("a run() pending when the module exits settles, failed, instead of waiting for ever", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
+  const got = await within("a run() pending at the exit", 60000, page.evaluate(async () => {
+    const { settleOnExit } = await import("./boot.js");
+    let exit;
+    const exited = new Promise((r) => { exit = r; });
+    const d = {
+      exited: "the simulator stopped",
+      summary: () => ({ done: true, failures: ["the simulator stopped"] }),
+      run: () => new Promise(() => {}), // the module's Promise, which it will never settle
+      runFrame: () => new Promise(() => {}),
+      inspectQuery: () => new Promise(() => {}),
+      load: () => ({ ok: true }),
+    };
+    settleOnExit(d, exited);
+    const pending = [d.run(), d.runFrame(), d.inspectQuery("resource", "{}")];
+    const plain = d.load("x");
+    exit(new Error("exited"));
+    return { answers: await Promise.all(pending), plain };
+  }));
+  assert.deepEqual(got.answers, [
+    { done: true, failures: ["the simulator stopped"] },
+    { done: true, failures: ["the simulator stopped"] },
+    { error: "the simulator stopped" },
+  ]);
+  assert.deepEqual(got.plain, { ok: true }, "a call that answers at once is left as it is");
+}));
+
 test("a damaged link shows a message and the default scenario, without exceptions", { timeout: 60000 }, async () => {
   const page = await openPage(baseURL + "#s=1.this-is-not~a*valid_payload!!");
   const notice = await page.evaluate(() => window.d3dsim.notice);
