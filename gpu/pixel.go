@@ -42,10 +42,11 @@ type pipe struct {
 	a2c         bool
 	stencil     bool // the stencil test is on (enabled, with a depth buffer that has stencil)
 	st          stencilState
-	depthOut    int  // the pixel program's output register of SV_Depth, or -1 (set with the program)
-	covOut      int  // its output register of SV_Coverage (oMask), or -1 (msaa.go)
-	outs        int  // the pixel program's outputs
-	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
+	depthOut    int    // the pixel program's output register of SV_Depth, or -1 (set with the program)
+	depthKind   uint32 // and how the output merger takes it (isa.DepthOutAny, DepthOutGE, DepthOutLE)
+	covOut      int    // its output register of SV_Coverage (oMask), or -1 (msaa.go)
+	outs        int    // the pixel program's outputs
+	front       bool   // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
 	// Depth bias (om.go): on, r for a UNORM depth buffer (0: float), and
 	// the rasterizer state's three values.

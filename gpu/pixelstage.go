@@ -86,6 +86,7 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.prog = ps
 	p.blk, p.m = &ps.block, ps.ps.m
 	p.outs, p.depthOut, p.covOut = ps.ps.prog.Outputs, ps.psDepth1-1, -1
+	p.depthKind = ps.psDepthKind
 	if ps.psMask {
 		p.covOut = shaderisa.CoverageOutput
 	}

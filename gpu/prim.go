@@ -24,7 +24,7 @@ import "d3dsim/gpu/isa"
 // along the line.
 // point draws a point.
 func (ex *executor) point(v *cvert) uint64 {
-	if !finite(v) || ex.outcode(v) != 0 {
+	if !finite(v) || ex.outcode(v) != 0 || ex.draw.cd.ncull != 0 && ex.draw.cd.culled(v) {
 		return 0
 	}
 	d := &ex.draw
@@ -57,15 +57,16 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	// clip: the part of the segment a + t(b-a), t in [t0, t1], inside every
 	// plane.
 	ca, cb := ex.outcode(a), ex.outcode(b)
-	if ca&cb != 0 {
+	cd := &ex.draw.cd
+	if ca&cb != 0 || (ca|cb)&clipNaN != 0 || cd.ncull != 0 && cd.culled(a, b) {
 		return 0
 	}
 	t0, t1 := 0.0, 1.0
-	for k := 0; k < numPlanes; k++ {
+	for k := 0; k < numPlanes+cd.nclip; k++ {
 		if (ca|cb)&(1<<k) == 0 {
 			continue
 		}
-		da, db := dist(a, k), dist(b, k)
+		da, db := cd.dist(a, k), cd.dist(b, k)
 		if da < 0 {
 			t0 = max(t0, da/(da-db))
 		} else if db < 0 {
@@ -222,9 +223,9 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	poly := d.poly[0][:3]
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
 	dst := 1
-	for k := 0; k < numPlanes && len(poly) >= 3; k++ {
+	for k := 0; k < numPlanes+d.cd.nclip && len(poly) >= 3; k++ {
 		if out&(1<<k) != 0 {
-			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
+			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd)
 			dst ^= 1
 		}
 	}

@@ -150,6 +150,9 @@ type state struct {
 	// SET_SAMPLES: the output merger's targets' samples a pixel (0 or 1:
 	// one; msaa.go).
 	samples uint32
+	// SET_CLIP_DIST's word: where the clip and cull distances are
+	// (clipdist.go).
+	clipDist uint32
 }
 
 var (
@@ -403,6 +406,8 @@ func (ex *executor) setState(p isa.Packet) {
 			w: sane(p.F32(3), 0, 32768), h: sane(p.F32(4), 0, 32768),
 			minZ: sane(p.F32(5), 0, 1), maxZ: sane(p.F32(6), 0, 1),
 		}
+	case isa.OpSetClipDist:
+		s.clipDist = a[0]
 	case isa.OpSetDepthBias:
 		s.depthBias = int32(a[0])
 		s.biasClamp, s.biasSS = saneF32(p.F32(1)), saneF32(p.F32(2))

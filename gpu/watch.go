@@ -405,6 +405,8 @@ func (p *pipe) watchMerge(t *tri, x, y, l int, b1, b2 float64) {
 	}
 	if !own {
 		z = t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)
+	} else if p.depthKind != isa.DepthOutAny {
+		z = p.conservative(t, b1, b2, z)
 	}
 	if !(z >= p.zmin) {
 		z = p.zmin

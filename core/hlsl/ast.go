@@ -202,6 +202,7 @@ type varDecl struct {
 	semantic  string
 	register  string    // t0, s0, b0, c0 (a global's register, as regs resolve for the target)
 	regs      []regSpec // the register(...) annotations as written
+	classRegs []string  // the registers that apply to the target, of every class (a struct's t1 and s1: objstruct.go)
 	packoff   string    // c1.y
 	static    bool
 	constQ    bool

@@ -363,7 +363,7 @@ func (g *gen) bufStage(p pos, t *Type) bool {
 		g.errorf(p, eNotImplemented, "not supported by this compiler: an unordered access view (%s) in a vertex shader (Direct3D 11.0 binds them to the pixel and compute stages)", t)
 		return false
 	}
-	if g.major < 5 && t.UAV {
+	if g.major < 5 && t.UAV && g.stage != Compute { // (cs_4_x: cs4.go)
 		g.errorf(p, eSyntax, "%s: unordered access views need shader model 5", t)
 		return false
 	}

@@ -161,7 +161,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Vertex
 	case "ps_4_0", "ps_4_1", "ps_5_0":
 		stage = Pixel
-	case "cs_5_0":
+	case "cs_4_0", "cs_4_1", "cs_5_0":
 		stage = Compute
 	case "ds_5_0":
 		stage = Domain
@@ -170,7 +170,13 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	case "gs_4_0", "gs_4_1", "gs_5_0":
 		stage = Geometry
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
+		if base, ok := strings.CutSuffix(target, "_level_9_1"); ok || strings.HasSuffix(target, "_level_9_3") {
+			if !ok {
+				base = strings.TrimSuffix(target, "_level_9_3")
+			}
+			return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s': a _level_9_x profile's bytecode carries a Direct3D 9 shader for feature level 9 hardware besides its shader model 4 one, which is all a feature level 11_0 device runs: compile for %s", clean(target), clean(base)))}}
+		}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_4_0, cs_4_1, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -264,6 +270,11 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if stage == Compute && major < 5 {
+		if g.cs4Check(prog, fn.pos); len(g.errs) > 0 {
+			return nil, withMore(g.errs, file, g.more)
+		}
+	}
 	if hull != nil {
 		g.finishHull(res, prog, hull)
 	}
@@ -443,7 +454,7 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(p, eSyntax, "'%s': a constant's initial value must be a literal expression", d.name)
 		return
 	}
-	if et, _ := objectElem(t); et != nil && !hasNumeric(t) {
+	if et, _ := objectElem(t); (et != nil || t.Kind == KStruct && hasObject(t)) && !hasNumeric(t) {
 		if d.packoff != "" && d.packoff[0] != 'c' {
 			g.errorf(d.pos, eSyntax, "syntax error: packoffset(%s): a texture or sampler takes register(), and ignores a packoffset(c#)", d.packoff)
 			return
@@ -460,9 +471,11 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 		g.errorf(d.pos, eNotImplemented, "'%s' of type '%s' cannot live in a constant buffer", d.name, t)
 		return
 	}
+	var objs *value
 	if hasObject(t) {
-		g.errorf(d.pos, eNotImplemented, "not supported by this compiler: '%s', a struct holding textures or samplers in a constant buffer", d.name)
-		return
+		if objs = g.objectStruct(d, t); objs == poison {
+			return
+		}
 	}
 	if g.unalignedBase(t) {
 		// Whether fxc packs a base's members inline or as a struct of
@@ -497,13 +510,14 @@ func (g *gen) cbVarDecl(cb *cbInfo, d *varDecl) {
 	cb.vars = append(cb.vars, v)
 	// The value is built at each use, which marks the variable and its
 	// buffer used and gives the buffer its slot.
-	g.declare(d.pos, d.name, &value{t: t, ro: true, glob: &cbRef{cb: cb, v: v}})
+	g.declare(d.pos, d.name, &value{t: t, ro: true, glob: &cbRef{cb: cb, v: v, objs: objs}})
 }
 
 // cbRef ties a global name to its constant-buffer variable.
 type cbRef struct {
-	cb *cbInfo
-	v  *cbVar
+	cb   *cbInfo
+	v    *cbVar
+	objs *value // a struct's objects (objstruct.go)
 }
 
 func parsePackoffset(s string) (int, bool) {
@@ -619,6 +633,12 @@ func (g *gen) globalVar(d *varDecl) {
 	}
 	if p, ok := g.nonLiteral(d.init); ok && !d.static {
 		g.errorf(p, eSyntax, "'%s': a uniform's initial value must be a literal expression", d.name)
+		return
+	}
+	if t.Kind == KStruct && hasObject(t) && !hasNumeric(t) {
+		if v := g.objectStruct(d, t); v != poison { // no bytes of $Globals (objstruct.go)
+			g.declare(d.pos, d.name, v)
+		}
 		return
 	}
 	// A uniform's initialiser is otherwise only a default for the effects
@@ -824,7 +844,9 @@ func (g *gen) declareStruct(d *structDecl) *Type {
 		if ft.Kind == KVoid {
 			g.errorf(fd.pos, eSyntax, "syntax error: unexpected token 'void'")
 		}
-		if effectObject(ft) {
+		if et := arrayBase(ft); et.Kind == KEffect && isStringName(et.Name) {
+			// A string member is refused; a shader or state object is
+			// taken (the effects framework's, ignored here).
 			g.errorf(fd.pos, eTypeMismatch, "'%s': a struct cannot hold a %s", fd.name, ft)
 		}
 		for _, o := range t.Fields[own:] {
@@ -939,7 +961,7 @@ func (g *gen) checkOverlaps() {
 func (g *gen) entryUniforms(fn *funcDecl) {
 	var cb *cbInfo
 	for _, p := range fn.params {
-		if !p.uniform {
+		if g.entryObject(p) || !p.uniform {
 			continue
 		}
 		if cb == nil {

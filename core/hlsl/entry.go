@@ -97,6 +97,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			}
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
+			v = withObjects(v, g.paramObjs[p])
 			if written[p.name] {
 				// Copied once the registers are known (placeSig).
 				tmp := g.newVar(t)
@@ -175,6 +176,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		v := &value{t: t, ro: input}
 		var els []SigElement
 		for i, f := range t.Fields {
+			if hasObject(f.Type) && !hasNumeric(f.Type) {
+				v.fields = append(v.fields, &value{t: f.Type, ro: true}) // bound as a uniform (objstruct.go)
+				continue
+			}
 			fi := interp
 			if f.Interp != "" && interp != "nointerpolation" { // nointerpolation on the parameter wins, as in fxc
 				fi = f.Interp

@@ -71,7 +71,7 @@ func (g *gen) expr(e Expr) *value {
 		if r := v.glob; r != nil {
 			g.useCB(r.cb)
 			r.v.used = true
-			return g.cbValue(r.cb.slot, r.v.off, r.v.t, nil)
+			return withObjects(g.cbValue(r.cb.slot, r.v.off, r.v.t, nil), r.objs)
 		}
 		return v
 	case *unaryExpr:
@@ -931,6 +931,9 @@ func (g *gen) index(e *indexExpr) *value {
 	}
 	if !g.indexable(e.pos, x, i) { // (onevec.go)
 		return poison
+	}
+	if !allImm(i.c) && hasObject(x.t) {
+		i = g.foldedIndex(i) // (objstruct.go)
 	}
 	if allImm(i.c) {
 		k := immInt(i.c[0], i.t.Base)

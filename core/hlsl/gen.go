@@ -57,9 +57,10 @@ type gen struct {
 	combined     map[*resource]*resource
 	combinedList []*resource
 
-	packedObjs []*resource // textures and samplers of a cbuffer given only a packoffset
-	stateVars  []*varDecl  // globals with a state block (states.go)
-	stateMode  int         // checking a state block's values: an unknown name is a const int
+	packedObjs []*resource         // textures and samplers of a cbuffer given only a packoffset
+	paramObjs  map[*varDecl]*value // the objects of the entry point's struct parameters (objstruct.go)
+	stateVars  []*varDecl          // globals with a state block (states.go)
+	stateMode  int                 // checking a state block's values: an unknown name is a const int
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted

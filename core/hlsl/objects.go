@@ -75,6 +75,7 @@ func (g *gen) objSlot(p pos, v *value) (int, bool) {
 		r.id = len(g.resList)
 		g.resList = append(g.resList, r)
 	}
+	r.top = max(r.top, v.resIdx+1)
 	return -1 - (r.id<<16 | v.resIdx), true
 }
 
@@ -97,13 +98,17 @@ func (g *gen) placeResources() {
 					g.errorf(pos{r.line, 1}, eSyntax, "'%s': register u%d is a render target's: a pixel shader's views start at u%d", r.name, r.slot, first)
 				}
 			}
+			if r.grp != nil {
+				g.placeGroup(list, r.grp, first)
+				continue
+			}
 			if !r.used || r.explicit {
 				continue
 			}
 			for s := first; ; s++ {
 				free := true
 				for _, o := range list {
-					if o != r && (o.explicit || o.used && o.placed) && s < o.slot+o.count && o.slot < s+r.count {
+					if o != r && (o.explicit || (o.used || o.held) && o.placed) && s < o.slot+o.count && o.slot < s+r.count {
 						free = false
 						break
 					}

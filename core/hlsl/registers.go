@@ -87,5 +87,16 @@ func resolveRegisters(f *file, file, target string) []Diag {
 	for _, v := range f.globals {
 		set(v.name, v.regs, &v.register)
 	}
+	vars := f.globals
+	for _, c := range f.cbuffers {
+		vars = append(vars[:len(vars):len(vars)], c.vars...)
+	}
+	for _, v := range vars {
+		for _, r := range v.regs {
+			if !r.ignored && (r.profile == "" || r.profile == target[:2] || r.profile == target) {
+				v.classRegs = append(v.classRegs, r.reg) // (objstruct.go)
+			}
+		}
+	}
 	return out
 }

@@ -51,7 +51,11 @@ type resource struct {
 	comps    int // textures: components of the element type
 	id       int // the order of first use
 	placed   bool
-	counter  bool // a RWStructuredBuffer whose counter the shader uses (buffers.go)
+	counter  bool      // a RWStructuredBuffer whose counter the shader uses (buffers.go)
+	grp      *objGroup // a struct variable's objects of this class, placed as one run (objstruct.go)
+	objOff   int       // where in the run
+	held     bool      // in a placed run, read or not
+	top      int       // the elements up to the last one read
 }
 
 var poison = &value{t: &Type{Kind: KVoid}}

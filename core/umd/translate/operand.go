@@ -13,10 +13,10 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 	if o.Modifier != dxbc.ModNone {
 		return shaderisa.Operand{}, false, t.fail("a destination with a source modifier")
 	}
-	if o.Type == dxbc.RegOutputDepth {
-		// oDepth: one component, the ISA's output DepthOutput.x.
+	if _, ok := depthOutputs[o.Type]; ok {
+		// oDepth, oDepthGE, oDepthLE: one component, the ISA's output DepthOutput.x.
 		if !t.outs[DepthOutput] || t.out.Stage != shaderisa.StagePixel {
-			return shaderisa.Operand{}, false, t.fail("oDepth is not declared")
+			return shaderisa.Operand{}, false, t.fail("%s is not declared", o.Type)
 		}
 		r := shaderisa.O(DepthOutput)
 		r.Mask = 1
