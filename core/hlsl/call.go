@@ -16,7 +16,7 @@ func (g *gen) call(e *callExpr) *value {
 		return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
 	}
 	if fns := g.funcs[e.name]; len(fns) > 0 {
-		return g.userCall(e, fns)
+		return g.userOrIntrinsic(e, fns) // (unroll.go)
 	}
 	args, ok := g.exprs(e.args)
 	if !ok {
@@ -522,7 +522,9 @@ func convRank(a *value, p *Type) int {
 		switch {
 		case sameType(t, p):
 			return rankExact
-		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && flatComps(t) == flatComps(p) && flatComps(t) > 0:
+		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && castComps(t) == castComps(p) && castComps(t) > 0:
+			// Component-wise, a texture or sampler counting as one (a
+			// struct holding a texture passes as another of its shape).
 			return rankToParam
 		}
 		return -1

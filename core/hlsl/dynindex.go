@@ -187,6 +187,9 @@ func (g *gen) selectOf(p pos, x *value, idx Operand, opts []*value, et *Type) *v
 				}
 				return nv
 			}
+			if x.t.Kind == KVector && !g.vectorStoreOK(p, idx) { // (unroll.go)
+				return poison
+			}
 			var c []Operand
 			for k := range opts {
 				c = append(c, g.choose(p, conds[k0(conds, k, idx, g)][0], src, opts[k]).c...)

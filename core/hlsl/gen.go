@@ -59,6 +59,7 @@ type gen struct {
 
 	packedObjs []*resource         // textures and samplers of a cbuffer given only a packoffset
 	paramObjs  map[*varDecl]*value // the objects of the entry point's struct parameters (objstruct.go)
+	unset      []unsetUse          // objects read before they are given one, refused if the code stays (objstruct.go)
 	stateVars  []*varDecl          // globals with a state block (states.go)
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
 

@@ -276,6 +276,10 @@ type Instr struct {
 	// Stream is the stream an emit or cut of a geometry shader is for
 	// (gs.go).
 	Stream uint8
+	// Unroll is what a loop's attributes ask: 1 unrolled ([unroll]), -1
+	// kept a loop ([loop], [fastopt]), 0 the optimiser's choice
+	// (opt_unroll.go).
+	Unroll int8
 	Dst    []Operand
 	Src    []Operand
 	Line   int // source line the instruction comes from

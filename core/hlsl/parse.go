@@ -2,7 +2,6 @@ package hlsl
 
 import (
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 )
@@ -21,6 +20,7 @@ type parser struct {
 	diags   *[]Diag
 	structs map[string]bool
 	shadow  map[string]bool // type names declared as variables (declName)
+	local   bool            // parsing a function's typedef (typenames.go)
 	// varShadow: the struct and typedef names a parameter of the function
 	// being read takes (function).
 	varShadow map[string]bool
@@ -146,6 +146,13 @@ func (ps *parser) declName() token {
 		ps.p++
 		return t
 	}
+	if ps.localTypeName(t) {
+		ps.p++
+		return t
+	}
+	if t.kind == tIdent && caseTypeAlias(t.text) != "" {
+		ps.shadow[t.text] = true // float4x4 Matrix: a variable's name (typenames.go)
+	}
 	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
 		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
 		t.text == "unorm" || t.text == "snorm") {
@@ -193,7 +200,7 @@ func (ps *parser) isTypeName(t token) bool {
 		// names, it is a type only where isUnsupportedType says so.
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct" || caseTypeAlias(t.text) != ""
 }
 
 // isUnsupportedType reports whether t names a type this compiler lacks
@@ -299,6 +306,20 @@ func (ps *parser) unrollCount(as []attr) int {
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
+		}
+	}
+	return 0
+}
+
+// loopHint is what a loop's attributes ask of the optimiser: 1 [unroll]
+// (with or without a count), -1 [loop] or [fastopt], 0 nothing.
+func loopHint(as []attr) int8 {
+	for _, a := range as {
+		switch a.name {
+		case "unroll":
+			return 1
+		case "loop", "fastopt":
+			return -1
 		}
 	}
 	return 0
@@ -440,9 +461,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		d := ps.structDecl()
 		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
 	}
-	if ps.accept("struct") {
-		// "struct S x;" names an already declared struct.
-	}
+	named := ps.accept("struct") // "struct S x;" names an already declared struct
 	unsigned := false
 	if ps.is("unsigned") && ps.isTypeName(ps.peekN(1)) {
 		ps.next()
@@ -467,6 +486,12 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	ps.p++
 	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, unsigned: unsigned, latent: ps.latentAt(ps.p - 1)}
+	if a := caseTypeAlias(t.text); a != "" && !ps.structs[t.text] {
+		if ps.is("<") || named {
+			ps.fail(ps.peek()) // Matrix<float, 2, 2>: only matrix takes the arguments
+		}
+		ts.name = map[string]string{"dword": "uint", "matrix": "float4x4", "vector": "float4"}[a] // never a typedef of the lower-case name
+	}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -581,6 +606,9 @@ func (ps *parser) cbuffer() *cbufferDecl {
 		typ := ps.typeSpec(m)
 		for {
 			n := ps.ident()
+			if caseTypeAlias(n.text) != "" {
+				ps.shadow[n.text] = true // a variable named Matrix (typenames.go)
+			}
 			v := ps.varRest(typ, n, m, true) // a default value, for the effects framework
 			c.vars = append(c.vars, v)
 			if !ps.accept(",") {
@@ -874,14 +902,10 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
-		if ps.structs[n.text] {
+		if ps.structs[n.text] || caseTypeAlias(n.text) != "" {
 			// out vertex vertex: in the body the name is the
 			// parameter, as fxc reads it.
-			ps.varShadow = maps.Clone(ps.varShadow)
-			if ps.varShadow == nil {
-				ps.varShadow = map[string]bool{}
-			}
-			ps.varShadow[n.text] = true
+			ps.shadowVar(n.text)
 		}
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
 		fn.params[len(fn.params)-1].prim = prim
@@ -915,7 +939,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	unroll := ps.unrollCount(ps.attributes())
+	attrs := ps.attributes()
+	unroll, hint := ps.unrollCount(attrs), loopHint(attrs)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -948,16 +973,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll = unroll
+		s.unroll, s.hint, s.unrollAll = unroll, hint, bareUnroll(attrs)
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll, hint: hint}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true, unroll: unroll}
+		s := &whileStmt{pos: p, do: true, unroll: unroll, hint: hint}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -1019,6 +1044,8 @@ func (ps *parser) simpleStmt() Stmt {
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	if t.text == "typedef" {
+		ps.local = true // a function's typedef may name a built-in type (typenames.go)
+		defer func() { ps.local = false }()
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
@@ -1034,6 +1061,9 @@ func (ps *parser) simpleStmt() Stmt {
 		d := &declStmt{pos: p, def: typ.def}
 		for {
 			n := ps.ident()
+			if builtinType(n.text) != nil || caseTypeAlias(n.text) != "" || ps.isUnsupportedType(n) {
+				ps.shadowVar(n.text) // float4 float: a name in the function from here on (typenames.go)
+			}
 			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
 			if !ps.accept(",") {
 				break

@@ -52,6 +52,9 @@ func (g *gen) stmt(s Stmt) {
 		g.cdepth--
 		g.emit(Instr{Op: OpEndif})
 	case *forStmt:
+		if s.unrollAll {
+			g.checkUnroll(s) // (unroll.go)
+		}
 		g.push()
 		if s.init != nil {
 			g.stmt(s.init)
@@ -64,7 +67,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -102,7 +105,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -349,6 +352,11 @@ func (g *gen) declLocal(d *varDecl) {
 	}
 	if effectObject(t) {
 		g.errorf(d.pos, eTypeMismatch, "'%s': an effect's %s is declared only at global scope", d.name, t)
+		g.declare(d.pos, d.name, poison)
+		return
+	}
+	if d.static && hasObject(t) && hasNumeric(t) {
+		g.errorf(d.pos, eTypeMismatch, "'%s': a static variable holds numbers or objects (textures, samplers), not both", d.name)
 		g.declare(d.pos, d.name, poison)
 		return
 	}
