@@ -29,11 +29,12 @@ type gen struct {
 	uavs      []*resource // typed unordered access views (compute.go)
 	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
-	tgsm      []TGSMDecl     // groupshared memory, g# (buffers.go)
-	entryName string         // the entry point's name: the function whose attributes count
-	baseSize  map[string]int // a derived struct's base's size in a constant buffer, by the struct's name
-	cbMax     map[int]int    // slot -> registers read
-	cbDyn     map[int]bool   // slot -> indexed by a register
+	tgsm      []TGSMDecl      // groupshared memory, g# (buffers.go)
+	boolIns   map[*value]bool // bool inputs of user semantics (boolinput.go)
+	entryName string          // the entry point's name: the function whose attributes count
+	baseSize  map[string]int  // a derived struct's base's size in a constant buffer, by the struct's name
+	cbMax     map[int]int     // slot -> registers read
+	cbDyn     map[int]bool    // slot -> indexed by a register
 	loopDep   int
 	internals map[string]*funcDecl    // expanded intrinsics, parsed once (intrinsics2.go)
 	fixLine   int                     // while an expanded intrinsic is inlined: the line of its call
