@@ -21,6 +21,7 @@ type (
 		pos
 		v     float64
 		typed bool // a suffix (1.0f, 1.0h) gives it its type; 1.0 is a literal of no fixed precision
+		dbl   bool // 1.0l, 1.0lf: a double
 	}
 	boolLit struct {
 		pos
@@ -162,6 +163,9 @@ type (
 		body   Stmt
 		unroll int  // [unroll(N)]: fxc runs at most N trips
 		hint   int8 // loopHint: [unroll] 1, [loop] -1
+		// unrollAll: [unroll] without a count, which fxc refuses for a
+		// loop of 1,024 trips or more (unroll.go)
+		unrollAll bool
 	}
 	whileStmt struct {
 		pos

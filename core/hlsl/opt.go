@@ -53,7 +53,8 @@ var (
 
 // optimize returns the code improved and the temps it needs.
 func optimize(code []Instr, temps int) ([]Instr, int) {
-	if noOptimize {
+	if d, _ := hasDoubles(code); noOptimize || d {
+		// (a shader with doubles stays as generated: double.go)
 		return code, temps
 	}
 	code, temps = splitWebs(code, temps)
