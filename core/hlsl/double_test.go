@@ -33,7 +33,7 @@ float4 main() : SV_Target { double2 v = b ? a : a.yx; v.x += 1; return float4(v,
 			[]string{"movc r", "dadd r"}},
 		{"asuint and asdouble", `uniform uint2 u;
 uint4 main() : SV_Target { uint4 r; double d = asdouble(u.x, u.y); asuint(d, r.x, r.y); r.zw = 0; return r; }`,
-			[]string{"mov r"}},
+			[]string{"mov o0.xy, cb0[0].xyxx"}},
 		{"constants folded", `RWByteAddressBuffer u : register(u1);
 float4 main() : SV_Target { u.Store(0, (double)12.2); return (float)(1.5L * 2); }`,
 			[]string{"store_raw u1.x, l(0), l(12)", "mov o0.xyzw, l(3.000000,3.000000,3.000000,3.000000)"}},
