@@ -45,14 +45,17 @@
 //
 // The optimiser (opt.go, one pass per file) rewrites the generated IR:
 // webs get registers of their own, then copy propagation with constant
-// folding, dead code, results written where a mov would copy them, mul and
-// add fused into mad, common subexpressions, short ifs flattened into
-// movc, movs merged, conditions read through a not, one-lane instructions
-// vectorised, copies coalesced and temps renumbered. Every pass keeps
+// folding, dead code, results (and a vector's lanes) written where a mov
+// would copy them, mul and add fused into mad, common subexpressions,
+// short ifs flattened into movc, movs merged, conditions read through a
+// not, ifs around a discard folded into it, one-lane instructions
+// vectorised, [unroll] loops unrolled, copies coalesced and temps
+// renumbered. Every pass keeps
 // each instruction's HLSL line (Instr.Line).
 //
-// Differences from fxc, on purpose or not yet done: loops are kept as
-// loop/endloop instead of being unrolled; code after an unconditional
+// Differences from fxc, on purpose or not yet done: loops without
+// [unroll] are kept as loop/endloop (an [unroll] loop whose trips are
+// known is unrolled, opt_unroll.go); code after an unconditional
 // break, continue or ret is dropped, so is a continue that ends a loop,
 // and a break that ends one is written breakc_nz l(-1) (vkd3d-shader 1.2,
 // the tests' independent reader, mistranslates those patterns); #include,

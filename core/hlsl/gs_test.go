@@ -130,7 +130,7 @@ void main(triangle V v[3], inout TriangleStream<V> s)
 }`, "gs_4_0", []string{"add r0.x, v[0][0].xxxx, l(1.000000)\n", "v[2][0].xyzw", "  emit\n"}, nil},
 		{"helper", gsHelperSrc, "gs_4_0", []string{
 			"dcl_input_siv v[4][0].xyzw, position\ndcl_input v[4][1].xyzw\n", "dcl_inputprimitive lineadj\ndcl_outputtopology linestrip\n",
-			"add r2.x, v[r0.x + 0][0].xxxx, l(0.100000)\n", "  emit\n", "endloop\ncut\n",
+			"add o0.x, v[r0.x + 0][0].xxxx, l(0.100000)\n", "  emit\n", "endloop\ncut\n",
 		}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -521,6 +521,22 @@ func (g *gen) mul(p pos, a, b *value) *value {
 	for k := 0; k < ac; k++ {
 		colsA = colsA && inOneReg(colA(k))
 	}
+	rowsB := true
+	for k := 0; k < br; k++ {
+		rowsB = rowsB && inOneReg(rowB(k))
+	}
+	if !rowsA && colsB && !rowsB && !(colsA && ar > 1) && ac >= 2 {
+		// B's columns sit in registers and its rows do not (a
+		// column_major constant matrix): A's rows are put together in
+		// temps for one dpN per result, as fxc does, rather than each
+		// row of B gathered for a mul/mad chain.
+		c := make([]Operand, 0, len(x.c))
+		for i := 0; i < ar; i++ {
+			c = append(c, g.copyTemp(rowOf(i))...)
+		}
+		x = &value{t: x.t, c: c, ro: true}
+		rowsA = true
+	}
 	out := make([]Operand, ar*bc)
 	switch {
 	case rowsA && colsB && ac >= 2:

@@ -14,6 +14,7 @@ package hlsl
 //   - short ifs flattened into movc (opt_flatten.go)
 //   - movs into one register merged (opt_movs.go)
 //   - conditions read through a not (opt_cond.go)
+//   - an if around a discard folded into it (opt_discard.go)
 //   - one-lane instructions vectorised (opt_slp.go)
 //
 // then loops whose trips are known unrolled, one at a time, the rounds
@@ -45,7 +46,8 @@ func simple(f func([]Instr, int) ([]Instr, bool)) pass {
 var (
 	mainPasses = []pass{simple(copyProp), simple(deadCode), simple(forwardResults), simple(forwardLanes), simple(fuseMad),
 		simple(commonSubexprs), flatten, simple(func(c []Instr, _ int) ([]Instr, bool) { return mergeMovs(c) }),
-		simple(func(c []Instr, _ int) ([]Instr, bool) { return invertConds(c) }), vectorize}
+		simple(func(c []Instr, _ int) ([]Instr, bool) { return invertConds(c) }),
+		simple(func(c []Instr, _ int) ([]Instr, bool) { return foldDiscards(c) }), vectorize}
 	finalPasses = []pass{simple(coalesce), simple(copyProp), simple(deadCode), simple(forwardResults), simple(forwardLanes)}
 )
 

@@ -98,6 +98,7 @@ func forwardMov(code []Instr, f *flowGraph, readers [][]int, dead []bool, i int)
 	var defs []def
 	need := comps
 	var blocked uint8 // d's lanes read or written between a write and the mov
+	shrunk := false
 	for k := i - 1; k >= f.start[b] && need != 0; k-- {
 		if dead[k] {
 			continue
@@ -110,11 +111,14 @@ func forwardMov(code []Instr, f *flowGraph, readers [][]int, dead []bool, i int)
 			}
 		}
 		if w&need != 0 {
-			if w&^need != 0 || len(x.Dst) != 1 || x.Dst[0].Rel != nil || !x.removable() || !lanesMovable(x) ||
-				dLanes(w)&blocked != 0 {
+			// Lanes it writes that a later write before the mov
+			// replaces are dropped from it, if nothing else reads them.
+			if w&^need&^comps != 0 || len(x.Dst) != 1 || x.Dst[0].Rel != nil || !x.removable() || !lanesMovable(x) ||
+				dLanes(w&need)&blocked != 0 {
 				return false
 			}
-			defs = append(defs, def{k, w})
+			shrunk = shrunk || w&^need != 0
+			defs = append(defs, def{k, w & need})
 			need &^= w
 		}
 		blocked |= touchedLanes(x, d)
@@ -155,6 +159,9 @@ func forwardMov(code []Instr, f *flowGraph, readers [][]int, dead []bool, i int)
 				uses = append(uses, use{p, -100 - k})
 			}
 		}
+	}
+	if shrunk && len(uses) > 0 {
+		return false
 	}
 	for _, u := range uses {
 		if d.File != FileTemp || f.block[u.at] != b || u.at <= first {

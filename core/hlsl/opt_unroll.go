@@ -14,11 +14,12 @@ package hlsl
 //
 // Only a loop the source marks [unroll] is unrolled (Instr.Unroll): fxc
 // keeps the others loops (DirectXTK's 16-sample blur, PBR's light loop),
-// and so does this compiler. It leaves a marked loop as it is when an exit is inside an if, when the
-// body continues, when the trips are more than maxUnrollTrips or the
-// unrolled code would be longer than maxUnrolled instructions. The
-// result is the same program: only the exits whose outcome is known are
-// taken away.
+// and so does this compiler. It leaves a marked loop as it is when an
+// exit is inside an if, when the body continues, when the trips are more
+// than maxUnrollTrips or the unrolled code would be longer than
+// maxUnrolled instructions (or the shader longer than
+// DefaultInstructions). The result is the same program: only the exits
+// whose outcome is known are taken away.
 
 // maxUnrollTrips and maxUnrolled bound the unrolling of one loop: its
 // trips, and the instructions written out for it.
@@ -119,6 +120,9 @@ func unrollLoop(code []Instr, temps, a, e int) ([]Instr, bool) {
 		if exit >= 0 {
 			break
 		}
+	}
+	if len(code)-len(body)-2+len(out) > DefaultInstructions {
+		return nil, false
 	}
 	res := make([]Instr, 0, len(code)-len(body)-2+len(out))
 	res = append(res, code[:a]...)

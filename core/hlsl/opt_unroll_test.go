@@ -230,3 +230,52 @@ ret`} {
 		passCase(t, simple(forwardLanes), body, body)
 	}
 }
+
+func TestPassForwardLanesShrinks(t *testing.T) {
+	// A copy of the whole input, then three of its lanes replaced: the
+	// copy keeps only the lane the output still takes from it.
+	passCase(t, simple(forwardLanes), `
+mov r0.xyzw, v0.xyzw
+mad r0.xyz, v1.xyz_, v0.wwww, v0.xyz_
+mov o0.xyzw, r0.xyzw
+ret`, `
+mov o0.w, v0.___w
+mad o0.xyz, v1.xyz_, v0.wwww, v0.xyz_
+ret`)
+}
+
+func TestPassFoldDiscards(t *testing.T) {
+	passCase(t, simple(func(c []Instr, _ int) ([]Instr, bool) { return foldDiscards(c) }), `
+eq r0.x, v1.___w, l(0.0, _, _, _)
+if_nz r0.x___
+discard_nz l(-1, _, _, _)
+endif
+mov o0.xyzw, v1.xyzw
+ret`, `
+eq r0.x, v1.___w, l(0.0, _, _, _)
+discard_nz r0.x___
+mov o0.xyzw, v1.xyzw
+ret`)
+}
+
+// TestMulColumnMajorRow: a vector put together from an input and
+// constants times a column_major constant matrix is one dp4 per result
+// component, as fxc computes it, not the matrix's rows gathered.
+func TestMulColumnMajorRow(t *testing.T) {
+	const src = `
+float4x4 M;
+float4 main(float2 uv : TEXCOORD) : SV_Target {
+	return float4(mul(float4(uv.x, uv.y, 0, 1), M).xy, 0, 1);
+}`
+	r, err := Compile([]byte(src), "m.hlsl", "main", "ps_4_0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := r.Program.String()
+	if strings.Count(l, "\ndp4 ") != 2 || strings.Contains(l, "mad") {
+		t.Errorf("want two dp4 and no mad:\n%s", l)
+	}
+	if n := len(r.Program.Code); n > 6 {
+		t.Errorf("%d instructions, want at most 6:\n%s", n, l)
+	}
+}
