@@ -89,11 +89,12 @@ unit:
 # detector, with no goroutine of their own for it to watch.
 RACE_PKGS := core/dxgk core/hlsl core/scenario core/sim core/trace gpu gpu/shader
 # In core/hlsl only the tests that start goroutines run under the detector
-# (RACE_HLSL_RUN: the compile cache's): its other tests compile and evaluate
-# on the test's own goroutine (no test there calls t.Parallel or RunQuad),
+# (RACE_HLSL_RUN: the compile cache's, and RunQuad's four invocations of a
+# quad, one goroutine each): its other tests compile and evaluate
+# on the test's own goroutine (no other test there calls t.Parallel or RunQuad),
 # where the detector has no second goroutine to compare with; they took 194
 # s of wall clock at a load of 25 (37 CPU-seconds), TestLimitsRaised alone 55.
-RACE_HLSL_RUN := ^TestCache
+RACE_HLSL_RUN := ^(TestCache|TestRunQuad)
 race:
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -short -skip '^TestRace' $(addprefix ./,$(filter-out core/hlsl,$(RACE_PKGS)))
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -short -run '$(RACE_HLSL_RUN)' ./core/hlsl

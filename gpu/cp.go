@@ -245,7 +245,7 @@ func (ex *executor) exec(p isa.Packet) {
 	case isa.OpSetRT, isa.OpSetDS, isa.OpSetVB, isa.OpSetIB, isa.OpSetCB, isa.OpSetTex, isa.OpSetSampler,
 		isa.OpSetViewport, isa.OpSetRaster, isa.OpSetBlend, isa.OpSetDepth, isa.OpSetTopology, isa.OpSetProgram, isa.OpSetLayout,
 		isa.OpSetRTSlot, isa.OpSetBlendRT, isa.OpSetBlendFactor, isa.OpSetStencil, isa.OpSetScissor, isa.OpSetViewportN, isa.OpSetDepthBias,
-		isa.OpSetTexStage, isa.OpSetSamplerStage, isa.OpSetView, isa.OpSetSamplerEx:
+		isa.OpSetTexStage, isa.OpSetSamplerStage, isa.OpSetView, isa.OpSetSamplerEx, isa.OpSetClipDist:
 		ex.setState(p)
 	case isa.OpClearStencil:
 		ex.clearStencil(p)

@@ -17,7 +17,7 @@ const (
 	// numAttr is the vertex attributes the rasterizer interpolates: four
 	// per varying register of the vertex program (program.go).
 	numAttr = 4 * isa.MaxVaryings
-	maxPoly = 12 // a triangle clipped by 7 planes has at most 10 vertices
+	maxPoly = 20 // a triangle clipped by 7 planes and 8 clip distances has at most 18 vertices
 	wEps    = 1e-12
 	// fixLimit bounds screen coordinates (pixels) before the conversion to
 	// fixed point, far outside any viewport or surface.
@@ -47,6 +47,7 @@ type drawScratch struct {
 	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
 	tri  tri
 	pipe pipe
+	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
 
 	pipeCache pipeCache // the last draw's pipe, for the next one with the same state (pipecache.go)
 
@@ -551,6 +552,9 @@ func (ex *executor) outcode(v *cvert) uint32 {
 	if !(w-wEps >= 0) {
 		c |= 1 << planeW
 	}
+	if ex.draw.cd.nclip != 0 {
+		c |= ex.draw.cd.outcode(v)
+	}
 	return c
 }
 
@@ -575,8 +579,11 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	}
 	// clip
 	c0, c1, c2 := ex.outcode(v0), ex.outcode(v1), ex.outcode(v2)
-	if c0&c1&c2 != 0 {
-		return 0 // all three outside one plane
+	if c0&c1&c2 != 0 || (c0|c1|c2)&clipNaN != 0 {
+		return 0 // all three outside one plane, or a clip distance NaN
+	}
+	if d.cd.ncull != 0 && d.cd.culled(v0, v1, v2) {
+		return 0
 	}
 	s := &ex.st
 	if s.wireframe {
@@ -600,9 +607,9 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
 	if out := c0 | c1 | c2; out != 0 {
 		dst := 1
-		for k := 0; k < numPlanes && len(poly) >= 3; k++ {
+		for k := 0; k < numPlanes+d.cd.nclip && len(poly) >= 3; k++ {
 			if out&(1<<k) != 0 {
-				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
+				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd)
 				dst ^= 1
 			}
 		}
@@ -648,11 +655,11 @@ func (d *drawScratch) project(c *cvert, sv *svert) {
 // into out, whose capacity must hold len(in)+1 vertices. An intersection is
 // always computed from the inside vertex of its edge, so an edge shared by two
 // triangles is cut at exactly the same point for both.
-func clipPoly(in, out []cvert, plane int, lin uint32) []cvert {
+func clipPoly(in, out []cvert, plane int, lin uint32, cd *clipDists) []cvert {
 	n := len(in)
 	for i := 0; i < n; i++ {
 		a, b := &in[i], &in[(i+1)%n]
-		da, db := dist(a, plane), dist(b, plane)
+		da, db := cd.dist(a, plane), cd.dist(b, plane)
 		ina, inb := da >= 0, db >= 0
 		if ina {
 			out = append(out, *a)

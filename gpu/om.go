@@ -108,6 +108,18 @@ func (p *pipe) mergeTarget(k, x, y int, v [4]uint32, src1 *[4]uint32, whole bool
 	tfmt.Encode(rt.fmt, v, mask, px)
 }
 
+// conservative is the depth a pixel program wrote as SV_DepthGreaterEqual
+// or SV_DepthLessEqual, z, held to its promise ("Semantics": a depth
+// greater than or equal to, or less than or equal to, the value the
+// rasterizer determined): the rasterized depth where it is not, or is NaN.
+func (p *pipe) conservative(t *tri, b1, b2, z float64) float64 {
+	r := t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)
+	if p.depthKind == isa.DepthOutGE && !(z >= r) || p.depthKind == isa.DepthOutLE && !(z <= r) {
+		return r
+	}
+	return z
+}
+
 // depthStencil runs the stencil and depth tests of pixel (x, y) and their
 // writes ("Configuring Depth-Stencil Functionality"): the stencil test
 // compares the reference and the stored value, both through the read
@@ -118,11 +130,13 @@ func (p *pipe) mergeTarget(k, x, y int, v [4]uint32, src1 *[4]uint32, whole bool
 // program's SV_Depth when own, clamped to the viewport's depth range like
 // the interpolated one. It reports whether the pixel survives.
 func (p *pipe) depthStencil(t *tri, x, y int, b1, b2, z float64, own bool) bool {
-	if !p.depth && !p.stencil {
+	if !p.depth && !p.stencil || p.early && !p.earlyNow {
 		return true
 	}
 	if !own {
 		z = t.z0 + float64(b1*t.dz1) + float64(b2*t.dz2)
+	} else if p.depthKind != isa.DepthOutAny {
+		z = p.conservative(t, b1, b2, z)
 	}
 	if !(z >= p.zmin) {
 		z = p.zmin

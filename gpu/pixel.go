@@ -42,10 +42,18 @@ type pipe struct {
 	a2c         bool
 	stencil     bool // the stencil test is on (enabled, with a depth buffer that has stencil)
 	st          stencilState
-	depthOut    int  // the pixel program's output register of SV_Depth, or -1 (set with the program)
-	covOut      int  // its output register of SV_Coverage (oMask), or -1 (msaa.go)
-	outs        int  // the pixel program's outputs
-	front       bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
+	depthOut    int    // the pixel program's output register of SV_Depth, or -1 (set with the program)
+	depthKind   uint32 // and how the output merger takes it (isa.DepthOutAny, DepthOutGE, DepthOutLE)
+	// early: the depth and stencil tests run before the pixel program
+	// (early.go), earlyNow while they do (at the merge they are done).
+	early, earlyNow bool
+	earlyPass       [shader.Lanes]uint32 // on a multisampled target: each lane's samples that passed them
+	// lineCov is the coverage of the alpha-antialiased line's pixel being
+	// shaded, which multiplies o0.a (aaline.go); 0 for none.
+	lineCov float32
+	covOut  int  // its output register of SV_Coverage (oMask), or -1 (msaa.go)
+	outs    int  // the pixel program's outputs
+	front   bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
 	// Depth bias (om.go): on, r for a UNORM depth buffer (0: float), and
 	// the rasterizer state's three values.
@@ -330,6 +338,9 @@ func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
 // integer part is what unorm8 gives. words is the target as pixel words,
 // wpitch words a row; bgra swaps red and blue.
 func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, ch *[4]uint8, bgra bool) {
+	if t.spanColorRows(words, wpitch, rows, ch, bgra) {
+		return // in SIMD (spanrow_amd64.go)
+	}
 	inv := t.invArea
 	s1, s2 := t.e[1].a, t.e[2].a
 	r, g, c := t.wordChannels(ch, bgra)

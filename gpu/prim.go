@@ -24,7 +24,7 @@ import "d3dsim/gpu/isa"
 // along the line.
 // point draws a point.
 func (ex *executor) point(v *cvert) uint64 {
-	if !finite(v) || ex.outcode(v) != 0 {
+	if !finite(v) || ex.outcode(v) != 0 || ex.draw.cd.ncull != 0 && ex.draw.cd.culled(v) {
 		return 0
 	}
 	d := &ex.draw
@@ -57,15 +57,16 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	// clip: the part of the segment a + t(b-a), t in [t0, t1], inside every
 	// plane.
 	ca, cb := ex.outcode(a), ex.outcode(b)
-	if ca&cb != 0 {
+	cd := &ex.draw.cd
+	if ca&cb != 0 || (ca|cb)&clipNaN != 0 || cd.ncull != 0 && cd.culled(a, b) {
 		return 0
 	}
 	t0, t1 := 0.0, 1.0
-	for k := 0; k < numPlanes; k++ {
+	for k := 0; k < numPlanes+cd.nclip; k++ {
 		if (ca|cb)&(1<<k) == 0 {
 			continue
 		}
-		da, db := dist(a, k), dist(b, k)
+		da, db := cd.dist(a, k), cd.dist(b, k)
 		if da < 0 {
 			t0 = max(t0, da/(da-db))
 		} else if db < 0 {
@@ -90,6 +91,13 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	s0, s1 := &d.sv[0], &d.sv[1]
 	d.project(&p0, s0)
 	d.project(&p1, s1)
+	mode := ex.lineMode() // (aaline.go)
+	if mode == lineQuad {
+		if s0.x != s1.x || s0.y != s1.y {
+			ex.quadLine(s0, s1)
+		}
+		return 1
+	}
 
 	// walk
 	p, t := &d.pipe, &d.tri
@@ -101,6 +109,16 @@ func (ex *executor) line(a, b *cvert) uint64 {
 		return 1 // passed the clipper: nothing to light
 	}
 	ri, bi := p.order()
+	if mode == lineAlpha {
+		const S = 1 << subBits
+		alphaLine(float64(s0.x)/S, float64(s0.y)/S, float64(s1.x)/S, float64(s1.y)/S, p.sx0, p.sx1, p.sy0, p.sy1, func(px, py int, f, cov float64) {
+			p.shaded++
+			p.lineCov = float32(cov)
+			p.pixel(t, px, py, f, 0, ri, bi)
+		})
+		p.lineCov = 0
+		return 1
+	}
 	if abs(dx) >= abs(dy) {
 		lineWalk(s0.x, s0.y, s1.x, s1.y, p.sx0, p.sx1, p.sy0, p.sy1, false, func(px, py int, f float64) {
 			p.shaded++
@@ -222,9 +240,9 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	poly := d.poly[0][:3]
 	poly[0], poly[1], poly[2] = *v0, *v1, *v2
 	dst := 1
-	for k := 0; k < numPlanes && len(poly) >= 3; k++ {
+	for k := 0; k < numPlanes+d.cd.nclip && len(poly) >= 3; k++ {
 		if out&(1<<k) != 0 {
-			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs())
+			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd)
 			dst ^= 1
 		}
 	}

@@ -123,20 +123,21 @@ type progState struct {
 	cacheBytes int
 	recent     [4]*progEntry // the last programs found, compared before the map is hashed (a draw's programs, draw after draw)
 
-	vs, ps     *progEntry // this draw's; ps nil for none (no colour written)
-	vsPos      int        // output register of SV_Position
-	psPos      int        // input register of SV_Position, -1 for none
-	psDepth1   int        // output register of SV_Depth plus one, 0 for none
-	psFront1   int        // input register of SV_IsFrontFace plus one, 0 for none
-	psSamples1 int        // input register of the rasterizer's values plus one, 0 for none: x the sample count, y the coverage (msaa.go)
-	psMask     bool       // the program writes SV_Coverage in output shaderisa.CoverageOutput
-	psSample   bool       // the program runs once a covered sample on a multisampled target (SET_PROGRAM's bit 30, msaa.go)
-	vsIn, psIn int        // input registers of each program
-	flat, lin  uint32     // the pixel program's constant and noperspective inputs (interp.go)
-	cent       uint32     // its centroid inputs (msaa.go)
-	failed     bool       // a program faulted: the draw stops
-	pxFailed   bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
-	err        error
+	vs, ps      *progEntry // this draw's; ps nil for none (no colour written)
+	vsPos       int        // output register of SV_Position
+	psPos       int        // input register of SV_Position, -1 for none
+	psDepth1    int        // output register of SV_Depth plus one, 0 for none
+	psDepthKind uint32     // and how it is taken: isa.DepthOutAny, DepthOutGE, DepthOutLE
+	psFront1    int        // input register of SV_IsFrontFace plus one, 0 for none
+	psSamples1  int        // input register of the rasterizer's values plus one, 0 for none: x the sample count, y the coverage (msaa.go)
+	psMask      bool       // the program writes SV_Coverage in output shaderisa.CoverageOutput
+	psSample    bool       // the program runs once a covered sample on a multisampled target (SET_PROGRAM's bit 30, msaa.go)
+	vsIn, psIn  int        // input registers of each program
+	flat, lin   uint32     // the pixel program's constant and noperspective inputs (interp.go)
+	cent        uint32     // its centroid inputs (msaa.go)
+	failed      bool       // a program faulted: the draw stops
+	pxFailed    bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
+	err         error
 
 	consts [2]cbView
 	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
@@ -441,11 +442,13 @@ func (ex *executor) prepareProgram() bool {
 		if ps.psPos == isa.NoReg {
 			ps.psPos = -1
 		}
-		ps.psDepth1, ps.psFront1, ps.psSamples1, ps.psMask = int(sys>>8&0xFF), int(sys>>16&0xFF), int(sys>>24&0x3F), sys>>31 != 0
+		ps.psDepth1, ps.psFront1, ps.psSamples1, ps.psMask = int(sys>>8&0x3F), int(sys>>16&0x3F), int(sys>>24&0x3F), sys>>31 != 0
+		ps.psDepthKind = sys >> isa.DepthOutShift & 3
 		ps.psSample = sys>>30&1 != 0
 		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos ||
 			ps.psSamples1 > pp.Inputs || ps.psSamples1 != 0 && (ps.psSamples1-1 == ps.psPos || ps.psSamples1 == ps.psFront1) ||
-			ps.psMask && (pp.Outputs <= shaderisa.CoverageOutput || ps.psDepth1-1 == shaderisa.CoverageOutput) {
+			ps.psMask && (pp.Outputs <= shaderisa.CoverageOutput || ps.psDepth1-1 == shaderisa.CoverageOutput) ||
+			ps.psDepthKind > isa.DepthOutLE {
 			ex.fault("pixel program: system values %#x: SV_Depth in o%d, SV_IsFrontFace in v%d, of %d outputs and %d inputs", sys, ps.psDepth1-1, ps.psFront1-1, pp.Outputs, pp.Inputs)
 			return false
 		}
@@ -459,7 +462,7 @@ func (ex *executor) prepareProgram() bool {
 			return false
 		}
 	}
-	return true
+	return ex.prepareClipDist()
 }
 
 // fail records the first fault of a program during the draw and stops it.

@@ -210,6 +210,10 @@ func (t *tri) raster(p *pipe) {
 // pixels are one run.
 func (t *tri) rasterRows(p *pipe, ylo, yhi int) {
 	y0, y1 := max(t.y0, ylo), min(t.y1, yhi)
+	if t.rowRuns(p) {
+		t.rasterRuns(p, y0, y1) // rowspans.go
+		return
+	}
 	e0, e1, e2 := &t.e[0], &t.e[1], &t.e[2]
 	for by := y0; by < y1 && !p.stop; by += blk {
 		if by > y0 && p.check != nil && !p.check() {

@@ -118,9 +118,8 @@ type state struct {
 	vpN     [isa.MaxViewports]viewport
 	scissor [isa.MaxViewports]rect
 	// SET_RASTER's flags: the scissor test; MultisampleEnable and
-	// AntialiasedLineEnable, which select the line algorithm of a
-	// multisampled target only (this GPU draws aliased lines at any
-	// sample count, lighting every sample of a pixel they cross: msaa.go).
+	// AntialiasedLineEnable, which select the line algorithm (aaline.go:
+	// quadrilateral, alpha antialiased or aliased lines).
 	scissorOn, msaaLines, aaLines bool
 	// SET_DEPTH_BIAS: DepthBias, DepthBiasClamp, SlopeScaledDepthBias.
 	depthBias         int32
@@ -150,6 +149,9 @@ type state struct {
 	// SET_SAMPLES: the output merger's targets' samples a pixel (0 or 1:
 	// one; msaa.go).
 	samples uint32
+	// SET_CLIP_DIST's word: where the clip and cull distances are
+	// (clipdist.go).
+	clipDist uint32
 }
 
 var (
@@ -403,6 +405,8 @@ func (ex *executor) setState(p isa.Packet) {
 			w: sane(p.F32(3), 0, 32768), h: sane(p.F32(4), 0, 32768),
 			minZ: sane(p.F32(5), 0, 1), maxZ: sane(p.F32(6), 0, 1),
 		}
+	case isa.OpSetClipDist:
+		s.clipDist = a[0]
 	case isa.OpSetDepthBias:
 		s.depthBias = int32(a[0])
 		s.biasClamp, s.biasSS = saneF32(p.F32(1)), saneF32(p.F32(2))

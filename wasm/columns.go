@@ -99,6 +99,7 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 		}
 		v := c.next
 		c.next++
+		s = strings.Clone(s) // kept for the trace's life (Args.Clone says why)
 		c.ids[s] = v
 		b.Strings = append(b.Strings, s)
 		return v
@@ -122,7 +123,7 @@ func (c *columnEncoder) encode(evs []trace.Event) columnBatch {
 			w[colArgs] = v
 		} else {
 			w[colArgs] = c.payload(e.Args, id, &b)
-			c.args[e.Args] = w[colArgs]
+			c.args[e.Args.Clone()] = w[colArgs]
 		}
 		w[colLine] = int32(max(0, min(e.Line, math.MaxInt32)))
 		w[colParent] = int32(e.Parent & math.MaxInt32)

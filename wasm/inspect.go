@@ -268,7 +268,7 @@ func (in *inspector) created(e *trace.Event, ctx, handle string) {
 		old.Obj = e.Obj
 		return
 	}
-	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: e.Args.Str(trace.KeyRT), Created: e.Seq, Line: e.Line}
+	h := &handleInfo{Ctx: ctx, Handle: handle, Obj: e.Obj, DDI: e.Name, Of: strings.Clone(e.Args.Str(trace.KeyRT)), Created: e.Seq, Line: e.Line}
 	h.Private = -1
 	if k := e.Thread + "/" + e.Obj; ctx == "IC" {
 		if n, ok := in.private[k]; ok {

@@ -77,7 +77,7 @@ func breadthRows() []*row {
 		getter("RSGetState", fnRSGetState),
 		getter("RSGetViewports", fnRSGetViewports),
 		getter("RSGetScissorRects", fnRSGetScissorRects),
-	}, append(computeRows(), append(geometryRows(), append(streamRows(), append(msaaRows(), tessRows()...)...)...)...)...)...)
+	}, append(computeRows(), append(geometryRows(), append(streamRows(), append(msaaRows(), append(tessRows(), featureRows()...)...)...)...)...)...)...)
 }
 
 // getter is a row for a Get method whose inputs are the scenario's

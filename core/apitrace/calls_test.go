@@ -258,6 +258,8 @@ func everyCall(t *testing.T) []byte {
 	c.call(0, fnPerfGetStatus, nil, nil, ptrU(UintV(1)))
 	c.call(0, method("ID3D11Buffer", "SetPrivateDataInterface", "guid", "pData"), []Arg{this(vb), {1, guidValue("IID_ID3D11Fence")}, {2, PtrV(dev)}}, nil, ok0())
 	c.call(0, method("ID3D11Buffer", "GetPrivateData", "guid", "pDataSize", "pData"), []Arg{this(vb), {1, guidValue("WKPDID_D3DDebugObjectName")}}, []Arg{{2, ArrayV(UintV(0))}}, hrV("DXGI_ERROR_NOT_FOUND"))
+	c.call(0, fnCheckFeature, []Arg{this(dev), {1, EnumV(sigFeature, 1)}, {3, UintV(4)}},
+		[]Arg{{2, ArrayV(StructV(featureData[1], EnumV(sigBOOL, 1)))}}, ok0())
 	c.call(0, refSig("IDXGIAdapter1", "Release"), []Arg{this(adapter)}, nil, ptrU(UintV(0)))
 	c.call(0, refSig("IDXGIFactory1", "Release"), []Arg{this(factory)}, nil, ptrU(UintV(0)))
 	c.w.Enter(0, fnPresentSig, []Arg{this(sc), u32(1, 0), {2, BitmaskV(sigPresent, 0)}}, 0, nil) // never left
@@ -379,7 +381,8 @@ func TestImportEveryCall(t *testing.T) {
 		"imm.EndEvent  # call 87", "imm.Release  # call 88", "buf.AddRef  # call 89", "buf.Release  # call 90",
 		`imm.SetMarker "Mark \"one\""  # call 92`, "imm.GetStatus  # call 93", "D3DPERF_GetStatus  # call 95",
 		"buf.SetPrivateDataInterface IID_ID3D11Fence Device  # call 96", "buf.GetPrivateData WKPDID_D3DDebugObjectName  # call 97\nexpect hr == DXGI_ERROR_NOT_FOUND",
-		"# call 100: IDXGISwapChain::Present: never returned (the capture ends inside it)",
+		"Device.CheckFeatureSupport DOUBLES  # call 98",
+		"# call 101: IDXGISwapChain::Present: never returned (the capture ends inside it)",
 	} {
 		if !strings.Contains(text, want+"\n") && !strings.Contains(text, want) {
 			t.Errorf("the scenario lacks %q", want)

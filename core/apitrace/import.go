@@ -336,7 +336,7 @@ func (m *importer) dispatch(c *Call, name, iface, meth string) error {
 			return nil // a resource's, a view's or a state's: no effect on the simulation
 		}
 	case "GetDesc1", "GetType", "GetEvictionPriority", "SetEvictionPriority",
-		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize", "CheckFeatureSupport",
+		"GetCreationFlags", "GetFeatureLevel", "GetContextFlags", "GetDataSize",
 		"CheckMultisampleQualityLevels", "GetExceptionMode", "GetContainingOutput", "GetFrameStatistics", "GetLastPresentCount",
 		"GetFullscreenState", "GetGPUThreadPriority", "IsCurrent", "GetCreationFlagsDXGI", "CheckInterfaceSupport":
 		return nil // queries with no effect on the simulation

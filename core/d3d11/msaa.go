@@ -84,8 +84,6 @@ func (d *Device) checkSampleDesc(call, name string, t *texDesc) error {
 		return d.invalid(call, name, "SampleDesc.Quality %d: %s at %d samples has %d quality level(s) (or D3D11_STANDARD_MULTISAMPLE_PATTERN)", q, formatName(t.format), n, levels)
 	case t.mips != 1:
 		return d.invalid(call, name, "MipLevels %d: a multisampled texture has one level (MipLevels 1)", t.mips)
-	case t.slices > 1:
-		return d.invalid(call, name, "ArraySize %d: this device's multisampled textures have one slice (Texture2DMSArray views of one slice only)", t.slices)
 	case t.usage != ddi.UsageDefault:
 		return d.invalid(call, name, "Usage: a multisampled texture is DEFAULT (the CPU cannot read or write samples)")
 	case t.cpu != 0:
@@ -192,9 +190,10 @@ func (w ddiCall) ResolveSubresource(h ddi.HDEVICE, dst ddi.HRESOURCE, dstSub uin
 }
 
 // checkSRVSamples checks a shader resource view's dimension against its
-// resource's samples: TEXTURE2DMS (or TEXTURE2DMSARRAY of the one slice)
-// views a multisampled texture and nothing else does. ms: the view is of
-// a multisampled texture and needs no more checks.
+// resource's samples: TEXTURE2DMS (slice 0) or TEXTURE2DMSARRAY (a range
+// of the slices, "D3D11_TEX2DMS_ARRAY_SRV structure") views a
+// multisampled texture and nothing else does. ms: the view is of a
+// multisampled texture and needs no more checks.
 func (d *Device) checkSRVSamples(api, name string, res *Resource, s *SRVDesc) (ms bool, err error) {
 	dim := enumName("SRVDimension", uint32(s.Dimension))
 	isMS := s.Dimension == ddi.SRVDimTexture2DMS || s.Dimension == ddi.SRVDimTexture2DMSArray
@@ -204,15 +203,26 @@ func (d *Device) checkSRVSamples(api, name string, res *Resource, s *SRVDesc) (m
 		}
 		return false, nil
 	}
+	slices := res.ArraySlices()
 	switch {
 	case s.Dimension == ddi.SRVDimUnknown:
 	case !isMS:
-		return true, d.invalid(api, name, "ViewDimension %s: %s has %d samples (TEXTURE2DMS views it)", dim, res.name, res.samples())
-	case s.Dimension == ddi.SRVDimTexture2DMSArray && (s.FirstArraySlice != 0 || s.ArraySize > 1):
-		return true, d.invalid(api, name, "FirstArraySlice %d, ArraySize %d: %s has 1 slice", s.FirstArraySlice, s.ArraySize, res.name)
+		return true, d.invalid(api, name, "ViewDimension %s: %s has %d samples (TEXTURE2DMS or TEXTURE2DMSARRAY views it)", dim, res.name, res.samples())
+	case s.Dimension == ddi.SRVDimTexture2DMS && (s.FirstArraySlice != 0 || s.ArraySize > 1):
+		return true, d.invalid(api, name, "FirstArraySlice, ArraySize: a %s view has one slice", dim)
+	case s.Dimension == ddi.SRVDimTexture2DMSArray && (s.ArraySize == 0 || uint64(s.FirstArraySlice)+uint64(s.ArraySize) > uint64(slices)):
+		return true, d.invalid(api, name, "FirstArraySlice %d, ArraySize %d: %s has %d slices", s.FirstArraySlice, s.ArraySize, res.name, slices)
 	case s.MostDetailedMip != 0 || s.MipLevels > 1 && s.MipLevels != AllMips:
 		return true, d.invalid(api, name, "MostDetailedMip, MipLevels: a %s view has no mip levels", dim)
 	}
-	*s = SRVDesc{Dimension: s.Dimension}
+	r := SRVDesc{Dimension: s.Dimension}
+	switch {
+	case s.Dimension == ddi.SRVDimTexture2DMSArray:
+		r.FirstArraySlice, r.ArraySize = s.FirstArraySlice, s.ArraySize
+	case s.Dimension == ddi.SRVDimUnknown && slices > 1:
+		// The whole resource as its own kind: every slice.
+		r = SRVDesc{Dimension: ddi.SRVDimTexture2DMSArray, ArraySize: slices}
+	}
+	*s = r
 	return true, nil
 }

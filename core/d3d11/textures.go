@@ -260,6 +260,9 @@ func (d *Device) createTexture(call, name string, t texDesc, data []byte, primar
 	if t.kind == KindTexture3D {
 		args.Depth, args.ArraySize = t.depth, 1
 	}
+	if t.samples > 1 { // a multisampled array (msaa.go)
+		args.SampleCount, args.SampleQuality = t.samples, t.quality
+	}
 	return d.createResource(name, t.kind, args)
 }
 

@@ -25,10 +25,10 @@ const StandardMultisamplePattern = 0xFFFFFFFF
 // MultisampleQualityLevels is what a feature level 11.0 device with the
 // standard patterns of 2 and 4 samples answers from the format table
 // ("Format support for Direct3D feature level 11.0 hardware": multisample
-// render targets for the render-target and depth formats but the 128-bit
-// ones, where it is optional): one level at 1 sample for any format a
-// texture has, one at 2 and 4 for those, none otherwise. A typeless
-// format answers for its family.
+// render targets for the render-target and depth formats, optional for
+// the 128-bit ones, which this GPU multisamples too): one level at 1
+// sample for any format a texture has, one at 2 and 4 for those, none
+// otherwise. A typeless format answers for its family.
 func MultisampleQualityLevels(f Format, count uint32) uint32 {
 	d := Describe(f)
 	if d.Name == "" || d.Bytes == 0 {
@@ -47,7 +47,7 @@ func MultisampleQualityLevels(f Format, count uint32) uint32 {
 // can be a multisampled render target or depth buffer.
 func MultisampleRT(f Format) bool {
 	d := Describe(f)
-	if d.Block != 1 || d.Bytes == 0 || d.Bytes > 8 {
+	if d.Block != 1 || d.Bytes == 0 || d.Bytes > 16 {
 		return false
 	}
 	if !d.Typeless {

@@ -22,6 +22,9 @@ func (g *gen) call(e *callExpr) *value {
 	if !ok {
 		return poison
 	}
+	if v, ok := g.dintrinsic(e, args); ok {
+		return v
+	}
 	return g.intrinsic(e, args)
 }
 
@@ -549,6 +552,8 @@ func convRank(a *value, p *Type) int {
 		base = rankToArg
 	case (t.Base == Int || t.Base == Uint) && (p.Base == Int || p.Base == Uint):
 		base = rankSign
+	case t.Base == Float && p.Base == Double:
+		base = rankPromote // C is double, a promoted type of the float
 	case max(t.Base, p.Base) == t.Base:
 		base = rankToArg
 	}

@@ -161,7 +161,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		stage = Vertex
 	case "ps_4_0", "ps_4_1", "ps_5_0":
 		stage = Pixel
-	case "cs_5_0":
+	case "cs_4_0", "cs_4_1", "cs_5_0":
 		stage = Compute
 	case "ds_5_0":
 		stage = Domain
@@ -170,7 +170,13 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	case "gs_4_0", "gs_4_1", "gs_5_0":
 		stage = Geometry
 	default:
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
+		if base, ok := strings.CutSuffix(target, "_level_9_1"); ok || strings.HasSuffix(target, "_level_9_3") {
+			if !ok {
+				base = strings.TrimSuffix(target, "_level_9_3")
+			}
+			return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s': a _level_9_x profile's bytecode carries a Direct3D 9 shader for feature level 9 hardware besides its shader model 4 one, which is all a feature level 11_0 device runs: compile for %s", clean(target), clean(base)))}}
+		}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_4_0, cs_4_1, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
 	major, minor = int(target[3]-'0'), int(target[5]-'0')
 	if len(src) > maxSource {
@@ -264,10 +270,21 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 			return nil, errs
 		}
 	}
+	// The constant buffers as the optimised code reads them.
+	g.cbDyn = map[int]bool{}
+	cbUse(code, g.cbMax, g.cbDyn)
+	if hull != nil {
+		cbUse(hull.PCCode, g.cbMax, g.cbDyn)
+	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if stage == Compute && major < 5 {
+		if g.cs4Check(prog, fn.pos); len(g.errs) > 0 {
+			return nil, withMore(g.errs, file, g.more)
+		}
+	}
 	if hull != nil {
 		g.finishHull(res, prog, hull)
 	}

@@ -74,7 +74,7 @@ func (g *gen) computeInput(p pos, what string, t *Type, sem string, input bool) 
 
 // numThreads reads the entry point's [numthreads(X, Y, Z)]: three integer
 // constants, X and Y 1 to 1024, Z 1 to 64, 1024 threads at most
-// (D3D11_CS_THREAD_GROUP_MAX_*). As fxc for shader models below 6, the
+// (D3D11_CS_THREAD_GROUP_MAX_*; cs_4_x: numThreadsLimits). As fxc for shader models below 6, the
 // attributes are those of the function's first declaration (a prototype's,
 // when it comes first); a later one's are dropped.
 func (g *gen) numThreads(fn *funcDecl) [3]int {
@@ -124,8 +124,12 @@ func (g *gen) numThreads(fn *funcDecl) [3]int {
 		}
 		n[i] = int(int32(v.c[0].Imm[0]))
 	}
-	if n[0] < 1 || n[1] < 1 || n[2] < 1 || n[0] > 1024 || n[1] > 1024 || n[2] > 64 || n[0]*n[1]*n[2] > 1024 {
-		g.errorf(at.pos, eSyntax, "numthreads(%d, %d, %d): X and Y are 1 to 1024, Z 1 to 64, 1024 threads in all", n[0], n[1], n[2])
+	if xy, z, all := numThreadsLimits(g.major); n[0] < 1 || n[1] < 1 || n[2] < 1 || n[0] > xy || n[1] > xy || n[2] > z || n[0]*n[1]*n[2] > all {
+		zs := fmt.Sprintf("Z 1 to %d", z)
+		if z == 1 {
+			zs = "Z 1"
+		}
+		g.errorf(at.pos, eSyntax, "numthreads(%d, %d, %d): X and Y are 1 to %d, %s, %d threads in all (cs_%d_%d)", n[0], n[1], n[2], xy, zs, all, g.major, g.minor)
 	}
 	return n
 }

@@ -58,7 +58,7 @@
 // the tests' independent reader, mistranslates those patterns); #include,
 // geometry shaders and doubles are refused with an error that says "not
 // supported by this compiler" and names the construct. Compute shaders
-// (cs_5_0, compute.go) take [numthreads], the thread identifiers, typed
+// (cs_5_0, compute.go; cs_4_0 and cs_4_1 within their limits, cs4.go) take [numthreads], the thread identifiers, typed
 // views (RWTexture*, RWBuffer, also in pixel shaders) and the Interlocked
 // functions on their elements; structured and byte-address buffers and
 // groupshared memory (buffers.go) are loads and stores of their words, a

@@ -107,6 +107,9 @@ func constIndex(e Expr) bool {
 
 // dynIndex is x[i] with i in a register (iv, already an int scalar).
 func (g *gen) dynIndex(p pos, x *value, iv *value) *value {
+	if !(x.t.Kind == KArray && x.cb != nil) && g.refuseDoubles(p, x.t, "a variable indexed at run time") {
+		return poison
+	}
 	switch {
 	case x.t.Kind == KArray && (x.res != nil || hasObject(x.t)):
 		g.errorf(p, eSyntax, "syntax error: an array of textures or samplers is indexed only by a literal expression in shader model %d", g.major)

@@ -230,6 +230,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		g.errorf(p, eNotImplemented, "signature element '%s' of type '%s' is not supported: use a scalar or vector", sem, t)
 		return poison, nil
 	}
+	if t.Base == Double {
+		g.errorf(p, eTypeMismatch, "'%s': a signature element cannot be of type '%s' (its registers hold 32-bit components)", sem, t)
+		return poison, nil
+	}
 	name, idx := parseSemantic(sem)
 	el := SigElement{Semantic: name, Index: idx, Mask: uint8(1<<t.Cols - 1)}
 	switch t.Base {

@@ -74,8 +74,15 @@ func TestTruncationWarning(t *testing.T) {
 }
 
 func TestBadTarget(t *testing.T) {
-	_, err := Compile([]byte("float4 main() : SV_Target { return 0; }"), "t.hlsl", "main", "vs_6_0")
-	if err == nil || !strings.Contains(err.Error(), "unsupported target 'vs_6_0'") {
-		t.Errorf("err = %v", err)
+	for _, c := range []struct{ target, want string }{
+		{"vs_6_0", "unsupported target 'vs_6_0'"},
+		// The level 9 profiles: refused, naming the profile to use.
+		{"ps_4_0_level_9_1", "compile for ps_4_0"},
+		{"vs_4_0_level_9_3", "compile for vs_4_0"},
+	} {
+		_, err := Compile([]byte("float4 main() : SV_Target { return 0; }"), "t.hlsl", "main", c.target)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.target, err, c.want)
+		}
 	}
 }

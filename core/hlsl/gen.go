@@ -283,7 +283,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			if et := texElemOther(t, b, ts.argType); et != nil {
 				return et
 			}
-			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
+			if b == nil || b.Base == Bool || b.Base == Double || (b.Kind != KScalar && b.Kind != KVector) {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
@@ -386,6 +386,9 @@ func (g *gen) makeVar(t *Type) *value {
 	case KTexture, KSampler:
 		return &value{t: t, objAt: g.cdepth}
 	case KScalar, KVector:
+		if t.Base == Double {
+			return g.dmakeVar(t)
+		}
 		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
 	case KMatrix:
 		v := &value{t: t}
@@ -444,6 +447,10 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 			g.store(p, g.element(p, dst, i), g.element(p, src, i), sat)
 		}
 	default:
+		if dst.t.Base == Double {
+			g.dassign(p, dst, src)
+			return
+		}
 		if dst.wb != nil {
 			g.storeWB(p, dst.wb, src, sat)
 			return
@@ -492,6 +499,10 @@ func (g *gen) memValue(file File, slot, off int, t *Type, rel *Operand) *value {
 	last := reg
 	switch t.Kind {
 	case KScalar, KVector:
+		if t.Base == Double {
+			v.c, last = dmemComps(t, off, mk)
+			break
+		}
 		for i := 0; i < t.Cols; i++ {
 			v.c = append(v.c, mk(reg, c0+i))
 		}

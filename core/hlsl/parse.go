@@ -195,6 +195,11 @@ func (ps *parser) isTypeName(t token) bool {
 	if ps.shadow[t.text] && !ps.structs[t.text] || ps.varShadow[t.text] {
 		return false
 	}
+	if doubleTypeName(t.text) {
+		// fxc lets "double" name a variable too: as unsupportedType's
+		// names, it is a type only where isUnsupportedType says so.
+		return false
+	}
 	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct" || caseTypeAlias(t.text) != ""
 }
 
@@ -203,7 +208,7 @@ func (ps *parser) isTypeName(t token) bool {
 // variable's name too, so only a declaration, a cast or a constructor is
 // taken for the type.
 func (ps *parser) isUnsupportedType(t token) bool {
-	return t.kind == tIdent && unsupportedType(t.text) != ""
+	return t.kind == tIdent && (unsupportedType(t.text) != "" || doubleTypeName(t.text) && !ps.varShadow[t.text])
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -301,6 +306,20 @@ func (ps *parser) unrollCount(as []attr) int {
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
+		}
+	}
+	return 0
+}
+
+// loopHint is what a loop's attributes ask of the optimiser: 1 [unroll]
+// (with or without a count), -1 [loop] or [fastopt], 0 nothing.
+func loopHint(as []attr) int8 {
+	for _, a := range as {
+		switch a.name {
+		case "unroll":
+			return 1
+		case "loop", "fastopt":
+			return -1
 		}
 	}
 	return 0
@@ -450,11 +469,15 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	t := ps.peek()
 	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
-		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
-			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		msg := "not supported by this compiler: '" + t.text + "' (" + why + ")"
+		if why == "64-bit integers" {
+			// fxc has none (they are shader model 6's): its error.
+			msg = "unrecognized identifier '" + t.text + "' (64-bit integers are shader model 6's: fxc and shader models 4 and 5 have none)"
+		}
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented, Msg: cutText(msg)})
 		panic(bailout{})
 	}
-	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
+	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix" || doubleTypeName(t.text))) {
 		if t.kind == tIdent && !keywords[t.text] {
 			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
@@ -916,8 +939,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	as := ps.attributes()
-	unroll := ps.unrollCount(as)
+	attrs := ps.attributes()
+	unroll, hint := ps.unrollCount(attrs), loopHint(attrs)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -950,16 +973,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll, s.unrollAll = unroll, bareUnroll(as)
+		s.unroll, s.hint, s.unrollAll = unroll, hint, bareUnroll(attrs)
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll, hint: hint}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true, unroll: unroll}
+		s := &whileStmt{pos: p, do: true, unroll: unroll, hint: hint}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -1194,7 +1217,7 @@ func (ps *parser) primary() Expr {
 		return &stringLit{pos: p, s: text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhHlL"), dbl: strings.ContainsAny(t.text, "lL")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

@@ -67,7 +67,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -105,7 +105,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -509,6 +509,9 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		c = append(c, g.convertBase(x.c, x.t.Base, v.t.Base)...)
 	}
 	*k += n
+	if v.t.Base == Double {
+		c, v = dlanes(c), &value{t: v.t, c: dlanes(v.c)} // both words of each
+	}
 	g.assign(v.c, c, false)
 	return true
 }

@@ -114,7 +114,7 @@ func (m *MemoryTracker) Feed(e *trace.Event) {
 	switch e.Name {
 	case "DxgkDdiCreateAllocation":
 		size, _ := e.Args.Uint(trace.KeySize)
-		a := &memAlloc{dev: e.Args.Str(trace.KeyDevice), obj: e.Obj, size: size, in: map[string]bool{}}
+		a := &memAlloc{dev: strings.Clone(e.Args.Str(trace.KeyDevice)), obj: e.Obj, size: size, in: map[string]bool{}}
 		m.allocs[e.Handle] = a
 		m.add(e, a, "created", "", "", size, true)
 	case "DxgkDdiDestroyAllocation":
@@ -180,7 +180,7 @@ func (m *MemoryTracker) add(e *trace.Event, a *memAlloc, what, seg, op string, s
 	if op != "" {
 		me.DMA = e.DMA
 		me.For, _ = e.Args.Uint(trace.KeyFor)
-		me.Why = e.Msg
+		me.Why = strings.Clone(e.Msg)
 	}
 	m.Events = append(m.Events, me)
 }

@@ -160,7 +160,7 @@ imm.Draw 6 0
 // the format table: one level at 1, 2 and 4 samples for a format that can
 // be a multisampled render target or depth buffer, none at 8 (this GPU's
 // patterns are the standard 2 and 4) nor for a format that cannot
-// (block-compressed, 128-bit), and a count outside 1..32 is an error.
+// (block-compressed), and a count outside 1..32 is an error.
 func TestMultisampleQualityLevels(t *testing.T) {
 	src := "dev, imm = D3D11CreateDevice\n"
 	for _, c := range []struct {
@@ -170,7 +170,7 @@ func TestMultisampleQualityLevels(t *testing.T) {
 	}{
 		{"R8G8B8A8_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 2, 1}, {"R8G8B8A8_UNORM", 4, 1}, {"R8G8B8A8_UNORM", 8, 0},
 		{"R16G16B16A16_FLOAT", 4, 1}, {"D24_UNORM_S8_UINT", 4, 1}, {"D32_FLOAT", 2, 1}, {"R32_UINT", 4, 1},
-		{"R8G8B8A8_TYPELESS", 4, 1}, {"R32G32B32A32_FLOAT", 4, 0}, {"BC1_UNORM", 4, 0}, {"BC1_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 3, 0},
+		{"R8G8B8A8_TYPELESS", 4, 1}, {"R32G32B32A32_FLOAT", 4, 1}, {"BC1_UNORM", 4, 0}, {"BC1_UNORM", 1, 1}, {"R8G8B8A8_UNORM", 3, 0},
 	} {
 		src += fmt.Sprintf("dev.CheckMultisampleQualityLevels %s %d\nexpect got == %d\n", c.f, c.n, c.level)
 	}
@@ -200,7 +200,7 @@ ui1 = dev.CreateTexture2D Width=4 Height=4 Format=R32_UINT BindFlags=RENDER_TARG
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET|UNORDERED_ACCESS SampleCount=4\n", "BindFlags UNORDERED_ACCESS: a multisampled texture cannot be"},
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=BC1_UNORM BindFlags=SHADER_RESOURCE SampleCount=4\n", "no quality level of BC1_UNORM at 4 samples"},
 		{"t = dev.CreateTexture2D Width=4 Height=4 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET SampleCount=4 Data=u8[1 2 3 4]\n", "pInitialData: a multisampled texture is created without data"},
-		{"v = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2D\n", "ViewDimension TEXTURE2D: ms has 4 samples (TEXTURE2DMS views it)"},
+		{"v = dev.CreateShaderResourceView ms ViewDimension=TEXTURE2D\n", "ViewDimension TEXTURE2D: ms has 4 samples (TEXTURE2DMS or TEXTURE2DMSARRAY views it)"},
 		{"v = dev.CreateShaderResourceView one ViewDimension=TEXTURE2DMS\n", "ViewDimension TEXTURE2DMS: one has one sample"},
 		{"a = dev.CreateRenderTargetView ms\nb = dev.CreateRenderTargetView ms2\nimm.OMSetRenderTargets a b\n", "ppRenderTargetViews[1] (b) has 2 sample(s) and a 4"},
 		{"imm.ResolveSubresource one 0 one 0 R8G8B8A8_UNORM\n", "source and destination are both one"},

@@ -153,7 +153,7 @@ type CallRecord struct {
 	HR         hresult.HRESULT
 	Dropped    bool            // a void method the runtime dropped
 	Mapped     []byte          // Map: the memory it mapped (nil when it failed)
-	Data       uint64          // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's
+	Data       uint64          // GetData's answer, GetMaximumFrameLatency's, GetCompletedValue's, CheckFormatSupport's, CheckFeatureSupport's (bit i: the i-th BOOL)
 	Query      d3d11.QueryData // GetData's whole answer: every member of the kind's structure
 }
 
@@ -232,7 +232,7 @@ func (r *Run) observe(t *thread, s *Call, x *call, err error) {
 		if res := x.res(0); err == nil && res != nil {
 			rec.Mapped = res.Mapped()
 		}
-	case "GetData", "GetMaximumFrameLatency", "GetCompletedValue":
+	case "GetData", "GetMaximumFrameLatency", "GetCompletedValue", "CheckFeatureSupport":
 		rec.Data = r.lastData
 		if s.Method == "GetData" {
 			rec.Query = r.lastQuery

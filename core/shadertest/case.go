@@ -318,7 +318,9 @@ func (st *state) require(file string, s *Section) error {
 		default:
 			switch t {
 			case "float64":
-				st.addUnsupported("doubles: the device does not report D3D11_FEATURE_DOUBLES")
+				// The device reports D3D11_FEATURE_DOUBLES
+				// (d3d11.Device.CheckFeatureSupport): the shader model 5
+				// doubles run, so the case does.
 			case "rov":
 				st.addUnsupported("rasterizer-ordered views: the device does not report ROVsSupported")
 			case "int64", "wave-ops":

@@ -55,9 +55,18 @@ func stageVar(stage string) string {
 	return stage
 }
 
-// elemFormats are the input-layout formats the scenario language takes.
-var elemFormats = map[string]bool{"R32G32B32A32_FLOAT": true, "R32G32B32_FLOAT": true, "R32G32_FLOAT": true, "R32_FLOAT": true,
-	"R32G32B32A32_UINT": true, "R32G32B32_UINT": true, "R32G32_UINT": true, "R32_UINT": true}
+// elemFormats are the input-layout formats the runner writes: the 32-bit
+// channels of every kind, each a vertex-buffer format of feature level
+// 11_0 ("Format support for Direct3D feature level 11.0 hardware").
+var elemFormats = func() map[string]bool {
+	m := map[string]bool{}
+	for _, ch := range []string{"R32", "R32G32", "R32G32B32", "R32G32B32A32"} {
+		for _, k := range []string{"FLOAT", "UINT", "SINT"} {
+			m[ch+"_"+k] = true
+		}
+	}
+	return m
+}()
 
 // unsupported is why d3dsim's device (through the scenario language)
 // cannot run the case, "" when it can.
@@ -72,18 +81,28 @@ func (c *Case) unsupported() string {
 		}
 	}
 	compute := c.compute()
+	rts := 0 // the output merger's render target slots, up to the last declared
+	for _, r := range c.Resources {
+		if r.Kind == "rtv" {
+			rts = max(rts, r.Slot+1)
+		}
+	}
 	for _, r := range c.Resources {
 		switch {
+		case r.Kind == "uav" && !compute && r.Slot < rts:
+			return "[uav " + strconv.Itoa(r.Slot) + "] beside " + strconv.Itoa(rts) + " render target slots: the output merger's views go after its render targets (UAVStartSlot at least NumRTVs)"
 		case r.Kind == "uav" && r.Dim == "2d" && r.Samples > 1:
 			return "multisampled unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
 		case r.Kind == "uav" && r.Slot >= 8:
 			return "unordered access view slot " + strconv.Itoa(r.Slot) + " (the compute stage and the output merger have 8)"
 		case r.Kind == "srv" && r.Dim == "buffer" && !r.Raw && r.Stride == 0 && r.TexelSize == 0:
 			return "a buffer view of no format ([srv " + strconv.Itoa(r.Slot) + "])"
-		case r.Samples > 1:
-			return "multisampled resources"
-		case r.Kind == "rtv" && r.Slot > 0:
-			return "several render targets ([rtv " + strconv.Itoa(r.Slot) + "])"
+		case r.Samples > 1 && r.Kind == "srv" && len(r.Data) > 0:
+			return "a multisampled [srv " + strconv.Itoa(r.Slot) + "] with data (a multisampled texture is created without data)"
+		case r.Samples > 1 && r.Kind == "srv" && r.Dim != "2d":
+			return "a multisampled [srv " + strconv.Itoa(r.Slot) + "] that is not a 2D texture"
+		case r.Kind == "rtv" && r.Slot >= 8:
+			return "render target slot " + strconv.Itoa(r.Slot) + " (the output merger has 8)"
 		}
 	}
 	for _, s := range c.Samplers {
@@ -102,16 +121,10 @@ func (c *Case) unsupported() string {
 			return cmd.Why
 		case cmd.Op == "draw" && compute:
 			return "a draw in a case with a compute shader (the runner's scenario dispatches)"
-		case cmd.Op == "sample mask" && cmd.Mask != 0xffffffff:
-			return "sample masks (the device has one sample)"
 		case cmd.Op == "probe" && cmd.Probe.Res != "uav" && compute:
 			return "a probe of a render target in a case with a compute shader"
-		case cmd.Op == "probe" && cmd.Probe.Res == "rtv" && cmd.Probe.Slot > 0:
-			return "several render targets (probe rtv " + strconv.Itoa(cmd.Probe.Slot) + ")"
 		case cmd.Op == "probe" && (cmd.Probe.Kind == "rd" || cmd.Probe.Kind == "rui64" || cmd.Probe.Kind == "ri64"):
 			return "64-bit probes (" + cmd.Probe.Kind + ")"
-		case cmd.Op == "clear" && cmd.Target == "rtv" && cmd.Slot > 0:
-			return "several render targets (clear rtv " + strconv.Itoa(cmd.Slot) + ")"
 		}
 	}
 	for _, o := range c.Options {
@@ -182,6 +195,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	}
 	// Resources, in the order the file declares them.
 	var rtv, dsv string
+	rtvs := map[int]*Resource{} // by slot
 	w, h := 0, 0
 	uavs, uavNames := map[int]*Resource{}, map[int]string{}
 	for _, r := range c.Resources {
@@ -203,9 +217,12 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 					data = " Data=" + u32List(r.Start.Data, len(r.Start.Data))
 				}
 			}
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s%s", tex, r.Width, r.Height, r.Format, bind, data)
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=%s%s%s", tex, r.Width, r.Height, r.Format, bind, data, sampleCount(r))
 			if r.Kind == "rtv" {
-				rtv = tex
+				if rtv == "" || r.Slot == 0 {
+					rtv = tex
+				}
+				rtvs[r.Slot] = r
 				s.add(rr, "%s = dev.CreateRenderTargetView %s_tex", tex, tex)
 				switch {
 				case r.Start == nil:
@@ -239,7 +256,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			if r.Levels > 1 {
 				levels = " MipLevels=" + strconv.Itoa(r.Levels)
 			}
-			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s%s BindFlags=SHADER_RESOURCE%s", name, r.Width, r.Height, r.Format, levels, data)
+			s.add(rr, "%s_tex = dev.CreateTexture2D Width=%d Height=%d Format=%s%s BindFlags=SHADER_RESOURCE%s%s", name, r.Width, r.Height, r.Format, levels, data, sampleCount(r))
 			s.add(rr, "%s = dev.CreateShaderResourceView %s_tex", name, name)
 			s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
 		case "vb":
@@ -300,17 +317,18 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	}
 	s.add(setup, "rs = dev.CreateRasterizerState CullMode=NONE")
 	s.add(setup, "imm.RSSetState rs")
-	targets := rtv
-	if targets == "" {
-		targets = "NULL"
-	}
+	targets := targetList(rtvs)
 	if dsv != "" {
 		targets += " " + dsv
 	}
 	if len(uavNames) == 0 {
 		s.add(setup, "imm.OMSetRenderTargets %s", targets)
 	} else {
-		s.add(setup, "imm.OMSetRenderTargetsAndUnorderedAccessViews %s", omUAVArgs(rtv, dsv, uavNames))
+		rtvArg := ""
+		if len(rtvs) > 0 {
+			rtvArg = targetList(rtvs)
+		}
+		s.add(setup, "imm.OMSetRenderTargetsAndUnorderedAccessViews %s", omUAVArgs(rtvArg, dsv, uavNames))
 	}
 	s.add(setup, "imm.RSSetViewports 0 0 %d %d", w, h)
 	s.add(setup, "imm.VSSetShader vs")
@@ -326,6 +344,7 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	}
 	depth := "LESS"
 	depthSet := false
+	resolved := map[string]bool{} // the multisampled targets a probe resolves
 	for _, cmd := range c.Cmds {
 		cr := role{kind: "draw", what: "", line: cmd.Line}
 		switch cmd.Op {
@@ -336,12 +355,19 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			depth = cmd.Func
 			depthSet = false
 		case "clear":
+			target := rtv
+			if r := rtvs[cmd.Slot]; r != nil {
+				target = fmt.Sprintf("rtv%d", cmd.Slot)
+			}
 			if cmd.Target == "dsv" && dsv != "" {
 				s.add(cr, "imm.ClearDepthStencilView %s %s", dsv, fmtFloat(cmd.Value[0]))
-			} else if rtv != "" {
-				s.add(cr, "imm.ClearRenderTargetView %s %s %s %s %s", rtv, fmtFloat(cmd.Value[0]), fmtFloat(cmd.Value[1]),
+			} else if target != "" {
+				s.add(cr, "imm.ClearRenderTargetView %s %s %s %s %s", target, fmtFloat(cmd.Value[0]), fmtFloat(cmd.Value[1]),
 					fmtFloat(cmd.Value[2]), fmtFloat(cmd.Value[3]))
 			}
+		case "sample mask":
+			s.add(cr, "sm = dev.CreateBlendState")
+			s.add(cr, "imm.OMSetBlendState sm SampleMask=%#x", cmd.Mask)
 		case "draw":
 			if dsv != "" && !depthSet {
 				s.add(cr, "ds = dev.CreateDepthStencilState DepthEnable=TRUE DepthWriteMask=ALL DepthFunc=%s", depth)
@@ -368,14 +394,59 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 				continue
 			}
 			res := rtv
-			if p.Res == "dsv" {
+			var target *Resource
+			switch {
+			case p.Res == "dsv":
 				res = dsv
+			case rtvs[p.Slot] != nil:
+				res, target = fmt.Sprintf("rtv%d", p.Slot), rtvs[p.Slot]
 			}
 			res += "_tex"
-			s.add(role{kind: "probe", what: "probe", line: cmd.Line}, "expect probe %s %d %d %d %d == %s", res, p.X0, p.Y0, p.X1, p.Y1, p.list())
+			pr := role{kind: "probe", what: "probe", line: cmd.Line}
+			if target != nil && target.Samples > 1 {
+				// A multisampled target is read resolved, as
+				// shader_runner's readback does (ResolveSubresource into a
+				// one-sample texture).
+				if !resolved[res] {
+					s.add(pr, "%s_res = dev.CreateTexture2D Width=%d Height=%d Format=%s BindFlags=SHADER_RESOURCE", res, target.Width, target.Height, target.Format)
+					resolved[res] = true
+				}
+				s.add(pr, "imm.ResolveSubresource %s_res 0 %s 0 %s", res, res, target.Format)
+				res += "_res"
+			}
+			s.add(pr, "expect probe %s %d %d %d %d == %s", res, p.X0, p.Y0, p.X1, p.Y1, p.list())
 		}
 	}
 	return s.b.String(), s.roles
+}
+
+// sampleCount is a texture's SampleCount argument ("" at one sample).
+func sampleCount(r *Resource) string {
+	if r.Samples > 1 {
+		return " SampleCount=" + strconv.Itoa(r.Samples)
+	}
+	return ""
+}
+
+// targetList is OMSetRenderTargets' render target views: slot 0 up to
+// the last one declared, NULL for a slot with none.
+func targetList(rtvs map[int]*Resource) string {
+	last := -1
+	for slot := range rtvs {
+		last = max(last, slot)
+	}
+	if last < 0 {
+		return "NULL"
+	}
+	var b []string
+	for slot := 0; slot <= last; slot++ {
+		name := "NULL"
+		if rtvs[slot] != nil {
+			name = fmt.Sprintf("rtv%d", slot)
+		}
+		b = append(b, name)
+	}
+	return strings.Join(b, " ")
 }
 
 func (r *Resource) describe() string {

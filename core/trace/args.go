@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"iter"
 	"strconv"
+	"strings"
 	"unsafe"
 )
 
@@ -173,6 +174,13 @@ func TextArgs(s string) Args {
 
 // IsZero reports whether the payload is empty.
 func (a Args) IsZero() bool { return a.b == "" }
+
+// Clone is a copy of a whose bytes are its own. A payload read back from a
+// Recorder (and every string in it: Str, Entries) points into the text of
+// the chunk its event is stored in, and a string kept past the event keeps
+// that whole chunk's text alive after the ring has dropped it: whatever a
+// reader keeps for longer than the event (a table by handle) it clones.
+func (a Args) Clone() Args { return Args{strings.Clone(a.b)} }
 
 // Len is the size of the encoded payload in bytes.
 func (a Args) Len() int { return len(a.b) }

@@ -65,10 +65,11 @@ type gpuBindings struct {
 	rtMore uint8  // bit i: render target slot i (1..7)
 	// om: SET_BLEND_FACTOR sent a blend factor, sample mask or
 	// alpha-to-coverage other than the default; stencil: SET_STENCIL
-	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias.
-	om, stencil, bias bool
-	psUAV             uint8 // bit i: SET_UAV of pixel slot i (psuav.go)
-	samples           uint8 // SET_SAMPLES sent this count (msaa.go); 0: none, one sample
+	// turned the stencil on; bias: SET_DEPTH_BIAS sent a bias; clip:
+	// SET_CLIP_DIST sent distances (clipdist.go).
+	om, stencil, bias, clip bool
+	psUAV                   uint8 // bit i: SET_UAV of pixel slot i (psuav.go)
+	samples                 uint8 // SET_SAMPLES sent this count (msaa.go); 0: none, one sample
 }
 
 // unknownGPU is the state of a buffer whose bindings this context cannot
@@ -96,7 +97,7 @@ const numStages = 5
 
 // newState is the part of g the later packets set.
 func (g *gpuBindings) newState() gpuBindings {
-	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, smp: g.smp, psUAV: g.psUAV, samples: g.samples}
+	n := gpuBindings{rtMore: g.rtMore, om: g.om, stencil: g.stencil, bias: g.bias, clip: g.clip, smp: g.smp, psUAV: g.psUAV, samples: g.samples}
 	for s := range numStages {
 		n.cb[s] = g.cb[s] &^ oldCBs
 		n.tex[s] = g.tex[s]
@@ -110,7 +111,7 @@ func (g *gpuBindings) newState() gpuBindings {
 func afterList(end gpuBindings) gpuBindings {
 	g := unknownGPU
 	n := end.newState()
-	g.rtMore, g.om, g.stencil, g.bias, g.smp, g.psUAV, g.samples = n.rtMore, n.om, n.stencil, n.bias, n.smp, n.psUAV, n.samples
+	g.rtMore, g.om, g.stencil, g.bias, g.clip, g.smp, g.psUAV, g.samples = n.rtMore, n.om, n.stencil, n.bias, n.clip, n.smp, n.psUAV, n.samples
 	for s := range numStages {
 		g.cb[s] |= n.cb[s]
 		g.tex[s][0] |= n.tex[s][0]
@@ -187,11 +188,14 @@ func (c *context) resetNewState(rec recorder) {
 	if g.bias {
 		b.SetDepthBias(0, 0, 0)
 	}
+	if g.clip {
+		b.SetClipDist(0)
+	}
 	c.unsetPixelUAVs()
 	if g.samples != 0 {
 		b.SetSamples(1)
 	}
-	g.rtMore, g.om, g.stencil, g.bias, g.samples = 0, false, false, false, 0
+	g.rtMore, g.om, g.stencil, g.bias, g.clip, g.samples = 0, false, false, false, false, 0
 }
 
 // extraWords bounds what emitState writes beyond drawWords for the later
@@ -215,6 +219,7 @@ func (c *context) extraWords(st *state) (words, allocs int) {
 		words += 4
 	}
 	words += 2 // SET_SAMPLES (msaa.go)
+	words += 2 // SET_CLIP_DIST (clipdist.go)
 	if st.blend != 0 || st.depth != 0 || st.raster != 0 {
 		o := c.dev
 		o.mu.Lock()
@@ -555,6 +560,7 @@ func (c *context) emitState(rec recorder, st *state) {
 	c.emitPrograms(rec, vs, ps, layout)
 	c.emitGeometry(rec, gs)
 	c.emitTess(rec, hs, dsh)
+	c.emitClipDist(vs, gs, hs, dsh)
 	switch {
 	case st.hasVP:
 		v := st.vp

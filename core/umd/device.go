@@ -562,3 +562,10 @@ func formatName(f ddi.Format) string {
 	}
 	return fmt.Sprintf("DXGI_FORMAT %d", uint32(f))
 }
+
+// ShaderCaps is pfnGetCaps for D3D11DDICAPS_SHADER
+// ("D3D11DDI_SHADER_CAPS structure"): the GPU runs the shader model 5
+// doubles (and cs_4_x with raw and structured buffers).
+func (a *Adapter) ShaderCaps() ddi.ShaderCaps {
+	return ddi.ShaderCapsDoubles | ddi.ShaderCapsComputePlusRawStructured4x
+}

@@ -66,22 +66,33 @@ func (c *context) emitSamples(n uint32) {
 
 func (d *immediateContext) ResolveSubresource(_ ddi.HDEVICE, dst ddi.HRESOURCE, dstSub uint32, src ddi.HRESOURCE, srcSub uint32, f ddi.Format) {
 	d.busy()
-	d.resolve(d, d.resource(dst), d.resource(src), f)
+	d.resolve(d, d.resource(dst), dstSub, d.resource(src), srcSub, f)
 }
 
 func (c *deferredContext) ResolveSubresource(_ ddi.HDEVICE, dst ddi.HRESOURCE, dstSub uint32, src ddi.HRESOURCE, srcSub uint32, f ddi.Format) {
 	if !c.stopped("ResolveSubresource") {
-		c.resolve(c, c.resource(ddi.HRESOURCE(c.icHandle(uint32(dst)))), c.resource(ddi.HRESOURCE(c.icHandle(uint32(src)))), f)
+		c.resolve(c, c.resource(ddi.HRESOURCE(c.icHandle(uint32(dst)))), dstSub, c.resource(ddi.HRESOURCE(c.icHandle(uint32(src)))), srcSub, f)
 	}
 }
 
-// resolve encodes RESOLVE of src's samples into dst in format f (the
-// runtime checked the sizes, counts and format).
-func (c *context) resolve(rec recorder, dst, src *resource, f ddi.Format) {
+// resolve encodes RESOLVE of src's subresource srcSub (a slice of a
+// multisampled array) into dst's dstSub (a level or slice) in format f
+// (the runtime checked the sizes, counts and format).
+func (c *context) resolve(rec recorder, dst *resource, dstSub uint32, src *resource, srcSub uint32, f ddi.Format) {
 	if dst == nil || src == nil {
+		return
+	}
+	ds, ok1 := dst.subresourceAt(dstSub)
+	ss, ok2 := src.subresourceAt(srcSub)
+	if !ok1 || !ok2 {
 		return
 	}
 	fm := gpuFormat(f)
 	rec.ensure(11, 2)
-	c.cmd.Resolve(rec.ref(dst, true, 0), rec.ref(src, false, 0), dst.args.Width, dst.args.Height, dst.pitch, src.pitch, fm, src.samples())
+	c.cmd.Resolve(rec.ref(dst, true, uint32(ds.Offset)), rec.ref(src, false, uint32(ss.Offset)), ds.W, ds.H, ds.RowPitch, ss.RowPitch, fm, src.samples())
 }
+
+// msViewDims are the multisampled shader-resource view dimensions as the
+// texture unit sees them: the samples side by side in a 2D texture (the
+// first slice) or a 2D array (a range of slices).
+var msViewDims = map[ddi.SRVDimension]ddi.SRVDimension{ddi.SRVDimTexture2DMS: ddi.SRVDimTexture2D, ddi.SRVDimTexture2DMSArray: ddi.SRVDimTexture2DArray}

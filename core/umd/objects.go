@@ -52,6 +52,7 @@ type shader struct {
 	words  uint32     // the program's size in words
 	code   *resource  // the allocation holding the program's words
 	sysReg uint32     // SV_Position's register (isa.NoReg: none)
+	clip   uint32     // SET_CLIP_DIST's word for its distances (clipdist.go)
 	layout isa.Layout // vertex shader: the fetch of its inputs
 	// destroyed: DestroyShader was called and the destruction waits for
 	// a submission (deferDestroy).

@@ -46,7 +46,7 @@ func targetOf(a *ddi.CreateViewArgs, r *resource, fm isa.Format) (*targetView, e
 	n := d.Slices()
 	first, sub := uint32(0), d.MipSlice
 	switch d.Dimension {
-	case ddi.RTVDimTexture1DArray, ddi.RTVDimTexture2DArray:
+	case ddi.RTVDimTexture1DArray, ddi.RTVDimTexture2DArray, ddi.RTVDimTexture2DMSArray:
 		first = d.FirstArraySlice
 		sub += first * t.mips
 	case ddi.RTVDimTexture3D:

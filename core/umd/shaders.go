@@ -45,7 +45,7 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 	if err != nil {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: %s: %v", ddiName, err)
 	}
-	s := &shader{prog: prog, words: uint32(len(prog.Code)), sysReg: isa.NoReg}
+	s := &shader{prog: prog, words: uint32(len(prog.Code)), sysReg: isa.NoReg, clip: clipWord(prog, 0)}
 	switch stage {
 	case isa.StageCS:
 		s.sysReg = 0
@@ -81,8 +81,13 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 			}
 		}
 		for _, o := range prog.Outputs {
-			if o.SystemValue == dxbc.SVDepth {
+			switch o.SystemValue {
+			case dxbc.SVDepth:
 				s.sysReg |= (o.ISA + 1) << 8
+			case dxbc.SVDepthGreaterEqual:
+				s.sysReg |= (o.ISA+1)<<8 | isa.DepthOutGE<<isa.DepthOutShift
+			case dxbc.SVDepthLessEqual:
+				s.sysReg |= (o.ISA+1)<<8 | isa.DepthOutLE<<isa.DepthOutShift
 			}
 			if o.SystemValue == dxbc.SVCoverage {
 				s.sysReg |= 1 << 31 // oMask in shaderisa.CoverageOutput (translate's coverage.go)
@@ -91,6 +96,9 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		s.sysReg |= prog.SampleCountReg << 24 // the rasterizer's values' input + 1 (msaa.go, coverage.go)
 		if prog.PerSample {
 			s.sysReg |= 1 << 30 // once a covered sample (translate's persample.go)
+		}
+		if prog.EarlyDepthStencil {
+			s.sysReg |= isa.EarlyDepthStencil // the tests before the program (gpu's early.go)
 		}
 	}
 	data := make([]byte, 4*len(prog.Code))
@@ -173,7 +181,7 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 	}
 	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
 		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg,
-		PerSample: full.PerSample}
+		PerSample: full.PerSample, EarlyDepthStencil: full.EarlyDepthStencil}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.trCache == nil {
@@ -212,7 +220,7 @@ func (s *shader) stub() *shader {
 	p := s.prog
 	light := &translate.Shader{Stage: p.Stage, Inputs: p.Inputs, Outputs: p.Outputs,
 		ConstantBuffers: p.ConstantBuffers, Textures: p.Textures, Samplers: p.Samplers}
-	return &shader{prog: light, words: s.words, code: s.code, sysReg: s.sysReg, layout: s.layout, destroyed: true,
+	return &shader{prog: light, words: s.words, code: s.code, sysReg: s.sysReg, clip: s.clip, layout: s.layout, destroyed: true,
 		bytecode: s.bytecode, stage: s.stage, so: s.so}
 }
 

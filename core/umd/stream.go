@@ -103,6 +103,7 @@ func (d *Device) createSOShader(a *ddi.SOShaderArgs, h ddi.HSHADER) error {
 	d.mu.Lock()
 	if sh := d.shaders[h]; !vs && a.RasterizedStream < 4 {
 		sh.sysReg = gsSysReg(sh.prog, uint8(a.RasterizedStream)) // the rasterized stream's SV_Position
+		sh.clip = clipWord(sh.prog, uint8(a.RasterizedStream))
 	}
 	d.shaders[h].so = so
 	d.mu.Unlock()

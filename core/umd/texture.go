@@ -44,7 +44,8 @@ func (d *Device) layoutTexture(r *resource, a *ddi.CreateResourceArgs, info *ddi
 	if r.format == isa.FmtNone {
 		return hresult.Errorf(hresult.E_INVALIDARG, "umd: format %s cannot be a texture", ddi.FormatName(a.Format))
 	}
-	t := &texLayout{kind: a.Dimension, w: a.Width, h: max(a.Height, 1), d: 1, mips: max(a.MipLevels, 1), slices: max(a.ArraySize, 1),
+	// (A multisampled array's samples side by side, as one slice's: msaa.go.)
+	t := &texLayout{kind: a.Dimension, w: a.Width * max(a.SampleCount, 1), h: max(a.Height, 1), d: 1, mips: max(a.MipLevels, 1), slices: max(a.ArraySize, 1),
 		cubeable: a.MiscFlags.Has(ddi.ResourceMiscTextureCube)}
 	switch a.Dimension {
 	case ddi.DimTexture1D:
@@ -90,15 +91,17 @@ func srvOf(a *ddi.CreateViewArgs, r *resource, f ddi.Format) (*srvView, error) {
 		return v, nil
 	}
 	t := r.tex
-	if t == nil && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D ||
-		s.Dimension == ddi.SRVDimTexture2DMS || s.Dimension == ddi.SRVDimTexture2DMSArray) {
+	if t == nil && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D || s.Dimension == ddi.SRVDimTexture2DMS) {
 		return nil, nil // SET_TEX (a multisampled texture's samples as texels: msaa.go)
 	}
 	if t == nil {
-		t = &texLayout{kind: ddi.DimTexture2D, w: r.args.Width, h: r.args.Height, d: 1, mips: 1, slices: 1}
+		t = &texLayout{kind: ddi.DimTexture2D, w: r.texels(), h: r.args.Height, d: 1, mips: 1, slices: 1}
 	}
 	dim := s.Dimension
 	mip0, mips, slice0, slices := s.MostDetailedMip, s.MipLevels, s.FirstArraySlice, s.ArraySize
+	if ms, ok := msViewDims[dim]; ok {
+		dim, mips = ms, 1 // the samples as texels of a 2D texture or array (msaa.go)
+	}
 	if dim == ddi.SRVDimUnknown {
 		// The whole resource as its own kind.
 		mip0, mips, slice0, slices = 0, t.mips, 0, t.slices

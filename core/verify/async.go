@@ -135,7 +135,7 @@ func (v *Verifier) async(e *trace.Event) []Violation {
 				dev = s.kdev[""]
 			}
 		case s.devices[e.Args.Str(trace.KeyDev)]:
-			dev = e.Args.Str(trace.KeyDev)
+			dev = strings.Clone(e.Args.Str(trace.KeyDev))
 		case s.kdev[e.Args.Str(trace.KeyDevice)] != "":
 			dev = s.kdev[e.Args.Str(trace.KeyDevice)]
 		}

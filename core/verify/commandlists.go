@@ -102,7 +102,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 
 	// CL-STATE: follow each command-list handle.
 	case call && umd && isDC(e.Ctx) && e.Name == "CreateCommandList":
-		c.clLocal[e.Ctx+"/"+e.Handle] = e.Args.Str(trace.KeyRT) // a deferred context's handle onto a list it executes
+		c.clLocal[e.Ctx+"/"+e.Handle] = strings.Clone(e.Args.Str(trace.KeyRT)) // a deferred context's handle onto a list it executes
 	case call && umd && isDC(e.Ctx) && e.Name == "DestroyCommandList":
 		delete(c.clLocal, e.Ctx+"/"+e.Handle)
 	case call && umd && (e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList"):
@@ -191,7 +191,7 @@ func (v *Verifier) commandLists(e *trace.Event) []Violation {
 			c.icAlive[e.Handle] = true
 		} else if rt := e.Args.Str(trace.KeyRT); rt != "" {
 			key := e.Ctx + "/" + e.Handle
-			o := dcOpen{rt: rt, dep: e.Args.Str(trace.KeyDep), view: strings.HasSuffix(e.Name, "View")}
+			o := dcOpen{rt: strings.Clone(rt), dep: strings.Clone(e.Args.Str(trace.KeyDep)), view: strings.HasSuffix(e.Name, "View")}
 			if !c.icAlive[rt] {
 				out = append(out, v.violation(rules.CLSFirst, e, "%s opened deferred handle %s onto %s, which has no immediate-context handle", e.Name, e.Handle, rt))
 			}
@@ -342,11 +342,11 @@ func (v *Verifier) commandLists2(e *trace.Event) []Violation {
 			c.dcAlive[dc] = false
 		}
 		if e.Name == "RecycleCreateDeferredContext" && e.Args.Str(trace.KeyDC) != "" {
-			c.dcAlive[e.Args.Str(trace.KeyDC)] = true // a kept handle made a new deferred context
+			c.dcAlive[strings.Clone(e.Args.Str(trace.KeyDC))] = true // a kept handle made a new deferred context
 		}
 	// CL-DESTROY: light destruction while the deferred context lives.
 	case e.Name == "CreateDeferredContext":
-		c.dcAlive[e.Args.Str(trace.KeyDC)] = true
+		c.dcAlive[strings.Clone(e.Args.Str(trace.KeyDC))] = true
 	case e.Name == "CreateCommandList" || e.Name == "RecycleCreateCommandList":
 		if p := v.parent(e); p != nil {
 			c.clDC[e.Handle] = p.Ctx

@@ -36,7 +36,10 @@ func (v *Verifier) destruction(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && umdIC && e.Name == "CreateResource":
 		d.primary[e.Handle] = argIs(e.Args, trace.KeyPrimary, 1)
-		d.device[e.Handle] = e.Args.Str(trace.KeyDev)
+		d.device[e.Handle] = strings.Clone(e.Args.Str(trace.KeyDev)) // (kept past the event: Args.Clone)
+	case e.Kind == trace.Return && umdIC && e.Name == "CreateResource" && createFailed(e):
+		delete(d.primary, e.Handle)
+		delete(d.device, e.Handle)
 	case e.Kind == trace.Call && umdIC && e.Name == "DestroyResource":
 		d.pending[e.Handle] = e.Seq
 	case e.Kind == trace.Return && umdIC && e.Name == "DestroyResource":

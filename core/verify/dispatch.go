@@ -171,7 +171,7 @@ func (v *Verifier) checks(e *trace.Event) uint32 {
 		if e.From == trace.Runtime && (call || ret) {
 			m |= ckFT // FT-CAP: the open DDIs per thread
 		}
-		if call {
+		if call || ret && e.Handle != "" && createFailed(e) {
 			if e.Handle != "" {
 				m |= ckDangling
 			}

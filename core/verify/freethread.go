@@ -93,6 +93,7 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 			break // a device-wide escape names no context
 		}
 		if f.hctx[key] == nil {
+			key = strings.Clone(key) // (kept past the event: Args.Clone)
 			f.hctx[key] = map[string][]openCb{}
 		}
 		if others := otherThreads(f.hctx[key], e.Thread, func(o []openCb) bool { return len(o) > 0 }); len(others) > 0 {

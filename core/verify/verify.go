@@ -542,7 +542,9 @@ func (v *Verifier) enclosingMap(e *trace.Event) *trace.Event {
 func (v *Verifier) mapHazard(e *trace.Event) []Violation {
 	switch {
 	case e.Kind == trace.Call && e.Name == "CreateResource" && e.Layer == trace.UMD:
-		v.usage[e.Handle] = e.Args.Str(trace.KeyUsage)
+		v.usage[e.Handle] = strings.Clone(e.Args.Str(trace.KeyUsage))
+	case e.Kind == trace.Return && e.Name == "CreateResource" && e.Layer == trace.UMD && createFailed(e):
+		delete(v.usage, e.Handle)
 	case e.Kind == trace.Call && ddi.IsMapDDI(e.Name) && e.Layer == trace.UMD:
 		if v.usage[e.Handle] == "IMMUTABLE" {
 			return []Violation{v.violation(rules.MapHazard, e, "%s of IMMUTABLE resource %s (%s): an IMMUTABLE resource can never be mapped", e.Name, e.Obj, e.Handle)}
@@ -626,6 +628,15 @@ const maxDestroyed = 1 << 14
 
 // destroy notes that handle h of object obj was destroyed: its name moves
 // from objOf to destroyed, which keeps the newest maxDestroyed.
+// createFailed says whether e, the return of a Create* DDI, reports that the
+// driver failed it (through pfnSetErrorCb, whose message a void DDI's return
+// carries, or an HRESULT): the runtime never destroys a handle whose
+// creation failed, so the tables by handle forget it here, or a loop of
+// failing creations would grow them by a few hundred bytes a call.
+func createFailed(e *trace.Event) bool {
+	return strings.HasPrefix(e.Name, "Create") && (e.Msg != "" || e.HR != "" && e.HR != "S_OK")
+}
+
 func (v *Verifier) destroy(h, obj string) {
 	if _, ok := v.destroyed[h]; !ok {
 		v.destroyedOrder = append(v.destroyedOrder, h)
@@ -656,6 +667,10 @@ func (v *Verifier) dangling(e *trace.Event) []Violation {
 		case "StateShared":
 			delete(v.released, e.Obj)
 		}
+		return nil
+	}
+	if e.Kind == trace.Return && e.Layer == trace.UMD && e.Handle != "" && (e.Ctx == "IC" || e.Ctx == "") && createFailed(e) {
+		delete(v.objOf, e.Handle)
 		return nil
 	}
 	if e.Kind != trace.Call || e.Layer != trace.UMD || e.Handle == "" {

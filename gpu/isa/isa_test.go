@@ -95,6 +95,8 @@ func every() (Builder, [][]int) {
 	r := b.Resolve(0x15000, 0x16000, 4, 4, 16, 64, FmtRGBA8, 4)
 	one(r, r+2)
 	one(b.SetRTLayers(DSLayers, 0x17000, 4, 4, 16, FmtD32F, 6, 64))
+	b.SetClipDist(ClipDistWord([2]int{2, -1}, 0x3, 0x4))
+	one()
 	return b, at
 }
 

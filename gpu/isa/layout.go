@@ -15,12 +15,14 @@ import (
 // value SV_Position is: for a vertex program the output register that holds
 // the clip-space position (o0 usually); for a pixel program the input
 // register that receives the pixel's position (x+0.5, y+0.5, depth, w), or
-// NoReg, in bits 0..7, with two more in a pixel program's word: bits 8..15
+// NoReg, in bits 0..7, with two more in a pixel program's word: bits 8..13
 // are the output register of SV_Depth plus one (0: the program writes no
 // depth; its x replaces the interpolated depth, clamped to the viewport's
-// range), bits 16..23 the input register of SV_IsFrontFace plus one (0:
+// range), bits 14..15 its kind (depthout.go: SV_DepthGreaterEqual,
+// SV_DepthLessEqual), bits 16..21 the input register of SV_IsFrontFace plus one (0:
 // none; it reads all ones for a front-facing primitive, 0 for a
-// back-facing one), bits 24..29 the input register of the rasterizer's
+// back-facing one), bit 22 EarlyDepthStencil (depthout.go:
+// [earlydepthstencil]), bits 24..29 the input register of the rasterizer's
 // values plus one (0: none; x the render target's sample count, y the
 // pixel's covered samples, SV_Coverage's input; z the sample a bit 30
 // program shades, SV_SampleIndex), bit 30 set when the program runs at

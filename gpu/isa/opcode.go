@@ -84,6 +84,7 @@ var opcodes = []struct {
 	{OpSetSOTarget, "SET_SO_TARGET", 7}, {OpSetSODecl, "SET_SO_DECL", 5}, {OpDrawAuto, "DRAW_AUTO", 3},
 	{OpClearUAV, "CLEAR_UAV", 16}, {OpSetUAVSlices, "SET_UAV_SLICES", 3},
 	{OpSetSamples, "SET_SAMPLES", 1}, {OpResolve, "RESOLVE", 10}, {OpSetRTLayers, "SET_RT_LAYERS", 9},
+	{OpSetClipDist, "SET_CLIP_DIST", 1},
 }
 
 // Opcodes lists every opcode the hardware knows, in numeric order.

@@ -92,6 +92,8 @@ func (p Packet) String() string {
 		return msaaString(p)
 	case OpSetRTLayers:
 		return layersString(p)
+	case OpSetClipDist:
+		return clipDistString(p)
 	case OpSetUAVSlices:
 		stage, slot := SplitUAVStageSlot(a[0])
 		return fmt.Sprintf("%v stage=%d slot=%d depth=%d slicePitch=%d", p.Op, stage, slot, a[1], a[2])

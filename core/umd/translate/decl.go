@@ -12,11 +12,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 	case dxbc.OpDclGlobalFlags:
 		// refactoringAllowed and the like change nothing here; double
 		// precision never gets this far (no double opcodes are decoded).
-		// The GPU tests depth after the pixel shader, always: a shader
-		// that asks for the test before it ([earlydepthstencil]) would
-		// write its views for pixels that fail it, so it is refused.
-		if in.Controls&dxbc.FlagForceEarlyDepthStencil != 0 {
-			return t.fail("forceEarlyDepthStencil ([earlydepthstencil]): this GPU runs the depth test after the pixel shader")
+		// [earlydepthstencil]: the GPU tests before the pixel shader.
+		if in.Controls&dxbc.FlagForceEarlyDepthStencil != 0 && t.out.Stage == shaderisa.StagePixel {
+			t.out.EarlyDepthStencil = true
 		}
 		return nil
 	case dxbc.OpCustomData:
@@ -112,6 +110,7 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
 		case pixel && (sv == dxbc.SVPosition || sv == dxbc.SVIsFrontFace):
+		case pixel && isClipCull(sv): // the interpolated distance, an ordinary input
 		case pixel && sv == dxbc.SVSampleIndex:
 			return t.declSampleIndex(reg) // (persample.go)
 		case !pixel && (sv == dxbc.SVVertexID || sv == dxbc.SVInstanceID):
@@ -174,20 +173,30 @@ func (t *translator) interpolation(in *dxbc.Instruction, reg uint32, mode dxbc.I
 
 // DepthOutput is the ISA output register a pixel shader's oDepth
 // (SV_Depth) is written to: after the eight render targets' o0..o7.
+// oDepthGE and oDepthLE (SV_DepthGreaterEqual, SV_DepthLessEqual) are
+// written there too, their system value telling the driver how the
+// output merger takes them.
 const DepthOutput = 8
 
+// depthOutputs is the system value of each depth output register.
+var depthOutputs = map[dxbc.RegisterType]dxbc.SystemValue{
+	dxbc.RegOutputDepth:   dxbc.SVDepth,
+	dxbc.RegOutputDepthGE: dxbc.SVDepthGreaterEqual,
+	dxbc.RegOutputDepthLE: dxbc.SVDepthLessEqual,
+}
+
 func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
-	if o.Type == dxbc.RegOutputDepth && t.out.Stage == shaderisa.StagePixel {
+	if sv, ok := depthOutputs[o.Type]; ok && t.out.Stage == shaderisa.StagePixel {
 		t.outs[DepthOutput] = true
 		t.outputs = max(t.outputs, DepthOutput+1)
-		t.out.Outputs = append(t.out.Outputs, Output{Reg: DepthOutput, ISA: DepthOutput, Mask: 1, SystemValue: dxbc.SVDepth})
+		t.out.Outputs = append(t.out.Outputs, Output{Reg: DepthOutput, ISA: DepthOutput, Mask: 1, SystemValue: sv})
 		return nil
 	}
 	if o.Type == dxbc.RegOutputCoverageMask && t.out.Stage == shaderisa.StagePixel {
 		return t.declCoverageOut() // (coverage.go)
 	}
 	if o.Type != dxbc.RegOutput {
-		return t.fail("output register type %d (oDepthGE, oDepthLE) is not supported by the GPU (o#, a pixel shader's oDepth and oMask only)", o.Type)
+		return t.fail("output register type %d is not supported by the GPU (o#, a pixel shader's oDepth, oDepthGE, oDepthLE and oMask only)", o.Type)
 	}
 	reg, err := t.index(o, 0)
 	if err != nil {
@@ -204,6 +213,7 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 		sv = dxbc.SystemValue(in.Extra[0])
 		switch {
 		case sv == dxbc.SVPosition && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry || t.tessStage()):
+		case isClipCull(sv) && (t.out.Stage == shaderisa.StageVertex || t.out.Stage == shaderisa.StageGeometry || t.tessStage()):
 		case sv == dxbc.SVRenderTargetIndex && t.out.Stage == shaderisa.StageGeometry:
 		case sv == dxbc.SVRenderTargetIndex:
 			return t.fail("SV_RenderTargetArrayIndex as an output of a %s shader: this GPU takes it from a geometry shader only", t.out.Stage)
@@ -224,5 +234,10 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	t.outs[reg] = true
 	t.outputs = max(t.outputs, reg+1)
 	t.out.Outputs = append(t.out.Outputs, Output{Reg: reg, ISA: reg, Mask: mask, SystemValue: sv, Stream: uint8(t.gs.stream)})
+	if isClipCull(sv) {
+		if _, err := t.out.ClipCull(uint8(t.gs.stream)); err != nil { // (clipdist.go)
+			return t.fail("%v", err)
+		}
+	}
 	return nil
 }

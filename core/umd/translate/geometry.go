@@ -140,7 +140,7 @@ func (t *translator) gsInput(in *dxbc.Instruction, o *dxbc.Operand) error {
 	sv := dxbc.SVUndefined
 	if len(in.Extra) == 1 {
 		sv = dxbc.SystemValue(in.Extra[0])
-		if sv != dxbc.SVPosition && sv != dxbc.SVUndefined {
+		if !passedOn(sv) {
 			return t.fail("system value %s as a geometry shader's input: the GPU does not provide it", sv)
 		}
 	}

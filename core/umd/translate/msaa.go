@@ -28,23 +28,25 @@ var standardPositions = map[uint32][][2]int32{1: {{0, 0}}, 2: {{4, 4}, {-4, -4}}
 //     (GetSamplePosition) the standard position of the sample index, in
 //     pixels from the centre, (0, 0) for an index past N.
 //
-// A declaration without its count (N 0) and arrays are refused by name.
+// A Texture2DMSArray is bound as the 2D array its allocation is (each
+// slice's samples side by side): ld2dms reads texel (x*N + s, y) of the
+// address's slice (its z), resinfo's third component is the view's
+// slices. A declaration without its count (N 0) is refused by name.
 
 func init() {
-	// ld2dms reads a Texture2DMS only (textureMS lowers it).
-	texForms[dxbc.OpLdMS] = texForm{op: shaderisa.OpLd, n: 4, addr: 1, res: 2, kinds: kindsOf(dxbc.DimTexture2DMS)}
+	// ld2dms reads a Texture2DMS or Texture2DMSArray only (textureMS lowers it).
+	texForms[dxbc.OpLdMS] = texForm{op: shaderisa.OpLd, n: 4, addr: 1, res: 2, kinds: kindsOf(dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray)}
 }
 
 // declMS checks a dcl_resource_texture2dms(N) and records N.
 func (t *translator) declMS(in *dxbc.Instruction, tex *Texture) error {
 	n := in.Controls >> 5 & 0x7F
 	switch {
-	case tex.Dimension == dxbc.DimTexture2DMSArray:
-		return t.fail("dcl_resource_%s: %s", tex.Dimension, featMSAA)
 	case n == 0:
-		return t.fail("dcl_resource_texture2dms(0): a Texture2DMS without its sample count (declare Texture2DMS<T, N>: the driver lays the samples out by N)")
+		ty := map[dxbc.ResourceDimension]string{dxbc.DimTexture2DMS: "Texture2DMS", dxbc.DimTexture2DMSArray: "Texture2DMSArray"}[tex.Dimension]
+		return t.fail("dcl_resource_%s(0): a %s without its sample count (declare %s<T, N>: the driver lays the samples out by N)", tex.Dimension, ty, ty)
 	case standardPositions[n] == nil:
-		return t.fail("dcl_resource_texture2dms(%d): this GPU's textures have 1, 2 or 4 samples", n)
+		return t.fail("dcl_resource_%s(%d): this GPU's textures have 1, 2 or 4 samples", tex.Dimension, n)
 	}
 	tex.Samples = n
 	return nil
@@ -60,7 +62,8 @@ func (t *translator) msSamples(slot uint32) uint32 {
 	return 1
 }
 
-// textureMS translates ld2dms and resinfo of a Texture2DMS (the other
+// textureMS translates ld2dms and resinfo of a Texture2DMS or
+// Texture2DMSArray (the other
 // texture instructions do not read one: fxc refuses them).
 func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
 	ops := in.Operands
@@ -92,8 +95,8 @@ func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
 		if tex.Swizzle, err = t.swizzle(&ops[2]); err != nil {
 			return err
 		}
-		// a.xy = (x*N + s, y), a.w = 0 (level 0); a.x = -1 (outside)
-		// unless s < N.
+		// a.xy = (x*N + s, y), a.z the slice (an array's), a.w = 0
+		// (level 0); a.x = -1 (outside) unless s < N.
 		a, ok2 := t.newScratch(), t.newScratch()
 		sx := s
 		sx.Swizzle = [4]uint8{s.Swizzle[0], s.Swizzle[0], s.Swizzle[0], s.Swizzle[0]}
@@ -167,7 +170,7 @@ func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
 	if err != nil {
 		return err
 	}
-	if d, ok := t.dims[slot]; !ok || d != dxbc.DimTexture2DMS {
+	if d, ok := t.dims[slot]; !ok || d != dxbc.DimTexture2DMS && d != dxbc.DimTexture2DMSArray {
 		return t.fail("%s of t%d: not a declared Texture2DMS", in.Op, slot)
 	}
 	n := t.msSamples(slot)

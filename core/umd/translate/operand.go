@@ -13,10 +13,10 @@ func (t *translator) dst(o *dxbc.Operand) (shaderisa.Operand, bool, error) {
 	if o.Modifier != dxbc.ModNone {
 		return shaderisa.Operand{}, false, t.fail("a destination with a source modifier")
 	}
-	if o.Type == dxbc.RegOutputDepth {
-		// oDepth: one component, the ISA's output DepthOutput.x.
+	if _, ok := depthOutputs[o.Type]; ok {
+		// oDepth, oDepthGE, oDepthLE: one component, the ISA's output DepthOutput.x.
 		if !t.outs[DepthOutput] || t.out.Stage != shaderisa.StagePixel {
-			return shaderisa.Operand{}, false, t.fail("oDepth is not declared")
+			return shaderisa.Operand{}, false, t.fail("%s is not declared", o.Type)
 		}
 		r := shaderisa.O(DepthOutput)
 		r.Mask = 1
@@ -183,6 +183,19 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 			copy(v[:], o.Imm)
 		default:
 			return r, t.fail("an immediate of %d values", len(o.Imm))
+		}
+		r = shaderisa.L(v[0], v[1], v[2], v[3])
+	case dxbc.RegImmediate64:
+		// d(a, b): two doubles, each low word first, in the lanes a
+		// double instruction reads (xy, zw); d(a): one, in both pairs.
+		var v [4]uint32
+		switch len(o.Imm) {
+		case 2:
+			v = [4]uint32{o.Imm[0], o.Imm[1], o.Imm[0], o.Imm[1]}
+		case 4:
+			copy(v[:], o.Imm)
+		default:
+			return r, t.fail("a 64-bit immediate of %d words", len(o.Imm))
 		}
 		r = shaderisa.L(v[0], v[1], v[2], v[3])
 	case dxbc.RegIndexableTemp:

@@ -17,7 +17,6 @@ const (
 	featIface   = "dynamic shader linkage (interfaces and class instances): not supported by this GPU's ISA"
 	featEval    = "EvaluateAttributeSnapped (eval_snapped, an offset from the pixel's centre): not supported by this GPU"
 	featDebug   = "shader debugging instructions (abort, debug_break): not supported by this GPU"
-	featMSAA    = "multisampled texture arrays (Texture2DMSArray): this device's multisampled textures have one slice"
 	feat11_1    = "a Direct3D 11.1 instruction: this device is feature level 11_0"
 	featUnknown = "not an instruction this GPU's driver knows"
 )

@@ -170,7 +170,7 @@ func (t *translator) tessInput(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if reg >= shaderisa.MaxInputs {
 		return t.fail("%s[][%d]: past the GPU's %d inputs", o.Type, reg, shaderisa.MaxInputs)
 	}
-	if len(in.Extra) == 1 && dxbc.SystemValue(in.Extra[0]) != dxbc.SVPosition && dxbc.SystemValue(in.Extra[0]) != dxbc.SVUndefined {
+	if len(in.Extra) == 1 && !passedOn(dxbc.SystemValue(in.Extra[0])) {
 		return t.fail("system value %s as a control point's input: the GPU does not provide it", dxbc.SystemValue(in.Extra[0]))
 	}
 	if o.Type == dxbc.RegOutputControlPoint {

@@ -128,7 +128,7 @@ func (t *translator) texture(in *dxbc.Instruction) error {
 	if !ok {
 		return t.fail("t%d is not declared", slot)
 	}
-	if dim == dxbc.DimTexture2DMS {
+	if dim == dxbc.DimTexture2DMS || dim == dxbc.DimTexture2DMSArray {
 		return t.textureMS(in, slot) // (msaa.go)
 	}
 	if form.kinds&kindsOf(dim) == 0 {
