@@ -616,6 +616,7 @@ func (g *gen) globalVar(d *varDecl) {
 		return
 	}
 	if d.static {
+		g.constAggregate(d, t) // (constaggr.go)
 		// A static const of a constant scalar or vector is a value now,
 		// so that a later declaration's array size can name it.
 		if _, isList := d.init.(*initList); d.constQ && d.init != nil && !isList && t.numeric() {

@@ -48,6 +48,9 @@ func (g *gen) expr(e Expr) *value {
 		return poison
 	case *identExpr:
 		v := g.lookup(e.name)
+		if v == nil {
+			v = g.constAggr[e.name] // a static const array or struct, read by an array size (constaggr.go)
+		}
 		if v == nil && g.stateMode > 0 {
 			// fxc takes a name it does not know in a state block for a
 			// const int (a state's value such as LINEAR).

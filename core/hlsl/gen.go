@@ -61,6 +61,7 @@ type gen struct {
 	packedObjs []*resource         // textures and samplers of a cbuffer given only a packoffset
 	paramObjs  map[*varDecl]*value // the objects of the entry point's struct parameters (objstruct.go)
 	unset      []unsetUse          // objects read before they are given one, refused if the code stays (objstruct.go)
+	constAggr  map[string]*value   // global static const arrays and structs, valued (constaggr.go)
 	stateVars  []*varDecl          // globals with a state block (states.go)
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
 
@@ -309,6 +310,9 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 		v := g.expr(dims[i])
 		if v == poison {
 			return poison.t
+		}
+		if v.t.numeric() && !allImm(v.c) {
+			v = g.constValue(v) // a static const array's element, set at the entry point (constaggr.go)
 		}
 		if !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
 			g.errorf(dims[i].at(), eNotImplemented, "array dimensions must be literal scalar expressions")

@@ -53,3 +53,29 @@ float4 main() : sv_target { return f() + g(); }`, want: [4]float32{5, 7, 6, 1}},
 		}
 	}
 }
+
+// TestArraySizeFromConstants: an array's size read from a static const
+// array's element or a static const struct's member, as fxc folds it.
+func TestArraySizeFromConstants(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		want      float32
+	}{
+		{"an element", `static const float sizes[4] = {1, 2, 3, 4};
+static const int k = 2;
+static const float arr[sizes[k]] = {10, 20, 30};
+float4 main() : sv_target { return arr[2]; }`, 30},
+		{"a struct's member, swizzled", `static const struct { float f; float2x3 m[2]; } s = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1};
+uniform float u[s.m[1]._13_22_21.zxy.z];
+float4 main() : sv_target { return u[2]; }`, 7},
+	} {
+		r := compileOK(t, c.src, "main", "ps_4_0")
+		out, err := Run(r.Program, &Env{CB: [][][4]uint32{{fl4(5, 0, 0, 0), fl4(6, 0, 0, 0), fl4(7, 0, 0, 0)}}})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := floats4(out.Regs[0])[0]; got != c.want {
+			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+		}
+	}
+}
