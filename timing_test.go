@@ -274,7 +274,12 @@ func exprString(fset *token.FileSet, src []byte, n ast.Node) string {
 // another clock name, and until a line assigns it something else; a line that compares (<, <=, >, >=) or asserts
 // (assert.*) with a clock reading or name in it is a timed assertion. A
 // fixed sleep (page.waitForTimeout) is one too: wait for the condition.
+// So is a wait with no bound ({ timeout: 0 }): a Promise the page never
+// settles then hangs the suite (a CI run waited 20 minutes on one) instead
+// of failing with the step's name; the harness's bounds are hang detectors
+// (tests/browser/harness.mjs WAIT_TIMEOUT, within).
 var (
+	jsUnbounded = regexp.MustCompile(`\btimeout\s*:\s*0\b`)
 	jsClock     = regexp.MustCompile(`performance\.now\(\)|Date\.now\(\)|new Date\(\)|process\.hrtime`)
 	jsAssign    = regexp.MustCompile(`(?:^|[\s,{(;.])([A-Za-z_$][\w$]*)\s*(?:=[^=>]|:[^:])`)
 	jsCompare   = regexp.MustCompile(`[^<>=!]\s*(<=|>=|<|>)\s*[^<>=]`)
@@ -334,6 +339,8 @@ func timedJS(name, src string) []timedFinding {
 		switch {
 		case jsSleep.MatchString(l):
 			found = append(found, timedFinding{pos, "a fixed sleep (" + strings.TrimSpace(lines[i]) + "): wait for the condition instead"})
+		case jsUnbounded.MatchString(l):
+			found = append(found, timedFinding{pos, "a wait with no bound (" + strings.TrimSpace(lines[i]) + "): give it a bound, and a name with within (harness.mjs)"})
 		case (jsCompare.MatchString(strings.ReplaceAll(l, "=>", "  ")) || jsAssert.MatchString(l)) && hasClock(l):
 			found = append(found, timedFinding{pos, "compares or asserts a time from the clock (" + strings.TrimSpace(lines[i]) + ")"})
 		}
@@ -410,6 +417,8 @@ func TestTimedAssertionPatterns(t *testing.T) {
 		{"a fixed sleep", "await page.click(\"#go\");\nawait page.waitForTimeout(300);\nassert.equal(await count(page), 3);", true},
 		{"time printed, not compared", "const t0 = performance.now();\nawait run();\nconsole.log(`took ${(performance.now() - t0).toFixed(0)} ms`);", false},
 		{"a timeout for a wait", "await page.waitForFunction(() => window.ready, null, { timeout: 60000 });", false},
+		{"a wait with no bound", "await page.waitForFunction(() => window.ready, null, { timeout: 0 });", true},
+		{"a click with no bound", "await page.click(\"#go\", { timeout:0 });", true},
 		{"a test's timeout option", "test(\"x\", { timeout: 120000 }, async () => {\n  assert.equal(1, 1);\n});", false},
 		{"counts compared near a clock", "const t0 = performance.now();\nassert.ok(res.turns >= 3, \"turns\");\nconsole.log(performance.now() - t0);", false},
 		{"a clock word in a string or comment", "assert.ok(n < 3, \"under 3 s by performance.now()\"); // Date.now() is not read", false},

@@ -104,4 +104,5 @@ func (ex *executor) useLayer(i uint32) {
 	if p.words != nil {
 		p.words = pixelWords(&p.rt)
 	}
+	ex.watchLayer(i) // (watch.go)
 }

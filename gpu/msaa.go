@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"d3dsim/gpu/isa"
+	"d3dsim/gpu/shader"
 	tfmt "d3dsim/gpu/texel"
 )
 
@@ -210,6 +211,32 @@ func a2cSamples(a float32, n int) int {
 	return min(int(float64(a)*float64(n)+0.5), n)
 }
 
+// sampleTests runs the depth and stencil tests of the samples cov of pixel
+// (x, y) at their positions (inside a band; else at weights b1, b2) and
+// returns those that pass.
+func (p *pipe) sampleTests(t *tri, x, y int, b1, b2 float64, cov uint32, z float64, own bool) uint32 {
+	ms := &p.ms
+	n := ms.samples
+	var pass uint32
+	var c1, c2 int64
+	if ms.band {
+		c1, c2 = t.e[1].at(x, y), t.e[2].at(x, y)
+	}
+	for m := cov; m != 0; m &= m - 1 {
+		s := bits.TrailingZeros32(m)
+		sb1, sb2 := b1, b2
+		if ms.band {
+			ox, oy := ms.pos[s][0], ms.pos[s][1]
+			sb1 = float64(c1+msEdge(&t.e[1], ox, oy)) * t.invArea
+			sb2 = float64(c2+msEdge(&t.e[2], ox, oy)) * t.invArea
+		}
+		if p.depthStencil(t, x*n+s, y, sb1, sb2, z, own) {
+			pass |= 1 << s
+		}
+	}
+	return pass
+}
+
 // mergeMS is mergeLane on a multisampled target: lane l's colour (or, l
 // -1, no program's) to the samples of pixel (x, y) that are covered and
 // pass the depth and stencil tests.
@@ -230,6 +257,9 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 			cov &= uint32(1)<<a2cSamples(math.Float32frombits(p.m.Out(0)[3][l]), n) - 1
 		}
 	}
+	if prog && p.early {
+		cov &= p.earlyPass[l&(shader.Lanes-1)] // the samples that passed the early tests (early.go)
+	}
 	if cov == 0 {
 		return
 	}
@@ -238,24 +268,8 @@ func (p *pipe) mergeMS(t *tri, x, y, l int, b1, b2 float64) {
 	if prog && p.depthOut >= 0 {
 		z, own = float64(math.Float32frombits(p.m.Out(p.depthOut)[0][l])), true
 	}
-	var pass uint32
-	var c1, c2 int64
-	if ms.band {
-		c1, c2 = t.e[1].at(x, y), t.e[2].at(x, y)
-	}
-	for m := cov; m != 0; m &= m - 1 {
-		s := bits.TrailingZeros32(m)
-		sb1, sb2 := b1, b2
-		if ms.band {
-			ox, oy := ms.pos[s][0], ms.pos[s][1]
-			sb1 = float64(c1+msEdge(&t.e[1], ox, oy)) * t.invArea
-			sb2 = float64(c2+msEdge(&t.e[2], ox, oy)) * t.invArea
-		}
-		if p.depthStencil(t, x*n+s, y, sb1, sb2, z, own) {
-			pass |= 1 << s
-			p.passed++
-		}
-	}
+	pass := p.sampleTests(t, x, y, b1, b2, cov, z, own)
+	p.passed += uint64(bits.OnesCount32(pass))
 	if pass == 0 || !p.color {
 		return
 	}
@@ -401,18 +415,20 @@ func (p *pipe) centroidInputs(t *tri, tx, ty int, mask uint64) {
 
 // laneCoverage is SV_Coverage's input for lane l of the block at (tx, ty):
 // the pixel's covered samples, a bit a sample (every sample of a line's
-// pixel; at one sample bit 0); 0 for a helper lane outside mask.
+// pixel; at one sample bit 0), through the blend state's SampleMask, as
+// Direct3D 11 hardware gives it (vkd3d's coverage test, run on it: a mask
+// of 0x1 reads 0x1); 0 for a helper lane outside mask.
 func (p *pipe) laneCoverage(tx, ty, l int, mask uint64) uint32 {
 	if mask>>l&1 == 0 {
 		return 0
 	}
 	ms := &p.ms
 	if ms.samples <= 1 {
-		return 1
+		return 1 & p.sampleMask
 	}
 	x, y := tx+laneXY[l][0], ty+laneXY[l][1]
 	if !ms.band || y < ms.y0 || y-ms.y0 >= blk || x < 0 || x >= len(ms.cov[y-ms.y0]) {
-		return uint32(1)<<ms.samples - 1
+		return (uint32(1)<<ms.samples - 1) & p.sampleMask
 	}
-	return uint32(ms.cov[y-ms.y0][x])
+	return uint32(ms.cov[y-ms.y0][x]) & p.sampleMask
 }

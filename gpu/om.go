@@ -130,7 +130,7 @@ func (p *pipe) conservative(t *tri, b1, b2, z float64) float64 {
 // program's SV_Depth when own, clamped to the viewport's depth range like
 // the interpolated one. It reports whether the pixel survives.
 func (p *pipe) depthStencil(t *tri, x, y int, b1, b2, z float64, own bool) bool {
-	if !p.depth && !p.stencil {
+	if !p.depth && !p.stencil || p.early && !p.earlyNow {
 		return true
 	}
 	if !own {

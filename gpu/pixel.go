@@ -44,9 +44,16 @@ type pipe struct {
 	st          stencilState
 	depthOut    int    // the pixel program's output register of SV_Depth, or -1 (set with the program)
 	depthKind   uint32 // and how the output merger takes it (isa.DepthOutAny, DepthOutGE, DepthOutLE)
-	covOut      int    // its output register of SV_Coverage (oMask), or -1 (msaa.go)
-	outs        int    // the pixel program's outputs
-	front       bool   // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
+	// early: the depth and stencil tests run before the pixel program
+	// (early.go), earlyNow while they do (at the merge they are done).
+	early, earlyNow bool
+	earlyPass       [shader.Lanes]uint32 // on a multisampled target: each lane's samples that passed them
+	// lineCov is the coverage of the alpha-antialiased line's pixel being
+	// shaded, which multiplies o0.a (aaline.go); 0 for none.
+	lineCov float32
+	covOut  int  // its output register of SV_Coverage (oMask), or -1 (msaa.go)
+	outs    int  // the pixel program's outputs
+	front   bool // the primitive being drawn faces front (stencil faces, SV_IsFrontFace)
 
 	// Depth bias (om.go): on, r for a UNORM depth buffer (0: float), and
 	// the rasterizer state's three values.

@@ -87,10 +87,13 @@ func (ex *executor) preparePixelProgram(faulted bool) {
 	p.blk, p.m = &ps.block, ps.ps.m
 	p.outs, p.depthOut, p.covOut = ps.ps.prog.Outputs, ps.psDepth1-1, -1
 	p.depthKind = ps.psDepthKind
+	if p.early = earlyOn(s.prog[isa.StagePS].sysReg) && (p.depth || p.stencil); p.early {
+		p.depthOut = -1 // (early.go: the depth was written before the program ran)
+	}
 	if ps.psMask {
 		p.covOut = shaderisa.CoverageOutput
 	}
-	if (p.depthOut >= 0 || p.covOut >= 0) && !p.generic {
+	if (p.depthOut >= 0 || p.covOut >= 0 || p.early) && !p.generic {
 		// SV_Depth, SV_Coverage: the general output merger tests the
 		// program's depth and coverage.
 		p.generic, p.fast, p.kind = true, false, spanGeneric
@@ -296,7 +299,7 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	}
 	ps := p.prog
 	blk, m := p.blk, p.m
-	if blk.fused.on && !t.persp {
+	if blk.fused.on && !t.persp && p.lineCov == 0 {
 		p.fusedRun(t, tx, ty, mask, ri)
 		return
 	}
@@ -403,6 +406,11 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	if ps.cent != 0 && p.ms.band {
 		p.centroidInputs(t, tx, ty, mask) // (msaa.go)
 	}
+	if p.early {
+		if mask = p.earlyTest(t, tx, ty, mask); mask == 0 {
+			return
+		}
+	}
 	p.shaded += uint64(bits.OnesCount64(mask))
 	var tr *shader.Trace
 	if p.watch != nil {
@@ -425,6 +433,13 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 	if err != nil {
 		ps.fail("pixel", err)
 		return
+	}
+	if p.lineCov != 0 && p.outs > 0 {
+		a := &m.Out(0)[3] // o0.a times the line's coverage (aaline.go)
+		for l := alive; l != 0; l &= l - 1 {
+			i := bits.TrailingZeros64(l)
+			a[i] = math.Float32bits(math.Float32frombits(a[i]) * p.lineCov)
+		}
 	}
 	if p.generic {
 		if p.watch != nil {

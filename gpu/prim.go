@@ -91,6 +91,13 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	s0, s1 := &d.sv[0], &d.sv[1]
 	d.project(&p0, s0)
 	d.project(&p1, s1)
+	mode := ex.lineMode() // (aaline.go)
+	if mode == lineQuad {
+		if s0.x != s1.x || s0.y != s1.y {
+			ex.quadLine(s0, s1)
+		}
+		return 1
+	}
 
 	// walk
 	p, t := &d.pipe, &d.tri
@@ -102,6 +109,16 @@ func (ex *executor) line(a, b *cvert) uint64 {
 		return 1 // passed the clipper: nothing to light
 	}
 	ri, bi := p.order()
+	if mode == lineAlpha {
+		const S = 1 << subBits
+		alphaLine(float64(s0.x)/S, float64(s0.y)/S, float64(s1.x)/S, float64(s1.y)/S, p.sx0, p.sx1, p.sy0, p.sy1, func(px, py int, f, cov float64) {
+			p.shaded++
+			p.lineCov = float32(cov)
+			p.pixel(t, px, py, f, 0, ri, bi)
+		})
+		p.lineCov = 0
+		return 1
+	}
 	if abs(dx) >= abs(dy) {
 		lineWalk(s0.x, s0.y, s1.x, s1.y, p.sx0, p.sx1, p.sy0, p.sy1, false, func(px, py int, f float64) {
 			p.shaded++

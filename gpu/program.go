@@ -442,7 +442,7 @@ func (ex *executor) prepareProgram() bool {
 		if ps.psPos == isa.NoReg {
 			ps.psPos = -1
 		}
-		ps.psDepth1, ps.psFront1, ps.psSamples1, ps.psMask = int(sys>>8&0x3F), int(sys>>16&0xFF), int(sys>>24&0x3F), sys>>31 != 0
+		ps.psDepth1, ps.psFront1, ps.psSamples1, ps.psMask = int(sys>>8&0x3F), int(sys>>16&0x3F), int(sys>>24&0x3F), sys>>31 != 0
 		ps.psDepthKind = sys >> isa.DepthOutShift & 3
 		ps.psSample = sys>>30&1 != 0
 		if ps.psDepth1 > pp.Outputs || ps.psFront1 > pp.Inputs || ps.psFront1 != 0 && ps.psFront1-1 == ps.psPos ||

@@ -17,7 +17,8 @@ import (
 // Helper lanes and discarded pixels write nothing (the executor's memory
 // operations take the live lanes only). The program runs before the depth
 // test, as D3D11 runs a pixel shader without [earlydepthstencil]: a pixel
-// that then fails the depth test has still written its views.
+// that then fails the depth test has still written its views (with it,
+// early.go, the test runs first).
 
 // usesUAV reports whether p reads or writes a u#.
 func usesUAV(p *shaderisa.Program) bool {

@@ -118,9 +118,8 @@ type state struct {
 	vpN     [isa.MaxViewports]viewport
 	scissor [isa.MaxViewports]rect
 	// SET_RASTER's flags: the scissor test; MultisampleEnable and
-	// AntialiasedLineEnable, which select the line algorithm of a
-	// multisampled target only (this GPU draws aliased lines at any
-	// sample count, lighting every sample of a pixel they cross: msaa.go).
+	// AntialiasedLineEnable, which select the line algorithm (aaline.go:
+	// quadrilateral, alpha antialiased or aliased lines).
 	scissorOn, msaaLines, aaLines bool
 	// SET_DEPTH_BIAS: DepthBias, DepthBiasClamp, SlopeScaledDepthBias.
 	depthBias         int32

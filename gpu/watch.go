@@ -72,8 +72,10 @@ type Fragment struct {
 	Front  bool // it faces front
 	B1, B2 float64
 	// Target is the watched texel's binding: render target slot 0..7, or
-	// -1 for the depth-stencil buffer; Format its surface's.
+	// -1 for the depth-stencil buffer; Format its surface's; Slice the
+	// slice of a layered target it is in (SV_RenderTargetArrayIndex).
 	Target int
+	Slice  int
 	Format isa.Format
 	// Discarded: the pixel program discarded it; Fault: the draw faulted
 	// (its fragments take the warning colour).
@@ -139,6 +141,36 @@ type packetWatch struct {
 	addr   uint64 // the texel's address for this packet
 	texel  []byte // its bytes in memory (nil: not committed)
 	word   int    // the packet's first word
+	// draw is the draw's watch when one of its targets holds the texel,
+	// in whichever slice (the pipe's watch only while the draw renders
+	// into that slice: watchLayer).
+	draw *watchDraw
+}
+
+// watchLayer follows a layered draw to slice i of its targets (useLayer):
+// the pipe watches the texel while the draw renders into the slice that
+// holds it, and not otherwise (a fragment at the same pixel of another
+// slice is not the texel's).
+func (ex *executor) watchLayer(i uint32) {
+	wd := ex.wx.draw
+	if wd == nil {
+		return
+	}
+	p := &ex.draw.pipe
+	s, cur := &ex.st.ds, 0
+	if wd.slot >= 0 {
+		s = &ex.st.rt[wd.slot]
+	}
+	if s.layers != nil && i < uint32(s.layers.n) {
+		cur = int(i)
+	}
+	p.watch = nil
+	if cur == wd.layer {
+		p.watch, wd.surf = wd, &p.ds
+		if wd.slot >= 0 {
+			wd.surf = &p.rts[wd.slot]
+		}
+	}
 }
 
 // watchExec runs packet p under the watch: the texel before and after,
@@ -208,6 +240,7 @@ type watchDraw struct {
 	w       *PixelWatch
 	ex      *executor
 	x, y    int
+	layer   int // the slice of a layered target that holds the texel
 	slot    int // render target slot, -1 the depth buffer
 	surf    *surface
 	inside  bool          // watchMerge is running mergeLane
@@ -226,36 +259,52 @@ func (ex *executor) watchPipe() {
 	if wx.texel == nil {
 		return
 	}
+	wx.draw = nil
 	ptr := uintptr(unsafe.Pointer(unsafe.SliceData(wx.texel)))
-	at := func(s *surface) (int, int, bool) {
+	// at finds the texel in a surface: in its first slice, or in another
+	// slice of a layered one (layer).
+	at := func(s *surface) (x, y, layer int, ok bool) {
 		if !s.bound() || len(s.mem) == 0 {
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
-		base := uintptr(unsafe.Pointer(unsafe.SliceData(s.mem)))
-		if ptr < base || ptr >= base+uintptr(len(s.mem)) {
-			return 0, 0, false
+		mem := s.mem
+		if s.layers != nil {
+			mem = s.layers.all
+		}
+		base := uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+		if ptr < base || ptr >= base+uintptr(len(mem)) {
+			return 0, 0, 0, false
 		}
 		off := int(ptr - base)
-		y, x := off/s.pitch, off%s.pitch/max(s.bpp, 1)
-		return x, y, x < s.w && y < s.h
+		if s.layers != nil && s.layers.pitch > 0 {
+			layer, off = off/s.layers.pitch, off%s.layers.pitch
+			if off >= len(s.mem) || layer >= s.layers.n {
+				return 0, 0, 0, false
+			}
+		}
+		y, x = off/s.pitch, off%s.pitch/max(s.bpp, 1)
+		return x, y, layer, x < s.w && y < s.h
 	}
 	wd := &watchDraw{w: ex.g.watch, ex: ex, slot: -2}
 	for k := range p.nrt {
-		if x, y, ok := at(&p.rts[k]); ok {
-			wd.x, wd.y, wd.slot, wd.surf = x, y, k, &p.rts[k]
+		if x, y, layer, ok := at(&p.rts[k]); ok {
+			wd.x, wd.y, wd.layer, wd.slot, wd.surf = x, y, layer, k, &p.rts[k]
 			break
 		}
 	}
 	if wd.slot == -2 {
-		if x, y, ok := at(&ex.st.ds); ok {
-			wd.x, wd.y, wd.slot, wd.surf = x, y, -1, &ex.st.ds
+		if x, y, layer, ok := at(&ex.st.ds); ok {
+			wd.x, wd.y, wd.layer, wd.slot, wd.surf = x, y, layer, -1, &ex.st.ds
 		}
 	}
 	if wd.slot == -2 {
 		return
 	}
 	wd.traced = wd.w.Trace != nil && wd.w.Trace(ex.dma, wx.word)
-	p.watch = wd
+	wx.draw = wd
+	if wd.layer == 0 {
+		p.watch = wd // (another slice: watchLayer, once the draw reaches it)
+	}
 	ex.watchClip(wd)
 	// Bands on other goroutines would report out of order: one goroutine.
 	p.tileable = false
@@ -364,7 +413,7 @@ func (wd *watchDraw) texel() []byte {
 
 // fragment starts the record of lane l's fragment (l -1: no program).
 func (wd *watchDraw) fragment(p *pipe, t *tri, l int, b1, b2 float64) *Fragment {
-	f := &Fragment{X: wd.x, Y: wd.y, Prim: wd.ex.draw.prim, Front: t.front, B1: b1, B2: b2, Target: wd.slot,
+	f := &Fragment{X: wd.x, Y: wd.y, Slice: wd.layer, Prim: wd.ex.draw.prim, Front: t.front, B1: b1, B2: b2, Target: wd.slot,
 		Format: wd.surf.fmt, Fault: p.fault}
 	if l >= 0 && p.prog != nil {
 		for r := range p.outs {

@@ -7,7 +7,7 @@
 // a tutorial's steps is tutorial-steps.js's. Selecting an event in any view
 // selects it in all of them (select()).
 
-import { Store, KIND, LAYER, formatT, MAX_HELD } from "./model.js";
+import { Store, KIND, LAYER, formatT } from "./model.js";
 import { boot, fragment } from "./boot.js";
 import { installBarHeight, placeMenu, installSplitter, installPixelProbe, installKeys } from "./layout.js";
 import { Controller } from "./controller.js";
@@ -737,12 +737,12 @@ function pulled(s, grew) {
   if (s.frames >= 1 && !firstFrameAt) firstFrameAt = performance.now();
 }
 
-// showHeld says so when the panel stopped fetching at MAX_HELD events.
+// showHeld says so when the panel stopped fetching at store.maxHeld events.
 function showHeld(s) {
   const note = $("held-note");
   if (!note) return;
   const text = store.capped
-    ? `The panel holds the first ${MAX_HELD.toLocaleString("en-US")} events of ${s.events.toLocaleString("en-US")}; Download has the newest the trace keeps.`
+    ? `The panel holds the first ${store.maxHeld.toLocaleString("en-US")} events of ${s.events.toLocaleString("en-US")}; Download has the newest the trace keeps.`
     : "";
   if (note.textContent !== text) note.textContent = text;
   note.hidden = !store.capped;

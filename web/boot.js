@@ -86,6 +86,8 @@ export async function boot(onExit) {
   }
   const go = new Go();
   const { instance } = await instantiate(go);
+  let exit;
+  const exited = new Promise((r) => { exit = r; });
   go.run(instance).then(() => {
     // The module's callbacks (Ebiten's frames) answer nothing. Its pending
     // timers are dropped too: wasm_exec.js's timer callback resumes the
@@ -99,12 +101,36 @@ export async function boot(onExit) {
     go._resume = dropTimers;
     const err = new Error("the WebAssembly program exited (out of memory, or a failure of the Go runtime; see the console)");
     if (window.d3dsim) quiet(window.d3dsim, err);
+    // What the module had not answered yet it never will: ready (an exit
+    // during the start), a run() or runFrame() in progress, a query.
+    window.__d3dsimReady?.reject?.(err);
+    exit(err);
     if (!onExit) throw err;
     onExit(err);
   });
-  const d3dsim = await window.d3dsim.ready;
+  const d3dsim = await Promise.race([window.d3dsim.ready, exited.then((err) => { throw err; })]);
   keepLast(d3dsim);
+  settleOnExit(d3dsim, exited);
   return d3dsim;
+}
+
+// settleOnExit makes the Promises d's calls answer settle when the module
+// exits before it has answered them (exited resolves then): a run() holds
+// its resolve inside the module, and a module that has exited never calls
+// it, so a page (or a test) awaiting it waited for ever. They settle as the
+// quiet calls answer (quiet has replaced d's functions by then): run() and
+// runFrame() with the last summary, marked failed; a query with its error.
+export function settleOnExit(d, exited) {
+  const late = { run: () => d.summary(), runFrame: () => d.summary(), inspectQuery: () => ({ error: d.exited }) };
+  for (const [name, answer] of Object.entries(late)) {
+    const f = d[name];
+    if (typeof f !== "function" || f.settles) continue;
+    d[name] = Object.assign((...args) => {
+      const p = f(...args);
+      if (!p || typeof p.then !== "function") return p;
+      return Promise.race([p, exited.then(answer)]);
+    }, { settles: true });
+  }
 }
 
 // keepLast wraps d3dsim.summary to remember its last answer, which quiet

@@ -57,10 +57,12 @@ export const MAX_HELD = 2000000;
 // store holds MAX_HELD (store.capped is set then). onReset runs when the
 // recorder dropped events not fetched yet; the store starts over from what
 // it holds. It reports whether events are left to fetch (poll again soon).
+// The bound is store.maxHeld, MAX_HELD unless a test sets a smaller one (the
+// same cap on a run of a tenth of the size).
 export function pull(store, sim, onReset) {
   const t0 = performance.now();
   for (;;) {
-    const room = MAX_HELD - store.n;
+    const room = store.maxHeld - store.n;
     if (room <= 0) {
       store.capped = true;
       return false;
@@ -79,6 +81,7 @@ export function pull(store, sim, onReset) {
 export class Store {
   constructor() {
     this.version = 0;
+    this.maxHeld = MAX_HELD; // the most events pull fetches
     this.reset();
   }
 
@@ -92,7 +95,7 @@ export class Store {
     this.lastSeq = 0;
     this.maxT = 0;
     this.lastApiLine = 0;
-    this.capped = false; // MAX_HELD reached: later events are not fetched
+    this.capped = false; // maxHeld reached: later events are not fetched
     // Markers (BeginEvent/EndEvent, D3DPERF_*): each event's depth in the
     // groups open when it happened, each group's end, and the debug names
     // SetPrivateData(WKPDID_D3DDebugObjectName) gave objects.
@@ -182,7 +185,7 @@ export class Store {
     let cap = this.t.length;
     if (need <= cap) return;
     while (cap < need) cap *= 2;
-    if (need <= MAX_HELD) cap = Math.min(cap, MAX_HELD);
+    if (need <= this.maxHeld) cap = Math.min(cap, this.maxHeld);
     const ints = new Int32Array(cap * STRIDE);
     ints.set(this.ints.subarray(0, this.n * STRIDE));
     const t = new Float64Array(cap);

@@ -243,7 +243,7 @@ func (a *assembler) header(lines []string, at []int) error {
 	return nil
 }
 
-var baseTypes = map[string]VariableType{"bool": TypeBool, "int": TypeInt, "float": TypeFloat, "uint": TypeUint}
+var baseTypes = map[string]VariableType{"bool": TypeBool, "int": TypeInt, "float": TypeFloat, "uint": TypeUint, "double": TypeDouble}
 
 var typeText = regexp.MustCompile(`^(row_major )?(bool|int|uint|float)([1-4])?(?:x([1-4]))?$`)
 

@@ -187,7 +187,7 @@ func typeName(t *Type) string {
 	if t == nil {
 		return "?"
 	}
-	base := map[VariableType]string{TypeBool: "bool", TypeInt: "int", TypeFloat: "float", TypeUint: "uint"}[t.Base]
+	base := map[VariableType]string{TypeBool: "bool", TypeInt: "int", TypeFloat: "float", TypeUint: "uint", TypeDouble: "double"}[t.Base]
 	if base == "" {
 		base = fmt.Sprintf("type%d", t.Base)
 	}

@@ -60,11 +60,12 @@ const (
 	ClassObject        VariableClass = 4
 	ClassStruct        VariableClass = 5
 
-	TypeVoid  VariableType = 0
-	TypeBool  VariableType = 1
-	TypeInt   VariableType = 2
-	TypeFloat VariableType = 3
-	TypeUint  VariableType = 19
+	TypeVoid   VariableType = 0
+	TypeBool   VariableType = 1
+	TypeInt    VariableType = 2
+	TypeFloat  VariableType = 3
+	TypeUint   VariableType = 19
+	TypeDouble VariableType = 39
 )
 
 // Type describes a variable's type; structs list their members.

@@ -21,6 +21,7 @@ type (
 		pos
 		v     float64
 		typed bool // a suffix (1.0f, 1.0h) gives it its type; 1.0 is a literal of no fixed precision
+		dbl   bool // 1.0l, 1.0lf: a double
 	}
 	boolLit struct {
 		pos
@@ -160,7 +161,11 @@ type (
 		cond   Expr
 		post   Expr
 		body   Stmt
-		unroll int // [unroll(N)]: fxc runs at most N trips
+		unroll int  // [unroll(N)]: fxc runs at most N trips
+		hint   int8 // loopHint: [unroll] 1, [loop] -1
+		// unrollAll: [unroll] without a count, which fxc refuses for a
+		// loop of 1,024 trips or more (unroll.go)
+		unrollAll bool
 	}
 	whileStmt struct {
 		pos
@@ -168,6 +173,7 @@ type (
 		body   Stmt
 		do     bool
 		unroll int
+		hint   int8
 	}
 	returnStmt struct {
 		pos

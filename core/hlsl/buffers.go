@@ -82,6 +82,9 @@ func (g *gen) bufElemType(p pos, t, elem *Type) *Type {
 		g.errorf(p, eSyntax, "syntax error: the element type of a structured buffer is a number, a struct or an array of them, not an object")
 		return poison.t
 	}
+	if g.refuseDoubles(p, elem, "a structured buffer's element") {
+		return poison.t
+	}
 	c := *t
 	c.BufElem = elem
 	return &c
@@ -192,6 +195,9 @@ type memArray struct {
 func (g *gen) groupshared(d *varDecl, t *Type) {
 	if g.stage != Compute {
 		g.errorf(d.pos, eSyntax, "'%s': groupshared memory is a compute shader's", d.name)
+		return
+	}
+	if g.refuseDoubles(d.pos, t, "groupshared memory") {
 		return
 	}
 	if d.init != nil {

@@ -59,6 +59,9 @@ func (in *Instr) readComponents(k int) uint8 {
 // sample and ld. A one-lane read of an immediate is written as fxc writes
 // it, a single value.
 func (in *Instr) readLanes(k int) uint8 {
+	if l, ok := in.doubleReadLanes(k); ok {
+		return l
+	}
 	switch {
 	case in.Op == OpIf || in.Op == OpBreakc || in.Op == OpDiscard || in.Op == OpSwitch || in.Op == OpCase:
 		return 1
@@ -165,7 +168,9 @@ func srcOperand(in *Instr, k int) (dxbc.Operand, error) {
 	switch o.File {
 	case FileImm:
 		lanes := in.readLanes(k)
-		if bits.OnesCount8(lanes) == 1 {
+		if doubleOp(in.Op) && in.Op != OpFtod {
+			d = imm64(o) // d(a, b): doubles, as fxc writes them
+		} else if bits.OnesCount8(lanes) == 1 {
 			d = dxbc.ImmUint(o.Imm[bits.TrailingZeros8(lanes)])
 		} else {
 			d = dxbc.ImmUint(o.Imm[:]...)
@@ -267,6 +272,7 @@ func encode(p *Program) (*dxbc.Builder, error) {
 		if p.EarlyDepth {
 			flags |= dxbc.FlagForceEarlyDepthStencil
 		}
+		flags |= doubleFlags(p.Code)
 		b.GlobalFlags(flags)
 	}
 	if p.Stage == Domain {
@@ -550,7 +556,7 @@ func (rt *rdefTypes) typ(t *Type) *dxbc.Type {
 	if t == nil {
 		return &dxbc.Type{}
 	}
-	base := map[Base]dxbc.VariableType{Bool: dxbc.TypeBool, Int: dxbc.TypeInt, Uint: dxbc.TypeUint, Float: dxbc.TypeFloat}[t.Base]
+	base := map[Base]dxbc.VariableType{Bool: dxbc.TypeBool, Int: dxbc.TypeInt, Uint: dxbc.TypeUint, Float: dxbc.TypeFloat, Double: dxbc.TypeDouble}[t.Base]
 	var d *dxbc.Type
 	switch t.Kind {
 	case KScalar:

@@ -123,7 +123,7 @@ float4 main(float4 c : COLOR0) : SV_Target {
 	S s[3];
 	for (int i = 0; i < 3; i++) { s[i].a = c.xy * i; s[i].b = t[i + 1]; }
 	t[u.x & 3] = 7;
-	float4 v = c; v[u.y & 3] += 1;
+	float4 v = c; for (int j = 0; j < 1; j++) v[u.y & 3] += 1; // (outside a loop fxc refuses it)
 	float2x2 m = float2x2(c); m[u.z & 1] = s[u.w % 3].a;
 	return float4(t[u.y & 3], s[u.x % 3].b, m[1]) + v;
 }`, "main", "ps_5_0"},

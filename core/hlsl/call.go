@@ -16,11 +16,14 @@ func (g *gen) call(e *callExpr) *value {
 		return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
 	}
 	if fns := g.funcs[e.name]; len(fns) > 0 {
-		return g.userCall(e, fns)
+		return g.userOrIntrinsic(e, fns) // (unroll.go)
 	}
 	args, ok := g.exprs(e.args)
 	if !ok {
 		return poison
+	}
+	if v, ok := g.dintrinsic(e, args); ok {
+		return v
 	}
 	return g.intrinsic(e, args)
 }
@@ -519,7 +522,9 @@ func convRank(a *value, p *Type) int {
 		switch {
 		case sameType(t, p):
 			return rankExact
-		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && flatComps(t) == flatComps(p) && flatComps(t) > 0:
+		case (t.Kind == KStruct || t.Kind == KArray) && (p.Kind == KStruct || p.Kind == KArray) && castComps(t) == castComps(p) && castComps(t) > 0:
+			// Component-wise, a texture or sampler counting as one (a
+			// struct holding a texture passes as another of its shape).
 			return rankToParam
 		}
 		return -1
@@ -547,6 +552,8 @@ func convRank(a *value, p *Type) int {
 		base = rankToArg
 	case (t.Base == Int || t.Base == Uint) && (p.Base == Int || p.Base == Uint):
 		base = rankSign
+	case t.Base == Float && p.Base == Double:
+		base = rankPromote // C is double, a promoted type of the float
 	case max(t.Base, p.Base) == t.Base:
 		base = rankToArg
 	}

@@ -253,6 +253,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		return nil, withMore(g.errs, file, g.more)
 	}
 	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
+	code, errs := g.unsetUses(code)
+	if len(errs) > 0 {
+		return nil, errs
+	}
 	if errs := divideByZero(code, file); len(errs) > 0 {
 		return nil, errs
 	}
@@ -265,6 +269,12 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		if errs := divideByZero(hull.PCCode, file); len(errs) > 0 {
 			return nil, errs
 		}
+	}
+	// The constant buffers as the optimised code reads them.
+	g.cbDyn = map[int]bool{}
+	cbUse(code, g.cbMax, g.cbDyn)
+	if hull != nil {
+		cbUse(hull.PCCode, g.cbMax, g.cbDyn)
 	}
 	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
@@ -552,7 +562,7 @@ func (g *gen) globalVar(d *varDecl) {
 	if t == poison.t {
 		return
 	}
-	if et, n := objectElem(t); et != nil {
+	if et, n := objectElem(t); et != nil && !d.static { // a static object is a variable (declLocal)
 		g.checkObjectInit(d, t, et, n)
 		r := &resource{name: d.name, kind: et.Kind, elem: et, count: n, line: d.line, comps: et.Cols}
 		want := byte('t')

@@ -107,6 +107,9 @@ func constIndex(e Expr) bool {
 
 // dynIndex is x[i] with i in a register (iv, already an int scalar).
 func (g *gen) dynIndex(p pos, x *value, iv *value) *value {
+	if !(x.t.Kind == KArray && x.cb != nil) && g.refuseDoubles(p, x.t, "a variable indexed at run time") {
+		return poison
+	}
 	switch {
 	case x.t.Kind == KArray && (x.res != nil || hasObject(x.t)):
 		g.errorf(p, eSyntax, "syntax error: an array of textures or samplers is indexed only by a literal expression in shader model %d", g.major)
@@ -183,6 +186,9 @@ func (g *gen) selectOf(p pos, x *value, idx Operand, opts []*value, et *Type) *v
 					nv.elems = append(nv.elems, g.choose(p, conds[k0(conds, k, idx, g)][0], src, opts[k]))
 				}
 				return nv
+			}
+			if x.t.Kind == KVector && !g.vectorStoreOK(p, idx) { // (unroll.go)
+				return poison
 			}
 			var c []Operand
 			for k := range opts {

@@ -98,7 +98,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 			v, el := g.sigValue(p.pos, "input parameter '"+p.name+"'", t, p.semantic, FileInput, &inReg, true, p.interp)
 			ins = append(ins, el...)
 			v = withObjects(v, g.paramObjs[p])
-			if written[p.name] {
+			if written[p.name] || g.hasBoolInput(v) {
 				// Copied once the registers are known (placeSig).
 				tmp := g.newVar(t)
 				copies = append(copies, [2]*value{tmp, v})
@@ -135,7 +135,7 @@ func (g *gen) lowerEntry(fn *funcDecl) (ins, outs []SigElement) {
 	resolveAliases(aliases)
 	g.domainRemap()
 	for _, c := range copies {
-		g.store(fn.pos, c[0], c[1], false)
+		g.store(fn.pos, c[0], g.boolInputsRead(c[1]), false)
 	}
 	for _, s := range fn.body.list {
 		g.stmt(s)
@@ -228,6 +228,10 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 	}
 	if !t.numeric() {
 		g.errorf(p, eNotImplemented, "signature element '%s' of type '%s' is not supported: use a scalar or vector", sem, t)
+		return poison, nil
+	}
+	if t.Base == Double {
+		g.errorf(p, eTypeMismatch, "'%s': a signature element cannot be of type '%s' (its registers hold 32-bit components)", sem, t)
 		return poison, nil
 	}
 	name, idx := parseSemantic(sem)
@@ -324,6 +328,9 @@ func (g *gen) sigValue(p pos, what string, t *Type, sem string, file File, reg *
 		mode += " clip" // packed with each other only (depth.go)
 	}
 	el.Register = -1
+	if input && el.SysVal == SysNone {
+		g.noteBoolInput(v)
+	}
 	g.sigPend = append(g.sigPend, &pendingSig{input: input, v: v, cols: t.Cols, mode: mode, pc: g.dom != nil && g.dom.pcSide})
 	return v, []SigElement{el}
 }

@@ -21,6 +21,9 @@ func (g *gen) expr(e Expr) *value {
 		}
 		return &value{t: scalarT(Int), c: []Operand{immU(uint32(e.v))}, ro: true, lit: !strings.ContainsAny(e.text, "lL")}
 	case *floatLit:
+		if e.dbl {
+			return &value{t: scalarT(Double), c: []Operand{immD(e.v)}, ro: true}
+		}
 		return &value{t: scalarT(Float), c: []Operand{immF(float32(e.v))}, ro: true, lit: !e.typed}
 	case *boolLit:
 		return &value{t: scalarT(Bool), c: []Operand{immU(b2u(e.v))}, ro: true}
@@ -132,6 +135,9 @@ func (g *gen) expr(e Expr) *value {
 		if c.t.comps() == 1 {
 			cb = &value{t: t.withBase(Bool), c: broadcast(g.convert(e.pos, c, scalarT(Bool), true).c, t.comps()), ro: true}
 		}
+		if t.Base == Double {
+			return g.dselect(t, cb.c, a.c, b.c)
+		}
 		return &value{t: t, c: g.op(OpMovc, t.comps(), cb.c, a.c, b.c)}
 	case *callExpr:
 		return g.call(e)
@@ -175,6 +181,11 @@ func (g *gen) unary(e *unaryExpr) *value {
 	if !x.t.numeric() {
 		g.errorf(e.pos, eTypeMismatch, "type mismatch")
 		return poison
+	}
+	if x.t.Base == Double {
+		if v, ok := g.dunary(e, x); ok {
+			return v
+		}
 	}
 	switch e.op {
 	case "+":
@@ -364,6 +375,11 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 	if !x.t.numeric() || !y.t.numeric() {
 		g.errorf(p, eTypeMismatch, "type mismatch")
 		return poison
+	}
+	if x.t.Base == Double || y.t.Base == Double {
+		if v, ok := g.dbinop(p, op, x, y); ok {
+			return v
+		}
 	}
 	switch op {
 	case "&&", "||":
@@ -574,6 +590,9 @@ func (g *gen) convertBase(c []Operand, from, to Base) []Operand {
 	n := len(c)
 	if from == to {
 		return c
+	}
+	if from == Double || to == Double {
+		return g.dconvert(c, from, to)
 	}
 	switch to {
 	case Bool:
@@ -1000,6 +1019,9 @@ func (g *gen) snapshot(v *value) *value {
 		return v
 	}
 	for _, c := range v.c {
+		if (c.File == FileTemp || c.File == FileOutput) && v.t.Base == Double {
+			return g.dsnapshot(v)
+		}
 		if c.File == FileTemp || c.File == FileOutput {
 			return &value{t: v.t, c: g.copyTemp(v.c), ro: true}
 		}

@@ -85,6 +85,9 @@ func TestFxcSizeCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		r := row{strings.TrimSuffix(filepath.Base(inc), ".inc"), codeSize(p), codeSize(mp)}
+		if out := os.Getenv("D3DSIM_FXC_LISTINGS"); out != "" {
+			writeListings(t, out, r.name, c, mine)
+		}
 		rows = append(rows, r)
 		ours += r.d3dsim
 		theirs += r.fxc
@@ -106,6 +109,21 @@ func TestFxcSizeCorpus(t *testing.T) {
 	for _, r := range rows {
 		if float64(r.d3dsim) > 1.25*float64(r.fxc)+1 {
 			t.Errorf("%s: %d instructions, fxc's %d (%.2fx)", r.name, r.d3dsim, r.fxc, ratio(r.d3dsim, r.fxc))
+		}
+	}
+}
+
+// writeListings writes fxc's listing and d3dsim's of a shader into dir
+// (NAME.fxc.asm, NAME.d3dsim.asm), with D3DSIM_FXC_LISTINGS=DIR: the
+// listings to compare where d3dsim's code is larger.
+func writeListings(t *testing.T, dir, name string, fxc, mine *dxbc.Container) {
+	for suffix, c := range map[string]*dxbc.Container{".fxc.asm": fxc, ".d3dsim.asm": mine} {
+		l, err := dxbc.Listing(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+suffix), []byte(l), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }

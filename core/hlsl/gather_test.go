@@ -51,3 +51,26 @@ func TestGatherChannel(t *testing.T) {
 		})
 	}
 }
+
+// TestGatherFourOffsets: GatherGreen(s, uv, o1, o2, o3, o4) gathers once
+// per texel, each with its offset (immediate, or gather4_po's operand),
+// writing its component of the result.
+func TestGatherFourOffsets(t *testing.T) {
+	src := "Texture2D t; SamplerState s; int2 o;\n" +
+		"float4 main(float2 uv : TEXCOORD0) : SV_Target { return t.GatherGreen(s, uv, int2(1, 0), int2(0, 1), o, int2(-1, -1)); }"
+	r := compileOK(t, src, "main", "ps_5_0")
+	var masks []uint8
+	var ops []Op
+	for _, in := range r.Program.Code {
+		if in.Op == OpGather4 || in.Op == OpGather4Po {
+			masks = append(masks, in.Dst[0].Mask)
+			ops = append(ops, in.Op)
+		}
+	}
+	if len(masks) != 4 || masks[0] != 1 || masks[1] != 2 || masks[2] != 4 || masks[3] != 8 || ops[2] != OpGather4Po || ops[0] != OpGather4 {
+		t.Errorf("gathers %v writing %v; want four, x y z w, the third by gather4_po\n%s", ops, masks, r.Program)
+	}
+	if _, err := Compile([]byte("Texture2D t; SamplerState s;\nfloat4 main() : SV_Target { return t.GatherGreen(s, 0, 0, 0, 0, 0); }"), "t.hlsl", "main", "ps_4_1"); err == nil {
+		t.Error("four offsets at shader model 4.1: compiled")
+	}
+}

@@ -29,11 +29,12 @@ type gen struct {
 	uavs      []*resource // typed unordered access views (compute.go)
 	uavBase   int         // their first slot: past a pixel shader's render targets
 	samplers  []*resource
-	tgsm      []TGSMDecl     // groupshared memory, g# (buffers.go)
-	entryName string         // the entry point's name: the function whose attributes count
-	baseSize  map[string]int // a derived struct's base's size in a constant buffer, by the struct's name
-	cbMax     map[int]int    // slot -> registers read
-	cbDyn     map[int]bool   // slot -> indexed by a register
+	tgsm      []TGSMDecl      // groupshared memory, g# (buffers.go)
+	boolIns   map[*value]bool // bool inputs of user semantics (boolinput.go)
+	entryName string          // the entry point's name: the function whose attributes count
+	baseSize  map[string]int  // a derived struct's base's size in a constant buffer, by the struct's name
+	cbMax     map[int]int     // slot -> registers read
+	cbDyn     map[int]bool    // slot -> indexed by a register
 	loopDep   int
 	internals map[string]*funcDecl    // expanded intrinsics, parsed once (intrinsics2.go)
 	fixLine   int                     // while an expanded intrinsic is inlined: the line of its call
@@ -59,6 +60,7 @@ type gen struct {
 
 	packedObjs []*resource         // textures and samplers of a cbuffer given only a packoffset
 	paramObjs  map[*varDecl]*value // the objects of the entry point's struct parameters (objstruct.go)
+	unset      []unsetUse          // objects read before they are given one, refused if the code stays (objstruct.go)
 	stateVars  []*varDecl          // globals with a state block (states.go)
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
 
@@ -281,7 +283,7 @@ func (g *gen) resolveType1(ts *typeSpec) *Type {
 			if et := texElemOther(t, b, ts.argType); et != nil {
 				return et
 			}
-			if b == nil || b.Base == Bool || (b.Kind != KScalar && b.Kind != KVector) {
+			if b == nil || b.Base == Bool || b.Base == Double || (b.Kind != KScalar && b.Kind != KVector) {
 				g.errorf(ts.pos, eSyntax, "syntax error: the element type of %s must be a scalar or vector of float, int or uint", t.Dim)
 				return poison.t
 			}
@@ -381,6 +383,9 @@ func (g *gen) makeVar(t *Type) *value {
 	case KTexture, KSampler:
 		return &value{t: t, objAt: g.cdepth}
 	case KScalar, KVector:
+		if t.Base == Double {
+			return g.dmakeVar(t)
+		}
 		return &value{t: t, c: regComps(FileTemp, g.alloc(), t.Cols)}
 	case KMatrix:
 		v := &value{t: t}
@@ -439,6 +444,10 @@ func (g *gen) store(p pos, dst, src *value, sat bool) {
 			g.store(p, g.element(p, dst, i), g.element(p, src, i), sat)
 		}
 	default:
+		if dst.t.Base == Double {
+			g.dassign(p, dst, src)
+			return
+		}
 		if dst.wb != nil {
 			g.storeWB(p, dst.wb, src, sat)
 			return
@@ -487,6 +496,10 @@ func (g *gen) memValue(file File, slot, off int, t *Type, rel *Operand) *value {
 	last := reg
 	switch t.Kind {
 	case KScalar, KVector:
+		if t.Base == Double {
+			v.c, last = dmemComps(t, off, mk)
+			break
+		}
 		for i := 0; i < t.Cols; i++ {
 			v.c = append(v.c, mk(reg, c0+i))
 		}

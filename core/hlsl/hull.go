@@ -134,13 +134,11 @@ func (g *gen) hullAttrs(fn *funcDecl) (*HullDecl, *funcDecl) {
 		g.errorf(fn.pos, eSyntax, "'%s': the patch constant function cannot be the entry point", fn.name)
 		return nil, nil
 	}
+	// Of several overloads, fxc takes the last with a body (vkd3d's
+	// hull-shader-syntax tests, run against it).
 	var pc *funcDecl
 	for _, x := range g.funcOrder {
 		if x.name == pcName {
-			if pc != nil {
-				g.errorf(x.pos, eSyntax, "'%s': a patch constant function has one overload", pcName)
-				return nil, nil
-			}
 			pc = x
 		}
 	}

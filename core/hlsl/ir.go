@@ -170,6 +170,21 @@ const (
 	OpSamplePos        // samplepos dst, t# or rasterizer, index (samplepos.go)
 	OpEmit             // emit (emit_stream m#: Instr.Stream; gs.go)
 	OpCut              // cut (cut_stream m#)
+	// Doubles (double.go): each writes one double in a pair of lanes (xy),
+	// or, for the comparisons and dtof, one 32-bit lane from one.
+	OpDadd
+	OpDmul
+	OpDmin
+	OpDmax
+	OpDmov
+	OpDeq
+	OpDge
+	OpDlt
+	OpDne
+	OpDtof
+	OpFtod
+	OpDdiv // Direct3D 11.1's extended doubles
+	OpDfma
 	numOps
 )
 
@@ -188,6 +203,7 @@ var opNames = [numOps]string{
 	"imm_atomic_umin", "imm_atomic_exch", "imm_atomic_cmp_exch",
 	"ld_raw", "store_raw", "ld_structured", "store_structured", "sync", "imm_atomic_alloc", "imm_atomic_consume",
 	"samplepos", "emit", "cut",
+	"dadd", "dmul", "dmin", "dmax", "dmov", "deq", "dge", "dlt", "dne", "dtof", "ftod", "ddiv", "dfma",
 }
 
 func (o Op) String() string {
@@ -260,6 +276,10 @@ type Instr struct {
 	// Stream is the stream an emit or cut of a geometry shader is for
 	// (gs.go).
 	Stream uint8
+	// Unroll is what a loop's attributes ask: 1 unrolled ([unroll]), -1
+	// kept a loop ([loop], [fastopt]), 0 the optimiser's choice
+	// (opt_unroll.go).
+	Unroll int8
 	Dst    []Operand
 	Src    []Operand
 	Line   int // source line the instruction comes from

@@ -232,6 +232,12 @@ func (lx *lexer) lexNumber(s string, i, line int) (int, token) {
 	if j < len(s) && (s[j] == 'f' || s[j] == 'F' || s[j] == 'h' || s[j] == 'H') {
 		isFloat = true
 		j++
+	} else if isFloat && j < len(s) && (s[j] == 'l' || s[j] == 'L') {
+		// A double: 1.5l, 1.5L, 1.5lf, 1.5LF.
+		j++
+		if j < len(s) && (s[j] == 'f' || s[j] == 'F') {
+			j++
+		}
 	} else if !isFloat {
 		// Integer suffixes: u, l, and both in either order (3lu).
 		for j < len(s) && (s[j] == 'u' || s[j] == 'U' || s[j] == 'l' || s[j] == 'L') {

@@ -58,8 +58,7 @@ func objElement(a *value, i int) *value {
 // element).
 func (g *gen) objSlot(p pos, v *value) (int, bool) {
 	if v.res == nil {
-		g.errorf(p, eSyntax, "syntax error: the %s is used before it is given a texture or sampler", v.t)
-		return 0, false
+		v = g.unsetObject(p, v) // refused if the code survives (objstruct.go)
 	}
 	if v.t.Buf == BufNone && v.t.BufElem != nil {
 		g.errorf(p, eNotImplemented, "not supported by this compiler: reading or writing a %s (elements of type %s)", v.t, v.t.BufElem)

@@ -222,7 +222,7 @@ func (g *gen) foldedIndex(i *value) *value {
 	if len(i.c) != 1 {
 		return i
 	}
-	if k, ok := g.foldComp(i.c[0], len(g.code), 0); ok {
+	if k, ok := foldComp(g.code, i.c[0], len(g.code), 0); ok {
 		return &value{t: i.t, c: []Operand{immU(k)}, ro: true}
 	}
 	return i
@@ -231,7 +231,7 @@ func (g *gen) foldedIndex(i *value) *value {
 // foldComp evaluates component c as the code before end leaves it, through
 // lanewise instructions of constant sources (the evaluator's laneOp),
 // within straight-line code and a few levels of instructions.
-func (g *gen) foldComp(c Operand, end, depth int) (uint32, bool) {
+func foldComp(code []Instr, c Operand, end, depth int) (uint32, bool) {
 	if c.File == FileImm {
 		return c.Imm[0], true // a value's component holds its constant first
 	}
@@ -240,7 +240,7 @@ func (g *gen) foldComp(c Operand, end, depth int) (uint32, bool) {
 	}
 	reg, lane := c.Index, c.Swz[0]&3
 	for i := end - 1; i >= 0; i-- {
-		in := &g.code[i]
+		in := &code[i]
 		switch in.Op {
 		case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpSwitch, OpCase,
 			OpDefault, OpEndswitch, OpDiscard:
@@ -258,7 +258,7 @@ func (g *gen) foldComp(c Operand, end, depth int) (uint32, bool) {
 				v := s.Imm[lane]
 				if s.File != FileImm {
 					var ok bool
-					if v, ok = g.foldComp(Operand{File: s.File, Index: s.Index, Swz: [4]uint8{s.Swz[lane]}}, i, depth+1); !ok {
+					if v, ok = foldComp(code, Operand{File: s.File, Index: s.Index, Swz: [4]uint8{s.Swz[lane]}}, i, depth+1); !ok {
 						return 0, false
 					}
 				}
@@ -268,4 +268,83 @@ func (g *gen) foldComp(c Operand, end, depth int) (uint32, bool) {
 		}
 	}
 	return 0, false
+}
+
+// unsetUse is where an object variable never given a texture or sampler
+// is read: an error only if the code that reads it survives the optimiser
+// (fxc takes `static Texture2D t;` read under if (0), or into a value
+// nobody reads).
+type unsetUse struct {
+	at pos
+	t  *Type
+}
+
+// unsetSlot is the first of the registers that stand for unset objects
+// until the optimiser has run: far past any real one.
+const unsetSlot = 1 << 24
+
+// unsetObject is v bound to a register of its own past unsetSlot.
+func (g *gen) unsetObject(p pos, v *value) *value {
+	r := &resource{kind: v.t.Kind, elem: v.t, count: 1, slot: unsetSlot + len(g.unset), explicit: true}
+	g.unset = append(g.unset, unsetUse{p, v.t})
+	c := *v
+	c.res, c.resIdx = r, 0
+	return &c
+}
+
+// unsetUses refuses the first instruction left that reads or writes an
+// unset object, unless a branch never taken holds it (if (0), which the
+// optimiser keeps): then the instruction goes.
+func (g *gen) unsetUses(code []Instr) ([]Instr, Errors) {
+	if len(g.unset) == 0 {
+		return code, nil
+	}
+	type block struct{ dead, elseDead bool } // an if's branches that never run
+	var dead []block
+	out := code[:0:0]
+	for i, in := range code {
+		switch in.Op {
+		case OpIf:
+			s := in.Src[0]
+			k, ok := foldComp(code, Operand{File: s.File, Index: s.Index, Imm: [4]uint32{s.Imm[s.Swz[0]&3]}, Swz: [4]uint8{s.Swz[0]}}, i, 0)
+			taken := (k != 0) == (in.Test == TestNZ)
+			dead = append(dead, block{ok && !taken, ok && taken})
+		case OpLoop, OpSwitch:
+			dead = append(dead, block{})
+		case OpElse:
+			if n := len(dead); n > 0 {
+				dead[n-1].dead = dead[n-1].elseDead
+			}
+		case OpEndif, OpEndloop, OpEndswitch:
+			if n := len(dead); n > 0 {
+				dead = dead[:n-1]
+			}
+		}
+		u, found := g.unsetIn(in)
+		never := false
+		for _, d := range dead {
+			never = never || d.dead
+		}
+		switch {
+		case found && never:
+			continue
+		case found:
+			return nil, Errors{{File: g.file, Line: u.at.line, Col: u.at.col, Code: eSyntax,
+				Msg: cutText("syntax error: the " + u.t.String() + " is used before it is given a texture or sampler")}}
+		}
+		out = append(out, in)
+	}
+	return out, nil
+}
+
+// unsetIn finds an unset object an instruction reads or writes.
+func (g *gen) unsetIn(in Instr) (unsetUse, bool) {
+	for _, ops := range [][]Operand{in.Src, in.Dst} {
+		for _, o := range ops {
+			if (o.File == FileTex || o.File == FileSamp || o.File == FileUAV) && o.Index >= unsetSlot && o.Index-unsetSlot < len(g.unset) {
+				return g.unset[o.Index-unsetSlot], true
+			}
+		}
+	}
+	return unsetUse{}, false
 }

@@ -58,6 +58,12 @@ float4 main(date d, SamplerState q) : sv_target { return tex.Sample(q, float2(0,
 		{name: "an entry parameter's object written to itself", src: `struct lime { Texture2D t; };
 float4 main(lime l) : sv_target { l.t = l.t; return l.t.Load(int3(0, 0, 0)); }`,
 			want: [4]float32{1, 10, 100, 1}, binds: "l.t@t0x1"},
+		{name: "a struct holding a texture passed as another of its shape", src: `struct A { int2 a; Texture2D t; float c; };
+struct B { int b[2]; Texture2D u; float d; };
+Texture2D tex;
+float4 f(B b) { return b.d + b.u.Load(int3(0, 0, 0)); }
+float4 main() : sv_target { A a = {1, 2, tex, 5}; return f(a); }`,
+			want: [4]float32{6, 15, 105, 6}, binds: "tex@t0x1"},
 		{name: "a struct holding an effect's shader", src: `float f;
 float4 ps(uniform float r) : sv_target { return r; }
 struct fx { float4 v; PixelShader p; } e = {1, 2, 3, 4, compile ps_4_0 ps(f)};

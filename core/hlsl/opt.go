@@ -7,7 +7,8 @@ package hlsl
 //
 //   - copy propagation and constant folding (opt_copy.go)
 //   - dead code (opt_dce.go)
-//   - results written where a mov would copy them (opt_copy.go)
+//   - results written where a mov would copy them (opt_copy.go), lanes
+//     of a vector too (opt_lanes.go)
 //   - mul then add fused into mad (opt_mad.go)
 //   - common subexpressions (opt_cse.go)
 //   - short ifs flattened into movc (opt_flatten.go)
@@ -15,6 +16,8 @@ package hlsl
 //   - conditions read through a not (opt_cond.go)
 //   - one-lane instructions vectorised (opt_slp.go)
 //
+// then loops whose trips are known unrolled, one at a time, the rounds
+// run again after each (opt_unroll.go);
 // then copies coalesced (opt_coalesce.go) with the first three again, and
 // the temps renumbered densely (opt_temps.go). Each pass keeps an
 // instruction's source line (a merged instruction the first one's). Each
@@ -22,8 +25,11 @@ package hlsl
 // tests, with random programs, computes the same optimised as generated
 // (opt_test.go).
 
-// maxOptRounds bounds the rounds.
-const maxOptRounds = 8
+// maxOptRounds bounds the rounds; maxUnrolls the loops unrolled.
+const (
+	maxOptRounds = 8
+	maxUnrolls   = 16
+)
 
 // pass is one transformation: the code and temps after it, whether it
 // changed anything.
@@ -37,19 +43,30 @@ func simple(f func([]Instr, int) ([]Instr, bool)) pass {
 }
 
 var (
-	mainPasses = []pass{simple(copyProp), simple(deadCode), simple(forwardResults), simple(fuseMad),
+	mainPasses = []pass{simple(copyProp), simple(deadCode), simple(forwardResults), simple(forwardLanes), simple(fuseMad),
 		simple(commonSubexprs), flatten, simple(func(c []Instr, _ int) ([]Instr, bool) { return mergeMovs(c) }),
 		simple(func(c []Instr, _ int) ([]Instr, bool) { return invertConds(c) }), vectorize}
-	finalPasses = []pass{simple(coalesce), simple(copyProp), simple(deadCode), simple(forwardResults)}
+	finalPasses = []pass{simple(coalesce), simple(copyProp), simple(deadCode), simple(forwardResults), simple(forwardLanes)}
 )
 
 // optimize returns the code improved and the temps it needs.
 func optimize(code []Instr, temps int) ([]Instr, int) {
-	if noOptimize {
+	if d, _ := hasDoubles(code); noOptimize || d {
+		// (a shader with doubles stays as generated: double.go)
 		return code, temps
 	}
 	code, temps = splitWebs(code, temps)
 	code, temps = runPasses(code, temps, mainPasses)
+	// Each loop unrolled is folded before the next (an outer loop's
+	// counter may be known only once an inner one is gone).
+	for n := 0; n < maxUnrolls; n++ {
+		var ch bool
+		if code, ch = unrollLoops(code, temps); !ch {
+			break
+		}
+		code, temps = splitWebs(code, temps)
+		code, temps = runPasses(code, temps, mainPasses)
+	}
 	code, temps = runPasses(code, temps, finalPasses)
 	code, temps = renumberTemps(code, temps)
 	tidySwizzles(code)

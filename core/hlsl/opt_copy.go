@@ -389,6 +389,9 @@ func rewriteSources(in *Instr, avail func(r, c int) (copySrc, bool)) bool {
 	changed := false
 	for k := range in.Src {
 		s := &in.Src[k]
+		if foldRel(s, avail) {
+			changed = true
+		}
 		if s.File != FileTemp {
 			continue
 		}
@@ -471,6 +474,49 @@ func rewriteSources(in *Instr, avail func(r, c int) (copySrc, bool)) bool {
 	return changed
 }
 
+// foldRel turns a constant buffer read indexed by a temp that holds a
+// constant into a read of the register it names: cb0[r0.x + 4] with r0.x
+// 1 is cb0[5] (an unrolled loop's counter). The buffer's declaration
+// grows to cover it (cbUse).
+func foldRel(s *Operand, avail func(r, c int) (copySrc, bool)) bool {
+	if s.File != FileCB || s.Rel == nil || s.Rel.File != FileTemp {
+		return false
+	}
+	cs, ok := avail(s.Rel.Index, int(s.Rel.Swz[0]&3))
+	if !ok || cs.o.File != FileImm || cs.neg || cs.abs {
+		return false
+	}
+	e := int64(s.Elem) + int64(int32(cs.o.Imm[0]))
+	if e < 0 || e >= maxCBRegs {
+		return false
+	}
+	s.Elem, s.Rel = int(e), nil
+	return true
+}
+
+// maxCBRegs is a constant buffer's size in registers (4096, D3D11's
+// D3D11_REQ_CONSTANT_BUFFER_ELEMENT_COUNT).
+const maxCBRegs = 4096
+
+// cbUse is, after optimisation, how code reads each constant buffer slot:
+// one past the last register it reads at a constant index, and whether it
+// still indexes it by a register (dcl_constantbuffer's size and
+// dynamicIndexed, as fxc declares them).
+func cbUse(code []Instr, regs map[int]int, dyn map[int]bool) {
+	for i := range code {
+		for _, s := range code[i].Src {
+			if s.File != FileCB {
+				continue
+			}
+			if s.Rel != nil {
+				dyn[s.Index] = true
+			} else if s.Elem+1 > regs[s.Index] {
+				regs[s.Index] = s.Elem + 1
+			}
+		}
+	}
+}
+
 // foldInstr computes an instruction whose sources are all immediates.
 func foldInstr(in *Instr) bool {
 	if !lanewise(in.Op) || in.Op == OpMov || len(in.Dst) != 1 || in.Dst[0].File == FileNull {
@@ -549,6 +595,13 @@ func simplify(in *Instr) bool {
 		default:
 			return false
 		}
+	case OpMovc:
+		pick, ok := movcPick(in)
+		if !ok {
+			return false
+		}
+		in.Op, in.Src = OpMov, []Operand{in.Src[pick]}
+		return true
 	case OpMad:
 		switch {
 		case isZero(in.Src[0]) || isZero(in.Src[1]):
@@ -570,6 +623,40 @@ func simplify(in *Instr) bool {
 		in.Src[0].Float = true
 	}
 	return true
+}
+
+// movcPick is the source a movc always takes: the first (true) or second
+// (false) value where its condition is an immediate the same in every lane
+// written, or the first where both values read the same.
+func movcPick(in *Instr) (int, bool) {
+	lanes := in.Dst[0].Mask
+	c, a, b := in.Src[0], in.Src[1], in.Src[2]
+	if c.File == FileImm {
+		pick := -1
+		for i := 0; i < 4; i++ {
+			if lanes&(1<<i) == 0 {
+				continue
+			}
+			k := 2
+			if c.Imm[i] != 0 {
+				k = 1
+			}
+			if pick >= 0 && pick != k {
+				return 0, false
+			}
+			pick = k
+		}
+		return pick, pick > 0
+	}
+	if a.File != b.File || a.Index != b.Index || a.Elem != b.Elem || a.Neg != b.Neg || a.Abs != b.Abs || a.Rel != nil || b.Rel != nil {
+		return 0, false
+	}
+	for i := 0; i < 4; i++ {
+		if lanes&(1<<i) != 0 && (a.File == FileImm && a.Imm[i] != b.Imm[i] || a.File != FileImm && a.Swz[i] != b.Swz[i]) {
+			return 0, false
+		}
+	}
+	return 1, true
 }
 
 // forwardResults writes a result straight where a mov after it copies

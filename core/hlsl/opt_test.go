@@ -69,6 +69,21 @@ float4 main(float4 c : COLOR, int n : N) : SV_Target {
 	}
 	if (s.x < -100) discard;
 	return s;
+}`, `
+cbuffer L : register(b1) { float4 dir[3]; float4 col[3]; int count; };
+float4 main(float4 c : COLOR, int n : N) : SV_Target {
+	float3x3 d = 0;
+	float4 s = 0;
+	[unroll] for (int i = 0; i < 3; i++) {
+		d[i] = dir[i].xyz;
+		s += col[i] * dot(d[i], c.xyz);
+		[unroll(2)] for (int j = i; j < 4; j += 2) s.w += j * c.w;
+		[unroll] while (s.x > 100) { s.x -= 10; if (n > 0) break; }
+	}
+	[loop] for (int k = 0; k < 2; k++) s.xy += c.zw;
+	[unroll] for (int m = 0; m < count; m++) s.z += 1;
+	float3 dots = mul(-d, c.xyz);
+	return s + float4(dots, 0);
 }`}
 
 // compileBoth compiles src as generated and optimised.

@@ -32,6 +32,9 @@ const maxLayout = 1 << 40
 func layoutSize(t *Type, memo map[*Type]int) int {
 	switch t.Kind {
 	case KScalar, KVector:
+		if t.Base == Double {
+			return 8 * t.Cols
+		}
 		return 4 * t.Cols
 	case KMatrix:
 		if t.RowMajor {
@@ -71,6 +74,7 @@ func startsRegister(t *Type) bool {
 // place returns the offset of the next variable of type t after off.
 func place(off int, t *Type, afterStruct bool) int {
 	size := sizeOf(t)
+	off = alignDouble(off, t)
 	if startsRegister(t) || off%16+size > 16 {
 		return roundUp16(off)
 	}
@@ -93,7 +97,7 @@ func fieldOffsets(t *Type, memo map[*Type]int, list bool) ([]int, int) {
 	off := 0
 	for i, f := range t.Fields {
 		size := layoutSize(f.Type, memo)
-		o := off
+		o := alignDouble(off, f.Type)
 		if startsRegister(f.Type) || off%16+size > 16 {
 			o = roundUp16(off)
 		}

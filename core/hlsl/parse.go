@@ -2,7 +2,6 @@ package hlsl
 
 import (
 	"fmt"
-	"maps"
 	"strconv"
 	"strings"
 )
@@ -21,6 +20,7 @@ type parser struct {
 	diags   *[]Diag
 	structs map[string]bool
 	shadow  map[string]bool // type names declared as variables (declName)
+	local   bool            // parsing a function's typedef (typenames.go)
 	// varShadow: the struct and typedef names a parameter of the function
 	// being read takes (function).
 	varShadow map[string]bool
@@ -146,6 +146,13 @@ func (ps *parser) declName() token {
 		ps.p++
 		return t
 	}
+	if ps.localTypeName(t) {
+		ps.p++
+		return t
+	}
+	if t.kind == tIdent && caseTypeAlias(t.text) != "" {
+		ps.shadow[t.text] = true // float4x4 Matrix: a variable's name (typenames.go)
+	}
 	if t.kind == tIdent && (builtinType(t.text) != nil || t.text == "double" || t.text == "vector" || t.text == "matrix" ||
 		strings.HasPrefix(t.text, "double") && builtinType("float"+t.text[6:]) != nil || t.text == "string" || t.text == "String" ||
 		t.text == "unorm" || t.text == "snorm") {
@@ -188,7 +195,12 @@ func (ps *parser) isTypeName(t token) bool {
 	if ps.shadow[t.text] && !ps.structs[t.text] || ps.varShadow[t.text] {
 		return false
 	}
-	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct"
+	if doubleTypeName(t.text) {
+		// fxc lets "double" name a variable too: as unsupportedType's
+		// names, it is a type only where isUnsupportedType says so.
+		return false
+	}
+	return builtinType(t.text) != nil || ps.structs[t.text] || t.text == "struct" || caseTypeAlias(t.text) != ""
 }
 
 // isUnsupportedType reports whether t names a type this compiler lacks
@@ -196,7 +208,7 @@ func (ps *parser) isTypeName(t token) bool {
 // variable's name too, so only a declaration, a cast or a constructor is
 // taken for the type.
 func (ps *parser) isUnsupportedType(t token) bool {
-	return t.kind == tIdent && unsupportedType(t.text) != ""
+	return t.kind == tIdent && (unsupportedType(t.text) != "" || doubleTypeName(t.text) && !ps.varShadow[t.text])
 }
 
 func parse(toks []token, fname string, diags *[]Diag) (f *file) {
@@ -294,6 +306,20 @@ func (ps *parser) unrollCount(as []attr) int {
 	for _, a := range as {
 		if a.name == "unroll" && len(a.args) == 1 && a.args[0].kind == tInt && a.args[0].ival > 0 && a.args[0].ival < 1<<20 {
 			return int(a.args[0].ival)
+		}
+	}
+	return 0
+}
+
+// loopHint is what a loop's attributes ask of the optimiser: 1 [unroll]
+// (with or without a count), -1 [loop] or [fastopt], 0 nothing.
+func loopHint(as []attr) int8 {
+	for _, a := range as {
+		switch a.name {
+		case "unroll":
+			return 1
+		case "loop", "fastopt":
+			return -1
 		}
 	}
 	return 0
@@ -435,9 +461,7 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 		d := ps.structDecl()
 		return &typeSpec{pos: d.pos, name: d.name, rowMajor: m.rowMajor, colMajor: m.colMajor, latent: ps.latentAt(ps.p - 1), def: d}
 	}
-	if ps.accept("struct") {
-		// "struct S x;" names an already declared struct.
-	}
+	named := ps.accept("struct") // "struct S x;" names an already declared struct
 	unsigned := false
 	if ps.is("unsigned") && ps.isTypeName(ps.peekN(1)) {
 		ps.next()
@@ -445,11 +469,15 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	t := ps.peek()
 	if why := unsupportedType(t.text); why != "" && t.kind == tIdent {
-		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented,
-			Msg: cutText("not supported by this compiler: '" + t.text + "' (" + why + ")")})
+		msg := "not supported by this compiler: '" + t.text + "' (" + why + ")"
+		if why == "64-bit integers" {
+			// fxc has none (they are shader model 6's): its error.
+			msg = "unrecognized identifier '" + t.text + "' (64-bit integers are shader model 6's: fxc and shader models 4 and 5 have none)"
+		}
+		*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eNotImplemented, Msg: cutText(msg)})
 		panic(bailout{})
 	}
-	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix")) {
+	if !ps.isTypeName(t) && !(t.kind == tIdent && (t.text == "vector" || t.text == "matrix" || doubleTypeName(t.text))) {
 		if t.kind == tIdent && !keywords[t.text] {
 			*ps.diags = append(*ps.diags, Diag{File: ps.file, Line: t.line, Col: t.col, Code: eUndeclared, Msg: cutText("undeclared identifier '" + t.text + "'")})
 			panic(bailout{})
@@ -458,6 +486,12 @@ func (ps *parser) typeSpec(m mods) *typeSpec {
 	}
 	ps.p++
 	ts := &typeSpec{pos: pos{t.line, t.col}, name: t.text, rowMajor: m.rowMajor, colMajor: m.colMajor, unsigned: unsigned, latent: ps.latentAt(ps.p - 1)}
+	if a := caseTypeAlias(t.text); a != "" && !ps.structs[t.text] {
+		if ps.is("<") || named {
+			ps.fail(ps.peek()) // Matrix<float, 2, 2>: only matrix takes the arguments
+		}
+		ts.name = map[string]string{"dword": "uint", "matrix": "float4x4", "vector": "float4"}[a] // never a typedef of the lower-case name
+	}
 	if ps.is("<") {
 		ps.next()
 		for !ps.is(">") {
@@ -572,6 +606,9 @@ func (ps *parser) cbuffer() *cbufferDecl {
 		typ := ps.typeSpec(m)
 		for {
 			n := ps.ident()
+			if caseTypeAlias(n.text) != "" {
+				ps.shadow[n.text] = true // a variable named Matrix (typenames.go)
+			}
 			v := ps.varRest(typ, n, m, true) // a default value, for the effects framework
 			c.vars = append(c.vars, v)
 			if !ps.accept(",") {
@@ -865,14 +902,10 @@ func (ps *parser) function(ret *typeSpec, name token) *funcDecl {
 		}
 		typ := ps.typeSpec(m)
 		n := ps.ident()
-		if ps.structs[n.text] {
+		if ps.structs[n.text] || caseTypeAlias(n.text) != "" {
 			// out vertex vertex: in the body the name is the
 			// parameter, as fxc reads it.
-			ps.varShadow = maps.Clone(ps.varShadow)
-			if ps.varShadow == nil {
-				ps.varShadow = map[string]bool{}
-			}
-			ps.varShadow[n.text] = true
+			ps.shadowVar(n.text)
 		}
 		fn.params = append(fn.params, ps.varRest(typ, n, m, true))
 		fn.params[len(fn.params)-1].prim = prim
@@ -906,7 +939,8 @@ func (ps *parser) block() *blockStmt {
 func (ps *parser) stmt() Stmt {
 	ps.enter()
 	defer func() { ps.depth-- }()
-	unroll := ps.unrollCount(ps.attributes())
+	attrs := ps.attributes()
+	unroll, hint := ps.unrollCount(attrs), loopHint(attrs)
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	switch {
@@ -939,16 +973,16 @@ func (ps *parser) stmt() Stmt {
 		}
 		ps.expect(")")
 		s.body = ps.stmt()
-		s.unroll = unroll
+		s.unroll, s.hint, s.unrollAll = unroll, hint, bareUnroll(attrs)
 		return s
 	case ps.accept("while"):
 		ps.expect("(")
-		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll}
+		s := &whileStmt{pos: p, cond: ps.expr(), unroll: unroll, hint: hint}
 		ps.expect(")")
 		s.body = ps.stmt()
 		return s
 	case ps.accept("do"):
-		s := &whileStmt{pos: p, do: true, unroll: unroll}
+		s := &whileStmt{pos: p, do: true, unroll: unroll, hint: hint}
 		s.body = ps.stmt()
 		ps.expect("while")
 		ps.expect("(")
@@ -1010,6 +1044,8 @@ func (ps *parser) simpleStmt() Stmt {
 	t := ps.peek()
 	p := pos{t.line, t.col}
 	if t.text == "typedef" {
+		ps.local = true // a function's typedef may name a built-in type (typenames.go)
+		defer func() { ps.local = false }()
 		return &typeStmt{pos: p, decl: ps.typedef()}
 	}
 	if (t.kind == tIdent && modifiers[t.text]) || ps.isTypeName(t) && ps.peekN(1).kind == tIdent || ps.isTypeName(t) && ps.peekN(1).text == "<" ||
@@ -1025,6 +1061,9 @@ func (ps *parser) simpleStmt() Stmt {
 		d := &declStmt{pos: p, def: typ.def}
 		for {
 			n := ps.ident()
+			if builtinType(n.text) != nil || caseTypeAlias(n.text) != "" || ps.isUnsupportedType(n) {
+				ps.shadowVar(n.text) // float4 float: a name in the function from here on (typenames.go)
+			}
 			d.vars = append(d.vars, ps.varRest(typ, n, m, true))
 			if !ps.accept(",") {
 				break
@@ -1178,7 +1217,7 @@ func (ps *parser) primary() Expr {
 		return &stringLit{pos: p, s: text}
 	case tFloat:
 		ps.next()
-		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhH")}
+		return &floatLit{pos: p, v: t.fval, typed: strings.ContainsAny(t.text[len(t.text)-1:], "fFhHlL"), dbl: strings.ContainsAny(t.text, "lL")}
 	case tIdent:
 		switch t.text {
 		case "true", "false":

@@ -52,6 +52,9 @@ func (g *gen) stmt(s Stmt) {
 		g.cdepth--
 		g.emit(Instr{Op: OpEndif})
 	case *forStmt:
+		if s.unrollAll {
+			g.checkUnroll(s) // (unroll.go)
+		}
 		g.push()
 		if s.init != nil {
 			g.stmt(s.init)
@@ -64,7 +67,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -102,7 +105,7 @@ func (g *gen) stmt(s Stmt) {
 		}
 		trips := g.tripLimit(s.unroll)
 		inner := g.top
-		g.emit(Instr{Op: OpLoop})
+		g.emit(Instr{Op: OpLoop, Unroll: s.hint})
 		g.loopDep++
 		g.cdepth++
 		g.brk = append(g.brk, 'l')
@@ -352,6 +355,11 @@ func (g *gen) declLocal(d *varDecl) {
 		g.declare(d.pos, d.name, poison)
 		return
 	}
+	if d.static && hasObject(t) && hasNumeric(t) {
+		g.errorf(d.pos, eTypeMismatch, "'%s': a static variable holds numbers or objects (textures, samplers), not both", d.name)
+		g.declare(d.pos, d.name, poison)
+		return
+	}
 	// A static const with a constant initialiser is a compile-time value.
 	if d.constQ && d.init != nil {
 		if _, ok := d.init.(*initList); !ok {
@@ -501,6 +509,9 @@ func (g *gen) fill(p pos, v *value, comps []*value, k *int) bool {
 		c = append(c, g.convertBase(x.c, x.t.Base, v.t.Base)...)
 	}
 	*k += n
+	if v.t.Base == Double {
+		c, v = dlanes(c), &value{t: v.t, c: dlanes(v.c)} // both words of each
+	}
 	g.assign(v.c, c, false)
 	return true
 }

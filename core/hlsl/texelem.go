@@ -16,6 +16,9 @@ func texElemOther(t, b *Type, arg string) *Type {
 	if t.Buf != BufNone {
 		return nil
 	}
+	if b != nil && b.Base == Double {
+		b = nil // a double element: as the 64-bit integers'
+	}
 	if b == nil {
 		n := wideComps(arg)
 		if n == 0 || 2*n > 4 {
@@ -36,7 +39,7 @@ func texElemOther(t, b *Type, arg string) *Type {
 // wideComps is how many components a 64-bit type name has (double2: 2),
 // 0 for other names.
 func wideComps(name string) int {
-	if unsupportedType(name) == "" {
+	if !doubleTypeName(name) && unsupportedType(name) == "" {
 		return 0
 	}
 	for _, p := range []string{"double", "uint64_t", "int64_t"} {

@@ -175,7 +175,10 @@ func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 		if cmp {
 			fixed = 3
 		}
-		if len(args) < fixed || len(args) > fixed+1 {
+		// One offset for the four texels, or one each (shader model 5:
+		// a gather per texel, each writing its component).
+		nOffs := len(args) - fixed
+		if nOffs != 0 && nOffs != 1 && (nOffs != 4 || g.major < 5) {
 			return noMatch()
 		}
 		s, ok := sampler(args[0], cmp)
@@ -196,30 +199,38 @@ func (g *gen) methodOn(e *callExpr, tv *value, args []*value) *value {
 			in.Op = OpGather4C
 			in.Src = append(in.Src, g.srcOp(ref.c))
 		}
-		if len(args) == fixed+1 {
-			if cube {
-				return noMatch()
+		if nOffs > 0 && cube {
+			return noMatch()
+		}
+		if nOffs == 0 {
+			g.emit(in)
+		}
+		for k := 0; k < nOffs; k++ {
+			one := in
+			one.Src = append([]Operand(nil), in.Src...)
+			if nOffs == 4 {
+				one.Dst = []Operand{{File: FileTemp, Index: r, Mask: 1 << k}}
 			}
-			v := g.convert(e.args[fixed].at(), args[fixed], vecT(Int, 2), true)
+			v := g.convert(e.args[fixed+k].at(), args[fixed+k], vecT(Int, 2), true)
 			if v == poison {
 				return poison
 			}
 			if allImm(v.c) && int32(v.c[0].Imm[0]) >= -8 && int32(v.c[0].Imm[0]) <= 7 && int32(v.c[1].Imm[0]) >= -8 && int32(v.c[1].Imm[0]) <= 7 {
-				offset(fixed, &in)
+				offset(fixed+k, &one)
 			} else {
 				if g.major < 5 {
 					g.errorf(e.pos, eNotImplemented, "a gather offset that is not a constant -8..7 needs shader model 5")
 					return poison
 				}
 				// gather4_po: the offset is an operand.
-				po := []Operand{in.Src[0], g.srcOp(v.c), tex, s}
-				in.Op, in.Src = OpGather4Po, po
+				po := []Operand{one.Src[0], g.srcOp(v.c), tex, s}
+				one.Op, one.Src = OpGather4Po, po
 				if cmp {
-					in.Op, in.Src = OpGather4PoC, append(po, g.srcOp(g.convert(e.args[2].at(), args[2], scalarT(Float), true).c))
+					one.Op, one.Src = OpGather4PoC, append(po, g.srcOp(g.convert(e.args[2].at(), args[2], scalarT(Float), true).c))
 				}
 			}
+			g.emit(one)
 		}
-		g.emit(in)
 		if cmp {
 			return result(Float, 4)
 		}

@@ -9,15 +9,17 @@ import (
 type Base uint8
 
 // Component types, ordered as HLSL promotes them in binary operations
-// (bool < int < uint < float).
+// (bool < int < uint < float < double). A double takes two 32-bit lanes
+// of a register (double.go).
 const (
 	Bool Base = iota
 	Int
 	Uint
 	Float
+	Double
 )
 
-func (b Base) String() string { return [...]string{"bool", "int", "uint", "float"}[b] }
+func (b Base) String() string { return [...]string{"bool", "int", "uint", "float", "double"}[b] }
 
 // Kind is the shape of a type.
 type Kind uint8
@@ -292,7 +294,7 @@ func builtinType(name string) *Type {
 		p string
 		b Base
 	}{{"float", Float}, {"half", Float}, {"min16float", Float}, {"min10float", Float}, {"int", Int}, {"min16int", Int}, {"min12int", Int},
-		{"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}}
+		{"uint", Uint}, {"min16uint", Uint}, {"bool", Bool}, {"double", Double}}
 	for _, bs := range bases {
 		rest, ok := strings.CutPrefix(name, bs.p)
 		if !ok {
@@ -317,7 +319,7 @@ func builtinType(name string) *Type {
 				return vecT(bs.b, int(rest[0]-'0'))
 			}
 		case 3:
-			if rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4' {
+			if rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4' && bs.b != Double {
 				return matT(bs.b, int(rest[0]-'0'), int(rest[2]-'0'))
 			}
 		}

@@ -13,7 +13,8 @@ func TestBuiltinTypes(t *testing.T) {
 		{"float3x3", "float3x3", 3, 3}, {"float4x3", "float4x3", 4, 3}, {"int2x4", "int2x4", 2, 4},
 		{"matrix", "float4x4", 4, 4}, {"vector", "float4", 1, 4}, {"dword", "uint", 1, 1},
 		{"Texture2D", "Texture2D<float4>", 0, 4}, {"SamplerState", "SamplerState", 0, 0}, {"sampler", "SamplerState", 0, 0},
-		{"float5", "", 0, 0}, {"float0", "", 0, 0}, {"float4x5", "", 0, 0}, {"floaty", "", 0, 0}, {"double", "", 0, 0},
+		{"float5", "", 0, 0}, {"float0", "", 0, 0}, {"float4x5", "", 0, 0}, {"floaty", "", 0, 0}, {"double", "double", 1, 1},
+		{"double4", "double4", 1, 4}, {"double2x2", "", 0, 0},
 	}
 	for _, tc := range tests {
 		ty := builtinType(tc.name)

@@ -7,12 +7,16 @@ import "strings"
 // error" or "undeclared identifier", which would blame the source.
 
 // unsupportedType says what a type name that this compiler does not take
-// is ("" for any other name): double and its vectors and matrices
-// (64-bit floats, the doubles feature of shader model 5), and the 64-bit
-// integers of shader model 6.
+// is ("" for any other name): double's matrices (double and its vectors
+// are double.go's), and the 64-bit integers of shader model 6.
 func unsupportedType(name string) string {
+	if rest, ok := strings.CutPrefix(name, "double"); ok && len(rest) == 3 {
+		if rest[0] >= '1' && rest[0] <= '4' && rest[1] == 'x' && rest[2] >= '1' && rest[2] <= '4' {
+			return "matrices of 64-bit floats"
+		}
+		return ""
+	}
 	for _, b := range []struct{ prefix, what string }{
-		{"double", "64-bit floats"},
 		{"int64_t", "64-bit integers"},
 		{"uint64_t", "64-bit integers"},
 	} {

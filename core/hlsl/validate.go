@@ -10,8 +10,10 @@ func operandCounts(o Op) (dst, src int) {
 		OpFtou, OpNot, OpIneg, OpRoundNE, OpCountbits, OpFirstbitHi, OpFirstbitLo, OpFirstbitShi, OpBfrev, OpF32tof16,
 		OpF16tof32, OpDerivRtx, OpDerivRty, OpDerivRtxCoarse, OpDerivRtxFine, OpDerivRtyCoarse, OpDerivRtyFine, OpRcp:
 		return 1, 1
-	case OpMad, OpMovc:
+	case OpMad, OpMovc, OpDfma:
 		return 1, 3
+	case OpDmov, OpDtof, OpFtod:
+		return 1, 1
 	case OpImul, OpUdiv:
 		return 2, 2
 	case OpSincos:

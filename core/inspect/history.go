@@ -53,6 +53,7 @@ type HistoryEntry struct {
 // FragmentInfo is one fragment of a draw at the pixel.
 type FragmentInfo struct {
 	Primitive int      `json:"primitive"`
+	Slice     int      `json:"slice,omitempty"` // the layered target's slice it went to (SV_RenderTargetArrayIndex)
 	Front     bool     `json:"front"`
 	Outputs   []string `json:"outputs,omitempty"` // the pixel shader's outputs, o0 first
 	Depth     string   `json:"depth,omitempty"`   // the depth tested
@@ -148,7 +149,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 	var pw *machine.PixelWatch
 	setup := func(r *scenario.Run, j *Journal) {
 		m, rj = r.Machine(), j
-		var rowPitch int
+		var off uint64 // the texel in the allocation (subres.go)
 		w := &machine.PixelWatch{
 			Where: func() (uint64, bool) {
 				if cur == 0 {
@@ -158,7 +159,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 				if !ok {
 					return 0, false
 				}
-				return in.Address + uint64(y*rowPitch+x*size), true
+				return in.Address + off, true
 			},
 			On: func(e machine.PixelEvent) { evs = append(evs, watchEvent{e, cur}) },
 		}
@@ -174,12 +175,12 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 		j.after = append(j.after, func() {
 			cur = 0
 			res, err := resourceOf(r, name)
-			if err != nil || !res.Alive() || res.Kind == d3d11.KindBuffer || x < 0 || y < 0 || x >= int(res.Desc.Width) || y >= int(res.Desc.Height) {
+			if err != nil || !res.Alive() || res.Kind == d3d11.KindBuffer || x < 0 || y < 0 {
 				return
 			}
-			g := machine.GPUFormat(res.Desc.Format)
-			if a := m.Allocations(res); len(a) > 0 && g.Info().Block == 1 {
-				cur, size, rowPitch = a[len(a)-1], int(g.Info().Bytes), int(g.RowBytes(res.Desc.Width))
+			o, tw, th, n, ok := watchedTexel(r, name, res, x, y)
+			if a := m.Allocations(res); len(a) > 0 && ok && x < tw && y < th {
+				cur, size, off = a[len(a)-1], n, o
 				w.Size = size
 			}
 		})
@@ -210,8 +211,12 @@ func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq 
 	if res.Kind == d3d11.KindBuffer {
 		return nil, fmt.Errorf("inspect: %s is a buffer: a pixel history is a texture's", name)
 	}
-	if x < 0 || y < 0 || x >= int(res.Desc.Width) || y >= int(res.Desc.Height) {
-		return nil, fmt.Errorf("inspect: pixel %d,%d is outside %s (%dx%d)", x, y, name, res.Desc.Width, res.Desc.Height)
+	off, tw, th, size, ok := watchedTexel(r, name, res, x, y)
+	if !ok {
+		tw, th = int(res.Desc.Width), int(res.Desc.Height)
+	}
+	if x < 0 || y < 0 || x >= tw || y >= th {
+		return nil, fmt.Errorf("inspect: pixel %d,%d is outside %s (%dx%d)", x, y, name, tw, th)
 	}
 	if err := r.Settle(); err != nil {
 		return nil, fmt.Errorf("inspect: the GPU cannot finish the work before event %d: %v", seq, err)
@@ -232,10 +237,9 @@ func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq 
 		w.evs = append(w.evs, we)
 		h.Entries = append(h.Entries, historyEntry(j, r.Recorder(), g, &we.ev, target))
 	}
-	if data, err := m.ReadBack(res); err == nil {
-		pitch := int(g.RowBytes(res.Desc.Width))
-		if o := y*pitch + x*int(g.Info().Bytes); o+int(g.Info().Bytes) <= len(data) {
-			h.Final = texelText(g, data[o:o+int(g.Info().Bytes)])
+	if data, err := m.ReadBack(res); err == nil && ok {
+		if off+uint64(size) <= uint64(len(data)) {
+			h.Final = texelText(g, data[off:off+uint64(size)])
 		}
 	}
 	return w, nil
@@ -306,7 +310,7 @@ func pagingOf(rec *trace.Recorder, dma uint64, alloc string) string {
 // fragmentInfo describes a draw's fragment and says what became of it.
 func fragmentInfo(g isa.Format, e *machine.PixelEvent) (*FragmentInfo, string) {
 	f := e.Fragment
-	fi := &FragmentInfo{Primitive: f.Prim, Front: f.Front, Passed: f.Passed, Discarded: f.Discarded, Coverage: f.Coverage, Traced: f.Trace != nil}
+	fi := &FragmentInfo{Primitive: f.Prim, Slice: f.Slice, Front: f.Front, Passed: f.Passed, Discarded: f.Discarded, Coverage: f.Coverage, Traced: f.Trace != nil}
 	if !f.Discarded { // a discarded lane's outputs were never written
 		for _, o := range f.Outputs {
 			fi.Outputs = append(fi.Outputs, vec4(o, g))

@@ -1,6 +1,9 @@
 package inspect
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestResourceMultisampled: a 4-sample texture is listed as its samples
 // side by side (texel x*4+s is sample s of pixel x), after tutorial 34's
@@ -20,6 +23,39 @@ func TestResourceMultisampled(t *testing.T) {
 	for s, w := range want {
 		if got := r.Texture.Texels[0][s].Hex; got != w {
 			t.Errorf("sample %d of pixel (19, 30): %s, want %s", s, got, w)
+		}
+	}
+}
+
+// TestPixelHistoryLayered: a pixel history on a render-target view of one
+// slice of an array follows that slice: a layered draw's fragment there
+// (slice 1 red, slice 2 green, the slice it went to), none on slice 0,
+// which only the clear reached; each history's final texel the slice's.
+func TestPixelHistoryLayered(t *testing.T) {
+	s, j := session(t, "core/inspect/testdata/layered.d3ds")
+	seq := at(t, j, "Flush")
+	for _, c := range []struct {
+		view, draws, final string
+		slice              int
+	}{{"s0", "", "#000000ff", 0}, {"s1", "#ff0000ff", "#ff0000ff", 1}, {"s2", "#00ff00ff", "#00ff00ff", 2}} {
+		h, err := s.PixelHistory(j, seq, c.view, 1, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clears, draws := 0, ""
+		for _, e := range h.Entries {
+			switch e.What {
+			case "clear":
+				clears++
+			case "draw":
+				if e.Fragment == nil || e.Fragment.Slice != c.slice || !e.Fragment.Passed {
+					t.Errorf("%s: fragment %+v, want one that passed in slice %d", c.view, e.Fragment, c.slice)
+				}
+				draws += e.After[strings.LastIndex(e.After, " ")+1:]
+			}
+		}
+		if clears != 1 || draws != c.draws || !strings.HasSuffix(h.Final, c.final) {
+			t.Errorf("%s: %d clears, draws wrote %q, final %q: want 1, %q, %q", c.view, clears, draws, h.Final, c.draws, c.final)
 		}
 	}
 }

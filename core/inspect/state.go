@@ -355,6 +355,8 @@ func packetKey(p isa.Packet) string {
 		return "viewport" + arg(0)
 	case isa.OpSetDepthBias:
 		return "depthbias"
+	case isa.OpSetClipDist: // the last stage's clip and cull distances, which the rasterizer takes
+		return "clipdist"
 	case isa.OpSetTexStage:
 		return stage(0) + "tex" + arg(1)
 	case isa.OpSetSampler:
@@ -549,7 +551,7 @@ func rsRows(s *stateCtx) []Row {
 		rows = append(rows, Row{Binding: "scissor " + strconv.Itoa(i), Packets: s.pk("scissor" + strconv.Itoa(i)),
 			Value: fmt.Sprintf("left %d top %d right %d bottom %d", r.Left, r.Top, r.Right, r.Bottom)})
 	}
-	rs := Row{Binding: "rasterizer state", Packets: s.pk("raster", "depthbias")}
+	rs := Row{Binding: "rasterizer state", Packets: s.pk("raster", "depthbias", "clipdist")}
 	if b.Raster != nil {
 		s.object(&rs, b.Raster)
 		rs.Value, rs.Fields = descFields(b.Raster.Desc())

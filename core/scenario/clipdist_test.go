@@ -128,3 +128,57 @@ expect violations == 0
 		t.Fatalf("failures: %q", sum.Failures)
 	}
 }
+
+// TestClipDistanceFromGeometryShader: the geometry shader is the last
+// stage before the rasterizer, so its SV_ClipDistance clips (the vertex
+// shader writes none): the distance is the vertex's x, so the quad's left
+// half (pixel centres at x < 0) is clipped away, pixel by pixel as computed
+// here.
+func TestClipDistanceFromGeometryShader(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString(`hlsl s {
+struct V { float4 pos : SV_Position; };
+struct G { float4 pos : SV_Position; float clip : SV_ClipDistance0; };
+V vs(float3 p : POSITION) { V o; o.pos = float4(p, 1); return o; }
+[maxvertexcount(3)]
+void gs(triangle V v[3], inout TriangleStream<G> s) {
+  for (uint i = 0; i < 3; i++) {
+    G g;
+    g.pos = v[i].pos;
+    g.clip = v[i].pos.x;
+    s.Append(g);
+  }
+}
+float4 ps(float4 pos : SV_Position) : SV_Target { return float4(0, 1, 0, 1); }
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+t = dev.CreateTexture2D Width=8 Height=8 Format=R8G8B8A8_UNORM BindFlags=RENDER_TARGET
+rtv = dev.CreateRenderTargetView t
+quad = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:quad
+vs = dev.CreateVertexShader hlsl:s entry=vs target=vs_5_0
+gs = dev.CreateGeometryShader hlsl:s entry=gs target=gs_5_0
+ps = dev.CreatePixelShader hlsl:s entry=ps target=ps_5_0
+rs = dev.CreateRasterizerState CullMode=NONE
+imm.RSSetState rs
+imm.OMSetRenderTargets rtv
+imm.RSSetViewports 0 0 8 8
+imm.IASetPrimitiveTopology TRIANGLELIST
+imm.IASetVertexBuffers 0 quad
+imm.VSSetShader vs
+imm.GSSetShader gs
+imm.PSSetShader ps
+imm.ClearRenderTargetView rtv #000000ff
+imm.Draw 6 0
+`)
+	for y := range 8 {
+		for x := range 8 {
+			want := "#000000ff"
+			if (float64(x)+0.5)/4-1 >= 0 {
+				want = "#00ff00ff"
+			}
+			fmt.Fprintf(&sb, "expect pixel t %d %d == %s\n", x, y, want)
+		}
+	}
+	sb.WriteString("expect violations == 0\n")
+	mustRun(t, sb.String())
+}

@@ -81,8 +81,16 @@ func (c *Case) unsupported() string {
 		}
 	}
 	compute := c.compute()
+	rts := 0 // the output merger's render target slots, up to the last declared
+	for _, r := range c.Resources {
+		if r.Kind == "rtv" {
+			rts = max(rts, r.Slot+1)
+		}
+	}
 	for _, r := range c.Resources {
 		switch {
+		case r.Kind == "uav" && !compute && r.Slot < rts:
+			return "[uav " + strconv.Itoa(r.Slot) + "] beside " + strconv.Itoa(rts) + " render target slots: the output merger's views go after its render targets (UAVStartSlot at least NumRTVs)"
 		case r.Kind == "uav" && r.Dim == "2d" && r.Samples > 1:
 			return "multisampled unordered access views ([uav " + strconv.Itoa(r.Slot) + "])"
 		case r.Kind == "uav" && r.Slot >= 8:

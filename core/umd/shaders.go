@@ -97,6 +97,9 @@ func (d *Device) createShader(a *ddi.ShaderArgs, h ddi.HSHADER, stage uint32, dd
 		if prog.PerSample {
 			s.sysReg |= 1 << 30 // once a covered sample (translate's persample.go)
 		}
+		if prog.EarlyDepthStencil {
+			s.sysReg |= isa.EarlyDepthStencil // the tests before the program (gpu's early.go)
+		}
 	}
 	data := make([]byte, 4*len(prog.Code))
 	for i, w := range prog.Code {
@@ -178,7 +181,7 @@ func (d *Device) translated(bytecode []byte, stage dxbc.ProgramType) (*translate
 	}
 	p = &translate.Shader{Stage: full.Stage, Code: full.Code, Inputs: full.Inputs, Outputs: full.Outputs,
 		ConstantBuffers: full.ConstantBuffers, Textures: full.Textures, Samplers: full.Samplers, SampleCountReg: full.SampleCountReg,
-		PerSample: full.PerSample}
+		PerSample: full.PerSample, EarlyDepthStencil: full.EarlyDepthStencil}
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	if d.trCache == nil {

@@ -12,3 +12,8 @@ const (
 	DepthOutGE    = 1
 	DepthOutLE    = 2
 )
+
+// EarlyDepthStencil is the bit of a pixel program's SET_PROGRAM word that
+// runs the depth and stencil tests before it ([earlydepthstencil]): it
+// gets only the pixels that pass them.
+const EarlyDepthStencil = 1 << 22

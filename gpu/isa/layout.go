@@ -19,9 +19,10 @@ import (
 // are the output register of SV_Depth plus one (0: the program writes no
 // depth; its x replaces the interpolated depth, clamped to the viewport's
 // range), bits 14..15 its kind (depthout.go: SV_DepthGreaterEqual,
-// SV_DepthLessEqual), bits 16..23 the input register of SV_IsFrontFace plus one (0:
+// SV_DepthLessEqual), bits 16..21 the input register of SV_IsFrontFace plus one (0:
 // none; it reads all ones for a front-facing primitive, 0 for a
-// back-facing one), bits 24..29 the input register of the rasterizer's
+// back-facing one), bit 22 EarlyDepthStencil (depthout.go:
+// [earlydepthstencil]), bits 24..29 the input register of the rasterizer's
 // values plus one (0: none; x the render target's sample count, y the
 // pixel's covered samples, SV_Coverage's input; z the sample a bit 30
 // program shades, SV_SampleIndex), bit 30 set when the program runs at

@@ -9,19 +9,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { SERVER_START_TIMEOUT, launch, runToEnd, within } from "./harness.mjs";
 
 let h = null;
-
-// within names the step that did not end in time (a page.evaluate has no
-// timeout of its own: seen in CI as the whole test's 180 s, no step named).
-const within = (label, ms, p) => {
-  let timer;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${label}: not done in ${ms / 1000} s`)), ms); }),
-  ]);
-};
 
 before(async () => {
   h = await launch();

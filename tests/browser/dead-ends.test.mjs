@@ -12,7 +12,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, runToEnd, sharing } from "./harness.mjs";
 
 let h = null;
 before(async () => {
@@ -21,6 +21,10 @@ before(async () => {
 after(async () => {
   await h?.close();
 });
+
+// The tests that load what they test into a default page share one
+// (harness.mjs sharing); #demo=, #t= and Share test how a page opens.
+const { shared, onShared, drop } = sharing(() => h.openPage(h.baseURL));
 
 const scenario = (name) => readFileSync(path.join(ROOT, "assets/scenarios", name + ".d3ds"), "utf8");
 const tutorialText = (name, ext) => readFileSync(path.join(ROOT, "assets/tutorials", name + ext), "utf8");
@@ -36,8 +40,8 @@ const lineInView = (page, n) => page.evaluate((n) => {
   return "in";
 }, n);
 
-test("an HLSL error above the visible lines: said as you type, scrolled into view by Play", { timeout: 120000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("an HLSL error above the visible lines: said as you type, scrolled into view by Play", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
   // hlsl-triangle with a typo in its pixel shader, and enough lines after
   // the block that the end of the text is far below it.
   const good = scenario("hlsl-triangle") + "\n" + Array.from({ length: 120 }, (_, i) => `# note ${i + 1}`).join("\n") + "\n";
@@ -72,11 +76,10 @@ test("an HLSL error above the visible lines: said as you type, scrolled into vie
   }, line2);
   assert.equal(await lineInView(page, line2), "in");
   assert.deepEqual(h.pageErrors, []);
-  await page.close();
-});
+}));
 
-test("HLSL inside hlsl { } blocks is coloured; the scenario around it still is", { timeout: 60000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("HLSL inside hlsl { } blocks is coloured; the scenario around it still is", { timeout: 60000 }, onShared(async () => {
+  const page = await shared();
   const src = [
     "option seed=1",
     "hlsl shaders {",
@@ -117,11 +120,10 @@ test("HLSL inside hlsl { } blocks is coloured; the scenario around it still is",
   has("t-method", "D3D11CreateDevice");
   has("t-name", "dev");
   assert.equal(await page.evaluate(() => document.getElementById("highlight").textContent.replace(/\n$/, "")), src);
-  await page.close();
-});
+}));
 
-test("the Command lists view follows cl's handle into cl2, the list that revived it", { timeout: 120000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("the Command lists view follows cl's handle into cl2, the list that revived it", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), scenario("command-lists"))).ok, true);
   await runToEnd(page);
   await page.evaluate(() => window.d3dsimUI.poll());
@@ -137,8 +139,7 @@ test("the Command lists view follows cl's handle into cl2, the list that revived
   // The history's last entry selects the RecycleCreateCommandList.
   await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain a', { hasText: "reused by cl2" }).click();
   assert.equal(await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected).name), "RecycleCreateCommandList");
-  await page.close();
-});
+}));
 
 test("#demo= and #t= play as the default page does", { timeout: 180000 }, async () => {
   const played = async (url) => {
@@ -199,8 +200,8 @@ test("Share keeps the tutorial and the step; the link opens there", { timeout: 1
   assert.deepEqual(h.pageErrors, []);
 });
 
-test("MAP-HAZARD's message quotes the article with its English title first", { timeout: 120000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("MAP-HAZARD's message quotes the article with its English title first", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
   const src = tutorialText("03-map-hazards", ".d3ds").replace(/^.*\n/, "option bug=MAP-HAZARD\n");
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), src)).ok, true);
   const s = await runToEnd(page);
@@ -212,11 +213,10 @@ test("MAP-HAZARD's message quotes the article with its English title first", { t
   await page.waitForSelector("#problems .problem.failure");
   const text = await page.locator("#problems .problem.failure", { hasText: "violation of MAP-HAZARD" }).first().textContent();
   assert.ok(text.indexOf("How Direct3D's Draw call works asynchronously") < text.indexOf("Draw函数"), text);
-  await page.close();
-});
+}));
 
-test("what is missing is said with what there is", { timeout: 120000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("what is missing is said with what there is", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
   // Download the frame before any Present: what the run has so far.
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), scenario("hello-triangle"))).ok, true);
   // The load waits while the default scenario's slice is suspended in a
@@ -244,15 +244,13 @@ test("what is missing is said with what there is", { timeout: 120000 }, async ()
   const toast = await page.textContent(".toast");
   assert.match(toast, /This run made no NoSuchEvent event/);
   assert.match(toast, /Line 4 made: .*D3D11CreateDevice.*DxgkDdiCreateDevice/);
-  await page.close();
-
-  // A link naming a tutorial this build lacks: the notice lists the tutorials.
-  const p2 = await h.openPage(h.baseURL);
-  const link = await p2.evaluate(() => window.d3dsim.link());
-  await p2.close();
+  // A link naming a tutorial this build lacks: the notice lists the
+  // tutorials (the link of the scenario this page has loaded).
+  const link = await page.evaluate(() => window.d3dsim.link());
+  await drop(); // the last test that shares it
   const p3 = await h.openPage(link + "&t=99-nope");
   await p3.waitForSelector("#notice:not([hidden])");
   assert.match(await p3.textContent("#notice"), /"99-nope".*The tutorials are: 01-hello-triangle, 02-draw-is-asynchronous/);
   await p3.close();
   assert.deepEqual(h.pageErrors, []);
-});
+}));

@@ -26,6 +26,45 @@ export const SERVER_START_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 co
 export const VIEWPORT = { width: 1280, height: 800 };
 // OPEN_TIMEOUT bounds openPage's waits for the page and its module.
 export const OPEN_TIMEOUT = 120000;
+// WAIT_TIMEOUT bounds every wait of a page openPage opened that names no
+// bound of its own: Playwright's actions and waits (its default 30 s ran
+// out at a load of 20) and page.evaluate, which has no bound at all (a
+// Promise the page never settles hung a CI run for 20 minutes). A hang
+// fails naming its step, not at the test's limit or never.
+export const WAIT_TIMEOUT = 240000;
+
+// within rejects with "LABEL: not done in N s" when p has not settled in
+// ms: the name of the step that did not end, where a page.evaluate of a
+// lost Promise would wait for ever.
+export function within(label, ms, p) {
+  let timer;
+  return Promise.race([
+    Promise.resolve(p).finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${label}: not done in ${ms / 1000} s`)), ms); }),
+  ]);
+}
+
+// fnLabel names a function given to page.evaluate by its first line.
+const fnLabel = (fn) => {
+  const text = typeof fn === "function" ? fn.toString() : String(fn);
+  const line = text.split("\n", 1)[0].replace(/\s+/g, " ").trim();
+  return line.length > 90 ? line.slice(0, 87) + "..." : line;
+};
+
+// boundWaits gives a page's waits their bound: WAIT_TIMEOUT for
+// Playwright's (a call's own timeout overrides it; timeout 0 is refused by
+// the check below, see TestNoUnboundedBrowserWaits) and a named one for
+// page.evaluate.
+// page.evaluateUnbounded is the unwrapped call, for a caller that gives
+// its own bound and name (runToEnd).
+export function boundWaits(page) {
+  if (page.evaluateUnbounded) return page; // bound already
+  page.setDefaultTimeout(WAIT_TIMEOUT);
+  const evaluate = page.evaluate.bind(page);
+  page.evaluateUnbounded = evaluate;
+  page.evaluate = (fn, arg) => within(`page.evaluate(${fnLabel(fn)}) on ${page.url()}`, WAIT_TIMEOUT, evaluate(fn, arg));
+  return page;
+}
 
 // startServer builds the server (go build, so killing it kills the server,
 // not a `go run` parent) into tmp and runs it on a free port; it builds
@@ -113,7 +152,7 @@ export async function launch() {
       newPage: async () => {
         const ctx = await browser.newContext({ viewport: VIEWPORT, acceptDownloads: true });
         for (const [p, o] of perms) await ctx.grantPermissions(p, o);
-        const page = await ctx.newPage();
+        const page = boundWaits(await ctx.newPage());
         page.once("close", () => ctx.close().catch(() => {}));
         return page;
       },
@@ -153,6 +192,40 @@ export async function launch() {
   return h;
 }
 
+// sharing gives the tests of one file a page they share where they test
+// the same page state (a page open is 3 s of a core on a quiet machine,
+// 5-15 s under load): shared() opens it on first use (open() makes it),
+// onShared(fn) wraps a test's function. Each such test loads the scenario
+// it tests and leaves the page idle. A test that fails closes the page and
+// the next opens a fresh one; so does the next after a test that ran out
+// of its time (it never returned: inUse is still set).
+export function sharing(open) {
+  let page = null;
+  let inUse = false;
+  const drop = async () => {
+    const p = page;
+    page = null;
+    await p?.close().catch(() => {});
+  };
+  const shared = async () => {
+    if (!page || page.isClosed()) page = await open();
+    return page;
+  };
+  const onShared = (fn) => async (t) => {
+    if (inUse) await drop();
+    inUse = true;
+    try {
+      await fn(t);
+    } catch (err) {
+      await drop();
+      throw err;
+    } finally {
+      inUse = false;
+    }
+  };
+  return { shared, onShared, drop };
+}
+
 // nextFrames resolves once the page has run n animation frames (with 2: a
 // whole frame after the call). The panel's canvas views (the timeline, the
 // flow) and Ebitengine's canvas draw in an animation frame after a change,
@@ -164,8 +237,12 @@ export const nextFrames = (page, n = 2) => page.evaluate((n) => new Promise((res
   requestAnimationFrame(tick);
 }), n);
 
-// runToEnd runs the loaded scenario to its end and returns the summary.
-export const runToEnd = (page) => page.evaluate(() => window.d3dsim.run());
+const run = () => window.d3dsim.run();
+
+// runToEnd runs the loaded scenario to its end and returns the summary;
+// ms bounds the wait ("runToEnd(LABEL): not done in N s").
+export const runToEnd = (page, label = page.url(), ms = WAIT_TIMEOUT) =>
+  within(`runToEnd(${label})`, ms, (page.evaluateUnbounded ? page.evaluateUnbounded(run) : page.evaluate(run)));
 
 // MIME is what a plain static host sends for the site's files.
 export const MIME = {

@@ -15,7 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS, staticServer } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, boundWaits, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
@@ -54,7 +54,7 @@ after(async () => {
 });
 
 async function open(url) {
-  const page = await browser.newPage();
+  const page = boundWaits(await browser.newPage());
   page.on("pageerror", (err) => pageErrors.push(`${url}: ${err.message}`));
   await page.goto(url);
   await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: 60000 });

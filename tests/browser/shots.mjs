@@ -20,7 +20,7 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, nextFrames } from "./harness.mjs";
+import { ROOT, boundWaits, nextFrames } from "./harness.mjs";
 
 export const UPDATE = process.env.UPDATE_SCREENSHOTS === "1";
 export const DOCS = path.join(ROOT, "docs");
@@ -79,7 +79,7 @@ export async function settle(page) {
 // compare decodes two PNGs in a blank page and compares them (see above);
 // it returns the counts and a diff picture (PNG, base64) when they differ.
 async function compare(browser, got, want) {
-  const page = await browser.newPage();
+  const page = boundWaits(await browser.newPage());
   try {
     return await page.evaluate(async ({ got, want, PIXEL_DELTA, TILE, TILE_PIXELS }) => {
       const load = async (b64) => {

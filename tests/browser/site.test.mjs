@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
-import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, nextFrames, staticServer } from "./harness.mjs";
+import { ROOT, CHROMIUM, CHROMIUM_ARGS, MIME, boundWaits, nextFrames, runToEnd, sharing, staticServer } from "./harness.mjs";
 
 const BUILD_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 cores
 const SUB = "/some/where/";
@@ -80,7 +80,7 @@ function listen(server) {
 }
 
 async function openPage(url) {
-  const page = await browser.newPage();
+  const page = boundWaits(await browser.newPage());
   page.on("pageerror", (err) => pageErrors.push(`${url}: ${err.message}`));
   page.on("console", (msg) => {
     if (msg.type() === "error") console.log(`[page console.error] ${msg.text()}`);
@@ -95,7 +95,13 @@ async function ready(target) {
   await target.evaluate(() => window.d3dsim.ready.then(() => true));
 }
 
-const runToEnd = (target) => target.evaluate(() => window.d3dsim.run());
+// The tests of the full page under the sub-path share one (harness.mjs
+// sharing): it draws, shares a link and a long scenario, takes a drop.
+const { shared, onShared } = sharing(async () => {
+  const page = await openPage(siteURL);
+  await ready(page);
+  return page;
+});
 
 // drawnPixels counts the pixels of a canvas screenshot that are not the
 // stage's background.
@@ -255,10 +261,9 @@ test("the gallery's thumbnails, files and links resolve under the sub-path", { t
 
 let helloHash = "";
 
-test("the full page loads from the sub-path and draws", { timeout: 120000 }, async () => {
+test("the full page loads from the sub-path and draws", { timeout: 120000 }, onShared(async () => {
   const t0 = performance.now();
-  const page = await openPage(siteURL);
-  await ready(page);
+  const page = await shared();
   const s = await runToEnd(page);
   console.log(`site: first page ready and run in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   assert.equal(s.done, true);
@@ -278,17 +283,16 @@ test("the full page loads from the sub-path and draws", { timeout: 120000 }, asy
   assert.ok(n > 500, `the stage shows only ${n} drawn pixels`);
   // The panel works too: the timeline has the run's events.
   assert.ok(await page.evaluate(() => window.d3dsimUI.store.n) > 100);
-  await page.close();
 
   // Opened from disk, the page says it must be served over HTTP.
   for (const f of ["index.html", "embed.html"]) {
-    const local = await browser.newPage();
+    const local = boundWaits(await browser.newPage());
     await local.goto(pathToFileURL(path.join(dist, f)).href);
     await local.waitForFunction(() => /file:\/\//.test(document.getElementById("stage-status").textContent));
     assert.match(await local.locator("#stage-status").textContent(), /Serve this directory over HTTP/);
     await local.close();
   }
-});
+}));
 
 test("two embed iframes on another origin's page both run, fit their frame and open the full page", { timeout: 180000 }, async () => {
   const page = await openPage(hostURL);
@@ -374,9 +378,8 @@ test("a host that sends main.wasm as application/octet-stream still works", { ti
   await page.close();
 });
 
-test("a Share link round-trips under the sub-path", { timeout: 120000 }, async () => {
-  const page = await openPage(siteURL);
-  await ready(page);
+test("a Share link round-trips under the sub-path", { timeout: 120000 }, onShared(async () => {
+  const page = await shared();
   const text = readFileSync(path.join(dist, "scenarios/alpha-blend.d3ds"), "utf8").replace("f32[1 0 0 0.5]", "f32[0 1 0 0.5]")
     .replace("#80008080", "#00808080");
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), text)).ok, true);
@@ -393,8 +396,7 @@ test("a Share link round-trips under the sub-path", { timeout: 120000 }, async (
   const s2 = await runToEnd(again);
   assert.equal(s2.hash, s1.hash);
   await again.close();
-  await page.close();
-});
+}));
 
 test("a version-1 link frozen in this test keeps opening; an unknown version is named", { timeout: 120000 }, async () => {
   const page = await openPage(`${siteURL}#s=${FROZEN_LINK_PAYLOAD}`);
@@ -419,9 +421,10 @@ test("a version-1 link frozen in this test keeps opening; an unknown version is 
   await page.close();
 });
 
-test("a scenario too long for a link shares as a .d3ds file and a single-file HTML repro", { timeout: 180000 }, async () => {
-  const page = await openPage(siteURL);
-  await ready(page);
+test("a scenario too long for a link shares as a .d3ds file and a single-file HTML repro", { timeout: 180000 }, onShared(async () => {
+  const page = await shared();
+  // The address bar as a fresh page has it (the link test shared this one).
+  await page.evaluate(() => history.replaceState(null, "", location.pathname));
   const text = longScenario(readFileSync(path.join(dist, "scenarios/alpha-blend.d3ds"), "utf8"));
   assert.equal((await page.evaluate((t) => window.d3dsim.load(t), text)).ok, true);
   const s1 = await runToEnd(page);
@@ -451,7 +454,6 @@ test("a scenario too long for a link shares as a .d3ds file and a single-file HT
   await d2.saveAs(f2);
   const html = readFileSync(f2, "utf8");
   assert.ok(html.includes(`src="${siteURL}index.html#from=parent"`), "the repro loads d3dsim from the site it was exported from");
-  await page.close();
 
   // Opened from disk, the repro runs the scenario in the site's page.
   const repro = await openPage(pathToFileURL(f2).href);
@@ -465,9 +467,12 @@ test("a scenario too long for a link shares as a .d3ds file and a single-file HT
   assert.equal(await repro.locator("#scenario").textContent(), text);
   await repro.close();
 
-  // The .d3ds file dropped onto a fresh page loads and plays.
-  const fresh = await openPage(siteURL);
-  await ready(fresh);
+  // The .d3ds file dropped onto the page loads and plays, over another
+  // scenario loaded first (the page holds the long one already).
+  const fresh = page;
+  const other = readFileSync(path.join(dist, "scenarios/hello-triangle.d3ds"), "utf8");
+  assert.equal((await fresh.evaluate((t) => window.d3dsim.load(t), other)).ok, true);
+  await fresh.waitForFunction((t) => window.d3dsim.source() === t && document.getElementById("source").value === t, other);
   await fresh.evaluate((body) => {
     const dt = new DataTransfer();
     dt.items.add(new File([body], "scenario.d3ds", { type: "text/plain" }));
@@ -475,8 +480,7 @@ test("a scenario too long for a link shares as a .d3ds file and a single-file HT
   }, readFileSync(f1, "utf8"));
   await fresh.waitForFunction((n) => window.d3dsim.source().length === n && document.getElementById("source").value.length === n, text.length);
   assert.equal(await fresh.evaluate(() => window.d3dsim.source()), text);
-  await fresh.close();
-});
+}));
 
 test("the pages asked the static server for nothing outside the site and nothing missing", () => {
   assert.ok(requests.length > 20, `only ${requests.length} requests`);

@@ -12,11 +12,9 @@ func (t *translator) decl(in *dxbc.Instruction) error {
 	case dxbc.OpDclGlobalFlags:
 		// refactoringAllowed and the like change nothing here; double
 		// precision never gets this far (no double opcodes are decoded).
-		// The GPU tests depth after the pixel shader, always: a shader
-		// that asks for the test before it ([earlydepthstencil]) would
-		// write its views for pixels that fail it, so it is refused.
-		if in.Controls&dxbc.FlagForceEarlyDepthStencil != 0 {
-			return t.fail("forceEarlyDepthStencil ([earlydepthstencil]): this GPU runs the depth test after the pixel shader")
+		// [earlydepthstencil]: the GPU tests before the pixel shader.
+		if in.Controls&dxbc.FlagForceEarlyDepthStencil != 0 && t.out.Stage == shaderisa.StagePixel {
+			t.out.EarlyDepthStencil = true
 		}
 		return nil
 	case dxbc.OpCustomData:

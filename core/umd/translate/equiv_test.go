@@ -617,6 +617,11 @@ func loweringCases() []loweringCase {
 			b.Emit(dxbc.OpDmovc, r(1), r(3).Swz("zwzw"), r(4), r(5))
 			b.Emit(dxbc.OpDne, r(0).Mask(dxbc.X), r(1), r(2))
 			b.Emit(dxbc.OpDge, r(0).Mask(dxbc.Z), r(2), r(1).Swz("zwzw"))
+			// d(2.5l, -0.75l), as fxc writes a double constant
+			d := dxbc.Operand{Type: dxbc.RegImmediate64, Components: 4, Mode: dxbc.SelectSwizzle, Swiz: [4]uint8{0, 1, 2, 3},
+				Imm: []uint32{0, 0x40040000, 0, 0xbfe80000}}
+			b.Emit(dxbc.OpDmul, r(3), r(2), d)
+			b.Emit(dxbc.OpDadd, r(1).Mask(dxbc.Z|dxbc.W), d.Neg(), r(2).Swz("xyxy"))
 		}},
 		{"eval_centroid and eval_sample_index at one sample", dxbc.PixelShader, func(b *dxbc.Builder) {
 			b.Emit(dxbc.OpEvalCentroid, r(0).Mask(dxbc.XY), dxbc.Input(1).Swz("yxxx"))

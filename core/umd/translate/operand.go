@@ -185,6 +185,19 @@ func (t *translator) src(o *dxbc.Operand) (shaderisa.Operand, error) {
 			return r, t.fail("an immediate of %d values", len(o.Imm))
 		}
 		r = shaderisa.L(v[0], v[1], v[2], v[3])
+	case dxbc.RegImmediate64:
+		// d(a, b): two doubles, each low word first, in the lanes a
+		// double instruction reads (xy, zw); d(a): one, in both pairs.
+		var v [4]uint32
+		switch len(o.Imm) {
+		case 2:
+			v = [4]uint32{o.Imm[0], o.Imm[1], o.Imm[0], o.Imm[1]}
+		case 4:
+			copy(v[:], o.Imm)
+		default:
+			return r, t.fail("a 64-bit immediate of %d words", len(o.Imm))
+		}
+		r = shaderisa.L(v[0], v[1], v[2], v[3])
 	case dxbc.RegIndexableTemp:
 		if r, err = t.xSrc(o); err != nil {
 			return r, err

@@ -541,6 +541,12 @@ func (m *refMachine) read(l *refLane, o *dxbc.Operand, isInt bool) vec {
 		} else {
 			raw = vec(o.Imm)
 		}
+	case dxbc.RegImmediate64: // d(a, b): the doubles' words, low first
+		if len(o.Imm) == 2 {
+			raw = vec{o.Imm[0], o.Imm[1], o.Imm[0], o.Imm[1]}
+		} else {
+			raw = vec(o.Imm)
+		}
 	case dxbc.RegImmediateCB:
 		// Out of range (a register index) reads zero.
 		if k := m.index(l, o.Indices[0]); k < uint64(len(m.icb)) {

@@ -45,6 +45,10 @@ type Shader struct {
 	// multisampled target (it reads SV_SampleIndex or has a sample
 	// input: persample.go).
 	PerSample bool
+	// EarlyDepthStencil: a pixel shader declared [earlydepthstencil]
+	// (the forceEarlyDepthStencil flag): the GPU tests depth and stencil
+	// before it (gpu's early.go).
+	EarlyDepthStencil bool
 
 	dxbc *dxbc.Program // for Listing
 }
