@@ -61,3 +61,24 @@ func (g *gen) immTree(v *value) *value {
 	}
 	return out
 }
+
+// readOnly reports an expression that only reads (names, literals,
+// members, elements, casts, operators): an array size that assigns (a[(x =
+// 2)]) or calls is no constant to fxc, whatever value it leaves.
+func readOnly(e Expr) bool {
+	switch e := e.(type) {
+	case *identExpr, *intLit, *floatLit, *boolLit:
+		return true
+	case *memberExpr:
+		return readOnly(e.x)
+	case *indexExpr:
+		return readOnly(e.x) && readOnly(e.i)
+	case *castExpr:
+		return readOnly(e.x)
+	case *unaryExpr:
+		return e.op != "++" && e.op != "--" && readOnly(e.x)
+	case *binaryExpr:
+		return e.op != "," && readOnly(e.x) && readOnly(e.y)
+	}
+	return false
+}

@@ -33,6 +33,7 @@ func TestFxcRefuses(t *testing.T) {
 			"(3,3): error X3500: array reference cannot be used as an l-value; not natively addressable"},
 		{"... read", "float4 v; float i;\nfloat4 main() : sv_target { return v[i]; }", ""},
 		{"... written in a loop", "float4 v;\nfloat4 main() : sv_target { float4 p = v;\n for (int i = 0; i < 4; i++) p[i] = 2 * i; return p; }", ""},
+		{"an array size that assigns", "float4 main() : sv_target { int x;\n float a[(x = 2)]; return 0; }", "(2,13): error X3000: array dimensions must be literal"},
 		{"... by a constant local", "float4 v;\nfloat4 main() : sv_target { float4 p = v; int k = 2;\n p[k] = 2.0; return p; }", ""},
 	} {
 		_, err := Compile([]byte(c.src), "t.hlsl", "main", "ps_4_0")

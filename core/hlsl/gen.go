@@ -311,7 +311,7 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 		if v == poison {
 			return poison.t
 		}
-		if v.t.numeric() && !allImm(v.c) {
+		if v.t.numeric() && !allImm(v.c) && readOnly(dims[i]) {
 			v = g.constValue(v) // a static const array's element, set at the entry point (constaggr.go)
 		}
 		if !v.t.numeric() || v.t.comps() != 1 || !allImm(v.c) {
