@@ -338,9 +338,6 @@ func (t *tri) wordChannels(ch *[4]uint8, bgra bool) (r, g, c [3]float64) {
 // integer part is what unorm8 gives. words is the target as pixel words,
 // wpitch words a row; bgra swaps red and blue.
 func (t *tri) spanColor(words []uint32, wpitch int, rows []rowSpan, ch *[4]uint8, bgra bool) {
-	if t.spanColorRows(words, wpitch, rows, ch, bgra) {
-		return // in SIMD (spanrow_amd64.go)
-	}
 	inv := t.invArea
 	s1, s2 := t.e[1].a, t.e[2].a
 	r, g, c := t.wordChannels(ch, bgra)

@@ -11,11 +11,6 @@ package gpu
 // one run whose ends come from the three edge functions by one division
 // each: the same exact integers, so the same pixels, weights and counts.
 
-// simdRows lets spanColor draw its rows in SIMD where there is an assembly
-// form (spanrow_amd64.go); a test turns it off to check the Go loops, which
-// WebAssembly runs, natively.
-var simdRows = true
-
 // rowRunsWidth is the narrowest triangle (bounding box, pixels) whose rows
 // are found by division: a narrow triangle's few blocks cost less than
 // three divisions a row.
@@ -23,10 +18,15 @@ const rowRunsWidth = 4 * blk
 
 // rowRuns reports whether triangle t's rows go through rasterRuns: the
 // Gouraud spans of a single-sampled target, with no watch (which takes
-// the rows of a block through the pixel program), on a wide triangle.
+// the rows of a block through the pixel program), on a wide triangle with
+// no horizontal or vertical edge. A triangle with one (each half of an
+// axis-aligned quad) keeps the blocks: their whole rows and columns take
+// spanColorCols' column terms and spanRowB1's row terms, which one run a
+// row does not.
 func (t *tri) rowRuns(p *pipe) bool {
 	return p.kind == spanColor && t.inRange && p.words != nil && p.watch == nil &&
-		p.ms.samples <= 1 && t.x1-t.x0 >= rowRunsWidth
+		p.ms.samples <= 1 && t.x1-t.x0 >= rowRunsWidth &&
+		t.e[0].dx != 0 && t.e[0].dy != 0 && t.e[1].dx != 0 && t.e[1].dy != 0 && t.e[2].dx != 0 && t.e[2].dy != 0
 }
 
 // rasterRuns is rasterRows for a triangle that rowRuns accepts: the rows
