@@ -41,24 +41,8 @@ func TestFxcSignatureCorpus(t *testing.T) {
 	sort.Strings(incs)
 	compiled, sameLayout, same, failed := 0, 0, 0, map[string]int{}
 	for _, inc := range incs {
-		src, entry, file := fxcSource(inc)
-		if src == nil {
-			continue
-		}
-		raw, err := os.ReadFile(inc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blob, err := dxbc.ParseFxcHeader(string(raw))
-		if err != nil || len(blob) == 0 {
-			continue
-		}
-		c, err := dxbc.Parse(blob)
-		if err != nil {
-			continue
-		}
-		p, err := c.Program()
-		if err != nil {
+		src, entry, file, c, p := fxcCorpusShader(t, inc)
+		if p == nil {
 			continue
 		}
 		target := p.Profile()
@@ -213,4 +197,29 @@ func declDiff(fxc *dxbc.Program, c *dxbc.Container, prefix string) string {
 		}
 	}
 	return ""
+}
+
+// fxcCorpusShader reads an fxc header of the corpus with the source it was
+// compiled from (fxcSource): nil p when either is missing or does not
+// parse.
+func fxcCorpusShader(t *testing.T, inc string) (src []byte, entry, file string, c *dxbc.Container, p *dxbc.Program) {
+	t.Helper()
+	if src, entry, file = fxcSource(inc); src == nil {
+		return
+	}
+	raw, err := os.ReadFile(inc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob, err := dxbc.ParseFxcHeader(string(raw))
+	if err != nil || len(blob) == 0 {
+		return
+	}
+	if c, err = dxbc.Parse(blob); err != nil {
+		return
+	}
+	if p, err = c.Program(); err != nil {
+		return nil, "", "", nil, nil
+	}
+	return
 }

@@ -52,24 +52,8 @@ func TestFxcSizeCorpus(t *testing.T) {
 	var rows []row
 	ours, theirs, within, failed := 0, 0, 0, 0
 	for _, inc := range incs {
-		src, entry, file := fxcSource(inc)
-		if src == nil {
-			continue
-		}
-		raw, err := os.ReadFile(inc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		blob, err := dxbc.ParseFxcHeader(string(raw))
-		if err != nil || len(blob) == 0 {
-			continue
-		}
-		c, err := dxbc.Parse(blob)
-		if err != nil {
-			continue
-		}
-		p, err := c.Program()
-		if err != nil {
+		src, entry, file, c, p := fxcCorpusShader(t, inc)
+		if p == nil {
 			continue
 		}
 		res, err := Compile(src, file, entry, p.Profile())
