@@ -11,7 +11,8 @@ import "fmt"
 // groupshared memory, which a thread writes only in its own region (at
 // most 256 bytes, addressed by SV_GroupIndex or SV_DispatchThreadID).
 
-// cs4Threads is the thread-group limits of cs_4_x (D3D11_CS_4_X_*).
+// The limits of cs_4_x: threads a group (D3D11_CS_4_X_THREAD_GROUP_MAX_*),
+// groupshared bytes, and the bytes of it one thread may write.
 const (
 	cs4MaxThreads = 768
 	cs4TGSMBytes  = 16 << 10

@@ -27,18 +27,7 @@ import (
 // public project's (a fetched copy), never part of the repository.
 // go test ./core/hlsl -run FxcSignatureCorpus -v prints the counts.
 func TestFxcSignatureCorpus(t *testing.T) {
-	dir := os.Getenv("D3DSIM_FXC_SOURCES")
-	if dir == "" {
-		t.Skip("D3DSIM_FXC_SOURCES is not set")
-	}
-	var incs []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".inc") {
-			incs = append(incs, p)
-		}
-		return nil
-	})
-	sort.Strings(incs)
+	incs := fxcCorpusHeaders(t)
 	compiled, sameLayout, same, failed := 0, 0, 0, map[string]int{}
 	for _, inc := range incs {
 		src, entry, file, c, p := fxcCorpusShader(t, inc)
@@ -222,4 +211,22 @@ func fxcCorpusShader(t *testing.T, inc string) (src []byte, entry, file string, 
 		return nil, "", "", nil, nil
 	}
 	return
+}
+
+// fxcCorpusHeaders are the fxc headers (.inc) below D3DSIM_FXC_SOURCES, in
+// order; the test skips without the variable.
+func fxcCorpusHeaders(t *testing.T) []string {
+	dir := os.Getenv("D3DSIM_FXC_SOURCES")
+	if dir == "" {
+		t.Skip("D3DSIM_FXC_SOURCES is not set")
+	}
+	var incs []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".inc") {
+			incs = append(incs, p)
+		}
+		return nil
+	})
+	sort.Strings(incs)
+	return incs
 }

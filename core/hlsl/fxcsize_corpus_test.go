@@ -33,18 +33,7 @@ func codeSize(p *dxbc.Program) int {
 // the corpus is a public project's, never part of the repository.
 // go test ./core/hlsl -run FxcSizeCorpus -v prints the figures.
 func TestFxcSizeCorpus(t *testing.T) {
-	dir := os.Getenv("D3DSIM_FXC_SOURCES")
-	if dir == "" {
-		t.Skip("D3DSIM_FXC_SOURCES is not set")
-	}
-	var incs []string
-	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".inc") {
-			incs = append(incs, p)
-		}
-		return nil
-	})
-	sort.Strings(incs)
+	incs := fxcCorpusHeaders(t)
 	type row struct {
 		name        string
 		fxc, d3dsim int
