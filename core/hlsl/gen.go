@@ -65,6 +65,8 @@ type gen struct {
 	stateVars  []*varDecl          // globals with a state block (states.go)
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
 
+	level9 string // "9_1" or "9_3": a _level_9_x profile's level (level9.go)
+
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
 	nodes int // expression and statement nodes lowered (Limits.Nodes)
