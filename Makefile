@@ -106,9 +106,10 @@ RACE_HLSL_RUN := ^(TestCache|TestRunQuad)
 # the tutorials' quoted figures, debug messages, the frame cap, the time
 # budget, the verifier's dispatch) run in make unit only: the scenarios they
 # run are ones the other tests (TestTutorials, TestGoldenImages, the
-# free-threaded ones) run under the detector, and they were 100 of the
-# package's 304 s under it (a CI run at a load of 20).
-RACE_SKIP := ^(TestRace.*|TestFailingCreationsHeapBounded|TestHLSLLoadBudget|TestTutorialFigures|TestMessagesBounded|TestFrameCap|TestTimeBudget|TestDispatchSame)$$
+# free-threaded ones) run under the detector and in node, and they were 100
+# of the package's 304 s under the detector (a CI run at a load of 20).
+BOUND_TESTS := TestFailingCreationsHeapBounded|TestHLSLLoadBudget|TestTutorialFigures|TestMessagesBounded|TestFrameCap|TestTimeBudget|TestDispatchSame
+RACE_SKIP := ^(TestRace.*|$(BOUND_TESTS))$$
 race:
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -short -skip '$(RACE_SKIP)' $(addprefix ./,$(filter-out core/hlsl,$(RACE_PKGS)))
 	$(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -race -short -run '$(RACE_HLSL_RUN)' ./core/hlsl
@@ -118,7 +119,7 @@ race:
 # under WebAssembly (node), where float->int conversions
 # and the like differ from amd64 (docs/architecture.md "Time and determinism").
 test-wasm:
-	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) ./core/scenario/... ./gpu/shader/...
+	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -skip '^($(BOUND_TESTS))$$' ./core/scenario/... ./gpu/shader/...
 	PATH="$(WASMEXEC):$$PATH" GOOS=js GOARCH=wasm $(GO) test $(GOTESTFLAGS) -timeout $(TESTTIMEOUT) -run Golden ./gpu
 
 # A bounded run of every Fuzz target in the repo, found by grep so new ones
