@@ -605,7 +605,7 @@ func (u *texUnit) Info(t int) (shader.TexInfo, error) {
 		return shader.TexInfo{Kind: v.kind, Elements: v.count, Mips: 1}, nil
 	}
 	top := v.level(0, 0)
-	info := shader.TexInfo{Width: top.W, Height: top.H, Mips: v.nmips, Kind: v.kind}
+	info := shader.TexInfo{Width: top.W, Height: top.H, Mips: v.nmips, Kind: v.kind, Samples: max(v.samples, 1)}
 	switch v.kind {
 	case isa.ViewTex3D:
 		info.Depth = top.D
