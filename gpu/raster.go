@@ -59,7 +59,7 @@ type tri struct {
 	// perspective, a0, d1, d2 interpolate a/w and the iw terms 1/w.
 	persp           bool
 	iw0, diw1, diw2 float64
-	w0              float64 // clip w of vertex 0 (SV_Position.w without perspective)
+	w0              float64   // clip w of vertex 0 (SV_Position.w without perspective)
 	a0, d1, d2      []float64 // the draw's attributes' planes, out of line (varyings.go: attachPlanes)
 
 	// For the Gouraud fast path (pixel.go, spanColor): no perspective and
