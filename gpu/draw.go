@@ -53,8 +53,9 @@ type drawScratch struct {
 	soloPlanes             [3 * numAttr]float64
 	planes                 []float64
 	planesUsed, planesNext int
-	pipe                   pipe
-	cd                     clipDists // SET_CLIP_DIST's distances (clipdist.go)
+
+	pipe pipe
+	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
 
 	pipeCache pipeCache // the last draw's pipe, for the next one with the same state (pipecache.go)
 
