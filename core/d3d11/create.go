@@ -226,18 +226,21 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 	case "ds":
 		want = dxbc.DomainShader
 	}
-	in, out, err := d.valid.validate(code, want)
+	in, out, feat, err := d.valid.validate(code, want)
 	if err != nil && so != nil && want == dxbc.GeometryShader {
 		// Stream output of a vertex shader: its bytecode, no geometry
 		// shader ("ID3D11Device::CreateGeometryShaderWithStreamOutput").
 		var err2 error
-		if in, out, err2 = d.valid.validate(code, dxbc.VertexShader); err2 == nil {
+		if in, out, feat, err2 = d.valid.validate(code, dxbc.VertexShader); err2 == nil {
 			err = nil
 			so.vs = true
 		}
 	}
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
+	}
+	if err := d.checkShaderFeatures(api, name, feat); err != nil {
+		return nil, err
 	}
 	var soArgs *ddi.SOShaderArgs
 	if so != nil {
