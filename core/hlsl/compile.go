@@ -200,6 +200,7 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim, level9: level9}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
+	g.matUses = matrixUses(f)
 	g.declareGlobals(f)
 	var fn *funcDecl
 	for _, x := range f.funcs {
