@@ -160,14 +160,16 @@ soak:
 # the npm registry (or npm's cache). NODETESTFLAGS: make test adds a JUnit
 # report for its summary.
 # BROWSER_JOBS: test files run at once (each its own server and Chromium;
-# a file's tests one after the other). main.wasm is built first, once, not
-# by the first servers at the same time.
+# a file's tests one after the other), started longest first by
+# tests/browser/run.mjs (node --test would start them by name, and the
+# longest ran alone at the end). main.wasm is built first, once, not by the
+# first servers at the same time.
 NODETESTFLAGS ?=
 BROWSER_JOBS ?= 2
 test-browser:
 	@echo "test-browser: npm ci in tests/browser (playwright-core, pinned by package-lock.json, from the npm registry unless npm's cache has it)"
 	$(GO) run . -build-only
-	cd tests/browser && npm ci --no-audit --no-fund && node --test --test-concurrency=$(BROWSER_JOBS) $(NODETESTFLAGS)
+	cd tests/browser && npm ci --no-audit --no-fund && node run.mjs --jobs $(BROWSER_JOBS) $(NODETESTFLAGS)
 
 bench:
 	$(GO) run ./cmd/d3dsim bench
