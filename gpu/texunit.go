@@ -36,6 +36,9 @@ type texView struct {
 	nslice uint32
 	// buffers: the first element and the count, and the element's size
 	first, count, stride uint32
+	// samples a pixel (1: one; a multisampled view's w counts its samples:
+	// isa.ViewWord)
+	samples uint32
 }
 
 func (v *texView) bound() bool { return v.kind != 0 }
@@ -56,8 +59,13 @@ func (ex *executor) setView(p isa.Packet) {
 		return
 	}
 	s.texN[stage] = max(s.texN[stage], int(slot)+1)
-	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
-	v := texView{kind: kind, fm: fm}
+	kind, samples := isa.SplitViewWord(a[3])
+	fm, w, h, d, mips := isa.Format(a[4]), a[5], a[6], a[7], a[8]
+	v := texView{kind: kind, fm: fm, samples: samples}
+	if samples > 1 && (!isa.SampleCountOK(samples) || kind != isa.ViewTex2D && kind != isa.ViewTex2DArray || w%samples != 0 || mips != 1) {
+		ex.fault("a view of %d samples of kind %s, %d texels wide, %d levels: a multisampled view is a 2D texture or array of 2 or 4 samples a pixel side by side, one level", samples, isa.ViewKindName(kind), w, mips)
+		return
+	}
 	if isa.IsBuffer(kind) {
 		v.first, v.count = a[9], a[10]
 		switch kind {

@@ -159,7 +159,7 @@ type span struct {
 	rec    *trace.Recorder
 	ev     trace.Event    // the Call event; its Return repeats it
 	kernel bool           // a callback: the HR is the kernel error's (kernelErr)
-	void   bool           // a DDI that returns nothing: its Return carries no HR (hresultDDIs)
+	void   bool           // a DDI that returns nothing: its Return carries no HR (returnsHRESULT)
 	unlock *Device        // non-nil: release this device's DDI lock at the end
 	leave  *DeviceContext // non-nil: an API call on this context (enterAPI)
 }
@@ -196,13 +196,21 @@ func (s span) end(err error) {
 	}
 }
 
-// hresultDDIs are the DDIs that return an HRESULT. Every other DDI of the
+// returnsHRESULT: the DDIs that return an HRESULT. Every other DDI of the
 // D3D10/11 DDI is VOID (or returns a size): it reports an error through
 // pfnSetErrorCb ("Using context-local DDI handles"; "PFND3D10DDI_RESOURCEMAP",
 // "PFND3D10DDI_QUERYGETDATA"), and its Return event carries no HR. Escape,
 // Signal and Wait are the simulated driver's own entries.
-var hresultDDIs = map[string]bool{"CreateDevice": true, "PresentDXGI": true, "SetDisplayModeDXGI": true,
-	"RecycleCreateCommandList": true, "RecycleCreateDeferredContext": true, "Escape": true, "Signal": true, "Wait": true}
+func returnsHRESULT(name string) bool {
+	// (a switch, not a map: WebAssembly hashes strings in software, and
+	// every DDI call asks)
+	switch name {
+	case "CreateDevice", "PresentDXGI", "SetDisplayModeDXGI", "RecycleCreateCommandList",
+		"RecycleCreateDeferredContext", "Escape", "Signal", "Wait":
+		return true
+	}
+	return false
+}
 
 // ddiEnter emits a DDI's Call event and returns what emits its Return. For a
 // driver that is not free-threaded, it holds the device's DDI lock from one
@@ -210,7 +218,7 @@ var hresultDDIs = map[string]bool{"CreateDevice": true, "PresentDXGI": true, "Se
 func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 	c := d.rt.cfg
 	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
-		void: !hresultDDIs[name]}
+		void: !returnsHRESULT(name)}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
 	if !c.FreeThreaded && !c.Bugs.Has(rules.FTCap) && !calc {

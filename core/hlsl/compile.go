@@ -156,7 +156,11 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	}
 	var stage Stage
 	var major, minor int
-	switch target {
+	base, level9, l9msg := level9Target(target)
+	if l9msg != "" {
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(l9msg)}}
+	}
+	switch base {
 	case "vs_4_0", "vs_4_1", "vs_5_0":
 		stage = Vertex
 	case "ps_4_0", "ps_4_1", "ps_5_0":
@@ -170,15 +174,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	case "gs_4_0", "gs_4_1", "gs_5_0":
 		stage = Geometry
 	default:
-		if base, ok := strings.CutSuffix(target, "_level_9_1"); ok || strings.HasSuffix(target, "_level_9_3") {
-			if !ok {
-				base = strings.TrimSuffix(target, "_level_9_3")
-			}
-			return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s': a _level_9_x profile's bytecode carries a Direct3D 9 shader for feature level 9 hardware besides its shader model 4 one, which is all a feature level 11_0 device runs: compile for %s", clean(target), clean(base)))}}
-		}
-		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, gs_4_0, gs_4_1, gs_5_0, cs_4_0, cs_4_1, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
+		return nil, Errors{{File: file, Code: eNotImplemented, Msg: cutText(fmt.Sprintf("unsupported target '%s' (want vs_4_0, vs_4_1, vs_5_0, ps_4_0, ps_4_1, ps_5_0, vs_4_0_level_9_1, vs_4_0_level_9_3, ps_4_0_level_9_1, ps_4_0_level_9_3, gs_4_0, gs_4_1, gs_5_0, cs_4_0, cs_4_1, cs_5_0, hs_5_0 or ds_5_0)", clean(target)))}}
 	}
-	major, minor = int(target[3]-'0'), int(target[5]-'0')
+	major, minor = int(base[3]-'0'), int(base[5]-'0')
 	if len(src) > maxSource {
 		return nil, Errors{{File: file, Line: 1, Col: 1, Code: eSyntax, Msg: fmt.Sprintf("source larger than %d bytes", maxSource)}}
 	}
@@ -196,9 +194,10 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 		return nil, Errors(diags)
 	}
 	g := &gen{file: file, stage: stage, major: major, minor: minor, funcs: map[string][]*funcDecl{}, entryName: entry,
-		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim}
+		cbMax: map[int]int{}, cbDyn: map[int]bool{}, lim: lim, level9: level9}
 	g.push() // globals
 	g.dynNames = dynIndexed(f)
+	g.matUses = matrixUses(f)
 	g.declareGlobals(f)
 	var fn *funcDecl
 	for _, x := range f.funcs {
@@ -276,10 +275,13 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if hull != nil {
 		cbUse(hull.PCCode, g.cbMax, g.cbDyn)
 	}
-	prog := &Program{Target: target, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
+	prog := &Program{Target: base, Stage: stage, Major: major, Minor: minor, Code: code, Temps: temps, Indexables: g.xs, ThreadGroup: group, TGSM: g.tgsm,
 		EarlyDepth: fn != nil && stage == Pixel && major >= 5 && g.hasAttr(fn, "earlydepthstencil")}
 	res = &Result{Program: prog, Warnings: g.warns}
 	g.finish(res, ins, outs)
+	if g.level9Check(prog, target, fn.pos, ins, outs); len(g.errs) > 0 {
+		return nil, withMore(g.errs, file, g.more)
+	}
 	if stage == Compute && major < 5 {
 		if g.cs4Check(prog, fn.pos); len(g.errs) > 0 {
 			return nil, withMore(g.errs, file, g.more)

@@ -51,7 +51,9 @@
 // not, ifs around a discard folded into it, one-lane instructions
 // vectorised, [unroll] loops unrolled, copies coalesced and temps
 // renumbered. Every pass keeps
-// each instruction's HLSL line (Instr.Line).
+// each instruction's HLSL line (Instr.Line). Before it, the generator
+// lays a local matrix out as fxc does (matlayout.go: a column_major one
+// summed from column_major constants a register per column).
 //
 // Differences from fxc, on purpose or not yet done: loops without
 // [unroll] are kept as loop/endloop (an [unroll] loop whose trips are

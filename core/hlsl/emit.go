@@ -131,6 +131,9 @@ func (g *gen) op(o Op, n int, srcs ...[]Operand) []Operand {
 	for i := range srcs {
 		srcs[i] = broadcast(srcs[i], n)
 	}
+	if groups := laneGroups(n, srcs); groups != nil {
+		return g.opGroups(o, n, groups, srcs)
+	}
 	var out []Operand
 	for base := 0; base < n; base += 4 {
 		k := min(4, n-base)

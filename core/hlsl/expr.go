@@ -226,6 +226,9 @@ func (g *gen) unary(e *unaryExpr) *value {
 		}
 		return &value{t: b.t, c: g.op(OpNot, len(b.c), b.c)}
 	case "~":
+		if g.level9Bitwise(e.pos) {
+			return poison
+		}
 		if x.t.Base != Int && x.t.Base != Uint {
 			g.errorf(e.pos, eTypeMismatch, "type mismatch")
 			return poison
@@ -475,6 +478,9 @@ func (g *gen) binop(p pos, op string, x, y *value) *value {
 		}
 		return &value{t: t, c: g.idiv(n, a.c, b.c, true)}
 	case "&", "|", "^", "<<", ">>":
+		if g.level9Bitwise(p) {
+			return poison
+		}
 		if t.Base != Int && t.Base != Uint {
 			g.errorf(p, eTypeMismatch, "type mismatch")
 			return poison

@@ -42,6 +42,7 @@ type gen struct {
 	fnStatics map[*varDecl]*value     // functions' static locals: one variable for all calls
 	xs        []int                   // the x# arrays: registers each
 	dynNames  map[string]bool         // names indexed by a non-constant somewhere: their arrays live in x#
+	matUses   map[string]*matrixUse   // what the file does with each name a matrix local may have (matlayout.go)
 	callMemo  map[*funcDecl]*callInfo // what every inlining of a function shares (call.go)
 	brk       []byte                  // the loops ('l'), switches ('s') and inlined functions' one-trip loops ('f') we are in
 	statics   []*varDecl
@@ -64,6 +65,8 @@ type gen struct {
 	constAggr  map[string]*value   // global static const arrays and structs, valued (constaggr.go)
 	stateVars  []*varDecl          // globals with a state block (states.go)
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
+
+	level9 string // "9_1" or "9_3": a _level_9_x profile's level (level9.go)
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
@@ -346,6 +349,9 @@ func (g *gen) newNamedVar(name string, t *Type) *value {
 			g.xs = append(g.xs, regs)
 			return g.memValue(FileIndexable, len(g.xs)-1, 0, t, nil)
 		}
+	}
+	if g.columnLocal(name, t) {
+		return g.matrixColumns(t)
 	}
 	return g.newVar(t)
 }

@@ -46,7 +46,8 @@ func optCorpus(t *testing.T) []optSource {
 }
 
 // optInline are shaders for what the others lack: dynamic indexing of
-// arrays (the index registers vectorised), loops, switch, discard.
+// arrays (the index registers vectorised), loops, switch, discard, a
+// local matrix kept in columns (matlayout.go).
 var optInline = []string{`
 int i, j;
 float4 main() : SV_Target {
@@ -84,7 +85,7 @@ float4 main(float4 c : COLOR, int n : N) : SV_Target {
 	[unroll] for (int m = 0; m < count; m++) s.z += 1;
 	float3 dots = mul(-d, c.xyz);
 	return s + float4(dots, 0);
-}`}
+}`, skinSource("")}
 
 // compileBoth compiles src as generated and optimised.
 func compileBoth(src, entry, target string) (plain, opt *Result, err error) {

@@ -386,7 +386,8 @@ func accesses(p isa.Packet) []access {
 // view's size, or the whole texture as isa.Subresources lays it out (0 for
 // one the GPU will refuse: it faults the view, reading nothing).
 func viewExtent(a []uint32) uint64 {
-	kind, fm, w, h, d, mips := a[3], isa.Format(a[4]), a[5], a[6], a[7], a[8]
+	kind, _ := isa.SplitViewWord(a[3]) // (a multisampled view's width counts its samples)
+	fm, w, h, d, mips := isa.Format(a[4]), a[5], a[6], a[7], a[8]
 	if isa.IsBuffer(kind) {
 		return uint64(w)
 	}

@@ -187,6 +187,7 @@ func (x *call) bind(i int, v any) {
 			delete(x.run.names, old)
 		}
 		x.run.vars[x.st.Results[i]] = v
+		x.run.binds++ // (the statements' memos are out of date)
 		x.run.made[x.st.Results[i]] = signalled{x.run.sim.Now(), x.run.sim.Thread()}
 		if o, ok := v.(d3d11.Object); ok {
 			x.run.names[o] = x.st.Results[i]

@@ -31,6 +31,8 @@ type Run struct {
 	events    map[string]bool
 	signals   map[string]signalled // when and by whom each event was first signalled
 	made      map[string]signalled // when and on which thread each name was last bound
+	binds     uint64               // names bound so far (bind): a memo made before the last is stale
+	memos     [16]stmtMemo         // what call statements found in vars and made (memo.go)
 
 	frames    []Frame         // the presented frames kept (maxFrameBytes), oldest first
 	dropped   int             // older frames let go

@@ -136,35 +136,6 @@ func badInputOf(err error) *badInput {
 }
 
 func (r *Run) callWith(t *thread, s *Call, x *call) {
-	if s.Target == "" {
-		x.m = globals[s.Method]
-	} else {
-		x.tgt = r.vars[s.Target]
-		if x.tgt == nil {
-			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
-			r.badInput = true
-			r.stop()
-			return
-		}
-		if typ := typeOf(x.tgt); typ == r.lastTyp && s.Method == r.lastMethod && r.lastM != nil {
-			x.m = r.lastM
-		} else {
-			x.m = lookupMethod(typ, s.Method)
-			r.lastTyp, r.lastMethod, r.lastM = typ, s.Method, x.m
-		}
-	}
-	if x.m == nil {
-		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
-		r.badInput = true
-		r.stop()
-		return
-	}
-	n := 0
-	for i := range s.Args {
-		if s.Args[i].Key == "" {
-			n++
-		}
-	}
 	if s.Target == "" && s.Method == "D3D11CreateDevice" && len(r.rt.Devices()) >= maxDevices {
 		// Each device keeps its runtime, UMD and kernel state: a creation
 		// loop would exhaust memory long before the step budget.
@@ -172,20 +143,16 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.stop()
 		return
 	}
-	// An object argument whose creating call has not run on this path
-	// would silently act as NULL.
-	for i := range n {
-		if i >= len(x.m.pos) || x.m.pos[i].kind != pObj {
-			continue
-		}
-		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
-			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
-			r.badInput = true
-			r.stop()
-			return
-		}
+	memo, hit := r.memoFor(t, s)
+	if hit {
+		x.tgt, x.m = memo.tgt, memo.m
+	} else if !r.resolve(s, x) {
+		return
+	} else {
+		made, of := r.lastMade(t, s)
+		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of}
 	}
-	r.handOff(t, s)
+	r.handOff(memo.madeOf, memo.made)
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
 	if err == nil {
@@ -436,4 +403,52 @@ func (r *Run) stoppedDraw(limit string) string {
 		shaders = fmt.Sprintf(" running vertex shader %s and no pixel shader", st.VS)
 	}
 	return fmt.Sprintf(": the GPU stopped %s%s there", st.Draw, shaders)
+}
+
+// resolve finds the object s's target names and its method, and checks that
+// every object argument names a set object; false: it failed the run.
+func (r *Run) resolve(s *Call, x *call) bool {
+	if s.Target == "" {
+		x.m = globals[s.Method]
+	} else {
+		x.tgt = r.vars[s.Target]
+		if x.tgt == nil {
+			r.failf(s.TargetPos, "%s is not set (its creating call failed or has not run yet on this thread's path)", s.Target)
+			r.badInput = true
+			r.stop()
+			return false
+		}
+		if typ := typeOf(x.tgt); typ == r.lastTyp && s.Method == r.lastMethod && r.lastM != nil {
+			x.m = r.lastM
+		} else {
+			x.m = lookupMethod(typ, s.Method)
+			r.lastTyp, r.lastMethod, r.lastM = typ, s.Method, x.m
+		}
+	}
+	if x.m == nil {
+		r.failf(s.MethodPos, "%s has no method %s", s.Target, s.Method)
+		r.badInput = true
+		r.stop()
+		return false
+	}
+	n := 0
+	for i := range s.Args {
+		if s.Args[i].Key == "" {
+			n++
+		}
+	}
+	// An object argument whose creating call has not run on this path
+	// would silently act as NULL.
+	for i := range n {
+		if i >= len(x.m.pos) || x.m.pos[i].kind != pObj {
+			continue
+		}
+		if a := x.posArgP(i); a != nil && a.Value.Kind == VIdent && a.Value.Ident != "NULL" && r.vars[a.Value.Ident] == nil {
+			r.failf(a.Pos, "%s is not set (its creating call failed or has not run yet on this thread's path)", a.Value.Ident)
+			r.badInput = true
+			r.stop()
+			return false
+		}
+	}
+	return true
 }

@@ -302,10 +302,22 @@ func (r *Run) wait(t *thread, s *Wait) {
 // the end of the creating call (a wait with its reason on the thread's
 // lane). A scenario that passes objects between threads through `signal`
 // and `wait` is already there; this covers one that relies on the
-// interleaving alone.
-func (r *Run) handOff(t *thread, s *Call) {
-	var latest signalled
-	var name string
+// interleaving alone. The creation it waits for is lastMade's.
+func (r *Run) handOff(name string, latest signalled) {
+	if name == "" || latest.at <= r.sim.Now() {
+		return
+	}
+	ev := trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Obj: name,
+		Msg: fmt.Sprintf("uses %s, which thread %s made at t=%d", name, latest.thread, latest.at)}
+	r.rec.Emit(ev)
+	r.sim.AdvanceTo(latest.at)
+	ev.Args = waitDone
+	r.rec.Emit(ev)
+}
+
+// lastMade is the latest creation, by a thread other than t, of a name s
+// uses (its target or an argument), and that name ("": none).
+func (r *Run) lastMade(t *thread, s *Call) (latest signalled, name string) {
 	use := func(n string) {
 		if m, ok := r.made[n]; ok && m.thread != t.name && m.at > latest.at {
 			latest, name = m, n
@@ -317,15 +329,7 @@ func (r *Run) handOff(t *thread, s *Call) {
 			use(s.Args[i].Value.Ident)
 		}
 	}
-	if name == "" || latest.at <= r.sim.Now() {
-		return
-	}
-	ev := trace.Event{Layer: trace.App, From: trace.App, Kind: trace.Wait, Name: "wait", Obj: name,
-		Msg: fmt.Sprintf("uses %s, which thread %s made at t=%d", name, latest.thread, latest.at)}
-	r.rec.Emit(ev)
-	r.sim.AdvanceTo(latest.at)
-	ev.Args = waitDone
-	r.rec.Emit(ev)
+	return latest, name
 }
 
 // waitDone is the payload of a wait's end.

@@ -611,7 +611,14 @@ func (st *state) directive(l Line) (cmd Cmd, skip bool, err error) {
 			st.addCmdUnsupported(&cmd, "a patch-list topology without a hull shader")
 		}
 	case strings.HasPrefix(t, "copy "):
-		cmd.Op = "unsupported"
+		// copy SRC N DST M: the runner makes no copies, but keeps what
+		// the destination would hold (carry.go).
+		cmd.Op = "copy"
+		if f := strings.Fields(t); len(f) == 5 {
+			if n, err := strconv.Atoi(f[4]); err == nil {
+				cmd.Target, cmd.Slot = f[3], n
+			}
+		}
 		st.addCmdUnsupported(&cmd, "the runner's resource copies")
 	case strings.HasPrefix(t, "probe"):
 		p, err := parseProbe(strings.TrimSpace(strings.TrimPrefix(t, "probe")))

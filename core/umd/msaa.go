@@ -94,5 +94,8 @@ func (c *context) resolve(rec recorder, dst *resource, dstSub uint32, src *resou
 
 // msViewDims are the multisampled shader-resource view dimensions as the
 // texture unit sees them: the samples side by side in a 2D texture (the
-// first slice) or a 2D array (a range of slices).
+// first slice) or a 2D array (a range of slices), bound with SET_VIEW
+// whose kind word carries the resource's samples a pixel (isa.ViewWord):
+// the GPU gives that count to the shader's Load(xy, s), GetSamplePosition
+// and GetDimensions, whatever count the shader declared.
 var msViewDims = map[ddi.SRVDimension]ddi.SRVDimension{ddi.SRVDimTexture2DMS: ddi.SRVDimTexture2D, ddi.SRVDimTexture2DMSArray: ddi.SRVDimTexture2DArray}

@@ -70,6 +70,7 @@ type srvView struct {
 	fm                   isa.Format
 	mipRange, sliceRange uint32 // first | count<<16 (a buffer's: first element, count)
 	stride               uint32 // a structured buffer's
+	samples              uint32 // a multisampled texture's samples a pixel (isa.ViewWord), else 0
 }
 
 // srvOf works out a shader-resource view's SET_VIEW, nil for a view SET_TEX
@@ -91,8 +92,9 @@ func srvOf(a *ddi.CreateViewArgs, r *resource, f ddi.Format) (*srvView, error) {
 		return v, nil
 	}
 	t := r.tex
-	if t == nil && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D || s.Dimension == ddi.SRVDimTexture2DMS) {
-		return nil, nil // SET_TEX (a multisampled texture's samples as texels: msaa.go)
+	ms := r.samples() > 1
+	if t == nil && !ms && (s.Dimension == ddi.SRVDimUnknown || s.Dimension == ddi.SRVDimTexture2D) {
+		return nil, nil // SET_TEX
 	}
 	if t == nil {
 		t = &texLayout{kind: ddi.DimTexture2D, w: r.texels(), h: r.args.Height, d: 1, mips: 1, slices: 1}
@@ -122,6 +124,10 @@ func srvOf(a *ddi.CreateViewArgs, r *resource, f ddi.Format) (*srvView, error) {
 		mips = t.mips - min(mip0, t.mips)
 	}
 	v := &srvView{fm: gpu}
+	if ms {
+		// The samples as texels, their count in the view (msaa.go).
+		v.samples = r.samples()
+	}
 	switch dim {
 	case ddi.SRVDimTexture1D, ddi.SRVDimTexture2D, ddi.SRVDimTexture3D:
 		slice0, slices = 0, 1
@@ -150,13 +156,13 @@ func (c *context) setView(rec recorder, stage, slot int, v *view, r *resource) {
 	}
 	t := r.tex
 	if t == nil {
-		t = &texLayout{w: r.args.Width, h: r.args.Height, d: 1, mips: 1, slices: 1}
+		t = &texLayout{w: r.texels(), h: r.args.Height, d: 1, mips: 1, slices: 1}
 	}
 	depth := t.slices
 	if t.kind == ddi.DimTexture3D {
 		depth = t.d
 	}
-	b.SetViewStage(uint32(stage), uint32(slot), rec.ref(r, false, 0), s.kind, s.fm, t.w, t.h, depth, t.mips, s.mipRange, s.sliceRange)
+	b.SetViewStage(uint32(stage), uint32(slot), rec.ref(r, false, 0), isa.ViewWord(s.kind, s.samples), s.fm, t.w, t.h, depth, t.mips, s.mipRange, s.sliceRange)
 }
 
 // setSampler binds a sampler: SET_SAMPLER when it says all of it (the

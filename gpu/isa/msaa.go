@@ -58,6 +58,33 @@ func SamplePositions(n uint32) [][2]int32 {
 	return [][2]int32{{0, 0}}
 }
 
+// A multisampled shader-resource view (TEXTURE2DMS, TEXTURE2DMSARRAY) is
+// a SET_VIEW of kind ViewTex2D or ViewTex2DArray over the samples side by
+// side (width: pixels x samples) whose kind word carries the samples a
+// pixel in bits 8..15 (ViewWord): the texture unit gives the count to the
+// programs that read the view (sampleinfo, and through it Load(xy, s),
+// GetSamplePosition and GetDimensions), as Direct3D 11 takes a
+// Texture2DMS's count from the bound resource and not from the shader's
+// declaration. Bits 8..15 zero (every other view): one sample, the words
+// SET_VIEW always had.
+const viewSamplesShift = 8
+
+// ViewWord is SET_VIEW's kind word of a view of kind with samples a pixel
+// (0 or 1: one).
+func ViewWord(kind, samples uint32) uint32 {
+	if samples <= 1 {
+		return kind
+	}
+	return kind | samples<<viewSamplesShift
+}
+
+// SplitViewWord undoes ViewWord: the kind and the samples a pixel (1 for
+// a view of one sample).
+func SplitViewWord(w uint32) (kind, samples uint32) {
+	kind, samples = w&(1<<viewSamplesShift-1), w>>viewSamplesShift
+	return kind, max(samples, 1)
+}
+
 func msaaString(p Packet) string {
 	a := p.Args
 	if p.Op == OpSetSamples {

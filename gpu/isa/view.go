@@ -11,7 +11,8 @@ import "fmt"
 //
 // SET_VIEW slot addr(2) kind format width height depth mips mipRange sliceRange
 //
-// (slot: StageSlot's word, the slot of a stage) binds the view of kind (View*) over a resource at addr whose
+// (slot: StageSlot's word, the slot of a stage; kind: ViewWord's, the
+// samples a pixel of a multisampled view in its bits 8..15, msaa.go) binds the view of kind (View*) over a resource at addr whose
 // subresources are laid out as Subresources says (width x height x depth
 // texels at level 0, depth the slices of an array, six per cube; mips
 // levels), the view seeing levels mipRange&0xFFFF .. +mipRange>>16 and
@@ -69,6 +70,9 @@ func IsBuffer(kind uint32) bool { return kind >= ViewBuffer && kind <= ViewStruc
 
 // ViewKindName names a view kind as D3D11_SRV_DIMENSION does.
 func ViewKindName(kind uint32) string {
+	if k, n := SplitViewWord(kind); n > 1 && (k == ViewTex2D || k == ViewTex2DArray) {
+		return map[uint32]string{ViewTex2D: "TEXTURE2DMS", ViewTex2DArray: "TEXTURE2DMSARRAY"}[k] + fmt.Sprintf("(%d samples)", n)
+	}
 	names := [...]string{"", "TEXTURE1D", "TEXTURE1DARRAY", "TEXTURE2D", "TEXTURE2DARRAY", "TEXTURE3D", "TEXTURECUBE",
 		"TEXTURECUBEARRAY", "BUFFER", "BUFFEREX(RAW)", "BUFFER(STRUCTURED)"}
 	if kind < uint32(len(names)) && names[kind] != "" {

@@ -104,6 +104,10 @@ type TexInfo struct {
 	Kind     uint32
 	Depth    uint32
 	Elements uint32
+	// Samples is the view's samples a pixel (SET_VIEW's: 1 for a view of
+	// one sample, 0 unbound); a multisampled view's Width counts its
+	// samples side by side (pixels x Samples), which resinfo divides out.
+	Samples uint32
 }
 
 // View kinds of TexInfo, the numbers of the GPU's SET_VIEW (package

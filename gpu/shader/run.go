@@ -192,6 +192,10 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			if err := m.bufinfo(in, mask, pc); err != nil {
 				return alive, err
 			}
+		case OpSampleInfo:
+			if err := m.sampleinfo(in, mask, pc); err != nil {
+				return alive, err
+			}
 		case OpResInfo, OpResInfoUint, OpResInfoRcp:
 			if err := m.resinfo(in, mask, pc); err != nil {
 				return alive, err
@@ -730,6 +734,26 @@ func (m *Machine) resinfo(in *xinst, mask uint64, pc int) error {
 	return nil
 }
 
+// sampleinfo runs sampleinfo: the bound view's samples a pixel in .x
+// (TexInfo.Samples: 0 for an unbound slot), 0 in the other components.
+func (m *Machine) sampleinfo(in *xinst, mask uint64, pc int) error {
+	if m.tex == nil {
+		return &Fault{PC: pc, Reason: fmt.Sprintf("%s with no texture unit bound", in.op)}
+	}
+	info, err := m.tex.Info(int(in.src[0].index))
+	if err != nil {
+		return &Fault{PC: pc, Reason: in.op.String(), Err: err}
+	}
+	for i := range Lanes {
+		m.res[0][i] = info.Samples
+	}
+	for k := 1; k < 4; k++ {
+		m.res[k] = [Lanes]uint32{}
+	}
+	m.commit(in, mask, false)
+	return nil
+}
+
 // bufinfo runs bufinfo: a buffer view's element count in every
 // component, through the resource's swizzle (all the same); 0 for a view
 // that is not a buffer or an unbound slot.
@@ -799,6 +823,9 @@ func ResInfo(op Op, info TexInfo, mip uint32) [4]uint32 {
 	if mip < info.Mips {
 		half := func(n uint32) uint32 { return max(n>>min(mip, 31), 1) }
 		v[0] = half(info.Width)
+		if info.Samples > 1 {
+			v[0] = info.Width / info.Samples // a multisampled view's pixels (its texels are samples)
+		}
 		switch info.Kind {
 		case ViewTex1D:
 		case ViewTex1DArray:

@@ -362,6 +362,11 @@ const (
 	// per hull or domain program.
 	OpDclHS
 	OpDclDS
+	// sampleinfo dst, t#: the bound view's samples a pixel, an integer, in
+	// .x (1 for a view of one sample, 0 for an unbound slot), 0 in .yzw:
+	// the count comes from the view (SET_VIEW's), not the program, as
+	// Direct3D 11 reads Texture2DMS's count from the bound resource.
+	OpSampleInfo
 	numOps
 )
 
@@ -569,6 +574,8 @@ var ops = [numOps]opInfo{
 	OpCut:   {name: "cut", kind: KindFlow, gs: true},
 	OpDclHS: {name: "dcl_hs", srcs: []Arg{ArgImm}, kind: KindFlow, hs: true},
 	OpDclDS: {name: "dcl_ds", srcs: []Arg{ArgImm}, kind: KindFlow, ds: true},
+
+	OpSampleInfo: {name: "sampleinfo", dst: true, srcs: []Arg{argTex}, kind: KindTex},
 }
 
 // GeometryOnly reports whether the op exists in geometry programs only.

@@ -96,10 +96,6 @@ func TestUnsupported(t *testing.T) {
 			b.DclImmediateConstantBuffer([][4]uint32{{1, 2, 3, 4}})
 			b.Emit(dxbc.OpMov, r(0), dxbc.ICB(1))
 		}, "icb[1]"},
-		{"texture2dms without a count", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMS, dxbc.ReturnFloat) },
-			"a Texture2DMS without its sample count"},
-		{"texture2dmsarray without a count", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclResource(5, dxbc.DimTexture2DMSArray, dxbc.ReturnFloat) },
-			"a Texture2DMSArray without its sample count"},
 		{"primitive id", dxbc.PixelShader, func(b *dxbc.Builder) { b.DclInputPSSGV(5, dxbc.X, dxbc.SVPrimitiveID) }, "PRIMID"},
 		{"discard in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.EmitTest(dxbc.OpDiscard, dxbc.TestNonZero, r(0).Select(0)) }, "vertex"},
 		{"deriv in vs", dxbc.VertexShader, func(b *dxbc.Builder) { b.Emit(dxbc.OpDerivRtx, r(0), r(1)) }, "vertex shader"},

@@ -14,52 +14,51 @@ import (
 // does not import).
 var standardPositions = map[uint32][][2]int32{1: {{0, 0}}, 2: {{4, 4}, {-4, -4}}, 4: {{-2, -6}, {6, -2}, {-6, 2}, {2, 6}}}
 
-// Multisampled textures (Texture2DMS<T, N>). The driver binds one as the
-// plain 2D texture its allocation is: the N samples of a pixel side by
-// side, a texture N times as wide (isa.OpSetSamples). So the translator
-// needs the count the declaration gives (dcl_resource_texture2dms(N):
-// fxc writes it for Texture2DMS<T, N>) and makes
+// Multisampled textures (Texture2DMS<T, N>, Texture2DMS<T>). The driver
+// binds one as the plain 2D texture its allocation is, the N samples of a
+// pixel side by side (a texture N times as wide, isa.OpSetSamples), with
+// N in the view's descriptor (SET_VIEW's kind word): the GPU's sampleinfo
+// reads it. So the count a shader works with is the bound view's, as
+// Direct3D 11 has it, and not the declaration's (dcl_resource_texture2dms(N),
+// which fxc writes for Texture2DMS<T, N> and as 0 for Texture2DMS<T>, legal
+// since shader model 4.1; the runtime's debug layer reports a declared
+// count that differs from the bound view's,
+// DEVICE_DRAW_RESOURCE_SAMPLE_COUNT_MISMATCH). The translator makes
 //
 //   - ld2dms (Texture2DMS.Load(xy, s)) an ld of texel (x*N + s, y) at
-//     level 0, sample indices outside 0..N-1 reading outside the texture
-//     (zeros, as an ld out of range does);
-//   - resinfo (GetDimensions) a resinfo whose width is divided by N;
-//   - sampleinfo of t# (GetDimensions' sample count) N, samplepos of t#
-//     (GetSamplePosition) the standard position of the sample index, in
-//     pixels from the centre, (0, 0) for an index past N.
+//     level 0, N read with sampleinfo, sample indices outside 0..N-1
+//     reading outside the texture (zeros, as an ld out of range does);
+//   - resinfo (GetDimensions) the GPU's resinfo, which divides a
+//     multisampled view's width by its samples;
+//   - sampleinfo of t# (GetDimensions' sample count) the GPU's sampleinfo,
+//     samplepos of t# (GetSamplePosition) the standard position of the
+//     sample index at that count, in pixels from the centre, (0, 0) for an
+//     index past N ("samplepos": out of range, a zero vector), and 0 for
+//     an unbound slot.
 //
 // A Texture2DMSArray is bound as the 2D array its allocation is (each
 // slice's samples side by side): ld2dms reads texel (x*N + s, y) of the
 // address's slice (its z), resinfo's third component is the view's
-// slices. A declaration without its count (N 0) is refused by name.
+// slices.
 
 func init() {
 	// ld2dms reads a Texture2DMS or Texture2DMSArray only (textureMS lowers it).
 	texForms[dxbc.OpLdMS] = texForm{op: shaderisa.OpLd, n: 4, addr: 1, res: 2, kinds: kindsOf(dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray)}
 }
 
-// declMS checks a dcl_resource_texture2dms(N) and records N.
+// declMS records a dcl_resource_texture2dms(N)'s declared count (0: none,
+// Texture2DMS<T>); the GPU reads the bound view's.
 func (t *translator) declMS(in *dxbc.Instruction, tex *Texture) error {
-	n := in.Controls >> 5 & 0x7F
-	switch {
-	case n == 0:
-		ty := map[dxbc.ResourceDimension]string{dxbc.DimTexture2DMS: "Texture2DMS", dxbc.DimTexture2DMSArray: "Texture2DMSArray"}[tex.Dimension]
-		return t.fail("dcl_resource_%s(0): a %s without its sample count (declare %s<T, N>: the driver lays the samples out by N)", tex.Dimension, ty, ty)
-	case standardPositions[n] == nil:
-		return t.fail("dcl_resource_%s(%d): this GPU's textures have 1, 2 or 4 samples", tex.Dimension, n)
-	}
-	tex.Samples = n
+	tex.Samples = in.Controls >> 5 & 0x7F
 	return nil
 }
 
-// msSamples is the declared sample count of t# slot.
-func (t *translator) msSamples(slot uint32) uint32 {
-	for _, x := range t.out.Textures {
-		if x.Slot == slot {
-			return x.Samples
-		}
-	}
-	return 1
+// viewSamples emits sampleinfo of t# slot into a new scratch register and
+// returns its x (the bound view's samples a pixel) in every component.
+func (t *translator) viewSamples(slot uint32) shaderisa.Operand {
+	n := t.newScratch()
+	t.emit(shaderisa.Inst{Op: shaderisa.OpSampleInfo, Dst: shaderisa.R(n), Src: []shaderisa.Operand{shaderisa.T(slot)}})
+	return shaderisa.R(n).WithSwizzle("xxxx")
 }
 
 // textureMS translates ld2dms and resinfo of a Texture2DMS or
@@ -67,7 +66,6 @@ func (t *translator) msSamples(slot uint32) uint32 {
 // texture instructions do not read one: fxc refuses them).
 func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
 	ops := in.Operands
-	n := t.msSamples(slot)
 	switch in.Op {
 	case dxbc.OpLdMS:
 		if len(ops) != 4 {
@@ -97,14 +95,15 @@ func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
 		}
 		// a.xy = (x*N + s, y), a.z the slice (an array's), a.w = 0
 		// (level 0); a.x = -1 (outside) unless s < N.
+		n := t.viewSamples(slot)
 		a, ok2 := t.newScratch(), t.newScratch()
 		sx := s
 		sx.Swizzle = [4]uint8{s.Swizzle[0], s.Swizzle[0], s.Swizzle[0], s.Swizzle[0]}
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(a), Src: []shaderisa.Operand{addr}})
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: mask(shaderisa.R(a), 8), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
-		t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: mask(shaderisa.R(a), 1), Src: []shaderisa.Operand{shaderisa.R(a), shaderisa.L(n, n, n, n)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpIMul, Dst: mask(shaderisa.R(a), 1), Src: []shaderisa.Operand{shaderisa.R(a), n}})
 		t.emit(shaderisa.Inst{Op: shaderisa.OpIAdd, Dst: mask(shaderisa.R(a), 1), Src: []shaderisa.Operand{shaderisa.R(a), sx}})
-		t.emit(shaderisa.Inst{Op: shaderisa.OpULt, Dst: mask(shaderisa.R(ok2), 1), Src: []shaderisa.Operand{sx, shaderisa.L(n, n, n, n)}})
+		t.emit(shaderisa.Inst{Op: shaderisa.OpULt, Dst: mask(shaderisa.R(ok2), 1), Src: []shaderisa.Operand{sx, n}})
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: mask(shaderisa.R(a), 1),
 			Src: []shaderisa.Operand{shaderisa.R(ok2), shaderisa.R(a), shaderisa.L(math.MaxUint32, 0, 0, 0)}})
 		t.emit(shaderisa.Inst{Op: shaderisa.OpLd, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(a), tex}})
@@ -130,23 +129,21 @@ func (t *translator) textureMS(in *dxbc.Instruction, slot uint32) error {
 			return err
 		}
 		r := t.newScratch()
-		op, fix := shaderisa.OpResInfo, shaderisa.Inst{Op: shaderisa.OpMul, Dst: mask(shaderisa.R(r), 1),
-			Src: []shaderisa.Operand{shaderisa.R(r), shaderisa.LF(1/float32(n), 0, 0, 0)}}
+		op := shaderisa.OpResInfo
 		switch in.Controls & 3 {
 		case dxbc.ResinfoFloat:
 		case dxbc.ResinfoRcpFloat:
-			op, fix.Src[1] = shaderisa.OpResInfoRcp, shaderisa.LF(float32(n), 0, 0, 0)
+			op = shaderisa.OpResInfoRcp
 		case dxbc.ResinfoUint:
 			if in.Saturate() {
 				return t.fail("resinfo_uint with _sat")
 			}
-			op, fix = shaderisa.OpResInfoUint, shaderisa.Inst{Op: shaderisa.OpUDiv, Dst: mask(shaderisa.R(r), 1),
-				Src: []shaderisa.Operand{shaderisa.R(r), shaderisa.L(n, n, n, n)}}
+			op = shaderisa.OpResInfoUint
 		default:
 			return t.fail("resinfo with return type %d", in.Controls&3)
 		}
+		// (The GPU's resinfo gives a multisampled view's width in pixels.)
 		t.emit(shaderisa.Inst{Op: op, Dst: shaderisa.R(r), Src: []shaderisa.Operand{mip, tex}})
-		t.emit(fix)
 		src := shaderisa.R(r)
 		src.Swizzle = swz
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{src}})
@@ -161,9 +158,10 @@ func mask(o shaderisa.Operand, m uint8) shaderisa.Operand {
 	return o
 }
 
-// sampleInfoMS translates sampleinfo and samplepos of a Texture2DMS: its
-// declared count, and the standard position of a sample index (a chain
-// of comparisons: the index may be a register).
+// sampleInfoMS translates sampleinfo and samplepos of a Texture2DMS: the
+// bound view's count (the GPU's sampleinfo), and the standard position of
+// a sample index at that count (a chain of comparisons: the index may be
+// a register; rastSamplePos).
 func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
 	ops := in.Operands
 	slot, err := t.index(&ops[1], 0)
@@ -173,63 +171,16 @@ func (t *translator) sampleInfoMS(in *dxbc.Instruction) error {
 	if d, ok := t.dims[slot]; !ok || d != dxbc.DimTexture2DMS && d != dxbc.DimTexture2DMSArray {
 		return t.fail("%s of t%d: not a declared Texture2DMS", in.Op, slot)
 	}
-	n := t.msSamples(slot)
-	dst, ok, err := t.dst(&ops[0])
-	if err != nil || !ok {
-		return err
-	}
-	swz := shaderisa.Identity
-	if ops[1].Components != 0 {
-		if swz, err = t.swizzle(&ops[1]); err != nil {
-			return err
-		}
-	}
-	if in.Op == dxbc.OpSampleInfo {
-		v := [4]uint32{math.Float32bits(float32(n)), 0, 0, 0}
-		if in.Controls&1 != 0 { // _uint
-			v[0] = n
-		}
-		var out [4]uint32
-		for k := range out {
-			out[k] = v[swz[k]]
-		}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.L(out[0], out[1], out[2], out[3])}})
-		return nil
-	}
-	idx, err := t.src(&ops[2])
-	if err != nil {
-		return err
-	}
-	idx.Swizzle = [4]uint8{idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0], idx.Swizzle[0]}
-	r, c := t.newScratch(), t.newScratch()
-	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
-	for s, p := range standardPositions[n] {
-		pos := [4]float32{float32(p[0]) / 16, float32(p[1]) / 16, 0, 0}
-		var out [4]float32
-		for k := range out {
-			out[k] = pos[swz[k]]
-		}
-		t.emit(shaderisa.Inst{Op: shaderisa.OpIEq, Dst: shaderisa.R(c), Src: []shaderisa.Operand{idx, shaderisa.L(uint32(s), uint32(s), uint32(s), uint32(s))}})
-		t.emit(shaderisa.Inst{Op: shaderisa.OpMovc, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.R(c), shaderisa.LF(out[0], out[1], out[2], out[3]), shaderisa.R(r)}})
-	}
-	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
-	return nil
+	return t.sampleQuery(in, t.viewSamples(slot))
 }
 
-// sampleInfoRast translates sampleinfo and samplepos of the rasterizer in
-// a pixel shader (GetRenderTargetSampleCount, GetRenderTargetSamplePosition):
-// the count is the output merger's, which the GPU gives the program in an
-// input register of its own past the declared ones (SampleCountReg,
-// SET_PROGRAM's bits 24..31), and a position the standard pattern's of
-// that count ((0, 0) for an index past it).
-func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
+// sampleQuery finishes sampleinfo and samplepos whose count (of a view or
+// of the rasterizer) is cnt's first component: sampleinfo the vector
+// (count, 0, 0, 0), float unless _uint; samplepos the standard position
+// of the sample index at that count (rastSamplePos); either through the
+// source's swizzle.
+func (t *translator) sampleQuery(in *dxbc.Instruction, cnt shaderisa.Operand) error {
 	ops := in.Operands
-	reg, err := t.rastReg(in.Op.String())
-	if err != nil {
-		return err
-	}
-	cnt := shaderisa.V(reg)
-	cnt.Swizzle = [4]uint8{}
 	dst, ok, err := t.dst(&ops[0])
 	if err != nil || !ok {
 		return err
@@ -242,25 +193,39 @@ func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
 	}
 	r := t.newScratch()
 	if in.Op == dxbc.OpSampleInfo {
-		// r = (count, 0, 0, 0), float unless _uint, then swizzled.
 		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Dst: shaderisa.R(r), Src: []shaderisa.Operand{shaderisa.L(0, 0, 0, 0)}})
 		op := shaderisa.OpUToF
 		if in.Controls&1 != 0 { // _uint
 			op = shaderisa.OpMov
 		}
 		t.emit(shaderisa.Inst{Op: op, Dst: mask(shaderisa.R(r), 1), Src: []shaderisa.Operand{cnt}})
-		src := shaderisa.R(r)
-		src.Swizzle = swz
-		t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{src}})
-		return nil
+	} else {
+		idx, err := t.src(&ops[2])
+		if err != nil {
+			return err
+		}
+		t.rastSamplePos(r, cnt, idx, shaderisa.Identity)
 	}
-	idx, err := t.src(&ops[2])
+	src := shaderisa.R(r)
+	src.Swizzle = swz
+	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{src}})
+	return nil
+}
+
+// sampleInfoRast translates sampleinfo and samplepos of the rasterizer in
+// a pixel shader (GetRenderTargetSampleCount, GetRenderTargetSamplePosition):
+// the count is the output merger's, which the GPU gives the program in an
+// input register of its own past the declared ones (SampleCountReg,
+// SET_PROGRAM's bits 24..31), and a position the standard pattern's of
+// that count ((0, 0) for an index past it).
+func (t *translator) sampleInfoRast(in *dxbc.Instruction) error {
+	reg, err := t.rastReg(in.Op.String())
 	if err != nil {
 		return err
 	}
-	t.rastSamplePos(r, cnt, idx, swz)
-	t.emit(shaderisa.Inst{Op: shaderisa.OpMov, Sat: in.Saturate(), Dst: dst, Src: []shaderisa.Operand{shaderisa.R(r)}})
-	return nil
+	cnt := shaderisa.V(reg)
+	cnt.Swizzle = [4]uint8{}
+	return t.sampleQuery(in, cnt)
 }
 
 // rastSamplePos writes into temp r the standard position of sample idx

@@ -1,0 +1,82 @@
+package hlsl
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestLevel9Profiles: each _level_9_x rule, a source that keeps it and one
+// that breaks it, the refusal in fxc's form naming the construct and the
+// profile.
+func TestLevel9Profiles(t *testing.T) {
+	const tex = "Texture2D t; SamplerState s;\n"
+	for _, c := range []struct{ target, src, want string }{
+		// Accepted: what shader model 2 expresses.
+		{"ps_4_0_level_9_1", tex + "float4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv) * 2; }", ""},
+		{"ps_4_0_level_9_3", tex + "float4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv) + ddx(uv.x); }", ""},
+		{"ps_4_0_level_9_3", tex + "struct O { float4 a : SV_Target0; float4 b : SV_Target3; };\nO main(float2 uv : TEXCOORD) { O o; o.a = uv.x; o.b = uv.y; return o; }", ""},
+		{"vs_4_0_level_9_1", "float4 main(float4 p : POSITION, int i : BLENDINDICES) : SV_Position { return p * (i + 1); }", ""},
+		{"ps_4_0_level_9_0", tex + "float4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }", ""},
+		{"ps_4_0_level_9_1", "float4 main(float4 c : COLOR) : SV_Target { clip(c.a - 0.5); return c; }", ""},
+		// Integers are floats: no bitwise operators.
+		{"ps_4_0_level_9_1", "int a; int b;\nfloat4 main() : SV_Target { return a & b; }", "test.hlsl(2,38): error X3535: Bitwise operations not supported on legacy targets."},
+		{"vs_4_0_level_9_3", "int a;\nfloat4 main() : SV_Position { return ~a; }", "test.hlsl(2,38): error X3535: Bitwise operations not supported on legacy targets."},
+		{"ps_4_0_level_9_1", "uint a;\nfloat4 main() : SV_Target { uint b = 1; b <<= a; return b; }", "error X3535"},
+		// System values shader model 2 has no register for.
+		{"vs_4_0_level_9_3", "float4 main(uint id : SV_VertexID) : SV_Position { return id; }", "error X4502: invalid vs_4_0_level_9_3 input semantic 'SV_VertexID'"},
+		{"vs_4_0_level_9_3", "float4 main(uint id : SV_InstanceID) : SV_Position { return id; }", "input semantic 'SV_InstanceID'"},
+		{"vs_4_0_level_9_1", "struct O { float4 p : SV_Position; float c : SV_ClipDistance0; };\nO main(float4 p : POSITION) { O o; o.p = p; o.c = p.x; return o; }", "output semantic 'SV_ClipDistance'"},
+		// Render targets: one on 9_1, four on 9_3.
+		{"ps_4_0_level_9_1", "struct O { float4 a : SV_Target0; float4 b : SV_Target1; };\nO main() { O o; o.a = 1; o.b = 0; return o; }", "'SV_Target1': feature level 9.1 writes 1 render target(s)"},
+		{"ps_4_0_level_9_3", "float4 main() : SV_Target4 { return 1; }", "'SV_Target4': feature level 9.3 writes 4 render target(s)"},
+		// Textures are sampled only, 2D, 3D or cube, 16 of them.
+		{"ps_4_0_level_9_3", "Texture2D t;\nfloat4 main(float4 p : SV_Position) : SV_Target { return t.Load(int3(p.xy, 0)); }", "test.hlsl(2,1): error X3000: Load: not available on ps_4_0_level_9_3"},
+		{"ps_4_0_level_9_3", "Texture2D t;\nfloat4 main() : SV_Target { uint w, h; t.GetDimensions(w, h); return w; }", "GetDimensions: not available on ps_4_0_level_9_3"},
+		{"ps_4_0_level_9_3", "Texture2DArray t; SamplerState s;\nfloat4 main(float3 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }", "t0: ps_4_0_level_9_3 samples 1D, 2D, 3D and cube textures only (a Texture2DArray needs shader model 4)"},
+		{"ps_4_0_level_9_3", "Buffer<float4> b;\nfloat4 main() : SV_Target { return b[0]; }", "a Buffer needs shader model 4"},
+		{"ps_4_0_level_9_1", "Texture2D t : register(t16); SamplerState s;\nfloat4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }", "t16: ps_4_0_level_9_1 binds 16 textures, t0-t15"},
+		{"ps_4_0_level_9_1", "Texture2D t; SamplerState s : register(s16);\nfloat4 main(float2 uv : TEXCOORD) : SV_Target { return t.Sample(s, uv); }", "s16: ps_4_0_level_9_1 binds 16 samplers, s0-s15"},
+		// No texture reads in a vertex shader (vertex texture fetch is vs_3_0).
+		{"vs_4_0_level_9_3", tex + "float4 main(float2 uv : TEXCOORD) : SV_Position { return t.SampleLevel(s, uv, 0); }", "SampleLevel: not available on vs_4_0_level_9_3, whose vertex shaders read no textures"},
+		// Gradients: ps_2_0 has none, 9_3 has them.
+		{"ps_4_0_level_9_1", "float4 main(float2 uv : TEXCOORD) : SV_Target {\n return ddx(uv.x) + 1; }", "test.hlsl(2,1): error X3000: ddx: not available on ps_4_0_level_9_1"},
+		{"ps_4_0_level_9_1", tex + "float4 main(float2 uv : TEXCOORD) : SV_Target { return t.SampleGrad(s, uv, 1, 1); }", "SampleGrad: not available on ps_4_0_level_9_1"},
+		// No doubles.
+		{"ps_4_0_level_9_3", "double d;\nfloat4 main() : SV_Target { return float(d * d); }", "double: not available on ps_4_0_level_9_3, which has no doubles"},
+	} {
+		_, err := Compile([]byte(c.src), "test.hlsl", "main", c.target)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %s\nrefused: %v", c.target, c.src, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: %s\nerr = %v\nwant %q", c.target, c.src, err, c.want)
+		}
+	}
+}
+
+// TestLevel9Bytecode: a _level_9_x profile's shader model 4 code is its
+// base profile's (the Aon9 chunk left out), for the sources of SDL's and
+// Nuklear's renderers, which fxc compiles with these profiles.
+func TestLevel9Bytecode(t *testing.T) {
+	read := func(name string) string {
+		b, err := os.ReadFile("../dxbc/testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	for _, c := range []struct{ src, entry, target, base string }{
+		{read("sdl_D3D11_VertexShader.hlsl"), "main", "vs_4_0_level_9_1", "vs_4_0"},
+		{read("nuklear_d3d11.hlsl"), "vs", "vs_4_0_level_9_0", "vs_4_0"},
+		{read("nuklear_d3d11.hlsl"), "ps", "ps_4_0_level_9_0", "ps_4_0"},
+		{read("nuklear_d3d11.hlsl"), "ps", "ps_4_0_level_9_3", "ps_4_0"},
+	} {
+		l9 := compileOK(t, c.src, c.entry, c.target)
+		base := compileOK(t, c.src, c.entry, c.base)
+		if !bytes.Equal(l9.Bytecode, base.Bytecode) {
+			t.Errorf("%s %s: the bytecode differs from %s's", c.entry, c.target, c.base)
+		}
+	}
+}
