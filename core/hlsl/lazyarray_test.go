@@ -15,7 +15,8 @@ func TestUnusedLargeLocalArray(t *testing.T) {
 		{"float4 main() : sv_target {\n float e[65536];\n float a[2] = {0.25, 0.5};\n return a[1];\n}", ""},
 		{"float4 main() : sv_target {\n float e[65536];\n e[3] = 1;\n return 0;\n}", "t.hlsl(3,2): error X3000: 'e': an array of 65536 elements (65536 float) is more than the 4096 registers a local array may take"},
 		{"float4 main() : sv_target {\n float4 e[2][4096];\n return e[0][1];\n}", "t.hlsl(3,9): error X3000: 'e': an array of 8192 elements"},
-		{"float4 main() : sv_target {\n float e[65536][300];\n return 0;\n}", "t.hlsl(2,10): error X3000: array of 19660800 elements (65536x300 float): more than 16777216, the elements a local array may declare"},
+		{"float4 main() : sv_target {\n float e[65537];\n return 0;\n}", "t.hlsl(2,10): error X3000: array dimension 65537 out of range [1, 65536]"},
+		{"float4 main() : sv_target {\n float e[256][300];\n return 0;\n}", "t.hlsl(2,10): error X3000: array of 76800 elements (256x300 float): more than 65536, the elements a local array may declare"},
 		{"float4 main() : sv_target {\n float e[5000] = (float[5000])0;\n return 0;\n}", "array dimension 5000 out of range [1, 4096]"},
 		{"float e[65536];\nfloat4 main() : sv_target { return 0; }", "array dimension 65536 out of range [1, 4096]"},
 	} {

@@ -70,9 +70,10 @@ const (
 	// multiplied (see Limits).
 	MaxArrayElements = 4096
 	// maxLazyElements bounds a local array declared without an
-	// initialiser, which is made only where it is used (fxc takes an
-	// unused one of 65,536 elements): the bound keeps sizes in range.
-	maxLazyElements = 1 << 24
+	// initialiser, which is made only where it is used: fxc takes an
+	// unused one of 65,536 elements and refuses one of 65,537 (vkd3d's
+	// array-dimension and invalid cases).
+	maxLazyElements = 1 << 16
 	// MaxDiagnostics is how many errors (and warnings) are kept in full.
 	MaxDiagnostics = 32
 	// maxDiagText cuts a message that quotes the source (a 60 KB macro
