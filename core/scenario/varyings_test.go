@@ -153,23 +153,16 @@ func varyWeights(x, y, size int) ([3]float64, bool) {
 	return [3]float64{}, false
 }
 
-// varyScene draws the triangle through the stages in stages (the
-// shaders' creation and binding lines) and expects the reference's
-// pixels.
-func varyScene(stages string, topology string) string {
-	const size = 16
-	var b strings.Builder
-	b.WriteString(varyingsHLSL())
-	b.WriteString(`dev, imm = D3D11CreateDevice Flags=DEBUG
-ps = dev.CreatePixelShader hlsl:many entry=psmain target=ps_5_0
-` + stages + `il = dev.CreateInputLayout hlsl:many entry=vspass target=vs_5_0 elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
-rs = dev.CreateRasterizerState CullMode=NONE
-`)
+// varyDraw is the draw of varyVerts (POSITION and COLOR, float4 each,
+// through the input layout il and the pixel shader ps the caller made)
+// into rt, a size x size R32G32B32A32_FLOAT target, culling nothing.
+func varyDraw(size int, topology string) string {
 	var data []string
 	for _, v := range varyVerts {
 		data = append(data, fmt.Sprintf("%g %g 0 %g %g %g %g %g", v.x*v.w, v.y*v.w, v.w, v.c[0], v.c[1], v.c[2], v.c[3]))
 	}
-	fmt.Fprintf(&b, `vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]
+	return fmt.Sprintf(`rs = dev.CreateRasterizerState CullMode=NONE
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]
 rt = dev.CreateTexture2D Width=%d Height=%d Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
 rtv = dev.CreateRenderTargetView rt
 imm.IASetPrimitiveTopology %s
@@ -182,6 +175,20 @@ imm.OMSetRenderTargets rtv
 imm.ClearRenderTargetView rtv 0 0 0 0
 imm.Draw 3 0
 `, strings.Join(data, "  "), size, size, topology, size, size)
+}
+
+// varyScene draws the triangle through the stages in stages (the
+// shaders' creation and binding lines) and expects the reference's
+// pixels.
+func varyScene(stages string, topology string) string {
+	const size = 16
+	var b strings.Builder
+	b.WriteString(varyingsHLSL())
+	b.WriteString(`dev, imm = D3D11CreateDevice Flags=DEBUG
+ps = dev.CreatePixelShader hlsl:many entry=psmain target=ps_5_0
+` + stages + `il = dev.CreateInputLayout hlsl:many entry=vspass target=vs_5_0 elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
+`)
+	b.WriteString(varyDraw(size, topology))
 	n := 0
 	for y := 1; y < size; y += 2 {
 		for x := 1; x < size; x += 2 {
@@ -237,26 +244,9 @@ dev, imm = D3D11CreateDevice Flags=DEBUG
 vs = dev.CreateVertexShader hlsl:modes entry=vsmain target=vs_5_0
 ps = dev.CreatePixelShader hlsl:modes entry=psmain target=ps_5_0
 il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
-rs = dev.CreateRasterizerState CullMode=NONE
-`)
-	var data []string
-	for _, v := range varyVerts {
-		data = append(data, fmt.Sprintf("%g %g 0 %g %g %g %g %g", v.x*v.w, v.y*v.w, v.w, v.c[0], v.c[1], v.c[2], v.c[3]))
-	}
-	fmt.Fprintf(&b, `vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]
-rt = dev.CreateTexture2D Width=%d Height=%d Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
-rtv = dev.CreateRenderTargetView rt
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetInputLayout il
-imm.IASetVertexBuffers 0 vb Stride=32
 imm.VSSetShader vs
-imm.PSSetShader ps
-imm.RSSetState rs
-imm.RSSetViewports 0 0 %d %d
-imm.OMSetRenderTargets rtv
-imm.ClearRenderTargetView rtv 0 0 0 0
-imm.Draw 3 0
-`, strings.Join(data, "  "), size, size, size, size)
+`)
+	b.WriteString(varyDraw(size, "TRIANGLELIST"))
 	n := 0
 	for y := 1; y < size; y += 2 {
 		for x := 1; x < size; x += 2 {
