@@ -103,20 +103,9 @@ float4 psmain(V i) : SV_Target
 // triangle by a margin (the edges' pixels are left to the rasterizer's
 // rules, tested elsewhere).
 func varyRef(x, y, size int) ([4]float64, bool) {
-	var sx, sy [3]float64
-	for i, v := range varyVerts {
-		sx[i] = (v.x + 1) / 2 * float64(size)
-		sy[i] = (1 - v.y) / 2 * float64(size)
-	}
-	px, py := float64(x)+0.5, float64(y)+0.5
-	area := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
-	var l [3]float64
-	for i := range 3 {
-		j, k := (i+1)%3, (i+2)%3
-		l[i] = ((sx[k]-sx[j])*(py-sy[j]) - (sy[k]-sy[j])*(px-sx[j])) / area
-	}
-	if min(l[0], l[1], l[2]) < 0.02 {
-		return [4]float64{}, max(-l[0], -l[1], -l[2]) < 0.02 // outside by a margin: the clear colour
+	l, inside := varyWeights(x, y, size)
+	if !inside {
+		return [4]float64{}, l != [3]float64{} // outside by a margin: the clear colour
 	}
 	// Perspective-correct: each attribute over w, interpolated in
 	// screen space, divided by the interpolated 1/w.
@@ -138,23 +127,42 @@ func varyRef(x, y, size int) ([4]float64, bool) {
 	return out, true
 }
 
-// varyScene draws the triangle through the stages in stages (the
-// shaders' creation and binding lines) and expects the reference's
-// pixels.
-func varyScene(stages string, topology string) string {
-	const size = 16
-	var b strings.Builder
-	b.WriteString(varyingsHLSL())
-	b.WriteString(`dev, imm = D3D11CreateDevice Flags=DEBUG
-ps = dev.CreatePixelShader hlsl:many entry=psmain target=ps_5_0
-` + stages + `il = dev.CreateInputLayout hlsl:many entry=vspass target=vs_5_0 elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
-rs = dev.CreateRasterizerState CullMode=NONE
-`)
+// varyWeights is the screen-space barycentric weights of the centre of
+// pixel (x, y) and whether it is inside the triangle by a margin; outside
+// by the margin the weights are returned too, inside neither (near an
+// edge) zeros.
+func varyWeights(x, y, size int) ([3]float64, bool) {
+	var sx, sy [3]float64
+	for i, v := range varyVerts {
+		sx[i] = (v.x + 1) / 2 * float64(size)
+		sy[i] = (1 - v.y) / 2 * float64(size)
+	}
+	px, py := float64(x)+0.5, float64(y)+0.5
+	area := (sx[1]-sx[0])*(sy[2]-sy[0]) - (sx[2]-sx[0])*(sy[1]-sy[0])
+	var l [3]float64
+	for i := range 3 {
+		j, k := (i+1)%3, (i+2)%3
+		l[i] = ((sx[k]-sx[j])*(py-sy[j]) - (sy[k]-sy[j])*(px-sx[j])) / area
+	}
+	switch {
+	case min(l[0], l[1], l[2]) >= 0.02:
+		return l, true
+	case max(-l[0], -l[1], -l[2]) >= 0.02:
+		return l, false // outside by a margin
+	}
+	return [3]float64{}, false
+}
+
+// varyDraw is the draw of varyVerts (POSITION and COLOR, float4 each,
+// through the input layout il and the pixel shader ps the caller made)
+// into rt, a size x size R32G32B32A32_FLOAT target, culling nothing.
+func varyDraw(size int, topology string) string {
 	var data []string
 	for _, v := range varyVerts {
 		data = append(data, fmt.Sprintf("%g %g 0 %g %g %g %g %g", v.x*v.w, v.y*v.w, v.w, v.c[0], v.c[1], v.c[2], v.c[3]))
 	}
-	fmt.Fprintf(&b, `vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]
+	return fmt.Sprintf(`rs = dev.CreateRasterizerState CullMode=NONE
+vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=f32[%s]
 rt = dev.CreateTexture2D Width=%d Height=%d Format=R32G32B32A32_FLOAT BindFlags=RENDER_TARGET
 rtv = dev.CreateRenderTargetView rt
 imm.IASetPrimitiveTopology %s
@@ -167,6 +175,20 @@ imm.OMSetRenderTargets rtv
 imm.ClearRenderTargetView rtv 0 0 0 0
 imm.Draw 3 0
 `, strings.Join(data, "  "), size, size, topology, size, size)
+}
+
+// varyScene draws the triangle through the stages in stages (the
+// shaders' creation and binding lines) and expects the reference's
+// pixels.
+func varyScene(stages string, topology string) string {
+	const size = 16
+	var b strings.Builder
+	b.WriteString(varyingsHLSL())
+	b.WriteString(`dev, imm = D3D11CreateDevice Flags=DEBUG
+ps = dev.CreatePixelShader hlsl:many entry=psmain target=ps_5_0
+` + stages + `il = dev.CreateInputLayout hlsl:many entry=vspass target=vs_5_0 elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
+`)
+	b.WriteString(varyDraw(size, topology))
 	n := 0
 	for y := 1; y < size; y += 2 {
 		for x := 1; x < size; x += 2 {
@@ -194,4 +216,60 @@ func TestSixteenInterpolants(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) { runOK(t, varyScene(c.stages, c.topo)) })
 	}
+}
+
+// TestInterpolationModesPastEight: the interpolation modes of registers
+// past the eighth: a nointerpolation float4 in o10 is the provoking
+// (first) vertex's value, a noperspective one in o11 is linear on the
+// screen, and pad[8] in o9 perspective-correct, each against the
+// reference's weights.
+func TestInterpolationModesPastEight(t *testing.T) {
+	const size = 16
+	var b strings.Builder
+	b.WriteString(`hlsl modes {
+struct VIn { float4 pos : POSITION; float4 c : COLOR; };
+struct M { float4 pos : SV_Position; float4 pad[9] : PAD; nointerpolation float4 f : FLAT; noperspective float4 l : LIN; };
+M vsmain(VIn v)
+{
+    M o;
+    o.pos = v.pos;
+    [unroll] for (int k = 0; k < 9; k++) o.pad[k] = v.c * k;
+    o.f = v.c;
+    o.l = v.c;
+    return o;
+}
+float4 psmain(M i) : SV_Target { return float4(i.f.x, i.f.y, i.l.x, i.l.y + i.pad[8].z); }
+}
+dev, imm = D3D11CreateDevice Flags=DEBUG
+vs = dev.CreateVertexShader hlsl:modes entry=vsmain target=vs_5_0
+ps = dev.CreatePixelShader hlsl:modes entry=psmain target=ps_5_0
+il = dev.CreateInputLayout vs elem[POSITION 0 R32G32B32A32_FLOAT] elem[COLOR 0 R32G32B32A32_FLOAT]
+imm.VSSetShader vs
+`)
+	b.WriteString(varyDraw(size, "TRIANGLELIST"))
+	n := 0
+	for y := 1; y < size; y += 2 {
+		for x := 1; x < size; x += 2 {
+			l, ok := varyWeights(x, y, size)
+			if !ok {
+				continue
+			}
+			var lin [4]float64 // screen-space
+			var persp, iw float64
+			for i, v := range varyVerts {
+				for c := range 4 {
+					lin[c] += l[i] * v.c[c]
+				}
+				persp += l[i] * v.c[2] * 8 / v.w
+				iw += l[i] / v.w
+			}
+			f := varyVerts[0].c
+			fmt.Fprintf(&b, "expect pixel rt %d %d == f32[%g %g %g %g] within 0.001\n", x, y, f[0], f[1], lin[0], lin[1]+persp/iw)
+			n++
+		}
+	}
+	if n < 20 {
+		t.Fatalf("%d pixels inside the triangle, want at least 20", n)
+	}
+	runOK(t, b.String())
 }
