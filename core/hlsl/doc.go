@@ -47,8 +47,7 @@
 // webs get registers of their own, then copy propagation with constant
 // folding, dead code, results (and a vector's lanes) written where a mov
 // would copy them, mul and add fused into mad, common subexpressions,
-// short ifs flattened into movc, movs (and any lane-by-lane instructions)
-// into one register merged, conditions read through a
+// short ifs flattened into movc, movs merged, conditions read through a
 // not, ifs around a discard folded into it, one-lane instructions
 // vectorised, [unroll] loops unrolled, copies coalesced and temps
 // renumbered. Every pass keeps

@@ -12,7 +12,7 @@ package hlsl
 //   - mul then add fused into mad (opt_mad.go)
 //   - common subexpressions (opt_cse.go)
 //   - short ifs flattened into movc (opt_flatten.go)
-//   - movs (and other lane-by-lane instructions) into one register merged (opt_movs.go)
+//   - movs into one register merged (opt_movs.go)
 //   - conditions read through a not (opt_cond.go)
 //   - an if around a discard folded into it (opt_discard.go)
 //   - one-lane instructions vectorised (opt_slp.go)

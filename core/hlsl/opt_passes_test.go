@@ -307,32 +307,6 @@ mov r1.xz, v0.y_w_
 mov o0.xyzw, r0.xyzw
 mov o1.xz, r1.x_z_
 ret`)
-	// Any lane-by-lane instruction: sources from one register each or
-	// immediates; not where the second reads what the first wrote, nor
-	// across a different saturation.
-	passCase(t, simple(func(c []Instr, _ int) ([]Instr, bool) { return mergeMovs(c) }), `
-mul o0.xyz, v1.xyz_, v0.xyz_
-mul o0.w, v1.___w, v0.___w
-mad r0.x, v0.x___, l(2.0, _, _, _), v1.y___
-mad r0.y, v0._z__, l(_, 3.0, _, _), v1._x__
-add r1.x, v0.x___, v1.x___
-add r1.y, r1._x__, v1._y__
-add_sat r2.x, v0.x___, v1.x___
-add r2.y, v0._y__, v1._y__
-mov o1.xy, r0.xy__
-mov o2.xy, r1.xy__
-mov o3.xy, r2.xy__
-ret`, `
-mul o0.xyzw, v1.xyzw, v0.xyzw
-mad r0.xy, v0.xz__, l(2.0, 3.0, _, _), v1.yx__
-add r1.x, v0.x___, v1.x___
-add r1.y, r1._x__, v1._y__
-add_sat r2.x, v0.x___, v1.x___
-add r2.y, v0._y__, v1._y__
-mov o1.xy, r0.xy__
-mov o2.xy, r1.xy__
-mov o3.xy, r2.xy__
-ret`)
 }
 
 func TestPassInvertConds(t *testing.T) {
