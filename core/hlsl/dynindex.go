@@ -34,47 +34,12 @@ func dynIndexed(f *file) map[string]bool {
 	}
 	var ex func(e Expr)
 	ex = func(e Expr) {
-		switch e := e.(type) {
-		case *indexExpr:
-			if !constIndex(e.i) {
-				if n := root(e.x); n != "" {
-					names[n] = true
-				}
-			}
-			ex(e.x)
-			ex(e.i)
-		case *unaryExpr:
-			ex(e.x)
-		case *binaryExpr:
-			ex(e.x)
-			ex(e.y)
-		case *assignExpr:
-			ex(e.l)
-			ex(e.r)
-		case *condExpr:
-			ex(e.c)
-			ex(e.a)
-			ex(e.b)
-		case *callExpr:
-			if e.recv != nil {
-				ex(e.recv)
-			}
-			for _, a := range e.args {
-				ex(a)
-			}
-		case *ctorExpr:
-			for _, a := range e.args {
-				ex(a)
-			}
-		case *castExpr:
-			ex(e.x)
-		case *memberExpr:
-			ex(e.x)
-		case *initList:
-			for _, a := range e.elems {
-				ex(a)
+		if ie, ok := e.(*indexExpr); ok && !constIndex(ie.i) {
+			if n := root(ie.x); n != "" {
+				names[n] = true
 			}
 		}
+		eachSubExpr(e, ex)
 	}
 	for _, fn := range f.funcs {
 		if fn.body != nil {
