@@ -142,7 +142,7 @@ fuzz:
 # median and p99 frame time over 600 frames), the editor's check of the
 # largest tutorial shader (tests/browser/figures.mjs), the state of an event
 # in a 1,000,000-event trace and a pixel history of a 1,000-draw frame (the
-# suite runs that one on 100,000 events). Printed, not asserted.
+# suite checks those on 10,000 events and 200 draws). Printed, not asserted.
 figures: wasm
 	cd tests/browser && npm ci --no-audit --no-fund && node figures.mjs && D3DSIM_FIGURES=full node --test --test-name-pattern='^figures' inspect.test.mjs
 

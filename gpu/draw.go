@@ -47,6 +47,13 @@ type drawScratch struct {
 	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
 	seg  [2]cvert // a line's clipped ends (prim.go)
 	tri  tri
+	// The planes of the attributes of d.tri (soloPlanes) and of the
+	// batch's triangles (planes, planesUsed of it so far, planesNext
+	// what the slot next gave takes): varyings.go.
+	soloPlanes             [3 * numAttr]float64
+	planes                 []float64
+	planesUsed, planesNext int
+
 	pipe pipe
 	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
 

@@ -149,7 +149,7 @@ func TestSeparableInterpolation(t *testing.T) {
 				sv[i].a[a] = attr()
 			}
 		}
-		var tr tri
+		tr := planedTri()
 		if !tr.setup(&sv[0], &sv[1], &sv[2], isa.CullNone, false, p) {
 			continue
 		}

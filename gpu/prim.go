@@ -101,7 +101,7 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	}
 
 	// walk
-	p, t := &d.pipe, &d.tri
+	p, t := &d.pipe, d.soloTri()
 	t.setupAttrs(s0, s1, s1, p)
 	t.front = !d.backEdges // a line faces front; a wireframe triangle's edges face as it does
 	t.z0 += d.edgeBias     // a wireframe triangle's depth bias (Depth Bias: lines of a wireframe only)

@@ -364,10 +364,13 @@ func mayFault(p *shaderisa.Program) bool {
 // fault) when the draw cannot run.
 func (ex *executor) prepareProgram() bool {
 	s, ps := &ex.st, &ex.draw.prog
-	ps.vs, ps.ps, ps.gs, ps.failed, ps.pxFailed, ps.err = nil, nil, nil, false, false, nil
-	ps.hs, ps.ds = nil, nil
+	ps.failed, ps.pxFailed = false, false
+	if ps.err != nil {
+		ps.err = nil
+	}
 	ps.chunk.n = 0
 	if !s.prog[isa.StageVS].bound {
+		ps.setPrograms([5]*progEntry{})
 		ex.fault("no vertex program")
 		return false
 	}
@@ -387,22 +390,15 @@ func (ex *executor) prepareProgram() bool {
 		}
 		return e, true
 	}
-	var ok bool
-	if ps.vs, ok = stage(isa.StageVS, shaderisa.StageVertex, "vertex"); !ok {
-		return false
+	var progs [5]*progEntry // vertex, pixel, geometry, hull, domain (setPrograms)
+	for i, st := range &drawStages {
+		var ok bool
+		if progs[i], ok = stage(st.slot, st.want, st.what); !ok {
+			ps.setPrograms(progs)
+			return false
+		}
 	}
-	if ps.ps, ok = stage(isa.StagePS, shaderisa.StagePixel, "pixel"); !ok {
-		return false
-	}
-	if ps.gs, ok = stage(stageGS, shaderisa.StageGeometry, "geometry"); !ok {
-		return false
-	}
-	if ps.hs, ok = stage(stageHS, shaderisa.StageHull, "hull"); !ok {
-		return false
-	}
-	if ps.ds, ok = stage(stageDS, shaderisa.StageDomain, "domain"); !ok {
-		return false
-	}
+	ps.setPrograms(progs)
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
 	if !ex.prepareTess() {
@@ -428,9 +424,12 @@ func (ex *executor) prepareProgram() bool {
 		ex.fault("vertex program: %d outputs, more than the %d the GPU interpolates", vp.Outputs, isa.MaxVaryings)
 		return false
 	}
-	ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
-	ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
-	ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
+	if ps.tex[isa.StageVS].st != s {
+		// (the same every draw: written once, see setPrograms)
+		ps.consts[isa.StageVS] = cbView{bufs: &s.cb[isa.StageVS]}
+		ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
+		ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
+	}
 	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex[isa.StageVS]); err != nil {
 		ex.fault("vertex program: %v", err)
 		return false
@@ -465,6 +464,33 @@ func (ex *executor) prepareProgram() bool {
 	}
 	ps.setAttrs()
 	return ex.prepareClipDist()
+}
+
+// drawStages are the program slots a draw resolves, in the order
+// prepareProgram resolves them (the first fault stops it).
+var drawStages = [5]struct {
+	slot int
+	want shaderisa.Stage
+	what string
+}{
+	{isa.StageVS, shaderisa.StageVertex, "vertex"},
+	{isa.StagePS, shaderisa.StagePixel, "pixel"},
+	{stageGS, shaderisa.StageGeometry, "geometry"},
+	{stageHS, shaderisa.StageHull, "hull"},
+	{stageDS, shaderisa.StageDomain, "domain"},
+}
+
+// setPrograms sets the draw's programs (drawStages' order; nil: none, or
+// not resolved), writing only those that changed: while the garbage
+// collector marks, every pointer store goes through its write barrier, and
+// under WebAssembly the barriers of clearing and setting the same entries
+// draw after draw were 4% of the draws scene.
+func (ps *progState) setPrograms(p [5]*progEntry) {
+	for i, f := range [5]**progEntry{&ps.vs, &ps.ps, &ps.gs, &ps.hs, &ps.ds} {
+		if *f != p[i] {
+			*f = p[i]
+		}
+	}
 }
 
 // fail records the first fault of a program during the draw and stops it.

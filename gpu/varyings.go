@@ -56,3 +56,35 @@ func attrReg(cv *cvert, r, pos, n int) [4]float64 {
 	}
 	return [4]float64{}
 }
+
+// A set-up triangle's attribute planes (tri.a0, d1, d2) are out of line,
+// as long as the draw's attributes: a batch of 4,096 triangles of two
+// registers holds 0.8 MB of planes, where planes for 32 registers inside
+// each triangle would make it 14 MB, for every draw. The batch's come from
+// one slab (planes), handed to the tile workers with the batch; a slab
+// that fills is replaced, the triangles before keeping theirs.
+
+// attachPlanes gives t, the batch's next slot, its planes at the slab's
+// free end (emit takes them, planesNext).
+func (d *drawScratch) attachPlanes(t *tri) {
+	na := max(d.pipe.hi, d.prog.nattr)
+	need := 3 * na
+	if d.planesUsed+need > len(d.planes) {
+		d.planes = make([]float64, max(2*len(d.planes), 64*need))
+		d.planesUsed = 0
+	}
+	c := d.planes[d.planesUsed : d.planesUsed+need : d.planesUsed+need]
+	t.a0, t.d1, t.d2 = c[:na:na], c[na:2*na:2*na], c[2*na:]
+	d.planesNext = need
+}
+
+// soloTri is d.tri, the triangle a draw that is not batched sets up, with
+// planes for every attribute.
+func (d *drawScratch) soloTri() *tri {
+	t := &d.tri
+	if t.a0 == nil {
+		p := d.soloPlanes[:]
+		t.a0, t.d1, t.d2 = p[:numAttr:numAttr], p[numAttr:2*numAttr:2*numAttr], p[2*numAttr:]
+	}
+	return t
+}

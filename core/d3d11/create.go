@@ -240,6 +240,9 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
 	}
+	if err := d.checkShaderFeatures(api, name, sigs.feat); err != nil {
+		return nil, err
+	}
 	var soArgs *ddi.SOShaderArgs
 	if so != nil {
 		so.profile, so.sm5 = shaderProfile(code)

@@ -25,14 +25,15 @@ type validKey struct {
 
 type validSigs struct {
 	in, out *dxbc.Signature
-	ms      []msDecl // (mscount.go)
+	ms      []msDecl            // (mscount.go)
+	feat    dxbc.ShaderFeatures // the SFI0 chunk (shaderfeatures.go)
 }
 
 const maxValidated = 64
 
 // validate is dxbc.Validate through the cache: the input and output
-// signatures of valid bytecode, and its multisampled textures' declared
-// counts.
+// signatures of valid bytecode, its multisampled textures' declared
+// counts and its SFI0 features.
 func (v *validated) validate(code []byte, stage dxbc.ProgramType) (validSigs, error) {
 	k := validKey{sum: sha256.Sum256(code), stage: stage}
 	v.mu.Lock()
@@ -45,7 +46,7 @@ func (v *validated) validate(code []byte, stage dxbc.ProgramType) (validSigs, er
 	if err != nil {
 		return validSigs{}, err
 	}
-	s = validSigs{sh.Inputs, sh.Outputs, msDecls(sh.Program)}
+	s = validSigs{sh.Inputs, sh.Outputs, msDecls(sh.Program), sh.Features}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.m == nil {

@@ -1,12 +1,12 @@
 package scenario
 
 // stmtMemo is what a call statement found in the run's names — the object
-// its target names, its method, that its object arguments are set, and the
-// latest of their creations by another thread (handOff) — kept until the
-// next bind changes a name. A statement run in a loop then looks nothing up:
-// a name's look-up hashes its string, which WebAssembly does in software
-// (no AES hash), and the draws scene's target look-up alone was 3% of its
-// WebAssembly profile.
+// its target names, its method, that its object arguments are set, whether
+// the method is void, and the latest of their creations by another thread
+// (handOff) — kept until the next bind changes a name. A statement run in a
+// loop then looks nothing up: a name's look-up hashes its string, which
+// WebAssembly does in software (no AES hash), and the draws scene's target
+// look-up alone was 3% of its WebAssembly profile.
 type stmtMemo struct {
 	s      *Call
 	t      *thread
@@ -15,6 +15,7 @@ type stmtMemo struct {
 	m      *method
 	made   signalled // the latest creation by another thread of a name s uses
 	madeOf string    // that name ("": none)
+	void   bool      // a method call of a void method (d3d11.VoidMethod)
 }
 
 // memoFor is s's slot in the run's memo (a direct-mapped table by position)

@@ -150,8 +150,10 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		return
 	} else {
 		made, of := r.lastMade(t, s)
-		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of}
+		*memo = stmtMemo{s: s, t: t, binds: r.binds, tgt: x.tgt, m: x.m, made: made, madeOf: of,
+			void: s.Target != "" && d3d11.VoidMethod(s.Method)}
 	}
+	void := memo.void // (a call that preempts this one may take the slot)
 	r.handOff(memo.madeOf, memo.made)
 	from := uint64(r.rec.Len())
 	err := x.m.exec(x)
@@ -167,7 +169,7 @@ func (r *Run) callWith(t *thread, s *Call, x *call) {
 		r.syncAll()
 	}
 	t.lastErr, t.lastHR, t.lastPos = err, hresult.Of(err), s.Pos
-	t.lastVoid, t.lastDropped = s.Target != "" && d3d11.VoidMethod(s.Method), dropped(s, err)
+	t.lastVoid, t.lastDropped = void, dropped(void, err)
 	if c, ok := x.tgt.(*d3d11.DeviceContext); ok && c.TakeDropped() && t.lastVoid {
 		t.lastDropped = true // dropped silently: an object of another device
 	}

@@ -3,7 +3,6 @@ package scenario
 import (
 	"errors"
 
-	"d3dsim/core/d3d11"
 	"d3dsim/core/hresult"
 )
 
@@ -26,11 +25,12 @@ import (
 // Dropped is the `expect hr` name of a void call the runtime dropped.
 const Dropped = "DROPPED"
 
-// dropped reports whether a call of method that returned err is a void call
-// the runtime dropped: a void method refused with E_INVALIDARG (the
-// simulated runtime's Go API still returns why).
-func dropped(s *Call, err error) bool {
-	return s.Target != "" && d3d11.VoidMethod(s.Method) && errors.Is(err, hresult.E_INVALIDARG)
+// dropped reports whether a call that returned err is a void call the
+// runtime dropped: a void method (void: a method call for which
+// d3d11.VoidMethod holds) refused with E_INVALIDARG (the simulated
+// runtime's Go API still returns why).
+func dropped(void bool, err error) bool {
+	return void && err != nil && errors.Is(err, hresult.E_INVALIDARG)
 }
 
 // voidHolds says whether `expect hr == name` holds after a void call that

@@ -42,12 +42,12 @@ type heldTarget struct {
 }
 
 // carrier follows the file's render targets from case to case, and the
-// resources an earlier case's `copy` was to fill: the runner makes no
-// copies, so a later case that reads one is skipped, saying so, rather
-// than reading what was never copied (zeros) and giving wrong pixels.
+// resources an earlier case's `copy` filled: the runner copies within the
+// case only, so a later case that reads one is skipped, saying so, rather
+// than reading what was never copied there (zeros) and giving wrong pixels.
 type carrier struct {
 	held   map[string][]heldTarget // by target: rtv SLOT, the line of its section
-	copied map[string]string       // by resource (targetKey): the copy that was to fill it
+	copied map[string]string       // by resource (targetKey): the copy that filled it
 }
 
 func targetKey(r *Resource) string { return fmt.Sprintf("%s%d@%d", r.Kind, r.Slot, r.Line) }
@@ -69,7 +69,7 @@ func (k *carrier) before(c *Case) {
 	}
 	for _, r := range c.Resources {
 		if from, ok := k.copied[targetKey(r)]; ok && r.Kind == "srv" && c.Unsupported == "" {
-			c.Unsupported = fmt.Sprintf("[srv %d] holds what %s copied into it, and the runner makes no resource copies", r.Slot, from)
+			c.Unsupported = fmt.Sprintf("[srv %d] holds what %s copied into it, which the runner does not carry from case to case", r.Slot, from)
 		}
 	}
 	for _, r := range c.Resources {

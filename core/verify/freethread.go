@@ -28,6 +28,7 @@ type ftState struct {
 	notFree bool                           // the driver does not report D3D11DDICAPS_FREETHREADED
 	hctx    map[string]map[string][]openCb // HCONTEXT (its device) -> thread -> its open callbacks on it
 	// (per thread: thState.ddis, its open DDI calls but CalcPrivate*)
+	inDDIs int // threads with an open DDI call (a non-empty thState.ddis): FT-CAP walks the threads only when another is inside one
 }
 
 // openCb is an HCONTEXT callback a thread is inside: its name and the
@@ -71,18 +72,24 @@ func (v *Verifier) freeThreading(e *trace.Event) []Violation {
 	// FT-CAP: without the cap, no two DDIs run at once (but the CalcPrivate
 	// ones, rule FT-CALC).
 	case e.Kind == trace.Call && isDDI && !calcDDI(e.Name):
-		if f.notFree {
+		t := v.ths.of(e.Thread)
+		if f.notFree && f.inDDIs > min(len(t.ddis), 1) {
 			others := otherThreads(v.ths.m, e.Thread, func(s *thState) bool { return len(s.ddis) > 0 })
 			if len(others) > 0 {
-				t := v.ths.of(others[0])
-				out = append(out, v.violation(rules.FTCap, e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, others[0], t.ddis[len(t.ddis)-1]))
+				o := v.ths.of(others[0])
+				out = append(out, v.violation(rules.FTCap, e, "%s entered on thread %s while thread %s is inside %s: a driver without D3D11DDICAPS_FREETHREADED gets one DDI at a time", e.Name, e.Thread, others[0], o.ddis[len(o.ddis)-1]))
 			}
 		}
-		t := v.ths.of(e.Thread)
+		if len(t.ddis) == 0 {
+			f.inDDIs++
+		}
 		t.ddis = append(t.ddis, e.Name)
 	case e.Kind == trace.Return && isDDI && !calcDDI(e.Name):
 		if t := v.ths.of(e.Thread); len(t.ddis) > 0 {
 			t.ddis = t.ddis[:len(t.ddis)-1]
+			if len(t.ddis) == 0 {
+				f.inDDIs--
+			}
 		}
 
 	// FT-HCTX: one thread at a time inside the HCONTEXT callbacks of one

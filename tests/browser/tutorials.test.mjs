@@ -397,8 +397,15 @@ for (const name of names) {
 }
 
 test("a link carrying a tutorial's text opens its notes without t=; an unknown t= is reported", { timeout: LIMIT }, async () => {
-  await page?.close();
   const name = names[0];
+  // The link of an edited tutorial, from the page the walk leaves (a page
+  // of its own when the walk left none).
+  const edited = readFileSync(path.join(TUTORIALS, name + ".d3ds"), "utf8").replace("\n", "\n# edited\n");
+  if (!page || page.isClosed()) page = await h.openPage(h.baseURL);
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), edited)).ok, true);
+  const url = (await page.evaluate(() => window.d3dsim.link())) + "&t=" + name;
+  await page.close();
+
   const plain = native.get(name).link.replace(/&t=.*$/, "");
   page = await h.openPage(plain);
   await page.waitForSelector("#notes:not([hidden])");
@@ -415,11 +422,6 @@ test("a link carrying a tutorial's text opens its notes without t=; an unknown t
 
   // A t= naming a tutorial whose text the link does not carry (an edited
   // tutorial): the notes open over the link's text, with a warning.
-  const edited = readFileSync(path.join(TUTORIALS, name + ".d3ds"), "utf8").replace("\n", "\n# edited\n");
-  page = await h.openPage(h.baseURL);
-  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), edited)).ok, true);
-  const url = (await page.evaluate(() => window.d3dsim.link())) + "&t=" + name;
-  await page.close();
   page = await h.openPage(url);
   await page.waitForSelector("#notes:not([hidden])");
   assert.equal(await page.evaluate(() => window.d3dsim.source()), edited);
