@@ -107,7 +107,7 @@ RACE_HLSL_RUN := ^(TestCache|TestRunQuad)
 # budget, the verifier's dispatch) run in make unit only: the scenarios they
 # run are ones the other tests (TestTutorials, TestGoldenImages, the
 # free-threaded ones) run under the detector and in node, and they were 100
-# of the package's 304 s under the detector (a CI run at a load of 20).
+# of the package's 304 s of wall clock under the detector in the CI run before.
 BOUND_TESTS := TestFailingCreationsHeapBounded|TestHLSLLoadBudget|TestTutorialFigures|TestMessagesBounded|TestFrameCap|TestTimeBudget|TestDispatchSame
 RACE_SKIP := ^(TestRace.*|$(BOUND_TESTS))$$
 race:
