@@ -18,7 +18,8 @@ import (
 // `go run ./cmd/d3dsim` and `d3dsim`; each line runs through sh -c from the
 // repo root, so a $(...) inside it (run --link "$(... link ...)") works;
 // --out out/... goes to a temporary directory; bench gets --n 1000 unless
-// the line gives --n. `go run .` (the dev server: it serves until stopped)
+// the line gives --n, and --quick (each scene once: its GPU-level scenes
+// run 2 s each otherwise, whatever --n, 12 CPU-seconds of the test's 14). `go run .` (the dev server: it serves until stopped)
 // and `make test` / `make site` (the whole suite, the site build) are not
 // run here: the browser tests cover them.
 func TestReadmeCommands(t *testing.T) {
@@ -80,8 +81,11 @@ func readmeShell(line, bin, out string) string {
 	s = strings.ReplaceAll(s, "$(d3dsim ", "$("+q+" ")
 	s = strings.ReplaceAll(s, "--out out/", "--out '"+out+"'/")
 	s = strings.ReplaceAll(s, "-o out/", "-o '"+out+"'/")
-	if strings.HasPrefix(s, q+" bench") && !strings.Contains(s, "--n") {
-		s += " --n 1000"
+	if strings.HasPrefix(s, q+" bench") {
+		if !strings.Contains(s, "--n") {
+			s += " --n 1000"
+		}
+		s += " --quick"
 	}
 	return s
 }
@@ -91,7 +95,7 @@ func TestReadmeShell(t *testing.T) {
 	if want := `'/b/d' run --link "$('/b/d' link a.d3ds)"`; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
-	if got := readmeShell("d3dsim bench", "/b/d", "/t/out"); got != "'/b/d' bench --n 1000" {
+	if got := readmeShell("d3dsim bench", "/b/d", "/t/out"); got != "'/b/d' bench --n 1000 --quick" {
 		t.Errorf("bench: %s", got)
 	}
 	if got := readmeShell("go run ./cmd/d3dsim gallery --out out/gallery", "/b/d", "/t/out"); got != "'/b/d' gallery --out '/t/out'/gallery" {

@@ -45,7 +45,15 @@ type drawScratch struct {
 	poly [2][maxPoly]cvert
 	sv   [maxPoly]svert
 	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
+	seg  [2]cvert // a line's clipped ends (prim.go)
 	tri  tri
+	// The planes of the attributes of d.tri (soloPlanes) and of the
+	// batch's triangles (planes, planesUsed of it so far, planesNext
+	// what the slot next gave takes): varyings.go.
+	soloPlanes             [3 * numAttr]float64
+	planes                 []float64
+	planesUsed, planesNext int
+
 	pipe pipe
 	cd   clipDists // SET_CLIP_DIST's distances (clipdist.go)
 
@@ -604,12 +612,15 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		return 1
 	}
 	poly := d.poly[0][:3]
-	poly[0], poly[1], poly[2] = *v0, *v1, *v2
+	n := d.prog.nattr
+	copyCvert(&poly[0], v0, n)
+	copyCvert(&poly[1], v1, n)
+	copyCvert(&poly[2], v2, n)
 	if out := c0 | c1 | c2; out != 0 {
 		dst := 1
 		for k := 0; k < numPlanes+d.cd.nclip && len(poly) >= 3; k++ {
 			if out&(1<<k) != 0 {
-				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd)
+				poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd, n)
 				dst ^= 1
 			}
 		}
@@ -648,46 +659,50 @@ func (d *drawScratch) project(c *cvert, sv *svert) {
 	sv.x, sv.y = toFixed(sx), toFixed(sy)
 	sv.z = vp.minZ + float64(c.p[2]*iw*(vp.maxZ-vp.minZ))
 	sv.w = c.p[3]
-	sv.a = c.a
+	n := d.prog.nattr
+	copy(sv.a[:n], c.a[:n]) // the draw's attributes (varyings.go)
 }
 
 // clipPoly clips the convex polygon in against one plane (Sutherland-Hodgman)
 // into out, whose capacity must hold len(in)+1 vertices. An intersection is
 // always computed from the inside vertex of its edge, so an edge shared by two
-// triangles is cut at exactly the same point for both.
-func clipPoly(in, out []cvert, plane int, lin uint32, cd *clipDists) []cvert {
-	n := len(in)
-	for i := 0; i < n; i++ {
-		a, b := &in[i], &in[(i+1)%n]
+// triangles is cut at exactly the same point for both. The vertices carry
+// n attributes (varyings.go).
+func clipPoly(in, out []cvert, plane int, lin uint32, cd *clipDists, n int) []cvert {
+	nv := len(in)
+	for i := 0; i < nv; i++ {
+		a, b := &in[i], &in[(i+1)%nv]
 		da, db := cd.dist(a, plane), cd.dist(b, plane)
 		ina, inb := da >= 0, db >= 0
 		if ina {
-			out = append(out, *a)
+			out = out[:len(out)+1]
+			copyCvert(&out[len(out)-1], a, n)
 		}
 		if ina != inb {
-			var v cvert
+			out = out[:len(out)+1]
+			v := &out[len(out)-1]
 			if ina {
-				lerpVert(&v, a, b, da/(da-db))
+				lerpVert(v, a, b, da/(da-db), n)
 				if lin != 0 {
-					lerpLinear(&v, a, b, da/(da-db), lin)
+					lerpLinear(v, a, b, da/(da-db), lin)
 				}
 			} else {
-				lerpVert(&v, b, a, db/(db-da))
+				lerpVert(v, b, a, db/(db-da), n)
 				if lin != 0 {
-					lerpLinear(&v, b, a, db/(db-da), lin)
+					lerpLinear(v, b, a, db/(db-da), lin)
 				}
 			}
-			out = append(out, v)
 		}
 	}
 	return out
 }
 
-func lerpVert(out, a, b *cvert, t float64) {
+// lerpVert sets out to a + t(b-a): the position and n attributes.
+func lerpVert(out, a, b *cvert, t float64, n int) {
 	for k := range out.p {
 		out.p[k] = a.p[k] + float64(t*(b.p[k]-a.p[k]))
 	}
-	for k := range out.a {
+	for k := range n {
 		out.a[k] = a.a[k] + float64(t*(b.a[k]-a.a[k]))
 	}
 }

@@ -149,7 +149,7 @@ func TestSeparableInterpolation(t *testing.T) {
 				sv[i].a[a] = attr()
 			}
 		}
-		var tr tri
+		tr := planedTri()
 		if !tr.setup(&sv[0], &sv[1], &sv[2], isa.CullNone, false, p) {
 			continue
 		}
@@ -354,7 +354,7 @@ func TestTilesISASamePixels(t *testing.T) {
 	for seed := uint64(1); seed <= seeds; seed++ {
 		for _, alias := range []bool{false, true} {
 			rgba1, depth1, st1, _ := tileISAScene(t, 1, seed, alias)
-			for _, workers := range []int{2, 3, 5} {
+			for _, workers := range tileWorkerCounts() {
 				rgba, depth, st, par := tileISAScene(t, workers, seed, alias)
 				if !bytes.Equal(rgba, rgba1) || !bytes.Equal(depth, depth1) {
 					t.Errorf("seed %d alias %v, %d workers: the target or depth buffer differs from one goroutine's", seed, alias, workers)

@@ -162,7 +162,7 @@ func TestFusedMatchesProgram(t *testing.T) {
 				}
 			}
 		}
-		var tr tri
+		tr := planedTri()
 		if !tr.setup(&vs[0], &vs[1], &vs[2], isa.CullNone, false, p) {
 			continue
 		}

@@ -246,13 +246,7 @@ func (ex *executor) gsPrimitive(in *[6]*cvert, n int, prim uint32) {
 	for v := range n {
 		cv := in[v]
 		for r := range stride {
-			var val [4]float64
-			switch {
-			case r == pos:
-				val = cv.p
-			case r < isa.MaxVaryings:
-				val = [4]float64(cv.a[4*r : 4*r+4])
-			}
+			val := attrReg(cv, r, pos, ps.nattr) // (varyings.go)
 			reg := m.In(v*stride + r)
 			for c := range 4 {
 				bits := math.Float32bits(float32(val[c]))
@@ -291,15 +285,15 @@ func (ex *executor) gsRun() {
 		for a := lanes; a != 0; a &= a - 1 {
 			j := bits.TrailingZeros64(a)
 			if cut {
-				b.out[j] = append(b.out[j], gsVert{cut: true, stream: stream})
+				nextGSVert(&b.out[j], true, stream)
 				continue
 			}
 			if b.emitted[j] >= dcl.MaxVertices {
 				continue // past dcl_maxout: dropped
 			}
 			b.emitted[j]++
-			b.out[j] = append(b.out[j], gsVert{stream: stream})
-			v := &b.out[j][len(b.out[j])-1].v
+			v := &nextGSVert(&b.out[j], false, stream).v
+			zeroCvert(v, ps.nattr) // (varyings.go)
 			for r := range outs {
 				o := m.Out(r)
 				var val [4]float64
@@ -343,6 +337,20 @@ func (ex *executor) gsRun() {
 			return
 		}
 	}
+}
+
+// nextGSVert appends a vertex (or a cut) to a lane's output, reusing the
+// slice's room: its attributes are not cleared (a vertex of 32 registers
+// is a kilobyte; the emit writes the draw's).
+func nextGSVert(out *[]gsVert, cut bool, stream uint8) *gsVert {
+	if len(*out) == cap(*out) {
+		*out = append(*out, gsVert{})
+	} else {
+		*out = (*out)[:len(*out)+1]
+	}
+	g := &(*out)[len(*out)-1]
+	g.cut, g.stream = cut, stream
+	return g
 }
 
 // gsDraw cuts one lane's output strips into primitives and draws them.

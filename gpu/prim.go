@@ -29,17 +29,18 @@ func (ex *executor) point(v *cvert) uint64 {
 	}
 	d := &ex.draw
 	d.pipe.pv = &v.a
-	var c svert
-	d.project(v, &c)
-	const h = 1 << (subBits - 1) // half a pixel
 	q := d.sv[:4]
-	for i := range q {
-		q[i] = c
+	c := &q[0]
+	d.project(v, c)
+	const h = 1 << (subBits - 1) // half a pixel
+	for i := 1; i < len(q); i++ {
+		copySvert(&q[i], c, d.prog.nattr)
 	}
-	q[0].x, q[0].y = c.x-h, c.y-h // top left
-	q[1].x, q[1].y = c.x+h, c.y-h // top right
-	q[2].x, q[2].y = c.x-h, c.y+h // bottom left
-	q[3].x, q[3].y = c.x+h, c.y+h // bottom right
+	x, y := c.x, c.y
+	q[0].x, q[0].y = x-h, y-h // top left
+	q[1].x, q[1].y = x+h, y-h // top right
+	q[2].x, q[2].y = x-h, y+h // bottom left
+	q[3].x, q[3].y = x+h, y+h // bottom right
 	if d.next().setup(&q[0], &q[1], &q[2], isa.CullNone, false, &d.pipe) {
 		d.emit()
 	}
@@ -78,19 +79,19 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	}
 	d := &ex.draw
 	d.flush() // a line writes pixels itself: the triangles before it go first
-	var p0, p1 cvert
-	lerpVert(&p0, a, b, t0)
-	lerpVert(&p1, a, b, t1)
+	p0, p1 := &d.seg[0], &d.seg[1]
+	lerpVert(p0, a, b, t0, d.prog.nattr)
+	lerpVert(p1, a, b, t1, d.prog.nattr)
 	if lin := d.prog.linRegs(); lin != 0 {
-		lerpLinear(&p0, a, b, t0, lin)
-		lerpLinear(&p1, a, b, t1, lin)
+		lerpLinear(p0, a, b, t0, lin)
+		lerpLinear(p1, a, b, t1, lin)
 	}
 	if !d.wireLines {
 		d.pipe.pv = &a.a
 	}
 	s0, s1 := &d.sv[0], &d.sv[1]
-	d.project(&p0, s0)
-	d.project(&p1, s1)
+	d.project(p0, s0)
+	d.project(p1, s1)
 	mode := ex.lineMode() // (aaline.go)
 	if mode == lineQuad {
 		if s0.x != s1.x || s0.y != s1.y {
@@ -100,7 +101,7 @@ func (ex *executor) line(a, b *cvert) uint64 {
 	}
 
 	// walk
-	p, t := &d.pipe, &d.tri
+	p, t := &d.pipe, d.soloTri()
 	t.setupAttrs(s0, s1, s1, p)
 	t.front = !d.backEdges // a line faces front; a wireframe triangle's edges face as it does
 	t.z0 += d.edgeBias     // a wireframe triangle's depth bias (Depth Bias: lines of a wireframe only)
@@ -238,11 +239,14 @@ func (ex *executor) wireTriangle(v0, v1, v2 *cvert, out uint32) {
 	d, s := &ex.draw, &ex.st
 	// facing, from the clipped polygon's signed area on the screen
 	poly := d.poly[0][:3]
-	poly[0], poly[1], poly[2] = *v0, *v1, *v2
+	n := d.prog.nattr
+	copyCvert(&poly[0], v0, n)
+	copyCvert(&poly[1], v1, n)
+	copyCvert(&poly[2], v2, n)
 	dst := 1
 	for k := 0; k < numPlanes+d.cd.nclip && len(poly) >= 3; k++ {
 		if out&(1<<k) != 0 {
-			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd)
+			poly = clipPoly(poly, d.poly[dst][:0], k, d.prog.linRegs(), &d.cd, n)
 			dst ^= 1
 		}
 	}

@@ -133,6 +133,7 @@ type progState struct {
 	psMask      bool       // the program writes SV_Coverage in output shaderisa.CoverageOutput
 	psSample    bool       // the program runs once a covered sample on a multisampled target (SET_PROGRAM's bit 30, msaa.go)
 	vsIn, psIn  int        // input registers of each program
+	nattr       int        // attributes (four a register) the draw's vertices carry (varyings.go)
 	flat, lin   uint32     // the pixel program's constant and noperspective inputs (interp.go)
 	cent        uint32     // its centroid inputs (msaa.go)
 	failed      bool       // a program faulted: the draw stops
@@ -461,6 +462,7 @@ func (ex *executor) prepareProgram() bool {
 			return false
 		}
 	}
+	ps.setAttrs()
 	return ex.prepareClipDist()
 }
 

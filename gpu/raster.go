@@ -59,8 +59,8 @@ type tri struct {
 	// perspective, a0, d1, d2 interpolate a/w and the iw terms 1/w.
 	persp           bool
 	iw0, diw1, diw2 float64
-	w0              float64 // clip w of vertex 0 (SV_Position.w without perspective)
-	a0, d1, d2      [numAttr]float64
+	w0              float64   // clip w of vertex 0 (SV_Position.w without perspective)
+	a0, d1, d2      []float64 // the draw's attributes' planes, out of line (varyings.go: attachPlanes)
 
 	// For the Gouraud fast path (pixel.go, spanColor): no perspective and
 	// every colour value of the three vertices in [0, 1]; alpha is the

@@ -225,7 +225,7 @@ func rasterMatchesReference(t *testing.T, w, h, nColor int) {
 				fast.sx1, fast.sy1 = fast.sx0+1+rng.IntN(w-fast.sx0), fast.sy0+1+rng.IntN(h-fast.sy0)
 				ref.sx0, ref.sy0, ref.sx1, ref.sy1 = fast.sx0, fast.sy0, fast.sx1, fast.sy1
 			}
-			var tf, tr tri
+			tf, tr := planedTri(), planedTri()
 			okf := tf.setup(&v0, &v1, &v2, isa.CullNone, false, fast)
 			okr := tr.setup(&v0, &v1, &v2, isa.CullNone, false, ref)
 			if okf {

@@ -147,10 +147,11 @@ func (ex *executor) streamOut(vs ...*cvert) {
 			if reg != isa.SOGap && t.mem != nil {
 				for k := start; k < start+count; k++ {
 					var f float64
-					if int(reg) == pos {
+					switch {
+					case int(reg) == pos:
 						f = v.p[k]
-					} else {
-						f = v.a[4*reg+k]
+					case int(4*reg+k) < ex.draw.prog.nattr:
+						f = v.a[4*reg+k] // (past the draw's attributes: a register no program wrote, 0)
 					}
 					o := at[slot] + off[slot] + 4*(k-start)
 					if int(reg) != pos && flat>>reg&1 != 0 {

@@ -152,18 +152,6 @@ func (ex *executor) assembleTess(count uint32) {
 	}
 }
 
-// cvertReg is register r of a vertex as the program that made it wrote
-// it: the position register from p, the others from the attributes.
-func cvertReg(cv *cvert, r, pos int) [4]float64 {
-	switch {
-	case r == pos:
-		return cv.p
-	case r < isa.MaxVaryings:
-		return [4]float64(cv.a[4*r : 4*r+4])
-	}
-	return [4]float64{}
-}
-
 // tessPatch runs the hull program over one patch, tessellates it, runs
 // the domain program over its points and draws its primitives.
 func (ex *executor) tessPatch(prim uint32) {
@@ -181,7 +169,7 @@ func (ex *executor) tessPatch(prim uint32) {
 	// The input control points, the same in every lane.
 	for n := range int(h.InCP) {
 		for r := range int(h.InStride) {
-			val := cvertReg(&ts.cps[n], r, ps.vsPos)
+			val := attrReg(&ts.cps[n], r, ps.vsPos, ps.nattr)
 			reg := m.In(n*int(h.InStride) + r)
 			for c := range 4 {
 				b := math.Float32bits(float32(val[c]))
@@ -283,10 +271,7 @@ func (ex *executor) tessPatch(prim uint32) {
 	if ps.gs != nil {
 		flat = 0 // the geometry program reads values
 	}
-	vary := min(max(dp.Outputs, ps.psIn), isa.MaxVaryings)
-	if ps.gs != nil {
-		vary = min(dp.Outputs, isa.MaxVaryings)
-	}
+	vary := ps.nattr / 4 // (varyings.go)
 	for p0 := 0; p0 < len(mesh.Points); p0 += shader.Lanes {
 		n := min(shader.Lanes, len(mesh.Points)-p0)
 		for l := range n {
@@ -307,7 +292,7 @@ func (ex *executor) tessPatch(prim uint32) {
 		d.ctr.dsInv += uint64(n)
 		for l := range n {
 			cv := &ts.verts[p0+l]
-			*cv = cvert{}
+			zeroCvert(cv, ps.nattr)
 			if ts.dsPos >= 0 {
 				o := dsm.Out(ts.dsPos)
 				for c := range 4 {

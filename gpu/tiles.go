@@ -43,13 +43,15 @@ type lane struct {
 // of the tris scene's geometry).
 func (d *drawScratch) next() *tri {
 	if !d.pipe.tileable {
-		return &d.tri
+		return d.soloTri()
 	}
 	n := len(d.batch)
 	if n == cap(d.batch) {
 		d.batch = append(d.batch, tri{})[:n]
 	}
-	return &d.batch[:n+1][n]
+	t := &d.batch[:n+1][n]
+	d.attachPlanes(t) // (varyings.go)
+	return t
 }
 
 // emit rasterizes the triangle set up at next, now or as part of a batch.
@@ -63,6 +65,7 @@ func (d *drawScratch) emit() {
 		return
 	}
 	d.batch = d.batch[:len(d.batch)+1]
+	d.planesUsed += d.planesNext
 	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
 	if len(d.batch) == batchTris || d.area >= batchArea {
@@ -84,6 +87,7 @@ func (d *drawScratch) flush() {
 		d.rasterRounds()
 	}
 	d.batch = d.batch[:0]
+	d.planesUsed = 0
 	d.area = 0
 }
 

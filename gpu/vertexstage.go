@@ -36,11 +36,12 @@ func (ex *executor) programVertex(i uint32, out *cvert) {
 	if c.n == 0 || i < c.base || i-c.base >= uint32(c.n) {
 		ex.shadeVertices(i)
 	}
+	n := ex.draw.prog.nattr
 	if ex.draw.prog.failed || ex.draw.stop {
-		*out = cvert{} // w = 0: outside the clip volume, drawn nowhere
+		zeroCvert(out, n) // w = 0: outside the clip volume, drawn nowhere
 		return
 	}
-	*out = c.out[i-c.base]
+	copyCvert(out, &c.out[i-c.base], n) // the draw's attributes only (varyings.go)
 }
 
 // shadeVertices fetches and shades draw vertices i0.. (a block).
@@ -144,14 +145,11 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if !ex.checkpoint() {
 		return
 	}
-	// The varyings: the program's outputs, and zeros up to the registers
-	// the pixel program reads (the pixel stage reads no attribute past
-	// them; a draw with no pixel program reads none: psIn only errs high).
+	// The varyings: the program's outputs, and zeros up to the draw's
+	// attributes (varyings.go: the registers the pixel program reads, or
+	// a later stage writes).
 	outs := ps.vs.prog.Outputs
-	vary := min(max(outs, ps.psIn), isa.MaxVaryings)
-	if ps.gs != nil || ps.hs != nil {
-		vary = min(outs, isa.MaxVaryings) // the geometry or hull program reads them, not the pixel program
-	}
+	vary := ps.nattr / 4
 	flat := ps.flatRegs()
 	if ps.gs != nil || ps.hs != nil {
 		flat = 0 // the geometry or hull program reads values; its outputs are the pixel program's inputs

@@ -292,12 +292,21 @@ func heapInUse() uint64 {
 	return m.HeapAlloc
 }
 
-// benchSizes are how long the GPU-level scenes run and how many rounds the
-// cmdlist and discard scenes make (tests make them small).
-var benchSizes = struct {
+// benchSize is how long the GPU-level scenes run and how many rounds the
+// cmdlist and discard scenes make.
+type benchSize struct {
 	minTime            time.Duration
 	cmdlists, discards int
-}{2 * time.Second, 5000, 20000}
+}
+
+// benchSizes are the figures' sizes; benchQuick (--quick) runs each
+// GPU-level scene once and the cmdlist and discard scenes 50 rounds: every
+// scene and every figure's line, in a few seconds of CPU, the figures not
+// worth quoting (the README's commands are tested with it).
+var (
+	benchSizes = benchSize{2 * time.Second, 5000, 20000}
+	benchQuick = benchSize{0, 50, 50}
+)
 
 func cmdBench(a args, stdout, stderr io.Writer) int {
 	n := 1_000_000
@@ -313,6 +322,10 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		return 1
 	}
 	res := benchResult{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.GOMAXPROCS(0), Draws: n}
+	size := benchSizes
+	if _, ok := a.flags["quick"]; ok {
+		size = benchQuick
+	}
 
 	// draws, with the heap the finished run keeps (the trace, mostly).
 	heap0 := heapInUse()
@@ -341,7 +354,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 
 	// fill and tris at the GPU level, then fill through every layer.
 	res.Workers = runtime.GOMAXPROCS(0)
-	minTime := benchSizes.minTime
+	minTime := size.minTime
 	fill1, e1 := gpuScene(machine.FillScene(), 1, minTime)
 	tris1, e3 := gpuScene(machine.TrisScene(), 1, minTime)
 	rot1, e5 := gpuScene(machine.FillRotatedScene(), 1, minTime)
@@ -379,7 +392,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	}
 	res.FillPipelineMpix = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 
-	rounds := benchSizes.cmdlists
+	rounds := size.cmdlists
 	for _, recycled := range []bool{false, true} {
 		r, d, err := runScene(cmdlistScene(rounds, recycled))
 		if err != nil {
@@ -393,7 +406,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		}
 	}
 
-	discards := benchSizes.discards
+	discards := size.discards
 	if _, d, err := runScene(discardScene(discards)); err != nil {
 		return fail(err)
 	} else {

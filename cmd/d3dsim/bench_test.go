@@ -98,11 +98,8 @@ func TestBenchJSONKeys(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs every bench scene, 14 minutes under -race at a load of 30 (make race); make unit runs it")
 	}
-	saved := benchSizes
-	defer func() { benchSizes = saved }()
-	benchSizes.minTime, benchSizes.cmdlists, benchSizes.discards = 0, 50, 50
 	var out, errb strings.Builder
-	if code := run([]string{"bench", "--json", "--n", "200"}, nil, &out, &errb); code != 0 {
+	if code := run([]string{"bench", "--json", "--n", "200", "--quick"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	for _, k := range []string{"fill_mpix_s", "tris_mtri_s", "draw_calls_s", "cmdlist_cold_s", "cmdlist_recycled_s", "discard_s", "trace_bytes_per_event", "peak_rss_mib", "fill_rotated_mpix_s", "fill_isa_mpix_s", "fill_textured_isa_mpix_s"} {

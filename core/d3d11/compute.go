@@ -227,6 +227,7 @@ func (c *DeviceContext) Dispatch(x, y, z uint32) error {
 	if ok, err := c.emulate(call, func(ic *DeviceContext) error { return ic.Dispatch(x, y, z) }, nil); ok {
 		return err
 	}
+	dc.checkSampleCounts(call, StageCS) // (mscount.go)
 	return dc.simple(call, "", nil, func(w ddiCall) { w.Dispatch(c.h, x, y, z) })
 }
 

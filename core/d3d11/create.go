@@ -226,18 +226,22 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 	case "ds":
 		want = dxbc.DomainShader
 	}
-	in, out, err := d.valid.validate(code, want)
+	sigs, err := d.valid.validate(code, want)
 	if err != nil && so != nil && want == dxbc.GeometryShader {
 		// Stream output of a vertex shader: its bytecode, no geometry
 		// shader ("ID3D11Device::CreateGeometryShaderWithStreamOutput").
 		var err2 error
-		if in, out, err2 = d.valid.validate(code, dxbc.VertexShader); err2 == nil {
+		if sigs, err2 = d.valid.validate(code, dxbc.VertexShader); err2 == nil {
 			err = nil
 			so.vs = true
 		}
 	}
+	in, out := sigs.in, sigs.out
 	if err != nil {
 		return nil, d.invalid(api, name, "invalid shader bytecode: %v", err)
+	}
+	if err := d.checkShaderFeatures(api, name, sigs.feat); err != nil {
+		return nil, err
 	}
 	var soArgs *ddi.SOShaderArgs
 	if so != nil {
@@ -263,7 +267,7 @@ func (d *Device) createShaderBytecode(name, stage string, code []byte, so *soReq
 	if err := d.reserve(api, name, bytes); err != nil {
 		return nil, err
 	}
-	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code}
+	s = &Shader{Stage: stage, Inputs: in, Outputs: out, h: ddi.HSHADER(d.rt.newHandle()), code: code, ms: sigs.ms}
 	if stage == "hs" {
 		s.cps = hullControlPoints(code)
 	}

@@ -289,8 +289,9 @@ type Shader struct {
 	Stage           string // "vs" or "ps"
 	Inputs, Outputs *dxbc.Signature
 	h               ddi.HSHADER
-	code            []byte // the bytecode it was created from (Bytecode)
-	cps             uint32 // a hull shader's input control points (tess.go)
+	code            []byte   // the bytecode it was created from (Bytecode)
+	cps             uint32   // a hull shader's input control points (tess.go)
+	ms              []msDecl // its multisampled textures' declared counts (mscount.go)
 }
 
 // State is a blend, rasterizer, depth-stencil or sampler state.

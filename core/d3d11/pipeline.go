@@ -241,13 +241,13 @@ func (c driverContext) checkLinkage(call string) error {
 	if c.gs != nil {
 		vs = c.gs // the pixel shader reads the geometry shader's outputs
 	}
-	if vs == nil || ps == nil || c.linked == [2]*Shader{vs, ps} {
-		return nil // (a pair that linked links again: signatures never change)
+	if vs != nil && ps != nil && c.linked != [2]*Shader{vs, ps} { // (a pair that linked links again: signatures never change)
+		if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
+			return c.invalidCall(call, "", "shader linkage: %s shader %s and pixel shader %s: %v", stageLong(vs.Stage), vs.name, ps.name, err)
+		}
+		c.linked = [2]*Shader{vs, ps}
 	}
-	if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
-		return c.invalidCall(call, "", "shader linkage: %s shader %s and pixel shader %s: %v", stageLong(vs.Stage), vs.name, ps.name, err)
-	}
-	c.linked = [2]*Shader{vs, ps}
+	c.checkSampleCounts(call, StageVS, StageHS, StageDS, StageGS, StagePS) // (mscount.go)
 	return nil
 }
 

@@ -23,36 +23,42 @@ type validKey struct {
 	stage dxbc.ProgramType
 }
 
-type validSigs struct{ in, out *dxbc.Signature }
+type validSigs struct {
+	in, out *dxbc.Signature
+	ms      []msDecl            // (mscount.go)
+	feat    dxbc.ShaderFeatures // the SFI0 chunk (shaderfeatures.go)
+}
 
 const maxValidated = 64
 
 // validate is dxbc.Validate through the cache: the input and output
-// signatures of valid bytecode.
-func (v *validated) validate(code []byte, stage dxbc.ProgramType) (in, out *dxbc.Signature, err error) {
+// signatures of valid bytecode, its multisampled textures' declared
+// counts and its SFI0 features.
+func (v *validated) validate(code []byte, stage dxbc.ProgramType) (validSigs, error) {
 	k := validKey{sum: sha256.Sum256(code), stage: stage}
 	v.mu.Lock()
 	s, ok := v.m[k]
 	v.mu.Unlock()
 	if ok {
-		return s.in, s.out, nil
+		return s, nil
 	}
 	sh, err := dxbc.Validate(code, stage)
 	if err != nil {
-		return nil, nil, err
+		return validSigs{}, err
 	}
+	s = validSigs{sh.Inputs, sh.Outputs, msDecls(sh.Program), sh.Features}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.m == nil {
 		v.m = map[validKey]validSigs{}
 	}
 	if _, ok := v.m[k]; !ok {
-		v.m[k] = validSigs{sh.Inputs, sh.Outputs}
+		v.m[k] = s
 		v.order = append(v.order, k)
 		if len(v.order) > maxValidated {
 			delete(v.m, v.order[0])
 			v.order = v.order[1:]
 		}
 	}
-	return sh.Inputs, sh.Outputs, nil
+	return s, nil
 }

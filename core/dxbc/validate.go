@@ -9,7 +9,8 @@ type Shader struct {
 	Program    *Program
 	Inputs     *Signature
 	Outputs    *Signature
-	Reflection *Reflection // nil when fxc stripped it (/Qstrip_reflect)
+	Reflection *Reflection    // nil when fxc stripped it (/Qstrip_reflect)
+	Features   ShaderFeatures // the SFI0 chunk's bits (sfi0.go)
 }
 
 // Validate checks bytecode given to CreateVertexShader (stage
@@ -48,6 +49,9 @@ func Validate(bytecode []byte, stage ProgramType) (*Shader, error) {
 		return nil, err
 	}
 	if s.Reflection, err = c.Reflection(); err != nil {
+		return nil, err
+	}
+	if s.Features, err = c.ShaderFeatures(); err != nil {
 		return nil, err
 	}
 	if err := checkCode(s); err != nil {

@@ -10,11 +10,7 @@ func BenchmarkCompilePhong(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for b.Loop() {
-		if _, err := Compile(src, "phong.hlsl", "PSMain", "ps_5_0"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCompile(b, src, "phong.hlsl", "PSMain", "ps_5_0")
 }
 
 func BenchmarkRunPhong(b *testing.B) {
@@ -47,11 +43,7 @@ func BenchmarkCompileSDLAdvanced(b *testing.B) {
 		b.Fatal(err)
 	}
 	src := append(common, includeRe.ReplaceAll(main, nil)...)
-	for b.Loop() {
-		if _, err := Compile(src, "advanced.hlsl", "main", "ps_5_0"); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCompile(b, src, "advanced.hlsl", "main", "ps_5_0")
 }
 
 // The same without the optimiser: what it costs.

@@ -494,7 +494,7 @@ func sameSignature(g *gen, a, b *funcDecl) bool {
 		pa, pb := a.params[i], b.params[i]
 		ta := g.arrayType(g.resolveType(pa.typ), pa.arrayLen)
 		tb := g.arrayType(g.resolveType(pb.typ), pb.arrayLen)
-		if !sameType(ta, tb) || ta.Min != tb.Min || pa.typ.name != pb.typ.name && ta.Kind == KScalar {
+		if !sameType(ta, tb) || ta.Min != tb.Min || ta.Half != tb.Half || pa.typ.name != pb.typ.name && ta.Kind == KScalar {
 			return false
 		}
 	}
@@ -544,10 +544,10 @@ func convRank(a *value, p *Type) int {
 	}
 	base := rankToParam
 	switch {
-	case sameBase && t.Min == p.Min:
+	case sameBase && t.Min == p.Min && t.Half == p.Half:
 		base = rankExact
-	case sameBase && t.Min:
-		base = rankPromote
+	case sameBase && (t.Min || t.Half && !p.Min):
+		base = rankPromote // a half converts as a float
 	case sameBase:
 		base = rankToArg
 	case (t.Base == Int || t.Base == Uint) && (p.Base == Int || p.Base == Uint):

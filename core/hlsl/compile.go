@@ -138,6 +138,9 @@ type Result struct {
 	// Bytecode is the shader as fxc writes it (a .cso): the DXBC container
 	// that CreateVertexShader or CreatePixelShader takes.
 	Bytecode []byte
+	// Features are the optional device features the shader needs, its
+	// SFI0 chunk (sfi0.go).
+	Features dxbc.ShaderFeatures
 }
 
 // Compile compiles the entry point of an HLSL source for target (vs_4_0,
@@ -301,7 +304,11 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if err := prog.Validate(); err != nil {
 		return nil, internal(err)
 	}
+	res.Features = g.shaderFeatures(prog, hull, outs)
 	if res.Bytecode, err = res.bytecode(); err != nil {
+		return nil, internal(err)
+	}
+	if res.Bytecode, err = dxbc.WithShaderFeatures(res.Bytecode, res.Features); err != nil {
 		return nil, internal(err)
 	}
 	if _, err := dxbc.Validate(res.Bytecode, stage.programType()); err != nil {

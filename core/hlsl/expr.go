@@ -64,6 +64,10 @@ func (g *gen) expr(e Expr) *value {
 			g.errorf(e.pos, eSyntax, "syntax error: unexpected token '%s'", e.name)
 			return poison
 		}
+		if v.unmade != "" {
+			g.errorf(e.pos, eNotImplemented, "%s", v.unmade)
+			return poison
+		}
 		if effectObject(v.t) {
 			if g.stateMode > 0 {
 				return &value{t: scalarT(Int), c: []Operand{immU(0)}, ro: true}
@@ -679,7 +683,20 @@ func (g *gen) cast(p pos, v *value, t *Type) *value {
 		g.errorf(p, eConvert, "cannot convert from '%s' to '%s'", v.t, t)
 		return poison
 	}
-	return g.convert(p, v, t, false)
+	return asHalf(g.convert(p, v, t, false), t.Half)
+}
+
+// asHalf is a float value read as a half (half true) or a half read as a
+// float: the same registers, the type overload resolution sees (Type.Half).
+func asHalf(v *value, half bool) *value {
+	if v == poison || v.t.Half == half || !v.t.numeric() || v.t.Base != Float {
+		return v
+	}
+	c := rvalue(v)
+	t := *v.t
+	t.Half = half
+	c.t = &t
+	return c
 }
 
 func aggregate(t *Type) bool { return t.Kind == KStruct || t.Kind == KArray }

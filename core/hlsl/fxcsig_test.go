@@ -191,7 +191,7 @@ func declDiff(fxc *dxbc.Program, c *dxbc.Container, prefix string) string {
 // fxcCorpusShader reads an fxc header of the corpus with the source it was
 // compiled from (fxcSource): nil p when either is missing or does not
 // parse.
-func fxcCorpusShader(t *testing.T, inc string) (src []byte, entry, file string, c *dxbc.Container, p *dxbc.Program) {
+func fxcCorpusShader(t testing.TB, inc string) (src []byte, entry, file string, c *dxbc.Container, p *dxbc.Program) {
 	t.Helper()
 	if src, entry, file = fxcSource(inc); src == nil {
 		return
@@ -215,7 +215,7 @@ func fxcCorpusShader(t *testing.T, inc string) (src []byte, entry, file string, 
 
 // fxcCorpusHeaders are the fxc headers (.inc) below D3DSIM_FXC_SOURCES, in
 // order; the test skips without the variable.
-func fxcCorpusHeaders(t *testing.T) []string {
+func fxcCorpusHeaders(t testing.TB) []string {
 	dir := os.Getenv("D3DSIM_FXC_SOURCES")
 	if dir == "" {
 		t.Skip("D3DSIM_FXC_SOURCES is not set")

@@ -67,6 +67,9 @@ type gen struct {
 	stateMode  int                 // checking a state block's values: an unknown name is a const int
 
 	level9 string // "9_1" or "9_3": a _level_9_x profile's level (level9.go)
+	// lazyArray: a local array's type is resolved with the bound of one
+	// that is only made where it is used (declLocal).
+	lazyArray bool
 
 	lim   Limits
 	more  int // errors past MaxDiagnostics, only counted
@@ -325,15 +328,23 @@ func (g *gen) arrayType(t *Type, dims []Expr) *Type {
 		if v.t.Base == Bool && n != 0 {
 			n = 1 // float d[true]: a bool is 0 or 1 (its register holds all ones)
 		}
-		if n < 1 || n > MaxArrayElements {
-			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, %d]", n, MaxArrayElements)
+		limit := int64(MaxArrayElements)
+		if g.lazyArray {
+			limit = maxLazyElements
+		}
+		if n < 1 || int64(n) > limit {
+			g.errorf(dims[i].at(), eNotImplemented, "array dimension %d out of range [1, %d]", n, limit)
 			return poison.t
 		}
 		t = &Type{Kind: KArray, Elem: t, Len: int(n)}
 		// The product of the dimensions, checked before anything is
 		// made of the type: every element takes a register at least.
-		if e := elementsOf(t); e > MaxArrayElements {
-			g.errorf(dims[i].at(), eNotImplemented, "array of %d elements (%s): more than %d, the registers a constant buffer or the temps hold (every dimension multiplied)", e, dimsOf(t), MaxArrayElements)
+		if e := elementsOf(t); int64(e) > limit {
+			why := "the registers a constant buffer or the temps hold"
+			if g.lazyArray {
+				why = "the elements a local array may declare"
+			}
+			g.errorf(dims[i].at(), eNotImplemented, "array of %d elements (%s): more than %d, %s (every dimension multiplied)", e, dimsOf(t), limit, why)
 			return poison.t
 		}
 	}

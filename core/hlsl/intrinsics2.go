@@ -369,7 +369,9 @@ func (g *gen) moreIntrinsic(e *callExpr, args []*value) (*value, bool) {
 		t = t.withBase(Float)
 		eta := g.convert(p, args[2], scalarT(Float), true)
 		i, n := g.convert(p, args[0], t, false), g.convert(p, args[1], t, false)
-		return g.callInternal(e, []*value{i, n, eta}, e.name, "SCALAR", "float", "TYPE", t.String()), true
+		// fxc's refract of two halves is a half (overloads tell it).
+		v := g.callInternal(e, []*value{i, n, eta}, e.name, "SCALAR", "float", "TYPE", t.String())
+		return asHalf(v, args[0].t.Half && args[1].t.Half), true
 	case "lit":
 		if len(args) != 3 {
 			return noMatch()

@@ -80,3 +80,28 @@ func TestLevel9Bytecode(t *testing.T) {
 		}
 	}
 }
+
+// TestLevel9Corpus compiles every fxc header below D3DSIM_FXC_SOURCES
+// whose blob carries an Aon9 chunk (fxc compiled it for a _level_9_x
+// profile: DirectXTK's effects, /T ps_4_0_level_9_1) with that profile:
+// fxc took each, so none may be refused by a level 9 rule. It skips
+// without the variable (the corpus is a fetched copy of a public
+// project). go test ./core/hlsl -run Level9Corpus -v prints the count.
+func TestLevel9Corpus(t *testing.T) {
+	n := 0
+	for _, inc := range fxcCorpusHeaders(t) {
+		src, entry, file, c, p := fxcCorpusShader(t, inc)
+		if p == nil || c.Chunk("Aon9") == nil {
+			continue
+		}
+		target := p.Profile() + "_level_9_1"
+		if _, err := Compile(src, file, entry, target); err != nil {
+			if _, err0 := Compile(src, file, entry, p.Profile()); err0 == nil {
+				t.Errorf("%s (%s %s): refused by a level 9 rule fxc does not have: %v", inc, entry, target, err)
+			}
+			continue
+		}
+		n++
+	}
+	t.Logf("%d shaders compiled for their _level_9_1 profile", n)
+}

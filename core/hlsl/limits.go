@@ -69,6 +69,10 @@ const (
 	// MaxArrayElements bounds an array's elements, all dimensions
 	// multiplied (see Limits).
 	MaxArrayElements = 4096
+	// maxLazyElements bounds a local array declared without an
+	// initialiser, which is made only where it is used (fxc takes an
+	// unused one of 65,536 elements): the bound keeps sizes in range.
+	maxLazyElements = 1 << 24
 	// MaxDiagnostics is how many errors (and warnings) are kept in full.
 	MaxDiagnostics = 32
 	// maxDiagText cuts a message that quotes the source (a 60 KB macro

@@ -101,7 +101,7 @@ func eachSubExpr(e Expr, f func(Expr)) {
 // array of them) of a constant buffer.
 func (g *gen) columnLocal(name string, t *Type) bool {
 	u := g.matUses[name]
-	if t.Kind != KMatrix || t.RowMajor || u == nil || u.indexed {
+	if t.Kind != KMatrix || t.RowMajor || t.Base == Double || u == nil || u.indexed {
 		return false
 	}
 	found := false

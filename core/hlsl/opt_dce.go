@@ -17,12 +17,13 @@ type flowGraph struct {
 // if/else/endif, loop/endloop/break/continue, switch/case/default.
 func buildFlow(code []Instr) *flowGraph {
 	n := len(code)
-	match := make([]int, n) // if -> else or endif, else -> endif, loop -> endloop, switch -> endswitch
-	openers := make([]int, n)
+	ints := make([]int, 4*n) // one allocation for the four tables
+	match := ints[:n:n]      // if -> else or endif, else -> endif, loop -> endloop, switch -> endswitch
+	openers := ints[n : 2*n : 2*n]
 	var stack []int
 	cases := map[int][]int{}
-	inner := make([]int, n) // break/continue/case -> the innermost loop or switch (-1 none)
-	loopOf := make([]int, n)
+	inner := ints[2*n : 3*n : 3*n] // break/continue/case -> the innermost loop or switch (-1 none)
+	loopOf := ints[3*n:]
 	var brk []int
 	for i := range code {
 		inner[i], loopOf[i] = -1, -1
@@ -203,12 +204,16 @@ func (in *Instr) liveStep(cur liveSet) {
 // liveOut is the live set at the end of each block of f (a backward
 // analysis to its fixed point).
 func liveOut(code []Instr, f *flowGraph, words int) []liveSet {
-	in := make([]liveSet, len(f.start))
-	out := make([]liveSet, len(f.start))
+	// One allocation for every set (a compile runs this some fifty times:
+	// a set a block each was a tenth of its allocations).
+	nb := len(f.start)
+	sets := make(liveSet, (2*nb+1)*words)
+	in := make([]liveSet, nb)
+	out := make([]liveSet, nb)
 	for b := range in {
-		in[b], out[b] = make(liveSet, words), make(liveSet, words)
+		in[b], out[b] = sets[2*b*words:(2*b+1)*words:(2*b+1)*words], sets[(2*b+1)*words:(2*b+2)*words:(2*b+2)*words]
 	}
-	cur := make(liveSet, words)
+	cur := sets[2*nb*words:]
 	for changed := true; changed; {
 		changed = false
 		for b := len(f.start) - 1; b >= 0; b-- {

@@ -340,9 +340,18 @@ func (g *gen) declLocal(d *varDecl) {
 		g.errorf(d.pos, eSyntax, "syntax error: const variable '%s' must be initialized", d.name)
 	}
 	g.implicitSize(d)
+	g.lazyArray = !d.static && d.init == nil && len(d.arrayLen) > 0
 	t := g.arrayType(g.resolveType(d.typ), d.arrayLen)
+	g.lazyArray = false
 	if t == poison.t {
 		g.declare(d.pos, d.name, poison)
+		return
+	}
+	if e := elementsOf(t); e > MaxArrayElements {
+		// Declared, never made: fxc takes an array larger than the
+		// registers when nothing uses it (it is dead code); a use is
+		// refused there, naming the limit.
+		g.declare(d.pos, d.name, &value{t: t, unmade: sprintf("'%s': an array of %d elements (%s) is more than the %d registers a local array may take", d.name, e, dimsOf(t), MaxArrayElements)})
 		return
 	}
 	if t.Kind == KVoid {

@@ -84,6 +84,10 @@ type Type struct {
 	// min10float, min12int). It computes as its full-precision base here;
 	// overload resolution tells the two apart.
 	Min bool
+	// Half: a half (half, half4, half4x4). It computes as float, which it
+	// is in shader model 4 and 5; overload resolution tells the two apart,
+	// as fxc does (refract of two half4 is a half4).
+	Half bool
 	// Samples: Texture2DMS<T, N>'s N, 1..128 (0: not given; msaa.go).
 	Samples uint8
 	// Patch: InputPatch<T, N> (1) or OutputPatch<T, N> (2), an array of
@@ -304,6 +308,14 @@ func builtinType(name string) *Type {
 			if t := builtinType(strings.Replace(name, bs.p, bs.b.String(), 1)); t != nil {
 				c := *t
 				c.Min = true
+				return &c
+			}
+			return nil
+		}
+		if bs.p == "half" {
+			if t := builtinType("float" + rest); t != nil {
+				c := *t
+				c.Half = true
 				return &c
 			}
 			return nil

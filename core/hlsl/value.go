@@ -24,6 +24,7 @@ type value struct {
 	wb     *writeBack // an l-value that is not a register of its own (dynindex.go)
 	uav    *uavRef    // an element of an unordered access view, which a store writes (compute.go)
 	mem    *memArray  // groupshared memory, read at each use (buffers.go)
+	unmade string     // a local array too large to make: the error a use reports (declLocal)
 }
 
 // cbArray locates an array that lives in a constant buffer (file FileCB,

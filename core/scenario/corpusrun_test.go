@@ -566,7 +566,10 @@ func corpusResource(b *strings.Builder, name string, in dxbc.Instruction, bind s
 		fmt.Fprintf(b, "%sv = dev.%s %s Format=%s ViewDimension=BUFFER"+end, name, view, name, format)
 		return
 	case dxbc.DimTexture2DMS, dxbc.DimTexture2DMSArray:
-		samples := max((in.Controls>>5)&0x7f, 1)
+		samples := (in.Controls >> 5) & 0x7f
+		if samples == 0 {
+			samples = 4 // Texture2DMS<T>: any count (the view's is read)
+		}
 		arr := ""
 		if dim == dxbc.DimTexture2DMSArray {
 			arr = " ArraySize=2"

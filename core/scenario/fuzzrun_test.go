@@ -10,7 +10,7 @@ import (
 // FuzzRun runs arbitrary scenarios that load, with a small step budget: no
 // input may panic or run away (a link can carry any scenario). It found that
 // loops without API calls ignored the step budget. Runs are slower than
-// parses, so make fuzz gives it fewer executions (FUZZRUNTIME).
+// parses, so make fuzz gives it fewer executions (FUZZCOUNTS).
 func FuzzRun(f *testing.F) {
 	for _, name := range assets.Scenarios() {
 		if src, ok := assets.Scenario(name); ok {

@@ -35,15 +35,15 @@ func shaderProbes() []struct{ name, src, want string } {
 		{"structs doubling 16 times in a cbuffer", shader(doubling.String() + "cbuffer C { S16 x; };\nfloat4 main() : SV_Target { return x.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a; }"), "constant buffer 'C' needs 131072 registers"},
 		{"65,545 preprocessor errors", shader("#define F(a,b) a\n#define A F(1) F(1) F(1) F(1)\n#define B A A A A A A A A\n#define C B B B B B B B B\n#define D C C C C C C C C\n#define E D D D D D D D D\nE E E E\nfloat4 main() : SV_Target { return 1; }"), "more errors not shown"},
 		{"errors repeating a 60 KB macro name", shader("#define " + big + "(a,b) a\n#define A " + big + "(1) " + big + "(1)\n#define B A A A A A A A A A A\n#define C B B B B B B B B B B\nC C C C\nfloat4 main() : SV_Target { return 1; }"), "more errors not shown"},
-		{"10,000 references to one block", "hlsl s {\n" + heavy + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1 {\n" + strings.Repeat("ps = dev.CreatePixelShader hlsl:s\n", 10_000) + "}\n", "option sysmem=SIZE"},
+		{"10,000 references to one block", wasmMemory + "hlsl s {\n" + heavy + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1 {\n" + strings.Repeat("ps = dev.CreatePixelShader hlsl:s\n", 10_000) + "}\n", "option sysmem=SIZE"},
 		// Without a Flush the destructions wait (D3D11 defers them), each
 		// holding its code allocation: the run's GPU memory bounds them
 		// (256 MiB here: GPU memory is Go heap, and at the default 512 MiB
 		// the garbage of the loop took the peak past the ceiling, 1033 MiB).
-		{"CreatePixelShader and Release of a long shader in a loop", "option maxsteps=20000\noption sysmem=256MiB\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n}\n", "bytes of GPU memory committed in this run"},
+		{"CreatePixelShader and Release of a long shader in a loop", "option maxsteps=20000\noption sysmem=" + loopSysmem + "\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n}\n", "bytes of GPU memory committed in this run"},
 		// 8,000 API calls: twice the 3,972 after which the loop above
 		// reaches the memory limit (the Flush is what frees).
-		{"the same with a Flush each round", "option maxsteps=8000\nhlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n imm.Flush\n}\n", "step budget of 8000 API calls"},
+		{"the same with a Flush each round", "option maxsteps=" + flushSteps + "\n" + wasmFlushMemory + "hlsl s {\n" + long + "\n}\ndev, imm = D3D11CreateDevice\nrepeat 1000000000 {\n ps = dev.CreatePixelShader hlsl:s\n ps.Release\n imm.Flush\n}\n", "step budget of " + flushSteps + " API calls"},
 		// A small target: the budget, not the memory, is what this one
 		// probes, so under WebAssembly (several times slower) a quarter
 		// of it.
@@ -55,6 +55,23 @@ func shaderProbes() []struct{ name, src, want string } {
 
 // smallPixelBudget is the pixel budget of the 64x64 probe.
 var smallPixelBudget = map[bool]string{false: "200000000", true: "50000000"}[runtime.GOOS == "js"]
+
+// The three probes of shader memory under WebAssembly (make test-wasm, node,
+// several times slower): the same programs on a quarter to an eighth of
+// the memory, so each reaches its limit through the same path after that
+// share of the creations (they were 108 of the test's 113 s there). Natively they keep
+// their sizes. wasmMemory bounds the 10,000 references (1,194 calls reach
+// 64 MiB), loopSysmem the loop without a Flush (3,972 calls pass 256 MiB
+// natively, 622 pass 40 MiB: at 32 MiB the device's own check refuses a
+// creation first, E_OUTOFMEMORY, a limit the other probes show), and the
+// loop with one runs to twice that many calls (flushSteps) on the same
+// 40 MiB without reaching it.
+var (
+	wasmMemory      = map[bool]string{false: "", true: "option sysmem=64MiB\n"}[runtime.GOOS == "js"]
+	loopSysmem      = map[bool]string{false: "256MiB", true: "40MiB"}[runtime.GOOS == "js"]
+	flushSteps      = map[bool]string{false: "8000", true: "1250"}[runtime.GOOS == "js"]
+	wasmFlushMemory = map[bool]string{false: "", true: "option sysmem=40MiB\n"}[runtime.GOOS == "js"]
+)
 
 // TestHostileShaders runs each probe to its end with a watchdog sampling
 // the Go heap every 20 ms (natively, and under WebAssembly in node: the

@@ -18,7 +18,8 @@ import (
 // E_OUTOFMEMORY and a debug message naming the limit, and the Go heap grows
 // by less than heapCeiling.
 func TestManyDevicesManyObjects(t *testing.T) {
-	if testing.Short() {
+	if testing.Short() || runtime.GOOS == "js" {
+		// Native only, as TestSoak and TestShaderRoundsFlatHeap.
 		t.Skip("creates some 230,000 objects")
 	}
 	const heapCeiling = 640 << 20

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -120,29 +121,65 @@ expect pixel rt 3 3 == f32[0.125 0.375 0.75 0.25]
 	}
 }
 
-// TestVaryingsPastTheRasterizerRefused: a vertex shader whose packed
-// outputs take nine registers (valid: Direct3D 11 has 32) is refused when
-// it is created, naming o8 and the GPU's eight interpolated registers,
-// rather than faulting at the draw.
+// TestVaryingsPastTheRasterizerRefused: a vertex shader of nine packed
+// output registers (the most this GPU once interpolated was eight) is
+// created; one that writes o32 (past D3D11's 32, D3D11_VS_OUTPUT_REGISTER_COUNT)
+// or a vs_4_0 that writes o16 (past its 16, "Registers - vs_4_0") is
+// refused when it is created, the message naming the register and the
+// count.
 func TestVaryingsPastTheRasterizerRefused(t *testing.T) {
-	r := runSource(t, `hlsl nine {
-struct V { float4 pos : SV_Position; float a[8] : A; };
-V main(float3 p : POSITION) { V o = (V)0; o.pos = float4(p, 1); return o; }
-}
-dev, imm = D3D11CreateDevice
-vs = dev.CreateVertexShader hlsl:nine target=vs_4_0
-expect hr == E_INVALIDARG
-`)
-	if sum := r.Summary(); !sum.OK() {
-		t.Fatalf("failures: %q", sum.Failures)
+	listing := func(profile string, reg int) string {
+		const sig = `//
+// Input signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// POSITION                 0   xyz         0     NONE   float   xyz
+//
+//
+// Output signature:
+//
+// Name                 Index   Mask Register SysValue  Format   Used
+// -------------------- ----- ------ -------- -------- ------- ------
+// SV_Position              0   xyzw        0      POS   float   xyzw
+// TEXCOORD                 0   xyzw     %6d     NONE   float   xyzw
+//
+`
+		return fmt.Sprintf(sig, reg) + fmt.Sprintf("%s\ndcl_input v0.xyz\ndcl_output_siv o0.xyzw, position\ndcl_output o%d.xyzw\nmov o0.xyz, v0.xyzx\nmov o0.w, l(1.0)\nmov o%d.xyzw, l(0.5, 0.5, 0.5, 1.0)\nret\n", profile, reg, reg)
 	}
-	var msg string
-	for _, e := range r.Events() {
-		if strings.Contains(e.Msg, "o8") {
-			msg = e.Msg
-		}
-	}
-	if !strings.Contains(msg, "o0..o7") {
-		t.Errorf("no event names o8 and o0..o7: %q", msg)
+	for _, c := range []struct {
+		name, profile string
+		reg           int
+		want          string // "" for created
+	}{
+		{"o8 vs_4_0", "vs_4_0", 8, ""},
+		{"o15 vs_4_0", "vs_4_0", 15, ""},
+		{"o16 vs_4_0", "vs_4_0", 16, "o16: a vs_4_0 shader has 16 output registers, o0..o15"},
+		{"o31 vs_4_1", "vs_4_1", 31, ""},
+		{"o31 vs_5_0", "vs_5_0", 31, ""},
+		{"o32 vs_5_0", "vs_5_0", 32, "o32: a vs_5_0 shader has 32 output registers, o0..o31"},
+	} {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			hr := "S_OK"
+			if c.want != "" {
+				hr = "E_INVALIDARG"
+			}
+			r := runSource(t, "dev, imm = D3D11CreateDevice\nvs = dev.CreateVertexShader bytes:"+assembledHex(t, listing(c.profile, c.reg))+"\nexpect hr == "+hr+"\n")
+			if sum := r.Summary(); !sum.OK() {
+				t.Fatalf("failures: %q", sum.Failures)
+			}
+			if c.want == "" {
+				return
+			}
+			var msg string
+			for _, e := range r.Events() {
+				if strings.Contains(e.Msg, c.want) {
+					msg = e.Msg
+				}
+			}
+			if msg == "" {
+				t.Errorf("no event says %q", c.want)
+			}
+		})
 	}
 }

@@ -41,9 +41,13 @@ type heldTarget struct {
 	why             string // when contents is nil: why not carried
 }
 
-// carrier follows the file's render targets from case to case.
+// carrier follows the file's render targets from case to case, and the
+// resources an earlier case's `copy` filled: the runner copies within the
+// case only, so a later case that reads one is skipped, saying so, rather
+// than reading what was never copied there (zeros) and giving wrong pixels.
 type carrier struct {
-	held map[string][]heldTarget // by target: rtv SLOT, the line of its section
+	held   map[string][]heldTarget // by target: rtv SLOT, the line of its section
+	copied map[string]string       // by resource (targetKey): the copy that filled it
 }
 
 func targetKey(r *Resource) string { return fmt.Sprintf("%s%d@%d", r.Kind, r.Slot, r.Line) }
@@ -62,6 +66,11 @@ func (c *Case) draws() bool {
 func (k *carrier) before(c *Case) {
 	if c.Kind != KindRun || c.NotApplicable != "" {
 		return
+	}
+	for _, r := range c.Resources {
+		if from, ok := k.copied[targetKey(r)]; ok && r.Kind == "srv" && c.Unsupported == "" {
+			c.Unsupported = fmt.Sprintf("[srv %d] holds what %s copied into it, which the runner does not carry from case to case", r.Slot, from)
+		}
 	}
 	for _, r := range c.Resources {
 		if r.Kind != "rtv" {
@@ -83,7 +92,20 @@ func (k *carrier) before(c *Case) {
 // after records what the case left in its render targets (run: the
 // finished scenario run, nil when it did not run to its end).
 func (k *carrier) after(c *Case, res *Result, run *scenario.Run) {
-	if c.Kind != KindRun || c.NotApplicable != "" || !c.draws() {
+	if c.Kind != KindRun || c.NotApplicable != "" {
+		return
+	}
+	for _, cmd := range c.Cmds {
+		for _, r := range c.Resources {
+			if cmd.Op == "copy" && r.Kind == cmd.Target && r.Slot == cmd.Slot {
+				if k.copied == nil {
+					k.copied = map[string]string{}
+				}
+				k.copied[targetKey(r)] = fmt.Sprintf("`copy` of line %d", cmd.Line)
+			}
+		}
+	}
+	if !c.draws() {
 		return
 	}
 	if k.held == nil {

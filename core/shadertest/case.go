@@ -121,10 +121,12 @@ type Cmd struct {
 	Probe *Probe
 	// uniform: the whole buffer after the directive
 	Uniforms []uint32
-	// clear rtv N v v v v / clear dsv v
-	Target string // rtv, dsv
-	Slot   int
-	Value  [4]float32
+	// clear rtv N v v v v / clear dsv v; copy FROM FROMSLOT TARGET SLOT
+	From     string
+	FromSlot int
+	Target   string // rtv, dsv (copy: rtv, srv, ...)
+	Slot     int
+	Value    [4]float32
 	// depth FUNC
 	Func string
 	// sample mask
@@ -611,8 +613,16 @@ func (st *state) directive(l Line) (cmd Cmd, skip bool, err error) {
 			st.addCmdUnsupported(&cmd, "a patch-list topology without a hull shader")
 		}
 	case strings.HasPrefix(t, "copy "):
-		cmd.Op = "unsupported"
-		st.addCmdUnsupported(&cmd, "the runner's resource copies")
+		// copy SRC N DST M: CopyResource of the whole texture (scenario.go);
+		// a later case does not see what it copied (carry.go).
+		cmd.Op = "copy"
+		f := strings.Fields(t)
+		n1, err1 := strconv.Atoi(f[min(2, len(f)-1)])
+		n2, err2 := strconv.Atoi(f[len(f)-1])
+		if len(f) != 5 || err1 != nil || err2 != nil {
+			return cmd, false, fmt.Errorf("malformed copy %q", clip(t))
+		}
+		cmd.From, cmd.FromSlot, cmd.Target, cmd.Slot = f[1], n1, f[3], n2
 	case strings.HasPrefix(t, "probe"):
 		p, err := parseProbe(strings.TrimSpace(strings.TrimPrefix(t, "probe")))
 		if err != nil {

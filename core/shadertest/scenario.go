@@ -119,6 +119,10 @@ func (c *Case) unsupported() string {
 		switch {
 		case cmd.Why != "":
 			return cmd.Why
+		case cmd.Op == "copy":
+			if why := c.copyUnsupported(cmd); why != "" {
+				return why
+			}
 		case cmd.Op == "draw" && compute:
 			return "a draw in a case with a compute shader (the runner's scenario dispatches)"
 		case cmd.Op == "probe" && cmd.Probe.Res != "uav" && compute:
@@ -365,6 +369,8 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 				s.add(cr, "imm.ClearRenderTargetView %s %s %s %s %s", target, fmtFloat(cmd.Value[0]), fmtFloat(cmd.Value[1]),
 					fmtFloat(cmd.Value[2]), fmtFloat(cmd.Value[3]))
 			}
+		case "copy":
+			s.add(cr, "imm.CopyResource %s%d_tex %s%d_tex", cmd.Target, cmd.Slot, cmd.From, cmd.FromSlot)
 		case "sample mask":
 			s.add(cr, "sm = dev.CreateBlendState")
 			s.add(cr, "imm.OMSetBlendState sm SampleMask=%#x", cmd.Mask)
@@ -421,6 +427,29 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 }
 
 // sampleCount is a texture's SampleCount argument ("" at one sample).
+// copyUnsupported says why the runner cannot make a case's `copy FROM N
+// TO M` ("" when it can): it copies a whole texture into another of the
+// case's textures of the same size, format and sample count
+// (CopyResource), a render target or a shader resource view's.
+func (c *Case) copyUnsupported(cmd Cmd) string {
+	var from, to *Resource
+	for _, r := range c.Resources {
+		if r.Kind == cmd.From && r.Slot == cmd.FromSlot {
+			from = r
+		}
+		if r.Kind == cmd.Target && r.Slot == cmd.Slot {
+			to = r
+		}
+	}
+	tex := func(r *Resource) bool { return r != nil && (r.Kind == "rtv" || r.Kind == "srv") && r.Dim != "buffer" }
+	if !tex(from) || !tex(to) || from.Width != to.Width || from.Height != to.Height || from.Format != to.Format ||
+		max(from.Samples, 1) != max(to.Samples, 1) || max(from.Levels, 1) != max(to.Levels, 1) || from.Dim != to.Dim {
+		return fmt.Sprintf("copy %s %d %s %d: the runner copies a whole texture into a render target's or view's texture of its size, format and sample count (CopyResource)",
+			cmd.From, cmd.FromSlot, cmd.Target, cmd.Slot)
+	}
+	return ""
+}
+
 func sampleCount(r *Resource) string {
 	if r.Samples > 1 {
 		return " SampleCount=" + strconv.Itoa(r.Samples)

@@ -10,10 +10,10 @@ import (
 
 // checkVaryings refuses, when the shader is created, a vertex, domain or
 // geometry shader that writes an output register past the ones the GPU's
-// rasterizer interpolates (isa.MaxVaryings: o0..o7). Direct3D 11 allows 32
-// (16 at shader model 4.0), so valid bytecode can have them, a signature
-// that packs nine registers of varyings; the draw would fault on the GPU,
-// so the driver says why at CreateVertexShader instead.
+// rasterizer interpolates (isa.MaxVaryings: o0..o31, Direct3D 11's 32;
+// the translator has refused a vs_4_0's past its 16 already, regcount.go):
+// the draw would fault on the GPU, so the driver says why at
+// CreateVertexShader instead.
 func checkVaryings(p *translate.Shader) error {
 	stage, ok := map[shaderisa.Stage]string{shaderisa.StageVertex: "vertex", shaderisa.StageDomain: "domain",
 		shaderisa.StageGeometry: "geometry"}[p.Stage]

@@ -36,7 +36,12 @@ import (
 //
 // With a vertex program bound, a vertex output register k other than the
 // position is varying k, which the pixel program reads as input register k,
-// interpolated perspective-correct (at most MaxVaryings registers).
+// interpolated perspective-correct (at most MaxVaryings registers: the 32
+// of D3D11_VS_OUTPUT_REGISTER_COUNT and D3D11_PS_INPUT_REGISTER_COUNT, the
+// o# and v# counts of "Registers - vs_4_1" and "Registers - ps_4_0"; a
+// vs_4_0 program has 16, "Registers - vs_4_0", which the driver checks).
+// The GPU's work a vertex and a pixel is that of the registers a draw's
+// programs use, not of the 32.
 //
 // SET_LAYOUT is the vertex stage's fetch descriptor (the UMD builds it from
 // CreateElementLayout): one word of system-value registers, then three
@@ -65,7 +70,7 @@ import (
 const (
 	MaxVertexElements = 16   // elements of SET_LAYOUT
 	MaxVertexSlots    = 32   // vertex-buffer slots (SET_VB), D3D11_IA_VERTEX_INPUT_RESOURCE_SLOT_COUNT
-	MaxVaryings       = 8    // output registers of a vertex program (position included)
+	MaxVaryings       = 32   // output registers of a vertex program (position included): D3D11_VS_OUTPUT_REGISTER_COUNT
 	NoReg             = 0xFF // no register for a system value
 )
 

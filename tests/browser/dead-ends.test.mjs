@@ -1,8 +1,8 @@
 // Where a newcomer got stuck in the page, each checked as it should be now:
 // an error on a line above the editor's visible part is brought into view;
 // HLSL in `hlsl NAME { }` blocks is coloured; the Command lists view follows
-// a cached list's handle into the list that revived it; #demo= and #t= play
-// as the default page does; Share keeps the tutorial and its step; the
+// a cached list's handle into the list that revived it (#demo= and #t=
+// playing as the default page does: newcomer.test.mjs); Share keeps the tutorial and its step; the
 // article on why Draw is asynchronous is quoted with its English title
 // first; messages about what is missing say what there is.
 //
@@ -140,32 +140,6 @@ test("the Command lists view follows cl's handle into cl2, the list that revived
   await page.locator('#cl-lists tr.cl-row[data-obj="cl"] .chain a', { hasText: "reused by cl2" }).click();
   assert.equal(await page.evaluate(() => window.d3dsimUI.store.event(window.d3dsimUI.selected).name), "RecycleCreateCommandList");
 }));
-
-test("#demo= and #t= play as the default page does", { timeout: 180000 }, async () => {
-  const played = async (url) => {
-    const page = await h.openPage(url);
-    await page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 });
-    const s = await page.evaluate(() => window.d3dsim.summary());
-    await page.close();
-    return s;
-  };
-  const def = await played(h.baseURL);
-  assert.ok(def.frames >= 1);
-  const demo = await played(`${h.baseURL}#demo=alpha-blend`);
-  assert.ok(demo.frames >= 1, `#demo= ran to a frame: ${JSON.stringify(demo)}`);
-  assert.deepEqual(demo.failures, []);
-  const page = await h.openPage(`${h.baseURL}#t=01-hello-triangle`);
-  await page.waitForSelector("#notes:not([hidden])");
-  await page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 });
-  assert.equal(await page.textContent("#notes-pos"), (await page.evaluate(() => window.d3dsimUI.tutorial.notes.steps.length)) + " steps");
-  // Start → still starts the lesson from its first step.
-  await page.click("#notes-next");
-  await page.waitForFunction(() => /^step 1 of \d+$/.test(document.getElementById("notes-pos").textContent));
-  const s = await page.evaluate(() => window.d3dsim.summary());
-  assert.equal(s.done, false, "step 1 restarted the run and stopped at its lines");
-  assert.deepEqual(h.pageErrors, []);
-  await page.close();
-});
 
 test("Share keeps the tutorial and the step; the link opens there", { timeout: 180000 }, async () => {
   const name = "02-draw-is-asynchronous";

@@ -175,9 +175,16 @@ for (const [name, src, want] of drawProbes) {
 // test a link whose run differed from the one shared (CI, a loaded
 // machine). Now every answer after the load is for the scenario loaded,
 // and a run() after it plays it.
+//
+// The long draw is the first probe's on 2048x2048, not 8000x8000: the load
+// stops it while it is suspended, so what it needs is a draw long enough to
+// be suspended (50 instances of 4,194,304 pixels before its budget), not
+// the size; at 8000x8000 each of the three loads of it made two
+// 244 MiB surfaces and cleared them (45 s of the last CI's test time).
+const LOAD_N = 2048;
 test("a load() during a long draw: every answer after it is for the scenario loaded", { timeout: 900000 }, async () => {
   const small = fullScreen("", "", 16, "builtin:ps_vertexcolor", "imm.Draw 6 0");
-  const long = fullScreen(vram + "option maxpixels=200000000\n", "", N, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0");
+  const long = fullScreen(vram + "option maxpixels=200000000\n", "", LOAD_N, "builtin:ps_vertexcolor", "imm.DrawInstanced 6 699050 0 0");
   const page = await open(link(long));
   // At rest: what the small scenario gives.
   const rest = await page.evaluate(async (t) => (window.d3dsim.load(t), window.d3dsim.run()), small);

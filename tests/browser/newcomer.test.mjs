@@ -160,24 +160,32 @@ test("embed.html names an unknown demo, tutorial or view and the valid ones", { 
   await page.close();
 });
 
-test("index.html honours #demo= and #t= like the embed, and names unknown ones", { timeout: 120000 }, async () => {
+// One page per fragment form, each checked for what it opens and for
+// playing as the default page does (this was two tests, here and in
+// dead-ends.test.mjs, opening 8 pages for what 4 show).
+test("index.html honours #demo= and #t= like the embed, plays them as the default page does, and names unknown ones", { timeout: 180000 }, async () => {
+  const done = (page) => page.waitForFunction(() => window.d3dsim.summary().done, null, { timeout: 60000 }).then(() => page.evaluate(() => window.d3dsim.summary()));
   let page = await h.openPage(`${baseURL}#demo=alpha-blend`);
   await page.waitForFunction(() => window.d3dsim.source() === window.d3dsim.scenario("alpha-blend"));
   await page.waitForFunction(() => document.getElementById("source").value === window.d3dsim.scenario("alpha-blend"));
   assert.equal(await page.inputValue("#picker"), "s:alpha-blend");
   assert.equal(await page.isVisible("#notice"), false);
+  const demo = await done(page);
+  assert.ok(demo.frames >= 1, `#demo= ran to a frame: ${JSON.stringify(demo)}`);
+  assert.deepEqual(demo.failures, []);
   await page.close();
 
-  const tut = await (async () => {
-    const p = await h.openPage(baseURL);
-    const names = await p.evaluate(() => window.d3dsim.tutorials());
-    await p.close();
-    return names[1];
-  })();
+  const tut = "01-hello-triangle";
   page = await h.openPage(`${baseURL}#t=${tut}`);
   await page.waitForSelector("#notes:not([hidden])");
   assert.equal(await page.evaluate((n) => window.d3dsim.source() === window.d3dsim.tutorial(n).scenario, tut), true);
   assert.equal(await page.inputValue("#picker"), "t:" + tut);
+  await done(page);
+  assert.equal(await page.textContent("#notes-pos"), (await page.evaluate(() => window.d3dsimUI.tutorial.notes.steps.length)) + " steps");
+  // Start → still starts the lesson from its first step.
+  await page.click("#notes-next");
+  await page.waitForFunction(() => /^step 1 of \d+$/.test(document.getElementById("notes-pos").textContent));
+  assert.equal((await page.evaluate(() => window.d3dsim.summary())).done, false, "step 1 restarted the run and stopped at its lines");
   await page.close();
 
   for (const [frag, valid] of [["demo=nope", "hello-triangle"], ["t=nope", tut]]) {
@@ -186,8 +194,14 @@ test("index.html honours #demo= and #t= like the embed, and names unknown ones",
     const notice = await page.textContent("#notice");
     assert.ok(notice.includes('"nope"'), `${frag}: ${notice}`);
     assert.ok(notice.includes(valid), `${frag}: ${notice}`);
+    if (frag === "demo=nope") {
+      // The default scenario it falls back to plays, as on the default page.
+      const def = await done(page);
+      assert.ok(def.frames >= 1, `the default scenario ran to a frame: ${JSON.stringify(def)}`);
+    }
     await page.close();
   }
+  assert.deepEqual(h.pageErrors, []);
 });
 
 test("the shortcuts the buttons name work, and ? lists them all", { timeout: 120000 }, async () => {

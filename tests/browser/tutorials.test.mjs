@@ -6,6 +6,14 @@
 // Also: a link without t= whose text is a tutorial's opens its notes too,
 // and a link naming an unknown tutorial says so.
 //
+// The notes as the page shows them, on the same walk: the introduction and
+// every step rendered by the notes pane (web/tutorial.js, web/markdown.js),
+// their visible text compared with the notes' source (assets/tutorials/
+// NN-*.md). The words are the source's words in the source's order (a word
+// keeps its underscores: D3D11_MAP_FLAG, S_OK), each code span is a <code>
+// with its text, and no * or _ of the markup is left on screen (a
+// wildcard's *, as in Recycle*, is text).
+//
 //   cd tests/browser && npm ci && node --test
 //
 // With TUTORIAL_SHOTS=DIR it saves a screenshot of the page at every step
@@ -51,6 +59,60 @@ function notesOf(name) {
     }
   }
   return { title, steps };
+}
+
+// sections reads a tutorial's notes as the format says (assets/tutorials/
+// README.md): the introduction, then each "## " step; directive lines
+// (@line, @lines, @events) are not text.
+function sections(text) {
+  const out = [{ title: "", lines: [] }];
+  let inCode = false;
+  for (const line of text.split("\n")) {
+    if (/^```/.test(line)) inCode = !inCode;
+    if (!inCode) {
+      if (/^#\s/.test(line) && out.length === 1 && !out[0].lines.length) continue;
+      const m = /^##\s+(.*)$/.exec(line);
+      if (m) {
+        out.push({ title: m[1].trim(), lines: [] });
+        continue;
+      }
+      if (out.length > 1 && /^@(lines?|events)\s/.test(line.trim())) continue;
+    }
+    out.at(-1).lines.push(line);
+  }
+  return out;
+}
+
+// words are the runs of letters, digits and underscores, an underscore at
+// either end dropped (it may be _emphasis_ markup); a link's destination
+// and a list item's marker are not shown, so they are not words.
+function words(text) {
+  return (text.match(/[\p{L}\p{N}_]+/gu) || []).map((w) => w.replace(/^_+|_+$/g, "")).filter(Boolean);
+}
+
+function sourceWords(lines) {
+  const text = lines
+    .filter((l) => !/^```/.test(l))
+    .map((l) => l.replace(/^\s*(?:[-*]|\d+[.)])\s+/, ""))
+    .join("\n")
+    .replace(/\]\((?:[^()\s]|\([^()]*\))*(?:\s+"[^"]*")?\)/g, "]");
+  return words(text);
+}
+
+// codeSpans are the source's code spans, as CommonMark reads them (one
+// backtick string to the next of the same length), outside fenced blocks.
+function codeSpans(lines) {
+  const out = [];
+  // Outside the fences: the even parts.
+  lines.join("\n").split(/^```.*$/m).forEach((part, i) => {
+    if (i % 2) return;
+    for (const m of part.matchAll(/(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g)) {
+      let c = m[2].replace(/\n/g, " ");
+      if (c.length >= 2 && c[0] === " " && c.at(-1) === " " && /[^ ]/.test(c)) c = c.slice(1, -1);
+      out.push(c);
+    }
+  });
+  return out;
 }
 
 // isCallLine: an API call statement, as web/app.js tells them apart.
@@ -99,13 +161,129 @@ test("there are tutorials to test", () => {
 // runs to the same hash, frames and events as the file (`d3dsim run
 // --link`, the decoder the page uses), and the link's way into the notes
 // is the first tutorial's and the last test's.
+//
+// A step is one round trip to the page (stepProbe): Next clicked, then what
+// the step shows read at once, each event chip clicked and its selection
+// read, the notes' text taken. The clicks are the elements' own (the
+// listeners a mouse click reaches), each after a check that the element is
+// the one a click at its centre would hit, scrolled into view, as
+// Playwright's click checks; the tutorial's first step and first chip are
+// clicked by Playwright's mouse. (Playwright's click waits for two
+// animation frames of a still element and a round trip each: 512 chip and
+// 218 step clicks were 740 of the file's 950 s at a load of 20-36.)
 let page = null;
 let pageClean = false;
 
+// installProbes gives a page the functions the walk reads it with.
+const installProbes = (p) => p.evaluate(() => {
+  // noteText is the notes pane's text as a reader sees it: the step's
+  // title, its chips and the introduction's table of contents are the
+  // pane's, not the notes' text.
+  window.__noteText = () => {
+    const note = document.querySelector("#notes-body .note").cloneNode(true);
+    const title = note.querySelector(".step-title")?.textContent ?? "";
+    for (const e of note.querySelectorAll(".step-title, .step-meta, ol.toc")) e.remove();
+    const codes = [...note.querySelectorAll("code")].map((c) => c.textContent);
+    const plain = note.cloneNode(true);
+    for (const c of plain.querySelectorAll("code, pre")) c.replaceWith(" ");
+    document.body.append(note, plain);
+    const out = { title, text: note.innerText, plain: plain.innerText, codes };
+    note.remove();
+    plain.remove();
+    return out;
+  };
+  // hits: a click at el's centre, once scrolled into view, lands on it.
+  window.__hits = (el) => {
+    el.scrollIntoView({ block: "nearest", inline: "nearest" });
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || el.disabled) return false;
+    const t = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    return !!t && (t === el || el.contains(t));
+  };
+});
+
+// stepProbe clicks Next (unless clicked already) and reads step k+1 of n:
+// its position, title, highlighted lines, the run's state against the
+// step's lines, the notes' text, the selected event, then clicks each event
+// chip and reads what it selected. { blocked: true }: Next was not the
+// element under its centre (a toast over it): nothing was clicked.
+const stepProbe = ([click, lines]) => {
+  const ui = window.d3dsimUI;
+  const $ = (id) => document.getElementById(id);
+  if (click) {
+    if (!window.__hits($("notes-next"))) return { blocked: true };
+    $("notes-next").click();
+  }
+  const out = {
+    pos: $("notes-pos").textContent,
+    title: document.querySelector("#notes-body .step-title")?.textContent,
+    marked: [...document.querySelectorAll(".gutter .ln.focus")].map((l) => Number(l.dataset.line)),
+    ranOnChips: document.querySelectorAll("#notes-body .chip.ran-on").length,
+    notes: window.__noteText(),
+  };
+  if (lines) {
+    const [a, b] = lines;
+    let own = false;
+    for (let i = 0; i < ui.store.n && !own; i++) {
+      own = ui.store.line(i) >= a && ui.store.line(i) <= b; // an event of the step's lines
+    }
+    out.st = { ran: ui.store.lastApiLine, own, ranOn: ui.tutorial.ranOn };
+  }
+  out.sel = ui.selected >= 0 ? ui.store.event(ui.selected) : null;
+  const d = $("detail").getBoundingClientRect();
+  out.detail = d.width > 0 && d.height > 0 && getComputedStyle($("detail")).visibility !== "hidden";
+  const chips = [...document.querySelectorAll("#notes-body .step-meta .chip.ev")];
+  out.chipTexts = chips.map((c) => c.textContent);
+  out.chips = chips.map((c) => {
+    const ev = c.textContent;
+    const hit = window.__hits(c);
+    if (hit) c.click();
+    let seen = false;
+    for (let i = 0; i < ui.store.n && !seen; i++) seen = ui.store.name(i) === ev;
+    return { ev, hit, seen, sel: ui.selected >= 0 ? ui.store.event(ui.selected).name : "" };
+  });
+  return out;
+};
+
+// noteProblems compares the notes' text as the page shows it (got, from
+// noteText) with the source lines of that section.
+function noteProblems(where, sec, got, isStep) {
+  const problems = [];
+  if (isStep && got.title !== sec.title) problems.push(`${where}: title ${JSON.stringify(got.title)}`);
+  const want = sourceWords(sec.lines);
+  const have = words(got.text);
+  if (want.join(" ") !== have.join(" ")) {
+    let i = 0;
+    while (i < want.length && want[i] === have[i]) i++;
+    problems.push(`${where}: the words differ from word ${i}: the notes say ${JSON.stringify(want.slice(Math.max(0, i - 3), i + 5).join(" "))}, the page shows ${JSON.stringify(have.slice(Math.max(0, i - 3), i + 5).join(" "))}`);
+  }
+  for (const w of want.filter((w) => /[\p{L}\p{N}]_[\p{L}\p{N}]/u.test(w))) {
+    if (!new RegExp(`(^|[^\\p{L}\\p{N}_])${w}($|[^\\p{L}\\p{N}_])`, "u").test(got.text)) problems.push(`${where}: ${w} is not on the page`);
+  }
+  for (const c of codeSpans(sec.lines)) if (!got.codes.includes(c)) problems.push(`${where}: the code span ${JSON.stringify(c)} is not a <code> on the page`);
+  // Markup left on screen: an _ that is not inside a word, a * that is
+  // not a wildcard's (glued to the word before it, as in Recycle*: such
+  // a * cannot open emphasis) nor escaped in the source (\*).
+  let escaped = (sec.lines.join("\n").match(/\\[*_]/g) || []).length;
+  for (const m of got.plain.matchAll(/\*+|(?<![\p{L}\p{N}])_+|_+(?![\p{L}\p{N}])/gu)) {
+    const before = got.plain[m.index - 1] || " ";
+    const after = got.plain[m.index + m[0].length] || " ";
+    if (m[0] === "*" && /[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) continue;
+    if (escaped-- > 0) continue;
+    problems.push(`${where}: a stray ${JSON.stringify(m[0])} in ${JSON.stringify(got.plain.slice(Math.max(0, m.index - 30), m.index + 30))}`);
+  }
+  return problems;
+}
+
+let notesShown = 0;
+
 for (const name of names) {
-  test(`tutorial ${name}: it opens the notes, the steps select their lines and events, the run matches the native one`, { timeout: LIMIT }, async () => {
+  test(`tutorial ${name}: it opens the notes, the steps select their lines and events, its notes show their source's text, the run matches the native one`, { timeout: LIMIT }, async () => {
     const want = native.get(name);
     const notes = notesOf(name);
+    const md = readFileSync(path.join(TUTORIALS, name + ".md"), "utf8");
+    const secs = sections(md);
+    assert.equal(secs.length, notes.steps.length + 1, `${name}: the notes' sections`);
     assert.ok(want.link.endsWith("&t=" + name), `d3dsim link gives ${want.link}`);
     if (page && pageClean) {
       pageClean = false;
@@ -114,25 +292,37 @@ for (const name of names) {
     } else {
       await page?.close();
       page = await h.openPage(want.link);
+      await installProbes(page);
     }
     await page.waitForSelector("#notes:not([hidden])");
-    assert.equal(await page.evaluate(() => window.d3dsim.notice), "");
-    assert.equal(await page.textContent("#notes-title"), notes.title);
-    assert.equal(await page.locator("#notes-body .toc li").count(), notes.steps.length);
-    assert.deepEqual(await page.locator("#notes-body .toc li").allTextContents(), notes.steps.map((s) => s.title));
-    assert.equal(await page.inputValue("#picker"), "t:" + name);
     const src = readFileSync(path.join(TUTORIALS, name + ".d3ds"), "utf8");
     const threaded = /^\s*thread\s/m.test(src);
-    assert.equal(await page.evaluate(() => window.d3dsim.source()), src);
-    // Text below the pane's fold is announced ("more below"), and the
-    // announcement goes once scrolled to the end.
-    const more = () => page.evaluate(() => {
+    // The introduction, read at once. Text below the pane's fold is
+    // announced ("more below"), and the announcement goes once scrolled to
+    // the end.
+    const intro = await page.evaluate((name) => {
       const b = document.getElementById("notes-body");
-      return { overflows: b.scrollHeight > b.clientHeight + 4, more: document.getElementById("notes").classList.contains("below-fold") };
-    });
-    const m = await more();
-    assert.equal(m.more, m.overflows, `${name}: the "more below" mark at the introduction`);
-    if (m.overflows) {
+      return {
+        notice: window.d3dsim.notice,
+        title: document.getElementById("notes-title").textContent,
+        toc: [...document.querySelectorAll("#notes-body .toc li")].map((li) => li.textContent),
+        picker: document.getElementById("picker").value,
+        source: window.d3dsim.source(),
+        notesFile: window.d3dsim.tutorial(name)?.notes,
+        overflows: b.scrollHeight > b.clientHeight + 4,
+        more: document.getElementById("notes").classList.contains("below-fold"),
+        notes: window.__noteText(),
+      };
+    }, name);
+    assert.equal(intro.notice, "");
+    assert.equal(intro.title, notes.title);
+    assert.deepEqual(intro.toc, notes.steps.map((s) => s.title));
+    assert.equal(intro.picker, "t:" + name);
+    assert.equal(intro.source, src);
+    assert.equal(intro.notesFile, md, `${name}: the page's notes are the file's`);
+    assert.equal(intro.more, intro.overflows, `${name}: the "more below" mark at the introduction`);
+    const problems = noteProblems(`${name} introduction`, secs[0], intro.notes, false);
+    if (intro.overflows) {
       await page.evaluate(() => { const b = document.getElementById("notes-body"); b.scrollTop = b.scrollHeight; });
       await page.waitForFunction(() => !document.getElementById("notes").classList.contains("below-fold"));
     }
@@ -141,50 +331,44 @@ for (const name of names) {
       await page.screenshot({ path: path.join(SHOTS, `${name}-00.png`) });
     }
 
+    let mouseChip = false; // the first chip is clicked by the mouse
     for (const [k, step] of notes.steps.entries()) {
-      await page.click("#notes-next");
-      await page.waitForFunction(([k, n]) => document.getElementById("notes-pos").textContent === `step ${k} of ${n}`, [k + 1, notes.steps.length]);
-      assert.equal(await page.textContent("#notes-body .step-title"), step.title);
       const where = `${name} step ${k + 1} "${step.title}"`;
+      let got = k === 0 ? { blocked: true } : await page.evaluate(stepProbe, [true, step.lines]);
+      if (got.blocked) {
+        await page.click("#notes-next");
+        await page.waitForFunction(([k, n]) => document.getElementById("notes-pos").textContent === `step ${k} of ${n}`, [k + 1, notes.steps.length]);
+        got = await page.evaluate(stepProbe, [false, step.lines]);
+      }
+      assert.equal(got.pos, `step ${k + 1} of ${notes.steps.length}`, where);
+      assert.equal(got.title, step.title);
+      problems.push(...noteProblems(where, secs[k + 1], got.notes, true));
       if (step.lines) {
         const [a, b] = step.lines;
-        const marked = await page.locator(".gutter .ln.focus").evaluateAll((ls) => ls.map((l) => Number(l.dataset.line)));
-        assert.deepEqual(marked, Array.from({ length: b - a + 1 }, (_, i) => a + i), `${where}: highlighted lines`);
-        const st = await page.evaluate(([a, b]) => {
-          const ui = window.d3dsimUI;
-          let own = false;
-          for (let i = 0; i < ui.store.n && !own; i++) {
-            own = ui.store.line(i) >= a && ui.store.line(i) <= b; // an event of the step's lines
-          }
-          return { ran: ui.store.lastApiLine, own, ranOn: ui.tutorial.ranOn };
-        }, [a, b]);
+        assert.deepEqual(got.marked, Array.from({ length: b - a + 1 }, (_, i) => a + i), `${where}: highlighted lines`);
+        const st = got.st;
         if (src.split("\n").slice(a - 1, b).some(isCallLine)) assert.ok(st.own, `${where}: no event of lines ${a}-${b} yet`);
         // The page stops right after the step's lines, unless another
         // thread's later line ran first or it ran on to the step's events.
         if (!threaded && !st.ranOn) assert.ok(st.ran <= b, `${where}: the simulation ran past line ${b} (to ${st.ran})`);
         // When it ran on, the step says so.
-        assert.equal(await page.locator("#notes-body .chip.ran-on").count(), st.ranOn ? 1 : 0, `${where}: the "ran on" chip`);
+        assert.equal(got.ranOnChips, st.ranOn ? 1 : 0, `${where}: the "ran on" chip`);
       }
       if (step.events.length) {
-        const e = await page.evaluate(() => {
-          const ui = window.d3dsimUI;
-          return ui.selected >= 0 ? ui.store.event(ui.selected) : null;
-        });
+        const e = got.sel;
         assert.ok(e && step.events.includes(e.name), `${where}: selected ${e && e.name}, want one of ${step.events.join(" ")}`);
-        assert.equal(await page.isVisible("#detail"), true, `${where}: the selected event's details are shown`);
+        assert.equal(got.detail, true, `${where}: the selected event's details are shown`);
         // Each event chip selects its event, once it has happened.
-        const chips = page.locator("#notes-body .step-meta .chip.ev");
-        assert.deepEqual(await chips.allTextContents(), step.events);
-        for (let c = 0; c < step.events.length; c++) {
-          const ev = step.events[c];
-          await chips.nth(c).click();
-          const got = await page.evaluate((ev) => {
-            const ui = window.d3dsimUI;
-            let seen = false;
-            for (let i = 0; i < ui.store.n && !seen; i++) seen = ui.store.name(i) === ev;
-            return { seen, sel: ui.selected >= 0 ? ui.store.event(ui.selected).name : "" };
-          }, ev);
-          if (got.seen) assert.equal(got.sel, ev, `${where}: the ${ev} chip selects its event`);
+        assert.deepEqual(got.chipTexts, step.events);
+        for (const [c, chip] of got.chips.entries()) {
+          if (!chip.hit || !mouseChip) {
+            // Under something (a toast), or the walk's first: Playwright's
+            // click, which waits until the chip can be clicked.
+            mouseChip = true;
+            await page.locator("#notes-body .step-meta .chip.ev").nth(c).click();
+            chip.sel = await page.evaluate(() => (window.d3dsimUI.selected >= 0 ? window.d3dsimUI.store.event(window.d3dsimUI.selected).name : ""));
+          }
+          if (chip.seen) assert.equal(chip.sel, chip.ev, `${where}: the ${chip.ev} chip selects its event`);
         }
       }
       if (SHOTS) {
@@ -198,6 +382,8 @@ for (const name of names) {
       }
     }
     assert.equal(await page.isDisabled("#notes-next"), true, "Next is disabled at the last step");
+    notesShown += secs.length;
+    assert.deepEqual(problems, [], `${name}: the notes as the page shows them`);
 
     // From wherever the steps left it, the run goes on to the end.
     const s = await runToEnd(page);
@@ -211,8 +397,15 @@ for (const name of names) {
 }
 
 test("a link carrying a tutorial's text opens its notes without t=; an unknown t= is reported", { timeout: LIMIT }, async () => {
-  await page?.close();
   const name = names[0];
+  // The link of an edited tutorial, from the page the walk leaves (a page
+  // of its own when the walk left none).
+  const edited = readFileSync(path.join(TUTORIALS, name + ".d3ds"), "utf8").replace("\n", "\n# edited\n");
+  if (!page || page.isClosed()) page = await h.openPage(h.baseURL);
+  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), edited)).ok, true);
+  const url = (await page.evaluate(() => window.d3dsim.link())) + "&t=" + name;
+  await page.close();
+
   const plain = native.get(name).link.replace(/&t=.*$/, "");
   page = await h.openPage(plain);
   await page.waitForSelector("#notes:not([hidden])");
@@ -229,11 +422,6 @@ test("a link carrying a tutorial's text opens its notes without t=; an unknown t
 
   // A t= naming a tutorial whose text the link does not carry (an edited
   // tutorial): the notes open over the link's text, with a warning.
-  const edited = readFileSync(path.join(TUTORIALS, name + ".d3ds"), "utf8").replace("\n", "\n# edited\n");
-  page = await h.openPage(h.baseURL);
-  assert.equal((await page.evaluate((t) => window.d3dsim.load(t), edited)).ok, true);
-  const url = (await page.evaluate(() => window.d3dsim.link())) + "&t=" + name;
-  await page.close();
   page = await h.openPage(url);
   await page.waitForSelector("#notes:not([hidden])");
   assert.equal(await page.evaluate(() => window.d3dsim.source()), edited);
@@ -241,4 +429,5 @@ test("a link carrying a tutorial's text opens its notes without t=; an unknown t
   await page.close();
 
   assert.deepEqual(h.pageErrors, [], "uncaught exceptions in the page");
+  console.log(`# ${names.length} tutorials, ${notesShown} notes pages (introductions and steps) compared with their source`);
 });

@@ -17,14 +17,16 @@ import (
 // recursively: a fetched copy of public projects' output, never part of the
 // repository) and counts what translates and what is refused, by reason.
 // A refusal must name the instruction and its feature: one that falls back
-// to "not an instruction this GPU's driver knows" fails the test. It skips
-// without the variable; -v prints the counts.
+// to "not an instruction this GPU's driver knows" fails the test, and so
+// does a refusal of a shader whose signatures reach past register 7 (the
+// varyings: 32 registers, 16 in a vs_4_0, regcount.go), counted apart. It
+// skips without the variable; -v prints the counts.
 func TestFxcCorpus(t *testing.T) {
 	dir := os.Getenv("D3DSIM_FXC_CORPUS")
 	if dir == "" {
 		t.Skip("D3DSIM_FXC_CORPUS is not set")
 	}
-	ok, other := 0, 0
+	ok, other, wide := 0, 0, 0
 	refused := map[string]int{}
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
@@ -58,6 +60,12 @@ func TestFxcCorpus(t *testing.T) {
 			return nil
 		}
 		_, err = Translate(blob, prog.Type)
+		if topRegister(c) >= 8 {
+			wide++
+			if err != nil {
+				t.Errorf("%s: registers past 7 refused: %v", p, err)
+			}
+		}
 		var te *Error
 		switch {
 		case err == nil:
@@ -82,5 +90,27 @@ func TestFxcCorpus(t *testing.T) {
 	for _, r := range reasons {
 		t.Logf("%4d refused: %s", refused[r], r)
 	}
-	t.Logf("vertex and pixel shaders: %d translate, %d refused; %d of other stages", ok, total, other)
+	t.Logf("vertex and pixel shaders: %d translate, %d refused; %d of other stages; %d with a register past 7", ok, total, other, wide)
+}
+
+// topRegister is the highest register of c's input and output signatures
+// (a pixel shader's outputs, its render targets, left out), -1 for none.
+func topRegister(c *dxbc.Container) int {
+	top := -1
+	p, err := c.Program()
+	if err != nil {
+		return top
+	}
+	for _, input := range []bool{true, false} {
+		s, err := c.Signature(input)
+		if err != nil || s == nil || !input && p.Type == dxbc.PixelShader {
+			continue
+		}
+		for _, e := range s.Elements {
+			if e.Register < 32 {
+				top = max(top, int(e.Register))
+			}
+		}
+	}
+	return top
 }

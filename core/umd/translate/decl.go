@@ -97,6 +97,9 @@ func (t *translator) input(in *dxbc.Instruction, o *dxbc.Operand) error {
 	if err != nil {
 		return err
 	}
+	if err := t.checkModelRegister(reg, false); err != nil { // (regcount.go)
+		return err
+	}
 	if reg >= shaderisa.MaxInputs {
 		return t.fail("v%d: the GPU has %d inputs", reg, shaderisa.MaxInputs)
 	}
@@ -200,6 +203,9 @@ func (t *translator) output(in *dxbc.Instruction, o *dxbc.Operand) error {
 	}
 	reg, err := t.index(o, 0)
 	if err != nil {
+		return err
+	}
+	if err := t.checkModelRegister(reg, true); err != nil { // (regcount.go)
 		return err
 	}
 	if reg >= shaderisa.MaxOutputs {

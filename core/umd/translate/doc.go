@@ -20,8 +20,9 @@
 // sample_c_lz, gather4, gather4_c, gather4_po, gather4_po_c, lod, ld,
 // ld_raw, ld_structured, resinfo and bufinfo, for every resource kind
 // dcl_resource, dcl_resource_raw and dcl_resource_structured declare (a
-// Texture2DMS<T, N>: ld2dms, resinfo, sampleinfo and samplepos of it, on
-// the wide texture of its samples: msaa.go). The ISA's coordinate layouts are SM4's (sample:
+// Texture2DMS<T, N> or Texture2DMS<T>: ld2dms, resinfo, sampleinfo and
+// samplepos of it, on the wide texture of its samples, with the bound
+// view's count, which the GPU's sampleinfo reads: msaa.go). The ISA's coordinate layouts are SM4's (sample:
 // u, v or a 1D array's slice, w or a 2D array's slice or a cube's
 // direction, a cube array's slice; ld: the same in integers, mip in w; a
 // buffer's element in x) and the view bound at the slot says the kind;
@@ -70,7 +71,5 @@
 // shaders' instructions outside their stages (tess.go: hull and domain shaders),
 // the Direct3D 11.1 doubles (ddiv, dfma, drcp,
 // dtoi, dtou, itod, utod, msad: the device is feature level 11_0),
-// interfaces, eval_snapped, abort and debug_break, and multisampled
-// texture arrays and a Texture2DMS declared without its sample count
-// (msaa.go).
+// interfaces, eval_snapped, abort and debug_break.
 package translate
