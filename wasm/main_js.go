@@ -22,6 +22,11 @@ func main() {
 	go pump(a, b)
 
 	ebiten.SetRunnableOnUnfocused(true)
+	// The stage is drawn only when it changes (game.Draw): with the screen
+	// kept between frames, Ebiten then skips its final copy and the swap, so
+	// an idle page costs the browser no compositing every animation frame
+	// (about half a core in headless Chromium's software WebGL before).
+	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetWindowTitle("d3dsim")
 	if err := ebiten.RunGame(newGame(a)); err != nil {
 		// No canvas (no WebGL, say): the simulator, the bridge and the panel
@@ -60,10 +65,14 @@ type game struct {
 	rim   *ebiten.Image // 1x1, stretched into the frame's border
 	label *ebiten.Image // "no frame yet", drawn once and scaled
 	drawn bool          // Draw ran since the last slice: the next Update may run one
+
+	// What the stage last showed: Draw redraws only when one of them moved.
+	dirty  bool // a new frame (or none) since the last Draw
+	sw, sh int  // the screen's size at the last Draw
 }
 
 func newGame(a *app) *game {
-	g := &game{a: a, rim: ebiten.NewImage(1, 1), drawn: true}
+	g := &game{a: a, rim: ebiten.NewImage(1, 1), drawn: true, dirty: true}
 	g.rim.Fill(frameRim)
 	return g
 }
@@ -88,6 +97,7 @@ func (g *game) Update() error {
 		g.a.tickAsync()
 	}
 	g.gen = g.a.frameIfFree(g.gen, func(f scenario.Frame, ok bool) {
+		g.dirty = true
 		if !ok {
 			if g.img != nil {
 				g.img.Deallocate()
@@ -109,11 +119,18 @@ func (g *game) Update() error {
 
 // Draw letterboxes the frame: the largest scale that fits (a whole number
 // when the frame is smaller than the stage, so pixels stay square), nearest
-// filtering, centred on a dark stage.
+// filtering, centred on a dark stage. It draws nothing when neither the
+// frame nor the screen's size changed since the last Draw: the screen keeps
+// what it shows (SetScreenClearedEveryFrame(false)), and Ebiten presents
+// nothing new for a frame that drew nothing.
 func (g *game) Draw(screen *ebiten.Image) {
 	g.drawn = true
-	screen.Fill(stageBG)
 	sw, sh := screen.Bounds().Dx(), screen.Bounds().Dy()
+	if !g.dirty && sw == g.sw && sh == g.sh {
+		return
+	}
+	g.dirty, g.sw, g.sh = false, sw, sh
+	screen.Fill(stageBG)
 	if g.img == nil {
 		g.drawLabel(screen, sw, sh)
 		return
