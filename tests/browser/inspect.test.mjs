@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { readFileSync, copyFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames, sharing } from "./harness.mjs";
 
 let h = null; // the server and browser (harness.mjs)
 
@@ -26,8 +26,14 @@ before(async () => {
   h = await launch();
 }, { timeout: SERVER_START_TIMEOUT + 60000 });
 
+// The tests that load the scenario they test share one page (harness.mjs
+// sharing: a failed test closes it, the next opens a fresh one). The
+// first test keeps a page of its own: the Resource view it leaves behind
+// answers the export test's wait before that test's own view is drawn.
+const { shared: sharedPage, onShared, drop } = sharing(() => h.openPage(h.baseURL));
+
 after(async () => {
-  await shared?.close();
+  await drop();
   await h?.close();
 });
 
@@ -202,12 +208,7 @@ imm.EndEvent
 sc.Present
 `;
 
-// shared is one page the short tests of the problems, the exports and
-// the comparison reuse (a page open costs seconds of CI).
-let shared = null;
-const sharedPage = async () => (shared ??= await h.openPage(h.baseURL));
-
-test("problems teach: a TDR and the device it removed, a GPU fault, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, async () => {
+test("problems teach: a TDR and the device it removed, a GPU fault, with their causes, counted alike in the badge, the pill and the footer, marked on their line", { timeout: 120000 }, onShared(async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/gpu-hang.d3ds"), "utf8"));
   await page.locator('.tabs [data-view="problems"]').click();
@@ -231,7 +232,7 @@ test("problems teach: a TDR and the device it removed, a GPU fault, with their c
   await page.waitForSelector("#problems .problem.fault");
   assert.match(await page.locator("#problems .problem.fault").textContent(), /on no residency list.*CopyResource\(s\) at line 42/);
   assert.match(await page.locator("#problems .problem.violation.expected").textContent(), /WDDM-RESIDENT.*expected by line 46/);
-});
+}));
 
 // download clicks what click names and returns the download's name and bytes.
 async function download(page, click) {
@@ -245,7 +246,7 @@ const fromMenu = (page, kind) => download(page, async () => {
   await page.click(`#download-menu [data-kind="${kind}"]`);
 });
 
-test("export: the state as JSON, a resource as PNG, the trace of the timeline's selection, the scenario as one HTML page", { timeout: 120000 }, async () => {
+test("export: the state as JSON, a resource as PNG, the trace of the timeline's selection, the scenario as one HTML page", { timeout: 120000 }, onShared(async () => {
   const page = await sharedPage();
   await loadAndRun(page, layers);
   // The state at the fourth Draw, as the CLI's --state --json has it.
@@ -303,12 +304,12 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
   const html = repro.data.toString("utf8");
   assert.match(html, /<iframe id="d3dsim" src="[^"]*index\.html#from=parent"/);
   assert.ok(html.includes("imm.Draw 6 0") && html.includes("half-transparent"), "the scenario is in the page");
-});
+}));
 
 // The standalone page: the scenario and the simulator in one file, opened
 // from disk with no server, replays to the page's frame hash. (Its one new
 // page is the file itself: nothing else can open it.)
-test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 240000 }, async () => {
+test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 240000 }, onShared(async () => {
   const page = await sharedPage();
   await loadAndRun(page, layers);
   const want = await page.evaluate(() => ({ hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7) }));
@@ -340,9 +341,9 @@ test("standalone: one file with the scenario and main.wasm replays from file:// 
   assert.deepEqual(got, { ...want, status: true });
   assert.deepEqual(h.pageErrors.slice(errors), []);
   await sp.close();
-});
+}));
 
-test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, async () => {
+test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, onShared(async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/scenarios/hello-triangle.d3ds"), "utf8"));
   await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/hello-narrow.d3ds"), "utf8"));
@@ -369,12 +370,12 @@ test("compare: this run against the text before an edit, by API call, by layer, 
   assert.deepEqual(mask.first, [255, 48, 48]);
   assert.notDeepEqual(mask.corner, [255, 48, 48]);
   assert.match(await page.locator('#compare .cmp-state tr[data-binding="viewport 0"]').textContent(), /0 0 64x64.*SET_VIEWPORT 0 0 32 64/);
-});
+}));
 
 // A compute thread and a vertex, stepped from the State view's form
 // (tutorial 30: a dispatch moves 64 particles, an instanced draw reads
 // them), on the shared page.
-test("stepping a compute thread and a vertex: the State view's form, the steps with their registers", { timeout: 120000 }, async () => {
+test("stepping a compute thread and a vertex: the State view's form, the steps with their registers", { timeout: 120000 }, onShared(async () => {
   const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "assets/tutorials/30-compute-shaders.d3ds"), "utf8"));
   await selectCall(page, "Dispatch", 1);
@@ -406,10 +407,10 @@ test("stepping a compute thread and a vertex: the State view's form, the steps w
   assert.match(await page.locator("#px-steps .inspect-head").textContent(), /vs \(vertex shader\) at vertex 2 \(SV_VertexID 2\) of instance 3, lane 2 of its quad of vertices · DrawInstanced/);
   assert.deepEqual(await page.locator("#px-steps table.regs tr", { hasText: "SV_InstanceID" }).locator("td").allTextContents(), ["v1 (SV_InstanceID0)", "3", "0", "0", "0"]);
   assert.ok(await page.locator("#px-steps .sstep").count() > 3);
-});
+}));
 
-test("markers fold in the trace, objects show their debug names, a wait explains itself, a DMA buffer's card its packets, the timeline shows queues, TDRs and memory", { timeout: 120000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("markers fold in the trace, objects show their debug names, a wait explains itself, a DMA buffer's card its packets, the timeline shows queues, TDRs and memory", { timeout: 120000 }, onShared(async () => {
+  const page = await sharedPage();
   await loadAndRun(page, marked);
   // The editor colours the strings as strings.
   assert.deepEqual(await page.locator("#backdrop .t-string").allTextContents(), ['"Readback copy"', '"Frame"', '"Clear and copy"']);
@@ -524,8 +525,7 @@ test("markers fold in the trace, objects show their debug names, a wait explains
   assert.deepEqual(mem["mem/kd1/vram"], ["a2 a · 512 KiB@0:closed", "a3 b · 512 KiB@1", "evicted a2 a · 512 KiB@0:closed", "a4 c · 512 KiB@0"]);
   assert.deepEqual(mem["mem/kd1/allocs"], ["a1 sc.buffer0 · 1 KiB@0", "a2 a · 512 KiB@1", "a3 b · 512 KiB@2", "a4 c · 512 KiB@3"]);
   assert.deepEqual(h.pageErrors, []);
-  await page.close();
-});
+}));
 
 // A texture's levels and an array's slices (core/inspect/testdata/
 // mips.d3ds): GenerateMips averaged tex's level 1 to 5 9 / 21 25; arr's
@@ -555,8 +555,8 @@ test("embed: the state, resource and pixel views by the fragment, switched in pl
   await page.close();
 });
 
-test("the Resource view shows each mip level and array slice", { timeout: 240000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test("the Resource view shows each mip level and array slice", { timeout: 240000 }, onShared(async () => {
+  const page = await sharedPage();
   await loadAndRun(page, readFileSync(path.join(ROOT, "core/inspect/testdata/mips.d3ds"), "utf8"));
   assert.ok(await selectCall(page, "Flush", 1) > 0);
   await page.locator(".tabs").click();
@@ -597,8 +597,7 @@ test("the Resource view shows each mip level and array slice", { timeout: 240000
   await choose("slice", 1, "1×1 (mip 1, slice 1)");
   assert.match(await texel(0, 0), /^0,0: 4 5 /);
   assert.deepEqual(h.pageErrors, []);
-  await page.close();
-});
+}));
 
 // The figures: selecting an event of a 1,000,000-event trace shows its
 // state in the page in (report) ms; a pixel history of a 1,000-draw frame
@@ -612,8 +611,8 @@ test("the Resource view shows each mip level and array slice", { timeout: 240000
 const FULL = process.env.D3DSIM_FIGURES === "full";
 const FIGURE_DRAWS = FULL ? 250000 : 2500;
 const FRAME_DRAWS = FULL ? 1000 : 200;
-test(`figures: the state in a ${(FIGURE_DRAWS * 4).toLocaleString("en-US")}-event trace, a pixel history of a ${FRAME_DRAWS.toLocaleString("en-US")}-draw frame`, { timeout: 900000 }, async () => {
-  const page = await h.openPage(h.baseURL);
+test(`figures: the state in a ${(FIGURE_DRAWS * 4).toLocaleString("en-US")}-event trace, a pixel history of a ${FRAME_DRAWS.toLocaleString("en-US")}-draw frame`, { timeout: 900000 }, onShared(async () => {
+  const page = await sharedPage();
   // Draw calls are four events each.
   const big = `option maxevents=4000000
 option maxsteps=100000000
@@ -694,4 +693,4 @@ sc.Present
     console.log(`figure: pixel history of a ${FRAME_DRAWS.toLocaleString("en-US")}-draw frame of ${what}: ${hist.n} entries in ${hist.ms.toFixed(0)} ms`);
   }
   assert.deepEqual(h.pageErrors, []);
-});
+}));
