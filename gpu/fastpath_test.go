@@ -308,7 +308,7 @@ func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, dep
 	}
 	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
 	var vs []vtx
-	for range 30 {
+	for range tileDraws(30) {
 		first := len(vs)
 		n := 3 * (1 + rng.IntN(20))
 		big := rng.IntN(2) == 0

@@ -43,7 +43,7 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
 	cb := r.buffer(f32bytes(0.3, 0.02, 0.7, 0.5))
 	b.SetCB(isa.StagePS, 0, cb, 16)
-	for d := 0; d < 40; d++ {
+	for d := 0; d < tileDraws(40); d++ {
 		first := len(vs)
 		n := 3 * (1 + rng.IntN(30))
 		big := rng.IntN(2) == 0
@@ -97,6 +97,16 @@ func tileScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, depth 
 	}
 	r.mustExec(b)
 	return r.rgba(rt), r.mem(ds.addr, ds.pitch*h), r.g.Stats(), r.g.ex.draw.parallel
+}
+
+// tileDraws is how many draws a tile scene makes: with -short (make race)
+// half, the same kinds (big and small triangles, draws longer than a batch,
+// blending, the aliased texture, lines and points) over fewer draws.
+func tileDraws(n int) int {
+	if testing.Short() {
+		return n / 2
+	}
+	return n
 }
 
 // tileWorkerCounts are the worker counts the tile tests compare with one

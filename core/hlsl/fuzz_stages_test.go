@@ -107,6 +107,7 @@ func FuzzTypeCheckLayoutGen(f *testing.F) {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
+	f.Add([]byte("72200"), true) // 192 inlined copies of f0 before progGen's bounds
 	f.Fuzz(func(t *testing.T, b []byte, vertex bool) {
 		src := progGen(b, vertex)
 		target := "ps_5_0"
@@ -144,11 +145,23 @@ func TestProgGenCompiles(t *testing.T) {
 	}
 }
 
+// progGen's bounds on the calls: a function's weight and main's.
+const (
+	progGenWeight     = 16
+	progGenMainWeight = 32
+)
+
 // progGen writes an HLSL program from bytes: structs nested and arrayed,
 // a constant buffer of them, statics, functions calling the previous ones,
 // loops and branches over them, and an entry point that uses it all. Its
-// shapes are valid HLSL; its sizes come from the bytes, so they reach the
-// limits (array elements, constant-buffer size, temps, nodes, inlining).
+// shapes are valid HLSL; its types' sizes come from the bytes, so they
+// reach the limits (array elements, constant-buffer size, temps). The
+// calls are bounded: each function's weight (the copies of f0 it inlines,
+// a loop counted as unrolled) stays under progGenWeight, and main's calls
+// under progGenMainWeight, so that no input costs the optimizer more than
+// a few tens of milliseconds (an input that inlined 192 copies took 4.75 s under
+// load and the fuzzer's 10 s deadline gave up on it). The node and
+// instruction limits are TestLimits' to reach.
 func progGen(b []byte, vertex bool) string {
 	pos := 0
 	next := func(n int) int {
@@ -182,17 +195,33 @@ func progGen(b []byte, vertex bool) string {
 		fmt.Fprintf(&sb, "static float4 g[%d];\n", dims[next(len(dims))])
 	}
 	funcs := 1 + next(8)
+	weight := make([]int, funcs) // copies of f0 each function inlines
+	weight[0] = 1
 	sb.WriteString("float4 f0(float4 x) { return x * 0.5 + k[0]; }\n")
 	for i := 1; i < funcs; i++ {
-		switch next(3) {
+		kind, iters, w := next(3), 1, weight[i-1]
+		if kind == 1 {
+			iters = 1 + next(50)
+		}
+		if kind != 1 && 2*w > progGenWeight {
+			kind = 1 // one call, not two
+		}
+		if kind == 1 {
+			iters = max(1, min(iters, progGenWeight/w))
+			weight[i] = iters * w
+		} else {
+			weight[i] = 2 * w
+		}
+		switch kind {
 		case 0:
 			fmt.Fprintf(&sb, "float4 f%d(float4 x) { return f%d(x) + f%d(x.wzyx); }\n", i, i-1, i-1)
 		case 1:
-			fmt.Fprintf(&sb, "float4 f%d(float4 x) { float4 s = x; for (int i = 0; i < %d; i++) { s = f%d(s); if (s.x > %d) break; } return s; }\n", i, 1+next(50), i-1, next(9))
+			fmt.Fprintf(&sb, "float4 f%d(float4 x) { float4 s = x; for (int i = 0; i < %d; i++) { s = f%d(s); if (s.x > %d) break; } return s; }\n", i, iters, i-1, next(9))
 		default:
 			fmt.Fprintf(&sb, "float4 f%d(float4 x) { [branch] if (x.y < 0) { return f%d(-x); } return mul(m, x) + f%d(x); }\n", i, i-1, i-1)
 		}
 	}
+	mainWeight := 0
 	in, out := "float4 p : SV_Position", "SV_Target"
 	if vertex {
 		in, out = "float4 p : POSITION", "SV_Position"
@@ -202,7 +231,12 @@ func progGen(b []byte, vertex bool) string {
 	for i := 0; i < stmts; i++ {
 		switch next(6) {
 		case 0:
-			fmt.Fprintf(&sb, "  s = f%d(s);\n", next(funcs))
+			f := next(funcs)
+			for f > 0 && mainWeight+weight[f] > progGenMainWeight {
+				f--
+			}
+			mainWeight += weight[f]
+			fmt.Fprintf(&sb, "  s = f%d(s);\n", f)
 		case 1:
 			if k := next(structs); k == 0 {
 				sb.WriteString("  { S0 t; t.a = s; t.b = s.y; s += t.a * t.b; }\n")
