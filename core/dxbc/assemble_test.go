@@ -2,8 +2,10 @@ package dxbc_test
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -130,7 +132,7 @@ func TestAssembleRoundTrip(t *testing.T) {
 	if len(shaders) < 30 {
 		t.Fatalf("only %d shaders", len(shaders))
 	}
-	exact, sameCode := 0, 0
+	exact, sameCode, floatDigits := 0, 0, 0
 	for _, s := range shaders {
 		text, err := dxbc.D3DDisassemble(s.code)
 		if err != nil {
@@ -164,6 +166,13 @@ func TestAssembleRoundTrip(t *testing.T) {
 			sameCode++
 		}
 		if s.ours {
+			if !bytes.Equal(code, s.code) && sameButPrintedFloats(orig, asm, ow, aw) {
+				// A float literal the listing prints in six decimals (fxc's %f:
+				// 2.0/3 is "0.666667") comes back as the nearest float to the
+				// text, not the compiler's bits: the rest is byte for byte.
+				floatDigits++
+				continue
+			}
 			if !bytes.Equal(code, s.code) {
 				t.Errorf("%s: %d bytes assembled, not the compiler's %d", s.name, len(code), len(s.code))
 				for _, ch := range orig.Chunks {
@@ -176,7 +185,37 @@ func TestAssembleRoundTrip(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d shaders assembled to the same text; %d to the same program; %d of d3dsim's compiler's byte for byte", len(shaders), sameCode, exact)
+	t.Logf("%d shaders assembled to the same text; %d to the same program; %d of d3dsim's compiler's byte for byte, %d but for float literals the listing prints in six decimals", len(shaders), sameCode, exact, floatDigits)
+}
+
+// sameButPrintedFloats: two containers whose chunks are equal but for the
+// program, whose words differ only where both print as the same six-decimal
+// float (the listing's form of a literal), in a program of the same length.
+func sameButPrintedFloats(orig, asm *dxbc.Container, ow, aw []uint32) bool {
+	if len(ow) != len(aw) || len(orig.Chunks) != len(asm.Chunks) {
+		return false
+	}
+	for _, ch := range orig.Chunks {
+		b := asm.Chunk(ch.FourCC)
+		if b == nil {
+			return false
+		}
+		if ch.FourCC != "SHEX" && ch.FourCC != "SHDR" && !bytes.Equal(b.Data, ch.Data) {
+			return false
+		}
+	}
+	differ := false
+	for i := range ow {
+		if ow[i] == aw[i] {
+			continue
+		}
+		differ = true
+		f := func(w uint32) string { return strconv.FormatFloat(float64(math.Float32frombits(w)), 'f', 6, 64) }
+		if f(ow[i]) != f(aw[i]) {
+			return false
+		}
+	}
+	return differ
 }
 
 // TestAssembleErrors: text that is not a shader gets an error naming the

@@ -61,7 +61,7 @@ func TestProblems(t *testing.T) {
 			{"violation", 43, []string{"pfnMakeResidentCb"}},
 		}},
 		{"core/inspect/testdata/refused.d3ds", []want{
-			{"refused", 8, []string{"pfnSetErrorCb (E_INVALIDARG)", "a Texture2DMS without its sample count", "CreatePixelShader(ps) at line 8 fails"}},
+			{"refused", 46, []string{"pfnSetErrorCb (E_INVALIDARG)", "o16: a vs_4_0 shader has 16 output registers", "CreateVertexShader(vs) at line 46 fails"}},
 		}},
 		{"assets/scenarios/hello-triangle.d3ds", nil},
 	} {
