@@ -190,42 +190,32 @@ func TestExportApitraceReads(t *testing.T) {
 }
 
 // dropHeader drops an imported scenario's first line (it names the file).
-// withoutShaderBytes drops the byte arrays of an imported scenario's fxc
-// blocks (from "const BYTE" to "};"), keeping their listings.
-func withoutShaderBytes(s string) string {
-	var b strings.Builder
-	in := false
-	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "const BYTE ") {
-			in = true
-		}
-		if !in {
-			b.WriteString(l + "\n")
-		}
-		if in && l == "};" {
-			in = false
-		}
-	}
-	return b.String()
-}
-
 func dropHeader(s string) string {
 	_, rest, _ := strings.Cut(s, "\n")
 	return rest
 }
 
 // shaderBlocks is the text of a scenario's fxc blocks.
-func shaderBlocks(s string) string {
+func shaderBlocks(s string) string { return blockLines(s, "fxc ", "}", true) }
+
+// withoutShaderBytes drops the byte arrays of an imported scenario's fxc
+// blocks (from "const BYTE" to "};"), keeping their listings.
+func withoutShaderBytes(s string) string { return blockLines(s, "const BYTE ", "};", false) }
+
+// blockLines keeps (keep) or drops (!keep) the lines from one that starts
+// with start to the next that is end, and keeps or drops the rest the other
+// way.
+func blockLines(s, start, end string, keep bool) string {
 	var b strings.Builder
 	in := false
 	for _, l := range strings.Split(s, "\n") {
-		if strings.HasPrefix(l, "fxc ") {
+		if strings.HasPrefix(l, start) {
 			in = true
 		}
-		if in {
+		if in == keep {
 			b.WriteString(l + "\n")
 		}
-		if l == "}" {
+		if in && l == end {
 			in = false
 		}
 	}
