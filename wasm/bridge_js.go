@@ -87,6 +87,10 @@ import (
 // main; nil before).
 var actualFPS func() float64
 
+// stageDraws counts the frames the stage was drawn (game.Draw when its frame
+// or size changed; set by main_js.go): an idle page's count stands still.
+var stageDraws func() uint64
+
 type bridge struct {
 	a   *app
 	obj js.Value
@@ -437,6 +441,12 @@ func installBridge(a *app) *bridge {
 			return 0
 		}
 		return actualFPS()
+	})
+	b.fn("stageDraws", func(args []js.Value) any {
+		if stageDraws == nil {
+			return 0
+		}
+		return float64(stageDraws())
 	})
 	b.fn("synthetic", func(args []js.Value) any {
 		if len(args) > 0 && args[0].Type() == js.TypeNumber {

@@ -8,6 +8,7 @@ import (
 	"image"
 	"image/color"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -18,6 +19,8 @@ import (
 func main() {
 	actualFPS = ebiten.ActualFPS
 	a := &app{}
+	g := newGame(a)
+	stageDraws = g.draws.Load
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a, b)
 
@@ -28,7 +31,7 @@ func main() {
 	// (about half a core in headless Chromium's software WebGL before).
 	ebiten.SetScreenClearedEveryFrame(false)
 	ebiten.SetWindowTitle("d3dsim")
-	if err := ebiten.RunGame(newGame(a)); err != nil {
+	if err := ebiten.RunGame(g); err != nil {
 		// No canvas (no WebGL, say): the simulator, the bridge and the panel
 		// still work; say why there is no picture.
 		b.notify("The frame view could not start (" + err.Error() + "); the trace and the test hook still work.")
@@ -69,6 +72,8 @@ type game struct {
 	// What the stage last showed: Draw redraws only when one of them moved.
 	dirty  bool // a new frame (or none) since the last Draw
 	sw, sh int  // the screen's size at the last Draw
+
+	draws atomic.Uint64 // Draws that drew the stage (d3dsim.stageDraws())
 }
 
 func newGame(a *app) *game {
@@ -130,6 +135,7 @@ func (g *game) Draw(screen *ebiten.Image) {
 		return
 	}
 	g.dirty, g.sw, g.sh = false, sw, sh
+	g.draws.Add(1)
 	screen.Fill(stageBG)
 	if g.img == nil {
 		g.drawLabel(screen, sw, sh)

@@ -150,6 +150,19 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, on
   assert.equal(await page.textContent("#pixel-text"), `(${mid[0]}, ${mid[1]}) ${await page.evaluate(([x, y]) => window.d3dsim.pixel(x, y), mid)}`);
   await page.mouse.move(0, 0);
 
+  // An idle page draws nothing: with the run done and nothing changing, the
+  // stage is not drawn in 30 animation frames (it was drawn every frame
+  // before, about a core of headless Chromium's time); a new size draws it.
+  await nextFrames(page, 5);
+  const before = await page.evaluate(() => window.d3dsim.stageDraws());
+  assert.ok(before >= 1, `the stage was never drawn: ${before}`);
+  await nextFrames(page, 30);
+  assert.equal(await page.evaluate(() => window.d3dsim.stageDraws()), before, "the idle page drew its stage again");
+  const viewport = page.viewportSize();
+  await page.setViewportSize({ width: viewport.width - 40, height: viewport.height });
+  await page.waitForFunction((n) => window.d3dsim.stageDraws() > n, before, { polling: "raf" });
+  await page.setViewportSize(viewport);
+
   const firstFrame = await page.evaluate(() => window.d3dsimUI.firstFrameAt);
   console.log(`# navigation to first presented frame (headless Chromium): ${firstFrame.toFixed(0)} ms`);
 }));
