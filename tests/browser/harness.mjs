@@ -198,10 +198,11 @@ export async function launch() {
 // onShared(fn) wraps a test's function. Each such test loads the scenario
 // it tests and leaves the page idle. A test that fails closes the page and
 // the next opens a fresh one; so does the next after a test that ran out
-// of its time (it never returned: inUse is still set).
+// of its time (its function is still running).
 export function sharing(open) {
   let page = null;
-  let inUse = false;
+  let turn = 0; // the number of the test whose turn it is (onShared)
+  let running = 0; // that test's number while its function runs, else 0
   const drop = async () => {
     const p = page;
     page = null;
@@ -211,16 +212,23 @@ export function sharing(open) {
     if (!page || page.isClosed()) page = await open();
     return page;
   };
+  // A test that ran out of its time goes on running (node cannot stop a
+  // Promise): its page is closed when the next test starts, and when its
+  // own steps then fail it must not close the page that test opened — a
+  // CI run lost a second, sound test that way ("Target page, context or
+  // browser has been closed"). So a test closes the page on failure only
+  // while it is still the one whose turn it is.
   const onShared = (fn) => async (t) => {
-    if (inUse) await drop();
-    inUse = true;
+    const mine = ++turn;
+    if (running) await drop();
+    running = mine;
     try {
       await fn(t);
     } catch (err) {
-      await drop();
+      if (turn === mine) await drop();
       throw err;
     } finally {
-      inUse = false;
+      if (running === mine) running = 0;
     }
   };
   return { shared, onShared, drop };

@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { readFileSync, copyFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames, sharing } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, launch, nextFrames, sharing, within } from "./harness.mjs";
 
 let h = null; // the server and browser (harness.mjs)
 
@@ -309,38 +309,56 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
 // The standalone page: the scenario and the simulator in one file, opened
 // from disk with no server, replays to the page's frame hash. (Its one new
 // page is the file itself: nothing else can open it.)
-test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 240000 }, onShared(async () => {
-  const page = await sharedPage();
-  await loadAndRun(page, layers);
+test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 600000 }, onShared(async () => {
+  // Each step is bounded and named, and its time printed: the steps' bounds
+  // add up to less than the test's, so a step that does not end is named
+  // (a CI run on a loaded machine passed the test's old 240 s with none
+  // named). Making the file gzips and base64-encodes the 26 MiB module in
+  // the page; opening it decodes and compiles it again.
+  const steps = [];
+  const step = async (label, ms, fn) => {
+    const t0 = performance.now();
+    try {
+      return await within(`standalone: ${label}`, ms, fn());
+    } finally {
+      steps.push(`${label} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      console.log(`standalone: ${steps.at(-1)}`);
+    }
+  };
+  const page = await step("the shared page", 120000, () => sharedPage());
+  await step("layers.d3ds run", 60000, () => loadAndRun(page, layers));
   const want = await page.evaluate(() => ({ hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7) }));
   assert.equal(want.px, "#bf404080");
-  const [d] = await Promise.all([
-    page.waitForEvent("download", { timeout: 180000 }),
+  const [d] = await step("Download -> standalone (the file made in the page)", 120000, () => Promise.all([
+    page.waitForEvent("download", { timeout: 120000 }),
     (async () => {
       await page.click("#download");
       await page.click('#download-menu [data-kind="standalone"]');
     })(),
-  ]);
+  ]));
   assert.equal(d.suggestedFilename(), "d3dsim-standalone.html");
   const file = path.join(h.tmp, "d3dsim-standalone.html");
-  copyFileSync(await d.path(), file);
+  copyFileSync(await step("the download saved", 30000, () => d.path()), file);
   const html = readFileSync(file, "utf8");
   console.log(`d3dsim-standalone.html: ${statSync(file).size.toLocaleString("en-US")} bytes`);
   assert.ok(!/<script[^>]*\ssrc=|<link[^>]*stylesheet/.test(html), "nothing is loaded from beside the file");
   assert.ok(html.includes('id="d3dsim-wasm"') && html.includes('"imports"'), "the module and the panel's modules are in the file");
   const errors = h.pageErrors.length;
-  const sp = await h.openPage(pathToFileURL(file).href);
-  await sp.waitForFunction((t) => window.d3dsim.source() === t, layers);
-  const got = await sp.evaluate(async () => {
-    await window.d3dsim.run();
-    // pixel() is "" while a slice is suspended (the page's own frame after
-    // the run, on a loaded machine: seen in CI), so read once it is free.
-    while (window.d3dsim.summary().busy) await new Promise((r) => setTimeout(r, 20));
-    return { hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7), status: document.getElementById("stage-status").hidden };
-  });
-  assert.deepEqual(got, { ...want, status: true });
-  assert.deepEqual(h.pageErrors.slice(errors), []);
-  await sp.close();
+  const sp = await step("the file opened from file:// (its module decoded and compiled)", 150000, () => h.openPage(pathToFileURL(file).href));
+  try {
+    await step("the file's scenario loaded", 30000, () => sp.waitForFunction((t) => window.d3dsim.source() === t, layers, { timeout: 30000 }));
+    const got = await step("the file's run", 60000, () => sp.evaluate(async () => {
+      await window.d3dsim.run();
+      // pixel() is "" while a slice is suspended (the page's own frame after
+      // the run, on a loaded machine: seen in CI), so read once it is free.
+      while (window.d3dsim.summary().busy) await new Promise((r) => setTimeout(r, 20));
+      return { hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7), status: document.getElementById("stage-status").hidden };
+    }));
+    assert.deepEqual(got, { ...want, status: true });
+    assert.deepEqual(h.pageErrors.slice(errors), []);
+  } finally {
+    await sp.close();
+  }
 }));
 
 test("compare: this run against the text before an edit, by API call, by layer, the pixel mask and the state at the Draw", { timeout: 120000 }, onShared(async () => {
