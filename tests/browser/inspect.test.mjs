@@ -316,16 +316,25 @@ test("standalone: one file with the scenario and main.wasm replays from file:// 
   // named). Making the file gzips and base64-encodes the 26 MiB module in
   // the page; opening it decodes and compiles it again.
   const steps = [];
+  const pages = [];
+  // What the pages said (a notice such as "The standalone page could not
+  // be made: ...", the summary), added to a step's failure.
+  const said = async () => (await Promise.all(pages.map((p) => within("the notice", 5000, p.evaluate(() =>
+    `${location.protocol} notice: ${JSON.stringify(document.getElementById("notice")?.textContent || "")}, busy: ${JSON.stringify(window.d3dsim?.summary?.().busy ?? null)}`)).catch((e) => e.message)))).join("; ");
   const step = async (label, ms, fn) => {
     const t0 = performance.now();
     try {
       return await within(`standalone: ${label}`, ms, fn());
+    } catch (err) {
+      err.message += ` (the pages: ${await said()}; the steps before: ${steps.join(", ")})`;
+      throw err;
     } finally {
       steps.push(`${label} ${((performance.now() - t0) / 1000).toFixed(1)} s`);
       console.log(`standalone: ${steps.at(-1)}`);
     }
   };
   const page = await step("the shared page", 120000, () => sharedPage());
+  pages.push(page);
   await step("layers.d3ds run", 60000, () => loadAndRun(page, layers));
   const want = await page.evaluate(() => ({ hash: window.d3dsim.summary().hash, px: window.d3dsim.pixel(5, 7) }));
   assert.equal(want.px, "#bf404080");
@@ -345,6 +354,7 @@ test("standalone: one file with the scenario and main.wasm replays from file:// 
   assert.ok(html.includes('id="d3dsim-wasm"') && html.includes('"imports"'), "the module and the panel's modules are in the file");
   const errors = h.pageErrors.length;
   const sp = await step("the file opened from file:// (its module decoded and compiled)", 150000, () => h.openPage(pathToFileURL(file).href));
+  pages.push(sp);
   try {
     await step("the file's scenario loaded", 30000, () => sp.waitForFunction((t) => window.d3dsim.source() === t, layers, { timeout: 30000 }));
     const got = await step("the file's run", 60000, () => sp.evaluate(async () => {
