@@ -26,6 +26,10 @@ export const SERVER_START_TIMEOUT = 10 * 60 * 1000; // a cold wasm build on 2 co
 export const VIEWPORT = { width: 1280, height: 800 };
 // OPEN_TIMEOUT bounds openPage's waits for the page and its module.
 export const OPEN_TIMEOUT = 120000;
+// READY_TIMEOUT bounds the first wait for d3dsim.ready after the page has
+// loaded (openPage): the slowest of 32 opens two at a time at a load of 35
+// took 25 s; one that has not ended in 60 s is opened again.
+export const READY_TIMEOUT = 60000;
 // WAIT_TIMEOUT bounds every wait of a page openPage opened that names no
 // bound of its own: Playwright's actions and waits (its default 30 s ran
 // out at a load of 20) and page.evaluate, which has no bound at all (a
@@ -118,13 +122,31 @@ export async function stopServer(server) {
   clearTimeout(timer);
 }
 
+// startState says how far a page that did not become ready got: what its
+// stage says, main.wasm's fetch (bytes, when it ended), the module's calls
+// on the page; or that its main thread does not answer (a long task).
+export async function startState(page) {
+  try {
+    return await within("startState", 10000, page.evaluateUnbounded(() => {
+      const w = performance.getEntriesByType("resource").filter((e) => /main\.wasm/.test(e.name))
+        .map((e) => `${e.name.split("/").pop()}: ${e.transferSize} bytes, fetched ${e.responseEnd.toFixed(0)} ms after the start`);
+      const st = document.getElementById("stage-status");
+      return `page state: ${document.readyState}, Go ${typeof Go}, d3dsim ${Object.keys(window.d3dsim || {}).length} keys, ` +
+        `stage ${JSON.stringify(st?.hidden ? "hidden" : (st?.textContent || "").slice(0, 200))}, ${w.join(", ") || "main.wasm not fetched"}, ` +
+        `${performance.now().toFixed(0)} ms since the navigation`;
+    }));
+  } catch (err) {
+    return `the page's main thread does not answer (${err.message})`;
+  }
+}
+
 // pageOpens counts the pages this process opened through openPage and the
 // seconds they took to load the module: each file prints them when it ends
 // ("# harness: N page opens, S s"), the figure that says what a test file
 // costs on a loaded machine (a page open is 2-8 s of a core's time).
-export const pageOpens = { n: 0, ms: 0 };
+export const pageOpens = { n: 0, ms: 0, hung: [] };
 process.on("exit", () => {
-  if (pageOpens.n) console.log(`# harness: ${pageOpens.n} page opens, ${(pageOpens.ms / 1000).toFixed(1)} s to load the module`);
+  if (pageOpens.n) console.log(`# harness: ${pageOpens.n} page opens, ${(pageOpens.ms / 1000).toFixed(1)} s to load the module${pageOpens.hung.length ? `; ${pageOpens.hung.length} did not end and were opened again` : ""}`);
 });
 
 // launch starts a server and a browser with a fresh profile in a temp dir.
@@ -164,7 +186,8 @@ export async function launch() {
     rmSync(tmp, { recursive: true, force: true });
     throw err;
   }
-  h.openPage = async (url) => {
+  // openOnce opens url in a page of its own and waits for the module.
+  const openOnce = async (url, readyMs) => {
     const t0 = performance.now();
     const page = await h.browser.newPage();
     page.on("pageerror", (err) => h.pageErrors.push(`${url}: ${err.message}`));
@@ -174,12 +197,34 @@ export async function launch() {
     // Playwright's default of 30 s is a hang detector that a loaded machine
     // trips: at a load of 20 on 2 cores a page open took 14 s on average
     // and two of eight passed 30 s. The test's own limit still ends a hang.
-    await page.goto(url, { timeout: OPEN_TIMEOUT });
-    await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: OPEN_TIMEOUT });
-    await page.evaluate(() => window.d3dsim.ready.then(() => true));
+    try {
+      await page.goto(url, { timeout: OPEN_TIMEOUT });
+      await page.waitForFunction(() => window.d3dsim && window.d3dsim.ready, null, { timeout: OPEN_TIMEOUT });
+      await within(`openPage(${url}): d3dsim.ready`, readyMs, page.evaluateUnbounded(() => window.d3dsim.ready.then(() => true)));
+    } catch (err) {
+      err.message += ` (${await startState(page)}; ${((performance.now() - t0) / 1000).toFixed(1)} s since the open)`;
+      await page.close().catch(() => {});
+      throw err;
+    }
     pageOpens.n++;
     pageOpens.ms += performance.now() - t0;
     return page;
+  };
+  // openPage opens url and waits for the module. A page that does not
+  // become ready in READY_TIMEOUT is closed and opened once more (then
+  // with OPEN_TIMEOUT), saying so
+  // with how far it got (startState): in two CI runs of 2026-11-29 one page
+  // open in a hundred never resolved d3dsim.ready (at 240 s, beside opens
+  // of 5 s, on a machine under load) and failed its test; the cause was not
+  // found (docs/testing.md). A second failure fails the test.
+  h.openPage = async (url) => {
+    try {
+      return await openOnce(url, READY_TIMEOUT);
+    } catch (err) {
+      pageOpens.hung.push(err.message);
+      console.log(`# harness: a page open did not end, opening it again: ${err.message}`);
+      return openOnce(url, OPEN_TIMEOUT);
+    }
   };
   h.close = async () => {
     try {

@@ -309,7 +309,7 @@ test("export: the state as JSON, a resource as PNG, the trace of the timeline's 
 // The standalone page: the scenario and the simulator in one file, opened
 // from disk with no server, replays to the page's frame hash. (Its one new
 // page is the file itself: nothing else can open it.)
-test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 600000 }, onShared(async () => {
+test("standalone: one file with the scenario and main.wasm replays from file:// to the page's frame hash", { timeout: 900000 }, onShared(async () => {
   // Each step is bounded and named, and its time printed: the steps' bounds
   // add up to less than the test's, so a step that does not end is named
   // (a CI run on a loaded machine passed the test's old 240 s with none
@@ -353,7 +353,7 @@ test("standalone: one file with the scenario and main.wasm replays from file:// 
   assert.ok(!/<script[^>]*\ssrc=|<link[^>]*stylesheet/.test(html), "nothing is loaded from beside the file");
   assert.ok(html.includes('id="d3dsim-wasm"') && html.includes('"imports"'), "the module and the panel's modules are in the file");
   const errors = h.pageErrors.length;
-  const sp = await step("the file opened from file:// (its module decoded and compiled)", 150000, () => h.openPage(pathToFileURL(file).href));
+  const sp = await step("the file opened from file:// (its module decoded and compiled)", 300000, () => h.openPage(pathToFileURL(file).href));
   pages.push(sp);
   try {
     await step("the file's scenario loaded", 30000, () => sp.waitForFunction((t) => window.d3dsim.source() === t, layers, { timeout: 30000 }));
