@@ -232,6 +232,9 @@ func (u *texUnit) general(v *texView, sm *sampler, q *shader.TexQuery) {
 		case shader.TexGather, shader.TexGatherCmp:
 			r = v.gather(sm, q, l)
 		case shader.TexLOD:
+			if !v.bound() || isa.IsBuffer(v.kind) {
+				break // no levels: zeros (a buffer's view has no subresources)
+			}
 			// x is clamped to the view's levels too (CalculateLevelOfDetail
 			// of a 3-level view is at most 2), y is not.
 			lod, raw := v.lod(sm, q, l, 0)
