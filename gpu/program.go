@@ -140,10 +140,11 @@ type progState struct {
 	pxFailed    bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err         error
 
-	consts [2]cbView
-	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
-	chunk  vsChunk
-	block  psBlock
+	consts  [2]cbView
+	tex     [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
+	chunk   vsChunk
+	outPlan outPlan // vertexOuts' table, kept while its key stays the same
+	block   psBlock
 
 	// The geometry stage's (geometry.go): its program (nil for none),
 	// declaration, output register of SV_Position, bindings and batch.
