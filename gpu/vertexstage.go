@@ -55,10 +55,20 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	// Every lane of every input register reads zero but for what the
 	// fetch below writes; only the lanes the last block wrote can be
 	// other than zero.
+	// (A linear fetch writes every component of its elements' registers in
+	// lanes 0..n-1: those are not cleared first.)
+	linear := !dp.indexed && ex.linearFetch(int64(dp.start)+int64(i0), n)
+	var full uint64
+	if linear {
+		full = ex.draw.fetch.full
+	}
 	if z := max(ps.vs.inLanes, n); z > 0 {
 		for r := range ps.vsIn {
-			in := m.In(r)
-			for j := range z {
+			in, lo := m.In(r), 0
+			if full>>(r&63)&1 != 0 {
+				lo = n
+			}
+			for j := lo; j < z; j++ {
 				in[0][j], in[1][j], in[2][j], in[3][j] = 0, 0, 0, 0
 			}
 		}
@@ -66,7 +76,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	ps.vs.inLanes = n
 	cut := s.ib.cut()
 	var mask uint64
-	linear := !dp.indexed && ex.fetchLinear(m, int64(dp.start)+int64(i0), n)
+	linear = linear && ex.fetchLinear(m, int64(dp.start)+int64(i0), n)
 	if linear {
 		mask = ^uint64(0) >> (shader.Lanes - n)
 	}
@@ -347,26 +357,8 @@ func movedLanes(m *shader.Machine, mv *vsMove) (*[shader.Lanes]uint32, uint32) {
 // nothing, for any other draw.
 func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
 	s, ps, dp := &ex.st, &ex.draw.prog, &ex.draw.params
-	if v0 < 0 || n == 0 {
+	if !ex.linearFetch(v0, n) {
 		return false
-	}
-	last := uint64(v0) + uint64(n-1)
-	for k := range s.layout.n {
-		e := &s.layout.els[k]
-		if int(e.Reg) >= ps.vsIn {
-			continue
-		}
-		if e.PerInstance || vtxWords(e.Format) == 0 {
-			return false
-		}
-		vb := &s.vb[e.Slot]
-		size, mem := uint64(e.Format.Size()), uint64(len(vb.mem))
-		if vb.stride == 0 || vb.offset > mem || last > (mem-vb.offset)/vb.stride {
-			return false
-		}
-		if base := vb.offset + vb.stride*last; uint64(e.Offset) > mem-base || mem-base-uint64(e.Offset) < size {
-			return false
-		}
 	}
 	for k := range s.layout.n {
 		e := &s.layout.els[k]
@@ -392,6 +384,63 @@ func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
 		}
 	}
 	return true
+}
+
+// linearFetch reports whether fetchLinear takes vertices v0..v0+n-1. The
+// elements' checks are a function of the state (the layout and the vertex
+// buffers, which only state packets set) and the program's inputs: made once
+// a state generation (ex.gen, bumped by every packet that is not a draw and
+// by every buffer), they leave a draw one comparison, its last vertex
+// against the last every element holds.
+func (ex *executor) linearFetch(v0 int64, n int) bool {
+	if v0 < 0 || n == 0 {
+		return false
+	}
+	fc, vsIn := &ex.draw.fetch, ex.draw.prog.vsIn
+	if !fc.ok || fc.gen != ex.gen || fc.vsIn != vsIn {
+		fc.ok, fc.gen, fc.vsIn = true, ex.gen, vsIn
+		fc.linear, fc.maxLast, fc.full = ex.fetchBounds()
+	}
+	return fc.linear && uint64(v0)+uint64(n-1) <= fc.maxLast
+}
+
+// fetchCheck is fetchLinear's checks of the elements for one state
+// generation and the program's inputs.
+type fetchCheck struct {
+	ok      bool
+	gen     uint64
+	vsIn    int
+	linear  bool   // every element the program reads is per vertex, of 32-bit components
+	maxLast uint64 // the last vertex every such element holds whole in its buffer
+	full    uint64 // the input registers such elements write, every component
+}
+
+// fetchBounds is fetchCheck's figures: whether every element the program
+// reads may be fetched by fetchLinear, and the last vertex whose elements
+// all lie in their buffers (vertex l's element lies in its buffer when
+// offset + stride*l + the element's offset + its size <= the buffer's
+// size). No vertex fits when linear is true and maxLast does not hold,
+// which fetchBounds says with linear false.
+func (ex *executor) fetchBounds() (linear bool, maxLast, full uint64) {
+	s, ps := &ex.st, &ex.draw.prog
+	maxLast = math.MaxUint64
+	for k := range s.layout.n {
+		e := &s.layout.els[k]
+		if int(e.Reg) >= ps.vsIn {
+			continue
+		}
+		if e.PerInstance || vtxWords(e.Format) == 0 {
+			return false, 0, 0
+		}
+		vb := &s.vb[e.Slot]
+		end, mem := vb.offset+uint64(e.Offset)+uint64(e.Format.Size()), uint64(len(vb.mem))
+		if vb.stride == 0 || end > mem {
+			return false, 0, 0
+		}
+		maxLast = min(maxLast, (mem-end)/vb.stride)
+		full |= 1 << (e.Reg & 63)
+	}
+	return true, maxLast, full
 }
 
 // fetchWords writes lanes 0..n-1 of in from n vertices of w 32-bit words

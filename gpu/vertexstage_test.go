@@ -140,13 +140,16 @@ func TestMovesOnly(t *testing.T) {
 // (two elements may share a register; SV_VertexID and SV_InstanceID among
 // them), strides, offsets and buffer sizes, fetchLinear either declines or
 // writes, lane by lane, the words fetchElement writes — the last vertex
-// partly outside its buffer makes it decline.
+// partly outside its buffer makes it decline. Its checks are kept for the
+// state generation: one executor draws every case, some after another
+// draw of other vertices in the same state.
 func TestFetchLinearMatchesFetchElement(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	formats := []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
 	took := 0
+	ex := &executor{} // one executor: its checks, kept for a state generation, must follow the state
 	for range 400 {
-		ex := &executor{}
+		ex.gen++ // (the state packets that set the layout and the buffers)
 		s := &ex.st
 		s.layout.n = 1 + r.IntN(4)
 		s.layout.vid, s.layout.iid = isa.NoReg, isa.NoReg
@@ -174,6 +177,10 @@ func TestFetchLinearMatchesFetchElement(t *testing.T) {
 		}
 		got, want := shader.NewMachine(p), shader.NewMachine(p)
 		v0, n := int64(r.IntN(12)), 1+r.IntN(shader.Lanes)
+		// A draw before this one, of other vertices, with the same state.
+		if v, m := int64(r.IntN(12)), 1+r.IntN(shader.Lanes); r.IntN(2) == 0 {
+			ex.fetchLinear(shader.NewMachine(p), v, m)
+		}
 		if !ex.fetchLinear(got, v0, n) {
 			for reg := range 5 {
 				if *got.In(reg) != (shader.Vec{}) {
@@ -344,5 +351,44 @@ func vertexOutsWalk(out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings
 				}
 			}
 		}
+	}
+}
+
+// TestLinearFetchClearsUnfetchedInputs: a linear fetch leaves uncleared
+// only the registers its elements write whole; an input register no element
+// of the layout writes reads zero in a draw that follows one whose layout
+// wrote it (the same program, the same lanes).
+func TestLinearFetchClearsUnfetchedInputs(t *testing.T) {
+	r := newRig(t)
+	rt := r.fmtTarget(4, 1, isa.FmtRGBA32F)
+	b := r.scene(rt, "", nil)
+	vs, vn := r.program("vs inputs=4 outputs=2\nmov o0, v0\nmov o1, v3")
+	b.SetProgram(isa.StageVS, vs, vn, 0)
+	r.omProgram(b, "ps inputs=2 outputs=1\nmov o0, v1", 0)
+	data := quadBytes(rt)
+	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+	var green []float32
+	for range 6 {
+		green = append(green, 0, 1, 0, 1)
+	}
+	col := f32bytes(green...)
+	b.SetVB(1, r.buffer(col), uint32(len(col)), 16, 0)
+	l := isa.BuiltinLayout()
+	l.Elements = append(l.Elements, isa.VertexElement{Reg: 3, Slot: 1, Format: isa.VtxRGBA32F})
+	b.SetLayout(l)
+	b.Draw(6, 0)
+	r.mustExec(b)
+	if got := f4(t, r, rt, 1, 0); got != [4]float32{0, 1, 0, 1} {
+		t.Fatalf("the first draw, with v3 fetched: %v, want green", got)
+	}
+	b = r.scene(rt, "", nil)
+	b.SetProgram(isa.StageVS, vs, vn, 0)
+	r.omProgram(b, "ps inputs=2 outputs=1\nmov o0, v1", 0)
+	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+	b.SetLayout(isa.BuiltinLayout()) // no element writes v3
+	b.Draw(6, 0)
+	r.mustExec(b)
+	if got := f4(t, r, rt, 1, 0); got != [4]float32{} {
+		t.Fatalf("the second draw, v3 in no element: %v, want zeros", got)
 	}
 }
