@@ -360,18 +360,10 @@ func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
 	if !ex.linearFetch(v0, n) {
 		return false
 	}
-	for k := range s.layout.n {
-		e := &s.layout.els[k]
-		if int(e.Reg) >= ps.vsIn {
-			continue
-		}
-		in, vb := m.In(int(e.Reg)), &s.vb[e.Slot]
-		one := math.Float32bits(1)
-		if e.Format.Int() {
-			one = 1
-		}
-		w := vtxWords(e.Format)
-		fetchWords(in, vb.mem, vb.offset+vb.stride*uint64(v0)+uint64(e.Offset), vb.stride, n, w, one)
+	fc := &ex.draw.fetch
+	for k := range fc.nels {
+		e := &fc.els[k&(isa.MaxVertexElements-1)]
+		fetchWords(m.In(int(e.reg)), e.mem, e.at+e.stride*uint64(v0), e.stride, n, int(e.w), e.one)
 	}
 	if r := int(s.layout.vid); r < ps.vsIn {
 		for j := range n {
@@ -399,7 +391,7 @@ func (ex *executor) linearFetch(v0 int64, n int) bool {
 	fc, vsIn := &ex.draw.fetch, ex.draw.prog.vsIn
 	if !fc.ok || fc.gen != ex.gen || fc.vsIn != vsIn {
 		fc.ok, fc.gen, fc.vsIn = true, ex.gen, vsIn
-		fc.linear, fc.maxLast, fc.full = ex.fetchBounds()
+		fc.linear, fc.maxLast, fc.full = ex.fetchBounds(fc)
 	}
 	return fc.linear && uint64(v0)+uint64(n-1) <= fc.maxLast
 }
@@ -413,17 +405,30 @@ type fetchCheck struct {
 	linear  bool   // every element the program reads is per vertex, of 32-bit components
 	maxLast uint64 // the last vertex every such element holds whole in its buffer
 	full    uint64 // the input registers such elements write, every component
+	// the elements, in the layout's order: what fetchWords needs of each
+	els  [isa.MaxVertexElements]linearEl
+	nels int
+}
+
+// linearEl is an element fetchLinear fetches: its register, its words and
+// the value of the components past them, and where vertex 0's are.
+type linearEl struct {
+	mem        []byte
+	at, stride uint64
+	reg, w     uint8
+	one        uint32
 }
 
 // fetchBounds is fetchCheck's figures: whether every element the program
 // reads may be fetched by fetchLinear, and the last vertex whose elements
 // all lie in their buffers (vertex l's element lies in its buffer when
 // offset + stride*l + the element's offset + its size <= the buffer's
-// size). No vertex fits when linear is true and maxLast does not hold,
-// which fetchBounds says with linear false.
-func (ex *executor) fetchBounds() (linear bool, maxLast, full uint64) {
+// size; when no vertex does, linear is false); and it lists the elements
+// in fc.els.
+func (ex *executor) fetchBounds(fc *fetchCheck) (linear bool, maxLast, full uint64) {
 	s, ps := &ex.st, &ex.draw.prog
 	maxLast = math.MaxUint64
+	fc.nels = 0
 	for k := range s.layout.n {
 		e := &s.layout.els[k]
 		if int(e.Reg) >= ps.vsIn {
@@ -439,6 +444,12 @@ func (ex *executor) fetchBounds() (linear bool, maxLast, full uint64) {
 		}
 		maxLast = min(maxLast, (mem-end)/vb.stride)
 		full |= 1 << (e.Reg & 63)
+		one := math.Float32bits(1)
+		if e.Format.Int() {
+			one = 1
+		}
+		fc.els[fc.nels&(isa.MaxVertexElements-1)] = linearEl{mem: vb.mem, at: vb.offset + uint64(e.Offset), stride: vb.stride, reg: e.Reg, w: uint8(vtxWords(e.Format)), one: one}
+		fc.nels++
 	}
 	return true, maxLast, full
 }
