@@ -41,12 +41,13 @@ type svert struct {
 // drawScratch is the draw's working memory, reused so that nothing is
 // allocated per vertex, triangle or pixel.
 type drawScratch struct {
-	vp   viewport
-	poly [2][maxPoly]cvert
-	sv   [maxPoly]svert
-	ring [3]cvert // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
-	seg  [2]cvert // a line's clipped ends (prim.go)
-	tri  tri
+	vp    viewport
+	poly  [2][maxPoly]cvert
+	sv    [maxPoly]svert
+	ring  [3]cvert   // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
+	fetch fetchCheck // fetchLinear's checks, kept for the state generation
+	seg   [2]cvert   // a line's clipped ends (prim.go)
+	tri   tri
 	// The planes of the attributes of d.tri (soloPlanes) and of the
 	// batch's triangles (planes, planesUsed of it so far, planesNext
 	// what the slot next gave takes): varyings.go.
@@ -599,16 +600,31 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		return 1
 	}
 	if c0|c1|c2 == 0 {
-		// Inside every plane: no clipping, no copy.
-		d.project(v0, &d.sv[0])
-		d.project(v1, &d.sv[1])
-		d.project(v2, &d.sv[2])
-		if t := d.next(); t.setup(&d.sv[0], &d.sv[1], &d.sv[2], s.cull, s.frontCCW, &d.pipe) {
-			if d.pipe.bias {
-				t.z0 += d.pipe.triBias(&d.sv[0], &d.sv[1], &d.sv[2])
-			}
-			d.emit()
+		// Inside every plane: no clipping, no copy. The attributes are
+		// copied only for a triangle that is drawn (not degenerate,
+		// culled or outside the scissor rectangle: setupEdges).
+		sv := &d.sv
+		d.projectPos(v0, &sv[0])
+		d.projectPos(v1, &sv[1])
+		d.projectPos(v2, &sv[2])
+		t := d.next()
+		ok, swapped := t.setupEdges(&sv[0], &sv[1], &sv[2], s.cull, s.frontCCW, &d.pipe)
+		if !ok {
+			return 1
 		}
+		n := d.prog.nattr
+		copy(sv[0].a[:n], v0.a[:n]) // the draw's attributes (varyings.go)
+		copy(sv[1].a[:n], v1.a[:n])
+		copy(sv[2].a[:n], v2.a[:n])
+		if swapped {
+			t.setupAttrs(&sv[0], &sv[2], &sv[1], &d.pipe)
+		} else {
+			t.setupAttrs(&sv[0], &sv[1], &sv[2], &d.pipe)
+		}
+		if d.pipe.bias {
+			t.z0 += d.pipe.triBias(&sv[0], &sv[1], &sv[2])
+		}
+		d.emit()
 		return 1
 	}
 	poly := d.poly[0][:3]
@@ -652,6 +668,14 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 // project maps a clip-space vertex (inside the clip volume) through the
 // viewport to the screen.
 func (d *drawScratch) project(c *cvert, sv *svert) {
+	d.projectPos(c, sv)
+	n := d.prog.nattr
+	copy(sv.a[:n], c.a[:n]) // the draw's attributes (varyings.go)
+}
+
+// projectPos is project without the attributes: the screen position, depth
+// and w.
+func (d *drawScratch) projectPos(c *cvert, sv *svert) {
 	vp := &d.vp
 	iw := 1 / c.p[3]
 	sx := vp.x + float64((float64(c.p[0]*iw)+1)*0.5*vp.w)
@@ -659,8 +683,6 @@ func (d *drawScratch) project(c *cvert, sv *svert) {
 	sv.x, sv.y = toFixed(sx), toFixed(sy)
 	sv.z = vp.minZ + float64(c.p[2]*iw*(vp.maxZ-vp.minZ))
 	sv.w = c.p[3]
-	n := d.prog.nattr
-	copy(sv.a[:n], c.a[:n]) // the draw's attributes (varyings.go)
 }
 
 // clipPoly clips the convex polygon in against one plane (Sutherland-Hodgman)

@@ -27,7 +27,7 @@ type pipeCache struct {
 	words []uint32
 	wp    int
 	hits  uint64 // draws that took the copy (for tests)
-	off   bool   // every draw prepares its pipe (for tests: the reference)
+	off   bool   // every draw prepares its pipe and programs (for tests: the reference)
 }
 
 // isDrawOp reports whether op is one of the draw packets, the only ones

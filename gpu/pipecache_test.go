@@ -65,3 +65,50 @@ func TestPipeCacheFollowsState(t *testing.T) {
 		t.Errorf("%d draws took the last draw's pipe, want %d", hits, want)
 	}
 }
+
+// A draw that follows another with the same programs and no packet between
+// them takes what prepareProgram set for the last one (preparedProgs); a
+// packet between them — here the same programs bound again with other
+// system values, the position in another register, another pixel program —
+// makes it prepare in full. The pictures are those of the same draws with
+// every draw preparing its programs.
+func TestPreparedProgramsFollowState(t *testing.T) {
+	red := [4]float32{1, 0, 0, 1}
+	vs := []vtx{pxv(1, 1, 32, 32, red), pxv(20, 2, 32, 32, red), pxv(3, 25, 32, 32, red)}
+	draw := func(cache bool) (pic []byte, hits uint64) {
+		r := newRig(t)
+		r.g.ex.draw.pipeCache.off = !cache
+		a := r.target(32, 32, isa.FmtRGBA8)
+		b := r.scene(a, "ps_vertexcolor", vs)
+		a.clear(b, [4]float32{0, 0, 0.25, 1})
+		// The same code read two ways: its SV_Position in o0 (the
+		// triangle where the vertices say, coloured by their texture
+		// coordinates), or in o1 (the colour taken for the position).
+		prog, n := r.program("vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1\nmov o2, v2")
+		for _, st := range []func(){
+			func() {},
+			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+			func() { b.SetProgram(isa.StageVS, prog, n, 1) },
+			func() { r.bind(b, "ps_solid") },
+			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+		} {
+			st()
+			for range 3 {
+				b.Draw(3, 0)
+			}
+		}
+		r.mustExec(b)
+		return r.rgba(a), r.g.ex.draw.prog.prepared.hits
+	}
+	got, hits := draw(true)
+	want, none := draw(false)
+	if !bytes.Equal(got, want) {
+		t.Error("the draws differ from the same draws with every draw's programs prepared")
+	}
+	if none != 0 {
+		t.Errorf("the cache off, %d draws took the last draw's preparation", none)
+	}
+	if hits != 2*5 {
+		t.Errorf("%d draws took the last draw's preparation, want 10 (two of each step's three)", hits)
+	}
+}

@@ -140,10 +140,12 @@ type progState struct {
 	pxFailed    bool       // the pixel program faulted: no more pixels (drawInstances paints the warning colour)
 	err         error
 
-	consts [2]cbView
-	tex    [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
-	chunk  vsChunk
-	block  psBlock
+	consts   [2]cbView
+	tex      [2]texUnit // each stage's (isa.StageVS, isa.StagePS)
+	chunk    vsChunk
+	outPlan  outPlan // vertexOuts' table, kept while its key stays the same
+	prepared preparedProgs
+	block    psBlock
 
 	// The geometry stage's (geometry.go): its program (nil for none),
 	// declaration, output register of SV_Position, bindings and batch.
@@ -399,6 +401,15 @@ func (ex *executor) prepareProgram() bool {
 		}
 	}
 	ps.setPrograms(progs)
+	if c := &ps.prepared; c.ok && c.gen == ex.gen && samePrograms(&c.progs, &progs) && !ex.draw.pipeCache.off {
+		c.hits++
+		// The state and the programs of the last draw that prepared them
+		// (no packet but draws since): what follows would set every field
+		// as that draw left it. The constants are read again (Bind).
+		return ex.bindProgram(ps.vs, isa.StageVS, "vertex") &&
+			(ps.ps == nil || ex.bindProgram(ps.ps, isa.StagePS, "pixel")) && ex.prepareClipDist()
+	}
+	ps.prepared.ok = false
 	vp := ps.vs.prog
 	ps.vsPos, ps.vsIn = int(s.prog[isa.StageVS].sysReg), vp.Inputs
 	if !ex.prepareTess() {
@@ -430,8 +441,7 @@ func (ex *executor) prepareProgram() bool {
 		ps.consts[isa.StagePS] = cbView{bufs: &s.cb[isa.StagePS]}
 		ps.tex = [2]texUnit{{st: s, stage: isa.StageVS}, {st: s, stage: isa.StagePS}}
 	}
-	if err := ps.vs.m.Bind(&ps.consts[isa.StageVS], &ps.tex[isa.StageVS]); err != nil {
-		ex.fault("vertex program: %v", err)
+	if !ex.bindProgram(ps.vs, isa.StageVS, "vertex") {
 		return false
 	}
 	ps.flat, ps.lin, ps.cent = 0, 0, 0
@@ -457,13 +467,49 @@ func (ex *executor) prepareProgram() bool {
 			return false
 		}
 		ps.setInterp(pp)
-		if err := ps.ps.m.Bind(&ps.consts[isa.StagePS], &ps.tex[isa.StagePS]); err != nil {
-			ex.fault("pixel program: %v", err)
+		if !ex.bindProgram(ps.ps, isa.StagePS, "pixel") {
 			return false
 		}
 	}
 	ps.setAttrs()
-	return ex.prepareClipDist()
+	if !ex.prepareClipDist() {
+		return false
+	}
+	if ps.gs == nil && ps.hs == nil && ps.ds == nil {
+		ps.prepared.ok, ps.prepared.gen, ps.prepared.progs = true, ex.gen, progs
+	}
+	return true
+}
+
+// preparedProgs is the last draw prepareProgram prepared in full: its state
+// generation (ex.gen, bumped by every packet that is not a draw and by every
+// buffer) and programs. A draw of the same programs in the same generation
+// finds every field prepareProgram sets as that draw left it: nothing but
+// draws ran since, and a draw changes none of them. Draws with geometry or
+// tessellation programs prepare in full (their stages set up more).
+type preparedProgs struct {
+	ok    bool
+	gen   uint64
+	progs [5]*progEntry
+	hits  uint64 // draws that found them (for tests)
+}
+
+// samePrograms is a == b, entry by entry (the arrays' == is a call to
+// memequal).
+func samePrograms(a, b *[5]*progEntry) bool {
+	return a[0] == b[0] && a[1] == b[1] && a[2] == b[2] && a[3] == b[3] && a[4] == b[4]
+}
+
+// bindProgram binds a draw's vertex or pixel program (stage) to the draw's
+// constants and textures: the constants are read into the program's
+// uniforms every draw (a draw may have written the buffer's memory).
+func (ex *executor) bindProgram(e *progEntry, stage int, what string) bool {
+	ps := &ex.draw.prog
+	if err := e.m.Bind(&ps.consts[stage], &ps.tex[stage]); err != nil {
+		ex.fault("%s program: %v", what, err)
+		return false
+	}
+	return true
 }
 
 // drawStages are the program slots a draw resolves, in the order

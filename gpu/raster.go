@@ -86,18 +86,35 @@ type tri struct {
 // draw: degenerate, culled, or no pixel of the scissor rectangle in reach.
 // Clockwise on the screen is front unless frontCCW.
 func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool {
+	ok, swapped := t.setupEdges(v0, v1, v2, cull, frontCCW, p)
+	if !ok {
+		return false
+	}
+	if swapped {
+		v1, v2 = v2, v1
+	}
+	t.setupAttrs(v0, v1, v2, p)
+	return true
+}
+
+// setupEdges is setup's first part, which reads the vertices' positions
+// only: the tests that reject the triangle, its bounds and edges. It
+// reports whether the triangle is drawn, and whether v1 and v2 were
+// swapped to make it clockwise (setupAttrs takes them in that order).
+func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) (ok, swapped bool) {
 	area := (v2.y-v0.y)*(v1.x-v0.x) - (v2.x-v0.x)*(v1.y-v0.y)
 	if area == 0 {
-		return false
+		return false, false
 	}
 	front := (area > 0) != frontCCW
 	if (cull == isa.CullBack && !front) || (cull == isa.CullFront && front) {
-		return false
+		return false, false
 	}
 	t.front = front
 	if area < 0 {
 		v1, v2 = v2, v1
 		area = -area
+		swapped = true
 	}
 
 	// Pixels whose centres can be inside, within the scissor rectangle.
@@ -112,7 +129,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 		t.y1 = min(int((maxY-half)>>subBits)+1, p.sy1)
 	}
 	if t.x0 >= t.x1 || t.y0 >= t.y1 {
-		return false
+		return false, false
 	}
 
 	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
@@ -120,8 +137,7 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 	t.e[1] = makeEdge(v2, v0)
 	t.e[2] = makeEdge(v0, v1)
 	t.invArea = 1 / float64(area)
-	t.setupAttrs(v0, v1, v2, p)
-	return true
+	return true, swapped
 }
 
 // setupAttrs prepares the interpolation of depth and of the attributes the

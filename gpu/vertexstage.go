@@ -55,10 +55,20 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	// Every lane of every input register reads zero but for what the
 	// fetch below writes; only the lanes the last block wrote can be
 	// other than zero.
+	// (A linear fetch writes every component of its elements' registers in
+	// lanes 0..n-1: those are not cleared first.)
+	linear := !dp.indexed && ex.linearFetch(int64(dp.start)+int64(i0), n)
+	var full uint64
+	if linear {
+		full = ex.draw.fetch.full
+	}
 	if z := max(ps.vs.inLanes, n); z > 0 {
 		for r := range ps.vsIn {
-			in := m.In(r)
-			for j := range z {
+			in, lo := m.In(r), 0
+			if full>>(r&63)&1 != 0 {
+				lo = n
+			}
+			for j := lo; j < z; j++ {
 				in[0][j], in[1][j], in[2][j], in[3][j] = 0, 0, 0, 0
 			}
 		}
@@ -66,7 +76,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	ps.vs.inLanes = n
 	cut := s.ib.cut()
 	var mask uint64
-	linear := !dp.indexed && ex.fetchLinear(m, int64(dp.start)+int64(i0), n)
+	linear = linear && ex.fetchLinear(m, int64(dp.start)+int64(i0), n)
 	if linear {
 		mask = ^uint64(0) >> (shader.Lanes - n)
 	}
@@ -158,7 +168,7 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	if moves != nil {
 		src = ps.vs.movedOut // the outputs read straight from the inputs
 	}
-	vertexOuts(&c.out, mask, src, ps.vsPos, vary, outs, flat)
+	vertexOuts(&ps.outPlan, &c.out, mask, src, ps.vsPos, vary, outs, flat)
 }
 
 // laneSrc is where a vertex program's output component is read from: the
@@ -193,59 +203,137 @@ func vertexLanes(m *shader.Machine, outs int, moves []vsMove) (out, moved *[isa.
 // clip-space vertices: the position (output pos, or none when it is below
 // 0) and vary varyings, output r's component c read from src[r][c], as a
 // float (or, for the constant registers of flat, its bits unchanged:
-// interp.go), zeros for the registers past the program's outs. Component
-// by component over the mask's lanes, each register looked up once a
-// block rather than once a vertex.
-func vertexOuts(out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
+// interp.go), zeros for the registers past the program's outs. The work is a
+// table (outPlan) made once for the arguments and kept while they stay the
+// same, draw after draw: the components read from lanes, the constant ones,
+// and the runs of zeros, cleared a vertex at a time.
+func vertexOuts(plan *outPlan, out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
+	if k := &plan.key; !plan.ok || k.src != src || k.pos != pos || k.vary != vary || k.outs != outs || k.flat != flat {
+		plan.make(outKey{src, pos, vary, outs, flat}) // (compared field by field: the struct's == is a call)
+	}
 	var buf [shader.Lanes]uint8
 	lanes := buf[:0]
 	for w := mask; w != 0; w &= w - 1 {
 		lanes = append(lanes, uint8(bits.TrailingZeros64(w)))
 	}
 	const lm = shader.Lanes - 1
-	var zero laneSrc // no position, past the outputs, the position's register: zeros
 	for k := range 4 {
-		s := &zero
-		if pos >= 0 {
-			s = &src[pos&(isa.MaxVaryings-1)][k]
-		}
-		if s.v == nil {
-			x := float64(math.Float32frombits(s.imm))
+		op := &plan.pos[k]
+		if op.v == nil {
 			for _, j := range lanes {
-				out[j&lm].p[k] = x
+				out[j&lm].p[k] = op.x
+			}
+			continue
+		}
+		v := op.v
+		for _, j := range lanes {
+			out[j&lm].p[k] = float64(math.Float32frombits(v[j&lm]))
+		}
+	}
+	// The constant components (the zero runs and the immediates) are
+	// written only in the lanes that do not hold them already: out is the
+	// chunk's, which only vertexOuts writes, and the table's components
+	// are its alone.
+	if plan.out != out {
+		plan.out, plan.kept = out, 0
+	}
+	if fresh := mask &^ plan.kept; fresh != 0 {
+		for w := fresh; w != 0; w &= w - 1 {
+			o := &out[bits.TrailingZeros64(w)&lm]
+			for _, z := range plan.zero {
+				clear(o.a[z[0]:z[1]])
+			}
+			for i := range plan.consts {
+				op := &plan.consts[i]
+				o.a[op.i&(numAttr-1)] = op.x
+			}
+		}
+		plan.kept |= fresh
+	}
+	for i := range plan.ops {
+		op := &plan.ops[i]
+		a, v := int(op.i)&(numAttr-1), op.v
+		if op.raw {
+			for _, j := range lanes {
+				out[j&lm].a[a] = float64(v[j&lm])
 			}
 			continue
 		}
 		for _, j := range lanes {
-			out[j&lm].p[k] = float64(math.Float32frombits(s.v[j&lm]))
+			out[j&lm].a[a] = float64(math.Float32frombits(v[j&lm]))
 		}
 	}
-	for r := range min(vary, isa.MaxVaryings) {
-		fl := flat>>r&1 != 0
+}
+
+// outKey is what vertexOuts' table depends on.
+type outKey struct {
+	src             *[isa.MaxVaryings][4]laneSrc
+	pos, vary, outs int
+	flat            uint32
+}
+
+// outOp is one output component: its attribute, and its lanes (v, as a
+// float or, raw, as the integer its bits are) or the constant x.
+type outOp struct {
+	v   *[shader.Lanes]uint32
+	x   float64
+	i   uint16
+	raw bool
+}
+
+// outPlan is vertexOuts' table for one key: the position's four components,
+// the attribute components read from lanes, the constant ones that are not
+// zero, and the runs of attributes that are (each [first, end)); and the
+// lanes of out that hold the constant ones and the zeros already. The table is a function of the key alone
+// (the laneSrc tables are made once a program entry, vertexLanes), so the
+// values written are those a walk component by component writes.
+type outPlan struct {
+	ok     bool
+	key    outKey
+	pos    [4]outOp
+	ops    []outOp // read from lanes
+	consts []outOp // immediates other than zero
+	zero   [][2]uint16
+	out    *[shader.Lanes]cvert // the vertices whose kept lanes hold consts and zero
+	kept   uint64
+}
+
+func (p *outPlan) make(k outKey) {
+	p.ok, p.key, p.ops, p.consts, p.zero, p.out, p.kept = true, k, p.ops[:0], p.consts[:0], p.zero[:0], nil, 0
+	var zero laneSrc // no position, past the outputs, the position's register: zeros
+	for c := range 4 {
+		s := &zero
+		if k.pos >= 0 {
+			s = &k.src[k.pos&(isa.MaxVaryings-1)][c]
+		}
+		p.pos[c] = outOp{v: s.v, x: float64(math.Float32frombits(s.imm))}
+	}
+	for r := range min(k.vary, isa.MaxVaryings) {
+		fl := k.flat>>r&1 != 0
 		for c := range 4 {
 			s := &zero
-			if r < outs && r != pos {
-				s = &src[r][c]
+			if r < k.outs && r != k.pos {
+				s = &k.src[r][c]
 			}
-			i := (4*r + c) & (numAttr - 1)
-			switch {
-			case s.v == nil:
-				x := float64(math.Float32frombits(s.imm))
+			i := uint16((4*r + c) & (numAttr - 1))
+			op := outOp{v: s.v, i: i, raw: fl && s.v != nil}
+			if s.v == nil {
+				op.x = float64(math.Float32frombits(s.imm))
 				if fl {
-					x = float64(s.imm)
+					op.x = float64(s.imm)
 				}
-				for _, j := range lanes {
-					out[j&lm].a[i] = x
+				if math.Float64bits(op.x) == 0 {
+					if n := len(p.zero); n > 0 && p.zero[n-1][1] == i {
+						p.zero[n-1][1] = i + 1
+					} else {
+						p.zero = append(p.zero, [2]uint16{i, i + 1})
+					}
+					continue
 				}
-			case fl:
-				for _, j := range lanes {
-					out[j&lm].a[i] = float64(s.v[j&lm])
-				}
-			default:
-				for _, j := range lanes {
-					out[j&lm].a[i] = float64(math.Float32frombits(s.v[j&lm]))
-				}
+				p.consts = append(p.consts, op)
+				continue
 			}
+			p.ops = append(p.ops, op)
 		}
 	}
 }
@@ -269,55 +357,13 @@ func movedLanes(m *shader.Machine, mv *vsMove) (*[shader.Lanes]uint32, uint32) {
 // nothing, for any other draw.
 func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
 	s, ps, dp := &ex.st, &ex.draw.prog, &ex.draw.params
-	if v0 < 0 || n == 0 {
+	if !ex.linearFetch(v0, n) {
 		return false
 	}
-	last := uint64(v0) + uint64(n-1)
-	for k := range s.layout.n {
-		e := &s.layout.els[k]
-		if int(e.Reg) >= ps.vsIn {
-			continue
-		}
-		if e.PerInstance || vtxWords(e.Format) == 0 {
-			return false
-		}
-		vb := &s.vb[e.Slot]
-		size, mem := uint64(e.Format.Size()), uint64(len(vb.mem))
-		if vb.stride == 0 || vb.offset > mem || last > (mem-vb.offset)/vb.stride {
-			return false
-		}
-		if base := vb.offset + vb.stride*last; uint64(e.Offset) > mem-base || mem-base-uint64(e.Offset) < size {
-			return false
-		}
-	}
-	for k := range s.layout.n {
-		e := &s.layout.els[k]
-		if int(e.Reg) >= ps.vsIn {
-			continue
-		}
-		in, vb := m.In(int(e.Reg)), &s.vb[e.Slot]
-		one := math.Float32bits(1)
-		if e.Format.Int() {
-			one = 1
-		}
-		w := vtxWords(e.Format)
-		at := vb.offset + vb.stride*uint64(v0) + uint64(e.Offset)
-		for j := range n {
-			b := vb.mem[at : at+uint64(4*w)]
-			switch w {
-			case 4:
-				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
-					binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:])
-			case 3:
-				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]),
-					binary.LittleEndian.Uint32(b[8:]), one
-			case 2:
-				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), 0, one
-			default:
-				in[0][j], in[1][j], in[2][j], in[3][j] = binary.LittleEndian.Uint32(b), 0, 0, one
-			}
-			at += vb.stride
-		}
+	fc := &ex.draw.fetch
+	for k := range fc.nels {
+		e := &fc.els[k&(isa.MaxVertexElements-1)]
+		fetchWords(m.In(int(e.reg)), e.mem, e.at+e.stride*uint64(v0), e.stride, n, int(e.w), e.one)
 	}
 	if r := int(s.layout.vid); r < ps.vsIn {
 		for j := range n {
@@ -330,6 +376,105 @@ func (ex *executor) fetchLinear(m *shader.Machine, v0 int64, n int) bool {
 		}
 	}
 	return true
+}
+
+// linearFetch reports whether fetchLinear takes vertices v0..v0+n-1. The
+// elements' checks are a function of the state (the layout and the vertex
+// buffers, which only state packets set) and the program's inputs: made once
+// a state generation (ex.gen, bumped by every packet that is not a draw and
+// by every buffer), they leave a draw one comparison, its last vertex
+// against the last every element holds.
+func (ex *executor) linearFetch(v0 int64, n int) bool {
+	if v0 < 0 || n == 0 {
+		return false
+	}
+	fc, vsIn := &ex.draw.fetch, ex.draw.prog.vsIn
+	if !fc.ok || fc.gen != ex.gen || fc.vsIn != vsIn {
+		fc.ok, fc.gen, fc.vsIn = true, ex.gen, vsIn
+		fc.linear, fc.maxLast, fc.full = ex.fetchBounds(fc)
+	}
+	return fc.linear && uint64(v0)+uint64(n-1) <= fc.maxLast
+}
+
+// fetchCheck is fetchLinear's checks of the elements for one state
+// generation and the program's inputs.
+type fetchCheck struct {
+	ok      bool
+	gen     uint64
+	vsIn    int
+	linear  bool   // every element the program reads is per vertex, of 32-bit components
+	maxLast uint64 // the last vertex every such element holds whole in its buffer
+	full    uint64 // the input registers such elements write, every component
+	// the elements, in the layout's order: what fetchWords needs of each
+	els  [isa.MaxVertexElements]linearEl
+	nels int
+}
+
+// linearEl is an element fetchLinear fetches: its register, its words and
+// the value of the components past them, and where vertex 0's are.
+type linearEl struct {
+	mem        []byte
+	at, stride uint64
+	reg, w     uint8
+	one        uint32
+}
+
+// fetchBounds is fetchCheck's figures: whether every element the program
+// reads may be fetched by fetchLinear, and the last vertex whose elements
+// all lie in their buffers (vertex l's element lies in its buffer when
+// offset + stride*l + the element's offset + its size <= the buffer's
+// size; when no vertex does, linear is false); and it lists the elements
+// in fc.els.
+func (ex *executor) fetchBounds(fc *fetchCheck) (linear bool, maxLast, full uint64) {
+	s, ps := &ex.st, &ex.draw.prog
+	maxLast = math.MaxUint64
+	fc.nels = 0
+	for k := range s.layout.n {
+		e := &s.layout.els[k]
+		if int(e.Reg) >= ps.vsIn {
+			continue
+		}
+		if e.PerInstance || vtxWords(e.Format) == 0 {
+			return false, 0, 0
+		}
+		vb := &s.vb[e.Slot]
+		end, mem := vb.offset+uint64(e.Offset)+uint64(e.Format.Size()), uint64(len(vb.mem))
+		if vb.stride == 0 || end > mem {
+			return false, 0, 0
+		}
+		maxLast = min(maxLast, (mem-end)/vb.stride)
+		full |= 1 << (e.Reg & 63)
+		one := math.Float32bits(1)
+		if e.Format.Int() {
+			one = 1
+		}
+		fc.els[fc.nels&(isa.MaxVertexElements-1)] = linearEl{mem: vb.mem, at: vb.offset + uint64(e.Offset), stride: vb.stride, reg: e.Reg, w: uint8(vtxWords(e.Format)), one: one}
+		fc.nels++
+	}
+	return true, maxLast, full
+}
+
+// fetchWords writes lanes 0..n-1 of in from n vertices of w 32-bit words
+// (1 to 4), the first at mem[at], stride bytes apart; the components past
+// w read 0, 0 and one. The caller has checked that they are in mem.
+func fetchWords(in *shader.Vec, mem []byte, at, stride uint64, n, w int, one uint32) {
+	const lm = shader.Lanes - 1
+	x, y, z, q := &in[0], &in[1], &in[2], &in[3]
+	for j := range n {
+		b := mem[at : at+uint64(4*w)]
+		at += stride
+		k := j & lm
+		switch len(b) {
+		case 16:
+			x[k], y[k], z[k], q[k] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:])
+		case 12:
+			x[k], y[k], z[k], q[k] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:]), one
+		case 8:
+			x[k], y[k], z[k], q[k] = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), 0, one
+		default:
+			x[k], y[k], z[k], q[k] = binary.LittleEndian.Uint32(b), 0, 0, one
+		}
+	}
 }
 
 // vtxWords is the 32-bit words of a vertex format of 32-bit components, 0

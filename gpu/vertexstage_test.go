@@ -140,13 +140,16 @@ func TestMovesOnly(t *testing.T) {
 // (two elements may share a register; SV_VertexID and SV_InstanceID among
 // them), strides, offsets and buffer sizes, fetchLinear either declines or
 // writes, lane by lane, the words fetchElement writes — the last vertex
-// partly outside its buffer makes it decline.
+// partly outside its buffer makes it decline. Its checks are kept for the
+// state generation: one executor draws every case, some after another
+// draw of other vertices in the same state.
 func TestFetchLinearMatchesFetchElement(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
 	formats := []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
 	took := 0
+	ex := &executor{} // one executor: its checks, kept for a state generation, must follow the state
 	for range 400 {
-		ex := &executor{}
+		ex.gen++ // (the state packets that set the layout and the buffers)
 		s := &ex.st
 		s.layout.n = 1 + r.IntN(4)
 		s.layout.vid, s.layout.iid = isa.NoReg, isa.NoReg
@@ -174,6 +177,10 @@ func TestFetchLinearMatchesFetchElement(t *testing.T) {
 		}
 		got, want := shader.NewMachine(p), shader.NewMachine(p)
 		v0, n := int64(r.IntN(12)), 1+r.IntN(shader.Lanes)
+		// A draw before this one, of other vertices, with the same state.
+		if v, m := int64(r.IntN(12)), 1+r.IntN(shader.Lanes); r.IntN(2) == 0 {
+			ex.fetchLinear(shader.NewMachine(p), v, m)
+		}
 		if !ex.fetchLinear(got, v0, n) {
 			for reg := range 5 {
 				if *got.In(reg) != (shader.Vec{}) {
@@ -205,5 +212,183 @@ func TestFetchLinearMatchesFetchElement(t *testing.T) {
 	}
 	if took < 50 {
 		t.Fatalf("fetchLinear took %d of 400 draws: the test draws too few in bounds", took)
+	}
+}
+
+// TestVertexOutsPlan: vertexOuts through its kept table (outPlan) writes,
+// bit for bit, what a walk component by component over the arguments
+// writes (the form before the table), on random sources (lanes, immediates
+// zero and not, NaN bits), positions, varyings, outputs, constant registers
+// and lane masks, with the table kept across calls whose key changes or not.
+// The vertices start as garbage, so a component left unwritten fails.
+func TestVertexOutsPlan(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 5))
+	odd := []uint32{0, 0, 0, 0x80000000, 0x7fc00000, 0xff800000, 1, math.Float32bits(1), math.Float32bits(-2.5)}
+	var regs [isa.MaxVaryings][4][shader.Lanes]uint32
+	for i := range regs {
+		for c := range regs[i] {
+			for j := range shader.Lanes {
+				regs[i][c][j] = r.Uint32()
+			}
+		}
+	}
+	srcs := make([]*[isa.MaxVaryings][4]laneSrc, 4)
+	for k := range srcs {
+		srcs[k] = new([isa.MaxVaryings][4]laneSrc)
+		for i := range srcs[k] {
+			for c := range 4 {
+				if r.IntN(3) == 0 {
+					srcs[k][i][c].v = &regs[r.IntN(isa.MaxVaryings)][r.IntN(4)]
+				} else {
+					srcs[k][i][c].imm = odd[r.IntN(len(odd))]
+				}
+			}
+		}
+	}
+	var plan outPlan
+	// Two sets of vertices, each written only by vertexOuts (as the
+	// chunk's are), so that what the table keeps in them is tested; the
+	// reference is made afresh over garbage every time.
+	gots := [2]*[shader.Lanes]cvert{new([shader.Lanes]cvert), new([shader.Lanes]cvert)}
+	want := new([shader.Lanes]cvert)
+	garbage := math.Float64frombits(0x7ff0dead0000beef)
+	fill := func(v *[shader.Lanes]cvert) {
+		for j := range shader.Lanes {
+			o := &v[j]
+			o.p = [4]float64{garbage, garbage, garbage, garbage}
+			for i := range o.a {
+				o.a[i] = garbage
+			}
+		}
+	}
+	fill(gots[0])
+	fill(gots[1])
+	src, outs, pos, vary, flat := srcs[0], 1, -1, 0, uint32(0)
+	for n := range 4000 {
+		// One argument changed at a time (or none), so that a key that
+		// missed one of them would keep a stale table.
+		switch r.IntN(7) {
+		case 0:
+			src = srcs[r.IntN(len(srcs))]
+		case 1:
+			outs = 1 + r.IntN(isa.MaxVaryings)
+			pos = min(pos, outs-1)
+		case 2:
+			pos = r.IntN(outs+1) - 1
+		case 3:
+			vary = r.IntN(isa.MaxVaryings + 1)
+		case 4:
+			flat = r.Uint32() & uint32(r.IntN(2)-1)
+		}
+		got := gots[0]
+		if r.IntN(8) == 0 {
+			got = gots[1]
+		}
+		mask := r.Uint64() >> r.IntN(shader.Lanes)
+		if n%3 == 0 {
+			mask = ^uint64(0) >> (shader.Lanes - 1 - r.IntN(4)) // a small draw's few lanes
+		}
+		fill(want)
+		for range 1 + r.IntN(2) { // the second call finds the table kept
+			vertexOuts(&plan, got, mask, src, pos, vary, outs, flat)
+		}
+		vertexOutsWalk(want, mask, src, pos, vary, outs, flat)
+		for j := range shader.Lanes {
+			if mask>>j&1 == 0 {
+				continue
+			}
+			g, w := &got[j], &want[j]
+			for k := range 4 {
+				if math.Float64bits(g.p[k]) != math.Float64bits(w.p[k]) {
+					t.Fatalf("case %d lane %d: p[%d] = %x, want %x", n, j, k, math.Float64bits(g.p[k]), math.Float64bits(w.p[k]))
+				}
+			}
+			for i := range 4 * vary { // (the attributes past the draw's are not read)
+				if math.Float64bits(g.a[i]) != math.Float64bits(w.a[i]) {
+					t.Fatalf("case %d lane %d (outs %d pos %d vary %d flat %#x): a[%d] = %x, want %x", n, j, outs, pos, vary, flat, i, math.Float64bits(g.a[i]), math.Float64bits(w.a[i]))
+				}
+			}
+		}
+	}
+}
+
+// vertexOutsWalk is vertexOuts as it was written before its table: every
+// component of every register looked up and written over the mask's lanes.
+func vertexOutsWalk(out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
+	var zero laneSrc
+	for j := range shader.Lanes {
+		if mask>>j&1 == 0 {
+			continue
+		}
+		for k := range 4 {
+			s := &zero
+			if pos >= 0 {
+				s = &src[pos][k]
+			}
+			if s.v == nil {
+				out[j].p[k] = float64(math.Float32frombits(s.imm))
+			} else {
+				out[j].p[k] = float64(math.Float32frombits(s.v[j]))
+			}
+		}
+		for r := range min(vary, isa.MaxVaryings) {
+			fl := flat>>r&1 != 0
+			for c := range 4 {
+				s := &zero
+				if r < outs && r != pos {
+					s = &src[r][c]
+				}
+				x := &out[j].a[4*r+c]
+				switch {
+				case s.v == nil && fl:
+					*x = float64(s.imm)
+				case s.v == nil:
+					*x = float64(math.Float32frombits(s.imm))
+				case fl:
+					*x = float64(s.v[j])
+				default:
+					*x = float64(math.Float32frombits(s.v[j]))
+				}
+			}
+		}
+	}
+}
+
+// TestLinearFetchClearsUnfetchedInputs: a linear fetch leaves uncleared
+// only the registers its elements write whole; an input register no element
+// of the layout writes reads zero in a draw that follows one whose layout
+// wrote it (the same program, the same lanes).
+func TestLinearFetchClearsUnfetchedInputs(t *testing.T) {
+	r := newRig(t)
+	rt := r.fmtTarget(4, 1, isa.FmtRGBA32F)
+	b := r.scene(rt, "", nil)
+	vs, vn := r.program("vs inputs=4 outputs=2\nmov o0, v0\nmov o1, v3")
+	b.SetProgram(isa.StageVS, vs, vn, 0)
+	r.omProgram(b, "ps inputs=2 outputs=1\nmov o0, v1", 0)
+	data := quadBytes(rt)
+	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+	var green []float32
+	for range 6 {
+		green = append(green, 0, 1, 0, 1)
+	}
+	col := f32bytes(green...)
+	b.SetVB(1, r.buffer(col), uint32(len(col)), 16, 0)
+	l := isa.BuiltinLayout()
+	l.Elements = append(l.Elements, isa.VertexElement{Reg: 3, Slot: 1, Format: isa.VtxRGBA32F})
+	b.SetLayout(l)
+	b.Draw(6, 0)
+	r.mustExec(b)
+	if got := f4(t, r, rt, 1, 0); got != [4]float32{0, 1, 0, 1} {
+		t.Fatalf("the first draw, with v3 fetched: %v, want green", got)
+	}
+	b = r.scene(rt, "", nil)
+	b.SetProgram(isa.StageVS, vs, vn, 0)
+	r.omProgram(b, "ps inputs=2 outputs=1\nmov o0, v1", 0)
+	b.SetVB(0, r.buffer(data), uint32(len(data)), vertexBytes, 0)
+	b.SetLayout(isa.BuiltinLayout()) // no element writes v3
+	b.Draw(6, 0)
+	r.mustExec(b)
+	if got := f4(t, r, rt, 1, 0); got != [4]float32{} {
+		t.Fatalf("the second draw, v3 in no element: %v, want zeros", got)
 	}
 }

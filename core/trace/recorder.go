@@ -27,7 +27,7 @@ import (
 // are written (after every statement, or Subscribe), not after the run.
 //
 // Events are stored compactly (at most 64 bytes an event on average): a
-// pointer-free 24-byte record per event in fixed-size chunks, the strings
+// pointer-free 20-byte record per event in fixed-size chunks, the strings
 // that repeat (thread, layers, kind, name, ctx, obj, handle, hr, rule)
 // interned together as one "shape" id, Seq implicit in the position, Parent
 // as a distance, and Msg, Args, Fence and DMA (when set) in the chunk's text
@@ -76,28 +76,31 @@ const (
 	chunkSize = 1 << chunkBits
 )
 
-// record is one event in memory: 24 bytes, no pointers.
+// record is one event in memory: 20 bytes, no pointers.
 type record struct {
 	dt     int32  // T minus the chunk's t0; farTime: see chunk.wide
 	shape  uint32 // index into Recorder.shapes
 	parent uint32 // seq - Parent; 0: no parent; farParent: see Recorder.far
 	line   int32
-	off    uint32 // offset in the chunk's text of [fence][dma][msg][args] (offMask), and hasFence, hasDMA
-	msg    uint16 // lengths (at most MaxText and a few bytes: capEvent)
-	args   uint16
+	off    uint32 // offset in the chunk's text of [fence][dma][msg length, msg][args length, args] (offMask), and hasFence, hasDMA, hasMsg, hasArgs
 }
 
 // farTime marks a record whose time is not within an int32 of its chunk's
 // first event's (over 2.1 virtual seconds apart): chunk.wide has it.
 const farTime = math.MinInt32
 
-// The two high bits of record.off say whether the text starts with a fence
-// and a DMA buffer id; the offset is the rest (a chunk's text stays far below
-// 1 GiB: 4,096 events of at most two MaxText texts and two ids).
+// The four high bits of record.off say whether the text holds a fence, a
+// DMA buffer id, a Msg and Args (each of the last two after its length, a
+// uvarint: most events have neither, and a record with two 16-bit lengths
+// was 24 bytes); the offset is the rest (a chunk's text stays far below 256
+// MiB: 4,096 events of at most two MaxText texts, a few bytes more, their
+// lengths and two ids, about 34 MB).
 const (
+	hasMsg   = 1 << 28
+	hasArgs  = 1 << 29
 	hasFence = 1 << 30
 	hasDMA   = 1 << 31
-	offMask  = 1<<30 - 1
+	offMask  = 1<<28 - 1
 )
 
 const farParent = math.MaxUint32
@@ -390,8 +393,8 @@ func (r *Recorder) store(e *Event) {
 		msg, args = "", ""
 		r.cut++
 	}
-	need := len(msg) + len(args) + 16
-	// A chunk's text stays under half the byte limit (and 1 GiB, offMask): past
+	need := len(msg) + len(args) + 16 + 2*binary.MaxVarintLen16
+	// A chunk's text stays under half the byte limit (and offMask): past
 	// that, keep the record and cut the text.
 	textCap := int64(offMask)
 	if r.byteLimit > 0 {
@@ -425,9 +428,16 @@ func (r *Recorder) store(e *Event) {
 		rc.off |= hasDMA
 		c.text = binary.LittleEndian.AppendUint64(c.text, e.DMA)
 	}
-	rc.msg, rc.args = uint16(len(msg)), uint16(len(args))
-	c.text = append(c.text, msg...)
-	c.text = append(c.text, args...)
+	if msg != "" {
+		rc.off |= hasMsg
+		c.text = binary.AppendUvarint(c.text, uint64(len(msg)))
+		c.text = append(c.text, msg...)
+	}
+	if args != "" {
+		rc.off |= hasArgs
+		c.text = binary.AppendUvarint(c.text, uint64(len(args)))
+		c.text = append(c.text, args...)
+	}
 }
 
 // decode fills e with the event seq, which is held. The caller holds mu.
@@ -454,7 +464,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 		e.Parent = seq - uint64(rc.parent)
 	}
 	e.Fence, e.DMA, e.Msg, e.Args = 0, 0, "", Args{}
-	if rc.off&(hasFence|hasDMA) == 0 && rc.msg == 0 && rc.args == 0 {
+	if rc.off&^offMask == 0 {
 		return
 	}
 	off := int(rc.off & offMask)
@@ -466,12 +476,15 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 		e.DMA = binary.LittleEndian.Uint64(c.text[off:])
 		off += 8
 	}
-	if rc.msg > 0 {
-		e.Msg = unsafe.String(&c.text[off], int(rc.msg))
-		off += int(rc.msg)
+	if rc.off&hasMsg != 0 {
+		n, k := binary.Uvarint(c.text[off:])
+		off += k
+		e.Msg = unsafe.String(&c.text[off], int(n))
+		off += int(n)
 	}
-	if rc.args > 0 {
-		e.Args = argsAt(&c.text[off], int(rc.args))
+	if rc.off&hasArgs != 0 {
+		n, k := binary.Uvarint(c.text[off:])
+		e.Args = argsAt(&c.text[off+k], int(n))
 	}
 }
 

@@ -267,6 +267,14 @@ func TestCompactRoundTrip(t *testing.T) {
 			if i%3 == 0 {
 				e.Msg, e.Args = strings.Repeat("m", i%50), TextArgs("args="+strconv.Itoa(i))
 			}
+			// A Msg alone, Args alone, lengths of one and two bytes as a
+			// uvarint (the record keeps flags; the text, the lengths).
+			if i%5 == 1 {
+				e.Msg, e.Args = strings.Repeat("n", i%300), Args{}
+			}
+			if i%7 == 2 {
+				e.Msg, e.Args = "", TextArgs(strings.Repeat("a", i%200))
+			}
 			if i%97 == 0 {
 				e.Parent = uint64(i + 5) // not a real parent, but kept as given
 			}
