@@ -59,6 +59,17 @@ var invFact = func() [17]float64 {
 	return f
 }()
 
+// invOdd[k] is 1/(2k+1), the atanh series' coefficients: the same
+// correctly rounded quotients log2f divided out for every term (a
+// division a term was most of its time).
+var invOdd = func() [12]float64 {
+	var f [12]float64
+	for k := range f {
+		f[k] = 1 / float64(2*k+1)
+	}
+	return f
+}()
+
 // log2f is the base-2 logarithm.
 func log2f(x float32) float32 {
 	switch {
@@ -81,7 +92,7 @@ func log2f(x float32) float32 {
 	z := float64(s * s)
 	p := 1.0 / 25
 	for k := 11; k >= 0; k-- {
-		p = float64(p*z) + 1/float64(2*k+1)
+		p = float64(p*z) + invOdd[k]
 	}
 	ln := float64(2 * float64(s*p))
 	return float32(float64(e) + float64(ln*log2e))
