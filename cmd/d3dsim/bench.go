@@ -382,14 +382,22 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	if res.Workers > 1 {
 		texN, e8 = gpuScene(isaScene(machine.FillTexturedISAScene()), res.Workers, minTime)
 	}
-	// The HLSL pixel shaders the machine runs, the same tenth.
+	// The HLSL pixel shaders the machine runs, the same tenth (--quick:
+	// two quads, their frames being ten times texture × colour's).
+	shaderScene := isaScene
+	if size.minTime == 0 {
+		shaderScene = func(sc machine.BenchScene) machine.BenchScene {
+			sc.Draws, sc.Triangles, sc.Pixels = 2, 4, sc.Pixels/100
+			return sc
+		}
+	}
 	var phong1, phongN, loop1, loopN rate
 	var e9, e10, e11, e12 error
-	phong1, e9 = gpuScene(isaScene(machine.FillPhongScene()), 1, minTime)
-	loop1, e11 = gpuScene(isaScene(machine.FillLoopScene()), 1, minTime)
+	phong1, e9 = gpuScene(shaderScene(machine.FillPhongScene()), 1, minTime)
+	loop1, e11 = gpuScene(shaderScene(machine.FillLoopScene()), 1, minTime)
 	if res.Workers > 1 {
-		phongN, e10 = gpuScene(isaScene(machine.FillPhongScene()), res.Workers, minTime)
-		loopN, e12 = gpuScene(isaScene(machine.FillLoopScene()), res.Workers, minTime)
+		phongN, e10 = gpuScene(shaderScene(machine.FillPhongScene()), res.Workers, minTime)
+		loopN, e12 = gpuScene(shaderScene(machine.FillLoopScene()), res.Workers, minTime)
 	}
 	if err := errors.Join(e1, e2, e3, e4, e5, e7, e8, e9, e10, e11, e12); err != nil {
 		return fail(err)
