@@ -204,17 +204,31 @@ func kSqrt(r, a, _, _ *[Lanes]uint32) {
 	}
 }
 
+// kExp2 and kLog2 take four lanes at a time through exp2f4 and log2f4
+// when all four are plain, the others one by one.
 func kExp2(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = cn(exp2f(af[i]))
+	for i := 0; i < Lanes; i += 4 {
+		if exp2Plain(af[i]) && exp2Plain(af[i+1]) && exp2Plain(af[i+2]) && exp2Plain(af[i+3]) {
+			exp2f4(rf[i:i+4], af[i:i+4])
+			continue
+		}
+		for j := i; j < i+4; j++ {
+			rf[j] = cn(exp2f(af[j]))
+		}
 	}
 }
 
 func kLog2(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = cn(log2f(af[i]))
+	for i := 0; i < Lanes; i += 4 {
+		if log2Plain(af[i]) && log2Plain(af[i+1]) && log2Plain(af[i+2]) && log2Plain(af[i+3]) {
+			log2f4(rf[i:i+4], af[i:i+4])
+			continue
+		}
+		for j := i; j < i+4; j++ {
+			rf[j] = cn(log2f(af[j]))
+		}
 	}
 }
 
