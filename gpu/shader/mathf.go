@@ -45,9 +45,9 @@ func exp2f(x float32) float32 {
 	return exp2Finish(p, t, n)
 }
 
-// exp2Plain reports whether exp2f(x) takes its series (x finite, in
-// [-151, 128)): what exp2f4 computes four lanes at a time.
-func exp2Plain(x float32) bool { return x >= -151 && x < 128 }
+// exp2f takes its series for x in [exp2Lo, exp2Hi): what exp2f4 computes
+// four lanes at a time.
+const exp2Lo, exp2Hi = -151, 128
 
 // exp2Reduce splits x as n + t/ln2, n the nearest integer.
 func exp2Reduce(x float32) (t, n float64) {
@@ -62,7 +62,7 @@ func exp2Finish(p, t, n float64) float32 {
 	return float32(float64(p * pow2(int(n))))
 }
 
-// exp2f4 is exp2f of four plain lanes (exp2Plain), the same operations
+// exp2f4 is exp2f of four lanes in [exp2Lo, exp2Hi), the same operations
 // lane by lane, their four series evaluated side by side: each is a chain
 // of 13 dependent products and sums, and one at a time the processor
 // waits on every link.
@@ -122,9 +122,9 @@ func log2f(x float32) float32 {
 	return log2Finish(s, p, e)
 }
 
-// log2Plain reports whether log2f(x) takes its series (x positive and
-// finite): what log2f4 computes four lanes at a time.
-func log2Plain(x float32) bool { return x > 0 && x <= math.MaxFloat32 }
+// log2f takes its series for x positive and finite, [log2Lo, log2Hi):
+// what log2f4 computes four lanes at a time.
+var log2Lo, log2Hi = float32(math.SmallestNonzeroFloat32), float32(math.Inf(1))
 
 // log2Reduce splits x as 2**e * m, m in (sqrt 2 / 2, sqrt 2], and returns
 // e and s = (m-1)/(m+1).
@@ -145,7 +145,7 @@ func log2Finish(s, p float64, e int) float32 {
 	return float32(float64(e) + float64(ln*log2e))
 }
 
-// log2f4 is log2f of four plain lanes (log2Plain), their series side by
+// log2f4 is log2f of four lanes in [log2Lo, log2Hi), their series side by
 // side (exp2f4 says why).
 func log2f4(r, x []float32) {
 	s0, e0 := log2Reduce(x[0])
