@@ -3,6 +3,7 @@ package gpu
 import (
 	"d3dsim/gpu/isa"
 	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -71,6 +72,25 @@ func BenchmarkFillISA(b *testing.B) {
 		benchScene(b, sc, 1)
 	})
 	b.Run("textured/N", func(b *testing.B) { benchScene(b, FillTexturedISAScene(), runtime.GOMAXPROCS(0)) })
+}
+
+// BenchmarkFillShaders: HLSL pixel shaders the shader machine runs (no
+// fast path takes them), on fill's quads with uv 0..1, a tenth of fill's
+// quads a frame (20): "phong" (FillPhongScene: ambient, diffuse and
+// specular of one light on a sphere's normal, 20 instructions) and "loop"
+// (FillLoopScene: eight rounds of a loop of 6 instructions), on one
+// goroutine and tile-parallel.
+func BenchmarkFillShaders(b *testing.B) {
+	tenth := func(sc BenchScene) BenchScene {
+		sc.Draws, sc.Triangles, sc.Pixels = sc.Draws/10, sc.Triangles/10, sc.Pixels/10
+		return sc
+	}
+	for _, sc := range []BenchScene{FillPhongScene(), FillLoopScene()} {
+		sc := tenth(sc)
+		name := strings.TrimPrefix(sc.Name, "fill-")
+		b.Run(name+"/1", func(b *testing.B) { benchScene(b, sc, 1) })
+		b.Run(name+"/N", func(b *testing.B) { benchScene(b, sc, runtime.GOMAXPROCS(0)) })
+	}
 }
 
 // BenchmarkTris: 100,000 small Gouraud triangles placed by the LCG.

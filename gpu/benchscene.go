@@ -58,6 +58,94 @@ func FillTexturedISAScene() BenchScene {
 	return sc
 }
 
+// PhongHLSL is the bench's Phong pixel shader in HLSL: the normal of a
+// sphere bulging out of the quad, taken from its uv (a quad's uv goes 0..1),
+// lit by one light from a fixed direction (normalised in the source) with
+// an ambient, a diffuse and a specular term (Phong's reflection vector, the
+// viewer on the z axis), times the vertex colour. PhongPS is what the HLSL
+// compiler and the UMD's translator make of it (cmd/d3dsim's tests check
+// that), and cmd/d3dsim/peer/llvmpipe.c has it in GLSL.
+const PhongHLSL = `float4 main(float4 pos : SV_Position, float4 col : COLOR, float2 uv : TEXCOORD) : SV_Target {
+    float3 n = normalize(float3(uv * 2 - 1, 1));
+    float3 l = float3(0.3904, 0.4880, 0.7807);
+    float3 r = reflect(-l, n);
+    float diff = saturate(dot(n, l));
+    float spec = pow(saturate(r.z), 16);
+    return float4(col.rgb * (0.1 + 0.8 * diff) + 0.5 * spec, col.a);
+}`
+
+// PhongPS is PhongHLSL compiled (ps_4_0) and translated.
+const PhongPS = `ps inputs=3 outputs=1 temps=3
+mad r0.xy, v2.xyxx, l(2.0, 2.0, 2.0, 2.0), l(-1.0, -1.0, -1.0, -1.0)
+mov r0.z, l(1.0, 1.0, 1.0, 1.0).x
+mov r1.xy, r0.xyxx
+mov r1.z, l(1.0, 1.0, 1.0, 1.0).x
+dp3 r2.x, r0.xyzx, r1.xyzx
+rsq r1.x, r2.x
+mov r0.z, l(1.0, 1.0, 1.0, 1.0).x
+mul r2.xyz, r1.x, r0.xyzx
+dp3 r0.x, r2.xyzx, -l(0.3904, 0.488, 0.7807, 0.3904)
+add r1.x, r0.x, r0.x
+mad_sat r0.x, -r1.x, r2.z, -l(0.7807, 0.7807, 0.7807, 0.7807).x
+dp3_sat r1.x, r2.xyzx, l(0.3904, 0.488, 0.7807, 0.3904)
+log2 r2.x, |r0.x|
+mul r0.x, r2.x, l(16.0, 16.0, 16.0, 16.0).x
+exp2 r2.x, r0.x
+mad r0.x, l(0.8, 0.8, 0.8, 0.8).x, r1.x, l(0.1, 0.1, 0.1, 0.1).x
+mul r1.x, l(0.5, 0.5, 0.5, 0.5).x, r2.x
+mad o0.xyz, v1.xyzx, r0.x, r1.x
+mov o0.w, v1.w
+ret`
+
+// LoopHLSL is the bench's pixel shader with a loop: eight rounds of an
+// iterated map of the uv (fractional parts, so every value stays in [0, 1)),
+// each adding the vertex colour weighted by the point's coordinates. [loop]
+// keeps the loop a loop in the program (the GPU runs its loop, counter and
+// break: the machine's control flow per pixel); LoopPS is the program, and
+// the peer's GLSL twin is the same loop.
+const LoopHLSL = `float4 main(float4 pos : SV_Position, float4 col : COLOR, float2 uv : TEXCOORD) : SV_Target {
+    float3 c = 0;
+    float2 p = uv;
+    [loop] for (int i = 0; i < 8; i++) {
+        p = frac(p * 1.9 + 0.13);
+        c += col.rgb * (p.x * p.y);
+    }
+    return float4(c * 0.5, 1);
+}`
+
+// LoopPS is LoopHLSL compiled (ps_4_0) and translated.
+const LoopPS = `ps inputs=3 outputs=1 temps=6
+mov r0.xyz, l(0, 0, 0, 0)
+mov r1.xy, v2.xyxx
+mov r2.x, l(0, 0, 0, 0).x
+loop
+  ilt r3.x, r2.x, l(8, 8, 8, 8).x
+  breakc_z r3.x
+  mad r4.xy, r1.xyxx, l(1.9, 1.9, 1.9, 1.9), l(0.13, 0.13, 0.13, 0.13)
+  frc r1.xy, r4.xyxx
+  mul r5.x, r1.x, r1.y
+  mad r0.xyz, v1.xyzx, r5.x, r0.xyzx
+  iadd r2.x, r2.x, l(1, 1, 1, 1).x
+endloop
+mul o0.xyz, r0.xyzx, l(0.5, 0.5, 0.5, 0.5)
+mov o0.w, l(1.0, 1.0, 1.0, 1.0).x
+ret`
+
+// FillPhongScene is fill with uv over each quad (as FillTexturedISAScene,
+// no texture) shaded by PhongPS.
+func FillPhongScene() BenchScene {
+	sc := FillTexturedISAScene()
+	sc.Name, sc.PS, sc.Texture = "fill-phong", PhongPS, 0
+	return sc
+}
+
+// FillLoopScene is fill with uv over each quad shaded by LoopPS.
+func FillLoopScene() BenchScene {
+	sc := FillTexturedISAScene()
+	sc.Name, sc.PS, sc.Texture = "fill-loop", LoopPS, 0
+	return sc
+}
+
 // FillScene is "fill": 200 full-screen quads (400 triangles, each quad
 // (-1,-1)..(1,1) in clip space) with a colour per corner, into 640x480. Each
 // quad shades all 307,200 pixels, so a frame shades 61.44 Mpixels. The

@@ -87,7 +87,8 @@ type drawScratch struct {
 	batch    []tri
 	area     int
 	lanes    []lane
-	parallel uint64 // batches rasterized by several goroutines (for tests)
+	rowSpans []int32 // the batch's triangles' rows, for the bands (rasterBand)
+	parallel uint64  // batches rasterized by several goroutines (for tests)
 	tp       tilePipeline
 	ahead    func(area uint64, hazards bool) bool // executor.runAhead
 }

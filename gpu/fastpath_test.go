@@ -280,7 +280,8 @@ func TestUnormW(t *testing.T) {
 }
 
 // tileISAScene draws a random mix of pixel programs from memory (texture ×
-// colour, a discard, derivatives, a copy, SV_Position, a loop) over big and
+// colour, a discard, derivatives, a copy, SV_Position, a loop, a counted
+// loop) over big and
 // small triangles, with blending and depth tests, on a rasterizer of
 // workers goroutines; alias binds the target as the texture too (the draw
 // must not be split). It returns the target, the depth buffer, the counters
@@ -305,6 +306,7 @@ func tileISAScene(t *testing.T, workers int, seed uint64, alias bool) (rgba, dep
 		"ps inputs=3 outputs=1\nmov o0, v1.zyxw",
 		"ps inputs=3 outputs=1 temps=1\nmul r0, v0, l(0.01, 0.01, 1, 1)\nmov o0, r0",
 		"ps inputs=3 outputs=1 temps=2\nmov r0, v1\nmov r1.x, l(0, 0, 0, 0)\nloop\niadd r1.x, r1.x, l(1, 0, 0, 0)\nige r1.y, r1.x, l(3, 0, 0, 0)\nbreakc_nz r1.y\nmul r0.x, r0.x, l(0.5, 0, 0, 0)\nendloop\nmov o0, r0",
+		LoopPS, // a counted loop (countedLoops): tileable
 	}
 	tex := r.buffer(bytes.Repeat([]byte{200, 30, 90, 255, 10, 250, 60, 128}, 32))
 	var vs []vtx

@@ -349,8 +349,9 @@ func movesOnly(p *shaderisa.Program) []vsMove {
 // access or resinfo may name a slot past the unit's (constant buffer
 // slots the decoder allows are all the GPU's).
 func mayFault(p *shaderisa.Program) bool {
+	counted := countedLoops(p)
 	for _, in := range p.Code {
-		if in.Op == shaderisa.OpLoop {
+		if in.Op == shaderisa.OpLoop && !counted {
 			return true
 		}
 		for _, s := range in.Src {
@@ -360,6 +361,147 @@ func mayFault(p *shaderisa.Program) bool {
 		}
 	}
 	return false
+}
+
+// countedLoops reports whether every loop of p is a counted loop that
+// cannot reach the machine's step limit (shader.DefaultStepLimit), so that
+// it cannot fault by running too long: the form the HLSL compiler and the
+// translator give `for (int i = K; i < N; i++)` —
+//
+//	mov rC.c, l(K)        (outside any construct; nothing else writes rC.c before the loop)
+//	loop
+//	  ilt rT.t, rC.c, l(N)
+//	  breakc_z rT.t
+//	  ...                 (no loop, continue or call; nothing writes rC.c)
+//	  iadd rC.c, rC.c, l(1)
+//	endloop
+//
+// — runs its body at most N-K times whatever the lanes do (a break or a
+// ret only leaves sooner), and the program's steps are then bounded by
+// its straight instructions plus each loop's iterations times its length.
+// No relative write to a temp anywhere (it could hit the counter); no
+// subroutine.
+func countedLoops(p *shaderisa.Program) bool {
+	code := p.Code
+	writes := func(in *shaderisa.Inst, reg uint32, c uint8) bool {
+		if in.Op.MemDst() || !in.Op.HasDst() || in.Dst.File != shaderisa.FileTemp {
+			return false
+		}
+		return in.Dst.Rel || in.Dst.Index == reg && in.Dst.Mask>>c&1 != 0
+	}
+	plain := func(o *shaderisa.Operand) bool { return !o.Neg && !o.Abs && !o.Rel }
+	steps := uint64(0)
+	depth := 0 // open if constructs at the top level
+	for pc := 0; pc < len(code); pc++ {
+		in := &code[pc]
+		switch in.Op {
+		case shaderisa.OpCall, shaderisa.OpCallc, shaderisa.OpLabel, shaderisa.OpEndLoop,
+			shaderisa.OpContinue, shaderisa.OpContinuec:
+			return false
+		case shaderisa.OpIf:
+			depth++
+		case shaderisa.OpEndIf:
+			depth--
+		}
+		if in.Op.HasDst() && !in.Op.MemDst() && in.Dst.File == shaderisa.FileTemp && in.Dst.Rel {
+			return false
+		}
+		steps++
+		if in.Op != shaderisa.OpLoop {
+			continue
+		}
+		// The loop's end, its test and its increment.
+		end := pc + 1
+		for end < len(code) && code[end].Op != shaderisa.OpEndLoop {
+			switch code[end].Op {
+			case shaderisa.OpLoop, shaderisa.OpContinue, shaderisa.OpContinuec, shaderisa.OpCall, shaderisa.OpCallc, shaderisa.OpLabel:
+				return false
+			}
+			end++
+		}
+		if end >= len(code) || end-pc < 4 {
+			return false
+		}
+		test, brk, inc := &code[pc+1], &code[pc+2], &code[end-1]
+		if test.Op != shaderisa.OpILt || brk.Op != shaderisa.OpBreakc || brk.NZ || inc.Op != shaderisa.OpIAdd || inc.Sat {
+			return false
+		}
+		// iadd rC.c, rC.c, l(1): one component.
+		c := uint8(0)
+		for c < 4 && inc.Dst.Mask != 1<<c {
+			c++
+		}
+		if c == 4 || inc.Dst.File != shaderisa.FileTemp || inc.Dst.Rel {
+			return false
+		}
+		reg := inc.Dst.Index
+		a, one := &inc.Src[0], &inc.Src[1]
+		if a.File != shaderisa.FileTemp || a.Index != reg || a.Swizzle[c] != c || !plain(a) ||
+			one.File != shaderisa.FileImm || !plain(one) || one.Imm[one.Swizzle[c]] != 1 {
+			return false
+		}
+		// ilt rT.t, rC.c, l(N) and breakc_z rT.t.
+		t := brk.Src[0].Swizzle[0]
+		x, n := &test.Src[0], &test.Src[1]
+		if brk.Src[0].File != shaderisa.FileTemp || !plain(&brk.Src[0]) || test.Dst.File != shaderisa.FileTemp ||
+			test.Dst.Rel || test.Dst.Index != brk.Src[0].Index || test.Dst.Mask>>t&1 == 0 ||
+			x.File != shaderisa.FileTemp || x.Index != reg || x.Swizzle[t] != c || !plain(x) ||
+			n.File != shaderisa.FileImm || !plain(n) {
+			return false
+		}
+		limit := int64(int32(n.Imm[n.Swizzle[t]]))
+		// Nothing in the body writes the counter (the test may, if it is
+		// the counter's own register in another component).
+		if test.Dst.Index == reg && test.Dst.Mask>>c&1 != 0 {
+			return false
+		}
+		for i := pc + 3; i < end-1; i++ {
+			if writes(&code[i], reg, c) {
+				return false
+			}
+		}
+		// mov rC.c, l(K) at the top level before the loop, the last write
+		// of rC.c there.
+		start, found := int64(0), false
+		for i := pc - 1; i >= 0; i-- {
+			w := &code[i]
+			if !writes(w, reg, c) {
+				continue
+			}
+			k := &w.Src[0]
+			if w.Op != shaderisa.OpMov || w.Sat || k.File != shaderisa.FileImm || !plain(k) || !topLevel(code[:i]) {
+				return false
+			}
+			start, found = int64(int32(k.Imm[k.Swizzle[c]])), true
+			break
+		}
+		if !found || depth != 0 {
+			return false
+		}
+		iters := max(limit-start, 0)
+		body := uint64(end - pc) // the loop's instructions after loop, endloop included
+		steps += uint64(iters+1)*body - 1
+		if steps > shader.DefaultStepLimit {
+			return false
+		}
+		pc = end
+	}
+	return steps <= shader.DefaultStepLimit
+}
+
+// topLevel reports whether the instruction after code is outside every if
+// and loop.
+func topLevel(code []shaderisa.Inst) bool {
+	depth := 0
+	for i := range code {
+		switch code[i].Op {
+		case shaderisa.OpIf, shaderisa.OpLoop:
+			depth++
+		case shaderisa.OpEndIf, shaderisa.OpEndLoop:
+			depth--
+		}
+	}
+	return depth == 0
 }
 
 // prepareProgram resolves the draw's programs; it reports false (after a

@@ -128,6 +128,27 @@ func rasterBands(batch []tri, p *pipe, i, n, ylo, yhi int) {
 	}
 }
 
+// rasterBand draws band k (rows k*tileRows up to the next band) of the
+// batch, each triangle in order; spans holds each triangle's rows (y0, y1)
+// side by side (batchRowSpans), so that finding the few triangles of a band
+// among thousands reads 8 bytes of each, not its set-up.
+func rasterBand(batch []tri, spans []int32, p *pipe, k int) {
+	lo, hi := int32(k*tileRows), int32((k+1)*tileRows)
+	for j := 0; j < len(spans); j += 2 {
+		if spans[j] < hi && spans[j+1] > lo {
+			batch[j/2].rasterRows(p, int(lo), int(hi))
+		}
+	}
+}
+
+// batchRowSpans appends each triangle's rows (y0, y1) to spans.
+func batchRowSpans(batch []tri, spans []int32) []int32 {
+	for j := range batch {
+		spans = append(spans, int32(batch[j].y0), int32(batch[j].y1))
+	}
+	return spans
+}
+
 // roundRows is the rows of a batch the tile workers rasterize between two
 // of the draw's checkpoints: the work of a round is the same however the
 // workers interleave, so where a draw stops is too.

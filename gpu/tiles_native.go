@@ -5,6 +5,7 @@ package gpu
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // rasterWorkers resolves Config.RasterWorkers: 0 is one per CPU.
@@ -36,11 +37,26 @@ func (d *drawScratch) rasterParallel() {
 		}
 	}
 	d.parallel++
+	// The bands of a round go to whichever goroutine asks first: a worker
+	// that starts late (its thread waking, or another process on its core)
+	// leaves its bands to the others instead of holding the round, which
+	// is what a fixed share (band k to worker k % n) did. A band is drawn
+	// whole by one goroutine, its triangles in order, so the pixels and
+	// the counters' sums are the same whoever draws it. The claim is one
+	// atomic add a band of tileRows rows, the only thing the workers share.
+	d.rowSpans = batchRowSpans(d.batch, d.rowSpans[:0])
 	var ylo, yhi int
+	var claim atomic.Int64
 	work := func(i int) {
 		l := &d.lanes[i]
 		defer func() { l.panic = recover() }()
-		rasterBands(d.batch, &l.p, i, n, ylo, yhi)
+		for {
+			k := ylo/tileRows + int(claim.Add(1)) - 1
+			if k*tileRows >= yhi {
+				return
+			}
+			rasterBand(d.batch, d.rowSpans, &l.p, k)
+		}
 	}
 	for i := range n {
 		d.lanes[i].p = d.pipe
@@ -61,6 +77,7 @@ func (d *drawScratch) rasterParallel() {
 		if ylo > lo && !d.check() {
 			break
 		}
+		claim.Store(0)
 		var wg sync.WaitGroup
 		for i := range n {
 			d.lanes[i].p.shaded, d.lanes[i].p.passed, d.lanes[i].p.instrs = 0, 0, 0

@@ -152,6 +152,12 @@ type benchResult struct {
 	FillTexISAMpix    float64 `json:"fill_textured_isa_mpix_s"` // machine.FillTexturedISAScene (20 quads): texture × colour in the ISA
 	FillTexISAMpixCPU float64 `json:"fill_textured_isa_mpix_cpu_s"`
 	FillTexISAMpixPar float64 `json:"fill_textured_isa_mpix_s_parallel"` // the same on Workers goroutines (tile-parallel)
+	FillPhongMpix     float64 `json:"fill_phong_mpix_s"`                 // machine.FillPhongScene (20 quads): an HLSL Phong shader
+	FillPhongMpixCPU  float64 `json:"fill_phong_mpix_cpu_s"`
+	FillPhongMpixPar  float64 `json:"fill_phong_mpix_s_parallel"`
+	FillLoopMpix      float64 `json:"fill_loop_mpix_s"` // machine.FillLoopScene (20 quads): an HLSL shader with a loop
+	FillLoopMpixCPU   float64 `json:"fill_loop_mpix_cpu_s"`
+	FillLoopMpixPar   float64 `json:"fill_loop_mpix_s_parallel"`
 	DrawCallsPerSec   float64 `json:"draw_calls_s"`
 	DrawCallsCPU      float64 `json:"draw_calls_cpu_s"` // per CPU-second of the process
 	Draws             int     `json:"draws"`
@@ -376,9 +382,28 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	if res.Workers > 1 {
 		texN, e8 = gpuScene(isaScene(machine.FillTexturedISAScene()), res.Workers, minTime)
 	}
-	if err := errors.Join(e1, e2, e3, e4, e5, e7, e8); err != nil {
+	// The HLSL pixel shaders the machine runs, the same tenth (--quick:
+	// two quads, their frames being ten times texture × colour's).
+	shaderScene := isaScene
+	if size.minTime == 0 {
+		shaderScene = func(sc machine.BenchScene) machine.BenchScene {
+			sc.Draws, sc.Triangles, sc.Pixels = 2, 4, sc.Pixels/100
+			return sc
+		}
+	}
+	var phong1, phongN, loop1, loopN rate
+	var e9, e10, e11, e12 error
+	phong1, e9 = gpuScene(shaderScene(machine.FillPhongScene()), 1, minTime)
+	loop1, e11 = gpuScene(shaderScene(machine.FillLoopScene()), 1, minTime)
+	if res.Workers > 1 {
+		phongN, e10 = gpuScene(shaderScene(machine.FillPhongScene()), res.Workers, minTime)
+		loopN, e12 = gpuScene(shaderScene(machine.FillLoopScene()), res.Workers, minTime)
+	}
+	if err := errors.Join(e1, e2, e3, e4, e5, e7, e8, e9, e10, e11, e12); err != nil {
 		return fail(err)
 	}
+	res.FillPhongMpix, res.FillPhongMpixCPU, res.FillPhongMpixPar = phong1.mpix, phong1.mpixCPU, phongN.mpix
+	res.FillLoopMpix, res.FillLoopMpixCPU, res.FillLoopMpixPar = loop1.mpix, loop1.mpixCPU, loopN.mpix
 	res.FillISAMpix, res.FillISAMpixCPU = fill1.mpix, fill1.mpixCPU
 	res.FillTexISAMpix, res.FillTexISAMpixCPU = tex1.mpix, tex1.mpixCPU
 	res.FillTexISAMpixPar = texN.mpix
@@ -422,7 +447,7 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	res.OOOInOrderNs, res.OOONs = inOrder, ooo
 
 	if _, ok := a.flags["peer"]; ok {
-		res.peerResults = benchPeer(isaScene(machine.FillTexturedISAScene()), minTime)
+		res.peerResults = benchPeer(isaScene, minTime)
 		if res.Note == "" {
 			res.RotatedSamplesD = rot1.pixelsPerFrame
 		}
@@ -473,6 +498,12 @@ func printBench(w io.Writer, res *benchResult) {
 	row("fill, texture × colour in the ISA (GPU, 1 goroutine)", f(res.FillTexISAMpix, 1), isaNote(res.FillTexISAMpixCPU))
 	v, note = par(res.FillTexISAMpixPar, res.FillTexISAMpix, 1)
 	row("fill, texture × colour in the ISA (GPU, tile-parallel)", v, note)
+	row("fill, Phong in HLSL (GPU, 1 goroutine)", f(res.FillPhongMpix, 1), isaNote(res.FillPhongMpixCPU))
+	v, note = par(res.FillPhongMpixPar, res.FillPhongMpix, 1)
+	row("fill, Phong in HLSL (GPU, tile-parallel)", v, note)
+	row("fill, a loop in HLSL (GPU, 1 goroutine)", f(res.FillLoopMpix, 1), isaNote(res.FillLoopMpixCPU))
+	v, note = par(res.FillLoopMpixPar, res.FillLoopMpix, 1)
+	row("fill, a loop in HLSL (GPU, tile-parallel)", v, note)
 	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
 	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
 	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)
@@ -507,6 +538,10 @@ func printBench(w io.Writer, res *benchResult) {
 			ratio(res.FillRotatedMpix, p.FillRotated1)+fmt.Sprintf("; pixels a frame: %d, d3dsim %d", p.RotatedSamples, p.RotatedSamplesD))
 		row("llvmpipe fill, texture × colour (1 thread)", f(p.FillTextured1, 1), ratio(res.FillTexISAMpix, p.FillTextured1))
 		row("llvmpipe fill, texture × colour (2 threads)", f(p.FillTextured2, 1), ratio(res.FillTexISAMpixPar, p.FillTextured2)+" (tile-parallel)")
+		row("llvmpipe fill, Phong (1 thread)", f(p.FillPhong1, 1), ratio(res.FillPhongMpix, p.FillPhong1))
+		row("llvmpipe fill, Phong (2 threads)", f(p.FillPhong2, 1), ratio(res.FillPhongMpixPar, p.FillPhong2)+" (tile-parallel)")
+		row("llvmpipe fill, a loop (1 thread)", f(p.FillLoop1, 1), ratio(res.FillLoopMpix, p.FillLoop1))
+		row("llvmpipe fill, a loop (2 threads)", f(p.FillLoop2, 1), ratio(res.FillLoopMpixPar, p.FillLoop2)+" (tile-parallel)")
 		row("llvmpipe tris, Mtriangles/s (1 thread)", f(p.Tris1, 2), ratio(res.TrisMtriPerSec, p.Tris1))
 		row("llvmpipe tris, Mtriangles/s (2 threads)", f(p.Tris2, 2), ratio(res.TrisMtriParallel, p.Tris2)+" (tile-parallel)")
 	}

@@ -60,8 +60,13 @@ func buildPeer(dir string) (string, error) {
 // peerInput is what the peer reads: the scene's header line and vertices.
 func peerInput(sc machine.BenchScene) []byte {
 	kind := "vertexcolor"
-	if sc.Texture > 0 {
+	switch {
+	case sc.Texture > 0:
 		kind = "texcolor"
+	case sc.PS == machine.PhongPS:
+		kind = "phong"
+	case sc.PS == machine.LoopPS:
+		kind = "loop"
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "%d %d %d %d %d %s %d\n", sc.Width, sc.Height, sc.Draws, sc.Count, sc.Texture, kind, len(sc.Vertices))
@@ -74,9 +79,14 @@ func peerInput(sc machine.BenchScene) []byte {
 }
 
 // runPeer draws sc with the peer on threads rasterizer threads for at
-// least atLeast.
-func runPeer(bin string, sc machine.BenchScene, threads int, atLeast time.Duration) (peerFigure, error) {
-	cmd := exec.Command(bin, strconv.FormatInt(atLeast.Milliseconds(), 10))
+// least atLeast; pixels, if not "", is a file the peer writes the first
+// frame's pixels to.
+func runPeer(bin string, sc machine.BenchScene, threads int, atLeast time.Duration, pixels string) (peerFigure, error) {
+	argv := []string{strconv.FormatInt(atLeast.Milliseconds(), 10)}
+	if pixels != "" {
+		argv = append(argv, pixels)
+	}
+	cmd := exec.Command(bin, argv...)
 	cmd.Env = append(os.Environ(), "LP_NUM_THREADS="+strconv.Itoa(threads))
 	cmd.Stdin = bytes.NewReader(peerInput(sc))
 	var stderr bytes.Buffer
@@ -131,15 +141,20 @@ type peerResults struct {
 	FillRotated1    float64 `json:"llvmpipe_fill_rotated_mpix_s_1t,omitempty"`
 	FillTextured1   float64 `json:"llvmpipe_fill_textured_mpix_s_1t,omitempty"`
 	FillTextured2   float64 `json:"llvmpipe_fill_textured_mpix_s_2t,omitempty"`
+	FillPhong1      float64 `json:"llvmpipe_fill_phong_mpix_s_1t,omitempty"`
+	FillPhong2      float64 `json:"llvmpipe_fill_phong_mpix_s_2t,omitempty"`
+	FillLoop1       float64 `json:"llvmpipe_fill_loop_mpix_s_1t,omitempty"`
+	FillLoop2       float64 `json:"llvmpipe_fill_loop_mpix_s_2t,omitempty"`
 	Tris1           float64 `json:"llvmpipe_tris_mtri_s_1t,omitempty"`
 	Tris2           float64 `json:"llvmpipe_tris_mtri_s_2t,omitempty"`
 	RotatedSamples  uint64  `json:"llvmpipe_fill_rotated_pixels_per_frame,omitempty"`
 	RotatedSamplesD uint64  `json:"fill_rotated_pixels_per_frame,omitempty"` // d3dsim's count, for the same scene
 }
 
-// benchPeer runs the peer on the bench's scenes (texture × colour with
-// the same tenth of fill's quads d3dsim draws).
-func benchPeer(texScene machine.BenchScene, atLeast time.Duration) peerResults {
+// benchPeer runs the peer on the bench's scenes (texture × colour, Phong
+// and the loop with the same tenth of fill's quads d3dsim draws: tenth).
+func benchPeer(tenth func(machine.BenchScene) machine.BenchScene, atLeast time.Duration) peerResults {
+	texScene := tenth(machine.FillTexturedISAScene())
 	var res peerResults
 	dir, err := os.MkdirTemp("", "d3dsim-peer-")
 	if err != nil {
@@ -163,11 +178,15 @@ func benchPeer(texScene machine.BenchScene, atLeast time.Duration) peerResults {
 		{machine.FillRotatedScene(), 1, &res.FillRotated1, nil},
 		{texScene, 1, &res.FillTextured1, nil},
 		{texScene, 2, &res.FillTextured2, nil},
+		{tenth(machine.FillPhongScene()), 1, &res.FillPhong1, nil},
+		{tenth(machine.FillPhongScene()), 2, &res.FillPhong2, nil},
+		{tenth(machine.FillLoopScene()), 1, &res.FillLoop1, nil},
+		{tenth(machine.FillLoopScene()), 2, &res.FillLoop2, nil},
 		{machine.TrisScene(), 1, nil, &res.Tris1},
 		{machine.TrisScene(), 2, nil, &res.Tris2},
 	}
 	for _, r := range runs {
-		f, err := runPeer(bin, r.sc, r.threads, atLeast)
+		f, err := runPeer(bin, r.sc, r.threads, atLeast, "")
 		if err != nil {
 			res = peerResults{Note: "failed: " + err.Error()}
 			return res

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -65,7 +66,7 @@ func TestBenchPeerDraws(t *testing.T) {
 	}
 	sc := machine.FillScene()
 	sc.Width, sc.Height, sc.Draws = 64, 48, 3
-	f, err := runPeer(bin, sc, 1, 0)
+	f, err := runPeer(bin, sc, 1, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,39 @@ func TestBenchPeerDraws(t *testing.T) {
 	// Texture × colour takes the texture path.
 	tex := machine.FillTexturedISAScene()
 	tex.Width, tex.Height, tex.Draws = 32, 32, 1
-	if f, err := runPeer(bin, tex, 2, 0); err != nil || f.samples != 32*32 {
+	if f, err := runPeer(bin, tex, 2, 0, ""); err != nil || f.samples != 32*32 {
 		t.Errorf("texture × colour: %+v, %v", f, err)
+	}
+	// The GLSL twins of the HLSL shaders draw the picture d3dsim draws: the
+	// same arithmetic in float32 but for the transcendentals (pow as
+	// exp2(16 log2) against llvmpipe's own) and the rounding of unorm8, so
+	// a channel may differ by a step or two.
+	for _, sc := range []machine.BenchScene{machine.FillPhongScene(), machine.FillLoopScene()} {
+		sc.Draws = 1
+		want := machine.NewBenchRig(sc, 1)
+		want.Frame()
+		path := filepath.Join(t.TempDir(), sc.Name+".rgba")
+		if _, err := runPeer(bin, sc, 1, 0, path); err != nil {
+			t.Fatalf("%s: %v", sc.Name, err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ours := want.Target()
+		if len(got) != len(ours) {
+			t.Fatalf("%s: the peer wrote %d bytes, want %d", sc.Name, len(got), len(ours))
+		}
+		worst, at := 0, 0
+		for i := range ours {
+			if d := int(got[i]) - int(ours[i]); max(d, -d) > worst {
+				worst, at = max(d, -d), i
+			}
+		}
+		t.Logf("%s: the largest difference of a channel: %d", sc.Name, worst)
+		if worst > 2 {
+			px := at / 4
+			t.Errorf("%s: pixel (%d, %d) channel %d: llvmpipe %d, d3dsim %d", sc.Name, px%sc.Width, px/sc.Width, at%4, got[at], ours[at])
+		}
 	}
 }

@@ -102,7 +102,7 @@ func TestBenchJSONKeys(t *testing.T) {
 	if code := run([]string{"bench", "--json", "--n", "200", "--quick"}, nil, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
-	for _, k := range []string{"fill_mpix_s", "tris_mtri_s", "draw_calls_s", "cmdlist_cold_s", "cmdlist_recycled_s", "discard_s", "trace_bytes_per_event", "peak_rss_mib", "fill_rotated_mpix_s", "fill_isa_mpix_s", "fill_textured_isa_mpix_s"} {
+	for _, k := range []string{"fill_mpix_s", "tris_mtri_s", "draw_calls_s", "cmdlist_cold_s", "cmdlist_recycled_s", "discard_s", "trace_bytes_per_event", "peak_rss_mib", "fill_rotated_mpix_s", "fill_isa_mpix_s", "fill_textured_isa_mpix_s", "fill_phong_mpix_s", "fill_loop_mpix_s"} {
 		if !strings.Contains(out.String(), `"`+k+`":`) {
 			t.Errorf("bench --json lacks %q: %s", k, out.String())
 		}

@@ -29,3 +29,17 @@ func TrisScene() BenchScene { return gpu.TrisScene() }
 // FillTexturedISAScene is fill with texture × vertex colour in the ISA
 // (gpu.FillTexturedISAScene).
 func FillTexturedISAScene() BenchScene { return gpu.FillTexturedISAScene() }
+
+// FillPhongScene is fill shaded by a Phong pixel shader (gpu.FillPhongScene).
+func FillPhongScene() BenchScene { return gpu.FillPhongScene() }
+
+// FillLoopScene is fill shaded by a pixel shader with a loop
+// (gpu.FillLoopScene).
+func FillLoopScene() BenchScene { return gpu.FillLoopScene() }
+
+// PhongPS and LoopPS are those scenes' pixel programs (gpu.PhongPS,
+// gpu.LoopPS).
+const (
+	PhongPS = gpu.PhongPS
+	LoopPS  = gpu.LoopPS
+)

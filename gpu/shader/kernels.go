@@ -69,8 +69,8 @@ var kernels = [NumOps]kernel{
 // produce exact bits; add, mul, mad and div do it themselves).
 var canonical = [NumOps]bool{
 	OpDp2: true, OpDp3: true, OpDp4: true,
-	OpMin: true, OpMax: true, OpRcp: true, OpRsq: true, OpSqrt: true, OpExp2: true, OpLog2: true,
-	OpSin: true, OpCos: true, OpFrc: true, OpFloor: true, OpCeil: true, OpRoundNE: true, OpTrunc: true,
+	OpMin: true, OpMax: true,
+	OpSin: true, OpCos: true,
 	OpDerivX: true, OpDerivY: true, OpDerivXFine: true, OpDerivYFine: true,
 }
 
@@ -94,7 +94,10 @@ func kMovc(r, a, b, c *[Lanes]uint32) {
 }
 
 // The commonest float kernels canonicalise their own NaNs (canonical
-// leaves them out): four lanes at a time, one well-predicted test per four.
+// leaves them out): four lanes at a time, one well-predicted test per four;
+// the one-source ones (rcp, rsq, sqrt, exp2, log2, frc and the roundings)
+// with cn as they store each lane, instead of a second pass over the
+// block.
 
 var nanF = math.Float32frombits(canonNaN)
 
@@ -181,7 +184,7 @@ func kMax(r, a, b, _ *[Lanes]uint32) {
 func kRcp(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = 1 / af[i]
+		rf[i] = cn(1 / af[i])
 	}
 }
 
@@ -190,28 +193,36 @@ func kRcp(r, a, _, _ *[Lanes]uint32) {
 func kRsq(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(1 / math.Sqrt(float64(af[i])))
+		rf[i] = cn(float32(1 / math.Sqrt(float64(af[i]))))
 	}
 }
 
 func kSqrt(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(math.Sqrt(float64(af[i])))
+		rf[i] = cn(float32(math.Sqrt(float64(af[i]))))
 	}
 }
 
-func kExp2(r, a, _, _ *[Lanes]uint32) {
-	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = exp2f(af[i])
-	}
-}
+// kExp2 and kLog2 take four lanes at a time through exp2f4 and log2f4
+// when all four take the series, the others one by one (byFours).
+func kExp2(r, a, _, _ *[Lanes]uint32) { byFours(r, a, exp2Lo, exp2Hi, exp2f4, exp2f) }
 
-func kLog2(r, a, _, _ *[Lanes]uint32) {
+func kLog2(r, a, _, _ *[Lanes]uint32) { byFours(r, a, log2Lo, log2Hi, log2f4, log2f) }
+
+// byFours computes one(x) for each lane, four(r, x) for four lanes that are
+// all in [lo, hi) (a NaN never is), canonical NaNs.
+func byFours(r, a *[Lanes]uint32, lo, hi float32, four func(r, x []float32), one func(float32) float32) {
 	rf, af := f32(r), f32(a)
-	for i := range rf {
-		rf[i] = log2f(af[i])
+	in := func(x float32) bool { return x >= lo && x < hi }
+	for i := 0; i < Lanes; i += 4 {
+		if in(af[i]) && in(af[i+1]) && in(af[i+2]) && in(af[i+3]) {
+			four(rf[i:i+4], af[i:i+4])
+			continue
+		}
+		for j := i; j < i+4; j++ {
+			rf[j] = cn(one(af[j]))
+		}
 	}
 }
 
@@ -233,35 +244,35 @@ func kFrc(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
 		x := af[i]
-		rf[i] = x - float32(math.Floor(float64(x)))
+		rf[i] = cn(x - float32(math.Floor(float64(x))))
 	}
 }
 
 func kFloor(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(math.Floor(float64(af[i])))
+		rf[i] = cn(float32(math.Floor(float64(af[i]))))
 	}
 }
 
 func kCeil(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(math.Ceil(float64(af[i])))
+		rf[i] = cn(float32(math.Ceil(float64(af[i]))))
 	}
 }
 
 func kRoundNE(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(math.RoundToEven(float64(af[i])))
+		rf[i] = cn(float32(math.RoundToEven(float64(af[i]))))
 	}
 }
 
 func kTrunc(r, a, _, _ *[Lanes]uint32) {
 	rf, af := f32(r), f32(a)
 	for i := range rf {
-		rf[i] = float32(math.Trunc(float64(af[i])))
+		rf[i] = cn(float32(math.Trunc(float64(af[i]))))
 	}
 }
 

@@ -298,8 +298,9 @@ func NewMachine(p *Program) *Machine {
 					m.uniKeys = append(m.uniKeys, k)
 				}
 			case s.File == FileImm:
-				if _, ok := imm[s.Imm]; !ok {
-					imm[s.Imm] = len(imm)
+				v, _ := foldImm(in.Op, s)
+				if _, ok := imm[v]; !ok {
+					imm[v] = len(imm)
 				}
 			}
 		}
@@ -355,7 +356,11 @@ func NewMachine(p *Program) *Machine {
 				}
 				v = m.reg(s.File, s.Index)
 			case FileImm:
-				v = &m.imms[imm[s.Imm]]
+				iv, folded := foldImm(in.Op, s)
+				v = &m.imms[imm[iv]]
+				if folded {
+					xs.mod, xs.neg, xs.abs = false, false, false
+				}
 			case FileCB:
 				if s.Rel {
 					xs.rel, xs.slot, xs.elem = true, s.Index, s.Elem
@@ -375,6 +380,36 @@ func NewMachine(p *Program) *Machine {
 		x.setDirect()
 	}
 	return m
+}
+
+// foldImm returns an immediate operand's values with its modifiers
+// applied as fetch applies them (two's complement for integer ops, the sign
+// bit for the others), so that the machine reads it as it is; folded is
+// false, and the values the operand's own, for a double op's (a double's
+// sign is its high word's) and an operand with no modifier.
+func foldImm(op Op, s Operand) (v [4]uint32, folded bool) {
+	v = s.Imm
+	if !s.Neg && !s.Abs || op.Kind() == KindDouble {
+		return v, false
+	}
+	for c := range v {
+		if op.Kind() == KindInt {
+			if s.Abs && int32(v[c]) < 0 {
+				v[c] = -v[c]
+			}
+			if s.Neg {
+				v[c] = -v[c]
+			}
+			continue
+		}
+		if s.Abs {
+			v[c] &^= 1 << 31
+		}
+		if s.Neg {
+			v[c] ^= 1 << 31
+		}
+	}
+	return v, true
 }
 
 // setDirect decides whether x may write its destination as it goes.

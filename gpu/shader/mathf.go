@@ -36,16 +36,48 @@ func exp2f(x float32) float32 {
 	case x < -151:
 		return 0
 	}
-	xd := float64(x)
-	n := math.Floor(xd + 0.5)
-	t := float64((xd - n) * ln2) // |t| <= ln2/2
+	t, n := exp2Reduce(x)
 	// e**t by its Taylor series to t**13/13!, below 1e-17 for |t| <= 0.35.
 	p := 1.0 / 6227020800
 	for k := 12; k >= 1; k-- {
 		p = float64(p*t) + invFact[k-1]
 	}
+	return exp2Finish(p, t, n)
+}
+
+// exp2f takes its series for x in [exp2Lo, exp2Hi): what exp2f4 computes
+// four lanes at a time.
+const exp2Lo, exp2Hi = -151, 128
+
+// exp2Reduce splits x as n + t/ln2, n the nearest integer.
+func exp2Reduce(x float32) (t, n float64) {
+	xd := float64(x)
+	n = math.Floor(xd + 0.5)
+	return float64((xd - n) * ln2), n // |t| <= ln2/2
+}
+
+// exp2Finish is e**t * 2**n from the series' sum p less its last term.
+func exp2Finish(p, t, n float64) float32 {
 	p = float64(p*t) + 1
 	return float32(float64(p * pow2(int(n))))
+}
+
+// exp2f4 is exp2f of four lanes in [exp2Lo, exp2Hi), the same operations
+// lane by lane, their four series evaluated side by side: each is a chain
+// of 13 dependent products and sums, and one at a time the processor
+// waits on every link.
+func exp2f4(r, x []float32) {
+	t0, n0 := exp2Reduce(x[0])
+	t1, n1 := exp2Reduce(x[1])
+	t2, n2 := exp2Reduce(x[2])
+	t3, n3 := exp2Reduce(x[3])
+	const c = 1.0 / 6227020800
+	p0, p1, p2, p3 := c, c, c, c
+	for k := 12; k >= 1; k-- {
+		f := invFact[k-1]
+		p0, p1, p2, p3 = float64(p0*t0)+f, float64(p1*t1)+f, float64(p2*t2)+f, float64(p3*t3)+f
+	}
+	r[0], r[1], r[2], r[3] = exp2Finish(p0, t0, n0), exp2Finish(p1, t1, n1), exp2Finish(p2, t2, n2), exp2Finish(p3, t3, n3)
 }
 
 // invFact[k-1] is 1/k!.
@@ -55,6 +87,17 @@ var invFact = func() [17]float64 {
 	for k := 1; k <= 17; k++ {
 		v *= float64(k)
 		f[k-1] = 1 / v
+	}
+	return f
+}()
+
+// invOdd[k] is 1/(2k+1), the atanh series' coefficients: the same
+// correctly rounded quotients log2f divided out for every term (a
+// division a term was most of its time).
+var invOdd = func() [12]float64 {
+	var f [12]float64
+	for k := range f {
+		f[k] = 1 / float64(2*k+1)
 	}
 	return f
 }()
@@ -69,22 +112,54 @@ func log2f(x float32) float32 {
 	case math.IsInf(float64(x), 1):
 		return x
 	}
+	s, e := log2Reduce(x)
+	// ln m = 2 atanh s = 2 (s + s**3/3 + s**5/5 + ...), |s| <= 0.172.
+	z := float64(s * s)
+	p := 1.0 / 25
+	for k := 11; k >= 0; k-- {
+		p = float64(p*z) + invOdd[k]
+	}
+	return log2Finish(s, p, e)
+}
+
+// log2f takes its series for x positive and finite, [log2Lo, log2Hi):
+// what log2f4 computes four lanes at a time.
+var log2Lo, log2Hi = float32(math.SmallestNonzeroFloat32), float32(math.Inf(1))
+
+// log2Reduce splits x as 2**e * m, m in (sqrt 2 / 2, sqrt 2], and returns
+// e and s = (m-1)/(m+1).
+func log2Reduce(x float32) (s float64, e int) {
 	b := math.Float64bits(float64(x)) // a float32 denormal is normal here
-	e := int(b>>52&0x7FF) - 1023
+	e = int(b>>52&0x7FF) - 1023
 	m := math.Float64frombits(b&^(0x7FF<<52) | 1023<<52) // [1, 2)
 	if m > math.Sqrt2 {
 		m /= 2
 		e++
 	}
-	// ln m = 2 atanh s = 2 (s + s**3/3 + s**5/5 + ...), |s| <= 0.172.
-	s := (m - 1) / (m + 1)
-	z := float64(s * s)
-	p := 1.0 / 25
-	for k := 11; k >= 0; k-- {
-		p = float64(p*z) + 1/float64(2*k+1)
-	}
+	return (m - 1) / (m + 1), e
+}
+
+// log2Finish is e + log2 m from s and the series' sum p.
+func log2Finish(s, p float64, e int) float32 {
 	ln := float64(2 * float64(s*p))
 	return float32(float64(e) + float64(ln*log2e))
+}
+
+// log2f4 is log2f of four lanes in [log2Lo, log2Hi), their series side by
+// side (exp2f4 says why).
+func log2f4(r, x []float32) {
+	s0, e0 := log2Reduce(x[0])
+	s1, e1 := log2Reduce(x[1])
+	s2, e2 := log2Reduce(x[2])
+	s3, e3 := log2Reduce(x[3])
+	z0, z1, z2, z3 := float64(s0*s0), float64(s1*s1), float64(s2*s2), float64(s3*s3)
+	const c = 1.0 / 25
+	p0, p1, p2, p3 := c, c, c, c
+	for k := 11; k >= 0; k-- {
+		f := invOdd[k]
+		p0, p1, p2, p3 = float64(p0*z0)+f, float64(p1*z1)+f, float64(p2*z2)+f, float64(p3*z3)+f
+	}
+	r[0], r[1], r[2], r[3] = log2Finish(s0, p0, e0), log2Finish(s1, p1, e1), log2Finish(s2, p2, e2), log2Finish(s3, p3, e3)
 }
 
 // sincos returns sin x and cos x. Arguments are reduced modulo 2π in

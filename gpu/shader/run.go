@@ -257,7 +257,7 @@ func quadMask(m uint64) uint64 {
 // test returns the lanes of mask whose condition (the source's first
 // swizzled component) passes the instruction's _z or _nz test.
 func (m *Machine) test(in *xinst, mask uint64) uint64 {
-	s := m.fetch(in, 0)
+	s := m.fetchRead(in, 0, 1)
 	v := s[0]
 	var nz uint64
 	for i := range v {
@@ -273,7 +273,12 @@ func (m *Machine) test(in *xinst, mask uint64) uint64 {
 
 // fetch returns source k's components, with modifiers and relative
 // indexing applied (into scratch).
-func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
+func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 { return m.fetchRead(in, k, 0xF) }
+
+// fetchRead is fetch for an instruction that reads only the components of
+// read (a bit each): the modifiers are applied to those alone, the others
+// left nil.
+func (m *Machine) fetchRead(in *xinst, k int, read uint8) *[4]*[Lanes]uint32 {
 	s := &in.src[k]
 	if !s.mod && !s.rel {
 		return &s.c
@@ -289,6 +294,9 @@ func (m *Machine) fetch(in *xinst, k int) *[4]*[Lanes]uint32 {
 	intOp := in.op.Kind() == KindInt
 	double := in.op.Kind() == KindDouble
 	for c := range 4 {
+		if read>>c&1 == 0 {
+			continue
+		}
 		a, d := s.c[c], &out[c] // a == d for a relative operand: in place
 		switch {
 		case double && c&1 == 0:
@@ -417,13 +425,14 @@ func (m *Machine) scatter(in *xinst, mask uint64, broadcast bool) {
 // alu runs a per-component op: into res, then the write.
 func (m *Machine) alu(in *xinst, mask uint64) {
 	var a, b, c *[4]*[Lanes]uint32
-	a = m.fetch(in, 0)
+	// A per-component op reads the components it writes.
+	a = m.fetchRead(in, 0, in.mask)
 	b, c = a, a
 	if in.nsrc > 1 {
-		b = m.fetch(in, 1)
+		b = m.fetchRead(in, 1, in.mask)
 	}
 	if in.nsrc > 2 {
-		c = m.fetch(in, 2)
+		c = m.fetchRead(in, 2, in.mask)
 	}
 	if in.direct && mask == AllLanes {
 		// Straight to the destination: no copy through res.
@@ -509,8 +518,9 @@ func saturate(r *[Lanes]uint32) {
 
 // dot runs dp2, dp3 and dp4: products rounded, summed left to right.
 func (m *Machine) dot(in *xinst, mask uint64) {
-	a, b := m.fetch(in, 0), m.fetch(in, 1)
 	n := 2 + int(in.op-OpDp2)
+	read := uint8(1)<<n - 1
+	a, b := m.fetchRead(in, 0, read), m.fetchRead(in, 1, read)
 	r := f32(&m.res[0])
 	a0, b0 := f32(a[0]), f32(b[0])
 	for i := range r {

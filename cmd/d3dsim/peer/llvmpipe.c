@@ -7,9 +7,12 @@
  * threads.
  *
  * stdin: a line "WIDTH HEIGHT DRAWS COUNT TEXTURE SHADER NFLOATS", SHADER
- * being vertexcolor or texcolor, then NFLOATS little-endian float32s: the
+ * being vertexcolor, texcolor, phong or loop (the GLSL twins of the HLSL
+ * shaders of gpu/benchscene.go), then NFLOATS little-endian float32s: the
  * vertices, 9 floats each (x y z in clip space, r g b a, u v), a triangle
- * list. argv[1]: the least time to draw for, in milliseconds.
+ * list. argv[1]: the least time to draw for, in milliseconds; argv[2], if
+ * given: a file to write the first frame's pixels to (RGBA8, top row
+ * first, as d3dsim's target), for the tests that compare the pictures.
  * stdout: "frames=N seconds=S samples=P renderer=NAME", P the pixels a
  * frame shades (an occlusion query over the first frame).
  */
@@ -88,6 +91,32 @@ static const char *psTexColor =
 	"uniform sampler2D tex; varying vec4 c; varying vec2 t;\n"
 	"void main() { gl_FragColor = texture2D(tex, t) * c; }\n";
 
+/* gpu.PhongHLSL: a sphere's normal from the uv, one light, Phong. */
+static const char *psPhong =
+	"#version 120\n"
+	"varying vec4 c; varying vec2 t;\n"
+	"void main() {\n"
+	"  vec3 n = normalize(vec3(t * 2.0 - 1.0, 1.0));\n"
+	"  vec3 l = vec3(0.3904, 0.4880, 0.7807);\n"
+	"  vec3 r = reflect(-l, n);\n"
+	"  float diff = clamp(dot(n, l), 0.0, 1.0);\n"
+	"  float spec = pow(clamp(r.z, 0.0, 1.0), 16.0);\n"
+	"  gl_FragColor = vec4(c.rgb * (0.1 + 0.8 * diff) + 0.5 * spec, c.a);\n"
+	"}\n";
+/* gpu.LoopHLSL: eight rounds of an iterated map of the uv. */
+static const char *psLoop =
+	"#version 120\n"
+	"varying vec4 c; varying vec2 t;\n"
+	"void main() {\n"
+	"  vec3 col = vec3(0.0);\n"
+	"  vec2 p = t;\n"
+	"  for (int i = 0; i < 8; i++) {\n"
+	"    p = fract(p * 1.9 + 0.13);\n"
+	"    col += c.rgb * (p.x * p.y);\n"
+	"  }\n"
+	"  gl_FragColor = vec4(col * 0.5, 1.0);\n"
+	"}\n";
+
 int main(int argc, char **argv) {
 	int w, h, draws, count, texture, n;
 	char kind[32];
@@ -136,7 +165,18 @@ int main(int argc, char **argv) {
 
 	GLuint p = CreateProgram();
 	AttachShader(p, shader(GL_VERTEX_SHADER, vs));
-	AttachShader(p, shader(GL_FRAGMENT_SHADER, strcmp(kind, "texcolor") == 0 ? psTexColor : psColor));
+	const char *ps = psColor;
+	if (strcmp(kind, "texcolor") == 0)
+		ps = psTexColor;
+	else if (strcmp(kind, "phong") == 0)
+		ps = psPhong;
+	else if (strcmp(kind, "loop") == 0)
+		ps = psLoop;
+	else if (strcmp(kind, "vertexcolor") != 0) {
+		fprintf(stderr, "llvmpipe peer: no shader %s\n", kind);
+		return 2;
+	}
+	AttachShader(p, shader(GL_FRAGMENT_SHADER, ps));
 	BindAttribLocation(p, 0, "pos");
 	BindAttribLocation(p, 1, "color");
 	BindAttribLocation(p, 2, "uv");
@@ -195,6 +235,19 @@ int main(int argc, char **argv) {
 	EndQuery(GL_SAMPLES_PASSED);
 	glFinish();
 	GetQueryObjectuiv(q, GL_QUERY_RESULT, &samples);
+	if (argc > 2) {
+		/* OSMesa's rows go bottom up: the file's top down. */
+		FILE *f = fopen(argv[2], "wb");
+		int bad = !f;
+		for (int y = h - 1; !bad && y >= 0; y--)
+			bad = fwrite((unsigned char *)fb + (size_t)y * w * 4, 4, (size_t)w, f) != (size_t)w;
+		if (f && fclose(f) != 0)
+			bad = 1;
+		if (bad) {
+			fprintf(stderr, "llvmpipe peer: cannot write %s\n", argv[2]);
+			return 1;
+		}
+	}
 	int frames = 0;
 	double start = now(), took = 0;
 	while (frames < 2 || took < least) {

@@ -1,0 +1,112 @@
+package shader
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestLog2Table: log2f's coefficients are the quotients it divided out for
+// each term before they went into a table, 1/(2k+1) correctly rounded, so
+// the series' operations and their results are the same bits as before
+// (TestOpsTranscendental checks log2 against math.Log2, TestGoldenHash
+// every op's bits).
+func TestLog2Table(t *testing.T) {
+	for k := range invOdd {
+		d := float64(2*k + 1)
+		if want := 1 / d; invOdd[k] != want {
+			t.Errorf("invOdd[%d] = %v, want 1/%v = %v", k, invOdd[k], d, want)
+		}
+	}
+	if len(invOdd) != 12 {
+		t.Errorf("%d coefficients: log2f's series has 12 below its 1/25", len(invOdd))
+	}
+}
+
+// TestModifiersFolded: immediates with modifiers (folded into the
+// machine's constants at NewMachine) and modified registers read only for
+// the components an instruction writes give what the one-lane reference
+// gives, for float and integer ops and every write mask.
+func TestModifiersFolded(t *testing.T) {
+	progs := []string{
+		"mov o0, -l(1.5, -2.0, 0.0, -0.0)",
+		"mov o0, |l(-1.5, 2.0, -0.0, -7.0)|",
+		"mov o0, -|l(-1.5, 2.0, -0.0, 7.0)|",
+		"mad o0, v0, |l(-2.0, 3.0, -4.0, 5.0)|, -l(0.5, 0.25, -1.0, 2.0)",
+		"iadd o0, v1, -l(1, 2, 3, -4)",
+		"imax o0, v1, |l(-5, 6, -2147483648, 0)|",
+		"ineg o0, -|l(-5, 6, -7, 8)|",
+		"add o0.xz, -v0.yxwz, |v1|",
+		"mul o0.y, -|v0.wzyx|, l(3.0, -3.0, 2.0, 2.0).y",
+		"mad_sat o0.xw, -v0, v1.zzzz, -|l(0.5, 0.5, 0.5, -0.5)|",
+		"dp3 o0.yz, -v0, |l(-1.0, 2.0, -3.0, 4.0)|",
+		"dp2 o0, |v0.zwxy|, -v1",
+		"log2 o0.x, |v0.y|\nexp2 o0.w, -v0.x",
+		"ilt r0.x, v1.x, -l(3, 3, 3, 3).x\nmovc o0, r0.x, -v0, |v1|",
+	}
+	rng := rand.New(rand.NewPCG(7, 29))
+	for _, body := range progs {
+		p := mustAsm(t, "ps inputs=2 outputs=1 temps=1\n"+body)
+		for _, mask := range []uint64{AllLanes, 0x00F0F0F00F0F0F0F} {
+			m := NewMachine(p)
+			for v := range 2 {
+				for c := range 4 {
+					setLanes(m, v, c, func(lane int) uint32 {
+						if v == 1 {
+							return uint32(int32(rng.IntN(41) - 20))
+						}
+						return math.Float32bits(float32(rng.NormFloat64() * 3))
+					})
+				}
+			}
+			checkAgainstRef(t, p, m, mask)
+		}
+	}
+}
+
+// TestTranscendentalLanes: kExp2 and kLog2, four plain lanes at a time
+// (exp2f4, log2f4), give exp2f's and log2f's bits lane by lane: every 61st
+// float (every 9,973rd with -short) in blocks where now and then a lane is
+// special (NaN, zero, an infinity, out of exp2's range) so that blocks of
+// four go both ways.
+func TestTranscendentalLanes(t *testing.T) {
+	step := uint64(61)
+	if testing.Short() {
+		step = 9973
+	}
+	special := []uint32{0x7FC00000, 0x7FA00001, 0, 0x80000000, 0x7F800000, 0xFF800000, 0xC3200000, 0x43000000, 0xBF800000}
+	var a, r Vec
+	n, lane := 0, 0
+	flush := func() {
+		for _, k := range []struct {
+			name string
+			run  kernel
+			f    func(float32) float32
+		}{{"exp2", kExp2, exp2f}, {"log2", kLog2, log2f}} {
+			k.run(&r[0], &a[0], nil, nil)
+			for i := range lane {
+				want := math.Float32bits(k.f(math.Float32frombits(a[0][i])))
+				if want&0x7FFFFFFF > 0x7F800000 {
+					want = canonNaN
+				}
+				if r[0][i] != want {
+					t.Fatalf("%s(%#08x) = %#08x, want %#08x", k.name, a[0][i], r[0][i], want)
+				}
+			}
+		}
+		lane = 0
+	}
+	for b := uint64(0); b <= 0xFFFFFFFF; b += step {
+		if n++; n%37 == 0 {
+			a[0][lane] = special[n%len(special)]
+			if lane++; lane == Lanes {
+				flush()
+			}
+		}
+		a[0][lane] = uint32(b)
+		if lane++; lane == Lanes {
+			flush()
+		}
+	}
+	flush()
+}
