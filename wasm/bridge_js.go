@@ -87,6 +87,11 @@ import (
 // main; nil before).
 var actualFPS func() float64
 
+// wakeStage asks Ebiten for an Update and a Draw in the next animation
+// frame (ebiten.ScheduleFrame, set by main_js.go; nil before): the canvas
+// runs only when something changed.
+var wakeStage func()
+
 // stageDraws counts the frames the stage was drawn (game.Draw when its frame
 // or size changed; set by main_js.go): an idle page's count stands still.
 var stageDraws func() uint64
@@ -493,6 +498,9 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 			// (a load, a run) are answered for in the same way until they
 			// have: a step must not run ahead of a load asked for first.
 			if ans, ok := b.busyAnswer(name, args); ok {
+				if changing[name] {
+					b.changed()
+				}
 				return ans
 			}
 			if busy && !lockFree[name] {
@@ -506,8 +514,29 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 		ret = f(args)
 		b.cacheAnswer(name, ret)
 		b.notifyPending() // a step that ended the run at a limit, say
+		if changing[name] {
+			b.changed()
+		}
 		return ret
 	}))
+}
+
+// changing are the bridge's calls that can change the run, its trace or
+// its frame (a load, a step, play and pause, the start of a run): after
+// each, and after each slice of a run in slices, the bridge wakes the
+// canvas and the page (changed). Every other call only reads.
+var changing = map[string]bool{"load": true, "run": true, "step": true, "play": true, "pause": true, "stepFrame": true,
+	"runFrame": true, "stepToLine": true, "restart": true, "setSpeed": true, "synthetic": true}
+
+// changed wakes the canvas (wakeStage) and tells the page the run changed:
+// a "d3dsim:change" event on window, which the panel's controller waits
+// for instead of polling an idle page (web/controller.js). Called while a
+// slice may be suspended too: it takes no lock.
+func (b *bridge) changed() {
+	if wakeStage != nil {
+		wakeStage()
+	}
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("d3dsim:change"))
 }
 
 // lockFree are the bridge's calls that never take the app's lock (the
@@ -555,7 +584,9 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 						reject.Invoke(js.Global().Get("Error").New(msg))
 					}
 				}()
-				if s, done := r.slice(); done {
+				s, done := r.slice()
+				b.changed()
+				if done {
 					b.notifyPending()
 					resolve.Invoke(b.summaryJS(s))
 					return
@@ -673,28 +704,32 @@ func (b *bridge) notify(msg string) {
 
 // summaryJS converts a summary to a plain object, with the JSON names of
 // scenario.Summary plus playing and loads (scenarios loaded so far).
-func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
+func (b *bridge) summaryJS(s scenario.Summary) js.Value {
 	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount())
 }
 
-// summaryFields is summaryJS with playing and loads given.
-func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) map[string]any {
-	return map[string]any{
-		"frames":       s.Frames,
-		"events":       s.Events,
-		"dropped":      s.Dropped,
-		"violations":   s.Violations,
-		"hash":         s.Hash,
-		"failures":     anySlice(s.Failures),
-		"messages":     anySlice(s.Messages),
-		"failureCount": s.FailureCount,
-		"messageCount": s.MessageCount,
-		"limit":        s.Limit,
-		"done":         s.Done,
-		"steps":        s.Steps,
-		"playing":      playing,
-		"loads":        loads,
-	}
+// summaryFields is summaryJS with playing and loads given. Its keys come in
+// one order, always: js.ValueOf of a map sets them in Go's map order, a new
+// one each call, and the panel compares two summaries as JSON text
+// (web/controller.js): each poll of an idle page saw a new summary and
+// redrew it.
+func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) js.Value {
+	o := js.Global().Get("Object").New()
+	o.Set("frames", s.Frames)
+	o.Set("events", s.Events)
+	o.Set("dropped", s.Dropped)
+	o.Set("violations", s.Violations)
+	o.Set("hash", s.Hash)
+	o.Set("failures", anySlice(s.Failures))
+	o.Set("messages", anySlice(s.Messages))
+	o.Set("failureCount", s.FailureCount)
+	o.Set("messageCount", s.MessageCount)
+	o.Set("limit", s.Limit)
+	o.Set("done", s.Done)
+	o.Set("steps", s.Steps)
+	o.Set("playing", playing)
+	o.Set("loads", loads)
+	return o
 }
 
 // bytesToJS copies b into a new Uint8Array (its own buffer, offset 0, so

@@ -18,9 +18,10 @@ import (
 
 func main() {
 	actualFPS = ebiten.ActualFPS
-	a := &app{}
+	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load
+	wakeStage = ebiten.ScheduleFrame
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a, b)
 
@@ -30,6 +31,15 @@ func main() {
 	// an idle page costs the browser no compositing every animation frame
 	// (about half a core in headless Chromium's software WebGL before).
 	ebiten.SetScreenClearedEveryFrame(false)
+	// Update and Draw run only when something asks for a frame: the game
+	// itself while a run plays or a frame waits (game.Update), the bridge
+	// when a call or a slice changed the run (bridge.changed), Ebiten on
+	// input and on a resize. An idle page then runs neither, 60 times a
+	// second, for nothing (Ebiten's loop still asks the browser for every
+	// animation frame, and returns at once). Deprecated in Ebiten v2.5 in
+	// favour of SetScreenClearedEveryFrame(false), which skips the drawing
+	// but still runs both; the mode is still honoured.
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
 	ebiten.SetWindowTitle("d3dsim")
 	if err := ebiten.RunGame(g); err != nil {
 		// No canvas (no WebGL, say): the simulator, the bridge and the panel
@@ -43,10 +53,15 @@ func main() {
 // hidden tab), so a scenario always finishes. While Ebiten ticks it does
 // nothing.
 // It also shows the notice a run that ended while playing left (a limit
-// that stopped it, a crash).
+// that stopped it, a crash). While nothing plays it sleeps until a run
+// starts (app.playWake): a timer every 100 ms would wake the idle page's
+// event loop and the Go scheduler ten times a second.
 func pump(a *app, b *bridge) {
 	last := a.tickCount()
 	for {
+		if !a.isPlaying() {
+			<-a.playWake
+		}
 		time.Sleep(100 * time.Millisecond)
 		last = a.pumpIfStalled(last)
 		b.notifyPending()
@@ -119,6 +134,9 @@ func (g *game) Update() error {
 		}
 		g.img.WritePixels(pix)
 	})
+	if g.a.stageBusy(g.gen) {
+		ebiten.ScheduleFrame()
+	}
 	return nil
 }
 
