@@ -233,6 +233,18 @@ func (a *app) wakePump() {
 	}
 }
 
+// mayTick says whether an Update should start a tick: the run plays, or a
+// slice holds the lock (the tick waits for it, as it did before this
+// check). A tick of a paused run does nothing but count, and its goroutine
+// kept the stage busy (stageBusy).
+func (a *app) mayTick() bool {
+	if !a.mu.TryLock() {
+		return true
+	}
+	defer a.mu.Unlock()
+	return a.playing
+}
+
 // stageBusy says whether the canvas needs another Update after this one
 // (main_js.go schedules it): a run playing, a tick still running, a frame
 // not picked up yet (have is the generation the stage shows), or the lock

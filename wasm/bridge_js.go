@@ -76,6 +76,7 @@ package main
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -91,6 +92,40 @@ var actualFPS func() float64
 // frame (ebiten.ScheduleFrame, set by main_js.go; nil before): the canvas
 // runs only when something changed.
 var wakeStage func()
+
+// stageGate is boot.js's gate on Ebiten's animation frames
+// (window.__d3dsimStage, web/boot.js stageFrames): hold says the stage is
+// idle, so the gate holds Ebiten's next frame instead of asking the
+// browser for it; release ends that and asks for the frame held. A page
+// that loads main.wasm without boot.js has no gate: both do nothing.
+type stageGate struct {
+	v    js.Value
+	idle atomic.Bool // what v.idle was last set to
+}
+
+func newStageGate() *stageGate {
+	g := &stageGate{v: js.Global().Get("__d3dsimStage")}
+	if g.v.Type() != js.TypeObject {
+		g.v = js.Undefined()
+	}
+	return g
+}
+
+// hold marks the stage idle.
+func (g *stageGate) hold() {
+	if g.v.IsUndefined() || !g.idle.CompareAndSwap(false, true) {
+		return
+	}
+	g.v.Set("idle", true)
+}
+
+// release ends a hold and asks for the frame it held.
+func (g *stageGate) release() {
+	if g.v.IsUndefined() || !g.idle.CompareAndSwap(true, false) {
+		return
+	}
+	g.v.Call("wake")
+}
 
 // stageDraws counts the frames the stage was drawn (game.Draw when its frame
 // or size changed; set by main_js.go): an idle page's count stands still.

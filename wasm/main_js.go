@@ -21,7 +21,12 @@ func main() {
 	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load
-	wakeStage = ebiten.ScheduleFrame
+	gate := newStageGate()
+	g.gate = gate
+	wakeStage = func() {
+		ebiten.ScheduleFrame()
+		gate.release()
+	}
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a, b)
 
@@ -35,8 +40,9 @@ func main() {
 	// itself while a run plays or a frame waits (game.Update), the bridge
 	// when a call or a slice changed the run (bridge.changed), Ebiten on
 	// input and on a resize. An idle page then runs neither, 60 times a
-	// second, for nothing (Ebiten's loop still asks the browser for every
-	// animation frame, and returns at once). Deprecated in Ebiten v2.5 in
+	// second, for nothing; Ebiten's loop would still ask the browser for
+	// every animation frame to find that out, so boot.js's gate holds it
+	// while idle (stageGate). Deprecated in Ebiten v2.5 in
 	// favour of SetScreenClearedEveryFrame(false), which skips the drawing
 	// but still runs both; the mode is still honoured.
 	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
@@ -89,6 +95,7 @@ type game struct {
 	sw, sh int  // the screen's size at the last Draw
 
 	draws atomic.Uint64 // Draws that drew the stage (d3dsim.stageDraws())
+	gate  *stageGate    // boot.js's hold on Ebiten's frames while idle
 }
 
 func newGame(a *app) *game {
@@ -112,7 +119,7 @@ func newGame(a *app) *game {
 // the slice's wake-up needs, and the page spun for good (seen on page loads
 // and reloads, where the canvas resizes while the first slices run).
 func (g *game) Update() error {
-	if g.drawn {
+	if g.drawn && g.a.mayTick() {
 		g.drawn = false
 		g.a.tickAsync()
 	}
@@ -136,6 +143,11 @@ func (g *game) Update() error {
 	})
 	if g.a.stageBusy(g.gen) {
 		ebiten.ScheduleFrame()
+		if g.gate != nil {
+			g.gate.release() // an Update of input or a resize, while held
+		}
+	} else if g.gate != nil {
+		g.gate.hold()
 	}
 	return nil
 }

@@ -183,7 +183,9 @@ repeat ${FRAMES + 1} {
   if (ONLY.has("idle")) {
     const idle = await h.openPage(h.baseURL);
     await idle.evaluate(() => window.d3dsim.run());
-    await idle.evaluate(() => new Promise((r) => setTimeout(r, 1000))); // the last poll and frames settle
+    // The last poll and frames settle (FIGURE_IDLE_SETTLE ms: V8 compiles
+    // the module's hot functions again in the background for a while).
+    await idle.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), Number(process.env.FIGURE_IDLE_SETTLE || 1000));
     const cdp = await h.browser.cdp();
     const counts = () => idle.evaluate(() => ({ polls: window.d3dsimUI.polls.n, draws: window.d3dsim.stageDraws?.() ?? -1 }));
     const c0 = await counts();
