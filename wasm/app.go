@@ -10,6 +10,7 @@ import (
 	"d3dsim/assets"
 	"d3dsim/core/link"
 	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
 )
 
 // app is the browser app's state: the loaded scenario and its run. It knows
@@ -58,6 +59,8 @@ type app struct {
 	clock func() func() bool
 
 	y suspender // slices suspended inside long draws (yield.go)
+
+	seenBuf []trace.Event // toPresentLocked's events of one call, reused
 }
 
 // A slice is the work the page does before it gets the thread back: an

@@ -19,6 +19,9 @@
 
 import { pull } from "./model.js";
 
+// SUMMARY_MS: a streaming run's summary is shown at most this often (poll).
+const SUMMARY_MS = 100;
+
 export class Controller {
   // sim is window.d3dsim, store a model.js Store. views get the store anew
   // (setStore) whenever it starts over. hooks, all optional:
@@ -38,6 +41,7 @@ export class Controller {
     this.selected = -1;
     this.summary = null; // the last summary shown
     this.summaryShown = "";
+    this.summaryAt = 0; // when it was shown (performance.now)
     this.catchUp = false; // a poll is scheduled to fetch the events left
     this.snap = null; // the inspector's model (inspect)
     this.snapVersion = -1;
@@ -69,15 +73,20 @@ export class Controller {
     this.polls.wakes++;
     requestAnimationFrame(() => {
       this.catchUp = false;
-      this.poll();
+      this.poll(false);
     });
   }
 
   // poll runs one poll and, while something happens, asks for the next.
-  poll() {
+  // The page's controls and tests call it (force): what it shows is then
+  // the run's state. The polls of a streaming run show a new summary at
+  // most every SUMMARY_MS (the text of a dozen counters, the editor's
+  // marks and the problems' count 60 times a second were work nobody
+  // reads); the last one is shown however soon it comes.
+  poll(force = true) {
     if (this.stopped) return;
     const t0 = performance.now();
-    const busy = this.pollOnce();
+    const busy = this.pollOnce(force);
     const ms = performance.now() - t0;
     this.polls.n++;
     this.polls.totalMs += ms;
@@ -89,7 +98,7 @@ export class Controller {
   // left to fetch, the store took some, the summary moved (a run in
   // slices sends no event while a slice is suspended inside a long draw,
   // but its summary says busy), or the run plays.
-  pollOnce() {
+  pollOnce(force = true) {
     const h = this.hooks;
     const s = this.sim.summary();
     let loaded = false;
@@ -108,9 +117,12 @@ export class Controller {
     h.pulled?.(s, this.store.version !== v, loaded);
     const key = JSON.stringify(s) + (h.summaryKey ? h.summaryKey() : "");
     const moved = key !== this.summaryShown;
-    if (moved) {
+    const now = performance.now();
+    const show = moved && (force || loaded || now - this.summaryAt >= SUMMARY_MS);
+    if (show) {
       this.summaryShown = key;
       this.summary = s;
+      this.summaryAt = now;
       h.summary?.(s);
     }
     h.polled?.(s);

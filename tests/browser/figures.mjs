@@ -119,6 +119,8 @@ repeat ${FRAMES + 1} {
       await prof.send("Profiler.setSamplingInterval", { interval: 500 });
       await prof.send("Profiler.start");
     }
+    const cdp = await h.browser.cdp();
+    const cpu0 = await cpuSeconds(cdp);
     const f = await page.evaluate(async (frames) => {
       const sim = window.d3dsim;
       await sim.runFrame(); // the first frame: set-up and warm-up
@@ -141,11 +143,14 @@ repeat ${FRAMES + 1} {
       const ms = performance.now() - t0;
       return { gaps, ms, presented, events: sim.summary().events };
     }, FRAMES);
+    const cpu1 = await cpuSeconds(cdp);
     const med = quantile(f.gaps, 0.5);
     const p99 = quantile(f.gaps, 0.99);
     console.log(`figure: ${DRAWS.toLocaleString("en-US")} Draw calls a frame with the panel open, ${f.gaps.length} frames: ` +
       `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
-      `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events`);
+      `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events; ` +
+      `${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame (the renderer ` +
+      `${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)}: CPU time, not the clock, so a loaded machine changes it less)`);
     if (prof) {
       const { profile } = await prof.send("Profiler.stop");
       console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${topSelf(profile, 40).join("\n  ")}`);
