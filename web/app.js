@@ -228,6 +228,7 @@ function start(d3dsim) {
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
     poll: () => poll(),
     polls: ctl.polls,
+    pollPending: () => ctl.catchUp, // a poll is asked for (an idle page has none)
     measurePan,
   };
 
