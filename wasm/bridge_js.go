@@ -64,6 +64,10 @@ package main
 //	notice                message for the page ("" for none), e.g. a damaged link;
 //	                      also sent as a "d3dsim:notice" event on window
 //
+// After each call that changes the run (changing) and each slice of a run
+// in slices, window gets a "d3dsim:change" event: the panel polls only
+// while the run changes (web/controller.js).
+//
 // JS calls a wrapped Go function synchronously with the event loop paused
 // (syscall/js.FuncOf), so nothing here blocks: run() answers with a Promise
 // and runs one slice per task of the event loop (later), so input, timers,

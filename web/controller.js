@@ -31,6 +31,7 @@ export class Controller {
   //   summary(s)               the summary changed (summaryKey adds to what counts)
   //   summaryKey()             more state the summary's display depends on
   //   polled(s)                at the end of every poll
+  //   busy()                   a view waits for another poll (the inspector's throttle)
   //   select(i, source)        event i is the selection now
   constructor(sim, store, views, hooks = {}) {
     this.sim = sim;
@@ -126,7 +127,7 @@ export class Controller {
       h.summary?.(s);
     }
     h.polled?.(s);
-    return more || moved || loaded || this.store.version !== v || s.playing || !!s.busy;
+    return more || moved || loaded || this.store.version !== v || s.playing || !!s.busy || !!h.busy?.();
   }
 
   // reset starts the store over and hands it to every view.
