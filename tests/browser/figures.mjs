@@ -20,7 +20,10 @@
 // FIGURES=draws,editor,idle picks some (all by default); FIGURE_PROFILE=1
 // profiles the page during the draws figure (the CDP Profiler) and prints
 // the functions with the most self time (FIGURE_PROFILE=FILE.cpuprofile
-// also writes the profile there, for Chromium's DevTools).
+// also writes the profile there, for Chromium's DevTools); FIGURE_TRACE=1
+// traces it instead (Chromium's tracing) and prints the page's main thread
+// by event (the script, the frame's commit, style, layout, paint, GC) in
+// milliseconds a frame: what a JavaScript profile calls "(program)".
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT, launch } from "./harness.mjs";
@@ -119,6 +122,14 @@ repeat ${FRAMES + 1} {
       await prof.send("Profiler.setSamplingInterval", { interval: 500 });
       await prof.send("Profiler.start");
     }
+    const tracing = process.env.FIGURE_TRACE ? await page.context().newCDPSession(page) : null;
+    const traced = [];
+    let traceDone = null;
+    if (tracing) {
+      tracing.on("Tracing.dataCollected", (d) => traced.push(...d.value));
+      traceDone = new Promise((r) => tracing.once("Tracing.tracingComplete", r));
+      await tracing.send("Tracing.start", { categories: "devtools.timeline,v8,blink,toplevel", transferMode: "ReportEvents" });
+    }
     const cdp = await h.browser.cdp();
     const cpu0 = await cpuSeconds(cdp);
     const f = await page.evaluate(async (frames) => {
@@ -151,6 +162,18 @@ repeat ${FRAMES + 1} {
       `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events; ` +
       `${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame (the renderer ` +
       `${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)}: CPU time, not the clock, so a loaded machine changes it less)`);
+    if (tracing) {
+      await tracing.send("Tracing.end");
+      await traceDone;
+      const main = new Set(traced.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}/${e.tid}`));
+      const by = new Map();
+      for (const e of traced) {
+        if (e.ph === "X" && e.dur && main.has(`${e.pid}/${e.tid}`)) by.set(e.name, (by.get(e.name) || 0) + e.dur);
+      }
+      const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 30);
+      console.log(`trace of the page's main thread (wall-clock ms a frame, nested events counted in each):\n  ` +
+        top.map(([n, d]) => `${(d / 1000 / f.gaps.length).toFixed(2).padStart(7)}  ${n}`).join("\n  "));
+    }
     if (prof) {
       const { profile } = await prof.send("Profiler.stop");
       console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${topSelf(profile, 40).join("\n  ")}`);
