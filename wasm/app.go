@@ -10,6 +10,7 @@ import (
 	"d3dsim/assets"
 	"d3dsim/core/link"
 	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
 )
 
 // app is the browser app's state: the loaded scenario and its run. It knows
@@ -34,6 +35,10 @@ type app struct {
 	cancel   uint64 // bumped by load and pause: pending run() loops stop
 	crash    string // a panic caught while running, reported as a failure
 	ticks    uint64 // Update calls, so the pump knows whether Ebiten is running
+	// playWake wakes the pump (main_js.go) when a run starts playing: an
+	// idle page's pump sleeps on it instead of waking every 100 ms (nil
+	// natively, where there is no pump: a send to it is dropped).
+	playWake chan struct{}
 	notice   string // shown above the editor: a broken link, no canvas
 	speed    int    // API calls per tick while playing (0: sliceCalls)
 	pending  string // a notice for the page, taken by the bridge (takePending)
@@ -54,6 +59,8 @@ type app struct {
 	clock func() func() bool
 
 	y suspender // slices suspended inside long draws (yield.go)
+
+	seenBuf []trace.Event // toPresentLocked's events of one call, reused
 }
 
 // A slice is the work the page does before it gets the thread back: an
@@ -217,7 +224,41 @@ func (a *app) play() {
 	defer a.mu.Unlock()
 	if a.run != nil && !a.summaryLocked().Done {
 		a.playing = true
+		a.wakePump()
 	}
+}
+
+// wakePump tells the pump a run is playing (never blocks).
+func (a *app) wakePump() {
+	select {
+	case a.playWake <- struct{}{}:
+	default:
+	}
+}
+
+// mayTick says whether an Update should start a tick: the run plays, or a
+// slice holds the lock (the tick waits for it, as it did before this
+// check). A tick of a paused run does nothing but count, and its goroutine
+// kept the stage busy (stageBusy).
+func (a *app) mayTick() bool {
+	if !a.mu.TryLock() {
+		return true
+	}
+	defer a.mu.Unlock()
+	return a.playing
+}
+
+// stageBusy says whether the canvas needs another Update after this one
+// (main_js.go schedules it): a run playing, a tick still running, a frame
+// not picked up yet (have is the generation the stage shows), or the lock
+// held by a slice, which may present one. An idle page needs none: Ebiten
+// then runs no Update and no Draw until something changes.
+func (a *app) stageBusy(have uint64) bool {
+	if a.ticking.Load() || !a.mu.TryLock() {
+		return true
+	}
+	defer a.mu.Unlock()
+	return a.playing || a.gen != have
 }
 
 // pause stops playing and ends pending run() loops.

@@ -64,6 +64,10 @@ package main
 //	notice                message for the page ("" for none), e.g. a damaged link;
 //	                      also sent as a "d3dsim:notice" event on window
 //
+// After each call that changes the run (changing) and each slice of a run
+// in slices, window gets a "d3dsim:change" event: the panel polls only
+// while the run changes (web/controller.js).
+//
 // JS calls a wrapped Go function synchronously with the event loop paused
 // (syscall/js.FuncOf), so nothing here blocks: run() answers with a Promise
 // and runs one slice per task of the event loop (later), so input, timers,
@@ -76,6 +80,7 @@ package main
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"syscall/js"
 	"time"
 
@@ -86,6 +91,45 @@ import (
 // actualFPS is the canvas's measured frame rate (ebiten.ActualFPS, set by
 // main; nil before).
 var actualFPS func() float64
+
+// wakeStage asks Ebiten for an Update and a Draw in the next animation
+// frame (ebiten.ScheduleFrame, set by main_js.go; nil before): the canvas
+// runs only when something changed.
+var wakeStage func()
+
+// stageGate is boot.js's gate on Ebiten's animation frames
+// (window.__d3dsimStage, web/boot.js stageFrames): hold says the stage is
+// idle, so the gate holds Ebiten's next frame instead of asking the
+// browser for it; release ends that and asks for the frame held. A page
+// that loads main.wasm without boot.js has no gate: both do nothing.
+type stageGate struct {
+	v    js.Value
+	idle atomic.Bool // what v.idle was last set to
+}
+
+func newStageGate() *stageGate {
+	g := &stageGate{v: js.Global().Get("__d3dsimStage")}
+	if g.v.Type() != js.TypeObject {
+		g.v = js.Undefined()
+	}
+	return g
+}
+
+// hold marks the stage idle.
+func (g *stageGate) hold() {
+	if g.v.IsUndefined() || !g.idle.CompareAndSwap(false, true) {
+		return
+	}
+	g.v.Set("idle", true)
+}
+
+// release ends a hold and asks for the frame it held.
+func (g *stageGate) release() {
+	if g.v.IsUndefined() || !g.idle.CompareAndSwap(true, false) {
+		return
+	}
+	g.v.Call("wake")
+}
 
 // stageDraws counts the frames the stage was drawn (game.Draw when its frame
 // or size changed; set by main_js.go): an idle page's count stands still.
@@ -120,9 +164,15 @@ type bridge struct {
 // overAfter starts a slice's page clock: the predicate is true once d has
 // passed. The only wall-clock reading of the simulator's side of the page
 // (app.clock); the simulation never sees it.
+//
+// time.Since of a reading with its monotonic clock reads only that clock:
+// one call out to JavaScript (performance.now) a check, where time.Now
+// made two (the wall clock too); the slices of a 1,000-draw frame check it
+// thousands of times (2.5% of the page's main thread in the figure's
+// profile, 2026-11-29).
 func overAfter(d time.Duration) func() bool {
-	end := time.Now().Add(d)
-	return func() bool { return !time.Now().Before(end) }
+	start := time.Now()
+	return func() bool { return time.Since(start) >= d }
 }
 
 // installBridge fills window.d3dsim (the page may have created it early with
@@ -493,6 +543,9 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 			// (a load, a run) are answered for in the same way until they
 			// have: a step must not run ahead of a load asked for first.
 			if ans, ok := b.busyAnswer(name, args); ok {
+				if changing[name] {
+					b.changed()
+				}
 				return ans
 			}
 			if busy && !lockFree[name] {
@@ -506,8 +559,29 @@ func (b *bridge) fn(name string, f func(args []js.Value) any) {
 		ret = f(args)
 		b.cacheAnswer(name, ret)
 		b.notifyPending() // a step that ended the run at a limit, say
+		if changing[name] {
+			b.changed()
+		}
 		return ret
 	}))
+}
+
+// changing are the bridge's calls that can change the run, its trace or
+// its frame (a load, a step, play and pause, the start of a run): after
+// each, and after each slice of a run in slices, the bridge wakes the
+// canvas and the page (changed). Every other call only reads.
+var changing = map[string]bool{"load": true, "run": true, "step": true, "play": true, "pause": true, "stepFrame": true,
+	"runFrame": true, "stepToLine": true, "restart": true, "setSpeed": true, "synthetic": true}
+
+// changed wakes the canvas (wakeStage) and tells the page the run changed:
+// a "d3dsim:change" event on window, which the panel's controller waits
+// for instead of polling an idle page (web/controller.js). Called while a
+// slice may be suspended too: it takes no lock.
+func (b *bridge) changed() {
+	if wakeStage != nil {
+		wakeStage()
+	}
+	js.Global().Call("dispatchEvent", js.Global().Get("Event").New("d3dsim:change"))
 }
 
 // lockFree are the bridge's calls that never take the app's lock (the
@@ -555,7 +629,9 @@ func (b *bridge) runSlices(r *runner, name string) js.Value {
 						reject.Invoke(js.Global().Get("Error").New(msg))
 					}
 				}()
-				if s, done := r.slice(); done {
+				s, done := r.slice()
+				b.changed()
+				if done {
 					b.notifyPending()
 					resolve.Invoke(b.summaryJS(s))
 					return
@@ -673,28 +749,32 @@ func (b *bridge) notify(msg string) {
 
 // summaryJS converts a summary to a plain object, with the JSON names of
 // scenario.Summary plus playing and loads (scenarios loaded so far).
-func (b *bridge) summaryJS(s scenario.Summary) map[string]any {
+func (b *bridge) summaryJS(s scenario.Summary) js.Value {
 	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount())
 }
 
-// summaryFields is summaryJS with playing and loads given.
-func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) map[string]any {
-	return map[string]any{
-		"frames":       s.Frames,
-		"events":       s.Events,
-		"dropped":      s.Dropped,
-		"violations":   s.Violations,
-		"hash":         s.Hash,
-		"failures":     anySlice(s.Failures),
-		"messages":     anySlice(s.Messages),
-		"failureCount": s.FailureCount,
-		"messageCount": s.MessageCount,
-		"limit":        s.Limit,
-		"done":         s.Done,
-		"steps":        s.Steps,
-		"playing":      playing,
-		"loads":        loads,
-	}
+// summaryFields is summaryJS with playing and loads given. Its keys come in
+// one order, always: js.ValueOf of a map sets them in Go's map order, a new
+// one each call, and the panel compares two summaries as JSON text
+// (web/controller.js): each poll of an idle page saw a new summary and
+// redrew it.
+func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) js.Value {
+	o := js.Global().Get("Object").New()
+	o.Set("frames", s.Frames)
+	o.Set("events", s.Events)
+	o.Set("dropped", s.Dropped)
+	o.Set("violations", s.Violations)
+	o.Set("hash", s.Hash)
+	o.Set("failures", anySlice(s.Failures))
+	o.Set("messages", anySlice(s.Messages))
+	o.Set("failureCount", s.FailureCount)
+	o.Set("messageCount", s.MessageCount)
+	o.Set("limit", s.Limit)
+	o.Set("done", s.Done)
+	o.Set("steps", s.Steps)
+	o.Set("playing", playing)
+	o.Set("loads", loads)
+	return o
 }
 
 // bytesToJS copies b into a new Uint8Array (its own buffer, offset 0, so

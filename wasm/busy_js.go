@@ -48,6 +48,7 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 			b.playAfter = true
 		} else if !a.sum.Done {
 			a.playing = true
+			a.wakePump()
 		}
 		return nil, true
 	case "pause":
@@ -141,7 +142,7 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 }
 
 // busySummary is the last summary the page was given, marked busy.
-func (b *bridge) busySummary() map[string]any {
+func (b *bridge) busySummary() js.Value {
 	a := b.a
 	sum, playing, loads := a.sum, a.playing, a.loads
 	if a.sumLoads != a.loads || len(b.pending) > 0 {
@@ -154,7 +155,7 @@ func (b *bridge) busySummary() map[string]any {
 		playing, loads = b.playAfter, a.loads+uint64(n)
 	}
 	s := b.summaryFields(sum, playing, loads)
-	s["busy"] = busyNote
+	s.Set("busy", busyNote)
 	return s
 }
 

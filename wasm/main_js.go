@@ -18,9 +18,15 @@ import (
 
 func main() {
 	actualFPS = ebiten.ActualFPS
-	a := &app{}
+	a := &app{playWake: make(chan struct{}, 1)}
 	g := newGame(a)
 	stageDraws = g.draws.Load
+	gate := newStageGate()
+	g.gate = gate
+	wakeStage = func() {
+		ebiten.ScheduleFrame()
+		gate.release()
+	}
 	b := installBridge(a) // loads the scenario the URL asks for and resolves d3dsim.ready
 	go pump(a, b)
 
@@ -30,6 +36,16 @@ func main() {
 	// an idle page costs the browser no compositing every animation frame
 	// (about half a core in headless Chromium's software WebGL before).
 	ebiten.SetScreenClearedEveryFrame(false)
+	// Update and Draw run only when something asks for a frame: the game
+	// itself while a run plays or a frame waits (game.Update), the bridge
+	// when a call or a slice changed the run (bridge.changed), Ebiten on
+	// input and on a resize. An idle page then runs neither, 60 times a
+	// second, for nothing; Ebiten's loop would still ask the browser for
+	// every animation frame to find that out, so boot.js's gate holds it
+	// while idle (stageGate). Deprecated in Ebiten v2.5 in
+	// favour of SetScreenClearedEveryFrame(false), which skips the drawing
+	// but still runs both; the mode is still honoured.
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
 	ebiten.SetWindowTitle("d3dsim")
 	if err := ebiten.RunGame(g); err != nil {
 		// No canvas (no WebGL, say): the simulator, the bridge and the panel
@@ -43,10 +59,15 @@ func main() {
 // hidden tab), so a scenario always finishes. While Ebiten ticks it does
 // nothing.
 // It also shows the notice a run that ended while playing left (a limit
-// that stopped it, a crash).
+// that stopped it, a crash). While nothing plays it sleeps until a run
+// starts (app.playWake): a timer every 100 ms would wake the idle page's
+// event loop and the Go scheduler ten times a second.
 func pump(a *app, b *bridge) {
 	last := a.tickCount()
 	for {
+		if !a.isPlaying() {
+			<-a.playWake
+		}
 		time.Sleep(100 * time.Millisecond)
 		last = a.pumpIfStalled(last)
 		b.notifyPending()
@@ -74,6 +95,7 @@ type game struct {
 	sw, sh int  // the screen's size at the last Draw
 
 	draws atomic.Uint64 // Draws that drew the stage (d3dsim.stageDraws())
+	gate  *stageGate    // boot.js's hold on Ebiten's frames while idle
 }
 
 func newGame(a *app) *game {
@@ -97,7 +119,7 @@ func newGame(a *app) *game {
 // the slice's wake-up needs, and the page spun for good (seen on page loads
 // and reloads, where the canvas resizes while the first slices run).
 func (g *game) Update() error {
-	if g.drawn {
+	if g.drawn && g.a.mayTick() {
 		g.drawn = false
 		g.a.tickAsync()
 	}
@@ -119,6 +141,14 @@ func (g *game) Update() error {
 		}
 		g.img.WritePixels(pix)
 	})
+	if g.a.stageBusy(g.gen) {
+		ebiten.ScheduleFrame()
+		if g.gate != nil {
+			g.gate.release() // an Update of input or a resize, while held
+		}
+	} else if g.gate != nil {
+		g.gate.hold()
+	}
 	return nil
 }
 

@@ -142,7 +142,12 @@ func (a *app) toPresentLocked(seen *uint64, left *int, maxCalls int, over func()
 		if a.stepCallLocked(left) {
 			return false, *left > 0 || a.crash != ""
 		}
-		evs := rec.Since(*seen)
+		// Into the app's buffer: a slice of events a call was garbage a
+		// call, thousands a frame for the collector (the runFrame figure).
+		evs := rec.AppendSince(a.seenBuf[:0], *seen, 0)
+		if cap(evs) <= 4096 { // not the buffer of one huge call for good
+			a.seenBuf = evs[:0]
+		}
 		*seen = max(*seen, lastSeq(evs))
 		if slices.ContainsFunc(evs, func(e trace.Event) bool {
 			return e.From == trace.App && e.Kind == trace.Call && e.Name == "Present"

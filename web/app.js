@@ -91,7 +91,13 @@ function start(d3dsim) {
     source: $("source"), gutter: $("gutter"), gutterInner: $("gutter-inner"), backdropInner: $("backdrop-inner"),
     error: $("error"), cursor: $("cursor"), check: (text) => sim.check(text), highlight: $("highlight"),
   });
-  editor.onChange = () => syncPicker();
+  // The bar's state and buttons depend on the editor's text (edited or
+  // not, parsing or not): the panel's next poll shows them (summaryKey).
+  editor.onChange = () => {
+    syncPicker();
+    ctl?.wake();
+  };
+  editor.onCheck = () => ctl?.wake();
 
   timeline = new Timeline($("timeline"), $("tl-tip"), select);
   timeline.memorySource = (from) => sim.inspectMemory?.(from, 4096); // the memory lanes (core/inspect Memory)
@@ -140,7 +146,12 @@ function start(d3dsim) {
       syncPicker();
     },
     pulled,
-    summaryKey: () => String(runPending),
+    // What renderSummary shows besides the summary: Play's label while a
+    // Step frame runs, Step's and the state's with an edited or broken text.
+    summaryKey: () => `${runPending}/${editor.errorText}/${editor.value === sim.source()}`,
+    // The Command lists and Handles views wait for the inspector's
+    // throttle (controller.js inspect): poll until they caught up.
+    busy: () => (activeView === "cmdlists" || activeView === "handles") && ctl.inspectStale,
     summary: renderSummary,
     polled: showHeld,
     select: showSelection,
@@ -228,6 +239,7 @@ function start(d3dsim) {
     openTutorial: (name, scenario, notes) => openTutorial(name, scenario, notes),
     poll: () => poll(),
     polls: ctl.polls,
+    pollPending: () => ctl.catchUp, // a poll is asked for (an idle page has none)
     measurePan,
   };
 
@@ -725,11 +737,12 @@ function poll() {
 }
 
 // pulled lets the views take in what a poll fetched (controller.js): the
-// problems, the editor's ran-to mark and the visible view; the inspector's
-// views catch up once its throttle allows.
+// editor's ran-to mark and the visible view; the inspector's views catch up
+// once its throttle allows. The problems follow the summary (renderSummary:
+// a streaming run's at most every 100 ms), not every poll: each asked the
+// module for its problems, 60 times a second.
 function pulled(s, grew) {
   if (grew) {
-    problems.ingest(ctl.summary);
     editor.mark("ran", store.lastApiLine);
     refreshView(false);
   }

@@ -88,7 +88,18 @@ export async function boot(onExit) {
   const { instance } = await instantiate(go);
   let exit;
   const exited = new Promise((r) => { exit = r; });
-  go.run(instance).then(() => {
+  // The module's package initialisation takes window.requestAnimationFrame
+  // for Ebitengine's loop: it gets stageFrames' gate, the page keeps the
+  // browser's.
+  const raf = window.requestAnimationFrame;
+  window.requestAnimationFrame = stageFrames(raf);
+  let running;
+  try {
+    running = go.run(instance);
+  } finally {
+    window.requestAnimationFrame = raf;
+  }
+  running.then(() => {
     // The module's callbacks (Ebiten's frames) answer nothing. Its pending
     // timers are dropped too: wasm_exec.js's timer callback resumes the
     // module until it takes the timer off its list, which a module that has
@@ -112,6 +123,37 @@ export async function boot(onExit) {
   keepLast(d3dsim);
   settleOnExit(d3dsim, exited);
   return d3dsim;
+}
+
+// stageFrames is the requestAnimationFrame Ebitengine's loop calls. Its
+// loop asks for every animation frame, even when the game has nothing to
+// update (Ebitengine's FPSModeVsyncOffMinimum still runs it to find out,
+// 60 times a second, through a goroutine of the module): while the stage
+// is idle the gate holds the loop's next frame instead, so an idle page
+// asks the browser for no frame at all. The module sets
+// window.__d3dsimStage.idle once an Update finds nothing to do
+// (wasm/main_js.go), and calls wake() when the run changes (a control, a
+// script's call, a resize or input reaches Ebitengine on its own): the
+// frame held is asked for then.
+export function stageFrames(raf) {
+  const gate = {
+    idle: false,
+    held: null,
+    holds: 0, // frames held (for tests)
+    wake() {
+      this.idle = false;
+      const cb = this.held;
+      this.held = null;
+      if (cb) raf.call(window, cb);
+    },
+  };
+  window.__d3dsimStage = gate;
+  return (cb) => {
+    if (!gate.idle) return raf.call(window, cb);
+    gate.held = cb;
+    gate.holds++;
+    return 0;
+  };
 }
 
 // settleOnExit makes the Promises d's calls answer settle when the module

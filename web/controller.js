@@ -4,13 +4,23 @@
 // The pages say what catching up and selecting mean for their views through
 // hooks; the loop itself is here once.
 //
-// A poll (every 100 ms, and after every control) reads the summary, starts
-// a fresh store when a new scenario was loaded, and pulls new events as
-// columnar batches into the store (model.js pull). A poll fetches for a
-// bounded time; while events are left it schedules the next poll at once,
-// as a task of its own, so the page keeps getting turns.
+// A poll reads the summary, starts a fresh store when a new scenario was
+// loaded, and pulls new events as columnar batches into the store (model.js
+// pull). Polls run while something happens, one an animation frame: while
+// the run plays, a run or a step in slices goes on (each slice, each call
+// that changes the run sends "d3dsim:change", wasm/bridge_js.go), events
+// are left to fetch or the summary moved since the last poll. Then they
+// stop: an idle page polls nothing (no timer), until a control, a script
+// calling window.d3dsim or a link changes the run again. One poll a frame
+// keeps each frame's share of the trace's work even (polls every 100 ms
+// fetched six frames' events at once, a late frame each time). A poll
+// fetches for a bounded time; while events are left the next frame's poll
+// goes on.
 
 import { pull } from "./model.js";
+
+// SUMMARY_MS: a streaming run's summary is shown at most this often (poll).
+const SUMMARY_MS = 100;
 
 export class Controller {
   // sim is window.d3dsim, store a model.js Store. views get the store anew
@@ -21,6 +31,7 @@ export class Controller {
   //   summary(s)               the summary changed (summaryKey adds to what counts)
   //   summaryKey()             more state the summary's display depends on
   //   polled(s)                at the end of every poll
+  //   busy()                   a view waits for another poll (the inspector's throttle)
   //   select(i, source)        event i is the selection now
   constructor(sim, store, views, hooks = {}) {
     this.sim = sim;
@@ -31,43 +42,64 @@ export class Controller {
     this.selected = -1;
     this.summary = null; // the last summary shown
     this.summaryShown = "";
+    this.summaryAt = 0; // when it was shown (performance.now)
     this.catchUp = false; // a poll is scheduled to fetch the events left
     this.snap = null; // the inspector's model (inspect)
     this.snapVersion = -1;
     this.snapAt = 0;
-    this.polls = { n: 0, maxMs: 0, totalMs: 0 }; // what polls cost (for tests)
+    // What polls cost, and the wake-ups that asked for them (for tests: an
+    // idle page's counts stand still).
+    this.polls = { n: 0, maxMs: 0, totalMs: 0, wakes: 0 };
+    this.stopped = false;
+    this.onChange = () => this.wake();
   }
 
-  // start polls now and every 100 ms.
+  // start polls now, and again whenever the run changes.
   start() {
+    window.addEventListener("d3dsim:change", this.onChange);
     this.poll();
-    this.timer = setInterval(() => this.poll(), 100);
   }
 
   // stop ends the polls (the module exited).
   stop() {
-    clearInterval(this.timer);
+    this.stopped = true;
+    window.removeEventListener("d3dsim:change", this.onChange);
   }
 
-  // poll runs one poll and, when events are left, schedules the next.
-  poll() {
+  // wake asks for a poll in the next animation frame (one, however many
+  // ask).
+  wake() {
+    if (this.catchUp || this.stopped) return;
+    this.catchUp = true;
+    this.polls.wakes++;
+    requestAnimationFrame(() => {
+      this.catchUp = false;
+      this.poll(false);
+    });
+  }
+
+  // poll runs one poll and, while something happens, asks for the next.
+  // The page's controls and tests call it (force): what it shows is then
+  // the run's state. The polls of a streaming run show a new summary at
+  // most every SUMMARY_MS (the text of a dozen counters, the editor's
+  // marks and the problems' count 60 times a second were work nobody
+  // reads); the last one is shown however soon it comes.
+  poll(force = true) {
+    if (this.stopped) return;
     const t0 = performance.now();
-    const more = this.pollOnce();
+    const busy = this.pollOnce(force);
     const ms = performance.now() - t0;
     this.polls.n++;
     this.polls.totalMs += ms;
     if (ms > this.polls.maxMs) this.polls.maxMs = ms;
-    if (more && !this.catchUp) {
-      this.catchUp = true;
-      setTimeout(() => {
-        this.catchUp = false;
-        this.poll();
-      }, 0);
-    }
+    if (busy) this.wake();
   }
 
-  // pollOnce is one poll; it reports whether events are left to fetch.
-  pollOnce() {
+  // pollOnce is one poll; it reports whether to poll again: events are
+  // left to fetch, the store took some, the summary moved (a run in
+  // slices sends no event while a slice is suspended inside a long draw,
+  // but its summary says busy), or the run plays.
+  pollOnce(force = true) {
     const h = this.hooks;
     const s = this.sim.summary();
     let loaded = false;
@@ -85,13 +117,17 @@ export class Controller {
     const more = pull(this.store, this.sim, () => this.reset());
     h.pulled?.(s, this.store.version !== v, loaded);
     const key = JSON.stringify(s) + (h.summaryKey ? h.summaryKey() : "");
-    if (key !== this.summaryShown) {
+    const moved = key !== this.summaryShown;
+    const now = performance.now();
+    const show = moved && (force || loaded || now - this.summaryAt >= SUMMARY_MS);
+    if (show) {
       this.summaryShown = key;
       this.summary = s;
+      this.summaryAt = now;
       h.summary?.(s);
     }
     h.polled?.(s);
-    return more;
+    return more || moved || loaded || this.store.version !== v || s.playing || !!s.busy || !!h.busy?.();
   }
 
   // reset starts the store over and hands it to every view.

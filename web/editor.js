@@ -262,6 +262,7 @@ export class Editor {
     this.errorText = "";
     this.timer = 0;
     this.onChange = () => {};
+    this.onCheck = () => {}; // after the text's check (as you type, on a new text)
     this.ta.addEventListener("input", () => {
       this.setFailures([]); // they belong to the text that ran
       this.setProblems([]);
@@ -369,6 +370,7 @@ export class Editor {
   runCheck() {
     const res = this.check(this.ta.value);
     this.setError(res.ok ? "" : res.error, res.ok ? 0 : res.line);
+    this.onCheck();
   }
 
   // setError shows a "LINE:COL: message" under the editor and marks its
@@ -409,7 +411,13 @@ export class Editor {
     this.errorEl.title = where ? `Line ${line} is ${where} the visible lines: click to show it` : "Click to show the line";
   }
 
+  // mark sets one kind of mark (a line, or [first, last] for focus).
+  // Unchanged, it redraws nothing: the panel's polls set the ran-to line
+  // once an animation frame while a run streams, and each redraw rebuilt
+  // every mark and made the browser lay the editor out again.
   mark(kind, value) {
+    const old = this.marks[kind];
+    if (old === value || (Array.isArray(old) && Array.isArray(value) && old.length === value.length && old.every((v, k) => v === value[k]))) return;
     this.marks[kind] = value;
     this.renderMarks();
   }

@@ -100,9 +100,9 @@ export function installPixelProbe(sim, frames) {
   });
   document.body.addEventListener("mouseleave", idle);
   // The idle label follows the run: refresh() (app.js, when the summary
-  // changes) and a timer for anything else.
+  // changes; the frame and its size change only with it). No timer: an idle
+  // page runs no code.
   const refresh = () => { if (text.textContent === "" || /frame/.test(text.textContent)) idle(); };
-  setInterval(refresh, 500);
   return { refresh };
 }
 

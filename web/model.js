@@ -78,6 +78,19 @@ export function pull(store, sim, onReset) {
   }
 }
 
+// column is a typed array of n elements over a resizable ArrayBuffer that
+// may grow to max of them (Store.grow): V8 reserves the address space and
+// grows it in place. A plain array where the browser has none.
+function column(Type, n, max) {
+  try {
+    const b = new ArrayBuffer(n * Type.BYTES_PER_ELEMENT, { maxByteLength: Math.max(n, max) * Type.BYTES_PER_ELEMENT });
+    if (b.resizable) return new Type(b);
+  } catch {
+    // No resizable buffers, or no room to reserve: copies, then.
+  }
+  return new Type(n);
+}
+
 export class Store {
   constructor() {
     this.version = 0;
@@ -87,8 +100,8 @@ export class Store {
 
   reset() {
     this.n = 0;
-    this.ints = new Int32Array(STRIDE * 1024);
-    this.t = new Float64Array(1024);
+    this.ints = column(Int32Array, STRIDE * 1024, STRIDE * this.maxHeld);
+    this.t = column(Float64Array, 1024, this.maxHeld);
     this.strs = [""];
     this.payloads = new Map(); // payload id -> its entries [key | kind<<8, value, ...]
     this.firstSeq = 0;
@@ -99,7 +112,7 @@ export class Store {
     // Markers (BeginEvent/EndEvent, D3DPERF_*): each event's depth in the
     // groups open when it happened, each group's end, and the debug names
     // SetPrivateData(WKPDID_D3DDebugObjectName) gave objects.
-    this.depth = new Uint16Array(1024);
+    this.depth = column(Uint16Array, 1024, this.maxHeld);
     this.openGroups = [];
     this.groupEnd = new Map(); // index of a BeginEvent -> index of its EndEvent
     this.debugNames = new Map(); // object (or context) name -> debug name
@@ -181,11 +194,25 @@ export class Store {
     return true;
   }
 
+  // grow makes room for need events. The columns live in resizable
+  // ArrayBuffers reserved for maxHeld events (column()): they grow in
+  // place. Copied into arrays twice the size, as before (and still where
+  // the browser has no resizable buffers, or past the reserve), a store of
+  // a million events stopped the page for a copy of 60 MB and more: the
+  // worst frames of the 1,000-draw figure (a poll of 117 ms, most of it in
+  // grow; docs/performance.md "The page").
   grow(need) {
     let cap = this.t.length;
     if (need <= cap) return;
     while (cap < need) cap *= 2;
     if (need <= this.maxHeld) cap = Math.min(cap, this.maxHeld);
+    const b = this.t.buffer;
+    if (b.resizable && cap * 8 <= b.maxByteLength && this.ints.buffer.resizable && this.depth.buffer.resizable) {
+      this.ints.buffer.resize(cap * STRIDE * 4);
+      b.resize(cap * 8);
+      this.depth.buffer.resize(cap * 2);
+      return;
+    }
     const ints = new Int32Array(cap * STRIDE);
     ints.set(this.ints.subarray(0, this.n * STRIDE));
     const t = new Float64Array(cap);

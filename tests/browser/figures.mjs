@@ -9,10 +9,22 @@
 //     time between two animation frames;
 //   - the editor's check of the tutorial with the largest HLSL block (what
 //     the page does as you type: the scenario parsed and every block
-//     compiled), its text changed each time so that nothing is reused.
+//     compiled), its text changed each time so that nothing is reused;
+//   - an idle page (the default scenario run to its end, nothing playing,
+//     no input): the CPU time of all of Chromium's processes over 15 s
+//     (SystemInfo.getProcessInfo), and the panel's polls and the stage's
+//     draws in that time.
 //
 //   cd tests/browser && npm ci && node figures.mjs
-import { readFileSync, readdirSync } from "node:fs";
+//
+// FIGURES=draws,editor,idle picks some (all by default); FIGURE_PROFILE=1
+// profiles the page during the draws figure (the CDP Profiler) and prints
+// the functions with the most self time (FIGURE_PROFILE=FILE.cpuprofile
+// also writes the profile there, for Chromium's DevTools); FIGURE_TRACE=1
+// traces it instead (Chromium's tracing) and prints the page's main thread
+// by event (the script, the frame's commit, style, layout, paint, GC) in
+// milliseconds a frame: what a JavaScript profile calls "(program)".
+import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT, launch } from "./harness.mjs";
 
@@ -46,12 +58,41 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
+const ONLY = new Set((process.env.FIGURES || "draws,editor,idle").split(","));
+const IDLE_MS = 15000;
+
+// topSelf sums a CPU profile's samples by function (name, file, line) and
+// returns the n with the most self time, with their share of the samples.
+function topSelf(profile, n) {
+  const byId = new Map(profile.nodes.map((nd) => [nd.id, nd]));
+  const count = new Map();
+  for (const id of profile.samples) count.set(id, (count.get(id) || 0) + 1);
+  const fn = new Map();
+  for (const [id, c] of count) {
+    const f = byId.get(id).callFrame;
+    const key = `${f.functionName || "(anonymous)"} ${f.url.replace(/^.*\//, "")}:${f.lineNumber + 1}`;
+    fn.set(key, (fn.get(key) || 0) + c);
+  }
+  const total = profile.samples.length;
+  return [...fn].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, c]) => `${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+}
+
+// cpuSeconds is the CPU time the browser's processes have used, in all
+// and by the type of process (browser, renderer, GPU, utility).
+async function cpuSeconds(cdp) {
+  const { processInfo } = await cdp.send("SystemInfo.getProcessInfo");
+  const by = {};
+  for (const p of processInfo) by[p.type] = (by[p.type] || 0) + p.cpuTime;
+  return { all: processInfo.reduce((s, p) => s + p.cpuTime, 0), by };
+}
+
 const h = await launch();
 try {
   const page = await h.openPage(h.baseURL);
 
   // 1. 1,000 draws a frame with the panel open.
-  const scene = `dev, imm = D3D11CreateDevice
+  if (ONLY.has("draws")) {
+    const scene = `dev, imm = D3D11CreateDevice
 sc = dev.CreateSwapChain Width=256 Height=256
 bb = sc.GetBuffer 0
 rtv = dev.CreateRenderTargetView bb
@@ -72,60 +113,120 @@ repeat ${FRAMES + 1} {
     sc.Present
 }
 `;
-  const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
-  if (!res.ok) throw new Error(res.error);
-  await page.click('.tabs [data-view="timeline"]');
-  const f = await page.evaluate(async (frames) => {
-    const sim = window.d3dsim;
-    await sim.runFrame(); // the first frame: set-up and warm-up
-    const gaps = [];
-    let last = 0;
-    let presented = 0;
-    const t0 = performance.now();
-    await new Promise((resolve, reject) => {
-      const tick = (now) => {
-        if (last) gaps.push(now - last);
-        last = now;
-        sim.runFrame().then((s) => {
-          presented = s.frames;
-          if (gaps.length >= frames || s.done) resolve();
-          else requestAnimationFrame(tick);
-        }, reject);
-      };
-      requestAnimationFrame(tick);
-    });
-    const ms = performance.now() - t0;
-    return { gaps, ms, presented, events: sim.summary().events };
-  }, FRAMES);
-  const med = quantile(f.gaps, 0.5);
-  const p99 = quantile(f.gaps, 0.99);
-  console.log(`figure: ${DRAWS.toLocaleString("en-US")} Draw calls a frame with the panel open, ${f.gaps.length} frames: ` +
-    `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
-    `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events`);
+    const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
+    if (!res.ok) throw new Error(res.error);
+    await page.click('.tabs [data-view="timeline"]');
+    const prof = process.env.FIGURE_PROFILE ? await page.context().newCDPSession(page) : null;
+    if (prof) {
+      await prof.send("Profiler.enable");
+      await prof.send("Profiler.setSamplingInterval", { interval: 500 });
+      await prof.send("Profiler.start");
+    }
+    const tracing = process.env.FIGURE_TRACE ? await page.context().newCDPSession(page) : null;
+    const traced = [];
+    let traceDone = null;
+    if (tracing) {
+      tracing.on("Tracing.dataCollected", (d) => traced.push(...d.value));
+      traceDone = new Promise((r) => tracing.once("Tracing.tracingComplete", r));
+      await tracing.send("Tracing.start", { categories: "devtools.timeline,v8,blink,toplevel", transferMode: "ReportEvents" });
+    }
+    const cdp = await h.browser.cdp();
+    const cpu0 = await cpuSeconds(cdp);
+    const f = await page.evaluate(async (frames) => {
+      const sim = window.d3dsim;
+      await sim.runFrame(); // the first frame: set-up and warm-up
+      const gaps = [];
+      let last = 0;
+      let presented = 0;
+      const t0 = performance.now();
+      await new Promise((resolve, reject) => {
+        const tick = (now) => {
+          if (last) gaps.push(now - last);
+          last = now;
+          sim.runFrame().then((s) => {
+            presented = s.frames;
+            if (gaps.length >= frames || s.done) resolve();
+            else requestAnimationFrame(tick);
+          }, reject);
+        };
+        requestAnimationFrame(tick);
+      });
+      const ms = performance.now() - t0;
+      return { gaps, ms, presented, events: sim.summary().events };
+    }, FRAMES);
+    const cpu1 = await cpuSeconds(cdp);
+    const med = quantile(f.gaps, 0.5);
+    const p99 = quantile(f.gaps, 0.99);
+    console.log(`figure: ${DRAWS.toLocaleString("en-US")} Draw calls a frame with the panel open, ${f.gaps.length} frames: ` +
+      `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+      `(${(p99 / med).toFixed(2)}x the median); ${f.presented} frames presented, ${f.events.toLocaleString("en-US")} events; ` +
+      `${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame (the renderer ` +
+      `${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)}: CPU time, not the clock, so a loaded machine changes it less)`);
+    if (tracing) {
+      await tracing.send("Tracing.end");
+      await traceDone;
+      const main = new Set(traced.filter((e) => e.name === "thread_name" && e.args.name === "CrRendererMain").map((e) => `${e.pid}/${e.tid}`));
+      const by = new Map();
+      for (const e of traced) {
+        if (e.ph === "X" && e.dur && main.has(`${e.pid}/${e.tid}`)) by.set(e.name, (by.get(e.name) || 0) + e.dur);
+      }
+      const top = [...by].sort((a, b) => b[1] - a[1]).slice(0, 30);
+      console.log(`trace of the page's main thread (wall-clock ms a frame, nested events counted in each):\n  ` +
+        top.map(([n, d]) => `${(d / 1000 / f.gaps.length).toFixed(2).padStart(7)}  ${n}`).join("\n  "));
+    }
+    if (prof) {
+      const { profile } = await prof.send("Profiler.stop");
+      console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${topSelf(profile, 40).join("\n  ")}`);
+      if (process.env.FIGURE_PROFILE.endsWith(".cpuprofile")) writeFileSync(process.env.FIGURE_PROFILE, JSON.stringify(profile));
+    }
+  }
 
   // 2. The editor's check of the largest tutorial shader.
-  const dir = path.join(ROOT, "assets/tutorials");
-  let best = null;
-  for (const file of readdirSync(dir).filter((n) => n.endsWith(".d3ds"))) {
-    const text = readFileSync(path.join(dir, file), "utf8");
-    for (const b of hlslBlocks(text)) if (!best || b.lines > best.lines) best = { ...b, file, text };
-  }
-  const times = await page.evaluate(({ text, line }) => {
-    const lines = text.split("\n");
-    const out = [];
-    for (let i = 0; i < 7; i++) {
-      // A comment of its own in the block each time: an edit.
-      const edited = [...lines.slice(0, line), `// edit ${i}`, ...lines.slice(line)].join("\n");
-      const t0 = performance.now();
-      const r = window.d3dsim.check(edited);
-      out.push(performance.now() - t0);
-      if (!r.ok) throw new Error(r.error);
+  if (ONLY.has("editor")) {
+    const dir = path.join(ROOT, "assets/tutorials");
+    let best = null;
+    for (const file of readdirSync(dir).filter((n) => n.endsWith(".d3ds"))) {
+      const text = readFileSync(path.join(dir, file), "utf8");
+      for (const b of hlslBlocks(text)) if (!best || b.lines > best.lines) best = { ...b, file, text };
     }
-    return out;
-  }, best);
-  console.log(`figure: the editor's check of ${best.file} (hlsl block ${best.name}, ${best.lines} lines, the largest of the tutorials): ` +
-    `${times.map((t) => t.toFixed(1)).join(", ")} ms (median ${quantile(times, 0.5).toFixed(1)} ms)`);
+    const times = await page.evaluate(({ text, line }) => {
+      const lines = text.split("\n");
+      const out = [];
+      for (let i = 0; i < 7; i++) {
+        // A comment of its own in the block each time: an edit.
+        const edited = [...lines.slice(0, line), `// edit ${i}`, ...lines.slice(line)].join("\n");
+        const t0 = performance.now();
+        const r = window.d3dsim.check(edited);
+        out.push(performance.now() - t0);
+        if (!r.ok) throw new Error(r.error);
+      }
+      return out;
+    }, best);
+    console.log(`figure: the editor's check of ${best.file} (hlsl block ${best.name}, ${best.lines} lines, the largest of the tutorials): ` +
+      `${times.map((t) => t.toFixed(1)).join(", ")} ms (median ${quantile(times, 0.5).toFixed(1)} ms)`);
+  }
   await page.close();
+
+  // 3. An idle page: the default scenario run to its end, then nothing.
+  if (ONLY.has("idle")) {
+    const idle = await h.openPage(h.baseURL);
+    await idle.evaluate(() => window.d3dsim.run());
+    // The last poll and frames settle (FIGURE_IDLE_SETTLE ms: V8 compiles
+    // the module's hot functions again in the background for a while).
+    await idle.evaluate((ms) => new Promise((r) => setTimeout(r, ms)), Number(process.env.FIGURE_IDLE_SETTLE || 1000));
+    const cdp = await h.browser.cdp();
+    const counts = () => idle.evaluate(() => ({ polls: window.d3dsimUI.polls.n, draws: window.d3dsim.stageDraws?.() ?? -1 }));
+    const c0 = await counts();
+    const cpu0 = await cpuSeconds(cdp);
+    await new Promise((r) => setTimeout(r, IDLE_MS));
+    const cpu1 = await cpuSeconds(cdp);
+    const c1 = await counts();
+    const used = cpu1.all - cpu0.all;
+    const by = Object.keys(cpu1.by).map((k) => `${k} ${(cpu1.by[k] - (cpu0.by[k] || 0)).toFixed(2)}`).join(", ");
+    console.log(`figure: an idle page over ${IDLE_MS / 1000} s: ${used.toFixed(2)} CPU-s of Chromium's processes ` +
+      `(${(used / (IDLE_MS / 1000)).toFixed(3)} of a core: ${by}); ${c1.polls - c0.polls} panel polls, ${c1.draws - c0.draws} stage draws`);
+    await idle.close();
+  }
   if (h.pageErrors.length) throw new Error(`errors in the page: ${h.pageErrors.join("; ")}`);
 } finally {
   await h.close();

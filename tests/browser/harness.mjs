@@ -179,6 +179,9 @@ export async function launch() {
         return page;
       },
       grantPermissions: async (p, o) => { perms.push([p, o]); },
+      // A CDP session with the browser itself (SystemInfo's processes and
+      // their CPU time: figures.mjs's idle page).
+      cdp: () => browser.newBrowserCDPSession(),
       close: () => browser.close(),
     };
   } catch (err) {

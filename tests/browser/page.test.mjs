@@ -167,6 +167,55 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, on
   console.log(`# navigation to first presented frame (headless Chromium): ${firstFrame.toFixed(0)} ms`);
 }));
 
+test("an idle page does no poll work; a run from the editor or a shortcut still updates the panel", { timeout: 180000 }, onShared(async () => {
+  const page = await shared();
+  await runToEnd(page);
+  // shown: the panel holds the whole run and its summary line says so.
+  const shown = () => page.waitForFunction(() => {
+    const s = window.d3dsim.summary();
+    return s.done && window.d3dsimUI.store.n === s.events &&
+      document.querySelector('#summary [data-k="events"]').textContent === s.events.toLocaleString("en-US");
+  }, null, { polling: "raf" });
+  await shown();
+  // The page comes to rest: no poll asked for, Ebiten's loop held by
+  // boot.js's gate (web/boot.js stageFrames).
+  await page.waitForFunction(() => !window.d3dsimUI.pollPending() && window.__d3dsimStage.idle && window.__d3dsimStage.held !== null,
+    null, { polling: "raf" });
+  const counts = () => page.evaluate(() => ({
+    polls: window.d3dsimUI.polls.n, wakes: window.d3dsimUI.polls.wakes, draws: window.d3dsim.stageDraws(),
+    held: window.__d3dsimStage.held !== null, holds: window.__d3dsimStage.holds,
+  }));
+  const rest = await counts();
+  await nextFrames(page, 60);
+  // In 60 animation frames: no poll (there was one every 100 ms), no wake,
+  // no stage drawn, Ebiten's loop still held (it ran an Update a frame).
+  assert.deepEqual(await counts(), rest, "the idle page polled, drew its stage or ran Ebiten's loop");
+
+  // Ctrl+Enter in the editor loads the edited text and plays it: the panel
+  // follows to its end, with no call from the test.
+  const src = readFileSync(scenarioFile, "utf8").replace("0.1 0.1 0.2 1", "0.3 0.1 0.1 1");
+  assert.notEqual(src, readFileSync(scenarioFile, "utf8"));
+  const loads = await page.evaluate(() => window.d3dsim.summary().loads);
+  const clear = await page.evaluate(() => window.d3dsim.pixel(0, 0));
+  await page.fill("#source", src);
+  await page.press("#source", "Control+Enter");
+  await page.waitForFunction((n) => window.d3dsim.summary().loads === n + 1, loads, { polling: "raf" });
+  await shown();
+  assert.ok((await counts()).polls > rest.polls, "the editor's run was never polled");
+  assert.notEqual(await page.evaluate(() => window.d3dsim.pixel(0, 0)), clear, "the edited clear colour");
+  await page.waitForFunction((n) => window.d3dsim.stageDraws() > n, rest.draws, { polling: "raf" });
+
+  // At rest again, Space (the shortcut, outside the editor) replays the
+  // finished run: a new load, followed by the panel to its end.
+  await page.waitForFunction(() => !window.d3dsimUI.pollPending() && window.__d3dsimStage.idle, null, { polling: "raf" });
+  const again = await counts();
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press("Space");
+  await page.waitForFunction((n) => window.d3dsim.summary().loads === n + 2, loads, { polling: "raf" });
+  await shown();
+  assert.ok((await counts()).polls > again.polls, "the shortcut's run was never polled");
+}));
+
 test("a bad scenario is refused with LINE:COL", { timeout: 60000 }, onShared(async () => {
   const page = await shared();
   await runToEnd(page);
@@ -211,6 +260,14 @@ test("a link replays to the same hash", { timeout: 120000 }, onShared(async () =
   const again = await openPage(url);
   assert.equal(await again.evaluate(() => window.d3dsim.notice), "");
   assert.equal(await again.evaluate(() => window.d3dsim.source()), src);
+  // The link's page plays on its own, and its panel follows the run to its
+  // end with no call from the test (the polls are woken by the run, not by
+  // a timer).
+  await again.waitForFunction(() => {
+    const s = window.d3dsim.summary();
+    return s.done && window.d3dsimUI.store.n === s.events &&
+      document.querySelector('#summary [data-k="events"]').textContent === s.events.toLocaleString("en-US");
+  }, null, { polling: "raf" });
   const second = await runToEnd(again);
   assert.equal(second.hash, first.hash);
   assert.equal(second.events, first.events);
