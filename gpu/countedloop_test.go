@@ -34,6 +34,8 @@ func TestCountedLoops(t *testing.T) {
 		{"a negative start", loop("mov r1.x, l(-5, 0, 0, 0)", test, body, inc), true},
 		{"the counter in another component", loop("mov r2.z, l(0, 0, 0, 0)", "ilt r1.y, r2.z, l(8, 8, 8, 8)", body, "iadd r2.z, r2.z, l(0, 0, 1, 0)"), true},
 		{"too many steps", loop(init, "ilt r1.y, r1.x, l(100000, 100000, 100000, 100000)", body, inc), false},
+		{"under the machine's step limit but past a tiled round's (hostile.test.mjs's 8,150 rounds)", loop(init, "ilt r1.y, r1.x, l(8150, 8150, 8150, 8150)", body, inc), false},
+		{"30 rounds: under tiledLoopSteps", loop(init, "ilt r1.y, r1.x, l(30, 30, 30, 30)", body, inc), true},
 		{"a bound of 0: the component the test reads for .y of l(100000, 0, 0, 0)", loop(init, "ilt r1.y, r1.x, l(100000, 0, 0, 0)", body, inc), true},
 		{"a huge count", loop("mov r1.x, l(-2147483648, 0, 0, 0)", "ilt r1.y, r1.x, l(2147483647, 2147483647, 2147483647, 2147483647)", body, inc), false},
 		{"the increment first (TestTilesISASamePixels's loop)", head + "mov r0, v1\nmov r1.x, l(0, 0, 0, 0)\nloop\niadd r1.x, r1.x, l(1, 0, 0, 0)\nige r1.y, r1.x, l(3, 0, 0, 0)\nbreakc_nz r1.y\nmul r0.x, r0.x, l(0.5, 0, 0, 0)\nendloop\nmov o0, r0", false},

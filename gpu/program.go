@@ -363,9 +363,10 @@ func mayFault(p *shaderisa.Program) bool {
 	return false
 }
 
-// countedLoops reports whether every loop of p is a counted loop that
-// cannot reach the machine's step limit (shader.DefaultStepLimit), so that
-// it cannot fault by running too long: the form the HLSL compiler and the
+// countedLoops reports whether every loop of p is a counted loop whose
+// program runs at most tiledLoopSteps steps (far under the machine's step
+// limit, shader.DefaultStepLimit), so that it cannot fault by running too
+// long and a tiled round of it stays short: the form the HLSL compiler and the
 // translator give `for (int i = K; i < N; i++)` —
 //
 //	mov rC.c, l(K)        (outside any construct; nothing else writes rC.c before the loop)
@@ -481,13 +482,22 @@ func countedLoops(p *shaderisa.Program) bool {
 		iters := max(limit-start, 0)
 		body := uint64(end - pc) // the loop's instructions after loop, endloop included
 		steps += uint64(iters+1)*body - 1
-		if steps > shader.DefaultStepLimit {
+		if steps > tiledLoopSteps {
 			return false
 		}
 		pc = end
 	}
-	return steps <= shader.DefaultStepLimit
+	return steps <= tiledLoopSteps
 }
+
+// tiledLoopSteps bounds the steps of a counted-loop program that goes to
+// the tile workers. A tiled draw yields to its host (the page, a budget)
+// only between rounds of 256 rows, not between rows of blocks: a loop of
+// 8,150 rounds (32,600 steps, under the machine's limit) on an 8000-pixel
+// wide target made a round of some 67 billion lane-steps, during which the
+// page could not answer and the run's instruction budget was not looked
+// at. 256 steps keeps a round's cost that of a long straight program.
+const tiledLoopSteps = 256
 
 // topLevel reports whether the instruction after code is outside every if
 // and loop.
