@@ -21,7 +21,7 @@ func buildFlow(code []Instr) *flowGraph {
 	match := ints[:n:n]      // if -> else or endif, else -> endif, loop -> endloop, switch -> endswitch
 	openers := ints[n : 2*n : 2*n]
 	var stack []int
-	var cases map[int][]int // switch -> its case and default (made at the first)
+	var cases map[int][]int        // switch -> its case and default (made at the first)
 	inner := ints[2*n : 3*n : 3*n] // break/continue/case -> the innermost loop or switch (-1 none)
 	loopOf := ints[3*n:]
 	var brk []int
