@@ -169,13 +169,13 @@ const maxLiveWork = 1 << 23
 // reads marks the temp components instruction in reads.
 func (in *Instr) reads(mark func(r, c int)) {
 	for k, s := range in.Src {
-		lanes := in.readLanes(k)
 		if s.Rel != nil && s.Rel.File == FileTemp {
 			mark(s.Rel.Index, int(s.Rel.Swz[0]&3))
 		}
 		if s.File != FileTemp {
 			continue
 		}
+		lanes := in.readLanes(k) // (only a temp's: reads runs in every pass)
 		for i := 0; i < 4; i++ {
 			if lanes&(1<<i) != 0 {
 				mark(s.Index, int(s.Swz[i]&3))
