@@ -1,10 +1,10 @@
 package hlsl
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -439,130 +439,36 @@ func TestSLPImmediateModifiers(t *testing.T) {
 	}
 }
 
-// runDepsPairs is runDeps as it was written first, every pair of the run
-// compared: the reference the one-pass version is held to.
-func runDepsPairs(run []Instr) [][]int {
-	type key struct {
-		file  File
-		index int
-		lane  int
+// TestPassSkipping: the rounds that skip a pass until another changes the
+// code make the same bytecode as rounds that run every pass, for the
+// testdata shaders and SDL's largest.
+func TestPassSkipping(t *testing.T) {
+	type shader struct {
+		src           []byte
+		entry, target string
 	}
-	barrier := key{FileNull, -1, -1}
-	access := func(x *Instr) (reads, writes []key) {
-		x.reads(func(r, c int) { reads = append(reads, key{FileTemp, r, c}) })
-		for _, s := range x.Src {
-			if s.File == FileIndexable || s.File == FileOutput {
-				reads = append(reads, key{s.File, s.Index, -1})
-			}
-		}
-		for _, d := range x.Dst {
-			switch d.File {
-			case FileTemp:
-				for c := 0; c < 4; c++ {
-					if d.Mask&(1<<c) != 0 {
-						writes = append(writes, key{FileTemp, d.Index, c})
-					}
-				}
-			case FileNull:
-			default:
-				writes = append(writes, key{d.File, d.Index, -1})
-			}
-		}
-		if !x.removable() && len(writes) == 0 {
-			writes = append(writes, barrier)
-		}
-		return append(reads, barrier), writes
-	}
-	n := len(run)
-	rs, ws := make([][]key, n), make([][]key, n)
-	for i := range run {
-		rs[i], ws[i] = access(&run[i])
-	}
-	deps := make([][]int, n)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
-			if slices.ContainsFunc(ws[i], func(k key) bool { return slices.Contains(rs[j], k) || slices.Contains(ws[j], k) }) ||
-				slices.ContainsFunc(rs[i], func(k key) bool { return slices.Contains(ws[j], k) }) {
-				deps[i] = append(deps[i], j)
-			}
-		}
-	}
-	return deps
-}
-
-// closure is which instructions each one must precede, followed through.
-func closure(deps [][]int) [][]bool {
-	n := len(deps)
-	c := make([][]bool, n)
-	for i := n - 1; i >= 0; i-- {
-		c[i] = make([]bool, n)
-		for _, j := range deps[i] {
-			c[i][j] = true
-			for k := range n {
-				c[i][k] = c[i][k] || c[j][k]
-			}
-		}
-	}
-	return c
-}
-
-// TestRunDepsOrder: runDeps, which ties each access to the last write of
-// its register, implies the same order as every pair compared, on the
-// unoptimised code of real shaders (SDL's largest, the testdata files) and
-// of random programs, and lists each successor once, in order.
-func TestRunDepsOrder(t *testing.T) {
-	var codes [][]Instr
-	common, err := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Common.hlsli")
-	if err != nil {
-		t.Fatal(err)
-	}
-	adv, err := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Advanced.hlsl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	noOptimize = true
-	defer func() { noOptimize = false }()
-	add := func(src []byte, entry, target string) {
-		r, err := Compile(src, "t.hlsl", entry, target)
-		if err != nil {
-			t.Fatalf("%s: %v", entry, err)
-		}
-		codes = append(codes, r.Program.Code)
-	}
-	add(append(common, includeRe.ReplaceAll(adv, nil)...), "main", "ps_5_0")
+	var list []shader
 	for _, f := range []struct{ file, entry, target string }{{"phong.hlsl", "VSMain", "vs_5_0"}, {"phong.hlsl", "PSMain", "ps_5_0"},
-		{"tutorial06.hlsl", "VS", "vs_4_0"}, {"tutorial06.hlsl", "PS", "ps_4_0"}, {"nuklear.hlsl", "ps", "ps_4_0"}, {"nuklear.hlsl", "vs", "vs_4_0"}} {
+		{"tutorial06.hlsl", "VS", "vs_4_0"}, {"tutorial06.hlsl", "PS", "ps_4_0"}, {"nuklear.hlsl", "ps", "ps_4_0"}, {"imgui_ps.hlsl", "main", "ps_4_0"}} {
 		b, err := os.ReadFile(filepath.Join("testdata", f.file))
 		if err != nil {
 			t.Fatal(err)
 		}
-		add(b, f.entry, f.target)
+		list = append(list, shader{b, f.entry, f.target})
 	}
-	checked := 0
-	for _, code := range codes {
-		// The straight runs, as vectorize cuts them, and the whole program.
-		runs := [][]Instr{code}
-		start := 0
-		for i, x := range code {
-			if controlOp(x.Op) || i == len(code)-1 {
-				if i > start {
-					runs = append(runs, code[start:i])
-				}
-				start = i + 1
-			}
-		}
-		for _, run := range runs {
-			got, want := runDeps(run), runDepsPairs(run)
-			for i, d := range got {
-				if !slices.IsSorted(d) || len(slices.Compact(slices.Clone(d))) != len(d) {
-					t.Fatalf("successors of %d not sorted once: %v", i, d)
-				}
-			}
-			if gc, wc := closure(got), closure(want); !slices.EqualFunc(gc, wc, slices.Equal) {
-				t.Fatalf("a run of %d instructions: the orders differ", len(run))
-			}
-			checked += len(run)
+	common, err1 := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Common.hlsli")
+	adv, err2 := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Advanced.hlsl")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	list = append(list, shader{append(common, includeRe.ReplaceAll(adv, nil)...), "main", "ps_5_0"})
+	for _, sh := range list {
+		skipped := compileOK(t, string(sh.src), sh.entry, sh.target)
+		runEveryPass = true
+		every := compileOK(t, string(sh.src), sh.entry, sh.target)
+		runEveryPass = false
+		if !bytes.Equal(skipped.Bytecode, every.Bytecode) {
+			t.Errorf("%s %s: the bytecode differs with every pass run every round", sh.entry, sh.target)
 		}
 	}
-	t.Logf("%d instructions checked", checked)
 }
