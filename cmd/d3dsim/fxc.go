@@ -14,9 +14,10 @@ import (
 // fxcOptions are the options of `d3dsim fxc`, named and spelled as
 // Microsoft's "Effect-Compiler Tool" page names fxc's: /T profile, /E
 // entry point, /Fo object file, /Fh header, /Vn the header's variable,
-// /Fc listing. Each takes a value; /nologo is accepted and does nothing
+// /Fc listing. Each takes a value but /Gec (backwards compatibility mode,
+// hlsl.FlagBackCompat) and /nologo, which is accepted and does nothing
 // (this tool prints no banner).
-var fxcOptions = map[string]bool{"T": true, "E": true, "Fo": true, "Fh": true, "Fc": true, "Vn": true, "nologo": false}
+var fxcOptions = map[string]bool{"T": true, "E": true, "Fo": true, "Fh": true, "Fc": true, "Vn": true, "Gec": false, "nologo": false}
 
 // fxcMaxSource bounds the file read; the compiler refuses a source over
 // its own, smaller limit with an error in fxc's form.
@@ -55,7 +56,7 @@ func parseFxcArgs(words []string) (opts map[string]string, file string, err erro
 				files = append(files, w) // an absolute path
 				continue
 			}
-			return nil, "", badf("unknown option %s (known: /T, /E, /Fo, /Fh, /Fc, /Vn, /nologo)", w)
+			return nil, "", badf("unknown option %s (known: /T, /E, /Fo, /Fh, /Fc, /Vn, /Gec, /nologo)", w)
 		}
 		if _, dup := opts[name]; dup {
 			return nil, "", badf("option /%s given twice", name)
@@ -114,7 +115,11 @@ func cmdFxc(words []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if file == "-" {
 		name = "stdin"
 	}
-	res, err := hlsl.Compile(src, name, entry, opts["T"])
+	var lim hlsl.Limits
+	if _, ok := opts["Gec"]; ok {
+		lim.Flags |= hlsl.FlagBackCompat
+	}
+	res, err := hlsl.CompileWith(src, name, entry, opts["T"], lim)
 	if err != nil {
 		fmt.Fprintf(stderr, "%v\n\ncompilation failed; no code produced\n", err)
 		return exitBadIn

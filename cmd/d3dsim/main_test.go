@@ -146,7 +146,7 @@ func TestShadertest(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want %d; stderr %s", code, exitFailed, errb.String())
 	}
-	for _, w := range []string{"wrong        draw.shader_test:25  probe of line 29", "accepted     compile.shader_test:9", "all                              35     30      1"} {
+	for _, w := range []string{"wrong        draw.shader_test:25  probe of line 29", "accepted     compile.shader_test:9", "all                              37     33      1"} {
 		if !strings.Contains(out.String(), w) {
 			t.Errorf("output lacks %q:\n%s", w, out.String())
 		}

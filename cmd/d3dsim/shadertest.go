@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"d3dsim/core/hlsl"
 	"d3dsim/core/shadertest"
 )
 
@@ -100,10 +101,10 @@ func writeCaseScenarios(dir string, rep *shadertest.Report, all bool) error {
 
 // externalCompiler runs another HLSL compiler on each shader: a command
 // named vkd3d-compiler gets its options (-x hlsl -b dxbc-tpf -p PROFILE -e
-// main -o OUT), any other fxc's (/T PROFILE /E main /Fo OUT), as `d3dsim
-// fxc` and fxc.exe take them. Its standard error is the diagnostic.
+// main -o OUT), any other fxc's (/T PROFILE /E main /Fo OUT, and /Gec for a
+// case with the backcompat option), as `d3dsim fxc` and fxc.exe take them. Its standard error is the diagnostic.
 func externalCompiler(cmd string) shadertest.Bytecode {
-	return func(stage, profile, source string) ([]byte, error) {
+	return func(stage, profile, source string, flags hlsl.Flags) ([]byte, error) {
 		dir, err := os.MkdirTemp("", "d3dsim-shadertest")
 		if err != nil {
 			return nil, err
@@ -118,6 +119,9 @@ func externalCompiler(cmd string) shadertest.Bytecode {
 		if strings.Contains(filepath.Base(words[0]), "vkd3d-compiler") {
 			args = append(args, "-x", "hlsl", "-b", "dxbc-tpf", "-p", profile, "-e", "main", "-o", out, in)
 		} else {
+			if flags&hlsl.FlagBackCompat != 0 {
+				args = append(args, "/Gec")
+			}
 			args = append(args, "/T", profile, "/E", "main", "/Fo", out, in)
 		}
 		var errb bytes.Buffer

@@ -1,7 +1,6 @@
-//go:build !unix
+//go:build !unix && !js
 
 package hlsl
 
-// cpuTime is not known here (WebAssembly in node runs one thread: its
-// wall clock per op is its CPU time, less what the machine's load takes).
+// cpuTime is not known here.
 func cpuTime() (int64, bool) { return 0, false }

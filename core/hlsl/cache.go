@@ -116,7 +116,7 @@ func cacheKey(src []byte, file, entry, target string, lim Limits) [32]byte {
 	field([]byte(file))
 	field([]byte(entry))
 	field([]byte(target))
-	for _, v := range []int{lim.Tokens, lim.Nodes, lim.Instructions} {
+	for _, v := range []int{lim.Tokens, lim.Nodes, lim.Instructions, int(lim.Flags)} {
 		binary.LittleEndian.PutUint64(n[:], uint64(v))
 		h.Write(n[:])
 	}

@@ -661,6 +661,11 @@ func (g *gen) globalVar(d *varDecl) {
 		}
 		return
 	}
+	if halfUniform(t) && !g.backCompat() {
+		// fxc takes a half uniform only with /Gec (vkd3d's half.shader_test).
+		g.errorf(d.pos, eTypeMismatch, "'%s': a uniform of type half: %s", d.name, backCompatHint)
+		return
+	}
 	// A uniform's initialiser is otherwise only a default for the effects
 	// framework; D3D11 ignores it, and so does this compiler.
 	if g.globals == nil {

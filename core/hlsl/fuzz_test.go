@@ -47,7 +47,8 @@ func FuzzCompile(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte, entry, target string) {
 		memlimit.Check(t, compileCeiling, "FuzzCompile", func() {
-			r, err := Compile(src, "f.hlsl", entry, target)
+			// With /Gec, which takes more (tex2D and the rest).
+			r, err := CompileWith(src, "f.hlsl", entry, target, Limits{Flags: FlagBackCompat})
 			if err != nil {
 				var es Errors
 				if !errors.As(err, &es) || len(es) == 0 {

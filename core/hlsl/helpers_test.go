@@ -15,6 +15,16 @@ func compileOK(t *testing.T, src, entry, target string) *Result {
 	return r
 }
 
+// compileCompat is compileOK with fxc's /Gec (FlagBackCompat).
+func compileCompat(t *testing.T, src, entry, target string) *Result {
+	t.Helper()
+	r, err := CompileWith([]byte(src), "test.hlsl", entry, target, Limits{Flags: FlagBackCompat})
+	if err != nil {
+		t.Fatalf("compile (/Gec):\n%s\nerror:\n%v", src, err)
+	}
+	return r
+}
+
 func bits4(v [4]float32) [4]uint32 {
 	var u [4]uint32
 	for i, f := range v {

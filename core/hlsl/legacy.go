@@ -34,6 +34,10 @@ func sortCombined(list []*resource) {
 // texLegacy lowers tex1D .. texCUBEproj.
 func (g *gen) texLegacy(e *callExpr, args []*value) *value {
 	p := e.pos
+	if !g.backCompat() {
+		g.errorf(p, eSyntax, "'%s': shader model 1-3 sampling: use a Texture object's Sample with a SamplerState, or %s", e.name, backCompatHint)
+		return poison
+	}
 	noMatch := func() *value {
 		g.errorf(p, eNoOverload, "'%s': no matching %d parameter intrinsic function", e.name, len(args))
 		return poison

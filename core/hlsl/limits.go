@@ -45,6 +45,11 @@ type Limits struct {
 	Nodes        int // expression and statement nodes lowered after inlining (default 1,048,576)
 	Instructions int // IR instructions, one per SM4/SM5 instruction (default 65,536)
 
+	// Flags are D3DCompile's Flags1 that change what the compiler takes
+	// (FlagBackCompat): not a budget, but carried with the limits so that
+	// every entry point and the cache's key see them.
+	Flags Flags
+
 	work *Work // where the compile counts its work (Cache.Compile)
 }
 

@@ -75,13 +75,33 @@ func optimize(code []Instr, temps int) ([]Instr, int) {
 	return code, temps
 }
 
+// runPasses runs the passes in turn, round after round, until a round
+// changes nothing (or maxOptRounds). A pass that changed nothing is not run
+// again until another pass changes the code: it would find the same code
+// and change nothing again (each pass is a function of the code and the
+// temps), and most rounds change little — the last one nothing at all.
+// runEveryPass, set by a test, runs every pass every round (what the
+// skipping must not change).
+var runEveryPass bool
+
 func runPasses(code []Instr, temps int, passes []pass) ([]Instr, int) {
+	version := 1                      // counts the changes
+	still := make([]int, len(passes)) // the version a pass last changed nothing at (0: none)
 	for round := 0; round < maxOptRounds; round++ {
 		any := false
-		for _, p := range passes {
+		for k, p := range passes {
+			if still[k] == version && !runEveryPass {
+				continue
+			}
 			var ch bool
+			before := temps
 			code, temps, ch = p(code, temps)
-			any = any || ch
+			if ch || temps != before {
+				version++
+				any = any || ch
+				continue
+			}
+			still[k] = version
 		}
 		if !any {
 			break

@@ -21,7 +21,7 @@ func buildFlow(code []Instr) *flowGraph {
 	match := ints[:n:n]      // if -> else or endif, else -> endif, loop -> endloop, switch -> endswitch
 	openers := ints[n : 2*n : 2*n]
 	var stack []int
-	cases := map[int][]int{}
+	var cases map[int][]int        // switch -> its case and default (made at the first)
 	inner := ints[2*n : 3*n : 3*n] // break/continue/case -> the innermost loop or switch (-1 none)
 	loopOf := ints[3*n:]
 	var brk []int
@@ -49,6 +49,9 @@ func buildFlow(code []Instr) *flowGraph {
 			}
 		case OpCase, OpDefault:
 			if len(stack) > 0 {
+				if cases == nil {
+					cases = map[int][]int{}
+				}
 				cases[stack[len(stack)-1]] = append(cases[stack[len(stack)-1]], i)
 			}
 		case OpEndif, OpEndloop, OpEndswitch:
@@ -67,6 +70,7 @@ func buildFlow(code []Instr) *flowGraph {
 	// instructions after a control-flow instruction.
 	leader := make([]bool, n+1)
 	leader[0] = true
+	nb := 0
 	for i, in := range code {
 		switch in.Op {
 		case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpRet, OpSwitch, OpCase,
@@ -76,8 +80,15 @@ func buildFlow(code []Instr) *flowGraph {
 			leader[i] = true
 			leader[i+1] = true
 		}
+		if leader[i] {
+			nb++
+		}
 	}
+	// The tables in few allocations: a compile builds the graph after
+	// nearly every pass.
 	f := &flowGraph{block: make([]int, n)}
+	ends := make([]int, 2*nb)
+	f.start, f.end = ends[:0:nb], ends[nb:nb:2*nb]
 	for i := 0; i < n; i++ {
 		if leader[i] {
 			f.start = append(f.start, i)
@@ -87,6 +98,11 @@ func buildFlow(code []Instr) *flowGraph {
 		f.end[len(f.end)-1] = i + 1
 	}
 	f.succ = make([][]int, len(f.start))
+	ncase := 0
+	for _, cs := range cases {
+		ncase += len(cs) + 1
+	}
+	succs := make([]int, 0, 2*len(f.start)+ncase) // each block's successors, one after another
 	blk := func(i int) int {
 		if i >= n {
 			return -1 // the end of the program
@@ -95,10 +111,11 @@ func buildFlow(code []Instr) *flowGraph {
 	}
 	add := func(b, i int) {
 		if t := blk(i); t >= 0 {
-			f.succ[b] = append(f.succ[b], t)
+			succs = append(succs, t)
 		}
 	}
 	for b := range f.start {
+		from := len(succs)
 		i := f.end[b] - 1 // the last instruction
 		in := code[i]
 		switch in.Op {
@@ -133,6 +150,7 @@ func buildFlow(code []Instr) *flowGraph {
 		default:
 			add(b, i+1)
 		}
+		f.succ[b] = succs[from:len(succs):len(succs)]
 	}
 	return f
 }
@@ -151,13 +169,13 @@ const maxLiveWork = 1 << 23
 // reads marks the temp components instruction in reads.
 func (in *Instr) reads(mark func(r, c int)) {
 	for k, s := range in.Src {
-		lanes := in.readLanes(k)
 		if s.Rel != nil && s.Rel.File == FileTemp {
 			mark(s.Rel.Index, int(s.Rel.Swz[0]&3))
 		}
 		if s.File != FileTemp {
 			continue
 		}
+		lanes := in.readLanes(k) // (only a temp's: reads runs in every pass)
 		for i := 0; i < 4; i++ {
 			if lanes&(1<<i) != 0 {
 				mark(s.Index, int(s.Swz[i]&3))
@@ -202,33 +220,42 @@ func (in *Instr) liveStep(cur liveSet) {
 }
 
 // liveOut is the live set at the end of each block of f (a backward
-// analysis to its fixed point).
+// analysis to its fixed point). A block's instructions are walked twice,
+// once from the empty set and once from the full one: liveStep clears and
+// sets components whatever the others hold, so the two give what the block
+// makes live (gen) and what it lets through (pass), and each round of the
+// fixed point is then a few words a block, not an instruction walk.
 func liveOut(code []Instr, f *flowGraph, words int) []liveSet {
 	// One allocation for every set (a compile runs this some fifty times:
 	// a set a block each was a tenth of its allocations).
 	nb := len(f.start)
-	sets := make(liveSet, (2*nb+1)*words)
+	sets := make(liveSet, 4*nb*words)
 	in := make([]liveSet, nb)
 	out := make([]liveSet, nb)
+	gen := make([]liveSet, nb)
+	pass := make([]liveSet, nb)
 	for b := range in {
-		in[b], out[b] = sets[2*b*words:(2*b+1)*words:(2*b+1)*words], sets[(2*b+1)*words:(2*b+2)*words:(2*b+2)*words]
+		set := func(k int) liveSet { return sets[(4*b+k)*words : (4*b+k+1)*words : (4*b+k+1)*words] }
+		in[b], out[b], gen[b], pass[b] = set(0), set(1), set(2), set(3)
+		for w := range pass[b] {
+			pass[b][w] = ^uint64(0)
+		}
+		for i := f.end[b] - 1; i >= f.start[b]; i-- {
+			code[i].liveStep(gen[b])
+			code[i].liveStep(pass[b])
+		}
 	}
-	cur := sets[2*nb*words:]
 	for changed := true; changed; {
 		changed = false
-		for b := len(f.start) - 1; b >= 0; b-- {
+		for b := nb - 1; b >= 0; b-- {
 			for _, s := range f.succ[b] {
 				for w := range out[b] {
 					out[b][w] |= in[s][w]
 				}
 			}
-			copy(cur, out[b])
-			for i := f.end[b] - 1; i >= f.start[b]; i-- {
-				code[i].liveStep(cur)
-			}
-			for w := range cur {
-				if cur[w] != in[b][w] {
-					in[b][w] |= cur[w]
+			for w, o := range out[b] {
+				if v := o&pass[b][w] | gen[b][w]; v&^in[b][w] != 0 {
+					in[b][w] |= v
 					changed = true
 				}
 			}

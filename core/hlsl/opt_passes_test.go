@@ -1,7 +1,10 @@
 package hlsl
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -432,6 +435,40 @@ func TestSLPImmediateModifiers(t *testing.T) {
 		text := r.Program.String()
 		if !strings.Contains(text, c.want) {
 			t.Errorf("want %q in\n%s", c.want, text)
+		}
+	}
+}
+
+// TestPassSkipping: the rounds that skip a pass until another changes the
+// code make the same bytecode as rounds that run every pass, for the
+// testdata shaders and SDL's largest.
+func TestPassSkipping(t *testing.T) {
+	type shader struct {
+		src           []byte
+		entry, target string
+	}
+	var list []shader
+	for _, f := range []struct{ file, entry, target string }{{"phong.hlsl", "VSMain", "vs_5_0"}, {"phong.hlsl", "PSMain", "ps_5_0"},
+		{"tutorial06.hlsl", "VS", "vs_4_0"}, {"tutorial06.hlsl", "PS", "ps_4_0"}, {"nuklear.hlsl", "ps", "ps_4_0"}, {"imgui_ps.hlsl", "main", "ps_4_0"}} {
+		b, err := os.ReadFile(filepath.Join("testdata", f.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		list = append(list, shader{b, f.entry, f.target})
+	}
+	common, err1 := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Common.hlsli")
+	adv, err2 := os.ReadFile("../dxbc/testdata/sdl_D3D11_PixelShader_Advanced.hlsl")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	list = append(list, shader{append(common, includeRe.ReplaceAll(adv, nil)...), "main", "ps_5_0"})
+	for _, sh := range list {
+		skipped := compileOK(t, string(sh.src), sh.entry, sh.target)
+		runEveryPass = true
+		every := compileOK(t, string(sh.src), sh.entry, sh.target)
+		runEveryPass = false
+		if !bytes.Equal(skipped.Bytecode, every.Bytecode) {
+			t.Errorf("%s %s: the bytecode differs with every pass run every round", sh.entry, sh.target)
 		}
 	}
 }

@@ -298,7 +298,7 @@ func hlslLines(r *scenario.Run, sh *d3d11.Shader, dxbcText []string) []int {
 	if info == nil || info.HLSL == "" || info.Entry == "" || info.Target == "" {
 		return nil
 	}
-	res, err := hlsl.Compile([]byte(info.HLSL), info.Block, info.Entry, info.Target)
+	res, err := hlsl.CompileWith([]byte(info.HLSL), info.Block, info.Entry, info.Target, hlsl.Limits{Flags: info.Flags})
 	if err != nil || res.Program == nil {
 		return nil
 	}

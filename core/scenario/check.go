@@ -381,6 +381,13 @@ func (c *checker) arg(s *Call, p param, v Value) error {
 		if v.Kind != VIdent {
 			return c.errf(v.Pos, "%s= of %s must be a name", p.name, s.Method)
 		}
+	case pHLSLFlags:
+		if v.Kind != VIdent && v.Kind != VFlags {
+			return c.errf(v.Pos, "%s= of %s must be D3DCompile flags: ENABLE_BACKWARDS_COMPATIBILITY, names joined by |", p.name, s.Method)
+		}
+		if _, err := hlslFlags(&v); err != nil {
+			return c.errf(v.Pos, "%s= of %s: %v", p.name, s.Method, err)
+		}
 	case pBuiltin:
 		switch v.Kind {
 		case VHLSL, VFxc:
@@ -613,6 +620,7 @@ func (c *checker) shaderCode(s *Call) error {
 		target = "ds_5_0"
 	}
 	var opts *Arg
+	lim := c.hlslLim
 	for i := range s.Args {
 		a := &s.Args[i]
 		switch a.Key {
@@ -624,6 +632,9 @@ func (c *checker) shaderCode(s *Call) error {
 			entry, opts = a.Value.Ident, a
 		case "target":
 			target, opts = a.Value.Ident, a
+		case "flags":
+			flags, _ := hlslFlags(&a.Value)
+			lim.Flags, opts = flags, a
 		}
 	}
 	if prog == nil || prog.Kind == VIdent && s.Method == "CreateInputLayout" && opts == nil {
@@ -654,7 +665,7 @@ func (c *checker) shaderCode(s *Call) error {
 		// process's cache: 10,000 references to one block compiled it
 		// 10,000 times), and all of a load's compiles together are
 		// bounded: four shaders at their limits.
-		res, work, fresh, err := hlsl.SharedCache.Compile([]byte(text), c.file, entry, target, c.hlslLim)
+		res, work, fresh, err := hlsl.SharedCache.Compile([]byte(text), c.file, entry, target, lim)
 		if fresh {
 			c.hlslFresh++
 			c.hlslWork.Tokens += work.Tokens

@@ -189,6 +189,13 @@ func TestShaderSourceErrors(t *testing.T) {
 		{"bad hex", "dev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader bytes:12zz\n", "not hexadecimal"},
 		{"entry= with bytes", "dev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader bytes:1234 entry=main\n", "entry= is for hlsl:NAME"},
 		{"bad fxc header", "fxc h {\nconst BYTE g[] = { 1, 2, x };\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader fxc:h\n", "x.d3ds:1:1: fxc block h"},
+		{"tex2D without flags=", "hlsl s {\nsampler sm;\nfloat4 main(float2 uv : UV) : SV_Target { return tex2D(sm, uv); }\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s\n",
+			"x.d3ds:3:50: hlsl block s (entry main, target ps_5_0): x.d3ds(3,50): error X3000: 'tex2D': shader model 1-3 sampling"},
+		{"tex2D with flags=ENABLE_BACKWARDS_COMPATIBILITY", "hlsl s {\nsampler sm;\nfloat4 main(float2 uv : UV) : SV_Target { return tex2D(sm, uv); }\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s flags=ENABLE_BACKWARDS_COMPATIBILITY\nps.Release\n", ""},
+		{"half uniform with flags= as D3DCOMPILE_ name", "hlsl s {\nhalf h;\nfloat4 main() : SV_Target { return h; }\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s target=ps_4_0 flags=D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY\nps.Release\n", ""},
+		{"unknown flag", "hlsl s {\nfloat4 main() : SV_Target { return 1; }\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s flags=ENABLE_BACKWARDS_COMPATIBILITY|DEBUG\n",
+			`x.d3ds:5:41: flags= of CreatePixelShader: unknown compile flag "DEBUG" (known: ENABLE_BACKWARDS_COMPATIBILITY)`},
+		{"flags= with bytes", "dev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader bytes:1234 flags=ENABLE_BACKWARDS_COMPATIBILITY\n", "flags= is for hlsl:NAME"},
 		{"braces in comments and strings", "hlsl s {\n// }\n/* } */\n#define X \"}\"\nfloat4 main() : SV_Target { return 1; }\n}\ndev, imm = D3D11CreateDevice\nps = dev.CreatePixelShader hlsl:s\nps.Release\n", ""},
 	}
 	for _, tt := range tests {

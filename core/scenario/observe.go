@@ -38,7 +38,7 @@ const (
 
 var paramKinds = map[pkind]ParamKind{pObj: ParamObject, pUint: ParamUint, pInt: ParamInt, pFloat: ParamFloat, pEnum: ParamEnum,
 	pFlags: ParamFlags, pData: ParamData, pBuiltin: ParamShader, pWord: ParamWord, pElem: ParamElem, pBool: ParamBool,
-	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader, pString: ParamString}
+	pFloatOrColor: ParamFloatOrColor, pObjOrCode: ParamObjectOrShader, pString: ParamString, pHLSLFlags: ParamWord}
 
 // ParamInfo describes one parameter of a method.
 type ParamInfo struct {
@@ -273,6 +273,8 @@ func (r *Run) argRecord(p param, a *Arg, positional bool) ArgRecord {
 		ar.Bytes = v.Bytes
 	case pWord:
 		ar.Ident = v.Ident
+	case pHLSLFlags:
+		ar.Ident = strings.Join(flagNames(&v), "|")
 	case pString:
 		ar.Text = v.Text
 	case pElem:

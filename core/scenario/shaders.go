@@ -7,6 +7,7 @@ import (
 	"d3dsim/core/builtins"
 	"d3dsim/core/d3d11"
 	"d3dsim/core/dxbc"
+	"d3dsim/core/hlsl"
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
 )
@@ -51,6 +52,8 @@ type ShaderInfo struct {
 	HLSLLine      int    // the text's first line in the scenario (0: not in it)
 	Block         string // the hlsl or fxc block's name
 	Entry, Target string // the hlsl block's entry point and profile
+	// Flags: the hlsl block's flags= (D3DCompile's, fxc's /Gec).
+	Flags hlsl.Flags
 	// Bytecode is the DXBC the runtime was given (nil for a built-in).
 	// Shared with the scenario: read only.
 	Bytecode []byte
@@ -134,7 +137,7 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 		}
 	case VHLSL:
 		info.Source, info.Block = ShaderHLSL, v.Ident
-		info.Entry, info.Target = hlslOptions(st)
+		info.Entry, info.Target, info.Flags = hlslOptions(st)
 		if src := r.script.Sources[v.Ident]; src != nil {
 			info.HLSL, info.HLSLLine = src.Text, src.Line
 		}
@@ -190,9 +193,32 @@ func (b *shaderBook) code(dev *d3d11.Device, s *d3d11.Shader, bytecode []byte) (
 	return c, true, false
 }
 
-// hlslOptions are an hlsl:NAME shader's entry= and target=, with the
-// defaults the checker compiled it with.
-func hlslOptions(st *Call) (entry, target string) {
+// flagNames are the names of a flags= value (one name, or several
+// joined by |).
+func flagNames(v *Value) []string {
+	if v.Kind == VFlags {
+		return v.Flags
+	}
+	return []string{v.Ident}
+}
+
+// hlslFlags reads an hlsl:NAME shader's flags=: D3DCompile's flags by
+// their D3DCOMPILE_ names (hlsl.ParseFlag).
+func hlslFlags(v *Value) (hlsl.Flags, error) {
+	var f hlsl.Flags
+	for _, n := range flagNames(v) {
+		x, err := hlsl.ParseFlag(n)
+		if err != nil {
+			return 0, err
+		}
+		f |= x
+	}
+	return f, nil
+}
+
+// hlslOptions are an hlsl:NAME shader's entry=, target= and flags=, with
+// the defaults the checker compiled it with.
+func hlslOptions(st *Call) (entry, target string, flags hlsl.Flags) {
 	entry, target = "main", "vs_5_0"
 	switch st.Method {
 	case "CreatePixelShader":
@@ -212,9 +238,11 @@ func hlslOptions(st *Call) (entry, target string) {
 			entry = a.Value.Ident
 		case "target":
 			target = a.Value.Ident
+		case "flags":
+			flags, _ = hlslFlags(&a.Value)
 		}
 	}
-	return entry, target
+	return entry, target, flags
 }
 
 // noteDraw records that draw call s on x's context ran its bound shaders.

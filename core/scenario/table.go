@@ -32,6 +32,7 @@ const (
 	pFloatOrColor                  // a number or a #RRGGBBAA colour
 	pObjOrCode                     // pObj, or shader code as pBuiltin (CreateInputLayout's VS)
 	pString                        // "text": a marker's text, a debug name
+	pHLSLFlags                     // D3DCompile's flags (hlsl.ParseFlag) joined by |: hlsl's flags=
 )
 
 type param struct {
@@ -75,9 +76,10 @@ const (
 var allTypes = []string{tDevice, tContext, tSwap, tBuffer, tTexture, tRTV, tSRV, tDSV, tVS, tPS, tBlend, tRaster, tDepth, tSampler, tQuery, tCommandList, tFence, tLayout}
 
 // shaderNamed are CreateVertexShader's and CreatePixelShader's options
-// for hlsl:NAME: the entry point (default main) and the target profile
-// (default vs_5_0 or ps_5_0), fxc's /E and /T.
-var shaderNamed = []param{{name: "entry", kind: pWord, opt: true}, {name: "target", kind: pWord, opt: true}}
+// for hlsl:NAME: the entry point (default main), the target profile
+// (default vs_5_0 or ps_5_0) and D3DCompile's flags (default none), fxc's
+// /E, /T and /Gec.
+var shaderNamed = []param{{name: "entry", kind: pWord, opt: true}, {name: "target", kind: pWord, opt: true}, {name: "flags", kind: pHLSLFlags, opt: true}}
 
 // globals are calls with no target.
 var globals = map[string]*method{

@@ -42,12 +42,23 @@ type heldTarget struct {
 }
 
 // carrier follows the file's render targets from case to case, and the
-// resources an earlier case's `copy` filled: the runner copies within the
-// case only, so a later case that reads one is skipped, saying so, rather
-// than reading what was never copied there (zeros) and giving wrong pixels.
+// resources an earlier case's `copy` filled. The runner copies within the
+// case (CopyResource in its scenario), so a later case that reads a view's
+// texture filled that way runs the case that copied first (Case.Replay),
+// at its own shader model; one it cannot replay — the copying case did not
+// run to its end here, or several copies fill what it reads — is skipped,
+// saying so, rather than reading zeros and giving wrong pixels.
 type carrier struct {
 	held   map[string][]heldTarget // by target: rtv SLOT, the line of its section
-	copied map[string]string       // by resource (targetKey): the copy that filled it
+	copied map[string][]copyRec    // by resource (targetKey): the cases whose copy filled it
+}
+
+// copyRec is a case that copied into a resource, and whether it ran to
+// its end (its copy made).
+type copyRec struct {
+	c    *Case
+	line int // the copy's line
+	ran  bool
 }
 
 func targetKey(r *Resource) string { return fmt.Sprintf("%s%d@%d", r.Kind, r.Slot, r.Line) }
@@ -68,8 +79,28 @@ func (k *carrier) before(c *Case) {
 		return
 	}
 	for _, r := range c.Resources {
-		if from, ok := k.copied[targetKey(r)]; ok && r.Kind == "srv" && c.Unsupported == "" {
-			c.Unsupported = fmt.Sprintf("[srv %d] holds what %s copied into it, which the runner does not carry from case to case", r.Slot, from)
+		recs := k.copied[targetKey(r)]
+		if len(recs) == 0 || r.Kind != "srv" || c.Unsupported != "" {
+			continue
+		}
+		var rec *copyRec
+		for i := len(recs) - 1; i >= 0; i-- {
+			if recs[i].c.Model <= c.Model && c.Model <= recs[i].c.MaxModel {
+				rec = &recs[i]
+				break
+			}
+		}
+		switch {
+		case rec == nil:
+			// No copy at this model: the texture holds its data.
+		case !rec.ran:
+			c.Unsupported = fmt.Sprintf("[srv %d] holds what the `copy` of line %d in %s copied into it, and that case did not run to its end here", r.Slot, rec.line, rec.c.Name())
+		case c.Replay != nil:
+			c.Unsupported = fmt.Sprintf("[srv %d] and [srv %d] hold what two earlier cases copied (the runner replays one)", c.Replay.Slot, r.Slot)
+		default:
+			at := *rec.c
+			at.Model = c.Model
+			c.Replay = &Replay{Case: &at, Slot: r.Slot}
 		}
 	}
 	for _, r := range c.Resources {
@@ -99,9 +130,10 @@ func (k *carrier) after(c *Case, res *Result, run *scenario.Run) {
 		for _, r := range c.Resources {
 			if cmd.Op == "copy" && r.Kind == cmd.Target && r.Slot == cmd.Slot {
 				if k.copied == nil {
-					k.copied = map[string]string{}
+					k.copied = map[string][]copyRec{}
 				}
-				k.copied[targetKey(r)] = fmt.Sprintf("`copy` of line %d", cmd.Line)
+				ran := run != nil && c.Replay == nil && (res.Outcome == Pass || res.Outcome == Wrong)
+				k.copied[targetKey(r)] = append(k.copied[targetKey(r)], copyRec{c: c, line: cmd.Line, ran: ran})
 			}
 		}
 	}

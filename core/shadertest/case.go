@@ -33,6 +33,9 @@ type Case struct {
 	// Unsupported is what d3dsim's device lacks to run the case (a stage, a
 	// view kind): a skip that counts against the pass rate.
 	Unsupported string
+	// Replay, when set, is the earlier case the scenario runs first: it
+	// copied into a texture this case reads.
+	Replay *Replay
 
 	Uniforms  []uint32
 	Resources []*Resource
@@ -81,6 +84,13 @@ type Resource struct {
 	// (an earlier case that did not run, or a target too large to carry).
 	Start        *Contents
 	StartUnknown string
+}
+
+// Replay is an earlier case of the file whose `copy` filled a view's
+// texture that a case reads: its scenario runs that case first (carry.go).
+type Replay struct {
+	Case *Case // the earlier case, at the shader model of the one that reads
+	Slot int   // the [srv N] it copied into
 }
 
 func (r *Resource) copy() *Resource {

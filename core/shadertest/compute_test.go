@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"d3dsim/core/dxbc"
+	"d3dsim/core/hlsl"
 )
 
 // computeFile is a shader_test file of the suite's form with a compute
@@ -75,7 +76,7 @@ func TestComputeCase(t *testing.T) {
 		if c.Kind == KindCompile {
 			continue
 		}
-		got = Run(c, Options{Scenarios: true, Compile: func(stage, profile, source string) ([]byte, error) { return bc, nil }})
+		got = Run(c, Options{Scenarios: true, Compile: func(stage, profile, source string, _ hlsl.Flags) ([]byte, error) { return bc, nil }})
 	}
 	if got == nil || got.Outcome != Wrong || !strings.Contains(got.Reason, "word 20 is u32[21], expected u32[7]") {
 		t.Fatalf("result %+v", got)

@@ -93,7 +93,7 @@ func TestPixelUAVCase(t *testing.T) {
 		if c.Kind == KindCompile {
 			continue
 		}
-		got = Run(c, Options{Scenarios: true, Compile: func(stage, profile, source string) ([]byte, error) {
+		got = Run(c, Options{Scenarios: true, Compile: func(stage, profile, source string, _ hlsl.Flags) ([]byte, error) {
 			if stage == "ps" {
 				return bc, nil
 			}

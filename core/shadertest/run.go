@@ -133,9 +133,9 @@ func firstLine(s string) string {
 func (c *Case) compile(sh *Shader, o Options) ([]byte, error) {
 	src := c.sourceFor(sh)
 	if o.Compile != nil {
-		return o.Compile(sh.Stage, sh.Profile(c.Model), src)
+		return o.Compile(sh.Stage, sh.Profile(c.Model), src, c.flags())
 	}
-	r, err := hlsl.Compile([]byte(src), c.File, "main", sh.Profile(c.Model))
+	r, err := hlsl.CompileWith([]byte(src), c.File, "main", sh.Profile(c.Model), hlsl.Limits{Flags: c.flags()})
 	if err != nil {
 		return nil, err
 	}

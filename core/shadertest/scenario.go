@@ -1,6 +1,7 @@
 package shadertest
 
 import (
+	"d3dsim/core/hlsl"
 	"encoding/hex"
 	"fmt"
 	"math"
@@ -22,9 +23,16 @@ type script struct {
 	b     strings.Builder
 	line  int
 	roles map[int]role
+	// replay: the lines being written replay an earlier case (Case.Replay):
+	// its blocks are named with the prefix pre_, its probes left out, and
+	// its lines take this role.
+	replay *role
 }
 
 func (s *script) add(r role, format string, args ...any) {
+	if s.replay != nil && r.kind != "" {
+		r = *s.replay
+	}
 	text := fmt.Sprintf(format, args...)
 	s.b.WriteString(text)
 	s.b.WriteByte('\n')
@@ -38,8 +46,10 @@ func (s *script) add(r role, format string, args ...any) {
 }
 
 // Bytecode is what a caller supplies instead of d3dsim's compiler: the
-// compiled shader of a stage, or why it did not compile.
-type Bytecode func(stage, profile, source string) ([]byte, error)
+// compiled shader of a stage, or why it did not compile. flags are the
+// compile flags the case asks for ([require] options: backcompat is
+// hlsl.FlagBackCompat, fxc's /Gec).
+type Bytecode func(stage, profile, source string, flags hlsl.Flags) ([]byte, error)
 
 // supported stages a scenario can create (CreateVertexShader,
 // CreatePixelShader).
@@ -132,13 +142,26 @@ func (c *Case) unsupported() string {
 		}
 	}
 	for _, o := range c.Options {
-		// backcompat (fxc's /Gec) needs nothing: d3dsim's compiler always
-		// takes shader model 1-3 syntax (tex2D, sampler2D, half).
+		// backcompat is fxc's /Gec (Case.flags); row-major and
+		// column-major a pragma (sourceFor).
 		if o == "unbounded-descriptor-arrays" {
 			return "the compile option " + o
 		}
 	}
 	return ""
+}
+
+// flags are the compile flags of the case's options, as shader_runner.c
+// passes them to D3DCompile: backcompat is
+// D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY.
+func (c *Case) flags() hlsl.Flags {
+	var f hlsl.Flags
+	for _, o := range c.Options {
+		if o == "backcompat" {
+			f |= hlsl.FlagBackCompat
+		}
+	}
+	return f
 }
 
 // sourceFor is a shader's text for a case: the compile options that set
@@ -165,10 +188,22 @@ func (c *Case) sourceFor(sh *Shader) string {
 // instead of an hlsl block.
 func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 	s := &script{roles: map[int]role{}}
-	s.add(role{}, "# %s (%s): shader_test case, shader model %s", c.Name(), c.Category, c.Model)
+	c.write(s, code)
+	return s.b.String(), s.roles
+}
+
+// write writes the case's scenario, or (s.replay) the lines that replay it
+// within a later case's.
+func (c *Case) write(s *script, code map[string][]byte) {
+	if s.replay == nil {
+		s.add(role{}, "# %s (%s): shader_test case, shader model %s", c.Name(), c.Category, c.Model)
+	}
 	shaderRef := map[string]string{}
 	for _, sh := range c.Shaders {
 		name := sh.Stage
+		if s.replay != nil {
+			name = "pre_" + name
+		}
 		if b, ok := code[sh.Stage]; ok {
 			shaderRef[sh.Stage] = "bytes:" + hex.EncodeToString(b)
 			continue
@@ -181,9 +216,24 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		}
 		s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "hlsl %s {\n%s}", name, strings.TrimRight(src, "\n")+"\n")
 		shaderRef[sh.Stage] = fmt.Sprintf("hlsl:%s target=%s", name, sh.Profile(c.Model))
+		if f := c.flags(); f != 0 {
+			shaderRef[sh.Stage] += " flags=" + f.String()
+		}
 	}
 	setup := role{kind: "setup"}
-	s.add(setup, "dev, imm = D3D11CreateDevice")
+	if s.replay == nil {
+		s.add(setup, "dev, imm = D3D11CreateDevice")
+	}
+	if r := c.Replay; r != nil && s.replay == nil {
+		// The earlier case that copied into a view's texture runs first,
+		// as shader_runner.c keeps the texture from case to case; then the
+		// state it set is cleared, its objects' names taken again.
+		s.add(role{}, "# [srv %d] holds what %s copied into it: that case runs first, without its probes", r.Slot, r.Case.Name())
+		s.replay = &role{kind: "setup", what: "the replay of " + r.Case.Name(), line: r.Case.Line}
+		r.Case.write(s, nil)
+		s.add(setup, "imm.ClearState")
+		s.replay = nil
+	}
 	if c.Kind == KindCompile {
 		for _, sh := range c.Shaders {
 			s.add(role{kind: "shader", what: sh.Stage, line: sh.Line}, "%s = dev.%s %s", stageVar(sh.Stage), scenarioStages[sh.Stage], shaderRef[sh.Stage])
@@ -191,11 +241,11 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 		if len(c.Shaders) == 1 && c.Shaders[0].ExpectFail {
 			s.add(role{}, "# expected not to compile")
 		}
-		return s.b.String(), s.roles
+		return
 	}
 	if c.compute() {
 		c.computeScenario(s, shaderRef)
-		return s.b.String(), s.roles
+		return
 	}
 	// Resources, in the order the file declares them.
 	var rtv, dsv string
@@ -250,6 +300,12 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			name := fmt.Sprintf("srv%d", r.Slot)
 			if r.Dim == "buffer" {
 				r.srvBuffer(s, rr)
+				s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
+				continue
+			}
+			if rp := c.Replay; rp != nil && rp.Slot == r.Slot && s.replay == nil {
+				// The texture the replayed case copied into.
+				s.add(rr, "%s = dev.CreateShaderResourceView %s_tex", name, name)
 				s.add(rr, "imm.PSSetShaderResources %d %s", r.Slot, name)
 				continue
 			}
@@ -395,6 +451,9 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			}
 		case "probe":
 			p := cmd.Probe
+			if s.replay != nil {
+				continue
+			}
 			if p.Res == "uav" {
 				probeUAV(s, cmd, uavs)
 				continue
@@ -423,7 +482,6 @@ func (c *Case) Scenario(code map[string][]byte) (string, map[int]role) {
 			s.add(pr, "expect probe %s %d %d %d %d == %s", res, p.X0, p.Y0, p.X1, p.Y1, p.list())
 		}
 	}
-	return s.b.String(), s.roles
 }
 
 // sampleCount is a texture's SampleCount argument ("" at one sample).
