@@ -334,6 +334,14 @@ var d3d9Ops = map[uint32]struct {
 	44: {"break", false, 1, false}, 45: {"break", false, 3, false}, 28: {"ret", false, 1, false},
 }
 
+// D3D9OpSlots is the instruction slots a Direct3D 9 instruction takes and
+// whether it is a texture instruction (false, false: not one this package
+// knows).
+func D3D9OpSlots(op uint32) (slots int, tex, ok bool) {
+	o, ok := d3d9Ops[op]
+	return o.slots, o.tex, ok
+}
+
 // D3D9Slots counts a Direct3D 9 program's instruction slots as fxc's
 // listing does: all of them, and the texture instructions among them.
 func D3D9Slots(code []uint32) (total, tex int, err error) {
