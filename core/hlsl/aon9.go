@@ -422,7 +422,7 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 			if lanes&(1<<i) == 0 {
 				continue
 			}
-			b := o.Imm[o.Swz[i]&3]
+			b := o.Imm[i] // a literal's lanes are its own, unswizzled
 			if asInt {
 				b = math.Float32bits(float32(int32(b)))
 			}
@@ -435,16 +435,16 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 		return r
 	}
 	r.swz = normSwz(o.Swz, lanes)
+	if t.ps && o.File != FileImm {
+		r = t.legal(r, lanes)
+	}
 	if o.Abs {
 		a := t.tmp()
 		t.emit(dxbc.D3D9Abs, false, a.to(lanes), r)
 		r = a
 	}
 	r.neg = o.Neg
-	if !t.ps || r.typ == dxbc.D3D9Const && o.File == FileImm {
-		return r
-	}
-	return t.legal(r, lanes)
+	return r
 }
 
 // legal returns r if its swizzle on lanes is .xyzw or a replicate, else a
