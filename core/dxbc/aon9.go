@@ -559,7 +559,8 @@ func DisassembleD3D9(code []uint32) (string, error) {
 		if op == 41 || op == 45 {
 			b.WriteString([8]string{"", "_gt", "_eq", "_ge", "_lt", "_ne", "_le", ""}[tok>>16&7])
 		}
-		for i, p := range prm {
+		for i := 0; i < len(prm); i++ {
+			p := prm[i]
 			if i == 0 && o.dst {
 				if p>>20&1 != 0 {
 					b.WriteString("_sat")
@@ -573,7 +574,15 @@ func DisassembleD3D9(code []uint32) (string, error) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			b.WriteString(" " + d3d9Src(p, ps))
+			src := d3d9Src(p, ps)
+			if p&(1<<13) != 0 && i+1 < len(prm) {
+				// Relative addressing: c26[a0.x], the address's token next.
+				i++
+				a := prm[i]
+				reg := d3d9RegName(p, ps)
+				src = strings.Replace(src, reg, fmt.Sprintf("%s[%s.%c]", reg, d3d9RegName(a, ps), "xyzw"[a>>16&3]), 1)
+			}
+			b.WriteString(" " + src)
 		}
 		b.WriteByte('\n')
 		return nil

@@ -50,6 +50,7 @@ type d9 struct {
 	swz    [4]uint8
 	mask   uint8
 	neg    bool
+	rel    bool // c[a0.x + n]: vs_2_0's relative addressing
 }
 
 func (o d9) dstTok(sat bool) uint32 {
@@ -68,8 +69,14 @@ func (o d9) srcTok() uint32 {
 	if o.neg {
 		t |= 1 << 24
 	}
+	if o.rel {
+		t |= 1 << 13 // D3DSHADER_ADDRMODE_RELATIVE: a0.x's token follows
+	}
 	return t
 }
+
+// a0x is the token of the relative address that follows a relative source.
+const a0x = 1<<31 | dxbc.D3D9Texture<<28
 
 // rep is the operand with lane l's component replicated.
 func (o d9) rep(l int) d9 {
@@ -116,6 +123,9 @@ type l9 struct {
 	level1   map[int][4]int  // a temporary's lanes' dependent-read levels
 	isBool   map[int][4]bool // lanes that hold a comparison's 1.0 or 0.0
 	maxRead  int
+	offset   d9       // the position offset's constant
+	a0       *Operand // the temporary lane a0.x holds (mova), nil for none
+	rels     int      // relative sources of the current instruction still to read
 }
 
 // level9Aon9 translates the program into the Direct3D 9 shader of the
@@ -128,10 +138,19 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		at: entry, cbBase: map[int]int{}, defs: map[[4]uint32]int{}, inReg: map[int]uint32{}, posIn: -1,
 		outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
 	l := &dxbc.Level9{Version: 0xffff0200}
+	dynamic := false
+	for _, cb := range p.CBSizes {
+		dynamic = dynamic || cb.Dynamic
+	}
 	if !t.ps {
+		// The runtime's position offset: c0, or, as fxc places it when a
+		// buffer is indexed dynamically (DirectXTK's skinning: "c242
+		// Vertex Shader position offset"), after the buffers.
 		l.Version = 0xfffe0200
-		l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: 0}}
-		t.nconst = 1
+		if !dynamic {
+			l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: 0}}
+			t.nconst = 1
+		}
 	}
 	if g.level9 == "9_3" {
 		l.Version |= 1
@@ -140,6 +159,13 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		t.cbBase[cb.Slot] = t.nconst
 		l.CBMaps = append(l.CBMaps, dxbc.Level9CBMap{Buffer: uint16(cb.Slot), Count: uint16(cb.Regs), Target: uint16(t.nconst)})
 		t.nconst += cb.Regs
+	}
+	if !t.ps && dynamic {
+		l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: uint16(t.nconst)}}
+		t.nconst++
+	}
+	if !t.ps {
+		t.offset = reg9(dxbc.D3D9Const, uint32(l.Runtime[0].Target))
 	}
 	// Inputs and outputs.
 	var decls []uint32
@@ -219,6 +245,12 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 			t.at = pos{in.Line, 1}
 		}
 		t.next = t.scratch0
+		t.rels = 0
+		for _, s := range in.Src {
+			if s.File == FileCB && s.Rel != nil {
+				t.rels++
+			}
+		}
 		t.instr(in)
 		if t.failed {
 			return nil
@@ -234,8 +266,7 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		r := reg9(dxbc.D3D9Temp, uint32(tmp))
 		switch o.typ {
 		case dxbc.D3D9RastOut:
-			c0 := reg9(dxbc.D3D9Const, 0)
-			t.emit(dxbc.D3D9Mad, false, o.to(dxbc.XY), r.rep(3), c0, r)
+			t.emit(dxbc.D3D9Mad, false, o.to(dxbc.XY), r.rep(3), t.offset, r)
 			t.emit(dxbc.D3D9Mov, false, o.to(dxbc.Z|dxbc.W), r)
 		case dxbc.D3D9DepthOut:
 			t.emit(dxbc.D3D9Mov, false, o, r.rep(0))
@@ -338,9 +369,18 @@ func (t *l9) emit(op uint32, sat bool, dst d9, srcs ...d9) {
 		t.emit(dxbc.D3D9Min, false, dst, d, z.rep(1))
 		return
 	}
-	t.code = append(t.code, op|uint32(1+len(srcs))<<24, dst.dstTok(sat))
+	t.code = append(t.code, op, dst.dstTok(sat))
+	n := len(srcs)
 	for _, s := range srcs {
 		t.code = append(t.code, s.srcTok())
+		if s.rel {
+			t.code = append(t.code, a0x)
+			n++
+		}
+	}
+	t.code[len(t.code)-n-2] |= uint32(1+n) << 24
+	if dst.typ == dxbc.D3D9Temp && t.a0 != nil && t.a0.Index == int(dst.n) {
+		t.a0 = nil // the register a0.x was loaded from changes
 	}
 	slots, tex, _ := dxbc.D3D9OpSlots(op)
 	if tex {
@@ -407,8 +447,7 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 		r = reg9(map[bool]uint32{true: dxbc.D3D9Texture, false: dxbc.D3D9Input}[t.ps], n)
 	case FileCB:
 		if o.Rel != nil {
-			t.fail(t.at, "a dynamically indexed constant buffer")
-			return r
+			return t.relative(o, lanes, in)
 		}
 		if intOp(in.Op) {
 			t.fail(t.at, "an integer read from a constant buffer (this compiler writes no data conversion for it)")
@@ -442,6 +481,38 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 		a := t.tmp()
 		t.emit(dxbc.D3D9Abs, false, a.to(lanes), r)
 		r = a
+	}
+	r.neg = o.Neg
+	return r
+}
+
+// relative reads a dynamically indexed constant, c[a0.x + n] (vs_2_0's
+// relative addressing; ps_2_0 has none): mova loads a0.x from the index
+// lane (rounded to the nearest integer, which an integer held as a float
+// is), once while that lane keeps its value. An instruction with two such
+// sources reads the first into a scratch temporary.
+func (t *l9) relative(o Operand, lanes uint8, in *Instr) d9 {
+	if t.ps {
+		t.fail(t.at, "a dynamically indexed constant buffer (%s has no relative addressing)", t.target)
+		return d9{}
+	}
+	idx := Operand{File: FileTemp, Index: o.Rel.Index, Swz: [4]uint8{o.Rel.Swz[0], o.Rel.Swz[0], o.Rel.Swz[0], o.Rel.Swz[0]}}
+	if t.a0 == nil || t.a0.Index != idx.Index || t.a0.Swz != idx.Swz {
+		t.code = append(t.code, 46|2<<24, reg9(dxbc.D3D9Texture, 0).to(dxbc.X).dstTok(false), reg9(dxbc.D3D9Temp, uint32(idx.Index)).rep(int(o.Rel.Swz[0])).srcTok())
+		t.arith++
+		t.a0 = &idx
+	}
+	r := reg9(dxbc.D3D9Const, uint32(t.cbBase[o.Index]+o.Elem))
+	r.rel = true
+	r.swz = normSwz(o.Swz, lanes)
+	if t.rels--; t.rels > 0 || o.Abs {
+		// All but the last relative source: a0.x is loaded again.
+		s := t.tmp()
+		t.emit(dxbc.D3D9Mov, false, s.to(lanes), r)
+		r = s
+		if o.Abs {
+			t.emit(dxbc.D3D9Abs, false, s.to(lanes), s)
+		}
 	}
 	r.neg = o.Neg
 	return r
@@ -573,8 +644,9 @@ func (t *l9) constOnce(lanes []uint8, srcs ...*d9) {
 		if s.typ != dxbc.D3D9Const {
 			continue
 		}
-		if first < 0 || int(s.n) == first {
-			first = int(s.n)
+		key := int(s.n) | b2i(s.rel)<<16
+		if first < 0 || key == first {
+			first = key
 			continue
 		}
 		c := t.tmp()

@@ -18,7 +18,7 @@ import (
 // one constant register an instruction. in are the t# (pixel) or v#
 // (vertex) registers; it returns the output registers by name (oC0, oT0,
 // oPos) and whether texkill killed the pixel.
-func d3d9Run(code []uint32, in [][4]float32) (map[string][4]float32, bool, error) {
+func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][4]float32, bool, error) {
 	ps := code[0]>>16 == 0xffff
 	regs := map[string]*[4]float32{}
 	written := map[string]uint8{}
@@ -27,6 +27,9 @@ func d3d9Run(code []uint32, in [][4]float32) (map[string][4]float32, bool, error
 			regs[name] = &[4]float32{}
 		}
 		return regs[name]
+	}
+	for i, v := range consts {
+		*get(fmt.Sprintf("c%d", i)) = v
 	}
 	for i, v := range in {
 		*get(fmt.Sprintf("t%d", i)) = v
@@ -58,7 +61,18 @@ func d3d9Run(code []uint32, in [][4]float32) (map[string][4]float32, bool, error
 		}
 		return out
 	}
-	err := walkCode(code, func(op, tok uint32, prm []uint32) {
+	a0 := 0
+	err := walkCode(code, func(op, tok uint32, raw []uint32) {
+		// Relative sources, c[a0.x + n]: read the register a0.x picks.
+		var prm []uint32
+		for i := 0; i < len(raw); i++ {
+			p := raw[i]
+			if i > 0 && p&(1<<13) != 0 {
+				i++
+				p = p&^(1<<13|0x7ff) | uint32(int(p&0x7ff)+a0)&0x7ff
+			}
+			prm = append(prm, p)
+		}
 		switch op {
 		case dxbc.D3D9Dcl:
 			return
@@ -142,6 +156,9 @@ func d3d9Run(code []uint32, in [][4]float32) (map[string][4]float32, bool, error
 			}
 			v := map[uint32]float64{dxbc.D3D9Rcp: 1 / x, dxbc.D3D9Rsq: 1 / math.Sqrt(math.Abs(x)), dxbc.D3D9Exp: math.Exp2(x), dxbc.D3D9Log: math.Log2(math.Abs(x))}[op]
 			lane(func(int) float32 { return float32(v) })
+		case 46: // mova: round to the nearest
+			a0 = int(math.Floor(float64(read(prm[1], 1)[0]) + 0.5))
+			return
 		case dxbc.D3D9Texkill:
 			v := read(d&^(0xff<<16)|0xe4<<16, 0x7)
 			killed = killed || v[0] < 0 || v[1] < 0 || v[2] < 0
@@ -295,6 +312,47 @@ func TestAon9Runs(t *testing.T) {
 		}
 	}
 	t.Logf("%d runs of the Direct3D 9 code agree with the shader model 4 program", runs)
+}
+
+// TestAon9Relative: a vertex shader reading a constant-buffer array at an
+// index the vertex gives (DirectXTK's skinning) reads it through a0.x in
+// the Direct3D 9 code, the buffer mapped from c0 and the position offset
+// after it, as fxc maps them; the result is the SM4 program's.
+func TestAon9Relative(t *testing.T) {
+	src := `cbuffer B { float4 k[6]; float4 m; };
+struct O { float4 p : SV_Position; float4 r : TEXCOORD0; };
+O main(float4 a : TEXCOORD0, uint4 i : BLENDINDICES) { O o; o.p = a; o.r = k[i.x] * a.x + k[i.y] * m + k[i.z + 1]; return o; }`
+	r := compileOK(t, src, "main", "vs_4_0_level_9_1")
+	l := aon9Of(t, r)
+	if len(l.CBMaps) != 1 || l.CBMaps[0].Target != 0 || l.Runtime[0].Target != 7 {
+		t.Errorf("mappings %v, runtime %v: want the buffer at c0 and the position offset at c7", l.CBMaps, l.Runtime)
+	}
+	text, err := dxbc.DisassembleD3D9(l.Code)
+	if err != nil || !strings.Contains(text, "[a0.x]") || !strings.Contains(text, "mova a0.x") {
+		t.Fatalf("no relative addressing: %v\n%s", err, text)
+	}
+	var cb [][4]uint32
+	var consts [][4]float32
+	for j := 0; j < 7; j++ {
+		v := [4]float32{float32(j) + 0.5, float32(-j), 2, float32(j * j)}
+		cb, consts = append(cb, bits4(v)), append(consts, v)
+	}
+	consts = append(consts, [4]float32{}) // the position offset
+	for _, idx := range [][4]uint32{{0, 1, 2, 0}, {5, 3, 4, 0}, {2, 2, 0, 0}} {
+		a := [4]float32{1.5, -2, 0.5, 1}
+		want, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4(a), idx}, CB: [][][4]uint32{cb}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi := [4]float32{float32(idx[0]), float32(idx[1]), float32(idx[2]), float32(idx[3])}
+		got, _, err := d3d9Run(l.Code, [][4]float32{a, fi}, consts...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		if w := floats4(want.Regs[1]); got["oT0"] != w {
+			t.Errorf("indices %v: oT0 = %v, the SM4 program's %v\n%s", idx, got["oT0"], w, text)
+		}
+	}
 }
 
 // TestAon9Rules: the shader model 2 rules that count the Direct3D 9 code,
