@@ -477,6 +477,10 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 	if t.ps && o.File != FileImm {
 		r = t.legal(r, lanes)
 	}
+	if o.Abs && (in.Op == OpLog || in.Op == OpRsq) {
+		// log and rsq take the absolute value themselves.
+		return r
+	}
 	if o.Abs {
 		a := t.tmp()
 		t.emit(dxbc.D3D9Abs, false, a.to(lanes), r)
@@ -485,6 +489,16 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 	r.neg = o.Neg
 	return r
 }
+
+// zeroImm reports a literal whose lanes are all 0.0 or -0.0.
+func zeroImm(o Operand) bool {
+	return o.File == FileImm && (o.Imm[0]|o.Imm[1]|o.Imm[2]|o.Imm[3])&^(1<<31) == 0
+}
+
+// ps20Swizzles are the arbitrary swizzles ps_2_0 takes besides .xyzw and
+// the replicates ("Source Register Swizzling", ps_2_0): .yzxw, .zxyw and
+// .wzyx.
+var ps20Swizzles = [][4]uint8{{1, 2, 0, 3}, {2, 0, 1, 3}, {3, 2, 1, 0}}
 
 // relative reads a dynamically indexed constant, c[a0.x + n] (vs_2_0's
 // relative addressing; ps_2_0 has none): mova loads a0.x from the index
@@ -542,6 +556,12 @@ func (t *l9) legal(r d9, lanes uint8) d9 {
 		return r
 	case repl:
 		return r.rep(bitIndex(lanes))
+	}
+	for _, sw := range ps20Swizzles {
+		if r.swz == sw || t.onLanes(r.swz, sw, lanes) {
+			r.swz = sw
+			return r
+		}
 	}
 	s := t.tmp()
 	neg := r.neg
@@ -819,10 +839,15 @@ func (t *l9) instr(in *Instr) {
 			break
 		}
 		s := t.tmp()
-		t.emit(dxbc.D3D9Add, false, s.to(m), a, b.negate())
+		if zeroImm(in.Src[1]) {
+			s = a // a - 0
+		} else {
+			t.emit(dxbc.D3D9Add, false, s.to(m), a, b.negate())
+		}
 		if kind == "eq" || kind == "ne" {
-			t.emit(dxbc.D3D9Mul, false, s.to(m), s, s)
-			s = s.negate() // -(a-b)^2 >= 0 exactly when a == b
+			sq := t.tmp()
+			t.emit(dxbc.D3D9Mul, false, sq.to(m), s, s)
+			s = sq.negate() // -(a-b)^2 >= 0 exactly when a == b
 		}
 		switch {
 		case t.ps && (kind == "lt" || kind == "ne"):
@@ -967,6 +992,16 @@ func (t *l9) sample(in *Instr, d Operand) {
 		t.emit(dxbc.D3D9Mov, in.Sat, dst, t.legal(s, d.Mask))
 	}
 	t.setLevel(d, level, false)
+}
+
+// onLanes reports whether swz picks what sw does on lanes.
+func (t *l9) onLanes(swz, sw [4]uint8, lanes uint8) bool {
+	for _, i := range lanesOf(lanes) {
+		if swz[i] != sw[i] {
+			return false
+		}
+	}
+	return true
 }
 
 func (t *l9) identityOn(swz [4]uint8, lanes uint8) bool {

@@ -13,8 +13,8 @@ import (
 // d3d9Run executes a Direct3D 9 program of the subset aon9.go writes, as
 // the shader model 2 instruction pages define each instruction, and checks
 // the rules a Direct3D 9 runtime's validator holds it to on the way: no
-// temporary lane read before it is written, ps_2_0's swizzles (.xyzw or a
-// replicate), texld's whole r# result and unswizzled coordinate, at most
+// temporary lane read before it is written, ps_2_0's swizzles (.xyzw, a
+// replicate, .yzxw, .zxyw or .wzyx), texld's whole r# result and unswizzled coordinate, at most
 // one constant register an instruction. in are the t# (pixel) or v#
 // (vertex) registers; it returns the output registers by name (oC0, oT0,
 // oPos) and whether texkill killed the pixel.
@@ -56,7 +56,7 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 			}
 		}
 		s := p >> 16 & 0xff
-		if ps && s != 0xe4 && s != 0x00 && s != 0x55 && s != 0xaa && s != 0xff && bad == nil {
+		if ps && s != 0xe4 && s != 0x00 && s != 0x55 && s != 0xaa && s != 0xff && s != 0xc9 && s != 0xd2 && s != 0x1b && bad == nil {
 			bad = fmt.Errorf("%s: swizzle %#x is not one ps_2_0 takes", n, s)
 		}
 		return out
@@ -254,6 +254,9 @@ func TestAon9Runs(t *testing.T) {
 		"int3 k = int3(2, 3, 4); return float4(k * 2 + 1, 0) * a;",
 		"return -abs(a) * 0.5 + float4(1, 2, 3, 4);",
 		"clip(a.x - b.x); return c * 2;",
+		"return a.wzyx * b.yzxw + c.zxyw;",
+		"return a.x != 0 ? b : c + (a.y == 0);",
+		"return log2(abs(a)) + rsqrt(abs(b)) + pow(abs(c), 1.5);",
 	}
 	in := [][3][4]float32{
 		{{1.5, -2, 0.25, 3}, {0.5, 2, -1.5, 0.75}, {-1, 0.5, 2, -0.25}},
