@@ -393,16 +393,15 @@ func walkD3D9(code []uint32, f func(op, tok uint32, params []uint32) error) erro
 // d3d9RegType is a parameter token's register type.
 func d3d9RegType(p uint32) uint32 { return p>>28&7 | p>>8&0x18 }
 
+// d3d9RegPrefix names the numbered register types.
+var d3d9RegPrefix = map[uint32]string{D3D9Temp: "r", D3D9Input: "v", D3D9Const: "c", D3D9AttrOut: "oD", D3D9TexCrd: "oT",
+	D3D9ConstInt: "i", D3D9ColorOut: "oC", D3D9Sampler: "s", D3D9Bool: "b", D3D9Pred: "p"}
+
 // d3d9RegName prints a register as the Direct3D 9 disassembler does.
 func d3d9RegName(p uint32, ps bool) string {
 	n := p & 0x7ff
-	switch t := d3d9RegType(p); t {
-	case D3D9Temp:
-		return fmt.Sprintf("r%d", n)
-	case D3D9Input:
-		return fmt.Sprintf("v%d", n)
-	case D3D9Const:
-		return fmt.Sprintf("c%d", n)
+	t := d3d9RegType(p)
+	switch t {
 	case D3D9Texture:
 		if ps {
 			return fmt.Sprintf("t%d", n)
@@ -410,29 +409,17 @@ func d3d9RegName(p uint32, ps bool) string {
 		return fmt.Sprintf("a%d", n)
 	case D3D9RastOut:
 		return [3]string{"oPos", "oFog", "oPts"}[min(n, 2)]
-	case D3D9AttrOut:
-		return fmt.Sprintf("oD%d", n)
-	case D3D9TexCrd:
-		return fmt.Sprintf("oT%d", n)
-	case D3D9ConstInt:
-		return fmt.Sprintf("i%d", n)
-	case D3D9ColorOut:
-		return fmt.Sprintf("oC%d", n)
 	case D3D9DepthOut:
 		return "oDepth"
-	case D3D9Sampler:
-		return fmt.Sprintf("s%d", n)
-	case D3D9Bool:
-		return fmt.Sprintf("b%d", n)
 	case D3D9Loop:
 		return "aL"
 	case D3D9Misc:
 		return [2]string{"vPos", "vFace"}[min(n, 1)]
-	case D3D9Pred:
-		return fmt.Sprintf("p%d", n)
-	default:
-		return fmt.Sprintf("reg%d_%d", t, n)
 	}
+	if pre, ok := d3d9RegPrefix[t]; ok {
+		return fmt.Sprintf("%s%d", pre, n)
+	}
+	return fmt.Sprintf("reg%d_%d", t, n)
 }
 
 // d3d9Mask prints a destination's write mask (nothing for all four).

@@ -362,51 +362,36 @@ O main(float4 a : TEXCOORD0, uint4 i : BLENDINDICES) { O o; o.p = a; o.r = k[i.x
 // one source kept and one refused each, in fxc's form naming the target.
 func TestAon9Rules(t *testing.T) {
 	const tex = "Texture2D t; SamplerState s;\n"
+	// repeat is head, line(i) for i < n, then tail.
+	repeat := func(head string, n int, line func(i int) string, tail string) string {
+		var b strings.Builder
+		b.WriteString(head)
+		for i := 0; i < n; i++ {
+			b.WriteString(line(i))
+		}
+		return b.String() + tail
+	}
 	// a chain of n dependent mads (n+1 arithmetic slots with the move to
 	// oC0).
 	chain := func(n int) string {
-		var b strings.Builder
-		b.WriteString("float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1, float4 c : TEXCOORD2) : SV_Target {\n")
-		for i := 0; i < n; i++ {
-			b.WriteString(" a = a * b + c;\n")
-		}
-		b.WriteString(" return a; }")
-		return b.String()
+		return repeat("float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1, float4 c : TEXCOORD2) : SV_Target {\n", n,
+			func(int) string { return " a = a * b + c;\n" }, " return a; }")
 	}
 	// n texture reads at independent coordinates.
 	reads := func(n int) string {
-		var b strings.Builder
-		b.WriteString(tex + "float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = 0;\n")
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, " r += t.Sample(s, uv + %d);\n", i)
-		}
-		b.WriteString(" return r; }")
-		return b.String()
+		return repeat(tex+"float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = 0;\n", n,
+			func(i int) string { return fmt.Sprintf(" r += t.Sample(s, uv + %d);\n", i) }, " return r; }")
 	}
 	// a chain of n texture reads, each at the last one's result.
 	dependent := func(n int) string {
-		var b strings.Builder
-		b.WriteString(tex + "float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = t.Sample(s, uv);\n")
-		for i := 1; i < n; i++ {
-			b.WriteString(" r = t.Sample(s, r.xy);\n")
-		}
-		b.WriteString(" return r; }")
-		return b.String()
+		return repeat(tex+"float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = t.Sample(s, uv);\n", n-1,
+			func(int) string { return " r = t.Sample(s, r.xy);\n" }, " return r; }")
 	}
 	// n values live at once.
 	live := func(n int) string {
-		var b strings.Builder
-		b.WriteString("float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1) : SV_Target {\n")
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, " float4 x%d = a * b.%c + a.%c;\n", i, "xyzw"[i%4], "xyzw"[i/4%4])
-			fmt.Fprintf(&b, " a = a.yzwx * x%d + b;\n", i)
-		}
-		b.WriteString(" float4 r = a;\n")
-		for i := 0; i < n; i++ {
-			fmt.Fprintf(&b, " r = r * x%d + r.wzyx;\n", i)
-		}
-		b.WriteString(" return r; }")
-		return b.String()
+		return repeat("float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1) : SV_Target {\n", n, func(i int) string {
+			return fmt.Sprintf(" float4 x%d = a * b.%c + a.%c;\n a = a.yzwx * x%d + b;\n", i, "xyzw"[i%4], "xyzw"[i/4%4], i)
+		}, repeat(" float4 r = a;\n", n, func(i int) string { return fmt.Sprintf(" r = r * x%d + r.wzyx;\n", i) }, " return r; }"))
 	}
 	consts := func(n int) string {
 		return fmt.Sprintf("float4 k[%d];\nfloat4 main(float4 a : TEXCOORD0) : SV_Target { return a * k[%d]; }", n, n-1)
@@ -431,18 +416,27 @@ func TestAon9Rules(t *testing.T) {
 		// What this back end does not translate, refused by name.
 		{"loop", "ps_4_0_level_9_1", "float n;\nfloat4 main(float4 a : TEXCOORD0) : SV_Target { [loop] for (int i = 0; i < n; i++) a = a * a; return a; }",
 			"not supported by this compiler for ps_4_0_level_9_1: flow control (loop"},
-		{"dynamic constant", "vs_4_0_level_9_3", "float4 k[8];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { return k[(int)a.x]; }",
-			"vs_4_0_level_9_3: "},
+		{"dynamic constant in a pixel shader", "ps_4_0_level_9_3", "float4 k[8];\nfloat4 main(uint4 i : TEXCOORD0) : SV_Target { return k[i.x]; }",
+			"not supported by this compiler for ps_4_0_level_9_3: a dynamically indexed constant buffer (ps_2_x has no relative addressing)"},
+		{"float to integer", "vs_4_0_level_9_3", "float4 k[8];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { return k[(int)a.x]; }",
+			"not supported by this compiler for vs_4_0_level_9_3: the conversion ftoi"},
 		{"position input", "ps_4_0_level_9_1", "float4 main(float4 p : SV_Position) : SV_Target { return p; }",
 			"SV_Position as a pixel shader input (ps_2_0 has no position register)"},
 	} {
-		_, err := Compile([]byte(c.src), "test.hlsl", "main", c.target)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s (%s): refused: %v", c.name, c.target, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s (%s): err = %v\nwant %q", c.name, c.target, err, c.want)
-		}
+		keptOrRefused(t, c.name+" ("+c.target+")", c.target, c.src, c.want)
+	}
+}
+
+// keptOrRefused compiles src for target: want "" is compiled, else an
+// error that contains want.
+func keptOrRefused(t *testing.T, name, target, src, want string) {
+	t.Helper()
+	_, err := Compile([]byte(src), "test.hlsl", "main", target)
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s: %s\nrefused: %v", name, src, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+		t.Errorf("%s: %s\nerr = %v\nwant %q", name, src, err, want)
 	}
 }
 
