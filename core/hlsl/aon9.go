@@ -743,7 +743,11 @@ func (t *l9) instr(in *Instr) {
 	var d Operand
 	if len(in.Dst) > 0 {
 		d = in.Dst[len(in.Dst)-1] // imul's low half
-		if in.Op == OpSincos || len(in.Dst) > 1 && in.Op != OpImul {
+		if in.Op == OpSincos {
+			t.sincos(in)
+			return
+		}
+		if len(in.Dst) > 1 && in.Op != OpImul {
 			t.fail(t.at, "%s", t.opWhat(in.Op))
 			return
 		}
@@ -817,6 +821,23 @@ func (t *l9) instr(in *Instr) {
 			t.emit(dxbc.D3D9Rcp, false, s.to(1<<i), b.rep(i))
 		}
 		t.emit(dxbc.D3D9Mul, in.Sat, t.dst(d), a, s)
+	case OpFtoi, OpFtou, OpRoundZ:
+		// Toward zero: floor(|x|) with x's sign (integers are floats).
+		a := t.src(in.Src[0], m, in)
+		f, s := t.tmp(), t.tmp()
+		t.emit(dxbc.D3D9Abs, false, f.to(m), a)
+		t.emit(dxbc.D3D9Frc, false, s.to(m), f)
+		t.emit(dxbc.D3D9Add, false, f.to(m), f, s.negate())
+		if t.ps {
+			t.constOnce([]uint8{m}, &a)
+			t.emit(dxbc.D3D9Cmp, in.Sat, t.dst(d), a, f, f.negate())
+			break
+		}
+		z := t.consts()
+		t.constOnce([]uint8{m, m}, &a, &z)
+		t.emit(dxbc.D3D9Slt, false, s.to(m), a, z.rep(0))
+		t.emit(dxbc.D3D9Add, false, s.to(m), s, s) // 2 where x < 0
+		t.emit(dxbc.D3D9Mad, in.Sat, t.dst(d), s.negate(), f, f)
 	case OpRoundNI, OpRoundPI:
 		a := t.src(in.Src[0], m, in)
 		s := t.tmp()
@@ -930,6 +951,43 @@ func (t *l9) instr(in *Instr) {
 	t.setLevel(d, lvl, boolean)
 }
 
+// sincos translates sincos (sin and cos of each lane, either destination
+// null) into shader model 2's sincos macro, which takes an angle in
+// [-pi, pi] (so the angle is reduced first: frc(x / 2pi + 1/2) * 2pi - pi)
+// and the two constants of its series ("sincos - ps", D3DSINCOSCONST1
+// and 2), and writes cos to x and sin to y. Eight slots a lane.
+func (t *l9) sincos(in *Instr) {
+	sinD, cosD := in.Dst[0], in.Dst[1]
+	m := sinD.Mask | cosD.Mask
+	a := t.src(in.Src[0], m, in)
+	f32 := func(v ...float32) (w [4]uint32) {
+		for i, x := range v {
+			w[i] = math.Float32bits(x)
+		}
+		return w
+	}
+	red := t.def(f32(1/(2*math.Pi), 0.5, 2*math.Pi, -math.Pi))
+	c1 := t.def(f32(-1.5500992e-06, -2.1701389e-05, 0.0026041667, 0.00026041668))
+	c2 := t.def(f32(-0.020833334, -0.125, 1, 0.5))
+	s, r := t.tmp(), t.tmp()
+	for _, i := range lanesOf(m) {
+		x := a.rep(i)
+		t.constOnce([]uint8{1, 1}, &x, &red)
+		t.emit(dxbc.D3D9Mad, false, s.to(dxbc.X), x, red.rep(0), red.rep(1))
+		t.emit(dxbc.D3D9Frc, false, s.to(dxbc.X), s.rep(0))
+		t.emit(dxbc.D3D9Mad, false, s.to(dxbc.X), s.rep(0), red.rep(2), red.rep(3))
+		t.emit(37, false, r.to(dxbc.XY), s.rep(0), c1, c2)
+		if sinD.File != FileNull && sinD.Mask&(1<<i) != 0 {
+			t.emit(dxbc.D3D9Mov, in.Sat, t.dst(sinD).to(1<<i), r.rep(1))
+		}
+		if cosD.File != FileNull && cosD.Mask&(1<<i) != 0 {
+			t.emit(dxbc.D3D9Mov, in.Sat, t.dst(cosD).to(1<<i), r.rep(0))
+		}
+	}
+	t.setLevel(sinD, 0, false)
+	t.setLevel(cosD, 0, false)
+}
+
 // sample translates sample into texld (ps_2_0's coordinate is a t# or
 // r# read whole, its result a whole r#) and its dependent-read level.
 func (t *l9) sample(in *Instr, d Operand) {
@@ -1019,8 +1077,8 @@ func (t *l9) opWhat(op Op) string {
 	switch op {
 	case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpSwitch, OpCase, OpDefault, OpEndswitch:
 		return "flow control (" + op.String() + "; fxc flattens branches and unrolls loops for shader model 2, this back end does not: [flatten] and [unroll] the source)"
-	case OpFtoi, OpFtou, OpRoundZ, OpRoundNE:
-		return "the conversion " + op.String() + " (a float to an integer, or round/trunc)"
+	case OpRoundNE:
+		return "the conversion " + op.String() + " (round: to the nearest, ties to even)"
 	}
 	return "the instruction " + op.String()
 }

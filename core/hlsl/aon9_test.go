@@ -67,7 +67,7 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 		var prm []uint32
 		for i := 0; i < len(raw); i++ {
 			p := raw[i]
-			if i > 0 && p&(1<<13) != 0 {
+			if i > 0 && p&(1<<13) != 0 && op != dxbc.D3D9Def {
 				i++
 				p = p&^(1<<13|0x7ff) | uint32(int(p&0x7ff)+a0)&0x7ff
 			}
@@ -90,7 +90,7 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 				consts[name(p)] = true
 			}
 		}
-		if len(consts) > 1 && bad == nil {
+		if len(consts) > 1 && op != 37 && bad == nil {
 			bad = fmt.Errorf("opcode %d reads %d constant registers", op, len(consts))
 		}
 		src := func(i int) [4]float32 { return read(prm[1+i], mask) }
@@ -156,6 +156,12 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 			}
 			v := map[uint32]float64{dxbc.D3D9Rcp: 1 / x, dxbc.D3D9Rsq: 1 / math.Sqrt(math.Abs(x)), dxbc.D3D9Exp: math.Exp2(x), dxbc.D3D9Log: math.Log2(math.Abs(x))}[op]
 			lane(func(int) float32 { return float32(v) })
+		case 37: // sincos: cos in x, sin in y, of an angle in [-pi, pi]
+			x := float64(read(prm[1], 1)[0])
+			if (x < -math.Pi-1e-6 || x > math.Pi+1e-6) && bad == nil {
+				bad = fmt.Errorf("sincos of %v, outside [-pi, pi]", x)
+			}
+			r = [4]float32{float32(math.Cos(x)), float32(math.Sin(x))}
 		case 46: // mova: round to the nearest
 			a0 = int(math.Floor(float64(read(prm[1], 1)[0]) + 0.5))
 			return
@@ -257,6 +263,9 @@ func TestAon9Runs(t *testing.T) {
 		"return a.wzyx * b.yzxw + c.zxyw;",
 		"return a.x != 0 ? b : c + (a.y == 0);",
 		"return log2(abs(a)) + rsqrt(abs(b)) + pow(abs(c), 1.5);",
+		"return sin(a.x * 3) + cos(b.wz).xyxy * c;",
+		"float s, k; sincos(a.y * 7, s, k); return float4(s, k, sin(b.z), 1);",
+		"int4 i = (int4)(a * 3); uint u = (uint)abs(b.x * 5); return float4(i) + u + trunc(c * 2.5);",
 	}
 	in := [][3][4]float32{
 		{{1.5, -2, 0.25, 3}, {0.5, 2, -1.5, 0.75}, {-1, 0.5, 2, -0.25}},
@@ -418,8 +427,9 @@ func TestAon9Rules(t *testing.T) {
 			"not supported by this compiler for ps_4_0_level_9_1: flow control (loop"},
 		{"dynamic constant in a pixel shader", "ps_4_0_level_9_3", "float4 k[8];\nfloat4 main(uint4 i : TEXCOORD0) : SV_Target { return k[i.x]; }",
 			"not supported by this compiler for ps_4_0_level_9_3: a dynamically indexed constant buffer (ps_2_x has no relative addressing)"},
-		{"float to integer", "vs_4_0_level_9_3", "float4 k[8];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { return k[(int)a.x]; }",
-			"not supported by this compiler for vs_4_0_level_9_3: the conversion ftoi"},
+		{"float to integer kept", "vs_4_0_level_9_3", "float4 k[8];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { return k[(int)a.x]; }", ""},
+		{"round to nearest even", "ps_4_0_level_9_1", "float4 main(float4 a : TEXCOORD0) : SV_Target { return round(a); }",
+			"not supported by this compiler for ps_4_0_level_9_1: the conversion round_ne"},
 		{"position input", "ps_4_0_level_9_1", "float4 main(float4 p : SV_Position) : SV_Target { return p; }",
 			"SV_Position as a pixel shader input (ps_2_0 has no position register)"},
 	} {
