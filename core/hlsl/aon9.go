@@ -33,6 +33,18 @@ import (
 // refused before, X3535), so the booleans a comparison makes are 1.0 and
 // 0.0, and and/or/not of booleans are mul/max/1-x.
 
+// level9Unroll marks each loop the source leaves to the optimiser as
+// [unroll]: shader model 2 has no dynamic loops, and fxc unrolls them for
+// the _level_9_x profiles. A [loop] the source asks for stays a loop,
+// which the back end refuses by name.
+func (g *gen) level9Unroll() {
+	for i := range g.code {
+		if g.code[i].Op == OpLoop && g.code[i].Unroll == 0 {
+			g.code[i].Unroll = 1
+		}
+	}
+}
+
 // level9D3D9 names the Direct3D 9 target of a stage at a level, as fxc's
 // messages name it.
 func level9D3D9(st Stage, level string) string {
@@ -1075,8 +1087,10 @@ func (t *l9) identityOn(swz [4]uint8, lanes uint8) bool {
 // the HLSL that makes it where that helps.
 func (t *l9) opWhat(op Op) string {
 	switch op {
-	case OpIf, OpElse, OpEndif, OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue, OpSwitch, OpCase, OpDefault, OpEndswitch:
-		return "flow control (" + op.String() + "; fxc flattens branches and unrolls loops for shader model 2, this back end does not: [flatten] and [unroll] the source)"
+	case OpLoop, OpEndloop, OpBreak, OpBreakc, OpContinue:
+		return "a loop that is not unrolled (" + op.String() + "; shader model 2 has no dynamic loops: a loop runs a constant number of times, or fxc refuses it too, and [loop] keeps one)"
+	case OpIf, OpElse, OpEndif, OpSwitch, OpCase, OpDefault, OpEndswitch:
+		return "a branch that is not flattened (" + op.String() + "; fxc flattens a branch for shader model 2 where this compiler's optimiser does not: [flatten] the source)"
 	case OpRoundNE:
 		return "the conversion " + op.String() + " (round: to the nearest, ties to even)"
 	}

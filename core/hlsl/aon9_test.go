@@ -266,6 +266,9 @@ func TestAon9Runs(t *testing.T) {
 		"return sin(a.x * 3) + cos(b.wz).xyxy * c;",
 		"float s, k; sincos(a.y * 7, s, k); return float4(s, k, sin(b.z), 1);",
 		"int4 i = (int4)(a * 3); uint u = (uint)abs(b.x * 5); return float4(i) + u + trunc(c * 2.5);",
+		"float4 r = c; for (int i = 0; i < 3; i++) { if (a[i] > 0) r += b * i; } return r;",
+		"float4 r = 0; for (int i = 0; i < 4; i++) r += t.Sample(s, a.xy + i * 0.25); return r * c.x;",
+		"float4 r = c; if (a.x > b.x) r = t.Sample(s, a.yx); return r;",
 	}
 	in := [][3][4]float32{
 		{{1.5, -2, 0.25, 3}, {0.5, 2, -1.5, 0.75}, {-1, 0.5, 2, -0.25}},
@@ -276,10 +279,10 @@ func TestAon9Runs(t *testing.T) {
 	for _, body := range bodies {
 		for _, target := range []string{"ps_4_0_level_9_1", "ps_4_0_level_9_3", "vs_4_0_level_9_1", "vs_4_0_level_9_3"} {
 			ps := target[0] == 'p'
-			if !ps && strings.HasPrefix(body, "clip") {
+			if !ps && (strings.HasPrefix(body, "clip") || strings.Contains(body, "Sample")) {
 				continue
 			}
-			fn := "float4 f(float4 a, float4 b, float4 c) {\n" + body + "\n}\n"
+			fn := "Texture2D t; SamplerState s;\nfloat4 f(float4 a, float4 b, float4 c) {\n" + body + "\n}\n"
 			src := fn + "float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1, float4 c : TEXCOORD2) : SV_Target { return f(a, b, c); }"
 			if !ps {
 				src = fn + "struct O { float4 p : SV_Position; float4 r : TEXCOORD0; };\nO main(float4 a : TEXCOORD0, float4 b : TEXCOORD1, float4 c : TEXCOORD2) { O o; o.p = float4(0, 0, 0, 1); o.r = f(a, b, c); return o; }"
@@ -291,7 +294,9 @@ func TestAon9Runs(t *testing.T) {
 			}
 			l := aon9Of(t, r)
 			for _, v := range in {
-				want, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4(v[0]), bits4(v[1]), bits4(v[2])}})
+				// The texture both sides read: (u, v, u*v, 1).
+				tex := func(_, _ int, u, v, _ float32) [4]float32 { return [4]float32{u, v, u * v, 1} }
+				want, err := Run(r.Program, &Env{Inputs: [][4]uint32{bits4(v[0]), bits4(v[1]), bits4(v[2])}, Sample: tex})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -386,6 +391,10 @@ func TestAon9Rules(t *testing.T) {
 		return repeat("float4 main(float4 a : TEXCOORD0, float4 b : TEXCOORD1, float4 c : TEXCOORD2) : SV_Target {\n", n,
 			func(int) string { return " a = a * b + c;\n" }, " return a; }")
 	}
+	// n texture reads at independent coordinates (a loop, unrolled).
+	loopReads := func(n int) string {
+		return fmt.Sprintf(tex+"float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = 0;\n for (int i = 0; i < %d; i++) r += t.Sample(s, uv + i);\n return r; }", n)
+	}
 	// n texture reads at independent coordinates.
 	reads := func(n int) string {
 		return repeat(tex+"float4 main(float2 uv : TEXCOORD0) : SV_Target { float4 r = 0;\n", n,
@@ -413,6 +422,8 @@ func TestAon9Rules(t *testing.T) {
 		{"vertex slots kept", "vs_4_0_level_9_1", strings.ReplaceAll(chain(254), "SV_Target", "SV_Position"), ""},
 		{"vertex slots", "vs_4_0_level_9_1", strings.ReplaceAll(chain(255), "SV_Target", "SV_Position"), "error X5608: Compiled shader code uses too many instruction slots (257). Max. allowed by the target (vs_2_0) is 256."},
 		{"texture kept", "ps_4_0_level_9_1", reads(20), ""},
+		{"texture in a loop kept", "ps_4_0_level_9_1", loopReads(32), ""},
+		{"texture in a loop", "ps_4_0_level_9_1", loopReads(33), "error X5609: Compiled shader code uses too many texture instruction slots (33)."},
 		{"texture", "ps_4_0_level_9_1", reads(33), "error X5609: Compiled shader code uses too many texture instruction slots (33). Max. allowed by the target (ps_2_0) is 32."},
 		{"dependent kept", "ps_4_0_level_9_1", dependent(4), ""},
 		{"dependent", "ps_4_0_level_9_1", dependent(5), "error X5426: Shader uses texture addressing operations in a dependency chain that is too complex for the target shader model (ps_2_0) to handle."},
@@ -423,8 +434,9 @@ func TestAon9Rules(t *testing.T) {
 		{"constants", "ps_4_0_level_9_1", consts(33), "error X4507: maximum constant register index exceeded: the ps_2_0 code uses 33 constant registers, ps_2_0 has 32 (c0-c31)"},
 		{"vertex constants kept", "vs_4_0_level_9_1", strings.ReplaceAll(consts(100), "SV_Target", "SV_Position"), ""},
 		// What this back end does not translate, refused by name.
-		{"loop", "ps_4_0_level_9_1", "float n;\nfloat4 main(float4 a : TEXCOORD0) : SV_Target { [loop] for (int i = 0; i < n; i++) a = a * a; return a; }",
-			"not supported by this compiler for ps_4_0_level_9_1: flow control (loop"},
+		{"loop", "ps_4_0_level_9_1", "float n;\nfloat4 main(float4 a : TEXCOORD0) : SV_Target { for (int i = 0; i < n; i++) a = a * a; return a; }",
+			"not supported by this compiler for ps_4_0_level_9_1: a loop that is not unrolled (loop; shader model 2 has no dynamic loops"},
+		{"loop kept", "vs_4_0_level_9_1", "float4 k[4];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { for (int i = 0; i < 4; i++) a = a * k[i]; return a; }", ""},
 		{"dynamic constant in a pixel shader", "ps_4_0_level_9_3", "float4 k[8];\nfloat4 main(uint4 i : TEXCOORD0) : SV_Target { return k[i.x]; }",
 			"not supported by this compiler for ps_4_0_level_9_3: a dynamically indexed constant buffer (ps_2_x has no relative addressing)"},
 		{"float to integer kept", "vs_4_0_level_9_3", "float4 k[8];\nfloat4 main(float4 a : TEXCOORD0) : SV_Position { return k[(int)a.x]; }", ""},

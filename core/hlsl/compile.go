@@ -254,6 +254,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
+	if g.level9 != "" {
+		g.level9Unroll()
+	}
 	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
 	code, errs := g.unsetUses(code)
 	if len(errs) > 0 {
