@@ -117,7 +117,8 @@ type l9 struct {
 	at      pos // the instruction being translated, for errors
 	failed  bool
 
-	cbBase   map[int]int // constant buffer slot -> its first c#
+	cbBase   map[int]int    // a dynamically indexed buffer's slot -> its first c#
+	cbReg    map[[2]int]int // a buffer's slot and register -> its c#
 	nconst   int         // constant registers used
 	defs     map[[4]uint32]int
 	defCode  []uint32
@@ -147,57 +148,79 @@ type l9 struct {
 func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 	p := res.Program
 	t := &l9{g: g, p: p, profile: profile, target: level9D3D9(p.Stage, g.level9), ps: p.Stage == Pixel, level: g.level9,
-		at: entry, cbBase: map[int]int{}, defs: map[[4]uint32]int{}, inReg: map[int]uint32{}, posIn: -1,
+		at: entry, cbBase: map[int]int{}, cbReg: map[[2]int]int{}, defs: map[[4]uint32]int{}, inReg: map[int]uint32{}, posIn: -1,
 		outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
 	l := &dxbc.Level9{Version: 0xffff0200}
-	dynamic := false
-	for _, cb := range p.CBSizes {
-		dynamic = dynamic || cb.Dynamic
-	}
 	if !t.ps {
-		// The runtime's position offset: c0, or, as fxc places it when a
-		// buffer is indexed dynamically (DirectXTK's skinning: "c242
-		// Vertex Shader position offset"), after the buffers.
 		l.Version = 0xfffe0200
-		if !dynamic {
-			l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: 0}}
-			t.nconst = 1
-		}
 	}
 	if g.level9 == "9_3" {
 		l.Version |= 1
 	}
-	for _, cb := range p.CBSizes {
-		t.cbBase[cb.Slot] = t.nconst
-		l.CBMaps = append(l.CBMaps, dxbc.Level9CBMap{Buffer: uint16(cb.Slot), Count: uint16(cb.Regs), Target: uint16(t.nconst)})
-		t.nconst += cb.Regs
+	// The constant registers, as fxc lays them out: a dynamically indexed
+	// buffer whole from c0 (DirectXTK's skinning: "c0 cb0 0 242"), then a
+	// vertex shader's position offset (the runtime's, "Vertex Shader
+	// position offset": oPos.xy += oPos.w * c.xy), then the registers each
+	// other buffer's code reads, in runs of consecutive ones (DirectXTK's
+	// BasicEffect pixel shader reads cb0[13] alone: "c0 cb0 13 1").
+	used := map[[2]int]bool{}
+	for _, in := range p.Code {
+		for _, s := range in.Src {
+			if s.File == FileCB {
+				used[[2]int{s.Index, s.Elem}] = true
+			}
+		}
 	}
-	if !t.ps && dynamic {
-		l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: uint16(t.nconst)}}
-		t.nconst++
+	mapRun := func(slot, r, n int) {
+		l.CBMaps = append(l.CBMaps, dxbc.Level9CBMap{Buffer: uint16(slot), Start: uint16(r), Count: uint16(n), Target: uint16(t.nconst)})
+		for i := 0; i < n; i++ {
+			t.cbReg[[2]int{slot, r + i}] = t.nconst + i
+		}
+		t.nconst += n
+	}
+	for _, cb := range p.CBSizes {
+		if cb.Dynamic {
+			t.cbBase[cb.Slot] = t.nconst
+			mapRun(cb.Slot, 0, cb.Regs)
+		}
 	}
 	if !t.ps {
-		t.offset = reg9(dxbc.D3D9Const, uint32(l.Runtime[0].Target))
+		l.Runtime = []dxbc.Level9Runtime{{Kind: 0, Target: uint16(t.nconst)}}
+		t.offset = reg9(dxbc.D3D9Const, uint32(t.nconst))
+		t.nconst++
 	}
+	for _, cb := range p.CBSizes {
+		for r := 0; r < cb.Regs && !cb.Dynamic; r++ {
+			if !used[[2]int{cb.Slot, r}] {
+				continue
+			}
+			n := 1
+			for r+n < cb.Regs && used[[2]int{cb.Slot, r + n}] {
+				n++
+			}
+			mapRun(cb.Slot, r, n)
+			r += n - 1
+		}
+	}
+
 	// Inputs and outputs.
 	var decls []uint32
-	k := uint32(0)
 	for _, e := range res.Inputs {
-		if _, done := t.inReg[e.Register]; done {
-			continue
-		}
 		if t.ps && e.SysVal == SysPosition {
 			t.posIn = e.Register
-			continue
 		}
-		if t.ps && e.SysVal != SysNone {
-			t.fail(entry, "the pixel shader input %s", e.Semantic)
-			return nil
-		}
-		if t.ps {
-			t.inReg[e.Register] = k
-			k++
-		} else {
+	}
+	for _, e := range res.Inputs {
+		switch {
+		case e.Register == t.posIn:
+		case t.ps && e.SysVal != SysNone:
+			if e.Used != 0 {
+				t.fail(entry, "the pixel shader input %s", e.Semantic)
+				return nil
+			}
+		case t.ps:
+			t.inReg[e.Register] = uint32(texcoord(e.Register, t.posIn))
+		default:
 			t.inReg[e.Register] = uint32(e.Register)
 		}
 	}
@@ -223,7 +246,12 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		}
 	}
 	t.scratch0 = p.Temps
-	k = 0
+	posOut := -1
+	for _, e := range res.Outputs {
+		if !t.ps && e.SysVal == SysPosition {
+			posOut = e.Register
+		}
+	}
 	for _, e := range res.Outputs {
 		if _, done := t.outKind[e.Register]; done {
 			continue
@@ -232,12 +260,12 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		case !t.ps && e.SysVal == SysPosition:
 			t.outKind[e.Register] = reg9(dxbc.D3D9RastOut, 0)
 		case !t.ps && e.SysVal == SysNone:
+			k := texcoord(e.Register, posOut)
 			if k >= 8 {
 				g.errorf(entry, eLevel9Semantic, "invalid %s output: %s has 8 texture coordinate outputs, oT0-oT7", profile, t.target)
 				return nil
 			}
-			t.outKind[e.Register] = reg9(dxbc.D3D9TexCrd, k)
-			k++
+			t.outKind[e.Register] = reg9(dxbc.D3D9TexCrd, uint32(k))
 			continue // written directly
 		case t.ps && e.SysVal == SysTarget:
 			t.outKind[e.Register] = reg9(dxbc.D3D9ColorOut, uint32(e.Index))
@@ -312,6 +340,17 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 	l.Code = append(l.Code, t.code...)
 	l.Code = append(l.Code, dxbc.D3D9End)
 	return l
+}
+
+// texcoord is the oT#/t# of a vertex shader output or pixel shader input
+// register: its number, less one past the position's register, so that a
+// vertex shader's outputs and the pixel shader's inputs, whose registers
+// match (the linkage rule), meet in the same texture coordinates.
+func texcoord(reg, pos int) int {
+	if pos >= 0 && pos < reg {
+		return reg - 1
+	}
+	return reg
 }
 
 // written reports whether the program writes output register r.
@@ -465,7 +504,7 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 			t.fail(t.at, "an integer read from a constant buffer (this compiler writes no data conversion for it)")
 			return r
 		}
-		r = reg9(dxbc.D3D9Const, uint32(t.cbBase[o.Index]+o.Elem))
+		r = reg9(dxbc.D3D9Const, uint32(t.cbReg[[2]int{o.Index, o.Elem}]))
 	case FileImm:
 		var v [4]uint32
 		asInt := intOp(in.Op) || !o.Float && (in.Op == OpMov || in.Op == OpMovc)

@@ -2,7 +2,11 @@ package hlsl
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"d3dsim/core/dxbc"
@@ -95,7 +99,7 @@ func TestLevel9Bytecode(t *testing.T) {
 // without the variable (the corpus is a fetched copy of a public
 // project). go test ./core/hlsl -run Level9Corpus -v prints the count.
 func TestLevel9Corpus(t *testing.T) {
-	n, notMore := 0, 0
+	n, notMore, sameMaps := 0, 0, 0
 	var slots [2]int
 	for _, inc := range fxcCorpusHeaders(t) {
 		src, entry, file, c, p := fxcCorpusShader(t, inc)
@@ -122,6 +126,14 @@ func TestLevel9Corpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", inc, err)
 		}
+		// The registers the two meet in: the t# a pixel shader declares,
+		// the oT# a vertex shader writes.
+		if a, b := level9Links(t, ours), level9Links(t, theirs); a != b {
+			t.Errorf("%s (%s): the Direct3D 9 code's inputs and outputs are %s, fxc's %s", inc, entry, a, b)
+		}
+		if fmt.Sprint(ours.CBMaps, ours.Samplers, ours.Runtime) == fmt.Sprint(theirs.CBMaps, theirs.Samplers, theirs.Runtime) {
+			sameMaps++
+		}
 		a, _, _ := dxbc.D3D9Slots(ours.Code)
 		b, _, _ := dxbc.D3D9Slots(theirs.Code)
 		slots[0], slots[1] = slots[0]+a, slots[1]+b
@@ -129,5 +141,21 @@ func TestLevel9Corpus(t *testing.T) {
 			notMore++
 		}
 	}
-	t.Logf("%d shaders compiled for their _level_9_1 profile, each with its Aon9 chunk: %d Direct3D 9 instruction slots in all (fxc's: %d), %d of them no more than fxc's", n, slots[0], slots[1], notMore)
+	t.Logf("%d shaders compiled for their _level_9_1 profile, each with its Aon9 chunk: %d Direct3D 9 instruction slots in all (fxc's: %d), %d of them no more than fxc's, %d with fxc's mappings", n, slots[0], slots[1], notMore, sameMaps)
+}
+
+// level9Links lists the t# a Direct3D 9 pixel shader declares, or the
+// oT# a vertex shader writes, in order.
+func level9Links(t *testing.T, l *dxbc.Level9) string {
+	text, err := dxbc.DisassembleD3D9(l.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(strings.NewReplacer(",", " ", ".", " ").Replace(text)) {
+		if len(f) == 2 && f[0] == 't' || len(f) == 3 && f[:2] == "oT" {
+			seen[f] = true
+		}
+	}
+	return fmt.Sprint(slices.Sorted(maps.Keys(seen)))
 }
