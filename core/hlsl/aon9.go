@@ -119,7 +119,7 @@ type l9 struct {
 
 	cbBase   map[int]int    // a dynamically indexed buffer's slot -> its first c#
 	cbReg    map[[2]int]int // a buffer's slot and register -> its c#
-	nconst   int         // constant registers used
+	nconst   int            // constant registers used
 	defs     map[[4]uint32]int
 	defCode  []uint32
 	inReg    map[int]uint32 // SM4 input register -> t# (pixel) or v#
