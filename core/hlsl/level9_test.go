@@ -95,9 +95,12 @@ func TestLevel9Bytecode(t *testing.T) {
 // TestLevel9Corpus compiles every fxc header below D3DSIM_FXC_SOURCES
 // whose blob carries an Aon9 chunk (fxc compiled it for a _level_9_x
 // profile: DirectXTK's effects, /T ps_4_0_level_9_1) with that profile:
-// fxc took each, so none may be refused by a level 9 rule. It skips
+// fxc took each, so none may be refused by a level 9 rule or by the
+// Direct3D 9 back end, and each one's Aon9 code must use fxc's t# (pixel)
+// or oT# (vertex) registers, which the other stage's code meets. It skips
 // without the variable (the corpus is a fetched copy of a public
-// project). go test ./core/hlsl -run Level9Corpus -v prints the count.
+// project). go test ./core/hlsl -run Level9Corpus -v prints the count,
+// the instruction slots beside fxc's and how many mappings are fxc's.
 func TestLevel9Corpus(t *testing.T) {
 	n, notMore, sameMaps := 0, 0, 0
 	var slots [2]int
