@@ -62,7 +62,8 @@ type d9 struct {
 	swz    [4]uint8
 	mask   uint8
 	neg    bool
-	rel    bool // c[a0.x + n]: vs_2_0's relative addressing
+	rel    bool  // c[a0.relC + n]: vs_2_0's relative addressing
+	relC   uint8 // the component of a0
 }
 
 func (o d9) dstTok(sat bool) uint32 {
@@ -82,13 +83,16 @@ func (o d9) srcTok() uint32 {
 		t |= 1 << 24
 	}
 	if o.rel {
-		t |= 1 << 13 // D3DSHADER_ADDRMODE_RELATIVE: a0.x's token follows
+		t |= 1 << 13 // D3DSHADER_ADDRMODE_RELATIVE: a0's token follows
 	}
 	return t
 }
 
-// a0x is the token of the relative address that follows a relative source.
-const a0x = 1<<31 | dxbc.D3D9Texture<<28
+// a0Tok is the token of the relative address that follows a relative
+// source: a0, the component replicated.
+func a0Tok(c uint8) uint32 {
+	return 1<<31 | dxbc.D3D9Texture<<28 | uint32(c)*0x55<<16
+}
 
 // rep is the operand with lane l's component replicated.
 func (o d9) rep(l int) d9 {
@@ -136,9 +140,10 @@ type l9 struct {
 	level1   map[int][4]int  // a temporary's lanes' dependent-read levels
 	isBool   map[int][4]bool // lanes that hold a comparison's 1.0 or 0.0
 	maxRead  int
-	offset   d9       // the position offset's constant
-	a0       *Operand // the temporary lane a0.x holds (mova), nil for none
-	rels     int      // relative sources of the current instruction still to read
+	offset   d9        // the position offset's constant
+	a0       [4][2]int // the temporary and lane each component of a0 holds (mova); -1 none
+	a0next   int       // the component mova loads next
+	rels     int       // relative sources of the current instruction still to read
 }
 
 // level9Aon9 translates the program into the Direct3D 9 shader of the
@@ -149,7 +154,7 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 	p := res.Program
 	t := &l9{g: g, p: p, profile: profile, target: level9D3D9(p.Stage, g.level9), ps: p.Stage == Pixel, level: g.level9,
 		at: entry, cbBase: map[int]int{}, cbReg: map[[2]int]int{}, defs: map[[4]uint32]int{}, inReg: map[int]uint32{}, posIn: -1,
-		outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
+		a0: [4][2]int{{-1}, {-1}, {-1}, {-1}}, outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
 	l := &dxbc.Level9{Version: 0xffff0200}
 	if !t.ps {
 		l.Version = 0xfffe0200
@@ -425,13 +430,15 @@ func (t *l9) emit(op uint32, sat bool, dst d9, srcs ...d9) {
 	for _, s := range srcs {
 		t.code = append(t.code, s.srcTok())
 		if s.rel {
-			t.code = append(t.code, a0x)
+			t.code = append(t.code, a0Tok(s.relC))
 			n++
 		}
 	}
 	t.code[len(t.code)-n-2] |= uint32(1+n) << 24
-	if dst.typ == dxbc.D3D9Temp && t.a0 != nil && t.a0.Index == int(dst.n) {
-		t.a0 = nil // the register a0.x was loaded from changes
+	for c, k := range t.a0 {
+		if dst.typ == dxbc.D3D9Temp && k[0] == int(dst.n) {
+			t.a0[c] = [2]int{-1} // the register this component was loaded from changes
+		}
 	}
 	slots, tex, _ := dxbc.D3D9OpSlots(op)
 	if tex {
@@ -551,24 +558,34 @@ func zeroImm(o Operand) bool {
 // .wzyx.
 var ps20Swizzles = [][4]uint8{{1, 2, 0, 3}, {2, 0, 1, 3}, {3, 2, 1, 0}}
 
-// relative reads a dynamically indexed constant, c[a0.x + n] (vs_2_0's
-// relative addressing; ps_2_0 has none): mova loads a0.x from the index
-// lane (rounded to the nearest integer, which an integer held as a float
-// is), once while that lane keeps its value. An instruction with two such
-// sources reads the first into a scratch temporary.
+// relative reads a dynamically indexed constant, c[a0.c + n] (vs_2_0's
+// relative addressing; ps_2_0 has none): mova loads a component of a0
+// from the index lane (rounded to the nearest integer, which an integer
+// held as a float is); a0's four components keep the last four index
+// lanes loaded while those lanes keep their values, as fxc's "mova a0.xy"
+// and c26[a0.y] do. An instruction with two such sources reads the first
+// into a scratch temporary.
 func (t *l9) relative(o Operand, lanes uint8, in *Instr) d9 {
 	if t.ps {
 		t.fail(t.at, "a dynamically indexed constant buffer (%s has no relative addressing)", t.target)
 		return d9{}
 	}
-	idx := Operand{File: FileTemp, Index: o.Rel.Index, Swz: [4]uint8{o.Rel.Swz[0], o.Rel.Swz[0], o.Rel.Swz[0], o.Rel.Swz[0]}}
-	if t.a0 == nil || t.a0.Index != idx.Index || t.a0.Swz != idx.Swz {
-		t.code = append(t.code, 46|2<<24, reg9(dxbc.D3D9Texture, 0).to(dxbc.X).dstTok(false), reg9(dxbc.D3D9Temp, uint32(idx.Index)).rep(int(o.Rel.Swz[0])).srcTok())
+	key := [2]int{o.Rel.Index, int(o.Rel.Swz[0] & 3)}
+	c := -1
+	for i, k := range t.a0 {
+		if k == key {
+			c = i
+		}
+	}
+	if c < 0 {
+		c = t.a0next
+		t.a0next = (t.a0next + 1) % 4
+		t.code = append(t.code, 46|2<<24, reg9(dxbc.D3D9Texture, 0).to(1<<c).dstTok(false), reg9(dxbc.D3D9Temp, uint32(key[0])).rep(key[1]).srcTok())
 		t.arith++
-		t.a0 = &idx
+		t.a0[c] = key
 	}
 	r := reg9(dxbc.D3D9Const, uint32(t.cbBase[o.Index]+o.Elem))
-	r.rel = true
+	r.rel, r.relC = true, uint8(c)
 	r.swz = normSwz(o.Swz, lanes)
 	if t.rels--; t.rels > 0 || o.Abs {
 		// All but the last relative source: a0.x is loaded again.

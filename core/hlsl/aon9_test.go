@@ -61,15 +61,15 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 		}
 		return out
 	}
-	a0 := 0
+	var a0 [4]int
 	err := walkCode(code, func(op, tok uint32, raw []uint32) {
-		// Relative sources, c[a0.x + n]: read the register a0.x picks.
+		// Relative sources, c[a0.c + n]: read the register a0.c picks.
 		var prm []uint32
 		for i := 0; i < len(raw); i++ {
 			p := raw[i]
 			if i > 0 && p&(1<<13) != 0 && op != dxbc.D3D9Def {
 				i++
-				p = p&^(1<<13|0x7ff) | uint32(int(p&0x7ff)+a0)&0x7ff
+				p = p&^(1<<13|0x7ff) | uint32(int(p&0x7ff)+a0[raw[i]>>16&3])&0x7ff
 			}
 			prm = append(prm, p)
 		}
@@ -163,7 +163,12 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 			}
 			r = [4]float32{float32(math.Cos(x)), float32(math.Sin(x))}
 		case 46: // mova: round to the nearest
-			a0 = int(math.Floor(float64(read(prm[1], 1)[0]) + 0.5))
+			v := read(prm[1], mask)
+			for i := 0; i < 4; i++ {
+				if mask&(1<<i) != 0 {
+					a0[i] = int(math.Floor(float64(v[i]) + 0.5))
+				}
+			}
 			return
 		case dxbc.D3D9Texkill:
 			v := read(d&^(0xff<<16)|0xe4<<16, 0x7)
