@@ -416,13 +416,13 @@ func (t *l9) limits(entry pos) {
 // none), then the sources.
 func (t *l9) emit(op uint32, sat bool, dst d9, srcs ...d9) {
 	if !t.ps && sat {
-		// vs_2_0 has no _sat: clamp with max and min.
-		t.emit(op, false, dst, srcs...)
-		d := dst
-		d.swz = identity
+		// vs_2_0 has no _sat: clamp with max and min, in a temporary
+		// (an oT# is written, never read).
+		s := t.tmp().to(dst.mask)
+		t.emit(op, false, s, srcs...)
 		z := t.consts()
-		t.emit(dxbc.D3D9Max, false, dst, d, z.rep(0))
-		t.emit(dxbc.D3D9Min, false, dst, d, z.rep(1))
+		t.emit(dxbc.D3D9Max, false, s, s, z.rep(0))
+		t.emit(dxbc.D3D9Min, false, dst, s, z.rep(1))
 		return
 	}
 	t.code = append(t.code, op, dst.dstTok(sat))

@@ -43,6 +43,9 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 	var bad error
 	read := func(p uint32, lanes uint8) [4]float32 {
 		n := name(p)
+		if strings.HasPrefix(n, "o") && bad == nil {
+			bad = fmt.Errorf("%s read: output registers are written only", n)
+		}
 		v := *get(n)
 		var out [4]float32
 		for i := 0; i < 4; i++ {
@@ -272,6 +275,7 @@ func TestAon9Runs(t *testing.T) {
 		"float s, k; sincos(a.y * 7, s, k); return float4(s, k, sin(b.z), 1);",
 		"int4 i = (int4)(a * 3); uint u = (uint)abs(b.x * 5); return float4(i) + u + trunc(c * 2.5);",
 		"float4 r = c; for (int i = 0; i < 3; i++) { if (a[i] > 0) r += b * i; } return r;",
+		"return saturate(a * b + c);",
 		"float4 r = 0; for (int i = 0; i < 4; i++) r += t.Sample(s, a.xy + i * 0.25); return r * c.x;",
 		"float4 r = c; if (a.x > b.x) r = t.Sample(s, a.yx); return r;",
 	}
