@@ -143,7 +143,9 @@ type l9 struct {
 	offset   d9        // the position offset's constant
 	a0       [4][2]int // the temporary and lane each component of a0 holds (mova); -1 none
 	a0next   int       // the component mova loads next
-	rels     int       // relative sources of the current instruction still to read
+	// tempWritten is the lanes of each temporary written so far.
+	tempWritten map[int]uint8
+	rels        int // relative sources of the current instruction still to read
 }
 
 // level9Aon9 translates the program into the Direct3D 9 shader of the
@@ -154,7 +156,7 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 	p := res.Program
 	t := &l9{g: g, p: p, profile: profile, target: level9D3D9(p.Stage, g.level9), ps: p.Stage == Pixel, level: g.level9,
 		at: entry, cbBase: map[int]int{}, cbReg: map[[2]int]int{}, defs: map[[4]uint32]int{}, inReg: map[int]uint32{}, posIn: -1,
-		a0: [4][2]int{{-1}, {-1}, {-1}, {-1}}, outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
+		a0: [4][2]int{{-1}, {-1}, {-1}, {-1}}, tempWritten: map[int]uint8{}, outTemp: map[int]int{}, outKind: map[int]d9{}, sampOf: map[[2]int]int{}, level1: map[int][4]int{}, isBool: map[int][4]bool{}}
 	l := &dxbc.Level9{Version: 0xffff0200}
 	if !t.ps {
 		l.Version = 0xfffe0200
@@ -309,6 +311,11 @@ func (g *gen) level9Aon9(res *Result, profile string, entry pos) *dxbc.Level9 {
 		}
 		o := t.outKind[e.Register]
 		r := reg9(dxbc.D3D9Temp, uint32(tmp))
+		if m := 0xf &^ t.writtenMask(e.Register); t.ps && m != 0 {
+			// Lanes the shader leaves unwritten are 0, not a temporary's
+			// unwritten lanes (oC# is written whole).
+			t.emit(dxbc.D3D9Mov, false, r.to(m), t.consts().rep(0))
+		}
 		switch o.typ {
 		case dxbc.D3D9RastOut:
 			t.emit(dxbc.D3D9Mad, false, o.to(dxbc.XY), r.rep(3), t.offset, r)
@@ -359,15 +366,19 @@ func texcoord(reg, pos int) int {
 }
 
 // written reports whether the program writes output register r.
-func (t *l9) written(r int) bool {
+func (t *l9) written(r int) bool { return t.writtenMask(r) != 0 }
+
+// writtenMask is the lanes of output register r the program writes.
+func (t *l9) writtenMask(r int) uint8 {
+	var m uint8
 	for _, in := range t.p.Code {
 		for _, d := range in.Dst {
 			if d.File == FileOutput && d.Index == r {
-				return true
+				m |= d.Mask
 			}
 		}
 	}
-	return false
+	return m
 }
 
 // fail refuses what this back end does not translate, naming it.
@@ -446,6 +457,9 @@ func (t *l9) emit(op uint32, sat bool, dst d9, srcs ...d9) {
 	} else {
 		t.arith += slots
 	}
+	if dst.typ == dxbc.D3D9Temp {
+		t.tempWritten[int(dst.n)] |= dst.mask
+	}
 	if dst.typ == dxbc.D3D9Temp && int(dst.n)+1 > t.temps {
 		t.temps = int(dst.n) + 1
 	}
@@ -496,6 +510,15 @@ func (t *l9) src(o Operand, lanes uint8, in *Instr) d9 {
 	switch o.File {
 	case FileTemp:
 		r = reg9(dxbc.D3D9Temp, uint32(o.Index))
+		var need uint8
+		for _, i := range lanesOf(lanes) {
+			need |= 1 << (o.Swz[i] & 3)
+		}
+		if miss := need &^ t.tempWritten[o.Index]; miss != 0 {
+			// The SM4 program reads a lane no instruction wrote (0 there);
+			// Direct3D 9 refuses a read of an unwritten temporary.
+			t.emit(dxbc.D3D9Mov, false, r.to(miss), t.consts().rep(0))
+		}
 	case FileInput:
 		n, ok := t.inReg[o.Index]
 		if !ok || o.Index == t.posIn {

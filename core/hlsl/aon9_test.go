@@ -165,6 +165,13 @@ func d3d9Run(code []uint32, in [][4]float32, consts ...[4]float32) (map[string][
 				bad = fmt.Errorf("sincos of %v, outside [-pi, pi]", x)
 			}
 			r = [4]float32{float32(math.Cos(x)), float32(math.Sin(x))}
+		case 36: // nrm (fxc's code): xyz over its length
+			a := read(prm[1], 0x7)
+			l := float32(math.Sqrt(float64(a[0]*a[0] + a[1]*a[1] + a[2]*a[2])))
+			lane(func(i int) float32 { return a[i] / l })
+		case 32: // pow (fxc's code): |x| to the y, of replicates
+			x, y := float64(read(prm[1], 1)[0]), float64(read(prm[2], 1)[0])
+			lane(func(int) float32 { return float32(math.Pow(math.Abs(x), y)) })
 		case 46: // mova: round to the nearest
 			v := read(prm[1], mask)
 			for i := 0; i < 4; i++ {
@@ -217,10 +224,15 @@ func walkCode(code []uint32, f func(op, tok uint32, prm []uint32)) error {
 			return nil
 		}
 		n := int(code[i] >> 24 & 0xf)
+		if op == dxbc.D3D9Comment {
+			n = int(code[i] >> 16 & 0x7fff)
+		}
 		if i+1+n > len(code) {
 			return fmt.Errorf("truncated instruction at %d", i)
 		}
-		f(op, code[i], code[i+1:i+1+n])
+		if op != dxbc.D3D9Comment {
+			f(op, code[i], code[i+1:i+1+n])
+		}
 		i += 1 + n
 	}
 	return fmt.Errorf("no end token")
@@ -457,6 +469,17 @@ func TestAon9Rules(t *testing.T) {
 			"SV_Position as a pixel shader input (ps_2_0 has no position register)"},
 	} {
 		keptOrRefused(t, c.name+" ("+c.target+")", c.target, c.src, c.want)
+	}
+}
+
+// TestAon9PartialOutput: a pixel shader that writes some lanes of its
+// target moves the whole register to oC0, the others 0, never a
+// temporary's unwritten lanes.
+func TestAon9PartialOutput(t *testing.T) {
+	r := compileOK(t, "struct O { float4 c : SV_Target; };\nO main(float4 a : TEXCOORD0) { O o; o.c.xy = a.yx * 2; return o; }", "main", "ps_4_0_level_9_1")
+	got, _, err := d3d9Run(aon9Of(t, r).Code, [][4]float32{{1, 2, 3, 4}})
+	if err != nil || got["oC0"] != [4]float32{4, 2, 0, 0} {
+		t.Errorf("oC0 = %v, %v; want [4 2 0 0]", got["oC0"], err)
 	}
 }
 

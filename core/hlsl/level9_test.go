@@ -97,7 +97,9 @@ func TestLevel9Bytecode(t *testing.T) {
 // profile: DirectXTK's effects, /T ps_4_0_level_9_1) with that profile:
 // fxc took each, so none may be refused by a level 9 rule or by the
 // Direct3D 9 back end, and each one's Aon9 code must use fxc's t# (pixel)
-// or oT# (vertex) registers, which the other stage's code meets. It skips
+// or oT# (vertex) registers, which the other stage's code meets, and
+// hold to the Direct3D 9 validator's rules d3d9Run checks (which fxc's
+// own Aon9 code holds to as well). It skips
 // without the variable (the corpus is a fetched copy of a public
 // project). go test ./core/hlsl -run Level9Corpus -v prints the count,
 // the instruction slots beside fxc's and how many mappings are fxc's.
@@ -136,6 +138,19 @@ func TestLevel9Corpus(t *testing.T) {
 		}
 		if fmt.Sprint(ours.CBMaps, ours.Samplers, ours.Runtime) == fmt.Sprint(theirs.CBMaps, theirs.Samplers, theirs.Runtime) {
 			sameMaps++
+		}
+		// The code holds to the Direct3D 9 validator's rules (d3d9Run).
+		in := make([][4]float32, 16)
+		for i := range in {
+			in[i] = [4]float32{0.5, float32(i), 0.25, 1}
+		}
+		for _, l := range []*dxbc.Level9{ours, theirs} {
+			// fxc's code too: the rules d3d9Run holds are not stricter than
+			// fxc's.
+			if _, _, err := d3d9Run(l.Code, in); err != nil {
+				text, _ := dxbc.DisassembleD3D9(l.Code)
+				t.Errorf("%s (%s, %s's): %v\n%s", inc, entry, map[bool]string{true: "d3dsim", false: "fxc"}[l == ours], err, text)
+			}
 		}
 		a, _, _ := dxbc.D3D9Slots(ours.Code)
 		b, _, _ := dxbc.D3D9Slots(theirs.Code)
