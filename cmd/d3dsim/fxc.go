@@ -131,7 +131,6 @@ func cmdFxc(words []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		var listing string
 		if listing, err = dxbc.Listing(c); err == nil {
-			listing = level9Listing(listing, opts["T"])
 			return writeFxcOutputs(opts, entry, listing, res.Bytecode, stdout, stderr)
 		}
 	}
@@ -201,18 +200,4 @@ func fxcHeader(name, listing string, blob []byte) string {
 	}
 	b.WriteString("};\n")
 	return b.String()
-}
-
-// level9Listing notes, where fxc's listing of a _level_9_x profile holds
-// the Direct3D 9 shader ("Level9 shader bytecode:"), that this compiler
-// leaves it out: the container has no Aon9 chunk.
-func level9Listing(listing, target string) string {
-	base, _, ok := strings.Cut(target, "_level_")
-	i := strings.Index(listing, "\n"+base+"\n")
-	if !ok || i < 0 {
-		return listing
-	}
-	return listing[:i+1] + "//\n// Level9 shader bytecode: left out (no Aon9 chunk). This compiler writes the shader model 4\n" +
-		"// program below only, which devices of feature level 10_0 and up run; feature level 9 hardware\n" +
-		"// runs the Direct3D 9 shader fxc writes beside it.\n//\n" + listing[i+1:]
 }

@@ -44,7 +44,7 @@ func TestFxcVerb(t *testing.T) {
 		{"warning", "", []string{"/T", "ps_4_0", warn}, 0, "ps_4_0", "warn.hlsl(2,10): warning X3206: implicit truncation of vector type", nil, ""},
 		{"compile error", "", []string{"/T", "ps_4_0", bad}, 2, "", "bad.hlsl(2,10): error X3004: undeclared identifier 'foo'\n\ncompilation failed; no code produced", nil, ""},
 		{"entry not found", "", []string{"/T", "ps_4_0", "/E", "nope", imguiPS}, 2, "", "error X3501: 'nope': entrypoint not found", nil, ""},
-		{"level 9 profile", "", []string{"/T", "ps_4_0_level_9_1", imguiPS}, 0, "// Level9 shader bytecode: left out (no Aon9 chunk)", "", nil, ""},
+		{"level 9 profile", "", []string{"/T", "ps_4_0_level_9_1", imguiPS}, 0, "// Level9 shader bytecode:\n//\n    ps_2_0\n", "", nil, ""},
 		{"level 9 rule", "int a;\nfloat4 main() : SV_Target { return a >> 1; }", []string{"/T", "ps_4_0_level_9_3", "-"}, 2, "", "stdin(2,38): error X3535: Bitwise operations not supported on legacy targets.", nil, ""},
 		{"tex2D without /Gec", "sampler s;\nfloat4 main(float2 uv : UV) : SV_Target { return tex2D(s, uv); }", []string{"/T", "ps_4_0", "-"}, 2, "", "stdin(2,50): error X3000: 'tex2D': shader model 1-3 sampling: use a Texture object's Sample with a SamplerState, or enable backwards compatibility mode (/Gec", nil, ""},
 		{"tex2D with /Gec", "sampler s;\nfloat4 main(float2 uv : UV) : SV_Target { return tex2D(s, uv); }", []string{"/T", "ps_4_0", "/Gec", "-"}, 0, "sample o0.xyzw, v0.xyxx, t0.xyzw, s0", "", nil, ""},

@@ -86,6 +86,13 @@ func (a *assembler) errf(format string, args ...any) error {
 	return &AsmError{Line: a.line, Msg: fmt.Sprintf(format, args...)}
 }
 
+// level9Section reports a comment line that starts the listing's
+// Direct3D 9 sections (Level9.Listing).
+func level9Section(l string) bool {
+	return strings.HasSuffix(l, " shader bytecode:") || strings.HasPrefix(l, "// Constant buffer to DX9 ") ||
+		strings.HasPrefix(l, "// Sampler/Resource to DX9 ") || strings.HasPrefix(l, "// Runtime generated constant mappings:")
+}
+
 var profileLine = regexp.MustCompile(`^(vs|ps|gs|hs|ds|cs)_([45])_([01])$`)
 
 func (a *assembler) run(text string) error {
@@ -99,12 +106,20 @@ func (a *assembler) run(text string) error {
 	i := 0
 	var header []string
 	var headerAt []int
+	level9 := false
 	for ; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if profileLine.MatchString(l) {
 			break
 		}
-		if l == "" || strings.HasPrefix(l, "#") {
+		if l == "" || strings.HasPrefix(l, "#") || level9 {
+			continue
+		}
+		if level9Section(l) {
+			// A _level_9_x profile's Direct3D 9 shader (the Aon9 chunk)
+			// and fxc's XNA ones, which come after the signatures: this
+			// assembler writes the shader model 4 program only.
+			level9 = true
 			continue
 		}
 		if !strings.HasPrefix(l, "//") {

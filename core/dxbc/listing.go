@@ -173,6 +173,18 @@ func WriteListing(w io.Writer, c *Container) error {
 		}
 		line("//")
 	}
+	if ch := c.Chunk("Aon9"); ch != nil {
+		// A _level_9_x profile's Direct3D 9 shader, where fxc lists it.
+		l9, err := ParseLevel9(ch.Data)
+		if err != nil {
+			return err
+		}
+		s, err := l9.Listing()
+		if err != nil {
+			return err
+		}
+		b.WriteString(s)
+	}
 	if err := p.WriteDisassembly(b); err != nil {
 		return err
 	}

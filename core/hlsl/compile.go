@@ -254,6 +254,9 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	if len(g.errs) > 0 {
 		return nil, withMore(g.errs, file, g.more)
 	}
+	if g.level9 != "" {
+		g.level9Unroll()
+	}
 	code, temps := optimize(loopEnds(dropUnreachable(g.code)), g.maxTemp)
 	code, errs := g.unsetUses(code)
 	if len(errs) > 0 {
@@ -310,6 +313,16 @@ func CompileWith(src []byte, file, entry, target string, lim Limits) (res *Resul
 	}
 	if res.Bytecode, err = dxbc.WithShaderFeatures(res.Bytecode, res.Features); err != nil {
 		return nil, internal(err)
+	}
+	if g.level9 != "" {
+		// The Direct3D 9 shader feature level 9 hardware runs (aon9.go).
+		l := g.level9Aon9(res, target, fn.pos)
+		if len(g.errs) > 0 {
+			return nil, withMore(g.errs, file, g.more)
+		}
+		if res.Bytecode, err = level9Container(res.Bytecode, l); err != nil {
+			return nil, internal(err)
+		}
 	}
 	if _, err := dxbc.Validate(res.Bytecode, stage.programType()); err != nil {
 		return nil, internal(err)

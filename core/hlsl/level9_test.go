@@ -2,9 +2,14 @@ package hlsl
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"testing"
+
+	"d3dsim/core/dxbc"
 )
 
 // TestLevel9Profiles: each _level_9_x rule, a source that keeps it and one
@@ -46,18 +51,13 @@ func TestLevel9Profiles(t *testing.T) {
 		// No doubles.
 		{"ps_4_0_level_9_3", "double d;\nfloat4 main() : SV_Target { return float(d * d); }", "double: not available on ps_4_0_level_9_3, which has no doubles"},
 	} {
-		_, err := Compile([]byte(c.src), "test.hlsl", "main", c.target)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: %s\nrefused: %v", c.target, c.src, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s: %s\nerr = %v\nwant %q", c.target, c.src, err, c.want)
-		}
+		keptOrRefused(t, c.target, c.target, c.src, c.want)
 	}
 }
 
-// TestLevel9Bytecode: a _level_9_x profile's shader model 4 code is its
-// base profile's (the Aon9 chunk left out), for the sources of SDL's and
+// TestLevel9Bytecode: a _level_9_x profile's blob is the Aon9 chunk, then
+// its base profile's chunks byte for byte (the shader model 4 program a
+// feature level 10+ device runs does not change), for the sources of SDL's and
 // Nuklear's renderers, which fxc compiles with these profiles.
 func TestLevel9Bytecode(t *testing.T) {
 	read := func(name string) string {
@@ -75,8 +75,19 @@ func TestLevel9Bytecode(t *testing.T) {
 	} {
 		l9 := compileOK(t, c.src, c.entry, c.target)
 		base := compileOK(t, c.src, c.entry, c.base)
-		if !bytes.Equal(l9.Bytecode, base.Bytecode) {
-			t.Errorf("%s %s: the bytecode differs from %s's", c.entry, c.target, c.base)
+		a, err := dxbc.Parse(l9.Bytecode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := dxbc.Parse(base.Bytecode)
+		if a.Chunks[0].FourCC != "Aon9" || len(a.Chunks) != len(b.Chunks)+1 {
+			t.Errorf("%s %s: the chunks are not Aon9 and %s's", c.entry, c.target, c.base)
+			continue
+		}
+		for i, ch := range b.Chunks {
+			if a.Chunks[i+1].FourCC != ch.FourCC || !bytes.Equal(a.Chunks[i+1].Data, ch.Data) {
+				t.Errorf("%s %s: chunk %s differs from %s's", c.entry, c.target, ch.FourCC, c.base)
+			}
 		}
 	}
 }
@@ -84,24 +95,85 @@ func TestLevel9Bytecode(t *testing.T) {
 // TestLevel9Corpus compiles every fxc header below D3DSIM_FXC_SOURCES
 // whose blob carries an Aon9 chunk (fxc compiled it for a _level_9_x
 // profile: DirectXTK's effects, /T ps_4_0_level_9_1) with that profile:
-// fxc took each, so none may be refused by a level 9 rule. It skips
+// fxc took each, so none may be refused by a level 9 rule or by the
+// Direct3D 9 back end, and each one's Aon9 code must use fxc's t# (pixel)
+// or oT# (vertex) registers, which the other stage's code meets, and
+// hold to the Direct3D 9 validator's rules d3d9Run checks (which fxc's
+// own Aon9 code holds to as well). It skips
 // without the variable (the corpus is a fetched copy of a public
-// project). go test ./core/hlsl -run Level9Corpus -v prints the count.
+// project). go test ./core/hlsl -run Level9Corpus -v prints the count,
+// the instruction slots beside fxc's and how many mappings are fxc's.
 func TestLevel9Corpus(t *testing.T) {
-	n := 0
+	n, notMore, sameMaps := 0, 0, 0
+	var slots [2]int
 	for _, inc := range fxcCorpusHeaders(t) {
 		src, entry, file, c, p := fxcCorpusShader(t, inc)
 		if p == nil || c.Chunk("Aon9") == nil {
 			continue
 		}
 		target := p.Profile() + "_level_9_1"
-		if _, err := Compile(src, file, entry, target); err != nil {
+		r, err := Compile(src, file, entry, target)
+		if err != nil {
 			if _, err0 := Compile(src, file, entry, p.Profile()); err0 == nil {
 				t.Errorf("%s (%s %s): refused by a level 9 rule fxc does not have: %v", inc, entry, target, err)
 			}
 			continue
 		}
 		n++
+		// The Direct3D 9 code's size beside fxc's.
+		theirs, err := dxbc.ParseLevel9(c.Chunk("Aon9").Data)
+		if err != nil {
+			t.Errorf("%s: fxc's Aon9: %v", inc, err)
+			continue
+		}
+		oc, _ := dxbc.Parse(r.Bytecode)
+		ours, err := dxbc.ParseLevel9(oc.Chunk("Aon9").Data)
+		if err != nil {
+			t.Fatalf("%s: %v", inc, err)
+		}
+		// The registers the two meet in: the t# a pixel shader declares,
+		// the oT# a vertex shader writes.
+		if a, b := level9Links(t, ours), level9Links(t, theirs); a != b {
+			t.Errorf("%s (%s): the Direct3D 9 code's inputs and outputs are %s, fxc's %s", inc, entry, a, b)
+		}
+		if fmt.Sprint(ours.CBMaps, ours.Samplers, ours.Runtime) == fmt.Sprint(theirs.CBMaps, theirs.Samplers, theirs.Runtime) {
+			sameMaps++
+		}
+		// The code holds to the Direct3D 9 validator's rules (d3d9Run).
+		in := make([][4]float32, 16)
+		for i := range in {
+			in[i] = [4]float32{0.5, float32(i), 0.25, 1}
+		}
+		for _, l := range []*dxbc.Level9{ours, theirs} {
+			// fxc's code too: the rules d3d9Run holds are not stricter than
+			// fxc's.
+			if _, _, err := d3d9Run(l.Code, in); err != nil {
+				text, _ := dxbc.DisassembleD3D9(l.Code)
+				t.Errorf("%s (%s, %s's): %v\n%s", inc, entry, map[bool]string{true: "d3dsim", false: "fxc"}[l == ours], err, text)
+			}
+		}
+		a, _, _ := dxbc.D3D9Slots(ours.Code)
+		b, _, _ := dxbc.D3D9Slots(theirs.Code)
+		slots[0], slots[1] = slots[0]+a, slots[1]+b
+		if a <= b {
+			notMore++
+		}
 	}
-	t.Logf("%d shaders compiled for their _level_9_1 profile", n)
+	t.Logf("%d shaders compiled for their _level_9_1 profile, each with its Aon9 chunk: %d Direct3D 9 instruction slots in all (fxc's: %d), %d of them no more than fxc's, %d with fxc's mappings", n, slots[0], slots[1], notMore, sameMaps)
+}
+
+// level9Links lists the t# a Direct3D 9 pixel shader declares, or the
+// oT# a vertex shader writes, in order.
+func level9Links(t *testing.T, l *dxbc.Level9) string {
+	text, err := dxbc.DisassembleD3D9(l.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range strings.Fields(strings.NewReplacer(",", " ", ".", " ").Replace(text)) {
+		if len(f) == 2 && f[0] == 't' || len(f) == 3 && f[:2] == "oT" {
+			seen[f] = true
+		}
+	}
+	return fmt.Sprint(slices.Sorted(maps.Keys(seen)))
 }
