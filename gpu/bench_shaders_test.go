@@ -1,4 +1,4 @@
-package main
+package gpu
 
 import (
 	"slices"
@@ -6,8 +6,7 @@ import (
 
 	"d3dsim/core/dxbc"
 	"d3dsim/core/hlsl"
-	"d3dsim/core/umd/translate"
-	"d3dsim/gpu"
+	umdtranslate "d3dsim/core/umd/translate"
 	"d3dsim/gpu/shaderisa"
 )
 
@@ -17,14 +16,14 @@ import (
 // programs; this says when they drift apart).
 func TestBenchShadersAreTheHLSL(t *testing.T) {
 	for _, c := range []struct{ name, src, isa string }{
-		{"phong", gpu.PhongHLSL, gpu.PhongPS},
-		{"loop", gpu.LoopHLSL, gpu.LoopPS},
+		{"phong", PhongHLSL, PhongPS},
+		{"loop", LoopHLSL, LoopPS},
 	} {
 		res, err := hlsl.Compile([]byte(c.src), c.name+".hlsl", "main", "ps_4_0")
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		sh, err := translate.Translate(res.Bytecode, dxbc.PixelShader)
+		sh, err := umdtranslate.Translate(res.Bytecode, dxbc.PixelShader)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
