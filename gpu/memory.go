@@ -3,7 +3,8 @@ package gpu
 import (
 	"fmt"
 	"sort"
-	"sync"
+
+	"d3dsim/core/xsync"
 )
 
 // Memory is the GPU's view of physical memory: an MMU-like sparse model of two
@@ -18,7 +19,7 @@ import (
 // the backing store; whoever writes through them orders those writes with the
 // GPU the way a driver would (fences).
 type Memory struct {
-	mu       sync.Mutex
+	mu       xsync.Mutex
 	vramSize uint64
 	apSize   uint64
 	ext      []extent // sorted by addr, non-overlapping

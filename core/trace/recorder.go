@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
-	"sync"
 	"unsafe"
+
+	"d3dsim/core/xsync"
 )
 
 // Recorder collects events in seq order. It is safe for concurrent use: the
@@ -37,7 +38,7 @@ import (
 // slices (the caller owns them); At, AppendSince, ScanBack and Subscribe do
 // not allocate per event.
 type Recorder struct {
-	mu      sync.Mutex
+	mu      xsync.Mutex
 	chunks  []*chunk // chunks[i] holds the events of positions (c0+i)<<chunkBits ..
 	c0      uint64   // chunk number of chunks[0]
 	free    []*chunk // chunks whose events were all dropped, for reuse
