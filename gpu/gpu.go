@@ -434,8 +434,9 @@ func (g *GPU) Faults() []Fault {
 // Stats returns the GPU's counters.
 func (g *GPU) Stats() Stats {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stats
+	st := g.stats // (no defer: every statement reads it, for the budgets)
+	g.mu.Unlock()
+	return st
 }
 
 func (g *GPU) engine(i int) *engine {

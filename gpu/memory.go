@@ -136,6 +136,7 @@ func (m *Memory) Bytes(addr, n uint64) ([]byte, bool) {
 // Committed returns the committed bytes in each segment.
 func (m *Memory) Committed() (vram, aperture uint64) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.vram, m.ap
+	v, a := m.vram, m.ap // (no defer: every statement reads it, for the budgets)
+	m.mu.Unlock()
+	return v, a
 }

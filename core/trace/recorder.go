@@ -493,16 +493,20 @@ func (r *Recorder) stackOf(th string) *callStack {
 // Len is the number of events recorded since the start, dropped ones
 // included: the seq of the last event.
 func (r *Recorder) Len() int {
+	// (No defer in these getters: every statement reads them, and under
+	// WebAssembly a deferred Unlock is two calls more.)
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return int(r.seq)
+	n := r.seq
+	r.mu.Unlock()
+	return int(n)
 }
 
 // LenDropped is Len and Dropped read together, under one lock.
 func (r *Recorder) LenDropped() (int, uint64) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return int(r.seq), r.dropped
+	n, d := r.seq, r.dropped
+	r.mu.Unlock()
+	return int(n), d
 }
 
 // Dropped is the number of old events the ring has dropped.
@@ -516,8 +520,9 @@ func (r *Recorder) LenDropped() (int, uint64) {
 // must still bound it itself (core/scenario does).
 func (r *Recorder) ShapeBytes() int64 {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.shapeB
+	b := r.shapeB
+	r.mu.Unlock()
+	return b
 }
 
 // shapeOverhead is what a shape costs besides its strings: its slice entry
