@@ -1,6 +1,10 @@
 package gpu
 
-import "d3dsim/gpu/isa"
+import (
+	"unsafe"
+
+	"d3dsim/gpu/isa"
+)
 
 // The pipe of a draw that follows another with nothing in between.
 //
@@ -55,7 +59,7 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 	g := ex.g
 	cacheable := !faulted && g.watch == nil && g.swatch == nil && !c.off
 	if cacheable && c.ok && c.gen == ex.gen && c.progs == d.prog.progKey() {
-		d.pipe = c.pipe
+		setPipe(&d.pipe, &c.pipe)
 		d.vp, d.prog.curVP = ex.st.vp, 0
 		d.prog.block.words, d.prog.block.wp = c.words, c.wp
 		c.hits++
@@ -72,4 +76,81 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 		c.words, c.wp = d.prog.block.words, d.prog.block.wp
 	}
 	return true
+}
+
+// setPipe is *dst = *src for a cache hit, without a 1.7 KB copy's write
+// barriers. While the collector marks, a copy of a struct with pointers
+// enqueues every pointer word's old and new value (bulkBarrierPreWrite),
+// and under WebAssembly marking lasts long (its worker runs only when the
+// run yields): the hit's copy was 2-4% of node's profile of the draws
+// scene. Here the pointer words that differ are assigned first, each with
+// its own barrier (most are the same: the targets, the program, the
+// scratch); then, every pointer word of dst being src's already, the
+// bytes are copied as bytes, which writes no pointer the collector has
+// not seen. alignPipePtrs must assign every pointer word of a pipe:
+// TestAlignPipePtrs finds them by reflection and fails for one it misses.
+func setPipe(dst, src *pipe) {
+	alignPipePtrs(dst, src)
+	*(*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(dst)) = *(*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(src))
+}
+
+// alignPipePtrs gives dst src's pointer words (pointers, slices' arrays,
+// the check func), each assigned only where it differs.
+func alignPipePtrs(dst, src *pipe) {
+	if dst.pv != src.pv {
+		dst.pv = src.pv
+	}
+	if dst.rts != src.rts {
+		dst.rts = src.rts
+	}
+	if dst.blends != src.blends {
+		dst.blends = src.blends
+	}
+	if dst.prog != src.prog {
+		dst.prog = src.prog
+	}
+	if dst.blk != src.blk {
+		dst.blk = src.blk
+	}
+	if dst.m != src.m {
+		dst.m = src.m
+	}
+	if dst.cols != src.cols {
+		dst.cols = src.cols
+	}
+	if dst.watch != src.watch {
+		dst.watch = src.watch
+	}
+	if *(*unsafe.Pointer)(unsafe.Pointer(&dst.check)) != *(*unsafe.Pointer)(unsafe.Pointer(&src.check)) {
+		dst.check = src.check
+	}
+	alignSurfacePtrs(&dst.rt, &src.rt)
+	alignSurfacePtrs(&dst.ds, &src.ds)
+	if unsafe.SliceData(dst.words) != unsafe.SliceData(src.words) {
+		dst.words = src.words
+	}
+	dm, sm := &dst.ms, &src.ms
+	for i := range dm.cov {
+		if unsafe.SliceData(dm.cov[i]) != unsafe.SliceData(sm.cov[i]) {
+			dm.cov[i] = sm.cov[i]
+		}
+		if unsafe.SliceData(dm.full[i]) != unsafe.SliceData(sm.full[i]) {
+			dm.full[i] = sm.full[i]
+		}
+	}
+	if unsafe.SliceData(dm.rows) != unsafe.SliceData(sm.rows) {
+		dm.rows = sm.rows
+	}
+	if unsafe.SliceData(dm.srows) != unsafe.SliceData(sm.srows) {
+		dm.srows = sm.srows
+	}
+}
+
+func alignSurfacePtrs(dst, src *surface) {
+	if unsafe.SliceData(dst.mem) != unsafe.SliceData(src.mem) {
+		dst.mem = src.mem
+	}
+	if dst.layers != src.layers {
+		dst.layers = src.layers
+	}
 }
