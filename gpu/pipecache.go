@@ -97,60 +97,42 @@ func setPipe(dst, src *pipe) {
 // alignPipePtrs gives dst src's pointer words (pointers, slices' arrays,
 // the check func), each assigned only where it differs.
 func alignPipePtrs(dst, src *pipe) {
-	if dst.pv != src.pv {
-		dst.pv = src.pv
-	}
-	if dst.rts != src.rts {
-		dst.rts = src.rts
-	}
-	if dst.blends != src.blends {
-		dst.blends = src.blends
-	}
-	if dst.prog != src.prog {
-		dst.prog = src.prog
-	}
-	if dst.blk != src.blk {
-		dst.blk = src.blk
-	}
-	if dst.m != src.m {
-		dst.m = src.m
-	}
-	if dst.cols != src.cols {
-		dst.cols = src.cols
-	}
-	if dst.watch != src.watch {
-		dst.watch = src.watch
-	}
+	alignPtr(&dst.pv, src.pv)
+	alignPtr(&dst.rts, src.rts)
+	alignPtr(&dst.blends, src.blends)
+	alignPtr(&dst.prog, src.prog)
+	alignPtr(&dst.blk, src.blk)
+	alignPtr(&dst.m, src.m)
+	alignPtr(&dst.cols, src.cols)
+	alignPtr(&dst.watch, src.watch)
 	if *(*unsafe.Pointer)(unsafe.Pointer(&dst.check)) != *(*unsafe.Pointer)(unsafe.Pointer(&src.check)) {
 		dst.check = src.check
 	}
-	alignSurfacePtrs(&dst.rt, &src.rt)
-	alignSurfacePtrs(&dst.ds, &src.ds)
-	if unsafe.SliceData(dst.words) != unsafe.SliceData(src.words) {
-		dst.words = src.words
+	for _, s := range [2][2]*surface{{&dst.rt, &src.rt}, {&dst.ds, &src.ds}} {
+		alignSlice(&s[0].mem, s[1].mem)
+		alignPtr(&s[0].layers, s[1].layers)
 	}
+	alignSlice(&dst.words, src.words)
 	dm, sm := &dst.ms, &src.ms
 	for i := range dm.cov {
-		if unsafe.SliceData(dm.cov[i]) != unsafe.SliceData(sm.cov[i]) {
-			dm.cov[i] = sm.cov[i]
-		}
-		if unsafe.SliceData(dm.full[i]) != unsafe.SliceData(sm.full[i]) {
-			dm.full[i] = sm.full[i]
-		}
+		alignSlice(&dm.cov[i], sm.cov[i])
+		alignSlice(&dm.full[i], sm.full[i])
 	}
-	if unsafe.SliceData(dm.rows) != unsafe.SliceData(sm.rows) {
-		dm.rows = sm.rows
-	}
-	if unsafe.SliceData(dm.srows) != unsafe.SliceData(sm.srows) {
-		dm.srows = sm.srows
+	alignSlice(&dm.rows, sm.rows)
+	alignSlice(&dm.srows, sm.srows)
+}
+
+// alignPtr sets *d to s if it is not s already.
+func alignPtr[T any](d **T, s *T) {
+	if *d != s {
+		*d = s
 	}
 }
 
-func alignSurfacePtrs(dst, src *surface) {
-	if unsafe.SliceData(dst.mem) != unsafe.SliceData(src.mem) {
-		dst.mem = src.mem
-	}
-	if dst.layers != src.layers {
-		dst.layers = src.layers
+// alignSlice sets *d to s if its array is not s's already (its length and
+// capacity are setPipe's bytes).
+func alignSlice[T any](d *[]T, s []T) {
+	if unsafe.SliceData(*d) != unsafe.SliceData(s) {
+		*d = s
 	}
 }
