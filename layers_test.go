@@ -37,15 +37,16 @@ var allowedImports = map[string][]string{
 	"core/dxgk":            {"core/dxgkddi", "core/rules", "core/sim", "core/trace"},
 	"core/dxgkddi":         {},
 	"core/kmd":             {"core/dxgkddi", "core/rules", "core/sim", "gpu/isa"},
-	"gpu":                  {"core/sim", "core/trace", "gpu/isa", "gpu/shaderisa", "gpu/shader", "gpu/texel", "gpu/tess"},
+	"gpu":                  {"core/sim", "core/trace", "core/xsync", "gpu/isa", "gpu/shaderisa", "gpu/shader", "gpu/texel", "gpu/tess"},
 	"gpu/isa":              {},
 	"gpu/shaderisa":        {},                // the GPU's shader instruction set: encoding, decoding, assembly
 	"gpu/texel":            {"gpu/isa"},       // texel formats: decoded and encoded in one place for every unit that reads or writes them
 	"gpu/shader":           {"gpu/shaderisa"}, // the GPU's executor of that ISA
 	"gpu/tess":             {},                // the fixed-function tessellator: factors to domain points and primitives
 	"core/verify":          {"core/ddi", "core/rules", "core/trace"},
-	"core/trace":           {},
-	"core/sim":             {},
+	"core/trace":           {"core/xsync"},
+	"core/sim":             {"core/xsync"},
+	"core/xsync":           {}, // the hot paths' locks and atomics: sync's natively, plain loads and stores under WebAssembly
 	"core/rules":           {},
 	"core/hresult":         {},
 	"core/memlimit":        {},

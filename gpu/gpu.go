@@ -3,10 +3,10 @@ package gpu
 import (
 	"fmt"
 	"strconv"
-	"sync"
 
 	"d3dsim/core/sim"
 	"d3dsim/core/trace"
+	"d3dsim/core/xsync"
 	"d3dsim/gpu/isa"
 )
 
@@ -172,7 +172,7 @@ type Stats struct {
 // interrupt and scanout hooks are called on those threads, with no GPU lock
 // held, so they may call back into the GPU (Submit, CompletedFence, ...).
 type GPU struct {
-	mu        sync.Mutex
+	mu        xsync.Mutex
 	sim       *sim.Sim
 	rec       *trace.Recorder
 	costs     Costs
@@ -434,8 +434,9 @@ func (g *GPU) Faults() []Fault {
 // Stats returns the GPU's counters.
 func (g *GPU) Stats() Stats {
 	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stats
+	st := g.stats // (no defer: every statement reads it, for the budgets)
+	g.mu.Unlock()
+	return st
 }
 
 func (g *GPU) engine(i int) *engine {

@@ -3,7 +3,8 @@ package gpu
 import (
 	"fmt"
 	"sort"
-	"sync"
+
+	"d3dsim/core/xsync"
 )
 
 // Memory is the GPU's view of physical memory: an MMU-like sparse model of two
@@ -18,7 +19,7 @@ import (
 // the backing store; whoever writes through them orders those writes with the
 // GPU the way a driver would (fences).
 type Memory struct {
-	mu       sync.Mutex
+	mu       xsync.Mutex
 	vramSize uint64
 	apSize   uint64
 	ext      []extent // sorted by addr, non-overlapping
@@ -135,6 +136,7 @@ func (m *Memory) Bytes(addr, n uint64) ([]byte, bool) {
 // Committed returns the committed bytes in each segment.
 func (m *Memory) Committed() (vram, aperture uint64) {
 	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.vram, m.ap
+	v, a := m.vram, m.ap // (no defer: every statement reads it, for the budgets)
+	m.mu.Unlock()
+	return v, a
 }

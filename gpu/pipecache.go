@@ -1,6 +1,10 @@
 package gpu
 
-import "d3dsim/gpu/isa"
+import (
+	"unsafe"
+
+	"d3dsim/gpu/isa"
+)
 
 // The pipe of a draw that follows another with nothing in between.
 //
@@ -55,7 +59,7 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 	g := ex.g
 	cacheable := !faulted && g.watch == nil && g.swatch == nil && !c.off
 	if cacheable && c.ok && c.gen == ex.gen && c.progs == d.prog.progKey() {
-		d.pipe = c.pipe
+		setPipe(&d.pipe, &c.pipe)
 		d.vp, d.prog.curVP = ex.st.vp, 0
 		d.prog.block.words, d.prog.block.wp = c.words, c.wp
 		c.hits++
@@ -72,4 +76,63 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 		c.words, c.wp = d.prog.block.words, d.prog.block.wp
 	}
 	return true
+}
+
+// setPipe is *dst = *src for a cache hit, without a 1.7 KB copy's write
+// barriers. While the collector marks, a copy of a struct with pointers
+// enqueues every pointer word's old and new value (bulkBarrierPreWrite),
+// and under WebAssembly marking lasts long (its worker runs only when the
+// run yields): the hit's copy was 2-4% of node's profile of the draws
+// scene. Here the pointer words that differ are assigned first, each with
+// its own barrier (most are the same: the targets, the program, the
+// scratch); then, every pointer word of dst being src's already, the
+// bytes are copied as bytes, which writes no pointer the collector has
+// not seen. alignPipePtrs must assign every pointer word of a pipe:
+// TestAlignPipePtrs finds them by reflection and fails for one it misses.
+func setPipe(dst, src *pipe) {
+	alignPipePtrs(dst, src)
+	*(*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(dst)) = *(*[unsafe.Sizeof(pipe{})]byte)(unsafe.Pointer(src))
+}
+
+// alignPipePtrs gives dst src's pointer words (pointers, slices' arrays,
+// the check func), each assigned only where it differs.
+func alignPipePtrs(dst, src *pipe) {
+	alignPtr(&dst.pv, src.pv)
+	alignPtr(&dst.rts, src.rts)
+	alignPtr(&dst.blends, src.blends)
+	alignPtr(&dst.prog, src.prog)
+	alignPtr(&dst.blk, src.blk)
+	alignPtr(&dst.m, src.m)
+	alignPtr(&dst.cols, src.cols)
+	alignPtr(&dst.watch, src.watch)
+	if *(*unsafe.Pointer)(unsafe.Pointer(&dst.check)) != *(*unsafe.Pointer)(unsafe.Pointer(&src.check)) {
+		dst.check = src.check
+	}
+	for _, s := range [2][2]*surface{{&dst.rt, &src.rt}, {&dst.ds, &src.ds}} {
+		alignSlice(&s[0].mem, s[1].mem)
+		alignPtr(&s[0].layers, s[1].layers)
+	}
+	alignSlice(&dst.words, src.words)
+	dm, sm := &dst.ms, &src.ms
+	for i := range dm.cov {
+		alignSlice(&dm.cov[i], sm.cov[i])
+		alignSlice(&dm.full[i], sm.full[i])
+	}
+	alignSlice(&dm.rows, sm.rows)
+	alignSlice(&dm.srows, sm.srows)
+}
+
+// alignPtr sets *d to s if it is not s already.
+func alignPtr[T any](d **T, s *T) {
+	if *d != s {
+		*d = s
+	}
+}
+
+// alignSlice sets *d to s if its array is not s's already (its length and
+// capacity are setPipe's bytes).
+func alignSlice[T any](d *[]T, s []T) {
+	if unsafe.SliceData(*d) != unsafe.SliceData(s) {
+		*d = s
+	}
 }

@@ -2,7 +2,11 @@ package gpu
 
 import (
 	"bytes"
+	"fmt"
+	"reflect"
+	"runtime"
 	"testing"
+	"unsafe"
 
 	"d3dsim/gpu/isa"
 )
@@ -110,5 +114,69 @@ func TestPreparedProgramsFollowState(t *testing.T) {
 	}
 	if hits != 2*5 {
 		t.Errorf("%d draws took the last draw's preparation, want 10 (two of each step's three)", hits)
+	}
+}
+
+// ptrWord is a pointer word of a type: its offset and where it is.
+type ptrWord struct {
+	off  uintptr
+	path string
+}
+
+// pointerWords lists the words of t (at base) that the collector reads as
+// pointers.
+func pointerWords(t reflect.Type, base uintptr, path string, out *[]ptrWord) {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Func, reflect.Map, reflect.Chan, reflect.UnsafePointer, reflect.Slice, reflect.String:
+		*out = append(*out, ptrWord{base, path})
+	case reflect.Interface:
+		*out = append(*out, ptrWord{base, path + ".type"}, ptrWord{base + unsafe.Sizeof(uintptr(0)), path + ".data"})
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			pointerWords(f.Type, base+f.Offset, path+"."+f.Name, out)
+		}
+	case reflect.Array:
+		for i := range t.Len() {
+			pointerWords(t.Elem(), base+uintptr(i)*t.Elem().Size(), fmt.Sprintf("%s[%d]", path, i), out)
+		}
+	}
+}
+
+// TestAlignPipePtrs: alignPipePtrs gives dst every pointer word of src (a
+// pointer, a slice's array, the check func), so that setPipe's copy of the
+// bytes writes no pointer the collector has not seen. A pointer field added
+// to pipe, or to a struct inside it, without its line in alignPipePtrs
+// fails here, by name.
+func TestAlignPipePtrs(t *testing.T) {
+	var words []ptrWord
+	pointerWords(reflect.TypeFor[pipe](), 0, "pipe", &words)
+	if len(words) < 20 {
+		t.Fatalf("found %d pointer words in a pipe: the walk is broken", len(words))
+	}
+	// Each of src's pointer words points somewhere distinct in one
+	// allocation (the collector sees valid pointers; nothing calls or
+	// reads through them).
+	backing := make([]byte, len(words)+1)
+	src, dst := new(pipe), new(pipe)
+	for i, w := range words {
+		*(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(src), w.off)) = unsafe.Pointer(&backing[i])
+	}
+	alignPipePtrs(dst, src)
+	for _, w := range words {
+		got := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(dst), w.off))
+		want := *(*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(src), w.off))
+		if got != want {
+			t.Errorf("%s (offset %d) not assigned by alignPipePtrs", w.path, w.off)
+		}
+	}
+	runtime.KeepAlive(backing)
+	// Scalars too, through setPipe.
+	src = &pipe{sx1: 64, sy1: 48, hi: 8, depthOut: 3, cols: new(colTerms), zmax: 1, tileable: true}
+	src.ms.pos[1][0] = 7
+	dst = &pipe{pv: new([numAttr]float64), nrt: 2}
+	setPipe(dst, src)
+	if !reflect.DeepEqual(dst, src) {
+		t.Fatalf("setPipe: %+v, want %+v", dst, src)
 	}
 }

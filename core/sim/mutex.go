@@ -1,6 +1,6 @@
 package sim
 
-import "sync"
+import "d3dsim/core/xsync"
 
 // Mutex is a lock that simulated threads hold: a driver's lock, such as the
 // one that lets one thread at a time call the kernel callbacks of an
@@ -25,8 +25,8 @@ type Mutex struct {
 	Sim     *Sim
 	OnBlock func(holder string, done bool)
 
-	real sync.Mutex
-	mu   sync.Mutex // guards the fields below
+	real xsync.Mutex
+	mu   xsync.Mutex // guards the fields below
 	// owner is the simulated thread holding the lock ("" when free);
 	// waiters the parked ones, first come first served.
 	owner      string

@@ -3,17 +3,17 @@ package sim
 import (
 	"container/heap"
 	"math/rand/v2"
-	"sync"
-	"sync/atomic"
+
+	"d3dsim/core/xsync"
 )
 
 // Sim holds virtual time. App threads are advanced by the cost of what they
 // do (Charge); event threads run queued events, each at its own time. Safe for
 // concurrent use by real goroutines (the free-threaded D3D11 entry points).
 type Sim struct {
-	mu      sync.Mutex
-	clocks  map[string]*clock     // thread -> its clock
-	cur     atomic.Pointer[clock] // the running thread's (written under mu)
+	mu      xsync.Mutex
+	clocks  map[string]*clock    // thread -> its clock
+	cur     xsync.Pointer[clock] // the running thread's (written under mu)
 	q       events
 	nseq    uint64
 	rng     *rand.Rand
@@ -29,7 +29,7 @@ type Sim struct {
 // thread's clock without the lock (every trace event is stamped).
 type clock struct {
 	name string
-	t    atomic.Int64
+	t    xsync.Int64
 }
 
 // New returns a simulation whose choices come from seed.
