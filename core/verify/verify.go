@@ -82,6 +82,8 @@ type Verifier struct {
 	// (tests compare).
 	noQuiet bool
 	quietN  int // calls quiet took (tests)
+	// quietNames: the names of the last call quiet took
+	quietNames [4]string
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
