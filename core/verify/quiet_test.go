@@ -29,6 +29,13 @@ func TestQuietSame(t *testing.T) {
 		full.noQuiet = true
 		pick := func(xs ...string) string { return xs[rng.Intn(len(xs))] }
 		maybe := func(p float64) bool { return rng.Float64() < p }
+		// or is def, or with probability p one of alts
+		or := func(p float64, def string, alts ...string) string {
+			if maybe(p) {
+				return pick(alts...)
+			}
+			return def
+		}
 		emit := func(e trace.Event) {
 			rec.Emit(e)
 			if maybe(0.05) {
@@ -40,39 +47,18 @@ func TestQuietSame(t *testing.T) {
 			now += []int64{10, 80, 1000, 400_000, 2_000_000}[rng.Intn(5)]
 			switch r := rng.Intn(20); {
 			case r < 12: // a call shaped like a quiet Draw, perturbed now and then
-				th := "main"
-				if maybe(0.08) {
-					th = "worker"
-				}
-				ctx := "IC"
-				if maybe(0.05) {
-					ctx = pick("DC1", "")
-				}
-				api := "Draw"
-				if maybe(0.15) {
-					api = pick("DrawIndexed", "Dispatch", "Present", "Map", "IASetPrimitiveTopology", "CreateBuffer")
-				}
-				ddiName := api
-				if maybe(0.15) {
-					ddiName = pick("Draw", "DrawIndexed", "Dispatch", "IaSetTopology", "CalcPrivateResourceSize", "CreateResource", "pfnRenderCb")
-				}
+				th := or(0.08, "main", "worker")
+				ctx := or(0.05, "IC", "DC1", "")
+				api := or(0.15, "Draw", "DrawIndexed", "Dispatch", "Present", "Map", "IASetPrimitiveTopology", "CreateBuffer")
+				ddiName := or(0.15, api, "Draw", "DrawIndexed", "Dispatch", "IaSetTopology", "CalcPrivateResourceSize", "CreateResource", "pfnRenderCb")
 				var args trace.Args
 				if maybe(0.05) {
 					args = kv(trace.KeyDev, pick("dev1", "dev2"))
 				}
-				handle := ""
-				if maybe(0.05) {
-					handle = "h1"
-				}
-				hr := ""
-				if maybe(0.05) {
-					hr = pick("D3DDDIERR_DEVICEREMOVED", "S_OK")
-				}
-				ddiCtx := ctx
-				if maybe(0.03) {
-					ddiCtx = "DC2"
-				}
-				obj := pick("", fmt.Sprint("o", rng.Intn(40)))
+				handle := or(0.05, "", "h1")
+				hr := or(0.05, "", "D3DDDIERR_DEVICEREMOVED", "S_OK")
+				ddiCtx := or(0.03, ctx, "DC2")
+				obj := pick("", fmt.Sprint("o", rng.Intn(6)))
 				emit(trace.Event{Thread: th, From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: api, Ctx: ctx, Obj: obj})
 				if maybe(0.05) {
 					now += 50
@@ -89,10 +75,7 @@ func TestQuietSame(t *testing.T) {
 					emit(trace.Event{Thread: th, From: trace.UMD, Layer: trace.Runtime, Kind: trace.Return, Name: cb, Ctx: ddiCtx})
 				}
 				emit(trace.Event{Thread: th, From: trace.Runtime, Layer: trace.UMD, Kind: trace.Return, Name: ddiName, Ctx: ddiCtx, HR: hr})
-				apiHR := "S_OK"
-				if maybe(0.05) {
-					apiHR = "DXGI_ERROR_DEVICE_REMOVED"
-				}
+				apiHR := or(0.05, "S_OK", "DXGI_ERROR_DEVICE_REMOVED")
 				emit(trace.Event{Thread: th, From: trace.App, Layer: trace.Runtime, Kind: trace.Return, Name: api, Ctx: ctx, Obj: obj, HR: apiHR})
 			case r == 12: // the runtime's amortized call inside a Flush
 				emit(trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: "Flush", Ctx: "IC"})
@@ -115,7 +98,7 @@ func TestQuietSame(t *testing.T) {
 			case r == 15: // a removal
 				emit(trace.Event{From: trace.Dxgkrnl, Layer: trace.Runtime, Kind: trace.Message, Name: "DeviceRemoved", Obj: "dev1"})
 			case r == 16: // a kernel device, now and then without a handle (emptyKey)
-				h := pick("k1", "")
+				h := or(0.04, "k1", "")
 				emit(trace.Event{From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Call, Name: "DxgkDdiCreateDevice", Handle: h, Obj: "dev1"})
 				emit(trace.Event{From: trace.Dxgkrnl, Layer: trace.KMD, Kind: trace.Return, Name: "DxgkDdiCreateDevice", Handle: h, Obj: "dev1"})
 			case r == 17 && maybe(0.5): // a blamed error
