@@ -109,11 +109,11 @@ func (c *DeviceContext) apiMsg(name, msg string, args trace.Args) span {
 func (d *Device) apiMsg(name, obj string, c *DeviceContext, msg string, args trace.Args) span {
 	cfg := d.rt.cfg
 	cfg.Sim.PollCharge(cfg.Costs.APICall)
-	s := span{rec: cfg.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Msg: msg, Args: args}}
+	s := span{rec: cfg.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Obj: obj, Msg: msg, Args: args}}
 	if c != nil {
 		s.ev.Ctx = c.name
 	}
-	cfg.Rec.Emit(s.ev)
+	cfg.Rec.Emit(s.ev.event(trace.Call, ""))
 	if c != nil && d.debug {
 		c.enterAPI(name)
 		s.leave = c
@@ -194,7 +194,7 @@ func (rt *Runtime) perf(k MarkerKind, text string, color uint32) {
 	}
 	c := rt.cfg
 	c.Sim.PollCharge(c.Costs.APICall)
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Msg: text, Args: args}}
-	c.Rec.Emit(s.ev)
+	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Msg: text, Args: args}}
+	c.Rec.Emit(s.ev.event(trace.Call, ""))
 	s.end(nil)
 }

@@ -30,7 +30,7 @@ func (c *callbacks) enter(name string, ev trace.Event) span {
 		ev.Ctx = "IC"
 	}
 	cfg.Rec.Emit(ev)
-	return span{rec: cfg.Rec, ev: ev, kernel: true}
+	return span{rec: cfg.Rec, ev: keep(&ev), kernel: true}
 }
 
 // preempt is a point where the calling thread enters the kernel and may be

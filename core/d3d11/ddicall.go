@@ -157,37 +157,58 @@ func (w ddiCall) enter(name string) span {
 // DDI lock). A value, not a closure: nothing is allocated per call.
 type span struct {
 	rec    *trace.Recorder
-	ev     trace.Event    // the Call event; its Return repeats it
+	ev     spanEvent      // the Call event's fields; its Return repeats them
 	kernel bool           // a callback: the HR is the kernel error's (kernelErr)
 	void   bool           // a DDI that returns nothing: its Return carries no HR (returnsHRESULT)
 	unlock *Device        // non-nil: release this device's DDI lock at the end
 	leave  *DeviceContext // non-nil: an API call on this context (enterAPI)
 }
 
+// spanEvent is what a span keeps of its Call event: the fields its Return
+// repeats (the recorder stamps the rest; end sets HR and Msg). Half a
+// trace.Event's size: a span is returned and passed by value two or three
+// times a call, and each copy is of it (issue 32's draw rate).
+type spanEvent struct {
+	Name, Ctx, Obj, Handle, Msg string
+	Args                        trace.Args
+	Fence                       uint64
+	From, Layer                 trace.Layer
+}
+
+// keep is what a span keeps of the Call event e.
+func keep(e *trace.Event) spanEvent {
+	return spanEvent{Name: e.Name, Ctx: e.Ctx, Obj: e.Obj, Handle: e.Handle, Msg: e.Msg, Args: e.Args, Fence: e.Fence, From: e.From, Layer: e.Layer}
+}
+
+// event is the span's event of kind k with the HRESULT hr.
+func (e *spanEvent) event(k trace.Kind, hr string) trace.Event {
+	return trace.Event{From: e.From, Layer: e.Layer, Kind: k, Name: e.Name, Ctx: e.Ctx, Obj: e.Obj, Handle: e.Handle, HR: hr, Fence: e.Fence, Msg: e.Msg, Args: e.Args}
+}
+
 // end emits the Return event with err's HRESULT.
 func (s span) end(err error) {
-	s.ev.Kind = trace.Return
 	if s.void {
 		// A void DDI returns nothing: the driver reported any error through
 		// pfnSetErrorCb during the call, and the message says which.
-		s.ev.HR, s.ev.Msg = "", errMsg(err)
-		s.rec.Emit(s.ev)
+		s.ev.Msg = errMsg(err)
+		s.rec.Emit(s.ev.event(trace.Return, ""))
 		if s.unlock != nil {
 			s.unlock.unserialise()
 		}
 		return
 	}
+	var hr string
 	if s.kernel {
-		s.ev.HR = hresult.Of(kernelErr(err)).Name()
+		hr = hresult.Of(kernelErr(err)).Name()
 	} else {
-		s.ev.HR = hresult.Of(err).Name()
+		hr = hresult.Of(err).Name()
 	}
 	s.ev.Msg = errMsg(err)
 	if err != nil && s.ev.From == trace.App && s.ev.Layer == trace.Runtime && VoidMethod(s.ev.Name) && errors.Is(err, hresult.E_INVALIDARG) {
 		// A void method returns no HRESULT: the call was dropped (VoidMethod).
-		s.ev.HR, s.ev.Msg = "", "dropped: "+err.Error()
+		hr, s.ev.Msg = "", "dropped: "+err.Error()
 	}
-	s.rec.Emit(s.ev)
+	s.rec.Emit(s.ev.event(trace.Return, hr))
 	if s.unlock != nil {
 		s.unlock.unserialise()
 	}
@@ -217,7 +238,7 @@ func returnsHRESULT(name string) bool {
 // to the other.
 func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 	c := d.rt.cfg
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.Runtime, Layer: trace.UMD, Kind: trace.Call, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
+	s := span{rec: c.Rec, ev: spanEvent{From: trace.Runtime, Layer: trace.UMD, Name: name, Obj: obj, Handle: handle, Ctx: ctx, Args: args},
 		void: !returnsHRESULT(name)}
 	calc := strings.HasPrefix(name, "CalcPrivate") || name == "CalcDeferredContextHandleSize"
 	// (bug=FT-CAP: the runtime forgets to serialise)
@@ -226,7 +247,7 @@ func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 		s.unlock = d
 	}
 	c.Sim.Charge(c.Costs.DDICall)
-	c.Rec.Emit(s.ev)
+	c.Rec.Emit(s.ev.event(trace.Call, ""))
 	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
 		// The CalcPrivate* DDIs run without the DDI lock even for a driver
 		// that is not free-threaded (rule FT-CALC): a thread descheduled in

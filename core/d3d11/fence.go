@@ -107,7 +107,7 @@ func (d *Device) kernelCall(name string, ev trace.Event) span {
 	cfg.Sim.Charge(cfg.Costs.Callback)
 	ev.From, ev.Layer, ev.Kind, ev.Name = trace.Runtime, trace.Runtime, trace.Call, name
 	cfg.Rec.Emit(ev)
-	return span{rec: cfg.Rec, ev: ev, kernel: true}
+	return span{rec: cfg.Rec, ev: keep(&ev), kernel: true}
 }
 
 // monitoredCPUVA and monitoredGPUVA are the simulated addresses of a

@@ -197,8 +197,8 @@ func (rt *Runtime) D3D11CreateDevice(name string, flags CreateDeviceFlag) (dev *
 func (d *Device) api(name, obj, ctx string) span {
 	c := d.rt.cfg
 	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
-	s := span{rec: c.Rec, ev: trace.Event{From: trace.App, Layer: trace.Runtime, Kind: trace.Call, Name: name, Obj: obj, Ctx: ctx}}
-	c.Rec.Emit(s.ev)
+	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Obj: obj, Ctx: ctx}}
+	c.Rec.Emit(s.ev.event(trace.Call, ""))
 	return s
 }
 

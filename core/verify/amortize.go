@@ -25,11 +25,15 @@ type amState struct {
 	// busyAt and execute)
 }
 
-func (v *Verifier) amortize(e *trace.Event) []Violation {
-	a := &v.am
-	if a.dcCalls == nil {
+// amInit makes the state's tables once.
+func (v *Verifier) amInit() {
+	if a := &v.am; a.dcCalls == nil {
 		*a = amState{dcCalls: map[string]int{}, listAm: map[string]int{}}
 	}
+}
+
+func (v *Verifier) amortize(e *trace.Event) []Violation {
+	v.amInit()
 	var out []Violation
 	t := v.ths.of(e.Thread)
 	if vs := v.amortizeDC(e, t); len(vs) > 0 {

@@ -56,13 +56,18 @@ func canReportRemoval(e *trace.Event) bool {
 	return false
 }
 
-func (v *Verifier) async(e *trace.Event) []Violation {
-	s := &v.as
-	if s.preds == nil {
+// asInit makes the state's tables once.
+func (v *Verifier) asInit() {
+	if s := &v.as; s.preds == nil {
 		*s = asyncState{preds: map[uint64][]uint64{}, finished: map[uint64]bool{}, kdev: map[string]string{},
 			devices: map[string]bool{}, objDev: map[string]string{}, removed: map[string]bool{},
 			sawRm: map[uint64]bool{}}
 	}
+}
+
+func (v *Verifier) async(e *trace.Event) []Violation {
+	v.asInit()
+	s := &v.as
 	var out []Violation
 	switch {
 	// ASYNC-SAME

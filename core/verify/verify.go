@@ -78,6 +78,12 @@ type Verifier struct {
 	ths   threads // per-thread state (threads.go)
 	names names   // the checks each name goes to (dispatch.go)
 	all   bool    // every event to every check (SetDispatch)
+	// noQuiet turns quiet (quiet.go) off: every event goes through event
+	// (tests compare).
+	noQuiet bool
+	quietN  int // calls quiet took (tests)
+	// quietNames: the names of the last call quiet took
+	quietNames [4]string
 
 	// WDDM-FLOW state
 	kernelDeviceReady bool
@@ -161,8 +167,12 @@ func (v *Verifier) Poll() {
 		v.next = evs[len(evs)-1].Seq
 		v.cur = evs
 		var found []Violation
-		for i := range evs {
+		for i := 0; i < len(evs); i++ {
 			if evs[i].Kind == trace.Violation {
+				continue
+			}
+			if evs[i].Kind == trace.Call && v.quiet(evs[i:]) {
+				i += 3 // a quiet call's four events at once
 				continue
 			}
 			found = appendAll(found, v.event(&evs[i]))
