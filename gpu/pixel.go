@@ -531,6 +531,10 @@ func spanRowB2(out []uint32, w1, s1 int64, inv float64, a0, d1, k *[3]float64, a
 //go:noinline
 func spanRow(out []uint32, w1, w2, s1, s2 int64, inv float64, a0, d1, d2 *[3]float64, alpha uint32) {
 	f1, f2, fs1, fs2 := float64(w1), float64(w2), float64(s1), float64(s2)
+	if k := spanRowVec(out, f1, f2, fs1, fs2, inv, a0, d1, d2, alpha); k > 0 {
+		out = out[k:]
+		f1, f2 = f1+float64(k)*fs1, f2+float64(k)*fs2
+	}
 	for i := range out {
 		b1, b2 := f1*inv, f2*inv
 		x := unormIn(float32(a0[0]+float64(b1*d1[0])+float64(b2*d2[0]))) | alpha
