@@ -473,6 +473,9 @@ func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 //
 //go:noinline
 func colSpan(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint32) {
+	if k := colSpanVec(out, cr, cg, cc, kr, kg, kc, alpha); k > 0 {
+		out, cr, cg, cc = out[k:], cr[k:], cg[k:], cc[k:]
+	}
 	cr, cg, cc = cr[:len(out)], cg[:len(out)], cc[:len(out)]
 	for i := range out {
 		x := unormIn(float32(cr[i]+kr)) | alpha
@@ -501,6 +504,9 @@ func colSpan(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint3
 //go:noinline
 func spanRowB1(out []uint32, w2, s2 int64, inv, pr, pg, pc, r2, g2, c2 float64, alpha uint32) {
 	f2, fs2 := float64(w2), float64(s2)
+	if k := spanRowB1Vec(out, f2, fs2, inv, pr, pg, pc, r2, g2, c2, alpha); k > 0 {
+		out, f2 = out[k:], f2+float64(k)*fs2
+	}
 	for i := range out {
 		b2 := f2 * inv
 		x := unormIn(float32(pr+float64(b2*r2))) | alpha
@@ -516,6 +522,9 @@ func spanRowB1(out []uint32, w2, s2 int64, inv, pr, pg, pc, r2, g2, c2 float64, 
 //go:noinline
 func spanRowB2(out []uint32, w1, s1 int64, inv float64, a0, d1, k *[3]float64, alpha uint32) {
 	f1, fs1 := float64(w1), float64(s1)
+	if m := spanRowB2Vec(out, f1, fs1, inv, a0, d1, k, alpha); m > 0 {
+		out, f1 = out[m:], f1+float64(m)*fs1
+	}
 	for i := range out {
 		b1 := f1 * inv
 		x := unormIn(float32(a0[0]+float64(b1*d1[0])+k[0])) | alpha

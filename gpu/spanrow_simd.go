@@ -26,19 +26,91 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 	w2 := archsimd.LoadFloat64x4(&[4]float64{f2, f2 + fs2, f2 + 2*fs2, f2 + 3*fs2})
 	st1, st2 := archsimd.BroadcastFloat64x4(4*fs1), archsimd.BroadcastFloat64x4(4*fs2)
 	vinv := archsimd.BroadcastFloat64x4(inv)
-	k255, half := archsimd.BroadcastFloat32x4(255), archsimd.BroadcastFloat32x4(0.5)
-	va := archsimd.BroadcastInt32x4(int32(alpha))
+	u := newUnorm4(alpha)
 	r0, g0, c0 := archsimd.BroadcastFloat64x4(a0[0]), archsimd.BroadcastFloat64x4(a0[1]), archsimd.BroadcastFloat64x4(a0[2])
 	r1, g1, c1 := archsimd.BroadcastFloat64x4(d1[0]), archsimd.BroadcastFloat64x4(d1[1]), archsimd.BroadcastFloat64x4(d1[2])
 	r2, g2, c2 := archsimd.BroadcastFloat64x4(d2[0]), archsimd.BroadcastFloat64x4(d2[1]), archsimd.BroadcastFloat64x4(d2[2])
 	for i := 0; i < n; i += 4 {
 		b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
-		r := r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)).ConvertToFloat32().Mul(k255).Add(half).ConvertToInt32()
-		g := g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)).ConvertToFloat32().Mul(k255).Add(half).ConvertToInt32()
-		c := c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)).ConvertToFloat32().Mul(k255).Add(half).ConvertToInt32()
-		x := r.Or(va).Or(g.ShiftAllLeft(8)).Or(c.ShiftAllLeft(16))
-		x.Store((*[4]int32)(unsafe.Pointer(&out[i])))
+		u.store(out[i:], r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)))
 		w1, w2 = w1.Add(st1), w2.Add(st2)
+	}
+	return n
+}
+
+// unorm4 packs four pixels' channels as unormIn and the row loops do.
+type unorm4 struct {
+	k255, half archsimd.Float32x4
+	alpha      archsimd.Int32x4
+}
+
+func newUnorm4(alpha uint32) unorm4 {
+	return unorm4{archsimd.BroadcastFloat32x4(255), archsimd.BroadcastFloat32x4(0.5), archsimd.BroadcastInt32x4(int32(alpha))}
+}
+
+// store writes out[:4]: unorm8 of r, g and c (float64 lanes rounded to
+// float32, times 255, plus 0.5, truncated) in the low three bytes, alpha in
+// the fourth.
+func (u *unorm4) store(out []uint32, r, g, c archsimd.Float64x4) {
+	ri := r.ConvertToFloat32().Mul(u.k255).Add(u.half).ConvertToInt32()
+	gi := g.ConvertToFloat32().Mul(u.k255).Add(u.half).ConvertToInt32()
+	ci := c.ConvertToFloat32().Mul(u.k255).Add(u.half).ConvertToInt32()
+	x := ri.Or(u.alpha).Or(gi.ShiftAllLeft(8)).Or(ci.ShiftAllLeft(16))
+	x.Store((*[4]int32)(unsafe.Pointer(&out[:4][0])))
+}
+
+// spanRowB1Vec is spanRowB1 four pixels at a time (as spanRowVec): out[:n],
+// n returned.
+func spanRowB1Vec(out []uint32, f2, fs2, inv, pr, pg, pc, r2, g2, c2 float64, alpha uint32) int {
+	n := len(out) &^ 3
+	if !spanVec || n == 0 {
+		return 0
+	}
+	w2 := archsimd.LoadFloat64x4(&[4]float64{f2, f2 + fs2, f2 + 2*fs2, f2 + 3*fs2})
+	st2, vinv := archsimd.BroadcastFloat64x4(4*fs2), archsimd.BroadcastFloat64x4(inv)
+	u := newUnorm4(alpha)
+	vr, vg, vc := archsimd.BroadcastFloat64x4(pr), archsimd.BroadcastFloat64x4(pg), archsimd.BroadcastFloat64x4(pc)
+	r, g, c := archsimd.BroadcastFloat64x4(r2), archsimd.BroadcastFloat64x4(g2), archsimd.BroadcastFloat64x4(c2)
+	for i := 0; i < n; i += 4 {
+		b2 := w2.Mul(vinv)
+		u.store(out[i:], vr.Add(b2.Mul(r)), vg.Add(b2.Mul(g)), vc.Add(b2.Mul(c)))
+		w2 = w2.Add(st2)
+	}
+	return n
+}
+
+// spanRowB2Vec is spanRowB2 four pixels at a time (as spanRowVec): out[:n],
+// n returned.
+func spanRowB2Vec(out []uint32, f1, fs1, inv float64, a0, d1, k *[3]float64, alpha uint32) int {
+	n := len(out) &^ 3
+	if !spanVec || n == 0 {
+		return 0
+	}
+	w1 := archsimd.LoadFloat64x4(&[4]float64{f1, f1 + fs1, f1 + 2*fs1, f1 + 3*fs1})
+	st1, vinv := archsimd.BroadcastFloat64x4(4*fs1), archsimd.BroadcastFloat64x4(inv)
+	u := newUnorm4(alpha)
+	r0, g0, c0 := archsimd.BroadcastFloat64x4(a0[0]), archsimd.BroadcastFloat64x4(a0[1]), archsimd.BroadcastFloat64x4(a0[2])
+	r1, g1, c1 := archsimd.BroadcastFloat64x4(d1[0]), archsimd.BroadcastFloat64x4(d1[1]), archsimd.BroadcastFloat64x4(d1[2])
+	kr, kg, kc := archsimd.BroadcastFloat64x4(k[0]), archsimd.BroadcastFloat64x4(k[1]), archsimd.BroadcastFloat64x4(k[2])
+	for i := 0; i < n; i += 4 {
+		b1 := w1.Mul(vinv)
+		u.store(out[i:], r0.Add(b1.Mul(r1)).Add(kr), g0.Add(b1.Mul(g1)).Add(kg), c0.Add(b1.Mul(c1)).Add(kc))
+		w1 = w1.Add(st1)
+	}
+	return n
+}
+
+// colSpanVec is colSpan four pixels at a time: out[:n], n returned.
+func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint32) int {
+	n := len(out) &^ 3
+	if !spanVec || n == 0 {
+		return 0
+	}
+	u := newUnorm4(alpha)
+	vr, vg, vc := archsimd.BroadcastFloat64x4(kr), archsimd.BroadcastFloat64x4(kg), archsimd.BroadcastFloat64x4(kc)
+	cr, cg, cc = cr[:n], cg[:n], cc[:n]
+	for i := 0; i < n; i += 4 {
+		u.store(out[i:], archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc))
 	}
 	return n
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestSpanRowVecSameBytes: spanRow, whose first len&^3 pixels go four at a
-// time when Go is built with GOEXPERIMENT=simd (spanrow_simd.go), writes
+// TestSpanRowVecSameBytes: spanRow, spanRowB1, spanRowB2 and colSpan, whose
+// first len&^3 pixels go four at a time when Go is built with
+// GOEXPERIMENT=simd (spanrow_simd.go), write
 // the bytes of the pixel stage's arithmetic done one pixel at a time with
 // the edge values as int64 (the form spanRow had before): bit for bit, on
 // rows of every length mod 4, both signs of step, planes of both signs.
@@ -75,10 +76,36 @@ func TestSpanRowVecSameBytes(t *testing.T) {
 		inv := 1 / float64(area)
 		spanRow(got[:n], w1, w2, s1, s2, inv, &a0, &d1, &d2, alpha)
 		want(ref[:n], w1, w2, s1, s2, inv, &a0, &d1, &d2, alpha)
-		for i := range n {
-			if got[i] != ref[i] {
-				t.Fatalf("trial %d, pixel %d of %d: %08x, want %08x (w %d %d, s %d %d)", trial, i, n, got[i], ref[i], w1, w2, s1, s2)
+		check := func(row string) {
+			t.Helper()
+			for i := range n {
+				if got[i] != ref[i] {
+					t.Fatalf("%s, trial %d, pixel %d of %d: %08x, want %08x (w %d %d, s %d %d)", row, trial, i, n, got[i], ref[i], w1, w2, s1, s2)
+				}
 			}
 		}
+		check("spanRow")
+		// b1 constant along the row (spanRowB1: p = a0 + b1*d1).
+		b1 := float64(w1) * inv
+		p := [3]float64{a0[0] + float64(b1*d1[0]), a0[1] + float64(b1*d1[1]), a0[2] + float64(b1*d1[2])}
+		spanRowB1(got[:n], w2, s2, inv, p[0], p[1], p[2], d2[0], d2[1], d2[2], alpha)
+		want(ref[:n], w1, w2, 0, s2, inv, &a0, &d1, &d2, alpha)
+		check("spanRowB1")
+		// b2 constant (spanRowB2: k = b2*d2).
+		b2 := float64(w2) * inv
+		k := [3]float64{float64(b2 * d2[0]), float64(b2 * d2[1]), float64(b2 * d2[2])}
+		spanRowB2(got[:n], w1, s1, inv, &a0, &d1, &k, alpha)
+		want(ref[:n], w1, w2, s1, 0, inv, &a0, &d1, &d2, alpha)
+		check("spanRowB2")
+		// Column terms plus a row term (colSpan): the b2 terms per
+		// column, a0 + b1*d1 for the row.
+		var cols [3][80]float64
+		for i := range n {
+			b := float64(w2+int64(i)*s2) * inv
+			cols[0][i], cols[1][i], cols[2][i] = float64(b*d2[0]), float64(b*d2[1]), float64(b*d2[2])
+		}
+		colSpan(got[:n], cols[0][:], cols[1][:], cols[2][:], p[0], p[1], p[2], alpha)
+		want(ref[:n], w1, w2, 0, s2, inv, &a0, &d1, &d2, alpha)
+		check("colSpan")
 	}
 }
