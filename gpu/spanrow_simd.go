@@ -8,7 +8,7 @@ import (
 )
 
 // spanRowVec is spanRow four pixels at a time, when Go is built with
-// GOEXPERIMENT=simd on amd64 and the processor has AVX: the same operations
+// GOEXPERIMENT=simd on amd64 and the processor has AVX2: the same operations
 // in the same order, each lane rounded as the scalar instruction rounds it —
 // VMULPD and VADDPD for the weights and a0 + b1*d1 + b2*d2 (no fused
 // multiply-add), VCVTPD2PS for the float32, VMULPS by 255 and VADDPS of 0.5
@@ -115,5 +115,6 @@ func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha ui
 	return n
 }
 
-// spanVec: the processor runs spanRowVec's instructions (AVX).
-var spanVec = archsimd.X86.AVX()
+// spanVec: the processor runs the row loops' instructions (AVX, and AVX2
+// for the broadcasts).
+var spanVec = archsimd.X86.AVX() && archsimd.X86.AVX2()

@@ -16,7 +16,7 @@ import (
 // skipped (the other raster tests hold it).
 func TestSpanRowVecSameBytes(t *testing.T) {
 	if !spanVec {
-		t.Skip("spanRowVec needs GOEXPERIMENT=simd on amd64 with AVX")
+		t.Skip("spanRowVec needs GOEXPERIMENT=simd on amd64 with AVX2")
 	}
 	rng := rand.New(rand.NewPCG(7, 32))
 	want := func(out []uint32, w1, w2, s1, s2 int64, inv float64, a0, d1, d2 *[3]float64, alpha uint32) {
