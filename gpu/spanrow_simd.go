@@ -22,20 +22,30 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 	if !spanVec || n == 0 {
 		return 0
 	}
-	w1 := archsimd.LoadFloat64x4(&[4]float64{f1, f1 + fs1, f1 + 2*fs1, f1 + 3*fs1})
-	w2 := archsimd.LoadFloat64x4(&[4]float64{f2, f2 + fs2, f2 + 2*fs2, f2 + 3*fs2})
-	st1, st2 := archsimd.BroadcastFloat64x4(4*fs1), archsimd.BroadcastFloat64x4(4*fs2)
+	w1, st1 := edgeLanes(f1, fs1)
+	w2, st2 := edgeLanes(f2, fs2)
 	vinv := archsimd.BroadcastFloat64x4(inv)
 	u := newUnorm4(alpha)
-	r0, g0, c0 := archsimd.BroadcastFloat64x4(a0[0]), archsimd.BroadcastFloat64x4(a0[1]), archsimd.BroadcastFloat64x4(a0[2])
-	r1, g1, c1 := archsimd.BroadcastFloat64x4(d1[0]), archsimd.BroadcastFloat64x4(d1[1]), archsimd.BroadcastFloat64x4(d1[2])
-	r2, g2, c2 := archsimd.BroadcastFloat64x4(d2[0]), archsimd.BroadcastFloat64x4(d2[1]), archsimd.BroadcastFloat64x4(d2[2])
+	r0, g0, c0 := broadcast3(a0)
+	r1, g1, c1 := broadcast3(d1)
+	r2, g2, c2 := broadcast3(d2)
 	for i := 0; i < n; i += 4 {
 		b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
 		u.store(out[i:], r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)))
 		w1, w2 = w1.Add(st1), w2.Add(st2)
 	}
 	return n
+}
+
+// edgeLanes: an edge's value at four pixels in a row from f, a step of fs
+// between two, and the step of four pixels (exact: integers below 2^52).
+func edgeLanes(f, fs float64) (w, step archsimd.Float64x4) {
+	return archsimd.LoadFloat64x4(&[4]float64{f, f + fs, f + 2*fs, f + 3*fs}), archsimd.BroadcastFloat64x4(4 * fs)
+}
+
+// broadcast3: each of three channels' values in all four lanes.
+func broadcast3(p *[3]float64) (r, g, c archsimd.Float64x4) {
+	return archsimd.BroadcastFloat64x4(p[0]), archsimd.BroadcastFloat64x4(p[1]), archsimd.BroadcastFloat64x4(p[2])
 }
 
 // unorm4 packs four pixels' channels as unormIn and the row loops do.
@@ -66,11 +76,11 @@ func spanRowB1Vec(out []uint32, f2, fs2, inv, pr, pg, pc, r2, g2, c2 float64, al
 	if !spanVec || n == 0 {
 		return 0
 	}
-	w2 := archsimd.LoadFloat64x4(&[4]float64{f2, f2 + fs2, f2 + 2*fs2, f2 + 3*fs2})
-	st2, vinv := archsimd.BroadcastFloat64x4(4*fs2), archsimd.BroadcastFloat64x4(inv)
+	w2, st2 := edgeLanes(f2, fs2)
+	vinv := archsimd.BroadcastFloat64x4(inv)
 	u := newUnorm4(alpha)
-	vr, vg, vc := archsimd.BroadcastFloat64x4(pr), archsimd.BroadcastFloat64x4(pg), archsimd.BroadcastFloat64x4(pc)
-	r, g, c := archsimd.BroadcastFloat64x4(r2), archsimd.BroadcastFloat64x4(g2), archsimd.BroadcastFloat64x4(c2)
+	vr, vg, vc := broadcast3(&[3]float64{pr, pg, pc})
+	r, g, c := broadcast3(&[3]float64{r2, g2, c2})
 	for i := 0; i < n; i += 4 {
 		b2 := w2.Mul(vinv)
 		u.store(out[i:], vr.Add(b2.Mul(r)), vg.Add(b2.Mul(g)), vc.Add(b2.Mul(c)))
@@ -86,12 +96,12 @@ func spanRowB2Vec(out []uint32, f1, fs1, inv float64, a0, d1, k *[3]float64, alp
 	if !spanVec || n == 0 {
 		return 0
 	}
-	w1 := archsimd.LoadFloat64x4(&[4]float64{f1, f1 + fs1, f1 + 2*fs1, f1 + 3*fs1})
-	st1, vinv := archsimd.BroadcastFloat64x4(4*fs1), archsimd.BroadcastFloat64x4(inv)
+	w1, st1 := edgeLanes(f1, fs1)
+	vinv := archsimd.BroadcastFloat64x4(inv)
 	u := newUnorm4(alpha)
-	r0, g0, c0 := archsimd.BroadcastFloat64x4(a0[0]), archsimd.BroadcastFloat64x4(a0[1]), archsimd.BroadcastFloat64x4(a0[2])
-	r1, g1, c1 := archsimd.BroadcastFloat64x4(d1[0]), archsimd.BroadcastFloat64x4(d1[1]), archsimd.BroadcastFloat64x4(d1[2])
-	kr, kg, kc := archsimd.BroadcastFloat64x4(k[0]), archsimd.BroadcastFloat64x4(k[1]), archsimd.BroadcastFloat64x4(k[2])
+	r0, g0, c0 := broadcast3(a0)
+	r1, g1, c1 := broadcast3(d1)
+	kr, kg, kc := broadcast3(k)
 	for i := 0; i < n; i += 4 {
 		b1 := w1.Mul(vinv)
 		u.store(out[i:], r0.Add(b1.Mul(r1)).Add(kr), g0.Add(b1.Mul(g1)).Add(kg), c0.Add(b1.Mul(c1)).Add(kc))
@@ -107,7 +117,7 @@ func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha ui
 		return 0
 	}
 	u := newUnorm4(alpha)
-	vr, vg, vc := archsimd.BroadcastFloat64x4(kr), archsimd.BroadcastFloat64x4(kg), archsimd.BroadcastFloat64x4(kc)
+	vr, vg, vc := broadcast3(&[3]float64{kr, kg, kc})
 	cr, cg, cc = cr[:n], cg[:n], cc[:n]
 	for i := 0; i < n; i += 4 {
 		u.store(out[i:], archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc))
