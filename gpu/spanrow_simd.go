@@ -29,12 +29,50 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 	r0, g0, c0 := broadcast3(a0)
 	r1, g1, c1 := broadcast3(d1)
 	r2, g2, c2 := broadcast3(d2)
-	for i := 0; i < n; i += 4 {
+	i := 0
+	if n >= 8 {
+		// Eight pixels a pass: two sets of four lanes in float64, their
+		// float32 tails as eight lanes.
+		u8 := newUnorm8(alpha)
+		for ; i+8 <= n; i += 8 {
+			b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
+			r := r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)).ConvertToFloat32()
+			g := g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)).ConvertToFloat32()
+			c := c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)).ConvertToFloat32()
+			w1, w2 = w1.Add(st1), w2.Add(st2)
+			b1, b2 = w1.Mul(vinv), w2.Mul(vinv)
+			var z archsimd.Float32x8
+			rr := z.SetLo(r).SetHi(r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)).ConvertToFloat32())
+			gg := z.SetLo(g).SetHi(g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)).ConvertToFloat32())
+			cc := z.SetLo(c).SetHi(c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)).ConvertToFloat32())
+			u8.store(out[i:], rr, gg, cc)
+			w1, w2 = w1.Add(st1), w2.Add(st2)
+		}
+	}
+	for ; i < n; i += 4 {
 		b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
 		u.store(out[i:], r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)))
 		w1, w2 = w1.Add(st1), w2.Add(st2)
 	}
 	return n
+}
+
+// unorm8x is unorm4 for eight pixels whose channels are float32 already.
+type unorm8x struct {
+	k255, half archsimd.Float32x8
+	alpha      archsimd.Int32x8
+}
+
+func newUnorm8(alpha uint32) unorm8x {
+	return unorm8x{archsimd.BroadcastFloat32x8(255), archsimd.BroadcastFloat32x8(0.5), archsimd.BroadcastInt32x8(int32(alpha))}
+}
+
+func (u *unorm8x) store(out []uint32, r, g, c archsimd.Float32x8) {
+	ri := r.Mul(u.k255).Add(u.half).ConvertToInt32()
+	gi := g.Mul(u.k255).Add(u.half).ConvertToInt32()
+	ci := c.Mul(u.k255).Add(u.half).ConvertToInt32()
+	x := ri.Or(u.alpha).Or(gi.ShiftAllLeft(8)).Or(ci.ShiftAllLeft(16))
+	x.Store((*[8]int32)(unsafe.Pointer(&out[:8][0])))
 }
 
 // edgeLanes: an edge's value at four pixels in a row from f, a step of fs
