@@ -36,16 +36,10 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 		u8 := newUnorm8(alpha)
 		for ; i+8 <= n; i += 8 {
 			b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
-			r := r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)).ConvertToFloat32()
-			g := g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)).ConvertToFloat32()
-			c := c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)).ConvertToFloat32()
+			r, g, c := r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2))
 			w1, w2 = w1.Add(st1), w2.Add(st2)
 			b1, b2 = w1.Mul(vinv), w2.Mul(vinv)
-			var z archsimd.Float32x8
-			rr := z.SetLo(r).SetHi(r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)).ConvertToFloat32())
-			gg := z.SetLo(g).SetHi(g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)).ConvertToFloat32())
-			cc := z.SetLo(c).SetHi(c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)).ConvertToFloat32())
-			u8.store(out[i:], rr, gg, cc)
+			u8.store(out[i:], lanes8(r, r0.Add(b1.Mul(r1)).Add(b2.Mul(r2))), lanes8(g, g0.Add(b1.Mul(g1)).Add(b2.Mul(g2))), lanes8(c, c0.Add(b1.Mul(c1)).Add(b2.Mul(c2))))
 			w1, w2 = w1.Add(st1), w2.Add(st2)
 		}
 	}
@@ -55,6 +49,12 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 		w1, w2 = w1.Add(st1), w2.Add(st2)
 	}
 	return n
+}
+
+// lanes8: two sets of four float64 lanes rounded to float32, as eight lanes.
+func lanes8(lo, hi archsimd.Float64x4) archsimd.Float32x8 {
+	var z archsimd.Float32x8
+	return z.SetLo(lo.ConvertToFloat32()).SetHi(hi.ConvertToFloat32())
 }
 
 // unorm8x is unorm4 for eight pixels whose channels are float32 already.
@@ -119,7 +119,16 @@ func spanRowB1Vec(out []uint32, f2, fs2, inv, pr, pg, pc, r2, g2, c2 float64, al
 	u := newUnorm4(alpha)
 	vr, vg, vc := broadcast3(&[3]float64{pr, pg, pc})
 	r, g, c := broadcast3(&[3]float64{r2, g2, c2})
-	for i := 0; i < n; i += 4 {
+	i := 0
+	if n >= 8 {
+		u8 := newUnorm8(alpha)
+		for ; i+8 <= n; i += 8 {
+			b2, b2h := w2.Mul(vinv), w2.Add(st2).Mul(vinv)
+			u8.store(out[i:], lanes8(vr.Add(b2.Mul(r)), vr.Add(b2h.Mul(r))), lanes8(vg.Add(b2.Mul(g)), vg.Add(b2h.Mul(g))), lanes8(vc.Add(b2.Mul(c)), vc.Add(b2h.Mul(c))))
+			w2 = w2.Add(st2).Add(st2)
+		}
+	}
+	for ; i < n; i += 4 {
 		b2 := w2.Mul(vinv)
 		u.store(out[i:], vr.Add(b2.Mul(r)), vg.Add(b2.Mul(g)), vc.Add(b2.Mul(c)))
 		w2 = w2.Add(st2)
@@ -157,7 +166,16 @@ func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha ui
 	u := newUnorm4(alpha)
 	vr, vg, vc := broadcast3(&[3]float64{kr, kg, kc})
 	cr, cg, cc = cr[:n], cg[:n], cc[:n]
-	for i := 0; i < n; i += 4 {
+	i := 0
+	if n >= 8 {
+		u8 := newUnorm8(alpha)
+		for ; i+8 <= n; i += 8 {
+			u8.store(out[i:], lanes8(archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cr[i+4:]).Add(vr)),
+				lanes8(archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cg[i+4:]).Add(vg)),
+				lanes8(archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc), archsimd.LoadFloat64x4Slice(cc[i+4:]).Add(vc)))
+		}
+	}
+	for ; i < n; i += 4 {
 		u.store(out[i:], archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc))
 	}
 	return n
