@@ -473,6 +473,9 @@ func (p *pipe) spanColorCols(t *tri, rows []rowSpan) {
 //
 //go:noinline
 func colSpan(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint32) {
+	if k := colSpanVec(out, cr, cg, cc, kr, kg, kc, alpha); k > 0 {
+		out, cr, cg, cc = out[k:], cr[k:], cg[k:], cc[k:]
+	}
 	cr, cg, cc = cr[:len(out)], cg[:len(out)], cc[:len(out)]
 	for i := range out {
 		x := unormIn(float32(cr[i]+kr)) | alpha
@@ -485,19 +488,32 @@ func colSpan(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha uint3
 // The row loops of spanColor, each a function of its own (not inlined) so
 // that its loop has the registers to itself: inlined into spanColor they
 // spilled a third of their values to the stack on every pixel. Each
-// computes spanColor's arithmetic, in the same order.
+// computes spanColor's arithmetic, in the same order. The planes are read
+// through their pointers in the loop, as memory operands of the products
+// and sums (loads, not floating-point work), which leaves the sixteen
+// registers to the weights and the sums: held in registers they spilled.
+// The edge values step
+// as float64, not int64 converted a pixel: they are integers below 2^52
+// (raster.go's bound, one pixel past a row's end included), which float64
+// holds and adds exactly, so float64(w) + k*float64(s) is float64(w + k*s)
+// bit for bit, and a pixel saves two conversions and their register
+// clears, which share the floating-point units with the rest of the row.
 
 // spanRowB1 is a row where a0 + b1*d1 is p (per channel).
 //
 //go:noinline
 func spanRowB1(out []uint32, w2, s2 int64, inv, pr, pg, pc, r2, g2, c2 float64, alpha uint32) {
+	f2, fs2 := float64(w2), float64(s2)
+	if k := spanRowB1Vec(out, f2, fs2, inv, pr, pg, pc, r2, g2, c2, alpha); k > 0 {
+		out, f2 = out[k:], f2+float64(k)*fs2
+	}
 	for i := range out {
-		b2 := float64(w2) * inv
+		b2 := f2 * inv
 		x := unormIn(float32(pr+float64(b2*r2))) | alpha
 		x |= unormIn(float32(pg+float64(b2*g2))) << 8
 		x |= unormIn(float32(pc+float64(b2*c2))) << 16
 		out[i] = x
-		w2 += s2
+		f2 += fs2
 	}
 }
 
@@ -505,16 +521,17 @@ func spanRowB1(out []uint32, w2, s2 int64, inv, pr, pg, pc, r2, g2, c2 float64, 
 //
 //go:noinline
 func spanRowB2(out []uint32, w1, s1 int64, inv float64, a0, d1, k *[3]float64, alpha uint32) {
-	r0, g0, c0 := a0[0], a0[1], a0[2]
-	r1, g1, c1 := d1[0], d1[1], d1[2]
-	kr, kg, kc := k[0], k[1], k[2]
+	f1, fs1 := float64(w1), float64(s1)
+	if m := spanRowB2Vec(out, f1, fs1, inv, a0, d1, k, alpha); m > 0 {
+		out, f1 = out[m:], f1+float64(m)*fs1
+	}
 	for i := range out {
-		b1 := float64(w1) * inv
-		x := unormIn(float32(r0+float64(b1*r1)+kr)) | alpha
-		x |= unormIn(float32(g0+float64(b1*g1)+kg)) << 8
-		x |= unormIn(float32(c0+float64(b1*c1)+kc)) << 16
+		b1 := f1 * inv
+		x := unormIn(float32(a0[0]+float64(b1*d1[0])+k[0])) | alpha
+		x |= unormIn(float32(a0[1]+float64(b1*d1[1])+k[1])) << 8
+		x |= unormIn(float32(a0[2]+float64(b1*d1[2])+k[2])) << 16
 		out[i] = x
-		w1 += s1
+		f1 += fs1
 	}
 }
 
@@ -522,17 +539,19 @@ func spanRowB2(out []uint32, w1, s1 int64, inv float64, a0, d1, k *[3]float64, a
 //
 //go:noinline
 func spanRow(out []uint32, w1, w2, s1, s2 int64, inv float64, a0, d1, d2 *[3]float64, alpha uint32) {
-	r0, g0, c0 := a0[0], a0[1], a0[2]
-	r1, g1, c1 := d1[0], d1[1], d1[2]
-	r2, g2, c2 := d2[0], d2[1], d2[2]
+	f1, f2, fs1, fs2 := float64(w1), float64(w2), float64(s1), float64(s2)
+	if k := spanRowVec(out, f1, f2, fs1, fs2, inv, a0, d1, d2, alpha); k > 0 {
+		out = out[k:]
+		f1, f2 = f1+float64(k)*fs1, f2+float64(k)*fs2
+	}
 	for i := range out {
-		b1, b2 := float64(w1)*inv, float64(w2)*inv
-		x := unormIn(float32(r0+float64(b1*r1)+float64(b2*r2))) | alpha
-		x |= unormIn(float32(g0+float64(b1*g1)+float64(b2*g2))) << 8
-		x |= unormIn(float32(c0+float64(b1*c1)+float64(b2*c2))) << 16
+		b1, b2 := f1*inv, f2*inv
+		x := unormIn(float32(a0[0]+float64(b1*d1[0])+float64(b2*d2[0]))) | alpha
+		x |= unormIn(float32(a0[1]+float64(b1*d1[1])+float64(b2*d2[1]))) << 8
+		x |= unormIn(float32(a0[2]+float64(b1*d1[2])+float64(b2*d2[2]))) << 16
 		out[i] = x
-		w1 += s1
-		w2 += s2
+		f1 += fs1
+		f2 += fs2
 	}
 }
 

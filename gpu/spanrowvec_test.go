@@ -1,0 +1,111 @@
+package gpu
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestSpanRowVecSameBytes: spanRow, spanRowB1, spanRowB2 and colSpan, whose
+// first len&^3 pixels go four at a time when Go is built with
+// GOEXPERIMENT=simd (spanrow_simd.go), write
+// the bytes of the pixel stage's arithmetic done one pixel at a time with
+// the edge values as int64 (the form spanRow had before): bit for bit, on
+// rows of every length mod 4, both signs of step, planes of both signs.
+// Without the experiment spanRow is the scalar loop alone and the test is
+// skipped (the other raster tests hold it).
+func TestSpanRowVecSameBytes(t *testing.T) {
+	if !spanVec {
+		t.Skip("spanRowVec needs GOEXPERIMENT=simd on amd64 with AVX2")
+	}
+	rng := rand.New(rand.NewPCG(7, 32))
+	want := func(out []uint32, w1, w2, s1, s2 int64, inv float64, a0, d1, d2 *[3]float64, alpha uint32) {
+		for i := range out {
+			b1, b2 := float64(w1)*inv, float64(w2)*inv
+			x := unormIn(float32(a0[0]+float64(b1*d1[0])+float64(b2*d2[0]))) | alpha
+			x |= unormIn(float32(a0[1]+float64(b1*d1[1])+float64(b2*d2[1]))) << 8
+			x |= unormIn(float32(a0[2]+float64(b1*d1[2])+float64(b2*d2[2]))) << 16
+			out[i] = x
+			w1 += s1
+			w2 += s2
+		}
+	}
+	// thresholds[k]: the least float64 whose unorm8 (through float32,
+	// as the pixel stage has it) is k, by bisection on the bits.
+	var thresholds [256]float64
+	for k := 1; k < 256; k++ {
+		lo, hi := uint64(0), math.Float64bits(1.0)
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			if unormIn(float32(math.Float64frombits(mid))) >= uint32(k) {
+				hi = mid
+			} else {
+				lo = mid + 1
+			}
+		}
+		thresholds[k] = math.Float64frombits(lo)
+	}
+	got, ref := make([]uint32, 80), make([]uint32, 80)
+	for trial := range 20000 {
+		n := rng.IntN(len(got) + 1)
+		// A triangle of area A (in edge units): weights w/A in [0, 1]
+		// along the row, so the colour stays in [0, 1].
+		area := rng.Int64N(1<<44) + 1<<20
+		at := func() (int64, int64) {
+			w0, w9 := rng.Int64N(area/2+1), rng.Int64N(area/2+1)
+			if n == 0 {
+				return w0, 0
+			}
+			return w0, (w9 - w0) / int64(n)
+		}
+		w1, s1 := at()
+		w2, s2 := at()
+		var a0, d1, d2 [3]float64
+		for c := range 3 {
+			v0, v1, v2 := rng.Float64(), rng.Float64(), rng.Float64()
+			a0[c], d1[c], d2[c] = v0, v1-v0, v2-v0
+			if trial%2 == 1 {
+				// At a threshold of unorm8, give or take a few ulps
+				// along the row: where a rounding done otherwise
+				// shows in the byte.
+				a0[c] = thresholds[1+rng.IntN(255)] + float64(rng.IntN(9)-4)*0x1p-53
+				d1[c], d2[c] = float64(rng.IntN(9)-4)*0x1p-52, float64(rng.IntN(9)-4)*0x1p-52
+			}
+		}
+		alpha := uint32(rng.IntN(256)) << 24
+		inv := 1 / float64(area)
+		spanRow(got[:n], w1, w2, s1, s2, inv, &a0, &d1, &d2, alpha)
+		want(ref[:n], w1, w2, s1, s2, inv, &a0, &d1, &d2, alpha)
+		check := func(row string) {
+			t.Helper()
+			for i := range n {
+				if got[i] != ref[i] {
+					t.Fatalf("%s, trial %d, pixel %d of %d: %08x, want %08x (w %d %d, s %d %d)", row, trial, i, n, got[i], ref[i], w1, w2, s1, s2)
+				}
+			}
+		}
+		check("spanRow")
+		// b1 constant along the row (spanRowB1: p = a0 + b1*d1).
+		b1 := float64(w1) * inv
+		p := [3]float64{a0[0] + float64(b1*d1[0]), a0[1] + float64(b1*d1[1]), a0[2] + float64(b1*d1[2])}
+		spanRowB1(got[:n], w2, s2, inv, p[0], p[1], p[2], d2[0], d2[1], d2[2], alpha)
+		want(ref[:n], w1, w2, 0, s2, inv, &a0, &d1, &d2, alpha)
+		check("spanRowB1")
+		// b2 constant (spanRowB2: k = b2*d2).
+		b2 := float64(w2) * inv
+		k := [3]float64{float64(b2 * d2[0]), float64(b2 * d2[1]), float64(b2 * d2[2])}
+		spanRowB2(got[:n], w1, s1, inv, &a0, &d1, &k, alpha)
+		want(ref[:n], w1, w2, s1, 0, inv, &a0, &d1, &d2, alpha)
+		check("spanRowB2")
+		// Column terms plus a row term (colSpan): the b2 terms per
+		// column, a0 + b1*d1 for the row.
+		var cols [3][80]float64
+		for i := range n {
+			b := float64(w2+int64(i)*s2) * inv
+			cols[0][i], cols[1][i], cols[2][i] = float64(b*d2[0]), float64(b*d2[1]), float64(b*d2[2])
+		}
+		colSpan(got[:n], cols[0][:], cols[1][:], cols[2][:], p[0], p[1], p[2], alpha)
+		want(ref[:n], w1, w2, 0, s2, inv, &a0, &d1, &d2, alpha)
+		check("colSpan")
+	}
+}
