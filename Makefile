@@ -72,9 +72,13 @@ TESTTIMEOUT ?= 60m
 fmt:
 	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt -l: these files need gofmt -w:"; echo "$$out"; exit 1; fi
 
+# GOEXPERIMENT=simd: the gpu package's vector rows (gpu/spanrow_simd.go,
+# docs/performance.md), which the default build leaves out, are vetted and
+# tested too (unit).
 vet:
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm
+	GOEXPERIMENT=simd $(GO) vet ./gpu
 
 # No test asserts on wall-clock time, and no browser test sleeps for a fixed
 # time (timing_test.go: TestNoTimedAssertions; make unit runs it too).
@@ -87,6 +91,7 @@ check-timing:
 # its own (gpu/tiles_wasm.go) that make vet does not see.
 unit:
 	$(GO) test $(GOTESTFLAGS) -vet=off -timeout $(TESTTIMEOUT) ./...
+	GOEXPERIMENT=simd $(GO) test $(GOTESTFLAGS) -short -vet=off -timeout $(TESTTIMEOUT) ./gpu
 
 # The packages that start goroutines (the GPU's tile workers, the quad
 # evaluator, the scenario runner's free-threaded calls and stress tests) or
