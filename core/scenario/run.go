@@ -62,9 +62,7 @@ type Run struct {
 	qdata     map[*d3d11.Query]queryData // the last GetData of each query (expect data, until data)
 	cur       *thread                    // the thread whose statement runs (exec)
 
-	hash     string // of the last frame, computed once per frame
-	hashed   int    // frames hashed
-	messages tally  // debug-layer messages seen so far (onEvent), bounded
+	messages tally // debug-layer messages seen so far (onEvent), bounded
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
@@ -106,7 +104,7 @@ func NewRun(s *Script, o Overrides) *Run {
 		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{},
 		qdata: map[*d3d11.Query]queryData{}}
 	r.mach = machine.New(r.opt.machine(func(f machine.Frame) {
-		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
+		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix, hash: &frameHash{}})
 	}, r.preempt))
 	r.sim, r.rec, r.rt = r.mach.Sim(), r.mach.Recorder(), r.mach.Runtime()
 	r.sim.SetBlocking(r.park, r.wake) // (threads.go: a thread run inside another may wait for its lock)
@@ -299,21 +297,26 @@ func (r *Run) stop() {
 	r.done = true
 }
 
-// Summary reports the run so far.
+// Summary reports the run so far, with the hash of the last frame.
 func (r *Run) Summary() Summary {
+	s := r.Progress()
+	if f, ok := r.LastFrame(); ok {
+		s.Hash = f.Hash() // once per frame (Frame.Hash)
+	}
+	return s
+}
+
+// Progress is Summary without its Hash, which costs a SHA-256 of the last
+// frame's pixels: the page asks the run's progress after every slice, and
+// only some of those summaries reach the panel (LastFrame().Hash() then).
+func (r *Run) Progress() Summary {
 	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: r.verifier.Count(),
 		Failures: r.failures.list(func(line, n int) string {
 			return fmt.Sprintf("%d:0: … and %d more failures on line %d", line, n, line)
 		}, func(n int) string {
 			return fmt.Sprintf("0:0: … and %d more failures on other lines", n)
 		}), FailureCount: r.failures.total, BadInput: r.badInput, Limit: r.limit, Done: r.done, Steps: r.steps}
-	// The page asks every frame: hash a new frame once, read new events once.
-	if f, ok := r.LastFrame(); ok {
-		if r.hashed != s.Frames {
-			r.hash, r.hashed = HashBytes(f.Pix), s.Frames
-		}
-		s.Hash = r.hash
-	}
+	// The page asks every frame: read new events once.
 	r.rec.Do(func() { // onEvent collects them
 		s.Messages = r.messages.list(func(line, n int) string {
 			return fmt.Sprintf("%d: … and %d more messages from line %d", line, n, line)
