@@ -29,7 +29,9 @@ type app struct {
 	gen      uint64 // bumped by every load and every step: the canvas and the panel poll it
 	loads    uint64 // scenarios loaded so far: the panel resets its trace when it changes
 	sum      scenario.Summary
-	sumFrame scenario.Frame // the run's last frame when sum was taken: its Hash, when the page is given sum (frameHash)
+	sumFrame scenario.Frame // the run's last frame when sum was taken: hashed when the page is given sum (frameHash)
+	hashPix  *byte          // the frame hashed last (its first byte: each frame has pixels of its own)
+	hash     string         // and its hash
 	sumGen   uint64         // gen the cached summary was taken at (0: none)
 	sumLoads uint64         // loads when it was taken: a summary of an earlier scenario is not this one's
 	playing  bool           // Update (or the fallback pump) advances the run
@@ -338,12 +340,16 @@ func (a *app) summaryLocked() (s scenario.Summary) {
 // frameHash is s's Hash: the hash of the frame that was last when s, a
 // summary of this app (summaryLocked), was taken, computed once per frame
 // and only for a summary handed to the page. It takes no lock, as the
-// bridge's busy answer does: a frame's pixels never change once presented.
+// bridge's busy answer does (a frame's pixels never change once presented):
+// the module runs on one thread.
 func (a *app) frameHash(s scenario.Summary) string {
-	if s.Hash != "" || s.Frames == 0 || s.Frames != a.sum.Frames || a.sumFrame.Pix == nil {
+	if s.Hash != "" || s.Frames == 0 || s.Frames != a.sum.Frames || len(a.sumFrame.Pix) == 0 {
 		return s.Hash
 	}
-	return a.sumFrame.Hash()
+	if p := &a.sumFrame.Pix[0]; p != a.hashPix {
+		a.hash, a.hashPix = scenario.HashBytes(a.sumFrame.Pix), p
+	}
+	return a.hash
 }
 
 // linkURL is the shareable URL of the loaded scenario: base (the page's

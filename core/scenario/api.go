@@ -3,7 +3,6 @@ package scenario
 import (
 	"image"
 	"strconv"
-	"sync"
 
 	"d3dsim/core/machine"
 	"d3dsim/core/trace"
@@ -47,32 +46,7 @@ func (s Summary) OK() bool { return len(s.Failures) == 0 }
 type Frame struct {
 	Width, Height int
 	Pix           []byte
-
-	hash *frameHash // the run's frames: Hash computed once, when first asked
 }
-
-// frameHash is a frame's HashBytes, computed when first asked: a SHA-256 of
-// every pixel (256 KiB at 256x256; about 2.6 ms under WebAssembly) that a
-// caller who never reads the hash must not pay for.
-type frameHash struct {
-	once sync.Once
-	sum  string
-}
-
-// Hash is HashBytes of the frame's pixels: the summary's Hash when it is the
-// last frame. A frame of a run computes it once, the first time it is asked
-// (safe from any goroutine: a frame's pixels never change once presented).
-func (f Frame) Hash() string {
-	if f.hash == nil {
-		return HashBytes(f.Pix)
-	}
-	f.hash.once.Do(func() { f.hash.sum = HashBytes(f.Pix) })
-	return f.hash.sum
-}
-
-// hashed reports whether the frame's hash was computed (tests: a caller that
-// does not read it must not pay for it).
-func (f Frame) hashed() bool { return f.hash != nil && f.hash.sum != "" }
 
 // Image wraps the frame as an *image.RGBA (sharing Pix).
 func (f Frame) Image() *image.RGBA {

@@ -62,7 +62,9 @@ type Run struct {
 	qdata     map[*d3d11.Query]queryData // the last GetData of each query (expect data, until data)
 	cur       *thread                    // the thread whose statement runs (exec)
 
-	messages tally // debug-layer messages seen so far (onEvent), bounded
+	hash     string // of the last frame, computed once per frame, when Summary asks
+	hashed   int    // frames hashed
+	messages tally  // debug-layer messages seen so far (onEvent), bounded
 
 	readbackStep int           // r.steps at the last readback flush
 	readbackDev  *d3d11.Device // and its device
@@ -104,7 +106,7 @@ func NewRun(s *Script, o Overrides) *Run {
 		events: map[string]bool{}, signals: map[string]signalled{}, made: map[string]signalled{}, expected: map[string]bool{},
 		qdata: map[*d3d11.Query]queryData{}}
 	r.mach = machine.New(r.opt.machine(func(f machine.Frame) {
-		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix, hash: &frameHash{}})
+		r.addFrame(Frame{Width: f.Width, Height: f.Height, Pix: f.Pix})
 	}, r.preempt))
 	r.sim, r.rec, r.rt = r.mach.Sim(), r.mach.Recorder(), r.mach.Runtime()
 	r.sim.SetBlocking(r.park, r.wake) // (threads.go: a thread run inside another may wait for its lock)
@@ -301,14 +303,17 @@ func (r *Run) stop() {
 func (r *Run) Summary() Summary {
 	s := r.Progress()
 	if f, ok := r.LastFrame(); ok {
-		s.Hash = f.Hash() // once per frame (Frame.Hash)
+		if r.hashed != s.Frames {
+			r.hash, r.hashed = HashBytes(f.Pix), s.Frames
+		}
+		s.Hash = r.hash
 	}
 	return s
 }
 
 // Progress is Summary without its Hash, which costs a SHA-256 of the last
 // frame's pixels: the page asks the run's progress after every slice, and
-// only some of those summaries reach the panel (LastFrame().Hash() then).
+// only some of those summaries reach the panel (HashBytes of LastFrame then).
 func (r *Run) Progress() Summary {
 	s := Summary{Frames: r.dropped + len(r.frames), Events: r.rec.Len(), Dropped: int(r.rec.Dropped()), Violations: r.verifier.Count(),
 		Failures: r.failures.list(func(line, n int) string {
