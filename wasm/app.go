@@ -29,12 +29,15 @@ type app struct {
 	gen      uint64 // bumped by every load and every step: the canvas and the panel poll it
 	loads    uint64 // scenarios loaded so far: the panel resets its trace when it changes
 	sum      scenario.Summary
-	sumGen   uint64 // gen the cached summary was taken at (0: none)
-	sumLoads uint64 // loads when it was taken: a summary of an earlier scenario is not this one's
-	playing  bool   // Update (or the fallback pump) advances the run
-	cancel   uint64 // bumped by load and pause: pending run() loops stop
-	crash    string // a panic caught while running, reported as a failure
-	ticks    uint64 // Update calls, so the pump knows whether Ebiten is running
+	sumFrame scenario.Frame // the run's last frame when sum was taken: hashed when the page is given sum (frameHash)
+	hashPix  *byte          // the frame hashed last (its first byte: each frame has pixels of its own)
+	hash     string         // and its hash
+	sumGen   uint64         // gen the cached summary was taken at (0: none)
+	sumLoads uint64         // loads when it was taken: a summary of an earlier scenario is not this one's
+	playing  bool           // Update (or the fallback pump) advances the run
+	cancel   uint64         // bumped by load and pause: pending run() loops stop
+	crash    string         // a panic caught while running, reported as a failure
+	ticks    uint64         // Update calls, so the pump knows whether Ebiten is running
 	// playWake wakes the pump (main_js.go) when a run starts playing: an
 	// idle page's pump sleeps on it instead of waking every 100 ms (nil
 	// natively, where there is no pump: a send to it is dropped).
@@ -151,7 +154,7 @@ func (a *app) noteEndLocked() {
 	}
 	func() {
 		defer func() { recover() }() // the summary of a broken run: no notice
-		if s := a.run.Summary(); s.Limit != "" {
+		if s := a.run.Progress(); s.Limit != "" {
 			a.pending = limitNotice(s.Limit)
 		}
 	}()
@@ -281,11 +284,13 @@ type runner struct {
 	suspendable bool
 }
 
-// summary is the run's summary, cached until the next step.
+// summary is the run's summary, cached until the next step, with its hash.
 func (a *app) summary() scenario.Summary {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.summaryLocked()
+	s := a.summaryLocked()
+	s.Hash = a.frameHash(s)
+	return s
 }
 
 // loadCount is the number of scenarios loaded so far.
@@ -325,8 +330,26 @@ func (a *app) summaryLocked() (s scenario.Summary) {
 			s.Messages = []string{}
 		}
 		a.sum, a.sumGen, a.sumLoads = s, a.gen, a.loads
+		a.sumFrame, _ = a.run.LastFrame()
 	}()
-	return a.run.Summary()
+	// Without the hash: the slices ask after each, and only a summary the
+	// page is given pays its frame's SHA-256 (frameHash).
+	return a.run.Progress()
+}
+
+// frameHash is s's Hash: the hash of the frame that was last when s, a
+// summary of this app (summaryLocked), was taken, computed once per frame
+// and only for a summary handed to the page. It takes no lock, as the
+// bridge's busy answer does (a frame's pixels never change once presented):
+// the module runs on one thread.
+func (a *app) frameHash(s scenario.Summary) string {
+	if s.Hash != "" || s.Frames == 0 || s.Frames != a.sum.Frames || len(a.sumFrame.Pix) == 0 {
+		return s.Hash
+	}
+	if p := &a.sumFrame.Pix[0]; p != a.hashPix {
+		a.hash, a.hashPix = scenario.HashBytes(a.sumFrame.Pix), p
+	}
+	return a.hash
 }
 
 // linkURL is the shareable URL of the loaded scenario: base (the page's

@@ -54,6 +54,7 @@ func runToEnd(t *testing.T, a *app) scenario.Summary {
 	r := a.startRun()
 	for i := 0; i < 1e6; i++ {
 		if s, done := r.slice(); done {
+			s.Hash = a.frameHash(s) // as the bridge hands it to the page
 			return s
 		}
 	}
@@ -395,5 +396,36 @@ func TestSlicesAreBounded(t *testing.T) {
 				t.Errorf("%d statements in %d slices, at least %d expected", stmts, slices, min)
 			}
 		})
+	}
+}
+
+// TestSlicesDoNotHash: run() in slices hashes no frame (the slices take the
+// summary without its hash); the summary the page is given hashes the last
+// frame once, to the hash a whole run gives.
+func TestSlicesDoNotHash(t *testing.T) {
+	a := &app{}
+	src := defaultSource(t)
+	if err := a.load(src); err != nil {
+		t.Fatal(err)
+	}
+	r := a.startRun()
+	var s scenario.Summary
+	for done := false; !done; {
+		s, done = r.slice()
+		if s.Hash != "" || a.hashPix != nil {
+			t.Fatalf("a slice hashed a frame (%d frames, hash %q)", s.Frames, s.Hash)
+		}
+	}
+	whole, err := scenario.Load("default", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := scenario.NewRun(whole, scenario.Overrides{}).Finish()
+	if got := a.summary(); s.Frames < 1 || got.Hash != want.Hash || a.hashPix == nil {
+		t.Fatalf("summary: hash %q after %d frames, a whole run's %q", got.Hash, s.Frames, want.Hash)
+	}
+	pix := a.hashPix
+	if got := a.frameHash(s); got != want.Hash || a.hashPix != pix {
+		t.Errorf("asked again: %q", got)
 	}
 }

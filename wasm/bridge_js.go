@@ -764,7 +764,7 @@ func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) j
 	o.Set("events", s.Events)
 	o.Set("dropped", s.Dropped)
 	o.Set("violations", s.Violations)
-	o.Set("hash", s.Hash)
+	o.Set("hash", b.a.frameHash(s))
 	o.Set("failures", anySlice(s.Failures))
 	o.Set("messages", anySlice(s.Messages))
 	o.Set("failureCount", s.FailureCount)

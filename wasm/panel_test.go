@@ -357,6 +357,7 @@ func TestStepFrameAndLine(t *testing.T) {
 		}
 	}
 	stepped := a.stepFrame()
+	stepped.Hash = a.frameHash(stepped)
 	if !stepped.Done || stepped.Frames != 3 {
 		t.Fatalf("the fourth stepFrame runs to the end: %+v", stepped)
 	}
