@@ -101,7 +101,7 @@ unit:
 # in it. The packages that only call into them (the importer, the CLI, the
 # shader-test runner) ran the same code 5-15 times slower under the
 # detector, with no goroutine of their own for it to watch.
-RACE_PKGS := core/dxgk core/hlsl core/scenario core/sim core/trace gpu gpu/shader
+RACE_PKGS := core/dxgk core/hlsl core/scenario core/sim core/trace core/xsync gpu gpu/shader
 # In core/hlsl only the tests that start goroutines run under the detector
 # (RACE_HLSL_RUN: the compile cache's, and RunQuad's four invocations of a
 # quad, one goroutine each): its other tests compile and evaluate
