@@ -212,6 +212,9 @@ func installBridge(a *app) *bridge {
 	b.fn("play", func(args []js.Value) any { a.play(); return nil })
 	b.fn("pause", func(args []js.Value) any { a.pause(); return nil })
 	b.fn("summary", func(args []js.Value) any { return b.summaryJS(a.summary()) })
+	b.fn("progress", func(args []js.Value) any {
+		return b.summaryFields(a.progress(), b.a.isPlaying(), b.a.loadCount(), false)
+	})
 	b.fn("pixel", func(args []js.Value) any {
 		if len(args) < 2 || args[0].Type() != js.TypeNumber || args[1].Type() != js.TypeNumber {
 			return ""
@@ -750,7 +753,7 @@ func (b *bridge) notify(msg string) {
 // summaryJS converts a summary to a plain object, with the JSON names of
 // scenario.Summary plus playing and loads (scenarios loaded so far).
 func (b *bridge) summaryJS(s scenario.Summary) js.Value {
-	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount())
+	return b.summaryFields(s, b.a.isPlaying(), b.a.loadCount(), true)
 }
 
 // summaryFields is summaryJS with playing and loads given. Its keys come in
@@ -758,13 +761,16 @@ func (b *bridge) summaryJS(s scenario.Summary) js.Value {
 // one each call, and the panel compares two summaries as JSON text
 // (web/controller.js): each poll of an idle page saw a new summary and
 // redrew it.
-func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64) js.Value {
+// Without hash (progress) it has no hash field.
+func (b *bridge) summaryFields(s scenario.Summary, playing bool, loads uint64, hash bool) js.Value {
 	o := js.Global().Get("Object").New()
 	o.Set("frames", s.Frames)
 	o.Set("events", s.Events)
 	o.Set("dropped", s.Dropped)
 	o.Set("violations", s.Violations)
-	o.Set("hash", b.a.frameHash(s))
+	if hash {
+		o.Set("hash", b.a.frameHash(s))
+	}
 	o.Set("failures", anySlice(s.Failures))
 	o.Set("messages", anySlice(s.Messages))
 	o.Set("failureCount", s.FailureCount)

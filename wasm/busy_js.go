@@ -42,7 +42,9 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	a := b.a
 	switch name {
 	case "summary", "step", "stepFrame", "stepToLine":
-		return b.busySummary(), true
+		return b.busySummary(true), true
+	case "progress":
+		return b.busySummary(false), true
 	case "play":
 		if len(b.pending) > 0 {
 			b.playAfter = true
@@ -141,8 +143,9 @@ func (b *bridge) busyAnswer(name string, args []js.Value) (any, bool) {
 	return nil, false
 }
 
-// busySummary is the last summary the page was given, marked busy.
-func (b *bridge) busySummary() js.Value {
+// busySummary is the last summary the page was given, marked busy (with
+// the frame's hash, or without it for progress).
+func (b *bridge) busySummary(hash bool) js.Value {
 	a := b.a
 	sum, playing, loads := a.sum, a.playing, a.loads
 	if a.sumLoads != a.loads || len(b.pending) > 0 {
@@ -154,7 +157,7 @@ func (b *bridge) busySummary() js.Value {
 	if n := len(b.pending); n > 0 {
 		playing, loads = b.playAfter, a.loads+uint64(n)
 	}
-	s := b.summaryFields(sum, playing, loads)
+	s := b.summaryFields(sum, playing, loads, hash)
 	s.Set("busy", busyNote)
 	return s
 }

@@ -175,12 +175,19 @@ export function settleOnExit(d, exited) {
   }
 }
 
-// keepLast wraps d3dsim.summary to remember its last answer, which quiet
+// keepLast wraps d3dsim.summary (and progress) to remember its last answer, which quiet
 // gives back once the module has exited (the page's counters stay).
 function keepLast(d) {
-  const summary = d.summary;
-  if (typeof summary !== "function" || summary.kept) return;
-  d.summary = Object.assign((...args) => (d.lastSummary = summary(...args)), { kept: true });
+  for (const name of ["summary", "progress"]) {
+    const f = d[name];
+    if (typeof f !== "function" || f.kept) continue;
+    // progress() has no hash: the last summary's is kept.
+    d[name] = Object.assign((...args) => {
+      const s = f(...args);
+      d.lastSummary = s && typeof s === "object" && !("hash" in s) && d.lastSummary ? { ...s, hash: d.lastSummary.hash } : s;
+      return s;
+    }, { kept: true });
+  }
 }
 
 // quiet replaces window.d3dsim's functions once the module has exited:
@@ -195,7 +202,7 @@ export function quiet(d, err) {
     failureCount: (last.failureCount || 0) + 1, messages: last.messages || [], limit: last.limit || "",
   };
   const answers = {
-    summary: () => summary, step: () => summary, stepFrame: () => summary, stepToLine: () => summary,
+    summary: () => summary, progress: () => summary, step: () => summary, stepFrame: () => summary, stepToLine: () => summary,
     run: () => Promise.resolve(summary), runFrame: () => Promise.resolve(summary),
     load: () => ({ ok: false, error: `1:1: ${why}` }), restart: () => ({ ok: false, error: `1:1: ${why}` }),
     check: () => ({ ok: true, error: "", line: 0, col: 0 }),

@@ -101,7 +101,9 @@ export class Controller {
   // but its summary says busy), or the run plays.
   pollOnce(force = true) {
     const h = this.hooks;
-    const s = this.sim.summary();
+    // progress(): the summary without the frame's hash (a SHA-256 of the
+    // last frame, which the panel never shows), where the module has it.
+    const s = this.sim.progress ? this.sim.progress() : this.sim.summary();
     let loaded = false;
     if (s.loads !== this.loads) {
       // A new scenario (from this page, a link, or a script calling

@@ -205,8 +205,11 @@ test("what is missing is said with what there is", { timeout: 120000 }, onShared
   assert.equal(stepped, 3);
   await page.click("#download");
   await page.click('#download-menu [data-kind="png"]');
-  await page.waitForSelector(".toast");
-  assert.match(await page.textContent(".toast"), /No frame presented yet \(3 API calls, no Present so far\): Step frame or Play runs on to one; the trace downloads have the \d+ events so far/);
+  // The toast of this click (the shared page may still show an earlier
+  // test's, "Link copied ...", for a few seconds).
+  const noFrame = page.locator(".toast", { hasText: "No frame presented yet" });
+  await noFrame.waitFor();
+  assert.match(await noFrame.textContent(), /No frame presented yet \(3 API calls, no Present so far\): Step frame or Play runs on to one; the trace downloads have the \d+ events so far/);
 
   // A step's event chip naming an event the run never made: the events its
   // lines did make.

@@ -102,6 +102,11 @@ test("the default scenario runs and draws its triangle", { timeout: 120000 }, on
   assert.deepEqual(summary.failures, [], `failures: ${summary.failures.join("\n")}`);
   assert.ok(summary.frames >= 1, `no frame presented: ${JSON.stringify(summary)}`);
   assert.match(summary.hash, /^[0-9a-f]{16}$/);
+  // progress() is the summary without the hash (what the panel polls).
+  const [progress, again] = await page.evaluate(() => [window.d3dsim.progress(), window.d3dsim.summary()]);
+  assert.equal("hash" in progress, false, "progress() carries no hash");
+  assert.deepEqual({ ...progress, hash: again.hash }, again);
+  assert.equal(again.hash, summary.hash);
   await checkPixels(page);
   assert.equal(await page.evaluate(() => window.d3dsim.pixel(-1, 0)), "");
 
