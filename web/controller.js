@@ -102,7 +102,9 @@ export class Controller {
   pollOnce(force = true) {
     const h = this.hooks;
     // progress(): the summary without the frame's hash (a SHA-256 of the
-    // last frame, which the panel never shows), where the module has it.
+    // last frame), where the module has it; the summary line shows the
+    // hash, so summary() is asked only when the line is drawn (at most
+    // every 100 ms while a run streams), not every animation frame.
     const s = this.sim.progress ? this.sim.progress() : this.sim.summary();
     let loaded = false;
     if (s.loads !== this.loads) {
@@ -123,10 +125,11 @@ export class Controller {
     const now = performance.now();
     const show = moved && (force || loaded || now - this.summaryAt >= SUMMARY_MS);
     if (show) {
+      const full = this.sim.progress ? this.sim.summary() : s;
       this.summaryShown = key;
-      this.summary = s;
+      this.summary = full;
       this.summaryAt = now;
-      h.summary?.(s);
+      h.summary?.(full);
     }
     h.polled?.(s);
     return more || moved || loaded || this.store.version !== v || s.playing || !!s.busy || !!h.busy?.();
