@@ -396,11 +396,15 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 				ex.useLayer(math.Float32bits(float32(vs[first].v.a[4*ps.gsRT]))) // (layers.go)
 			}
 		}
+		// The primitive is counted before it is drawn, as the input
+		// assembler's are (draw.go): its fragments carry its index.
 		switch topo {
 		case shaderisa.GSOutPointList:
+			d.prim++
 			drawn, made = ex.outPoint(&vs[i].v), true
 		case shaderisa.GSOutLineStrip:
 			if k >= 1 {
+				d.prim++
 				drawn, made = ex.outLine(&vs[prev1].v, &vs[i].v), true
 			}
 		case shaderisa.GSOutTriangleStrip:
@@ -409,12 +413,12 @@ func (ex *executor) gsDraw(vs []gsVert, topo uint32) {
 				if k%2 == 1 {
 					a, b = b, a
 				}
+				d.prim++
 				drawn, made = ex.outTriangle(a, b, &vs[i].v), true
 			}
 		}
 		ks[st]++
 		if made {
-			d.prim++
 			d.ctr.gsPrims++
 			d.ctr.cInv++
 			d.ctr.cPrims += drawn

@@ -334,6 +334,7 @@ func (ex *executor) tessPatch(prim uint32) {
 			continue
 		}
 		var drawn uint64
+		d.prim++ // before it is drawn, as the input assembler's (draw.go)
 		switch per {
 		case 1:
 			drawn = ex.outPoint(&v[idx[i]])
@@ -342,7 +343,6 @@ func (ex *executor) tessPatch(prim uint32) {
 		default:
 			drawn = ex.outTriangle(&v[idx[i]], &v[idx[i+1]], &v[idx[i+2]])
 		}
-		d.prim++
 		d.ctr.cInv++
 		d.ctr.cPrims += drawn
 	}

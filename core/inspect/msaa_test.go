@@ -48,8 +48,10 @@ func TestPixelHistoryLayered(t *testing.T) {
 			case "clear":
 				clears++
 			case "draw":
-				if e.Fragment == nil || e.Fragment.Slice != c.slice || !e.Fragment.Passed {
-					t.Errorf("%s: fragment %+v, want one that passed in slice %d", c.view, e.Fragment, c.slice)
+				// The geometry shader's first triangle goes to slice 1, its
+				// second to slice 2: primitives 0 and 1 of the draw.
+				if e.Fragment == nil || e.Fragment.Slice != c.slice || !e.Fragment.Passed || e.Fragment.Primitive != c.slice-1 {
+					t.Errorf("%s: fragment %+v, want primitive %d that passed in slice %d", c.view, e.Fragment, c.slice-1, c.slice)
 				}
 				draws += e.After[strings.LastIndex(e.After, " ")+1:]
 			}
