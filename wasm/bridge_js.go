@@ -40,8 +40,8 @@ package main
 //	inspectDMA(seq)       -> the card of the DMA buffer event seq names, or that the API call there
 //	                         filled (core/inspect DMACard), or {error}
 //	inspectQuery(kind, args) -> Promise of a query's answer, run in slices: kind "resource" (args
-//	                         {seq, name, options}), "history" ({seq, name, x, y}), "step" ({seq, name,
-//	                         x, y, fragment}), "stepVertex" ({seq, vertex, instance}), "stepThread" ({seq,
+//	                         {seq, name, options}), "history" ({seq, name, x, y, mip?, slice?}), "step" ({seq, name,
+//	                         x, y, mip?, slice?, fragment}), "stepVertex" ({seq, vertex, instance}), "stepThread" ({seq,
 //	                         group: [x, y, z], thread: [x, y, z]}), "compare" ({against: "edit" or a mode sync|in-order|out-of-order,
 //	                         at: an event both runs name}); core/inspect Resource, History, Steps (of a pixel,
 //	                         a vertex, a thread), Comparison, or {error}

@@ -188,12 +188,16 @@ type queryArgs struct {
 	Against string `json:"against"`
 	At      string `json:"at"`
 
-	Seq      uint64                  `json:"seq"`
-	Name     string                  `json:"name"`
-	X        int                     `json:"x"`
-	Y        int                     `json:"y"`
-	Fragment *int                    `json:"fragment"`
-	Options  inspect.ResourceOptions `json:"options"`
+	Seq      uint64 `json:"seq"`
+	Name     string `json:"name"`
+	X        int    `json:"x"`
+	Y        int    `json:"y"`
+	Fragment *int   `json:"fragment"`
+	// Mip and Slice, either given, name the subresource of a history's or
+	// a step's pixel (absent: what Name shows).
+	Mip     *int                    `json:"mip"`
+	Slice   *int                    `json:"slice"`
+	Options inspect.ResourceOptions `json:"options"`
 
 	// A vertex's (stepVertex): the draw's vertex and its instance; a
 	// compute thread's (stepThread): its group and its thread in it.
@@ -201,6 +205,21 @@ type queryArgs struct {
 	Instance uint32    `json:"instance"`
 	Group    [3]uint32 `json:"group"`
 	Thread   [3]uint32 `json:"thread"`
+}
+
+// subresource is the subresource Mip and Slice name (nil: neither given).
+func (qa *queryArgs) subresource() *inspect.Subresource {
+	if qa.Mip == nil && qa.Slice == nil {
+		return nil
+	}
+	sub := &inspect.Subresource{}
+	if qa.Mip != nil {
+		sub.Mip = *qa.Mip
+	}
+	if qa.Slice != nil {
+		sub.Slice = *qa.Slice
+	}
+	return sub
 }
 
 // pendingQuery is one query in flight.
@@ -237,13 +256,13 @@ func (a *app) startQuery(kind string, args []byte) (*pendingQuery, []byte) {
 	case "resource":
 		q = ins.session.ResourceQuery(ins.journal, qa.Seq, qa.Name, qa.Options)
 	case "history":
-		q = ins.session.HistoryQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y)
+		q = ins.session.HistoryQueryAt(ins.journal, qa.Seq, qa.Name, qa.subresource(), qa.X, qa.Y)
 	case "step":
 		frag := -1
 		if qa.Fragment != nil {
 			frag = *qa.Fragment
 		}
-		q = ins.session.StepQuery(ins.journal, qa.Seq, qa.Name, qa.X, qa.Y, frag)
+		q = ins.session.StepQueryAt(ins.journal, qa.Seq, qa.Name, qa.subresource(), qa.X, qa.Y, frag)
 	case "stepVertex":
 		q = ins.session.StepVertexQuery(ins.journal, qa.Seq, qa.Vertex, qa.Instance)
 	case "stepThread":

@@ -123,7 +123,7 @@ function start(d3dsim) {
   // The inspector's views: a resource's "view" opens the Resource view, a
   // pixel's click its history in the Pixel view.
   pixelView = new PixelView($("px-history"), $("px-steps"), sim, {});
-  resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y) => { showView("pixel"); pixelView.show(seq, name, x, y); } });
+  resourceView = new ResourceView($("res"), sim, { pixel: (seq, name, x, y, sub) => { showView("pixel"); pixelView.show(seq, name, x, y, sub); } });
   stateView = new StateView($("st-state"), sim, {
     resource: (seq, name) => { showView("resource"); resourceView.show(seq, name); },
     step: (kind, args) => { showView("pixel"); pixelView.stepOther(kind, args); },

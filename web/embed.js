@@ -307,7 +307,7 @@ function makeView(name) {
       const p = pane();
       v.append(p);
       const w = new ResourceView(p, sim, {
-        pixel: (seq, name, x, y) => { location.hash = withParams({ view: "pixel", at: String(seq), resource: name, pixel: `${x},${y}` }); },
+        pixel: (seq, name, x, y, sub) => { location.hash = withParams({ view: "pixel", at: String(seq), resource: name, pixel: `${x},${y}`, sub: sub ? `${sub.mip},${sub.slice}` : null }); },
       });
       return inspectView(w, (seq) => w.show(seq, P.resource || "bb"), p);
     }
@@ -325,7 +325,12 @@ function makeView(name) {
           a.replaceChildren(el("div", "empty", `pixel=${P.pixel ?? ""}: say which pixel as pixel=X,Y (e.g. pixel=32,20)`));
           return;
         }
-        w.show(seq, P.resource || "bb", Number(m[1]), Number(m[2]));
+        const sm = /^(\d+),(\d+)$/.exec(P.sub || "");
+        if (P.sub !== undefined && !sm) {
+          a.replaceChildren(el("div", "empty", `sub=${P.sub}: say which subresource as sub=MIP,SLICE (e.g. sub=0,2)`));
+          return;
+        }
+        w.show(seq, P.resource || "bb", Number(m[1]), Number(m[2]), sm ? { mip: Number(sm[1]), slice: Number(sm[2]) } : null);
       }, a);
     }
     case "compare": {
@@ -356,10 +361,11 @@ function makeView(name) {
   return null;
 }
 
-// withParams is the fragment with params changed (the scenario kept).
+// withParams is the fragment with params changed (the scenario kept; a
+// param given as null is taken out).
 function withParams(params) {
   const q = { ...fragment(location.hash), ...params };
-  return "#" + Object.entries(q).map(([k, v]) => `${k}=${k === "s" ? v : encodeURIComponent(v)}`).join("&");
+  return "#" + Object.entries(q).filter(([, v]) => v != null).map(([k, v]) => `${k}=${k === "s" ? v : encodeURIComponent(v)}`).join("&");
 }
 
 function select(i) {

@@ -658,9 +658,8 @@ export class ResourceView {
       if (drag?.moved) return;
       const [x, y] = this.texelAt(e);
       if (x < 0 || y < 0 || x >= r.width || y >= r.height) return;
-      // A pixel's history is of a render target's level 0, slice 0.
-      if (this.res.mip || this.res.slice) return;
-      this.hooks.pixel(this.seq, this.name, x, y);
+      // The history of the texel of the level and slice shown.
+      this.hooks.pixel(this.seq, this.name, x, y, this.res.mip || this.res.slice ? { mip: this.res.mip, slice: this.res.slice } : null);
     });
   }
 }
@@ -709,12 +708,15 @@ export class PixelView {
     this.renderSteps();
   }
 
-  // show asks for the history of pixel (x, y) of name up to event seq.
-  async show(seq, name, x, y) {
-    this.args = { seq, name, x, y };
-    busy(this.box, `Running the scenario to event ${seq} with pixel ${x},${y} of ${name} watched…`);
+  // show asks for the history of pixel (x, y) of name up to event seq: of
+  // subresource sub ({mip, slice}) of name's resource, or (sub null) of
+  // what name shows.
+  async show(seq, name, x, y, sub = null) {
+    this.args = { seq, name, x, y, ...(sub ? { mip: sub.mip, slice: sub.slice } : {}) };
+    const where = sub ? ` (mip ${sub.mip}, slice ${sub.slice})` : "";
+    busy(this.box, `Running the scenario to event ${seq} with pixel ${x},${y} of ${name}${where} watched…`);
     const t0 = performance.now();
-    this.hist = await this.sim.inspectQuery("history", JSON.stringify({ seq, name, x, y }));
+    this.hist = await this.sim.inspectQuery("history", JSON.stringify(this.args));
     this.lastMs = performance.now() - t0;
     this.render();
   }
@@ -731,7 +733,8 @@ export class PixelView {
     }
     const box = el("div", "history-view");
     const head = el("div", "inspect-head");
-    head.append(el("b", "", `Pixel ${h.x},${h.y}`), ` of ${h.resource} (${h.format}) up to `, seqLinkBySeq(this.store, h.call.seq, h.call.name), " ", lineLink(h.call.line));
+    const sub = h.mip || h.slice ? ` mip ${h.mip || 0} slice ${h.slice || 0}` : "";
+    head.append(el("b", "", `Pixel ${h.x},${h.y}`), ` of ${h.resource}${sub} (${h.format}) up to `, seqLinkBySeq(this.store, h.call.seq, h.call.name), " ", lineLink(h.call.line));
     box.append(head);
     const list = el("ol", "history");
     for (const e of h.entries) list.append(this.entry(e));
@@ -750,7 +753,7 @@ export class PixelView {
     const f = e.fragment;
     if (f) {
       const d = el("div", "hist-frag muted");
-      d.append(`primitive ${f.primitive} (${f.front ? "front" : "back"})`);
+      d.append(`primitive ${f.primitive} (${f.front ? "front" : "back"})` + (f.slice ? ` to slice ${f.slice}` : ""));
       if (f.outputs?.length) d.append(` · shader output o0 ${f.outputs[0]}`);
       if (f.depth) d.append(` · depth ${f.depth}`);
       li.append(d);
@@ -767,10 +770,10 @@ export class PixelView {
   }
 
   async stepShader(seq) {
-    const { name, x, y } = this.args;
+    const { name, x, y, mip, slice } = this.args;
     busy(this.stepBox, `Running the scenario to event ${seq} with the pixel shader traced at ${x},${y}…`);
     const t0 = performance.now();
-    this.steps = await this.sim.inspectQuery("step", JSON.stringify({ seq, name, x, y }));
+    this.steps = await this.sim.inspectQuery("step", JSON.stringify({ seq, name, x, y, mip, slice }));
     this.stepMs = performance.now() - t0;
     this.k = 0;
     this.renderSteps();
@@ -864,8 +867,11 @@ export class PixelView {
     // Components no instruction has written yet hold what the register
     // file held before (an input's interpolated value, or a former
     // block's leftovers): shown as · but for the inputs.
-    const written = new Set();
-    for (const st of s.steps.slice(0, this.k)) for (const w of st.writes || []) written.add(w.reg * 4 + w.comp);
+    // The quad lanes that ran each component's last write ("1" a lane,
+    // lane 0 first): a derivative needs both of its lanes to have run it
+    // (a program with no derivative instruction runs only covered lanes).
+    const written = new Map();
+    for (const st of s.steps.slice(0, this.k)) for (const w of st.writes || []) written.set(w.reg * 4 + w.comp, st.quad || "1111");
     const t = el("table", "grid regs");
     const hr = el("tr");
     for (const h of pixel ? ["register", "x", "y", "z", "w", "ddx", "ddy"] : ["register", "x", "y", "z", "w"]) hr.append(el("th", "", h));
@@ -879,12 +885,14 @@ export class PixelView {
       for (let c = 0; c < 4; c++) {
         const v = (l) => asFloat(before[(r * 4 + c) * 4 + l]);
         const known = input || written.has(r * 4 + c);
+        const quad = input ? "1111" : written.get(r * 4 + c) || "";
+        const ran = (l) => known && quad[0] === "1" && quad[l] === "1";
         // A vertex's or a thread's registers hold ids and indices as often
         // as floats: a denormal's bits read as the integer.
         const shown = pixel ? fmt(v(s.lane)) : word(before[(r * 4 + c) * 4 + s.lane]);
         tr.append(el("td", "mono num" + (known ? "" : " muted"), known ? shown : "·"));
-        ddx.push(known ? fmt(v(1) - v(0)) : "·");
-        ddy.push(known ? fmt(v(2) - v(0)) : "·");
+        ddx.push(ran(1) ? fmt(v(1) - v(0)) : "·");
+        ddy.push(ran(2) ? fmt(v(2) - v(0)) : "·");
       }
       if (pixel) tr.append(el("td", "mono muted", ddx.join(" ")), el("td", "mono muted", ddy.join(" ")));
       t.append(tr);

@@ -123,17 +123,30 @@ func cmdInspect(a args, stdin io.Reader, stdout, stderr io.Writer) int {
 			return bad("--%s %q: %v", flag, a.flags[flag], perr)
 		}
 		target := a.flags["target"]
+		// --mip and --slice name a subresource of the target's resource
+		// (a layered draw's slice); without them, what the target shows.
+		var sub *inspect.Subresource
+		mip, slice := flagUint(a, "mip"), flagUint(a, "slice")
+		if mip != nil || slice != nil {
+			sub = &inspect.Subresource{}
+			if mip != nil {
+				sub.Mip = int(min(*mip, 1<<20))
+			}
+			if slice != nil {
+				sub.Slice = int(min(*slice, 1<<20))
+			}
+		}
 		if flag == "pixel" {
 			if target == "" {
 				return bad("--pixel X,Y needs --target NAME: the texture (or its view, or a swap chain) the pixel is on")
 			}
-			answer, err = s.PixelHistory(j, seq, target, xy[0], xy[1])
+			answer, err = s.PixelHistoryAt(j, seq, target, sub, xy[0], xy[1])
 		} else {
 			frag := -1
 			if n := flagUint(a, "fragment"); n != nil {
 				frag = int(*n)
 			}
-			answer, err = s.StepPixel(j, seq, target, xy[0], xy[1], frag)
+			answer, err = s.StepPixelAt(j, seq, target, sub, xy[0], xy[1], frag)
 		}
 	}
 	if err != nil {

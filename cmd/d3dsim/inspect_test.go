@@ -73,6 +73,7 @@ func TestInspectBadInput(t *testing.T) {
 		{[]string{"--at", "Present", "--pixel", "1", "--target", "bb"}, "want 2 whole numbers"},
 		{[]string{"--at", "Present", "--pixel", "99,1", "--target", "bb"}, "d3dsim inspect: pixel 99,1 is outside bb (16x16)"},
 		{[]string{"--at", "Present", "--resource", "nothing"}, "nothing names nothing"},
+		{[]string{"--at", "Present", "--pixel", "1,1", "--target", "bb", "--slice", "1"}, "1 mip level and 1 slice: mip 0 slice 1 does not exist"},
 		{[]string{"--at", "Present", "--step", "1,1"}, "stepping a pixel needs a Draw"},
 		{[]string{"--at", "Present", "--resource", "bb", "--as", "R8G8_UNORM"}, "not of its size"},
 		{[]string{"--at", "Draw", "--step-vertex", "x"}, "--step-vertex \"x\""},

@@ -38,8 +38,8 @@ const usage = `usage:
                                           goes to standard error. --blobs: where "apitrace dump --blobs" wrote the
                                           blob_callN.bin files (default: the dump's directory); --strict: stop at
                                           the first call not simulated
-  d3dsim inspect FILE|- --at EVENT (--state [--ctx IC|DCn] | --resource NAME | --pixel X,Y --target NAME |
-                 --step X,Y [--target NAME] [--fragment N] | --step-vertex N[,INSTANCE] | --step-thread GX,GY,GZ/TX,TY,TZ |
+  d3dsim inspect FILE|- --at EVENT (--state [--ctx IC|DCn] | --resource NAME | --pixel X,Y --target NAME [--mip N --slice N] |
+                 --step X,Y [--target NAME] [--mip N --slice N] [--fragment N] | --step-vertex N[,INSTANCE] | --step-thread GX,GY,GZ/TX,TY,TZ |
                  --wait | --dma) [--json] [--seed N] [--sync] [--max-steps N]
                                           answer one question about the run at an event (docs/inspect.md): the
                                           pipeline state (runtime beside UMD), a resource (--gpu-now: as the GPU

@@ -31,7 +31,7 @@ func TestPixelHistoryClipped(t *testing.T) {
 			t.Fatal(err)
 		}
 		get := func(main *Journal) (*watched, error) {
-			a, err := s.watchQueryClip(main, k, seq, c.target, c.x, c.y, nil, func(w *watched) (any, error) { return w, nil }).Run()
+			a, err := s.watchQueryClip(main, k, seq, c.target, nil, c.x, c.y, nil, func(w *watched) (any, error) { return w, nil }).Run()
 			if err != nil {
 				return nil, err
 			}

@@ -22,14 +22,18 @@ import (
 // writes, paging, and the presents that read it, each with the API call
 // that encoded it and the DMA buffer and fence that carried it.
 type History struct {
-	Resource string         `json:"resource"`
-	X        int            `json:"x"`
-	Y        int            `json:"y"`
-	Format   string         `json:"format"`
-	Event    uint64         `json:"event"`
-	Call     CallRef        `json:"call"`
-	Entries  []HistoryEntry `json:"entries"`
-	Final    string         `json:"final"` // the texel after the last entry
+	Resource string `json:"resource"`
+	X        int    `json:"x"`
+	Y        int    `json:"y"`
+	// Mip and Slice are the subresource asked for (HistoryQueryAt; absent:
+	// what the name shows, a view's first subresource).
+	Mip     int            `json:"mip,omitempty"`
+	Slice   int            `json:"slice,omitempty"`
+	Format  string         `json:"format"`
+	Event   uint64         `json:"event"`
+	Call    CallRef        `json:"call"`
+	Entries []HistoryEntry `json:"entries"`
+	Final   string         `json:"final"` // the texel after the last entry
 }
 
 // HistoryEntry is one packet or fragment that touched the texel.
@@ -98,11 +102,35 @@ func (s *Session) PixelHistory(j *Journal, seq uint64, name string, x, y int) (*
 
 // HistoryQuery is PixelHistory as a query the page runs a slice at a time.
 func (s *Session) HistoryQuery(j *Journal, seq uint64, name string, x, y int) *Query {
+	return s.HistoryQueryAt(j, seq, name, nil, x, y)
+}
+
+// Subresource names a texture's level and array slice (a Texture3D's
+// depth slice of the level), as D3D11CalcSubresource's MipSlice and
+// ArraySlice do.
+type Subresource struct {
+	Mip   int `json:"mip"`
+	Slice int `json:"slice"`
+}
+
+// PixelHistoryAt is PixelHistory of texel (x, y) of subresource sub of the
+// resource name is (or views); sub nil: what name shows.
+func (s *Session) PixelHistoryAt(j *Journal, seq uint64, name string, sub *Subresource, x, y int) (*History, error) {
+	a, err := s.HistoryQueryAt(j, seq, name, sub, x, y).Run()
+	if err != nil {
+		return nil, err
+	}
+	return a.(*History), nil
+}
+
+// HistoryQueryAt is PixelHistoryAt as a query the page runs a slice at a
+// time.
+func (s *Session) HistoryQueryAt(j *Journal, seq uint64, name string, sub *Subresource, x, y int) *Query {
 	k, err := s.at(j, seq)
 	if err != nil {
 		return failed(err)
 	}
-	return s.watchQuery(j, k, seq, name, x, y, nil, func(w *watched) (any, error) { return w.h, nil })
+	return s.watchQuery(j, k, seq, name, sub, x, y, nil, func(w *watched) (any, error) { return w.h, nil })
 }
 
 // watched is what a watched run saw: the history and the events it was
@@ -129,9 +157,9 @@ type watched struct {
 // draws of 64x64: the copy blends 64,000 pixels instead of 4,096,000). If
 // the copy then reads pixels a clipped draw left undrawn (the target
 // sampled as a texture, say), the question runs again without clipping.
-func (s *Session) watchQuery(j *Journal, k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
-	q := s.watchQueryClip(j, k, seq, name, x, y, traced, answer)
-	q.again = func() *Query { return s.watchQueryClip(nil, k, seq, name, x, y, traced, answer) }
+func (s *Session) watchQuery(j *Journal, k int, seq uint64, name string, sub *Subresource, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
+	q := s.watchQueryClip(j, k, seq, name, sub, x, y, traced, answer)
+	q.again = func() *Query { return s.watchQueryClip(nil, k, seq, name, sub, x, y, traced, answer) }
 	return q
 }
 
@@ -140,7 +168,7 @@ var errSpoiled = errors.New("inspect: the clipped copy read pixels it did not dr
 
 // watchQueryClip is watchQuery's copy, clipped by the charges of journal
 // main (nil: not clipped).
-func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
+func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, sub *Subresource, x, y int, traced func(j *Journal, dma uint64, word int) bool, answer func(*watched) (any, error)) *Query {
 	var evs []watchEvent
 	var cur uint32 // the allocation the name's resource has now
 	var size int
@@ -178,7 +206,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 			if err != nil || !res.Alive() || res.Kind == d3d11.KindBuffer || x < 0 || y < 0 {
 				return
 			}
-			o, tw, th, n, ok := watchedTexel(r, name, res, x, y)
+			o, tw, th, n, ok := watchedTexel(r, name, sub, res, x, y)
 			if a := m.Allocations(res); len(a) > 0 && ok && x < tw && y < th {
 				cur, size, off = a[len(a)-1], n, o
 				w.Size = size
@@ -187,7 +215,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 		m.SetPixelWatch(w)
 	}
 	return s.query(k, setup, func(r *scenario.Run, j *Journal) (any, error) {
-		w, err := watchedHistory(r, j, m, k, seq, name, x, y, &evs)
+		w, err := watchedHistory(r, j, m, k, seq, name, sub, x, y, &evs)
 		if err == nil && pw.Spoiled != "" {
 			return nil, fmt.Errorf("%w: %s", errSpoiled, pw.Spoiled)
 		}
@@ -203,7 +231,7 @@ func (s *Session) watchQueryClip(main *Journal, k int, seq uint64, name string, 
 // watchedHistory makes the history once the watched copy reached the
 // event: it lets the GPU finish the work before it, and keeps the events
 // of the allocation the name's resource has at the event.
-func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq uint64, name string, x, y int, seen *[]watchEvent) (*watched, error) {
+func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq uint64, name string, sub *Subresource, x, y int, seen *[]watchEvent) (*watched, error) {
 	res, err := resourceOf(r, name)
 	if err != nil {
 		return nil, err
@@ -211,7 +239,12 @@ func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq 
 	if res.Kind == d3d11.KindBuffer {
 		return nil, fmt.Errorf("inspect: %s is a buffer: a pixel history is a texture's", name)
 	}
-	off, tw, th, size, ok := watchedTexel(r, name, res, x, y)
+	if sub != nil {
+		if err := subresourceExists(res, *sub); err != nil {
+			return nil, err
+		}
+	}
+	off, tw, th, size, ok := watchedTexel(r, name, sub, res, x, y)
 	if !ok {
 		tw, th = int(res.Desc.Width), int(res.Desc.Height)
 	}
@@ -229,6 +262,9 @@ func watchedHistory(r *scenario.Run, j *Journal, m *machine.Machine, k int, seq 
 	target := allocs[len(allocs)-1]
 	g := machine.GPUFormat(res.Desc.Format)
 	h := &History{Resource: res.Name(), X: x, Y: y, Format: d3d11.FormatName(res.Desc.Format), Event: seq, Call: j.callRef(k)}
+	if sub != nil {
+		h.Mip, h.Slice = sub.Mip, sub.Slice
+	}
 	w := &watched{h: h}
 	for _, we := range *seen { // (the GPU ran most of them in Settle)
 		if we.alloc != target {

@@ -178,18 +178,13 @@ func readResource(r *scenario.Run, j *Journal, k int, seq uint64, name string, o
 		out.Kind = "Texture2D"
 	}
 	if out.Kind != "Buffer" {
-		// A texture's subresources: its levels, and its array slices (a
-		// 3D texture's depth slices of the level).
-		out.Mips, out.Slices = int(max(res.Desc.MipLevels, 1)), int(max(res.Desc.ArraySize, 1))
+		out.Mips, out.Slices = subresourceCount(res, o.Mip)
 		if n := res.Desc.SampleCount; n > 1 {
 			out.Samples = int(n)
 		}
-		if out.Kind == "Texture3D" && o.Mip >= 0 && o.Mip < out.Mips {
-			out.Slices = int(isa.MipSize(max(res.Desc.Depth, 1), uint32(o.Mip)))
-		}
 	}
-	if o.Mip < 0 || o.Mip >= out.Mips || o.Slice < 0 || o.Slice >= out.Slices {
-		return nil, fmt.Errorf("inspect: %s has %s and %s: mip %d slice %d does not exist", out.Name, plural(out.Mips, "mip level"), plural(out.Slices, "slice"), o.Mip, o.Slice)
+	if err := subresourceExists(res, Subresource{o.Mip, o.Slice}); err != nil {
+		return nil, err
 	}
 	out.Mip, out.Slice = o.Mip, o.Slice
 	if !res.Alive() {
@@ -620,4 +615,29 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// subresourceCount is a texture's levels and its slices at level mip: its
+// array slices, a Texture3D's depth slices of the level (1 and 1 for a
+// buffer).
+func subresourceCount(res *d3d11.Resource, mip int) (mips, slices int) {
+	d := &res.Desc
+	if d.Dimension == ddi.DimBuffer {
+		return 1, 1
+	}
+	mips, slices = int(max(d.MipLevels, 1)), int(max(d.ArraySize, 1))
+	if d.Dimension == ddi.DimTexture3D && mip >= 0 && mip < mips {
+		slices = int(isa.MipSize(max(d.Depth, 1), uint32(mip)))
+	}
+	return mips, slices
+}
+
+// subresourceExists says, in an error naming the resource's levels and
+// slices, that sub is not one of its subresources.
+func subresourceExists(res *d3d11.Resource, sub Subresource) error {
+	mips, slices := subresourceCount(res, sub.Mip)
+	if sub.Mip < 0 || sub.Mip >= mips || sub.Slice < 0 || sub.Slice >= slices {
+		return fmt.Errorf("inspect: %s has %s and %s: mip %d slice %d does not exist", res.Name(), plural(mips, "mip level"), plural(slices, "slice"), sub.Mip, sub.Slice)
+	}
+	return nil
 }

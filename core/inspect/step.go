@@ -102,6 +102,21 @@ func (s *Session) StepPixel(j *Journal, seq uint64, rt string, x, y, fragment in
 
 // StepQuery is StepPixel as a query the page runs a slice at a time.
 func (s *Session) StepQuery(j *Journal, seq uint64, rt string, x, y, fragment int) *Query {
+	return s.StepQueryAt(j, seq, rt, nil, x, y, fragment)
+}
+
+// StepPixelAt is StepPixel at pixel (x, y) of subresource sub of rt's
+// resource (a layered draw's slice; nil: what rt shows).
+func (s *Session) StepPixelAt(j *Journal, seq uint64, rt string, sub *Subresource, x, y, fragment int) (*Steps, error) {
+	a, err := s.StepQueryAt(j, seq, rt, sub, x, y, fragment).Run()
+	if err != nil {
+		return nil, err
+	}
+	return a.(*Steps), nil
+}
+
+// StepQueryAt is StepPixelAt as a query the page runs a slice at a time.
+func (s *Session) StepQueryAt(j *Journal, seq uint64, rt string, sub *Subresource, x, y, fragment int) *Query {
 	k, err := s.at(j, seq)
 	if err != nil {
 		return failed(err)
@@ -131,7 +146,7 @@ func (s *Session) StepQuery(j *Journal, seq uint64, rt string, x, y, fragment in
 		}
 	}
 	traced := func(rj *Journal, dma uint64, word int) bool { return rj.packetCall(dma, word) == k }
-	return s.watchQuery(j, k, seq, rt, x, y, traced, func(w *watched) (any, error) {
+	return s.watchQuery(j, k, seq, rt, sub, x, y, traced, func(w *watched) (any, error) {
 		return steps(j, k, seq, b, rt, x, y, fragment, w)
 	})
 }

@@ -18,7 +18,11 @@ import (
 // (isa.Subresources: D3D11CalcSubresource's order, each packed tightly).
 // w and h are the subresource's size, size the texel's bytes; ok false
 // when the format has no whole texels (block-compressed).
-func watchedTexel(r *scenario.Run, name string, res *d3d11.Resource, x, y int) (off uint64, w, h, size int, ok bool) {
+//
+// sub, if not nil, names the subresource instead: level sub.Mip and array
+// slice sub.Slice of the resource (a Texture3D's depth slice sub.Slice of
+// the level), whatever view name is.
+func watchedTexel(r *scenario.Run, name string, sub *Subresource, res *d3d11.Resource, x, y int) (off uint64, w, h, size int, ok bool) {
 	d := &res.Desc
 	g := machine.GPUFormat(d.Format)
 	if g.Info().Block != 1 {
@@ -26,11 +30,20 @@ func watchedTexel(r *scenario.Run, name string, res *d3d11.Resource, x, y int) (
 	}
 	size = int(g.Info().Bytes)
 	mips, slices := max(d.MipLevels, 1), max(d.ArraySize, 1)
-	if d.Dimension == ddi.DimTexture2D && mips == 1 && slices == 1 {
+	if d.Dimension == ddi.DimTexture2D && mips == 1 && slices == 1 && (sub == nil || *sub == Subresource{}) {
 		// One level of one slice: the rows of the resource's width.
 		return uint64(y)*g.RowBytes(d.Width) + uint64(x*size), int(d.Width), int(d.Height), size, true
 	}
 	mip, slice, wslice := viewFirst(r, name)
+	if sub != nil {
+		if sub.Mip < 0 || sub.Slice < 0 || sub.Mip >= 1<<16 || sub.Slice >= 1<<16 {
+			return 0, 0, 0, 0, false
+		}
+		mip, slice, wslice = uint32(sub.Mip), uint32(sub.Slice), 0
+		if d.Dimension == ddi.DimTexture3D {
+			slice, wslice = 0, uint32(sub.Slice)
+		}
+	}
 	tw, th, td := d.Width*max(d.SampleCount, 1), max(d.Height, 1), uint32(1)
 	switch d.Dimension {
 	case ddi.DimTexture1D:
@@ -39,11 +52,11 @@ func watchedTexel(r *scenario.Run, name string, res *d3d11.Resource, x, y int) (
 		td, slices = max(d.Depth, 1), 1
 	}
 	subs, _, err := isa.Subresources(g, tw, th, td, mips, slices)
-	sub := slice*mips + mip
-	if err != nil || mip >= mips || sub >= uint32(len(subs)) || wslice >= subs[sub].D {
+	si := slice*mips + mip
+	if err != nil || mip >= mips || si >= uint32(len(subs)) || wslice >= subs[si].D {
 		return 0, 0, 0, 0, false
 	}
-	s := subs[sub]
+	s := subs[si]
 	return s.Offset + uint64(wslice)*uint64(s.DepthPitch) + uint64(y)*uint64(s.RowPitch) + uint64(x*size), int(s.W), int(s.H), size, true
 }
 

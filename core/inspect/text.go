@@ -165,7 +165,11 @@ func orNone(s string) string {
 // Text prints the history, one numbered entry per packet or fragment.
 func (h *History) Text() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "pixel %d,%d of %s (%s) up to event %d, %s:\n", h.X, h.Y, h.Resource, h.Format, h.Event, h.Call)
+	sub := ""
+	if h.Mip != 0 || h.Slice != 0 {
+		sub = fmt.Sprintf(" mip %d slice %d", h.Mip, h.Slice)
+	}
+	fmt.Fprintf(&b, "pixel %d,%d of %s%s (%s) up to event %d, %s:\n", h.X, h.Y, h.Resource, sub, h.Format, h.Event, h.Call)
 	for i, e := range h.Entries {
 		call := "(paging, by Dxgkrnl)"
 		if e.Call != nil {
@@ -178,6 +182,9 @@ func (h *History) Text() string {
 		fmt.Fprintf(&b, "%3d. %-7s %s, %s: %s\n", i+1, e.What, call, carried, e.Why)
 		if f := e.Fragment; f != nil {
 			fmt.Fprintf(&b, "       primitive %d (%s)", f.Primitive, map[bool]string{true: "front", false: "back"}[f.Front])
+			if f.Slice != 0 {
+				fmt.Fprintf(&b, " to slice %d", f.Slice)
+			}
 			if len(f.Outputs) > 0 {
 				fmt.Fprintf(&b, "; shader output o0 %s", f.Outputs[0])
 				for k, o := range f.Outputs[1:] {
@@ -249,9 +256,6 @@ func (s *Steps) Text() string {
 		return s.stepsText(&b, vecBits)
 	}
 	regs := s.RegistersAt(0)
-	val := func(regs []uint32, r, c, l int) float64 {
-		return float64(math.Float32frombits(regs[(r*4+c)*4+l]))
-	}
 	vec := func(regs []uint32, r, l int) string {
 		var p []string
 		for c := range 4 {
@@ -291,10 +295,12 @@ func (s *Steps) Text() string {
 			}
 			ddx, ddy := []string{}, []string{}
 			// the quad's coarse derivatives: across its top row, down its
-			// left column
+			// left column, where both lanes ran the step (a program with no
+			// derivative instruction runs only its covered lanes: the
+			// others hold what they held before, not a neighbour's value).
 			for c := range 4 {
-				ddx = append(ddx, fmtF(val(after, w.Reg, c, 1)-val(after, w.Reg, c, 0)))
-				ddy = append(ddy, fmtF(val(after, w.Reg, c, 2)-val(after, w.Reg, c, 0)))
+				ddx = append(ddx, quadDiff(st.Quad, after, w.Reg, c, 1))
+				ddy = append(ddy, quadDiff(st.Quad, after, w.Reg, c, 2))
 			}
 			fmt.Fprintf(&b, "         %s = %s  ddx (%s) ddy (%s)\n", name, vec(after, w.Reg, s.Lane), strings.Join(ddx, ", "), strings.Join(ddy, ", "))
 		}
@@ -365,4 +371,19 @@ func (s *Steps) stepsText(b *strings.Builder, vec func(regs []uint32, r, l int) 
 		b.WriteString("the trace stopped at its limit of steps\n")
 	}
 	return b.String()
+}
+
+// quadDiff is component c of register reg in quad lane l minus lane 0's,
+// or "·" when quad (the lanes that ran the step, "1" each, lane 0 first)
+// says one of the two did not run it.
+func quadDiff(quad string, regs []uint32, reg, c, l int) string {
+	if len(quad) > l && (quad[0] != '1' || quad[l] != '1') {
+		return "·"
+	}
+	return fmtF(val(regs, reg, c, l) - val(regs, reg, c, 0))
+}
+
+// val is component c of register r in quad lane l, as a float.
+func val(regs []uint32, r, c, l int) float64 {
+	return float64(math.Float32frombits(regs[(r*4+c)*4+l]))
 }

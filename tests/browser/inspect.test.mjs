@@ -574,6 +574,12 @@ test("embed: the state, resource and pixel views by the fragment, switched in pl
   const what = await page.$$eval("#inspector .hist-entry .hist-what", (es) => es.map((e) => e.textContent).filter((w) => w !== "paging"));
   assert.deepEqual(what, ["clear", "draw", "present"]);
   assert.match(await page.textContent("#inspector .history"), /src \(1, 0, 0, 0\.5\), dst \(0, 0, 1, 1\)/);
+  // A subresource the fragment names badly is named back with the form it takes.
+  await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=pixel&resource=bb&pixel=16,16&sub=1&at=Present"; });
+  await shown(/sub=1: say which subresource as sub=MIP,SLICE/);
+  // One the texture does not have: the inspector's answer says what it has.
+  await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=pixel&resource=bb&pixel=16,16&sub=0,1&at=Present"; });
+  await shown(/1 mip level and 1 slice: mip 0 slice 1 does not exist/);
   // An unknown view: the timeline, and a notice with the views.
   await page.evaluate(() => { location.hash = "#demo=alpha-blend&view=pixels"; });
   await page.waitForFunction(() => !document.getElementById("notice").hidden);
@@ -624,6 +630,15 @@ test("the Resource view shows each mip level and array slice", { timeout: 240000
   await choose("mip", 1, "1×1 (mip 1, slice 0)");
   await choose("slice", 1, "1×1 (mip 1, slice 1)");
   assert.match(await texel(0, 0), /^0,0: 4 5 /);
+  // A click on the level and slice shown: that texel's history, the
+  // GenerateMips that wrote it last.
+  const box = await page.locator("#res canvas").boundingBox();
+  const scale = await page.evaluate(() => window.d3dsimUI.views.resource.scale());
+  await page.mouse.click(Math.round(box.x + 0.5 * scale), Math.round(box.y + 0.5 * scale));
+  await page.waitForSelector('.inspector .view[data-view="pixel"]:not([hidden])');
+  await page.waitForFunction(() => /final: /.test(document.querySelector("#px-history")?.textContent || ""), null, { timeout: 60000 });
+  assert.match(await page.locator("#px-history .inspect-head").textContent(), /^Pixel 0,0 of arr mip 1 slice 1 \(R32G32_FLOAT\)/);
+  assert.match(await page.locator("#px-history .history-final").textContent(), /^final: \(4, 5/);
   assert.deepEqual(h.pageErrors, []);
 }));
 
