@@ -68,6 +68,7 @@ type Recorder struct {
 	compact int64               // shapeB at which the table is compacted next (compactShapes)
 	compFst uint64              // first at the last compaction: nothing dropped since, nothing to compact
 	recent  [recentSlots]uint32 // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
+	byRef   [refSlots]uint32    // shape ids + 1 by the addresses of the strings (refSlot; 0: none)
 	far     map[uint64]uint64   // seq -> parent when the distance does not fit a record
 }
 
@@ -170,6 +171,39 @@ func shapeSlot(e *Event) int {
 	// a pair.
 	return int(uint64(h)*0x9e3779b97f4a7c15>>(64-recentBits)) &^ 1
 }
+
+// refSlot is where Recorder.byRef keeps the shape of an event with e's
+// strings at their addresses: a hash of the addresses of its name, object
+// and handle, and its kind and layer. An event emitted again from the same
+// place (a Draw's Call and Return, each layer's) finds its shape there with
+// no string read (sameRefs): shapeSlot and sameShape read every string's
+// length and some of its bytes, about 180 instructions an event. The
+// addresses change from run to run, the shapes' ids (first appearance) do
+// not: only which events find their shape here does.
+func refSlot(e *Event) int {
+	h := uintptr(unsafe.Pointer(unsafe.StringData(e.Name)))>>3 + uintptr(unsafe.Pointer(unsafe.StringData(e.Obj)))>>3*7 +
+		uintptr(unsafe.Pointer(unsafe.StringData(e.Handle)))>>3*13 + uintptr(e.Kind)*31 + uintptr(e.Layer)*5
+	return int(uint64(h) * 0x9e3779b97f4a7c15 >> (64 - refBits))
+}
+
+// sameRefs says whether e has shape a, each string the same bytes at the
+// same address (or both empty): one compare a field. Equal strings at
+// other addresses say no: the caller then asks shapeOf.
+func sameRefs(a *shape, e *Event) bool {
+	return a.kind == e.Kind && a.layer == e.Layer && a.from == e.From &&
+		sameRef(a.name, e.Name) && sameRef(a.obj, e.Obj) && sameRef(a.handle, e.Handle) && sameRef(a.thread, e.Thread) &&
+		sameRef(a.ctx, e.Ctx) && sameRef(a.hr, e.HR) && sameRef(a.rule, e.Rule)
+}
+
+func sameRef(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
+}
+
+// refSlots is the size of Recorder.byRef.
+const (
+	refBits  = 8
+	refSlots = 1 << refBits
+)
 
 // recentSlots is the size of Recorder.recent: 256 pairs.
 const (
@@ -362,29 +396,16 @@ func (r *Recorder) store(e *Event) {
 	}
 	c := r.chunks[ci-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
-	// A two-way cache in front of the map: comparing strings that are
+	// First the shape last stored for strings at these addresses (most
+	// events are emitted from the same few places with the same strings);
+	// then a two-way cache in front of the map: comparing strings that are
 	// mostly the same constants costs less than hashing seven of them. The
 	// shape found or added goes first in its pair, the other second.
-	slot := shapeSlot(e)
-	id := r.recent[slot]
-	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], e) {
-		if id2 := r.recent[slot+1]; int(id2) < len(r.shapes) && sameShape(&r.shapes[id2], e) {
-			r.recent[slot], r.recent[slot+1] = id2, id
-			id = id2
-		} else {
-			sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
-				from: e.From, layer: e.Layer, kind: e.Kind}
-			old := id
-			var ok bool
-			id, ok = r.shapeID[sh]
-			if !ok {
-				id = uint32(len(r.shapes))
-				r.shapes = append(r.shapes, sh)
-				r.shapeID[sh] = id
-				r.shapeB += shapeSize(&sh)
-			}
-			r.recent[slot], r.recent[slot+1] = id, old
-		}
+	ref := refSlot(e)
+	id := r.byRef[ref] - 1
+	if int(id) >= len(r.shapes) || !sameRefs(&r.shapes[id], e) {
+		id = r.shapeOf(e)
+		r.byRef[ref] = id + 1
 	}
 	if pos&(chunkSize-1) == 0 {
 		c.t0 = e.T // a chunk is filled in order from its first record
@@ -474,6 +495,32 @@ func (r *Recorder) store(e *Event) {
 		c.text = binary.AppendUvarint(c.text, uint64(len(args)))
 		c.text = append(c.text, args...)
 	}
+}
+
+// shapeOf is the id of e's shape, from the two-way cache (Recorder.recent)
+// or the map, where it is added if new. The caller holds mu.
+func (r *Recorder) shapeOf(e *Event) uint32 {
+	slot := shapeSlot(e)
+	id := r.recent[slot]
+	if int(id) < len(r.shapes) && sameShape(&r.shapes[id], e) {
+		return id
+	}
+	if id2 := r.recent[slot+1]; int(id2) < len(r.shapes) && sameShape(&r.shapes[id2], e) {
+		r.recent[slot], r.recent[slot+1] = id2, id
+		return id2
+	}
+	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
+		from: e.From, layer: e.Layer, kind: e.Kind}
+	old := id
+	id, ok := r.shapeID[sh]
+	if !ok {
+		id = uint32(len(r.shapes))
+		r.shapes = append(r.shapes, sh)
+		r.shapeID[sh] = id
+		r.shapeB += shapeSize(&sh)
+	}
+	r.recent[slot], r.recent[slot+1] = id, old
+	return id
 }
 
 // decode fills e with the event seq, which is held. The caller holds mu.
@@ -613,7 +660,7 @@ func (r *Recorder) compactShapes() {
 		rc.shape = id
 	}
 	r.shapes, r.shapeID, r.shapeB = shapes, ids, bytes
-	r.recent = [recentSlots]uint32{}
+	r.recent, r.byRef = [recentSlots]uint32{}, [refSlots]uint32{}
 	r.compact = 2 * bytes
 	r.compFst = r.first
 }
