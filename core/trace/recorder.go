@@ -58,7 +58,7 @@ type Recorder struct {
 	open      map[string]*callStack // thread -> its open calls
 	lastTh    string                // the thread of the last event and
 	lastSt    *callStack            // its stack: most events follow one on the same thread
-	subs      []func(*Event)
+	subs      []subscriber
 	cur       Event // the event being emitted, handed to subscribers
 	scan      Event // the event ScanBack hands to its fn
 
@@ -291,8 +291,35 @@ func (r *Recorder) Line() int {
 // the recorder's lock held: fn must not call the recorder, nor keep the
 // pointer (copy the event).
 func (r *Recorder) Subscribe(fn func(*Event)) {
+	r.SubscribeTo(Filter{All: true}, fn)
+}
+
+// Filter says which events a subscriber is called for (SubscribeTo): all,
+// those of the kinds in Kinds (a bit per Kind), and those with a DMA buffer
+// id. A subscriber that looks at a few events is not called (nor the event
+// copied for it) for the others: a Draw's four events, each a call of the
+// scenario's subscriber that returned at once, were about 50 instructions
+// each.
+type Filter struct {
+	All   bool
+	Kinds uint32
+	DMA   bool
+}
+
+// wants says whether f takes e.
+func (f *Filter) wants(e *Event) bool {
+	return f.All || f.Kinds>>(e.Kind&31)&1 != 0 || f.DMA && e.DMA != 0
+}
+
+type subscriber struct {
+	f  Filter
+	fn func(*Event)
+}
+
+// SubscribeTo is Subscribe of the events f takes.
+func (r *Recorder) SubscribeTo(f Filter, fn func(*Event)) {
 	r.mu.Lock()
-	r.subs = append(r.subs, fn)
+	r.subs = append(r.subs, subscriber{f, fn})
 	r.mu.Unlock()
 }
 
@@ -402,15 +429,16 @@ func (r *Recorder) emit(e *Event) uint64 {
 		}
 	}
 	r.store(e)
-	if len(r.subs) > 0 {
-		// (r.cur keeps the last event's strings until the next: not
-		// cleared, one copy less per event; a subscriber handed the
-		// caller's event would make every Emit's escape to the heap)
-		if e != &r.cur {
-			r.cur = *e
-		}
-		for _, fn := range r.subs {
-			fn(&r.cur)
+	for i := range r.subs {
+		if sub := &r.subs[i]; sub.f.wants(e) {
+			// (r.cur keeps the last event's strings until the next: not
+			// cleared, one copy less per event; a subscriber handed the
+			// caller's event would make every Emit's escape to the heap)
+			if e != &r.cur {
+				r.cur = *e
+				e = &r.cur
+			}
+			sub.fn(&r.cur)
 		}
 	}
 	return e.Seq

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -429,5 +430,45 @@ func TestEmitPartIsEmit(t *testing.T) {
 		if !reflect.DeepEqual(held[i], wantHeld[i]) {
 			t.Errorf("held event %d:\n%+v\nwant\n%+v", i, held[i], wantHeld[i])
 		}
+	}
+}
+
+// TestSubscribeTo: a subscriber with a filter is called for exactly the
+// events its filter takes, in order, each as the subscriber of every event
+// sees it, through Emit and EmitPart, whichever subscribers come before it.
+func TestSubscribeTo(t *testing.T) {
+	r := NewRecorder(nil, func() string { return "main" })
+	filters := []Filter{{Kinds: 1 << Message}, {DMA: true}, {All: true}, {Kinds: 1<<Call | 1<<Fence, DMA: true}, {}}
+	got := make([][]Event, len(filters))
+	for i, f := range filters {
+		r.SubscribeTo(f, func(e *Event) { got[i] = append(got[i], *e) })
+	}
+	var all []Event
+	r.Subscribe(func(e *Event) { all = append(all, *e) })
+	for i := range 60 {
+		k := Kind(1 + i%11)
+		if i%4 == 0 {
+			r.EmitPart(&Part{Name: fmt.Sprint("p", i), From: App, Layer: Runtime}, k, "")
+			continue
+		}
+		e := Event{Kind: k, Name: fmt.Sprint("e", i), Layer: GPU}
+		if i%3 == 0 {
+			e.DMA = uint64(i)
+		}
+		r.Emit(e)
+	}
+	for i, f := range filters {
+		var want []Event
+		for _, e := range all {
+			if f.All || f.Kinds>>e.Kind&1 != 0 || f.DMA && e.DMA != 0 {
+				want = append(want, e)
+			}
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("filter %+v: %d events, want %d", f, len(got[i]), len(want))
+		}
+	}
+	if len(got[4]) != 0 || len(all) != 60 {
+		t.Errorf("the empty filter took %d events; Subscribe %d of 60", len(got[4]), len(all))
 	}
 }
