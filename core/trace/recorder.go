@@ -639,7 +639,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 
 // stackOf is the open calls of a thread. The caller holds mu.
 func (r *Recorder) stackOf(th string) *callStack {
-	if r.lastSt != nil && th == r.lastTh {
+	if r.lastSt != nil && (sameRef(th, r.lastTh) || th == r.lastTh) { // (the same string, most often: no call)
 		return r.lastSt
 	}
 	st := r.open[th]
