@@ -45,11 +45,8 @@ func capEvent(e *Event) {
 	if e.Args.Len() > MaxText {
 		e.Args = capArgs(e.Args, MaxText)
 	}
-	// (one compare for the common case: no length is over MaxName when
-	// their OR is not)
-	if n := len(e.Obj) | len(e.Name) | len(e.Handle) | len(e.Ctx) | len(e.Thread) | len(e.HR) | len(e.Rule); n > MaxName &&
-		(len(e.Obj) > MaxName || len(e.Name) > MaxName || len(e.Handle) > MaxName || len(e.Ctx) > MaxName ||
-			len(e.Thread) > MaxName || len(e.HR) > MaxName || len(e.Rule) > MaxName) {
+	if len(e.Obj) > MaxName || len(e.Name) > MaxName || len(e.Handle) > MaxName || len(e.Ctx) > MaxName ||
+		len(e.Thread) > MaxName || len(e.HR) > MaxName || len(e.Rule) > MaxName {
 		for _, p := range [...]*string{&e.Obj, &e.Name, &e.Handle, &e.Ctx, &e.Thread, &e.HR, &e.Rule} {
 			*p = Truncate(*p, MaxName)
 		}

@@ -393,7 +393,10 @@ func (r *Recorder) emit(e *Event) uint64 {
 	if r.limit > 0 && r.held() >= uint64(r.limit) {
 		r.drop(r.held() - uint64(r.limit/4))
 	}
-	capEvent(e)
+	if len(e.Msg) > MaxText || e.Args.Len() > MaxText ||
+		len(e.Obj)|len(e.Name)|len(e.Handle)|len(e.Ctx)|len(e.Thread)|len(e.HR)|len(e.Rule) > MaxName {
+		capEvent(e) // (the common case checked here: no call)
+	}
 	r.seq++
 	e.Seq = r.seq
 	if r.stamp != nil {
