@@ -47,8 +47,11 @@ type drawScratch struct {
 	ring   [3]cvert   // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
 	fetch  fetchCheck // fetchLinear's checks, kept for the state generation
 	direct directPlan // the outputs of a program of movs read from the buffers (direct.go)
-	seg    [2]cvert   // a line's clipped ends (prim.go)
-	tri    tri
+	// uavCounters: bindPixelUAVs bound a pixel view's hidden counter, which
+	// endPixelUAVs writes back
+	uavCounters bool
+	seg         [2]cvert // a line's clipped ends (prim.go)
+	tri         tri
 	// The planes of the attributes of d.tri (soloPlanes) and of the
 	// batch's triangles (planes, planesUsed of it so far, planesNext
 	// what the slot next gave takes): varyings.go.
