@@ -24,7 +24,7 @@ import (
 // the tables kept for a state generation and a program must follow both.
 func TestDirectOutsMatchLanes(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 17))
-	formats := []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
+	formats := linearFormats
 	odd := []uint32{0, 0x80000000, 0x7fc00000, 0xff800000, 1, math.Float32bits(1), math.Float32bits(-2.5), 0x00000007}
 	ex := &executor{}
 	ps := &ex.draw.prog
@@ -174,30 +174,23 @@ func TestDirectOutsDraws(t *testing.T) {
 	red := [4]float32{1, 0, 0, 1}
 	vs := []vtx{pxv(1, 1, 32, 32, red), pxv(20, 2, 32, 32, red), pxv(3, 25, 32, 32, [4]float32{0, 1, 0.5, 1}),
 		pxv(30, 30, 32, 32, red), pxv(2, 30, 32, 32, [4]float32{0.25, 0.5, 1, 1}), pxv(28, 4, 32, 32, red)}
-	draw := func(direct bool) (pic []byte, hits uint64) {
-		r := newRig(t)
-		r.g.ex.draw.direct.off = !direct
-		a := r.target(32, 32, isa.FmtRGBA8)
-		b := r.scene(a, "ps_vertexcolor", vs)
-		a.clear(b, [4]float32{0, 0, 0.25, 1})
-		prog, n := r.program("vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1.zyxw\nmov o2, v2")
-		other := r.buffer(vbytes(vs[3:]...))
-		for _, st := range []func(){
-			func() {},
-			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
-			func() { b.SetProgram(isa.StageVS, prog, n, 1) },
-			func() { b.SetVB(0, other, uint32(3*vertexBytes), vertexBytes, 0) },
-			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
-		} {
-			st()
+	got, want, hits, none := drawOnOff(t, vs, func(r *rig, on bool) { r.g.ex.draw.direct.off = !on },
+		func(r *rig) uint64 { return r.g.ex.draw.direct.hits },
+		func(r *rig, b *isa.Builder) []func() {
+			prog, n := r.program("vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1.zyxw\nmov o2, v2")
+			other := r.buffer(vbytes(vs[3:]...))
+			return []func(){
+				func() {},
+				func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+				func() { b.SetProgram(isa.StageVS, prog, n, 1) },
+				func() { b.SetVB(0, other, uint32(3*vertexBytes), vertexBytes, 0) },
+				func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+			}
+		},
+		func(b *isa.Builder) {
 			b.Draw(3, 0)
 			b.Draw(3, 3)
-		}
-		r.mustExec(b)
-		return r.rgba(a), r.g.ex.draw.direct.hits
-	}
-	got, hits := draw(true)
-	want, none := draw(false)
+		})
 	if !bytes.Equal(got, want) {
 		t.Error("the draws differ from the same draws through the input lanes")
 	}
