@@ -60,6 +60,15 @@ type directOp struct {
 // components, then the attributes.
 type vertexWords = [4 + numAttr]float64
 
+// (cvert is vertexWords: the same size, its attributes right after the
+// position; either array bound below is negative, a compile error, if not)
+var (
+	_ [unsafe.Sizeof(cvert{}) - unsafe.Sizeof(vertexWords{})]struct{}
+	_ [unsafe.Sizeof(vertexWords{}) - unsafe.Sizeof(cvert{})]struct{}
+	_ [unsafe.Offsetof(cvert{}.a) - 4*8]struct{}
+	_ [4*8 - unsafe.Offsetof(cvert{}.a)]struct{}
+)
+
 // directVertices shades the n vertices v0.. of the draw's block through
 // directOuts and reports true, or reports false, having done nothing, when
 // the table does not apply (see directPlan).
