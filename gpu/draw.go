@@ -41,13 +41,17 @@ type svert struct {
 // drawScratch is the draw's working memory, reused so that nothing is
 // allocated per vertex, triangle or pixel.
 type drawScratch struct {
-	vp    viewport
-	poly  [2][maxPoly]cvert
-	sv    [maxPoly]svert
-	ring  [3]cvert   // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
-	fetch fetchCheck // fetchLinear's checks, kept for the state generation
-	seg   [2]cvert   // a line's clipped ends (prim.go)
-	tri   tri
+	vp     viewport
+	poly   [2][maxPoly]cvert
+	sv     [maxPoly]svert
+	ring   [3]cvert   // assemble's last vertices (on the stack they escaped: 2.6 KB a draw)
+	fetch  fetchCheck // fetchLinear's checks, kept for the state generation
+	direct directPlan // the outputs of a program of movs read from the buffers (direct.go)
+	// uavCounters: bindPixelUAVs bound a pixel view's hidden counter, which
+	// endPixelUAVs writes back
+	uavCounters bool
+	seg         [2]cvert // a line's clipped ends (prim.go)
+	tri         tri
 	// The planes of the attributes of d.tri (soloPlanes) and of the
 	// batch's triangles (planes, planesUsed of it so far, planesNext
 	// what the slot next gave takes): varyings.go.

@@ -58,7 +58,8 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 	c := &d.pipeCache
 	g := ex.g
 	cacheable := !faulted && g.watch == nil && g.swatch == nil && !c.off
-	if cacheable && c.ok && c.gen == ex.gen && c.progs == d.prog.progKey() {
+	key := d.prog.progKey()
+	if cacheable && c.ok && c.gen == ex.gen && samePrograms(&c.progs, &key) { // (the arrays' == is a call to memequal)
 		setPipe(&d.pipe, &c.pipe)
 		d.vp, d.prog.curVP = ex.st.vp, 0
 		d.prog.block.words, d.prog.block.wp = c.words, c.wp
@@ -72,7 +73,7 @@ func (ex *executor) cachedPipe(faulted bool) bool {
 	p := &d.pipe
 	if cacheable && p.ms.samples == 0 && ex.st.samples <= 1 && p.watch == nil &&
 		(d.prog.ps == nil || !d.prog.ps.uav) {
-		c.ok, c.gen, c.progs, c.pipe = true, ex.gen, d.prog.progKey(), *p
+		c.ok, c.gen, c.progs, c.pipe = true, ex.gen, key, *p
 		c.words, c.wp = d.prog.block.words, d.prog.block.wp
 	}
 	return true

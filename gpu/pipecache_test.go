@@ -79,33 +79,26 @@ func TestPipeCacheFollowsState(t *testing.T) {
 func TestPreparedProgramsFollowState(t *testing.T) {
 	red := [4]float32{1, 0, 0, 1}
 	vs := []vtx{pxv(1, 1, 32, 32, red), pxv(20, 2, 32, 32, red), pxv(3, 25, 32, 32, red)}
-	draw := func(cache bool) (pic []byte, hits uint64) {
-		r := newRig(t)
-		r.g.ex.draw.pipeCache.off = !cache
-		a := r.target(32, 32, isa.FmtRGBA8)
-		b := r.scene(a, "ps_vertexcolor", vs)
-		a.clear(b, [4]float32{0, 0, 0.25, 1})
-		// The same code read two ways: its SV_Position in o0 (the
-		// triangle where the vertices say, coloured by their texture
-		// coordinates), or in o1 (the colour taken for the position).
-		prog, n := r.program("vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1\nmov o2, v2")
-		for _, st := range []func(){
-			func() {},
-			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
-			func() { b.SetProgram(isa.StageVS, prog, n, 1) },
-			func() { r.bind(b, "ps_solid") },
-			func() { b.SetProgram(isa.StageVS, prog, n, 0) },
-		} {
-			st()
+	got, want, hits, none := drawOnOff(t, vs, func(r *rig, on bool) { r.g.ex.draw.pipeCache.off = !on },
+		func(r *rig) uint64 { return r.g.ex.draw.prog.prepared.hits },
+		func(r *rig, b *isa.Builder) []func() {
+			// The same code read two ways: its SV_Position in o0 (the
+			// triangle where the vertices say, coloured by their texture
+			// coordinates), or in o1 (the colour taken for the position).
+			prog, n := r.program("vs inputs=3 outputs=3\nmov o0, v0\nmov o1, v1\nmov o2, v2")
+			return []func(){
+				func() {},
+				func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+				func() { b.SetProgram(isa.StageVS, prog, n, 1) },
+				func() { r.bind(b, "ps_solid") },
+				func() { b.SetProgram(isa.StageVS, prog, n, 0) },
+			}
+		},
+		func(b *isa.Builder) {
 			for range 3 {
 				b.Draw(3, 0)
 			}
-		}
-		r.mustExec(b)
-		return r.rgba(a), r.g.ex.draw.prog.prepared.hits
-	}
-	got, hits := draw(true)
-	want, none := draw(false)
+		})
 	if !bytes.Equal(got, want) {
 		t.Error("the draws differ from the same draws with every draw's programs prepared")
 	}
@@ -115,6 +108,29 @@ func TestPreparedProgramsFollowState(t *testing.T) {
 	if hits != 2*5 {
 		t.Errorf("%d draws took the last draw's preparation, want 10 (two of each step's three)", hits)
 	}
+}
+
+// drawOnOff draws, on a 32x32 target with vs (ps_vertexcolor), each of
+// steps' state changes followed by draws, twice: with a path on and off
+// (set); it returns the two pictures and what hits counted in each.
+func drawOnOff(t *testing.T, vs []vtx, set func(r *rig, on bool), hits func(r *rig) uint64,
+	steps func(r *rig, b *isa.Builder) []func(), draws func(b *isa.Builder)) (got, want []byte, on, off uint64) {
+	draw := func(path bool) ([]byte, uint64) {
+		r := newRig(t)
+		set(r, path)
+		a := r.target(32, 32, isa.FmtRGBA8)
+		b := r.scene(a, "ps_vertexcolor", vs)
+		a.clear(b, [4]float32{0, 0, 0.25, 1})
+		for _, st := range steps(r, b) {
+			st()
+			draws(b)
+		}
+		r.mustExec(b)
+		return r.rgba(a), hits(r)
+	}
+	got, on = draw(true)
+	want, off = draw(false)
+	return got, want, on, off
 }
 
 // ptrWord is a pointer word of a type: its offset and where it is.

@@ -53,6 +53,7 @@ func (ex *executor) bindPixelUAVs() {
 		if u.counter != nil {
 			u.count = binary.LittleEndian.Uint32(u.counter)
 			u.view.Counter = &u.count
+			d.uavCounters = true
 		}
 	}
 	d.prog.ps.m.BindCompute(uavs)
@@ -64,7 +65,13 @@ func (ex *executor) bindPixelUAVs() {
 }
 
 // endPixelUAVs writes the pixel stage's hidden counters back after a draw.
+// Only a draw whose bindPixelUAVs bound a counter has any (uavCounters):
+// every draw calls it, and the walk of the slots was 75 instructions.
 func (ex *executor) endPixelUAVs() {
+	if !ex.draw.uavCounters {
+		return
+	}
+	ex.draw.uavCounters = false
 	for i := range ex.st.psUAV {
 		if u := &ex.st.psUAV[i]; u.bound && u.view.Counter != nil {
 			binary.LittleEndian.PutUint32(u.counter, u.count)

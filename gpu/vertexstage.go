@@ -52,6 +52,10 @@ func (ex *executor) shadeVertices(i0 uint32) {
 	m := ps.vs.m
 	n := int(min(uint32(shader.Lanes), dp.count-i0))
 	c.base, c.n = i0, n
+	if ps.vs.movedOut != nil && !dp.indexed && ex.g.swatch == nil && ps.gs == nil && ps.hs == nil && !d.direct.off &&
+		ex.directVertices(int64(dp.start)+int64(i0), n) {
+		return
+	}
 	// Every lane of every input register reads zero but for what the
 	// fetch below writes; only the lanes the last block wrote can be
 	// other than zero.
@@ -208,9 +212,7 @@ func vertexLanes(m *shader.Machine, outs int, moves []vsMove) (out, moved *[isa.
 // same, draw after draw: the components read from lanes, the constant ones,
 // and the runs of zeros, cleared a vertex at a time.
 func vertexOuts(plan *outPlan, out *[shader.Lanes]cvert, mask uint64, src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
-	if k := &plan.key; !plan.ok || k.src != src || k.pos != pos || k.vary != vary || k.outs != outs || k.flat != flat {
-		plan.make(outKey{src, pos, vary, outs, flat}) // (compared field by field: the struct's == is a call)
-	}
+	plan.ensure(src, pos, vary, outs, flat)
 	var buf [shader.Lanes]uint8
 	lanes := buf[:0]
 	for w := mask; w != 0; w &= w - 1 {
@@ -230,10 +232,35 @@ func vertexOuts(plan *outPlan, out *[shader.Lanes]cvert, mask uint64, src *[isa.
 			out[j&lm].p[k] = float64(math.Float32frombits(v[j&lm]))
 		}
 	}
-	// The constant components (the zero runs and the immediates) are
-	// written only in the lanes that do not hold them already: out is the
-	// chunk's, which only vertexOuts writes, and the table's components
-	// are its alone.
+	plan.constants(out, mask)
+	for i := range plan.ops {
+		op := &plan.ops[i]
+		a, v := int(op.i)&(numAttr-1), op.v
+		if op.raw {
+			for _, j := range lanes {
+				out[j&lm].a[a] = float64(v[j&lm])
+			}
+			continue
+		}
+		for _, j := range lanes {
+			out[j&lm].a[a] = float64(math.Float32frombits(v[j&lm]))
+		}
+	}
+}
+
+// ensure makes the table for its arguments unless it has it.
+func (plan *outPlan) ensure(src *[isa.MaxVaryings][4]laneSrc, pos, vary, outs int, flat uint32) {
+	if k := &plan.key; !plan.ok || k.src != src || k.pos != pos || k.vary != vary || k.outs != outs || k.flat != flat {
+		plan.make(outKey{src, pos, vary, outs, flat}) // (compared field by field: the struct's == is a call)
+	}
+}
+
+// constants writes the constant components (the zero runs and the
+// immediates) of the vertices of out in mask, only in the lanes that do
+// not hold them already: out is the chunk's, which only vertexOuts and
+// directOuts write, and the table's components are its alone.
+func (plan *outPlan) constants(out *[shader.Lanes]cvert, mask uint64) {
+	const lm = shader.Lanes - 1
 	if plan.out != out {
 		plan.out, plan.kept = out, 0
 	}
@@ -249,19 +276,6 @@ func vertexOuts(plan *outPlan, out *[shader.Lanes]cvert, mask uint64, src *[isa.
 			}
 		}
 		plan.kept |= fresh
-	}
-	for i := range plan.ops {
-		op := &plan.ops[i]
-		a, v := int(op.i)&(numAttr-1), op.v
-		if op.raw {
-			for _, j := range lanes {
-				out[j&lm].a[a] = float64(v[j&lm])
-			}
-			continue
-		}
-		for _, j := range lanes {
-			out[j&lm].a[a] = float64(math.Float32frombits(v[j&lm]))
-		}
 	}
 }
 

@@ -136,6 +136,10 @@ func TestMovesOnly(t *testing.T) {
 	}
 }
 
+// linearFormats are vertex formats of 32-bit components (fetchLinear's),
+// one to four words, float and integer.
+var linearFormats = []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
+
 // TestFetchLinearMatchesFetchElement: for random layouts of 32-bit formats
 // (two elements may share a register; SV_VertexID and SV_InstanceID among
 // them), strides, offsets and buffer sizes, fetchLinear either declines or
@@ -145,7 +149,7 @@ func TestMovesOnly(t *testing.T) {
 // draw of other vertices in the same state.
 func TestFetchLinearMatchesFetchElement(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	formats := []isa.VertexFormat{isa.VtxRGBA32F, isa.VtxRGB32F, isa.VtxRG32F, isa.VtxR32F, isa.VtxRGBA32UI, isa.VtxRG32SI, isa.VtxR32UI}
+	formats := linearFormats
 	took := 0
 	ex := &executor{} // one executor: its checks, kept for a state generation, must follow the state
 	for range 400 {

@@ -113,7 +113,7 @@ func (d *Device) apiMsg(name, obj string, c *DeviceContext, msg string, args tra
 	if c != nil {
 		s.ev.Ctx = c.name
 	}
-	cfg.Rec.Emit(s.ev.event(trace.Call, ""))
+	cfg.Rec.EmitPart(&s.ev, trace.Call, "")
 	if c != nil && d.debug {
 		c.enterAPI(name)
 		s.leave = c
@@ -195,6 +195,6 @@ func (rt *Runtime) perf(k MarkerKind, text string, color uint32) {
 	c := rt.cfg
 	c.Sim.PollCharge(c.Costs.APICall)
 	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Msg: text, Args: args}}
-	c.Rec.Emit(s.ev.event(trace.Call, ""))
+	c.Rec.EmitPart(&s.ev, trace.Call, "")
 	s.end(nil)
 }

@@ -165,24 +165,15 @@ type span struct {
 }
 
 // spanEvent is what a span keeps of its Call event: the fields its Return
-// repeats (the recorder stamps the rest; end sets HR and Msg). Half a
-// trace.Event's size: a span is returned and passed by value two or three
-// times a call, and each copy is of it (issue 32's draw rate).
-type spanEvent struct {
-	Name, Ctx, Obj, Handle, Msg string
-	Args                        trace.Args
-	Fence                       uint64
-	From, Layer                 trace.Layer
-}
+// repeats (the recorder stamps the rest; end sets HR and Msg), emitted with
+// Recorder.EmitPart. Half a trace.Event's size: a span is returned and
+// passed by value two or three times a call, and each copy is of it (issue
+// 32's draw rate).
+type spanEvent = trace.Part
 
 // keep is what a span keeps of the Call event e.
 func keep(e *trace.Event) spanEvent {
 	return spanEvent{Name: e.Name, Ctx: e.Ctx, Obj: e.Obj, Handle: e.Handle, Msg: e.Msg, Args: e.Args, Fence: e.Fence, From: e.From, Layer: e.Layer}
-}
-
-// event is the span's event of kind k with the HRESULT hr.
-func (e *spanEvent) event(k trace.Kind, hr string) trace.Event {
-	return trace.Event{From: e.From, Layer: e.Layer, Kind: k, Name: e.Name, Ctx: e.Ctx, Obj: e.Obj, Handle: e.Handle, HR: hr, Fence: e.Fence, Msg: e.Msg, Args: e.Args}
 }
 
 // end emits the Return event with err's HRESULT.
@@ -191,7 +182,7 @@ func (s span) end(err error) {
 		// A void DDI returns nothing: the driver reported any error through
 		// pfnSetErrorCb during the call, and the message says which.
 		s.ev.Msg = errMsg(err)
-		s.rec.Emit(s.ev.event(trace.Return, ""))
+		s.rec.EmitPart(&s.ev, trace.Return, "")
 		if s.unlock != nil {
 			s.unlock.unserialise()
 		}
@@ -208,7 +199,7 @@ func (s span) end(err error) {
 		// A void method returns no HRESULT: the call was dropped (VoidMethod).
 		hr, s.ev.Msg = "", "dropped: "+err.Error()
 	}
-	s.rec.Emit(s.ev.event(trace.Return, hr))
+	s.rec.EmitPart(&s.ev, trace.Return, hr)
 	if s.unlock != nil {
 		s.unlock.unserialise()
 	}
@@ -247,7 +238,7 @@ func (d *Device) ddiEnter(ctx, name, obj, handle string, args trace.Args) span {
 		s.unlock = d
 	}
 	c.Sim.Charge(c.Costs.DDICall)
-	c.Rec.Emit(s.ev.event(trace.Call, ""))
+	c.Rec.EmitPart(&s.ev, trace.Call, "")
 	if calc && d.rt.preempt != nil && d.ddiHeld.Load() == 0 && d.imm != nil && !d.dead.Load() {
 		// The CalcPrivate* DDIs run without the DDI lock even for a driver
 		// that is not free-threaded (rule FT-CALC): a thread descheduled in

@@ -241,7 +241,9 @@ func (c driverContext) checkLinkage(call string) error {
 	if c.gs != nil {
 		vs = c.gs // the pixel shader reads the geometry shader's outputs
 	}
-	if vs != nil && ps != nil && c.linked != [2]*Shader{vs, ps} { // (a pair that linked links again: signatures never change)
+	// (a pair that linked links again: signatures never change; compared
+	// pointer by pointer: the arrays' != is a call to memequal)
+	if vs != nil && ps != nil && (c.linked[0] != vs || c.linked[1] != ps) {
 		if err := dxbc.Link(vs.Outputs, ps.Inputs); err != nil {
 			return c.invalidCall(call, "", "shader linkage: %s shader %s and pixel shader %s: %v", stageLong(vs.Stage), vs.name, ps.name, err)
 		}

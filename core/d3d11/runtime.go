@@ -198,7 +198,7 @@ func (d *Device) api(name, obj, ctx string) span {
 	c := d.rt.cfg
 	c.Sim.PollCharge(c.Costs.APICall) // Poll, then Charge
 	s := span{rec: c.Rec, ev: spanEvent{From: trace.App, Layer: trace.Runtime, Name: name, Obj: obj, Ctx: ctx}}
-	c.Rec.Emit(s.ev.event(trace.Call, ""))
+	c.Rec.EmitPart(&s.ev, trace.Call, "")
 	return s
 }
 

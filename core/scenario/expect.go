@@ -426,7 +426,8 @@ func (d *deferredCalls) found() bool { return d.i == len(d.e.Names) && !d.lost }
 // onEvent sees every event as it is written, with the recorder's lock held
 // (trace.Recorder.Subscribe): it feeds the pending `expect calls` and
 // collects the debug-layer messages, so neither depends on what the ring
-// still holds at the end.
+// still holds at the end. It looks only at events with a DMA buffer id
+// (follow) and messages: the recorder calls it for those alone (run.go).
 func (r *Run) onEvent(e *trace.Event) {
 	for _, d := range r.deferred {
 		d.follow(e)

@@ -111,7 +111,7 @@ func NewRun(s *Script, o Overrides) *Run {
 	r.sim, r.rec, r.rt = r.mach.Sim(), r.mach.Recorder(), r.mach.Runtime()
 	r.sim.SetBlocking(r.park, r.wake) // (threads.go: a thread run inside another may wait for its lock)
 	r.rec.SetLimit(r.opt.maxevents)
-	r.rec.Subscribe(r.onEvent)
+	r.rec.SubscribeTo(trace.Filter{Kinds: 1 << trace.Message, DMA: true}, r.onEvent) // (the events onEvent looks at)
 	r.verifier = verify.New(r.rec)
 	r.threads = []*thread{{name: "main", stack: []*frame{{stmts: s.Stmts}}}}
 	return r

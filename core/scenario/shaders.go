@@ -87,6 +87,13 @@ type shaderBook struct {
 	by      map[*d3d11.Shader]*ShaderInfo
 	dropped int
 	draws   int // draws noted, of every shader
+	// the last draw's shaders and what by holds of them (noteDraw: two
+	// map look-ups a Draw otherwise); ok is cleared by every write to by
+	last struct {
+		ok     bool
+		vs, ps *d3d11.Shader
+		infos  [2]*ShaderInfo
+	}
 
 	codes     map[codeKey]machine.DriverShader // per distinct bytecode and stage
 	codeBytes int                              // their estimated size
@@ -168,6 +175,7 @@ func (r *Run) noteShader(x *call, s *d3d11.Shader) {
 	}
 	b.list = append(b.list, info)
 	b.by[s] = info
+	b.last.ok = false
 }
 
 // code is what the UMD made of shader s, kept once per distinct bytecode
@@ -258,10 +266,14 @@ func (r *Run) noteDraw(t *thread, s *Call, x *call, from uint64) {
 		return
 	}
 	vs, ps := c.BoundShaders()
-	if b.by[vs] == nil && b.by[ps] == nil {
+	l := &b.last
+	if !l.ok || l.vs != vs || l.ps != ps {
+		l.ok, l.vs, l.ps, l.infos = true, vs, ps, [2]*ShaderInfo{b.by[vs], b.by[ps]}
+	}
+	infos := l.infos
+	if infos[0] == nil && infos[1] == nil {
 		return
 	}
-	infos := [2]*ShaderInfo{b.by[vs], b.by[ps]}
 	b.draws++
 	keep := false // a shader that lists fewer than MaxShaderDraws draws: only then is the draw's event looked for
 	for _, info := range infos {

@@ -58,7 +58,7 @@ type Recorder struct {
 	open      map[string]*callStack // thread -> its open calls
 	lastTh    string                // the thread of the last event and
 	lastSt    *callStack            // its stack: most events follow one on the same thread
-	subs      []func(*Event)
+	subs      []subscriber
 	cur       Event // the event being emitted, handed to subscribers
 	scan      Event // the event ScanBack hands to its fn
 
@@ -68,6 +68,7 @@ type Recorder struct {
 	compact int64               // shapeB at which the table is compacted next (compactShapes)
 	compFst uint64              // first at the last compaction: nothing dropped since, nothing to compact
 	recent  [recentSlots]uint32 // shape ids by a cheap hash (shapeSlot): most events repeat a recent shape
+	byRef   [refSlots]uint32    // shape ids + 1 by the addresses of the strings (refSlot; 0: none)
 	far     map[uint64]uint64   // seq -> parent when the distance does not fit a record
 }
 
@@ -171,6 +172,39 @@ func shapeSlot(e *Event) int {
 	return int(uint64(h)*0x9e3779b97f4a7c15>>(64-recentBits)) &^ 1
 }
 
+// refSlot is where Recorder.byRef keeps the shape of an event with e's
+// strings at their addresses: a hash of the addresses of its name, object
+// and handle, and its kind and layer. An event emitted again from the same
+// place (a Draw's Call and Return, each layer's) finds its shape there with
+// no string read (sameRefs): shapeSlot and sameShape read every string's
+// length and some of its bytes, about 180 instructions an event. The
+// addresses change from run to run, the shapes' ids (first appearance) do
+// not: only which events find their shape here does.
+func refSlot(e *Event) int {
+	h := uintptr(unsafe.Pointer(unsafe.StringData(e.Name)))>>3 + uintptr(unsafe.Pointer(unsafe.StringData(e.Obj)))>>3*7 +
+		uintptr(unsafe.Pointer(unsafe.StringData(e.Handle)))>>3*13 + uintptr(e.Kind)*31 + uintptr(e.Layer)*5
+	return int(uint64(h) * 0x9e3779b97f4a7c15 >> (64 - refBits))
+}
+
+// sameRefs says whether e has shape a, each string the same bytes at the
+// same address (or both empty): one compare a field. Equal strings at
+// other addresses say no: the caller then asks shapeOf.
+func sameRefs(a *shape, e *Event) bool {
+	return a.kind == e.Kind && a.layer == e.Layer && a.from == e.From &&
+		sameRef(a.name, e.Name) && sameRef(a.obj, e.Obj) && sameRef(a.handle, e.Handle) && sameRef(a.thread, e.Thread) &&
+		sameRef(a.ctx, e.Ctx) && sameRef(a.hr, e.HR) && sameRef(a.rule, e.Rule)
+}
+
+func sameRef(a, b string) bool {
+	return len(a) == len(b) && (len(a) == 0 || unsafe.StringData(a) == unsafe.StringData(b))
+}
+
+// refSlots is the size of Recorder.byRef.
+const (
+	refBits  = 8
+	refSlots = 1 << refBits
+)
+
 // recentSlots is the size of Recorder.recent: 256 pairs.
 const (
 	recentBits  = 9
@@ -257,8 +291,35 @@ func (r *Recorder) Line() int {
 // the recorder's lock held: fn must not call the recorder, nor keep the
 // pointer (copy the event).
 func (r *Recorder) Subscribe(fn func(*Event)) {
+	r.SubscribeTo(Filter{All: true}, fn)
+}
+
+// Filter says which events a subscriber is called for (SubscribeTo): all,
+// those of the kinds in Kinds (a bit per Kind), and those with a DMA buffer
+// id. A subscriber that looks at a few events is not called (nor the event
+// copied for it) for the others: a Draw's four events, each a call of the
+// scenario's subscriber that returned at once, were about 50 instructions
+// each.
+type Filter struct {
+	All   bool
+	Kinds uint32
+	DMA   bool
+}
+
+// wants says whether f takes e.
+func (f *Filter) wants(e *Event) bool {
+	return f.All || f.Kinds>>(e.Kind&31)&1 != 0 || f.DMA && e.DMA != 0
+}
+
+type subscriber struct {
+	f  Filter
+	fn func(*Event)
+}
+
+// SubscribeTo is Subscribe of the events f takes.
+func (r *Recorder) SubscribeTo(f Filter, fn func(*Event)) {
 	r.mu.Lock()
-	r.subs = append(r.subs, fn)
+	r.subs = append(r.subs, subscriber{f, fn})
 	r.mu.Unlock()
 }
 
@@ -292,10 +353,50 @@ func (r *Recorder) Emit(e Event) uint64 {
 		return 0
 	}
 	r.mu.Lock()
+	seq := r.emit(&e)
+	r.mu.Unlock()
+	return seq
+}
+
+// Part is what the two events of a call share (a span's Call and Return):
+// an Event but for its kind and HRESULT, and the fields the recorder
+// stamps. Half an Event's size, so that a span that keeps it until its
+// Return is cheap to pass around.
+type Part struct {
+	Name, Ctx, Obj, Handle, Msg string
+	Args                        Args
+	Fence                       uint64
+	From, Layer                 Layer
+}
+
+// EmitPart is Emit of the event of kind k with p's fields and the HRESULT
+// hr, built where the subscribers read it: an Event built by the caller
+// and passed by value is 200 bytes copied twice (into Emit's argument and
+// to the subscribers), about 90 instructions an event.
+func (r *Recorder) EmitPart(p *Part, k Kind, hr string) uint64 {
+	if r == nil {
+		return 0
+	}
+	r.mu.Lock()
+	e := &r.cur
+	// (field by field: *e = Event{...} builds the event aside and copies it)
+	e.Seq, e.T, e.Thread, e.From, e.Layer, e.Kind = 0, 0, "", p.From, p.Layer, k
+	e.Name, e.Ctx, e.Obj, e.Handle, e.HR = p.Name, p.Ctx, p.Obj, p.Handle, hr
+	e.Fence, e.DMA, e.Rule, e.Msg, e.Args, e.Line, e.Parent = p.Fence, 0, "", p.Msg, p.Args, 0, 0
+	seq := r.emit(e)
+	r.mu.Unlock()
+	return seq
+}
+
+// emit is Emit of e (r.cur, or an event of the caller's), with mu held.
+func (r *Recorder) emit(e *Event) uint64 {
 	if r.limit > 0 && r.held() >= uint64(r.limit) {
 		r.drop(r.held() - uint64(r.limit/4))
 	}
-	capEvent(&e)
+	if len(e.Msg) > MaxText || e.Args.Len() > MaxText ||
+		len(e.Obj)|len(e.Name)|len(e.Handle)|len(e.Ctx)|len(e.Thread)|len(e.HR)|len(e.Rule) > MaxName {
+		capEvent(e) // (the common case checked here: no call)
+	}
 	r.seq++
 	e.Seq = r.seq
 	if r.stamp != nil {
@@ -330,18 +431,20 @@ func (r *Recorder) Emit(e Event) uint64 {
 			st.calls = st.calls[:n-1]
 		}
 	}
-	r.store(&e)
-	if len(r.subs) > 0 {
-		// (r.cur keeps the last event's strings until the next: not
-		// cleared, one copy less per event)
-		r.cur = e
-		for _, fn := range r.subs {
-			fn(&r.cur)
+	r.store(e)
+	for i := range r.subs {
+		if sub := &r.subs[i]; sub.f.wants(e) {
+			// (r.cur keeps the last event's strings until the next: not
+			// cleared, one copy less per event; a subscriber handed the
+			// caller's event would make every Emit's escape to the heap)
+			if e != &r.cur {
+				r.cur = *e
+				e = &r.cur
+			}
+			sub.fn(&r.cur)
 		}
 	}
-	seq := e.Seq
-	r.mu.Unlock()
-	return seq
+	return e.Seq
 }
 
 // store writes e, whose seq is r.seq, as a record. The caller holds mu.
@@ -362,29 +465,16 @@ func (r *Recorder) store(e *Event) {
 	}
 	c := r.chunks[ci-r.c0]
 	rc := &c.recs[pos&(chunkSize-1)]
-	// A two-way cache in front of the map: comparing strings that are
+	// First the shape last stored for strings at these addresses (most
+	// events are emitted from the same few places with the same strings);
+	// then a two-way cache in front of the map: comparing strings that are
 	// mostly the same constants costs less than hashing seven of them. The
 	// shape found or added goes first in its pair, the other second.
-	slot := shapeSlot(e)
-	id := r.recent[slot]
-	if int(id) >= len(r.shapes) || !sameShape(&r.shapes[id], e) {
-		if id2 := r.recent[slot+1]; int(id2) < len(r.shapes) && sameShape(&r.shapes[id2], e) {
-			r.recent[slot], r.recent[slot+1] = id2, id
-			id = id2
-		} else {
-			sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
-				from: e.From, layer: e.Layer, kind: e.Kind}
-			old := id
-			var ok bool
-			id, ok = r.shapeID[sh]
-			if !ok {
-				id = uint32(len(r.shapes))
-				r.shapes = append(r.shapes, sh)
-				r.shapeID[sh] = id
-				r.shapeB += shapeSize(&sh)
-			}
-			r.recent[slot], r.recent[slot+1] = id, old
-		}
+	ref := refSlot(e)
+	id := r.byRef[ref] - 1
+	if int(id) >= len(r.shapes) || !sameRefs(&r.shapes[id], e) {
+		id = r.shapeOf(e)
+		r.byRef[ref] = id + 1
 	}
 	if pos&(chunkSize-1) == 0 {
 		c.t0 = e.T // a chunk is filled in order from its first record
@@ -476,6 +566,32 @@ func (r *Recorder) store(e *Event) {
 	}
 }
 
+// shapeOf is the id of e's shape, from the two-way cache (Recorder.recent)
+// or the map, where it is added if new. The caller holds mu.
+func (r *Recorder) shapeOf(e *Event) uint32 {
+	slot := shapeSlot(e)
+	id := r.recent[slot]
+	if int(id) < len(r.shapes) && sameShape(&r.shapes[id], e) {
+		return id
+	}
+	if id2 := r.recent[slot+1]; int(id2) < len(r.shapes) && sameShape(&r.shapes[id2], e) {
+		r.recent[slot], r.recent[slot+1] = id2, id
+		return id2
+	}
+	sh := shape{thread: e.Thread, name: e.Name, ctx: e.Ctx, obj: e.Obj, handle: e.Handle, hr: e.HR, rule: e.Rule,
+		from: e.From, layer: e.Layer, kind: e.Kind}
+	old := id
+	id, ok := r.shapeID[sh]
+	if !ok {
+		id = uint32(len(r.shapes))
+		r.shapes = append(r.shapes, sh)
+		r.shapeID[sh] = id
+		r.shapeB += shapeSize(&sh)
+	}
+	r.recent[slot], r.recent[slot+1] = id, old
+	return id
+}
+
 // decode fills e with the event seq, which is held. The caller holds mu.
 // It allocates nothing: Msg and Args point into the chunk's text, whose
 // bytes never change.
@@ -526,7 +642,7 @@ func (r *Recorder) decode(seq uint64, e *Event) {
 
 // stackOf is the open calls of a thread. The caller holds mu.
 func (r *Recorder) stackOf(th string) *callStack {
-	if r.lastSt != nil && th == r.lastTh {
+	if r.lastSt != nil && (sameRef(th, r.lastTh) || th == r.lastTh) { // (the same string, most often: no call)
 		return r.lastSt
 	}
 	st := r.open[th]
@@ -613,7 +729,7 @@ func (r *Recorder) compactShapes() {
 		rc.shape = id
 	}
 	r.shapes, r.shapeID, r.shapeB = shapes, ids, bytes
-	r.recent = [recentSlots]uint32{}
+	r.recent, r.byRef = [recentSlots]uint32{}, [refSlots]uint32{}
 	r.compact = 2 * bytes
 	r.compFst = r.first
 }

@@ -63,3 +63,53 @@ func TestShapeCacheKeepsShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestShapeByRef: events whose strings share their addresses (one buffer's
+// prefixes, the same constants) but differ in one field each — a string's
+// length at the same address, another string, a kind, a layer, a from —
+// decode to what was emitted, before and after the ring drops events and
+// the table of shapes is compacted (its ids renumbered). The recorder's
+// memo by address (Recorder.byRef) must tell each of them apart.
+func TestShapeByRef(t *testing.T) {
+	buf := "DrawIndexedInstanced"
+	base := Event{Thread: "main", Layer: UMD, From: Runtime, Kind: Call, Name: buf[:4], Obj: "imm", Handle: "h7", Ctx: "IC"}
+	variants := []func(e *Event){
+		func(e *Event) {},
+		func(e *Event) { e.Name = buf[:11] }, // the same address, another length
+		func(e *Event) { e.Name = buf[:20] },
+		func(e *Event) { e.Obj = "imm"[:2] },
+		func(e *Event) { e.Handle = "" },
+		func(e *Event) { e.Thread = "T1" },
+		func(e *Event) { e.Ctx = "" },
+		func(e *Event) { e.HR = "S_OK" },
+		func(e *Event) { e.HR = "E_INVALIDARG" },
+		func(e *Event) { e.Rule = "ERR-APP" },
+		func(e *Event) { e.Kind = Return },
+		func(e *Event) { e.Layer = Runtime },
+		func(e *Event) { e.From = App },
+		func(e *Event) { e.Name = string([]byte(buf[:4])) }, // equal bytes elsewhere: the same shape
+	}
+	for _, limit := range []int{0, 200} {
+		r := NewRecorder(nil, nil)
+		r.SetLimit(limit)
+		var want []Event
+		for i := range 5000 {
+			e := base
+			variants[(i*7+i/len(variants))%len(variants)](&e)
+			if i%3 == 0 {
+				e.Handle = fmt.Sprintf("h%d", i) // new shapes, so that the table is compacted
+			}
+			r.Emit(e)
+			want = append(want, e)
+		}
+		evs := r.Events()
+		want = want[len(want)-len(evs):]
+		for i, e := range evs {
+			w := want[i]
+			if e.Name != w.Name || e.Obj != w.Obj || e.Handle != w.Handle || e.Thread != w.Thread || e.Ctx != w.Ctx ||
+				e.HR != w.HR || e.Rule != w.Rule || e.Kind != w.Kind || e.Layer != w.Layer || e.From != w.From {
+				t.Fatalf("limit %d: event %d decodes as %+v, want %+v", limit, e.Seq, e, w)
+			}
+		}
+	}
+}

@@ -3,6 +3,7 @@ package trace
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -385,4 +386,89 @@ func TestDecodeOverwritesEveryField(t *testing.T) {
 func sizeArgs(n int64) Args {
 	var b ArgBuilder
 	return b.Int(KeySize, n).Args()
+}
+
+// TestEmitPartIsEmit: EmitPart of a Part, kind and HRESULT records and hands
+// its subscribers the event Emit of the same fields does — after events
+// that set every field (so that nothing of the last event, which EmitPart
+// builds over, is left), nested in a call or not, with a line set.
+func TestEmitPartIsEmit(t *testing.T) {
+	full := Event{Thread: "T1", From: App, Layer: Runtime, Kind: Message, Name: "Map", Ctx: "IC", Obj: "vb", Handle: "h3",
+		HR: "E_FAIL", Fence: 7, DMA: 9, Rule: "ERR-APP", Msg: "m", Args: TextArgs("k=v"), Line: 12, Parent: 1}
+	parts := []struct {
+		p  Part
+		k  Kind
+		hr string
+	}{
+		{Part{Name: "Draw", Obj: "imm", Ctx: "IC", From: App, Layer: Runtime}, Call, ""},
+		{Part{Name: "Draw", Handle: "h1", Ctx: "IC", From: Runtime, Layer: UMD, Args: TextArgs("count=3")}, Call, ""},
+		{Part{Name: "Draw", Handle: "h1", Ctx: "IC", From: Runtime, Layer: UMD, Msg: "dropped"}, Return, ""},
+		{Part{Name: "Present", Obj: "sc", Fence: 4, From: App, Layer: Runtime}, Return, "S_OK"},
+	}
+	var got, want []Event
+	a, b := NewRecorder(func() int64 { return 5 }, func() string { return "main" }), NewRecorder(func() int64 { return 5 }, func() string { return "main" })
+	a.Subscribe(func(e *Event) { got = append(got, *e) })
+	b.Subscribe(func(e *Event) { want = append(want, *e) })
+	for i, pt := range parts {
+		a.Emit(full)
+		b.Emit(full)
+		a.SetLine(i)
+		b.SetLine(i)
+		a.EmitPart(&pt.p, pt.k, pt.hr)
+		p := &pt.p
+		b.Emit(Event{From: p.From, Layer: p.Layer, Kind: pt.k, Name: p.Name, Ctx: p.Ctx, Obj: p.Obj, Handle: p.Handle, HR: pt.hr,
+			Fence: p.Fence, Msg: p.Msg, Args: p.Args})
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d events handed to the subscriber, want %d", len(got), len(want))
+	}
+	held, wantHeld := a.Events(), b.Events()
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Errorf("subscriber's event %d:\n%+v\nwant\n%+v", i, got[i], want[i])
+		}
+		if !reflect.DeepEqual(held[i], wantHeld[i]) {
+			t.Errorf("held event %d:\n%+v\nwant\n%+v", i, held[i], wantHeld[i])
+		}
+	}
+}
+
+// TestSubscribeTo: a subscriber with a filter is called for exactly the
+// events its filter takes, in order, each as the subscriber of every event
+// sees it, through Emit and EmitPart, whichever subscribers come before it.
+func TestSubscribeTo(t *testing.T) {
+	r := NewRecorder(nil, func() string { return "main" })
+	filters := []Filter{{Kinds: 1 << Message}, {DMA: true}, {All: true}, {Kinds: 1<<Call | 1<<Fence, DMA: true}, {}}
+	got := make([][]Event, len(filters))
+	for i, f := range filters {
+		r.SubscribeTo(f, func(e *Event) { got[i] = append(got[i], *e) })
+	}
+	var all []Event
+	r.Subscribe(func(e *Event) { all = append(all, *e) })
+	for i := range 60 {
+		k := Kind(1 + i%11)
+		if i%4 == 0 {
+			r.EmitPart(&Part{Name: fmt.Sprint("p", i), From: App, Layer: Runtime}, k, "")
+			continue
+		}
+		e := Event{Kind: k, Name: fmt.Sprint("e", i), Layer: GPU}
+		if i%3 == 0 {
+			e.DMA = uint64(i)
+		}
+		r.Emit(e)
+	}
+	for i, f := range filters {
+		var want []Event
+		for _, e := range all {
+			if f.All || f.Kinds>>e.Kind&1 != 0 || f.DMA && e.DMA != 0 {
+				want = append(want, e)
+			}
+		}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("filter %+v: %d events, want %d", f, len(got[i]), len(want))
+		}
+	}
+	if len(got[4]) != 0 || len(all) != 60 {
+		t.Errorf("the empty filter took %d events; Subscribe %d of 60", len(got[4]), len(all))
+	}
 }
