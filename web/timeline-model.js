@@ -134,6 +134,9 @@ export class Lane {
     this.rows = 1;
     this.buckets = []; // by duration class
     this.open = new Set(); // items without an end yet
+    // The earliest start of an item added or closed since the timeline last
+    // painted (timeline.js plan): what the picture may have changed from.
+    this.touched = -Infinity;
   }
 
   // push adds an item (e NaN: still open) and returns its number.
@@ -153,6 +156,7 @@ export class Lane {
     this.st[i] = st;
     this.d[i] = d;
     this.lab[i] = 0;
+    if (s < this.touched) this.touched = s;
     if (d + 1 > this.rows) this.rows = Math.min(MAX_ROWS, d + 1);
     if (Number.isNaN(e)) this.open.add(i);
     else this.file(i);
@@ -162,6 +166,7 @@ export class Lane {
   // close ends open item i at e.
   close(i, e) {
     this.e[i] = Math.max(e, this.s[i]);
+    if (this.s[i] < this.touched) this.touched = this.s[i];
     if (this.open.delete(i)) this.file(i);
   }
 
@@ -213,6 +218,10 @@ export class TimelineModel {
     this.edges = []; // [eventIndex, fromDma, toDma, hazard]
     this.presents = []; // start times of Present calls
     this.resets = []; // [time, what] of TDRs, engine and adapter resets, device removals (marked across the lanes)
+    // The earliest time of an event taken in since the timeline last painted
+    // (each lane keeps its items' own, Lane.touched): what the picture may
+    // have changed from (timeline.js plan).
+    this.touched = -Infinity;
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
     this.itemIdx = new Int32Array(0);
     // The memory lanes (GPUView's memory view): the records of core/inspect
@@ -316,7 +325,12 @@ export class TimelineModel {
       this.itemLane = a;
       this.itemIdx = b;
     }
-    for (let i = this.done; i < st.n; i++) this.ingestOne(st, i);
+    let t = Infinity;
+    for (let i = this.done; i < st.n; i++) {
+      if (st.t[i] < t) t = st.t[i];
+      this.ingestOne(st, i);
+    }
+    if (t < this.touched) this.touched = t;
     this.done = st.n;
     this.ingestMemory();
     return true;
@@ -459,6 +473,9 @@ export class TimelineModel {
         // one opens where it resumes ("GPU preemption"; gpu/preempt.go).
         if ((name === "DmaBufferStart" || name === "DmaBufferResume") && dma) {
           const idx = lane.push(t, NaN, i, this.paging.has(dma) ? S.paging : S.dma, 0);
+          // Its time in the queue is drawn from its submission on.
+          const sub = this.dmaInfo.get(dma)?.submit;
+          if (sub < lane.touched) lane.touched = sub;
           this.dmaItem.set(dma, [lane, idx]);
           this.mark(i, lane, idx);
         } else {
