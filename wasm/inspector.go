@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"d3dsim/core/inspect"
 	"d3dsim/core/scenario"
+	"d3dsim/core/trace"
 )
 
 // The page's State, Resource and Pixel views ask the inspector's query API
@@ -27,10 +29,15 @@ type inspection struct {
 
 	cmp *inspect.Comparison // the last comparison answered (its pixel mask)
 
-	probs    *inspect.ProblemScanner // the Problems view's, fed from the trace
-	memory   *inspect.MemoryTracker  // the timeline's memory lanes', fed from the trace
-	problems []inspect.Problem       // found so far (at most maxProblems)
-	more     int                     // found past maxProblems
+	probs  *inspect.ProblemScanner // the Problems view's, fed from the trace
+	memory *inspect.MemoryTracker  // the timeline's memory lanes', fed from the trace
+	// memFirst is the seq of the first memory call (inspect.IsMemoryCall)
+	// the tracker has not read, 0 when none: set by a subscription to the
+	// run's recorder, so inspectMemory skips the events between (1 at the
+	// start: what came before the subscription is read once).
+	memFirst *atomic.Uint64
+	problems []inspect.Problem // found so far (at most maxProblems)
+	more     int               // found past maxProblems
 }
 
 // maxProblems bounds the problems the page is told of (a runaway loop of
@@ -39,8 +46,15 @@ const maxProblems = 10000
 
 // record starts the inspector's journal of a new run (load calls it).
 func (a *app) recordLocked(s *scenario.Script, r *scenario.Run) {
+	first := new(atomic.Uint64)
+	first.Store(1)
 	a.ins = &inspection{loads: a.loads, session: inspect.NewSession(s, scenario.Overrides{}), journal: inspect.Record(r),
-		probs: inspect.NewProblemScanner(), memory: inspect.NewMemoryTracker()}
+		probs: inspect.NewProblemScanner(), memory: inspect.NewMemoryTracker(), memFirst: first}
+	r.Recorder().Subscribe(func(e *trace.Event) {
+		if inspect.IsMemoryCall(e) {
+			first.CompareAndSwap(0, e.Seq)
+		}
+	})
 }
 
 // memoryAnswer is inspectMemory's answer: the memory events from index
@@ -65,7 +79,14 @@ func (a *app) inspectMemory(from, n int) []byte {
 		return toJSON(memoryAnswer{Loads: a.ins.loads, List: []inspect.MemoryEvent{}})
 	}
 	m := a.ins.memory
-	m.Scan(a.run.Recorder())
+	rec := a.run.Recorder()
+	if first := a.ins.memFirst.Swap(0); first == 0 {
+		n, _ := rec.LenDropped()
+		m.Skip(uint64(n)) // no memory call since the last ask
+	} else {
+		m.Skip(first - 1)
+		m.Scan(rec)
+	}
 	from = min(max(from, 0), len(m.Events))
 	to := min(from+max(n, 0), len(m.Events))
 	return toJSON(memoryAnswer{Loads: a.ins.loads, From: from, Total: len(m.Events), List: append([]inspect.MemoryEvent{}, m.Events[from:to]...)})

@@ -33,6 +33,10 @@ export const S = {
 export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec, S.evict]);
 // MEMORY are the styles of the memory lanes' items (their label is their record's).
 export const MEMORY = new Set([S.alloc, S.resident, S.aperture, S.evict]);
+// MEMORY_CALLS are the KMD calls the memory lanes' records come from (core/inspect
+// MemoryCalls; wasm/jsconsts_test.go checks the two agree): the lanes are asked
+// for again only after one of them.
+export const MEMORY_CALLS = new Set(["DxgkDdiCreateAllocation", "DxgkDdiDestroyAllocation", "DxgkDdiBuildPagingBuffer"]);
 
 // dense reports whether a bucket's items are all under two pixels wide at
 // scale (ns per pixel): it is drawn as density columns then.
@@ -227,6 +231,8 @@ export class TimelineModel {
     // The memory lanes (GPUView's memory view): the records of core/inspect
     // Memory, pulled through memorySource (window.d3dsim.inspectMemory).
     this.memDone = 0; // records taken in
+    this.memAsk = true; // a memory call came in (MEMORY_CALLS): ask for the records
+    this.memAsks = 0; // the asks (for tests)
     this.memRecs = []; // the records the items name (lane.lab)
     this.memOpen = new Map(); // lane key|allocation -> [lane, item, row]
     this.memByEvent = new Map(); // event index -> its memory record (the tooltip's)
@@ -237,14 +243,27 @@ export class TimelineModel {
   // to destroyed), its residency in VRAM (paged in to evicted or freed) and
   // in the aperture segment (mapped to unmapped); an eviction is also an
   // instant. False when there were none.
+  // The records are asked for only after a memory call came in (memAsk:
+  // a run of a million draws asked the module once a poll, for nothing)
+  // and until every record of the events held is in.
   ingestMemory() {
     const st = this.store;
     const src = this.memorySource;
-    if (!st || !src || st.n === 0) return false;
+    if (!st || !src || st.n === 0 || !this.memAsk) return false;
     let any = false;
-    for (let round = 0; round < 64; round++) {
+    let left = false; // records of events not held yet, or past the rounds
+    this.memAsks++;
+    for (let round = 0; ; round++) {
+      if (round === 64) {
+        left = true;
+        break;
+      }
       const a = src(this.memDone);
-      if (!a || a.error || !a.list || !a.list.length) break;
+      if (!a || a.error || !a.list) {
+        left = !!a?.error; // a slice held the run (busy): ask again
+        break;
+      }
+      if (!a.list.length) break;
       let k = 0;
       for (; k < a.list.length; k++) {
         const m = a.list[k];
@@ -254,8 +273,10 @@ export class TimelineModel {
       }
       this.memDone += k;
       any = any || k > 0;
+      if (k < a.list.length) left = true;
       if (k < a.list.length || this.memDone >= a.total) break;
     }
+    this.memAsk = left;
     return any;
   }
 
@@ -329,6 +350,7 @@ export class TimelineModel {
     for (let i = this.done; i < st.n; i++) {
       if (st.t[i] < t) t = st.t[i];
       this.ingestOne(st, i);
+      if (st.kind(i) === KIND.call && st.layer(i) === LAYER.kmd && MEMORY_CALLS.has(st.name(i))) this.memAsk = true;
     }
     if (t < this.touched) this.touched = t;
     this.done = st.n;

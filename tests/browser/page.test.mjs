@@ -776,7 +776,7 @@ repeat 40 {
   // picture: a digest of the canvas's pixels, and then of a whole paint.
   const counts = () => page.evaluate(() => {
     const tl = window.d3dsimUI.timeline;
-    return { draws: tl.draws, labelled: tl.labelled, skipped: tl.skipped };
+    return { draws: tl.draws, labelled: tl.labelled, skipped: tl.skipped, memAsks: tl.memAsks, memDone: tl.memDone };
   });
   const pictures = () => page.evaluate(() => {
     const tl = window.d3dsimUI.timeline;
@@ -802,6 +802,10 @@ repeat 40 {
   let c1 = await counts();
   assert.ok(c1.draws > c0.draws, "the followed timeline never painted the new frames");
   assert.equal(c1.labelled, c0.labelled, "a followed timeline's view moves with every poll: it paints all of it");
+  // The frames allocate nothing: the memory lanes are not asked again
+  // (web/timeline-model.js memAsk), and they hold the scene's allocations.
+  assert.equal(c1.memAsks, c0.memAsks, "the memory lanes were asked for after frames that allocate nothing");
+  assert.ok(c1.memDone >= 2, `the memory lanes hold ${c1.memDone} records: the swap chain's and the vertex buffer's allocations at least`);
 
   // Zoomed onto the run's first frames: the later frames land right of
   // the view, so nothing is painted but the lanes' item counts.
