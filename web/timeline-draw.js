@@ -135,7 +135,13 @@ function drawLabels(tl, laneY, H) {
     g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);
     if (lane.rows > 1) {
       g.fillStyle = "#5d6673";
-      g.fillText(lane.n.toLocaleString("en-US") + (lane.n === 1 ? " item" : " items"), 10, ly + ROW * 1.5 + 0.5);
+      if (lane.countN !== lane.n) {
+        // toLocaleString is slow (Intl), and the counts of a streaming
+        // run's lanes are drawn every poll.
+        lane.countN = lane.n;
+        lane.countText = lane.n.toLocaleString("en-US") + (lane.n === 1 ? " item" : " items");
+      }
+      g.fillText(lane.countText, 10, ly + ROW * 1.5 + 0.5);
     }
   }
 }
