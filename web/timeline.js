@@ -10,6 +10,10 @@ import * as input from "./timeline-input.js";
 
 export { Bucket } from "./timeline-model.js";
 
+// FOLLOW_MS: a followed, streaming trace is painted at most this often
+// (request).
+const FOLLOW_MS = 100;
+
 export class Timeline extends TimelineModel {
   constructor(canvas, tip, onSelect) {
     super();
@@ -28,6 +32,9 @@ export class Timeline extends TimelineModel {
     this.lastDrawMs = 0;
     this.draws = 0; // whole paints
     this.labelled = 0; // paints of the label column alone (timeline-draw.js labels)
+    this.deferred = 0; // paints put off while following a streaming trace (request)
+    this.followAt = -Infinity; // when a followed trace was last painted, with followN events
+    this.followN = -1;
     this.skipped = 0; // frames that asked for a paint and had nothing new to show
     this.hover = -1;
     input.install(this);
@@ -86,13 +93,29 @@ export class Timeline extends TimelineModel {
     this.request();
   }
 
+  // request asks for a paint in the next animation frame. Following a
+  // streaming trace, each poll's events move the whole picture (the fit
+  // changes the scale): those paints come at most every FOLLOW_MS (the
+  // last one too, that long after the one before), as the summary line
+  // does, where they took a tenth of the page's main thread at one a frame
+  // (the draws figure, docs/performance.md). A view the user moved, or a
+  // trace that is not growing, is painted in the next frame.
   request() {
     if (this.scheduled || !this.visible) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
+    const wait = this.follow && this.store && this.store.n !== this.followN ? FOLLOW_MS - (performance.now() - this.followAt) : 0;
+    const paint = () => requestAnimationFrame(() => {
       this.scheduled = false;
+      if (this.follow && this.store) {
+        this.followAt = performance.now();
+        this.followN = this.store.n;
+      }
       this.draw();
     });
+    if (wait > 0) {
+      this.deferred++;
+      setTimeout(paint, wait);
+    } else paint();
   }
 
   // draw paints the timeline when what it shows changed since the last
