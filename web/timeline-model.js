@@ -38,6 +38,20 @@ export const MEMORY = new Set([S.alloc, S.resident, S.aperture, S.evict]);
 // for again only after one of them.
 export const MEMORY_CALLS = new Set(["DxgkDdiCreateAllocation", "DxgkDdiDestroyAllocation", "DxgkDdiBuildPagingBuffer"]);
 
+// engines remembers which thread names are a GPU engine's (gpu, gpu1...):
+// isEngine is asked several times an event.
+const engines = new Map();
+
+// isEngine reports whether thread th is a GPU engine's.
+export function isEngine(th) {
+  let v = engines.get(th);
+  if (v === undefined) {
+    v = /^gpu\d*$/.test(th);
+    if (engines.size < 4096) engines.set(th, v);
+  }
+  return v;
+}
+
 // dense reports whether a bucket's items are all under two pixels wide at
 // scale (ns per pixel): it is drawn as density columns then.
 export function dense(bk, scale) {
@@ -207,6 +221,12 @@ export class TimelineModel {
   // reset forgets every item (a new store).
   reset() {
     this.lanes = new Map();
+    // Lanes by thread, so an event finds its lane without building its key
+    // (callLane, threadLane, appLane); null: the thread has none of its own.
+    this.ownLanes = new Map();
+    this.appLanes = new Map();
+    this.umdLanes = new Map();
+    this.kernel = null;
     this.laneList = [];
     this.done = 0; // events ingested
     this.stacks = new Map(); // lane|thread -> open item stack
@@ -366,29 +386,48 @@ export class TimelineModel {
 
   // callLane is the lane of a call or return event on thread th.
   callLane(st, i, th) {
-    if (th === "isr") return this.lane("isr", "ISR", 3);
-    if (th === "dpc") return this.lane("dpc", "DPC", 4);
-    if (th === "worker") return this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
-    if (/^gpu\d*$/.test(th)) return this.lane(th, "GPU " + th.slice(3) + " engine", 2);
-    if (th === "display") return this.lane("display", "Display (vertical blanks)", 2);
+    const own = this.threadLane(th);
+    if (own) return own;
     const layer = st.layer(i);
     const from = st.from(i);
     if (from === LAYER.app) return this.appLane(th);
     if (layer === LAYER.runtime || layer === LAYER.umd) {
       if (from === LAYER.dxgkrnl || from === LAYER.kmd) return this.kernelLane();
-      return this.lane(th + "/umd", th + " · runtime/UMD", 0);
+      let l = this.umdLanes.get(th);
+      if (!l) this.umdLanes.set(th, (l = this.lane(th + "/umd", th + " · runtime/UMD", 0)));
+      return l;
     }
     return this.kernelLane();
+  }
+
+  // threadLane is the lane of every call on thread th when it has one of
+  // its own (ISR, DPC, the worker, a GPU engine, the display), else null;
+  // remembered by thread (a lookup an event, where a key and a title were
+  // built and a pattern tested each time).
+  threadLane(th) {
+    let l = this.ownLanes.get(th);
+    if (l === undefined) {
+      if (th === "isr") l = this.lane("isr", "ISR", 3);
+      else if (th === "dpc") l = this.lane("dpc", "DPC", 4);
+      else if (th === "worker") l = this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
+      else if (isEngine(th)) l = this.lane(th, "GPU " + th.slice(3) + " engine", 2);
+      else if (th === "display") l = this.lane("display", "Display (vertical blanks)", 2);
+      else l = null;
+      this.ownLanes.set(th, l);
+    }
+    return l;
   }
 
   // appLane is the lane of thread th's API calls.
   appLane(th) {
     if (th === "kernel") return this.kernelLane();
-    return this.lane(th + "/app", th + " · API", 0);
+    let l = this.appLanes.get(th);
+    if (!l) this.appLanes.set(th, (l = this.lane(th + "/app", th + " · API", 0)));
+    return l;
   }
 
   // kernelLane is the lane of Dxgkrnl and the KMD.
-  kernelLane() { return this.lane("kernel", "Dxgkrnl / KMD", 1); }
+  kernelLane() { return this.kernel || (this.kernel = this.lane("kernel", "Dxgkrnl / KMD", 1)); }
 
   // info is DMA buffer dma's times and counts (dmaInfo), made when new.
   info(dma) {
@@ -489,7 +528,7 @@ export class TimelineModel {
         break;
       }
       case KIND.exec: {
-        const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
+        const lane = isEngine(th) ? this.callLane(st, i, th) : this.kernelLane();
         const dma = st.dma(i);
         // A preempted buffer's span ends at DmaBufferPreempted and a new
         // one opens where it resumes ("GPU preemption"; gpu/preempt.go).
@@ -508,8 +547,8 @@ export class TimelineModel {
       case KIND.fence: {
         const dma = st.dma(i);
         const open = dma ? this.dmaItem.get(dma) : null;
-        if (dma && /^gpu\d*$/.test(th)) this.dequeue(dma, t);
-        if (/^gpu\d*$/.test(th) && open && Number.isNaN(open[0].e[open[1]])) {
+        if (dma && isEngine(th)) this.dequeue(dma, t);
+        if (isEngine(th) && open && Number.isNaN(open[0].e[open[1]])) {
           const [lane, idx] = open;
           lane.lab[idx] = st.fence(i);
           lane.close(idx, t);
@@ -527,7 +566,7 @@ export class TimelineModel {
         break;
       }
       case KIND.submit: {
-        const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
+        const lane = isEngine(th) ? this.callLane(st, i, th) : this.kernelLane();
         this.mark(i, lane, lane.push(t, t, i, S.submit, 0));
         break;
       }
