@@ -3,36 +3,24 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"d3dsim/core/trace"
 )
 
-// drawsScene is the page's draws figure (tests/browser/figures.mjs) at
-// frames frames: 1,000 Draw calls and a Present each.
-func drawsScene(frames int) string {
-	return `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=256 Height=256
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 16 16
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb Stride=36
-imm.VSSetShader vs
-imm.PSSetShader ps
-repeat ` + strings.Repeat("", 0) + itoa(uint64(frames)) + ` {
-    imm.ClearRenderTargetView rtv 0 0 0 1
-    repeat 1000 {
-        imm.Draw 3 0
-    }
-    sc.Present
-}
-`
+// drawsScene is the page's draws figure (tests/browser/figures.mjs, its
+// template tests/browser/testdata/draws.d3ds.tmpl) at frames frames: 1,000
+// Draw calls and a Present each.
+func drawsScene(tb testing.TB, frames int) []byte {
+	b, err := os.ReadFile(filepath.Join("..", "tests", "browser", "testdata", "draws.d3ds.tmpl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return []byte(strings.NewReplacer("FRAMES", strconv.Itoa(frames), "DRAWS", "1000", "SIZE", "256").Replace(string(b)))
 }
 
 // BenchmarkColumnEncode encodes the draws figure's trace for the panel as
@@ -40,7 +28,7 @@ repeat ` + strings.Repeat("", 0) + itoa(uint64(frames)) + ` {
 // (wasm/columns.go) per event.
 func BenchmarkColumnEncode(b *testing.B) {
 	a := &app{}
-	if err := a.load([]byte(drawsScene(8))); err != nil {
+	if err := a.load(drawsScene(b, 8)); err != nil {
 		b.Fatal(err)
 	}
 	r := a.startRun()

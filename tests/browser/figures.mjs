@@ -26,7 +26,7 @@
 // milliseconds a frame: what a JavaScript profile calls "(program)".
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, launch } from "./harness.mjs";
+import { ROOT, drawsScene, launch } from "./harness.mjs";
 
 const FRAMES = Number(process.env.FIGURE_FRAMES || 600);
 const DRAWS = 1000;
@@ -92,27 +92,7 @@ try {
 
   // 1. 1,000 draws a frame with the panel open.
   if (ONLY.has("draws")) {
-    const scene = `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=256 Height=256
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 16 16
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb Stride=36
-imm.VSSetShader vs
-imm.PSSetShader ps
-repeat ${FRAMES + 1} {
-    imm.ClearRenderTargetView rtv 0 0 0 1
-    repeat ${DRAWS} {
-        imm.Draw 3 0
-    }
-    sc.Present
-}
-`;
+    const scene = drawsScene({ frames: FRAMES + 1, draws: DRAWS, size: 256 });
     const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
     if (!res.ok) throw new Error(res.error);
     await page.click('.tabs [data-view="timeline"]');

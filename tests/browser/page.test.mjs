@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, WAIT_TIMEOUT, launch, nextFrames, runToEnd, sharing, within } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, WAIT_TIMEOUT, drawsScene, launch, nextFrames, runToEnd, sharing, within } from "./harness.mjs";
 
 // The stage's colours (wasm/main_js.go).
 const STAGE_BG = "#0b0e14";
@@ -738,27 +738,7 @@ test("the timeline's buckets merge new items into start order", { timeout: 60000
 // every poll). The picture is the one a whole paint gives, pixel for pixel.
 test("the timeline paints only what changed, the same picture as a whole paint", { timeout: 240000 }, onShared(async () => {
   const page = await shared();
-  const scene = `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=64 Height=64
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 16 16
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb Stride=36
-imm.VSSetShader vs
-imm.PSSetShader ps
-repeat 40 {
-    imm.ClearRenderTargetView rtv 0 0 0 1
-    repeat 20 {
-        imm.Draw 3 0
-    }
-    sc.Present
-}
-`;
+  const scene = drawsScene({ frames: 40, draws: 20, size: 64 });
   const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
   assert.ok(res.ok, res.error);
   await view(page, "timeline");
