@@ -33,6 +33,7 @@ export class Timeline extends TimelineModel {
     this.draws = 0; // whole paints
     this.labelled = 0; // paints of the label column alone (timeline-draw.js labels)
     this.deferred = 0; // paints put off while following a streaming trace (request)
+    this.resizes = 0; // each clears the canvas: the next paint is whole
     this.followAt = -Infinity; // when a followed trace was last painted, with followN events
     this.followN = -1;
     this.skipped = 0; // frames that asked for a paint and had nothing new to show
@@ -89,6 +90,7 @@ export class Timeline extends TimelineModel {
     this.canvas.width = Math.max(1, Math.round(w * dpr));
     this.canvas.height = Math.max(1, Math.round(h * dpr));
     this.painted = null; // setting the size clears the canvas
+    this.resizes++;
     if (this.follow) this.fit();
     this.request();
   }
