@@ -155,7 +155,7 @@ fuzz:
 # 1,000 Draw calls a frame played with the panel open (frames per second,
 # median and p99 frame time over 600 frames), the editor's check of the
 # largest tutorial shader and the CPU an idle page costs over 15 s
-# (tests/browser/figures.mjs; FIGURES=draws,editor,idle picks), the state of an event
+# (tests/browser/figures.mjs; FIGURES=draws,play,editor,idle picks), the state of an event
 # in a 1,000,000-event trace and a pixel history of a 1,000-draw frame (the
 # suite checks those on 10,000 events and 200 draws). Printed, not asserted.
 figures: wasm

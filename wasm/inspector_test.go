@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"d3dsim/core/inspect"
 )
 
 // The page's inspector views ask what the CLI asks: the state at once, the
@@ -319,5 +321,58 @@ func TestInspectMemoryAndSteps(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no DISPATCH packet of the Dispatch in the card: %+v", card.PacketList)
+	}
+}
+
+// The memory lanes and the problems the page asks for as the run goes
+// skip the events a subscription saw no memory call or problem among
+// (watch, catchUp): asked after every few calls of every example, they are
+// what core/inspect finds in the whole trace at the end.
+func TestWatchedScansMissNothing(t *testing.T) {
+	dir := filepath.Join("..", "assets", "scenarios")
+	names, err := filepath.Glob(filepath.Join(dir, "*.d3ds"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no scenarios in %s: %v", dir, err)
+	}
+	for _, name := range names {
+		t.Run(filepath.Base(name), func(t *testing.T) {
+			src, err := os.ReadFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := &app{}
+			if err := a.load(src); err != nil {
+				t.Skip(err) // (a scenario this build cannot load is another test's)
+			}
+			var gotMem []inspect.MemoryEvent
+			var gotProbs []inspect.Problem
+			for done, k := false, 0; !done && k < 100000; k++ {
+				a.mu.Lock()
+				done = a.run.Step(1 + k%3)
+				a.mu.Unlock()
+				var mem struct{ List []inspect.MemoryEvent }
+				var probs struct{ List []inspect.Problem }
+				if err := json.Unmarshal(a.inspectMemory(len(gotMem), 1000), &mem); err != nil {
+					t.Fatal(err)
+				}
+				gotMem = append(gotMem, mem.List...)
+				if err := json.Unmarshal(a.inspectProblems(len(gotProbs), 1000), &probs); err != nil {
+					t.Fatal(err)
+				}
+				gotProbs = append(gotProbs, probs.List...)
+			}
+			rec := a.run.Recorder()
+			if n, dropped := rec.LenDropped(); dropped > 0 {
+				t.Skipf("the recorder dropped %d of %d events: the whole trace is not there to compare", dropped, n)
+			}
+			wantMem, _ := json.Marshal(inspect.Memory(rec))
+			if b, _ := json.Marshal(gotMem); string(b) != string(wantMem) && !(len(gotMem) == 0 && string(wantMem) == "null") {
+				t.Errorf("memory events asked as it ran\n got %s\nwant %s", b, wantMem)
+			}
+			wantProbs, _ := json.Marshal(inspect.Problems(rec))
+			if b, _ := json.Marshal(gotProbs); string(b) != string(wantProbs) && !(len(gotProbs) == 0 && string(wantProbs) == "null") {
+				t.Errorf("problems asked as it ran\n got %s\nwant %s", b, wantProbs)
+			}
+		})
 	}
 }

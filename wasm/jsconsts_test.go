@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"d3dsim/core/inspect"
 	"d3dsim/core/trace"
 )
 
@@ -224,5 +225,26 @@ func TestWebReadsArgsTyped(t *testing.T) {
 				t.Errorf("%s:%d reads the args text: %s", filepath.Base(f), n+1, strings.TrimSpace(line))
 			}
 		}
+	}
+}
+
+// The timeline asks for its memory lanes only after one of the calls
+// core/inspect's tracker reads (web/timeline-model.js MEMORY_CALLS): a call
+// missing there would leave its records out until another came.
+func TestMemoryCallsInJS(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "web", "timeline-model.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?m)^export const MEMORY_CALLS = new Set\(\[([^\]]*)\]\);`).FindStringSubmatch(string(b))
+	if m == nil {
+		t.Fatal("web/timeline-model.js: no `export const MEMORY_CALLS = new Set([...]);`")
+	}
+	var js []string
+	for _, q := range regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(m[1], -1) {
+		js = append(js, q[1])
+	}
+	if strings.Join(js, ",") != strings.Join(inspect.MemoryCalls, ",") {
+		t.Errorf("web/timeline-model.js MEMORY_CALLS %q, core/inspect MemoryCalls %q", js, inspect.MemoryCalls)
 	}
 }

@@ -105,21 +105,7 @@ export function draw(tl) {
   drawRange(tl, H);
 
   // Label column and ruler over everything.
-  g.fillStyle = "#10151d";
-  g.fillRect(0, RULER_H, LABEL_W, H - RULER_H);
-  g.fillStyle = "#242c38";
-  g.fillRect(LABEL_W - 1, RULER_H, 1, H - RULER_H);
-  for (const [lane, ly] of laneY) {
-    if (ly + lane.rows * ROW < RULER_H || ly > H) continue;
-    g.fillStyle = ["#ff3b3b", "#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f", "#8d96a3", "#2b7fa8"][lane.rank + 1];
-    g.fillRect(0, ly, 3, lane.rows * ROW);
-    g.fillStyle = "#c9d1d9";
-    g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);
-    if (lane.rows > 1) {
-      g.fillStyle = "#5d6673";
-      g.fillText(lane.n.toLocaleString("en-US") + (lane.n === 1 ? " item" : " items"), 10, ly + ROW * 1.5 + 0.5);
-    }
-  }
+  drawLabels(tl, laneY, H);
   drawRuler(tl, t0, t1, W);
 
   if (!st || st.n === 0) {
@@ -128,6 +114,57 @@ export function draw(tl) {
   }
   tl.lastDrawMs = performance.now() - start;
   tl.draws++;
+}
+
+// drawLabels paints the label column: each lane's title and, for a lane of
+// several rows, its count of items. Its background hides whatever the lanes
+// drew under it, so the column can be painted alone (labels).
+function drawLabels(tl, laneY, H) {
+  const g = tl.g;
+  g.fillStyle = "#10151d";
+  g.fillRect(0, RULER_H, LABEL_W, H - RULER_H);
+  g.fillStyle = "#242c38";
+  g.fillRect(LABEL_W - 1, RULER_H, 1, H - RULER_H);
+  g.font = FONT;
+  g.textBaseline = "middle";
+  for (const [lane, ly] of laneY) {
+    if (ly + lane.rows * ROW < RULER_H || ly > H) continue;
+    g.fillStyle = ["#ff3b3b", "#3b6fd8", "#c9772e", "#2f9e57", "#c7434f", "#c2518f", "#8d96a3", "#2b7fa8"][lane.rank + 1];
+    g.fillRect(0, ly, 3, lane.rows * ROW);
+    g.fillStyle = "#c9d1d9";
+    g.fillText(lane.title, 10, ly + ROW / 2 + 0.5);
+    if (lane.rows > 1) {
+      g.fillStyle = "#5d6673";
+      if (lane.countN !== lane.n) {
+        // toLocaleString is slow (Intl), and the counts of a streaming
+        // run's lanes are drawn every poll.
+        lane.countN = lane.n;
+        lane.countText = lane.n.toLocaleString("en-US") + (lane.n === 1 ? " item" : " items");
+      }
+      g.fillText(lane.countText, 10, ly + ROW * 1.5 + 0.5);
+    }
+  }
+}
+
+// labels paints the label column alone, as a whole paint would with the
+// lanes' layout of the last one (timeline.js plan: only the counts moved).
+// Rectangles and text only: a lane's path of markers rasterizes differently
+// under a clip (Skia's anti-aliasing, 27 pixels of a GPU lane in a test),
+// so the lanes themselves are never painted in part.
+export function labels(tl) {
+  const g = tl.g;
+  const dpr = window.devicePixelRatio || 1;
+  g.save();
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.beginPath();
+  // The pixels the column's background covers whole.
+  const top = Math.ceil(RULER_H * dpr);
+  g.rect(0, top, Math.floor((LABEL_W - 1) * dpr), tl.canvas.height - top);
+  g.clip();
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  drawLabels(tl, tl.laneY, tl.height());
+  g.restore();
+  tl.labelled++;
 }
 
 // drawLane paints one lane's items in [t0, t1] at height y: dense

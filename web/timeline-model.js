@@ -33,6 +33,24 @@ export const S = {
 export const INSTANT = new Set([S.interrupt, S.fence, S.submit, S.violation, S.message, S.exec, S.evict]);
 // MEMORY are the styles of the memory lanes' items (their label is their record's).
 export const MEMORY = new Set([S.alloc, S.resident, S.aperture, S.evict]);
+// MEMORY_CALLS are the KMD calls the memory lanes' records come from (core/inspect
+// MemoryCalls; wasm/jsconsts_test.go checks the two agree): the lanes are asked
+// for again only after one of them.
+export const MEMORY_CALLS = new Set(["DxgkDdiCreateAllocation", "DxgkDdiDestroyAllocation", "DxgkDdiBuildPagingBuffer"]);
+
+// engines remembers which thread names are a GPU engine's (gpu, gpu1...):
+// isEngine is asked several times an event.
+const engines = new Map();
+
+// isEngine reports whether thread th is a GPU engine's.
+export function isEngine(th) {
+  let v = engines.get(th);
+  if (v === undefined) {
+    v = /^gpu\d*$/.test(th);
+    if (engines.size < 4096) engines.set(th, v);
+  }
+  return v;
+}
 
 // dense reports whether a bucket's items are all under two pixels wide at
 // scale (ns per pixel): it is drawn as density columns then.
@@ -134,6 +152,9 @@ export class Lane {
     this.rows = 1;
     this.buckets = []; // by duration class
     this.open = new Set(); // items without an end yet
+    // The earliest start of an item added or closed since the timeline last
+    // painted (timeline.js plan): what the picture may have changed from.
+    this.touched = -Infinity;
   }
 
   // push adds an item (e NaN: still open) and returns its number.
@@ -153,6 +174,7 @@ export class Lane {
     this.st[i] = st;
     this.d[i] = d;
     this.lab[i] = 0;
+    if (s < this.touched) this.touched = s;
     if (d + 1 > this.rows) this.rows = Math.min(MAX_ROWS, d + 1);
     if (Number.isNaN(e)) this.open.add(i);
     else this.file(i);
@@ -162,6 +184,7 @@ export class Lane {
   // close ends open item i at e.
   close(i, e) {
     this.e[i] = Math.max(e, this.s[i]);
+    if (this.s[i] < this.touched) this.touched = this.s[i];
     if (this.open.delete(i)) this.file(i);
   }
 
@@ -198,6 +221,12 @@ export class TimelineModel {
   // reset forgets every item (a new store).
   reset() {
     this.lanes = new Map();
+    // Lanes by thread, so an event finds its lane without building its key
+    // (callLane, threadLane, appLane); null: the thread has none of its own.
+    this.ownLanes = new Map();
+    this.appLanes = new Map();
+    this.umdLanes = new Map();
+    this.kernel = null;
     this.laneList = [];
     this.done = 0; // events ingested
     this.stacks = new Map(); // lane|thread -> open item stack
@@ -213,11 +242,17 @@ export class TimelineModel {
     this.edges = []; // [eventIndex, fromDma, toDma, hazard]
     this.presents = []; // start times of Present calls
     this.resets = []; // [time, what] of TDRs, engine and adapter resets, device removals (marked across the lanes)
+    // The earliest time of an event taken in since the timeline last painted
+    // (each lane keeps its items' own, Lane.touched): what the picture may
+    // have changed from (timeline.js plan).
+    this.touched = -Infinity;
     this.itemLane = new Int32Array(0); // event index -> lane number (-1)
     this.itemIdx = new Int32Array(0);
     // The memory lanes (GPUView's memory view): the records of core/inspect
     // Memory, pulled through memorySource (window.d3dsim.inspectMemory).
     this.memDone = 0; // records taken in
+    this.memAsk = true; // a memory call came in (MEMORY_CALLS): ask for the records
+    this.memAsks = 0; // the asks (for tests)
     this.memRecs = []; // the records the items name (lane.lab)
     this.memOpen = new Map(); // lane key|allocation -> [lane, item, row]
     this.memByEvent = new Map(); // event index -> its memory record (the tooltip's)
@@ -228,14 +263,27 @@ export class TimelineModel {
   // to destroyed), its residency in VRAM (paged in to evicted or freed) and
   // in the aperture segment (mapped to unmapped); an eviction is also an
   // instant. False when there were none.
+  // The records are asked for only after a memory call came in (memAsk:
+  // a run of a million draws asked the module once a poll, for nothing)
+  // and until every record of the events held is in.
   ingestMemory() {
     const st = this.store;
     const src = this.memorySource;
-    if (!st || !src || st.n === 0) return false;
+    if (!st || !src || st.n === 0 || !this.memAsk) return false;
     let any = false;
-    for (let round = 0; round < 64; round++) {
+    let left = false; // records of events not held yet, or past the rounds
+    this.memAsks++;
+    for (let round = 0; ; round++) {
+      if (round === 64) {
+        left = true;
+        break;
+      }
       const a = src(this.memDone);
-      if (!a || a.error || !a.list || !a.list.length) break;
+      if (!a || a.error || !a.list) {
+        left = !!a?.error; // a slice held the run (busy): ask again
+        break;
+      }
+      if (!a.list.length) break;
       let k = 0;
       for (; k < a.list.length; k++) {
         const m = a.list[k];
@@ -245,8 +293,10 @@ export class TimelineModel {
       }
       this.memDone += k;
       any = any || k > 0;
+      if (k < a.list.length) left = true;
       if (k < a.list.length || this.memDone >= a.total) break;
     }
+    this.memAsk = left;
     return any;
   }
 
@@ -316,7 +366,13 @@ export class TimelineModel {
       this.itemLane = a;
       this.itemIdx = b;
     }
-    for (let i = this.done; i < st.n; i++) this.ingestOne(st, i);
+    let t = Infinity;
+    for (let i = this.done; i < st.n; i++) {
+      if (st.t[i] < t) t = st.t[i];
+      this.ingestOne(st, i);
+      if (st.kind(i) === KIND.call && st.layer(i) === LAYER.kmd && MEMORY_CALLS.has(st.name(i))) this.memAsk = true;
+    }
+    if (t < this.touched) this.touched = t;
     this.done = st.n;
     this.ingestMemory();
     return true;
@@ -330,29 +386,48 @@ export class TimelineModel {
 
   // callLane is the lane of a call or return event on thread th.
   callLane(st, i, th) {
-    if (th === "isr") return this.lane("isr", "ISR", 3);
-    if (th === "dpc") return this.lane("dpc", "DPC", 4);
-    if (th === "worker") return this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
-    if (/^gpu\d*$/.test(th)) return this.lane(th, "GPU " + th.slice(3) + " engine", 2);
-    if (th === "display") return this.lane("display", "Display (vertical blanks)", 2);
+    const own = this.threadLane(th);
+    if (own) return own;
     const layer = st.layer(i);
     const from = st.from(i);
     if (from === LAYER.app) return this.appLane(th);
     if (layer === LAYER.runtime || layer === LAYER.umd) {
       if (from === LAYER.dxgkrnl || from === LAYER.kmd) return this.kernelLane();
-      return this.lane(th + "/umd", th + " · runtime/UMD", 0);
+      let l = this.umdLanes.get(th);
+      if (!l) this.umdLanes.set(th, (l = this.lane(th + "/umd", th + " · runtime/UMD", 0)));
+      return l;
     }
     return this.kernelLane();
+  }
+
+  // threadLane is the lane of every call on thread th when it has one of
+  // its own (ISR, DPC, the worker, a GPU engine, the display), else null;
+  // remembered by thread (a lookup an event, where a key and a title were
+  // built and a pattern tested each time).
+  threadLane(th) {
+    let l = this.ownLanes.get(th);
+    if (l === undefined) {
+      if (th === "isr") l = this.lane("isr", "ISR", 3);
+      else if (th === "dpc") l = this.lane("dpc", "DPC", 4);
+      else if (th === "worker") l = this.lane("worker", "Dxgkrnl worker (PASSIVE_LEVEL)", 5);
+      else if (isEngine(th)) l = this.lane(th, "GPU " + th.slice(3) + " engine", 2);
+      else if (th === "display") l = this.lane("display", "Display (vertical blanks)", 2);
+      else l = null;
+      this.ownLanes.set(th, l);
+    }
+    return l;
   }
 
   // appLane is the lane of thread th's API calls.
   appLane(th) {
     if (th === "kernel") return this.kernelLane();
-    return this.lane(th + "/app", th + " · API", 0);
+    let l = this.appLanes.get(th);
+    if (!l) this.appLanes.set(th, (l = this.lane(th + "/app", th + " · API", 0)));
+    return l;
   }
 
   // kernelLane is the lane of Dxgkrnl and the KMD.
-  kernelLane() { return this.lane("kernel", "Dxgkrnl / KMD", 1); }
+  kernelLane() { return this.kernel || (this.kernel = this.lane("kernel", "Dxgkrnl / KMD", 1)); }
 
   // info is DMA buffer dma's times and counts (dmaInfo), made when new.
   info(dma) {
@@ -453,12 +528,15 @@ export class TimelineModel {
         break;
       }
       case KIND.exec: {
-        const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
+        const lane = isEngine(th) ? this.callLane(st, i, th) : this.kernelLane();
         const dma = st.dma(i);
         // A preempted buffer's span ends at DmaBufferPreempted and a new
         // one opens where it resumes ("GPU preemption"; gpu/preempt.go).
         if ((name === "DmaBufferStart" || name === "DmaBufferResume") && dma) {
           const idx = lane.push(t, NaN, i, this.paging.has(dma) ? S.paging : S.dma, 0);
+          // Its time in the queue is drawn from its submission on.
+          const sub = this.dmaInfo.get(dma)?.submit;
+          if (sub < lane.touched) lane.touched = sub;
           this.dmaItem.set(dma, [lane, idx]);
           this.mark(i, lane, idx);
         } else {
@@ -469,8 +547,8 @@ export class TimelineModel {
       case KIND.fence: {
         const dma = st.dma(i);
         const open = dma ? this.dmaItem.get(dma) : null;
-        if (dma && /^gpu\d*$/.test(th)) this.dequeue(dma, t);
-        if (/^gpu\d*$/.test(th) && open && Number.isNaN(open[0].e[open[1]])) {
+        if (dma && isEngine(th)) this.dequeue(dma, t);
+        if (isEngine(th) && open && Number.isNaN(open[0].e[open[1]])) {
           const [lane, idx] = open;
           lane.lab[idx] = st.fence(i);
           lane.close(idx, t);
@@ -488,7 +566,7 @@ export class TimelineModel {
         break;
       }
       case KIND.submit: {
-        const lane = /^gpu\d*$/.test(th) ? this.callLane(st, i, th) : this.kernelLane();
+        const lane = isEngine(th) ? this.callLane(st, i, th) : this.kernelLane();
         this.mark(i, lane, lane.push(t, t, i, S.submit, 0));
         break;
       }

@@ -5,10 +5,14 @@
 // edge, the scale, the selection).
 
 import { TimelineModel, ROW, LABEL_W, RULER_H } from "./timeline-model.js";
-import { draw } from "./timeline-draw.js";
+import { draw, labels } from "./timeline-draw.js";
 import * as input from "./timeline-input.js";
 
 export { Bucket } from "./timeline-model.js";
+
+// FOLLOW_MS: a followed, streaming trace is painted at most this often
+// (request).
+const FOLLOW_MS = 100;
 
 export class Timeline extends TimelineModel {
   constructor(canvas, tip, onSelect) {
@@ -26,7 +30,13 @@ export class Timeline extends TimelineModel {
     this.scheduled = false;
     this.visible = true;
     this.lastDrawMs = 0;
-    this.draws = 0;
+    this.draws = 0; // whole paints
+    this.labelled = 0; // paints of the label column alone (timeline-draw.js labels)
+    this.deferred = 0; // paints put off while following a streaming trace (request)
+    this.resizes = 0; // each clears the canvas: the next paint is whole
+    this.followAt = -Infinity; // when a followed trace was last painted, with followN events
+    this.followN = -1;
+    this.skipped = 0; // frames that asked for a paint and had nothing new to show
     this.hover = -1;
     input.install(this);
     new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
@@ -35,6 +45,7 @@ export class Timeline extends TimelineModel {
 
   reset() {
     super.reset();
+    this.painted = null; // what the canvas shows (plan), null: nothing known
     this.selected = -1;
     this.hover = -1;
     this.follow = true;
@@ -78,20 +89,92 @@ export class Timeline extends TimelineModel {
     this.canvas.style.height = h + "px";
     this.canvas.width = Math.max(1, Math.round(w * dpr));
     this.canvas.height = Math.max(1, Math.round(h * dpr));
+    this.painted = null; // setting the size clears the canvas
+    this.resizes++;
     if (this.follow) this.fit();
     this.request();
   }
 
+  // request asks for a paint in the next animation frame. Following a
+  // streaming trace, each poll's events move the whole picture (the fit
+  // changes the scale): those paints come at most every FOLLOW_MS (the
+  // last one too, that long after the one before), as the summary line
+  // does, where they took a tenth of the page's main thread at one a frame
+  // (the draws figure, docs/performance.md). A view the user moved, or a
+  // trace that is not growing, is painted in the next frame.
   request() {
     if (this.scheduled || !this.visible) return;
     this.scheduled = true;
-    requestAnimationFrame(() => {
+    const wait = this.follow && this.store && this.store.n !== this.followN ? FOLLOW_MS - (performance.now() - this.followAt) : 0;
+    const paint = () => requestAnimationFrame(() => {
       this.scheduled = false;
+      if (this.follow && this.store) {
+        this.followAt = performance.now();
+        this.followN = this.store.n;
+      }
       this.draw();
     });
+    if (wait > 0) {
+      this.deferred++;
+      setTimeout(paint, wait);
+    } else paint();
   }
 
-  draw() { draw(this); }
+  // draw paints the timeline when what it shows changed since the last
+  // paint (plan): all of it, the label column alone when only the lanes'
+  // counts moved (a run streaming right of the view), or nothing.
+  draw() {
+    const p = this.plan();
+    if (p === null) this.skipped++;
+    else if (p === "labels") labels(this);
+    else draw(this);
+    this.painted = this.paintedState();
+    for (const lane of this.laneList) lane.touched = Infinity;
+    this.touched = Infinity;
+  }
+
+  // paintedState is what a paint depends on besides the items: the view,
+  // the lanes' layout (which lanes, their rows), the labels' counts, the
+  // debug names (items' labels name objects by them) and the trace's end
+  // (open items reach it).
+  paintedState() {
+    const st = this.store;
+    const layout = [];
+    const labels = [];
+    for (const lane of this.drawOrder || []) {
+      layout.push(lane.num, lane.rows);
+      if (lane.rows > 1) labels.push(lane.n);
+    }
+    const r = this.range;
+    return {
+      view: [this.canvas.width, this.canvas.height, window.devicePixelRatio || 1, this.t0, this.scale, this.scrollY,
+        this.selected, r ? r[0] : NaN, r ? r[1] : NaN, st ? st.n === 0 : true, st ? st.debugNames.size : 0, ...layout].join(),
+      labels: labels.join(),
+      maxT: st ? st.maxT : 0,
+      store: st,
+    };
+  }
+
+  // plan says what to paint: "all", "labels" (the label column) or null
+  // (nothing). Events taken in or items closed since the last paint change
+  // the picture from their earliest time on (Lane.touched,
+  // TimelineModel.touched), open items from the trace's last end on, an
+  // edge anywhere between its buffers; the lanes' counts only the label
+  // column; the view or the lanes' layout all of it.
+  plan() {
+    const was = this.painted;
+    if (!was || !this.store || was.store !== this.store) return "all";
+    const now = this.paintedState();
+    if (now.view !== was.view) return "all";
+    let t = this.touched;
+    for (const lane of this.laneList) if (lane.touched < t) t = lane.touched;
+    if (now.maxT !== was.maxT) t = Math.min(t, was.maxT);
+    if (t !== Infinity && this.edges.length) return "all";
+    // 8 px for what is drawn left of its time: an instant's marker, the
+    // selection's frame, an open item's shaded end.
+    if (t !== Infinity && this.x(t) - 8 < this.width()) return "all";
+    return now.labels === was.labels ? null : "labels";
+  }
 
   // select highlights event i and brings it into view.
   select(i) {

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -106,9 +107,26 @@ func pagingOp(text string) (op, src, dst string, size uint64, ok bool) {
 	return op, src, dst, n, true
 }
 
+// MemoryCalls are the KMD calls a MemoryTracker reads: every other event
+// leaves it as it was (the page's timeline asks for its memory lanes only
+// after one of them, web/timeline-model.js MEMORY_CALLS).
+var MemoryCalls = []string{"DxgkDdiCreateAllocation", "DxgkDdiDestroyAllocation", "DxgkDdiBuildPagingBuffer"}
+
+// IsMemoryCall reports whether Feed may take anything from e.
+func IsMemoryCall(e *trace.Event) bool {
+	return e.Kind == trace.Call && e.Layer == trace.KMD && e.Handle != "" && slices.Contains(MemoryCalls, e.Name)
+}
+
+// Skip moves Scan's start past seq: the caller knows that no event up to
+// seq is a memory call (a subscription to the recorder saw none), so a
+// trace of millions of other events is not read again.
+func (m *MemoryTracker) Skip(seq uint64) {
+	m.last = max(m.last, seq)
+}
+
 // Feed takes the trace's next event.
 func (m *MemoryTracker) Feed(e *trace.Event) {
-	if e.Kind != trace.Call || e.Layer != trace.KMD || e.Handle == "" {
+	if !IsMemoryCall(e) {
 		return
 	}
 	switch e.Name {

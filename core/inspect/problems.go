@@ -100,18 +100,35 @@ var kmdSucceeded = map[string]bool{
 // problems.
 var problemMessages = map[string]bool{"TDR": true, "TdrPromotedToAdapterReset": true, "GpuFault": true, "NonResidentAccess": true, "DeviceRemoved": true}
 
+// MayBeProblem reports whether e may be a problem: a violation, a problem
+// message or debug-layer message, pfnSetErrorCb, a failed KMD call or a
+// removed device's return. Scan looks no further at any other event, so a
+// reader that saw none since the last Scan may Skip them.
+func MayBeProblem(e *trace.Event) bool {
+	switch e.Kind {
+	case trace.Violation:
+		return true
+	case trace.Message:
+		return problemMessages[e.Name] || e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11")
+	case trace.Call:
+		return e.Name == "pfnSetErrorCb"
+	case trace.Return:
+		return e.HR == "DXGI_ERROR_DEVICE_REMOVED" || e.Layer == trace.KMD && strings.HasPrefix(e.HR, "STATUS_") && !kmdSucceeded[e.HR]
+	}
+	return false
+}
+
+// Skip moves Scan's start past seq: the caller knows no event up to seq
+// may be a problem (MayBeProblem; a subscription to the recorder saw none).
+func (ps *ProblemScanner) Skip(seq uint64) {
+	ps.last = max(ps.last, seq)
+}
+
 func (ps *ProblemScanner) classify(r reader, e *trace.Event) (Problem, bool) {
 	p := Problem{Seq: e.Seq, Line: e.Line}
 	// Most events are none: the API call a problem belongs to is looked up
 	// for the few that are (a walk up the parents).
-	switch e.Kind {
-	case trace.Violation, trace.Message, trace.Call, trace.Return:
-	default:
-		return p, false
-	}
-	if e.Kind == trace.Message && !problemMessages[e.Name] && !(e.Layer == trace.Runtime && strings.HasPrefix(e.Msg, "D3D11")) ||
-		e.Kind == trace.Call && e.Name != "pfnSetErrorCb" || e.Kind == trace.Return && e.HR != "DXGI_ERROR_DEVICE_REMOVED" &&
-		(e.Layer != trace.KMD || !strings.HasPrefix(e.HR, "STATUS_") || kmdSucceeded[e.HR]) {
+	if !MayBeProblem(e) {
 		return p, false
 	}
 	if c := r.apiCall(e.Seq); c != 0 {

@@ -7,6 +7,9 @@
 //     frame per animation frame (runFrame, as Step frame does) for 600
 //     frames: frames per second, and the median and 99th percentile of the
 //     time between two animation frames;
+//   - the same scene played (Play: Ebitengine's ticks run the slices, 2,000
+//     calls or 25 ms each at full speed), 600 animation frames: frames per
+//     second, median and p99, and the frames the run presented;
 //   - the editor's check of the tutorial with the largest HLSL block (what
 //     the page does as you type: the scenario parsed and every block
 //     compiled), its text changed each time so that nothing is reused;
@@ -17,7 +20,8 @@
 //
 //   cd tests/browser && npm ci && node figures.mjs
 //
-// FIGURES=draws,editor,idle picks some (all by default); FIGURE_PROFILE=1
+// FIGURES=draws,play,editor,idle picks some (all by default;
+// FIGURE_SPEED=N plays at N calls a tick, Play's speed control); FIGURE_PROFILE=1
 // profiles the page during the draws figure (the CDP Profiler) and prints
 // the functions with the most self time (FIGURE_PROFILE=FILE.cpuprofile
 // also writes the profile there, for Chromium's DevTools); FIGURE_TRACE=1
@@ -26,7 +30,7 @@
 // milliseconds a frame: what a JavaScript profile calls "(program)".
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { ROOT, launch } from "./harness.mjs";
+import { ROOT, drawsScene, launch } from "./harness.mjs";
 
 const FRAMES = Number(process.env.FIGURE_FRAMES || 600);
 const DRAWS = 1000;
@@ -58,7 +62,7 @@ const quantile = (xs, q) => {
   return s[Math.min(s.length - 1, Math.floor(q * s.length))];
 };
 
-const ONLY = new Set((process.env.FIGURES || "draws,editor,idle").split(","));
+const ONLY = new Set((process.env.FIGURES || "draws,play,editor,idle").split(","));
 const IDLE_MS = 15000;
 
 // topSelf sums a CPU profile's samples by function (name, file, line) and
@@ -92,27 +96,7 @@ try {
 
   // 1. 1,000 draws a frame with the panel open.
   if (ONLY.has("draws")) {
-    const scene = `dev, imm = D3D11CreateDevice
-sc = dev.CreateSwapChain Width=256 Height=256
-bb = sc.GetBuffer 0
-rtv = dev.CreateRenderTargetView bb
-vb = dev.CreateBuffer Usage=IMMUTABLE BindFlags=VERTEX_BUFFER Data=mesh:triangle
-vs = dev.CreateVertexShader builtin:vs_passthrough
-ps = dev.CreatePixelShader builtin:ps_vertexcolor
-imm.OMSetRenderTargets rtv
-imm.RSSetViewports 0 0 16 16
-imm.IASetPrimitiveTopology TRIANGLELIST
-imm.IASetVertexBuffers 0 vb Stride=36
-imm.VSSetShader vs
-imm.PSSetShader ps
-repeat ${FRAMES + 1} {
-    imm.ClearRenderTargetView rtv 0 0 0 1
-    repeat ${DRAWS} {
-        imm.Draw 3 0
-    }
-    sc.Present
-}
-`;
+    const scene = drawsScene({ frames: FRAMES + 1, draws: DRAWS, size: 256 });
     const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
     if (!res.ok) throw new Error(res.error);
     await page.click('.tabs [data-view="timeline"]');
@@ -179,6 +163,49 @@ repeat ${FRAMES + 1} {
       console.log(`profile of the page's main thread (self time, ${profile.samples.length} samples):\n  ${topSelf(profile, 40).join("\n  ")}`);
       if (process.env.FIGURE_PROFILE.endsWith(".cpuprofile")) writeFileSync(process.env.FIGURE_PROFILE, JSON.stringify(profile));
     }
+  }
+
+  // 1b. The same scene played (Play: Ebitengine's ticks run the slices)
+  // with the panel open: the page's frames, and how far the run got.
+  if (ONLY.has("play")) {
+    const res = await page.evaluate((t) => window.d3dsim.load(t), drawsScene({ frames: 100000, draws: DRAWS, size: 256 }));
+    if (!res.ok) throw new Error(res.error);
+    await page.click('.tabs [data-view="timeline"]');
+    const cdp = await h.browser.cdp();
+    const cpu0 = await cpuSeconds(cdp);
+    const f = await page.evaluate(async ({ frames, speed }) => {
+      const sim = window.d3dsim;
+      sim.setSpeed(speed); // 0: as fast as the frame allows
+      sim.play();
+      // 60 frames to start playing, then the measured ones.
+      for (let i = 0; i < 60; i++) await new Promise((r) => requestAnimationFrame(r));
+      const s0 = sim.progress();
+      const gaps = [];
+      let last = 0;
+      const t0 = performance.now();
+      await new Promise((resolve) => {
+        const tick = (now) => {
+          if (last) gaps.push(now - last);
+          last = now;
+          if (gaps.length >= frames) resolve();
+          else requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      });
+      const ms = performance.now() - t0;
+      const s1 = sim.progress();
+      sim.pause();
+      sim.setSpeed(0);
+      return { gaps, ms, presented: s1.frames - s0.frames, events: s1.events - s0.events };
+    }, { frames: FRAMES, speed: Number(process.env.FIGURE_SPEED || 0) });
+    const cpu1 = await cpuSeconds(cdp);
+    const med = quantile(f.gaps, 0.5);
+    const p99 = quantile(f.gaps, 0.99);
+    console.log(`figure: ${DRAWS.toLocaleString("en-US")} Draw calls a frame played with the panel open, ${f.gaps.length} animation frames: ` +
+      `${((f.gaps.length * 1000) / f.ms).toFixed(1)} frames/s, frame time median ${med.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms ` +
+      `(${(p99 / med).toFixed(2)}x the median); the run presented ${f.presented} frames (${((f.presented * 1000) / f.ms).toFixed(1)} a second), ` +
+      `${f.events.toLocaleString("en-US")} events; ${((1000 * (cpu1.all - cpu0.all)) / f.gaps.length).toFixed(1)} CPU-ms of Chromium a frame ` +
+      `(the renderer ${((1000 * (cpu1.by.renderer - cpu0.by.renderer)) / f.gaps.length).toFixed(1)})`);
   }
 
   // 2. The editor's check of the largest tutorial shader.

@@ -37,6 +37,13 @@ export const READY_TIMEOUT = 60000;
 // fails naming its step, not at the test's limit or never.
 export const WAIT_TIMEOUT = 240000;
 
+// drawsScene is the draws figure's scene (testdata/draws.d3ds.tmpl) with
+// frames frames of draws Draw calls on a size x size swap chain.
+export function drawsScene({ frames, draws, size }) {
+  return readFileSync(path.join(ROOT, "tests/browser/testdata/draws.d3ds.tmpl"), "utf8")
+    .replace(/\bFRAMES\b/g, String(frames)).replace(/\bDRAWS\b/g, String(draws)).replace(/\bSIZE\b/g, String(size));
+}
+
 // within rejects with "LABEL: not done in N s" when p has not settled in
 // ms: the name of the step that did not end, where a page.evaluate of a
 // lost Promise would wait for ever.

@@ -16,7 +16,7 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import path from "node:path";
-import { ROOT, SERVER_START_TIMEOUT, WAIT_TIMEOUT, launch, nextFrames, runToEnd, sharing, within } from "./harness.mjs";
+import { ROOT, SERVER_START_TIMEOUT, WAIT_TIMEOUT, drawsScene, launch, nextFrames, runToEnd, sharing, within } from "./harness.mjs";
 
 // The stage's colours (wasm/main_js.go).
 const STAGE_BG = "#0b0e14";
@@ -729,6 +729,105 @@ test("the timeline's buckets merge new items into start order", { timeout: 60000
     return out;
   });
   assert.deepEqual(bad, []);
+}));
+
+// The timeline paints when what it shows changed (web/timeline.js plan):
+// only the label column's counts when a streaming run's new events are
+// right of the view, nothing when nothing changed, all of it when events
+// land in view or the view moves (following the trace as it grows, it moves
+// every poll). The picture is the one a whole paint gives, pixel for pixel.
+test("the timeline paints only what changed, the same picture as a whole paint", { timeout: 240000 }, onShared(async () => {
+  const page = await shared();
+  const scene = drawsScene({ frames: 40, draws: 20, size: 64 });
+  const res = await page.evaluate((t) => window.d3dsim.load(t), scene);
+  assert.ok(res.ok, res.error);
+  await view(page, "timeline");
+  // caught: the panel holds every event and the timeline painted them.
+  const caught = (step) => within(step, WAIT_TIMEOUT, page.waitForFunction(() => {
+    const ui = window.d3dsimUI;
+    const tl = ui.timeline;
+    return ui.store.n === window.d3dsim.progress().events && tl.done === ui.store.n && !tl.scheduled && !ui.pollPending();
+  }, null, { polling: "raf" }));
+  const frames = (n, step) => within(step, WAIT_TIMEOUT, page.evaluate(async (n) => {
+    for (let i = 0; i < n; i++) await window.d3dsim.runFrame();
+  }, n));
+  // counts: the timeline's whole paints, label-column paints and frames
+  // that asked and painted nothing;
+  // picture: a digest of the canvas's pixels, and then of a whole paint.
+  const counts = () => page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    return { draws: tl.draws, labelled: tl.labelled, skipped: tl.skipped, memAsks: tl.memAsks, memDone: tl.memDone, resizes: tl.resizes };
+  });
+  const pictures = () => page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    const digest = () => {
+      const d = tl.g.getImageData(0, 0, tl.canvas.width, tl.canvas.height).data;
+      let h = 2166136261;
+      for (let i = 0; i < d.length; i++) h = Math.imul(h ^ d[i], 16777619);
+      return (h >>> 0).toString(16);
+    };
+    const shown = digest();
+    tl.painted = null; // forget it: the next paint is whole
+    tl.draw();
+    return { shown, whole: digest() };
+  });
+  await frames(4, "the first 4 frames");
+  await caught("the panel after 4 frames");
+
+  // Following the trace (the default), every poll that took events moves
+  // the view: whole paints.
+  let c0 = await counts();
+  await frames(3, "3 frames followed");
+  await caught("the panel after 3 frames followed");
+  let c1 = await counts();
+  assert.ok(c1.draws > c0.draws, "the followed timeline never painted the new frames");
+  assert.equal(c1.labelled, c0.labelled, "a followed timeline's view moves with every poll: it paints all of it");
+  // The frames allocate nothing: the memory lanes are not asked again
+  // (web/timeline-model.js memAsk), and they hold the scene's allocations.
+  assert.equal(c1.memAsks, c0.memAsks, "the memory lanes were asked for after frames that allocate nothing");
+  assert.ok(c1.memDone >= 2, `the memory lanes hold ${c1.memDone} records: the swap chain's and the vertex buffer's allocations at least`);
+
+  // Zoomed onto the run's first frames: the later frames land right of
+  // the view, so nothing is painted but the lanes' item counts.
+  await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.zoom(1 / 8, 156); // about the left edge of the plot
+  });
+  await caught("the panel after zooming in");
+  let pic = await pictures();
+  assert.equal(pic.shown, pic.whole, "the picture after zooming in");
+  c0 = await counts();
+  await frames(4, "4 frames right of the view");
+  await caught("the panel after 4 frames right of the view");
+  c1 = await counts();
+  // (A resize clears the canvas: a page whose layout moved paints all.)
+  assert.ok(c1.draws - c0.draws <= c1.resizes - c0.resizes, "a run streaming right of the view repainted all of it");
+  assert.ok(c1.labelled > c0.labelled, "the lanes' counts were never painted");
+  pic = await pictures();
+  assert.equal(pic.shown, pic.whole, "the picture after frames right of the view differs from a whole paint");
+
+  // The view from the run's start to twice its end: the next frames land
+  // in it, and it is painted whole.
+  await page.evaluate(() => {
+    const tl = window.d3dsimUI.timeline;
+    tl.fit();
+    tl.zoom(2, 156);
+  });
+  await caught("the panel after zooming out");
+  c0 = await counts();
+  await frames(4, "4 frames in view");
+  await caught("the panel after 4 frames in view");
+  c1 = await counts();
+  assert.ok(c1.draws > c0.draws, "frames in view were never painted");
+  pic = await pictures();
+  assert.equal(pic.shown, pic.whole, "the picture after frames in view differs from a whole paint");
+
+  // Nothing new: frames that ask for a paint paint nothing.
+  c0 = await counts();
+  await page.evaluate(() => window.d3dsimUI.timeline.request());
+  await within("a request with nothing new", WAIT_TIMEOUT, page.waitForFunction((n) => window.d3dsimUI.timeline.skipped > n, c0.skipped, { polling: "raf" }));
+  c1 = await counts();
+  assert.equal(c1.draws, c0.draws, "a request with nothing new painted");
 }));
 
 // A run() in progress when the module exits (out of memory, a failure of
