@@ -89,6 +89,10 @@ type drawScratch struct {
 	lanes    []lane
 	rowSpans []int32 // the batch's triangles' rows, for the bands (rasterBand)
 	parallel uint64  // batches rasterized by several goroutines (for tests)
+	rounds   uint64  // rounds of rows rasterParallel ran (for tests: a goroutine started a round and worker)
+	// mainRaster is the CPU time (ns) this goroutine spent on its own
+	// share of rasterParallel's rounds, when tileProbe is set (tests).
+	mainRaster uint64
 	tp       tilePipeline
 	ahead    func(area uint64, hazards bool) bool // executor.runAhead
 }

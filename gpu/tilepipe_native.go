@@ -2,7 +2,10 @@
 
 package gpu
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // The tile workers running ahead. A draw of many triangles (the tris
 // scene: 100,000 of them) spends about half its time in geometry — fetch,
@@ -128,12 +131,23 @@ func (d *drawScratch) startWorkers() bool {
 // drain) it only marks the batches done.
 func tileWorker(l *lane, i, n int, jobs <-chan *tileJob, exited *sync.WaitGroup) {
 	defer exited.Done()
+	if tileProbe != nil {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	for j := range jobs {
 		if l.panic == nil {
+			var t0 uint64
+			if tileProbe != nil {
+				t0 = tileProbe()
+			}
 			func() {
 				defer func() { l.panic = recover() }()
 				rasterBands(j.batch, &l.p, i, n, j.lo, j.hi)
 			}()
+			if tileProbe != nil {
+				l.work.cpu += tileProbe() - t0
+			}
 		}
 		j.wg.Done()
 	}
@@ -169,6 +183,7 @@ func (d *drawScratch) drain() {
 		d.pipe.shaded += l.p.shaded
 		d.pipe.passed += l.p.passed
 		d.pipe.instrs += l.p.instrs
+		l.work.pixels += l.p.shaded
 		l.p, l.panic = pipe{}, nil // drop references to memory
 		l.blk.words = nil
 	}

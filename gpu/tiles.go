@@ -34,8 +34,23 @@ type lane struct {
 	blk   psBlock         // p.blk, for a pixel program
 	m     *shader.Machine // p.m: the worker's machine for the last program it ran
 	panic any
-	_     [128]byte
+	// work is what the lane did since it was made, for tests that
+	// measure the balance between workers (tileProbe).
+	work laneWork
+	_    [128]byte
 }
+
+// laneWork is a lane's pixels shaded and, when tileProbe is set, its
+// thread's CPU time in nanoseconds.
+type laneWork struct{ pixels, cpu uint64 }
+
+// tileProbe, set only by tests, returns the calling thread's CPU time in
+// nanoseconds: the tile workers then lock their goroutines to threads and
+// add what each job took to their lane's work, and rasterParallel adds the
+// command processor's own share to drawScratch.mainRaster, so that a test
+// can tell the serial part of a frame from the shading.
+var tileProbe func() uint64
+
 
 // next is where the geometry sets up its next triangle, which emit then
 // rasterizes: d.tri, or for a draw that is batched the batch's next slot

@@ -50,6 +50,20 @@ func (d *drawScratch) rasterParallel() {
 	work := func(i int) {
 		l := &d.lanes[i]
 		defer func() { l.panic = recover() }()
+		if tileProbe != nil {
+			if i > 0 {
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+			}
+			t0 := tileProbe()
+			defer func() {
+				t := tileProbe() - t0
+				l.work.cpu += t
+				if i == 0 {
+					d.mainRaster += t
+				}
+			}()
+		}
 		for {
 			k := ylo/tileRows + int(claim.Add(1)) - 1
 			if k*tileRows >= yhi {
@@ -78,6 +92,7 @@ func (d *drawScratch) rasterParallel() {
 			break
 		}
 		claim.Store(0)
+		d.rounds++
 		var wg sync.WaitGroup
 		for i := range n {
 			d.lanes[i].p.shaded, d.lanes[i].p.passed, d.lanes[i].p.instrs = 0, 0, 0
@@ -95,6 +110,7 @@ func (d *drawScratch) rasterParallel() {
 			d.pipe.shaded += l.p.shaded
 			d.pipe.passed += l.p.passed
 			d.pipe.instrs += l.p.instrs
+			l.work.pixels += l.p.shaded
 		}
 	}
 	for i := range n {
