@@ -42,6 +42,7 @@ type tilePipeline struct {
 type tileJob struct {
 	batch  []tri
 	planes []float64 // its triangles' attribute planes (varyings.go)
+	spans  []int32   // its triangles' rows (drawScratch.rowSpans)
 	lo, hi int
 	wg     sync.WaitGroup
 }
@@ -72,6 +73,7 @@ func (d *drawScratch) submit() bool {
 	}
 	j.lo, j.hi = d.batchRows()
 	j.batch, d.batch = d.batch, j.batch[:0]
+	j.spans, d.rowSpans = d.rowSpans, j.spans[:0]
 	j.planes, d.planes, d.planesUsed = d.planes, j.planes, 0 // (varyings.go)
 	tp.area += uint64(d.area)
 	d.area = 0
@@ -143,7 +145,7 @@ func tileWorker(l *lane, i, n int, jobs <-chan *tileJob, exited *sync.WaitGroup)
 			}
 			func() {
 				defer func() { l.panic = recover() }()
-				rasterBands(j.batch, &l.p, i, n, j.lo, j.hi)
+				rasterBands(j.batch, j.spans, &l.p, i, n, j.lo, j.hi)
 			}()
 			if tileProbe != nil {
 				l.work.cpu += tileProbe() - t0
