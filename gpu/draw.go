@@ -87,14 +87,24 @@ type drawScratch struct {
 	vertexCost int64
 	check      func() bool // the executor's checkpoint
 
-	workers  int
-	batch    []tri
-	area     int
-	lanes    []lane
-	rowSpans []int32 // the batch's triangles' rows, for the bands (rasterBand)
-	parallel uint64  // batches rasterized by several goroutines (for tests)
-	tp       tilePipeline
-	ahead    func(area uint64, hazards bool) bool // executor.runAhead
+	workers int
+	// deferSetup: the draw's unclipped triangles that lie within one band
+	// of rows are set up as far as their bounds only, their edges and
+	// planes left to the tile worker that draws the band (tri.deferred:
+	// the geometry, on this goroutine, is most of a draw of small
+	// triangles, and it is what the workers wait for).
+	deferSetup bool
+	batch      []tri
+	area       int
+	lanes      []lane
+	rowSpans   []int32 // the batch's triangles' rows y0, y1 side by side, for the bands (with more than one worker)
+	parallel   uint64  // batches rasterized by several goroutines (for tests)
+	rounds     uint64  // rounds of rows rasterParallel ran (for tests: each starts a goroutine a worker)
+	// mainRaster is the CPU time (ns) this goroutine spent on its own
+	// share of rasterParallel's rounds, when tileProbe is set (tests).
+	mainRaster uint64
+	tp         tilePipeline
+	ahead      func(area uint64, hazards bool) bool // executor.runAhead
 }
 
 // drawPacket runs DRAW and DRAW_INDEXED.
@@ -179,7 +189,7 @@ func (ex *executor) drawInstances(indexed bool, count, start uint32, base int32,
 	} else {
 		defer ex.endPixelUAVs()
 	}
-	d.batch, d.area = d.batch[:0], 0
+	d.batch, d.rowSpans, d.area = d.batch[:0], d.rowSpans[:0], 0
 	d.params = drawParams{indexed: indexed, count: count, start: start, base: base,
 		strip: isStrip(s.topo), startInstance: startInstance}
 	ex.runInstances(indexed, count, start, instances)
@@ -331,7 +341,9 @@ func (ex *executor) stopDraw(limit string) {
 // runInstances assembles the draw's instances until a program faults.
 func (ex *executor) runInstances(indexed bool, count, start, instances uint32) {
 	d := &ex.draw
-	d.batch, d.area = d.batch[:0], 0
+	d.batch, d.rowSpans, d.area = d.batch[:0], d.rowSpans[:0], 0
+	p := &d.pipe
+	d.deferSetup = d.workers > 1 && p.tileable && !p.bias && p.ms.samples <= 1 && (p.prog == nil || p.prog.flat|p.prog.lin == 0)
 	defer d.drain() // (after a panic: the workers stopped before it goes on)
 	d.prim = -1
 	for inst := uint32(0); inst < instances && !d.prog.failed && !d.stop; inst++ {
@@ -613,9 +625,24 @@ func (ex *executor) triangle(v0, v1, v2 *cvert) uint64 {
 		d.projectPos(v1, &sv[1])
 		d.projectPos(v2, &sv[2])
 		t := d.next()
-		ok, swapped := t.setupEdges(&sv[0], &sv[1], &sv[2], s.cull, s.frontCCW, &d.pipe)
+		ok, swapped := t.setupEdges(&sv[0], &sv[1], &sv[2], s.cull, s.frontCCW, &d.pipe, d.deferSetup)
 		if !ok {
 			return 1
+		}
+		if d.deferSetup {
+			if t.y0/tileRows == (t.y1-1)/tileRows {
+				// Within one band: the tile worker that draws it makes
+				// its edges and planes (finish).
+				if swapped {
+					t.stash(&sv[0], &sv[2], &sv[1], &v0.a, &v2.a, &v1.a, &d.pipe)
+				} else {
+					t.stash(&sv[0], &sv[1], &sv[2], &v0.a, &v1.a, &v2.a, &d.pipe)
+				}
+				t.deferred = true
+				d.emit()
+				return 1
+			}
+			t.setupEdgeFns() // (setupEdges left them)
 		}
 		n := d.prog.nattr
 		copy(sv[0].a[:n], v0.a[:n]) // the draw's attributes (varyings.go)

@@ -26,8 +26,8 @@ type edgeFn struct {
 	bias   int64 // 0 on a top or left edge, -1 otherwise: E+bias >= 0 is inside
 }
 
-func makeEdge(from, to *svert) edgeFn {
-	e := edgeFn{xi: from.x, yi: from.y, dx: to.x - from.x, dy: to.y - from.y}
+func makeEdge(from, to [2]int64) edgeFn {
+	e := edgeFn{xi: from[0], yi: from[1], dx: to[0] - from[0], dy: to[1] - from[1]}
 	e.a = -e.dy << subBits
 	e.b = e.dx << subBits
 	// On a clockwise triangle a top edge is horizontal and goes right, a left
@@ -75,6 +75,9 @@ type tri struct {
 	// bits depend on the order the compiler chose.
 	finite bool
 	alpha  uint32
+	// deferred: set up only as far as its bounds (setupEdges) and stash;
+	// finish makes its edges and planes, on the tile workers.
+	deferred bool
 	// front: the primitive faces front (a triangle by its winding and
 	// the rasterizer state; points and lines always; a wireframe
 	// triangle's edges as the triangle): the stencil's face and
@@ -86,7 +89,7 @@ type tri struct {
 // draw: degenerate, culled, or no pixel of the scissor rectangle in reach.
 // Clockwise on the screen is front unless frontCCW.
 func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool {
-	ok, swapped := t.setupEdges(v0, v1, v2, cull, frontCCW, p)
+	ok, swapped := t.setupEdges(v0, v1, v2, cull, frontCCW, p, false)
 	if !ok {
 		return false
 	}
@@ -98,10 +101,12 @@ func (t *tri) setup(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) bool
 }
 
 // setupEdges is setup's first part, which reads the vertices' positions
-// only: the tests that reject the triangle, its bounds and edges. It
+// only: the tests that reject the triangle, its bounds, its vertices in
+// clockwise order and, unless deferred (setupEdgeFns makes them later, on
+// a tile worker: finish), its edges. It
 // reports whether the triangle is drawn, and whether v1 and v2 were
 // swapped to make it clockwise (setupAttrs takes them in that order).
-func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe) (ok, swapped bool) {
+func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe, deferred bool) (ok, swapped bool) {
 	area := (v2.y-v0.y)*(v1.x-v0.x) - (v2.x-v0.x)*(v1.y-v0.y)
 	if area == 0 {
 		return false, false
@@ -133,11 +138,24 @@ func (t *tri) setupEdges(v0, v1, v2 *svert, cull uint32, frontCCW bool, p *pipe)
 	}
 
 	t.v = [3][2]int64{{v0.x, v0.y}, {v1.x, v1.y}, {v2.x, v2.y}}
-	t.e[0] = makeEdge(v1, v2)
-	t.e[1] = makeEdge(v2, v0)
-	t.e[2] = makeEdge(v0, v1)
-	t.invArea = 1 / float64(area)
+	if !deferred {
+		t.e[0] = makeEdge(t.v[1], t.v[2])
+		t.e[1] = makeEdge(t.v[2], t.v[0])
+		t.e[2] = makeEdge(t.v[0], t.v[1])
+		t.invArea = 1 / float64(area)
+	}
 	return true, swapped
+}
+
+// setupEdgeFns is set-up's part that needs only t.v (clockwise): the edge
+// functions and 1/area.
+func (t *tri) setupEdgeFns() {
+	v := &t.v
+	t.e[0] = makeEdge(v[1], v[2])
+	t.e[1] = makeEdge(v[2], v[0])
+	t.e[2] = makeEdge(v[0], v[1])
+	area := (v[2][1]-v[0][1])*(v[1][0]-v[0][0]) - (v[2][0]-v[0][0])*(v[1][1]-v[0][1]) // > 0: clockwise
+	t.invArea = 1 / float64(area)
 }
 
 // setupAttrs prepares the interpolation of depth and of the attributes the
@@ -181,6 +199,76 @@ func (t *tri) setupAttrs(v0, v1, v2 *svert, p *pipe) {
 			t.alpha = uint32(unorm8(float32(t.a0[a])))
 		}
 	}
+}
+
+// stash keeps what setupAttrs reads of the three vertices (depth, w, the
+// attributes the pixel program reads) in the triangle's own fields and
+// planes, for planes to make the planes on a tile worker (finish): a0, d1,
+// d2 hold the vertices' attributes, z0, dz1, dz2 their depths, w0, iw0,
+// diw1 their w.
+func (t *tri) stash(v0, v1, v2 *svert, a0, a1, a2 *[numAttr]float64, p *pipe) {
+	t.z0, t.dz1, t.dz2 = v0.z, v1.z, v2.z
+	t.w0, t.iw0, t.diw1 = v0.w, v1.w, v2.w
+	lo, hi := p.lo, p.hi
+	s0, s1, s2 := t.a0[lo:hi], t.d1[lo:hi], t.d2[lo:hi]
+	for k := range s0 {
+		s0[k], s1[k], s2[k] = a0[lo+k], a1[lo+k], a2[lo+k]
+	}
+}
+
+// planes is setupAttrs on what stash kept, in place: the same operations
+// on the same values (TestTilesSamePixels compares one worker, which sets
+// up with setupAttrs, with several, which finish), for a pixel program
+// with no flat or noperspective input (drawScratch.deferSetup).
+func (t *tri) planes(p *pipe) {
+	z0, z1, z2 := t.z0, t.dz1, t.dz2
+	w0, w1, w2 := t.w0, t.iw0, t.diw1
+	t.z0, t.dz1, t.dz2 = z0, z1-z0, z2-z0
+	t.persp = !(w0 == w1 && w1 == w2)
+	t.inRange, t.alpha = false, 0x100
+	if p.kind == spanColor && !t.persp {
+		// The vertices' colours, before they become planes.
+		t.inRange = true
+		for _, k := range p.ch {
+			t.inRange = t.inRange && unit(t.a0[k]) && unit(t.d1[k]) && unit(t.d2[k])
+		}
+	}
+	lo, hi := p.lo, p.hi
+	s0, s1, s2 := t.a0[lo:hi], t.d1[lo:hi], t.d2[lo:hi]
+	s1, s2 = s1[:len(s0)], s2[:len(s0)]
+	if t.persp {
+		iw0, iw1, iw2 := 1/w0, 1/w1, 1/w2
+		t.iw0, t.diw1, t.diw2 = iw0, iw1-iw0, iw2-iw0
+		for k := range s0 {
+			a0, a1, a2 := float64(s0[k]*iw0), float64(s1[k]*iw1), float64(s2[k]*iw2)
+			s0[k], s1[k], s2[k] = a0, a1-a0, a2-a0
+		}
+	} else {
+		for k := range s0 {
+			a0, a1, a2 := s0[k], s1[k], s2[k]
+			s0[k], s1[k], s2[k] = a0, a1-a0, a2-a0
+		}
+	}
+	if p.prog != nil {
+		z := 0.0 // (setupAttrs: every plane finite)
+		for k := range s0 {
+			z += (s0[k] - s0[k]) + (s1[k] - s1[k]) + (s2[k] - s2[k])
+		}
+		t.finite = z == 0
+	}
+	if p.kind == spanColor && !t.persp {
+		if a := p.ch[3]; t.d1[a] == 0 && t.d2[a] == 0 {
+			t.alpha = uint32(unorm8(float32(t.a0[a])))
+		}
+	}
+}
+
+// finish completes the set-up of a triangle the geometry left to the tile
+// workers (tri.deferred): its edges and planes.
+func (t *tri) finish(p *pipe) {
+	t.setupEdgeFns()
+	t.planes(p)
+	t.deferred = false
 }
 
 // unit reports whether v is in [0, 1] (false for NaN).

@@ -2,7 +2,10 @@
 
 package gpu
 
-import "sync"
+import (
+	"runtime"
+	"sync"
+)
 
 // The tile workers running ahead. A draw of many triangles (the tris
 // scene: 100,000 of them) spends about half its time in geometry — fetch,
@@ -39,6 +42,7 @@ type tilePipeline struct {
 type tileJob struct {
 	batch  []tri
 	planes []float64 // its triangles' attribute planes (varyings.go)
+	spans  []int32   // its triangles' rows (drawScratch.rowSpans)
 	lo, hi int
 	wg     sync.WaitGroup
 }
@@ -69,6 +73,7 @@ func (d *drawScratch) submit() bool {
 	}
 	j.lo, j.hi = d.batchRows()
 	j.batch, d.batch = d.batch, j.batch[:0]
+	j.spans, d.rowSpans = d.rowSpans, j.spans[:0]
 	j.planes, d.planes, d.planesUsed = d.planes, j.planes, 0 // (varyings.go)
 	tp.area += uint64(d.area)
 	d.area = 0
@@ -128,12 +133,23 @@ func (d *drawScratch) startWorkers() bool {
 // drain) it only marks the batches done.
 func tileWorker(l *lane, i, n int, jobs <-chan *tileJob, exited *sync.WaitGroup) {
 	defer exited.Done()
+	if tileProbe != nil {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+	}
 	for j := range jobs {
 		if l.panic == nil {
+			var t0 uint64
+			if tileProbe != nil {
+				t0 = tileProbe()
+			}
 			func() {
 				defer func() { l.panic = recover() }()
-				rasterBands(j.batch, &l.p, i, n, j.lo, j.hi)
+				rasterBands(j.batch, j.spans, &l.p, i, n, j.lo, j.hi)
 			}()
+			if tileProbe != nil {
+				l.work.cpu += tileProbe() - t0
+			}
 		}
 		j.wg.Done()
 	}
@@ -169,6 +185,7 @@ func (d *drawScratch) drain() {
 		d.pipe.shaded += l.p.shaded
 		d.pipe.passed += l.p.passed
 		d.pipe.instrs += l.p.instrs
+		l.work.pixels += l.p.shaded
 		l.p, l.panic = pipe{}, nil // drop references to memory
 		l.blk.words = nil
 	}

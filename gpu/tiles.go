@@ -34,8 +34,22 @@ type lane struct {
 	blk   psBlock         // p.blk, for a pixel program
 	m     *shader.Machine // p.m: the worker's machine for the last program it ran
 	panic any
-	_     [128]byte
+	// work is what the lane did since it was made, for tests that
+	// measure the balance between workers (tileProbe).
+	work laneWork
+	_    [128]byte
 }
+
+// laneWork is a lane's pixels shaded and, when tileProbe is set, its
+// thread's CPU time in nanoseconds.
+type laneWork struct{ pixels, cpu uint64 }
+
+// tileProbe, set only by tests, returns the calling thread's CPU time in
+// nanoseconds: the tile workers then lock their goroutines to threads and
+// add what each job took to their lane's work, and rasterParallel adds the
+// command processor's own share to drawScratch.mainRaster, so that a test
+// can tell the serial part of a frame from the shading.
+var tileProbe func() uint64
 
 // next is where the geometry sets up its next triangle, which emit then
 // rasterizes: d.tri, or for a draw that is batched the batch's next slot
@@ -51,6 +65,7 @@ func (d *drawScratch) next() *tri {
 	}
 	t := &d.batch[:n+1][n]
 	d.attachPlanes(t) // (varyings.go)
+	t.deferred = false
 	return t
 }
 
@@ -68,6 +83,9 @@ func (d *drawScratch) emit() {
 	d.planesUsed += d.planesNext
 	t := &d.batch[len(d.batch)-1]
 	d.area += (t.x1 - t.x0) * (t.y1 - t.y0)
+	if d.workers > 1 {
+		d.rowSpans = append(d.rowSpans, int32(t.y0), int32(t.y1))
+	}
 	if len(d.batch) == batchTris || d.area >= batchArea {
 		d.handOver() // to the tile workers running ahead, or flush
 	}
@@ -86,7 +104,7 @@ func (d *drawScratch) flush() {
 	} else {
 		d.rasterRounds()
 	}
-	d.batch = d.batch[:0]
+	d.batch, d.rowSpans = d.batch[:0], d.rowSpans[:0]
 	d.planesUsed = 0
 	d.area = 0
 }
@@ -106,47 +124,73 @@ func (d *drawScratch) rasterRounds() {
 			break
 		}
 		for j := range d.batch {
-			d.batch[j].rasterRows(p, ylo, ylo+roundRows)
+			if t := &d.batch[j]; t.deferred {
+				t.finishRows(p, ylo, ylo+roundRows)
+			} else {
+				t.rasterRows(p, ylo, ylo+roundRows)
+			}
 		}
 	}
 }
 
 // rasterBands is worker i of n's share of batch's rows [ylo, yhi)
-// (multiples of tileRows): its bands, each triangle in order.
-func rasterBands(batch []tri, p *pipe, i, n, ylo, yhi int) {
-	for j := range batch {
-		t := &batch[j]
-		lo, hi := max(t.y0, ylo), min(t.y1, yhi)
+// (multiples of tileRows): its bands, each triangle in order. spans holds
+// the triangles' rows side by side (emit keeps them: drawScratch.rowSpans),
+// so that the triangles of the other workers' bands are passed over
+// without reading them (a worker read every triangle's rows, half of them
+// from lines the other worker had just drawn).
+func rasterBands(batch []tri, spans []int32, p *pipe, i, n, ylo, yhi int) {
+	for j := 0; j < len(spans); j += 2 {
+		lo, hi := max(int(spans[j]), ylo), min(int(spans[j+1]), yhi)
 		if lo >= hi {
 			continue
 		}
 		k := lo / tileRows
 		k += ((i-k%n)%n + n) % n // first band of worker i at or after k
+		if k*tileRows >= hi {
+			continue
+		}
+		t := &batch[j/2]
 		for ; k*tileRows < hi; k += n {
-			t.rasterRows(p, k*tileRows, (k+1)*tileRows)
+			if t.deferred {
+				t.finishRows(p, k*tileRows, (k+1)*tileRows)
+			} else {
+				t.rasterRows(p, k*tileRows, (k+1)*tileRows)
+			}
 		}
 	}
 }
 
 // rasterBand draws band k (rows k*tileRows up to the next band) of the
 // batch, each triangle in order; spans holds each triangle's rows (y0, y1)
-// side by side (batchRowSpans), so that finding the few triangles of a band
-// among thousands reads 8 bytes of each, not its set-up.
+// side by side (emit keeps them: drawScratch.rowSpans), so that finding
+// the few triangles of a band among thousands reads 8 bytes of each, not
+// its set-up.
 func rasterBand(batch []tri, spans []int32, p *pipe, k int) {
 	lo, hi := int32(k*tileRows), int32((k+1)*tileRows)
 	for j := 0; j < len(spans); j += 2 {
 		if spans[j] < hi && spans[j+1] > lo {
-			batch[j/2].rasterRows(p, int(lo), int(hi))
+			if t := &batch[j/2]; t.deferred {
+				t.finishRows(p, int(lo), int(hi))
+			} else {
+				t.rasterRows(p, int(lo), int(hi))
+			}
 		}
 	}
 }
 
-// batchRowSpans appends each triangle's rows (y0, y1) to spans.
-func batchRowSpans(batch []tri, spans []int32) []int32 {
-	for j := range batch {
-		spans = append(spans, int32(batch[j].y0), int32(batch[j].y1))
+// finishRows finishes the set-up of t, a triangle left to the goroutine
+// that rasterizes it (tri.deferred), and rasterizes its rows in [ylo,
+// yhi), when it has any. Only a triangle within one band is left so
+// (draw.go), and a band is drawn by one goroutine, so no other goroutine
+// reads or writes it. (The callers test t.deferred themselves: a call a
+// triangle was 2 M instructions of a tris frame on one goroutine.)
+func (t *tri) finishRows(p *pipe, ylo, yhi int) {
+	if t.y0 >= yhi || t.y1 <= ylo {
+		return
 	}
-	return spans
+	t.finish(p)
+	t.rasterRows(p, ylo, yhi)
 }
 
 // roundRows is the rows of a batch the tile workers rasterize between two

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -314,7 +315,82 @@ var (
 	benchQuick = benchSize{0, 50, 50}
 )
 
+// benchScenes are the names --scene takes, in the order the bench runs
+// them: each is how the JSON keys of its figures begin (sceneOfKey).
+var benchScenes = []string{"draws", "fill", "tris", "fill_rotated", "fill_textured", "fill_phong", "fill_loop", "fill_pipeline", "cmdlist", "discard", "ooo"}
+
+// parseScenes reads --scene's comma-separated names (a '-' is taken for
+// '_', as the scenes' own names spell them: fill-rotated); "" is every scene.
+func parseScenes(v string) (map[string]bool, error) {
+	want := map[string]bool{}
+	if v == "" {
+		for _, s := range benchScenes {
+			want[s] = true
+		}
+		return want, nil
+	}
+	for _, name := range strings.Split(v, ",") {
+		name = strings.ReplaceAll(strings.TrimSpace(name), "-", "_")
+		if !slices.Contains(benchScenes, name) {
+			return nil, fmt.Errorf("flag --scene: no scene %q; the scenes are %s", name, strings.Join(benchScenes, ", "))
+		}
+		want[name] = true
+	}
+	return want, nil
+}
+
+// sceneOfKey is the scene a key of the JSON belongs to ("" for the keys
+// every run prints: the platform, the peak RSS after every scene, the
+// peer's renderer and note).
+func sceneOfKey(k string) string {
+	k = strings.TrimPrefix(k, "llvmpipe_")
+	switch {
+	case k == "draws" || k == "events" || strings.HasPrefix(k, "draw_calls") || strings.HasPrefix(k, "trace_") || k == "peak_rss_mib" || k == "peak_rss_note":
+		return "draws"
+	case k == "raster_workers":
+		return "fill" // and tris: filterKeys keeps it for either
+	case strings.HasPrefix(k, "fill_isa"):
+		return "fill" // fill_mpix_s under its older name
+	}
+	// The longest scene name the key begins with (fill_rotated before fill).
+	best := ""
+	for _, s := range benchScenes {
+		if (k == s || strings.HasPrefix(k, s+"_")) && len(s) > len(best) {
+			best = s
+		}
+	}
+	return best
+}
+
+// filterKeys is the JSON object of res with the keys of the scenes not
+// run left out.
+func filterKeys(res *benchResult, want map[string]bool) ([]byte, error) {
+	b, err := json.Marshal(res)
+	if err != nil || len(want) == len(benchScenes) {
+		return b, err
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	for k := range m {
+		s := sceneOfKey(k)
+		if k == "raster_workers" && want["tris"] {
+			continue
+		}
+		if s != "" && !want[s] {
+			delete(m, k)
+		}
+	}
+	return json.Marshal(m) // (a map's keys come out sorted)
+}
+
 func cmdBench(a args, stdout, stderr io.Writer) int {
+	want, err := parseScenes(a.flags["scene"])
+	if err != nil {
+		fmt.Fprintf(stderr, "d3dsim bench: %v\n", err)
+		return exitBadIn
+	}
 	n := 1_000_000
 	if v := flagUint(a, "n"); v != nil { // parseArgs checked it is a whole number >= 1
 		if *v > 100_000_000 {
@@ -333,55 +409,62 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		size = benchQuick
 	}
 
-	// draws, with the heap the finished run keeps (the trace, mostly).
-	heap0 := heapInUse()
-	cpu0, cpuOK := cpuTime()
-	r, d, err := runScene(drawScene(n))
-	if err != nil {
-		return fail(err)
+	if want["draws"] {
+		// draws, with the heap the finished run keeps (the trace, mostly).
+		heap0 := heapInUse()
+		cpu0, cpuOK := cpuTime()
+		r, d, err := runScene(drawScene(n))
+		if err != nil {
+			return fail(err)
+		}
+		res.DrawCallsPerSec = float64(n) / d.Seconds()
+		if cpu1, _ := cpuTime(); cpuOK && cpu1 > cpu0 {
+			res.DrawCallsCPU = float64(n) / (cpu1 - cpu0).Seconds() // includes the parse and the GC's other thread
+		}
+		// The heap the run keeps, measured before anything decodes the trace
+		// (Events makes a slice of full Events: 200 bytes each).
+		rec := r.Recorder()
+		res.Events = rec.Held()
+		if heap := heapInUse(); heap > heap0 && res.Events > 0 {
+			res.TraceBytesPerEv = float64(heap-heap0) / float64(res.Events)
+		}
+		start := time.Now()
+		rec.WriteJSONL(io.Discard) // decodes in batches
+		res.TraceEventsPerSec = float64(res.Events) / time.Since(start).Seconds()
+		runtime.KeepAlive(r)
+		r, rec = nil, nil
+		res.PeakRSSMiB, res.PeakRSSNote = peakRSS()
 	}
-	res.DrawCallsPerSec = float64(n) / d.Seconds()
-	if cpu1, _ := cpuTime(); cpuOK && cpu1 > cpu0 {
-		res.DrawCallsCPU = float64(n) / (cpu1 - cpu0).Seconds() // includes the parse and the GC's other thread
-	}
-	// The heap the run keeps, measured before anything decodes the trace
-	// (Events makes a slice of full Events: 200 bytes each).
-	rec := r.Recorder()
-	res.Events = rec.Held()
-	if heap := heapInUse(); heap > heap0 && res.Events > 0 {
-		res.TraceBytesPerEv = float64(heap-heap0) / float64(res.Events)
-	}
-	start := time.Now()
-	rec.WriteJSONL(io.Discard) // decodes in batches
-	res.TraceEventsPerSec = float64(res.Events) / time.Since(start).Seconds()
-	runtime.KeepAlive(r)
-	r, rec = nil, nil
-	res.PeakRSSMiB, res.PeakRSSNote = peakRSS()
 
 	// fill and tris at the GPU level, then fill through every layer.
 	res.Workers = runtime.GOMAXPROCS(0)
 	minTime := size.minTime
-	fill1, e1 := gpuScene(machine.FillScene(), 1, minTime)
-	tris1, e3 := gpuScene(machine.TrisScene(), 1, minTime)
-	rot1, e5 := gpuScene(machine.FillRotatedScene(), 1, minTime)
-	var fillN, trisN rate
-	var e2, e4 error
-	if res.Workers > 1 {
-		fillN, e2 = gpuScene(machine.FillScene(), res.Workers, minTime)
-		trisN, e4 = gpuScene(machine.TrisScene(), res.Workers, minTime)
+	// gpuPair runs a GPU-level scene on one goroutine and, with more than
+	// one CPU, tile-parallel, when --scene asks for it.
+	var errs []error
+	gpuPair := func(name string, sc machine.BenchScene) (one, par rate) {
+		if !want[name] {
+			return
+		}
+		var err error
+		one, err = gpuScene(sc, 1, minTime)
+		errs = append(errs, err)
+		if res.Workers > 1 && name != "fill_rotated" {
+			par, err = gpuScene(sc, res.Workers, minTime)
+			errs = append(errs, err)
+		}
+		return one, par
 	}
+	fill1, fillN := gpuPair("fill", machine.FillScene())
+	tris1, trisN := gpuPair("tris", machine.TrisScene())
+	rot1, _ := gpuPair("fill_rotated", machine.FillRotatedScene())
 	// Texture × colour with a tenth of fill's quads: a frame takes seconds
 	// on a slow machine.
 	isaScene := func(sc machine.BenchScene) machine.BenchScene {
 		sc.Draws, sc.Triangles, sc.Pixels = 20, 40, sc.Pixels/10
 		return sc
 	}
-	tex1, e7 := gpuScene(isaScene(machine.FillTexturedISAScene()), 1, minTime)
-	var texN rate
-	var e8 error
-	if res.Workers > 1 {
-		texN, e8 = gpuScene(isaScene(machine.FillTexturedISAScene()), res.Workers, minTime)
-	}
+	tex1, texN := gpuPair("fill_textured", isaScene(machine.FillTexturedISAScene()))
 	// The HLSL pixel shaders the machine runs, the same tenth (--quick:
 	// two quads, their frames being ten times texture × colour's).
 	shaderScene := isaScene
@@ -391,15 +474,9 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 			return sc
 		}
 	}
-	var phong1, phongN, loop1, loopN rate
-	var e9, e10, e11, e12 error
-	phong1, e9 = gpuScene(shaderScene(machine.FillPhongScene()), 1, minTime)
-	loop1, e11 = gpuScene(shaderScene(machine.FillLoopScene()), 1, minTime)
-	if res.Workers > 1 {
-		phongN, e10 = gpuScene(shaderScene(machine.FillPhongScene()), res.Workers, minTime)
-		loopN, e12 = gpuScene(shaderScene(machine.FillLoopScene()), res.Workers, minTime)
-	}
-	if err := errors.Join(e1, e2, e3, e4, e5, e7, e8, e9, e10, e11, e12); err != nil {
+	phong1, phongN := gpuPair("fill_phong", shaderScene(machine.FillPhongScene()))
+	loop1, loopN := gpuPair("fill_loop", shaderScene(machine.FillLoopScene()))
+	if err := errors.Join(errs...); err != nil {
 		return fail(err)
 	}
 	res.FillPhongMpix, res.FillPhongMpixCPU, res.FillPhongMpixPar = phong1.mpix, phong1.mpixCPU, phongN.mpix
@@ -410,15 +487,20 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 	res.FillMpixPerSec, res.FillMpixCPU, res.FillMpixBest, res.FillMpixParallel = fill1.mpix, fill1.mpixCPU, fill1.mpixBest, fillN.mpix
 	res.FillRotatedMpix = rot1.mpix
 	res.TrisMtriPerSec, res.TrisMtriCPU, res.TrisMtriBest, res.TrisMtriParallel = tris1.mtri, tris1.mtriCPU, tris1.mtriBest, trisN.mtri
-	const quads = 200
-	r, d, err = runScene(fillScene(quads))
-	if err != nil {
-		return fail(err)
+	if want["fill_pipeline"] {
+		const quads = 200
+		r, d, err := runScene(fillScene(quads))
+		if err != nil {
+			return fail(err)
+		}
+		res.FillPipelineMpix = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 	}
-	res.FillPipelineMpix = float64(r.GPUStats().Pixels) / d.Seconds() / 1e6
 
 	rounds := size.cmdlists
 	for _, recycled := range []bool{false, true} {
+		if !want["cmdlist"] {
+			break
+		}
 		r, d, err := runScene(cmdlistScene(rounds, recycled))
 		if err != nil {
 			return fail(err)
@@ -431,44 +513,57 @@ func cmdBench(a args, stdout, stderr io.Writer) int {
 		}
 	}
 
-	discards := size.discards
-	if _, d, err := runScene(discardScene(discards)); err != nil {
-		return fail(err)
-	} else {
+	if discards := size.discards; want["discard"] {
+		_, d, err := runScene(discardScene(discards))
+		if err != nil {
+			return fail(err)
+		}
 		res.DiscardPerSec = float64(discards) / d.Seconds()
 	}
 	res.PeakRSSAllMiB, _ = peakRSS()
 
-	inOrder, ooo, err := benchOOO(200)
-	if err != nil {
-		return fail(err)
+	if want["ooo"] {
+		inOrder, ooo, err := benchOOO(200)
+		if err != nil {
+			return fail(err)
+		}
+		res.OOOSpeedup = float64(inOrder) / float64(ooo)
+		res.OOOInOrderNs, res.OOONs = inOrder, ooo
 	}
-	res.OOOSpeedup = float64(inOrder) / float64(ooo)
-	res.OOOInOrderNs, res.OOONs = inOrder, ooo
 
 	if _, ok := a.flags["peer"]; ok {
-		res.peerResults = benchPeer(isaScene, minTime)
-		if res.Note == "" {
+		res.peerResults = benchPeer(isaScene, minTime, want)
+		if res.Note == "" && want["fill_rotated"] {
 			res.RotatedSamplesD = rot1.pixelsPerFrame
 		}
 	}
 
 	if _, ok := a.flags["json"]; ok {
-		b, _ := json.Marshal(res)
+		b, err := filterKeys(&res, want)
+		if err != nil {
+			return fail(err)
+		}
 		fmt.Fprintln(stdout, string(b))
 		return 0
 	}
-	printBench(stdout, &res)
+	printBench(stdout, &res, want)
 	return 0
 }
 
 // printBench prints the table: one row per line.
-func printBench(w io.Writer, res *benchResult) {
-	row := func(label, value, note string) { fmt.Fprintf(w, "%-50s %14s  %s\n", label, value, note) }
+func printBench(w io.Writer, res *benchResult, want map[string]bool) {
+	row := func(scene, label, value, note string) {
+		if scene == "" || want[scene] {
+			fmt.Fprintf(w, "%-50s %14s  %s\n", label, value, note)
+		}
+	}
 	f := func(v float64, prec int) string { return strconv.FormatFloat(v, 'f', prec, 64) }
 	rss, rssAll := f(res.PeakRSSMiB, 0), f(res.PeakRSSAllMiB, 0)
 	if res.PeakRSSMiB == 0 {
-		rss, rssAll = "n/a", "n/a"
+		rss = "n/a"
+	}
+	if res.PeakRSSAllMiB == 0 {
+		rssAll = "n/a"
 	}
 	perCPU := func(cpu, best float64, prec int) string {
 		note := "fastest frame " + f(best, prec)
@@ -484,46 +579,46 @@ func printBench(w io.Writer, res *benchResult) {
 		return f(v, prec), fmt.Sprintf("%d workers: x%.2f", res.Workers, v/one)
 	}
 	fmt.Fprintf(w, "d3dsim bench (%s/%s, %d CPUs; wall-clock rates)\n", res.GOOS, res.GOARCH, res.CPUs)
-	row("fill, Mpixels/s (GPU, 1 goroutine)", f(res.FillMpixPerSec, 1), perCPU(res.FillMpixCPU, res.FillMpixBest, 1))
+	row("fill", "fill, Mpixels/s (GPU, 1 goroutine)", f(res.FillMpixPerSec, 1), perCPU(res.FillMpixCPU, res.FillMpixBest, 1))
 	v, note := par(res.FillMpixParallel, res.FillMpixPerSec, 1)
-	row("fill, Mpixels/s (GPU, tile-parallel)", v, note)
-	row("fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
-	row("fill, quads turned 10 degrees (GPU, 1 goroutine)", f(res.FillRotatedMpix, 1), "no axis-aligned edge")
+	row("fill", "fill, Mpixels/s (GPU, tile-parallel)", v, note)
+	row("fill_pipeline", "fill, Mpixels/s (all layers, scenario)", f(res.FillPipelineMpix, 1), "200 Draw calls + Present")
+	row("fill_rotated", "fill, quads turned 10 degrees (GPU, 1 goroutine)", f(res.FillRotatedMpix, 1), "no axis-aligned edge")
 	isaNote := func(cpu float64) string {
 		if cpu == 0 {
 			return ""
 		}
 		return f(cpu, 1) + " per CPU-second"
 	}
-	row("fill, texture × colour in the ISA (GPU, 1 goroutine)", f(res.FillTexISAMpix, 1), isaNote(res.FillTexISAMpixCPU))
+	row("fill_textured", "fill, texture × colour in the ISA (GPU, 1 goroutine)", f(res.FillTexISAMpix, 1), isaNote(res.FillTexISAMpixCPU))
 	v, note = par(res.FillTexISAMpixPar, res.FillTexISAMpix, 1)
-	row("fill, texture × colour in the ISA (GPU, tile-parallel)", v, note)
-	row("fill, Phong in HLSL (GPU, 1 goroutine)", f(res.FillPhongMpix, 1), isaNote(res.FillPhongMpixCPU))
+	row("fill_textured", "fill, texture × colour in the ISA (GPU, tile-parallel)", v, note)
+	row("fill_phong", "fill, Phong in HLSL (GPU, 1 goroutine)", f(res.FillPhongMpix, 1), isaNote(res.FillPhongMpixCPU))
 	v, note = par(res.FillPhongMpixPar, res.FillPhongMpix, 1)
-	row("fill, Phong in HLSL (GPU, tile-parallel)", v, note)
-	row("fill, a loop in HLSL (GPU, 1 goroutine)", f(res.FillLoopMpix, 1), isaNote(res.FillLoopMpixCPU))
+	row("fill_phong", "fill, Phong in HLSL (GPU, tile-parallel)", v, note)
+	row("fill_loop", "fill, a loop in HLSL (GPU, 1 goroutine)", f(res.FillLoopMpix, 1), isaNote(res.FillLoopMpixCPU))
 	v, note = par(res.FillLoopMpixPar, res.FillLoopMpix, 1)
-	row("fill, a loop in HLSL (GPU, tile-parallel)", v, note)
-	row("tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
+	row("fill_loop", "fill, a loop in HLSL (GPU, tile-parallel)", v, note)
+	row("tris", "tris, Mtriangles/s (GPU, 1 goroutine)", f(res.TrisMtriPerSec, 2), perCPU(res.TrisMtriCPU, res.TrisMtriBest, 2))
 	v, note = par(res.TrisMtriParallel, res.TrisMtriPerSec, 2)
-	row("tris, Mtriangles/s (GPU, tile-parallel)", v, note)
+	row("tris", "tris, Mtriangles/s (GPU, tile-parallel)", v, note)
 	drawNote := fmt.Sprintf("%d calls, %d events", res.Draws, res.Events)
 	if res.DrawCallsCPU != 0 {
 		drawNote = f(res.DrawCallsCPU, 0) + " per CPU-second, " + drawNote
 	}
-	row("draws, Draw calls/s (all layers, trace on)", f(res.DrawCallsPerSec, 0), drawNote)
-	row("trace, heap bytes per event", f(res.TraceBytesPerEv, 1), "kept by the finished draws run")
-	row("trace, events/s written as JSON lines", f(res.TraceEventsPerSec, 0), "")
-	row("cmdlist cold, FinishCommandList+Execute/s", f(res.CmdlistCold, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistColdNs))
-	row("cmdlist recycled, FinishCommandList+Execute/s", f(res.CmdlistRecycled, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistRecycledNs))
-	row("discard, Map(WRITE_DISCARD)+Unmap+Draw/s", f(res.DiscardPerSec, 0), "")
-	row("ooo=true, gpu.engines=2 speed-up over in-order", f(res.OOOSpeedup, 2)+"x", fmt.Sprintf("virtual GPU time %d -> %d ns", res.OOOInOrderNs, res.OOONs))
-	row("peak RSS after draws, MiB", rss, res.PeakRSSNote)
-	row("peak RSS after every scene, MiB", rssAll, "")
+	row("draws", "draws, Draw calls/s (all layers, trace on)", f(res.DrawCallsPerSec, 0), drawNote)
+	row("draws", "trace, heap bytes per event", f(res.TraceBytesPerEv, 1), "kept by the finished draws run")
+	row("draws", "trace, events/s written as JSON lines", f(res.TraceEventsPerSec, 0), "")
+	row("cmdlist", "cmdlist cold, FinishCommandList+Execute/s", f(res.CmdlistCold, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistColdNs))
+	row("cmdlist", "cmdlist recycled, FinishCommandList+Execute/s", f(res.CmdlistRecycled, 0), fmt.Sprintf("%.0f virtual ns each", res.CmdlistRecycledNs))
+	row("discard", "discard, Map(WRITE_DISCARD)+Unmap+Draw/s", f(res.DiscardPerSec, 0), "")
+	row("ooo", "ooo=true, gpu.engines=2 speed-up over in-order", f(res.OOOSpeedup, 2)+"x", fmt.Sprintf("virtual GPU time %d -> %d ns", res.OOOInOrderNs, res.OOONs))
+	row("draws", "peak RSS after draws, MiB", rss, res.PeakRSSNote)
+	row("", "peak RSS after every scene, MiB", rssAll, "")
 	p := &res.peerResults
 	switch {
 	case p.Note != "":
-		row("llvmpipe peer", "n/a", p.Note)
+		row("", "llvmpipe peer", "n/a", p.Note)
 	case p.Renderer != "":
 		ratio := func(ours, theirs float64) string {
 			if theirs == 0 {
@@ -532,17 +627,17 @@ func printBench(w io.Writer, res *benchResult) {
 			return fmt.Sprintf("d3dsim / llvmpipe: x%.2f", ours/theirs)
 		}
 		fmt.Fprintf(w, "peer: %s through OSMesa, the same scenes and shaders in GLSL\n", p.Renderer)
-		row("llvmpipe fill, Mpixels/s (1 thread)", f(p.Fill1, 1), ratio(res.FillMpixPerSec, p.Fill1))
-		row("llvmpipe fill, Mpixels/s (2 threads)", f(p.Fill2, 1), ratio(res.FillMpixParallel, p.Fill2)+" (tile-parallel)")
-		row("llvmpipe fill, quads turned 10 degrees (1 thread)", f(p.FillRotated1, 1),
+		row("fill", "llvmpipe fill, Mpixels/s (1 thread)", f(p.Fill1, 1), ratio(res.FillMpixPerSec, p.Fill1))
+		row("fill", "llvmpipe fill, Mpixels/s (2 threads)", f(p.Fill2, 1), ratio(res.FillMpixParallel, p.Fill2)+" (tile-parallel)")
+		row("fill_rotated", "llvmpipe fill, quads turned 10 degrees (1 thread)", f(p.FillRotated1, 1),
 			ratio(res.FillRotatedMpix, p.FillRotated1)+fmt.Sprintf("; pixels a frame: %d, d3dsim %d", p.RotatedSamples, p.RotatedSamplesD))
-		row("llvmpipe fill, texture × colour (1 thread)", f(p.FillTextured1, 1), ratio(res.FillTexISAMpix, p.FillTextured1))
-		row("llvmpipe fill, texture × colour (2 threads)", f(p.FillTextured2, 1), ratio(res.FillTexISAMpixPar, p.FillTextured2)+" (tile-parallel)")
-		row("llvmpipe fill, Phong (1 thread)", f(p.FillPhong1, 1), ratio(res.FillPhongMpix, p.FillPhong1))
-		row("llvmpipe fill, Phong (2 threads)", f(p.FillPhong2, 1), ratio(res.FillPhongMpixPar, p.FillPhong2)+" (tile-parallel)")
-		row("llvmpipe fill, a loop (1 thread)", f(p.FillLoop1, 1), ratio(res.FillLoopMpix, p.FillLoop1))
-		row("llvmpipe fill, a loop (2 threads)", f(p.FillLoop2, 1), ratio(res.FillLoopMpixPar, p.FillLoop2)+" (tile-parallel)")
-		row("llvmpipe tris, Mtriangles/s (1 thread)", f(p.Tris1, 2), ratio(res.TrisMtriPerSec, p.Tris1))
-		row("llvmpipe tris, Mtriangles/s (2 threads)", f(p.Tris2, 2), ratio(res.TrisMtriParallel, p.Tris2)+" (tile-parallel)")
+		row("fill_textured", "llvmpipe fill, texture × colour (1 thread)", f(p.FillTextured1, 1), ratio(res.FillTexISAMpix, p.FillTextured1))
+		row("fill_textured", "llvmpipe fill, texture × colour (2 threads)", f(p.FillTextured2, 1), ratio(res.FillTexISAMpixPar, p.FillTextured2)+" (tile-parallel)")
+		row("fill_phong", "llvmpipe fill, Phong (1 thread)", f(p.FillPhong1, 1), ratio(res.FillPhongMpix, p.FillPhong1))
+		row("fill_phong", "llvmpipe fill, Phong (2 threads)", f(p.FillPhong2, 1), ratio(res.FillPhongMpixPar, p.FillPhong2)+" (tile-parallel)")
+		row("fill_loop", "llvmpipe fill, a loop (1 thread)", f(p.FillLoop1, 1), ratio(res.FillLoopMpix, p.FillLoop1))
+		row("fill_loop", "llvmpipe fill, a loop (2 threads)", f(p.FillLoop2, 1), ratio(res.FillLoopMpixPar, p.FillLoop2)+" (tile-parallel)")
+		row("tris", "llvmpipe tris, Mtriangles/s (1 thread)", f(p.Tris1, 2), ratio(res.TrisMtriPerSec, p.Tris1))
+		row("tris", "llvmpipe tris, Mtriangles/s (2 threads)", f(p.Tris2, 2), ratio(res.TrisMtriParallel, p.Tris2)+" (tile-parallel)")
 	}
 }

@@ -151,9 +151,10 @@ type peerResults struct {
 	RotatedSamplesD uint64  `json:"fill_rotated_pixels_per_frame,omitempty"` // d3dsim's count, for the same scene
 }
 
-// benchPeer runs the peer on the bench's scenes (texture × colour, Phong
-// and the loop with the same tenth of fill's quads d3dsim draws: tenth).
-func benchPeer(tenth func(machine.BenchScene) machine.BenchScene, atLeast time.Duration) peerResults {
+// benchPeer runs the peer on the bench's scenes that want names (texture ×
+// colour, Phong and the loop with the same tenth of fill's quads d3dsim
+// draws: tenth).
+func benchPeer(tenth func(machine.BenchScene) machine.BenchScene, atLeast time.Duration, want map[string]bool) peerResults {
 	texScene := tenth(machine.FillTexturedISAScene())
 	var res peerResults
 	dir, err := os.MkdirTemp("", "d3dsim-peer-")
@@ -168,24 +169,28 @@ func benchPeer(tenth func(machine.BenchScene) machine.BenchScene, atLeast time.D
 		return res
 	}
 	runs := []struct {
+		scene   string // --scene's name
 		sc      machine.BenchScene
 		threads int
 		mpix    *float64
 		mtri    *float64
 	}{
-		{machine.FillScene(), 1, &res.Fill1, nil},
-		{machine.FillScene(), 2, &res.Fill2, nil},
-		{machine.FillRotatedScene(), 1, &res.FillRotated1, nil},
-		{texScene, 1, &res.FillTextured1, nil},
-		{texScene, 2, &res.FillTextured2, nil},
-		{tenth(machine.FillPhongScene()), 1, &res.FillPhong1, nil},
-		{tenth(machine.FillPhongScene()), 2, &res.FillPhong2, nil},
-		{tenth(machine.FillLoopScene()), 1, &res.FillLoop1, nil},
-		{tenth(machine.FillLoopScene()), 2, &res.FillLoop2, nil},
-		{machine.TrisScene(), 1, nil, &res.Tris1},
-		{machine.TrisScene(), 2, nil, &res.Tris2},
+		{"fill", machine.FillScene(), 1, &res.Fill1, nil},
+		{"fill", machine.FillScene(), 2, &res.Fill2, nil},
+		{"fill_rotated", machine.FillRotatedScene(), 1, &res.FillRotated1, nil},
+		{"fill_textured", texScene, 1, &res.FillTextured1, nil},
+		{"fill_textured", texScene, 2, &res.FillTextured2, nil},
+		{"fill_phong", tenth(machine.FillPhongScene()), 1, &res.FillPhong1, nil},
+		{"fill_phong", tenth(machine.FillPhongScene()), 2, &res.FillPhong2, nil},
+		{"fill_loop", tenth(machine.FillLoopScene()), 1, &res.FillLoop1, nil},
+		{"fill_loop", tenth(machine.FillLoopScene()), 2, &res.FillLoop2, nil},
+		{"tris", machine.TrisScene(), 1, nil, &res.Tris1},
+		{"tris", machine.TrisScene(), 2, nil, &res.Tris2},
 	}
 	for _, r := range runs {
+		if !want[r.scene] {
+			continue
+		}
 		f, err := runPeer(bin, r.sc, r.threads, atLeast, "")
 		if err != nil {
 			res = peerResults{Note: "failed: " + err.Error()}

@@ -108,3 +108,63 @@ func TestBenchJSONKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchScene: --scene runs and prints only the scenes it names (the
+// JSON's keys and the table's rows), takes fill-rotated for fill_rotated,
+// and refuses a name it does not know, listing the ones it does.
+func TestBenchScene(t *testing.T) {
+	var out, errb strings.Builder
+	if code := run([]string{"bench", "--json", "--quick", "--scene", "tris,fill-rotated"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, k := range []string{"tris_mtri_s", "tris_mtri_cpu_s", "fill_rotated_mpix_s", "raster_workers", "goos"} {
+		if !strings.Contains(out.String(), `"`+k+`":`) {
+			t.Errorf("--scene tris,fill-rotated: no %q in %s", k, out.String())
+		}
+	}
+	for _, k := range []string{"fill_mpix_s", "draw_calls_s", "cmdlist_cold_s", "discard_s", "ooo_speedup", "fill_phong_mpix_s", "trace_bytes_per_event", "peak_rss_mib"} {
+		if strings.Contains(out.String(), `"`+k+`":`) {
+			t.Errorf("--scene tris,fill-rotated: %q is in %s", k, out.String())
+		}
+	}
+
+	out.Reset()
+	if code := run([]string{"bench", "--quick", "--scene", "discard"}, nil, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "discard, Map(WRITE_DISCARD)") || strings.Contains(out.String(), "tris,") || strings.Contains(out.String(), "draws,") {
+		t.Errorf("--scene discard: the table is\n%s", out.String())
+	}
+
+	errb.Reset()
+	code := run([]string{"bench", "--scene", "fill,trees"}, nil, &out, &errb)
+	if code != exitBadIn || !strings.Contains(errb.String(), `no scene "trees"`) || !strings.Contains(errb.String(), "draws, fill, tris, fill_rotated") {
+		t.Errorf("--scene fill,trees: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestSceneOfKey: every key of the JSON belongs to a scene --scene names,
+// or to every run.
+func TestSceneOfKey(t *testing.T) {
+	b, err := filterKeys(&benchResult{peerResults: peerResults{Renderer: "r", Note: "n", Fill1: 1, Fill2: 1, FillRotated1: 1, FillTextured1: 1,
+		FillTextured2: 1, FillPhong1: 1, FillPhong2: 1, FillLoop1: 1, FillLoop2: 1, Tris1: 1, Tris2: 1, RotatedSamples: 1, RotatedSamplesD: 1}}, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// With no scene wanted only the keys of every run are left.
+	for _, k := range []string{"goos", "goarch", "cpus", "peak_rss_all_mib", "llvmpipe_renderer", "llvmpipe_note"} {
+		if !strings.Contains(string(b), `"`+k+`":`) {
+			t.Errorf("no %q in %s", k, b)
+		}
+	}
+	if n := strings.Count(string(b), `":`); n != 6 {
+		t.Errorf("%d keys left with no scene wanted: %s", n, b)
+	}
+	for k, want := range map[string]string{"fill_mpix_s": "fill", "fill_isa_mpix_cpu_s": "fill", "fill_rotated_pixels_per_frame": "fill_rotated",
+		"llvmpipe_fill_textured_mpix_s_2t": "fill_textured", "fill_textured_isa_mpix_s_parallel": "fill_textured", "fill_pipeline_mpix_s": "fill_pipeline",
+		"draw_calls_cpu_s": "draws", "events": "draws", "peak_rss_note": "draws", "cmdlist_recycled_virtual_ns": "cmdlist", "ooo_gpu_ns": "ooo", "llvmpipe_tris_mtri_s_1t": "tris"} {
+		if got := sceneOfKey(k); got != want {
+			t.Errorf("sceneOfKey(%q) = %q, want %q", k, got, want)
+		}
+	}
+}

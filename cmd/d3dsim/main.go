@@ -68,10 +68,13 @@ const usage = `usage:
                                           (--mask: a PNG of them), the bindings that differ at EVENT
   d3dsim link FILE|- [--base URL]         print a shareable URL (default base http://127.0.0.1:8080/,
                                           the dev server on this machine: give --base for a link to share)
-  d3dsim bench [--json] [--n N] [--peer] [--quick]
+  d3dsim bench [--json] [--n N] [--peer] [--quick] [--scene NAME[,NAME]]
                                           print the benchmark figures (--n: draws, 1..100000000, default 1000000;
                                           --peer: Mesa llvmpipe on the same scenes, when cc and libosmesa6-dev are here;
-                                          --quick: each scene once, a check that all run, not figures to quote)
+                                          --quick: each scene once, a check that all run, not figures to quote;
+                                          --scene: only these scenes, named as the JSON's keys begin: draws, fill,
+                                          tris, fill_rotated, fill_textured, fill_phong, fill_loop, fill_pipeline,
+                                          cmdlist, discard, ooo)
   d3dsim gallery --out DIR [--base URL] [--files URL]
                                           thumbnails + index.html of every tutorial and demo
   d3dsim dxbc FILE|- [--stage vs|ps|...]  list shader bytecode as fxc /Fc does (a .cso blob or an fxc /Fh header),
@@ -149,7 +152,7 @@ var verbFlags = map[string]map[string]flagKind{
 	"verify": {"seed": fUint, "sync": fBool, "link": fString, "link-file": fString,
 		"max-steps": fCount, "max-events": fCount, "max-time": fCount, "max-pixels": fCount, "max-instructions": fCount, "max-objects": fCount},
 	"link":       {"base": fURL},
-	"bench":      {"json": fBool, "n": fCount, "peer": fBool, "quick": fBool},
+	"bench":      {"json": fBool, "n": fCount, "peer": fBool, "quick": fBool, "scene": fString},
 	"gallery":    {"out": fString, "base": fString, "files": fString},
 	"dxbc":       {"stage": fStage},
 	"fxc":        {}, // fxc's own /T /E ... options: parseFxcArgs
