@@ -169,18 +169,13 @@ type bridge struct {
 // one call out to JavaScript (performance.now) a check, where time.Now
 // made two (the wall clock too); the slices of a 1,000-draw frame check it
 // thousands of times (2.5% of the page's main thread in the figure's
-// profile, 2026-11-29). It reads the clock at every 8th check only (still
-// 1.8% of the main thread at one a check, the figure's profile in the
-// second session): a check comes after each API call and each piece of a
-// long draw, about ten microseconds apart in the page, so a slice overruns
-// its time by about a tenth of a millisecond.
+// profile, 2026-11-29). The run loop's check after each API call reads it
+// at every 8th call only (everyNth, stepping.go); a long draw's pieces and
+// an inspector query's calls, which can take milliseconds each, read it at
+// every check.
 func overAfter(d time.Duration) func() bool {
 	start := time.Now()
-	n := 0
-	return func() bool {
-		n++
-		return n%8 == 0 && time.Since(start) >= d
-	}
+	return func() bool { return time.Since(start) >= d }
 }
 
 // installBridge fills window.d3dsim (the page may have created it early with

@@ -23,10 +23,11 @@ func (a *app) stepLocked(n int) (done bool) {
 func (a *app) sliceLocked(calls int) (done bool) {
 	return a.guardLocked(func() bool {
 		l := scenario.SliceLimits{Calls: calls, Statements: sliceStatements}
+		a.y.over = nil
 		if a.clock != nil {
-			l.Over = a.clock()
+			a.y.over = a.clock() // a draw inside the slice suspends past it (yield.go)
+			l.Over = everyNth(a.y.over, 8)
 		}
-		a.y.over = l.Over // a draw inside the slice suspends past it (yield.go)
 		_, done := a.run.Slice(l)
 		return done
 	})
@@ -83,11 +84,12 @@ func (r *runner) slice() (scenario.Summary, bool) {
 	}
 	if r.frame {
 		var over func() bool
+		a.y.over = nil
 		if a.clock != nil {
-			over = a.clock()
+			a.y.over = a.clock()
+			over = everyNth(a.y.over, 8)
 		}
 		left := sliceStatements
-		a.y.over = over
 		if presented, done := a.toPresentLocked(&r.seen, &left, sliceCalls, over); presented || done {
 			return a.summaryLocked(), true
 		}
@@ -217,4 +219,20 @@ func lastAPILine(evs []trace.Event) int {
 		}
 	}
 	return 0
+}
+
+// everyNth is over asked at every nth call only, for the run loop's check
+// after each API call: the calls of a 1,000-draw frame are about ten
+// microseconds apart in the page and each reading of the page clock is a
+// call out to JavaScript (1.8% of the page's main thread in the draws
+// figure, 2026-11-29), so a slice overruns its time by about a tenth of a
+// millisecond. A long draw's pieces, milliseconds each, ask over itself
+// (app.y.over): at every 8th piece of the 8,150-round loop shader of
+// hostile.test.mjs a slice would overrun by tens of milliseconds.
+func everyNth(over func() bool, n int) func() bool {
+	k := 0
+	return func() bool {
+		k++
+		return k%n == 0 && over()
+	}
 }

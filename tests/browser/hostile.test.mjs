@@ -144,7 +144,10 @@ for (const [name, src, want] of drawProbes) {
       const s = await page.evaluate(() => window.d3dsim.summary());
       if (s.busy) {
         busy++;
-        if (!paused && busy >= 3) {
+        // (The second busy answer, not a later one: in a CI run at a high
+        // load the polls' round trips were slow enough that only two
+        // landed during the whole draw.)
+        if (!paused && busy >= 2) {
           // Pause, during the draw: the button's click and the check in one
           // task of the page, while it answers busy. (Playwright's click
           // takes several round trips: on a loaded machine the draw reached
@@ -168,7 +171,7 @@ for (const [name, src, want] of drawProbes) {
       // itself), as the panel's polls come between the draw's pieces.
       await page.evaluate(() => new Promise((r) => { const c = new MessageChannel(); c.port1.onmessage = () => r(); c.port2.postMessage(0); }));
     }
-    assert.ok(busy >= 3, `${busy} answers during the draw`);
+    assert.ok(busy >= 2, `${busy} answers during the draw`);
     assert.ok(paused, "Pause was given during the draw");
     const s = await page.evaluate(() => window.d3dsim.summary());
     assert.match(s.limit, want);
