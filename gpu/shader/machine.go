@@ -322,7 +322,7 @@ func NewMachine(p *Program) *Machine {
 		x.offset = [3]int32{int32(in.Offset[0]), int32(in.Offset[1]), int32(in.Offset[2])}
 		x.channel = in.Channel
 		x.kernel = kernels[in.Op]
-		x.canon = canonical[in.Op]
+		x.canon = canonical[in.Op] && !selfCanon[in.Op]
 		if in.Op.MemDst() {
 			// A store's or atomic's view or groupshared memory:
 			// compute.go writes it, never a register.

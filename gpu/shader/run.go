@@ -56,7 +56,16 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		mask, alive, live, pc, steps, lanes = resume.mask, resume.alive, resume.live, resume.pc, resume.steps, resume.lanes
 		stack = append(stack, resume.stack...)
 	}
-	defer func() { m.Steps, m.LaneSteps = steps, lanes }()
+	defer func() {
+		m.Steps, m.LaneSteps = steps, lanes
+		if vecOK {
+			// The vector kernels leave the upper halves of the Y
+			// registers dirty: the caller's scalar (SSE) code would pay
+			// for every instruction (the interpolation in gpu's runBlock
+			// ran 7x slower).
+			vecDone()
+		}
+	}()
 	if limit <= 0 {
 		limit = DefaultStepLimit
 	}
@@ -260,9 +269,13 @@ func (m *Machine) test(in *xinst, mask uint64) uint64 {
 	s := m.fetchRead(in, 0, 1)
 	v := s[0]
 	var nz uint64
-	for i := range v {
-		if v[i] != 0 {
-			nz |= 1 << i
+	if vecOK {
+		nz = nonzeroVec(v)
+	} else {
+		for i := range v {
+			if v[i] != 0 {
+				nz |= 1 << i
+			}
 		}
 	}
 	if in.nz {
@@ -497,6 +510,14 @@ func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
 const canonNaN = 0x7FC00000
 
 func canon(r *[Lanes]uint32) {
+	if vecOK {
+		canonVec(r)
+		return
+	}
+	canonScalar(r)
+}
+
+func canonScalar(r *[Lanes]uint32) {
 	for i, v := range r {
 		if v&0x7FFFFFFF > 0x7F800000 {
 			r[i] = canonNaN
@@ -505,6 +526,14 @@ func canon(r *[Lanes]uint32) {
 }
 
 func saturate(r *[Lanes]uint32) {
+	if vecOK {
+		saturateVec(r)
+		return
+	}
+	saturateScalar(r)
+}
+
+func saturateScalar(r *[Lanes]uint32) {
 	f := f32(r)
 	for i, v := range f {
 		switch {
@@ -516,23 +545,63 @@ func saturate(r *[Lanes]uint32) {
 	}
 }
 
-// dot runs dp2, dp3 and dp4: products rounded, summed left to right.
+// dot runs dp2, dp3 and dp4: products rounded, summed left to right, one
+// pass over the lanes. With every lane active it writes the destination's
+// first component as it goes (a lane reads its own sources before it
+// writes), then copies it to the others.
 func (m *Machine) dot(in *xinst, mask uint64) {
 	n := 2 + int(in.op-OpDp2)
 	read := uint8(1)<<n - 1
 	a, b := m.fetchRead(in, 0, read), m.fetchRead(in, 1, read)
-	r := f32(&m.res[0])
-	a0, b0 := f32(a[0]), f32(b[0])
-	for i := range r {
-		r[i] = a0[i] * b0[i]
+	res := &m.res[0]
+	direct := mask == AllLanes && !in.dstRel
+	if direct {
+		res = in.dst[bits.TrailingZeros8(in.mask)]
 	}
-	for k := 1; k < n; k++ {
-		ak, bk := f32(a[k]), f32(b[k])
-		for i := range r {
-			r[i] = float32(r[i]) + float32(ak[i]*bk[i])
+	if vecOK {
+		dotVec(n, res, a, b)
+	} else {
+		dotSum(n, res, a, b)
+	}
+	if !direct {
+		m.commit(in, mask, true)
+		return
+	}
+	if in.sat {
+		saturate(res)
+	} else if !vecOK {
+		canon(res)
+	}
+	for k := bits.TrailingZeros8(in.mask) + 1; k < 4; k++ {
+		if in.mask>>k&1 != 0 {
+			*in.dst[k] = *res
 		}
 	}
-	m.commit(in, mask, true)
+}
+
+// dotSum is dot's sum: NaNs as they come (canon makes them canonical).
+func dotSum(n int, res *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {
+	r := f32(res)
+	a0, b0, a1, b1 := f32(a[0]), f32(b[0]), f32(a[1]), f32(b[1])
+	switch n {
+	case 2:
+		for i := range r {
+			r[i] = float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+		}
+	case 3:
+		a2, b2 := f32(a[2]), f32(b[2])
+		for i := range r {
+			s := float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+			r[i] = s + float32(a2[i]*b2[i])
+		}
+	default:
+		a2, b2, a3, b3 := f32(a[2]), f32(b[2]), f32(a[3]), f32(b[3])
+		for i := range r {
+			s := float32(a0[i]*b0[i]) + float32(a1[i]*b1[i])
+			s = float32(s + float32(a2[i]*b2[i]))
+			r[i] = s + float32(a3[i]*b3[i])
+		}
+	}
 }
 
 // QuadLane returns the lane of pixel (x, y) of an 8x8 block: quad q (2x2

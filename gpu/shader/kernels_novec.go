@@ -1,0 +1,19 @@
+//go:build !(goexperiment.simd && amd64)
+
+package shader
+
+import . "d3dsim/gpu/shaderisa"
+
+// Without GOEXPERIMENT=simd on amd64 (see kernels_simd.go) the scalar
+// kernels run every lane: vecOK is false, and these are never called.
+const vecOK = false
+
+// selfCanon marks the canonical ops whose kernel stores canonical NaNs:
+// none of the scalar ones.
+var selfCanon [NumOps]bool
+
+func vecDone()                                                {}
+func canonVec(r *[Lanes]uint32)                               {}
+func saturateVec(r *[Lanes]uint32)                            {}
+func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {}
+func nonzeroVec(v *[Lanes]uint32) uint64                      { return 0 }
