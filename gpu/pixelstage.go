@@ -384,14 +384,18 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 					t1[i] = a0 + float64(blk.w8[0][i]*d1)
 					t2[i] = float64(blk.w8[1][i] * d2)
 				}
-				if k1 == perCol {
+				if k1 != perCol {
+					t1, t2 = t2, t1
+				}
+				if !sumQuadsVec(out, &t1, &t2) {
 					sumQuads(out, &t1, &t2)
-				} else {
-					sumQuads(out, &t2, &t1)
 				}
 				continue
 			}
 			if full {
+				if interpVec(out, a0, d1, d2, &blk.b1, &blk.b2) {
+					continue
+				}
 				for l := range out {
 					out[l] = math.Float32bits(float32(a0 + float64(blk.b1[l]*d1) + float64(blk.b2[l]*d2)))
 				}

@@ -5,6 +5,8 @@ package gpu
 import (
 	"simd/archsimd"
 	"unsafe"
+
+	"d3dsim/gpu/shader"
 )
 
 // The Gouraud row loops (spanRow, spanRowB1, spanRowB2, colSpan) eight
@@ -169,4 +171,59 @@ func (u *unorm8x) store4(out []uint32, r, g, c archsimd.Float64x4) {
 	var buf [8]uint32
 	u.store(buf[:], lanes8(r, r), lanes8(g, g), lanes8(c, c))
 	copy(out[:4], buf[:4])
+}
+
+// interpVec is runBlock's interpolation of one component over a whole
+// block whose weights go per lane: out[l] = float32(a0 + b1[l]*d1 +
+// b2[l]*d2), each product rounded to float64 before its sum (VMULPD,
+// VADDPD: no fused multiply-add), then VCVTPD2PS, four lanes a register.
+// It ends with VZEROUPPER: the scalar SSE code after it would otherwise
+// pay for the dirty upper halves on every instruction.
+func interpVec(out *[shader.Lanes]uint32, a0, d1, d2 float64, b1, b2 *[shader.Lanes]float64) bool {
+	if !spanVec {
+		return false
+	}
+	va, v1, v2 := archsimd.BroadcastFloat64x4(a0), archsimd.BroadcastFloat64x4(d1), archsimd.BroadcastFloat64x4(d2)
+	for l := 0; l < shader.Lanes; l += 8 {
+		lo := va.Add(archsimd.LoadFloat64x4((*[4]float64)(b1[l : l+4])).Mul(v1)).Add(archsimd.LoadFloat64x4((*[4]float64)(b2[l : l+4])).Mul(v2))
+		hi := va.Add(archsimd.LoadFloat64x4((*[4]float64)(b1[l+4 : l+8])).Mul(v1)).Add(archsimd.LoadFloat64x4((*[4]float64)(b2[l+4 : l+8])).Mul(v2))
+		x := lanes8(lo, hi)
+		if x.IsNaN().ToBits() != 0 {
+			// Which NaN an operation gives depends on its operands'
+			// order, which the compiler may swap: the scalar loop's.
+			archsimd.ClearAVXUpperBits()
+			return false
+		}
+		x.AsUint32x8().Store((*[8]uint32)(out[l : l+8]))
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
+}
+
+// sumQuadsVec is sumQuads a quad a register: lane l at (x, y) is
+// float32(col[x] + row[y]). Both return false, out partly written, when a
+// lane is NaN: the caller's scalar loop fills the block.
+func sumQuadsVec(out *[shader.Lanes]uint32, col, row *[8]float64) bool {
+	if !spanVec {
+		return false
+	}
+	var cq, rq [4]archsimd.Float64x4
+	for q := range 4 {
+		c0, c1, r0, r1 := col[2*q], col[2*q+1], row[2*q], row[2*q+1]
+		cq[q] = archsimd.LoadFloat64x4(&[4]float64{c0, c1, c0, c1})
+		rq[q] = archsimd.LoadFloat64x4(&[4]float64{r0, r0, r1, r1})
+	}
+	for qy := range 4 {
+		for qx := 0; qx < 4; qx += 2 {
+			l := 16*qy + 4*qx
+			x := lanes8(cq[qx].Add(rq[qy]), cq[qx+1].Add(rq[qy]))
+			if x.IsNaN().ToBits() != 0 {
+				archsimd.ClearAVXUpperBits()
+				return false // (interpVec says why)
+			}
+			x.AsUint32x8().Store((*[8]uint32)(out[l : l+8]))
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
 }

@@ -109,3 +109,83 @@ func TestSpanRowVecSameBytes(t *testing.T) {
 		check("colSpan")
 	}
 }
+
+// TestInterpVecSameBits: the pixel stage's interpolation of a component
+// over a block, eight lanes a pass with GOEXPERIMENT=simd (interpVec for
+// weights per lane, sumQuadsVec for a weight per row and one per column),
+// gives runBlock's scalar bits: random weights and planes, with infinities,
+// NaNs, huge values and zeros of both signs among them.
+func TestInterpVecSameBits(t *testing.T) {
+	if !spanVec {
+		t.Skip("interpVec needs GOEXPERIMENT=simd on amd64 with AVX2")
+	}
+	rng := rand.New(rand.NewPCG(11, 29))
+	odd := []float64{math.Inf(1), math.Inf(-1), math.NaN(), 0, math.Copysign(0, -1), 1e300, -1e300, 5e-324, 0.5}
+	val := func() float64 {
+		switch rng.IntN(5) {
+		case 0:
+			return odd[rng.IntN(len(odd))]
+		case 1:
+			return rng.NormFloat64() * 1e6
+		}
+		return rng.Float64()*2 - 0.5
+	}
+	var b1, b2 [64]float64
+	var got, want [64]uint32
+	var col, row [8]float64
+	hasNaN := func(v *[64]uint32) bool {
+		for _, x := range v {
+			if x&0x7FFFFFFF > 0x7F800000 {
+				return true
+			}
+		}
+		return false
+	}
+	drawn := 0
+	for round := range 4000 {
+		oddOnes := round%8 == 0 // else no odd value: mostly no NaN lane
+		v := func() float64 {
+			if x := val(); oddOnes || !math.IsNaN(x) && !math.IsInf(x, 0) && math.Abs(x) < 1e200 {
+				return x
+			}
+			return 0.25
+		}
+		a0, d1, d2 := v(), v(), v()
+		for l := range b1 {
+			b1[l], b2[l] = v(), v()
+		}
+		if round%3 == 1 {
+			// Cancellation: a0 + b1*d1 is small and b2*d2 survives
+			// only in this order of the sums.
+			a0, d1, d2 = 1e18, -1e18, 1
+			for l := range b1 {
+				b1[l] = 1 + float64(rng.IntN(4))/(1<<52)
+			}
+		}
+		for l := range want {
+			want[l] = math.Float32bits(float32(a0 + float64(b1[l]*d1) + float64(b2[l]*d2)))
+		}
+		// A NaN lane: the vector loop declines (the scalar one fills
+		// the block); else it draws the scalar bits.
+		if ok := interpVec(&got, a0, d1, d2, &b1, &b2); ok == hasNaN(&want) {
+			t.Fatalf("interpVec returned %v with NaN lanes %v", ok, hasNaN(&want))
+		} else if ok {
+			drawn++
+			if got != want {
+				t.Fatalf("interpVec: %x, want %x (a0 %v d1 %v d2 %v)", got, want, a0, d1, d2)
+			}
+		}
+		for i := range col {
+			col[i], row[i] = v(), v()
+		}
+		sumQuads(&want, &col, &row)
+		if ok := sumQuadsVec(&got, &col, &row); ok == hasNaN(&want) {
+			t.Fatalf("sumQuadsVec returned %v with NaN lanes %v", ok, hasNaN(&want))
+		} else if ok && got != want {
+			t.Fatalf("sumQuadsVec: %x, want %x", got, want)
+		}
+	}
+	if drawn < 3000 {
+		t.Errorf("interpVec drew %d blocks of 4000", drawn)
+	}
+}
