@@ -467,6 +467,9 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 		sh := [2]uint32{0, 16}
 		rs, bs := sh[ri/2], sh[bi/2]
 		if alive == shader.AllLanes {
+			if unormWordsVec(words, &blk.off, o, uint64(rs), uint64(bs)) {
+				return
+			}
 			for l := range blk.off {
 				words[blk.off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
 			}

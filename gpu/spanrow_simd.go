@@ -227,3 +227,34 @@ func sumQuadsVec(out *[shader.Lanes]uint32, col, row *[8]float64) bool {
 	archsimd.ClearAVXUpperBits()
 	return true
 }
+
+// unormWordsVec is the output merger's word path for a whole block:
+// words[off[l]] = unormW of o's four channels (red shifted by rs, blue by
+// bs), eight lanes a pass: (0, 1) scaled by 255 plus 0.5 in float32 and
+// truncated (VCVTTPS2DQ, as int32() does), +1 up to +Inf 255, the rest 0.
+func unormWordsVec(words []uint32, off *[shader.Lanes]int, o *shader.Vec, rs, bs uint64) bool {
+	if !spanVec {
+		return false
+	}
+	k255, half := archsimd.BroadcastFloat32x8(255), archsimd.BroadcastFloat32x8(0.5)
+	one, lim := archsimd.BroadcastUint32x8(1), archsimd.BroadcastUint32x8(0x3F7FFFFF)
+	lo, hi := archsimd.BroadcastInt32x8(0x3F7FFFFF), archsimd.BroadcastInt32x8(0x7F800001)
+	full := archsimd.BroadcastInt32x8(255)
+	ch := func(c *[shader.Lanes]uint32, l int) archsimd.Int32x8 {
+		x := archsimd.LoadUint32x8((*[8]uint32)(c[l : l+8]))
+		v := x.AsFloat32x8().Mul(k255).Add(half).ConvertToInt32()
+		xi := x.AsInt32x8()
+		sat := full.Masked(xi.Greater(lo).And(xi.Less(hi)))
+		return v.Merge(sat, x.Sub(one).Less(lim))
+	}
+	var buf [8]uint32
+	for l := 0; l < shader.Lanes; l += 8 {
+		w := ch(&o[0], l).ShiftAllLeft(rs).Or(ch(&o[1], l).ShiftAllLeft(8)).Or(ch(&o[2], l).ShiftAllLeft(bs)).Or(ch(&o[3], l).ShiftAllLeft(24))
+		w.AsUint32x8().Store(&buf)
+		for i, x := range buf {
+			words[off[l+i]] = x
+		}
+	}
+	archsimd.ClearAVXUpperBits()
+	return true
+}

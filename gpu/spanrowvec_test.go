@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"d3dsim/gpu/shader"
 )
 
 // TestSpanRowVecSameBytes: spanRow, spanRowB1, spanRowB2 and colSpan, whose
@@ -187,5 +189,53 @@ func TestInterpVecSameBits(t *testing.T) {
 	}
 	if drawn < 3000 {
 		t.Errorf("interpVec drew %d blocks of 4000", drawn)
+	}
+}
+
+// TestUnormWordsVecSameBits: the word path of a whole block eight lanes a
+// pass (GOEXPERIMENT=simd) writes unormW's words: floats in (0, 1), at
+// and around 0, 1 and the rounding edges, negatives, infinities, NaNs,
+// denormals, both byte orders.
+func TestUnormWordsVecSameBits(t *testing.T) {
+	if !spanVec {
+		t.Skip("unormWordsVec needs GOEXPERIMENT=simd on amd64 with AVX2")
+	}
+	rng := rand.New(rand.NewPCG(3, 1))
+	odd := []uint32{0, 0x80000000, 1, 0x80000001, 0x3F7FFFFF, 0x3F800000, 0x3F800001, 0x7F800000, 0xFF800000,
+		0x7F800001, 0x7FC00000, 0xFFC00000, 0x3B808081, 0x3B808080, 0x3F7F7F7F, 0xBF800000, 0x7F7FFFFF}
+	var o shader.Vec
+	var off [shader.Lanes]int
+	for l := range off {
+		off[l] = 3 * l
+	}
+	got, want := make([]uint32, 3*shader.Lanes), make([]uint32, 3*shader.Lanes)
+	for round := range 3000 {
+		for c := range 4 {
+			for l := range o[c] {
+				switch rng.IntN(4) {
+				case 0:
+					o[c][l] = odd[rng.IntN(len(odd))]
+				case 1:
+					o[c][l] = rng.Uint32()
+				default:
+					o[c][l] = math.Float32bits(rng.Float32())
+				}
+			}
+		}
+		rs, bs := uint64(0), uint64(16)
+		if round%2 == 1 {
+			rs, bs = 16, 0
+		}
+		for l := range off {
+			want[off[l]] = unormW(o[0][l])<<rs | unormW(o[1][l])<<8 | unormW(o[2][l])<<bs | unormW(o[3][l])<<24
+		}
+		if !unormWordsVec(got, &off, &o, rs, bs) {
+			t.Fatal("unormWordsVec wrote nothing")
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("word %d: %#08x, want %#08x", i, got[i], want[i])
+			}
+		}
 	}
 }
