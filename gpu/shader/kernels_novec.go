@@ -13,6 +13,7 @@ const vecOK = false
 var selfCanon [NumOps]bool
 
 func vecDone()                                                {}
+func mergeVec(d, r *[Lanes]uint32, i int, g uint8)            {}
 func canonVec(r *[Lanes]uint32)                               {}
 func saturateVec(r *[Lanes]uint32)                            {}
 func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {}

@@ -330,6 +330,15 @@ func vIToF(r, a, _, _ *[Lanes]uint32) {
 // otherwise pay for the dirty state on each one.
 func vecDone() { archsimd.ClearAVXUpperBits() }
 
+// laneBits are the bits of eight lanes of a mask.
+var laneBits = archsimd.LoadUint32x8(&[8]uint32{1, 2, 4, 8, 16, 32, 64, 128})
+
+// mergeVec sets d[j] = r[j] for the lanes of g (a bit each) from lane i.
+func mergeVec(d, r *[Lanes]uint32, i int, g uint8) {
+	m := archsimd.BroadcastUint32x8(uint32(g)).And(laneBits).Equal(laneBits)
+	st(d, i, ld(r, i).Merge(ld(d, i), m))
+}
+
 // canonVec is canon eight lanes a pass.
 func canonVec(r *[Lanes]uint32) {
 	for i := 0; i < Lanes; i += 8 {

@@ -109,6 +109,22 @@ func TestVectorKernels(t *testing.T) {
 		if got != want {
 			t.Fatalf("saturate: vector %x, scalar %x (in %x)", got, want, a)
 		}
+		// mergeLanes with partial groups blends eight lanes at a time.
+		mask := rng.Uint64() & rng.Uint64()
+		if rng.IntN(2) == 0 {
+			mask |= 0xFF << (8 * rng.IntN(8))
+		}
+		vecInput(rng, &b)
+		want, got = b, b
+		for i := range a {
+			if mask>>i&1 != 0 {
+				want[i] = a[i]
+			}
+		}
+		mergeLanes(&got, &a, mask)
+		if got != want {
+			t.Fatalf("mergeLanes %#x: %x, want %x", mask, got, want)
+		}
 		var nz uint64
 		for i := range a {
 			if a[i] != 0 {

@@ -199,6 +199,7 @@ type xinst struct {
 	nsrc   uint8
 	jump   int32
 	rel    bool // a source is a relative cb element: its reads may fault
+	plain  bool // no source has a modifier or is relative: fetch has nothing to do
 	kernel kernel
 	// direct: with every lane active, the op may write the destination as
 	// it goes (no component is read after it is written).
@@ -378,6 +379,12 @@ func NewMachine(p *Program) *Machine {
 			}
 		}
 		x.setDirect()
+		x.plain = true
+		for k := range int(x.nsrc) {
+			if x.src[k].mod || x.src[k].rel {
+				x.plain = false
+			}
+		}
 	}
 	return m
 }

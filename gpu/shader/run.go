@@ -439,13 +439,24 @@ func (m *Machine) scatter(in *xinst, mask uint64, broadcast bool) {
 func (m *Machine) alu(in *xinst, mask uint64) {
 	var a, b, c *[4]*[Lanes]uint32
 	// A per-component op reads the components it writes.
-	a = m.fetchRead(in, 0, in.mask)
-	b, c = a, a
-	if in.nsrc > 1 {
-		b = m.fetchRead(in, 1, in.mask)
-	}
-	if in.nsrc > 2 {
-		c = m.fetchRead(in, 2, in.mask)
+	if in.plain {
+		// No modifier, no relative operand: the sources as resolved.
+		a, b, c = &in.src[0].c, &in.src[1].c, &in.src[2].c
+		if in.nsrc < 3 {
+			c = a
+			if in.nsrc < 2 {
+				b = a
+			}
+		}
+	} else {
+		a = m.fetchRead(in, 0, in.mask)
+		b, c = a, a
+		if in.nsrc > 1 {
+			b = m.fetchRead(in, 1, in.mask)
+		}
+		if in.nsrc > 2 {
+			c = m.fetchRead(in, 2, in.mask)
+		}
 	}
 	if in.direct && mask == AllLanes {
 		// Straight to the destination: no copy through res.
@@ -499,9 +510,28 @@ func (m *Machine) commit(in *xinst, mask uint64, broadcast bool) {
 			*d = *r
 			continue
 		}
-		for mm := mask; mm != 0; mm &= mm - 1 {
-			i := bits.TrailingZeros64(mm)
-			d[i] = r[i]
+		mergeLanes(d, r, mask)
+	}
+}
+
+// mergeLanes sets d[i] = r[i] for the lanes of mask, eight lanes at a
+// time: a group all in mask is copied whole, one with none left alone
+// (a partial block's mask is mostly runs of whole rows of quads).
+func mergeLanes(d, r *[Lanes]uint32, mask uint64) {
+	for i := 0; i < Lanes; i += 8 {
+		switch g := uint8(mask >> i); g {
+		case 0:
+		case 0xFF:
+			copy(d[i:i+8], r[i:i+8])
+		default:
+			if vecOK {
+				mergeVec(d, r, i, g)
+				continue
+			}
+			for ; g != 0; g &= g - 1 {
+				j := i + bits.TrailingZeros8(g)
+				d[j] = r[j]
+			}
 		}
 	}
 }
