@@ -387,9 +387,7 @@ func (p *pipe) runBlock(t *tri, tx, ty int, mask, quads uint64, ri, bi int) {
 				if k1 != perCol {
 					t1, t2 = t2, t1
 				}
-				if !sumQuadsVec(out, &t1, &t2) {
-					sumQuads(out, &t1, &t2)
-				}
+				sumQuads(out, &t1, &t2)
 				continue
 			}
 			if full {

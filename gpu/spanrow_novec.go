@@ -28,8 +28,6 @@ func interpVec(out *[shader.Lanes]uint32, a0, d1, d2 float64, b1, b2 *[shader.La
 	return false
 }
 
-func sumQuadsVec(out *[shader.Lanes]uint32, col, row *[8]float64) bool { return false }
-
 func unormWordsVec(words []uint32, off *[shader.Lanes]int, o *shader.Vec, rs, bs uint64) bool {
 	return false
 }

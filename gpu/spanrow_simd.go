@@ -190,39 +190,12 @@ func interpVec(out *[shader.Lanes]uint32, a0, d1, d2 float64, b1, b2 *[shader.La
 		x := lanes8(lo, hi)
 		if x.IsNaN().ToBits() != 0 {
 			// Which NaN an operation gives depends on its operands'
-			// order, which the compiler may swap: the scalar loop's.
+			// order, which the compiler may swap: the scalar loop's
+			// (out partly written: it fills the block).
 			archsimd.ClearAVXUpperBits()
 			return false
 		}
 		x.AsUint32x8().Store((*[8]uint32)(out[l : l+8]))
-	}
-	archsimd.ClearAVXUpperBits()
-	return true
-}
-
-// sumQuadsVec is sumQuads a quad a register: lane l at (x, y) is
-// float32(col[x] + row[y]). Both return false, out partly written, when a
-// lane is NaN: the caller's scalar loop fills the block.
-func sumQuadsVec(out *[shader.Lanes]uint32, col, row *[8]float64) bool {
-	if !spanVec {
-		return false
-	}
-	var cq, rq [4]archsimd.Float64x4
-	for q := range 4 {
-		c0, c1, r0, r1 := col[2*q], col[2*q+1], row[2*q], row[2*q+1]
-		cq[q] = archsimd.LoadFloat64x4(&[4]float64{c0, c1, c0, c1})
-		rq[q] = archsimd.LoadFloat64x4(&[4]float64{r0, r0, r1, r1})
-	}
-	for qy := range 4 {
-		for qx := 0; qx < 4; qx += 2 {
-			l := 16*qy + 4*qx
-			x := lanes8(cq[qx].Add(rq[qy]), cq[qx+1].Add(rq[qy]))
-			if x.IsNaN().ToBits() != 0 {
-				archsimd.ClearAVXUpperBits()
-				return false // (interpVec says why)
-			}
-			x.AsUint32x8().Store((*[8]uint32)(out[l : l+8]))
-		}
 	}
 	archsimd.ClearAVXUpperBits()
 	return true

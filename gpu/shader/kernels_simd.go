@@ -4,6 +4,7 @@ package shader
 
 import (
 	"math"
+	"math/bits"
 	"simd/archsimd"
 
 	. "d3dsim/gpu/shaderisa"
@@ -330,6 +331,14 @@ func vIToF(r, a, _, _ *[Lanes]uint32) {
 // otherwise pay for the dirty state on each one.
 func vecDone() { archsimd.ClearAVXUpperBits() }
 
+// modVec is fetch's float modifier eight lanes a pass: d = a &^ clr ^ flip.
+func modVec(d, a *[Lanes]uint32, clr, flip uint32) {
+	c, f := archsimd.BroadcastUint32x8(clr), archsimd.BroadcastUint32x8(flip)
+	for i := 0; i < Lanes; i += 8 {
+		st(d, i, ld(a, i).AndNot(c).Xor(f))
+	}
+}
+
 // laneBits are the bits of eight lanes of a mask.
 var laneBits = archsimd.LoadUint32x8(&[8]uint32{1, 2, 4, 8, 16, 32, 64, 128})
 
@@ -392,24 +401,37 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 	return nz
 }
 
-// vExp2 and vLog2: exp2f and log2f, sixteen lanes a pass when all take the
-// series (four chains of four lanes side by side: each link of one waits
-// on the one before), the others through the scalar function.
+// vExp2 and vLog2: exp2f and log2f sixteen lanes a pass, by the series
+// (four chains of four lanes side by side: each link of one waits on the
+// one before), the lanes outside its range then through the scalar
+// function.
 func vExp2(r, a, _, _ *[Lanes]uint32) {
 	lo, hi := archsimd.BroadcastFloat32x8(exp2Lo), archsimd.BroadcastFloat32x8(exp2Hi)
+	one := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
 		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in := x0.GreaterEqual(lo).And(x0.Less(hi)).And(x1.GreaterEqual(lo)).And(x1.Less(hi))
-		if in.ToBits() != 0xFF {
-			vecDone()
-			af, rf := f32(a), f32(r)
-			for j := i; j < i+16; j++ {
-				rf[j] = cn(exp2f(af[j]))
-			}
+		in0, in1 := x0.GreaterEqual(lo).And(x0.Less(hi)), x1.GreaterEqual(lo).And(x1.Less(hi))
+		out := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
+		if out == 0xFFFF {
+			stf(r, i, exp2x8(x0))
+			stf(r, i+8, exp2x8(x1))
 			continue
 		}
-		stf(r, i, exp2x8(x0))
-		stf(r, i+8, exp2x8(x1))
+		// The lanes outside the series' range (zeros, infinities, NaNs)
+		// by the scalar function, the others by the series (given 1 for
+		// those lanes: its result is replaced).
+		// (r may be a: the inputs are kept first.)
+		var xs [16]float32
+		x0.Store((*[8]float32)(xs[:8]))
+		x1.Store((*[8]float32)(xs[8:]))
+		stf(r, i, exp2x8(x0.Merge(one, in0)))
+		stf(r, i+8, exp2x8(x1.Merge(one, in1)))
+		vecDone()
+		rf := f32(r)
+		for m := ^out; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros16(m)
+			rf[i+j] = cn(exp2f(xs[j]))
+		}
 	}
 }
 
@@ -442,19 +464,31 @@ func pow2x4(n d4) d4 {
 
 func vLog2(r, a, _, _ *[Lanes]uint32) {
 	lo, hi := archsimd.BroadcastFloat32x8(log2Lo), archsimd.BroadcastFloat32x8(log2Hi)
+	one := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
 		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in := x0.GreaterEqual(lo).And(x0.Less(hi)).And(x1.GreaterEqual(lo)).And(x1.Less(hi))
-		if in.ToBits() != 0xFF {
-			vecDone()
-			af, rf := f32(a), f32(r)
-			for j := i; j < i+16; j++ {
-				rf[j] = cn(log2f(af[j]))
-			}
+		in0, in1 := x0.GreaterEqual(lo).And(x0.Less(hi)), x1.GreaterEqual(lo).And(x1.Less(hi))
+		out := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
+		if out == 0xFFFF {
+			stf(r, i, log2x8(x0))
+			stf(r, i+8, log2x8(x1))
 			continue
 		}
-		stf(r, i, log2x8(x0))
-		stf(r, i+8, log2x8(x1))
+		// The lanes outside the series' range (zeros, infinities, NaNs)
+		// by the scalar function, the others by the series (given 1 for
+		// those lanes: its result is replaced).
+		// (r may be a: the inputs are kept first.)
+		var xs [16]float32
+		x0.Store((*[8]float32)(xs[:8]))
+		x1.Store((*[8]float32)(xs[8:]))
+		stf(r, i, log2x8(x0.Merge(one, in0)))
+		stf(r, i+8, log2x8(x1.Merge(one, in1)))
+		vecDone()
+		rf := f32(r)
+		for m := ^out; m != 0; m &= m - 1 {
+			j := bits.TrailingZeros16(m)
+			rf[i+j] = cn(log2f(xs[j]))
+		}
 	}
 }
 

@@ -109,6 +109,15 @@ func TestVectorKernels(t *testing.T) {
 		if got != want {
 			t.Fatalf("saturate: vector %x, scalar %x (in %x)", got, want, a)
 		}
+		for _, m := range [][2]uint32{{0, 1 << 31}, {1 << 31, 0}, {1 << 31, 1 << 31}} {
+			for i := range a {
+				want[i] = a[i]&^m[0] ^ m[1]
+			}
+			modVec(&got, &a, m[0], m[1])
+			if got != want {
+				t.Fatalf("modVec %x: %x, want %x", m, got, want)
+			}
+		}
 		// mergeLanes with partial groups blends eight lanes at a time.
 		mask := rng.Uint64() & rng.Uint64()
 		if rng.IntN(2) == 0 {

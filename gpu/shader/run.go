@@ -334,6 +334,10 @@ func (m *Machine) fetchRead(in *xinst, k int, read uint8) *[4]*[Lanes]uint32 {
 			if s.neg {
 				flip = 1 << 31
 			}
+			if vecOK {
+				modVec(d, a, clr, flip)
+				break
+			}
 			for i := range d {
 				d[i] = a[i]&^clr ^ flip
 			}
