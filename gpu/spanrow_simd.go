@@ -52,6 +52,7 @@ func spanRowVec(out []uint32, f1, f2, fs1, fs2, inv float64, a0, d1, d2 *[3]floa
 		b1, b2 := w1.Mul(vinv), w2.Mul(vinv)
 		u.store4(out[i:], r0.Add(b1.Mul(r1)).Add(b2.Mul(r2)), g0.Add(b1.Mul(g1)).Add(b2.Mul(g2)), c0.Add(b1.Mul(c1)).Add(b2.Mul(c2)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -76,6 +77,7 @@ func spanRowB1Vec(out []uint32, f2, fs2, inv, pr, pg, pc, r2, g2, c2 float64, al
 		b2 := w2.Mul(vinv)
 		u.store4(out[i:], vr.Add(b2.Mul(r)), vg.Add(b2.Mul(g)), vc.Add(b2.Mul(c)))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -103,6 +105,7 @@ func spanRowB2Vec(out []uint32, f1, fs1, inv float64, a0, d1, k *[3]float64, alp
 		b1 := w1.Mul(vinv)
 		u.store4(out[i:], r0.Add(b1.Mul(r1)).Add(kr), g0.Add(b1.Mul(g1)).Add(kg), c0.Add(b1.Mul(c1)).Add(kc))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
@@ -124,6 +127,7 @@ func colSpanVec(out []uint32, cr, cg, cc []float64, kr, kg, kc float64, alpha ui
 	if i < n {
 		u.store4(out[i:], archsimd.LoadFloat64x4Slice(cr[i:]).Add(vr), archsimd.LoadFloat64x4Slice(cg[i:]).Add(vg), archsimd.LoadFloat64x4Slice(cc[i:]).Add(vc))
 	}
+	archsimd.ClearAVXUpperBits()
 	return n
 }
 
