@@ -401,36 +401,40 @@ func nonzeroVec(v *[Lanes]uint32) uint64 {
 	return nz
 }
 
-// vExp2 and vLog2: exp2f and log2f sixteen lanes a pass, by the series
-// (four chains of four lanes side by side: each link of one waits on the
-// one before), the lanes outside its range then through the scalar
-// function.
-func vExp2(r, a, _, _ *[Lanes]uint32) {
-	lo, hi := archsimd.BroadcastFloat32x8(exp2Lo), archsimd.BroadcastFloat32x8(exp2Hi)
-	one := archsimd.BroadcastFloat32x8(1)
+// vExp2 and vLog2: exp2f and log2f sixteen lanes a pass (bySeries).
+func vExp2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, exp2Lo, exp2Hi, exp2x8, exp2f) }
+
+func vLog2(r, a, _, _ *[Lanes]uint32) { bySeries(r, a, log2Lo, log2Hi, log2x8, log2f) }
+
+// bySeries computes r = one(a) sixteen lanes a pass by the series of eight
+// lanes (two calls: four chains of four lanes side by side, each link of
+// one waiting on the one before), for the lanes in [lo, hi); the lanes
+// outside it (zeros, infinities, NaNs) are then redone by one, the scalar
+// function, canonical NaNs.
+func bySeries(r, a *[Lanes]uint32, lo, hi float32, eight func(f8) f8, one func(float32) float32) {
+	vlo, vhi := archsimd.BroadcastFloat32x8(lo), archsimd.BroadcastFloat32x8(hi)
+	v1 := archsimd.BroadcastFloat32x8(1)
 	for i := 0; i < Lanes; i += 16 {
 		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in0, in1 := x0.GreaterEqual(lo).And(x0.Less(hi)), x1.GreaterEqual(lo).And(x1.Less(hi))
-		out := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
-		if out == 0xFFFF {
-			stf(r, i, exp2x8(x0))
-			stf(r, i+8, exp2x8(x1))
+		in0, in1 := x0.GreaterEqual(vlo).And(x0.Less(vhi)), x1.GreaterEqual(vlo).And(x1.Less(vhi))
+		in := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
+		if in == 0xFFFF {
+			stf(r, i, eight(x0))
+			stf(r, i+8, eight(x1))
 			continue
 		}
-		// The lanes outside the series' range (zeros, infinities, NaNs)
-		// by the scalar function, the others by the series (given 1 for
-		// those lanes: its result is replaced).
-		// (r may be a: the inputs are kept first.)
+		// The series is given 1 for the lanes outside (its result is
+		// replaced); r may be a, so the inputs are kept first.
 		var xs [16]float32
 		x0.Store((*[8]float32)(xs[:8]))
 		x1.Store((*[8]float32)(xs[8:]))
-		stf(r, i, exp2x8(x0.Merge(one, in0)))
-		stf(r, i+8, exp2x8(x1.Merge(one, in1)))
+		stf(r, i, eight(x0.Merge(v1, in0)))
+		stf(r, i+8, eight(x1.Merge(v1, in1)))
 		vecDone()
 		rf := f32(r)
-		for m := ^out; m != 0; m &= m - 1 {
-			j := bits.TrailingZeros16(m)
-			rf[i+j] = cn(exp2f(xs[j]))
+		for m := ^in; m != 0; m &= m - 1 {
+			k := bits.TrailingZeros16(m)
+			rf[i+k] = cn(one(xs[k]))
 		}
 	}
 }
@@ -460,36 +464,6 @@ func exp2x8(x f8) f8 {
 func pow2x4(n d4) d4 {
 	const magic = 1<<52 + 1023
 	return n.Add(archsimd.BroadcastFloat64x4(magic)).AsUint64x4().ShiftAllLeft(52).AsFloat64x4()
-}
-
-func vLog2(r, a, _, _ *[Lanes]uint32) {
-	lo, hi := archsimd.BroadcastFloat32x8(log2Lo), archsimd.BroadcastFloat32x8(log2Hi)
-	one := archsimd.BroadcastFloat32x8(1)
-	for i := 0; i < Lanes; i += 16 {
-		x0, x1 := ldf(a, i), ldf(a, i+8)
-		in0, in1 := x0.GreaterEqual(lo).And(x0.Less(hi)), x1.GreaterEqual(lo).And(x1.Less(hi))
-		out := uint16(in0.ToBits()) | uint16(in1.ToBits())<<8
-		if out == 0xFFFF {
-			stf(r, i, log2x8(x0))
-			stf(r, i+8, log2x8(x1))
-			continue
-		}
-		// The lanes outside the series' range (zeros, infinities, NaNs)
-		// by the scalar function, the others by the series (given 1 for
-		// those lanes: its result is replaced).
-		// (r may be a: the inputs are kept first.)
-		var xs [16]float32
-		x0.Store((*[8]float32)(xs[:8]))
-		x1.Store((*[8]float32)(xs[8:]))
-		stf(r, i, log2x8(x0.Merge(one, in0)))
-		stf(r, i+8, log2x8(x1.Merge(one, in1)))
-		vecDone()
-		rf := f32(r)
-		for m := ^out; m != 0; m &= m - 1 {
-			j := bits.TrailingZeros16(m)
-			rf[i+j] = cn(log2f(xs[j]))
-		}
-	}
 }
 
 // log2x8 is log2f of eight lanes in [log2Lo, log2Hi) (log2Reduce, the

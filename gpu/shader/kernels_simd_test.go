@@ -167,42 +167,5 @@ func TestVectorTranscendentals(t *testing.T) {
 	if !vecOK {
 		t.Skip("no AVX2")
 	}
-	step := uint64(61)
-	if testing.Short() {
-		step = 9973
-	}
-	var a, r [Lanes]uint32
-	n, lane := 0, 0
-	flush := func() {
-		for _, k := range []struct {
-			name string
-			run  kernel
-			f    func(float32) float32
-		}{{"exp2", vExp2, exp2f}, {"log2", vLog2, log2f}} {
-			k.run(&r, &a, nil, nil)
-			for i := range lane {
-				want := math.Float32bits(k.f(math.Float32frombits(a[i])))
-				if want&0x7FFFFFFF > 0x7F800000 {
-					want = canonNaN
-				}
-				if r[i] != want {
-					t.Fatalf("%s(%#08x) = %#08x, want %#08x", k.name, a[i], r[i], want)
-				}
-			}
-		}
-		lane = 0
-	}
-	for x := uint64(0); x <= 0xFFFFFFFF; x += step {
-		if n++; n%97 == 0 {
-			a[lane] = vecSpecial[n%len(vecSpecial)]
-			if lane++; lane == Lanes {
-				flush()
-			}
-		}
-		a[lane] = uint32(x)
-		if lane++; lane == Lanes {
-			flush()
-		}
-	}
-	flush()
+	sweepTranscendentals(t, vExp2, vLog2, vecSpecial, 97)
 }
