@@ -15,6 +15,7 @@ var selfCanon [NumOps]bool
 func vecDone()                                                {}
 func mergeVec(d, r *[Lanes]uint32, i int, g uint8)            {}
 func modVec(d, a *[Lanes]uint32, clr, flip uint32)            {}
+func fillVec(d *[Lanes]uint32, v uint32)                      {}
 func canonVec(r *[Lanes]uint32)                               {}
 func saturateVec(r *[Lanes]uint32)                            {}
 func dotVec(n int, r *[Lanes]uint32, a, b *[4]*[Lanes]uint32) {}

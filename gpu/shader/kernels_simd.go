@@ -339,6 +339,14 @@ func modVec(d, a *[Lanes]uint32, clr, flip uint32) {
 	}
 }
 
+// fillVec sets every lane of d to v, eight lanes a store.
+func fillVec(d *[Lanes]uint32, v uint32) {
+	x := archsimd.BroadcastUint32x8(v)
+	for i := 0; i < Lanes; i += 8 {
+		st(d, i, x)
+	}
+}
+
 // laneBits are the bits of eight lanes of a mask.
 var laneBits = archsimd.LoadUint32x8(&[8]uint32{1, 2, 4, 8, 16, 32, 64, 128})
 

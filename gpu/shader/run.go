@@ -34,6 +34,7 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 			}
 		}
 	}
+	clear(m.uni) // (a block resumed after sync_g_t too: nothing is known)
 	if mask == 0 {
 		return 0, nil
 	}
@@ -220,6 +221,14 @@ func (m *Machine) Run(mask uint64) (alive uint64, err error) {
 		default:
 			m.alu(in, mask)
 		}
+		// What the instruction wrote is uniform where the uniform path
+		// said so (uniSet), else not.
+		if d := in.uniDst; d >= 0 {
+			m.uni[d] = m.uni[d]&^in.mask | m.uniSet
+		} else if d == uniAll {
+			clear(m.uni)
+		}
+		m.uniSet = 0
 		if in.rel && m.relErr != nil {
 			f := m.relErr
 			m.relErr = nil
@@ -266,6 +275,13 @@ func quadMask(m uint64) uint64 {
 // test returns the lanes of mask whose condition (the source's first
 // swizzled component) passes the instruction's _z or _nz test.
 func (m *Machine) test(in *xinst, mask uint64) uint64 {
+	if mask == AllLanes && m.uniformSrc(in, 0, in.src[0].swz[0]) {
+		// Every lane holds the same condition.
+		if (in.src[0].c[0][0] != 0) == in.nz {
+			return mask
+		}
+		return 0
+	}
 	s := m.fetchRead(in, 0, 1)
 	v := s[0]
 	var nz uint64
@@ -441,6 +457,9 @@ func (m *Machine) scatter(in *xinst, mask uint64, broadcast bool) {
 
 // alu runs a per-component op: into res, then the write.
 func (m *Machine) alu(in *xinst, mask uint64) {
+	if in.uniOp && mask == AllLanes && m.trace == nil && m.uniformAlu(in) {
+		return
+	}
 	var a, b, c *[4]*[Lanes]uint32
 	// A per-component op reads the components it writes.
 	if in.plain {
