@@ -15,17 +15,7 @@ import (
 // forgets what a later write changes.
 func TestUniformAgainstReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(29, 11))
-	var names []string
-	for _, op := range batteryOps() {
-		names = append(names, op.String())
-	}
-	for n := range 300 {
-		src := randomProgram(rng, names)
-		p, err := Assemble(src)
-		if err != nil {
-			t.Fatalf("program %d: %v\n%s", n, err, src)
-		}
-		m := NewMachine(p)
+	randomPrograms(t, rng, 300, func(p *Program, m *Machine) {
 		for block := range 3 {
 			same := block != 1 // the middle block's inputs go per lane
 			for v := range p.Inputs {
@@ -41,7 +31,7 @@ func TestUniformAgainstReference(t *testing.T) {
 			}
 			checkAgainstRef(t, p, m, AllLanes)
 		}
-	}
+	})
 }
 
 // TestUniformCounter: the bench's loop (a counted loop of eight rounds)
